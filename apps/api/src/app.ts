@@ -1,0 +1,77 @@
+import { randomUUID } from 'node:crypto';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import type pg from 'pg';
+import type { Config } from './config/config';
+import type { Secrets } from './config/secrets';
+import type { Db } from './db/client';
+import { systemClock, type Clock } from './lib/clock';
+import { healthRoutes } from './modules/health/health.routes';
+import { errorsPlugin } from './plugins/errors';
+import { openapiPlugin, openapiRoutes } from './plugins/openapi';
+import { securityPlugin } from './plugins/security';
+import { webStaticPlugin } from './plugins/web-static';
+
+export interface AppDeps {
+  config: Config;
+  secrets: Secrets;
+  db: Db;
+  pool: pg.Pool;
+  clock?: Clock;
+}
+
+/** Never log secrets: tokens, cookies, app-check tokens, passwords or card data. */
+const REDACT = [
+  'req.headers.authorization',
+  'req.headers.cookie',
+  'req.headers["x-app-check"]',
+  'res.headers["set-cookie"]',
+  '*.password',
+  '*.newPassword',
+  '*.oobCode',
+  '*.idToken',
+  '*.client_secret',
+];
+
+/** Builds the whole API as one Fastify instance; server.ts only listens and shuts it down. */
+export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+  const { config } = deps;
+  const app = Fastify({
+    logger: { level: config.LOG_LEVEL, redact: { paths: REDACT, censor: '[redacted]' } },
+    bodyLimit: config.BODY_LIMIT_BYTES,
+    trustProxy: config.TRUST_PROXY,
+    genReqId: (req) => {
+      const given = req.headers['x-request-id'];
+      return typeof given === 'string' && /^[\w-]{8,64}$/.test(given) ? given : randomUUID();
+    },
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
+  });
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  app.decorate('config', config);
+  app.decorate('secrets', deps.secrets);
+  app.decorate('db', deps.db);
+  app.decorate('pool', deps.pool);
+  app.decorate('clock', deps.clock ?? systemClock);
+  app.addHook('onSend', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+
+  await app.register(errorsPlugin);
+  await app.register(securityPlugin);
+  await app.register(openapiPlugin);
+
+  // Root-level probes for load balancers; the same under /api/v1 per API.md.
+  await app.register(healthRoutes);
+  await app.register(
+    async (api) => {
+      await api.register(healthRoutes);
+      await api.register(openapiRoutes);
+      // Feature modules register here, each under /api/v1.
+    },
+    { prefix: '/api/v1' },
+  );
+
+  await app.register(webStaticPlugin);
+  return app;
+}

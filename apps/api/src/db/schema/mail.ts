@@ -1,0 +1,46 @@
+import { index, integer, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+
+export interface MailAttachment {
+  filename: string;
+  contentType: string;
+  /** Base64 content. */
+  content: string;
+}
+
+/**
+ * Transactional outbox: a row is written in the same transaction as the change that causes the
+ * mail, and the outbox job sends it with retries (SKIP LOCKED, so several processes can run it).
+ */
+export const mailOutbox = pgTable(
+  'mail_outbox',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    toAddress: text('to_address').notNull(),
+    subject: text('subject').notNull(),
+    html: text('html').notNull(),
+    text: text('text').notNull(),
+    attachments: jsonb('attachments').$type<MailAttachment[]>().notNull().default([]),
+    status: text('status', { enum: ['pending', 'sent', 'failed'] }).notNull().default('pending'),
+    attempts: integer('attempts').notNull().default(0),
+    nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }).notNull().defaultNow(),
+    lastError: text('last_error'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    sentAt: timestamp('sent_at', { withTimezone: true }),
+  },
+  (t) => [index('mail_outbox_due_idx').on(t.status, t.nextAttemptAt)],
+);
+
+/** Messages received by the embedded SMTP catcher (development mailbox; never in production). */
+export const devMailbox = pgTable(
+  'dev_mailbox',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    toAddress: text('to_address').notNull(),
+    fromAddress: text('from_address').notNull().default(''),
+    subject: text('subject').notNull().default(''),
+    text: text('text').notNull().default(''),
+    html: text('html').notNull().default(''),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('dev_mailbox_to_idx').on(t.toAddress, t.createdAt)],
+);

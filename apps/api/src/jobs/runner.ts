@@ -1,0 +1,41 @@
+import type { FastifyBaseLogger } from 'fastify';
+
+export interface Job {
+  name: string;
+  intervalMs: number;
+  /**
+   * One pass. Must be safe with several API processes running it at once (claim rows with
+   * `FOR UPDATE SKIP LOCKED` or take a `pg_try_advisory_xact_lock`), and must finish on its own.
+   */
+  run(): Promise<void>;
+}
+
+/** Runs each job on its interval, never overlapping itself; errors are logged, not fatal. */
+export function startJobs(jobs: Job[], log: FastifyBaseLogger): { stop(): Promise<void> } {
+  let stopped = false;
+  const running = new Set<Promise<void>>();
+  const timers = jobs.map((job) => {
+    let busy = false;
+    const tick = () => {
+      if (busy || stopped) return;
+      busy = true;
+      const pass = job
+        .run()
+        .catch((err: unknown) => log.error({ err, job: job.name }, 'job failed'))
+        .finally(() => {
+          busy = false;
+          running.delete(pass);
+        });
+      running.add(pass);
+    };
+    setImmediate(tick);
+    return setInterval(tick, job.intervalMs);
+  });
+  return {
+    async stop() {
+      stopped = true;
+      timers.forEach(clearInterval);
+      await Promise.allSettled([...running]);
+    },
+  };
+}

@@ -1,0 +1,33 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { errorBodySchema } from '@kringle/contracts/errors';
+import { AppError } from '../../lib/app-error';
+
+/** Liveness and readiness (public, no app check). */
+export async function healthRoutes(app: FastifyInstance) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  r.get(
+    '/health',
+    { schema: { tags: ['health'], summary: 'Liveness', response: { 200: z.object({ status: z.literal('ok') }) } } },
+    async () => ({ status: 'ok' as const }),
+  );
+  r.get(
+    '/ready',
+    {
+      schema: {
+        tags: ['health'],
+        summary: 'Readiness: 200 when the database answers, else 503',
+        response: { 200: z.object({ status: z.literal('ready') }), 503: errorBodySchema },
+      },
+    },
+    async () => {
+      try {
+        await app.pool.query('select 1');
+      } catch {
+        throw new AppError('SERVICE_UNAVAILABLE', 503, 'The service is not ready yet.');
+      }
+      return { status: 'ready' as const };
+    },
+  );
+}

@@ -1,0 +1,43 @@
+import swagger from '@fastify/swagger';
+import scalar from '@scalar/fastify-api-reference';
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import { jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-provider-zod';
+
+/** OpenAPI 3.1 generated from the same zod schemas that validate requests (API.md). */
+export const openapiPlugin = fp(async (app: FastifyInstance) => {
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: `${app.config.BRAND_NAME} API`,
+        version: '1.0.0',
+        description:
+          'Bookings for photos with Santa. Errors are `{error, code, details?}`. Every call except /health, /ready, ' +
+          '/openapi.json, /app-check/* and /webhooks/* sends `X-App-Check`; authenticated calls send `Authorization: Bearer <idToken>`.',
+      },
+      servers: [{ url: '/' }],
+      components: {
+        securitySchemes: {
+          idToken: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
+          appCheck: { type: 'apiKey', in: 'header', name: 'X-App-Check' },
+        },
+      },
+    },
+    transform: jsonSchemaTransform,
+    transformObject: jsonSchemaTransformObject,
+  });
+});
+
+/** `/api/v1/openapi.json` and a docs page at `/api/v1/docs` (registered inside the /api/v1 prefix). */
+export async function openapiRoutes(app: FastifyInstance) {
+  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  await app.register(scalar, {
+    routePrefix: '/docs',
+    configuration: { url: '/api/v1/openapi.json', title: `${app.config.BRAND_NAME} API` },
+  });
+  // The docs page runs its own inline bootstrap script, which the app-wide CSP forbids.
+  app.addHook('onSend', async (request, reply) => {
+    if (request.url.startsWith('/api/v1/docs')) reply.removeHeader('content-security-policy');
+  });
+}

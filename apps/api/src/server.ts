@@ -1,0 +1,43 @@
+import closeWithGrace from 'close-with-grace';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from './app';
+import type { Config } from './config/config';
+import type { Secrets } from './config/secrets';
+import { createDb } from './db/client';
+import { runMigrations } from './db/migrate';
+import { allJobs } from './jobs/all-jobs';
+import { startJobs } from './jobs/runner';
+
+export interface RunningServer {
+  app: FastifyInstance;
+  url: string;
+  close(): Promise<void>;
+}
+
+/** Migrates, builds the app, listens, runs the background jobs, and shuts all of it down gracefully. */
+export async function runServer(
+  config: Config,
+  secrets: Secrets,
+  databaseUrl: string,
+  options: { onClose?: () => Promise<void> } = {},
+): Promise<RunningServer> {
+  await runMigrations(databaseUrl);
+  const { db, pool } = createDb(databaseUrl, config.DATABASE_POOL_SIZE);
+  const app = await buildApp({ config, secrets, db, pool });
+  const jobs = config.JOBS_ENABLED ? startJobs(allJobs(app), app.log) : { stop: async () => {} };
+  app.addHook('onClose', async () => {
+    await jobs.stop();
+    await pool.end();
+  });
+  await app.listen({ port: config.PORT, host: config.HOST });
+  const close = async () => {
+    await app.close();
+    await options.onClose?.();
+  };
+  closeWithGrace({ delay: 10_000 }, async ({ err, signal }) => {
+    if (err) app.log.error({ err }, 'shutting down after an error');
+    else app.log.info({ signal }, 'shutting down');
+    await close();
+  });
+  return { app, url: `http://localhost:${config.PORT}`, close };
+}

@@ -1,0 +1,55 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { ConfigError, loadConfig } from './config/config';
+import { resolveSecrets } from './config/secrets';
+import { startEmbeddedPostgres, type EmbeddedDatabase } from './dev/embedded-postgres';
+import { runServer } from './server';
+
+/**
+ * `npm start`: the whole stack on the embedded defaults. With DATABASE_URL set it uses that
+ * database and starts nothing else; otherwise it runs PostgreSQL in ./.data itself.
+ */
+async function main() {
+  const config = loadConfig();
+  const secrets = await resolveSecrets(config);
+  let embeddedDb: EmbeddedDatabase | null = null;
+  let databaseUrl = config.DATABASE_URL;
+  if (!databaseUrl) {
+    fs.mkdirSync(config.DATA_DIR, { recursive: true });
+    embeddedDb = await startEmbeddedPostgres(path.join(config.DATA_DIR, 'postgres'));
+    databaseUrl = embeddedDb.url;
+  }
+  const stopAll = async () => {
+    await embeddedDb?.stop();
+  };
+  try {
+    const server = await runServer(config, secrets, databaseUrl, { onClose: stopAll });
+    printBanner(server.url, config.embedded);
+  } catch (err) {
+    await stopAll();
+    throw err;
+  }
+}
+
+function printBanner(url: string, embedded: boolean) {
+  const lines = [
+    '',
+    `  Kringle is running at ${url}`,
+    `  API docs:   ${url}/api/v1/docs`,
+  ];
+  if (embedded) {
+    lines.push(`  Mailbox:    ${url}/dev/mailbox`);
+    lines.push('  Demo accounts (password HoHoHo-2026!):');
+    lines.push('    demo@kringle.test  verified customer');
+    lines.push('    new@kringle.test   unverified customer');
+    lines.push('    elf@kringle.test   staff (refused by this app)');
+  }
+  lines.push('  Press Ctrl-C to stop.', '');
+  console.log(lines.join('\n'));
+}
+
+main().catch((err: unknown) => {
+  if (err instanceof ConfigError) console.error(err.message);
+  else console.error('Kringle could not start:', err);
+  process.exit(1);
+});

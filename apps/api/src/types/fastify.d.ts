@@ -1,0 +1,15 @@
+import type pg from 'pg';
+import type { Config } from '../config/config';
+import type { Secrets } from '../config/secrets';
+import type { Db } from '../db/client';
+import type { Clock } from '../lib/clock';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    config: Config;
+    secrets: Secrets;
+    db: Db;
+    pool: pg.Pool;
+    clock: Clock;
+  }
+}

@@ -1,0 +1,31 @@
+export interface NameParts {
+  firstname: string;
+  lastname: string;
+  fullname: string;
+}
+
+export function capitaliseWords(value: string): string {
+  return value
+    .trim()
+    .split(/\s+/)
+    .filter(Boolean)
+    .map((word) => word.charAt(0).toLocaleUpperCase('en-AU') + word.slice(1).toLocaleLowerCase('en-AU'))
+    .join(' ');
+}
+
+/** Spec §3 name helper: first, last and full name with capitalised words. */
+export function nameParts(firstName: string | null | undefined, lastName: string | null | undefined): NameParts {
+  const firstname = capitaliseWords(firstName ?? '');
+  const lastname = capitaliseWords(lastName ?? '');
+  return { firstname, lastname, fullname: [firstname, lastname].filter(Boolean).join(' ') };
+}
+
+/** Up to two initials for an avatar; falls back to the e-mail's first letter. */
+export function initials(fullname: string, email?: string): string {
+  const letters = fullname
+    .split(/\s+/)
+    .filter(Boolean)
+    .map((word) => word.charAt(0).toLocaleUpperCase('en-AU'));
+  if (letters.length === 0) return (email?.charAt(0) ?? '?').toLocaleUpperCase('en-AU');
+  return (letters[0]! + (letters.length > 1 ? letters[letters.length - 1]! : '')).slice(0, 2);
+}

@@ -1,0 +1,9 @@
+import { defineConfig } from 'vitest/config';
+
+// One run for every workspace: unit tests of contracts and web, integration tests of the API
+// against a real PostgreSQL started by the API project's global setup.
+export default defineConfig({
+  test: {
+    projects: ['packages/contracts', 'apps/api', 'apps/web'],
+  },
+});
