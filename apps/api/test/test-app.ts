@@ -36,7 +36,12 @@ export async function createTestDatabase(): Promise<string> {
  * The real app against real PostgreSQL, driven with `app.inject`. App check, rate limits and
  * jobs are off unless a test turns them on through `env`.
  */
-export async function createTestApp(env: Record<string, string> = {}, clock = new ManualClock()): Promise<TestApp> {
+export async function createTestApp(
+  env: Record<string, string> = {},
+  clock = new ManualClock(),
+  /** Registers test-only routes before the app is ready. */
+  extend?: (app: FastifyInstance) => void | Promise<void>,
+): Promise<TestApp> {
   const databaseUrl = await createTestDatabase();
   const config = loadConfig({
     NODE_ENV: 'test',
@@ -53,6 +58,7 @@ export async function createTestApp(env: Record<string, string> = {}, clock = ne
   const secrets: Secrets = { jwtPrivateKeyPem: cachedKey, appCheckSecret: 'test-app-check-secret-0123456789abcdef' };
   const { db, pool } = createDb(databaseUrl, 5);
   const app = await buildApp({ config, secrets, db, pool, clock });
+  await extend?.(app);
   await app.ready();
   return {
     app,
