@@ -1,0 +1,143 @@
+/**
+ * Calendar dates and wall-clock times in a location's IANA time zone, without a date library.
+ * Instants are UTC; a "local date" is `YYYY-MM-DD` and a "local time" `HH:mm` in that zone.
+ */
+
+const partsFormatters = new Map<string, Intl.DateTimeFormat>();
+
+function partsFormatter(timeZone: string): Intl.DateTimeFormat {
+  let f = partsFormatters.get(timeZone);
+  if (!f) {
+    f = new Intl.DateTimeFormat('en-AU', {
+      timeZone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
+    });
+    partsFormatters.set(timeZone, f);
+  }
+  return f;
+}
+
+interface WallClock {
+  year: number;
+  month: number;
+  day: number;
+  hour: number;
+  minute: number;
+  second: number;
+}
+
+function wallClock(instant: Date, timeZone: string): WallClock {
+  const parts = Object.fromEntries(partsFormatter(timeZone).formatToParts(instant).map((p) => [p.type, p.value]));
+  return {
+    year: Number(parts.year),
+    month: Number(parts.month),
+    day: Number(parts.day),
+    hour: Number(parts.hour),
+    minute: Number(parts.minute),
+    second: Number(parts.second),
+  };
+}
+
+/** Offset of the zone from UTC at an instant, in minutes (Sydney in summer: +660). */
+export function zoneOffsetMinutes(instant: Date, timeZone: string): number {
+  const w = wallClock(instant, timeZone);
+  const asUtc = Date.UTC(w.year, w.month - 1, w.day, w.hour, w.minute, w.second);
+  return Math.round((asUtc - Math.floor(instant.getTime() / 1000) * 1000) / 60_000);
+}
+
+/**
+ * The instant at which the zone's clocks show `date` `time`. In a daylight-saving gap the
+ * time is moved forward by the gap; in an overlap the earlier instant is taken.
+ */
+export function zonedToInstant(date: string, time: string, timeZone: string): Date {
+  const [y, mo, d] = date.split('-').map(Number) as [number, number, number];
+  const [h, mi] = time.split(':').map(Number) as [number, number];
+  const naive = Date.UTC(y, mo - 1, d, h, mi);
+  const day = 24 * 60 * 60_000;
+  // A zone changes its offset at most once around a given day: try the offsets before and after.
+  const before = zoneOffsetMinutes(new Date(naive - day), timeZone);
+  const after = zoneOffsetMinutes(new Date(naive + day), timeZone);
+  const valid = [before, after]
+    .map((offset) => naive - offset * 60_000)
+    .filter((t) => localDateOf(new Date(t), timeZone) === date && localTimeOf(new Date(t), timeZone) === time);
+  return new Date(valid.length > 0 ? Math.min(...valid) : naive - before * 60_000);
+}
+
+/** `YYYY-MM-DD` of an instant in a zone. */
+export function localDateOf(instant: Date, timeZone: string): string {
+  const w = wallClock(instant, timeZone);
+  return `${w.year}-${pad(w.month)}-${pad(w.day)}`;
+}
+
+/** `HH:mm` of an instant in a zone. */
+export function localTimeOf(instant: Date, timeZone: string): string {
+  const w = wallClock(instant, timeZone);
+  return `${pad(w.hour)}:${pad(w.minute)}`;
+}
+
+/** Adds days to a calendar date (no time zone involved). */
+export function addDays(date: string, days: number): string {
+  const [y, m, d] = date.split('-').map(Number) as [number, number, number];
+  return new Date(Date.UTC(y, m - 1, d + days)).toISOString().slice(0, 10);
+}
+
+/** 0 = Sunday … 6 = Saturday, of a calendar date. */
+export function weekdayOf(date: string): number {
+  const [y, m, d] = date.split('-').map(Number) as [number, number, number];
+  return new Date(Date.UTC(y, m - 1, d)).getUTCDay();
+}
+
+export const DATE_PATTERN = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/;
+export const TIME_PATTERN = /^([01]\d|2[0-3]):[0-5]\d$/;
+
+/** "Sat 6 Dec, 10:40 am AEDT": how a session is shown to a person (DESIGN.md). */
+export function formatSessionTime(instant: Date | string, timeZone: string): string {
+  const at = typeof instant === 'string' ? new Date(instant) : instant;
+  const parts = Object.fromEntries(
+    new Intl.DateTimeFormat('en-AU', { timeZone, weekday: 'short', day: 'numeric', month: 'short' }).formatToParts(at).map((p) => [p.type, p.value]),
+  );
+  return `${parts.weekday} ${parts.day} ${parts.month}, ${formatClockTime(at, timeZone)} ${zoneAbbreviation(at, timeZone)}`;
+}
+
+/** "10:40 am" in the zone. */
+export function formatClockTime(instant: Date | string, timeZone: string): string {
+  const at = typeof instant === 'string' ? new Date(instant) : instant;
+  return new Intl.DateTimeFormat('en-AU', { timeZone, hour: 'numeric', minute: '2-digit', hour12: true })
+    .format(at)
+    .replace(/\s+/g, ' ')
+    .toLowerCase();
+}
+
+const AU_ZONE_NAMES: Record<string, [standard: string, daylight: string]> = {
+  'Australia/Sydney': ['AEST', 'AEDT'],
+  'Australia/Melbourne': ['AEST', 'AEDT'],
+  'Australia/Hobart': ['AEST', 'AEDT'],
+  'Australia/Canberra': ['AEST', 'AEDT'],
+  'Australia/Brisbane': ['AEST', 'AEST'],
+  'Australia/Adelaide': ['ACST', 'ACDT'],
+  'Australia/Darwin': ['ACST', 'ACST'],
+  'Australia/Perth': ['AWST', 'AWST'],
+};
+
+/** AEDT, AEST, ACDT, AWST…; falls back to the runtime's short name (e.g. "GMT+11"). */
+export function zoneAbbreviation(instant: Date, timeZone: string): string {
+  const names = AU_ZONE_NAMES[timeZone];
+  if (names) {
+    const january = zoneOffsetMinutes(new Date(Date.UTC(instant.getUTCFullYear(), 0, 1)), timeZone);
+    const july = zoneOffsetMinutes(new Date(Date.UTC(instant.getUTCFullYear(), 6, 1)), timeZone);
+    const now = zoneOffsetMinutes(instant, timeZone);
+    return now === Math.max(january, july) && january !== july ? names[1] : names[0];
+  }
+  const part = new Intl.DateTimeFormat('en-AU', { timeZone, timeZoneName: 'short' }).formatToParts(instant).find((p) => p.type === 'timeZoneName');
+  return part?.value ?? timeZone;
+}
+
+function pad(n: number): string {
+  return String(n).padStart(2, '0');
+}
