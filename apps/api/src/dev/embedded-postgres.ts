@@ -55,3 +55,23 @@ function removeStalePid(dataDir: string): void {
     fs.rmSync(pidFile);
   }
 }
+
+/**
+ * For command-line tools: connects to the embedded server if `npm start` is running it
+ * (port read from postmaster.pid), otherwise starts it for the duration of the command.
+ */
+export async function openEmbeddedPostgres(dir: string, database = 'kringle'): Promise<EmbeddedDatabase> {
+  const pidFile = path.join(path.resolve(dir), 'postmaster.pid');
+  if (fs.existsSync(pidFile)) {
+    const lines = fs.readFileSync(pidFile, 'utf8').split('\n');
+    const pid = Number(lines[0]);
+    const port = Number(lines[3]);
+    try {
+      process.kill(pid, 0);
+      return { url: `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/${database}`, stop: async () => {} };
+    } catch {
+      // Not running: fall through and start it.
+    }
+  }
+  return startEmbeddedPostgres(dir, database);
+}

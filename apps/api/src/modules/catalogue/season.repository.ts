@@ -1,0 +1,98 @@
+import { and, eq, notInArray, sql } from 'drizzle-orm';
+import type { Tx } from '../../db/client';
+import { addOns, locations, packages, slotTypes } from '../../db/schema/catalogue';
+import type { Season, SeasonLocation } from './season.schema';
+import type { PlannedSlot } from './slot-planner';
+
+export async function upsertLocation(tx: Tx, loc: SeasonLocation, sortOrder: number): Promise<string> {
+  const values = {
+    slug: loc.slug,
+    name: loc.name,
+    address: loc.address,
+    suburb: loc.suburb,
+    state: loc.state,
+    timezone: loc.timezone,
+    imageUrl: loc.imageUrl,
+    seasonStart: loc.seasonStart,
+    seasonEnd: loc.seasonEnd,
+    sortOrder,
+  };
+  const [row] = await tx.insert(locations).values(values).onConflictDoUpdate({ target: locations.slug, set: values }).returning({ id: locations.id });
+  return row!.id;
+}
+
+export async function upsertSlotType(tx: Tx, locationId: string, type: Season['slotTypes'][number], sortOrder: number): Promise<string> {
+  const values = { locationId, slug: type.slug, name: type.name, description: type.description, durationMinutes: type.durationMinutes, sortOrder };
+  const [row] = await tx
+    .insert(slotTypes)
+    .values(values)
+    .onConflictDoUpdate({ target: [slotTypes.locationId, slotTypes.slug], set: values })
+    .returning({ id: slotTypes.id });
+  return row!.id;
+}
+
+/** Packages and add-ons are upserted by slug; ones no longer in the file are retired, not deleted (orders refer to them). */
+export async function syncProducts(tx: Tx, season: Season): Promise<void> {
+  for (const [i, p] of season.packages.entries()) {
+    const values = {
+      slug: p.slug,
+      name: p.name,
+      description: p.description,
+      includes: p.includes,
+      priceCents: p.priceCents,
+      imageUrl: p.imageUrl,
+      maxQuantity: p.maxQuantity,
+      slotTypeSlugs: p.slotTypes ?? null,
+      active: true,
+      sortOrder: i,
+    };
+    await tx.insert(packages).values(values).onConflictDoUpdate({ target: packages.slug, set: values });
+  }
+  await tx.update(packages).set({ active: false }).where(notInArray(packages.slug, season.packages.map((p) => p.slug)));
+  for (const [i, a] of season.addOns.entries()) {
+    const values = { slug: a.slug, name: a.name, description: a.description, priceCents: a.priceCents, maxQuantity: a.maxQuantity, active: true, sortOrder: i };
+    await tx.insert(addOns).values(values).onConflictDoUpdate({ target: addOns.slug, set: values });
+  }
+  const keep = season.addOns.map((a) => a.slug);
+  await tx.update(addOns).set({ active: false }).where(keep.length ? notInArray(addOns.slug, keep) : sql`true`);
+}
+
+export interface SlotSyncResult {
+  planned: number;
+  removed: number;
+  /** Sessions outside the new plan that a booking or hold still refers to: taken out of sale, kept. */
+  retired: number;
+}
+
+/**
+ * Makes the location's future slots match the plan in three set-based statements. Slots a booking
+ * or reservation refers to are never deleted or changed; they are blocked if the plan drops them.
+ */
+export async function syncSlots(tx: Tx, locationId: string, typeIds: Map<string, string>, plan: PlannedSlot[], now: Date): Promise<SlotSyncResult> {
+  const typeCol = plan.map((p) => typeIds.get(p.slotTypeSlug)!);
+  const kindCol = plan.map((p) => p.kind);
+  const startCol = plan.map((p) => p.startAt.toISOString());
+  const endCol = plan.map((p) => p.endAt.toISOString());
+  const planned = sql`select * from unnest(${typeCol}::uuid[], ${kindCol}::text[], ${startCol}::timestamptz[], ${endCol}::timestamptz[]) as p(slot_type_id, kind, start_at, end_at)`;
+
+  await tx.execute(sql`
+    insert into slots (location_id, slot_type_id, kind, start_at, end_at)
+    select ${locationId}::uuid, p.slot_type_id, p.kind, p.start_at, p.end_at from (${planned}) p
+    on conflict (location_id, slot_type_id, start_at) do update
+      set kind = excluded.kind, end_at = excluded.end_at, blocked = false
+      where slots.booking_id is null and not exists (select 1 from reservations r where r.slot_id = slots.id)`);
+
+  const stale = sql`
+    s.location_id = ${locationId}::uuid and s.start_at >= ${now.toISOString()}::timestamptz
+    and not exists (select 1 from (${planned}) p where p.slot_type_id = s.slot_type_id and p.start_at = s.start_at)`;
+  const removed = await tx.execute(sql`
+    delete from slots s where ${stale}
+      and s.booking_id is null and not exists (select 1 from reservations r where r.slot_id = s.id)`);
+  const retired = await tx.execute(sql`update slots s set blocked = true where ${stale} and not s.blocked`);
+  return { planned: plan.length, removed: removed.rowCount ?? 0, retired: retired.rowCount ?? 0 };
+}
+
+export async function locationIdBySlug(tx: Tx, slug: string): Promise<string | undefined> {
+  const [row] = await tx.select({ id: locations.id }).from(locations).where(and(eq(locations.slug, slug)));
+  return row?.id;
+}

@@ -1,0 +1,125 @@
+import { z } from 'zod';
+import { DATE_PATTERN, TIME_PATTERN } from '@kringle/contracts/dates';
+
+export const WEEKDAYS = ['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat'] as const;
+const slug = z.string().regex(/^[a-z0-9]+(-[a-z0-9]+)*$/, 'lower-case words joined by hyphens');
+const date = z.string().regex(DATE_PATTERN, 'a date like 2026-12-05');
+const window = z
+  .string()
+  .regex(/^\d\d:\d\d-\d\d:\d\d$/, 'a time window like 10:00-17:30')
+  .transform((v, ctx) => {
+    const [from, to] = v.split('-') as [string, string];
+    if (!TIME_PATTERN.test(from) || !TIME_PATTERN.test(to) || from >= to) {
+      ctx.addIssue({ code: 'custom', message: `"${v}" is not a window of one day (start before end, 00:00-23:59)` });
+      return z.NEVER;
+    }
+    return { from, to };
+  });
+const timezone = z.string().refine((tz) => {
+  try {
+    new Intl.DateTimeFormat('en-AU', { timeZone: tz });
+    return true;
+  } catch {
+    return false;
+  }
+}, 'an IANA time zone such as Australia/Sydney');
+
+const location = z.strictObject({
+  slug,
+  name: z.string().min(1).max(120),
+  address: z.string().min(1).max(200),
+  suburb: z.string().min(1).max(80),
+  state: z.enum(['NSW', 'VIC', 'QLD', 'WA', 'SA', 'TAS', 'ACT', 'NT']),
+  timezone,
+  imageUrl: z.string().max(500).default(''),
+  seasonStart: date,
+  seasonEnd: date,
+  /** Which session type runs on which weekdays, and when. */
+  sessions: z.array(z.strictObject({ slotType: slug, days: z.array(z.enum(WEEKDAYS)).min(1), hours: window })).min(1),
+  /** Santa's breaks, every day; a break inside a session window becomes a break slot. */
+  breaks: z.array(window).default([]),
+  closedDates: z.array(date).default([]),
+});
+
+export const seasonSchema = z
+  .strictObject({
+    slotTypes: z
+      .array(
+        z.strictObject({
+          slug,
+          name: z.string().min(1).max(80),
+          description: z.string().min(1).max(500),
+          durationMinutes: z.number().int().min(5).max(120),
+        }),
+      )
+      .min(1),
+    locations: z.array(location).min(1),
+    packages: z
+      .array(
+        z.strictObject({
+          slug,
+          name: z.string().min(1).max(80),
+          description: z.string().min(1).max(500),
+          includes: z.array(z.string().min(1).max(120)).default([]),
+          priceCents: z.number().int().min(1).max(10_000_00),
+          imageUrl: z.string().max(500).default(''),
+          maxQuantity: z.number().int().min(1).max(3).default(3),
+          /** Slot-type slugs the package is offered for; omitted = all. */
+          slotTypes: z.array(slug).optional(),
+        }),
+      )
+      .min(1),
+    addOns: z
+      .array(
+        z.strictObject({
+          slug,
+          name: z.string().min(1).max(80),
+          description: z.string().min(1).max(500),
+          priceCents: z.number().int().min(1).max(10_000_00),
+          maxQuantity: z.number().int().min(1).max(10).default(10),
+        }),
+      )
+      .default([]),
+  })
+  .superRefine((season, ctx) => {
+    const typeSlugs = new Set(season.slotTypes.map((t) => t.slug));
+    const duplicates = (list: { slug: string }[], path: string) => {
+      const seen = new Set<string>();
+      list.forEach((item, i) => {
+        if (seen.has(item.slug)) ctx.addIssue({ code: 'custom', path: [path, i, 'slug'], message: `duplicate slug "${item.slug}"` });
+        seen.add(item.slug);
+      });
+    };
+    duplicates(season.slotTypes, 'slotTypes');
+    duplicates(season.locations, 'locations');
+    duplicates(season.packages, 'packages');
+    duplicates(season.addOns, 'addOns');
+    season.locations.forEach((loc, li) => {
+      if (loc.seasonEnd < loc.seasonStart) ctx.addIssue({ code: 'custom', path: ['locations', li, 'seasonEnd'], message: 'ends before it starts' });
+      loc.sessions.forEach((s, si) => {
+        if (!typeSlugs.has(s.slotType)) {
+          ctx.addIssue({ code: 'custom', path: ['locations', li, 'sessions', si, 'slotType'], message: `unknown slot type "${s.slotType}"` });
+        }
+        // Santa is in one place at a time: windows on a shared weekday must not overlap.
+        loc.sessions.slice(0, si).forEach((other, oi) => {
+          const sharedDay = s.days.some((d) => other.days.includes(d));
+          if (sharedDay && s.hours.from < other.hours.to && other.hours.from < s.hours.to) {
+            ctx.addIssue({ code: 'custom', path: ['locations', li, 'sessions', si, 'hours'], message: `overlaps sessions[${oi}] on a shared day` });
+          }
+        });
+      });
+    });
+    season.packages.forEach((p, pi) =>
+      p.slotTypes?.forEach((t) => {
+        if (!typeSlugs.has(t)) ctx.addIssue({ code: 'custom', path: ['packages', pi, 'slotTypes'], message: `unknown slot type "${t}"` });
+      }),
+    );
+  });
+
+export type Season = z.output<typeof seasonSchema>;
+export type SeasonLocation = Season['locations'][number];
+
+/** One readable line per problem, e.g. `locations.0.timezone: an IANA time zone such as Australia/Sydney`. */
+export function describeSeasonErrors(error: z.ZodError): string[] {
+  return error.issues.map((i) => `${i.path.join('.') || '(file)'}: ${i.message}`);
+}
