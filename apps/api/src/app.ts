@@ -7,6 +7,8 @@ import type { Secrets } from './config/secrets';
 import type { Db } from './db/client';
 import { systemClock, type Clock } from './lib/clock';
 import { healthRoutes } from './modules/health/health.routes';
+import { devMailboxRoutes } from './modules/mail/dev-mailbox.routes';
+import { devOutboxRoutes } from './modules/mail/dev-outbox.routes';
 import { errorsPlugin } from './plugins/errors';
 import { openapiPlugin, openapiRoutes } from './plugins/openapi';
 import { securityPlugin } from './plugins/security';
@@ -67,11 +69,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     async (api) => {
       await api.register(healthRoutes);
       await api.register(openapiRoutes);
+      await api.register(devOutboxRoutes);
       // Feature modules register here, each under /api/v1.
     },
     { prefix: '/api/v1' },
   );
 
+  await app.register(devMailboxRoutes);
   await app.register(webStaticPlugin);
   return app;
 }

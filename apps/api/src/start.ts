@@ -3,6 +3,8 @@ import path from 'node:path';
 import { ConfigError, loadConfig } from './config/config';
 import { resolveSecrets } from './config/secrets';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from './dev/embedded-postgres';
+import { startSmtpCatcher, type SmtpCatcher } from './dev/smtp-catcher';
+import { devMailboxEnabled, useEmbeddedCatcher } from './modules/mail/mail-transport';
 import { runServer } from './server';
 
 /**
@@ -19,10 +21,17 @@ async function main() {
     embeddedDb = await startEmbeddedPostgres(path.join(config.DATA_DIR, 'postgres'));
     databaseUrl = embeddedDb.url;
   }
+  let catcher: SmtpCatcher | null = null;
   const stopAll = async () => {
+    await catcher?.stop();
     await embeddedDb?.stop();
   };
   try {
+    // No SMTP_URL: mail goes to an embedded catcher that files it in dev_mailbox (/dev/mailbox).
+    if (devMailboxEnabled(config)) {
+      catcher = await startSmtpCatcher(databaseUrl);
+      useEmbeddedCatcher(catcher.url);
+    }
     const server = await runServer(config, secrets, databaseUrl, { onClose: stopAll });
     printBanner(server.url, config.embedded);
   } catch (err) {

@@ -1,4 +1,5 @@
-import type { DbOrTx } from '../../db/client';
+import { sql } from 'drizzle-orm';
+import type { Db, DbOrTx } from '../../db/client';
 import { mailOutbox, type MailAttachment } from '../../db/schema/mail';
 
 export interface OutgoingMail {
@@ -21,4 +22,63 @@ export async function enqueueMail(db: DbOrTx, mail: OutgoingMail): Promise<void>
     text: mail.text,
     attachments: mail.attachments ?? [],
   });
+}
+
+export interface ClaimedMail extends Required<OutgoingMail> {
+  id: string;
+  /** Attempts including this one. */
+  attempts: number;
+}
+
+/**
+ * Claims up to `limit` due rows for one delivery attempt. SKIP LOCKED lets several processes
+ * claim at once without waiting on each other; the claim commits at once with a lease
+ * (next_attempt_at pushed to `leaseUntil`), so no other process takes the row while it is being
+ * sent, and a process that dies mid-send leaves it to be retried when the lease ends.
+ * A never-tried row is due at once whatever the clock says; retries follow the app clock.
+ */
+export async function claimDueMail(db: Db, now: Date, leaseUntil: Date, limit: number): Promise<ClaimedMail[]> {
+  const result = await db.execute<{
+    id: string;
+    to_address: string;
+    subject: string;
+    html: string;
+    text: string;
+    attachments: MailAttachment[];
+    attempts: number;
+  }>(sql`
+    with due as (
+      select id from mail_outbox
+      where status = 'pending' and (attempts = 0 or next_attempt_at <= ${now.toISOString()}::timestamptz)
+      order by next_attempt_at, created_at
+      limit ${limit}
+      for update skip locked
+    )
+    update mail_outbox m
+    set attempts = m.attempts + 1, next_attempt_at = ${leaseUntil.toISOString()}::timestamptz
+    from due where m.id = due.id
+    returning m.id, m.to_address, m.subject, m.html, m.text, m.attachments, m.attempts`);
+  return result.rows.map((r) => ({
+    id: r.id,
+    to: r.to_address,
+    subject: r.subject,
+    html: r.html,
+    text: r.text,
+    attachments: r.attachments,
+    attempts: r.attempts,
+  }));
+}
+
+export async function markMailSent(db: Db, id: string, now: Date): Promise<void> {
+  await db.execute(sql`update mail_outbox set status = 'sent', sent_at = ${now.toISOString()}::timestamptz, last_error = null where id = ${id}`);
+}
+
+/** Records a failed attempt: retry at `retryAt`, or give up (`failed`) when it is null. */
+export async function markMailAttemptFailed(db: Db, id: string, error: string, retryAt: Date | null): Promise<void> {
+  await db.execute(sql`
+    update mail_outbox
+    set status = ${retryAt ? 'pending' : 'failed'},
+        next_attempt_at = coalesce(${retryAt?.toISOString() ?? null}::timestamptz, next_attempt_at),
+        last_error = ${error.slice(0, 2000)}
+    where id = ${id}`);
 }

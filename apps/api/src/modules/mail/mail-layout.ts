@@ -1,0 +1,137 @@
+/**
+ * The one e-mail layout (HTML and plain text) every Kringle mail uses, so all mail looks like the
+ * brand: cream background, deep festive red action button, a gold rule, the brand name.
+ *
+ *   const { html, text } = renderEmail({
+ *     brandName: app.config.BRAND_NAME,
+ *     title: 'Confirm your e-mail',
+ *     intro: ['Hi Mary,', 'Tap the button to confirm your e-mail address.'],
+ *     action: { label: 'Confirm e-mail', url: link },
+ *     details: [{ label: 'Reference', value: 'KR-7K3Q9' }],
+ *     outro: 'If you did not ask for this, ignore this e-mail.',
+ *   });
+ *
+ * Every interpolated string is escaped; action URLs must be http(s).
+ */
+
+export interface EmailContent {
+  brandName: string;
+  /** Subject-like heading shown at the top of the mail. */
+  title: string;
+  /** Hidden preview text some mail apps show next to the subject; defaults to the first intro line. */
+  preheader?: string;
+  /** One paragraph or several. */
+  intro: string | string[];
+  action?: { label: string; url: string };
+  /** A small label/value table, e.g. session time, location, booking reference. */
+  details?: { label: string; value: string }[];
+  outro?: string | string[];
+}
+
+export interface RenderedEmail {
+  html: string;
+  text: string;
+}
+
+const COLOURS = {
+  cream: '#fbf6ec',
+  card: '#ffffff',
+  red: '#b3261e',
+  pine: '#1f5135',
+  gold: '#c9a227',
+  ink: '#2b2421',
+  muted: '#6b5f58',
+  line: '#eadfcb',
+};
+const FONT = "-apple-system, BlinkMacSystemFont, 'Segoe UI', Roboto, Helvetica, Arial, sans-serif";
+
+export function escapeHtml(value: string): string {
+  return value
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&#39;');
+}
+
+function safeUrl(url: string): string {
+  const parsed = new URL(url);
+  if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') throw new Error(`E-mail links must be http(s), got ${parsed.protocol}`);
+  return parsed.toString();
+}
+
+const list = (value: string | string[] | undefined): string[] => (value === undefined ? [] : Array.isArray(value) ? value : [value]);
+
+function paragraph(text: string): string {
+  return `<p style="margin:0 0 16px;font:16px/1.55 ${FONT};color:${COLOURS.ink};">${escapeHtml(text)}</p>`;
+}
+
+function button(label: string, url: string): string {
+  const href = escapeHtml(url);
+  return `<table role="presentation" cellspacing="0" cellpadding="0" border="0" style="margin:8px 0 24px;"><tr>
+<td style="border-radius:10px;background:${COLOURS.red};">
+<a href="${href}" style="display:inline-block;padding:14px 28px;font:600 16px/1.2 ${FONT};color:#ffffff;text-decoration:none;border-radius:10px;">${escapeHtml(label)}</a>
+</td></tr></table>
+<p style="margin:0 0 20px;font:13px/1.5 ${FONT};color:${COLOURS.muted};">Button not working? Copy this link into your browser:<br><a href="${href}" style="color:${COLOURS.red};word-break:break-all;">${escapeHtml(url)}</a></p>`;
+}
+
+function detailsTable(details: { label: string; value: string }[]): string {
+  const rows = details
+    .map(
+      (d) => `<tr><td style="padding:8px 12px 8px 0;font:14px/1.4 ${FONT};color:${COLOURS.muted};vertical-align:top;white-space:nowrap;">${escapeHtml(d.label)}</td>
+<td style="padding:8px 0;font:600 14px/1.4 ${FONT};color:${COLOURS.ink};">${escapeHtml(d.value)}</td></tr>`,
+    )
+    .join('');
+  return `<table role="presentation" cellspacing="0" cellpadding="0" border="0" width="100%" style="margin:0 0 20px;border-top:1px solid ${COLOURS.line};border-bottom:1px solid ${COLOURS.line};">${rows}</table>`;
+}
+
+export function renderEmail(content: EmailContent): RenderedEmail {
+  const intro = list(content.intro);
+  const outro = list(content.outro);
+  const action = content.action ? { label: content.action.label, url: safeUrl(content.action.url) } : undefined;
+  const details = content.details ?? [];
+  const brand = escapeHtml(content.brandName);
+  const preheader = content.preheader ?? intro[0] ?? '';
+
+  const html = `<!doctype html>
+<html lang="en-AU">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="color-scheme" content="light">
+<title>${escapeHtml(content.title)}</title>
+</head>
+<body style="margin:0;padding:0;background:${COLOURS.cream};">
+<div style="display:none;max-height:0;overflow:hidden;opacity:0;">${escapeHtml(preheader)}</div>
+<table role="presentation" cellspacing="0" cellpadding="0" border="0" width="100%" style="background:${COLOURS.cream};">
+<tr><td align="center" style="padding:32px 16px;">
+<table role="presentation" cellspacing="0" cellpadding="0" border="0" width="100%" style="max-width:560px;">
+<tr><td style="padding:0 4px 16px;font:700 22px/1.2 Georgia, 'Times New Roman', serif;color:${COLOURS.red};letter-spacing:0.5px;">&#10052; ${brand}</td></tr>
+<tr><td style="background:${COLOURS.card};border-radius:14px;border-top:4px solid ${COLOURS.gold};padding:32px 28px;box-shadow:0 1px 3px rgba(43,36,33,0.08);">
+<h1 style="margin:0 0 20px;font:700 24px/1.3 ${FONT};color:${COLOURS.ink};">${escapeHtml(content.title)}</h1>
+${intro.map(paragraph).join('\n')}
+${action ? button(action.label, action.url) : ''}
+${details.length ? detailsTable(details) : ''}
+${outro.map(paragraph).join('\n')}
+<p style="margin:8px 0 0;font:16px/1.55 ${FONT};color:${COLOURS.pine};">Warm wishes,<br>The ${brand} team</p>
+</td></tr>
+<tr><td style="padding:20px 4px;font:12px/1.5 ${FONT};color:${COLOURS.muted};text-align:center;">This e-mail was sent by ${brand}. Replies to this address are not read.</td></tr>
+</table>
+</td></tr>
+</table>
+</body>
+</html>`;
+
+  const text = [
+    content.title,
+    '',
+    ...intro.flatMap((p) => [p, '']),
+    ...(action ? [`${action.label}: ${action.url}`, ''] : []),
+    ...(details.length ? [...details.map((d) => `${d.label}: ${d.value}`), ''] : []),
+    ...outro.flatMap((p) => [p, '']),
+    'Warm wishes,',
+    `The ${content.brandName} team`,
+  ].join('\n');
+
+  return { html, text };
+}

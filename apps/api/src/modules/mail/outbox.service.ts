@@ -1,0 +1,62 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Db } from '../../db/client';
+import type { Clock } from '../../lib/clock';
+import type { MailTransport } from './mail-transport';
+import { claimDueMail, markMailAttemptFailed, markMailSent, type ClaimedMail } from './outbox.repository';
+
+export const OUTBOX_POLICY = {
+  /** Attempts before a mail is given up as `failed` (about 1 h 10 min of retries in all). */
+  maxAttempts: 8,
+  firstRetryMs: 30_000,
+  maxRetryMs: 60 * 60_000,
+  /** Longer than the transport's own timeouts, so a live send never loses its lease. */
+  leaseMs: 5 * 60_000,
+  batchSize: 20,
+};
+
+/** Exponential backoff after the n-th failed attempt: 30 s, 1 min, 2 min, … capped at 1 h. */
+export function retryDelayMs(attempts: number): number {
+  return Math.min(OUTBOX_POLICY.firstRetryMs * 2 ** (attempts - 1), OUTBOX_POLICY.maxRetryMs);
+}
+
+export interface OutboxDeps {
+  db: Db;
+  clock: Clock;
+  transport: MailTransport;
+  from: string;
+  log: FastifyBaseLogger;
+}
+
+/** One pass: claims due mail, sends each, records the outcome. Returns how many were sent. */
+export async function deliverDueMail(deps: OutboxDeps): Promise<number> {
+  const now = deps.clock.now();
+  const claimed = await claimDueMail(deps.db, now, new Date(now.getTime() + OUTBOX_POLICY.leaseMs), OUTBOX_POLICY.batchSize);
+  let sent = 0;
+  for (const mail of claimed) {
+    if (await deliverOne(deps, mail)) sent += 1;
+  }
+  return sent;
+}
+
+async function deliverOne(deps: OutboxDeps, mail: ClaimedMail): Promise<boolean> {
+  try {
+    await deps.transport.sendMail({
+      from: deps.from,
+      to: mail.to,
+      subject: mail.subject,
+      html: mail.html,
+      text: mail.text,
+      attachments: mail.attachments.map((a) => ({ filename: a.filename, contentType: a.contentType, content: a.content, encoding: 'base64' })),
+    });
+    await markMailSent(deps.db, mail.id, deps.clock.now());
+    return true;
+  } catch (err) {
+    const message = err instanceof Error ? err.message : String(err);
+    const giveUp = mail.attempts >= OUTBOX_POLICY.maxAttempts;
+    const retryAt = giveUp ? null : new Date(deps.clock.now().getTime() + retryDelayMs(mail.attempts));
+    await markMailAttemptFailed(deps.db, mail.id, message, retryAt);
+    // The id is enough to find the row; addresses stay out of the logs.
+    deps.log[giveUp ? 'error' : 'warn']({ mailId: mail.id, attempts: mail.attempts, err: message }, giveUp ? 'mail given up' : 'mail send failed, will retry');
+    return false;
+  }
+}
