@@ -73,7 +73,7 @@ export async function syncSlots(tx: Tx, locationId: string, typeIds: Map<string,
   const kindCol = plan.map((p) => p.kind);
   const startCol = plan.map((p) => p.startAt.toISOString());
   const endCol = plan.map((p) => p.endAt.toISOString());
-  const planned = sql`select * from unnest(${typeCol}::uuid[], ${kindCol}::text[], ${startCol}::timestamptz[], ${endCol}::timestamptz[]) as p(slot_type_id, kind, start_at, end_at)`;
+  const planned = sql`select * from unnest(${sql.param(typeCol)}::uuid[], ${sql.param(kindCol)}::text[], ${sql.param(startCol)}::timestamptz[], ${sql.param(endCol)}::timestamptz[]) as p(slot_type_id, kind, start_at, end_at)`;
 
   await tx.execute(sql`
     insert into slots (location_id, slot_type_id, kind, start_at, end_at)

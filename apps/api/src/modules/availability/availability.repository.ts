@@ -1,0 +1,75 @@
+import { sql } from 'drizzle-orm';
+import type { SlotStatus } from '@kringle/contracts/statuses';
+import type { DbOrTx } from '../../db/client';
+
+export interface SlotRow {
+  id: string;
+  slotTypeId: string;
+  locationId: string;
+  kind: 'session' | 'break';
+  startAt: Date;
+  endAt: Date;
+  status: SlotStatus;
+}
+
+/**
+ * The one definition of a slot's status, derived at read time so an expired hold is free the
+ * moment it expires: booked > reserved (live hold) > unavailable (break, blocked, within the
+ * lead time) > available.
+ */
+export const slotStatusSql = (now: Date, leadCutoff: Date) => sql`
+  case
+    when s.booking_id is not null then 'booked'
+    when s.hold_expires_at > ${now.toISOString()}::timestamptz then 'reserved'
+    when s.kind = 'break' or s.blocked or s.start_at < ${leadCutoff.toISOString()}::timestamptz then 'unavailable'
+    else 'available'
+  end`;
+
+const toRow = (r: Record<string, unknown>): SlotRow => ({
+  id: r.id as string,
+  slotTypeId: r.slot_type_id as string,
+  locationId: r.location_id as string,
+  kind: r.kind as SlotRow['kind'],
+  startAt: new Date(r.start_at as string),
+  endAt: new Date(r.end_at as string),
+  status: r.status as SlotStatus,
+});
+
+export async function slotsBetween(
+  db: DbOrTx,
+  args: { locationId: string; from: Date; to: Date; slotTypeId?: string; onlyBreaks: boolean; now: Date; leadCutoff: Date },
+): Promise<SlotRow[]> {
+  const result = await db.execute(sql`
+    select s.id, s.slot_type_id, s.location_id, s.kind, s.start_at, s.end_at, ${slotStatusSql(args.now, args.leadCutoff)} as status
+    from slots s
+    where s.location_id = ${args.locationId}::uuid
+      and s.start_at >= ${args.from.toISOString()}::timestamptz and s.start_at < ${args.to.toISOString()}::timestamptz
+      ${args.slotTypeId ? sql`and s.slot_type_id = ${args.slotTypeId}::uuid` : sql``}
+      ${args.onlyBreaks ? sql`and s.kind = 'break'` : sql``}
+    order by s.start_at, s.kind`);
+  return result.rows.map(toRow);
+}
+
+export async function findSlot(db: DbOrTx, args: { slotId: string; now: Date; leadCutoff: Date }): Promise<SlotRow | undefined> {
+  const result = await db.execute(sql`
+    select s.id, s.slot_type_id, s.location_id, s.kind, s.start_at, s.end_at, ${slotStatusSql(args.now, args.leadCutoff)} as status
+    from slots s where s.id = ${args.slotId}::uuid`);
+  return result.rows[0] ? toRow(result.rows[0]) : undefined;
+}
+
+/** Bookable sessions per local date of the location, over [from, to). */
+export async function availableCountsByDate(
+  db: DbOrTx,
+  args: { locationId: string; slotTypeId: string; timezone: string; from: Date; to: Date; now: Date; leadCutoff: Date },
+): Promise<Map<string, number>> {
+  const result = await db.execute(sql`
+    select to_char(s.start_at at time zone ${args.timezone}, 'YYYY-MM-DD') as day, count(*)::int as available
+    from slots s
+    where s.location_id = ${args.locationId}::uuid and s.slot_type_id = ${args.slotTypeId}::uuid
+      and s.kind = 'session' and not s.blocked and s.booking_id is null
+      and s.start_at >= greatest(${args.from.toISOString()}::timestamptz, ${args.leadCutoff.toISOString()}::timestamptz)
+      and s.start_at < ${args.to.toISOString()}::timestamptz
+      and (s.hold_expires_at is null or s.hold_expires_at <= ${args.now.toISOString()}::timestamptz)
+    group by 1`);
+  return new Map(result.rows.map((r) => [r.day as string, r.available as number]));
+}

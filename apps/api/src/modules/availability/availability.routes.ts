@@ -1,0 +1,78 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import {
+  addOnListSchema,
+  addOnsQuerySchema,
+  availableDatesQuerySchema,
+  availableDatesSchema,
+  availableSlotsQuerySchema,
+  availableSlotsSchema,
+  locationListSchema,
+  locationParamsSchema,
+  packageListSchema,
+  packagesQuerySchema,
+  slotParamsSchema,
+  slotSchema,
+} from '@kringle/contracts/catalogue';
+import { errorBodySchema } from '@kringle/contracts/errors';
+import { getAddOns, getLocations, getPackages } from '../catalogue/catalogue.service';
+import { getAvailableDates, getAvailableSlots, getSlot } from './availability.service';
+
+/** Catalogue and availability (API.md "Catalogue"): customers only. */
+export async function catalogueRoutes(app: FastifyInstance) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const customer = { auth: 'customer' as const };
+  const notFound = { 404: errorBodySchema };
+
+  r.get('/common/locations', { config: customer, schema: { tags: ['catalogue'], summary: 'Locations with their session types', response: { 200: locationListSchema } } }, async () => ({
+    items: await getLocations(app.db, app.clock),
+  }));
+
+  r.get(
+    '/product/packages',
+    { config: customer, schema: { tags: ['catalogue'], summary: 'Photo packages', querystring: packagesQuerySchema, response: { 200: packageListSchema, ...notFound } } },
+    async (req) => ({ items: await getPackages(app.db, req.query) }),
+  );
+
+  r.get(
+    '/product/addons',
+    { config: customer, schema: { tags: ['catalogue'], summary: 'Add-ons', querystring: addOnsQuerySchema, response: { 200: addOnListSchema, ...notFound } } },
+    async (req) => ({ items: await getAddOns(app.db, req.query) }),
+  );
+
+  r.get(
+    '/booking-slot/:id/available-dates',
+    {
+      config: customer,
+      schema: {
+        tags: ['availability'],
+        summary: 'Bookable sessions left per local day',
+        params: locationParamsSchema,
+        querystring: availableDatesQuerySchema,
+        response: { 200: availableDatesSchema, ...notFound },
+      },
+    },
+    async (req) => getAvailableDates(app, req.params.id, req.query),
+  );
+
+  r.get(
+    '/booking-slot/:id/available-slots',
+    {
+      config: customer,
+      schema: {
+        tags: ['availability'],
+        summary: "Sessions and breaks of one day in the location's zone",
+        params: locationParamsSchema,
+        querystring: availableSlotsQuerySchema,
+        response: { 200: availableSlotsSchema, ...notFound },
+      },
+    },
+    async (req) => getAvailableSlots(app, req.params.id, req.query),
+  );
+
+  r.get(
+    '/booking-slot/:id/slots/:slotId',
+    { config: customer, schema: { tags: ['availability'], summary: 'One slot', params: slotParamsSchema, response: { 200: slotSchema, ...notFound } } },
+    async (req) => getSlot(app, req.params.id, req.params.slotId),
+  );
+}

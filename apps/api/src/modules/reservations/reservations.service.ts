@@ -1,0 +1,118 @@
+import type { CreateReservationBody, Reservation } from '@kringle/contracts/reservations';
+import type { FastifyInstance } from 'fastify';
+import { AppError, notFound } from '../../lib/app-error';
+import {
+  claimSlot,
+  clearSlotHold,
+  extendSlotHold,
+  findReservation,
+  insertReservation,
+  lockReservation,
+  releaseActiveHolds,
+  slotForHold,
+  updateReservation,
+  type ReservationRow,
+} from './reservations.repository';
+
+type Deps = Pick<FastifyInstance, 'db' | 'clock' | 'config'>;
+
+const slotTaken = () => new AppError('SLOT_UNAVAILABLE', 409, 'Sorry, that session was just taken. Please choose another time.');
+const holdExpired = () => new AppError('HOLD_EXPIRED', 409, 'Your hold on this session has ended. Please choose a session again.');
+
+/** Readers see a lapsed hold as expired even before the sweep job has marked it. */
+export function toReservation(row: ReservationRow, now: Date): Reservation {
+  const lapsed = row.status === 'active' && row.expiresAt <= now;
+  return {
+    id: row.id,
+    slotId: row.slotId,
+    locationId: row.locationId,
+    status: lapsed ? 'expired' : row.status,
+    expiresAt: row.expiresAt.toISOString(),
+    refreshesLeft: row.refreshesLeft,
+    bookingId: row.bookingId,
+  };
+}
+
+function isUniqueViolation(err: unknown): boolean {
+  const e = err as { code?: string; cause?: { code?: string } };
+  return e?.code === '23505' || e?.cause?.code === '23505';
+}
+
+/**
+ * Holds a session for HOLD_MINUTES. The customer's previous hold is released in the same
+ * transaction, and if the session cannot be claimed nothing changes (the old hold stays).
+ */
+export async function createReservation(deps: Deps, userId: string, body: CreateReservationBody): Promise<Reservation> {
+  const slot = await slotForHold(deps.db, body.slotId);
+  if (!slot) throw notFound('That session');
+  if (body.bookingId) throw notFound('That booking'); // No bookings exist to reschedule until checkout lands.
+  const holdMs = deps.config.HOLD_MINUTES * 60_000;
+  // Two tabs of one customer racing meet on the one-active-hold index; the loser simply retries.
+  for (let attempt = 0; ; attempt++) {
+    const now = deps.clock.now();
+    try {
+      const row = await deps.db.transaction(async (tx) => {
+        await releaseActiveHolds(tx, userId, now);
+        const reservation = await insertReservation(tx, {
+          userId,
+          slotId: slot.id,
+          locationId: slot.locationId,
+          expiresAt: new Date(now.getTime() + holdMs),
+          refreshesLeft: deps.config.HOLD_REFRESHES,
+          bookingId: null,
+          now,
+        });
+        const claimed = await claimSlot(tx, {
+          slotId: slot.id,
+          reservationId: reservation.id,
+          expiresAt: reservation.expiresAt,
+          now,
+          leadCutoff: new Date(now.getTime() + deps.config.LEAD_TIME_MINUTES * 60_000),
+        });
+        if (!claimed) throw slotTaken();
+        return reservation;
+      });
+      return toReservation(row, now);
+    } catch (err) {
+      if (attempt < 3 && isUniqueViolation(err)) continue;
+      throw err;
+    }
+  }
+}
+
+export async function getReservation(deps: Deps, userId: string, id: string): Promise<Reservation> {
+  const row = await findReservation(deps.db, id, userId);
+  if (!row) throw notFound('That reservation');
+  return toReservation(row, deps.clock.now());
+}
+
+/** "I need more time": a fresh HOLD_MINUTES from now, at most HOLD_REFRESHES times, only while the hold lives. */
+export async function refreshReservation(deps: Deps, userId: string, id: string): Promise<Reservation> {
+  const now = deps.clock.now();
+  const row = await deps.db.transaction(async (tx) => {
+    const current = await lockReservation(tx, id, userId);
+    if (!current) throw notFound('That reservation');
+    if (current.status !== 'active' || current.expiresAt <= now) throw holdExpired();
+    if (current.refreshesLeft <= 0) throw new AppError('REFRESH_LIMIT', 409, 'This hold cannot be extended again. Please finish your booking before the timer ends.');
+    const expiresAt = new Date(now.getTime() + deps.config.HOLD_MINUTES * 60_000);
+    if (!(await extendSlotHold(tx, current.id, expiresAt))) throw holdExpired();
+    return updateReservation(tx, current.id, { expiresAt, refreshesLeft: current.refreshesLeft - 1 }, now);
+  });
+  return toReservation(row, now);
+}
+
+/** Lets the session go at once. Cancelling again, or cancelling a lapsed hold, is harmless. */
+export async function cancelReservation(deps: Deps, userId: string, id: string): Promise<Reservation> {
+  const now = deps.clock.now();
+  const row = await deps.db.transaction(async (tx) => {
+    const current = await lockReservation(tx, id, userId);
+    if (!current) throw notFound('That reservation');
+    if (current.status === 'checked_out') {
+      throw new AppError('NOT_CANCELLABLE', 409, 'This hold is already part of a booking. Cancel the booking instead.');
+    }
+    await clearSlotHold(tx, current.id);
+    if (current.status === 'cancelled') return current;
+    return updateReservation(tx, current.id, { status: 'cancelled' }, now);
+  });
+  return toReservation(row, now);
+}

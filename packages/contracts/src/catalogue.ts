@@ -1,0 +1,93 @@
+import { z } from 'zod';
+import { DATE_PATTERN } from './dates';
+import { CURRENCY } from './money';
+import { SLOT_FILTERS, SLOT_STATUSES } from './statuses';
+
+export const slotTypeSchema = z
+  .object({ id: z.uuid(), name: z.string(), description: z.string(), durationMinutes: z.number().int() })
+  .meta({ id: 'SlotType' });
+
+export const locationSchema = z
+  .object({
+    id: z.uuid(),
+    name: z.string(),
+    address: z.string(),
+    suburb: z.string(),
+    state: z.string(),
+    timezone: z.string().meta({ description: 'IANA time zone; local dates and times of this location are in it' }),
+    imageUrl: z.string(),
+    seasonStart: z.string().regex(DATE_PATTERN),
+    seasonEnd: z.string().regex(DATE_PATTERN),
+    slotTypes: z.array(slotTypeSchema),
+  })
+  .meta({ id: 'Location' });
+export type Location = z.infer<typeof locationSchema>;
+export const locationListSchema = z.object({ items: z.array(locationSchema) });
+
+export const packageSchema = z
+  .object({
+    id: z.uuid(),
+    type: z.literal('package'),
+    name: z.string(),
+    description: z.string(),
+    includes: z.array(z.string()),
+    priceCents: z.number().int(),
+    currency: z.literal(CURRENCY),
+    imageUrl: z.string(),
+    maxQuantity: z.number().int(),
+  })
+  .meta({ id: 'Package' });
+export type Package = z.infer<typeof packageSchema>;
+export const packageListSchema = z.object({ items: z.array(packageSchema) });
+export const packagesQuerySchema = z.strictObject({ locationId: z.uuid().optional(), slotTypeId: z.uuid().optional() });
+
+export const addOnSchema = z
+  .object({
+    id: z.uuid(),
+    type: z.literal('add_on'),
+    name: z.string(),
+    description: z.string(),
+    priceCents: z.number().int(),
+    currency: z.literal(CURRENCY),
+    maxQuantity: z.number().int(),
+  })
+  .meta({ id: 'AddOn' });
+export type AddOn = z.infer<typeof addOnSchema>;
+export const addOnListSchema = z.object({ items: z.array(addOnSchema) });
+export const addOnsQuerySchema = z.strictObject({ locationId: z.uuid().optional() });
+
+const calendarDate = z.string().regex(DATE_PATTERN, 'a date like 2026-12-05');
+
+export const availableDatesQuerySchema = z
+  .strictObject({ slotTypeId: z.uuid(), from: calendarDate.optional(), to: calendarDate.optional() })
+  .refine((q) => !q.from || !q.to || q.from <= q.to, { message: '`from` must not be after `to`', path: ['to'] });
+export const availableDatesSchema = z
+  .object({
+    timezone: z.string(),
+    items: z.array(z.object({ date: calendarDate, available: z.number().int().meta({ description: 'bookable sessions left that day' }) })),
+  })
+  .meta({ id: 'AvailableDates' });
+export type AvailableDates = z.infer<typeof availableDatesSchema>;
+
+export const slotSchema = z
+  .object({
+    id: z.uuid(),
+    slotTypeId: z.uuid(),
+    kind: z.enum(['session', 'break']),
+    startAt: z.iso.datetime(),
+    endAt: z.iso.datetime(),
+    status: z.enum(SLOT_STATUSES),
+  })
+  .meta({ id: 'Slot' });
+export type Slot = z.infer<typeof slotSchema>;
+
+export const availableSlotsQuerySchema = z.strictObject({
+  date: calendarDate,
+  slotTypeId: z.uuid().optional(),
+  filter: z.enum(SLOT_FILTERS).default('all'),
+});
+export const availableSlotsSchema = z.object({ timezone: z.string(), items: z.array(slotSchema) }).meta({ id: 'AvailableSlots' });
+export type AvailableSlots = z.infer<typeof availableSlotsSchema>;
+
+export const locationParamsSchema = z.strictObject({ id: z.uuid() });
+export const slotParamsSchema = z.strictObject({ id: z.uuid(), slotId: z.uuid() });
