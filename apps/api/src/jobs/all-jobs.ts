@@ -1,10 +1,11 @@
 import type { FastifyInstance } from 'fastify';
+import { holdExpiryJob } from './hold-expiry.job';
 import { createOutboxJob } from './outbox.job';
 import type { Job } from './runner';
 
 /** Every background job the API runs (each one multi-process safe). */
 export function allJobs(app: FastifyInstance): Job[] {
-  const jobs: Job[] = [];
+  const jobs: Job[] = [holdExpiryJob(app)];
   const outbox = createOutboxJob(app);
   if (outbox) jobs.push(outbox);
   else app.log.warn('no SMTP_URL and no embedded mail catcher: e-mail stays queued in mail_outbox');
