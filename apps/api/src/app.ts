@@ -6,11 +6,14 @@ import type { Config } from './config/config';
 import type { Secrets } from './config/secrets';
 import type { Db } from './db/client';
 import { systemClock, type Clock } from './lib/clock';
+import { appCheckRoutes } from './modules/app-check/app-check.routes';
 import { healthRoutes } from './modules/health/health.routes';
 import { devMailboxRoutes } from './modules/mail/dev-mailbox.routes';
 import { devOutboxRoutes } from './modules/mail/dev-outbox.routes';
+import { appCheckPlugin } from './plugins/app-check';
 import { errorsPlugin } from './plugins/errors';
 import { openapiPlugin, openapiRoutes } from './plugins/openapi';
+import { rateLimitPlugin } from './plugins/rate-limit';
 import { securityPlugin } from './plugins/security';
 import { webStaticPlugin } from './plugins/web-static';
 
@@ -62,6 +65,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(errorsPlugin);
   await app.register(securityPlugin);
   await app.register(openapiPlugin);
+  await app.register(rateLimitPlugin);
+  await app.register(appCheckPlugin);
 
   // Root-level probes for load balancers; the same under /api/v1 per API.md.
   await app.register(healthRoutes);
@@ -70,6 +75,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       await api.register(healthRoutes);
       await api.register(openapiRoutes);
       await api.register(devOutboxRoutes);
+      await api.register(appCheckRoutes);
       // Feature modules register here, each under /api/v1.
     },
     { prefix: '/api/v1' },

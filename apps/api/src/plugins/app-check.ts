@@ -1,0 +1,61 @@
+/**
+ * App-check enforcement (API.md "Conventions"): every /api/v1 route sends `X-App-Check: <token>`
+ * (from POST /app-check/exchange) except /health, /ready, /openapi.json, /docs, /app-check/*,
+ * /webhooks/* and /dev/*. A route opts out with `config: { appCheck: false }`.
+ * APP_CHECK_MODE: enforce → 401 APP_CHECK_REQUIRED (no header) / APP_CHECK_INVALID (bad or
+ * expired token); monitor → the same checks, only logged; off → nothing.
+ */
+import type { FastifyInstance, RouteOptions } from 'fastify';
+import fp from 'fastify-plugin';
+import { AppError } from '../lib/app-error';
+import { verifyAppCheckToken } from '../modules/app-check/app-check.service';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** false: this route does not need X-App-Check (e.g. a callback from another server). */
+    appCheck?: boolean;
+  }
+}
+
+const EXEMPT = [/^\/api\/v1\/(health|ready|openapi\.json)\/?$/, /^\/api\/v1\/docs(\/|$)/, /^\/api\/v1\/(app-check|webhooks|dev)\//];
+
+export function requiresAppCheck(url: string | undefined, config: { appCheck?: boolean } | undefined): boolean {
+  if (!url || !url.startsWith('/api/v1/') || config?.appCheck === false) return false;
+  return !EXEMPT.some((pattern) => pattern.test(url));
+}
+
+export const appCheckPlugin = fp(async (app: FastifyInstance) => {
+  const mode = app.config.APP_CHECK_MODE;
+
+  // OpenAPI: every protected operation lists the appCheck scheme next to whatever else it needs.
+  // Done once all routes exist, so other plugins' onRoute security (e.g. idToken) is kept.
+  const documented: RouteOptions[] = [];
+  app.addHook('onRoute', (route) => {
+    if (route.schema && !route.schema.hide && requiresAppCheck(route.url, route.config)) documented.push(route);
+  });
+  app.addHook('onReady', async () => {
+    for (const route of documented) {
+      const schema = route.schema as { security?: Record<string, string[]>[] };
+      schema.security = (schema.security?.length ? schema.security : [{}]).map((req) => ({ ...req, appCheck: [] }));
+    }
+  });
+
+  if (mode === 'off') return;
+  app.addHook('onRequest', async (request) => {
+    if (!requiresAppCheck(request.routeOptions.url, request.routeOptions.config)) return;
+    const header = request.headers['x-app-check'];
+    const token = typeof header === 'string' ? header.trim() : '';
+    let failure: AppError | null = null;
+    if (!token) {
+      failure = new AppError('APP_CHECK_REQUIRED', 401, 'This app could not be verified. Please reload the page.');
+    } else if (!(await verifyAppCheckToken(token, app.secrets.appCheckSecret, app.clock))) {
+      failure = new AppError('APP_CHECK_INVALID', 401, 'This app could not be verified. Please reload the page.');
+    }
+    if (!failure) return;
+    if (mode === 'monitor') {
+      request.log.warn({ appCheck: failure.code, route: request.routeOptions.url }, 'app check failed (monitor mode)');
+      return;
+    }
+    throw failure;
+  });
+});

@@ -1,0 +1,146 @@
+/**
+ * Rate limits (API.md "Limits"), shared by every API process: counters live in PostgreSQL
+ * (rate_limit_counters, fixed windows) or in Redis when REDIS_URL is set. RATE_LIMIT_MODE=off
+ * turns every limit into a no-op (load tests; createTestApp's default).
+ *
+ * Add one or several limits to a route as preHandlers; each counts separately and the first one
+ * exceeded answers 429 RATE_LIMITED with a Retry-After header:
+ *
+ *   import { byBodyEmail, byIp, rateLimit } from '../../plugins/rate-limit';
+ *
+ *   r.post('/auth/sign-in', {
+ *     schema: { body: signInBody, response: {...} },
+ *     preHandler: [
+ *       rateLimit(app, { name: 'sign-in:ip', max: 10, window: '1 minute', key: byIp }),
+ *       rateLimit(app, { name: 'sign-in:email', max: 10, window: '1 minute', key: byBodyEmail }),
+ *     ],
+ *   }, handler);
+ *
+ *   // one verification mail per 60 s per user (after the auth preHandler has set the user):
+ *   rateLimit(app, { name: 'verify-mail:user', max: 1, window: '60 seconds', key: (req) => req.user?.id })
+ *
+ * `name` must be unique per limit (it namespaces the counter). `window` is milliseconds or
+ * '<n> second(s)|minute(s)|hour(s)'. `key` returns the bucket (null/undefined/'' skips this
+ * limit for the request); keys are hashed before they are stored, so e-mails never sit in the table.
+ * preHandlers run after validation, so `request.body` is already the parsed, valid body.
+ */
+import { createHash } from 'node:crypto';
+import fastifyRateLimit from '@fastify/rate-limit';
+import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import { Redis } from 'ioredis';
+import type pg from 'pg';
+import { AppError } from '../lib/app-error';
+import type { Clock } from '../lib/clock';
+
+export interface RateLimitRule {
+  name: string;
+  max: number;
+  window: number | string;
+  key: (request: FastifyRequest) => string | null | undefined;
+}
+
+export type RateLimitHandler = (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
+
+/** The client's IP (behind a proxy only with TRUST_PROXY=true, so it cannot be spoofed). */
+export const byIp = (request: FastifyRequest): string => request.ip;
+
+/** The `email` field of the (already validated) JSON body, case-folded. */
+export const byBodyEmail = (request: FastifyRequest): string | undefined => {
+  const email = (request.body as { email?: unknown } | undefined)?.email;
+  return typeof email === 'string' ? email.trim().toLowerCase() : undefined;
+};
+
+const UNITS: Record<string, number> = { second: 1000, minute: 60_000, hour: 3_600_000 };
+
+export function parseWindow(window: number | string): number {
+  if (typeof window === 'number' && Number.isInteger(window) && window > 0) return window;
+  const match = typeof window === 'string' ? /^\s*(\d+)\s*(second|minute|hour)s?\s*$/i.exec(window) : null;
+  if (!match) throw new Error(`Bad rate-limit window: ${String(window)}`);
+  return Number(match[1]) * UNITS[match[2]!.toLowerCase()]!;
+}
+
+/** "Try again in 45 seconds." / "in 12 minutes." / "in 2 hours." */
+export function retryMessage(seconds: number): string {
+  const s = Math.max(1, Math.ceil(seconds));
+  const [n, unit] = s < 120 ? [s, 'second'] : s < 2 * 3600 ? [Math.ceil(s / 60), 'minute'] : [Math.ceil(s / 3600), 'hour'];
+  return `Too many attempts. Try again in ${n} ${unit}${n === 1 ? '' : 's'}.`;
+}
+
+const hashKey = (value: string) => createHash('sha256').update(value).digest('base64url').slice(0, 22);
+
+/** A preHandler enforcing one limit; see the top of this file. */
+export function rateLimit(app: FastifyInstance, rule: RateLimitRule): RateLimitHandler {
+  const windowMs = parseWindow(rule.window);
+  if (!/^[\w:.-]{1,60}$/.test(rule.name)) throw new Error(`Bad rate-limit name: ${rule.name}`);
+  if (app.config.RATE_LIMIT_MODE === 'off') return async () => {};
+  if (!app.hasDecorator('createRateLimit')) throw new Error('rateLimitPlugin must be registered before routes that use rateLimit()');
+  const bucket = (request: FastifyRequest) => {
+    const value = rule.key(request);
+    return value ? `${rule.name}:${hashKey(value)}` : null;
+  };
+  const limiter = app.createRateLimit({
+    max: rule.max,
+    timeWindow: windowMs,
+    keyGenerator: (request) => bucket(request) ?? '',
+    // A store outage must not take the API down with it (it is logged by the store).
+    skipOnError: true,
+  });
+  return async (request) => {
+    if (!bucket(request)) return;
+    const result = await limiter(request);
+    if (result.isAllowed || !result.isExceeded) return;
+    const seconds = Math.max(1, result.ttlInSeconds);
+    throw new AppError('RATE_LIMITED', 429, retryMessage(seconds), undefined, { 'Retry-After': String(seconds) });
+  };
+}
+
+/** Atomic fixed window: one upsert per hit; a window that has ended starts again at 1. */
+const INCR_SQL = `
+  insert into rate_limit_counters as c (key, count, reset_at) values ($1, 1, $3)
+  on conflict (key) do update set
+    count = case when c.reset_at <= $2 then 1 else c.count + 1 end,
+    reset_at = case when c.reset_at <= $2 then excluded.reset_at else c.reset_at end
+  returning count, reset_at`;
+
+type IncrCallback = (error: Error | null, result?: { current: number; ttl: number }) => void;
+
+function postgresStore(pool: pg.Pool, clock: Clock, log: FastifyBaseLogger) {
+  return class PostgresRateLimitStore {
+    incr(key: string, callback: IncrCallback, timeWindow: number) {
+      const now = clock.now();
+      pool
+        .query<{ count: number; reset_at: Date }>(INCR_SQL, [key, now, new Date(now.getTime() + timeWindow)])
+        .then((res) => {
+          const row = res.rows[0]!;
+          callback(null, { current: row.count, ttl: Math.max(0, row.reset_at.getTime() - now.getTime()) });
+          // Old buckets (one-off IPs and e-mails) are swept now and then by whichever process is here.
+          if (Math.random() < 0.005) {
+            pool.query('delete from rate_limit_counters where reset_at < $1', [now]).catch(() => {});
+          }
+        })
+        .catch((err: Error) => {
+          log.error({ err }, 'rate-limit store failed; request let through');
+          callback(err);
+        });
+    }
+    child() {
+      return this;
+    }
+  };
+}
+
+/** Registers @fastify/rate-limit (no global limit) on the shared store; nothing when RATE_LIMIT_MODE=off. */
+export const rateLimitPlugin = fp(async (app: FastifyInstance) => {
+  if (app.config.RATE_LIMIT_MODE === 'off') return;
+  if (app.config.REDIS_URL) {
+    const redis = new Redis(app.config.REDIS_URL, { maxRetriesPerRequest: 1, connectTimeout: 5000 });
+    redis.on('error', (err) => app.log.error({ err }, 'rate-limit redis error'));
+    app.addHook('onClose', async () => {
+      await redis.quit().catch(() => redis.disconnect());
+    });
+    await app.register(fastifyRateLimit, { global: false, redis, nameSpace: 'kringle:rl:' });
+  } else {
+    await app.register(fastifyRateLimit, { global: false, store: postgresStore(app.pool, app.clock, app.log) });
+  }
+});
