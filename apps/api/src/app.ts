@@ -7,10 +7,12 @@ import type { Secrets } from './config/secrets';
 import type { Db } from './db/client';
 import { systemClock, type Clock } from './lib/clock';
 import { appCheckRoutes } from './modules/app-check/app-check.routes';
+import { accountsRoutes } from './modules/accounts/accounts.routes';
 import { healthRoutes } from './modules/health/health.routes';
 import { devMailboxRoutes } from './modules/mail/dev-mailbox.routes';
 import { devOutboxRoutes } from './modules/mail/dev-outbox.routes';
 import { appCheckPlugin } from './plugins/app-check';
+import { authPlugin } from './plugins/auth';
 import { errorsPlugin } from './plugins/errors';
 import { openapiPlugin, openapiRoutes } from './plugins/openapi';
 import { rateLimitPlugin } from './plugins/rate-limit';
@@ -67,6 +69,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(openapiPlugin);
   await app.register(rateLimitPlugin);
   await app.register(appCheckPlugin);
+  await app.register(authPlugin);
 
   // Root-level probes for load balancers; the same under /api/v1 per API.md.
   await app.register(healthRoutes);
@@ -77,6 +80,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       await api.register(devOutboxRoutes);
       await api.register(appCheckRoutes);
       // Feature modules register here, each under /api/v1.
+      await api.register(accountsRoutes);
     },
     { prefix: '/api/v1' },
   );

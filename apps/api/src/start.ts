@@ -4,6 +4,7 @@ import { ConfigError, loadConfig } from './config/config';
 import { resolveSecrets } from './config/secrets';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from './dev/embedded-postgres';
 import { startSmtpCatcher, type SmtpCatcher } from './dev/smtp-catcher';
+import { seedDemoAccounts } from './modules/accounts/demo-accounts.seed';
 import { devMailboxEnabled, useEmbeddedCatcher } from './modules/mail/mail-transport';
 import { runServer } from './server';
 
@@ -33,6 +34,8 @@ async function main() {
       useEmbeddedCatcher(catcher.url);
     }
     const server = await runServer(config, secrets, databaseUrl, { onClose: stopAll });
+    // Demo accounts only on the embedded default, never on a configured DATABASE_URL (API.md).
+    if (config.embedded) await seedDemoAccounts(server.app.db, server.app.clock.now());
     printBanner(server.url, config.embedded);
   } catch (err) {
     await stopAll();

@@ -1,8 +1,10 @@
 import { z } from 'zod';
+import { isCommonPassword } from './common-passwords';
 import { isValidEmail, normaliseEmail } from './email';
 
 export const PASSWORD_MIN = 8;
 export const PASSWORD_MAX = 128;
+export const NAME_MAX = 80;
 
 export const emailSchema = z
   .string()
@@ -11,10 +13,43 @@ export const emailSchema = z
   .refine(isValidEmail, { message: 'Enter a valid email address' })
   .transform(normaliseEmail);
 
+/** Length rule only; `passwordProblem` adds the rules that need the e-mail or the common list. */
 export const passwordSchema = z
   .string()
   .min(PASSWORD_MIN, { message: `Use at least ${PASSWORD_MIN} characters` })
   .max(PASSWORD_MAX, { message: `Use at most ${PASSWORD_MAX} characters` });
+
+/**
+ * Every password rule of API.md (8–128 characters, not the e-mail, not a common password).
+ * Returns the message to show, or null when the password is acceptable. The API answers
+ * 400 WEAK_PASSWORD with this message.
+ */
+export function passwordProblem(password: string, email?: string): string | null {
+  if (password.length < PASSWORD_MIN) return `Use at least ${PASSWORD_MIN} characters`;
+  if (password.length > PASSWORD_MAX) return `Use at most ${PASSWORD_MAX} characters`;
+  const lower = password.trim().toLowerCase();
+  if (email) {
+    const address = normaliseEmail(email);
+    if (lower === address || lower === address.split('@')[0]) return 'Do not use your email address as your password';
+  }
+  if (isCommonPassword(password)) return 'That password is too common. Choose something harder to guess';
+  return null;
+}
+
+/** A rough 0–4 strength score for the meter on the forms (0 = refused by the API). */
+export function passwordStrength(password: string, email?: string): 0 | 1 | 2 | 3 | 4 {
+  if (passwordProblem(password, email)) return 0;
+  const classes = [/[a-z]/, /[A-Z]/, /\d/, /[^A-Za-z0-9]/].filter((re) => re.test(password)).length;
+  const points = (password.length >= 12 ? 1 : 0) + (password.length >= 16 ? 1 : 0) + (classes >= 3 ? 1 : 0) + (classes === 4 ? 1 : 0);
+  return Math.max(1, Math.min(4, points)) as 1 | 2 | 3 | 4;
+}
+
+const nameSchema = z.string().trim().min(1, { message: 'Required' }).max(NAME_MAX);
+/** Digits with optional +, spaces, brackets and dashes (e.g. `0412 345 678`, `+61 412 345 678`). */
+export const phoneSchema = z
+  .string()
+  .trim()
+  .regex(/^\+?[0-9 ()-]{6,20}$/, { message: 'Enter a valid phone number' });
 
 export const userSchema = z
   .object({
@@ -30,3 +65,112 @@ export const userSchema = z
   })
   .meta({ id: 'User' });
 export type User = z.infer<typeof userSchema>;
+
+export const userResponseSchema = z.object({ user: userSchema }).meta({ id: 'UserResponse' });
+export type UserResponse = z.infer<typeof userResponseSchema>;
+
+export const messageResponseSchema = z.object({ message: z.string() }).meta({ id: 'MessageResponse' });
+export type MessageResponse = z.infer<typeof messageResponseSchema>;
+
+/** POST /user */
+export const registerRequestSchema = z
+  .strictObject({
+    email: emailSchema,
+    password: passwordSchema,
+    firstName: nameSchema,
+    lastName: nameSchema,
+    phone: phoneSchema.optional(),
+  })
+  .meta({ id: 'RegisterRequest' });
+export type RegisterRequest = z.input<typeof registerRequestSchema>;
+
+/** POST /auth/sign-in. The password is not checked against the rules here (older passwords still sign in). */
+export const signInRequestSchema = z
+  .strictObject({
+    email: emailSchema,
+    password: z.string().min(1, { message: 'Required' }).max(PASSWORD_MAX),
+  })
+  .meta({ id: 'SignInRequest' });
+export type SignInRequest = z.input<typeof signInRequestSchema>;
+
+/** POST /auth/sign-in and POST /auth/refresh (the refresh token travels only in the httpOnly cookie). */
+export const sessionResponseSchema = z
+  .object({
+    idToken: z.string(),
+    /** When the ID token expires (ISO instant); refresh shortly before or on a 401 UNAUTHENTICATED. */
+    expiresAt: z.iso.datetime(),
+    user: userSchema,
+  })
+  .meta({ id: 'SessionResponse' });
+export type SessionResponse = z.infer<typeof sessionResponseSchema>;
+
+/** PATCH /user/me: `null` clears phone or preferred location. */
+export const updateProfileRequestSchema = z
+  .strictObject({
+    firstName: nameSchema.optional(),
+    lastName: nameSchema.optional(),
+    phone: phoneSchema.nullable().optional(),
+    preferredLocationId: z.uuid().nullable().optional(),
+  })
+  .meta({ id: 'UpdateProfileRequest' });
+export type UpdateProfileRequest = z.input<typeof updateProfileRequestSchema>;
+
+/** A site origin that action links are built on; must be one of the API's APP_ORIGINS. */
+const redirectUrlSchema = z.url({ protocol: /^https?$/ }).max(2048);
+
+/** POST /user/auth/email-verification (spec: `redirectUrl` is the site origin). */
+export const emailVerificationRequestSchema = z
+  .strictObject({ redirectUrl: redirectUrlSchema })
+  .meta({ id: 'EmailVerificationRequest' });
+export type EmailVerificationRequest = z.input<typeof emailVerificationRequestSchema>;
+
+/** POST /user/auth/reset-password */
+export const sendPasswordResetRequestSchema = z
+  .strictObject({ email: emailSchema, redirectUrl: redirectUrlSchema })
+  .meta({ id: 'SendPasswordResetRequest' });
+export type SendPasswordResetRequest = z.input<typeof sendPasswordResetRequestSchema>;
+
+export const ACTION_MODES = ['verifyEmail', 'resetPassword'] as const;
+export const actionModeSchema = z.enum(ACTION_MODES);
+export type ActionMode = z.infer<typeof actionModeSchema>;
+
+const oobCodeSchema = z.string().trim().min(1, { message: 'Required' }).max(200);
+
+/** POST /auth/action/check and POST /auth/action/verify-email */
+export const actionCodeRequestSchema = z.strictObject({ oobCode: oobCodeSchema }).meta({ id: 'ActionCodeRequest' });
+export type ActionCodeRequest = z.input<typeof actionCodeRequestSchema>;
+
+/** POST /auth/action/check: the e-mail is masked (e.g. `d***o@kringle.test`). */
+export const actionCheckResponseSchema = z
+  .object({ mode: actionModeSchema, email: z.string() })
+  .meta({ id: 'ActionCheckResponse' });
+export type ActionCheckResponse = z.infer<typeof actionCheckResponseSchema>;
+
+/** POST /auth/action/reset-password */
+export const confirmPasswordResetRequestSchema = z
+  .strictObject({ oobCode: oobCodeSchema, newPassword: passwordSchema })
+  .meta({ id: 'ConfirmPasswordResetRequest' });
+export type ConfirmPasswordResetRequest = z.input<typeof confirmPasswordResetRequestSchema>;
+
+/** The ID token's payload (decode it on the client without verifying; the API verifies). */
+export const idTokenClaimsSchema = z.object({
+  sub: z.uuid(),
+  email: z.string(),
+  email_verified: z.boolean(),
+  /** True for staff accounts, which this app refuses ('Not Authorized to login'). */
+  dashboard_user: z.boolean(),
+  iss: z.string(),
+  aud: z.union([z.string(), z.array(z.string())]),
+  iat: z.number(),
+  exp: z.number(),
+});
+export type IdTokenClaims = z.infer<typeof idTokenClaimsSchema>;
+
+/** Shows `d***o@kringle.test` for `demo@kringle.test`: enough to recognise, not to harvest. */
+export function maskEmail(email: string): string {
+  const at = email.lastIndexOf('@');
+  if (at < 1) return '***';
+  const local = email.slice(0, at);
+  const shown = local.length <= 2 ? `${local.charAt(0)}***` : `${local.charAt(0)}***${local.charAt(local.length - 1)}`;
+  return `${shown}${email.slice(at)}`;
+}

@@ -1,0 +1,157 @@
+import { maskEmail, passwordProblem, type ActionCheckResponse, type ActionMode } from '@kringle/contracts/accounts';
+import type { Db, DbOrTx } from '../../db/client';
+import { AppError } from '../../lib/app-error';
+import type { Clock } from '../../lib/clock';
+import { enqueueMail } from '../mail/outbox.repository';
+import { resetPasswordMail, verifyEmailMail } from './accounts.emails';
+import { unauthenticated, weakPassword } from './accounts.service';
+import * as actionCodes from './action-codes.repository';
+import { hashPassword } from './passwords';
+import * as refreshTokens from './refresh-tokens.repository';
+import { randomToken, sha256 } from './secure-tokens';
+import * as users from './users.repository';
+
+const HOUR_MS = 60 * 60 * 1000;
+/** API.md: verify links live 24 h, reset links 1 h. */
+export const ACTION_CODE_TTL_MS: Record<ActionMode, number> = { verifyEmail: 24 * HOUR_MS, resetPassword: HOUR_MS };
+/** At most one verification e-mail per user per minute. */
+export const VERIFICATION_INTERVAL_MS = 60 * 1000;
+
+export const RESET_REQUESTED_MESSAGE =
+  'If an account exists for that email address, we have sent it a link to reset the password. Check your spam folder too.';
+
+export interface AccountActionsSettings {
+  brandName: string;
+  /** Allowed origins for `redirectUrl` (APP_ORIGINS). */
+  appOrigins: readonly string[];
+}
+
+const invalidCode = () =>
+  new AppError('INVALID_ACTION_CODE', 400, 'This link is not valid or has already been used. Please ask for a new one.');
+const expiredCode = () => new AppError('EXPIRED_ACTION_CODE', 400, 'This link has expired. Please ask for a new one.');
+
+/** E-mail action links: verification and password reset, from request to use. */
+export class AccountActionsService {
+  constructor(
+    private readonly db: Db,
+    private readonly clock: Clock,
+    private readonly settings: AccountActionsSettings,
+  ) {}
+
+  async sendVerificationEmail(userId: string, redirectUrl: string): Promise<string> {
+    const origin = this.allowedOrigin(redirectUrl);
+    const user = await users.findUserById(this.db, userId);
+    if (!user) throw unauthenticated();
+    if (user.emailVerifiedAt) throw new AppError('ALREADY_VERIFIED', 409, 'Your email address is already verified.');
+    const now = this.clock.now();
+    await this.db.transaction(async (tx) => {
+      const claimed = await users.claimVerificationSlot(tx, user.id, now, new Date(now.getTime() - VERIFICATION_INTERVAL_MS));
+      if (!claimed) throw await this.tooSoon(tx, user.id, now);
+      const link = await this.createLink(tx, user.id, 'verifyEmail', origin, now);
+      await enqueueMail(tx, verifyEmailMail({ brandName: this.settings.brandName, to: user.email, firstName: user.firstName, link }));
+    });
+    return 'Verification email sent successfully';
+  }
+
+  /** Answers the same whether or not the account exists; a new link voids the older ones. */
+  async sendPasswordReset(email: string, redirectUrl: string): Promise<string> {
+    const origin = this.allowedOrigin(redirectUrl);
+    const user = await users.findUserByEmail(this.db, email);
+    if (user) {
+      const now = this.clock.now();
+      await this.db.transaction(async (tx) => {
+        await actionCodes.voidActionCodes(tx, user.id, 'resetPassword', now);
+        const link = await this.createLink(tx, user.id, 'resetPassword', origin, now);
+        await enqueueMail(tx, resetPasswordMail({ brandName: this.settings.brandName, to: user.email, firstName: user.firstName, link }));
+      });
+    }
+    return RESET_REQUESTED_MESSAGE;
+  }
+
+  async check(oobCode: string): Promise<ActionCheckResponse> {
+    const code = await this.usableCode(oobCode);
+    const user = await users.findUserById(this.db, code.userId);
+    if (!user) throw invalidCode();
+    return { mode: code.mode, email: maskEmail(user.email) };
+  }
+
+  async verifyEmail(oobCode: string): Promise<string> {
+    const code = await this.usableCode(oobCode, 'verifyEmail');
+    const now = this.clock.now();
+    await this.db.transaction(async (tx) => {
+      if (!(await actionCodes.consumeActionCode(tx, code.id, now))) throw invalidCode();
+      await users.markEmailVerified(tx, code.userId, now);
+    });
+    return 'Your email address has been verified.';
+  }
+
+  /** Sets the new password and signs the account out everywhere (every refresh token revoked). */
+  async resetPassword(oobCode: string, newPassword: string): Promise<string> {
+    const code = await this.usableCode(oobCode, 'resetPassword');
+    const user = await users.findUserById(this.db, code.userId);
+    if (!user) throw invalidCode();
+    // Checked before the code is spent, so the family can try another password with the same link.
+    const problem = passwordProblem(newPassword, user.email);
+    if (problem) throw weakPassword(problem, 'body.newPassword');
+    const passwordHash = await hashPassword(newPassword);
+    const now = this.clock.now();
+    await this.db.transaction(async (tx) => {
+      if (!(await actionCodes.consumeActionCode(tx, code.id, now))) throw invalidCode();
+      await users.updatePasswordHash(tx, user.id, passwordHash, now);
+      // The link reached the mailbox, which proves the address as well as a verify link would.
+      await users.markEmailVerified(tx, user.id, now);
+      await refreshTokens.revokeAllForUser(tx, user.id, now);
+    });
+    return 'Your password has been changed. Please sign in with your new password.';
+  }
+
+  /** A known, unused code (of `mode` when given) that has not expired. */
+  private async usableCode(oobCode: string, mode?: ActionMode): Promise<actionCodes.ActionCodeRow> {
+    const code = await actionCodes.findActionCode(this.db, sha256(oobCode));
+    if (!code || code.usedAt || (mode && code.mode !== mode)) throw invalidCode();
+    if (code.expiresAt <= this.clock.now()) throw expiredCode();
+    return code;
+  }
+
+  private allowedOrigin(redirectUrl: string): string {
+    let origin: string;
+    try {
+      origin = new URL(redirectUrl).origin;
+    } catch {
+      origin = '';
+    }
+    if (!this.settings.appOrigins.includes(origin)) {
+      throw new AppError('REDIRECT_NOT_ALLOWED', 400, 'That redirect address is not allowed.', [
+        { path: 'body.redirectUrl', message: 'Must be one of the app origins' },
+      ]);
+    }
+    return origin;
+  }
+
+  private async createLink(tx: DbOrTx, userId: string, mode: ActionMode, origin: string, now: Date): Promise<string> {
+    const code = randomToken();
+    await actionCodes.insertActionCode(tx, {
+      userId,
+      mode,
+      codeHash: sha256(code),
+      expiresAt: new Date(now.getTime() + ACTION_CODE_TTL_MS[mode]),
+      createdAt: now,
+    });
+    const url = new URL('/verify', origin);
+    url.searchParams.set('mode', mode);
+    url.searchParams.set('oobCode', code);
+    return url.toString();
+  }
+
+  private async tooSoon(db: DbOrTx, userId: string, now: Date): Promise<AppError> {
+    const sentAt = (await users.findUserById(db, userId))?.verificationSentAt ?? now;
+    const seconds = Math.max(1, Math.ceil((sentAt.getTime() + VERIFICATION_INTERVAL_MS - now.getTime()) / 1000));
+    return new AppError(
+      'RATE_LIMITED',
+      429,
+      `We have just sent you a verification email. You can ask for another one in ${seconds} seconds.`,
+      undefined,
+      { 'Retry-After': String(seconds) },
+    );
+  }
+}

@@ -1,0 +1,44 @@
+import { renderEmail } from '../mail/mail-layout';
+import type { OutgoingMail } from '../mail/outbox.repository';
+
+interface ActionMailInput {
+  brandName: string;
+  to: string;
+  firstName: string;
+  link: string;
+}
+
+const greeting = (firstName: string) => (firstName.trim() ? `Hi ${firstName.trim()},` : 'Hi,');
+
+export function verifyEmailMail({ brandName, to, firstName, link }: ActionMailInput): OutgoingMail {
+  const subject = `Verify your email address for ${brandName}`;
+  return {
+    to,
+    subject,
+    ...renderEmail({
+      brandName,
+      title: 'Verify your email address',
+      intro: [greeting(firstName), `Tap the button to confirm this is your email address, then you can book your photos with Santa.`],
+      action: { label: 'Verify email address', url: link },
+      outro: ['This link works once and expires in 24 hours.', `If you did not create a ${brandName} account, you can ignore this email.`],
+    }),
+  };
+}
+
+export function resetPasswordMail({ brandName, to, firstName, link }: ActionMailInput): OutgoingMail {
+  const subject = `Reset your ${brandName} password`;
+  return {
+    to,
+    subject,
+    ...renderEmail({
+      brandName,
+      title: 'Reset your password',
+      intro: [greeting(firstName), 'We received a request to reset your password. Tap the button to choose a new one.'],
+      action: { label: 'Choose a new password', url: link },
+      outro: [
+        'This link works once and expires in 1 hour. Only the newest link you asked for works.',
+        'If you did not ask for this, you can ignore this email: your password stays the same.',
+      ],
+    }),
+  };
+}

@@ -1,0 +1,215 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  actionCheckResponseSchema,
+  actionCodeRequestSchema,
+  confirmPasswordResetRequestSchema,
+  emailVerificationRequestSchema,
+  messageResponseSchema,
+  registerRequestSchema,
+  sendPasswordResetRequestSchema,
+  sessionResponseSchema,
+  signInRequestSchema,
+  updateProfileRequestSchema,
+  userResponseSchema,
+} from '@kringle/contracts/accounts';
+import { errorBodySchema } from '@kringle/contracts/errors';
+import { authOf } from '../../plugins/auth';
+import { byBodyEmail, byIp, rateLimit } from '../../plugins/rate-limit';
+import { AccountActionsService } from './account-actions.service';
+import { AccountsService, type Session } from './accounts.service';
+import { prepareDummyHash } from './passwords';
+import { clearRefreshCookie, readRefreshCookie, setRefreshCookie } from './refresh-cookie';
+
+const errors = (...statuses: (400 | 401 | 409 | 429)[]) => Object.fromEntries(statuses.map((s) => [s, errorBodySchema]));
+/** Refresh and sign-out take no body; `{}` is accepted for clients that always send JSON. */
+const emptyBody = z.strictObject({}).nullish();
+const tags = ['accounts'];
+
+/** API.md "Accounts and auth". Thin: validation here, rules in the services. */
+export async function accountsRoutes(app: FastifyInstance) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const accounts = new AccountsService(app.db, app.clock, app.idTokens);
+  const actions = new AccountActionsService(app.db, app.clock, {
+    brandName: app.config.BRAND_NAME,
+    appOrigins: app.config.APP_ORIGINS,
+  });
+  prepareDummyHash();
+
+  // API.md limits, per IP and per e-mail (counters shared by every API process).
+  const limits = (name: string, max: number, window: string) => [
+    rateLimit(app, { name: `${name}:ip`, max, window, key: byIp }),
+    rateLimit(app, { name: `${name}:email`, max, window, key: byBodyEmail }),
+  ];
+  const sessionBody = (session: Session) => ({ idToken: session.idToken, expiresAt: session.expiresAt, user: session.user });
+
+  r.post(
+    '/user',
+    {
+      config: { auth: 'public' },
+      schema: {
+        tags,
+        summary: 'Register a customer account (then sign in and ask for the verification e-mail)',
+        body: registerRequestSchema,
+        response: { 201: userResponseSchema, ...errors(400, 409, 429) },
+      },
+      preHandler: limits('register', 5, '1 hour'),
+    },
+    async (request, reply) => reply.code(201).send({ user: await accounts.register(request.body) }),
+  );
+
+  r.post(
+    '/auth/sign-in',
+    {
+      config: { auth: 'public' },
+      schema: {
+        tags,
+        summary: 'Sign in: an ID token in the body, the refresh token in an httpOnly cookie',
+        body: signInRequestSchema,
+        response: { 200: sessionResponseSchema, ...errors(400, 401, 429) },
+      },
+      preHandler: limits('sign-in', 10, '1 minute'),
+    },
+    async (request, reply) => {
+      const session = await accounts.signIn(request.body.email, request.body.password);
+      setRefreshCookie(request, reply, session.refreshToken, session.refreshExpiresAt, app.clock.now());
+      return sessionBody(session);
+    },
+  );
+
+  r.post(
+    '/auth/refresh',
+    {
+      config: { auth: 'public' },
+      schema: {
+        tags,
+        summary: 'New ID token from the refresh cookie; the cookie rotates, a replayed one revokes its family',
+        body: emptyBody,
+        response: { 200: sessionResponseSchema, ...errors(400, 401) },
+      },
+    },
+    async (request, reply) => {
+      try {
+        const session = await accounts.refresh(readRefreshCookie(request));
+        setRefreshCookie(request, reply, session.refreshToken, session.refreshExpiresAt, app.clock.now());
+        return sessionBody(session);
+      } catch (err) {
+        clearRefreshCookie(request, reply);
+        throw err;
+      }
+    },
+  );
+
+  r.post(
+    '/auth/sign-out',
+    {
+      config: { auth: 'public' },
+      schema: {
+        tags,
+        summary: 'Sign out: revokes the refresh cookie\'s family and clears the cookie',
+        body: emptyBody,
+        response: { 204: z.null().describe('Signed out'), ...errors(400) },
+      },
+    },
+    async (request, reply) => {
+      await accounts.signOut(readRefreshCookie(request));
+      clearRefreshCookie(request, reply);
+      return reply.code(204).send(null);
+    },
+  );
+
+  r.get(
+    '/user/me',
+    {
+      config: { auth: 'signed-in' },
+      schema: { tags, summary: 'The signed-in user (unverified ok)', response: { 200: userResponseSchema } },
+    },
+    async (request) => ({ user: await accounts.getUser(authOf(request).userId) }),
+  );
+
+  r.patch(
+    '/user/me',
+    {
+      config: { auth: 'customer' },
+      schema: {
+        tags,
+        summary: 'Update the profile; null clears phone or preferred location',
+        body: updateProfileRequestSchema,
+        response: { 200: userResponseSchema, ...errors(400) },
+      },
+    },
+    async (request) => ({ user: await accounts.updateProfile(authOf(request).userId, request.body) }),
+  );
+
+  r.post(
+    '/user/auth/email-verification',
+    {
+      config: { auth: 'signed-in' },
+      schema: {
+        tags,
+        summary: 'E-mail a verification link built on redirectUrl (an app origin); at most once a minute',
+        body: emailVerificationRequestSchema,
+        response: { 200: messageResponseSchema, ...errors(400, 409, 429) },
+      },
+    },
+    async (request) => ({ message: await actions.sendVerificationEmail(authOf(request).userId, request.body.redirectUrl) }),
+  );
+
+  r.post(
+    '/user/auth/reset-password',
+    {
+      config: { auth: 'public' },
+      schema: {
+        tags,
+        summary: 'E-mail a password reset link; the same answer whether or not the account exists',
+        body: sendPasswordResetRequestSchema,
+        response: { 200: messageResponseSchema, ...errors(400, 429) },
+      },
+      preHandler: limits('reset-password', 3, '1 hour'),
+    },
+    async (request) => ({ message: await actions.sendPasswordReset(request.body.email, request.body.redirectUrl) }),
+  );
+
+  r.post(
+    '/auth/action/check',
+    {
+      config: { auth: 'public' },
+      schema: {
+        tags,
+        summary: 'What an e-mail link is for, with the masked e-mail',
+        body: actionCodeRequestSchema,
+        response: { 200: actionCheckResponseSchema, ...errors(400) },
+      },
+    },
+    async (request) => actions.check(request.body.oobCode),
+  );
+
+  r.post(
+    '/auth/action/verify-email',
+    {
+      config: { auth: 'public' },
+      schema: {
+        tags,
+        summary: 'Verify the e-mail address with a link\'s code (single use, 24 h)',
+        body: actionCodeRequestSchema,
+        response: { 200: messageResponseSchema, ...errors(400) },
+      },
+    },
+    async (request) => ({ message: await actions.verifyEmail(request.body.oobCode) }),
+  );
+
+  r.post(
+    '/auth/action/reset-password',
+    {
+      config: { auth: 'public' },
+      schema: {
+        tags,
+        summary: 'Set a new password with a reset link\'s code (single use, 1 h); signs out every session',
+        body: confirmPasswordResetRequestSchema,
+        response: { 200: messageResponseSchema, ...errors(400) },
+      },
+    },
+    async (request) => ({ message: await actions.resetPassword(request.body.oobCode, request.body.newPassword) }),
+  );
+}

@@ -1,0 +1,143 @@
+import { randomUUID } from 'node:crypto';
+import { passwordProblem, type SessionResponse, type User } from '@kringle/contracts/accounts';
+import type { Db } from '../../db/client';
+import { AppError } from '../../lib/app-error';
+import type { Clock } from '../../lib/clock';
+import type { IdTokens } from './id-tokens';
+import { hashPassword, verifyAgainstDummy, verifyPassword } from './passwords';
+import * as refreshTokens from './refresh-tokens.repository';
+import { randomToken, sha256 } from './secure-tokens';
+import { tokenSubject, toUser } from './users.mapper';
+import * as users from './users.repository';
+
+/** A refresh family lives 30 days from sign-in, however often it rotates (absolute expiry). */
+export const REFRESH_TTL_MS = 30 * 24 * 60 * 60 * 1000;
+
+export interface Session extends SessionResponse {
+  /** The new opaque refresh token, for the httpOnly cookie only (never in a body or a log). */
+  refreshToken: string;
+  refreshExpiresAt: Date;
+}
+
+export interface RegisterInput {
+  email: string;
+  password: string;
+  firstName: string;
+  lastName: string;
+  phone?: string;
+}
+
+export type ProfilePatch = users.UserProfilePatch;
+
+export const invalidCredentials = () =>
+  new AppError('INVALID_CREDENTIALS', 401, 'The email address or password is incorrect.');
+export const unauthenticated = () =>
+  new AppError('UNAUTHENTICATED', 401, 'Your session has ended. Please sign in again.');
+export const weakPassword = (message: string, path: string) =>
+  new AppError('WEAK_PASSWORD', 400, message, [{ path, message }]);
+
+/** Registration, sessions (sign-in, refresh rotation, sign-out) and the profile. */
+export class AccountsService {
+  constructor(
+    private readonly db: Db,
+    private readonly clock: Clock,
+    private readonly idTokens: IdTokens,
+  ) {}
+
+  async register(input: RegisterInput): Promise<User> {
+    const problem = passwordProblem(input.password, input.email);
+    if (problem) throw weakPassword(problem, 'body.password');
+    const emailInUse = () => new AppError('EMAIL_IN_USE', 409, 'An account with this email address already exists.');
+    // Cheap early answer; the unique index still decides when two registrations race.
+    if (await users.findUserByEmail(this.db, input.email)) throw emailInUse();
+    const now = this.clock.now();
+    const row = await users.insertUser(this.db, {
+      email: input.email,
+      passwordHash: await hashPassword(input.password),
+      firstName: input.firstName,
+      lastName: input.lastName,
+      phone: input.phone ?? null,
+      createdAt: now,
+      updatedAt: now,
+    });
+    if (!row) throw emailInUse();
+    return toUser(row);
+  }
+
+  /** Unknown e-mail and wrong password fail the same way, after the same amount of hashing. */
+  async signIn(email: string, password: string): Promise<Session> {
+    const row = await users.findUserByEmail(this.db, email);
+    const ok = row ? await verifyPassword(row.passwordHash, password) : await verifyAgainstDummy(password);
+    if (!row || !ok) throw invalidCredentials();
+    const now = this.clock.now();
+    const refreshToken = randomToken();
+    const refreshExpiresAt = new Date(now.getTime() + REFRESH_TTL_MS);
+    await refreshTokens.insertRefreshToken(this.db, {
+      userId: row.id,
+      familyId: randomUUID(),
+      tokenHash: sha256(refreshToken),
+      expiresAt: refreshExpiresAt,
+      createdAt: now,
+    });
+    return { ...(await this.idTokenFor(row)), refreshToken, refreshExpiresAt };
+  }
+
+  /**
+   * Rotates the refresh token: the presented one is spent and a new one of the same family (and
+   * the same absolute expiry) is issued. Presenting a spent token again means it was copied, so
+   * the whole family is revoked and both holders must sign in again.
+   */
+  async refresh(presented: string | undefined): Promise<Session> {
+    if (!presented) throw unauthenticated();
+    const now = this.clock.now();
+    const outcome = await this.db.transaction(async (tx) => {
+      const token = await refreshTokens.findRefreshTokenForUpdate(tx, sha256(presented));
+      if (!token || token.revokedAt) return null;
+      if (token.rotatedAt) {
+        await refreshTokens.revokeFamily(tx, token.familyId, now);
+        return null;
+      }
+      if (token.expiresAt <= now) return null;
+      const user = await users.findUserById(tx, token.userId);
+      if (!user) return null;
+      const refreshToken = randomToken();
+      await refreshTokens.markRotated(tx, token.id, now);
+      await refreshTokens.insertRefreshToken(tx, {
+        userId: token.userId,
+        familyId: token.familyId,
+        tokenHash: sha256(refreshToken),
+        expiresAt: token.expiresAt,
+        createdAt: now,
+      });
+      return { user, refreshToken, refreshExpiresAt: token.expiresAt };
+    });
+    // Outside the transaction: the revocation of a replayed family must commit before we answer 401.
+    if (!outcome) throw unauthenticated();
+    return { ...(await this.idTokenFor(outcome.user)), refreshToken: outcome.refreshToken, refreshExpiresAt: outcome.refreshExpiresAt };
+  }
+
+  /** Revokes the presented token's whole family; unknown or missing tokens are a no-op. */
+  async signOut(presented: string | undefined): Promise<void> {
+    if (!presented) return;
+    const token = await refreshTokens.findRefreshToken(this.db, sha256(presented));
+    if (token) await refreshTokens.revokeFamily(this.db, token.familyId, this.clock.now());
+  }
+
+  async getUser(userId: string): Promise<User> {
+    const row = await users.findUserById(this.db, userId);
+    // A valid token for a user that no longer exists is no session at all.
+    if (!row) throw unauthenticated();
+    return toUser(row);
+  }
+
+  async updateProfile(userId: string, patch: ProfilePatch): Promise<User> {
+    const row = await users.updateUserProfile(this.db, userId, patch, this.clock.now());
+    if (!row) throw unauthenticated();
+    return toUser(row);
+  }
+
+  private async idTokenFor(row: users.UserRow): Promise<SessionResponse> {
+    const { idToken, expiresAt } = await this.idTokens.issue(tokenSubject(row));
+    return { idToken, expiresAt: expiresAt.toISOString(), user: toUser(row) };
+  }
+}
