@@ -23,9 +23,9 @@ const STYLE = `
 header{display:flex;flex-wrap:wrap;gap:12px;align-items:center;justify-content:space-between;padding:14px 20px;background:#b3261e;color:#fff}
 header h1{margin:0;font:700 20px/1.2 Georgia,'Times New Roman',serif}header h1 span{font:400 14px/1 inherit;opacity:.85;margin-left:8px}
 form{display:flex;gap:8px;flex-wrap:wrap}input{min-height:44px;padding:8px 12px;border:1px solid #eadfcb;border-radius:8px;font:inherit;min-width:220px}
-button,.btn{min-height:44px;padding:10px 16px;border:0;border-radius:8px;background:#fff;color:#b3261e;font:600 15px/1.5 inherit;text-decoration:none;cursor:pointer;display:inline-flex;align-items:center}
+button,.btn{min-height:44px;padding:10px 16px;border:0;border-radius:8px;background:#fff;color:#b3261e;font-family:inherit;font-size:15px;font-weight:600;line-height:1.5;text-decoration:none;cursor:pointer;display:inline-flex;align-items:center}
 main{display:grid;grid-template-columns:minmax(260px,360px) 1fr;gap:16px;padding:16px;max-width:1400px;margin:0 auto}
-@media (max-width:800px){main{grid-template-columns:1fr}}
+@media (max-width:800px){main{grid-template-columns:1fr;padding:8px}.message{padding:12px}}
 .list{background:#fff;border-radius:12px;border-top:4px solid #c9a227;overflow:hidden;align-self:start}
 .list a{display:block;padding:12px 16px;border-bottom:1px solid #f1e8d8;color:inherit;text-decoration:none}
 .list a:hover,.list a:focus{background:#fdf3e2;outline:none}.list a[aria-current]{background:#f9e5e3;box-shadow:inset 4px 0 0 #b3261e}

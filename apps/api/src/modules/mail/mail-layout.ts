@@ -70,7 +70,7 @@ function button(label: string, url: string): string {
   const href = escapeHtml(url);
   return `<table role="presentation" cellspacing="0" cellpadding="0" border="0" style="margin:8px 0 24px;"><tr>
 <td style="border-radius:10px;background:${COLOURS.red};">
-<a href="${href}" style="display:inline-block;padding:14px 28px;font:600 16px/1.2 ${FONT};color:#ffffff;text-decoration:none;border-radius:10px;">${escapeHtml(label)}</a>
+<a href="${href}" style="display:inline-block;padding:14px 24px;font:600 16px/1.2 ${FONT};color:#ffffff;text-decoration:none;border-radius:10px;">${escapeHtml(label)}</a>
 </td></tr></table>
 <p style="margin:0 0 20px;font:13px/1.5 ${FONT};color:${COLOURS.muted};">Button not working? Copy this link into your browser:<br><a href="${href}" style="color:${COLOURS.red};word-break:break-all;">${escapeHtml(url)}</a></p>`;
 }
@@ -100,14 +100,15 @@ export function renderEmail(content: EmailContent): RenderedEmail {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="color-scheme" content="light">
 <title>${escapeHtml(content.title)}</title>
+<style>@media (max-width:480px){.k-outer{padding:16px 8px !important}.k-card{padding:24px 18px !important}}</style>
 </head>
 <body style="margin:0;padding:0;background:${COLOURS.cream};">
 <div style="display:none;max-height:0;overflow:hidden;opacity:0;">${escapeHtml(preheader)}</div>
 <table role="presentation" cellspacing="0" cellpadding="0" border="0" width="100%" style="background:${COLOURS.cream};">
-<tr><td align="center" style="padding:32px 16px;">
+<tr><td class="k-outer" align="center" style="padding:32px 16px;">
 <table role="presentation" cellspacing="0" cellpadding="0" border="0" width="100%" style="max-width:560px;">
 <tr><td style="padding:0 4px 16px;font:700 22px/1.2 Georgia, 'Times New Roman', serif;color:${COLOURS.red};letter-spacing:0.5px;">&#10052; ${brand}</td></tr>
-<tr><td style="background:${COLOURS.card};border-radius:14px;border-top:4px solid ${COLOURS.gold};padding:32px 28px;box-shadow:0 1px 3px rgba(43,36,33,0.08);">
+<tr><td class="k-card" style="background:${COLOURS.card};border-radius:14px;border-top:4px solid ${COLOURS.gold};padding:32px 28px;box-shadow:0 1px 3px rgba(43,36,33,0.08);">
 <h1 style="margin:0 0 20px;font:700 24px/1.3 ${FONT};color:${COLOURS.ink};">${escapeHtml(content.title)}</h1>
 ${intro.map(paragraph).join('\n')}
 ${action ? button(action.label, action.url) : ''}
