@@ -36,3 +36,9 @@ export async function createCustomers(db: Db, idTokens: IdTokens, count: number,
 export async function createCustomer(db: Db, idTokens: IdTokens, opts: { verified?: boolean; staff?: boolean } = {}): Promise<TestCustomer> {
   return (await createCustomers(db, idTokens, 1, opts))[0]!;
 }
+
+/** Signs a fresh ID token at the app clock's current time (after a test moved the clock on). */
+export async function reauthenticate(idTokens: IdTokens, who: TestCustomer): Promise<TestCustomer> {
+  const { idToken } = await idTokens.issue({ id: who.id, email: who.email, emailVerified: true, isStaff: false });
+  return { ...who, idToken, headers: { authorization: `Bearer ${idToken}` } };
+}

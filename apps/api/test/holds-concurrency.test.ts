@@ -1,0 +1,80 @@
+import { and, eq, isNotNull, sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { generateJwtKey } from '../src/config/secrets';
+import { createDb, type Db } from '../src/db/client';
+import { slots } from '../src/db/schema/catalogue';
+import { reservations } from '../src/db/schema/reservations';
+import { systemClock } from '../src/lib/clock';
+import { IdTokens } from '../src/modules/accounts/id-tokens';
+import { demoSeason } from '../src/modules/catalogue/demo-season';
+import { loadSeason } from '../src/modules/catalogue/season.service';
+import { startApiProcesses, type ApiProcesses } from './support/api-processes';
+import { createCustomers } from './support/customers';
+import { createTestDatabase } from './test-app';
+
+/**
+ * API.md: "Two customers can never hold or book the same slot, whatever the concurrency, across
+ * any number of API processes." Proven here with three real API processes on one PostgreSQL.
+ */
+describe('holds under contention, three API processes', () => {
+  let api: ApiProcesses;
+  let db: Db;
+  let close: () => Promise<void>;
+  let idTokens: IdTokens;
+  let sessionIds: string[];
+
+  beforeAll(async () => {
+    const url = await createTestDatabase();
+    const conn = createDb(url, 5);
+    db = conn.db;
+    close = () => conn.pool.end();
+    const now = new Date();
+    await loadSeason(db, demoSeason(now), now);
+    const jwtKey = await generateJwtKey();
+    idTokens = await IdTokens.create({ privateKeyPem: jwtKey, issuer: 'kringle', audience: 'kringle-web', clock: systemClock });
+    const rows = await db.execute(sql`
+      select id from slots where kind = 'session' and start_at > now() + interval '1 day' order by start_at limit 101`);
+    sessionIds = rows.rows.map((r) => r.id as string);
+    api = await startApiProcesses(3, { DATABASE_URL: url, JWT_PRIVATE_KEY: jwtKey, APP_CHECK_SECRET: 'concurrency-test-secret-0123456789abcdef' });
+  }, 120_000);
+  afterAll(async () => {
+    await api?.stop();
+    await close?.();
+  });
+
+  const attempt = (i: number, headers: { authorization: string }, slotId: string) =>
+    fetch(`${api.urls[i % api.urls.length]}/api/v1/bookings/reservation`, {
+      method: 'POST',
+      headers: { ...headers, 'content-type': 'application/json' },
+      body: JSON.stringify({ slotId }),
+    }).then(async (res) => ({ status: res.status, body: (await res.json()) as { code?: string } }));
+
+  it('200 customers race for one session: exactly one wins, the rest get 409 SLOT_UNAVAILABLE', async () => {
+    const racers = await createCustomers(db, idTokens, 200);
+    const slotId = sessionIds[100]!;
+    const results = await Promise.all(racers.map((c, i) => attempt(i, c.headers, slotId)));
+    expect(results.filter((r) => r.status === 201)).toHaveLength(1);
+    const losers = results.filter((r) => r.status !== 201);
+    expect(losers).toHaveLength(199);
+    expect(losers.every((r) => r.status === 409 && r.body.code === 'SLOT_UNAVAILABLE')).toBe(true);
+    const holds = await db.select().from(reservations).where(and(eq(reservations.slotId, slotId), eq(reservations.status, 'active')));
+    expect(holds).toHaveLength(1);
+  }, 60_000);
+
+  it('1,000 attempts on 100 sessions give exactly 100 holds', async () => {
+    const racers = await createCustomers(db, idTokens, 1000);
+    const targets = sessionIds.slice(0, 100);
+    const results = await Promise.all(racers.map((c, i) => attempt(i, c.headers, targets[(i * 37) % 100]!)));
+    const statuses = results.reduce<Record<number, number>>((acc, r) => ({ ...acc, [r.status]: (acc[r.status] ?? 0) + 1 }), {});
+    expect(statuses).toEqual({ 201: 100, 409: 900 });
+    const held = await db
+      .select({ id: slots.id, holder: slots.holdReservationId })
+      .from(slots)
+      .where(and(isNotNull(slots.holdReservationId), sql`${slots.id} = any(${sql.param(targets)}::uuid[])`));
+    expect(held).toHaveLength(100);
+    const active = await db.execute(sql`
+      select slot_id, count(*)::int as n from reservations where status = 'active' and slot_id = any(${sql.param(targets)}::uuid[]) group by slot_id`);
+    expect(active.rows).toHaveLength(100);
+    expect(active.rows.every((r) => r.n === 1)).toBe(true);
+  }, 120_000);
+});

@@ -1,0 +1,76 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { freePort } from '../../src/dev/free-port';
+
+const API_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const TSX = path.resolve(API_DIR, '../../node_modules/.bin/tsx');
+
+export interface ApiProcesses {
+  urls: string[];
+  stop(): Promise<void>;
+}
+
+/** Starts N real API processes (the production entry point) on one database, like N instances behind a load balancer. */
+export async function startApiProcesses(count: number, env: Record<string, string>): Promise<ApiProcesses> {
+  const children: ChildProcess[] = [];
+  const urls: string[] = [];
+  for (let i = 0; i < count; i++) {
+    const port = await freePort();
+    const child = spawn(TSX, ['src/start.ts'], {
+      cwd: API_DIR,
+      env: {
+        ...process.env,
+        NODE_ENV: 'test',
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        LOG_LEVEL: 'warn',
+        APP_CHECK_MODE: 'off',
+        RATE_LIMIT_MODE: 'off',
+        SERVE_WEB: 'false',
+        DATABASE_POOL_SIZE: '10',
+        ...env,
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.stdout?.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.on('exit', (code, signal) => {
+      // 143 = stopped by our own SIGTERM through tsx.
+      if (code && code !== 143 && !signal) console.error(`API process on ${port} exited with ${code}: ${stderr}`);
+    });
+    children.push(child);
+    urls.push(`http://127.0.0.1:${port}`);
+  }
+  await Promise.all(urls.map((url) => waitForHealth(url)));
+  return {
+    urls,
+    async stop() {
+      await Promise.all(
+        children.map(
+          (c) =>
+            new Promise<void>((resolve) => {
+              if (c.exitCode !== null) return resolve();
+              c.once('exit', () => resolve());
+              c.kill('SIGTERM');
+            }),
+        ),
+      );
+    },
+  };
+}
+
+/** Generous: on two busy cores, three processes compiling TypeScript at once can take a while. */
+async function waitForHealth(url: string, timeoutMs = 90_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    try {
+      if ((await fetch(`${url}/api/v1/ready`)).ok) return;
+    } catch {
+      // Not listening yet.
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`API at ${url} did not become ready`);
+}
