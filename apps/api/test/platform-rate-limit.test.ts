@@ -1,5 +1,9 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort } from '../src/dev/free-port';
 import { parseWindow, retryMessage } from '../src/plugins/rate-limit';
 import { createProbeApp, type ProbeApp } from './platform-probe-app';
 
@@ -114,5 +118,45 @@ describe('rate-limit helpers', () => {
     expect(retryMessage(119)).toBe('Too many attempts. Try again in 119 seconds.');
     expect(retryMessage(600)).toBe('Too many attempts. Try again in 10 minutes.');
     expect(retryMessage(3 * 3600)).toBe('Too many attempts. Try again in 3 hours.');
+  });
+});
+
+const redisBinary = ['/usr/bin/redis-server', '/usr/local/bin/redis-server'].find((p) => fs.existsSync(p));
+
+describe.skipIf(!redisBinary)('rate limits on the Redis store (REDIS_URL)', () => {
+  let redis: ChildProcess;
+  let url: string;
+  beforeAll(async () => {
+    const port = await freePort();
+    redis = spawn(redisBinary!, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+    url = `redis://127.0.0.1:${port}`;
+    for (let i = 0; i < 50; i++) {
+      const up = await new Promise<boolean>((resolve) => {
+        const socket = net.connect(port, '127.0.0.1', () => (socket.end(), resolve(true)));
+        socket.on('error', () => resolve(false));
+      });
+      if (up) return;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    throw new Error('redis-server did not start');
+  });
+  afterAll(() => {
+    redis?.kill();
+  });
+
+  it('shares counters between two app instances through Redis and answers 429 with Retry-After', async () => {
+    const one = await createProbeApp({ RATE_LIMIT_MODE: 'on', REDIS_URL: url });
+    const two = await createProbeApp({ RATE_LIMIT_MODE: 'on', REDIS_URL: url });
+    try {
+      expect((await limited(one.app, 'redis@example.com')).statusCode).toBe(200);
+      expect((await limited(two.app, 'redis@example.com')).statusCode).toBe(200);
+      const res = await limited(one.app, 'redis@example.com');
+      expect(res.statusCode).toBe(429);
+      expect(Number(res.headers['retry-after'])).toBeGreaterThan(3500);
+      expect(res.json()).toEqual({ error: expect.stringMatching(/^Too many attempts\. Try again in \d+ minutes\.$/), code: 'RATE_LIMITED' });
+    } finally {
+      await two.close();
+      await one.close();
+    }
   });
 });

@@ -130,6 +130,30 @@ function postgresStore(pool: pg.Pool, clock: Clock, log: FastifyBaseLogger) {
   };
 }
 
+/** The same fixed window in Redis: INCR, and the expiry set by the hit that opened the window. */
+const REDIS_INCR = `
+  local count = redis.call('INCR', KEYS[1])
+  if count == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
+  local ttl = redis.call('PTTL', KEYS[1])
+  if ttl < 0 then redis.call('PEXPIRE', KEYS[1], ARGV[1]); ttl = tonumber(ARGV[1]) end
+  return {count, ttl}`;
+
+function redisStore(redis: Redis, log: FastifyBaseLogger) {
+  return class RedisRateLimitStore {
+    incr(key: string, callback: IncrCallback, timeWindow: number) {
+      (redis.eval(REDIS_INCR, 1, `kringle:rl:${key}`, timeWindow) as Promise<[number, number]>)
+        .then(([current, ttl]) => callback(null, { current, ttl }))
+        .catch((err: Error) => {
+          log.error({ err }, 'rate-limit store failed; request let through');
+          callback(err);
+        });
+    }
+    child() {
+      return this;
+    }
+  };
+}
+
 /** Registers @fastify/rate-limit (no global limit) on the shared store; nothing when RATE_LIMIT_MODE=off. */
 export const rateLimitPlugin = fp(async (app: FastifyInstance) => {
   if (app.config.RATE_LIMIT_MODE === 'off') return;
@@ -139,7 +163,7 @@ export const rateLimitPlugin = fp(async (app: FastifyInstance) => {
     app.addHook('onClose', async () => {
       await redis.quit().catch(() => redis.disconnect());
     });
-    await app.register(fastifyRateLimit, { global: false, redis, nameSpace: 'kringle:rl:' });
+    await app.register(fastifyRateLimit, { global: false, store: redisStore(redis, app.log) });
   } else {
     await app.register(fastifyRateLimit, { global: false, store: postgresStore(app.pool, app.clock, app.log) });
   }
