@@ -9,6 +9,7 @@ import { systemClock, type Clock } from './lib/clock';
 import { appCheckRoutes } from './modules/app-check/app-check.routes';
 import { accountsRoutes } from './modules/accounts/accounts.routes';
 import { healthRoutes } from './modules/health/health.routes';
+import { termsRoutes } from './modules/terms/terms.routes';
 import { devMailboxRoutes } from './modules/mail/dev-mailbox.routes';
 import { devOutboxRoutes } from './modules/mail/dev-outbox.routes';
 import { appCheckPlugin } from './plugins/app-check';
@@ -77,6 +78,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     async (api) => {
       await api.register(healthRoutes);
       await api.register(openapiRoutes);
+      await api.register(termsRoutes);
       await api.register(devOutboxRoutes);
       await api.register(appCheckRoutes);
       // Feature modules register here, each under /api/v1.
