@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/test-app';
+import { locations } from '../../db/schema/catalogue';
 import { DEMO_ACCOUNTS, DEMO_PASSWORD, seedDemoAccounts } from './demo-accounts.seed';
 import { bearer, createSignedInUser, register, signIn, STRONG_PASSWORD } from './accounts.test-support';
 
@@ -114,12 +115,20 @@ describe('accounts: register, sign in, profile, access levels', () => {
 
   it('updates the profile of a verified customer, null clearing optional fields', async () => {
     const u = await createSignedInUser(t.app, t.db, 'profile@example.com', { verified: true });
-    const locationId = '7b0c1a52-2f3e-4b8e-9a51-0d2f7c4e9a10';
+    const [location] = await t.db
+      .insert(locations)
+      .values({ slug: 'perth', name: 'Perth', address: '1 Hay St', suburb: 'Perth', state: 'WA', timezone: 'Australia/Perth', seasonStart: '2026-11-01', seasonEnd: '2026-12-24' })
+      .returning();
+    const locationId = location!.id;
     const patch = (payload: object) => t.app.inject({ method: 'PATCH', url: '/api/v1/user/me', headers: bearer(u.idToken), payload });
     const res = await patch({ firstName: 'holly', lastName: 'berry', phone: '0412 345 678', preferredLocationId: locationId });
     expect(res.statusCode).toBe(200);
     expect(res.json().user).toMatchObject({ firstName: 'holly', displayName: 'Holly Berry', phone: '0412 345 678', preferredLocationId: locationId });
     expect((await patch({ phone: null })).json().user.phone).toBeNull();
+    const unknown = await patch({ preferredLocationId: '7b0c1a52-2f3e-4b8e-9a51-0d2f7c4e9a10' });
+    expect(unknown.statusCode).toBe(400);
+    expect(unknown.json()).toMatchObject({ code: 'VALIDATION_FAILED', details: [{ path: 'body.preferredLocationId' }] });
+    expect((await patch({ preferredLocationId: null })).json().user.preferredLocationId).toBeNull();
     expect((await patch({ email: 'other@example.com' })).json().code).toBe('VALIDATION_FAILED');
     expect((await patch({ phone: 'call me' })).json().code).toBe('VALIDATION_FAILED');
   });

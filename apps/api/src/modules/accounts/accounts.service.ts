@@ -131,6 +131,11 @@ export class AccountsService {
   }
 
   async updateProfile(userId: string, patch: ProfilePatch): Promise<User> {
+    if (patch.preferredLocationId && !(await users.locationExists(this.db, patch.preferredLocationId))) {
+      throw new AppError('VALIDATION_FAILED', 400, 'Some of the details sent are not valid.', [
+        { path: 'body.preferredLocationId', message: 'Unknown location' },
+      ]);
+    }
     const row = await users.updateUserProfile(this.db, userId, patch, this.clock.now());
     if (!row) throw unauthenticated();
     return toUser(row);

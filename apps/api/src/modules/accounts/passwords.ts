@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { availableParallelism } from 'node:os';
 import { hash, verify, type Options } from '@node-rs/argon2';
 
 /**
@@ -9,10 +10,10 @@ const ARGON2ID: Options = { algorithm: 2, memoryCost: 19456, timeCost: 2, parall
 
 /**
  * Hashing runs on libuv's thread pool (never on the event loop), but a burst of sign-ins could
- * still fill that pool (and starve fs/dns work) and use 19 MiB each, so only a few run at once;
- * the rest wait in line.
+ * still fill that pool (4 threads by default, shared with fs and dns) and use 19 MiB each, so at
+ * most 3 run at once (fewer on small machines), leaving a thread free; the rest wait in line.
  */
-const MAX_CONCURRENT_HASHES = 2;
+const MAX_CONCURRENT_HASHES = Math.max(1, Math.min(3, availableParallelism() - 1));
 
 class Semaphore {
   private active = 0;

@@ -1,6 +1,7 @@
 import { and, eq, isNull, lte, or, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
 import { users } from '../../db/schema/accounts';
+import { locations } from '../../db/schema/catalogue';
 
 export type UserRow = typeof users.$inferSelect;
 export type NewUserRow = typeof users.$inferInsert;
@@ -53,5 +54,11 @@ export async function claimVerificationSlot(db: DbOrTx, id: string, now: Date, n
     .set({ verificationSentAt: now })
     .where(and(eq(users.id, id), or(isNull(users.verificationSentAt), lte(users.verificationSentAt, notBefore))))
     .returning({ id: users.id });
+  return rows.length > 0;
+}
+
+/** A preferred location must be one the catalogue knows. */
+export async function locationExists(db: DbOrTx, id: string): Promise<boolean> {
+  const rows = await db.select({ id: locations.id }).from(locations).where(eq(locations.id, id));
   return rows.length > 0;
 }

@@ -1,0 +1,28 @@
+import { parseOptions } from '@node-rs/argon2';
+import { describe, expect, it } from 'vitest';
+import { hashPassword, verifyAgainstDummy, verifyPassword } from './passwords';
+
+describe('passwords', () => {
+  it('hashes with argon2id, m=19 MiB, t=2, p=1, and verifies', async () => {
+    const hash = await hashPassword('Sleigh-Bells-Ring-42');
+    expect(hash.startsWith('$argon2id$')).toBe(true);
+    expect(parseOptions(hash)).toMatchObject({ memoryCost: 19456, timeCost: 2, parallelism: 1 });
+    expect(await verifyPassword(hash, 'Sleigh-Bells-Ring-42')).toBe(true);
+    expect(await verifyPassword(hash, 'sleigh-bells-ring-42')).toBe(false);
+    expect(await verifyPassword('not-a-hash', 'x')).toBe(false);
+    expect(await verifyAgainstDummy('Sleigh-Bells-Ring-42')).toBe(false);
+  });
+
+  it('keeps the event loop responsive while many hashes run', async () => {
+    let maxLag = 0;
+    let last = performance.now();
+    const timer = setInterval(() => {
+      const now = performance.now();
+      maxLag = Math.max(maxLag, now - last - 5);
+      last = now;
+    }, 5);
+    await Promise.all(Array.from({ length: 12 }, (_, i) => hashPassword(`Many-Families-Booking-${i}`)));
+    clearInterval(timer);
+    expect(maxLag).toBeLessThan(100);
+  });
+});
