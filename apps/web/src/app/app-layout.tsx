@@ -1,0 +1,83 @@
+import { clsx } from 'clsx';
+import { useState } from 'react';
+import { Outlet, useLocation } from 'react-router';
+import { initials, nameParts } from '@kringle/contracts/names';
+import { Logo } from '../components/ui/logo';
+import { signOut } from '../features/auth/session';
+import { HelpLauncher } from '../features/help/help-launcher';
+import { HelpPanel } from '../features/help/help-panel';
+import { BottomTabBar } from '../features/layout/bottom-tab-bar';
+import { Sidebar } from '../features/layout/sidebar';
+import { useIsMobile } from '../features/layout/use-is-mobile';
+import { track } from '../lib/analytics';
+import { BRAND_NAME } from '../lib/env';
+import { useAppDispatch, useAppSelector } from './hooks';
+
+/** The signed-in frame: sidebar on wide screens, bottom tab bar at 800 px or less (spec §2). */
+export function AppLayout() {
+  const dispatch = useAppDispatch();
+  const user = useAppSelector((state) => state.auth.user);
+  const location = useAppSelector((state) => state.booking.location);
+  const { pathname } = useLocation();
+  const mobile = useIsMobile();
+  const [collapsed, setCollapsed] = useState(false);
+  const [helpOpen, setHelpOpen] = useState(false);
+
+  const { fullname } = nameParts(user?.firstName, user?.lastName);
+  const displayName = fullname || user?.displayName || user?.email || '';
+  const userInitials = initials(fullname || user?.displayName || '', user?.email);
+  // The help launcher is hidden on narrow screens except in the booking wizard (spec §2).
+  const showLauncher = !mobile || pathname === '/create-booking';
+
+  const logout = () => {
+    track('logout');
+    void dispatch(signOut());
+  };
+
+  return (
+    <div className="flex min-h-dvh flex-col bg-cream-100">
+      <a href="#main" className="sr-only z-50 rounded-lg bg-festive-700 px-4 py-3 text-cream-50 focus:not-sr-only focus:fixed focus:left-4 focus:top-4">
+        Skip to content
+      </a>
+      {mobile && (
+        <header className="sticky top-0 z-20 flex items-center gap-2 border-b border-cream-300 bg-cream-50/95 px-4 py-2 backdrop-blur">
+          <Logo brandName={BRAND_NAME} decorative className="size-9" />
+          <span className="font-display text-lg font-semibold text-festive-700">{BRAND_NAME}</span>
+        </header>
+      )}
+      {mobile ? (
+        <BottomTabBar
+          displayName={displayName}
+          initials={userInitials}
+          locationLabel={location?.name ?? 'No location chosen yet'}
+          onLogout={logout}
+          onHelp={() => setHelpOpen(true)}
+        />
+      ) : (
+        <Sidebar
+          brandName={BRAND_NAME}
+          displayName={displayName}
+          initials={userInitials}
+          collapsed={collapsed}
+          onToggle={() => {
+            track('sidebar', { collapsed: !collapsed });
+            setCollapsed(!collapsed);
+          }}
+          onLogout={logout}
+        />
+      )}
+      <main
+        id="main"
+        tabIndex={-1}
+        className={clsx(
+          'flex-1 transition-[padding] duration-200 focus:outline-none',
+          mobile ? 'pb-24' : collapsed ? 'pl-(--width-sidebar-collapsed)' : 'pl-(--width-sidebar)',
+        )}
+      >
+        <Outlet />
+      </main>
+      {showLauncher && <HelpLauncher onOpen={() => setHelpOpen(true)} raised={mobile} />}
+      <HelpPanel open={helpOpen} onOpenChange={setHelpOpen} />
+    </div>
+  );
+}

@@ -1,0 +1,29 @@
+import { Provider } from 'react-redux';
+import { createBrowserRouter } from 'react-router';
+import { RouterProvider } from 'react-router/dom';
+import { PersistGate } from 'redux-persist/integration/react';
+import { Toaster } from 'sonner';
+import { FullPageSpinner } from '../components/ui/spinner';
+import { initialiseSession } from '../features/auth/session';
+import { TOAST_DURATION_MS, TOAST_OFFSET_PX } from '../lib/env';
+import { routes } from './routes';
+import { persistor, store } from './store';
+
+const router = createBrowserRouter(routes);
+
+/** Restores the session before the gate lifts, so a reload never flashes the login page. */
+const boot = async () => {
+  await store.dispatch(initialiseSession());
+};
+
+export function App() {
+  return (
+    <Provider store={store}>
+      <PersistGate loading={<FullPageSpinner />} persistor={persistor} onBeforeLift={boot}>
+        <RouterProvider router={router} />
+      </PersistGate>
+      {/* Spec §9: toasts last 5 s, 50 px from the top. */}
+      <Toaster position="top-center" duration={TOAST_DURATION_MS} offset={TOAST_OFFSET_PX} mobileOffset={TOAST_OFFSET_PX} richColors closeButton />
+    </Provider>
+  );
+}

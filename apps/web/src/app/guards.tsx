@@ -1,0 +1,37 @@
+import { Navigate, Outlet, useLocation } from 'react-router';
+import { FullPageSpinner } from '../components/ui/spinner';
+import { AuthLayout } from '../features/auth/auth-layout';
+import { VerifyEmailPage } from '../features/auth/verify-email-page';
+import { useRouteHandle, useDocumentTitle } from './document-title';
+import { useAppSelector } from './hooks';
+
+function VerifyEmailScreen() {
+  useDocumentTitle('Verify Email');
+  return (
+    <AuthLayout>
+      <VerifyEmailPage />
+    </AuthLayout>
+  );
+}
+
+/**
+ * Protected routes (spec §2, §6): guests go to the route's own redirect (/register or
+ * /login), signed-in but unverified users see only the verification screen.
+ */
+export function RequireAuth() {
+  const { user, initialised } = useAppSelector((state) => state.auth);
+  const location = useLocation();
+  const guestRedirect = useRouteHandle('guestRedirect') ?? '/login';
+  if (!initialised) return <FullPageSpinner />;
+  if (!user) return <Navigate to={guestRedirect} replace state={{ from: location }} />;
+  if (!user.emailVerified) return <VerifyEmailScreen />;
+  return <Outlet />;
+}
+
+/** /login, /register, /forgot-password: a signed-in user is sent to `/` (spec §2). */
+export function PublicOnly() {
+  const { user, initialised } = useAppSelector((state) => state.auth);
+  if (!initialised) return <FullPageSpinner />;
+  if (user) return <Navigate to="/" replace />;
+  return <Outlet />;
+}

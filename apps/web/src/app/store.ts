@@ -1,0 +1,86 @@
+import { combineReducers, configureStore, type Reducer } from '@reduxjs/toolkit';
+import { setupListeners } from '@reduxjs/toolkit/query';
+import { toast } from 'sonner';
+import { createTransform, FLUSH, PAUSE, PERSIST, persistReducer, persistStore, PURGE, REGISTER, REHYDRATE } from 'redux-persist';
+import { persistStorage } from '../lib/persist-storage';
+import { authReducer, initialAuthState, type AuthState } from '../features/auth/auth-slice';
+import { refreshSession, signOut, type AuthExtra } from '../features/auth/session';
+import { bookingReducer } from '../features/booking-wizard/booking-slice';
+import { timerReducer } from '../features/booking-wizard/timer-slice';
+import { api } from '../lib/api';
+import type { BaseQueryExtra } from '../lib/base-query';
+import { appCheck } from './app-check';
+import { API_BASE_URL, PERSIST_TIMEOUT_MS } from '../lib/env';
+
+const rootReducer = combineReducers({
+  auth: authReducer,
+  booking: bookingReducer,
+  timer: timerReducer,
+  [api.reducerPath]: api.reducer,
+});
+export type RootState = ReturnType<typeof rootReducer>;
+
+/** Of auth only the user is stored; the ID token and `initialised` never touch localStorage. */
+const authUserOnly = createTransform<AuthState, Partial<AuthState>>(
+  (inbound) => ({ user: inbound.user }),
+  // The reconciler replaces the whole slice, so hand back a complete (uninitialised) state.
+  (outbound) => ({ ...initialAuthState, user: outbound.user ?? null }),
+  { whitelist: ['auth'] },
+);
+
+const persistConfig = {
+  key: 'kringle',
+  version: 1,
+  storage: persistStorage,
+  whitelist: ['auth', 'booking'],
+  transforms: [authUserOnly],
+  timeout: PERSIST_TIMEOUT_MS,
+};
+
+let markAuthReady: () => void = () => {};
+/** Resolves once the boot refresh has finished: every API call waits for it (spec §7). */
+const authReady = new Promise<void>((resolve) => {
+  markAuthReady = resolve;
+});
+
+export type StoreExtra = AuthExtra & BaseQueryExtra;
+
+const extra: StoreExtra = {
+  auth: {
+    apiBaseUrl: API_BASE_URL,
+    getAppCheckToken: () => appCheck.getToken(),
+    purgePersisted: () => persistor.purge(),
+  },
+  baseQuery: {
+    baseUrl: API_BASE_URL,
+    selectAuth: (state) => (state as RootState).auth,
+    whenAuthReady: () => authReady,
+    refreshIdToken: (dispatch) => (dispatch as AppDispatch)(refreshSession()).unwrap(),
+    signOut: async (dispatch) => {
+      await (dispatch as AppDispatch)(signOut());
+    },
+    getAppCheckToken: () => appCheck.getToken(),
+    invalidateAppCheck: () => appCheck.invalidate(),
+    notifyError: (message) => toast.error(message),
+  },
+};
+
+export const store = configureStore({
+  reducer: persistReducer<RootState>(persistConfig, rootReducer as Reducer<RootState>),
+  middleware: (getDefault) =>
+    getDefault({
+      thunk: { extraArgument: extra },
+      serializableCheck: { ignoredActions: [FLUSH, REHYDRATE, PAUSE, PERSIST, PURGE, REGISTER] },
+    }).concat(api.middleware),
+});
+export type AppDispatch = typeof store.dispatch;
+
+export const persistor = persistStore(store);
+setupListeners(store.dispatch);
+
+const unsubscribe = store.subscribe(() => {
+  if (store.getState().auth.initialised) {
+    markAuthReady();
+    unsubscribe();
+  }
+});

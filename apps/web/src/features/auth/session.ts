@@ -1,0 +1,110 @@
+import { createAsyncThunk } from '@reduxjs/toolkit';
+import { toast } from 'sonner';
+import { userSchema } from '@kringle/contracts/accounts';
+import { api } from '../../lib/api';
+import { isStaffToken } from '../../lib/jwt';
+import { resetStore } from '../../lib/reset-action';
+import { authInitialised, sessionStarted, signedOut, type AuthState, type SessionPayload } from './auth-slice';
+
+export const STAFF_REFUSED_MESSAGE = 'Not Authorized to login';
+
+/** Injected through the store's thunk `extra` (app/store.ts). */
+export interface AuthExtra {
+  auth: {
+    apiBaseUrl: string;
+    fetchFn?: typeof fetch;
+    getAppCheckToken: () => Promise<string | null>;
+    purgePersisted: () => Promise<void>;
+  };
+}
+
+type ThunkConfig = { state: { auth: AuthState }; extra: AuthExtra };
+
+async function authPost(extra: AuthExtra['auth'], path: string): Promise<Response> {
+  const appCheck = await extra.getAppCheckToken().catch(() => null);
+  const fetchFn = extra.fetchFn ?? ((...a: Parameters<typeof fetch>) => fetch(...a));
+  // The refresh cookie lives on path /api/v1/auth, so these calls must include credentials.
+  return fetchFn(`${extra.apiBaseUrl}${path}`, {
+    method: 'POST',
+    credentials: 'include',
+    headers: appCheck ? { 'X-App-Check': appCheck } : {},
+  });
+}
+
+/** Signing out clears and purges stored state (spec §4); the server revokes the refresh family. */
+export const signOut = createAsyncThunk<void, { callServer?: boolean } | undefined, ThunkConfig>(
+  'auth/signOut',
+  async (options, { dispatch, extra }) => {
+    if (options?.callServer !== false) await authPost(extra.auth, '/auth/sign-out').catch(() => undefined);
+    dispatch(signedOut());
+    dispatch(api.util.resetApiState());
+    dispatch(resetStore());
+    await extra.auth.purgePersisted();
+  },
+);
+
+/**
+ * Stores a session from sign-in or refresh. Staff tokens (claim dashboard_user) are refused:
+ * signed out, purged, reset, and told 'Not Authorized to login'. Resolves false when refused.
+ */
+export const setSession = createAsyncThunk<boolean, SessionPayload, ThunkConfig>('auth/setSession', async (session, { dispatch }) => {
+  if (isStaffToken(session.idToken)) {
+    await dispatch(signOut());
+    toast.error(STAFF_REFUSED_MESSAGE);
+    return false;
+  }
+  dispatch(sessionStarted(session));
+  return true;
+});
+
+let refreshInFlight: Promise<string | null> | null = null;
+
+/**
+ * Trades the refresh cookie for a new ID token. Single-flight: parallel 401s share one call,
+ * because the server rotates the cookie and a second use of the old one revokes the family.
+ */
+export const refreshSession = createAsyncThunk<string | null, void, ThunkConfig>('auth/refresh', (_, { dispatch, extra }) => {
+  refreshInFlight ??= (async () => {
+    let response: Response;
+    try {
+      response = await authPost(extra.auth, '/auth/refresh');
+    } catch {
+      return null; // offline: keep the user, the next call tries again
+    }
+    if (!response.ok) return null;
+    const body = (await response.json()) as { idToken: string; expiresAt: string; user: unknown };
+    const user = userSchema.safeParse(body.user);
+    if (!user.success) return null;
+    const accepted = await dispatch(setSession({ idToken: body.idToken, expiresAt: body.expiresAt, user: user.data })).unwrap();
+    return accepted ? body.idToken : null;
+  })().finally(() => {
+    refreshInFlight = null;
+  });
+  return refreshInFlight;
+});
+
+/**
+ * Boot: with a persisted user, get an ID token before any call runs (calls wait for
+ * `initialised`), so a reload never flashes the login page. A refused cookie signs out.
+ */
+export const initialiseSession = createAsyncThunk<void, void, ThunkConfig>('auth/initialise', async (_, { dispatch, getState, extra }) => {
+  try {
+    if (getState().auth.user) {
+      let response: Response | null = null;
+      try {
+        response = await authPost(extra.auth, '/auth/refresh');
+      } catch {
+        response = null; // offline: keep the user; the base query refreshes on the first call
+      }
+      if (response?.ok) {
+        const body = (await response.json()) as { idToken: string; expiresAt: string; user: unknown };
+        const user = userSchema.safeParse(body.user);
+        if (user.success) await dispatch(setSession({ idToken: body.idToken, expiresAt: body.expiresAt, user: user.data }));
+      } else if (response) {
+        await dispatch(signOut({ callServer: false }));
+      }
+    }
+  } finally {
+    dispatch(authInitialised());
+  }
+});

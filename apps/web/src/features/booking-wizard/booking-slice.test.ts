@@ -1,0 +1,76 @@
+import { describe, expect, it } from 'vitest';
+import { resetStore } from '../../lib/reset-action';
+import {
+  bookingReducer,
+  goToStep,
+  initialBookingState,
+  nextStep,
+  prevStep,
+  resetStep,
+  setLocation,
+  setReservationData,
+  startReschedule,
+  toggleSlotType,
+  upsertItem,
+  type BookingState,
+} from './booking-slice';
+import { LAST_STEP, WIZARD_STEPS } from './wizard-steps';
+
+const run = (actions: Parameters<typeof bookingReducer>[1][], state: BookingState = initialBookingState) => actions.reduce(bookingReducer, state);
+
+describe('wizard steps', () => {
+  it('are the seven of spec §2, in order, with their labels', () => {
+    expect(WIZARD_STEPS.map((s) => `${s.key}:${s.label}`)).toEqual([
+      'location:Location',
+      'bookingType:Type',
+      'sessionTime:Session',
+      'package:Package',
+      'terms:Policy',
+      'overview:Overview',
+      'payment:Payment',
+    ]);
+  });
+
+  it('next, prev and reset are clamped between the first and last step', () => {
+    expect(run([prevStep()]).currentStep).toBe(0);
+    expect(run([nextStep(), nextStep()]).currentStep).toBe(2);
+    expect(run(Array.from({ length: 12 }, () => nextStep())).currentStep).toBe(LAST_STEP);
+    expect(run([nextStep(), nextStep(), prevStep()]).currentStep).toBe(1);
+    expect(run([nextStep(), nextStep(), resetStep()]).currentStep).toBe(0);
+    expect(run([goToStep(99)]).currentStep).toBe(6);
+    expect(run([goToStep(-3)]).currentStep).toBe(0);
+  });
+});
+
+describe('booking slice', () => {
+  const standard = { id: 'st-1', name: 'Standard' };
+  const sensory = { id: 'st-2', name: 'Sensory-friendly' };
+
+  it('slotType is a single-item list; selecting the same type again clears it', () => {
+    expect(run([toggleSlotType(standard)]).slotType).toEqual([standard]);
+    expect(run([toggleSlotType(standard), toggleSlotType(sensory)]).slotType).toEqual([sensory]);
+    expect(run([toggleSlotType(standard), toggleSlotType(standard)]).slotType).toEqual([]);
+  });
+
+  it('items default to quantity 1 and are keyed by id', () => {
+    const state = run([upsertItem({ _id: 'p1', type: 'package', totalPrice: 4995 })]);
+    expect(state.packages).toEqual({ p1: { _id: 'p1', type: 'package', totalPrice: 4995, totalQuantity: 1, remove: false } });
+  });
+
+  it('starting a reschedule resets the state, keeps the location and stores the data', () => {
+    const location = { id: 'loc-1', name: 'Sydney', timezone: 'Australia/Sydney' };
+    const busy = run([
+      setLocation(location),
+      toggleSlotType(standard),
+      nextStep(),
+      nextStep(),
+      setReservationData({ holdId: 'h', slotId: 's', expiresAt: '2026-12-01T00:10:00Z' }),
+    ]);
+    const state = run([startReschedule({ bookingId: 'b-1' })], busy);
+    expect(state).toEqual({ ...initialBookingState, location, rescheduleData: { bookingId: 'b-1' } });
+  });
+
+  it('a store reset clears everything', () => {
+    expect(run([setLocation({ id: 'l', name: 'Perth' }), resetStore()])).toEqual(initialBookingState);
+  });
+});

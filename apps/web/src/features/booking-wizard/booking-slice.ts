@@ -1,0 +1,141 @@
+import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
+import type { ItemType } from '@kringle/contracts/statuses';
+import { resetStore } from '../../lib/reset-action';
+import { clampStep, FIRST_STEP } from './wizard-steps';
+
+/** Spec §3 booking wizard state. Entities are kept as the API sends them; later issues narrow these. */
+export interface BookingLocation {
+  id: string;
+  name: string;
+  timezone?: string;
+  [key: string]: unknown;
+}
+
+export interface SlotTypeChoice {
+  id: string;
+  name: string;
+  [key: string]: unknown;
+}
+
+export interface CartItem {
+  _id: string;
+  type: ItemType;
+  totalQuantity: number;
+  totalPrice: number;
+  remove: boolean;
+}
+
+export interface ReservationData {
+  expiresAt: string;
+  holdId: string;
+  slotId: string;
+}
+
+export interface CheckoutData {
+  bookingId: string;
+  client_secret: string;
+  message: string;
+}
+
+export type RescheduleData = Record<string, unknown> & { bookingId: string };
+
+export interface BookingState {
+  location: BookingLocation | null;
+  /** A list of at most one: selecting the same type again clears it (spec §3). */
+  slotType: SlotTypeChoice[];
+  packages: Record<string, CartItem>;
+  showCart: boolean;
+  reservationData: ReservationData | null;
+  checkoutData: CheckoutData | null;
+  rescheduleData: RescheduleData | null;
+  currentStep: number;
+}
+
+export const initialBookingState: BookingState = {
+  location: null,
+  slotType: [],
+  packages: {},
+  showCart: false,
+  reservationData: null,
+  checkoutData: null,
+  rescheduleData: null,
+  currentStep: FIRST_STEP,
+};
+
+const bookingSlice = createSlice({
+  name: 'booking',
+  initialState: initialBookingState,
+  reducers: {
+    setLocation(state, action: PayloadAction<BookingLocation | null>) {
+      state.location = action.payload;
+    },
+    toggleSlotType(state, action: PayloadAction<SlotTypeChoice>) {
+      const same = state.slotType[0]?.id === action.payload.id;
+      state.slotType = same ? [] : [action.payload];
+    },
+    upsertItem(state, action: PayloadAction<Omit<CartItem, 'remove' | 'totalQuantity'> & { totalQuantity?: number; remove?: boolean }>) {
+      const { totalQuantity = 1, remove = false, ...rest } = action.payload;
+      state.packages[rest._id] = { ...rest, totalQuantity, remove };
+    },
+    removeItem(state, action: PayloadAction<string>) {
+      delete state.packages[action.payload];
+    },
+    clearItems(state) {
+      state.packages = {};
+    },
+    setShowCart(state, action: PayloadAction<boolean>) {
+      state.showCart = action.payload;
+    },
+    setReservationData(state, action: PayloadAction<ReservationData | null>) {
+      state.reservationData = action.payload;
+    },
+    setCheckoutData(state, action: PayloadAction<CheckoutData | null>) {
+      state.checkoutData = action.payload;
+    },
+    /** Spec §4: starting a reschedule resets the booking state, keeps the location, stores the data. */
+    startReschedule(state, action: PayloadAction<RescheduleData>) {
+      return { ...initialBookingState, location: state.location, rescheduleData: action.payload };
+    },
+    nextStep(state) {
+      state.currentStep = clampStep(state.currentStep + 1);
+    },
+    prevStep(state) {
+      state.currentStep = clampStep(state.currentStep - 1);
+    },
+    goToStep(state, action: PayloadAction<number>) {
+      state.currentStep = clampStep(action.payload);
+    },
+    resetStep(state) {
+      state.currentStep = FIRST_STEP;
+    },
+    resetBooking() {
+      return initialBookingState;
+    },
+  },
+  extraReducers: (builder) => {
+    builder.addCase(resetStore, () => initialBookingState);
+  },
+});
+
+export const {
+  setLocation,
+  toggleSlotType,
+  upsertItem,
+  removeItem,
+  clearItems,
+  setShowCart,
+  setReservationData,
+  setCheckoutData,
+  startReschedule,
+  nextStep,
+  prevStep,
+  goToStep,
+  resetStep,
+  resetBooking,
+} = bookingSlice.actions;
+export const bookingReducer = bookingSlice.reducer;
+
+type WithBooking = { booking: BookingState };
+export const selectBooking = (state: WithBooking) => state.booking;
+export const selectBookingLocation = (state: WithBooking) => state.booking.location;
+export const selectCurrentStep = (state: WithBooking) => state.booking.currentStep;

@@ -1,0 +1,16 @@
+import type { ReactNode } from 'react';
+import { CalendarIcon, GiftIcon } from '../../components/ui/icons';
+
+export interface NavItem {
+  to: string;
+  label: string;
+  icon: ReactNode;
+}
+
+/** Spec §2: the sidebar and the bottom tab bar share these items. */
+export const NAV_ITEMS: NavItem[] = [
+  { to: '/bookings', label: 'My Bookings', icon: <CalendarIcon /> },
+  { to: '/packages', label: 'View Packages', icon: <GiftIcon /> },
+];
+
+export const ROLE_LABEL = 'Customer';

@@ -1,0 +1,47 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { ANALYTICS_EVENTS, initAnalytics, setAnalyticsSink, track } from './analytics';
+
+describe('analytics', () => {
+  afterEach(() => {
+    delete window.__kringleAnalytics;
+    delete window.gtag;
+    delete window.dataLayer;
+    document.head.querySelectorAll('script').forEach((s) => s.remove());
+  });
+
+  it('has the 24 events of spec §7, names exact', () => {
+    expect(ANALYTICS_EVENTS).toHaveLength(24);
+    expect(new Set(ANALYTICS_EVENTS).size).toBe(24);
+    expect(ANALYTICS_EVENTS).toContain('booking cancel');
+    expect(ANALYTICS_EVENTS).toContain('booking continue');
+  });
+
+  it('without a measurement id records into the observable no-op sink', () => {
+    initAnalytics(undefined);
+    track('login', { method: 'password' });
+    track('purchase', { currency: 'AUD', value: 89.95, items: [{ item_id: 'p1', quantity: 1 }], transaction_id: 'KR-1' });
+    expect(window.__kringleAnalytics?.map((e) => e.event)).toEqual(['login', 'purchase']);
+    expect(window.__kringleAnalytics?.[1]?.params).toMatchObject({ currency: 'AUD', value: 89.95 });
+    expect(document.head.querySelector('script')).toBeNull();
+  });
+
+  it('with a measurement id loads gtag and sends events to it', () => {
+    initAnalytics('G-TEST123');
+    const script = document.head.querySelector('script');
+    expect(script?.src).toContain('googletagmanager.com/gtag/js?id=G-TEST123');
+    const gtag = vi.fn();
+    window.gtag = gtag;
+    track('booking cancel', { bookingId: 'b1' });
+    expect(gtag).toHaveBeenCalledWith('event', 'booking cancel', { bookingId: 'b1' });
+    expect(window.__kringleAnalytics).toBeUndefined();
+  });
+
+  it('never throws, even when the sink does', () => {
+    setAnalyticsSink({
+      send: () => {
+        throw new Error('blocked');
+      },
+    });
+    expect(() => track('logout')).not.toThrow();
+  });
+});

@@ -1,0 +1,129 @@
+import type { ItemType } from '@kringle/contracts/statuses';
+import { GA_MEASUREMENT_ID } from './env';
+
+/**
+ * Spec §7: the 24 analytics events, names exactly as given (two contain a space). This is
+ * shared infrastructure (in lib, not a feature) so every feature can record events without
+ * importing another feature.
+ */
+export const ANALYTICS_EVENTS = [
+  'login',
+  'sign_up',
+  'logout',
+  'forgot_password',
+  'password_reset',
+  'resend_email_verification',
+  'email_verification',
+  'add_booking',
+  'booking cancel',
+  'booking continue',
+  'sidebar',
+  'book_now',
+  'reschedule',
+  'schedule_session',
+  'reschedule_session',
+  'package_view',
+  'package_reschedule',
+  'package_cancel',
+  'view_cart',
+  'view_item',
+  'add_to_cart',
+  'remove_from_cart',
+  'begin_checkout',
+  'purchase',
+] as const;
+export type AnalyticsEvent = (typeof ANALYTICS_EVENTS)[number];
+
+export interface AnalyticsItem {
+  item_id: string;
+  item_name?: string;
+  item_category?: ItemType;
+  /** Dollars (GA4 convention), AUD. */
+  price?: number;
+  quantity?: number;
+}
+
+/** GA4 e-commerce parameters; values in dollars, always AUD (DESIGN.md). */
+export interface EcommerceParams {
+  currency: 'AUD';
+  value: number;
+  items: AnalyticsItem[];
+  transaction_id?: string;
+}
+
+export const ECOMMERCE_EVENTS = ['view_cart', 'view_item', 'add_to_cart', 'remove_from_cart', 'begin_checkout', 'purchase'] as const;
+type EcommerceEvent = (typeof ECOMMERCE_EVENTS)[number];
+export type PlainParams = Record<string, string | number | boolean | undefined>;
+export type AnalyticsParams<E extends AnalyticsEvent> = E extends EcommerceEvent ? EcommerceParams : PlainParams;
+
+export interface RecordedEvent {
+  event: AnalyticsEvent;
+  params: Record<string, unknown>;
+  at: string;
+}
+
+declare global {
+  interface Window {
+    dataLayer?: unknown[];
+    gtag?: (...args: unknown[]) => void;
+    /** The no-op sink: what would have been sent, for tests and debugging. */
+    __kringleAnalytics?: RecordedEvent[];
+  }
+}
+
+export interface AnalyticsSink {
+  send(event: AnalyticsEvent, params: Record<string, unknown>): void;
+}
+
+/** Records into window.__kringleAnalytics and sends nothing anywhere. */
+export const memorySink: AnalyticsSink = {
+  send(event, params) {
+    window.__kringleAnalytics ??= [];
+    window.__kringleAnalytics.push({ event, params, at: new Date().toISOString() });
+  },
+};
+
+export const gtagSink: AnalyticsSink = {
+  send(event, params) {
+    window.gtag?.('event', event, params);
+  },
+};
+
+let sink: AnalyticsSink = memorySink;
+
+/** Loads GA4 when VITE_GA_MEASUREMENT_ID is set; otherwise keeps the observable no-op sink. */
+export function initAnalytics(measurementId: string | undefined = GA_MEASUREMENT_ID): AnalyticsSink {
+  if (!measurementId) {
+    sink = memorySink;
+    window.__kringleAnalytics ??= [];
+    return sink;
+  }
+  window.dataLayer ??= [];
+  window.gtag = function gtag(...args: unknown[]) {
+    // gtag.js reads the `arguments` object shape from dataLayer, not an array.
+    // eslint-disable-next-line prefer-rest-params
+    window.dataLayer!.push(arguments);
+    void args;
+  };
+  window.gtag('js', new Date());
+  window.gtag('config', measurementId, { send_page_view: true });
+  const script = document.createElement('script');
+  script.async = true;
+  script.src = `https://www.googletagmanager.com/gtag/js?id=${encodeURIComponent(measurementId)}`;
+  document.head.appendChild(script);
+  sink = gtagSink;
+  return sink;
+}
+
+export function setAnalyticsSink(next: AnalyticsSink): void {
+  sink = next;
+}
+
+/** Records one analytics event. Never throws: analytics must not break a booking. */
+export function track<E extends AnalyticsEvent>(event: E, ...params: E extends EcommerceEvent ? [AnalyticsParams<E>] : [AnalyticsParams<E>?]): void {
+  try {
+    sink.send(event, { ...(params[0] ?? {}) });
+  } catch {
+    // ignore
+  }
+}

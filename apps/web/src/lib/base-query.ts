@@ -1,0 +1,175 @@
+import type { BaseQueryFn } from '@reduxjs/toolkit/query';
+
+export interface RequestArgs {
+  url: string;
+  method?: string;
+  body?: unknown;
+  params?: Record<string, string | number | boolean | null | undefined>;
+  headers?: Record<string, string>;
+  /** 'blob' for PDFs and .ics files; JSON otherwise. */
+  responseHandler?: 'json' | 'text' | 'blob';
+}
+
+/** Per-endpoint opt-outs (spec §5, §7): e.g. register skips auth, the verification e-mail call skips the verified check. */
+export interface ApiExtraOptions {
+  skipAuth?: boolean;
+  skipVerified?: boolean;
+}
+
+export type ApiErrorStatus = number | 'FETCH_ERROR' | 'TIMEOUT_ERROR' | 'PARSING_ERROR';
+
+/** Every failure reaches components in API.md's error-body shape, whatever went wrong. */
+export interface ApiError {
+  status: ApiErrorStatus;
+  data: { error: string; code: string; details?: { path: string; message: string }[] };
+}
+
+export interface AuthSnapshot {
+  initialised: boolean;
+  idToken: string | null;
+  user: { emailVerified: boolean } | null;
+}
+
+type Dispatch = (action: never) => unknown;
+
+/** What the base query needs from the rest of the app, injected through the store's thunk `extra`. */
+export interface BaseQueryDeps {
+  baseUrl: string;
+  timeoutMs?: number;
+  fetchFn?: typeof fetch;
+  selectAuth: (state: unknown) => AuthSnapshot;
+  whenAuthReady: () => Promise<void>;
+  /** A new ID token, or null when the session is gone. Must be single-flight. */
+  refreshIdToken: (dispatch: Dispatch) => Promise<string | null>;
+  signOut: (dispatch: Dispatch) => Promise<void>;
+  getAppCheckToken: () => Promise<string | null>;
+  invalidateAppCheck: () => void;
+  notifyError: (message: string) => void;
+}
+
+export interface BaseQueryExtra {
+  baseQuery: BaseQueryDeps;
+}
+
+export const NOT_AUTHENTICATED = 'User not authenticated';
+export const EMAIL_NOT_VERIFIED = 'Email not verified';
+const MESSAGES = {
+  FETCH_ERROR: 'We could not reach the server. Check your connection and try again.',
+  TIMEOUT_ERROR: 'The server took too long to answer. Please try again.',
+  PARSING_ERROR: 'The server sent an answer we could not read. Please try again.',
+} as const;
+
+const clientError = (status: number, error: string, code: string): { error: ApiError } => ({ error: { status, data: { error, code } } });
+
+type Result = { data: unknown; error?: undefined } | { error: ApiError; data?: undefined };
+
+function buildUrl(baseUrl: string, args: RequestArgs): string {
+  const query = new URLSearchParams();
+  for (const [key, value] of Object.entries(args.params ?? {})) {
+    if (value !== undefined && value !== null) query.set(key, String(value));
+  }
+  const qs = query.toString();
+  return `${baseUrl.replace(/\/$/, '')}/${args.url.replace(/^\//, '')}${qs ? `?${qs}` : ''}`;
+}
+
+function errorData(status: number, body: unknown): ApiError['data'] {
+  if (body && typeof body === 'object' && typeof (body as { error?: unknown }).error === 'string') {
+    const { error, code, details } = body as { error: string; code?: unknown; details?: ApiError['data']['details'] };
+    return { error, code: typeof code === 'string' ? code : `HTTP_${status}`, ...(details ? { details } : {}) };
+  }
+  return { error: status >= 500 ? 'Something went wrong on our side. Please try again.' : 'Something went wrong', code: `HTTP_${status}` };
+}
+
+async function send(deps: BaseQueryDeps, args: RequestArgs, headers: Record<string, string>, outer: AbortSignal): Promise<Result> {
+  const controller = new AbortController();
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    controller.abort();
+  }, deps.timeoutMs ?? 30_000);
+  const onAbort = () => controller.abort();
+  outer.addEventListener('abort', onAbort);
+  const fetchFn = deps.fetchFn ?? ((...a: Parameters<typeof fetch>) => fetch(...a));
+  const hasBody = args.body !== undefined;
+  try {
+    let response: Response;
+    try {
+      response = await fetchFn(buildUrl(deps.baseUrl, args), {
+        method: args.method ?? 'GET',
+        headers: { Accept: 'application/json', ...(hasBody ? { 'Content-Type': 'application/json' } : {}), ...headers, ...args.headers },
+        body: hasBody ? JSON.stringify(args.body) : undefined,
+        credentials: 'include',
+        signal: controller.signal,
+      });
+    } catch {
+      const kind = timedOut ? 'TIMEOUT_ERROR' : 'FETCH_ERROR';
+      return { error: { status: kind, data: { error: MESSAGES[kind], code: kind } } };
+    }
+    let body: unknown;
+    try {
+      if (response.ok && args.responseHandler === 'blob') body = await response.blob();
+      else {
+        const text = await response.text();
+        body = args.responseHandler === 'text' ? text : text ? JSON.parse(text) : null;
+      }
+    } catch {
+      return { error: { status: 'PARSING_ERROR', data: { error: MESSAGES.PARSING_ERROR, code: 'PARSING_ERROR' } } };
+    }
+    if (response.ok) return { data: body };
+    return { error: { status: response.status, data: errorData(response.status, body) } };
+  } finally {
+    clearTimeout(timer);
+    outer.removeEventListener('abort', onAbort);
+  }
+}
+
+const isAppCheckRejection = (error: ApiError) => error.status === 401 && error.data.code.startsWith('APP_CHECK');
+
+/**
+ * The one base query (spec §7–§8): waits for auth initialisation, sends the ID token and the
+ * app-check token, refuses locally when signed out or unverified, refreshes the ID token once
+ * on a 401 and retries, and toasts rate-limit messages.
+ */
+export const baseQuery: BaseQueryFn<string | RequestArgs, unknown, ApiError, ApiExtraOptions> = async (rawArgs, api, extraOptions) => {
+  const deps = (api.extra as BaseQueryExtra).baseQuery;
+  const args: RequestArgs = typeof rawArgs === 'string' ? { url: rawArgs } : rawArgs;
+  const opts = extraOptions ?? {};
+  const dispatch = api.dispatch as Dispatch;
+
+  await deps.whenAuthReady();
+  const auth = deps.selectAuth(api.getState());
+  let idToken: string | null = null;
+  if (!opts.skipAuth) {
+    if (!auth.user) return clientError(401, NOT_AUTHENTICATED, 'UNAUTHENTICATED');
+    if (!opts.skipVerified && !auth.user.emailVerified) return clientError(403, EMAIL_NOT_VERIFIED, 'EMAIL_NOT_VERIFIED');
+    idToken = auth.idToken ?? (await deps.refreshIdToken(dispatch));
+    if (!idToken) {
+      await deps.signOut(dispatch);
+      return clientError(401, NOT_AUTHENTICATED, 'UNAUTHENTICATED');
+    }
+  }
+
+  const headersFor = async (token: string | null) => {
+    const headers: Record<string, string> = {};
+    if (token) headers.Authorization = `Bearer ${token}`;
+    // Without a token the call still goes out: the API decides (APP_CHECK_MODE) and says so.
+    const appCheck = await deps.getAppCheckToken().catch(() => null);
+    if (appCheck) headers['X-App-Check'] = appCheck;
+    return headers;
+  };
+
+  let result = await send(deps, args, await headersFor(idToken), api.signal);
+  if (result.error && isAppCheckRejection(result.error)) {
+    deps.invalidateAppCheck();
+    result = await send(deps, args, await headersFor(idToken), api.signal);
+  } else if (result.error?.status === 401 && !opts.skipAuth) {
+    const fresh = await deps.refreshIdToken(dispatch);
+    if (!fresh) {
+      await deps.signOut(dispatch);
+      return clientError(401, NOT_AUTHENTICATED, 'UNAUTHENTICATED');
+    }
+    result = await send(deps, args, await headersFor(fresh), api.signal);
+  }
+  if (result.error?.status === 429) deps.notifyError(result.error.data.error);
+  return result;
+};
