@@ -1,0 +1,50 @@
+import { defineConfig, devices } from '@playwright/test';
+
+const PORT = Number(process.env.E2E_PORT ?? 3310);
+const BASE_URL = `http://localhost:${PORT}`;
+
+/**
+ * The whole stack as `npm start` runs it (API serving the built web app, embedded PostgreSQL),
+ * on its own port and data folder, wiped at start so every run begins from the seed.
+ * The web app must be built first (`npm run test:e2e` does that).
+ */
+export default defineConfig({
+  testDir: './tests',
+  outputDir: '../test-results/e2e',
+  timeout: 30_000,
+  expect: { timeout: 7_000 },
+  fullyParallel: true,
+  forbidOnly: !!process.env.CI,
+  retries: process.env.CI ? 1 : 0,
+  workers: process.env.CI ? 2 : 4,
+  reporter: process.env.CI ? [['list'], ['html', { open: 'never', outputFolder: '../playwright-report' }]] : 'list',
+  use: {
+    baseURL: BASE_URL,
+    locale: 'en-AU',
+    timezoneId: 'UTC',
+    trace: 'retain-on-failure',
+    screenshot: 'only-on-failure',
+    launchOptions: {
+      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      args: ['--no-sandbox', '--disable-dev-shm-usage', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-gpu'],
+    },
+  },
+  projects: [{ name: 'chromium', use: { ...devices['Desktop Chrome'], channel: undefined } }],
+  webServer: {
+    command: 'rm -rf .data/e2e && npm run start -w apps/api',
+    cwd: '..',
+    url: `${BASE_URL}/api/v1/ready`,
+    timeout: 120_000,
+    reuseExistingServer: !process.env.CI,
+    stdout: 'pipe',
+    stderr: 'pipe',
+    env: {
+      PORT: String(PORT),
+      DATA_DIR: '.data/e2e',
+      PUBLIC_URL: BASE_URL,
+      RATE_LIMIT_MODE: 'off',
+      TZ: 'UTC',
+      LOG_LEVEL: 'warn',
+    },
+  },
+});
