@@ -5,6 +5,8 @@ import { resolveSecrets } from './config/secrets';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from './dev/embedded-postgres';
 import { startSmtpCatcher, type SmtpCatcher } from './dev/smtp-catcher';
 import { seedDemoAccounts } from './modules/accounts/demo-accounts.seed';
+import { demoSeason } from './modules/catalogue/demo-season';
+import { loadSeason } from './modules/catalogue/season.service';
 import { devMailboxEnabled, useEmbeddedCatcher } from './modules/mail/mail-transport';
 import { runServer } from './server';
 
@@ -35,7 +37,12 @@ async function main() {
     }
     const server = await runServer(config, secrets, databaseUrl, { onClose: stopAll });
     // Demo accounts only on the embedded default, never on a configured DATABASE_URL (API.md).
-    if (config.embedded) await seedDemoAccounts(server.app.db, server.app.clock.now());
+    if (config.embedded) {
+      const now = server.app.clock.now();
+      await seedDemoAccounts(server.app.db, now);
+      // Reloaded at every start so the demo always has six weeks ahead; holds and bookings are kept.
+      await loadSeason(server.app.db, demoSeason(now), now);
+    }
     printBanner(server.url, config.embedded);
   } catch (err) {
     await stopAll();
