@@ -53,7 +53,12 @@ const extra: StoreExtra = {
   },
   baseQuery: {
     baseUrl: API_BASE_URL,
-    selectAuth: (state) => (state as RootState).auth,
+    selectAuth: (state) => {
+      const auth = (state as RootState).auth;
+      // An ID token about to expire is refreshed before the call rather than after a 401.
+      const stale = auth.expiresAt !== null && Date.parse(auth.expiresAt) - 30_000 < Date.now();
+      return stale ? { ...auth, idToken: null } : auth;
+    },
     whenAuthReady: () => authReady,
     refreshIdToken: (dispatch) => (dispatch as AppDispatch)(refreshSession()).unwrap(),
     signOut: async (dispatch) => {

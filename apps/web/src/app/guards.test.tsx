@@ -1,0 +1,106 @@
+import { combineReducers, configureStore } from '@reduxjs/toolkit';
+import { render, screen } from '@testing-library/react';
+import { Provider } from 'react-redux';
+import { createMemoryRouter, RouterProvider } from 'react-router';
+import { describe, expect, it } from 'vitest';
+import type { User } from '@kringle/contracts/accounts';
+import { authReducer, type AuthState } from '../features/auth/auth-slice';
+import { bookingReducer } from '../features/booking-wizard/booking-slice';
+import { timerReducer } from '../features/booking-wizard/timer-slice';
+import { api } from '../lib/api';
+import { routes } from './routes';
+
+const user: User = {
+  id: '7d9a4a8e-4a8e-4a8e-8a8e-4a8e4a8e4a8e',
+  email: 'holly@example.com',
+  emailVerified: true,
+  firstName: 'holly',
+  lastName: 'winters',
+  displayName: 'Holly Winters',
+  phone: null,
+  preferredLocationId: null,
+  createdAt: '2026-11-01T00:00:00.000Z',
+};
+
+function renderAt(path: string, auth: Partial<AuthState>) {
+  const store = configureStore({
+    reducer: combineReducers({ auth: authReducer, booking: bookingReducer, timer: timerReducer, [api.reducerPath]: api.reducer }),
+    preloadedState: { auth: { user: null, idToken: null, expiresAt: null, initialised: true, ...auth } },
+  });
+  const router = createMemoryRouter(routes, { initialEntries: [path] });
+  render(
+    <Provider store={store}>
+      <RouterProvider router={router} />
+    </Provider>,
+  );
+  return router;
+}
+
+const signedIn = { user, idToken: 'token' };
+
+describe('route guards (spec §2)', () => {
+  it.each([
+    ['/', '/register'],
+    ['/bookings', '/register'],
+    ['/packages', '/login'],
+    ['/create-booking', '/login'],
+    ['/success', '/login'],
+    ['/error', '/login'],
+    ['/expired', '/login'],
+  ])('a guest at %s is sent to %s', (from, to) => {
+    const router = renderAt(from, {});
+    expect(router.state.location.pathname).toBe(to);
+  });
+
+  it.each(['/login', '/register', '/forgot-password', '/verify', '/terms_and_conditions'])('a guest may open %s', (path) => {
+    const router = renderAt(path, {});
+    expect(router.state.location.pathname).toBe(path);
+  });
+
+  it.each(['/login', '/register', '/forgot-password'])('a signed-in user at %s is sent to / and on to /bookings', (path) => {
+    const router = renderAt(path, signedIn);
+    expect(router.state.location.pathname).toBe('/bookings');
+    expect(screen.getByRole('heading', { name: 'My Bookings' })).toBeInTheDocument();
+  });
+
+  it('a signed-in user may open every protected page, inside the layout', () => {
+    for (const path of ['/bookings', '/packages', '/create-booking', '/success', '/error', '/expired']) {
+      const router = renderAt(path, signedIn);
+      expect(router.state.location.pathname).toBe(path);
+      expect(screen.getByTestId('sidebar')).toBeInTheDocument();
+      expect(screen.getByText('Holly Winters')).toBeInTheDocument();
+      expect(screen.getByText('Customer')).toBeInTheDocument();
+      document.body.innerHTML = '';
+    }
+  });
+
+  it('a signed-in but unverified user sees only the verification screen', () => {
+    const router = renderAt('/packages', { user: { ...user, emailVerified: false }, idToken: 'token' });
+    expect(router.state.location.pathname).toBe('/packages');
+    expect(screen.getByRole('heading', { name: 'Verify your email address' })).toBeInTheDocument();
+    expect(screen.queryByTestId('sidebar')).toBeNull();
+    expect(document.title).toBe('Verify Email | Kringle');
+  });
+
+  it('/verify stays open to a signed-in user', () => {
+    const router = renderAt('/verify?mode=verifyEmail&oobCode=x', signedIn);
+    expect(router.state.location.pathname).toBe('/verify');
+  });
+
+  it('waits for auth initialisation instead of redirecting (no login flash on reload)', () => {
+    const router = renderAt('/bookings', { user, initialised: false });
+    expect(router.state.location.pathname).toBe('/bookings');
+    expect(screen.getByRole('status')).toBeInTheDocument();
+  });
+
+  it('unknown paths show the unknown-path page, signed in or not', () => {
+    renderAt('/definitely/not/here', {});
+    expect(screen.getByRole('heading', { name: "We can't find that page" })).toBeInTheDocument();
+    expect(document.title).toBe('Page Not Found | Kringle');
+  });
+
+  it("sets the page title to '{label} | brand'", () => {
+    renderAt('/packages', signedIn);
+    expect(document.title).toBe('View Packages | Kringle');
+  });
+});

@@ -1,0 +1,112 @@
+import { combineReducers, configureStore } from '@reduxjs/toolkit';
+import { toast } from 'sonner';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import type { User } from '@kringle/contracts/accounts';
+import { resetStore } from '../../lib/reset-action';
+import { authReducer, type AuthState } from './auth-slice';
+import { initialiseSession, refreshSession, setSession, signOut, STAFF_REFUSED_MESSAGE } from './session';
+
+vi.mock('sonner', () => ({ toast: { error: vi.fn(), success: vi.fn() } }));
+
+const user: User = {
+  id: '7d9a4a8e-4a8e-4a8e-8a8e-4a8e4a8e4a8e',
+  email: 'holly@example.com',
+  emailVerified: true,
+  firstName: 'Holly',
+  lastName: 'Winters',
+  displayName: 'Holly Winters',
+  phone: null,
+  preferredLocationId: null,
+  createdAt: '2026-11-01T00:00:00.000Z',
+};
+
+const b64 = (o: object) => btoa(JSON.stringify(o)).replace(/=+$/, '').replace(/\+/g, '-').replace(/\//g, '_');
+const jwt = (claims: object) => `${b64({ alg: 'ES256' })}.${b64(claims)}.sig`;
+const customerToken = jwt({ sub: user.id, dashboard_user: false });
+const staffToken = jwt({ sub: user.id, dashboard_user: true });
+
+function makeStore(auth: Partial<AuthState>, fetchFn: typeof fetch) {
+  const purgePersisted = vi.fn(async () => {});
+  const store = configureStore({
+    reducer: combineReducers({ auth: authReducer, resets: (n: number = 0, a: { type: string }) => (a.type === resetStore.type ? n + 1 : n) }),
+    preloadedState: { auth: { user: null, idToken: null, expiresAt: null, initialised: false, ...auth } },
+    middleware: (getDefault) =>
+      getDefault({ thunk: { extraArgument: { auth: { apiBaseUrl: '/api/v1', fetchFn, getAppCheckToken: async () => 'ac', purgePersisted } } } }),
+  });
+  return { store, purgePersisted };
+}
+
+const okSession = (token = customerToken) => new Response(JSON.stringify({ idToken: token, expiresAt: '2026-12-01T00:15:00Z', user }), { status: 200 });
+
+describe('session', () => {
+  beforeEach(() => vi.mocked(toast.error).mockClear());
+
+  it('setSession stores the user and the in-memory ID token', async () => {
+    const { store } = makeStore({}, vi.fn());
+    expect(await store.dispatch(setSession({ idToken: customerToken, expiresAt: 'x', user })).unwrap()).toBe(true);
+    expect(store.getState().auth).toMatchObject({ user, idToken: customerToken });
+  });
+
+  it("refuses staff tokens: signs out, purges, resets, 'Not Authorized to login'", async () => {
+    const fetchFn = vi.fn(async () => new Response(null, { status: 204 }));
+    const { store, purgePersisted } = makeStore({ initialised: true }, fetchFn as unknown as typeof fetch);
+    expect(await store.dispatch(setSession({ idToken: staffToken, expiresAt: 'x', user })).unwrap()).toBe(false);
+    expect(store.getState().auth).toEqual({ user: null, idToken: null, expiresAt: null, initialised: true });
+    expect(store.getState().resets).toBe(1);
+    expect(purgePersisted).toHaveBeenCalled();
+    expect(fetchFn).toHaveBeenCalledWith('/api/v1/auth/sign-out', expect.objectContaining({ method: 'POST', credentials: 'include' }));
+    expect(toast.error).toHaveBeenCalledWith(STAFF_REFUSED_MESSAGE);
+  });
+
+  it('refresh is single-flight: parallel callers share one call (the cookie rotates)', async () => {
+    const fetchFn = vi.fn(async () => okSession());
+    const { store } = makeStore({ user, initialised: true }, fetchFn as unknown as typeof fetch);
+    const tokens = await Promise.all([1, 2, 3].map(() => store.dispatch(refreshSession()).unwrap()));
+    expect(tokens).toEqual([customerToken, customerToken, customerToken]);
+    expect(fetchFn).toHaveBeenCalledTimes(1);
+    expect(fetchFn).toHaveBeenCalledWith('/api/v1/auth/refresh', expect.objectContaining({ credentials: 'include', headers: { 'X-App-Check': 'ac' } }));
+  });
+
+  it('refresh answers null when the cookie is refused', async () => {
+    const { store } = makeStore({ user, initialised: true }, vi.fn(async () => new Response('{}', { status: 401 })) as unknown as typeof fetch);
+    expect(await store.dispatch(refreshSession()).unwrap()).toBeNull();
+  });
+
+  it('boot with a persisted user gets an ID token before marking auth initialised', async () => {
+    const { store } = makeStore({ user }, vi.fn(async () => okSession()) as unknown as typeof fetch);
+    await store.dispatch(initialiseSession());
+    expect(store.getState().auth).toMatchObject({ user, idToken: customerToken, initialised: true });
+  });
+
+  it('boot with a refused cookie signs out locally', async () => {
+    const fetchFn = vi.fn(async () => new Response('{}', { status: 401 }));
+    const { store, purgePersisted } = makeStore({ user }, fetchFn as unknown as typeof fetch);
+    await store.dispatch(initialiseSession());
+    expect(store.getState().auth).toEqual({ user: null, idToken: null, expiresAt: null, initialised: true });
+    expect(purgePersisted).toHaveBeenCalled();
+    expect(fetchFn).toHaveBeenCalledTimes(1);
+  });
+
+  it('boot offline keeps the user (the first call refreshes again)', async () => {
+    const { store } = makeStore({ user }, vi.fn(async () => Promise.reject(new TypeError('offline'))) as unknown as typeof fetch);
+    await store.dispatch(initialiseSession());
+    expect(store.getState().auth).toMatchObject({ user, idToken: null, initialised: true });
+  });
+
+  it('boot without a user makes no call', async () => {
+    const fetchFn = vi.fn();
+    const { store } = makeStore({}, fetchFn as unknown as typeof fetch);
+    await store.dispatch(initialiseSession());
+    expect(fetchFn).not.toHaveBeenCalled();
+    expect(store.getState().auth.initialised).toBe(true);
+  });
+
+  it('signOut calls the server, clears and purges', async () => {
+    const fetchFn = vi.fn(async () => new Response(null, { status: 204 }));
+    const { store, purgePersisted } = makeStore({ user, idToken: customerToken, initialised: true }, fetchFn as unknown as typeof fetch);
+    await store.dispatch(signOut());
+    expect(fetchFn).toHaveBeenCalledWith('/api/v1/auth/sign-out', expect.anything());
+    expect(store.getState().auth.user).toBeNull();
+    expect(purgePersisted).toHaveBeenCalled();
+  });
+});
