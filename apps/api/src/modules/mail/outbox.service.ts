@@ -48,15 +48,18 @@ async function deliverOne(deps: OutboxDeps, mail: ClaimedMail): Promise<boolean>
       text: mail.text,
       attachments: mail.attachments.map((a) => ({ filename: a.filename, contentType: a.contentType, content: a.content, encoding: 'base64' })),
     });
-    await markMailSent(deps.db, mail.id, deps.clock.now());
-    return true;
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);
     const giveUp = mail.attempts >= OUTBOX_POLICY.maxAttempts;
     const retryAt = giveUp ? null : new Date(deps.clock.now().getTime() + retryDelayMs(mail.attempts));
     await markMailAttemptFailed(deps.db, mail.id, message, retryAt);
-    // The id is enough to find the row; addresses stay out of the logs.
-    deps.log[giveUp ? 'error' : 'warn']({ mailId: mail.id, attempts: mail.attempts, err: message }, giveUp ? 'mail given up' : 'mail send failed, will retry');
+    // The id finds the row (last_error has the full message); SMTP messages can hold addresses, so logs get only the code.
+    const code = (err as { code?: unknown; responseCode?: unknown }).responseCode ?? (err as { code?: unknown }).code;
+    deps.log[giveUp ? 'error' : 'warn']({ mailId: mail.id, attempts: mail.attempts, code }, giveUp ? 'mail given up' : 'mail send failed, will retry');
     return false;
   }
+  // Outside the try: if this write fails the lease runs out and the mail is sent again
+  // (at-least-once), rather than being recorded as an SMTP failure.
+  await markMailSent(deps.db, mail.id, deps.clock.now());
+  return true;
 }
