@@ -1,0 +1,103 @@
+import { sql } from 'drizzle-orm';
+import { index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { users } from './accounts';
+import { locations, slots, slotTypes } from './catalogue';
+import { reservations } from './reservations';
+
+export interface LineItem {
+  id: string;
+  type: 'package' | 'add_on';
+  name: string;
+  quantity: number;
+  unitPriceCents: number;
+  totalCents: number;
+}
+
+/** A priced selection for one hold; the server's own arithmetic, never the client's. */
+export const carts = pgTable('carts', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  userId: uuid('user_id')
+    .notNull()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  reservationId: uuid('reservation_id')
+    .notNull()
+    .references(() => reservations.id, { onDelete: 'cascade' }),
+  items: jsonb('items').$type<LineItem[]>().notNull(),
+  amountCents: integer('amount_cents').notNull(),
+  gstCents: integer('gst_cents').notNull(),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+export const bookings = pgTable(
+  'bookings',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    /** Short human reference, e.g. KR-7K3Q9. */
+    reference: text('reference').notNull(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    locationId: uuid('location_id')
+      .notNull()
+      .references(() => locations.id),
+    slotId: uuid('slot_id')
+      .notNull()
+      .references(() => slots.id),
+    slotTypeId: uuid('slot_type_id')
+      .notNull()
+      .references(() => slotTypes.id),
+    reservationId: uuid('reservation_id').references(() => reservations.id),
+    status: text('status', { enum: ['payment_pending', 'completed', 'cancelled', 'payment_failed'] }).notNull(),
+    source: text('source', { enum: ['online', 'walkin'] }).notNull().default('online'),
+    items: jsonb('items').$type<LineItem[]>().notNull(),
+    amountCents: integer('amount_cents').notNull(),
+    rescheduleCount: integer('reschedule_count').notNull().default(0),
+    cancelReason: text('cancel_reason'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    confirmedAt: timestamp('confirmed_at', { withTimezone: true }),
+    cancelledAt: timestamp('cancelled_at', { withTimezone: true }),
+  },
+  (t) => [
+    uniqueIndex('bookings_reference_key').on(t.reference),
+    // The last line of defence against a double booking: one confirmed booking per session.
+    uniqueIndex('bookings_one_confirmed_per_slot').on(t.slotId).where(sql`status = 'completed'`),
+    index('bookings_user_idx').on(t.userId, t.status),
+  ],
+);
+
+export const orders = pgTable(
+  'orders',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    bookingId: uuid('booking_id')
+      .notNull()
+      .references(() => bookings.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** One order per cart: checking the same cart out again returns this order. */
+    cartId: uuid('cart_id').references(() => carts.id),
+    status: text('status', { enum: ['pending', 'paid', 'failed', 'refunded'] }).notNull().default('pending'),
+    items: jsonb('items').$type<LineItem[]>().notNull(),
+    amountCents: integer('amount_cents').notNull(),
+    refundedCents: integer('refunded_cents').notNull().default(0),
+    paymentIntentId: text('payment_intent_id'),
+    clientSecret: text('client_secret'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    paidAt: timestamp('paid_at', { withTimezone: true }),
+    refundedAt: timestamp('refunded_at', { withTimezone: true }),
+  },
+  (t) => [
+    uniqueIndex('orders_cart_key').on(t.cartId),
+    uniqueIndex('orders_payment_intent_key').on(t.paymentIntentId),
+    index('orders_booking_idx').on(t.bookingId),
+  ],
+);
+
+/** Stripe event ids already handled, so a webhook delivered twice is processed once. */
+export const stripeEvents = pgTable('stripe_events', {
+  id: text('id').primaryKey(),
+  type: text('type').notNull(),
+  receivedAt: timestamp('received_at', { withTimezone: true }).notNull().defaultNow(),
+});
