@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import {
   maskEmail,
+  newPasswordFormSchema,
   passwordProblem,
   passwordStrength,
+  registerFormSchema,
   registerRequestSchema,
   signInRequestSchema,
   updateProfileRequestSchema,
@@ -41,6 +43,13 @@ describe('accounts request schemas', () => {
     expect(signInRequestSchema.safeParse({ email: 'a@b.co', password: 'x', remember: true }).success).toBe(false);
     expect(updateProfileRequestSchema.safeParse({ phone: null, preferredLocationId: null }).success).toBe(true);
     expect(updateProfileRequestSchema.safeParse({ email: 'a@b.co' }).success).toBe(false);
+  });
+
+  it('form schemas add the password rules with the message on the password field', () => {
+    const form = registerFormSchema.safeParse({ email: 'mary@example.com', password: 'Password123', firstName: 'M', lastName: 'C' });
+    expect(form.error?.issues[0]).toMatchObject({ path: ['password'], message: expect.stringMatching(/too common/) });
+    expect(newPasswordFormSchema.safeParse({ newPassword: 'qwertyuiop' }).error?.issues[0]?.path).toEqual(['newPassword']);
+    expect(newPasswordFormSchema.safeParse({ newPassword: 'Fresh-Snow-On-The-Roof-7' }).success).toBe(true);
   });
 });
 

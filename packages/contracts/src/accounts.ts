@@ -84,6 +84,13 @@ export const registerRequestSchema = z
   .meta({ id: 'RegisterRequest' });
 export type RegisterRequest = z.input<typeof registerRequestSchema>;
 
+/** The register form: the request plus every password rule, so the form shows WEAK_PASSWORD's message inline. */
+export const registerFormSchema = registerRequestSchema.superRefine((value, ctx) => {
+  const problem = passwordProblem(value.password, value.email);
+  if (problem) ctx.addIssue({ code: 'custom', path: ['password'], message: problem });
+});
+export type RegisterForm = z.input<typeof registerFormSchema>;
+
 /** POST /auth/sign-in. The password is not checked against the rules here (older passwords still sign in). */
 export const signInRequestSchema = z
   .strictObject({
@@ -151,6 +158,15 @@ export const confirmPasswordResetRequestSchema = z
   .strictObject({ oobCode: oobCodeSchema, newPassword: passwordSchema })
   .meta({ id: 'ConfirmPasswordResetRequest' });
 export type ConfirmPasswordResetRequest = z.input<typeof confirmPasswordResetRequestSchema>;
+
+/** The new-password form of a reset link (the e-mail rule is checked by the API: the link only shows it masked). */
+export const newPasswordFormSchema = z
+  .object({ newPassword: passwordSchema })
+  .superRefine((value, ctx) => {
+    const problem = passwordProblem(value.newPassword);
+    if (problem) ctx.addIssue({ code: 'custom', path: ['newPassword'], message: problem });
+  });
+export type NewPasswordForm = z.input<typeof newPasswordFormSchema>;
 
 /** The ID token's payload (decode it on the client without verifying; the API verifies). */
 export const idTokenClaimsSchema = z.object({
