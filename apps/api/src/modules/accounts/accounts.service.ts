@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { FastifyBaseLogger } from 'fastify';
 import { passwordProblem, type SessionResponse, type User } from '@kringle/contracts/accounts';
 import type { Db } from '../../db/client';
 import { AppError } from '../../lib/app-error';
@@ -42,6 +43,7 @@ export class AccountsService {
     private readonly db: Db,
     private readonly clock: Clock,
     private readonly idTokens: IdTokens,
+    private readonly log: FastifyBaseLogger,
   ) {}
 
   async register(input: RegisterInput): Promise<User> {
@@ -95,6 +97,7 @@ export class AccountsService {
       if (!token || token.revokedAt) return null;
       if (token.rotatedAt) {
         await refreshTokens.revokeFamily(tx, token.familyId, now);
+        this.log.warn({ userId: token.userId, familyId: token.familyId }, 'refresh token replayed: family revoked');
         return null;
       }
       if (token.expiresAt <= now) return null;
