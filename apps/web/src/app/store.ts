@@ -49,6 +49,7 @@ const extra: StoreExtra = {
   auth: {
     apiBaseUrl: API_BASE_URL,
     getAppCheckToken: () => appCheck.getToken(),
+    invalidateAppCheck: () => appCheck.invalidate(),
     purgePersisted: () => persistor.purge(),
   },
   baseQuery: {

@@ -110,3 +110,19 @@ describe('session', () => {
     expect(purgePersisted).toHaveBeenCalled();
   });
 });
+
+describe('session boot failures that are not a lost session', () => {
+  it('keeps the user on a 5xx or an app-check rejection (retrying app check once)', async () => {
+    const appCheckRejected = () => new Response(JSON.stringify({ error: 'x', code: 'APP_CHECK_INVALID' }), { status: 401 });
+    const fetchFn = vi.fn().mockResolvedValueOnce(appCheckRejected()).mockResolvedValueOnce(appCheckRejected());
+    const { store, purgePersisted } = makeStore({ user }, fetchFn as unknown as typeof fetch);
+    await store.dispatch(initialiseSession());
+    expect(fetchFn).toHaveBeenCalledTimes(2);
+    expect(purgePersisted).not.toHaveBeenCalled();
+    expect(store.getState().auth).toMatchObject({ user, idToken: null, initialised: true });
+
+    const down = makeStore({ user }, vi.fn(async () => new Response('{}', { status: 503 })) as unknown as typeof fetch);
+    await down.store.dispatch(initialiseSession());
+    expect(down.store.getState().auth.user).toEqual(user);
+  });
+});

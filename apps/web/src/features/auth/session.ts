@@ -14,21 +14,45 @@ export interface AuthExtra {
     apiBaseUrl: string;
     fetchFn?: typeof fetch;
     getAppCheckToken: () => Promise<string | null>;
+    invalidateAppCheck?: () => void;
     purgePersisted: () => Promise<void>;
   };
 }
 
 type ThunkConfig = { state: { auth: AuthState }; extra: AuthExtra };
 
+async function errorCode(response: Response): Promise<string | null> {
+  try {
+    const body = (await response.clone().json()) as { code?: unknown };
+    return typeof body.code === 'string' ? body.code : null;
+  } catch {
+    return null;
+  }
+}
+
 async function authPost(extra: AuthExtra['auth'], path: string): Promise<Response> {
-  const appCheck = await extra.getAppCheckToken().catch(() => null);
   const fetchFn = extra.fetchFn ?? ((...a: Parameters<typeof fetch>) => fetch(...a));
-  // The refresh cookie lives on path /api/v1/auth, so these calls must include credentials.
-  return fetchFn(`${extra.apiBaseUrl}${path}`, {
-    method: 'POST',
-    credentials: 'include',
-    headers: appCheck ? { 'X-App-Check': appCheck } : {},
-  });
+  const send = async () => {
+    const appCheck = await extra.getAppCheckToken().catch(() => null);
+    // The refresh cookie lives on path /api/v1/auth, so these calls must include credentials.
+    return fetchFn(`${extra.apiBaseUrl}${path}`, {
+      method: 'POST',
+      credentials: 'include',
+      headers: appCheck ? { 'X-App-Check': appCheck } : {},
+    });
+  };
+  const response = await send();
+  // A stale app-check token is not a lost session: get a fresh one and try once more.
+  if (response.status === 401 && (await errorCode(response))?.startsWith('APP_CHECK')) {
+    extra.invalidateAppCheck?.();
+    return send();
+  }
+  return response;
+}
+
+/** Only a 401 about the session itself means the refresh cookie is gone. */
+async function sessionRefused(response: Response): Promise<boolean> {
+  return response.status === 401 && !(await errorCode(response))?.startsWith('APP_CHECK');
 }
 
 /** Signing out clears and purges stored state (spec §4); the server revokes the refresh family. */
@@ -94,15 +118,16 @@ export const initialiseSession = createAsyncThunk<void, void, ThunkConfig>('auth
       try {
         response = await authPost(extra.auth, '/auth/refresh');
       } catch {
-        response = null; // offline: keep the user; the base query refreshes on the first call
+        response = null;
       }
       if (response?.ok) {
         const body = (await response.json()) as { idToken: string; expiresAt: string; user: unknown };
         const user = userSchema.safeParse(body.user);
         if (user.success) await dispatch(setSession({ idToken: body.idToken, expiresAt: body.expiresAt, user: user.data }));
-      } else if (response) {
+      } else if (response && (await sessionRefused(response))) {
         await dispatch(signOut({ callServer: false }));
       }
+      // Anything else (offline, 5xx, 429, app check): keep the user; the first call retries.
     }
   } finally {
     dispatch(authInitialised());

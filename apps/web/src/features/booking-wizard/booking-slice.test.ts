@@ -12,7 +12,9 @@ import {
   startReschedule,
   toggleSlotType,
   upsertItem,
+  type BookingLocation,
   type BookingState,
+  type SlotTypeChoice,
 } from './booking-slice';
 import { LAST_STEP, WIZARD_STEPS } from './wizard-steps';
 
@@ -43,8 +45,8 @@ describe('wizard steps', () => {
 });
 
 describe('booking slice', () => {
-  const standard = { id: 'st-1', name: 'Standard' };
-  const sensory = { id: 'st-2', name: 'Sensory-friendly' };
+  const standard = { id: 'st-1', name: 'Standard' } as SlotTypeChoice;
+  const sensory = { id: 'st-2', name: 'Sensory-friendly' } as SlotTypeChoice;
 
   it('slotType is a single-item list; selecting the same type again clears it', () => {
     expect(run([toggleSlotType(standard)]).slotType).toEqual([standard]);
@@ -58,7 +60,7 @@ describe('booking slice', () => {
   });
 
   it('starting a reschedule resets the state, keeps the location and stores the data', () => {
-    const location = { id: 'loc-1', name: 'Sydney', timezone: 'Australia/Sydney' };
+    const location = { id: 'loc-1', name: 'Sydney', timezone: 'Australia/Sydney' } as BookingLocation;
     const busy = run([
       setLocation(location),
       toggleSlotType(standard),
@@ -71,6 +73,6 @@ describe('booking slice', () => {
   });
 
   it('a store reset clears everything', () => {
-    expect(run([setLocation({ id: 'l', name: 'Perth' }), resetStore()])).toEqual(initialBookingState);
+    expect(run([setLocation({ id: 'l', name: 'Perth' } as BookingLocation), resetStore()])).toEqual(initialBookingState);
   });
 });
