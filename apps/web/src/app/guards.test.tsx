@@ -26,6 +26,8 @@ function renderAt(path: string, auth: Partial<AuthState>) {
   const store = configureStore({
     reducer: combineReducers({ auth: authReducer, booking: bookingReducer, timer: timerReducer, [api.reducerPath]: api.reducer }),
     preloadedState: { auth: { user: null, idToken: null, expiresAt: null, initialised: true, ...auth } },
+    // Pages may call the API (e.g. /verify checks its link): answer everything with a 400.
+    middleware: (getDefault) => getDefault({ thunk: { extraArgument: testExtra } }).concat(api.middleware),
   });
   const router = createMemoryRouter(routes, { initialEntries: [path] });
   render(
@@ -35,6 +37,22 @@ function renderAt(path: string, auth: Partial<AuthState>) {
   );
   return router;
 }
+
+const offlineFetch = (async () => new Response(JSON.stringify({ error: 'test', code: 'BAD_REQUEST' }), { status: 400 })) as unknown as typeof fetch;
+const testExtra = {
+  auth: { apiBaseUrl: 'http://test/api/v1', fetchFn: offlineFetch, getAppCheckToken: async () => null, purgePersisted: async () => {} },
+  baseQuery: {
+    baseUrl: 'http://test/api/v1',
+    fetchFn: offlineFetch,
+    selectAuth: (state: unknown) => (state as { auth: AuthState }).auth,
+    whenAuthReady: async () => {},
+    refreshIdToken: async () => null,
+    signOut: async () => {},
+    getAppCheckToken: async () => null,
+    invalidateAppCheck: () => {},
+    notifyError: () => {},
+  },
+};
 
 const signedIn = { user, idToken: 'token' };
 
