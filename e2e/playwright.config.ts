@@ -11,7 +11,7 @@ const BASE_URL = `http://localhost:${PORT}`;
 export default defineConfig({
   testDir: './tests',
   outputDir: '../test-results/e2e',
-  timeout: 30_000,
+  timeout: 60_000,
   expect: { timeout: 7_000 },
   fullyParallel: true,
   forbidOnly: !!process.env.CI,
