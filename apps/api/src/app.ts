@@ -6,8 +6,8 @@ import type { Config } from './config/config';
 import type { Secrets } from './config/secrets';
 import type { Db } from './db/client';
 import { systemClock, type Clock } from './lib/clock';
-import { appCheckRoutes } from './modules/app-check/app-check.routes';
 import { accountsRoutes } from './modules/accounts/accounts.routes';
+import { appCheckRoutes } from './modules/app-check/app-check.routes';
 import { healthRoutes } from './modules/health/health.routes';
 import { termsRoutes } from './modules/terms/terms.routes';
 import { devMailboxRoutes } from './modules/mail/dev-mailbox.routes';
@@ -19,6 +19,11 @@ import { openapiPlugin, openapiRoutes } from './plugins/openapi';
 import { rateLimitPlugin } from './plugins/rate-limit';
 import { securityPlugin } from './plugins/security';
 import { webStaticPlugin } from './plugins/web-static';
+import { catalogueRoutes } from './modules/availability/availability.routes';
+import { reservationsRoutes } from './modules/reservations/reservations.routes';
+import { checkoutRoutes } from './modules/checkout/checkout.routes';
+import { stripeWebhookRoutes } from './modules/payments/payments.routes';
+import { stripePlugin } from './plugins/stripe';
 
 export interface AppDeps {
   config: Config;
@@ -70,6 +75,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(openapiPlugin);
   await app.register(rateLimitPlugin);
   await app.register(appCheckPlugin);
+  await app.register(stripePlugin);
   await app.register(authPlugin);
 
   // Root-level probes for load balancers; the same under /api/v1 per API.md.
@@ -83,6 +89,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       await api.register(appCheckRoutes);
       // Feature modules register here, each under /api/v1.
       await api.register(accountsRoutes);
+      await api.register(catalogueRoutes);
+      await api.register(reservationsRoutes);
+      await api.register(checkoutRoutes);
+      await api.register(stripeWebhookRoutes);
     },
     { prefix: '/api/v1' },
   );

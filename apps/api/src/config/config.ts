@@ -30,6 +30,8 @@ const envSchema = z.object({
   STRIPE_SECRET_KEY: z.string().startsWith('sk_').optional(),
   STRIPE_PUBLISHABLE_KEY: z.string().startsWith('pk_').optional(),
   STRIPE_WEBHOOK_SECRET: z.string().startsWith('whsec_').optional(),
+  /** Where the SDK reaches Stripe: unset = Stripe itself; the local sandbox's URL on the embedded default. */
+  STRIPE_API_URL: z.url().optional(),
   REDIS_URL: z.url().optional(),
   RATE_LIMIT_MODE: z.enum(['on', 'off']).default('on'),
   BRAND_NAME: z.string().min(1).max(60).default('Kringle'),

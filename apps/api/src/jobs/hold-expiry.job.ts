@@ -1,8 +1,12 @@
 import type { FastifyInstance } from 'fastify';
+import { cancelLapsedCheckouts } from '../modules/payments/unpaid-checkouts.service';
 import { expireLapsedHolds } from '../modules/reservations/reservations.repository';
 import type { Job } from './runner';
 
-/** Tidies lapsed holds; readers already treat them as free, so this only keeps the tables honest. */
+/**
+ * Lapsed holds: readers already treat them as free, so for plain holds this only keeps the tables
+ * honest; unpaid checkouts are cancelled along with their PaymentIntents.
+ */
 export function holdExpiryJob(app: FastifyInstance): Job {
   return {
     name: 'hold-expiry',
@@ -10,6 +14,9 @@ export function holdExpiryJob(app: FastifyInstance): Job {
     async run() {
       while ((await expireLapsedHolds(app.db, app.clock.now())) > 0) {
         // Keep going while full batches come back.
+      }
+      while ((await cancelLapsedCheckouts(app)) > 0) {
+        // Same.
       }
     },
   };

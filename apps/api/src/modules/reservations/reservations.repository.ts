@@ -90,3 +90,11 @@ export async function expireLapsedHolds(db: DbOrTx, now: Date, batch = 500): Pro
     from expired where s.hold_reservation_id = expired.id`);
   return result.rowCount ?? 0;
 }
+
+/** Bookings that still count towards the per-account limit: paid or being paid, session ahead. */
+export async function countUpcomingBookings(db: DbOrTx, userId: string, now: Date): Promise<number> {
+  const result = await db.execute(sql`
+    select count(*)::int as n from bookings b join slots s on s.id = b.slot_id
+    where b.user_id = ${userId}::uuid and b.status in ('payment_pending', 'completed') and s.start_at > ${now.toISOString()}::timestamptz`);
+  return result.rows[0]!.n as number;
+}

@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { AppError, notFound } from '../../lib/app-error';
 import {
   claimSlot,
+  countUpcomingBookings,
   clearSlotHold,
   extendSlotHold,
   findReservation,
@@ -45,7 +46,11 @@ function isUniqueViolation(err: unknown): boolean {
 export async function createReservation(deps: Deps, userId: string, body: CreateReservationBody): Promise<Reservation> {
   const slot = await slotForHold(deps.db, body.slotId);
   if (!slot) throw notFound('That session');
-  if (body.bookingId) throw notFound('That booking'); // No bookings exist to reschedule until checkout lands.
+  if (body.bookingId) throw notFound('That booking'); // Rescheduling holds arrive with My bookings.
+  const limit = deps.config.MAX_UPCOMING_BOOKINGS;
+  if ((await countUpcomingBookings(deps.db, userId, deps.clock.now())) >= limit) {
+    throw new AppError('BOOKING_LIMIT', 409, `You already have ${limit} upcoming bookings, the most one account can hold. Please contact us for more.`);
+  }
   const holdMs = deps.config.HOLD_MINUTES * 60_000;
   // Two tabs of one customer racing meet on the one-active-hold index; the loser simply retries.
   for (let attempt = 0; ; attempt++) {

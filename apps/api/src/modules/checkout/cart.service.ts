@@ -1,0 +1,67 @@
+import type { Cart, LineItem } from '@kringle/contracts/cart';
+import type { z } from 'zod';
+import type { createCartBodySchema } from '@kringle/contracts/cart';
+import { CURRENCY, formatAud, gstOf } from '@kringle/contracts/money';
+import type { FastifyInstance } from 'fastify';
+import { AppError, notFound, type ErrorDetail } from '../../lib/app-error';
+import { findReservation } from '../reservations/reservations.repository';
+import { activeProducts, insertCart, slotTypeSlugOfSlot, type CartRow } from './cart.repository';
+
+type Deps = Pick<FastifyInstance, 'db' | 'clock'>;
+type CartBody = z.output<typeof createCartBodySchema>;
+
+export const toCart = (row: CartRow): Cart => ({
+  id: row.id,
+  reservationId: row.reservationId,
+  items: row.items,
+  amountCents: row.amountCents,
+  gstCents: row.gstCents,
+  currency: CURRENCY,
+});
+
+/**
+ * Prices a selection for a live hold from the catalogue. The client's `amount` only proves the
+ * customer saw the same total: a different figure is refused, never charged.
+ */
+export async function createCart(deps: Deps, userId: string, body: CartBody): Promise<Cart> {
+  const reservation = await findReservation(deps.db, body.reservationId, userId);
+  if (!reservation) throw notFound('That reservation');
+  if (reservation.status !== 'active' || reservation.expiresAt <= deps.clock.now()) {
+    throw new AppError('HOLD_EXPIRED', 409, 'Your hold on this session has ended. Please choose a session again.');
+  }
+  const typeSlug = await slotTypeSlugOfSlot(deps.db, reservation.slotId);
+  const found = await activeProducts(deps.db, body.packages.map((p) => p.id), body.addOns.map((a) => a.id));
+  const problems: ErrorDetail[] = [];
+  const items: LineItem[] = [];
+
+  body.packages.forEach((line, i) => {
+    const pkg = found.packages.find((p) => p.id === line.id);
+    if (!pkg || (pkg.slotTypeSlugs && typeSlug && !pkg.slotTypeSlugs.includes(typeSlug))) {
+      problems.push({ path: `body.packages.${i}.id`, message: 'This package is not offered for this session' });
+    } else if (line.quantity > pkg.maxQuantity) {
+      problems.push({ path: `body.packages.${i}.quantity`, message: `At most ${pkg.maxQuantity}` });
+    } else {
+      items.push({ id: pkg.id, type: 'package', name: pkg.name, quantity: line.quantity, unitPriceCents: pkg.priceCents, totalCents: pkg.priceCents * line.quantity });
+    }
+  });
+  body.addOns.forEach((line, i) => {
+    const extra = found.addOns.find((a) => a.id === line.id);
+    if (!extra) {
+      problems.push({ path: `body.addOns.${i}.id`, message: 'This add-on is not available' });
+    } else if (line.quantity > extra.maxQuantity) {
+      problems.push({ path: `body.addOns.${i}.quantity`, message: `At most ${extra.maxQuantity}` });
+    } else {
+      items.push({ id: extra.id, type: 'add_on', name: extra.name, quantity: line.quantity, unitPriceCents: extra.priceCents, totalCents: extra.priceCents * line.quantity });
+    }
+  });
+  if (problems.length) throw new AppError('VALIDATION_FAILED', 400, 'Some items in your cart are not available.', problems);
+
+  const amountCents = items.reduce((sum, item) => sum + item.totalCents, 0);
+  if (body.amount !== amountCents) {
+    throw new AppError('PRICE_MISMATCH', 409, `Prices have changed: your total is now ${formatAud(amountCents)}. Please check your cart.`, [
+      { path: 'body.amount', message: `expected ${amountCents}` },
+    ]);
+  }
+  const row = await insertCart(deps.db, { userId, reservationId: reservation.id, items, amountCents, gstCents: gstOf(amountCents) });
+  return toCart(row);
+}

@@ -1,0 +1,105 @@
+import type { CheckoutResult } from '@kringle/contracts/cart';
+import type { FastifyInstance } from 'fastify';
+import type Stripe from 'stripe';
+import { AppError, notFound } from '../../lib/app-error';
+import { lockReservation } from '../reservations/reservations.repository';
+import { newBookingReference } from './booking-reference';
+import { activeProducts, findCart, type CartRow } from './cart.repository';
+import {
+  attachPaymentIntent,
+  findBookingCheckout,
+  findOrder,
+  findOrderByCart,
+  insertBooking,
+  insertOrder,
+  markCheckedOut,
+  slotOf,
+  type OrderRow,
+} from './checkout.repository';
+
+type Deps = Pick<FastifyInstance, 'db' | 'clock' | 'config' | 'stripe'>;
+
+const PAY_MESSAGE = 'Your session is held. Pay now to confirm your booking.';
+const holdExpired = () => new AppError('HOLD_EXPIRED', 409, 'Your hold on this session has ended. Please choose a session again.');
+const cartInvalid = (why: string) => new AppError('CART_INVALID', 409, why);
+
+export function stripeOf(deps: Pick<FastifyInstance, 'stripe'>): Stripe {
+  if (!deps.stripe) throw new AppError('SERVICE_UNAVAILABLE', 503, 'Card payments are not available right now. Please try again soon.');
+  return deps.stripe;
+}
+
+/** A cart priced earlier must still match today's catalogue, or the customer re-checks it. */
+async function assertCartCurrent(deps: Deps, cart: CartRow): Promise<void> {
+  const ids = (type: 'package' | 'add_on') => cart.items.filter((i) => i.type === type).map((i) => i.id);
+  const found = await activeProducts(deps.db, ids('package'), ids('add_on'));
+  const prices = new Map([...found.packages, ...found.addOns].map((p) => [p.id, p.priceCents]));
+  if (cart.items.some((item) => prices.get(item.id) !== item.unitPriceCents)) {
+    throw cartInvalid('Some prices in your cart have changed. Please review your cart.');
+  }
+}
+
+/**
+ * Turns a live hold and its cart into a payment_pending booking and a pending order in one
+ * transaction, then creates (or finds) the PaymentIntent with an idempotency key derived from the
+ * order. Calling it again with the same cart returns the same booking, order and intent, so a
+ * double click, a retry after a timeout, or a crash between the two steps never charges twice.
+ */
+export async function checkoutOrder(deps: Deps, userId: string, reservationId: string, cartId: string): Promise<CheckoutResult> {
+  const stripe = stripeOf(deps);
+  const now = deps.clock.now();
+  const { order, expiresAt } = await deps.db.transaction(async (tx) => {
+    const reservation = await lockReservation(tx, reservationId, userId);
+    if (!reservation) throw notFound('That reservation');
+    const cart = await findCart(tx, cartId, userId);
+    if (!cart || cart.reservationId !== reservation.id) throw cartInvalid('That cart does not belong to this reservation.');
+    const existing = await findOrderByCart(tx, cart.id);
+    if (existing) return { order: existing, expiresAt: reservation.expiresAt };
+    if (reservation.status !== 'active' || reservation.expiresAt <= now) throw holdExpired();
+    await assertCartCurrent(deps, cart);
+    const slot = await slotOf(tx, reservation.slotId);
+    const booking = await insertBooking(tx, {
+      reference: newBookingReference(),
+      userId,
+      locationId: slot.locationId,
+      slotId: slot.id,
+      slotTypeId: slot.slotTypeId,
+      reservationId: reservation.id,
+      items: cart.items,
+      amountCents: cart.amountCents,
+      now,
+    });
+    const created = await insertOrder(tx, { bookingId: booking.id, userId, cartId: cart.id, items: cart.items, amountCents: cart.amountCents, now });
+    await markCheckedOut(tx, reservation.id, booking.id, now);
+    return { order: created, expiresAt: reservation.expiresAt };
+  });
+  const clientSecret = await ensurePaymentIntent(deps, stripe, order);
+  return { bookingId: order.bookingId, orderId: order.id, client_secret: clientSecret, message: PAY_MESSAGE, amountCents: order.amountCents, expiresAt: expiresAt.toISOString() };
+}
+
+export async function ensurePaymentIntent(deps: Pick<Deps, 'db'>, stripe: Stripe, order: OrderRow): Promise<string> {
+  if (order.clientSecret) return order.clientSecret;
+  const intent = await stripe.paymentIntents.create(
+    {
+      amount: order.amountCents,
+      currency: 'aud',
+      automatic_payment_methods: { enabled: true },
+      metadata: { bookingId: order.bookingId, orderId: order.id },
+      description: `Photos with Santa, booking ${order.bookingId}`,
+    },
+    { idempotencyKey: `order-${order.id}-payment-intent` },
+  );
+  await attachPaymentIntent(deps.db, order.id, intent.id, intent.client_secret!);
+  const stored = await findOrder(deps.db, order.id);
+  return stored!.clientSecret!;
+}
+
+/** Pay again (another card) for a checkout whose hold still lives. */
+export async function continuePayment(deps: Deps, userId: string, bookingId: string): Promise<{ client_secret: string; expiresAt: string }> {
+  const stripe = stripeOf(deps);
+  const found = await findBookingCheckout(deps.db, bookingId, userId);
+  if (!found) throw notFound('That booking');
+  const { booking, order, reservation } = found;
+  const live = reservation && reservation.expiresAt > deps.clock.now();
+  if (!live || !['payment_pending', 'payment_failed'].includes(booking.status) || !['pending', 'failed'].includes(order.status)) throw holdExpired();
+  return { client_secret: await ensurePaymentIntent(deps, stripe, order), expiresAt: reservation.expiresAt.toISOString() };
+}

@@ -1,0 +1,76 @@
+import { z } from 'zod';
+import { CURRENCY } from './money';
+import { ITEM_TYPES } from './statuses';
+
+export const MAX_PACKAGES = 3;
+export const MAX_ADD_ON_QUANTITY = 10;
+export const DEFAULT_QUANTITY = 1;
+
+const line = (max: number) => z.strictObject({ id: z.uuid(), quantity: z.number().int().min(1).max(max).default(DEFAULT_QUANTITY) });
+
+/** Spec §3 cart conversion payload; API.md quantity rules. `amount` is checked, never charged. */
+export const createCartBodySchema = z
+  .strictObject({
+    reservationId: z.uuid(),
+    amount: z.number().int().min(0).meta({ description: 'the total the customer saw, in cents; must equal the server total' }),
+    packages: z.array(line(MAX_PACKAGES)).min(1, 'Choose at least one package').max(MAX_PACKAGES),
+    addOns: z.array(line(MAX_ADD_ON_QUANTITY)).max(20).default([]),
+  })
+  .refine((b) => b.packages.reduce((n, p) => n + p.quantity, 0) <= MAX_PACKAGES, {
+    message: `At most ${MAX_PACKAGES} packages in total`,
+    path: ['packages'],
+  })
+  .refine((b) => new Set([...b.packages, ...b.addOns].map((i) => i.id)).size === b.packages.length + b.addOns.length, {
+    message: 'Each item once, with a quantity',
+    path: ['packages'],
+  });
+export type CreateCartBody = z.input<typeof createCartBodySchema>;
+
+export const lineItemSchema = z
+  .object({
+    id: z.uuid(),
+    type: z.enum(ITEM_TYPES),
+    name: z.string(),
+    quantity: z.number().int(),
+    unitPriceCents: z.number().int(),
+    totalCents: z.number().int(),
+  })
+  .meta({ id: 'LineItem' });
+export type LineItem = z.infer<typeof lineItemSchema>;
+
+export const cartSchema = z
+  .object({
+    id: z.uuid(),
+    reservationId: z.uuid(),
+    items: z.array(lineItemSchema),
+    amountCents: z.number().int(),
+    gstCents: z.number().int(),
+    currency: z.literal(CURRENCY),
+  })
+  .meta({ id: 'Cart' });
+export type Cart = z.infer<typeof cartSchema>;
+
+export const checkoutBodySchema = z.strictObject({ cartId: z.uuid() });
+export const checkoutResultSchema = z
+  .object({
+    bookingId: z.uuid(),
+    orderId: z.uuid(),
+    client_secret: z.string(),
+    message: z.string(),
+    amountCents: z.number().int(),
+    expiresAt: z.iso.datetime(),
+  })
+  .meta({ id: 'CheckoutResult' });
+export type CheckoutResult = z.infer<typeof checkoutResultSchema>;
+
+export const stripeClientConfigSchema = z
+  .object({
+    provider: z.literal('stripe'),
+    publishableKey: z.string(),
+    sandbox: z.boolean(),
+    sandboxUrl: z.string().optional(),
+  })
+  .meta({ id: 'StripeClientConfig' });
+export type StripeClientConfig = z.infer<typeof stripeClientConfigSchema>;
+
+export const continuePaymentResultSchema = z.object({ client_secret: z.string(), expiresAt: z.iso.datetime() }).meta({ id: 'ContinuePayment' });
