@@ -4,6 +4,6 @@ import { defineConfig } from 'vitest/config';
 // against a real PostgreSQL started by the API project's global setup.
 export default defineConfig({
   test: {
-    projects: ['packages/contracts', 'apps/api', 'apps/web'],
+    projects: ['packages/contracts', 'apps/api', 'apps/web', 'apps/stripe-sandbox'],
   },
 });
