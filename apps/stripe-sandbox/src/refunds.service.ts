@@ -14,11 +14,11 @@ export function getRefund(state: SandboxState, id: string): Refund {
 
 /** Refunds all or part of what is left of a PaymentIntent's successful charge. */
 export function createRefund(state: SandboxState, p: ParamsReader, request: RequestInfo): Refund {
-  const charge = refundableCharge(state, p);
   const amount = p.integer('amount');
   const reason = p.oneOf('reason', ['duplicate', 'fraudulent', 'requested_by_customer'] as const);
   const metadata = p.metadata();
   if (amount !== undefined && amount < 1) throw invalidParam('amount', 'Invalid positive integer', 'parameter_invalid_integer');
+  const charge = refundableCharge(state, p);
   const remaining = charge.amount_captured - charge.amount_refunded;
   if (remaining <= 0) {
     throw new StripeError({
