@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { ConfigError, loadConfig } from './config/config';
+import { createStripeSandbox, sandboxKeys, type StripeSandbox } from '@kringle/stripe-sandbox/stripe-sandbox';
+import { ConfigError, loadConfig, type Config } from './config/config';
 import { resolveSecrets } from './config/secrets';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from './dev/embedded-postgres';
 import { startSmtpCatcher, type SmtpCatcher } from './dev/smtp-catcher';
@@ -15,22 +16,31 @@ import { runServer } from './server';
  * database and starts nothing else; otherwise it runs PostgreSQL in ./.data itself.
  */
 async function main() {
-  const config = loadConfig();
-  const secrets = await resolveSecrets(config);
+  const loaded = loadConfig();
+  const secrets = await resolveSecrets(loaded);
   let embeddedDb: EmbeddedDatabase | null = null;
-  let databaseUrl = config.DATABASE_URL;
+  let databaseUrl = loaded.DATABASE_URL;
   if (!databaseUrl) {
-    fs.mkdirSync(config.DATA_DIR, { recursive: true });
-    embeddedDb = await startEmbeddedPostgres(path.join(config.DATA_DIR, 'postgres'));
+    fs.mkdirSync(loaded.DATA_DIR, { recursive: true });
+    embeddedDb = await startEmbeddedPostgres(path.join(loaded.DATA_DIR, 'postgres'));
     databaseUrl = embeddedDb.url;
   }
   let catcher: SmtpCatcher | null = null;
+  let sandbox: StripeSandbox | null = null;
   const stopAll = async () => {
+    await sandbox?.stop();
     await catcher?.stop();
     await embeddedDb?.stop();
   };
+  let config: Config = loaded;
   try {
     // No SMTP_URL: mail goes to an embedded catcher that files it in dev_mailbox (/dev/mailbox).
+    // No STRIPE_SECRET_KEY: the local Stripe sandbox, with the official SDK pointed at it.
+    if (!loaded.STRIPE_SECRET_KEY) {
+      sandbox = createStripeSandbox({ ...sandboxKeys(), webhookUrl: `http://127.0.0.1:${loaded.PORT}/api/v1/webhooks/stripe`, merchantName: loaded.BRAND_NAME });
+      const url = await sandbox.start();
+      config = { ...loaded, STRIPE_SECRET_KEY: sandbox.secretKey, STRIPE_PUBLISHABLE_KEY: sandbox.publishableKey, STRIPE_WEBHOOK_SECRET: sandbox.webhookSecret, STRIPE_API_URL: url };
+    }
     if (devMailboxEnabled(config)) {
       catcher = await startSmtpCatcher(databaseUrl);
       useEmbeddedCatcher(catcher.url);
@@ -43,19 +53,20 @@ async function main() {
       // Reloaded at every start so the demo always has six weeks ahead; holds and bookings are kept.
       await loadSeason(server.app.db, demoSeason(now), now);
     }
-    printBanner(server.url, config.embedded);
+    printBanner(server.url, config.embedded, sandbox?.url);
   } catch (err) {
     await stopAll();
     throw err;
   }
 }
 
-function printBanner(url: string, embedded: boolean) {
+function printBanner(url: string, embedded: boolean, stripeSandboxUrl?: string) {
   const lines = [
     '',
     `  Kringle is running at ${url}`,
     `  API docs:   ${url}/api/v1/docs`,
   ];
+  if (stripeSandboxUrl) lines.push(`  Payments:   local Stripe sandbox at ${stripeSandboxUrl} (test card 4242 4242 4242 4242)`);
   if (embedded) {
     lines.push(`  Mailbox:    ${url}/dev/mailbox`);
     lines.push('  Demo accounts (password HoHoHo-2026!):');

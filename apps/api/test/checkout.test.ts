@@ -106,7 +106,7 @@ describe('cart, checkout and card payment', () => {
     expect(again.json()).toEqual(result);
     expect((await bookingRow(result.bookingId)).status).toBe('payment_pending');
     expect((await bookingRow(result.bookingId)).reference).toMatch(/^KR-[2-9A-Z]{5}$/);
-    expect(sandbox.events('payment_intent.created').filter((e) => (e.data.object as { metadata: { orderId: string } }).metadata.orderId === result.orderId)).toHaveLength(1);
+    expect(sandbox.events('payment_intent.created').filter((e) => (e.data.object as unknown as { metadata: { orderId?: string } }).metadata.orderId === result.orderId)).toHaveLength(1);
     const pi = sandbox.paymentIntent(result.client_secret.split('_secret_')[0]!)!;
     expect(pi).toMatchObject({ amount: cart.amountCents, currency: 'aud', metadata: { bookingId: result.bookingId, orderId: result.orderId } });
   });
@@ -146,7 +146,7 @@ describe('cart, checkout and card payment', () => {
     await payWithCard(sandbox, result.client_secret, CARDS.declined);
     await payWithCard(sandbox, result.client_secret, CARDS.success);
     const pi = result.client_secret.split('_secret_')[0]!;
-    const ofIntent = (type: string) => sandbox.events(type).filter((e) => (e.data.object as { id: string }).id === pi);
+    const ofIntent = (type: string) => sandbox.events(type).filter((e) => (e.data.object as unknown as { id: string }).id === pi);
     // Success first, then the older failure, then the success again.
     await sandbox.redeliver(ofIntent('payment_intent.succeeded')[0]!.id);
     await sandbox.redeliver(ofIntent('payment_intent.payment_failed')[0]!.id);
