@@ -1,0 +1,30 @@
+import { z } from 'zod';
+import { lineItemSchema } from './cart';
+import { CURRENCY } from './money';
+import { BOOKING_SOURCES, BOOKING_STATUSES } from './statuses';
+
+export const bookingSchema = z
+  .object({
+    id: z.uuid(),
+    reference: z.string(),
+    status: z.enum(BOOKING_STATUSES),
+    source: z.enum(BOOKING_SOURCES),
+    location: z.object({ id: z.uuid(), name: z.string(), address: z.string(), timezone: z.string() }),
+    slot: z.object({ id: z.uuid(), startAt: z.iso.datetime(), endAt: z.iso.datetime() }),
+    slotType: z.object({ id: z.uuid(), name: z.string() }),
+    items: z.array(lineItemSchema),
+    amountCents: z.number().int(),
+    currency: z.literal(CURRENCY),
+    rescheduleCount: z.number().int(),
+    canReschedule: z.boolean(),
+    canCancel: z.boolean(),
+    refundableCents: z.number().int(),
+    createdAt: z.iso.datetime(),
+  })
+  .meta({ id: 'Booking' });
+export type Booking = z.infer<typeof bookingSchema>;
+
+export const bookingListSchema = z.object({ items: z.array(bookingSchema), nextCursor: z.string().nullable() }).meta({ id: 'BookingList' });
+export type BookingList = z.infer<typeof bookingListSchema>;
+export const bookingListQuerySchema = z.strictObject({ cursor: z.string().max(200).optional() });
+export const bookingParamsSchema = z.strictObject({ id: z.uuid() });
