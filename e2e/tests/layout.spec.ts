@@ -104,12 +104,45 @@ test.describe('signed-in layouts', () => {
     await shot(page, 'narrow-create-booking');
   });
 
-  test('a signed-in user is sent from /login to / and a reload keeps the session', async ({ page }) => {
+  test('a signed-in user is sent from /login to / and a reload keeps the session without flashing login', async ({ page }) => {
     await page.goto('/login');
     await expect(page).toHaveURL(/\/bookings$/);
+    // Record every path the router visits, and whether a login or register heading ever shows.
+    await page.addInitScript(() => {
+      const w = window as unknown as { __paths: string[]; __sawAuthPage: boolean };
+      w.__paths = [];
+      w.__sawAuthPage = false;
+      for (const method of ['pushState', 'replaceState'] as const) {
+        const original = history[method].bind(history);
+        history[method] = (data: unknown, unused: string, url?: string | URL | null) => {
+          if (url) w.__paths.push(String(url));
+          original(data, unused, url);
+        };
+      }
+      new MutationObserver(() => {
+        if (document.querySelector('h1')?.textContent?.match(/log in|create your account/i)) w.__sawAuthPage = true;
+      }).observe(document, { childList: true, subtree: true });
+    });
     await page.reload();
     await expect(page.getByRole('heading', { name: 'My Bookings' })).toBeVisible();
-    await expect(page).not.toHaveURL(/\/login|\/register/);
+    await expect(page).toHaveURL(/\/bookings$/);
+    const seen = await page.evaluate(() => {
+      const w = window as unknown as { __paths: string[]; __sawAuthPage: boolean };
+      return { paths: w.__paths, sawAuthPage: w.__sawAuthPage };
+    });
+    expect(seen.paths.filter((p) => /login|register/.test(p))).toEqual([]);
+    expect(seen.sawAuthPage).toBe(false);
+  });
+
+  test('signed-in pages do not scroll sideways at 320 px', async ({ page }) => {
+    await page.setViewportSize({ width: 320, height: 640 });
+    for (const path of ['/bookings', '/packages', '/create-booking', '/success', '/error', '/expired', '/nowhere']) {
+      await page.goto(path);
+      await expect(page.locator('h1')).toBeVisible();
+      expect(await hasHorizontalScroll(page), path).toBe(false);
+    }
+    await page.goto('/bookings');
+    await shot(page, 'narrow-320-bookings');
   });
 
   test('Logout signs out and purges the stored user', async ({ page }) => {
@@ -117,7 +150,11 @@ test.describe('signed-in layouts', () => {
     await page.goto('/bookings');
     await page.getByTestId('sidebar').getByRole('button', { name: 'Logout' }).click();
     await expect(page).toHaveURL(/\/register$/);
-    const stored = await page.evaluate(() => window.localStorage.getItem('persist:kringle'));
-    expect(stored ?? '').not.toContain('demo@kringle.test');
+    await expect
+      .poll(() => page.evaluate(() => window.localStorage.getItem('persist:kringle') ?? ''))
+      .not.toContain('demo@kringle.test');
+    // Analytics without a measurement id goes to the observable no-op sink.
+    const events = await page.evaluate(() => (window as unknown as { __kringleAnalytics?: { event: string }[] }).__kringleAnalytics?.map((e) => e.event));
+    expect(events).toContain('logout');
   });
 });

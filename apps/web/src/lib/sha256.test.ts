@@ -17,3 +17,11 @@ describe('sha256Hex', () => {
     expect(solveSha256(reference(`${salt}9`), salt, 5)).toBeNull();
   });
 });
+
+describe('solveSha256 edge cases', () => {
+  it('handles salts that push the message into a second block and multi-digit growth', () => {
+    for (const salt of ['', 'x'.repeat(50), 'y'.repeat(54), 'z'.repeat(120)]) {
+      for (const n of [0, 9, 10, 99, 100, 1234]) expect(solveSha256(reference(`${salt}${n}`), salt, 2000)).toBe(n);
+    }
+  });
+});
