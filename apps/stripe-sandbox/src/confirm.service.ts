@@ -5,7 +5,7 @@ import type { PaymentError, PaymentIntent, PaymentMethod } from './stripe-object
 import { invalidParam, missingParam, noSuchResource, unexpectedState } from './stripe-errors';
 import { chargeAndSettle } from './charges.service';
 import { TEST_PAYMENT_METHODS, validateCard } from './test-cards';
-import { startThreeDSecure } from './three-d-secure.service';
+import { cancelThreeDSecure, startThreeDSecure } from './three-d-secure.service';
 
 export const CONFIRM_FIELDS = ['client_secret', 'payment_method', 'payment_method_data', 'return_url', 'use_stripe_sdk'];
 const CONFIRMABLE = ['requires_payment_method', 'requires_confirmation', 'requires_action'];
@@ -36,6 +36,8 @@ export function confirmPaymentIntent(
   }
   const returnUrl = readReturnUrl(p);
   const pm = resolvePaymentMethod(state, pi, p);
+  // A new confirmation replaces a pending 3-D Secure challenge, whatever its outcome.
+  cancelThreeDSecure(state, pi.id);
   const outcome = state.cardOutcomes.get(pm.id) ?? { kind: 'success' };
   if (outcome.kind === 'three_d_secure') {
     startThreeDSecure(state, pi, pm, returnUrl, publicUrl);

@@ -38,6 +38,13 @@ export function stripeRoute(deps: RouteDeps, opts: { publishable?: boolean }, ha
     const send = (status: number, body: unknown) => void reply.code(status).type('application/json').send(JSON.stringify(body, null, 2));
     try {
       const auth = authenticate(req, deps.keys, opts.publishable === true);
+      if (req.method === 'POST' && /json/i.test(header(req, 'content-type') ?? '')) {
+        throw new StripeError({
+          status: 400,
+          type: 'invalid_request_error',
+          message: 'Invalid request: v1 endpoints take application/x-www-form-urlencoded bodies, not JSON.',
+        });
+      }
       const params = req.method === 'POST' ? parseFormParams(typeof req.body === 'string' ? req.body : '') : parseFormParams(rawQuery(req.url));
       const key = req.method === 'POST' ? header(req, 'idempotency-key') : undefined;
       const endpoint = `${req.method} ${req.url.split('?')[0]}`;

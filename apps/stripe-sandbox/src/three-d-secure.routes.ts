@@ -1,5 +1,4 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { randomToken } from './ids';
 import type { SandboxState, ThreeDSecureAttempt } from './sandbox-state';
 import type { PaymentIntent } from './stripe-objects';
 import { answerThreeDSecure } from './three-d-secure.service';
@@ -26,7 +25,8 @@ export function threeDSecureRoutes(app: FastifyInstance, { state, merchant }: { 
     if (decision !== 'approve' && decision !== 'fail') {
       return html(reply, 400, messagePage('Choose an answer', 'Go back and choose Approve or Fail.'));
     }
-    const result = answerThreeDSecure(state, attempt, decision === 'approve', { id: `req_${randomToken(14)}`, idempotencyKey: null });
+    // The bank's answer is not an API request: Stripe's events then carry `request.id: null`.
+    const result = answerThreeDSecure(state, attempt, decision === 'approve', { id: null, idempotencyKey: null });
     if (!result) return settledPage(reply, attempt, pi);
     if (attempt.returnUrl) return reply.code(303).header('location', returnTo(attempt.returnUrl, pi, result)).send();
     return result === 'succeeded'

@@ -185,6 +185,38 @@ describe('3-D Secure (4000 0025 0000 3155)', () => {
     expect((await f.stripe.paymentIntents.retrieve(pi.id)).status).toBe('canceled');
   });
 
+  it('a new amount or a new confirmation voids the pending challenge', async () => {
+    const { pi, res } = await payWith({ number: TEST_CARDS.threeDSecure });
+    const updated = await f.stripe.paymentIntents.update(pi.id, { amount: 8_000 });
+    expect(updated).toMatchObject({ status: 'requires_payment_method', next_action: null });
+    expect(await (await fetch(res.body.next_action.redirect_to_url.url as string)).text()).toContain('no longer waits');
+
+    const second = await confirmCardPayment({
+      sandboxUrl: f.sandbox.url,
+      publishableKey: f.sandbox.publishableKey,
+      clientSecret: pi.client_secret!,
+      card: { number: TEST_CARDS.threeDSecure },
+    });
+    const paid = await confirmCardPayment({
+      sandboxUrl: f.sandbox.url,
+      publishableKey: f.sandbox.publishableKey,
+      clientSecret: pi.client_secret!,
+      card: { number: TEST_CARDS.success },
+    });
+    expect(paid.body).toMatchObject({ status: 'succeeded', amount_received: 8_000 });
+    expect(await answerThreeDSecure(second.body.next_action.redirect_to_url.url as string, 'fail').catch((e: Error) => e.message)).toMatch(/No fail button/);
+    expect((await f.stripe.paymentIntents.retrieve(pi.id)).status).toBe('succeeded');
+  });
+
+  it('events caused by the bank page carry no API request id', async () => {
+    const { pi, res } = await payWith({ number: TEST_CARDS.threeDSecure });
+    await answerThreeDSecure(res.body.next_action.redirect_to_url.url as string, 'approve');
+    const succeeded = f.sandbox.events('payment_intent.succeeded').find((e) => e.data.object.id === pi.id)!;
+    expect(succeeded.request).toEqual({ id: null, idempotency_key: null });
+    const requiresAction = f.sandbox.events('payment_intent.requires_action').find((e) => e.data.object.id === pi.id)!;
+    expect(requiresAction.request.id).toMatch(/^req_/);
+  });
+
   it('without a return_url the page ends with a message instead of a redirect', async () => {
     const pi = await createBookingPayment(f.stripe);
     const confirmed = await f.stripe.paymentIntents.confirm(pi.id, { payment_method: 'pm_card_authenticationRequired' });

@@ -100,6 +100,22 @@ describe('PaymentIntents through the real SDK', () => {
     expect((await f.stripe.paymentIntents.update(pi.id, { metadata: { note: 'paid' } })).metadata.note).toBe('paid');
   });
 
+  it('clears metadata with an empty hash value and refuses JSON bodies', async () => {
+    const pi = await createBookingPayment(f.stripe);
+    const res = await fetch(`${f.sandbox.url}/v1/payment_intents/${pi.id}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${f.sandbox.secretKey}`, 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'metadata=',
+    });
+    expect(((await res.json()) as { metadata: object }).metadata).toEqual({});
+    const json = await fetch(`${f.sandbox.url}/v1/payment_intents`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${f.sandbox.secretKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ amount: 5_000, currency: 'aud' }),
+    });
+    expect(json.status).toBe(400);
+  });
+
   it('answers Stripe error shapes: unknown id, unknown parameter, missing parameter', async () => {
     await expect(f.stripe.paymentIntents.retrieve('pi_missing')).rejects.toMatchObject({
       type: 'StripeInvalidRequestError',
