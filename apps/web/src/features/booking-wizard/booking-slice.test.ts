@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { resetStore } from '../../lib/reset-action';
+import type { Location } from '@kringle/contracts/catalogue';
 import {
+  activeStep,
   bookingReducer,
   goToStep,
   initialBookingState,
@@ -74,5 +76,44 @@ describe('booking slice', () => {
 
   it('a store reset clears everything', () => {
     expect(run([setLocation({ id: 'l', name: 'Perth' } as BookingLocation), resetStore()])).toEqual(initialBookingState);
+  });
+});
+
+const standardType = { id: 'st-1', name: 'Santa photos', description: 'A classic visit', durationMinutes: 10 };
+const place = (id: string, name: string): Location => ({
+  id,
+  name,
+  address: '1 Pitt Street Mall',
+  suburb: 'Sydney',
+  state: 'NSW',
+  timezone: 'Australia/Sydney',
+  imageUrl: '',
+  seasonStart: '2026-11-22',
+  seasonEnd: '2027-01-02',
+  slotTypes: [standardType],
+});
+const hold = { holdId: 'h', slotId: 's', expiresAt: '2026-12-01T00:10:00Z' };
+
+describe('location and session type', () => {
+  it('choosing another location clears the session type (types belong to a location); the same one keeps it', () => {
+    const sydney = place('syd', 'Sydney');
+    expect(run([setLocation(sydney), toggleSlotType(standardType), setLocation(sydney)]).slotType).toEqual([standardType]);
+    expect(run([setLocation(sydney), toggleSlotType(standardType), setLocation(place('per', 'Perth'))]).slotType).toEqual([]);
+  });
+});
+
+describe('activeStep: the step shown is derived from what has been chosen', () => {
+  const sydney = place('syd', 'Sydney');
+  it('never passes a missing location, type or hold', () => {
+    expect(activeStep(run([goToStep(5)]))).toBe(0);
+    expect(activeStep(run([setLocation(sydney), goToStep(5)]))).toBe(1);
+    expect(activeStep(run([setLocation(sydney), toggleSlotType(standardType), goToStep(5)]))).toBe(2);
+    expect(activeStep(run([setLocation(sydney), toggleSlotType(standardType), setReservationData(hold), goToStep(5)]))).toBe(5);
+  });
+
+  it('follows currentStep below those limits', () => {
+    expect(activeStep(run([setLocation(sydney), toggleSlotType(standardType)]))).toBe(0);
+    expect(activeStep(run([setLocation(sydney), toggleSlotType(standardType), nextStep()]))).toBe(1);
+    expect(activeStep(run([setLocation(sydney), toggleSlotType(standardType), setReservationData(hold), goToStep(3), prevStep()]))).toBe(2);
   });
 });

@@ -1,21 +1,14 @@
 import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
+import type { Location } from '@kringle/contracts/catalogue';
+import type { ReservationData } from '@kringle/contracts/reservations';
 import type { ItemType } from '@kringle/contracts/statuses';
 import { resetStore } from '../../lib/reset-action';
 import { clampStep, FIRST_STEP } from './wizard-steps';
 
-/** Spec §3 booking wizard state. Entities are kept as the API sends them; later issues narrow these. */
-export interface BookingLocation {
-  id: string;
-  name: string;
-  timezone?: string;
-  [key: string]: unknown;
-}
-
-export interface SlotTypeChoice {
-  id: string;
-  name: string;
-  [key: string]: unknown;
-}
+/** Spec §3 booking wizard state. Location and session type are kept as the API sends them. */
+export type BookingLocation = Location;
+export type SlotTypeChoice = Location['slotTypes'][number];
+export type { ReservationData };
 
 export interface CartItem {
   _id: string;
@@ -23,12 +16,6 @@ export interface CartItem {
   totalQuantity: number;
   totalPrice: number;
   remove: boolean;
-}
-
-export interface ReservationData {
-  expiresAt: string;
-  holdId: string;
-  slotId: string;
 }
 
 export interface CheckoutData {
@@ -67,6 +54,8 @@ const bookingSlice = createSlice({
   initialState: initialBookingState,
   reducers: {
     setLocation(state, action: PayloadAction<BookingLocation | null>) {
+      // Session types belong to a location, so another location's choice would be stale.
+      if (state.location?.id !== action.payload?.id) state.slotType = [];
       state.location = action.payload;
     },
     toggleSlotType(state, action: PayloadAction<SlotTypeChoice>) {
@@ -139,3 +128,16 @@ type WithBooking = { booking: BookingState };
 export const selectBooking = (state: WithBooking) => state.booking;
 export const selectBookingLocation = (state: WithBooking) => state.booking.location;
 export const selectCurrentStep = (state: WithBooking) => state.booking.currentStep;
+
+/**
+ * The step to show, derived from what has been chosen: a persisted or hand-moved
+ * `currentStep` never lands past a choice that is missing (no location, no type, no hold).
+ */
+export function activeStep(state: BookingState): number {
+  const { currentStep, location, slotType, reservationData } = state;
+  if (!location) return 0;
+  if (slotType.length === 0) return Math.min(currentStep, 1);
+  if (!reservationData) return Math.min(currentStep, 2);
+  return currentStep;
+}
+export const selectActiveStep = (state: WithBooking) => activeStep(state.booking);

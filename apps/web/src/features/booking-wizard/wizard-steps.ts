@@ -16,3 +16,7 @@ export const LAST_STEP = WIZARD_STEPS.length - 1;
 export function clampStep(step: number): number {
   return Math.min(LAST_STEP, Math.max(FIRST_STEP, Math.trunc(step)));
 }
+
+export function stepIndex(key: WizardStepKey): number {
+  return WIZARD_STEPS.findIndex((step) => step.key === key);
+}

@@ -1,6 +1,6 @@
 import { Link } from 'react-router';
 import { buttonClasses } from '../../components/ui/button';
-import { AlertIcon, CheckIcon, ClockIcon } from '../../components/ui/icons';
+import { AlertIcon, CheckIcon } from '../../components/ui/icons';
 import { PlaceholderPage } from '../../components/ui/placeholder-page';
 
 // Placeholders for the payment result pages (spec §2); the payments issue fills in the details.
@@ -22,22 +22,6 @@ export function PaymentErrorPage() {
   return (
     <PlaceholderPage title="Payment didn't go through" icon={<AlertIcon />} action={backToBookings}>
       <p>Your card was not charged. You can try again from My Bookings while your session is still held.</p>
-    </PlaceholderPage>
-  );
-}
-
-export function ReservationExpiredPage() {
-  return (
-    <PlaceholderPage
-      title="Your hold has ended"
-      icon={<ClockIcon />}
-      action={
-        <Link to="/create-booking" className={buttonClasses('primary')}>
-          Choose a new time
-        </Link>
-      }
-    >
-      <p>We held your session for as long as we could, and it has now been released. Please choose a time again.</p>
     </PlaceholderPage>
   );
 }

@@ -1,0 +1,71 @@
+import type { AvailableDates, AvailableSlots, Location, Slot } from '@kringle/contracts/catalogue';
+import type { Reservation } from '@kringle/contracts/reservations';
+import type { SlotFilter } from '@kringle/contracts/statuses';
+import { api } from '../../lib/api';
+
+export interface AvailableDatesArgs {
+  locationId: string;
+  slotTypeId: string;
+  from?: string;
+  to?: string;
+}
+
+export interface AvailableSlotsArgs {
+  locationId: string;
+  slotTypeId: string;
+  date: string;
+  filter?: SlotFilter;
+}
+
+/** The wizard's calls: catalogue and availability (read), reservations (the timed hold). */
+export const bookingApi = api.injectEndpoints({
+  endpoints: (build) => ({
+    getLocations: build.query<Location[], void>({
+      query: () => '/common/locations',
+      transformResponse: (body: { items: Location[] }) => body.items,
+      providesTags: ['GET_LOCATIONS'],
+    }),
+    getAvailableDates: build.query<AvailableDates, AvailableDatesArgs>({
+      query: ({ locationId, ...params }) => ({ url: `/booking-slot/${locationId}/available-dates`, params: { ...params } }),
+    }),
+    getAvailableSlots: build.query<AvailableSlots, AvailableSlotsArgs>({
+      query: ({ locationId, filter = 'all', ...params }) => ({ url: `/booking-slot/${locationId}/available-slots`, params: { ...params, filter } }),
+    }),
+    getSlot: build.query<Slot, { locationId: string; slotId: string }>({
+      query: ({ locationId, slotId }) => `/booking-slot/${locationId}/slots/${slotId}`,
+    }),
+    getReservation: build.query<Reservation, string>({
+      query: (id) => `/bookings/reservation/${id}`,
+      providesTags: (_r, _e, id) => [{ type: 'GET_RESERVATION', id }],
+    }),
+    createReservation: build.mutation<Reservation, { slotId: string }>({
+      query: (body) => ({ url: '/bookings/reservation', method: 'POST', body }),
+      // Seed the hold's cache entry so the countdown knows the refreshes left without a call.
+      async onQueryStarted(_arg, { dispatch, queryFulfilled }) {
+        const { data } = await queryFulfilled.catch(() => ({ data: null }));
+        if (data) dispatch(bookingApi.util.upsertQueryData('getReservation', data.id, data));
+      },
+    }),
+    refreshReservation: build.mutation<Reservation, string>({
+      query: (id) => ({ url: `/bookings/reservation/${id}/refresh`, method: 'POST' }),
+      async onQueryStarted(id, { dispatch, queryFulfilled }) {
+        const { data } = await queryFulfilled.catch(() => ({ data: null }));
+        if (data) dispatch(bookingApi.util.upsertQueryData('getReservation', id, data));
+      },
+    }),
+    cancelReservation: build.mutation<Reservation, string>({
+      query: (id) => ({ url: `/bookings/reservation/${id}/cancel`, method: 'POST' }),
+      invalidatesTags: (_r, _e, id) => [{ type: 'GET_RESERVATION', id }],
+    }),
+  }),
+});
+
+export const {
+  useGetLocationsQuery,
+  useGetAvailableDatesQuery,
+  useGetAvailableSlotsQuery,
+  useGetSlotQuery,
+  useGetReservationQuery,
+  useCreateReservationMutation,
+  useRefreshReservationMutation,
+} = bookingApi;

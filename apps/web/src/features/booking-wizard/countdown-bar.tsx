@@ -1,0 +1,115 @@
+import { clsx } from 'clsx';
+import { useEffect, useState } from 'react';
+import { useNavigate } from 'react-router';
+import { formatSessionTime } from '@kringle/contracts/dates';
+import { Button } from '../../components/ui/button';
+import { ClockIcon } from '../../components/ui/icons';
+import { formatCountdown } from '../../lib/timer';
+import { useGetReservationQuery, useGetSlotQuery } from './api';
+import { useWizardDispatch, useWizardSelector } from './booking-hooks';
+import { extendHold, resumeHold, tickHold } from './hold-actions';
+
+/** From this many seconds left the bar turns urgent and offers more time. */
+export const URGENT_SECONDS = 120;
+
+/** Minutes, spoken: "2 minutes", "1 minute". */
+const minutesWords = (seconds: number) => {
+  const m = Math.ceil(seconds / 60);
+  return `${m} minute${m === 1 ? '' : 's'}`;
+};
+
+/**
+ * The held session's countdown (spec §4 timer), stuck to the top of the wizard so it stays in
+ * view on a phone. At 0 the app goes to /expired; the server lets the hold lapse by itself.
+ */
+export function CountdownBar() {
+  const dispatch = useWizardDispatch();
+  const navigate = useNavigate();
+  const hold = useWizardSelector((s) => s.booking.reservationData);
+  const location = useWizardSelector((s) => s.booking.location);
+  const { remaining, isRunning } = useWizardSelector((s) => s.timer);
+  const holdId = hold?.holdId;
+  const reservation = useGetReservationQuery(holdId ?? '', { skip: !holdId, refetchOnFocus: true });
+  const slot = useGetSlotQuery({ locationId: location?.id ?? '', slotId: hold?.slotId ?? '' }, { skip: !hold || !location });
+  const [extendError, setExtendError] = useState<string | null>(null);
+  const [extending, setExtending] = useState(false);
+
+  // The timer slice is not persisted: after a reload, start it again from the stored hold.
+  useEffect(() => {
+    if (!holdId) return;
+    void dispatch(resumeHold())
+      .unwrap()
+      .then((lapsed) => lapsed && navigate('/expired', { replace: true }));
+  }, [dispatch, navigate, holdId]);
+
+  useEffect(() => {
+    if (!isRunning) return;
+    const id = window.setInterval(() => {
+      void dispatch(tickHold())
+        .unwrap()
+        .then((lapsed) => lapsed && navigate('/expired'));
+    }, 1000);
+    return () => window.clearInterval(id);
+  }, [dispatch, navigate, isRunning]);
+
+  // Another tab or device may have replaced this hold; then it is gone here too.
+  const status = reservation.data?.id === holdId ? reservation.data?.status : undefined;
+  useEffect(() => {
+    if (status === 'cancelled' || status === 'expired') navigate('/expired');
+  }, [status, navigate]);
+
+  if (!hold) return null;
+  const urgent = remaining > 0 && remaining <= URGENT_SECONDS;
+  const refreshesLeft = reservation.data?.refreshesLeft ?? 0;
+  const sessionLabel = slot.data && location ? formatSessionTime(slot.data.startAt, location.timezone) : null;
+
+  const askForTime = async () => {
+    setExtending(true);
+    setExtendError(null);
+    const result = await dispatch(extendHold());
+    setExtending(false);
+    if (extendHold.rejected.match(result)) {
+      if (result.payload?.data.code === 'HOLD_EXPIRED') navigate('/expired');
+      else setExtendError(result.payload?.data.error ?? 'We could not add more time. Please try again.');
+    }
+  };
+
+  return (
+    <section
+      aria-label="Session on hold"
+      data-testid="hold-countdown"
+      data-urgent={urgent}
+      className={clsx(
+        'sticky top-[53px] z-10 -mx-4 border-y px-4 py-2 shadow-sm sm:mx-0 sm:rounded-2xl sm:border min-[801px]:top-2',
+        urgent ? 'border-festive-700 bg-festive-700 text-cream-50' : 'border-gold-400 bg-cream-50 text-ink-900',
+      )}
+    >
+      <div className="flex flex-wrap items-center gap-x-3 gap-y-1">
+        <ClockIcon aria-hidden="true" className={clsx('size-6 shrink-0', urgent ? 'text-cream-50' : 'text-gold-700')} />
+        <p className="min-w-0 flex-1 text-sm leading-snug">
+          <span className="block font-semibold">
+            {urgent ? 'Almost out of time: ' : 'Your session is held for '}
+            <span role="timer" aria-label={`${minutesWords(remaining)} left`} className="font-mono text-lg tabular-nums">
+              {formatCountdown(remaining)}
+            </span>
+          </span>
+          {sessionLabel && <span className={clsx('block truncate', urgent ? 'text-cream-100' : 'text-ink-600')}>{sessionLabel}</span>}
+        </p>
+        {urgent && refreshesLeft > 0 && (
+          <Button variant="secondary" className="min-h-11 shrink-0 px-4 text-sm" onClick={() => void askForTime()} disabled={extending}>
+            {extending ? 'Adding time…' : 'I need more time'}
+          </Button>
+        )}
+      </div>
+      {/* Spoken once when the bar turns urgent, not every second. */}
+      <p className="sr-only" aria-live="assertive">
+        {urgent ? `Less than ${minutesWords(URGENT_SECONDS)} left to finish your booking.` : ''}
+      </p>
+      {extendError && (
+        <p role="alert" className={clsx('mt-1 text-sm font-medium', urgent ? 'text-cream-50' : 'text-festive-700')}>
+          {extendError}
+        </p>
+      )}
+    </section>
+  );
+}

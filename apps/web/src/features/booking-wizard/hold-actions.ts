@@ -1,0 +1,86 @@
+import { createAsyncThunk } from '@reduxjs/toolkit';
+import type { Slot } from '@kringle/contracts/catalogue';
+import { localDateOf } from '@kringle/contracts/dates';
+import { toReservationData, type Reservation } from '@kringle/contracts/reservations';
+import { track } from '../../lib/analytics';
+import type { ApiError } from '../../lib/base-query';
+import { bookingApi } from './api';
+import { goToStep, resetBooking, setReservationData } from './booking-slice';
+import type { WizardRootState } from './booking-hooks';
+import { setEndDate, stopTimer, tick } from './timer-slice';
+import { stepIndex } from './wizard-steps';
+
+type ThunkConfig = { state: WizardRootState; rejectValue: ApiError };
+
+const asApiError = (error: unknown): ApiError =>
+  error && typeof error === 'object' && 'data' in error
+    ? (error as ApiError)
+    : { status: 'FETCH_ERROR', data: { error: 'Something went wrong. Please try again.', code: 'UNKNOWN' } };
+
+/**
+ * Picking a session takes the hold. The server releases the customer's previous hold in the
+ * same step (or keeps it when this one fails), so no separate cancel is needed here.
+ */
+export const takeHold = createAsyncThunk<Reservation, Slot, ThunkConfig>('booking/takeHold', async (slot, { dispatch, getState, rejectWithValue }) => {
+  const result = await dispatch(bookingApi.endpoints.createReservation.initiate({ slotId: slot.id }));
+  if (result.error) return rejectWithValue(asApiError(result.error));
+  const reservation = result.data;
+  const { location, slotType } = getState().booking;
+  dispatch(setReservationData(toReservationData(reservation)));
+  dispatch(setEndDate(reservation.expiresAt));
+  dispatch(goToStep(stepIndex('package')));
+  track('schedule_session', {
+    location_id: reservation.locationId,
+    location_name: location?.name,
+    slot_type: slotType[0]?.name,
+    session_date: location ? localDateOf(new Date(slot.startAt), location.timezone) : undefined,
+    session_start: slot.startAt,
+  });
+  return reservation;
+});
+
+/** Lets the held session go (leaving the Session step backwards). Failure is harmless: the hold lapses by itself. */
+export const releaseHold = createAsyncThunk<void, void, ThunkConfig>('booking/releaseHold', async (_, { dispatch, getState }) => {
+  const hold = getState().booking.reservationData;
+  dispatch(setReservationData(null));
+  dispatch(stopTimer());
+  if (hold) await dispatch(bookingApi.endpoints.cancelReservation.initiate(hold.holdId));
+});
+
+/** "I need more time": a fresh hold length from now, within the refresh limit. */
+export const extendHold = createAsyncThunk<Reservation, void, ThunkConfig>('booking/extendHold', async (_, { dispatch, getState, rejectWithValue }) => {
+  const hold = getState().booking.reservationData;
+  if (!hold) return rejectWithValue({ status: 409, data: { error: 'There is no session on hold.', code: 'HOLD_EXPIRED' } });
+  const result = await dispatch(bookingApi.endpoints.refreshReservation.initiate(hold.holdId));
+  if (result.error) return rejectWithValue(asApiError(result.error));
+  dispatch(setReservationData(toReservationData(result.data)));
+  dispatch(setEndDate(result.data.expiresAt));
+  return result.data;
+});
+
+/**
+ * One countdown tick. Resolves true when the hold has just run out: the app cancels nothing on
+ * the server (the hold lapses there by itself) and forgets the hold so nothing stale remains.
+ */
+export const tickHold = createAsyncThunk<boolean, void, ThunkConfig>('booking/tickHold', (_, { dispatch, getState }) => {
+  dispatch(tick());
+  const { timer, booking } = getState();
+  if (timer.isRunning || !booking.reservationData) return false;
+  dispatch(setReservationData(null));
+  dispatch(goToStep(stepIndex('sessionTime')));
+  return true;
+});
+
+/** Starts the countdown for a hold that survived a reload (the timer slice is not persisted). */
+export const resumeHold = createAsyncThunk<boolean, void, ThunkConfig>('booking/resumeHold', (_, { dispatch, getState }) => {
+  const hold = getState().booking.reservationData;
+  if (!hold) return false;
+  if (getState().timer.endDate !== hold.expiresAt) dispatch(setEndDate(hold.expiresAt));
+  return dispatch(tickHold()).unwrap();
+});
+
+/** "Start again": the wizard from the first step, with nothing kept. */
+export const startOver = createAsyncThunk<void, void, ThunkConfig>('booking/startOver', (_, { dispatch }) => {
+  dispatch(resetBooking());
+  dispatch(stopTimer());
+});

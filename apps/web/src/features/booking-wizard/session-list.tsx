@@ -1,0 +1,91 @@
+import { clsx } from 'clsx';
+import type { Slot } from '@kringle/contracts/catalogue';
+import { formatClockTime, localTimeOf, zoneAbbreviation } from '@kringle/contracts/dates';
+
+const PARTS_OF_DAY = [
+  { key: 'morning', label: 'Morning', until: '12:00' },
+  { key: 'afternoon', label: 'Afternoon', until: '17:00' },
+  { key: 'evening', label: 'Evening', until: '24:00' },
+] as const;
+
+/** Sessions and Santa's breaks grouped by part of the day, in the location's local time. */
+export function groupByPartOfDay(slots: Slot[], timezone: string) {
+  return PARTS_OF_DAY.map((part, i) => {
+    const from = i === 0 ? '00:00' : PARTS_OF_DAY[i - 1]!.until;
+    return { ...part, slots: slots.filter((s) => localTimeOf(new Date(s.startAt), timezone) >= from && localTimeOf(new Date(s.startAt), timezone) < part.until) };
+  }).filter((group) => group.slots.length > 0);
+}
+
+/** "10:40 am AEDT": a session time as a person reads it, in the location's zone. */
+export const sessionTime = (instant: string, timezone: string) => `${formatClockTime(instant, timezone)} ${zoneAbbreviation(new Date(instant), timezone)}`;
+
+const TAKEN_WORDS: Record<Exclude<Slot['status'], 'available'>, string> = {
+  reserved: 'Taken',
+  booked: 'Taken',
+  unavailable: 'Not available',
+};
+
+export interface SessionListProps {
+  slots: Slot[];
+  timezone: string;
+  heldSlotId: string | null;
+  pendingSlotId: string | null;
+  onPick: (slot: Slot) => void;
+}
+
+/**
+ * The day's sessions as buttons; taken ones stay in place, greyed and labelled, so the list
+ * does not jump when the polling brings news. Breaks read as Santa's break.
+ */
+export function SessionList({ slots, timezone, heldSlotId, pendingSlotId, onPick }: SessionListProps) {
+  const groups = groupByPartOfDay(slots, timezone);
+  return (
+    <div className="flex flex-col gap-4">
+      {groups.map((group) => (
+        <section key={group.key} aria-label={group.label} className="flex flex-col gap-2">
+          <h4 className="text-sm font-semibold uppercase tracking-wide text-ink-600">{group.label}</h4>
+          <ul className="grid grid-cols-2 gap-2 min-[420px]:grid-cols-3 sm:grid-cols-4">
+            {group.slots.map((slot) => {
+              const time = sessionTime(slot.startAt, timezone);
+              if (slot.kind === 'break') {
+                return (
+                  <li key={slot.id} className="col-span-full flex min-h-11 items-center justify-center gap-2 rounded-xl border border-dashed border-gold-400 bg-gold-300/25 px-3 text-sm text-ink-700">
+                    <span>
+                      Santa's break, {formatClockTime(slot.startAt, timezone)} to {sessionTime(slot.endAt, timezone)}
+                    </span>
+                  </li>
+                );
+              }
+              const held = slot.id === heldSlotId;
+              const open = slot.status === 'available';
+              const pending = slot.id === pendingSlotId;
+              const note = held ? 'Your session' : slot.status === 'available' ? null : TAKEN_WORDS[slot.status];
+              return (
+                <li key={slot.id}>
+                  <button
+                    type="button"
+                    data-slot-id={slot.id}
+                    data-status={held ? 'held' : slot.status}
+                    disabled={!open || pending || held}
+                    aria-label={`${time}${note ? `, ${note.toLowerCase()}` : ''}`}
+                    onClick={() => onPick(slot)}
+                    className={clsx(
+                      'flex min-h-12 w-full flex-col items-center justify-center rounded-xl px-2 py-1 text-center leading-tight tabular-nums',
+                      open && !held && 'bg-cream-50 font-semibold text-ink-900 ring-1 ring-cream-300 hover:bg-festive-50 hover:ring-festive-700',
+                      held && 'bg-pine-700 font-semibold text-cream-50',
+                      !open && !held && 'cursor-not-allowed bg-cream-200/60 text-ink-600',
+                      pending && 'animate-pulse',
+                    )}
+                  >
+                    <span className={clsx(!open && !held && 'line-through decoration-ink-600/50')}>{time}</span>
+                    {note && <span className="text-xs font-medium">{note}</span>}
+                  </button>
+                </li>
+              );
+            })}
+          </ul>
+        </section>
+      ))}
+    </div>
+  );
+}

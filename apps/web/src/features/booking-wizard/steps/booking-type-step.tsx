@@ -1,0 +1,42 @@
+import { Button } from '../../../components/ui/button';
+import { useWizardDispatch, useWizardSelector } from '../booking-hooks';
+import { nextStep, prevStep, toggleSlotType } from '../booking-slice';
+import { ChoiceCard, StepFrame } from './step-frame';
+
+/** Step 2: what kind of visit. Choosing the chosen type again clears it (spec §3). */
+export function BookingTypeStep({ focusOnMount }: { focusOnMount: boolean }) {
+  const dispatch = useWizardDispatch();
+  const location = useWizardSelector((s) => s.booking.location);
+  const chosen = useWizardSelector((s) => s.booking.slotType[0]);
+  const types = location?.slotTypes ?? [];
+
+  return (
+    <StepFrame
+      title="What kind of visit?"
+      intro={location ? `Sessions on offer at ${location.name}.` : undefined}
+      focusOnMount={focusOnMount}
+      actions={
+        <>
+          <Button variant="ghost" onClick={() => dispatch(prevStep())}>
+            Back
+          </Button>
+          <Button className="sm:min-w-40" disabled={!chosen} onClick={() => dispatch(nextStep())}>
+            Continue
+          </Button>
+        </>
+      }
+    >
+      <ul className="flex flex-col gap-3">
+        {types.map((type) => (
+          <li key={type.id}>
+            <ChoiceCard chosen={chosen?.id === type.id} onClick={() => dispatch(toggleSlotType(type))}>
+              <span className="pr-8 text-lg font-semibold text-ink-900">{type.name}</span>
+              <span className="leading-relaxed text-ink-700">{type.description}</span>
+              <span className="text-sm font-medium text-pine-700">{type.durationMinutes} minutes</span>
+            </ChoiceCard>
+          </li>
+        ))}
+      </ul>
+    </StepFrame>
+  );
+}

@@ -1,0 +1,156 @@
+import { useState } from 'react';
+import type { Slot } from '@kringle/contracts/catalogue';
+import { localDateOf, zoneAbbreviation } from '@kringle/contracts/dates';
+import { Button } from '../../../components/ui/button';
+import { useGetAvailableDatesQuery, useGetAvailableSlotsQuery, useGetSlotQuery } from '../api';
+import { useWizardDispatch, useWizardSelector } from '../booking-hooks';
+import { prevStep } from '../booking-slice';
+import { DatePicker } from '../date-picker';
+import { releaseHold, takeHold } from '../hold-actions';
+import { SessionList, sessionTime } from '../session-list';
+import { LoadingList, LoadProblem } from './load-states';
+import { StepFrame } from './step-frame';
+
+/** Taken sessions show up without a reload: the day's list is polled and refetched on focus. */
+export const SLOTS_POLL_MS = 15_000;
+const NEXT_FREE_COUNT = 3;
+
+interface TakenNotice {
+  slot: Slot;
+  message: string;
+}
+
+/** The next free sessions of the day after a taken one (earlier ones when none are later). */
+export function nextFreeSessions(slots: Slot[], after: Slot, count = NEXT_FREE_COUNT): Slot[] {
+  const free = slots.filter((s) => s.kind === 'session' && s.status === 'available' && s.id !== after.id);
+  const later = free.filter((s) => s.startAt > after.startAt);
+  return (later.length > 0 ? later : free).slice(0, count);
+}
+
+const dayHeading = new Intl.DateTimeFormat('en-AU', { timeZone: 'UTC', weekday: 'long', day: 'numeric', month: 'long' });
+
+/** Step 3: when. A calendar of days with sessions left, then that day's sessions; picking one takes the hold. */
+export function SessionTimeStep({ focusOnMount }: { focusOnMount: boolean }) {
+  const dispatch = useWizardDispatch();
+  const location = useWizardSelector((s) => s.booking.location);
+  const slotType = useWizardSelector((s) => s.booking.slotType[0]);
+  const hold = useWizardSelector((s) => s.booking.reservationData);
+  const [chosenDate, setChosenDate] = useState<string | null>(null);
+  const [pendingSlotId, setPendingSlotId] = useState<string | null>(null);
+  const [taken, setTaken] = useState<TakenNotice | null>(null);
+  const [error, setError] = useState<string | null>(null);
+
+  const locationId = location?.id ?? '';
+  const slotTypeId = slotType?.id ?? '';
+  const timezone = location?.timezone ?? 'Australia/Sydney';
+  const dates = useGetAvailableDatesQuery({ locationId, slotTypeId }, { skip: !location || !slotType, refetchOnFocus: true, pollingInterval: 60_000 });
+  const heldSlot = useGetSlotQuery({ locationId, slotId: hold?.slotId ?? '' }, { skip: !hold || !location });
+  const heldDate = heldSlot.data ? localDateOf(new Date(heldSlot.data.startAt), timezone) : null;
+  const firstOpen = dates.data?.items.find((d) => d.available > 0)?.date ?? null;
+  const date = chosenDate ?? heldDate ?? firstOpen;
+  const slots = useGetAvailableSlotsQuery(
+    { locationId, slotTypeId, date: date ?? '' },
+    { skip: !date || !slotTypeId, pollingInterval: SLOTS_POLL_MS, skipPollingIfUnfocused: true, refetchOnFocus: true },
+  );
+
+  const chooseDate = (next: string) => {
+    setChosenDate(next);
+    setTaken(null);
+    setError(null);
+  };
+
+  const pick = async (slot: Slot) => {
+    setPendingSlotId(slot.id);
+    setTaken(null);
+    setError(null);
+    const result = await dispatch(takeHold(slot));
+    setPendingSlotId(null);
+    if (takeHold.rejected.match(result)) {
+      const problem = result.payload?.data;
+      if (problem?.code === 'SLOT_UNAVAILABLE') {
+        setTaken({ slot, message: problem.error });
+        void slots.refetch();
+        void dates.refetch();
+      } else setError(problem?.error ?? 'We could not hold that session. Please try again.');
+    }
+  };
+
+  const back = () => {
+    if (hold) void dispatch(releaseHold());
+    dispatch(prevStep());
+  };
+
+  const items = slots.data?.items ?? [];
+  const suggestions = taken ? nextFreeSessions(items, taken.slot) : [];
+  const zone = date ? zoneAbbreviation(new Date(`${date}T12:00:00Z`), timezone) : '';
+
+  return (
+    <StepFrame
+      title="Choose a day and time"
+      intro={
+        <>
+          {slotType?.name} at {location?.name}. Picking a time holds it for you for 10 minutes while you finish booking.
+        </>
+      }
+      focusOnMount={focusOnMount}
+      actions={
+        <Button variant="ghost" onClick={back}>
+          Back
+        </Button>
+      }
+    >
+      {dates.isLoading && <LoadingList label="Loading days" rows={2} />}
+      {dates.isError && <LoadProblem what="the available days" onRetry={() => void dates.refetch()} />}
+      {dates.data && (
+        <div className="rounded-2xl border border-cream-300 bg-cream-50 p-2 sm:p-4">
+          <DatePicker days={dates.data.items} selected={date} onSelect={chooseDate} />
+        </div>
+      )}
+      {dates.data && !firstOpen && <p className="rounded-2xl bg-cream-200 p-4 text-ink-700">Every session of this kind is taken for the rest of the season. Please try another type of visit or location.</p>}
+
+      {date && (
+        <section aria-labelledby="sessions-heading" className="flex flex-col gap-3">
+          <div className="flex flex-wrap items-baseline justify-between gap-x-3">
+            <h3 id="sessions-heading" className="text-xl font-semibold text-ink-900">
+              {dayHeading.format(new Date(`${date}T00:00:00Z`))}
+            </h3>
+            <p className="text-sm text-ink-600">
+              Times in {location?.suburb} local time ({zone})
+            </p>
+          </div>
+
+          {taken && (
+            <div role="alert" className="flex flex-col gap-3 rounded-2xl border border-festive-100 bg-festive-50 p-4">
+              <p className="font-semibold text-festive-800">{taken.message}</p>
+              {suggestions.length > 0 ? (
+                <>
+                  <p className="text-ink-700">The next free sessions that day:</p>
+                  <ul className="flex flex-wrap gap-2">
+                    {suggestions.map((s) => (
+                      <li key={s.id}>
+                        <Button variant="secondary" onClick={() => void pick(s)} disabled={pendingSlotId !== null}>
+                          {sessionTime(s.startAt, timezone)}
+                        </Button>
+                      </li>
+                    ))}
+                  </ul>
+                </>
+              ) : (
+                !slots.isFetching && <p className="text-ink-700">Nothing else is free that day. Please choose another day.</p>
+              )}
+            </div>
+          )}
+          {error && (
+            <p role="alert" className="rounded-2xl border border-festive-100 bg-festive-50 p-4 font-medium text-festive-800">
+              {error}
+            </p>
+          )}
+
+          {slots.isLoading && <LoadingList label="Loading sessions" rows={2} />}
+          {slots.isError && <LoadProblem what="the sessions" onRetry={() => void slots.refetch()} />}
+          {slots.data && <SessionList slots={items} timezone={timezone} heldSlotId={hold?.slotId ?? null} pendingSlotId={pendingSlotId} onPick={(s) => void pick(s)} />}
+        </section>
+      )}
+    </StepFrame>
+  );
+}

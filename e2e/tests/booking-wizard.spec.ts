@@ -1,0 +1,226 @@
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test, type Page } from '@playwright/test';
+import { hasHorizontalScroll, SCREENSHOT_DIR } from './helpers';
+import { apiCustomer, recordedEvents, signInFreshCustomer } from './wizard-helpers';
+
+const WCAG_22_AA = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
+const VIEWPORTS = [
+  { name: 'wide', width: 1280, height: 800 },
+  { name: 'narrow', width: 390, height: 844 },
+] as const;
+const SYDNEY = 'Kringle Sydney, Pitt Street';
+
+async function expectNoAxeViolations(page: Page) {
+  const results = await new AxeBuilder({ page }).withTags(WCAG_22_AA).analyze();
+  expect(results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+}
+
+async function shot(page: Page, name: string) {
+  await page.screenshot({ path: `${SCREENSHOT_DIR}/wizard-${name}.png`, fullPage: true });
+}
+
+const stepHeading = (page: Page) => page.locator('#wizard-step-title');
+const currentStep = (page: Page) => page.getByRole('navigation', { name: 'Booking steps' }).locator('[aria-current="step"]');
+
+/** Opens the wizard; the first load waits for the session restore and app check, slow under parallel load. */
+async function openWizard(page: Page) {
+  await page.goto('/create-booking');
+  await expect(stepHeading(page)).toHaveText('Where would you like to visit Santa?', { timeout: 20_000 });
+}
+
+/**
+ * Tests run in parallel on one season: each picks a different free session of the first
+ * open day, so they do not take each other's session between reading the list and clicking.
+ */
+const freeSession = (page: Page, lane: number) => page.locator('[data-status="available"]').nth(lane * 2);
+
+async function chooseLocationAndType(page: Page, type = 'Santa photos') {
+  await openWizard(page);
+  await page.getByRole('button', { name: new RegExp(`^${SYDNEY}`) }).click();
+  await page.getByRole('button', { name: 'Continue' }).click();
+  await expect(stepHeading(page)).toHaveText('What kind of visit?');
+  await page.getByRole('button', { name: new RegExp(`^${type}`) }).click();
+  await page.getByRole('button', { name: 'Continue' }).click();
+  await expect(stepHeading(page)).toHaveText('Choose a day and time');
+  await expect(page.locator('[data-status="available"]').first()).toBeVisible();
+}
+
+/** Seconds shown by the countdown ("9:58" → 598). */
+async function countdownSeconds(page: Page): Promise<number> {
+  const text = (await page.getByRole('timer').textContent()) ?? '';
+  const [m, s] = text.split(':').map(Number);
+  return m! * 60 + s!;
+}
+
+for (const viewport of VIEWPORTS) {
+  test(`a customer reaches the Package step with a running countdown at ${viewport.width} px`, async ({ page, baseURL }) => {
+    await page.setViewportSize(viewport);
+    await signInFreshCustomer(page, baseURL!, `reach-${viewport.width}`);
+    await openWizard(page);
+    await expect(currentStep(page)).toContainText('Location');
+    await expect(page.getByRole('button', { name: new RegExp(`^${SYDNEY}`) })).toContainText('Sydney time (AEDT)');
+    await expectNoAxeViolations(page);
+    await shot(page, `${viewport.name}-1-location`);
+
+    await page.getByRole('button', { name: new RegExp(`^${SYDNEY}`) }).click();
+    await page.getByRole('button', { name: 'Continue' }).click();
+    await expect(currentStep(page)).toContainText('Type');
+    const sensory = page.getByRole('button', { name: /^Sensory-friendly Santa/ });
+    await expect(sensory).toContainText('sensory processing');
+    // Choosing the chosen type again clears it (spec §3).
+    await sensory.click();
+    await expect(sensory).toHaveAttribute('aria-pressed', 'true');
+    await sensory.click();
+    await expect(sensory).toHaveAttribute('aria-pressed', 'false');
+    await expect(page.getByRole('button', { name: 'Continue' })).toBeDisabled();
+    await page.getByRole('button', { name: /^Santa photos/ }).click();
+    await expectNoAxeViolations(page);
+    await shot(page, `${viewport.name}-2-type`);
+    await page.getByRole('button', { name: 'Continue' }).click();
+
+    await expect(currentStep(page)).toContainText('Session');
+    const first = freeSession(page, viewport.width === 1280 ? 1 : 2);
+    await expect(first).toBeVisible();
+    await expect(first).toContainText(/\d{1,2}:\d{2} (am|pm) AED?T/);
+    await expect(page.getByText(/Santa's break/).first()).toBeVisible();
+    await expect(page.getByRole('grid').locator('button[aria-disabled="true"]').first()).toBeAttached();
+    await expectNoAxeViolations(page);
+    await shot(page, `${viewport.name}-3-session`);
+    expect(await hasHorizontalScroll(page)).toBe(false);
+
+    await first.click();
+    await expect(stepHeading(page)).toHaveText('Choose your photo package');
+    await expect(currentStep(page)).toContainText('Package');
+    const countdown = page.getByTestId('hold-countdown');
+    await expect(countdown).toBeVisible();
+    await expect(countdown).toContainText(/AEDT/);
+    const before = await countdownSeconds(page);
+    expect(before).toBeGreaterThan(590);
+    expect(before).toBeLessThanOrEqual(600);
+    await expect.poll(() => countdownSeconds(page), { timeout: 5_000 }).toBeLessThan(before);
+    await expectNoAxeViolations(page);
+    await shot(page, `${viewport.name}-4-package`);
+
+    // The countdown stays in view when the page is scrolled to the bottom.
+    await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
+    await expect(countdown).toBeInViewport();
+    expect(await hasHorizontalScroll(page)).toBe(false);
+
+    for (const [label, title] of [
+      ['Policy', 'Our booking policy'],
+      ['Overview', 'Check your booking'],
+      ['Payment', 'Payment'],
+    ] as const) {
+      await page.getByRole('button', { name: 'Continue' }).click();
+      await expect(currentStep(page)).toContainText(label);
+      await expect(stepHeading(page)).toHaveText(title);
+      await expect(countdown).toBeVisible();
+      await expectNoAxeViolations(page);
+      await shot(page, `${viewport.name}-${label.toLowerCase()}`);
+    }
+    expect((await recordedEvents(page)).map((e) => e.event)).toContain('schedule_session');
+  });
+}
+
+test('nothing scrolls sideways at 320 px on the first three steps', async ({ page, baseURL }) => {
+  await page.setViewportSize({ width: 320, height: 640 });
+  await signInFreshCustomer(page, baseURL!, 'narrowest');
+  await chooseLocationAndType(page);
+  expect(await hasHorizontalScroll(page)).toBe(false);
+  await shot(page, '320-session');
+});
+
+test('when the hold runs out the app lands on /expired, and Start again begins afresh', async ({ page, baseURL }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await signInFreshCustomer(page, baseURL!, 'expired');
+  // The server keeps real time; moving the browser clock past the hold's end is what the customer would see.
+  await page.clock.install();
+  await chooseLocationAndType(page);
+  await freeSession(page, 3).click();
+  await expect(page.getByTestId('hold-countdown')).toBeVisible();
+
+  await page.clock.fastForward('08:30');
+  const countdown = page.getByTestId('hold-countdown');
+  await expect(countdown).toHaveAttribute('data-urgent', 'true');
+  await expect(countdown.getByRole('button', { name: 'I need more time' })).toBeVisible();
+  await shot(page, 'narrow-urgent');
+
+  await page.clock.fastForward('01:35');
+  await expect(page).toHaveURL(/\/expired$/);
+  await expect(page.getByRole('heading', { name: 'Your time ran out' })).toBeVisible();
+  await expectNoAxeViolations(page);
+  await shot(page, 'narrow-expired');
+  const stored = await page.evaluate(() => window.localStorage.getItem('persist:kringle') ?? '');
+  expect(JSON.parse(JSON.parse(stored).booking).reservationData).toBeNull();
+
+  await page.getByRole('button', { name: 'Start again' }).click();
+  await expect(page).toHaveURL(/\/create-booking$/);
+  await expect(stepHeading(page)).toHaveText('Where would you like to visit Santa?');
+  await expect(page.getByRole('button', { name: new RegExp(`^${SYDNEY}`) })).toHaveAttribute('aria-pressed', 'false');
+  await expect(page.getByTestId('hold-countdown')).toHaveCount(0);
+});
+
+test('"I need more time" near the end gives a fresh hold', async ({ page, baseURL }) => {
+  await signInFreshCustomer(page, baseURL!, 'refresh');
+  // Make the new hold look nearly over, so the urgent state shows without waiting ten minutes.
+  await page.route('**/api/v1/bookings/reservation', async (route) => {
+    const response = await route.fetch();
+    const body = await response.json();
+    await route.fulfill({ response, json: { ...body, expiresAt: new Date(Date.now() + 90_000).toISOString() } });
+  });
+  await chooseLocationAndType(page);
+  await freeSession(page, 4).click();
+  const countdown = page.getByTestId('hold-countdown');
+  await expect(countdown).toHaveAttribute('data-urgent', 'true');
+  await shot(page, 'wide-urgent');
+  const refreshed = page.waitForResponse((r) => r.url().endsWith('/refresh') && r.request().method() === 'POST');
+  await countdown.getByRole('button', { name: 'I need more time' }).click();
+  expect((await refreshed).status()).toBe(200);
+  await expect(countdown).toHaveAttribute('data-urgent', 'false');
+  expect(await countdownSeconds(page)).toBeGreaterThan(590);
+});
+
+test('a session taken by someone else just before the click says so and offers the next free ones', async ({ page, baseURL, request }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await signInFreshCustomer(page, baseURL!, 'loser');
+  const rival = await apiCustomer(request, baseURL!, 'rival');
+  await chooseLocationAndType(page);
+
+  const target = freeSession(page, 5);
+  const slotId = (await target.getAttribute('data-slot-id'))!;
+  const taken = await rival.post('/bookings/reservation', { slotId });
+  expect(taken.status()).toBe(201);
+
+  await target.click();
+  const alert = page.getByRole('alert').filter({ hasText: 'that session was just taken' });
+  await expect(alert).toBeVisible();
+  await expect(alert.getByText('The next free sessions that day:')).toBeVisible();
+  await expect(page.locator(`[data-slot-id="${slotId}"]`)).toHaveAttribute('data-status', 'reserved');
+  await expectNoAxeViolations(page);
+  await shot(page, 'narrow-409');
+
+  await alert.getByRole('button').first().click();
+  await expect(stepHeading(page)).toHaveText('Choose your photo package');
+  await expect(page.getByTestId('hold-countdown')).toBeVisible();
+});
+
+test('going back from the Session step releases the hold', async ({ page, baseURL, request }) => {
+  await signInFreshCustomer(page, baseURL!, 'back');
+  const observer = await apiCustomer(request, baseURL!, 'observer');
+  await chooseLocationAndType(page);
+  const target = freeSession(page, 6);
+  const slotId = (await target.getAttribute('data-slot-id'))!;
+  await target.click();
+  await expect(stepHeading(page)).toHaveText('Choose your photo package');
+  const locations = await observer.get<{ items: { id: string; name: string }[] }>('/common/locations');
+  const sydney = locations.items.find((l) => l.name === SYDNEY)!;
+  expect((await observer.get<{ status: string }>(`/booking-slot/${sydney.id}/slots/${slotId}`)).status).toBe('reserved');
+
+  await page.getByRole('button', { name: 'Back' }).click();
+  await expect(stepHeading(page)).toHaveText('Choose a day and time');
+  await expect(page.locator(`[data-slot-id="${slotId}"]`)).toHaveAttribute('data-status', 'held');
+  await page.getByRole('button', { name: 'Back' }).click();
+  await expect(stepHeading(page)).toHaveText('What kind of visit?');
+  await expect(page.getByTestId('hold-countdown')).toHaveCount(0);
+  await expect.poll(async () => (await observer.get<{ status: string }>(`/booking-slot/${sydney.id}/slots/${slotId}`)).status).toBe('available');
+});
