@@ -24,6 +24,7 @@ import { reservationsRoutes } from './modules/reservations/reservations.routes';
 import { checkoutRoutes } from './modules/checkout/checkout.routes';
 import { stripeWebhookRoutes } from './modules/payments/payments.routes';
 import { stripePlugin } from './plugins/stripe';
+import { bookingsRoutes } from './modules/bookings/bookings.routes';
 
 export interface AppDeps {
   config: Config;
@@ -92,6 +93,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       await api.register(catalogueRoutes);
       await api.register(reservationsRoutes);
       await api.register(checkoutRoutes);
+      await api.register(bookingsRoutes);
       await api.register(stripeWebhookRoutes);
     },
     { prefix: '/api/v1' },

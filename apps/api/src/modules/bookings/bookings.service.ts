@@ -1,0 +1,67 @@
+import type { Booking, BookingList } from '@kringle/contracts/bookings';
+import { CURRENCY } from '@kringle/contracts/money';
+import { canCancel, canReschedule, refundableCents, type PolicyRules } from '@kringle/contracts/policy';
+import type { FastifyInstance } from 'fastify';
+import type { Config } from '../../config/config';
+import { AppError, notFound } from '../../lib/app-error';
+import { findBookingView, listBookingViews, type BookingView, type Cursor } from './bookings.repository';
+
+type Deps = Pick<FastifyInstance, 'db' | 'clock' | 'config'>;
+
+const PAGE_SIZE = 20;
+
+export const policyOf = (config: Config): PolicyRules => ({
+  rescheduleCutoffHours: config.RESCHEDULE_CUTOFF_HOURS,
+  rescheduleLimit: config.RESCHEDULE_LIMIT,
+  refundCutoffHours: config.REFUND_CUTOFF_HOURS,
+});
+
+export function toBooking(v: BookingView, now: Date, rules: PolicyRules): Booking {
+  const policy = { status: v.status, startAt: v.startAt, amountCents: v.amountCents, refundedCents: v.refundedCents, rescheduleCount: v.rescheduleCount };
+  return {
+    id: v.id,
+    reference: v.reference,
+    status: v.status,
+    source: v.source,
+    location: { id: v.locationId, name: v.locationName, address: v.address, timezone: v.timezone },
+    slot: { id: v.slotId, startAt: v.startAt.toISOString(), endAt: v.endAt.toISOString() },
+    slotType: { id: v.slotTypeId, name: v.slotTypeName },
+    items: v.items,
+    amountCents: v.amountCents,
+    currency: CURRENCY,
+    rescheduleCount: v.rescheduleCount,
+    canReschedule: canReschedule(policy, now, rules),
+    canCancel: canCancel(policy, now),
+    refundableCents: refundableCents(policy, now, rules),
+    createdAt: v.createdAt.toISOString(),
+  };
+}
+
+export async function getBooking(deps: Deps, userId: string, id: string): Promise<Booking> {
+  const view = await findBookingView(deps.db, id, userId);
+  if (!view) throw notFound('That booking');
+  return toBooking(view, deps.clock.now(), policyOf(deps.config));
+}
+
+const encodeCursor = (c: Cursor) => Buffer.from(JSON.stringify(c)).toString('base64url');
+function decodeCursor(raw: string | undefined): Cursor | null {
+  if (!raw) return null;
+  try {
+    const c = JSON.parse(Buffer.from(raw, 'base64url').toString()) as Cursor;
+    if (typeof c.startAt === 'string' && !Number.isNaN(Date.parse(c.startAt)) && /^[0-9a-f-]{36}$/.test(c.id)) return c;
+  } catch {
+    // Falls through to the error below.
+  }
+  throw new AppError('VALIDATION_FAILED', 400, 'That page link is not valid.', [{ path: 'querystring.cursor', message: 'Invalid cursor' }]);
+}
+
+export async function listBookings(deps: Deps, userId: string, tab: 'upcoming' | 'past', rawCursor?: string): Promise<BookingList> {
+  const now = deps.clock.now();
+  const views = await listBookingViews(deps.db, { userId, tab, now, cursor: decodeCursor(rawCursor), limit: PAGE_SIZE + 1 });
+  const page = views.slice(0, PAGE_SIZE);
+  const last = page.at(-1);
+  return {
+    items: page.map((v) => toBooking(v, now, policyOf(deps.config))),
+    nextCursor: views.length > PAGE_SIZE && last ? encodeCursor({ startAt: last.startAt.toISOString(), id: last.id }) : null,
+  };
+}
