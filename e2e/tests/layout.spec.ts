@@ -142,6 +142,7 @@ test.describe('signed-in layouts', () => {
       expect(await hasHorizontalScroll(page), path).toBe(false);
     }
     await page.goto('/bookings');
+    await expect(page.getByRole('heading', { name: 'My Bookings' })).toBeVisible();
     await shot(page, 'narrow-320-bookings');
   });
 

@@ -77,3 +77,19 @@ describe('app-check client', () => {
     await expect(t.c.getToken()).rejects.toMatchObject({ kind: 'recaptcha-error' });
   });
 });
+
+describe('app-check token storage', () => {
+  it('reuses a stored token across page loads and forgets it when invalidated', async () => {
+    const store = new Map<string, string>();
+    const storage = { getItem: (k: string) => store.get(k) ?? null, setItem: (k: string, v: string) => void store.set(k, v), removeItem: (k: string) => void store.delete(k) };
+    const expiresAt = new Date(Date.now() + 3600_000).toISOString();
+    const fetchFn = vi.fn(async (url: string) => (url.endsWith('/challenge') ? ok(challenge)() : ok({ token: 'tok', expiresAt })()));
+    const first = createAppCheckClient({ baseUrl: '', fetchFn: fetchFn as unknown as typeof fetch, solve: async () => 'p', storage });
+    expect(await first.getToken()).toBe('tok');
+    const second = createAppCheckClient({ baseUrl: '', fetchFn: fetchFn as unknown as typeof fetch, solve: async () => 'p', storage });
+    expect(await second.getToken()).toBe('tok');
+    expect(fetchFn).toHaveBeenCalledTimes(2);
+    second.invalidate();
+    expect(store.size).toBe(0);
+  });
+});

@@ -37,7 +37,11 @@ export interface AppCheckClientOptions {
   /** Refresh this long before expiresAt so a token never expires mid-request. */
   refreshMarginMs?: number;
   onError?: (error: AppCheckError) => void;
+  /** Keeps the token across page loads (sessionStorage in the app), as Firebase keeps its own. */
+  storage?: Pick<Storage, 'getItem' | 'setItem' | 'removeItem'>;
 }
+
+const STORAGE_KEY = 'kringle.appCheck';
 
 export interface AppCheckClient {
   getToken(): Promise<string>;
@@ -56,6 +60,12 @@ export function createAppCheckClient(options: AppCheckClientOptions): AppCheckCl
   const now = options.now ?? Date.now;
   const margin = options.refreshMarginMs ?? 5 * 60 * 1000;
   let cached: { token: string; expiresAt: number } | null = null;
+  try {
+    const stored = JSON.parse(options.storage?.getItem(STORAGE_KEY) ?? 'null') as { token?: unknown; expiresAt?: unknown } | null;
+    if (stored && typeof stored.token === 'string' && typeof stored.expiresAt === 'number') cached = { token: stored.token, expiresAt: stored.expiresAt };
+  } catch {
+    cached = null;
+  }
   let throttle: Throttle | null = null;
   let failures = 0;
   let inFlight: Promise<string> | null = null;
@@ -100,6 +110,11 @@ export function createAppCheckClient(options: AppCheckClientOptions): AppCheckCl
     failures = 0;
     throttle = null;
     cached = { token: body.token, expiresAt: Date.parse(body.expiresAt) };
+    try {
+      options.storage?.setItem(STORAGE_KEY, JSON.stringify(cached));
+    } catch {
+      // storage full or blocked: the in-memory copy is enough
+    }
     return body.token;
   };
 
@@ -117,6 +132,11 @@ export function createAppCheckClient(options: AppCheckClientOptions): AppCheckCl
     },
     invalidate() {
       cached = null;
+      try {
+        options.storage?.removeItem(STORAGE_KEY);
+      } catch {
+        // ignore
+      }
     },
   };
 }
