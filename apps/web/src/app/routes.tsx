@@ -6,14 +6,14 @@ import { RegisterPage } from '../features/auth/register-page';
 import { VerifyActionPage } from '../features/auth/verify-action-page';
 import { CreateBookingPage } from '../features/booking-wizard/create-booking-page';
 import { ReservationExpiredPage } from '../features/booking-wizard/expired-page';
-import { BookingsPage } from '../features/bookings/bookings-page';
 import { NotFoundPage } from '../features/layout/not-found-page';
 import { PackagesPage } from '../features/packages/packages-page';
-import { PaymentErrorPage, PaymentSuccessPage } from '../features/payments/result-pages';
 import { TermsPage } from '../features/terms/terms-page';
 import { BRAND_NAME } from '../lib/env';
 import { AppLayout } from './app-layout';
+import { BookingsRoute } from './bookings-route';
 import { DocumentTitle, type RouteHandle } from './document-title';
+import { ErrorRoute, SuccessRoute } from './payment-result-routes';
 import { PublicOnly, RequireAuth } from './guards';
 
 const h = (handle: RouteHandle) => handle;
@@ -42,11 +42,11 @@ export const routes: RouteObject[] = [
             element: <AppLayout />,
             children: [
               { index: true, element: <Navigate to="/bookings" replace />, handle: h({ title: 'My Bookings', guestRedirect: '/register' }) },
-              { path: 'bookings', element: <BookingsPage />, handle: h({ title: 'My Bookings', guestRedirect: '/register' }) },
+              { path: 'bookings', element: <BookingsRoute />, handle: h({ title: 'My Bookings', guestRedirect: '/register' }) },
               { path: 'packages', element: <PackagesPage />, handle: h({ title: 'View Packages', guestRedirect: '/login' }) },
               { path: 'create-booking', element: <CreateBookingPage />, handle: h({ title: 'Create Booking', guestRedirect: '/login' }) },
-              { path: 'success', element: <PaymentSuccessPage />, handle: h({ title: 'Payment Successful', guestRedirect: '/login' }) },
-              { path: 'error', element: <PaymentErrorPage />, handle: h({ title: 'Payment Failed', guestRedirect: '/login' }) },
+              { path: 'success', element: <SuccessRoute />, handle: h({ title: 'Payment Successful', guestRedirect: '/login' }) },
+              { path: 'error', element: <ErrorRoute />, handle: h({ title: 'Payment Failed', guestRedirect: '/login' }) },
               { path: 'expired', element: <ReservationExpiredPage />, handle: h({ title: 'Reservation Expired', guestRedirect: '/login' }) },
             ],
           },

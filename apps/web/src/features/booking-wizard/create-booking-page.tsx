@@ -1,13 +1,18 @@
 import { useState } from 'react';
 import { useWizardSelector } from './booking-hooks';
 import { selectActiveStep } from './booking-slice';
+import { CartDrawer } from './checkout/cart-drawer';
+import { CartSummaryBar } from './checkout/cart-summary-bar';
 import { CountdownBar } from './countdown-bar';
 import { BookingTypeStep } from './steps/booking-type-step';
-import { ComingNextStep } from './steps/coming-next-step';
 import { LocationStep } from './steps/location-step';
+import { OverviewStep } from './steps/overview-step';
+import { PackageStep } from './steps/package-step';
+import { PaymentStep } from './steps/payment-step';
 import { SessionTimeStep } from './steps/session-time-step';
+import { TermsStep } from './steps/terms-step';
 import { WizardStepper } from './wizard-stepper';
-import { WIZARD_STEPS } from './wizard-steps';
+import { stepIndex, WIZARD_STEPS } from './wizard-steps';
 
 /**
  * /create-booking: the seven-step wizard (spec §2). The step shown is derived from the
@@ -35,8 +40,13 @@ export function CreateBookingPage() {
         {key === 'location' && <LocationStep focusOnMount={focusOnMount} />}
         {key === 'bookingType' && <BookingTypeStep focusOnMount={focusOnMount} />}
         {key === 'sessionTime' && <SessionTimeStep focusOnMount={focusOnMount} />}
-        {key !== 'location' && key !== 'bookingType' && key !== 'sessionTime' && <ComingNextStep step={step} focusOnMount={focusOnMount} />}
+        {key === 'package' && <PackageStep focusOnMount={focusOnMount} />}
+        {key === 'terms' && <TermsStep focusOnMount={focusOnMount} />}
+        {key === 'overview' && <OverviewStep focusOnMount={focusOnMount} />}
+        {key === 'payment' && <PaymentStep focusOnMount={focusOnMount} />}
       </div>
+      {hasHold && step >= stepIndex('package') && <CartSummaryBar />}
+      <CartDrawer />
     </div>
   );
 }

@@ -1,0 +1,49 @@
+import { useCallback } from 'react';
+import { useNavigate } from 'react-router';
+import { goToStep, resetBooking, setCheckoutData, setReservationData } from '../features/booking-wizard/booking-slice';
+import { setEndDate, stopTimer } from '../features/booking-wizard/timer-slice';
+import { stepIndex } from '../features/booking-wizard/wizard-steps';
+import { PaymentErrorPage, type RetryPayment } from '../features/payments/error-page';
+import { PaymentSuccessPage } from '../features/payments/success-page';
+import { useAppDispatch, useAppSelector } from './hooks';
+
+/**
+ * The payment result pages joined to the booking wizard (features do not import each other):
+ * a confirmed booking clears the wizard that made it; a retry goes back to its Payment step.
+ */
+export function SuccessRoute() {
+  const dispatch = useAppDispatch();
+  const wizardBookingId = useAppSelector((s) => s.booking.checkoutData?.bookingId);
+  const onConfirmed = useCallback(
+    (bookingId: string) => {
+      if (wizardBookingId !== bookingId) return;
+      dispatch(resetBooking());
+      dispatch(stopTimer());
+    },
+    [dispatch, wizardBookingId],
+  );
+  return <PaymentSuccessPage onConfirmed={onConfirmed} />;
+}
+
+export function ErrorRoute() {
+  const dispatch = useAppDispatch();
+  const navigate = useNavigate();
+  const booking = useAppSelector((s) => s.booking);
+
+  const onRetry = (retry: RetryPayment) => {
+    const { checkoutData, reservationData } = booking;
+    // Paying again needs the wizard that made this booking; from elsewhere, My Bookings offers it.
+    if (checkoutData?.bookingId !== retry.bookingId || !reservationData) return void navigate('/bookings');
+    dispatch(setCheckoutData({ ...checkoutData, client_secret: retry.client_secret }));
+    dispatch(setReservationData({ ...reservationData, expiresAt: retry.expiresAt }));
+    dispatch(setEndDate(retry.expiresAt));
+    dispatch(goToStep(stepIndex('payment')));
+    navigate('/create-booking');
+  };
+  const onStartAgain = () => {
+    dispatch(resetBooking());
+    dispatch(stopTimer());
+    navigate('/create-booking');
+  };
+  return <PaymentErrorPage onRetry={onRetry} onStartAgain={onStartAgain} />;
+}

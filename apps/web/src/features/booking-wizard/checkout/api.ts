@@ -1,0 +1,34 @@
+import type { Cart, CheckoutResult, CreateCartBody, StripeClientConfig } from '@kringle/contracts/cart';
+import type { AddOn, Package } from '@kringle/contracts/catalogue';
+import { api } from '../../../lib/api';
+
+/**
+ * The wizard's cart and checkout calls (API.md "Reservations, cart, checkout"). The price lists
+ * have their own endpoint names here: features do not import each other's api.ts.
+ */
+export const checkoutApi = api.injectEndpoints({
+  endpoints: (build) => ({
+    wizardPackages: build.query<Package[], { locationId: string; slotTypeId: string }>({
+      query: (params) => ({ url: '/product/packages', params: { ...params } }),
+      transformResponse: (body: { items: Package[] }) => body.items,
+      providesTags: ['GET_PACKAGES'],
+    }),
+    wizardAddOns: build.query<AddOn[], { locationId: string }>({
+      query: (params) => ({ url: '/product/addons', params: { ...params } }),
+      transformResponse: (body: { items: AddOn[] }) => body.items,
+      providesTags: ['GET_ADD_ONS'],
+    }),
+    createCart: build.mutation<Cart, CreateCartBody>({
+      query: (body) => ({ url: '/cart', method: 'POST', body }),
+    }),
+    checkoutOrder: build.mutation<CheckoutResult, { holdId: string; cartId: string }>({
+      query: ({ holdId, cartId }) => ({ url: `/bookings/reservation/${holdId}/checkoutOrder`, method: 'POST', body: { cartId } }),
+      invalidatesTags: (_r, _e, { holdId }) => [{ type: 'GET_RESERVATION', id: holdId }, 'GET_BOOKINGS'],
+    }),
+    stripeConfig: build.query<StripeClientConfig, void>({
+      query: () => '/common/stripe-client-secret',
+    }),
+  }),
+});
+
+export const { useWizardPackagesQuery, useWizardAddOnsQuery, useStripeConfigQuery } = checkoutApi;

@@ -1,0 +1,67 @@
+import { createAsyncThunk } from '@reduxjs/toolkit';
+import type { CheckoutResult } from '@kringle/contracts/cart';
+import { api } from '../../../lib/api';
+import { track } from '../../../lib/analytics';
+import type { ApiError } from '../../../lib/base-query';
+import type { WizardRootState } from '../booking-hooks';
+import { goToStep, setCheckoutData, setReservationData, upsertItem, removeItem } from '../booking-slice';
+import { setEndDate } from '../timer-slice';
+import { stepIndex } from '../wizard-steps';
+import { checkoutApi } from './api';
+import { activeItems, ecommerce, repriced, toCartBody, type Catalogue } from './cart-math';
+
+type ThunkConfig = { state: WizardRootState; rejectValue: ApiError };
+
+const asApiError = (error: unknown): ApiError =>
+  error && typeof error === 'object' && 'data' in error
+    ? (error as ApiError)
+    : { status: 'FETCH_ERROR', data: { error: 'Something went wrong. Please try again.', code: 'UNKNOWN' } };
+
+/** Codes after which the cart is re-priced from a fresh catalogue and shown again. */
+export const PRICE_CODES = ['PRICE_MISMATCH', 'CART_INVALID'];
+
+/** Fetches today's prices and re-prices the stored cart with them. */
+export const refreshPrices = createAsyncThunk<void, void, ThunkConfig>('booking/refreshPrices', async (_, { dispatch, getState }) => {
+  const { location, slotType, packages } = getState().booking;
+  if (!location || !slotType[0]) return;
+  dispatch(api.util.invalidateTags(['GET_PACKAGES', 'GET_ADD_ONS']));
+  const [pkgs, extras] = await Promise.all([
+    dispatch(checkoutApi.endpoints.wizardPackages.initiate({ locationId: location.id, slotTypeId: slotType[0].id }, { forceRefetch: true, subscribe: false })),
+    dispatch(checkoutApi.endpoints.wizardAddOns.initiate({ locationId: location.id }, { forceRefetch: true, subscribe: false })),
+  ]);
+  if (!pkgs.data || !extras.data) return;
+  const fresh = repriced(packages, new Map([...pkgs.data, ...extras.data].map((i) => [i.id, i])));
+  for (const id of Object.keys(packages)) if (!fresh[id]) dispatch(removeItem(id));
+  for (const line of Object.values(fresh)) dispatch(upsertItem(line));
+});
+
+/**
+ * Overview's Continue: the cart (POST /cart with the total shown) and then the checkout
+ * (booking, order, PaymentIntent). checkoutOrder is idempotent per cart, so a retry is safe.
+ */
+export const placeOrder = createAsyncThunk<CheckoutResult, { catalogue: Catalogue }, ThunkConfig>('booking/placeOrder', async ({ catalogue }, { dispatch, getState, rejectWithValue }) => {
+  const { reservationData, packages } = getState().booking;
+  if (!reservationData) return rejectWithValue({ status: 409, data: { error: 'There is no session on hold.', code: 'HOLD_EXPIRED' } });
+  const cart = await dispatch(checkoutApi.endpoints.createCart.initiate(toCartBody(reservationData.holdId, packages)));
+  if (cart.error) {
+    const error = asApiError(cart.error);
+    if (PRICE_CODES.includes(error.data.code)) await dispatch(refreshPrices());
+    return rejectWithValue(error);
+  }
+  const order = await dispatch(checkoutApi.endpoints.checkoutOrder.initiate({ holdId: reservationData.holdId, cartId: cart.data.id }));
+  if (order.error) {
+    const error = asApiError(order.error);
+    if (PRICE_CODES.includes(error.data.code)) await dispatch(refreshPrices());
+    return rejectWithValue(error);
+  }
+  const result = order.data;
+  dispatch(setCheckoutData({ bookingId: result.bookingId, client_secret: result.client_secret, message: result.message }));
+  // The hold's end is the server's; keep the countdown on it.
+  if (result.expiresAt !== reservationData.expiresAt) {
+    dispatch(setReservationData({ ...reservationData, expiresAt: result.expiresAt }));
+    dispatch(setEndDate(result.expiresAt));
+  }
+  track('begin_checkout', { ...ecommerce(activeItems(packages), catalogue), transaction_id: result.bookingId });
+  dispatch(goToStep(stepIndex('payment')));
+  return result;
+});

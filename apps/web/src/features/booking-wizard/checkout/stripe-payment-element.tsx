@@ -1,0 +1,60 @@
+import { Elements, PaymentElement, useElements, useStripe } from '@stripe/react-stripe-js';
+import { loadStripe, type Stripe } from '@stripe/stripe-js';
+import { useState, type FormEvent } from 'react';
+import { Button } from '../../../components/ui/button';
+import { declineMessage, outcomeOf, type ConfirmOutcome, type ConfirmedIntent } from './sandbox-confirm';
+
+/** One Stripe.js per publishable key; this module is only imported on the Payment step. */
+const stripes = new Map<string, Promise<Stripe | null>>();
+const stripeFor = (key: string) => {
+  let p = stripes.get(key);
+  if (!p) {
+    p = loadStripe(key);
+    stripes.set(key, p);
+  }
+  return p;
+};
+
+export interface StripePaymentProps {
+  publishableKey: string;
+  clientSecret: string;
+  returnUrl: string;
+  payLabel: string;
+  onOutcome: (outcome: ConfirmOutcome) => void;
+}
+
+function PayForm({ returnUrl, payLabel, onOutcome }: Omit<StripePaymentProps, 'publishableKey' | 'clientSecret'>) {
+  const stripe = useStripe();
+  const elements = useElements();
+  const [busy, setBusy] = useState(false);
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (!stripe || !elements) return;
+    setBusy(true);
+    // redirect: if_required keeps card payments on the page; 3-D Secure and wallets leave and come back to return_url.
+    const result = await stripe.confirmPayment({ elements, confirmParams: { return_url: returnUrl }, redirect: 'if_required' });
+    setBusy(false);
+    if (result.error) onOutcome({ kind: 'declined', message: declineMessage(result.error) });
+    else onOutcome(outcomeOf(result.paymentIntent as unknown as ConfirmedIntent));
+  };
+  return (
+    <form onSubmit={(e) => void submit(e)} className="flex flex-col gap-4">
+      <PaymentElement options={{ layout: 'tabs' }} />
+      <Button type="submit" className="w-full" disabled={!stripe || busy}>
+        {busy ? 'Paying…' : payLabel}
+      </Button>
+    </form>
+  );
+}
+
+/** Stripe's Payment Element, used when real Stripe keys are configured (sandbox: false). */
+export default function StripePaymentElement({ publishableKey, clientSecret, ...rest }: StripePaymentProps) {
+  return (
+    <Elements
+      stripe={stripeFor(publishableKey)}
+      options={{ clientSecret, locale: 'en-AU' as never, appearance: { theme: 'stripe', variables: { colorPrimary: '#a3162a', borderRadius: '12px' } } }}
+    >
+      <PayForm {...rest} />
+    </Elements>
+  );
+}

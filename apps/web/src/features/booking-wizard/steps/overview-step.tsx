@@ -1,0 +1,114 @@
+import { useState } from 'react';
+import { useNavigate } from 'react-router';
+import { formatSessionTime } from '@kringle/contracts/dates';
+import { formatAud } from '@kringle/contracts/money';
+import { Button } from '../../../components/ui/button';
+import { useGetSlotQuery } from '../api';
+import { useWizardDispatch, useWizardSelector } from '../booking-hooks';
+import { goToStep, prevStep } from '../booking-slice';
+import { activeItems, cartGstCents, cartTotalCents } from '../checkout/cart-math';
+import { placeOrder, PRICE_CODES } from '../checkout/checkout-actions';
+import { useCatalogue } from '../checkout/use-catalogue';
+import { stepIndex } from '../wizard-steps';
+import { StepFrame } from './step-frame';
+
+/** Step 6: everything at a glance; Continue prices the cart on the server and places the order. */
+export function OverviewStep({ focusOnMount }: { focusOnMount: boolean }) {
+  const dispatch = useWizardDispatch();
+  const navigate = useNavigate();
+  const { location, slotType, reservationData, packages, checkoutData } = useWizardSelector((s) => s.booking);
+  const slot = useGetSlotQuery({ locationId: location?.id ?? '', slotId: reservationData?.slotId ?? '' }, { skip: !location || !reservationData });
+  const { catalogue } = useCatalogue();
+  const [busy, setBusy] = useState(false);
+  const [problem, setProblem] = useState<{ message: string; prices: boolean } | null>(null);
+  const lines = activeItems(packages);
+  const timezone = location?.timezone ?? 'Australia/Sydney';
+
+  const proceed = async () => {
+    // The order is placed already (back from Payment): nothing to price again.
+    if (checkoutData) return void dispatch(goToStep(stepIndex('payment')));
+    setBusy(true);
+    setProblem(null);
+    const result = await dispatch(placeOrder({ catalogue }));
+    setBusy(false);
+    if (placeOrder.rejected.match(result)) {
+      const error = result.payload?.data;
+      if (error?.code === 'HOLD_EXPIRED') return void navigate('/expired');
+      const prices = PRICE_CODES.includes(error?.code ?? '');
+      setProblem({
+        prices,
+        message: prices
+          ? `${error?.error ?? 'Some prices have changed.'} We have updated your cart with today's prices: please check the new total below.`
+          : (error?.error ?? 'We could not place your order. Please try again.'),
+      });
+    }
+  };
+
+  return (
+    <StepFrame
+      title="Check your booking"
+      intro="Make sure everything is right before you pay."
+      focusOnMount={focusOnMount}
+      actions={
+        <>
+          <Button variant="ghost" onClick={() => dispatch(prevStep())} disabled={busy}>
+            Back
+          </Button>
+          <Button className="sm:min-w-56" onClick={() => void proceed()} disabled={busy || lines.length === 0}>
+            {busy ? 'Preparing payment…' : 'Continue to payment'}
+          </Button>
+        </>
+      }
+    >
+      {problem && (
+        <p role="alert" className={'rounded-2xl border p-4 font-medium ' + (problem.prices ? 'border-gold-400 bg-gold-300/30 text-ink-900' : 'border-festive-100 bg-festive-50 text-festive-800')}>
+          {problem.message}
+        </p>
+      )}
+      <dl className="grid gap-x-6 gap-y-4 rounded-2xl border border-cream-300 bg-cream-50 p-4 sm:grid-cols-2 sm:p-5">
+        <div>
+          <dt className="text-sm text-ink-600">Location</dt>
+          <dd className="font-semibold text-ink-900">{location?.name}</dd>
+          <dd className="text-sm text-ink-700">{location?.address}</dd>
+        </div>
+        <div>
+          <dt className="text-sm text-ink-600">Session</dt>
+          <dd className="font-semibold text-ink-900" data-testid="overview-session">
+            {slot.data ? formatSessionTime(slot.data.startAt, timezone) : '…'}
+          </dd>
+          <dd className="text-sm text-ink-700">
+            {slotType[0]?.name}
+            {slotType[0] ? `, ${slotType[0].durationMinutes} minutes` : ''} ({location?.suburb} time)
+          </dd>
+        </div>
+      </dl>
+      <section aria-labelledby="overview-items" className="rounded-2xl border border-cream-300 bg-cream-50 p-4 sm:p-5">
+        <h3 id="overview-items" className="mb-2 text-xl font-semibold text-ink-900">
+          Your order
+        </h3>
+        <ul className="flex flex-col divide-y divide-cream-200">
+          {lines.map((line) => (
+            <li key={line._id} className="flex justify-between gap-3 py-2">
+              <span className="text-ink-900">
+                {line.totalQuantity} × {catalogue.get(line._id)?.name ?? 'Item'}
+              </span>
+              <span className="shrink-0 tabular-nums text-ink-900">{formatAud(line.totalPrice)}</span>
+            </li>
+          ))}
+        </ul>
+        <dl className="mt-2 flex flex-col gap-1 border-t-2 border-cream-300 pt-3">
+          <div className="flex justify-between text-sm text-ink-600">
+            <dt>GST included</dt>
+            <dd className="tabular-nums">{formatAud(cartGstCents(packages))}</dd>
+          </div>
+          <div className="flex justify-between text-xl font-semibold text-ink-900">
+            <dt>Total (AUD)</dt>
+            <dd className="tabular-nums" data-testid="overview-total">
+              {formatAud(cartTotalCents(packages))}
+            </dd>
+          </div>
+        </dl>
+      </section>
+    </StepFrame>
+  );
+}

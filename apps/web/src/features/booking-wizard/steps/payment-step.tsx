@@ -1,0 +1,109 @@
+import { lazy, Suspense, useState } from 'react';
+import { useNavigate } from 'react-router';
+import { formatAud } from '@kringle/contracts/money';
+import { Button } from '../../../components/ui/button';
+import { useWizardDispatch, useWizardSelector } from '../booking-hooks';
+import { goToStep, prevStep } from '../booking-slice';
+import { useStripeConfigQuery } from '../checkout/api';
+import type { CardFields } from '../checkout/card-validation';
+import { cartTotalCents } from '../checkout/cart-math';
+import { SandboxCardForm } from '../checkout/sandbox-card-form';
+import { confirmWithSandbox, type ConfirmOutcome } from '../checkout/sandbox-confirm';
+import { stepIndex } from '../wizard-steps';
+import { LoadingList, LoadProblem } from './load-states';
+import { StepFrame } from './step-frame';
+
+// Stripe.js loads only here, and only with real keys: it stays out of the first bundle.
+const StripePaymentElement = lazy(() => import('../checkout/stripe-payment-element'));
+
+/** Where the card's bank (3-D Secure) and Stripe send the customer back to. */
+export const successUrl = (bookingId: string) => `${window.location.origin}/success?bookingId=${encodeURIComponent(bookingId)}`;
+
+/** Step 7: pay by card. Real Stripe's Payment Element with live keys, the sandbox card form otherwise. */
+export function PaymentStep({ focusOnMount }: { focusOnMount: boolean }) {
+  const dispatch = useWizardDispatch();
+  const navigate = useNavigate();
+  const checkout = useWizardSelector((s) => s.booking.checkoutData);
+  const total = useWizardSelector((s) => cartTotalCents(s.booking.packages));
+  const config = useStripeConfigQuery();
+  const [busy, setBusy] = useState(false);
+  const [problem, setProblem] = useState<string | null>(null);
+  const payLabel = `Pay ${formatAud(total)}`;
+
+  const handle = (outcome: ConfirmOutcome) => {
+    if (!checkout) return;
+    if (outcome.kind === 'succeeded' || outcome.kind === 'processing') return void navigate(`/success?bookingId=${encodeURIComponent(checkout.bookingId)}`);
+    // The bank's check happens on its own page; the wizard state is persisted, so the countdown resumes on return.
+    if (outcome.kind === 'redirect') return void window.location.assign(outcome.url);
+    setProblem(outcome.message);
+  };
+
+  const paySandbox = async (card: CardFields) => {
+    if (!checkout || !config.data?.sandboxUrl) return;
+    setBusy(true);
+    setProblem(null);
+    const outcome = await confirmWithSandbox({
+      sandboxUrl: config.data.sandboxUrl,
+      publishableKey: config.data.publishableKey,
+      clientSecret: checkout.client_secret,
+      card,
+      returnUrl: successUrl(checkout.bookingId),
+    });
+    // Leaving for the bank page: keep the button busy until the browser goes.
+    if (outcome.kind !== 'redirect') setBusy(false);
+    handle(outcome);
+  };
+
+  return (
+    <StepFrame
+      title="Payment"
+      intro={checkout?.message ?? 'Pay by card to confirm your booking.'}
+      focusOnMount={focusOnMount}
+      actions={
+        <Button variant="ghost" onClick={() => dispatch(prevStep())} disabled={busy}>
+          Back
+        </Button>
+      }
+    >
+      {!checkout && (
+        <div className="flex flex-col items-start gap-3 rounded-2xl bg-cream-200 p-4 text-ink-700">
+          <p>Your order is not ready for payment yet. Please check your booking first.</p>
+          <Button variant="secondary" onClick={() => dispatch(goToStep(stepIndex('overview')))}>
+            Check my booking
+          </Button>
+        </div>
+      )}
+      {checkout && (
+        <div className="flex flex-col gap-4 rounded-2xl border border-cream-300 bg-cream-50 p-4 sm:p-6">
+          <p className="flex items-baseline justify-between gap-3 border-b border-cream-200 pb-3">
+            <span className="text-ink-700">Amount to pay (incl. GST)</span>
+            <span className="text-2xl font-semibold tabular-nums text-ink-900">{formatAud(total)}</span>
+          </p>
+          {problem && (
+            <div role="alert" className="rounded-2xl border border-festive-100 bg-festive-50 p-4 text-festive-900">
+              <p className="font-semibold">Payment not completed</p>
+              <p>{problem}</p>
+              <p className="mt-1 text-sm text-ink-700">You have not been charged. Check the details or use another card, then press Pay again.</p>
+            </div>
+          )}
+          {config.isLoading && <LoadingList label="Loading the payment form" rows={2} />}
+          {config.isError && <LoadProblem what="the payment form" onRetry={() => void config.refetch()} />}
+          {config.data?.sandbox && (
+            <>
+              <p className="rounded-xl bg-gold-300/30 p-3 text-sm text-ink-900">
+                Test payments only: no real card is charged. Use card 4242 4242 4242 4242 with any future expiry date and any security code.
+              </p>
+              <SandboxCardForm payLabel={payLabel} busy={busy} onPay={(card) => void paySandbox(card)} />
+            </>
+          )}
+          {config.data && !config.data.sandbox && (
+            <Suspense fallback={<LoadingList label="Loading the payment form" rows={2} />}>
+              <StripePaymentElement publishableKey={config.data.publishableKey} clientSecret={checkout.client_secret} returnUrl={successUrl(checkout.bookingId)} payLabel={payLabel} onOutcome={handle} />
+            </Suspense>
+          )}
+          <p className="text-sm text-ink-600">Payments are processed securely by Stripe. We never see or store your full card number.</p>
+        </div>
+      )}
+    </StepFrame>
+  );
+}

@@ -1,0 +1,18 @@
+import type { Booking } from '@kringle/contracts/bookings';
+import { api } from '../../lib/api';
+
+/** The result pages' calls: the booking being paid for, and paying again while its hold lives. */
+export const paymentsApi = api.injectEndpoints({
+  endpoints: (build) => ({
+    paidBooking: build.query<Booking, string>({
+      query: (id) => `/bookings/${id}`,
+      providesTags: (_r, _e, id) => [{ type: 'GET_BOOKINGS', id }],
+    }),
+    continuePayment: build.mutation<{ client_secret: string; expiresAt: string }, string>({
+      query: (id) => ({ url: `/bookings/${id}/continue-payment`, method: 'POST' }),
+      invalidatesTags: (_r, _e, id) => [{ type: 'GET_BOOKINGS', id }],
+    }),
+  }),
+});
+
+export const { usePaidBookingQuery, useContinuePaymentMutation } = paymentsApi;

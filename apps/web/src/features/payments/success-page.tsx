@@ -1,0 +1,125 @@
+import { useEffect, useRef, useState } from 'react';
+import { Link, Navigate, useSearchParams } from 'react-router';
+import type { Booking } from '@kringle/contracts/bookings';
+import { centsToDollars, CURRENCY } from '@kringle/contracts/money';
+import { Button, buttonClasses } from '../../components/ui/button';
+import { AlertIcon, CalendarIcon, CheckIcon } from '../../components/ui/icons';
+import { track } from '../../lib/analytics';
+import { BRAND_NAME } from '../../lib/env';
+import { usePaidBookingQuery } from './api';
+import { downloadIcs } from './booking-ics';
+import { BookingSummary } from './booking-summary';
+import { ResultFrame } from './result-frame';
+
+/** How often /success asks whether the payment webhook has confirmed the booking. */
+export const CONFIRM_POLL_MS = 1500;
+/** After this long still unconfirmed, say so calmly (and keep checking). */
+const SLOW_AFTER_MS = 20_000;
+
+/** purchase and add_booking, once per booking even across reloads. */
+function recordPurchase(booking: Booking) {
+  const key = `kringle:purchase:${booking.id}`;
+  try {
+    if (window.sessionStorage.getItem(key)) return;
+    window.sessionStorage.setItem(key, '1');
+  } catch {
+    // Storage unavailable: record anyway.
+  }
+  track('purchase', {
+    currency: CURRENCY,
+    value: centsToDollars(booking.amountCents),
+    transaction_id: booking.reference,
+    items: booking.items.map((i) => ({ item_id: i.id, item_name: i.name, item_category: i.type, price: centsToDollars(i.unitPriceCents), quantity: i.quantity })),
+  });
+  track('add_booking', { booking_id: booking.id, reference: booking.reference, location_id: booking.location.id, location_name: booking.location.name, slot_type: booking.slotType.name });
+}
+
+/**
+ * /success: where card payments (and the bank's 3-D Secure page) land. The booking is confirmed by
+ * Stripe's webhook a moment after payment, so this page waits for it, then shows the booking.
+ * `onConfirmed` lets the app clear the wizard that made this booking.
+ */
+export function PaymentSuccessPage({ onConfirmed }: { onConfirmed?: (bookingId: string) => void }) {
+  const [params] = useSearchParams();
+  const bookingId = params.get('bookingId') ?? '';
+  const failedAtBank = params.get('redirect_status') === 'failed';
+  const [slow, setSlow] = useState(false);
+  const [settled, setSettled] = useState(false);
+  const booking = usePaidBookingQuery(bookingId, { skip: !bookingId || failedAtBank, pollingInterval: settled ? 0 : CONFIRM_POLL_MS });
+  const status = booking.data?.status;
+  const done = useRef(false);
+
+  if (status && status !== 'payment_pending' && !settled) setSettled(true);
+
+  useEffect(() => {
+    const id = window.setTimeout(() => setSlow(true), SLOW_AFTER_MS);
+    return () => window.clearTimeout(id);
+  }, []);
+
+  useEffect(() => {
+    if (status !== 'completed' || !booking.data || done.current) return;
+    done.current = true;
+    recordPurchase(booking.data);
+    onConfirmed?.(booking.data.id);
+  }, [status, booking.data, onConfirmed]);
+
+  if (!bookingId) {
+    return (
+      <ResultFrame title="Nothing to show here" icon={<AlertIcon />} tone="calm" actions={<MyBookingsLink />}>
+        <p>This page shows a booking after payment. Your bookings are all in My Bookings.</p>
+      </ResultFrame>
+    );
+  }
+  if (failedAtBank || status === 'payment_failed') return <Navigate to={`/error?bookingId=${encodeURIComponent(bookingId)}`} replace />;
+
+  if (booking.isError && !booking.data) {
+    return (
+      <ResultFrame title="We couldn't load your booking" icon={<AlertIcon />} tone="calm" actions={<Button onClick={() => void booking.refetch()}>Try again</Button>}>
+        <p>Your payment may still have gone through. Please check your connection and try again, or look in My Bookings.</p>
+      </ResultFrame>
+    );
+  }
+  if (status === 'cancelled' && booking.data) {
+    return (
+      <ResultFrame title="This booking was cancelled" icon={<AlertIcon />} tone="calm" actions={<MyBookingsLink primary />}>
+        <p>Booking {booking.data.reference} is cancelled. If you paid for it, the full amount is being refunded to your card and we have emailed you the details.</p>
+      </ResultFrame>
+    );
+  }
+  if (status === 'completed' && booking.data) {
+    const data = booking.data;
+    return (
+      <ResultFrame
+        title="You're booked in to see Santa!"
+        icon={<CheckIcon />}
+        tone="good"
+        actions={
+          <>
+            <Button variant="secondary" onClick={() => downloadIcs(data, BRAND_NAME)}>
+              <CalendarIcon aria-hidden="true" className="size-5" />
+              Add to calendar
+            </Button>
+            <MyBookingsLink primary />
+          </>
+        }
+      >
+        <p>Thank you! Your payment went through and your session is confirmed. We have emailed the details to you.</p>
+        <BookingSummary booking={data} />
+      </ResultFrame>
+    );
+  }
+  return (
+    <ResultFrame title="Confirming your booking…" icon={<span className="block size-8 animate-spin rounded-full border-4 border-pine-700 border-t-transparent" />} tone="calm">
+      <p role="status">Your payment is being confirmed. This usually takes a few seconds; please keep this page open.</p>
+      {slow && <p>This is taking longer than usual. You don't need to pay again: we will email you as soon as it is confirmed, and it will show in My Bookings.</p>}
+    </ResultFrame>
+  );
+}
+
+function MyBookingsLink({ primary }: { primary?: boolean }) {
+  return (
+    <Link to="/bookings" className={buttonClasses(primary ? 'primary' : 'secondary')}>
+      Go to My Bookings
+    </Link>
+  );
+}
