@@ -1,21 +1,73 @@
-import { Link } from 'react-router';
-import { buttonClasses } from '../../components/ui/button';
-import { CalendarIcon } from '../../components/ui/icons';
-import { PlaceholderPage } from '../../components/ui/placeholder-page';
+import * as Tabs from '@radix-ui/react-tabs';
+import { useSearchParams } from 'react-router';
+import { Button } from '../../components/ui/button';
+import type { BookingTab } from './api';
+import { BookingList } from './booking-list';
+import { CancelDialog } from './cancel-dialog';
+import { useBookingActions, type WizardHandoff } from './use-booking-actions';
 
-// Placeholder until the bookings issue adds the upcoming and past tabs.
-export function BookingsPage() {
+const TABS: { value: BookingTab; label: string }[] = [
+  { value: 'upcoming', label: 'Upcoming' },
+  { value: 'past', label: 'Past' },
+];
+
+const tabClasses =
+  'min-h-11 flex-1 rounded-lg px-4 text-base font-semibold text-ink-700 transition-colors hover:text-ink-900 data-[state=active]:bg-cream-50 data-[state=active]:text-festive-700 data-[state=active]:shadow-sm sm:flex-none sm:min-w-32';
+
+export interface BookingsPageProps extends WizardHandoff {
+  /** Starts a new booking in the wizard. */
+  onBookNow: () => void;
+}
+
+/**
+ * /bookings (My Bookings): upcoming and past tabs (spec §2). The tab lives in the address
+ * (?tab=past) so Back and a reload land on the same list.
+ */
+export function BookingsPage({ onBookNow, onReschedule, onContinuePayment }: BookingsPageProps) {
+  const [params, setParams] = useSearchParams();
+  const tab: BookingTab = params.get('tab') === 'past' ? 'past' : 'upcoming';
+  const actions = useBookingActions({ onReschedule, onContinuePayment });
+
+  const selectTab = (value: string) => setParams(value === 'past' ? { tab: 'past' } : {}, { replace: true });
+
   return (
-    <PlaceholderPage
-      title="My Bookings"
-      icon={<CalendarIcon />}
-      action={
-        <Link to="/create-booking" className={buttonClasses('primary')}>
-          Book now
-        </Link>
-      }
-    >
-      <p>Your bookings will appear here. Upcoming sessions first, then the ones you have been to.</p>
-    </PlaceholderPage>
+    <section className="mx-auto flex w-full max-w-3xl flex-col gap-5 px-4 py-6 sm:px-8 sm:py-10">
+      <header className="flex flex-col gap-4 sm:flex-row sm:items-end sm:justify-between">
+        <div className="flex flex-col gap-1">
+          <h1 className="text-3xl font-semibold text-ink-900 sm:text-4xl">My Bookings</h1>
+          <p className="text-ink-700">Your visits with Santa. Times are shown in each location&apos;s local time.</p>
+        </div>
+        <Button onClick={onBookNow} className="w-full shrink-0 sm:w-auto">
+          Book a session
+        </Button>
+      </header>
+
+      <Tabs.Root value={tab} onValueChange={selectTab} className="flex flex-col gap-4">
+        <Tabs.List aria-label="Bookings" className="flex gap-1 self-stretch rounded-xl bg-cream-200 p-1 sm:self-start">
+          {TABS.map((t) => (
+            <Tabs.Trigger key={t.value} value={t.value} className={tabClasses}>
+              {t.label}
+            </Tabs.Trigger>
+          ))}
+        </Tabs.List>
+        {TABS.map((t) => (
+          <Tabs.Content key={t.value} value={t.value} className="focus-visible:outline-offset-4">
+            <h2 className="sr-only">{t.label} bookings</h2>
+            {/* Only the open tab mounts its list, so the other tab loads when first opened. */}
+            {tab === t.value && <BookingList tab={t.value} busy={actions.busy} onAction={actions.onAction} onBookNow={onBookNow} />}
+          </Tabs.Content>
+        ))}
+      </Tabs.Root>
+
+      {actions.cancelling && (
+        <CancelDialog
+          booking={actions.cancelling}
+          open
+          busy={actions.cancelBusy}
+          onOpenChange={(open) => !open && actions.closeCancel()}
+          onConfirm={actions.confirmCancel}
+        />
+      )}
+    </section>
   );
 }

@@ -1,0 +1,52 @@
+import type { Booking, BookingList } from '@kringle/contracts/bookings';
+import { api } from '../../lib/api';
+
+export type BookingTab = 'upcoming' | 'past';
+
+/** POST /bookings/{id}/cancel (API.md): the booking as it is now, and the refund if one was made. */
+export interface CancelResult {
+  booking: Booking;
+  refund: { id: string; amountCents: number; status: string } | null;
+}
+
+/** The order fields this page reads (API.md "order"); the receipts hang off it. */
+export interface BookingOrder {
+  id: string;
+  bookingId: string;
+  status: string;
+  paymentStatus: 'paid' | 'refunded' | null;
+  amountCents: number;
+  refundedCents: number;
+  paidAt: string | null;
+  refundedAt: string | null;
+}
+
+const PATHS: Record<BookingTab, string> = { upcoming: '/bookings/upcoming-bookings', past: '/bookings/past-bookings' };
+
+/** My bookings: both tabs page with the API's keyset cursor; every change refreshes GET_BOOKINGS. */
+export const bookingsApi = api.injectEndpoints({
+  endpoints: (build) => ({
+    bookingList: build.infiniteQuery<BookingList, BookingTab, string | null>({
+      infiniteQueryOptions: {
+        initialPageParam: null,
+        getNextPageParam: (last) => last.nextCursor,
+      },
+      query: ({ queryArg, pageParam }) => ({ url: PATHS[queryArg], params: { cursor: pageParam } }),
+      providesTags: ['GET_BOOKINGS'],
+    }),
+    bookingOrders: build.query<BookingOrder[], string>({
+      query: (bookingId) => `/orders/${bookingId}/orders`,
+      transformResponse: (body: { items: BookingOrder[] }) => body.items,
+      providesTags: (_r, _e, bookingId) => [{ type: 'GET_BOOKINGS', id: `orders-${bookingId}` }],
+    }),
+    cancelBooking: build.mutation<CancelResult, { id: string; reason?: string }>({
+      query: ({ id, reason }) => ({ url: `/bookings/${id}/cancel`, method: 'POST', body: reason ? { reason } : {} }),
+      invalidatesTags: ['GET_BOOKINGS'],
+    }),
+    resumePayment: build.mutation<{ client_secret: string; expiresAt: string }, string>({
+      query: (id) => ({ url: `/bookings/${id}/continue-payment`, method: 'POST' }),
+    }),
+  }),
+});
+
+export const { useBookingListInfiniteQuery, useBookingOrdersQuery, useCancelBookingMutation, useResumePaymentMutation } = bookingsApi;

@@ -1,0 +1,68 @@
+import { render, screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it, vi } from 'vitest';
+import type { BookingStatus } from '@kringle/contracts/statuses';
+import { BookingCard } from './booking-card';
+import { aBooking, anOrder } from './booking-fixture';
+
+const buttons = () => screen.queryAllByRole('button').map((b) => b.textContent);
+
+describe('BookingCard', () => {
+  it('shows where, when (in the location’s zone), what, the total and the reference', () => {
+    render(<BookingCard booking={aBooking()} tab="upcoming" onAction={() => {}} />);
+    const card = screen.getByRole('article', { name: 'Sun 6 Dec, 10:40 am AEDT' });
+    expect(card).toHaveTextContent('Santa photos at Sydney Harbourside');
+    expect(within(card).getByText('1 × Classic package')).toBeInTheDocument();
+    expect(within(card).getByText('2 × Extra print')).toBeInTheDocument();
+    expect(within(card).getByTestId('booking-total')).toHaveTextContent('$69.95');
+    expect(within(card).getByText('KR-7K3Q9')).toBeInTheDocument();
+    expect(within(card).queryByText('Walk-in booking')).toBeNull();
+  });
+
+  it.each<[BookingStatus, string, string]>([
+    ['payment_pending', 'Payment Pending', 'orange'],
+    ['completed', 'Confirmed', 'green'],
+    ['cancelled', 'Cancelled', 'red'],
+    ['payment_failed', 'Payment Failed', 'volcano'],
+  ])('tags %s as "%s" in %s', (status, label, colour) => {
+    render(<BookingCard booking={aBooking({ status })} tab="upcoming" onAction={() => {}} />);
+    expect(screen.getByText(label)).toHaveAttribute('data-colour', colour);
+  });
+
+  it('marks walk-in bookings', () => {
+    render(<BookingCard booking={aBooking({ source: 'walkin' })} tab="upcoming" onAction={() => {}} />);
+    expect(screen.getByText('Walk-in booking')).toBeInTheDocument();
+  });
+
+  it('offers reschedule, calendar, receipt and cancel on a confirmed upcoming booking', () => {
+    render(<BookingCard booking={aBooking()} tab="upcoming" orders={[anOrder()]} onAction={() => {}} />);
+    expect(buttons()).toEqual(['Reschedule', 'Add to calendar', 'Payment receipt', 'Cancel booking']);
+  });
+
+  it('follows the policy flags: no reschedule or cancel when the API says no', () => {
+    render(<BookingCard booking={aBooking({ canReschedule: false, canCancel: false })} tab="upcoming" onAction={() => {}} />);
+    expect(buttons()).toEqual(['Add to calendar']);
+  });
+
+  it('offers continue payment and cancel on an unpaid upcoming booking', () => {
+    render(<BookingCard booking={aBooking({ status: 'payment_failed', canReschedule: false, refundableCents: 0 })} tab="upcoming" onAction={() => {}} />);
+    expect(buttons()).toEqual(['Continue payment', 'Cancel booking']);
+  });
+
+  it('offers both receipts on a refunded booking in the past tab', () => {
+    const orders = [anOrder({ status: 'refunded', paymentStatus: 'refunded', refundedCents: 6995, refundedAt: '2026-11-21T00:00:00.000Z' })];
+    render(<BookingCard booking={aBooking({ status: 'cancelled', canReschedule: false, canCancel: false, refundableCents: 0 })} tab="past" orders={orders} onAction={() => {}} />);
+    expect(buttons()).toEqual(['Payment receipt', 'Refund receipt']);
+  });
+
+  it('reports the action and the booking, and waits while one is running', async () => {
+    const onAction = vi.fn();
+    const booking = aBooking();
+    const { rerender } = render(<BookingCard booking={booking} tab="upcoming" onAction={onAction} />);
+    await userEvent.click(screen.getByRole('button', { name: 'Reschedule' }));
+    expect(onAction).toHaveBeenCalledWith('reschedule', booking);
+    rerender(<BookingCard booking={booking} tab="upcoming" busy="calendar" onAction={onAction} />);
+    expect(screen.getByRole('button', { name: 'Downloading…' })).toBeDisabled();
+    expect(screen.getByRole('button', { name: 'Reschedule' })).toBeDisabled();
+  });
+});

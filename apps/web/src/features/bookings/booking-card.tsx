@@ -1,0 +1,121 @@
+import { useId } from 'react';
+import type { Booking } from '@kringle/contracts/bookings';
+import { formatSessionTime } from '@kringle/contracts/dates';
+import { formatAud, gstOf } from '@kringle/contracts/money';
+import { Button } from '../../components/ui/button';
+import { CalendarIcon, ClockIcon } from '../../components/ui/icons';
+import type { BookingOrder, BookingTab } from './api';
+import { StatusTag } from './status-tag';
+
+export type CardAction = 'reschedule' | 'cancel' | 'continue' | 'calendar' | 'payment-receipt' | 'refund-receipt';
+
+export interface BookingCardProps {
+  booking: Booking;
+  tab: BookingTab;
+  /** The booking's orders once loaded: they say whether a payment or refund receipt exists. */
+  orders?: BookingOrder[];
+  /** The action in flight on this card, if any (its button shows it and the others wait). */
+  busy?: CardAction | null;
+  onAction: (action: CardAction, booking: Booking) => void;
+}
+
+/** Which actions this booking offers, from the API's policy flags and its orders. */
+export function cardActions(booking: Booking, tab: BookingTab, orders: BookingOrder[] = []): CardAction[] {
+  const unpaid = booking.status === 'payment_pending' || booking.status === 'payment_failed';
+  const actions: CardAction[] = [];
+  if (unpaid && tab === 'upcoming') actions.push('continue');
+  if (booking.canReschedule) actions.push('reschedule');
+  if (booking.status === 'completed' && tab === 'upcoming') actions.push('calendar');
+  if (orders.some((o) => o.paidAt !== null || o.paymentStatus !== null)) actions.push('payment-receipt');
+  if (orders.some((o) => o.refundedCents > 0 || o.paymentStatus === 'refunded')) actions.push('refund-receipt');
+  if (booking.canCancel) actions.push('cancel');
+  return actions;
+}
+
+const LABELS: Record<CardAction, { idle: string; busy: string }> = {
+  continue: { idle: 'Continue payment', busy: 'Opening payment…' },
+  reschedule: { idle: 'Reschedule', busy: 'Opening…' },
+  calendar: { idle: 'Add to calendar', busy: 'Downloading…' },
+  'payment-receipt': { idle: 'Payment receipt', busy: 'Downloading…' },
+  'refund-receipt': { idle: 'Refund receipt', busy: 'Downloading…' },
+  cancel: { idle: 'Cancel booking', busy: 'Cancelling…' },
+};
+
+// One clear primary action per card: paying comes first, then moving the session.
+const PRIMARY: CardAction[] = ['continue'];
+
+export function BookingCard({ booking, tab, orders, busy = null, onAction }: BookingCardProps) {
+  const headingId = useId();
+  const actions = cardActions(booking, tab, orders);
+  const when = formatSessionTime(booking.slot.startAt, booking.location.timezone);
+  const unpaid = booking.status === 'payment_pending' || booking.status === 'payment_failed';
+
+  return (
+    <article aria-labelledby={headingId} data-testid="booking-card" data-reference={booking.reference} className="flex flex-col gap-4 rounded-2xl border border-cream-300 bg-cream-50 p-4 shadow-sm sm:p-5">
+      <div className="flex flex-wrap items-center gap-2">
+        <StatusTag status={booking.status} />
+        {booking.source === 'walkin' && <span className="inline-flex items-center rounded-full border border-gold-400 bg-gold-300/30 px-3 py-1 text-sm font-semibold text-ink-900">Walk-in booking</span>}
+        <span className="ml-auto text-sm text-ink-600">
+          Ref <span className="font-mono font-semibold tracking-wide text-ink-900">{booking.reference}</span>
+        </span>
+      </div>
+
+      <div className="flex flex-col gap-1">
+        <h3 id={headingId} className="flex items-start gap-2 text-xl font-semibold text-ink-900">
+          <CalendarIcon aria-hidden="true" className="mt-1 size-5 shrink-0 text-festive-700" />
+          <time dateTime={booking.slot.startAt}>{when}</time>
+        </h3>
+        <p className="font-semibold text-ink-900">
+          {booking.slotType.name} <span className="font-normal text-ink-700">at</span> {booking.location.name}
+        </p>
+        <p className="text-sm text-ink-700">{booking.location.address}</p>
+      </div>
+
+      <div className="rounded-xl bg-cream-100 px-3 py-2">
+        <ul className="flex flex-col">
+          {booking.items.map((item) => (
+            <li key={item.id} className="flex justify-between gap-3 py-1 text-ink-900">
+              <span className="min-w-0">
+                {item.quantity} × {item.name}
+              </span>
+              <span className="shrink-0 tabular-nums">{formatAud(item.totalCents)}</span>
+            </li>
+          ))}
+        </ul>
+        <p className="mt-1 flex items-baseline justify-between gap-3 border-t border-cream-300 pt-2">
+          <span className="font-semibold text-ink-900">
+            Total <span className="text-sm font-normal text-ink-600">(incl. {formatAud(gstOf(booking.amountCents))} GST)</span>
+          </span>
+          <span className="text-lg font-semibold tabular-nums text-ink-900" data-testid="booking-total">
+            {formatAud(booking.amountCents)}
+          </span>
+        </p>
+      </div>
+
+      {unpaid && tab === 'upcoming' && (
+        <p className="flex items-start gap-2 rounded-xl bg-[#fff3e2] p-3 text-sm text-[#7a4100]">
+          <ClockIcon aria-hidden="true" className="mt-0.5 size-4 shrink-0" />
+          <span>This session is only held for a short while. Finish paying to confirm it.</span>
+        </p>
+      )}
+      {booking.rescheduleCount > 0 && <p className="text-sm text-ink-600">Rescheduled {booking.rescheduleCount === 1 ? 'once' : `${booking.rescheduleCount} times`}.</p>}
+
+      {actions.length > 0 && (
+        <div className="flex flex-col gap-2 sm:flex-row sm:flex-wrap">
+          {actions.map((action) => (
+            <Button
+              key={action}
+              variant={PRIMARY.includes(action) ? 'primary' : action === 'cancel' ? 'ghost' : 'secondary'}
+              className={action === 'cancel' ? 'text-festive-800 underline-offset-4 hover:underline sm:ml-auto' : undefined}
+              disabled={busy !== null}
+              aria-busy={busy === action}
+              onClick={() => onAction(action, booking)}
+            >
+              {busy === action ? LABELS[action].busy : LABELS[action].idle}
+            </Button>
+          ))}
+        </div>
+      )}
+    </article>
+  );
+}

@@ -1,0 +1,110 @@
+import { useEffect, useRef } from 'react';
+import { toast } from 'sonner';
+import type { Booking } from '@kringle/contracts/bookings';
+import { Button } from '../../components/ui/button';
+import { CalendarIcon } from '../../components/ui/icons';
+import type { ApiError } from '../../lib/base-query';
+import { useBookingListInfiniteQuery, useBookingOrdersQuery, type BookingTab } from './api';
+import { BookingCard, type CardAction } from './booking-card';
+
+export interface BookingListProps {
+  tab: BookingTab;
+  busy: { bookingId: string; action: CardAction } | null;
+  onAction: (action: CardAction, booking: Booking) => void;
+  onBookNow: () => void;
+}
+
+/** Only paid or once-paid bookings can have receipts, so only they ask for their orders. */
+const HAS_ORDERS = new Set<Booking['status']>(['completed', 'cancelled']);
+
+function CardWithOrders({ booking, tab, busy, onAction }: Omit<BookingListProps, 'onBookNow'> & { booking: Booking }) {
+  const orders = useBookingOrdersQuery(booking.id, { skip: !HAS_ORDERS.has(booking.status) });
+  return <BookingCard booking={booking} tab={tab} orders={orders.data} busy={busy?.bookingId === booking.id ? busy.action : null} onAction={onAction} />;
+}
+
+function SkeletonCards() {
+  return (
+    <div role="status" aria-live="polite" className="flex flex-col gap-4">
+      <span className="sr-only">Loading your bookings</span>
+      {[0, 1].map((n) => (
+        <div key={n} aria-hidden="true" className="flex animate-pulse flex-col gap-3 rounded-2xl border border-cream-300 bg-cream-50 p-5">
+          <div className="h-7 w-32 rounded-full bg-cream-200" />
+          <div className="h-6 w-3/4 rounded bg-cream-200" />
+          <div className="h-4 w-1/2 rounded bg-cream-200" />
+          <div className="h-16 rounded-xl bg-cream-200" />
+          <div className="h-11 w-full rounded-xl bg-cream-200 sm:w-40" />
+        </div>
+      ))}
+    </div>
+  );
+}
+
+function EmptyState({ tab, onBookNow }: { tab: BookingTab; onBookNow: () => void }) {
+  return (
+    <div className="flex flex-col items-center gap-4 rounded-2xl border border-dashed border-cream-300 bg-cream-50 px-6 py-10 text-center">
+      <span aria-hidden="true" className="flex size-14 items-center justify-center rounded-full bg-cream-200 text-festive-700">
+        <CalendarIcon />
+      </span>
+      {tab === 'upcoming' ? (
+        <>
+          <p className="max-w-md text-lg font-semibold text-ink-900">No upcoming visits with Santa yet.</p>
+          <p className="max-w-md leading-relaxed text-ink-700">Choose a place and a time that suits your family. We hold your session while you book.</p>
+          <Button onClick={onBookNow} className="w-full sm:w-auto sm:min-w-40">
+            Book now
+          </Button>
+        </>
+      ) : (
+        <>
+          <p className="max-w-md text-lg font-semibold text-ink-900">Nothing here yet.</p>
+          <p className="max-w-md leading-relaxed text-ink-700">Sessions you have been to, and any bookings you cancel, will show here with their receipts.</p>
+        </>
+      )}
+    </div>
+  );
+}
+
+/** One tab's bookings: skeletons while loading, a helpful empty state, pages joined with Load more. */
+export function BookingList({ tab, busy, onAction, onBookNow }: BookingListProps) {
+  const query = useBookingListInfiniteQuery(tab);
+  const bookings = query.data?.pages.flatMap((page) => page.items) ?? [];
+  const error = query.error as ApiError | undefined;
+  const toasted = useRef<unknown>(null);
+
+  // Errors are toasts (once per failure); the inline retry stays for a calm way back.
+  useEffect(() => {
+    if (!error || toasted.current === error) return;
+    toasted.current = error;
+    // 429s are already toasted by the base query.
+    if (error.status !== 429) toast.error(error.data?.error ?? 'We could not load your bookings.');
+  }, [error]);
+
+  if (query.isLoading) return <SkeletonCards />;
+  if (query.isError && bookings.length === 0) {
+    return (
+      <div className="flex flex-col items-start gap-3 rounded-2xl border border-cream-300 bg-cream-50 p-5">
+        <p className="text-ink-900">We could not load your bookings just now.</p>
+        <Button variant="secondary" onClick={() => void query.refetch()}>
+          Try again
+        </Button>
+      </div>
+    );
+  }
+  if (bookings.length === 0) return <EmptyState tab={tab} onBookNow={onBookNow} />;
+
+  return (
+    <div className="flex flex-col gap-4">
+      <ul className="flex flex-col gap-4" aria-busy={query.isFetching}>
+        {bookings.map((booking) => (
+          <li key={booking.id}>
+            <CardWithOrders booking={booking} tab={tab} busy={busy} onAction={onAction} />
+          </li>
+        ))}
+      </ul>
+      {query.hasNextPage && (
+        <Button variant="secondary" className="self-center" disabled={query.isFetchingNextPage} onClick={() => void query.fetchNextPage()}>
+          {query.isFetchingNextPage ? 'Loading…' : 'Load more bookings'}
+        </Button>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,71 @@
+import * as Dialog from '@radix-ui/react-dialog';
+import type { Booking } from '@kringle/contracts/bookings';
+import { formatSessionTime } from '@kringle/contracts/dates';
+import { formatAud } from '@kringle/contracts/money';
+import { Button } from '../../components/ui/button';
+
+const UNPAID = new Set<Booking['status']>(['payment_pending', 'payment_failed']);
+
+/**
+ * What cancelling this booking gives back, said before the family confirms. The figure is the
+ * API's `refundableCents` for this booking (the shared policy rules), never worked out here.
+ */
+export function refundWording(booking: Pick<Booking, 'status' | 'refundableCents'>): string {
+  if (UNPAID.has(booking.status)) return 'You have not been charged for this booking, so there is nothing to refund. Your session will be released.';
+  if (booking.refundableCents > 0) return `You will be refunded ${formatAud(booking.refundableCents)} to the card you paid with.`;
+  return 'This booking will not be refunded: it is too close to the session for a refund.';
+}
+
+export interface CancelDialogProps {
+  booking: Booking;
+  open: boolean;
+  busy: boolean;
+  onOpenChange: (open: boolean) => void;
+  onConfirm: () => void;
+}
+
+/** Confirms a cancellation, stating the refund first. Focus starts on the safe choice. */
+export function CancelDialog({ booking, open, busy, onOpenChange, onConfirm }: CancelDialogProps) {
+  const refunded = booking.refundableCents > 0 && !UNPAID.has(booking.status);
+  return (
+    <Dialog.Root open={open} onOpenChange={(next) => !busy && onOpenChange(next)}>
+      <Dialog.Portal>
+        <Dialog.Overlay className="fixed inset-0 z-40 bg-ink-900/40" />
+        <Dialog.Content
+          role="alertdialog"
+          onOpenAutoFocus={(event) => {
+            // Keep booking is the safe default: an accidental Enter must not cancel.
+            event.preventDefault();
+            (event.currentTarget as HTMLElement).querySelector<HTMLElement>('[data-autofocus]')?.focus();
+          }}
+          className="fixed inset-x-3 bottom-3 z-50 mx-auto flex max-h-[calc(100dvh-1.5rem)] max-w-lg flex-col gap-4 overflow-y-auto rounded-2xl bg-cream-50 p-5 shadow-2xl focus:outline-none sm:inset-x-4 sm:bottom-auto sm:top-1/2 sm:-translate-y-1/2 sm:p-6"
+        >
+          <Dialog.Title className="font-display text-2xl font-semibold text-ink-900">Cancel this booking?</Dialog.Title>
+          <Dialog.Description asChild>
+            <div className="flex flex-col gap-3 text-ink-700">
+              <p>
+                <span className="font-semibold text-ink-900">{booking.slotType.name}</span> at {booking.location.name} on{' '}
+                <span className="whitespace-nowrap">{formatSessionTime(booking.slot.startAt, booking.location.timezone)}</span> (reference{' '}
+                <span className="font-mono">{booking.reference}</span>).
+              </p>
+              <p data-testid="refund-wording" className={refunded ? 'rounded-xl bg-pine-50 p-3 font-semibold text-pine-800' : 'rounded-xl bg-cream-200 p-3 font-semibold text-ink-900'}>
+                {refundWording(booking)}
+              </p>
+              <p className="text-sm">Once cancelled, the session goes back on sale and this cannot be undone.</p>
+            </div>
+          </Dialog.Description>
+          <div className="flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
+            <Dialog.Close asChild>
+              <Button variant="secondary" data-autofocus disabled={busy}>
+                Keep booking
+              </Button>
+            </Dialog.Close>
+            <Button onClick={onConfirm} disabled={busy} aria-busy={busy}>
+              {busy ? 'Cancelling…' : 'Cancel booking'}
+            </Button>
+          </div>
+        </Dialog.Content>
+      </Dialog.Portal>
+    </Dialog.Root>
+  );
+}
