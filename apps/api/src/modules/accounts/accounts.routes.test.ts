@@ -60,7 +60,8 @@ describe('accounts: register, sign in, profile, access levels', () => {
     expect(unknown.headers['set-cookie']).toBeUndefined();
   });
 
-  it('takes about as long for an unknown e-mail as for a wrong password (dummy hash)', async () => {
+  // Timing under a parallel test run is noisy: retried, and the bounds only catch a missing dummy hash.
+  it('takes about as long for an unknown e-mail as for a wrong password (dummy hash)', { retry: 3 }, async () => {
     await register(t.app, 'timing@example.com');
     const time = async (email: string) => {
       const start = performance.now();
@@ -70,13 +71,15 @@ describe('accounts: register, sign in, profile, access levels', () => {
     await time('warmup@example.com');
     const known = [] as number[];
     const unknown = [] as number[];
-    for (let i = 0; i < 3; i++) {
+    for (let i = 0; i < 5; i++) {
       known.push(await time('timing@example.com'));
       unknown.push(await time(`ghost${i}@example.com`));
     }
-    const median = (xs: number[]) => xs.sort((a, b) => a - b)[1]!;
-    expect(median(unknown)).toBeGreaterThan(median(known) * 0.5);
-    expect(median(unknown)).toBeLessThan(median(known) * 2);
+    // The fastest run of each is the least disturbed by other test files running in parallel.
+    // Without the dummy hash an unknown e-mail would answer in ~1 ms against ~20+ ms.
+    const fastest = (xs: number[]) => Math.min(...xs);
+    expect(fastest(unknown)).toBeGreaterThan(fastest(known) * 0.3);
+    expect(fastest(unknown)).toBeLessThan(fastest(known) * 5);
   });
 
   it('answers 401 UNAUTHENTICATED without a token or with a malformed one', async () => {
