@@ -2,6 +2,8 @@ import { defineConfig, devices } from '@playwright/test';
 
 const PORT = Number(process.env.E2E_PORT ?? 3310);
 const BASE_URL = `http://localhost:${PORT}`;
+// Another port gets its own data folder, so parallel runs never wipe each other's database.
+const DATA_DIR = PORT === 3310 ? '.data/e2e' : `.data/e2e-${PORT}`;
 
 /**
  * The whole stack as `npm start` runs it (API serving the built web app, embedded PostgreSQL),
@@ -31,7 +33,7 @@ export default defineConfig({
   },
   projects: [{ name: 'chromium', use: { ...devices['Desktop Chrome'], channel: undefined } }],
   webServer: {
-    command: 'rm -rf .data/e2e && npm run start -w apps/api',
+    command: `rm -rf ${DATA_DIR} && npm run start -w apps/api`,
     cwd: '..',
     url: `${BASE_URL}/api/v1/ready`,
     timeout: 120_000,
@@ -40,7 +42,7 @@ export default defineConfig({
     stderr: 'pipe',
     env: {
       PORT: String(PORT),
-      DATA_DIR: '.data/e2e',
+      DATA_DIR,
       PUBLIC_URL: BASE_URL,
       RATE_LIMIT_MODE: 'off',
       TZ: 'UTC',

@@ -1,16 +1,30 @@
 import * as Dialog from '@radix-ui/react-dialog';
+import { useRef } from 'react';
 import { Link } from 'react-router';
 import { CloseIcon } from '../../components/ui/icons';
 import { HELP_CONTACT, HELP_FAQ, HELP_POLICY } from './help-content';
 
 /** The help widget: FAQ, booking policy and contact details in a side sheet. */
 export function HelpPanel({ open, onOpenChange }: { open: boolean; onOpenChange: (open: boolean) => void }) {
+  // Opened from the launcher or the tab bar rather than a Dialog.Trigger, so remember the
+  // opener ourselves and give focus back to it on close (keyboard users stay in place).
+  const opener = useRef<HTMLElement | null>(null);
   return (
     <Dialog.Root open={open} onOpenChange={onOpenChange}>
       <Dialog.Portal>
         <Dialog.Overlay className="fixed inset-0 z-40 bg-ink-900/40" />
         <Dialog.Content
           aria-describedby={undefined}
+          onOpenAutoFocus={() => {
+            // Runs before focus moves in, so the active element is still the opener.
+            opener.current = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+          }}
+          onCloseAutoFocus={(event) => {
+            if (opener.current?.isConnected) {
+              event.preventDefault();
+              opener.current.focus();
+            }
+          }}
           className="fixed inset-y-0 right-0 z-50 flex w-full max-w-md flex-col overflow-y-auto bg-cream-50 shadow-2xl focus:outline-none"
         >
           <div className="sticky top-0 flex items-center justify-between border-b border-cream-200 bg-cream-50 px-5 py-4">
