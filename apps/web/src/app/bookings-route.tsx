@@ -60,6 +60,8 @@ export function BookingsRoute() {
       }),
     );
     dispatch(stopTimer());
+    // The location is settled, so the wizard opens on Type (spec: a reschedule goes through type and session).
+    dispatch(goToStep(stepIndex('bookingType')));
     navigate('/create-booking');
   };
 
