@@ -54,6 +54,7 @@ async function countdownSeconds(page: Page): Promise<number> {
 
 for (const viewport of VIEWPORTS) {
   test(`a customer reaches the Package step with a running countdown at ${viewport.width} px`, async ({ page, baseURL }) => {
+    test.setTimeout(90_000); // four axe runs
     await page.setViewportSize(viewport);
     await signInFreshCustomer(page, baseURL!, `reach-${viewport.width}`);
     await openWizard(page);
@@ -105,19 +106,8 @@ for (const viewport of VIEWPORTS) {
     await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
     await expect(countdown).toBeInViewport();
     expect(await hasHorizontalScroll(page)).toBe(false);
+    await page.screenshot({ path: `${SCREENSHOT_DIR}/wizard-${viewport.name}-4-package-scrolled.png` });
 
-    for (const [label, title] of [
-      ['Policy', 'Our booking policy'],
-      ['Overview', 'Check your booking'],
-      ['Payment', 'Payment'],
-    ] as const) {
-      await page.getByRole('button', { name: 'Continue' }).click();
-      await expect(currentStep(page)).toContainText(label);
-      await expect(stepHeading(page)).toHaveText(title);
-      await expect(countdown).toBeVisible();
-      await expectNoAxeViolations(page);
-      await shot(page, `${viewport.name}-${label.toLowerCase()}`);
-    }
     expect((await recordedEvents(page)).map((e) => e.event)).toContain('schedule_session');
   });
 }

@@ -84,19 +84,20 @@ export function CountdownBar() {
         urgent ? 'border-festive-700 bg-festive-700 text-cream-50' : 'border-gold-400 bg-cream-50 text-ink-900',
       )}
     >
-      <div className="flex flex-wrap items-center gap-x-3 gap-y-1">
+      <div className="flex items-center gap-3">
         <ClockIcon aria-hidden="true" className={clsx('size-6 shrink-0', urgent ? 'text-cream-50' : 'text-gold-700')} />
-        <p className="min-w-0 flex-1 text-sm leading-snug">
-          <span className="block font-semibold">
-            {urgent ? 'Almost out of time: ' : 'Your session is held for '}
+        <p className="min-w-0 flex-1 leading-snug">
+          <span className="block text-sm font-semibold">
+            {urgent ? 'Only ' : 'Held for you: '}
             <span role="timer" aria-label={`${minutesWords(remaining)} left`} className="font-mono text-lg tabular-nums">
               {formatCountdown(remaining)}
             </span>
+            {urgent ? ' left' : ''}
           </span>
-          {sessionLabel && <span className={clsx('block truncate', urgent ? 'text-cream-100' : 'text-ink-600')}>{sessionLabel}</span>}
+          {sessionLabel && <span className={clsx('block truncate text-sm', urgent ? 'text-cream-100' : 'text-ink-600')}>{sessionLabel}</span>}
         </p>
         {urgent && refreshesLeft > 0 && (
-          <Button variant="secondary" className="min-h-11 shrink-0 px-4 text-sm" onClick={() => void askForTime()} disabled={extending}>
+          <Button variant="secondary" className="shrink-0 px-3 text-sm" onClick={() => void askForTime()} disabled={extending}>
             {extending ? 'Adding time…' : 'I need more time'}
           </Button>
         )}

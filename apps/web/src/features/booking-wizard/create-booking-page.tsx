@@ -32,7 +32,8 @@ export function CreateBookingPage() {
   const key = WIZARD_STEPS[step]?.key;
 
   return (
-    <div className="mx-auto flex w-full max-w-3xl flex-col gap-5 px-4 pb-10 pt-4 sm:px-8 sm:pt-8">
+    // On a phone the floating Help button sits just above the tab bar: the extra bottom room lets the last action scroll clear of it.
+    <div className="mx-auto flex w-full max-w-3xl flex-col gap-5 px-4 pb-10 pt-4 max-[800px]:pb-20 sm:px-8 sm:pt-8">
       <h1 className="text-3xl font-semibold text-ink-900 sm:text-4xl">Create Booking</h1>
       <WizardStepper current={step} />
       {hasHold && <CountdownBar />}

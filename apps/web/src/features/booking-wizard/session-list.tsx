@@ -25,6 +25,16 @@ const TAKEN_WORDS: Record<Exclude<Slot['status'], 'available'>, string> = {
   unavailable: 'Not available',
 };
 
+/**
+ * Splits off the day's opening run of sessions that can no longer be booked (already started or
+ * inside the lead time) with the breaks among them, so the list starts at the first real choice.
+ */
+export function skipPassed(slots: Slot[]): { passed: number; rest: Slot[] } {
+  const firstLive = slots.findIndex((s) => s.kind === 'session' && s.status !== 'unavailable');
+  const cut = firstLive === -1 ? slots.length : firstLive;
+  return { passed: slots.slice(0, cut).filter((s) => s.kind === 'session').length, rest: slots.slice(cut) };
+}
+
 export interface SessionListProps {
   slots: Slot[];
   timezone: string;
@@ -38,9 +48,17 @@ export interface SessionListProps {
  * does not jump when the polling brings news. Breaks read as Santa's break.
  */
 export function SessionList({ slots, timezone, heldSlotId, pendingSlotId, onPick }: SessionListProps) {
-  const groups = groupByPartOfDay(slots, timezone);
+  const { passed, rest } = skipPassed(slots);
+  const groups = groupByPartOfDay(rest, timezone);
   return (
     <div className="flex flex-col gap-4">
+      {passed > 0 && (
+        <p className="rounded-xl bg-cream-200 px-4 py-3 text-sm text-ink-700">
+          {rest.length === 0
+            ? 'There are no more sessions this day. Please choose another day.'
+            : `${passed} earlier session${passed === 1 ? ' is' : 's are'} no longer available.`}
+        </p>
+      )}
       {groups.map((group) => (
         <section key={group.key} aria-label={group.label} className="flex flex-col gap-2">
           <h4 className="text-sm font-semibold uppercase tracking-wide text-ink-600">{group.label}</h4>

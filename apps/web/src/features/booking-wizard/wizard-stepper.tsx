@@ -3,8 +3,9 @@ import { CheckIcon } from '../../components/ui/icons';
 import { WIZARD_STEPS } from './wizard-steps';
 
 /**
- * Where the family is in the seven steps (spec §2). On a phone only the current label is
- * written out beside numbered dots; every label is still read out to screen readers.
+ * Where the family is in the seven steps (spec §2): numbered dots joined by a line, each label
+ * under its dot on wider screens. On a phone only the current label is written out above the
+ * dots; every label is still read out to screen readers.
  */
 export function WizardStepper({ current }: { current: number }) {
   const step = WIZARD_STEPS[current] ?? WIZARD_STEPS[0];
@@ -13,20 +14,22 @@ export function WizardStepper({ current }: { current: number }) {
       <p className="text-sm font-medium text-ink-600 sm:hidden" aria-hidden="true">
         Step {current + 1} of {WIZARD_STEPS.length}: <span className="font-semibold text-ink-900">{step.label}</span>
       </p>
-      <ol className="flex items-center gap-1 sm:gap-2">
+      <ol className="flex">
         {WIZARD_STEPS.map((s, index) => {
           const done = index < current;
           const here = index === current;
           return (
-            <li
-              key={s.key}
-              aria-current={here ? 'step' : undefined}
-              className={clsx('flex min-w-0 items-center gap-1.5 sm:gap-2', index < WIZARD_STEPS.length - 1 && 'flex-1')}
-            >
+            <li key={s.key} aria-current={here ? 'step' : undefined} className="relative flex flex-1 flex-col items-center gap-1">
+              {index < WIZARD_STEPS.length - 1 && (
+                <span
+                  aria-hidden="true"
+                  className={clsx('absolute left-[calc(50%+18px)] right-[calc(-50%+18px)] top-3.5 h-0.5 rounded-full', done ? 'bg-pine-600' : 'bg-cream-300')}
+                />
+              )}
               <span
                 aria-hidden="true"
                 className={clsx(
-                  'flex size-7 shrink-0 items-center justify-center rounded-full text-sm font-semibold',
+                  'relative flex size-7 shrink-0 items-center justify-center rounded-full text-sm font-semibold',
                   done && 'bg-pine-700 text-cream-50',
                   here && 'bg-festive-700 text-cream-50 ring-4 ring-festive-100',
                   !done && !here && 'border border-cream-300 bg-cream-50 text-ink-600',
@@ -34,13 +37,10 @@ export function WizardStepper({ current }: { current: number }) {
               >
                 {done ? <CheckIcon className="size-4" /> : index + 1}
               </span>
-              <span className={clsx('truncate text-sm', here ? 'font-semibold text-ink-900' : 'text-ink-600', 'max-sm:sr-only')}>
+              <span className={clsx('whitespace-nowrap text-xs max-sm:sr-only sm:text-sm', here ? 'font-semibold text-ink-900' : 'text-ink-600')}>
                 {s.label}
                 <span className="sr-only">{done ? ' (done)' : here ? ' (current step)' : ''}</span>
               </span>
-              {index < WIZARD_STEPS.length - 1 && (
-                <span aria-hidden="true" className={clsx('h-0.5 min-w-1 flex-1 rounded-full', done ? 'bg-pine-600' : 'bg-cream-300')} />
-              )}
             </li>
           );
         })}

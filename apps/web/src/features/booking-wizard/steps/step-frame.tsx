@@ -7,7 +7,10 @@ import { useEffect, useRef, type ReactNode } from 'react';
 export function StepFrame({ title, intro, children, actions, focusOnMount = true }: { title: string; intro?: ReactNode; children: ReactNode; actions?: ReactNode; focusOnMount?: boolean }) {
   const heading = useRef<HTMLHeadingElement>(null);
   useEffect(() => {
-    if (focusOnMount) heading.current?.focus({ preventScroll: true });
+    if (!focusOnMount) return;
+    // A new step starts at the top, even when the last one was left from far down a long list.
+    window.scrollTo({ top: 0 });
+    heading.current?.focus({ preventScroll: true });
   }, [focusOnMount]);
   return (
     <section aria-labelledby="wizard-step-title" className="flex flex-col gap-5">

@@ -1,0 +1,114 @@
+import { act, render, screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { Provider } from 'react-redux';
+import { createMemoryRouter, RouterProvider } from 'react-router';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { Location } from '@kringle/contracts/catalogue';
+import type { Reservation } from '@kringle/contracts/reservations';
+import { setLocation, setReservationData } from './booking-slice';
+import { CountdownBar } from './countdown-bar';
+import { wizardTestStore } from './wizard-test-store';
+
+const NOW = Date.parse('2026-12-06T00:00:00.000Z');
+const location = {
+  id: 'loc-1',
+  name: 'Kringle Sydney, Pitt Street',
+  address: '188 Pitt Street Mall',
+  suburb: 'Sydney',
+  state: 'NSW',
+  timezone: 'Australia/Sydney',
+  imageUrl: '',
+  seasonStart: '2026-11-22',
+  seasonEnd: '2027-01-02',
+  slotTypes: [],
+} satisfies Location;
+const at = (seconds: number) => new Date(NOW + seconds * 1000).toISOString();
+const reservation = (expiresAt: string, refreshesLeft = 2): Reservation => ({
+  id: 'h1',
+  slotId: 's1',
+  locationId: 'loc-1',
+  status: 'active',
+  expiresAt,
+  refreshesLeft,
+  bookingId: null,
+});
+const slot = { id: 's1', slotTypeId: 't1', kind: 'session', startAt: '2026-12-05T23:40:00.000Z', endAt: '2026-12-05T23:50:00.000Z', status: 'reserved' };
+
+function renderBar(expiresInSeconds: number, routes: Record<string, unknown> = {}) {
+  const expiresAt = at(expiresInSeconds);
+  const t = wizardTestStore({
+    'GET /bookings/reservation/h1': reservation(expiresAt),
+    'GET /booking-slot/loc-1/slots/s1': slot,
+    ...routes,
+  });
+  t.store.dispatch(setLocation(location));
+  t.store.dispatch(setReservationData({ holdId: 'h1', slotId: 's1', expiresAt }));
+  const router = createMemoryRouter(
+    [
+      { path: '/create-booking', element: <CountdownBar /> },
+      { path: '/expired', element: <p>expired page</p> },
+    ],
+    { initialEntries: ['/create-booking'] },
+  );
+  render(
+    <Provider store={t.store}>
+      <RouterProvider router={router} />
+    </Provider>,
+  );
+  return { ...t, router };
+}
+
+describe('CountdownBar (spec §4 timer)', () => {
+  beforeEach(() => {
+    // Only the clock and the one-second interval are fake; promises and fetches run for real.
+    vi.useFakeTimers({ toFake: ['Date', 'setInterval', 'clearInterval'], now: NOW });
+  });
+  afterEach(() => vi.useRealTimers());
+
+  it('starts from the stored hold after a reload and counts down whole seconds', async () => {
+    const { store } = renderBar(600);
+    expect(await screen.findByRole('timer')).toHaveTextContent('10:00');
+    expect(store.getState().timer).toMatchObject({ endDate: at(600), remaining: 600, isRunning: true });
+    act(() => vi.advanceTimersByTime(3000));
+    expect(screen.getByRole('timer')).toHaveTextContent('9:57');
+    await vi.waitFor(() => expect(screen.getByTestId('hold-countdown')).toHaveTextContent('Sun 6 Dec, 10:40 am AEDT'));
+    expect(screen.queryByRole('button', { name: 'I need more time' })).not.toBeInTheDocument();
+    expect(screen.getByTestId('hold-countdown')).toHaveAttribute('data-urgent', 'false');
+  });
+
+  it('turns urgent in the last two minutes and offers more time, which restarts the countdown', async () => {
+    const { calls } = renderBar(125, { 'POST /bookings/reservation/h1/refresh': reservation(at(600 + 10), 1) });
+    await screen.findByRole('timer');
+    act(() => vi.advanceTimersByTime(5000));
+    expect(screen.getByTestId('hold-countdown')).toHaveAttribute('data-urgent', 'true');
+    expect(screen.getByRole('timer')).toHaveTextContent('2:00');
+    const more = await screen.findByRole('button', { name: 'I need more time' });
+    await userEvent.setup({ advanceTimers: vi.advanceTimersByTime }).click(more);
+    await vi.waitFor(() => expect(screen.getByRole('timer')).toHaveTextContent('10:05'));
+    expect(calls).toContain('POST /bookings/reservation/h1/refresh');
+    expect(screen.getByTestId('hold-countdown')).toHaveAttribute('data-urgent', 'false');
+  });
+
+  it('offers no more time once the refreshes are used up', async () => {
+    renderBar(60, { 'GET /bookings/reservation/h1': reservation(at(60), 0) });
+    await screen.findByRole('timer');
+    await vi.waitFor(() => expect(screen.getByTestId('hold-countdown')).toHaveAttribute('data-urgent', 'true'));
+    await act(async () => {});
+    expect(screen.queryByRole('button', { name: 'I need more time' })).not.toBeInTheDocument();
+  });
+
+  it('at 0 stops, clears the end date, forgets the hold (nothing cancelled on the server) and goes to /expired', async () => {
+    const { store, router, calls } = renderBar(2);
+    await screen.findByRole('timer');
+    act(() => vi.advanceTimersByTime(2000));
+    await vi.waitFor(() => expect(router.state.location.pathname).toBe('/expired'));
+    expect(store.getState().timer).toEqual({ endDate: null, remaining: 0, isRunning: false });
+    expect(store.getState().booking.reservationData).toBeNull();
+    expect(calls.some((c) => c.endsWith('/cancel'))).toBe(false);
+  });
+
+  it('a hold that ran out while the page was closed goes straight to /expired', async () => {
+    const { router } = renderBar(-30);
+    await vi.waitFor(() => expect(router.state.location.pathname).toBe('/expired'));
+  });
+});

@@ -1,0 +1,62 @@
+import { render, screen } from '@testing-library/react';
+import { describe, expect, it, vi } from 'vitest';
+import type { Slot } from '@kringle/contracts/catalogue';
+import { groupByPartOfDay, SessionList, skipPassed } from './session-list';
+import { nextFreeSessions } from './steps/session-time-step';
+
+const TZ = 'Australia/Perth'; // UTC+8 all year (AWST)
+let n = 0;
+/** A slot at a Perth wall-clock time on Mon 7 Dec 2026. */
+function slot(time: string, status: Slot['status'] = 'available', kind: Slot['kind'] = 'session'): Slot {
+  const [h, m] = time.split(':').map(Number) as [number, number];
+  const start = Date.UTC(2026, 11, 7, h - 8, m);
+  return { id: `s${++n}`, slotTypeId: 't', kind, startAt: new Date(start).toISOString(), endAt: new Date(start + 10 * 60_000).toISOString(), status };
+}
+
+describe('session list helpers', () => {
+  const day = [
+    slot('10:00', 'unavailable'),
+    slot('10:10', 'unavailable'),
+    slot('10:20', 'booked'),
+    slot('10:30'),
+    slot('12:00', 'unavailable', 'break'),
+    slot('12:40', 'reserved'),
+    slot('12:50'),
+    slot('17:10'),
+  ];
+
+  it('skips the opening run of sessions that can no longer be booked', () => {
+    const { passed, rest } = skipPassed(day);
+    expect(passed).toBe(2);
+    expect(rest[0]!.status).toBe('booked');
+    expect(skipPassed([slot('10:00', 'unavailable'), slot('12:00', 'unavailable', 'break')])).toEqual({ passed: 1, rest: [] });
+  });
+
+  it('groups by part of the day in the location’s local time', () => {
+    expect(groupByPartOfDay(day, TZ).map((g) => [g.label, g.slots.length])).toEqual([
+      ['Morning', 4],
+      ['Afternoon', 3],
+      ['Evening', 1],
+    ]);
+  });
+
+  it('after a 409, suggests the next free sessions of that day, else the earlier free ones', () => {
+    expect(nextFreeSessions(day, day[2]!).map((s) => s.id)).toEqual([day[3]!.id, day[6]!.id, day[7]!.id]);
+    expect(nextFreeSessions(day, day[7]!).map((s) => s.id)).toEqual([day[3]!.id, day[6]!.id]);
+  });
+});
+
+describe('SessionList', () => {
+  it('shows times with the zone, breaks as Santa’s break, taken sessions as taken and disabled, and the held one as yours', () => {
+    const slots = [slot('10:20', 'booked'), slot('10:30'), slot('10:40', 'reserved'), slot('12:00', 'unavailable', 'break'), slot('12:40', 'reserved')];
+    const onPick = vi.fn();
+    render(<SessionList slots={slots} timezone={TZ} heldSlotId={slots[4]!.id} pendingSlotId={null} onPick={onPick} />);
+    expect(screen.getByRole('button', { name: '10:30 am AWST' })).toBeEnabled();
+    expect(screen.getByRole('button', { name: '10:20 am AWST, taken' })).toBeDisabled();
+    expect(screen.getByRole('button', { name: '10:40 am AWST, taken' })).toBeDisabled();
+    expect(screen.getByRole('button', { name: '12:40 pm AWST, your session' })).toBeDisabled();
+    expect(screen.getByText("Santa's break, 12:00 pm to 12:10 pm AWST")).toBeInTheDocument();
+    screen.getByRole('button', { name: '10:30 am AWST' }).click();
+    expect(onPick).toHaveBeenCalledWith(slots[1]);
+  });
+});

@@ -1,0 +1,42 @@
+import { combineReducers, configureStore } from '@reduxjs/toolkit';
+import { vi } from 'vitest';
+import { api } from '../../lib/api';
+import type { BaseQueryDeps } from '../../lib/base-query';
+import { bookingReducer } from './booking-slice';
+import { timerReducer } from './timer-slice';
+
+type Handler = (url: string, init: RequestInit) => unknown;
+
+/**
+ * A store with the wizard's slices and the real RTK Query API, whose fetch answers from
+ * `routes` ("POST /bookings/reservation/h1/refresh" → body, or a function of the request).
+ */
+export function wizardTestStore(routes: Record<string, unknown | Handler> = {}) {
+  const calls: string[] = [];
+  const fetchFn = vi.fn(async (input: string | URL | Request, init: RequestInit = {}) => {
+    const url = new URL(String(input));
+    const key = `${init.method ?? 'GET'} ${url.pathname.replace('/api/v1', '')}`;
+    calls.push(key);
+    const route = routes[key];
+    if (route === undefined) return new Response(JSON.stringify({ error: 'Not found', code: 'NOT_FOUND' }), { status: 404 });
+    const body = typeof route === 'function' ? (route as Handler)(String(input), init) : route;
+    if (body instanceof Response) return body;
+    return new Response(JSON.stringify(body), { status: 200, headers: { 'content-type': 'application/json' } });
+  });
+  const deps: BaseQueryDeps = {
+    baseUrl: 'http://test/api/v1',
+    fetchFn: fetchFn as unknown as typeof fetch,
+    selectAuth: () => ({ initialised: true, idToken: 'token', user: { emailVerified: true } }),
+    whenAuthReady: async () => {},
+    refreshIdToken: async () => 'token',
+    signOut: async () => {},
+    getAppCheckToken: async () => null,
+    invalidateAppCheck: () => {},
+    notifyError: () => {},
+  };
+  const store = configureStore({
+    reducer: combineReducers({ booking: bookingReducer, timer: timerReducer, [api.reducerPath]: api.reducer }),
+    middleware: (getDefault) => getDefault({ thunk: { extraArgument: { baseQuery: deps } } }).concat(api.middleware),
+  });
+  return { store, calls, fetchFn };
+}
