@@ -36,7 +36,7 @@ describe('BookingCard', () => {
 
   it('offers reschedule, calendar, receipt and cancel on a confirmed upcoming booking', () => {
     render(<BookingCard booking={aBooking()} tab="upcoming" orders={[anOrder()]} onAction={() => {}} />);
-    expect(buttons()).toEqual(['Reschedule', 'Add to calendar', 'Payment receipt', 'Cancel booking']);
+    expect(buttons()).toEqual(['Reschedule', 'Cancel booking', 'Add to calendar', 'Payment receipt']);
   });
 
   it('follows the policy flags: no reschedule or cancel when the API says no', () => {
@@ -53,6 +53,7 @@ describe('BookingCard', () => {
     const orders = [anOrder({ status: 'refunded', paymentStatus: 'refunded', refundedCents: 6995, refundedAt: '2026-11-21T00:00:00.000Z' })];
     render(<BookingCard booking={aBooking({ status: 'cancelled', canReschedule: false, canCancel: false, refundableCents: 0 })} tab="past" orders={orders} onAction={() => {}} />);
     expect(buttons()).toEqual(['Payment receipt', 'Refund receipt']);
+    expect(screen.getByText('Refunded $69.95 to the card you paid with.')).toBeInTheDocument();
   });
 
   it('reports the action and the booking, and waits while one is running', async () => {

@@ -1,4 +1,5 @@
-import { useId } from 'react';
+import { clsx } from 'clsx';
+import { useId, type SVGProps } from 'react';
 import type { Booking } from '@kringle/contracts/bookings';
 import { formatSessionTime } from '@kringle/contracts/dates';
 import { formatAud, gstOf } from '@kringle/contracts/money';
@@ -32,6 +33,14 @@ export function cardActions(booking: Booking, tab: BookingTab, orders: BookingOr
   return actions;
 }
 
+// A page with a folded corner, for the receipt downloads (drawn like the shared icon set).
+const DocumentIcon = (p: SVGProps<SVGSVGElement>) => (
+  <svg viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth={1.8} strokeLinecap="round" strokeLinejoin="round" {...p}>
+    <path d="M14 3H7a2 2 0 0 0-2 2v14a2 2 0 0 0 2 2h10a2 2 0 0 0 2-2V8z" />
+    <path d="M14 3v5h5M9 13h6M9 17h6" />
+  </svg>
+);
+
 const LABELS: Record<CardAction, { idle: string; busy: string }> = {
   continue: { idle: 'Continue payment', busy: 'Opening payment…' },
   reschedule: { idle: 'Reschedule', busy: 'Opening…' },
@@ -41,14 +50,24 @@ const LABELS: Record<CardAction, { idle: string; busy: string }> = {
   cancel: { idle: 'Cancel booking', busy: 'Cancelling…' },
 };
 
-// One clear primary action per card: paying comes first, then moving the session.
+// One clear primary action per card (paying); files to keep sit quietly in their own row.
 const PRIMARY: CardAction[] = ['continue'];
+const MANAGE: CardAction[] = ['continue', 'reschedule', 'cancel'];
 
 export function BookingCard({ booking, tab, orders, busy = null, onAction }: BookingCardProps) {
   const headingId = useId();
   const actions = cardActions(booking, tab, orders);
   const when = formatSessionTime(booking.slot.startAt, booking.location.timezone);
   const unpaid = booking.status === 'payment_pending' || booking.status === 'payment_failed';
+  const manage = actions.filter((a) => MANAGE.includes(a));
+  const files = actions.filter((a) => !MANAGE.includes(a));
+  const refundedCents = (orders ?? []).reduce((sum, o) => sum + o.refundedCents, 0);
+  const buttonProps = (action: CardAction) => ({
+    disabled: busy !== null,
+    'aria-busy': busy === action,
+    onClick: () => onAction(action, booking),
+    children: busy === action ? LABELS[action].busy : LABELS[action].idle,
+  });
 
   return (
     <article aria-labelledby={headingId} data-testid="booking-card" data-reference={booking.reference} className="flex flex-col gap-4 rounded-2xl border border-cream-300 bg-cream-50 p-4 shadow-sm sm:p-5">
@@ -61,7 +80,7 @@ export function BookingCard({ booking, tab, orders, busy = null, onAction }: Boo
       </div>
 
       <div className="flex flex-col gap-1">
-        <h3 id={headingId} className="flex items-start gap-2 text-xl font-semibold text-ink-900">
+        <h3 id={headingId} className="flex items-start gap-2 text-lg font-semibold text-ink-900 sm:text-xl">
           <CalendarIcon aria-hidden="true" className="mt-1 size-5 shrink-0 text-festive-700" />
           <time dateTime={booking.slot.startAt}>{when}</time>
         </h3>
@@ -100,20 +119,34 @@ export function BookingCard({ booking, tab, orders, busy = null, onAction }: Boo
       )}
       {booking.rescheduleCount > 0 && <p className="text-sm text-ink-600">Rescheduled {booking.rescheduleCount === 1 ? 'once' : `${booking.rescheduleCount} times`}.</p>}
 
-      {actions.length > 0 && (
-        <div className="flex flex-col gap-2 sm:flex-row sm:flex-wrap">
-          {actions.map((action) => (
+      {refundedCents > 0 && (
+        <p className="rounded-xl bg-pine-50 p-3 text-sm font-semibold text-pine-800">Refunded {formatAud(refundedCents)} to the card you paid with.</p>
+      )}
+
+      {manage.length > 0 && (
+        <div className="grid grid-cols-1 gap-2 min-[360px]:grid-cols-2 sm:flex sm:flex-wrap">
+          {manage.map((action) => (
             <Button
               key={action}
-              variant={PRIMARY.includes(action) ? 'primary' : action === 'cancel' ? 'ghost' : 'secondary'}
-              className={action === 'cancel' ? 'text-festive-800 underline-offset-4 hover:underline sm:ml-auto' : undefined}
-              disabled={busy !== null}
-              aria-busy={busy === action}
-              onClick={() => onAction(action, booking)}
-            >
-              {busy === action ? LABELS[action].busy : LABELS[action].idle}
-            </Button>
+              variant={PRIMARY.includes(action) ? 'primary' : 'secondary'}
+              className={clsx('px-3', action === 'continue' && 'min-[360px]:col-span-2', action === 'cancel' && 'text-festive-800')}
+              {...buttonProps(action)}
+            />
           ))}
+        </div>
+      )}
+      {files.length > 0 && (
+        <div className="flex flex-wrap gap-x-2 gap-y-1 border-t border-cream-200 pt-2">
+          {files.map((action) => {
+            const Icon = action === 'calendar' ? CalendarIcon : DocumentIcon;
+            const { children, ...props } = buttonProps(action);
+            return (
+              <Button key={action} variant="ghost" className="px-3 text-sm text-ink-900" {...props}>
+                <Icon aria-hidden="true" className="size-4 shrink-0 text-festive-700" />
+                {children}
+              </Button>
+            );
+          })}
         </div>
       )}
     </article>

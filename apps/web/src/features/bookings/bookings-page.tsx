@@ -37,7 +37,8 @@ export function BookingsPage({ onBookNow, onReschedule, onContinuePayment }: Boo
           <h1 className="text-3xl font-semibold text-ink-900 sm:text-4xl">My Bookings</h1>
           <p className="text-ink-700">Your visits with Santa. Times are shown in each location&apos;s local time.</p>
         </div>
-        <Button onClick={onBookNow} className="w-full shrink-0 sm:w-auto">
+        {/* Secondary: on this page the bookings come first, and the empty state has its own Book now. */}
+        <Button variant="secondary" onClick={onBookNow} className="w-full shrink-0 sm:w-auto">
           Book a session
         </Button>
       </header>
