@@ -1,10 +1,10 @@
 import { useEffect, useRef, useState } from 'react';
-import { Link, useSearchParams } from 'react-router';
+import { Link, Navigate, useSearchParams } from 'react-router';
 import { Button, buttonClasses } from '../../components/ui/button';
 import { AlertIcon, ClockIcon } from '../../components/ui/icons';
 import { formatCountdown, remainingSeconds } from '../../lib/timer';
 import type { ApiError } from '../../lib/base-query';
-import { useContinuePaymentMutation } from './api';
+import { useContinuePaymentMutation, usePaidBookingQuery } from './api';
 import { ResultFrame } from './result-frame';
 
 export interface RetryPayment {
@@ -52,8 +52,12 @@ export function PaymentErrorPage({ onRetry, onStartAgain }: { onRetry: (retry: R
     });
   }, [bookingId, continuePayment]);
 
+  // A payment that went through after all (a late webhook, another tab) belongs on /success.
+  const booking = usePaidBookingQuery(bookingId, { skip: !bookingId || hold.kind === 'live' || hold.kind === 'checking' });
   const secondsLeft = useSecondsLeft(hold.kind === 'live' ? hold.retry.expiresAt : null);
   const live = hold.kind === 'live' && secondsLeft > 0;
+
+  if (booking.data?.status === 'completed') return <Navigate to={`/success?bookingId=${encodeURIComponent(bookingId)}`} replace />;
 
   const startAgain = (
     <Button onClick={onStartAgain} variant={live ? 'secondary' : 'primary'}>

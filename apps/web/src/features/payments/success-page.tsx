@@ -49,7 +49,8 @@ export function PaymentSuccessPage({ onConfirmed }: { onConfirmed?: (bookingId: 
   const status = booking.data?.status;
   const done = useRef(false);
 
-  if (status && status !== 'payment_pending' && !settled) setSettled(true);
+  // payment_failed is not final here: an earlier card may have failed and this payment's webhook not arrived yet.
+  if ((status === 'completed' || status === 'cancelled') && !settled) setSettled(true);
 
   useEffect(() => {
     const id = window.setTimeout(() => setSlow(true), SLOW_AFTER_MS);
@@ -70,7 +71,7 @@ export function PaymentSuccessPage({ onConfirmed }: { onConfirmed?: (bookingId: 
       </ResultFrame>
     );
   }
-  if (failedAtBank || status === 'payment_failed') return <Navigate to={`/error?bookingId=${encodeURIComponent(bookingId)}`} replace />;
+  if (failedAtBank) return <Navigate to={`/error?bookingId=${encodeURIComponent(bookingId)}`} replace />;
 
   if (booking.isError && !booking.data) {
     return (

@@ -1,0 +1,73 @@
+import { render, screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { Provider } from 'react-redux';
+import { MemoryRouter } from 'react-router';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { Location } from '@kringle/contracts/catalogue';
+import { setLocation, setReservationData, toggleSlotType } from '../booking-slice';
+import { wizardTestStore } from '../wizard-test-store';
+import { TermsStep } from './terms-step';
+
+const sydney = {
+  id: 'loc-1',
+  name: 'Kringle Sydney, Pitt Street',
+  address: '188 Pitt Street Mall',
+  suburb: 'Sydney',
+  state: 'NSW',
+  timezone: 'Australia/Sydney',
+  imageUrl: '',
+  seasonStart: '2026-11-22',
+  seasonEnd: '2027-01-02',
+  slotTypes: [{ id: 't1', name: 'Santa photos', description: '', durationMinutes: 10 }],
+} satisfies Location;
+const perth = { ...sydney, id: 'loc-2', name: 'Kringle Perth, Murray Street', suburb: 'Perth', timezone: 'Australia/Perth' } satisfies Location;
+
+function renderStep(location: Location, startAt: string) {
+  const t = wizardTestStore({ [`GET /booking-slot/${location.id}/slots/s1`]: { id: 's1', slotTypeId: 't1', kind: 'session', startAt, endAt: startAt, status: 'reserved' } });
+  t.store.dispatch(setLocation(location));
+  t.store.dispatch(toggleSlotType(location.slotTypes[0]!));
+  t.store.dispatch(setReservationData({ holdId: 'h1', slotId: 's1', expiresAt: '2099-01-01T00:00:00.000Z' }));
+  render(
+    <Provider store={t.store}>
+      <MemoryRouter>
+        <TermsStep focusOnMount={false} />
+      </MemoryRouter>
+    </Provider>,
+  );
+  return t;
+}
+
+describe('TermsStep (Policy)', () => {
+  beforeEach(() => vi.useFakeTimers({ toFake: ['Date'], now: Date.parse('2026-11-22T00:00:00.000Z') }));
+  afterEach(() => vi.useRealTimers());
+
+  it("spells out this session's reschedule and refund dates in the location's time", async () => {
+    // Sun 6 Dec, 10:40 am AEDT.
+    renderStep(sydney, '2026-12-05T23:40:00.000Z');
+    expect(await screen.findByText(/Free reschedule until Sat 5 Dec, 10:40 am AEDT, up to twice/)).toBeInTheDocument();
+    expect(screen.getByText(/Full refund if you cancel before Fri 4 Dec, 10:40 am AEDT/)).toBeInTheDocument();
+    expect(screen.getByText('Sun 6 Dec, 10:40 am AEDT')).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: /full terms and conditions/ })).toHaveAttribute('href', '/terms_and_conditions');
+  });
+
+  it('uses the zone of the location (Perth has no daylight saving)', async () => {
+    renderStep(perth, '2026-12-05T23:40:00.000Z');
+    expect(await screen.findByText(/Free reschedule until Sat 5 Dec, 7:40 am AWST/)).toBeInTheDocument();
+    expect(screen.getByText(/Full refund if you cancel before Fri 4 Dec, 7:40 am AWST/)).toBeInTheDocument();
+  });
+
+  it('says plainly when a deadline has passed', async () => {
+    // 30 hours away: still movable, no longer refundable.
+    renderStep(sydney, '2026-11-23T06:00:00.000Z');
+    expect(await screen.findByText(/less than 48 hours away, so if you cancel there is no refund/)).toBeInTheDocument();
+    expect(screen.getByText(/Free reschedule until Sun 22 Nov, 5:00 pm AEDT/)).toBeInTheDocument();
+  });
+
+  it('must be accepted to continue', async () => {
+    renderStep(sydney, '2026-12-05T23:40:00.000Z');
+    await screen.findByTestId('policy-dates');
+    expect(screen.getByRole('button', { name: 'Continue' })).toBeDisabled();
+    await userEvent.click(screen.getByRole('checkbox', { name: /accept the booking policy/ }));
+    expect(screen.getByRole('button', { name: 'Continue' })).toBeEnabled();
+  });
+});
