@@ -105,6 +105,13 @@ for (const viewport of VIEWPORTS) {
     // The countdown stays in view when the page is scrolled to the bottom.
     await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
     await expect(countdown).toBeInViewport();
+    if (viewport.name === 'narrow') {
+      // Stuck just under the phone header, not behind it.
+      const header = (await page.getByRole('banner').boundingBox())!;
+      const bar = (await countdown.boundingBox())!;
+      expect(bar.y).toBeGreaterThanOrEqual(header.y + header.height - 1);
+      expect(bar.y).toBeLessThan(header.y + header.height + 12);
+    }
     expect(await hasHorizontalScroll(page)).toBe(false);
     await page.screenshot({ path: `${SCREENSHOT_DIR}/wizard-${viewport.name}-4-package-scrolled.png` });
 

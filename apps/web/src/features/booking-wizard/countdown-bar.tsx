@@ -1,5 +1,5 @@
 import { clsx } from 'clsx';
-import { useEffect, useState } from 'react';
+import { useEffect, useLayoutEffect, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { formatSessionTime } from '@kringle/contracts/dates';
 import { Button } from '../../components/ui/button';
@@ -19,6 +19,23 @@ const minutesWords = (seconds: number) => {
 };
 
 /**
+ * Height of the layout's sticky phone header (a sibling of #main), so the bar sticks just
+ * under it whatever its size; 0 on wide screens, where there is none.
+ */
+function useStickyHeaderHeight(): number {
+  const [height, setHeight] = useState(0);
+  useLayoutEffect(() => {
+    const header = document.getElementById('main')?.parentElement?.querySelector<HTMLElement>(':scope > header');
+    if (!header || typeof ResizeObserver === 'undefined') return;
+    // The observer reports once at once, then on every change (rotation, font size).
+    const observer = new ResizeObserver(() => setHeight(header.getBoundingClientRect().height));
+    observer.observe(header);
+    return () => observer.disconnect();
+  }, []);
+  return height;
+}
+
+/**
  * The held session's countdown (spec §4 timer), stuck to the top of the wizard so it stays in
  * view on a phone. At 0 the app goes to /expired; the server lets the hold lapse by itself.
  */
@@ -33,6 +50,7 @@ export function CountdownBar() {
   const slot = useGetSlotQuery({ locationId: location?.id ?? '', slotId: hold?.slotId ?? '' }, { skip: !hold || !location });
   const [extendError, setExtendError] = useState<string | null>(null);
   const [extending, setExtending] = useState(false);
+  const headerHeight = useStickyHeaderHeight();
 
   // The timer slice is not persisted: after a reload, start it again from the stored hold.
   useEffect(() => {
@@ -79,8 +97,9 @@ export function CountdownBar() {
       aria-label="Session on hold"
       data-testid="hold-countdown"
       data-urgent={urgent}
+      style={{ top: headerHeight > 0 ? headerHeight : 8 }}
       className={clsx(
-        'sticky top-[53px] z-10 -mx-4 border-y px-4 py-2 shadow-sm sm:mx-0 sm:rounded-2xl sm:border min-[801px]:top-2',
+        'sticky z-10 -mx-4 border-y px-4 py-2 shadow-sm sm:mx-0 sm:rounded-2xl sm:border',
         urgent ? 'border-festive-700 bg-festive-700 text-cream-50' : 'border-gold-400 bg-cream-50 text-ink-900',
       )}
     >

@@ -32,7 +32,8 @@ export function BookingTypeStep({ focusOnMount }: { focusOnMount: boolean }) {
             <ChoiceCard chosen={chosen?.id === type.id} onClick={() => dispatch(toggleSlotType(type))}>
               <span className="pr-8 text-lg font-semibold text-ink-900">{type.name}</span>
               <span className="leading-relaxed text-ink-700">{type.description}</span>
-              <span className="text-sm font-medium text-pine-700">{type.durationMinutes} minutes</span>
+              {/* The demo descriptions already say how long; a season file's may not. */}
+              {!/\bminutes?\b/i.test(type.description) && <span className="text-sm font-medium text-pine-700">{type.durationMinutes} minutes</span>}
             </ChoiceCard>
           </li>
         ))}
