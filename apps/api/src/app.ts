@@ -25,6 +25,7 @@ import { checkoutRoutes } from './modules/checkout/checkout.routes';
 import { stripeWebhookRoutes } from './modules/payments/payments.routes';
 import { stripePlugin } from './plugins/stripe';
 import { bookingsRoutes } from './modules/bookings/bookings.routes';
+import { ordersRoutes } from './modules/receipts/orders.routes';
 
 export interface AppDeps {
   config: Config;
@@ -94,6 +95,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       await api.register(reservationsRoutes);
       await api.register(checkoutRoutes);
       await api.register(bookingsRoutes);
+      await api.register(ordersRoutes);
       await api.register(stripeWebhookRoutes);
     },
     { prefix: '/api/v1' },

@@ -28,3 +28,13 @@ export const bookingListSchema = z.object({ items: z.array(bookingSchema), nextC
 export type BookingList = z.infer<typeof bookingListSchema>;
 export const bookingListQuerySchema = z.strictObject({ cursor: z.string().max(200).optional() });
 export const bookingParamsSchema = z.strictObject({ id: z.uuid() });
+
+export const cancelBodySchema = z.strictObject({ reason: z.string().trim().max(500).optional() }).optional();
+export const cancelResultSchema = z
+  .object({
+    booking: bookingSchema,
+    refund: z.object({ id: z.uuid(), amountCents: z.number().int(), status: z.enum(['pending', 'succeeded', 'failed']) }).nullable(),
+  })
+  .meta({ id: 'CancelResult' });
+export type CancelResult = z.infer<typeof cancelResultSchema>;
+export const rescheduleBodySchema = z.strictObject({ reservationId: z.uuid() });

@@ -57,6 +57,8 @@ export const bookings = pgTable(
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
     confirmedAt: timestamp('confirmed_at', { withTimezone: true }),
     cancelledAt: timestamp('cancelled_at', { withTimezone: true }),
+    /** Set when the day-before reminder is queued, so it goes once whatever the number of processes. */
+    reminderSentAt: timestamp('reminder_sent_at', { withTimezone: true }),
   },
   (t) => [
     uniqueIndex('bookings_reference_key').on(t.reference),
@@ -101,3 +103,30 @@ export const stripeEvents = pgTable('stripe_events', {
   type: text('type').notNull(),
   receivedAt: timestamp('received_at', { withTimezone: true }).notNull().defaultNow(),
 });
+
+/**
+ * A refund we owe. Written in the same transaction as the cancellation (one per booking, by the
+ * booking's row lock), then sent to Stripe with the refund's id as idempotency key; a job resends
+ * pending ones, so a crash or a Stripe outage delays a refund but never loses or doubles it.
+ */
+export const refunds = pgTable(
+  'refunds',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    orderId: uuid('order_id')
+      .notNull()
+      .references(() => orders.id, { onDelete: 'cascade' }),
+    bookingId: uuid('booking_id')
+      .notNull()
+      .references(() => bookings.id, { onDelete: 'cascade' }),
+    amountCents: integer('amount_cents').notNull(),
+    status: text('status', { enum: ['pending', 'succeeded', 'failed'] }).notNull().default('pending'),
+    reason: text('reason').notNull(),
+    stripeRefundId: text('stripe_refund_id'),
+    attempts: integer('attempts').notNull().default(0),
+    lastError: text('last_error'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    completedAt: timestamp('completed_at', { withTimezone: true }),
+  },
+  (t) => [index('refunds_order_idx').on(t.orderId), index('refunds_pending_idx').on(t.status).where(sql`status = 'pending'`)],
+);

@@ -75,3 +75,50 @@ export function holdLapsedMail(d: BookingDetails, brandName: string, appUrl: str
     }),
   };
 }
+
+export function bookingCancelledMail(d: BookingDetails, brandName: string, appUrl: string, refundCents: number): OutgoingMail {
+  const refundLine =
+    refundCents > 0
+      ? `We are refunding ${formatAud(refundCents)} to your card. It can take 5 to 10 business days to appear; your refund receipt is in My Bookings.`
+      : d.booking.amountCents > 0 && d.booking.status !== 'payment_pending'
+        ? 'As the session was less than the refund cut-off away, this cancellation is not refunded.'
+        : 'Nothing was charged.';
+  return {
+    to: d.email,
+    subject: `Cancelled: ${d.booking.reference}`,
+    ...renderEmail({
+      brandName,
+      title: 'Your booking is cancelled',
+      intro: [hi(d), `Your booking for ${d.slotTypeName} on ${when(d)} at ${d.locationName} is cancelled.`, refundLine],
+      action: { label: 'Book another session', url: `${appUrl}/create-booking` },
+    }),
+  };
+}
+
+export function bookingRescheduledMail(d: BookingDetails, brandName: string, appUrl: string, previousStart: Date, now: Date): OutgoingMail {
+  return {
+    to: d.email,
+    subject: `Moved: ${d.booking.reference} is now ${when(d)}`,
+    ...renderEmail({
+      brandName,
+      title: 'Your session has moved',
+      intro: [hi(d), `Your booking ${d.booking.reference} has moved from ${formatSessionTime(previousStart, d.timezone)} to ${when(d)} at ${d.locationName}.`, 'Everything else stays the same.'],
+      action: { label: 'See my bookings', url: `${appUrl}/bookings` },
+      outro: ['The attached calendar file has the new time.'],
+    }),
+    attachments: [{ filename: `${d.booking.reference}.ics`, contentType: 'text/calendar; charset=utf-8; method=PUBLISH', content: Buffer.from(bookingIcs(d, brandName, now)).toString('base64') }],
+  };
+}
+
+export function reminderMail(d: BookingDetails, brandName: string, appUrl: string): OutgoingMail {
+  return {
+    to: d.email,
+    subject: `Tomorrow: photos with Santa, ${when(d)}`,
+    ...renderEmail({
+      brandName,
+      title: 'See you soon',
+      intro: [hi(d), `A reminder: ${d.slotTypeName} on ${when(d)} at ${where(d)}.`, `Booking reference: ${d.booking.reference}. Please arrive 10 minutes early.`],
+      action: { label: 'See my booking', url: `${appUrl}/bookings` },
+    }),
+  };
+}

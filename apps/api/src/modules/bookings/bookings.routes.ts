@@ -1,9 +1,14 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { bookingListQuerySchema, bookingListSchema, bookingParamsSchema, bookingSchema } from '@kringle/contracts/bookings';
+import { bookingListQuerySchema, bookingListSchema, bookingParamsSchema, bookingSchema, cancelBodySchema, cancelResultSchema, rescheduleBodySchema } from '@kringle/contracts/bookings';
 import { errorBodySchema } from '@kringle/contracts/errors';
 import { authOf } from '../../plugins/auth';
+import { z } from 'zod';
+import { bookingIcs } from './booking-calendar';
 import { getBooking, listBookings } from './bookings.service';
+import { cancelBooking } from './cancel.service';
+import { rescheduleBooking } from './reschedule.service';
+import { bookingDetails } from '../payments/payments.repository';
 
 /** My bookings (API.md "Bookings and orders"): customers only. */
 export async function bookingsRoutes(app: FastifyInstance) {
@@ -25,5 +30,37 @@ export async function bookingsRoutes(app: FastifyInstance) {
     '/bookings/:id',
     { config, schema: { tags, summary: 'One booking', params: bookingParamsSchema, response: { 200: bookingSchema, 404: errorBodySchema } } },
     async (req) => getBooking(app, authOf(req).userId, req.params.id),
+  );
+
+  r.post(
+    '/bookings/:id/cancel',
+    {
+      config,
+      schema: { tags, summary: 'Cancel, with the refund the policy gives (once, however often it is sent)', params: bookingParamsSchema, body: cancelBodySchema, response: { 200: cancelResultSchema, 404: errorBodySchema, 409: errorBodySchema } },
+    },
+    async (req) => cancelBooking(app, authOf(req).userId, req.params.id, req.body?.reason),
+  );
+  r.post(
+    '/bookings/:id/reschedule',
+    {
+      config,
+      schema: {
+        tags,
+        summary: 'Move to the session held with POST /bookings/reservation {slotId, bookingId}',
+        params: bookingParamsSchema,
+        body: rescheduleBodySchema,
+        response: { 200: bookingSchema, 400: errorBodySchema, 404: errorBodySchema, 409: errorBodySchema },
+      },
+    },
+    async (req) => rescheduleBooking(app, authOf(req).userId, req.params.id, req.body.reservationId),
+  );
+  r.get(
+    '/bookings/:id/calendar.ics',
+    { config, schema: { tags, summary: "The session as an iCalendar event in the location's zone", params: bookingParamsSchema, response: { 200: z.any().meta({ description: 'text/calendar' }), 404: errorBodySchema } } },
+    async (req, reply) => {
+      const booking = await getBooking(app, authOf(req).userId, req.params.id);
+      const ics = bookingIcs(await bookingDetails(app.db, booking.id), app.config.BRAND_NAME, app.clock.now());
+      return reply.type('text/calendar; charset=utf-8').header('content-disposition', `attachment; filename="${booking.reference}.ics"`).send(ics);
+    },
   );
 }

@@ -2,7 +2,6 @@ import type { FastifyInstance } from 'fastify';
 import type Stripe from 'stripe';
 import type { Tx } from '../../db/client';
 import { bookingConfirmedMail, paymentFailedMail, slotLostRefundMail } from '../bookings/bookings.emails';
-import { stripeOf } from '../checkout/checkout.service';
 import { enqueueMail } from '../mail/outbox.repository';
 import {
   bookingDetails,
@@ -15,6 +14,8 @@ import {
   setOrder,
   takeSlotForBooking,
 } from './payments.repository';
+import { insertRefund, pendingRefundsOfOrder, syncOrderRefunded } from './refunds.repository';
+import { sendRefund } from './refunds.service';
 
 type Deps = Pick<FastifyInstance, 'db' | 'clock' | 'config' | 'stripe' | 'log'>;
 
@@ -53,39 +54,25 @@ async function onSucceeded(deps: Deps, event: Stripe.Event, intent: Stripe.Payme
     const booking = await lockBooking(tx, order.bookingId);
     await setOrder(tx, order.id, { status: 'paid', paidAt: now, paymentIntentId: intent.id });
     const details = await bookingDetails(tx, booking.id);
-    if (await takeSlotForBooking(tx, booking, now)) {
+    // A booking cancelled only because its hold lapsed may still be confirmed; one the customer cancelled may not.
+    const revivable = booking.status !== 'cancelled' || booking.cancelReason === 'hold_expired';
+    if (revivable && (await takeSlotForBooking(tx, booking, now))) {
       await setBooking(tx, booking.id, { status: 'completed', confirmedAt: now, cancelledAt: null, cancelReason: null, updatedAt: now });
       await enqueueMail(tx, bookingConfirmedMail({ ...details, booking: { ...details.booking, status: 'completed' } }, deps.config.BRAND_NAME, deps.config.PUBLIC_URL, now));
     } else {
-      // Paid after the hold lapsed and another family booked the session: refund in full.
-      await setBooking(tx, booking.id, { status: 'cancelled', cancelledAt: now, cancelReason: 'session_taken_before_payment', updatedAt: now });
-      await enqueueMail(tx, slotLostRefundMail(details, deps.config.BRAND_NAME, deps.config.PUBLIC_URL));
+      // Paid after the hold lapsed and another family booked the session, or after cancelling: refund in full.
+      if (revivable) await setBooking(tx, booking.id, { status: 'cancelled', cancelledAt: now, cancelReason: 'session_taken_before_payment', updatedAt: now });
+      await insertRefund(tx, { orderId: order.id, bookingId: booking.id, amountCents: order.amountCents, reason: 'session_taken_before_payment' });
+      if (revivable) await enqueueMail(tx, slotLostRefundMail(details, deps.config.BRAND_NAME, deps.config.PUBLIC_URL));
     }
     return order.id;
   });
   if (orderId) await settleLatePaymentRefund(deps, orderId);
 }
 
-/** Refunds a payment whose booking could not be kept. Idempotent: the key is the order's. */
+/** Sends the refunds still owed on an order (after a slot was lost, or a redelivery of that event). */
 export async function settleLatePaymentRefund(deps: Deps, orderId: string): Promise<void> {
-  const stripe = stripeOf(deps);
-  const pending = await deps.db.transaction(async (tx) => {
-    const order = await lockOrder(tx, orderId);
-    if (!order || order.status !== 'paid' || order.refundedCents > 0 || !order.paymentIntentId) return null;
-    const booking = await lockBooking(tx, order.bookingId);
-    return booking.status === 'cancelled' ? order : null;
-  });
-  if (!pending) return;
-  const refund = await stripe.refunds.create(
-    { payment_intent: pending.paymentIntentId!, metadata: { orderId: pending.id, bookingId: pending.bookingId, reason: 'session_taken_before_payment' } },
-    { idempotencyKey: `order-${pending.id}-late-payment-refund` },
-  );
-  await deps.db.transaction(async (tx) => {
-    const order = await lockOrder(tx, orderId);
-    if (order && order.refundedCents < refund.amount) {
-      await setOrder(tx, orderId, { status: 'refunded', refundedCents: refund.amount, refundedAt: deps.clock.now() });
-    }
-  });
+  for (const refund of await pendingRefundsOfOrder(deps.db, orderId)) await sendRefund(deps, refund.id);
 }
 
 async function onFailed(deps: Deps, event: Stripe.Event, intent: Stripe.PaymentIntent): Promise<void> {
@@ -125,8 +112,6 @@ async function onRefunded(deps: Deps, event: Stripe.Event, charge: Stripe.Charge
   await deps.db.transaction(async (tx) => {
     if (!(await recordEvent(tx, event.id, event.type))) return;
     const order = await lockOrderByIntent(tx, intentId);
-    if (!order || charge.amount_refunded <= order.refundedCents) return;
-    const full = charge.amount_refunded >= order.amountCents;
-    await setOrder(tx, order.id, { refundedCents: charge.amount_refunded, refundedAt: deps.clock.now(), ...(full ? { status: 'refunded' as const } : {}) });
+    if (order) await syncOrderRefunded(tx, order.id, deps.clock.now(), charge.amount_refunded);
   });
 }

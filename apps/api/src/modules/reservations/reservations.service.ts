@@ -1,6 +1,7 @@
 import type { CreateReservationBody, Reservation } from '@kringle/contracts/reservations';
 import type { FastifyInstance } from 'fastify';
 import { AppError, notFound } from '../../lib/app-error';
+import { assertCanHoldForReschedule } from '../bookings/reschedule.service';
 import {
   claimSlot,
   countUpcomingBookings,
@@ -46,9 +47,10 @@ function isUniqueViolation(err: unknown): boolean {
 export async function createReservation(deps: Deps, userId: string, body: CreateReservationBody): Promise<Reservation> {
   const slot = await slotForHold(deps.db, body.slotId);
   if (!slot) throw notFound('That session');
-  if (body.bookingId) throw notFound('That booking'); // Rescheduling holds arrive with My bookings.
   const limit = deps.config.MAX_UPCOMING_BOOKINGS;
-  if ((await countUpcomingBookings(deps.db, userId, deps.clock.now())) >= limit) {
+  // A reschedule hold moves an existing booking, so it does not count towards the limit.
+  if (body.bookingId) await assertCanHoldForReschedule(deps, deps.db, userId, body.bookingId, slot.locationId);
+  else if ((await countUpcomingBookings(deps.db, userId, deps.clock.now())) >= limit) {
     throw new AppError('BOOKING_LIMIT', 409, `You already have ${limit} upcoming bookings, the most one account can hold. Please contact us for more.`);
   }
   const holdMs = deps.config.HOLD_MINUTES * 60_000;
@@ -64,7 +66,7 @@ export async function createReservation(deps: Deps, userId: string, body: Create
           locationId: slot.locationId,
           expiresAt: new Date(now.getTime() + holdMs),
           refreshesLeft: deps.config.HOLD_REFRESHES,
-          bookingId: null,
+          bookingId: body.bookingId ?? null,
           now,
         });
         const claimed = await claimSlot(tx, {

@@ -1,0 +1,65 @@
+import type { Booking } from '@kringle/contracts/bookings';
+import { canCancel, refundableCents } from '@kringle/contracts/policy';
+import { eq } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import { reservations } from '../../db/schema/reservations';
+import { AppError, notFound } from '../../lib/app-error';
+import { enqueueMail } from '../mail/outbox.repository';
+import { bookingDetails, setBooking, setOrder } from '../payments/payments.repository';
+import { insertRefund, refundsOfBooking, type RefundRow } from '../payments/refunds.repository';
+import { sendRefund } from '../payments/refunds.service';
+import { freeBookingSlot, latestOrder, lockOwnBooking, slotStart } from './booking-changes.repository';
+import { bookingCancelledMail } from './bookings.emails';
+import { getBooking, policyOf } from './bookings.service';
+
+type Deps = Pick<FastifyInstance, 'db' | 'clock' | 'config' | 'stripe' | 'log'>;
+
+export interface CancelResult {
+  booking: Booking;
+  refund: { id: string; amountCents: number; status: RefundRow['status'] } | null;
+}
+
+const refundView = (r: RefundRow | undefined) => (r ? { id: r.id, amountCents: r.amountCents, status: r.status } : null);
+
+/**
+ * Cancels a booking with the refund the policy gives. The booking's row lock makes a second
+ * click or a second tab wait and then find it cancelled, so there is one refund at most; the
+ * refund is recorded with the cancellation and sent to Stripe afterwards (retried by a job).
+ */
+export async function cancelBooking(deps: Deps, userId: string, bookingId: string, reason?: string): Promise<CancelResult> {
+  const now = deps.clock.now();
+  const outcome = await deps.db.transaction(async (tx) => {
+    const booking = await lockOwnBooking(tx, bookingId, userId);
+    if (!booking) throw notFound('That booking');
+    if (booking.status === 'cancelled') return { refund: (await refundsOfBooking(tx, booking.id)).at(-1), intentToCancel: null };
+    const startAt = await slotStart(tx, booking.slotId);
+    const order = await latestOrder(tx, booking.id);
+    const policyBooking = { ...booking, startAt, refundedCents: order?.refundedCents ?? 0 };
+    if (!canCancel(policyBooking, now)) throw new AppError('NOT_CANCELLABLE', 409, 'This session has already started, so it can no longer be cancelled.');
+    const refundCents = refundableCents(policyBooking, now, policyOf(deps.config));
+    const unpaid = booking.status === 'payment_pending' || booking.status === 'payment_failed';
+
+    await setBooking(tx, booking.id, { status: 'cancelled', cancelledAt: now, cancelReason: reason?.trim() || 'customer_cancelled', updatedAt: now });
+    await freeBookingSlot(tx, booking);
+    if (unpaid && booking.reservationId) {
+      await tx.update(reservations).set({ status: 'cancelled', updatedAt: now }).where(eq(reservations.id, booking.reservationId));
+    }
+    if (unpaid && order) await setOrder(tx, order.id, { status: 'failed' });
+    const refund = refundCents > 0 && order ? await insertRefund(tx, { orderId: order.id, bookingId: booking.id, amountCents: refundCents, reason: 'customer_cancelled' }) : undefined;
+    const details = await bookingDetails(tx, booking.id);
+    await enqueueMail(tx, bookingCancelledMail({ ...details, booking: { ...details.booking, status: booking.status } }, deps.config.BRAND_NAME, deps.config.PUBLIC_URL, refundCents));
+    return { refund, intentToCancel: unpaid && order?.paymentIntentId ? { orderId: order.id, id: order.paymentIntentId } : null };
+  });
+
+  let refund = outcome.refund;
+  if (refund?.status === 'pending') refund = await sendRefund(deps, refund.id);
+  if (outcome.intentToCancel && deps.stripe) {
+    try {
+      await deps.stripe.paymentIntents.cancel(outcome.intentToCancel.id, {}, { idempotencyKey: `order-${outcome.intentToCancel.orderId}-cancel-intent` });
+    } catch (err) {
+      // Already paid in the meantime: the success webhook finds the booking cancelled and refunds it.
+      deps.log.warn({ err, bookingId }, 'could not cancel the PaymentIntent of a cancelled booking');
+    }
+  }
+  return { booking: await getBooking(deps, userId, bookingId), refund: refundView(refund) };
+}

@@ -1,0 +1,36 @@
+import type { FastifyInstance } from 'fastify';
+import { stripeOf } from '../checkout/checkout.service';
+import { findRefund, lockRefund, markRefundSucceeded, paymentIntentOfOrder, recordRefundAttempt, syncOrderRefunded, type RefundRow } from './refunds.repository';
+
+type Deps = Pick<FastifyInstance, 'db' | 'clock' | 'stripe' | 'log'>;
+
+const MAX_ATTEMPTS = 10;
+
+/**
+ * Sends a recorded refund to Stripe. The refund's own id is the idempotency key, so sending it
+ * again (a retry, a second process, a redelivered webhook) never refunds twice. Returns the row
+ * as it stands afterwards; a failure leaves it pending for the refund job.
+ */
+export async function sendRefund(deps: Deps, refundId: string): Promise<RefundRow> {
+  const refund = await findRefund(deps.db, refundId);
+  if (!refund || refund.status !== 'pending') return refund!;
+  try {
+    const paymentIntent = await paymentIntentOfOrder(deps.db, refund.orderId);
+    if (!paymentIntent) throw new Error('order has no PaymentIntent');
+    const created = await stripeOf(deps).refunds.create(
+      { payment_intent: paymentIntent, amount: refund.amountCents, metadata: { refundId: refund.id, orderId: refund.orderId, bookingId: refund.bookingId } },
+      { idempotencyKey: `refund-${refund.id}` },
+    );
+    return await deps.db.transaction(async (tx) => {
+      const now = deps.clock.now();
+      await lockRefund(tx, refund.id);
+      await markRefundSucceeded(tx, refund.id, created.id, now);
+      await syncOrderRefunded(tx, refund.orderId, now);
+      return (await findRefund(tx, refund.id))!;
+    });
+  } catch (err) {
+    deps.log.warn({ err, refundId }, 'refund not sent yet; the refund job will retry');
+    await recordRefundAttempt(deps.db, refund.id, err instanceof Error ? err.message : String(err), refund.attempts + 1 >= MAX_ATTEMPTS);
+    return (await findRefund(deps.db, refund.id))!;
+  }
+}

@@ -1,0 +1,95 @@
+import { nameParts } from '@kringle/contracts/names';
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { lineItemSchema } from '@kringle/contracts/cart';
+import { ORDER_STATUSES, PAYMENT_STATUSES } from '@kringle/contracts/statuses';
+import { AppError, notFound } from '../../lib/app-error';
+import { bookingForReceipts, ordersOfBooking, succeededRefunds, type OrderRow } from './orders.repository';
+import { paymentReceiptPdf, refundReceiptPdf, type ReceiptData } from './receipts.pdf';
+
+type Deps = Pick<FastifyInstance, 'db' | 'config'>;
+
+export const orderSchema = z
+  .object({
+    id: z.uuid(),
+    bookingId: z.uuid(),
+    status: z.enum(ORDER_STATUSES),
+    paymentStatus: z.enum(PAYMENT_STATUSES).nullable(),
+    amountCents: z.number().int(),
+    refundedCents: z.number().int(),
+    items: z.array(lineItemSchema),
+    createdAt: z.iso.datetime(),
+    paidAt: z.iso.datetime().nullable(),
+    refundedAt: z.iso.datetime().nullable(),
+  })
+  .meta({ id: 'Order' });
+export type Order = z.infer<typeof orderSchema>;
+
+const toOrder = (o: OrderRow): Order => ({
+  id: o.id,
+  bookingId: o.bookingId,
+  status: o.status,
+  paymentStatus: o.refundedCents > 0 ? 'refunded' : o.paidAt ? 'paid' : null,
+  amountCents: o.amountCents,
+  refundedCents: o.refundedCents,
+  items: o.items,
+  createdAt: o.createdAt.toISOString(),
+  paidAt: o.paidAt?.toISOString() ?? null,
+  refundedAt: o.refundedAt?.toISOString() ?? null,
+});
+
+async function bookingOrders(deps: Deps, userId: string, bookingId: string) {
+  const booking = await bookingForReceipts(deps.db, bookingId, userId);
+  if (!booking) throw notFound('That booking');
+  return { booking, orders: await ordersOfBooking(deps.db, bookingId) };
+}
+
+export async function listOrders(deps: Deps, userId: string, bookingId: string): Promise<Order[]> {
+  return (await bookingOrders(deps, userId, bookingId)).orders.map(toOrder);
+}
+
+async function oneOrder(deps: Deps, userId: string, bookingId: string, orderId: string) {
+  const { booking, orders } = await bookingOrders(deps, userId, bookingId);
+  const order = orders.find((o) => o.id === orderId);
+  if (!order) throw notFound('That order');
+  return { booking, order };
+}
+
+export async function getOrder(deps: Deps, userId: string, bookingId: string, orderId: string): Promise<Order> {
+  return toOrder((await oneOrder(deps, userId, bookingId, orderId)).order);
+}
+
+/** The invoice number is stable: the booking reference and the order's first characters. */
+const invoiceNumber = (reference: string, orderId: string) => `${reference}-${orderId.slice(0, 6).toUpperCase()}`;
+
+function receiptData(deps: Deps, booking: NonNullable<Awaited<ReturnType<typeof bookingForReceipts>>>, order: OrderRow): ReceiptData {
+  return {
+    brandName: deps.config.BRAND_NAME,
+    abn: deps.config.SELLER_ABN,
+    invoiceNumber: invoiceNumber(booking.reference, order.id),
+    bookingReference: booking.reference,
+    customerName: nameParts(booking.firstName, booking.lastName).fullname,
+    customerEmail: booking.email,
+    sessionName: booking.sessionName,
+    sessionStart: booking.sessionStart,
+    locationName: booking.locationName,
+    locationAddress: `${booking.locationAddress}, ${booking.suburb} ${booking.state}`,
+    timezone: booking.timezone,
+    items: order.items,
+    amountCents: order.amountCents,
+    paidAt: order.paidAt!,
+  };
+}
+
+export async function paymentReceipt(deps: Deps, userId: string, bookingId: string, orderId: string) {
+  const { booking, order } = await oneOrder(deps, userId, bookingId, orderId);
+  if (!order.paidAt) throw new AppError('NOT_PAID', 409, 'This order has not been paid, so there is no tax invoice yet.');
+  return { filename: `tax-invoice-${invoiceNumber(booking.reference, order.id)}.pdf`, pdf: await paymentReceiptPdf(receiptData(deps, booking, order)) };
+}
+
+export async function refundReceipt(deps: Deps, userId: string, bookingId: string, orderId: string) {
+  const { booking, order } = await oneOrder(deps, userId, bookingId, orderId);
+  const refunds = (await succeededRefunds(deps.db, order.id)).map((r) => ({ at: r.at!, amountCents: r.amountCents }));
+  if (!order.paidAt || refunds.length === 0) throw new AppError('NO_REFUND', 404, 'This order has no refund.');
+  return { filename: `refund-receipt-${invoiceNumber(booking.reference, order.id)}.pdf`, pdf: await refundReceiptPdf(receiptData(deps, booking, order), refunds) };
+}

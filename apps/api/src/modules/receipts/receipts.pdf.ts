@@ -1,0 +1,133 @@
+import { formatSessionTime } from '@kringle/contracts/dates';
+import { formatAud, gstOf } from '@kringle/contracts/money';
+import PDFDocument from 'pdfkit';
+import type { LineItem } from '../../db/schema/bookings';
+
+export interface ReceiptData {
+  brandName: string;
+  abn: string;
+  invoiceNumber: string;
+  bookingReference: string;
+  customerName: string;
+  customerEmail: string;
+  sessionName: string;
+  sessionStart: Date;
+  locationName: string;
+  locationAddress: string;
+  timezone: string;
+  items: LineItem[];
+  amountCents: number;
+  paidAt: Date;
+}
+
+export interface RefundLine {
+  at: Date;
+  amountCents: number;
+}
+
+const RED = '#9f1d16';
+const INK = '#2b2118';
+const MUTED = '#6b5e53';
+
+const dateIn = (d: Date, timeZone: string) => new Intl.DateTimeFormat('en-AU', { timeZone, day: 'numeric', month: 'long', year: 'numeric' }).format(d);
+
+function toBuffer(doc: PDFKit.PDFDocument): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    doc.on('data', (c: Buffer) => chunks.push(c));
+    doc.on('end', () => resolve(Buffer.concat(chunks)));
+    doc.on('error', reject);
+    doc.end();
+  });
+}
+
+function header(doc: PDFKit.PDFDocument, data: ReceiptData, title: string) {
+  doc.fillColor(RED).font('Helvetica-Bold').fontSize(22).text(data.brandName, 50, 50);
+  doc.fillColor(MUTED).font('Helvetica').fontSize(10).text(`ABN ${data.abn}`, 50, 78);
+  doc.fillColor(INK).font('Helvetica-Bold').fontSize(18).text(title, 50, 50, { align: 'right' });
+  doc.moveTo(50, 105).lineTo(545, 105).strokeColor('#c9a227').lineWidth(1.5).stroke();
+  doc.y = 120;
+}
+
+function facts(doc: PDFKit.PDFDocument, rows: [string, string][]) {
+  doc.fontSize(10);
+  for (const [label, value] of rows) {
+    const y = doc.y;
+    doc.fillColor(MUTED).font('Helvetica').text(label, 50, y, { width: 140 });
+    doc.fillColor(INK).font('Helvetica').text(value, 190, y, { width: 355 });
+    doc.moveDown(0.4);
+  }
+  doc.moveDown(1);
+}
+
+function itemsTable(doc: PDFKit.PDFDocument, items: LineItem[]) {
+  const cols = { desc: 50, qty: 330, unit: 390, total: 470 };
+  const row = (cells: [string, string, string, string], bold = false) => {
+    const y = doc.y;
+    doc.font(bold ? 'Helvetica-Bold' : 'Helvetica').fillColor(INK).fontSize(10);
+    doc.text(cells[0], cols.desc, y, { width: 270 });
+    doc.text(cells[1], cols.qty, y, { width: 50, align: 'right' });
+    doc.text(cells[2], cols.unit, y, { width: 70, align: 'right' });
+    doc.text(cells[3], cols.total, y, { width: 75, align: 'right' });
+    doc.moveDown(0.5);
+  };
+  row(['Description', 'Qty', 'Unit price', 'Amount'], true);
+  doc.moveTo(50, doc.y).lineTo(545, doc.y).strokeColor('#ddd').lineWidth(0.5).stroke();
+  doc.moveDown(0.4);
+  for (const i of items) row([i.name, String(i.quantity), formatAud(i.unitPriceCents), formatAud(i.totalCents)]);
+  doc.moveTo(50, doc.y).lineTo(545, doc.y).strokeColor('#ddd').lineWidth(0.5).stroke();
+  doc.moveDown(0.6);
+}
+
+function totals(doc: PDFKit.PDFDocument, rows: [string, string, boolean?][]) {
+  for (const [label, value, bold] of rows) {
+    const y = doc.y;
+    doc.font(bold ? 'Helvetica-Bold' : 'Helvetica').fontSize(bold ? 12 : 10).fillColor(INK);
+    doc.text(label, 300, y, { width: 160, align: 'right' });
+    doc.text(value, 470, y, { width: 75, align: 'right' });
+    doc.moveDown(0.4);
+  }
+}
+
+function footer(doc: PDFKit.PDFDocument, text: string) {
+  doc.moveDown(2).font('Helvetica').fontSize(9).fillColor(MUTED).text(text, 50, doc.y, { width: 495 });
+}
+
+const sessionFacts = (d: ReceiptData): [string, string][] => [
+  ['Booking reference', d.bookingReference],
+  ['Billed to', `${d.customerName ? `${d.customerName}, ` : ''}${d.customerEmail}`],
+  ['Session', `${d.sessionName}, ${formatSessionTime(d.sessionStart, d.timezone)}`],
+  ['Location', `${d.locationName}, ${d.locationAddress}`],
+];
+
+/** An Australian tax invoice: seller and ABN, the words "Tax invoice", date, items, total and the GST it includes. */
+export function paymentReceiptPdf(d: ReceiptData): Promise<Buffer> {
+  const doc = new PDFDocument({ size: 'A4', margin: 50, info: { Title: `Tax invoice ${d.invoiceNumber}`, Author: d.brandName } });
+  header(doc, d, 'Tax invoice');
+  facts(doc, [['Invoice number', d.invoiceNumber], ['Date of issue', dateIn(d.paidAt, d.timezone)], ...sessionFacts(d)]);
+  itemsTable(doc, d.items);
+  totals(doc, [
+    ['Total (AUD)', formatAud(d.amountCents), true],
+    ['GST included', formatAud(gstOf(d.amountCents))],
+    ['Paid by card', dateIn(d.paidAt, d.timezone)],
+  ]);
+  footer(doc, `Prices include GST. Thank you for booking photos with Santa with ${d.brandName}.`);
+  return toBuffer(doc);
+}
+
+/** A refund receipt that points back at the original tax invoice. */
+export function refundReceiptPdf(d: ReceiptData, refunds: RefundLine[]): Promise<Buffer> {
+  const doc = new PDFDocument({ size: 'A4', margin: 50, info: { Title: `Refund receipt ${d.invoiceNumber}`, Author: d.brandName } });
+  const refunded = refunds.reduce((n, r) => n + r.amountCents, 0);
+  header(doc, d, 'Refund receipt');
+  facts(doc, [['Original tax invoice', d.invoiceNumber], ['Date of issue', dateIn(refunds.at(-1)?.at ?? d.paidAt, d.timezone)], ...sessionFacts(d)]);
+  itemsTable(doc, d.items);
+  totals(doc, [
+    ['Original total (AUD)', formatAud(d.amountCents)],
+    ...refunds.map((r): [string, string] => [`Refunded ${dateIn(r.at, d.timezone)}`, `-${formatAud(r.amountCents)}`]),
+    ['Total refunded (AUD)', formatAud(refunded), true],
+    ['GST refunded', formatAud(gstOf(refunded))],
+  ]);
+  footer(doc, 'Refunds go back to the card that paid. They can take 5 to 10 business days to appear.');
+  return toBuffer(doc);
+}
