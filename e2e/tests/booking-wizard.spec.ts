@@ -221,3 +221,38 @@ test('going back from the Session step releases the hold', async ({ page, baseUR
   await expect(page.getByTestId('hold-countdown')).toHaveCount(0);
   await expect.poll(async () => (await observer.get<{ status: string }>(`/booking-slot/${sydney.id}/slots/${slotId}`)).status).toBe('available');
 });
+
+test('the first three steps work by keyboard alone', async ({ page, baseURL }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await signInFreshCustomer(page, baseURL!, 'keyboard');
+  await openWizard(page);
+  const tabTo = async (target: ReturnType<Page['locator']>) => {
+    for (let i = 0; i < 40 && !(await target.evaluate((el) => el === document.activeElement)); i++) await page.keyboard.press('Tab');
+    await expect(target).toBeFocused();
+  };
+  await tabTo(page.getByRole('button', { name: new RegExp(`^${SYDNEY}`) }));
+  await page.keyboard.press('Enter');
+  await tabTo(page.getByRole('button', { name: 'Continue' }));
+  await page.keyboard.press('Enter');
+  await expect(stepHeading(page)).toBeFocused();
+  await tabTo(page.getByRole('button', { name: /^Santa photos/ }));
+  await page.keyboard.press('Space');
+  await tabTo(page.getByRole('button', { name: 'Continue' }));
+  await page.keyboard.press('Enter');
+  await expect(stepHeading(page)).toHaveText('Choose a day and time');
+
+  // The calendar is one tab stop; the arrows move, Enter chooses the next day with sessions.
+  const grid = page.getByRole('grid');
+  await tabTo(grid.locator('button[tabindex="0"]'));
+  const today = await grid.locator('button[tabindex="0"]').getAttribute('data-date');
+  await page.keyboard.press('ArrowRight');
+  const next = grid.locator('button:focus');
+  const nextDate = await next.getAttribute('data-date');
+  expect(nextDate).not.toBe(today);
+  await page.keyboard.press('Enter');
+  await expect(next).toHaveAttribute('aria-pressed', 'true');
+  await tabTo(freeSession(page, 7));
+  await page.keyboard.press('Enter');
+  await expect(stepHeading(page)).toHaveText('Choose your photo package');
+  await expect(page.getByTestId('hold-countdown')).toBeVisible();
+});

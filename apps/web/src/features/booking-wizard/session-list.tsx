@@ -95,7 +95,9 @@ export function SessionList({ slots, timezone, heldSlotId, pendingSlotId, onPick
                       pending && 'animate-pulse',
                     )}
                   >
-                    <span className={clsx(!open && !held && 'line-through decoration-ink-600/50')}>{time}</span>
+                    <span className={clsx(!open && !held && 'line-through decoration-ink-600/50')}>
+                      {formatClockTime(slot.startAt, timezone)} <span className="whitespace-nowrap text-sm font-medium">{zoneAbbreviation(new Date(slot.startAt), timezone)}</span>
+                    </span>
                     {note && <span className="text-xs font-medium">{note}</span>}
                   </button>
                 </li>
