@@ -22,7 +22,12 @@ export async function expectAccessible(page: Page, label: string) {
 
 export async function shot(page: Page, name: string) {
   const width = page.viewportSize()?.width ?? 0;
-  await page.screenshot({ path: `${SCREENSHOT_DIR}/purchase/${width}-${name}.png`, fullPage: true });
+  // What the parent sees on screen where the step begins (sticky bars in place), and the whole page.
+  const scrolled = await page.evaluate(() => window.scrollY);
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await page.screenshot({ path: `${SCREENSHOT_DIR}/purchase/${width}-${name}.png` });
+  await page.evaluate((y) => window.scrollTo(0, y), scrolled);
+  await page.screenshot({ path: `${SCREENSHOT_DIR}/purchase/${width}-${name}-full.png`, fullPage: true });
 }
 
 /**

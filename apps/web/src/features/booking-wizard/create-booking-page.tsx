@@ -37,6 +37,7 @@ export function CreateBookingPage() {
       <h1 className="text-3xl font-semibold text-ink-900 sm:text-4xl">Create Booking</h1>
       <WizardStepper current={step} />
       {hasHold && <CountdownBar />}
+      {hasHold && step >= stepIndex('package') && <CartSummaryBar />}
       <div key={key}>
         {key === 'location' && <LocationStep focusOnMount={focusOnMount} />}
         {key === 'bookingType' && <BookingTypeStep focusOnMount={focusOnMount} />}
@@ -46,7 +47,6 @@ export function CreateBookingPage() {
         {key === 'overview' && <OverviewStep focusOnMount={focusOnMount} />}
         {key === 'payment' && <PaymentStep focusOnMount={focusOnMount} />}
       </div>
-      {hasHold && step >= stepIndex('package') && <CartSummaryBar />}
       <CartDrawer />
     </div>
   );

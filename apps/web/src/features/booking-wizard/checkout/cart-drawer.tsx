@@ -10,6 +10,7 @@ import { stepIndex } from '../wizard-steps';
 import { removeFromCart, restoreToCart } from './cart-actions';
 import { activeItems, cartGstCents, cartTotalCents, ecommerce } from './cart-math';
 import { useCatalogue } from './use-catalogue';
+import { useOrderPlaced } from './use-order-placed';
 
 /**
  * The cart (spec §3 showCart) as a side sheet, openable from any step after Session: the lines,
@@ -20,7 +21,7 @@ export function CartDrawer() {
   const dispatch = useWizardDispatch();
   const open = useWizardSelector((s) => s.booking.showCart);
   const packages = useWizardSelector((s) => s.booking.packages);
-  const placed = useWizardSelector((s) => s.booking.checkoutData !== null);
+  const placed = useOrderPlaced();
   const { catalogue } = useCatalogue();
   const lines = Object.values(packages).filter((line) => line.totalQuantity > 0);
   const total = cartTotalCents(packages);

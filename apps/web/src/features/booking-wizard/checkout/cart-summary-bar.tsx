@@ -1,3 +1,4 @@
+import { useLayoutEffect, useState } from 'react';
 import { formatAud } from '@kringle/contracts/money';
 import { GiftIcon } from '../../../components/ui/icons';
 import { useWizardDispatch, useWizardSelector } from '../booking-hooks';
@@ -5,34 +6,60 @@ import { setShowCart } from '../booking-slice';
 import { cartTotalCents, itemCount } from './cart-math';
 
 /**
- * The running total, stuck to the bottom of the screen from the Package step on (DESIGN.md:
- * the total always in view), and the way to open the cart from any later step.
+ * Where the bar sticks: right under the hold countdown, which sticks under the phone header.
+ * At the bottom it would sit under the floating Help button, which spec §2 keeps on this page.
+ */
+function useStickBelowCountdown() {
+  const [top, setTop] = useState(0);
+  useLayoutEffect(() => {
+    const countdown = document.querySelector<HTMLElement>('[data-testid="hold-countdown"]');
+    if (!countdown) return;
+    // On wider screens both are rounded cards: leave a small gap between them.
+    const measure = () => setTop((parseFloat(getComputedStyle(countdown).top) || 0) + countdown.offsetHeight + (window.innerWidth >= 640 ? 6 : 0));
+    measure();
+    const observer = new ResizeObserver(measure);
+    observer.observe(countdown);
+    window.addEventListener('resize', measure);
+    return () => {
+      observer.disconnect();
+      window.removeEventListener('resize', measure);
+    };
+  }, []);
+  return top;
+}
+
+/**
+ * The running total, kept in view from the Package step on (DESIGN.md: the countdown and the
+ * total always in view), and the way to open the cart from any later step.
  */
 export function CartSummaryBar() {
   const dispatch = useWizardDispatch();
   const packages = useWizardSelector((s) => s.booking.packages);
   const count = itemCount(packages);
   const total = cartTotalCents(packages);
+  const top = useStickBelowCountdown();
   return (
     <div
       data-testid="cart-total-bar"
-      className="sticky bottom-[calc(57px+env(safe-area-inset-bottom))] z-10 -mx-4 border-t border-cream-300 bg-cream-50/95 px-4 py-2 shadow-[0_-4px_12px_rgba(43,33,24,0.08)] backdrop-blur sm:mx-0 sm:rounded-2xl sm:border min-[801px]:bottom-2"
+      style={{ top }}
+      className="sticky z-10 -mx-4 -mt-5 border-b border-cream-300 bg-cream-50 px-4 py-1 shadow-sm sm:mx-0 sm:-mt-3 sm:rounded-2xl sm:border sm:shadow-[0_-6px_0_0_var(--color-cream-100),0_1px_2px_0_rgb(0_0_0/0.05)]"
     >
       <div className="flex items-center justify-between gap-3">
-        <p className="flex flex-col leading-tight">
-          <span className="text-sm text-ink-600">Total (incl. GST)</span>
-          <span className="text-xl font-semibold tabular-nums text-ink-900" data-testid="cart-total">
+        <p className="flex items-baseline gap-2">
+          <span className="text-sm text-ink-600">Total</span>
+          <span className="text-lg font-semibold tabular-nums text-ink-900" data-testid="cart-total">
             {formatAud(total)}
           </span>
+          <span className="sr-only">including GST</span>
         </p>
         <button
           type="button"
           onClick={() => dispatch(setShowCart(true))}
-          className="inline-flex min-h-11 items-center gap-2 rounded-xl border border-cream-300 bg-cream-50 px-4 font-semibold text-ink-900 hover:border-festive-700 hover:text-festive-700"
+          className="inline-flex min-h-11 items-center gap-2 rounded-xl px-3 font-semibold text-festive-700 hover:bg-cream-200"
         >
-          <GiftIcon aria-hidden="true" className="size-5 text-festive-700" />
+          <GiftIcon aria-hidden="true" className="size-5" />
           View cart
-          <span className="rounded-full bg-festive-700 px-2 py-0.5 text-sm text-cream-50 tabular-nums" aria-label={`${count} item${count === 1 ? '' : 's'}`}>
+          <span className="min-w-6 rounded-full bg-festive-700 px-1.5 py-0.5 text-center text-sm text-cream-50 tabular-nums" aria-label={`${count} item${count === 1 ? '' : 's'}`}>
             {count}
           </span>
         </button>

@@ -1,5 +1,4 @@
 import { createAsyncThunk } from '@reduxjs/toolkit';
-import type { CheckoutResult } from '@kringle/contracts/cart';
 import { api } from '../../../lib/api';
 import { track } from '../../../lib/analytics';
 import type { ApiError } from '../../../lib/base-query';
@@ -7,6 +6,7 @@ import type { WizardRootState } from '../booking-hooks';
 import { goToStep, setCheckoutData, setReservationData, upsertItem, removeItem } from '../booking-slice';
 import { setEndDate } from '../timer-slice';
 import { stepIndex } from '../wizard-steps';
+import { bookingApi } from '../api';
 import { checkoutApi } from './api';
 import { activeItems, ecommerce, repriced, toCartBody, type Catalogue } from './cart-math';
 
@@ -39,9 +39,18 @@ export const refreshPrices = createAsyncThunk<void, void, ThunkConfig>('booking/
  * Overview's Continue: the cart (POST /cart with the total shown) and then the checkout
  * (booking, order, PaymentIntent). checkoutOrder is idempotent per cart, so a retry is safe.
  */
-export const placeOrder = createAsyncThunk<CheckoutResult, { catalogue: Catalogue }, ThunkConfig>('booking/placeOrder', async ({ catalogue }, { dispatch, getState, rejectWithValue }) => {
-  const { reservationData, packages } = getState().booking;
+export const placeOrder = createAsyncThunk<void, { catalogue: Catalogue }, ThunkConfig>('booking/placeOrder', async ({ catalogue }, { dispatch, getState, rejectWithValue }) => {
+  const { reservationData, packages, checkoutData } = getState().booking;
   if (!reservationData) return rejectWithValue({ status: 409, data: { error: 'There is no session on hold.', code: 'HOLD_EXPIRED' } });
+  if (checkoutData) {
+    // Already checked out (back from Payment): go on, unless the order belongs to an earlier hold.
+    const hold = await dispatch(bookingApi.endpoints.getReservation.initiate(reservationData.holdId, { forceRefetch: true, subscribe: false }));
+    if (hold.data?.bookingId === checkoutData.bookingId) {
+      dispatch(goToStep(stepIndex('payment')));
+      return;
+    }
+    dispatch(setCheckoutData(null));
+  }
   const cart = await dispatch(checkoutApi.endpoints.createCart.initiate(toCartBody(reservationData.holdId, packages)));
   if (cart.error) {
     const error = asApiError(cart.error);
@@ -63,5 +72,4 @@ export const placeOrder = createAsyncThunk<CheckoutResult, { catalogue: Catalogu
   }
   track('begin_checkout', { ...ecommerce(activeItems(packages), catalogue), transaction_id: result.bookingId });
   dispatch(goToStep(stepIndex('payment')));
-  return result;
 });

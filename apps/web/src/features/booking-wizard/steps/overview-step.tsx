@@ -5,18 +5,17 @@ import { formatAud } from '@kringle/contracts/money';
 import { Button } from '../../../components/ui/button';
 import { useGetSlotQuery } from '../api';
 import { useWizardDispatch, useWizardSelector } from '../booking-hooks';
-import { goToStep, prevStep } from '../booking-slice';
+import { prevStep } from '../booking-slice';
 import { activeItems, cartGstCents, cartTotalCents } from '../checkout/cart-math';
 import { placeOrder, PRICE_CODES } from '../checkout/checkout-actions';
 import { useCatalogue } from '../checkout/use-catalogue';
-import { stepIndex } from '../wizard-steps';
 import { StepFrame } from './step-frame';
 
 /** Step 6: everything at a glance; Continue prices the cart on the server and places the order. */
 export function OverviewStep({ focusOnMount }: { focusOnMount: boolean }) {
   const dispatch = useWizardDispatch();
   const navigate = useNavigate();
-  const { location, slotType, reservationData, packages, checkoutData } = useWizardSelector((s) => s.booking);
+  const { location, slotType, reservationData, packages } = useWizardSelector((s) => s.booking);
   const slot = useGetSlotQuery({ locationId: location?.id ?? '', slotId: reservationData?.slotId ?? '' }, { skip: !location || !reservationData });
   const { catalogue } = useCatalogue();
   const [busy, setBusy] = useState(false);
@@ -25,8 +24,6 @@ export function OverviewStep({ focusOnMount }: { focusOnMount: boolean }) {
   const timezone = location?.timezone ?? 'Australia/Sydney';
 
   const proceed = async () => {
-    // The order is placed already (back from Payment): nothing to price again.
-    if (checkoutData) return void dispatch(goToStep(stepIndex('payment')));
     setBusy(true);
     setProblem(null);
     const result = await dispatch(placeOrder({ catalogue }));

@@ -8,6 +8,7 @@ import { setItemQuantity } from '../checkout/cart-actions';
 import { cartTotalCents, maxQuantityFor, packageCount, type CatalogueItem } from '../checkout/cart-math';
 import { QuantityStepper } from '../checkout/quantity-stepper';
 import { useCatalogue } from '../checkout/use-catalogue';
+import { useOrderPlaced } from '../checkout/use-order-placed';
 import { LoadingList, LoadProblem } from './load-states';
 import { StepFrame } from './step-frame';
 
@@ -15,7 +16,7 @@ import { StepFrame } from './step-frame';
 export function PackageStep({ focusOnMount }: { focusOnMount: boolean }) {
   const dispatch = useWizardDispatch();
   const packages = useWizardSelector((s) => s.booking.packages);
-  const placed = useWizardSelector((s) => s.booking.checkoutData !== null);
+  const placed = useOrderPlaced();
   const catalogue = useCatalogue();
   const chosenPackages = packageCount(packages);
   const quantityOf = (id: string) => (packages[id] && !packages[id].remove ? packages[id].totalQuantity : 0);

@@ -1,0 +1,63 @@
+import { describe, expect, it } from 'vitest';
+import type { Package } from '@kringle/contracts/catalogue';
+import { setLocation, setReservationData, toggleSlotType, upsertItem } from '../booking-slice';
+import { wizardTestStore } from '../wizard-test-store';
+import { stepIndex } from '../wizard-steps';
+import { cartLine } from './cart-math';
+import { placeOrder } from './checkout-actions';
+
+const location = {
+  id: 'loc-1',
+  name: 'Kringle Sydney, Pitt Street',
+  address: '188 Pitt Street Mall',
+  suburb: 'Sydney',
+  state: 'NSW',
+  timezone: 'Australia/Sydney',
+  imageUrl: '',
+  seasonStart: '2026-11-22',
+  seasonEnd: '2027-01-02',
+  slotTypes: [{ id: 't1', name: 'Santa photos', description: '', durationMinutes: 10 }],
+};
+const classic = (priceCents: number): Package => ({ id: 'p1', type: 'package', name: 'Classic Print', description: '', includes: [], priceCents, currency: 'AUD', imageUrl: '', maxQuantity: 3 });
+const json = (body: unknown, status: number) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+const checkout = { bookingId: 'b1', orderId: 'o1', client_secret: 'pi_1_secret_x', message: 'Your session is held.', amountCents: 7990, expiresAt: '2099-01-01T00:10:00.000Z' };
+
+function setup(routes: Record<string, unknown>) {
+  const t = wizardTestStore(routes);
+  t.store.dispatch(setLocation(location));
+  t.store.dispatch(toggleSlotType(location.slotTypes[0]!));
+  t.store.dispatch(setReservationData({ holdId: 'h1', slotId: 's1', expiresAt: '2099-01-01T00:00:00.000Z' }));
+  t.store.dispatch(upsertItem(cartLine(classic(3995), 2)));
+  return t;
+}
+
+describe('placeOrder', () => {
+  it('creates the cart with the total shown, checks out, stores checkoutData and opens Payment', async () => {
+    let sent: unknown;
+    const t = setup({
+      'POST /cart': (_url: string, init: RequestInit) => {
+        sent = JSON.parse(String(init.body));
+        return json({ id: 'c1', reservationId: 'h1', items: [], amountCents: 7990, gstCents: 726, currency: 'AUD' }, 201);
+      },
+      'POST /bookings/reservation/h1/checkoutOrder': () => json(checkout, 201),
+    });
+    await t.store.dispatch(placeOrder({ catalogue: new Map() }));
+    expect(sent).toEqual({ reservationId: 'h1', amount: 7990, packages: [{ id: 'p1', quantity: 2 }], addOns: [] });
+    const booking = t.store.getState().booking;
+    expect(booking.checkoutData).toEqual({ bookingId: 'b1', client_secret: 'pi_1_secret_x', message: 'Your session is held.' });
+    expect(booking.reservationData?.expiresAt).toBe(checkout.expiresAt);
+    expect(booking.currentStep).toBe(stepIndex('payment'));
+  });
+
+  it('after PRICE_MISMATCH re-prices the cart from the catalogue and stays on Overview', async () => {
+    const t = setup({
+      'POST /cart': () => json({ error: 'Prices have changed: your total is now $85.90.', code: 'PRICE_MISMATCH' }, 409),
+      'GET /product/packages': { items: [classic(4295)] },
+      'GET /product/addons': { items: [] },
+    });
+    const result = await t.store.dispatch(placeOrder({ catalogue: new Map() }));
+    expect(placeOrder.rejected.match(result) && result.payload?.data.code).toBe('PRICE_MISMATCH');
+    expect(t.store.getState().booking.packages.p1).toMatchObject({ totalQuantity: 2, totalPrice: 8590 });
+    expect(t.store.getState().booking.checkoutData).toBeNull();
+  });
+});
