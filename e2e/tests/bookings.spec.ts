@@ -61,6 +61,8 @@ for (const viewport of VIEWPORTS) {
     await dialog.getByRole('button', { name: 'Cancel booking' }).click();
     await expect(page.getByText(`Booking ${booking.reference} is cancelled. ${dollars(booking.amountCents)} is on its way back`)).toBeVisible();
     await expect(card).toHaveCount(0);
+    // The cancelled card has gone, so keyboard focus waits on the open tab rather than the page's start.
+    await expect(page.getByRole('tab', { name: 'Upcoming' })).toBeFocused();
 
     await page.getByRole('tab', { name: 'Past' }).click();
     const past = cardOf(page, booking.reference);

@@ -124,12 +124,12 @@ export function BookingCard({ booking, tab, orders, busy = null, onAction }: Boo
       )}
 
       {manage.length > 0 && (
-        <div className="grid grid-cols-1 gap-2 min-[360px]:grid-cols-2 sm:flex sm:flex-wrap">
+        <div className="flex flex-wrap gap-2">
           {manage.map((action) => (
             <Button
               key={action}
               variant={PRIMARY.includes(action) ? 'primary' : 'secondary'}
-              className={clsx('px-3', action === 'continue' && 'min-[360px]:col-span-2', action === 'cancel' && 'text-festive-800')}
+              className={clsx('flex-1 whitespace-nowrap px-4! sm:flex-none', action === 'continue' && 'basis-full sm:basis-auto', action === 'cancel' && 'text-festive-800')}
               {...buttonProps(action)}
             />
           ))}
@@ -141,7 +141,7 @@ export function BookingCard({ booking, tab, orders, busy = null, onAction }: Boo
             const Icon = action === 'calendar' ? CalendarIcon : DocumentIcon;
             const { children, ...props } = buttonProps(action);
             return (
-              <Button key={action} variant="ghost" className="px-3 text-sm text-ink-900" {...props}>
+              <Button key={action} variant="ghost" className="px-3! text-sm! text-ink-900" {...props}>
                 <Icon aria-hidden="true" className="size-4 shrink-0 text-festive-700" />
                 {children}
               </Button>

@@ -67,6 +67,7 @@ export function BookingsPage({ onBookNow, onReschedule, onContinuePayment }: Boo
           busy={actions.cancelBusy}
           onOpenChange={(open) => !open && actions.closeCancel()}
           onConfirm={actions.confirmCancel}
+          onCloseAutoFocus={actions.afterCancelClosed}
         />
       )}
     </section>

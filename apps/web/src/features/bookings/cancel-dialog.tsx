@@ -22,10 +22,12 @@ export interface CancelDialogProps {
   busy: boolean;
   onOpenChange: (open: boolean) => void;
   onConfirm: () => void;
+  /** Where focus goes on close; by default back to the button that opened the dialog. */
+  onCloseAutoFocus?: (event: Event) => void;
 }
 
 /** Confirms a cancellation, stating the refund first. Focus starts on the safe choice. */
-export function CancelDialog({ booking, open, busy, onOpenChange, onConfirm }: CancelDialogProps) {
+export function CancelDialog({ booking, open, busy, onOpenChange, onConfirm, onCloseAutoFocus }: CancelDialogProps) {
   const refunded = booking.refundableCents > 0 && !UNPAID.has(booking.status);
   return (
     <Dialog.Root open={open} onOpenChange={(next) => !busy && onOpenChange(next)}>
@@ -38,6 +40,7 @@ export function CancelDialog({ booking, open, busy, onOpenChange, onConfirm }: C
             event.preventDefault();
             (event.currentTarget as HTMLElement).querySelector<HTMLElement>('[data-autofocus]')?.focus();
           }}
+          onCloseAutoFocus={onCloseAutoFocus}
           className="fixed inset-x-3 bottom-3 z-50 mx-auto flex max-h-[calc(100dvh-1.5rem)] max-w-lg flex-col gap-4 overflow-y-auto rounded-2xl bg-cream-50 p-5 shadow-2xl focus:outline-none sm:inset-x-4 sm:bottom-auto sm:top-1/2 sm:-translate-y-1/2 sm:p-6"
         >
           <Dialog.Title className="font-display text-2xl font-semibold text-ink-900">Cancel this booking?</Dialog.Title>

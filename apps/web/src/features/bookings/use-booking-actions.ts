@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { useDispatch } from 'react-redux';
 import type { ThunkDispatch, UnknownAction } from '@reduxjs/toolkit';
 import { toast } from 'sonner';
@@ -25,6 +25,7 @@ export function useBookingActions(handoff: WizardHandoff) {
   const [busy, setBusy] = useState<{ bookingId: string; action: CardAction } | null>(null);
   const [cancelling, setCancelling] = useState<Booking | null>(null);
   const [cancelBooking, cancelState] = useCancelBookingMutation();
+  const justCancelled = useRef(false);
 
   const download = async (booking: Booking, action: CardAction, url: string, filename: string, what: string) => {
     setBusy({ bookingId: booking.id, action });
@@ -98,10 +99,22 @@ export function useBookingActions(handoff: WizardHandoff) {
         ? `Booking ${booking.reference} is cancelled. ${formatAud(refund.amountCents)} is on its way back to your card (allow 5 to 10 business days).`
         : `Booking ${booking.reference} is cancelled.`,
     );
+    justCancelled.current = true;
     setCancelling(null);
   };
 
+  /** The cancelled card leaves the list, so focus goes to the open tab instead of its vanished button. */
+  const afterCancelClosed = (event: Event) => {
+    if (!justCancelled.current) return;
+    justCancelled.current = false;
+    const tab = document.querySelector<HTMLElement>('[role="tab"][aria-selected="true"]');
+    if (!tab) return;
+    event.preventDefault();
+    tab.focus();
+  };
+
   return {
+    afterCancelClosed,
     busy,
     onAction,
     cancelling,
