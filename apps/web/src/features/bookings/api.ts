@@ -1,15 +1,12 @@
-import type { Booking, BookingList } from '@kringle/contracts/bookings';
+import type { BookingList, CancelResult } from '@kringle/contracts/bookings';
 import { api } from '../../lib/api';
 
 export type BookingTab = 'upcoming' | 'past';
 
-/** POST /bookings/{id}/cancel (API.md): the booking as it is now, and the refund if one was made. */
-export interface CancelResult {
-  booking: Booking;
-  refund: { id: string; amountCents: number; status: string } | null;
-}
-
-/** The order fields this page reads (API.md "order"); the receipts hang off it. */
+/**
+ * The order fields this page reads (API.md "order"); the receipts hang off it. The API keeps
+ * its order schema to itself (not in contracts), so only what is read here is named.
+ */
 export interface BookingOrder {
   id: string;
   bookingId: string;
