@@ -8,7 +8,15 @@ test('a declined card says so in plain words, and paying again with another card
   test.setTimeout(120_000);
   const customer = await signInFreshCustomer(page, baseURL!, 'decline');
   await holdASession(page);
+  // The narrowest phones: nothing scrolls sideways on the Package step.
+  await page.setViewportSize({ width: 320, height: 640 });
+  await expect(page.getByRole('button', { name: 'Add one Classic Print' })).toBeVisible();
+  await expectAccessible(page, 'package at 320 px');
+  await shot(page, '4-package');
   await chooseAndCheckOut(page);
+  await expectAccessible(page, 'payment at 320 px');
+  await shot(page, '7-payment');
+  await page.setViewportSize({ width: 390, height: 844 });
 
   await fillCard(page, CARDS.declined);
   await page.getByRole('button', { name: /^Pay \$/ }).click();

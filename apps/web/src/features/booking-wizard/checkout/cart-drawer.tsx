@@ -70,7 +70,7 @@ export function CartDrawer() {
                             Undo
                           </Button>
                         ) : (
-                          <Button variant="ghost" className="shrink-0 text-festive-700" onClick={() => void dispatch(removeFromCart({ id: line._id, catalogue }))} aria-label={`Remove ${name}`}>
+                          <Button variant="ghost" className="shrink-0 !text-festive-700" onClick={() => void dispatch(removeFromCart({ id: line._id, catalogue }))} aria-label={`Remove ${name}`}>
                             Remove
                           </Button>
                         ))}

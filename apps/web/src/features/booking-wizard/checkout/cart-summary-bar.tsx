@@ -44,8 +44,8 @@ export function CartSummaryBar() {
       style={{ top }}
       className="sticky z-10 -mx-4 -mt-5 border-b border-cream-300 bg-cream-50 px-4 py-1 shadow-sm sm:mx-0 sm:-mt-3 sm:rounded-2xl sm:border sm:shadow-[0_-6px_0_0_var(--color-cream-100),0_1px_2px_0_rgb(0_0_0/0.05)]"
     >
-      <div className="flex items-center justify-between gap-3">
-        <p className="flex items-baseline gap-2">
+      <div className="flex items-center justify-between gap-2">
+        <p className="flex items-baseline gap-1.5 whitespace-nowrap">
           <span className="text-sm text-ink-600">Total</span>
           <span className="text-lg font-semibold tabular-nums text-ink-900" data-testid="cart-total">
             {formatAud(total)}
@@ -55,7 +55,7 @@ export function CartSummaryBar() {
         <button
           type="button"
           onClick={() => dispatch(setShowCart(true))}
-          className="inline-flex min-h-11 items-center gap-2 rounded-xl px-3 font-semibold text-festive-700 hover:bg-cream-200"
+          className="inline-flex min-h-11 shrink-0 items-center gap-1.5 whitespace-nowrap rounded-xl px-2 font-semibold text-festive-700 hover:bg-cream-200 sm:gap-2 sm:px-3"
         >
           <GiftIcon aria-hidden="true" className="size-5" />
           View cart

@@ -52,7 +52,7 @@ export default function StripePaymentElement({ publishableKey, clientSecret, ...
   return (
     <Elements
       stripe={stripeFor(publishableKey)}
-      options={{ clientSecret, locale: 'en-AU' as never, appearance: { theme: 'stripe', variables: { colorPrimary: '#a3162a', borderRadius: '12px' } } }}
+      options={{ clientSecret, locale: 'en-AU', appearance: { theme: 'stripe', variables: { colorPrimary: '#a3162a', borderRadius: '12px' } } }}
     >
       <PayForm {...rest} />
     </Elements>
