@@ -106,12 +106,14 @@ test('an unpaid booking can be paid from My Bookings', async ({ page, baseURL })
   await openBookings(page);
   const card = cardOf(page, booking.reference);
   await expect(card.getByText('Payment Pending')).toBeVisible();
+  await expectNoAxeViolations(page);
+  await shot(page, 'wide-5-pending');
   await card.getByRole('button', { name: 'Continue payment' }).click();
   await expect(page).toHaveURL(/\/create-booking$/);
   await expect(page.getByText('Amount to pay (incl. GST)')).toBeVisible();
   await expect(page.getByText(dollars(booking.amountCents)).first()).toBeVisible();
   expect((await recordedEvents(page)).map((e) => e.event)).toContain('booking continue');
-  await shot(page, 'wide-5-continue-payment');
+  await shot(page, 'wide-6-continue-payment');
   await page.getByLabel('Card number').fill('4242 4242 4242 4242');
   await page.getByLabel('Expiry date').fill('12 / 30');
   await page.getByLabel('Security code').fill('123');

@@ -129,7 +129,7 @@ export function BookingCard({ booking, tab, orders, busy = null, onAction }: Boo
             <Button
               key={action}
               variant={PRIMARY.includes(action) ? 'primary' : 'secondary'}
-              className={clsx('flex-1 whitespace-nowrap px-4! sm:flex-none', action === 'continue' && 'basis-full sm:basis-auto', action === 'cancel' && 'text-festive-800')}
+              className={clsx('flex-1 whitespace-nowrap px-4! sm:flex-none', action === 'continue' && 'basis-full sm:basis-auto', action === 'cancel' && 'text-festive-800!')}
               {...buttonProps(action)}
             />
           ))}
