@@ -15,7 +15,10 @@ export interface Booking {
   amountCents: number;
   refundableCents: number;
   canReschedule: boolean;
-  slot: { startAt: string };
+  rescheduleCount: number;
+  location: { id: string; timezone: string };
+  slotType: { id: string };
+  slot: { id: string; startAt: string };
 }
 
 /** An API client for one customer, with the same token and app-check headers the web app sends. */
@@ -85,6 +88,15 @@ export async function bookThroughApi(api: CustomerClient, request: APIRequestCon
     })
     .toBe('completed');
   return booking!;
+}
+
+/** Moves a booking to another free session of its location and type, as the wizard's reschedule would. */
+export async function rescheduleThroughApi(api: CustomerClient, booking: Booking): Promise<Booking> {
+  const day = isoDate(new Date(Date.now() + 5 * 86_400_000));
+  const slots = await api.get<{ items: { id: string; kind: string; status: string }[] }>(`/booking-slot/${booking.location.id}/available-slots?date=${day}&slotTypeId=${booking.slotType.id}`);
+  const free = slots.items.filter((s) => s.kind === 'session' && s.status === 'available' && s.id !== booking.slot.id);
+  const hold = await api.post<{ id: string }>('/bookings/reservation', { slotId: free[Math.floor(Math.random() * free.length)]!.id, bookingId: booking.id });
+  return api.post<Booking>(`/bookings/${booking.id}/reschedule`, { reservationId: hold.id }, [200]);
 }
 
 /** A fresh verified customer, signed in on the page, with an API client of their own. */

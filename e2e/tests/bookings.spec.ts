@@ -1,7 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { hasHorizontalScroll, SCREENSHOT_DIR } from './helpers';
-import { bookThroughApi, cardOf, downloadFrom, familyWithSession } from './bookings-helpers';
+import { bookThroughApi, cardOf, downloadFrom, familyWithSession, rescheduleThroughApi } from './bookings-helpers';
 import { recordedEvents } from './wizard-helpers';
 
 const WCAG_22_AA = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
@@ -96,6 +96,13 @@ test('reschedule hands the booking to the wizard with its location kept', async 
   const events = (await recordedEvents(page)).map((e) => e.event);
   expect(events).toEqual(expect.arrayContaining(['reschedule', 'package_reschedule']));
   await shot(page, 'narrow-4-reschedule-handoff');
+
+  // The wizard's reschedule steps belong to the wizard; once a booking has moved, its card says so.
+  const moved = await rescheduleThroughApi(api, booking);
+  await openBookings(page);
+  const card = cardOf(page, booking.reference);
+  await expect(card.locator('time')).toHaveAttribute('datetime', moved.slot.startAt);
+  await expect(card).toContainText('Rescheduled once.');
 });
 
 test('an unpaid booking can be paid from My Bookings', async ({ page, baseURL }) => {
