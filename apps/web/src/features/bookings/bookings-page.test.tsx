@@ -1,0 +1,92 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { setAnalyticsSink, memorySink } from '../../lib/analytics';
+import { aBooking, anOrder } from './booking-fixture';
+import { BookingsPage } from './bookings-page';
+import { renderWithApi, type Call } from './bookings-test-store';
+
+const toast = vi.hoisted(() => ({ success: vi.fn(), error: vi.fn() }));
+vi.mock('sonner', () => ({ toast }));
+
+const events: string[] = [];
+beforeEach(() => {
+  events.length = 0;
+  toast.success.mockReset();
+  toast.error.mockReset();
+  setAnalyticsSink({ send: (event) => events.push(event) });
+});
+afterEach(() => setAnalyticsSink(memorySink));
+
+const booking = aBooking();
+const order = anOrder();
+
+function server(overrides: (call: Call) => unknown = () => undefined) {
+  let cancelled = false;
+  return (call: Call) => {
+    const own = overrides(call);
+    if (own !== undefined) return own;
+    if (call.path.startsWith('/bookings/upcoming-bookings')) return { items: cancelled ? [] : [booking], nextCursor: null };
+    if (call.path === `/orders/${booking.id}/orders`) return { items: [order] };
+    if (call.method === 'POST' && call.path === `/bookings/${booking.id}/cancel`) {
+      cancelled = true;
+      return { booking: { ...booking, status: 'cancelled' }, refund: { id: '7c8d9e0f-1a2b-4c3d-8e4f-5a6b7c8d9e0f', amountCents: 6995, status: 'succeeded' } };
+    }
+    throw new Error(`unexpected call ${call.method} ${call.path}`);
+  };
+}
+
+const handoff = () => ({ onBookNow: vi.fn(), onReschedule: vi.fn(), onContinuePayment: vi.fn() });
+
+describe('BookingsPage', () => {
+  it('cancels after the dialog, toasts the refund in dollars and refreshes the list', async () => {
+    const { calls } = renderWithApi(<BookingsPage {...handoff()} />, server());
+    const card = await screen.findByRole('article');
+    await userEvent.click(within(card).getByRole('button', { name: 'Cancel booking' }));
+    const dialog = screen.getByRole('alertdialog');
+    expect(dialog).toHaveTextContent('You will be refunded $69.95 to the card you paid with.');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Cancel booking' }));
+    await waitFor(() => expect(toast.success).toHaveBeenCalledWith('Booking KR-7K3Q9 is cancelled. $69.95 is on its way back to your card (allow 5 to 10 business days).'));
+    expect(await screen.findByText('No upcoming visits with Santa yet.')).toBeInTheDocument();
+    expect(calls.find((c) => c.method === 'POST')).toMatchObject({ path: `/bookings/${booking.id}/cancel`, body: '{}' });
+    expect(events).toEqual(['package_cancel', 'booking cancel']);
+  });
+
+  it('toasts the API’s message when a cancellation is refused', async () => {
+    const refuse = (call: Call) =>
+      call.method === 'POST' ? new Response(JSON.stringify({ error: 'This booking can no longer be cancelled.', code: 'NOT_CANCELLABLE' }), { status: 409 }) : undefined;
+    renderWithApi(<BookingsPage {...handoff()} />, server(refuse));
+    await userEvent.click(within(await screen.findByRole('article')).getByRole('button', { name: 'Cancel booking' }));
+    await userEvent.click(within(screen.getByRole('alertdialog')).getByRole('button', { name: 'Cancel booking' }));
+    await waitFor(() => expect(toast.error).toHaveBeenCalledWith('This booking can no longer be cancelled.'));
+    expect(events).toEqual(['package_cancel']);
+  });
+
+  it('downloads the payment receipt of the paid order as a file', async () => {
+    const pdf = new Response(new Blob(['%PDF-1.7 test'], { type: 'application/pdf' }), { status: 200, headers: { 'content-type': 'application/pdf' } });
+    const { calls } = renderWithApi(<BookingsPage {...handoff()} />, server((c) => (c.path.endsWith('/payment-receipt') ? pdf : undefined)));
+    // jsdom has no object URLs: stand them in for this test only.
+    const createObjectURL = vi.fn(() => 'blob:receipt');
+    vi.stubGlobal('URL', Object.assign(class extends URL {}, { createObjectURL, revokeObjectURL: vi.fn() }));
+    const click = vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
+      expect(this.download).toBe('payment-receipt-KR-7K3Q9.pdf');
+    });
+    await userEvent.click(await screen.findByRole('button', { name: 'Payment receipt' }));
+    await waitFor(() => expect(click).toHaveBeenCalledOnce());
+    expect(calls.map((c) => c.path)).toContain(`/orders/${booking.id}/orders/${order.id}/payment-receipt`);
+    expect(createObjectURL).toHaveBeenCalledWith(expect.any(Blob));
+    click.mockRestore();
+    vi.unstubAllGlobals();
+  });
+
+  it('hands reschedule and continue payment to the app with the booking', async () => {
+    const props = handoff();
+    const pending = aBooking({ id: '33333333-3333-4333-8333-333333333333', reference: 'KR-CCCCC', status: 'payment_pending', canReschedule: false, refundableCents: 0 });
+    renderWithApi(<BookingsPage {...props} />, server((c) => (c.path.startsWith('/bookings/upcoming') ? { items: [booking, pending], nextCursor: null } : undefined)));
+    await userEvent.click(await screen.findByRole('button', { name: 'Reschedule' }));
+    await waitFor(() => expect(props.onReschedule).toHaveBeenCalledWith(booking));
+    await userEvent.click(screen.getByRole('button', { name: 'Continue payment' }));
+    await waitFor(() => expect(props.onContinuePayment).toHaveBeenCalledWith(pending));
+    expect(events).toEqual(['reschedule', 'package_reschedule', 'booking continue']);
+  });
+});
