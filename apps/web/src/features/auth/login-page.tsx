@@ -1,14 +1,87 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useState } from 'react';
+import { useForm } from 'react-hook-form';
 import { Link } from 'react-router';
+import { Button } from '../../components/ui/button';
+import { track } from '../../lib/analytics';
+import { errorCode, errorMessage } from './api-error';
+import { useSignInMutation } from './api';
+import { AuthHeading, FormAlert, linkClasses } from './auth-ui';
+import { signInFormSchema, type SignInFormInput } from './auth-form-schemas';
+import { useAuthDispatch } from './auth-hooks';
+import { FormField } from './form-field';
+import { setSession, STAFF_REFUSED_MESSAGE } from './session';
 
-// Placeholder: the auth-pages engineer replaces this with the sign-in form.
+type Problem = { kind: 'staff' } | { kind: 'credentials'; message: string } | { kind: 'other'; message: string };
+
+/** /login: e-mail and password. Success hands the session to setSession; the guard then moves on to /. */
 export function LoginPage() {
+  const dispatch = useAuthDispatch();
+  const [signIn] = useSignInMutation();
+  const [problem, setProblem] = useState<Problem | null>(null);
+  const form = useForm<SignInFormInput, unknown, SignInFormInput>({
+    resolver: zodResolver(signInFormSchema),
+    defaultValues: { email: '', password: '' },
+    mode: 'onTouched',
+  });
+  const { errors, isSubmitting } = form.formState;
+
+  const onSubmit = form.handleSubmit(async (values) => {
+    setProblem(null);
+    const result = await signIn(values);
+    if (result.error) {
+      const code = errorCode(result.error);
+      setProblem(
+        code === 'INVALID_CREDENTIALS'
+          ? { kind: 'credentials', message: errorMessage(result.error) }
+          : { kind: 'other', message: errorMessage(result.error, 'We could not log you in. Please try again.') },
+      );
+      return;
+    }
+    // Staff tokens are refused inside setSession (signed out, purged, toast); say it here too.
+    const accepted = await dispatch(setSession(result.data)).unwrap();
+    if (accepted) track('login', { method: 'password' });
+    else setProblem({ kind: 'staff' });
+  });
+
   return (
-    <div className="flex flex-col gap-4">
-      <h1 className="text-2xl font-semibold text-ink-900">Log in</h1>
-      <p className="text-ink-700">Welcome back. Sign-in is on its way.</p>
-      <p className="text-ink-700">
+    <div className="flex flex-col gap-6">
+      <AuthHeading title="Log in">
+        <p>Welcome back. Log in to see your bookings and book your photos with Santa.</p>
+      </AuthHeading>
+
+      {problem?.kind === 'staff' && (
+        <FormAlert tone="error" title={STAFF_REFUSED_MESSAGE}>
+          This app is for families booking photos. Staff accounts sign in to the staff dashboard instead.
+        </FormAlert>
+      )}
+      {problem?.kind === 'credentials' && (
+        <FormAlert tone="error" title={problem.message}>
+          Check for typing mistakes, or{' '}
+          <Link to="/forgot-password" className="font-semibold underline underline-offset-4">
+            reset your password
+          </Link>
+          .
+        </FormAlert>
+      )}
+      {problem?.kind === 'other' && <FormAlert tone="error">{problem.message}</FormAlert>}
+
+      <form noValidate onSubmit={onSubmit} className="flex flex-col gap-4">
+        <FormField label="Email address" type="email" autoComplete="email" inputMode="email" error={errors.email?.message} {...form.register('email')} />
+        <FormField label="Password" type="password" autoComplete="current-password" error={errors.password?.message} {...form.register('password')} />
+        <div className="-mt-2 flex justify-end">
+          <Link to="/forgot-password" className={linkClasses}>
+            Forgot your password?
+          </Link>
+        </div>
+        <Button type="submit" disabled={isSubmitting} aria-busy={isSubmitting} className="w-full">
+          {isSubmitting ? 'Logging in...' : 'Log in'}
+        </Button>
+      </form>
+
+      <p className="text-center text-ink-700">
         New here?{' '}
-        <Link to="/register" className="inline-flex min-h-11 items-center font-medium text-festive-700 underline underline-offset-4">
+        <Link to="/register" className={linkClasses}>
           Create an account
         </Link>
       </p>

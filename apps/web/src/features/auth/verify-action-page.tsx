@@ -1,9 +1,18 @@
-// Placeholder: the auth-pages engineer replaces this with the /verify action-link handler.
+import { actionModeSchema } from '@kringle/contracts/accounts';
+import { useSearchParams } from 'react-router';
+import { ActionLinkProblem } from './action-link-problem';
+import { ResetPasswordAction } from './reset-password-action';
+import { VerifyEmailAction } from './verify-email-action';
+
+/**
+ * /verify (spec §2): the handler for e-mail action links, open whether signed in or not.
+ * `{origin}/verify?mode=verifyEmail|resetPassword&oobCode=…` (API.md).
+ */
 export function VerifyActionPage() {
-  return (
-    <div className="flex flex-col gap-4">
-      <h1 className="text-2xl font-semibold text-ink-900">Checking your link</h1>
-      <p className="text-ink-700">Email links for verification and password resets open here.</p>
-    </div>
-  );
+  const [params] = useSearchParams();
+  const mode = actionModeSchema.safeParse(params.get('mode'));
+  const oobCode = params.get('oobCode')?.trim() ?? '';
+  if (!mode.success || !oobCode) return <ActionLinkProblem problem="incomplete" mode={mode.success ? mode.data : null} />;
+  // Keyed by the code so a second link opened in the same tab starts from scratch.
+  return mode.data === 'verifyEmail' ? <VerifyEmailAction key={oobCode} oobCode={oobCode} /> : <ResetPasswordAction key={oobCode} oobCode={oobCode} />;
 }

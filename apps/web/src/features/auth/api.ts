@@ -1,0 +1,66 @@
+import type {
+  ActionCheckResponse,
+  ActionCodeRequest,
+  ConfirmPasswordResetRequest,
+  MessageResponse,
+  RegisterRequest,
+  SendPasswordResetRequest,
+  SessionResponse,
+  SignInRequest,
+  UserResponse,
+} from '@kringle/contracts/accounts';
+import { api } from '../../lib/api';
+
+/**
+ * The Accounts endpoints of API.md. Everything a guest calls skips auth; the two calls an
+ * unverified user must be able to make (reload the user, ask for a verification e-mail) skip
+ * only the verified check (spec §5, §7).
+ */
+export const authApi = api.injectEndpoints({
+  endpoints: (build) => ({
+    register: build.mutation<UserResponse, RegisterRequest>({
+      query: (body) => ({ url: '/user', method: 'POST', body }),
+      extraOptions: { skipAuth: true },
+    }),
+    signIn: build.mutation<SessionResponse, SignInRequest>({
+      query: (body) => ({ url: '/auth/sign-in', method: 'POST', body }),
+      extraOptions: { skipAuth: true },
+    }),
+    getMe: build.mutation<UserResponse, void>({
+      // A mutation, not a query: the verify screen reloads the user on demand and must never see a cached answer.
+      query: () => ({ url: '/user/me' }),
+      extraOptions: { skipVerified: true },
+    }),
+    sendVerificationEmail: build.mutation<MessageResponse, { redirectUrl: string }>({
+      query: (body) => ({ url: '/user/auth/email-verification', method: 'POST', body }),
+      extraOptions: { skipVerified: true },
+    }),
+    sendPasswordReset: build.mutation<MessageResponse, SendPasswordResetRequest>({
+      query: (body) => ({ url: '/user/auth/reset-password', method: 'POST', body }),
+      extraOptions: { skipAuth: true },
+    }),
+    checkActionCode: build.mutation<ActionCheckResponse, ActionCodeRequest>({
+      query: (body) => ({ url: '/auth/action/check', method: 'POST', body }),
+      extraOptions: { skipAuth: true },
+    }),
+    verifyEmail: build.mutation<MessageResponse, ActionCodeRequest>({
+      query: (body) => ({ url: '/auth/action/verify-email', method: 'POST', body }),
+      extraOptions: { skipAuth: true },
+    }),
+    confirmPasswordReset: build.mutation<MessageResponse, ConfirmPasswordResetRequest>({
+      query: (body) => ({ url: '/auth/action/reset-password', method: 'POST', body }),
+      extraOptions: { skipAuth: true },
+    }),
+  }),
+});
+
+export const {
+  useRegisterMutation,
+  useSignInMutation,
+  useGetMeMutation,
+  useSendVerificationEmailMutation,
+  useSendPasswordResetMutation,
+  useCheckActionCodeMutation,
+  useVerifyEmailMutation,
+  useConfirmPasswordResetMutation,
+} = authApi;

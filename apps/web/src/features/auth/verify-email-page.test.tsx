@@ -1,0 +1,93 @@
+import { act, fireEvent, screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { toast } from 'sonner';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { apiError, customerToken, fakeApi, json, recordedEvents, renderAuthPage, session, testUser } from './auth-test-support';
+import { VerifyEmailPage } from './verify-email-page';
+
+vi.mock('sonner', () => ({ toast: { error: vi.fn(), success: vi.fn() } }));
+
+const signedIn = { user: testUser, idToken: customerToken, expiresAt: '2099-01-01T00:00:00.000Z' };
+
+describe('VerifyEmailPage (spec §2)', () => {
+  beforeEach(() => {
+    window.__kringleAnalytics = [];
+    vi.mocked(toast.error).mockClear();
+    vi.mocked(toast.success).mockClear();
+  });
+
+  it('shows the spec wording', () => {
+    renderAuthPage(<VerifyEmailPage />, { path: '/bookings', auth: signedIn, fetchFn: fakeApi({}).fetchFn });
+    expect(screen.getByRole('heading', { name: 'Verify your email address' })).toBeInTheDocument();
+    expect(screen.getByText(/We've sent a verification link to/)).toHaveTextContent('holly@example.com');
+    expect(screen.getByRole('button', { name: 'Verify Email address' })).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Back to login' })).toBeInTheDocument();
+    expect(screen.getByRole('heading', { name: 'Did not receive the email?' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Resend Email' })).toBeInTheDocument();
+  });
+
+  it("'Resend Email' says 'Sending...' while busy, then the sent text and the server's message", async () => {
+    let release: (r: Response) => void = () => {};
+    const api = fakeApi({ 'POST /user/auth/email-verification': () => new Promise<Response>((resolve) => (release = resolve)) });
+    renderAuthPage(<VerifyEmailPage />, { path: '/bookings', auth: signedIn, fetchFn: api.fetchFn });
+    await userEvent.setup().click(screen.getByRole('button', { name: 'Resend Email' }));
+    expect(await screen.findByRole('button', { name: 'Sending...' })).toBeDisabled();
+    expect(api.called('POST /user/auth/email-verification')[0]!.body).toEqual({ redirectUrl: window.location.origin });
+    release(await json(200, { message: 'Check your inbox, Holly' }));
+    expect(await screen.findByText(/sent a new verification link/)).toHaveTextContent(/check your spam/);
+    expect(toast.success).toHaveBeenCalledWith('Check your inbox, Holly');
+    expect(screen.getByRole('button', { name: 'Resend Email' })).toBeEnabled();
+    expect(recordedEvents()).toEqual(['resend_email_verification']);
+  });
+
+  it('falls back to the spec toasts when the response has no message', async () => {
+    const api = fakeApi({ 'POST /user/auth/email-verification': () => json(200, { message: '' }) });
+    renderAuthPage(<VerifyEmailPage />, { path: '/bookings', auth: signedIn, fetchFn: api.fetchFn });
+    await userEvent.setup().click(screen.getByRole('button', { name: 'Resend Email' }));
+    await waitFor(() => expect(toast.success).toHaveBeenCalledWith('Verification email sent successfully'));
+  });
+
+  it("failure toasts the response's message, or 'Something went wrong'", async () => {
+    const responses = [apiError(409, 'ALREADY_VERIFIED', 'Your email address is already verified.'), new Response(null, { status: 400 })];
+    const api = fakeApi({ 'POST /user/auth/email-verification': () => responses.shift()! });
+    renderAuthPage(<VerifyEmailPage />, { path: '/bookings', auth: signedIn, fetchFn: api.fetchFn });
+    const user = userEvent.setup();
+    await user.click(screen.getByRole('button', { name: 'Resend Email' }));
+    await waitFor(() => expect(toast.error).toHaveBeenCalledWith('Your email address is already verified.'));
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Resend Email' })).toBeEnabled());
+    await user.click(screen.getByRole('button', { name: 'Resend Email' }));
+    await waitFor(() => expect(toast.error).toHaveBeenLastCalledWith('Something went wrong'));
+    expect(screen.queryByText(/sent a new verification link/)).toBeNull();
+  });
+
+  it("'Verify Email address' refreshes the token, reloads the user, then the page after 3 s", async () => {
+    const setTimeoutSpy = vi.spyOn(window, 'setTimeout');
+    const verified = { ...testUser, emailVerified: true };
+    const api = fakeApi({ 'POST /auth/refresh': () => session(verified), 'GET /user/me': () => json(200, { user: verified }) });
+    const reloadPage = vi.fn();
+    const { store } = renderAuthPage(<VerifyEmailPage reloadPage={reloadPage} />, { path: '/bookings', auth: signedIn, fetchFn: api.fetchFn });
+    fireEvent.click(screen.getByRole('button', { name: 'Verify Email address' }));
+    await screen.findByText('Thanks! This page will reload in a moment.');
+    expect(api.called('POST /auth/refresh')).toHaveLength(1);
+    expect(api.called('GET /user/me')).toHaveLength(1);
+    expect(store.getState().auth.user?.emailVerified).toBe(true);
+    // Reloaded only after the user: one 3000 ms timer whose callback reloads the page.
+    expect(reloadPage).not.toHaveBeenCalled();
+    const timer = setTimeoutSpy.mock.calls.find(([, ms]) => ms === 3000);
+    expect(timer).toBeDefined();
+    act(() => (timer![0] as () => void)());
+    expect(reloadPage).toHaveBeenCalledTimes(1);
+    setTimeoutSpy.mockRestore();
+  });
+
+  it("'Back to login' signs out, purges and goes to /login", async () => {
+    const api = fakeApi({ 'POST /auth/sign-out': () => json(204, null) });
+    const { store, router, purgePersisted } = renderAuthPage(<VerifyEmailPage />, { path: '/bookings', auth: signedIn, fetchFn: api.fetchFn });
+    await userEvent.setup().click(screen.getByRole('link', { name: 'Back to login' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/login'));
+    expect(store.getState().auth.user).toBeNull();
+    expect(purgePersisted).toHaveBeenCalled();
+    expect(api.called('POST /auth/sign-out')).toHaveLength(1);
+    expect(recordedEvents()).toEqual(['logout']);
+  });
+});

@@ -1,0 +1,100 @@
+import { expect, test } from '@playwright/test';
+import {
+  actionLinkFromOutbox,
+  analyticsEvents,
+  expectNoAxeViolations,
+  hasHorizontalScroll,
+  NARROW,
+  pathOf,
+  registerThroughForm,
+  shot,
+  STRONG_PASSWORD,
+  uniqueEmail,
+  WIDE,
+} from '../support/accounts';
+
+// Issue 3: register, read the link from the dev outbox, verify, land on /bookings; at 1280 and 390 px.
+for (const [name, viewport] of [
+  ['wide', WIDE],
+  ['narrow', NARROW],
+] as const) {
+  test(`register, verify from the emailed link, land on /bookings (${name})`, async ({ page }) => {
+    await page.setViewportSize(viewport);
+    const email = uniqueEmail(`reg-${name}`);
+
+    await page.goto('/register');
+    await expect(page.getByRole('heading', { name: 'Create your account' })).toBeVisible();
+    await expectNoAxeViolations(page, '/register');
+    expect(await hasHorizontalScroll(page)).toBe(false);
+    await shot(page, 'register');
+
+    // Inline errors from the shared rules, linked to their fields.
+    await page.getByRole('button', { name: 'Create account' }).click();
+    const emailField = page.getByLabel('Email address');
+    await expect(emailField).toHaveAttribute('aria-invalid', 'true');
+    await expect(page.getByText('Enter a valid email address')).toBeVisible();
+    await emailField.fill('holly@north');
+    await page.getByLabel('Password', { exact: true }).fill('password');
+    await expect(page.getByTestId('password-strength')).toContainText('Too weak');
+    await expectNoAxeViolations(page, '/register with errors');
+    await shot(page, 'register-errors');
+
+    await registerThroughForm(page, { email, password: STRONG_PASSWORD });
+    // Signed in but unverified: the verification screen, and only that.
+    await expect(page.getByRole('heading', { name: 'Verify your email address' })).toBeVisible();
+    await expect(page.getByText(email)).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Verify Email address' })).toBeVisible();
+    await expect(page.getByRole('link', { name: 'Back to login' })).toBeVisible();
+    await expect(page.getByText('Did not receive the email?')).toBeVisible();
+    await expect(page.getByTestId('sidebar')).toHaveCount(0);
+    await expectNoAxeViolations(page, 'verify screen');
+    await shot(page, 'verify-screen');
+    expect(await analyticsEvents(page)).toContain('sign_up');
+
+    // The verification e-mail was asked for at once, so a resend within the minute is refused, in a toast.
+    await page.getByRole('button', { name: 'Resend Email' }).click();
+    await expect(page.getByText(/We have just sent you a verification email/).first()).toBeVisible();
+
+    const { link } = await actionLinkFromOutbox(page.request, email, /Verify your email/);
+    await page.goto(pathOf(link));
+    await expect(page.getByRole('heading', { name: 'Your email address is verified' })).toBeVisible();
+    await expectNoAxeViolations(page, '/verify verified');
+    await shot(page, 'verify-link-success');
+    expect(await analyticsEvents(page)).toContain('email_verification');
+
+    await page.getByRole('button', { name: 'Continue to my bookings' }).click();
+    await expect(page).toHaveURL(/\/bookings$/);
+    await expect(page.getByRole('heading', { name: 'My Bookings' })).toBeVisible();
+    expect(await hasHorizontalScroll(page)).toBe(false);
+
+    // The same link a second time: used, and nothing more to do for a verified customer.
+    await page.goto(pathOf(link));
+    await expect(page.getByRole('heading', { name: 'Your email address is already verified' })).toBeVisible();
+    await expect(page.getByRole('link', { name: 'Go to my bookings' })).toBeVisible();
+    await shot(page, 'verify-link-used');
+  });
+}
+
+test('an e-mail already registered gets plain words and the ways to log in or reset', async ({ page }) => {
+  await page.goto('/register');
+  await registerThroughForm(page, { email: 'demo@kringle.test', password: STRONG_PASSWORD });
+  const alert = page.getByRole('alert');
+  await expect(alert).toContainText('An account with this email address already exists.');
+  await expect(alert.getByRole('link', { name: 'Log in' })).toHaveAttribute('href', '/login');
+  await alert.getByRole('link', { name: 'reset your password' }).click();
+  await expect(page).toHaveURL(/\/forgot-password$/);
+  await expect(page.getByLabel('Email address')).toHaveValue('demo@kringle.test');
+});
+
+test('links between the auth pages and to the terms', async ({ page }) => {
+  await page.goto('/login');
+  await page.getByRole('link', { name: 'Create an account' }).click();
+  await expect(page).toHaveURL(/\/register$/);
+  await expect(page.getByRole('main').getByRole('link', { name: 'Terms and Conditions' })).toHaveAttribute('href', '/terms_and_conditions');
+  await page.getByRole('main').getByRole('link', { name: 'Log in' }).click();
+  await expect(page).toHaveURL(/\/login$/);
+  await page.getByRole('link', { name: 'Forgot your password?' }).click();
+  await expect(page).toHaveURL(/\/forgot-password$/);
+  await page.getByRole('main').getByRole('link', { name: 'Back to login' }).click();
+  await expect(page).toHaveURL(/\/login$/);
+});
