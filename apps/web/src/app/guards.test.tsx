@@ -1,5 +1,5 @@
 import { combineReducers, configureStore } from '@reduxjs/toolkit';
-import { render, screen } from '@testing-library/react';
+import { render, screen, waitFor } from '@testing-library/react';
 import { Provider } from 'react-redux';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { describe, expect, it } from 'vitest';
@@ -22,7 +22,8 @@ const user: User = {
   createdAt: '2026-11-01T00:00:00.000Z',
 };
 
-function renderAt(path: string, auth: Partial<AuthState>) {
+/** Renders the real route table at `path` and waits until lazy pages and redirects settle. */
+async function renderAt(path: string, auth: Partial<AuthState>) {
   const store = configureStore({
     reducer: combineReducers({ auth: authReducer, booking: bookingReducer, timer: timerReducer, [api.reducerPath]: api.reducer }),
     preloadedState: { auth: { user: null, idToken: null, expiresAt: null, initialised: true, ...auth } },
@@ -35,6 +36,11 @@ function renderAt(path: string, auth: Partial<AuthState>) {
       <RouterProvider router={router} />
     </Provider>,
   );
+  await waitFor(() => {
+    expect(router.state.initialized).toBe(true);
+    expect(router.state.navigation.state).toBe('idle');
+    expect(document.querySelector('h1, [role="status"]')).not.toBeNull();
+  });
   return router;
 }
 
@@ -65,25 +71,25 @@ describe('route guards (spec §2)', () => {
     ['/success', '/login'],
     ['/error', '/login'],
     ['/expired', '/login'],
-  ])('a guest at %s is sent to %s', (from, to) => {
-    const router = renderAt(from, {});
+  ])('a guest at %s is sent to %s', async (from, to) => {
+    const router = await renderAt(from, {});
     expect(router.state.location.pathname).toBe(to);
   });
 
-  it.each(['/login', '/register', '/forgot-password', '/verify', '/terms_and_conditions'])('a guest may open %s', (path) => {
-    const router = renderAt(path, {});
+  it.each(['/login', '/register', '/forgot-password', '/verify', '/terms_and_conditions'])('a guest may open %s', async (path) => {
+    const router = await renderAt(path, {});
     expect(router.state.location.pathname).toBe(path);
   });
 
-  it.each(['/login', '/register', '/forgot-password'])('a signed-in user at %s is sent to / and on to /bookings', (path) => {
-    const router = renderAt(path, signedIn);
+  it.each(['/login', '/register', '/forgot-password'])('a signed-in user at %s is sent to / and on to /bookings', async (path) => {
+    const router = await renderAt(path, signedIn);
     expect(router.state.location.pathname).toBe('/bookings');
-    expect(screen.getByRole('heading', { name: 'My Bookings' })).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { name: 'My Bookings' })).toBeInTheDocument();
   });
 
-  it('a signed-in user may open every protected page, inside the layout', () => {
+  it('a signed-in user may open every protected page, inside the layout', async () => {
     for (const path of ['/bookings', '/packages', '/create-booking', '/success', '/error', '/expired']) {
-      const router = renderAt(path, signedIn);
+      const router = await renderAt(path, signedIn);
       expect(router.state.location.pathname).toBe(path);
       expect(screen.getByTestId('sidebar')).toBeInTheDocument();
       expect(screen.getByText('Holly Winters')).toBeInTheDocument();
@@ -92,33 +98,33 @@ describe('route guards (spec §2)', () => {
     }
   });
 
-  it('a signed-in but unverified user sees only the verification screen', () => {
-    const router = renderAt('/packages', { user: { ...user, emailVerified: false }, idToken: 'token' });
+  it('a signed-in but unverified user sees only the verification screen', async () => {
+    const router = await renderAt('/packages', { user: { ...user, emailVerified: false }, idToken: 'token' });
     expect(router.state.location.pathname).toBe('/packages');
     expect(screen.getByRole('heading', { name: 'Verify your email address' })).toBeInTheDocument();
     expect(screen.queryByTestId('sidebar')).toBeNull();
     expect(document.title).toBe('Verify Email | Kringle');
   });
 
-  it('/verify stays open to a signed-in user', () => {
-    const router = renderAt('/verify?mode=verifyEmail&oobCode=x', signedIn);
+  it('/verify stays open to a signed-in user', async () => {
+    const router = await renderAt('/verify?mode=verifyEmail&oobCode=x', signedIn);
     expect(router.state.location.pathname).toBe('/verify');
   });
 
-  it('waits for auth initialisation instead of redirecting (no login flash on reload)', () => {
-    const router = renderAt('/bookings', { user, initialised: false });
+  it('waits for auth initialisation instead of redirecting (no login flash on reload)', async () => {
+    const router = await renderAt('/bookings', { user, initialised: false });
     expect(router.state.location.pathname).toBe('/bookings');
     expect(screen.getByRole('status')).toBeInTheDocument();
   });
 
-  it('unknown paths show the unknown-path page, signed in or not', () => {
-    renderAt('/definitely/not/here', {});
+  it('unknown paths show the unknown-path page, signed in or not', async () => {
+    await renderAt('/definitely/not/here', {});
     expect(screen.getByRole('heading', { name: "We can't find that page" })).toBeInTheDocument();
     expect(document.title).toBe('Page Not Found | Kringle');
   });
 
-  it("sets the page title to '{label} | brand'", () => {
-    renderAt('/packages', signedIn);
+  it("sets the page title to '{label} | brand'", async () => {
+    await renderAt('/packages', signedIn);
     expect(document.title).toBe('View Packages | Kringle');
   });
 });

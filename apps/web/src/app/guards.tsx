@@ -1,3 +1,4 @@
+import { useMemo } from 'react';
 import { Navigate, Outlet, useLocation } from 'react-router';
 import { FullPageSpinner } from '../components/ui/spinner';
 import { AuthLayout } from '../features/auth/auth-layout';
@@ -22,8 +23,11 @@ export function RequireAuth() {
   const { user, initialised } = useAppSelector((state) => state.auth);
   const location = useLocation();
   const guestRedirect = useRouteHandle('guestRedirect') ?? '/login';
+  // Stable between renders: <Navigate> navigates again whenever its `state` changes, and a
+  // fresh object each render would restart the redirect while a lazy page is loading.
+  const redirectState = useMemo(() => ({ from: location }), [location]);
   if (!initialised) return <FullPageSpinner />;
-  if (!user) return <Navigate to={guestRedirect} replace state={{ from: location }} />;
+  if (!user) return <Navigate to={guestRedirect} replace state={redirectState} />;
   if (!user.emailVerified) return <VerifyEmailScreen />;
   return <Outlet />;
 }

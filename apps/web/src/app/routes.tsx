@@ -1,22 +1,23 @@
+import type { ComponentType } from 'react';
 import { Navigate, Outlet, type RouteObject } from 'react-router';
+import { FullPageSpinner } from '../components/ui/spinner';
 import { AuthLayout } from '../features/auth/auth-layout';
-import { ForgotPasswordPage } from '../features/auth/forgot-password-page';
-import { LoginPage } from '../features/auth/login-page';
-import { RegisterPage } from '../features/auth/register-page';
-import { VerifyActionPage } from '../features/auth/verify-action-page';
-import { CreateBookingPage } from '../features/booking-wizard/create-booking-page';
-import { ReservationExpiredPage } from '../features/booking-wizard/expired-page';
 import { NotFoundPage } from '../features/layout/not-found-page';
-import { PackagesPage } from '../features/packages/packages-page';
-import { TermsPage } from '../features/terms/terms-page';
 import { BRAND_NAME } from '../lib/env';
 import { AppLayout } from './app-layout';
-import { BookingsRoute } from './bookings-route';
 import { DocumentTitle, type RouteHandle } from './document-title';
-import { ErrorRoute, SuccessRoute } from './payment-result-routes';
 import { PublicOnly, RequireAuth } from './guards';
 
 const h = (handle: RouteHandle) => handle;
+
+/**
+ * Pages load on demand: a family on a phone downloads the login form without the booking
+ * wizard, Stripe or the bookings list. Guards, layouts and the verify-email screen stay in
+ * the main bundle.
+ */
+function lazyPage<M>(load: () => Promise<M>, pick: (module: M) => ComponentType) {
+  return async () => ({ Component: pick(await load()) });
+}
 
 function Root() {
   return (
@@ -34,6 +35,7 @@ function Root() {
 export const routes: RouteObject[] = [
   {
     element: <Root />,
+    HydrateFallback: FullPageSpinner,
     children: [
       {
         element: <RequireAuth />,
@@ -42,12 +44,12 @@ export const routes: RouteObject[] = [
             element: <AppLayout />,
             children: [
               { index: true, element: <Navigate to="/bookings" replace />, handle: h({ title: 'My Bookings', guestRedirect: '/register' }) },
-              { path: 'bookings', element: <BookingsRoute />, handle: h({ title: 'My Bookings', guestRedirect: '/register' }) },
-              { path: 'packages', element: <PackagesPage />, handle: h({ title: 'View Packages', guestRedirect: '/login' }) },
-              { path: 'create-booking', element: <CreateBookingPage />, handle: h({ title: 'Create Booking', guestRedirect: '/login' }) },
-              { path: 'success', element: <SuccessRoute />, handle: h({ title: 'Payment Successful', guestRedirect: '/login' }) },
-              { path: 'error', element: <ErrorRoute />, handle: h({ title: 'Payment Failed', guestRedirect: '/login' }) },
-              { path: 'expired', element: <ReservationExpiredPage />, handle: h({ title: 'Reservation Expired', guestRedirect: '/login' }) },
+              { path: 'bookings', lazy: lazyPage(() => import('./bookings-route'), (m) => m.BookingsRoute), handle: h({ title: 'My Bookings', guestRedirect: '/register' }) },
+              { path: 'packages', lazy: lazyPage(() => import('../features/packages/packages-page'), (m) => m.PackagesPage), handle: h({ title: 'View Packages', guestRedirect: '/login' }) },
+              { path: 'create-booking', lazy: lazyPage(() => import('../features/booking-wizard/create-booking-page'), (m) => m.CreateBookingPage), handle: h({ title: 'Create Booking', guestRedirect: '/login' }) },
+              { path: 'success', lazy: lazyPage(() => import('./payment-result-routes'), (m) => m.SuccessRoute), handle: h({ title: 'Payment Successful', guestRedirect: '/login' }) },
+              { path: 'error', lazy: lazyPage(() => import('./payment-result-routes'), (m) => m.ErrorRoute), handle: h({ title: 'Payment Failed', guestRedirect: '/login' }) },
+              { path: 'expired', lazy: lazyPage(() => import('../features/booking-wizard/expired-page'), (m) => m.ReservationExpiredPage), handle: h({ title: 'Reservation Expired', guestRedirect: '/login' }) },
             ],
           },
         ],
@@ -58,18 +60,28 @@ export const routes: RouteObject[] = [
           {
             element: <AuthLayout />,
             children: [
-              { path: 'login', element: <LoginPage />, handle: h({ title: 'Login' }) },
-              { path: 'register', element: <RegisterPage />, handle: h({ title: 'Register' }) },
-              { path: 'forgot-password', element: <ForgotPasswordPage />, handle: h({ title: 'Forgot Password' }) },
+              { path: 'login', lazy: lazyPage(() => import('../features/auth/login-page'), (m) => m.LoginPage), handle: h({ title: 'Login' }) },
+              { path: 'register', lazy: lazyPage(() => import('../features/auth/register-page'), (m) => m.RegisterPage), handle: h({ title: 'Register' }) },
+              { path: 'forgot-password', lazy: lazyPage(() => import('../features/auth/forgot-password-page'), (m) => m.ForgotPasswordPage), handle: h({ title: 'Forgot Password' }) },
             ],
           },
         ],
       },
       {
         element: <AuthLayout />,
-        children: [{ path: 'verify', element: <VerifyActionPage />, handle: h({ title: 'Verify' }) }],
+        children: [{ path: 'verify', lazy: lazyPage(() => import('../features/auth/verify-action-page'), (m) => m.VerifyActionPage), handle: h({ title: 'Verify' }) }],
       },
-      { path: 'terms_and_conditions', element: <TermsPage brandName={BRAND_NAME} />, handle: h({ title: 'Terms and Conditions' }) },
+      {
+        path: 'terms_and_conditions',
+        lazy: lazyPage(
+          () => import('../features/terms/terms-page'),
+          (m) =>
+            function Terms() {
+              return <m.TermsPage brandName={BRAND_NAME} />;
+            },
+        ),
+        handle: h({ title: 'Terms and Conditions' }),
+      },
       { path: '*', element: <NotFoundPage brandName={BRAND_NAME} />, handle: h({ title: 'Page Not Found' }) },
     ],
   },
