@@ -1,5 +1,5 @@
 import type { AvailableDates, AvailableSlots, Location, Slot } from '@kringle/contracts/catalogue';
-import type { Reservation } from '@kringle/contracts/reservations';
+import type { CreateReservationBody, Reservation } from '@kringle/contracts/reservations';
 import type { SlotFilter } from '@kringle/contracts/statuses';
 import { api } from '../../lib/api';
 
@@ -38,7 +38,7 @@ export const bookingApi = api.injectEndpoints({
       query: (id) => `/bookings/reservation/${id}`,
       providesTags: (_r, _e, id) => [{ type: 'GET_RESERVATION', id }],
     }),
-    createReservation: build.mutation<Reservation, { slotId: string }>({
+    createReservation: build.mutation<Reservation, CreateReservationBody>({
       query: (body) => ({ url: '/bookings/reservation', method: 'POST', body }),
       // Seed the hold's cache entry so the countdown knows the refreshes left without a call.
       async onQueryStarted(_arg, { dispatch, queryFulfilled }) {

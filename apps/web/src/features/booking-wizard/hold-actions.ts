@@ -22,10 +22,12 @@ const asApiError = (error: unknown): ApiError =>
  * same step (or keeps it when this one fails), so no separate cancel is needed here.
  */
 export const takeHold = createAsyncThunk<Reservation, Slot, ThunkConfig>('booking/takeHold', async (slot, { dispatch, getState, rejectWithValue }) => {
-  const result = await dispatch(bookingApi.endpoints.createReservation.initiate({ slotId: slot.id }));
+  const { location, slotType, rescheduleData } = getState().booking;
+  // When rescheduling, the hold names the booking it will move (API.md).
+  const body = rescheduleData ? { slotId: slot.id, bookingId: rescheduleData.bookingId } : { slotId: slot.id };
+  const result = await dispatch(bookingApi.endpoints.createReservation.initiate(body));
   if (result.error) return rejectWithValue(asApiError(result.error));
   const reservation = result.data;
-  const { location, slotType } = getState().booking;
   dispatch(setReservationData(toReservationData(reservation)));
   dispatch(setEndDate(reservation.expiresAt));
   dispatch(goToStep(stepIndex('package')));

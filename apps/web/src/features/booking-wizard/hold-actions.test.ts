@@ -1,0 +1,82 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { Location, Slot } from '@kringle/contracts/catalogue';
+import { setAnalyticsSink } from '../../lib/analytics';
+import { goToStep, setLocation, setReservationData, startReschedule, toggleSlotType } from './booking-slice';
+import { releaseHold, takeHold } from './hold-actions';
+import { wizardTestStore } from './wizard-test-store';
+import { stepIndex } from './wizard-steps';
+
+const NOW = Date.parse('2026-12-06T00:00:00.000Z');
+const type = { id: 't1', name: 'Santa photos', description: 'A classic visit', durationMinutes: 10 };
+const location: Location = {
+  id: 'loc-1',
+  name: 'Kringle Perth, Murray Street',
+  address: '200 Murray Street Mall',
+  suburb: 'Perth',
+  state: 'WA',
+  timezone: 'Australia/Perth',
+  imageUrl: '',
+  seasonStart: '2026-11-22',
+  seasonEnd: '2027-01-02',
+  slotTypes: [type],
+};
+const slot: Slot = { id: 's1', slotTypeId: 't1', kind: 'session', startAt: '2026-12-06T02:00:00.000Z', endAt: '2026-12-06T02:10:00.000Z', status: 'available' };
+const reservation = { id: 'h2', slotId: 's1', locationId: 'loc-1', status: 'active', expiresAt: '2026-12-06T00:10:00.000Z', refreshesLeft: 2, bookingId: null };
+const taken = () => new Response(JSON.stringify({ error: 'Sorry, that session was just taken. Please choose another time.', code: 'SLOT_UNAVAILABLE' }), { status: 409 });
+
+function setup(routes: Record<string, unknown>) {
+  const t = wizardTestStore(routes);
+  t.store.dispatch(setLocation(location));
+  t.store.dispatch(toggleSlotType(type));
+  t.store.dispatch(goToStep(stepIndex('sessionTime')));
+  return t;
+}
+
+describe('hold actions', () => {
+  const sent: { event: string; params: Record<string, unknown> }[] = [];
+  beforeEach(() => {
+    vi.useFakeTimers({ toFake: ['Date'], now: NOW });
+    sent.length = 0;
+    setAnalyticsSink({ send: (event, params) => sent.push({ event, params }) });
+  });
+  afterEach(() => vi.useRealTimers());
+
+  it('taking a hold stores reservationData, starts the timer, moves to Package and records schedule_session', async () => {
+    const { store, fetchFn } = setup({ 'POST /bookings/reservation': reservation });
+    await store.dispatch(takeHold(slot)).unwrap();
+    const state = store.getState();
+    expect(state.booking.reservationData).toEqual({ holdId: 'h2', slotId: 's1', expiresAt: reservation.expiresAt });
+    expect(state.timer).toEqual({ endDate: reservation.expiresAt, remaining: 600, isRunning: true });
+    expect(state.booking.currentStep).toBe(stepIndex('package'));
+    expect(JSON.parse(String(fetchFn.mock.calls[0]![1]!.body))).toEqual({ slotId: 's1' });
+    expect(sent).toEqual([{ event: 'schedule_session', params: expect.objectContaining({ location_name: location.name, slot_type: 'Santa photos', session_date: '2026-12-06' }) }]);
+  });
+
+  it('a 409 rejects with SLOT_UNAVAILABLE and changes nothing (the old hold stays)', async () => {
+    const { store } = setup({ 'POST /bookings/reservation': taken });
+    const old = { holdId: 'h1', slotId: 's0', expiresAt: '2026-12-06T00:05:00.000Z' };
+    store.dispatch(setReservationData(old));
+    const result = await store.dispatch(takeHold(slot));
+    expect(takeHold.rejected.match(result) && result.payload?.data.code).toBe('SLOT_UNAVAILABLE');
+    expect(store.getState().booking.reservationData).toEqual(old);
+    expect(store.getState().booking.currentStep).toBe(stepIndex('sessionTime'));
+    expect(sent).toEqual([]);
+  });
+
+  it('when rescheduling, the hold names the booking', async () => {
+    const { store, fetchFn } = setup({ 'POST /bookings/reservation': { ...reservation, bookingId: 'b1' } });
+    store.dispatch(startReschedule({ bookingId: 'b1' }));
+    store.dispatch(toggleSlotType(type));
+    await store.dispatch(takeHold(slot)).unwrap();
+    expect(JSON.parse(String(fetchFn.mock.calls[0]![1]!.body))).toEqual({ slotId: 's1', bookingId: 'b1' });
+  });
+
+  it('releasing forgets the hold, stops the timer and cancels it on the server', async () => {
+    const { store, calls } = setup({ 'POST /bookings/reservation': reservation, 'POST /bookings/reservation/h2/cancel': { ...reservation, status: 'cancelled' } });
+    await store.dispatch(takeHold(slot)).unwrap();
+    await store.dispatch(releaseHold());
+    expect(store.getState().booking.reservationData).toBeNull();
+    expect(store.getState().timer.isRunning).toBe(false);
+    expect(calls).toContain('POST /bookings/reservation/h2/cancel');
+  });
+});
