@@ -72,6 +72,14 @@ export async function hasHorizontalScroll(page: Page): Promise<boolean> {
   return page.evaluate(() => document.documentElement.scrollWidth > document.documentElement.clientWidth);
 }
 
+/** DESIGN.md: nothing scrolls sideways at 320 px. Checks the current screen, then puts the viewport back. */
+export async function expectNoSidewaysScrollAt320(page: Page): Promise<void> {
+  const before = page.viewportSize();
+  await page.setViewportSize({ width: 320, height: 640 });
+  expect(await hasHorizontalScroll(page)).toBe(false);
+  if (before) await page.setViewportSize(before);
+}
+
 /** Events the app recorded through its analytics no-op sink (window.__kringleAnalytics). */
 export async function analyticsEvents(page: Page): Promise<string[]> {
   return page.evaluate(() => ((window as unknown as { __kringleAnalytics?: { event: string }[] }).__kringleAnalytics ?? []).map((e) => e.event));

@@ -1,9 +1,10 @@
-import { expect, test } from '@playwright/test';
+import { expect as baseExpect, test } from '@playwright/test';
 import {
   actionLinkFromOutbox,
   analyticsEvents,
   createAccountThroughApi,
   expectNoAxeViolations,
+  expectNoSidewaysScrollAt320,
   logInThroughForm,
   NARROW,
   pathOf,
@@ -12,6 +13,10 @@ import {
   uniqueEmail,
   WIDE,
 } from '../support/accounts';
+
+// Journeys wait on the server (app check, argon2, the mail job): give them room on a busy machine.
+const expect = baseExpect.configure({ timeout: 15_000 });
+test.beforeEach(() => test.slow());
 
 const NEW_PASSWORD = 'Reindeer-Games-2026';
 
@@ -50,6 +55,7 @@ for (const [name, viewport] of [
     await expect(page.getByText('Use at least 8 characters').first()).toBeVisible();
     await expectNoAxeViolations(page, '/verify reset form');
     await shot(page, 'reset-form');
+    await expectNoSidewaysScrollAt320(page);
 
     await page.getByLabel('New password', { exact: true }).fill(NEW_PASSWORD);
     await expect(page.getByTestId('password-strength')).toContainText(/Good|Strong/);
@@ -113,6 +119,7 @@ test('an expired link says so and offers a new one', async ({ page }) => {
   await expect(page.getByRole('link', { name: 'Ask for a new reset link' })).toBeVisible();
   await expectNoAxeViolations(page, '/verify expired reset');
   await shot(page, 'reset-link-expired');
+  await expectNoSidewaysScrollAt320(page);
 
   await page.goto('/verify?mode=verifyEmail&oobCode=old');
   await expect(page.getByRole('heading', { name: 'This link has expired' })).toBeVisible();

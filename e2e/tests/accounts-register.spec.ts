@@ -1,8 +1,9 @@
-import { expect, test } from '@playwright/test';
+import { expect as baseExpect, test } from '@playwright/test';
 import {
   actionLinkFromOutbox,
   analyticsEvents,
   expectNoAxeViolations,
+  expectNoSidewaysScrollAt320,
   hasHorizontalScroll,
   NARROW,
   pathOf,
@@ -12,6 +13,10 @@ import {
   uniqueEmail,
   WIDE,
 } from '../support/accounts';
+
+// Journeys wait on the server (app check, argon2, the mail job): give them room on a busy machine.
+const expect = baseExpect.configure({ timeout: 15_000 });
+test.beforeEach(() => test.slow());
 
 // Issue 3: register, read the link from the dev outbox, verify, land on /bookings; at 1280 and 390 px.
 for (const [name, viewport] of [
@@ -49,6 +54,7 @@ for (const [name, viewport] of [
     await expect(page.getByTestId('sidebar')).toHaveCount(0);
     await expectNoAxeViolations(page, 'verify screen');
     await shot(page, 'verify-screen');
+    await expectNoSidewaysScrollAt320(page);
     expect(await analyticsEvents(page)).toContain('sign_up');
 
     // The verification e-mail was asked for at once, so a resend within the minute is refused, in a toast.
@@ -60,6 +66,7 @@ for (const [name, viewport] of [
     await expect(page.getByRole('heading', { name: 'Your email address is verified' })).toBeVisible();
     await expectNoAxeViolations(page, '/verify verified');
     await shot(page, 'verify-link-success');
+    await expectNoSidewaysScrollAt320(page);
     expect(await analyticsEvents(page)).toContain('email_verification');
 
     await page.getByRole('button', { name: 'Continue to my bookings' }).click();

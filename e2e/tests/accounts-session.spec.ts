@@ -1,6 +1,10 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect as baseExpect, test, type Page } from '@playwright/test';
 import { DEMO_EMAIL, DEMO_PASSWORD } from './helpers';
 import { analyticsEvents, expectNoAxeViolations, logInThroughForm, NARROW, shot, WIDE } from '../support/accounts';
+
+// Journeys wait on the server (app check, argon2, the mail job): give them room on a busy machine.
+const expect = baseExpect.configure({ timeout: 15_000 });
+test.beforeEach(() => test.slow());
 
 const UNVERIFIED_EMAIL = 'new@kringle.test';
 const STAFF_EMAIL = 'elf@kringle.test';

@@ -81,7 +81,7 @@ export function ActionLinkProblem({ problem, mode }: { problem: LinkProblem; mod
     return (
       <div className="flex flex-col items-start gap-5">
         <StateBadge tone="success">✓</StateBadge>
-        <AuthHeading title="Your email address is already verified">
+        <AuthHeading title="Your email address is already verified" focus>
           <p>This link has been used already, and there is nothing more to do.</p>
         </AuthHeading>
         {action}
@@ -92,7 +92,7 @@ export function ActionLinkProblem({ problem, mode }: { problem: LinkProblem; mod
   return (
     <div className="flex flex-col items-start gap-5">
       <StateBadge tone="warning">!</StateBadge>
-      <AuthHeading title={TITLES[problem]}>
+      <AuthHeading title={TITLES[problem]} focus>
         <p>{explanation(problem, mode)}</p>
       </AuthHeading>
       {sent && (

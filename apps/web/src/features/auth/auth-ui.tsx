@@ -1,13 +1,23 @@
 import { clsx } from 'clsx';
-import type { ReactNode } from 'react';
+import { useEffect, useRef, type ReactNode } from 'react';
 
 /** Links inside auth cards: festive red, underlined, with a 44 px touch target. */
 export const linkClasses = 'inline-flex min-h-11 items-center font-semibold text-festive-700 underline underline-offset-4 hover:text-festive-800';
 
-export function AuthHeading({ title, children }: { title: string; children?: ReactNode }) {
+/**
+ * The card's title. `focus` moves focus to it when a card changes state in place (sent,
+ * verified, expired...), so screen readers announce the new state and keyboard users start there.
+ */
+export function AuthHeading({ title, children, focus }: { title: string; children?: ReactNode; focus?: boolean }) {
+  const ref = useRef<HTMLHeadingElement>(null);
+  useEffect(() => {
+    if (focus) ref.current?.focus();
+  }, [focus]);
   return (
     <div className="flex flex-col gap-2">
-      <h1 className="text-2xl font-semibold text-ink-900 sm:text-3xl">{title}</h1>
+      <h1 ref={ref} tabIndex={focus ? -1 : undefined} className="text-2xl font-semibold text-ink-900 outline-none sm:text-3xl">
+        {title}
+      </h1>
       {children && <div className="text-base leading-relaxed text-ink-700">{children}</div>}
     </div>
   );

@@ -42,7 +42,7 @@ export function ForgotPasswordPage() {
     return (
       <div className="flex flex-col items-start gap-5">
         <StateBadge tone="success">✉</StateBadge>
-        <AuthHeading title="Check your email">
+        <AuthHeading title="Check your email" focus>
           <p>{sent.message}</p>
           <p className="mt-2">
             We sent it to <strong className="[overflow-wrap:anywhere]">{sent.email}</strong>. The link works for one hour.

@@ -76,4 +76,15 @@ describe('LoginPage', () => {
     expect(purgePersisted).toHaveBeenCalled();
     expect(recordedEvents()).toEqual([]);
   });
+
+  it('shows and hides the password on request', async () => {
+    renderAuthPage(<LoginPage />, { path: '/login', fetchFn: fakeApi({}).fetchFn });
+    const user = userEvent.setup();
+    const password = screen.getByLabelText('Password');
+    expect(password).toHaveAttribute('type', 'password');
+    await user.click(screen.getByRole('button', { name: 'Show password' }));
+    expect(password).toHaveAttribute('type', 'text');
+    await user.click(screen.getByRole('button', { name: 'Hide password' }));
+    expect(password).toHaveAttribute('type', 'password');
+  });
 });

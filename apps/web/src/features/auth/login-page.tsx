@@ -10,6 +10,7 @@ import { AuthHeading, FormAlert, linkClasses } from './auth-ui';
 import { signInFormSchema, type SignInFormInput } from './auth-form-schemas';
 import { useAuthDispatch } from './auth-hooks';
 import { FormField } from './form-field';
+import { PasswordField } from './password-field';
 import { setSession, STAFF_REFUSED_MESSAGE } from './session';
 
 type Problem = { kind: 'staff' } | { kind: 'credentials'; message: string } | { kind: 'other'; message: string };
@@ -68,7 +69,8 @@ export function LoginPage() {
 
       <form noValidate onSubmit={onSubmit} className="flex flex-col gap-4">
         <FormField label="Email address" type="email" autoComplete="email" inputMode="email" error={errors.email?.message} {...form.register('email')} />
-        <FormField label="Password" type="password" autoComplete="current-password" error={errors.password?.message} {...form.register('password')} />
+        <PasswordField
+          label="Password" autoComplete="current-password" error={errors.password?.message} {...form.register('password')} />
         <div className="-mt-2 flex justify-end">
           <Link to="/forgot-password" className={linkClasses}>
             Forgot your password?

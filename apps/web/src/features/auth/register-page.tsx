@@ -10,6 +10,7 @@ import { registerFormSchema, type RegisterFormInput, type RegisterFormOutput } f
 import { useAuthDispatch } from './auth-hooks';
 import { AuthHeading, FormAlert, linkClasses } from './auth-ui';
 import { FormField } from './form-field';
+import { PasswordField } from './password-field';
 import { PasswordStrengthMeter } from './password-strength-meter';
 import { setSession } from './session';
 
@@ -102,9 +103,8 @@ export function RegisterPage() {
           <FormField label="Last name" autoComplete="family-name" error={errors.lastName?.message} {...form.register('lastName')} />
         </div>
         <FormField label="Email address" type="email" autoComplete="email" inputMode="email" error={errors.email?.message} {...form.register('email')} />
-        <FormField
+        <PasswordField
           label="Password"
-          type="password"
           autoComplete="new-password"
           error={errors.password?.message}
           below={<PasswordStrengthMeter password={password} email={email} hideProblem={!!errors.password} />}

@@ -11,7 +11,7 @@ import { useAuthDispatch, useAuthSelector } from './auth-hooks';
 import { Spinner } from './auth-spinner';
 import { AuthHeading, FormAlert, StateBadge } from './auth-ui';
 import { ActionLinkProblem } from './action-link-problem';
-import { FormField } from './form-field';
+import { PasswordField } from './password-field';
 import { PasswordStrengthMeter } from './password-strength-meter';
 import { signOut } from './session';
 import { useRunOnce } from './use-run-once';
@@ -82,7 +82,7 @@ export function ResetPasswordAction({ oobCode }: { oobCode: string }) {
   if (state.kind === 'failed') {
     return (
       <div className="flex flex-col gap-5">
-        <AuthHeading title="We could not check your link" />
+        <AuthHeading title="We could not check your link" focus />
         <FormAlert tone="error">{state.message}</FormAlert>
         <Button onClick={() => void runCheck()} className="w-full">
           Try again
@@ -94,7 +94,7 @@ export function ResetPasswordAction({ oobCode }: { oobCode: string }) {
     return (
       <div className="flex flex-col items-start gap-5">
         <StateBadge tone="success">✓</StateBadge>
-        <AuthHeading title="Your password has been changed">
+        <AuthHeading title="Your password has been changed" focus>
           <p>{state.message}</p>
         </AuthHeading>
         <Link to="/login" className={buttonClasses('confirm', 'w-full')}>
@@ -111,9 +111,8 @@ export function ResetPasswordAction({ oobCode }: { oobCode: string }) {
         </p>
       </AuthHeading>
       <form noValidate onSubmit={onSubmit} className="flex flex-col gap-4">
-        <FormField
+        <PasswordField
           label="New password"
-          type="password"
           autoComplete="new-password"
           error={errors.newPassword?.message}
           below={<PasswordStrengthMeter password={newPassword} hideProblem={!!errors.newPassword} />}

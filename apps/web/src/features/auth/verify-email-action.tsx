@@ -56,7 +56,7 @@ export function VerifyEmailAction({ oobCode }: { oobCode: string }) {
   if (state.kind === 'failed') {
     return (
       <div className="flex flex-col gap-5">
-        <AuthHeading title="We could not check your link" />
+        <AuthHeading title="We could not check your link" focus />
         <FormAlert tone="error">{state.message}</FormAlert>
         <Button onClick={() => void run()} className="w-full">
           Try again
@@ -67,7 +67,7 @@ export function VerifyEmailAction({ oobCode }: { oobCode: string }) {
   return (
     <div className="flex flex-col items-start gap-5">
       <StateBadge tone="success">✓</StateBadge>
-      <AuthHeading title="Your email address is verified">
+      <AuthHeading title="Your email address is verified" focus>
         <p>{state.message} You&apos;re all set to book your photos with Santa.</p>
       </AuthHeading>
       {signedIn ? (
