@@ -54,7 +54,7 @@ async function countdownSeconds(page: Page): Promise<number> {
 
 for (const viewport of VIEWPORTS) {
   test(`a customer reaches the Package step with a running countdown at ${viewport.width} px`, async ({ page, baseURL }) => {
-    test.setTimeout(90_000); // four axe runs
+    test.setTimeout(180_000); // four axe runs, slow on a busy machine
     await page.setViewportSize(viewport);
     await signInFreshCustomer(page, baseURL!, `reach-${viewport.width}`);
     await openWizard(page);
