@@ -14,7 +14,7 @@ export default defineConfig({
   testDir: './tests',
   outputDir: '../test-results/e2e',
   timeout: 60_000,
-  expect: { timeout: 7_000 },
+  expect: { timeout: 10_000 },
   fullyParallel: true,
   forbidOnly: !!process.env.CI,
   retries: process.env.CI ? 1 : 0,

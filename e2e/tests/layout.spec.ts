@@ -21,7 +21,7 @@ test.describe('guest layouts', () => {
         await expect(banner.getByText('PHOTOS WITH SANTA')).toBeVisible();
         const logo = banner.getByRole('img', { name: `${BRAND} logo` });
         await expect(logo).toBeVisible();
-        expect(await logo.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
+        await expect.poll(() => logo.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
         expect(await hasHorizontalScroll(page)).toBe(false);
         await shot(page, `${name}${path.replace(/\//g, '-')}`);
       }
@@ -106,7 +106,8 @@ test.describe('signed-in layouts', () => {
 
   test('a signed-in user is sent from /login to / and a reload keeps the session without flashing login', async ({ page }) => {
     await page.goto('/login');
-    await expect(page).toHaveURL(/\/bookings$/);
+    // Restoring the session solves an app-check challenge first: allow for a busy machine.
+    await expect(page).toHaveURL(/\/bookings$/, { timeout: 20_000 });
     // Record every path the router visits, and whether a login or register heading ever shows.
     await page.addInitScript(() => {
       const w = window as unknown as { __paths: string[]; __sawAuthPage: boolean };
@@ -124,7 +125,7 @@ test.describe('signed-in layouts', () => {
       }).observe(document, { childList: true, subtree: true });
     });
     await page.reload();
-    await expect(page.getByRole('heading', { name: 'My Bookings' })).toBeVisible();
+    await expect(page.getByRole('heading', { name: 'My Bookings' })).toBeVisible({ timeout: 20_000 });
     await expect(page).toHaveURL(/\/bookings$/);
     const seen = await page.evaluate(() => {
       const w = window as unknown as { __paths: string[]; __sawAuthPage: boolean };
