@@ -114,7 +114,10 @@ export function BookingCard({ booking, tab, orders, busy = null, onAction }: Boo
       {unpaid && tab === 'upcoming' && (
         <p className="flex items-start gap-2 rounded-xl bg-[#fff3e2] p-3 text-sm text-[#7a4100]">
           <ClockIcon aria-hidden="true" className="mt-0.5 size-4 shrink-0" />
-          <span>This session is only held for a short while. Finish paying to confirm it.</span>
+          <span>
+            {booking.status === 'payment_failed' ? 'Your last payment did not go through, and you have not been charged. ' : ''}
+            This session is only held for a short while. Finish paying to confirm it.
+          </span>
         </p>
       )}
       {booking.rescheduleCount > 0 && <p className="text-sm text-ink-600">Rescheduled {booking.rescheduleCount === 1 ? 'once' : `${booking.rescheduleCount} times`}.</p>}
