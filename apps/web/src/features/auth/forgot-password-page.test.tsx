@@ -6,7 +6,7 @@ import { ForgotPasswordPage } from './forgot-password-page';
 
 const SENT = 'If an account exists for that email address, we have sent it a link to reset the password. Check your spam folder too.';
 
-describe('ForgotPasswordPage', () => {
+describe('ForgotPasswordPage', { timeout: 20_000 }, () => {
   beforeEach(() => {
     window.__kringleAnalytics = [];
   });

@@ -9,7 +9,7 @@ vi.mock('sonner', () => ({ toast: { error: vi.fn(), success: vi.fn() } }));
 
 const verified = { ...testUser, emailVerified: true };
 
-describe('LoginPage', () => {
+describe('LoginPage', { timeout: 20_000 }, () => {
   beforeEach(() => {
     window.__kringleAnalytics = [];
     vi.mocked(toast.error).mockClear();

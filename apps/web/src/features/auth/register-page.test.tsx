@@ -15,7 +15,7 @@ async function fill(user: UserEvent, values: { email?: string; password?: string
   if (values.phone) await user.type(screen.getByLabelText(/Mobile number/), values.phone);
 }
 
-describe('RegisterPage', () => {
+describe('RegisterPage', { timeout: 20_000 }, () => {
   beforeEach(() => {
     window.__kringleAnalytics = [];
     vi.mocked(toast.error).mockClear();

@@ -19,7 +19,7 @@ import { useRunOnce } from './use-run-once';
 type State =
   | { kind: 'checking' }
   | { kind: 'form'; email: string }
-  | { kind: 'done'; message: string }
+  | { kind: 'done' }
   | { kind: 'expired' }
   | { kind: 'invalid' }
   | { kind: 'failed'; message: string };
@@ -67,7 +67,7 @@ export function ResetPasswordAction({ oobCode }: { oobCode: string }) {
     track('password_reset');
     // The API has revoked every session of this account: drop this tab's too, so the next step is a fresh log in.
     if (signedIn) await dispatch(signOut({ callServer: false }));
-    setState({ kind: 'done', message: result.data.message });
+    setState({ kind: 'done' });
   });
 
   if (state.kind === 'checking') {
@@ -95,7 +95,8 @@ export function ResetPasswordAction({ oobCode }: { oobCode: string }) {
       <div className="flex flex-col items-start gap-5">
         <StateBadge tone="success">✓</StateBadge>
         <AuthHeading title="Your password has been changed" focus>
-          <p>{state.message}</p>
+          {/* The API's message repeats the title, so say what matters next instead. */}
+          <p>Log in with your new password. To keep your account safe, we have signed you out everywhere else.</p>
         </AuthHeading>
         <Link to="/login" className={buttonClasses('confirm', 'w-full')}>
           Log in

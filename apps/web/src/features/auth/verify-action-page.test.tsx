@@ -12,7 +12,7 @@ const unverified = { user: testUser, idToken: customerToken, expiresAt: '2099-01
 const verifyUrl = '/verify?mode=verifyEmail&oobCode=abc';
 const resetUrl = '/verify?mode=resetPassword&oobCode=xyz';
 
-describe('/verify, mode=verifyEmail', () => {
+describe('/verify, mode=verifyEmail', { timeout: 20_000 }, () => {
   beforeEach(() => {
     window.__kringleAnalytics = [];
   });
@@ -60,7 +60,7 @@ describe('/verify, mode=verifyEmail', () => {
   });
 });
 
-describe('/verify, mode=resetPassword', () => {
+describe('/verify, mode=resetPassword', { timeout: 20_000 }, () => {
   beforeEach(() => {
     window.__kringleAnalytics = [];
   });

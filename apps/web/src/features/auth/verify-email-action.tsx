@@ -11,7 +11,7 @@ import { ActionLinkProblem } from './action-link-problem';
 import { refreshSession } from './session';
 import { useRunOnce } from './use-run-once';
 
-type State = { kind: 'verifying' } | { kind: 'verified'; message: string } | { kind: 'expired' } | { kind: 'invalid' } | { kind: 'failed'; message: string };
+type State = { kind: 'verifying' } | { kind: 'verified' } | { kind: 'expired' } | { kind: 'invalid' } | { kind: 'failed'; message: string };
 
 /** mode=verifyEmail: spend the code, then show where to go next. */
 export function VerifyEmailAction({ oobCode }: { oobCode: string }) {
@@ -33,7 +33,7 @@ export function VerifyEmailAction({ oobCode }: { oobCode: string }) {
       return;
     }
     track('email_verification', { method: 'link' });
-    setState({ kind: 'verified', message: result.data.message });
+    setState({ kind: 'verified' });
   };
   useRunOnce(() => void run());
 
@@ -68,7 +68,7 @@ export function VerifyEmailAction({ oobCode }: { oobCode: string }) {
     <div className="flex flex-col items-start gap-5">
       <StateBadge tone="success">✓</StateBadge>
       <AuthHeading title="Your email address is verified" focus>
-        <p>{state.message} You&apos;re all set to book your photos with Santa.</p>
+        <p>Thank you for confirming it. You&apos;re all set to book your photos with Santa.</p>
       </AuthHeading>
       {signedIn ? (
         <Button variant="confirm" onClick={continueToBookings} disabled={continuing} aria-busy={continuing} className="w-full">

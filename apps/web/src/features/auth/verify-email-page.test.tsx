@@ -9,7 +9,7 @@ vi.mock('sonner', () => ({ toast: { error: vi.fn(), success: vi.fn() } }));
 
 const signedIn = { user: testUser, idToken: customerToken, expiresAt: '2099-01-01T00:00:00.000Z' };
 
-describe('VerifyEmailPage (spec §2)', () => {
+describe('VerifyEmailPage (spec §2)', { timeout: 20_000 }, () => {
   beforeEach(() => {
     window.__kringleAnalytics = [];
     vi.mocked(toast.error).mockClear();
