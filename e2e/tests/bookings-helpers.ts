@@ -56,13 +56,17 @@ export async function bookThroughApi(api: CustomerClient, request: APIRequestCon
   const day = open[Math.floor(Math.random() * open.length)]!;
   const slots = await api.get<{ items: { id: string; kind: string; status: string }[] }>(`/booking-slot/${location.id}/available-slots?date=${day.date}&slotTypeId=${slotType.id}`);
   const free = slots.items.filter((s) => s.kind === 'session' && s.status === 'available');
-  const slot = free[Math.floor(Math.random() * free.length)]!;
-
-  const hold = await api.post<{ id: string }>('/bookings/reservation', { slotId: slot.id });
+  // Another test may take the same session between the list and the hold: try a few.
+  let hold: { id?: string; code?: string } = {};
+  for (let attempt = 0; attempt < 3 && !hold.id; attempt++) {
+    const slot = free.splice(Math.floor(Math.random() * free.length), 1)[0]!;
+    hold = await api.post<{ id?: string; code?: string }>('/bookings/reservation', { slotId: slot.id }, [201, 409]);
+  }
+  expect(hold.id, `no session could be held: ${hold.code}`).toBeTruthy();
   const { items: packages } = await api.get<{ items: { id: string; priceCents: number }[] }>(`/product/packages?locationId=${location.id}&slotTypeId=${slotType.id}`);
   const pkg = packages[0]!;
-  const cart = await api.post<{ id: string }>('/cart', { reservationId: hold.id, amount: pkg.priceCents, packages: [{ id: pkg.id, quantity: 1 }], addOns: [] });
-  const checkout = await api.post<{ bookingId: string; client_secret: string }>(`/bookings/reservation/${hold.id}/checkoutOrder`, { cartId: cart.id });
+  const cart = await api.post<{ id: string }>('/cart', { reservationId: hold.id!, amount: pkg.priceCents, packages: [{ id: pkg.id, quantity: 1 }], addOns: [] });
+  const checkout = await api.post<{ bookingId: string; client_secret: string }>(`/bookings/reservation/${hold.id!}/checkoutOrder`, { cartId: cart.id });
   if (options.pay === false) return api.get<Booking>(`/bookings/${checkout.bookingId}`);
 
   const stripe = await api.get<{ publishableKey: string; sandboxUrl?: string }>('/common/stripe-client-secret');
