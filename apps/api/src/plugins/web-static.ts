@@ -18,13 +18,16 @@ export const webStaticPlugin = fp(async (app: FastifyInstance) => {
   if (serve) {
     await app.register(fastifyStatic, {
       root: dist,
-      wildcard: false,
+      // Looked up per request, so rebuilding the web app never leaves a running server with stale routes.
+      wildcard: true,
       index: false,
       setHeaders: (res, file) => {
         // Hashed assets never change; index.html always revalidates.
         res.header('cache-control', file.includes(`${path.sep}assets${path.sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache');
       },
     });
+    // The SPA's entry: without this the wildcard treats `/` as a directory listing and refuses it.
+    app.get('/', { schema: { hide: true } }, (_req, reply) => reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').sendFile('index.html'));
   } else if (app.config.SERVE_WEB) {
     app.log.warn({ dist }, 'web app not built: run `npm run build` to serve it');
   }
