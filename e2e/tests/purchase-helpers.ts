@@ -31,8 +31,9 @@ export async function shot(page: Page, name: string) {
 }
 
 /**
- * Location, type and a free session, up to the Package step. Parallel tests share one season,
- * so each tries a random free session and another one if it was just taken.
+ * Location, type and a free session, up to the Package step. Parallel tests share one season:
+ * each takes its own later day (the wizard's own tests use the first open day) and a random
+ * free session there, and tries another one if it was just taken.
  */
 export async function holdASession(page: Page, options: { daysAhead?: number } = {}) {
   await page.goto('/create-booking');

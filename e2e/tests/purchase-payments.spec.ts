@@ -7,7 +7,7 @@ test.use({ viewport: { width: 390, height: 844 } });
 test('a declined card says so in plain words, and paying again with another card succeeds', async ({ page, baseURL }) => {
   test.setTimeout(120_000);
   const customer = await signInFreshCustomer(page, baseURL!, 'decline');
-  await holdASession(page);
+  await holdASession(page, { daysAhead: 1 });
   // The narrowest phones: nothing scrolls sideways on the Package step.
   await page.setViewportSize({ width: 320, height: 640 });
   await expect(page.getByRole('button', { name: 'Add one Classic Print' })).toBeVisible();
@@ -41,7 +41,7 @@ test('a declined card says so in plain words, and paying again with another card
 test('a 3-D Secure card goes to the bank page and, approved, comes back confirmed', async ({ page, baseURL }) => {
   test.setTimeout(120_000);
   const customer = await signInFreshCustomer(page, baseURL!, 'threeds');
-  await holdASession(page);
+  await holdASession(page, { daysAhead: 2 });
   await chooseAndCheckOut(page);
 
   await fillCard(page, CARDS.threeDSecure);
@@ -59,7 +59,7 @@ test('a 3-D Secure card goes to the bank page and, approved, comes back confirme
 test('a failed 3-D Secure check lands on /error, which offers paying again while the hold lives', async ({ page, baseURL }) => {
   test.setTimeout(120_000);
   await signInFreshCustomer(page, baseURL!, 'threeds-fail');
-  await holdASession(page);
+  await holdASession(page, { daysAhead: 3 });
   await chooseAndCheckOut(page);
 
   await fillCard(page, CARDS.threeDSecure);
