@@ -17,7 +17,7 @@ export function ResultFrame({ title, icon, tone, children, actions }: { title: s
         >
           {icon}
         </span>
-        <h1 className="text-3xl font-semibold text-ink-900 sm:text-4xl">{title}</h1>
+        <h1 className="text-balance text-3xl font-semibold text-ink-900 sm:text-4xl">{title}</h1>
         <div className="flex w-full max-w-lg flex-col gap-4 text-base leading-relaxed text-ink-700">{children}</div>
         {actions && <div className="flex w-full flex-col-reverse gap-3 sm:w-auto sm:flex-row sm:justify-center">{actions}</div>}
       </div>
