@@ -6,7 +6,8 @@ import { Button } from '../../components/ui/button';
 import { track } from '../../lib/analytics';
 import { errorCode, errorMessage, fieldErrors } from './api-error';
 import { useRegisterMutation, useSendVerificationEmailMutation, useSignInMutation } from './api';
-import { registerFormSchema, type RegisterFormInput, type RegisterFormOutput } from './auth-form-schemas';
+import { registerFormSchema, type RegisterForm } from '@kringle/contracts/accounts';
+import type { RegisterFormOutput } from './auth-form-schemas';
 import { useAuthDispatch } from './auth-hooks';
 import { AuthHeading, FormAlert, linkClasses } from './auth-ui';
 import { FormField } from './form-field';
@@ -28,7 +29,7 @@ export function RegisterPage() {
   const [signIn] = useSignInMutation();
   const [sendVerification] = useSendVerificationEmailMutation();
   const [problem, setProblem] = useState<Problem | null>(null);
-  const form = useForm<RegisterFormInput, unknown, RegisterFormOutput>({
+  const form = useForm<RegisterForm, unknown, RegisterFormOutput>({
     resolver: zodResolver(registerFormSchema),
     defaultValues: { firstName: '', lastName: '', email: '', password: '', phone: undefined },
     mode: 'onTouched',

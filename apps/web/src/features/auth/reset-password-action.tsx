@@ -6,7 +6,7 @@ import { Button, buttonClasses } from '../../components/ui/button';
 import { track } from '../../lib/analytics';
 import { errorCode, errorMessage, fieldErrors } from './api-error';
 import { useCheckActionCodeMutation, useConfirmPasswordResetMutation } from './api';
-import { newPasswordFormSchema, type NewPasswordFormInput } from './auth-form-schemas';
+import { newPasswordFormSchema, type NewPasswordForm } from '@kringle/contracts/accounts';
 import { useAuthDispatch, useAuthSelector } from './auth-hooks';
 import { Spinner } from './auth-spinner';
 import { AuthHeading, FormAlert, StateBadge } from './auth-ui';
@@ -38,7 +38,7 @@ export function ResetPasswordAction({ oobCode }: { oobCode: string }) {
   const [check] = useCheckActionCodeMutation();
   const [confirm] = useConfirmPasswordResetMutation();
   const [state, setState] = useState<State>({ kind: 'checking' });
-  const form = useForm<NewPasswordFormInput, unknown, NewPasswordFormInput>({
+  const form = useForm<NewPasswordForm, unknown, NewPasswordForm>({
     resolver: zodResolver(newPasswordFormSchema),
     defaultValues: { newPassword: '' },
     mode: 'onTouched',
