@@ -127,16 +127,21 @@ describe('cart, checkout and card payment', () => {
 
   it('records a decline, lets the customer retry with another card while the hold lives', async () => {
     const who = await createCustomer(t.db, t.app.idTokens);
-    const { result } = await checkout(who);
+    const { hold, result } = await checkout(who);
     const declined = await payWithCard(sandbox, result.client_secret, CARDS.declined);
     expect(declined.status).toBe('requires_payment_method');
     await sandbox.webhooksIdle();
     expect((await bookingRow(result.bookingId)).status).toBe('payment_failed');
     const retry = await post(`/api/v1/bookings/${result.bookingId}/continue-payment`, who);
     expect(retry.json().client_secret).toBe(result.client_secret);
+    // More time during payment: the checked-out hold still runs.
+    const more = await post(`/api/v1/bookings/reservation/${hold.id}/refresh`, who);
+    expect(more.json()).toMatchObject({ status: 'checked_out', refreshesLeft: 1 });
     expect((await payWithCard(sandbox, retry.json().client_secret, CARDS.success)).status).toBe('succeeded');
     await sandbox.webhooksIdle();
     expect((await bookingRow(result.bookingId)).status).toBe('completed');
+    expect((await post(`/api/v1/bookings/${result.bookingId}/continue-payment`, who)).json().code).toBe('ALREADY_PAID');
+    expect((await post(`/api/v1/bookings/reservation/${hold.id}/refresh`, who)).json().code).toBe('HOLD_EXPIRED');
   });
 
   it('applies duplicated and out-of-order webhooks once and in the right sense', async () => {

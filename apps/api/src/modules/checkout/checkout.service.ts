@@ -99,6 +99,7 @@ export async function continuePayment(deps: Deps, userId: string, bookingId: str
   const found = await findBookingCheckout(deps.db, bookingId, userId);
   if (!found) throw notFound('That booking');
   const { booking, order, reservation } = found;
+  if (booking.status === 'completed' || order.status === 'paid') throw new AppError('ALREADY_PAID', 409, 'This booking is already paid.');
   const live = reservation && reservation.expiresAt > deps.clock.now();
   if (!live || !['payment_pending', 'payment_failed'].includes(booking.status) || !['pending', 'failed'].includes(order.status)) throw holdExpired();
   return { client_secret: await ensurePaymentIntent(deps, stripe, order), expiresAt: reservation.expiresAt.toISOString() };

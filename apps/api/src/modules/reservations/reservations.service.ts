@@ -93,13 +93,14 @@ export async function getReservation(deps: Deps, userId: string, id: string): Pr
   return toReservation(row, deps.clock.now());
 }
 
-/** "I need more time": a fresh HOLD_MINUTES from now, at most HOLD_REFRESHES times, only while the hold lives. */
+/** "I need more time": a fresh HOLD_MINUTES from now, at most HOLD_REFRESHES times, while the hold lives (also during payment). */
 export async function refreshReservation(deps: Deps, userId: string, id: string): Promise<Reservation> {
   const now = deps.clock.now();
   const row = await deps.db.transaction(async (tx) => {
     const current = await lockReservation(tx, id, userId);
     if (!current) throw notFound('That reservation');
-    if (current.status !== 'active' || current.expiresAt <= now) throw holdExpired();
+    // A checked-out hold still runs until the booking is paid; paying clears the slot's hold, so extending then fails.
+    if (!['active', 'checked_out'].includes(current.status) || current.expiresAt <= now) throw holdExpired();
     if (current.refreshesLeft <= 0) throw new AppError('REFRESH_LIMIT', 409, 'This hold cannot be extended again. Please finish your booking before the timer ends.');
     const expiresAt = new Date(now.getTime() + deps.config.HOLD_MINUTES * 60_000);
     if (!(await extendSlotHold(tx, current.id, expiresAt))) throw holdExpired();
