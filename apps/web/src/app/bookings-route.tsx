@@ -70,7 +70,8 @@ export function BookingsRoute() {
     if (resumed.error) {
       const code = (resumed.error as ApiError).data?.code;
       toast.error(code === 'HOLD_EXPIRED' ? 'The hold on this session has ended, so it has gone back on sale. Please book a new session.' : errorText(resumed.error, 'We could not reopen this payment. Please try again.'));
-      if (code === 'HOLD_EXPIRED') dispatch(bookingsApi.util.invalidateTags(['GET_BOOKINGS']));
+      // Either way the card was stale (the hold lapsed, or the payment landed meanwhile): show it as it is now.
+      if (code === 'HOLD_EXPIRED' || code === 'ALREADY_PAID') dispatch(bookingsApi.util.invalidateTags(['GET_BOOKINGS']));
       return;
     }
     const { client_secret, expiresAt } = resumed.data;
