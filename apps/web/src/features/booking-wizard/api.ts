@@ -2,6 +2,7 @@ import type { AvailableDates, AvailableSlots, Location, Slot } from '@kringle/co
 import type { CreateReservationBody, Reservation } from '@kringle/contracts/reservations';
 import type { SlotFilter } from '@kringle/contracts/statuses';
 import { api } from '../../lib/api';
+import type { Booking } from '@kringle/contracts/bookings';
 
 export interface AvailableDatesArgs {
   locationId: string;
@@ -52,6 +53,11 @@ export const bookingApi = api.injectEndpoints({
         const { data } = await queryFulfilled.catch(() => ({ data: null }));
         if (data) dispatch(bookingApi.util.upsertQueryData('getReservation', id, data));
       },
+    }),
+    /** Moves a booking onto the session held for it (reschedule: no package or payment steps). */
+    rescheduleBooking: build.mutation<Booking, { bookingId: string; reservationId: string }>({
+      query: ({ bookingId, reservationId }) => ({ url: `/bookings/${bookingId}/reschedule`, method: 'POST', body: { reservationId } }),
+      invalidatesTags: ['GET_BOOKINGS'],
     }),
     cancelReservation: build.mutation<Reservation, string>({
       query: (id) => ({ url: `/bookings/reservation/${id}/cancel`, method: 'POST' }),

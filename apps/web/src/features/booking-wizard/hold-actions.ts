@@ -1,6 +1,7 @@
 import { createAsyncThunk } from '@reduxjs/toolkit';
 import type { Slot } from '@kringle/contracts/catalogue';
 import { localDateOf } from '@kringle/contracts/dates';
+import type { Booking } from '@kringle/contracts/bookings';
 import { toReservationData, type Reservation } from '@kringle/contracts/reservations';
 import { track } from '../../lib/analytics';
 import type { ApiError } from '../../lib/base-query';
@@ -39,6 +40,32 @@ export const takeHold = createAsyncThunk<Reservation, Slot, ThunkConfig>('bookin
     session_start: slot.startAt,
   });
   return reservation;
+});
+
+/**
+ * Rescheduling (spec §4): picking the new session holds it for the booking and moves the booking
+ * there at once, skipping package and payment. If the move is refused the new hold is let go and
+ * the booking stays where it was.
+ */
+export const moveBookingTo = createAsyncThunk<Booking, Slot, ThunkConfig>('booking/moveBookingTo', async (slot, { dispatch, getState, rejectWithValue }) => {
+  const { rescheduleData, location } = getState().booking;
+  if (!rescheduleData) return rejectWithValue({ status: 400, data: { error: 'There is no booking to move.', code: 'NOT_FOUND' } });
+  const hold = await dispatch(bookingApi.endpoints.createReservation.initiate({ slotId: slot.id, bookingId: rescheduleData.bookingId }));
+  if (hold.error) return rejectWithValue(asApiError(hold.error));
+  const moved = await dispatch(bookingApi.endpoints.rescheduleBooking.initiate({ bookingId: rescheduleData.bookingId, reservationId: hold.data.id }));
+  if (moved.error) {
+    await dispatch(bookingApi.endpoints.cancelReservation.initiate(hold.data.id));
+    return rejectWithValue(asApiError(moved.error));
+  }
+  track('reschedule_session', {
+    booking_id: moved.data.id,
+    location_id: location?.id,
+    session_start: moved.data.slot.startAt,
+    reschedule_count: moved.data.rescheduleCount,
+  });
+  dispatch(stopTimer());
+  dispatch(resetBooking());
+  return moved.data;
 });
 
 /** Lets the held session go (leaving the Session step backwards). Failure is harmless: the hold lapses by itself. */

@@ -1,12 +1,14 @@
 import { useState } from 'react';
+import { useNavigate } from 'react-router';
+import { toast } from 'sonner';
 import type { Slot } from '@kringle/contracts/catalogue';
-import { localDateOf, zoneAbbreviation } from '@kringle/contracts/dates';
+import { formatSessionTime, localDateOf, zoneAbbreviation } from '@kringle/contracts/dates';
 import { Button } from '../../../components/ui/button';
 import { useGetAvailableDatesQuery, useGetAvailableSlotsQuery, useGetSlotQuery } from '../api';
 import { useWizardDispatch, useWizardSelector } from '../booking-hooks';
 import { prevStep } from '../booking-slice';
 import { DatePicker } from '../date-picker';
-import { releaseHold, takeHold } from '../hold-actions';
+import { moveBookingTo, releaseHold, takeHold } from '../hold-actions';
 import { SessionList, sessionTime } from '../session-list';
 import { LoadingList, LoadProblem } from './load-states';
 import { StepFrame } from './step-frame';
@@ -35,6 +37,8 @@ export function SessionTimeStep({ focusOnMount }: { focusOnMount: boolean }) {
   const location = useWizardSelector((s) => s.booking.location);
   const slotType = useWizardSelector((s) => s.booking.slotType[0]);
   const hold = useWizardSelector((s) => s.booking.reservationData);
+  const rescheduling = useWizardSelector((s) => s.booking.rescheduleData !== null);
+  const navigate = useNavigate();
   const [chosenDate, setChosenDate] = useState<string | null>(null);
   const [pendingSlotId, setPendingSlotId] = useState<string | null>(null);
   const [taken, setTaken] = useState<TakenNotice | null>(null);
@@ -63,16 +67,28 @@ export function SessionTimeStep({ focusOnMount }: { focusOnMount: boolean }) {
     setPendingSlotId(slot.id);
     setTaken(null);
     setError(null);
+    if (rescheduling) {
+      const moved = await dispatch(moveBookingTo(slot));
+      setPendingSlotId(null);
+      if (moveBookingTo.fulfilled.match(moved)) {
+        // Spec §4: a reschedule ends on the new confirmed time (shown in My Bookings).
+        toast.success(`Your booking has moved to ${formatSessionTime(moved.payload.slot.startAt, moved.payload.location.timezone)}.`);
+        void navigate('/bookings', { replace: true });
+        return;
+      }
+      return showProblem(slot, moved.payload?.data);
+    }
     const result = await dispatch(takeHold(slot));
     setPendingSlotId(null);
-    if (takeHold.rejected.match(result)) {
-      const problem = result.payload?.data;
-      if (problem?.code === 'SLOT_UNAVAILABLE') {
-        setTaken({ slot, message: problem.error });
-        void slots.refetch();
-        void dates.refetch();
-      } else setError(problem?.error ?? 'We could not hold that session. Please try again.');
-    }
+    if (takeHold.rejected.match(result)) showProblem(slot, result.payload?.data);
+  };
+
+  const showProblem = (slot: Slot, problem: { code?: string; error?: string } | undefined) => {
+    if (problem?.code === 'SLOT_UNAVAILABLE') {
+      setTaken({ slot, message: problem.error ?? 'Sorry, that session was just taken.' });
+      void slots.refetch();
+      void dates.refetch();
+    } else setError(problem?.error ?? 'We could not hold that session. Please try again.');
   };
 
   const back = () => {
@@ -89,7 +105,10 @@ export function SessionTimeStep({ focusOnMount }: { focusOnMount: boolean }) {
       title="Choose a day and time"
       intro={
         <>
-          {slotType?.name} at {location?.name}. Picking a time holds it for you for 10 minutes while you finish booking.
+          {slotType?.name} at {location?.name}.{' '}
+          {rescheduling
+            ? 'Picking a time moves your booking there straight away; the price stays the same.'
+            : 'Picking a time holds it for you for 10 minutes while you finish booking.'}
         </>
       }
       focusOnMount={focusOnMount}

@@ -1,0 +1,48 @@
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test, type Page } from '@playwright/test';
+import { bookThroughApi, cardOf, familyWithSession, type Booking } from './bookings-helpers';
+import { SCREENSHOT_DIR } from './helpers';
+import { recordedEvents } from './wizard-helpers';
+
+const WCAG_22_AA = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
+const currentStep = (page: Page) => page.getByRole('navigation', { name: 'Booking steps' }).locator('[aria-current="step"]');
+
+/** Spec §4: a reschedule keeps the location, goes through type and session, skips package and payment, and ends on the new time. */
+test('a family moves a paid booking to another session through the wizard', async ({ page, baseURL }) => {
+  test.setTimeout(180_000);
+  await page.setViewportSize({ width: 390, height: 844 });
+  const api = await familyWithSession(page, baseURL!, 'move');
+  const booking = await bookThroughApi(api, page.request);
+
+  await page.goto('/bookings');
+  await expect(page.getByRole('heading', { name: 'My Bookings', level: 1 })).toBeVisible({ timeout: 20_000 });
+  await cardOf(page, booking.reference).getByRole('button', { name: 'Reschedule' }).click();
+  await expect(page).toHaveURL(/\/create-booking$/);
+
+  const next = page.getByRole('button', { name: 'Continue' });
+  await expect(currentStep(page)).toBeVisible({ timeout: 20_000 });
+  if ((await currentStep(page).textContent())?.includes('Location')) {
+    // The booking's location is already chosen.
+    await expect(page.getByRole('button', { name: /^Kringle Sydney/ })).toHaveAttribute('aria-pressed', 'true');
+    await next.click();
+  }
+  await page.getByRole('button', { name: /^Santa photos/ }).click();
+  await next.click();
+  await expect(currentStep(page)).toContainText('Session');
+  await expect(page.getByText('moves your booking there straight away')).toBeVisible();
+  const axe = await new AxeBuilder({ page }).withTags(WCAG_22_AA).analyze();
+  expect(axe.violations.map((v) => v.id)).toEqual([]);
+  await page.screenshot({ path: `${SCREENSHOT_DIR}/reschedule-narrow-session.png` });
+
+  await page.locator('[data-status="available"]').nth(3).click();
+  await expect(page).toHaveURL(/\/bookings$/, { timeout: 20_000 });
+  await expect(page.getByText(/Your booking has moved to .+ (am|pm) AEDT/)).toBeVisible();
+  await expect(cardOf(page, booking.reference)).toContainText('Rescheduled once.');
+  await page.screenshot({ path: `${SCREENSHOT_DIR}/reschedule-narrow-done.png` });
+
+  const moved = await api.get<Booking>(`/bookings/${booking.id}`);
+  expect(moved).toMatchObject({ status: 'completed', rescheduleCount: 1, amountCents: booking.amountCents });
+  expect(moved.slot.id).not.toBe(booking.slot.id);
+  await expect(cardOf(page, booking.reference).locator('time')).toHaveAttribute('datetime', moved.slot.startAt);
+  expect((await recordedEvents(page)).map((e) => e.event)).toEqual(expect.arrayContaining(['reschedule', 'reschedule_session']));
+});
