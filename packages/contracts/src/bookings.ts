@@ -29,7 +29,8 @@ export type BookingList = z.infer<typeof bookingListSchema>;
 export const bookingListQuerySchema = z.strictObject({ cursor: z.string().max(200).optional() });
 export const bookingParamsSchema = z.strictObject({ id: z.uuid() });
 
-export const cancelBodySchema = z.strictObject({ reason: z.string().trim().max(500).optional() }).optional();
+/** The body is optional: an empty POST cancels too. */
+export const cancelBodySchema = z.strictObject({ reason: z.string().trim().max(500).optional() }).nullish();
 export const cancelResultSchema = z
   .object({
     booking: bookingSchema,

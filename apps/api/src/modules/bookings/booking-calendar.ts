@@ -1,6 +1,9 @@
 import { localDateOf, localTimeOf, zoneAbbreviation, zoneOffsetMinutes } from '@kringle/contracts/dates';
 import type { BookingDetails } from '../payments/payments.repository';
 
+/** Only a paid booking is a confirmed event; an unpaid one is tentative. */
+const ICS_STATUS = { completed: 'CONFIRMED', payment_pending: 'TENTATIVE', payment_failed: 'TENTATIVE', cancelled: 'CANCELLED' } as const;
+
 const utcStamp = (d: Date) => d.toISOString().replace(/[-:]/g, '').replace(/\.\d{3}/, '');
 const localStamp = (d: Date, tz: string) => `${localDateOf(d, tz).replace(/-/g, '')}T${localTimeOf(d, tz).replace(':', '')}00`;
 // RFC 5545 text: escape backslash, semicolon, comma and newlines.
@@ -40,10 +43,10 @@ export function bookingIcs(details: BookingDetails, brandName: string, now: Date
     `DTSTAMP:${utcStamp(now)}`,
     `DTSTART;TZID=${tz}:${localStamp(details.startAt, tz)}`,
     `DTEND;TZID=${tz}:${localStamp(details.endAt, tz)}`,
-    `SUMMARY:${text(`${details.slotTypeName} with Santa (${b.reference})`)}`,
+    `SUMMARY:${text(`${details.slotTypeName} at ${details.locationName} (${b.reference})`)}`,
     `LOCATION:${text(`${details.locationName}, ${details.address}, ${details.suburb} ${details.state}`)}`,
     `DESCRIPTION:${text(`Booking ${b.reference}. Please arrive 10 minutes early.`)}`,
-    `STATUS:${b.status === 'cancelled' ? 'CANCELLED' : 'CONFIRMED'}`,
+    `STATUS:${ICS_STATUS[b.status]}`,
     `SEQUENCE:${b.rescheduleCount}`,
     'END:VEVENT',
     'END:VCALENDAR',

@@ -6,7 +6,7 @@ import { reservations } from '../../db/schema/reservations';
 import { AppError, notFound } from '../../lib/app-error';
 import { enqueueMail } from '../mail/outbox.repository';
 import { bookingDetails, setBooking, setOrder } from '../payments/payments.repository';
-import { insertRefund, refundsOfBooking, type RefundRow } from '../payments/refunds.repository';
+import { insertRefund, type RefundRow } from '../payments/refunds.repository';
 import { sendRefund } from '../payments/refunds.service';
 import { freeBookingSlot, latestOrder, lockOwnBooking, slotStart } from './booking-changes.repository';
 import { bookingCancelledMail } from './bookings.emails';
@@ -23,7 +23,7 @@ const refundView = (r: RefundRow | undefined) => (r ? { id: r.id, amountCents: r
 
 /**
  * Cancels a booking with the refund the policy gives. The booking's row lock makes a second
- * click or a second tab wait and then find it cancelled, so there is one refund at most; the
+ * click or a second tab wait and then find it cancelled (409), so there is one refund at most; the
  * refund is recorded with the cancellation and sent to Stripe afterwards (retried by a job).
  */
 export async function cancelBooking(deps: Deps, userId: string, bookingId: string, reason?: string): Promise<CancelResult> {
@@ -31,7 +31,8 @@ export async function cancelBooking(deps: Deps, userId: string, bookingId: strin
   const outcome = await deps.db.transaction(async (tx) => {
     const booking = await lockOwnBooking(tx, bookingId, userId);
     if (!booking) throw notFound('That booking');
-    if (booking.status === 'cancelled') return { refund: (await refundsOfBooking(tx, booking.id)).at(-1), intentToCancel: null };
+    // A second click or tab waits on the row lock above, then finds the booking cancelled: one refund at most.
+    if (booking.status === 'cancelled') throw new AppError('NOT_CANCELLABLE', 409, 'This booking is already cancelled.');
     const startAt = await slotStart(tx, booking.slotId);
     const order = await latestOrder(tx, booking.id);
     const policyBooking = { ...booking, startAt, refundedCents: order?.refundedCents ?? 0 };

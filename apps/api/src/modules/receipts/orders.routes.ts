@@ -3,7 +3,8 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { errorBodySchema } from '@kringle/contracts/errors';
 import { authOf } from '../../plugins/auth';
-import { getOrder, listOrders, orderSchema, paymentReceipt, refundReceipt } from './orders.service';
+import { orderListSchema, orderSchema } from '@kringle/contracts/orders';
+import { getOrder, listOrders, paymentReceipt, refundReceipt } from './orders.service';
 
 /** Orders and receipts of a booking (API.md "Bookings and orders"): customers only, own bookings only. */
 export async function ordersRoutes(app: FastifyInstance) {
@@ -16,7 +17,7 @@ export async function ordersRoutes(app: FastifyInstance) {
 
   r.get(
     '/orders/:bookingId/orders',
-    { config, schema: { tags, summary: "A booking's orders", params: bookingParams, response: { 200: z.object({ items: z.array(orderSchema) }), 404: errorBodySchema } } },
+    { config, schema: { tags, summary: "A booking's orders", params: bookingParams, response: { 200: orderListSchema, 404: errorBodySchema } } },
     async (req) => ({ items: await listOrders(app, authOf(req).userId, req.params.bookingId) }),
   );
   r.get(

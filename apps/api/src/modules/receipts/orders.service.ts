@@ -1,29 +1,11 @@
 import { nameParts } from '@kringle/contracts/names';
 import type { FastifyInstance } from 'fastify';
-import { z } from 'zod';
-import { lineItemSchema } from '@kringle/contracts/cart';
-import { ORDER_STATUSES, PAYMENT_STATUSES } from '@kringle/contracts/statuses';
+import type { Order } from '@kringle/contracts/orders';
 import { AppError, notFound } from '../../lib/app-error';
 import { bookingForReceipts, ordersOfBooking, succeededRefunds, type OrderRow } from './orders.repository';
 import { paymentReceiptPdf, refundReceiptPdf, type ReceiptData } from './receipts.pdf';
 
 type Deps = Pick<FastifyInstance, 'db' | 'config'>;
-
-export const orderSchema = z
-  .object({
-    id: z.uuid(),
-    bookingId: z.uuid(),
-    status: z.enum(ORDER_STATUSES),
-    paymentStatus: z.enum(PAYMENT_STATUSES).nullable(),
-    amountCents: z.number().int(),
-    refundedCents: z.number().int(),
-    items: z.array(lineItemSchema),
-    createdAt: z.iso.datetime(),
-    paidAt: z.iso.datetime().nullable(),
-    refundedAt: z.iso.datetime().nullable(),
-  })
-  .meta({ id: 'Order' });
-export type Order = z.infer<typeof orderSchema>;
 
 const toOrder = (o: OrderRow): Order => ({
   id: o.id,

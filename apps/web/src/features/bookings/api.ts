@@ -1,22 +1,11 @@
 import type { BookingList, CancelResult } from '@kringle/contracts/bookings';
+import type { Order } from '@kringle/contracts/orders';
 import { api } from '../../lib/api';
 
 export type BookingTab = 'upcoming' | 'past';
 
-/**
- * The order fields this page reads (API.md "order"); the receipts hang off it. The API keeps
- * its order schema to itself (not in contracts), so only what is read here is named.
- */
-export interface BookingOrder {
-  id: string;
-  bookingId: string;
-  status: string;
-  paymentStatus: 'paid' | 'refunded' | null;
-  amountCents: number;
-  refundedCents: number;
-  paidAt: string | null;
-  refundedAt: string | null;
-}
+/** API.md "order": the receipts hang off it. */
+export type BookingOrder = Order;
 
 const PATHS: Record<BookingTab, string> = { upcoming: '/bookings/upcoming-bookings', past: '/bookings/past-bookings' };
 
