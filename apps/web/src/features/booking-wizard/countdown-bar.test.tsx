@@ -7,21 +7,10 @@ import type { Location } from '@kringle/contracts/catalogue';
 import type { Reservation } from '@kringle/contracts/reservations';
 import { setLocation, setReservationData } from './booking-slice';
 import { CountdownBar } from './countdown-bar';
-import { wizardTestStore } from './wizard-test-store';
+import { SYDNEY_FIXTURE, wizardTestStore } from './wizard-test-store';
 
 const NOW = Date.parse('2026-12-06T00:00:00.000Z');
-const location = {
-  id: 'loc-1',
-  name: 'Kringle Sydney, Pitt Street',
-  address: '188 Pitt Street Mall',
-  suburb: 'Sydney',
-  state: 'NSW',
-  timezone: 'Australia/Sydney',
-  imageUrl: '',
-  seasonStart: '2026-11-22',
-  seasonEnd: '2027-01-02',
-  slotTypes: [],
-} satisfies Location;
+const location = { ...SYDNEY_FIXTURE, slotTypes: [] } satisfies Location;
 const at = (seconds: number) => new Date(NOW + seconds * 1000).toISOString();
 const reservation = (expiresAt: string, refreshesLeft = 2): Reservation => ({
   id: 'h1',

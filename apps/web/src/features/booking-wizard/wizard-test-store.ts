@@ -1,5 +1,6 @@
 import { combineReducers, configureStore } from '@reduxjs/toolkit';
 import { vi } from 'vitest';
+import type { Location } from '@kringle/contracts/catalogue';
 import { api } from '../../lib/api';
 import type { BaseQueryDeps } from '../../lib/base-query';
 import { bookingReducer } from './booking-slice';
@@ -40,3 +41,17 @@ export function wizardTestStore(routes: Record<string, unknown | Handler> = {}) 
   });
   return { store, calls, fetchFn };
 }
+
+/** The Sydney location the wizard's tests share (AEDT in December). */
+export const SYDNEY_FIXTURE = {
+  id: 'loc-1',
+  name: 'Kringle Sydney, Pitt Street',
+  address: '188 Pitt Street Mall',
+  suburb: 'Sydney',
+  state: 'NSW',
+  timezone: 'Australia/Sydney',
+  imageUrl: '',
+  seasonStart: '2026-11-22',
+  seasonEnd: '2027-01-02',
+  slotTypes: [{ id: 't1', name: 'Santa photos', description: '', durationMinutes: 10 }],
+} satisfies Location;

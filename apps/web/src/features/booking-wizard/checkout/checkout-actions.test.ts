@@ -1,23 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import type { Package } from '@kringle/contracts/catalogue';
 import { setLocation, setReservationData, toggleSlotType, upsertItem } from '../booking-slice';
-import { wizardTestStore } from '../wizard-test-store';
+import { SYDNEY_FIXTURE, wizardTestStore } from '../wizard-test-store';
 import { stepIndex } from '../wizard-steps';
 import { cartLine } from './cart-math';
 import { placeOrder } from './checkout-actions';
 
-const location = {
-  id: 'loc-1',
-  name: 'Kringle Sydney, Pitt Street',
-  address: '188 Pitt Street Mall',
-  suburb: 'Sydney',
-  state: 'NSW',
-  timezone: 'Australia/Sydney',
-  imageUrl: '',
-  seasonStart: '2026-11-22',
-  seasonEnd: '2027-01-02',
-  slotTypes: [{ id: 't1', name: 'Santa photos', description: '', durationMinutes: 10 }],
-};
+const location = SYDNEY_FIXTURE;
 const classic = (priceCents: number): Package => ({ id: 'p1', type: 'package', name: 'Classic Print', description: '', includes: [], priceCents, currency: 'AUD', imageUrl: '', maxQuantity: 3 });
 const json = (body: unknown, status: number) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 const checkout = { bookingId: 'b1', orderId: 'o1', client_secret: 'pi_1_secret_x', message: 'Your session is held.', amountCents: 7990, expiresAt: '2099-01-01T00:10:00.000Z' };

@@ -3,24 +3,13 @@ import userEvent from '@testing-library/user-event';
 import { Provider } from 'react-redux';
 import { MemoryRouter } from 'react-router';
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { AddOn, Location, Package } from '@kringle/contracts/catalogue';
+import type { AddOn, Package } from '@kringle/contracts/catalogue';
 import { setLocation, setReservationData, toggleSlotType } from '../booking-slice';
 import { CartSummaryBar } from '../checkout/cart-summary-bar';
-import { wizardTestStore } from '../wizard-test-store';
+import { SYDNEY_FIXTURE, wizardTestStore } from '../wizard-test-store';
 import { PackageStep } from './package-step';
 
-const location = {
-  id: 'loc-1',
-  name: 'Kringle Sydney, Pitt Street',
-  address: '188 Pitt Street Mall',
-  suburb: 'Sydney',
-  state: 'NSW',
-  timezone: 'Australia/Sydney',
-  imageUrl: '',
-  seasonStart: '2026-11-22',
-  seasonEnd: '2027-01-02',
-  slotTypes: [{ id: 't1', name: 'Santa photos', description: '', durationMinutes: 10 }],
-} satisfies Location;
+const location = SYDNEY_FIXTURE;
 const pkg = (id: string, name: string, priceCents: number): Package => ({ id, type: 'package', name, description: 'Photos with Santa', includes: ['One print'], priceCents, currency: 'AUD', imageUrl: '', maxQuantity: 3 });
 const packages = [pkg('p1', 'Classic Print', 3995), pkg('p2', 'Deluxe Sleigh', 8995)];
 const addOns: AddOn[] = [{ id: 'a1', type: 'add_on', name: 'Photo ornament', description: 'A ceramic ornament', priceCents: 1995, currency: 'AUD', maxQuantity: 10 }];

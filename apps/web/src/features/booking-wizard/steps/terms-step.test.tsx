@@ -5,21 +5,10 @@ import { MemoryRouter } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Location } from '@kringle/contracts/catalogue';
 import { setLocation, setReservationData, toggleSlotType } from '../booking-slice';
-import { wizardTestStore } from '../wizard-test-store';
+import { SYDNEY_FIXTURE, wizardTestStore } from '../wizard-test-store';
 import { TermsStep } from './terms-step';
 
-const sydney = {
-  id: 'loc-1',
-  name: 'Kringle Sydney, Pitt Street',
-  address: '188 Pitt Street Mall',
-  suburb: 'Sydney',
-  state: 'NSW',
-  timezone: 'Australia/Sydney',
-  imageUrl: '',
-  seasonStart: '2026-11-22',
-  seasonEnd: '2027-01-02',
-  slotTypes: [{ id: 't1', name: 'Santa photos', description: '', durationMinutes: 10 }],
-} satisfies Location;
+const sydney = SYDNEY_FIXTURE;
 const perth = { ...sydney, id: 'loc-2', name: 'Kringle Perth, Murray Street', suburb: 'Perth', timezone: 'Australia/Perth' } satisfies Location;
 
 function renderStep(location: Location, startAt: string) {
