@@ -115,8 +115,13 @@ test('an unpaid booking can be paid from My Bookings', async ({ page, baseURL })
   await expect(card.getByText('Payment Pending')).toBeVisible();
   await expectNoAxeViolations(page);
   await shot(page, 'wide-5-pending');
+  // The countdown loads the hold that still runs (named by continue-payment), so it can offer more time.
+  const holdLoaded = page.waitForResponse((r) => /\/api\/v1\/bookings\/reservation\/[0-9a-f-]{36}$/.test(r.url()) && r.request().method() === 'GET');
   await card.getByRole('button', { name: 'Continue payment' }).click();
   await expect(page).toHaveURL(/\/create-booking$/);
+  const hold = await holdLoaded;
+  expect(hold.status()).toBe(200);
+  expect(await hold.json()).toMatchObject({ status: 'checked_out', bookingId: booking.id });
   await expect(page.getByText('Amount to pay (incl. GST)')).toBeVisible();
   await expect(page.getByText(dollars(booking.amountCents)).first()).toBeVisible();
   expect((await recordedEvents(page)).map((e) => e.event)).toContain('booking continue');

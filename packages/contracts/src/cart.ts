@@ -73,4 +73,8 @@ export const stripeClientConfigSchema = z
   .meta({ id: 'StripeClientConfig' });
 export type StripeClientConfig = z.infer<typeof stripeClientConfigSchema>;
 
-export const continuePaymentResultSchema = z.object({ client_secret: z.string(), expiresAt: z.iso.datetime() }).meta({ id: 'ContinuePayment' });
+/** `reservationId` names the hold that still runs, so the countdown can offer more time while paying. */
+export const continuePaymentResultSchema = z
+  .object({ client_secret: z.string(), expiresAt: z.iso.datetime(), reservationId: z.uuid() })
+  .meta({ id: 'ContinuePayment' });
+export type ContinuePaymentResult = z.infer<typeof continuePaymentResultSchema>;

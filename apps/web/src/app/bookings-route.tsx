@@ -88,8 +88,8 @@ export function BookingsRoute() {
       dispatch(setLocation(location));
       if (slotType) dispatch(toggleSlotType(slotType));
       for (const item of booking.items) dispatch(upsertItem({ _id: item.id, type: item.type, totalQuantity: item.quantity, totalPrice: item.totalCents }));
-      // The API does not name the checked-out hold here; the booking id stands in (nothing refreshes a checked-out hold).
-      dispatch(setReservationData({ holdId: booking.id, slotId: booking.slot.id, expiresAt }));
+      // The hold still runs while paying: naming it lets the countdown offer more time.
+      dispatch(setReservationData({ holdId: resumed.data.reservationId, slotId: booking.slot.id, expiresAt }));
       dispatch(setCheckoutData({ bookingId: booking.id, client_secret, message: `Finish paying to confirm booking ${booking.reference}.` }));
     }
     dispatch(setEndDate(expiresAt));

@@ -1,4 +1,4 @@
-import type { CheckoutResult } from '@kringle/contracts/cart';
+import type { CheckoutResult, ContinuePaymentResult } from '@kringle/contracts/cart';
 import type { FastifyInstance } from 'fastify';
 import type Stripe from 'stripe';
 import { AppError, notFound } from '../../lib/app-error';
@@ -94,7 +94,7 @@ export async function ensurePaymentIntent(deps: Pick<Deps, 'db'>, stripe: Stripe
 }
 
 /** Pay again (another card) for a checkout whose hold still lives. */
-export async function continuePayment(deps: Deps, userId: string, bookingId: string): Promise<{ client_secret: string; expiresAt: string }> {
+export async function continuePayment(deps: Deps, userId: string, bookingId: string): Promise<ContinuePaymentResult> {
   const stripe = stripeOf(deps);
   const found = await findBookingCheckout(deps.db, bookingId, userId);
   if (!found) throw notFound('That booking');
@@ -102,5 +102,5 @@ export async function continuePayment(deps: Deps, userId: string, bookingId: str
   if (booking.status === 'completed' || order.status === 'paid') throw new AppError('ALREADY_PAID', 409, 'This booking is already paid.');
   const live = reservation && reservation.expiresAt > deps.clock.now();
   if (!live || !['payment_pending', 'payment_failed'].includes(booking.status) || !['pending', 'failed'].includes(order.status)) throw holdExpired();
-  return { client_secret: await ensurePaymentIntent(deps, stripe, order), expiresAt: reservation.expiresAt.toISOString() };
+  return { client_secret: await ensurePaymentIntent(deps, stripe, order), expiresAt: reservation.expiresAt.toISOString(), reservationId: reservation.id };
 }

@@ -1,4 +1,5 @@
 import type { BookingList, CancelResult } from '@kringle/contracts/bookings';
+import type { ContinuePaymentResult } from '@kringle/contracts/cart';
 import type { Order } from '@kringle/contracts/orders';
 import { api } from '../../lib/api';
 
@@ -29,7 +30,7 @@ export const bookingsApi = api.injectEndpoints({
       query: ({ id, reason }) => ({ url: `/bookings/${id}/cancel`, method: 'POST', body: reason ? { reason } : {} }),
       invalidatesTags: ['GET_BOOKINGS'],
     }),
-    resumePayment: build.mutation<{ client_secret: string; expiresAt: string }, string>({
+    resumePayment: build.mutation<ContinuePaymentResult, string>({
       query: (id) => ({ url: `/bookings/${id}/continue-payment`, method: 'POST' }),
     }),
   }),
