@@ -8,6 +8,7 @@ import { authReducer, type AuthState } from '../features/auth/auth-slice';
 import { bookingReducer } from '../features/booking-wizard/booking-slice';
 import { timerReducer } from '../features/booking-wizard/timer-slice';
 import { api } from '../lib/api';
+import { testBaseQueryDeps } from '../lib/test-base-query';
 import { routes } from './routes';
 
 const user: User = {
@@ -47,17 +48,7 @@ async function renderAt(path: string, auth: Partial<AuthState>) {
 const offlineFetch = (async () => new Response(JSON.stringify({ error: 'test', code: 'BAD_REQUEST' }), { status: 400 })) as unknown as typeof fetch;
 const testExtra = {
   auth: { apiBaseUrl: 'http://test/api/v1', fetchFn: offlineFetch, getAppCheckToken: async () => null, purgePersisted: async () => {} },
-  baseQuery: {
-    baseUrl: 'http://test/api/v1',
-    fetchFn: offlineFetch,
-    selectAuth: (state: unknown) => (state as { auth: AuthState }).auth,
-    whenAuthReady: async () => {},
-    refreshIdToken: async () => null,
-    signOut: async () => {},
-    getAppCheckToken: async () => null,
-    invalidateAppCheck: () => {},
-    notifyError: () => {},
-  },
+  baseQuery: testBaseQueryDeps(offlineFetch, { selectAuth: (state: unknown) => (state as { auth: AuthState }).auth, refreshIdToken: async () => null }),
 };
 
 const signedIn = { user, idToken: 'token' };

@@ -6,6 +6,7 @@ import { createMemoryRouter, RouterProvider } from 'react-router';
 import { vi } from 'vitest';
 import type { User } from '@kringle/contracts/accounts';
 import { api } from '../../lib/api';
+import { testBaseQueryDeps } from '../../lib/test-base-query';
 import type { BaseQueryExtra } from '../../lib/base-query';
 import { authReducer, type AuthState } from './auth-slice';
 import type { AuthExtra } from './session';
@@ -55,17 +56,13 @@ export function makeAuthStore(auth: Partial<AuthState>, fetchFn: typeof fetch) {
   const purgePersisted = vi.fn(async () => {});
   const extra: AuthExtra & BaseQueryExtra = {
     auth: { apiBaseUrl: '/api/v1', fetchFn, getAppCheckToken: async () => 'app-check', purgePersisted },
-    baseQuery: {
+    baseQuery: testBaseQueryDeps(fetchFn, {
       baseUrl: '/api/v1',
-      fetchFn,
       selectAuth: (state) => (state as { auth: AuthState }).auth,
-      whenAuthReady: async () => {},
       refreshIdToken: async () => null,
-      signOut: async () => {},
       getAppCheckToken: async () => 'app-check',
-      invalidateAppCheck: () => {},
       notifyError: vi.fn(),
-    },
+    }),
   };
   const store = configureStore({
     reducer: combineReducers({ auth: authReducer, [api.reducerPath]: api.reducer }),

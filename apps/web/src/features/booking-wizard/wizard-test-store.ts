@@ -2,7 +2,7 @@ import { combineReducers, configureStore } from '@reduxjs/toolkit';
 import { vi } from 'vitest';
 import type { Location } from '@kringle/contracts/catalogue';
 import { api } from '../../lib/api';
-import type { BaseQueryDeps } from '../../lib/base-query';
+import { testBaseQueryDeps } from '../../lib/test-base-query';
 import { bookingReducer } from './booking-slice';
 import { timerReducer } from './timer-slice';
 
@@ -24,17 +24,7 @@ export function wizardTestStore(routes: Record<string, unknown | Handler> = {}) 
     if (body instanceof Response) return body;
     return new Response(JSON.stringify(body), { status: 200, headers: { 'content-type': 'application/json' } });
   });
-  const deps: BaseQueryDeps = {
-    baseUrl: 'http://test/api/v1',
-    fetchFn: fetchFn as unknown as typeof fetch,
-    selectAuth: () => ({ initialised: true, idToken: 'token', user: { emailVerified: true } }),
-    whenAuthReady: async () => {},
-    refreshIdToken: async () => 'token',
-    signOut: async () => {},
-    getAppCheckToken: async () => null,
-    invalidateAppCheck: () => {},
-    notifyError: () => {},
-  };
+  const deps = testBaseQueryDeps(fetchFn as unknown as typeof fetch);
   const store = configureStore({
     reducer: combineReducers({ booking: bookingReducer, timer: timerReducer, [api.reducerPath]: api.reducer }),
     middleware: (getDefault) => getDefault({ thunk: { extraArgument: { baseQuery: deps } } }).concat(api.middleware),

@@ -4,6 +4,7 @@ import type { ReactElement } from 'react';
 import { Provider } from 'react-redux';
 import { MemoryRouter } from 'react-router';
 import { api } from '../../lib/api';
+import { testBaseQueryDeps } from '../../lib/test-base-query';
 import type { BaseQueryExtra } from '../../lib/base-query';
 
 export interface Call {
@@ -25,17 +26,7 @@ export function renderWithApi(ui: ReactElement, respond: Respond, initialPath = 
     return answer instanceof Response ? answer : new Response(JSON.stringify(answer), { status: 200, headers: { 'content-type': 'application/json' } });
   }) as typeof fetch;
   const extra: BaseQueryExtra = {
-    baseQuery: {
-      baseUrl: 'http://test/api/v1',
-      fetchFn,
-      selectAuth: () => ({ initialised: true, idToken: 'token', user: { emailVerified: true } }),
-      whenAuthReady: async () => {},
-      refreshIdToken: async () => null,
-      signOut: async () => {},
-      getAppCheckToken: async () => null,
-      invalidateAppCheck: () => {},
-      notifyError: () => {},
-    },
+    baseQuery: testBaseQueryDeps(fetchFn, { refreshIdToken: async () => null }),
   };
   const store = configureStore({
     reducer: combineReducers({ [api.reducerPath]: api.reducer }),

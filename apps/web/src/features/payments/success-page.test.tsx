@@ -5,7 +5,7 @@ import { createMemoryRouter, RouterProvider } from 'react-router';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Booking } from '@kringle/contracts/bookings';
 import { api } from '../../lib/api';
-import type { BaseQueryDeps } from '../../lib/base-query';
+import { testBaseQueryDeps } from '../../lib/test-base-query';
 import { PaymentSuccessPage } from './success-page';
 
 const booking: Booking = {
@@ -33,17 +33,7 @@ function renderAt(url: string, statuses: Booking['status'][], onConfirmed = vi.f
     const status = statuses[Math.min(call++, statuses.length - 1)]!;
     return new Response(JSON.stringify({ ...booking, status }), { status: 200, headers: { 'content-type': 'application/json' } });
   });
-  const deps: BaseQueryDeps = {
-    baseUrl: 'http://test/api/v1',
-    fetchFn: fetchFn as unknown as typeof fetch,
-    selectAuth: () => ({ initialised: true, idToken: 'token', user: { emailVerified: true } }),
-    whenAuthReady: async () => {},
-    refreshIdToken: async () => 'token',
-    signOut: async () => {},
-    getAppCheckToken: async () => null,
-    invalidateAppCheck: () => {},
-    notifyError: () => {},
-  };
+  const deps = testBaseQueryDeps(fetchFn as unknown as typeof fetch);
   const store = configureStore({
     reducer: combineReducers({ [api.reducerPath]: api.reducer }),
     middleware: (getDefault) => getDefault({ thunk: { extraArgument: { baseQuery: deps } } }).concat(api.middleware),
