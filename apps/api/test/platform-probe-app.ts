@@ -1,22 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { buildApp } from '../src/app';
-import { loadConfig } from '../src/config/config';
-import { generateJwtKey } from '../src/config/secrets';
-import { createDb } from '../src/db/client';
 import { ManualClock } from '../src/lib/clock';
 import { byBodyEmail, byIp, rateLimit } from '../src/plugins/rate-limit';
-import { createTestDatabase } from './test-app';
+import { createTestApp, type TestApp } from './test-app';
 
-export const TEST_APP_CHECK_SECRET = 'test-app-check-secret-0123456789abcdef';
-
-export interface ProbeApp {
-  app: FastifyInstance;
-  clock: ManualClock;
-  databaseUrl: string;
-  close(): Promise<void>;
-}
+export type ProbeApp = TestApp;
 
 /**
  * The real app (as createTestApp builds it) plus a few probe routes under /api/v1 that no
@@ -24,26 +13,10 @@ export interface ProbeApp {
  * `databaseUrl` to run a second instance on the same database.
  */
 export async function createProbeApp(env: Record<string, string>, options: { databaseUrl?: string; clock?: ManualClock; secret?: string } = {}): Promise<ProbeApp> {
-  const databaseUrl = options.databaseUrl ?? (await createTestDatabase());
-  const clock = options.clock ?? new ManualClock();
-  const config = loadConfig({
-    NODE_ENV: 'test',
-    LOG_LEVEL: 'silent',
-    DATABASE_URL: databaseUrl,
-    APP_CHECK_MODE: 'off',
-    RATE_LIMIT_MODE: 'off',
-    JOBS_ENABLED: 'false',
-    SERVE_WEB: 'false',
-    ...env,
-  });
-  const { db, pool } = createDb(databaseUrl, 5);
-  const app = await buildApp({
-    config,
-    secrets: { jwtPrivateKeyPem: await generateJwtKey(), appCheckSecret: options.secret ?? TEST_APP_CHECK_SECRET },
-    db,
-    pool,
-    clock,
-  });
+  return createTestApp(env, options.clock ?? new ManualClock(), registerProbeRoutes, { databaseUrl: options.databaseUrl, appCheckSecret: options.secret });
+}
+
+async function registerProbeRoutes(app: FastifyInstance) {
   await app.register(
     async (api) => {
       const r = api.withTypeProvider<ZodTypeProvider>();
@@ -64,14 +37,4 @@ export async function createProbeApp(env: Record<string, string>, options: { dat
     },
     { prefix: '/api/v1' },
   );
-  await app.ready();
-  return {
-    app,
-    clock,
-    databaseUrl,
-    async close() {
-      await app.close();
-      await pool.end();
-    },
-  };
 }

@@ -19,6 +19,8 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
+export const TEST_APP_CHECK_SECRET = 'test-app-check-secret-0123456789abcdef';
+
 let cachedKey: string | null = null;
 
 /** A fresh database cloned from the migrated template, so test files never see each other's rows. */
@@ -41,8 +43,10 @@ export async function createTestApp(
   clock = new ManualClock(),
   /** Registers test-only routes before the app is ready. */
   extend?: (app: FastifyInstance) => void | Promise<void>,
+  /** `databaseUrl`: a second instance on an existing test database; `appCheckSecret`: another key. */
+  options: { databaseUrl?: string; appCheckSecret?: string } = {},
 ): Promise<TestApp> {
-  const databaseUrl = await createTestDatabase();
+  const databaseUrl = options.databaseUrl ?? (await createTestDatabase());
   const config = loadConfig({
     NODE_ENV: 'test',
     LOG_LEVEL: 'silent',
@@ -55,7 +59,7 @@ export async function createTestApp(
     ...env,
   });
   cachedKey ??= await generateJwtKey();
-  const secrets: Secrets = { jwtPrivateKeyPem: cachedKey, appCheckSecret: 'test-app-check-secret-0123456789abcdef' };
+  const secrets: Secrets = { jwtPrivateKeyPem: cachedKey, appCheckSecret: options.appCheckSecret ?? TEST_APP_CHECK_SECRET };
   const { db, pool } = createDb(databaseUrl, 5);
   const app = await buildApp({ config, secrets, db, pool, clock });
   await extend?.(app);
