@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
 import { recordedEvents, signInFreshCustomer } from './wizard-helpers';
 import { CARDS, expectAccessible, fillCard, holdASession, shot, stepHeading, upcomingReferences } from './purchase-helpers';
@@ -78,7 +79,12 @@ for (const viewport of VIEWPORTS) {
 
     const download = page.waitForEvent('download');
     await page.getByRole('button', { name: 'Add to calendar' }).click();
-    expect((await download).suggestedFilename()).toBe(`santa-photos-${reference}.ics`);
+    const ics = await download;
+    expect(ics.suggestedFilename()).toBe(`santa-photos-${reference}.ics`);
+    // The API's file: the session in the location's own zone.
+    const icsText = readFileSync((await ics.path())!, 'utf8');
+    expect(icsText).toContain(reference);
+    expect(icsText).toMatch(/DTSTART;TZID=Australia\/Sydney:\d{8}T\d{6}/);
 
     const events = await recordedEvents(page);
     const names = events.map((e) => e.event);

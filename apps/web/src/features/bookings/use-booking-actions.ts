@@ -8,7 +8,7 @@ import { track } from '../../lib/analytics';
 import type { ApiError } from '../../lib/base-query';
 import { bookingsApi, useCancelBookingMutation } from './api';
 import type { CardAction } from './booking-card';
-import { downloadFile } from './booking-downloads';
+import { downloadFile } from '../../lib/download-file';
 
 /** What the app does for the actions that belong to the booking wizard (features do not import each other). */
 export interface WizardHandoff {

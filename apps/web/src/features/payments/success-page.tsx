@@ -1,13 +1,15 @@
 import { useEffect, useRef, useState } from 'react';
+import type { ThunkDispatch, UnknownAction } from '@reduxjs/toolkit';
+import { useDispatch } from 'react-redux';
 import { Link, Navigate, useSearchParams } from 'react-router';
+import { toast } from 'sonner';
 import type { Booking } from '@kringle/contracts/bookings';
 import { centsToDollars, CURRENCY } from '@kringle/contracts/money';
 import { Button, buttonClasses } from '../../components/ui/button';
 import { AlertIcon, CalendarIcon, CheckIcon } from '../../components/ui/icons';
 import { track } from '../../lib/analytics';
-import { BRAND_NAME } from '../../lib/env';
+import { downloadFile } from '../../lib/download-file';
 import { usePaidBookingQuery } from './api';
-import { downloadIcs } from './booking-ics';
 import { BookingSummary } from './booking-summary';
 import { ResultFrame } from './result-frame';
 
@@ -41,6 +43,12 @@ function recordPurchase(booking: Booking) {
  */
 export function PaymentSuccessPage({ onConfirmed }: { onConfirmed?: (bookingId: string) => void }) {
   const [params] = useSearchParams();
+  const dispatch = useDispatch<ThunkDispatch<unknown, unknown, UnknownAction>>();
+  // The API's calendar file: the session in the location's own time zone.
+  const addToCalendar = async (b: Booking) => {
+    const saved = await dispatch(downloadFile({ url: `/bookings/${b.id}/calendar.ics`, filename: `santa-photos-${b.reference}.ics`, what: 'the calendar file' }));
+    if (downloadFile.rejected.match(saved)) toast.error(saved.payload?.data.error ?? 'We could not download the calendar file. Please try again.');
+  };
   const bookingId = params.get('bookingId') ?? '';
   const failedAtBank = params.get('redirect_status') === 'failed';
   const [slow, setSlow] = useState(false);
@@ -96,7 +104,7 @@ export function PaymentSuccessPage({ onConfirmed }: { onConfirmed?: (bookingId: 
         tone="good"
         actions={
           <>
-            <Button variant="secondary" onClick={() => downloadIcs(data, BRAND_NAME)}>
+            <Button variant="secondary" onClick={() => void addToCalendar(data)}>
               <CalendarIcon aria-hidden="true" className="size-5" />
               Add to calendar
             </Button>

@@ -1,6 +1,6 @@
 import { createAsyncThunk } from '@reduxjs/toolkit';
 import type { BaseQueryApi } from '@reduxjs/toolkit/query';
-import { baseQuery, type ApiError } from '../../lib/base-query';
+import { baseQuery, type ApiError } from './base-query';
 
 export interface DownloadRequest {
   /** API path under /api/v1. */
@@ -29,7 +29,7 @@ export function saveBlob(blob: Blob, filename: string): void {
  * the app's base query (token refresh, app check, 429 toasts) rather than a plain link. The
  * Blob is saved here and never enters the store, which only holds serialisable data.
  */
-export const downloadFile = createAsyncThunk<void, DownloadRequest, { rejectValue: ApiError }>('bookings/download', async (request, thunkApi) => {
+export const downloadFile = createAsyncThunk<void, DownloadRequest, { rejectValue: ApiError }>('download/file', async (request, thunkApi) => {
   const queryApi: BaseQueryApi = {
     signal: thunkApi.signal,
     abort: thunkApi.abort,
