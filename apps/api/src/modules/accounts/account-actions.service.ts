@@ -24,6 +24,8 @@ export interface AccountActionsSettings {
   brandName: string;
   /** Allowed origins for `redirectUrl` (APP_ORIGINS). */
   appOrigins: readonly string[];
+  /** Where a failed background reset is reported (it has no request left to fail). */
+  onBackgroundError?: (err: unknown) => void;
 }
 
 const invalidCode = () =>
@@ -32,6 +34,9 @@ const expiredCode = () => new AppError('EXPIRED_ACTION_CODE', 400, 'This link ha
 
 /** E-mail action links: verification and password reset, from request to use. */
 export class AccountActionsService {
+  /** Reset requests run one after another, after the answer has gone (see sendPasswordReset). */
+  private resetQueue: Promise<void> = Promise.resolve();
+
   constructor(
     private readonly db: Db,
     private readonly clock: Clock,
@@ -53,19 +58,33 @@ export class AccountActionsService {
     return 'Verification email sent successfully';
   }
 
-  /** Answers the same whether or not the account exists; a new link voids the older ones. */
+  /**
+   * Answers the same whether or not the account exists, and as fast: the lookup and the mail
+   * happen after the answer (a queue per process, in order), so timing reveals nothing either.
+   * A new link voids the older ones.
+   */
   async sendPasswordReset(email: string, redirectUrl: string): Promise<string> {
     const origin = this.allowedOrigin(redirectUrl);
-    const user = await users.findUserByEmail(this.db, email);
-    if (user) {
-      const now = this.clock.now();
-      await this.db.transaction(async (tx) => {
-        await actionCodes.voidActionCodes(tx, user.id, 'resetPassword', now);
-        const link = await this.createLink(tx, user.id, 'resetPassword', origin, now);
-        await enqueueMail(tx, resetPasswordMail({ brandName: this.settings.brandName, to: user.email, firstName: user.firstName, link }));
-      });
-    }
+    this.resetQueue = this.resetQueue
+      .then(() => this.mailPasswordReset(email, origin))
+      .catch((err: unknown) => this.settings.onBackgroundError?.(err));
     return RESET_REQUESTED_MESSAGE;
+  }
+
+  /** Resolves once every reset request accepted so far has been handled (shutdown waits for it). */
+  async settled(): Promise<void> {
+    await this.resetQueue;
+  }
+
+  private async mailPasswordReset(email: string, origin: string): Promise<void> {
+    const user = await users.findUserByEmail(this.db, email);
+    if (!user) return;
+    const now = this.clock.now();
+    await this.db.transaction(async (tx) => {
+      await actionCodes.voidActionCodes(tx, user.id, 'resetPassword', now);
+      const link = await this.createLink(tx, user.id, 'resetPassword', origin, now);
+      await enqueueMail(tx, resetPasswordMail({ brandName: this.settings.brandName, to: user.email, firstName: user.firstName, link }));
+    });
   }
 
   async check(oobCode: string): Promise<ActionCheckResponse> {

@@ -4,6 +4,7 @@ import { createTestApp, type TestApp } from '../../../test/test-app';
 import { actionCodes } from '../../db/schema/accounts';
 import {
   APP_ORIGIN,
+  awaitMails,
   bearer,
   createSignedInUser,
   latestLink,
@@ -117,7 +118,7 @@ describe('e-mail actions: verification, password reset, action codes', () => {
     expect(known.statusCode).toBe(200);
     expect(unknown.statusCode).toBe(known.statusCode);
     expect(unknown.json()).toEqual(known.json());
-    expect(await outboxFor(t.db, 'exists@example.com')).toHaveLength(1);
+    expect(await awaitMails(t.db, 'exists@example.com')).toHaveLength(1);
     expect(await outboxFor(t.db, 'ghost@example.com')).toHaveLength(0);
     expect((await askReset('not an email')).json().code).toBe('VALIDATION_FAILED');
   });
@@ -127,7 +128,7 @@ describe('e-mail actions: verification, password reset, action codes', () => {
     const other = await signIn(t.app, 'reset@example.com');
     expect(other.statusCode).toBe(200);
     await askReset('reset@example.com');
-    const [mail] = await outboxFor(t.db, 'reset@example.com');
+    const [mail] = await awaitMails(t.db, 'reset@example.com');
     expect(mail!.subject).toContain('Reset your');
     const link = await latestLink(t.db, 'reset@example.com');
     expect(link.searchParams.get('mode')).toBe('resetPassword');
@@ -156,9 +157,11 @@ describe('e-mail actions: verification, password reset, action codes', () => {
   it('voids older reset links when a new one is sent, and expires reset links after an hour', async () => {
     await register(t.app, 'twice@example.com');
     await askReset('twice@example.com');
+    await awaitMails(t.db, 'twice@example.com', 1);
     const first = (await latestLink(t.db, 'twice@example.com')).searchParams.get('oobCode')!;
     t.clock.advance(MINUTE);
     await askReset('twice@example.com');
+    await awaitMails(t.db, 'twice@example.com', 2);
     const second = (await latestLink(t.db, 'twice@example.com')).searchParams.get('oobCode')!;
     expect(second).not.toBe(first);
     expect((await post('/auth/action/reset-password', { oobCode: first, newPassword: 'Fresh-Snow-On-The-Roof-7' })).json().code).toBe('INVALID_ACTION_CODE');

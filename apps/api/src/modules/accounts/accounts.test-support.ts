@@ -48,6 +48,19 @@ export async function outboxFor(db: Db, to: string) {
   return db.select().from(mailOutbox).where(eq(mailOutbox.toAddress, to)).orderBy(desc(mailOutbox.createdAt));
 }
 
+/**
+ * Waits (up to 5 s) until `to` has at least `count` mails: reset mails are written just after
+ * the answer (account-actions.service.ts), so a test reads them once they are there.
+ */
+export async function awaitMails(db: Db, to: string, count = 1) {
+  const deadline = Date.now() + 5000;
+  for (;;) {
+    const mails = await outboxFor(db, to);
+    if (mails.length >= count || Date.now() > deadline) return mails;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
 /** The action link's code from the newest mail to `to` (text part). */
 export async function latestLink(db: Db, to: string): Promise<URL> {
   const [mail] = await outboxFor(db, to);
