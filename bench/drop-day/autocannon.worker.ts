@@ -1,0 +1,37 @@
+import fs from 'node:fs';
+import autocannon from 'autocannon';
+import type { LoadRequest, LoadResult, LoadSpec } from './load-generator';
+
+/** The load generator's process: reads a LoadSpec file, runs autocannon, prints a LoadResult as JSON. */
+const spec = JSON.parse(fs.readFileSync(process.argv[2]!, 'utf8')) as LoadSpec;
+let next = 0;
+const pick = (): LoadRequest => spec.requests[next++ % spec.requests.length]!;
+
+const result = await autocannon({
+  url: spec.url,
+  connections: spec.connections,
+  ...(spec.amount ? { amount: spec.amount } : { duration: spec.duration ?? 10 }),
+  timeout: 30,
+  requests: [
+    {
+      // Called for every request: each one takes the next entry (customer, path, body) of the list.
+      setupRequest: (req) => {
+        const r = pick();
+        return { ...req, method: r.method, path: r.path, headers: { ...r.headers, ...(r.body ? { 'content-type': 'application/json' } : {}) }, body: r.body };
+      },
+    },
+  ],
+});
+
+const statusCodes: Record<string, number> = {};
+for (const [code, stats] of Object.entries(result.statusCodeStats ?? {})) statusCodes[code] = (stats as { count: number }).count;
+const summary: LoadResult = {
+  requestsPerSecond: result.duration > 0 ? result.requests.total / result.duration : 0,
+  total: result.requests.total,
+  durationSeconds: result.duration,
+  latencyMs: { p50: result.latency.p50, p90: result.latency.p90, p99: result.latency.p99, max: result.latency.max, mean: result.latency.mean },
+  statusCodes,
+  errors: result.errors,
+  timeouts: result.timeouts,
+};
+process.stdout.write(JSON.stringify(summary));

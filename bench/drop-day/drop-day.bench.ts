@@ -1,0 +1,272 @@
+/**
+ * The drop-day benchmark (issue 7): `npm run bench`. Starts its own PostgreSQL, three API
+ * processes and nginx on loopback (ports 4100-4199, temp folders), measures the API against
+ * the machine's own ceilings (bare Fastify behind the same nginx, pgbench running the hold's
+ * UPDATE), writes bench/reports/drop-day.{json,md} and exits non-zero if a budget fails.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { generateJwtKey } from '../../apps/api/src/config/secrets';
+import { createDb } from '../../apps/api/src/db/client';
+import { runMigrations } from '../../apps/api/src/db/migrate';
+import { verifyPassword, hashPassword } from '../../apps/api/src/modules/accounts/passwords';
+import { runLoad, type LoadRequest, type LoadResult } from './load-generator';
+import { ensureNginx, startBalancer } from './nginx-balancer';
+import { startPostgres } from './postgres-cluster';
+import { pgbench } from './postgres-cluster';
+import { REPO_ROOT, startProcesses } from './processes';
+import { describeMachine, writeReports, type Budget, type Report } from './report';
+import {
+  appCheckToken,
+  benchIdTokens,
+  countRaceHolds,
+  createCustomers,
+  createSignInCustomers,
+  loadBenchSeason,
+  pickRaceSlots,
+  resetRaceSlots,
+  SIGN_IN_PASSWORD,
+  upcomingDates,
+} from './seed-data';
+
+const PORTS = { postgres: 4100, apiBalancer: 4101, helloBalancer: 4102, api: [4110, 4111, 4112], hello: [4120, 4121, 4122], deadStripe: 4198, deadSmtp: 4199 };
+const CONNECTIONS = 100;
+const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
+const RACE = { attempts: 5000, slots: 300 };
+const SIGN_IN = { customers: 200, connections: 32, probeConnections: 10 };
+const DATABASE = 'kringle_bench';
+
+const cleanups: Array<() => Promise<void>> = [];
+let cleaning: Promise<void> | null = null;
+const cleanUp = () =>
+  (cleaning ??= (async () => {
+    for (const fn of cleanups.reverse()) await fn().catch((err: unknown) => console.error('cleanup:', err));
+  })());
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    console.error(`\n${signal}: stopping everything the bench started...`);
+    void cleanUp().then(() => process.exit(130));
+  });
+}
+
+const log = (msg: string) => console.log(`[${new Date().toISOString().slice(11, 19)}] ${msg}`);
+
+async function assertPortsFree() {
+  const all = [PORTS.postgres, PORTS.apiBalancer, PORTS.helloBalancer, ...PORTS.api, ...PORTS.hello];
+  const busy: number[] = [];
+  for (const port of all) if (await fetch(`http://127.0.0.1:${port}`).then(() => true, (e: { cause?: { code?: string } }) => e.cause?.code !== 'ECONNREFUSED')) busy.push(port);
+  if (busy.length) throw new Error(`Ports ${busy.join(', ')} are in use: is another bench running? Stop it and try again.`);
+}
+
+async function main(): Promise<number> {
+  await assertPortsFree();
+  const nginx = await ensureNginx();
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'kringle-drop-day-'));
+  // The postgres user (PostgreSQL's owner when we run as root) must reach its folder inside.
+  fs.chmodSync(tmp, 0o755);
+  cleanups.push(async () => fs.rmSync(tmp, { recursive: true, force: true }));
+
+  log(`PostgreSQL: initdb in ${tmp}`);
+  const pg = await startPostgres(path.join(tmp, 'postgres'), PORTS.postgres);
+  cleanups.push(() => pg.stop());
+  const admin = createDb(pg.url(), 1);
+  await admin.pool.query(`create database ${DATABASE}`);
+  await admin.pool.end();
+  const databaseUrl = pg.url(DATABASE);
+  await runMigrations(databaseUrl);
+  const { db, pool } = createDb(databaseUrl, 4);
+  cleanups.push(() => pool.end());
+
+  log('Loading the demo season and creating customers');
+  const season = await loadBenchSeason(db);
+  const jwtKey = await generateJwtKey();
+  const idTokens = await benchIdTokens(jwtKey);
+  const customers = await createCustomers(db, idTokens, RACE.attempts, 'family');
+  const signInCustomers = await createSignInCustomers(db, idTokens, SIGN_IN.customers);
+  const raceSlots = await pickRaceSlots(db, RACE.slots);
+  await pool.query('vacuum analyze');
+
+  log('Starting 3 API processes and nginx');
+  const apiEnv = {
+    NODE_ENV: 'production',
+    DATABASE_URL: databaseUrl,
+    JWT_PRIVATE_KEY: jwtKey,
+    APP_CHECK_SECRET: 'drop-day-bench-app-check-secret-0123456789',
+    APP_CHECK_MODE: 'enforce',
+    // Every request comes from one IP here; per-IP limits would measure the limiter, not the app.
+    RATE_LIMIT_MODE: 'off',
+    TRUST_PROXY: 'true',
+    SERVE_WEB: 'false',
+    JOBS_ENABLED: 'true',
+    PUBLIC_URL: `http://127.0.0.1:${PORTS.apiBalancer}`,
+    // Configured but never reached: the bench does not pay or send mail (mail stays queued).
+    STRIPE_SECRET_KEY: 'sk_test_drop_day_bench',
+    STRIPE_PUBLISHABLE_KEY: 'pk_test_drop_day_bench',
+    STRIPE_WEBHOOK_SECRET: 'whsec_drop_day_bench',
+    STRIPE_API_URL: `http://127.0.0.1:${PORTS.deadStripe}`,
+    SMTP_URL: `smtp://127.0.0.1:${PORTS.deadSmtp}`,
+    ...(process.env.BENCH_LOG_LEVEL ? { LOG_LEVEL: process.env.BENCH_LOG_LEVEL } : {}),
+  };
+  const api = await startProcesses({ name: 'api', script: 'src/start.ts', cwd: path.join(REPO_ROOT, 'apps/api'), ports: PORTS.api, env: apiEnv, readyPath: '/api/v1/ready', logDir: tmp });
+  cleanups.push(() => api.stop());
+  const apiLb = await startBalancer(nginx.bin, path.join(tmp, 'nginx-api'), PORTS.apiBalancer, api.addresses);
+  cleanups.push(() => apiLb.stop());
+  const appCheck = await appCheckToken(apiLb.url);
+
+  const readRequests: LoadRequest[] = customers.map((c, i) => {
+    const target = season.targets[i % season.targets.length]!;
+    const dates = upcomingDates(target.timezone, 7);
+    return {
+      method: 'GET',
+      path: `/api/v1/booking-slot/${target.locationId}/available-slots?date=${dates[i % dates.length]}&slotTypeId=${target.slotTypeId}`,
+      headers: { authorization: c.authorization, 'x-app-check': appCheck },
+    };
+  });
+  const sanity = await fetch(apiLb.url + readRequests[0]!.path, { headers: readRequests[0]!.headers });
+  if (!sanity.ok) throw new Error(`available-slots answered ${sanity.status}: ${await sanity.text()}`);
+
+  log('Ceiling: bare Fastify hello-world, 3 processes behind the same nginx');
+  const hello = await startProcesses({ name: 'hello', script: path.join(REPO_ROOT, 'bench/drop-day/hello-world.server.ts'), cwd: REPO_ROOT, ports: PORTS.hello, env: {}, readyPath: '/hello', logDir: tmp });
+  const helloLb = await startBalancer(nginx.bin, path.join(tmp, 'nginx-hello'), PORTS.helloBalancer, hello.addresses);
+  const helloRequests: LoadRequest[] = [{ method: 'GET', path: '/hello' }];
+  await runLoad({ url: helloLb.url, connections: CONNECTIONS, duration: 3, requests: helloRequests }, tmp);
+  const helloWorld = await runLoad({ url: helloLb.url, connections: CONNECTIONS, duration: DURATION, requests: helloRequests }, tmp);
+  await helloLb.stop();
+  await hello.stop();
+  log(`  hello-world: ${Math.round(helloWorld.requestsPerSecond)}/s, p99 ${helloWorld.latencyMs.p99} ms`);
+
+  log(`Scenario 1: signed-in customers read available slots (${CONNECTIONS} connections, ${DURATION} s)`);
+  await runLoad({ url: apiLb.url, connections: CONNECTIONS, duration: 3, requests: readRequests }, tmp);
+  const availableSlots = await runLoad({ url: apiLb.url, connections: CONNECTIONS, duration: DURATION, requests: readRequests }, tmp);
+  log(`  available-slots: ${Math.round(availableSlots.requestsPerSecond)}/s, p50 ${availableSlots.latencyMs.p50} ms, p99 ${availableSlots.latencyMs.p99} ms`);
+
+  log(`Ceiling: pgbench runs the hold's conditional UPDATE, ${CONNECTIONS} clients, ${RACE.attempts} transactions on ${RACE.slots} sessions`);
+  const script = path.join(REPO_ROOT, 'bench/drop-day/hold-claim.pgbench.sql');
+  const pgbenchRuns: number[] = [];
+  for (let i = 0; i < 3; i++) {
+    await resetRaceSlots(db);
+    const run = await pgbench(pg, DATABASE, script, { clients: CONNECTIONS, transactionsPerClient: RACE.attempts / CONNECTIONS });
+    if (run.failed) throw new Error(`pgbench: ${run.failed} failed transactions`);
+    pgbenchRuns.push(run.tps);
+  }
+  const pgbenchTps = [...pgbenchRuns].sort((a, b) => a - b)[1]!;
+  log(`  pgbench: ${Math.round(pgbenchTps)} tps (runs ${pgbenchRuns.map(Math.round).join(', ')})`);
+
+  log(`Scenario 2: ${RACE.attempts} distinct customers race for ${RACE.slots} sessions`);
+  await resetRaceSlots(db);
+  // Customer i goes for session i mod 300, in an order that spreads each session's racers over the run.
+  const raceRequests: LoadRequest[] = customers.map((c, i) => ({
+    method: 'POST',
+    path: '/api/v1/bookings/reservation',
+    headers: { authorization: c.authorization, 'x-app-check': appCheck },
+    body: JSON.stringify({ slotId: raceSlots[(i * 7) % RACE.slots] }),
+  }));
+  const race = await runLoad({ url: apiLb.url, connections: CONNECTIONS, amount: RACE.attempts, requests: raceRequests }, tmp);
+  const raceDb = await countRaceHolds(db);
+  const granted = race.statusCodes['201'] ?? 0;
+  log(`  race: ${Math.round(race.requestsPerSecond)} attempts/s, ${granted} granted, database ${JSON.stringify(raceDb)}`);
+
+  log('Scenario 3: sign-in storm with reads alongside');
+  const verifyMs = await argon2VerifyMs();
+  const signInRequests: LoadRequest[] = signInCustomers.map((c) => ({
+    method: 'POST',
+    path: '/api/v1/auth/sign-in',
+    headers: { 'x-app-check': appCheck },
+    body: JSON.stringify({ email: c.email, password: SIGN_IN_PASSWORD }),
+  }));
+  const [storm, readsDuringStorm] = await Promise.all([
+    runLoad({ url: apiLb.url, connections: SIGN_IN.connections, duration: DURATION, requests: signInRequests }, tmp),
+    runLoad({ url: apiLb.url, connections: SIGN_IN.probeConnections, duration: DURATION, requests: readRequests }, tmp),
+  ]);
+  // Mirrors apps/api/src/modules/accounts/passwords.ts: at most 3 hashes at once per process, one core left free.
+  const perProcess = Math.max(1, Math.min(3, os.availableParallelism() - 1));
+  const boundPerSecond = Math.min(os.availableParallelism(), perProcess * PORTS.api.length) * (1000 / verifyMs);
+  log(`  sign-in: ${Math.round(storm.requestsPerSecond)}/s (bound ~${Math.round(boundPerSecond)}/s), reads meanwhile p99 ${readsDuringStorm.latencyMs.p99} ms`);
+
+  const readRatio = availableSlots.requestsPerSecond / helloWorld.requestsPerSecond;
+  const holdRatio = race.requestsPerSecond / pgbenchTps;
+  const pct = (v: number) => `${(v * 100).toFixed(0)}%`;
+  const budgets: Budget[] = [
+    { name: 'Available slots over bare Fastify', target: '>= 40%', measured: pct(readRatio), pass: readRatio >= 0.4 },
+    { name: 'Hold attempts over the pgbench ceiling', target: '>= 50%', measured: pct(holdRatio), pass: holdRatio >= 0.5 },
+    { name: `Available slots p99 at ${CONNECTIONS} connections`, target: '< 100 ms', measured: `${availableSlots.latencyMs.p99} ms`, pass: availableSlots.latencyMs.p99 < 100 },
+    { name: `Hold p99 at ${CONNECTIONS} connections`, target: '< 100 ms', measured: `${race.latencyMs.p99} ms`, pass: race.latencyMs.p99 < 100 },
+    {
+      name: `${RACE.attempts.toLocaleString('en-AU')} attempts on ${RACE.slots} sessions`,
+      target: `exactly ${RACE.slots} holds`,
+      measured: `${granted} granted (201), ${raceDb.heldSlots} held and ${raceDb.activeReservations} live in the database, ${raceDb.slotsWithTwoHolders} doubled`,
+      pass: granted === RACE.slots && raceDb.heldSlots === RACE.slots && raceDb.activeReservations === RACE.slots && raceDb.slotsWithTwoHolders === 0 && race.total === RACE.attempts && (race.statusCodes['409'] ?? 0) === RACE.attempts - RACE.slots,
+    },
+    {
+      name: 'Reads stay responsive during a sign-in storm (p99)',
+      target: '< 250 ms',
+      measured: `${readsDuringStorm.latencyMs.p99} ms`,
+      pass: readsDuringStorm.latencyMs.p99 < 250 && Object.keys(readsDuringStorm.statusCodes).every((c) => c === '200'),
+    },
+  ];
+  const okOnly = (r: LoadResult, ...ok: string[]) => Object.keys(r.statusCodes).every((c) => ok.includes(c)) && r.errors === 0;
+  budgets.push({
+    name: 'No unexpected status codes or socket errors',
+    target: 'reads 200, holds 201/409, sign-ins 200',
+    measured: okOnly(availableSlots, '200') && okOnly(race, '201', '409') && okOnly(storm, '200') ? 'none' : 'see scenarios',
+    pass: okOnly(availableSlots, '200') && okOnly(race, '201', '409') && okOnly(storm, '200'),
+  });
+
+  const report: Report = {
+    machine: describeMachine(pg.version, nginx.version),
+    setup: {
+      apiProcesses: PORTS.api.length,
+      connections: CONNECTIONS,
+      durationSeconds: DURATION,
+      signInConnections: SIGN_IN.connections,
+      probeConnections: SIGN_IN.probeConnections,
+      customers: customers.length + signInCustomers.length,
+      sessionsInSeason: season.slots,
+      apiEnvironment: 'NODE_ENV=production, APP_CHECK_MODE=enforce, RATE_LIMIT_MODE=off (one client IP), TRUST_PROXY=true, JOBS_ENABLED=true in every process',
+      apiLogLevel: process.env.BENCH_LOG_LEVEL ?? 'info (production default)',
+      databasePoolPerProcess: 'DATABASE_POOL_SIZE default',
+      nginx: 'bench/nginx/kringle.conf.template (the file docs/deploy.md installs)',
+      postgres: 'bench/drop-day/postgres-cluster.ts (fsync and synchronous_commit on)',
+    },
+    scenarios: {
+      helloWorld,
+      availableSlots,
+      race: { ...race, slots: RACE.slots, attempts: RACE.attempts, granted, database: raceDb },
+      pgbench: { tps: pgbenchTps, runs: pgbenchRuns, clients: CONNECTIONS, transactions: RACE.attempts },
+      signIn: { storm, readsDuringStorm, argon2VerifyMs: verifyMs, concurrentHashesPerProcess: perProcess, boundPerSecond },
+    },
+    ratios: { availableSlotsOverHelloWorld: readRatio, holdsOverPgbench: holdRatio },
+    budgets,
+  };
+  const files = writeReports(report);
+  console.log('\nBudgets:');
+  for (const b of budgets) console.log(`  ${b.pass ? 'PASS' : 'FAIL'}  ${b.name}: ${b.measured} (target ${b.target})`);
+  console.log(`\nReports: ${path.relative(REPO_ROOT, files.md)}, ${path.relative(REPO_ROOT, files.json)}`);
+  return budgets.every((b) => b.pass) ? 0 : 1;
+}
+
+/** One argon2id verify with the API's own parameters, timed in this process (median of 5). */
+async function argon2VerifyMs(): Promise<number> {
+  const stored = await hashPassword(SIGN_IN_PASSWORD);
+  const times: number[] = [];
+  for (let i = 0; i < 5; i++) {
+    const start = performance.now();
+    await verifyPassword(stored, SIGN_IN_PASSWORD);
+    times.push(performance.now() - start);
+  }
+  return times.sort((a, b) => a - b)[2]!;
+}
+
+main()
+  .then(
+    async (code) => {
+      await cleanUp();
+      process.exit(code);
+    },
+    async (err: unknown) => {
+      console.error('\nThe drop-day bench failed:', err instanceof Error ? err.message : err);
+      await cleanUp();
+      process.exit(2);
+    },
+  );

@@ -1,0 +1,121 @@
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { LoadResult } from './load-generator';
+import { REPO_ROOT } from './processes';
+
+export interface Budget {
+  name: string;
+  target: string;
+  measured: string;
+  pass: boolean;
+}
+
+export interface Machine {
+  cpu: string;
+  cores: number;
+  ramGiB: number;
+  node: string;
+  postgres: string;
+  nginx: string;
+  commit: string;
+  date: string;
+}
+
+export function describeMachine(postgres: string, nginx: string): Machine {
+  let commit = 'unknown';
+  try {
+    commit = execFileSync('git', ['rev-parse', '--short=12', 'HEAD'], { cwd: REPO_ROOT }).toString().trim();
+    if (execFileSync('git', ['status', '--porcelain', '--', 'apps', 'packages', 'bench/drop-day', 'bench/nginx'], { cwd: REPO_ROOT }).toString().trim()) commit += ' (with local changes)';
+  } catch {
+    // Not a git checkout: the report says so.
+  }
+  return {
+    cpu: os.cpus()[0]?.model.trim() ?? 'unknown',
+    cores: os.availableParallelism(),
+    ramGiB: Math.round((os.totalmem() / 1024 ** 3) * 10) / 10,
+    node: process.version,
+    postgres,
+    nginx,
+    commit,
+    date: new Date().toISOString(),
+  };
+}
+
+const ms = (v: number) => `${v.toFixed(v < 10 ? 1 : 0)} ms`;
+const rps = (v: number) => `${Math.round(v).toLocaleString('en-AU')}/s`;
+const codes = (r: LoadResult) =>
+  Object.entries(r.statusCodes)
+    .map(([c, n]) => `${c}: ${n}`)
+    .join(', ') + (r.errors ? `, socket errors: ${r.errors}` : '');
+
+const loadRow = (name: string, r: LoadResult, connections: number) =>
+  `| ${name} | ${connections} | ${rps(r.requestsPerSecond)} | ${ms(r.latencyMs.p50)} | ${ms(r.latencyMs.p99)} | ${codes(r)} |`;
+
+export interface Report {
+  machine: Machine;
+  setup: Record<string, string | number>;
+  scenarios: {
+    helloWorld: LoadResult;
+    availableSlots: LoadResult;
+    race: LoadResult & { slots: number; attempts: number; granted: number; database: { heldSlots: number; activeReservations: number; slotsWithTwoHolders: number } };
+    pgbench: { tps: number; runs: number[]; clients: number; transactions: number };
+    signIn: { storm: LoadResult; readsDuringStorm: LoadResult; argon2VerifyMs: number; concurrentHashesPerProcess: number; boundPerSecond: number };
+  };
+  ratios: { availableSlotsOverHelloWorld: number; holdsOverPgbench: number };
+  budgets: Budget[];
+}
+
+export function writeReports(report: Report, dir = path.join(REPO_ROOT, 'bench/reports')): { json: string; md: string } {
+  fs.mkdirSync(dir, { recursive: true });
+  const json = path.join(dir, 'drop-day.json');
+  const md = path.join(dir, 'drop-day.md');
+  fs.writeFileSync(json, `${JSON.stringify(report, null, 2)}\n`);
+  fs.writeFileSync(md, markdown(report));
+  return { json, md };
+}
+
+function markdown(r: Report): string {
+  const m = r.machine;
+  const s = r.scenarios;
+  const pct = (v: number) => `${(v * 100).toFixed(0)}%`;
+  return `# Drop-day benchmark
+
+Run ${m.date} at commit \`${m.commit}\` with \`npm run bench\`.
+
+**Machine:** ${m.cpu}, ${m.cores} cores, ${m.ramGiB} GiB RAM; Node ${m.node}; ${m.postgres}; nginx ${m.nginx}.
+Everything (PostgreSQL, nginx, ${r.setup.apiProcesses} API processes, the load generator) shares this one machine.
+
+## Budgets
+
+| Budget | Target | Measured | |
+|---|---|---|---|
+${r.budgets.map((b) => `| ${b.name} | ${b.target} | ${b.measured} | ${b.pass ? 'pass' : '**FAIL**'} |`).join('\n')}
+
+## Ratios to the machine's ceilings
+
+- Available slots over bare Fastify: **${pct(r.ratios.availableSlotsOverHelloWorld)}** (${rps(s.availableSlots.requestsPerSecond)} over ${rps(s.helloWorld.requestsPerSecond)}).
+- Hold attempts over pgbench running the hold's conditional UPDATE: **${pct(r.ratios.holdsOverPgbench)}** (${rps(s.race.requestsPerSecond)} over ${rps(s.pgbench.tps)}).
+
+## Scenarios
+
+| Scenario | Connections | Throughput | p50 | p99 | Responses |
+|---|---|---|---|---|---|
+${loadRow('Bare Fastify hello-world (3 processes behind the same nginx)', s.helloWorld, Number(r.setup.connections))}
+${loadRow('Signed-in customers read available slots', s.availableSlots, Number(r.setup.connections))}
+${loadRow(`Race: ${s.race.attempts.toLocaleString('en-AU')} distinct customers hold ${s.race.slots} sessions`, s.race, Number(r.setup.connections))}
+${loadRow('Sign-in storm (real argon2id)', s.signIn.storm, Number(r.setup.signInConnections))}
+${loadRow('Available-slots reads during the sign-in storm', s.signIn.readsDuringStorm, Number(r.setup.probeConnections))}
+
+- pgbench ceiling: ${s.pgbench.clients} clients, ${s.pgbench.transactions.toLocaleString('en-AU')} transactions per run on the same ${s.race.slots} sessions, median of runs ${s.pgbench.runs.map((t) => Math.round(t)).join(', ')} tps.
+- Race result in the database: ${s.race.database.heldSlots} sessions held, ${s.race.database.activeReservations} live reservations, ${s.race.database.slotsWithTwoHolders} sessions with two holders.
+- Sign-in: one argon2id verify takes ${ms(s.signIn.argon2VerifyMs)} here; with ${s.signIn.concurrentHashesPerProcess} concurrent hash(es) per process and ${m.cores} cores the bound is about ${rps(s.signIn.boundPerSecond)}.
+
+## Setup
+
+${Object.entries(r.setup)
+  .map(([k, v]) => `- ${k}: ${v}`)
+  .join('\n')}
+`;
+}
