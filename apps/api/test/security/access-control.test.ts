@@ -1,0 +1,172 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createCustomer, type TestCustomer } from '../support/customers';
+import { bookingWorld, expectContractError, fillPath, operations, stateChecksum, UUID_ZERO, type BookingWorld, type Operation } from './security-fixtures';
+
+/**
+ * ASVS 4.1–4.2: every route that takes an id answers 404 NOT_FOUND for another customer's
+ * resource and changes nothing (API.md: "never 403"); every token route refuses staff, no token
+ * and (where API.md says so) an unverified e-mail. Routes come from the served OpenAPI document,
+ * so a new route fails here until it is classified below.
+ */
+
+/** Path parameters that name a customer's own resource, by route, and what to fill them with. */
+type Owned = 'reservation' | 'booking' | 'order';
+const OWNED: Record<string, Record<string, Owned>> = {
+  '/api/v1/bookings/reservation/{id}': { id: 'reservation' },
+  '/api/v1/bookings/reservation/{id}/refresh': { id: 'reservation' },
+  '/api/v1/bookings/reservation/{id}/cancel': { id: 'reservation' },
+  '/api/v1/bookings/reservation/{id}/checkoutOrder': { id: 'reservation' },
+  '/api/v1/bookings/{id}': { id: 'booking' },
+  '/api/v1/bookings/{id}/continue-payment': { id: 'booking' },
+  '/api/v1/bookings/{id}/cancel': { id: 'booking' },
+  '/api/v1/bookings/{id}/reschedule': { id: 'booking' },
+  '/api/v1/bookings/{id}/calendar.ics': { id: 'booking' },
+  '/api/v1/orders/{bookingId}/orders': { bookingId: 'booking' },
+  '/api/v1/orders/{bookingId}/orders/{orderId}': { bookingId: 'booking', orderId: 'order' },
+  '/api/v1/orders/{bookingId}/orders/{orderId}/payment-receipt': { bookingId: 'booking', orderId: 'order' },
+  '/api/v1/orders/{bookingId}/orders/{orderId}/refund-receipt': { bookingId: 'booking', orderId: 'order' },
+};
+/** Catalogue routes: their ids name shared things (locations, slots), nobody's own. */
+const SHARED = ['/api/v1/booking-slot/{id}/available-dates', '/api/v1/booking-slot/{id}/available-slots', '/api/v1/booking-slot/{id}/slots/{slotId}'];
+/** Token routes an unverified customer may call (API.md "unverified ok"). */
+const UNVERIFIED_OK = ['GET /api/v1/user/me', 'POST /api/v1/user/auth/email-verification'];
+
+describe('access control on every route', () => {
+  let w: BookingWorld;
+  let ops: Operation[];
+  let alice: TestCustomer;
+  let mallory: TestCustomer;
+  /** Alice's things: a refunded booking, a paid one, an unpaid one (live hold), and a fresh hold. */
+  const aliceIds = { bookings: [] as string[], orders: [] as { bookingId: string; orderId: string }[], reservations: [] as string[], carts: [] as string[] };
+  /** Mallory's own live hold and cart, sent along where a body needs them. */
+  let malloryHold: { reservationId: string; cartId: string; slotId: string };
+  let aliceHeldSlot: string;
+
+  beforeAll(async () => {
+    w = await bookingWorld();
+    ops = await operations(w.t.app);
+    alice = await createCustomer(w.t.db, w.t.app.idTokens);
+    mallory = await createCustomer(w.t.db, w.t.app.idTokens);
+    const refunded = await w.book(alice, { pay: true });
+    expect((await w.post(`/api/v1/bookings/${refunded.bookingId}/cancel`, alice, {})).json().refund).toMatchObject({ status: 'succeeded' });
+    const paid = await w.book(alice, { pay: true });
+    const unpaid = await w.book(alice);
+    for (const b of [refunded, paid, unpaid]) {
+      aliceIds.bookings.push(b.bookingId);
+      aliceIds.orders.push({ bookingId: b.bookingId, orderId: b.orderId });
+      aliceIds.reservations.push(b.reservationId);
+    }
+    const hold = await w.holdAndCart(alice);
+    aliceIds.reservations.push(hold.reservationId);
+    aliceIds.carts.push(hold.cartId);
+    aliceHeldSlot = hold.slotId;
+    malloryHold = await w.holdAndCart(mallory);
+  });
+  afterAll(async () => w?.close());
+
+  const key = (op: Operation) => `${op.method} ${op.path}`;
+  /** A valid body for each POST/PATCH with a body, so validation never answers before access control. */
+  const bodyFor = (op: Operation): object | undefined =>
+    ({
+      'POST /api/v1/bookings/reservation/{id}/checkoutOrder': { cartId: malloryHold.cartId },
+      'POST /api/v1/bookings/{id}/cancel': { reason: 'not mine' },
+      'POST /api/v1/bookings/{id}/reschedule': { reservationId: malloryHold.reservationId },
+    })[key(op)];
+  const send = (op: Operation, url: string, headers: Record<string, string>, payload = bodyFor(op)) =>
+    w.t.app.inject({ method: op.method as 'GET', url, headers, ...(payload ? { payload } : {}) });
+
+  it('knows every route with a path parameter (a new one must be classified here)', () => {
+    const withParams = ops.filter((op) => op.pathParams.length).map((op) => op.path);
+    expect(withParams.filter((p) => !OWNED[p] && !SHARED.includes(p))).toEqual([]);
+    expect(Object.keys(OWNED).filter((p) => !withParams.includes(p))).toEqual([]);
+  });
+
+  it("answers 404 NOT_FOUND to another customer on every {id} route, for each of her resources, and changes nothing", async () => {
+    const before = await stateChecksum(w.t.app);
+    const tried: string[] = [];
+    for (const op of ops.filter((o) => OWNED[o.path])) {
+      const params = OWNED[op.path]!;
+      const kinds = new Set(Object.values(params));
+      // Every combination of Alice's ids the route takes (an order with its own booking).
+      const fills: Record<string, string>[] = kinds.has('order')
+        ? aliceIds.orders.map((o) => Object.fromEntries(Object.entries(params).map(([name, kind]) => [name, kind === 'order' ? o.orderId : o.bookingId])))
+        : (kinds.has('reservation') ? aliceIds.reservations : aliceIds.bookings).map((id) => Object.fromEntries(Object.keys(params).map((name) => [name, id])));
+      for (const values of fills) {
+        const url = fillPath(op.path, values);
+        const res = await send(op, url, mallory.headers);
+        expect(res.statusCode, `${op.method} ${url}: ${res.body}`).toBe(404);
+        expectContractError(res, 404, 'NOT_FOUND');
+        tried.push(`${op.method} ${url}`);
+      }
+    }
+    expect(tried.length).toBeGreaterThanOrEqual(Object.keys(OWNED).length * 3);
+    expect(await stateChecksum(w.t.app)).toEqual(before);
+  });
+
+  it("mixes ids: her order under his booking id, his booking with her hold, her hold in his cart", async () => {
+    const mine = await w.book(mallory);
+    malloryHold = await w.holdAndCart(mallory);
+    const before = await stateChecksum(w.t.app);
+    const hers = aliceIds.orders[1]!;
+    expectContractError(await w.get(`/api/v1/orders/${mine.bookingId}/orders/${hers.orderId}`, mallory), 404, 'NOT_FOUND');
+    expectContractError(await w.get(`/api/v1/orders/${mine.bookingId}/orders/${hers.orderId}/payment-receipt`, mallory), 404, 'NOT_FOUND');
+    expectContractError(await w.post(`/api/v1/bookings/${mine.bookingId}/reschedule`, mallory, { reservationId: aliceIds.reservations[3] }), 404, 'NOT_FOUND');
+    expectContractError(await w.post('/api/v1/cart', mallory, { reservationId: aliceIds.reservations[3], amount: 0, packages: [{ id: randomUUID(), quantity: 1 }], addOns: [] }), 404, 'NOT_FOUND');
+    // Her cart on his hold answers exactly as an unknown cart does (API.md's 409 CART_INVALID): no leak.
+    const herCart = await w.post(`/api/v1/bookings/reservation/${malloryHold.reservationId}/checkoutOrder`, mallory, { cartId: aliceIds.carts[0] });
+    const noCart = await w.post(`/api/v1/bookings/reservation/${malloryHold.reservationId}/checkoutOrder`, mallory, { cartId: UUID_ZERO });
+    expectContractError(herCart, 409, 'CART_INVALID');
+    expect(herCart.body).toBe(noCart.body);
+    // Rescheduling her booking through a hold: the booking is not his.
+    expectContractError(await w.post('/api/v1/bookings/reservation', mallory, { slotId: malloryHold.slotId, bookingId: hers.bookingId }), 404, 'NOT_FOUND');
+    // Her held session is simply taken for him (shared slot, no leak of who holds it).
+    expectContractError(await w.post('/api/v1/bookings/reservation', mallory, { slotId: aliceHeldSlot }), 409, 'SLOT_UNAVAILABLE');
+    expect((await stateChecksum(w.t.app)).bookings).toEqual(before.bookings);
+    expect((await stateChecksum(w.t.app)).orders).toEqual(before.orders);
+    // His lists show only his own.
+    for (const list of ['upcoming-bookings', 'past-bookings']) {
+      const items = (await w.get(`/api/v1/bookings/${list}`, mallory)).json().items as { id: string }[];
+      expect(items.filter((b) => aliceIds.bookings.includes(b.id))).toEqual([]);
+    }
+  });
+
+  it('answers unknown ids as 404 NOT_FOUND too (the same as someone else\'s)', async () => {
+    for (const op of ops.filter((o) => OWNED[o.path])) {
+      const url = fillPath(op.path, Object.fromEntries(op.pathParams.map((p) => [p, UUID_ZERO])));
+      expectContractError(await send(op, url, alice.headers), 404, 'NOT_FOUND');
+    }
+  });
+
+  it('refuses a staff token on every token route with 403 STAFF_NOT_ALLOWED, and no token with 401', async () => {
+    const staff = await createCustomer(w.t.db, w.t.app.idTokens, { staff: true });
+    const tokenOps = ops.filter((o) => o.token);
+    expect(tokenOps.length).toBeGreaterThan(20);
+    const before = await stateChecksum(w.t.app);
+    for (const op of tokenOps) {
+      const url = fillPath(op.path, Object.fromEntries(op.pathParams.map((p) => [p, randomUUID()])));
+      const asStaff = await send(op, url, staff.headers);
+      expectContractError(asStaff, 403, 'STAFF_NOT_ALLOWED');
+      expect(asStaff.json().error).toBe('Not Authorized to login');
+      expectContractError(await send(op, url, {}), 401, 'UNAUTHENTICATED');
+    }
+    expect(await stateChecksum(w.t.app)).toEqual(before);
+  });
+
+  it('refuses an unverified customer with 403 EMAIL_NOT_VERIFIED everywhere but the "unverified ok" routes', async () => {
+    const unverified = await createCustomer(w.t.db, w.t.app.idTokens, { verified: false });
+    for (const op of ops.filter((o) => o.token && !UNVERIFIED_OK.includes(key(o)))) {
+      const url = fillPath(op.path, Object.fromEntries(op.pathParams.map((p) => [p, randomUUID()])));
+      expectContractError(await send(op, url, unverified.headers), 403, 'EMAIL_NOT_VERIFIED');
+    }
+    expect((await w.get('/api/v1/user/me', unverified)).statusCode).toBe(200);
+  });
+
+  it('leaves her things working for her afterwards', async () => {
+    const paid = aliceIds.orders[1]!;
+    expect((await w.get(`/api/v1/bookings/${paid.bookingId}`, alice)).json().status).toBe('completed');
+    expect((await w.get(`/api/v1/orders/${paid.bookingId}/orders/${paid.orderId}/payment-receipt`, alice)).headers['content-type']).toBe('application/pdf');
+    const refunded = aliceIds.orders[0]!;
+    expect((await w.get(`/api/v1/orders/${refunded.bookingId}/orders/${refunded.orderId}/refund-receipt`, alice)).statusCode).toBe(200);
+  });
+});
