@@ -13,9 +13,57 @@ export type Db = NodePgDatabase<typeof schema>;
 export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 export type DbOrTx = Db | Tx;
 
+/** Waiting longer than this for a connection (server down, pool exhausted) fails the request with a 503 instead of hanging it. */
+const CONNECT_TIMEOUT_MS = 10_000;
+
 export function createDb(url: string, poolSize: number): { pool: pg.Pool; db: Db } {
-  const pool = new pg.Pool({ connectionString: url, max: poolSize, application_name: 'kringle-api' });
+  const pool = new pg.Pool({ connectionString: url, max: poolSize, application_name: 'kringle-api', connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
   // An idle client's error (e.g. the server restarting) must not crash the process.
   pool.on('error', () => {});
-  return { pool, db: drizzle(pool, { schema }) };
+  const db = drizzle(pool, { schema });
+  db.transaction = releasingTransactions(pool);
+  return { pool, db };
+}
+
+/**
+ * Transactions that survive the server going away mid-way:
+ * - a checked-out pg client has no 'error' listener (pg-pool removes it), so a connection that
+ *   dies during a transaction emitted an unhandled 'error' and crashed the process;
+ * - drizzle 0.45 sends BEGIN outside its try/finally, so a connection that died between checkout
+ *   and BEGIN was never given back and the pool shrank for good.
+ * Here the client is taken, watched and released by us (destroyed when it broke); drizzle runs
+ * the transaction on that one client. One drizzle wrapper per pooled client, reused.
+ */
+function releasingTransactions(pool: pg.Pool): Db['transaction'] {
+  const perClient = new WeakMap<pg.PoolClient, Db>();
+  return async (run, config) => {
+    const client = await pool.connect();
+    let broken: Error | undefined;
+    // The failing query reports the error to the caller; this only keeps it from being unhandled.
+    const onError = (err: Error) => (broken = err);
+    client.on('error', onError);
+    try {
+      let db = perClient.get(client);
+      if (!db) perClient.set(client, (db = drizzle(client, { schema })));
+      return await db.transaction(run, config);
+    } catch (err) {
+      if (isDatabaseUnavailable(err)) broken = err instanceof Error ? err : new Error(String(err));
+      throw err;
+    } finally {
+      client.removeListener('error', onError);
+      client.release(broken);
+    }
+  };
+}
+
+/** SQLSTATE classes and client errors that mean "the server is gone or restarting", not "the query is wrong". */
+const UNAVAILABLE_SQLSTATES = /^(08|57P0[1-3]|53300)/;
+const UNAVAILABLE_MESSAGES = /Connection terminated|not queryable|timeout exceeded when trying to connect|connect ECONNREFUSED|ECONNRESET|the database system is (starting up|shutting down|in recovery mode)/i;
+
+export function isDatabaseUnavailable(err: unknown): boolean {
+  for (let e = err as { code?: unknown; message?: unknown; cause?: unknown } | undefined, depth = 0; e && depth < 5; e = e.cause as typeof e, depth++) {
+    if (typeof e.code === 'string' && (UNAVAILABLE_SQLSTATES.test(e.code) || e.code === 'ECONNREFUSED' || e.code === 'ECONNRESET')) return true;
+    if (typeof e.message === 'string' && UNAVAILABLE_MESSAGES.test(e.message)) return true;
+  }
+  return false;
 }

@@ -2,6 +2,7 @@ import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
 import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 import type { ErrorBody } from '@kringle/contracts/errors';
+import { isDatabaseUnavailable } from '../db/client';
 import { AppError, type ErrorDetail } from '../lib/app-error';
 
 function send(reply: FastifyReply, status: number, body: ErrorBody, headers?: Record<string, string>) {
@@ -45,6 +46,11 @@ export const errorsPlugin = fp(async (app: FastifyInstance) => {
     }
     const known = fromFastifyError(error);
     if (known) return send(reply, known.statusCode, { error: known.message, code: known.code, details: known.details });
+    if (isDatabaseUnavailable(error)) {
+      // PostgreSQL restarting or unreachable: transactions leave nothing half-done, so the client may retry.
+      request.log.warn({ err: error }, 'database unavailable');
+      return send(reply, 503, { error: 'We are having a short technical problem. Please try again in a moment.', code: 'SERVICE_UNAVAILABLE' }, { 'retry-after': '5' });
+    }
     if (isResponseSerializationError(error)) {
       request.log.error({ err: error, issues: error.cause.issues }, 'response did not match its schema');
     } else if (error.statusCode && error.statusCode < 500) {
