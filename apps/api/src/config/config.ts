@@ -32,6 +32,12 @@ const envSchema = z.object({
   STRIPE_WEBHOOK_SECRET: z.string().startsWith('whsec_').optional(),
   /** Where the SDK reaches Stripe: unset = Stripe itself; the local sandbox's URL on the embedded default. */
   STRIPE_API_URL: z.url().optional(),
+  /** Per attempt; the SDK retries (same idempotency key) STRIPE_MAX_NETWORK_RETRIES times, so a request waits at most about (retries + 1) x this. */
+  STRIPE_TIMEOUT_MS: int(100, 60_000).default(8_000),
+  STRIPE_MAX_NETWORK_RETRIES: int(0, 5).default(2),
+  /** How long a webhook gets before the reconciliation job asks Stripe about an unpaid order itself. */
+  PAYMENT_RECONCILE_GRACE_SECONDS: int(1, 24 * 3600).default(120),
+  PAYMENT_RECONCILE_INTERVAL_SECONDS: int(1, 3600).default(30),
   REDIS_URL: z.url().optional(),
   RATE_LIMIT_MODE: z.enum(['on', 'off']).default('on'),
   BRAND_NAME: z.string().min(1).max(60).default('Kringle'),

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { holdExpiryJob } from './hold-expiry.job';
+import { paymentReconciliationJob } from './payment-reconciliation.job';
 import { refundsJob } from './refunds.job';
 import { remindersJob } from './reminders.job';
 import { createOutboxJob } from './outbox.job';
@@ -7,7 +8,7 @@ import type { Job } from './runner';
 
 /** Every background job the API runs (each one multi-process safe). */
 export function allJobs(app: FastifyInstance): Job[] {
-  const jobs: Job[] = [holdExpiryJob(app), refundsJob(app), remindersJob(app)];
+  const jobs: Job[] = [holdExpiryJob(app), paymentReconciliationJob(app), refundsJob(app), remindersJob(app)];
   const outbox = createOutboxJob(app);
   if (outbox) jobs.push(outbox);
   else app.log.warn('no SMTP_URL and no embedded mail catcher: e-mail stays queued in mail_outbox');

@@ -15,9 +15,8 @@ export function holdExpiryJob(app: FastifyInstance): Job {
       while ((await expireLapsedHolds(app.db, app.clock.now())) > 0) {
         // Keep going while full batches come back.
       }
-      while ((await cancelLapsedCheckouts(app)) > 0) {
-        // Same.
-      }
+      // Bounded: a checkout Stripe cannot be asked about now stays for the next pass.
+      for (let i = 0; i < 20 && (await cancelLapsedCheckouts(app)) > 0; i++);
     },
   };
 }

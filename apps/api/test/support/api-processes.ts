@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { freePort } from '../../src/dev/free-port';
@@ -9,6 +9,8 @@ const TSX = path.resolve(API_DIR, '../../node_modules/.bin/tsx');
 export interface ApiProcesses {
   urls: string[];
   stop(): Promise<void>;
+  /** SIGKILLs process `index` (tsx and the node process it runs): a crash, with no graceful shutdown. */
+  kill(index: number): Promise<void>;
 }
 
 /** Starts N real API processes (the production entry point) on one database, like N instances behind a load balancer. */
@@ -46,12 +48,25 @@ export async function startApiProcesses(count: number, env: Record<string, strin
   await Promise.all(urls.map((url) => waitForHealth(url)));
   return {
     urls,
+    async kill(index) {
+      const child = children[index]!;
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+      // tsx runs the API in a child node process: kill that one first, by its parent's pid.
+      try {
+        execFileSync('pkill', ['-KILL', '-P', String(child.pid)]);
+      } catch {
+        // No child (yet): killing tsx is enough.
+      }
+      child.kill('SIGKILL');
+      await exited;
+    },
     async stop() {
       await Promise.all(
         children.map(
           (c) =>
             new Promise<void>((resolve) => {
-              if (c.exitCode !== null) return resolve();
+              if (c.exitCode !== null || c.signalCode !== null) return resolve();
               c.once('exit', () => resolve());
               c.kill('SIGTERM');
             }),

@@ -89,11 +89,17 @@ export const orders = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     paidAt: timestamp('paid_at', { withTimezone: true }),
     refundedAt: timestamp('refunded_at', { withTimezone: true }),
+    /**
+     * When the payment reconciliation job should next ask Stripe about this order's PaymentIntent
+     * (a webhook may never arrive); null once there is nothing left to ask.
+     */
+    reconcileAt: timestamp('reconcile_at', { withTimezone: true }),
   },
   (t) => [
     uniqueIndex('orders_cart_key').on(t.cartId),
     uniqueIndex('orders_payment_intent_key').on(t.paymentIntentId),
     index('orders_booking_idx').on(t.bookingId),
+    index('orders_reconcile_idx').on(t.reconcileAt).where(sql`reconcile_at is not null`),
   ],
 );
 

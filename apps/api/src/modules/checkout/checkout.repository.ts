@@ -31,7 +31,7 @@ export async function insertBooking(
 
 export async function insertOrder(
   tx: Tx,
-  values: { bookingId: string; userId: string; cartId: string; items: LineItem[]; amountCents: number; now: Date },
+  values: { bookingId: string; userId: string; cartId: string; items: LineItem[]; amountCents: number; now: Date; reconcileAt: Date },
 ): Promise<OrderRow> {
   const { now, ...rest } = values;
   const [row] = await tx.insert(orders).values({ ...rest, createdAt: now }).returning();

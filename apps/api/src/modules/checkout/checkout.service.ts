@@ -2,6 +2,7 @@ import type { CheckoutResult, ContinuePaymentResult } from '@kringle/contracts/c
 import type { FastifyInstance } from 'fastify';
 import type Stripe from 'stripe';
 import { AppError, notFound } from '../../lib/app-error';
+import { isStripeUnavailable, paymentsUnavailable } from '../../plugins/stripe';
 import { lockReservation } from '../reservations/reservations.repository';
 import { newBookingReference } from './booking-reference';
 import { activeProducts, findCart, type CartRow } from './cart.repository';
@@ -68,7 +69,8 @@ export async function checkoutOrder(deps: Deps, userId: string, reservationId: s
       amountCents: cart.amountCents,
       now,
     });
-    const created = await insertOrder(tx, { bookingId: booking.id, userId, cartId: cart.id, items: cart.items, amountCents: cart.amountCents, now });
+    const reconcileAt = new Date(now.getTime() + deps.config.PAYMENT_RECONCILE_GRACE_SECONDS * 1000);
+    const created = await insertOrder(tx, { bookingId: booking.id, userId, cartId: cart.id, items: cart.items, amountCents: cart.amountCents, now, reconcileAt });
     await markCheckedOut(tx, reservation.id, booking.id, now);
     return { order: created, expiresAt: reservation.expiresAt };
   });
@@ -76,18 +78,29 @@ export async function checkoutOrder(deps: Deps, userId: string, reservationId: s
   return { bookingId: order.bookingId, orderId: order.id, client_secret: clientSecret, message: PAY_MESSAGE, amountCents: order.amountCents, expiresAt: expiresAt.toISOString() };
 }
 
+/**
+ * The order's PaymentIntent, created once: the key is derived from the order, so the SDK's own
+ * retries and a customer's retry after a failure all get the same intent. When Stripe stays
+ * unreachable the customer gets a 503 and keeps the hold and the order, ready to retry.
+ */
 export async function ensurePaymentIntent(deps: Pick<Deps, 'db'>, stripe: Stripe, order: OrderRow): Promise<string> {
   if (order.clientSecret) return order.clientSecret;
-  const intent = await stripe.paymentIntents.create(
-    {
-      amount: order.amountCents,
-      currency: 'aud',
-      automatic_payment_methods: { enabled: true },
-      metadata: { bookingId: order.bookingId, orderId: order.id },
-      description: `Photos with Santa, booking ${order.bookingId}`,
-    },
-    { idempotencyKey: `order-${order.id}-payment-intent` },
-  );
+  let intent: Stripe.PaymentIntent;
+  try {
+    intent = await stripe.paymentIntents.create(
+      {
+        amount: order.amountCents,
+        currency: 'aud',
+        automatic_payment_methods: { enabled: true },
+        metadata: { bookingId: order.bookingId, orderId: order.id },
+        description: `Photos with Santa, booking ${order.bookingId}`,
+      },
+      { idempotencyKey: `order-${order.id}-payment-intent` },
+    );
+  } catch (err) {
+    if (isStripeUnavailable(err)) throw paymentsUnavailable();
+    throw err;
+  }
   await attachPaymentIntent(deps.db, order.id, intent.id, intent.client_secret!);
   const stored = await findOrder(deps.db, order.id);
   return stored!.clientSecret!;

@@ -23,31 +23,61 @@ async function orderFor(tx: Tx, intent: { id: string; metadata?: Stripe.Metadata
   return (await lockOrderByIntent(tx, intent.id)) ?? (intent.metadata?.orderId ? await lockOrder(tx, intent.metadata.orderId) : undefined);
 }
 
+/** What a PaymentIntent's outcome means for its order; `open` = nothing decided yet. */
+export type IntentOutcome = 'succeeded' | 'failed' | 'canceled' | 'open';
+
+/** The outcome a PaymentIntent's current state shows (what the reconciliation job reads from Stripe). */
+export function outcomeOf(intent: Pick<Stripe.PaymentIntent, 'status' | 'last_payment_error'>): IntentOutcome {
+  if (intent.status === 'succeeded') return 'succeeded';
+  if (intent.status === 'canceled') return 'canceled';
+  if (intent.status === 'requires_payment_method' && intent.last_payment_error) return 'failed';
+  return 'open';
+}
+
+/** The Stripe event being applied, recorded in the same transaction; null when the state was read from Stripe. */
+type EventRef = Pick<Stripe.Event, 'id' | 'type'> | null;
+
 /**
- * Applies one Stripe event. Each handler decides from the order's current state, not from the
- * event alone, so duplicates and any arrival order are harmless; the event id is recorded in the
- * same transaction. Follow-up calls to Stripe (a refund) are derived from state afterwards, so a
- * redelivery after a failed call completes the work.
+ * Applies a PaymentIntent's outcome to its order and booking: the one function behind both the
+ * webhook and the reconciliation job. Each branch decides from the order's current state, not
+ * from the news alone, so duplicates, late webhooks after a reconciliation and any arrival order
+ * are harmless. Follow-up calls to Stripe (a refund) are derived from state afterwards, so a
+ * repeat after a failed call completes the work.
  */
-export async function handleStripeEvent(deps: Deps, event: Stripe.Event): Promise<void> {
-  switch (event.type) {
-    case 'payment_intent.succeeded':
-      return onSucceeded(deps, event, event.data.object);
-    case 'payment_intent.payment_failed':
-      return onFailed(deps, event, event.data.object);
-    case 'payment_intent.canceled':
-      return onCanceled(deps, event, event.data.object);
-    case 'charge.refunded':
-      return onRefunded(deps, event, event.data.object);
-    default:
-      await deps.db.transaction((tx) => recordEvent(tx, event.id, event.type));
+export async function applyIntentOutcome(deps: Deps, outcome: IntentOutcome, intent: Stripe.PaymentIntent, event: EventRef = null): Promise<void> {
+  switch (outcome) {
+    case 'succeeded':
+      return onSucceeded(deps, event, intent);
+    case 'failed':
+      return onFailed(deps, event, intent);
+    case 'canceled':
+      return onCanceled(deps, event, intent);
+    case 'open':
+      return;
   }
 }
 
-async function onSucceeded(deps: Deps, event: Stripe.Event, intent: Stripe.PaymentIntent): Promise<void> {
+const EVENT_OUTCOMES: Partial<Record<Stripe.Event.Type, IntentOutcome>> = {
+  'payment_intent.succeeded': 'succeeded',
+  'payment_intent.payment_failed': 'failed',
+  'payment_intent.canceled': 'canceled',
+};
+
+/** Applies one Stripe webhook event; the event id is recorded so each one is processed once. */
+export async function handleStripeEvent(deps: Deps, event: Stripe.Event): Promise<void> {
+  const outcome = EVENT_OUTCOMES[event.type];
+  if (outcome) return applyIntentOutcome(deps, outcome, event.data.object as Stripe.PaymentIntent, event);
+  if (event.type === 'charge.refunded') return onRefunded(deps, event, event.data.object);
+  await deps.db.transaction((tx) => recordEvent(tx, event.id, event.type));
+}
+
+/** False when this event id was applied before (Stripe redelivers); true when there is no event. */
+const firstTime = (tx: Tx, event: EventRef) => (event ? recordEvent(tx, event.id, event.type) : Promise.resolve(true));
+
+async function onSucceeded(deps: Deps, event: EventRef, intent: Stripe.PaymentIntent): Promise<void> {
   const now = deps.clock.now();
   const orderId = await deps.db.transaction(async (tx) => {
-    const fresh = await recordEvent(tx, event.id, event.type);
+    const fresh = await firstTime(tx, event);
     const order = await orderFor(tx, intent);
     if (!order) return null;
     if (!fresh || order.status === 'paid' || order.status === 'refunded') return order.id;
@@ -75,10 +105,10 @@ export async function settleLatePaymentRefund(deps: Deps, orderId: string): Prom
   for (const refund of await pendingRefundsOfOrder(deps.db, orderId)) await sendRefund(deps, refund.id);
 }
 
-async function onFailed(deps: Deps, event: Stripe.Event, intent: Stripe.PaymentIntent): Promise<void> {
+async function onFailed(deps: Deps, event: EventRef, intent: Stripe.PaymentIntent): Promise<void> {
   const now = deps.clock.now();
   await deps.db.transaction(async (tx) => {
-    if (!(await recordEvent(tx, event.id, event.type))) return;
+    if (!(await firstTime(tx, event))) return;
     const order = await orderFor(tx, intent);
     // A failure reported after a success (out of order) changes nothing.
     if (!order || order.status === 'paid' || order.status === 'refunded') return;
@@ -91,10 +121,10 @@ async function onFailed(deps: Deps, event: Stripe.Event, intent: Stripe.PaymentI
   });
 }
 
-async function onCanceled(deps: Deps, event: Stripe.Event, intent: Stripe.PaymentIntent): Promise<void> {
+async function onCanceled(deps: Deps, event: EventRef, intent: Stripe.PaymentIntent): Promise<void> {
   const now = deps.clock.now();
   await deps.db.transaction(async (tx) => {
-    if (!(await recordEvent(tx, event.id, event.type))) return;
+    if (!(await firstTime(tx, event))) return;
     const order = await orderFor(tx, intent);
     if (!order || order.status === 'paid' || order.status === 'refunded') return;
     const booking = await lockBooking(tx, order.bookingId);

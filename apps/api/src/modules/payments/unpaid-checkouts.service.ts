@@ -1,39 +1,77 @@
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
+import type Stripe from 'stripe';
 import { reservations } from '../../db/schema/reservations';
 import { holdLapsedMail } from '../bookings/bookings.emails';
 import { enqueueMail } from '../mail/outbox.repository';
-import { bookingDetails, claimLapsedCheckouts, lockBooking, releaseSlotHoldOf, setBooking, setOrder } from './payments.repository';
+import { bookingDetails, claimLapsedCheckout, lapsedCheckouts, lockBooking, releaseSlotHoldOf, setBooking, setOrder, type LapsedCheckout } from './payments.repository';
+import { applyIntentOutcome } from './payments.service';
 
 type Deps = Pick<FastifyInstance, 'db' | 'clock' | 'config' | 'stripe' | 'log'>;
 
 /**
  * API.md: an unpaid checkout whose hold expires becomes `cancelled` and its PaymentIntent is
- * cancelled. The booking is cancelled first (in the database), then the intent; if the customer
- * paid in between, Stripe refuses the cancel and the success webhook confirms the booking when
- * the session is still free, or refunds it.
+ * cancelled. The intent is read first: one that succeeded (its webhook late or lost) is applied
+ * as a payment instead, so a paid booking is never cancelled and no "hold lapsed" mail goes out.
+ * When Stripe cannot be asked, the checkout waits for a later pass; its lapsed hold already
+ * leaves the session free for others meanwhile. Returns how many checkouts were settled.
  */
 export async function cancelLapsedCheckouts(deps: Deps, batch = 100): Promise<number> {
-  const now = deps.clock.now();
-  const lapsed = await deps.db.transaction(async (tx) => {
-    const claimed = await claimLapsedCheckouts(tx, now, batch);
-    for (const c of claimed) {
-      const booking = await lockBooking(tx, c.bookingId);
-      await setBooking(tx, c.bookingId, { status: 'cancelled', cancelledAt: now, cancelReason: 'hold_expired', updatedAt: now });
-      await setOrder(tx, c.orderId, { status: 'failed' });
-      await tx.update(reservations).set({ status: 'expired', updatedAt: now }).where(eq(reservations.id, c.reservationId));
-      await releaseSlotHoldOf(tx, booking);
-      await enqueueMail(tx, holdLapsedMail(await bookingDetails(tx, c.bookingId), deps.config.BRAND_NAME, deps.config.PUBLIC_URL));
+  let settled = 0;
+  for (const lapsed of await lapsedCheckouts(deps.db, deps.clock.now(), batch)) {
+    const intent = lapsed.paymentIntentId ? await retrieveIntent(deps, lapsed) : null;
+    if (intent === undefined || intent?.status === 'processing') continue;
+    if (intent?.status === 'succeeded') {
+      await applyIntentOutcome(deps, 'succeeded', intent);
+      settled += 1;
+      continue;
     }
-    return claimed;
-  });
-  for (const c of lapsed) {
-    if (!c.paymentIntentId || !deps.stripe) continue;
-    try {
-      await deps.stripe.paymentIntents.cancel(c.paymentIntentId, {}, { idempotencyKey: `order-${c.orderId}-cancel-intent` });
-    } catch (err) {
-      deps.log.warn({ err, orderId: c.orderId }, 'could not cancel the PaymentIntent of a lapsed checkout');
-    }
+    if (!(await cancelCheckout(deps, lapsed))) continue;
+    settled += 1;
+    if (intent && intent.status !== 'canceled') await cancelIntent(deps, lapsed.orderId, intent.id);
   }
-  return lapsed.length;
+  return settled;
+}
+
+/** The intent as Stripe has it; undefined when Stripe cannot be asked now. */
+async function retrieveIntent(deps: Deps, lapsed: LapsedCheckout): Promise<Stripe.PaymentIntent | null | undefined> {
+  if (!deps.stripe || !lapsed.paymentIntentId) return null;
+  try {
+    return await deps.stripe.paymentIntents.retrieve(lapsed.paymentIntentId);
+  } catch (err) {
+    deps.log.warn({ err, orderId: lapsed.orderId }, 'could not read the PaymentIntent of a lapsed checkout; will try again');
+    return undefined;
+  }
+}
+
+async function cancelCheckout(deps: Deps, lapsed: LapsedCheckout): Promise<boolean> {
+  const now = deps.clock.now();
+  return deps.db.transaction(async (tx) => {
+    const claimed = await claimLapsedCheckout(tx, lapsed.bookingId, now);
+    if (!claimed) return false;
+    const booking = await lockBooking(tx, claimed.bookingId);
+    await setBooking(tx, claimed.bookingId, { status: 'cancelled', cancelledAt: now, cancelReason: 'hold_expired', updatedAt: now });
+    await setOrder(tx, claimed.orderId, { status: 'failed' });
+    await tx.update(reservations).set({ status: 'expired', updatedAt: now }).where(eq(reservations.id, claimed.reservationId));
+    await releaseSlotHoldOf(tx, booking);
+    await enqueueMail(tx, holdLapsedMail(await bookingDetails(tx, claimed.bookingId), deps.config.BRAND_NAME, deps.config.PUBLIC_URL));
+    return true;
+  });
+}
+
+/**
+ * Cancels the intent so the customer cannot pay for the lapsed checkout any more. If they paid in
+ * between, Stripe refuses and the payment is applied now (confirmed if the session is still free,
+ * refunded if not); if Stripe is down, the reconciliation job retries the cancel.
+ */
+export async function cancelIntent(deps: Deps, orderId: string, intentId: string): Promise<void> {
+  const stripe = deps.stripe;
+  if (!stripe) return;
+  try {
+    await stripe.paymentIntents.cancel(intentId, {}, { idempotencyKey: `order-${orderId}-cancel-intent` });
+  } catch (err) {
+    deps.log.warn({ err, orderId }, 'could not cancel the PaymentIntent of a lapsed checkout');
+    const intent = await stripe.paymentIntents.retrieve(intentId).catch(() => null);
+    if (intent?.status === 'succeeded') await applyIntentOutcome(deps, 'succeeded', intent);
+  }
 }

@@ -1,0 +1,53 @@
+import type { FastifyInstance } from 'fastify';
+import type Stripe from 'stripe';
+import { claimOrdersToReconcile, setReconcileAt, type OrderToReconcile } from './payment-reconciliation.repository';
+import { applyIntentOutcome, outcomeOf } from './payments.service';
+import { cancelIntent } from './unpaid-checkouts.service';
+
+type Deps = Pick<FastifyInstance, 'db' | 'clock' | 'config' | 'stripe' | 'log'>;
+
+export const RECONCILE_POLICY = {
+  /** Longer than a Stripe call with its retries, so no other process claims an order being looked at. */
+  leaseMs: 2 * 60_000,
+  /** Unsettled orders are looked at again after about their own age (so ever less often), at most this far apart. */
+  maxRecheckMs: 60 * 60_000,
+  batchSize: 50,
+};
+
+/**
+ * The repair for a webhook that never came (the API died between the payment and the booking
+ * write, the endpoint was down past Stripe's retries): unpaid orders older than the grace period
+ * are compared with their PaymentIntent at Stripe, and what it shows is applied exactly as the
+ * webhook would have (payments.service.ts applyIntentOutcome). Returns how many were looked at.
+ */
+export async function reconcilePayments(deps: Deps): Promise<number> {
+  if (!deps.stripe) return 0;
+  const now = deps.clock.now();
+  const claimed = await claimOrdersToReconcile(deps.db, now, new Date(now.getTime() + RECONCILE_POLICY.leaseMs), RECONCILE_POLICY.batchSize);
+  for (const order of claimed) await reconcileOrder(deps, deps.stripe, order);
+  return claimed.length;
+}
+
+async function reconcileOrder(deps: Deps, stripe: Stripe, order: OrderToReconcile): Promise<void> {
+  let intent: Stripe.PaymentIntent;
+  try {
+    intent = await stripe.paymentIntents.retrieve(order.paymentIntentId);
+  } catch (err) {
+    // Stripe unreachable: the lease runs out and the order is claimed again.
+    deps.log.warn({ err, orderId: order.orderId }, 'could not read a PaymentIntent to reconcile; will try again');
+    return;
+  }
+  const outcome = outcomeOf(intent);
+  await applyIntentOutcome(deps, outcome, intent);
+  // A checkout cancelled while Stripe was down may still have a payable intent: cancel it now.
+  if (outcome !== 'succeeded' && outcome !== 'canceled' && order.bookingStatus === 'cancelled') {
+    await cancelIntent(deps, order.orderId, intent.id);
+  }
+  const settled = outcome === 'succeeded' || outcome === 'canceled';
+  await setReconcileAt(deps.db, order.orderId, settled ? null : nextLook(deps.clock.now(), order.createdAt, deps.config.PAYMENT_RECONCILE_GRACE_SECONDS));
+}
+
+function nextLook(now: Date, createdAt: Date, graceSeconds: number): Date {
+  const age = now.getTime() - createdAt.getTime();
+  return new Date(now.getTime() + Math.min(Math.max(age, graceSeconds * 1000), RECONCILE_POLICY.maxRecheckMs));
+}
