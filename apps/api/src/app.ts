@@ -17,7 +17,7 @@ import { authPlugin } from './plugins/auth';
 import { errorsPlugin } from './plugins/errors';
 import { openapiPlugin, openapiRoutes } from './plugins/openapi';
 import { rateLimitPlugin } from './plugins/rate-limit';
-import { securityPlugin } from './plugins/security';
+import { frameworkErrors, securityPlugin } from './plugins/security';
 import { webStaticPlugin } from './plugins/web-static';
 import { catalogueRoutes } from './modules/availability/availability.routes';
 import { reservationsRoutes } from './modules/reservations/reservations.routes';
@@ -60,6 +60,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       return typeof given === 'string' && /^[\w-]{8,64}$/.test(given) ? given : randomUUID();
     },
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
+    frameworkErrors,
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);

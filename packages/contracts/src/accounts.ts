@@ -44,7 +44,14 @@ export function passwordStrength(password: string, email?: string): 0 | 1 | 2 | 
   return Math.max(1, Math.min(4, points)) as 1 | 2 | 3 | 4;
 }
 
-const nameSchema = z.string().trim().min(1, { message: 'Required' }).max(NAME_MAX);
+/** Control characters (PostgreSQL cannot even store a NUL) or half of a UTF-16 surrogate pair. */
+const UNPRINTABLE = /\p{Cc}|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/u;
+const nameSchema = z
+  .string()
+  .trim()
+  .min(1, { message: 'Required' })
+  .max(NAME_MAX)
+  .refine((v) => !UNPRINTABLE.test(v) && /[\p{L}\p{N}]/u.test(v), { message: 'Use letters, without special characters' });
 /** Digits with optional +, spaces, brackets and dashes (e.g. `0412 345 678`, `+61 412 345 678`). */
 export const phoneSchema = z
   .string()

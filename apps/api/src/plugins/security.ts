@@ -1,7 +1,32 @@
 import cors from '@fastify/cors';
 import helmet from '@fastify/helmet';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import { AppError } from '../lib/app-error';
+
+/** The JSON path of the first string holding a NUL (PostgreSQL text cannot store one), or null. */
+function nulPath(value: unknown, path: string, depth = 0): string | null {
+  if (typeof value === 'string') return value.includes('\u0000') ? path : null;
+  if (depth > 32 || value === null || typeof value !== 'object') return null;
+  for (const [key, child] of Object.entries(value)) {
+    const found = nulPath(child, `${path}.${key}`, depth + 1);
+    if (found) return found;
+  }
+  return null;
+}
+
+/**
+ * Fastify's `frameworkErrors` option: URLs refused before routing (bad percent-encoding, a path
+ * parameter over maxParamLength) skip every hook, so without this they would answer Fastify's
+ * own body and no security headers. API.md's error body instead, with the headers that matter.
+ */
+export function frameworkErrors(_error: FastifyError, _request: FastifyRequest, reply: FastifyReply) {
+  return reply
+    .code(400)
+    .headers({ 'x-content-type-options': 'nosniff', 'content-security-policy': "default-src 'none'; frame-ancestors 'none'", 'cache-control': 'no-store' })
+    .type('application/json; charset=utf-8')
+    .send({ error: 'That address is not valid.', code: 'BAD_REQUEST' });
+}
 
 /** Security headers and CORS limited to the configured app origins. */
 export const securityPlugin = fp(async (app: FastifyInstance) => {
@@ -30,5 +55,20 @@ export const securityPlugin = fp(async (app: FastifyInstance) => {
     allowedHeaders: ['Authorization', 'Content-Type', 'X-App-Check', 'Idempotency-Key'],
     exposedHeaders: ['Retry-After', 'X-Request-Id'],
     maxAge: 600,
+  });
+
+  // ASVS 8.2.1: API answers carry tokens and personal data; no browser or proxy keeps them
+  // unless a route says otherwise (receipts, terms and the web app's files set their own).
+  app.addHook('onSend', async (request, reply) => {
+    if (request.url.startsWith('/api/') && !reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
+  });
+
+  // A NUL in any JSON string would reach PostgreSQL and fail there as a 500: refuse it up front.
+  app.addHook('preValidation', async (request) => {
+    if (typeof request.body !== 'object' || request.body === null || Buffer.isBuffer(request.body)) return;
+    const path = nulPath(request.body, 'body');
+    if (path) {
+      throw new AppError('VALIDATION_FAILED', 400, 'Some of the details sent are not valid.', [{ path, message: 'Contains a character that is not allowed' }]);
+    }
   });
 });
