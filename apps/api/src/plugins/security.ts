@@ -31,6 +31,8 @@ export function frameworkErrors(_error: FastifyError, _request: FastifyRequest, 
 /** Security headers and CORS limited to the configured app origins. */
 export const securityPlugin = fp(async (app: FastifyInstance) => {
   const stripe = ['https://js.stripe.com', 'https://*.stripe.com'];
+  // The local Stripe sandbox (dev and tests) answers on a loopback port; production never needs it.
+  const local = app.config.NODE_ENV === 'production' ? [] : ['http://127.0.0.1:*', 'http://localhost:*'];
   await app.register(helmet, {
     contentSecurityPolicy: {
       directives: {
@@ -38,10 +40,10 @@ export const securityPlugin = fp(async (app: FastifyInstance) => {
         scriptSrc: ["'self'", ...stripe, 'https://www.googletagmanager.com'],
         styleSrc: ["'self'", "'unsafe-inline'"],
         imgSrc: ["'self'", 'data:', 'blob:', 'https:'],
-        connectSrc: ["'self'", ...stripe, 'https://*.google-analytics.com', 'http://127.0.0.1:*', 'http://localhost:*'],
-        frameSrc: ["'self'", ...stripe, 'http://127.0.0.1:*', 'http://localhost:*'],
+        connectSrc: ["'self'", ...stripe, 'https://*.google-analytics.com', ...local],
+        frameSrc: ["'self'", ...stripe, ...local],
         workerSrc: ["'self'", 'blob:'],
-        formAction: ["'self'", 'http://127.0.0.1:*', 'http://localhost:*'],
+        formAction: ["'self'", ...local],
         upgradeInsecureRequests: null,
       },
     },
