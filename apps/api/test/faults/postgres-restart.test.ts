@@ -4,11 +4,13 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bookings, orders } from '../../src/db/schema/bookings';
 import { slots } from '../../src/db/schema/catalogue';
+import { mailOutbox } from '../../src/db/schema/mail';
 import { reservations } from '../../src/db/schema/reservations';
 import { ManualClock } from '../../src/lib/clock';
+import { reconcilePayments } from '../../src/modules/payments/payment-reconciliation.service';
 import { createCustomer, createCustomers } from '../support/customers';
 import { startFaultyProxy, type FaultyProxy } from '../support/faulty-proxy';
-import { listenForWebhooks, startSandbox } from '../support/payments';
+import { CARDS, listenForWebhooks, payWithCard, startSandbox } from '../support/payments';
 import { startRestartablePostgres, type RestartablePostgres } from '../support/restartable-postgres';
 import { createTestApp, type TestApp } from '../test-app';
 import { basketFor, holdAndCart, injectCall, seedSessions, waitFor, type Call } from './booking-flow';
@@ -157,6 +159,29 @@ describe('fault: PostgreSQL restarts', () => {
     await expectOneOrderAndIntent(flow.reservationId, flow.cartId, retry.body.orderId as string);
     const creates = proxy.requests.filter((r) => r.method === 'POST' && r.path === '/v1/payment_intents' && r.idempotencyKey === `order-${retry.body.orderId}-payment-intent`);
     expect(creates.length).toBe(2);
+    await poolSettled();
+  });
+
+  it('paying while PostgreSQL is down: the webhook gets 503s, and the booking is confirmed once when the database is back', async () => {
+    const who = await createCustomer(t.db, t.app.idTokens);
+    const flow = await holdAndCart(call, who, sessions[next++]!, basket);
+    const checkout = await call('POST', flow.checkoutUrl, who, { cartId: flow.cartId });
+    const bookingId = checkout.body.bookingId as string;
+    await server.stop('fast');
+    expect((await payWithCard(sandbox, checkout.body.client_secret as string, CARDS.success)).status).toBe('succeeded');
+    const intentId = (checkout.body.client_secret as string).split('_secret_')[0]!;
+    const succeeded = sandbox.events('payment_intent.succeeded').find((e) => (e.data.object as unknown as { id: string }).id === intentId)!;
+    await waitFor('a refused webhook', async () => (sandbox.webhookAttempts(succeeded.id).some((a) => a.status === 503) ? true : undefined));
+    await server.start();
+    await ready();
+    // Whichever comes first, Stripe's next retry or the reconciliation job, applies it; the other changes nothing.
+    clock.advance(t.config.PAYMENT_RECONCILE_GRACE_SECONDS * 1000);
+    await reconcilePayments(t.app);
+    await sandbox.webhooksIdle();
+    await sandbox.redeliver(succeeded.id);
+    expect((await t.db.select().from(bookings).where(eq(bookings.id, bookingId)))[0]!.status).toBe('completed');
+    const mails = await t.db.select().from(mailOutbox).where(eq(mailOutbox.toAddress, who.email));
+    expect(mails.map((m) => m.subject.split(':')[0])).toEqual(['Booked']);
     await poolSettled();
   });
 

@@ -13,7 +13,7 @@ import { basketFor, holdAndCart, injectCall, seedSessions, type Call } from './b
 
 const MINUTE = 60_000;
 /** The SDK's per-attempt timeout here; a "late" answer comes after it, once the sandbox has done the work. */
-const TIMEOUT_MS = 1_500;
+const TIMEOUT_MS = 2_000;
 const LATE_MS = TIMEOUT_MS + 700;
 
 type Obj = { id: string; metadata?: Record<string, string>; payment_intent?: string };
