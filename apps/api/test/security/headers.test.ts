@@ -82,7 +82,7 @@ describe('security headers, CORS and the refresh cookie', () => {
     expect(cspOf(res)['frame-ancestors']).toBe("'none'");
   });
 
-  it('sends HSTS in production only (plain http stays usable locally), and no loopback sources in its CSP', async () => {
+  it('sends HSTS in production only (plain http stays usable locally), no loopback sources in its CSP and no dev mailbox', async () => {
     expect((await t.app.inject('/api/v1/health')).headers['strict-transport-security']).toBeUndefined();
     const prod = await createTestApp({ NODE_ENV: 'production' });
     try {
@@ -91,6 +91,11 @@ describe('security headers, CORS and the refresh cookie', () => {
       expect(hsts).toContain('includeSubDomains');
       // The sandbox's loopback sources are for development only.
       expect(String((await prod.app.inject('/api/v1/health')).headers['content-security-policy'])).not.toMatch(/localhost|127\.0\.0\.1/);
+      // Nor does production serve the development mailbox (it would show everyone's reset links).
+      for (const url of ['/api/v1/dev/outbox?to=a@example.com', '/dev/mailbox']) {
+        expect((await prod.app.inject(url)).statusCode, url).toBe(404);
+      }
+      expect((await t.app.inject('/api/v1/dev/outbox?to=a@example.com')).statusCode).toBe(200);
     } finally {
       await prod.close();
     }
