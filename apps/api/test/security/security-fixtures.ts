@@ -147,13 +147,20 @@ export const median = (xs: number[]) => {
  * Times two kinds of request in ABBA order (so drift in machine load falls on both alike) and
  * returns each kind's median: robust to the outliers a loaded CI machine produces.
  */
-export async function interleavedMedians(rounds: number, a: () => Promise<unknown>, b: () => Promise<unknown>): Promise<{ a: number; b: number }> {
+export async function interleavedMedians(
+  rounds: number,
+  a: () => Promise<unknown>,
+  b: () => Promise<unknown>,
+  /** Untimed, after each sample: waits for work a request left running, so it never overlaps the next sample. */
+  settle: () => Promise<unknown> = async () => {},
+): Promise<{ a: number; b: number }> {
   const ta: number[] = [];
   const tb: number[] = [];
   const time = async (fn: () => Promise<unknown>, into: number[]) => {
     const start = performance.now();
     await fn();
     into.push(performance.now() - start);
+    await settle();
   };
   for (let i = 0; i < rounds; i++) {
     if (i % 2 === 0) {
