@@ -49,7 +49,7 @@ const UNPRINTABLE = /\p{Cc}|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBF
 const nameSchema = z
   .string()
   .trim()
-  .min(1, { message: 'Required' })
+  .min(1, { message: 'Required', abort: true })
   .max(NAME_MAX)
   .refine((v) => !UNPRINTABLE.test(v) && /[\p{L}\p{N}]/u.test(v), { message: 'Use letters, without special characters' });
 /** Digits with optional +, spaces, brackets and dashes (e.g. `0412 345 678`, `+61 412 345 678`). */
