@@ -15,11 +15,15 @@ const LAST = "'; drop table users;--";
  * were parsed as HTML. The CSP would also block the inline handler, so a dialog alone could not
  * prove the name was inert: the DOM check does.
  */
-function watchForScript(page: Page): { dialogs: string[] } {
-  const seen = { dialogs: [] as string[] };
+function watchForScript(page: Page): { dialogs: string[]; cspViolations: string[] } {
+  const seen = { dialogs: [] as string[], cspViolations: [] as string[] };
   page.on('dialog', (dialog) => {
     seen.dialogs.push(`${dialog.type()}: ${dialog.message()}`);
     void dialog.dismiss();
+  });
+  // The app itself must run under its CSP: a violation means the policy or the build is wrong.
+  page.on('console', (message) => {
+    if (/Content Security Policy/i.test(message.text())) seen.cspViolations.push(message.text());
   });
   return seen;
 }
@@ -28,7 +32,12 @@ const injectedElements = (page: Page) => page.locator('img[src="x"], svg[onload]
 test('a customer named with markup and SQL sees the name as text everywhere it is shown; nothing runs', async ({ page }) => {
   const seen = watchForScript(page);
   const email = uniqueEmail('inert');
-  await page.goto('/register');
+  const served = await page.goto('/register');
+  // The real build is served with the API's security headers.
+  const headers = served!.headers();
+  expect(headers['content-security-policy']).toMatch(/default-src 'self'/);
+  expect(headers['content-security-policy']).toMatch(/script-src-attr 'none'/);
+  expect(headers['x-content-type-options']).toBe('nosniff');
   await registerThroughForm(page, { email, password: STRONG_PASSWORD, firstName: FIRST, lastName: LAST });
   await expect(page.getByRole('heading', { name: 'Verify your email address' })).toBeVisible();
 
@@ -62,6 +71,7 @@ test('a customer named with markup and SQL sees the name as text everywhere it i
   expect(await injectedElements(page)).toBe(0);
 
   expect(seen.dialogs).toEqual([]);
+  expect(seen.cspViolations).toEqual([]);
 });
 
 test('redirect-looking parameters never take a signed-in customer off the site', async ({ page, baseURL }) => {
