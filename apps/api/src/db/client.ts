@@ -20,28 +20,26 @@ export function createDb(url: string, poolSize: number): { pool: pg.Pool; db: Db
   const pool = new pg.Pool({ connectionString: url, max: poolSize, application_name: 'kringle-api', connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
   // An idle client's error (e.g. the server restarting) must not crash the process.
   pool.on('error', () => {});
+  // Nor may a checked-out one's: pg-pool removes its listener while a client is lent out, and the
+  // server's "terminating connection" can even arrive in the same read as the connection's
+  // ReadyForQuery, before the borrower runs. The failing query still reports the error.
+  pool.on('connect', (client) => client.on('error', () => {}));
   const db = drizzle(pool, { schema });
   db.transaction = releasingTransactions(pool);
   return { pool, db };
 }
 
 /**
- * Transactions that survive the server going away mid-way:
- * - a checked-out pg client has no 'error' listener (pg-pool removes it), so a connection that
- *   dies during a transaction emitted an unhandled 'error' and crashed the process;
- * - drizzle 0.45 sends BEGIN outside its try/finally, so a connection that died between checkout
- *   and BEGIN was never given back and the pool shrank for good.
- * Here the client is taken, watched and released by us (destroyed when it broke); drizzle runs
- * the transaction on that one client. One drizzle wrapper per pooled client, reused.
+ * drizzle 0.45 sends BEGIN outside its try/finally, so a connection that died between checkout
+ * and BEGIN (the server restarting under load) was never given back, and the pool shrank for good.
+ * Here the client is taken and released by us (destroyed when it broke); drizzle runs the
+ * transaction on that one client. One drizzle wrapper per pooled client, reused.
  */
 function releasingTransactions(pool: pg.Pool): Db['transaction'] {
   const perClient = new WeakMap<pg.PoolClient, Db>();
   return async (run, config) => {
     const client = await pool.connect();
     let broken: Error | undefined;
-    // The failing query reports the error to the caller; this only keeps it from being unhandled.
-    const onError = (err: Error) => (broken = err);
-    client.on('error', onError);
     try {
       let db = perClient.get(client);
       if (!db) perClient.set(client, (db = drizzle(client, { schema })));
@@ -50,7 +48,6 @@ function releasingTransactions(pool: pg.Pool): Db['transaction'] {
       if (isDatabaseUnavailable(err)) broken = err instanceof Error ? err : new Error(String(err));
       throw err;
     } finally {
-      client.removeListener('error', onError);
       client.release(broken);
     }
   };

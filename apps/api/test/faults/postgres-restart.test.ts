@@ -1,7 +1,8 @@
 import type { StripeSandbox } from '@kringle/stripe-sandbox/stripe-sandbox';
-import { eq, inArray } from 'drizzle-orm';
+import { eq, inArray, sql } from 'drizzle-orm';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createDb } from '../../src/db/client';
 import { bookings, orders } from '../../src/db/schema/bookings';
 import { slots } from '../../src/db/schema/catalogue';
 import { mailOutbox } from '../../src/db/schema/mail';
@@ -183,6 +184,38 @@ describe('fault: PostgreSQL restarts', () => {
     const mails = await t.db.select().from(mailOutbox).where(eq(mailOutbox.toAddress, who.email));
     expect(mails.map((m) => m.subject.split(':')[0])).toEqual(['Booked']);
     await poolSettled();
+  });
+
+  it('transactions hammered through eight restarts: no crash, no pool client lost, and they run again afterwards', async () => {
+    const { db, pool } = createDb(server.url, 5);
+    let stop = false;
+    let committed = 0;
+    const loops = Array.from({ length: 8 }, async () => {
+      while (!stop) {
+        try {
+          await db.transaction(async (tx) => void (await tx.execute(sql`select pg_sleep(0.001)`)));
+          committed += 1;
+        } catch {
+          // 503 material: the caller retries.
+        }
+      }
+    });
+    try {
+      for (let i = 0; i < 8; i++) {
+        const before = committed;
+        await waitFor('transactions between restarts', async () => (committed > before ? true : undefined));
+        await server.restart(i % 2 ? 'immediate' : 'fast');
+      }
+      const before = committed;
+      await waitFor('transactions after the last restart', async () => (committed > before + 20 ? true : undefined));
+    } finally {
+      stop = true;
+      await Promise.all(loops);
+    }
+    // Before the fix, drizzle's pool transactions left every client checked out (and crashed the process on 'error').
+    expect(pool.totalCount - pool.idleCount).toBe(0);
+    await pool.end();
+    await ready();
   });
 
   async function expectOneOrderAndIntent(reservationId: string, cartId: string, orderId: string) {
