@@ -39,6 +39,9 @@ const TUNING = [
   'jit = off',
   'log_min_messages = warning',
   'autovacuum_naptime = 10s',
+  // Which statements each scenario ran, for the report (the cost of tracking is a few percent).
+  "shared_preload_libraries = 'pg_stat_statements'",
+  'pg_stat_statements.track = top',
 ];
 
 /** initdb a throwaway cluster in `dir` and start it on 127.0.0.1:`port`. */
@@ -67,11 +70,14 @@ export async function startPostgres(dir: string, port: number): Promise<Postgres
   };
 }
 
-/** Runs pgbench with a custom script; returns transactions per second (connection time excluded). */
+/**
+ * Runs pgbench with a custom script as prepared statements (as the API runs the hold), and
+ * returns transactions per second (connection time excluded).
+ */
 export async function pgbench(cluster: PostgresCluster, database: string, script: string, opts: { clients: number; transactionsPerClient: number }) {
   const { stdout } = await run(
     path.join(PG_BIN, 'pgbench'),
-    ['-n', '-h', '127.0.0.1', '-p', String(cluster.port), '-U', 'postgres', '-c', String(opts.clients), '-j', '2', '-t', String(opts.transactionsPerClient), '-f', script, database],
+    ['-n', '-M', 'prepared', '-h', '127.0.0.1', '-p', String(cluster.port), '-U', 'postgres', '-c', String(opts.clients), '-j', '2', '-t', String(opts.transactionsPerClient), '-f', script, database],
     { maxBuffer: 10 * 1024 * 1024 },
   );
   const tps = /tps = ([\d.]+) \(without initial connection time\)/.exec(stdout);

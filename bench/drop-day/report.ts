@@ -63,6 +63,8 @@ export interface Report {
     pgbench: { tps: number; runs: number[]; clients: number; transactions: number };
     signIn: { storm: LoadResult; readsDuringStorm: LoadResult; argon2VerifyMs: number; concurrentHashesPerProcess: number; boundPerSecond: number };
   };
+  /** The statements PostgreSQL ran most during a scenario (pg_stat_statements). */
+  statements: Record<string, Array<{ calls: number; query: string }>>;
   ratios: { availableSlotsOverHelloWorld: number; holdsOverPgbench: number };
   budgets: Budget[];
 }

@@ -105,6 +105,16 @@ export async function countRaceHolds(db: Db): Promise<{ heldSlots: number; activ
   };
 }
 
+/** Statements PostgreSQL ran since the last call (the busiest first), then starts counting again. */
+export async function takeStatementCounts(db: Db, top = 6): Promise<Array<{ calls: number; query: string }>> {
+  await db.execute(sql`create extension if not exists pg_stat_statements`);
+  const rows = await db.execute(sql`
+    select calls::int, left(regexp_replace(query, '[[:space:]]+', ' ', 'g'), 140) as query from pg_stat_statements
+    where query not ilike '%pg_stat_statements%' order by calls desc limit ${top}`);
+  await db.execute(sql`select pg_stat_statements_reset()`);
+  return rows.rows.map((r) => ({ calls: r.calls as number, query: r.query as string }));
+}
+
 /** An app-check token obtained the way the web app gets one: solve the proof-of-work, exchange it. */
 export async function appCheckToken(baseUrl: string): Promise<string> {
   const c = (await (await fetch(`${baseUrl}/api/v1/app-check/challenge`, { method: 'POST' })).json()) as {

@@ -72,6 +72,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
+  app.addHook('onResponse', (request, reply, done) => {
+    // A plain message: a logged object would pass through the redaction paths on every request.
+    request.log.info(`${request.method} ${request.url} ${reply.statusCode} ${Math.round(reply.elapsedTime)}ms`);
+    done();
+  });
 
   await app.register(errorsPlugin);
   await app.register(securityPlugin);

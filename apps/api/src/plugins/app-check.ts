@@ -8,6 +8,7 @@
 import type { FastifyInstance, RouteOptions } from 'fastify';
 import fp from 'fastify-plugin';
 import { AppError } from '../lib/app-error';
+import { VerifiedTokenCache } from '../lib/verified-token-cache';
 import { verifyAppCheckToken } from '../modules/app-check/app-check.service';
 
 declare module 'fastify' {
@@ -41,6 +42,8 @@ export const appCheckPlugin = fp(async (app: FastifyInstance) => {
   });
 
   if (mode === 'off') return;
+  const verified = new VerifiedTokenCache<true>();
+  const verify = async (token: string) => ((await verifyAppCheckToken(token, app.secrets.appCheckSecret, app.clock)) ? (true as const) : null);
   app.addHook('onRequest', async (request) => {
     if (!requiresAppCheck(request.routeOptions.url, request.routeOptions.config)) return;
     const header = request.headers['x-app-check'];
@@ -48,7 +51,7 @@ export const appCheckPlugin = fp(async (app: FastifyInstance) => {
     let failure: AppError | null = null;
     if (!token) {
       failure = new AppError('APP_CHECK_REQUIRED', 401, 'This app could not be verified. Please reload the page.');
-    } else if (!(await verifyAppCheckToken(token, app.secrets.appCheckSecret, app.clock))) {
+    } else if (!(await verified.verify(token, app.clock.now().getTime(), verify))) {
       failure = new AppError('APP_CHECK_INVALID', 401, 'This app could not be verified. Please reload the page.');
     }
     if (!failure) return;

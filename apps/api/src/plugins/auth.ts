@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { errorBodySchema } from '@kringle/contracts/errors';
 import { AppError } from '../lib/app-error';
+import { VerifiedTokenCache } from '../lib/verified-token-cache';
 import { IdTokens, type AuthClaims } from '../modules/accounts/id-tokens';
 import { findUserById } from '../modules/accounts/users.repository';
 
@@ -58,6 +59,7 @@ export const authPlugin = fp(
       }),
     );
     app.decorateRequest('auth', null);
+    const verified = new VerifiedTokenCache<AuthClaims>();
 
     // Documents the bearer token and the auth errors in OpenAPI for every protected route.
     app.addHook('onRoute', (route) => {
@@ -74,7 +76,7 @@ export const authPlugin = fp(
       const access = request.routeOptions.config.auth ?? 'public';
       if (access === 'public') return;
       const token = bearerToken(request);
-      const claims = token ? await app.idTokens.verify(token) : null;
+      const claims = token ? await verified.verify(token, app.clock.now().getTime(), (t) => app.idTokens.verify(t)) : null;
       if (!claims) throw unauthenticatedError();
       if (claims.staff) throw new AppError('STAFF_NOT_ALLOWED', 403, 'Not Authorized to login');
       if (access === 'customer' && !claims.emailVerified) {

@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
   addOnListSchema,
@@ -16,6 +16,7 @@ import {
 } from '@kringle/contracts/catalogue';
 import { errorBodySchema } from '@kringle/contracts/errors';
 import { getAddOns, getLocations, getPackages } from '../catalogue/catalogue.service';
+import { availabilityCacheOf } from './availability.cache';
 import { getAvailableDates, getAvailableSlots, getSlot } from './availability.service';
 
 /** Catalogue and availability (API.md "Catalogue"): customers only. */
@@ -23,6 +24,14 @@ export async function catalogueRoutes(app: FastifyInstance) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const customer = { auth: 'customer' as const };
   const notFound = { 404: errorBodySchema };
+  const cache = availabilityCacheOf(app.db);
+
+  /** Answers from the short cache, or computes, serializes with the route's schema and keeps the text. */
+  const cached = async (reply: FastifyReply, locationId: string, key: string, compute: () => Promise<unknown>) => {
+    // The route's zod serializer (fastify-type-provider-zod) always produces JSON text.
+    const body = await cache.getOrCompute(key, locationId, app.clock.now(), async () => Buffer.from(reply.serialize(await compute()) as string));
+    return reply.type('application/json; charset=utf-8').send(body);
+  };
 
   r.get('/common/locations', { config: customer, schema: { tags: ['catalogue'], summary: 'Locations with their session types', response: { 200: locationListSchema } } }, async () => ({
     items: await getLocations(app.db, app.clock),
@@ -52,7 +61,11 @@ export async function catalogueRoutes(app: FastifyInstance) {
         response: { 200: availableDatesSchema, ...notFound },
       },
     },
-    async (req) => getAvailableDates(app, req.params.id, req.query),
+    async (req, reply) => {
+      const q = req.query;
+      const key = `dates|${req.params.id}|${q.slotTypeId}|${q.from ?? ''}|${q.to ?? ''}`;
+      return cached(reply, req.params.id, key, () => getAvailableDates(app, req.params.id, q));
+    },
   );
 
   r.get(
@@ -67,7 +80,11 @@ export async function catalogueRoutes(app: FastifyInstance) {
         response: { 200: availableSlotsSchema, ...notFound },
       },
     },
-    async (req) => getAvailableSlots(app, req.params.id, req.query),
+    async (req, reply) => {
+      const q = req.query;
+      const key = `slots|${req.params.id}|${q.date}|${q.slotTypeId ?? ''}|${q.filter}`;
+      return cached(reply, req.params.id, key, () => getAvailableSlots(app, req.params.id, q));
+    },
   );
 
   r.get(

@@ -1,4 +1,5 @@
 import { and, eq, sql } from 'drizzle-orm';
+import type pg from 'pg';
 import type { DbOrTx, Tx } from '../../db/client';
 import { slots } from '../../db/schema/catalogue';
 import { reservations } from '../../db/schema/reservations';
@@ -51,6 +52,61 @@ export async function claimSlot(
       and (hold_expires_at is null or hold_expires_at <= ${args.now.toISOString()}::timestamptz)`);
   return result.rowCount === 1;
 }
+
+export interface QuickHoldOutcome {
+  /** Null when the slot does not exist. */
+  slotLocationId: string | null;
+  upcomingBookings: number;
+  /** The slot is held by this customer's own live reservation (re-picking the same session). */
+  heldByMe: boolean;
+  held: boolean;
+}
+
+/**
+ * A customer without a live hold takes a session in one statement, so a drop-day racer costs
+ * one round trip whether it wins or loses: the booking-limit count, the claim (the same
+ * conditional UPDATE as claimSlot) and the reservation insert. A customer who still has an
+ * active hold makes the insert hit reservations_one_active_per_user (23505): the statement
+ * changes nothing and the caller takes the general path that releases the old hold first.
+ */
+export async function quickHold(
+  pool: Pick<pg.Pool, 'query'>,
+  args: { reservationId: string; userId: string; slotId: string; expiresAt: Date; refreshesLeft: number; now: Date; leadCutoff: Date; bookingLimit: number },
+): Promise<QuickHoldOutcome> {
+  const result = await pool.query<{ upcoming: number; held: number; location_id: string | null; held_by_me: boolean }>({
+    // Named: each connection parses and plans it once, then only binds values.
+    name: 'kringle-quick-hold',
+    text: QUICK_HOLD_SQL,
+    values: [args.userId, args.slotId, args.reservationId, args.expiresAt, args.now, args.leadCutoff, args.bookingLimit, args.refreshesLeft],
+  });
+  const row = result.rows[0]!;
+  return { slotLocationId: row.location_id, upcomingBookings: row.upcoming, heldByMe: row.held_by_me, held: row.held === 1 };
+}
+
+/** $1 user, $2 slot, $3 new reservation id, $4 expires at, $5 now, $6 lead cutoff, $7 booking limit, $8 refreshes. */
+const QUICK_HOLD_SQL = `
+  with upcoming as (
+    select count(*)::int as n from bookings b join slots s on s.id = b.slot_id
+    where b.user_id = $1::uuid and b.status in ('payment_pending', 'completed') and s.start_at > $5::timestamptz
+  ), target as (
+    select s.location_id, r.user_id is not null as held_by_me
+    from slots s left join reservations r on r.id = s.hold_reservation_id and r.status = 'active' and r.user_id = $1::uuid
+    where s.id = $2::uuid
+  ), claimed as (
+    update slots set hold_reservation_id = $3::uuid, hold_expires_at = $4::timestamptz
+    where id = $2::uuid and kind = 'session' and not blocked and booking_id is null
+      and start_at >= $6::timestamptz
+      and (hold_expires_at is null or hold_expires_at <= $5::timestamptz)
+      and (select n from upcoming) < $7::int
+    returning id, location_id
+  ), inserted as (
+    insert into reservations (id, user_id, slot_id, location_id, status, expires_at, refreshes_left, booking_id, created_at, updated_at)
+    select $3::uuid, $1::uuid, id, location_id, 'active', $4::timestamptz, $8::int, null, $5::timestamptz, $5::timestamptz
+    from claimed
+    returning id
+  )
+  select (select n from upcoming) as upcoming, (select count(*)::int from inserted) as held, t.location_id, coalesce(t.held_by_me, false) as held_by_me
+  from (select 1) as one left join target t on true`;
 
 /** Extends a hold only while this reservation still owns the slot. */
 export async function extendSlotHold(tx: Tx, reservationId: string, expiresAt: Date): Promise<boolean> {

@@ -1,6 +1,8 @@
+import { randomUUID } from 'node:crypto';
 import type { CreateReservationBody, Reservation } from '@kringle/contracts/reservations';
 import type { FastifyInstance } from 'fastify';
 import { AppError, notFound } from '../../lib/app-error';
+import { forgetAvailability } from '../availability/availability.cache';
 import { assertCanHoldForReschedule } from '../bookings/reschedule.service';
 import {
   claimSlot,
@@ -10,6 +12,7 @@ import {
   findReservation,
   insertReservation,
   lockReservation,
+  quickHold,
   releaseActiveHolds,
   slotForHold,
   updateReservation,
@@ -17,7 +20,11 @@ import {
 } from './reservations.repository';
 
 type Deps = Pick<FastifyInstance, 'db' | 'clock' | 'config'>;
+/** The one-statement hold talks to the pool directly, as a named (prepared) statement. */
+type HoldDeps = Deps & Pick<FastifyInstance, 'pool'>;
 
+const bookingLimit = (limit: number) =>
+  new AppError('BOOKING_LIMIT', 409, `You already have ${limit} upcoming bookings, the most one account can hold. Please contact us for more.`);
 const slotTaken = () => new AppError('SLOT_UNAVAILABLE', 409, 'Sorry, that session was just taken. Please choose another time.');
 const holdExpired = () => new AppError('HOLD_EXPIRED', 409, 'Your hold on this session has ended. Please choose a session again.');
 
@@ -43,16 +50,59 @@ function isUniqueViolation(err: unknown): boolean {
 /**
  * Holds a session for HOLD_MINUTES. The customer's previous hold is released in the same
  * transaction, and if the session cannot be claimed nothing changes (the old hold stays).
+ * Most holds (a customer without a live hold, not rescheduling) take the one-statement path.
  */
-export async function createReservation(deps: Deps, userId: string, body: CreateReservationBody): Promise<Reservation> {
+export async function createReservation(deps: HoldDeps, userId: string, body: CreateReservationBody): Promise<Reservation> {
+  if (!body.bookingId) {
+    const quick = await tryQuickHold(deps, userId, body.slotId);
+    if (quick) return quick;
+  }
+  return holdReleasingPrevious(deps, userId, body);
+}
+
+/** The one-round-trip hold; null when the general path must decide (the customer has a live hold). */
+async function tryQuickHold(deps: HoldDeps, userId: string, slotId: string): Promise<Reservation | null> {
+  const now = deps.clock.now();
+  const limit = deps.config.MAX_UPCOMING_BOOKINGS;
+  const expiresAt = new Date(now.getTime() + deps.config.HOLD_MINUTES * 60_000);
+  const id = randomUUID();
+  const refreshesLeft = deps.config.HOLD_REFRESHES;
+  let outcome;
+  try {
+    outcome = await quickHold(deps.pool, {
+      reservationId: id,
+      userId,
+      slotId,
+      expiresAt,
+      refreshesLeft,
+      now,
+      leadCutoff: new Date(now.getTime() + deps.config.LEAD_TIME_MINUTES * 60_000),
+      bookingLimit: limit,
+    });
+  } catch (err) {
+    if (isUniqueViolation(err)) return null;
+    throw err;
+  }
+  if (!outcome.slotLocationId) throw notFound('That session');
+  if (outcome.upcomingBookings >= limit) throw bookingLimit(limit);
+  if (outcome.held) {
+    forgetAvailability(deps.db, outcome.slotLocationId);
+    return toReservation(
+      { id, userId, slotId, locationId: outcome.slotLocationId, status: 'active', expiresAt, refreshesLeft, bookingId: null, createdAt: now, updatedAt: now },
+      now,
+    );
+  }
+  if (outcome.heldByMe) return null;
+  throw slotTaken();
+}
+
+async function holdReleasingPrevious(deps: Deps, userId: string, body: CreateReservationBody): Promise<Reservation> {
   const slot = await slotForHold(deps.db, body.slotId);
   if (!slot) throw notFound('That session');
   const limit = deps.config.MAX_UPCOMING_BOOKINGS;
   // A reschedule hold moves an existing booking, so it does not count towards the limit.
   if (body.bookingId) await assertCanHoldForReschedule(deps, deps.db, userId, body.bookingId, slot.locationId);
-  else if ((await countUpcomingBookings(deps.db, userId, deps.clock.now())) >= limit) {
-    throw new AppError('BOOKING_LIMIT', 409, `You already have ${limit} upcoming bookings, the most one account can hold. Please contact us for more.`);
-  }
+  else if ((await countUpcomingBookings(deps.db, userId, deps.clock.now())) >= limit) throw bookingLimit(limit);
   const holdMs = deps.config.HOLD_MINUTES * 60_000;
   // Two tabs of one customer racing meet on the one-active-hold index; the loser simply retries.
   for (let attempt = 0; ; attempt++) {
@@ -79,6 +129,8 @@ export async function createReservation(deps: Deps, userId: string, body: Create
         if (!claimed) throw slotTaken();
         return reservation;
       });
+      // The released hold may have been at another location: this process forgets every answer.
+      forgetAvailability(deps.db);
       return toReservation(row, now);
     } catch (err) {
       if (attempt < 3 && isUniqueViolation(err)) continue;
@@ -122,5 +174,6 @@ export async function cancelReservation(deps: Deps, userId: string, id: string):
     if (current.status === 'cancelled') return current;
     return updateReservation(tx, current.id, { status: 'cancelled' }, now);
   });
+  forgetAvailability(deps.db, row.locationId);
   return toReservation(row, now);
 }

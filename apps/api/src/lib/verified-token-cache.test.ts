@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest';
+import { VerifiedTokenCache } from './verified-token-cache';
+
+const token = (exp: number, sig = 'sig') => `h.${Buffer.from(JSON.stringify({ exp })).toString('base64url')}.${sig}`;
+
+describe('VerifiedTokenCache', () => {
+  it('verifies a token once and answers again from memory until its exp', async () => {
+    const cache = new VerifiedTokenCache<string>();
+    let calls = 0;
+    const verify = async () => (calls++, 'claims');
+    const t = token(100);
+    expect(await cache.verify(t, 10_000, verify)).toBe('claims');
+    expect(await cache.verify(t, 99_999, verify)).toBe('claims');
+    expect(calls).toBe(1);
+    // At exp the cached answer is gone and the real check decides (here: it now refuses).
+    expect(await cache.verify(t, 100_000, async () => (calls++, null))).toBeNull();
+    expect(calls).toBe(2);
+  });
+
+  it('never remembers a refusal, and only the exact token that verified hits', async () => {
+    const cache = new VerifiedTokenCache<string>();
+    let calls = 0;
+    const refuse = async () => (calls++, null);
+    expect(await cache.verify(token(100), 0, refuse)).toBeNull();
+    expect(await cache.verify(token(100), 0, refuse)).toBeNull();
+    await cache.verify(token(100, 'good'), 0, async () => 'claims');
+    expect(await cache.verify(token(100, 'forged'), 0, refuse)).toBeNull();
+    expect(calls).toBe(3);
+  });
+
+  it('keeps at most maxEntries tokens, dropping the oldest', async () => {
+    const cache = new VerifiedTokenCache<string>(2);
+    let calls = 0;
+    const verify = async () => (calls++, 'claims');
+    for (const sig of ['a', 'b', 'c']) await cache.verify(token(100, sig), 0, verify);
+    await cache.verify(token(100, 'c'), 0, verify);
+    expect(calls).toBe(3);
+    await cache.verify(token(100, 'a'), 0, verify);
+    expect(calls).toBe(4);
+  });
+});

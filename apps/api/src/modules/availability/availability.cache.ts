@@ -1,0 +1,93 @@
+/**
+ * A short-lived, per-process cache of serialized availability answers (docs/decisions: the
+ * availability cache). On drop day thousands of families poll the same few days; without it
+ * each poll costs three queries and a serialization of the same answer.
+ *
+ * How stale an answer can be: at most AVAILABILITY_CACHE_MS (1 s) by the app clock, which the
+ * web's 15 s polling already dwarfs; a hold taken or released through this
+ * process forgets its location's answers at once. Staleness never books anything twice: the hold
+ * itself is decided by the slot row's conditional UPDATE, which answers 409 SLOT_UNAVAILABLE.
+ */
+export const AVAILABILITY_CACHE_MS = 1000;
+
+/** Answers are kept as UTF-8 bytes: encoding a ~9 KB day of sessions per response was the largest cost left. */
+type Body = Buffer;
+
+interface Entry {
+  body: Body;
+  locationId: string;
+  computedAt: number;
+}
+
+export class AvailabilityCache {
+  private readonly entries = new Map<string, Entry>();
+  /** Answers being computed: requests that arrive meanwhile wait for the same one. */
+  private readonly pending = new Map<string, Promise<Body>>();
+  /** Moves on at every forget(), so an answer computed before a change is never kept. */
+  private generation = 0;
+
+  constructor(
+    private readonly ttlMs: number,
+    private readonly maxEntries = 5000,
+  ) {}
+
+  get enabled(): boolean {
+    return this.ttlMs > 0;
+  }
+
+  /** A fresh answer, judged by the app clock (tests that move it on never see an old one). */
+  get(key: string, now: Date): Body | undefined {
+    const entry = this.entries.get(key);
+    if (!entry) return undefined;
+    const age = now.getTime() - entry.computedAt;
+    if (age >= 0 && age < this.ttlMs) return entry.body;
+    this.entries.delete(key);
+    return undefined;
+  }
+
+  /** The fresh answer for `key`, computing it at most once at a time. */
+  async getOrCompute(key: string, locationId: string, now: Date, compute: () => Promise<Body>): Promise<Body> {
+    const fresh = this.get(key, now);
+    if (fresh !== undefined) return fresh;
+    const waiting = this.pending.get(key);
+    if (waiting) return waiting;
+    const generation = this.generation;
+    const computing = compute().finally(() => {
+      if (this.pending.get(key) === computing) this.pending.delete(key);
+    });
+    this.pending.set(key, computing);
+    const body = await computing;
+    if (generation === this.generation) this.set(key, locationId, body, now);
+    return body;
+  }
+
+  set(key: string, locationId: string, body: Body, now: Date): void {
+    if (!this.enabled) return;
+    // Oldest first out: Map keeps insertion order.
+    if (this.entries.size >= this.maxEntries) this.entries.delete(this.entries.keys().next().value!);
+    this.entries.set(key, { body, locationId, computedAt: now.getTime() });
+  }
+
+  /** Forgets one location's answers, or every answer. */
+  forget(locationId?: string): void {
+    // An answer being computed may predate the change: it still reaches its waiters, but is not kept.
+    this.generation += 1;
+    this.pending.clear();
+    if (!locationId) return this.entries.clear();
+    for (const [key, entry] of this.entries) if (entry.locationId === locationId) this.entries.delete(key);
+  }
+}
+
+/** One cache per database handle, i.e. per app instance (tests build many apps in one process). */
+const caches = new WeakMap<object, AvailabilityCache>();
+
+export function availabilityCacheOf(db: object, ttlMs = AVAILABILITY_CACHE_MS): AvailabilityCache {
+  let cache = caches.get(db);
+  if (!cache) caches.set(db, (cache = new AvailabilityCache(ttlMs)));
+  return cache;
+}
+
+/** Called after a hold is taken or let go, so this process shows the change at once (no location: all). */
+export function forgetAvailability(db: object, locationId?: string): void {
+  caches.get(db)?.forget(locationId);
+}
