@@ -2,8 +2,10 @@ import type { StripeSandbox } from '@kringle/stripe-sandbox/stripe-sandbox';
 import { eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { bookings, refunds } from '../../src/db/schema/bookings';
+import { mailOutbox } from '../../src/db/schema/mail';
 import { refundsJob } from '../../src/jobs/refunds.job';
 import { ManualClock } from '../../src/lib/clock';
+import { RECONCILE_POLICY, reconcilePayments } from '../../src/modules/payments/payment-reconciliation.service';
 import { cancelLapsedCheckouts } from '../../src/modules/payments/unpaid-checkouts.service';
 import { createCustomer, type TestCustomer } from '../support/customers';
 import { startFaultyProxy, type FaultyProxy } from '../support/faulty-proxy';
@@ -168,5 +170,30 @@ describe('fault: Stripe answering 500 and timing out', () => {
     expect(sandbox.paymentIntent(intentId)!.status).toBe('canceled');
     expect(sandbox.events('payment_intent.canceled').filter((e) => objectOf(e).id === intentId)).toHaveLength(1);
     expect(keysOf(`/v1/payment_intents/${intentId}/cancel`).every((k) => k === `order-${answer.body.orderId}-cancel-intent`)).toBe(true);
+  });
+
+  it('Stripe down while reconciling a lost webhook: nothing changes, and a later look applies the payment once', async () => {
+    const who = await createCustomer(t.db, t.app.idTokens);
+    const { answer } = await checkout(who);
+    const bookingId = answer.body.bookingId as string;
+    sandbox.pauseWebhooks();
+    try {
+      expect((await payWithCard(sandbox, answer.body.client_secret as string, CARDS.success)).status).toBe('succeeded');
+      clock.advance(t.config.PAYMENT_RECONCILE_GRACE_SECONDS * 1000);
+      proxy.failNext(1000, 'GET /v1/payment_intents');
+      await reconcilePayments(t.app);
+      expect((await t.db.select().from(bookings).where(eq(bookings.id, bookingId)))[0]!.status).toBe('payment_pending');
+
+      proxy.heal();
+      clock.advance(RECONCILE_POLICY.leaseMs);
+      await reconcilePayments(t.app);
+      expect((await t.db.select().from(bookings).where(eq(bookings.id, bookingId)))[0]!.status).toBe('completed');
+    } finally {
+      sandbox.resumeWebhooks();
+      await sandbox.webhooksIdle();
+    }
+    expect((await t.db.select().from(bookings).where(eq(bookings.id, bookingId)))[0]!.status).toBe('completed');
+    const mails = await t.db.select().from(mailOutbox).where(eq(mailOutbox.toAddress, who.email));
+    expect(mails.map((m) => m.subject.split(':')[0])).toEqual(['Booked']);
   });
 });

@@ -24,18 +24,22 @@ export async function reconcilePayments(deps: Deps): Promise<number> {
   if (!deps.stripe) return 0;
   const now = deps.clock.now();
   const claimed = await claimOrdersToReconcile(deps.db, now, new Date(now.getTime() + RECONCILE_POLICY.leaseMs), RECONCILE_POLICY.batchSize);
-  for (const order of claimed) await reconcileOrder(deps, deps.stripe, order);
+  for (const order of claimed) {
+    // Stripe unreachable: stop here (each further read would wait out the SDK's retries); the
+    // leases of this batch run out and its orders are claimed again.
+    if (!(await reconcileOrder(deps, deps.stripe, order))) break;
+  }
   return claimed.length;
 }
 
-async function reconcileOrder(deps: Deps, stripe: Stripe, order: OrderToReconcile): Promise<void> {
+/** False when Stripe could not be asked. */
+async function reconcileOrder(deps: Deps, stripe: Stripe, order: OrderToReconcile): Promise<boolean> {
   let intent: Stripe.PaymentIntent;
   try {
     intent = await stripe.paymentIntents.retrieve(order.paymentIntentId);
   } catch (err) {
-    // Stripe unreachable: the lease runs out and the order is claimed again.
     deps.log.warn({ err, orderId: order.orderId }, 'could not read a PaymentIntent to reconcile; will try again');
-    return;
+    return false;
   }
   const outcome = outcomeOf(intent);
   await applyIntentOutcome(deps, outcome, intent);
@@ -45,6 +49,7 @@ async function reconcileOrder(deps: Deps, stripe: Stripe, order: OrderToReconcil
   }
   const settled = outcome === 'succeeded' || outcome === 'canceled';
   await setReconcileAt(deps.db, order.orderId, settled ? null : nextLook(deps.clock.now(), order.createdAt, deps.config.PAYMENT_RECONCILE_GRACE_SECONDS));
+  return true;
 }
 
 function nextLook(now: Date, createdAt: Date, graceSeconds: number): Date {

@@ -18,8 +18,12 @@ type Deps = Pick<FastifyInstance, 'db' | 'clock' | 'config' | 'stripe' | 'log'>;
  */
 export async function cancelLapsedCheckouts(deps: Deps, batch = 100): Promise<number> {
   let settled = 0;
+  let stripeDown = false;
   for (const lapsed of await lapsedCheckouts(deps.db, deps.clock.now(), batch)) {
+    // One failed read is enough for this pass: each would wait out the SDK's timeouts and retries.
+    if (lapsed.paymentIntentId && stripeDown) continue;
     const intent = lapsed.paymentIntentId ? await retrieveIntent(deps, lapsed) : null;
+    if (intent === undefined) stripeDown = true;
     if (intent === undefined || intent?.status === 'processing') continue;
     if (intent?.status === 'succeeded') {
       await applyIntentOutcome(deps, 'succeeded', intent);
