@@ -27,7 +27,8 @@ const objectOf = (e: { data: { object: unknown } }) => e.data.object as Obj;
  * happens once; when Stripe stays down the customer gets a 503 and keeps the hold, and the
  * jobs finish the work later.
  */
-describe('fault: Stripe answering 500 and timing out', () => {
+// SDK timeouts and retry back-offs add up to several seconds per test.
+describe('fault: Stripe answering 500 and timing out', { timeout: 60_000 }, () => {
   let sandbox: StripeSandbox;
   let proxy: FaultyProxy;
   let t: TestApp;
