@@ -36,6 +36,7 @@ const expiredCode = () => new AppError('EXPIRED_ACTION_CODE', 400, 'This link ha
 export class AccountActionsService {
   /** Reset requests run one after another, after the answer has gone (see sendPasswordReset). */
   private resetQueue: Promise<void> = Promise.resolve();
+  private draining = false;
 
   constructor(
     private readonly db: Db,
@@ -65,14 +66,18 @@ export class AccountActionsService {
    */
   async sendPasswordReset(email: string, redirectUrl: string): Promise<string> {
     const origin = this.allowedOrigin(redirectUrl);
-    this.resetQueue = this.resetQueue
+    const work = this.resetQueue
       .then(() => this.mailPasswordReset(email, origin))
       .catch((err: unknown) => this.settings.onBackgroundError?.(err));
+    this.resetQueue = work;
+    // While the server shuts down, the answer waits for the work: the database closes right after.
+    if (this.draining) await work;
     return RESET_REQUESTED_MESSAGE;
   }
 
-  /** Resolves once every reset request accepted so far has been handled (shutdown waits for it). */
-  async settled(): Promise<void> {
+  /** For shutdown: waits for every queued reset, and makes later ones finish before they answer. */
+  async drain(): Promise<void> {
+    this.draining = true;
     await this.resetQueue;
   }
 

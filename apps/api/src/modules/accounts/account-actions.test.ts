@@ -1,4 +1,5 @@
 import { eq } from 'drizzle-orm';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/test-app';
 import { actionCodes } from '../../db/schema/accounts';
@@ -177,5 +178,32 @@ describe('e-mail actions: verification, password reset, action codes', () => {
     expect((await post('/auth/action/check', {})).json().code).toBe('VALIDATION_FAILED');
     expect((await post('/auth/action/verify-email', { oobCode: 'x', extra: 1 })).json().code).toBe('VALIDATION_FAILED');
     expect((await post('/auth/action/reset-password', { oobCode: 'no-such-code', newPassword: 'Fresh-Snow-On-The-Roof-7' })).json().code).toBe('INVALID_ACTION_CODE');
+  });
+});
+
+describe('shutdown with a reset request just answered', () => {
+  it('writes the reset mail before the pool closes (as server.ts closes it: a root onClose)', async () => {
+    const t = await createTestApp({}, undefined, (app) => {
+      app.addHook('onClose', async () => app.pool.end());
+    });
+    const errors: unknown[] = [];
+    await register(t.app, 'closing@example.com');
+    // Many queued at once, so the queue is still busy when close() begins.
+    const answers = await Promise.all(
+      Array.from({ length: 5 }, () =>
+        t.app.inject({ method: 'POST', url: '/api/v1/user/auth/reset-password', payload: { email: 'closing@example.com', redirectUrl: APP_ORIGIN } }),
+      ),
+    );
+    expect(answers.map((a) => a.statusCode)).toEqual([200, 200, 200, 200, 200]);
+    await t.app.close().catch((err: unknown) => errors.push(err));
+    expect(errors).toEqual([]);
+    const check = new pg.Client({ connectionString: t.databaseUrl });
+    await check.connect();
+    try {
+      const { rows } = await check.query<{ n: number }>("select count(*)::int as n from mail_outbox where to_address = 'closing@example.com'");
+      expect(rows[0]!.n).toBe(5);
+    } finally {
+      await check.end();
+    }
   });
 });

@@ -36,8 +36,9 @@ export async function accountsRoutes(app: FastifyInstance) {
     appOrigins: app.config.APP_ORIGINS,
     onBackgroundError: (err) => app.log.error({ err }, 'password reset request failed after it was answered'),
   });
-  // The reset mail is written after the answer: shutdown (and the pool behind it) waits for it.
-  app.addHook('onClose', async () => actions.settled());
+  // The reset mail is written after the answer: shutdown waits for it. preClose, because the
+  // root's onClose (which ends the pool) runs before this plugin's own onClose.
+  app.addHook('preClose', async () => actions.drain());
   prepareDummyHash();
 
   // API.md limits, per IP and per e-mail (counters shared by every API process).
