@@ -8,13 +8,14 @@ const run = promisify(execFile);
 export const NGINX_TEMPLATE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../nginx/kringle.conf.template');
 
 /** Fills the committed template (the same file docs/deploy.md installs). */
-export function renderSiteConfig(opts: { listen: string; serverName: string; upstreams: string[] }): string {
+export function renderSiteConfig(opts: { listen: string; serverName: string; upstreams: string[]; accessLog: string }): string {
   const servers = opts.upstreams.map((u) => `server ${u} max_fails=3 fail_timeout=10s;`).join('\n    ');
   return fs
     .readFileSync(NGINX_TEMPLATE, 'utf8')
     .replaceAll('{{LISTEN}}', opts.listen)
     .replaceAll('{{SERVER_NAME}}', opts.serverName)
-    .replaceAll('{{API_SERVERS}}', servers);
+    .replaceAll('{{API_SERVERS}}', servers)
+    .replaceAll('{{ACCESS_LOG}}', opts.accessLog);
 }
 
 /** The nginx binary, installing Debian's package once if it is missing (the bench runs as root here). */
@@ -43,7 +44,7 @@ export interface Balancer {
 export async function startBalancer(bin: string, dir: string, port: number, upstreams: string[]): Promise<Balancer> {
   fs.mkdirSync(dir, { recursive: true });
   const site = path.join(dir, 'kringle.conf');
-  fs.writeFileSync(site, renderSiteConfig({ listen: `127.0.0.1:${port}`, serverName: 'localhost', upstreams }));
+  fs.writeFileSync(site, renderSiteConfig({ listen: `127.0.0.1:${port}`, serverName: 'localhost', upstreams, accessLog: path.join(dir, 'access.log') }));
   const main = path.join(dir, 'nginx.conf');
   fs.writeFileSync(
     main,
