@@ -1,17 +1,106 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
-import { defineConfig } from 'vite';
+import { defineConfig, type Plugin } from 'vite';
 
 // The brand name is configuration (DESIGN.md); index.html's %VITE_BRAND_NAME% needs a value.
 process.env.VITE_BRAND_NAME ||= 'Kringle';
 
+/**
+ * Writes `.br` and `.gz` beside every text asset of the build, which the API's static serving
+ * sends to browsers that accept them (@fastify/static preCompressed): a phone on a slow network
+ * downloads about a third of the bytes, with no compression work per request.
+ */
+function precompress(): Plugin {
+  let outDir = 'dist';
+  const walk = (dir: string): string[] =>
+    fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => (entry.isDirectory() ? walk(path.join(dir, entry.name)) : [path.join(dir, entry.name)]));
+  return {
+    name: 'kringle-precompress',
+    apply: 'build',
+    configResolved(config) {
+      outDir = path.resolve(config.root, config.build.outDir);
+    },
+    closeBundle() {
+      for (const file of walk(outDir)) {
+        if (!/\.(js|css|svg|html|txt)$/.test(file)) continue;
+        const data = fs.readFileSync(file);
+        if (data.length < 1024) continue; // not worth a round of decompression
+        fs.writeFileSync(`${file}.br`, brotliCompressSync(data, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }));
+        fs.writeFileSync(`${file}.gz`, gzipSync(data, { level: 9 }));
+      }
+    },
+  };
+}
+
+/**
+ * The lazy route modules each deep link renders first, so the API can add
+ * `<link rel="modulepreload">` for them to index.html (apps/api web-static.ts): the page chunk
+ * downloads alongside the entry instead of after it, saving a round trip on a phone. Paths are
+ * routes of app/routes.tsx; a module that is not its own chunk fails the build.
+ */
+const ROUTE_MODULES: Record<string, string[]> = {
+  '/login': ['src/features/auth/login-page.tsx'],
+  '/register': ['src/features/auth/register-page.tsx'],
+  '/forgot-password': ['src/features/auth/forgot-password-page.tsx'],
+  '/bookings': ['src/app/app-layout.tsx', 'src/app/bookings-route.tsx'],
+  '/create-booking': ['src/app/app-layout.tsx', 'src/features/booking-wizard/create-booking-page.tsx'],
+};
+
+function routePreloads(): Plugin {
+  let root = '';
+  return {
+    name: 'kringle-route-preloads',
+    apply: 'build',
+    configResolved(config) {
+      root = config.root;
+    },
+    generateBundle(_options, bundle) {
+      const chunks = Object.values(bundle).filter((item) => item.type === 'chunk');
+      const byFile = new Map(chunks.map((chunk) => [chunk.fileName, chunk]));
+      const closure = (files: string[], seen = new Set<string>()): Set<string> => {
+        for (const file of files) {
+          if (seen.has(file)) continue;
+          seen.add(file);
+          closure(byFile.get(file)?.imports ?? [], seen);
+        }
+        return seen;
+      };
+      const entry = closure(chunks.filter((chunk) => chunk.isEntry).map((chunk) => chunk.fileName));
+      const preloads: Record<string, string[]> = {};
+      for (const [route, modules] of Object.entries(ROUTE_MODULES)) {
+        const files = modules.map((module) => {
+          const chunk = chunks.find((c) => c.facadeModuleId === path.join(root, module));
+          if (!chunk) throw new Error(`route-preloads: ${module} is not its own chunk`);
+          return chunk.fileName;
+        });
+        preloads[route] = [...closure(files)].filter((file) => !entry.has(file)).map((file) => `/${file}`);
+      }
+      this.emitFile({ type: 'asset', fileName: '.vite/route-preloads.json', source: JSON.stringify(preloads, null, 2) });
+    },
+  };
+}
+
 // In development the API runs separately; in production it serves dist/ itself (same origin).
 export default defineConfig({
-  plugins: [react(), tailwindcss()],
+  plugins: [react(), tailwindcss(), routePreloads(), precompress()],
   server: {
     port: Number(process.env.WEB_DEV_PORT ?? 5173),
     proxy: { '/api': process.env.VITE_API_PROXY ?? 'http://localhost:3000' },
   },
-  build: { outDir: 'dist', sourcemap: true },
+  build: {
+    outDir: 'dist',
+    sourcemap: true,
+    // bench/budgets reads the chunks of each route from the manifest.
+    manifest: true,
+    rolldownOptions: {
+      // The shared contracts define zod schemas at module top level; building a schema has no
+      // side effect the web app relies on, so a page that only needs a constant or a helper
+      // from a contracts module does not pull zod in with it.
+      treeshake: { manualPureFunctions: ['z'] },
+    },
+  },
   worker: { format: 'es' },
 });

@@ -6,7 +6,10 @@ export const MAX_PACKAGES = 3;
 export const MAX_ADD_ON_QUANTITY = 10;
 export const DEFAULT_QUANTITY = 1;
 
-const line = (max: number) => z.strictObject({ id: z.uuid(), quantity: z.number().int().min(1).max(max).default(DEFAULT_QUANTITY) });
+// The annotation and the hoisted message let the web bundler drop these schemas from pages that
+// only need the limits (apps/web/vite.config.ts treeshake; checked by bench/budgets).
+const TOO_MANY_PACKAGES = `At most ${MAX_PACKAGES} packages in total`;
+/* @__NO_SIDE_EFFECTS__ */ const line = (max: number) => z.strictObject({ id: z.uuid(), quantity: z.number().int().min(1).max(max).default(DEFAULT_QUANTITY) });
 
 /** Spec §3 cart conversion payload; API.md quantity rules. `amount` is checked, never charged. */
 export const createCartBodySchema = z
@@ -17,7 +20,7 @@ export const createCartBodySchema = z
     addOns: z.array(line(MAX_ADD_ON_QUANTITY)).max(20).default([]),
   })
   .refine((b) => b.packages.reduce((n, p) => n + p.quantity, 0) <= MAX_PACKAGES, {
-    message: `At most ${MAX_PACKAGES} packages in total`,
+    message: TOO_MANY_PACKAGES,
     path: ['packages'],
   })
   .refine((b) => new Set([...b.packages, ...b.addOns].map((i) => i.id)).size === b.packages.length + b.addOns.length, {

@@ -2,7 +2,7 @@ import { Provider } from 'react-redux';
 import { createBrowserRouter } from 'react-router';
 import { RouterProvider } from 'react-router/dom';
 import { PersistGate } from 'redux-persist/integration/react';
-import { Toaster } from 'sonner';
+import { DeferredToaster } from '../components/ui/deferred-toaster';
 import { FullPageSpinner } from '../components/ui/spinner';
 import { initialiseSession } from '../features/auth/session';
 import { TOAST_DURATION_MS, TOAST_OFFSET_PX } from '../lib/env';
@@ -23,7 +23,7 @@ export function App() {
         <RouterProvider router={router} />
       </PersistGate>
       {/* Spec §9: toasts last 5 s, 50 px from the top. */}
-      <Toaster position="top-center" duration={TOAST_DURATION_MS} offset={TOAST_OFFSET_PX} mobileOffset={TOAST_OFFSET_PX} richColors closeButton />
+      <DeferredToaster position="top-center" duration={TOAST_DURATION_MS} offset={TOAST_OFFSET_PX} mobileOffset={TOAST_OFFSET_PX} richColors closeButton />
     </Provider>
   );
 }

@@ -82,7 +82,8 @@ describe('route guards (spec §2)', () => {
     for (const path of ['/bookings', '/packages', '/create-booking', '/success', '/error', '/expired']) {
       const router = await renderAt(path, signedIn);
       expect(router.state.location.pathname).toBe(path);
-      expect(screen.getByTestId('sidebar')).toBeInTheDocument();
+      // The signed-in layout is a lazy chunk too: wait for it rather than for the first spinner.
+      expect(await screen.findByTestId('sidebar')).toBeInTheDocument();
       expect(screen.getByText('Holly Winters')).toBeInTheDocument();
       expect(screen.getByText('Customer')).toBeInTheDocument();
       document.body.innerHTML = '';
@@ -92,7 +93,7 @@ describe('route guards (spec §2)', () => {
   it('a signed-in but unverified user sees only the verification screen', async () => {
     const router = await renderAt('/packages', { user: { ...user, emailVerified: false }, idToken: 'token' });
     expect(router.state.location.pathname).toBe('/packages');
-    expect(screen.getByRole('heading', { name: 'Verify your email address' })).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { name: 'Verify your email address' })).toBeInTheDocument();
     expect(screen.queryByTestId('sidebar')).toBeNull();
     expect(document.title).toBe('Verify Email | Kringle');
   });

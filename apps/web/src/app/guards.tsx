@@ -1,16 +1,20 @@
-import { useMemo } from 'react';
+import { lazy, Suspense, useMemo } from 'react';
 import { Navigate, Outlet, useLocation } from 'react-router';
 import { FullPageSpinner } from '../components/ui/spinner';
 import { AuthLayout } from '../features/auth/auth-layout';
-import { VerifyEmailPage } from '../features/auth/verify-email-page';
 import { useRouteHandle, useDocumentTitle } from './document-title';
 import { useAppSelector } from './hooks';
+
+// Only unverified users see it, so it (and the toast library it uses) loads on demand.
+const VerifyEmailPage = lazy(() => import('../features/auth/verify-email-page').then((m) => ({ default: m.VerifyEmailPage })));
 
 function VerifyEmailScreen() {
   useDocumentTitle('Verify Email');
   return (
     <AuthLayout>
-      <VerifyEmailPage />
+      <Suspense fallback={<FullPageSpinner />}>
+        <VerifyEmailPage />
+      </Suspense>
     </AuthLayout>
   );
 }

@@ -4,7 +4,6 @@ import { FullPageSpinner } from '../components/ui/spinner';
 import { AuthLayout } from '../features/auth/auth-layout';
 import { NotFoundPage } from '../features/layout/not-found-page';
 import { BRAND_NAME } from '../lib/env';
-import { AppLayout } from './app-layout';
 import { DocumentTitle, type RouteHandle } from './document-title';
 import { PublicOnly, RequireAuth } from './guards';
 
@@ -12,8 +11,10 @@ const h = (handle: RouteHandle) => handle;
 
 /**
  * Pages load on demand: a family on a phone downloads the login form without the booking
- * wizard, Stripe or the bookings list. Guards, layouts and the verify-email screen stay in
- * the main bundle.
+ * wizard, Stripe or the bookings list. The signed-in layout (sidebar, tab bar, help panel
+ * and their Radix menus and dialogs) loads with the first protected page; guards, the auth
+ * layout and the verify-email screen stay in the main bundle. The front-end budgets
+ * (bench/budgets) hold these splits in place.
  */
 function lazyPage<M>(load: () => Promise<M>, pick: (module: M) => ComponentType) {
   return async () => ({ Component: pick(await load()) });
@@ -41,7 +42,7 @@ export const routes: RouteObject[] = [
         element: <RequireAuth />,
         children: [
           {
-            element: <AppLayout />,
+            lazy: lazyPage(() => import('./app-layout'), (m) => m.AppLayout),
             children: [
               { index: true, element: <Navigate to="/bookings" replace />, handle: h({ title: 'My Bookings', guestRedirect: '/register' }) },
               { path: 'bookings', lazy: lazyPage(() => import('./bookings-route'), (m) => m.BookingsRoute), handle: h({ title: 'My Bookings', guestRedirect: '/register' }) },

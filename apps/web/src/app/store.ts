@@ -1,6 +1,5 @@
 import { combineReducers, configureStore, type Reducer } from '@reduxjs/toolkit';
 import { setupListeners } from '@reduxjs/toolkit/query';
-import { toast } from 'sonner';
 import { createTransform, FLUSH, PAUSE, PERSIST, persistReducer, persistStore, PURGE, REGISTER, REHYDRATE } from 'redux-persist';
 import { persistStorage } from '../lib/persist-storage';
 import { authReducer, initialAuthState, type AuthState } from '../features/auth/auth-slice';
@@ -8,6 +7,7 @@ import { refreshSession, signOut, type AuthExtra } from '../features/auth/sessio
 import { bookingReducer } from '../features/booking-wizard/booking-slice';
 import { timerReducer } from '../features/booking-wizard/timer-slice';
 import { api } from '../lib/api';
+import { toastError } from '../lib/deferred-toast';
 import type { BaseQueryExtra } from '../lib/base-query';
 import { appCheck } from './app-check';
 import { API_BASE_URL, PERSIST_TIMEOUT_MS } from '../lib/env';
@@ -67,7 +67,7 @@ const extra: StoreExtra = {
     },
     getAppCheckToken: () => appCheck.getToken(),
     invalidateAppCheck: () => appCheck.invalidate(),
-    notifyError: (message) => toast.error(message),
+    notifyError: (message) => void toastError(message),
   },
 };
 

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { sendPasswordResetRequestSchema, signInRequestSchema, type registerFormSchema } from '@kringle/contracts/accounts';
+import { registerFormSchema, sendPasswordResetRequestSchema, signInRequestSchema } from '@kringle/contracts/accounts';
 
 /**
  * The forms' schemas all come from the shared contracts (registerFormSchema and
@@ -14,3 +14,23 @@ export type SignInFormInput = z.input<typeof signInFormSchema>;
 /** The redirect is the site origin, added on submit, not typed by the user. */
 export const forgotPasswordFormSchema = sendPasswordResetRequestSchema.pick({ email: true });
 export type ForgotPasswordFormInput = z.input<typeof forgotPasswordFormSchema>;
+
+/** What use-light-form expects from a check: the parsed values, or the first message per field. */
+export interface FormCheck<TOutput> {
+  output?: TOutput;
+  errors: Record<string, string>;
+}
+
+/** Checks a form with a schema as zodResolver does (first message per field), without react-hook-form. */
+export function checkWith<TOutput>(schema: z.ZodType<TOutput>) {
+  return (values: unknown): FormCheck<TOutput> => {
+    const result = schema.safeParse(values);
+    if (result.success) return { output: result.data, errors: {} };
+    const errors: Record<string, string> = {};
+    for (const issue of result.error.issues) errors[String(issue.path[0])] ??= issue.message;
+    return { errors };
+  };
+}
+
+export const checkSignInForm = checkWith(signInFormSchema);
+export const checkRegisterForm = checkWith(registerFormSchema);

@@ -1,4 +1,3 @@
-import { zodResolver } from '@hookform/resolvers/zod';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link, useLocation } from 'react-router';
@@ -6,9 +5,12 @@ import { Button, buttonClasses } from '../../components/ui/button';
 import { track } from '../../lib/analytics';
 import { errorMessage } from './api-error';
 import { useSendPasswordResetMutation } from './api';
-import { forgotPasswordFormSchema, type ForgotPasswordFormInput } from './auth-form-schemas';
+import type { ForgotPasswordFormInput } from './auth-form-schemas';
 import { AuthHeading, FormAlert, linkClasses, StateBadge } from './auth-ui';
 import { FormField } from './form-field';
+import { lazyResolver, preloadOnIntent } from './lazy-resolver';
+
+const validation = lazyResolver(() => import('./auth-form-resolvers').then((m) => m.forgotPasswordResolver));
 
 /**
  * /forgot-password. The API answers the same whether or not the account exists (no
@@ -21,7 +23,7 @@ export function ForgotPasswordPage() {
   const [sent, setSent] = useState<{ email: string; message: string } | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
   const form = useForm<ForgotPasswordFormInput, unknown, ForgotPasswordFormInput>({
-    resolver: zodResolver(forgotPasswordFormSchema),
+    resolver: validation.resolver,
     defaultValues: { email: typeof prefill === 'string' ? prefill : '' },
     mode: 'onTouched',
   });
@@ -64,7 +66,7 @@ export function ForgotPasswordPage() {
         <p>Enter the email address you registered with and we&apos;ll send you a link to choose a new password.</p>
       </AuthHeading>
       {failure && <FormAlert tone="error">{failure}</FormAlert>}
-      <form noValidate onSubmit={onSubmit} className="flex flex-col gap-4">
+      <form noValidate onSubmit={onSubmit} className="flex flex-col gap-4" {...preloadOnIntent(validation)}>
         <FormField label="Email address" type="email" autoComplete="email" inputMode="email" error={errors.email?.message} {...form.register('email')} />
         <Button type="submit" disabled={isSubmitting} aria-busy={isSubmitting} className="w-full">
           {isSubmitting ? 'Sending...' : 'Send reset link'}

@@ -21,7 +21,8 @@ describe('LoginPage', { timeout: 20_000 }, () => {
     const user = userEvent.setup();
     await user.click(screen.getByRole('button', { name: 'Log in' }));
     const email = screen.getByLabelText('Email address');
-    expect(email).toHaveAttribute('aria-invalid', 'true');
+    // The schema loads once the form is first used (lazy-resolver.ts), so the very first check may wait for it.
+    await waitFor(() => expect(email).toHaveAttribute('aria-invalid', 'true'));
     expect(email).toHaveAccessibleDescription(/Enter a valid email address/);
     expect(screen.getByLabelText('Password')).toHaveAccessibleDescription(/Required/);
 

@@ -26,7 +26,8 @@ describe('RegisterPage', { timeout: 20_000 }, () => {
     renderAuthPage(<RegisterPage />, { path: '/register', fetchFn: api.fetchFn });
     const user = userEvent.setup();
     await user.click(screen.getByRole('button', { name: 'Create account' }));
-    expect(screen.getByLabelText('First name')).toHaveAccessibleDescription(/Required/);
+    // The rules load once the form is first used (lazy-resolver.ts), so the very first check may wait for them.
+    await waitFor(() => expect(screen.getByLabelText('First name')).toHaveAccessibleDescription(/Required/));
     expect(screen.getByLabelText('Last name')).toHaveAccessibleDescription(/Required/);
     expect(screen.getByLabelText('Email address')).toHaveAccessibleDescription(/Enter a valid email address/);
     expect(screen.getByLabelText('Password')).toHaveAccessibleDescription(/Use at least 8 characters/);
@@ -40,7 +41,7 @@ describe('RegisterPage', { timeout: 20_000 }, () => {
     renderAuthPage(<RegisterPage />, { path: '/register', fetchFn: api.fetchFn });
     const user = userEvent.setup();
     await fill(user, { password: 'password' });
-    expect(screen.getByTestId('password-strength')).toHaveTextContent(/Too weak.*too common/);
+    expect(await screen.findByTestId('password-strength')).toHaveTextContent(/Too weak.*too common/);
     await user.click(screen.getByRole('button', { name: 'Create account' }));
     expect(screen.getByLabelText('Password')).toHaveAccessibleDescription(/too common/);
 

@@ -1,23 +1,33 @@
-import { zodResolver } from '@hookform/resolvers/zod';
 import { useState } from 'react';
-import { useForm, useWatch } from 'react-hook-form';
 import { Link } from 'react-router';
 import { Button } from '../../components/ui/button';
 import { track } from '../../lib/analytics';
 import { errorCode, errorMessage, fieldErrors } from './api-error';
 import { useRegisterMutation, useSendVerificationEmailMutation, useSignInMutation } from './api';
-import { registerFormSchema, type RegisterForm } from '@kringle/contracts/accounts';
+import type { RegisterForm } from '@kringle/contracts/accounts';
 import type { RegisterFormOutput } from './auth-form-schemas';
 import { useAuthDispatch } from './auth-hooks';
 import { AuthHeading, FormAlert, linkClasses } from './auth-ui';
 import { FormField } from './form-field';
 import { PasswordField } from './password-field';
-import { PasswordStrengthMeter } from './password-strength-meter';
+import { preloadOnIntent } from './lazy-resolver';
+import { PasswordStrengthMeter, preloadPasswordStrength } from './password-strength-meter';
 import { setSession } from './session';
+import { useLightForm } from './use-light-form';
 
 type Problem = { kind: 'email-in-use'; message: string; email: string } | { kind: 'signed-up-not-in' } | { kind: 'other'; message: string };
 
 const FIELDS = ['firstName', 'lastName', 'email', 'password', 'phone'] as const;
+
+type RegisterFields = Required<{ [K in keyof RegisterForm]: string }>;
+
+// The schema and the password rules (and zod) load when the user starts on the form.
+const loadCheck = () => import('./auth-form-schemas').then((m) => m.checkRegisterForm);
+const validation = {
+  preload: () => Promise.all([loadCheck(), preloadPasswordStrength()]),
+};
+// An empty phone is no phone (it is optional), as react-hook-form's setValueAs did.
+const check = async (values: RegisterFields) => (await loadCheck())({ ...values, phone: values.phone.trim() ? values.phone : undefined });
 
 /**
  * /register. On success the new customer is signed in and a verification e-mail is asked for
@@ -29,13 +39,10 @@ export function RegisterPage() {
   const [signIn] = useSignInMutation();
   const [sendVerification] = useSendVerificationEmailMutation();
   const [problem, setProblem] = useState<Problem | null>(null);
-  const form = useForm<RegisterForm, unknown, RegisterFormOutput>({
-    resolver: zodResolver(registerFormSchema),
-    defaultValues: { firstName: '', lastName: '', email: '', password: '', phone: undefined },
-    mode: 'onTouched',
-  });
-  const { errors, isSubmitting } = form.formState;
-  const [password, email] = useWatch({ control: form.control, name: ['password', 'email'] });
+  // Not react-hook-form: the same onTouched checks without its 12 kB on the first page (use-light-form.ts).
+  const form = useLightForm<RegisterFields, RegisterFormOutput>({ check, defaultValues: { firstName: '', lastName: '', email: '', password: '', phone: '' } });
+  const { errors, isSubmitting } = form;
+  const { password, email } = form.values;
 
   const onSubmit = form.handleSubmit(async (values) => {
     setProblem(null);
@@ -49,7 +56,7 @@ export function RegisterPage() {
       // Field-level refusals (VALIDATION_FAILED, WEAK_PASSWORD) go next to their field.
       const byField = fieldErrors(created.error);
       const known = FIELDS.filter((field) => byField[field]);
-      for (const field of known) form.setError(field, { message: byField[field] });
+      for (const field of known) form.setError(field, byField[field]);
       if (known.length === 0) setProblem({ kind: 'other', message: errorMessage(created.error, 'We could not create your account. Please try again.') });
       return;
     }
@@ -98,18 +105,18 @@ export function RegisterPage() {
       )}
       {problem?.kind === 'other' && <FormAlert tone="error">{problem.message}</FormAlert>}
 
-      <form noValidate onSubmit={onSubmit} className="flex flex-col gap-4">
+      <form noValidate onSubmit={onSubmit} className="flex flex-col gap-4" {...preloadOnIntent(validation)}>
         <div className="grid gap-4 sm:grid-cols-2">
-          <FormField label="First name" autoComplete="given-name" error={errors.firstName?.message} {...form.register('firstName')} />
-          <FormField label="Last name" autoComplete="family-name" error={errors.lastName?.message} {...form.register('lastName')} />
+          <FormField label="First name" autoComplete="given-name" error={errors.firstName} {...form.field('firstName')} />
+          <FormField label="Last name" autoComplete="family-name" error={errors.lastName} {...form.field('lastName')} />
         </div>
-        <FormField label="Email address" type="email" autoComplete="email" inputMode="email" error={errors.email?.message} {...form.register('email')} />
+        <FormField label="Email address" type="email" autoComplete="email" inputMode="email" error={errors.email} {...form.field('email')} />
         <PasswordField
           label="Password"
           autoComplete="new-password"
-          error={errors.password?.message}
+          error={errors.password}
           below={<PasswordStrengthMeter password={password} email={email} hideProblem={!!errors.password} />}
-          {...form.register('password')}
+          {...form.field('password')}
         />
         <FormField
           label="Mobile number"
@@ -118,8 +125,8 @@ export function RegisterPage() {
           autoComplete="tel"
           inputMode="tel"
           hint="Only used if we need to reach you about a booking."
-          error={errors.phone?.message}
-          {...form.register('phone', { setValueAs: (v: string | undefined) => (v && v.trim() ? v : undefined) })}
+          error={errors.phone}
+          {...form.field('phone')}
         />
         <p className="text-sm text-ink-700">
           By creating an account you agree to the{' '}

@@ -1,7 +1,7 @@
 import { createAsyncThunk } from '@reduxjs/toolkit';
-import { toast } from 'sonner';
-import { userSchema } from '@kringle/contracts/accounts';
+import type { User } from '@kringle/contracts/accounts';
 import { api } from '../../lib/api';
+import { toastError } from '../../lib/deferred-toast';
 import { isStaffToken } from '../../lib/jwt';
 import { resetStore } from '../../lib/reset-action';
 import { authInitialised, sessionStarted, signedOut, type AuthState, type SessionPayload } from './auth-slice';
@@ -74,12 +74,22 @@ export const signOut = createAsyncThunk<void, { callServer?: boolean } | undefin
 export const setSession = createAsyncThunk<boolean, SessionPayload, ThunkConfig>('auth/setSession', async (session, { dispatch }) => {
   if (isStaffToken(session.idToken)) {
     await dispatch(signOut());
-    toast.error(STAFF_REFUSED_MESSAGE);
+    await toastError(STAFF_REFUSED_MESSAGE);
     return false;
   }
   dispatch(sessionStarted(session));
   return true;
 });
+
+/**
+ * Checks the user of a refresh answer. The schema (and zod with it) loads only when there is a
+ * session to check, so a guest's first page does not download the validation library.
+ */
+async function parseUser(value: unknown): Promise<User | null> {
+  const { userSchema } = await import('@kringle/contracts/accounts');
+  const user = userSchema.safeParse(value);
+  return user.success ? user.data : null;
+}
 
 let refreshInFlight: Promise<string | null> | null = null;
 
@@ -97,9 +107,9 @@ export const refreshSession = createAsyncThunk<string | null, void, ThunkConfig>
     }
     if (!response.ok) return null;
     const body = (await response.json()) as { idToken: string; expiresAt: string; user: unknown };
-    const user = userSchema.safeParse(body.user);
-    if (!user.success) return null;
-    const accepted = await dispatch(setSession({ idToken: body.idToken, expiresAt: body.expiresAt, user: user.data })).unwrap();
+    const user = await parseUser(body.user);
+    if (!user) return null;
+    const accepted = await dispatch(setSession({ idToken: body.idToken, expiresAt: body.expiresAt, user })).unwrap();
     return accepted ? body.idToken : null;
   })().finally(() => {
     refreshInFlight = null;
@@ -114,6 +124,7 @@ export const refreshSession = createAsyncThunk<string | null, void, ThunkConfig>
 export const initialiseSession = createAsyncThunk<void, void, ThunkConfig>('auth/initialise', async (_, { dispatch, getState, extra }) => {
   try {
     if (getState().auth.user) {
+      void import('@kringle/contracts/accounts'); // fetched alongside the refresh, parsed after it
       let response: Response | null = null;
       try {
         response = await authPost(extra.auth, '/auth/refresh');
@@ -122,8 +133,8 @@ export const initialiseSession = createAsyncThunk<void, void, ThunkConfig>('auth
       }
       if (response?.ok) {
         const body = (await response.json()) as { idToken: string; expiresAt: string; user: unknown };
-        const user = userSchema.safeParse(body.user);
-        if (user.success) await dispatch(setSession({ idToken: body.idToken, expiresAt: body.expiresAt, user: user.data }));
+        const user = await parseUser(body.user);
+        if (user) await dispatch(setSession({ idToken: body.idToken, expiresAt: body.expiresAt, user }));
       } else if (response && (await sessionRefused(response))) {
         await dispatch(signOut({ callServer: false }));
       }

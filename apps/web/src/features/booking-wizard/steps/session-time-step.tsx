@@ -1,9 +1,9 @@
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
-import { toast } from 'sonner';
 import type { Slot } from '@kringle/contracts/catalogue';
 import { formatSessionTime, localDateOf, zoneAbbreviation } from '@kringle/contracts/dates';
 import { Button } from '../../../components/ui/button';
+import { toastSuccess } from '../../../lib/deferred-toast';
 import { useGetAvailableDatesQuery, useGetAvailableSlotsQuery, useGetSlotQuery } from '../api';
 import { useWizardDispatch, useWizardSelector } from '../booking-hooks';
 import { prevStep } from '../booking-slice';
@@ -72,7 +72,7 @@ export function SessionTimeStep({ focusOnMount }: { focusOnMount: boolean }) {
       setPendingSlotId(null);
       if (moveBookingTo.fulfilled.match(moved)) {
         // Spec §4: a reschedule ends on the new confirmed time (shown in My Bookings).
-        toast.success(`Your booking has moved to ${formatSessionTime(moved.payload.slot.startAt, moved.payload.location.timezone)}.`);
+        void toastSuccess(`Your booking has moved to ${formatSessionTime(moved.payload.slot.startAt, moved.payload.location.timezone)}.`);
         void navigate('/bookings', { replace: true });
         return;
       }
