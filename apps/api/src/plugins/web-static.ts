@@ -2,11 +2,38 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import fp from 'fastify-plugin';
 import { notFound } from '../lib/app-error';
 
 const DEFAULT_DIST = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../web/dist');
+
+/** Route → lazy chunks of its first screen, written by the web build (apps/web/vite.config.ts). */
+function routePreloads(dist: string): Record<string, string[]> {
+  try {
+    return JSON.parse(fs.readFileSync(path.join(dist, '.vite', 'route-preloads.json'), 'utf8')) as Record<string, string[]>;
+  } catch {
+    return {};
+  }
+}
+
+/**
+ * index.html, with `<link rel="modulepreload">` for the lazy chunks of the requested route, so
+ * a phone fetches the page alongside the entry rather than after it. Read per request (a few
+ * kB), like the assets, so a rebuild is served at once.
+ */
+function sendIndex(reply: FastifyReply, dist: string, url: string) {
+  const html = fs.readFileSync(path.join(dist, 'index.html'), 'utf8');
+  const pathname = url.split(/[?#]/, 1)[0]!.replace(/\/+$/, '') || '/';
+  const links = (routePreloads(dist)[pathname] ?? [])
+    .filter((href) => /^\/assets\/[\w.-]+\.js$/.test(href))
+    .map((href) => `<link rel="modulepreload" crossorigin href="${href}">`)
+    .join('');
+  return reply
+    .type('text/html; charset=utf-8')
+    .header('cache-control', 'no-cache')
+    .send(links ? html.replace('</head>', `${links}</head>`) : html);
+}
 
 /**
  * Serves the built web app and answers unknown paths: JSON 404 under /api, the SPA's
@@ -21,20 +48,25 @@ export const webStaticPlugin = fp(async (app: FastifyInstance) => {
       // Looked up per request, so rebuilding the web app never leaves a running server with stale routes.
       wildcard: true,
       index: false,
+      // The web build writes .br and .gz beside each asset (apps/web/vite.config.ts precompress):
+      // sent to browsers that accept them, the original otherwise.
+      preCompressed: true,
+      // The build's own records (.vite/manifest.json, route-preloads.json) are not for browsers.
+      allowedPath: (pathname) => !pathname.split('/').some((part) => part.startsWith('.')),
       setHeaders: (res, file) => {
         // Hashed assets never change; index.html always revalidates.
         res.header('cache-control', file.includes(`${path.sep}assets${path.sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache');
       },
     });
     // The SPA's entry: without this the wildcard treats `/` as a directory listing and refuses it.
-    app.get('/', { schema: { hide: true } }, (_req, reply) => reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').sendFile('index.html'));
+    app.get('/', { schema: { hide: true } }, (request, reply) => sendIndex(reply, dist, request.url));
   } else if (app.config.SERVE_WEB) {
     app.log.warn({ dist }, 'web app not built: run `npm run build` to serve it');
   }
   app.setNotFoundHandler((request, reply) => {
     const isApi = request.url.startsWith('/api/');
     if (!isApi && serve && (request.method === 'GET' || request.method === 'HEAD')) {
-      return reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').sendFile('index.html');
+      return sendIndex(reply, dist, request.url);
     }
     throw notFound(isApi ? 'That API path' : 'That page');
   });
