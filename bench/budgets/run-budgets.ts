@@ -1,0 +1,71 @@
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { startApiServer } from './api-server';
+import { writeReports, REPORTS_DIR } from './budgets-report';
+import { auditPages, type PageResult } from './lighthouse-budgets';
+import { checkSizes } from './size-budgets';
+
+/**
+ * `npm run test:budgets`: issue 7's front-end budgets. Builds the web app only when the build is
+ * older than its sources (in `npm test` the end-to-end step has just built it), checks each
+ * route's initial JavaScript with size-limit, then runs Lighthouse on the real stack. Exits 1
+ * when a budget is missed. `--sizes-only` skips Lighthouse; WEB_DIST_DIR audits another build.
+ */
+const REPO_ROOT = path.resolve(import.meta.dirname, '../..');
+const WEB_DIR = path.join(REPO_ROOT, 'apps/web');
+const distDir = process.env.WEB_DIST_DIR ? path.resolve(process.env.WEB_DIST_DIR) : path.join(WEB_DIR, 'dist');
+const port = Number(process.env.BUDGETS_PORT ?? 3320);
+const sizesOnly = process.argv.includes('--sizes-only');
+
+function newestMtime(target: string): number {
+  const stat = fs.statSync(target, { throwIfNoEntry: false });
+  if (!stat) return 0;
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  return Math.max(0, ...fs.readdirSync(target).map((name) => newestMtime(path.join(target, name))));
+}
+
+function buildIfStale() {
+  const manifest = path.join(distDir, '.vite', 'manifest.json');
+  const built = fs.statSync(manifest, { throwIfNoEntry: false })?.mtimeMs ?? 0;
+  const sources = ['src', 'public', 'index.html', 'vite.config.ts', 'package.json'].map((p) => path.join(WEB_DIR, p));
+  const newest = Math.max(...[...sources, path.join(REPO_ROOT, 'packages/contracts/src'), path.join(REPO_ROOT, 'package-lock.json')].map(newestMtime));
+  if (built >= newest) return console.log(`web build is up to date (${path.relative(REPO_ROOT, distDir)})`);
+  console.log('building the web app (its build is older than its sources)...');
+  const args = ['vite', 'build', ...(process.env.WEB_DIST_DIR ? ['--outDir', distDir, '--emptyOutDir'] : [])];
+  const run = spawnSync('npx', args, { cwd: WEB_DIR, stdio: 'inherit' });
+  if (run.status !== 0) throw new Error('the web build failed');
+}
+
+async function main() {
+  const started = performance.now();
+  buildIfStale();
+
+  const sizes = checkSizes(distDir);
+  for (const s of sizes) console.log(`${s.passed ? 'pass' : 'FAIL'} ${s.route}: initial JS ${(s.bytes / 1000).toFixed(1)} kB gzip (budget ${s.limit}, ${s.files.length} chunks)`);
+
+  let pages: PageResult[] | null = null;
+  if (!sizesOnly) {
+    console.log(`Lighthouse on the real stack at port ${port}...`);
+    const server = await startApiServer({ port, distDir: process.env.WEB_DIST_DIR ? distDir : undefined });
+    try {
+      pages = await auditPages(server.url);
+    } finally {
+      await server.stop();
+    }
+    for (const p of pages) console.log(`${p.passed ? 'pass' : 'FAIL'} ${p.page}: performance ${Math.round(p.best.performance * 100)}, accessibility ${Math.round(p.best.accessibility * 100)}${p.best.foreignRequests.length ? `, reached ${p.best.foreignRequests.join(', ')}` : ''}`);
+  }
+
+  const seconds = (performance.now() - started) / 1000;
+  if (pages) {
+    writeReports(sizes, pages, seconds);
+    console.log(`reports in ${path.relative(REPO_ROOT, REPORTS_DIR)}/ (${seconds.toFixed(0)} s)`);
+  }
+  const failed = sizes.some((s) => !s.passed) || (pages ?? []).some((p) => !p.passed);
+  process.exitCode = failed ? 1 : 0;
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? error.message : error);
+  process.exitCode = 1;
+});
