@@ -61,6 +61,8 @@ export interface Report {
     availableSlots: LoadResult;
     race: LoadResult & { slots: number; attempts: number; granted: number; database: { heldSlots: number; activeReservations: number; slotsWithTwoHolders: number } };
     pgbench: { tps: number; runs: number[]; clients: number; transactions: number };
+    /** Throughput of every round, in the order run. */
+    rounds: Record<string, number[]>;
     signIn: { storm: LoadResult; readsDuringStorm: LoadResult; argon2VerifyMs: number; concurrentHashesPerProcess: number; boundPerSecond: number };
   };
   /** The statements PostgreSQL ran most during a scenario (pg_stat_statements). */
@@ -110,7 +112,10 @@ ${loadRow(`Race: ${s.race.attempts.toLocaleString('en-AU')} distinct customers h
 ${loadRow('Sign-in storm (real argon2id)', s.signIn.storm, Number(r.setup.signInConnections))}
 ${loadRow('Available-slots reads during the sign-in storm', s.signIn.readsDuringStorm, Number(r.setup.probeConnections))}
 
-- pgbench ceiling: ${s.pgbench.clients} clients, ${s.pgbench.transactions.toLocaleString('en-AU')} transactions per run on the same ${s.race.slots} sessions, median of runs ${s.pgbench.runs.map((t) => Math.round(t)).join(', ')} tps.
+- Rounds (throughput per round, interleaved, median reported): ${Object.entries(s.rounds)
+    .map(([k, v]) => `${k} ${v.join(' / ')}`)
+    .join('; ')}.
+- pgbench ceiling: ${s.pgbench.clients} clients, ${s.pgbench.transactions.toLocaleString('en-AU')} prepared transactions per round on the same ${s.race.slots} sessions (\`bench/drop-day/hold-claim.pgbench.sql\`).
 - Race result in the database: ${s.race.database.heldSlots} sessions held, ${s.race.database.activeReservations} live reservations, ${s.race.database.slotsWithTwoHolders} sessions with two holders.
 - Sign-in: one argon2id verify takes ${ms(s.signIn.argon2VerifyMs)} here; with ${s.signIn.concurrentHashesPerProcess} concurrent hash(es) per process and ${m.cores} cores the bound is about ${rps(s.signIn.boundPerSecond)}.
 

@@ -1,0 +1,67 @@
+import type { LoadResult } from './load-generator';
+import type { Budget } from './report';
+
+export interface RaceRound extends LoadResult {
+  granted: number;
+  database: { heldSlots: number; activeReservations: number; slotsWithTwoHolders: number };
+}
+
+/** Issue 7's budgets, plus the checks that keep the figures honest (no errors hiding in them). */
+export function evaluateBudgets(m: {
+  connections: number;
+  race: { attempts: number; slots: number };
+  helloWorld: LoadResult;
+  availableSlots: LoadResult;
+  pgbenchTps: number;
+  raceMedian: LoadResult;
+  raceRounds: RaceRound[];
+  readRounds: LoadResult[];
+  storm: LoadResult;
+  readsDuringStorm: LoadResult;
+}): { budgets: Budget[]; readRatio: number; holdRatio: number } {
+  const readRatio = m.availableSlots.requestsPerSecond / m.helloWorld.requestsPerSecond;
+  const holdRatio = m.raceMedian.requestsPerSecond / m.pgbenchTps;
+  const pct = (v: number) => `${(v * 100).toFixed(0)}%`;
+  const { attempts, slots } = m.race;
+  const exact = (r: RaceRound) =>
+    r.granted === slots &&
+    r.database.heldSlots === slots &&
+    r.database.activeReservations === slots &&
+    r.database.slotsWithTwoHolders === 0 &&
+    r.total === attempts &&
+    (r.statusCodes['409'] ?? 0) === attempts - slots;
+  const okOnly = (r: LoadResult, ...ok: string[]) => Object.keys(r.statusCodes).every((c) => ok.includes(c)) && r.errors === 0 && r.timeouts === 0;
+  const clean = m.readRounds.every((r) => okOnly(r, '200')) && m.raceRounds.every((r) => okOnly(r, '201', '409')) && okOnly(m.storm, '200') && okOnly(m.readsDuringStorm, '200');
+  const budgets: Budget[] = [
+    { name: 'Available slots over bare Fastify', target: '>= 40%', measured: pct(readRatio), pass: readRatio >= 0.4 },
+    { name: 'Hold attempts over the pgbench ceiling', target: '>= 50%', measured: pct(holdRatio), pass: holdRatio >= 0.5 },
+    {
+      name: `Available slots p99 at ${m.connections} connections`,
+      target: '< 100 ms',
+      measured: `${m.availableSlots.latencyMs.p99} ms`,
+      pass: m.availableSlots.latencyMs.p99 < 100,
+    },
+    { name: `Hold p99 at ${m.connections} connections`, target: '< 100 ms', measured: `${m.raceMedian.latencyMs.p99} ms`, pass: m.raceMedian.latencyMs.p99 < 100 },
+    {
+      name: `${attempts.toLocaleString('en-AU')} attempts on ${slots} sessions`,
+      target: `exactly ${slots} holds, every round`,
+      measured: m.raceRounds
+        .map((r) => `${r.granted} granted (201), ${r.database.heldSlots} held and ${r.database.activeReservations} live in the database, ${r.database.slotsWithTwoHolders} doubled`)
+        .join('; '),
+      pass: m.raceRounds.every(exact),
+    },
+    {
+      name: 'Reads stay responsive during a sign-in storm (p99)',
+      target: '< 250 ms',
+      measured: `${m.readsDuringStorm.latencyMs.p99} ms`,
+      pass: m.readsDuringStorm.latencyMs.p99 < 250,
+    },
+    {
+      name: 'No unexpected status codes, socket errors or timeouts',
+      target: 'reads 200, holds 201/409, sign-ins 200',
+      measured: clean ? 'none' : 'see the scenarios table',
+      pass: clean,
+    },
+  ];
+  return { budgets, readRatio, holdRatio };
+}
