@@ -63,6 +63,7 @@ async function assertPortsFree() {
 }
 
 async function main(): Promise<number> {
+  const loadAtStart = os.loadavg()[0]!;
   await assertPortsFree();
   const nginx = await ensureNginx();
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'kringle-drop-day-'));
@@ -226,7 +227,7 @@ async function main(): Promise<number> {
   });
 
   const report: Report = {
-    machine: describeMachine(pg.version, nginx.version),
+    machine: describeMachine(pg.version, nginx.version, loadAtStart),
     setup: {
       apiProcesses: PORTS.api.length,
       connections: CONNECTIONS,

@@ -45,9 +45,7 @@ export function evaluateBudgets(m: {
     {
       name: `${attempts.toLocaleString('en-AU')} attempts on ${slots} sessions`,
       target: `exactly ${slots} holds, every round`,
-      measured: m.raceRounds
-        .map((r) => `${r.granted} granted (201), ${r.database.heldSlots} held and ${r.database.activeReservations} live in the database, ${r.database.slotsWithTwoHolders} doubled`)
-        .join('; '),
+      measured: `per round: ${m.raceRounds.map((r) => r.granted).join(' / ')} granted (201); in the database ${m.raceRounds.map((r) => r.database.heldSlots).join(' / ')} held, ${m.raceRounds.map((r) => r.database.activeReservations).join(' / ')} live, ${m.raceRounds.map((r) => r.database.slotsWithTwoHolders).join(' / ')} doubled`,
       pass: m.raceRounds.every(exact),
     },
     {

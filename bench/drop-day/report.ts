@@ -21,9 +21,11 @@ export interface Machine {
   nginx: string;
   commit: string;
   date: string;
+  /** 1-minute load average when the run started and ended: above the core count, something else was busy too. */
+  loadAverage: { start: number; end: number };
 }
 
-export function describeMachine(postgres: string, nginx: string): Machine {
+export function describeMachine(postgres: string, nginx: string, loadAtStart: number): Machine {
   let commit = 'unknown';
   try {
     commit = execFileSync('git', ['rev-parse', '--short=12', 'HEAD'], { cwd: REPO_ROOT }).toString().trim();
@@ -40,6 +42,7 @@ export function describeMachine(postgres: string, nginx: string): Machine {
     nginx,
     commit,
     date: new Date().toISOString(),
+    loadAverage: { start: Math.round(loadAtStart * 100) / 100, end: Math.round(os.loadavg()[0]! * 100) / 100 },
   };
 }
 
@@ -90,6 +93,7 @@ Run ${m.date} at commit \`${m.commit}\` with \`npm run bench\`.
 
 **Machine:** ${m.cpu}, ${m.cores} cores, ${m.ramGiB} GiB RAM; Node ${m.node}; ${m.postgres}; nginx ${m.nginx}.
 Everything (PostgreSQL, nginx, ${r.setup.apiProcesses} API processes, the load generator) shares this one machine.
+1-minute load average ${m.loadAverage.start} at the start and ${m.loadAverage.end} at the end${m.loadAverage.start > m.cores || m.loadAverage.end > m.cores ? ` (above ${m.cores} cores: other work was running, so treat the figures as a lower bound)` : ''}.
 
 ## Budgets
 
