@@ -46,8 +46,11 @@ const cleanUp = () =>
   (cleaning ??= (async () => {
     for (const fn of cleanups.reverse()) await fn().catch((err: unknown) => console.error('cleanup:', err));
   })());
+// `on`, not `once`: Ctrl-C reaches this process twice (from the terminal and relayed by tsx), and
+// a second, unhandled SIGINT would kill it before PostgreSQL is stopped.
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.once(signal, () => {
+  process.on(signal, () => {
+    if (cleaning) return;
     console.error(`\n${signal}: stopping everything the bench started...`);
     void cleanUp().then(() => process.exit(130));
   });
