@@ -100,6 +100,17 @@ export default defineConfig({
       // side effect the web app relies on, so a page that only needs a constant or a helper
       // from a contracts module does not pull zod in with it.
       treeshake: { manualPureFunctions: ['z'] },
+      output: {
+        // Fewer, larger first-load requests: React and friends in one chunk with the preload helper
+        // (all loaded by the entry anyway), and the auth pages' shared form pieces in one, so a deep
+        // link to /login or /register opens a handful of connections, not a dozen.
+        codeSplitting: {
+          groups: [
+            { name: 'vendor', priority: 2, test: /node_modules[\\/](react|react-dom|scheduler|react-redux|use-sync-external-store|clsx)[\\/]|vite\/preload-helper/ },
+            { name: 'auth-forms', priority: 1, test: /src\/features\/auth\/(auth-ui|form-field|password-field|lazy-resolver|use-light-form|password-strength-meter)\.tsx?$/ },
+          ],
+        },
+      },
     },
   },
   worker: { format: 'es' },

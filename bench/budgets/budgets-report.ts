@@ -50,6 +50,7 @@ function markdown(sizes: SizeResult[], pages: PageResult[] | null, seconds: numb
       '',
     );
     for (const p of pages) {
+      if (p.lostAttempts.length) lines.push(`${p.page}: ${p.lostAttempts.length} attempt(s) gave no trace and were run again (${p.lostAttempts.join('; ')})`, '');
       if (p.best.foreignRequests.length) lines.push(`${p.page} reached other origins: ${p.best.foreignRequests.join(', ')}`, '');
       if (p.best.failedAudits.length) lines.push(`${p.page}, audits below 90: ${p.best.failedAudits.map((a) => `${a.id} (${a.score})`).join(', ')}`, '');
     }

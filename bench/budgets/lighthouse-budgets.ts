@@ -10,7 +10,7 @@ export const THRESHOLDS = { performance: 0.95, accessibility: 1 } as const;
  * what the page earns, so a page passes when any of up to this many runs meets both
  * thresholds; every run's scores are reported.
  */
-export const MAX_RUNS = 3;
+export const MAX_RUNS = 5;
 
 const CHROME_FLAGS = [
   '--headless=new',
@@ -37,6 +37,8 @@ export interface PageResult {
   passed: boolean;
   runs: PageRun[];
   best: PageRun;
+  /** Attempts where Chromium recorded no usable trace (e.g. NO_NAVSTART on a starved CPU). */
+  lostAttempts: string[];
   /** The full Lighthouse result of the best run, for bench/reports. */
   lhr: LighthouseResult;
 }
@@ -93,7 +95,7 @@ export async function auditPages(baseUrl: string, log: (line: string) => void = 
       }
       if (runs.length === 0) throw new Error(`Lighthouse could not measure ${page} in ${MAX_RUNS} attempts: ${problems.join('; ')}`);
       const best = runs.reduce((a, b) => (meets(b.run) && !meets(a.run)) || b.run.performance + b.run.accessibility > a.run.performance + a.run.accessibility ? b : a);
-      results.push({ page, passed: meets(best.run), runs: runs.map((r) => r.run), best: best.run, lhr: best.lhr });
+      results.push({ page, passed: meets(best.run), runs: runs.map((r) => r.run), best: best.run, lostAttempts: problems, lhr: best.lhr });
     }
     return results;
   } finally {
