@@ -161,7 +161,7 @@ async function main(): Promise<number> {
     log(`  round ${round + 1}: hello-world ${Math.round(helloRounds[round]!.requestsPerSecond)}/s, available-slots ${Math.round(readRounds[round]!.requestsPerSecond)}/s (p99 ${readRounds[round]!.latencyMs.p99} ms)`);
   }
   const readStatements = await takeStatementCounts(db);
-  for (const st of readStatements) log(`    ${st.calls} x ${st.query}`);
+  for (const st of readStatements) log(`    ${st.calls} x ${st.meanMs} ms: ${st.query}`);
   await helloLb.stop();
   await hello.stop();
   const helloWorld = medianRound(helloRounds);
@@ -180,9 +180,12 @@ async function main(): Promise<number> {
   const pgbenchRuns: number[] = [];
   const raceRounds: RaceRound[] = [];
   let raceStatements: Awaited<ReturnType<typeof takeStatementCounts>> = [];
+  let pgbenchStatements: Awaited<ReturnType<typeof takeStatementCounts>> = [];
   for (let round = 0; round < ROUNDS; round++) {
     await resetRaceSlots(db);
+    await takeStatementCounts(db);
     const run = await pgbench(pg, DATABASE, script, { clients: CONNECTIONS, transactionsPerClient: RACE.attempts / CONNECTIONS });
+    pgbenchStatements = await takeStatementCounts(db, 1);
     if (run.failed) throw new Error(`pgbench: ${run.failed} failed transactions`);
     pgbenchRuns.push(run.tps);
     // Frees the sessions and ends the previous round's holds, so every racer starts without one.
@@ -193,7 +196,7 @@ async function main(): Promise<number> {
     raceRounds.push({ ...race, granted: race.statusCodes['201'] ?? 0, database: await countRaceHolds(db) });
     log(`  round ${round + 1}: pgbench ${Math.round(run.tps)} tps, race ${Math.round(race.requestsPerSecond)} attempts/s (p99 ${race.latencyMs.p99} ms), ${raceRounds[round]!.granted} granted, database ${JSON.stringify(raceRounds[round]!.database)}`);
   }
-  for (const st of raceStatements) log(`    ${st.calls} x ${st.query}`);
+  for (const st of [...pgbenchStatements, ...raceStatements]) log(`    ${st.calls} x ${st.meanMs} ms: ${st.query}`);
   const pgbenchTps = [...pgbenchRuns].sort((a, b) => a - b)[Math.floor(ROUNDS / 2)]!;
   const race = medianRound(raceRounds);
   const granted = race.granted;
@@ -259,7 +262,7 @@ async function main(): Promise<number> {
       },
       signIn: { storm, readsDuringStorm, argon2VerifyMs: verifyMs, concurrentHashesPerProcess: perProcess, boundPerSecond },
     },
-    statements: { availableSlots: readStatements, race: raceStatements },
+    statements: { availableSlots: readStatements, race: raceStatements, pgbench: pgbenchStatements },
     ratios: { availableSlotsOverHelloWorld: readRatio, holdsOverPgbench: holdRatio },
     budgets,
   };

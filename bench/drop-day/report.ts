@@ -69,7 +69,7 @@ export interface Report {
     signIn: { storm: LoadResult; readsDuringStorm: LoadResult; argon2VerifyMs: number; concurrentHashesPerProcess: number; boundPerSecond: number };
   };
   /** The statements PostgreSQL ran most during a scenario (pg_stat_statements). */
-  statements: Record<string, Array<{ calls: number; query: string }>>;
+  statements: Record<string, Array<{ calls: number; meanMs: number; query: string }>>;
   ratios: { availableSlotsOverHelloWorld: number; holdsOverPgbench: number };
   budgets: Budget[];
 }
