@@ -242,6 +242,7 @@ async function main(): Promise<number> {
       signInConnections: SIGN_IN.connections,
       probeConnections: SIGN_IN.probeConnections,
       customers: customers.length + signInCustomers.length,
+      warmUp: 'every racing customer reads once from each API process before any measurement (families on the page before the drop), then 3 s of load on each target',
       sessionsInSeason: season.slots,
       apiEnvironment: 'NODE_ENV=production, APP_CHECK_MODE=enforce, RATE_LIMIT_MODE=off (one client IP), TRUST_PROXY=true, JOBS_ENABLED=true in every process',
       apiLogLevel: process.env.BENCH_LOG_LEVEL ?? 'info (production default)',
