@@ -1,3 +1,4 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import cors from '@fastify/cors';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
@@ -28,14 +29,28 @@ export function frameworkErrors(_error: FastifyError, _request: FastifyRequest, 
     .send({ error: 'That address is not valid.', code: 'BAD_REQUEST' });
 }
 
+/** The headers a helmet middleware sets, recorded once from a stand-in response. */
+function headersOf(middleware: ReturnType<typeof helmet>): Record<string, string> {
+  const headers: Record<string, string> = {};
+  const recorder = {
+    setHeader: (name: string, value: unknown) => void (headers[name.toLowerCase()] = String(value)),
+    removeHeader: (name: string) => void delete headers[name.toLowerCase()],
+  };
+  middleware({} as IncomingMessage, recorder as unknown as ServerResponse, (err?: unknown) => {
+    if (err) throw err;
+  });
+  return headers;
+}
+
 /** Security headers and CORS limited to the configured app origins. */
 export const securityPlugin = fp(async (app: FastifyInstance) => {
   const stripe = ['https://js.stripe.com', 'https://*.stripe.com'];
   // The local Stripe sandbox (dev and tests) answers on a loopback port; production never needs it.
   const local = app.config.NODE_ENV === 'production' ? [] : ['http://127.0.0.1:*', 'http://localhost:*'];
-  // helmet's middleware built once: @fastify/helmet rebuilt it (re-parsing every CSP directive)
-  // on each request, which cost more than a cached availability read itself.
-  const securityHeaders = helmet({
+  // helmet's headers are the same on every response (no nonces), so they are worked out once and
+  // set as one object per request: @fastify/helmet rebuilt the middleware (re-parsing the CSP) and
+  // set each header through Node on every request, which cost more than a cached availability read.
+  const securityHeaders = headersOf(helmet({
     contentSecurityPolicy: {
       directives: {
         defaultSrc: ["'self'"],
@@ -51,8 +66,11 @@ export const securityPlugin = fp(async (app: FastifyInstance) => {
     },
     crossOriginEmbedderPolicy: false,
     hsts: app.config.NODE_ENV === 'production',
+  }));
+  app.addHook('onRequest', (_request, reply, done) => {
+    reply.headers(securityHeaders);
+    done();
   });
-  app.addHook('onRequest', (request, reply, done) => securityHeaders(request.raw, reply.raw, (err) => done(err as Error | undefined)));
   await app.register(cors, {
     origin: app.config.APP_ORIGINS,
     credentials: true,
