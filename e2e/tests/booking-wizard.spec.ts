@@ -29,10 +29,24 @@ async function openWizard(page: Page) {
 }
 
 /**
- * Tests run in parallel on one season: each picks a different free session of the first
- * open day, so they do not take each other's session between reading the list and clicking.
+ * Tests run in parallel on one season: each picks a different free session of the same day,
+ * so they do not take each other's session between reading the list and clicking.
  */
 const freeSession = (page: Page, lane: number) => page.locator('[data-status="available"]').nth(lane * 2);
+
+/**
+ * A whole day of sessions with Santa's break, whatever the time of day the suite runs: the sixth
+ * open day (today may have only a few sessions left; the purchase specs use days 1 to 4).
+ */
+async function chooseWholeDay(page: Page) {
+  const day = page.locator('button[data-date]:not([aria-disabled="true"])').nth(5);
+  const date = (await day.getAttribute('data-date'))!;
+  const loaded = page.waitForResponse((r) => r.url().includes('/available-slots') && r.url().includes(`date=${date}`));
+  await day.click();
+  await loaded;
+  await expect(day).toHaveAttribute('aria-pressed', 'true');
+  await expect(page.locator('[data-status="available"]').first()).toBeVisible();
+}
 
 async function chooseLocationAndType(page: Page, type = 'Santa photos') {
   await openWizard(page);
@@ -42,7 +56,7 @@ async function chooseLocationAndType(page: Page, type = 'Santa photos') {
   await page.getByRole('button', { name: new RegExp(`^${type}`) }).click();
   await page.getByRole('button', { name: 'Continue' }).click();
   await expect(stepHeading(page)).toHaveText('Choose a day and time');
-  await expect(page.locator('[data-status="available"]').first()).toBeVisible();
+  await chooseWholeDay(page);
 }
 
 /** Seconds shown by the countdown ("9:58" → 598). */
@@ -80,6 +94,7 @@ for (const viewport of VIEWPORTS) {
     await page.getByRole('button', { name: 'Continue' }).click();
 
     await expect(currentStep(page)).toContainText('Session');
+    await chooseWholeDay(page);
     const first = freeSession(page, viewport.width === 1280 ? 1 : 2);
     await expect(first).toBeVisible();
     await expect(first).toContainText(/\d{1,2}:\d{2} (am|pm) AED?T/);
