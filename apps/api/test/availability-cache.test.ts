@@ -2,7 +2,6 @@ import { localTimeOf } from '@kringle/contracts/dates';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../src/lib/clock';
-import { AVAILABILITY_CACHE_MS } from '../src/modules/availability/availability.cache';
 import { demoSeason } from '../src/modules/catalogue/demo-season';
 import { loadSeason } from '../src/modules/catalogue/season.service';
 import { createCustomer, type TestCustomer } from './support/customers';
@@ -67,13 +66,26 @@ describe('availability answers under the short cache', () => {
     expect(await statusOf(slotId)).toBe('available');
     // Another API process takes the hold: this process has not heard of it.
     await t.db.execute(sql`update slots set hold_reservation_id = gen_random_uuid(), hold_expires_at = ${new Date(NOW.getTime() + 600_000).toISOString()}::timestamptz where id = ${slotId}::uuid`);
-    clock.advance(AVAILABILITY_CACHE_MS - 1);
+    clock.advance(t.app.config.AVAILABILITY_CACHE_MS - 1);
     expect(await statusOf(slotId)).toBe('available');
     clock.advance(1);
     expect(await statusOf(slotId)).toBe('reserved');
     // The hold itself was never in doubt: claiming the session answers 409 whatever a cached read said.
     const late = await t.app.inject({ method: 'POST', url: '/api/v1/bookings/reservation', headers: family.headers, payload: { slotId } });
     expect(late.json().code).toBe('SLOT_UNAVAILABLE');
+  });
+
+  it('reads straight from the database with AVAILABILITY_CACHE_MS=0', async () => {
+    const fresh = await createTestApp({ AVAILABILITY_CACHE_MS: '0' }, clock, undefined, { databaseUrl: t.databaseUrl });
+    try {
+      const url = slotsUrl.replace('2026-12-03', '2026-12-04');
+      const id = (await fresh.app.inject({ url, headers: family.headers })).json().items.find((s: { kind: string }) => s.kind === 'session').id;
+      await fresh.db.execute(sql`update slots set hold_reservation_id = gen_random_uuid(), hold_expires_at = ${new Date(NOW.getTime() + 600_000).toISOString()}::timestamptz where id = ${id}::uuid`);
+      const after = (await fresh.app.inject({ url, headers: family.headers })).json().items.find((s: { id: string }) => s.id === id);
+      expect(after.status).toBe('reserved');
+    } finally {
+      await fresh.close();
+    }
   });
 
   it('never caches refusals: a bad query or unknown location answers as before', async () => {

@@ -48,6 +48,8 @@ const envSchema = z.object({
   BODY_LIMIT_BYTES: int(1024, 10 * 1024 * 1024).default(64 * 1024),
   TRUST_PROXY: bool.default(false),
   JOBS_ENABLED: bool.default(true),
+  /** How long a process may reuse an availability answer (0: never); see docs/decisions/0012. */
+  AVAILABILITY_CACHE_MS: int(0, 10_000).default(1000),
   SERVE_WEB: bool.default(true),
   WEB_DIST_DIR: z.string().optional(),
   // Policy numbers (API.md "Policy").

@@ -3,13 +3,11 @@
  * availability cache). On drop day thousands of families poll the same few days; without it
  * each poll costs three queries and a serialization of the same answer.
  *
- * How stale an answer can be: at most AVAILABILITY_CACHE_MS (1 s) by the app clock, which the
- * web's 15 s polling already dwarfs; a hold taken or released through this
+ * How stale an answer can be: at most AVAILABILITY_CACHE_MS (config, 1 s by default; 0 turns the
+ * cache off) by the app clock, which the web's 15 s polling already dwarfs; a hold taken or released through this
  * process forgets its location's answers at once. Staleness never books anything twice: the hold
  * itself is decided by the slot row's conditional UPDATE, which answers 409 SLOT_UNAVAILABLE.
  */
-export const AVAILABILITY_CACHE_MS = 1000;
-
 /** Answers are kept as UTF-8 bytes: encoding a ~9 KB day of sessions per response was the largest cost left. */
 type Body = Buffer;
 
@@ -81,7 +79,7 @@ export class AvailabilityCache {
 /** One cache per database handle, i.e. per app instance (tests build many apps in one process). */
 const caches = new WeakMap<object, AvailabilityCache>();
 
-export function availabilityCacheOf(db: object, ttlMs = AVAILABILITY_CACHE_MS): AvailabilityCache {
+export function availabilityCacheOf(db: object, ttlMs: number): AvailabilityCache {
   let cache = caches.get(db);
   if (!cache) caches.set(db, (cache = new AvailabilityCache(ttlMs)));
   return cache;

@@ -24,7 +24,7 @@ export async function catalogueRoutes(app: FastifyInstance) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const customer = { auth: 'customer' as const };
   const notFound = { 404: errorBodySchema };
-  const cache = availabilityCacheOf(app.db);
+  const cache = availabilityCacheOf(app.db, app.config.AVAILABILITY_CACHE_MS);
 
   /** Answers from the short cache, or computes, serializes with the route's schema and keeps the text. */
   const cached = async (reply: FastifyReply, locationId: string, key: string, compute: () => Promise<unknown>) => {
