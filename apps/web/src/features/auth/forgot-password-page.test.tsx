@@ -1,4 +1,4 @@
-import { screen } from '@testing-library/react';
+import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { apiError, fakeApi, json, recordedEvents, renderAuthPage } from './auth-test-support';
@@ -17,7 +17,8 @@ describe('ForgotPasswordPage', { timeout: 20_000 }, () => {
     const user = userEvent.setup();
     await user.type(screen.getByLabelText('Email address'), 'holly@example');
     await user.click(screen.getByRole('button', { name: 'Send reset link' }));
-    expect(screen.getByLabelText('Email address')).toHaveAccessibleDescription(/Enter a valid email address/);
+    // The form's schema loads on first use, so the check may finish a moment after the click.
+    await waitFor(() => expect(screen.getByLabelText('Email address')).toHaveAccessibleDescription(/Enter a valid email address/));
     expect(api.calls).toEqual([]);
   });
 
