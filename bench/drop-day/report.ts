@@ -105,6 +105,9 @@ ${r.budgets.map((b) => `| ${b.name} | ${b.target} | ${b.measured} | ${b.pass ? '
 
 - Available slots over bare Fastify: **${pct(r.ratios.availableSlotsOverHelloWorld)}** (${rps(s.availableSlots.requestsPerSecond)} over ${rps(s.helloWorld.requestsPerSecond)}).
 - Hold attempts over pgbench running the hold's conditional UPDATE: **${pct(r.ratios.holdsOverPgbench)}** (${rps(s.race.requestsPerSecond)} over ${rps(s.pgbench.tps)}).
+- For scale: on these shared cores, a hold that cost only one hello-world request plus one pgbench
+  transaction (no auth, no validation, no driver, nothing else) would reach
+  ${pct(zeroCostHoldRatio(s.helloWorld.requestsPerSecond, s.pgbench.tps))} of pgbench.
 
 ## Scenarios
 
@@ -129,4 +132,9 @@ ${Object.entries(r.setup)
   .map(([k, v]) => `- ${k}: ${v}`)
   .join('\n')}
 `;
+}
+
+/** The hold ratio of a request costing exactly one hello-world request plus one pgbench transaction. */
+function zeroCostHoldRatio(helloPerSecond: number, pgbenchTps: number): number {
+  return 1 / (1 / helloPerSecond + 1 / pgbenchTps) / pgbenchTps;
 }
