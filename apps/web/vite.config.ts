@@ -4,6 +4,7 @@ import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
+import { ROUTE_MODULES } from './route-modules';
 
 // The brand name is configuration (DESIGN.md); index.html's %VITE_BRAND_NAME% needs a value.
 process.env.VITE_BRAND_NAME ||= 'Kringle';
@@ -36,19 +37,11 @@ function precompress(): Plugin {
 }
 
 /**
- * The lazy route modules each deep link renders first, so the API can add
- * `<link rel="modulepreload">` for them to index.html (apps/api web-static.ts): the page chunk
- * downloads alongside the entry instead of after it, saving a round trip on a phone. Paths are
- * routes of app/routes.tsx; a module that is not its own chunk fails the build.
+ * Lists, per deep link, the chunks of its lazy route modules (route-modules.ts) that the entry
+ * does not already load, so the API can add `<link rel="modulepreload">` for them to index.html
+ * (apps/api web-static.ts): the page chunk downloads alongside the entry instead of after it,
+ * saving a round trip on a phone. A module that is not its own chunk fails the build.
  */
-const ROUTE_MODULES: Record<string, string[]> = {
-  '/login': ['src/features/auth/login-page.tsx'],
-  '/register': ['src/features/auth/register-page.tsx'],
-  '/forgot-password': ['src/features/auth/forgot-password-page.tsx'],
-  '/bookings': ['src/app/app-layout.tsx', 'src/app/bookings-route.tsx'],
-  '/create-booking': ['src/app/app-layout.tsx', 'src/features/booking-wizard/create-booking-page.tsx'],
-};
-
 function routePreloads(): Plugin {
   let root = '';
   return {

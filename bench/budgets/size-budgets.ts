@@ -2,17 +2,24 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { ROUTE_MODULES } from '../../apps/web/route-modules';
 import { readManifest, routeChunks } from './route-chunks';
 
 /**
  * Issue 7's JavaScript budgets, gzipped, in size-limit's units (1 kB = 1000 bytes, the stricter
  * reading of "KB"). `lazyModules` are the lazy route modules the route matches, as the build
- * manifest names them (paths relative to apps/web): the signed-in layout and the page.
+ * manifest names them: the same list the build preloads (apps/web/route-modules.ts).
  */
 export const ROUTE_BUDGETS = [
-  { route: '/login', limit: '150 kB', lazyModules: ['src/features/auth/login-page.tsx'] },
-  { route: '/create-booking', limit: '200 kB', lazyModules: ['src/app/app-layout.tsx', 'src/features/booking-wizard/create-booking-page.tsx'] },
-] as const;
+  { route: '/login', limit: '150 kB', lazyModules: lazyModulesOf('/login') },
+  { route: '/create-booking', limit: '200 kB', lazyModules: lazyModulesOf('/create-booking') },
+];
+
+function lazyModulesOf(route: string): readonly string[] {
+  const modules = ROUTE_MODULES[route];
+  if (!modules) throw new Error(`apps/web/route-modules.ts lists no modules for ${route}`);
+  return modules;
+}
 
 /** Stripe.js and its React bindings load on the payment step only (issue 7). */
 const PAYMENT_STEP_MODULE = 'src/features/booking-wizard/checkout/stripe-payment-element.tsx';
