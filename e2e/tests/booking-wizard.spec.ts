@@ -1,6 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { hasHorizontalScroll, SCREENSHOT_DIR } from './helpers';
+import { chooseOpenDay } from './purchase-helpers';
 import { apiCustomer, recordedEvents, signInFreshCustomer } from './wizard-helpers';
 
 const WCAG_22_AA = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
@@ -34,19 +35,8 @@ async function openWizard(page: Page) {
  */
 const freeSession = (page: Page, lane: number) => page.locator('[data-status="available"]').nth(lane * 2);
 
-/**
- * A whole day of sessions with Santa's break, whatever the time of day the suite runs: the sixth
- * open day (today may have only a few sessions left; the purchase specs use days 1 to 4).
- */
-async function chooseWholeDay(page: Page) {
-  const day = page.locator('button[data-date]:not([aria-disabled="true"])').nth(5);
-  const date = (await day.getAttribute('data-date'))!;
-  const loaded = page.waitForResponse((r) => r.url().includes('/available-slots') && r.url().includes(`date=${date}`));
-  await day.click();
-  await loaded;
-  await expect(day).toHaveAttribute('aria-pressed', 'true');
-  await expect(page.locator('[data-status="available"]').first()).toBeVisible();
-}
+/** A whole day of sessions with Santa's break, whatever the time of day the suite runs (today may have a few left). */
+const chooseWholeDay = (page: Page) => chooseOpenDay(page, 5);
 
 async function chooseLocationAndType(page: Page, type = 'Santa photos') {
   await openWizard(page);

@@ -31,6 +31,21 @@ export async function shot(page: Page, name: string) {
 }
 
 /**
+ * On the Session step, chooses the open day at `index` (0 = the first with sessions left) and
+ * waits for its sessions. Parallel specs keep to their own days: purchases 1 to 4, the wizard's
+ * own tests 5, reschedules 6. A later day has a whole day of sessions at any time of day.
+ */
+export async function chooseOpenDay(page: Page, index: number) {
+  const day = page.locator('button[data-date]:not([aria-disabled="true"])').nth(index);
+  const date = (await day.getAttribute('data-date'))!;
+  const loaded = page.waitForResponse((r) => r.url().includes('/available-slots') && r.url().includes(`date=${date}`));
+  await day.click();
+  await loaded;
+  await expect(day).toHaveAttribute('aria-pressed', 'true');
+  await expect(page.locator('[data-status="available"]').first()).toBeVisible();
+}
+
+/**
  * Location, type and a free session, up to the Package step. Parallel tests share one season:
  * each takes its own later day (the wizard's own tests use the first open day) and a random
  * free session there, and tries another one if it was just taken.
@@ -46,15 +61,8 @@ export async function holdASession(page: Page, options: { daysAhead?: number } =
   await expect(stepHeading(page)).toHaveText('Choose a day and time');
   const free = page.locator('[data-status="available"]');
   await expect(free.first()).toBeVisible();
-  if (options.daysAhead) {
-    // A later day, so that the policy's deadlines are still ahead and spelled out.
-    const day = page.locator('button[data-date]:not([aria-disabled="true"])').nth(options.daysAhead);
-    const date = (await day.getAttribute('data-date'))!;
-    const loaded = page.waitForResponse((r) => r.url().includes('/available-slots') && r.url().includes(`date=${date}`));
-    await day.click();
-    await loaded;
-    await expect(day).toHaveAttribute('aria-pressed', 'true');
-  }
+  // A later day, so that the policy's deadlines are still ahead and spelled out.
+  if (options.daysAhead) await chooseOpenDay(page, options.daysAhead);
   for (let attempt = 0; attempt < 4; attempt++) {
     const count = await free.count();
     await free.nth(Math.floor(Math.random() * count)).click();

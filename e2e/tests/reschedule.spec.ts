@@ -2,6 +2,7 @@ import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { bookThroughApi, cardOf, familyWithSession, type Booking } from './bookings-helpers';
 import { SCREENSHOT_DIR } from './helpers';
+import { chooseOpenDay } from './purchase-helpers';
 import { recordedEvents } from './wizard-helpers';
 
 const WCAG_22_AA = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
@@ -40,8 +41,10 @@ for (const viewport of VIEWPORTS) {
   expect(axe.violations.map((v) => v.id)).toEqual([]);
   await page.screenshot({ path: `${SCREENSHOT_DIR}/reschedule-${viewport.name}-session.png` });
 
-  // Other journeys run in parallel on the same day's sessions: pick any free one, and if it was
-  // just taken, the app offers the next free ones (a 409 is part of the product, not a failure).
+  // A whole later day (today may have only a few sessions left, and other journeys take them).
+  // Pick any free one; if it was just taken, the app offers the next free ones (a 409 is part of
+  // the product, not a failure).
+  await chooseOpenDay(page, 6);
   const free = page.locator('[data-status="available"]');
   await free.nth(Math.floor(Math.random() * (await free.count()))).click();
   const taken = page.getByRole('alert').filter({ hasText: 'just taken' });
