@@ -7,6 +7,7 @@ import { createDb } from './db/client';
 import { runMigrations } from './db/migrate';
 import { allJobs } from './jobs/all-jobs';
 import { startJobs } from './jobs/runner';
+import { startTakenSessionsListener } from './modules/reservations/taken-sessions.broadcast';
 
 export interface RunningServer {
   app: FastifyInstance;
@@ -14,7 +15,7 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-/** Migrates, builds the app, listens, runs the background jobs, and shuts all of it down gracefully. */
+/** Migrates, builds the app, listens, runs the background jobs and the taken-sessions listener, and shuts all of it down gracefully. */
 export async function runServer(
   config: Config,
   secrets: Secrets,
@@ -25,7 +26,10 @@ export async function runServer(
   const { db, pool } = createDb(databaseUrl, config.DATABASE_POOL_SIZE);
   const app = await buildApp({ config, secrets, db, pool });
   const jobs = config.JOBS_ENABLED ? startJobs(allJobs(app), app.log) : { stop: async () => {} };
+  const listener = startTakenSessionsListener({ db, clock: app.clock, log: app.log, databaseUrl, ttlMs: config.AVAILABILITY_CACHE_MS });
+  await listener.ready;
   app.addHook('onClose', async () => {
+    await listener.stop();
     await jobs.stop();
     await pool.end();
   });

@@ -4,7 +4,9 @@ import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { reservations } from '../../db/schema/reservations';
 import { AppError, notFound } from '../../lib/app-error';
+import { forgetAvailability } from '../availability/availability.cache';
 import { enqueueMail } from '../mail/outbox.repository';
+import { forgetTakenSessions } from '../reservations/taken-sessions';
 import { bookingDetails, setBooking, setOrder } from '../payments/payments.repository';
 import { insertRefund, type RefundRow } from '../payments/refunds.repository';
 import { sendRefund } from '../payments/refunds.service';
@@ -49,8 +51,11 @@ export async function cancelBooking(deps: Deps, userId: string, bookingId: strin
     const refund = refundCents > 0 && order ? await insertRefund(tx, { orderId: order.id, bookingId: booking.id, amountCents: refundCents, reason: 'customer_cancelled' }) : undefined;
     const details = await bookingDetails(tx, booking.id);
     await enqueueMail(tx, bookingCancelledMail({ ...details, booking: { ...details.booking, status: booking.status } }, deps.config.BRAND_NAME, deps.config.PUBLIC_URL, refundCents));
-    return { refund, intentToCancel: unpaid && order?.paymentIntentId ? { orderId: order.id, id: order.paymentIntentId } : null };
+    return { refund, slotId: booking.slotId, intentToCancel: unpaid && order?.paymentIntentId ? { orderId: order.id, id: order.paymentIntentId } : null };
   });
+  // The session is free again: this process shows and offers it at once.
+  forgetAvailability(deps.db);
+  forgetTakenSessions(deps.db, outcome.slotId);
 
   let refund = outcome.refund;
   if (refund?.status === 'pending') refund = await sendRefund(deps, refund.id);

@@ -6,7 +6,9 @@ import type { DbOrTx } from '../../db/client';
 import { bookings } from '../../db/schema/bookings';
 import { reservations } from '../../db/schema/reservations';
 import { AppError, notFound } from '../../lib/app-error';
+import { forgetAvailability } from '../availability/availability.cache';
 import { enqueueMail } from '../mail/outbox.repository';
+import { forgetTakenSessions } from '../reservations/taken-sessions';
 import { bookingDetails } from '../payments/payments.repository';
 import { freeBookingSlot, lockOwnBooking, lockReservationOf, slotStart, slotWithType, takeHeldSlot } from './booking-changes.repository';
 import { bookingRescheduledMail } from './bookings.emails';
@@ -48,7 +50,7 @@ export async function assertCanHoldForReschedule(deps: Deps, db: DbOrTx, userId:
  */
 export async function rescheduleBooking(deps: Deps, userId: string, bookingId: string, reservationId: string): Promise<Booking> {
   const now = deps.clock.now();
-  await deps.db.transaction(async (tx) => {
+  const freedSlotId = await deps.db.transaction(async (tx) => {
     const booking = await lockOwnBooking(tx, bookingId, userId);
     if (!booking) throw notFound('That booking');
     const reservation = await lockReservationOf(tx, reservationId, userId);
@@ -65,6 +67,10 @@ export async function rescheduleBooking(deps: Deps, userId: string, bookingId: s
       .where(eq(bookings.id, booking.id));
     await tx.update(reservations).set({ status: 'checked_out', updatedAt: now }).where(eq(reservations.id, reservation.id));
     await enqueueMail(tx, bookingRescheduledMail(await bookingDetails(tx, booking.id), deps.config.BRAND_NAME, deps.config.PUBLIC_URL, previousStart, now));
+    return booking.slotId;
   });
+  // The old session is free again: this process shows and offers it at once.
+  forgetAvailability(deps.db);
+  forgetTakenSessions(deps.db, freedSlotId);
   return getBooking(deps, userId, bookingId);
 }

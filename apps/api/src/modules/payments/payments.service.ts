@@ -3,6 +3,7 @@ import type Stripe from 'stripe';
 import type { Tx } from '../../db/client';
 import { bookingConfirmedMail, paymentFailedMail, slotLostRefundMail } from '../bookings/bookings.emails';
 import { enqueueMail } from '../mail/outbox.repository';
+import { forgetTakenSessions } from '../reservations/taken-sessions';
 import {
   bookingDetails,
   lockBooking,
@@ -123,17 +124,18 @@ async function onFailed(deps: Deps, event: EventRef, intent: Stripe.PaymentInten
 
 async function onCanceled(deps: Deps, event: EventRef, intent: Stripe.PaymentIntent): Promise<void> {
   const now = deps.clock.now();
-  await deps.db.transaction(async (tx) => {
-    if (!(await firstTime(tx, event))) return;
+  const freedSlotId = await deps.db.transaction(async (tx) => {
+    if (!(await firstTime(tx, event))) return null;
     const order = await orderFor(tx, intent);
-    if (!order || order.status === 'paid' || order.status === 'refunded') return;
+    if (!order || order.status === 'paid' || order.status === 'refunded') return null;
     const booking = await lockBooking(tx, order.bookingId);
     await setOrder(tx, order.id, { status: 'failed' });
-    if (booking.status === 'payment_pending' || booking.status === 'payment_failed') {
-      await setBooking(tx, booking.id, { status: 'cancelled', cancelledAt: now, cancelReason: 'payment_cancelled', updatedAt: now });
-      await releaseSlotHoldOf(tx, booking);
-    }
+    if (booking.status !== 'payment_pending' && booking.status !== 'payment_failed') return null;
+    await setBooking(tx, booking.id, { status: 'cancelled', cancelledAt: now, cancelReason: 'payment_cancelled', updatedAt: now });
+    await releaseSlotHoldOf(tx, booking);
+    return booking.slotId;
   });
+  if (freedSlotId) forgetTakenSessions(deps.db, freedSlotId);
 }
 
 async function onRefunded(deps: Deps, event: Stripe.Event, charge: Stripe.Charge): Promise<void> {

@@ -16,14 +16,15 @@ export async function lockReservation(tx: Tx, id: string, userId: string): Promi
   return row;
 }
 
-/** Ends the customer's active holds (a new hold replaces the old) and frees their sessions. */
-export async function releaseActiveHolds(tx: Tx, userId: string, now: Date): Promise<void> {
+/** Ends the customer's active holds (a new hold replaces the old) and frees their sessions; their slot ids. */
+export async function releaseActiveHolds(tx: Tx, userId: string, now: Date): Promise<string[]> {
   const released = await tx
     .update(reservations)
     .set({ status: sql`case when ${reservations.expiresAt} <= ${now.toISOString()}::timestamptz then 'expired' else 'cancelled' end`, updatedAt: now })
     .where(and(eq(reservations.userId, userId), eq(reservations.status, 'active')))
-    .returning({ id: reservations.id });
+    .returning({ id: reservations.id, slotId: reservations.slotId });
   for (const r of released) await clearSlotHold(tx, r.id);
+  return released.map((r) => r.slotId);
 }
 
 export async function insertReservation(
@@ -60,6 +61,11 @@ export interface QuickHoldOutcome {
   /** The slot is held by this customer's own live reservation (re-picking the same session). */
   heldByMe: boolean;
   held: boolean;
+  /**
+   * Already taken when the statement began (booked, blocked, too soon or held by a live hold), as
+   * opposed to lost to a racer that committed meanwhile; with the live hold's holder and end.
+   */
+  takenBefore: { holderId: string | null; holdExpiresAt: Date | null } | null;
 }
 
 /**
@@ -73,14 +79,37 @@ export async function quickHold(
   pool: Pick<pg.Pool, 'query'>,
   args: { reservationId: string; userId: string; slotId: string; expiresAt: Date; refreshesLeft: number; now: Date; leadCutoff: Date; bookingLimit: number },
 ): Promise<QuickHoldOutcome> {
-  const result = await pool.query<{ upcoming: number; held: number; location_id: string | null; held_by_me: boolean }>({
+  const result = await pool.query<{
+    upcoming: number;
+    held: number;
+    location_id: string | null;
+    held_by_me: boolean;
+    taken_before: boolean;
+    holder_id: string | null;
+    hold_expires_at: Date | null;
+  }>({
     // Named: each connection parses and plans it once, then only binds values.
     name: 'kringle-quick-hold',
     text: QUICK_HOLD_SQL,
-    values: [args.userId, args.slotId, args.reservationId, args.expiresAt, args.now, args.leadCutoff, args.bookingLimit, args.refreshesLeft],
+    values: [
+      args.userId,
+      args.slotId,
+      args.reservationId,
+      args.expiresAt,
+      args.now,
+      args.leadCutoff,
+      args.bookingLimit,
+      args.refreshesLeft,
+    ],
   });
   const row = result.rows[0]!;
-  return { slotLocationId: row.location_id, upcomingBookings: row.upcoming, heldByMe: row.held_by_me, held: row.held === 1 };
+  return {
+    slotLocationId: row.location_id,
+    upcomingBookings: row.upcoming,
+    heldByMe: row.held_by_me,
+    held: row.held === 1,
+    takenBefore: row.taken_before ? { holderId: row.holder_id, holdExpiresAt: row.hold_expires_at } : null,
+  };
 }
 
 /** $1 user, $2 slot, $3 new reservation id, $4 expires at, $5 now, $6 lead cutoff, $7 booking limit, $8 refreshes. */
@@ -89,8 +118,12 @@ const QUICK_HOLD_SQL = `
     select count(*)::int as n from bookings b join slots s on s.id = b.slot_id
     where b.user_id = $1::uuid and b.status in ('payment_pending', 'completed') and s.start_at > $5::timestamptz
   ), target as (
-    select s.location_id, r.user_id is not null as held_by_me
-    from slots s left join reservations r on r.id = s.hold_reservation_id and r.status = 'active' and r.user_id = $1::uuid
+    select s.location_id, coalesce(r.user_id = $1::uuid, false) as held_by_me,
+      (s.kind <> 'session' or s.blocked or s.booking_id is not null or s.start_at < $6::timestamptz
+        or coalesce(s.hold_expires_at > $5::timestamptz, false)) as taken_before,
+      case when s.hold_expires_at > $5::timestamptz then r.user_id end as holder_id,
+      case when s.hold_expires_at > $5::timestamptz then s.hold_expires_at end as hold_expires_at
+    from slots s left join reservations r on r.id = s.hold_reservation_id and r.status = 'active'
     where s.id = $2::uuid
   ), claimed as (
     update slots set hold_reservation_id = $3::uuid, hold_expires_at = $4::timestamptz
@@ -105,7 +138,8 @@ const QUICK_HOLD_SQL = `
     from claimed
     returning id
   )
-  select (select n from upcoming) as upcoming, (select count(*)::int from inserted) as held, t.location_id, coalesce(t.held_by_me, false) as held_by_me
+  select (select n from upcoming) as upcoming, (select count(*)::int from inserted) as held, t.location_id,
+    coalesce(t.held_by_me, false) as held_by_me, coalesce(t.taken_before, false) as taken_before, t.holder_id, t.hold_expires_at
   from (select 1) as one left join target t on true`;
 
 /** Extends a hold only while this reservation still owns the slot. */

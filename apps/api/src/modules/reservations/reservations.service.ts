@@ -3,6 +3,8 @@ import type { CreateReservationBody, Reservation } from '@kringle/contracts/rese
 import type { FastifyInstance } from 'fastify';
 import { AppError, notFound } from '../../lib/app-error';
 import { forgetAvailability } from '../availability/availability.cache';
+import { forgetTakenSessions, takenSessionsOf, type TakenSessions } from './taken-sessions';
+import { announceTaken } from './taken-sessions.broadcast';
 import { assertCanHoldForReschedule } from '../bookings/reschedule.service';
 import {
   claimSlot,
@@ -21,7 +23,7 @@ import {
 
 type Deps = Pick<FastifyInstance, 'db' | 'clock' | 'config'>;
 /** The one-statement hold talks to the pool directly, as a named (prepared) statement. */
-type HoldDeps = Deps & Pick<FastifyInstance, 'pool'>;
+type HoldDeps = Deps & Pick<FastifyInstance, 'pool' | 'log'>;
 
 const bookingLimit = (limit: number) =>
   new AppError('BOOKING_LIMIT', 409, `You already have ${limit} upcoming bookings, the most one account can hold. Please contact us for more.`);
@@ -54,19 +56,36 @@ function isUniqueViolation(err: unknown): boolean {
  */
 export async function createReservation(deps: HoldDeps, userId: string, body: CreateReservationBody): Promise<Reservation> {
   if (!body.bookingId) {
-    const quick = await tryQuickHold(deps, userId, body.slotId);
+    const taken = takenSessionsOf(deps.db, deps.config.AVAILABILITY_CACHE_MS);
+    await refuseIfKnownTaken(deps, taken, userId, body.slotId);
+    const quick = await taken.track(body.slotId, () => tryQuickHold(deps, taken, userId, body.slotId));
     if (quick) return quick;
   }
   return holdReleasingPrevious(deps, userId, body);
 }
 
+/**
+ * Drop day (decision 0014): a session this process has just seen taken costs no query. Nor does
+ * one another attempt here is asking about right now, once that attempt found it taken; if that
+ * one failed or lost to a racer elsewhere, this one asks the database itself.
+ */
+async function refuseIfKnownTaken(deps: Deps, taken: TakenSessions, userId: string, slotId: string): Promise<void> {
+  if (taken.refuses(slotId, userId, deps.clock.now())) throw slotTaken();
+  const asking = taken.settled(slotId);
+  if (asking) {
+    await asking;
+    if (taken.refuses(slotId, userId, deps.clock.now())) throw slotTaken();
+  }
+}
+
 /** The one-round-trip hold; null when the general path must decide (the customer has a live hold). */
-async function tryQuickHold(deps: HoldDeps, userId: string, slotId: string): Promise<Reservation | null> {
+async function tryQuickHold(deps: HoldDeps, taken: TakenSessions, userId: string, slotId: string): Promise<Reservation | null> {
   const now = deps.clock.now();
   const limit = deps.config.MAX_UPCOMING_BOOKINGS;
   const expiresAt = new Date(now.getTime() + deps.config.HOLD_MINUTES * 60_000);
   const id = randomUUID();
   const refreshesLeft = deps.config.HOLD_REFRESHES;
+  const version = taken.version;
   let outcome;
   try {
     outcome = await quickHold(deps.pool, {
@@ -87,12 +106,16 @@ async function tryQuickHold(deps: HoldDeps, userId: string, slotId: string): Pro
   if (outcome.upcomingBookings >= limit) throw bookingLimit(limit);
   if (outcome.held) {
     forgetAvailability(deps.db, outcome.slotLocationId);
+    taken.remember(slotId, userId, expiresAt, now, version);
+    announceTaken(taken, deps.pool, deps.log, slotId, userId, expiresAt);
     return toReservation(
       { id, userId, slotId, locationId: outcome.slotLocationId, status: 'active', expiresAt, refreshesLeft, bookingId: null, createdAt: now, updatedAt: now },
       now,
     );
   }
   if (outcome.heldByMe) return null;
+  // Lost to a racer mid-statement: their hold is not seen yet, so nothing is remembered.
+  if (outcome.takenBefore) taken.remember(slotId, outcome.takenBefore.holderId, outcome.takenBefore.holdExpiresAt, now, version);
   throw slotTaken();
 }
 
@@ -108,8 +131,9 @@ async function holdReleasingPrevious(deps: Deps, userId: string, body: CreateRes
   for (let attempt = 0; ; attempt++) {
     const now = deps.clock.now();
     try {
+      let released: string[] = [];
       const row = await deps.db.transaction(async (tx) => {
-        await releaseActiveHolds(tx, userId, now);
+        released = await releaseActiveHolds(tx, userId, now);
         const reservation = await insertReservation(tx, {
           userId,
           slotId: slot.id,
@@ -131,6 +155,7 @@ async function holdReleasingPrevious(deps: Deps, userId: string, body: CreateRes
       });
       // The released hold may have been at another location: this process forgets every answer.
       forgetAvailability(deps.db);
+      forgetTakenSessions(deps.db, ...released);
       return toReservation(row, now);
     } catch (err) {
       if (attempt < 3 && isUniqueViolation(err)) continue;
@@ -175,5 +200,6 @@ export async function cancelReservation(deps: Deps, userId: string, id: string):
     return updateReservation(tx, current.id, { status: 'cancelled' }, now);
   });
   forgetAvailability(deps.db, row.locationId);
+  forgetTakenSessions(deps.db, row.slotId);
   return toReservation(row, now);
 }

@@ -1,0 +1,126 @@
+import type { FastifyBaseLogger } from 'fastify';
+import pg from 'pg';
+import type { Clock } from '../../lib/clock';
+import { takenSessionsOf, type TakenSessions } from './taken-sessions';
+
+/**
+ * The API processes tell each other which sessions they have just handed out (decision 0014), so
+ * on drop day each session costs about one query in all instead of one per process. Only ever a
+ * shortcut: a process that misses a message learns from its own first refusal, as before.
+ */
+const CHANNEL = 'kringle_taken';
+/** Announcements wait this long to share one NOTIFY; a session's next racer comes much later. */
+const BATCH_MS = 5;
+/** NOTIFY payloads must stay under 8000 bytes; one entry is about 90. */
+const PER_NOTIFY = 80;
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+interface Outbox {
+  entries: string[];
+  timer?: NodeJS.Timeout;
+}
+const outboxes = new WeakMap<object, Outbox>();
+
+/**
+ * Queues "this process gave `slotId` to `holderId` until `holdEndsAt`" for the other processes.
+ * Sent after the hold's own answer, batched, outside its transaction: PostgreSQL serializes
+ * committing NOTIFYs, which inside the hold made the first wave of a drop queue behind each other.
+ */
+export function announceTaken(memo: TakenSessions, pool: Pick<pg.Pool, 'query'>, log: FastifyBaseLogger, slotId: string, holderId: string, holdEndsAt: Date): void {
+  if (!memo.enabled) return;
+  let outbox = outboxes.get(memo);
+  if (!outbox) outboxes.set(memo, (outbox = { entries: [] }));
+  outbox.entries.push(`${slotId} ${holderId} ${holdEndsAt.getTime()}`);
+  if (outbox.timer) return;
+  const box = outbox;
+  box.timer = setTimeout(() => {
+    box.timer = undefined;
+    const entries = box.entries.splice(0);
+    for (let i = 0; i < entries.length; i += PER_NOTIFY) {
+      // Headed with its origin: a process skips its own (it may have freed one of them since).
+      const payload = `${memo.origin}|${entries.slice(i, i + PER_NOTIFY).join(';')}`;
+      pool.query('select pg_notify($1, $2)', [CHANNEL, payload]).catch((err: unknown) => {
+        log.debug({ err }, 'could not announce taken sessions');
+      });
+    }
+  }, BATCH_MS);
+  box.timer.unref();
+}
+
+/**
+ * Listens for the other processes' announcements and remembers those sessions as taken. Reconnects
+ * on its own (1 s, then up to 10 s apart). Needs a direct or session-pooled connection (LISTEN does
+ * not survive transaction pooling).
+ */
+export function startTakenSessionsListener(deps: { db: object; clock: Clock; log: FastifyBaseLogger; databaseUrl: string; ttlMs: number }): {
+  ready: Promise<void>;
+  stop(): Promise<void>;
+} {
+  if (deps.ttlMs <= 0) return { ready: Promise.resolve(), stop: async () => {} };
+  const memo = takenSessionsOf(deps.db, deps.ttlMs);
+  let client: pg.Client | null = null;
+  let stopped = false;
+  let retry: NodeJS.Timeout | undefined;
+  let delayMs = 1000;
+
+  const apply = (payload: string) => {
+    const [origin, entries] = payload.split('|');
+    if (!entries || origin === memo.origin) return;
+    const now = deps.clock.now();
+    for (const entry of entries.split(';')) {
+      const [slotId, holderId, endsAt] = entry.split(' ');
+      const ends = Number(endsAt);
+      if (!slotId || !holderId || !UUID.test(slotId) || !UUID.test(holderId) || !Number.isFinite(ends)) continue;
+      memo.remember(slotId, holderId, new Date(ends), now, memo.version);
+    }
+  };
+
+  const later = () => {
+    if (stopped || retry) return;
+    retry = setTimeout(() => {
+      retry = undefined;
+      void connect();
+    }, delayMs);
+    retry.unref();
+    delayMs = Math.min(delayMs * 2, 10_000);
+  };
+
+  const connect = async (): Promise<void> => {
+    if (stopped) return;
+    const c = new pg.Client({ connectionString: deps.databaseUrl, application_name: 'kringle-api-listener' });
+    c.on('notification', (msg) => {
+      if (msg.channel === CHANNEL && msg.payload) apply(msg.payload);
+    });
+    // 'end' follows an error; that is where it reconnects.
+    c.on('error', () => {});
+    c.on('end', () => {
+      if (client !== c) return;
+      client = null;
+      if (!stopped) deps.log.warn('taken-sessions listener lost its connection; reconnecting');
+      later();
+    });
+    try {
+      await c.connect();
+      await c.query(`listen ${CHANNEL}`);
+      if (stopped) return void (await c.end().catch(() => {}));
+      client = c;
+      delayMs = 1000;
+    } catch (err) {
+      deps.log.warn({ err }, 'taken-sessions listener could not connect; will try again');
+      await c.end().catch(() => {});
+      later();
+    }
+  };
+
+  return {
+    ready: connect(),
+    async stop() {
+      stopped = true;
+      clearTimeout(retry);
+      const c = client;
+      client = null;
+      await c?.end().catch(() => {});
+    },
+  };
+}

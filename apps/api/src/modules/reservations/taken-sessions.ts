@@ -1,0 +1,114 @@
+import { randomUUID } from 'node:crypto';
+
+/**
+ * Sessions this process has just seen taken (decision 0014). On drop day most hold attempts are for
+ * sessions that are already gone; refusing those from memory keeps them off PostgreSQL, the one part
+ * that more API processes cannot scale. It only ever refuses: a hold is granted by the slot row's
+ * conditional UPDATE alone.
+ *
+ * How stale a refusal can be: an entry lives at most AVAILABILITY_CACHE_MS (the same bound as the
+ * availability answers the family is looking at) and never past the hold that took the session.
+ * Freeing a session through this process forgets it at once; freed elsewhere, it may be refused
+ * here for the rest of that time. The holder is never refused their own session (re-picking it
+ * goes to the database as before).
+ */
+interface Entry {
+  /** The customer whose live hold took it; null when it is booked, blocked or too soon. */
+  holderId: string | null;
+  at: number;
+  until: number;
+}
+
+export class TakenSessions {
+  private readonly entries = new Map<string, Entry>();
+  private readonly asking = new Map<string, Promise<unknown>>();
+  /** Moves on at every forget(), so what a query saw before a session was freed is not kept. */
+  private generation = 0;
+
+  /** Tells this memo's own broadcasts apart from the other processes'. */
+  readonly origin = randomUUID();
+
+  constructor(
+    private readonly ttlMs: number,
+    private readonly maxEntries = 20_000,
+  ) {}
+
+  get enabled(): boolean {
+    return this.ttlMs > 0;
+  }
+
+  /** True when `userId` must be told the session is taken without asking the database. */
+  refuses(slotId: string, userId: string, now: Date): boolean {
+    const entry = this.entries.get(slotId);
+    if (!entry) return false;
+    const t = now.getTime();
+    // Judged by the app clock; a clock moved back (tests) makes an entry stale, never fresher.
+    if (t < entry.at || t >= entry.until) {
+      this.entries.delete(slotId);
+      return false;
+    }
+    return entry.holderId !== userId;
+  }
+
+  /** Pass to remember(): taken before the database is asked. */
+  get version(): number {
+    return this.generation;
+  }
+
+  /**
+   * `heldUntil`: when the hold that took it ends (null: booked, blocked or too soon, no end known).
+   * `version`: this.version from before the query that saw it taken.
+   */
+  remember(slotId: string, holderId: string | null, heldUntil: Date | null, now: Date, version: number): void {
+    if (!this.enabled || version !== this.generation) return;
+    const at = now.getTime();
+    const until = Math.min(at + this.ttlMs, heldUntil ? heldUntil.getTime() : Infinity);
+    if (until <= at) return;
+    this.entries.delete(slotId);
+    // Oldest first out: Map keeps insertion order.
+    if (this.entries.size >= this.maxEntries) this.entries.delete(this.entries.keys().next().value!);
+    this.entries.set(slotId, { holderId, at, until });
+  }
+
+  /**
+   * Runs `ask` (a hold attempt on `slotId` against the database) and lets attempts on the same
+   * session that arrive meanwhile wait for it (settled()) instead of racing it there.
+   */
+  track<T>(slotId: string, ask: () => Promise<T>): Promise<T> {
+    const asking = ask();
+    if (!this.enabled) return asking;
+    this.asking.set(slotId, asking);
+    const done = () => {
+      if (this.asking.get(slotId) === asking) this.asking.delete(slotId);
+    };
+    asking.then(done, done);
+    return asking;
+  }
+
+  /** The attempt on `slotId` now with the database, settled either way; undefined when there is none. */
+  settled(slotId: string): Promise<void> | undefined {
+    return this.asking.get(slotId)?.then(
+      () => {},
+      () => {},
+    );
+  }
+
+  forget(slotIds: Iterable<string>): void {
+    this.generation += 1;
+    for (const id of slotIds) this.entries.delete(id);
+  }
+}
+
+/** One memo per database handle, i.e. per app instance (tests build many apps in one process). */
+const memos = new WeakMap<object, TakenSessions>();
+
+export function takenSessionsOf(db: object, ttlMs: number): TakenSessions {
+  let memo = memos.get(db);
+  if (!memo) memos.set(db, (memo = new TakenSessions(ttlMs)));
+  return memo;
+}
+
+/** Called after a session is freed (a hold let go, a booking cancelled or moved, a checkout failed). */
+export function forgetTakenSessions(db: object, ...slotIds: string[]): void {
+  memos.get(db)?.forget(slotIds);
+}
