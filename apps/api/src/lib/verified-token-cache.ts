@@ -10,10 +10,17 @@ export class VerifiedTokenCache<T> {
 
   constructor(private readonly maxEntries = 20_000) {}
 
-  async verify(token: string, nowMs: number, verifyToken: (token: string) => Promise<T | null>): Promise<T | null> {
+  /** The remembered answer for a token that has not expired, without a promise (hooks' fast path). */
+  peek(token: string, nowMs: number): T | undefined {
     const hit = this.entries.get(token);
     if (hit && hit.expiresAtMs > nowMs) return hit.value;
     if (hit) this.entries.delete(token);
+    return undefined;
+  }
+
+  async verify(token: string, nowMs: number, verifyToken: (token: string) => Promise<T | null>): Promise<T | null> {
+    const known = this.peek(token, nowMs);
+    if (known !== undefined) return known;
     const value = await verifyToken(token);
     const expiresAtMs = value === null ? null : expiryOf(token);
     if (value !== null && expiresAtMs !== null && expiresAtMs > nowMs) {

@@ -5,7 +5,7 @@
  * APP_CHECK_MODE: enforce → 401 APP_CHECK_REQUIRED (no header) / APP_CHECK_INVALID (bad or
  * expired token); monitor → the same checks, only logged; off → nothing.
  */
-import type { FastifyInstance, RouteOptions } from 'fastify';
+import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify';
 import fp from 'fastify-plugin';
 import { AppError } from '../lib/app-error';
 import { VerifiedTokenCache } from '../lib/verified-token-cache';
@@ -44,10 +44,16 @@ export const appCheckPlugin = fp(async (app: FastifyInstance) => {
   if (mode === 'off') return;
   const verified = new VerifiedTokenCache<true>();
   const verify = async (token: string) => ((await verifyAppCheckToken(token, app.secrets.appCheckSecret, app.clock)) ? (true as const) : null);
-  app.addHook('onRequest', async (request) => {
-    if (!requiresAppCheck(request.routeOptions.url, request.routeOptions.config)) return;
+  // Callback style: a token this process verified before (most requests) costs no promise.
+  app.addHook('onRequest', (request, _reply, done) => {
+    if (!requiresAppCheck(request.routeOptions.url, request.routeOptions.config)) return done();
     const header = request.headers['x-app-check'];
     const token = typeof header === 'string' ? header.trim() : '';
+    if (token && verified.peek(token, app.clock.now().getTime())) return done();
+    check(request, token).then(() => done(), done);
+  });
+
+  async function check(request: FastifyRequest, token: string): Promise<void> {
     let failure: AppError | null = null;
     if (!token) {
       failure = new AppError('APP_CHECK_REQUIRED', 401, 'This app could not be verified. Please reload the page.');
@@ -60,5 +66,5 @@ export const appCheckPlugin = fp(async (app: FastifyInstance) => {
       return;
     }
     throw failure;
-  });
+  }
 });

@@ -37,7 +37,8 @@ export async function openapiRoutes(app: FastifyInstance) {
     configuration: { url: '/api/v1/openapi.json', title: `${app.config.BRAND_NAME} API` },
   });
   // The docs page runs its own inline bootstrap script, which the app-wide CSP forbids.
-  app.addHook('onSend', async (request, reply) => {
+  app.addHook('onSend', (request, reply, payload, done) => {
     if (request.url.startsWith('/api/v1/docs')) reply.removeHeader('content-security-policy');
+    done(null, payload);
   });
 }

@@ -67,8 +67,11 @@ export const securityPlugin = fp(async (app: FastifyInstance) => {
     crossOriginEmbedderPolicy: false,
     hsts: app.config.NODE_ENV === 'production',
   }));
-  app.addHook('onRequest', (_request, reply, done) => {
-    reply.headers(securityHeaders);
+  // ASVS 8.2.1: API answers carry tokens and personal data; no browser or proxy keeps them
+  // unless a route says otherwise (receipts, terms and the web app's files set their own, later).
+  const apiHeaders = { ...securityHeaders, 'cache-control': 'no-store' };
+  app.addHook('onRequest', (request, reply, done) => {
+    reply.headers(request.url.startsWith('/api/') ? apiHeaders : securityHeaders);
     done();
   });
   await app.register(cors, {
@@ -80,18 +83,12 @@ export const securityPlugin = fp(async (app: FastifyInstance) => {
     maxAge: 600,
   });
 
-  // ASVS 8.2.1: API answers carry tokens and personal data; no browser or proxy keeps them
-  // unless a route says otherwise (receipts, terms and the web app's files set their own).
-  app.addHook('onSend', async (request, reply) => {
-    if (request.url.startsWith('/api/') && !reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
-  });
-
   // A NUL in any JSON string would reach PostgreSQL and fail there as a 500: refuse it up front.
-  app.addHook('preValidation', async (request) => {
-    if (typeof request.body !== 'object' || request.body === null || Buffer.isBuffer(request.body)) return;
+  // Callback style, like every per-request hook here: an async hook costs a promise per request.
+  app.addHook('preValidation', (request, _reply, done) => {
+    if (typeof request.body !== 'object' || request.body === null || Buffer.isBuffer(request.body)) return done();
     const path = nulPath(request.body, 'body');
-    if (path) {
-      throw new AppError('VALIDATION_FAILED', 400, 'Some of the details sent are not valid.', [{ path, message: 'Contains a character that is not allowed' }]);
-    }
+    if (!path) return done();
+    done(new AppError('VALIDATION_FAILED', 400, 'Some of the details sent are not valid.', [{ path, message: 'Contains a character that is not allowed' }]));
   });
 });

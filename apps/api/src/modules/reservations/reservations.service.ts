@@ -56,26 +56,20 @@ function isUniqueViolation(err: unknown): boolean {
  */
 export async function createReservation(deps: HoldDeps, userId: string, body: CreateReservationBody): Promise<Reservation> {
   if (!body.bookingId) {
+    // Drop day (decision 0014): a session this process has just seen taken costs no query. Nor
+    // does one another attempt here is asking about right now, once that one found it taken; if it
+    // failed or lost to a racer elsewhere, this attempt asks the database itself.
     const taken = takenSessionsOf(deps.db, deps.config.AVAILABILITY_CACHE_MS);
-    await refuseIfKnownTaken(deps, taken, userId, body.slotId);
+    if (taken.refuses(body.slotId, userId, deps.clock.now())) throw slotTaken();
+    const asking = taken.settled(body.slotId);
+    if (asking) {
+      await asking;
+      if (taken.refuses(body.slotId, userId, deps.clock.now())) throw slotTaken();
+    }
     const quick = await taken.track(body.slotId, () => tryQuickHold(deps, taken, userId, body.slotId));
     if (quick) return quick;
   }
   return holdReleasingPrevious(deps, userId, body);
-}
-
-/**
- * Drop day (decision 0014): a session this process has just seen taken costs no query. Nor does
- * one another attempt here is asking about right now, once that attempt found it taken; if that
- * one failed or lost to a racer elsewhere, this one asks the database itself.
- */
-async function refuseIfKnownTaken(deps: Deps, taken: TakenSessions, userId: string, slotId: string): Promise<void> {
-  if (taken.refuses(slotId, userId, deps.clock.now())) throw slotTaken();
-  const asking = taken.settled(slotId);
-  if (asking) {
-    await asking;
-    if (taken.refuses(slotId, userId, deps.clock.now())) throw slotTaken();
-  }
 }
 
 /** The one-round-trip hold; null when the general path must decide (the customer has a live hold). */
