@@ -6,7 +6,7 @@ import { ManualClock } from '../src/lib/clock';
 import { demoSeason } from '../src/modules/catalogue/demo-season';
 import { loadSeason } from '../src/modules/catalogue/season.service';
 import { startTakenSessionsListener } from '../src/modules/reservations/taken-sessions.broadcast';
-import { takenSessionsOf } from '../src/modules/reservations/taken-sessions';
+import { HEARD_TTL_MS, takenSessionsOf } from '../src/modules/reservations/taken-sessions';
 import { createCustomer, type TestCustomer } from './support/customers';
 import { createTestApp, type TestApp } from './test-app';
 
@@ -139,10 +139,22 @@ describe('taken sessions (drop-day refusals from memory)', () => {
       expect(holdQueries).toBe(0);
       // The holder is not refused here either.
       expect(memo.refuses(session('11:30'), holly.id, clock.now())).toBe(false);
+      // While it hears every free, what it heard lasts HEARD_TTL_MS, not AVAILABILITY_CACHE_MS...
+      clock.advance(HEARD_TTL_MS - 1);
+      expect(memo.refuses(session('11:30'), noel.id, clock.now())).toBe(true);
+      // ...and a free anywhere (here straight in the database) is heard when it commits.
+      await freedElsewhere(session('11:30'));
+      await expect.poll(() => memo.refuses(session('11:30'), noel.id, clock.now()), { timeout: 5000 }).toBe(false);
+      expect((await hold(noel, session('11:30'))).statusCode).toBe(201);
+      clock.set(NOW);
 
-      // PostgreSQL drops the listener (a restart, a failover): it connects again by itself.
-      await t.pool.query(`select pg_terminate_backend(pid) from pg_stat_activity where application_name = 'kringle-api-listener' and datname = current_database()`);
+      // PostgreSQL drops the listener (a restart, a failover): frees may have gone unheard, so it
+      // forgets everything, then connects again by itself.
       const elf = await createCustomer(t.db, t.app.idTokens);
+      expect((await holdThere(elf, session('11:40'))).statusCode).toBe(201);
+      await heard(session('11:40'));
+      await t.pool.query(`select pg_terminate_backend(pid) from pg_stat_activity where application_name = 'kringle-api-listener' and datname = current_database()`);
+      await expect.poll(() => memo.refuses(session('11:40'), noel.id, clock.now()), { timeout: 5000 }).toBe(false);
       await expect
         .poll(
           async () => {
@@ -152,8 +164,9 @@ describe('taken sessions (drop-day refusals from memory)', () => {
           { timeout: 10_000, interval: 200 },
         )
         .toBe(1);
-      expect((await holdThere(elf, session('11:40'))).statusCode).toBe(201);
-      await heard(session('11:40'));
+      const fir = await createCustomer(t.db, t.app.idTokens);
+      expect((await holdThere(fir, session('11:50'))).statusCode).toBe(201);
+      await heard(session('11:50'));
     } finally {
       await listener.stop();
       await other.close();

@@ -5,10 +5,13 @@ import { takenSessionsOf, type TakenSessions } from './taken-sessions';
 
 /**
  * The API processes tell each other which sessions they have just handed out (decision 0014), so
- * on drop day each session costs about one query in all instead of one per process. Only ever a
- * shortcut: a process that misses a message learns from its own first refusal, as before.
+ * on drop day each session costs about one query in all instead of one per process; a message
+ * missed only costs that query. Frees are told by PostgreSQL itself (the slots_freed trigger), at
+ * commit: those must not be missed, so while the listener is down nothing is kept long.
  */
 const CHANNEL = 'kringle_taken';
+/** The slots_freed trigger (migration 0005) NOTIFYs a session's id here when it is freed. */
+const FREED_CHANNEL = 'kringle_freed';
 /** Announcements wait this long to share one NOTIFY; a session's next racer comes much later. */
 const BATCH_MS = 5;
 /** NOTIFY payloads must stay under 8000 bytes; one entry is about 90. */
@@ -49,7 +52,8 @@ export function announceTaken(memo: TakenSessions, pool: Pick<pg.Pool, 'query'>,
 }
 
 /**
- * Listens for the other processes' announcements and remembers those sessions as taken. Reconnects
+ * Listens for the other processes' announcements (remembered as taken) and for every free
+ * (forgotten at once; while listening, entries may live HEARD_TTL_MS). Reconnects
  * on its own (1 s, then up to 10 s apart). Needs a direct or session-pooled connection (LISTEN does
  * not survive transaction pooling).
  */
@@ -88,23 +92,29 @@ export function startTakenSessionsListener(deps: { db: object; clock: Clock; log
 
   const connect = async (): Promise<void> => {
     if (stopped) return;
-    const c = new pg.Client({ connectionString: deps.databaseUrl, application_name: 'kringle-api-listener' });
+    // keepAlive: a connection that died silently must not keep long-lived entries unheard for long.
+    const c = new pg.Client({ connectionString: deps.databaseUrl, application_name: 'kringle-api-listener', keepAlive: true });
     c.on('notification', (msg) => {
-      if (msg.channel === CHANNEL && msg.payload) apply(msg.payload);
+      if (!msg.payload) return;
+      if (msg.channel === CHANNEL) apply(msg.payload);
+      else if (msg.channel === FREED_CHANNEL && UUID.test(msg.payload)) memo.forget([msg.payload]);
     });
     // 'end' follows an error; that is where it reconnects.
     c.on('error', () => {});
     c.on('end', () => {
       if (client !== c) return;
       client = null;
+      // Frees may go unheard from now on: back to AVAILABILITY_CACHE_MS, nothing older kept.
+      memo.setListening(false);
       if (!stopped) deps.log.warn('taken-sessions listener lost its connection; reconnecting');
       later();
     });
     try {
       await c.connect();
-      await c.query(`listen ${CHANNEL}`);
+      await c.query(`listen ${CHANNEL}; listen ${FREED_CHANNEL}`);
       if (stopped) return void (await c.end().catch(() => {}));
       client = c;
+      memo.setListening(true);
       delayMs = 1000;
     } catch (err) {
       deps.log.warn({ err }, 'taken-sessions listener could not connect; will try again');
@@ -120,6 +130,7 @@ export function startTakenSessionsListener(deps: { db: object; clock: Clock; log
       clearTimeout(retry);
       const c = client;
       client = null;
+      memo.setListening(false);
       await c?.end().catch(() => {});
     },
   };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { TakenSessions } from './taken-sessions';
+import { HEARD_TTL_MS, TakenSessions } from './taken-sessions';
 
 const T0 = new Date('2026-12-01T00:00:00Z');
 const at = (ms: number) => new Date(T0.getTime() + ms);
@@ -33,6 +33,17 @@ describe('TakenSessions', () => {
     const off = new TakenSessions(0);
     off.remember(SLOT, 'holly', null, T0, off.version);
     expect(off.refuses(SLOT, 'noel', T0)).toBe(false);
+  });
+
+  it('keeps entries HEARD_TTL_MS while it hears every free, and forgets all when it may not', () => {
+    const memo = new TakenSessions(1000);
+    memo.setListening(true);
+    memo.remember(SLOT, 'holly', null, T0, memo.version);
+    expect(memo.refuses(SLOT, 'noel', at(HEARD_TTL_MS - 1))).toBe(true);
+    expect(memo.refuses(SLOT, 'noel', at(HEARD_TTL_MS))).toBe(false);
+    memo.remember(SLOT, 'holly', null, T0, memo.version);
+    memo.setListening(false);
+    expect(memo.refuses(SLOT, 'noel', T0)).toBe(false);
   });
 
   it('drops the oldest entry when full', () => {

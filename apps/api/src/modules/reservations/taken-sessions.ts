@@ -6,12 +6,16 @@ import { randomUUID } from 'node:crypto';
  * that more API processes cannot scale. It only ever refuses: a hold is granted by the slot row's
  * conditional UPDATE alone.
  *
- * How stale a refusal can be: an entry lives at most AVAILABILITY_CACHE_MS (the same bound as the
- * availability answers the family is looking at) and never past the hold that took the session.
- * Freeing a session through this process forgets it at once; freed elsewhere, it may be refused
- * here for the rest of that time. The holder is never refused their own session (re-picking it
- * goes to the database as before).
+ * How stale a refusal can be: never past the end of the hold that took the session, and
+ * - while this process listens (taken-sessions.broadcast.ts), at most HEARD_TTL_MS: every free
+ *   anywhere reaches it when the freeing transaction commits (the slots_freed trigger), so the
+ *   bound only covers a listener that died without noticing;
+ * - otherwise at most AVAILABILITY_CACHE_MS, the bound the availability answers already have.
+ * Freeing a session through this process forgets it at once. The holder is never refused their
+ * own session (re-picking it goes to the database as before).
  */
+export const HEARD_TTL_MS = 10_000;
+
 interface Entry {
   /** The customer whose live hold took it; null when it is booked, blocked or too soon. */
   holderId: string | null;
@@ -27,6 +31,8 @@ export class TakenSessions {
 
   /** Tells this memo's own broadcasts apart from the other processes'. */
   readonly origin = randomUUID();
+  /** Set by the listener while it hears every free (entries may then live HEARD_TTL_MS). */
+  private listening = false;
 
   constructor(
     private readonly ttlMs: number,
@@ -62,7 +68,7 @@ export class TakenSessions {
   remember(slotId: string, holderId: string | null, heldUntil: Date | null, now: Date, version: number): void {
     if (!this.enabled || version !== this.generation) return;
     const at = now.getTime();
-    const until = Math.min(at + this.ttlMs, heldUntil ? heldUntil.getTime() : Infinity);
+    const until = Math.min(at + (this.listening ? Math.max(this.ttlMs, HEARD_TTL_MS) : this.ttlMs), heldUntil ? heldUntil.getTime() : Infinity);
     if (until <= at) return;
     this.entries.delete(slotId);
     // Oldest first out: Map keeps insertion order.
@@ -96,6 +102,14 @@ export class TakenSessions {
   forget(slotIds: Iterable<string>): void {
     this.generation += 1;
     for (const id of slotIds) this.entries.delete(id);
+  }
+
+  /** The listener hears every free from now on (true), or may have missed some (false: forget all). */
+  setListening(listening: boolean): void {
+    this.listening = listening;
+    if (listening) return;
+    this.generation += 1;
+    this.entries.clear();
   }
 }
 
