@@ -3,6 +3,8 @@ import type { Budget } from './report';
 
 export interface RaceRound extends LoadResult {
   granted: number;
+  /** Attempts that reached PostgreSQL (the one-statement hold); the rest were refused from memory (decision 0014). */
+  holdQueries: number;
   database: { heldSlots: number; activeReservations: number; slotsWithTwoHolders: number };
 }
 
@@ -21,6 +23,8 @@ export function evaluateBudgets(m: {
 }): { budgets: Budget[]; readRatio: number; holdRatio: number } {
   const readRatio = m.availableSlots.requestsPerSecond / m.helloWorld.requestsPerSecond;
   const holdRatio = m.raceMedian.requestsPerSecond / m.pgbenchTps;
+  // A race lasts about a second: one round's p99 is a handful of requests, so the rounds' median is used.
+  const holdP99 = [...m.raceRounds.map((r) => r.latencyMs.p99)].sort((a, b) => a - b)[Math.floor(m.raceRounds.length / 2)]!;
   const pct = (v: number) => `${(v * 100).toFixed(0)}%`;
   const { attempts, slots } = m.race;
   const exact = (r: RaceRound) =>
@@ -41,7 +45,12 @@ export function evaluateBudgets(m: {
       measured: `${m.availableSlots.latencyMs.p99} ms`,
       pass: m.availableSlots.latencyMs.p99 < 100,
     },
-    { name: `Hold p99 at ${m.connections} connections`, target: '< 100 ms', measured: `${m.raceMedian.latencyMs.p99} ms`, pass: m.raceMedian.latencyMs.p99 < 100 },
+    {
+      name: `Hold p99 at ${m.connections} connections`,
+      target: '< 100 ms',
+      measured: `${holdP99} ms (median of the rounds: ${m.raceRounds.map((r) => r.latencyMs.p99).join(' / ')})`,
+      pass: holdP99 < 100,
+    },
     {
       name: `${attempts.toLocaleString('en-AU')} attempts on ${slots} sessions`,
       target: `exactly ${slots} holds, every round`,

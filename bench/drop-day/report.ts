@@ -62,7 +62,13 @@ export interface Report {
   scenarios: {
     helloWorld: LoadResult;
     availableSlots: LoadResult;
-    race: LoadResult & { slots: number; attempts: number; granted: number; database: { heldSlots: number; activeReservations: number; slotsWithTwoHolders: number } };
+    race: LoadResult & {
+      slots: number;
+      attempts: number;
+      granted: number;
+      database: { heldSlots: number; activeReservations: number; slotsWithTwoHolders: number };
+      holdQueriesPerRound: number[];
+    };
     pgbench: { tps: number; runs: number[]; clients: number; transactions: number };
     /** Throughput of every round, in the order run. */
     rounds: Record<string, number[]>;
@@ -124,6 +130,9 @@ ${loadRow('Available-slots reads during the sign-in storm', s.signIn.readsDuring
     .join('; ')}.
 - pgbench ceiling: ${s.pgbench.clients} clients, ${s.pgbench.transactions.toLocaleString('en-AU')} prepared transactions per round on the same ${s.race.slots} sessions (\`bench/drop-day/hold-claim.pgbench.sql\`).
 - Race result in the database: ${s.race.database.heldSlots} sessions held, ${s.race.database.activeReservations} live reservations, ${s.race.database.slotsWithTwoHolders} sessions with two holders.
+- Race attempts that reached PostgreSQL, per round: ${s.race.holdQueriesPerRound.join(' / ')} of ${s.race.attempts.toLocaleString('en-AU')}. The others were
+  refused by their API process from memory: sessions it, or another process (LISTEN/NOTIFY), had just
+  seen taken, or that an attempt of its own was asking about at that moment (decision 0014).
 - Sign-in: one argon2id verify takes ${ms(s.signIn.argon2VerifyMs)} here; with ${s.signIn.concurrentHashesPerProcess} concurrent hash(es) per process and ${m.cores} cores the bound is about ${rps(s.signIn.boundPerSecond)}.
 
 ## Setup
