@@ -1,8 +1,9 @@
 -- Tells every API process when a session is freed (decision 0014): a hold let go or replaced, a
 -- booking cancelled or moved, a block lifted, a start moved. Sent at commit, only if it commits.
+-- Payload: the slot id, then the reservation whose hold ended (empty when there was none).
 CREATE FUNCTION "kringle_slot_freed"() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-  PERFORM pg_notify('kringle_freed', NEW.id::text);
+  PERFORM pg_notify('kringle_freed', NEW.id::text || ' ' || coalesce(OLD.hold_reservation_id::text, ''));
   RETURN NULL;
 END
 $$;--> statement-breakpoint

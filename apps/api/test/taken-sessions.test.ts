@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { localTimeOf } from '@kringle/contracts/dates';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -147,6 +148,20 @@ describe('taken sessions (drop-day refusals from memory)', () => {
       await expect.poll(() => memo.refuses(session('11:30'), noel.id, clock.now()), { timeout: 5000 }).toBe(false);
       expect((await hold(noel, session('11:30'))).statusCode).toBe(201);
       clock.set(NOW);
+
+      // An announcement is sent a moment after its hold: arriving after that hold's free, it is dropped.
+      const [slot, ended, live] = [sessions.filter((x) => x.kind === 'session').at(-1)!.id, randomUUID(), randomUUID()];
+      const notify = (channel: string, payload: string) => t.pool.query('select pg_notify($1, $2)', [channel, payload]);
+      const announcement = (reservationId: string) => `another-process|${slot} ${holly.id} ${NOW.getTime() + 600_000} ${reservationId}`;
+      await notify('kringle_freed', `${slot} ${ended}`);
+      await notify('kringle_taken', announcement(ended));
+      await notify('kringle_taken', announcement(live));
+      await heard(slot);
+      await notify('kringle_freed', `${slot} ${live}`);
+      await notify('kringle_taken', announcement(ended));
+      await expect.poll(() => memo.refuses(slot, noel.id, clock.now()), { timeout: 5000 }).toBe(false);
+      await new Promise((r) => setTimeout(r, 200));
+      expect(memo.refuses(slot, noel.id, clock.now())).toBe(false);
 
       // PostgreSQL drops the listener (a restart, a failover): frees may have gone unheard, so it
       // forgets everything, then connects again by itself.

@@ -101,14 +101,15 @@ async function tryQuickHold(deps: HoldDeps, taken: TakenSessions, userId: string
   if (outcome.held) {
     forgetAvailability(deps.db, outcome.slotLocationId);
     taken.remember(slotId, userId, expiresAt, now, version);
-    announceTaken(taken, deps.pool, deps.log, slotId, userId, expiresAt);
+    announceTaken(taken, deps.pool, deps.log, { slotId, holderId: userId, reservationId: id, endsAt: expiresAt });
     return toReservation(
       { id, userId, slotId, locationId: outcome.slotLocationId, status: 'active', expiresAt, refreshesLeft, bookingId: null, createdAt: now, updatedAt: now },
       now,
     );
   }
   if (outcome.heldByMe) return null;
-  // Lost to a racer mid-statement: their hold is not seen yet, so nothing is remembered.
+  // Remembered only if it was taken before the statement began: a racer's hold that won meanwhile
+  // is not visible to the statement, so its holder is not known.
   if (outcome.takenBefore) taken.remember(slotId, outcome.takenBefore.holderId, outcome.takenBefore.holdExpiresAt, now, version);
   throw slotTaken();
 }

@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import pg from 'pg';
 import type { Clock } from '../../lib/clock';
-import { takenSessionsOf, type TakenSessions } from './taken-sessions';
+import { HEARD_TTL_MS, takenSessionsOf, type TakenSessions } from './taken-sessions';
 
 /**
  * The API processes tell each other which sessions they have just handed out (decision 0014), so
@@ -23,18 +23,26 @@ interface Outbox {
   entries: string[];
   timer?: NodeJS.Timeout;
 }
+/** Holds whose end was heard lately: an announcement of one arriving after its free is stale. */
+const ENDED_MEMORY_MS = HEARD_TTL_MS;
 const outboxes = new WeakMap<object, Outbox>();
 
 /**
- * Queues "this process gave `slotId` to `holderId` until `holdEndsAt`" for the other processes.
- * Sent after the hold's own answer, batched, outside its transaction: PostgreSQL serializes
- * committing NOTIFYs, which inside the hold made the first wave of a drop queue behind each other.
+ * Queues "this process gave `slotId` to `holderId` (reservation `reservationId`) until `holdEndsAt`"
+ * for the other processes. Sent after the hold's own answer, batched, outside its transaction:
+ * PostgreSQL serializes committing NOTIFYs, which inside the hold made the first wave of a drop
+ * queue behind each other. Being late, it may arrive after that hold's free: receivers then drop it.
  */
-export function announceTaken(memo: TakenSessions, pool: Pick<pg.Pool, 'query'>, log: FastifyBaseLogger, slotId: string, holderId: string, holdEndsAt: Date): void {
+export function announceTaken(
+  memo: TakenSessions,
+  pool: Pick<pg.Pool, 'query'>,
+  log: FastifyBaseLogger,
+  hold: { slotId: string; holderId: string; reservationId: string; endsAt: Date },
+): void {
   if (!memo.enabled) return;
   let outbox = outboxes.get(memo);
   if (!outbox) outboxes.set(memo, (outbox = { entries: [] }));
-  outbox.entries.push(`${slotId} ${holderId} ${holdEndsAt.getTime()}`);
+  outbox.entries.push(`${hold.slotId} ${hold.holderId} ${hold.endsAt.getTime()} ${hold.reservationId}`);
   if (outbox.timer) return;
   const box = outbox;
   box.timer = setTimeout(() => {
@@ -68,16 +76,34 @@ export function startTakenSessionsListener(deps: { db: object; clock: Clock; log
   let retry: NodeJS.Timeout | undefined;
   let delayMs = 1000;
 
-  const apply = (payload: string) => {
+  /** Reservation id -> when it stops mattering (wall clock: it orders messages, not app time). */
+  const ended = new Map<string, number>();
+
+  const onTaken = (payload: string) => {
     const [origin, entries] = payload.split('|');
     if (!entries || origin === memo.origin) return;
     const now = deps.clock.now();
     for (const entry of entries.split(';')) {
-      const [slotId, holderId, endsAt] = entry.split(' ');
+      const [slotId, holderId, endsAt, reservationId] = entry.split(' ');
       const ends = Number(endsAt);
-      if (!slotId || !holderId || !UUID.test(slotId) || !UUID.test(holderId) || !Number.isFinite(ends)) continue;
+      if (!slotId || !holderId || !reservationId || !UUID.test(slotId) || !UUID.test(holderId) || !Number.isFinite(ends)) continue;
+      if (ended.has(reservationId)) continue;
       memo.remember(slotId, holderId, new Date(ends), now, memo.version);
     }
+  };
+
+  const onFreed = (payload: string) => {
+    const [slotId, reservationId] = payload.split(' ');
+    if (!slotId || !UUID.test(slotId)) return;
+    memo.forget([slotId]);
+    if (!reservationId) return;
+    const t = Date.now();
+    // Oldest first (Map keeps insertion order): drop what no announcement can still trail.
+    for (const [id, until] of ended) {
+      if (until > t) break;
+      ended.delete(id);
+    }
+    ended.set(reservationId, t + ENDED_MEMORY_MS);
   };
 
   const later = () => {
@@ -96,8 +122,8 @@ export function startTakenSessionsListener(deps: { db: object; clock: Clock; log
     const c = new pg.Client({ connectionString: deps.databaseUrl, application_name: 'kringle-api-listener', keepAlive: true });
     c.on('notification', (msg) => {
       if (!msg.payload) return;
-      if (msg.channel === CHANNEL) apply(msg.payload);
-      else if (msg.channel === FREED_CHANNEL && UUID.test(msg.payload)) memo.forget([msg.payload]);
+      if (msg.channel === CHANNEL) onTaken(msg.payload);
+      else if (msg.channel === FREED_CHANNEL) onFreed(msg.payload);
     });
     // 'end' follows an error; that is where it reconnects.
     c.on('error', () => {});
