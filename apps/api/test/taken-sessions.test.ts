@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { localTimeOf } from '@kringle/contracts/dates';
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { slots } from '../src/db/schema/catalogue';
+import { reservations } from '../src/db/schema/reservations';
 import { ManualClock } from '../src/lib/clock';
 import { demoSeason } from '../src/modules/catalogue/demo-season';
 import { loadSeason } from '../src/modules/catalogue/season.service';
@@ -26,6 +27,8 @@ describe('taken sessions (drop-day refusals from memory)', () => {
   let noel: TestCustomer;
   /** Hold statements that reached PostgreSQL (the one-statement hold is a named query). */
   let holdQueries = 0;
+  const named = new Map<string, number>();
+  const statementsNamed = (name: string) => named.get(name) ?? 0;
 
   const post = (url: string, who: TestCustomer, payload?: object) =>
     t.app.inject({ method: 'POST', url, headers: who.headers, ...(payload ? { payload } : {}) });
@@ -45,7 +48,9 @@ describe('taken sessions (drop-day refusals from memory)', () => {
     ).json().items;
     const query = t.pool.query.bind(t.pool) as (...args: unknown[]) => unknown;
     (t.pool as { query: unknown }).query = (...args: unknown[]) => {
-      if ((args[0] as { name?: string })?.name === 'kringle-quick-hold') holdQueries += 1;
+      const name = (args[0] as { name?: string })?.name;
+      if (name === 'kringle-quick-hold') holdQueries += 1;
+      if (name) named.set(name, statementsNamed(name) + 1);
       return query(...args);
     };
   });
@@ -186,6 +191,42 @@ describe('taken sessions (drop-day refusals from memory)', () => {
       await listener.stop();
       await other.close();
     }
+  });
+
+  it('answers a burst of first attempts in batches, each exactly as alone', async () => {
+    const loc = (await t.app.inject({ url: '/api/v1/common/locations', headers: holly.headers })).json().items[0];
+    const day: { id: string; kind: string }[] = (
+      await t.app.inject({ url: `/api/v1/booking-slot/${loc.id}/available-slots?date=2026-12-05&slotTypeId=${loc.slotTypes[0].id}`, headers: holly.headers })
+    ).json().items;
+    const free = day.filter((x) => x.kind === 'session').map((x) => x.id);
+    const batches = () => statementsNamed('kringle-batch-hold');
+    const before = batches();
+    // Five customers who already hold a session, twenty who do not, one blocked session, one unknown.
+    const holders = await Promise.all(Array.from({ length: 5 }, () => createCustomer(t.db, t.app.idTokens)));
+    for (const [i, h] of holders.entries()) expect((await hold(h, free[i]!)).statusCode).toBe(201);
+    const fresh = await Promise.all(Array.from({ length: 20 }, () => createCustomer(t.db, t.app.idTokens)));
+    expect(free.length).toBeGreaterThan(35);
+    const [blocked, unknown] = [free.at(-1)!, randomUUID()];
+    await t.db.update(slots).set({ blocked: true }).where(eq(slots.id, blocked));
+
+    const answers = await Promise.all([
+      ...holders.map((h, i) => hold(h, free[10 + i]!)),
+      ...fresh.map((f, i) => hold(f, free[15 + i]!)),
+      hold(holly, blocked),
+      hold(noel, unknown),
+    ]);
+    expect(batches()).toBeGreaterThan(before);
+    expect(answers.slice(0, 25).map((a) => a.statusCode)).toEqual(Array<number>(25).fill(201));
+    expect(answers[25]!.json().code).toBe('SLOT_UNAVAILABLE');
+    expect(answers[26]!.statusCode).toBe(404);
+    // In the database: each one's new hold, and the holders' old sessions free again.
+    for (const [i, who] of [...holders, ...fresh].entries()) {
+      const live = await t.db.select().from(reservations).where(and(eq(reservations.userId, who.id), eq(reservations.status, 'active')));
+      expect(live.map((r) => r.slotId)).toEqual([free[10 + i]!]);
+      const [slot] = await t.db.select().from(slots).where(eq(slots.id, free[10 + i]!));
+      expect(slot!.holdReservationId).toBe(live[0]!.id);
+    }
+    for (const id of free.slice(0, 5)) expect((await t.db.select().from(slots).where(eq(slots.id, id)))[0]!.holdReservationId).toBeNull();
   });
 
   it('asks PostgreSQL every time with AVAILABILITY_CACHE_MS=0', async () => {

@@ -53,6 +53,12 @@ function releasingTransactions(pool: pg.Pool): Db['transaction'] {
   };
 }
 
+/** A unique index refused the write (SQLSTATE 23505), from pg or wrapped by drizzle. */
+export function isUniqueViolation(err: unknown): boolean {
+  const e = err as { code?: string; cause?: { code?: string } };
+  return e?.code === '23505' || e?.cause?.code === '23505';
+}
+
 /** SQLSTATE classes and client errors that mean "the server is gone or restarting", not "the query is wrong". */
 const UNAVAILABLE_SQLSTATES = /^(08|57P0[1-3]|53300)/;
 const UNAVAILABLE_MESSAGES = /Connection terminated|not queryable|timeout exceeded when trying to connect|connect ECONNREFUSED|ECONNRESET|the database system is (starting up|shutting down|in recovery mode)/i;

@@ -54,6 +54,27 @@ export async function claimSlot(
   return result.rowCount === 1;
 }
 
+export interface QuickHoldArgs {
+  reservationId: string;
+  userId: string;
+  slotId: string;
+  expiresAt: Date;
+  refreshesLeft: number;
+  now: Date;
+  leadCutoff: Date;
+  bookingLimit: number;
+}
+
+/** What a hold statement reads about the session and the customer (quickHold, batchHold). */
+export interface HoldTargetRow {
+  upcoming: number;
+  location_id: string | null;
+  held_by_me: boolean;
+  taken_before: boolean;
+  holder_id: string | null;
+  hold_expires_at: Date | null;
+}
+
 export interface QuickHoldOutcome {
   /** Null when the slot does not exist. */
   slotLocationId: string | null;
@@ -75,19 +96,8 @@ export interface QuickHoldOutcome {
  * active hold makes the insert hit reservations_one_active_per_user (23505): the statement
  * changes nothing and the caller takes the general path that releases the old hold first.
  */
-export async function quickHold(
-  pool: Pick<pg.Pool, 'query'>,
-  args: { reservationId: string; userId: string; slotId: string; expiresAt: Date; refreshesLeft: number; now: Date; leadCutoff: Date; bookingLimit: number },
-): Promise<QuickHoldOutcome> {
-  const result = await pool.query<{
-    upcoming: number;
-    held: number;
-    location_id: string | null;
-    held_by_me: boolean;
-    taken_before: boolean;
-    holder_id: string | null;
-    hold_expires_at: Date | null;
-  }>({
+export async function quickHold(pool: Pick<pg.Pool, 'query'>, args: QuickHoldArgs): Promise<QuickHoldOutcome> {
+  const result = await pool.query<HoldTargetRow & { held: number }>({
     // Named: each connection parses and plans it once, then only binds values.
     name: 'kringle-quick-hold',
     text: QUICK_HOLD_SQL,

@@ -1,10 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { CreateReservationBody, Reservation } from '@kringle/contracts/reservations';
 import type { FastifyInstance } from 'fastify';
+import { isUniqueViolation } from '../../db/client';
 import { AppError, notFound } from '../../lib/app-error';
 import { forgetAvailability } from '../availability/availability.cache';
 import { forgetTakenSessions, takenSessionsOf, type TakenSessions } from './taken-sessions';
 import { announceTaken } from './taken-sessions.broadcast';
+import { holdBatcherOf } from './hold-batcher';
 import { assertCanHoldForReschedule } from '../bookings/reschedule.service';
 import {
   claimSlot,
@@ -14,7 +16,6 @@ import {
   findReservation,
   insertReservation,
   lockReservation,
-  quickHold,
   releaseActiveHolds,
   slotForHold,
   updateReservation,
@@ -42,11 +43,6 @@ export function toReservation(row: ReservationRow, now: Date): Reservation {
     refreshesLeft: row.refreshesLeft,
     bookingId: row.bookingId,
   };
-}
-
-function isUniqueViolation(err: unknown): boolean {
-  const e = err as { code?: string; cause?: { code?: string } };
-  return e?.code === '23505' || e?.cause?.code === '23505';
 }
 
 /**
@@ -82,7 +78,7 @@ async function tryQuickHold(deps: HoldDeps, taken: TakenSessions, userId: string
   const version = taken.version;
   let outcome;
   try {
-    outcome = await quickHold(deps.pool, {
+    outcome = await holdBatcherOf(deps.pool).hold({
       reservationId: id,
       userId,
       slotId,
@@ -108,6 +104,8 @@ async function tryQuickHold(deps: HoldDeps, taken: TakenSessions, userId: string
     );
   }
   if (outcome.heldByMe) return null;
+  // Asked in a batch, a customer who still has a live hold is not tried: the general path releases it first.
+  if (outcome.hasLiveHold && !outcome.takenBefore) return null;
   // Remembered only if it was taken before the statement began: a racer's hold that won meanwhile
   // is not visible to the statement, so its holder is not known.
   if (outcome.takenBefore) taken.remember(slotId, outcome.takenBefore.holderId, outcome.takenBefore.holdExpiresAt, now, version);

@@ -1,0 +1,90 @@
+import type pg from 'pg';
+import { isUniqueViolation } from '../../db/client';
+import { batchHold, type BatchHoldOutcome } from './batch-hold.repository';
+import { quickHold, type QuickHoldArgs } from './reservations.repository';
+
+/** Requests in one statement, at most. */
+const MAX_BATCH = 50;
+/** Statements under way at once per process; the rest of the requests wait to go in the next ones. */
+const MAX_IN_FLIGHT = 4;
+
+interface Pending {
+  args: QuickHoldArgs;
+  resolve: (outcome: BatchHoldOutcome) => void;
+  reject: (err: unknown) => void;
+}
+
+/**
+ * Group commit for first attempts (decision 0014). When bookings open, a process receives hundreds
+ * of attempts on different sessions at the same moment, and each one-statement hold cost
+ * PostgreSQL a round trip and a commit of its own: the first wave queued behind them. Here a
+ * request goes straight to the database while fewer than MAX_IN_FLIGHT statements are under way
+ * (the one-statement hold, as before); otherwise it waits for the next statement, which carries up
+ * to MAX_BATCH of them together (batch-hold.repository.ts).
+ */
+export class HoldBatcher {
+  private queue: Pending[] = [];
+  private inFlight = 0;
+
+  constructor(private readonly pool: Pick<pg.Pool, 'query'>) {}
+
+  hold(args: QuickHoldArgs): Promise<BatchHoldOutcome> {
+    return new Promise((resolve, reject) => {
+      this.queue.push({ args, resolve, reject });
+      this.pump();
+    });
+  }
+
+  private pump(): void {
+    while (this.inFlight < MAX_IN_FLIGHT && this.queue.length > 0) {
+      const batch = this.nextBatch();
+      this.inFlight += 1;
+      void this.run(batch).finally(() => {
+        this.inFlight -= 1;
+        this.pump();
+      });
+    }
+  }
+
+  /** Oldest first, at most one request per session and per customer (the others wait for the next). */
+  private nextBatch(): Pending[] {
+    const batch: Pending[] = [];
+    const rest: Pending[] = [];
+    const slots = new Set<string>();
+    const users = new Set<string>();
+    for (const pending of this.queue) {
+      const { slotId, userId } = pending.args;
+      if (batch.length < MAX_BATCH && !slots.has(slotId) && !users.has(userId)) {
+        batch.push(pending);
+        slots.add(slotId);
+        users.add(userId);
+      } else rest.push(pending);
+    }
+    this.queue = rest;
+    return batch;
+  }
+
+  private async run(batch: Pending[]): Promise<void> {
+    if (batch.length > 1) {
+      try {
+        const outcomes = await batchHold(this.pool, batch.map((p) => p.args));
+        batch.forEach((p, i) => p.resolve(outcomes[i]!));
+        return;
+      } catch (err) {
+        // Another tab of one of these customers took a hold meanwhile: the statement changed
+        // nothing, so each request asks alone. Any other failure is every request's failure.
+        if (!isUniqueViolation(err)) return batch.forEach((p) => p.reject(err));
+      }
+    }
+    await Promise.all(batch.map((p) => quickHold(this.pool, p.args).then((outcome) => p.resolve({ ...outcome, hasLiveHold: false }), p.reject)));
+  }
+}
+
+const batchers = new WeakMap<object, HoldBatcher>();
+
+/** One batcher per pool, i.e. per app instance. */
+export function holdBatcherOf(pool: Pick<pg.Pool, 'query'>): HoldBatcher {
+  let batcher = batchers.get(pool);
+  if (!batcher) batchers.set(pool, (batcher = new HoldBatcher(pool)));
+  return batcher;
+}
