@@ -3,7 +3,7 @@ import type { Budget } from './report';
 
 export interface RaceRound extends LoadResult {
   granted: number;
-  /** Attempts that reached PostgreSQL (the one-statement hold); the rest were refused from memory (decision 0014). */
+  /** Attempts that reached PostgreSQL, alone or in a batch; the rest were refused from memory (decision 0014). */
   holdQueries: number;
   database: { heldSlots: number; activeReservations: number; slotsWithTwoHolders: number };
 }

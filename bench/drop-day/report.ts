@@ -75,7 +75,7 @@ export interface Report {
     signIn: { storm: LoadResult; readsDuringStorm: LoadResult; argon2VerifyMs: number; concurrentHashesPerProcess: number; boundPerSecond: number };
   };
   /** The statements PostgreSQL ran most during a scenario (pg_stat_statements). */
-  statements: Record<string, Array<{ calls: number; meanMs: number; query: string }>>;
+  statements: Record<string, Array<{ calls: number; rows: number; meanMs: number; query: string }>>;
   ratios: { availableSlotsOverHelloWorld: number; holdsOverPgbench: number };
   budgets: Budget[];
 }
@@ -130,7 +130,7 @@ ${loadRow('Available-slots reads during the sign-in storm', s.signIn.readsDuring
     .join('; ')}.
 - pgbench ceiling: ${s.pgbench.clients} clients, ${s.pgbench.transactions.toLocaleString('en-AU')} prepared transactions per round on the same ${s.race.slots} sessions (\`bench/drop-day/hold-claim.pgbench.sql\`).
 - Race result in the database: ${s.race.database.heldSlots} sessions held, ${s.race.database.activeReservations} live reservations, ${s.race.database.slotsWithTwoHolders} sessions with two holders.
-- Race attempts that reached PostgreSQL, per round: ${s.race.holdQueriesPerRound.join(' / ')} of ${s.race.attempts.toLocaleString('en-AU')}. The others were
+- Race attempts that reached PostgreSQL (alone or in a batch), per round: ${s.race.holdQueriesPerRound.join(' / ')} of ${s.race.attempts.toLocaleString('en-AU')}. The others were
   refused by their API process from memory: sessions it, or another process (LISTEN/NOTIFY), had just
   seen taken, or that an attempt of its own was asking about at that moment (decision 0014).
 - Sign-in: one argon2id verify takes ${ms(s.signIn.argon2VerifyMs)} here; with ${s.signIn.concurrentHashesPerProcess} concurrent hash(es) per process and ${m.cores} cores the bound is about ${rps(s.signIn.boundPerSecond)}.

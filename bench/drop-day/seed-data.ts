@@ -106,13 +106,13 @@ export async function countRaceHolds(db: Db): Promise<{ heldSlots: number; activ
 }
 
 /** Statements PostgreSQL ran since the last call (the busiest first), then starts counting again. */
-export async function takeStatementCounts(db: Db, top = 6): Promise<Array<{ calls: number; meanMs: number; query: string }>> {
+export async function takeStatementCounts(db: Db, top = 6): Promise<Array<{ calls: number; rows: number; meanMs: number; query: string }>> {
   await db.execute(sql`create extension if not exists pg_stat_statements`);
   const rows = await db.execute(sql`
-    select calls::int, round(mean_exec_time::numeric, 3)::float8 as mean_ms, left(regexp_replace(query, '[[:space:]]+', ' ', 'g'), 140) as query
+    select calls::int, rows::int, round(mean_exec_time::numeric, 3)::float8 as mean_ms, left(regexp_replace(query, '[[:space:]]+', ' ', 'g'), 140) as query
     from pg_stat_statements where query not ilike '%pg_stat_statements%' order by calls desc limit ${top}`);
   await db.execute(sql`select pg_stat_statements_reset()`);
-  return rows.rows.map((r) => ({ calls: r.calls as number, meanMs: r.mean_ms as number, query: r.query as string }));
+  return rows.rows.map((r) => ({ calls: r.calls as number, rows: r.rows as number, meanMs: r.mean_ms as number, query: r.query as string }));
 }
 
 /** An app-check token obtained the way the web app gets one: solve the proof-of-work, exchange it. */
