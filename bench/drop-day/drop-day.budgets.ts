@@ -1,5 +1,5 @@
 import type { LoadResult } from './load-generator';
-import type { Budget } from './report';
+import { pct, type Budget } from './report';
 
 export interface RaceRound extends LoadResult {
   granted: number;
@@ -25,7 +25,6 @@ export function evaluateBudgets(m: {
   const holdRatio = m.raceMedian.requestsPerSecond / m.pgbenchTps;
   // A race lasts about a second: one round's p99 is a handful of requests, so the rounds' median is used.
   const holdP99 = [...m.raceRounds.map((r) => r.latencyMs.p99)].sort((a, b) => a - b)[Math.floor(m.raceRounds.length / 2)]!;
-  const pct = (v: number) => `${(v * 100).toFixed(0)}%`;
   const { attempts, slots } = m.race;
   const exact = (r: RaceRound) =>
     r.granted === slots &&

@@ -47,6 +47,8 @@ export function describeMachine(postgres: string, nginx: string, loadAtStart: nu
 }
 
 const ms = (v: number) => `${v.toFixed(v < 10 ? 1 : 0)} ms`;
+/** One decimal: a ratio of 49.7% must not read as a failed 50%. */
+export const pct = (v: number) => `${(v * 100).toFixed(1)}%`;
 const rps = (v: number) => `${Math.round(v).toLocaleString('en-AU')}/s`;
 const codes = (r: LoadResult) =>
   Object.entries(r.statusCodes)
@@ -92,7 +94,6 @@ export function writeReports(report: Report, dir = path.join(REPO_ROOT, 'bench/r
 function markdown(r: Report): string {
   const m = r.machine;
   const s = r.scenarios;
-  const pct = (v: number) => `${(v * 100).toFixed(0)}%`;
   return `# Drop-day benchmark
 
 Run ${m.date} at commit \`${m.commit}\` with \`npm run bench\`.
