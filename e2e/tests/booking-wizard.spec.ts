@@ -188,8 +188,9 @@ test('a session taken by someone else just before the click says so and offers t
   const rival = await apiCustomer(request, baseURL!, 'rival');
   await chooseLocationAndType(page);
 
-  const target = freeSession(page, 5);
-  const slotId = (await target.getAttribute('data-slot-id'))!;
+  // Pinned by id: "the nth free session" moves when a parallel test takes an earlier one.
+  const slotId = (await freeSession(page, 5).getAttribute('data-slot-id'))!;
+  const target = page.locator(`[data-slot-id="${slotId}"]`);
   const taken = await rival.post('/bookings/reservation', { slotId });
   expect(taken.status()).toBe(201);
 
@@ -210,8 +211,9 @@ test('going back from the Session step releases the hold', async ({ page, baseUR
   await signInFreshCustomer(page, baseURL!, 'back');
   const observer = await apiCustomer(request, baseURL!, 'observer');
   await chooseLocationAndType(page);
-  const target = freeSession(page, 6);
-  const slotId = (await target.getAttribute('data-slot-id'))!;
+  // Pinned by id: "the nth free session" moves when a parallel test takes an earlier one.
+  const slotId = (await freeSession(page, 6).getAttribute('data-slot-id'))!;
+  const target = page.locator(`[data-slot-id="${slotId}"]`);
   await target.click();
   await expect(stepHeading(page)).toHaveText('Choose your photo package');
   const locations = await observer.get<{ items: { id: string; name: string }[] }>('/common/locations');
