@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { localTimeOf } from '@kringle/contracts/dates';
 import { and, eq } from 'drizzle-orm';
+import pg from 'pg';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { slots } from '../src/db/schema/catalogue';
 import { reservations } from '../src/db/schema/reservations';
@@ -209,12 +210,28 @@ describe('taken sessions (drop-day refusals from memory)', () => {
     const [blocked, unknown] = [free.at(-1)!, randomUUID()];
     await t.db.update(slots).set({ blocked: true }).where(eq(slots.id, blocked));
 
-    const answers = await Promise.all([
+    // Every token verified once, so the burst reaches the holds together.
+    for (const who of [...fresh, holly, noel]) await t.app.inject({ url: '/api/v1/common/locations', headers: who.headers });
+
+    // A lock that makes inserts into reservations wait holds the first statements at the database,
+    // so the rest of the burst queues behind them and must go out in batches.
+    // Its own connections: the app's pool is busy with the burst.
+    const blocker = new pg.Client({ connectionString: t.databaseUrl });
+    await blocker.connect();
+    await blocker.query('begin; lock table reservations in share mode');
+    const burst = Promise.all([
       ...holders.map((h, i) => hold(h, free[10 + i]!)),
       ...fresh.map((f, i) => hold(f, free[15 + i]!)),
       hold(holly, blocked),
       hold(noel, unknown),
     ]);
+    const waiting = async () =>
+      (await blocker.query(`select count(*)::int as n from pg_stat_activity where wait_event_type = 'Lock' and datname = current_database()`)).rows[0].n;
+    await expect.poll(waiting, { timeout: 10_000 }).toBeGreaterThanOrEqual(4);
+    await new Promise((r) => setTimeout(r, 200));
+    await blocker.query('commit');
+    await blocker.end();
+    const answers = await burst;
     expect(batches()).toBeGreaterThan(before);
     expect(answers.slice(0, 25).map((a) => a.statusCode)).toEqual(Array<number>(25).fill(201));
     expect(answers[25]!.json().code).toBe('SLOT_UNAVAILABLE');
