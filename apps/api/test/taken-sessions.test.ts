@@ -213,8 +213,8 @@ describe('taken sessions (drop-day refusals from memory)', () => {
     // Every token verified once, so the burst reaches the holds together.
     for (const who of [...fresh, holly, noel]) await t.app.inject({ url: '/api/v1/common/locations', headers: who.headers });
 
-    // A lock that makes inserts into reservations wait holds the first statements at the database,
-    // so the rest of the burst queues behind them and must go out in batches.
+    // A lock that makes inserts into reservations wait holds the first statement at the database,
+    // so the rest of the burst queues behind it and must go out in batches.
     // Its own connections: the app's pool is busy with the burst.
     const blocker = new pg.Client({ connectionString: t.databaseUrl });
     await blocker.connect();
@@ -227,7 +227,7 @@ describe('taken sessions (drop-day refusals from memory)', () => {
     ]);
     const waiting = async () =>
       (await blocker.query(`select count(*)::int as n from pg_stat_activity where wait_event_type = 'Lock' and datname = current_database()`)).rows[0].n;
-    await expect.poll(waiting, { timeout: 10_000 }).toBeGreaterThanOrEqual(4);
+    await expect.poll(waiting, { timeout: 10_000 }).toBeGreaterThanOrEqual(1);
     await new Promise((r) => setTimeout(r, 200));
     await blocker.query('commit');
     await blocker.end();
@@ -244,6 +244,27 @@ describe('taken sessions (drop-day refusals from memory)', () => {
       expect(slot!.holdReservationId).toBe(live[0]!.id);
     }
     for (const id of free.slice(0, 5)) expect((await t.db.select().from(slots).where(eq(slots.id, id)))[0]!.holdReservationId).toBeNull();
+  });
+
+  it('does not keep the other first attempts waiting behind one that waits on a session row', async () => {
+    // Another transaction is writing 13:00 and has not committed: a hold on it, alone, waits.
+    const writer = new pg.Client({ connectionString: t.databaseUrl });
+    await writer.connect();
+    try {
+      await writer.query('begin');
+      await writer.query('select id from slots where id = $1 for update', [session('13:00')]);
+      const waiting = hold(holly, session('13:00'));
+      const onLock = async () =>
+        (await writer.query(`select count(*)::int as n from pg_stat_activity where wait_event_type = 'Lock' and datname = current_database()`)).rows[0].n;
+      await expect.poll(onLock, { timeout: 10_000 }).toBe(1);
+      // Answered while that statement still waits: the writer commits only afterwards.
+      const other = await Promise.race([hold(noel, session('13:10')), new Promise<null>((r) => setTimeout(() => r(null), 5_000))]);
+      await writer.query('commit');
+      expect(other?.statusCode).toBe(201);
+      expect((await waiting).statusCode).toBe(201);
+    } finally {
+      await writer.end();
+    }
   });
 
   it('asks PostgreSQL every time with AVAILABILITY_CACHE_MS=0', async () => {

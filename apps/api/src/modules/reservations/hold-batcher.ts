@@ -5,8 +5,18 @@ import { quickHold, type QuickHoldArgs } from './reservations.repository';
 
 /** Requests in one statement, at most. */
 const MAX_BATCH = 50;
-/** Statements under way at once per process; the rest of the requests wait to go in the next ones. */
-const MAX_IN_FLIGHT = 4;
+/**
+ * Statements under way at once per process; the rest of the requests wait to go in the next one,
+ * as in a database's group commit. With 4, most of a drop's first wave still went one by one, each
+ * a round trip and a commit, and its last winner was answered about 50% later (decision 0015).
+ */
+const MAX_IN_FLIGHT = 1;
+/**
+ * A statement still under way after this long no longer holds the others back: a hold alone may
+ * wait on a session row that another transaction is writing, and the rest of the process's first
+ * attempts must not wait with it.
+ */
+const STALL_MS = 50;
 
 interface Pending {
   args: QuickHoldArgs;
@@ -15,16 +25,17 @@ interface Pending {
 }
 
 /**
- * Group commit for first attempts (decision 0014). When bookings open, a process receives hundreds
- * of attempts on different sessions at the same moment, and each one-statement hold cost
+ * Group commit for first attempts (decisions 0014, 0015). When bookings open, a process receives
+ * hundreds of attempts on different sessions at the same moment, and each one-statement hold cost
  * PostgreSQL a round trip and a commit of its own: the first wave queued behind them. Here a
- * request goes straight to the database while fewer than MAX_IN_FLIGHT statements are under way
- * (the one-statement hold, as before); otherwise it waits for the next statement, which carries up
- * to MAX_BATCH of them together (batch-hold.repository.ts).
+ * request goes straight to the database while no statement is under way (the one-statement hold,
+ * as before); otherwise it waits for the next statement, which carries up to MAX_BATCH of them
+ * together (batch-hold.repository.ts).
  */
 export class HoldBatcher {
   private queue: Pending[] = [];
-  private inFlight = 0;
+  /** Statements under way for less than STALL_MS. */
+  private fresh = 0;
 
   constructor(private readonly pool: Pick<pg.Pool, 'query'>) {}
 
@@ -36,11 +47,21 @@ export class HoldBatcher {
   }
 
   private pump(): void {
-    while (this.inFlight < MAX_IN_FLIGHT && this.queue.length > 0) {
+    while (this.fresh < MAX_IN_FLIGHT && this.queue.length > 0) {
       const batch = this.nextBatch();
-      this.inFlight += 1;
+      this.fresh += 1;
+      let counted = true;
+      const uncount = () => {
+        if (counted) this.fresh -= 1;
+        counted = false;
+      };
+      const stalled = setTimeout(() => {
+        uncount();
+        this.pump();
+      }, STALL_MS);
       void this.run(batch).finally(() => {
-        this.inFlight -= 1;
+        clearTimeout(stalled);
+        uncount();
         this.pump();
       });
     }
