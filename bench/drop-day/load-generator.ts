@@ -19,6 +19,8 @@ export interface LoadSpec {
   duration?: number;
   amount?: number;
   requests: LoadRequest[];
+  /** A GET the load generator warms its own code up on first (autocannon.worker.ts). */
+  warmUpPath?: string;
 }
 
 export interface LoadResult {
@@ -29,6 +31,8 @@ export interface LoadResult {
   statusCodes: Record<string, number>;
   errors: number;
   timeouts: number;
+  /** The load generator ran at raised priority (decision 0015); false without the privilege. */
+  raisedPriority: boolean;
 }
 
 const WORKER = path.join(path.dirname(fileURLToPath(import.meta.url)), 'autocannon.worker.ts');
