@@ -21,7 +21,7 @@ export interface Machine {
   nginx: string;
   commit: string;
   date: string;
-  /** 1-minute load average when the run started and ended: above the core count, something else was busy too. */
+  /** 1-minute load average when the run started (above the core count, something else was busy) and ended (the bench's own load included). */
   loadAverage: { start: number; end: number };
 }
 
@@ -100,7 +100,7 @@ Run ${m.date} at commit \`${m.commit}\` with \`npm run bench\`.
 
 **Machine:** ${m.cpu}, ${m.cores} cores, ${m.ramGiB} GiB RAM; Node ${m.node}; ${m.postgres}; nginx ${m.nginx}.
 Everything (PostgreSQL, nginx, ${r.setup.apiProcesses} API processes, the load generator) shares this one machine.
-1-minute load average ${m.loadAverage.start} at the start and ${m.loadAverage.end} at the end${m.loadAverage.start > m.cores || m.loadAverage.end > m.cores ? ` (above ${m.cores} cores: other work was running, so treat the figures as a lower bound)` : ''}.
+1-minute load average ${m.loadAverage.start} at the start${m.loadAverage.start > m.cores ? ` (above ${m.cores} cores: other work was running, so treat the figures as a lower bound)` : ''} and ${m.loadAverage.end} at the end (the bench's own load included).
 
 ## Budgets
 
