@@ -4,6 +4,7 @@
  * the machine's own ceilings (bare Fastify behind the same nginx, pgbench running the hold's
  * UPDATE), writes bench/reports/drop-day.{json,md} and exits non-zero if a budget fails.
  */
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -121,7 +122,9 @@ async function main(): Promise<number> {
     // For finding out where the time goes: V8 CPU profiles of the API processes.
     ...(process.env.BENCH_PROFILE_DIR ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}` } : {}),
   };
-  const api = await startProcesses({ name: 'api', script: 'src/start.ts', cwd: path.join(REPO_ROOT, 'apps/api'), ports: PORTS.api, env: apiEnv, readyPath: '/api/v1/ready', logDir: tmp });
+  // The API as `npm start` and production run it: built first (apps/api/build.mjs).
+  execFileSync(process.execPath, ['build.mjs'], { cwd: path.join(REPO_ROOT, 'apps/api'), stdio: 'inherit' });
+  const api = await startProcesses({ name: 'api', script: 'dist/start.mjs', cwd: path.join(REPO_ROOT, 'apps/api'), ports: PORTS.api, env: apiEnv, readyPath: '/api/v1/ready', logDir: tmp });
   cleanups.push(() => api.stop());
   const apiLb = await startBalancer(nginx.bin, path.join(tmp, 'nginx-api'), PORTS.apiBalancer, api.addresses);
   cleanups.push(() => apiLb.stop());
@@ -256,6 +259,7 @@ async function main(): Promise<number> {
       customers: customers.length + signInCustomers.length,
       warmUp: 'every racing customer reads once from each API process before any measurement (families on the page before the drop), then 3 s of load on each target, and one unmeasured race and pgbench round',
       sessionsInSeason: season.slots,
+      apiEntry: 'apps/api/dist/start.mjs on node --enable-source-maps, built by apps/api/build.mjs (as npm start and production run it)',
       apiEnvironment: 'NODE_ENV=production, APP_CHECK_MODE=enforce, RATE_LIMIT_MODE=off (one client IP), TRUST_PROXY=true, JOBS_ENABLED=true in every process',
       apiLogLevel: process.env.BENCH_LOG_LEVEL ?? 'info (production default)',
       databasePoolPerProcess: 'DATABASE_POOL_SIZE default',

@@ -13,9 +13,9 @@ export interface ProcessGroup {
 }
 
 /**
- * Starts one tsx process per port and waits until each answers `readyPath`. Used for the real
- * API entry (apps/api/src/start.ts, the same one the multi-process tests spawn) and for the
- * hello-world ceiling, so both sit behind nginx the same way.
+ * Starts one process per port and waits until each answers `readyPath`. Used for the real API (its
+ * build, as `npm start` and production run it) and for the hello-world ceiling, so both sit behind
+ * nginx the same way. `.ts` scripts run through tsx, built `.mjs` ones on node with source maps.
  */
 export async function startProcesses(opts: {
   name: string;
@@ -33,7 +33,8 @@ export async function startProcesses(opts: {
     // spend its CPU reading them while it measures.
     logs[i] = path.join(opts.logDir, `${opts.name}-${port}.log`);
     const fd = fs.openSync(logs[i], 'a');
-    const child = spawn(TSX, [opts.script], {
+    const [command, args] = opts.script.endsWith('.ts') ? [TSX, [opts.script]] : [process.execPath, ['--enable-source-maps', opts.script]];
+    const child = spawn(command, args, {
       cwd: opts.cwd,
       env: { ...process.env, ...opts.env, PORT: String(port), HOST: '127.0.0.1' },
       stdio: ['ignore', fd, fd],

@@ -1,12 +1,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import fp from 'fastify-plugin';
+import { API_ROOT } from '../lib/api-root';
 import { notFound } from '../lib/app-error';
 
-const DEFAULT_DIST = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../web/dist');
+const DEFAULT_DIST = path.resolve(API_ROOT, '../web/dist');
 
 /** Route → lazy chunks of its first screen, written by the web build (apps/web/vite.config.ts). */
 function routePreloads(dist: string): Record<string, string[]> {
