@@ -37,6 +37,47 @@ describe('AvailabilityCache', () => {
     expect(cache.get('b', at(1))).toBeUndefined();
   });
 
+  it('refreshes a hot answer in the background before it expires, still serving the current one', async () => {
+    const cache = new AvailabilityCache(1000);
+    await cache.getOrCompute('k', 'loc', at(0), async () => Buffer.from('v1'));
+    let refreshes = 0;
+    let release!: (body: Buffer) => void;
+    const refresh = () => (refreshes++, new Promise<Buffer>((resolve) => (release = resolve)));
+    // Before three quarters of its life: served, nothing computed.
+    expect(String(await cache.getOrCompute('k', 'loc', at(749), refresh))).toBe('v1');
+    expect(refreshes).toBe(0);
+    // From then on: served at once, one refresh started however many readers come.
+    expect(String(await cache.getOrCompute('k', 'loc', at(750), refresh))).toBe('v1');
+    expect(String(await cache.getOrCompute('k', 'loc', at(800), refresh))).toBe('v1');
+    expect(refreshes).toBe(1);
+    release(Buffer.from('v2'));
+    await new Promise((resolve) => setImmediate(resolve));
+    // The refreshed answer is as old as the refresh's start (750), so it lasts until 1750.
+    const never = async (): Promise<Buffer> => expect.fail('computed again');
+    expect(String(await cache.getOrCompute('k', 'loc', at(1500), never))).toBe('v2');
+    expect(cache.get('k', at(1750))).toBeUndefined();
+  });
+
+  it('drops a failed refresh: the current answer is served until it expires, then the next reader computes', async () => {
+    const cache = new AvailabilityCache(1000);
+    await cache.getOrCompute('k', 'loc', at(0), async () => Buffer.from('v1'));
+    expect(String(await cache.getOrCompute('k', 'loc', at(900), () => Promise.reject(new Error('database down'))))).toBe('v1');
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(String(cache.get('k', at(999)))).toBe('v1');
+    await expect(cache.getOrCompute('k', 'loc', at(1000), () => Promise.reject(new Error('database down')))).rejects.toThrow('database down');
+  });
+
+  it('does not keep a refresh that started before a change was forgotten', async () => {
+    const cache = new AvailabilityCache(1000);
+    await cache.getOrCompute('k', 'loc', at(0), async () => Buffer.from('v1'));
+    let release!: (body: Buffer) => void;
+    await cache.getOrCompute('k', 'loc', at(800), () => new Promise<Buffer>((resolve) => (release = resolve)));
+    cache.forget('loc');
+    release(Buffer.from('from before the change'));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(String(await cache.getOrCompute('k', 'loc', at(801), async () => Buffer.from('after')))).toBe('after');
+  });
+
   it('caches nothing when ttlMs is 0', async () => {
     const cache = new AvailabilityCache(0);
     await cache.getOrCompute('k', 'loc', at(0), async () => Buffer.from('x'));
