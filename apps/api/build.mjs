@@ -1,11 +1,12 @@
 // `npm run build -w apps/api`: the API as one ES module, dist/start.mjs, for `npm start` and
 // production (decision 0015). tsx stays for dev and tests. Our workspace packages (TypeScript
 // sources) go into the bundle; everything from node_modules stays external, loaded as installed.
+// An other output file (under dist/, for `npm run bench:ab`) may be given: node build.mjs dist/before/start.mjs
 import * as esbuild from 'esbuild';
 
 await esbuild.build({
   entryPoints: ['src/start.ts'],
-  outfile: 'dist/start.mjs',
+  outfile: process.argv[2] ?? 'dist/start.mjs',
   bundle: true,
   platform: 'node',
   format: 'esm',

@@ -26,6 +26,15 @@ if (spec.warmUpPath) {
   await autocannon({ url: spec.url, connections: spec.connections, amount: 3000, requests: [{ method: 'GET', path: spec.warmUpPath }] });
 }
 
+/** User + system CPU seconds of the given processes so far (Linux /proc; clock ticks of 1/100 s). */
+const cpuSeconds = (pids: number[]): number =>
+  pids.reduce((sum, pid) => {
+    // Fields after the parenthesised command name: utime and stime are the 12th and 13th.
+    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return sum + (Number(fields[11]) + Number(fields[12])) / 100;
+  }, 0);
+const cpuBefore = spec.cpuPids ? cpuSeconds(spec.cpuPids) : 0;
+
 const result = await autocannon({
   url: spec.url,
   connections: spec.connections,
@@ -55,5 +64,6 @@ const summary: LoadResult = {
   errors: result.errors,
   timeouts: result.timeouts,
   raisedPriority,
+  ...(spec.cpuPids && result.requests.total > 0 ? { serverCpuMicrosPerRequest: Math.round(((cpuSeconds(spec.cpuPids) - cpuBefore) * 1e6) / result.requests.total) } : {}),
 };
 process.stdout.write(JSON.stringify(summary));

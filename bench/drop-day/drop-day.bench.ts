@@ -16,11 +16,12 @@ import { runLoad, type LoadRequest, type LoadResult } from './load-generator';
 import { ensureNginx, startBalancer } from './nginx-balancer';
 import { startPostgres } from './postgres-cluster';
 import { pgbench } from './postgres-cluster';
-import { REPO_ROOT, startProcesses } from './processes';
+import { benchApiEnv, REPO_ROOT, startProcesses } from './processes';
 import { evaluateBudgets, type RaceRound } from './drop-day.budgets';
 import { describeMachine, writeReports, type Report } from './report';
 import {
   appCheckToken,
+  availableSlotsReads,
   benchIdTokens,
   countRaceHolds,
   createCustomers,
@@ -30,7 +31,6 @@ import {
   resetRaceSlots,
   SIGN_IN_PASSWORD,
   takeStatementCounts,
-  upcomingDates,
 } from './seed-data';
 
 const PORTS = { postgres: 4100, apiBalancer: 4101, helloBalancer: 4102, api: [4110, 4111, 4112], hello: [4120, 4121, 4122], deadStripe: 4198, deadSmtp: 4199 };
@@ -101,23 +101,7 @@ async function main(): Promise<number> {
 
   log('Starting 3 API processes and nginx');
   const apiEnv = {
-    NODE_ENV: 'production',
-    DATABASE_URL: databaseUrl,
-    JWT_PRIVATE_KEY: jwtKey,
-    APP_CHECK_SECRET: 'drop-day-bench-app-check-secret-0123456789',
-    APP_CHECK_MODE: 'enforce',
-    // Every request comes from one IP here; per-IP limits would measure the limiter, not the app.
-    RATE_LIMIT_MODE: 'off',
-    TRUST_PROXY: 'true',
-    SERVE_WEB: 'false',
-    JOBS_ENABLED: 'true',
-    PUBLIC_URL: `http://127.0.0.1:${PORTS.apiBalancer}`,
-    // Configured but never reached: the bench does not pay or send mail (mail stays queued).
-    STRIPE_SECRET_KEY: 'sk_test_drop_day_bench',
-    STRIPE_PUBLISHABLE_KEY: 'pk_test_drop_day_bench',
-    STRIPE_WEBHOOK_SECRET: 'whsec_drop_day_bench',
-    STRIPE_API_URL: `http://127.0.0.1:${PORTS.deadStripe}`,
-    SMTP_URL: `smtp://127.0.0.1:${PORTS.deadSmtp}`,
+    ...benchApiEnv({ databaseUrl, jwtKey, publicUrl: `http://127.0.0.1:${PORTS.apiBalancer}`, deadStripePort: PORTS.deadStripe, deadSmtpPort: PORTS.deadSmtp }),
     ...(process.env.BENCH_LOG_LEVEL ? { LOG_LEVEL: process.env.BENCH_LOG_LEVEL } : {}),
     // For finding out where the time goes: V8 CPU profiles of the API processes.
     ...(process.env.BENCH_PROFILE_DIR ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}` } : {}),
@@ -130,15 +114,7 @@ async function main(): Promise<number> {
   cleanups.push(() => apiLb.stop());
   const appCheck = await appCheckToken(apiLb.url);
 
-  const readRequests: LoadRequest[] = customers.map((c, i) => {
-    const target = season.targets[i % season.targets.length]!;
-    const dates = upcomingDates(target.timezone, 7);
-    return {
-      method: 'GET',
-      path: `/api/v1/booking-slot/${target.locationId}/available-slots?date=${dates[i % dates.length]}&slotTypeId=${target.slotTypeId}&filter=all`,
-      headers: { authorization: c.authorization, 'x-app-check': appCheck },
-    };
-  });
+  const readRequests = availableSlotsReads(customers, season.targets, appCheck);
   const sanity = await fetch(apiLb.url + readRequests[0]!.path, { headers: readRequests[0]!.headers });
   if (!sanity.ok) throw new Error(`available-slots answered ${sanity.status}: ${await sanity.text()}`);
 
@@ -163,9 +139,10 @@ async function main(): Promise<number> {
   const helloRounds: LoadResult[] = [];
   const readRounds: LoadResult[] = [];
   for (let round = 0; round < ROUNDS; round++) {
-    helloRounds.push(await runLoad({ url: helloLb.url, connections: CONNECTIONS, duration: DURATION, requests: helloRequests, warmUpPath: '/hello' }, tmp));
-    readRounds.push(await runLoad({ url: apiLb.url, connections: CONNECTIONS, duration: DURATION, requests: readRequests, warmUpPath: HEALTH }, tmp));
-    log(`  round ${round + 1}: hello-world ${Math.round(helloRounds[round]!.requestsPerSecond)}/s, available-slots ${Math.round(readRounds[round]!.requestsPerSecond)}/s (p99 ${readRounds[round]!.latencyMs.p99} ms)`);
+    helloRounds.push(await runLoad({ url: helloLb.url, connections: CONNECTIONS, duration: DURATION, requests: helloRequests, warmUpPath: '/hello', cpuPids: hello.pids }, tmp));
+    readRounds.push(await runLoad({ url: apiLb.url, connections: CONNECTIONS, duration: DURATION, requests: readRequests, warmUpPath: HEALTH, cpuPids: api.pids }, tmp));
+    const [h, a] = [helloRounds[round]!, readRounds[round]!];
+    log(`  round ${round + 1}: hello-world ${Math.round(h.requestsPerSecond)}/s (${h.serverCpuMicrosPerRequest} µs CPU each), available-slots ${Math.round(a.requestsPerSecond)}/s (${a.serverCpuMicrosPerRequest} µs CPU each, p99 ${a.latencyMs.p99} ms)`);
   }
   const readStatements = await takeStatementCounts(db);
   for (const st of readStatements) log(`    ${st.calls} x ${st.meanMs} ms: ${st.query}`);
@@ -201,7 +178,7 @@ async function main(): Promise<number> {
     // Frees the sessions and ends the previous round's holds, so every racer starts without one.
     await resetRaceSlots(db);
     await takeStatementCounts(db);
-    const race = await runLoad({ url: apiLb.url, connections: CONNECTIONS, amount: RACE.attempts, requests: raceRequests, warmUpPath: HEALTH }, tmp);
+    const race = await runLoad({ url: apiLb.url, connections: CONNECTIONS, amount: RACE.attempts, requests: raceRequests, warmUpPath: HEALTH, cpuPids: api.pids }, tmp);
     raceStatements = await takeStatementCounts(db);
     // One row per attempt: the one-statement hold, or its batch (hold-batcher.ts) answering many.
     const holdQueries = (raceStatements.find((st) => st.query.startsWith('with upcoming as'))?.calls ?? 0) + (raceStatements.find((st) => st.query.startsWith('with req as'))?.rows ?? 0);
@@ -209,7 +186,7 @@ async function main(): Promise<number> {
     if (warmUp) {
       if (raceRound.granted !== RACE.slots || raceRound.database.slotsWithTwoHolders !== 0) throw new Error(`warm-up race: ${JSON.stringify(raceRound.database)}, ${raceRound.granted} granted`);
     } else raceRounds.push(raceRound);
-    log(`  ${warmUp ? 'warm-up' : `round ${round}`}: pgbench ${Math.round(run.tps)} tps, race ${Math.round(race.requestsPerSecond)} attempts/s (p99 ${race.latencyMs.p99} ms), ${raceRound.granted} granted, ${holdQueries} attempts reached PostgreSQL, database ${JSON.stringify(raceRound.database)}`);
+    log(`  ${warmUp ? 'warm-up' : `round ${round}`}: pgbench ${Math.round(run.tps)} tps, race ${Math.round(race.requestsPerSecond)} attempts/s (${race.serverCpuMicrosPerRequest} µs CPU each, p99 ${race.latencyMs.p99} ms), ${raceRound.granted} granted, ${holdQueries} attempts reached PostgreSQL, database ${JSON.stringify(raceRound.database)}`);
   }
   for (const st of [...pgbenchStatements, ...raceStatements]) log(`    ${st.calls} x ${st.meanMs} ms: ${st.query}`);
   const pgbenchTps = [...pgbenchRuns].sort((a, b) => a - b)[Math.floor(RACE_ROUNDS / 2)]!;
@@ -282,6 +259,11 @@ async function main(): Promise<number> {
         raceAttemptsPerSecond: raceRounds.map((r) => Math.round(r.requestsPerSecond)),
         pgbenchTps: pgbenchRuns.map(Math.round),
       },
+      serverCpuMicrosPerRequest: {
+        helloWorld: median(helloRounds.map((r) => r.serverCpuMicrosPerRequest!)),
+        availableSlots: median(readRounds.map((r) => r.serverCpuMicrosPerRequest!)),
+        raceAttempt: median(raceRounds.map((r) => r.serverCpuMicrosPerRequest!)),
+      },
       signIn: { storm, readsDuringStorm, argon2VerifyMs: verifyMs, concurrentHashesPerProcess: perProcess, boundPerSecond },
     },
     statements: { availableSlots: readStatements, race: raceStatements, pgbench: pgbenchStatements },
@@ -294,6 +276,8 @@ async function main(): Promise<number> {
   console.log(`\nReports: ${path.relative(REPO_ROOT, files.md)}, ${path.relative(REPO_ROOT, files.json)}`);
   return budgets.every((b) => b.pass) ? 0 : 1;
 }
+
+const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 /** The round with the median throughput (its latencies come with it). */
 function medianRound<T extends LoadResult>(rounds: T[]): T {

@@ -21,6 +21,8 @@ export interface LoadSpec {
   requests: LoadRequest[];
   /** A GET the load generator warms its own code up on first (autocannon.worker.ts). */
   warmUpPath?: string;
+  /** Server processes whose CPU time the measured run is charged with (LoadResult.serverCpuMicrosPerRequest). */
+  cpuPids?: number[];
 }
 
 export interface LoadResult {
@@ -33,6 +35,8 @@ export interface LoadResult {
   timeouts: number;
   /** The load generator ran at raised priority (decision 0015); false without the privilege. */
   raisedPriority: boolean;
+  /** CPU time (user + system) the cpuPids spent per answered request during the measured run. */
+  serverCpuMicrosPerRequest?: number;
 }
 
 const WORKER = path.join(path.dirname(fileURLToPath(import.meta.url)), 'autocannon.worker.ts');

@@ -5,10 +5,34 @@ import { fileURLToPath } from 'node:url';
 import { waitFor } from './nginx-balancer';
 
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const TSX = path.join(REPO_ROOT, 'node_modules/.bin/tsx');
+
+/** The API's environment in the benches: production mode, nothing that leaves this machine. */
+export function benchApiEnv(opts: { databaseUrl: string; jwtKey: string; publicUrl: string; deadStripePort: number; deadSmtpPort: number }): Record<string, string> {
+  return {
+    NODE_ENV: 'production',
+    DATABASE_URL: opts.databaseUrl,
+    JWT_PRIVATE_KEY: opts.jwtKey,
+    APP_CHECK_SECRET: 'drop-day-bench-app-check-secret-0123456789',
+    APP_CHECK_MODE: 'enforce',
+    // Every request comes from one IP here; per-IP limits would measure the limiter, not the app.
+    RATE_LIMIT_MODE: 'off',
+    TRUST_PROXY: 'true',
+    SERVE_WEB: 'false',
+    JOBS_ENABLED: 'true',
+    PUBLIC_URL: opts.publicUrl,
+    // Configured but never reached: the benches do not pay or send mail (mail stays queued).
+    STRIPE_SECRET_KEY: 'sk_test_drop_day_bench',
+    STRIPE_PUBLISHABLE_KEY: 'pk_test_drop_day_bench',
+    STRIPE_WEBHOOK_SECRET: 'whsec_drop_day_bench',
+    STRIPE_API_URL: `http://127.0.0.1:${opts.deadStripePort}`,
+    SMTP_URL: `smtp://127.0.0.1:${opts.deadSmtpPort}`,
+  };
+}
 
 export interface ProcessGroup {
   addresses: string[];
+  /** For the load generator to read their CPU time (LoadSpec.cpuPids). */
+  pids: number[];
   stop(): Promise<void>;
 }
 
@@ -33,8 +57,9 @@ export async function startProcesses(opts: {
     // spend its CPU reading them while it measures.
     logs[i] = path.join(opts.logDir, `${opts.name}-${port}.log`);
     const fd = fs.openSync(logs[i], 'a');
-    const [command, args] = opts.script.endsWith('.ts') ? [TSX, [opts.script]] : [process.execPath, ['--enable-source-maps', opts.script]];
-    const child = spawn(command, args, {
+    // tsx as a loader, not its CLI (which runs the script in a child): the pid must be the server's own.
+    const args = opts.script.endsWith('.ts') ? ['--import', 'tsx', opts.script] : ['--enable-source-maps', opts.script];
+    const child = spawn(process.execPath, args, {
       cwd: opts.cwd,
       env: { ...process.env, ...opts.env, PORT: String(port), HOST: '127.0.0.1' },
       stdio: ['ignore', fd, fd],
@@ -45,6 +70,7 @@ export async function startProcesses(opts: {
   const tail = (i: number) => fs.readFileSync(logs[i]!, 'utf8').slice(-3000);
   const group: ProcessGroup = {
     addresses: opts.ports.map((p) => `127.0.0.1:${p}`),
+    pids: children.map((c) => c.pid!),
     stop: () =>
       Promise.all(
         children.map(

@@ -74,6 +74,8 @@ export interface Report {
     pgbench: { tps: number; runs: number[]; clients: number; transactions: number };
     /** Throughput of every round, in the order run. */
     rounds: Record<string, number[]>;
+    /** The server processes' CPU time per answered request, median of the rounds (LoadResult). */
+    serverCpuMicrosPerRequest: { helloWorld: number; availableSlots: number; raceAttempt: number };
     signIn: { storm: LoadResult; readsDuringStorm: LoadResult; argon2VerifyMs: number; concurrentHashesPerProcess: number; boundPerSecond: number };
   };
   /** The statements PostgreSQL ran most during a scenario (pg_stat_statements). */
@@ -100,7 +102,7 @@ Run ${m.date} at commit \`${m.commit}\` with \`npm run bench\`.
 
 **Machine:** ${m.cpu}, ${m.cores} cores, ${m.ramGiB} GiB RAM; Node ${m.node}; ${m.postgres}; nginx ${m.nginx}.
 Everything (PostgreSQL, nginx, ${r.setup.apiProcesses} API processes, the load generator) shares this one machine.
-1-minute load average ${m.loadAverage.start} at the start${m.loadAverage.start > m.cores ? ` (above ${m.cores} cores: other work was running, so treat the figures as a lower bound)` : ''} and ${m.loadAverage.end} at the end (the bench's own load included).
+1-minute load average ${m.loadAverage.start} at the start${m.loadAverage.start > m.cores ? ` (above ${m.cores} cores: other work was running or had just run, so treat the figures as a lower bound)` : ''} and ${m.loadAverage.end} at the end (the bench's own load included).
 
 ## Budgets
 
@@ -115,6 +117,10 @@ ${r.budgets.map((b) => `| ${b.name} | ${b.target} | ${b.measured} | ${b.pass ? '
 - For scale: on these shared cores, a hold that cost only one hello-world request plus one pgbench
   transaction (no auth, no validation, no driver, nothing else) would reach
   ${pct(zeroCostHoldRatio(s.helloWorld.requestsPerSecond, s.pgbench.tps))} of pgbench.
+- CPU per answered request, the server processes' user + system time (median round; 3 processes,
+  nginx and PostgreSQL not counted): hello-world ${s.serverCpuMicrosPerRequest.helloWorld} µs, available slots ${s.serverCpuMicrosPerRequest.availableSlots} µs, race attempt
+  ${s.serverCpuMicrosPerRequest.raceAttempt} µs. On a shared host this moves with the neighbours too; to weigh a change, compare
+  two builds side by side with \`npm run bench:ab\`.
 
 ## Scenarios
 

@@ -8,6 +8,7 @@ import { IdTokens } from '../../apps/api/src/modules/accounts/id-tokens';
 import { hashPassword } from '../../apps/api/src/modules/accounts/passwords';
 import { demoSeason } from '../../apps/api/src/modules/catalogue/demo-season';
 import { loadSeason } from '../../apps/api/src/modules/catalogue/season.service';
+import type { LoadRequest } from './load-generator';
 
 export interface BenchCustomer {
   id: string;
@@ -19,6 +20,19 @@ export interface ReadTarget {
   locationId: string;
   slotTypeId: string;
   timezone: string;
+}
+
+/** Each customer reads one day of one target's sessions, over the next week (the drop-day read). */
+export function availableSlotsReads(customers: BenchCustomer[], targets: ReadTarget[], appCheck: string): LoadRequest[] {
+  return customers.map((c, i) => {
+    const target = targets[i % targets.length]!;
+    const dates = upcomingDates(target.timezone, 7);
+    return {
+      method: 'GET',
+      path: `/api/v1/booking-slot/${target.locationId}/available-slots?date=${dates[i % dates.length]}&slotTypeId=${target.slotTypeId}&filter=all`,
+      headers: { authorization: c.authorization, 'x-app-check': appCheck },
+    };
+  });
 }
 
 /** The demo season (three centres, six weeks) through the same loader the CLI uses. */
