@@ -103,8 +103,6 @@ async function main(): Promise<number> {
   const apiEnv = {
     ...benchApiEnv({ databaseUrl, jwtKey, publicUrl: `http://127.0.0.1:${PORTS.apiBalancer}`, deadStripePort: PORTS.deadStripe, deadSmtpPort: PORTS.deadSmtp }),
     ...(process.env.BENCH_LOG_LEVEL ? { LOG_LEVEL: process.env.BENCH_LOG_LEVEL } : {}),
-    // For finding out where the time goes: V8 CPU profiles of the API processes.
-    ...(process.env.BENCH_PROFILE_DIR ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}` } : {}),
   };
   // The API as `npm start` and production run it: built first (apps/api/build.mjs).
   execFileSync(process.execPath, ['build.mjs'], { cwd: path.join(REPO_ROOT, 'apps/api'), stdio: 'inherit' });

@@ -29,6 +29,12 @@ export function benchApiEnv(opts: { databaseUrl: string; jwtKey: string; publicU
   };
 }
 
+/** BENCH_PROFILE_DIR=<folder>: V8 CPU profiles of the servers, for finding where the time goes (Node refuses these in NODE_OPTIONS). */
+function profileFlags(): string[] {
+  const dir = process.env.BENCH_PROFILE_DIR;
+  return dir ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(dir)}`] : [];
+}
+
 export interface ProcessGroup {
   addresses: string[];
   /** For the load generator to read their CPU time (LoadSpec.cpuPids). */
@@ -58,7 +64,7 @@ export async function startProcesses(opts: {
     logs[i] = path.join(opts.logDir, `${opts.name}-${port}.log`);
     const fd = fs.openSync(logs[i], 'a');
     // tsx as a loader, not its CLI (which runs the script in a child): the pid must be the server's own.
-    const args = opts.script.endsWith('.ts') ? ['--import', 'tsx', opts.script] : ['--enable-source-maps', opts.script];
+    const args = [...profileFlags(), ...(opts.script.endsWith('.ts') ? ['--import', 'tsx'] : ['--enable-source-maps']), opts.script];
     const child = spawn(process.execPath, args, {
       cwd: opts.cwd,
       env: { ...process.env, ...opts.env, PORT: String(port), HOST: '127.0.0.1' },
