@@ -41,7 +41,8 @@ async function renderAt(path: string, auth: Partial<AuthState>) {
     expect(router.state.initialized).toBe(true);
     expect(router.state.navigation.state).toBe('idle');
     expect(document.querySelector('h1, [role="status"]')).not.toBeNull();
-  });
+    // Lazy route modules load on first use: on a busy machine that alone can pass waitFor's 1 s.
+  }, { timeout: 5000 });
   return router;
 }
 
@@ -64,7 +65,8 @@ describe('route guards (spec §2)', () => {
     ['/expired', '/login'],
   ])('a guest at %s is sent to %s', async (from, to) => {
     const router = await renderAt(from, {});
-    expect(router.state.location.pathname).toBe(to);
+    // The redirect runs in an effect, so a spinner may already satisfy renderAt just before it.
+    await waitFor(() => expect(router.state.location.pathname).toBe(to), { timeout: 5000 });
   });
 
   it.each(['/login', '/register', '/forgot-password', '/verify', '/terms_and_conditions'])('a guest may open %s', async (path) => {
@@ -74,7 +76,7 @@ describe('route guards (spec §2)', () => {
 
   it.each(['/login', '/register', '/forgot-password'])('a signed-in user at %s is sent to / and on to /bookings', async (path) => {
     const router = await renderAt(path, signedIn);
-    expect(router.state.location.pathname).toBe('/bookings');
+    await waitFor(() => expect(router.state.location.pathname).toBe('/bookings'), { timeout: 5000 });
     expect(await screen.findByRole('heading', { name: 'My Bookings' })).toBeInTheDocument();
   });
 
