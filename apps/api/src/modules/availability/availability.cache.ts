@@ -38,10 +38,14 @@ export class AvailabilityCache {
 
   /** A fresh answer, judged by the app clock (tests that move it on never see an old one). */
   get(key: string, now: Date): Body | undefined {
+    return this.freshEntry(key, now)?.body;
+  }
+
+  private freshEntry(key: string, now: Date): Entry | undefined {
     const entry = this.entries.get(key);
     if (!entry) return undefined;
     const age = now.getTime() - entry.computedAt;
-    if (age >= 0 && age < this.ttlMs) return entry.body;
+    if (age >= 0 && age < this.ttlMs) return entry;
     this.entries.delete(key);
     return undefined;
   }
@@ -49,15 +53,15 @@ export class AvailabilityCache {
   /**
    * The fresh answer for `key`, computing it at most once at a time. A hot answer is computed again
    * in the background from REFRESH_AHEAD of its life on, while the current one is still served, so
-   * its readers never wait for the queries: on a saturated machine that wait included PostgreSQL's
-   * turn for a core, and it set the read p99 (bench/). Answers stay within ttlMs all the same.
+   * its readers never wait for the queries (on a saturated machine, for PostgreSQL's turn for a
+   * core too: decision 0012 has the read p99 it saved). Answers stay within ttlMs all the same.
    */
   async getOrCompute(key: string, locationId: string, now: Date, compute: () => Promise<Body>): Promise<Body> {
-    const entry = this.entries.get(key);
-    const age = entry ? now.getTime() - entry.computedAt : -1;
-    if (entry && age >= 0 && age < this.ttlMs) {
+    const entry = this.freshEntry(key, now);
+    if (entry) {
+      const refreshDue = now.getTime() - entry.computedAt >= this.ttlMs * REFRESH_AHEAD;
       // A failed refresh is dropped: the answer expires as usual and the next reader computes it.
-      if (age >= this.ttlMs * REFRESH_AHEAD && !this.pending.has(key)) this.computeOnce(key, locationId, now, compute).catch(() => {});
+      if (refreshDue && !this.pending.has(key)) this.computeOnce(key, locationId, now, compute).catch(() => {});
       return entry.body;
     }
     return this.pending.get(key) ?? this.computeOnce(key, locationId, now, compute);
