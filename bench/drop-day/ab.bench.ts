@@ -12,7 +12,7 @@ import path from 'node:path';
 import { generateJwtKey } from '../../apps/api/src/config/secrets';
 import { createDb } from '../../apps/api/src/db/client';
 import { runMigrations } from '../../apps/api/src/db/migrate';
-import { runLoad, type LoadResult } from './load-generator';
+import { median, runLoad, type LoadResult } from './load-generator';
 import { startPostgres } from './postgres-cluster';
 import { benchApiEnv, REPO_ROOT, startProcesses } from './processes';
 import { appCheckToken, availableSlotsReads, benchIdTokens, createCustomers, loadBenchSeason } from './seed-data';
@@ -59,7 +59,6 @@ try {
       results[side].push(r);
       console.log(`${side.padEnd(6)} ${Math.round(r.requestsPerSecond)}/s, ${r.serverCpuMicrosPerRequest} µs CPU each, p99 ${r.latencyMs.p99} ms`);
     }
-    const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
     console.log(`\nMedians of ${ROUNDS.length / 2} rounds each, ${CONNECTIONS} connections, ${SECONDS} s per round:`);
     for (const side of ['before', 'after'] as const) {
       const rs = results[side];

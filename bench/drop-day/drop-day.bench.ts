@@ -12,7 +12,7 @@ import { generateJwtKey } from '../../apps/api/src/config/secrets';
 import { createDb } from '../../apps/api/src/db/client';
 import { runMigrations } from '../../apps/api/src/db/migrate';
 import { verifyPassword, hashPassword } from '../../apps/api/src/modules/accounts/passwords';
-import { runLoad, type LoadRequest, type LoadResult } from './load-generator';
+import { median, runLoad, type LoadRequest, type LoadResult } from './load-generator';
 import { ensureNginx, startBalancer } from './nginx-balancer';
 import { startPostgres } from './postgres-cluster';
 import { pgbench } from './postgres-cluster';
@@ -187,7 +187,7 @@ async function main(): Promise<number> {
     log(`  ${warmUp ? 'warm-up' : `round ${round}`}: pgbench ${Math.round(run.tps)} tps, race ${Math.round(race.requestsPerSecond)} attempts/s (${race.serverCpuMicrosPerRequest} µs CPU each, p99 ${race.latencyMs.p99} ms), ${raceRound.granted} granted, ${holdQueries} attempts reached PostgreSQL, database ${JSON.stringify(raceRound.database)}`);
   }
   for (const st of [...pgbenchStatements, ...raceStatements]) log(`    ${st.calls} x ${st.meanMs} ms: ${st.query}`);
-  const pgbenchTps = [...pgbenchRuns].sort((a, b) => a - b)[Math.floor(RACE_ROUNDS / 2)]!;
+  const pgbenchTps = median(pgbenchRuns);
   const race = medianRound(raceRounds);
   const granted = race.granted;
   const raceDb = race.database;
@@ -274,8 +274,6 @@ async function main(): Promise<number> {
   console.log(`\nReports: ${path.relative(REPO_ROOT, files.md)}, ${path.relative(REPO_ROOT, files.json)}`);
   return budgets.every((b) => b.pass) ? 0 : 1;
 }
-
-const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 /** The round with the median throughput (its latencies come with it). */
 function medianRound<T extends LoadResult>(rounds: T[]): T {

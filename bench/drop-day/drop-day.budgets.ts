@@ -1,4 +1,4 @@
-import type { LoadResult } from './load-generator';
+import { median, type LoadResult } from './load-generator';
 import { pct, type Budget } from './report';
 
 export interface RaceRound extends LoadResult {
@@ -24,7 +24,7 @@ export function evaluateBudgets(m: {
   const readRatio = m.availableSlots.requestsPerSecond / m.helloWorld.requestsPerSecond;
   const holdRatio = m.raceMedian.requestsPerSecond / m.pgbenchTps;
   // A race lasts about a second: one round's p99 is a handful of requests, so the rounds' median is used.
-  const holdP99 = [...m.raceRounds.map((r) => r.latencyMs.p99)].sort((a, b) => a - b)[Math.floor(m.raceRounds.length / 2)]!;
+  const holdP99 = median(m.raceRounds.map((r) => r.latencyMs.p99));
   const { attempts, slots } = m.race;
   const exact = (r: RaceRound) =>
     r.granted === slots &&

@@ -39,6 +39,9 @@ export interface LoadResult {
   serverCpuMicrosPerRequest?: number;
 }
 
+/** The middle value (the upper one of an even count): rounds are few, and one slow round must not move it. */
+export const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
 const WORKER = path.join(path.dirname(fileURLToPath(import.meta.url)), 'autocannon.worker.ts');
 const TSX = path.join(REPO_ROOT, 'node_modules/.bin/tsx');
 
