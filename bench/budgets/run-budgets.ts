@@ -10,13 +10,15 @@ import { checkSizes } from './size-budgets';
  * `npm run test:budgets`: issue 7's front-end budgets. Builds the web app only when the build is
  * older than its sources (in `npm test` the end-to-end step has just built it), checks each
  * route's initial JavaScript with size-limit, then runs Lighthouse on the real stack. Exits 1
- * when a budget is missed. `--sizes-only` skips Lighthouse; WEB_DIST_DIR audits another build.
+ * when a budget is missed. `--sizes-only` skips Lighthouse; `--every-run` makes all Lighthouse runs
+ * even after a pass (the spread); WEB_DIST_DIR audits another build.
  */
 const REPO_ROOT = path.resolve(import.meta.dirname, '../..');
 const WEB_DIR = path.join(REPO_ROOT, 'apps/web');
 const distDir = process.env.WEB_DIST_DIR ? path.resolve(process.env.WEB_DIST_DIR) : path.join(WEB_DIR, 'dist');
 const port = Number(process.env.BUDGETS_PORT ?? 3320);
 const sizesOnly = process.argv.includes('--sizes-only');
+const everyRun = process.argv.includes('--every-run');
 
 function newestMtime(target: string): number {
   const stat = fs.statSync(target, { throwIfNoEntry: false });
@@ -49,7 +51,7 @@ async function main() {
     console.log(`Lighthouse on the real stack at port ${port}...`);
     const server = await startApiServer({ port, distDir: process.env.WEB_DIST_DIR ? distDir : undefined });
     try {
-      pages = await auditPages(server.url);
+      pages = await auditPages(server.url, { everyRun });
     } finally {
       await server.stop();
     }
