@@ -9,5 +9,7 @@ export default defineProject({
     environment: 'jsdom',
     setupFiles: ['./src/test-setup.ts'],
     env: { TZ: 'UTC' },
+    // Above test-setup.ts's 5 s asyncUtilTimeout, so a slow wait reports what it waited for.
+    testTimeout: 15_000,
   },
 });
