@@ -41,6 +41,20 @@ for (const viewport of VIEWPORTS) {
   expect(axe.violations.map((v) => v.id)).toEqual([]);
   await page.screenshot({ path: `${SCREENSHOT_DIR}/reschedule-${viewport.name}-session.png` });
 
+  // The first open day's sessions are inside the 48 h refund cut-off: the wizard asks before
+  // moving the booking there, and choosing another time moves nothing.
+  await chooseOpenDay(page, 0);
+  await page.locator('[data-status="available"]').first().click();
+  const late = page.getByRole('alertdialog', { name: 'Move to a session without a refund?' });
+  await expect(late).toContainText('If you move your booking there and cancel it later, there is no refund.');
+  await expect(late.getByRole('button', { name: 'Choose another time' })).toBeFocused();
+  const lateAxe = await new AxeBuilder({ page }).include('[role="alertdialog"]').withTags(WCAG_22_AA).analyze();
+  expect(lateAxe.violations.map((v) => v.id)).toEqual([]);
+  await page.screenshot({ path: `${SCREENSHOT_DIR}/reschedule-${viewport.name}-late-session.png` });
+  await late.getByRole('button', { name: 'Choose another time' }).click();
+  await expect(late).toBeHidden();
+  expect((await api.get<Booking>(`/bookings/${booking.id}`)).slot.id).toBe(booking.slot.id);
+
   // A whole later day (today may have only a few sessions left, and other journeys take them).
   // Pick any free one; if it was just taken, the app offers the next free ones (a 409 is part of
   // the product, not a failure).

@@ -3,6 +3,7 @@ import type { Booking } from '@kringle/contracts/bookings';
 import { formatSessionTime } from '@kringle/contracts/dates';
 import { formatAud } from '@kringle/contracts/money';
 import { Button } from '../../components/ui/button';
+import { CONFIRM_DIALOG, focusSafeChoice } from '../../components/ui/confirm-dialog';
 
 const UNPAID = new Set<Booking['status']>(['payment_pending', 'payment_failed']);
 
@@ -32,18 +33,14 @@ export function CancelDialog({ booking, open, busy, onOpenChange, onConfirm, onC
   return (
     <Dialog.Root open={open} onOpenChange={(next) => !busy && onOpenChange(next)}>
       <Dialog.Portal>
-        <Dialog.Overlay className="fixed inset-0 z-40 bg-ink-900/40" />
+        <Dialog.Overlay className={CONFIRM_DIALOG.overlay} />
         <Dialog.Content
           role="alertdialog"
-          onOpenAutoFocus={(event) => {
-            // Keep booking is the safe default: an accidental Enter must not cancel.
-            event.preventDefault();
-            (event.currentTarget as HTMLElement).querySelector<HTMLElement>('[data-autofocus]')?.focus();
-          }}
+          onOpenAutoFocus={focusSafeChoice}
           onCloseAutoFocus={onCloseAutoFocus}
-          className="fixed inset-x-3 bottom-3 z-50 mx-auto flex max-h-[calc(100dvh-1.5rem)] max-w-lg flex-col gap-4 overflow-y-auto rounded-2xl bg-cream-50 p-5 shadow-2xl focus:outline-none sm:inset-x-4 sm:bottom-auto sm:top-1/2 sm:-translate-y-1/2 sm:p-6"
+          className={CONFIRM_DIALOG.content}
         >
-          <Dialog.Title className="font-display text-2xl font-semibold text-ink-900">Cancel this booking?</Dialog.Title>
+          <Dialog.Title className={CONFIRM_DIALOG.title}>Cancel this booking?</Dialog.Title>
           <Dialog.Description asChild>
             <div className="flex flex-col gap-3 text-ink-700">
               <p>
@@ -57,7 +54,7 @@ export function CancelDialog({ booking, open, busy, onOpenChange, onConfirm, onC
               <p className="text-sm">Once cancelled, the session goes back on sale and this cannot be undone.</p>
             </div>
           </Dialog.Description>
-          <div className="flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
+          <div className={CONFIRM_DIALOG.actions}>
             <Dialog.Close asChild>
               <Button variant="secondary" data-autofocus disabled={busy}>
                 Keep booking

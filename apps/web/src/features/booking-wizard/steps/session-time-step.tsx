@@ -9,6 +9,7 @@ import { useWizardDispatch, useWizardSelector } from '../booking-hooks';
 import { prevStep } from '../booking-slice';
 import { DatePicker } from '../date-picker';
 import { moveBookingTo, releaseHold, takeHold } from '../hold-actions';
+import { LateMoveDialog, moveLosesRefund } from '../late-move-dialog';
 import { SessionList, sessionTime } from '../session-list';
 import { LoadingList, LoadProblem } from './load-states';
 import { StepFrame } from './step-frame';
@@ -37,12 +38,14 @@ export function SessionTimeStep({ focusOnMount }: { focusOnMount: boolean }) {
   const location = useWizardSelector((s) => s.booking.location);
   const slotType = useWizardSelector((s) => s.booking.slotType[0]);
   const hold = useWizardSelector((s) => s.booking.reservationData);
-  const rescheduling = useWizardSelector((s) => s.booking.rescheduleData !== null);
+  const rescheduleData = useWizardSelector((s) => s.booking.rescheduleData);
+  const rescheduling = rescheduleData !== null;
   const navigate = useNavigate();
   const [chosenDate, setChosenDate] = useState<string | null>(null);
   const [pendingSlotId, setPendingSlotId] = useState<string | null>(null);
   const [taken, setTaken] = useState<TakenNotice | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const [lateMove, setLateMove] = useState<Slot | null>(null);
 
   const locationId = location?.id ?? '';
   const slotTypeId = slotType?.id ?? '';
@@ -63,10 +66,16 @@ export function SessionTimeStep({ focusOnMount }: { focusOnMount: boolean }) {
     setError(null);
   };
 
-  const pick = async (slot: Slot) => {
-    setPendingSlotId(slot.id);
+  const pick = async (slot: Slot, refundLossAccepted = false) => {
     setTaken(null);
     setError(null);
+    setLateMove(null);
+    const from = typeof rescheduleData?.startAt === 'string' ? rescheduleData.startAt : undefined;
+    if (rescheduling && !refundLossAccepted && moveLosesRefund(from, slot.startAt)) {
+      setLateMove(slot);
+      return;
+    }
+    setPendingSlotId(slot.id);
     if (rescheduling) {
       const moved = await dispatch(moveBookingTo(slot));
       setPendingSlotId(null);
@@ -170,6 +179,7 @@ export function SessionTimeStep({ focusOnMount }: { focusOnMount: boolean }) {
           {slots.data && <SessionList slots={items} timezone={timezone} heldSlotId={hold?.slotId ?? null} pendingSlotId={pendingSlotId} onPick={(s) => void pick(s)} />}
         </section>
       )}
+      <LateMoveDialog slot={lateMove} timezone={timezone} onKeepLooking={() => setLateMove(null)} onMove={(s) => void pick(s, true)} />
     </StepFrame>
   );
 }

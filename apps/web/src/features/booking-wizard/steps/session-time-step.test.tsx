@@ -1,0 +1,99 @@
+import { render, screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { Provider } from 'react-redux';
+import { MemoryRouter } from 'react-router';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { Slot } from '@kringle/contracts/catalogue';
+import { setLocation, startReschedule, toggleSlotType } from '../booking-slice';
+import { moveLosesRefund } from '../late-move-dialog';
+import { SYDNEY_FIXTURE, wizardTestStore } from '../wizard-test-store';
+import { SessionTimeStep } from './session-time-step';
+
+const NOW = '2026-11-23T00:00:00.000Z'; // 11 am AEDT, Mon 23 Nov
+const location = SYDNEY_FIXTURE;
+const slot = (id: string, startAt: string): Slot => ({ id, slotTypeId: 't1', kind: 'session', startAt, endAt: startAt, status: 'available' });
+// Tue 24 Nov, 4:00 pm AEDT: 29 h away, inside the 48 h refund cut-off.
+const tomorrow = [slot('s-late', '2026-11-24T05:00:00.000Z')];
+// Sat 28 Nov, 10:00 am AEDT: well before the cut-off.
+const saturday = [slot('s-early', '2026-11-27T23:00:00.000Z')];
+
+function renderStep({ rescheduleFrom }: { rescheduleFrom?: string } = {}) {
+  const reservation = { id: 'h2', slotId: 's-late', bookingId: 'b1', status: 'active', expiresAt: '2099-01-01T00:00:00.000Z' };
+  const t = wizardTestStore({
+    'GET /booking-slot/loc-1/available-dates': {
+      timezone: location.timezone,
+      items: [
+        { date: '2026-11-24', available: 1 },
+        { date: '2026-11-28', available: 1 },
+      ],
+    },
+    'GET /booking-slot/loc-1/available-slots': (url: string) => ({ timezone: location.timezone, items: new URL(url).searchParams.get('date') === '2026-11-28' ? saturday : tomorrow }),
+    'POST /bookings/reservation': reservation,
+    'POST /bookings/b1/reschedule': { id: 'b1', slot: { id: 's-late', startAt: tomorrow[0]!.startAt, endAt: tomorrow[0]!.endAt }, location, rescheduleCount: 1 },
+  });
+  t.store.dispatch(setLocation(location));
+  if (rescheduleFrom) t.store.dispatch(startReschedule({ bookingId: 'b1', startAt: rescheduleFrom }));
+  t.store.dispatch(toggleSlotType(location.slotTypes[0]!));
+  render(
+    <Provider store={t.store}>
+      <MemoryRouter>
+        <SessionTimeStep focusOnMount={false} />
+      </MemoryRouter>
+    </Provider>,
+  );
+  return t;
+}
+
+describe('moveLosesRefund', () => {
+  const now = new Date(NOW);
+  it('is true only when the new session is inside the refund cut-off and the current one is not', () => {
+    expect(moveLosesRefund('2026-12-05T00:00:00.000Z', tomorrow[0]!.startAt, now)).toBe(true);
+    expect(moveLosesRefund('2026-12-05T00:00:00.000Z', saturday[0]!.startAt, now)).toBe(false);
+    // Already inside the cut-off: moving loses nothing more.
+    expect(moveLosesRefund('2026-11-24T20:00:00.000Z', tomorrow[0]!.startAt, now)).toBe(false);
+    // Not knowing the current session, assume there is a refund to lose.
+    expect(moveLosesRefund(undefined, tomorrow[0]!.startAt, now)).toBe(true);
+  });
+});
+
+describe('SessionTimeStep, rescheduling into the refund cut-off', () => {
+  beforeEach(() => vi.useFakeTimers({ toFake: ['Date'], now: Date.parse(NOW) }));
+  afterEach(() => vi.useRealTimers());
+
+  it('asks first, and moving nothing when the family chooses another time', async () => {
+    const { calls } = renderStep({ rescheduleFrom: '2026-12-05T00:00:00.000Z' });
+    await userEvent.click(await screen.findByRole('button', { name: /4:00 pm/ }));
+
+    const dialog = await screen.findByRole('alertdialog', { name: 'Move to a session without a refund?' });
+    expect(within(dialog).getByText('Tue 24 Nov, 4:00 pm AEDT')).toBeInTheDocument();
+    expect(within(dialog).getByText(/cancel it later, there is no refund/)).toBeInTheDocument();
+    // The safe choice has focus, so an accidental Enter does not move the booking.
+    expect(within(dialog).getByRole('button', { name: 'Choose another time' })).toHaveFocus();
+
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Choose another time' }));
+    expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument();
+    expect(calls.filter((c) => c.startsWith('POST'))).toEqual([]);
+  });
+
+  it('moves the booking once the family confirms', async () => {
+    const { calls } = renderStep({ rescheduleFrom: '2026-12-05T00:00:00.000Z' });
+    await userEvent.click(await screen.findByRole('button', { name: /4:00 pm/ }));
+    await userEvent.click(within(await screen.findByRole('alertdialog')).getByRole('button', { name: 'Move my booking' }));
+    await vi.waitFor(() => expect(calls.filter((c) => c.startsWith('POST'))).toEqual(['POST /bookings/reservation', 'POST /bookings/b1/reschedule']));
+  });
+
+  it('moves at once to a session before the cut-off', async () => {
+    const { calls } = renderStep({ rescheduleFrom: '2026-12-05T00:00:00.000Z' });
+    await userEvent.click(await screen.findByRole('button', { name: /28 November, 1 session left/ }));
+    await userEvent.click(await screen.findByRole('button', { name: /10:00 am/ }));
+    await vi.waitFor(() => expect(calls.filter((c) => c.startsWith('POST'))).toEqual(['POST /bookings/reservation', 'POST /bookings/b1/reschedule']));
+    expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument();
+  });
+
+  it('does not ask when booking anew: the Policy step states the refund terms before paying', async () => {
+    const { calls } = renderStep();
+    await userEvent.click(await screen.findByRole('button', { name: /4:00 pm/ }));
+    await vi.waitFor(() => expect(calls).toContain('POST /bookings/reservation'));
+    expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument();
+  });
+});
