@@ -9,14 +9,19 @@ import { TOAST_DURATION_MS, TOAST_OFFSET_PX } from '../lib/env';
 import { routes } from './routes';
 import { persistor, store } from './store';
 
-const router = createBrowserRouter(routes);
+/**
+ * Creating the data router matches the URL and starts loading the page's lazy chunk; main.tsx
+ * does it in a task of its own (decision 0013).
+ */
+export const createAppRouter = () => createBrowserRouter(routes);
+export type AppRouter = ReturnType<typeof createAppRouter>;
 
 /** Restores the session before the gate lifts, so a reload never flashes the login page. */
 const boot = async () => {
   await store.dispatch(initialiseSession());
 };
 
-export function App() {
+export function App({ router }: { router: AppRouter }) {
   return (
     <Provider store={store}>
       <PersistGate loading={<FullPageSpinner />} persistor={persistor} onBeforeLift={boot}>
