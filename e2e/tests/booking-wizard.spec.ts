@@ -135,19 +135,29 @@ test('nothing scrolls sideways at 320 px on the first three steps', async ({ pag
 test('when the hold runs out the app lands on /expired, and Start again begins afresh', async ({ page, baseURL }) => {
   await page.setViewportSize({ width: 390, height: 844 });
   await signInFreshCustomer(page, baseURL!, 'expired');
-  // The server keeps real time; moving the browser clock past the hold's end is what the customer would see.
+  // Ten minutes pass in seconds: the browser's clock jumps, and so does the server's as the app
+  // sees it (the Date header, which the countdown follows), as if the family had waited.
+  let skippedMs = 0;
+  await page.route('**/api/v1/**', async (route) => {
+    const response = await route.fetch();
+    await route.fulfill({ response, headers: { ...response.headers(), date: new Date(Date.now() + skippedMs).toUTCString() } });
+  });
+  const wait = async (mmss: string, ms: number) => {
+    skippedMs += ms;
+    await page.clock.fastForward(mmss);
+  };
   await page.clock.install();
   await chooseLocationAndType(page);
   await freeSession(page, 3).click();
   await expect(page.getByTestId('hold-countdown')).toBeVisible();
 
-  await page.clock.fastForward('08:30');
+  await wait('08:30', 510_000);
   const countdown = page.getByTestId('hold-countdown');
   await expect(countdown).toHaveAttribute('data-urgent', 'true');
   await expect(countdown.getByRole('button', { name: 'I need more time' })).toBeVisible();
   await shot(page, 'narrow-urgent');
 
-  await page.clock.fastForward('01:35');
+  await wait('01:35', 95_000);
   await expect(page).toHaveURL(/\/expired$/);
   await expect(page.getByRole('heading', { name: 'Your time ran out' })).toBeVisible();
   await expectNoAxeViolations(page);
@@ -160,6 +170,18 @@ test('when the hold runs out the app lands on /expired, and Start again begins a
   await expect(stepHeading(page)).toHaveText('Where would you like to visit Santa?');
   await expect(page.getByRole('button', { name: new RegExp(`^${SYDNEY}`) })).toHaveAttribute('aria-pressed', 'false');
   await expect(page.getByTestId('hold-countdown')).toHaveCount(0);
+});
+
+test("the countdown keeps the server's time on a phone whose clock is 11 minutes fast", async ({ page, baseURL }) => {
+  await page.clock.install({ time: Date.now() + 11 * 60_000 });
+  await signInFreshCustomer(page, baseURL!, 'fast-clock');
+  await chooseLocationAndType(page);
+  await freeSession(page, 8).click();
+  await expect(stepHeading(page)).toHaveText('Choose your photo package');
+  // On the phone's own clock this fresh ten-minute hold would already have ended.
+  await expect(page.getByRole('timer')).toBeVisible();
+  expect(await countdownSeconds(page)).toBeGreaterThan(9 * 60);
+  await expect(page).toHaveURL(/\/create-booking$/);
 });
 
 test('"I need more time" near the end gives a fresh hold', async ({ page, baseURL }) => {

@@ -11,6 +11,7 @@ import { toastError } from '../lib/deferred-toast';
 import type { BaseQueryExtra } from '../lib/base-query';
 import { appCheck } from './app-check';
 import { API_BASE_URL, PERSIST_TIMEOUT_MS } from '../lib/env';
+import { serverNow } from '../lib/server-clock';
 
 const rootReducer = combineReducers({
   auth: authReducer,
@@ -57,7 +58,7 @@ const extra: StoreExtra = {
     selectAuth: (state) => {
       const auth = (state as RootState).auth;
       // An ID token about to expire is refreshed before the call rather than after a 401.
-      const stale = auth.expiresAt !== null && Date.parse(auth.expiresAt) - 30_000 < Date.now();
+      const stale = auth.expiresAt !== null && Date.parse(auth.expiresAt) - 30_000 < serverNow();
       return stale ? { ...auth, idToken: null } : auth;
     },
     whenAuthReady: () => authReady,

@@ -1,6 +1,7 @@
 import type { BaseQueryApi } from '@reduxjs/toolkit/query';
-import { describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { baseQuery, type AuthSnapshot, type BaseQueryDeps, type RequestArgs } from './base-query';
+import { resetServerClock, serverNow } from './server-clock';
 
 const verified = { emailVerified: true };
 
@@ -45,6 +46,15 @@ function setup(auth: Partial<AuthSnapshot>, responses: (Response | Error)[], ove
 }
 
 describe('baseQuery', () => {
+  afterEach(() => resetServerClock());
+
+  it("sets the server clock from each answer's Date header (hold countdowns run on it)", async () => {
+    const serverTime = Date.now() + 15 * 60_000;
+    const t = setup({}, [new Response('{}', { status: 200, headers: { 'content-type': 'application/json', date: new Date(serverTime).toUTCString() } })]);
+    await t.run('/bookings');
+    expect(Math.abs(serverNow() - serverTime)).toBeLessThan(1_500);
+  });
+
   it('waits for auth initialisation and sends the ID token and the app-check token', async () => {
     const t = setup({}, [json(200, { items: [] })]);
     const result = await t.run({ url: '/common/locations', params: { a: 1, b: undefined } });

@@ -1,4 +1,5 @@
 import type { BaseQueryFn } from '@reduxjs/toolkit/query';
+import { noteServerDate } from './server-clock';
 
 export interface RequestArgs {
   url: string;
@@ -101,6 +102,7 @@ async function send(deps: BaseQueryDeps, args: RequestArgs, headers: Record<stri
         credentials: 'include',
         signal: controller.signal,
       });
+      noteServerDate(response.headers.get('date'));
     } catch {
       const kind = timedOut ? 'TIMEOUT_ERROR' : 'FETCH_ERROR';
       return { error: { status: kind, data: { error: MESSAGES[kind], code: kind } } };

@@ -3,13 +3,14 @@ import type { Slot } from '@kringle/contracts/catalogue';
 import { formatSessionTime } from '@kringle/contracts/dates';
 import { DEFAULT_POLICY, refundDeadline, type PolicyRules } from '@kringle/contracts/policy';
 import { Button } from '../../components/ui/button';
+import { serverNow } from '../../lib/server-clock';
 import { CONFIRM_DIALOG, focusSafeChoice } from '../../components/ui/confirm-dialog';
 
 /**
  * Whether moving a booking from `from` to `to` gives up its refund: the new session is inside
  * the refund cut-off while the current one is not (an unknown current session counts as refundable).
  */
-export function moveLosesRefund(from: string | undefined, to: string, now: Date = new Date(), rules: PolicyRules = DEFAULT_POLICY): boolean {
+export function moveLosesRefund(from: string | undefined, to: string, now: Date = new Date(serverNow()), rules: PolicyRules = DEFAULT_POLICY): boolean {
   const refundable = (startAt: string) => now < refundDeadline(new Date(startAt), rules);
   return (from === undefined || refundable(from)) && !refundable(to);
 }

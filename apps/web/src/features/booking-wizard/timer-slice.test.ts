@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { noteServerDate, resetServerClock } from '../../lib/server-clock';
 import { formatCountdown, remainingSeconds } from '../../lib/timer';
 import { initialTimerState, setEndDate, stopTimer, tick, timerReducer } from './timer-slice';
 
@@ -24,6 +25,20 @@ describe('timer slice (spec §4)', () => {
     state = timerReducer(state, tick(NOW + 2000));
     expect(state).toEqual({ endDate: null, remaining: 0, isRunning: false });
     expect(timerReducer(state, tick(NOW + 9000))).toEqual(state);
+  });
+
+  it("counts down on the server's clock: a phone 11 minutes fast still shows a fresh hold's 10 minutes", () => {
+    try {
+      const device = Date.now();
+      const server = device - 11 * 60_000;
+      noteServerDate(new Date(server).toUTCString(), device);
+      const expiresAt = new Date(server + 10 * 60_000).toISOString();
+      const state = timerReducer(initialTimerState, setEndDate(expiresAt));
+      expect(state.isRunning).toBe(true);
+      expect(Math.abs(state.remaining - 600)).toBeLessThanOrEqual(2);
+    } finally {
+      resetServerClock();
+    }
   });
 
   it('stop resets the timer', () => {

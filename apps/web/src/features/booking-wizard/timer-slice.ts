@@ -1,5 +1,6 @@
 import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
 import { resetStore } from '../../lib/reset-action';
+import { serverNow } from '../../lib/server-clock';
 import { remainingSeconds } from '../../lib/timer';
 
 /** Spec §3/§4 reservation timer: endDate, remaining seconds, isRunning. Not persisted. */
@@ -21,19 +22,20 @@ const timerSlice = createSlice({
   name: 'timer',
   initialState: initialTimerState,
   reducers: {
-    // `now` is stamped in the action creator so the reducer stays pure and testable.
+    // `now` is stamped in the action creator so the reducer stays pure and testable; it is the
+    // server's clock, since `endDate` is the server's `expiresAt`.
     setEndDate: {
       reducer(state, action: PayloadAction<{ endDate: string; now: number }>) {
         state.endDate = action.payload.endDate;
         recompute(state, action.payload.now);
       },
-      prepare: (endDate: string, now: number = Date.now()) => ({ payload: { endDate, now } }),
+      prepare: (endDate: string, now: number = serverNow()) => ({ payload: { endDate, now } }),
     },
     tick: {
       reducer(state, action: PayloadAction<{ now: number }>) {
         recompute(state, action.payload.now);
       },
-      prepare: (now: number = Date.now()) => ({ payload: { now } }),
+      prepare: (now: number = serverNow()) => ({ payload: { now } }),
     },
     stopTimer() {
       return initialTimerState;

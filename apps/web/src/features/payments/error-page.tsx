@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import { Link, Navigate, useSearchParams } from 'react-router';
 import { Button, buttonClasses } from '../../components/ui/button';
 import { AlertIcon, ClockIcon } from '../../components/ui/icons';
+import { serverNow } from '../../lib/server-clock';
 import { formatCountdown, remainingSeconds } from '../../lib/timer';
 import type { ApiError } from '../../lib/base-query';
 import { useContinuePaymentMutation, usePaidBookingQuery } from './api';
@@ -17,10 +18,10 @@ type HoldState = { kind: 'checking' } | { kind: 'live'; retry: RetryPayment } | 
 
 /** Seconds left until `expiresAt`, ticking once a second. */
 function useSecondsLeft(expiresAt: string | null): number {
-  const [now, setNow] = useState(() => Date.now());
+  const [now, setNow] = useState(serverNow);
   useEffect(() => {
     if (!expiresAt) return;
-    const id = window.setInterval(() => setNow(Date.now()), 1000);
+    const id = window.setInterval(() => setNow(serverNow()), 1000);
     return () => window.clearInterval(id);
   }, [expiresAt]);
   return expiresAt ? remainingSeconds(expiresAt, now) : 0;

@@ -1,5 +1,6 @@
 import { formatSessionTime } from '@kringle/contracts/dates';
 import { DEFAULT_POLICY, refundDeadline, rescheduleDeadline, type PolicyRules } from '@kringle/contracts/policy';
+import { serverNow } from '../../../lib/server-clock';
 
 export interface PolicyText {
   reschedule: string;
@@ -15,7 +16,7 @@ const times = (n: number) => (n === 1 ? 'once' : n === 2 ? 'twice' : `${n} times
  * This booking's policy in plain words, with the deadlines of *its* session in the location's
  * time ("Free reschedule until Fri 4 Dec, 10:40 am AEDT"). A deadline already past says so.
  */
-export function policyText(startAt: string, timezone: string, now: Date = new Date(), rules: PolicyRules = DEFAULT_POLICY): PolicyText {
+export function policyText(startAt: string, timezone: string, now: Date = new Date(serverNow()), rules: PolicyRules = DEFAULT_POLICY): PolicyText {
   const start = new Date(startAt);
   const moveBy = rescheduleDeadline(start, rules);
   const refundBy = refundDeadline(start, rules);
