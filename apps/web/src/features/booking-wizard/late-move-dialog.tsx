@@ -3,8 +3,8 @@ import type { Slot } from '@kringle/contracts/catalogue';
 import { formatSessionTime } from '@kringle/contracts/dates';
 import { DEFAULT_POLICY, refundDeadline, type PolicyRules } from '@kringle/contracts/policy';
 import { Button } from '../../components/ui/button';
-import { serverNow } from '../../lib/server-clock';
 import { CONFIRM_DIALOG, focusSafeChoice } from '../../components/ui/confirm-dialog';
+import { serverNow } from '../../lib/server-clock';
 
 /**
  * Whether moving a booking from `from` to `to` gives up its refund: the new session is inside
