@@ -2,6 +2,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
+import boundaries from './tools/eslint/boundaries-rule.js';
 
 export default tseslint.config(
   { ignores: ['**/node_modules/**', '**/dist/**', '.data/**', '**/drizzle/**', 'bench/reports/**', 'test-results/**', 'playwright-report/**'] },
@@ -20,5 +21,34 @@ export default tseslint.config(
     languageOptions: { globals: { ...globals.browser } },
     plugins: { 'react-hooks': reactHooks },
     rules: { ...reactHooks.configs.recommended.rules },
+  },
+  {
+    // docs/decisions/0017-import-boundaries.md
+    files: ['apps/web/src/**/*.{ts,tsx}'],
+    plugins: { kringle: { rules: { boundaries } } },
+    rules: {
+      'kringle/boundaries': [
+        'error',
+        {
+          layers: [
+            {
+              from: 'apps/web/src/features/{feature}',
+              disallow: ['apps/web/src/features/{feature}', 'apps/web/src/app'],
+              message: 'A feature imports only itself, components, lib and contracts: compose features in app/',
+            },
+            {
+              from: 'apps/web/src/components',
+              disallow: ['apps/web/src/features', 'apps/web/src/app'],
+              message: 'Shared components know no feature and no app wiring',
+            },
+            {
+              from: 'apps/web/src/lib',
+              disallow: ['apps/web/src/features', 'apps/web/src/app', 'apps/web/src/components'],
+              message: 'lib/ is plain code below components and features',
+            },
+          ],
+        },
+      ],
+    },
   },
 );
