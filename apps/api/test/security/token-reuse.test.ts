@@ -26,10 +26,11 @@ describe('replay of refresh tokens and e-mail links', () => {
 
   const post = (url: string, payload: object) => t.app.inject({ method: 'POST', url: `/api/v1${url}`, payload });
 
-  it('a replayed (already rotated) refresh token revokes its whole family, including the newest token', async () => {
+  it('a replayed (already rotated) refresh token revokes its whole family after the reuse grace, including the newest token', async () => {
     const u = await createSignedInUser(t.app, t.db, 'replay@example.com', { verified: true });
     const first = await refresh(t.app, u.refreshToken);
     const newest = refreshCookieOf(first)!;
+    t.clock.advance(20_001); // past REFRESH_REUSE_GRACE_SECONDS (refresh-reuse.test.ts covers the grace)
     const replay = await refresh(t.app, u.refreshToken);
     expectContractError(replay, 401, 'UNAUTHENTICATED');
     expect(replay.cookies.find((c) => c.name === 'kringle_refresh')?.value).toBe('');

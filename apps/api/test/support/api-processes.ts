@@ -45,7 +45,24 @@ export async function startApiProcesses(count: number, env: Record<string, strin
     children.push(child);
     urls.push(`http://127.0.0.1:${port}`);
   }
-  await Promise.all(urls.map((url) => waitForHealth(url)));
+  const stopAll = () =>
+    Promise.all(
+      children.map(
+        (c) =>
+          new Promise<void>((resolve) => {
+            if (c.exitCode !== null || c.signalCode !== null) return resolve();
+            c.once('exit', () => resolve());
+            c.kill('SIGTERM');
+          }),
+      ),
+    ).then(() => {});
+  try {
+    await Promise.all(urls.map((url) => waitForHealth(url)));
+  } catch (error) {
+    // A process that never got ready must not outlive the test that started it.
+    await stopAll();
+    throw error;
+  }
   return {
     urls,
     async kill(index) {
@@ -61,18 +78,7 @@ export async function startApiProcesses(count: number, env: Record<string, strin
       child.kill('SIGKILL');
       await exited;
     },
-    async stop() {
-      await Promise.all(
-        children.map(
-          (c) =>
-            new Promise<void>((resolve) => {
-              if (c.exitCode !== null || c.signalCode !== null) return resolve();
-              c.once('exit', () => resolve());
-              c.kill('SIGTERM');
-            }),
-        ),
-      );
-    },
+    stop: stopAll,
   };
 }
 

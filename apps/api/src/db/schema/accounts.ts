@@ -35,6 +35,9 @@ export const refreshTokens = pgTable(
     /** Absolute expiry of the whole family (30 days from sign-in). */
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
     rotatedAt: timestamp('rotated_at', { withTimezone: true }),
+    /** The token this one was rotated into, and that token sealed with a key only this one's holder has. */
+    replacedBy: uuid('replaced_by'),
+    successorSealed: text('successor_sealed'),
     revokedAt: timestamp('revoked_at', { withTimezone: true }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },

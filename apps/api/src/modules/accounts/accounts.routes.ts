@@ -30,7 +30,7 @@ const tags = ['accounts'];
 /** API.md "Accounts and auth". Thin: validation here, rules in the services. */
 export async function accountsRoutes(app: FastifyInstance) {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const accounts = new AccountsService(app.db, app.clock, app.idTokens, app.log);
+  const accounts = new AccountsService(app.db, app.clock, app.idTokens, app.log, app.config.REFRESH_REUSE_GRACE_SECONDS * 1000);
   const actions = new AccountActionsService(app.db, app.clock, {
     brandName: app.config.BRAND_NAME,
     appOrigins: app.config.APP_ORIGINS,
@@ -91,7 +91,7 @@ export async function accountsRoutes(app: FastifyInstance) {
       config: { auth: 'public' },
       schema: {
         tags,
-        summary: 'New ID token from the refresh cookie; the cookie rotates, a replayed one revokes its family',
+        summary: 'New ID token from the refresh cookie; the cookie rotates; its predecessor re-sent within REFRESH_REUSE_GRACE_SECONDS gets the current cookie, any other replay revokes the family',
         body: emptyBody,
         response: { 200: sessionResponseSchema, ...errors(400, 401) },
       },

@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import { passwordProblem, type SessionResponse, type User } from '@kringle/contracts/accounts';
-import type { Db } from '../../db/client';
+import type { Db, DbOrTx } from '../../db/client';
 import { AppError } from '../../lib/app-error';
 import type { Clock } from '../../lib/clock';
 import type { IdTokens } from './id-tokens';
 import { hashPassword, verifyAgainstDummy, verifyPassword } from './passwords';
 import * as refreshTokens from './refresh-tokens.repository';
-import { randomToken, sha256 } from './secure-tokens';
+import { openWith, randomToken, sealWith, sha256 } from './secure-tokens';
 import { tokenSubject, toUser } from './users.mapper';
 import * as users from './users.repository';
 
@@ -44,6 +44,8 @@ export class AccountsService {
     private readonly clock: Clock,
     private readonly idTokens: IdTokens,
     private readonly log: FastifyBaseLogger,
+    /** REFRESH_REUSE_GRACE_SECONDS in ms: 0 treats every second use as theft. */
+    private readonly reuseGraceMs = 0,
   ) {}
 
   async register(input: RegisterInput): Promise<User> {
@@ -86,8 +88,12 @@ export class AccountsService {
 
   /**
    * Rotates the refresh token: the presented one is spent and a new one of the same family (and
-   * the same absolute expiry) is issued. Presenting a spent token again means it was copied, so
-   * the whole family is revoked and both holders must sign in again.
+   * the same absolute expiry) is issued. The spent token's holder may present it again within the
+   * reuse grace, while its successor is still the family's current token: several tabs refreshing
+   * at once, or an answer lost on the way. They get a new ID token and the current token, so every
+   * tab ends on one cookie. Any other second use means the token was copied: the whole family is
+   * revoked and both holders must sign in again. The presented row (and, in the grace, its
+   * successor) is locked, so concurrent refreshes on any number of processes are serialised.
    */
   async refresh(presented: string | undefined): Promise<Session> {
     if (!presented) throw unauthenticated();
@@ -96,27 +102,45 @@ export class AccountsService {
       const token = await refreshTokens.findRefreshTokenForUpdate(tx, sha256(presented));
       if (!token || token.revokedAt) return null;
       if (token.rotatedAt) {
+        const current = await this.currentSuccessor(tx, token, presented, now);
+        if (current) return current;
         await refreshTokens.revokeFamily(tx, token.familyId, now);
-        this.log.warn({ userId: token.userId, familyId: token.familyId }, 'refresh token replayed: family revoked');
+        this.log.warn(
+          { event: 'security.refresh_token_reuse', userId: token.userId, familyId: token.familyId, rotatedAt: token.rotatedAt },
+          'refresh token replayed: family revoked',
+        );
         return null;
       }
       if (token.expiresAt <= now) return null;
       const user = await users.findUserById(tx, token.userId);
       if (!user) return null;
       const refreshToken = randomToken();
-      await refreshTokens.markRotated(tx, token.id, now);
-      await refreshTokens.insertRefreshToken(tx, {
+      const successorId = await refreshTokens.insertRefreshToken(tx, {
         userId: token.userId,
         familyId: token.familyId,
         tokenHash: sha256(refreshToken),
         expiresAt: token.expiresAt,
         createdAt: now,
       });
+      await refreshTokens.markRotated(tx, token.id, { now, replacedBy: successorId, successorSealed: sealWith(presented, refreshToken) });
       return { user, refreshToken, refreshExpiresAt: token.expiresAt };
     });
     // Outside the transaction: the revocation of a replayed family must commit before we answer 401.
     if (!outcome) throw unauthenticated();
     return { ...(await this.idTokenFor(outcome.user)), refreshToken: outcome.refreshToken, refreshExpiresAt: outcome.refreshExpiresAt };
+  }
+
+  /** The family's current token for a just-rotated one within the grace; null means theft. */
+  private async currentSuccessor(tx: DbOrTx, token: refreshTokens.RefreshTokenRow, presented: string, now: Date) {
+    if (this.reuseGraceMs <= 0 || !token.rotatedAt || !token.replacedBy || !token.successorSealed) return null;
+    if (now.getTime() - token.rotatedAt.getTime() > this.reuseGraceMs || token.expiresAt <= now) return null;
+    // Locked, so it cannot rotate between this check and the answer: a grandparent is never served.
+    const successor = await refreshTokens.findRefreshTokenByIdForUpdate(tx, token.replacedBy);
+    if (!successor || successor.rotatedAt || successor.revokedAt) return null;
+    const refreshToken = openWith(presented, token.successorSealed);
+    if (!refreshToken || sha256(refreshToken) !== successor.tokenHash) return null;
+    const user = await users.findUserById(tx, token.userId);
+    return user ? { user, refreshToken, refreshExpiresAt: successor.expiresAt } : null;
   }
 
   /** Revokes the presented token's whole family; unknown or missing tokens are a no-op. */

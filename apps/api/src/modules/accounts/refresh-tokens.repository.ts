@@ -7,8 +7,9 @@ export type RefreshTokenRow = typeof refreshTokens.$inferSelect;
 export async function insertRefreshToken(
   db: DbOrTx,
   values: { userId: string; familyId: string; tokenHash: string; expiresAt: Date; createdAt: Date },
-): Promise<void> {
-  await db.insert(refreshTokens).values(values);
+): Promise<string> {
+  const [row] = await db.insert(refreshTokens).values(values).returning({ id: refreshTokens.id });
+  return row!.id;
 }
 
 /** Locks the row, so two concurrent refreshes with one token are serialised (the second is a replay). */
@@ -22,8 +23,20 @@ export async function findRefreshToken(db: DbOrTx, tokenHash: string): Promise<R
   return row ?? null;
 }
 
-export async function markRotated(db: DbOrTx, id: string, now: Date): Promise<void> {
-  await db.update(refreshTokens).set({ rotatedAt: now }).where(eq(refreshTokens.id, id));
+export async function findRefreshTokenByIdForUpdate(db: DbOrTx, id: string): Promise<RefreshTokenRow | null> {
+  const [row] = await db.select().from(refreshTokens).where(eq(refreshTokens.id, id)).for('update');
+  return row ?? null;
+}
+
+export async function markRotated(
+  db: DbOrTx,
+  id: string,
+  values: { now: Date; replacedBy: string; successorSealed: string },
+): Promise<void> {
+  await db
+    .update(refreshTokens)
+    .set({ rotatedAt: values.now, replacedBy: values.replacedBy, successorSealed: values.successorSealed })
+    .where(eq(refreshTokens.id, id));
 }
 
 export async function revokeFamily(db: DbOrTx, familyId: string, now: Date): Promise<void> {
