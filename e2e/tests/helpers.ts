@@ -47,7 +47,10 @@ export async function appCheckToken(request: APIRequestContext): Promise<string 
 /**
  * Signs in through the API (the browser context keeps the httpOnly refresh cookie) and seeds
  * the persisted user the way the app stores it, so the app restores the session on load as
- * it does after a reload. Returns null while the accounts API has not landed yet.
+ * it does after a reload. It also hands the tab the app-check token, as a tab that already
+ * solved one keeps it in sessionStorage: on a busy host the browser's own solve took 12 s of a
+ * 10 s wait (a11y, signed-in layout), a cost these journeys do not test. Journeys that start
+ * signed out still solve in the browser. Returns null while the accounts API has not landed yet.
  */
 export async function signInThroughApi(page: Page, email = DEMO_EMAIL, password = DEMO_PASSWORD): Promise<SignInResult | null> {
   const token = await appCheckToken(page.request);
@@ -64,6 +67,12 @@ export async function signInThroughApi(page: Page, email = DEMO_EMAIL, password 
       window.localStorage.setItem('persist:kringle', JSON.stringify({ auth: JSON.stringify({ user }), _persist: JSON.stringify({ version: 1, rehydrated: true }) }));
     }
   }, session.user);
+  if (cachedAppCheck) {
+    await page.addInitScript((stored) => {
+      // The key and shape apps/web/src/lib/app-check.ts keeps its token under.
+      if (!window.sessionStorage.getItem('kringle.appCheck')) window.sessionStorage.setItem('kringle.appCheck', JSON.stringify(stored));
+    }, cachedAppCheck);
+  }
   return session;
 }
 
