@@ -21,13 +21,14 @@ export default class FlakySummaryReporter implements Reporter {
 
   onEnd(result: FullResult): void {
     const tests: TestCase[] = this.root?.allTests() ?? [];
-    const count = (outcome: ReturnType<TestCase['outcome']>) => tests.filter((t) => t.outcome() === outcome);
+    const ran = tests.filter((t) => t.results.length > 0);
+    const count = (outcome: ReturnType<TestCase['outcome']>) => ran.filter((t) => t.outcome() === outcome);
     const flaky = count('flaky');
     const failed = count('unexpected');
     const minutes = ((Date.now() - this.started) / 60_000).toFixed(1);
     console.log(
       `\nE2E summary: ${count('expected').length} passed first time, ${flaky.length} flaky (passed only on retry), ` +
-        `${failed.length} failed, ${count('skipped').length} skipped; ${this.workers} worker(s), ${minutes} min, status ${result.status}`,
+        `${failed.length} failed, ${count('skipped').length} skipped, ${tests.length - ran.length} did not run; ${this.workers} worker(s), ${minutes} min, status ${result.status}`,
     );
     for (const t of flaky) console.log(`  flaky: ${t.titlePath().filter(Boolean).join(' › ')}`);
     mkdirSync(OUT_DIR, { recursive: true });
