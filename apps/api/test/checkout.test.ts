@@ -28,7 +28,7 @@ describe('cart, checkout and card payment', () => {
     clock = new ManualClock(new Date());
     t = await createTestApp({ ...s.env, MAX_UPCOMING_BOOKINGS: '3' }, clock);
     await listenForWebhooks(t.app, sandbox);
-    await loadSeason(t.db, demoSeason(clock.now()), clock.now());
+    await loadSeason(t.db, demoSeason(clock.now(), { days: 42 }), clock.now());
     const rows = await t.db.execute(sql`
       select s.id from slots s join slot_types st on st.id = s.slot_type_id
       where s.kind = 'session' and st.slug = 'standard' and s.start_at > now() + interval '3 days' order by s.start_at limit 40`);

@@ -29,7 +29,7 @@ describe('holds under contention, three API processes', () => {
     db = conn.db;
     close = () => conn.pool.end();
     const now = new Date();
-    await loadSeason(db, demoSeason(now), now);
+    await loadSeason(db, demoSeason(now, { days: 42 }), now);
     const jwtKey = await generateJwtKey();
     idTokens = await IdTokens.create({ privateKeyPem: jwtKey, issuer: 'kringle', audience: 'kringle-web', clock: systemClock });
     const rows = await db.execute(sql`

@@ -28,7 +28,7 @@ describe('my bookings: cancel, reschedule, receipts, reminders', () => {
     clock = new ManualClock(new Date());
     t = await createTestApp({ ...s.env, MAX_UPCOMING_BOOKINGS: '50' }, clock);
     await listenForWebhooks(t.app, sandbox);
-    await loadSeason(t.db, demoSeason(clock.now()), clock.now());
+    await loadSeason(t.db, demoSeason(clock.now(), { days: 42 }), clock.now());
     const rows = await t.db.execute(sql`
       select s.id, s.location_id, s.start_at from slots s join slot_types st on st.id = s.slot_type_id join locations l on l.id = s.location_id
       where s.kind = 'session' and st.slug = 'standard' and l.slug = 'sydney-pitt-street' and s.start_at > now() + interval '5 days'

@@ -19,6 +19,8 @@ const envSchema = z.object({
   HOST: z.string().min(1).default('0.0.0.0'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   DATA_DIR: z.string().min(1).default('.data'),
+  /** Embedded default only: the demo season lasts this many days from today instead of ending on Christmas Eve (tests that need days far ahead). */
+  DEMO_SEASON_DAYS: int(1, 366).optional(),
   DATABASE_URL: z.url().optional(),
   DATABASE_POOL_SIZE: int(1, 200).default(10),
   APP_ORIGINS: origins.optional(),

@@ -36,7 +36,7 @@ export const httpCall =
 
 /** The demo season, and the standard sessions from three days on (free of the lead time), in order. */
 export async function seedSessions(db: Db, now: Date, count: number): Promise<string[]> {
-  await loadSeason(db, demoSeason(now), now);
+  await loadSeason(db, demoSeason(now, { days: 42 }), now);
   const rows = await db.execute(sql`
     select s.id from slots s join slot_types st on st.id = s.slot_type_id
     where s.kind = 'session' and st.slug = 'standard' and s.start_at > ${now.toISOString()}::timestamptz + interval '3 days'

@@ -88,7 +88,7 @@ export async function bookingWorld(env: Record<string, string> = {}): Promise<Bo
   const clock = new ManualClock(new Date());
   const t = await createTestApp({ ...s.env, MAX_UPCOMING_BOOKINGS: '20', ...env }, clock);
   await listenForWebhooks(t.app, s.sandbox);
-  await loadSeason(t.db, demoSeason(clock.now()), clock.now());
+  await loadSeason(t.db, demoSeason(clock.now(), { days: 42 }), clock.now());
   const rows = await t.db.execute(sql`
     select s.id from slots s join slot_types st on st.id = s.slot_type_id
     where s.kind = 'session' and st.slug = 'standard' and s.start_at > now() + interval '5 days'

@@ -6,14 +6,34 @@ type SeasonInput = z.input<typeof seasonSchema>;
 
 const EVERY_DAY_BUT_THURSDAY = ['mon', 'tue', 'wed', 'fri', 'sat', 'sun'] as const;
 
+/** Santa's season ends on Christmas Eve. */
+const LAST_DAY = '12-24';
+/** Next year's season opens with the centres' Christmas trading. */
+const FIRST_DAY = '11-01';
+
 /**
- * The embedded default's season: six weeks from today at three centres in zones with and
- * without daylight saving, closed on Christmas Day. The same shape as docs/season.example.json.
+ * The demo season's dates in Sydney's calendar: from today to 24 December; after Christmas Eve,
+ * next year's season (1 November to 24 December). `days` replaces that with a fixed length from
+ * today, for tests that need days far ahead whatever the date they run on.
  */
-export function demoSeason(today: Date = new Date()): SeasonInput {
-  const seasonStart = localDateOf(today, 'Australia/Sydney');
-  const seasonEnd = addDays(seasonStart, 41);
-  const closedDates = [`${seasonStart.slice(0, 4)}-12-25`];
+export function demoSeasonDates(today: Date, days?: number): { seasonStart: string; seasonEnd: string } {
+  const local = localDateOf(today, 'Australia/Sydney');
+  if (days !== undefined) return { seasonStart: local, seasonEnd: addDays(local, days - 1) };
+  const year = Number(local.slice(0, 4));
+  const thisEnd = `${year}-${LAST_DAY}`;
+  if (local <= thisEnd) return { seasonStart: local, seasonEnd: thisEnd };
+  return { seasonStart: `${year + 1}-${FIRST_DAY}`, seasonEnd: `${year + 1}-${LAST_DAY}` };
+}
+
+/**
+ * The embedded default's season: today to Christmas Eve (see demoSeasonDates) at three centres
+ * in zones with and without daylight saving, closed on Christmas Day. The same shape as
+ * docs/season.example.json.
+ */
+export function demoSeason(today: Date = new Date(), options: { days?: number } = {}): SeasonInput {
+  const { seasonStart, seasonEnd } = demoSeasonDates(today, options.days);
+  // Kept although the season now ends on the 24th: a `days` season may run past Christmas.
+  const closedDates = [...new Set([`${seasonStart.slice(0, 4)}-12-25`, `${seasonEnd.slice(0, 4)}-12-25`])];
   const sessions = [
     { slotType: 'sensory', days: ['sun', 'wed'], hours: '08:30-10:00' },
     { slotType: 'standard', days: [...EVERY_DAY_BUT_THURSDAY], hours: '10:00-17:30' },

@@ -33,9 +33,13 @@ describe('planLocationSlots', () => {
   });
 
   it('skips closed dates', () => {
-    expect(onDay('2026-12-25')).toHaveLength(0);
-    expect(onDay('2026-12-24').length).toBeGreaterThan(0);
-    expect(onDay('2026-12-26').length).toBeGreaterThan(0);
+    // A six-week season runs past Christmas: Christmas Day stays closed, Boxing Day opens.
+    const long = parseSeason(demoSeason(new Date('2026-11-21T00:00:00Z'), { days: 42 }));
+    const longPlan = planLocationSlots(long.locations[0]!, long.slotTypes);
+    const onLongDay = (localDate: string) => longPlan.filter((s) => localDateOf(s.startAt, 'Australia/Sydney') === localDate);
+    expect(onLongDay('2026-12-25')).toHaveLength(0);
+    expect(onLongDay('2026-12-24').length).toBeGreaterThan(0);
+    expect(onLongDay('2026-12-26').length).toBeGreaterThan(0);
   });
 
   it('keeps local opening times across zones', () => {
@@ -45,9 +49,14 @@ describe('planLocationSlots', () => {
     expect(first.startAt.getUTCHours()).toBe(2);
   });
 
-  it('produces six weeks of sessions', () => {
-    const days = new Set(plan.map((s) => s.startAt.toISOString().slice(0, 10)));
-    expect(days.size).toBeGreaterThanOrEqual(40);
+  it('sells every day from today to Christmas Eve in every zone, and nothing after', () => {
+    for (const location of season.locations) {
+      const days = new Set(planLocationSlots(location, season.slotTypes).map((s) => localDateOf(s.startAt, location.timezone)));
+      expect([...days].sort()).toHaveLength(34); // 21 Nov to 24 Dec 2026
+      expect([...days].sort().at(-1)).toBe('2026-12-24');
+    }
+    expect(onDay('2026-12-24').length).toBeGreaterThan(0);
+    expect(onDay('2026-12-25')).toHaveLength(0);
   });
 });
 
