@@ -1,10 +1,12 @@
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../src/config/config';
 import { mailOutbox } from '../src/db/schema/mail';
 import { freePort } from '../src/dev/free-port';
 import { startSmtpCatcher, type SmtpCatcher } from '../src/dev/smtp-catcher';
 import { createOutboxJob } from '../src/jobs/outbox.job';
 import { renderEmail } from '../src/modules/mail/mail-layout';
+import { devMailboxEnabled } from '../src/modules/mail/mail-transport';
 import { enqueueMail } from '../src/modules/mail/outbox.repository';
 import { OUTBOX_POLICY } from '../src/modules/mail/outbox.service';
 import { createTestApp, type TestApp } from './test-app';
@@ -150,10 +152,14 @@ describe('dev mailbox with a real SMTP server configured', () => {
     }
   });
 
-  it('is absent in production even without SMTP_URL', async () => {
-    const t = await createTestApp({ NODE_ENV: 'production' });
+  it('is never served in production: without SMTP_URL production does not start, and the routes stay off whatever is set', async () => {
+    expect(() => loadConfig({ NODE_ENV: 'production', SELLER_ABN: '51 824 753 556' })).toThrow(/^Invalid configuration: SMTP_URL: required when NODE_ENV=production/);
+    // Before: production on the embedded default (no DATABASE_URL, no SMTP_URL) served it.
+    expect(devMailboxEnabled({ NODE_ENV: 'production', SMTP_URL: undefined })).toBe(false);
+    const t = await createTestApp({ NODE_ENV: 'production', SMTP_URL: 'smtp://mail.example.com:587', SELLER_ABN: '51 824 753 556' });
     try {
       expect((await t.app.inject('/api/v1/dev/outbox')).statusCode).toBe(404);
+      expect((await t.app.inject('/dev/mailbox')).statusCode).toBe(404);
     } finally {
       await t.close();
     }

@@ -24,7 +24,12 @@ function nulPath(value: unknown, path: string, depth = 0): string | null {
 export function frameworkErrors(_error: FastifyError, _request: FastifyRequest, reply: FastifyReply) {
   return reply
     .code(400)
-    .headers({ 'x-content-type-options': 'nosniff', 'content-security-policy': "default-src 'none'; frame-ancestors 'none'", 'cache-control': 'no-store' })
+    .headers({
+      'x-content-type-options': 'nosniff',
+      'content-security-policy': "default-src 'none'; frame-ancestors 'none'",
+      'permissions-policy': PERMISSIONS_POLICY,
+      'cache-control': 'no-store',
+    })
     .type('application/json; charset=utf-8')
     .send({ error: 'That address is not valid.', code: 'BAD_REQUEST' });
 }
@@ -41,6 +46,19 @@ function headersOf(middleware: ReturnType<typeof helmet>): Record<string, string
   });
   return headers;
 }
+
+/**
+ * Browser features this app may use (Permissions-Policy), the same on every response. `payment`
+ * stays open to Stripe.js's frames: its Payment Element offers Apple Pay / Google Pay through the
+ * Payment Request API inside js.stripe.com iframes, which a top-level `payment=(self)` would block.
+ */
+const PERMISSIONS_POLICY = 'camera=(), microphone=(), geolocation=(), payment=(self "https://js.stripe.com"), usb=(), display-capture=()';
+/**
+ * The camera is allowed on one path only: a future staff app's page under /staff scans the
+ * bookings' QR codes there. Everything else (the customer app, the API) never needs it.
+ */
+const STAFF_PERMISSIONS_POLICY = PERMISSIONS_POLICY.replace('camera=()', 'camera=(self)');
+const isStaffPath = (url: string) => url === '/staff' || url.startsWith('/staff/') || url.startsWith('/staff?');
 
 /** Security headers and CORS limited to the configured app origins. */
 export const securityPlugin = fp(async (app: FastifyInstance) => {
@@ -69,9 +87,12 @@ export const securityPlugin = fp(async (app: FastifyInstance) => {
   }));
   // ASVS 8.2.1: API answers carry tokens and personal data; no browser or proxy keeps them
   // unless a route says otherwise (receipts, terms and the web app's files set their own, later).
-  const apiHeaders = { ...securityHeaders, 'cache-control': 'no-store' };
+  const pageHeaders = { ...securityHeaders, 'permissions-policy': PERMISSIONS_POLICY };
+  const staffPageHeaders = { ...securityHeaders, 'permissions-policy': STAFF_PERMISSIONS_POLICY };
+  const apiHeaders = { ...pageHeaders, 'cache-control': 'no-store' };
   app.addHook('onRequest', (request, reply, done) => {
-    reply.headers(request.url.startsWith('/api/') ? apiHeaders : securityHeaders);
+    const url = request.url;
+    reply.headers(url.startsWith('/api/') ? apiHeaders : isStaffPath(url) ? staffPageHeaders : pageHeaders);
     done();
   });
   await app.register(cors, {
