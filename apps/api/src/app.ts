@@ -18,7 +18,7 @@ import { authPlugin } from './plugins/auth';
 import { errorsPlugin } from './plugins/errors';
 import { openapiPlugin, openapiRoutes } from './plugins/openapi';
 import { rateLimitPlugin } from './plugins/rate-limit';
-import { frameworkErrors, securityPlugin } from './plugins/security';
+import { clientErrors, frameworkErrors, securityPlugin } from './plugins/security';
 import { webStaticPlugin } from './plugins/web-static';
 import { catalogueRoutes } from './modules/availability/availability.routes';
 import { reservationsRoutes } from './modules/reservations/reservations.routes';
@@ -62,6 +62,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     },
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
     frameworkErrors,
+    clientErrorHandler: clientErrors,
     // At most one access line per request (below) instead of Fastify's two.
     logController: new LogController({ disableRequestLogging: true }),
     childLoggerFactory: lazyChildLogger,
