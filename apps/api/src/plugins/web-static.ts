@@ -51,8 +51,9 @@ export const webStaticPlugin = fp(async (app: FastifyInstance) => {
       // The web build writes .br and .gz beside each asset (apps/web/vite.config.ts precompress):
       // sent to browsers that accept them, the original otherwise.
       preCompressed: true,
-      // The build's own records (.vite/manifest.json, route-preloads.json) are not for browsers.
-      allowedPath: (pathname) => !pathname.split('/').some((part) => part.startsWith('.')),
+      // The build's own records (.vite/manifest.json, route-preloads.json) are not for browsers,
+      // nor are source maps (the web build keeps them out of dist/; this holds for any other build).
+      allowedPath: (pathname) => !pathname.endsWith('.map') && !pathname.split('/').some((part) => part.startsWith('.')),
       setHeaders: (res, file) => {
         // Hashed assets never change; index.html always revalidates.
         res.header('cache-control', file.includes(`${path.sep}assets${path.sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache');
@@ -65,6 +66,10 @@ export const webStaticPlugin = fp(async (app: FastifyInstance) => {
   }
   app.setNotFoundHandler((request, reply) => {
     const isApi = request.url.startsWith('/api/');
+    // A missing or refused file is a 404, not the app's page: a stale chunk name after a deploy
+    // must fail as a script load (the app reloads), not parse HTML as JavaScript.
+    const pathname = request.url.split(/[?#]/, 1)[0]!;
+    if (pathname.startsWith('/assets/') || pathname.endsWith('.map')) throw notFound('That file');
     if (!isApi && serve && (request.method === 'GET' || request.method === 'HEAD')) {
       return sendIndex(reply, dist, request.url);
     }
