@@ -14,7 +14,7 @@ import { termsRoutes } from './modules/terms/terms.routes';
 import { devMailboxRoutes } from './modules/mail/dev-mailbox.routes';
 import { devOutboxRoutes } from './modules/mail/dev-outbox.routes';
 import { appCheckPlugin } from './plugins/app-check';
-import { authPlugin } from './plugins/auth';
+import { authPlugin, settleRouteAccess } from './plugins/auth';
 import { errorsPlugin } from './plugins/errors';
 import { openapiPlugin, openapiRoutes } from './plugins/openapi';
 import { rateLimitPlugin } from './plugins/rate-limit';
@@ -67,6 +67,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     logController: new LogController({ disableRequestLogging: true }),
     childLoggerFactory: lazyChildLogger,
   });
+  // First of all, so that routes plugins add (CORS preflight included) get their access too.
+  app.addHook('onRoute', settleRouteAccess);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   app.decorate('config', config);
