@@ -27,15 +27,15 @@ export async function appCheckToken(request: APIRequestContext): Promise<string 
 /**
  * Signs in through the API (the browser context keeps the httpOnly refresh cookie) and seeds
  * the persisted user the way the app stores it, so the app restores the session on load as
- * it does after a reload. Returns null while the accounts API has not landed yet.
+ * it does after a reload. Any failure (a 404 included) fails the test: a broken sign-in must
+ * never pass as a skipped test.
  */
-export async function signInThroughApi(page: Page, email = DEMO_EMAIL, password = DEMO_PASSWORD): Promise<SignInResult | null> {
+export async function signInThroughApi(page: Page, email = DEMO_EMAIL, password = DEMO_PASSWORD): Promise<SignInResult> {
   const token = await appCheckToken(page.request);
   const response = await page.request.post('/api/v1/auth/sign-in', {
     data: { email, password },
     headers: token ? { 'X-App-Check': token } : {},
   });
-  if (response.status() === 404) return null;
   if (!response.ok()) throw new Error(`sign-in failed: ${response.status()} ${await response.text()}`);
   const session = (await response.json()) as SignInResult;
   await page.addInitScript((user) => {
