@@ -37,6 +37,34 @@ function precompress(): Plugin {
 }
 
 /**
+ * Source maps are written ('hidden': no sourceMappingURL in the files) and then moved out of the
+ * served folder into apps/web/sourcemaps/, for an operator's error tracker: in dist/ they would
+ * hand anyone the whole TypeScript source (the API refuses `*.map` as well).
+ */
+function privateSourceMaps(): Plugin {
+  let outDir = 'dist';
+  let mapsDir = 'sourcemaps';
+  const walk = (dir: string): string[] =>
+    fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => (entry.isDirectory() ? walk(path.join(dir, entry.name)) : [path.join(dir, entry.name)]));
+  return {
+    name: 'kringle-private-source-maps',
+    apply: 'build',
+    configResolved(config) {
+      outDir = path.resolve(config.root, config.build.outDir);
+      mapsDir = path.resolve(config.root, 'sourcemaps');
+    },
+    closeBundle() {
+      fs.rmSync(mapsDir, { recursive: true, force: true });
+      for (const file of walk(outDir).filter((f) => f.endsWith('.map'))) {
+        const target = path.join(mapsDir, path.relative(outDir, file));
+        fs.mkdirSync(path.dirname(target), { recursive: true });
+        fs.renameSync(file, target);
+      }
+    },
+  };
+}
+
+/**
  * Lists, per deep link, the chunks of its lazy route modules (route-modules.ts) that the entry
  * does not already load, so the API can add `<link rel="modulepreload">` for them to index.html
  * (apps/api web-static.ts): the page chunk downloads alongside the entry instead of after it,
@@ -78,14 +106,14 @@ function routePreloads(): Plugin {
 
 // In development the API runs separately; in production it serves dist/ itself (same origin).
 const config: UserConfig = {
-  plugins: [react(), tailwindcss(), routePreloads(), precompress()],
+  plugins: [react(), tailwindcss(), routePreloads(), privateSourceMaps(), precompress()],
   server: {
     port: Number(process.env.WEB_DEV_PORT ?? 5173),
     proxy: { '/api': process.env.VITE_API_PROXY ?? 'http://localhost:3000' },
   },
   build: {
     outDir: 'dist',
-    sourcemap: true,
+    sourcemap: 'hidden',
     // bench/budgets reads the chunks of each route from the manifest.
     manifest: true,
     rolldownOptions: {

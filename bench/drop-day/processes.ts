@@ -26,6 +26,8 @@ export function benchApiEnv(opts: { databaseUrl: string; jwtKey: string; publicU
     STRIPE_WEBHOOK_SECRET: 'whsec_drop_day_bench',
     STRIPE_API_URL: `http://127.0.0.1:${opts.deadStripePort}`,
     SMTP_URL: `smtp://127.0.0.1:${opts.deadSmtpPort}`,
+    // Production requires a real one (config); this is the ATO's own ABN, valid and harmless here.
+    SELLER_ABN: '51 824 753 556',
   };
 }
 

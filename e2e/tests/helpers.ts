@@ -50,15 +50,15 @@ export async function appCheckToken(request: APIRequestContext): Promise<string 
  * it does after a reload. It also hands the tab the app-check token, as a tab that already
  * solved one keeps it in sessionStorage: on a busy host the browser's own solve took 12 s of a
  * 10 s wait (a11y, signed-in layout), a cost these journeys do not test. Journeys that start
- * signed out still solve in the browser. Returns null while the accounts API has not landed yet.
+ * signed out still solve in the browser. Any failure (a 404 included) fails the test: a broken sign-in must
+ * never pass as a skipped test.
  */
-export async function signInThroughApi(page: Page, email = DEMO_EMAIL, password = DEMO_PASSWORD): Promise<SignInResult | null> {
+export async function signInThroughApi(page: Page, email = DEMO_EMAIL, password = DEMO_PASSWORD): Promise<SignInResult> {
   const token = await appCheckToken(page.request);
   const response = await page.request.post('/api/v1/auth/sign-in', {
     data: { email, password },
     headers: token ? { 'X-App-Check': token } : {},
   });
-  if (response.status() === 404) return null;
   if (!response.ok()) throw new Error(`sign-in failed: ${response.status()} ${await response.text()}`);
   const session = (await response.json()) as SignInResult;
   await page.addInitScript((user) => {

@@ -44,8 +44,7 @@ test.describe('guest layouts', () => {
 
 test.describe('signed-in layouts', () => {
   test.beforeEach(async ({ page }) => {
-    const session = await signInThroughApi(page);
-    test.skip(session === null, 'the accounts API (POST /auth/sign-in) has not landed yet');
+    await signInThroughApi(page);
   });
 
   test('wide: sidebar 20rem, collapsible to 7.5rem, with the user and Logout', async ({ page }) => {

@@ -14,11 +14,11 @@ import { termsRoutes } from './modules/terms/terms.routes';
 import { devMailboxRoutes } from './modules/mail/dev-mailbox.routes';
 import { devOutboxRoutes } from './modules/mail/dev-outbox.routes';
 import { appCheckPlugin } from './plugins/app-check';
-import { authPlugin } from './plugins/auth';
+import { authPlugin, settleRouteAccess } from './plugins/auth';
 import { errorsPlugin } from './plugins/errors';
 import { openapiPlugin, openapiRoutes } from './plugins/openapi';
 import { rateLimitPlugin } from './plugins/rate-limit';
-import { frameworkErrors, securityPlugin } from './plugins/security';
+import { clientErrors, frameworkErrors, securityPlugin } from './plugins/security';
 import { webStaticPlugin } from './plugins/web-static';
 import { catalogueRoutes } from './modules/availability/availability.routes';
 import { reservationsRoutes } from './modules/reservations/reservations.routes';
@@ -62,10 +62,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     },
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
     frameworkErrors,
+    clientErrorHandler: clientErrors,
     // At most one access line per request (below) instead of Fastify's two.
     logController: new LogController({ disableRequestLogging: true }),
     childLoggerFactory: lazyChildLogger,
   });
+  // First of all, so that routes plugins add (CORS preflight included) get their access too.
+  app.addHook('onRoute', settleRouteAccess);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   app.decorate('config', config);

@@ -5,6 +5,7 @@ import { ConfigError, loadConfig, type Config } from './config/config';
 import { resolveSecrets } from './config/secrets';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from './dev/embedded-postgres';
 import { startSmtpCatcher, type SmtpCatcher } from './dev/smtp-catcher';
+import { describeStartupFailure } from './lib/startup-failure';
 import { seedDemoAccounts } from './modules/accounts/demo-accounts.seed';
 import { demoSeason } from './modules/catalogue/demo-season';
 import { loadSeason } from './modules/catalogue/season.service';
@@ -91,6 +92,6 @@ function printBanner(url: string, embedded: boolean, stripeSandboxUrl?: string) 
 
 main().catch((err: unknown) => {
   if (err instanceof ConfigError) console.error(err.message);
-  else console.error('Kringle could not start:', err);
+  else console.error(describeStartupFailure(err));
   process.exit(1);
 });

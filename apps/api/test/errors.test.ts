@@ -12,6 +12,7 @@ describe('error model (API.md "Conventions")', () => {
       r.post(
         '/api/v1/test/echo/:id',
         {
+          config: { auth: 'public' },
           schema: {
             params: z.strictObject({ id: z.uuid() }),
             querystring: z.strictObject({ n: z.coerce.number().int().optional() }),
@@ -20,10 +21,10 @@ describe('error model (API.md "Conventions")', () => {
         },
         async (req) => ({ ok: req.body.name }),
       );
-      r.get('/api/v1/test/boom', async () => {
+      r.get('/api/v1/test/boom', { config: { auth: 'public' } }, async () => {
         throw new Error('secret internals: relation "users" at /srv/app.ts:12');
       });
-      r.get('/api/v1/test/conflict', async () => {
+      r.get('/api/v1/test/conflict', { config: { auth: 'public' } }, async () => {
         throw new AppError('SLOT_UNAVAILABLE', 409, 'That session was just taken.');
       });
     });

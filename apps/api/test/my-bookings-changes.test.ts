@@ -83,7 +83,7 @@ describe('my bookings: cancel, reschedule, receipts, reminders', () => {
     expect(invoice.headers['content-type']).toBe('application/pdf');
     const invoiceText = await pdfText(invoice.rawPayload);
     expect(invoiceText).toContain('Tax invoice');
-    expect(invoiceText).toContain('ABN 12 345 678 901');
+    expect(invoiceText).toContain('ABN 10 000 000 000');
     expect(invoiceText).toContain(booking.reference);
     expect(invoiceText).toContain('$39.95');
     expect(invoiceText).toContain('GST included');

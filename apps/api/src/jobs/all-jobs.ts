@@ -3,12 +3,13 @@ import { holdExpiryJob } from './hold-expiry.job';
 import { paymentReconciliationJob } from './payment-reconciliation.job';
 import { refundsJob } from './refunds.job';
 import { remindersJob } from './reminders.job';
+import { resetRequestsJob } from './reset-requests.job';
 import { createOutboxJob } from './outbox.job';
 import type { Job } from './runner';
 
 /** Every background job the API runs (each one multi-process safe). */
 export function allJobs(app: FastifyInstance): Job[] {
-  const jobs: Job[] = [holdExpiryJob(app), paymentReconciliationJob(app), refundsJob(app), remindersJob(app)];
+  const jobs: Job[] = [holdExpiryJob(app), paymentReconciliationJob(app), refundsJob(app), remindersJob(app), resetRequestsJob(app)];
   const outbox = createOutboxJob(app);
   if (outbox) jobs.push(outbox);
   else app.log.warn('no SMTP_URL and no embedded mail catcher: e-mail stays queued in mail_outbox');

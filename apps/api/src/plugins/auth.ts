@@ -1,5 +1,5 @@
 import cookie from '@fastify/cookie';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify';
 import fp from 'fastify-plugin';
 import { errorBodySchema } from '@kringle/contracts/errors';
 import { AppError } from '../lib/app-error';
@@ -8,15 +8,19 @@ import { IdTokens, type AuthClaims } from '../modules/accounts/id-tokens';
 import { findUserById } from '../modules/accounts/users.repository';
 
 /**
- * Who may call a route, declared on the route: `config: { auth: 'customer' }`.
- * - `public`: no token needed (the default when a route declares nothing).
+ * Who may call a route, declared on the route: `config: { auth: 'public' }`.
+ * - `customer`: a valid ID token of a verified customer: 403 EMAIL_NOT_VERIFIED otherwise. The
+ *   default: a route that declares nothing is refused without a token, so forgetting the
+ *   declaration fails closed (the access-control suite then lists it as a token route).
  * - `signed-in`: a valid ID token, e-mail verification not needed (API.md "unverified ok").
- * - `customer`: a valid ID token of a verified customer: 403 EMAIL_NOT_VERIFIED otherwise.
+ * - `public`: no token needed; every public route says so on itself, or is registered inside a
+ *   `markPublicScope` scope (routes that plugins add for us: static files, the docs page).
  * Every non-public level answers 401 UNAUTHENTICATED for a missing, invalid or expired token
  * and 403 STAFF_NOT_ALLOWED for a staff (`dashboard_user`) token: this API serves customers only.
  */
 export const AUTH_ACCESS = ['public', 'signed-in', 'customer'] as const;
 export type AuthAccess = (typeof AUTH_ACCESS)[number];
+export const DEFAULT_AUTH_ACCESS: AuthAccess = 'customer';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -29,6 +33,36 @@ declare module 'fastify' {
   interface FastifyInstance {
     idTokens: IdTokens;
   }
+}
+
+const PUBLIC_SCOPE = Symbol('kringle.publicScope');
+
+/**
+ * Makes every route registered in this (encapsulated) scope public: for plugins whose routes
+ * cannot carry our config (@fastify/static's files, the API docs page). Call it first thing in
+ * a scope that holds nothing else.
+ */
+export function markPublicScope(scope: FastifyInstance): void {
+  Object.defineProperty(scope, PUBLIC_SCOPE, { value: true });
+}
+
+/**
+ * The `onRoute` hook that settles each route's access once, when it is registered: its own
+ * declaration, else public in a public scope or for @fastify/cors's preflight route (browsers
+ * send no credentials on a preflight), else the default. Added before any plugin (app.ts), so
+ * it sees every route. Also documents the bearer token and the auth errors in OpenAPI.
+ */
+export function settleRouteAccess(this: FastifyInstance, route: RouteOptions): void {
+  const declared = route.config?.auth;
+  const preflight = route.method === 'OPTIONS' && route.url === '*';
+  const access = declared ?? ((this as unknown as Record<symbol, boolean>)[PUBLIC_SCOPE] || preflight ? 'public' : DEFAULT_AUTH_ACCESS);
+  if (!AUTH_ACCESS.includes(access)) throw new Error(`Route ${route.url}: unknown auth access '${String(access)}'`);
+  route.config = { ...route.config, auth: access };
+  if (access === 'public' || !route.schema) return;
+  route.schema.security ??= [{ idToken: [] }];
+  const response = (route.schema.response ??= {}) as Record<string, unknown>;
+  response[401] ??= errorBodySchema;
+  response[403] ??= errorBodySchema;
 }
 
 export const unauthenticatedError = () => new AppError('UNAUTHENTICATED', 401, 'User not authenticated');
@@ -61,20 +95,11 @@ export const authPlugin = fp(
     app.decorateRequest('auth', null);
     const verified = new VerifiedTokenCache<AuthClaims>();
 
-    // Documents the bearer token and the auth errors in OpenAPI for every protected route.
-    app.addHook('onRoute', (route) => {
-      const access = route.config?.auth ?? 'public';
-      if (!AUTH_ACCESS.includes(access)) throw new Error(`Route ${route.url}: unknown auth access '${String(access)}'`);
-      if (access === 'public' || !route.schema) return;
-      route.schema.security ??= [{ idToken: [] }];
-      const response = (route.schema.response ??= {}) as Record<string, unknown>;
-      response[401] ??= errorBodySchema;
-      response[403] ??= errorBodySchema;
-    });
-
     // Callback style: a token this process verified before (most requests) costs no promise.
     app.addHook('onRequest', (request, _reply, done) => {
-      const access = request.routeOptions.config.auth ?? 'public';
+      // settleRouteAccess gave every route its access; the not-found handler (unknown paths, the
+      // web app's deep links) has none and needs none.
+      const access = request.routeOptions.config.auth ?? (request.is404 ? 'public' : DEFAULT_AUTH_ACCESS);
       if (access === 'public') return done();
       const token = bearerToken(request);
       const known = token ? verified.peek(token, app.clock.now().getTime()) : undefined;

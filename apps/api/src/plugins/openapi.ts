@@ -3,6 +3,7 @@ import scalar from '@scalar/fastify-api-reference';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-provider-zod';
+import { markPublicScope } from './auth';
 
 /** OpenAPI 3.1 generated from the same zod schemas that validate requests (API.md). */
 export const openapiPlugin = fp(async (app: FastifyInstance) => {
@@ -31,14 +32,18 @@ export const openapiPlugin = fp(async (app: FastifyInstance) => {
 
 /** `/api/v1/openapi.json` and a docs page at `/api/v1/docs` (registered inside the /api/v1 prefix). */
 export async function openapiRoutes(app: FastifyInstance) {
-  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
-  await app.register(scalar, {
-    routePrefix: '/docs',
-    configuration: { url: '/api/v1/openapi.json', title: `${app.config.BRAND_NAME} API` },
-  });
   // The docs page runs its own inline bootstrap script, which the app-wide CSP forbids.
   app.addHook('onSend', (request, reply, payload, done) => {
     if (request.url.startsWith('/api/v1/docs')) reply.removeHeader('content-security-policy');
     done(null, payload);
+  });
+  app.get('/openapi.json', { config: { auth: 'public' }, schema: { hide: true } }, async () => app.swagger());
+  // The docs page's routes come from the plugin, which cannot carry our route config.
+  await app.register(async (docs) => {
+    markPublicScope(docs);
+    await docs.register(scalar, {
+      routePrefix: '/docs',
+      configuration: { url: '/api/v1/openapi.json', title: `${app.config.BRAND_NAME} API` },
+    });
   });
 }

@@ -1,32 +1,59 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
 import cors from '@fastify/cors';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import helmet from 'helmet';
 import { AppError } from '../lib/app-error';
+import { unstorableHeader, unstorablePath, unstorableProblem, unstorableUrlPart } from '../lib/storable-text';
 
-/** The JSON path of the first string holding a NUL (PostgreSQL text cannot store one), or null. */
-function nulPath(value: unknown, path: string, depth = 0): string | null {
-  if (typeof value === 'string') return value.includes('\u0000') ? path : null;
-  if (depth > 32 || value === null || typeof value !== 'object') return null;
-  for (const [key, child] of Object.entries(value)) {
-    const found = nulPath(child, `${path}.${key}`, depth + 1);
-    if (found) return found;
-  }
-  return null;
-}
+const unstorableBody = (path: string) => ({ error: 'Some of the details sent are not valid.', code: 'VALIDATION_FAILED', details: [{ path, message: unstorableProblem }] });
+const unstorableInput = (path: string) => new AppError('VALIDATION_FAILED', 400, unstorableBody(path).error, unstorableBody(path).details);
 
 /**
  * Fastify's `frameworkErrors` option: URLs refused before routing (bad percent-encoding, a path
  * parameter over maxParamLength) skip every hook, so without this they would answer Fastify's
  * own body and no security headers. API.md's error body instead, with the headers that matter.
  */
-export function frameworkErrors(_error: FastifyError, _request: FastifyRequest, reply: FastifyReply) {
+export function frameworkErrors(_error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+  // Well-formed percent-encoding of something that is not text (an encoded surrogate, invalid
+  // UTF-8): a bad value like any other, answered as the hook below answers a NUL.
+  const where = /%(?![0-9a-f]{2})/i.test(request.url) ? null : unstorableUrlPart(request.url);
   return reply
     .code(400)
-    .headers({ 'x-content-type-options': 'nosniff', 'content-security-policy': "default-src 'none'; frame-ancestors 'none'", 'cache-control': 'no-store' })
+    .headers({
+      'x-content-type-options': 'nosniff',
+      'content-security-policy': "default-src 'none'; frame-ancestors 'none'",
+      'permissions-policy': PERMISSIONS_POLICY,
+      'cache-control': 'no-store',
+    })
     .type('application/json; charset=utf-8')
-    .send({ error: 'That address is not valid.', code: 'BAD_REQUEST' });
+    .send(where ? unstorableBody(where) : { error: 'That address is not valid.', code: 'BAD_REQUEST' });
+}
+
+/**
+ * Fastify's `clientErrorHandler`: requests Node's HTTP parser refuses (a NUL or another control
+ * character in a header, a broken request line) never reach a hook. The same contract body as
+ * everywhere else instead of Fastify's own; 408 and 431 keep their status.
+ */
+export function clientErrors(err: NodeJS.ErrnoException, socket: Duplex): void {
+  if (err.code === 'ECONNRESET' || socket.destroyed) return;
+  const [status, body] =
+    err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+      ? [408, { error: 'The request took too long to arrive.', code: 'BAD_REQUEST' }]
+      : err.code === 'HPE_HEADER_OVERFLOW'
+        ? [431, { error: 'The request headers are too large.', code: 'BAD_REQUEST' }]
+        : err.code === 'HPE_INVALID_HEADER_TOKEN'
+          ? [400, unstorableBody('headers')]
+          : [400, { error: 'That request is not valid.', code: 'BAD_REQUEST' }];
+  const text = JSON.stringify(body);
+  if (socket.writable) {
+    socket.write(
+      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Length: ${Buffer.byteLength(text)}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+        `X-Content-Type-Options: nosniff\r\nCache-Control: no-store\r\nConnection: close\r\n\r\n${text}`,
+    );
+  }
+  socket.destroy(err);
 }
 
 /** The headers a helmet middleware sets, recorded once from a stand-in response. */
@@ -41,6 +68,19 @@ function headersOf(middleware: ReturnType<typeof helmet>): Record<string, string
   });
   return headers;
 }
+
+/**
+ * Browser features this app may use (Permissions-Policy), the same on every response. `payment`
+ * stays open to Stripe.js's frames: its Payment Element offers Apple Pay / Google Pay through the
+ * Payment Request API inside js.stripe.com iframes, which a top-level `payment=(self)` would block.
+ */
+const PERMISSIONS_POLICY = 'camera=(), microphone=(), geolocation=(), payment=(self "https://js.stripe.com"), usb=(), display-capture=()';
+/**
+ * The camera is allowed on one path only: a future staff app's page under /staff scans the
+ * bookings' QR codes there. Everything else (the customer app, the API) never needs it.
+ */
+const STAFF_PERMISSIONS_POLICY = PERMISSIONS_POLICY.replace('camera=()', 'camera=(self)');
+const isStaffPath = (url: string) => url === '/staff' || url.startsWith('/staff/') || url.startsWith('/staff?');
 
 /** Security headers and CORS limited to the configured app origins. */
 export const securityPlugin = fp(async (app: FastifyInstance) => {
@@ -69,9 +109,17 @@ export const securityPlugin = fp(async (app: FastifyInstance) => {
   }));
   // ASVS 8.2.1: API answers carry tokens and personal data; no browser or proxy keeps them
   // unless a route says otherwise (receipts, terms and the web app's files set their own, later).
-  const apiHeaders = { ...securityHeaders, 'cache-control': 'no-store' };
+  const pageHeaders = { ...securityHeaders, 'permissions-policy': PERMISSIONS_POLICY };
+  const staffPageHeaders = { ...securityHeaders, 'permissions-policy': STAFF_PERMISSIONS_POLICY };
+  const apiHeaders = { ...pageHeaders, 'cache-control': 'no-store' };
   app.addHook('onRequest', (request, reply, done) => {
-    reply.headers(request.url.startsWith('/api/') ? apiHeaders : securityHeaders);
+    const url = request.url;
+    reply.headers(url.startsWith('/api/') ? apiHeaders : isStaffPath(url) ? staffPageHeaders : pageHeaders);
+    // Before any other hook (auth, app check, rate limits, idempotency keys) or route reads them:
+    // a NUL or a lone surrogate in the path, the query string or a header is refused here, once
+    // for every route, instead of failing in PostgreSQL as a 500.
+    const where = unstorableUrlPart(url) ?? unstorableHeader(request.headers);
+    if (where) return done(unstorableInput(where));
     done();
   });
   await app.register(cors, {
@@ -83,12 +131,12 @@ export const securityPlugin = fp(async (app: FastifyInstance) => {
     maxAge: 600,
   });
 
-  // A NUL in any JSON string would reach PostgreSQL and fail there as a 500: refuse it up front.
+  // The same for JSON bodies, once parsed (JSON can spell a NUL or a lone surrogate as \u escapes).
   // Callback style, like every per-request hook here: an async hook costs a promise per request.
   app.addHook('preValidation', (request, _reply, done) => {
     if (typeof request.body !== 'object' || request.body === null || Buffer.isBuffer(request.body)) return done();
-    const path = nulPath(request.body, 'body');
+    const path = unstorablePath(request.body, 'body');
     if (!path) return done();
-    done(new AppError('VALIDATION_FAILED', 400, 'Some of the details sent are not valid.', [{ path, message: 'Contains a character that is not allowed' }]));
+    done(unstorableInput(path));
   });
 });

@@ -5,6 +5,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import fp from 'fastify-plugin';
 import { API_ROOT } from '../lib/api-root';
 import { notFound } from '../lib/app-error';
+import { markPublicScope } from './auth';
 
 const DEFAULT_DIST = path.resolve(API_ROOT, '../web/dist');
 
@@ -43,28 +44,37 @@ export const webStaticPlugin = fp(async (app: FastifyInstance) => {
   const dist = app.config.WEB_DIST_DIR ? path.resolve(app.config.WEB_DIST_DIR) : DEFAULT_DIST;
   const serve = app.config.SERVE_WEB && fs.existsSync(path.join(dist, 'index.html'));
   if (serve) {
-    await app.register(fastifyStatic, {
-      root: dist,
-      // Looked up per request, so rebuilding the web app never leaves a running server with stale routes.
-      wildcard: true,
-      index: false,
-      // The web build writes .br and .gz beside each asset (apps/web/vite.config.ts precompress):
-      // sent to browsers that accept them, the original otherwise.
-      preCompressed: true,
-      // The build's own records (.vite/manifest.json, route-preloads.json) are not for browsers.
-      allowedPath: (pathname) => !pathname.split('/').some((part) => part.startsWith('.')),
-      setHeaders: (res, file) => {
-        // Hashed assets never change; index.html always revalidates.
-        res.header('cache-control', file.includes(`${path.sep}assets${path.sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache');
-      },
+    // The files' routes come from @fastify/static, which cannot carry our route config.
+    await app.register(async (files) => {
+      markPublicScope(files);
+      await files.register(fastifyStatic, {
+        root: dist,
+        // Looked up per request, so rebuilding the web app never leaves a running server with stale routes.
+        wildcard: true,
+        index: false,
+        // The web build writes .br and .gz beside each asset (apps/web/vite.config.ts precompress):
+        // sent to browsers that accept them, the original otherwise.
+        preCompressed: true,
+        // The build's own records (.vite/manifest.json, route-preloads.json) are not for browsers,
+        // nor are source maps (the web build keeps them out of dist/; this holds for any other build).
+        allowedPath: (pathname) => !pathname.endsWith('.map') && !pathname.split('/').some((part) => part.startsWith('.')),
+        setHeaders: (res, file) => {
+          // Hashed assets never change; index.html always revalidates.
+          res.header('cache-control', file.includes(`${path.sep}assets${path.sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache');
+        },
+      });
     });
     // The SPA's entry: without this the wildcard treats `/` as a directory listing and refuses it.
-    app.get('/', { schema: { hide: true } }, (request, reply) => sendIndex(reply, dist, request.url));
+    app.get('/', { config: { auth: 'public' }, schema: { hide: true } }, (request, reply) => sendIndex(reply, dist, request.url));
   } else if (app.config.SERVE_WEB) {
     app.log.warn({ dist }, 'web app not built: run `npm run build` to serve it');
   }
   app.setNotFoundHandler((request, reply) => {
     const isApi = request.url.startsWith('/api/');
+    // A missing or refused file is a 404, not the app's page: a stale chunk name after a deploy
+    // must fail as a script load (the app reloads), not parse HTML as JavaScript.
+    const pathname = request.url.split(/[?#]/, 1)[0]!;
+    if (pathname.startsWith('/assets/') || pathname.endsWith('.map')) throw notFound('That file');
     if (!isApi && serve && (request.method === 'GET' || request.method === 'HEAD')) {
       return sendIndex(reply, dist, request.url);
     }

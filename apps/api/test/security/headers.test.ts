@@ -30,6 +30,12 @@ function expectSecurityHeaders(res: LightMyRequestResponse) {
   expect(csp['object-src'] ?? csp['default-src']).toMatch(/'none'|'self'/);
   expect(csp['script-src'] ?? csp['default-src']).not.toMatch(/'unsafe-inline'|'unsafe-eval'|\*(?!\.)/);
   expect(csp['base-uri'] ?? '').not.toBe('*');
+  expect(permissionsOf(res), 'permissions-policy').toMatchObject({ camera: '()', microphone: '()', geolocation: '()', payment: '(self "https://js.stripe.com")' });
+}
+
+function permissionsOf(res: LightMyRequestResponse): Record<string, string> {
+  const header = String(res.headers['permissions-policy'] ?? '');
+  return Object.fromEntries(header.split(',').filter((d) => d.includes('=')).map((d) => d.trim().split('=', 2) as [string, string]));
 }
 
 describe('security headers, CORS and the refresh cookie', () => {
@@ -80,11 +86,23 @@ describe('security headers, CORS and the refresh cookie', () => {
     expect(res.json()).toEqual({ error: 'That address is not valid.', code: 'BAD_REQUEST' });
     expect(res.headers['x-content-type-options']).toBe('nosniff');
     expect(cspOf(res)['frame-ancestors']).toBe("'none'");
+    expect(permissionsOf(res).camera).toBe('()');
+  });
+
+  it('allows the camera only on the staff scanner path /staff (Permissions-Policy), nowhere else', async () => {
+    for (const url of ['/staff', '/staff/scan', '/staff?booking=1']) {
+      const res = await t.app.inject(url);
+      expect(permissionsOf(res).camera, url).toBe('(self)');
+      expect(permissionsOf(res).microphone, url).toBe('()');
+    }
+    for (const url of ['/', '/staffing', '/login?next=/staff', '/api/v1/health', '/api/v1/staff', '/assets/app-abc123.js']) {
+      expect(permissionsOf(await t.app.inject(url)).camera, url).toBe('()');
+    }
   });
 
   it('sends HSTS in production only (plain http stays usable locally), no loopback sources in its CSP and no dev mailbox', async () => {
     expect((await t.app.inject('/api/v1/health')).headers['strict-transport-security']).toBeUndefined();
-    const prod = await createTestApp({ NODE_ENV: 'production' });
+    const prod = await createTestApp({ NODE_ENV: 'production', SMTP_URL: 'smtp://mail.example.com:587', SELLER_ABN: '51 824 753 556' });
     try {
       const hsts = String((await prod.app.inject('/api/v1/health')).headers['strict-transport-security']);
       expect(Number(/max-age=(\d+)/.exec(hsts)?.[1])).toBeGreaterThanOrEqual(15_552_000); // 180 days

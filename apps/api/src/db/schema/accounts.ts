@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { boolean, index, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { boolean, index, integer, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 
 export const users = pgTable(
   'users',
@@ -62,4 +62,25 @@ export const actionCodes = pgTable(
     uniqueIndex('action_codes_hash_key').on(t.codeHash),
     index('action_codes_user_mode_idx').on(t.userId, t.mode).where(sql`used_at is null`),
   ],
+);
+
+/**
+ * Password-reset requests, written before the answer (the same for known and unknown e-mails)
+ * and worked off after it: the lookup, the link and the mail (decision 0009). A row lives until
+ * its work commits, so a crash in between delays the mail instead of losing it.
+ */
+export const passwordResetRequests = pgTable(
+  'password_reset_requests',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    /** As typed (validated, normalised); the row is deleted once handled. */
+    email: text('email').notNull(),
+    /** The allowed app origin the link points at (from `redirectUrl`). */
+    origin: text('origin').notNull(),
+    requestedAt: timestamp('requested_at', { withTimezone: true }).notNull().defaultNow(),
+    attempts: integer('attempts').notNull().default(0),
+    nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }).notNull().defaultNow(),
+    lastError: text('last_error'),
+  },
+  (t) => [index('password_reset_requests_due_idx').on(t.nextAttemptAt, t.requestedAt)],
 );

@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { boolean, date, index, integer, jsonb, pgTable, text, timestamp, unique, uuid } from 'drizzle-orm/pg-core';
 
 /** Loaded from the season file (`npm run season:load`); slugs are the natural keys that make reloads idempotent. */
@@ -87,5 +88,6 @@ export const slots = pgTable(
   (t) => [
     unique('slots_natural_key').on(t.locationId, t.slotTypeId, t.startAt),
     index('slots_location_start_idx').on(t.locationId, t.startAt),
+    index('slots_hold_reservation_idx').on(t.holdReservationId).where(sql`hold_reservation_id is not null`),
   ],
 );

@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { index, integer, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 
 export interface MailAttachment {
@@ -27,7 +28,7 @@ export const mailOutbox = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     sentAt: timestamp('sent_at', { withTimezone: true }),
   },
-  (t) => [index('mail_outbox_due_idx').on(t.status, t.nextAttemptAt)],
+  (t) => [index('mail_outbox_due_idx').on(t.status, t.nextAttemptAt), index('mail_outbox_sent_idx').on(t.sentAt).where(sql`status = 'sent'`)],
 );
 
 /** Messages received by the embedded SMTP catcher (development mailbox; never in production). */
@@ -42,5 +43,5 @@ export const devMailbox = pgTable(
     html: text('html').notNull().default(''),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index('dev_mailbox_to_idx').on(t.toAddress, t.createdAt)],
+  (t) => [index('dev_mailbox_to_idx').on(t.toAddress, t.createdAt), index('dev_mailbox_created_idx').on(t.createdAt)],
 );

@@ -1,5 +1,6 @@
 import { maskEmail, passwordProblem, type ActionCheckResponse, type ActionMode } from '@kringle/contracts/accounts';
-import type { Db, DbOrTx } from '../../db/client';
+import { sql } from 'drizzle-orm';
+import type { Db, DbOrTx, Tx } from '../../db/client';
 import { AppError } from '../../lib/app-error';
 import type { Clock } from '../../lib/clock';
 import { enqueueMail } from '../mail/outbox.repository';
@@ -8,12 +9,15 @@ import { unauthenticated, weakPassword } from './accounts.service';
 import * as actionCodes from './action-codes.repository';
 import { hashPassword } from './passwords';
 import * as refreshTokens from './refresh-tokens.repository';
+import * as resetRequests from './reset-requests.repository';
 import { randomToken, sha256 } from './secure-tokens';
 import * as users from './users.repository';
 
 const HOUR_MS = 60 * 60 * 1000;
 /** API.md: verify links live 24 h, reset links 1 h. */
 export const ACTION_CODE_TTL_MS: Record<ActionMode, number> = { verifyEmail: 24 * HOUR_MS, resetPassword: HOUR_MS };
+/** A reset request that keeps failing (database trouble) is tried this often, then dropped and logged. */
+export const RESET_RETRY = { attempts: 5, firstDelayMs: 10_000 };
 /** At most one verification e-mail per user per minute. */
 export const VERIFICATION_INTERVAL_MS = 60 * 1000;
 
@@ -34,7 +38,7 @@ const expiredCode = () => new AppError('EXPIRED_ACTION_CODE', 400, 'This link ha
 
 /** E-mail action links: verification and password reset, from request to use. */
 export class AccountActionsService {
-  /** Reset requests run one after another, after the answer has gone (see sendPasswordReset). */
+  /** This process's reset work, one pass after another, after the answer has gone (see sendPasswordReset). */
   private resetQueue: Promise<void> = Promise.resolve();
   private draining = false;
 
@@ -60,14 +64,17 @@ export class AccountActionsService {
   }
 
   /**
-   * Answers the same whether or not the account exists, and as fast: the lookup and the mail
-   * happen after the answer (a queue per process, in order), so timing reveals nothing either.
-   * A new link voids the older ones.
+   * Answers the same whether or not the account exists, and as fast: the request is written
+   * (one INSERT for everyone) and answered; the lookup and the mail happen after the answer, in
+   * this process at once, or by the reset-requests job if this process dies first. A new link
+   * voids the older ones.
    */
   async sendPasswordReset(email: string, redirectUrl: string): Promise<string> {
     const origin = this.allowedOrigin(redirectUrl);
+    await resetRequests.insertResetRequest(this.db, { email, origin, requestedAt: this.clock.now() });
     const work = this.resetQueue
-      .then(() => this.mailPasswordReset(email, origin))
+      .then(() => this.processResetRequests())
+      .then(() => undefined)
       .catch((err: unknown) => this.settings.onBackgroundError?.(err));
     this.resetQueue = work;
     // While the server shuts down, the answer waits for the work: the database closes right after.
@@ -75,21 +82,58 @@ export class AccountActionsService {
     return RESET_REQUESTED_MESSAGE;
   }
 
-  /** For shutdown: waits for every queued reset, and makes later ones finish before they answer. */
+  /** For shutdown: waits for the reset work under way, and makes later requests finish before they answer. */
   async drain(): Promise<void> {
     this.draining = true;
     await this.resetQueue;
   }
 
-  private async mailPasswordReset(email: string, origin: string): Promise<void> {
-    const user = await users.findUserByEmail(this.db, email);
+  /**
+   * Works off every due reset request, oldest first, one transaction each: the request row is
+   * deleted in the transaction that writes the link and the mail, so it is done once or not at
+   * all. A failure backs off and is tried again (RESET_RETRY); returns how many were handled.
+   */
+  async processResetRequests(): Promise<number> {
+    let handled = 0;
+    for (;;) {
+      const now = this.clock.now();
+      let claimed: resetRequests.ResetRequestRow | null = null;
+      try {
+        const found = await this.db.transaction(async (tx) => {
+          claimed = await resetRequests.claimDueResetRequest(tx, now);
+          if (!claimed) return false;
+          await this.mailPasswordReset(tx, claimed.email, claimed.origin, now);
+          await resetRequests.deleteResetRequest(tx, claimed.id);
+          return true;
+        });
+        if (!found) return handled;
+        handled++;
+      } catch (err) {
+        const failed = claimed as resetRequests.ResetRequestRow | null;
+        if (!failed) throw err;
+        await this.resetRequestFailed(failed, err, now);
+      }
+    }
+  }
+
+  private async resetRequestFailed(request: resetRequests.ResetRequestRow, err: unknown, now: Date): Promise<void> {
+    this.settings.onBackgroundError?.(err);
+    if (request.attempts + 1 >= RESET_RETRY.attempts) {
+      await resetRequests.deleteResetRequest(this.db, request.id);
+      return;
+    }
+    const retryAt = new Date(now.getTime() + RESET_RETRY.firstDelayMs * 2 ** request.attempts);
+    await resetRequests.markResetRequestFailed(this.db, request.id, err instanceof Error ? err.message : String(err), retryAt);
+  }
+
+  private async mailPasswordReset(tx: Tx, email: string, origin: string, now: Date): Promise<void> {
+    // Requests for one account in order, even across processes: the newest link is the live one.
+    await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`password-reset:${email}`}))`);
+    const user = await users.findUserByEmail(tx, email);
     if (!user) return;
-    const now = this.clock.now();
-    await this.db.transaction(async (tx) => {
-      await actionCodes.voidActionCodes(tx, user.id, 'resetPassword', now);
-      const link = await this.createLink(tx, user.id, 'resetPassword', origin, now);
-      await enqueueMail(tx, resetPasswordMail({ brandName: this.settings.brandName, to: user.email, firstName: user.firstName, link }));
-    });
+    await actionCodes.voidActionCodes(tx, user.id, 'resetPassword', now);
+    const link = await this.createLink(tx, user.id, 'resetPassword', origin, now);
+    await enqueueMail(tx, resetPasswordMail({ brandName: this.settings.brandName, to: user.email, firstName: user.firstName, link }));
   }
 
   async check(oobCode: string): Promise<ActionCheckResponse> {

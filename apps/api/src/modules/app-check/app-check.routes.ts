@@ -32,6 +32,7 @@ export async function appCheckRoutes(app: FastifyInstance) {
   r.post(
     '/app-check/challenge',
     {
+      config: { auth: 'public' },
       schema: {
         tags: ['app-check'],
         summary: 'A proof-of-work challenge to solve before the exchange',
@@ -45,6 +46,7 @@ export async function appCheckRoutes(app: FastifyInstance) {
   r.post(
     '/app-check/exchange',
     {
+      config: { auth: 'public' },
       schema: {
         tags: ['app-check'],
         summary: 'Exchange a solved challenge for an app-check token (send it as X-App-Check)',

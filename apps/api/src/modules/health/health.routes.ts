@@ -9,12 +9,13 @@ export async function healthRoutes(app: FastifyInstance) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   r.get(
     '/health',
-    { schema: { tags: ['health'], summary: 'Liveness', response: { 200: z.object({ status: z.literal('ok') }) } } },
+    { config: { auth: 'public' }, schema: { tags: ['health'], summary: 'Liveness', response: { 200: z.object({ status: z.literal('ok') }) } } },
     async () => ({ status: 'ok' as const }),
   );
   r.get(
     '/ready',
     {
+      config: { auth: 'public' },
       schema: {
         tags: ['health'],
         summary: 'Readiness: 200 when the database answers, else 503',

@@ -16,6 +16,7 @@ export async function devMailboxRoutes(app: FastifyInstance) {
   r.get(
     '/dev/mailbox',
     {
+      config: { auth: 'public' },
       schema: {
         hide: true,
         querystring: z.object({ to: z.string().trim().max(320).optional(), id: z.uuid().optional() }),
@@ -32,7 +33,7 @@ export async function devMailboxRoutes(app: FastifyInstance) {
   );
   r.get(
     '/dev/mailbox/:id/html',
-    { schema: { hide: true, params: z.object({ id: z.uuid() }), response: { 200: z.string() } } },
+    { config: { auth: 'public' }, schema: { hide: true, params: z.object({ id: z.uuid() }), response: { 200: z.string() } } },
     async (request, reply) => {
       const mail = await findCaughtMail(app.db, request.params.id);
       if (!mail) throw notFound('That message');

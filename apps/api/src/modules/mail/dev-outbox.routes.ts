@@ -25,6 +25,7 @@ export async function devOutboxRoutes(app: FastifyInstance) {
   app.withTypeProvider<ZodTypeProvider>().get(
     '/dev/outbox',
     {
+      config: { auth: 'public' },
       schema: {
         tags: ['development'],
         summary: 'Mail received by the embedded SMTP catcher (embedded default only)',

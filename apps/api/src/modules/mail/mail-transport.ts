@@ -14,11 +14,12 @@ export function useEmbeddedCatcher(url: string | null): void {
 }
 
 /**
- * The dev mailbox (`/api/v1/dev/outbox`, `/dev/mailbox`) exists only on the embedded default or
- * outside production, and only when mail is not going to a real SMTP server.
+ * The dev mailbox (`/api/v1/dev/outbox`, `/dev/mailbox`) shows everyone's reset links: never in
+ * production (whatever else is set), and only when mail is not going to a real SMTP server.
+ * loadConfig already refuses production without SMTP_URL; this holds even if that changes.
  */
-export function devMailboxEnabled(config: Pick<Config, 'SMTP_URL' | 'NODE_ENV' | 'embedded'>): boolean {
-  return !config.SMTP_URL && (config.embedded || config.NODE_ENV !== 'production');
+export function devMailboxEnabled(config: Pick<Config, 'SMTP_URL' | 'NODE_ENV'>): boolean {
+  return !config.SMTP_URL && config.NODE_ENV !== 'production';
 }
 
 /** Where mail goes: SMTP_URL, else the embedded catcher, else nowhere (mail stays queued). */

@@ -82,3 +82,16 @@ export async function markMailAttemptFailed(db: Db, id: string, error: string, r
         last_error = ${error.slice(0, 2000)}
     where id = ${id}`);
 }
+
+/**
+ * Deletes sent mail older than `sentBefore` (failed and pending rows stay for a person to look
+ * at), and dev-mailbox messages older than `caughtBefore` or beyond the newest `keepCaught`.
+ * Returns how many rows of each went.
+ */
+export async function pruneMail(db: Db, opts: { sentBefore: Date; caughtBefore: Date; keepCaught: number }): Promise<{ outbox: number; devMailbox: number }> {
+  const outbox = await db.execute(sql`delete from mail_outbox where status = 'sent' and sent_at < ${opts.sentBefore.toISOString()}::timestamptz`);
+  const devMailbox = await db.execute(sql`
+    delete from dev_mailbox where created_at < ${opts.caughtBefore.toISOString()}::timestamptz
+      or id in (select id from dev_mailbox order by created_at desc offset ${opts.keepCaught})`);
+  return { outbox: outbox.rowCount ?? 0, devMailbox: devMailbox.rowCount ?? 0 };
+}

@@ -2,7 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../db/client';
 import type { Clock } from '../../lib/clock';
 import type { MailTransport } from './mail-transport';
-import { claimDueMail, markMailAttemptFailed, markMailSent, type ClaimedMail } from './outbox.repository';
+import { claimDueMail, markMailAttemptFailed, markMailSent, pruneMail, type ClaimedMail } from './outbox.repository';
 
 export const OUTBOX_POLICY = {
   /** Attempts before a mail is given up as `failed` (about 1 h 10 min of retries in all). */
@@ -12,7 +12,26 @@ export const OUTBOX_POLICY = {
   /** Longer than the transport's own timeouts, so a live send never loses its lease. */
   leaseMs: 5 * 60_000,
   batchSize: 20,
+  /** Sent mail is kept this long (a support person can still see what went out), then pruned. */
+  sentRetentionDays: 30,
+  /** The dev mailbox keeps a week of caught mail, and at most this many messages. */
+  devMailboxRetentionDays: 7,
+  devMailboxKeep: 1_000,
+  /** How often a process prunes (any process may: the deletes are idempotent). */
+  pruneEveryMs: 60 * 60_000,
 };
+
+const DAY_MS = 24 * 60 * 60_000;
+
+/** Prunes old sent mail and the dev mailbox (OUTBOX_POLICY); returns how many rows went. */
+export async function pruneOldMail(deps: Pick<OutboxDeps, 'db' | 'clock'>): Promise<{ outbox: number; devMailbox: number }> {
+  const now = deps.clock.now().getTime();
+  return pruneMail(deps.db, {
+    sentBefore: new Date(now - OUTBOX_POLICY.sentRetentionDays * DAY_MS),
+    caughtBefore: new Date(now - OUTBOX_POLICY.devMailboxRetentionDays * DAY_MS),
+    keepCaught: OUTBOX_POLICY.devMailboxKeep,
+  });
+}
 
 /** Exponential backoff after the n-th failed attempt: 30 s, 1 min, 2 min, … capped at 1 h. */
 export function retryDelayMs(attempts: number): number {

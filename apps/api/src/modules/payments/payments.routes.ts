@@ -9,7 +9,7 @@ import { handleStripeEvent } from './payments.service';
  */
 export async function stripeWebhookRoutes(app: FastifyInstance) {
   app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_req, body, done) => done(null, body));
-  app.post('/webhooks/stripe', { config: { appCheck: false }, schema: { hide: true } }, async (req, reply) => {
+  app.post('/webhooks/stripe', { config: { auth: 'public', appCheck: false }, schema: { hide: true } }, async (req, reply) => {
     const secret = app.config.STRIPE_WEBHOOK_SECRET;
     if (!app.stripe || !secret) throw new AppError('SERVICE_UNAVAILABLE', 503, 'Payments are not configured.');
     const signature = req.headers['stripe-signature'];

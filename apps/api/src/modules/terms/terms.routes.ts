@@ -37,7 +37,7 @@ export async function termsRoutes(app: FastifyInstance) {
     '/common/terms.pdf',
     {
       // Public and opened by a plain link, which cannot carry X-App-Check.
-      config: { appCheck: false },
+      config: { auth: 'public', appCheck: false },
       schema: {
         tags: ['common'],
         summary: 'The terms and conditions as a PDF (public, no app check)',

@@ -1,0 +1,37 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from './test-app';
+
+/**
+ * Lookups that run on every hold refresh, cancel, checkout and expiry (by reservation), and the
+ * outbox job's hourly prune (by age), each have an index the planner can use (migration
+ * 0008_hardening). Sequential scans are switched off so the plan shows whether an index fits,
+ * whatever the (tiny) table sizes here.
+ */
+describe('indexes for holds and mail pruning', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(async () => t?.close());
+
+  const plan = async (query: string) => {
+    const client = await t.pool.connect();
+    try {
+      await client.query('set enable_seqscan = off');
+      const { rows } = await client.query<{ 'QUERY PLAN': string }>(`explain ${query}`);
+      return rows.map((r) => r['QUERY PLAN']).join('\n');
+    } finally {
+      await client.query('reset enable_seqscan');
+      client.release();
+    }
+  };
+
+  it('finds the slot a reservation holds through slots_hold_reservation_idx', async () => {
+    expect(await plan("select id from slots where hold_reservation_id = '00000000-0000-4000-8000-000000000000'")).toContain('slots_hold_reservation_idx');
+  });
+
+  it('prunes sent mail and the dev mailbox by age through their indexes', async () => {
+    expect(await plan("delete from mail_outbox where status = 'sent' and sent_at < now() - interval '30 days'")).toContain('mail_outbox_sent_idx');
+    expect(await plan("delete from dev_mailbox where created_at < now() - interval '7 days'")).toContain('dev_mailbox_created_idx');
+  });
+});
