@@ -27,6 +27,7 @@ import { stripeWebhookRoutes } from './modules/payments/payments.routes';
 import { stripePlugin } from './plugins/stripe';
 import { bookingsRoutes } from './modules/bookings/bookings.routes';
 import { ordersRoutes } from './modules/receipts/orders.routes';
+import { policyRoutes } from './modules/policy/policy.routes';
 
 export interface AppDeps {
   config: Config;
@@ -112,6 +113,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       // Feature modules register here, each under /api/v1.
       await api.register(accountsRoutes);
       await api.register(catalogueRoutes);
+      await api.register(policyRoutes);
       await api.register(reservationsRoutes);
       await api.register(checkoutRoutes);
       await api.register(bookingsRoutes);

@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { snapshotKeys } from '@kringle/stripe-sandbox/sandbox-persistence';
 import { createStripeSandbox, sandboxKeys, type StripeSandbox } from '@kringle/stripe-sandbox/stripe-sandbox';
 import { ConfigError, loadConfig, type Config } from './config/config';
 import { resolveSecrets } from './config/secrets';
@@ -45,7 +46,14 @@ async function main() {
     // No SMTP_URL: mail goes to an embedded catcher that files it in dev_mailbox (/dev/mailbox).
     // No STRIPE_SECRET_KEY: the local Stripe sandbox, with the official SDK pointed at it.
     if (!loaded.STRIPE_SECRET_KEY) {
-      sandbox = createStripeSandbox({ ...sandboxKeys(), webhookUrl: `http://127.0.0.1:${loaded.PORT}/api/v1/webhooks/stripe`, merchantName: loaded.BRAND_NAME });
+      // Kept in the data folder, with its keys, so unpaid bookings from before a restart can still be paid.
+      const stateFile = path.join(loaded.DATA_DIR, 'stripe-sandbox.json');
+      sandbox = createStripeSandbox({
+        ...(snapshotKeys(stateFile) ?? sandboxKeys()),
+        stateFile,
+        webhookUrl: `http://127.0.0.1:${loaded.PORT}/api/v1/webhooks/stripe`,
+        merchantName: loaded.BRAND_NAME,
+      });
       const url = await sandbox.start();
       config = { ...loaded, STRIPE_SECRET_KEY: sandbox.secretKey, STRIPE_PUBLISHABLE_KEY: sandbox.publishableKey, STRIPE_WEBHOOK_SECRET: sandbox.webhookSecret, STRIPE_API_URL: url };
     }

@@ -16,12 +16,12 @@ const TTL_MS = 24 * 60 * 60 * 1000;
  * replayed for the same endpoint and parameters; anything else with that key is an error.
  */
 export class IdempotencyStore {
-  private readonly entries = new Map<string, StoredResponse>();
+  private readonly stored = new Map<string, StoredResponse>();
 
   /** The stored response to replay, or null when the key is new. Throws on a mismatched reuse. */
   lookup(apiKey: string, key: string, endpoint: string, fingerprint: string): StoredResponse | null {
     this.prune();
-    const entry = this.entries.get(scope(apiKey, key));
+    const entry = this.stored.get(scope(apiKey, key));
     if (!entry) return null;
     if (entry.endpoint !== endpoint) {
       throw idempotencyError(
@@ -37,15 +37,26 @@ export class IdempotencyStore {
   }
 
   save(apiKey: string, key: string, response: Omit<StoredResponse, 'storedAt'>): void {
-    this.entries.set(scope(apiKey, key), { ...response, storedAt: Date.now() });
+    this.stored.set(scope(apiKey, key), { ...response, storedAt: Date.now() });
+  }
+
+  /** Every live entry, for the state file. */
+  snapshot(): [string, StoredResponse][] {
+    this.prune();
+    return [...this.stored];
+  }
+
+  restore(entries: [string, StoredResponse][]): void {
+    for (const [k, v] of entries) this.stored.set(k, v);
+    this.prune();
   }
 
   private prune(): void {
     const cutoff = Date.now() - TTL_MS;
     // Insertion order is age order, so the scan stops at the first live entry.
-    for (const [k, v] of this.entries) {
+    for (const [k, v] of this.stored) {
       if (v.storedAt >= cutoff) break;
-      this.entries.delete(k);
+      this.stored.delete(k);
     }
   }
 }

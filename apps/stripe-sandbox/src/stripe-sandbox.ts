@@ -6,6 +6,7 @@ import { randomToken } from './ids';
 import { IdempotencyStore } from './idempotency-store';
 import { paymentIntentsRoutes } from './payment-intents.routes';
 import { refundsRoutes } from './refunds.routes';
+import { readSnapshot, restoreState, takeSnapshot, writeSnapshot } from './sandbox-persistence';
 import { SandboxState } from './sandbox-state';
 import type { Charge, PaymentIntent, Refund, StripeEvent } from './stripe-objects';
 import { StripeError } from './stripe-errors';
@@ -37,6 +38,11 @@ export interface StripeSandboxOptions {
   webhookRetry?: Partial<WebhookRetryOptions>;
   /** Fastify's logger option (off by default). */
   logger?: boolean;
+  /**
+   * A JSON file the state is kept in across restarts (read at creation, rewritten atomically
+   * after each change); none: memory only, as the tests use it.
+   */
+  stateFile?: string;
   /** Called when an event is given up after its last attempt. */
   onWebhookGiveUp?: (event: StripeEvent, lastAttempt: DeliveryAttempt) => void;
 }
@@ -111,6 +117,8 @@ export function createStripeSandbox(options: StripeSandboxOptions): StripeSandbo
   app.addHook('onRequest', corsHook(options.allowedOrigins ?? []));
   app.options('/*', (_req, reply) => reply.code(204).send());
   const deps = { keys: options, apiVersion, idempotency: new IdempotencyStore() };
+  const persist = options.stateFile ? persistence(options.stateFile, options, state, deps.idempotency) : null;
+  if (persist) app.addHook('onResponse', async (req) => void (req.method !== 'GET' && req.method !== 'OPTIONS' && persist.soon()));
   paymentIntentsRoutes(app, { deps, state, publicUrl });
   refundsRoutes(app, { deps, state });
   eventsRoutes(app, { deps, state });
@@ -153,6 +161,7 @@ export function createStripeSandbox(options: StripeSandboxOptions): StripeSandbo
     async stop() {
       dispatcher.stop();
       await app.close();
+      persist?.now();
       listeningUrl = null;
     },
     stripeClientOptions() {
@@ -173,6 +182,30 @@ export function createStripeSandbox(options: StripeSandboxOptions): StripeSandbo
     resumeWebhooks: () => dispatcher.resume(),
     redeliver: (eventId) => dispatcher.redeliver(eventOrThrow(eventId)),
     webhooksIdle: () => dispatcher.idle(),
+  };
+}
+
+/** Loads the state file into the fresh state, and saves it at most every 200 ms while requests change it. */
+function persistence(file: string, keys: StripeSandboxOptions, state: SandboxState, idempotency: IdempotencyStore) {
+  const snapshot = readSnapshot(file);
+  if (snapshot) {
+    if (snapshot.keys.secretKey !== keys.secretKey) throw new Error(`Stripe sandbox: ${file} was written with other keys; pass its keys (snapshotKeys) or move it away.`);
+    restoreState(state, snapshot);
+    idempotency.restore(snapshot.idempotency);
+  }
+  const ownKeys = { secretKey: keys.secretKey, publishableKey: keys.publishableKey, webhookSecret: keys.webhookSecret };
+  let timer: NodeJS.Timeout | null = null;
+  const now = () => {
+    if (timer) clearTimeout(timer);
+    timer = null;
+    writeSnapshot(file, takeSnapshot(state, ownKeys, idempotency.snapshot()));
+  };
+  now();
+  return {
+    now,
+    soon() {
+      timer ??= setTimeout(now, 200);
+    },
   };
 }
 

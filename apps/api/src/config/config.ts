@@ -86,6 +86,9 @@ const envSchema = z.object({
   RESCHEDULE_LIMIT: int(0, 10).default(2),
   REFUND_CUTOFF_HOURS: int(0, 24 * 30).default(48),
   MAX_UPCOMING_BOOKINGS: int(1, 100).default(5),
+  WAITLIST_LIMIT: int(0, 50).default(3),
+  WAITLIST_OFFER_MINUTES: int(1, 24 * 60).default(30),
+  MAX_PEOPLE_PER_PHOTO: int(1, 50).default(8),
 });
 
 export type Env = z.infer<typeof envSchema>;
@@ -96,6 +99,10 @@ export interface Config extends Omit<Env, 'APP_ORIGINS' | 'PUBLIC_URL' | 'SELLER
   PUBLIC_URL: string;
   /** True when the API runs on the embedded defaults (no DATABASE_URL given). */
   embedded: boolean;
+  // The waitlist and who's-coming features read these three by these names (API.md Additions).
+  waitlistLimit: number;
+  waitlistOfferMinutes: number;
+  maxPeoplePerPhoto: number;
 }
 
 export class ConfigError extends Error {}
@@ -127,5 +134,8 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     APP_ORIGINS: env.APP_ORIGINS ?? [publicUrl],
     SELLER_ABN: env.SELLER_ABN ?? PLACEHOLDER_ABN,
     embedded: !env.DATABASE_URL,
+    waitlistLimit: env.WAITLIST_LIMIT,
+    waitlistOfferMinutes: env.WAITLIST_OFFER_MINUTES,
+    maxPeoplePerPhoto: env.MAX_PEOPLE_PER_PHOTO,
   };
 }

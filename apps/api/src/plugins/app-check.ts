@@ -7,6 +7,7 @@
  */
 import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify';
 import fp from 'fastify-plugin';
+import { errorBodySchema } from '@kringle/contracts/errors';
 import { AppError } from '../lib/app-error';
 import { VerifiedTokenCache } from '../lib/verified-token-cache';
 import { verifyAppCheckToken } from '../modules/app-check/app-check.service';
@@ -32,7 +33,12 @@ export const appCheckPlugin = fp(async (app: FastifyInstance) => {
   // Done once all routes exist, so other plugins' onRoute security (e.g. idToken) is kept.
   const documented: RouteOptions[] = [];
   app.addHook('onRoute', (route) => {
-    if (route.schema && !route.schema.hide && requiresAppCheck(route.url, route.config)) documented.push(route);
+    if (route.schema && !route.schema.hide && requiresAppCheck(route.url, route.config)) {
+      documented.push(route);
+      // Any such call can be refused with 401 APP_CHECK_REQUIRED / APP_CHECK_INVALID.
+      const response = (route.schema.response ??= {}) as Record<string, unknown>;
+      response[401] ??= errorBodySchema;
+    }
   });
   app.addHook('onReady', async () => {
     for (const route of documented) {

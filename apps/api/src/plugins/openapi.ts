@@ -4,6 +4,8 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-provider-zod';
 import { markPublicScope } from './auth';
+import { REFRESH_COOKIE } from '../modules/accounts/refresh-cookie';
+import { finishDocument } from './openapi-document';
 
 /** OpenAPI 3.1 generated from the same zod schemas that validate requests (API.md). */
 export const openapiPlugin = fp(async (app: FastifyInstance) => {
@@ -13,6 +15,8 @@ export const openapiPlugin = fp(async (app: FastifyInstance) => {
       info: {
         title: `${app.config.BRAND_NAME} API`,
         version: '1.0.0',
+        // Closed source; SPDX's form for a licence not on its list.
+        license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
         description:
           'Bookings for photos with Santa. Errors are `{error, code, details?}`. Every call except /health, /ready, ' +
           '/openapi.json, /app-check/* and /webhooks/* sends `X-App-Check`; authenticated calls send `Authorization: Bearer <idToken>`.',
@@ -22,11 +26,17 @@ export const openapiPlugin = fp(async (app: FastifyInstance) => {
         securitySchemes: {
           idToken: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
           appCheck: { type: 'apiKey', in: 'header', name: 'X-App-Check' },
+          cookieAuth: {
+            type: 'apiKey',
+            in: 'cookie',
+            name: REFRESH_COOKIE,
+            description: 'The httpOnly refresh-token cookie set by sign-in (path /api/v1/auth); used by /auth/refresh and /auth/sign-out only.',
+          },
         },
       },
     },
     transform: jsonSchemaTransform,
-    transformObject: jsonSchemaTransformObject,
+    transformObject: (input) => finishDocument(jsonSchemaTransformObject(input)),
   });
 });
 

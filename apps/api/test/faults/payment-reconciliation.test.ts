@@ -1,12 +1,13 @@
 import type { StripeSandbox } from '@kringle/stripe-sandbox/stripe-sandbox';
 import { eq } from 'drizzle-orm';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { bookings, orders } from '../../src/db/schema/bookings';
 import { slots } from '../../src/db/schema/catalogue';
 import { mailOutbox } from '../../src/db/schema/mail';
 import { ManualClock } from '../../src/lib/clock';
 import { reconcilePayments } from '../../src/modules/payments/payment-reconciliation.service';
 import { refundsOfBooking } from '../../src/modules/payments/refunds.repository';
+import { cancelLapsedCheckouts } from '../../src/modules/payments/unpaid-checkouts.service';
 import { createCustomer, type TestCustomer } from '../support/customers';
 import { CARDS, listenForWebhooks, payWithCard, startSandbox } from '../support/payments';
 import { createTestApp, type TestApp } from '../test-app';
@@ -133,6 +134,49 @@ describe('fault: lost payment webhooks, repaired by reconciliation', () => {
     await reconcilePayments(t.app);
     const third = (await order(answer.body.orderId as string)).reconcileAt!.getTime();
     expect(third - second).toBeGreaterThan(second - firstLook);
+  });
+
+  it('stops for good, with one log line and the reason on the order, when Stripe has no such PaymentIntent; the hold then lapses as usual', async () => {
+    const who = await createCustomer(t.db, t.app.idTokens);
+    const flow = await holdAndCart(call, who, sessions[next++]!, basket);
+    const answer = await call('POST', flow.checkoutUrl, who, { cartId: flow.cartId });
+    const orderId = answer.body.orderId as string;
+    const bookingId = answer.body.bookingId as string;
+    // As after a restart of a sandbox that kept nothing: the order names an intent Stripe never heard of.
+    const forgotten = `pi_forgotten_${orderId.slice(0, 8)}`;
+    await t.db.update(orders).set({ paymentIntentId: forgotten }).where(eq(orders.id, orderId));
+    const errors = vi.spyOn(t.app.log, 'error');
+    const warnings = vi.spyOn(t.app.log, 'warn');
+    try {
+      clock.advance(GRACE_SECONDS * 1000);
+      await reconcilePayments(t.app);
+      const stopped = await order(orderId);
+      expect(stopped.reconcileAt).toBeNull();
+      expect(stopped.reconcileError).toMatch(/^resource_missing: No such payment_intent/);
+      expect(stopped.reconcileFailedAt).toEqual(clock.now());
+      const stopLines = () => errors.mock.calls.filter((c) => String(c[1]).startsWith('payment reconciliation stopped'));
+      expect(stopLines()).toHaveLength(1);
+      expect(stopLines()[0]![0]).toMatchObject({ orderId, paymentIntentId: forgotten, code: 'resource_missing' });
+
+      // Passes later do not ask again.
+      for (let i = 0; i < 3; i++) {
+        clock.advance(60 * MINUTE);
+        await reconcilePayments(t.app);
+      }
+      expect(stopLines()).toHaveLength(1);
+      expect(warnings.mock.calls.filter((c) => String(c[1]).includes('will try again'))).toHaveLength(0);
+
+      // The hold has lapsed meanwhile: the checkout is cancelled as any lapsed one, once.
+      await cancelLapsedCheckouts(t.app);
+      await cancelLapsedCheckouts(t.app);
+      expect(await booking(bookingId)).toMatchObject({ status: 'cancelled', cancelReason: 'hold_expired' });
+      expect(await order(orderId)).toMatchObject({ status: 'failed' });
+      expect(warnings.mock.calls.filter((c) => String(c[1]).includes('unknown to Stripe'))).toHaveLength(1);
+      expect(await subjects(who)).toEqual(['Booking']); // "Booking KR-… was not completed"
+    } finally {
+      errors.mockRestore();
+      warnings.mockRestore();
+    }
   });
 
   function sandboxEnv() {

@@ -94,6 +94,9 @@ export const orders = pgTable(
      * (a webhook may never arrive); null once there is nothing left to ask.
      */
     reconcileAt: timestamp('reconcile_at', { withTimezone: true }),
+    /** Set when reconciliation stopped on a permanent Stripe error (e.g. resource_missing); see decision "job failures". */
+    reconcileError: text('reconcile_error'),
+    reconcileFailedAt: timestamp('reconcile_failed_at', { withTimezone: true }),
   },
   (t) => [
     uniqueIndex('orders_cart_key').on(t.cartId),

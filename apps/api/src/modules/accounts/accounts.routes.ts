@@ -92,6 +92,7 @@ export async function accountsRoutes(app: FastifyInstance) {
       schema: {
         tags,
         summary: 'New ID token from the refresh cookie; the cookie rotates; its predecessor re-sent within REFRESH_REUSE_GRACE_SECONDS gets the current cookie, any other replay revokes the family',
+        security: [{ cookieAuth: [] }],
         body: emptyBody,
         response: { 200: sessionResponseSchema, ...errors(400, 401) },
       },
@@ -115,6 +116,7 @@ export async function accountsRoutes(app: FastifyInstance) {
       schema: {
         tags,
         summary: 'Sign out: revokes the refresh cookie\'s family and clears the cookie',
+        security: [{ cookieAuth: [] }],
         body: emptyBody,
         response: { 204: z.null().describe('Signed out'), ...errors(400) },
       },

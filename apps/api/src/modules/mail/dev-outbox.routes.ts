@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { errorBodySchema } from '@kringle/contracts/errors';
 import { listCaughtMail } from './dev-mailbox.repository';
 import { devMailboxEnabled } from './mail-transport';
 
@@ -33,7 +34,7 @@ export async function devOutboxRoutes(app: FastifyInstance) {
           to: z.string().trim().min(3).max(320).optional(),
           limit: z.coerce.number().int().min(1).max(200).default(50),
         }),
-        response: { 200: z.object({ items: z.array(caughtMailSchema) }) },
+        response: { 200: z.object({ items: z.array(caughtMailSchema) }), 400: errorBodySchema },
       },
     },
     async (request) => {

@@ -41,3 +41,10 @@ export async function claimOrdersToReconcile(db: DbOrTx, now: Date, leaseUntil: 
 export async function setReconcileAt(db: DbOrTx, orderId: string, at: Date | null): Promise<void> {
   await db.execute(sql`update orders set reconcile_at = ${at?.toISOString() ?? null}::timestamptz where id = ${orderId}::uuid`);
 }
+
+/** Stops looking at an order for good, recording why (a permanent Stripe error). */
+export async function giveUpReconciling(db: DbOrTx, orderId: string, reason: string, at: Date): Promise<void> {
+  await db.execute(sql`
+    update orders set reconcile_at = null, reconcile_error = ${reason}, reconcile_failed_at = ${at.toISOString()}::timestamptz
+    where id = ${orderId}::uuid`);
+}

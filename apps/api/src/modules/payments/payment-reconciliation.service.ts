@@ -1,7 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type Stripe from 'stripe';
-import { claimOrdersToReconcile, setReconcileAt, type OrderToReconcile } from './payment-reconciliation.repository';
+import { claimOrdersToReconcile, giveUpReconciling, setReconcileAt, type OrderToReconcile } from './payment-reconciliation.repository';
 import { applyIntentOutcome, outcomeOf } from './payments.service';
+import { describeStripeError, isPermanentStripeError } from './stripe-failures';
 import { cancelIntent } from './unpaid-checkouts.service';
 
 type Deps = Pick<FastifyInstance, 'db' | 'clock' | 'config' | 'stripe' | 'log'>;
@@ -38,6 +39,16 @@ async function reconcileOrder(deps: Deps, stripe: Stripe, order: OrderToReconcil
   try {
     intent = await stripe.paymentIntents.retrieve(order.paymentIntentId);
   } catch (err) {
+    if (isPermanentStripeError(err)) {
+      // Asking again would get the same answer every pass, forever. The order says why it stopped
+      // (orders.reconcile_error); the hold-expiry job cancels its booking when the hold lapses.
+      await giveUpReconciling(deps.db, order.orderId, describeStripeError(err), deps.clock.now());
+      deps.log.error(
+        { orderId: order.orderId, bookingId: order.bookingId, paymentIntentId: order.paymentIntentId, code: (err as { code?: unknown }).code },
+        'payment reconciliation stopped for an order: Stripe has no such PaymentIntent or refuses the request (see orders.reconcile_error)',
+      );
+      return true;
+    }
     deps.log.warn({ err, orderId: order.orderId }, 'could not read a PaymentIntent to reconcile; will try again');
     return false;
   }

@@ -1,5 +1,8 @@
 import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type Stripe from 'stripe';
+import { z } from 'zod';
+import { errorBodySchema } from '@kringle/contracts/errors';
 import { AppError } from '../../lib/app-error';
 import { handleStripeEvent } from './payments.service';
 
@@ -9,18 +12,40 @@ import { handleStripeEvent } from './payments.service';
  */
 export async function stripeWebhookRoutes(app: FastifyInstance) {
   app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_req, body, done) => done(null, body));
-  app.post('/webhooks/stripe', { config: { auth: 'public', appCheck: false }, schema: { hide: true } }, async (req, reply) => {
-    const secret = app.config.STRIPE_WEBHOOK_SECRET;
-    if (!app.stripe || !secret) throw new AppError('SERVICE_UNAVAILABLE', 503, 'Payments are not configured.');
-    const signature = req.headers['stripe-signature'];
-    let event: Stripe.Event;
-    try {
-      if (typeof signature !== 'string' || !Buffer.isBuffer(req.body)) throw new Error('missing');
-      event = app.stripe.webhooks.constructEvent(req.body, signature, secret);
-    } catch {
-      throw new AppError('BAD_REQUEST', 400, 'Invalid webhook signature.');
-    }
-    await handleStripeEvent(app, event);
-    return reply.code(200).send({ received: true });
-  });
+  app.withTypeProvider<ZodTypeProvider>().post(
+    '/webhooks/stripe',
+    {
+      config: { auth: 'public', appCheck: false },
+      schema: {
+        tags: ['payments'],
+        summary: 'Stripe webhook: payment and refund events, signed by Stripe',
+        description:
+          'Called by Stripe, not by the app: the body is the event as Stripe sent it (application/json), verified byte for byte ' +
+          'against the Stripe-Signature header and STRIPE_WEBHOOK_SECRET. No token and no app check.',
+        // Loose: the other headers stay on the request as they came.
+        headers: z.looseObject({
+          'stripe-signature': z.string().min(1).meta({ description: 'Stripe\'s signature of the raw body: t=<timestamp>,v1=<HMAC-SHA256>' }),
+        }),
+        response: {
+          200: z.object({ received: z.literal(true) }).describe('The event was applied (or had been already)'),
+          400: errorBodySchema.describe('Missing or invalid signature, or a body that is not the signed one'),
+          503: errorBodySchema.describe('Payments are not configured'),
+        },
+      },
+    },
+    async (req, reply) => {
+      const secret = app.config.STRIPE_WEBHOOK_SECRET;
+      if (!app.stripe || !secret) throw new AppError('SERVICE_UNAVAILABLE', 503, 'Payments are not configured.');
+      const signature = req.headers['stripe-signature'];
+      let event: Stripe.Event;
+      try {
+        if (typeof signature !== 'string' || !Buffer.isBuffer(req.body)) throw new Error('missing');
+        event = app.stripe.webhooks.constructEvent(req.body, signature, secret);
+      } catch {
+        throw new AppError('BAD_REQUEST', 400, 'Invalid webhook signature.');
+      }
+      await handleStripeEvent(app, event);
+      return reply.code(200).send({ received: true as const });
+    },
+  );
 }

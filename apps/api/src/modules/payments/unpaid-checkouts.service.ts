@@ -6,6 +6,7 @@ import { holdLapsedMail } from '../bookings/bookings.emails';
 import { enqueueMail } from '../mail/outbox.repository';
 import { bookingDetails, claimLapsedCheckout, lapsedCheckouts, lockBooking, releaseSlotHoldOf, setBooking, setOrder, type LapsedCheckout } from './payments.repository';
 import { applyIntentOutcome } from './payments.service';
+import { isPermanentStripeError } from './stripe-failures';
 
 type Deps = Pick<FastifyInstance, 'db' | 'clock' | 'config' | 'stripe' | 'log'>;
 
@@ -43,6 +44,11 @@ async function retrieveIntent(deps: Deps, lapsed: LapsedCheckout): Promise<Strip
   try {
     return await deps.stripe.paymentIntents.retrieve(lapsed.paymentIntentId);
   } catch (err) {
+    if (isPermanentStripeError(err)) {
+      // Nothing at Stripe can be paid or cancelled: the checkout lapses like one without an intent.
+      deps.log.warn({ orderId: lapsed.orderId, code: (err as { code?: unknown }).code }, 'the PaymentIntent of a lapsed checkout is unknown to Stripe; cancelling the checkout without it');
+      return null;
+    }
     deps.log.warn({ err, orderId: lapsed.orderId }, 'could not read the PaymentIntent of a lapsed checkout; will try again');
     return undefined;
   }

@@ -2,6 +2,7 @@ import { formatSessionTime } from '@kringle/contracts/dates';
 import { formatAud, gstOf } from '@kringle/contracts/money';
 import PDFDocument from 'pdfkit';
 import type { LineItem } from '../../db/schema/bookings';
+import { writeText } from './receipt-fonts';
 
 export interface ReceiptData {
   brandName: string;
@@ -42,9 +43,9 @@ function toBuffer(doc: PDFKit.PDFDocument): Promise<Buffer> {
 }
 
 function header(doc: PDFKit.PDFDocument, data: ReceiptData, title: string) {
-  doc.fillColor(RED).font('Helvetica-Bold').fontSize(22).text(data.brandName, 50, 50);
-  doc.fillColor(MUTED).font('Helvetica').fontSize(10).text(`ABN ${data.abn}`, 50, 78);
-  doc.fillColor(INK).font('Helvetica-Bold').fontSize(18).text(title, 50, 50, { align: 'right' });
+  writeText(doc.fillColor(RED).fontSize(22), data.brandName, 'bold', 50, 50);
+  writeText(doc.fillColor(MUTED).fontSize(10), `ABN ${data.abn}`, 'regular', 50, 78);
+  writeText(doc.fillColor(INK).fontSize(18), title, 'bold', 50, 50, { align: 'right' });
   doc.moveTo(50, 105).lineTo(545, 105).strokeColor('#c9a227').lineWidth(1.5).stroke();
   doc.y = 120;
 }
@@ -53,8 +54,8 @@ function facts(doc: PDFKit.PDFDocument, rows: [string, string][]) {
   doc.fontSize(10);
   for (const [label, value] of rows) {
     const y = doc.y;
-    doc.fillColor(MUTED).font('Helvetica').text(label, 50, y, { width: 140 });
-    doc.fillColor(INK).font('Helvetica').text(value, 190, y, { width: 355 });
+    writeText(doc.fillColor(MUTED), label, 'regular', 50, y, { width: 140 });
+    writeText(doc.fillColor(INK), value, 'regular', 190, y, { width: 355 });
     doc.moveDown(0.4);
   }
   doc.moveDown(1);
@@ -64,11 +65,15 @@ function itemsTable(doc: PDFKit.PDFDocument, items: LineItem[]) {
   const cols = { desc: 50, qty: 330, unit: 390, total: 470 };
   const row = (cells: [string, string, string, string], bold = false) => {
     const y = doc.y;
-    doc.font(bold ? 'Helvetica-Bold' : 'Helvetica').fillColor(INK).fontSize(10);
-    doc.text(cells[0], cols.desc, y, { width: 270 });
-    doc.text(cells[1], cols.qty, y, { width: 50, align: 'right' });
-    doc.text(cells[2], cols.unit, y, { width: 70, align: 'right' });
-    doc.text(cells[3], cols.total, y, { width: 75, align: 'right' });
+    const weight = bold ? 'bold' : 'regular';
+    doc.fillColor(INK).fontSize(10);
+    writeText(doc, cells[0], weight, cols.desc, y, { width: 270 });
+    const below = doc.y;
+    writeText(doc, cells[1], weight, cols.qty, y, { width: 50, align: 'right' });
+    writeText(doc, cells[2], weight, cols.unit, y, { width: 70, align: 'right' });
+    writeText(doc, cells[3], weight, cols.total, y, { width: 75, align: 'right' });
+    // A long name wraps: the next row starts below it, not below the one-line amounts.
+    doc.y = Math.max(doc.y, below);
     doc.moveDown(0.5);
   };
   row(['Description', 'Qty', 'Unit price', 'Amount'], true);
@@ -82,15 +87,17 @@ function itemsTable(doc: PDFKit.PDFDocument, items: LineItem[]) {
 function totals(doc: PDFKit.PDFDocument, rows: [string, string, boolean?][]) {
   for (const [label, value, bold] of rows) {
     const y = doc.y;
-    doc.font(bold ? 'Helvetica-Bold' : 'Helvetica').fontSize(bold ? 12 : 10).fillColor(INK);
-    doc.text(label, 300, y, { width: 160, align: 'right' });
-    doc.text(value, 470, y, { width: 75, align: 'right' });
+    doc.fontSize(bold ? 12 : 10).fillColor(INK);
+    // Noto Sans runs wider than Helvetica did: "24 November 2026" needs about 90 pt.
+    writeText(doc, label, bold ? 'bold' : 'regular', 250, y, { width: 180, align: 'right' });
+    writeText(doc, value, bold ? 'bold' : 'regular', 440, y, { width: 105, align: 'right' });
     doc.moveDown(0.4);
   }
 }
 
 function footer(doc: PDFKit.PDFDocument, text: string) {
-  doc.moveDown(2).font('Helvetica').fontSize(9).fillColor(MUTED).text(text, 50, doc.y, { width: 495 });
+  doc.moveDown(2).fontSize(9).fillColor(MUTED);
+  writeText(doc, text, 'regular', 50, doc.y, { width: 495 });
 }
 
 const sessionFacts = (d: ReceiptData): [string, string][] => [

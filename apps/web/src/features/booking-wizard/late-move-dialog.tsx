@@ -1,7 +1,7 @@
 import * as Dialog from '@radix-ui/react-dialog';
 import type { Slot } from '@kringle/contracts/catalogue';
 import { formatSessionTime } from '@kringle/contracts/dates';
-import { DEFAULT_POLICY, refundDeadline, type PolicyRules } from '@kringle/contracts/policy';
+import { refundDeadline, type PolicyRules } from '@kringle/contracts/policy';
 import { Button } from '../../components/ui/button';
 import { CONFIRM_DIALOG, focusSafeChoice } from '../../components/ui/confirm-dialog';
 import { serverNow } from '../../lib/server-clock';
@@ -10,7 +10,7 @@ import { serverNow } from '../../lib/server-clock';
  * Whether moving a booking from `from` to `to` gives up its refund: the new session is inside
  * the refund cut-off while the current one is not (an unknown current session counts as refundable).
  */
-export function moveLosesRefund(from: string | undefined, to: string, now: Date = new Date(serverNow()), rules: PolicyRules = DEFAULT_POLICY): boolean {
+export function moveLosesRefund(from: string | undefined, to: string, rules: PolicyRules, now: Date = new Date(serverNow())): boolean {
   const refundable = (startAt: string) => now < refundDeadline(new Date(startAt), rules);
   return (from === undefined || refundable(from)) && !refundable(to);
 }
@@ -19,6 +19,8 @@ export interface LateMoveDialogProps {
   /** The session picked; null keeps the dialog closed. */
   slot: Slot | null;
   timezone: string;
+  /** The refund cut-off in force (GET /common/policy). */
+  refundCutoffHours: number;
   onKeepLooking: () => void;
   onMove: (slot: Slot) => void;
 }
@@ -27,7 +29,7 @@ export interface LateMoveDialogProps {
  * Asked before a reschedule moves a booking inside the refund cut-off, since the move itself
  * happens at once. Focus starts on the safe choice, as in the cancel dialog.
  */
-export function LateMoveDialog({ slot, timezone, onKeepLooking, onMove }: LateMoveDialogProps) {
+export function LateMoveDialog({ slot, timezone, refundCutoffHours, onKeepLooking, onMove }: LateMoveDialogProps) {
   return (
     <Dialog.Root open={slot !== null} onOpenChange={(open) => !open && onKeepLooking()}>
       <Dialog.Portal>
@@ -43,7 +45,7 @@ export function LateMoveDialog({ slot, timezone, onKeepLooking, onMove }: LateMo
               {slot && (
                 <p>
                   <span className="whitespace-nowrap font-semibold text-ink-900">{formatSessionTime(slot.startAt, timezone)}</span> is less than{' '}
-                  {DEFAULT_POLICY.refundCutoffHours} hours away.
+                  {refundCutoffHours} hours away.
                 </p>
               )}
               <p className="rounded-xl bg-cream-200 p-3 font-semibold text-ink-900">If you move your booking there and cancel it later, there is no refund.</p>

@@ -1,6 +1,7 @@
 import { combineReducers, configureStore } from '@reduxjs/toolkit';
 import { vi } from 'vitest';
 import type { Location } from '@kringle/contracts/catalogue';
+import type { Policy } from '@kringle/contracts/policy-schema';
 import { api } from '../../lib/api';
 import { testBaseQueryDeps } from '../../lib/test-base-query';
 import { bookingReducer } from './booking-slice';
@@ -12,7 +13,9 @@ type Handler = (url: string, init: RequestInit) => unknown;
  * A store with the wizard's slices and the real RTK Query API, whose fetch answers from
  * `routes` ("POST /bookings/reservation/h1/refresh" → body, or a function of the request).
  */
-export function wizardTestStore(routes: Record<string, unknown | Handler> = {}) {
+export function wizardTestStore(answers: Record<string, unknown | Handler> = {}) {
+  // The policy in force is asked for by several steps; a test may answer other numbers.
+  const routes: Record<string, unknown> = { 'GET /common/policy': POLICY_FIXTURE, ...answers };
   const calls: string[] = [];
   const fetchFn = vi.fn(async (input: string | URL | Request, init: RequestInit = {}) => {
     const url = new URL(String(input));
@@ -45,3 +48,17 @@ export const SYDNEY_FIXTURE = {
   seasonEnd: '2027-01-02',
   slotTypes: [{ id: 't1', name: 'Santa photos', description: '', durationMinutes: 10 }],
 } satisfies Location;
+
+/** What GET /common/policy answers on the defaults (API.md "Policy"). */
+export const POLICY_FIXTURE: Policy = {
+  holdMinutes: 10,
+  holdRefreshes: 2,
+  leadTimeMinutes: 60,
+  rescheduleCutoffHours: 24,
+  rescheduleLimit: 2,
+  refundCutoffHours: 48,
+  maxUpcomingBookings: 5,
+  waitlistOfferMinutes: 30,
+  waitlistLimit: 3,
+  maxPeoplePerPhoto: 8,
+};

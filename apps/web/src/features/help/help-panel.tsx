@@ -2,13 +2,16 @@ import * as Dialog from '@radix-ui/react-dialog';
 import { useRef } from 'react';
 import { Link } from 'react-router';
 import { CloseIcon } from '../../components/ui/icons';
-import { HELP_CONTACT, HELP_FAQ, HELP_POLICY } from './help-content';
+import { useGetPolicyQuery } from '../policy/api';
+import { HELP_CONTACT, helpFaq, helpPolicy } from './help-content';
 
 /** The help widget: FAQ, booking policy and contact details in a side sheet. */
 export function HelpPanel({ open, onOpenChange }: { open: boolean; onOpenChange: (open: boolean) => void }) {
   // Opened from the launcher or the tab bar rather than a Dialog.Trigger, so remember the
   // opener ourselves and give focus back to it on close (keyboard users stay in place).
   const opener = useRef<HTMLElement | null>(null);
+  // Fetched once the panel opens, then kept in the shared cache.
+  const { data: policy, isError: policyError } = useGetPolicyQuery(undefined, { skip: !open });
   return (
     <Dialog.Root open={open} onOpenChange={onOpenChange}>
       <Dialog.Portal>
@@ -39,7 +42,7 @@ export function HelpPanel({ open, onOpenChange }: { open: boolean; onOpenChange:
                 Questions families ask
               </h2>
               <ul className="flex flex-col gap-2">
-                {HELP_FAQ.map((item) => (
+                {helpFaq(policy).map((item) => (
                   <li key={item.question}>
                     <details className="group rounded-xl border border-cream-200 bg-cream-100 px-4 open:bg-cream-50">
                       <summary className="flex min-h-12 cursor-pointer list-none items-center justify-between gap-3 py-2 font-medium text-ink-900">
@@ -56,11 +59,17 @@ export function HelpPanel({ open, onOpenChange }: { open: boolean; onOpenChange:
               <h2 id="help-policy" className="mb-3 text-lg font-semibold text-festive-700">
                 Booking policy
               </h2>
-              <ul className="flex list-disc flex-col gap-2 pl-5 text-ink-700 marker:text-gold-500">
-                {HELP_POLICY.map((line) => (
-                  <li key={line}>{line}</li>
-                ))}
-              </ul>
+              {policy ? (
+                <ul className="flex list-disc flex-col gap-2 pl-5 text-ink-700 marker:text-gold-500">
+                  {helpPolicy(policy).map((line) => (
+                    <li key={line}>{line}</li>
+                  ))}
+                </ul>
+              ) : (
+                <p role="status" className="text-ink-700">
+                  {policyError ? 'We could not load the booking policy just now.' : 'Loading the booking policy…'}
+                </p>
+              )}
               <Link to="/terms_and_conditions" className="mt-3 inline-flex min-h-11 items-center font-medium text-festive-700 underline underline-offset-4">
                 Read the full terms and conditions
               </Link>

@@ -1,6 +1,7 @@
 import { formatSessionTime } from '@kringle/contracts/dates';
-import { DEFAULT_POLICY, refundDeadline, rescheduleDeadline, type PolicyRules } from '@kringle/contracts/policy';
+import { refundDeadline, rescheduleDeadline, type PolicyRules } from '@kringle/contracts/policy';
 import { serverNow } from '../../../lib/server-clock';
+import { hours, times } from '../../policy/policy-words';
 
 export interface PolicyText {
   reschedule: string;
@@ -10,13 +11,12 @@ export interface PolicyText {
   canRefund: boolean;
 }
 
-const times = (n: number) => (n === 1 ? 'once' : n === 2 ? 'twice' : `${n} times`);
-
 /**
  * This booking's policy in plain words, with the deadlines of *its* session in the location's
  * time ("Free reschedule until Fri 4 Dec, 10:40 am AEDT"). A deadline already past says so.
+ * `rules` are the API's numbers in force (GET /common/policy), never built-in ones.
  */
-export function policyText(startAt: string, timezone: string, now: Date = new Date(serverNow()), rules: PolicyRules = DEFAULT_POLICY): PolicyText {
+export function policyText(startAt: string, timezone: string, rules: PolicyRules, now: Date = new Date(serverNow())): PolicyText {
   const start = new Date(startAt);
   const moveBy = rescheduleDeadline(start, rules);
   const refundBy = refundDeadline(start, rules);
@@ -27,9 +27,9 @@ export function policyText(startAt: string, timezone: string, now: Date = new Da
     canRefund,
     reschedule: canReschedule
       ? `Free reschedule until ${formatSessionTime(moveBy, timezone)}, up to ${times(rules.rescheduleLimit)}, to another session at the same location.`
-      : `Your session is less than ${rules.rescheduleCutoffHours} hours away, so it can't be moved to another time.`,
+      : `Your session is less than ${hours(rules.rescheduleCutoffHours)} away, so it can't be moved to another time.`,
     refund: canRefund
       ? `Full refund if you cancel before ${formatSessionTime(refundBy, timezone)}. After that you can still cancel, but without a refund.`
-      : `Your session is less than ${rules.refundCutoffHours} hours away, so if you cancel there is no refund.`,
+      : `Your session is less than ${hours(rules.refundCutoffHours)} away, so if you cancel there is no refund.`,
   };
 }

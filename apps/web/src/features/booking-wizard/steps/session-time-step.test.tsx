@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Slot } from '@kringle/contracts/catalogue';
 import { setLocation, startReschedule, toggleSlotType } from '../booking-slice';
 import { moveLosesRefund } from '../late-move-dialog';
-import { SYDNEY_FIXTURE, wizardTestStore } from '../wizard-test-store';
+import { POLICY_FIXTURE, SYDNEY_FIXTURE, wizardTestStore } from '../wizard-test-store';
 import { SessionTimeStep } from './session-time-step';
 
 const NOW = '2026-11-23T00:00:00.000Z'; // 11 am AEDT, Mon 23 Nov
@@ -47,12 +47,17 @@ function renderStep({ rescheduleFrom }: { rescheduleFrom?: string } = {}) {
 describe('moveLosesRefund', () => {
   const now = new Date(NOW);
   it('is true only when the new session is inside the refund cut-off and the current one is not', () => {
-    expect(moveLosesRefund('2026-12-05T00:00:00.000Z', tomorrow[0]!.startAt, now)).toBe(true);
-    expect(moveLosesRefund('2026-12-05T00:00:00.000Z', saturday[0]!.startAt, now)).toBe(false);
+    expect(moveLosesRefund('2026-12-05T00:00:00.000Z', tomorrow[0]!.startAt, POLICY_FIXTURE, now)).toBe(true);
+    expect(moveLosesRefund('2026-12-05T00:00:00.000Z', saturday[0]!.startAt, POLICY_FIXTURE, now)).toBe(false);
     // Already inside the cut-off: moving loses nothing more.
-    expect(moveLosesRefund('2026-11-24T20:00:00.000Z', tomorrow[0]!.startAt, now)).toBe(false);
+    expect(moveLosesRefund('2026-11-24T20:00:00.000Z', tomorrow[0]!.startAt, POLICY_FIXTURE, now)).toBe(false);
     // Not knowing the current session, assume there is a refund to lose.
-    expect(moveLosesRefund(undefined, tomorrow[0]!.startAt, now)).toBe(true);
+    expect(moveLosesRefund(undefined, tomorrow[0]!.startAt, POLICY_FIXTURE, now)).toBe(true);
+  });
+
+  it('follows the cut-off in force: with 120 hours, Saturday is inside it too', () => {
+    const operator = { ...POLICY_FIXTURE, refundCutoffHours: 120 };
+    expect(moveLosesRefund('2026-12-05T00:00:00.000Z', saturday[0]!.startAt, operator, now)).toBe(true);
   });
 });
 
@@ -66,6 +71,7 @@ describe('SessionTimeStep, rescheduling into the refund cut-off', () => {
 
     const dialog = await screen.findByRole('alertdialog', { name: 'Move to a session without a refund?' });
     expect(within(dialog).getByText('Tue 24 Nov, 4:00 pm AEDT')).toBeInTheDocument();
+    expect(within(dialog).getByText(/is less than 48 hours away/)).toBeInTheDocument();
     expect(within(dialog).getByText(/cancel it later, there is no refund/)).toBeInTheDocument();
     // The safe choice has focus, so an accidental Enter does not move the booking.
     expect(within(dialog).getByRole('button', { name: 'Choose another time' })).toHaveFocus();

@@ -9,6 +9,7 @@ import { useWizardDispatch, useWizardSelector } from '../booking-hooks';
 import { prevStep } from '../booking-slice';
 import { DatePicker } from '../date-picker';
 import { moveBookingTo, releaseHold, takeHold } from '../hold-actions';
+import { useGetPolicyQuery } from '../../policy/api';
 import { LateMoveDialog, moveLosesRefund } from '../late-move-dialog';
 import { SessionList, sessionTime } from '../session-list';
 import { LoadingList, LoadProblem } from './load-states';
@@ -46,6 +47,7 @@ export function SessionTimeStep({ focusOnMount }: { focusOnMount: boolean }) {
   const [taken, setTaken] = useState<TakenNotice | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [lateMove, setLateMove] = useState<Slot | null>(null);
+  const policy = useGetPolicyQuery().data;
 
   const locationId = location?.id ?? '';
   const slotTypeId = slotType?.id ?? '';
@@ -71,7 +73,12 @@ export function SessionTimeStep({ focusOnMount }: { focusOnMount: boolean }) {
     setError(null);
     setLateMove(null);
     const from = typeof rescheduleData?.startAt === 'string' ? rescheduleData.startAt : undefined;
-    if (rescheduling && !refundLossAccepted && moveLosesRefund(from, slot.startAt)) {
+    if (rescheduling && !refundLossAccepted && !policy) {
+      // Whether the move gives up the refund depends on the cut-off in force: no guessing.
+      setError('The booking policy is still loading. Please try again in a moment.');
+      return;
+    }
+    if (rescheduling && !refundLossAccepted && policy && moveLosesRefund(from, slot.startAt, policy)) {
       setLateMove(slot);
       return;
     }
@@ -117,7 +124,7 @@ export function SessionTimeStep({ focusOnMount }: { focusOnMount: boolean }) {
           {slotType?.name} at {location?.name}.{' '}
           {rescheduling
             ? 'Picking a time moves your booking there straight away; the price stays the same.'
-            : 'Picking a time holds it for you for 10 minutes while you finish booking.'}
+            : `Picking a time holds it for you${policy ? ` for ${policy.holdMinutes} minutes` : ''} while you finish booking.`}
         </>
       }
       focusOnMount={focusOnMount}
@@ -179,7 +186,7 @@ export function SessionTimeStep({ focusOnMount }: { focusOnMount: boolean }) {
           {slots.data && <SessionList slots={items} timezone={timezone} heldSlotId={hold?.slotId ?? null} pendingSlotId={pendingSlotId} onPick={(s) => void pick(s)} />}
         </section>
       )}
-      <LateMoveDialog slot={lateMove} timezone={timezone} onKeepLooking={() => setLateMove(null)} onMove={(s) => void pick(s, true)} />
+      <LateMoveDialog slot={lateMove} timezone={timezone} refundCutoffHours={policy?.refundCutoffHours ?? 0} onKeepLooking={() => setLateMove(null)} onMove={(s) => void pick(s, true)} />
     </StepFrame>
   );
 }

@@ -5,14 +5,17 @@ import { MemoryRouter } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Location } from '@kringle/contracts/catalogue';
 import { setLocation, setReservationData, toggleSlotType } from '../booking-slice';
-import { SYDNEY_FIXTURE, wizardTestStore } from '../wizard-test-store';
+import { POLICY_FIXTURE, SYDNEY_FIXTURE, wizardTestStore } from '../wizard-test-store';
 import { TermsStep } from './terms-step';
 
 const sydney = SYDNEY_FIXTURE;
 const perth = { ...sydney, id: 'loc-2', name: 'Kringle Perth, Murray Street', suburb: 'Perth', timezone: 'Australia/Perth' } satisfies Location;
 
-function renderStep(location: Location, startAt: string) {
-  const t = wizardTestStore({ [`GET /booking-slot/${location.id}/slots/s1`]: { id: 's1', slotTypeId: 't1', kind: 'session', startAt, endAt: startAt, status: 'reserved' } });
+function renderStep(location: Location, startAt: string, policy = POLICY_FIXTURE) {
+  const t = wizardTestStore({
+    'GET /common/policy': policy,
+    [`GET /booking-slot/${location.id}/slots/s1`]: { id: 's1', slotTypeId: 't1', kind: 'session', startAt, endAt: startAt, status: 'reserved' },
+  });
   t.store.dispatch(setLocation(location));
   t.store.dispatch(toggleSlotType(location.slotTypes[0]!));
   t.store.dispatch(setReservationData({ holdId: 'h1', slotId: 's1', expiresAt: '2099-01-01T00:00:00.000Z' }));
@@ -50,6 +53,20 @@ describe('TermsStep (Policy)', () => {
     renderStep(sydney, '2026-11-23T06:00:00.000Z');
     expect(await screen.findByText(/less than 48 hours away, so if you cancel there is no refund/)).toBeInTheDocument();
     expect(screen.getByText(/Free reschedule until Sun 22 Nov, 5:00 pm AEDT/)).toBeInTheDocument();
+  });
+
+  it('states the refund cut-off the API says is in force, not a built-in one', async () => {
+    const operator = { ...POLICY_FIXTURE, refundCutoffHours: 72, rescheduleLimit: 1 };
+    // Sun 6 Dec, 10:40 am AEDT: 72 hours before is Thu 3 Dec.
+    renderStep(sydney, '2026-12-05T23:40:00.000Z', operator);
+    expect(await screen.findByText(/Full refund if you cancel before Thu 3 Dec, 10:40 am AEDT/)).toBeInTheDocument();
+    expect(screen.getByText(/up to once, to another session/)).toBeInTheDocument();
+  });
+
+  it('says the configured cut-off once it has passed (72 hours, not 48)', async () => {
+    // 60 hours away.
+    renderStep(sydney, '2026-11-24T12:00:00.000Z', { ...POLICY_FIXTURE, refundCutoffHours: 72 });
+    expect(await screen.findByText(/less than 72 hours away, so if you cancel there is no refund/)).toBeInTheDocument();
   });
 
   it('must be accepted to continue', async () => {

@@ -5,8 +5,9 @@ import { CalendarIcon, CheckIcon, ClockIcon } from '../../../components/ui/icons
 import { useGetSlotQuery } from '../api';
 import { useWizardDispatch, useWizardSelector } from '../booking-hooks';
 import { nextStep, prevStep } from '../booking-slice';
+import { useGetPolicyQuery } from '../../policy/api';
 import { policyText } from '../checkout/policy-text';
-import { LoadingList } from './load-states';
+import { LoadingList, LoadProblem } from './load-states';
 import { StepFrame } from './step-frame';
 
 /** Step 5 (Policy): this booking's reschedule and refund dates, spelled out, to be accepted before paying. */
@@ -17,7 +18,8 @@ export function TermsStep({ focusOnMount }: { focusOnMount: boolean }) {
   const slot = useGetSlotQuery({ locationId: location?.id ?? '', slotId: hold?.slotId ?? '' }, { skip: !location || !hold });
   const [accepted, setAccepted] = useState(false);
   const timezone = location?.timezone ?? 'Australia/Sydney';
-  const policy = slot.data ? policyText(slot.data.startAt, timezone) : null;
+  const rules = useGetPolicyQuery();
+  const policy = slot.data && rules.data ? policyText(slot.data.startAt, timezone, rules.data) : null;
 
   return (
     <StepFrame
@@ -35,7 +37,8 @@ export function TermsStep({ focusOnMount }: { focusOnMount: boolean }) {
         </>
       }
     >
-      {!policy && <LoadingList label="Loading your session" rows={2} />}
+      {!policy && !rules.isError && <LoadingList label="Loading your session" rows={2} />}
+      {rules.isError && <LoadProblem what="the booking policy" onRetry={() => void rules.refetch()} />}
       {policy && slot.data && (
         <div className="flex flex-col gap-3 rounded-2xl border border-cream-300 bg-cream-50 p-4 sm:p-5" data-testid="policy-dates">
           <p className="text-ink-700">
