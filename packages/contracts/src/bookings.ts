@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { bookingDetailsSchema } from './booking-details';
 import { lineItemSchema } from './cart';
 import { CURRENCY } from './money';
 import { BOOKING_SOURCES, BOOKING_STATUSES } from './statuses';
@@ -20,6 +21,8 @@ export const bookingSchema = z
     canCancel: z.boolean(),
     refundableCents: z.number().int(),
     createdAt: z.iso.datetime(),
+    details: bookingDetailsSchema.nullable().meta({ description: "Who is coming (PUT /bookings/{id}/details); null until given, and again once deleted after the session" }),
+    checkInCode: z.string().nullable().meta({ description: 'The signed code the QR encodes; only for the owner, null unless the booking is confirmed (completed)' }),
   })
   .meta({ id: 'Booking' });
 export type Booking = z.infer<typeof bookingSchema>;

@@ -60,6 +60,10 @@ const envSchema = z.object({
   RESCHEDULE_LIMIT: int(0, 10).default(2),
   REFUND_CUTOFF_HOURS: int(0, 24 * 30).default(48),
   MAX_UPCOMING_BOOKINGS: int(1, 100).default(5),
+  /** Children and adults in one photo (issue 18). */
+  MAX_PEOPLE_PER_PHOTO: int(1, 30).default(8),
+  /** Days after the session before who-is-coming details are deleted (decision: details retention). */
+  DETAILS_RETENTION_DAYS: int(0, 3650).default(30),
 });
 
 export type Env = z.infer<typeof envSchema>;
