@@ -12,7 +12,7 @@ export const bookingSchema = z
     source: z.enum(BOOKING_SOURCES),
     location: z.object({ id: z.uuid(), name: z.string(), address: z.string(), timezone: z.string() }),
     slot: z.object({ id: z.uuid(), startAt: z.iso.datetime(), endAt: z.iso.datetime() }),
-    slotType: z.object({ id: z.uuid(), name: z.string() }),
+    slotType: z.object({ id: z.uuid(), name: z.string(), allowsPets: z.boolean().meta({ description: 'Pets may be listed in details (pet nights)' }) }),
     items: z.array(lineItemSchema),
     amountCents: z.number().int(),
     currency: z.literal(CURRENCY),

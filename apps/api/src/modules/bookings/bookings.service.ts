@@ -29,7 +29,7 @@ export function toBooking(v: BookingView, now: Date, rules: PolicyRules, checkIn
     source: v.source,
     location: { id: v.locationId, name: v.locationName, address: v.address, timezone: v.timezone },
     slot: { id: v.slotId, startAt: v.startAt.toISOString(), endAt: v.endAt.toISOString() },
-    slotType: { id: v.slotTypeId, name: v.slotTypeName },
+    slotType: { id: v.slotTypeId, name: v.slotTypeName, allowsPets: v.allowsPets },
     items: v.items,
     amountCents: v.amountCents,
     currency: CURRENCY,
