@@ -45,7 +45,8 @@ export function EditDetailsButton({ booking }: { booking: Booking }) {
             {booking.slotType.name} at {booking.location.name}, reference <span className="font-mono">{booking.reference}</span>. Only you and Santa's team see this.
           </Dialog.Description>
           <DetailsForm id={formId} defaultValues={booking.details ?? EMPTY_DETAILS} allowsPets={booking.slotType.allowsPets} onValid={onValid} serverErrors={serverErrors} />
-          <div className="flex flex-wrap justify-end gap-2">
+          {/* Save stays in reach while the form scrolls on a phone. */}
+          <div className="sticky -bottom-5 -mx-5 flex flex-wrap justify-end gap-2 border-t border-cream-200 bg-cream-50 px-5 py-3">
             <Dialog.Close asChild>
               <Button variant="ghost" disabled={isLoading}>
                 Cancel
