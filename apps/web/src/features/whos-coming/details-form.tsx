@@ -12,6 +12,8 @@ export interface DetailsFormProps {
   onValid: (details: BookingDetails) => void | Promise<void>;
   /** Field errors from the API (paths like `body.children.0.firstName`). */
   serverErrors?: { path: string; message: string }[];
+  /** Called once the form is in the page (a submit button outside it can be enabled then). */
+  onMounted?: () => void;
 }
 
 const input = 'min-h-11 w-full rounded-xl border border-cream-300 bg-white px-3 text-base text-ink-900 aria-invalid:border-festive-700';
@@ -29,12 +31,13 @@ function FieldError({ id, message }: { id: string; message?: string }) {
  * Who's coming: children (first name and age), adults, pets on pet nights, access needs and notes.
  * The shared contract schema validates it, so the form says exactly what the API would.
  */
-export function DetailsForm({ id, defaultValues, allowsPets, maxPeople = DETAILS_LIMITS.defaultMaxPeople, onValid, serverErrors }: DetailsFormProps) {
+export function DetailsForm({ id, defaultValues, allowsPets, maxPeople = DETAILS_LIMITS.defaultMaxPeople, onValid, serverErrors, onMounted }: DetailsFormProps) {
   const resolver = useMemo(() => zodResolver(bookingDetailsSchemaFor({ maxPeople, allowsPets })), [maxPeople, allowsPets]);
   const form = useForm<BookingDetails>({ resolver, defaultValues, mode: 'onTouched' });
   const children = useFieldArray({ control: form.control, name: 'children' });
   const { errors } = form.formState;
 
+  useEffect(() => onMounted?.(), [onMounted]);
   useEffect(() => {
     for (const e of serverErrors ?? []) form.setError(e.path.replace(/^body\.?/, '') as FieldPath<BookingDetails>, { message: e.message });
   }, [serverErrors, form]);
@@ -47,15 +50,15 @@ export function DetailsForm({ id, defaultValues, allowsPets, maxPeople = DETAILS
         {children.fields.map((field, i) => {
           const e = childErrors?.[i];
           return (
-            <div key={field.id} className="flex flex-wrap items-start gap-2 rounded-xl bg-cream-100 p-2" data-testid="child-row">
-              <div className="flex min-w-40 flex-1 flex-col gap-1">
+            <div key={field.id} className="grid grid-cols-[minmax(0,1fr)_4.75rem_auto] items-start gap-2 rounded-xl bg-cream-100 p-2" data-testid="child-row">
+              <div className="flex min-w-0 flex-col gap-1">
                 <label htmlFor={`${id}-c${i}-name`} className="text-sm text-ink-700">
                   First name
                 </label>
                 <input id={`${id}-c${i}-name`} className={input} autoComplete="off" aria-invalid={e?.firstName ? true : undefined} aria-describedby={`${id}-c${i}-name-err`} {...form.register(`children.${i}.firstName`)} />
                 <FieldError id={`${id}-c${i}-name-err`} message={e?.firstName?.message} />
               </div>
-              <div className="flex w-24 flex-col gap-1">
+              <div className="flex min-w-0 flex-col gap-1">
                 <label htmlFor={`${id}-c${i}-age`} className="text-sm text-ink-700">
                   Age
                 </label>
@@ -75,7 +78,7 @@ export function DetailsForm({ id, defaultValues, allowsPets, maxPeople = DETAILS
                 </select>
                 <FieldError id={`${id}-c${i}-age-err`} message={e?.age?.message} />
               </div>
-              <button type="button" className="mt-6 min-h-11 rounded-xl px-3 text-sm font-semibold text-festive-800 hover:bg-cream-200" aria-label={`Remove child ${i + 1}`} onClick={() => children.remove(i)}>
+              <button type="button" className="mt-6 min-h-11 rounded-xl px-2 text-sm font-semibold text-festive-800 hover:bg-cream-200" aria-label={`Remove child ${i + 1}`} onClick={() => children.remove(i)}>
                 Remove
               </button>
             </div>

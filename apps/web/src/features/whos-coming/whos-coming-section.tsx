@@ -9,13 +9,14 @@ export interface WhosComingSectionProps {
   current: BookingDetails | null;
   onValid: (details: BookingDetails) => void | Promise<void>;
   serverErrors?: { path: string; message: string }[];
+  onMounted?: () => void;
 }
 
 /** Pets are for pet nights only, so a pet-night family's pets do not carry over to another session. */
 const fitted = (d: BookingDetails, allowsPets: boolean): BookingDetails => (allowsPets ? d : { ...d, pets: 0 });
 
 /** The Overview step's "Who's coming" (no eighth step: the spec fixes seven). Loaded with the step. */
-export function WhosComingSection({ formId, allowsPets, current, onValid, serverErrors }: WhosComingSectionProps) {
+export function WhosComingSection({ formId, allowsPets, current, onValid, serverErrors, onMounted }: WhosComingSectionProps) {
   const previous = usePreviousDetailsQuery(undefined, { skip: current !== null });
   if (current === null && previous.isLoading) return <div className="h-40 animate-pulse rounded-2xl bg-cream-200" aria-hidden="true" />;
   const start = current ?? previous.data ?? EMPTY_DETAILS;
@@ -27,7 +28,7 @@ export function WhosComingSection({ formId, allowsPets, current, onValid, server
       <p className="mb-4 text-sm text-ink-700">
         {current === null && previous.data ? 'From your last booking: check it is still right. ' : ''}So Santa can greet every child by name. Only you and Santa's team see this.
       </p>
-      <DetailsForm id={formId} defaultValues={fitted(start, allowsPets)} allowsPets={allowsPets} onValid={onValid} serverErrors={serverErrors} />
+      <DetailsForm id={formId} defaultValues={fitted(start, allowsPets)} allowsPets={allowsPets} onValid={onValid} serverErrors={serverErrors} onMounted={onMounted} />
     </section>
   );
 }

@@ -1,4 +1,4 @@
-import { lazy, Suspense, useState } from 'react';
+import { lazy, Suspense, useCallback, useState } from 'react';
 import type { BookingDetails } from '@kringle/contracts/booking-details';
 import { useNavigate } from 'react-router';
 import { formatSessionTime } from '@kringle/contracts/dates';
@@ -26,6 +26,9 @@ export function OverviewStep({ focusOnMount }: { focusOnMount: boolean }) {
   const [busy, setBusy] = useState(false);
   const [problem, setProblem] = useState<{ message: string; prices: boolean } | null>(null);
   const [fieldErrors, setFieldErrors] = useState<{ path: string; message: string }[]>();
+  // Continue submits the "Who's coming" form, so it waits until that form (a lazy chunk) is in the page.
+  const [formReady, setFormReady] = useState(false);
+  const onFormMounted = useCallback(() => setFormReady(true), []);
   const lines = activeItems(packages);
   const timezone = location?.timezone ?? 'Australia/Sydney';
 
@@ -60,7 +63,7 @@ export function OverviewStep({ focusOnMount }: { focusOnMount: boolean }) {
           <Button variant="ghost" onClick={() => dispatch(prevStep())} disabled={busy}>
             Back
           </Button>
-          <Button type="submit" form={DETAILS_FORM} className="sm:min-w-56" disabled={busy || lines.length === 0}>
+          <Button type="submit" form={DETAILS_FORM} className="sm:min-w-56" disabled={busy || lines.length === 0 || !formReady}>
             {busy ? 'Preparing payment…' : 'Continue to payment'}
           </Button>
         </>
@@ -116,7 +119,7 @@ export function OverviewStep({ focusOnMount }: { focusOnMount: boolean }) {
         </dl>
       </section>
       <Suspense fallback={<div className="h-40 animate-pulse rounded-2xl bg-cream-200" aria-hidden="true" />}>
-        <WhosComingSection formId={DETAILS_FORM} allowsPets={slotType[0]?.allowsPets ?? false} current={details ?? null} onValid={proceed} serverErrors={fieldErrors} />
+        <WhosComingSection formId={DETAILS_FORM} allowsPets={slotType[0]?.allowsPets ?? false} current={details ?? null} onValid={proceed} serverErrors={fieldErrors} onMounted={onFormMounted} />
       </Suspense>
     </StepFrame>
   );
