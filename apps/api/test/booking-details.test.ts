@@ -180,6 +180,11 @@ describe("who's coming and check-in codes", () => {
     expect(moved.slot.id).toBe(hold.slotId);
     expect(moved.checkInCode).toBe(b.checkInCode);
     expect(await verifyCheckInCode(t.db, b.checkInCode)).toBe(b.id);
+    const [movedMail] = await t.db.select().from(mailOutbox).where(eq(mailOutbox.toAddress, who.email)).orderBy(desc(mailOutbox.createdAt));
+    expect(movedMail!.subject).toMatch(/^Moved:/);
+    expect(movedMail!.text).toContain(`Check-in code: ${b.checkInCode}.`);
+    expect(movedMail!.text).toContain("Who's coming: not told yet.");
+    expect(movedMail!.attachments.map((a) => a.cid)).toContain('check-in-qr@kringle');
 
     const forged = `${b.reference}-${'A'.repeat(16)}`;
     expect(await verifyCheckInCode(t.db, forged)).toBeNull();
