@@ -16,6 +16,9 @@ export interface DetailsFormProps {
   onMounted?: () => void;
 }
 
+/** Pets are for pet nights only: a pet night's pets do not carry over to another session (or a move off one). */
+export const fitDetails = (d: BookingDetails, allowsPets: boolean): BookingDetails => (allowsPets ? d : { ...d, pets: 0 });
+
 const input = 'min-h-11 w-full rounded-xl border border-cream-300 bg-white px-3 text-base text-ink-900 aria-invalid:border-festive-700';
 const AGES = Array.from({ length: DETAILS_LIMITS.maxChildAge + 1 }, (_, i) => i);
 

@@ -6,7 +6,7 @@ import type { Booking } from '@kringle/contracts/bookings';
 import { Button } from '../../components/ui/button';
 import type { ApiError } from '../../lib/base-query';
 import { useSaveBookingDetailsMutation } from './api';
-import { DetailsForm } from './details-form';
+import { DetailsForm, fitDetails } from './details-form';
 
 /** The family may change who's coming until the session starts (the API answers DETAILS_LOCKED after). */
 export const canEditDetails = (b: Booking, now = Date.now()) => b.status !== 'cancelled' && Date.parse(b.slot.startAt) > now;
@@ -44,7 +44,7 @@ export function EditDetailsButton({ booking }: { booking: Booking }) {
           <Dialog.Description className="text-sm text-ink-700">
             {booking.slotType.name} at {booking.location.name}, reference <span className="font-mono">{booking.reference}</span>. Only you and Santa's team see this.
           </Dialog.Description>
-          <DetailsForm id={formId} defaultValues={booking.details ?? EMPTY_DETAILS} allowsPets={booking.slotType.allowsPets} onValid={onValid} serverErrors={serverErrors} />
+          <DetailsForm id={formId} defaultValues={fitDetails(booking.details ?? EMPTY_DETAILS, booking.slotType.allowsPets)} allowsPets={booking.slotType.allowsPets} onValid={onValid} serverErrors={serverErrors} />
           {/* Save stays in reach while the form scrolls on a phone. */}
           <div className="sticky -bottom-5 -mx-5 flex flex-wrap justify-end gap-2 border-t border-cream-200 bg-cream-50 px-5 py-3">
             <Dialog.Close asChild>

@@ -1,6 +1,6 @@
 import { EMPTY_DETAILS, type BookingDetails } from '@kringle/contracts/booking-details';
 import { usePreviousDetailsQuery } from './api';
-import { DetailsForm } from './details-form';
+import { DetailsForm, fitDetails } from './details-form';
 
 export interface WhosComingSectionProps {
   formId: string;
@@ -12,8 +12,6 @@ export interface WhosComingSectionProps {
   onMounted?: () => void;
 }
 
-/** Pets are for pet nights only, so a pet-night family's pets do not carry over to another session. */
-const fitted = (d: BookingDetails, allowsPets: boolean): BookingDetails => (allowsPets ? d : { ...d, pets: 0 });
 
 /** The Overview step's "Who's coming" (no eighth step: the spec fixes seven). Loaded with the step. */
 export function WhosComingSection({ formId, allowsPets, current, onValid, serverErrors, onMounted }: WhosComingSectionProps) {
@@ -28,7 +26,7 @@ export function WhosComingSection({ formId, allowsPets, current, onValid, server
       <p className="mb-4 text-sm text-ink-700">
         {current === null && previous.data ? 'From your last booking: check it is still right. ' : ''}So Santa can greet every child by name. Only you and Santa's team see this.
       </p>
-      <DetailsForm id={formId} defaultValues={fitted(start, allowsPets)} allowsPets={allowsPets} onValid={onValid} serverErrors={serverErrors} onMounted={onMounted} />
+      <DetailsForm id={formId} defaultValues={fitDetails(start, allowsPets)} allowsPets={allowsPets} onValid={onValid} serverErrors={serverErrors} onMounted={onMounted} />
     </section>
   );
 }
