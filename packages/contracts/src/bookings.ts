@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { bookingDetailsSchema } from './booking-details';
 import { lineItemSchema } from './cart';
 import { CURRENCY } from './money';
 import { BOOKING_SOURCES, BOOKING_STATUSES } from './statuses';
@@ -11,7 +12,7 @@ export const bookingSchema = z
     source: z.enum(BOOKING_SOURCES),
     location: z.object({ id: z.uuid(), name: z.string(), address: z.string(), timezone: z.string() }),
     slot: z.object({ id: z.uuid(), startAt: z.iso.datetime(), endAt: z.iso.datetime() }),
-    slotType: z.object({ id: z.uuid(), name: z.string() }),
+    slotType: z.object({ id: z.uuid(), name: z.string(), allowsPets: z.boolean().meta({ description: 'Pets may be listed in details (pet nights)' }) }),
     items: z.array(lineItemSchema),
     amountCents: z.number().int(),
     currency: z.literal(CURRENCY),
@@ -20,6 +21,8 @@ export const bookingSchema = z
     canCancel: z.boolean(),
     refundableCents: z.number().int(),
     createdAt: z.iso.datetime(),
+    details: bookingDetailsSchema.nullable().meta({ description: "Who is coming (PUT /bookings/{id}/details); null until given, and again once deleted after the session" }),
+    checkInCode: z.string().nullable().meta({ description: 'The signed code the QR encodes; only for the owner, null unless the booking is confirmed (completed)' }),
   })
   .meta({ id: 'Booking' });
 export type Booking = z.infer<typeof bookingSchema>;

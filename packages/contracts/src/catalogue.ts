@@ -4,7 +4,13 @@ import { CURRENCY } from './money';
 import { SLOT_FILTERS, SLOT_STATUSES } from './statuses';
 
 export const slotTypeSchema = z
-  .object({ id: z.uuid(), name: z.string(), description: z.string(), durationMinutes: z.number().int() })
+  .object({
+    id: z.uuid(),
+    name: z.string(),
+    description: z.string(),
+    durationMinutes: z.number().int(),
+    allowsPets: z.boolean().meta({ description: 'Pets may come (pet nights): details may list pets' }),
+  })
   .meta({ id: 'SlotType' });
 
 export const locationSchema = z

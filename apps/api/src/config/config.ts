@@ -88,7 +88,10 @@ const envSchema = z.object({
   MAX_UPCOMING_BOOKINGS: int(1, 100).default(5),
   WAITLIST_LIMIT: int(0, 50).default(3),
   WAITLIST_OFFER_MINUTES: int(1, 24 * 60).default(30),
-  MAX_PEOPLE_PER_PHOTO: int(1, 50).default(8),
+  /** Children and adults in one photo (issue 18). */
+  MAX_PEOPLE_PER_PHOTO: int(1, 30).default(8),
+  /** Days after the session before who-is-coming details are deleted (decision: details retention). */
+  DETAILS_RETENTION_DAYS: int(0, 3650).default(30),
 });
 
 export type Env = z.infer<typeof envSchema>;

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { detailsRetentionJob } from './details-retention.job';
 import { holdExpiryJob } from './hold-expiry.job';
 import { paymentReconciliationJob } from './payment-reconciliation.job';
 import { refundsJob } from './refunds.job';
@@ -9,7 +10,7 @@ import type { Job } from './runner';
 
 /** Every background job the API runs (each one multi-process safe). */
 export function allJobs(app: FastifyInstance): Job[] {
-  const jobs: Job[] = [holdExpiryJob(app), paymentReconciliationJob(app), refundsJob(app), remindersJob(app), resetRequestsJob(app)];
+  const jobs: Job[] = [holdExpiryJob(app), paymentReconciliationJob(app), refundsJob(app), remindersJob(app), resetRequestsJob(app), detailsRetentionJob(app)];
   const outbox = createOutboxJob(app);
   if (outbox) jobs.push(outbox);
   else app.log.warn('no SMTP_URL and no embedded mail catcher: e-mail stays queued in mail_outbox');

@@ -23,6 +23,7 @@ const OWNED: Record<string, Record<string, Owned>> = {
   '/api/v1/bookings/{id}/cancel': { id: 'booking' },
   '/api/v1/bookings/{id}/reschedule': { id: 'booking' },
   '/api/v1/bookings/{id}/calendar.ics': { id: 'booking' },
+  '/api/v1/bookings/{id}/details': { id: 'booking' },
   '/api/v1/orders/{bookingId}/orders': { bookingId: 'booking' },
   '/api/v1/orders/{bookingId}/orders/{orderId}': { bookingId: 'booking', orderId: 'order' },
   '/api/v1/orders/{bookingId}/orders/{orderId}/payment-receipt': { bookingId: 'booking', orderId: 'order' },
@@ -73,6 +74,7 @@ describe('access control on every route', () => {
       'POST /api/v1/bookings/reservation/{id}/checkoutOrder': { cartId: malloryHold.cartId },
       'POST /api/v1/bookings/{id}/cancel': { reason: 'not mine' },
       'POST /api/v1/bookings/{id}/reschedule': { reservationId: malloryHold.reservationId },
+      'PUT /api/v1/bookings/{id}/details': { children: [{ firstName: 'Not', age: 5 }], adults: 1, pets: 0, accessNeeds: [], accessNote: '', noteForSanta: '' },
     })[key(op)];
   const send = (op: Operation, url: string, headers: Record<string, string>, payload = bodyFor(op)) =>
     w.t.app.inject({ method: op.method as 'GET', url, headers, ...(payload ? { payload } : {}) });

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import type { BookingDetails as FamilyDetails } from '@kringle/contracts/booking-details';
 import { users } from './accounts';
 import { locations, slots, slotTypes } from './catalogue';
 import { reservations } from './reservations';
@@ -59,12 +60,18 @@ export const bookings = pgTable(
     cancelledAt: timestamp('cancelled_at', { withTimezone: true }),
     /** Set when the day-before reminder is queued, so it goes once whatever the number of processes. */
     reminderSentAt: timestamp('reminder_sent_at', { withTimezone: true }),
+    /** Who is coming (issue 18); personal information, deleted after the session (decision: details retention). */
+    details: jsonb('details').$type<FamilyDetails>(),
+    detailsUpdatedAt: timestamp('details_updated_at', { withTimezone: true }),
+    /** Set by the retention job when it deletes the details. */
+    detailsDeletedAt: timestamp('details_deleted_at', { withTimezone: true }),
   },
   (t) => [
     uniqueIndex('bookings_reference_key').on(t.reference),
     // The last line of defence against a double booking: one confirmed booking per session.
     uniqueIndex('bookings_one_confirmed_per_slot').on(t.slotId).where(sql`status = 'completed'`),
     index('bookings_user_idx').on(t.userId, t.status),
+    index('bookings_with_details_idx').on(t.slotId).where(sql`details IS NOT NULL`),
   ],
 );
 

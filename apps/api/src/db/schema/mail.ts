@@ -6,6 +6,8 @@ export interface MailAttachment {
   contentType: string;
   /** Base64 content. */
   content: string;
+  /** Content-ID of an inline image the HTML shows as `cid:…`. */
+  cid?: string;
 }
 
 /**

@@ -1,6 +1,7 @@
 import { localDateOf, localTimeOf, zoneAbbreviation, zoneOffsetMinutes } from '@kringle/contracts/dates';
 import { tzlib_get_ical_block } from 'timezones-ical-library';
 import type { BookingDetails } from '../payments/payments.repository';
+import { icsWhoIsComing } from './booking-details.emails';
 
 /** Only a paid booking is a confirmed event; an unpaid one is tentative. */
 const ICS_STATUS = { completed: 'CONFIRMED', payment_pending: 'TENTATIVE', payment_failed: 'TENTATIVE', cancelled: 'CANCELLED' } as const;
@@ -88,7 +89,7 @@ export function bookingIcs(details: BookingDetails, brandName: string, now: Date
     `DTEND;TZID=${tz}:${localStamp(details.endAt, tz)}`,
     `SUMMARY:${text(`${details.slotTypeName} at ${details.locationName} (${b.reference})`)}`,
     `LOCATION:${text(`${details.locationName}, ${details.address}, ${details.suburb} ${details.state}`)}`,
-    `DESCRIPTION:${text(`Booking ${b.reference}. Please arrive 10 minutes early.`)}`,
+    `DESCRIPTION:${text(`Booking ${b.reference}.${icsWhoIsComing(details)} Please arrive 10 minutes early.`)}`,
     `STATUS:${status}`,
     `SEQUENCE:${b.rescheduleCount}`,
     ...alarms,

@@ -4,6 +4,7 @@ import { renderEmail } from '../mail/mail-layout';
 import type { OutgoingMail } from '../mail/outbox.repository';
 import type { BookingDetails } from '../payments/payments.repository';
 import { bookingIcs } from './booking-calendar';
+import { checkInAttachment, checkInImage, whoIsComingLines } from './booking-details.emails';
 
 const hi = (d: BookingDetails) => (d.firstName.trim() ? `Hi ${d.firstName.trim()},` : 'Hi,');
 const when = (d: BookingDetails) => formatSessionTime(d.startAt, d.timezone);
@@ -23,11 +24,13 @@ export function bookingConfirmedMail(d: BookingDetails, brandName: string, appUr
         `Booking reference: ${d.booking.reference}`,
         ...itemLines(d),
         `Total paid: ${formatAud(d.booking.amountCents)} (includes GST).`,
+        ...whoIsComingLines(d),
       ],
       action: { label: 'See my bookings', url: `${appUrl}/bookings` },
+      image: checkInImage(d),
       outro: ['The calendar file attached adds the session to your calendar. Please arrive 10 minutes early.'],
     }),
-    attachments: [{ filename: `${d.booking.reference}.ics`, contentType: 'text/calendar; charset=utf-8; method=PUBLISH', content: Buffer.from(bookingIcs(d, brandName, now)).toString('base64') }],
+    attachments: [{ filename: `${d.booking.reference}.ics`, contentType: 'text/calendar; charset=utf-8; method=PUBLISH', content: Buffer.from(bookingIcs(d, brandName, now)).toString('base64') }, checkInAttachment(d)],
   };
 }
 
@@ -102,11 +105,12 @@ export function bookingRescheduledMail(d: BookingDetails, brandName: string, app
     ...renderEmail({
       brandName,
       title: 'Your session has moved',
-      intro: [hi(d), `Your booking ${d.booking.reference} has moved from ${formatSessionTime(previousStart, d.timezone)} to ${when(d)} at ${d.locationName}.`, 'Everything else stays the same.'],
+      intro: [hi(d), `Your booking ${d.booking.reference} has moved from ${formatSessionTime(previousStart, d.timezone)} to ${when(d)} at ${d.locationName}.`, 'Everything else stays the same.', ...whoIsComingLines(d)],
       action: { label: 'See my bookings', url: `${appUrl}/bookings` },
-      outro: ['The attached calendar file has the new time.'],
+      image: checkInImage(d),
+      outro: ['The attached calendar file has the new time. Your check-in code has not changed.'],
     }),
-    attachments: [{ filename: `${d.booking.reference}.ics`, contentType: 'text/calendar; charset=utf-8; method=PUBLISH', content: Buffer.from(bookingIcs(d, brandName, now)).toString('base64') }],
+    attachments: [{ filename: `${d.booking.reference}.ics`, contentType: 'text/calendar; charset=utf-8; method=PUBLISH', content: Buffer.from(bookingIcs(d, brandName, now)).toString('base64') }, checkInAttachment(d)],
   };
 }
 

@@ -1,4 +1,5 @@
 import { sql, type SQL } from 'drizzle-orm';
+import type { BookingDetails as FamilyDetails } from '@kringle/contracts/booking-details';
 import type { LineItem } from '../../db/schema/bookings';
 import type { DbOrTx } from '../../db/client';
 
@@ -21,13 +22,15 @@ export interface BookingView {
   refundedCents: number;
   rescheduleCount: number;
   createdAt: Date;
+  details: FamilyDetails | null;
+  allowsPets: boolean;
 }
 
 const SELECT = sql`
   select b.id, b.reference, b.status, b.source, b.location_id, l.name as location_name, l.address, l.timezone,
          b.slot_id, s.start_at, s.end_at, b.slot_type_id, st.name as slot_type_name, b.items, b.amount_cents,
          coalesce((select sum(o.refunded_cents) from orders o where o.booking_id = b.id), 0)::int as refunded_cents,
-         b.reschedule_count, b.created_at
+         b.reschedule_count, b.created_at, b.details, st.allows_pets
   from bookings b
   join locations l on l.id = b.location_id
   join slots s on s.id = b.slot_id
@@ -52,6 +55,8 @@ const toView = (r: Record<string, unknown>): BookingView => ({
   refundedCents: r.refunded_cents as number,
   rescheduleCount: r.reschedule_count as number,
   createdAt: new Date(r.created_at as string),
+  details: (r.details as FamilyDetails | null) ?? null,
+  allowsPets: r.allows_pets as boolean,
 });
 
 export async function findBookingView(db: DbOrTx, id: string, userId: string): Promise<BookingView | undefined> {

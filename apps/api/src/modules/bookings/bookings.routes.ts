@@ -9,6 +9,8 @@ import { getBooking, listBookings } from './bookings.service';
 import { cancelBooking } from './cancel.service';
 import { rescheduleBooking } from './reschedule.service';
 import { bookingDetails } from '../payments/payments.repository';
+import { bookingDetailsSchema } from '@kringle/contracts/booking-details';
+import { updateBookingDetails } from './booking-details.service';
 
 /** My bookings (API.md "Bookings and orders"): customers only. */
 export async function bookingsRoutes(app: FastifyInstance) {
@@ -30,6 +32,22 @@ export async function bookingsRoutes(app: FastifyInstance) {
     '/bookings/:id',
     { config, schema: { tags, summary: 'One booking', params: bookingParamsSchema, response: { 200: bookingSchema, 404: errorBodySchema } } },
     async (req) => getBooking(app, authOf(req).userId, req.params.id),
+  );
+
+  r.put(
+    '/bookings/:id/details',
+    {
+      config,
+      schema: {
+        tags,
+        summary: "Who's coming: children (first name, age), adults, pets (pet nights only), access needs and notes; until the session starts",
+        description: `At least one child or adult and at most MAX_PEOPLE_PER_PHOTO (default 8) together. Unpaid bookings take them too (the web app sends them before Payment). 409 DETAILS_LOCKED once the session has started or the booking is cancelled.`,
+        params: bookingParamsSchema,
+        body: bookingDetailsSchema,
+        response: { 200: bookingSchema, 400: errorBodySchema, 404: errorBodySchema, 409: errorBodySchema },
+      },
+    },
+    async (req) => updateBookingDetails(app, authOf(req).userId, req.params.id, req.body),
   );
 
   r.post(

@@ -4,6 +4,7 @@ import { canCancel, canReschedule, refundableCents, type PolicyRules } from '@kr
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../../config/config';
 import { AppError, notFound } from '../../lib/app-error';
+import { checkInCodeFor } from '../check-in/check-in-codes';
 import { findBookingView, listBookingViews, type BookingView, type Cursor } from './bookings.repository';
 
 type Deps = Pick<FastifyInstance, 'db' | 'clock' | 'config'>;
@@ -16,7 +17,10 @@ export const policyOf = (config: Config): PolicyRules => ({
   refundCutoffHours: config.REFUND_CUTOFF_HOURS,
 });
 
-export function toBooking(v: BookingView, now: Date, rules: PolicyRules): Booking {
+/** Only a confirmed booking checks in; an unpaid or cancelled one shows no code. */
+const codeOf = (deps: Deps, v: BookingView) => (v.status === 'completed' ? checkInCodeFor(deps.db, v) : Promise.resolve(null));
+
+export function toBooking(v: BookingView, now: Date, rules: PolicyRules, checkInCode: string | null): Booking {
   const policy = { status: v.status, startAt: v.startAt, amountCents: v.amountCents, refundedCents: v.refundedCents, rescheduleCount: v.rescheduleCount };
   return {
     id: v.id,
@@ -25,7 +29,7 @@ export function toBooking(v: BookingView, now: Date, rules: PolicyRules): Bookin
     source: v.source,
     location: { id: v.locationId, name: v.locationName, address: v.address, timezone: v.timezone },
     slot: { id: v.slotId, startAt: v.startAt.toISOString(), endAt: v.endAt.toISOString() },
-    slotType: { id: v.slotTypeId, name: v.slotTypeName },
+    slotType: { id: v.slotTypeId, name: v.slotTypeName, allowsPets: v.allowsPets },
     items: v.items,
     amountCents: v.amountCents,
     currency: CURRENCY,
@@ -34,13 +38,15 @@ export function toBooking(v: BookingView, now: Date, rules: PolicyRules): Bookin
     canCancel: canCancel(policy, now),
     refundableCents: refundableCents(policy, now, rules),
     createdAt: v.createdAt.toISOString(),
+    details: v.details,
+    checkInCode,
   };
 }
 
 export async function getBooking(deps: Deps, userId: string, id: string): Promise<Booking> {
   const view = await findBookingView(deps.db, id, userId);
   if (!view) throw notFound('That booking');
-  return toBooking(view, deps.clock.now(), policyOf(deps.config));
+  return toBooking(view, deps.clock.now(), policyOf(deps.config), await codeOf(deps, view));
 }
 
 const encodeCursor = (c: Cursor) => Buffer.from(JSON.stringify(c)).toString('base64url');
@@ -60,8 +66,9 @@ export async function listBookings(deps: Deps, userId: string, tab: 'upcoming' |
   const views = await listBookingViews(deps.db, { userId, tab, now, cursor: decodeCursor(rawCursor), limit: PAGE_SIZE + 1 });
   const page = views.slice(0, PAGE_SIZE);
   const last = page.at(-1);
+  const codes = await Promise.all(page.map((v) => codeOf(deps, v)));
   return {
-    items: page.map((v) => toBooking(v, now, policyOf(deps.config))),
+    items: page.map((v, i) => toBooking(v, now, policyOf(deps.config), codes[i] ?? null)),
     nextCursor: views.length > PAGE_SIZE && last ? encodeCursor({ startAt: last.startAt.toISOString(), id: last.id }) : null,
   };
 }

@@ -20,7 +20,7 @@ export async function getLocations(db: Db, clock: Clock): Promise<Location[]> {
     seasonEnd: loc.seasonEnd,
     slotTypes: types
       .filter((t) => t.locationId === loc.id)
-      .map((t) => ({ id: t.id, name: t.name, description: t.description, durationMinutes: t.durationMinutes })),
+      .map((t) => ({ id: t.id, name: t.name, description: t.description, durationMinutes: t.durationMinutes, allowsPets: t.allowsPets })),
   }));
 }
 

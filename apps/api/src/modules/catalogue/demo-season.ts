@@ -63,6 +63,7 @@ export function demoSeason(today: Date = new Date(), options: { days?: number } 
         name: 'Pet night',
         description: 'Bring the dog (or the cat, if it agrees). Pets on a lead or in a carrier, one family at a time. 15 minutes.',
         durationMinutes: 15,
+        allowsPets: true,
       },
     ],
     locations: [

@@ -22,7 +22,7 @@ export async function upsertLocation(tx: Tx, loc: SeasonLocation, sortOrder: num
 }
 
 export async function upsertSlotType(tx: Tx, locationId: string, type: Season['slotTypes'][number], sortOrder: number): Promise<string> {
-  const values = { locationId, slug: type.slug, name: type.name, description: type.description, durationMinutes: type.durationMinutes, sortOrder };
+  const values = { locationId, slug: type.slug, name: type.name, description: type.description, durationMinutes: type.durationMinutes, allowsPets: type.allowsPets, sortOrder };
   const [row] = await tx
     .insert(slotTypes)
     .values(values)

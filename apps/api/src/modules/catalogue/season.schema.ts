@@ -50,6 +50,8 @@ export const seasonSchema = z
           name: z.string().min(1).max(80),
           description: z.string().min(1).max(500),
           durationMinutes: z.number().int().min(5).max(120),
+          /** Pet nights: families may list pets in who is coming. */
+          allowsPets: z.boolean().default(false),
         }),
       )
       .min(1),

@@ -26,6 +26,17 @@ export interface EmailContent {
   /** A small label/value table, e.g. session time, location, booking reference. */
   details?: { label: string; value: string }[];
   outro?: string | string[];
+  /** An inline picture after the details (e.g. the check-in QR code, a `cid:` attachment). */
+  image?: EmailImage;
+}
+
+export interface EmailImage {
+  /** `cid:` of an inline attachment or an https URL; mail apps block data: URIs and SVG. */
+  src: string;
+  alt: string;
+  /** Width and height in CSS pixels. */
+  size: number;
+  caption?: string;
 }
 
 export interface RenderedEmail {
@@ -85,6 +96,11 @@ function detailsTable(details: { label: string; value: string }[]): string {
   return `<table role="presentation" cellspacing="0" cellpadding="0" border="0" width="100%" style="margin:0 0 20px;border-top:1px solid ${COLOURS.line};border-bottom:1px solid ${COLOURS.line};">${rows}</table>`;
 }
 
+function picture(image: EmailImage): string {
+  const caption = image.caption ? `<br><span style="font:600 15px/1.6 ${FONT};color:${COLOURS.ink};letter-spacing:0.5px;">${escapeHtml(image.caption)}</span>` : '';
+  return `<p style="margin:0 0 20px;text-align:center;"><img src="${escapeHtml(image.src)}" alt="${escapeHtml(image.alt)}" width="${image.size}" height="${image.size}" style="display:inline-block;border:0;width:${image.size}px;height:${image.size}px;">${caption}</p>`;
+}
+
 export function renderEmail(content: EmailContent): RenderedEmail {
   const intro = list(content.intro);
   const outro = list(content.outro);
@@ -113,6 +129,7 @@ export function renderEmail(content: EmailContent): RenderedEmail {
 ${intro.map(paragraph).join('\n')}
 ${action ? button(action.label, action.url) : ''}
 ${details.length ? detailsTable(details) : ''}
+${content.image ? picture(content.image) : ''}
 ${outro.map(paragraph).join('\n')}
 <p style="margin:8px 0 0;font:16px/1.55 ${FONT};color:${COLOURS.pine};">Warm wishes,<br>The ${brand} team</p>
 </td></tr>

@@ -65,7 +65,7 @@ async function deliverOne(deps: OutboxDeps, mail: ClaimedMail): Promise<boolean>
       subject: mail.subject,
       html: mail.html,
       text: mail.text,
-      attachments: mail.attachments.map((a) => ({ filename: a.filename, contentType: a.contentType, content: a.content, encoding: 'base64' })),
+      attachments: mail.attachments.map((a) => ({ filename: a.filename, contentType: a.contentType, content: a.content, encoding: 'base64', ...(a.cid ? { cid: a.cid } : {}) })),
     });
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);

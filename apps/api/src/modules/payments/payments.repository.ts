@@ -3,6 +3,7 @@ import type { DbOrTx, Tx } from '../../db/client';
 import { users } from '../../db/schema/accounts';
 import { bookings, orders, stripeEvents } from '../../db/schema/bookings';
 import { locations, slotTypes, slots } from '../../db/schema/catalogue';
+import { checkInCodeFor } from '../check-in/check-in-codes';
 import type { BookingRow, OrderRow } from '../checkout/checkout.repository';
 
 /** False when the event id was seen before: Stripe may deliver an event more than once. */
@@ -77,7 +78,7 @@ export async function bookingDetails(db: DbOrTx, bookingId: string) {
     .innerJoin(slots, eq(slots.id, bookings.slotId))
     .innerJoin(slotTypes, eq(slotTypes.id, bookings.slotTypeId))
     .where(eq(bookings.id, bookingId));
-  return row!;
+  return { ...row!, checkInCode: await checkInCodeFor(db, row!.booking) };
 }
 export type BookingDetails = Awaited<ReturnType<typeof bookingDetails>>;
 

@@ -79,7 +79,7 @@ describe('booking slice', () => {
   });
 });
 
-const standardType = { id: 'st-1', name: 'Santa photos', description: 'A classic visit', durationMinutes: 10 };
+const standardType = { id: 'st-1', name: 'Santa photos', description: 'A classic visit', durationMinutes: 10, allowsPets: false };
 const place = (id: string, name: string): Location => ({
   id,
   name,

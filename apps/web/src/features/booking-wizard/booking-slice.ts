@@ -1,4 +1,5 @@
 import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
+import type { BookingDetails } from '@kringle/contracts/booking-details';
 import type { Location } from '@kringle/contracts/catalogue';
 import type { ReservationData } from '@kringle/contracts/reservations';
 import type { ItemType } from '@kringle/contracts/statuses';
@@ -36,6 +37,8 @@ export interface BookingState {
   checkoutData: CheckoutData | null;
   rescheduleData: RescheduleData | null;
   currentStep: number;
+  /** Who's coming, as given on Overview (kept when going back from Payment). */
+  details?: BookingDetails | null;
 }
 
 export const initialBookingState: BookingState = {
@@ -81,6 +84,9 @@ const bookingSlice = createSlice({
     setCheckoutData(state, action: PayloadAction<CheckoutData | null>) {
       state.checkoutData = action.payload;
     },
+    setDetails(state, action: PayloadAction<BookingDetails | null>) {
+      state.details = action.payload;
+    },
     /** Spec §4: starting a reschedule resets the booking state, keeps the location, stores the data. */
     startReschedule(state, action: PayloadAction<RescheduleData>) {
       return { ...initialBookingState, location: state.location, rescheduleData: action.payload };
@@ -115,6 +121,7 @@ export const {
   setShowCart,
   setReservationData,
   setCheckoutData,
+  setDetails,
   startReschedule,
   nextStep,
   prevStep,

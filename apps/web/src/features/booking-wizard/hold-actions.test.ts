@@ -7,7 +7,7 @@ import { wizardTestStore } from './wizard-test-store';
 import { stepIndex } from './wizard-steps';
 
 const NOW = Date.parse('2026-12-06T00:00:00.000Z');
-const type = { id: 't1', name: 'Santa photos', description: 'A classic visit', durationMinutes: 10 };
+const type = { id: 't1', name: 'Santa photos', description: 'A classic visit', durationMinutes: 10, allowsPets: false };
 const location: Location = {
   id: 'loc-1',
   name: 'Kringle Perth, Murray Street',

@@ -46,7 +46,7 @@ export const SYDNEY_FIXTURE = {
   imageUrl: '',
   seasonStart: '2026-11-22',
   seasonEnd: '2027-01-02',
-  slotTypes: [{ id: 't1', name: 'Santa photos', description: '', durationMinutes: 10 }],
+  slotTypes: [{ id: 't1', name: 'Santa photos', description: '', durationMinutes: 10, allowsPets: false }],
 } satisfies Location;
 
 /** What GET /common/policy answers on the defaults (API.md "Policy"). */

@@ -1,11 +1,13 @@
 import { clsx } from 'clsx';
-import { useId, type SVGProps } from 'react';
+import { useId, type ReactNode, type SVGProps } from 'react';
 import type { Booking } from '@kringle/contracts/bookings';
 import { formatSessionTime } from '@kringle/contracts/dates';
 import { formatAud, gstOf } from '@kringle/contracts/money';
 import { Button } from '../../components/ui/button';
 import { CalendarIcon, ClockIcon } from '../../components/ui/icons';
 import type { BookingOrder, BookingTab } from './api';
+import { CheckInQr } from '../whos-coming/check-in-qr';
+import { DetailsSummary } from '../whos-coming/details-summary';
 import { StatusTag } from './status-tag';
 
 export type CardAction = 'reschedule' | 'cancel' | 'continue' | 'calendar' | 'payment-receipt' | 'refund-receipt';
@@ -18,6 +20,8 @@ export interface BookingCardProps {
   /** The action in flight on this card, if any (its button shows it and the others wait). */
   busy?: CardAction | null;
   onAction: (action: CardAction, booking: Booking) => void;
+  /** The "Edit who's coming" control, when the list offers it (it needs the store; the card does not). */
+  editDetails?: ReactNode;
 }
 
 /** Which actions this booking offers, from the API's policy flags and its orders. */
@@ -54,7 +58,7 @@ const LABELS: Record<CardAction, { idle: string; busy: string }> = {
 const PRIMARY: CardAction[] = ['continue'];
 const MANAGE: CardAction[] = ['continue', 'reschedule', 'cancel'];
 
-export function BookingCard({ booking, tab, orders, busy = null, onAction }: BookingCardProps) {
+export function BookingCard({ booking, tab, orders, busy = null, onAction, editDetails }: BookingCardProps) {
   const headingId = useId();
   const actions = cardActions(booking, tab, orders);
   const when = formatSessionTime(booking.slot.startAt, booking.location.timezone);
@@ -110,6 +114,12 @@ export function BookingCard({ booking, tab, orders, busy = null, onAction }: Boo
           </span>
         </p>
       </div>
+
+      <section aria-label="Who's coming" className="flex flex-wrap items-end justify-between gap-2 rounded-xl border border-cream-200 px-3 py-2">
+        <DetailsSummary details={booking.details} />
+        {tab === 'upcoming' && editDetails}
+      </section>
+      {booking.checkInCode && tab === 'upcoming' && <CheckInQr code={booking.checkInCode} reference={booking.reference} />}
 
       {unpaid && tab === 'upcoming' && (
         <p className="flex items-start gap-2 rounded-xl bg-[#fff3e2] p-3 text-sm text-[#7a4100]">

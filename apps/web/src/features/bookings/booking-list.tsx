@@ -5,6 +5,7 @@ import { Button } from '../../components/ui/button';
 import { CalendarIcon } from '../../components/ui/icons';
 import type { ApiError } from '../../lib/base-query';
 import { useBookingListInfiniteQuery, useBookingOrdersQuery, type BookingTab } from './api';
+import { canEditDetails, EditDetailsButton } from '../whos-coming/edit-details-dialog';
 import { BookingCard, type CardAction } from './booking-card';
 
 export interface BookingListProps {
@@ -19,7 +20,16 @@ const HAS_ORDERS = new Set<Booking['status']>(['completed', 'cancelled']);
 
 function CardWithOrders({ booking, tab, busy, onAction }: Omit<BookingListProps, 'onBookNow'> & { booking: Booking }) {
   const orders = useBookingOrdersQuery(booking.id, { skip: !HAS_ORDERS.has(booking.status) });
-  return <BookingCard booking={booking} tab={tab} orders={orders.data} busy={busy?.bookingId === booking.id ? busy.action : null} onAction={onAction} />;
+  return (
+    <BookingCard
+      booking={booking}
+      tab={tab}
+      orders={orders.data}
+      busy={busy?.bookingId === booking.id ? busy.action : null}
+      onAction={onAction}
+      editDetails={canEditDetails(booking) ? <EditDetailsButton booking={booking} /> : undefined}
+    />
+  );
 }
 
 function SkeletonCards() {

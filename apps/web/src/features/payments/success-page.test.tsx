@@ -15,7 +15,7 @@ const booking: Booking = {
   source: 'online',
   location: { id: 'l1', name: 'Kringle Perth, Murray Street', address: '200 Murray Street, Perth WA', timezone: 'Australia/Perth' },
   slot: { id: 's1', startAt: '2026-12-05T23:40:00.000Z', endAt: '2026-12-05T23:50:00.000Z' },
-  slotType: { id: 't1', name: 'Santa photos' },
+  slotType: { id: 't1', name: 'Santa photos', allowsPets: false },
   items: [{ id: 'p1', type: 'package', name: 'Classic Print', quantity: 2, unitPriceCents: 3995, totalCents: 7990 }],
   amountCents: 7990,
   currency: 'AUD',
@@ -24,6 +24,8 @@ const booking: Booking = {
   canCancel: true,
   refundableCents: 0,
   createdAt: '2026-11-22T00:00:00.000Z',
+  details: { children: [{ firstName: 'Mia', age: 6 }, { firstName: 'Leo', age: 3 }], adults: 2, pets: 0, accessNeeds: ['wheelchair'], accessNote: '', noteForSanta: '' },
+  checkInCode: 'KR-7K3Q9-ABCDEFGHJKMNPQRS',
 };
 
 /** The real API slice with a fetch that answers GET /bookings/{id} with each status in turn. */

@@ -10,6 +10,8 @@ import { AlertIcon, CalendarIcon, CheckIcon } from '../../components/ui/icons';
 import { track } from '../../lib/analytics';
 import { downloadFile } from '../../lib/download-file';
 import { usePaidBookingQuery } from './api';
+import { CheckInQr } from '../whos-coming/check-in-qr';
+import { DetailsSummary } from '../whos-coming/details-summary';
 import { BookingSummary } from './booking-summary';
 import { ResultFrame } from './result-frame';
 
@@ -114,6 +116,8 @@ export function PaymentSuccessPage({ onConfirmed }: { onConfirmed?: (bookingId: 
       >
         <p>Thank you! Your payment went through and your session is confirmed. We have emailed the details to you.</p>
         <BookingSummary booking={data} />
+        {data.checkInCode && <CheckInQr code={data.checkInCode} reference={data.reference} />}
+        <DetailsSummary details={data.details} />
       </ResultFrame>
     );
   }

@@ -1,4 +1,5 @@
 import { createAsyncThunk } from '@reduxjs/toolkit';
+import type { BookingDetails } from '@kringle/contracts/booking-details';
 import { api } from '../../../lib/api';
 import { track } from '../../../lib/analytics';
 import type { ApiError } from '../../../lib/base-query';
@@ -9,6 +10,7 @@ import { stepIndex } from '../wizard-steps';
 import { bookingApi } from '../api';
 import { checkoutApi } from './api';
 import { activeItems, ecommerce, repriced, toCartBody, type Catalogue } from './cart-math';
+import { whosComingApi } from '../../whos-coming/api';
 
 type ThunkConfig = { state: WizardRootState; rejectValue: ApiError };
 
@@ -35,17 +37,25 @@ export const refreshPrices = createAsyncThunk<void, void, ThunkConfig>('booking/
   for (const line of Object.values(fresh)) dispatch(upsertItem(line));
 });
 
+/** Who's coming goes onto the unpaid booking before Payment shows: the web's gate (decision "who's coming"). */
+async function saveDetails(dispatch: (a: unknown) => unknown, bookingId: string, details: BookingDetails): Promise<ApiError | null> {
+  const saved = (await dispatch(whosComingApi.endpoints.saveBookingDetails.initiate({ id: bookingId, details }))) as { error?: unknown };
+  return saved.error ? asApiError(saved.error) : null;
+}
+
 /**
- * Overview's Continue: the cart (POST /cart with the total shown) and then the checkout
- * (booking, order, PaymentIntent). checkoutOrder is idempotent per cart, so a retry is safe.
+ * Overview's Continue: the cart (POST /cart with the total shown), the checkout (booking, order,
+ * PaymentIntent), then who's coming on that booking. checkoutOrder is idempotent per cart, so a retry is safe.
  */
-export const placeOrder = createAsyncThunk<void, { catalogue: Catalogue }, ThunkConfig>('booking/placeOrder', async ({ catalogue }, { dispatch, getState, rejectWithValue }) => {
+export const placeOrder = createAsyncThunk<void, { catalogue: Catalogue; details: BookingDetails }, ThunkConfig>('booking/placeOrder', async ({ catalogue, details }, { dispatch, getState, rejectWithValue }) => {
   const { reservationData, packages, checkoutData } = getState().booking;
   if (!reservationData) return rejectWithValue({ status: 409, data: { error: 'There is no session on hold.', code: 'HOLD_EXPIRED' } });
   if (checkoutData) {
     // Already checked out (back from Payment): go on, unless the order belongs to an earlier hold.
     const hold = await dispatch(bookingApi.endpoints.getReservation.initiate(reservationData.holdId, { forceRefetch: true, subscribe: false }));
     if (hold.data?.bookingId === checkoutData.bookingId) {
+      const failed = await saveDetails(dispatch, checkoutData.bookingId, details);
+      if (failed) return rejectWithValue(failed);
       dispatch(goToStep(stepIndex('payment')));
       return;
     }
@@ -65,6 +75,8 @@ export const placeOrder = createAsyncThunk<void, { catalogue: Catalogue }, Thunk
   }
   const result = order.data;
   dispatch(setCheckoutData({ bookingId: result.bookingId, client_secret: result.client_secret, message: result.message }));
+  const failed = await saveDetails(dispatch, result.bookingId, details);
+  if (failed) return rejectWithValue(failed);
   // The hold's end is the server's; keep the countdown on it.
   if (result.expiresAt !== reservationData.expiresAt) {
     dispatch(setReservationData({ ...reservationData, expiresAt: result.expiresAt }));

@@ -1,36 +1,48 @@
-import { useState } from 'react';
+import { lazy, Suspense, useCallback, useState } from 'react';
+import type { BookingDetails } from '@kringle/contracts/booking-details';
 import { useNavigate } from 'react-router';
 import { formatSessionTime } from '@kringle/contracts/dates';
 import { formatAud } from '@kringle/contracts/money';
 import { Button } from '../../../components/ui/button';
 import { useGetSlotQuery } from '../api';
 import { useWizardDispatch, useWizardSelector } from '../booking-hooks';
-import { prevStep } from '../booking-slice';
+import { prevStep, setDetails } from '../booking-slice';
 import { activeItems, cartGstCents, cartTotalCents } from '../checkout/cart-math';
 import { placeOrder, PRICE_CODES } from '../checkout/checkout-actions';
 import { useCatalogue } from '../checkout/use-catalogue';
 import { StepFrame } from './step-frame';
 
+// The form, its validation library and the shared schema load with this step, not with /create-booking.
+const WhosComingSection = lazy(() => import('../../whos-coming/whos-coming-section'));
+const DETAILS_FORM = 'whos-coming';
+
 /** Step 6: everything at a glance; Continue prices the cart on the server and places the order. */
 export function OverviewStep({ focusOnMount }: { focusOnMount: boolean }) {
   const dispatch = useWizardDispatch();
   const navigate = useNavigate();
-  const { location, slotType, reservationData, packages } = useWizardSelector((s) => s.booking);
+  const { location, slotType, reservationData, packages, details } = useWizardSelector((s) => s.booking);
   const slot = useGetSlotQuery({ locationId: location?.id ?? '', slotId: reservationData?.slotId ?? '' }, { skip: !location || !reservationData });
   const { catalogue } = useCatalogue();
   const [busy, setBusy] = useState(false);
   const [problem, setProblem] = useState<{ message: string; prices: boolean } | null>(null);
+  const [fieldErrors, setFieldErrors] = useState<{ path: string; message: string }[]>();
+  // Continue submits the "Who's coming" form, so it waits until that form (a lazy chunk) is in the page.
+  const [formReady, setFormReady] = useState(false);
+  const onFormMounted = useCallback(() => setFormReady(true), []);
   const lines = activeItems(packages);
   const timezone = location?.timezone ?? 'Australia/Sydney';
 
-  const proceed = async () => {
+  // Runs only once the "Who's coming" form is valid: Payment needs it.
+  const proceed = async (given: BookingDetails) => {
     setBusy(true);
     setProblem(null);
-    const result = await dispatch(placeOrder({ catalogue }));
+    dispatch(setDetails(given));
+    const result = await dispatch(placeOrder({ catalogue, details: given }));
     setBusy(false);
     if (placeOrder.rejected.match(result)) {
       const error = result.payload?.data;
       if (error?.code === 'HOLD_EXPIRED') return void navigate('/expired');
+      if (error?.details?.length) setFieldErrors(error.details);
       const prices = PRICE_CODES.includes(error?.code ?? '');
       setProblem({
         prices,
@@ -51,7 +63,7 @@ export function OverviewStep({ focusOnMount }: { focusOnMount: boolean }) {
           <Button variant="ghost" onClick={() => dispatch(prevStep())} disabled={busy}>
             Back
           </Button>
-          <Button className="sm:min-w-56" onClick={() => void proceed()} disabled={busy || lines.length === 0}>
+          <Button type="submit" form={DETAILS_FORM} className="sm:min-w-56" disabled={busy || lines.length === 0 || !formReady}>
             {busy ? 'Preparing payment…' : 'Continue to payment'}
           </Button>
         </>
@@ -106,6 +118,9 @@ export function OverviewStep({ focusOnMount }: { focusOnMount: boolean }) {
           </div>
         </dl>
       </section>
+      <Suspense fallback={<div className="h-40 animate-pulse rounded-2xl bg-cream-200" aria-hidden="true" />}>
+        <WhosComingSection formId={DETAILS_FORM} allowsPets={slotType[0]?.allowsPets ?? false} current={details ?? null} onValid={proceed} serverErrors={fieldErrors} onMounted={onFormMounted} />
+      </Suspense>
     </StepFrame>
   );
 }

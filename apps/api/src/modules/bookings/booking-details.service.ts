@@ -1,0 +1,34 @@
+import { bookingDetailsSchemaFor, type BookingDetails as FamilyDetails } from '@kringle/contracts/booking-details';
+import type { Booking } from '@kringle/contracts/bookings';
+import type { FastifyInstance } from 'fastify';
+import { AppError, notFound } from '../../lib/app-error';
+import { saveDetails } from './booking-details.repository';
+import { findBookingView } from './bookings.repository';
+import { getBooking } from './bookings.service';
+
+type Deps = Pick<FastifyInstance, 'db' | 'clock' | 'config'>;
+
+const locked = (why: string) => new AppError('DETAILS_LOCKED', 409, why);
+
+/**
+ * PUT /bookings/{id}/details: who is coming, editable by the family until the session starts.
+ * Unpaid bookings take them too: the web app sends them right after checkoutOrder and before
+ * showing Payment (decision "who's coming"). The shape is checked by the route's schema; the rules
+ * that depend on the session type (pets) and on config (people per photo) are checked here, with
+ * the same contract function the web form uses.
+ */
+export async function updateBookingDetails(deps: Deps, userId: string, bookingId: string, body: FamilyDetails): Promise<Booking> {
+  const view = await findBookingView(deps.db, bookingId, userId);
+  if (!view) throw notFound('That booking');
+  const now = deps.clock.now();
+  if (view.status === 'cancelled') throw locked('This booking is cancelled, so its details can no longer change.');
+  if (view.startAt <= now) throw locked('The session has started, so who is coming can no longer change. Please tell Santa’s team at the set.');
+  const parsed = bookingDetailsSchemaFor({ maxPeople: deps.config.MAX_PEOPLE_PER_PHOTO, allowsPets: view.allowsPets }).safeParse(body);
+  if (!parsed.success) {
+    const details = parsed.error.issues.map((i) => ({ path: ['body', ...i.path.map(String)].join('.'), message: i.message }));
+    throw new AppError('VALIDATION_FAILED', 400, details[0]?.message ?? 'Some of the details sent are not valid.', details);
+  }
+  // Conditional on the state just checked, so a cancel or the session's start in between wins.
+  if (!(await saveDetails(deps.db, { bookingId, userId, details: parsed.data, now }))) throw locked('This booking can no longer change.');
+  return getBooking(deps, userId, bookingId);
+}

@@ -1,0 +1,28 @@
+import { accessSummary, type BookingDetails } from '@kringle/contracts/booking-details';
+
+/** Who's coming on a booking's card and detail: first names with ages, counts, needs. */
+export function DetailsSummary({ details }: { details: BookingDetails | null }) {
+  if (!details) return <p className="text-sm text-ink-700">Who's coming: not told yet.</p>;
+  const adults = `${details.adults} adult${details.adults === 1 ? '' : 's'}`;
+  return (
+    <dl className="grid gap-1 text-sm" data-testid="details-summary">
+      <div className="flex flex-wrap gap-x-2">
+        <dt className="text-ink-600">Children</dt>
+        <dd className="font-semibold text-ink-900">{details.children.length ? details.children.map((c) => `${c.firstName} (${c.age})`).join(', ') : 'None'}</dd>
+      </div>
+      <div className="flex flex-wrap gap-x-2">
+        <dt className="text-ink-600">Also coming</dt>
+        <dd className="font-semibold text-ink-900">
+          {adults}
+          {details.pets ? `, ${details.pets} pet${details.pets === 1 ? '' : 's'}` : ''}
+        </dd>
+      </div>
+      {details.accessNeeds.length > 0 && (
+        <div className="flex flex-wrap gap-x-2">
+          <dt className="text-ink-600">Access</dt>
+          <dd className="font-semibold text-ink-900">{accessSummary(details)}</dd>
+        </div>
+      )}
+    </dl>
+  );
+}

@@ -1,0 +1,91 @@
+import { z } from 'zod';
+
+/** Who is coming to the photo (issue 18). The same rules run in the form and in the API. */
+export const ACCESS_NEEDS = ['wheelchair', 'sensory', 'auslan'] as const;
+export type AccessNeed = (typeof ACCESS_NEEDS)[number];
+export const ACCESS_NEED_LABELS: Record<AccessNeed, string> = {
+  wheelchair: 'Wheelchair access',
+  sensory: 'A quieter, sensory-friendly approach',
+  auslan: 'An Auslan interpreter',
+};
+
+export const DETAILS_LIMITS = {
+  maxChildren: 8,
+  maxAdults: 8,
+  maxPets: 3,
+  maxChildAge: 17,
+  maxFirstName: 40,
+  maxNote: 200,
+  /** MAX_PEOPLE_PER_PHOTO's default; the API's config and GET /common/policy give the one in force. */
+  defaultMaxPeople: 8,
+} as const;
+
+export interface DetailsRules {
+  /** Children plus adults in the photo. */
+  maxPeople: number;
+  /** Pets only on a session type that allows them (pet nights). */
+  allowsPets: boolean;
+}
+
+const count = (what: string, max: number) =>
+  z
+    .number({ error: `Enter how many ${what}.` })
+    .int(`Enter a whole number of ${what}.`)
+    .min(0, `The number of ${what} cannot be negative.`)
+    .max(max, `At most ${max} ${what}.`);
+
+const note = (what: string) => z.string({ error: `${what} must be text.` }).trim().max(DETAILS_LIMITS.maxNote, `${what}: at most ${DETAILS_LIMITS.maxNote} characters.`);
+
+export const childSchema = z.strictObject({
+  firstName: z
+    .string({ error: "Enter the child's first name." })
+    .trim()
+    .min(1, "Enter the child's first name.")
+    .max(DETAILS_LIMITS.maxFirstName, `First names: at most ${DETAILS_LIMITS.maxFirstName} characters.`),
+  age: z
+    .number({ error: 'Enter an age from 0 to 17.' })
+    .int('Enter an age in whole years.')
+    .min(0, 'Enter an age from 0 to 17.')
+    .max(DETAILS_LIMITS.maxChildAge, 'Children are 17 or younger; count older ones as adults.'),
+});
+export type Child = z.infer<typeof childSchema>;
+
+const baseDetails = z.strictObject({
+  children: z.array(childSchema, { error: 'Children must be a list.' }).max(DETAILS_LIMITS.maxChildren, `At most ${DETAILS_LIMITS.maxChildren} children.`),
+  adults: count('adults', DETAILS_LIMITS.maxAdults),
+  pets: count('pets', DETAILS_LIMITS.maxPets),
+  accessNeeds: z
+    .array(z.enum(ACCESS_NEEDS, { error: 'Choose from wheelchair access, sensory-friendly or Auslan.' }))
+    .refine((needs) => new Set(needs).size === needs.length, 'Each access need once only.'),
+  accessNote: note('The access note'),
+  noteForSanta: note('The note for Santa'),
+});
+
+/**
+ * The details schema for one session type with the limit in force: the API validates
+ * PUT /bookings/{id}/details with it and the web form uses it as its resolver.
+ */
+export function bookingDetailsSchemaFor(rules: DetailsRules) {
+  return baseDetails.superRefine((d, ctx) => {
+    const people = d.children.length + d.adults;
+    if (people === 0) ctx.addIssue({ code: 'custom', path: ['adults'], message: 'Tell us who is coming: at least one child or adult.' });
+    if (people > rules.maxPeople) ctx.addIssue({ code: 'custom', path: ['adults'], message: `At most ${rules.maxPeople} people fit in the photo (children and adults together).` });
+    if (d.pets > 0 && !rules.allowsPets) ctx.addIssue({ code: 'custom', path: ['pets'], message: 'Pets come to pet nights only.' });
+  });
+}
+
+/** The shape alone (OpenAPI, responses): every rule that needs no session type. */
+export const bookingDetailsSchema = baseDetails.meta({ id: 'BookingDetails' });
+export type BookingDetails = z.infer<typeof baseDetails>;
+
+export const EMPTY_DETAILS: BookingDetails = { children: [], adults: 1, pets: 0, accessNeeds: [], accessNote: '', noteForSanta: '' };
+
+/** "Mia (6) and Leo (3), 2 adults, 1 pet": first names only, for mail, calendars and cards. */
+export function detailsSummary(d: BookingDetails): string {
+  const kids = d.children.map((c) => `${c.firstName} (${c.age})`);
+  const names = kids.length > 1 ? `${kids.slice(0, -1).join(', ')} and ${kids.at(-1)}` : (kids[0] ?? '');
+  const parts = [names, d.adults ? `${d.adults} adult${d.adults === 1 ? '' : 's'}` : '', d.pets ? `${d.pets} pet${d.pets === 1 ? '' : 's'}` : ''];
+  return parts.filter(Boolean).join(', ');
+}
+
+export const accessSummary = (d: BookingDetails): string => d.accessNeeds.map((n) => ACCESS_NEED_LABELS[n]).join(', ');
