@@ -4,6 +4,7 @@ import { z } from 'zod';
 import {
   actionCheckResponseSchema,
   actionCodeRequestSchema,
+  changePasswordRequestSchema,
   confirmPasswordResetRequestSchema,
   emailVerificationRequestSchema,
   messageResponseSchema,
@@ -153,6 +154,31 @@ export async function accountsRoutes(app: FastifyInstance) {
       },
     },
     async (request) => ({ user: await accounts.updateProfile(authOf(request).userId, request.body) }),
+  );
+
+  r.post(
+    '/user/me/password',
+    {
+      config: { auth: 'customer' },
+      schema: {
+        tags,
+        summary: 'Change the password (the current one must match)',
+        description:
+          'Checks `currentPassword`, sets `newPassword` (same rules as registration), revokes every refresh token of the user, so other devices ' +
+          'must sign in again, and starts a fresh session here: the body is a new ID token, the cookie a new refresh token. ID tokens already ' +
+          'issued stay valid until they expire (15 min). 400 `WRONG_PASSWORD` (details on body.currentPassword), 400 `WEAK_PASSWORD`, ' +
+          '429 after 10 attempts a minute per user.',
+        body: changePasswordRequestSchema,
+        response: { 200: sessionResponseSchema, ...errors(400, 429) },
+      },
+      // Per user: a token left signed in on a shared device must not become a password-guessing oracle.
+      preHandler: [rateLimit(app, { name: 'change-password:user', max: 10, window: '1 minute', key: (request) => request.auth?.userId })],
+    },
+    async (request, reply) => {
+      const session = await accounts.changePassword(authOf(request).userId, request.body.currentPassword, request.body.newPassword);
+      setRefreshCookie(request, reply, session.refreshToken, session.refreshExpiresAt, app.clock.now());
+      return sessionBody(session);
+    },
   );
 
   r.post(
