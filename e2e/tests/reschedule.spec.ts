@@ -65,7 +65,7 @@ for (const viewport of VIEWPORTS) {
   if (await taken.isVisible({ timeout: 3_000 }).catch(() => false)) await taken.getByRole('button').first().click();
   await expect(page).toHaveURL(/\/bookings$/, { timeout: 20_000 });
   await expect(page.getByText(/Your booking has moved to .+ (am|pm) AEDT/)).toBeVisible();
-  await expect(cardOf(page, booking.reference)).toContainText('Rescheduled once.');
+  await expect(cardOf(page, booking.reference)).toContainText('1 of 2 free moves used.');
   await page.screenshot({ path: `${SCREENSHOT_DIR}/reschedule-${viewport.name}-done.png` });
 
   const moved = await api.get<Booking>(`/bookings/${booking.id}`);

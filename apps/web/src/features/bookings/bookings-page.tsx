@@ -1,7 +1,7 @@
 import * as Tabs from '@radix-ui/react-tabs';
 import { useSearchParams } from 'react-router';
 import { Button } from '../../components/ui/button';
-import type { BookingTab } from './api';
+import { useBookingListInfiniteQuery, type BookingTab } from './api';
 import { BookingList } from './booking-list';
 import { CancelDialog } from './cancel-dialog';
 import { useBookingActions, type WizardHandoff } from './use-booking-actions';
@@ -27,6 +27,9 @@ export function BookingsPage({ onBookNow, onReschedule, onContinuePayment }: Boo
   const [params, setParams] = useSearchParams();
   const tab: BookingTab = params.get('tab') === 'past' ? 'past' : 'upcoming';
   const actions = useBookingActions({ onReschedule, onContinuePayment });
+  // The same (cached) list the Upcoming tab shows: when it is empty, its empty state carries the one Book button.
+  const upcoming = useBookingListInfiniteQuery('upcoming', { skip: tab !== 'upcoming' });
+  const upcomingEmpty = tab === 'upcoming' && upcoming.isSuccess && upcoming.data.pages.every((p) => p.items.length === 0);
 
   const selectTab = (value: string) => setParams(value === 'past' ? { tab: 'past' } : {}, { replace: true });
 
@@ -37,10 +40,12 @@ export function BookingsPage({ onBookNow, onReschedule, onContinuePayment }: Boo
           <h1 className="text-3xl font-semibold text-ink-900 sm:text-4xl">My Bookings</h1>
           <p className="text-ink-700">Your visits with Santa. Times are shown in each location&apos;s local time.</p>
         </div>
-        {/* Secondary: on this page the bookings come first, and the empty state has its own Book now. */}
-        <Button variant="secondary" onClick={onBookNow} className="w-full shrink-0 sm:w-auto">
-          Book a session
-        </Button>
+        {/* Secondary: on this page the bookings come first. Hidden while the empty state offers the same action. */}
+        {!upcomingEmpty && (
+          <Button variant="secondary" onClick={onBookNow} className="w-full shrink-0 sm:w-auto">
+            Book a session
+          </Button>
+        )}
       </header>
 
       <Tabs.Root value={tab} onValueChange={selectTab} className="flex flex-col gap-4">
