@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import type { Slot } from '@kringle/contracts/catalogue';
 import { formatSessionTime, localDateOf, zoneAbbreviation } from '@kringle/contracts/dates';
+import { DEFAULT_POLICY } from '@kringle/contracts/policy';
 import { Button } from '../../../components/ui/button';
 import { toastSuccess } from '../../../lib/deferred-toast';
 import { useGetAvailableDatesQuery, useGetAvailableSlotsQuery, useGetSlotQuery } from '../api';
@@ -10,6 +11,7 @@ import { prevStep } from '../booking-slice';
 import { DatePicker } from '../date-picker';
 import { moveBookingTo, releaseHold, takeHold } from '../hold-actions';
 import { LateMoveDialog, moveLosesRefund } from '../late-move-dialog';
+import { MoveConfirmDialog } from '../move-confirm-dialog';
 import { SessionList, sessionTime } from '../session-list';
 import { LoadingList, LoadProblem } from './load-states';
 import { StepFrame } from './step-frame';
@@ -46,6 +48,10 @@ export function SessionTimeStep({ focusOnMount }: { focusOnMount: boolean }) {
   const [taken, setTaken] = useState<TakenNotice | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [lateMove, setLateMove] = useState<Slot | null>(null);
+  const [confirmMove, setConfirmMove] = useState<Slot | null>(null);
+  const from = typeof rescheduleData?.startAt === 'string' ? rescheduleData.startAt : undefined;
+  const movesUsed = typeof rescheduleData?.rescheduleCount === 'number' ? rescheduleData.rescheduleCount : 0;
+  const currentSlotId = typeof rescheduleData?.slotId === 'string' ? rescheduleData.slotId : null;
 
   const locationId = location?.id ?? '';
   const slotTypeId = slotType?.id ?? '';
@@ -66,23 +72,28 @@ export function SessionTimeStep({ focusOnMount }: { focusOnMount: boolean }) {
     setError(null);
   };
 
-  const pick = async (slot: Slot, refundLossAccepted = false) => {
+  /** `confirmed`: the family has answered the one question (from → to, or the late-move warning). */
+  const pick = async (slot: Slot, confirmed = false) => {
     setTaken(null);
     setError(null);
-    setLateMove(null);
-    const from = typeof rescheduleData?.startAt === 'string' ? rescheduleData.startAt : undefined;
-    if (rescheduling && !refundLossAccepted && moveLosesRefund(from, slot.startAt)) {
-      setLateMove(slot);
+    if (rescheduling && !confirmed) {
+      // One confirmation: the late-move warning when the move loses the refund, else from → to.
+      if (moveLosesRefund(from, slot.startAt)) setLateMove(slot);
+      else setConfirmMove(slot);
       return;
     }
+    setLateMove(null);
     setPendingSlotId(slot.id);
     if (rescheduling) {
       const moved = await dispatch(moveBookingTo(slot));
       setPendingSlotId(null);
+      setConfirmMove(null);
       if (moveBookingTo.fulfilled.match(moved)) {
-        // Spec §4: a reschedule ends on the new confirmed time (shown in My Bookings).
-        void toastSuccess(`Your booking has moved to ${formatSessionTime(moved.payload.slot.startAt, moved.payload.location.timezone)}.`);
-        void navigate('/bookings', { replace: true });
+        // Spec §4: a reschedule ends on the new confirmed time, shown in My Bookings with what changed.
+        const to = formatSessionTime(moved.payload.slot.startAt, moved.payload.location.timezone);
+        void toastSuccess(`Your booking has moved to ${to}.`);
+        const moveSummary = { reference: moved.payload.reference, from: from ? formatSessionTime(from, moved.payload.location.timezone) : null, to, movesUsed: moved.payload.rescheduleCount };
+        void navigate('/bookings', { replace: true, state: { moved: moveSummary } });
         return;
       }
       return showProblem(slot, moved.payload?.data);
@@ -116,7 +127,7 @@ export function SessionTimeStep({ focusOnMount }: { focusOnMount: boolean }) {
         <>
           {slotType?.name} at {location?.name}.{' '}
           {rescheduling
-            ? 'Picking a time moves your booking there straight away; the price stays the same.'
+            ? `Pick a new time: we show you the change before anything moves, and the price stays the same. You have used ${movesUsed} of ${DEFAULT_POLICY.rescheduleLimit} free moves.`
             : 'Picking a time holds it for you for 10 minutes while you finish booking.'}
         </>
       }
@@ -176,10 +187,21 @@ export function SessionTimeStep({ focusOnMount }: { focusOnMount: boolean }) {
 
           {slots.isLoading && <LoadingList label="Loading sessions" rows={2} />}
           {slots.isError && <LoadProblem what="the sessions" onRetry={() => void slots.refetch()} />}
-          {slots.data && <SessionList slots={items} timezone={timezone} heldSlotId={hold?.slotId ?? null} pendingSlotId={pendingSlotId} onPick={(s) => void pick(s)} />}
+          {slots.data && (
+            <SessionList slots={items} timezone={timezone} heldSlotId={hold?.slotId ?? null} currentSlotId={currentSlotId} pendingSlotId={pendingSlotId} onPick={(s) => void pick(s)} />
+          )}
         </section>
       )}
       <LateMoveDialog slot={lateMove} timezone={timezone} onKeepLooking={() => setLateMove(null)} onMove={(s) => void pick(s, true)} />
+      <MoveConfirmDialog
+        slot={confirmMove}
+        from={from}
+        timezone={timezone}
+        movesUsed={movesUsed}
+        busy={pendingSlotId !== null}
+        onKeepLooking={() => setConfirmMove(null)}
+        onMove={(s) => void pick(s, true)}
+      />
     </StepFrame>
   );
 }
