@@ -35,6 +35,8 @@ export interface BookingState {
   reservationData: ReservationData | null;
   checkoutData: CheckoutData | null;
   rescheduleData: RescheduleData | null;
+  /** The session of a hold that just ran out, so /expired can offer it again (cleared by any new hold). */
+  lapsedSlotId?: string | null;
   currentStep: number;
 }
 
@@ -46,6 +48,7 @@ export const initialBookingState: BookingState = {
   reservationData: null,
   checkoutData: null,
   rescheduleData: null,
+  lapsedSlotId: null,
   currentStep: FIRST_STEP,
 };
 
@@ -77,6 +80,10 @@ const bookingSlice = createSlice({
     },
     setReservationData(state, action: PayloadAction<ReservationData | null>) {
       state.reservationData = action.payload;
+      if (action.payload) state.lapsedSlotId = null;
+    },
+    setLapsedSlot(state, action: PayloadAction<string | null>) {
+      state.lapsedSlotId = action.payload;
     },
     setCheckoutData(state, action: PayloadAction<CheckoutData | null>) {
       state.checkoutData = action.payload;
@@ -114,6 +121,7 @@ export const {
   clearItems,
   setShowCart,
   setReservationData,
+  setLapsedSlot,
   setCheckoutData,
   startReschedule,
   nextStep,

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { useNavigate } from 'react-router';
+import { useNavigate, useSearchParams } from 'react-router';
 import type { Slot } from '@kringle/contracts/catalogue';
 import { formatSessionTime, localDateOf, zoneAbbreviation } from '@kringle/contracts/dates';
 import { DEFAULT_POLICY } from '@kringle/contracts/policy';
@@ -60,7 +60,10 @@ export function SessionTimeStep({ focusOnMount }: { focusOnMount: boolean }) {
   const heldSlot = useGetSlotQuery({ locationId, slotId: hold?.slotId ?? '' }, { skip: !hold || !location });
   const heldDate = heldSlot.data ? localDateOf(new Date(heldSlot.data.startAt), timezone) : null;
   const firstOpen = dates.data?.items.find((d) => d.available > 0)?.date ?? null;
-  const date = chosenDate ?? heldDate ?? firstOpen;
+  // /expired sends the family back to the day they had chosen (?date=), when it still has sessions.
+  const hinted = useSearchParams()[0].get('date');
+  const hintOpen = hinted && dates.data?.items.some((d) => d.date === hinted && d.available > 0) ? hinted : null;
+  const date = chosenDate ?? heldDate ?? hintOpen ?? firstOpen;
   const slots = useGetAvailableSlotsQuery(
     { locationId, slotTypeId, date: date ?? '' },
     { skip: !date || !slotTypeId, pollingInterval: SLOTS_POLL_MS, skipPollingIfUnfocused: true, refetchOnFocus: true },
