@@ -43,9 +43,10 @@ test('an unknown path shows the unknown-path page', async ({ page }) => {
   expect(response?.status()).toBe(200);
   await expect(page.getByRole('heading', { name: "We can't find that page" })).toBeVisible();
   await expect(page).toHaveTitle(`Page Not Found | ${BRAND}`);
-  await page.getByRole('link', { name: 'Go to my bookings' }).click();
-  // A guest following it meets the `/` guard.
-  await expect(page).toHaveURL(/\/register$/);
+  // A guest has no bookings: the page offers the way in, not "Go to my bookings".
+  await expect(page.getByRole('link', { name: 'Go to my bookings' })).toHaveCount(0);
+  await page.getByRole('link', { name: 'Sign in to book' }).click();
+  await expect(page).toHaveURL(/\/login$/);
 });
 
 test('unknown API paths answer JSON 404, not the app', async ({ request }) => {

@@ -59,6 +59,11 @@ test.describe('signed-in layouts', () => {
     await expect(sidebar.getByRole('link', { name: 'View Packages' })).toBeVisible();
     await expect(sidebar.getByText('Customer', { exact: true })).toBeVisible();
     await expect(sidebar.getByRole('button', { name: 'Logout' })).toBeVisible();
+    await expect(sidebar.getByRole('button', { name: 'Edit name and phone' })).toBeVisible();
+    await sidebar.getByRole('button', { name: 'Change password' }).click();
+    await expect(page.getByRole('dialog', { name: 'Change password' }).getByLabel('Current password', { exact: true })).toBeVisible();
+    await shot(page, 'wide-change-password');
+    await page.keyboard.press('Escape');
     await expect(page.getByTestId('help-launcher')).toBeVisible();
     await expect(page.getByTestId('bottom-tab-bar')).toHaveCount(0);
     await shot(page, 'wide-bookings');
@@ -88,8 +93,29 @@ test.describe('signed-in layouts', () => {
     const menu = page.getByRole('menu');
     await expect(menu).toBeVisible();
     await expect(menu.getByRole('menuitem', { name: 'Logout' })).toBeVisible();
+    await expect(menu.getByRole('menuitem', { name: 'Change password' })).toBeVisible();
     await shot(page, 'narrow-profile');
-    await page.keyboard.press('Escape');
+
+    // Names as typed: the family edits their name here and the menu shows it whole, not re-cased or cut.
+    await menu.getByRole('menuitem', { name: 'Edit name and phone' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Your details' });
+    await expect(dialog).toBeVisible();
+    const lastName = dialog.getByLabel('Last name');
+    const before = await lastName.inputValue();
+    await lastName.fill("McBerry-Smith O'Brien-Winterbottom");
+    await shot(page, 'narrow-profile-edit');
+    await dialog.getByRole('button', { name: 'Save details' }).click();
+    await expect(dialog).toHaveCount(0);
+    await tabs.getByRole('button', { name: 'Profile' }).click();
+    await expect(page.getByTestId('profile-name')).toContainText("McBerry-Smith O'Brien-Winterbottom");
+    const nameBox = (await page.getByTestId('profile-name').boundingBox())!;
+    const menuBox = (await page.getByRole('menu').boundingBox())!;
+    expect(nameBox.x + nameBox.width).toBeLessThanOrEqual(menuBox.x + menuBox.width);
+    await shot(page, 'narrow-profile-long-name');
+    await page.getByRole('menuitem', { name: 'Edit name and phone' }).click();
+    await page.getByRole('dialog', { name: 'Your details' }).getByLabel('Last name').fill(before);
+    await page.getByRole('button', { name: 'Save details' }).click();
+    await expect(page.getByRole('dialog')).toHaveCount(0);
 
     await tabs.getByRole('button', { name: 'Help' }).click();
     await expect(page.getByRole('dialog', { name: 'How can we help?' })).toBeVisible();

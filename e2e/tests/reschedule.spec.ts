@@ -35,8 +35,13 @@ for (const viewport of VIEWPORTS) {
   }
   await page.getByRole('button', { name: /^Santa photos/ }).click();
   await next.click();
-  await expect(currentStep(page)).toContainText('Session');
-  await expect(page.getByText('moves your booking there straight away')).toBeVisible();
+  await expect(currentStep(page)).toContainText('New time');
+  // A reschedule is titled as one, and its steps stop at the new time (no packages, no payment).
+  await expect(page.getByRole('heading', { name: 'Reschedule Booking', level: 1 })).toBeVisible();
+  await expect(page).toHaveTitle(/^Reschedule Booking \|/);
+  await expect(page.getByRole('navigation', { name: 'Booking steps' })).not.toContainText('Payment');
+  await expect(page.getByText('we show you the change before anything moves')).toBeVisible();
+  await expect(page.getByText('You have used 0 of 2 free moves.', { exact: false })).toBeVisible();
   const axe = await new AxeBuilder({ page }).withTags(WCAG_22_AA).analyze();
   expect(axe.violations.map((v) => v.id)).toEqual([]);
   await page.screenshot({ path: `${SCREENSHOT_DIR}/reschedule-${viewport.name}-session.png` });
@@ -61,11 +66,26 @@ for (const viewport of VIEWPORTS) {
   await chooseOpenDay(page, 6);
   const free = page.locator('[data-status="available"]');
   await free.nth(Math.floor(Math.random() * (await free.count()))).click();
+  // One question before anything moves: from the current time to the new one.
+  const confirm = page.getByRole('dialog', { name: 'Move your booking?' });
+  await expect(confirm.getByTestId('move-from-to')).toContainText(/From.+(am|pm) AEDT.*To.+(am|pm) AEDT/);
+  await expect(confirm).toContainText('This uses free move 1 of 2.');
+  await expect(confirm.getByRole('button', { name: 'Choose another time' })).toBeFocused();
+  const confirmAxe = await new AxeBuilder({ page }).include('[role="dialog"]').withTags(WCAG_22_AA).analyze();
+  expect(confirmAxe.violations.map((v) => v.id)).toEqual([]);
+  await page.screenshot({ path: `${SCREENSHOT_DIR}/reschedule-${viewport.name}-confirm.png` });
+  expect((await api.get<Booking>(`/bookings/${booking.id}`)).slot.id).toBe(booking.slot.id);
+  await confirm.getByRole('button', { name: 'Move my booking' }).click();
   const taken = page.getByRole('alert').filter({ hasText: 'just taken' });
-  if (await taken.isVisible({ timeout: 3_000 }).catch(() => false)) await taken.getByRole('button').first().click();
+  if (await taken.isVisible({ timeout: 3_000 }).catch(() => false)) {
+    await taken.getByRole('button').first().click();
+    await confirm.getByRole('button', { name: 'Move my booking' }).click();
+  }
   await expect(page).toHaveURL(/\/bookings$/, { timeout: 20_000 });
-  await expect(page.getByText(/Your booking has moved to .+ (am|pm) AEDT/)).toBeVisible();
-  await expect(cardOf(page, booking.reference)).toContainText('Rescheduled once.');
+  const notice = page.getByTestId('moved-notice');
+  await expect(notice).toContainText(`Booking ${booking.reference} has moved`);
+  await expect(notice).toContainText('1 of 2 free moves used.');
+  await expect(cardOf(page, booking.reference)).toContainText('1 of 2 free moves used.');
   await page.screenshot({ path: `${SCREENSHOT_DIR}/reschedule-${viewport.name}-done.png` });
 
   const moved = await api.get<Booking>(`/bookings/${booking.id}`);

@@ -121,6 +121,9 @@ describe('cart, checkout and card payment', () => {
     expect(await slotRow(hold.slotId)).toMatchObject({ bookingId: result.bookingId, holdReservationId: null });
     const [mail] = await mailsTo(who.email);
     expect(mail!.subject).toMatch(/^Booked:/);
+    // One summary block and this booking's own deadlines (default policy: 24 h to move, 48 h to refund).
+    for (const label of ['Date:', 'Time:', 'Place:', 'Reference:', 'Free reschedule until:', 'Full refund until:']) expect(mail!.text).toContain(label);
+    expect(mail!.html).toContain('#a3162a');
     expect(mail!.attachments[0]).toMatchObject({ contentType: expect.stringContaining('text/calendar') });
     expect(Buffer.from(mail!.attachments[0]!.content, 'base64').toString()).toContain('BEGIN:VEVENT');
   });

@@ -4,7 +4,10 @@ import net from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../src/dev/free-port';
-import { parseWindow, retryMessage } from '../src/plugins/rate-limit';
+import { eq } from 'drizzle-orm';
+import { rateLimitCounters } from '../src/db/schema/platform';
+import { APP_CHECK_LIMITS } from '../src/modules/accounts/account-limits';
+import { bucketKey, parseWindow, retryMessage } from '../src/plugins/rate-limit';
 import { createProbeApp, type ProbeApp } from './platform-probe-app';
 
 const limited = (app: FastifyInstance, email: string, ip = '203.0.113.7') =>
@@ -54,9 +57,14 @@ describe('rate limits on the PostgreSQL store', () => {
     expect((await limited(a.app, 'valid@example.com', '192.0.2.50')).statusCode).toBe(200);
   });
 
-  it('limits the app-check exchange to 20 a minute per IP', async () => {
+  it('limits the app-check exchange per IP, sized for a shared address (20 a minute before decision 0017)', async () => {
     const exchange = () => a.app.inject({ method: 'POST', url: '/api/v1/app-check/exchange', payload: { payload: 'YWJj' }, remoteAddress: '192.0.2.77' });
-    for (let i = 0; i < 20; i++) expect((await exchange()).statusCode).toBe(403);
+    for (let i = 0; i < 25; i++) expect((await exchange()).statusCode).toBe(403);
+    // The rest of the window as if the other families behind the address had used it.
+    await a.db
+      .update(rateLimitCounters)
+      .set({ count: APP_CHECK_LIMITS.exchange.perIp })
+      .where(eq(rateLimitCounters.key, bucketKey('app-check-exchange:ip', '192.0.2.77')));
     const res = await exchange();
     expect(res.statusCode).toBe(429);
     expect(res.json().code).toBe('RATE_LIMITED');

@@ -175,6 +175,25 @@ export const newPasswordFormSchema = z
   });
 export type NewPasswordForm = z.input<typeof newPasswordFormSchema>;
 
+/**
+ * POST /user/me/password: the current password proves it is the family (an ID token left on a
+ * shared tablet is not enough). The new one follows the same rules as at registration.
+ */
+export const changePasswordRequestSchema = z
+  .strictObject({
+    currentPassword: z.string().min(1, { message: 'Required' }).max(PASSWORD_MAX),
+    newPassword: passwordSchema,
+  })
+  .meta({ id: 'ChangePasswordRequest' });
+export type ChangePasswordRequest = z.input<typeof changePasswordRequestSchema>;
+
+/** The profile menu's change-password form (the e-mail rule is checked by the API). */
+export const changePasswordFormSchema = changePasswordRequestSchema.superRefine((value, ctx) => {
+  const problem = passwordProblem(value.newPassword);
+  if (problem) ctx.addIssue({ code: 'custom', path: ['newPassword'], message: problem });
+  else if (value.newPassword === value.currentPassword) ctx.addIssue({ code: 'custom', path: ['newPassword'], message: 'Choose a password different from the current one' });
+});
+
 /** The ID token's payload (decode it on the client without verifying; the API verifies). */
 export const idTokenClaimsSchema = z.object({
   sub: z.uuid(),

@@ -1,11 +1,21 @@
 import { describe, expect, it } from 'vitest';
-import { capitaliseWords, initials, nameParts } from './names';
+import { capitaliseWords, greeting, initials, nameParts } from './names';
 
 describe('name helper (spec §3)', () => {
   it('capitalises every word', () => {
     expect(capitaliseWords('  mary  ann ')).toBe('Mary Ann');
-    expect(capitaliseWords('SMITH')).toBe('Smith');
     expect(capitaliseWords('')).toBe('');
+  });
+  it('keeps the rest of each word as typed', () => {
+    expect(capitaliseWords('McBerry-Smith')).toBe('McBerry-Smith');
+    expect(capitaliseWords("O'Brien")).toBe("O'Brien");
+    expect(capitaliseWords('SMITH')).toBe('SMITH');
+    expect(capitaliseWords('mary-jane van der Berg')).toBe('Mary-Jane Van Der Berg');
+  });
+  it('greets by the first name as typed', () => {
+    expect(greeting('holly')).toBe('Hi Holly,');
+    expect(greeting(' McKenzie ')).toBe('Hi McKenzie,');
+    expect(greeting('')).toBe('Hi,');
   });
   it('builds first, last and full names', () => {
     expect(nameParts('holly', 'mc ivy')).toEqual({ firstname: 'Holly', lastname: 'Mc Ivy', fullname: 'Holly Mc Ivy' });

@@ -4,12 +4,19 @@ export interface NameParts {
   fullname: string;
 }
 
+const upperFirst = (part: string) => part.charAt(0).toLocaleUpperCase('en-AU') + part.slice(1);
+
+/**
+ * Capitalises the first letter of each word (and of each hyphenated part) and keeps the rest as
+ * typed: lower-casing the rest turned "McBerry-Smith" into "Mcberry-smith" and "O'Brien" into
+ * "O'brien". Only whitespace is normalised.
+ */
 export function capitaliseWords(value: string): string {
   return value
     .trim()
     .split(/\s+/)
     .filter(Boolean)
-    .map((word) => word.charAt(0).toLocaleUpperCase('en-AU') + word.slice(1).toLocaleLowerCase('en-AU'))
+    .map((word) => word.split('-').map(upperFirst).join('-'))
     .join(' ');
 }
 
@@ -18,6 +25,12 @@ export function nameParts(firstName: string | null | undefined, lastName: string
   const firstname = capitaliseWords(firstName ?? '');
   const lastname = capitaliseWords(lastName ?? '');
   return { firstname, lastname, fullname: [firstname, lastname].filter(Boolean).join(' ') };
+}
+
+/** "Hi Holly," for e-mails, or "Hi," without a first name. */
+export function greeting(firstName: string | null | undefined): string {
+  const { firstname } = nameParts(firstName, '');
+  return firstname ? `Hi ${firstname},` : 'Hi,';
 }
 
 /** Up to two initials for an avatar; falls back to the e-mail's first letter. */

@@ -69,6 +69,9 @@ export function retryMessage(seconds: number): string {
 
 const hashKey = (value: string) => createHash('sha256').update(value).digest('base64url').slice(0, 22);
 
+/** The stored counter key of one limit's bucket (tests use it to start a window near its cap). */
+export const bucketKey = (name: string, value: string) => `${name}:${hashKey(value)}`;
+
 /** A preHandler enforcing one limit; see the top of this file. */
 export function rateLimit(app: FastifyInstance, rule: RateLimitRule): RateLimitHandler {
   const windowMs = parseWindow(rule.window);
@@ -77,7 +80,7 @@ export function rateLimit(app: FastifyInstance, rule: RateLimitRule): RateLimitH
   if (!app.hasDecorator('createRateLimit')) throw new Error('rateLimitPlugin must be registered before routes that use rateLimit()');
   const bucket = (request: FastifyRequest) => {
     const value = rule.key(request);
-    return value ? `${rule.name}:${hashKey(value)}` : null;
+    return value ? bucketKey(rule.name, value) : null;
   };
   const limiter = app.createRateLimit({
     max: rule.max,

@@ -1,5 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { APP_ORIGIN, awaitMails, latestLink, register, STRONG_PASSWORD } from '../../src/modules/accounts/accounts.test-support';
+import { eq } from 'drizzle-orm';
+import { rateLimitCounters } from '../../src/db/schema/platform';
+import { ACCOUNT_LIMITS } from '../../src/modules/accounts/account-limits';
+import { bucketKey } from '../../src/plugins/rate-limit';
 import { createTestApp, type TestApp } from '../test-app';
 import { expectContractError } from './security-fixtures';
 
@@ -41,18 +45,30 @@ describe('brute force past the rate limits', () => {
     expect((await signIn('victim@example.com', STRONG_PASSWORD, '10.1.1.3')).statusCode).toBe(200);
   });
 
+  /** The per-IP limits are sized for a shared address (decision 0017): start the window at its cap. */
+  const useUpWindow = async (name: string, ip: string, count: number) => {
+    const updated = await t.db.update(rateLimitCounters).set({ count }).where(eq(rateLimitCounters.key, bucketKey(name, ip))).returning();
+    expect(updated).toHaveLength(1);
+  };
+
   it('counts the socket address, not a forged X-Forwarded-For (TRUST_PROXY is off)', async () => {
-    for (let i = 0; i < 10; i++) {
+    for (let i = 0; i < 5; i++) {
       const res = await signIn(`spray${i}@example.com`, 'Guess-1234', '10.2.0.1', { 'x-forwarded-for': `198.51.100.${i}` });
       expect(res.statusCode).toBe(401);
     }
+    // Every forged address was counted against the socket's one, and none got a counter of its own.
+    const [row] = await t.db.select().from(rateLimitCounters).where(eq(rateLimitCounters.key, bucketKey('sign-in:ip', '10.2.0.1')));
+    expect(row!.count).toBe(5);
+    expect(await t.db.select().from(rateLimitCounters).where(eq(rateLimitCounters.key, bucketKey('sign-in:ip', '198.51.100.1')))).toHaveLength(0);
+    await useUpWindow('sign-in:ip', '10.2.0.1', ACCOUNT_LIMITS['sign-in'].perIp);
     expectLimited(await signIn('spray-next@example.com', 'Guess-1234', '10.2.0.1', { 'x-forwarded-for': '198.51.100.200' }));
   });
 
-  it('limits reset requests per IP across e-mails (3 an hour) and sends no mail past the limit', async () => {
+  it('limits reset requests per IP across e-mails and sends no mail past the limit', async () => {
     const reset = (email: string) =>
       t.app.inject({ method: 'POST', url: '/api/v1/user/auth/reset-password', remoteAddress: '10.3.0.1', payload: { email, redirectUrl: APP_ORIGIN } });
-    for (let i = 0; i < 3; i++) expect((await reset(`someone${i}@example.com`)).statusCode).toBe(200);
+    for (let i = 0; i < 5; i++) expect((await reset(`someone${i}@example.com`)).statusCode).toBe(200);
+    await useUpWindow('reset-password:ip', '10.3.0.1', ACCOUNT_LIMITS['reset-password'].perIp);
     const limited = await reset('victim@example.com');
     expectLimited(limited);
     expect(Number(limited.headers['retry-after'])).toBeGreaterThan(59 * 60);

@@ -1,5 +1,5 @@
 import { clsx } from 'clsx';
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { Outlet, useLocation } from 'react-router';
 import { initials, nameParts } from '@kringle/contracts/names';
 import { Logo } from '../components/ui/logo';
@@ -7,21 +7,26 @@ import { signOut } from '../features/auth/session';
 import { HelpLauncher } from '../features/help/help-launcher';
 import { HelpPanel } from '../features/help/help-panel';
 import { BottomTabBar } from '../features/layout/bottom-tab-bar';
+import { LocationLabel } from '../features/layout/location-label';
+import type { ProfileDialogMode } from '../features/layout/profile-dialog';
 import { Sidebar } from '../features/layout/sidebar';
 import { useIsMobile } from '../features/layout/use-is-mobile';
 import { track } from '../lib/analytics';
 import { BRAND_NAME } from '../lib/env';
 import { useAppDispatch, useAppSelector } from './hooks';
 
+// Loaded when a family opens it: the forms and their rules stay out of every page's first load.
+const ProfileDialog = lazy(() => import('../features/layout/profile-dialog'));
+
 /** The signed-in frame: sidebar on wide screens, bottom tab bar at 800 px or less (spec §2). */
 export function AppLayout() {
   const dispatch = useAppDispatch();
   const user = useAppSelector((state) => state.auth.user);
-  const location = useAppSelector((state) => state.booking.location);
   const { pathname } = useLocation();
   const mobile = useIsMobile();
   const [collapsed, setCollapsed] = useState(false);
   const [helpOpen, setHelpOpen] = useState(false);
+  const [profileDialog, setProfileDialog] = useState<ProfileDialogMode | null>(null);
 
   const { fullname } = nameParts(user?.firstName, user?.lastName);
   const displayName = fullname || user?.displayName || user?.email || '';
@@ -49,9 +54,11 @@ export function AppLayout() {
         <BottomTabBar
           displayName={displayName}
           initials={userInitials}
-          locationLabel={location?.name ?? 'No location chosen yet'}
+          locationLabel={<LocationLabel className="text-sm text-ink-600" />}
           onLogout={logout}
           onHelp={() => setHelpOpen(true)}
+          onEditProfile={() => setProfileDialog('profile')}
+          onChangePassword={() => setProfileDialog('password')}
         />
       ) : (
         <Sidebar
@@ -64,6 +71,8 @@ export function AppLayout() {
             setCollapsed(!collapsed);
           }}
           onLogout={logout}
+          onEditProfile={() => setProfileDialog('profile')}
+          onChangePassword={() => setProfileDialog('password')}
         />
       )}
       <main
@@ -78,6 +87,11 @@ export function AppLayout() {
       </main>
       {showLauncher && <HelpLauncher onOpen={() => setHelpOpen(true)} raised={mobile} />}
       <HelpPanel open={helpOpen} onOpenChange={setHelpOpen} />
+      {profileDialog && (
+        <Suspense fallback={null}>
+          <ProfileDialog mode={profileDialog} onClose={() => setProfileDialog(null)} />
+        </Suspense>
+      )}
     </div>
   );
 }

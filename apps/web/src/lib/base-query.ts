@@ -23,6 +23,8 @@ export type ApiErrorStatus = number | 'FETCH_ERROR' | 'TIMEOUT_ERROR' | 'PARSING
 export interface ApiError {
   status: ApiErrorStatus;
   data: { error: string; code: string; details?: { path: string; message: string }[] };
+  /** A 429's Retry-After header, in seconds, so a page can count the wait down. */
+  retryAfterSeconds?: number;
 }
 
 export interface AuthSnapshot {
@@ -118,7 +120,8 @@ async function send(deps: BaseQueryDeps, args: RequestArgs, headers: Record<stri
       return { error: { status: 'PARSING_ERROR', data: { error: MESSAGES.PARSING_ERROR, code: 'PARSING_ERROR' } } };
     }
     if (response.ok) return { data: body };
-    return { error: { status: response.status, data: errorData(response.status, body) } };
+    const retryAfter = Number(response.headers.get('retry-after'));
+    return { error: { status: response.status, data: errorData(response.status, body), ...(retryAfter > 0 ? { retryAfterSeconds: retryAfter } : {}) } };
   } finally {
     clearTimeout(timer);
     outer.removeEventListener('abort', onAbort);

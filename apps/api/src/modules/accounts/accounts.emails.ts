@@ -1,3 +1,4 @@
+import { greeting } from '@kringle/contracts/names';
 import { renderEmail } from '../mail/mail-layout';
 import type { OutgoingMail } from '../mail/outbox.repository';
 
@@ -8,7 +9,8 @@ interface ActionMailInput {
   link: string;
 }
 
-const greeting = (firstName: string) => (firstName.trim() ? `Hi ${firstName.trim()},` : 'Hi,');
+// The app's logo sits at the root of the same origin the action link points to.
+const logoUrl = (link: string) => `${new URL(link).origin}/logo.svg`;
 
 export function verifyEmailMail({ brandName, to, firstName, link }: ActionMailInput): OutgoingMail {
   const subject = `Verify your email address for ${brandName}`;
@@ -17,6 +19,7 @@ export function verifyEmailMail({ brandName, to, firstName, link }: ActionMailIn
     subject,
     ...renderEmail({
       brandName,
+      logoUrl: logoUrl(link),
       title: 'Verify your email address',
       intro: [greeting(firstName), `Tap the button to confirm this is your email address, then you can book your photos with Santa.`],
       action: { label: 'Verify email address', url: link },
@@ -32,6 +35,7 @@ export function resetPasswordMail({ brandName, to, firstName, link }: ActionMail
     subject,
     ...renderEmail({
       brandName,
+      logoUrl: logoUrl(link),
       title: 'Reset your password',
       intro: [greeting(firstName), 'We received a request to reset your password. Tap the button to choose a new one.'],
       action: { label: 'Choose a new password', url: link },

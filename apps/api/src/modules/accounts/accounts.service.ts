@@ -73,6 +73,35 @@ export class AccountsService {
     const row = await users.findUserByEmail(this.db, email);
     const ok = row ? await verifyPassword(row.passwordHash, password) : await verifyAgainstDummy(password);
     if (!row || !ok) throw invalidCredentials();
+    return this.startSession(row);
+  }
+
+  /**
+   * Changes the password after checking the current one, revokes every refresh token of the user
+   * (other devices must sign in again, API.md's reset does the same) and starts a fresh session
+   * for this device, so the family stays signed in here.
+   */
+  async changePassword(userId: string, currentPassword: string, newPassword: string): Promise<Session> {
+    const row = await users.findUserById(this.db, userId);
+    if (!row) throw unauthenticated();
+    // 400, not 401: a 401 means "refresh the ID token and retry" to every client.
+    const wrong = 'The current password is not right.';
+    if (!(await verifyPassword(row.passwordHash, currentPassword))) {
+      throw new AppError('WRONG_PASSWORD', 400, wrong, [{ path: 'body.currentPassword', message: wrong }]);
+    }
+    const problem = passwordProblem(newPassword, row.email);
+    if (problem) throw weakPassword(problem, 'body.newPassword');
+    if (newPassword === currentPassword) throw weakPassword('Choose a password different from the current one', 'body.newPassword');
+    const now = this.clock.now();
+    const passwordHash = await hashPassword(newPassword);
+    await this.db.transaction(async (tx) => {
+      await users.updatePasswordHash(tx, row.id, passwordHash, now);
+      await refreshTokens.revokeAllForUser(tx, row.id, now);
+    });
+    return this.startSession(row);
+  }
+
+  private async startSession(row: users.UserRow): Promise<Session> {
     const now = this.clock.now();
     const refreshToken = randomToken();
     const refreshExpiresAt = new Date(now.getTime() + REFRESH_TTL_MS);

@@ -3,6 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { errorBodySchema } from '@kringle/contracts/errors';
 import { byIp, rateLimit } from '../../plugins/rate-limit';
+import { APP_CHECK_LIMITS } from '../accounts/account-limits';
 import { exchangeSolution, issueChallenge } from './app-check.service';
 
 const challengeSchema = z
@@ -38,7 +39,7 @@ export async function appCheckRoutes(app: FastifyInstance) {
         summary: 'A proof-of-work challenge to solve before the exchange',
         response: { 200: challengeSchema, 429: errorBodySchema },
       },
-      preHandler: [rateLimit(app, { name: 'app-check-challenge:ip', max: 60, window: '1 minute', key: byIp })],
+      preHandler: [rateLimit(app, { name: 'app-check-challenge:ip', max: APP_CHECK_LIMITS.challenge.perIp, window: APP_CHECK_LIMITS.challenge.window, key: byIp })],
     },
     async () => issueChallenge(deps()),
   );
@@ -58,7 +59,7 @@ export async function appCheckRoutes(app: FastifyInstance) {
           429: errorBodySchema,
         },
       },
-      preHandler: [rateLimit(app, { name: 'app-check-exchange:ip', max: 20, window: '1 minute', key: byIp })],
+      preHandler: [rateLimit(app, { name: 'app-check-exchange:ip', max: APP_CHECK_LIMITS.exchange.perIp, window: APP_CHECK_LIMITS.exchange.window, key: byIp })],
     },
     async (request) => exchangeSolution(deps(), request.body.payload),
   );

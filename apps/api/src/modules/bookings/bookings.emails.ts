@@ -1,34 +1,42 @@
 import { formatSessionTime } from '@kringle/contracts/dates';
 import { formatAud } from '@kringle/contracts/money';
+import { greeting } from '@kringle/contracts/names';
+import { DEFAULT_POLICY, refundDeadline, rescheduleDeadline, type PolicyRules } from '@kringle/contracts/policy';
 import { renderEmail } from '../mail/mail-layout';
 import type { OutgoingMail } from '../mail/outbox.repository';
 import type { BookingDetails } from '../payments/payments.repository';
 import { bookingIcs } from './booking-calendar';
 import { checkInAttachment, checkInImage, whoIsComingLines } from './booking-details.emails';
+import { bookingSummary } from './booking-summary.email';
 
-const hi = (d: BookingDetails) => (d.firstName.trim() ? `Hi ${d.firstName.trim()},` : 'Hi,');
+const hi = (d: BookingDetails) => greeting(d.firstName);
 const when = (d: BookingDetails) => formatSessionTime(d.startAt, d.timezone);
-const where = (d: BookingDetails) => `${d.locationName}, ${d.address}, ${d.suburb} ${d.state}`;
 const itemLines = (d: BookingDetails) => d.booking.items.map((i) => `${i.quantity} × ${i.name}: ${formatAud(i.totalCents)}`);
+const logoUrl = (appUrl: string) => `${appUrl}/logo.svg`;
 
-export function bookingConfirmedMail(d: BookingDetails, brandName: string, appUrl: string, now: Date): OutgoingMail {
+export function bookingConfirmedMail(d: BookingDetails, brandName: string, appUrl: string, now: Date, policy: PolicyRules = DEFAULT_POLICY): OutgoingMail {
+  const moves = policy.rescheduleLimit === 1 ? 'once' : `up to ${policy.rescheduleLimit} times`;
   return {
     to: d.email,
     subject: `Booked: ${d.slotTypeName}, ${when(d)} (${d.booking.reference})`,
     ...renderEmail({
       brandName,
+      logoUrl: logoUrl(appUrl),
       title: 'Your photos with Santa are booked',
-      intro: [
-        hi(d),
-        `You are booked for ${d.slotTypeName} on ${when(d)} at ${where(d)}.`,
-        `Booking reference: ${d.booking.reference}`,
-        ...itemLines(d),
-        `Total paid: ${formatAud(d.booking.amountCents)} (includes GST).`,
-        ...whoIsComingLines(d),
+      intro: [hi(d), `You are booked for ${d.slotTypeName}. Please arrive 10 minutes early.`, ...whoIsComingLines(d)],
+      details: [
+        ...bookingSummary(d),
+        { label: 'Packages', value: itemLines(d).join('; ') || 'None' },
+        { label: 'Total paid', value: `${formatAud(d.booking.amountCents)} (includes GST)` },
+        { label: 'Free reschedule until', value: formatSessionTime(rescheduleDeadline(d.startAt, policy), d.timezone) },
+        { label: 'Full refund until', value: formatSessionTime(refundDeadline(d.startAt, policy), d.timezone) },
       ],
       action: { label: 'See my bookings', url: `${appUrl}/bookings` },
       image: checkInImage(d),
-      outro: ['The calendar file attached adds the session to your calendar. Please arrive 10 minutes early.'],
+      outro: [
+        `You can move this booking ${moves} for free until the reschedule date above, and cancel for a full refund until the refund date above; after that a cancellation is not refunded.`,
+        'The calendar file attached adds the session to your calendar.',
+      ],
     }),
     attachments: [{ filename: `${d.booking.reference}.ics`, contentType: 'text/calendar; charset=utf-8; method=PUBLISH', content: Buffer.from(bookingIcs(d, brandName, now)).toString('base64') }, checkInAttachment(d)],
   };
@@ -40,8 +48,10 @@ export function paymentFailedMail(d: BookingDetails, brandName: string, appUrl: 
     subject: `Payment not completed for ${d.booking.reference}`,
     ...renderEmail({
       brandName,
+      logoUrl: logoUrl(appUrl),
       title: 'Your payment did not go through',
       intro: [hi(d), `The card payment for ${d.slotTypeName} on ${when(d)} was declined. Your session stays held for a few more minutes: you can try another card from My Bookings.`],
+      details: bookingSummary(d),
       action: { label: 'Try again', url: `${appUrl}/bookings` },
       outro: ['If the hold runs out, the session is released and nothing is charged.'],
     }),
@@ -54,12 +64,14 @@ export function slotLostRefundMail(d: BookingDetails, brandName: string, appUrl:
     subject: `Refund for ${d.booking.reference}: the session was no longer free`,
     ...renderEmail({
       brandName,
+      logoUrl: logoUrl(appUrl),
       title: 'Sorry, that session was taken',
       intro: [
         hi(d),
         `Your payment for ${d.slotTypeName} on ${when(d)} arrived after your hold had ended, and another family had booked the session in the meantime.`,
         `We have refunded the full ${formatAud(d.booking.amountCents)} to your card. It can take 5 to 10 business days to appear.`,
       ],
+      details: bookingSummary(d),
       action: { label: 'Choose another session', url: `${appUrl}/create-booking` },
       outro: ['We are sorry for the trouble.'],
     }),
@@ -72,8 +84,10 @@ export function holdLapsedMail(d: BookingDetails, brandName: string, appUrl: str
     subject: `Booking ${d.booking.reference} was not completed`,
     ...renderEmail({
       brandName,
+      logoUrl: logoUrl(appUrl),
       title: 'Your hold has ended',
       intro: [hi(d), `We did not receive payment for ${d.slotTypeName} on ${when(d)} before the hold ended, so the session has been released. Nothing was charged.`],
+      details: bookingSummary(d),
       action: { label: 'Book again', url: `${appUrl}/create-booking` },
     }),
   };
@@ -82,7 +96,7 @@ export function holdLapsedMail(d: BookingDetails, brandName: string, appUrl: str
 export function bookingCancelledMail(d: BookingDetails, brandName: string, appUrl: string, refundCents: number): OutgoingMail {
   const refundLine =
     refundCents > 0
-      ? `We are refunding ${formatAud(refundCents)} to your card. It can take 5 to 10 business days to appear; your refund receipt is in My Bookings.`
+      ? `We are refunding ${formatAud(refundCents)} to your card. It can take 5 to 10 business days to appear.`
       : d.booking.amountCents > 0 && d.booking.status !== 'payment_pending'
         ? 'As the session was less than the refund cut-off away, this cancellation is not refunded.'
         : 'Nothing was charged.';
@@ -91,9 +105,14 @@ export function bookingCancelledMail(d: BookingDetails, brandName: string, appUr
     subject: `Cancelled: ${d.booking.reference}`,
     ...renderEmail({
       brandName,
+      logoUrl: logoUrl(appUrl),
       title: 'Your booking is cancelled',
       intro: [hi(d), `Your booking for ${d.slotTypeName} on ${when(d)} at ${d.locationName} is cancelled.`, refundLine],
-      action: { label: 'Book another session', url: `${appUrl}/create-booking` },
+      details: [...bookingSummary(d), ...(refundCents > 0 ? [{ label: 'Refund', value: formatAud(refundCents) }] : [])],
+      // Receipts are PDFs behind the family's sign-in, so the button opens My Bookings (signing in
+      // first brings them back there) rather than carrying a download token anyone could forward.
+      action: refundCents > 0 ? { label: 'Get my refund receipt', url: `${appUrl}/bookings` } : { label: 'Book another session', url: `${appUrl}/create-booking` },
+      outro: refundCents > 0 ? ['Your refund receipt is on this booking in My Bookings: tap "Refund receipt" to download it.'] : undefined,
     }),
   };
 }
@@ -104,8 +123,10 @@ export function bookingRescheduledMail(d: BookingDetails, brandName: string, app
     subject: `Moved: ${d.booking.reference} is now ${when(d)}`,
     ...renderEmail({
       brandName,
+      logoUrl: logoUrl(appUrl),
       title: 'Your session has moved',
       intro: [hi(d), `Your booking ${d.booking.reference} has moved from ${formatSessionTime(previousStart, d.timezone)} to ${when(d)} at ${d.locationName}.`, 'Everything else stays the same.', ...whoIsComingLines(d)],
+      details: bookingSummary(d),
       action: { label: 'See my bookings', url: `${appUrl}/bookings` },
       image: checkInImage(d),
       outro: ['The attached calendar file has the new time. Your check-in code has not changed.'],
@@ -120,8 +141,10 @@ export function reminderMail(d: BookingDetails, brandName: string, appUrl: strin
     subject: `Tomorrow: photos with Santa, ${when(d)}`,
     ...renderEmail({
       brandName,
+      logoUrl: logoUrl(appUrl),
       title: 'See you soon',
-      intro: [hi(d), `A reminder: ${d.slotTypeName} on ${when(d)} at ${where(d)}.`, `Booking reference: ${d.booking.reference}. Please arrive 10 minutes early.`],
+      intro: [hi(d), `A reminder: ${d.slotTypeName} on ${when(d)} at ${d.locationName}. Please arrive 10 minutes early.`],
+      details: bookingSummary(d),
       action: { label: 'See my booking', url: `${appUrl}/bookings` },
     }),
   };

@@ -19,7 +19,8 @@ describe('renderEmail', () => {
     expect(html).toContain('&lt;script&gt;');
     expect(html).toContain('Kris &quot;Kringle&quot; &lt;b&gt;');
     expect(html).toContain('href="https://kringle.test/b?x=1&amp;y=%222%22"');
-    expect(html).toContain('#b3261e');
+    expect(html).toContain('#a3162a');
+    expect(html).not.toContain('#b3261e');
     expect(text).toContain('Hi <Mary> & co,');
     expect(text).toContain('See <it>: https://kringle.test/b?x=1&y=%222%22');
     expect(text).toContain('Ref: <script>alert(1)</script>');

@@ -1,6 +1,7 @@
 /**
  * The one e-mail layout (HTML and plain text) every Kringle mail uses, so all mail looks like the
- * brand: cream background, deep festive red action button, a gold rule, the brand name.
+ * brand: the web app's own colours (apps/web/src/index.css: festive-700 red, gold-400, cream-100,
+ * ink-900, pine-700) and its mark (public/logo.svg beside the brand name in the display serif).
  *
  *   const { html, text } = renderEmail({
  *     brandName: app.config.BRAND_NAME,
@@ -26,6 +27,8 @@ export interface EmailContent {
   /** A small label/value table, e.g. session time, location, booking reference. */
   details?: { label: string; value: string }[];
   outro?: string | string[];
+  /** Absolute URL of the app's logo; mail apps that block images still show the brand name beside it. */
+  logoUrl?: string;
   /** An inline picture after the details (e.g. the check-in QR code, a `cid:` attachment). */
   image?: EmailImage;
 }
@@ -44,17 +47,20 @@ export interface RenderedEmail {
   text: string;
 }
 
-const COLOURS = {
-  cream: '#fbf6ec',
-  card: '#ffffff',
-  red: '#b3261e',
-  pine: '#1f5135',
-  gold: '#c9a227',
-  ink: '#2b2421',
-  muted: '#6b5f58',
-  line: '#eadfcb',
+/** The app's theme tokens (apps/web/src/index.css), so a family sees one brand in the app and the inbox. */
+export const COLOURS = {
+  cream: '#fbf6ec', // cream-100
+  card: '#fffdf8', // cream-50
+  red: '#a3162a', // festive-700
+  redTint: '#fcebec', // festive-50
+  pine: '#1f5c3f', // pine-700
+  gold: '#d8b44a', // gold-400
+  ink: '#2b2118', // ink-900
+  muted: '#5f5144', // ink-600
+  line: '#e6d8bd', // cream-300
 };
 const FONT = "-apple-system, BlinkMacSystemFont, 'Segoe UI', Roboto, Helvetica, Arial, sans-serif";
+const DISPLAY_FONT = "ui-serif, Georgia, 'Times New Roman', serif";
 
 export function escapeHtml(value: string): string {
   return value
@@ -86,14 +92,21 @@ function button(label: string, url: string): string {
 <p style="margin:0 0 20px;font:13px/1.5 ${FONT};color:${COLOURS.muted};">Button not working? Copy this link into your browser:<br><a href="${href}" style="color:${COLOURS.red};word-break:break-all;">${escapeHtml(url)}</a></p>`;
 }
 
+/** The one summary block (date, time, place, reference…) every booking mail shows above its button. */
 function detailsTable(details: { label: string; value: string }[]): string {
   const rows = details
     .map(
-      (d) => `<tr><td style="padding:8px 12px 8px 0;font:14px/1.4 ${FONT};color:${COLOURS.muted};vertical-align:top;white-space:nowrap;">${escapeHtml(d.label)}</td>
-<td style="padding:8px 0;font:600 14px/1.4 ${FONT};color:${COLOURS.ink};">${escapeHtml(d.value)}</td></tr>`,
+      (d) => `<tr><td style="padding:6px 16px 6px 0;font:14px/1.4 ${FONT};color:${COLOURS.muted};vertical-align:top;white-space:nowrap;">${escapeHtml(d.label)}</td>
+<td style="padding:6px 0;font:600 15px/1.4 ${FONT};color:${COLOURS.ink};">${escapeHtml(d.value)}</td></tr>`,
     )
     .join('');
-  return `<table role="presentation" cellspacing="0" cellpadding="0" border="0" width="100%" style="margin:0 0 20px;border-top:1px solid ${COLOURS.line};border-bottom:1px solid ${COLOURS.line};">${rows}</table>`;
+  return `<table role="presentation" cellspacing="0" cellpadding="0" border="0" width="100%" style="margin:4px 0 24px;background:${COLOURS.cream};border:1px solid ${COLOURS.line};border-left:4px solid ${COLOURS.red};border-radius:10px;"><tr><td style="padding:12px 16px;">
+<table role="presentation" cellspacing="0" cellpadding="0" border="0" width="100%">${rows}</table></td></tr></table>`;
+}
+
+function brandMark(brand: string, logoUrl: string | undefined): string {
+  const logo = logoUrl ? `<img src="${escapeHtml(safeUrl(logoUrl))}" width="40" height="40" alt="" style="display:inline-block;vertical-align:middle;margin-right:10px;border:0;">` : '';
+  return `${logo}<span style="vertical-align:middle;">${brand}</span>`;
 }
 
 function picture(image: EmailImage): string {
@@ -123,13 +136,13 @@ export function renderEmail(content: EmailContent): RenderedEmail {
 <table role="presentation" cellspacing="0" cellpadding="0" border="0" width="100%" style="background:${COLOURS.cream};">
 <tr><td class="k-outer" align="center" style="padding:32px 16px;">
 <table role="presentation" cellspacing="0" cellpadding="0" border="0" width="100%" style="max-width:560px;">
-<tr><td style="padding:0 4px 16px;font:700 22px/1.2 Georgia, 'Times New Roman', serif;color:${COLOURS.red};letter-spacing:0.5px;">&#10052; ${brand}</td></tr>
+<tr><td style="padding:0 4px 16px;font:600 22px/1.2 ${DISPLAY_FONT};color:${COLOURS.red};">${brandMark(brand, content.logoUrl)}</td></tr>
 <tr><td class="k-card" style="background:${COLOURS.card};border-radius:14px;border-top:4px solid ${COLOURS.gold};padding:32px 28px;box-shadow:0 1px 3px rgba(43,36,33,0.08);">
 <h1 style="margin:0 0 20px;font:700 24px/1.3 ${FONT};color:${COLOURS.ink};">${escapeHtml(content.title)}</h1>
 ${intro.map(paragraph).join('\n')}
-${action ? button(action.label, action.url) : ''}
 ${details.length ? detailsTable(details) : ''}
 ${content.image ? picture(content.image) : ''}
+${action ? button(action.label, action.url) : ''}
 ${outro.map(paragraph).join('\n')}
 <p style="margin:8px 0 0;font:16px/1.55 ${FONT};color:${COLOURS.pine};">Warm wishes,<br>The ${brand} team</p>
 </td></tr>
@@ -144,8 +157,8 @@ ${outro.map(paragraph).join('\n')}
     content.title,
     '',
     ...intro.flatMap((p) => [p, '']),
-    ...(action ? [`${action.label}: ${action.url}`, ''] : []),
     ...(details.length ? [...details.map((d) => `${d.label}: ${d.value}`), ''] : []),
+    ...(action ? [`${action.label}: ${action.url}`, ''] : []),
     ...outro.flatMap((p) => [p, '']),
     'Warm wishes,',
     `The ${content.brandName} team`,

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type Stripe from 'stripe';
 import type { Tx } from '../../db/client';
 import { bookingConfirmedMail, paymentFailedMail, slotLostRefundMail } from '../bookings/bookings.emails';
+import { policyOf } from '../bookings/bookings.service';
 import { enqueueMail } from '../mail/outbox.repository';
 import { forgetTakenSessions } from '../reservations/taken-sessions';
 import {
@@ -89,7 +90,7 @@ async function onSucceeded(deps: Deps, event: EventRef, intent: Stripe.PaymentIn
     const revivable = booking.status !== 'cancelled' || booking.cancelReason === 'hold_expired';
     if (revivable && (await takeSlotForBooking(tx, booking, now))) {
       await setBooking(tx, booking.id, { status: 'completed', confirmedAt: now, cancelledAt: null, cancelReason: null, updatedAt: now });
-      await enqueueMail(tx, bookingConfirmedMail({ ...details, booking: { ...details.booking, status: 'completed' } }, deps.config.BRAND_NAME, deps.config.PUBLIC_URL, now));
+      await enqueueMail(tx, bookingConfirmedMail({ ...details, booking: { ...details.booking, status: 'completed' } }, deps.config.BRAND_NAME, deps.config.PUBLIC_URL, now, policyOf(deps.config)));
     } else {
       // Paid after the hold lapsed and another family booked the session, or after cancelling: refund in full.
       if (revivable) await setBooking(tx, booking.id, { status: 'cancelled', cancelledAt: now, cancelReason: 'session_taken_before_payment', updatedAt: now });

@@ -1,12 +1,14 @@
 import type {
   ActionCheckResponse,
   ActionCodeRequest,
+  ChangePasswordRequest,
   ConfirmPasswordResetRequest,
   MessageResponse,
   RegisterRequest,
   SendPasswordResetRequest,
   SessionResponse,
   SignInRequest,
+  UpdateProfileRequest,
   UserResponse,
 } from '@kringle/contracts/accounts';
 import { api } from '../../lib/api';
@@ -30,6 +32,12 @@ export const authApi = api.injectEndpoints({
       // A mutation, not a query: the verify screen reloads the user on demand and must never see a cached answer.
       query: () => ({ url: '/user/me' }),
       extraOptions: { skipVerified: true },
+    }),
+    updateProfile: build.mutation<UserResponse, UpdateProfileRequest>({
+      query: (body) => ({ url: '/user/me', method: 'PATCH', body }),
+    }),
+    changePassword: build.mutation<SessionResponse, ChangePasswordRequest>({
+      query: (body) => ({ url: '/user/me/password', method: 'POST', body }),
     }),
     sendVerificationEmail: build.mutation<MessageResponse, { redirectUrl: string }>({
       query: (body) => ({ url: '/user/auth/email-verification', method: 'POST', body }),
@@ -63,4 +71,6 @@ export const {
   useCheckActionCodeMutation,
   useVerifyEmailMutation,
   useConfirmPasswordResetMutation,
+  useUpdateProfileMutation,
+  useChangePasswordMutation,
 } = authApi;

@@ -73,7 +73,10 @@ export function makeAuthStore(auth: Partial<AuthState>, fetchFn: typeof fetch) {
 }
 
 /** Renders `element` at `path` with stub pages for where auth screens lead. */
-export function renderAuthPage(element: ReactElement, { path = '/', auth = {}, fetchFn }: { path?: string; auth?: Partial<AuthState>; fetchFn: typeof fetch }) {
+export function renderAuthPage(
+  element: ReactElement,
+  { path = '/', auth = {}, fetchFn, state }: { path?: string; auth?: Partial<AuthState>; fetchFn: typeof fetch; state?: unknown },
+) {
   const { store, purgePersisted, extra } = makeAuthStore(auth, fetchFn);
   const route = path.split('?')[0]!;
   const router = createMemoryRouter(
@@ -83,7 +86,7 @@ export function renderAuthPage(element: ReactElement, { path = '/', auth = {}, f
         .filter((p) => p !== route)
         .map((p) => ({ path: p, element: <h1>{`stub ${p}`}</h1> })),
     ],
-    { initialEntries: [path] },
+    { initialEntries: [state === undefined ? path : { pathname: path, state }] },
   );
   render(
     <Provider store={store}>

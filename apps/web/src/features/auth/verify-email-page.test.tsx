@@ -36,8 +36,28 @@ describe('VerifyEmailPage (spec §2)', { timeout: 20_000 }, () => {
     release(await json(200, { message: 'Check your inbox, Holly' }));
     expect(await screen.findByText(/sent a new verification link/)).toHaveTextContent(/check your spam/);
     expect(toast.success).toHaveBeenCalledWith('Check your inbox, Holly');
-    expect(screen.getByRole('button', { name: 'Resend Email' })).toBeEnabled();
+    // The API sends one link per 60 s: the button waits it out, counting down, so taps cannot stack toasts.
+    expect(screen.getByRole('button', { name: /^Resend Email \(60 s\)$/ })).toBeDisabled();
+    expect(screen.getByText('You can ask for another link in 60 seconds.')).toBeInTheDocument();
     expect(recordedEvents()).toEqual(['resend_email_verification']);
+  });
+
+  it("counts down the server's Retry-After on a 429 and enables Resend when it ends", async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    try {
+      const limited = () => new Response(JSON.stringify({ error: 'Too many attempts. Try again in 3 seconds.', code: 'RATE_LIMITED' }), { status: 429, headers: { 'Content-Type': 'application/json', 'Retry-After': '3' } });
+      const api = fakeApi({ 'POST /user/auth/email-verification': limited });
+      renderAuthPage(<VerifyEmailPage />, { path: '/bookings', auth: signedIn, fetchFn: api.fetchFn });
+      fireEvent.click(screen.getByRole('button', { name: 'Resend Email' }));
+      expect(await screen.findByRole('button', { name: /^Resend Email \([1-3] s\)$/ })).toBeDisabled();
+      fireEvent.click(screen.getByRole('button', { name: /^Resend Email/ }));
+      expect(api.called('POST /user/auth/email-verification')).toHaveLength(1);
+      expect(toast.error).not.toHaveBeenCalled();
+      await act(async () => vi.advanceTimersByTimeAsync(4000));
+      expect(screen.getByRole('button', { name: 'Resend Email' })).toBeEnabled();
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('falls back to the spec toasts when the response has no message', async () => {
@@ -54,6 +74,7 @@ describe('VerifyEmailPage (spec §2)', { timeout: 20_000 }, () => {
     const user = userEvent.setup();
     await user.click(screen.getByRole('button', { name: 'Resend Email' }));
     await waitFor(() => expect(toast.error).toHaveBeenCalledWith('Your email address is already verified.'));
+    // Only a 429 starts the wait: other failures leave the button ready.
     await waitFor(() => expect(screen.getByRole('button', { name: 'Resend Email' })).toBeEnabled());
     await user.click(screen.getByRole('button', { name: 'Resend Email' }));
     await waitFor(() => expect(toast.error).toHaveBeenLastCalledWith('Something went wrong'));
@@ -78,6 +99,30 @@ describe('VerifyEmailPage (spec §2)', { timeout: 20_000 }, () => {
     act(() => (timer![0] as () => void)());
     expect(reloadPage).toHaveBeenCalledTimes(1);
     setTimeoutSpy.mockRestore();
+  });
+
+  it("'Verify Email address' before the link is opened says so, and does not reload", async () => {
+    const setTimeoutSpy = vi.spyOn(window, 'setTimeout');
+    const api = fakeApi({ 'POST /auth/refresh': () => session(testUser), 'GET /user/me': () => json(200, { user: testUser }) });
+    const reloadPage = vi.fn();
+    renderAuthPage(<VerifyEmailPage reloadPage={reloadPage} />, { path: '/bookings', auth: signedIn, fetchFn: api.fetchFn });
+    fireEvent.click(screen.getByRole('button', { name: 'Verify Email address' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent(/^Not verified yet: open the link we sent to holly@example\.com, then press .Verify Email address. again\.$/);
+    expect(screen.queryByText('Thanks! This page will reload in a moment.')).toBeNull();
+    expect(setTimeoutSpy.mock.calls.find(([, ms]) => ms === 3000)).toBeUndefined();
+    expect(screen.getByRole('button', { name: 'Verify Email address' })).toBeEnabled();
+    expect(reloadPage).not.toHaveBeenCalled();
+    setTimeoutSpy.mockRestore();
+  });
+
+  it("'Wrong address? Change it' signs out and opens /register with what was typed", async () => {
+    const api = fakeApi({ 'POST /auth/sign-out': () => json(204, null) });
+    const { store, router } = renderAuthPage(<VerifyEmailPage />, { path: '/bookings', auth: signedIn, fetchFn: api.fetchFn });
+    await userEvent.setup().click(screen.getByRole('link', { name: 'Wrong address? Change it' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/register'));
+    expect(router.state.location.state).toMatchObject({ email: 'holly@example.com', firstName: testUser.firstName });
+    expect(store.getState().auth.user).toBeNull();
+    expect(api.called('POST /auth/sign-out')).toHaveLength(1);
   });
 
   it("'Back to login' signs out, purges and goes to /login", async () => {

@@ -14,6 +14,24 @@ import { refreshSession, signOut } from './session';
 export const VERIFY_RELOAD_DELAY_MS = 3000;
 export const RESEND_SUCCESS_FALLBACK = 'Verification email sent successfully';
 export const RESEND_FAILURE_FALLBACK = 'Something went wrong';
+/** API.md: one verification e-mail per 60 s per user. */
+export const RESEND_WAIT_SECONDS = 60;
+
+/** A wait counted down once a second: the seconds left, and a function that starts a wait. */
+function useCountdown(): [number, (seconds: number) => void] {
+  const [clock, setClock] = useState({ until: 0, now: 0 });
+  const running = clock.until > clock.now;
+  useEffect(() => {
+    if (!running) return;
+    const timer = window.setInterval(() => setClock((c) => ({ ...c, now: Date.now() })), 1000);
+    return () => window.clearInterval(timer);
+  }, [running]);
+  const start = (seconds: number) => {
+    const now = Date.now();
+    setClock({ until: now + seconds * 1000, now });
+  };
+  return [Math.max(0, Math.ceil((clock.until - clock.now) / 1000)), start];
+}
 
 /**
  * The only screen a signed-in but unverified user sees (spec §2), wording as the spec gives it.
@@ -22,11 +40,13 @@ export const RESEND_FAILURE_FALLBACK = 'Something went wrong';
 export function VerifyEmailPage({ reloadPage = () => window.location.reload() }: { reloadPage?: () => void }) {
   const dispatch = useAuthDispatch();
   const navigate = useNavigate();
-  const email = useAuthSelector((state) => state.auth.user?.email);
+  const user = useAuthSelector((state) => state.auth.user);
+  const email = user?.email;
   const [getMe] = useGetMeMutation();
   const [sendVerification, { isLoading: sending }] = useSendVerificationEmailMutation();
-  const [checking, setChecking] = useState<'idle' | 'checking' | 'reloading'>('idle');
+  const [checking, setChecking] = useState<'idle' | 'checking' | 'reloading' | 'not-verified'>('idle');
   const [sent, setSent] = useState(false);
+  const [waitSeconds, startWait] = useCountdown();
   const reloadTimer = useRef<number | undefined>(undefined);
 
   useEffect(() => () => window.clearTimeout(reloadTimer.current), []);
@@ -37,6 +57,11 @@ export function VerifyEmailPage({ reloadPage = () => window.location.reload() }:
     await dispatch(refreshSession());
     const me = await getMe();
     if (me.data) dispatch(userUpdated(me.data.user));
+    // Reloading an unverified account changes nothing: say so instead of promising a reload.
+    if (!me.data?.user.emailVerified) {
+      setChecking('not-verified');
+      return;
+    }
     setChecking('reloading');
     reloadTimer.current = window.setTimeout(reloadPage, VERIFY_RELOAD_DELAY_MS);
   };
@@ -44,13 +69,26 @@ export function VerifyEmailPage({ reloadPage = () => window.location.reload() }:
   const resend = async () => {
     const result = await sendVerification({ redirectUrl: window.location.origin });
     if (result.error) {
-      // The base query already toasts a 429 with this same message; one toast is enough.
-      if (asApiError(result.error)?.status !== 429) toast.error(errorMessage(result.error, RESEND_FAILURE_FALLBACK));
+      const error = asApiError(result.error);
+      // The base query already toasts a 429 with this same message; one toast is enough, and the
+      // button waits out the server's Retry-After so no second one can stack.
+      if (error?.status === 429) startWait(error.retryAfterSeconds ?? RESEND_WAIT_SECONDS);
+      else toast.error(errorMessage(result.error, RESEND_FAILURE_FALLBACK));
       return;
     }
     track('resend_email_verification');
     toast.success(result.data.message || RESEND_SUCCESS_FALLBACK);
     setSent(true);
+    startWait(RESEND_WAIT_SECONDS);
+  };
+
+  // A typo in the address: start again on /register with what was typed, the address editable.
+  const changeAddress = async (event: React.MouseEvent<HTMLAnchorElement>) => {
+    event.preventDefault();
+    const typed = { firstName: user?.firstName ?? '', lastName: user?.lastName ?? '', phone: user?.phone ?? '', email: email ?? '' };
+    track('logout');
+    await dispatch(signOut());
+    await navigate('/register', { replace: true, state: typed });
   };
 
   const backToLogin = async (event: React.MouseEvent<HTMLAnchorElement>) => {
@@ -70,13 +108,19 @@ export function VerifyEmailPage({ reloadPage = () => window.location.reload() }:
       </AuthHeading>
 
       <div className="flex flex-col gap-3">
-        <Button onClick={verify} disabled={checking !== 'idle'} aria-busy={checking === 'checking'} className="w-full">
+        <Button onClick={verify} disabled={checking === 'checking' || checking === 'reloading'} aria-busy={checking === 'checking'} className="w-full">
           Verify Email address
         </Button>
-        {checking !== 'idle' && (
+        {(checking === 'checking' || checking === 'reloading') && (
           <p role="status" className="text-center text-sm text-ink-700">
             {checking === 'checking' ? 'Checking your email address...' : 'Thanks! This page will reload in a moment.'}
           </p>
+        )}
+        {checking === 'not-verified' && (
+          <FormAlert tone="error">
+            Not verified yet: open the link we sent to {email ? <strong className="[overflow-wrap:anywhere]">{email}</strong> : 'your email address'}, then press
+            &lsquo;Verify Email address&rsquo; again.
+          </FormAlert>
         )}
         <a href="/login" onClick={backToLogin} className={`${linkClasses} justify-center`}>
           Back to login
@@ -88,15 +132,19 @@ export function VerifyEmailPage({ reloadPage = () => window.location.reload() }:
           Did not receive the email?
         </h2>
         <p className="text-sm text-ink-700">It can take a few minutes to arrive. We can send you a new link.</p>
-        <Button variant="secondary" onClick={resend} disabled={sending} aria-busy={sending} className="w-full">
-          {sending ? 'Sending...' : 'Resend Email'}
+        <Button variant="secondary" onClick={resend} disabled={sending || waitSeconds > 0} aria-busy={sending} className="w-full">
+          {sending ? 'Sending...' : waitSeconds > 0 ? `Resend Email (${waitSeconds} s)` : 'Resend Email'}
         </Button>
+        {waitSeconds > 0 && <p className="text-center text-sm text-ink-700">You can ask for another link in {waitSeconds} seconds.</p>}
         {sent && (
           <FormAlert tone="success">
             We&apos;ve sent a new verification link to {email ?? 'your email address'}. If you can&apos;t see it in your inbox, check your spam or junk
             folder.
           </FormAlert>
         )}
+        <a href="/register" onClick={changeAddress} className={`${linkClasses} justify-center`}>
+          Wrong address? Change it
+        </a>
       </section>
     </div>
   );

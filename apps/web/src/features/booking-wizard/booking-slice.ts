@@ -36,6 +36,8 @@ export interface BookingState {
   reservationData: ReservationData | null;
   checkoutData: CheckoutData | null;
   rescheduleData: RescheduleData | null;
+  /** The session of a hold that just ran out, so /expired can offer it again (cleared by any new hold). */
+  lapsedSlotId?: string | null;
   currentStep: number;
   /** Who's coming, as given on Overview (kept when going back from Payment). */
   details?: BookingDetails | null;
@@ -49,6 +51,7 @@ export const initialBookingState: BookingState = {
   reservationData: null,
   checkoutData: null,
   rescheduleData: null,
+  lapsedSlotId: null,
   currentStep: FIRST_STEP,
 };
 
@@ -80,6 +83,10 @@ const bookingSlice = createSlice({
     },
     setReservationData(state, action: PayloadAction<ReservationData | null>) {
       state.reservationData = action.payload;
+      if (action.payload) state.lapsedSlotId = null;
+    },
+    setLapsedSlot(state, action: PayloadAction<string | null>) {
+      state.lapsedSlotId = action.payload;
     },
     setCheckoutData(state, action: PayloadAction<CheckoutData | null>) {
       state.checkoutData = action.payload;
@@ -120,6 +127,7 @@ export const {
   clearItems,
   setShowCart,
   setReservationData,
+  setLapsedSlot,
   setCheckoutData,
   setDetails,
   startReschedule,

@@ -1,4 +1,5 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
+import { pageTitle } from '../../lib/env';
 import { useWizardSelector } from './booking-hooks';
 import { selectActiveStep } from './booking-slice';
 import { CartDrawer } from './checkout/cart-drawer';
@@ -12,7 +13,7 @@ import { PaymentStep } from './steps/payment-step';
 import { SessionTimeStep } from './steps/session-time-step';
 import { TermsStep } from './steps/terms-step';
 import { WizardStepper } from './wizard-stepper';
-import { stepIndex, WIZARD_STEPS } from './wizard-steps';
+import { RESCHEDULE_STEPS, stepIndex, WIZARD_STEPS } from './wizard-steps';
 
 /**
  * /create-booking: the seven-step wizard (spec §2). The step shown is derived from the
@@ -21,6 +22,12 @@ import { stepIndex, WIZARD_STEPS } from './wizard-steps';
 export function CreateBookingPage() {
   const step = useWizardSelector(selectActiveStep);
   const hasHold = useWizardSelector((s) => s.booking.reservationData !== null);
+  const reschedule = useWizardSelector((s) => s.booking.rescheduleData);
+  const reference = typeof reschedule?.reference === 'string' ? reschedule.reference : '';
+  // The route's title says Create Booking; a reschedule is not one (this runs after the route's title).
+  useEffect(() => {
+    if (reschedule) document.title = pageTitle('Reschedule Booking');
+  }, [reschedule]);
   // Move focus to a step's heading once the step has changed, not on the page's first render.
   const [shownStep, setShownStep] = useState(step);
   const [moved, setMoved] = useState(false);
@@ -34,8 +41,18 @@ export function CreateBookingPage() {
   return (
     // On a phone the floating Help button sits just above the tab bar: the extra bottom room lets the last action scroll clear of it.
     <div className="mx-auto flex w-full max-w-3xl flex-col gap-5 px-4 pb-10 pt-4 max-[800px]:pb-20 sm:px-8 sm:pt-8">
-      <h1 className="text-3xl font-semibold text-ink-900 sm:text-4xl">Create Booking</h1>
-      <WizardStepper current={step} />
+      {reschedule ? (
+        <>
+          <h1 className="text-3xl font-semibold text-ink-900 sm:text-4xl">Reschedule Booking</h1>
+          {reference && <p className="-mt-3 text-ink-700">Booking {reference}: same place, packages and price, a new time.</p>}
+          <WizardStepper current={Math.max(0, RESCHEDULE_STEPS.findIndex((s) => s.key === key))} steps={RESCHEDULE_STEPS} />
+        </>
+      ) : (
+        <>
+          <h1 className="text-3xl font-semibold text-ink-900 sm:text-4xl">Create Booking</h1>
+          <WizardStepper current={step} />
+        </>
+      )}
       {hasHold && <CountdownBar />}
       {hasHold && step >= stepIndex('package') && <CartSummaryBar />}
       <div key={key}>

@@ -1,17 +1,44 @@
+import { useState } from 'react';
 import { useNavigate } from 'react-router';
+import { formatSessionTime, localDateOf } from '@kringle/contracts/dates';
 import { Button } from '../../components/ui/button';
 import { ClockIcon } from '../../components/ui/icons';
-import { useWizardDispatch } from './booking-hooks';
-import { startOver } from './hold-actions';
+import { useGetSlotQuery } from './api';
+import { useWizardDispatch, useWizardSelector } from './booking-hooks';
+import { startOver, tryAgain } from './hold-actions';
 
-/** /expired: the hold ran out. Plain words, and one click to begin again with nothing stale. */
+const dayName = new Intl.DateTimeFormat('en-AU', { timeZone: 'UTC', weekday: 'long', day: 'numeric', month: 'long' });
+
+/**
+ * /expired: the hold ran out. Plain words, and the quickest way back: the same session held again
+ * when it is still free, else the same day's other times, keeping location, type and packages;
+ * or a clean start.
+ */
 export function ReservationExpiredPage() {
   const dispatch = useWizardDispatch();
   const navigate = useNavigate();
+  const location = useWizardSelector((s) => s.booking.location);
+  const slotType = useWizardSelector((s) => s.booking.slotType[0]);
+  const lapsedSlotId = useWizardSelector((s) => s.booking.lapsedSlotId ?? null);
+  const kept = location !== null && slotType !== undefined && lapsedSlotId !== null;
+  const slot = useGetSlotQuery({ locationId: location?.id ?? '', slotId: lapsedSlotId ?? '' }, { skip: !kept, refetchOnMountOrArgChange: true });
+  const [busy, setBusy] = useState(false);
+
+  const session = slot.data && slot.data.kind === 'session' ? slot.data : null;
+  const stillFree = session?.status === 'available';
+  const day = session && location ? localDateOf(new Date(session.startAt), location.timezone) : null;
+
   const again = () => {
     void dispatch(startOver());
     navigate('/create-booking', { replace: true });
   };
+  const resume = async (holdSame: boolean) => {
+    setBusy(true);
+    const held = await dispatch(tryAgain(holdSame ? session : null)).unwrap();
+    // Held again: the wizard continues at Package. Otherwise the Session step opens on the same day.
+    navigate(held || !day ? '/create-booking' : `/create-booking?date=${day}`, { replace: true });
+  };
+
   return (
     <section className="mx-auto flex w-full max-w-2xl flex-col gap-6 px-4 py-8 sm:px-8 sm:py-12">
       <div className="flex flex-col items-center gap-5 rounded-2xl border border-cream-300 bg-cream-50 px-6 py-10 text-center shadow-sm">
@@ -21,11 +48,30 @@ export function ReservationExpiredPage() {
         <h1 className="text-3xl font-semibold text-ink-900 sm:text-4xl">Your time ran out</h1>
         <div className="flex max-w-md flex-col gap-3 text-base leading-relaxed text-ink-700">
           <p>We held your session for you, but the timer ran out before the booking was finished, so the session has gone back on sale for other families.</p>
-          <p>Nothing was booked and you have not been charged. Start again to choose a time; it only takes a minute.</p>
+          <p>Nothing was booked and you have not been charged.</p>
+          {kept && session && location && (
+            <p className="font-semibold text-ink-900" role="status">
+              {stillFree
+                ? `Good news: ${formatSessionTime(session.startAt, location.timezone)} is still free. Your location, visit and packages are kept.`
+                : `${formatSessionTime(session.startAt, location.timezone)} has been taken. Your location, visit and packages are kept, so you only need a new time.`}
+            </p>
+          )}
         </div>
-        <Button onClick={again} className="w-full sm:w-auto sm:min-w-56">
-          Start again
-        </Button>
+        <div className="flex w-full flex-col items-center gap-3">
+          {kept && session && stillFree && (
+            <Button onClick={() => void resume(true)} disabled={busy} aria-busy={busy} className="w-full sm:w-auto sm:min-w-56">
+              Hold the same session again
+            </Button>
+          )}
+          {kept && session && !stillFree && day && (
+            <Button onClick={() => void resume(false)} disabled={busy} aria-busy={busy} className="w-full sm:w-auto sm:min-w-56">
+              Choose another time on {dayName.format(new Date(`${day}T00:00:00Z`))}
+            </Button>
+          )}
+          <Button variant={kept && session ? 'secondary' : 'primary'} onClick={again} disabled={busy} className="w-full sm:w-auto sm:min-w-56">
+            Start again
+          </Button>
+        </div>
       </div>
     </section>
   );

@@ -1,8 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Location, Slot } from '@kringle/contracts/catalogue';
 import { setAnalyticsSink } from '../../lib/analytics';
-import { goToStep, setLocation, setReservationData, startReschedule, toggleSlotType } from './booking-slice';
-import { moveBookingTo, releaseHold, takeHold } from './hold-actions';
+import { goToStep, setCheckoutData, setLocation, setReservationData, startReschedule, toggleSlotType, upsertItem } from './booking-slice';
+import { moveBookingTo, releaseHold, takeHold, tickHold, tryAgain } from './hold-actions';
+import { setEndDate } from './timer-slice';
 import { wizardTestStore } from './wizard-test-store';
 import { stepIndex } from './wizard-steps';
 
@@ -122,5 +123,32 @@ describe('hold actions', () => {
       expect(calls).toContain('POST /bookings/reservation/h2/cancel');
       expect(store.getState().booking.rescheduleData).toEqual({ bookingId: 'b1' });
     });
+  });
+  it('remembers the lapsed session, and /expired can hold it again keeping type and packages but not the stale checkout', async () => {
+    const { store } = setup({ 'POST /bookings/reservation': reservation });
+    store.dispatch(upsertItem({ _id: 'p1', type: 'package', totalQuantity: 1, totalPrice: 3995 }));
+    store.dispatch(setReservationData({ holdId: 'h1', slotId: 's1', expiresAt: '2026-12-05T23:59:00.000Z' }));
+    store.dispatch(setCheckoutData({ bookingId: 'b-old', client_secret: 'pi_old_secret_x', message: '' }));
+    store.dispatch(setEndDate('2026-12-05T23:59:00.000Z'));
+    expect(await store.dispatch(tickHold()).unwrap()).toBe(true);
+    expect(store.getState().booking.lapsedSlotId).toBe('s1');
+
+    expect(await store.dispatch(tryAgain(slot)).unwrap()).toBe(true);
+    const booking = store.getState().booking;
+    expect(booking.reservationData).toEqual({ holdId: 'h2', slotId: 's1', expiresAt: reservation.expiresAt });
+    expect(booking.lapsedSlotId).toBeNull();
+    expect(booking.checkoutData).toBeNull();
+    expect(booking.location?.id).toBe('loc-1');
+    expect(booking.slotType[0]?.id).toBe('t1');
+    expect(Object.keys(booking.packages)).toEqual(['p1']);
+    expect(booking.currentStep).toBe(stepIndex('package'));
+  });
+
+  it('/expired falls back to the Session step when the same session cannot be held again', async () => {
+    const { store } = setup({ 'POST /bookings/reservation': taken });
+    store.dispatch(goToStep(stepIndex('package')));
+    expect(await store.dispatch(tryAgain(slot)).unwrap()).toBe(false);
+    expect(store.getState().booking.currentStep).toBe(stepIndex('sessionTime'));
+    expect(store.getState().booking.slotType[0]?.id).toBe('t1');
   });
 });

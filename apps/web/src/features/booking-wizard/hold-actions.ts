@@ -6,7 +6,7 @@ import { toReservationData, type Reservation } from '@kringle/contracts/reservat
 import { track } from '../../lib/analytics';
 import type { ApiError } from '../../lib/base-query';
 import { bookingApi } from './api';
-import { goToStep, resetBooking, setReservationData } from './booking-slice';
+import { goToStep, resetBooking, setCheckoutData, setLapsedSlot, setReservationData } from './booking-slice';
 import type { WizardRootState } from './booking-hooks';
 import { setEndDate, stopTimer, tick } from './timer-slice';
 import { stepIndex } from './wizard-steps';
@@ -95,7 +95,9 @@ export const tickHold = createAsyncThunk<boolean, void, ThunkConfig>('booking/ti
   dispatch(tick());
   const { timer, booking } = getState();
   if (timer.isRunning || !booking.reservationData) return false;
+  const lapsed = booking.reservationData.slotId;
   dispatch(setReservationData(null));
+  dispatch(setLapsedSlot(lapsed));
   dispatch(goToStep(stepIndex('sessionTime')));
   return true;
 });
@@ -106,6 +108,24 @@ export const resumeHold = createAsyncThunk<boolean, void, ThunkConfig>('booking/
   if (!hold) return false;
   if (getState().timer.endDate !== hold.expiresAt) dispatch(setEndDate(hold.expiresAt));
   return dispatch(tickHold()).unwrap();
+});
+
+/**
+ * /expired's second chance: location, type and packages stay; the lapsed checkout (if any) goes,
+ * since its booking was cancelled with the hold. `slot` given: hold that same session again;
+ * otherwise open the Session step (the page passes the day in the address).
+ */
+export const tryAgain = createAsyncThunk<boolean, Slot | null, ThunkConfig>('booking/tryAgain', async (slot, { dispatch }) => {
+  dispatch(setCheckoutData(null));
+  dispatch(setReservationData(null));
+  dispatch(stopTimer());
+  if (slot) {
+    const held = await dispatch(takeHold(slot));
+    if (takeHold.fulfilled.match(held)) return true;
+  }
+  dispatch(setLapsedSlot(null));
+  dispatch(goToStep(stepIndex('sessionTime')));
+  return false;
 });
 
 /** "Start again": the wizard from the first step, with nothing kept. */

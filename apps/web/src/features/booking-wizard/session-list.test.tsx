@@ -60,3 +60,15 @@ describe('SessionList', () => {
     expect(onPick).toHaveBeenCalledWith(slots[1]);
   });
 });
+
+describe('SessionList when rescheduling', () => {
+  it('marks the booking’s current session and does not offer it', () => {
+    const mine = slot('10:30', 'booked');
+    const other = slot('10:40');
+    render(<SessionList slots={[mine, other]} timezone={TZ} heldSlotId={null} currentSlotId={mine.id} pendingSlotId={null} onPick={vi.fn()} />);
+    const current = screen.getByRole('button', { name: /^10:30 am.*, your current time$/ });
+    expect(current).toBeDisabled();
+    expect(current).toHaveAttribute('data-status', 'current');
+    expect(screen.getByRole('button', { name: /^10:40 am/ })).toBeEnabled();
+  });
+});

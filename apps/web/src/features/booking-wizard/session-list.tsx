@@ -39,6 +39,8 @@ export interface SessionListProps {
   slots: Slot[];
   timezone: string;
   heldSlotId: string | null;
+  /** When rescheduling: the booking's own session, marked so the family sees where they are now. */
+  currentSlotId?: string | null;
   pendingSlotId: string | null;
   onPick: (slot: Slot) => void;
 }
@@ -47,7 +49,7 @@ export interface SessionListProps {
  * The day's sessions as buttons; taken ones stay in place, greyed and labelled, so the list
  * does not jump when the polling brings news. Breaks read as Santa's break.
  */
-export function SessionList({ slots, timezone, heldSlotId, pendingSlotId, onPick }: SessionListProps) {
+export function SessionList({ slots, timezone, heldSlotId, currentSlotId = null, pendingSlotId, onPick }: SessionListProps) {
   const { passed, rest } = skipPassed(slots);
   const groups = groupByPartOfDay(rest, timezone);
   return (
@@ -74,16 +76,17 @@ export function SessionList({ slots, timezone, heldSlotId, pendingSlotId, onPick
                   </li>
                 );
               }
-              const held = slot.id === heldSlotId;
+              const current = slot.id === currentSlotId;
+              const held = slot.id === heldSlotId || current;
               const open = slot.status === 'available';
               const pending = slot.id === pendingSlotId;
-              const note = held ? 'Your session' : slot.status === 'available' ? null : TAKEN_WORDS[slot.status];
+              const note = current ? 'Your current time' : held ? 'Your session' : slot.status === 'available' ? null : TAKEN_WORDS[slot.status];
               return (
                 <li key={slot.id}>
                   <button
                     type="button"
                     data-slot-id={slot.id}
-                    data-status={held ? 'held' : slot.status}
+                    data-status={current ? 'current' : held ? 'held' : slot.status}
                     disabled={!open || pending || held}
                     aria-label={`${time}${note ? `, ${note.toLowerCase()}` : ''}`}
                     onClick={() => onPick(slot)}

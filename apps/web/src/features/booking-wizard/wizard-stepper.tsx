@@ -2,25 +2,27 @@ import { clsx } from 'clsx';
 import { CheckIcon } from '../../components/ui/icons';
 import { WIZARD_STEPS } from './wizard-steps';
 
+type Step = { key: string; label: string };
+
 /**
  * Where the family is in the seven steps (spec §2): numbered dots joined by a line, each label
  * under its dot on wider screens. On a phone only the current label is written out above the
  * dots; every label is still read out to screen readers.
  */
-export function WizardStepper({ current }: { current: number }) {
-  const step = WIZARD_STEPS[current] ?? WIZARD_STEPS[0];
+export function WizardStepper({ current, steps = WIZARD_STEPS }: { current: number; steps?: readonly Step[] }) {
+  const step = steps[current] ?? steps[0]!;
   return (
     <nav aria-label="Booking steps" className="flex flex-col gap-2">
       <p className="text-sm font-medium text-ink-600 sm:hidden" aria-hidden="true">
-        Step {current + 1} of {WIZARD_STEPS.length}: <span className="font-semibold text-ink-900">{step.label}</span>
+        Step {current + 1} of {steps.length}: <span className="font-semibold text-ink-900">{step.label}</span>
       </p>
       <ol className="flex">
-        {WIZARD_STEPS.map((s, index) => {
+        {steps.map((s, index) => {
           const done = index < current;
           const here = index === current;
           return (
             <li key={s.key} aria-current={here ? 'step' : undefined} className="relative flex flex-1 flex-col items-center gap-1">
-              {index < WIZARD_STEPS.length - 1 && (
+              {index < steps.length - 1 && (
                 <span
                   aria-hidden="true"
                   className={clsx('absolute left-[calc(50%+18px)] right-[calc(-50%+18px)] top-3.5 h-0.5 rounded-full', done ? 'bg-pine-600' : 'bg-cream-300')}

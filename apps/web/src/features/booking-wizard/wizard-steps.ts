@@ -9,6 +9,13 @@ export const WIZARD_STEPS = [
   { key: 'payment', label: 'Payment' },
 ] as const;
 
+/** A reschedule keeps the booking's location, packages and payment: only these steps apply. */
+export const RESCHEDULE_STEPS: readonly { key: WizardStepKey; label: string }[] = [
+  { key: 'location', label: 'Location' },
+  { key: 'bookingType', label: 'Type' },
+  { key: 'sessionTime', label: 'New time' },
+];
+
 export type WizardStepKey = (typeof WIZARD_STEPS)[number]['key'];
 export const FIRST_STEP = 0;
 export const LAST_STEP = WIZARD_STEPS.length - 1;

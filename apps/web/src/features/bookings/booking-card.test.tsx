@@ -29,6 +29,16 @@ describe('BookingCard', () => {
     expect(screen.getByText(label)).toHaveAttribute('data-colour', colour);
   });
 
+  it('states the free-reschedule and full-refund deadlines in the location’s zone while they apply', () => {
+    const { unmount } = render(<BookingCard booking={aBooking({ rescheduleCount: 1 })} tab="upcoming" onAction={() => {}} />);
+    expect(screen.getByTestId('booking-deadlines')).toHaveTextContent('Free reschedule until Sat 5 Dec, 10:40 am AEDT');
+    expect(screen.getByTestId('booking-deadlines')).toHaveTextContent('Full refund until Fri 4 Dec, 10:40 am AEDT');
+    expect(screen.getByText('1 of 2 free moves used.')).toBeInTheDocument();
+    unmount();
+    render(<BookingCard booking={aBooking({ canReschedule: false, refundableCents: 0 })} tab="upcoming" onAction={() => {}} />);
+    expect(screen.queryByTestId('booking-deadlines')).toBeNull();
+  });
+
   it('marks walk-in bookings', () => {
     render(<BookingCard booking={aBooking({ source: 'walkin' })} tab="upcoming" onAction={() => {}} />);
     expect(screen.getByText('Walk-in booking')).toBeInTheDocument();

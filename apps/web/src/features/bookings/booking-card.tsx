@@ -2,6 +2,7 @@ import { clsx } from 'clsx';
 import { useId, type ReactNode, type SVGProps } from 'react';
 import type { Booking } from '@kringle/contracts/bookings';
 import { formatSessionTime } from '@kringle/contracts/dates';
+import { DEFAULT_POLICY, refundDeadline, rescheduleDeadline } from '@kringle/contracts/policy';
 import { formatAud, gstOf } from '@kringle/contracts/money';
 import { Button } from '../../components/ui/button';
 import { CalendarIcon, ClockIcon } from '../../components/ui/icons';
@@ -130,7 +131,18 @@ export function BookingCard({ booking, tab, orders, busy = null, onAction, editD
           </span>
         </p>
       )}
-      {booking.rescheduleCount > 0 && <p className="text-sm text-ink-600">Rescheduled {booking.rescheduleCount === 1 ? 'once' : `${booking.rescheduleCount} times`}.</p>}
+      {tab === 'upcoming' && booking.status === 'completed' && (booking.canReschedule || booking.refundableCents > 0) && (
+        // The API's flags say whether each still applies; the dates come from the policy numbers, in the location's zone.
+        <ul className="flex flex-col gap-0.5 text-sm text-ink-700" data-testid="booking-deadlines">
+          {booking.canReschedule && <li>Free reschedule until {formatSessionTime(rescheduleDeadline(new Date(booking.slot.startAt), DEFAULT_POLICY), booking.location.timezone)}</li>}
+          {booking.refundableCents > 0 && <li>Full refund until {formatSessionTime(refundDeadline(new Date(booking.slot.startAt), DEFAULT_POLICY), booking.location.timezone)}</li>}
+        </ul>
+      )}
+      {booking.rescheduleCount > 0 && (
+        <p className="text-sm text-ink-600">
+          {booking.rescheduleCount} of {DEFAULT_POLICY.rescheduleLimit} free moves used.
+        </p>
+      )}
 
       {refundedCents > 0 && (
         <p className="rounded-xl bg-pine-50 p-3 text-sm font-semibold text-pine-800">Refunded {formatAud(refundedCents)} to the card you paid with.</p>

@@ -26,10 +26,10 @@ describe('BookingList', () => {
     expect(paths()).toEqual(['/api/v1/bookings/upcoming-bookings', '/api/v1/bookings/upcoming-bookings?cursor=page-2']);
   });
 
-  it('offers Book now when nothing is coming up', async () => {
+  it('offers Book a session when nothing is coming up', async () => {
     const { onBookNow } = renderList(() => ({ items: [], nextCursor: null }));
     const empty = (await screen.findByText('No upcoming visits with Santa yet.')).parentElement!;
-    await userEvent.click(within(empty).getByRole('button', { name: 'Book now' }));
+    await userEvent.click(within(empty).getByRole('button', { name: 'Book a session' }));
     expect(onBookNow).toHaveBeenCalledOnce();
   });
 

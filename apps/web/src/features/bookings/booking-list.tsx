@@ -60,7 +60,7 @@ function EmptyState({ tab, onBookNow }: { tab: BookingTab; onBookNow: () => void
           <p className="max-w-md text-lg font-semibold text-ink-900">No upcoming visits with Santa yet.</p>
           <p className="max-w-md leading-relaxed text-ink-700">Choose a place and a time that suits your family. We hold your session while you book.</p>
           <Button onClick={onBookNow} className="w-full sm:w-auto sm:min-w-40">
-            Book now
+            Book a session
           </Button>
         </>
       ) : (

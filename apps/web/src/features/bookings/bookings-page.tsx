@@ -1,7 +1,10 @@
 import * as Tabs from '@radix-ui/react-tabs';
-import { useSearchParams } from 'react-router';
+import { useState } from 'react';
+import { useLocation, useSearchParams } from 'react-router';
+import { DEFAULT_POLICY } from '@kringle/contracts/policy';
+import { CheckIcon } from '../../components/ui/icons';
 import { Button } from '../../components/ui/button';
-import type { BookingTab } from './api';
+import { useBookingListInfiniteQuery, type BookingTab } from './api';
 import { BookingList } from './booking-list';
 import { CancelDialog } from './cancel-dialog';
 import { useBookingActions, type WizardHandoff } from './use-booking-actions';
@@ -19,6 +22,38 @@ export interface BookingsPageProps extends WizardHandoff {
   onBookNow: () => void;
 }
 
+/** What a reschedule hands back to this page (router state), for its success message. */
+interface MoveSummary {
+  reference: string;
+  from: string | null;
+  to: string;
+  movesUsed: number;
+}
+
+function MovedNotice({ moved, onDismiss }: { moved: MoveSummary; onDismiss: () => void }) {
+  return (
+    <div role="status" data-testid="moved-notice" className="flex items-start gap-3 rounded-2xl border border-pine-600/30 bg-pine-50 p-4 text-ink-900">
+      <span aria-hidden="true" className="mt-0.5 flex size-7 shrink-0 items-center justify-center rounded-full bg-pine-700 text-cream-50">
+        <CheckIcon className="size-4" />
+      </span>
+      <div className="flex flex-1 flex-col gap-1">
+        <p className="font-semibold">Booking {moved.reference} has moved</p>
+        <p>
+          {moved.from && <span className="text-ink-600 line-through decoration-ink-600/60">{moved.from}</span>}
+          {moved.from && ' → '}
+          <span className="font-semibold">{moved.to}</span>
+        </p>
+        <p className="text-sm text-ink-700">
+          {moved.movesUsed} of {DEFAULT_POLICY.rescheduleLimit} free moves used. We have emailed you the new time and a calendar file.
+        </p>
+      </div>
+      <button type="button" onClick={onDismiss} className="min-h-11 rounded-lg px-3 text-sm font-semibold text-pine-800 hover:bg-pine-600/10">
+        Dismiss
+      </button>
+    </div>
+  );
+}
+
 /**
  * /bookings (My Bookings): upcoming and past tabs (spec §2). The tab lives in the address
  * (?tab=past) so Back and a reload land on the same list.
@@ -27,6 +62,12 @@ export function BookingsPage({ onBookNow, onReschedule, onContinuePayment }: Boo
   const [params, setParams] = useSearchParams();
   const tab: BookingTab = params.get('tab') === 'past' ? 'past' : 'upcoming';
   const actions = useBookingActions({ onReschedule, onContinuePayment });
+  const routed = (useLocation().state as { moved?: MoveSummary } | null)?.moved ?? null;
+  const [dismissed, setDismissed] = useState(false);
+  const moved = dismissed ? null : routed;
+  // The same (cached) list the Upcoming tab shows: when it is empty, its empty state carries the one Book button.
+  const upcoming = useBookingListInfiniteQuery('upcoming', { skip: tab !== 'upcoming' });
+  const upcomingEmpty = tab === 'upcoming' && upcoming.isSuccess && upcoming.data.pages.every((p) => p.items.length === 0);
 
   const selectTab = (value: string) => setParams(value === 'past' ? { tab: 'past' } : {}, { replace: true });
 
@@ -37,11 +78,15 @@ export function BookingsPage({ onBookNow, onReschedule, onContinuePayment }: Boo
           <h1 className="text-3xl font-semibold text-ink-900 sm:text-4xl">My Bookings</h1>
           <p className="text-ink-700">Your visits with Santa. Times are shown in each location&apos;s local time.</p>
         </div>
-        {/* Secondary: on this page the bookings come first, and the empty state has its own Book now. */}
-        <Button variant="secondary" onClick={onBookNow} className="w-full shrink-0 sm:w-auto">
-          Book a session
-        </Button>
+        {/* Secondary: on this page the bookings come first. Hidden while the empty state offers the same action. */}
+        {!upcomingEmpty && (
+          <Button variant="secondary" onClick={onBookNow} className="w-full shrink-0 sm:w-auto">
+            Book a session
+          </Button>
+        )}
       </header>
+
+      {moved && <MovedNotice moved={moved} onDismiss={() => setDismissed(true)} />}
 
       <Tabs.Root value={tab} onValueChange={selectTab} className="flex flex-col gap-4">
         <Tabs.List aria-label="Bookings" className="flex gap-1 self-stretch rounded-xl bg-cream-200 p-1 sm:self-start">

@@ -6,7 +6,7 @@ export function helpFaq(policy: Policy | undefined): { question: string; answer:
   return [
     {
       question: 'How do I book a session?',
-      answer: 'Choose View Packages or Book now, pick a location, the type of session and a time, then choose your package and pay by card.',
+      answer: 'Choose Book a session in My Bookings (or Book now in View Packages), pick a location, the type of session and a time, then choose your package and pay by card.',
     },
     {
       question: 'How long is my session held?',

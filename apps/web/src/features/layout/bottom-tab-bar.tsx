@@ -1,5 +1,6 @@
 import * as DropdownMenu from '@radix-ui/react-dropdown-menu';
 import { clsx } from 'clsx';
+import type { ReactNode } from 'react';
 import { NavLink } from 'react-router';
 import { Avatar } from '../../components/ui/avatar';
 import { HelpIcon, LogoutIcon, UserIcon } from '../../components/ui/icons';
@@ -8,15 +9,20 @@ import { NAV_ITEMS } from './nav-items';
 export interface BottomTabBarProps {
   displayName: string;
   initials: string;
-  locationLabel: string;
+  /** The location label, rendered only while the menu is open. */
+  locationLabel: ReactNode;
   onLogout: () => void;
   onHelp: () => void;
+  onEditProfile: () => void;
+  onChangePassword: () => void;
 }
+
+const menuItemClass = 'flex min-h-11 cursor-pointer items-center gap-2 rounded-xl px-3 font-medium outline-none';
 
 const tabClass = 'flex min-h-14 flex-1 flex-col items-center justify-center gap-0.5 px-1 text-xs font-medium';
 
 /** Screens 800 px wide or less (spec §2): the sidebar's items plus Profile and Help. */
-export function BottomTabBar({ displayName, initials, locationLabel, onLogout, onHelp }: BottomTabBarProps) {
+export function BottomTabBar({ displayName, initials, locationLabel, onLogout, onHelp, onEditProfile, onChangePassword }: BottomTabBarProps) {
   return (
     <nav
       aria-label="Main"
@@ -46,18 +52,27 @@ export function BottomTabBar({ displayName, initials, locationLabel, onLogout, o
                 collisionPadding={12}
                 className="z-40 w-64 rounded-2xl border border-cream-300 bg-cream-50 p-2 shadow-lg"
               >
-                <div className="flex items-center gap-3 px-3 py-2">
+                <div className="flex items-start gap-3 px-3 py-2">
                   <Avatar initials={initials} size="sm" />
-                  <div className="min-w-0">
-                    <p className="truncate font-semibold text-ink-900">{displayName}</p>
-                    <p className="truncate text-sm text-ink-600">{locationLabel}</p>
+                  {/* Long names wrap rather than being cut. */}
+                  <div className="min-w-0 [overflow-wrap:anywhere]">
+                    <p className="font-semibold text-ink-900" data-testid="profile-name">
+                      {displayName}
+                    </p>
+                    {locationLabel}
                   </div>
                 </div>
                 <DropdownMenu.Separator className="my-1 h-px bg-cream-200" />
-                <DropdownMenu.Item
-                  onSelect={onLogout}
-                  className="flex min-h-11 cursor-pointer items-center gap-2 rounded-xl px-3 font-medium text-festive-700 outline-none data-highlighted:bg-festive-50"
-                >
+                <DropdownMenu.Item onSelect={onEditProfile} className={clsx(menuItemClass, 'text-ink-900 data-highlighted:bg-cream-200')}>
+                  <UserIcon />
+                  Edit name and phone
+                </DropdownMenu.Item>
+                <DropdownMenu.Item onSelect={onChangePassword} className={clsx(menuItemClass, 'text-ink-900 data-highlighted:bg-cream-200')}>
+                  <UserIcon />
+                  Change password
+                </DropdownMenu.Item>
+                <DropdownMenu.Separator className="my-1 h-px bg-cream-200" />
+                <DropdownMenu.Item onSelect={onLogout} className={clsx(menuItemClass, 'text-festive-700 data-highlighted:bg-festive-50')}>
                   <LogoutIcon />
                   Logout
                 </DropdownMenu.Item>

@@ -3,6 +3,7 @@ import { NavLink } from 'react-router';
 import { Avatar } from '../../components/ui/avatar';
 import { ChevronIcon, LogoutIcon } from '../../components/ui/icons';
 import { Logo } from '../../components/ui/logo';
+import { LocationLabel } from './location-label';
 import { NAV_ITEMS, ROLE_LABEL } from './nav-items';
 
 export interface SidebarProps {
@@ -12,10 +13,12 @@ export interface SidebarProps {
   collapsed: boolean;
   onToggle: () => void;
   onLogout: () => void;
+  onEditProfile: () => void;
+  onChangePassword: () => void;
 }
 
 /** Wide screens (spec §2, §9): 20rem, collapsible to 7.5rem, expanded by default. */
-export function Sidebar({ brandName, displayName, initials, collapsed, onToggle, onLogout }: SidebarProps) {
+export function Sidebar({ brandName, displayName, initials, collapsed, onToggle, onLogout, onEditProfile, onChangePassword }: SidebarProps) {
   return (
     <aside
       data-testid="sidebar"
@@ -71,14 +74,26 @@ export function Sidebar({ brandName, displayName, initials, collapsed, onToggle,
         <div className={clsx('flex items-center gap-3', collapsed && 'flex-col gap-2')}>
           <Avatar initials={initials} />
           {!collapsed && (
-            <div className="min-w-0 flex-1">
-              <p className="truncate font-semibold text-ink-900" data-testid="sidebar-name">
+            <div className="min-w-0 flex-1 [overflow-wrap:anywhere]">
+              {/* Long names wrap rather than being cut. */}
+              <p className="font-semibold text-ink-900" data-testid="sidebar-name">
                 {displayName}
               </p>
               <p className="text-sm text-ink-600">{ROLE_LABEL}</p>
+              <LocationLabel className="text-sm text-ink-600" />
             </div>
           )}
         </div>
+        {!collapsed && (
+          <div className="mt-2 flex flex-col">
+            <button type="button" onClick={onEditProfile} className="flex min-h-11 items-center rounded-xl px-4 text-left font-medium text-ink-700 hover:bg-cream-200">
+              Edit name and phone
+            </button>
+            <button type="button" onClick={onChangePassword} className="flex min-h-11 items-center rounded-xl px-4 text-left font-medium text-ink-700 hover:bg-cream-200">
+              Change password
+            </button>
+          </div>
+        )}
         <button
           type="button"
           onClick={onLogout}

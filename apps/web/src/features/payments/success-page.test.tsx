@@ -31,7 +31,8 @@ const booking: Booking = {
 /** The real API slice with a fetch that answers GET /bookings/{id} with each status in turn. */
 function renderAt(url: string, statuses: Booking['status'][], onConfirmed = vi.fn()) {
   let call = 0;
-  const fetchFn = vi.fn(async () => {
+  const fetchFn = vi.fn(async (url: string) => {
+    if (String(url).includes('/orders/')) return new Response(JSON.stringify({ items: [{ id: 'o1', paidAt: '2026-11-22T00:01:00.000Z', refundedCents: 0 }] }), { status: 200, headers: { 'content-type': 'application/json' } });
     const status = statuses[Math.min(call++, statuses.length - 1)]!;
     return new Response(JSON.stringify({ ...booking, status }), { status: 200, headers: { 'content-type': 'application/json' } });
   });
@@ -69,6 +70,12 @@ describe('PaymentSuccessPage', () => {
     expect(screen.getByTestId('booking-session')).toHaveTextContent('Sun 6 Dec, 7:40 am AWST');
     expect(screen.getByTestId('booking-total')).toHaveTextContent('$79.90');
     expect(screen.getByRole('link', { name: 'Go to My Bookings' })).toHaveAttribute('href', '/bookings');
+    expect(screen.getByText('Please arrive 10 minutes early.')).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: /Find Kringle Perth, Murray Street on the map/ })).toHaveAttribute(
+      'href',
+      'https://www.openstreetmap.org/search?query=Kringle%20Perth%2C%20Murray%20Street%2C%20200%20Murray%20Street%2C%20Perth%20WA',
+    );
+    expect(await screen.findByRole('button', { name: 'Payment receipt' })).toBeInTheDocument();
     expect(onConfirmed).toHaveBeenCalledExactlyOnceWith(booking.id);
     const events = window.__kringleAnalytics!.map((e) => [e.event, e.params]);
     expect(events).toEqual([

@@ -9,7 +9,7 @@ import { Button, buttonClasses } from '../../components/ui/button';
 import { AlertIcon, CalendarIcon, CheckIcon } from '../../components/ui/icons';
 import { track } from '../../lib/analytics';
 import { downloadFile } from '../../lib/download-file';
-import { usePaidBookingQuery } from './api';
+import { usePaidBookingOrdersQuery, usePaidBookingQuery } from './api';
 import { CheckInQr } from '../whos-coming/check-in-qr';
 import { DetailsSummary } from '../whos-coming/details-summary';
 import { BookingSummary } from './booking-summary';
@@ -57,6 +57,14 @@ export function PaymentSuccessPage({ onConfirmed }: { onConfirmed?: (bookingId: 
   const [settled, setSettled] = useState(false);
   const booking = usePaidBookingQuery(bookingId, { skip: !bookingId || failedAtBank, pollingInterval: settled ? 0 : CONFIRM_POLL_MS });
   const status = booking.data?.status;
+  const orders = usePaidBookingOrdersQuery(bookingId, { skip: status !== 'completed' });
+  const paidOrder = orders.data?.find((o) => o.paidAt !== null);
+  const downloadReceipt = async (b: Booking, orderId: string) => {
+    const saved = await dispatch(
+      downloadFile({ url: `/orders/${b.id}/orders/${orderId}/payment-receipt`, filename: `payment-receipt-${b.reference}.pdf`, what: 'the payment receipt' }),
+    );
+    if (downloadFile.rejected.match(saved)) toast.error(saved.payload?.data.error ?? 'We could not download the receipt. Please try again.');
+  };
   const done = useRef(false);
 
   // payment_failed is not final here: an earlier card may have failed and this payment's webhook not arrived yet.
@@ -110,12 +118,23 @@ export function PaymentSuccessPage({ onConfirmed }: { onConfirmed?: (bookingId: 
               <CalendarIcon aria-hidden="true" className="size-5" />
               Add to calendar
             </Button>
+            {paidOrder && (
+              <Button variant="secondary" onClick={() => void downloadReceipt(data, paidOrder.id)}>
+                Payment receipt
+              </Button>
+            )}
             <MyBookingsLink primary />
           </>
         }
       >
         <p>Thank you! Your payment went through and your session is confirmed. We have emailed the details to you.</p>
         <BookingSummary booking={data} />
+        <p className="font-semibold text-ink-900">Please arrive 10 minutes early.</p>
+        <p>
+          <a href={mapLink(data)} target="_blank" rel="noopener noreferrer" className="font-semibold text-festive-700 underline underline-offset-4">
+            Find {data.location.name} on the map<span className="sr-only"> (opens in a new tab)</span>
+          </a>
+        </p>
         {data.checkInCode && <CheckInQr code={data.checkInCode} reference={data.reference} />}
         <DetailsSummary details={data.details} />
       </ResultFrame>
@@ -128,6 +147,9 @@ export function PaymentSuccessPage({ onConfirmed }: { onConfirmed?: (bookingId: 
     </ResultFrame>
   );
 }
+
+/** A map search for the place: a plain link, so nothing is fetched to draw the page. */
+export const mapLink = (b: Booking) => `https://www.openstreetmap.org/search?query=${encodeURIComponent(`${b.location.name}, ${b.location.address}`)}`;
 
 function MyBookingsLink({ primary }: { primary?: boolean }) {
   return (

@@ -88,12 +88,26 @@ describe('SessionTimeStep, rescheduling into the refund cut-off', () => {
     await vi.waitFor(() => expect(calls.filter((c) => c.startsWith('POST'))).toEqual(['POST /bookings/reservation', 'POST /bookings/b1/reschedule']));
   });
 
-  it('moves at once to a session before the cut-off', async () => {
+  it('shows from → to once before moving to a session before the cut-off, and moves nothing until confirmed', async () => {
     const { calls } = renderStep({ rescheduleFrom: '2026-12-05T00:00:00.000Z' });
     await userEvent.click(await screen.findByRole('button', { name: /28 November, 1 session left/ }));
     await userEvent.click(await screen.findByRole('button', { name: /10:00 am/ }));
-    await vi.waitFor(() => expect(calls.filter((c) => c.startsWith('POST'))).toEqual(['POST /bookings/reservation', 'POST /bookings/b1/reschedule']));
+    const confirm = await screen.findByRole('dialog', { name: 'Move your booking?' });
+    expect(within(confirm).getByTestId('move-from-to')).toHaveTextContent(/^FromSat 5 Dec, 11:00 am AEDTTo.+10:00 am AEDT$/);
+    expect(confirm).toHaveTextContent('This uses free move 1 of 2.');
     expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument();
+    expect(calls.filter((c) => c.startsWith('POST'))).toEqual([]);
+    await userEvent.click(within(confirm).getByRole('button', { name: 'Move my booking' }));
+    await vi.waitFor(() => expect(calls.filter((c) => c.startsWith('POST'))).toEqual(['POST /bookings/reservation', 'POST /bookings/b1/reschedule']));
+  });
+
+  it('keeps looking without moving when the family chooses another time', async () => {
+    const { calls } = renderStep({ rescheduleFrom: '2026-12-05T00:00:00.000Z' });
+    await userEvent.click(await screen.findByRole('button', { name: /28 November, 1 session left/ }));
+    await userEvent.click(await screen.findByRole('button', { name: /10:00 am/ }));
+    await userEvent.click(within(await screen.findByRole('dialog', { name: 'Move your booking?' })).getByRole('button', { name: 'Choose another time' }));
+    await vi.waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    expect(calls.filter((c) => c.startsWith('POST'))).toEqual([]);
   });
 
   it('does not ask when booking anew: the Policy step states the refund terms before paying', async () => {

@@ -1,7 +1,8 @@
 import { useState } from 'react';
-import { useNavigate } from 'react-router';
+import { useNavigate, useSearchParams } from 'react-router';
 import type { Slot } from '@kringle/contracts/catalogue';
 import { formatSessionTime, localDateOf, zoneAbbreviation } from '@kringle/contracts/dates';
+import { DEFAULT_POLICY } from '@kringle/contracts/policy';
 import { Button } from '../../../components/ui/button';
 import { toastSuccess } from '../../../lib/deferred-toast';
 import { useGetAvailableDatesQuery, useGetAvailableSlotsQuery, useGetSlotQuery } from '../api';
@@ -11,6 +12,7 @@ import { DatePicker } from '../date-picker';
 import { moveBookingTo, releaseHold, takeHold } from '../hold-actions';
 import { useGetPolicyQuery } from '../../policy/api';
 import { LateMoveDialog, moveLosesRefund } from '../late-move-dialog';
+import { MoveConfirmDialog } from '../move-confirm-dialog';
 import { SessionList, sessionTime } from '../session-list';
 import { LoadingList, LoadProblem } from './load-states';
 import { StepFrame } from './step-frame';
@@ -48,6 +50,10 @@ export function SessionTimeStep({ focusOnMount }: { focusOnMount: boolean }) {
   const [error, setError] = useState<string | null>(null);
   const [lateMove, setLateMove] = useState<Slot | null>(null);
   const policy = useGetPolicyQuery().data;
+  const [confirmMove, setConfirmMove] = useState<Slot | null>(null);
+  const from = typeof rescheduleData?.startAt === 'string' ? rescheduleData.startAt : undefined;
+  const movesUsed = typeof rescheduleData?.rescheduleCount === 'number' ? rescheduleData.rescheduleCount : 0;
+  const currentSlotId = typeof rescheduleData?.slotId === 'string' ? rescheduleData.slotId : null;
 
   const locationId = location?.id ?? '';
   const slotTypeId = slotType?.id ?? '';
@@ -56,7 +62,10 @@ export function SessionTimeStep({ focusOnMount }: { focusOnMount: boolean }) {
   const heldSlot = useGetSlotQuery({ locationId, slotId: hold?.slotId ?? '' }, { skip: !hold || !location });
   const heldDate = heldSlot.data ? localDateOf(new Date(heldSlot.data.startAt), timezone) : null;
   const firstOpen = dates.data?.items.find((d) => d.available > 0)?.date ?? null;
-  const date = chosenDate ?? heldDate ?? firstOpen;
+  // /expired sends the family back to the day they had chosen (?date=), when it still has sessions.
+  const hinted = useSearchParams()[0].get('date');
+  const hintOpen = hinted && dates.data?.items.some((d) => d.date === hinted && d.available > 0) ? hinted : null;
+  const date = chosenDate ?? heldDate ?? hintOpen ?? firstOpen;
   const slots = useGetAvailableSlotsQuery(
     { locationId, slotTypeId, date: date ?? '' },
     { skip: !date || !slotTypeId, pollingInterval: SLOTS_POLL_MS, skipPollingIfUnfocused: true, refetchOnFocus: true },
@@ -68,28 +77,33 @@ export function SessionTimeStep({ focusOnMount }: { focusOnMount: boolean }) {
     setError(null);
   };
 
-  const pick = async (slot: Slot, refundLossAccepted = false) => {
+  /** `confirmed`: the family has answered the one question (from → to, or the late-move warning). */
+  const pick = async (slot: Slot, confirmed = false) => {
     setTaken(null);
     setError(null);
+    if (rescheduling && !confirmed) {
+      if (!policy) {
+        // Whether the move gives up the refund depends on the cut-off in force: no guessing.
+        setError('The booking policy is still loading. Please try again in a moment.');
+        return;
+      }
+      // One confirmation: the late-move warning when the move loses the refund, else from → to.
+      if (moveLosesRefund(from, slot.startAt, policy)) setLateMove(slot);
+      else setConfirmMove(slot);
+      return;
+    }
     setLateMove(null);
-    const from = typeof rescheduleData?.startAt === 'string' ? rescheduleData.startAt : undefined;
-    if (rescheduling && !refundLossAccepted && !policy) {
-      // Whether the move gives up the refund depends on the cut-off in force: no guessing.
-      setError('The booking policy is still loading. Please try again in a moment.');
-      return;
-    }
-    if (rescheduling && !refundLossAccepted && policy && moveLosesRefund(from, slot.startAt, policy)) {
-      setLateMove(slot);
-      return;
-    }
     setPendingSlotId(slot.id);
     if (rescheduling) {
       const moved = await dispatch(moveBookingTo(slot));
       setPendingSlotId(null);
+      setConfirmMove(null);
       if (moveBookingTo.fulfilled.match(moved)) {
-        // Spec §4: a reschedule ends on the new confirmed time (shown in My Bookings).
-        void toastSuccess(`Your booking has moved to ${formatSessionTime(moved.payload.slot.startAt, moved.payload.location.timezone)}.`);
-        void navigate('/bookings', { replace: true });
+        // Spec §4: a reschedule ends on the new confirmed time, shown in My Bookings with what changed.
+        const to = formatSessionTime(moved.payload.slot.startAt, moved.payload.location.timezone);
+        void toastSuccess(`Your booking has moved to ${to}.`);
+        const moveSummary = { reference: moved.payload.reference, from: from ? formatSessionTime(from, moved.payload.location.timezone) : null, to, movesUsed: moved.payload.rescheduleCount };
+        void navigate('/bookings', { replace: true, state: { moved: moveSummary } });
         return;
       }
       return showProblem(slot, moved.payload?.data);
@@ -123,7 +137,7 @@ export function SessionTimeStep({ focusOnMount }: { focusOnMount: boolean }) {
         <>
           {slotType?.name} at {location?.name}.{' '}
           {rescheduling
-            ? 'Picking a time moves your booking there straight away; the price stays the same.'
+            ? `Pick a new time: we show you the change before anything moves, and the price stays the same. You have used ${movesUsed} of ${policy?.rescheduleLimit ?? '?'} free moves.`
             : `Picking a time holds it for you${policy ? ` for ${policy.holdMinutes} minutes` : ''} while you finish booking.`}
         </>
       }
@@ -183,10 +197,21 @@ export function SessionTimeStep({ focusOnMount }: { focusOnMount: boolean }) {
 
           {slots.isLoading && <LoadingList label="Loading sessions" rows={2} />}
           {slots.isError && <LoadProblem what="the sessions" onRetry={() => void slots.refetch()} />}
-          {slots.data && <SessionList slots={items} timezone={timezone} heldSlotId={hold?.slotId ?? null} pendingSlotId={pendingSlotId} onPick={(s) => void pick(s)} />}
+          {slots.data && (
+            <SessionList slots={items} timezone={timezone} heldSlotId={hold?.slotId ?? null} currentSlotId={currentSlotId} pendingSlotId={pendingSlotId} onPick={(s) => void pick(s)} />
+          )}
         </section>
       )}
       <LateMoveDialog slot={lateMove} timezone={timezone} refundCutoffHours={policy?.refundCutoffHours ?? 0} onKeepLooking={() => setLateMove(null)} onMove={(s) => void pick(s, true)} />
+      <MoveConfirmDialog
+        slot={confirmMove}
+        from={from}
+        timezone={timezone}
+        movesUsed={movesUsed}
+        busy={pendingSlotId !== null}
+        onKeepLooking={() => setConfirmMove(null)}
+        onMove={(s) => void pick(s, true)}
+      />
     </StepFrame>
   );
 }

@@ -1,0 +1,58 @@
+import { describe, expect, it } from 'vitest';
+import type { BookingDetails } from '../payments/payments.repository';
+import { bookingCancelledMail, bookingConfirmedMail, reminderMail } from './bookings.emails';
+
+// Sat 12 Dec 2026, 10:40 am in Sydney (AEDT, UTC+11).
+const startAt = new Date('2026-12-11T23:40:00Z');
+const details = {
+  booking: { reference: 'KR-7K3Q9', amountCents: 3995, status: 'completed', items: [{ name: 'Classic', quantity: 1, totalCents: 3995 }] },
+  email: 'holly@kringle.test',
+  firstName: 'mcKenzie',
+  locationName: 'Westfield Sydney',
+  address: '188 Pitt St',
+  suburb: 'Sydney',
+  state: 'NSW',
+  timezone: 'Australia/Sydney',
+  slotTypeName: 'Classic Santa',
+  startAt,
+  endAt: new Date(startAt.getTime() + 10 * 60_000),
+} as unknown as BookingDetails;
+const appUrl = 'https://kringle.test';
+
+describe('booking e-mails', () => {
+  it('confirms with one summary block in the location zone and this booking’s deadlines', () => {
+    const mail = bookingConfirmedMail(details, 'Kringle', appUrl, new Date('2026-12-01T00:00:00Z'), { rescheduleCutoffHours: 24, rescheduleLimit: 2, refundCutoffHours: 48 });
+    expect(mail.text).toContain('Hi McKenzie,');
+    expect(mail.text).toContain('Date: Saturday 12 December 2026');
+    expect(mail.text).toContain('Time: 10:40 am to 10:50 am AEDT');
+    expect(mail.text).toContain('Place: Westfield Sydney, 188 Pitt St, Sydney NSW');
+    expect(mail.text).toContain('Reference: KR-7K3Q9');
+    expect(mail.text).toContain('Free reschedule until: Fri 11 Dec, 10:40 am AEDT');
+    expect(mail.text).toContain('Full refund until: Thu 10 Dec, 10:40 am AEDT');
+    expect(mail.text).toContain('up to 2 times');
+    expect(mail.html).toContain('src="https://kringle.test/logo.svg"');
+  });
+
+  it('follows the configured policy, not the defaults', () => {
+    const mail = bookingConfirmedMail(details, 'Kringle', appUrl, new Date(), { rescheduleCutoffHours: 2, rescheduleLimit: 1, refundCutoffHours: 72 });
+    expect(mail.text).toContain('Free reschedule until: Sat 12 Dec, 8:40 am AEDT');
+    expect(mail.text).toContain('Full refund until: Wed 9 Dec, 10:40 am AEDT');
+    expect(mail.text).toContain('move this booking once');
+  });
+
+  it('makes the refund receipt the cancellation’s main button when money goes back', () => {
+    const refunded = bookingCancelledMail(details, 'Kringle', appUrl, 3995);
+    expect(refunded.text).toContain('Get my refund receipt: https://kringle.test/bookings');
+    expect(refunded.text).toContain('Refund: $39.95');
+    expect(refunded.text).not.toContain('Book another session');
+    const late = bookingCancelledMail(details, 'Kringle', appUrl, 0);
+    expect(late.text).toContain('not refunded');
+    expect(late.text).not.toContain('refund receipt');
+  });
+
+  it('puts the summary in the reminder too', () => {
+    const mail = reminderMail(details, 'Kringle', appUrl);
+    expect(mail.text).toContain('Reference: KR-7K3Q9');
+    expect(mail.text).toContain('arrive 10 minutes early');
+  });
+});

@@ -1,0 +1,59 @@
+import * as Dialog from '@radix-ui/react-dialog';
+import type { Slot } from '@kringle/contracts/catalogue';
+import { formatSessionTime } from '@kringle/contracts/dates';
+import { DEFAULT_POLICY } from '@kringle/contracts/policy';
+import { Button } from '../../components/ui/button';
+import { CONFIRM_DIALOG, focusSafeChoice } from '../../components/ui/confirm-dialog';
+
+export interface MoveConfirmDialogProps {
+  /** The session picked; null keeps the dialog closed. */
+  slot: Slot | null;
+  /** The booking's current start. */
+  from: string | undefined;
+  timezone: string;
+  /** Moves already made; this one would be the next. */
+  movesUsed: number;
+  busy: boolean;
+  onKeepLooking: () => void;
+  onMove: (slot: Slot) => void;
+}
+
+/** The one question before a reschedule: from which time to which, and what it uses up. */
+export function MoveConfirmDialog({ slot, from, timezone, movesUsed, busy, onKeepLooking, onMove }: MoveConfirmDialogProps) {
+  const limit = DEFAULT_POLICY.rescheduleLimit;
+  return (
+    <Dialog.Root open={slot !== null} onOpenChange={(open) => !open && !busy && onKeepLooking()}>
+      <Dialog.Portal>
+        <Dialog.Overlay className={CONFIRM_DIALOG.overlay} />
+        <Dialog.Content onOpenAutoFocus={focusSafeChoice} className={CONFIRM_DIALOG.content}>
+          <Dialog.Title className={CONFIRM_DIALOG.title}>Move your booking?</Dialog.Title>
+          <Dialog.Description asChild>
+            <div className="flex flex-col gap-3 text-ink-700">
+              {slot && (
+                <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-2 rounded-xl bg-cream-200 p-3" data-testid="move-from-to">
+                  <dt className="text-sm">From</dt>
+                  <dd className="font-semibold text-ink-600 line-through decoration-ink-600/60">{from ? formatSessionTime(from, timezone) : 'Your current time'}</dd>
+                  <dt className="text-sm">To</dt>
+                  <dd className="font-semibold text-ink-900">{formatSessionTime(slot.startAt, timezone)}</dd>
+                </dl>
+              )}
+              <p>
+                Same place, packages and price. This uses free move {movesUsed + 1} of {limit}.
+              </p>
+            </div>
+          </Dialog.Description>
+          <div className={CONFIRM_DIALOG.actions}>
+            <Dialog.Close asChild>
+              <Button variant="secondary" data-autofocus disabled={busy}>
+                Choose another time
+              </Button>
+            </Dialog.Close>
+            <Button onClick={() => slot && onMove(slot)} disabled={busy} aria-busy={busy}>
+              {busy ? 'Moving...' : 'Move my booking'}
+            </Button>
+          </div>
+        </Dialog.Content>
+      </Dialog.Portal>
+    </Dialog.Root>
+  );
+}

@@ -1,0 +1,142 @@
+import * as Dialog from '@radix-ui/react-dialog';
+import { useState, type FormEvent } from 'react';
+import { changePasswordFormSchema, updateProfileRequestSchema } from '@kringle/contracts/accounts';
+import { Button } from '../../components/ui/button';
+import { CONFIRM_DIALOG } from '../../components/ui/confirm-dialog';
+import { toastSuccess } from '../../lib/deferred-toast';
+import { useAppDispatch, useAppSelector } from '../../app/hooks';
+import { errorMessage, fieldErrors } from '../auth/api-error';
+import { useChangePasswordMutation, useUpdateProfileMutation } from '../auth/api';
+import { userUpdated } from '../auth/auth-slice';
+import { FormAlert } from '../auth/auth-ui';
+import { FormField } from '../auth/form-field';
+import { PasswordField } from '../auth/password-field';
+import { setSession } from '../auth/session';
+
+export type ProfileDialogMode = 'profile' | 'password';
+
+type Errors = Record<string, string | undefined>;
+
+/** zod issues keyed by their field, first message each. */
+function issuesOf(error: { issues: { path: PropertyKey[]; message: string }[] }): Errors {
+  const out: Errors = {};
+  for (const issue of error.issues) {
+    const field = String(issue.path[0] ?? '');
+    out[field] ??= issue.message;
+  }
+  return out;
+}
+
+function ProfileForm({ onDone }: { onDone: () => void }) {
+  const dispatch = useAppDispatch();
+  const user = useAppSelector((state) => state.auth.user);
+  const [update, { isLoading }] = useUpdateProfileMutation();
+  const [values, setValues] = useState({ firstName: user?.firstName ?? '', lastName: user?.lastName ?? '', phone: user?.phone ?? '' });
+  const [errors, setErrors] = useState<Errors>({});
+  const [problem, setProblem] = useState<string | null>(null);
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    // An emptied phone clears it (PATCH null); names are kept exactly as typed (spec §3 helper only capitalises first letters).
+    const parsed = updateProfileRequestSchema.safeParse({ ...values, phone: values.phone.trim() ? values.phone : null });
+    if (!parsed.success) return setErrors(issuesOf(parsed.error));
+    setErrors({});
+    const result = await update(parsed.data);
+    if (result.error) {
+      const byField = fieldErrors(result.error);
+      setErrors(byField);
+      if (Object.keys(byField).length === 0) setProblem(errorMessage(result.error, 'We could not save your details. Please try again.'));
+      return;
+    }
+    dispatch(userUpdated(result.data.user));
+    void toastSuccess('Your details are saved.');
+    onDone();
+  };
+
+  const field = (name: keyof typeof values) => ({
+    value: values[name],
+    error: errors[name],
+    onChange: (e: React.ChangeEvent<HTMLInputElement>) => setValues((v) => ({ ...v, [name]: e.target.value })),
+  });
+
+  return (
+    <form onSubmit={submit} noValidate className="flex flex-col gap-4">
+      {problem && <FormAlert tone="error">{problem}</FormAlert>}
+      <FormField label="First name" autoComplete="given-name" {...field('firstName')} />
+      <FormField label="Last name" autoComplete="family-name" {...field('lastName')} />
+      <FormField label="Phone" type="tel" autoComplete="tel" optional {...field('phone')} />
+      <p className="text-sm text-ink-600">Your email address ({user?.email}) is how you sign in, so it stays as it is.</p>
+      <div className={CONFIRM_DIALOG.actions}>
+        <Dialog.Close asChild>
+          <Button variant="secondary">Cancel</Button>
+        </Dialog.Close>
+        <Button type="submit" disabled={isLoading} aria-busy={isLoading}>
+          {isLoading ? 'Saving...' : 'Save details'}
+        </Button>
+      </div>
+    </form>
+  );
+}
+
+function PasswordForm({ onDone }: { onDone: () => void }) {
+  const dispatch = useAppDispatch();
+  const [change, { isLoading }] = useChangePasswordMutation();
+  const [values, setValues] = useState({ currentPassword: '', newPassword: '' });
+  const [errors, setErrors] = useState<Errors>({});
+  const [problem, setProblem] = useState<string | null>(null);
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    const parsed = changePasswordFormSchema.safeParse(values);
+    if (!parsed.success) return setErrors(issuesOf(parsed.error));
+    setErrors({});
+    const result = await change(parsed.data);
+    if (result.error) {
+      const byField = fieldErrors(result.error);
+      setErrors(byField);
+      if (Object.keys(byField).length === 0) setProblem(errorMessage(result.error, 'We could not change your password. Please try again.'));
+      return;
+    }
+    // The API signed every other device out and started a fresh session here.
+    await dispatch(setSession(result.data));
+    void toastSuccess('Password changed. Other devices will need to sign in again.');
+    onDone();
+  };
+
+  const field = (name: keyof typeof values) => ({
+    value: values[name],
+    error: errors[name],
+    onChange: (e: React.ChangeEvent<HTMLInputElement>) => setValues((v) => ({ ...v, [name]: e.target.value })),
+  });
+
+  return (
+    <form onSubmit={submit} noValidate className="flex flex-col gap-4">
+      {problem && <FormAlert tone="error">{problem}</FormAlert>}
+      <PasswordField label="Current password" autoComplete="current-password" {...field('currentPassword')} />
+      <PasswordField label="New password" autoComplete="new-password" hint="At least 8 characters, not a common password." {...field('newPassword')} />
+      <div className={CONFIRM_DIALOG.actions}>
+        <Dialog.Close asChild>
+          <Button variant="secondary">Cancel</Button>
+        </Dialog.Close>
+        <Button type="submit" disabled={isLoading} aria-busy={isLoading}>
+          {isLoading ? 'Saving...' : 'Change password'}
+        </Button>
+      </div>
+    </form>
+  );
+}
+
+/** Edit name and phone (PATCH /user/me) or change the password (POST /user/me/password). */
+export default function ProfileDialog({ mode, onClose }: { mode: ProfileDialogMode; onClose: () => void }) {
+  return (
+    <Dialog.Root open onOpenChange={(open) => !open && onClose()}>
+      <Dialog.Portal>
+        <Dialog.Overlay className={CONFIRM_DIALOG.overlay} />
+        <Dialog.Content className={CONFIRM_DIALOG.content} aria-describedby={undefined}>
+          <Dialog.Title className={CONFIRM_DIALOG.title}>{mode === 'profile' ? 'Your details' : 'Change password'}</Dialog.Title>
+          {mode === 'profile' ? <ProfileForm onDone={onClose} /> : <PasswordForm onDone={onClose} />}
+        </Dialog.Content>
+      </Dialog.Portal>
+    </Dialog.Root>
+  );
+}
