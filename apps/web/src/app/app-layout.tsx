@@ -6,17 +6,17 @@ import { Logo } from '../components/ui/logo';
 import { signOut } from '../features/auth/session';
 import { HelpLauncher } from '../features/help/help-launcher';
 import { HelpPanel } from '../features/help/help-panel';
-import { BottomTabBar } from '../features/layout/bottom-tab-bar';
-import { LocationLabel } from '../features/layout/location-label';
-import type { ProfileDialogMode } from '../features/layout/profile-dialog';
-import { Sidebar } from '../features/layout/sidebar';
-import { useIsMobile } from '../features/layout/use-is-mobile';
+import { BottomTabBar } from './layout/bottom-tab-bar';
+import { LocationLabel } from './layout/location-label';
+import type { ProfileDialogMode } from './layout/profile-dialog';
+import { Sidebar } from './layout/sidebar';
+import { useIsMobile } from './layout/use-is-mobile';
 import { track } from '../lib/analytics';
 import { BRAND_NAME } from '../lib/env';
 import { useAppDispatch, useAppSelector } from './hooks';
 
 // Loaded when a family opens it: the forms and their rules stay out of every page's first load.
-const ProfileDialog = lazy(() => import('../features/layout/profile-dialog'));
+const ProfileDialog = lazy(() => import('./layout/profile-dialog'));
 
 /** The signed-in frame: sidebar on wide screens, bottom tab bar at 800 px or less (spec §2). */
 export function AppLayout() {

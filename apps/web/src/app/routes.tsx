@@ -2,7 +2,7 @@ import type { ComponentType } from 'react';
 import { Navigate, Outlet, type RouteObject } from 'react-router';
 import { FullPageSpinner } from '../components/ui/spinner';
 import { AuthLayout } from '../features/auth/auth-layout';
-import { NotFoundPage } from '../features/layout/not-found-page';
+import { NotFoundPage } from './layout/not-found-page';
 import { BRAND_NAME } from '../lib/env';
 import { DocumentTitle, type RouteHandle } from './document-title';
 import { PublicOnly, RequireAuth } from './guards';

@@ -1,7 +1,6 @@
 import * as Dialog from '@radix-ui/react-dialog';
 import type { Slot } from '@kringle/contracts/catalogue';
 import { formatSessionTime } from '@kringle/contracts/dates';
-import { DEFAULT_POLICY } from '@kringle/contracts/policy';
 import { Button } from '../../components/ui/button';
 import { CONFIRM_DIALOG, focusSafeChoice } from '../../components/ui/confirm-dialog';
 
@@ -13,14 +12,15 @@ export interface MoveConfirmDialogProps {
   timezone: string;
   /** Moves already made; this one would be the next. */
   movesUsed: number;
+  /** Free moves a booking has (the policy in force). */
+  rescheduleLimit: number;
   busy: boolean;
   onKeepLooking: () => void;
   onMove: (slot: Slot) => void;
 }
 
 /** The one question before a reschedule: from which time to which, and what it uses up. */
-export function MoveConfirmDialog({ slot, from, timezone, movesUsed, busy, onKeepLooking, onMove }: MoveConfirmDialogProps) {
-  const limit = DEFAULT_POLICY.rescheduleLimit;
+export function MoveConfirmDialog({ slot, from, timezone, movesUsed, rescheduleLimit: limit, busy, onKeepLooking, onMove }: MoveConfirmDialogProps) {
   return (
     <Dialog.Root open={slot !== null} onOpenChange={(open) => !open && !busy && onKeepLooking()}>
       <Dialog.Portal>

@@ -2,13 +2,14 @@ import { clsx } from 'clsx';
 import { useId, type ReactNode, type SVGProps } from 'react';
 import type { Booking } from '@kringle/contracts/bookings';
 import { formatSessionTime } from '@kringle/contracts/dates';
-import { DEFAULT_POLICY, refundDeadline, rescheduleDeadline } from '@kringle/contracts/policy';
+import { refundDeadline, rescheduleDeadline } from '@kringle/contracts/policy';
 import { formatAud, gstOf } from '@kringle/contracts/money';
 import { Button } from '../../components/ui/button';
 import { CalendarIcon, ClockIcon } from '../../components/ui/icons';
 import type { BookingOrder, BookingTab } from './api';
-import { CheckInQr } from '../whos-coming/check-in-qr';
-import { DetailsSummary } from '../whos-coming/details-summary';
+import { CheckInQr } from '../../components/whos-coming/check-in-qr';
+import { DetailsSummary } from '../../components/whos-coming/details-summary';
+import { useGetPolicyQuery } from '../../lib/policy-api';
 import { StatusTag } from './status-tag';
 
 export type CardAction = 'reschedule' | 'cancel' | 'continue' | 'calendar' | 'payment-receipt' | 'refund-receipt';
@@ -61,6 +62,7 @@ const MANAGE: CardAction[] = ['continue', 'reschedule', 'cancel'];
 
 export function BookingCard({ booking, tab, orders, busy = null, onAction, editDetails }: BookingCardProps) {
   const headingId = useId();
+  const policy = useGetPolicyQuery().data;
   const actions = cardActions(booking, tab, orders);
   const when = formatSessionTime(booking.slot.startAt, booking.location.timezone);
   const unpaid = booking.status === 'payment_pending' || booking.status === 'payment_failed';
@@ -131,16 +133,16 @@ export function BookingCard({ booking, tab, orders, busy = null, onAction, editD
           </span>
         </p>
       )}
-      {tab === 'upcoming' && booking.status === 'completed' && (booking.canReschedule || booking.refundableCents > 0) && (
+      {policy && tab === 'upcoming' && booking.status === 'completed' && (booking.canReschedule || booking.refundableCents > 0) && (
         // The API's flags say whether each still applies; the dates come from the policy numbers, in the location's zone.
         <ul className="flex flex-col gap-0.5 text-sm text-ink-700" data-testid="booking-deadlines">
-          {booking.canReschedule && <li>Free reschedule until {formatSessionTime(rescheduleDeadline(new Date(booking.slot.startAt), DEFAULT_POLICY), booking.location.timezone)}</li>}
-          {booking.refundableCents > 0 && <li>Full refund until {formatSessionTime(refundDeadline(new Date(booking.slot.startAt), DEFAULT_POLICY), booking.location.timezone)}</li>}
+          {booking.canReschedule && <li>Free reschedule until {formatSessionTime(rescheduleDeadline(new Date(booking.slot.startAt), policy), booking.location.timezone)}</li>}
+          {booking.refundableCents > 0 && <li>Full refund until {formatSessionTime(refundDeadline(new Date(booking.slot.startAt), policy), booking.location.timezone)}</li>}
         </ul>
       )}
-      {booking.rescheduleCount > 0 && (
+      {policy && booking.rescheduleCount > 0 && (
         <p className="text-sm text-ink-600">
-          {booking.rescheduleCount} of {DEFAULT_POLICY.rescheduleLimit} free moves used.
+          {booking.rescheduleCount} of {policy.rescheduleLimit} free moves used.
         </p>
       )}
 

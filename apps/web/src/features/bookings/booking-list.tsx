@@ -5,7 +5,7 @@ import { Button } from '../../components/ui/button';
 import { CalendarIcon } from '../../components/ui/icons';
 import type { ApiError } from '../../lib/base-query';
 import { useBookingListInfiniteQuery, useBookingOrdersQuery, type BookingTab } from './api';
-import { canEditDetails, EditDetailsButton } from '../whos-coming/edit-details-dialog';
+import { canEditDetails, EditDetailsButton } from '../../components/whos-coming/edit-details-dialog';
 import { BookingCard, type CardAction } from './booking-card';
 
 export interface BookingListProps {

@@ -1,13 +1,13 @@
 import * as Tabs from '@radix-ui/react-tabs';
 import { useState } from 'react';
 import { useLocation, useSearchParams } from 'react-router';
-import { DEFAULT_POLICY } from '@kringle/contracts/policy';
 import { CheckIcon } from '../../components/ui/icons';
 import { Button } from '../../components/ui/button';
 import { useBookingListInfiniteQuery, type BookingTab } from './api';
 import { BookingList } from './booking-list';
 import { CancelDialog } from './cancel-dialog';
 import { useBookingActions, type WizardHandoff } from './use-booking-actions';
+import { useGetPolicyQuery } from '../../lib/policy-api';
 
 const TABS: { value: BookingTab; label: string }[] = [
   { value: 'upcoming', label: 'Upcoming' },
@@ -31,6 +31,7 @@ interface MoveSummary {
 }
 
 function MovedNotice({ moved, onDismiss }: { moved: MoveSummary; onDismiss: () => void }) {
+  const policy = useGetPolicyQuery().data;
   return (
     <div role="status" data-testid="moved-notice" className="flex items-start gap-3 rounded-2xl border border-pine-600/30 bg-pine-50 p-4 text-ink-900">
       <span aria-hidden="true" className="mt-0.5 flex size-7 shrink-0 items-center justify-center rounded-full bg-pine-700 text-cream-50">
@@ -44,7 +45,7 @@ function MovedNotice({ moved, onDismiss }: { moved: MoveSummary; onDismiss: () =
           <span className="font-semibold">{moved.to}</span>
         </p>
         <p className="text-sm text-ink-700">
-          {moved.movesUsed} of {DEFAULT_POLICY.rescheduleLimit} free moves used. We have emailed you the new time and a calendar file.
+          {policy ? `${moved.movesUsed} of ${policy.rescheduleLimit} free moves used. ` : ''}We have emailed you the new time and a calendar file.
         </p>
       </div>
       <button type="button" onClick={onDismiss} className="min-h-11 rounded-lg px-3 text-sm font-semibold text-pine-800 hover:bg-pine-600/10">

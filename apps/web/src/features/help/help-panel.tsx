@@ -2,7 +2,7 @@ import * as Dialog from '@radix-ui/react-dialog';
 import { useRef } from 'react';
 import { Link } from 'react-router';
 import { CloseIcon } from '../../components/ui/icons';
-import { useGetPolicyQuery } from '../policy/api';
+import { useGetPolicyQuery } from '../../lib/policy-api';
 import { HELP_CONTACT, helpFaq, helpPolicy } from './help-content';
 
 /** The help widget: FAQ, booking policy and contact details in a side sheet. */

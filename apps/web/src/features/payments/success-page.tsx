@@ -10,8 +10,8 @@ import { AlertIcon, CalendarIcon, CheckIcon } from '../../components/ui/icons';
 import { track } from '../../lib/analytics';
 import { downloadFile } from '../../lib/download-file';
 import { usePaidBookingOrdersQuery, usePaidBookingQuery } from './api';
-import { CheckInQr } from '../whos-coming/check-in-qr';
-import { DetailsSummary } from '../whos-coming/details-summary';
+import { CheckInQr } from '../../components/whos-coming/check-in-qr';
+import { DetailsSummary } from '../../components/whos-coming/details-summary';
 import { BookingSummary } from './booking-summary';
 import { ResultFrame } from './result-frame';
 

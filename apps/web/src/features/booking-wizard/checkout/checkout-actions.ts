@@ -10,7 +10,7 @@ import { stepIndex } from '../wizard-steps';
 import { bookingApi } from '../api';
 import { checkoutApi } from './api';
 import { activeItems, ecommerce, repriced, toCartBody, type Catalogue } from './cart-math';
-import { whosComingApi } from '../../whos-coming/api';
+import { whosComingApi } from '../../../components/whos-coming/api';
 
 type ThunkConfig = { state: WizardRootState; rejectValue: ApiError };
 

@@ -1,7 +1,7 @@
 import { formatSessionTime } from '@kringle/contracts/dates';
 import { refundDeadline, rescheduleDeadline, type PolicyRules } from '@kringle/contracts/policy';
 import { serverNow } from '../../../lib/server-clock';
-import { hours, times } from '../../policy/policy-words';
+import { hours, times } from '../../../lib/policy-words';
 
 export interface PolicyText {
   reschedule: string;

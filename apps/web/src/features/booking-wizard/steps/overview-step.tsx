@@ -13,7 +13,7 @@ import { useCatalogue } from '../checkout/use-catalogue';
 import { StepFrame } from './step-frame';
 
 // The form, its validation library and the shared schema load with this step, not with /create-booking.
-const WhosComingSection = lazy(() => import('../../whos-coming/whos-coming-section'));
+const WhosComingSection = lazy(() => import('../../../components/whos-coming/whos-coming-section'));
 const DETAILS_FORM = 'whos-coming';
 
 /** Step 6: everything at a glance; Continue prices the cart on the server and places the order. */

@@ -2,7 +2,6 @@ import { useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import type { Slot } from '@kringle/contracts/catalogue';
 import { formatSessionTime, localDateOf, zoneAbbreviation } from '@kringle/contracts/dates';
-import { DEFAULT_POLICY } from '@kringle/contracts/policy';
 import { Button } from '../../../components/ui/button';
 import { toastSuccess } from '../../../lib/deferred-toast';
 import { useGetAvailableDatesQuery, useGetAvailableSlotsQuery, useGetSlotQuery } from '../api';
@@ -10,7 +9,7 @@ import { useWizardDispatch, useWizardSelector } from '../booking-hooks';
 import { prevStep } from '../booking-slice';
 import { DatePicker } from '../date-picker';
 import { moveBookingTo, releaseHold, takeHold } from '../hold-actions';
-import { useGetPolicyQuery } from '../../policy/api';
+import { useGetPolicyQuery } from '../../../lib/policy-api';
 import { LateMoveDialog, moveLosesRefund } from '../late-move-dialog';
 import { MoveConfirmDialog } from '../move-confirm-dialog';
 import { SessionList, sessionTime } from '../session-list';
@@ -137,7 +136,7 @@ export function SessionTimeStep({ focusOnMount }: { focusOnMount: boolean }) {
         <>
           {slotType?.name} at {location?.name}.{' '}
           {rescheduling
-            ? `Pick a new time: we show you the change before anything moves, and the price stays the same. You have used ${movesUsed} of ${policy?.rescheduleLimit ?? '?'} free moves.`
+            ? `Pick a new time: we show you the change before anything moves, and the price stays the same.${policy ? ` You have used ${movesUsed} of ${policy.rescheduleLimit} free moves.` : ''}`
             : `Picking a time holds it for you${policy ? ` for ${policy.holdMinutes} minutes` : ''} while you finish booking.`}
         </>
       }
@@ -208,6 +207,7 @@ export function SessionTimeStep({ focusOnMount }: { focusOnMount: boolean }) {
         from={from}
         timezone={timezone}
         movesUsed={movesUsed}
+        rescheduleLimit={policy?.rescheduleLimit ?? 0}
         busy={pendingSlotId !== null}
         onKeepLooking={() => setConfirmMove(null)}
         onMove={(s) => void pick(s, true)}

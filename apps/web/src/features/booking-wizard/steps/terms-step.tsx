@@ -5,7 +5,7 @@ import { CalendarIcon, CheckIcon, ClockIcon } from '../../../components/ui/icons
 import { useGetSlotQuery } from '../api';
 import { useWizardDispatch, useWizardSelector } from '../booking-hooks';
 import { nextStep, prevStep } from '../booking-slice';
-import { useGetPolicyQuery } from '../../policy/api';
+import { useGetPolicyQuery } from '../../../lib/policy-api';
 import { policyText } from '../checkout/policy-text';
 import { LoadingList, LoadProblem } from './load-states';
 import { StepFrame } from './step-frame';

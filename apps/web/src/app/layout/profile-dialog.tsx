@@ -4,14 +4,14 @@ import { changePasswordFormSchema, updateProfileRequestSchema } from '@kringle/c
 import { Button } from '../../components/ui/button';
 import { CONFIRM_DIALOG } from '../../components/ui/confirm-dialog';
 import { toastSuccess } from '../../lib/deferred-toast';
-import { useAppDispatch, useAppSelector } from '../../app/hooks';
-import { errorMessage, fieldErrors } from '../auth/api-error';
-import { useChangePasswordMutation, useUpdateProfileMutation } from '../auth/api';
-import { userUpdated } from '../auth/auth-slice';
-import { FormAlert } from '../auth/auth-ui';
-import { FormField } from '../auth/form-field';
-import { PasswordField } from '../auth/password-field';
-import { setSession } from '../auth/session';
+import { useAppDispatch, useAppSelector } from '../hooks';
+import { errorMessage, fieldErrors } from '../../features/auth/api-error';
+import { useChangePasswordMutation, useUpdateProfileMutation } from '../../features/auth/api';
+import { userUpdated } from '../../features/auth/auth-slice';
+import { FormAlert } from '../../features/auth/auth-ui';
+import { FormField } from '../../features/auth/form-field';
+import { PasswordField } from '../../features/auth/password-field';
+import { setSession } from '../../features/auth/session';
 
 export type ProfileDialogMode = 'profile' | 'password';
 

@@ -1,7 +1,7 @@
 import { Link } from 'react-router';
 import { buttonClasses } from '../../components/ui/button';
 import { Logo } from '../../components/ui/logo';
-import { useAppSelector } from '../../app/hooks';
+import { useAppSelector } from '../hooks';
 
 /** The unknown-path page (spec §2 `*`): open to everyone, signed in or not. */
 export function NotFoundPage({ brandName }: { brandName: string }) {

@@ -1,5 +1,5 @@
 import type { Policy } from '@kringle/contracts/policy-schema';
-import { api } from '../../lib/api';
+import { api } from './api';
 
 /**
  * The policy numbers in force (GET /common/policy). Every text that states a number of hours,

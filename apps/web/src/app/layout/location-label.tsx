@@ -1,6 +1,6 @@
-import { useAppSelector } from '../../app/hooks';
-import { useGetLocationsQuery } from '../booking-wizard/api';
-import { useBookingListInfiniteQuery } from '../bookings/api';
+import { useAppSelector } from '../hooks';
+import { useGetLocationsQuery } from '../../features/booking-wizard/api';
+import { useBookingListInfiniteQuery } from '../../features/bookings/api';
 
 export const NO_LOCATION = 'No location chosen yet';
 
