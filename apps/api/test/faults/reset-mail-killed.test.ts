@@ -66,7 +66,7 @@ describe('fault: the API killed between the reset answer and the reset mail', ()
       body: JSON.stringify({ email: who.email, redirectUrl: 'http://localhost:5173/login' }),
     });
     expect(res.status, await res.clone().text()).toBe(200);
-    expect((await res.json()).message).toMatch(/If an account exists/);
+    expect(((await res.json()) as { message: string }).message).toMatch(/If an account exists/);
     await waitFor('the reset work to wait for the account row', async () => {
       const { rows } = await lock!.query<{ n: number }>(
         "select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'",
