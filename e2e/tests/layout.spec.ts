@@ -1,8 +1,15 @@
+import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { BRAND, hasHorizontalScroll, SCREENSHOT_DIR, signInThroughApi } from './helpers';
 
 const NARROW = { width: 390, height: 844 };
 const WIDE = { width: 1280, height: 800 };
+
+const WCAG_22_AA = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
+async function expectDialogAxeClean(page: Page) {
+  const axe = await new AxeBuilder({ page }).include('[role="dialog"]').withTags(WCAG_22_AA).analyze();
+  expect(axe.violations.map((v) => v.id)).toEqual([]);
+}
 
 async function shot(page: Page, name: string) {
   await page.screenshot({ path: `${SCREENSHOT_DIR}/${name}.png`, fullPage: true });
@@ -62,6 +69,7 @@ test.describe('signed-in layouts', () => {
     await expect(sidebar.getByRole('button', { name: 'Edit name and phone' })).toBeVisible();
     await sidebar.getByRole('button', { name: 'Change password' }).click();
     await expect(page.getByRole('dialog', { name: 'Change password' }).getByLabel('Current password', { exact: true })).toBeVisible();
+    await expectDialogAxeClean(page);
     await shot(page, 'wide-change-password');
     await page.keyboard.press('Escape');
     await expect(page.getByTestId('help-launcher')).toBeVisible();
@@ -103,6 +111,7 @@ test.describe('signed-in layouts', () => {
     const lastName = dialog.getByLabel('Last name');
     const before = await lastName.inputValue();
     await lastName.fill("McBerry-Smith O'Brien-Winterbottom");
+    await expectDialogAxeClean(page);
     await shot(page, 'narrow-profile-edit');
     await dialog.getByRole('button', { name: 'Save details' }).click();
     await expect(dialog).toHaveCount(0);
