@@ -8,7 +8,7 @@ const DATA_DIR = PORT === 3310 ? '.data/e2e' : `.data/e2e-${PORT}`;
 /**
  * Each worker drives a Chromium while the API, PostgreSQL and the Stripe sandbox share the same
  * cores, so one worker per two cores (at least one) whatever CI says: 4 workers on 2 cores made
- * journeys wait past their timeouts (decision 0017).
+ * journeys wait past their timeouts (decision 0018).
  */
 const WORKERS = Number(process.env.E2E_WORKERS) || Math.max(1, Math.floor(availableParallelism() / 2));
 

@@ -57,7 +57,7 @@ describe('rate limits on the PostgreSQL store', () => {
     expect((await limited(a.app, 'valid@example.com', '192.0.2.50')).statusCode).toBe(200);
   });
 
-  it('limits the app-check exchange per IP, sized for a shared address (20 a minute before decision 0017)', async () => {
+  it('limits the app-check exchange per IP, sized for a shared address (20 a minute before decision 0022)', async () => {
     const exchange = () => a.app.inject({ method: 'POST', url: '/api/v1/app-check/exchange', payload: { payload: 'YWJj' }, remoteAddress: '192.0.2.77' });
     for (let i = 0; i < 25; i++) expect((await exchange()).statusCode).toBe(403);
     // The rest of the window as if the other families behind the address had used it.

@@ -45,7 +45,7 @@ describe('brute force past the rate limits', () => {
     expect((await signIn('victim@example.com', STRONG_PASSWORD, '10.1.1.3')).statusCode).toBe(200);
   });
 
-  /** The per-IP limits are sized for a shared address (decision 0017): start the window at its cap. */
+  /** The per-IP limits are sized for a shared address (decision 0022): start the window at its cap. */
   const useUpWindow = async (name: string, ip: string, count: number) => {
     const updated = await t.db.update(rateLimitCounters).set({ count }).where(eq(rateLimitCounters.key, bucketKey(name, ip))).returning();
     expect(updated).toHaveLength(1);
