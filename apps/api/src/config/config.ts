@@ -50,6 +50,8 @@ const envSchema = z.object({
   JOBS_ENABLED: bool.default(true),
   /** How long a process may reuse an availability answer (0: never); see docs/decisions/0012. */
   AVAILABILITY_CACHE_MS: int(0, 10_000).default(1000),
+  /** How long the predecessor of a family's current refresh token still answers (0: never); see docs/decisions/0005. */
+  REFRESH_REUSE_GRACE_SECONDS: int(0, 300).default(20),
   SERVE_WEB: bool.default(true),
   WEB_DIST_DIR: z.string().optional(),
   // Policy numbers (API.md "Policy").

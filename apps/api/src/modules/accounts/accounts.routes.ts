@@ -30,7 +30,7 @@ const tags = ['accounts'];
 /** API.md "Accounts and auth". Thin: validation here, rules in the services. */
 export async function accountsRoutes(app: FastifyInstance) {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const accounts = new AccountsService(app.db, app.clock, app.idTokens, app.log);
+  const accounts = new AccountsService(app.db, app.clock, app.idTokens, app.log, app.config.REFRESH_REUSE_GRACE_SECONDS * 1000);
   const actions = new AccountActionsService(app.db, app.clock, {
     brandName: app.config.BRAND_NAME,
     appOrigins: app.config.APP_ORIGINS,

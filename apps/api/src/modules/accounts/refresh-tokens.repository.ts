@@ -22,8 +22,9 @@ export async function findRefreshToken(db: DbOrTx, tokenHash: string): Promise<R
   return row ?? null;
 }
 
-export async function markRotated(db: DbOrTx, id: string, now: Date): Promise<void> {
-  await db.update(refreshTokens).set({ rotatedAt: now }).where(eq(refreshTokens.id, id));
+/** Called with the row locked (findRefreshTokenForUpdate), so rotation happens once per token. */
+export async function markRotated(db: DbOrTx, id: string, now: Date, successorSealed: string): Promise<void> {
+  await db.update(refreshTokens).set({ rotatedAt: now, successorSealed }).where(eq(refreshTokens.id, id));
 }
 
 export async function revokeFamily(db: DbOrTx, familyId: string, now: Date): Promise<void> {
