@@ -46,7 +46,7 @@ const settle = () => new Promise((resolve) => setTimeout(resolve, 50));
 function otherTab() {
   const channel = new NodeBroadcastChannel('kringle-auth');
   const heard: unknown[] = [];
-  channel.onmessage = (event) => heard.push((event as MessageEvent).data);
+  channel.onmessage = (event) => heard.push((event as unknown as { data: unknown }).data);
   return { channel, heard, post: (message: unknown) => channel.postMessage(message) };
 }
 
