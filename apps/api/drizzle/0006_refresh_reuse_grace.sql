@@ -1,5 +1,4 @@
--- Refresh reuse grace (issue 14, decision 0005): a rotated token remembers its successor, sealed
--- with a key derived from the rotated token itself, so only a holder of that token can be handed
--- the family's current one (several tabs, an answer lost on the way). The database alone opens nothing.
-ALTER TABLE "refresh_tokens" ADD COLUMN "replaced_by" uuid;--> statement-breakpoint
+-- The successor of a rotated refresh token, sealed with a key derived from the rotated token itself
+-- (decision 0005): lets its holder, within REFRESH_REUSE_GRACE_SECONDS, be handed the family's
+-- current token. Null for current tokens and for rows rotated before this migration.
 ALTER TABLE "refresh_tokens" ADD COLUMN "successor_sealed" text;

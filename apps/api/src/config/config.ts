@@ -69,13 +69,13 @@ const envSchema = z.object({
   JWT_PRIVATE_KEY: z.string().min(1).optional(),
   JWT_ISSUER: z.string().min(1).default('kringle'),
   JWT_AUDIENCE: z.string().min(1).default('kringle-web'),
-  /** How long a just-rotated refresh token still answers with the family's current one (0: never); decision 0005. */
-  REFRESH_REUSE_GRACE_SECONDS: int(0, 300).default(20),
   BODY_LIMIT_BYTES: int(1024, 10 * 1024 * 1024).default(64 * 1024),
   TRUST_PROXY: bool.default(false),
   JOBS_ENABLED: bool.default(true),
   /** How long a process may reuse an availability answer (0: never); see docs/decisions/0012. */
   AVAILABILITY_CACHE_MS: int(0, 10_000).default(1000),
+  /** How long the predecessor of a family's current refresh token still answers (0: never); see docs/decisions/0005. */
+  REFRESH_REUSE_GRACE_SECONDS: int(0, 300).default(20),
   SERVE_WEB: bool.default(true),
   WEB_DIST_DIR: z.string().optional(),
   // Policy numbers (API.md "Policy").

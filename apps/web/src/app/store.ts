@@ -3,7 +3,7 @@ import { setupListeners } from '@reduxjs/toolkit/query';
 import { createTransform, FLUSH, PAUSE, PERSIST, persistReducer, persistStore, PURGE, REGISTER, REHYDRATE } from 'redux-persist';
 import { persistStorage } from '../lib/persist-storage';
 import { authReducer, initialAuthState, type AuthState } from '../features/auth/auth-slice';
-import { refreshSession, signOut, type AuthExtra } from '../features/auth/session';
+import { followOtherTabs, refreshSession, signOut, type AuthExtra } from '../features/auth/session';
 import { bookingReducer } from '../features/booking-wizard/booking-slice';
 import { timerReducer } from '../features/booking-wizard/timer-slice';
 import { api } from '../lib/api';
@@ -84,6 +84,8 @@ export type AppDispatch = typeof store.dispatch;
 
 export const persistor = persistStore(store);
 setupListeners(store.dispatch);
+// Sign-out, sign-in, refreshes and staff refusals in one tab reach every tab (issue 14).
+followOtherTabs(store);
 
 const unsubscribe = store.subscribe(() => {
   if (store.getState().auth.initialised) {

@@ -35,10 +35,12 @@ export const refreshTokens = pgTable(
     /** Absolute expiry of the whole family (30 days from sign-in). */
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
     rotatedAt: timestamp('rotated_at', { withTimezone: true }),
-    /** The token this one was rotated into, and that token sealed with a key only this one's holder has. */
-    replacedBy: uuid('replaced_by'),
-    successorSealed: text('successor_sealed'),
     revokedAt: timestamp('revoked_at', { withTimezone: true }),
+    /**
+     * The token that replaced this one, sealed with a key derived from this token (decision 0005):
+     * only this token's holder can open it, within the reuse grace, to catch up with its family.
+     */
+    successorSealed: text('successor_sealed'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [uniqueIndex('refresh_tokens_hash_key').on(t.tokenHash), index('refresh_tokens_family_idx').on(t.familyId)],

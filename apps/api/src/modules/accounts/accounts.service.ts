@@ -7,7 +7,8 @@ import type { Clock } from '../../lib/clock';
 import type { IdTokens } from './id-tokens';
 import { hashPassword, verifyAgainstDummy, verifyPassword } from './passwords';
 import * as refreshTokens from './refresh-tokens.repository';
-import { openWith, randomToken, sealWith, sha256 } from './secure-tokens';
+import { randomToken, sha256 } from './secure-tokens';
+import { openSuccessor, sealSuccessor } from './successor-seal';
 import { tokenSubject, toUser } from './users.mapper';
 import * as users from './users.repository';
 
@@ -44,8 +45,8 @@ export class AccountsService {
     private readonly clock: Clock,
     private readonly idTokens: IdTokens,
     private readonly log: FastifyBaseLogger,
-    /** REFRESH_REUSE_GRACE_SECONDS in ms: 0 treats every second use as theft. */
-    private readonly reuseGraceMs = 0,
+    /** REFRESH_REUSE_GRACE_SECONDS, in ms (0: a spent token is always theft). */
+    private readonly reuseGraceMs: number,
   ) {}
 
   async register(input: RegisterInput): Promise<User> {
@@ -117,41 +118,32 @@ export class AccountsService {
 
   /**
    * Rotates the refresh token: the presented one is spent and a new one of the same family (and
-   * the same absolute expiry) is issued. The spent token's holder may present it again within the
-   * reuse grace, while its successor is still the family's current token: several tabs refreshing
-   * at once, or an answer lost on the way. They get a new ID token and the current token, so every
-   * tab ends on one cookie. Any other second use means the token was copied: the whole family is
-   * revoked and both holders must sign in again. The presented row (and, in the grace, its
-   * successor) is locked, so concurrent refreshes on any number of processes are serialised.
+   * the same absolute expiry) is issued. The token just rotated away, sent again within the reuse
+   * grace (several tabs at once, or an answer lost on the way), gets the family's current token
+   * instead (decision 0005). Any other spent token means it was copied, so the whole family is
+   * revoked and both holders must sign in again.
    */
   async refresh(presented: string | undefined): Promise<Session> {
     if (!presented) throw unauthenticated();
     const now = this.clock.now();
     const outcome = await this.db.transaction(async (tx) => {
+      // The row lock serialises every refresh of this token, across API processes: the first
+      // rotates, the others wait and then see it rotated, with its successor sealed.
       const token = await refreshTokens.findRefreshTokenForUpdate(tx, sha256(presented));
       if (!token || token.revokedAt) return null;
-      if (token.rotatedAt) {
-        const current = await this.currentSuccessor(tx, token, presented, now);
-        if (current) return current;
-        await refreshTokens.revokeFamily(tx, token.familyId, now);
-        this.log.warn(
-          { event: 'security.refresh_token_reuse', userId: token.userId, familyId: token.familyId, rotatedAt: token.rotatedAt },
-          'refresh token replayed: family revoked',
-        );
-        return null;
-      }
+      if (token.rotatedAt) return this.catchUp(tx, token, presented, now);
       if (token.expiresAt <= now) return null;
       const user = await users.findUserById(tx, token.userId);
       if (!user) return null;
       const refreshToken = randomToken();
-      const successorId = await refreshTokens.insertRefreshToken(tx, {
+      await refreshTokens.markRotated(tx, token.id, now, sealSuccessor(presented, token.familyId, refreshToken));
+      await refreshTokens.insertRefreshToken(tx, {
         userId: token.userId,
         familyId: token.familyId,
         tokenHash: sha256(refreshToken),
         expiresAt: token.expiresAt,
         createdAt: now,
       });
-      await refreshTokens.markRotated(tx, token.id, { now, replacedBy: successorId, successorSealed: sealWith(presented, refreshToken) });
       return { user, refreshToken, refreshExpiresAt: token.expiresAt };
     });
     // Outside the transaction: the revocation of a replayed family must commit before we answer 401.
@@ -159,17 +151,31 @@ export class AccountsService {
     return { ...(await this.idTokenFor(outcome.user)), refreshToken: outcome.refreshToken, refreshExpiresAt: outcome.refreshExpiresAt };
   }
 
-  /** The family's current token for a just-rotated one within the grace; null means theft. */
-  private async currentSuccessor(tx: DbOrTx, token: refreshTokens.RefreshTokenRow, presented: string, now: Date) {
-    if (this.reuseGraceMs <= 0 || !token.rotatedAt || !token.replacedBy || !token.successorSealed) return null;
-    if (now.getTime() - token.rotatedAt.getTime() > this.reuseGraceMs || token.expiresAt <= now) return null;
-    // Locked, so it cannot rotate between this check and the answer: a grandparent is never served.
-    const successor = await refreshTokens.findRefreshTokenByIdForUpdate(tx, token.replacedBy);
-    if (!successor || successor.rotatedAt || successor.revokedAt) return null;
-    const refreshToken = openWith(presented, token.successorSealed);
-    if (!refreshToken || sha256(refreshToken) !== successor.tokenHash) return null;
+  /**
+   * A rotated token sent again: the family's current token if this one is its immediate
+   * predecessor and was rotated within the grace; otherwise theft, and the family is revoked.
+   * Reads the successor without a lock (one lock per refresh, so no lock-order deadlocks): a
+   * rotation of it still in flight only means the caller catches up again, within the grace.
+   */
+  private async catchUp(tx: DbOrTx, token: refreshTokens.RefreshTokenRow, presented: string, now: Date) {
+    const theft = async (reason: string) => {
+      await refreshTokens.revokeFamily(tx, token.familyId, now);
+      this.log.warn(
+        { event: 'auth.refresh_token_reuse', reason, userId: token.userId, familyId: token.familyId },
+        'refresh token reuse detected: family revoked',
+      );
+      return null;
+    };
+    if (this.reuseGraceMs === 0) return theft('grace_off');
+    if (now.getTime() - token.rotatedAt!.getTime() > this.reuseGraceMs) return theft('after_grace');
+    const current = token.successorSealed ? openSuccessor(presented, token.familyId, token.successorSealed) : null;
+    if (!current) return theft('no_successor');
+    const successor = await refreshTokens.findRefreshToken(tx, sha256(current));
+    if (!successor || successor.revokedAt || successor.expiresAt <= now) return null;
+    if (successor.rotatedAt) return theft('not_the_predecessor');
     const user = await users.findUserById(tx, token.userId);
-    return user ? { user, refreshToken, refreshExpiresAt: successor.expiresAt } : null;
+    if (!user) return null;
+    return { user, refreshToken: current, refreshExpiresAt: successor.expiresAt };
   }
 
   /** Revokes the presented token's whole family; unknown or missing tokens are a no-op. */

