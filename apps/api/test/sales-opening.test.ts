@@ -9,7 +9,7 @@ import { createCustomer, type TestCustomer } from './support/customers';
 import { createTestApp, type TestApp } from './test-app';
 
 const NOW = new Date('2026-12-01T00:00:00Z'); // 11:00 AEDT in Sydney
-/** 11:00:05 AEDT on 1 December: five seconds after NOW. */
+/** 11:01 AEDT on 1 December: a minute after NOW (a season file names minutes). */
 const OPENS_LOCAL = '2026-12-01T11:01';
 const OPENS_AT = new Date('2026-12-01T00:01:00Z');
 
