@@ -86,7 +86,7 @@ describe('catalogue and availability', () => {
     const breaks = await get(`/api/v1/booking-slot/${sydney.id}/available-slots?date=2026-12-01&filter=break`);
     expect(breaks.json().items.every((s: { kind: string }) => s.kind === 'break')).toBe(true);
     const one = await get(`/api/v1/booking-slot/${sydney.id}/slots/${at('12:40').id}`);
-    expect(one.json()).toEqual(at('12:40'));
+    expect(one.json()).toEqual({ ...at('12:40'), salesOpenAt: null });
     expect((await get(`/api/v1/booking-slot/${sydney.id}/available-slots?date=2026-13-01`)).json().code).toBe('VALIDATION_FAILED');
     expect((await get(`/api/v1/booking-slot/${sydney.id}/available-slots?date=2026-12-01&filter=nap`)).json().code).toBe('VALIDATION_FAILED');
   });

@@ -24,6 +24,7 @@ export const locationSchema = z
     imageUrl: z.string(),
     seasonStart: z.string().regex(DATE_PATTERN),
     seasonEnd: z.string().regex(DATE_PATTERN),
+    salesOpenAt: z.iso.datetime().nullable().meta({ description: 'when bookings open (an instant); null: on sale' }),
     slotTypes: z.array(slotTypeSchema),
   })
   .meta({ id: 'Location' });
@@ -62,6 +63,9 @@ export type AddOn = z.infer<typeof addOnSchema>;
 export const addOnListSchema = z.object({ items: z.array(addOnSchema) });
 export const addOnsQuerySchema = z.strictObject({ locationId: z.uuid().optional() });
 
+/** Availability answers say when the location's bookings open: before then every session is unavailable. */
+const salesOpenAt = z.iso.datetime().nullable().meta({ description: 'when bookings open at this location; null: on sale' });
+
 const calendarDate = z.string().regex(DATE_PATTERN, 'a date like 2026-12-05');
 
 export const availableDatesQuerySchema = z
@@ -70,6 +74,7 @@ export const availableDatesQuerySchema = z
 export const availableDatesSchema = z
   .object({
     timezone: z.string(),
+    salesOpenAt,
     items: z.array(z.object({ date: calendarDate, available: z.number().int().meta({ description: 'bookable sessions left that day' }) })),
   })
   .meta({ id: 'AvailableDates' });
@@ -92,7 +97,10 @@ export const availableSlotsQuerySchema = z.strictObject({
   slotTypeId: z.uuid().optional(),
   filter: z.enum(SLOT_FILTERS).default('all'),
 });
-export const availableSlotsSchema = z.object({ timezone: z.string(), items: z.array(slotSchema) }).meta({ id: 'AvailableSlots' });
+export const availableSlotsSchema = z.object({ timezone: z.string(), salesOpenAt, items: z.array(slotSchema) }).meta({ id: 'AvailableSlots' });
+/** GET one slot: the slot, and when its location's bookings open. */
+export const slotAnswerSchema = slotSchema.extend({ salesOpenAt }).meta({ id: 'SlotAnswer' });
+export type SlotAnswer = z.infer<typeof slotAnswerSchema>;
 export type AvailableSlots = z.infer<typeof availableSlotsSchema>;
 
 export const locationParamsSchema = z.strictObject({ id: z.uuid() });

@@ -14,6 +14,8 @@ export const locations = pgTable('locations', {
   imageUrl: text('image_url').notNull().default(''),
   seasonStart: date('season_start').notNull(),
   seasonEnd: date('season_end').notNull(),
+  /** Sessions are on sale from this instant on (season file `salesOpenAt`); null: on sale already. */
+  salesOpenAt: timestamp('sales_open_at', { withTimezone: true }),
   sortOrder: integer('sort_order').notNull().default(0),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
 });

@@ -78,6 +78,24 @@ describe('AvailabilityCache', () => {
     expect(String(await cache.getOrCompute('k', 'loc', at(801), async () => Buffer.from('after')))).toBe('after');
   });
 
+  it('keeps an answer from before an opening instant no longer than that instant', async () => {
+    const cache = new AvailabilityCache(1000);
+    await cache.getOrCompute('k', 'loc', at(0), async () => ({ body: Buffer.from('not open'), validUntil: at(300).getTime() }));
+    expect(String(cache.get('k', at(299)))).toBe('not open');
+    expect(cache.get('k', at(300))).toBeUndefined();
+    expect(String(await cache.getOrCompute('k', 'loc', at(300), async () => Buffer.from('open')))).toBe('open');
+  });
+
+  it('does not hand a reader arriving after the opening a computation begun before it', async () => {
+    const cache = new AvailabilityCache(1000);
+    let release!: (answer: { body: Buffer; validUntil: number }) => void;
+    const early = cache.getOrCompute('k', 'loc', at(0), () => new Promise((resolve) => (release = resolve)));
+    const late = cache.getOrCompute('k', 'loc', at(500), async () => Buffer.from('open'));
+    release({ body: Buffer.from('not open'), validUntil: at(400).getTime() });
+    expect(String(await early)).toBe('not open');
+    expect(String(await late)).toBe('open');
+  });
+
   it('caches nothing when ttlMs is 0', async () => {
     const cache = new AvailabilityCache(0);
     await cache.getOrCompute('k', 'loc', at(0), async () => Buffer.from('x'));

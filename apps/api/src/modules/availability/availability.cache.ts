@@ -4,17 +4,27 @@
  * each poll costs three queries and a serialization of the same answer.
  *
  * How stale an answer can be: at most AVAILABILITY_CACHE_MS (config, 1 s by default; 0 turns the
- * cache off) by the app clock, which the web's 15 s polling already dwarfs; a hold taken or released through this
+ * cache off) by the app clock, which the web's 15 s polling already dwarfs, and never past a location's
+ * opening instant (salesOpenAt): an answer computed before it lives until it at most, and a reader
+ * arriving after it never shares a computation begun before it. A hold taken or released through this
  * process forgets its location's answers at once. Staleness never books anything twice: the hold
  * itself is decided by the slot row's conditional UPDATE, which answers 409 SLOT_UNAVAILABLE.
  */
 /** Answers are kept as UTF-8 bytes: encoding a ~9 KB day of sessions per response was the largest cost left. */
 type Body = Buffer;
 
+/** A computed answer, and the instant it stops being true whatever happens (a location's opening time), if any. */
+export interface Computed {
+  body: Body;
+  validUntil?: number | null;
+}
+
 interface Entry {
   body: Body;
   locationId: string;
   computedAt: number;
+  /** computedAt + ttlMs, or earlier: an answer from before a location opens dies at the opening instant. */
+  expiresAt: number;
 }
 
 /** The share of ttlMs after which a requested answer is refreshed ahead of its expiry. */
@@ -23,7 +33,7 @@ const REFRESH_AHEAD = 0.75;
 export class AvailabilityCache {
   private readonly entries = new Map<string, Entry>();
   /** Answers being computed: requests that arrive meanwhile wait for the same one. */
-  private readonly pending = new Map<string, Promise<Body>>();
+  private readonly pending = new Map<string, Promise<Computed>>();
   /** Moves on at every forget(), so an answer computed before a change is never kept. */
   private generation = 0;
 
@@ -44,8 +54,8 @@ export class AvailabilityCache {
   private freshEntry(key: string, now: Date): Entry | undefined {
     const entry = this.entries.get(key);
     if (!entry) return undefined;
-    const age = now.getTime() - entry.computedAt;
-    if (age >= 0 && age < this.ttlMs) return entry;
+    const t = now.getTime();
+    if (t >= entry.computedAt && t < entry.expiresAt) return entry;
     this.entries.delete(key);
     return undefined;
   }
@@ -56,33 +66,46 @@ export class AvailabilityCache {
    * its readers never wait for the queries (on a saturated machine, for PostgreSQL's turn for a
    * core too: decision 0012 has the read p99 it saved). Answers stay within ttlMs all the same.
    */
-  async getOrCompute(key: string, locationId: string, now: Date, compute: () => Promise<Body>): Promise<Body> {
+  async getOrCompute(key: string, locationId: string, now: Date, compute: () => Promise<Body | Computed>): Promise<Body> {
     const entry = this.freshEntry(key, now);
     if (entry) {
-      const refreshDue = now.getTime() - entry.computedAt >= this.ttlMs * REFRESH_AHEAD;
+      const refreshDue = now.getTime() - entry.computedAt >= (entry.expiresAt - entry.computedAt) * REFRESH_AHEAD;
       // A failed refresh is dropped: the answer expires as usual and the next reader computes it.
       if (refreshDue && !this.pending.has(key)) this.computeOnce(key, locationId, now, compute).catch(() => {});
       return entry.body;
     }
-    return this.pending.get(key) ?? this.computeOnce(key, locationId, now, compute);
+    const joined = this.pending.get(key);
+    if (joined) {
+      const answer = await joined;
+      // Begun before an opening instant this reader arrived after: its "not open yet" is not for them.
+      if (answer.validUntil == null || answer.validUntil > now.getTime()) return answer.body;
+    }
+    return (await this.computeOnce(key, locationId, now, compute)).body;
   }
 
-  private async computeOnce(key: string, locationId: string, now: Date, compute: () => Promise<Body>): Promise<Body> {
+  private async computeOnce(key: string, locationId: string, now: Date, compute: () => Promise<Body | Computed>): Promise<Computed> {
     const generation = this.generation;
-    const computing = compute().finally(() => {
+    const computing = compute()
+      .then((answer) => (Buffer.isBuffer(answer) ? { body: answer } : answer))
+      .finally(() => {
       if (this.pending.get(key) === computing) this.pending.delete(key);
     });
     this.pending.set(key, computing);
-    const body = await computing;
-    if (generation === this.generation) this.set(key, locationId, body, now);
-    return body;
+    const answer = await computing;
+    if (generation === this.generation) this.set(key, locationId, answer, now);
+    return answer;
   }
 
-  set(key: string, locationId: string, body: Body, now: Date): void {
+  /** `now`: the app clock before the answer was computed, so its life is capped from the time it describes. */
+  set(key: string, locationId: string, answer: Body | Computed, now: Date): void {
     if (!this.enabled) return;
+    if (Buffer.isBuffer(answer)) answer = { body: answer };
+    const computedAt = now.getTime();
+    const until = answer.validUntil != null && answer.validUntil > computedAt ? answer.validUntil : Infinity;
+    const expiresAt = Math.min(computedAt + this.ttlMs, until);
     // Oldest first out: Map keeps insertion order.
     if (this.entries.size >= this.maxEntries) this.entries.delete(this.entries.keys().next().value!);
-    this.entries.set(key, { body, locationId, computedAt: now.getTime() });
+    this.entries.set(key, { body: answer.body, locationId, computedAt, expiresAt });
   }
 
   /** Forgets one location's answers, or every answer. */

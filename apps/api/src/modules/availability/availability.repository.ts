@@ -15,13 +15,14 @@ export interface SlotRow {
 /**
  * The one definition of a slot's status, derived at read time so an expired hold is free the
  * moment it expires: booked > reserved (live hold) > unavailable (break, blocked, within the
- * lead time) > available.
+ * lead time, or the location's bookings not open yet) > available. Needs the location as `l`.
  */
 export const slotStatusSql = (now: Date, leadCutoff: Date) => sql`
   case
     when s.booking_id is not null then 'booked'
     when s.hold_expires_at > ${now.toISOString()}::timestamptz then 'reserved'
-    when s.kind = 'break' or s.blocked or s.start_at < ${leadCutoff.toISOString()}::timestamptz then 'unavailable'
+    when s.kind = 'break' or s.blocked or s.start_at < ${leadCutoff.toISOString()}::timestamptz
+      or coalesce(l.sales_open_at > ${now.toISOString()}::timestamptz, false) then 'unavailable'
     else 'available'
   end`;
 
@@ -41,7 +42,7 @@ export async function slotsBetween(
 ): Promise<SlotRow[]> {
   const result = await db.execute(sql`
     select s.id, s.slot_type_id, s.location_id, s.kind, s.start_at, s.end_at, ${slotStatusSql(args.now, args.leadCutoff)} as status
-    from slots s
+    from slots s join locations l on l.id = s.location_id
     where s.location_id = ${args.locationId}::uuid
       and s.start_at >= ${args.from.toISOString()}::timestamptz and s.start_at < ${args.to.toISOString()}::timestamptz
       ${args.slotTypeId ? sql`and s.slot_type_id = ${args.slotTypeId}::uuid` : sql``}
@@ -50,11 +51,12 @@ export async function slotsBetween(
   return result.rows.map(toRow);
 }
 
-export async function findSlot(db: DbOrTx, args: { slotId: string; now: Date; leadCutoff: Date }): Promise<SlotRow | undefined> {
+export async function findSlot(db: DbOrTx, args: { slotId: string; now: Date; leadCutoff: Date }): Promise<(SlotRow & { salesOpenAt: Date | null }) | undefined> {
   const result = await db.execute(sql`
-    select s.id, s.slot_type_id, s.location_id, s.kind, s.start_at, s.end_at, ${slotStatusSql(args.now, args.leadCutoff)} as status
-    from slots s where s.id = ${args.slotId}::uuid`);
-  return result.rows[0] ? toRow(result.rows[0]) : undefined;
+    select s.id, s.slot_type_id, s.location_id, s.kind, s.start_at, s.end_at, ${slotStatusSql(args.now, args.leadCutoff)} as status, l.sales_open_at
+    from slots s join locations l on l.id = s.location_id where s.id = ${args.slotId}::uuid`);
+  const row = result.rows[0];
+  return row ? { ...toRow(row), salesOpenAt: row.sales_open_at ? new Date(row.sales_open_at as string) : null } : undefined;
 }
 
 /** Bookable sessions per local date of the location, over [from, to). */
@@ -70,6 +72,7 @@ export async function availableCountsByDate(
       and s.start_at >= greatest(${args.from.toISOString()}::timestamptz, ${args.leadCutoff.toISOString()}::timestamptz)
       and s.start_at < ${args.to.toISOString()}::timestamptz
       and (s.hold_expires_at is null or s.hold_expires_at <= ${args.now.toISOString()}::timestamptz)
+      and not exists (select 1 from locations l where l.id = s.location_id and l.sales_open_at > ${args.now.toISOString()}::timestamptz)
     group by 1`);
   return new Map(result.rows.map((r) => [r.day as string, r.available as number]));
 }

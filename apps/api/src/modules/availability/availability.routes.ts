@@ -12,7 +12,7 @@ import {
   packageListSchema,
   packagesQuerySchema,
   slotParamsSchema,
-  slotSchema,
+  slotAnswerSchema,
 } from '@kringle/contracts/catalogue';
 import { errorBodySchema } from '@kringle/contracts/errors';
 import { getAddOns, getLocations, getPackages } from '../catalogue/catalogue.service';
@@ -27,9 +27,15 @@ export async function catalogueRoutes(app: FastifyInstance) {
   const cache = availabilityCacheOf(app.db, app.config.AVAILABILITY_CACHE_MS);
 
   /** Answers from the short cache, or computes, serializes with the route's schema and keeps the text. */
-  const cached = async (reply: FastifyReply, locationId: string, key: string, compute: () => Promise<unknown>) => {
-    // The route's zod serializer (fastify-type-provider-zod) always produces JSON text.
-    const body = await cache.getOrCompute(key, locationId, app.clock.now(), async () => Buffer.from(reply.serialize(await compute()) as string));
+  const cached = async (reply: FastifyReply, locationId: string, key: string, compute: () => Promise<{ salesOpenAt: string | null }>) => {
+    const body = await cache.getOrCompute(key, locationId, app.clock.now(), async () => {
+      const at = app.clock.now().getTime();
+      const answer = await compute();
+      const opensAt = answer.salesOpenAt ? Date.parse(answer.salesOpenAt) : null;
+      // The route's zod serializer (fastify-type-provider-zod) always produces JSON text. A "not open
+      // yet" answer stops being true at the opening instant: the cache keeps it no longer.
+      return { body: Buffer.from(reply.serialize(answer) as string), validUntil: opensAt !== null && opensAt > at ? opensAt : null };
+    });
     return reply.type('application/json; charset=utf-8').send(body);
   };
 
@@ -89,7 +95,7 @@ export async function catalogueRoutes(app: FastifyInstance) {
 
   r.get(
     '/booking-slot/:id/slots/:slotId',
-    { config: customer, schema: { tags: ['availability'], summary: 'One slot', params: slotParamsSchema, response: { 200: slotSchema, ...notFound } } },
+    { config: customer, schema: { tags: ['availability'], summary: 'One slot', params: slotParamsSchema, response: { 200: slotAnswerSchema, ...notFound } } },
     async (req) => getSlot(app, req.params.id, req.params.slotId),
   );
 }

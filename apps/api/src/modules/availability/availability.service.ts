@@ -1,4 +1,4 @@
-import type { AvailableDates, AvailableSlots, Slot } from '@kringle/contracts/catalogue';
+import type { AvailableDates, AvailableSlots, Slot, SlotAnswer } from '@kringle/contracts/catalogue';
 import { addDays, localDateOf, zonedToInstant } from '@kringle/contracts/dates';
 import type { FastifyInstance } from 'fastify';
 import { AppError, notFound } from '../../lib/app-error';
@@ -43,7 +43,7 @@ export async function getAvailableSlots(
   const from = zonedToInstant(query.date, '00:00', location.timezone);
   const to = zonedToInstant(addDays(query.date, 1), '00:00', location.timezone);
   const rows = await slotsBetween(deps.db, { locationId, from, to, slotTypeId: query.slotTypeId, onlyBreaks: query.filter === 'break', ...instants(deps) });
-  return { timezone: location.timezone, items: rows.map(toSlot) };
+  return { timezone: location.timezone, salesOpenAt: location.salesOpenAt?.toISOString() ?? null, items: rows.map(toSlot) };
 }
 
 /** Bookable sessions left per day, every day of the range (zero included so the picker can disable it). */
@@ -71,11 +71,11 @@ export async function getAvailableDates(
   });
   const items: AvailableDates['items'] = [];
   for (let date = from; date <= to; date = addDays(date, 1)) items.push({ date, available: counts.get(date) ?? 0 });
-  return { timezone: location.timezone, items };
+  return { timezone: location.timezone, salesOpenAt: location.salesOpenAt?.toISOString() ?? null, items };
 }
 
-export async function getSlot(deps: Deps, locationId: string, slotId: string): Promise<Slot> {
+export async function getSlot(deps: Deps, locationId: string, slotId: string): Promise<SlotAnswer> {
   const slot = await findSlot(deps.db, { slotId, ...instants(deps) });
   if (!slot || slot.locationId !== locationId) throw notFound('That session');
-  return toSlot(slot);
+  return { ...toSlot(slot), salesOpenAt: slot.salesOpenAt?.toISOString() ?? null };
 }

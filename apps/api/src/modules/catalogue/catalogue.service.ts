@@ -18,6 +18,7 @@ export async function getLocations(db: Db, clock: Clock): Promise<Location[]> {
     imageUrl: loc.imageUrl,
     seasonStart: loc.seasonStart,
     seasonEnd: loc.seasonEnd,
+    salesOpenAt: loc.salesOpenAt?.toISOString() ?? null,
     slotTypes: types
       .filter((t) => t.locationId === loc.id)
       .map((t) => ({ id: t.id, name: t.name, description: t.description, durationMinutes: t.durationMinutes, allowsPets: t.allowsPets })),

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DATE_PATTERN, TIME_PATTERN } from '@kringle/contracts/dates';
+import { DATE_PATTERN, TIME_PATTERN, localDateOf, localTimeOf, zonedToInstant } from '@kringle/contracts/dates';
 
 export const WEEKDAYS = ['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat'] as const;
 const slug = z.string().regex(/^[a-z0-9]+(-[a-z0-9]+)*$/, 'lower-case words joined by hyphens');
@@ -15,14 +15,15 @@ const window = z
     }
     return { from, to };
   });
-const timezone = z.string().refine((tz) => {
+function timezoneOk(tz: string): boolean {
   try {
     new Intl.DateTimeFormat('en-AU', { timeZone: tz });
     return true;
   } catch {
     return false;
   }
-}, 'an IANA time zone such as Australia/Sydney');
+}
+const timezone = z.string().refine(timezoneOk, 'an IANA time zone such as Australia/Sydney');
 
 const location = z.strictObject({
   slug,
@@ -39,7 +40,25 @@ const location = z.strictObject({
   /** Santa's breaks, every day; a break inside a session window becomes a break slot. */
   breaks: z.array(window).default([]),
   closedDates: z.array(date).default([]),
+  /** When bookings open, a local date-time in the location's zone; absent: on sale once loaded. */
+  salesOpenAt: z.string().refine(isLocalDateTime, 'a local date and time like 2026-11-01T09:00').optional(),
 });
+
+function isLocalDateTime(v: string): boolean {
+  return /^\d{4}-\d\d-\d\dT\d\d:\d\d$/.test(v) && DATE_PATTERN.test(v.slice(0, 10)) && TIME_PATTERN.test(v.slice(11));
+}
+
+/** The instant a location's local `salesOpenAt` names, or null when the local time does not exist there (a daylight-saving gap). */
+export function salesOpenInstant(localDateTime: string, timeZone: string): Date | null {
+  const [day, time] = localDateTime.split('T') as [string, string];
+  let instant: Date;
+  try {
+    instant = zonedToInstant(day, time, timeZone);
+  } catch {
+    return null; // an unknown zone, reported on its own field
+  }
+  return localDateOf(instant, timeZone) === day && localTimeOf(instant, timeZone) === time ? instant : null;
+}
 
 export const seasonSchema = z
   .strictObject({
@@ -98,6 +117,10 @@ export const seasonSchema = z
     duplicates(season.addOns, 'addOns');
     season.locations.forEach((loc, li) => {
       if (loc.seasonEnd < loc.seasonStart) ctx.addIssue({ code: 'custom', path: ['locations', li, 'seasonEnd'], message: 'ends before it starts' });
+      // A clock that skips 02:00-03:00 never shows 02:30: the operator must say which instant they mean.
+      if (loc.salesOpenAt && isLocalDateTime(loc.salesOpenAt) && timezoneOk(loc.timezone) && !salesOpenInstant(loc.salesOpenAt, loc.timezone)) {
+        ctx.addIssue({ code: 'custom', path: ['locations', li, 'salesOpenAt'], message: `${loc.salesOpenAt} does not exist in ${loc.timezone} (clocks skip it for daylight saving)` });
+      }
       loc.sessions.forEach((s, si) => {
         if (!typeSlugs.has(s.slotType)) {
           ctx.addIssue({ code: 'custom', path: ['locations', li, 'sessions', si, 'slotType'], message: `unknown slot type "${s.slotType}"` });

@@ -35,6 +35,7 @@ export async function batchHold(pool: Pick<pg.Pool, 'query'>, requests: QuickHol
     held: row.held,
     hasLiveHold: row.has_live_hold,
     takenBefore: row.taken_before ? { holderId: row.holder_id, holdExpiresAt: row.hold_expires_at } : null,
+    notOpen: row.not_open,
   }));
 }
 
@@ -56,15 +57,18 @@ const BATCH_HOLD_SQL = `
       (s.kind <> 'session' or s.blocked or s.booking_id is not null or s.start_at < r.lead_cutoff
         or coalesce(s.hold_expires_at > r.now, false)) as taken_before,
       case when s.hold_expires_at > r.now then h.user_id end as holder_id,
-      case when s.hold_expires_at > r.now then s.hold_expires_at end as hold_expires_at
+      case when s.hold_expires_at > r.now then s.hold_expires_at end as hold_expires_at,
+      coalesce(l.sales_open_at > r.now, false) as not_open
     from req r
       left join slots s on s.id = r.slot_id
+      left join locations l on l.id = s.location_id
       left join reservations h on h.id = s.hold_reservation_id and h.status = 'active'
   ), locked as (
     select s.id from slots s join req r on r.slot_id = s.id join upcoming u on u.ord = r.ord
     where r.ord not in (select ord from live) and u.n < $7::int
       and s.kind = 'session' and not s.blocked and s.booking_id is null and s.start_at >= r.lead_cutoff
       and (s.hold_expires_at is null or s.hold_expires_at <= r.now)
+      and not exists (select 1 from locations l where l.id = s.location_id and l.sales_open_at > r.now)
     order by s.id
     for update of s skip locked
   ), claimed as (
@@ -79,7 +83,8 @@ const BATCH_HOLD_SQL = `
     returning id
   )
   select u.n as upcoming, c.ord is not null as held, l.ord is not null as has_live_hold, t.location_id,
-    coalesce(t.held_by_me, false) as held_by_me, coalesce(t.taken_before, false) as taken_before, t.holder_id, t.hold_expires_at
+    coalesce(t.held_by_me, false) as held_by_me, coalesce(t.taken_before, false) as taken_before, t.holder_id, t.hold_expires_at,
+    coalesce(t.not_open, false) as not_open
   from req r
     join upcoming u on u.ord = r.ord
     left join target t on t.ord = r.ord

@@ -1,7 +1,7 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type pg from 'pg';
 import type { DbOrTx, Tx } from '../../db/client';
-import { slots } from '../../db/schema/catalogue';
+import { locations, slots } from '../../db/schema/catalogue';
 import { reservations } from '../../db/schema/reservations';
 
 export type ReservationRow = typeof reservations.$inferSelect;
@@ -50,7 +50,8 @@ export async function claimSlot(
     update slots set hold_reservation_id = ${args.reservationId}::uuid, hold_expires_at = ${args.expiresAt.toISOString()}::timestamptz
     where id = ${args.slotId}::uuid and kind = 'session' and not blocked and booking_id is null
       and start_at >= ${args.leadCutoff.toISOString()}::timestamptz
-      and (hold_expires_at is null or hold_expires_at <= ${args.now.toISOString()}::timestamptz)`);
+      and (hold_expires_at is null or hold_expires_at <= ${args.now.toISOString()}::timestamptz)
+      and not exists (select 1 from locations l where l.id = slots.location_id and l.sales_open_at > ${args.now.toISOString()}::timestamptz)`);
   return result.rowCount === 1;
 }
 
@@ -73,6 +74,8 @@ export interface HoldTargetRow {
   taken_before: boolean;
   holder_id: string | null;
   hold_expires_at: Date | null;
+  /** The location's bookings open after the statement's now: nothing was claimed (not "taken"). */
+  not_open: boolean;
 }
 
 export interface QuickHoldOutcome {
@@ -87,6 +90,8 @@ export interface QuickHoldOutcome {
    * opposed to lost to a racer that committed meanwhile; with the live hold's holder and end.
    */
   takenBefore: { holderId: string | null; holdExpiresAt: Date | null } | null;
+  /** The location's bookings were not open yet at the statement's now. */
+  notOpen: boolean;
 }
 
 /**
@@ -119,6 +124,7 @@ export async function quickHold(pool: Pick<pg.Pool, 'query'>, args: QuickHoldArg
     heldByMe: row.held_by_me,
     held: row.held === 1,
     takenBefore: row.taken_before ? { holderId: row.holder_id, holdExpiresAt: row.hold_expires_at } : null,
+    notOpen: row.not_open,
   };
 }
 
@@ -132,8 +138,10 @@ const QUICK_HOLD_SQL = `
       (s.kind <> 'session' or s.blocked or s.booking_id is not null or s.start_at < $6::timestamptz
         or coalesce(s.hold_expires_at > $5::timestamptz, false)) as taken_before,
       case when s.hold_expires_at > $5::timestamptz then r.user_id end as holder_id,
-      case when s.hold_expires_at > $5::timestamptz then s.hold_expires_at end as hold_expires_at
-    from slots s left join reservations r on r.id = s.hold_reservation_id and r.status = 'active'
+      case when s.hold_expires_at > $5::timestamptz then s.hold_expires_at end as hold_expires_at,
+      coalesce(l.sales_open_at > $5::timestamptz, false) as not_open
+    from slots s join locations l on l.id = s.location_id
+      left join reservations r on r.id = s.hold_reservation_id and r.status = 'active'
     where s.id = $2::uuid
   ), claimed as (
     update slots set hold_reservation_id = $3::uuid, hold_expires_at = $4::timestamptz
@@ -141,6 +149,8 @@ const QUICK_HOLD_SQL = `
       and start_at >= $6::timestamptz
       and (hold_expires_at is null or hold_expires_at <= $5::timestamptz)
       and (select n from upcoming) < $7::int
+      -- Opening time is checked here, in the claim itself, so no attempt wins a moment early.
+      and not exists (select 1 from locations l where l.id = slots.location_id and l.sales_open_at > $5::timestamptz)
     returning id, location_id
   ), inserted as (
     insert into reservations (id, user_id, slot_id, location_id, status, expires_at, refreshes_left, booking_id, created_at, updated_at)
@@ -149,7 +159,8 @@ const QUICK_HOLD_SQL = `
     returning id
   )
   select (select n from upcoming) as upcoming, (select count(*)::int from inserted) as held, t.location_id,
-    coalesce(t.held_by_me, false) as held_by_me, coalesce(t.taken_before, false) as taken_before, t.holder_id, t.hold_expires_at
+    coalesce(t.held_by_me, false) as held_by_me, coalesce(t.taken_before, false) as taken_before, t.holder_id, t.hold_expires_at,
+    coalesce(t.not_open, false) as not_open
   from (select 1) as one left join target t on true`;
 
 /** Extends a hold only while this reservation still owns the slot. */
@@ -168,7 +179,11 @@ export async function updateReservation(tx: Tx, id: string, values: Partial<Pick
 }
 
 export async function slotForHold(db: DbOrTx, slotId: string) {
-  const [row] = await db.select({ id: slots.id, locationId: slots.locationId, kind: slots.kind }).from(slots).where(eq(slots.id, slotId));
+  const [row] = await db
+    .select({ id: slots.id, locationId: slots.locationId, kind: slots.kind, salesOpenAt: locations.salesOpenAt })
+    .from(slots)
+    .innerJoin(locations, eq(locations.id, slots.locationId))
+    .where(eq(slots.id, slotId));
   return row;
 }
 

@@ -8,6 +8,8 @@ import { forgetTakenSessions, takenSessionsOf, type TakenSessions } from './take
 import { announceTaken } from './taken-sessions.broadcast';
 import { holdBatcherOf } from './hold-batcher';
 import { assertCanHoldForReschedule } from '../bookings/reschedule.service';
+import { findLocation } from '../catalogue/catalogue.repository';
+import { formatSessionTime } from '@kringle/contracts/dates';
 import {
   claimSlot,
   countUpcomingBookings,
@@ -29,6 +31,12 @@ type HoldDeps = Deps & Pick<FastifyInstance, 'pool' | 'log'>;
 const bookingLimit = (limit: number) =>
   new AppError('BOOKING_LIMIT', 409, `You already have ${limit} upcoming bookings, the most one account can hold. Please contact us for more.`);
 const slotTaken = () => new AppError('SLOT_UNAVAILABLE', 409, 'Sorry, that session was just taken. Please choose another time.');
+/** Names the opening in the location's own clock: "Bookings for Westfield Sydney open Sat 1 Nov, 9:00 am AEDT." */
+async function salesNotOpen(deps: Deps, locationId: string): Promise<AppError> {
+  const location = await findLocation(deps.db, locationId);
+  const when = location?.salesOpenAt ? formatSessionTime(location.salesOpenAt, location.timezone) : 'soon';
+  return new AppError('SALES_NOT_OPEN', 409, `Bookings for ${location?.name ?? 'this location'} open ${when}.`);
+}
 const holdExpired = () => new AppError('HOLD_EXPIRED', 409, 'Your hold on this session has ended. Please choose a session again.');
 
 /** Readers see a lapsed hold as expired even before the sweep job has marked it. */
@@ -93,6 +101,8 @@ async function tryQuickHold(deps: HoldDeps, taken: TakenSessions, userId: string
     throw err;
   }
   if (!outcome.slotLocationId) throw notFound('That session');
+  // Never remembered as taken: at the opening instant the session is on sale, and memory must not say otherwise.
+  if (outcome.notOpen) throw await salesNotOpen(deps, outcome.slotLocationId);
   if (outcome.upcomingBookings >= limit) throw bookingLimit(limit);
   if (outcome.held) {
     forgetAvailability(deps.db, outcome.slotLocationId);
@@ -115,6 +125,8 @@ async function tryQuickHold(deps: HoldDeps, taken: TakenSessions, userId: string
 async function holdReleasingPrevious(deps: Deps, userId: string, body: CreateReservationBody): Promise<Reservation> {
   const slot = await slotForHold(deps.db, body.slotId);
   if (!slot) throw notFound('That session');
+  // Reschedule holds too: before the opening nobody, booked elsewhere or not, gets a head start.
+  if (slot.salesOpenAt && slot.salesOpenAt > deps.clock.now()) throw await salesNotOpen(deps, slot.locationId);
   const limit = deps.config.MAX_UPCOMING_BOOKINGS;
   // A reschedule hold moves an existing booking, so it does not count towards the limit.
   if (body.bookingId) await assertCanHoldForReschedule(deps, deps.db, userId, body.bookingId, slot.locationId);

@@ -90,6 +90,7 @@ const place = (id: string, name: string): Location => ({
   imageUrl: '',
   seasonStart: '2026-11-22',
   seasonEnd: '2027-01-02',
+  salesOpenAt: null,
   slotTypes: [standardType],
 });
 const hold = { holdId: 'h', slotId: 's', expiresAt: '2026-12-01T00:10:00Z' };

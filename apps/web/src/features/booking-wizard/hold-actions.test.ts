@@ -19,6 +19,7 @@ const location: Location = {
   imageUrl: '',
   seasonStart: '2026-11-22',
   seasonEnd: '2027-01-02',
+  salesOpenAt: null,
   slotTypes: [type],
 };
 const slot: Slot = { id: 's1', slotTypeId: 't1', kind: 'session', startAt: '2026-12-06T02:00:00.000Z', endAt: '2026-12-06T02:10:00.000Z', status: 'available' };

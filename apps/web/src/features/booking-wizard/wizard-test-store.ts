@@ -46,6 +46,7 @@ export const SYDNEY_FIXTURE = {
   imageUrl: '',
   seasonStart: '2026-11-22',
   seasonEnd: '2027-01-02',
+  salesOpenAt: null,
   slotTypes: [{ id: 't1', name: 'Santa photos', description: '', durationMinutes: 10, allowsPets: false }],
 } satisfies Location;
 

@@ -5,6 +5,8 @@ import { useWizardDispatch, useWizardSelector } from '../booking-hooks';
 import { nextStep, setLocation } from '../booking-slice';
 import { StepFrame, ChoiceCard } from './step-frame';
 import { LoadProblem, LoadingList } from './load-states';
+import { serverNow } from '../../../lib/server-clock';
+import { salesOpeningNote } from '../sales-opening';
 
 /** The zone's short name during the season ("AEDT"), read at the season's first day. */
 function seasonZone(seasonStart: string, timezone: string): string {
@@ -34,6 +36,7 @@ export function LocationStep({ focusOnMount }: { focusOnMount: boolean }) {
         <ul className="grid gap-3 sm:grid-cols-2">
           {locations.map((location) => {
             const city = location.timezone.split('/')[1]?.replace(/_/g, ' ') ?? location.timezone;
+            const opening = salesOpeningNote(location, serverNow());
             return (
               <li key={location.id}>
                 <ChoiceCard chosen={chosen?.id === location.id} onClick={() => dispatch(setLocation(location))}>
@@ -45,6 +48,7 @@ export function LocationStep({ focusOnMount }: { focusOnMount: boolean }) {
                   <span className="mt-1 inline-flex w-fit items-center rounded-full bg-cream-200 px-2.5 py-0.5 text-sm font-medium text-ink-700">
                     {city} time ({seasonZone(location.seasonStart, location.timezone)})
                   </span>
+                  {opening && <span className="text-sm font-semibold text-ink-900">{opening}</span>}
                 </ChoiceCard>
               </li>
             );

@@ -1,0 +1,86 @@
+import { localDateOf } from '@kringle/contracts/dates';
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { generateJwtKey } from '../src/config/secrets';
+import { createDb, type Db } from '../src/db/client';
+import { systemClock } from '../src/lib/clock';
+import { IdTokens } from '../src/modules/accounts/id-tokens';
+import { demoSeason } from '../src/modules/catalogue/demo-season';
+import { loadSeason } from '../src/modules/catalogue/season.service';
+import { startApiProcesses, type ApiProcesses } from './support/api-processes';
+import { createCustomers, type TestCustomer } from './support/customers';
+import { createTestDatabase } from './test-app';
+
+/**
+ * A location opening a few seconds ahead, read and held through three real API processes on the
+ * system clock: before the instant every process refuses, and from the instant every process sells,
+ * although each has cached the day's answer (1 s cache) and refused holds on it moments before.
+ */
+describe('bookings open at the instant on every API process', () => {
+  let api: ApiProcesses;
+  let db: Db;
+  let close: () => Promise<void>;
+  let families: TestCustomer[];
+  let slotsUrl: string;
+  let slotId: string;
+  let opensAt: Date;
+
+  beforeAll(async () => {
+    const url = await createTestDatabase();
+    const conn = createDb(url, 5);
+    db = conn.db;
+    close = () => conn.pool.end();
+    const now = new Date();
+    await loadSeason(db, demoSeason(now), now);
+    const jwtKey = await generateJwtKey();
+    const idTokens = await IdTokens.create({ privateKeyPem: jwtKey, issuer: 'kringle', audience: 'kringle-web', clock: systemClock });
+    families = await createCustomers(db, idTokens, 4);
+    const row = (
+      await db.execute(sql`
+        select s.id, s.location_id, s.slot_type_id, s.start_at, l.timezone from slots s join locations l on l.id = s.location_id
+        where s.kind = 'session' and s.start_at > now() + interval '2 days' order by l.sort_order, s.start_at limit 1`)
+    ).rows[0]!;
+    slotId = row.id as string;
+    const day = localDateOf(new Date(row.start_at as string), row.timezone as string);
+    slotsUrl = `/api/v1/booking-slot/${row.location_id}/available-slots?date=${day}&slotTypeId=${row.slot_type_id}`;
+    api = await startApiProcesses(3, { DATABASE_URL: url, JWT_PRIVATE_KEY: jwtKey, APP_CHECK_SECRET: 'concurrency-test-secret-0123456789abcdef' });
+    // Seconds ahead, which a season file (minutes) cannot say: set on the row as a load would store it.
+    opensAt = new Date(Date.now() + 6000);
+    await db.execute(sql`update locations set sales_open_at = ${opensAt.toISOString()}::timestamptz where id = ${row.location_id}::uuid`);
+  }, 120_000);
+  afterAll(async () => {
+    await api?.stop();
+    await close?.();
+  });
+
+  const statusOn = async (i: number) => {
+    const res = await fetch(`${api.urls[i]}${slotsUrl}`, { headers: families[0]!.headers });
+    const body = (await res.json()) as { salesOpenAt: string | null; items: { id: string; status: string }[] };
+    return { salesOpenAt: body.salesOpenAt, status: body.items.find((s) => s.id === slotId)!.status };
+  };
+  const hold = (i: number, who: TestCustomer) =>
+    fetch(`${api.urls[i]}/api/v1/bookings/reservation`, {
+      method: 'POST',
+      headers: { ...who.headers, 'content-type': 'application/json' },
+      body: JSON.stringify({ slotId }),
+    }).then(async (res) => ({ status: res.status, code: ((await res.json()) as { code?: string }).code }));
+
+  it('refuses everywhere before the instant and sells everywhere from it', async () => {
+    for (const i of [0, 1, 2]) {
+      expect(await statusOn(i)).toEqual({ salesOpenAt: opensAt.toISOString(), status: 'unavailable' });
+      expect(await hold(i, families[i]!)).toEqual({ status: 409, code: 'SALES_NOT_OPEN' });
+    }
+    // Keep every process's cached answer hot right up to the instant (background refreshes included).
+    while (Date.now() < opensAt.getTime() - 150) {
+      await Promise.all([0, 1, 2].map((i) => statusOn(i)));
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, opensAt.getTime() - Date.now())));
+    const after = await Promise.all([0, 1, 2].map((i) => statusOn(i)));
+    expect(after.map((a) => a.status)).toEqual(['available', 'available', 'available']);
+    // The families refused a moment ago race for it: exactly one wins, and nobody is told "not open".
+    const race = await Promise.all([0, 1, 2].map((i) => hold(i, families[i + 1]!)));
+    expect(race.filter((r) => r.status === 201)).toHaveLength(1);
+    expect(race.filter((r) => r.status === 409 && r.code === 'SLOT_UNAVAILABLE')).toHaveLength(2);
+  }, 60_000);
+});
