@@ -46,10 +46,13 @@ async function main() {
     // No SMTP_URL: mail goes to an embedded catcher that files it in dev_mailbox (/dev/mailbox).
     // No STRIPE_SECRET_KEY: the local Stripe sandbox, with the official SDK pointed at it.
     if (!loaded.STRIPE_SECRET_KEY) {
-      // Kept in the data folder, with its keys, so unpaid bookings from before a restart can still be paid.
-      const stateFile = path.join(loaded.DATA_DIR, 'stripe-sandbox.json');
+      // On the embedded default it is kept in the data folder beside the database, with its keys,
+      // so unpaid bookings from before a restart can still be paid. With DATABASE_URL (tests, the
+      // bench, several processes) each process's sandbox lives in memory: one file per database
+      // would be written by every process with its own keys.
+      const stateFile = loaded.embedded ? path.join(loaded.DATA_DIR, 'stripe-sandbox.json') : undefined;
       sandbox = createStripeSandbox({
-        ...(snapshotKeys(stateFile) ?? sandboxKeys()),
+        ...((stateFile && snapshotKeys(stateFile)) || sandboxKeys()),
         stateFile,
         webhookUrl: `http://127.0.0.1:${loaded.PORT}/api/v1/webhooks/stripe`,
         merchantName: loaded.BRAND_NAME,
