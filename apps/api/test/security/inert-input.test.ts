@@ -1,12 +1,13 @@
 import { eq, sql } from 'drizzle-orm';
 import { PDFParse } from 'pdf-parse';
-import { nameParts } from '@kringle/contracts/names';
+import { greeting, nameParts } from '@kringle/contracts/names';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bookings } from '../../src/db/schema/bookings';
 import { startSmtpCatcher, type SmtpCatcher } from '../../src/dev/smtp-catcher';
 import { createOutboxJob } from '../../src/jobs/outbox.job';
 import { APP_ORIGIN, bearer, latestLink, register, signIn } from '../../src/modules/accounts/accounts.test-support';
 import type { TestCustomer } from '../support/customers';
+import { escapeHtml } from '../../src/modules/mail/mail-layout';
 import { bookingWorld, type BookingWorld } from './security-fixtures';
 
 const SCRIPT_NAME = '<img src=x onerror=alert(1)>';
@@ -72,8 +73,10 @@ describe('SQL- and script-looking input stays inert', () => {
     await deliverMail();
     const [mail] = (await w.t.app.inject(`/api/v1/dev/outbox?to=${email}`)).json().items as { subject: string; html: string; text: string }[];
     expect(mail!.html).not.toMatch(RAW_MARKUP);
-    expect(mail!.html).toContain('Hi &lt;img src=x onerror=alert(1)&gt;,');
-    expect(mail!.text).toContain(`Hi ${SCRIPT_NAME},`);
+    // The greeting capitalises first letters as typed (issue 17), and stays escaped text.
+    expect(mail!.html).toContain(escapeHtml(greeting(SCRIPT_NAME)));
+    expect(escapeHtml(greeting(SCRIPT_NAME))).toBe('Hi &lt;img Src=x Onerror=alert(1)&gt;,');
+    expect(mail!.text).toContain(greeting(SCRIPT_NAME));
   });
 
   it('stores a profile update and a cancellation reason verbatim', async () => {
@@ -106,7 +109,8 @@ describe('SQL- and script-looking input stays inert', () => {
       expect(mail.html, mail.subject).not.toMatch(RAW_MARKUP);
       expect(mail.subject).not.toMatch(/[<>]/);
     }
-    expect(items.some((m) => m.html.includes('Hi &quot;&gt;&lt;svg onload=alert(document.cookie)&gt;,'))).toBe(true);
+    expect(items.some((m) => m.html.includes(escapeHtml(greeting(SCRIPT_TOO))))).toBe(true);
+    expect(escapeHtml(greeting(SCRIPT_TOO))).toBe('Hi &quot;&gt;&lt;svg Onload=alert(document.cookie)&gt;,');
 
     const page = await w.t.app.inject(`/dev/mailbox?to=${email}`);
     expect(page.statusCode).toBe(200);

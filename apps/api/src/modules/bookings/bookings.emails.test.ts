@@ -5,7 +5,8 @@ import { bookingCancelledMail, bookingConfirmedMail, reminderMail } from './book
 // Sat 12 Dec 2026, 10:40 am in Sydney (AEDT, UTC+11).
 const startAt = new Date('2026-12-11T23:40:00Z');
 const details = {
-  booking: { reference: 'KR-7K3Q9', amountCents: 3995, status: 'completed', items: [{ name: 'Classic', quantity: 1, totalCents: 3995 }] },
+  booking: { id: '00000000-0000-4000-8000-000000000001', reference: 'KR-7K3Q9', amountCents: 3995, status: 'completed', rescheduleCount: 0, details: null, items: [{ name: 'Classic', quantity: 1, totalCents: 3995 }] },
+  checkInCode: 'K7Q2-TEST-CODE',
   email: 'holly@kringle.test',
   firstName: 'mcKenzie',
   locationName: 'Westfield Sydney',

@@ -1,3 +1,4 @@
+import { DEFAULT_POLICY } from '@kringle/contracts/policy';
 import { render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
@@ -30,12 +31,12 @@ describe('BookingCard', () => {
   });
 
   it('states the free-reschedule and full-refund deadlines in the location’s zone while they apply', () => {
-    const { unmount } = render(<BookingCard booking={aBooking({ rescheduleCount: 1 })} tab="upcoming" onAction={() => {}} />);
+    const { unmount } = render(<BookingCard booking={aBooking({ rescheduleCount: 1 })} tab="upcoming" onAction={() => {}} policy={DEFAULT_POLICY} />);
     expect(screen.getByTestId('booking-deadlines')).toHaveTextContent('Free reschedule until Sat 5 Dec, 10:40 am AEDT');
     expect(screen.getByTestId('booking-deadlines')).toHaveTextContent('Full refund until Fri 4 Dec, 10:40 am AEDT');
     expect(screen.getByText('1 of 2 free moves used.')).toBeInTheDocument();
     unmount();
-    render(<BookingCard booking={aBooking({ canReschedule: false, refundableCents: 0 })} tab="upcoming" onAction={() => {}} />);
+    render(<BookingCard booking={aBooking({ canReschedule: false, refundableCents: 0 })} tab="upcoming" onAction={() => {}} policy={DEFAULT_POLICY} />);
     expect(screen.queryByTestId('booking-deadlines')).toBeNull();
   });
 

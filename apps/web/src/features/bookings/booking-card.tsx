@@ -2,14 +2,13 @@ import { clsx } from 'clsx';
 import { useId, type ReactNode, type SVGProps } from 'react';
 import type { Booking } from '@kringle/contracts/bookings';
 import { formatSessionTime } from '@kringle/contracts/dates';
-import { refundDeadline, rescheduleDeadline } from '@kringle/contracts/policy';
+import { refundDeadline, rescheduleDeadline, type PolicyRules } from '@kringle/contracts/policy';
 import { formatAud, gstOf } from '@kringle/contracts/money';
 import { Button } from '../../components/ui/button';
 import { CalendarIcon, ClockIcon } from '../../components/ui/icons';
 import type { BookingOrder, BookingTab } from './api';
 import { CheckInQr } from '../../components/whos-coming/check-in-qr';
 import { DetailsSummary } from '../../components/whos-coming/details-summary';
-import { useGetPolicyQuery } from '../../lib/policy-api';
 import { StatusTag } from './status-tag';
 
 export type CardAction = 'reschedule' | 'cancel' | 'continue' | 'calendar' | 'payment-receipt' | 'refund-receipt';
@@ -24,6 +23,8 @@ export interface BookingCardProps {
   onAction: (action: CardAction, booking: Booking) => void;
   /** The "Edit who's coming" control, when the list offers it (it needs the store; the card does not). */
   editDetails?: ReactNode;
+  /** The policy in force (GET /common/policy): the deadlines and the moves left are stated from it once loaded. */
+  policy?: PolicyRules;
 }
 
 /** Which actions this booking offers, from the API's policy flags and its orders. */
@@ -60,9 +61,8 @@ const LABELS: Record<CardAction, { idle: string; busy: string }> = {
 const PRIMARY: CardAction[] = ['continue'];
 const MANAGE: CardAction[] = ['continue', 'reschedule', 'cancel'];
 
-export function BookingCard({ booking, tab, orders, busy = null, onAction, editDetails }: BookingCardProps) {
+export function BookingCard({ booking, tab, orders, busy = null, onAction, editDetails, policy }: BookingCardProps) {
   const headingId = useId();
-  const policy = useGetPolicyQuery().data;
   const actions = cardActions(booking, tab, orders);
   const when = formatSessionTime(booking.slot.startAt, booking.location.timezone);
   const unpaid = booking.status === 'payment_pending' || booking.status === 'payment_failed';

@@ -1,6 +1,7 @@
 import { useEffect, useRef } from 'react';
 import { toast } from 'sonner';
 import type { Booking } from '@kringle/contracts/bookings';
+import type { PolicyRules } from '@kringle/contracts/policy';
 import { Button } from '../../components/ui/button';
 import { CalendarIcon } from '../../components/ui/icons';
 import type { ApiError } from '../../lib/base-query';
@@ -13,12 +14,14 @@ export interface BookingListProps {
   busy: { bookingId: string; action: CardAction } | null;
   onAction: (action: CardAction, booking: Booking) => void;
   onBookNow: () => void;
+  /** The policy in force, for the cards' deadlines. */
+  policy?: PolicyRules;
 }
 
 /** Only paid or once-paid bookings can have receipts, so only they ask for their orders. */
 const HAS_ORDERS = new Set<Booking['status']>(['completed', 'cancelled']);
 
-function CardWithOrders({ booking, tab, busy, onAction }: Omit<BookingListProps, 'onBookNow'> & { booking: Booking }) {
+function CardWithOrders({ booking, tab, busy, onAction, policy }: Omit<BookingListProps, 'onBookNow'> & { booking: Booking }) {
   const orders = useBookingOrdersQuery(booking.id, { skip: !HAS_ORDERS.has(booking.status) });
   return (
     <BookingCard
@@ -28,6 +31,7 @@ function CardWithOrders({ booking, tab, busy, onAction }: Omit<BookingListProps,
       busy={busy?.bookingId === booking.id ? busy.action : null}
       onAction={onAction}
       editDetails={canEditDetails(booking) ? <EditDetailsButton booking={booking} /> : undefined}
+      policy={policy}
     />
   );
 }
@@ -74,7 +78,7 @@ function EmptyState({ tab, onBookNow }: { tab: BookingTab; onBookNow: () => void
 }
 
 /** One tab's bookings: skeletons while loading, a helpful empty state, pages joined with Load more. */
-export function BookingList({ tab, busy, onAction, onBookNow }: BookingListProps) {
+export function BookingList({ tab, busy, onAction, onBookNow, policy }: BookingListProps) {
   const query = useBookingListInfiniteQuery(tab);
   const bookings = query.data?.pages.flatMap((page) => page.items) ?? [];
   const error = query.error as ApiError | undefined;
@@ -106,7 +110,7 @@ export function BookingList({ tab, busy, onAction, onBookNow }: BookingListProps
       <ul className="flex flex-col gap-4" aria-busy={query.isFetching}>
         {bookings.map((booking) => (
           <li key={booking.id}>
-            <CardWithOrders booking={booking} tab={tab} busy={busy} onAction={onAction} />
+            <CardWithOrders booking={booking} tab={tab} busy={busy} onAction={onAction} policy={policy} />
           </li>
         ))}
       </ul>

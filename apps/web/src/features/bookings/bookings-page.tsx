@@ -63,6 +63,7 @@ export function BookingsPage({ onBookNow, onReschedule, onContinuePayment }: Boo
   const [params, setParams] = useSearchParams();
   const tab: BookingTab = params.get('tab') === 'past' ? 'past' : 'upcoming';
   const actions = useBookingActions({ onReschedule, onContinuePayment });
+  const policy = useGetPolicyQuery().data;
   const routed = (useLocation().state as { moved?: MoveSummary } | null)?.moved ?? null;
   const [dismissed, setDismissed] = useState(false);
   const moved = dismissed ? null : routed;
@@ -101,7 +102,7 @@ export function BookingsPage({ onBookNow, onReschedule, onContinuePayment }: Boo
           <Tabs.Content key={t.value} value={t.value} className="focus-visible:outline-offset-4">
             <h2 className="sr-only">{t.label} bookings</h2>
             {/* Only the open tab mounts its list, so the other tab loads when first opened. */}
-            {tab === t.value && <BookingList tab={t.value} busy={actions.busy} onAction={actions.onAction} onBookNow={onBookNow} />}
+            {tab === t.value && <BookingList tab={t.value} busy={actions.busy} onAction={actions.onAction} onBookNow={onBookNow} policy={policy} />}
           </Tabs.Content>
         ))}
       </Tabs.Root>
