@@ -26,6 +26,9 @@ if (spec.warmUpPath) {
   await autocannon({ url: spec.url, connections: spec.connections, amount: 3000, requests: [{ method: 'GET', path: spec.warmUpPath }] });
 }
 
+// The opening race: every attempt is sent from the instant sales open, not before.
+if (spec.startAt) await new Promise((resolve) => setTimeout(resolve, Math.max(0, spec.startAt! - Date.now())));
+
 /** User + system CPU seconds of the given processes so far (Linux /proc; clock ticks of 1/100 s). */
 const cpuSeconds = (pids: number[]): number =>
   pids.reduce((sum, pid) => {

@@ -18,6 +18,7 @@ import { startPostgres } from './postgres-cluster';
 import { pgbench } from './postgres-cluster';
 import { benchApiEnv, REPO_ROOT, startProcesses } from './processes';
 import { evaluateBudgets, type RaceRound } from './drop-day.budgets';
+import { runOpeningRace } from './opening-race';
 import { describeMachine, writeReports, type Report } from './report';
 import {
   appCheckToken,
@@ -192,6 +193,10 @@ async function main(): Promise<number> {
   const granted = race.granted;
   const raceDb = race.database;
 
+  log(`Scenario 2b: the opening, ${RACE.attempts} attempts sent from the instant the race sessions' locations open (issue 14)`);
+  const opening = await runOpeningRace({ db, url: apiLb.url, requests: raceRequests, connections: CONNECTIONS, cpuPids: api.pids, tmp, warmUpPath: HEALTH });
+  log(`  before the opening: ${opening.beforeOpening.status} ${opening.beforeOpening.code}; from it: ${opening.granted} granted in ${opening.durationSeconds.toFixed(2)} s (p99 ${opening.latencyMs.p99} ms), database ${JSON.stringify(opening.database)}`);
+
   log('Scenario 3: sign-in storm with reads alongside');
   const verifyMs = await argon2VerifyMs();
   const signInRequests: LoadRequest[] = signInCustomers.map((c) => ({
@@ -217,6 +222,7 @@ async function main(): Promise<number> {
     pgbenchTps,
     raceMedian: race,
     raceRounds,
+    opening,
     readRounds,
     storm,
     readsDuringStorm,
@@ -251,6 +257,7 @@ async function main(): Promise<number> {
       availableSlots,
       race: { ...race, slots: RACE.slots, attempts: RACE.attempts, granted, database: raceDb, holdQueriesPerRound: raceRounds.map((r) => r.holdQueries) },
       pgbench: { tps: pgbenchTps, runs: pgbenchRuns, clients: CONNECTIONS, transactions: RACE.attempts },
+      opening,
       rounds: {
         helloWorld: helloRounds.map((r) => Math.round(r.requestsPerSecond)),
         availableSlots: readRounds.map((r) => Math.round(r.requestsPerSecond)),

@@ -1,4 +1,5 @@
 import { median, type LoadResult } from './load-generator';
+import type { OpeningRace } from './opening-race';
 import { pct, type Budget } from './report';
 
 export interface RaceRound extends LoadResult {
@@ -17,6 +18,7 @@ export function evaluateBudgets(m: {
   pgbenchTps: number;
   raceMedian: LoadResult;
   raceRounds: RaceRound[];
+  opening: OpeningRace;
   readRounds: LoadResult[];
   storm: LoadResult;
   readsDuringStorm: LoadResult;
@@ -34,7 +36,7 @@ export function evaluateBudgets(m: {
     r.total === attempts &&
     (r.statusCodes['409'] ?? 0) === attempts - slots;
   const okOnly = (r: LoadResult, ...ok: string[]) => Object.keys(r.statusCodes).every((c) => ok.includes(c)) && r.errors === 0 && r.timeouts === 0;
-  const clean = m.readRounds.every((r) => okOnly(r, '200')) && m.raceRounds.every((r) => okOnly(r, '201', '409')) && okOnly(m.storm, '200') && okOnly(m.readsDuringStorm, '200');
+  const clean = m.readRounds.every((r) => okOnly(r, '200')) && [...m.raceRounds, m.opening].every((r) => okOnly(r, '201', '409')) && okOnly(m.storm, '200') && okOnly(m.readsDuringStorm, '200');
   const budgets: Budget[] = [
     { name: 'Available slots over bare Fastify', target: '>= 40%', measured: pct(readRatio), pass: readRatio >= 0.4 },
     { name: 'Hold attempts over the pgbench ceiling', target: '>= 50%', measured: pct(holdRatio), pass: holdRatio >= 0.5 },
@@ -55,6 +57,12 @@ export function evaluateBudgets(m: {
       target: `exactly ${slots} holds, every round`,
       measured: `per round: ${m.raceRounds.map((r) => r.granted).join(' / ')} granted (201); in the database ${m.raceRounds.map((r) => r.database.heldSlots).join(' / ')} held, ${m.raceRounds.map((r) => r.database.activeReservations).join(' / ')} live, ${m.raceRounds.map((r) => r.database.slotsWithTwoHolders).join(' / ')} doubled`,
       pass: m.raceRounds.every(exact),
+    },
+    {
+      name: `${attempts.toLocaleString('en-AU')} attempts from the instant sales open`,
+      target: `409 SALES_NOT_OPEN before it; exactly ${slots} holds after`,
+      measured: `before: ${m.opening.beforeOpening.status} ${m.opening.beforeOpening.code ?? ''}; after: ${m.opening.granted} granted in ${m.opening.durationSeconds.toFixed(2)} s, ${m.opening.database.heldSlots} held, ${m.opening.database.slotsWithTwoHolders} doubled`,
+      pass: m.opening.beforeOpening.status === 409 && m.opening.beforeOpening.code === 'SALES_NOT_OPEN' && exact(m.opening),
     },
     {
       name: 'Reads stay responsive during a sign-in storm (p99)',

@@ -23,6 +23,8 @@ export interface LoadSpec {
   warmUpPath?: string;
   /** Server processes whose CPU time the measured run is charged with (LoadResult.serverCpuMicrosPerRequest). */
   cpuPids?: number[];
+  /** Epoch ms: the measured run starts at this instant, after the warm-up (the opening race). */
+  startAt?: number;
 }
 
 export interface LoadResult {

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { LoadResult } from './load-generator';
+import type { OpeningRace } from './opening-race';
 import { REPO_ROOT } from './processes';
 
 export interface Budget {
@@ -72,6 +73,8 @@ export interface Report {
       holdQueriesPerRound: number[];
     };
     pgbench: { tps: number; runs: number[]; clients: number; transactions: number };
+    /** The same race, sent from the instant the sessions' locations open (opening-race.ts). */
+    opening: OpeningRace;
     /** Throughput of every round, in the order run. */
     rounds: Record<string, number[]>;
     /** The server processes' CPU time per answered request, median of the rounds (LoadResult). */
@@ -129,6 +132,7 @@ ${r.budgets.map((b) => `| ${b.name} | ${b.target} | ${b.measured} | ${b.pass ? '
 ${loadRow('Bare Fastify hello-world (3 processes behind the same nginx)', s.helloWorld, Number(r.setup.connections))}
 ${loadRow('Signed-in customers read available slots', s.availableSlots, Number(r.setup.connections))}
 ${loadRow(`Race: ${s.race.attempts.toLocaleString('en-AU')} distinct customers hold ${s.race.slots} sessions`, s.race, Number(r.setup.connections))}
+${loadRow(`Opening: ${s.race.attempts.toLocaleString('en-AU')} attempts from the instant sales open`, s.opening, Number(r.setup.connections))}
 ${loadRow('Sign-in storm (real argon2id)', s.signIn.storm, Number(r.setup.signInConnections))}
 ${loadRow('Available-slots reads during the sign-in storm', s.signIn.readsDuringStorm, Number(r.setup.probeConnections))}
 
@@ -140,6 +144,7 @@ ${loadRow('Available-slots reads during the sign-in storm', s.signIn.readsDuring
 - Race attempts that reached PostgreSQL (alone or in a batch), per round: ${s.race.holdQueriesPerRound.join(' / ')} of ${s.race.attempts.toLocaleString('en-AU')}. The others were
   refused by their API process from memory: sessions it, or another process (LISTEN/NOTIFY), had just
   seen taken, or that an attempt of its own was asking about at that moment (decision 0014).
+- Opening race: an attempt just before the opening answered ${s.opening.beforeOpening.status} ${s.opening.beforeOpening.code ?? ''}; from the instant on, ${s.opening.granted} of ${s.opening.total.toLocaleString('en-AU')} attempts were granted in ${s.opening.durationSeconds.toFixed(2)} s; in the database ${s.opening.database.heldSlots} held, ${s.opening.database.activeReservations} live, ${s.opening.database.slotsWithTwoHolders} doubled.
 - Sign-in: one argon2id verify takes ${ms(s.signIn.argon2VerifyMs)} here; with ${s.signIn.concurrentHashesPerProcess} concurrent hash(es) per process and ${m.cores} cores the bound is about ${rps(s.signIn.boundPerSecond)}.
 
 ## Setup
