@@ -5,6 +5,8 @@ const PORT = Number(process.env.E2E_PORT ?? 3310);
 const BASE_URL = `http://localhost:${PORT}`;
 // Another port gets its own data folder, so parallel runs never wipe each other's database.
 const DATA_DIR = PORT === 3310 ? '.data/e2e' : `.data/e2e-${PORT}`;
+// Specs that load a season into the stack's database (season:load) find it through this.
+process.env.E2E_DATA_DIR = DATA_DIR;
 /**
  * Each worker drives a Chromium while the API, PostgreSQL and the Stripe sandbox share the same
  * cores, so one worker per two cores (at least one) whatever CI says: 4 workers on 2 cores made

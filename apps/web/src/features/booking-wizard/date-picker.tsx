@@ -39,8 +39,9 @@ export function calendarWeeks(days: PickerDay[]): (PickerDay | null)[][] {
   return weeks;
 }
 
-export function dayLabel(day: PickerDay): string {
+export function dayLabel(day: PickerDay, notOpenYet = false): string {
   const when = fullDate.format(utc(day.date));
+  if (notOpenYet) return `${when}, not on sale yet`;
   if (day.available === 0) return `${when}, nothing left`;
   return `${when}, ${day.available} session${day.available === 1 ? '' : 's'} left`;
 }
@@ -49,8 +50,9 @@ export function dayLabel(day: PickerDay): string {
  * A calendar grid of the season's days (WAI-ARIA date-grid pattern): one tab stop, arrow keys
  * move by day and week, Home/End to the week's ends, Enter or Space chooses. Days with nothing
  * left stay focusable (so the arrows never jump) but are marked disabled and cannot be chosen.
+ * Before bookings open (`notOpenYet`) every day can be chosen, to look at its sessions.
  */
-export function DatePicker({ days, selected, onSelect }: { days: PickerDay[]; selected: string | null; onSelect: (date: string) => void }) {
+export function DatePicker({ days, selected, onSelect, notOpenYet = false }: { days: PickerDay[]; selected: string | null; onSelect: (date: string) => void; notOpenYet?: boolean }) {
   const weeks = calendarWeeks(days);
   const grid = useRef<HTMLTableElement>(null);
   const firstOpen = days.find((d) => d.available > 0)?.date ?? days[0]?.date ?? null;
@@ -95,7 +97,7 @@ export function DatePicker({ days, selected, onSelect }: { days: PickerDay[]; se
           <tr key={week.find(Boolean)?.date}>
             {week.map((day, i) => {
               if (!day) return <td key={i} role="gridcell" aria-hidden="true" />;
-              const closed = day.available === 0;
+              const closed = !notOpenYet && day.available === 0;
               const isSelected = day.date === selected;
               const showMonth = day.date === first || day.date.endsWith('-01');
               return (
@@ -105,7 +107,7 @@ export function DatePicker({ days, selected, onSelect }: { days: PickerDay[]; se
                     data-date={day.date}
                     tabIndex={day.date === active ? 0 : -1}
                     aria-disabled={closed || undefined}
-                    aria-label={dayLabel(day)}
+                    aria-label={dayLabel(day, notOpenYet)}
                     aria-pressed={isSelected}
                     onClick={() => !closed && onSelect(day.date)}
                     onKeyDown={(e) => onKeyDown(e, day.date)}

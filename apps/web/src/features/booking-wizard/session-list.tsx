@@ -1,6 +1,7 @@
 import { clsx } from 'clsx';
 import type { Slot } from '@kringle/contracts/catalogue';
 import { formatClockTime, localTimeOf, zoneAbbreviation } from '@kringle/contracts/dates';
+import { serverNow } from '../../lib/server-clock';
 
 const PARTS_OF_DAY = [
   { key: 'morning', label: 'Morning', until: '12:00' },
@@ -43,14 +44,19 @@ export interface SessionListProps {
   currentSlotId?: string | null;
   pendingSlotId: string | null;
   onPick: (slot: Slot) => void;
+  /** Before the location's bookings open: every session is listed as it will be, none folded away. */
+  notOpenYet?: boolean;
 }
 
 /**
  * The day's sessions as buttons; taken ones stay in place, greyed and labelled, so the list
  * does not jump when the polling brings news. Breaks read as Santa's break.
  */
-export function SessionList({ slots, timezone, heldSlotId, currentSlotId = null, pendingSlotId, onPick }: SessionListProps) {
-  const { passed, rest } = skipPassed(slots);
+export function SessionList({ slots, timezone, heldSlotId, currentSlotId = null, pendingSlotId, onPick, notOpenYet = false }: SessionListProps) {
+  // Before the opening every session reads unavailable: only those already started are folded away.
+  const judged = notOpenYet ? slots.map((s) => (Date.parse(s.startAt) > serverNow() ? { ...s, status: 'available' as const } : s)) : slots;
+  const { passed, rest: judgedRest } = skipPassed(judged);
+  const rest = slots.slice(slots.length - judgedRest.length);
   const groups = groupByPartOfDay(rest, timezone);
   return (
     <div className="flex flex-col gap-4">
@@ -80,7 +86,7 @@ export function SessionList({ slots, timezone, heldSlotId, currentSlotId = null,
               const held = slot.id === heldSlotId || current;
               const open = slot.status === 'available';
               const pending = slot.id === pendingSlotId;
-              const note = current ? 'Your current time' : held ? 'Your session' : slot.status === 'available' ? null : TAKEN_WORDS[slot.status];
+              const note = current ? 'Your current time' : held ? 'Your session' : slot.status === 'available' ? null : notOpenYet ? 'Opens soon' : TAKEN_WORDS[slot.status];
               return (
                 <li key={slot.id}>
                   <button

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import type { Slot } from '@kringle/contracts/catalogue';
 import { formatSessionTime, localDateOf, zoneAbbreviation } from '@kringle/contracts/dates';
@@ -12,6 +12,7 @@ import { moveBookingTo, releaseHold, takeHold } from '../hold-actions';
 import { useGetPolicyQuery } from '../../../lib/policy-api';
 import { LateMoveDialog, moveLosesRefund } from '../late-move-dialog';
 import { MoveConfirmDialog } from '../move-confirm-dialog';
+import { SalesCountdown, useSalesOpen } from '../sales-countdown';
 import { SessionList, sessionTime } from '../session-list';
 import { LoadingList, LoadProblem } from './load-states';
 import { StepFrame } from './step-frame';
@@ -61,14 +62,34 @@ export function SessionTimeStep({ focusOnMount }: { focusOnMount: boolean }) {
   const heldSlot = useGetSlotQuery({ locationId, slotId: hold?.slotId ?? '' }, { skip: !hold || !location });
   const heldDate = heldSlot.data ? localDateOf(new Date(heldSlot.data.startAt), timezone) : null;
   const firstOpen = dates.data?.items.find((d) => d.available > 0)?.date ?? null;
+  const opensAt = dates.data?.salesOpenAt ?? location?.salesOpenAt ?? null;
+  const { open: salesOpen, openedHere } = useSalesOpen(opensAt);
+  // Before the opening nothing is bookable: the list shows the opening day's sessions to plan by.
+  const openingDay = opensAt ? localDateOf(new Date(opensAt), timezone) : null;
+  const preview = salesOpen ? null : (dates.data?.items.find((d) => openingDay !== null && d.date >= openingDay)?.date ?? dates.data?.items[0]?.date ?? null);
   // /expired sends the family back to the day they had chosen (?date=), when it still has sessions.
   const hinted = useSearchParams()[0].get('date');
   const hintOpen = hinted && dates.data?.items.some((d) => d.date === hinted && d.available > 0) ? hinted : null;
-  const date = chosenDate ?? heldDate ?? hintOpen ?? firstOpen;
+  const date = chosenDate ?? heldDate ?? hintOpen ?? firstOpen ?? preview;
   const slots = useGetAvailableSlotsQuery(
     { locationId, slotTypeId, date: date ?? '' },
     { skip: !date || !slotTypeId, pollingInterval: SLOTS_POLL_MS, skipPollingIfUnfocused: true, refetchOnFocus: true },
   );
+
+  // At the opening instant: fetch what is now bookable. The device's view of the server's clock is
+  // good to about a second, so a second look follows, in case the first came just before it.
+  useEffect(() => {
+    if (!openedHere) return;
+    const refetchAll = () => {
+      void dates.refetch();
+      if (date) void slots.refetch();
+    };
+    refetchAll();
+    const again = setTimeout(refetchAll, 2_000);
+    return () => clearTimeout(again);
+    // Only the flip to open matters here.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [openedHere]);
 
   const chooseDate = (next: string) => {
     setChosenDate(next);
@@ -149,12 +170,13 @@ export function SessionTimeStep({ focusOnMount }: { focusOnMount: boolean }) {
     >
       {dates.isLoading && <LoadingList label="Loading days" rows={2} />}
       {dates.isError && <LoadProblem what="the available days" onRetry={() => void dates.refetch()} />}
+      {opensAt && (!salesOpen || openedHere) && <SalesCountdown opensAt={opensAt} timezone={timezone} open={salesOpen} />}
       {dates.data && (
         <div className="rounded-2xl border border-cream-300 bg-cream-50 p-2 sm:p-4">
-          <DatePicker days={dates.data.items} selected={date} onSelect={chooseDate} />
+          <DatePicker days={dates.data.items} selected={date} onSelect={chooseDate} notOpenYet={!salesOpen} />
         </div>
       )}
-      {dates.data && !firstOpen && <p className="rounded-2xl bg-cream-200 p-4 text-ink-700">Every session of this kind is taken for the rest of the season. Please try another type of visit or location.</p>}
+      {dates.data && salesOpen && !firstOpen && <p className="rounded-2xl bg-cream-200 p-4 text-ink-700">Every session of this kind is taken for the rest of the season. Please try another type of visit or location.</p>}
 
       {date && (
         <section aria-labelledby="sessions-heading" className="flex flex-col gap-3">
@@ -197,7 +219,7 @@ export function SessionTimeStep({ focusOnMount }: { focusOnMount: boolean }) {
           {slots.isLoading && <LoadingList label="Loading sessions" rows={2} />}
           {slots.isError && <LoadProblem what="the sessions" onRetry={() => void slots.refetch()} />}
           {slots.data && (
-            <SessionList slots={items} timezone={timezone} heldSlotId={hold?.slotId ?? null} currentSlotId={currentSlotId} pendingSlotId={pendingSlotId} onPick={(s) => void pick(s)} />
+            <SessionList slots={items} timezone={timezone} heldSlotId={hold?.slotId ?? null} currentSlotId={currentSlotId} pendingSlotId={pendingSlotId} onPick={(s) => void pick(s)} notOpenYet={!salesOpen} />
           )}
         </section>
       )}
