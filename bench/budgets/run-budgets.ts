@@ -11,7 +11,8 @@ import { checkProductionReact, checkSizes } from './size-budgets';
  * older than its sources (in `npm test` the end-to-end step has just built it), checks each
  * route's initial JavaScript with size-limit, then runs Lighthouse on the real stack. Exits 1
  * when a budget is missed. `--sizes-only` skips Lighthouse; `--every-run` makes all Lighthouse runs
- * even after a pass (the spread); WEB_DIST_DIR audits another build.
+ * even after a pass (the spread); `--write-reports` updates the tracked reports in bench/reports/
+ * (a plain run, as in `npm test`, leaves the tree clean); WEB_DIST_DIR audits another build.
  */
 const REPO_ROOT = path.resolve(import.meta.dirname, '../..');
 const WEB_DIR = path.join(REPO_ROOT, 'apps/web');
@@ -19,6 +20,7 @@ const distDir = process.env.WEB_DIST_DIR ? path.resolve(process.env.WEB_DIST_DIR
 const port = Number(process.env.BUDGETS_PORT ?? 3320);
 const sizesOnly = process.argv.includes('--sizes-only');
 const everyRun = process.argv.includes('--every-run');
+const writeTrackedReports = process.argv.includes('--write-reports');
 
 function newestMtime(target: string): number {
   const stat = fs.statSync(target, { throwIfNoEntry: false });
@@ -62,10 +64,10 @@ async function main() {
   }
 
   const seconds = (performance.now() - started) / 1000;
-  if (pages) {
+  if (pages && writeTrackedReports) {
     writeReports(sizes, pages, seconds);
     console.log(`reports in ${path.relative(REPO_ROOT, REPORTS_DIR)}/ (${seconds.toFixed(0)} s)`);
-  }
+  } else if (pages) console.log(`done in ${seconds.toFixed(0)} s (--write-reports updates bench/reports/)`);
   const failed = !react.passed || sizes.some((s) => !s.passed) || (pages ?? []).some((p) => !p.passed);
   process.exitCode = failed ? 1 : 0;
 }
