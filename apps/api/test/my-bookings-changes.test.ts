@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bookings, refunds } from '../src/db/schema/bookings';
 import { packages, slots } from '../src/db/schema/catalogue';
 import { mailOutbox } from '../src/db/schema/mail';
-import { sendDueReminders } from '../src/jobs/reminders.job';
+import { sendDueReminders } from '../src/modules/bookings/reminders.service';
 import { ManualClock } from '../src/lib/clock';
 import { demoSeason } from '../src/modules/catalogue/demo-season';
 import { loadSeason } from '../src/modules/catalogue/season.service';

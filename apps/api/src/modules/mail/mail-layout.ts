@@ -14,6 +14,7 @@
  *
  * Every interpolated string is escaped; action URLs must be http(s).
  */
+import { BRAND_COLOURS } from '@kringle/contracts/brand-colours';
 
 export interface EmailContent {
   brandName: string;
@@ -47,18 +48,8 @@ export interface RenderedEmail {
   text: string;
 }
 
-/** The app's theme tokens (apps/web/src/index.css), so a family sees one brand in the app and the inbox. */
-export const COLOURS = {
-  cream: '#fbf6ec', // cream-100
-  card: '#fffdf8', // cream-50
-  red: '#a3162a', // festive-700
-  redTint: '#fcebec', // festive-50
-  pine: '#1f5c3f', // pine-700
-  gold: '#d8b44a', // gold-400
-  ink: '#2b2118', // ink-900
-  muted: '#5f5144', // ink-600
-  line: '#e6d8bd', // cream-300
-};
+/** The brand's palette, shared with receipts and the terms PDF. */
+export const COLOURS = BRAND_COLOURS;
 const FONT = "-apple-system, BlinkMacSystemFont, 'Segoe UI', Roboto, Helvetica, Arial, sans-serif";
 const DISPLAY_FONT = "ui-serif, Georgia, 'Times New Roman', serif";
 

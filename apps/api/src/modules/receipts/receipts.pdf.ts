@@ -1,3 +1,4 @@
+import { BRAND_COLOURS } from '@kringle/contracts/brand-colours';
 import { formatSessionTime } from '@kringle/contracts/dates';
 import { formatAud, gstOf } from '@kringle/contracts/money';
 import PDFDocument from 'pdfkit';
@@ -26,9 +27,7 @@ export interface RefundLine {
   amountCents: number;
 }
 
-const RED = '#9f1d16';
-const INK = '#2b2118';
-const MUTED = '#6b5e53';
+const { red: RED, ink: INK, muted: MUTED } = BRAND_COLOURS;
 
 const dateIn = (d: Date, timeZone: string) => new Intl.DateTimeFormat('en-AU', { timeZone, day: 'numeric', month: 'long', year: 'numeric' }).format(d);
 
@@ -46,7 +45,7 @@ function header(doc: PDFKit.PDFDocument, data: ReceiptData, title: string) {
   writeText(doc.fillColor(RED).fontSize(22), data.brandName, 'bold', 50, 50);
   writeText(doc.fillColor(MUTED).fontSize(10), `ABN ${data.abn}`, 'regular', 50, 78);
   writeText(doc.fillColor(INK).fontSize(18), title, 'bold', 50, 50, { align: 'right' });
-  doc.moveTo(50, 105).lineTo(545, 105).strokeColor('#c9a227').lineWidth(1.5).stroke();
+  doc.moveTo(50, 105).lineTo(545, 105).strokeColor(BRAND_COLOURS.goldDeep).lineWidth(1.5).stroke();
   doc.y = 120;
 }
 

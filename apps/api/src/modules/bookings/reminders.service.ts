@@ -1,0 +1,24 @@
+import type { FastifyInstance } from 'fastify';
+import { enqueueMail } from '../mail/outbox.repository';
+import { bookingDetails } from '../payments/payments.repository';
+import { reminderMail } from './bookings.emails';
+import { lockDueReminders, markReminderSent } from './reminders.repository';
+
+const HOUR_MS = 3_600_000;
+
+/**
+ * The day-before reminder: confirmed bookings whose session starts within 24 hours (and not
+ * within the next hour) get one e-mail. Marking and queueing happen in one transaction, so it
+ * goes once whatever the number of processes.
+ */
+export async function sendDueReminders(app: Pick<FastifyInstance, 'db' | 'clock' | 'config'>): Promise<number> {
+  const now = app.clock.now();
+  return app.db.transaction(async (tx) => {
+    const due = await lockDueReminders(tx, new Date(now.getTime() + HOUR_MS), new Date(now.getTime() + 24 * HOUR_MS));
+    for (const id of due) {
+      await markReminderSent(tx, id, now);
+      await enqueueMail(tx, reminderMail(await bookingDetails(tx, id), app.config.BRAND_NAME, app.config.PUBLIC_URL));
+    }
+    return due.length;
+  });
+}
