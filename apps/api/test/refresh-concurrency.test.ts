@@ -3,7 +3,7 @@ import { generateJwtKey } from '../src/config/secrets';
 import { createDb, type Db } from '../src/db/client';
 import { refreshTokens } from '../src/db/schema/accounts';
 import { REFRESH_COOKIE } from '../src/modules/accounts/refresh-cookie';
-import { STRONG_PASSWORD } from '../src/modules/accounts/accounts.test-support';
+import { STRONG_PASSWORD } from './support/accounts';
 import { startApiProcesses, type ApiProcesses } from './support/api-processes';
 import { createTestDatabase } from './test-app';
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { APP_ORIGIN, awaitMails, latestLink, register, STRONG_PASSWORD } from '../../src/modules/accounts/accounts.test-support';
+import { APP_ORIGIN, awaitMails, latestLink, register, STRONG_PASSWORD } from '../support/accounts';
 import { eq } from 'drizzle-orm';
 import { rateLimitCounters } from '../../src/db/schema/platform';
 import { ACCOUNT_LIMITS } from '../../src/modules/accounts/account-limits';

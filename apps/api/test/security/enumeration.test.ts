@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { APP_ORIGIN, awaitMails, outboxFor, register, signIn, STRONG_PASSWORD } from '../../src/modules/accounts/accounts.test-support';
+import { APP_ORIGIN, awaitMails, outboxFor, register, signIn, STRONG_PASSWORD } from '../support/accounts';
 import { createTestApp, type TestApp } from '../test-app';
 import { indistinguishable, interleavedMedians } from './security-fixtures';
 

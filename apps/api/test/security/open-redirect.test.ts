@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { APP_ORIGIN, awaitMails, bearer, createSignedInUser, latestLink, outboxFor } from '../../src/modules/accounts/accounts.test-support';
+import { APP_ORIGIN, awaitMails, bearer, createSignedInUser, latestLink, outboxFor } from '../support/accounts';
 import { createTestApp, type TestApp } from '../test-app';
 import { expectContractError } from './security-fixtures';
 

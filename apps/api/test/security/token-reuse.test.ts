@@ -9,7 +9,7 @@ import {
   refreshCookieOf,
   signIn,
   STRONG_PASSWORD,
-} from '../../src/modules/accounts/accounts.test-support';
+} from '../support/accounts';
 import { createTestApp, type TestApp } from '../test-app';
 import { expectContractError, stateChecksum } from './security-fixtures';
 

@@ -1,8 +1,8 @@
 import { eq } from 'drizzle-orm';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../../test/test-app';
-import { actionCodes } from '../../db/schema/accounts';
+import { createTestApp, type TestApp } from '../test-app';
+import { actionCodes } from '../../src/db/schema/accounts';
 import {
   APP_ORIGIN,
   awaitMails,
@@ -14,8 +14,8 @@ import {
   register,
   signIn,
   STRONG_PASSWORD,
-} from './accounts.test-support';
-import { sha256 } from './secure-tokens';
+} from '../support/accounts';
+import { sha256 } from '../../src/modules/accounts/secure-tokens';
 
 const MINUTE = 60 * 1000;
 const HOUR = 60 * MINUTE;

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { paymentReceiptPdf, refundReceiptPdf, type ReceiptData } from '../src/modules/receipts/receipts.pdf';
+import { paymentReceiptPdf, refundReceiptPdf, type ReceiptData } from './receipts.pdf';
 
 // Read back with poppler's tools (poppler-utils; .ci/run installs it), as an outside checker would.
 const dir = mkdtempSync(path.join(tmpdir(), 'kringle-receipts-'));

@@ -1,10 +1,10 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../../test/test-app';
-import { refreshTokens } from '../../db/schema/accounts';
-import { REFRESH_COOKIE } from './refresh-cookie';
-import { bearer, createSignedInUser, refresh, refreshCookieOf, register, signIn } from './accounts.test-support';
-import { sha256 } from './secure-tokens';
+import { createTestApp, type TestApp } from '../test-app';
+import { refreshTokens } from '../../src/db/schema/accounts';
+import { REFRESH_COOKIE } from '../../src/modules/accounts/refresh-cookie';
+import { bearer, createSignedInUser, refresh, refreshCookieOf, register, signIn } from '../support/accounts';
+import { sha256 } from '../../src/modules/accounts/secure-tokens';
 
 const DAY = 24 * 60 * 60 * 1000;
 

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { rateLimitCounters } from '../../db/schema/platform';
-import { bucketKey } from '../../plugins/rate-limit';
-import { createTestApp, type TestApp } from '../../../test/test-app';
-import { ACCOUNT_LIMITS, APP_CHECK_LIMITS } from './account-limits';
-import { APP_ORIGIN, STRONG_PASSWORD } from './accounts.test-support';
+import { rateLimitCounters } from '../../src/db/schema/platform';
+import { bucketKey } from '../../src/plugins/rate-limit';
+import { createTestApp, type TestApp } from '../test-app';
+import { ACCOUNT_LIMITS, APP_CHECK_LIMITS } from '../../src/modules/accounts/account-limits';
+import { APP_ORIGIN, STRONG_PASSWORD } from '../support/accounts';
 
 describe('accounts rate limits (API.md: per e-mail sign-in 10/min, register 5/h, reset 3/h; per IP sized for shared addresses)', () => {
   let t: TestApp;

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../../test/test-app';
-import { locations } from '../../db/schema/catalogue';
-import { DEMO_ACCOUNTS, DEMO_PASSWORD, seedDemoAccounts } from './demo-accounts.seed';
-import { bearer, createSignedInUser, register, signIn, STRONG_PASSWORD } from './accounts.test-support';
+import { createTestApp, type TestApp } from '../test-app';
+import { locations } from '../../src/db/schema/catalogue';
+import { DEMO_ACCOUNTS, DEMO_PASSWORD, seedDemoAccounts } from '../../src/modules/accounts/demo-accounts.seed';
+import { bearer, createSignedInUser, register, signIn, STRONG_PASSWORD } from '../support/accounts';
 
 describe('accounts: register, sign in, profile, access levels', () => {
   let t: TestApp;

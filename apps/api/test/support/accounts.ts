@@ -1,9 +1,9 @@
 import { desc, eq } from 'drizzle-orm';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
-import type { Db } from '../../db/client';
-import { users } from '../../db/schema/accounts';
-import { mailOutbox } from '../../db/schema/mail';
-import { REFRESH_COOKIE } from './refresh-cookie';
+import type { Db } from '../../src/db/client';
+import { users } from '../../src/db/schema/accounts';
+import { mailOutbox } from '../../src/db/schema/mail';
+import { REFRESH_COOKIE } from '../../src/modules/accounts/refresh-cookie';
 
 /** Shared by the accounts tests (not a test file itself). */
 export const STRONG_PASSWORD = 'Sleigh-Bells-Ring-42';

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createTestApp, type TestApp } from '../../../test/test-app';
-import { refreshTokens } from '../../db/schema/accounts';
-import { REFRESH_COOKIE } from './refresh-cookie';
-import { createSignedInUser, refresh, refreshCookieOf } from './accounts.test-support';
-import { openSuccessor } from './successor-seal';
+import { createTestApp, type TestApp } from '../test-app';
+import { refreshTokens } from '../../src/db/schema/accounts';
+import { REFRESH_COOKIE } from '../../src/modules/accounts/refresh-cookie';
+import { createSignedInUser, refresh, refreshCookieOf } from '../support/accounts';
+import { openSuccessor } from '../../src/modules/accounts/successor-seal';
 
 /** API.md "Additions" → "Sessions": the reuse grace of REFRESH_REUSE_GRACE_SECONDS (decision 0005). */
 describe('sessions: the refresh reuse grace', () => {
