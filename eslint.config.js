@@ -4,6 +4,35 @@ import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import boundaries from './tools/eslint/boundaries-rule.js';
 
+/**
+ * The API's modules from the top down (docs/decisions/0031): a module imports only modules listed
+ * after it, so the picture of apps/api/src/modules has no arrow running back up. A new module
+ * takes its place in this list.
+ */
+const API_MODULES = [
+  'bookings',
+  'payments',
+  'checkout',
+  'reservations',
+  'availability',
+  'catalogue',
+  'booking-lifecycle',
+  'check-in',
+  'receipts',
+  'app-check',
+  'accounts',
+  'mail',
+  'policy',
+  'terms',
+  'health',
+];
+const kringle = { rules: { boundaries } };
+const apiModuleLayers = API_MODULES.map((name, i) => ({
+  from: `apps/api/src/modules/${name}`,
+  disallow: API_MODULES.slice(0, i + 1).filter((above) => above !== name).map((above) => `apps/api/src/modules/${above}`),
+  message: `The API's modules import downwards only (${API_MODULES.join(' > ')})`,
+}));
+
 export default tseslint.config(
   { ignores: ['**/node_modules/**', '**/dist/**', '.data/**', '**/drizzle/**', 'bench/reports/**', 'test-results/**', 'playwright-report/**'] },
   js.configs.recommended,
@@ -23,11 +52,17 @@ export default tseslint.config(
     rules: { ...reactHooks.configs.recommended.rules },
   },
   {
+    // docs/decisions/0031-api-module-direction.md
+    files: ['apps/api/src/modules/**/*.ts'],
+    plugins: { kringle },
+    rules: { 'kringle/boundaries': ['error', { layers: apiModuleLayers }] },
+  },
+  {
     // docs/decisions/0017-import-boundaries.md
     files: ['apps/web/src/**/*.{ts,tsx}'],
     // A test may build its store from another feature's test helpers, as app/ does for real.
     ignores: ['apps/web/src/**/*.test.{ts,tsx}'],
-    plugins: { kringle: { rules: { boundaries } } },
+    plugins: { kringle },
     rules: {
       'kringle/boundaries': [
         'error',

@@ -10,6 +10,12 @@ declare module 'fastify' {
   }
 }
 
+/** The Stripe client, or 503 SERVICE_UNAVAILABLE when card payments are not configured. */
+export function stripeOf(deps: Pick<FastifyInstance, 'stripe'>): Stripe {
+  if (!deps.stripe) throw new AppError('SERVICE_UNAVAILABLE', 503, 'Card payments are not available right now. Please try again soon.');
+  return deps.stripe;
+}
+
 export interface StripeClientOptions {
   apiUrl?: string;
   timeoutMs?: number;

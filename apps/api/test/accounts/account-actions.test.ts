@@ -3,18 +3,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../test-app';
 import { actionCodes } from '../../src/db/schema/accounts';
-import {
-  APP_ORIGIN,
-  awaitMails,
-  bearer,
-  createSignedInUser,
-  latestLink,
-  outboxFor,
-  refresh,
-  register,
-  signIn,
-  STRONG_PASSWORD,
-} from '../support/accounts';
+import { APP_ORIGIN, awaitMails, bearer, createSignedInUser, latestLink, outboxFor, refresh, register, signIn, STRONG_PASSWORD } from '../support/accounts';
 import { sha256 } from '../../src/modules/accounts/secure-tokens';
 
 const MINUTE = 60 * 1000;

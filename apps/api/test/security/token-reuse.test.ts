@@ -1,15 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  APP_ORIGIN,
-  awaitMails,
-  bearer,
-  createSignedInUser,
-  latestLink,
-  refresh,
-  refreshCookieOf,
-  signIn,
-  STRONG_PASSWORD,
-} from '../support/accounts';
+import { APP_ORIGIN, awaitMails, bearer, createSignedInUser, latestLink, refresh, refreshCookieOf, signIn, STRONG_PASSWORD } from '../support/accounts';
 import { createTestApp, type TestApp } from '../test-app';
 import { expectContractError, stateChecksum } from './security-fixtures';
 

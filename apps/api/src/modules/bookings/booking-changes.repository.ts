@@ -1,5 +1,5 @@
 import { and, desc, eq, sql } from 'drizzle-orm';
-import type { DbOrTx, Tx } from '../../db/client';
+import type { Tx } from '../../db/client';
 import { bookings, orders } from '../../db/schema/bookings';
 import { slots } from '../../db/schema/catalogue';
 import { reservations } from '../../db/schema/reservations';
@@ -12,11 +12,6 @@ export async function lockOwnBooking(tx: Tx, id: string, userId: string) {
 export async function latestOrder(tx: Tx, bookingId: string) {
   const [row] = await tx.select().from(orders).where(eq(orders.bookingId, bookingId)).orderBy(desc(orders.createdAt)).limit(1).for('update');
   return row;
-}
-
-export async function slotStart(tx: DbOrTx, slotId: string): Promise<Date> {
-  const [row] = await tx.select({ startAt: slots.startAt }).from(slots).where(eq(slots.id, slotId));
-  return row!.startAt;
 }
 
 /** Frees a confirmed booking's session (and any hold of its checkout) at once. */

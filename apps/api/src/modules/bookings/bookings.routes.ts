@@ -4,11 +4,11 @@ import { bookingListQuerySchema, bookingListSchema, bookingParamsSchema, booking
 import { errorBodySchema } from '@kringle/contracts/errors';
 import { authOf } from '../../plugins/auth';
 import { z } from 'zod';
-import { bookingIcs } from './booking-calendar';
+import { bookingIcs } from '../booking-lifecycle/booking-calendar';
 import { getBooking, listBookings } from './bookings.service';
 import { cancelBooking } from './cancel.service';
 import { rescheduleBooking } from './reschedule.service';
-import { bookingDetails } from '../payments/payments.repository';
+import { bookingDetails } from '../booking-lifecycle/booking-rows.repository';
 import { bookingDetailsSchema } from '@kringle/contracts/booking-details';
 import { updateBookingDetails } from './booking-details.service';
 

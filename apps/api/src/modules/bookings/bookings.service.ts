@@ -2,20 +2,15 @@ import type { Booking, BookingList } from '@kringle/contracts/bookings';
 import { CURRENCY } from '@kringle/contracts/money';
 import { canCancel, canReschedule, refundableCents, type PolicyRules } from '@kringle/contracts/policy';
 import type { FastifyInstance } from 'fastify';
-import type { Config } from '../../config/config';
 import { AppError, notFound } from '../../lib/app-error';
 import { checkInCodeFor } from '../check-in/check-in-codes';
 import { findBookingView, listBookingViews, type BookingView, type Cursor } from './bookings.repository';
+import { policyOf } from '../booking-lifecycle/booking-policy';
 
 type Deps = Pick<FastifyInstance, 'db' | 'clock' | 'config'>;
 
 const PAGE_SIZE = 20;
 
-export const policyOf = (config: Config): PolicyRules => ({
-  rescheduleCutoffHours: config.RESCHEDULE_CUTOFF_HOURS,
-  rescheduleLimit: config.RESCHEDULE_LIMIT,
-  refundCutoffHours: config.REFUND_CUTOFF_HOURS,
-});
 
 /** Only a confirmed booking checks in; an unpaid or cancelled one shows no code. */
 const codeOf = (deps: Deps, v: BookingView) => (v.status === 'completed' ? checkInCodeFor(deps.db, v) : Promise.resolve(null));

@@ -7,12 +7,14 @@ import { AppError, notFound } from '../../lib/app-error';
 import { forgetAvailability } from '../availability/availability.cache';
 import { enqueueMail } from '../mail/outbox.repository';
 import { forgetTakenSessions } from '../reservations/taken-sessions';
-import { bookingDetails, setBooking, setOrder } from '../payments/payments.repository';
+import { bookingDetails, setBooking, setOrder } from '../booking-lifecycle/booking-rows.repository';
 import { insertRefund, type RefundRow } from '../payments/refunds.repository';
 import { sendRefund } from '../payments/refunds.service';
-import { freeBookingSlot, latestOrder, lockOwnBooking, slotStart } from './booking-changes.repository';
-import { bookingCancelledMail } from './bookings.emails';
-import { getBooking, policyOf } from './bookings.service';
+import { freeBookingSlot, latestOrder, lockOwnBooking } from './booking-changes.repository';
+import { slotStart } from '../booking-lifecycle/booking-rows.repository';
+import { bookingCancelledMail } from '../booking-lifecycle/bookings.emails';
+import { getBooking } from './bookings.service';
+import { policyOf } from '../booking-lifecycle/booking-policy';
 
 type Deps = Pick<FastifyInstance, 'db' | 'clock' | 'config' | 'stripe' | 'log'>;
 

@@ -3,9 +3,7 @@ import type { DbOrTx, Tx } from '../../db/client';
 import { bookings, orders, type LineItem } from '../../db/schema/bookings';
 import { slots } from '../../db/schema/catalogue';
 import { reservations } from '../../db/schema/reservations';
-
-export type BookingRow = typeof bookings.$inferSelect;
-export type OrderRow = typeof orders.$inferSelect;
+import type { BookingRow, OrderRow } from '../booking-lifecycle/booking-rows.repository';
 
 export async function findOrderByCart(db: DbOrTx, cartId: string): Promise<OrderRow | undefined> {
   const [row] = await db.select().from(orders).where(eq(orders.cartId, cartId));
@@ -48,16 +46,6 @@ export async function attachPaymentIntent(db: DbOrTx, orderId: string, paymentIn
     .update(orders)
     .set({ paymentIntentId, clientSecret })
     .where(and(eq(orders.id, orderId), sql`${orders.paymentIntentId} is null`));
-}
-
-export async function findOrder(db: DbOrTx, id: string): Promise<OrderRow | undefined> {
-  const [row] = await db.select().from(orders).where(eq(orders.id, id));
-  return row;
-}
-
-export async function findBooking(db: DbOrTx, id: string): Promise<BookingRow | undefined> {
-  const [row] = await db.select().from(bookings).where(eq(bookings.id, id));
-  return row;
 }
 
 /** The customer's booking with its newest order and its hold; undefined for someone else's booking. */

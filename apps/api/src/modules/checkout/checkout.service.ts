@@ -6,28 +6,15 @@ import { isStripeUnavailable, paymentsUnavailable } from '../../plugins/stripe';
 import { lockReservation } from '../reservations/reservations.repository';
 import { newBookingReference } from './booking-reference';
 import { activeProducts, findCart, type CartRow } from './cart.repository';
-import {
-  attachPaymentIntent,
-  findBookingCheckout,
-  findOrder,
-  findOrderByCart,
-  insertBooking,
-  insertOrder,
-  markCheckedOut,
-  slotOf,
-  type OrderRow,
-} from './checkout.repository';
+import { attachPaymentIntent, findBookingCheckout, findOrderByCart, insertBooking, insertOrder, markCheckedOut, slotOf } from './checkout.repository';
+import { findOrder, type OrderRow } from '../booking-lifecycle/booking-rows.repository';
+import { stripeOf } from '../../plugins/stripe';
 
 type Deps = Pick<FastifyInstance, 'db' | 'clock' | 'config' | 'stripe'>;
 
 const PAY_MESSAGE = 'Your session is held. Pay now to confirm your booking.';
 const holdExpired = () => new AppError('HOLD_EXPIRED', 409, 'Your hold on this session has ended. Please choose a session again.');
 const cartInvalid = (why: string) => new AppError('CART_INVALID', 409, why);
-
-export function stripeOf(deps: Pick<FastifyInstance, 'stripe'>): Stripe {
-  if (!deps.stripe) throw new AppError('SERVICE_UNAVAILABLE', 503, 'Card payments are not available right now. Please try again soon.');
-  return deps.stripe;
-}
 
 /** A cart priced earlier must still match today's catalogue, or the customer re-checks it. */
 async function assertCartCurrent(deps: Deps, cart: CartRow): Promise<void> {

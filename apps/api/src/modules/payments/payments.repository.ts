@@ -1,30 +1,13 @@
-import { eq, sql } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import type { DbOrTx, Tx } from '../../db/client';
-import { users } from '../../db/schema/accounts';
-import { bookings, orders, stripeEvents } from '../../db/schema/bookings';
-import { locations, slotTypes, slots } from '../../db/schema/catalogue';
-import { checkInCodeFor } from '../check-in/check-in-codes';
-import type { BookingRow, OrderRow } from '../checkout/checkout.repository';
+import { stripeEvents } from '../../db/schema/bookings';
+import { slots } from '../../db/schema/catalogue';
+import type { BookingRow } from '../booking-lifecycle/booking-rows.repository';
 
 /** False when the event id was seen before: Stripe may deliver an event more than once. */
 export async function recordEvent(tx: Tx, id: string, type: string): Promise<boolean> {
   const result = await tx.insert(stripeEvents).values({ id, type }).onConflictDoNothing();
   return (result.rowCount ?? 0) === 1;
-}
-
-export async function lockOrderByIntent(tx: Tx, paymentIntentId: string): Promise<OrderRow | undefined> {
-  const [row] = await tx.select().from(orders).where(eq(orders.paymentIntentId, paymentIntentId)).for('update');
-  return row;
-}
-
-export async function lockOrder(tx: Tx, orderId: string): Promise<OrderRow | undefined> {
-  const [row] = await tx.select().from(orders).where(eq(orders.id, orderId)).for('update');
-  return row;
-}
-
-export async function lockBooking(tx: Tx, id: string): Promise<BookingRow> {
-  const [row] = await tx.select().from(bookings).where(eq(bookings.id, id)).for('update');
-  return row!;
 }
 
 /**
@@ -47,40 +30,6 @@ export async function releaseSlotHoldOf(tx: Tx, booking: BookingRow): Promise<vo
     .set({ holdReservationId: null, holdExpiresAt: null })
     .where(sql`${slots.id} = ${booking.slotId}::uuid and ${slots.holdReservationId} = ${booking.reservationId}::uuid`);
 }
-
-export async function setBooking(tx: Tx, id: string, values: Partial<typeof bookings.$inferInsert>): Promise<void> {
-  await tx.update(bookings).set(values).where(eq(bookings.id, id));
-}
-
-export async function setOrder(tx: Tx, id: string, values: Partial<typeof orders.$inferInsert>): Promise<void> {
-  await tx.update(orders).set(values).where(eq(orders.id, id));
-}
-
-/** Everything a booking e-mail needs. */
-export async function bookingDetails(db: DbOrTx, bookingId: string) {
-  const [row] = await db
-    .select({
-      booking: bookings,
-      email: users.email,
-      firstName: users.firstName,
-      locationName: locations.name,
-      address: locations.address,
-      suburb: locations.suburb,
-      state: locations.state,
-      timezone: locations.timezone,
-      slotTypeName: slotTypes.name,
-      startAt: slots.startAt,
-      endAt: slots.endAt,
-    })
-    .from(bookings)
-    .innerJoin(users, eq(users.id, bookings.userId))
-    .innerJoin(locations, eq(locations.id, bookings.locationId))
-    .innerJoin(slots, eq(slots.id, bookings.slotId))
-    .innerJoin(slotTypes, eq(slotTypes.id, bookings.slotTypeId))
-    .where(eq(bookings.id, bookingId));
-  return { ...row!, checkInCode: await checkInCodeFor(db, row!.booking) };
-}
-export type BookingDetails = Awaited<ReturnType<typeof bookingDetails>>;
 
 const LAPSED_CHECKOUT = sql`
   r.status = 'checked_out' and b.status in ('payment_pending', 'payment_failed') and o.status in ('pending', 'failed')`;

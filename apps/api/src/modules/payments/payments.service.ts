@@ -1,21 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import type Stripe from 'stripe';
 import type { Tx } from '../../db/client';
-import { bookingConfirmedMail, paymentFailedMail, slotLostRefundMail } from '../bookings/bookings.emails';
-import { policyOf } from '../bookings/bookings.service';
+import { bookingConfirmedMail, paymentFailedMail, slotLostRefundMail } from '../booking-lifecycle/bookings.emails';
+import { policyOf } from '../booking-lifecycle/booking-policy';
 import { enqueueMail } from '../mail/outbox.repository';
 import { forgetTakenSessions } from '../reservations/taken-sessions';
-import {
-  bookingDetails,
-  lockBooking,
-  lockOrder,
-  lockOrderByIntent,
-  recordEvent,
-  releaseSlotHoldOf,
-  setBooking,
-  setOrder,
-  takeSlotForBooking,
-} from './payments.repository';
+import { bookingDetails, lockBooking, lockOrder, lockOrderByIntent, setBooking, setOrder } from '../booking-lifecycle/booking-rows.repository';
+import { recordEvent, releaseSlotHoldOf, takeSlotForBooking } from './payments.repository';
 import { insertRefund, pendingRefundsOfOrder, syncOrderRefunded } from './refunds.repository';
 import { sendRefund } from './refunds.service';
 

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { stripeOf } from '../checkout/checkout.service';
+import { stripeOf } from '../../plugins/stripe';
 import { findRefund, lockRefund, markRefundSucceeded, paymentIntentOfOrder, recordRefundAttempt, syncOrderRefunded, type RefundRow } from './refunds.repository';
 
 type Deps = Pick<FastifyInstance, 'db' | 'clock' | 'stripe' | 'log'>;

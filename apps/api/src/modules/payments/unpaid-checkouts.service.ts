@@ -2,9 +2,10 @@ import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type Stripe from 'stripe';
 import { reservations } from '../../db/schema/reservations';
-import { holdLapsedMail } from '../bookings/bookings.emails';
+import { holdLapsedMail } from '../booking-lifecycle/bookings.emails';
 import { enqueueMail } from '../mail/outbox.repository';
-import { bookingDetails, claimLapsedCheckout, lapsedCheckouts, lockBooking, releaseSlotHoldOf, setBooking, setOrder, type LapsedCheckout } from './payments.repository';
+import { bookingDetails, lockBooking, setBooking, setOrder } from '../booking-lifecycle/booking-rows.repository';
+import { claimLapsedCheckout, lapsedCheckouts, releaseSlotHoldOf, type LapsedCheckout } from './payments.repository';
 import { applyIntentOutcome } from './payments.service';
 import { isPermanentStripeError } from './stripe-failures';
 

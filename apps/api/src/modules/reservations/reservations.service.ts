@@ -7,22 +7,10 @@ import { forgetAvailability } from '../availability/availability.cache';
 import { forgetTakenSessions, takenSessionsOf, type TakenSessions } from './taken-sessions';
 import { announceTaken } from './taken-sessions.broadcast';
 import { holdBatcherOf } from './hold-batcher';
-import { assertCanHoldForReschedule } from '../bookings/reschedule.service';
+import { assertCanHoldForReschedule } from '../booking-lifecycle/booking-policy';
 import { findLocation } from '../catalogue/catalogue.repository';
 import { formatSessionTime } from '@kringle/contracts/dates';
-import {
-  claimSlot,
-  countUpcomingBookings,
-  clearSlotHold,
-  extendSlotHold,
-  findReservation,
-  insertReservation,
-  lockReservation,
-  releaseActiveHolds,
-  slotForHold,
-  updateReservation,
-  type ReservationRow,
-} from './reservations.repository';
+import { claimSlot, countUpcomingBookings, clearSlotHold, extendSlotHold, findReservation, insertReservation, lockReservation, releaseActiveHolds, slotForHold, updateReservation, type ReservationRow } from './reservations.repository';
 
 type Deps = Pick<FastifyInstance, 'db' | 'clock' | 'config'>;
 /** The one-statement hold talks to the pool directly, as a named (prepared) statement. */

@@ -1,7 +1,7 @@
 import ICAL from 'ical.js';
 import { describe, expect, it } from 'vitest';
 import { bookingIcs, foldLine } from './booking-calendar';
-import type { BookingDetails } from '../payments/payments.repository';
+import type { BookingDetails } from './booking-rows.repository';
 
 // Parsed with ical.js (an independent RFC 5545 parser), as a calendar app would read the file.
 const details = (startAt: string, over: Partial<{ status: string; locationName: string; timezone: string }> = {}) =>

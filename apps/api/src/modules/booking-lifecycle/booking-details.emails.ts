@@ -2,7 +2,7 @@ import { accessSummary, detailsSummary } from '@kringle/contracts/booking-detail
 import type { MailAttachment } from '../../db/schema/mail';
 import { checkInQrPng } from '../check-in/check-in-qr';
 import type { EmailImage } from '../mail/mail-layout';
-import type { BookingDetails } from '../payments/payments.repository';
+import type { BookingDetails } from './booking-rows.repository';
 
 /** Issue 18's additions to the confirmation and reschedule mails, kept apart so the templates change by one line each. */
 

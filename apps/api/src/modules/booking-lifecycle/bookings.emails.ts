@@ -4,7 +4,7 @@ import { greeting } from '@kringle/contracts/names';
 import { DEFAULT_POLICY, refundDeadline, rescheduleDeadline, type PolicyRules } from '@kringle/contracts/policy';
 import { renderEmail } from '../mail/mail-layout';
 import type { OutgoingMail } from '../mail/outbox.repository';
-import type { BookingDetails } from '../payments/payments.repository';
+import type { BookingDetails } from './booking-rows.repository';
 import { bookingIcs } from './booking-calendar';
 import { checkInAttachment, checkInImage, whoIsComingLines } from './booking-details.emails';
 import { bookingSummary } from './booking-summary.email';

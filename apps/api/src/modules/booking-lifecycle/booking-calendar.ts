@@ -1,6 +1,6 @@
 import { localDateOf, localTimeOf, zoneAbbreviation, zoneOffsetMinutes } from '@kringle/contracts/dates';
 import { tzlib_get_ical_block } from 'timezones-ical-library';
-import type { BookingDetails } from '../payments/payments.repository';
+import type { BookingDetails } from './booking-rows.repository';
 import { icsWhoIsComing } from './booking-details.emails';
 
 /** Only a paid booking is a confirmed event; an unpaid one is tentative. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { BookingDetails } from '../payments/payments.repository';
+import type { BookingDetails } from './booking-rows.repository';
 import { bookingCancelledMail, bookingConfirmedMail, reminderMail } from './bookings.emails';
 
 // Sat 12 Dec 2026, 10:40 am in Sydney (AEDT, UTC+11).

@@ -1,5 +1,5 @@
 import { formatClockTime, zoneAbbreviation } from '@kringle/contracts/dates';
-import type { BookingDetails } from '../payments/payments.repository';
+import type { BookingDetails } from './booking-rows.repository';
 
 export interface SummaryRow {
   label: string;

@@ -1,0 +1,43 @@
+import { rescheduleDeadline, type PolicyRules } from '@kringle/contracts/policy';
+import { eq } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import type { Config } from '../../config/config';
+import type { DbOrTx } from '../../db/client';
+import { bookings } from '../../db/schema/bookings';
+import { AppError, notFound } from '../../lib/app-error';
+import { slotStart } from './booking-rows.repository';
+
+type Deps = Pick<FastifyInstance, 'db' | 'clock' | 'config'>;
+
+/** The policy numbers in force (config), as the contracts' pure rules take them. */
+export const policyOf = (config: Config): PolicyRules => ({
+  rescheduleCutoffHours: config.RESCHEDULE_CUTOFF_HOURS,
+  rescheduleLimit: config.RESCHEDULE_LIMIT,
+  refundCutoffHours: config.REFUND_CUTOFF_HOURS,
+});
+
+/** The rules a reschedule must pass, checked when the new session is held and again when the booking moves. */
+export function assertReschedulable(
+  deps: Pick<Deps, 'config'>,
+  booking: { status: string; rescheduleCount: number; locationId: string },
+  startAt: Date,
+  newLocationId: string,
+  now: Date,
+): void {
+  const rules = policyOf(deps.config);
+  if (booking.status !== 'completed') throw new AppError('RESCHEDULE_WINDOW_CLOSED', 409, 'Only confirmed bookings can be moved.');
+  if (now >= rescheduleDeadline(startAt, rules)) {
+    throw new AppError('RESCHEDULE_WINDOW_CLOSED', 409, `Bookings can be moved until ${rules.rescheduleCutoffHours} hours before the session.`);
+  }
+  if (booking.rescheduleCount >= rules.rescheduleLimit) {
+    throw new AppError('RESCHEDULE_LIMIT', 409, `This booking has already been moved ${rules.rescheduleLimit} times, the most allowed.`);
+  }
+  if (newLocationId !== booking.locationId) throw new AppError('DIFFERENT_LOCATION', 400, 'A booking can only move to another session at the same location.');
+}
+
+/** For POST /bookings/reservation with a bookingId: the booking must be the caller's and movable there. */
+export async function assertCanHoldForReschedule(deps: Deps, db: DbOrTx, userId: string, bookingId: string, newLocationId: string): Promise<void> {
+  const [booking] = await db.select().from(bookings).where(eq(bookings.id, bookingId));
+  if (!booking || booking.userId !== userId) throw notFound('That booking');
+  assertReschedulable(deps, booking, await slotStart(db, booking.slotId), newLocationId, deps.clock.now());
+}
