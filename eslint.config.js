@@ -18,7 +18,7 @@ const API_MODULES = [
   'catalogue',
   'booking-lifecycle',
   'check-in',
-  'receipts',
+  'orders',
   'app-check',
   'accounts',
   'mail',

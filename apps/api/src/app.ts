@@ -20,13 +20,14 @@ import { openapiPlugin, openapiRoutes } from './plugins/openapi';
 import { rateLimitPlugin } from './plugins/rate-limit';
 import { clientErrors, frameworkErrors, securityPlugin } from './plugins/security';
 import { webStaticPlugin } from './plugins/web-static';
-import { catalogueRoutes } from './modules/availability/availability.routes';
+import { availabilityRoutes } from './modules/availability/availability.routes';
+import { catalogueRoutes } from './modules/catalogue/catalogue.routes';
 import { reservationsRoutes } from './modules/reservations/reservations.routes';
 import { checkoutRoutes } from './modules/checkout/checkout.routes';
 import { stripeWebhookRoutes } from './modules/payments/payments.routes';
 import { stripePlugin } from './plugins/stripe';
 import { bookingsRoutes } from './modules/bookings/bookings.routes';
-import { ordersRoutes } from './modules/receipts/orders.routes';
+import { ordersRoutes } from './modules/orders/orders.routes';
 import { policyRoutes } from './modules/policy/policy.routes';
 
 export interface AppDeps {
@@ -113,6 +114,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       // Feature modules register here, each under /api/v1.
       await api.register(accountsRoutes);
       await api.register(catalogueRoutes);
+      await api.register(availabilityRoutes);
       await api.register(policyRoutes);
       await api.register(reservationsRoutes);
       await api.register(checkoutRoutes);

@@ -1,26 +1,20 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
-  addOnListSchema,
-  addOnsQuerySchema,
   availableDatesQuerySchema,
   availableDatesSchema,
   availableSlotsQuerySchema,
   availableSlotsSchema,
-  locationListSchema,
   locationParamsSchema,
-  packageListSchema,
-  packagesQuerySchema,
   slotParamsSchema,
   slotAnswerSchema,
 } from '@kringle/contracts/catalogue';
 import { errorBodySchema } from '@kringle/contracts/errors';
-import { getAddOns, getLocations, getPackages } from '../catalogue/catalogue.service';
 import { availabilityCacheOf } from './availability.cache';
 import { getAvailableDates, getAvailableSlots, getSlot } from './availability.service';
 
-/** Catalogue and availability (API.md "Catalogue"): customers only. */
-export async function catalogueRoutes(app: FastifyInstance) {
+/** Availability (API.md "Catalogue": available dates, slots and one slot): customers only. */
+export async function availabilityRoutes(app: FastifyInstance) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const customer = { auth: 'customer' as const };
   const notFound = { 404: errorBodySchema };
@@ -38,22 +32,6 @@ export async function catalogueRoutes(app: FastifyInstance) {
     });
     return reply.type('application/json; charset=utf-8').send(body);
   };
-
-  r.get('/common/locations', { config: customer, schema: { tags: ['catalogue'], summary: 'Locations with their session types', response: { 200: locationListSchema } } }, async () => ({
-    items: await getLocations(app.db, app.clock),
-  }));
-
-  r.get(
-    '/product/packages',
-    { config: customer, schema: { tags: ['catalogue'], summary: 'Photo packages', querystring: packagesQuerySchema, response: { 200: packageListSchema, ...notFound } } },
-    async (req) => ({ items: await getPackages(app.db, req.query) }),
-  );
-
-  r.get(
-    '/product/addons',
-    { config: customer, schema: { tags: ['catalogue'], summary: 'Add-ons', querystring: addOnsQuerySchema, response: { 200: addOnListSchema, ...notFound } } },
-    async (req) => ({ items: await getAddOns(app.db, req.query) }),
-  );
 
   r.get(
     '/booking-slot/:id/available-dates',
