@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { registerFormSchema, sendPasswordResetRequestSchema, signInRequestSchema } from '@kringle/contracts/accounts';
+import { newPasswordFormSchema, registerFormSchema, sendPasswordResetRequestSchema, signInRequestSchema } from '@kringle/contracts/accounts';
 
 /**
  * The forms' schemas all come from the shared contracts (registerFormSchema and
@@ -34,3 +34,5 @@ export function checkWith<TOutput>(schema: z.ZodType<TOutput>) {
 
 export const checkSignInForm = checkWith(signInFormSchema);
 export const checkRegisterForm = checkWith(registerFormSchema);
+export const checkForgotPasswordForm = checkWith(forgotPasswordFormSchema);
+export const checkNewPasswordForm = checkWith(newPasswordFormSchema);

@@ -1,5 +1,4 @@
 import { useState } from 'react';
-import { useForm } from 'react-hook-form';
 import { Link, useLocation } from 'react-router';
 import { Button, buttonClasses } from '../../components/ui/button';
 import { track } from '../../lib/analytics';
@@ -8,9 +7,13 @@ import { useSendPasswordResetMutation } from './api';
 import type { ForgotPasswordFormInput } from './auth-form-schemas';
 import { AuthHeading, FormAlert, linkClasses, StateBadge } from './auth-ui';
 import { FormField } from './form-field';
-import { lazyResolver, preloadOnIntent } from './lazy-resolver';
+import { preloadOnIntent } from './preload-on-intent';
+import { useLightForm } from './use-light-form';
 
-const validation = lazyResolver(() => import('./auth-form-resolvers').then((m) => m.forgotPasswordResolver));
+// The schema (and zod) load when the user starts on the form, as on /login.
+const loadCheck = () => import('./auth-form-schemas').then((m) => m.checkForgotPasswordForm);
+const validation = { preload: loadCheck };
+const check = async (values: ForgotPasswordFormInput) => (await loadCheck())(values);
 
 /**
  * /forgot-password. The API answers the same whether or not the account exists (no
@@ -22,12 +25,8 @@ export function ForgotPasswordPage() {
   const [sendReset] = useSendPasswordResetMutation();
   const [sent, setSent] = useState<{ email: string; message: string } | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
-  const form = useForm<ForgotPasswordFormInput, unknown, ForgotPasswordFormInput>({
-    resolver: validation.resolver,
-    defaultValues: { email: typeof prefill === 'string' ? prefill : '' },
-    mode: 'onTouched',
-  });
-  const { errors, isSubmitting } = form.formState;
+  const form = useLightForm<ForgotPasswordFormInput, ForgotPasswordFormInput>({ check, defaultValues: { email: typeof prefill === 'string' ? prefill : '' } });
+  const { errors, isSubmitting } = form;
 
   const onSubmit = form.handleSubmit(async ({ email }) => {
     setFailure(null);
@@ -67,7 +66,7 @@ export function ForgotPasswordPage() {
       </AuthHeading>
       {failure && <FormAlert tone="error">{failure}</FormAlert>}
       <form noValidate onSubmit={onSubmit} className="flex flex-col gap-4" {...preloadOnIntent(validation)}>
-        <FormField label="Email address" type="email" autoComplete="email" inputMode="email" error={errors.email?.message} {...form.register('email')} />
+        <FormField label="Email address" type="email" autoComplete="email" inputMode="email" error={errors.email} {...form.field('email')} />
         <Button type="submit" disabled={isSubmitting} aria-busy={isSubmitting} className="w-full">
           {isSubmitting ? 'Sending...' : 'Send reset link'}
         </Button>

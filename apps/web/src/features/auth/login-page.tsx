@@ -8,7 +8,7 @@ import { AuthHeading, FormAlert, linkClasses } from './auth-ui';
 import type { SignInFormInput } from './auth-form-schemas';
 import { useAuthDispatch } from './auth-hooks';
 import { FormField } from './form-field';
-import { preloadOnIntent } from './lazy-resolver';
+import { preloadOnIntent } from './preload-on-intent';
 import { useLightForm } from './use-light-form';
 import { PasswordField } from './password-field';
 import { setSession, STAFF_REFUSED_MESSAGE } from './session';

@@ -10,7 +10,7 @@ import { useAuthDispatch } from './auth-hooks';
 import { AuthHeading, FormAlert, linkClasses } from './auth-ui';
 import { FormField } from './form-field';
 import { PasswordField } from './password-field';
-import { preloadOnIntent } from './lazy-resolver';
+import { preloadOnIntent } from './preload-on-intent';
 import { PasswordStrengthMeter, preloadPasswordStrength } from './password-strength-meter';
 import { setSession } from './session';
 import { useLightForm } from './use-light-form';

@@ -1,12 +1,10 @@
-import { zodResolver } from '@hookform/resolvers/zod';
 import { useState } from 'react';
-import { useForm, useWatch } from 'react-hook-form';
 import { Link } from 'react-router';
 import { Button, buttonClasses } from '../../components/ui/button';
 import { track } from '../../lib/analytics';
 import { errorCode, errorMessage, fieldErrors } from './api-error';
 import { useCheckActionCodeMutation, useConfirmPasswordResetMutation } from './api';
-import { newPasswordFormSchema, type NewPasswordForm } from '@kringle/contracts/accounts';
+import type { NewPasswordForm } from '@kringle/contracts/accounts';
 import { useAuthDispatch, useAuthSelector } from './auth-hooks';
 import { Spinner } from './auth-spinner';
 import { AuthHeading, FormAlert, StateBadge } from './auth-ui';
@@ -15,6 +13,10 @@ import { PasswordField } from './password-field';
 import { PasswordStrengthMeter } from './password-strength-meter';
 import { signOut } from './session';
 import { useRunOnce } from './use-run-once';
+import { checkNewPasswordForm } from './auth-form-schemas';
+import { useLightForm } from './use-light-form';
+
+const checkNewPassword = async (values: NewPasswordForm) => checkNewPasswordForm(values);
 
 type State =
   | { kind: 'checking' }
@@ -38,13 +40,9 @@ export function ResetPasswordAction({ oobCode }: { oobCode: string }) {
   const [check] = useCheckActionCodeMutation();
   const [confirm] = useConfirmPasswordResetMutation();
   const [state, setState] = useState<State>({ kind: 'checking' });
-  const form = useForm<NewPasswordForm, unknown, NewPasswordForm>({
-    resolver: zodResolver(newPasswordFormSchema),
-    defaultValues: { newPassword: '' },
-    mode: 'onTouched',
-  });
-  const { errors, isSubmitting } = form.formState;
-  const newPassword = useWatch({ control: form.control, name: 'newPassword' });
+  const form = useLightForm<NewPasswordForm, NewPasswordForm>({ check: checkNewPassword, defaultValues: { newPassword: '' } });
+  const { errors, isSubmitting } = form;
+  const newPassword = form.values.newPassword;
 
   const runCheck = async () => {
     setState({ kind: 'checking' });
@@ -60,7 +58,7 @@ export function ResetPasswordAction({ oobCode }: { oobCode: string }) {
     const result = await confirm({ oobCode, newPassword: password });
     if (result.error) {
       if (errorCode(result.error) === 'WEAK_PASSWORD' || errorCode(result.error) === 'VALIDATION_FAILED') {
-        form.setError('newPassword', { message: fieldErrors(result.error).newPassword ?? errorMessage(result.error) });
+        form.setError('newPassword', fieldErrors(result.error).newPassword ?? errorMessage(result.error));
       } else setState(stateFor(result.error, 'We could not change your password. Please try again.'));
       return;
     }
@@ -115,9 +113,9 @@ export function ResetPasswordAction({ oobCode }: { oobCode: string }) {
         <PasswordField
           label="New password"
           autoComplete="new-password"
-          error={errors.newPassword?.message}
+          error={errors.newPassword}
           below={<PasswordStrengthMeter password={newPassword} hideProblem={!!errors.newPassword} />}
-          {...form.register('newPassword')}
+          {...form.field('newPassword')}
         />
         <Button type="submit" disabled={isSubmitting} aria-busy={isSubmitting} className="w-full">
           {isSubmitting ? 'Saving...' : 'Save new password'}

@@ -8,8 +8,9 @@ type Errors<F extends string> = Partial<Record<F, string>>;
  * a field is checked when it loses focus, then on every change; submit checks every field,
  * focuses the first refused one and hands the checked output (trimmed, normalised) to
  * `onValid`. `check` runs the shared contracts' schema (auth-form-schemas.ts checkWith), so the
- * rules and messages are the ones zodResolver gives the other forms. /login and /register use it
- * to keep react-hook-form out of their first paint (docs/decisions/0013-front-end-budgets.md).
+ * rules and messages are the shared contracts' own. Every auth page uses it (one form style), and
+ * it keeps react-hook-form out of /login's and /register's first paint (decision 0013); the
+ * who's-coming form, with its list of children, keeps react-hook-form.
  */
 export function useLightForm<TValues extends Record<string, string>, TOutput>(options: { defaultValues: TValues; check: (values: TValues) => Promise<FormCheck<TOutput>> }) {
   type F = keyof TValues & string;
