@@ -19,8 +19,10 @@ test.describe('policy in force', () => {
   ] as const) {
     test(`the help panel shows the API's numbers (${name})`, async ({ page }) => {
       await page.setViewportSize(viewport);
-      await page.goto('/bookings');
+      // My Bookings may ask for the policy itself (its cards state deadlines) before the help panel
+      // opens, and the panel then reuses that answer: listen from the start, not after the load.
       const answer = page.waitForResponse((r) => r.url().endsWith('/api/v1/common/policy'));
+      await page.goto('/bookings');
       if (name === 'wide') await page.getByTestId('help-launcher').click();
       else await page.getByTestId('bottom-tab-bar').getByRole('button', { name: 'Help' }).click();
       const served = (await (await answer).json()) as { refundCutoffHours: number; maxUpcomingBookings: number };
