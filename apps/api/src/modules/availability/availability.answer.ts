@@ -70,7 +70,9 @@ export function isUnchanged(ifNoneMatch: string | undefined, answer: BuiltAnswer
  */
 export function sendBuilt(request: FastifyRequest, reply: FastifyReply, answer: BuiltAnswer): FastifyReply {
   const coding = preferredEncoding(request.headers['accept-encoding']);
-  reply.header('cache-control', 'private, no-cache').header('vary', 'Accept-Encoding');
+  // CORS may have said Vary: Origin already (several app origins): added to, not replaced.
+  const vary = reply.getHeader('vary');
+  reply.header('cache-control', 'private, no-cache').header('vary', vary ? `${String(vary)}, Accept-Encoding` : 'Accept-Encoding');
   reply.header('etag', coding ? answer.etag[coding] : answer.etag.identity);
   if (isUnchanged(request.headers['if-none-match'], answer)) return reply.code(304).send();
   reply.type('application/json; charset=utf-8');

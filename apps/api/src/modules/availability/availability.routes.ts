@@ -39,9 +39,11 @@ export async function catalogueRoutes(app: FastifyInstance) {
       const at = app.clock.now().getTime();
       const answer = await compute();
       const opensAt = answer.salesOpenAt ? Date.parse(answer.salesOpenAt) : null;
-      // The route's zod serializer (fastify-type-provider-zod) always produces JSON text. A "not open
-      // yet" answer stops being true at the opening instant: the cache keeps it no longer.
-      const body = await buildAnswer(Buffer.from(reply.serialize(answer) as string), previous);
+      // The route's zod serializer (fastify-type-provider-zod) for 200, always JSON text. Named, not
+      // taken from the reply: a background refresh outlives the reply that started it, which may
+      // have answered 304 meanwhile. A "not open yet" answer stops being true at the opening
+      // instant: the cache keeps it no longer.
+      const body = await buildAnswer(Buffer.from(reply.serializeInput(answer, '200') as string), previous);
       return { body, validUntil: opensAt !== null && opensAt > at ? opensAt : null };
     });
     return sendBuilt(request, reply, built);
