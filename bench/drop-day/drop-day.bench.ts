@@ -13,6 +13,8 @@ import { createDb } from '../../apps/api/src/db/client';
 import { runMigrations } from '../../apps/api/src/db/migrate';
 import { verifyPassword, hashPassword } from '../../apps/api/src/modules/accounts/passwords';
 import { median, runLoad, type LoadRequest, type LoadResult } from './load-generator';
+import { argon2RawRate } from './argon2-rate';
+import { runDirectScenario, DIRECT } from './direct.scenario';
 import { ensureNginx, startBalancer } from './nginx-balancer';
 import { startPostgres } from './postgres-cluster';
 import { pgbench } from './postgres-cluster';
@@ -33,8 +35,9 @@ import {
   SIGN_IN_PASSWORD,
   takeStatementCounts,
 } from './seed-data';
+import { ensureWrk } from './wrk';
 
-const PORTS = { postgres: 4100, apiBalancer: 4101, helloBalancer: 4102, api: [4110, 4111, 4112], hello: [4120, 4121, 4122], deadStripe: 4198, deadSmtp: 4199 };
+const PORTS = { postgres: 4100, apiBalancer: 4101, helloBalancer: 4102, api: [4110, 4111, 4112], hello: [4120, 4121, 4122], helloDirect: 4123, deadStripe: 4198, deadSmtp: 4199 };
 const CONNECTIONS = 100;
 const DURATION = Number(process.env.BENCH_SECONDS ?? 6);
 const ROUNDS = 3;
@@ -65,7 +68,7 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
 const log = (msg: string) => console.log(`[${new Date().toISOString().slice(11, 19)}] ${msg}`);
 
 async function assertPortsFree() {
-  const all = [PORTS.postgres, PORTS.apiBalancer, PORTS.helloBalancer, ...PORTS.api, ...PORTS.hello];
+  const all = [PORTS.postgres, PORTS.apiBalancer, PORTS.helloBalancer, ...PORTS.api, ...PORTS.hello, PORTS.helloDirect];
   const busy: number[] = [];
   for (const port of all) if (await fetch(`http://127.0.0.1:${port}`).then(() => true, (e: { cause?: { code?: string } }) => e.cause?.code !== 'ECONNREFUSED')) busy.push(port);
   if (busy.length) throw new Error(`Ports ${busy.join(', ')} are in use: is another bench running? Stop it and try again.`);
@@ -75,6 +78,7 @@ async function main(): Promise<number> {
   const loadAtStart = os.loadavg()[0]!;
   await assertPortsFree();
   const nginx = await ensureNginx();
+  const wrk = await ensureWrk();
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'kringle-drop-day-'));
   // The postgres user (PostgreSQL's owner when we run as root) must reach its folder inside.
   fs.chmodSync(tmp, 0o755);
@@ -150,6 +154,10 @@ async function main(): Promise<number> {
   const helloWorld = medianRound(helloRounds);
   const availableSlots = medianRound(readRounds);
 
+  log(`Scenario 1b, ${DIRECT.rounds} interleaved rounds of ${DURATION} s at ${DIRECT.connections} connections, no proxy, wrk ${wrk.version}:`);
+  log('  one bare Fastify hello-world process vs one API process: available slots, and their 304 revalidation (If-None-Match)');
+  const direct = await runDirectScenario({ apiAddress: api.addresses[0]!, apiPid: api.pids[0]!, helloPort: PORTS.helloDirect, reads: readRequests, duration: DURATION, tmp, wrkVersion: wrk.version, log });
+
   log(`Scenario 2 and its ceiling, ${RACE_ROUNDS} interleaved rounds: pgbench runs the hold's conditional UPDATE (${CONNECTIONS} clients,`);
   log(`  ${RACE.attempts} transactions on ${RACE.slots} sessions) vs ${RACE.attempts} distinct customers racing for the same ${RACE.slots} sessions`);
   const script = path.join(REPO_ROOT, 'bench/drop-day/hold-claim.pgbench.sql');
@@ -199,6 +207,9 @@ async function main(): Promise<number> {
 
   log('Scenario 3: sign-in storm with reads alongside');
   const verifyMs = await argon2VerifyMs();
+  // The ceiling, measured in the same run just before and just after the storm (the host moves).
+  const storedHash = await hashPassword(SIGN_IN_PASSWORD);
+  const rawBefore = await argon2RawRate(storedHash, SIGN_IN_PASSWORD);
   const signInRequests: LoadRequest[] = signInCustomers.map((c) => ({
     method: 'POST',
     path: '/api/v1/auth/sign-in',
@@ -212,9 +223,14 @@ async function main(): Promise<number> {
   // Mirrors apps/api/src/modules/accounts/passwords.ts: at most 3 hashes at once per process, one core left free.
   const perProcess = Math.max(1, Math.min(3, os.availableParallelism() - 1));
   const boundPerSecond = Math.min(os.availableParallelism(), perProcess * PORTS.api.length) * (1000 / verifyMs);
-  log(`  sign-in: ${Math.round(storm.requestsPerSecond)}/s (bound ~${Math.round(boundPerSecond)}/s), reads meanwhile p99 ${readsDuringStorm.latencyMs.p99} ms`);
+  const rawAfter = await argon2RawRate(storedHash, SIGN_IN_PASSWORD);
+  const argon2RawPerSecond = (rawBefore.perSecond + rawAfter.perSecond) / 2;
+  log(
+    `  sign-in: ${Math.round(storm.requestsPerSecond)}/s; @node-rs/argon2 alone, ${rawBefore.concurrency} at once: ${Math.round(rawBefore.perSecond)}/s before, ` +
+      `${Math.round(rawAfter.perSecond)}/s after (storm ${((storm.requestsPerSecond / argon2RawPerSecond) * 100).toFixed(1)}% of their mean); reads meanwhile p99 ${readsDuringStorm.latencyMs.p99} ms`,
+  );
 
-  const { budgets, readRatio, holdRatio } = evaluateBudgets({
+  const { budgets, readRatio, holdRatio, directRatios } = evaluateBudgets({
     connections: CONNECTIONS,
     race: RACE,
     helloWorld,
@@ -226,6 +242,7 @@ async function main(): Promise<number> {
     readRounds,
     storm,
     readsDuringStorm,
+    direct,
   });
 
   const report: Report = {
@@ -263,16 +280,20 @@ async function main(): Promise<number> {
         availableSlots: readRounds.map((r) => Math.round(r.requestsPerSecond)),
         raceAttemptsPerSecond: raceRounds.map((r) => Math.round(r.requestsPerSecond)),
         pgbenchTps: pgbenchRuns.map(Math.round),
+        directHelloWorld: direct.rounds.helloWorld,
+        directAvailableSlots: direct.rounds.availableSlots,
+        directNotModified: direct.rounds.notModified,
       },
       serverCpuMicrosPerRequest: {
         helloWorld: median(helloRounds.map((r) => r.serverCpuMicrosPerRequest!)),
         availableSlots: median(readRounds.map((r) => r.serverCpuMicrosPerRequest!)),
         raceAttempt: median(raceRounds.map((r) => r.serverCpuMicrosPerRequest!)),
       },
-      signIn: { storm, readsDuringStorm, argon2VerifyMs: verifyMs, concurrentHashesPerProcess: perProcess, boundPerSecond },
+      signIn: { storm, readsDuringStorm, argon2VerifyMs: verifyMs, concurrentHashesPerProcess: perProcess, boundPerSecond, argon2RawPerSecond: { before: rawBefore.perSecond, after: rawAfter.perSecond, concurrency: rawBefore.concurrency } },
+      direct,
     },
     statements: { availableSlots: readStatements, race: raceStatements, pgbench: pgbenchStatements },
-    ratios: { availableSlotsOverHelloWorld: readRatio, holdsOverPgbench: holdRatio },
+    ratios: { availableSlotsOverHelloWorld: readRatio, holdsOverPgbench: holdRatio, ...directRatios },
     budgets,
   };
   const files = writeReports(report);

@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import type { DirectScenario } from './direct.scenario';
 import type { LoadResult } from './load-generator';
 import type { OpeningRace } from './opening-race';
 import { REPO_ROOT } from './processes';
@@ -79,11 +80,21 @@ export interface Report {
     rounds: Record<string, number[]>;
     /** The server processes' CPU time per answered request, median of the rounds (LoadResult). */
     serverCpuMicrosPerRequest: { helloWorld: number; availableSlots: number; raceAttempt: number };
-    signIn: { storm: LoadResult; readsDuringStorm: LoadResult; argon2VerifyMs: number; concurrentHashesPerProcess: number; boundPerSecond: number };
+    signIn: {
+      storm: LoadResult;
+      readsDuringStorm: LoadResult;
+      argon2VerifyMs: number;
+      concurrentHashesPerProcess: number;
+      boundPerSecond: number;
+      /** @node-rs/argon2 alone, one verify per core at once, just before and just after the storm. */
+      argon2RawPerSecond: { before: number; after: number; concurrency: number };
+    };
+    /** Issue 21: one process each, no proxy, wrk. */
+    direct: DirectScenario;
   };
   /** The statements PostgreSQL ran most during a scenario (pg_stat_statements). */
   statements: Record<string, Array<{ calls: number; rows: number; meanMs: number; query: string }>>;
-  ratios: { availableSlotsOverHelloWorld: number; holdsOverPgbench: number };
+  ratios: { availableSlotsOverHelloWorld: number; holdsOverPgbench: number; directAvailableSlotsOverHelloWorld: number; directNotModifiedOverHelloWorld: number };
   budgets: Budget[];
 }
 
@@ -116,6 +127,8 @@ ${r.budgets.map((b) => `| ${b.name} | ${b.target} | ${b.measured} | ${b.pass ? '
 ## Ratios to the machine's ceilings
 
 - Available slots over bare Fastify: **${pct(r.ratios.availableSlotsOverHelloWorld)}** (${rps(s.availableSlots.requestsPerSecond)} over ${rps(s.helloWorld.requestsPerSecond)}).
+- Direct, one process each, no proxy, wrk ${s.direct.wrk} at 50 connections: available slots **${pct(r.ratios.directAvailableSlotsOverHelloWorld)}** of bare Fastify
+  (${rps(s.direct.availableSlots.requestsPerSecond)} over ${rps(s.direct.helloWorld.requestsPerSecond)}), the 304 revalidation **${pct(r.ratios.directNotModifiedOverHelloWorld)}** (${rps(s.direct.notModified.requestsPerSecond)}).
 - Hold attempts over pgbench running the hold's conditional UPDATE: **${pct(r.ratios.holdsOverPgbench)}** (${rps(s.race.requestsPerSecond)} over ${rps(s.pgbench.tps)}).
 - For scale: on these shared cores, a hold that cost only one hello-world request plus one pgbench
   transaction (no auth, no validation, no driver, nothing else) would reach
@@ -133,12 +146,19 @@ ${loadRow('Bare Fastify hello-world (3 processes behind the same nginx)', s.hell
 ${loadRow('Signed-in customers read available slots', s.availableSlots, Number(r.setup.connections))}
 ${loadRow(`Race: ${s.race.attempts.toLocaleString('en-AU')} distinct customers hold ${s.race.slots} sessions`, s.race, Number(r.setup.connections))}
 ${loadRow(`Opening: ${s.race.attempts.toLocaleString('en-AU')} attempts from the instant sales open`, s.opening, Number(r.setup.connections))}
+${loadRow('Direct: bare Fastify hello-world, one process, no proxy (wrk)', s.direct.helloWorld, 50)}
+${loadRow('Direct: available slots, one API process, no proxy (wrk)', s.direct.availableSlots, 50)}
+${loadRow('Direct: the same reads revalidated with If-None-Match (wrk)', s.direct.notModified, 50)}
 ${loadRow('Sign-in storm (real argon2id)', s.signIn.storm, Number(r.setup.signInConnections))}
 ${loadRow('Available-slots reads during the sign-in storm', s.signIn.readsDuringStorm, Number(r.setup.probeConnections))}
 
 - Rounds (throughput per round, interleaved, median reported): ${Object.entries(s.rounds)
     .map(([k, v]) => `${k} ${v.join(' / ')}`)
     .join('; ')}.
+- Direct scenario (issue 21): ${s.direct.distinctAnswers} distinct day answers; bytes read per answer, headers included:
+  available slots ${s.direct.availableSlots.bytesPerResponse}, revalidation ${s.direct.notModified.bytesPerResponse} (a 304 before the run: ${s.direct.revalidationStatus});
+  CPU per answer of the one API process: available slots ${s.direct.availableSlots.serverCpuMicrosPerRequest} µs, 304 ${s.direct.notModified.serverCpuMicrosPerRequest} µs,
+  hello-world ${s.direct.helloWorld.serverCpuMicrosPerRequest} µs. wrk counts only answers outside 2xx/3xx, shown as "other".
 - pgbench ceiling: ${s.pgbench.clients} clients, ${s.pgbench.transactions.toLocaleString('en-AU')} prepared transactions per round on the same ${s.race.slots} sessions (\`bench/drop-day/hold-claim.pgbench.sql\`).
 - Race result in the database: ${s.race.database.heldSlots} sessions held, ${s.race.database.activeReservations} live reservations, ${s.race.database.slotsWithTwoHolders} sessions with two holders.
 - Race attempts that reached PostgreSQL (alone or in a batch), per round: ${s.race.holdQueriesPerRound.join(' / ')} of ${s.race.attempts.toLocaleString('en-AU')}. The others were
@@ -146,6 +166,8 @@ ${loadRow('Available-slots reads during the sign-in storm', s.signIn.readsDuring
   seen taken, or that an attempt of its own was asking about at that moment (decision 0014).
 - Opening race: an attempt just before the opening answered ${s.opening.beforeOpening.status} ${s.opening.beforeOpening.code ?? ''}; from the instant on, ${s.opening.granted} of ${s.opening.total.toLocaleString('en-AU')} attempts were granted in ${s.opening.durationSeconds.toFixed(2)} s; in the database ${s.opening.database.heldSlots} held, ${s.opening.database.activeReservations} live, ${s.opening.database.slotsWithTwoHolders} doubled.
 - Sign-in: one argon2id verify takes ${ms(s.signIn.argon2VerifyMs)} here; with ${s.signIn.concurrentHashesPerProcess} concurrent hash(es) per process and ${m.cores} cores the bound is about ${rps(s.signIn.boundPerSecond)}.
+  @node-rs/argon2's own rate in this run (${s.signIn.argon2RawPerSecond.concurrency} verifies at once, no HTTP): ${rps(s.signIn.argon2RawPerSecond.before)} just before the storm,
+  ${rps(s.signIn.argon2RawPerSecond.after)} just after; the storm reached ${pct(s.signIn.storm.requestsPerSecond / ((s.signIn.argon2RawPerSecond.before + s.signIn.argon2RawPerSecond.after) / 2))} of their mean, with the read probe running alongside.
 
 ## Setup
 

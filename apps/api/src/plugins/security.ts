@@ -126,8 +126,9 @@ export const securityPlugin = fp(async (app: FastifyInstance) => {
     origin: app.config.APP_ORIGINS,
     credentials: true,
     methods: ['GET', 'POST', 'PATCH', 'DELETE'],
-    allowedHeaders: ['Authorization', 'Content-Type', 'X-App-Check', 'Idempotency-Key'],
-    exposedHeaders: ['Retry-After', 'X-Request-Id'],
+    // If-None-Match / ETag: the web app revalidates availability answers itself (decision 0029).
+    allowedHeaders: ['Authorization', 'Content-Type', 'X-App-Check', 'Idempotency-Key', 'If-None-Match'],
+    exposedHeaders: ['Retry-After', 'X-Request-Id', 'ETag'],
     maxAge: 600,
   });
 

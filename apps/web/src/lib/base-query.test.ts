@@ -160,4 +160,24 @@ describe('baseQuery', () => {
     await t.run('/x');
     expect(t.header(0, 'X-App-Check')).toBeUndefined();
   });
+
+  it('revalidates a tagged GET with If-None-Match and answers a 304 with the JSON it kept', async () => {
+    const tagged = (body: unknown, etag: string) => new Response(JSON.stringify(body), { status: 200, headers: { 'content-type': 'application/json', etag } });
+    const day = { items: [{ id: 's1', status: 'available' }] };
+    const t = setup({}, [tagged(day, '"v1"'), new Response(null, { status: 304, headers: { etag: '"v1"' } }), tagged({ items: [] }, '"v2"'), json(200, { x: 1 })]);
+    const url = { url: '/booking-slot/loc/available-slots', params: { date: '2026-12-03' } };
+    const first = await t.run(url);
+    expect(first).toEqual({ data: day });
+    expect(t.header(0, 'If-None-Match')).toBeUndefined();
+    // Unchanged: no body came back, the kept answer (the same object, so nothing re-renders) is the data.
+    const again = await t.run(url);
+    expect(t.header(1, 'If-None-Match')).toBe('"v1"');
+    expect(again.data).toBe(first.data);
+    // Changed: the new answer and its tag replace the old ones.
+    expect(await t.run(url)).toEqual({ data: { items: [] } });
+    expect(t.header(2, 'If-None-Match')).toBe('"v1"');
+    // Another address, or a POST, never carries a tag.
+    await t.run({ url: '/booking-slot/loc/available-slots', params: { date: '2026-12-04' } });
+    expect(t.header(3, 'If-None-Match')).toBeUndefined();
+  });
 });

@@ -83,6 +83,21 @@ function errorData(status: number, body: unknown): ApiError['data'] {
   return { error: status >= 500 ? 'Something went wrong on our side. Please try again.' : 'Something went wrong', code: `HTTP_${status}` };
 }
 
+/**
+ * The last answer of each GET the API tagged with an ETag (availability: decision 0029), per store,
+ * so a poll asks "changed since?" with If-None-Match and an unchanged day comes back as a bodiless
+ * 304. Setting If-None-Match ourselves takes the browser's HTTP cache out of it (the fetch spec
+ * makes such a request bypass it), so the 304 reaches us and the kept JSON is the answer.
+ */
+const revalidation = new WeakMap<BaseQueryDeps, Map<string, { etag: string; body: unknown }>>();
+const REVALIDATED_MAX = 50;
+
+function revalidationOf(deps: BaseQueryDeps) {
+  let memo = revalidation.get(deps);
+  if (!memo) revalidation.set(deps, (memo = new Map()));
+  return memo;
+}
+
 async function send(deps: BaseQueryDeps, args: RequestArgs, headers: Record<string, string>, outer: AbortSignal): Promise<Result> {
   const controller = new AbortController();
   let timedOut = false;
@@ -94,12 +109,21 @@ async function send(deps: BaseQueryDeps, args: RequestArgs, headers: Record<stri
   outer.addEventListener('abort', onAbort);
   const fetchFn = deps.fetchFn ?? ((...a: Parameters<typeof fetch>) => fetch(...a));
   const hasBody = args.body !== undefined;
+  const url = buildUrl(deps.baseUrl, args);
+  const memo = (args.method ?? 'GET') === 'GET' && (args.responseHandler ?? 'json') === 'json' ? revalidationOf(deps) : null;
+  const kept = memo?.get(url);
   try {
     let response: Response;
     try {
-      response = await fetchFn(buildUrl(deps.baseUrl, args), {
+      response = await fetchFn(url, {
         method: args.method ?? 'GET',
-        headers: { Accept: 'application/json', ...(hasBody ? { 'Content-Type': 'application/json' } : {}), ...headers, ...args.headers },
+        headers: {
+          Accept: 'application/json',
+          ...(hasBody ? { 'Content-Type': 'application/json' } : {}),
+          ...(kept ? { 'If-None-Match': kept.etag } : {}),
+          ...headers,
+          ...args.headers,
+        },
         body: hasBody ? JSON.stringify(args.body) : undefined,
         credentials: 'include',
         signal: controller.signal,
@@ -109,6 +133,7 @@ async function send(deps: BaseQueryDeps, args: RequestArgs, headers: Record<stri
       const kind = timedOut ? 'TIMEOUT_ERROR' : 'FETCH_ERROR';
       return { error: { status: kind, data: { error: MESSAGES[kind], code: kind } } };
     }
+    if (response.status === 304 && kept) return { data: kept.body };
     let body: unknown;
     try {
       if (response.ok && args.responseHandler === 'blob') body = await response.blob();
@@ -119,7 +144,15 @@ async function send(deps: BaseQueryDeps, args: RequestArgs, headers: Record<stri
     } catch {
       return { error: { status: 'PARSING_ERROR', data: { error: MESSAGES.PARSING_ERROR, code: 'PARSING_ERROR' } } };
     }
-    if (response.ok) return { data: body };
+    if (response.ok) {
+      const etag = response.headers.get('etag');
+      if (memo && etag) {
+        memo.delete(url); // re-inserted last: the oldest is dropped first
+        if (memo.size >= REVALIDATED_MAX) memo.delete(memo.keys().next().value!);
+        memo.set(url, { etag, body });
+      }
+      return { data: body };
+    }
     const retryAfter = Number(response.headers.get('retry-after'));
     return { error: { status: response.status, data: errorData(response.status, body), ...(retryAfter > 0 ? { retryAfterSeconds: retryAfter } : {}) } };
   } finally {

@@ -37,6 +37,17 @@ describe('AvailabilityCache', () => {
     expect(cache.get('b', at(1))).toBeUndefined();
   });
 
+  it('hands a refresh the answer it replaces, so unchanged bytes keep their ETag and compressed forms', async () => {
+    const cache = new AvailabilityCache(1000);
+    const v1 = Buffer.from('v1');
+    await cache.getOrCompute('k', 'loc', at(0), async () => v1);
+    const seen: (Buffer | undefined)[] = [];
+    await cache.getOrCompute('k', 'loc', at(800), async (previous) => (seen.push(previous), previous!));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(seen).toEqual([v1]);
+    expect(cache.get('k', at(1700))).toBe(v1);
+  });
+
   it('refreshes a hot answer in the background before it expires, still serving the current one', async () => {
     const cache = new AvailabilityCache(1000);
     await cache.getOrCompute('k', 'loc', at(0), async () => Buffer.from('v1'));

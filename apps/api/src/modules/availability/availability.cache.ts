@@ -10,16 +10,29 @@
  * process forgets its location's answers at once. Staleness never books anything twice: the hold
  * itself is decided by the slot row's conditional UPDATE, which answers 409 SLOT_UNAVAILABLE.
  */
-/** Answers are kept as UTF-8 bytes: encoding a ~9 KB day of sessions per response was the largest cost left. */
-type Body = Buffer;
+import type { BuiltAnswer } from './availability.answer';
+
+/**
+ * Answers are kept as bytes ready to send: encoding a ~9 KB day of sessions per response was the
+ * largest cost left. The routes keep a BuiltAnswer (the bytes, their ETag and compressed forms,
+ * decision 0029); the default, plain UTF-8 bytes, is what the unit tests use.
+ */
+type AnyBody = object;
 
 /** A computed answer, and the instant it stops being true whatever happens (a location's opening time), if any. */
-export interface Computed {
+export interface Computed<Body extends AnyBody = Buffer> {
   body: Body;
   validUntil?: number | null;
 }
 
-interface Entry {
+/** What compute() returns: the body alone, or with its validUntil. */
+type Answer<Body extends AnyBody> = Body | Computed<Body>;
+/** compute() is handed the answer it replaces (a refresh), so it can reuse what has not changed. */
+type Compute<Body extends AnyBody> = (previous: Body | undefined) => Promise<Answer<Body>>;
+
+const isComputed = <Body extends AnyBody>(answer: Answer<Body>): answer is Computed<Body> => !Buffer.isBuffer(answer) && 'body' in answer;
+
+interface Entry<Body> {
   body: Body;
   locationId: string;
   computedAt: number;
@@ -30,10 +43,10 @@ interface Entry {
 /** The share of ttlMs after which a requested answer is refreshed ahead of its expiry. */
 const REFRESH_AHEAD = 0.75;
 
-export class AvailabilityCache {
-  private readonly entries = new Map<string, Entry>();
+export class AvailabilityCache<Body extends AnyBody = Buffer> {
+  private readonly entries = new Map<string, Entry<Body>>();
   /** Answers being computed: requests that arrive meanwhile wait for the same one. */
-  private readonly pending = new Map<string, Promise<Computed>>();
+  private readonly pending = new Map<string, Promise<Computed<Body>>>();
   /** Moves on at every forget(), so an answer computed before a change is never kept. */
   private generation = 0;
 
@@ -51,7 +64,7 @@ export class AvailabilityCache {
     return this.freshEntry(key, now)?.body;
   }
 
-  private freshEntry(key: string, now: Date): Entry | undefined {
+  private freshEntry(key: string, now: Date): Entry<Body> | undefined {
     const entry = this.entries.get(key);
     if (!entry) return undefined;
     const t = now.getTime();
@@ -66,7 +79,7 @@ export class AvailabilityCache {
    * its readers never wait for the queries (on a saturated machine, for PostgreSQL's turn for a
    * core too: decision 0012 has the read p99 it saved). Answers stay within ttlMs all the same.
    */
-  async getOrCompute(key: string, locationId: string, now: Date, compute: () => Promise<Body | Computed>): Promise<Body> {
+  async getOrCompute(key: string, locationId: string, now: Date, compute: Compute<Body>): Promise<Body> {
     const entry = this.freshEntry(key, now);
     if (entry) {
       const refreshDue = now.getTime() - entry.computedAt >= (entry.expiresAt - entry.computedAt) * REFRESH_AHEAD;
@@ -83,10 +96,10 @@ export class AvailabilityCache {
     return (await this.computeOnce(key, locationId, now, compute)).body;
   }
 
-  private async computeOnce(key: string, locationId: string, now: Date, compute: () => Promise<Body | Computed>): Promise<Computed> {
+  private async computeOnce(key: string, locationId: string, now: Date, compute: Compute<Body>): Promise<Computed<Body>> {
     const generation = this.generation;
-    const computing = compute()
-      .then((answer) => (Buffer.isBuffer(answer) ? { body: answer } : answer))
+    const computing = compute(this.entries.get(key)?.body)
+      .then((answer) => (isComputed(answer) ? answer : { body: answer }))
       .finally(() => {
       if (this.pending.get(key) === computing) this.pending.delete(key);
     });
@@ -97,9 +110,9 @@ export class AvailabilityCache {
   }
 
   /** `now`: the app clock before the answer was computed, so its life is capped from the time it describes. */
-  set(key: string, locationId: string, answer: Body | Computed, now: Date): void {
+  set(key: string, locationId: string, answer: Answer<Body>, now: Date): void {
     if (!this.enabled) return;
-    if (Buffer.isBuffer(answer)) answer = { body: answer };
+    if (!isComputed(answer)) answer = { body: answer };
     const computedAt = now.getTime();
     const until = answer.validUntil != null && answer.validUntil > computedAt ? answer.validUntil : Infinity;
     const expiresAt = Math.min(computedAt + this.ttlMs, until);
@@ -119,11 +132,11 @@ export class AvailabilityCache {
 }
 
 /** One cache per database handle, i.e. per app instance (tests build many apps in one process). */
-const caches = new WeakMap<object, AvailabilityCache>();
+const caches = new WeakMap<object, AvailabilityCache<BuiltAnswer>>();
 
-export function availabilityCacheOf(db: object, ttlMs: number): AvailabilityCache {
+export function availabilityCacheOf(db: object, ttlMs: number): AvailabilityCache<BuiltAnswer> {
   let cache = caches.get(db);
-  if (!cache) caches.set(db, (cache = new AvailabilityCache(ttlMs)));
+  if (!cache) caches.set(db, (cache = new AvailabilityCache<BuiltAnswer>(ttlMs)));
   return cache;
 }
 

@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
   availableDatesQuerySchema,
@@ -10,6 +10,8 @@ import {
   slotAnswerSchema,
 } from '@kringle/contracts/catalogue';
 import { errorBodySchema } from '@kringle/contracts/errors';
+import { z } from 'zod';
+import { buildAnswer, sendBuilt } from './availability.answer';
 import { availabilityCacheOf } from './availability.cache';
 import { getAvailableDates, getAvailableSlots, getSlot } from './availability.service';
 
@@ -18,19 +20,27 @@ export async function availabilityRoutes(app: FastifyInstance) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const customer = { auth: 'customer' as const };
   const notFound = { 404: errorBodySchema };
+  /** If-None-Match named the current answer (its ETag): no body, the client's copy stands (decision 0029). */
+  const notModified = { 304: z.null().describe('Not modified: the copy named by If-None-Match is current') };
   const cache = availabilityCacheOf(app.db, app.config.AVAILABILITY_CACHE_MS);
 
-  /** Answers from the short cache, or computes, serializes with the route's schema and keeps the text. */
-  const cached = async (reply: FastifyReply, locationId: string, key: string, compute: () => Promise<{ salesOpenAt: string | null }>) => {
-    const body = await cache.getOrCompute(key, locationId, app.clock.now(), async () => {
+  /**
+   * Answers from the short cache, or computes, serializes with the route's schema and keeps the
+   * bytes with their ETag and compressed forms (decision 0029); 304 when the client has them.
+   */
+  const cached = async (request: FastifyRequest, reply: FastifyReply, locationId: string, key: string, compute: () => Promise<{ salesOpenAt: string | null }>) => {
+    const built = await cache.getOrCompute(key, locationId, app.clock.now(), async (previous) => {
       const at = app.clock.now().getTime();
       const answer = await compute();
       const opensAt = answer.salesOpenAt ? Date.parse(answer.salesOpenAt) : null;
-      // The route's zod serializer (fastify-type-provider-zod) always produces JSON text. A "not open
-      // yet" answer stops being true at the opening instant: the cache keeps it no longer.
-      return { body: Buffer.from(reply.serialize(answer) as string), validUntil: opensAt !== null && opensAt > at ? opensAt : null };
+      // The route's zod serializer (fastify-type-provider-zod) for 200, always JSON text. Named, not
+      // taken from the reply: a background refresh outlives the reply that started it, which may
+      // have answered 304 meanwhile. A "not open yet" answer stops being true at the opening
+      // instant: the cache keeps it no longer.
+      const body = await buildAnswer(Buffer.from(reply.serializeInput(answer, '200') as string), previous);
+      return { body, validUntil: opensAt !== null && opensAt > at ? opensAt : null };
     });
-    return reply.type('application/json; charset=utf-8').send(body);
+    return sendBuilt(request, reply, built);
   };
 
   r.get(
@@ -42,13 +52,13 @@ export async function availabilityRoutes(app: FastifyInstance) {
         summary: 'Bookable sessions left per local day',
         params: locationParamsSchema,
         querystring: availableDatesQuerySchema,
-        response: { 200: availableDatesSchema, ...notFound },
+        response: { 200: availableDatesSchema, ...notModified, ...notFound },
       },
     },
     async (req, reply) => {
       const q = req.query;
       const key = `dates|${req.params.id}|${q.slotTypeId}|${q.from ?? ''}|${q.to ?? ''}`;
-      return cached(reply, req.params.id, key, () => getAvailableDates(app, req.params.id, q));
+      return cached(req, reply, req.params.id, key, () => getAvailableDates(app, req.params.id, q));
     },
   );
 
@@ -61,13 +71,13 @@ export async function availabilityRoutes(app: FastifyInstance) {
         summary: "Sessions and breaks of one day in the location's zone",
         params: locationParamsSchema,
         querystring: availableSlotsQuerySchema,
-        response: { 200: availableSlotsSchema, ...notFound },
+        response: { 200: availableSlotsSchema, ...notModified, ...notFound },
       },
     },
     async (req, reply) => {
       const q = req.query;
       const key = `slots|${req.params.id}|${q.date}|${q.slotTypeId ?? ''}|${q.filter}`;
-      return cached(reply, req.params.id, key, () => getAvailableSlots(app, req.params.id, q));
+      return cached(req, reply, req.params.id, key, () => getAvailableSlots(app, req.params.id, q));
     },
   );
 

@@ -1,0 +1,66 @@
+/**
+ * `npm run bench:direct`: only issue 21's direct scenario (direct.scenario.ts), on its own
+ * PostgreSQL and one built API process, in about a minute: for repeating it to see its spread
+ * without the rest of `npm run bench`. Prints the three budgets with the host's load average.
+ */
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { generateJwtKey } from '../../apps/api/src/config/secrets';
+import { createDb } from '../../apps/api/src/db/client';
+import { runMigrations } from '../../apps/api/src/db/migrate';
+import { runDirectScenario } from './direct.scenario';
+import { runLoad } from './load-generator';
+import { startPostgres } from './postgres-cluster';
+import { benchApiEnv, REPO_ROOT, startProcesses } from './processes';
+import { appCheckToken, availableSlotsReads, benchIdTokens, createCustomers, loadBenchSeason } from './seed-data';
+import { ensureWrk } from './wrk';
+
+const PORTS = { postgres: 4100, api: 4110, hello: 4123 };
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 6);
+const API_DIR = path.join(REPO_ROOT, 'apps/api');
+const load1 = () => os.loadavg()[0]!.toFixed(2);
+const log = (msg: string) => console.log(`[${new Date().toISOString().slice(11, 19)}] ${msg}`);
+
+const wrk = await ensureWrk();
+const loadAtStart = load1();
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'kringle-direct-'));
+fs.chmodSync(tmp, 0o755);
+const pg = await startPostgres(path.join(tmp, 'postgres'), PORTS.postgres);
+try {
+  const admin = createDb(pg.url(), 1);
+  await admin.pool.query('create database kringle_direct');
+  await admin.pool.end();
+  const databaseUrl = pg.url('kringle_direct');
+  await runMigrations(databaseUrl);
+  const { db, pool } = createDb(databaseUrl, 4);
+  const season = await loadBenchSeason(db);
+  const jwtKey = await generateJwtKey();
+  const customers = await createCustomers(db, await benchIdTokens(jwtKey), 1000, 'direct');
+  await pool.query('vacuum analyze');
+  await pool.end();
+
+  execFileSync(process.execPath, ['build.mjs'], { cwd: API_DIR, stdio: 'inherit' });
+  const env = benchApiEnv({ databaseUrl, jwtKey, publicUrl: `http://127.0.0.1:${PORTS.api}`, deadStripePort: 4198, deadSmtpPort: 4199 });
+  const api = await startProcesses({ name: 'api', script: 'dist/start.mjs', cwd: API_DIR, ports: [PORTS.api], env, readyPath: '/api/v1/ready', logDir: tmp });
+  try {
+    const reads = availableSlotsReads(customers, season.targets, await appCheckToken(`http://127.0.0.1:${PORTS.api}`));
+    await runLoad({ url: `http://127.0.0.1:${PORTS.api}`, connections: 30, amount: reads.length, requests: reads }, tmp);
+    log(`Direct scenario: load average ${loadAtStart} at the start, wrk ${wrk.version}`);
+    const d = await runDirectScenario({ apiAddress: api.addresses[0]!, apiPid: api.pids[0]!, helloPort: PORTS.hello, reads, duration: SECONDS, tmp, wrkVersion: wrk.version, log });
+    const ratio = (r: { requestsPerSecond: number }) => ((r.requestsPerSecond / d.helloWorld.requestsPerSecond) * 100).toFixed(1);
+    console.log(`\nMedian rounds, load average ${loadAtStart} at the start and ${load1()} at the end:`);
+    console.log(`  hello-world ${Math.round(d.helloWorld.requestsPerSecond)}/s, p99 ${d.helloWorld.latencyMs.p99} ms`);
+    console.log(`  ${Number(ratio(d.availableSlots)) >= 60 ? 'PASS' : 'FAIL'}  available slots ${Math.round(d.availableSlots.requestsPerSecond)}/s = ${ratio(d.availableSlots)}% (>= 60%), p99 ${d.availableSlots.latencyMs.p99} ms`);
+    console.log(`  ${Number(ratio(d.notModified)) >= 80 ? 'PASS' : 'FAIL'}  304 revalidation ${Math.round(d.notModified.requestsPerSecond)}/s = ${ratio(d.notModified)}% (>= 80%), p99 ${d.notModified.latencyMs.p99} ms`);
+    const p99ok = d.availableSlots.latencyMs.p99 < 25 && d.notModified.latencyMs.p99 < 25;
+    console.log(`  ${p99ok ? 'PASS' : 'FAIL'}  p99 < 25 ms at 50 connections`);
+    console.log(`JSON ${JSON.stringify({ loadAverage: { start: Number(loadAtStart), end: Number(load1()) }, rounds: d.rounds, p99: { availableSlots: d.availableSlots.latencyMs.p99, notModified: d.notModified.latencyMs.p99, helloWorld: d.helloWorld.latencyMs.p99 }, cpu: { availableSlots: d.availableSlots.serverCpuMicrosPerRequest, notModified: d.notModified.serverCpuMicrosPerRequest, helloWorld: d.helloWorld.serverCpuMicrosPerRequest } })}`);
+  } finally {
+    await api.stop();
+  }
+} finally {
+  await pg.stop();
+  fs.rmSync(tmp, { recursive: true, force: true });
+}

@@ -1,0 +1,100 @@
+import path from 'node:path';
+import type { LoadRequest } from './load-generator';
+import { REPO_ROOT, startProcesses } from './processes';
+import { runWrk, type WrkResult } from './wrk';
+
+export const DIRECT = { connections: 50, rounds: 3 };
+
+export interface DirectScenario {
+  helloWorld: WrkResult;
+  availableSlots: WrkResult;
+  notModified: WrkResult;
+  rounds: { helloWorld: number[]; availableSlots: number[]; notModified: number[] };
+  /** Distinct day answers the reads cycle over, and the If-None-Match sanity check's status. */
+  distinctAnswers: number;
+  revalidationStatus: number;
+  wrk: string;
+}
+
+/** The round with the median throughput (its latencies come with it). */
+const medianRound = (rounds: WrkResult[]): WrkResult => [...rounds].sort((a, b) => a.requestsPerSecond - b.requestsPerSecond)[Math.floor(rounds.length / 2)]!;
+
+/** Each read path's current ETag, from the API itself (the same bytes have the same tag everywhere). */
+async function etagsOf(apiUrl: string, requests: LoadRequest[]): Promise<Map<string, string>> {
+  const tags = new Map<string, string>();
+  for (const r of requests) {
+    if (tags.has(r.path)) continue;
+    const res = await fetch(apiUrl + r.path, { headers: r.headers });
+    const etag = res.headers.get('etag');
+    await res.arrayBuffer();
+    if (!res.ok || !etag) throw new Error(`${r.path} answered ${res.status} without an ETag`);
+    tags.set(r.path, etag);
+  }
+  return tags;
+}
+
+/**
+ * Issue 21's direct scenario: one API process against one bare Fastify hello-world process, no
+ * proxy, wrk as the generator (a C program: it is not the bottleneck, as autocannon and nginx were).
+ * Rounds interleave hello-world, available-slots and the 304 revalidation (the same reads with
+ * If-None-Match naming the current answer), so a burst from elsewhere on the host hits all three.
+ * The API process is one of the bench's three, already warmed with every customer's token.
+ */
+export async function runDirectScenario(opts: {
+  apiAddress: string;
+  apiPid: number;
+  helloPort: number;
+  reads: LoadRequest[];
+  duration: number;
+  tmp: string;
+  wrkVersion: string;
+  log: (msg: string) => void;
+}): Promise<DirectScenario> {
+  const apiUrl = `http://${opts.apiAddress}`;
+  const hello = await startProcesses({ name: 'hello-direct', script: path.join(REPO_ROOT, 'bench/drop-day/hello-world.server.ts'), cwd: REPO_ROOT, ports: [opts.helloPort], env: {}, readyPath: '/hello', logDir: opts.tmp });
+  try {
+    const reads = opts.reads.slice(0, 1000);
+    const helloReqs: LoadRequest[] = [{ method: 'GET', path: '/hello' }];
+    const revalidations = async () => {
+      const tags = await etagsOf(apiUrl, reads);
+      return { tags, requests: reads.map((r) => ({ ...r, headers: { ...r.headers, 'if-none-match': tags.get(r.path)! } })) };
+    };
+    const first = await revalidations();
+    const check = await fetch(apiUrl + first.requests[0]!.path, { headers: first.requests[0]!.headers });
+    if (check.status !== 304) throw new Error(`If-None-Match with the current ETag answered ${check.status}, not 304`);
+    const load = (url: string, requests: LoadRequest[], pid: number | undefined, duration = opts.duration) =>
+      runWrk({ url, connections: DIRECT.connections, duration, requests, ...(pid ? { cpuPids: [pid] } : {}) }, opts.tmp);
+    // Unmeasured: both servers' code warm on these routes.
+    await load(`http://127.0.0.1:${opts.helloPort}`, helloReqs, undefined, 2);
+    await load(apiUrl, reads, undefined, 2);
+    await load(apiUrl, first.requests, undefined, 2);
+    const rounds = { helloWorld: [] as WrkResult[], availableSlots: [] as WrkResult[], notModified: [] as WrkResult[] };
+    for (let round = 0; round < DIRECT.rounds; round++) {
+      rounds.helloWorld.push(await load(`http://127.0.0.1:${opts.helloPort}`, helloReqs, hello.pids[0]));
+      rounds.availableSlots.push(await load(apiUrl, reads, opts.apiPid));
+      // Tags taken just before: a session passing the lead time changes its day's answer (and tag).
+      rounds.notModified.push(await load(apiUrl, (await revalidations()).requests, opts.apiPid));
+      const [h, a, n] = [rounds.helloWorld[round]!, rounds.availableSlots[round]!, rounds.notModified[round]!];
+      opts.log(
+        `  round ${round + 1}: hello-world ${Math.round(h.requestsPerSecond)}/s (p99 ${h.latencyMs.p99} ms), available-slots ${Math.round(a.requestsPerSecond)}/s ` +
+          `(${a.serverCpuMicrosPerRequest} µs CPU each, p99 ${a.latencyMs.p99} ms, ${a.bytesPerResponse} B each), 304 ${Math.round(n.requestsPerSecond)}/s ` +
+          `(${n.serverCpuMicrosPerRequest} µs CPU each, p99 ${n.latencyMs.p99} ms, ${n.bytesPerResponse} B each)`,
+      );
+    }
+    return {
+      helloWorld: medianRound(rounds.helloWorld),
+      availableSlots: medianRound(rounds.availableSlots),
+      notModified: medianRound(rounds.notModified),
+      rounds: {
+        helloWorld: rounds.helloWorld.map((r) => Math.round(r.requestsPerSecond)),
+        availableSlots: rounds.availableSlots.map((r) => Math.round(r.requestsPerSecond)),
+        notModified: rounds.notModified.map((r) => Math.round(r.requestsPerSecond)),
+      },
+      distinctAnswers: first.tags.size,
+      revalidationStatus: check.status,
+      wrk: opts.wrkVersion,
+    };
+  } finally {
+    await hello.stop();
+  }
+}
