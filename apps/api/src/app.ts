@@ -20,6 +20,7 @@ import { openapiPlugin, openapiRoutes } from './plugins/openapi';
 import { rateLimitPlugin } from './plugins/rate-limit';
 import { clientErrors, frameworkErrors, securityPlugin } from './plugins/security';
 import { webStaticPlugin } from './plugins/web-static';
+import { availabilityLiveRoutes } from './modules/availability/availability-live.routes';
 import { catalogueRoutes } from './modules/availability/availability.routes';
 import { reservationsRoutes } from './modules/reservations/reservations.routes';
 import { checkoutRoutes } from './modules/checkout/checkout.routes';
@@ -113,6 +114,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       // Feature modules register here, each under /api/v1.
       await api.register(accountsRoutes);
       await api.register(catalogueRoutes);
+      await api.register(availabilityLiveRoutes);
       await api.register(policyRoutes);
       await api.register(reservationsRoutes);
       await api.register(checkoutRoutes);
