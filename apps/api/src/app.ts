@@ -20,6 +20,7 @@ import { openapiPlugin, openapiRoutes } from './plugins/openapi';
 import { rateLimitPlugin } from './plugins/rate-limit';
 import { clientErrors, frameworkErrors, securityPlugin } from './plugins/security';
 import { webStaticPlugin } from './plugins/web-static';
+import { availabilityLiveRoutes } from './modules/availability/availability-live.routes';
 import { availabilityRoutes } from './modules/availability/availability.routes';
 import { catalogueRoutes } from './modules/catalogue/catalogue.routes';
 import { reservationsRoutes } from './modules/reservations/reservations.routes';
@@ -115,6 +116,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       await api.register(accountsRoutes);
       await api.register(catalogueRoutes);
       await api.register(availabilityRoutes);
+      await api.register(availabilityLiveRoutes);
       await api.register(policyRoutes);
       await api.register(reservationsRoutes);
       await api.register(checkoutRoutes);

@@ -1,4 +1,5 @@
 import { localTimeOf } from '@kringle/contracts/dates';
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../src/lib/clock';
 import { demoSeason } from '../src/modules/catalogue/demo-season';
@@ -72,6 +73,20 @@ describe('catalogue and availability', () => {
     expect(day('2026-12-01')).toBeLessThan(39);
     const tooLong = await get(`/api/v1/booking-slot/${sydney.id}/available-dates?slotTypeId=${typeId('Santa photos')}&from=2026-12-01&to=2027-06-01`);
     expect(tooLong.json().code).toBe('VALIDATION_FAILED');
+  });
+
+  it('tells a fully booked day (sessions, none available) from a closed one (no sessions)', async () => {
+    const days = async (to: string) => {
+      const items = (await get(`/api/v1/booking-slot/${sydney.id}/available-dates?slotTypeId=${typeId('Santa photos')}&from=2026-12-05&to=${to}`)).json().items;
+      return Object.fromEntries(items.map((i: { date: string; available: number; sessions: number }) => [i.date, { available: i.available, sessions: i.sessions }]));
+    };
+    expect((await days('2026-12-06'))['2026-12-05']).toEqual({ available: 39, sessions: 39 });
+    // Every session of the 6th held by someone: fully booked. (Another `to`: not the cached answer.)
+    await t.db.execute(sql`update slots set hold_expires_at = '2030-01-01T00:00:00Z'
+      where location_id = ${sydney.id}::uuid and start_at >= '2026-12-05T13:00:00Z' and start_at < '2026-12-06T13:00:00Z'`);
+    const after = await days('2026-12-25');
+    expect(after['2026-12-06']).toEqual({ available: 0, sessions: 39 });
+    expect(after['2026-12-25']).toEqual({ available: 0, sessions: 0 });
   });
 
   it("lists a day's sessions and breaks in the location's zone with derived statuses", async () => {

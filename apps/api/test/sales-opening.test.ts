@@ -90,7 +90,12 @@ describe('bookings open at a set time', () => {
     const sessions = slots.items.filter((s: { kind: string }) => s.kind === 'session');
     expect(sessions.length).toBeGreaterThan(10);
     expect(new Set(sessions.map((s: { status: string }) => s.status))).toEqual(new Set(['unavailable']));
-    expect((await read(datesUrl)).json()).toEqual({ timezone: 'Australia/Sydney', salesOpenAt: OPENS_AT.toISOString(), items: [{ date: '2026-12-03', available: 0 }] });
+    // Every session is still to come (sessions), none is bookable yet (available): salesOpenAt says why.
+    expect((await read(datesUrl)).json()).toEqual({
+      timezone: 'Australia/Sydney',
+      salesOpenAt: OPENS_AT.toISOString(),
+      items: [{ date: '2026-12-03', available: 0, sessions: sessions.length }],
+    });
     const one = (await read(`/api/v1/booking-slot/${locationId}/slots/${sessionId}`)).json();
     expect(one).toMatchObject({ id: sessionId, status: 'unavailable', salesOpenAt: OPENS_AT.toISOString() });
 

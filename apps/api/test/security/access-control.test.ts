@@ -30,7 +30,12 @@ const OWNED: Record<string, Record<string, Owned>> = {
   '/api/v1/orders/{bookingId}/orders/{orderId}/refund-receipt': { bookingId: 'booking', orderId: 'order' },
 };
 /** Catalogue routes: their ids name shared things (locations, slots), nobody's own. */
-const SHARED = ['/api/v1/booking-slot/{id}/available-dates', '/api/v1/booking-slot/{id}/available-slots', '/api/v1/booking-slot/{id}/slots/{slotId}'];
+const SHARED = [
+  '/api/v1/booking-slot/{id}/available-dates',
+  '/api/v1/booking-slot/{id}/available-slots',
+  '/api/v1/booking-slot/{id}/slots/{slotId}',
+  '/api/v1/booking-slot/{locationId}/live',
+];
 /** Token routes an unverified customer may call (API.md "unverified ok"). */
 const UNVERIFIED_OK = ['GET /api/v1/user/me', 'POST /api/v1/user/auth/email-verification'];
 

@@ -85,7 +85,7 @@ export function AppLayout() {
       >
         <Outlet />
       </main>
-      {showLauncher && <HelpLauncher onOpen={() => setHelpOpen(true)} raised={mobile} />}
+      {showLauncher && <HelpLauncher onOpen={() => setHelpOpen(true)} docked={mobile} />}
       <HelpPanel open={helpOpen} onOpenChange={setHelpOpen} />
       {profileDialog && (
         <Suspense fallback={null}>

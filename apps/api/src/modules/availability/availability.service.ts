@@ -46,7 +46,7 @@ export async function getAvailableSlots(
   return { timezone: location.timezone, salesOpenAt: location.salesOpenAt?.toISOString() ?? null, items: rows.map(toSlot) };
 }
 
-/** Bookable sessions left per day, every day of the range (zero included so the picker can disable it). */
+/** Bookable sessions left per day and sessions still to come, every day of the range (zeros included so the picker can tell closed from fully booked). */
 export async function getAvailableDates(
   deps: Deps,
   locationId: string,
@@ -70,7 +70,7 @@ export async function getAvailableDates(
     ...instants(deps),
   });
   const items: AvailableDates['items'] = [];
-  for (let date = from; date <= to; date = addDays(date, 1)) items.push({ date, available: counts.get(date) ?? 0 });
+  for (let date = from; date <= to; date = addDays(date, 1)) items.push({ date, ...(counts.get(date) ?? { available: 0, sessions: 0 }) });
   return { timezone: location.timezone, salesOpenAt: location.salesOpenAt?.toISOString() ?? null, items };
 }
 

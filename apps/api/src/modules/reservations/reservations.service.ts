@@ -110,7 +110,7 @@ async function tryQuickHold(deps: HoldDeps, taken: TakenSessions, userId: string
   throw slotTaken();
 }
 
-async function holdReleasingPrevious(deps: Deps, userId: string, body: CreateReservationBody): Promise<Reservation> {
+async function holdReleasingPrevious(deps: HoldDeps, userId: string, body: CreateReservationBody): Promise<Reservation> {
   const slot = await slotForHold(deps.db, body.slotId);
   if (!slot) throw notFound('That session');
   // Reschedule holds too: before the opening nobody, booked elsewhere or not, gets a head start.
@@ -149,6 +149,13 @@ async function holdReleasingPrevious(deps: Deps, userId: string, body: CreateRes
       // The released hold may have been at another location: this process forgets every answer.
       forgetAvailability(deps.db);
       forgetTakenSessions(deps.db, ...released);
+      // Told like a quick hold: other processes refuse it from memory, and open live streams show it taken.
+      announceTaken(takenSessionsOf(deps.db, deps.config.AVAILABILITY_CACHE_MS), deps.pool, deps.log, {
+        slotId: slot.id,
+        holderId: userId,
+        reservationId: row.id,
+        endsAt: row.expiresAt,
+      });
       return toReservation(row, now);
     } catch (err) {
       if (attempt < 3 && isUniqueViolation(err)) continue;

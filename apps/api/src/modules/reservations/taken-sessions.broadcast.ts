@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import pg from 'pg';
 import type { Clock } from '../../lib/clock';
+import { slotFeedOf } from '../availability/slot-feed';
 import { HEARD_TTL_MS, takenSessionsOf, type TakenSessions } from './taken-sessions';
 
 /**
@@ -71,6 +72,8 @@ export function startTakenSessionsListener(deps: { db: object; clock: Clock; log
 } {
   if (deps.ttlMs <= 0) return { ready: Promise.resolve(), stop: async () => {} };
   const memo = takenSessionsOf(deps.db, deps.ttlMs);
+  // The same messages feed the open live streams (decision 0026): one LISTEN connection per process.
+  const feed = slotFeedOf(deps.db);
   let client: pg.Client | null = null;
   let stopped = false;
   let retry: NodeJS.Timeout | undefined;
@@ -81,21 +84,27 @@ export function startTakenSessionsListener(deps: { db: object; clock: Clock; log
 
   const onTaken = (payload: string) => {
     const [origin, entries] = payload.split('|');
-    if (!entries || origin === memo.origin) return;
+    if (!entries) return;
+    // Its own are not remembered again (it may have freed one since), but live streams hear them too.
+    const own = origin === memo.origin;
     const now = deps.clock.now();
+    const heard: string[] = [];
     for (const entry of entries.split(';')) {
       const [slotId, holderId, endsAt, reservationId] = entry.split(' ');
       const ends = Number(endsAt);
       if (!slotId || !holderId || !reservationId || !UUID.test(slotId) || !UUID.test(holderId) || !Number.isFinite(ends)) continue;
       if (ended.has(reservationId)) continue;
-      memo.remember(slotId, holderId, new Date(ends), now, memo.version);
+      heard.push(slotId);
+      if (!own) memo.remember(slotId, holderId, new Date(ends), now, memo.version);
     }
+    feed.taken(heard);
   };
 
   const onFreed = (payload: string) => {
     const [slotId, reservationId] = payload.split(' ');
     if (!slotId || !UUID.test(slotId)) return;
     memo.forget([slotId]);
+    feed.changed([slotId]);
     if (!reservationId) return;
     const t = Date.now();
     // Oldest first (Map keeps insertion order): drop what no announcement can still trail.
@@ -132,6 +141,7 @@ export function startTakenSessionsListener(deps: { db: object; clock: Clock; log
       client = null;
       // Frees may go unheard from now on: back to AVAILABILITY_CACHE_MS, nothing older kept.
       memo.setListening(false);
+      feed.setListening(false);
       if (!stopped) deps.log.warn('taken-sessions listener lost its connection; reconnecting');
       later();
     });
@@ -141,6 +151,7 @@ export function startTakenSessionsListener(deps: { db: object; clock: Clock; log
       if (stopped) return void (await c.end().catch(() => {}));
       client = c;
       memo.setListening(true);
+      feed.setListening(true);
       delayMs = 1000;
     } catch (err) {
       deps.log.warn({ err }, 'taken-sessions listener could not connect; will try again');
@@ -157,6 +168,7 @@ export function startTakenSessionsListener(deps: { db: object; clock: Clock; log
       const c = client;
       client = null;
       memo.setListening(false);
+      feed.setListening(false);
       await c?.end().catch(() => {});
     },
   };

@@ -12,6 +12,7 @@ import { PackageStep } from './steps/package-step';
 import { PaymentStep } from './steps/payment-step';
 import { SessionTimeStep } from './steps/session-time-step';
 import { TermsStep } from './steps/terms-step';
+import { usePhoneLayout } from './use-media';
 import { WizardStepper } from './wizard-stepper';
 import { RESCHEDULE_STEPS, stepIndex, WIZARD_STEPS } from './wizard-steps';
 
@@ -37,10 +38,12 @@ export function CreateBookingPage() {
   }
   const focusOnMount = moved;
   const key = WIZARD_STEPS[step]?.key;
+  const phone = usePhoneLayout();
+  useStickyBarsScrollPadding(phone);
 
   return (
-    // On a phone the floating Help button sits just above the tab bar: the extra bottom room lets the last action scroll clear of it.
-    <div className="mx-auto flex w-full max-w-3xl flex-col gap-5 px-4 pb-10 pt-4 max-[800px]:pb-20 sm:px-8 sm:pt-8">
+    // On a phone the step's actions sit in a bar above the tab bar: the extra bottom room lets the content scroll clear of it.
+    <div className={`mx-auto flex w-full flex-col gap-5 px-4 pb-10 pt-4 max-[800px]:pb-24 sm:px-8 sm:pt-8 ${key === 'package' ? 'max-w-5xl' : 'max-w-3xl'}`}>
       {reschedule ? (
         <>
           <h1 className="text-3xl font-semibold text-ink-900 sm:text-4xl">Reschedule Booking</h1>
@@ -54,7 +57,8 @@ export function CreateBookingPage() {
         </>
       )}
       {hasHold && <CountdownBar />}
-      {hasHold && step >= stepIndex('package') && <CartSummaryBar />}
+      {/* On a phone the total is in the bottom bar, which leaves the top for the countdown alone. */}
+      {hasHold && step >= stepIndex('package') && !phone && <CartSummaryBar />}
       <div key={key}>
         {key === 'location' && <LocationStep focusOnMount={focusOnMount} />}
         {key === 'bookingType' && <BookingTypeStep focusOnMount={focusOnMount} />}
@@ -67,4 +71,20 @@ export function CreateBookingPage() {
       <CartDrawer />
     </div>
   );
+}
+
+/**
+ * Whatever the page scrolls into view (a message, the day's times, a focused field) lands clear of
+ * the sticky header and countdown at the top and, on a phone, of the action and tab bars below.
+ */
+function useStickyBarsScrollPadding(phone: boolean) {
+  useEffect(() => {
+    const html = document.documentElement.style;
+    html.scrollPaddingTop = phone ? '8.5rem' : '10rem';
+    html.scrollPaddingBottom = phone ? '9rem' : '1rem';
+    return () => {
+      html.scrollPaddingTop = '';
+      html.scrollPaddingBottom = '';
+    };
+  }, [phone]);
 }

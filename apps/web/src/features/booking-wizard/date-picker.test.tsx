@@ -2,19 +2,19 @@ import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { useState } from 'react';
 import { describe, expect, it } from 'vitest';
-import { calendarWeeks, DatePicker, dayLabel, type PickerDay } from './date-picker';
+import { calendarWeeks, DatePicker, dayLabel, nextFreeDay, type PickerDay } from './date-picker';
 
 // Sat 19 Dec to Sun 27 Dec 2026; Christmas Day closed, Wednesday 23rd sold out.
 const DAYS: PickerDay[] = [
-  { date: '2026-12-19', available: 12 },
-  { date: '2026-12-20', available: 1 },
-  { date: '2026-12-21', available: 30 },
-  { date: '2026-12-22', available: 30 },
-  { date: '2026-12-23', available: 0 },
-  { date: '2026-12-24', available: 8 },
-  { date: '2026-12-25', available: 0 },
-  { date: '2026-12-26', available: 20 },
-  { date: '2026-12-27', available: 20 },
+  { date: '2026-12-19', available: 12, sessions: 39 },
+  { date: '2026-12-20', available: 1, sessions: 39 },
+  { date: '2026-12-21', available: 30, sessions: 39 },
+  { date: '2026-12-22', available: 30, sessions: 39 },
+  { date: '2026-12-23', available: 0, sessions: 39 },
+  { date: '2026-12-24', available: 8, sessions: 39 },
+  { date: '2026-12-25', available: 0, sessions: 0 },
+  { date: '2026-12-26', available: 20, sessions: 39 },
+  { date: '2026-12-27', available: 20, sessions: 39 },
 ];
 
 function Harness({ initial = null as string | null }) {
@@ -38,20 +38,33 @@ describe('calendarWeeks', () => {
     ]);
   });
 
-  it('reads each day out with what is left', () => {
-    expect(dayLabel({ date: '2026-12-25', available: 0 })).toBe('Friday 25 December, nothing left');
-    expect(dayLabel({ date: '2026-12-20', available: 1 })).toBe('Sunday 20 December, 1 session left');
-    expect(dayLabel({ date: '2026-12-24', available: 8 })).toBe('Thursday 24 December, 8 sessions left');
+  it('reads each day out with what is left: closed, fully booked, few left', () => {
+    expect(dayLabel({ date: '2026-12-25', available: 0, sessions: 0 })).toBe('Friday 25 December, closed');
+    expect(dayLabel({ date: '2026-12-23', available: 0, sessions: 39 })).toBe('Wednesday 23 December, fully booked');
+    expect(dayLabel({ date: '2026-12-23', available: 0, sessions: 39 }, true)).toBe('Wednesday 23 December, not on sale yet');
+    expect(dayLabel({ date: '2026-12-20', available: 1, sessions: 39 })).toBe('Sunday 20 December, few left: 1 session left');
+    expect(dayLabel({ date: '2026-12-24', available: 8, sessions: 39 })).toBe('Thursday 24 December, 8 sessions left');
+  });
+
+  it('finds the next day with a free session, else the first one before', () => {
+    expect(nextFreeDay(DAYS, '2026-12-23')).toBe('2026-12-24');
+    expect(nextFreeDay(DAYS, '2026-12-27')).toBe('2026-12-19');
+    expect(nextFreeDay(DAYS.map((d) => ({ ...d, available: 0 })), '2026-12-23')).toBeNull();
   });
 });
 
 describe('DatePicker', () => {
-  it('disables days with nothing left: marked, and a click chooses nothing', async () => {
+  it('disables closed days: marked, and a click chooses nothing; a fully booked day says Full and can be looked at', async () => {
     render(<Harness />);
     const christmas = day(/^Friday 25 December/);
     expect(christmas).toHaveAttribute('aria-disabled', 'true');
-    expect(day(/^Wednesday 23 December/)).toHaveAttribute('aria-disabled', 'true');
+    expect(christmas).toHaveAccessibleName('Friday 25 December, closed');
+    const full = day(/^Wednesday 23 December/);
+    expect(full).not.toHaveAttribute('aria-disabled');
+    expect(full).toHaveTextContent('Full');
+    expect(day(/^Sunday 20 December/)).toHaveTextContent('Few left');
     expect(day(/^Thursday 24 December/)).not.toHaveAttribute('aria-disabled');
+    expect(day(/^Thursday 24 December/)).not.toHaveTextContent(/Full|Few/);
     await userEvent.click(christmas);
     expect(screen.getByText('none')).toBeInTheDocument();
     await userEvent.click(day(/^Thursday 24 December/));
@@ -74,8 +87,8 @@ describe('DatePicker', () => {
     expect(day(/^Saturday 19 December/)).toHaveFocus();
     await user.keyboard('{ArrowDown}{Home}');
     expect(day(/^Monday 21 December/)).toHaveFocus();
-    await user.keyboard('{ArrowRight}{ArrowRight}');
-    expect(day(/^Wednesday 23 December/)).toHaveFocus();
+    await user.keyboard('{ArrowRight}{ArrowRight}{ArrowRight}{ArrowRight}');
+    expect(day(/^Friday 25 December/)).toHaveFocus();
     await user.keyboard('{Enter}');
     expect(screen.getByText('none')).toBeInTheDocument();
     await user.keyboard('{End}{ArrowLeft}{Enter}');

@@ -6,6 +6,24 @@ import { addDays, weekdayOf } from '@kringle/contracts/dates';
 export interface PickerDay {
   date: string;
   available: number;
+  /** Sessions still to come that day, bookable or not (API: available-dates). */
+  sessions: number;
+}
+
+/** At most this many free sessions is "Few left". */
+export const FEW_LEFT = 3;
+
+/** closed: no sessions at all; full: sessions, all taken (or not on sale yet); few: 1 to FEW_LEFT free. */
+export type DayState = 'closed' | 'full' | 'few' | 'open';
+export function dayState(day: PickerDay): DayState {
+  if (day.available > 0) return day.available <= FEW_LEFT ? 'few' : 'open';
+  return day.sessions > 0 ? 'full' : 'closed';
+}
+
+/** The first day after `date` with a free session (else the first before it), for "next free day". */
+export function nextFreeDay(days: PickerDay[], date: string | null): string | null {
+  const free = days.filter((d) => d.available > 0);
+  return (free.find((d) => date === null || d.date > date) ?? free.find((d) => d.date !== date))?.date ?? null;
 }
 
 const WEEKDAYS = [
@@ -39,20 +57,35 @@ export function calendarWeeks(days: PickerDay[]): (PickerDay | null)[][] {
   return weeks;
 }
 
-export function dayLabel(day: PickerDay, notOpenYet = false): string {
+export function dayLabel(day: PickerDay, notOnSale = false): string {
   const when = fullDate.format(utc(day.date));
-  if (notOpenYet) return `${when}, not on sale yet`;
-  if (day.available === 0) return `${when}, nothing left`;
-  return `${when}, ${day.available} session${day.available === 1 ? '' : 's'} left`;
+  const state = dayState(day);
+  if (state === 'closed') return `${when}, closed`;
+  if (state === 'full') return `${when}, ${notOnSale ? 'not on sale yet' : 'fully booked'}`;
+  return `${when}, ${state === 'few' ? 'few left: ' : ''}${day.available} session${day.available === 1 ? '' : 's'} left`;
 }
+
+const CELL_WORD: Partial<Record<DayState, string>> = { full: 'Full', few: 'Few left' };
 
 /**
  * A calendar grid of the season's days (WAI-ARIA date-grid pattern): one tab stop, arrow keys
- * move by day and week, Home/End to the week's ends, Enter or Space chooses. Days with nothing
- * left stay focusable (so the arrows never jump) but are marked disabled and cannot be chosen.
- * Before bookings open (`notOpenYet`) every day can be chosen, to look at its sessions.
+ * move by day and week, Home/End to the week's ends, Enter or Space chooses. Closed days stay
+ * focusable (so the arrows never jump) but are marked disabled and cannot be chosen. A fully
+ * booked day can be chosen (its list says so and offers the next free day) and reads "Full", a
+ * day with a few sessions left "Few left": words, not colour alone.
  */
-export function DatePicker({ days, selected, onSelect, notOpenYet = false }: { days: PickerDay[]; selected: string | null; onSelect: (date: string) => void; notOpenYet?: boolean }) {
+export function DatePicker({
+  days,
+  selected,
+  onSelect,
+  notOnSale = false,
+}: {
+  days: PickerDay[];
+  selected: string | null;
+  onSelect: (date: string) => void;
+  /** Before the location's bookings open no day has a free session: none is called fully booked. */
+  notOnSale?: boolean;
+}) {
   const weeks = calendarWeeks(days);
   const grid = useRef<HTMLTableElement>(null);
   const firstOpen = days.find((d) => d.available > 0)?.date ?? days[0]?.date ?? null;
@@ -97,7 +130,10 @@ export function DatePicker({ days, selected, onSelect, notOpenYet = false }: { d
           <tr key={week.find(Boolean)?.date}>
             {week.map((day, i) => {
               if (!day) return <td key={i} role="gridcell" aria-hidden="true" />;
-              const closed = !notOpenYet && day.available === 0;
+              const state = dayState(day);
+              const closed = state === 'closed';
+              const full = state === 'full';
+              const word = notOnSale ? undefined : CELL_WORD[state];
               const isSelected = day.date === selected;
               const showMonth = day.date === first || day.date.endsWith('-01');
               return (
@@ -107,7 +143,7 @@ export function DatePicker({ days, selected, onSelect, notOpenYet = false }: { d
                     data-date={day.date}
                     tabIndex={day.date === active ? 0 : -1}
                     aria-disabled={closed || undefined}
-                    aria-label={dayLabel(day, notOpenYet)}
+                    aria-label={dayLabel(day, notOnSale)}
                     aria-pressed={isSelected}
                     onClick={() => !closed && onSelect(day.date)}
                     onKeyDown={(e) => onKeyDown(e, day.date)}
@@ -115,12 +151,14 @@ export function DatePicker({ days, selected, onSelect, notOpenYet = false }: { d
                     className={clsx(
                       'flex h-12 w-full flex-col items-center justify-center rounded-xl text-base leading-none tabular-nums',
                       closed && 'cursor-not-allowed text-ink-600/60 line-through decoration-ink-600/40',
-                      !closed && !isSelected && 'bg-cream-50 font-semibold text-ink-900 ring-1 ring-cream-300 hover:ring-festive-600',
+                      full && !isSelected && 'border border-dashed border-ink-600/50 bg-cream-200 text-ink-700 hover:border-festive-600',
+                      !closed && !full && !isSelected && 'bg-cream-50 font-semibold text-ink-900 ring-1 ring-cream-300 hover:ring-festive-600',
                       isSelected && 'bg-festive-700 font-semibold text-cream-50 shadow-sm',
                     )}
                   >
                     {showMonth && <span className="text-[0.65rem] font-semibold uppercase leading-none">{monthShort.format(utc(day.date))}</span>}
                     <span>{Number(day.date.slice(8))}</span>
+                    {word && <span className="mt-0.5 whitespace-nowrap text-[0.6rem] font-semibold uppercase leading-none tracking-tight">{word}</span>}
                   </button>
                 </td>
               );
@@ -129,5 +167,15 @@ export function DatePicker({ days, selected, onSelect, notOpenYet = false }: { d
         ))}
       </tbody>
     </table>
+  );
+}
+
+/** Says what the calendar's marks mean, in words. */
+export function DatePickerKey() {
+  return (
+    <p className="mt-2 px-1 text-sm text-ink-600">
+      <span className="font-semibold text-ink-700">Full</span>: fully booked · <span className="font-semibold text-ink-700">Few left</span>: {FEW_LEFT} or fewer
+      sessions free · crossed out: closed
+    </p>
   );
 }

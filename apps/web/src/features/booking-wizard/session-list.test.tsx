@@ -1,7 +1,7 @@
 import { render, screen } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import type { Slot } from '@kringle/contracts/catalogue';
-import { groupByPartOfDay, SessionList, skipPassed } from './session-list';
+import { dayZone, groupByPartOfDay, SessionList, skipPassed } from './session-list';
 import { nextFreeSessions } from './steps/session-time-step';
 
 const TZ = 'Australia/Perth'; // UTC+8 all year (AWST)
@@ -47,17 +47,28 @@ describe('session list helpers', () => {
 });
 
 describe('SessionList', () => {
-  it('shows times with the zone, breaks as Santa’s break, taken sessions as taken and disabled, and the held one as yours', () => {
+  it('shows times without repeating the zone (the heading says it once), breaks as Santa’s break, taken sessions as taken and disabled, and the held one as yours', () => {
     const slots = [slot('10:20', 'booked'), slot('10:30'), slot('10:40', 'reserved'), slot('12:00', 'unavailable', 'break'), slot('12:40', 'reserved')];
     const onPick = vi.fn();
     render(<SessionList slots={slots} timezone={TZ} heldSlotId={slots[4]!.id} pendingSlotId={null} onPick={onPick} />);
-    expect(screen.getByRole('button', { name: '10:30 am AWST' })).toBeEnabled();
-    expect(screen.getByRole('button', { name: '10:20 am AWST, taken' })).toBeDisabled();
-    expect(screen.getByRole('button', { name: '10:40 am AWST, taken' })).toBeDisabled();
-    expect(screen.getByRole('button', { name: '12:40 pm AWST, your session' })).toBeDisabled();
-    expect(screen.getByText("Santa's break, 12:00 pm to 12:10 pm AWST")).toBeInTheDocument();
-    screen.getByRole('button', { name: '10:30 am AWST' }).click();
+    expect(screen.getByRole('button', { name: '10:30 am' })).toBeEnabled();
+    expect(screen.getByRole('button', { name: '10:20 am, taken' })).toBeDisabled();
+    expect(screen.getByRole('button', { name: '10:40 am, taken' })).toBeDisabled();
+    expect(screen.getByRole('button', { name: '12:40 pm, your session' })).toBeDisabled();
+    expect(screen.getByText("Santa's break, 12:00 pm to 12:10 pm")).toBeInTheDocument();
+    expect(screen.queryByText(/AWST/)).toBeNull();
+    screen.getByRole('button', { name: '10:30 am' }).click();
     expect(onPick).toHaveBeenCalledWith(slots[1]);
+  });
+
+  it('says the zone on every time on a day the clocks change (Sydney, 4 April 2027)', () => {
+    const at = (iso: string): Slot => ({ id: iso, slotTypeId: 't', kind: 'session', startAt: iso, endAt: new Date(Date.parse(iso) + 600_000).toISOString(), status: 'available' });
+    const slots = [at('2027-04-03T14:30:00Z'), at('2027-04-03T17:00:00Z')]; // 1:30 am AEDT, then 3:00 am AEST
+    expect(dayZone(slots, 'Australia/Sydney')).toBeNull();
+    expect(dayZone(slots.slice(1), 'Australia/Sydney')).toBe('AEST');
+    render(<SessionList slots={slots} timezone="Australia/Sydney" heldSlotId={null} pendingSlotId={null} onPick={vi.fn()} />);
+    expect(screen.getByRole('button', { name: '1:30 am AEDT' })).toBeEnabled();
+    expect(screen.getByRole('button', { name: '3:00 am AEST' })).toBeEnabled();
   });
 });
 

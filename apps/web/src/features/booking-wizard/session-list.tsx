@@ -48,9 +48,16 @@ export interface SessionListProps {
   notOpenYet?: boolean;
 }
 
+/** The zone's short name when every slot of the day shares it ("AEDT"), else null (a day the clocks change). */
+export function dayZone(slots: Slot[], timezone: string): string | null {
+  const zones = new Set(slots.flatMap((s) => [zoneAbbreviation(new Date(s.startAt), timezone), zoneAbbreviation(new Date(s.endAt), timezone)]));
+  return zones.size === 1 ? [...zones][0]! : null;
+}
+
 /**
  * The day's sessions as buttons; taken ones stay in place, greyed and labelled, so the list
- * does not jump when the polling brings news. Breaks read as Santa's break.
+ * does not jump when news arrives. Breaks read as Santa's break. The zone is said once, above
+ * the list (the step's heading), unless the clocks change that day: then on every time.
  */
 export function SessionList({ slots, timezone, heldSlotId, currentSlotId = null, pendingSlotId, onPick, notOpenYet = false }: SessionListProps) {
   // Before the opening every session reads unavailable: only those already started are folded away.
@@ -58,6 +65,8 @@ export function SessionList({ slots, timezone, heldSlotId, currentSlotId = null,
   const { passed, rest: judgedRest } = skipPassed(judged);
   const rest = slots.slice(slots.length - judgedRest.length);
   const groups = groupByPartOfDay(rest, timezone);
+  const oneZone = dayZone(slots, timezone) !== null;
+  const clock = (instant: string) => (oneZone ? formatClockTime(instant, timezone) : sessionTime(instant, timezone));
   return (
     <div className="flex flex-col gap-4">
       {passed > 0 && (
@@ -72,12 +81,12 @@ export function SessionList({ slots, timezone, heldSlotId, currentSlotId = null,
           <h4 className="text-sm font-semibold uppercase tracking-wide text-ink-600">{group.label}</h4>
           <ul className="grid grid-cols-2 gap-2 min-[420px]:grid-cols-3 sm:grid-cols-4">
             {group.slots.map((slot) => {
-              const time = sessionTime(slot.startAt, timezone);
+              const time = clock(slot.startAt);
               if (slot.kind === 'break') {
                 return (
                   <li key={slot.id} className="col-span-full flex min-h-11 items-center justify-center gap-2 rounded-xl border border-dashed border-gold-400 bg-gold-300/25 px-3 text-sm text-ink-700">
                     <span>
-                      Santa's break, {formatClockTime(slot.startAt, timezone)} to {sessionTime(slot.endAt, timezone)}
+                      Santa's break, {formatClockTime(slot.startAt, timezone)} to {clock(slot.endAt)}
                     </span>
                   </li>
                 );
@@ -105,7 +114,8 @@ export function SessionList({ slots, timezone, heldSlotId, currentSlotId = null,
                     )}
                   >
                     <span className={clsx(!open && !held && 'line-through decoration-ink-600/50')}>
-                      {formatClockTime(slot.startAt, timezone)} <span className="whitespace-nowrap text-sm font-medium">{zoneAbbreviation(new Date(slot.startAt), timezone)}</span>
+                      {formatClockTime(slot.startAt, timezone)}
+                      {!oneZone && <span className="whitespace-nowrap text-sm font-medium"> {zoneAbbreviation(new Date(slot.startAt), timezone)}</span>}
                     </span>
                     {note && <span className="text-xs font-medium">{note}</span>}
                   </button>

@@ -1,4 +1,4 @@
-import { lazy, Suspense, useState } from 'react';
+import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { formatAud } from '@kringle/contracts/money';
 import { Button } from '../../../components/ui/button';
@@ -28,6 +28,11 @@ export function PaymentStep({ focusOnMount }: { focusOnMount: boolean }) {
   const config = useStripeConfigQuery();
   const [busy, setBusy] = useState(false);
   const [problem, setProblem] = useState<string | null>(null);
+  const problemBox = useRef<HTMLDivElement>(null);
+  // The reason is above the card form and Pay: bring it into view, clear of the sticky bars (html scroll-padding).
+  useEffect(() => {
+    if (problem) problemBox.current?.scrollIntoView?.({ block: 'nearest' });
+  }, [problem]);
   const payLabel = `Pay ${formatAud(total)}`;
 
   const handle = (outcome: ConfirmOutcome) => {
@@ -80,7 +85,7 @@ export function PaymentStep({ focusOnMount }: { focusOnMount: boolean }) {
             <span className="text-2xl font-semibold tabular-nums text-ink-900">{formatAud(total)}</span>
           </p>
           {problem && (
-            <div role="alert" className="rounded-2xl border border-festive-100 bg-festive-50 p-4 text-festive-900">
+            <div ref={problemBox} role="alert" data-testid="payment-problem" className="rounded-2xl border border-festive-100 bg-festive-50 p-4 text-festive-900">
               <p className="font-semibold">Payment not completed</p>
               <p>{problem}</p>
               <p className="mt-1 text-sm text-ink-700">You have not been charged. Check the details or use another card, then press Pay again.</p>

@@ -23,8 +23,8 @@ function renderStep({ rescheduleFrom }: { rescheduleFrom?: string } = {}) {
     'GET /booking-slot/loc-1/available-dates': {
       timezone: location.timezone,
       items: [
-        { date: '2026-11-24', available: 1 },
-        { date: '2026-11-28', available: 1 },
+        { date: '2026-11-24', available: 1, sessions: 1 },
+        { date: '2026-11-28', available: 1, sessions: 1 },
       ],
     },
     'GET /booking-slot/loc-1/available-slots': (url: string) => ({ timezone: location.timezone, items: new URL(url).searchParams.get('date') === '2026-11-28' ? saturday : tomorrow }),
@@ -90,7 +90,7 @@ describe('SessionTimeStep, rescheduling into the refund cut-off', () => {
 
   it('shows from → to once before moving to a session before the cut-off, and moves nothing until confirmed', async () => {
     const { calls } = renderStep({ rescheduleFrom: '2026-12-05T00:00:00.000Z' });
-    await userEvent.click(await screen.findByRole('button', { name: /28 November, 1 session left/ }));
+    await userEvent.click(await screen.findByRole('button', { name: /28 November, few left: 1 session left/ }));
     await userEvent.click(await screen.findByRole('button', { name: /10:00 am/ }));
     const confirm = await screen.findByRole('dialog', { name: 'Move your booking?' });
     expect(within(confirm).getByTestId('move-from-to')).toHaveTextContent(/^FromSat 5 Dec, 11:00 am AEDTTo.+10:00 am AEDT$/);
@@ -103,7 +103,7 @@ describe('SessionTimeStep, rescheduling into the refund cut-off', () => {
 
   it('keeps looking without moving when the family chooses another time', async () => {
     const { calls } = renderStep({ rescheduleFrom: '2026-12-05T00:00:00.000Z' });
-    await userEvent.click(await screen.findByRole('button', { name: /28 November, 1 session left/ }));
+    await userEvent.click(await screen.findByRole('button', { name: /28 November, few left: 1 session left/ }));
     await userEvent.click(await screen.findByRole('button', { name: /10:00 am/ }));
     await userEvent.click(within(await screen.findByRole('dialog', { name: 'Move your booking?' })).getByRole('button', { name: 'Choose another time' }));
     await vi.waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());

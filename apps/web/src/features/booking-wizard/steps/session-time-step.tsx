@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import type { Slot } from '@kringle/contracts/catalogue';
 import { formatSessionTime, localDateOf, zoneAbbreviation } from '@kringle/contracts/dates';
@@ -7,18 +7,25 @@ import { toastSuccess } from '../../../lib/deferred-toast';
 import { useGetAvailableDatesQuery, useGetAvailableSlotsQuery, useGetSlotQuery } from '../api';
 import { useWizardDispatch, useWizardSelector } from '../booking-hooks';
 import { prevStep } from '../booking-slice';
-import { DatePicker } from '../date-picker';
+import { DatePicker, DatePickerKey, nextFreeDay } from '../date-picker';
+import { DayNotice } from '../day-notice';
+import { useSlotChangesQuery } from '../live-slots';
 import { moveBookingTo, releaseHold, takeHold } from '../hold-actions';
 import { useGetPolicyQuery } from '../../../lib/policy-api';
 import { LateMoveDialog, moveLosesRefund } from '../late-move-dialog';
 import { MoveConfirmDialog } from '../move-confirm-dialog';
 import { SalesCountdown, useSalesOpen } from '../sales-countdown';
-import { SessionList, sessionTime } from '../session-list';
+import { dayZone, SessionList, sessionTime } from '../session-list';
 import { LoadingList, LoadProblem } from './load-states';
 import { StepFrame } from './step-frame';
 
-/** Taken sessions show up without a reload: the day's list is polled and refetched on focus. */
+/**
+ * Taken sessions show up without a reload: pushed by the live stream (decision 0026), else the
+ * day's list is polled; refetched on focus either way. While live, a slow poll still catches what
+ * the stream does not send (payments, new blocks).
+ */
 export const SLOTS_POLL_MS = 15_000;
+export const LIVE_SAFETY_POLL_MS = 60_000;
 const NEXT_FREE_COUNT = 3;
 
 interface TakenNotice {
@@ -71,10 +78,12 @@ export function SessionTimeStep({ focusOnMount }: { focusOnMount: boolean }) {
   const hinted = useSearchParams()[0].get('date');
   const hintOpen = hinted && dates.data?.items.some((d) => d.date === hinted && d.available > 0) ? hinted : null;
   const date = chosenDate ?? heldDate ?? hintOpen ?? firstOpen ?? preview;
+  const live = useSlotChangesQuery(locationId, { skip: !location }).data?.live ?? false;
   const slots = useGetAvailableSlotsQuery(
     { locationId, slotTypeId, date: date ?? '' },
-    { skip: !date || !slotTypeId, pollingInterval: SLOTS_POLL_MS, skipPollingIfUnfocused: true, refetchOnFocus: true },
+    { skip: !date || !slotTypeId, pollingInterval: live ? LIVE_SAFETY_POLL_MS : SLOTS_POLL_MS, skipPollingIfUnfocused: true, refetchOnFocus: true },
   );
+  useRefetchOnReconnect(live, slots.refetch, !!slots.data);
 
   // At the opening instant: fetch what is now bookable. The device's view of the server's clock is
   // good to about a second, so a second look follows, in case the first came just before it.
@@ -91,10 +100,13 @@ export function SessionTimeStep({ focusOnMount }: { focusOnMount: boolean }) {
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [openedHere]);
 
+  const sessionsHeading = useRef<HTMLHeadingElement>(null);
   const chooseDate = (next: string) => {
     setChosenDate(next);
     setTaken(null);
     setError(null);
+    // The times are under the calendar: on a phone, out of sight. Bring them up once they render.
+    requestAnimationFrame(() => bringIntoView(sessionsHeading.current));
   };
 
   /** `confirmed`: the family has answered the one question (from → to, or the late-move warning). */
@@ -148,7 +160,12 @@ export function SessionTimeStep({ focusOnMount }: { focusOnMount: boolean }) {
 
   const items = slots.data?.items ?? [];
   const suggestions = taken ? nextFreeSessions(items, taken.slot) : [];
-  const zone = date ? zoneAbbreviation(new Date(`${date}T12:00:00Z`), timezone) : '';
+  const zone = (slots.data && dayZone(items, timezone)) ?? (date ? zoneAbbreviation(new Date(`${date}T12:00:00Z`), timezone) : '');
+  // Flips at the opening instant itself (useSalesOpen), not at the next render after it.
+  const notOnSale = !salesOpen;
+  const day = dates.data?.items.find((d) => d.date === date);
+  // The list is the fresher count (live changes patch it); the calendar's is the fallback.
+  const free = slots.data ? items.filter((s) => s.kind === 'session' && s.status === 'available').length : (day?.available ?? 0);
 
   return (
     <StepFrame
@@ -173,7 +190,8 @@ export function SessionTimeStep({ focusOnMount }: { focusOnMount: boolean }) {
       {opensAt && (!salesOpen || openedHere) && <SalesCountdown opensAt={opensAt} timezone={timezone} open={salesOpen} />}
       {dates.data && (
         <div className="rounded-2xl border border-cream-300 bg-cream-50 p-2 sm:p-4">
-          <DatePicker days={dates.data.items} selected={date} onSelect={chooseDate} notOpenYet={!salesOpen} />
+          <DatePicker days={dates.data.items} selected={date} onSelect={chooseDate} notOnSale={notOnSale} />
+          <DatePickerKey />
         </div>
       )}
       {dates.data && salesOpen && !firstOpen && <p className="rounded-2xl bg-cream-200 p-4 text-ink-700">Every session of this kind is taken for the rest of the season. Please try another type of visit or location.</p>}
@@ -181,13 +199,16 @@ export function SessionTimeStep({ focusOnMount }: { focusOnMount: boolean }) {
       {date && (
         <section aria-labelledby="sessions-heading" className="flex flex-col gap-3">
           <div className="flex flex-wrap items-baseline justify-between gap-x-3">
-            <h3 id="sessions-heading" className="text-xl font-semibold text-ink-900">
+            <h3 id="sessions-heading" ref={sessionsHeading} className="text-xl font-semibold text-ink-900">
               {dayHeading.format(new Date(`${date}T00:00:00Z`))}
             </h3>
             <p className="text-sm text-ink-600">
-              Times in {location?.suburb} local time ({zone})
+              Times in {location?.suburb} local time{zone ? ` (${zone})` : ''}
             </p>
           </div>
+          {!notOnSale && day && (slots.data || !slots.isFetching) && (
+            <DayNotice free={free} sessions={day.sessions} nextFree={nextFreeDay(dates.data?.items ?? [], date)} onJump={chooseDate} />
+          )}
 
           {taken && (
             <div role="alert" className="flex flex-col gap-3 rounded-2xl border border-festive-100 bg-festive-50 p-4">
@@ -219,7 +240,7 @@ export function SessionTimeStep({ focusOnMount }: { focusOnMount: boolean }) {
           {slots.isLoading && <LoadingList label="Loading sessions" rows={2} />}
           {slots.isError && <LoadProblem what="the sessions" onRetry={() => void slots.refetch()} />}
           {slots.data && (
-            <SessionList slots={items} timezone={timezone} heldSlotId={hold?.slotId ?? null} currentSlotId={currentSlotId} pendingSlotId={pendingSlotId} onPick={(s) => void pick(s)} notOpenYet={!salesOpen} />
+            <SessionList slots={items} timezone={timezone} heldSlotId={hold?.slotId ?? null} currentSlotId={currentSlotId} pendingSlotId={pendingSlotId} onPick={(s) => void pick(s)} notOpenYet={notOnSale} />
           )}
         </section>
       )}
@@ -236,4 +257,24 @@ export function SessionTimeStep({ focusOnMount }: { focusOnMount: boolean }) {
       />
     </StepFrame>
   );
+}
+
+/** Scrolls `el` to the top of the view (below the sticky bars: html's scroll-padding) unless it is already in the upper part. */
+function bringIntoView(el: HTMLElement | null) {
+  if (!el) return;
+  const top = el.getBoundingClientRect().top;
+  if (top > 0 && top < window.innerHeight * 0.45) return;
+  const still = window.matchMedia?.('(prefers-reduced-motion: reduce)').matches ?? true;
+  el.scrollIntoView?.({ block: 'start', behavior: still ? 'auto' : 'smooth' });
+}
+
+/** After the live stream comes back, what changed while it was away is read again (not on the first connect). */
+function useRefetchOnReconnect(live: boolean, refetch: () => unknown, loaded: boolean) {
+  const seen = useRef({ was: false, ever: false });
+  useEffect(() => {
+    const s = seen.current;
+    if (live && !s.was && s.ever && loaded) void refetch();
+    if (live) s.ever = true;
+    s.was = live;
+  }, [live, refetch, loaded]);
 }

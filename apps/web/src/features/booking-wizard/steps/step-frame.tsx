@@ -1,11 +1,15 @@
 import { useEffect, useRef, type ReactNode } from 'react';
+import { PhoneActionBar } from '../phone-action-bar';
+import { usePhoneLayout } from '../use-media';
 
 /**
  * One step's frame: a heading that takes focus when the step changes (so screen readers hear
- * where they are), a short intro, the content and the step's actions.
+ * where they are), a short intro, the content and the step's actions (on a phone, in the bar
+ * fixed at the bottom with the total).
  */
 export function StepFrame({ title, intro, children, actions, focusOnMount = true }: { title: string; intro?: ReactNode; children: ReactNode; actions?: ReactNode; focusOnMount?: boolean }) {
   const heading = useRef<HTMLHeadingElement>(null);
+  const phone = usePhoneLayout();
   useEffect(() => {
     if (!focusOnMount) return;
     // A new step starts at the top, even when the last one was left from far down a long list.
@@ -21,7 +25,7 @@ export function StepFrame({ title, intro, children, actions, focusOnMount = true
         {intro && <p className="text-base leading-relaxed text-ink-700">{intro}</p>}
       </header>
       {children}
-      {actions && <div className="flex flex-col-reverse gap-3 pt-1 sm:flex-row sm:items-center sm:justify-between">{actions}</div>}
+      {actions && (phone ? <PhoneActionBar>{actions}</PhoneActionBar> : <div className="flex flex-col-reverse gap-3 pt-1 sm:flex-row sm:items-center sm:justify-between">{actions}</div>)}
     </section>
   );
 }
