@@ -10,6 +10,7 @@ import { api } from '../lib/api';
 import { toastError } from '../lib/deferred-toast';
 import type { BaseQueryExtra } from '../lib/base-query';
 import { appCheck } from './app-check';
+import type { AppCheckAccess } from '../lib/app-check-retry';
 import { API_BASE_URL, PERSIST_TIMEOUT_MS } from '../lib/env';
 import { serverNow } from '../lib/server-clock';
 
@@ -46,11 +47,13 @@ const authReady = new Promise<void>((resolve) => {
 
 export type StoreExtra = AuthExtra & BaseQueryExtra;
 
+/** Every way the app calls the API sends the same app-check token and follows one retry rule (lib/app-check-retry.ts). */
+const appCheckAccess: AppCheckAccess = { getAppCheckToken: () => appCheck.getToken(), invalidateAppCheck: () => appCheck.invalidate() };
+
 const extra: StoreExtra = {
   auth: {
     apiBaseUrl: API_BASE_URL,
-    getAppCheckToken: () => appCheck.getToken(),
-    invalidateAppCheck: () => appCheck.invalidate(),
+    ...appCheckAccess,
     purgePersisted: () => persistor.purge(),
   },
   baseQuery: {
@@ -66,8 +69,7 @@ const extra: StoreExtra = {
     signOut: async (dispatch) => {
       await (dispatch as AppDispatch)(signOut());
     },
-    getAppCheckToken: () => appCheck.getToken(),
-    invalidateAppCheck: () => appCheck.invalidate(),
+    ...appCheckAccess,
     notifyError: (message) => void toastError(message),
   },
 };

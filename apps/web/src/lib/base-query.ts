@@ -1,4 +1,5 @@
 import type { BaseQueryFn } from '@reduxjs/toolkit/query';
+import { isAppCheckCode, withAppCheckRetry, type AppCheckAccess } from './app-check-retry';
 import { noteServerDate } from './server-clock';
 
 export interface RequestArgs {
@@ -36,7 +37,7 @@ export interface AuthSnapshot {
 type Dispatch = (action: never) => unknown;
 
 /** What the base query needs from the rest of the app, injected through the store's thunk `extra`. */
-export interface BaseQueryDeps {
+export interface BaseQueryDeps extends AppCheckAccess {
   baseUrl: string;
   timeoutMs?: number;
   fetchFn?: typeof fetch;
@@ -45,8 +46,6 @@ export interface BaseQueryDeps {
   /** A new ID token, or null when the session is gone. Must be single-flight. */
   refreshIdToken: (dispatch: Dispatch) => Promise<string | null>;
   signOut: (dispatch: Dispatch) => Promise<void>;
-  getAppCheckToken: () => Promise<string | null>;
-  invalidateAppCheck: () => void;
   notifyError: (message: string) => void;
 }
 
@@ -161,7 +160,7 @@ async function send(deps: BaseQueryDeps, args: RequestArgs, headers: Record<stri
   }
 }
 
-const isAppCheckRejection = (error: ApiError) => error.status === 401 && error.data.code.startsWith('APP_CHECK');
+const isAppCheckRejection = (error: ApiError) => error.status === 401 && isAppCheckCode(error.data.code);
 
 /**
  * The one base query (spec §7–§8): waits for auth initialisation, sends the ID token and the
@@ -187,26 +186,23 @@ export const baseQuery: BaseQueryFn<string | RequestArgs, unknown, ApiError, Api
     }
   }
 
-  const headersFor = async (token: string | null) => {
-    const headers: Record<string, string> = {};
-    if (token) headers.Authorization = `Bearer ${token}`;
-    // Without a token the call still goes out: the API decides (APP_CHECK_MODE) and says so.
-    const appCheck = await deps.getAppCheckToken().catch(() => null);
-    if (appCheck) headers['X-App-Check'] = appCheck;
-    return headers;
-  };
+  const sendWith = (token: string | null) =>
+    withAppCheckRetry(
+      deps,
+      (appCheck) => send(deps, args, { ...(token ? { Authorization: `Bearer ${token}` } : {}), ...(appCheck ? { 'X-App-Check': appCheck } : {}) }, api.signal),
+      (answer) => !!answer.error && isAppCheckRejection(answer.error),
+    );
 
-  let result = await send(deps, args, await headersFor(idToken), api.signal);
-  if (result.error && isAppCheckRejection(result.error)) {
-    deps.invalidateAppCheck();
-    result = await send(deps, args, await headersFor(idToken), api.signal);
-  } else if (result.error?.status === 401 && !opts.skipAuth) {
+  const first = await sendWith(idToken);
+  let result = first.answer;
+  // The session rule, once: a 401 about the ID token (not app check) refreshes it and tries again.
+  if (!first.retried && result.error?.status === 401 && !opts.skipAuth) {
     const fresh = await deps.refreshIdToken(dispatch);
     if (!fresh) {
       await deps.signOut(dispatch);
       return clientError(401, NOT_AUTHENTICATED, 'UNAUTHENTICATED');
     }
-    result = await send(deps, args, await headersFor(fresh), api.signal);
+    ({ answer: result } = await sendWith(fresh));
   }
   if (result.error?.status === 429) deps.notifyError(result.error.data.error);
   return result;

@@ -1,6 +1,7 @@
 import { createAsyncThunk } from '@reduxjs/toolkit';
 import type { User } from '@kringle/contracts/accounts';
 import { api } from '../../lib/api';
+import { isAppCheckCode, withAppCheckRetry, type AppCheckAccess } from '../../lib/app-check-retry';
 import { toastError } from '../../lib/deferred-toast';
 import { isStaffToken } from '../../lib/jwt';
 import { resetStore } from '../../lib/reset-action';
@@ -11,11 +12,9 @@ export const STAFF_REFUSED_MESSAGE = 'Not Authorized to login';
 
 /** Injected through the store's thunk `extra` (app/store.ts). */
 export interface AuthExtra {
-  auth: {
+  auth: AppCheckAccess & {
     apiBaseUrl: string;
     fetchFn?: typeof fetch;
-    getAppCheckToken: () => Promise<string | null>;
-    invalidateAppCheck?: () => void;
     purgePersisted: () => Promise<void>;
   };
 }
@@ -33,27 +32,18 @@ async function errorCode(response: Response): Promise<string | null> {
 
 async function authPost(extra: AuthExtra['auth'], path: string): Promise<Response> {
   const fetchFn = extra.fetchFn ?? ((...a: Parameters<typeof fetch>) => fetch(...a));
-  const send = async () => {
-    const appCheck = await extra.getAppCheckToken().catch(() => null);
+  const { answer } = await withAppCheckRetry(
+    extra,
     // The refresh cookie lives on path /api/v1/auth, so these calls must include credentials.
-    return fetchFn(`${extra.apiBaseUrl}${path}`, {
-      method: 'POST',
-      credentials: 'include',
-      headers: appCheck ? { 'X-App-Check': appCheck } : {},
-    });
-  };
-  const response = await send();
-  // A stale app-check token is not a lost session: get a fresh one and try once more.
-  if (response.status === 401 && (await errorCode(response))?.startsWith('APP_CHECK')) {
-    extra.invalidateAppCheck?.();
-    return send();
-  }
-  return response;
+    (appCheck) => fetchFn(`${extra.apiBaseUrl}${path}`, { method: 'POST', credentials: 'include', headers: appCheck ? { 'X-App-Check': appCheck } : {} }),
+    async (response) => response.status === 401 && isAppCheckCode(await errorCode(response)),
+  );
+  return answer;
 }
 
 /** Only a 401 about the session itself means the refresh cookie is gone. */
 async function sessionRefused(response: Response): Promise<boolean> {
-  return response.status === 401 && !(await errorCode(response))?.startsWith('APP_CHECK');
+  return response.status === 401 && !isAppCheckCode(await errorCode(response));
 }
 
 /**

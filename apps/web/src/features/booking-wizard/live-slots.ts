@@ -113,7 +113,7 @@ export const liveSlotsApi = bookingApi.injectEndpoints({
             const res = await (deps.fetchFn ?? fetch)(`${deps.baseUrl.replace(/\/$/, '')}/booking-slot/${locationId}/live`, { headers, signal: stop.signal, cache: 'no-store' });
             if (!res.ok || !res.body) {
               // 503: this server cannot hear changes now. 401: the token will be refreshed by the next ordinary call.
-              if (res.status === 401 && res.headers.get('content-type')?.includes('json')) deps.invalidateAppCheck();
+              if (res.status === 401 && res.headers.get('content-type')?.includes('json')) deps.invalidateAppCheck?.();
               throw new Error(`live: ${res.status}`);
             }
             failures = 0;
