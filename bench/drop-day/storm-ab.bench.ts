@@ -77,3 +77,5 @@ try {
   await pg.stop();
   fs.rmSync(tmp, { recursive: true, force: true });
 }
+// The sign-in customers' hash ran on a hash worker thread (hash-workers.ts), which would hold the process open for its idle time.
+process.exit(0);

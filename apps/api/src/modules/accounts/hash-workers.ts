@@ -37,9 +37,16 @@ interface Pending {
   reject: (error: Error) => void;
 }
 
+/**
+ * An idle thread is ended after this long: a thread that has loaded @node-rs/argon2 keeps the
+ * process alive even unref'd, so scripts that hash a password (bench seeds, tests) would never exit.
+ */
+const IDLE_MS = 10_000;
+
 class HashWorker {
   private readonly worker: Worker;
   readonly pending = new Map<number, Pending>();
+  private idle: NodeJS.Timeout | null = null;
   /** The thread's niceness once it has started (null: could not be lowered). */
   niceness: Promise<number | null>;
 
@@ -55,6 +62,12 @@ class HashWorker {
       this.pending.delete(m.id!);
       if (m.error !== undefined) job?.reject(new Error(m.error));
       else job?.resolve(m.value!);
+      if (this.pending.size > 0) return;
+      this.idle = setTimeout(() => {
+        // Out of the pool first, so no job is sent to a thread on its way out.
+        onGone(this);
+        void this.worker.terminate();
+      }, IDLE_MS).unref();
     });
     const gone = (error: Error) => {
       for (const job of this.pending.values()) job.reject(error);
@@ -67,6 +80,8 @@ class HashWorker {
   }
 
   run(id: number, job: Job): Promise<string | boolean> {
+    if (this.idle) clearTimeout(this.idle);
+    this.idle = null;
     return new Promise((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
       this.worker.postMessage({ id, ...job });
