@@ -16,12 +16,9 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
-import { generateJwtKey } from '../../apps/api/src/config/secrets';
-import { createDb } from '../../apps/api/src/db/client';
-import { runMigrations } from '../../apps/api/src/db/migrate';
-import { startPostgres } from './postgres-cluster';
+import { startBenchDatabase } from './bench-database';
 import { benchApiEnv, REPO_ROOT, startProcesses } from './processes';
-import { appCheckToken, benchIdTokens, createCustomers, loadBenchSeason } from './seed-data';
+import { appCheckToken, createCustomers } from './seed-data';
 
 const STREAMS = Number(process.env.BENCH_STREAMS ?? 5000);
 const PORTS = { postgres: 4100, api: 4110 };
@@ -68,25 +65,15 @@ function openStream(port: number, pathAndQuery: string, headers: Record<string, 
   });
 }
 
-const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'kringle-live-'));
-fs.chmodSync(tmp, 0o755);
-const pg = await startPostgres(path.join(tmp, 'postgres'), PORTS.postgres);
+const { tmp, databaseUrl, db, endPool, season, jwtKey, idTokens, stop } = await startBenchDatabase('live', PORTS.postgres);
 const streams: Stream[] = [];
 try {
-  const admin = createDb(pg.url(), 1);
-  await admin.pool.query('create database kringle_live');
-  await admin.pool.end();
-  const databaseUrl = pg.url('kringle_live');
-  await runMigrations(databaseUrl);
-  const { db, pool } = createDb(databaseUrl, 4);
-  const season = await loadBenchSeason(db);
-  const jwtKey = await generateJwtKey();
-  const customers = await createCustomers(db, await benchIdTokens(jwtKey), Math.min(STREAMS, 2000) + 1, 'live');
+  const customers = await createCustomers(db, idTokens, Math.min(STREAMS, 2000) + 1, 'live');
   const target = season.targets[0]!;
   const slot = (
     await db.execute(sql`select id from slots where location_id = ${target.locationId}::uuid and kind = 'session' and start_at > now() + interval '1 day' order by start_at limit 1`)
   ).rows[0]!.id as string;
-  await pool.end();
+  await endPool();
 
   const env = benchApiEnv({ databaseUrl, jwtKey, publicUrl: `http://127.0.0.1:${PORTS.api}`, deadStripePort: 4198, deadSmtpPort: 4199 });
   const api = await startProcesses({ name: 'api', script: 'dist/start.mjs', cwd: API_DIR, ports: [PORTS.api], env, readyPath: '/api/v1/ready', logDir: tmp });
@@ -127,6 +114,5 @@ try {
     await api.stop();
   }
 } finally {
-  await pg.stop();
-  fs.rmSync(tmp, { recursive: true, force: true });
+  await stop();
 }

@@ -4,16 +4,12 @@
  * alternating rounds (ABBA ABBA). Prints each side's sign-ins per second and the probe's p99, and
  * the probe's p99 without the storm. Builds as for bench:ab (ab.bench.ts's header).
  */
-import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { generateJwtKey } from '../../apps/api/src/config/secrets';
-import { createDb } from '../../apps/api/src/db/client';
-import { runMigrations } from '../../apps/api/src/db/migrate';
+import { startBenchDatabase } from './bench-database';
 import { median, runLoad, type LoadRequest, type LoadResult } from './load-generator';
-import { startPostgres } from './postgres-cluster';
 import { benchApiEnv, REPO_ROOT, startProcesses } from './processes';
-import { appCheckToken, availableSlotsReads, benchIdTokens, createCustomers, createSignInCustomers, loadBenchSeason, SIGN_IN_PASSWORD } from './seed-data';
+import { appCheckToken, availableSlotsReads, createCustomers, createSignInCustomers, SIGN_IN_PASSWORD } from './seed-data';
 
 const [before, after] = process.argv.slice(2);
 if (!before || !after) throw new Error('usage: npm run bench:storm-ab -- <before entry> <after entry> (relative to apps/api)');
@@ -23,22 +19,11 @@ const SECONDS = 5;
 const PORTS = { postgres: 4100, before: 4110, after: 4111 };
 const load1 = () => os.loadavg()[0]!.toFixed(2);
 
-const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'kringle-storm-ab-'));
-fs.chmodSync(tmp, 0o755);
-const pg = await startPostgres(path.join(tmp, 'postgres'), PORTS.postgres);
+const { tmp, databaseUrl, db, endPool, season, jwtKey, idTokens, stop } = await startBenchDatabase('storm-ab', PORTS.postgres);
 try {
-  const admin = createDb(pg.url(), 1);
-  await admin.pool.query('create database kringle_storm_ab');
-  await admin.pool.end();
-  const databaseUrl = pg.url('kringle_storm_ab');
-  await runMigrations(databaseUrl);
-  const { db, pool } = createDb(databaseUrl, 4);
-  const season = await loadBenchSeason(db);
-  const jwtKey = await generateJwtKey();
-  const idTokens = await benchIdTokens(jwtKey);
   const readers = await createCustomers(db, idTokens, 500, 'storm-ab');
   const signIns = await createSignInCustomers(db, idTokens, 200);
-  await pool.end();
+  await endPool();
 
   const env = benchApiEnv({ databaseUrl, jwtKey, publicUrl: `http://127.0.0.1:${PORTS.before}`, deadStripePort: 4198, deadSmtpPort: 4199 });
   const start = (side: 'before' | 'after', script: string) => startProcesses({ name: side, script, cwd: API_DIR, ports: [PORTS[side]], env, readyPath: '/api/v1/ready', logDir: tmp });
@@ -74,8 +59,7 @@ try {
     await sides.after.stop();
   }
 } finally {
-  await pg.stop();
-  fs.rmSync(tmp, { recursive: true, force: true });
+  await stop();
 }
 // The sign-in customers' hash ran on a hash worker thread (hash-workers.ts), which would hold the process open for its idle time.
 process.exit(0);
