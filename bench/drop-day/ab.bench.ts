@@ -6,16 +6,12 @@
  * its entry), e.g. before a change `node build.mjs dist/before/start.mjs`, after it `node build.mjs`,
  * then `npm run bench:ab -- dist/before/start.mjs dist/start.mjs`.
  */
-import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { generateJwtKey } from '../../apps/api/src/config/secrets';
-import { createDb } from '../../apps/api/src/db/client';
-import { runMigrations } from '../../apps/api/src/db/migrate';
+import { sql } from 'drizzle-orm';
+import { startBenchDatabase } from './bench-database';
 import { median, runLoad, type LoadResult } from './load-generator';
-import { startPostgres } from './postgres-cluster';
 import { benchApiEnv, REPO_ROOT, startProcesses } from './processes';
-import { appCheckToken, availableSlotsReads, benchIdTokens, createCustomers, loadBenchSeason } from './seed-data';
+import { appCheckToken, availableSlotsReads, createCustomers } from './seed-data';
 
 const [before, after] = process.argv.slice(2);
 if (!before || !after) throw new Error('usage: npm run bench:ab -- <before entry> <after entry> (relative to apps/api)');
@@ -26,21 +22,11 @@ const SECONDS = 4;
 const CONNECTIONS = 100;
 const PORTS = { postgres: 4100, before: 4110, after: 4111 };
 
-const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'kringle-ab-'));
-fs.chmodSync(tmp, 0o755);
-const pg = await startPostgres(path.join(tmp, 'postgres'), PORTS.postgres);
+const { tmp, databaseUrl, db, endPool, season, jwtKey, idTokens, stop } = await startBenchDatabase('ab', PORTS.postgres);
 try {
-  const admin = createDb(pg.url(), 1);
-  await admin.pool.query('create database kringle_ab');
-  await admin.pool.end();
-  const databaseUrl = pg.url('kringle_ab');
-  await runMigrations(databaseUrl);
-  const { db, pool } = createDb(databaseUrl, 4);
-  const season = await loadBenchSeason(db);
-  const jwtKey = await generateJwtKey();
-  const customers = await createCustomers(db, await benchIdTokens(jwtKey), 1000, 'ab');
-  await pool.query('vacuum analyze');
-  await pool.end();
+  const customers = await createCustomers(db, idTokens, 1000, 'ab');
+  await db.execute(sql`vacuum analyze`);
+  await endPool();
 
   const env = benchApiEnv({ databaseUrl, jwtKey, publicUrl: `http://127.0.0.1:${PORTS.before}`, deadStripePort: 4198, deadSmtpPort: 4199 });
   const start = (side: 'before' | 'after', script: string) => startProcesses({ name: side, script, cwd: API_DIR, ports: [PORTS[side]], env, readyPath: '/api/v1/ready', logDir: tmp });
@@ -69,6 +55,5 @@ try {
     await sides.after.stop();
   }
 } finally {
-  await pg.stop();
-  fs.rmSync(tmp, { recursive: true, force: true });
+  await stop();
 }

@@ -4,17 +4,14 @@
  * without the rest of `npm run bench`. Prints the three budgets with the host's load average.
  */
 import { execFileSync } from 'node:child_process';
-import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { generateJwtKey } from '../../apps/api/src/config/secrets';
-import { createDb } from '../../apps/api/src/db/client';
-import { runMigrations } from '../../apps/api/src/db/migrate';
+import { sql } from 'drizzle-orm';
+import { startBenchDatabase } from './bench-database';
 import { runDirectScenario } from './direct.scenario';
 import { runLoad } from './load-generator';
-import { startPostgres } from './postgres-cluster';
 import { benchApiEnv, REPO_ROOT, startProcesses } from './processes';
-import { appCheckToken, availableSlotsReads, benchIdTokens, createCustomers, loadBenchSeason } from './seed-data';
+import { appCheckToken, availableSlotsReads, createCustomers } from './seed-data';
 import { ensureWrk } from './wrk';
 
 const PORTS = { postgres: 4100, api: 4110, hello: 4123 };
@@ -25,21 +22,11 @@ const log = (msg: string) => console.log(`[${new Date().toISOString().slice(11, 
 
 const wrk = await ensureWrk();
 const loadAtStart = load1();
-const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'kringle-direct-'));
-fs.chmodSync(tmp, 0o755);
-const pg = await startPostgres(path.join(tmp, 'postgres'), PORTS.postgres);
+const { tmp, databaseUrl, db, endPool, season, jwtKey, idTokens, stop } = await startBenchDatabase('direct', PORTS.postgres);
 try {
-  const admin = createDb(pg.url(), 1);
-  await admin.pool.query('create database kringle_direct');
-  await admin.pool.end();
-  const databaseUrl = pg.url('kringle_direct');
-  await runMigrations(databaseUrl);
-  const { db, pool } = createDb(databaseUrl, 4);
-  const season = await loadBenchSeason(db);
-  const jwtKey = await generateJwtKey();
-  const customers = await createCustomers(db, await benchIdTokens(jwtKey), 1000, 'direct');
-  await pool.query('vacuum analyze');
-  await pool.end();
+  const customers = await createCustomers(db, idTokens, 1000, 'direct');
+  await db.execute(sql`vacuum analyze`);
+  await endPool();
 
   execFileSync(process.execPath, ['build.mjs'], { cwd: API_DIR, stdio: 'inherit' });
   const env = benchApiEnv({ databaseUrl, jwtKey, publicUrl: `http://127.0.0.1:${PORTS.api}`, deadStripePort: 4198, deadSmtpPort: 4199 });
@@ -61,6 +48,5 @@ try {
     await api.stop();
   }
 } finally {
-  await pg.stop();
-  fs.rmSync(tmp, { recursive: true, force: true });
+  await stop();
 }

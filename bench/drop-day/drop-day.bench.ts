@@ -216,6 +216,8 @@ async function main(): Promise<number> {
     headers: { 'x-app-check': appCheck },
     body: JSON.stringify({ email: c.email, password: SIGN_IN_PASSWORD }),
   }));
+  // The same probe without the storm, just before it: what the storm adds to the reads' p99.
+  const readsAlone = await runLoad({ url: apiLb.url, connections: SIGN_IN.probeConnections, duration: DURATION, requests: readRequests, warmUpPath: HEALTH }, tmp);
   const [storm, readsDuringStorm] = await Promise.all([
     runLoad({ url: apiLb.url, connections: SIGN_IN.connections, duration: DURATION, requests: signInRequests, warmUpPath: HEALTH }, tmp),
     runLoad({ url: apiLb.url, connections: SIGN_IN.probeConnections, duration: DURATION, requests: readRequests, warmUpPath: HEALTH }, tmp),
@@ -227,7 +229,7 @@ async function main(): Promise<number> {
   const argon2RawPerSecond = (rawBefore.perSecond + rawAfter.perSecond) / 2;
   log(
     `  sign-in: ${Math.round(storm.requestsPerSecond)}/s; @node-rs/argon2 alone, ${rawBefore.concurrency} at once: ${Math.round(rawBefore.perSecond)}/s before, ` +
-      `${Math.round(rawAfter.perSecond)}/s after (storm ${((storm.requestsPerSecond / argon2RawPerSecond) * 100).toFixed(1)}% of their mean); reads meanwhile p99 ${readsDuringStorm.latencyMs.p99} ms`,
+      `${Math.round(rawAfter.perSecond)}/s after (storm ${((storm.requestsPerSecond / argon2RawPerSecond) * 100).toFixed(1)}% of their mean); reads meanwhile p99 ${readsDuringStorm.latencyMs.p99} ms (${readsAlone.latencyMs.p99} ms without the storm just before)`,
   );
 
   const { budgets, readRatio, holdRatio, directRatios } = evaluateBudgets({
@@ -289,7 +291,7 @@ async function main(): Promise<number> {
         availableSlots: median(readRounds.map((r) => r.serverCpuMicrosPerRequest!)),
         raceAttempt: median(raceRounds.map((r) => r.serverCpuMicrosPerRequest!)),
       },
-      signIn: { storm, readsDuringStorm, argon2VerifyMs: verifyMs, concurrentHashesPerProcess: perProcess, boundPerSecond, argon2RawPerSecond: { before: rawBefore.perSecond, after: rawAfter.perSecond, concurrency: rawBefore.concurrency } },
+      signIn: { storm, readsDuringStorm, readsAlone, argon2VerifyMs: verifyMs, concurrentHashesPerProcess: perProcess, boundPerSecond, argon2RawPerSecond: { before: rawBefore.perSecond, after: rawAfter.perSecond, concurrency: rawBefore.concurrency } },
       direct,
     },
     statements: { availableSlots: readStatements, race: raceStatements, pgbench: pgbenchStatements },

@@ -1,6 +1,7 @@
+import os from 'node:os';
 import { parseOptions } from '@node-rs/argon2';
 import { describe, expect, it } from 'vitest';
-import { hashPassword, verifyAgainstDummy, verifyPassword } from './passwords';
+import { hashPassword, hashWorkers, verifyAgainstDummy, verifyPassword } from './passwords';
 
 describe('passwords', () => {
   it('hashes with argon2id, m=19 MiB, t=2, p=1, and verifies', async () => {
@@ -26,5 +27,14 @@ describe('passwords', () => {
     clearInterval(timer);
     // Hashing on the loop would stall it for most of the run; relative, so a busy machine does not fail it.
     expect(maxLag).toBeLessThan((performance.now() - started) / 3);
+  });
+
+  it('hashes on threads at a lower CPU priority than the event loop (Linux: niceness is per thread)', async () => {
+    await hashPassword('Lower-Priority-Please-1');
+    const niceness = await hashWorkers.niceness();
+    expect(niceness.length).toBeGreaterThan(0);
+    for (const n of niceness) expect(n).toBeGreaterThanOrEqual(10);
+    // The event loop's thread (and so every request) keeps its own.
+    expect(os.getPriority(0)).toBeLessThan(10);
   });
 });

@@ -1,0 +1,118 @@
+/**
+ * `npm run bench:live`: issue 21's live-availability load test, written against the contract of
+ * `GET /api/v1/booking-slot/{locationId}/live` (Server-Sent Events: `event: slot` / `event: changed`,
+ * JSON data; the ID token and X-App-Check headers). UNTESTED: that endpoint is being built on
+ * another branch and is not in this tree yet; against a build without it the script stops at the
+ * first stream's 404.
+ *
+ * One built API process on its own PostgreSQL: opens STREAMS streams with raw sockets (not
+ * EventSource, not an HTTP agent: 5,000 clients must cost the generator little), measures the
+ * server's resident memory per open stream, then takes a hold on a session of that location and
+ * times, for every stream, the first event that arrives after the hold's answer. Budget: 99% of
+ * the streams within 1 s.
+ */
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { sql } from 'drizzle-orm';
+import { startBenchDatabase } from './bench-database';
+import { benchApiEnv, REPO_ROOT, startProcesses } from './processes';
+import { appCheckToken, createCustomers } from './seed-data';
+
+const STREAMS = Number(process.env.BENCH_STREAMS ?? 5000);
+const PORTS = { postgres: 4100, api: 4110 };
+const API_DIR = path.join(REPO_ROOT, 'apps/api');
+const load1 = () => os.loadavg()[0]!.toFixed(2);
+const rssKiB = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))![1]);
+
+interface Stream {
+  socket: net.Socket;
+  /** When the first event after `armedAt` arrived (performance.now()). */
+  heardAt: number | null;
+  armed: boolean;
+}
+
+/** One SSE stream over a raw socket: resolves once the answer's headers say 200 text/event-stream. */
+function openStream(port: number, pathAndQuery: string, headers: Record<string, string>): Promise<Stream> {
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(port, '127.0.0.1');
+    const stream: Stream = { socket, heardAt: null, armed: false };
+    let head = '';
+    let open = false;
+    socket.setEncoding('utf8');
+    socket.on('connect', () => {
+      const lines = Object.entries({ host: `127.0.0.1:${port}`, accept: 'text/event-stream', ...headers }).map(([k, v]) => `${k}: ${v}`);
+      socket.write(`GET ${pathAndQuery} HTTP/1.1\r\n${lines.join('\r\n')}\r\n\r\n`);
+    });
+    socket.on('data', (chunk: string) => {
+      if (!open) {
+        head += chunk;
+        const end = head.indexOf('\r\n\r\n');
+        if (end === -1) return;
+        if (!/^HTTP\/1\.1 200/.test(head) || !/content-type: text\/event-stream/i.test(head)) {
+          socket.destroy();
+          return reject(new Error(`the live stream answered: ${head.slice(0, 300)}`));
+        }
+        open = true;
+        resolve(stream);
+        chunk = head.slice(end + 4);
+      }
+      // Comments (": keep-alive") are not events; any `event:` line after arming counts.
+      if (stream.armed && stream.heardAt === null && /(^|\n)event: (slot|changed)\b/.test(chunk)) stream.heardAt = performance.now();
+    });
+    socket.on('error', reject);
+  });
+}
+
+const { tmp, databaseUrl, db, endPool, season, jwtKey, idTokens, stop } = await startBenchDatabase('live', PORTS.postgres);
+const streams: Stream[] = [];
+try {
+  const customers = await createCustomers(db, idTokens, Math.min(STREAMS, 2000) + 1, 'live');
+  const target = season.targets[0]!;
+  const slot = (
+    await db.execute(sql`select id from slots where location_id = ${target.locationId}::uuid and kind = 'session' and start_at > now() + interval '1 day' order by start_at limit 1`)
+  ).rows[0]!.id as string;
+  await endPool();
+
+  const env = benchApiEnv({ databaseUrl, jwtKey, publicUrl: `http://127.0.0.1:${PORTS.api}`, deadStripePort: 4198, deadSmtpPort: 4199 });
+  const api = await startProcesses({ name: 'api', script: 'dist/start.mjs', cwd: API_DIR, ports: [PORTS.api], env, readyPath: '/api/v1/ready', logDir: tmp });
+  try {
+    const appCheck = await appCheckToken(`http://127.0.0.1:${PORTS.api}`);
+    const pid = api.pids[0]!;
+    const rssBefore = rssKiB(pid);
+    console.log(`load average ${load1()}; opening ${STREAMS} streams on one process (RSS ${Math.round(rssBefore / 1024)} MiB)`);
+    const livePath = `/api/v1/booking-slot/${target.locationId}/live`;
+    for (let i = 0; i < STREAMS; i += 200) {
+      const batch = Array.from({ length: Math.min(200, STREAMS - i) }, (_, j) =>
+        openStream(PORTS.api, livePath, { authorization: customers[(i + j) % (customers.length - 1)]!.authorization, 'x-app-check': appCheck }),
+      );
+      streams.push(...(await Promise.all(batch)));
+    }
+    // Let the first events (a snapshot, if the stream sends one) and the collector settle.
+    await new Promise((resolve) => setTimeout(resolve, 3000));
+    const rssOpen = rssKiB(pid);
+    console.log(`${streams.length} streams open: RSS ${Math.round(rssOpen / 1024)} MiB, ${(((rssOpen - rssBefore) * 1024) / streams.length / 1024).toFixed(1)} KiB per stream`);
+
+    for (const s of streams) s.armed = true;
+    const holder = customers[customers.length - 1]!;
+    const hold = await fetch(`http://127.0.0.1:${PORTS.api}/api/v1/bookings/reservation`, {
+      method: 'POST',
+      headers: { authorization: holder.authorization, 'x-app-check': appCheck, 'content-type': 'application/json' },
+      body: JSON.stringify({ slotId: slot }),
+    });
+    const changedAt = performance.now();
+    if (hold.status !== 201) throw new Error(`the hold answered ${hold.status}: ${await hold.text()}`);
+    await new Promise((resolve) => setTimeout(resolve, 5000));
+    const delays = streams.map((s) => (s.heardAt === null ? Infinity : Math.max(0, s.heardAt - changedAt))).sort((a, b) => a - b);
+    const within1s = delays.filter((d) => d <= 1000).length / delays.length;
+    const at = (q: number) => delays[Math.min(delays.length - 1, Math.floor(q * delays.length))]!;
+    console.log(`after the hold: p50 ${at(0.5).toFixed(0)} ms, p99 ${at(0.99).toFixed(0)} ms, ${(within1s * 100).toFixed(1)}% within 1 s, ${delays.filter((d) => d === Infinity).length} never heard in 5 s`);
+    console.log(`${within1s >= 0.99 ? 'PASS' : 'FAIL'}  a change reaches 99% of ${streams.length} streams within 1 s; load average ${load1()}`);
+  } finally {
+    for (const s of streams) s.socket.destroy();
+    await api.stop();
+  }
+} finally {
+  await stop();
+}
