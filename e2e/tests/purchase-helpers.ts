@@ -36,7 +36,7 @@ export async function shot(page: Page, name: string) {
  * own tests 5, reschedules 6. A later day has a whole day of sessions at any time of day.
  */
 export async function chooseOpenDay(page: Page, index: number) {
-  const day = page.locator('button[data-date]:not([aria-disabled="true"])').nth(index);
+  const day = page.locator('button[data-date]:not([aria-disabled="true"]):not([aria-label*="fully booked"])').nth(index);
   const date = (await day.getAttribute('data-date'))!;
   const loaded = page.waitForResponse((r) => r.url().includes('/available-slots') && r.url().includes(`date=${date}`));
   await day.click();
@@ -85,7 +85,7 @@ export async function fillCard(page: Page, number: string) {
 
 /** Package (one Classic Print), Policy (accepted) and Overview, up to the Payment step. */
 export async function chooseAndCheckOut(page: Page) {
-  await page.getByRole('button', { name: 'Add one Classic Print' }).click();
+  await page.getByRole('radio', { name: /^Classic Print/ }).check();
   await page.getByRole('button', { name: 'Continue' }).click();
   await expect(stepHeading(page)).toHaveText('Our booking policy');
   await page.getByRole('checkbox', { name: /accept the booking policy/ }).check();
