@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { chooseOpenDay, stepHeading, SYDNEY } from './purchase-helpers';
+import { chooseOpenDay, toSessionStep } from './purchase-helpers';
 import { apiCustomer, signInFreshCustomer } from './wizard-helpers';
 
 /**
@@ -13,13 +13,7 @@ test('a time another family takes shows as taken on an open Session step without
   await signInFreshCustomer(page, baseURL!, 'watcher');
   const rival = await apiCustomer(request, baseURL!, 'live-rival');
   const live = page.waitForResponse((r) => r.url().includes('/live') && r.status() === 200);
-  await page.goto('/create-booking');
-  await expect(stepHeading(page)).toHaveText('Where would you like to visit Santa?', { timeout: 20_000 });
-  await page.getByRole('button', { name: new RegExp(`^${SYDNEY}`) }).click();
-  await page.getByRole('button', { name: 'Continue' }).click();
-  await page.getByRole('button', { name: /^Santa photos/ }).click();
-  await page.getByRole('button', { name: 'Continue' }).click();
-  await expect(stepHeading(page)).toHaveText('Choose a day and time');
+  await toSessionStep(page);
   await live;
   await chooseOpenDay(page, 11);
 
@@ -49,12 +43,7 @@ test('a time another family takes shows as taken on an open Session step without
 test('without the stream the Session step still learns of taken times by polling', async ({ page, baseURL }) => {
   await signInFreshCustomer(page, baseURL!, 'no-stream');
   await page.route('**/booking-slot/*/live', (route) => route.fulfill({ status: 503, json: { code: 'SERVICE_UNAVAILABLE', error: 'Live updates are not available right now.' } }));
-  await page.goto('/create-booking');
-  await expect(stepHeading(page)).toHaveText('Where would you like to visit Santa?', { timeout: 20_000 });
-  await page.getByRole('button', { name: new RegExp(`^${SYDNEY}`) }).click();
-  await page.getByRole('button', { name: 'Continue' }).click();
-  await page.getByRole('button', { name: /^Santa photos/ }).click();
-  await page.getByRole('button', { name: 'Continue' }).click();
+  await toSessionStep(page);
   await expect(page.locator('[data-status="available"]').first()).toBeVisible();
   // The polled read of the day comes again within the polling interval (15 s).
   const again = await page.waitForRequest((r) => r.url().includes('/available-slots'), { timeout: 20_000 });

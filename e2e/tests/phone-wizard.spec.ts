@@ -1,6 +1,6 @@
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { SCREENSHOT_DIR } from './helpers';
-import { CARDS, chooseOpenDay, expectAccessible, fillCard, holdASession, stepHeading, SYDNEY } from './purchase-helpers';
+import { CARDS, chooseOpenDay, expectAccessible, fillCard, holdASession, stepHeading, SYDNEY, toSessionStep } from './purchase-helpers';
 import { signInFreshCustomer } from './wizard-helpers';
 
 /**
@@ -192,12 +192,7 @@ test('fully booked and nearly full days read differently from closed ones, with 
       await route.fulfill({ response: res, json: body });
     });
     if (width === 390) {
-      await page.goto('/create-booking');
-      await expect(stepHeading(page)).toHaveText('Where would you like to visit Santa?', { timeout: 20_000 });
-      await page.getByRole('button', { name: new RegExp(`^${SYDNEY}`) }).click();
-      await page.getByRole('button', { name: 'Continue' }).click();
-      await page.getByRole('button', { name: /^Santa photos/ }).click();
-      await page.getByRole('button', { name: 'Continue' }).click();
+      await toSessionStep(page);
     } else await page.reload(); // the wizard keeps its place: the Session step again, days read afresh
     await expect(stepHeading(page)).toHaveText('Choose a day and time', { timeout: 20_000 });
     await expect(page.locator('button[data-date]').first()).toBeVisible();

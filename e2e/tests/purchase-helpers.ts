@@ -51,14 +51,7 @@ export async function chooseOpenDay(page: Page, index: number) {
  * free session there, and tries another one if it was just taken.
  */
 export async function holdASession(page: Page, options: { daysAhead?: number } = {}) {
-  await page.goto('/create-booking');
-  await expect(stepHeading(page)).toHaveText('Where would you like to visit Santa?', { timeout: 20_000 });
-  await page.getByRole('button', { name: new RegExp(`^${SYDNEY}`) }).click();
-  await page.getByRole('button', { name: 'Continue' }).click();
-  await expect(stepHeading(page)).toHaveText('What kind of visit?');
-  await page.getByRole('button', { name: /^Santa photos/ }).click();
-  await page.getByRole('button', { name: 'Continue' }).click();
-  await expect(stepHeading(page)).toHaveText('Choose a day and time');
+  await toSessionStep(page);
   const free = page.locator('[data-status="available"]');
   await expect(free.first()).toBeVisible();
   // A later day, so that the policy's deadlines are still ahead and spelled out.
@@ -74,6 +67,18 @@ export async function holdASession(page: Page, options: { daysAhead?: number } =
     if (reached) return;
   }
   throw new Error('could not hold a session');
+}
+
+/** Opens the wizard and goes to the Session step: Sydney, Santa photos. */
+export async function toSessionStep(page: Page) {
+  await page.goto('/create-booking');
+  await expect(stepHeading(page)).toHaveText('Where would you like to visit Santa?', { timeout: 20_000 });
+  await page.getByRole('button', { name: new RegExp(`^${SYDNEY}`) }).click();
+  await page.getByRole('button', { name: 'Continue' }).click();
+  await expect(stepHeading(page)).toHaveText('What kind of visit?');
+  await page.getByRole('button', { name: /^Santa photos/ }).click();
+  await page.getByRole('button', { name: 'Continue' }).click();
+  await expect(stepHeading(page)).toHaveText('Choose a day and time');
 }
 
 export async function fillCard(page: Page, number: string) {
