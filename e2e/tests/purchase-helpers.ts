@@ -36,7 +36,7 @@ export async function shot(page: Page, name: string) {
  * own tests 5, reschedules 6. A later day has a whole day of sessions at any time of day.
  */
 export async function chooseOpenDay(page: Page, index: number) {
-  const day = page.locator('button[data-date]:not([aria-disabled="true"])').nth(index);
+  const day = page.locator('button[data-date]:not([aria-disabled="true"]):not([aria-label*="fully booked"])').nth(index);
   const date = (await day.getAttribute('data-date'))!;
   const loaded = page.waitForResponse((r) => r.url().includes('/available-slots') && r.url().includes(`date=${date}`));
   await day.click();
@@ -51,14 +51,7 @@ export async function chooseOpenDay(page: Page, index: number) {
  * free session there, and tries another one if it was just taken.
  */
 export async function holdASession(page: Page, options: { daysAhead?: number } = {}) {
-  await page.goto('/create-booking');
-  await expect(stepHeading(page)).toHaveText('Where would you like to visit Santa?', { timeout: 20_000 });
-  await page.getByRole('button', { name: new RegExp(`^${SYDNEY}`) }).click();
-  await page.getByRole('button', { name: 'Continue' }).click();
-  await expect(stepHeading(page)).toHaveText('What kind of visit?');
-  await page.getByRole('button', { name: /^Santa photos/ }).click();
-  await page.getByRole('button', { name: 'Continue' }).click();
-  await expect(stepHeading(page)).toHaveText('Choose a day and time');
+  await toSessionStep(page);
   const free = page.locator('[data-status="available"]');
   await expect(free.first()).toBeVisible();
   // A later day, so that the policy's deadlines are still ahead and spelled out.
@@ -76,6 +69,18 @@ export async function holdASession(page: Page, options: { daysAhead?: number } =
   throw new Error('could not hold a session');
 }
 
+/** Opens the wizard and goes to the Session step: Sydney, Santa photos. */
+export async function toSessionStep(page: Page) {
+  await page.goto('/create-booking');
+  await expect(stepHeading(page)).toHaveText('Where would you like to visit Santa?', { timeout: 20_000 });
+  await page.getByRole('button', { name: new RegExp(`^${SYDNEY}`) }).click();
+  await page.getByRole('button', { name: 'Continue' }).click();
+  await expect(stepHeading(page)).toHaveText('What kind of visit?');
+  await page.getByRole('button', { name: /^Santa photos/ }).click();
+  await page.getByRole('button', { name: 'Continue' }).click();
+  await expect(stepHeading(page)).toHaveText('Choose a day and time');
+}
+
 export async function fillCard(page: Page, number: string) {
   await page.getByLabel('Card number').fill(number);
   await page.getByLabel('Expiry date').fill('12 / 30');
@@ -85,7 +90,7 @@ export async function fillCard(page: Page, number: string) {
 
 /** Package (one Classic Print), Policy (accepted) and Overview, up to the Payment step. */
 export async function chooseAndCheckOut(page: Page) {
-  await page.getByRole('button', { name: 'Add one Classic Print' }).click();
+  await page.getByRole('radio', { name: /^Classic Print/ }).check();
   await page.getByRole('button', { name: 'Continue' }).click();
   await expect(stepHeading(page)).toHaveText('Our booking policy');
   await page.getByRole('checkbox', { name: /accept the booking policy/ }).check();

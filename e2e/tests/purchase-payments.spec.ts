@@ -10,7 +10,7 @@ test('a declined card says so in plain words, and paying again with another card
   await holdASession(page, { daysAhead: 1 });
   // The narrowest phones: nothing scrolls sideways on the Package step.
   await page.setViewportSize({ width: 320, height: 640 });
-  await expect(page.getByRole('button', { name: 'Add one Classic Print' })).toBeVisible();
+  await expect(page.getByRole('radio', { name: /^Classic Print/ })).toBeVisible();
   await expectAccessible(page, 'package at 320 px');
   await shot(page, '4-package');
   await chooseAndCheckOut(page);

@@ -18,7 +18,7 @@ for (const viewport of VIEWPORTS) {
     // Package: live totals, always in view, and the cart.
     const total = page.getByTestId('cart-total');
     await expect(page.getByRole('button', { name: 'Continue' })).toBeDisabled();
-    await page.getByRole('button', { name: 'Add one Classic Print' }).click();
+    await page.getByRole('radio', { name: /^Classic Print/ }).check();
     await page.getByRole('button', { name: 'Add one Photo ornament' }).click();
     await expect(total).toHaveText('$59.90');
     await expect(total).toBeInViewport();

@@ -37,7 +37,7 @@ for (const viewport of VIEWPORTS) {
     const customer = await signInFreshCustomer(page, baseURL!, `who-${viewport.width}`);
     // Day 7: clear of the other specs' days (purchases 1 to 4, wizard 5, reschedules 6).
     await holdASession(page, { daysAhead: 7 });
-    await page.getByRole('button', { name: 'Add one Classic Print' }).click();
+    await page.getByRole('radio', { name: /^Classic Print/ }).check();
     await page.getByRole('button', { name: 'Continue' }).click();
     await page.getByRole('checkbox', { name: /accept the booking policy/ }).check();
     await page.getByRole('button', { name: 'Continue' }).click();
