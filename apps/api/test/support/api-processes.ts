@@ -17,7 +17,7 @@ export interface ApiProcesses {
 export async function startApiProcesses(count: number, env: Record<string, string>): Promise<ApiProcesses> {
   const children: ChildProcess[] = [];
   const urls: string[] = [];
-  for (let i = 0; i < count; i++) {
+  const spawnOne = async (i: number) => {
     const port = await freePort();
     const child = spawn(TSX, ['src/start.ts'], {
       cwd: API_DIR,
@@ -35,16 +35,36 @@ export async function startApiProcesses(count: number, env: Record<string, strin
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
-    let stderr = '';
-    child.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.stdout?.on('data', (d: Buffer) => (stderr += d.toString()));
+    let output = '';
+    child.stderr?.on('data', (d: Buffer) => (output += d.toString()));
+    child.stdout?.on('data', (d: Buffer) => (output += d.toString()));
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
     child.on('exit', (code, signal) => {
       // 143 = stopped by our own SIGTERM through tsx.
-      if (code && code !== 143 && !signal) console.error(`API process on ${port} exited with ${code}: ${stderr}`);
+      if (code && code !== 143 && !signal) console.error(`API process on ${port} exited with ${code}: ${output}`);
     });
-    children.push(child);
-    urls.push(`http://127.0.0.1:${port}`);
-  }
+    children[i] = child;
+    urls[i] = `http://127.0.0.1:${port}`;
+    return { exited, output: () => output };
+  };
+  /**
+   * The free port is the OS's to give again until the process binds it, seconds later on a busy
+   * host (another test's client may take it as its ephemeral port): a start that loses its port
+   * to EADDRINUSE is tried again on another one, twice at most.
+   */
+  const startOne = async (i: number) => {
+    for (let attempt = 1; ; attempt++) {
+      const started = await spawnOne(i);
+      const gaveUp = new AbortController();
+      const outcome = await Promise.race([
+        waitForHealth(urls[i]!, gaveUp.signal).then(() => 'ready' as const, () => 'not ready' as const),
+        started.exited.then(() => 'exited' as const),
+      ]);
+      gaveUp.abort();
+      if (outcome === 'ready') return;
+      if (attempt >= 3 || !started.output().includes('EADDRINUSE')) throw new Error(`API at ${urls[i]} did not become ready`);
+    }
+  };
   const stopAll = () =>
     Promise.all(
       children.map(
@@ -57,7 +77,7 @@ export async function startApiProcesses(count: number, env: Record<string, strin
       ),
     ).then(() => {});
   try {
-    await Promise.all(urls.map((url) => waitForHealth(url)));
+    await Promise.all(Array.from({ length: count }, (_, i) => startOne(i)));
   } catch (error) {
     // A process that never got ready must not outlive the test that started it.
     await stopAll();
@@ -83,9 +103,9 @@ export async function startApiProcesses(count: number, env: Record<string, strin
 }
 
 /** Generous: on two busy cores, three processes compiling TypeScript at once can take a while. */
-async function waitForHealth(url: string, timeoutMs = 90_000): Promise<void> {
+async function waitForHealth(url: string, stop: AbortSignal, timeoutMs = 90_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
+  while (Date.now() < deadline && !stop.aborted) {
     try {
       if ((await fetch(`${url}/api/v1/ready`)).ok) return;
     } catch {
