@@ -46,7 +46,7 @@ describe('availability answers under the short cache', () => {
     expect(second.statusCode).toBe(200);
     expect(second.headers['content-type']).toBe('application/json; charset=utf-8');
     expect(second.body).toBe(first.body);
-    expect((await read(datesUrl)).json()).toEqual({ timezone: 'Australia/Sydney', salesOpenAt: null, items: [{ date: '2026-12-03', available: expect.any(Number) }] });
+    expect((await read(datesUrl)).json()).toEqual({ timezone: 'Australia/Sydney', salesOpenAt: null, items: [{ date: '2026-12-03', available: expect.any(Number), sessions: expect.any(Number) }] });
   });
 
   it('shows a hold taken or let go through this process at once', async () => {
