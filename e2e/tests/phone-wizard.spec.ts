@@ -139,8 +139,9 @@ test('the phone wizard: Continue in view on every step, the Help launcher over n
   // Payment: a declined card's reason in view, under neither the countdown nor the action bar.
   await expect(stepHeading(page)).toHaveText('Payment');
   await fillCard(page, CARDS.declined);
-  const pay = page.getByRole('button', { name: /^Pay \$/ });
-  await pay.scrollIntoViewIfNeeded();
+  // Pay is the step's main action: in the bar, in view, whatever the form's length.
+  await expectActionInView(page, /^Pay \$/);
+  const pay = page.getByTestId('phone-action-bar').getByRole('button', { name: /^Pay \$/ });
   expect(intersects(await boxOf(page.getByTestId('help-launcher'), 'launcher'), await boxOf(pay, 'Pay'))).toBe(false);
   await pay.click();
   const problem = page.getByTestId('payment-problem');

@@ -100,6 +100,8 @@ export const liveSlotsApi = bookingApi.injectEndpoints({
   endpoints: (build) => ({
     slotChanges: build.query<{ live: boolean }, string>({
       queryFn: () => ({ data: { live: false } }),
+      // The stream closes as soon as no Session step shows the location (not a minute later).
+      keepUnusedDataFor: 0,
       async onCacheEntryAdded(locationId, { cacheDataLoaded, cacheEntryRemoved, updateCachedData, getState, dispatch, extra }) {
         const deps = (extra as BaseQueryExtra).baseQuery;
         const stop = new AbortController();

@@ -59,7 +59,20 @@ function Field({ id, label, hint, error, value, onChange, autoComplete, numeric,
  * The card form for the local Stripe sandbox (no real card ever goes here): number, expiry,
  * security code and name, checked in the browser first so mistakes read in plain words.
  */
-export function SandboxCardForm({ payLabel, busy, onPay }: { payLabel: string; busy: boolean; onPay: (card: CardFields) => void }) {
+export function SandboxCardForm({
+  payLabel,
+  busy,
+  onPay,
+  formId,
+  payInBar = false,
+}: {
+  payLabel: string;
+  busy: boolean;
+  onPay: (card: CardFields) => void;
+  formId?: string;
+  /** On a phone, Pay is in the bottom bar (a submit button with `form={formId}`), not here. */
+  payInBar?: boolean;
+}) {
   const id = useId();
   const [fields, setFields] = useState<CardFields>(EMPTY);
   const [errors, setErrors] = useState<CardErrors>(NO_ERRORS);
@@ -81,7 +94,7 @@ export function SandboxCardForm({ payLabel, busy, onPay }: { payLabel: string; b
   };
 
   return (
-    <form noValidate onSubmit={submit} className="flex flex-col gap-4" aria-label="Card details">
+    <form id={formId} noValidate onSubmit={submit} className="flex flex-col gap-4" aria-label="Card details">
       <Field
         id={`${id}-number`}
         label="Card number"
@@ -108,9 +121,11 @@ export function SandboxCardForm({ payLabel, busy, onPay }: { payLabel: string; b
         <Field id={`${id}-cvc`} label="Security code" hint="3 or 4 digits" error={errors.cvc} value={fields.cvc} onChange={set('cvc')} autoComplete="cc-csc" numeric maxLength={4} />
       </div>
       <Field id={`${id}-name`} label="Name on card" error={errors.name} value={fields.name} onChange={set('name')} autoComplete="cc-name" />
-      <Button type="submit" className="w-full" disabled={busy}>
-        {busy ? 'Paying…' : payLabel}
-      </Button>
+      {!payInBar && (
+        <Button type="submit" className="w-full" disabled={busy}>
+          {busy ? 'Paying…' : payLabel}
+        </Button>
+      )}
     </form>
   );
 }

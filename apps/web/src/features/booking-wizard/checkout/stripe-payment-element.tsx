@@ -21,15 +21,24 @@ export interface StripePaymentProps {
   returnUrl: string;
   payLabel: string;
   onOutcome: (outcome: ConfirmOutcome) => void;
+  formId?: string;
+  /** On a phone, Pay is in the bottom bar (a submit button with `form={formId}`), not here. */
+  payInBar?: boolean;
+  /** Tells the page while a payment is under way (the bar's Pay shows it). */
+  onBusy?: (busy: boolean) => void;
 }
 
-function PayForm({ returnUrl, payLabel, onOutcome }: Omit<StripePaymentProps, 'publishableKey' | 'clientSecret'>) {
+function PayForm({ returnUrl, payLabel, onOutcome, formId, payInBar = false, onBusy }: Omit<StripePaymentProps, 'publishableKey' | 'clientSecret'>) {
   const stripe = useStripe();
   const elements = useElements();
-  const [busy, setBusy] = useState(false);
+  const [busy, setBusyHere] = useState(false);
+  const setBusy = (b: boolean) => {
+    setBusyHere(b);
+    onBusy?.(b);
+  };
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    if (!stripe || !elements) return;
+    if (!stripe || !elements || busy) return;
     setBusy(true);
     // redirect: if_required keeps card payments on the page; 3-D Secure and wallets leave and come back to return_url.
     const result = await stripe.confirmPayment({ elements, confirmParams: { return_url: returnUrl }, redirect: 'if_required' });
@@ -38,11 +47,13 @@ function PayForm({ returnUrl, payLabel, onOutcome }: Omit<StripePaymentProps, 'p
     else onOutcome(outcomeOf(result.paymentIntent as unknown as ConfirmedIntent));
   };
   return (
-    <form onSubmit={(e) => void submit(e)} className="flex flex-col gap-4">
+    <form id={formId} onSubmit={(e) => void submit(e)} className="flex flex-col gap-4">
       <PaymentElement options={{ layout: 'tabs' }} />
-      <Button type="submit" className="w-full" disabled={!stripe || busy}>
-        {busy ? 'Paying…' : payLabel}
-      </Button>
+      {!payInBar && (
+        <Button type="submit" className="w-full" disabled={!stripe || busy}>
+          {busy ? 'Paying…' : payLabel}
+        </Button>
+      )}
     </form>
   );
 }

@@ -12,6 +12,10 @@ import { confirmWithSandbox, type ConfirmOutcome } from '../checkout/sandbox-con
 import { stepIndex } from '../wizard-steps';
 import { LoadingList, LoadProblem } from './load-states';
 import { StepFrame } from './step-frame';
+import { usePhoneLayout } from '../use-media';
+
+/** The card form, submitted from the phone bar's Pay. */
+const PAY_FORM = 'payment-form';
 
 // Stripe.js loads only here, and only with real keys: it stays out of the first bundle.
 const StripePaymentElement = lazy(() => import('../checkout/stripe-payment-element'));
@@ -34,6 +38,8 @@ export function PaymentStep({ focusOnMount }: { focusOnMount: boolean }) {
     if (problem) problemBox.current?.scrollIntoView?.({ block: 'nearest' });
   }, [problem]);
   const payLabel = `Pay ${formatAud(total)}`;
+  const phone = usePhoneLayout();
+  const payInBar = phone && !!checkout && !!config.data;
 
   const handle = (outcome: ConfirmOutcome) => {
     if (!checkout) return;
@@ -65,9 +71,16 @@ export function PaymentStep({ focusOnMount }: { focusOnMount: boolean }) {
       intro={checkout?.message ?? 'Pay by card to confirm your booking.'}
       focusOnMount={focusOnMount}
       actions={
-        <Button variant="ghost" onClick={() => dispatch(prevStep())} disabled={busy}>
-          Back
-        </Button>
+        <>
+          <Button variant="ghost" onClick={() => dispatch(prevStep())} disabled={busy}>
+            Back
+          </Button>
+          {payInBar && (
+            <Button type="submit" form={PAY_FORM} disabled={busy}>
+              {busy ? 'Paying…' : payLabel}
+            </Button>
+          )}
+        </>
       }
     >
       {!checkout && (
@@ -98,12 +111,21 @@ export function PaymentStep({ focusOnMount }: { focusOnMount: boolean }) {
               <p className="rounded-xl bg-gold-300/30 p-3 text-sm text-ink-900">
                 Test payments only: no real card is charged. Use card 4242 4242 4242 4242 with any future expiry date and any security code.
               </p>
-              <SandboxCardForm payLabel={payLabel} busy={busy} onPay={(card) => void paySandbox(card)} />
+              <SandboxCardForm payLabel={payLabel} busy={busy} onPay={(card) => void paySandbox(card)} formId={PAY_FORM} payInBar={payInBar} />
             </>
           )}
           {config.data && !config.data.sandbox && (
             <Suspense fallback={<LoadingList label="Loading the payment form" rows={2} />}>
-              <StripePaymentElement publishableKey={config.data.publishableKey} clientSecret={checkout.client_secret} returnUrl={successUrl(checkout.bookingId)} payLabel={payLabel} onOutcome={handle} />
+              <StripePaymentElement
+                publishableKey={config.data.publishableKey}
+                clientSecret={checkout.client_secret}
+                returnUrl={successUrl(checkout.bookingId)}
+                payLabel={payLabel}
+                onOutcome={handle}
+                formId={PAY_FORM}
+                payInBar={payInBar}
+                onBusy={setBusy}
+              />
             </Suspense>
           )}
           <p className="text-sm text-ink-600">Payments are processed securely by Stripe. We never see or store your full card number.</p>
