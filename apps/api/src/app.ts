@@ -22,6 +22,7 @@ import { clientErrors, frameworkErrors, securityPlugin } from './plugins/securit
 import { webStaticPlugin } from './plugins/web-static';
 import { catalogueRoutes } from './modules/availability/availability.routes';
 import { reservationsRoutes } from './modules/reservations/reservations.routes';
+import { waitlistRoutes } from './modules/waitlist/waitlist.routes';
 import { checkoutRoutes } from './modules/checkout/checkout.routes';
 import { stripeWebhookRoutes } from './modules/payments/payments.routes';
 import { stripePlugin } from './plugins/stripe';
@@ -115,6 +116,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       await api.register(catalogueRoutes);
       await api.register(policyRoutes);
       await api.register(reservationsRoutes);
+      await api.register(waitlistRoutes);
       await api.register(checkoutRoutes);
       await api.register(bookingsRoutes);
       await api.register(ordersRoutes);

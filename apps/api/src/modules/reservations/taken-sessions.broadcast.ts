@@ -65,11 +65,20 @@ export function announceTaken(
  * on its own (1 s, then up to 10 s apart). Needs a direct or session-pooled connection (LISTEN does
  * not survive transaction pooling).
  */
-export function startTakenSessionsListener(deps: { db: object; clock: Clock; log: FastifyBaseLogger; databaseUrl: string; ttlMs: number }): {
+export function startTakenSessionsListener(deps: {
+  db: object;
+  clock: Clock;
+  log: FastifyBaseLogger;
+  databaseUrl: string;
+  ttlMs: number;
+  /** Told of every free heard (the waitlist hands the session to the next family, decision 0028). */
+  onFreed?: (slotId: string) => void;
+}): {
   ready: Promise<void>;
   stop(): Promise<void>;
 } {
-  if (deps.ttlMs <= 0) return { ready: Promise.resolve(), stop: async () => {} };
+  // With the memo off, the waitlist still needs to hear frees (its job covers anything missed).
+  if (deps.ttlMs <= 0 && !deps.onFreed) return { ready: Promise.resolve(), stop: async () => {} };
   const memo = takenSessionsOf(deps.db, deps.ttlMs);
   let client: pg.Client | null = null;
   let stopped = false;
@@ -96,6 +105,7 @@ export function startTakenSessionsListener(deps: { db: object; clock: Clock; log
     const [slotId, reservationId] = payload.split(' ');
     if (!slotId || !UUID.test(slotId)) return;
     memo.forget([slotId]);
+    deps.onFreed?.(slotId);
     if (!reservationId) return;
     const t = Date.now();
     // Oldest first (Map keeps insertion order): drop what no announcement can still trail.
