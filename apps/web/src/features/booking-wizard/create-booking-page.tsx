@@ -13,6 +13,7 @@ import { PaymentStep } from './steps/payment-step';
 import { SessionTimeStep } from './steps/session-time-step';
 import { TermsStep } from './steps/terms-step';
 import { WizardStepper } from './wizard-stepper';
+import { useOfferLink } from './offer-link';
 import { RESCHEDULE_STEPS, stepIndex, WIZARD_STEPS } from './wizard-steps';
 
 /**
@@ -24,6 +25,7 @@ export function CreateBookingPage() {
   const hasHold = useWizardSelector((s) => s.booking.reservationData !== null);
   const reschedule = useWizardSelector((s) => s.booking.rescheduleData);
   const reference = typeof reschedule?.reference === 'string' ? reschedule.reference : '';
+  const offerProblem = useOfferLink();
   // The route's title says Create Booking; a reschedule is not one (this runs after the route's title).
   useEffect(() => {
     if (reschedule) document.title = pageTitle('Reschedule Booking');
@@ -52,6 +54,11 @@ export function CreateBookingPage() {
           <h1 className="text-3xl font-semibold text-ink-900 sm:text-4xl">Create Booking</h1>
           <WizardStepper current={step} />
         </>
+      )}
+      {offerProblem && (
+        <p role="alert" className="rounded-2xl border border-festive-100 bg-festive-50 p-4 font-medium text-festive-800">
+          {offerProblem}
+        </p>
       )}
       {hasHold && <CountdownBar />}
       {hasHold && step >= stepIndex('package') && <CartSummaryBar />}

@@ -15,6 +15,7 @@ import { MoveConfirmDialog } from '../move-confirm-dialog';
 import { SessionList, sessionTime } from '../session-list';
 import { LoadingList, LoadProblem } from './load-states';
 import { StepFrame } from './step-frame';
+import { WaitlistJoin } from '../waitlist-join';
 
 /** Taken sessions show up without a reload: the day's list is polled and refetched on focus. */
 export const SLOTS_POLL_MS = 15_000;
@@ -153,6 +154,9 @@ export function SessionTimeStep({ focusOnMount }: { focusOnMount: boolean }) {
         <div className="rounded-2xl border border-cream-300 bg-cream-50 p-2 sm:p-4">
           <DatePicker days={dates.data.items} selected={date} onSelect={chooseDate} />
         </div>
+      )}
+      {dates.data && !rescheduling && location && slotType && (
+        <WaitlistJoin locationId={locationId} locationName={location.name} slotTypeId={slotTypeId} slotTypeName={slotType.name} days={dates.data.items} shownDate={date} />
       )}
       {dates.data && !firstOpen && <p className="rounded-2xl bg-cream-200 p-4 text-ink-700">Every session of this kind is taken for the rest of the season. Please try another type of visit or location.</p>}
 
