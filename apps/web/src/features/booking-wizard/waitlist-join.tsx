@@ -57,43 +57,42 @@ export function WaitlistJoin({ locationId, locationName, slotTypeId, slotTypeNam
       <h3 id={`${selectId}-heading`} className="text-lg font-semibold text-ink-900">
         Day you want is full? Join the waitlist
       </h3>
-      {joined ? (
-        <p role="status" className="text-ink-800">
-          You are on the waitlist for {dayName(joined.date)}, {ordinal(joined.position)} in line. If a {slotTypeName} session comes free that day, we hold it for you
-          {policy ? ` for ${policy.waitlistOfferMinutes} minutes` : ''} and e-mail you a link. Your place is in{' '}
+      {joined && (
+        <p role="status" className="rounded-xl bg-pine-50 p-3 text-ink-900">
+          You are on the waitlist for {dayName(joined.date)}, <span className="font-semibold">{ordinal(joined.position)} in line</span>. If a {slotTypeName} session
+          comes free that day, we hold it for you{policy ? ` for ${policy.waitlistOfferMinutes} minutes` : ''} and e-mail you a link. Your place is in{' '}
           <Link to="/bookings" className="font-semibold text-festive-700 underline underline-offset-2">
             My Bookings
           </Link>
           .
         </p>
-      ) : (
-        <>
-          <p className="text-ink-700">
-            When a {slotTypeName} session at {locationName} frees up on a full day, the first family in line gets it, held for them
-            {policy ? ` for ${policy.waitlistOfferMinutes} minutes` : ''}, with an e-mail.
-          </p>
-          <div className="flex flex-col gap-2 sm:flex-row sm:items-end">
-            <label htmlFor={selectId} className="flex flex-1 flex-col gap-1 text-sm font-semibold text-ink-800">
-              Full day
-              <select
-                id={selectId}
-                value={date}
-                onChange={(e) => setPicked(e.target.value)}
-                className="min-h-11 rounded-xl border border-cream-300 bg-white px-3 text-base font-normal text-ink-900"
-              >
-                {full.map((d) => (
-                  <option key={d.date} value={d.date}>
-                    {dayName(d.date)}
-                  </option>
-                ))}
-              </select>
-            </label>
-            <Button variant="secondary" onClick={() => void submit()} disabled={state.isLoading} className="sm:w-auto">
-              {state.isLoading ? 'Joining…' : 'Join the waitlist'}
-            </Button>
-          </div>
-        </>
       )}
+      {!joined && (
+        <p className="text-ink-700">
+          When a {slotTypeName} session at {locationName} frees up on a full day, the first family in line gets it, held for them
+          {policy ? ` for ${policy.waitlistOfferMinutes} minutes` : ''}, with an e-mail.
+        </p>
+      )}
+      <div className="flex flex-col gap-2 sm:flex-row sm:items-end">
+        <label htmlFor={selectId} className="flex flex-1 flex-col gap-1 text-sm font-semibold text-ink-800">
+          Full day
+          <select
+            id={selectId}
+            value={date}
+            onChange={(e) => setPicked(e.target.value)}
+            className="min-h-11 rounded-xl border border-cream-300 bg-white px-3 text-base font-normal text-ink-900"
+          >
+            {full.map((d) => (
+              <option key={d.date} value={d.date}>
+                {dayName(d.date)}
+              </option>
+            ))}
+          </select>
+        </label>
+        <Button variant="secondary" onClick={() => void submit()} disabled={state.isLoading} className="sm:w-auto">
+          {state.isLoading ? 'Joining…' : 'Join the waitlist'}
+        </Button>
+      </div>
       {problem && (
         <p role="alert" className="rounded-xl bg-festive-50 p-3 font-medium text-festive-800">
           {problem}
