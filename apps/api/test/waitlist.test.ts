@@ -11,7 +11,7 @@ import { CARDS, listenForWebhooks, payWithCard, startSandbox } from './support/p
 import { createCustomer, reauthenticate, type TestCustomer } from './support/customers';
 import { oneSessionDays, type OneSessionDay } from './support/waitlist-days';
 import { createTestApp, type TestApp } from './test-app';
-import type { StripeSandbox } from '@kringle/stripe-sandbox';
+import type { StripeSandbox } from '@kringle/stripe-sandbox/stripe-sandbox';
 
 const MINUTE = 60_000;
 

@@ -3,17 +3,10 @@ import { Link } from 'react-router';
 import type { PickerDay } from './date-picker';
 import { Button } from '../../components/ui/button';
 import { track } from '../../lib/analytics';
+import { ordinal, waitlistDayName as dayName } from '../../lib/waitlist-words';
 import type { ApiError } from '../../lib/base-query';
 import { useGetPolicyQuery } from '../../lib/policy-api';
 import { useJoinWaitlistMutation } from '../../lib/waitlist-api';
-
-const longDay = new Intl.DateTimeFormat('en-AU', { timeZone: 'UTC', weekday: 'long', day: 'numeric', month: 'long' });
-const dayName = (date: string) => longDay.format(new Date(`${date}T00:00:00Z`));
-const ordinal = (n: number) => {
-  const tens = n % 100;
-  const suffix = tens >= 11 && tens <= 13 ? 'th' : ({ 1: 'st', 2: 'nd', 3: 'rd' } as Record<number, string>)[n % 10] ?? 'th';
-  return `${n}${suffix}`;
-};
 
 export interface WaitlistJoinProps {
   locationId: string;

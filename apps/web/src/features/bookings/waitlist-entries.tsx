@@ -6,6 +6,7 @@ import type { Location } from '@kringle/contracts/catalogue';
 import { Button, buttonClasses } from '../../components/ui/button';
 import { ClockIcon } from '../../components/ui/icons';
 import { track } from '../../lib/analytics';
+import { ordinal, waitlistDayName as dayName } from '../../lib/waitlist-words';
 import type { ApiError } from '../../lib/base-query';
 import { toastError, toastSuccess } from '../../lib/deferred-toast';
 import { serverNow } from '../../lib/server-clock';
@@ -14,14 +15,6 @@ import { useGetWaitlistPlacesQuery, useGetWaitlistQuery, useLeaveWaitlistMutatio
 
 /** Offers come and go while the page is open: the list is asked again this often. */
 const WAITLIST_POLL_MS = 20_000;
-
-const longDay = new Intl.DateTimeFormat('en-AU', { timeZone: 'UTC', weekday: 'long', day: 'numeric', month: 'long' });
-const dayName = (date: string) => longDay.format(new Date(`${date}T00:00:00Z`));
-const ordinal = (n: number) => {
-  const tens = n % 100;
-  const suffix = tens >= 11 && tens <= 13 ? 'th' : ({ 1: 'st', 2: 'nd', 3: 'rd' } as Record<number, string>)[n % 10] ?? 'th';
-  return `${n}${suffix}`;
-};
 
 /** Minutes and seconds left on an offer, on the server's clock (decision 0016). */
 function OfferCountdown({ expiresAt, onEnd }: { expiresAt: string; onEnd: () => void }) {

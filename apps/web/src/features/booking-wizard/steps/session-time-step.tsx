@@ -155,9 +155,6 @@ export function SessionTimeStep({ focusOnMount }: { focusOnMount: boolean }) {
           <DatePicker days={dates.data.items} selected={date} onSelect={chooseDate} />
         </div>
       )}
-      {dates.data && !rescheduling && location && slotType && (
-        <WaitlistJoin locationId={locationId} locationName={location.name} slotTypeId={slotTypeId} slotTypeName={slotType.name} days={dates.data.items} shownDate={date} />
-      )}
       {dates.data && !firstOpen && <p className="rounded-2xl bg-cream-200 p-4 text-ink-700">Every session of this kind is taken for the rest of the season. Please try another type of visit or location.</p>}
 
       {date && (
@@ -204,6 +201,10 @@ export function SessionTimeStep({ focusOnMount }: { focusOnMount: boolean }) {
             <SessionList slots={items} timezone={timezone} heldSlotId={hold?.slotId ?? null} currentSlotId={currentSlotId} pendingSlotId={pendingSlotId} onPick={(s) => void pick(s)} />
           )}
         </section>
+      )}
+      {/* Issue 20: after the day's sessions, so they stay right under the calendar. */}
+      {dates.data && !rescheduling && location && slotType && (
+        <WaitlistJoin locationId={locationId} locationName={location.name} slotTypeId={slotTypeId} slotTypeName={slotType.name} days={dates.data.items} shownDate={date} />
       )}
       <LateMoveDialog slot={lateMove} timezone={timezone} refundCutoffHours={policy?.refundCutoffHours ?? 0} onKeepLooking={() => setLateMove(null)} onMove={(s) => void pick(s, true)} />
       <MoveConfirmDialog
