@@ -29,7 +29,7 @@ describe('waitlist (API.md "Waitlist")', () => {
     const s = await startSandbox();
     sandbox = s.sandbox;
     clock = new ManualClock(new Date());
-    t = await createTestApp({ ...s.env, WAITLIST_LIMIT: '2' }, clock);
+    t = await createTestApp({ ...s.env, WAITLIST_LIMIT: '2', MAX_UPCOMING_BOOKINGS: '1' }, clock);
     await listenForWebhooks(t.app, sandbox);
     await loadSeason(t.db, demoSeason(clock.now(), { days: 42 }), clock.now());
     days = await oneSessionDays(t.db, 14);
@@ -191,6 +191,9 @@ describe('waitlist (API.md "Waitlist")', () => {
     // B has a booking that day now: joining it again is refused.
     expect((await join(b, day)).json().code).toBe('ALREADY_BOOKED');
     expect((await entries(c))[0]).toMatchObject({ status: 'waiting', position: 1 });
+    // At the per-account limit (1 here): no other day's line either, since an offer could not be checked out.
+    const other = await soldOut();
+    expect((await join(b, other.day)).json()).toMatchObject({ code: 'BOOKING_LIMIT' });
 
     // The next day: B's offer lapses just as B checks out.
     const second = await soldOut();

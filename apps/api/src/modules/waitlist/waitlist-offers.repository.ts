@@ -45,12 +45,16 @@ export interface NextFamily {
   email: string;
   firstName: string;
   bookedThatDay: boolean;
+  /** Paid or being-paid bookings still ahead (the per-account limit counts these). */
+  upcoming: number;
 }
 
 /** The first waiting family for the slot's day, locked (SKIP LOCKED: one being served or leaving is passed over). */
-export async function lockNextInLine(tx: Tx, slot: FreeSlot): Promise<NextFamily | undefined> {
+export async function lockNextInLine(tx: Tx, slot: FreeSlot, now: Date): Promise<NextFamily | undefined> {
   const r = await tx.execute(sql`
-    select w.id, w.user_id, u.email, u.first_name, ${bookedOnDay(sql`w.user_id`, sql`w.date`)} as booked
+    select w.id, w.user_id, u.email, u.first_name, ${bookedOnDay(sql`w.user_id`, sql`w.date`)} as booked,
+      (select count(*)::int from bookings b join slots bs on bs.id = b.slot_id
+        where b.user_id = w.user_id and b.status in ('payment_pending', 'completed') and bs.start_at > ${now.toISOString()}::timestamptz) as upcoming
     from waitlist_entries w join users u on u.id = w.user_id
     where w.status = 'waiting' and w.location_id = ${slot.locationId}::uuid and w.slot_type_id = ${slot.slotTypeId}::uuid
       and w.date = ${slot.day}::date
@@ -59,7 +63,14 @@ export async function lockNextInLine(tx: Tx, slot: FreeSlot): Promise<NextFamily
     for update of w skip locked`);
   const row = r.rows[0];
   if (!row) return undefined;
-  return { entryId: row.id as string, userId: row.user_id as string, email: row.email as string, firstName: row.first_name as string, bookedThatDay: row.booked as boolean };
+  return {
+    entryId: row.id as string,
+    userId: row.user_id as string,
+    email: row.email as string,
+    firstName: row.first_name as string,
+    bookedThatDay: row.booked as boolean,
+    upcoming: row.upcoming as number,
+  };
 }
 
 /** The offer: a reservation of that family holding the (locked) slot, and the entry marked offered. */

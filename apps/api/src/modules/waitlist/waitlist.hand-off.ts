@@ -41,11 +41,12 @@ export async function handOffSlot(deps: WaitlistDeps, slotId: string): Promise<b
     const slot = await lockFreeSlot(tx, slotId, now, leadCutoff);
     if (!slot) return null;
     for (let skipped = 0; skipped < MAX_SKIPPED; skipped++) {
-      const family = await lockNextInLine(tx, slot);
+      const family = await lockNextInLine(tx, slot, now);
       if (!family) return null;
-      // Booked that day some other way: out of the line, and the next family is asked.
-      if (family.bookedThatDay) {
-        await endEntry(tx, family.entryId, 'booked', now);
+      // Booked that day some other way, or at the per-account limit since joining (an offer it
+      // could not check out would only hold the session back): out of the line, the next is asked.
+      if (family.bookedThatDay || family.upcoming >= deps.config.MAX_UPCOMING_BOOKINGS) {
+        await endEntry(tx, family.entryId, family.bookedThatDay ? 'booked' : 'ended', now);
         continue;
       }
       const reservationId = randomUUID();

@@ -22,7 +22,7 @@ export async function waitlistRoutes(app: FastifyInstance) {
         description:
           'One entry per location, session type and local date. 409 WAITLIST_NOT_NEEDED while a session of that type is on sale that day, ' +
           'ALREADY_WAITLISTED, WAITLIST_LIMIT (WAITLIST_LIMIT live entries at most), ALREADY_BOOKED (a booking on that day), ' +
-          'SALES_NOT_OPEN (before the location opens bookings); 404 for an unknown location or a session type of another location; ' +
+          'SALES_NOT_OPEN (before the location opens bookings), BOOKING_LIMIT (MAX_UPCOMING_BOOKINGS upcoming bookings already); 404 for an unknown location or a session type of another location; ' +
           '400 for a day outside the season ahead or with no sessions of that type left.',
         body: joinWaitlistBodySchema,
         response: { 201: waitlistEntrySchema, 400: errorBodySchema, 404: errorBodySchema, 409: errorBodySchema },

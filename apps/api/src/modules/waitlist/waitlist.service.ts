@@ -6,6 +6,7 @@ import { AppError, notFound } from '../../lib/app-error';
 import { localDateOf } from '@kringle/contracts/dates';
 import { forgetAvailability } from '../availability/availability.cache';
 import { forgetTakenSessions } from '../reservations/taken-sessions';
+import { countUpcomingBookings } from '../reservations/reservations.repository';
 import { handOffDay, handOffSlot, type WaitlistDeps } from './waitlist.hand-off';
 import {
   dayOutlook,
@@ -67,6 +68,11 @@ export async function joinWaitlist(deps: WaitlistDeps, userId: string, body: Joi
         throw new AppError('WAITLIST_LIMIT', 409, `You are already on the waitlist for ${limit} days, the most at once. Leave one to join another.`);
       }
       if (await isBookedOnDay(tx, userId, body.date)) throw new AppError('ALREADY_BOOKED', 409, 'You already have a booking on that day.');
+      // An offer that could not be checked out would only hold the session back from the next family.
+      const most = deps.config.MAX_UPCOMING_BOOKINGS;
+      if ((await countUpcomingBookings(tx, userId, now)) >= most) {
+        throw new AppError('BOOKING_LIMIT', 409, `You already have ${most} upcoming bookings, the most one account can hold. Please contact us for more.`);
+      }
       return insertEntry(tx, { userId, ...body, now });
     });
   } catch (err) {
