@@ -24,6 +24,7 @@ import { availabilityLiveRoutes } from './modules/availability/availability-live
 import { availabilityRoutes } from './modules/availability/availability.routes';
 import { catalogueRoutes } from './modules/catalogue/catalogue.routes';
 import { reservationsRoutes } from './modules/reservations/reservations.routes';
+import { waitlistRoutes } from './modules/waitlist/waitlist.routes';
 import { checkoutRoutes } from './modules/checkout/checkout.routes';
 import { stripeWebhookRoutes } from './modules/payments/payments.routes';
 import { stripePlugin } from './plugins/stripe';
@@ -119,6 +120,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       await api.register(availabilityLiveRoutes);
       await api.register(policyRoutes);
       await api.register(reservationsRoutes);
+      await api.register(waitlistRoutes);
       await api.register(checkoutRoutes);
       await api.register(bookingsRoutes);
       await api.register(ordersRoutes);

@@ -8,6 +8,7 @@ import { runMigrations } from './db/migrate';
 import { allJobs } from './jobs/all-jobs';
 import { startJobs } from './jobs/runner';
 import { startTakenSessionsListener } from './modules/reservations/taken-sessions.broadcast';
+import { onSlotFreed } from './modules/waitlist/waitlist.hand-off';
 
 export interface RunningServer {
   app: FastifyInstance;
@@ -29,7 +30,16 @@ export async function runServer(
   const { db, pool } = createDb(databaseUrl, config.DATABASE_POOL_SIZE);
   const app = await buildApp({ config, secrets, db, pool });
   const jobs = config.JOBS_ENABLED ? startJobs(allJobs(app), app.log) : { stop: async () => {} };
-  const listener = startTakenSessionsListener({ db, clock: app.clock, log: app.log, databaseUrl, ttlMs: config.AVAILABILITY_CACHE_MS });
+  const listener = startTakenSessionsListener({
+    db,
+    clock: app.clock,
+    log: app.log,
+    databaseUrl,
+    ttlMs: config.AVAILABILITY_CACHE_MS,
+    onFreed: config.JOBS_ENABLED
+      ? (slotId) => void onSlotFreed(app, slotId).catch((err: unknown) => app.log.warn({ err, slotId }, 'waitlist hand-off failed; the waitlist job retries'))
+      : undefined,
+  });
   await listener.ready;
   app.addHook('onClose', async () => {
     await listener.stop();

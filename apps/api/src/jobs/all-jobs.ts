@@ -7,10 +7,11 @@ import { remindersJob } from './reminders.job';
 import { resetRequestsJob } from './reset-requests.job';
 import { createOutboxJob } from './outbox.job';
 import type { Job } from './runner';
+import { waitlistJob } from './waitlist.job';
 
 /** Every background job the API runs (each one multi-process safe). */
 export function allJobs(app: FastifyInstance): Job[] {
-  const jobs: Job[] = [holdExpiryJob(app), paymentReconciliationJob(app), refundsJob(app), remindersJob(app), resetRequestsJob(app), detailsRetentionJob(app)];
+  const jobs: Job[] = [holdExpiryJob(app), paymentReconciliationJob(app), refundsJob(app), remindersJob(app), resetRequestsJob(app), detailsRetentionJob(app), waitlistJob(app)];
   const outbox = createOutboxJob(app);
   if (outbox) jobs.push(outbox);
   else app.log.warn('no SMTP_URL and no embedded mail catcher: e-mail stays queued in mail_outbox');

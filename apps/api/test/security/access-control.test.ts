@@ -2,6 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCustomer, type TestCustomer } from '../support/customers';
 import { createTestApp } from '../test-app';
+import { waitlistPass } from '../../src/modules/waitlist/waitlist.hand-off';
+import { oneSessionDays } from '../support/waitlist-days';
 import { bookingWorld, expectContractError, fillPath, operations, stateChecksum, UUID_ZERO, type BookingWorld, type Operation } from './security-fixtures';
 
 /**
@@ -12,7 +14,7 @@ import { bookingWorld, expectContractError, fillPath, operations, stateChecksum,
  */
 
 /** Path parameters that name a customer's own resource, by route, and what to fill them with. */
-type Owned = 'reservation' | 'booking' | 'order';
+type Owned = 'reservation' | 'booking' | 'order' | 'waitlist';
 const OWNED: Record<string, Record<string, Owned>> = {
   '/api/v1/bookings/reservation/{id}': { id: 'reservation' },
   '/api/v1/bookings/reservation/{id}/refresh': { id: 'reservation' },
@@ -28,6 +30,7 @@ const OWNED: Record<string, Record<string, Owned>> = {
   '/api/v1/orders/{bookingId}/orders/{orderId}': { bookingId: 'booking', orderId: 'order' },
   '/api/v1/orders/{bookingId}/orders/{orderId}/payment-receipt': { bookingId: 'booking', orderId: 'order' },
   '/api/v1/orders/{bookingId}/orders/{orderId}/refund-receipt': { bookingId: 'booking', orderId: 'order' },
+  '/api/v1/waitlist/{id}': { id: 'waitlist' },
 };
 /** Catalogue routes: their ids name shared things (locations, slots), nobody's own. */
 const SHARED = [
@@ -45,7 +48,14 @@ describe('access control on every route', () => {
   let alice: TestCustomer;
   let mallory: TestCustomer;
   /** Alice's things: a refunded booking, a paid one, an unpaid one (live hold), and a fresh hold. */
-  const aliceIds = { bookings: [] as string[], orders: [] as { bookingId: string; orderId: string }[], reservations: [] as string[], carts: [] as string[] };
+  const aliceIds = {
+    bookings: [] as string[],
+    orders: [] as { bookingId: string; orderId: string }[],
+    reservations: [] as string[],
+    carts: [] as string[],
+    /** Her waitlist entries: one offered (its offer is among her reservations), one waiting. */
+    waitlist: [] as string[],
+  };
   /** Mallory's own live hold and cart, sent along where a body needs them. */
   let malloryHold: { reservationId: string; cartId: string; slotId: string };
   let aliceHeldSlot: string;
@@ -69,6 +79,21 @@ describe('access control on every route', () => {
     aliceIds.carts.push(hold.cartId);
     aliceHeldSlot = hold.slotId;
     malloryHold = await w.holdAndCart(mallory);
+    // Two sold-out days (Carol holds each one's last session); Alice waits for both, and Carol lets the first go.
+    const carol = await createCustomer(w.t.db, w.t.app.idTokens);
+    const days = await oneSessionDays(w.t.db, 2, { fromDays: 14 });
+    const carolHolds: string[] = [];
+    for (const day of days) {
+      carolHolds.push((await w.post('/api/v1/bookings/reservation', carol, { slotId: day.slotId })).json().id);
+      const joined = await w.post('/api/v1/waitlist', alice, { locationId: day.locationId, slotTypeId: day.slotTypeId, date: day.date });
+      expect(joined.statusCode, joined.body).toBe(201);
+      aliceIds.waitlist.push(joined.json().id);
+    }
+    await w.post(`/api/v1/bookings/reservation/${carolHolds[0]}/cancel`, carol);
+    await waitlistPass(w.t.app)();
+    const offered = (await w.get('/api/v1/waitlist', alice)).json().items[0];
+    expect(offered).toMatchObject({ status: 'offered', offer: { reservationId: expect.any(String) } });
+    aliceIds.reservations.push(offered.offer.reservationId);
   });
   afterAll(async () => w?.close());
 
@@ -99,7 +124,9 @@ describe('access control on every route', () => {
       // Every combination of Alice's ids the route takes (an order with its own booking).
       const fills: Record<string, string>[] = kinds.has('order')
         ? aliceIds.orders.map((o) => Object.fromEntries(Object.entries(params).map(([name, kind]) => [name, kind === 'order' ? o.orderId : o.bookingId])))
-        : (kinds.has('reservation') ? aliceIds.reservations : aliceIds.bookings).map((id) => Object.fromEntries(Object.keys(params).map((name) => [name, id])));
+        : (kinds.has('reservation') ? aliceIds.reservations : kinds.has('waitlist') ? aliceIds.waitlist : aliceIds.bookings).map((id) =>
+            Object.fromEntries(Object.keys(params).map((name) => [name, id])),
+          );
       for (const values of fills) {
         const url = fillPath(op.path, values);
         const res = await send(op, url, mallory.headers);
@@ -108,7 +135,7 @@ describe('access control on every route', () => {
         tried.push(`${op.method} ${url}`);
       }
     }
-    expect(tried.length).toBeGreaterThanOrEqual(Object.keys(OWNED).length * 3);
+    expect(tried.length).toBeGreaterThanOrEqual((Object.keys(OWNED).length - 1) * 3 + 2);
     expect(await stateChecksum(w.t.app)).toEqual(before);
   });
 
@@ -137,6 +164,8 @@ describe('access control on every route', () => {
       const items = (await w.get(`/api/v1/bookings/${list}`, mallory)).json().items as { id: string }[];
       expect(items.filter((b) => aliceIds.bookings.includes(b.id))).toEqual([]);
     }
+    // His waitlist shows none of her entries, and joining changes nothing of hers.
+    expect((await w.get('/api/v1/waitlist', mallory)).json().items).toEqual([]);
   });
 
   it('answers unknown ids as 404 NOT_FOUND too (the same as someone else\'s)', async () => {
@@ -174,6 +203,7 @@ describe('access control on every route', () => {
     const paid = aliceIds.orders[1]!;
     expect((await w.get(`/api/v1/bookings/${paid.bookingId}`, alice)).json().status).toBe('completed');
     expect((await w.get(`/api/v1/orders/${paid.bookingId}/orders/${paid.orderId}/payment-receipt`, alice)).headers['content-type']).toBe('application/pdf');
+    expect((await w.get('/api/v1/waitlist', alice)).json().items.map((e: { id: string }) => e.id)).toEqual(aliceIds.waitlist);
     const refunded = aliceIds.orders[0]!;
     expect((await w.get(`/api/v1/orders/${refunded.bookingId}/orders/${refunded.orderId}/refund-receipt`, alice)).statusCode).toBe(200);
   });

@@ -60,7 +60,7 @@ export const fillPath = (template: string, values: Record<string, string>) =>
  * an attack means the attack changed nothing (jobs are off in tests, so nothing else writes).
  */
 export async function stateChecksum(app: FastifyInstance): Promise<Record<string, string>> {
-  const tables = ['users', 'refresh_tokens', 'action_codes', 'reservations', 'carts', 'bookings', 'orders', 'refunds', 'slots', 'mail_outbox', 'stripe_events'];
+  const tables = ['users', 'refresh_tokens', 'action_codes', 'reservations', 'carts', 'bookings', 'orders', 'refunds', 'slots', 'mail_outbox', 'stripe_events', 'waitlist_entries'];
   const out: Record<string, string> = {};
   for (const table of tables) {
     const res = await app.pool.query<{ sum: string | null }>(`select md5(coalesce(string_agg(t::text, '|' order by t::text), '')) as sum from ${table} t`);

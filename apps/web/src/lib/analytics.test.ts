@@ -9,9 +9,10 @@ describe('analytics', () => {
     document.head.querySelectorAll('script').forEach((s) => s.remove());
   });
 
-  it('has the 24 events of spec §7, names exact', () => {
-    expect(ANALYTICS_EVENTS).toHaveLength(24);
-    expect(new Set(ANALYTICS_EVENTS).size).toBe(24);
+  it('has the 24 events of spec §7 and the waitlist\'s 3, names exact', () => {
+    expect(ANALYTICS_EVENTS).toHaveLength(27);
+    expect(new Set(ANALYTICS_EVENTS).size).toBe(27);
+    expect(ANALYTICS_EVENTS.slice(24)).toEqual(['waitlist_join', 'waitlist_leave', 'waitlist_offer_accept']);
     expect(ANALYTICS_EVENTS).toContain('booking cancel');
     expect(ANALYTICS_EVENTS).toContain('booking continue');
   });

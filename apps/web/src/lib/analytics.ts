@@ -2,7 +2,8 @@ import type { ItemType } from '@kringle/contracts/statuses';
 import { GA_MEASUREMENT_ID } from './env';
 
 /**
- * Spec §7: the 24 analytics events, names exactly as given (two contain a space). This is
+ * Spec §7: the 24 analytics events, names exactly as given (two contain a space), and the
+ * waitlist's three (issue 20). This is
  * shared infrastructure (in lib, not a feature) so every feature can record events without
  * importing another feature.
  */
@@ -31,6 +32,10 @@ export const ANALYTICS_EVENTS = [
   'remove_from_cart',
   'begin_checkout',
   'purchase',
+  // Issue 20, the waitlist (named like the spec's own).
+  'waitlist_join',
+  'waitlist_leave',
+  'waitlist_offer_accept',
 ] as const;
 export type AnalyticsEvent = (typeof ANALYTICS_EVENTS)[number];
 

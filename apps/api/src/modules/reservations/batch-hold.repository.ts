@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import { noOneWaitingFor } from '../waitlist/waitlist-guard';
 import type { HoldTargetRow, QuickHoldArgs, QuickHoldOutcome } from './reservations.repository';
 
 export interface BatchHoldOutcome extends QuickHoldOutcome {
@@ -51,7 +52,7 @@ const BATCH_HOLD_SQL = `
     ) as n
     from req r
   ), live as (
-    select r.ord from req r where exists (select 1 from reservations x where x.user_id = r.user_id and x.status = 'active')
+    select r.ord from req r where exists (select 1 from reservations x where x.user_id = r.user_id and x.status = 'active' and x.waitlist_entry_id is null)
   ), target as (
     select r.ord, s.location_id, coalesce(h.user_id = r.user_id, false) as held_by_me,
       (s.kind <> 'session' or s.blocked or s.booking_id is not null or s.start_at < r.lead_cutoff
@@ -69,6 +70,7 @@ const BATCH_HOLD_SQL = `
       and s.kind = 'session' and not s.blocked and s.booking_id is null and s.start_at >= r.lead_cutoff
       and (s.hold_expires_at is null or s.hold_expires_at <= r.now)
       and not exists (select 1 from locations l where l.id = s.location_id and l.sales_open_at > r.now)
+      and ${noOneWaitingFor('s')}
     order by s.id
     for update of s skip locked
   ), claimed as (

@@ -1,8 +1,9 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, isNull, sql } from 'drizzle-orm';
 import type pg from 'pg';
 import type { DbOrTx, Tx } from '../../db/client';
 import { locations, slots } from '../../db/schema/catalogue';
 import { reservations } from '../../db/schema/reservations';
+import { noOneWaitingFor } from '../waitlist/waitlist-guard';
 
 export type ReservationRow = typeof reservations.$inferSelect;
 
@@ -16,12 +17,12 @@ export async function lockReservation(tx: Tx, id: string, userId: string): Promi
   return row;
 }
 
-/** Ends the customer's active holds (a new hold replaces the old) and frees their sessions; their slot ids. */
+/** Ends the customer's active holds (a new hold replaces the old; waitlist offers stay) and frees their sessions; their slot ids. */
 export async function releaseActiveHolds(tx: Tx, userId: string, now: Date): Promise<string[]> {
   const released = await tx
     .update(reservations)
     .set({ status: sql`case when ${reservations.expiresAt} <= ${now.toISOString()}::timestamptz then 'expired' else 'cancelled' end`, updatedAt: now })
-    .where(and(eq(reservations.userId, userId), eq(reservations.status, 'active')))
+    .where(and(eq(reservations.userId, userId), eq(reservations.status, 'active'), isNull(reservations.waitlistEntryId)))
     .returning({ id: reservations.id, slotId: reservations.slotId });
   for (const r of released) await clearSlotHold(tx, r.id);
   return released.map((r) => r.slotId);
@@ -51,7 +52,8 @@ export async function claimSlot(
     where id = ${args.slotId}::uuid and kind = 'session' and not blocked and booking_id is null
       and start_at >= ${args.leadCutoff.toISOString()}::timestamptz
       and (hold_expires_at is null or hold_expires_at <= ${args.now.toISOString()}::timestamptz)
-      and not exists (select 1 from locations l where l.id = slots.location_id and l.sales_open_at > ${args.now.toISOString()}::timestamptz)`);
+      and not exists (select 1 from locations l where l.id = slots.location_id and l.sales_open_at > ${args.now.toISOString()}::timestamptz)
+      and ${sql.raw(noOneWaitingFor('slots'))}`);
   return result.rowCount === 1;
 }
 
@@ -151,6 +153,7 @@ const QUICK_HOLD_SQL = `
       and (select n from upcoming) < $7::int
       -- Opening time is checked here, in the claim itself, so no attempt wins a moment early.
       and not exists (select 1 from locations l where l.id = slots.location_id and l.sales_open_at > $5::timestamptz)
+      and ${noOneWaitingFor('slots')}
     returning id, location_id
   ), inserted as (
     insert into reservations (id, user_id, slot_id, location_id, status, expires_at, refreshes_left, booking_id, created_at, updated_at)

@@ -97,7 +97,7 @@ async function tryQuickHold(deps: HoldDeps, taken: TakenSessions, userId: string
     taken.remember(slotId, userId, expiresAt, now, version);
     announceTaken(taken, deps.pool, deps.log, { slotId, holderId: userId, reservationId: id, endsAt: expiresAt });
     return toReservation(
-      { id, userId, slotId, locationId: outcome.slotLocationId, status: 'active', expiresAt, refreshesLeft, bookingId: null, createdAt: now, updatedAt: now },
+      { id, userId, slotId, locationId: outcome.slotLocationId, status: 'active', expiresAt, refreshesLeft, bookingId: null, waitlistEntryId: null, createdAt: now, updatedAt: now },
       now,
     );
   }
@@ -179,7 +179,8 @@ export async function refreshReservation(deps: Deps, userId: string, id: string)
     // A checked-out hold still runs until the booking is paid; paying clears the slot's hold, so extending then fails.
     if (!['active', 'checked_out'].includes(current.status) || current.expiresAt <= now) throw holdExpired();
     if (current.refreshesLeft <= 0) throw new AppError('REFRESH_LIMIT', 409, 'This hold cannot be extended again. Please finish your booking before the timer ends.');
-    const expiresAt = new Date(now.getTime() + deps.config.HOLD_MINUTES * 60_000);
+    // Never shortens: a waitlist offer may have more than HOLD_MINUTES left.
+    const expiresAt = new Date(Math.max(current.expiresAt.getTime(), now.getTime() + deps.config.HOLD_MINUTES * 60_000));
     if (!(await extendSlotHold(tx, current.id, expiresAt))) throw holdExpired();
     return updateReservation(tx, current.id, { expiresAt, refreshesLeft: current.refreshesLeft - 1 }, now);
   });

@@ -66,11 +66,20 @@ export function announceTaken(
  * on its own (1 s, then up to 10 s apart). Needs a direct or session-pooled connection (LISTEN does
  * not survive transaction pooling).
  */
-export function startTakenSessionsListener(deps: { db: object; clock: Clock; log: FastifyBaseLogger; databaseUrl: string; ttlMs: number }): {
+export function startTakenSessionsListener(deps: {
+  db: object;
+  clock: Clock;
+  log: FastifyBaseLogger;
+  databaseUrl: string;
+  ttlMs: number;
+  /** Told of every free heard (the waitlist hands the session to the next family, decision 0028). */
+  onFreed?: (slotId: string) => void;
+}): {
   ready: Promise<void>;
   stop(): Promise<void>;
 } {
-  if (deps.ttlMs <= 0) return { ready: Promise.resolve(), stop: async () => {} };
+  // With the memo off, the waitlist still needs to hear frees (its job covers anything missed).
+  if (deps.ttlMs <= 0 && !deps.onFreed) return { ready: Promise.resolve(), stop: async () => {} };
   const memo = takenSessionsOf(deps.db, deps.ttlMs);
   // The same messages feed the open live streams (decision 0026): one LISTEN connection per process.
   const feed = slotFeedOf(deps.db);
@@ -105,6 +114,7 @@ export function startTakenSessionsListener(deps: { db: object; clock: Clock; log
     if (!slotId || !UUID.test(slotId)) return;
     memo.forget([slotId]);
     feed.changed([slotId]);
+    deps.onFreed?.(slotId);
     if (!reservationId) return;
     const t = Date.now();
     // Oldest first (Map keeps insertion order): drop what no announcement can still trail.

@@ -14,6 +14,7 @@ import { SessionTimeStep } from './steps/session-time-step';
 import { TermsStep } from './steps/terms-step';
 import { usePhoneLayout } from './use-media';
 import { WizardStepper } from './wizard-stepper';
+import { useOfferLink } from './offer-link';
 import { RESCHEDULE_STEPS, stepIndex, WIZARD_STEPS } from './wizard-steps';
 
 /**
@@ -25,6 +26,7 @@ export function CreateBookingPage() {
   const hasHold = useWizardSelector((s) => s.booking.reservationData !== null);
   const reschedule = useWizardSelector((s) => s.booking.rescheduleData);
   const reference = typeof reschedule?.reference === 'string' ? reschedule.reference : '';
+  const offerProblem = useOfferLink();
   // The route's title says Create Booking; a reschedule is not one (this runs after the route's title).
   useEffect(() => {
     if (reschedule) document.title = pageTitle('Reschedule Booking');
@@ -55,6 +57,11 @@ export function CreateBookingPage() {
           <h1 className="text-3xl font-semibold text-ink-900 sm:text-4xl">Create Booking</h1>
           <WizardStepper current={step} />
         </>
+      )}
+      {offerProblem && (
+        <p role="alert" className="rounded-2xl border border-festive-100 bg-festive-50 p-4 font-medium text-festive-800">
+          {offerProblem}
+        </p>
       )}
       {hasHold && <CountdownBar />}
       {/* On a phone the total is in the bottom bar, which leaves the top for the countdown alone. */}

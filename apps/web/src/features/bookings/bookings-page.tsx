@@ -8,6 +8,7 @@ import { BookingList } from './booking-list';
 import { CancelDialog } from './cancel-dialog';
 import { useBookingActions, type WizardHandoff } from './use-booking-actions';
 import { useGetPolicyQuery } from '../../lib/policy-api';
+import { WaitlistEntries } from './waitlist-entries';
 
 const TABS: { value: BookingTab; label: string }[] = [
   { value: 'upcoming', label: 'Upcoming' },
@@ -89,6 +90,8 @@ export function BookingsPage({ onBookNow, onReschedule, onContinuePayment }: Boo
       </header>
 
       {moved && <MovedNotice moved={moved} onDismiss={() => setDismissed(true)} />}
+
+      <WaitlistEntries />
 
       <Tabs.Root value={tab} onValueChange={selectTab} className="flex flex-col gap-4">
         <Tabs.List aria-label="Bookings" className="flex gap-1 self-stretch rounded-xl bg-cream-200 p-1 sm:self-start">

@@ -18,6 +18,7 @@ import { SalesCountdown, useSalesOpen } from '../sales-countdown';
 import { dayZone, SessionList, sessionTime } from '../session-list';
 import { LoadingList, LoadProblem } from './load-states';
 import { StepFrame } from './step-frame';
+import { WaitlistJoin } from '../waitlist-join';
 
 /**
  * Taken sessions show up without a reload: pushed by the live stream (decision 0026), else the
@@ -243,6 +244,10 @@ export function SessionTimeStep({ focusOnMount }: { focusOnMount: boolean }) {
             <SessionList slots={items} timezone={timezone} heldSlotId={hold?.slotId ?? null} currentSlotId={currentSlotId} pendingSlotId={pendingSlotId} onPick={(s) => void pick(s)} notOpenYet={notOnSale} />
           )}
         </section>
+      )}
+      {/* Issue 20: after the day's sessions, so they stay right under the calendar. */}
+      {dates.data && !rescheduling && !notOnSale && location && slotType && (
+        <WaitlistJoin locationId={locationId} locationName={location.name} slotTypeId={slotTypeId} slotTypeName={slotType.name} days={dates.data.items} shownDate={date} />
       )}
       <LateMoveDialog slot={lateMove} timezone={timezone} refundCutoffHours={policy?.refundCutoffHours ?? 0} onKeepLooking={() => setLateMove(null)} onMove={(s) => void pick(s, true)} />
       <MoveConfirmDialog

@@ -1,0 +1,63 @@
+import { createAsyncThunk } from '@reduxjs/toolkit';
+import { useEffect, useState } from 'react';
+import { useSearchParams } from 'react-router';
+import { toReservationData } from '@kringle/contracts/reservations';
+import { track } from '../../lib/analytics';
+import { bookingApi } from './api';
+import { goToStep, resetBooking, setLocation, setReservationData, toggleSlotType } from './booking-slice';
+import { useWizardDispatch, type WizardRootState } from './booking-hooks';
+import { setEndDate } from './timer-slice';
+import { stepIndex } from './wizard-steps';
+
+const ENDED = 'This offer has ended: the session went to the next family in line. You can still book any free session.';
+
+/**
+ * A waitlist offer's link (/create-booking?offer=<reservationId>, issue 20): the offer is an
+ * ordinary hold of this family, so the wizard opens at the Package step with it and its
+ * countdown, as if the family had just picked that session.
+ */
+export const openOffer = createAsyncThunk<void, string, { state: WizardRootState; rejectValue: string }>(
+  'booking/openOffer',
+  async (reservationId, { dispatch, rejectWithValue }) => {
+    const hold = dispatch(bookingApi.endpoints.getReservation.initiate(reservationId, { forceRefetch: true }));
+    const reservation = await hold.unwrap().catch(() => null);
+    hold.unsubscribe();
+    if (!reservation || reservation.status !== 'active') return rejectWithValue(ENDED);
+    const places = dispatch(bookingApi.endpoints.getLocations.initiate());
+    const slotQuery = dispatch(bookingApi.endpoints.getSlot.initiate({ locationId: reservation.locationId, slotId: reservation.slotId }));
+    const [locations, slot] = await Promise.all([places.unwrap().catch(() => null), slotQuery.unwrap().catch(() => null)]);
+    places.unsubscribe();
+    slotQuery.unsubscribe();
+    const location = locations?.find((l) => l.id === reservation.locationId);
+    const slotType = location?.slotTypes.find((t) => t.id === slot?.slotTypeId);
+    if (!location || !slotType || !slot) return rejectWithValue('We could not open this offer. Please try again from My Bookings.');
+    dispatch(resetBooking());
+    dispatch(setLocation(location));
+    dispatch(toggleSlotType(slotType));
+    dispatch(setReservationData(toReservationData(reservation)));
+    dispatch(setEndDate(reservation.expiresAt));
+    dispatch(goToStep(stepIndex('package')));
+    track('waitlist_offer_accept', { reservation_id: reservation.id, location_id: location.id, location_name: location.name, slot_type: slotType.name, session_start: slot.startAt });
+  },
+);
+
+/** Opens the offer named in the address once, then takes it out of the address; the problem, if any. */
+export function useOfferLink(): string | null {
+  const dispatch = useWizardDispatch();
+  const [params, setParams] = useSearchParams();
+  const offer = params.get('offer');
+  const [problem, setProblem] = useState<string | null>(null);
+  useEffect(() => {
+    if (!offer) return;
+    let live = true;
+    void dispatch(openOffer(offer)).then((result) => {
+      if (!live) return;
+      if (openOffer.rejected.match(result)) setProblem(result.payload ?? ENDED);
+      setParams({}, { replace: true });
+    });
+    return () => {
+      live = false;
+    };
+  }, [offer, dispatch, setParams]);
+  return problem;
+}
