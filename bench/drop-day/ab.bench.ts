@@ -6,16 +6,14 @@
  * its entry), e.g. before a change `node build.mjs dist/before/start.mjs`, after it `node build.mjs`,
  * then `npm run bench:ab -- dist/before/start.mjs dist/start.mjs`.
  */
-import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { startBenchDatabase } from './bench-database';
 import { median, runLoad, type LoadResult } from './load-generator';
-import { benchApiEnv, REPO_ROOT, startProcesses } from './processes';
+import { startAbSides } from './processes';
 import { appCheckToken, availableSlotsReads, createCustomers } from './seed-data';
 
 const [before, after] = process.argv.slice(2);
 if (!before || !after) throw new Error('usage: npm run bench:ab -- <before entry> <after entry> (relative to apps/api)');
-const API_DIR = path.join(REPO_ROOT, 'apps/api');
 const ABBA = ['before', 'after', 'after', 'before'] as const;
 const ROUNDS = [...ABBA, ...ABBA, ...ABBA];
 const SECONDS = 4;
@@ -28,9 +26,7 @@ try {
   await db.execute(sql`vacuum analyze`);
   await endPool();
 
-  const env = benchApiEnv({ databaseUrl, jwtKey, publicUrl: `http://127.0.0.1:${PORTS.before}`, deadStripePort: 4198, deadSmtpPort: 4199 });
-  const start = (side: 'before' | 'after', script: string) => startProcesses({ name: side, script, cwd: API_DIR, ports: [PORTS[side]], env, readyPath: '/api/v1/ready', logDir: tmp });
-  const sides = { before: await start('before', before), after: await start('after', after) };
+  const sides = await startAbSides({ databaseUrl, jwtKey, logDir: tmp, scripts: { before, after }, ports: PORTS });
   try {
     const appCheck = await appCheckToken(`http://127.0.0.1:${PORTS.before}`);
     const requests = availableSlotsReads(customers, season.targets, appCheck);

@@ -115,3 +115,18 @@ export async function startProcesses(opts: {
   }
   return group;
 }
+
+/** The two builds an A/B compares (bench:ab, bench:storm-ab): one process each, on the same database. */
+export async function startAbSides(opts: {
+  databaseUrl: string;
+  jwtKey: string;
+  logDir: string;
+  scripts: { before: string; after: string };
+  ports: { before: number; after: number };
+}): Promise<Record<'before' | 'after', ProcessGroup>> {
+  const env = benchApiEnv({ databaseUrl: opts.databaseUrl, jwtKey: opts.jwtKey, publicUrl: `http://127.0.0.1:${opts.ports.before}`, deadStripePort: 4198, deadSmtpPort: 4199 });
+  const start = (side: 'before' | 'after') =>
+    startProcesses({ name: side, script: opts.scripts[side], cwd: path.join(REPO_ROOT, 'apps/api'), ports: [opts.ports[side]], env, readyPath: '/api/v1/ready', logDir: opts.logDir });
+  const before = await start('before');
+  return { before, after: await start('after').catch(async (err: unknown) => { await before.stop(); throw err; }) };
+}

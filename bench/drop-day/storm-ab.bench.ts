@@ -5,15 +5,13 @@
  * the probe's p99 without the storm. Builds as for bench:ab (ab.bench.ts's header).
  */
 import os from 'node:os';
-import path from 'node:path';
 import { startBenchDatabase } from './bench-database';
 import { median, runLoad, type LoadRequest, type LoadResult } from './load-generator';
-import { benchApiEnv, REPO_ROOT, startProcesses } from './processes';
+import { startAbSides } from './processes';
 import { appCheckToken, availableSlotsReads, createCustomers, createSignInCustomers, SIGN_IN_PASSWORD } from './seed-data';
 
 const [before, after] = process.argv.slice(2);
 if (!before || !after) throw new Error('usage: npm run bench:storm-ab -- <before entry> <after entry> (relative to apps/api)');
-const API_DIR = path.join(REPO_ROOT, 'apps/api');
 const ROUNDS = ['before', 'after', 'after', 'before', 'before', 'after', 'after', 'before'] as const;
 const SECONDS = 5;
 const PORTS = { postgres: 4100, before: 4110, after: 4111 };
@@ -25,9 +23,7 @@ try {
   const signIns = await createSignInCustomers(db, idTokens, 200);
   await endPool();
 
-  const env = benchApiEnv({ databaseUrl, jwtKey, publicUrl: `http://127.0.0.1:${PORTS.before}`, deadStripePort: 4198, deadSmtpPort: 4199 });
-  const start = (side: 'before' | 'after', script: string) => startProcesses({ name: side, script, cwd: API_DIR, ports: [PORTS[side]], env, readyPath: '/api/v1/ready', logDir: tmp });
-  const sides = { before: await start('before', before), after: await start('after', after) };
+  const sides = await startAbSides({ databaseUrl, jwtKey, logDir: tmp, scripts: { before, after }, ports: PORTS });
   try {
     const appCheck = await appCheckToken(`http://127.0.0.1:${PORTS.before}`);
     const reads = availableSlotsReads(readers, season.targets, appCheck);
