@@ -28,6 +28,7 @@ import { stripePlugin } from './plugins/stripe';
 import { bookingsRoutes } from './modules/bookings/bookings.routes';
 import { ordersRoutes } from './modules/receipts/orders.routes';
 import { policyRoutes } from './modules/policy/policy.routes';
+import { staffRoutes } from './modules/staff/staff.routes';
 
 export interface AppDeps {
   config: Config;
@@ -118,6 +119,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       await api.register(checkoutRoutes);
       await api.register(bookingsRoutes);
       await api.register(ordersRoutes);
+      await api.register(staffRoutes);
       await api.register(stripeWebhookRoutes);
     },
     { prefix: '/api/v1' },

@@ -15,7 +15,7 @@ export async function sendDueReminders(app: Pick<FastifyInstance, 'db' | 'clock'
   return app.db.transaction(async (tx) => {
     const due = await tx.execute(sql`
       select b.id from bookings b join slots s on s.id = b.slot_id
-      where b.status = 'completed' and b.reminder_sent_at is null
+      where b.status = 'completed' and b.source = 'online' and b.reminder_sent_at is null
         and s.start_at > ${new Date(now.getTime() + 3_600_000).toISOString()}::timestamptz
         and s.start_at <= ${new Date(now.getTime() + 86_400_000).toISOString()}::timestamptz
       limit 200 for update of b skip locked`);

@@ -42,7 +42,7 @@ export async function getOrder(deps: Deps, userId: string, bookingId: string, or
 }
 
 /** The invoice number is stable: the booking reference and the order's first characters. */
-const invoiceNumber = (reference: string, orderId: string) => `${reference}-${orderId.slice(0, 6).toUpperCase()}`;
+export const invoiceNumber = (reference: string, orderId: string) => `${reference}-${orderId.slice(0, 6).toUpperCase()}`;
 
 function receiptData(deps: Deps, booking: NonNullable<Awaited<ReturnType<typeof bookingForReceipts>>>, order: OrderRow): ReceiptData {
   return {
