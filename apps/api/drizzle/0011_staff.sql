@@ -14,6 +14,8 @@ CREATE TABLE "staff_actions" (
   "staff_user_id" uuid REFERENCES "users"("id") ON DELETE set null,
   "staff_email" text NOT NULL,
   "action" text NOT NULL,
-  "at" timestamp with time zone DEFAULT now() NOT NULL
+  "at" timestamp with time zone DEFAULT now() NOT NULL,
+  -- Orders actions made in the same instant (by the app clock) as they happened.
+  "seq" bigint GENERATED ALWAYS AS IDENTITY NOT NULL
 );--> statement-breakpoint
-CREATE INDEX "staff_actions_booking_idx" ON "staff_actions" USING btree ("booking_id", "at");
+CREATE INDEX "staff_actions_booking_idx" ON "staff_actions" USING btree ("booking_id", "at", "seq");

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { bigint, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import type { BookingDetails as FamilyDetails } from '@kringle/contracts/booking-details';
 import { users } from './accounts';
 import { locations, slots, slotTypes } from './catalogue';
@@ -166,6 +166,7 @@ export const staffActions = pgTable(
     staffEmail: text('staff_email').notNull(),
     action: text('action').notNull(),
     at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
+    seq: bigint('seq', { mode: 'number' }).generatedAlwaysAsIdentity(),
   },
-  (t) => [index('staff_actions_booking_idx').on(t.bookingId, t.at)],
+  (t) => [index('staff_actions_booking_idx').on(t.bookingId, t.at, t.seq)],
 );

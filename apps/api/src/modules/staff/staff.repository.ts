@@ -65,7 +65,7 @@ export async function actionsOf(db: DbOrTx, bookingIds: string[]): Promise<Actio
   if (bookingIds.length === 0) return [];
   const result = await db.execute(sql`
     select booking_id, at, staff_email, action from staff_actions
-    where booking_id = any(${sql.param(bookingIds)}::uuid[]) order by at, id`);
+    where booking_id = any(${sql.param(bookingIds)}::uuid[]) order by at, seq`);
   return result.rows.map((r) => ({ bookingId: r.booking_id as string, at: new Date(r.at as string), staffEmail: r.staff_email as string, action: r.action as StaffAction }));
 }
 
