@@ -47,7 +47,7 @@ export const runSheetSlotSchema = z.object({
   kind: z.enum(['session', 'break']),
   startAt: z.iso.datetime(),
   endAt: z.iso.datetime(),
-  slotType: z.object({ id: z.uuid(), name: z.string() }),
+  slotType: z.object({ id: z.uuid(), slug: z.string(), name: z.string() }),
   state: z.enum(['booked', 'held', 'free', 'closed', 'break']).meta({ description: 'free: can be sold as a walk-in now; closed: blocked or over' }),
 });
 export type RunSheetSlot = z.infer<typeof runSheetSlotSchema>;
@@ -103,3 +103,14 @@ export const walkInBodySchema = z
   .refine((b) => new Set([...b.packages, ...b.addOns].map((i) => i.id)).size === b.packages.length + b.addOns.length, { message: 'Each item once, with a quantity', path: ['packages'] })
   .meta({ id: 'WalkInBody' });
 export type WalkInBody = z.input<typeof walkInBodySchema>;
+
+/** What the staff app needs to pick a place and sell: locations, packages and add-ons on sale. */
+const product = { id: z.uuid(), name: z.string(), priceCents: z.number().int(), maxQuantity: z.number().int() };
+export const staffCatalogueSchema = z
+  .object({
+    locations: z.array(z.object({ id: z.uuid(), name: z.string(), address: z.string(), timezone: z.string() })),
+    packages: z.array(z.object({ ...product, slotTypeSlugs: z.array(z.string()).nullable().meta({ description: 'Session types it is sold for; null for all' }) })),
+    addOns: z.array(z.object(product)),
+  })
+  .meta({ id: 'StaffCatalogue' });
+export type StaffCatalogue = z.infer<typeof staffCatalogueSchema>;

@@ -176,6 +176,7 @@ describe('access control on every route', () => {
     const staffOps = ops.filter((o) => isStaffRoute(o.path));
     expect(staffOps.map(key).sort()).toEqual(
       [
+        'GET /api/v1/staff/catalogue',
         'GET /api/v1/staff/run-sheet',
         'GET /api/v1/staff/run-sheet.csv',
         'POST /api/v1/staff/check-ins',

@@ -77,6 +77,14 @@ describe('staff app API', () => {
     });
   });
 
+  it('lists locations, packages and add-ons for the staff app', async () => {
+    const catalogue = (await call('GET', '/staff/catalogue', elf)).json();
+    expect(catalogue.locations.map((l: { id: string }) => l.id)).toContain(sydney);
+    expect(catalogue.packages).toContainEqual({ id: classic, name: 'Classic Print', priceCents: 3995, maxQuantity: 3, slotTypeSlugs: null });
+    expect(catalogue.addOns.length).toBeGreaterThan(0);
+    expectContractError(await call('GET', '/staff/catalogue', family), 403, 'STAFF_ONLY');
+  });
+
   describe('run sheet', () => {
     it("lists every session and break of the day in order, today in the location's zone by default, with counts", async () => {
       const s = session();
@@ -87,7 +95,7 @@ describe('staff app API', () => {
       expect(starts).toEqual([...starts].sort());
       expect(sheet.items.some((i: { slot: { kind: string } }) => i.slot.kind === 'break')).toBe(true);
       const item = sheet.items.find((i: { booking: { id: string } | null }) => i.booking?.id === booked.id);
-      expect(item.slot).toMatchObject({ id: s.id, kind: 'session', state: 'booked' });
+      expect(item.slot).toMatchObject({ id: s.id, kind: 'session', state: 'booked', slotType: { slug: 'standard', name: 'Santa photos' } });
       expect(item.booking).toMatchObject({
         reference: booked.reference,
         status: 'completed',

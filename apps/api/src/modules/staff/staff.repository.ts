@@ -82,13 +82,14 @@ export interface RunSheetSlotRow {
   booked: boolean;
   held: boolean;
   slotTypeId: string;
+  slotTypeSlug: string;
   slotTypeName: string;
 }
 
 export async function slotsOfDay(db: DbOrTx, args: { locationId: string; from: Date; to: Date; now: Date }): Promise<RunSheetSlotRow[]> {
   const result = await db.execute(sql`
     select s.id, s.kind, s.start_at, s.end_at, s.blocked, s.booking_id is not null as booked,
-      coalesce(s.hold_expires_at > ${args.now.toISOString()}::timestamptz, false) as held, st.id as slot_type_id, st.name as slot_type_name
+      coalesce(s.hold_expires_at > ${args.now.toISOString()}::timestamptz, false) as held, st.id as slot_type_id, st.slug as slot_type_slug, st.name as slot_type_name
     from slots s join slot_types st on st.id = s.slot_type_id
     where s.location_id = ${args.locationId}::uuid and s.start_at >= ${args.from.toISOString()}::timestamptz and s.start_at < ${args.to.toISOString()}::timestamptz
     order by s.start_at, st.sort_order, st.name, s.id`);
@@ -101,6 +102,7 @@ export async function slotsOfDay(db: DbOrTx, args: { locationId: string; from: D
     booked: r.booked as boolean,
     held: r.held as boolean,
     slotTypeId: r.slot_type_id as string,
+    slotTypeSlug: r.slot_type_slug as string,
     slotTypeName: r.slot_type_name as string,
   }));
 }

@@ -2,10 +2,19 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { errorBodySchema } from '@kringle/contracts/errors';
-import { checkInBodySchema, runSheetCsvQuerySchema, runSheetQuerySchema, runSheetSchema, staffBookingParamsSchema, staffBookingSchema, walkInBodySchema } from '@kringle/contracts/staff';
+import {
+  checkInBodySchema,
+  runSheetCsvQuerySchema,
+  runSheetQuerySchema,
+  runSheetSchema,
+  staffBookingParamsSchema,
+  staffBookingSchema,
+  staffCatalogueSchema,
+  walkInBodySchema,
+} from '@kringle/contracts/staff';
 import { authOf } from '../../plugins/auth';
 import { runSheetCsv } from './run-sheet.csv';
-import { checkIn, dayData, markNoShow, runSheet, undoAttendance } from './staff.service';
+import { checkIn, dayData, markNoShow, runSheet, staffCatalogue, undoAttendance } from './staff.service';
 import { sellWalkIn } from './walk-ins.service';
 
 /** The staff app's API (issue 19, API.md "Staff"): a token with the `dashboard_user` claim; a customer gets 403 STAFF_ONLY. */
@@ -15,6 +24,18 @@ export async function staffRoutes(app: FastifyInstance) {
   const tags = ['staff'];
   const errors = { 400: errorBodySchema, 404: errorBodySchema, 409: errorBodySchema };
 
+  r.get(
+    '/staff/catalogue',
+    {
+      config,
+      schema: {
+        tags,
+        summary: 'Locations, packages and add-ons, for the staff app (the customer catalogue routes refuse staff)',
+        response: { 200: staffCatalogueSchema },
+      },
+    },
+    async () => staffCatalogue(app),
+  );
   r.get(
     '/staff/run-sheet',
     {

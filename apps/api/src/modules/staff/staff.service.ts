@@ -1,11 +1,11 @@
 import { addDays, formatSessionTime, localDateOf, zonedToInstant } from '@kringle/contracts/dates';
-import { CHECK_IN_UNDO_SECONDS, type Attendance, type CheckInBody, type RunSheet, type RunSheetSlot, type StaffAction, type StaffBooking } from '@kringle/contracts/staff';
+import { CHECK_IN_UNDO_SECONDS, type Attendance, type CheckInBody, type RunSheet, type RunSheetSlot, type StaffAction, type StaffBooking, type StaffCatalogue } from '@kringle/contracts/staff';
 import type { FastifyInstance } from 'fastify';
 import type { Tx } from '../../db/client';
 import { AppError, notFound } from '../../lib/app-error';
 import type { AuthClaims } from '../accounts/id-tokens';
 import { policyOf, toBooking } from '../bookings/bookings.service';
-import { findLocation, type LocationRow } from '../catalogue/catalogue.repository';
+import { findLocation, listAddOns, listLocations, listPackages, type LocationRow } from '../catalogue/catalogue.repository';
 import { bookingOfCheckInCode } from '../check-in/check-in-codes';
 import {
   actionsOf,
@@ -98,7 +98,7 @@ export async function runSheet(deps: Deps, locationId: string, date: string | un
   const all = await dayData(deps, locationId, date);
   const slots = filter === 'break' ? all.slots.filter((s) => s.kind === 'break') : all.slots;
   const items = slots.flatMap((s): RunSheet['items'] => {
-    const slot: RunSheetSlot = { id: s.id, kind: s.kind, startAt: s.startAt.toISOString(), endAt: s.endAt.toISOString(), slotType: { id: s.slotTypeId, name: s.slotTypeName }, state: slotState(s, now) };
+    const slot: RunSheetSlot = { id: s.id, kind: s.kind, startAt: s.startAt.toISOString(), endAt: s.endAt.toISOString(), slotType: { id: s.slotTypeId, slug: s.slotTypeSlug, name: s.slotTypeName }, state: slotState(s, now) };
     const here = all.bookings.filter((b) => b.slot.id === s.id);
     return here.length ? here.map((booking) => ({ slot, booking })) : [{ slot, booking: null }];
   });
@@ -192,4 +192,14 @@ export async function undoAttendance(deps: Deps, staff: AuthClaims, id: string):
     }
   });
   return getStaffBooking(deps, id);
+}
+
+export async function staffCatalogue(deps: Deps): Promise<StaffCatalogue> {
+  const [locations, packages, addOns] = await Promise.all([listLocations(deps.db), listPackages(deps.db), listAddOns(deps.db)]);
+  const product = (p: { id: string; name: string; priceCents: number; maxQuantity: number }) => ({ id: p.id, name: p.name, priceCents: p.priceCents, maxQuantity: p.maxQuantity });
+  return {
+    locations: locations.map((l) => ({ id: l.id, name: l.name, address: l.address, timezone: l.timezone })),
+    packages: packages.map((p) => ({ ...product(p), slotTypeSlugs: p.slotTypeSlugs ?? null })),
+    addOns: addOns.map(product),
+  };
 }
