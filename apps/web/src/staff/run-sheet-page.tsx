@@ -123,15 +123,15 @@ function SheetRow({ item, timezone, isToday, actions, onSellWalkIn }: { item: Ru
   if (slot.kind === 'break') {
     return (
       <li className="flex items-center gap-4 rounded-xl bg-cream-200 px-4 py-2 text-ink-700" data-print="block">
-        <span className="w-36 shrink-0 font-semibold">{time}</span>
+        <span className="shrink-0 font-semibold whitespace-nowrap md:w-48">{time}</span>
         <span>Break</span>
       </li>
     );
   }
   return (
-    <li className={clsx('flex flex-col gap-3 rounded-xl bg-cream-50 px-4 py-3 ring-1 ring-cream-300 md:flex-row', booking?.attendance === 'cancelled' && 'opacity-80')} data-print="block">
-      <div className="w-36 shrink-0">
-        <span className="block font-semibold">{time}</span>
+    <li className={clsx('flex flex-col gap-3 rounded-xl bg-cream-50 px-4 ring-1 ring-cream-300 md:flex-row', booking ? 'py-3' : 'py-1.5', booking?.attendance === 'cancelled' && 'opacity-80')} data-print="block">
+      <div className="shrink-0 md:w-48">
+        <span className="block font-semibold whitespace-nowrap">{time}</span>
         <span className="text-sm text-ink-700">{slot.slotType.name}</span>
       </div>
       {booking ? (

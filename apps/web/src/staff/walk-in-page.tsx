@@ -69,8 +69,8 @@ export function WalkInPage({ location, catalogue, initialSlotId, today }: { loca
           store){sold.customer.email ? `. Receipt sent to ${sold.customer.email}.` : '.'}
         </p>
       )}
-      <form onSubmit={(e) => void submit(e)} className="grid gap-6 rounded-2xl bg-cream-50 p-5 ring-1 ring-cream-300 md:grid-cols-2">
-        <fieldset className="space-y-3">
+      <form onSubmit={(e) => void submit(e)} className="grid gap-6 rounded-2xl bg-cream-50 p-5 ring-1 ring-cream-300 lg:grid-cols-2">
+        <fieldset className="min-w-0 space-y-3">
           <legend className="mb-2 text-xl font-semibold">Session and family</legend>
           <label className={label}>
             Free session today
@@ -98,7 +98,7 @@ export function WalkInPage({ location, catalogue, initialSlotId, today }: { loca
             <input name="email" type="email" autoComplete="off" className={input} />
           </label>
         </fieldset>
-        <fieldset className="space-y-3">
+        <fieldset className="min-w-0 space-y-3">
           <legend className="mb-2 text-xl font-semibold">Who&apos;s coming</legend>
           {details.children.map((child, i) => (
             <div key={i} className="flex items-end gap-2">
@@ -147,7 +147,7 @@ export function WalkInPage({ location, catalogue, initialSlotId, today }: { loca
             <input value={details.noteForSanta} maxLength={200} onChange={(e) => setDetails((d) => ({ ...d, noteForSanta: e.target.value }))} className={input} />
           </label>
         </fieldset>
-        <fieldset className="space-y-2 md:col-span-2">
+        <fieldset className="space-y-2 lg:col-span-2">
           <legend className="mb-2 text-xl font-semibold">Packages and add-ons</legend>
           <div className="grid gap-2 sm:grid-cols-2">
             {[...packages, ...catalogue.addOns].map((p) => (
@@ -166,14 +166,14 @@ export function WalkInPage({ location, catalogue, initialSlotId, today }: { loca
             ))}
           </div>
         </fieldset>
-        <div className="flex flex-wrap items-center gap-4 md:col-span-2">
+        <div className="flex flex-wrap items-center gap-4 lg:col-span-2">
           <span className="text-xl font-semibold">Total {formatAud(total)} (includes GST)</span>
           <Button type="submit" variant="confirm" disabled={busy || !slot}>
             {busy ? 'Selling…' : 'Sell and mark paid in store'}
           </Button>
         </div>
         {problem && (
-          <div role="alert" className="rounded-lg bg-festive-50 px-4 py-3 text-festive-800 md:col-span-2">
+          <div role="alert" className="rounded-lg bg-festive-50 px-4 py-3 text-festive-800 lg:col-span-2">
             <p className="font-semibold">{problem.message}</p>
             {problem.details.length > 1 && (
               <ul className="list-disc pl-5">
