@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { bookingDetailsSchemaFor } from '@kringle/contracts/booking-details';
 import { localDateOf } from '@kringle/contracts/dates';
 import { formatAud } from '@kringle/contracts/money';
-import { greeting, nameParts } from '@kringle/contracts/names';
+import { greeting } from '@kringle/contracts/names';
 import type { StaffBooking, walkInBodySchema } from '@kringle/contracts/staff';
 import type { z } from 'zod';
 import { isUniqueViolation, type Tx } from '../../db/client';
@@ -15,7 +15,7 @@ import { priceLines } from '../checkout/cart.service';
 import { renderEmail } from '../mail/mail-layout';
 import { enqueueMail } from '../mail/outbox.repository';
 import { bookingDetails } from '../payments/payments.repository';
-import { invoiceNumber } from '../receipts/orders.service';
+import { invoiceNumber, receiptData } from '../receipts/orders.service';
 import { paymentReceiptPdf } from '../receipts/receipts.pdf';
 import { takenSessionsOf } from '../reservations/taken-sessions';
 import { claimSlotForWalkIn, insertWalkIn, recordAction, walkInSlot, type WalkInValues } from './staff.repository';
@@ -96,22 +96,25 @@ async function walkInReceiptMail(deps: Deps, tx: Tx, v: WalkInValues) {
   // The booking belongs to the staff member who sold it; the mail goes to the family.
   const d = { ...found, email: v.email!, firstName: v.firstName };
   const number = invoiceNumber(v.reference, v.orderId);
-  const pdf = await paymentReceiptPdf({
-    brandName: deps.config.BRAND_NAME,
-    abn: deps.config.SELLER_ABN,
-    invoiceNumber: number,
-    bookingReference: v.reference,
-    customerName: nameParts(v.firstName, v.lastName).fullname,
-    customerEmail: d.email,
-    sessionName: d.slotTypeName,
-    sessionStart: d.startAt,
-    locationName: d.locationName,
-    locationAddress: `${d.address}, ${d.suburb} ${d.state}`,
-    timezone: d.timezone,
-    items: v.items,
-    amountCents: v.amountCents,
-    paidAt: v.now,
-  });
+  const pdf = await paymentReceiptPdf(
+    receiptData(
+      deps,
+      {
+        reference: v.reference,
+        firstName: v.firstName,
+        lastName: v.lastName,
+        email: d.email,
+        sessionName: d.slotTypeName,
+        sessionStart: d.startAt,
+        locationName: d.locationName,
+        locationAddress: d.address,
+        suburb: d.suburb,
+        state: d.state,
+        timezone: d.timezone,
+      },
+      { id: v.orderId, items: v.items, amountCents: v.amountCents, paidAt: v.now },
+    ),
+  );
   return {
     to: d.email,
     subject: `Your receipt: ${d.slotTypeName} (${v.reference})`,
