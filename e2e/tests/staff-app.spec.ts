@@ -78,7 +78,11 @@ test('staff at the set: run sheet, QR and reference check-in, walk-in, CSV', asy
     await expect(result).toContainText(qrBooking.reference, { timeout: 30_000 });
     await expect(result.getByText('Checked in', { exact: true })).toBeVisible();
     await expect(result).toContainText('Holly Berry');
+    // Booked for later today: checked in, and told it is early.
+    await expect(result).toContainText('Early: their session is at');
     await staff.getByRole('button', { name: 'Stop camera' }).click();
+    await expectAccessible(staff, 'checked in by QR');
+    await staff.screenshot({ path: `${DIR}/1024-checked-in.png`, fullPage: true });
 
     // By reference, as typed at the desk; and a booking for another day is refused, named.
     await staff.getByLabel('Booking reference').fill(typedBooking.reference.toLowerCase());
@@ -89,6 +93,7 @@ test('staff at the set: run sheet, QR and reference check-in, walk-in, CSV', asy
     await staff.getByRole('button', { name: 'Check in', exact: true }).click();
     await expect(result.getByRole('alert')).toContainText('Wrong place or day');
     await expect(result.getByRole('alert')).toContainText(`Booking ${laterBooking.reference} is for Kringle Sydney, Pitt Street`);
+    await staff.screenshot({ path: `${DIR}/1024-wrong-day.png`, fullPage: true });
 
     // A walk-in, paid in store.
     await staff.getByRole('navigation', { name: 'Staff' }).getByRole('link', { name: 'Walk-in' }).click();

@@ -7,7 +7,19 @@ import { startScanner } from './qr-scanner';
 import { ApiProblem, postJson } from './staff-client';
 
 type Location = StaffCatalogue['locations'][number];
-type Outcome = { kind: 'ok'; booking: StaffBooking } | { kind: 'problem'; title: string; message: string };
+type Outcome = { kind: 'ok'; booking: StaffBooking; timing?: string } | { kind: 'problem'; title: string; message: string };
+
+/** Checked in, but not for the session running now: said plainly, so the family is sent the right way. */
+function timingOf(booking: StaffBooking, timezone: string, now: number): string | undefined {
+  const start = Date.parse(booking.slot.startAt);
+  const end = Date.parse(booking.slot.endAt);
+  const at = formatClockTime(booking.slot.startAt, timezone);
+  const minutes = Math.round((start - now) / 60_000);
+  const wait = minutes >= 90 ? `${Math.floor(minutes / 60)} h ${minutes % 60} min` : `${minutes} minutes`;
+  if (minutes > 20) return `Early: their session is at ${at}, in ${wait}.`;
+  if (end < now) return `Late: their session was at ${at}.`;
+  return undefined;
+}
 
 const TITLES: Record<string, string> = {
   WRONG_LOCATION_OR_DAY: 'Wrong place or day',
@@ -28,7 +40,8 @@ export function CheckInPage({ location }: { location: Location }) {
   async function checkIn(body: { code: string } | { reference: string }) {
     setBusy(true);
     try {
-      setOutcome({ kind: 'ok', booking: await postJson<StaffBooking>('/staff/check-ins', { locationId: location.id, ...body }) });
+      const booking = await postJson<StaffBooking>('/staff/check-ins', { locationId: location.id, ...body });
+      setOutcome({ kind: 'ok', booking, timing: timingOf(booking, location.timezone, Date.now()) });
     } catch (err) {
       const code = err instanceof ApiProblem ? err.code : 'ERROR';
       setOutcome({ kind: 'problem', title: TITLES[code] ?? 'Not checked in', message: err instanceof Error ? err.message : 'Please try again.' });
@@ -104,7 +117,7 @@ export function CheckInPage({ location }: { location: Location }) {
         </form>
       </div>
       <div aria-live="polite">
-        {outcome?.kind === 'ok' && <Result booking={outcome.booking} timezone={location.timezone} onUndo={() => void undo(outcome.booking)} />}
+        {outcome?.kind === 'ok' && <Result booking={outcome.booking} timing={outcome.timing} timezone={location.timezone} onUndo={() => void undo(outcome.booking)} />}
         {outcome?.kind === 'problem' && (
           <div role="alert" className="rounded-2xl bg-festive-50 p-5 ring-2 ring-festive-700">
             <h2 className="text-2xl font-semibold text-festive-800">{outcome.title}</h2>
@@ -116,7 +129,7 @@ export function CheckInPage({ location }: { location: Location }) {
   );
 }
 
-function Result({ booking, timezone, onUndo }: { booking: StaffBooking; timezone: string; onUndo: () => void }) {
+function Result({ booking, timing, timezone, onUndo }: { booking: StaffBooking; timing?: string; timezone: string; onUndo: () => void }) {
   return (
     <div className="space-y-3 rounded-2xl bg-pine-50 p-5 ring-2 ring-pine-700">
       <div className="flex flex-wrap items-center gap-3">
@@ -129,6 +142,7 @@ function Result({ booking, timezone, onUndo }: { booking: StaffBooking; timezone
         <span className="font-mono">{booking.reference}</span> · {booking.slotType.name} at {formatClockTime(booking.slot.startAt, timezone)}
         {booking.checkedInAt && <> · checked in at {formatClockTime(booking.checkedInAt, timezone)}</>}
       </p>
+      {timing && <p className="rounded-lg bg-gold-300 px-3 py-2 font-semibold text-ink-900">{timing}</p>}
       <FamilyDetails booking={booking} timezone={timezone} />
       {booking.attendance === 'checked_in' && (
         <div className="flex flex-wrap items-center gap-3">
