@@ -4,6 +4,7 @@ import { localDateOf } from '@kringle/contracts/dates';
 import { formatAud } from '@kringle/contracts/money';
 import { greeting } from '@kringle/contracts/names';
 import type { StaffBooking, walkInBodySchema } from '@kringle/contracts/staff';
+import type { FastifyInstance } from 'fastify';
 import type { z } from 'zod';
 import { isUniqueViolation, type Tx } from '../../db/client';
 import { AppError, notFound } from '../../lib/app-error';
@@ -18,10 +19,12 @@ import { bookingDetails } from '../payments/payments.repository';
 import { invoiceNumber, receiptData } from '../receipts/orders.service';
 import { paymentReceiptPdf } from '../receipts/receipts.pdf';
 import { takenSessionsOf } from '../reservations/taken-sessions';
+import { announceTaken } from '../reservations/taken-sessions.broadcast';
 import { claimSlotForWalkIn, insertWalkIn, recordAction, walkInSlot, type WalkInValues } from './staff.repository';
 import { getStaffBooking, type Deps } from './staff.service';
 
 type WalkInBody = z.output<typeof walkInBodySchema>;
+type WalkInDeps = Deps & Pick<FastifyInstance, 'pool' | 'log'>;
 
 const slotTaken = () => new AppError('SLOT_UNAVAILABLE', 409, 'Sorry, that session was just taken. Please choose another time.');
 
@@ -30,10 +33,11 @@ const slotTaken = () => new AppError('SLOT_UNAVAILABLE', 409, 'Sorry, that sessi
  * session is taken by the same conditional UPDATE on the slot row as an online hold, in the
  * transaction that writes the confirmed booking, its paid order and the staff action; a lost race
  * changes nothing and answers 409 SLOT_UNAVAILABLE. Afterwards this process's availability answers
- * and taken-sessions memo learn of it at once; other processes' answers within their 1 s cache,
- * and their memos from the database's answer at their next attempt (decision 0014).
+ * and taken-sessions memo learn of it at once, and the other processes' memos by the same
+ * announcement as a hold (decision 0014: "taken by" the staff member, who never holds, until the
+ * session ends); their availability answers within their 1 s cache.
  */
-export async function sellWalkIn(deps: Deps, staff: AuthClaims, body: WalkInBody): Promise<StaffBooking> {
+export async function sellWalkIn(deps: WalkInDeps, staff: AuthClaims, body: WalkInBody): Promise<StaffBooking> {
   const now = deps.clock.now();
   const slot = await walkInSlot(deps.db, body.slotId);
   if (!slot) throw notFound('That session');
@@ -82,6 +86,7 @@ export async function sellWalkIn(deps: Deps, staff: AuthClaims, body: WalkInBody
   }
   forgetAvailability(deps.db, slot.locationId);
   taken.remember(slot.id, null, null, now, version);
+  announceTaken(taken, deps.pool, deps.log, { slotId: slot.id, holderId: staff.userId, reservationId: id, endsAt: slot.endAt });
   return getStaffBooking(deps, id);
 }
 
