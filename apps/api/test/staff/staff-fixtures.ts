@@ -1,11 +1,18 @@
 import { randomUUID } from 'node:crypto';
-import { sql } from 'drizzle-orm';
+import type { LightMyRequestResponse } from 'fastify';
+import { zonedToInstant } from '@kringle/contracts/dates';
+import { eq, sql } from 'drizzle-orm';
 import type { BookingDetails } from '@kringle/contracts/booking-details';
 import type { Db } from '../../src/db/client';
 import { users } from '../../src/db/schema/accounts';
 import { bookings, orders } from '../../src/db/schema/bookings';
+import { packages } from '../../src/db/schema/catalogue';
+import { ManualClock } from '../../src/lib/clock';
+import { demoSeason } from '../../src/modules/catalogue/demo-season';
+import { loadSeason } from '../../src/modules/catalogue/season.service';
 import type { IdTokens } from '../../src/modules/accounts/id-tokens';
 import { newBookingReference } from '../../src/modules/checkout/booking-reference';
+import { createTestApp, type TestApp } from '../test-app';
 
 export interface Person {
   id: string;
@@ -69,4 +76,61 @@ export async function bookDirect(
   await db.insert(orders).values({ bookingId: row!.id, userId: owner.id, status: status === 'payment_pending' ? 'pending' : 'paid', items, amountCents: 3995, paidAt: status === 'payment_pending' ? null : new Date() });
   if (status === 'completed') await db.execute(sql`update slots set booking_id = ${row!.id}::uuid where id = ${slotId}::uuid`);
   return { id: row!.id, reference: row!.reference };
+}
+
+export const SYDNEY = 'Australia/Sydney';
+
+export interface StaffDay {
+  t: TestApp;
+  clock: ManualClock;
+  elf: Person;
+  family: Person;
+  sydney: string;
+  brisbane: string;
+  /** A day at least two days ahead (not a Thursday) with standard sessions in Sydney. */
+  day: string;
+  /** Standard sessions of `day` in Sydney, in order. */
+  sessions: { id: string; start_at: string }[];
+  /** The Classic Print package's id. */
+  classic: string;
+  call(method: 'GET' | 'POST', url: string, who: Person | null, payload?: object): Promise<LightMyRequestResponse>;
+}
+
+/** The staff tests' world: an app on a manual clock, the demo season, a staff member and a family. */
+export async function staffDay(): Promise<StaffDay> {
+  const clock = new ManualClock(new Date());
+  const t = await createTestApp({}, clock);
+  await loadSeason(t.db, demoSeason(clock.now(), { days: 14 }), clock.now());
+  const ids = (await t.db.execute(sql`select id, slug from locations`)).rows;
+  const sydney = ids.find((r) => r.slug === 'sydney-pitt-street')!.id as string;
+  const brisbane = ids.find((r) => r.slug === 'brisbane-queen-street')!.id as string;
+  const first = (
+    await t.db.execute(sql`
+    select s.start_at from slots s join slot_types st on st.id = s.slot_type_id
+    where s.location_id = ${sydney}::uuid and st.slug = 'standard' and s.start_at > now() + interval '2 days'
+      and extract(isodow from s.start_at at time zone ${SYDNEY}) <> 4
+    order by s.start_at limit 1`)
+  ).rows[0]!;
+  const day = new Intl.DateTimeFormat('en-CA', { timeZone: SYDNEY }).format(new Date(first.start_at as string));
+  const sessions = (
+    await t.db.execute(sql`
+    select s.id, s.start_at from slots s join slot_types st on st.id = s.slot_type_id
+    where s.location_id = ${sydney}::uuid and st.slug = 'standard' and s.kind = 'session'
+      and s.start_at >= ${zonedToInstant(day, '10:00', SYDNEY).toISOString()}::timestamptz and s.start_at < ${zonedToInstant(day, '17:30', SYDNEY).toISOString()}::timestamptz
+    order by s.start_at`)
+  ).rows as { id: string; start_at: string }[];
+  const [p] = await t.db.select().from(packages).where(eq(packages.slug, 'classic-print'));
+  return {
+    t,
+    clock,
+    elf: await createPerson(t.db, true, { firstName: 'Buddy', lastName: 'Elf' }),
+    family: await createPerson(t.db, false),
+    sydney,
+    brisbane,
+    day,
+    sessions,
+    classic: p!.id,
+    call: async (method, url, who, payload) =>
+      t.app.inject({ method, url: `/api/v1${url}`, headers: who ? await headersOf(t.app.idTokens, who) : {}, ...(payload ? { payload } : {}) }),
+  };
 }
