@@ -10,6 +10,8 @@ import boundaries from './tools/eslint/boundaries-rule.js';
  * takes its place in this list.
  */
 const API_MODULES = [
+  'staff',
+  'waitlist',
   'bookings',
   'payments',
   'checkout',
@@ -70,17 +72,27 @@ export default tseslint.config(
           layers: [
             {
               from: 'apps/web/src/features/{feature}',
-              disallow: ['apps/web/src/features/{feature}', 'apps/web/src/app'],
+              disallow: ['apps/web/src/features/{feature}', 'apps/web/src/app', 'apps/web/src/staff'],
               message: 'A feature imports only itself, components, lib and contracts: compose features in app/',
             },
             {
-              from: 'apps/web/src/components',
+              from: 'apps/web/src/app',
+              disallow: ['apps/web/src/staff'],
+              message: 'The customer app never loads staff code (issue 19: its own entry and bundle)',
+            },
+            {
+              from: 'apps/web/src/staff',
               disallow: ['apps/web/src/features', 'apps/web/src/app'],
+              message: 'The staff app is its own entry: it uses components, lib and contracts, never the customer app',
+            },
+            {
+              from: 'apps/web/src/components',
+              disallow: ['apps/web/src/features', 'apps/web/src/app', 'apps/web/src/staff'],
               message: 'Shared components know no feature and no app wiring',
             },
             {
               from: 'apps/web/src/lib',
-              disallow: ['apps/web/src/features', 'apps/web/src/app', 'apps/web/src/components'],
+              disallow: ['apps/web/src/features', 'apps/web/src/app', 'apps/web/src/components', 'apps/web/src/staff'],
               message: 'lib/ is plain code below components and features',
             },
           ],

@@ -14,7 +14,7 @@ process.env.VITE_BRAND_NAME ||= 'Kringle';
  * sends to browsers that accept them (@fastify/static preCompressed): a phone on a slow network
  * downloads about a third of the bytes, with no compression work per request.
  */
-function precompress(): Plugin {
+export function precompress(): Plugin {
   let outDir = 'dist';
   const walk = (dir: string): string[] =>
     fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => (entry.isDirectory() ? walk(path.join(dir, entry.name)) : [path.join(dir, entry.name)]));

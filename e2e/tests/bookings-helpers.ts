@@ -45,17 +45,22 @@ const isoDate = (d: Date) => d.toISOString().slice(0, 10);
  * open), checks a package out and, unless `pay` is false, pays with the sandbox's success card
  * the way the web app's card form does. Parallel tests pick random sessions so they rarely meet.
  */
-export async function bookThroughApi(api: CustomerClient, request: APIRequestContext, options: { pay?: boolean; daysAhead?: number } = {}): Promise<Booking> {
+export async function bookThroughApi(
+  api: CustomerClient,
+  request: APIRequestContext,
+  /** `slot`: that session exactly (the staff specs book one later today). */
+  options: { pay?: boolean; daysAhead?: number; slot?: { id: string; locationId: string; slotTypeId: string } } = {},
+): Promise<Booking> {
   const { items: locations } = await api.get<{ items: Location[] }>('/common/locations');
-  const location = locations.find((l) => l.name.includes('Sydney')) ?? locations[0]!;
-  const slotType = location.slotTypes.find((t) => t.name === 'Santa photos') ?? location.slotTypes[0]!;
+  const location = locations.find((l) => (options.slot ? l.id === options.slot.locationId : l.name.includes('Sydney'))) ?? locations[0]!;
+  const slotType = location.slotTypes.find((t) => (options.slot ? t.id === options.slot.slotTypeId : t.name === 'Santa photos')) ?? location.slotTypes[0]!;
   const from = isoDate(new Date(Date.now() + (options.daysAhead ?? 4) * 86_400_000));
   const to = isoDate(new Date(Date.now() + ((options.daysAhead ?? 4) + 10) * 86_400_000));
   const dates = await api.get<{ items: { date: string; available: number }[] }>(`/booking-slot/${location.id}/available-dates?slotTypeId=${slotType.id}&from=${from}&to=${to}`);
   const open = dates.items.filter((d) => d.available > 0);
   const day = open[Math.floor(Math.random() * open.length)]!;
   const slots = await api.get<{ items: { id: string; kind: string; status: string }[] }>(`/booking-slot/${location.id}/available-slots?date=${day.date}&slotTypeId=${slotType.id}`);
-  const free = slots.items.filter((s) => s.kind === 'session' && s.status === 'available');
+  const free = options.slot ? [{ id: options.slot.id }] : slots.items.filter((s) => s.kind === 'session' && s.status === 'available');
   // Another test may take the same session between the list and the hold: try a few.
   let hold: { id?: string; code?: string } = {};
   for (let attempt = 0; attempt < 3 && !hold.id; attempt++) {

@@ -31,6 +31,7 @@ import { stripePlugin } from './plugins/stripe';
 import { bookingsRoutes } from './modules/bookings/bookings.routes';
 import { ordersRoutes } from './modules/orders/orders.routes';
 import { policyRoutes } from './modules/policy/policy.routes';
+import { staffRoutes } from './modules/staff/staff.routes';
 
 export interface AppDeps {
   config: Config;
@@ -124,6 +125,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       await api.register(checkoutRoutes);
       await api.register(bookingsRoutes);
       await api.register(ordersRoutes);
+      await api.register(staffRoutes);
       await api.register(stripeWebhookRoutes);
     },
     { prefix: '/api/v1' },

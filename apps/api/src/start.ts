@@ -95,7 +95,7 @@ function printBanner(url: string, embedded: boolean, stripeSandboxUrl?: string) 
     lines.push('  Demo accounts (password HoHoHo-2026!):');
     lines.push('    demo@kringle.test  verified customer');
     lines.push('    new@kringle.test   unverified customer');
-    lines.push('    elf@kringle.test   staff (refused by this app)');
+    lines.push(`    elf@kringle.test   staff: the staff app at ${url}/staff (refused by the customer app)`);
   }
   lines.push('  Press Ctrl-C to stop.', '');
   console.log(lines.join('\n'));

@@ -16,6 +16,7 @@ describe('serving the built web app', () => {
     fs.mkdirSync(path.join(dist, 'assets'));
     fs.mkdirSync(path.join(dist, '.vite'));
     fs.writeFileSync(path.join(dist, 'index.html'), '<!doctype html><html><head><title>Kringle</title></head><body><div id="root"></div></body></html>');
+    fs.writeFileSync(path.join(dist, 'staff.html'), '<!doctype html><html><head><title>Staff</title></head><body><div id="root"></div></body></html>');
     fs.writeFileSync(path.join(dist, 'assets', 'login-page-abc.js'), script);
     fs.writeFileSync(path.join(dist, 'assets', 'login-page-abc.js.br'), brotliCompressSync(script));
     // What a build with public source maps leaves (apps/web keeps them out of dist/ now).
@@ -44,6 +45,21 @@ describe('serving the built web app', () => {
       const page = await t.app.inject(url);
       expect(page.statusCode, url).toBe(200);
       expect(page.body, url).not.toContain('modulepreload');
+    }
+  });
+
+  it('serves the staff app (its own entry) at /staff and below, and the customer app everywhere else', async () => {
+    for (const url of ['/staff', '/staff/', '/staff/check-in', '/staff/walk-in?x=1']) {
+      const page = await t.app.inject(url);
+      expect(page.statusCode, url).toBe(200);
+      expect(page.body, url).toContain('<title>Staff</title>');
+      // The camera is allowed here only (plugins/security.ts).
+      expect(page.headers['permissions-policy'], url).toMatch(/camera=\(self\)/);
+    }
+    for (const url of ['/staffing', '/bookings', '/']) {
+      const page = await t.app.inject(url);
+      expect(page.body, url).toContain('<title>Kringle</title>');
+      expect(page.headers['permissions-policy'], url).toMatch(/camera=\(\)/);
     }
   });
 

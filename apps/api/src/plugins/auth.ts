@@ -15,10 +15,13 @@ import { findUserById } from '../modules/accounts/users.repository';
  * - `signed-in`: a valid ID token, e-mail verification not needed (API.md "unverified ok").
  * - `public`: no token needed; every public route says so on itself, or is registered inside a
  *   `markPublicScope` scope (routes that plugins add for us: static files, the docs page).
- * Every non-public level answers 401 UNAUTHENTICATED for a missing, invalid or expired token
- * and 403 STAFF_NOT_ALLOWED for a staff (`dashboard_user`) token: this API serves customers only.
+ * - `staff`: a valid ID token with the `dashboard_user` claim (the staff app, issue 19): 403
+ *   STAFF_ONLY for a customer's token. Staff accounts are made by the brand, so their e-mail is
+ *   not checked.
+ * Every non-public level answers 401 UNAUTHENTICATED for a missing, invalid or expired token.
+ * The customer levels answer 403 STAFF_NOT_ALLOWED for a staff token: staff work in the staff app.
  */
-export const AUTH_ACCESS = ['public', 'signed-in', 'customer'] as const;
+export const AUTH_ACCESS = ['public', 'signed-in', 'customer', 'staff'] as const;
 export type AuthAccess = (typeof AUTH_ACCESS)[number];
 export const DEFAULT_AUTH_ACCESS: AuthAccess = 'customer';
 
@@ -67,11 +70,15 @@ export function settleRouteAccess(this: FastifyInstance, route: RouteOptions): v
 
 export const unauthenticatedError = () => new AppError('UNAUTHENTICATED', 401, 'User not authenticated');
 
-/** The caller of a route that declared `signed-in` or `customer` access. */
+/** The caller of a route that declared `signed-in`, `customer` or `staff` access. */
 export function authOf(request: FastifyRequest): AuthClaims {
   if (!request.auth) throw unauthenticatedError();
   return request.auth;
 }
+
+/** A verified caller that needs no further check (no database read) for this access level. */
+const admits = (access: AuthAccess, claims: AuthClaims) =>
+  access === 'staff' ? claims.staff : !claims.staff && (access !== 'customer' || claims.emailVerified);
 
 function bearerToken(request: FastifyRequest): string | null {
   const header = request.headers.authorization;
@@ -103,7 +110,7 @@ export const authPlugin = fp(
       if (access === 'public') return done();
       const token = bearerToken(request);
       const known = token ? verified.peek(token, app.clock.now().getTime()) : undefined;
-      if (known && !known.staff && (access !== 'customer' || known.emailVerified)) {
+      if (known && admits(access, known)) {
         request.auth = known;
         return done();
       }
@@ -113,6 +120,11 @@ export const authPlugin = fp(
     async function authenticate(request: FastifyRequest, access: AuthAccess, token: string | null): Promise<void> {
       const claims = token ? await verified.verify(token, app.clock.now().getTime(), (t) => app.idTokens.verify(t)) : null;
       if (!claims) throw unauthenticatedError();
+      if (access === 'staff') {
+        if (!claims.staff) throw new AppError('STAFF_ONLY', 403, 'Staff only');
+        request.auth = claims;
+        return;
+      }
       if (claims.staff) throw new AppError('STAFF_NOT_ALLOWED', 403, 'Not Authorized to login');
       if (access === 'customer' && !claims.emailVerified) {
         // A token issued before the user clicked the link still says unverified: the database decides.

@@ -76,7 +76,7 @@ function headersOf(middleware: ReturnType<typeof helmet>): Record<string, string
  */
 const PERMISSIONS_POLICY = 'camera=(), microphone=(), geolocation=(), payment=(self "https://js.stripe.com"), usb=(), display-capture=()';
 /**
- * The camera is allowed on one path only: a future staff app's page under /staff scans the
+ * The camera is allowed on one path only: the staff app under /staff (issue 19) scans the
  * bookings' QR codes there. Everything else (the customer app, the API) never needs it.
  */
 const STAFF_PERMISSIONS_POLICY = PERMISSIONS_POLICY.replace('camera=()', 'camera=(self)');

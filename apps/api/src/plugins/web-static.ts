@@ -18,14 +18,18 @@ function routePreloads(dist: string): Record<string, string[]> {
   }
 }
 
+/** The staff app (issue 19) is its own entry of the web build: /staff and everything under it. */
+const isStaffPage = (pathname: string) => pathname === '/staff' || pathname.startsWith('/staff/');
+
 /**
- * index.html, with `<link rel="modulepreload">` for the lazy chunks of the requested route, so
- * a phone fetches the page alongside the entry rather than after it. Read per request (a few
- * kB), like the assets, so a rebuild is served at once.
+ * index.html (staff.html under /staff), with `<link rel="modulepreload">` for the lazy chunks of
+ * the requested route, so a phone fetches the page alongside the entry rather than after it.
+ * Read per request (a few kB), like the assets, so a rebuild is served at once.
  */
 function sendIndex(reply: FastifyReply, dist: string, url: string) {
-  const html = fs.readFileSync(path.join(dist, 'index.html'), 'utf8');
   const pathname = url.split(/[?#]/, 1)[0]!.replace(/\/+$/, '') || '/';
+  const page = isStaffPage(pathname) && fs.existsSync(path.join(dist, 'staff.html')) ? 'staff.html' : 'index.html';
+  const html = fs.readFileSync(path.join(dist, page), 'utf8');
   const links = (routePreloads(dist)[pathname] ?? [])
     .filter((href) => /^\/assets\/[\w.-]+\.js$/.test(href))
     .map((href) => `<link rel="modulepreload" crossorigin href="${href}">`)

@@ -39,6 +39,11 @@ const SHARED = [
   '/api/v1/booking-slot/{id}/slots/{slotId}',
   '/api/v1/booking-slot/{locationId}/live',
 ];
+/**
+ * The staff app's routes (issue 19): a staff token only. Their ids name any booking (staff act at
+ * every location), so they are not "owned"; every one refuses a customer, checked below.
+ */
+const isStaffRoute = (path: string) => path.startsWith('/api/v1/staff/');
 /** Token routes an unverified customer may call (API.md "unverified ok"). */
 const UNVERIFIED_OK = ['GET /api/v1/user/me', 'POST /api/v1/user/auth/email-verification'];
 
@@ -105,13 +110,24 @@ describe('access control on every route', () => {
       'POST /api/v1/bookings/{id}/cancel': { reason: 'not mine' },
       'POST /api/v1/bookings/{id}/reschedule': { reservationId: malloryHold.reservationId },
       'PUT /api/v1/bookings/{id}/details': { children: [{ firstName: 'Not', age: 5 }], adults: 1, pets: 0, accessNeeds: [], accessNote: '', noteForSanta: '' },
+      'POST /api/v1/staff/check-ins': { locationId: UUID_ZERO, reference: 'KR-22222' },
+      'POST /api/v1/staff/walk-ins': {
+        slotId: malloryHold.slotId,
+        firstName: 'Not',
+        lastName: 'Staff',
+        details: { children: [], adults: 1, pets: 0, accessNeeds: [], accessNote: '', noteForSanta: '' },
+        packages: [{ id: UUID_ZERO, quantity: 1 }],
+        addOns: [],
+      },
     })[key(op)];
+  /** Query strings a route needs, so validation never answers before access control. */
+  const queryFor = (op: Operation) => (op.path.startsWith('/api/v1/staff/run-sheet') ? `?locationId=${UUID_ZERO}` : '');
   const send = (op: Operation, url: string, headers: Record<string, string>, payload = bodyFor(op)) =>
     w.t.app.inject({ method: op.method as 'GET', url, headers, ...(payload ? { payload } : {}) });
 
   it('knows every route with a path parameter (a new one must be classified here)', () => {
     const withParams = ops.filter((op) => op.pathParams.length).map((op) => op.path);
-    expect(withParams.filter((p) => !OWNED[p] && !SHARED.includes(p))).toEqual([]);
+    expect(withParams.filter((p) => !OWNED[p] && !SHARED.includes(p) && !isStaffRoute(p))).toEqual([]);
     expect(Object.keys(OWNED).filter((p) => !withParams.includes(p))).toEqual([]);
   });
 
@@ -175,9 +191,9 @@ describe('access control on every route', () => {
     }
   });
 
-  it('refuses a staff token on every token route with 403 STAFF_NOT_ALLOWED, and no token with 401', async () => {
+  it('refuses a staff token on every customer route with 403 STAFF_NOT_ALLOWED, and no token with 401', async () => {
     const staff = await createCustomer(w.t.db, w.t.app.idTokens, { staff: true });
-    const tokenOps = ops.filter((o) => o.token);
+    const tokenOps = ops.filter((o) => o.token && !isStaffRoute(o.path));
     expect(tokenOps.length).toBeGreaterThan(20);
     const before = await stateChecksum(w.t.app);
     for (const op of tokenOps) {
@@ -190,9 +206,43 @@ describe('access control on every route', () => {
     expect(await stateChecksum(w.t.app)).toEqual(before);
   });
 
+  it('refuses a customer (verified or not) on every staff route with 403 STAFF_ONLY, and no token with 401', async () => {
+    const staffOps = ops.filter((o) => isStaffRoute(o.path));
+    expect(staffOps.map(key).sort()).toEqual(
+      [
+        'GET /api/v1/staff/catalogue',
+        'GET /api/v1/staff/run-sheet',
+        'GET /api/v1/staff/run-sheet.csv',
+        'POST /api/v1/staff/check-ins',
+        'POST /api/v1/staff/bookings/{id}/no-show',
+        'POST /api/v1/staff/bookings/{id}/undo',
+        'POST /api/v1/staff/walk-ins',
+      ].sort(),
+    );
+    expect(staffOps.every((o) => o.token)).toBe(true);
+    const unverified = await createCustomer(w.t.db, w.t.app.idTokens, { verified: false });
+    const before = await stateChecksum(w.t.app);
+    for (const op of staffOps) {
+      const url = fillPath(op.path, { id: aliceIds.bookings[1]! }) + queryFor(op);
+      for (const who of [alice, mallory, unverified]) {
+        const res = await send(op, url, who.headers);
+        expectContractError(res, 403, 'STAFF_ONLY');
+        expect(res.json().error).toBe('Staff only');
+      }
+      expectContractError(await send(op, url, {}), 401, 'UNAUTHENTICATED');
+    }
+    expect(await stateChecksum(w.t.app)).toEqual(before);
+    // The same calls with a staff token get past access control (the answers are the routes' own).
+    const staff = await createCustomer(w.t.db, w.t.app.idTokens, { staff: true });
+    for (const op of staffOps) {
+      const res = await send(op, fillPath(op.path, { id: aliceIds.bookings[1]! }) + queryFor(op), staff.headers);
+      expect([401, 403], `${key(op)}: ${res.body}`).not.toContain(res.statusCode);
+    }
+  });
+
   it('refuses an unverified customer with 403 EMAIL_NOT_VERIFIED everywhere but the "unverified ok" routes', async () => {
     const unverified = await createCustomer(w.t.db, w.t.app.idTokens, { verified: false });
-    for (const op of ops.filter((o) => o.token && !UNVERIFIED_OK.includes(key(o)))) {
+    for (const op of ops.filter((o) => o.token && !isStaffRoute(o.path) && !UNVERIFIED_OK.includes(key(o)))) {
       const url = fillPath(op.path, Object.fromEntries(op.pathParams.map((p) => [p, randomUUID()])));
       expectContractError(await send(op, url, unverified.headers), 403, 'EMAIL_NOT_VERIFIED');
     }

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { bigint, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import type { BookingDetails as FamilyDetails } from '@kringle/contracts/booking-details';
 import { users } from './accounts';
 import { locations, slots, slotTypes } from './catalogue';
@@ -65,6 +65,13 @@ export const bookings = pgTable(
     detailsUpdatedAt: timestamp('details_updated_at', { withTimezone: true }),
     /** Set by the retention job when it deletes the details. */
     detailsDeletedAt: timestamp('details_deleted_at', { withTimezone: true }),
+    /** Attendance, set by the staff app (issue 19); at most one of the two at a time. */
+    checkedInAt: timestamp('checked_in_at', { withTimezone: true }),
+    noShowAt: timestamp('no_show_at', { withTimezone: true }),
+    /** A walk-in family has no account: its name and optional e-mail (receipt) live here. */
+    walkinFirstName: text('walkin_first_name'),
+    walkinLastName: text('walkin_last_name'),
+    walkinEmail: text('walkin_email'),
   },
   (t) => [
     uniqueIndex('bookings_reference_key').on(t.reference),
@@ -145,4 +152,21 @@ export const refunds = pgTable(
     completedAt: timestamp('completed_at', { withTimezone: true }),
   },
   (t) => [index('refunds_order_idx').on(t.orderId), index('refunds_pending_idx').on(t.status).where(sql`status = 'pending'`)],
+);
+
+/** Every staff action on a booking (issue 19): who, what, when. */
+export const staffActions = pgTable(
+  'staff_actions',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    bookingId: uuid('booking_id')
+      .notNull()
+      .references(() => bookings.id, { onDelete: 'cascade' }),
+    staffUserId: uuid('staff_user_id').references(() => users.id, { onDelete: 'set null' }),
+    staffEmail: text('staff_email').notNull(),
+    action: text('action').notNull(),
+    at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
+    seq: bigint('seq', { mode: 'number' }).generatedAlwaysAsIdentity(),
+  },
+  (t) => [index('staff_actions_booking_idx').on(t.bookingId, t.at, t.seq)],
 );

@@ -26,7 +26,8 @@ export interface BookingView {
   allowsPets: boolean;
 }
 
-const SELECT = sql`
+/** The booking view's columns and joins (`b` bookings, `s` slots); the staff run sheet reads it too. */
+export const BOOKING_VIEW_SELECT = sql`
   select b.id, b.reference, b.status, b.source, b.location_id, l.name as location_name, l.address, l.timezone,
          b.slot_id, s.start_at, s.end_at, b.slot_type_id, st.name as slot_type_name, b.items, b.amount_cents,
          coalesce((select sum(o.refunded_cents) from orders o where o.booking_id = b.id), 0)::int as refunded_cents,
@@ -36,7 +37,7 @@ const SELECT = sql`
   join slots s on s.id = b.slot_id
   join slot_types st on st.id = b.slot_type_id`;
 
-const toView = (r: Record<string, unknown>): BookingView => ({
+export const toView = (r: Record<string, unknown>): BookingView => ({
   id: r.id as string,
   reference: r.reference as string,
   status: r.status as BookingView['status'],
@@ -60,7 +61,7 @@ const toView = (r: Record<string, unknown>): BookingView => ({
 });
 
 export async function findBookingView(db: DbOrTx, id: string, userId: string): Promise<BookingView | undefined> {
-  const result = await db.execute(sql`${SELECT} where b.id = ${id}::uuid and b.user_id = ${userId}::uuid`);
+  const result = await db.execute(sql`${BOOKING_VIEW_SELECT} where b.id = ${id}::uuid and b.user_id = ${userId}::uuid`);
   return result.rows[0] ? toView(result.rows[0]) : undefined;
 }
 
@@ -90,6 +91,6 @@ export async function listBookingViews(
       : sql`and (s.start_at, b.id) < (${args.cursor.startAt}::timestamptz, ${args.cursor.id}::uuid)`
     : sql``;
   const order = args.tab === 'upcoming' ? sql`order by s.start_at asc, b.id asc` : sql`order by s.start_at desc, b.id desc`;
-  const result = await db.execute(sql`${SELECT} where b.user_id = ${args.userId}::uuid and ${where} ${after} ${order} limit ${args.limit}`);
+  const result = await db.execute(sql`${BOOKING_VIEW_SELECT} where b.user_id = ${args.userId}::uuid and ${where} ${after} ${order} limit ${args.limit}`);
   return result.rows.map(toView);
 }

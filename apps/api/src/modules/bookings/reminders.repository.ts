@@ -2,13 +2,14 @@ import { sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
 
 /**
- * Confirmed bookings whose session starts in (from, to] and that had no reminder yet, locked
+ * Confirmed online bookings (a walk-in is already at the set) whose session starts in (from, to]
+ * and that had no reminder yet, locked
  * with SKIP LOCKED so that several processes never pick the same one.
  */
 export async function lockDueReminders(tx: DbOrTx, from: Date, to: Date, limit = 200): Promise<string[]> {
   const due = await tx.execute(sql`
     select b.id from bookings b join slots s on s.id = b.slot_id
-    where b.status = 'completed' and b.reminder_sent_at is null
+    where b.status = 'completed' and b.source = 'online' and b.reminder_sent_at is null
       and s.start_at > ${from.toISOString()}::timestamptz
       and s.start_at <= ${to.toISOString()}::timestamptz
     limit ${limit} for update of b skip locked`);

@@ -54,11 +54,11 @@ export async function checkInCodeFor(db: DbOrTx, booking: { id: string; referenc
 }
 
 /**
- * The booking a scanned code checks in, or null: a malformed or forged code, an unknown
- * reference, or a booking that is not confirmed now (a cancelled booking's code stops working).
- * For the staff check-in route (issue 19); whitespace and lowercase from a typed code are forgiven.
+ * The booking a genuine code names, whatever its status, or null for a malformed or forged code
+ * or an unknown reference. The staff check-in route uses it so that a cancelled booking's code is
+ * told apart ("cancelled") from a code that is not ours. Whitespace and lowercase are forgiven.
  */
-export async function verifyCheckInCode(db: DbOrTx, code: string): Promise<string | null> {
+export async function bookingOfCheckInCode(db: DbOrTx, code: string): Promise<{ id: string; status: string } | null> {
   const match = CODE_PATTERN.exec(code.trim().toUpperCase());
   if (!match) return null;
   const [, reference, tail] = match as unknown as [string, string, string];
@@ -68,5 +68,11 @@ export async function verifyCheckInCode(db: DbOrTx, code: string): Promise<strin
   const expected = Buffer.from(mac(await signingKey(db), row.id));
   const given = Buffer.from(tail);
   if (expected.length !== given.length || !timingSafeEqual(expected, given)) return null;
-  return row.status === 'completed' ? row.id : null;
+  return row;
+}
+
+/** The confirmed booking a scanned code checks in, or null (a cancelled booking's code stops working). */
+export async function verifyCheckInCode(db: DbOrTx, code: string): Promise<string | null> {
+  const row = await bookingOfCheckInCode(db, code);
+  return row?.status === 'completed' ? row.id : null;
 }

@@ -3,6 +3,7 @@ import type { z } from 'zod';
 import type { createCartBodySchema } from '@kringle/contracts/cart';
 import { CURRENCY, formatAud, gstOf } from '@kringle/contracts/money';
 import type { FastifyInstance } from 'fastify';
+import type { DbOrTx } from '../../db/client';
 import { AppError, notFound, type ErrorDetail } from '../../lib/app-error';
 import { findReservation } from '../reservations/reservations.repository';
 import { activeProducts, insertCart, slotTypeSlugOfSlot, type CartRow } from './cart.repository';
@@ -29,8 +30,26 @@ export async function createCart(deps: Deps, userId: string, body: CartBody): Pr
   if (reservation.status !== 'active' || reservation.expiresAt <= deps.clock.now()) {
     throw new AppError('HOLD_EXPIRED', 409, 'Your hold on this session has ended. Please choose a session again.');
   }
-  const typeSlug = await slotTypeSlugOfSlot(deps.db, reservation.slotId);
-  const found = await activeProducts(deps.db, body.packages.map((p) => p.id), body.addOns.map((a) => a.id));
+  const items = await priceLines(deps.db, reservation.slotId, body);
+  const amountCents = items.reduce((sum, item) => sum + item.totalCents, 0);
+  if (body.amount !== amountCents) {
+    throw new AppError('PRICE_MISMATCH', 409, `Prices have changed: your total is now ${formatAud(amountCents)}. Please check your cart.`, [
+      { path: 'body.amount', message: `expected ${amountCents}` },
+    ]);
+  }
+  const row = await insertCart(deps.db, { userId, reservationId: reservation.id, items, amountCents, gstCents: gstOf(amountCents) });
+  return toCart(row);
+}
+
+type Lines = { packages: { id: string; quantity: number }[]; addOns: { id: string; quantity: number }[] };
+
+/**
+ * Prices packages and add-ons for a session from today's catalogue; 400 VALIDATION_FAILED for
+ * one not offered there or over its limit. Shared by the cart and the staff app's walk-ins.
+ */
+export async function priceLines(db: DbOrTx, slotId: string, body: Lines): Promise<LineItem[]> {
+  const typeSlug = await slotTypeSlugOfSlot(db, slotId);
+  const found = await activeProducts(db, body.packages.map((p) => p.id), body.addOns.map((a) => a.id));
   const problems: ErrorDetail[] = [];
   const items: LineItem[] = [];
 
@@ -55,13 +74,5 @@ export async function createCart(deps: Deps, userId: string, body: CartBody): Pr
     }
   });
   if (problems.length) throw new AppError('VALIDATION_FAILED', 400, 'Some items in your cart are not available.', problems);
-
-  const amountCents = items.reduce((sum, item) => sum + item.totalCents, 0);
-  if (body.amount !== amountCents) {
-    throw new AppError('PRICE_MISMATCH', 409, `Prices have changed: your total is now ${formatAud(amountCents)}. Please check your cart.`, [
-      { path: 'body.amount', message: `expected ${amountCents}` },
-    ]);
-  }
-  const row = await insertCart(deps.db, { userId, reservationId: reservation.id, items, amountCents, gstCents: gstOf(amountCents) });
-  return toCart(row);
+  return items;
 }

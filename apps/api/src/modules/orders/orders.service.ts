@@ -42,9 +42,12 @@ export async function getOrder(deps: Deps, userId: string, bookingId: string, or
 }
 
 /** The invoice number is stable: the booking reference and the order's first characters. */
-const invoiceNumber = (reference: string, orderId: string) => `${reference}-${orderId.slice(0, 6).toUpperCase()}`;
+export const invoiceNumber = (reference: string, orderId: string) => `${reference}-${orderId.slice(0, 6).toUpperCase()}`;
 
-function receiptData(deps: Deps, booking: NonNullable<Awaited<ReturnType<typeof bookingForReceipts>>>, order: OrderRow): ReceiptData {
+type ReceiptBooking = Omit<NonNullable<Awaited<ReturnType<typeof bookingForReceipts>>>, 'id'>;
+
+/** What a tax invoice prints; also for a walk-in's receipt (modules/staff), whose family has no account. */
+export function receiptData(deps: Pick<Deps, 'config'>, booking: ReceiptBooking, order: Pick<OrderRow, 'id' | 'items' | 'amountCents' | 'paidAt'>): ReceiptData {
   return {
     brandName: deps.config.BRAND_NAME,
     abn: deps.config.SELLER_ABN,

@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { noOneWaitingFor } from '../waitlist/waitlist-guard';
+import { noOneWaitingFor } from './waitlist-guard';
 import type { HoldTargetRow, QuickHoldArgs, QuickHoldOutcome } from './reservations.repository';
 
 export interface BatchHoldOutcome extends QuickHoldOutcome {

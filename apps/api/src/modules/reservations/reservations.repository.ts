@@ -3,7 +3,7 @@ import type pg from 'pg';
 import type { DbOrTx, Tx } from '../../db/client';
 import { locations, slots } from '../../db/schema/catalogue';
 import { reservations } from '../../db/schema/reservations';
-import { noOneWaitingFor } from '../waitlist/waitlist-guard';
+import { noOneWaitingFor } from './waitlist-guard';
 
 export type ReservationRow = typeof reservations.$inferSelect;
 

@@ -5,7 +5,7 @@ import { forgetAvailability } from '../availability/availability.cache';
 import { enqueueMail } from '../mail/outbox.repository';
 import { takenSessionsOf } from '../reservations/taken-sessions';
 import { announceTaken } from '../reservations/taken-sessions.broadcast';
-import { noOneWaitingFor } from './waitlist-guard';
+import { noOneWaitingFor } from '../reservations/waitlist-guard';
 import { freeNow, endEntry, releaseOffer } from './waitlist.repository';
 import { waitlistOfferMail } from './waitlist.emails';
 import {

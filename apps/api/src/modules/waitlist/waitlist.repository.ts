@@ -1,6 +1,6 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx, Tx } from '../../db/client';
-import { noOneWaitingFor } from './waitlist-guard';
+import { noOneWaitingFor } from '../reservations/waitlist-guard';
 
 /** Bookings that make a day "booked" for a family: paid or being paid (as the booking limit counts them). */
 const BOOKING_LIVE = `b.status in ('payment_pending', 'completed')`;

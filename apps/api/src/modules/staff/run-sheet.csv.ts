@@ -1,0 +1,69 @@
+import { accessSummary } from '@kringle/contracts/booking-details';
+import { formatClockTime } from '@kringle/contracts/dates';
+import { ATTENDANCE_LABELS } from '@kringle/contracts/staff';
+import type { DayData } from './staff.service';
+
+const HEADER = [
+  'Start',
+  'End',
+  'Session',
+  'Reference',
+  'Family',
+  'E-mail',
+  'Children',
+  'Adults',
+  'Pets',
+  'People',
+  'Access needs',
+  'Access note',
+  'Note for Santa',
+  'Packages and add-ons',
+  'Source',
+  'Status',
+  'Checked in',
+] as const;
+
+/**
+ * One cell, RFC 4180 quoted. A spreadsheet runs a cell that starts with = + - @ (or a tab or
+ * carriage return) as a formula, and the family's notes are theirs to write: such a cell starts
+ * with an apostrophe, which spreadsheets show as text (OWASP "CSV injection").
+ */
+export function csvCell(value: string | number): string {
+  let text = String(value);
+  if (/^[=+\-@\t\r]/.test(text)) text = `'${text}`;
+  return `"${text.replaceAll('"', '""')}"`;
+}
+
+/** The day's run sheet as CSV: a row per booking, and one per session nobody booked; breaks too. */
+export function runSheetCsv(day: DayData): string {
+  const tz = day.location.timezone;
+  const time = (iso: Date | string) => formatClockTime(iso, tz);
+  const rows: (string | number)[][] = [[...HEADER]];
+  for (const slot of day.slots) {
+    const base = [time(slot.startAt), time(slot.endAt), slot.kind === 'break' ? 'Break' : slot.slotTypeName];
+    const here = day.bookings.filter((b) => b.slot.id === slot.id);
+    if (here.length === 0) rows.push([...base, ...HEADER.slice(base.length).map(() => '')]);
+    for (const b of here) {
+      const d = b.details;
+      rows.push([
+        ...base,
+        b.reference,
+        `${b.customer.firstName} ${b.customer.lastName}`.trim(),
+        b.customer.email ?? '',
+        d ? d.children.map((c) => `${c.firstName} (${c.age})`).join(', ') : '',
+        d ? d.adults : '',
+        d ? d.pets : '',
+        d ? d.children.length + d.adults : '',
+        d ? accessSummary(d) : '',
+        d?.accessNote ?? '',
+        d?.noteForSanta ?? '',
+        b.items.map((i) => `${i.quantity} × ${i.name}`).join('; '),
+        b.source === 'walkin' ? 'Walk-in' : 'Online',
+        ATTENDANCE_LABELS[b.attendance],
+        b.checkedInAt ? time(b.checkedInAt) : '',
+      ]);
+    }
+  }
+  // CRLF lines (RFC 4180) and a byte-order mark, so spreadsheet apps read the file as UTF-8.
+  return `\uFEFF${rows.map((r) => r.map(csvCell).join(',')).join('\r\n')}\r\n`;
+}

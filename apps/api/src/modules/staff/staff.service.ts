@@ -1,0 +1,193 @@
+import { addDays, formatSessionTime, localDateOf, zonedToInstant } from '@kringle/contracts/dates';
+import { CHECK_IN_UNDO_SECONDS, type Attendance, type CheckInBody, type RunSheet, type RunSheetSlot, type StaffAction, type StaffBooking, type StaffCatalogue } from '@kringle/contracts/staff';
+import type { FastifyInstance } from 'fastify';
+import type { Tx } from '../../db/client';
+import { AppError, notFound } from '../../lib/app-error';
+import type { AuthClaims } from '../accounts/id-tokens';
+import { policyOf } from '../booking-lifecycle/booking-policy';
+import { toBooking } from '../bookings/bookings.service';
+import { findLocation, listAddOns, listLocations, listPackages, type LocationRow } from '../catalogue/catalogue.repository';
+import { bookingOfCheckInCode } from '../check-in/check-in-codes';
+import { actionsOf, bookingIdByReference, lockAttendance, markCheckedIn, recordAction, setAttendance, slotsOfDay, staffBookingsOfDay, staffBookingView, type ActionRow, type RunSheetSlotRow, type StaffBookingView } from './staff.repository';
+
+export type Deps = Pick<FastifyInstance, 'db' | 'clock' | 'config'>;
+
+const cancelled = (reference: string) => new AppError('BOOKING_CANCELLED', 409, `Booking ${reference} was cancelled, so it cannot be checked in.`);
+const notConfirmed = (reference: string) => new AppError('BOOKING_NOT_CONFIRMED', 409, `Booking ${reference} was never paid, so it cannot be checked in.`);
+
+export function attendanceOf(v: Pick<StaffBookingView, 'status' | 'checkedInAt' | 'noShowAt'>): Attendance {
+  if (v.status === 'cancelled') return 'cancelled';
+  if (v.checkedInAt) return 'checked_in';
+  return v.noShowAt ? 'no_show' : 'confirmed';
+}
+
+/** Staff never see the check-in code: it is the family's to show. */
+export function toStaffBooking(deps: Deps, v: StaffBookingView, actions: ActionRow[], now: Date): StaffBooking {
+  return {
+    ...toBooking(v, now, policyOf(deps.config), null),
+    customer: v.customer,
+    checkedInAt: v.checkedInAt?.toISOString() ?? null,
+    noShowAt: v.noShowAt?.toISOString() ?? null,
+    attendance: attendanceOf(v),
+    actions: actions.filter((a) => a.bookingId === v.id).map((a) => ({ at: a.at.toISOString(), staffEmail: a.staffEmail, action: a.action })),
+  };
+}
+
+export async function getStaffBooking(deps: Deps, id: string): Promise<StaffBooking> {
+  const view = await staffBookingView(deps.db, id);
+  if (!view) throw notFound('That booking');
+  return toStaffBooking(deps, view, await actionsOf(deps.db, [id]), deps.clock.now());
+}
+
+async function locationOr404(deps: Deps, id: string): Promise<LocationRow> {
+  const location = await findLocation(deps.db, id);
+  if (!location) throw notFound('That location');
+  return location;
+}
+
+/** The location's day as instants: `date` in its zone, today there by default. */
+export function dayOf(location: Pick<LocationRow, 'timezone'>, date: string | undefined, now: Date) {
+  const day = date ?? localDateOf(now, location.timezone);
+  return { date: day, from: zonedToInstant(day, '00:00', location.timezone), to: zonedToInstant(addDays(day, 1), '00:00', location.timezone) };
+}
+
+function slotState(s: RunSheetSlotRow, now: Date): RunSheetSlot['state'] {
+  if (s.kind === 'break') return 'break';
+  if (s.booked) return 'booked';
+  if (s.held) return 'held';
+  return s.blocked || s.endAt <= now ? 'closed' : 'free';
+}
+
+export interface DayData {
+  location: LocationRow;
+  date: string;
+  slots: RunSheetSlotRow[];
+  bookings: StaffBooking[];
+}
+
+/** Every session and break of a location's day with its bookings (the run sheet and its CSV). */
+export async function dayData(deps: Deps, locationId: string, date: string | undefined): Promise<DayData> {
+  const now = deps.clock.now();
+  const location = await locationOr404(deps, locationId);
+  const day = dayOf(location, date, now);
+  const [slots, views] = await Promise.all([
+    slotsOfDay(deps.db, { locationId, from: day.from, to: day.to, now }),
+    staffBookingsOfDay(deps.db, locationId, day.from, day.to),
+  ]);
+  const actions = await actionsOf(
+    deps.db,
+    views.map((v) => v.id),
+  );
+  return { location, date: day.date, slots, bookings: views.map((v) => toStaffBooking(deps, v, actions, now)) };
+}
+
+export async function runSheet(deps: Deps, locationId: string, date: string | undefined, filter: 'all' | 'break'): Promise<RunSheet> {
+  const now = deps.clock.now();
+  const all = await dayData(deps, locationId, date);
+  const slots = filter === 'break' ? all.slots.filter((s) => s.kind === 'break') : all.slots;
+  const items = slots.flatMap((s): RunSheet['items'] => {
+    const slot: RunSheetSlot = { id: s.id, kind: s.kind, startAt: s.startAt.toISOString(), endAt: s.endAt.toISOString(), slotType: { id: s.slotTypeId, slug: s.slotTypeSlug, name: s.slotTypeName }, state: slotState(s, now) };
+    const here = all.bookings.filter((b) => b.slot.id === s.id);
+    return here.length ? here.map((booking) => ({ slot, booking })) : [{ slot, booking: null }];
+  });
+  const live = all.bookings.filter((b) => b.attendance !== 'cancelled');
+  const count = (a: Attendance) => all.bookings.filter((b) => b.attendance === a).length;
+  return {
+    location: { id: all.location.id, name: all.location.name, address: all.location.address, timezone: all.location.timezone },
+    date: all.date,
+    timezone: all.location.timezone,
+    counts: {
+      sessions: all.slots.filter((s) => s.kind === 'session').length,
+      breaks: all.slots.filter((s) => s.kind === 'break').length,
+      free: all.slots.filter((s) => slotState(s, now) === 'free').length,
+      booked: live.length,
+      checkedIn: count('checked_in'),
+      noShow: count('no_show'),
+      cancelled: count('cancelled'),
+      people: live.reduce((n, b) => n + (b.details ? b.details.children.length + b.details.adults : 0), 0),
+    },
+    items,
+  };
+}
+
+/**
+ * POST /staff/check-ins: by the QR code's contents or the typed reference. Harmless twice (200
+ * with the first check-in's time); refused for a cancelled or unpaid booking, and for a booking at
+ * another location or on another day there (named, so the family can be sent the right way).
+ */
+export async function checkIn(deps: Deps, staff: AuthClaims, body: CheckInBody): Promise<StaffBooking> {
+  const location = await locationOr404(deps, body.locationId);
+  const id = 'code' in body ? (await bookingOfCheckInCode(deps.db, body.code))?.id : await bookingIdByReference(deps.db, body.reference);
+  if (!id) throw notFound('That booking');
+  const view = await staffBookingView(deps.db, id);
+  if (!view) throw notFound('That booking');
+  if (view.status === 'cancelled') throw cancelled(view.reference);
+  if (view.status !== 'completed') throw notConfirmed(view.reference);
+  const now = deps.clock.now();
+  if (view.locationId !== location.id || localDateOf(view.startAt, view.timezone) !== localDateOf(now, view.timezone)) {
+    throw new AppError('WRONG_LOCATION_OR_DAY', 409, `Booking ${view.reference} is for ${view.locationName}, ${formatSessionTime(view.startAt, view.timezone)} (${view.slotTypeName}).`);
+  }
+  await deps.db.transaction(async (tx) => {
+    if (await markCheckedIn(tx, id, now)) await record(tx, staff, id, 'check_in', now);
+  });
+  const after = await getStaffBooking(deps, id);
+  // Cancelled between the checks and the update: the update changed nothing.
+  if (after.attendance === 'cancelled') throw cancelled(after.reference);
+  return after;
+}
+
+const record = (tx: Tx, staff: AuthClaims, bookingId: string, action: StaffAction, at: Date) =>
+  recordAction(tx, { bookingId, staffUserId: staff.userId, staffEmail: staff.email, action, at });
+
+/** POST /staff/bookings/{id}/no-show: once the session has started; harmless twice. */
+export async function markNoShow(deps: Deps, staff: AuthClaims, id: string): Promise<StaffBooking> {
+  const now = deps.clock.now();
+  await deps.db.transaction(async (tx) => {
+    const b = await lockAttendance(tx, id);
+    if (!b) throw notFound('That booking');
+    const { reference } = (await staffBookingView(tx, id))!;
+    if (b.status === 'cancelled') throw cancelled(reference);
+    if (b.status !== 'completed') throw notConfirmed(reference);
+    if (b.startAt > now) throw new AppError('SESSION_NOT_STARTED', 409, 'The session has not started yet, so the family cannot be marked no-show.');
+    if (b.checkedInAt) throw new AppError('ALREADY_CHECKED_IN', 409, 'This family is checked in. Undo the check-in first.');
+    if (b.noShowAt) return;
+    await setAttendance(tx, id, { noShowAt: now }, now);
+    await record(tx, staff, id, 'no_show', now);
+  });
+  return getStaffBooking(deps, id);
+}
+
+/**
+ * POST /staff/bookings/{id}/undo: takes back a check-in made in the last CHECK_IN_UNDO_SECONDS
+ * (the wrong family tapped), or a no-show at any time (the family turned up late).
+ */
+export async function undoAttendance(deps: Deps, staff: AuthClaims, id: string): Promise<StaffBooking> {
+  const now = deps.clock.now();
+  await deps.db.transaction(async (tx) => {
+    const b = await lockAttendance(tx, id);
+    if (!b) throw notFound('That booking');
+    if (b.checkedInAt) {
+      if (now.getTime() - b.checkedInAt.getTime() > CHECK_IN_UNDO_SECONDS * 1000) {
+        throw new AppError('UNDO_WINDOW_CLOSED', 409, `A check-in can be undone for ${CHECK_IN_UNDO_SECONDS} seconds only.`);
+      }
+      await setAttendance(tx, id, { checkedInAt: null }, now);
+      await record(tx, staff, id, 'undo_check_in', now);
+    } else if (b.noShowAt) {
+      await setAttendance(tx, id, { noShowAt: null }, now);
+      await record(tx, staff, id, 'undo_no_show', now);
+    } else {
+      throw new AppError('NOTHING_TO_UNDO', 409, 'There is nothing to undo on this booking.');
+    }
+  });
+  return getStaffBooking(deps, id);
+}
+
+export async function staffCatalogue(deps: Deps): Promise<StaffCatalogue> {
+  const [locations, packages, addOns] = await Promise.all([listLocations(deps.db), listPackages(deps.db), listAddOns(deps.db)]);
+  const product = (p: { id: string; name: string; priceCents: number; maxQuantity: number }) => ({ id: p.id, name: p.name, priceCents: p.priceCents, maxQuantity: p.maxQuantity });
+  return {
+    locations: locations.map((l) => ({ id: l.id, name: l.name, address: l.address, timezone: l.timezone })),
+    packages: packages.map((p) => ({ ...product(p), slotTypeSlugs: p.slotTypeSlugs ?? null })),
+    addOns: addOns.map(product),
+  };
+}

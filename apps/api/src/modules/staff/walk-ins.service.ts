@@ -1,0 +1,139 @@
+import { randomUUID } from 'node:crypto';
+import { bookingDetailsSchemaFor } from '@kringle/contracts/booking-details';
+import { localDateOf } from '@kringle/contracts/dates';
+import { formatAud } from '@kringle/contracts/money';
+import { greeting } from '@kringle/contracts/names';
+import type { StaffBooking, walkInBodySchema } from '@kringle/contracts/staff';
+import type { FastifyInstance } from 'fastify';
+import type { z } from 'zod';
+import { isUniqueViolation, type Tx } from '../../db/client';
+import { AppError, notFound } from '../../lib/app-error';
+import type { AuthClaims } from '../accounts/id-tokens';
+import { forgetAvailability } from '../availability/availability.cache';
+import { bookingSummary } from '../booking-lifecycle/booking-summary.email';
+import { newBookingReference } from '../checkout/booking-reference';
+import { priceLines } from '../checkout/cart.service';
+import { renderEmail } from '../mail/mail-layout';
+import { enqueueMail } from '../mail/outbox.repository';
+import { bookingDetails } from '../booking-lifecycle/booking-rows.repository';
+import { invoiceNumber, receiptData } from '../orders/orders.service';
+import { paymentReceiptPdf } from '../orders/receipts.pdf';
+import { takenSessionsOf } from '../reservations/taken-sessions';
+import { announceTaken } from '../reservations/taken-sessions.broadcast';
+import { claimSlotForWalkIn, insertWalkIn, recordAction, walkInSlot, type WalkInValues } from './staff.repository';
+import { getStaffBooking, type Deps } from './staff.service';
+
+type WalkInBody = z.output<typeof walkInBodySchema>;
+type WalkInDeps = Deps & Pick<FastifyInstance, 'pool' | 'log'>;
+
+const slotTaken = () => new AppError('SLOT_UNAVAILABLE', 409, 'Sorry, that session was just taken. Please choose another time.');
+
+/**
+ * POST /staff/walk-ins: a family at the set buys a free session later today, paid in store. The
+ * session is taken by the same conditional UPDATE on the slot row as an online hold, in the
+ * transaction that writes the confirmed booking, its paid order and the staff action; a lost race
+ * changes nothing and answers 409 SLOT_UNAVAILABLE. Afterwards this process's availability answers
+ * and taken-sessions memo learn of it at once, and the other processes' memos by the same
+ * announcement as a hold (decision 0014: "taken by" the staff member, who never holds, until the
+ * session ends); their availability answers within their 1 s cache.
+ */
+export async function sellWalkIn(deps: WalkInDeps, staff: AuthClaims, body: WalkInBody): Promise<StaffBooking> {
+  const now = deps.clock.now();
+  const slot = await walkInSlot(deps.db, body.slotId);
+  if (!slot) throw notFound('That session');
+  if (slot.kind !== 'session' || slot.endAt <= now || localDateOf(slot.startAt, slot.timezone) !== localDateOf(now, slot.timezone)) {
+    throw new AppError('SLOT_UNAVAILABLE', 409, 'Walk-ins are sold for sessions later today only. Please choose another time.');
+  }
+  const parsed = bookingDetailsSchemaFor({ maxPeople: deps.config.MAX_PEOPLE_PER_PHOTO, allowsPets: slot.allowsPets }).safeParse(body.details);
+  if (!parsed.success) {
+    const details = parsed.error.issues.map((i) => ({ path: ['body', 'details', ...i.path.map(String)].join('.'), message: i.message }));
+    throw new AppError('VALIDATION_FAILED', 400, details[0]?.message ?? 'Some of the details are not valid.', details);
+  }
+  const items = await priceLines(deps.db, slot.id, body);
+  const taken = takenSessionsOf(deps.db, deps.config.AVAILABILITY_CACHE_MS);
+  const version = taken.version;
+  const id = randomUUID();
+  for (let attempt = 0; ; attempt++) {
+    const values: WalkInValues = {
+      id,
+      orderId: randomUUID(),
+      reference: newBookingReference(),
+      staffUserId: staff.userId,
+      slot,
+      items,
+      amountCents: items.reduce((sum, item) => sum + item.totalCents, 0),
+      details: parsed.data,
+      firstName: body.firstName,
+      lastName: body.lastName,
+      email: body.email ?? null,
+      now,
+    };
+    try {
+      await deps.db.transaction(async (tx) => {
+        if (!(await claimSlotForWalkIn(tx, slot.id, id, now))) throw slotTaken();
+        await insertWalkIn(tx, values);
+        await recordAction(tx, { bookingId: id, staffUserId: staff.userId, staffEmail: staff.email, action: 'walk_in', at: now });
+        if (values.email) await enqueueMail(tx, await walkInReceiptMail(deps, tx, values));
+      });
+      break;
+    } catch (err) {
+      // A reference already in use (1 in millions): try another. The one-confirmed-booking-per-session
+      // index is the last guard behind the slot row: a race it catches is a lost race.
+      if (isUniqueViolation(err) && constraintOf(err) === 'bookings_reference_key' && attempt < 3) continue;
+      if (isUniqueViolation(err)) throw slotTaken();
+      throw err;
+    }
+  }
+  forgetAvailability(deps.db, slot.locationId);
+  taken.remember(slot.id, null, null, now, version);
+  announceTaken(taken, deps.pool, deps.log, { slotId: slot.id, holderId: staff.userId, reservationId: id, endsAt: slot.endAt });
+  return getStaffBooking(deps, id);
+}
+
+const constraintOf = (err: unknown) => {
+  const e = err as { constraint?: string; cause?: { constraint?: string } };
+  return e.constraint ?? e.cause?.constraint;
+};
+
+/** The family's receipt: what they bought, where and when, with the tax invoice attached. */
+async function walkInReceiptMail(deps: Deps, tx: Tx, v: WalkInValues) {
+  const found = await bookingDetails(tx, v.id);
+  // The booking belongs to the staff member who sold it; the mail goes to the family.
+  const d = { ...found, email: v.email!, firstName: v.firstName };
+  const number = invoiceNumber(v.reference, v.orderId);
+  const pdf = await paymentReceiptPdf(
+    receiptData(
+      deps,
+      {
+        reference: v.reference,
+        firstName: v.firstName,
+        lastName: v.lastName,
+        email: d.email,
+        sessionName: d.slotTypeName,
+        sessionStart: d.startAt,
+        locationName: d.locationName,
+        locationAddress: d.address,
+        suburb: d.suburb,
+        state: d.state,
+        timezone: d.timezone,
+      },
+      { id: v.orderId, items: v.items, amountCents: v.amountCents, paidAt: v.now },
+    ),
+  );
+  return {
+    to: d.email,
+    subject: `Your receipt: ${d.slotTypeName} (${v.reference})`,
+    ...renderEmail({
+      brandName: deps.config.BRAND_NAME,
+      logoUrl: `${deps.config.PUBLIC_URL}/logo.svg`,
+      title: 'Thank you for visiting Santa',
+      intro: [greeting(v.firstName), `You are booked for ${d.slotTypeName}, paid in store. Your tax invoice is attached.`],
+      details: [
+        ...bookingSummary(d),
+        { label: 'Packages', value: v.items.map((i) => `${i.quantity} × ${i.name}: ${formatAud(i.totalCents)}`).join('; ') },
+        { label: 'Total paid', value: `${formatAud(v.amountCents)} (includes GST)` },
+      ],
+    }),
+    attachments: [{ filename: `tax-invoice-${number}.pdf`, contentType: 'application/pdf', content: pdf.toString('base64') }],
+  };
+}

@@ -1,0 +1,129 @@
+import { addDays, zonedToInstant } from '@kringle/contracts/dates';
+import { eq, sql } from 'drizzle-orm';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { mailOutbox } from '../../src/db/schema/mail';
+import { expectContractError } from '../security/security-fixtures';
+import { bookDirect, createPerson, FAMILY, staffDay, SYDNEY, type StaffDay } from './staff-fixtures';
+
+/** Issue 19's walk-ins and CSV export (API.md "Staff") against real PostgreSQL on a day of the demo season. */
+describe('staff app API: walk-ins and CSV', () => {
+  let w: StaffDay;
+  // Past the online lead time from 9:45 am, so the availability answers show them as on sale.
+  let next = 10;
+  const session = () => w.sessions[next++]!;
+
+  beforeAll(async () => {
+    w = await staffDay();
+  });
+  afterAll(async () => w?.t.close());
+  // The day, 9:45 am in Sydney: before the first session.
+  beforeEach(() => w.clock.set(zonedToInstant(w.day, '09:45', SYDNEY)));
+
+  describe('walk-ins', () => {
+    const body = (slotId: string, extra: object = {}) => ({ slotId, firstName: 'Ada', lastName: 'Walker', details: FAMILY, packages: [{ id: w.classic, quantity: 1 }], addOns: [], ...extra });
+
+    it('sells a free session today: 201 walk-in, paid in store, the receipt mailed; the session is gone for everyone at once', async () => {
+      const s = session();
+      const date = w.day;
+      // This process has answered availability for the w.day before the sale (cached answers).
+      const before = (await w.call('GET', `/booking-slot/${w.sydney}/available-slots?date=${date}`, w.family)).json();
+      expect(before.items.find((i: { id: string }) => i.id === s.id).status).toBe('available');
+      const res = await w.call('POST', '/staff/walk-ins', w.elf, body(s.id, { email: 'ada@example.com' }));
+      expect(res.statusCode, res.body).toBe(201);
+      expect(res.json()).toMatchObject({
+        source: 'walkin',
+        status: 'completed',
+        attendance: 'confirmed',
+        customer: { firstName: 'Ada', lastName: 'Walker', email: 'ada@example.com' },
+        amountCents: 3995,
+        details: FAMILY,
+        actions: [{ action: 'walk_in', staffEmail: w.elf.email }],
+      });
+      const order = (await w.t.db.execute(sql`select status, paid_at, payment_intent_id from orders where booking_id = ${res.json().id}::uuid`)).rows;
+      expect(order).toEqual([{ status: 'paid', paid_at: expect.anything(), payment_intent_id: null }]);
+      const after = (await w.call('GET', `/booking-slot/${w.sydney}/available-slots?date=${date}`, w.family)).json();
+      expect(after.items.find((i: { id: string }) => i.id === s.id).status).toBe('booked');
+      expectContractError(await w.call('POST', '/bookings/reservation', w.family, { slotId: s.id }), 409, 'SLOT_UNAVAILABLE');
+      expectContractError(await w.call('POST', '/staff/walk-ins', w.elf, body(s.id)), 409, 'SLOT_UNAVAILABLE');
+      const [mail] = await w.t.db.select().from(mailOutbox).where(eq(mailOutbox.toAddress, 'ada@example.com'));
+      expect(mail!.subject).toContain(res.json().reference);
+      expect(mail!.attachments).toEqual([expect.objectContaining({ contentType: 'application/pdf' })]);
+      expect(Buffer.from(mail!.attachments[0]!.content, 'base64').subarray(0, 5).toString()).toBe('%PDF-');
+      // Walk-ins get no reminder (the booking's account is the staff member's).
+      const sheet = (await w.call('GET', `/staff/run-sheet?locationId=${w.sydney}`, w.elf)).json();
+      expect(sheet.items.find((i: { booking: { id: string } | null }) => i.booking?.id === res.json().id).slot.state).toBe('booked');
+    });
+
+    it('without an e-mail, no mail; the walk-in checks in like anyone', async () => {
+      const before = (await w.t.db.select().from(mailOutbox)).length;
+      const res = await w.call('POST', '/staff/walk-ins', w.elf, body(session().id));
+      expect(res.statusCode, res.body).toBe(201);
+      expect(res.json().customer.email).toBeNull();
+      expect((await w.t.db.select().from(mailOutbox)).length).toBe(before);
+      expect((await w.call('POST', '/staff/check-ins', w.elf, { locationId: w.sydney, reference: res.json().reference })).json().attendance).toBe('checked_in');
+    });
+
+    it('409 SLOT_UNAVAILABLE for a session held online, a break, one over, or one on another day', async () => {
+      // A later session (the hold's lead time), by a w.family with no other bookings.
+      const held = w.sessions.at(-3)!;
+      const holder = await createPerson(w.t.db, false);
+      const hold = await w.call('POST', '/bookings/reservation', holder, { slotId: held.id });
+      expect(hold.statusCode, hold.body).toBe(201);
+      expectContractError(await w.call('POST', '/staff/walk-ins', w.elf, body(held.id)), 409, 'SLOT_UNAVAILABLE');
+      const brk = (await w.call('GET', `/staff/run-sheet?locationId=${w.sydney}&filter=break`, w.elf)).json().items[0].slot.id;
+      expectContractError(await w.call('POST', '/staff/walk-ins', w.elf, body(brk)), 409, 'SLOT_UNAVAILABLE');
+      const early = w.sessions[0]!;
+      w.clock.set(zonedToInstant(w.day, '16:00', SYDNEY));
+      expectContractError(await w.call('POST', '/staff/walk-ins', w.elf, body(early.id)), 409, 'SLOT_UNAVAILABLE');
+      w.clock.set(zonedToInstant(addDays(w.day, -1), '12:00', SYDNEY));
+      expectContractError(await w.call('POST', '/staff/walk-ins', w.elf, body(w.sessions.at(-1)!.id)), 409, 'SLOT_UNAVAILABLE');
+      expectContractError(await w.call('POST', '/staff/walk-ins', w.elf, body('00000000-0000-4000-8000-000000000000')), 404, 'NOT_FOUND');
+    });
+
+    it('400 for details the session does not allow, items not offered, and every limit of the body', async () => {
+      const slotId = w.sessions.at(-2)!.id;
+      const bad = [
+        { details: { ...FAMILY, pets: 1 } },
+        { details: { ...FAMILY, adults: 7 } },
+        { details: { ...FAMILY, children: [], adults: 0 } },
+        { packages: [{ id: '00000000-0000-4000-8000-000000000000', quantity: 1 }] },
+        { packages: [] },
+        { packages: [{ id: w.classic, quantity: 4 }] },
+        { addOns: [{ id: w.classic, quantity: 11 }] },
+        { firstName: '' },
+        { lastName: 'x'.repeat(61) },
+        { email: 'not-an-email' },
+        { surprise: true },
+      ];
+      for (const extra of bad) {
+        const res = await w.call('POST', '/staff/walk-ins', w.elf, body(slotId, extra));
+        expectContractError(res, 400, 'VALIDATION_FAILED');
+      }
+      const pets = await w.call('POST', '/staff/walk-ins', w.elf, body(slotId, { details: { ...FAMILY, pets: 1 } }));
+      expect(pets.json().details).toEqual([{ path: 'body.details.pets', message: 'Pets come to pet nights only.' }]);
+      // Nothing was sold.
+      expect((await w.call('POST', '/staff/walk-ins', w.elf, body(slotId))).statusCode).toBe(201);
+    });
+  });
+
+  describe('CSV export', () => {
+    it('text/csv, a row per booking and per free session, every cell quoted, formulas defused', async () => {
+      const s = session();
+      const naughty = { ...FAMILY, noteForSanta: '=HYPERLINK("http://evil.example","click")', accessNote: '+61 400 000 000', children: [{ firstName: '@Mia', age: 6 }] };
+      const b = await bookDirect(w.t.db, w.family, s.id, { details: naughty });
+      const res = await w.call('GET', `/staff/run-sheet.csv?locationId=${w.sydney}&date=${w.day}`, w.elf);
+      expect(res.statusCode, res.body).toBe(200);
+      expect(res.headers['content-type']).toBe('text/csv; charset=utf-8');
+      expect(res.headers['content-disposition']).toBe(`attachment; filename="run-sheet-sydney-pitt-street-${w.day}.csv"`);
+      const lines = res.body.replace(/^\uFEFF/, '').split('\r\n');
+      expect(lines[0]).toMatch(/^"Start","End","Session","Reference","Family"/);
+      const row = lines.find((l) => l.includes(b.reference))!;
+      expect(row).toContain('"\'=HYPERLINK(""http://evil.example"",""click"")"');
+      expect(row).toContain('"\'+61 400 000 000"');
+      expect(row).toContain('"\'@Mia (6)"');
+      expect(row).toContain('"Olive Ng"');
+      expect(lines.filter((l) => l.includes('"Break"')).length).toBeGreaterThan(0);
+      expectContractError(await w.call('GET', `/staff/run-sheet.csv?locationId=${w.sydney}`, w.family), 403, 'STAFF_ONLY');
+    });
+  });
+});

@@ -1,0 +1,10 @@
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { StaffApp } from './staff-app';
+import './staff.css';
+
+createRoot(document.getElementById('root')!).render(
+  <StrictMode>
+    <StaffApp />
+  </StrictMode>,
+);

@@ -1,0 +1,178 @@
+import { formatClockTime, localDateOf } from '@kringle/contracts/dates';
+import type { RunSheet, StaffBooking, StaffCatalogue } from '@kringle/contracts/staff';
+import { clsx } from 'clsx';
+import { useState } from 'react';
+import { Button, buttonClasses } from '../components/ui/button';
+import { AttendanceTag, FamilyDetails } from './booking-card';
+import { postJson, request } from './staff-client';
+import { useRunSheet } from './use-run-sheet';
+
+type Location = StaffCatalogue['locations'][number];
+
+const COUNTS: { key: keyof RunSheet['counts']; label: string }[] = [
+  { key: 'booked', label: 'Booked' },
+  { key: 'checkedIn', label: 'Checked in' },
+  { key: 'noShow', label: 'No-shows' },
+  { key: 'cancelled', label: 'Cancelled' },
+  { key: 'free', label: 'Free sessions' },
+  { key: 'people', label: 'People expected' },
+];
+
+async function downloadCsv(locationId: string, date: string) {
+  const res = await request(`/staff/run-sheet.csv?${new URLSearchParams({ locationId, date }).toString()}`, { headers: { accept: 'text/csv' } });
+  const name = /filename="([^"]+)"/.exec(res.headers.get('content-disposition') ?? '')?.[1] ?? `run-sheet-${date}.csv`;
+  const href = URL.createObjectURL(await res.blob());
+  const link = Object.assign(document.createElement('a'), { href, download: name });
+  document.body.appendChild(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(href), 10_000);
+}
+
+/** The day at one location: counts, then every session and break in order with its families. */
+export function RunSheetPage({ location, onSellWalkIn }: { location: Location; onSellWalkIn: (slotId: string) => void }) {
+  const today = localDateOf(new Date(), location.timezone);
+  const [date, setDate] = useState(today);
+  const [filter, setFilter] = useState<'all' | 'break'>('all');
+  const { sheet, error, reload } = useRunSheet(location.id, date, filter);
+  const [problem, setProblem] = useState<string | null>(null);
+
+  async function act(run: () => Promise<unknown>) {
+    setProblem(null);
+    try {
+      await run();
+    } catch (err) {
+      setProblem(err instanceof Error ? err.message : 'That did not work. Please try again.');
+    }
+    await reload();
+  }
+  const actions = {
+    checkIn: (b: StaffBooking) => act(() => postJson('/staff/check-ins', { locationId: location.id, reference: b.reference })),
+    noShow: (b: StaffBooking) => act(() => postJson(`/staff/bookings/${b.id}/no-show`)),
+    undo: (b: StaffBooking) => act(() => postJson(`/staff/bookings/${b.id}/undo`)),
+  };
+
+  return (
+    <section aria-labelledby="run-sheet-title" className="space-y-4">
+      <div className="flex flex-wrap items-end gap-4" data-print="hide">
+        <label className="flex flex-col gap-1 text-sm font-semibold">
+          Day
+          <input type="date" value={date} onChange={(e) => setDate(e.target.value || today)} className="min-h-11 rounded-lg border border-cream-300 bg-cream-50 px-3 text-base font-normal" />
+        </label>
+        <fieldset className="flex gap-1">
+          <legend className="mb-1 text-sm font-semibold">Show</legend>
+          {(['all', 'break'] as const).map((f) => (
+            <Button key={f} variant={filter === f ? 'confirm' : 'secondary'} aria-pressed={filter === f} onClick={() => setFilter(f)}>
+              {f === 'all' ? 'Sessions and breaks' : 'Breaks only'}
+            </Button>
+          ))}
+        </fieldset>
+        <div className="ml-auto flex gap-2">
+          <Button variant="secondary" onClick={() => void act(() => downloadCsv(location.id, date))}>
+            Download CSV
+          </Button>
+          <Button variant="secondary" onClick={() => window.print()}>
+            Print
+          </Button>
+        </div>
+      </div>
+      <h1 id="run-sheet-title" className="text-3xl font-semibold">
+        Run sheet: {location.name},{' '}
+        {new Intl.DateTimeFormat('en-AU', { weekday: 'long', day: 'numeric', month: 'long', timeZone: 'UTC' }).format(new Date(`${date}T00:00:00Z`))}
+      </h1>
+      {sheet && (
+        <ul aria-label="Counts" className="grid grid-cols-3 gap-2 md:grid-cols-6">
+          {COUNTS.map((c) => (
+            <li key={c.key} className="rounded-xl bg-cream-50 p-3 ring-1 ring-cream-300" data-print="block">
+              <span className="block text-2xl font-bold">{sheet.counts[c.key]}</span>
+              <span className="text-sm text-ink-700">{c.label}</span>
+            </li>
+          ))}
+        </ul>
+      )}
+      {(problem ?? error) && (
+        <p role="alert" className="rounded-lg bg-festive-50 px-4 py-3 font-semibold text-festive-800">
+          {problem ?? error}
+        </p>
+      )}
+      {!sheet ? (
+        <p className="text-ink-700">Loading the run sheet…</p>
+      ) : sheet.items.length === 0 ? (
+        <p className="text-ink-700">No sessions on this day.</p>
+      ) : (
+        <ol className="space-y-2">
+          {sheet.items.map((item) => (
+            <SheetRow key={`${item.slot.id}-${item.booking?.id ?? 'none'}`} item={item} timezone={sheet.timezone} isToday={date === today} actions={actions} onSellWalkIn={onSellWalkIn} />
+          ))}
+        </ol>
+      )}
+    </section>
+  );
+}
+
+interface RowActions {
+  checkIn: (b: StaffBooking) => Promise<void>;
+  noShow: (b: StaffBooking) => Promise<void>;
+  undo: (b: StaffBooking) => Promise<void>;
+}
+
+function SheetRow({ item, timezone, isToday, actions, onSellWalkIn }: { item: RunSheet['items'][number]; timezone: string; isToday: boolean; actions: RowActions; onSellWalkIn: (slotId: string) => void }) {
+  const { slot, booking } = item;
+  const time = `${formatClockTime(slot.startAt, timezone)} – ${formatClockTime(slot.endAt, timezone)}`;
+  const started = new Date(slot.startAt) <= new Date();
+  if (slot.kind === 'break') {
+    return (
+      <li className="flex items-center gap-4 rounded-xl bg-cream-200 px-4 py-2 text-ink-700" data-print="block">
+        <span className="shrink-0 font-semibold whitespace-nowrap md:w-48">{time}</span>
+        <span>Break</span>
+      </li>
+    );
+  }
+  return (
+    <li className={clsx('flex flex-col gap-3 rounded-xl bg-cream-50 px-4 ring-1 ring-cream-300 md:flex-row', booking ? 'py-3' : 'py-1.5', booking?.attendance === 'cancelled' && 'opacity-80')} data-print="block">
+      <div className="shrink-0 md:w-48">
+        <span className="block font-semibold whitespace-nowrap">{time}</span>
+        <span className="text-sm text-ink-700">{slot.slotType.name}</span>
+      </div>
+      {booking ? (
+        <div className="flex flex-1 flex-col gap-2">
+          <div className="flex flex-wrap items-center gap-x-3 gap-y-1">
+            <span className="text-lg font-semibold">
+              {booking.customer.firstName} {booking.customer.lastName}
+            </span>
+            <span className="font-mono text-sm">{booking.reference}</span>
+            <AttendanceTag attendance={booking.attendance} />
+            {booking.source === 'walkin' && <span className="rounded-full bg-cream-200 px-3 py-0.5 text-sm font-semibold">Walk-in</span>}
+          </div>
+          <FamilyDetails booking={booking} timezone={timezone} />
+        </div>
+      ) : (
+        <div className="flex flex-1 items-center gap-3 text-ink-700">
+          <span className="font-semibold">{slot.state === 'free' ? 'Free' : slot.state === 'held' ? 'Being booked online' : slot.state === 'closed' ? 'Closed' : 'Booked'}</span>
+        </div>
+      )}
+      <div className="flex shrink-0 flex-wrap items-start gap-2" data-print="hide">
+        {booking && booking.attendance === 'confirmed' && isToday && (
+          <Button variant="confirm" onClick={() => void actions.checkIn(booking)} aria-label={`Check in ${booking.customer.lastName} family, ${booking.reference}`}>
+            Check in
+          </Button>
+        )}
+        {booking && booking.attendance === 'confirmed' && started && (
+          <Button variant="secondary" onClick={() => void actions.noShow(booking)} aria-label={`Mark ${booking.reference} no-show`}>
+            No-show
+          </Button>
+        )}
+        {booking && (booking.attendance === 'checked_in' || booking.attendance === 'no_show') && (
+          <Button variant="secondary" onClick={() => void actions.undo(booking)} aria-label={`Undo for ${booking.reference}`}>
+            Undo
+          </Button>
+        )}
+        {!booking && slot.state === 'free' && isToday && (
+          <button type="button" className={buttonClasses('secondary')} onClick={() => onSellWalkIn(slot.id)}>
+            Sell walk-in
+          </button>
+        )}
+      </div>
+    </li>
+  );
+}

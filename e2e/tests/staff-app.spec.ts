@@ -1,0 +1,138 @@
+import { mkdirSync, readFileSync } from 'node:fs';
+import { chromium, expect, test, type Page } from '@playwright/test';
+import { bookThroughApi, cardOf, customerClient } from './bookings-helpers';
+import { DEMO_EMAIL, DEMO_PASSWORD, SCREENSHOT_DIR, signInThroughApi } from './helpers';
+import { expectAccessible } from './purchase-helpers';
+import { pngToY4m, sessionsLaterToday, STAFF_EMAIL, STAFF_PASSWORD } from './staff-helpers';
+import { createVerifiedCustomer } from './wizard-helpers';
+
+const DIR = `${SCREENSHOT_DIR}/staff`;
+const WIDTHS = [1024, 768] as const;
+
+async function signInAsStaff(page: Page, email = STAFF_EMAIL, password = STAFF_PASSWORD) {
+  await page.goto('/staff');
+  await page.getByLabel('E-mail').fill(email);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+}
+
+test('a customer account is refused by the staff app with "Staff only"', async ({ page }) => {
+  await signInAsStaff(page, DEMO_EMAIL, DEMO_PASSWORD);
+  await expect(page.getByRole('alert')).toHaveText('Staff only', { timeout: 30_000 });
+  await expect(page.getByRole('heading', { name: /Run sheet/ })).toHaveCount(0);
+});
+
+/**
+ * Issue 19's journey: a family books through the customer app for later today; the demo staff
+ * account opens the run sheet, checks the family in by the QR code on their My Bookings card (a
+ * screenshot fed to the tablet's camera), checks another in by reference, is told clearly about a
+ * booking for another day, sells a walk-in and exports the CSV; at 1024 and 768 px, axe clean.
+ */
+test('staff at the set: run sheet, QR and reference check-in, walk-in, CSV', async ({ page, baseURL }, testInfo) => {
+  test.setTimeout(240_000);
+  mkdirSync(DIR, { recursive: true });
+  const today = await sessionsLaterToday(page.request, 3);
+  test.skip(!today, 'No demo location has sessions left today at this hour: a check-in needs a booking for today.');
+  const { location, slots } = today!;
+
+  // Three families: two for later today (one shows the QR, one gives the reference), one for another day.
+  const scanned = await createVerifiedCustomer(page.request, baseURL!, 'staff-qr');
+  const scannedApi = await customerClient(page.request, scanned.email, scanned.password);
+  const qrBooking = await bookThroughApi(scannedApi, page.request, { slot: slots[0]! });
+  const typed = await createVerifiedCustomer(page.request, baseURL!, 'staff-ref');
+  const typedBooking = await bookThroughApi(await customerClient(page.request, typed.email, typed.password), page.request, { slot: slots[1]! });
+  const later = await createVerifiedCustomer(page.request, baseURL!, 'staff-later');
+  const laterBooking = await bookThroughApi(await customerClient(page.request, later.email, later.password), page.request, { daysAhead: 8 });
+
+  // The family's My Bookings card, as their phone shows it: its QR code becomes the camera's picture.
+  // (Signed in last: the API clients above share this page's cookies.)
+  await signInThroughApi(page, scanned.email, scanned.password);
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto('/bookings');
+  const qr = cardOf(page, qrBooking.reference).getByTestId('check-in-qr');
+  await qr.evaluate((el) => el.scrollIntoView({ block: 'center' }));
+  const video = testInfo.outputPath('family-qr.y4m');
+  pngToY4m(await qr.locator('svg').screenshot({ path: `${DIR}/family-card-qr.png` }), video);
+
+  // The tablet at the set: a browser whose camera sees that picture.
+  const tablet = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-dev-shm-usage', '--disable-gpu', '--use-fake-ui-for-media-stream', '--use-fake-device-for-media-stream', `--use-file-for-fake-video-capture=${video}`],
+  });
+  try {
+    const context = await tablet.newContext({ baseURL, locale: 'en-AU', timezoneId: 'UTC', viewport: { width: 1024, height: 768 }, acceptDownloads: true });
+    await context.grantPermissions(['camera'], { origin: baseURL! });
+    const staff = await context.newPage();
+    await signInAsStaff(staff);
+    await expect(staff.getByRole('heading', { name: /^Run sheet:/ })).toBeVisible({ timeout: 30_000 });
+    await staff.getByLabel('Location').selectOption({ label: location.name });
+    await expect(staff.getByRole('heading', { name: new RegExp(`^Run sheet: ${location.name}`) })).toBeVisible();
+    const qrRow = staff.getByRole('listitem').filter({ hasText: qrBooking.reference });
+    await expect(qrRow).toContainText('Confirmed');
+    await expect(qrRow).toContainText('Holly Berry');
+
+    // Check-in by the QR code, through the camera.
+    await staff.getByRole('navigation', { name: 'Staff' }).getByRole('link', { name: 'Check in' }).click();
+    await staff.getByRole('button', { name: 'Scan QR code' }).click();
+    const result = staff.locator('[aria-live="polite"]');
+    await expect(result).toContainText(qrBooking.reference, { timeout: 30_000 });
+    await expect(result.getByText('Checked in', { exact: true })).toBeVisible();
+    await expect(result).toContainText('Holly Berry');
+    // Booked for later today: checked in, and told it is early.
+    await expect(result).toContainText('Early: their session is at');
+    await staff.getByRole('button', { name: 'Stop camera' }).click();
+    await expectAccessible(staff, 'checked in by QR');
+    await staff.screenshot({ path: `${DIR}/1024-checked-in.png`, fullPage: true });
+
+    // By reference, as typed at the desk; and a booking for another day is refused, named.
+    await staff.getByLabel('Booking reference').fill(typedBooking.reference.toLowerCase());
+    await staff.getByRole('button', { name: 'Check in', exact: true }).click();
+    await expect(result).toContainText(typedBooking.reference);
+    await expect(result.getByText('Checked in', { exact: true })).toBeVisible();
+    await staff.getByLabel('Booking reference').fill(laterBooking.reference);
+    await staff.getByRole('button', { name: 'Check in', exact: true }).click();
+    await expect(result.getByRole('alert')).toContainText('Wrong place or day');
+    await expect(result.getByRole('alert')).toContainText(`Booking ${laterBooking.reference} is for Kringle Sydney, Pitt Street`);
+    await staff.screenshot({ path: `${DIR}/1024-wrong-day.png`, fullPage: true });
+
+    // A walk-in, paid in store.
+    await staff.getByRole('navigation', { name: 'Staff' }).getByRole('link', { name: 'Walk-in' }).click();
+    await staff.getByLabel('First name', { exact: true }).fill('Wally');
+    await staff.getByLabel('Last name').fill('Walker');
+    await staff.getByLabel('Child 1 first name').fill('Wren');
+    await staff.getByLabel('Quantity of Classic Print').selectOption('1');
+    await staff.getByRole('button', { name: 'Sell and mark paid in store' }).click();
+    await expect(staff.getByRole('status')).toContainText('Sold: KR-', { timeout: 15_000 });
+    const walkIn = /Sold: (KR-\w{5})/.exec((await staff.getByRole('status').textContent())!)![1]!;
+
+    // The run sheet has caught up by itself (polling), and exports the day as CSV.
+    for (const width of WIDTHS) {
+      await staff.setViewportSize({ width, height: width === 1024 ? 768 : 1024 });
+      for (const [link, name] of [
+        ['Walk-in', 'walk-in'],
+        ['Check in', 'check-in'],
+        ['Run sheet', 'run-sheet'],
+      ] as const) {
+        await staff.getByRole('navigation', { name: 'Staff' }).getByRole('link', { name: link }).click();
+        if (name === 'run-sheet') {
+          await expect(staff.getByRole('listitem').filter({ hasText: qrBooking.reference })).toContainText('Checked in');
+          await expect(staff.getByRole('listitem').filter({ hasText: walkIn })).toContainText('Walk-in');
+        }
+        await expectAccessible(staff, `${name} at ${width}`);
+        await staff.screenshot({ path: `${DIR}/${width}-${name}.png`, fullPage: true });
+      }
+    }
+    const [download] = await Promise.all([staff.waitForEvent('download'), staff.getByRole('button', { name: 'Download CSV' }).click()]);
+    expect(download.suggestedFilename()).toMatch(/^run-sheet-[a-z-]+-\d{4}-\d{2}-\d{2}\.csv$/);
+    const csv = readFileSync((await download.path())!, 'utf8');
+    expect(csv).toContain('"Start","End","Session","Reference","Family"');
+    expect(csv).toContain(`"${qrBooking.reference}","Holly Berry"`);
+    expect(csv).toContain(`"${walkIn}","Wally Walker"`);
+    await staff.emulateMedia({ media: 'print' });
+    await staff.screenshot({ path: `${DIR}/768-print.png`, fullPage: true });
+    await expect(staff.getByRole('button', { name: 'Download CSV' })).toBeHidden();
+    await context.close();
+  } finally {
+    await tablet.close();
+  }
+});

@@ -1,0 +1,80 @@
+import { writeFileSync } from 'node:fs';
+import { expect, type APIRequestContext } from '@playwright/test';
+import { PNG } from 'pngjs';
+import { appCheckToken } from './helpers';
+
+export const STAFF_EMAIL = 'elf@kringle.test';
+export const STAFF_PASSWORD = 'HoHoHo-2026!';
+
+const WIDTH = 640;
+const HEIGHT = 480;
+
+/**
+ * Writes a picture as a Y4M video (YUV 4:2:0, 640×480, a few identical frames) for Chromium's
+ * fake camera (`--use-file-for-fake-video-capture`), which loops it: what a tablet's camera sees
+ * when a family holds up their phone. The picture is scaled to fit (nearest neighbour keeps the
+ * QR modules sharp) and centred on white.
+ */
+export function pngToY4m(png: Buffer, file: string, frames = 10): void {
+  const image = PNG.sync.read(png);
+  const scale = Math.min((WIDTH - 40) / image.width, (HEIGHT - 40) / image.height);
+  const w = Math.floor(image.width * scale);
+  const h = Math.floor(image.height * scale);
+  const left = Math.floor((WIDTH - w) / 2);
+  const top = Math.floor((HEIGHT - h) / 2);
+  const y = Buffer.alloc(WIDTH * HEIGHT, 255);
+  for (let row = 0; row < h; row++) {
+    for (let col = 0; col < w; col++) {
+      const i = (Math.floor(row / scale) * image.width + Math.floor(col / scale)) * 4;
+      const [r, g, b, a] = [image.data[i]!, image.data[i + 1]!, image.data[i + 2]!, image.data[i + 3]! / 255];
+      // BT.601 luma over white, full range (C420jpeg).
+      const luma = 0.299 * r + 0.587 * g + 0.114 * b;
+      y[(top + row) * WIDTH + left + col] = Math.round(luma * a + 255 * (1 - a));
+    }
+  }
+  // Grey: no colour, which is all a black-and-white QR code needs.
+  const chroma = Buffer.alloc((WIDTH / 2) * (HEIGHT / 2), 128);
+  const frame = Buffer.concat([Buffer.from('FRAME\n'), y, chroma, chroma]);
+  writeFileSync(file, Buffer.concat([Buffer.from(`YUV4MPEG2 W${WIDTH} H${HEIGHT} F10:1 Ip A1:1 C420jpeg\n`), ...Array.from({ length: frames }, () => frame)]));
+}
+
+export interface RunSheetItem {
+  slot: { id: string; kind: string; startAt: string; state: string; slotType: { id: string; name: string } };
+  booking: { id: string; reference: string } | null;
+}
+
+/** The demo staff account through the API (as the staff app calls it). */
+export async function staffClient(request: APIRequestContext) {
+  const token = await appCheckToken(request);
+  const appCheck: Record<string, string> = token ? { 'X-App-Check': token } : {};
+  const signIn = await request.post('/api/v1/auth/sign-in', { data: { email: STAFF_EMAIL, password: STAFF_PASSWORD }, headers: appCheck });
+  expect(signIn.ok(), await signIn.text()).toBe(true);
+  const { idToken } = (await signIn.json()) as { idToken: string };
+  const headers = { ...appCheck, Authorization: `Bearer ${idToken}` };
+  return {
+    async get<T>(path: string): Promise<T> {
+      const res = await request.get(`/api/v1${path}`, { headers });
+      expect(res.ok(), `${path}: ${await res.text()}`).toBe(true);
+      return (await res.json()) as T;
+    },
+  };
+}
+
+/**
+ * Free sessions later today that a family can still book online (past the 60-minute lead time),
+ * at the first demo location that has some at this hour; null when none has (late in the
+ * evening in every zone).
+ */
+export async function sessionsLaterToday(request: APIRequestContext, count: number) {
+  const staff = await staffClient(request);
+  const { locations } = await staff.get<{ locations: { id: string; name: string; timezone: string }[] }>('/staff/catalogue');
+  const soon = Date.now() + 75 * 60_000;
+  for (const location of locations) {
+    const sheet = await staff.get<{ items: RunSheetItem[] }>(`/staff/run-sheet?locationId=${location.id}`);
+    const free = sheet.items.filter((i) => i.slot.kind === 'session' && i.slot.state === 'free' && Date.parse(i.slot.startAt) > soon);
+    // Spread out, so parallel runs and the walk-in below rarely meet.
+    const picks = free.filter((_, i) => i % 3 === 0).slice(-count);
+    if (picks.length === count) return { location, slots: picks.map((i) => ({ id: i.slot.id, locationId: location.id, slotTypeId: i.slot.slotType.id })) };
+  }
+  return null;
+}
