@@ -32,6 +32,7 @@ import { bookingsRoutes } from './modules/bookings/bookings.routes';
 import { ordersRoutes } from './modules/orders/orders.routes';
 import { policyRoutes } from './modules/policy/policy.routes';
 import { staffRoutes } from './modules/staff/staff.routes';
+import { SlotState } from './modules/reservations/slot-state';
 
 export interface AppDeps {
   config: Config;
@@ -80,6 +81,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.decorate('secrets', deps.secrets);
   app.decorate('db', deps.db);
   app.decorate('pool', deps.pool);
+  // The process's memory of sessions: the taken-sessions memo, availability answers, live feed, hold batcher.
+  app.decorate('slotState', new SlotState(deps.pool, config.AVAILABILITY_CACHE_MS));
   app.decorate('clock', deps.clock ?? systemClock);
   // Not an async hook: a promise per request for one header showed in drop-day profiles.
   app.addHook('onRequest', (request, reply, done) => {

@@ -31,11 +31,10 @@ export async function runServer(
   const app = await buildApp({ config, secrets, db, pool });
   const jobs = config.JOBS_ENABLED ? startJobs(allJobs(app), app.log) : { stop: async () => {} };
   const listener = startTakenSessionsListener({
-    db,
+    state: app.slotState,
     clock: app.clock,
     log: app.log,
     databaseUrl,
-    ttlMs: config.AVAILABILITY_CACHE_MS,
     onFreed: config.JOBS_ENABLED
       ? (slotId) => void onSlotFreed(app, slotId).catch((err: unknown) => app.log.warn({ err, slotId }, 'waitlist hand-off failed; the waitlist job retries'))
       : undefined,

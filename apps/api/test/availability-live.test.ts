@@ -171,7 +171,7 @@ describe('live slot changes in one process', () => {
     expect(refused.statusCode).toBe(503);
     expect(refused.json().code).toBe('SERVICE_UNAVAILABLE');
 
-    const listener = startTakenSessionsListener({ db: t.db, clock: t.clock, log: t.app.log, databaseUrl: t.databaseUrl, ttlMs: t.config.AVAILABILITY_CACHE_MS });
+    const listener = startTakenSessionsListener({ state: t.app.slotState, clock: t.clock, log: t.app.log, databaseUrl: t.databaseUrl });
     await listener.ready;
     const address = await t.app.listen({ port: 0, host: '127.0.0.1' });
     const events = sseReader((await fetch(`${address}${url}`, { headers: family.headers })).body!);

@@ -6,7 +6,7 @@ import { errorBodySchema } from '@kringle/contracts/errors';
 import { AppError, notFound } from '../../lib/app-error';
 import { findLocation } from '../catalogue/catalogue.repository';
 import { slotsNow } from './availability-live.repository';
-import { slotFeedOf, type SlotChange } from './slot-feed';
+import type { SlotChange } from './slot-feed';
 
 const KEEP_ALIVE_MS = 25_000;
 /** A client this far behind is not reading: it is let go (it reconnects, or polls). */
@@ -24,7 +24,7 @@ Read it with fetch() (it needs the Authorization and app-check headers, which Ev
 /** GET /booking-slot/{locationId}/live (decision 0026): pushes slot changes to open Session steps. */
 export async function availabilityLiveRoutes(app: FastifyInstance) {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const feed = slotFeedOf(app.db);
+  const feed = app.slotState.feed;
   feed.setLookup((slotIds) => {
     const now = app.clock.now();
     return slotsNow(app.db, { slotIds, now, leadCutoff: new Date(now.getTime() + app.config.LEAD_TIME_MINUTES * 60_000) });

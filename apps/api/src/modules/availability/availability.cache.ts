@@ -10,7 +10,6 @@
  * process forgets its location's answers at once. Staleness never books anything twice: the hold
  * itself is decided by the slot row's conditional UPDATE, which answers 409 SLOT_UNAVAILABLE.
  */
-import type { BuiltAnswer } from './availability.answer';
 
 /**
  * Answers are kept as bytes ready to send: encoding a ~9 KB day of sessions per response was the
@@ -129,18 +128,4 @@ export class AvailabilityCache<Body extends AnyBody = Buffer> {
     if (!locationId) return this.entries.clear();
     for (const [key, entry] of this.entries) if (entry.locationId === locationId) this.entries.delete(key);
   }
-}
-
-/** One cache per database handle, i.e. per app instance (tests build many apps in one process). */
-const caches = new WeakMap<object, AvailabilityCache<BuiltAnswer>>();
-
-export function availabilityCacheOf(db: object, ttlMs: number): AvailabilityCache<BuiltAnswer> {
-  let cache = caches.get(db);
-  if (!cache) caches.set(db, (cache = new AvailabilityCache<BuiltAnswer>(ttlMs)));
-  return cache;
-}
-
-/** Called after a hold is taken or let go, so this process shows the change at once (no location: all). */
-export function forgetAvailability(db: object, locationId?: string): void {
-  caches.get(db)?.forget(locationId);
 }

@@ -12,7 +12,6 @@ import {
 import { errorBodySchema } from '@kringle/contracts/errors';
 import { z } from 'zod';
 import { buildAnswer, sendBuilt } from './availability.answer';
-import { availabilityCacheOf } from './availability.cache';
 import { getAvailableDates, getAvailableSlots, getSlot } from './availability.service';
 
 /** Availability (API.md "Catalogue": available dates, slots and one slot): customers only. */
@@ -22,7 +21,7 @@ export async function availabilityRoutes(app: FastifyInstance) {
   const notFound = { 404: errorBodySchema };
   /** If-None-Match named the current answer (its ETag): no body, the client's copy stands (decision 0029). */
   const notModified = { 304: z.null().describe('Not modified: the copy named by If-None-Match is current') };
-  const cache = availabilityCacheOf(app.db, app.config.AVAILABILITY_CACHE_MS);
+  const cache = app.slotState.availability;
 
   /**
    * Answers from the short cache, or computes, serializes with the route's schema and keeps the

@@ -126,12 +126,3 @@ export class SlotFeed {
     for (const s of set) s.send(message);
   }
 }
-
-const feeds = new WeakMap<object, SlotFeed>();
-
-/** The process's feed for this database (one per app, like takenSessionsOf). */
-export function slotFeedOf(db: object): SlotFeed {
-  let feed = feeds.get(db);
-  if (!feed) feeds.set(db, (feed = new SlotFeed()));
-  return feed;
-}

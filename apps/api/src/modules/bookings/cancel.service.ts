@@ -4,9 +4,7 @@ import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { reservations } from '../../db/schema/reservations';
 import { AppError, notFound } from '../../lib/app-error';
-import { forgetAvailability } from '../availability/availability.cache';
 import { enqueueMail } from '../mail/outbox.repository';
-import { forgetTakenSessions } from '../reservations/taken-sessions';
 import { bookingDetails, setBooking, setOrder } from '../booking-lifecycle/booking-rows.repository';
 import { insertRefund, type RefundRow } from '../payments/refunds.repository';
 import { sendRefund } from '../payments/refunds.service';
@@ -16,7 +14,7 @@ import { bookingCancelledMail } from '../booking-lifecycle/bookings.emails';
 import { getBooking } from './bookings.service';
 import { policyOf } from '../booking-lifecycle/booking-policy';
 
-type Deps = Pick<FastifyInstance, 'db' | 'clock' | 'config' | 'stripe' | 'log'>;
+type Deps = Pick<FastifyInstance, 'db' | 'clock' | 'config' | 'stripe' | 'log' | 'slotState'>;
 
 export interface CancelResult {
   booking: Booking;
@@ -56,8 +54,7 @@ export async function cancelBooking(deps: Deps, userId: string, bookingId: strin
     return { refund, slotId: booking.slotId, intentToCancel: unpaid && order?.paymentIntentId ? { orderId: order.id, id: order.paymentIntentId } : null };
   });
   // The session is free again: this process shows and offers it at once.
-  forgetAvailability(deps.db);
-  forgetTakenSessions(deps.db, outcome.slotId);
+  deps.slotState.changed({ freed: [outcome.slotId] });
 
   let refund = outcome.refund;
   if (refund?.status === 'pending') refund = await sendRefund(deps, refund.id);

@@ -4,16 +4,14 @@ import type { FastifyInstance } from 'fastify';
 import { bookings } from '../../db/schema/bookings';
 import { reservations } from '../../db/schema/reservations';
 import { AppError, notFound } from '../../lib/app-error';
-import { forgetAvailability } from '../availability/availability.cache';
 import { enqueueMail } from '../mail/outbox.repository';
-import { forgetTakenSessions } from '../reservations/taken-sessions';
 import { assertReschedulable } from '../booking-lifecycle/booking-policy';
 import { bookingDetails, slotStart } from '../booking-lifecycle/booking-rows.repository';
 import { bookingRescheduledMail } from '../booking-lifecycle/bookings.emails';
 import { freeBookingSlot, lockOwnBooking, lockReservationOf, slotWithType, takeHeldSlot } from './booking-changes.repository';
 import { getBooking } from './bookings.service';
 
-type Deps = Pick<FastifyInstance, 'db' | 'clock' | 'config'>;
+type Deps = Pick<FastifyInstance, 'db' | 'clock' | 'config' | 'slotState'>;
 
 const holdExpired = () => new AppError('HOLD_EXPIRED', 409, 'Your hold on the new session has ended. Please choose it again.');
 
@@ -44,7 +42,6 @@ export async function rescheduleBooking(deps: Deps, userId: string, bookingId: s
     return booking.slotId;
   });
   // The old session is free again: this process shows and offers it at once.
-  forgetAvailability(deps.db);
-  forgetTakenSessions(deps.db, freedSlotId);
+  deps.slotState.changed({ freed: [freedSlotId] });
   return getBooking(deps, userId, bookingId);
 }

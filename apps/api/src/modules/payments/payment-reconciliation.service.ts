@@ -5,7 +5,7 @@ import { applyIntentOutcome, outcomeOf } from './payments.service';
 import { describeStripeError, isPermanentStripeError } from './stripe-failures';
 import { cancelIntent } from './unpaid-checkouts.service';
 
-type Deps = Pick<FastifyInstance, 'db' | 'clock' | 'config' | 'stripe' | 'log'>;
+type Deps = Pick<FastifyInstance, 'db' | 'clock' | 'config' | 'stripe' | 'log' | 'slotState'>;
 
 export const RECONCILE_POLICY = {
   /** Longer than a Stripe call with its retries, so no other process claims an order being looked at. */

@@ -4,13 +4,12 @@ import type { Tx } from '../../db/client';
 import { bookingConfirmedMail, paymentFailedMail, slotLostRefundMail } from '../booking-lifecycle/bookings.emails';
 import { policyOf } from '../booking-lifecycle/booking-policy';
 import { enqueueMail } from '../mail/outbox.repository';
-import { forgetTakenSessions } from '../reservations/taken-sessions';
 import { bookingDetails, lockBooking, lockOrder, lockOrderByIntent, setBooking, setOrder } from '../booking-lifecycle/booking-rows.repository';
 import { recordEvent, releaseSlotHoldOf, takeSlotForBooking } from './payments.repository';
 import { insertRefund, pendingRefundsOfOrder, syncOrderRefunded } from './refunds.repository';
 import { sendRefund } from './refunds.service';
 
-type Deps = Pick<FastifyInstance, 'db' | 'clock' | 'config' | 'stripe' | 'log'>;
+type Deps = Pick<FastifyInstance, 'db' | 'clock' | 'config' | 'stripe' | 'log' | 'slotState'>;
 
 async function orderFor(tx: Tx, intent: { id: string; metadata?: Stripe.Metadata | null }) {
   return (await lockOrderByIntent(tx, intent.id)) ?? (intent.metadata?.orderId ? await lockOrder(tx, intent.metadata.orderId) : undefined);
@@ -127,7 +126,7 @@ async function onCanceled(deps: Deps, event: EventRef, intent: Stripe.PaymentInt
     await releaseSlotHoldOf(tx, booking);
     return booking.slotId;
   });
-  if (freedSlotId) forgetTakenSessions(deps.db, freedSlotId);
+  if (freedSlotId) deps.slotState.changed({ freed: [freedSlotId] });
 }
 
 async function onRefunded(deps: Deps, event: Stripe.Event, charge: Stripe.Charge): Promise<void> {

@@ -9,7 +9,7 @@ import { claimLapsedCheckout, lapsedCheckouts, releaseSlotHoldOf, type LapsedChe
 import { applyIntentOutcome } from './payments.service';
 import { isPermanentStripeError } from './stripe-failures';
 
-type Deps = Pick<FastifyInstance, 'db' | 'clock' | 'config' | 'stripe' | 'log'>;
+type Deps = Pick<FastifyInstance, 'db' | 'clock' | 'config' | 'stripe' | 'log' | 'slotState'>;
 
 /**
  * API.md: an unpaid checkout whose hold expires becomes `cancelled` and its PaymentIntent is

@@ -100,12 +100,3 @@ export class HoldBatcher {
     await Promise.all(batch.map((p) => quickHold(this.pool, p.args).then((outcome) => p.resolve({ ...outcome, hasLiveHold: false }), p.reject)));
   }
 }
-
-const batchers = new WeakMap<object, HoldBatcher>();
-
-/** One batcher per pool, i.e. per app instance. */
-export function holdBatcherOf(pool: Pick<pg.Pool, 'query'>): HoldBatcher {
-  let batcher = batchers.get(pool);
-  if (!batcher) batchers.set(pool, (batcher = new HoldBatcher(pool)));
-  return batcher;
-}

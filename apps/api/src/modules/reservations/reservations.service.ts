@@ -3,16 +3,14 @@ import type { CreateReservationBody, Reservation } from '@kringle/contracts/rese
 import type { FastifyInstance } from 'fastify';
 import { isUniqueViolation } from '../../db/client';
 import { AppError, notFound } from '../../lib/app-error';
-import { forgetAvailability } from '../availability/availability.cache';
-import { forgetTakenSessions, takenSessionsOf, type TakenSessions } from './taken-sessions';
+import type { TakenSessions } from './taken-sessions';
 import { announceTaken } from './taken-sessions.broadcast';
-import { holdBatcherOf } from './hold-batcher';
 import { assertCanHoldForReschedule } from '../booking-lifecycle/booking-policy';
 import { findLocation } from '../catalogue/catalogue.repository';
 import { formatSessionTime } from '@kringle/contracts/dates';
 import { claimSlot, countUpcomingBookings, clearSlotHold, extendSlotHold, findReservation, insertReservation, lockReservation, releaseActiveHolds, slotForHold, updateReservation, type ReservationRow } from './reservations.repository';
 
-type Deps = Pick<FastifyInstance, 'db' | 'clock' | 'config'>;
+type Deps = Pick<FastifyInstance, 'db' | 'clock' | 'config' | 'slotState'>;
 /** The one-statement hold talks to the pool directly, as a named (prepared) statement. */
 type HoldDeps = Deps & Pick<FastifyInstance, 'pool' | 'log'>;
 
@@ -51,7 +49,7 @@ export async function createReservation(deps: HoldDeps, userId: string, body: Cr
     // Drop day (decision 0014): a session this process has just seen taken costs no query. Nor
     // does one another attempt here is asking about right now, once that one found it taken; if it
     // failed or lost to a racer elsewhere, this attempt asks the database itself.
-    const taken = takenSessionsOf(deps.db, deps.config.AVAILABILITY_CACHE_MS);
+    const taken = deps.slotState.taken;
     if (taken.refuses(body.slotId, userId, deps.clock.now())) throw slotTaken();
     const asking = taken.settled(body.slotId);
     if (asking) {
@@ -74,7 +72,7 @@ async function tryQuickHold(deps: HoldDeps, taken: TakenSessions, userId: string
   const version = taken.version;
   let outcome;
   try {
-    outcome = await holdBatcherOf(deps.pool).hold({
+    outcome = await deps.slotState.batcher.hold({
       reservationId: id,
       userId,
       slotId,
@@ -93,9 +91,9 @@ async function tryQuickHold(deps: HoldDeps, taken: TakenSessions, userId: string
   if (outcome.notOpen) throw await salesNotOpen(deps, outcome.slotLocationId);
   if (outcome.upcomingBookings >= limit) throw bookingLimit(limit);
   if (outcome.held) {
-    forgetAvailability(deps.db, outcome.slotLocationId);
+    deps.slotState.changed({ locationId: outcome.slotLocationId });
     taken.remember(slotId, userId, expiresAt, now, version);
-    announceTaken(taken, deps.pool, deps.log, { slotId, holderId: userId, reservationId: id, endsAt: expiresAt });
+    announceTaken(deps.slotState, deps.pool, deps.log, { slotId, holderId: userId, reservationId: id, endsAt: expiresAt });
     return toReservation(
       { id, userId, slotId, locationId: outcome.slotLocationId, status: 'active', expiresAt, refreshesLeft, bookingId: null, waitlistEntryId: null, createdAt: now, updatedAt: now },
       now,
@@ -147,10 +145,9 @@ async function holdReleasingPrevious(deps: HoldDeps, userId: string, body: Creat
         return reservation;
       });
       // The released hold may have been at another location: this process forgets every answer.
-      forgetAvailability(deps.db);
-      forgetTakenSessions(deps.db, ...released);
+      deps.slotState.changed({ freed: released });
       // Told like a quick hold: other processes refuse it from memory, and open live streams show it taken.
-      announceTaken(takenSessionsOf(deps.db, deps.config.AVAILABILITY_CACHE_MS), deps.pool, deps.log, {
+      announceTaken(deps.slotState, deps.pool, deps.log, {
         slotId: slot.id,
         holderId: userId,
         reservationId: row.id,
@@ -200,7 +197,6 @@ export async function cancelReservation(deps: Deps, userId: string, id: string):
     if (current.status === 'cancelled') return current;
     return updateReservation(tx, current.id, { status: 'cancelled' }, now);
   });
-  forgetAvailability(deps.db, row.locationId);
-  forgetTakenSessions(deps.db, row.slotId);
+  deps.slotState.changed({ locationId: row.locationId, freed: [row.slotId] });
   return toReservation(row, now);
 }

@@ -1,8 +1,8 @@
 import type { FastifyBaseLogger } from 'fastify';
 import pg from 'pg';
 import type { Clock } from '../../lib/clock';
-import { slotFeedOf } from '../availability/slot-feed';
-import { HEARD_TTL_MS, takenSessionsOf, type TakenSessions } from './taken-sessions';
+import type { SlotState } from './slot-state';
+import { HEARD_TTL_MS } from './taken-sessions';
 
 /**
  * The API processes tell each other which sessions they have just handed out (decision 0014), so
@@ -20,13 +20,8 @@ const PER_NOTIFY = 80;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
-interface Outbox {
-  entries: string[];
-  timer?: NodeJS.Timeout;
-}
 /** Holds whose end was heard lately: an announcement of one arriving after its free is stale. */
 const ENDED_MEMORY_MS = HEARD_TTL_MS;
-const outboxes = new WeakMap<object, Outbox>();
 
 /**
  * Queues "this process gave `slotId` to `holderId` (reservation `reservationId`) until `holdEndsAt`"
@@ -35,14 +30,14 @@ const outboxes = new WeakMap<object, Outbox>();
  * queue behind each other. Being late, it may arrive after that hold's free: receivers then drop it.
  */
 export function announceTaken(
-  memo: TakenSessions,
+  state: Pick<SlotState, 'taken' | 'announcements'>,
   pool: Pick<pg.Pool, 'query'>,
   log: FastifyBaseLogger,
   hold: { slotId: string; holderId: string; reservationId: string; endsAt: Date },
 ): void {
+  const memo = state.taken;
   if (!memo.enabled) return;
-  let outbox = outboxes.get(memo);
-  if (!outbox) outboxes.set(memo, (outbox = { entries: [] }));
+  const outbox = state.announcements;
   outbox.entries.push(`${hold.slotId} ${hold.holderId} ${hold.endsAt.getTime()} ${hold.reservationId}`);
   if (outbox.timer) return;
   const box = outbox;
@@ -67,11 +62,10 @@ export function announceTaken(
  * not survive transaction pooling).
  */
 export function startTakenSessionsListener(deps: {
-  db: object;
+  state: Pick<SlotState, 'taken' | 'feed'>;
   clock: Clock;
   log: FastifyBaseLogger;
   databaseUrl: string;
-  ttlMs: number;
   /** Told of every free heard (the waitlist hands the session to the next family, decision 0028). */
   onFreed?: (slotId: string) => void;
 }): {
@@ -79,10 +73,10 @@ export function startTakenSessionsListener(deps: {
   stop(): Promise<void>;
 } {
   // With the memo off, the waitlist still needs to hear frees (its job covers anything missed).
-  if (deps.ttlMs <= 0 && !deps.onFreed) return { ready: Promise.resolve(), stop: async () => {} };
-  const memo = takenSessionsOf(deps.db, deps.ttlMs);
+  const memo = deps.state.taken;
+  if (!memo.enabled && !deps.onFreed) return { ready: Promise.resolve(), stop: async () => {} };
   // The same messages feed the open live streams (decision 0026): one LISTEN connection per process.
-  const feed = slotFeedOf(deps.db);
+  const feed = deps.state.feed;
   let client: pg.Client | null = null;
   let stopped = false;
   let retry: NodeJS.Timeout | undefined;

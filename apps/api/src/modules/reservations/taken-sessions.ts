@@ -112,17 +112,3 @@ export class TakenSessions {
     this.entries.clear();
   }
 }
-
-/** One memo per database handle, i.e. per app instance (tests build many apps in one process). */
-const memos = new WeakMap<object, TakenSessions>();
-
-export function takenSessionsOf(db: object, ttlMs: number): TakenSessions {
-  let memo = memos.get(db);
-  if (!memo) memos.set(db, (memo = new TakenSessions(ttlMs)));
-  return memo;
-}
-
-/** Called after a session is freed (a hold let go, a booking cancelled or moved, a checkout failed). */
-export function forgetTakenSessions(db: object, ...slotIds: string[]): void {
-  memos.get(db)?.forget(slotIds);
-}

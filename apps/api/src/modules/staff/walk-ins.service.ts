@@ -9,7 +9,6 @@ import type { z } from 'zod';
 import { isUniqueViolation, type Tx } from '../../db/client';
 import { AppError, notFound } from '../../lib/app-error';
 import type { AuthClaims } from '../accounts/id-tokens';
-import { forgetAvailability } from '../availability/availability.cache';
 import { bookingSummary } from '../booking-lifecycle/booking-summary.email';
 import { newBookingReference } from '../checkout/booking-reference';
 import { priceLines } from '../checkout/cart.service';
@@ -18,13 +17,12 @@ import { enqueueMail } from '../mail/outbox.repository';
 import { bookingDetails } from '../booking-lifecycle/booking-rows.repository';
 import { invoiceNumber, receiptData } from '../orders/orders.service';
 import { paymentReceiptPdf } from '../orders/receipts.pdf';
-import { takenSessionsOf } from '../reservations/taken-sessions';
 import { announceTaken } from '../reservations/taken-sessions.broadcast';
 import { claimSlotForWalkIn, insertWalkIn, recordAction, walkInSlot, type WalkInValues } from './staff.repository';
 import { getStaffBooking, type Deps } from './staff.service';
 
 type WalkInBody = z.output<typeof walkInBodySchema>;
-type WalkInDeps = Deps & Pick<FastifyInstance, 'pool' | 'log'>;
+type WalkInDeps = Deps & Pick<FastifyInstance, 'pool' | 'log' | 'slotState'>;
 
 const slotTaken = () => new AppError('SLOT_UNAVAILABLE', 409, 'Sorry, that session was just taken. Please choose another time.');
 
@@ -50,7 +48,7 @@ export async function sellWalkIn(deps: WalkInDeps, staff: AuthClaims, body: Walk
     throw new AppError('VALIDATION_FAILED', 400, details[0]?.message ?? 'Some of the details are not valid.', details);
   }
   const items = await priceLines(deps.db, slot.id, body);
-  const taken = takenSessionsOf(deps.db, deps.config.AVAILABILITY_CACHE_MS);
+  const taken = deps.slotState.taken;
   const version = taken.version;
   const id = randomUUID();
   for (let attempt = 0; ; attempt++) {
@@ -84,9 +82,9 @@ export async function sellWalkIn(deps: WalkInDeps, staff: AuthClaims, body: Walk
       throw err;
     }
   }
-  forgetAvailability(deps.db, slot.locationId);
+  deps.slotState.changed({ locationId: slot.locationId });
   taken.remember(slot.id, null, null, now, version);
-  announceTaken(taken, deps.pool, deps.log, { slotId: slot.id, holderId: staff.userId, reservationId: id, endsAt: slot.endAt });
+  announceTaken(deps.slotState, deps.pool, deps.log, { slotId: slot.id, holderId: staff.userId, reservationId: id, endsAt: slot.endAt });
   return getStaffBooking(deps, id);
 }
 

@@ -1,9 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import { forgetAvailability } from '../availability/availability.cache';
 import { enqueueMail } from '../mail/outbox.repository';
-import { takenSessionsOf } from '../reservations/taken-sessions';
 import { announceTaken } from '../reservations/taken-sessions.broadcast';
 import { noOneWaitingFor } from '../reservations/waitlist-guard';
 import { freeNow, endEntry, releaseOffer } from './waitlist.repository';
@@ -19,7 +17,7 @@ import {
   type NextFamily,
 } from './waitlist-offers.repository';
 
-export type WaitlistDeps = Pick<FastifyInstance, 'db' | 'pool' | 'clock' | 'config' | 'log'>;
+export type WaitlistDeps = Pick<FastifyInstance, 'db' | 'pool' | 'clock' | 'config' | 'log' | 'slotState'>;
 
 const leadCutoffOf = (deps: WaitlistDeps, now: Date) => new Date(now.getTime() + deps.config.LEAD_TIME_MINUTES * 60_000);
 
@@ -59,10 +57,10 @@ export async function handOffSlot(deps: WaitlistDeps, slotId: string): Promise<b
   });
   if (!offer) return false;
   // This process's caches learn at once; the others hear the announcement (and the free trigger).
-  forgetAvailability(deps.db, offer.slot.locationId);
-  const taken = takenSessionsOf(deps.db, deps.config.AVAILABILITY_CACHE_MS);
+  deps.slotState.changed({ locationId: offer.slot.locationId });
+  const taken = deps.slotState.taken;
   taken.remember(offer.slot.id, offer.family.userId, offer.expiresAt, now, taken.version);
-  announceTaken(taken, deps.pool, deps.log, { slotId: offer.slot.id, holderId: offer.family.userId, reservationId: offer.reservationId, endsAt: offer.expiresAt });
+  announceTaken(deps.slotState, deps.pool, deps.log, { slotId: offer.slot.id, holderId: offer.family.userId, reservationId: offer.reservationId, endsAt: offer.expiresAt });
   deps.log.info({ slotId: offer.slot.id, entryId: offer.family.entryId, reservationId: offer.reservationId }, 'waitlist offer made');
   return true;
 }
@@ -141,7 +139,7 @@ export function waitlistPass(deps: WaitlistDeps): () => Promise<void> {
   let staleAt = -Infinity;
   return async () => {
     const freed = await settleOffers(deps);
-    if (freed.length > 0) forgetAvailability(deps.db);
+    if (freed.length > 0) deps.slotState.changed();
     await handOffSlots(deps, freed);
     const now = deps.clock.now();
     await handOffSlots(deps, await freeSlotsOnWaitedDays(deps.db, now, leadCutoffOf(deps, now)));

@@ -4,8 +4,6 @@ import { isUniqueViolation } from '../../db/client';
 import { locations, slotTypes } from '../../db/schema/catalogue';
 import { AppError, notFound } from '../../lib/app-error';
 import { localDateOf } from '@kringle/contracts/dates';
-import { forgetAvailability } from '../availability/availability.cache';
-import { forgetTakenSessions } from '../reservations/taken-sessions';
 import { countUpcomingBookings } from '../reservations/reservations.repository';
 import { handOffDay, handOffSlot, type WaitlistDeps } from './waitlist.hand-off';
 import {
@@ -103,7 +101,6 @@ export async function leaveWaitlist(deps: WaitlistDeps, userId: string, id: stri
     return entry.status === 'offered' && entry.reservationId ? releaseOffer(tx, entry.reservationId, 'cancelled', now) : null;
   });
   if (!freed) return;
-  forgetAvailability(deps.db);
-  forgetTakenSessions(deps.db, freed);
+  deps.slotState.changed({ freed: [freed] });
   await handOffSlot(deps, freed);
 }
