@@ -1,6 +1,6 @@
 import type { BaseQueryFn } from '@reduxjs/toolkit/query';
-import { isAppCheckCode, withAppCheckRetry, type AppCheckAccess } from './app-check-retry';
-import { noteServerDate } from './server-clock';
+import { apiFetch } from './api-fetch';
+import type { AppCheckAccess } from './app-check-retry';
 
 export interface RequestArgs {
   url: string;
@@ -97,7 +97,8 @@ function revalidationOf(deps: BaseQueryDeps) {
   return memo;
 }
 
-async function send(deps: BaseQueryDeps, args: RequestArgs, headers: Record<string, string>, outer: AbortSignal): Promise<Result> {
+/** One call through the request path (api-fetch.ts), read into API.md's shapes; `appCheckRetried` as apiFetch says. */
+async function send(deps: BaseQueryDeps, args: RequestArgs, headers: Record<string, string>, outer: AbortSignal): Promise<{ result: Result; appCheckRetried: boolean }> {
   const controller = new AbortController();
   let timedOut = false;
   const timer = setTimeout(() => {
@@ -106,15 +107,15 @@ async function send(deps: BaseQueryDeps, args: RequestArgs, headers: Record<stri
   }, deps.timeoutMs ?? 30_000);
   const onAbort = () => controller.abort();
   outer.addEventListener('abort', onAbort);
-  const fetchFn = deps.fetchFn ?? ((...a: Parameters<typeof fetch>) => fetch(...a));
   const hasBody = args.body !== undefined;
   const url = buildUrl(deps.baseUrl, args);
   const memo = (args.method ?? 'GET') === 'GET' && (args.responseHandler ?? 'json') === 'json' ? revalidationOf(deps) : null;
   const kept = memo?.get(url);
-  try {
+  let appCheckRetried = false;
+  const read = async (): Promise<Result> => {
     let response: Response;
     try {
-      response = await fetchFn(url, {
+      ({ response, appCheckRetried } = await apiFetch(deps, url, {
         method: args.method ?? 'GET',
         headers: {
           Accept: 'application/json',
@@ -124,10 +125,8 @@ async function send(deps: BaseQueryDeps, args: RequestArgs, headers: Record<stri
           ...args.headers,
         },
         body: hasBody ? JSON.stringify(args.body) : undefined,
-        credentials: 'include',
         signal: controller.signal,
-      });
-      noteServerDate(response.headers.get('date'));
+      }));
     } catch {
       const kind = timedOut ? 'TIMEOUT_ERROR' : 'FETCH_ERROR';
       return { error: { status: kind, data: { error: MESSAGES[kind], code: kind } } };
@@ -154,13 +153,15 @@ async function send(deps: BaseQueryDeps, args: RequestArgs, headers: Record<stri
     }
     const retryAfter = Number(response.headers.get('retry-after'));
     return { error: { status: response.status, data: errorData(response.status, body), ...(retryAfter > 0 ? { retryAfterSeconds: retryAfter } : {}) } };
+  };
+  try {
+    return { result: await read(), appCheckRetried };
   } finally {
     clearTimeout(timer);
     outer.removeEventListener('abort', onAbort);
   }
 }
 
-const isAppCheckRejection = (error: ApiError) => error.status === 401 && isAppCheckCode(error.data.code);
 
 /**
  * The one base query (spec §7–§8): waits for auth initialisation, sends the ID token and the
@@ -186,23 +187,19 @@ export const baseQuery: BaseQueryFn<string | RequestArgs, unknown, ApiError, Api
     }
   }
 
-  const sendWith = (token: string | null) =>
-    withAppCheckRetry(
-      deps,
-      (appCheck) => send(deps, args, { ...(token ? { Authorization: `Bearer ${token}` } : {}), ...(appCheck ? { 'X-App-Check': appCheck } : {}) }, api.signal),
-      (answer) => !!answer.error && isAppCheckRejection(answer.error),
-    );
+  const sendWith = (token: string | null) => send(deps, args, token ? { Authorization: `Bearer ${token}` } : {}, api.signal);
 
   const first = await sendWith(idToken);
-  let result = first.answer;
-  // The session rule, once: a 401 about the ID token (not app check) refreshes it and tries again.
-  if (!first.retried && result.error?.status === 401 && !opts.skipAuth) {
+  let result = first.result;
+  // The session rule, once: a 401 about the ID token (not app check) refreshes it and tries again,
+  // but not on top of an app-check retry (api-fetch.ts), as before.
+  if (!first.appCheckRetried && result.error?.status === 401 && !opts.skipAuth) {
     const fresh = await deps.refreshIdToken(dispatch);
     if (!fresh) {
       await deps.signOut(dispatch);
       return clientError(401, NOT_AUTHENTICATED, 'UNAUTHENTICATED');
     }
-    ({ answer: result } = await sendWith(fresh));
+    ({ result } = await sendWith(fresh));
   }
   if (result.error?.status === 429) deps.notifyError(result.error.data.error);
   return result;

@@ -1,7 +1,8 @@
 import { createAsyncThunk } from '@reduxjs/toolkit';
 import type { User } from '@kringle/contracts/accounts';
 import { api } from '../../lib/api';
-import { isAppCheckCode, withAppCheckRetry, type AppCheckAccess } from '../../lib/app-check-retry';
+import { apiFetch, apiUrl } from '../../lib/api-fetch';
+import { isAppCheckCode, type AppCheckAccess } from '../../lib/app-check-retry';
 import { toastError } from '../../lib/deferred-toast';
 import { isStaffToken } from '../../lib/jwt';
 import { resetStore } from '../../lib/reset-action';
@@ -30,15 +31,9 @@ async function errorCode(response: Response): Promise<string | null> {
   }
 }
 
+/** The refresh-cookie calls (its path is /api/v1/auth), through the one request path. */
 async function authPost(extra: AuthExtra['auth'], path: string): Promise<Response> {
-  const fetchFn = extra.fetchFn ?? ((...a: Parameters<typeof fetch>) => fetch(...a));
-  const { answer } = await withAppCheckRetry(
-    extra,
-    // The refresh cookie lives on path /api/v1/auth, so these calls must include credentials.
-    (appCheck) => fetchFn(`${extra.apiBaseUrl}${path}`, { method: 'POST', credentials: 'include', headers: appCheck ? { 'X-App-Check': appCheck } : {} }),
-    async (response) => response.status === 401 && isAppCheckCode(await errorCode(response)),
-  );
-  return answer;
+  return (await apiFetch(extra, apiUrl(extra.apiBaseUrl, path), { method: 'POST' })).response;
 }
 
 /** Only a 401 about the session itself means the refresh cookie is gone. */

@@ -1,5 +1,5 @@
 import type { AvailableDates, AvailableSlots, Slot } from '@kringle/contracts/catalogue';
-import { isAppCheckCode, withAppCheckRetry } from '../../lib/app-check-retry';
+import { apiFetch, apiUrl } from '../../lib/api-fetch';
 import type { BaseQueryExtra } from '../../lib/base-query';
 import { bookingApi, type AvailableDatesArgs, type AvailableSlotsArgs } from './api';
 
@@ -86,12 +86,6 @@ const sleep = (ms: number, signal: AbortSignal) =>
     signal.addEventListener('abort', () => (clearTimeout(t), resolve()), { once: true });
   });
 
-/** The error body's code of a refused stream (JSON), if it has one. */
-async function codeOf(response: Response): Promise<string | null> {
-  const body = (await response.clone().json().catch(() => null)) as { code?: unknown } | null;
-  return typeof body?.code === 'string' ? body.code : null;
-}
-
 /**
  * `live`: whether this location's changes are being pushed right now. While it is false the
  * Session step polls as before (the stream refused with 503, the network dropped it, or it failed).
@@ -115,17 +109,11 @@ export const liveSlotsApi = bookingApi.injectEndpoints({
           try {
             await deps.whenAuthReady();
             const token = deps.selectAuth(getState()).idToken;
-            const url = `${deps.baseUrl.replace(/\/$/, '')}/booking-slot/${locationId}/live`;
-            const { answer: res } = await withAppCheckRetry(
-              deps,
-              (appCheck) =>
-                (deps.fetchFn ?? fetch)(url, {
-                  headers: { Accept: 'text/event-stream', ...(token ? { Authorization: `Bearer ${token}` } : {}), ...(appCheck ? { 'X-App-Check': appCheck } : {}) },
-                  signal: stop.signal,
-                  cache: 'no-store',
-                }),
-              async (r) => r.status === 401 && isAppCheckCode(await codeOf(r)),
-            );
+            const { response: res } = await apiFetch(deps, apiUrl(deps.baseUrl, `/booking-slot/${locationId}/live`), {
+              headers: { Accept: 'text/event-stream', ...(token ? { Authorization: `Bearer ${token}` } : {}) },
+              signal: stop.signal,
+              cache: 'no-store',
+            });
             // 503: this server cannot hear changes now. 401: the ID token will be refreshed by the next ordinary call.
             if (!res.ok || !res.body) throw new Error(`live: ${res.status}`);
             failures = 0;
