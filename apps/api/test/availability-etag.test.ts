@@ -1,16 +1,12 @@
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
-import { localDateOf } from '@kringle/contracts/dates';
-import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { generateJwtKey } from '../src/config/secrets';
-import { createDb, type Db } from '../src/db/client';
-import { ManualClock, systemClock } from '../src/lib/clock';
-import { IdTokens } from '../src/modules/accounts/id-tokens';
+import { ManualClock } from '../src/lib/clock';
 import { demoSeason } from '../src/modules/catalogue/demo-season';
 import { loadSeason } from '../src/modules/catalogue/season.service';
-import { startApiProcesses, type ApiProcesses } from './support/api-processes';
-import { createCustomer, createCustomers, type TestCustomer } from './support/customers';
-import { createTestApp, createTestDatabase, type TestApp } from './test-app';
+import { type ApiProcesses } from './support/api-processes';
+import { createCustomer, type TestCustomer } from './support/customers';
+import { createTestApp, type TestApp } from './test-app';
+import { startSeasonOnProcesses, type SeasonOnProcesses } from './support/season-on-processes';
 
 const NOW = new Date('2026-12-01T00:00:00Z');
 
@@ -116,35 +112,18 @@ describe('availability answers with ETags and compressed forms', () => {
 
 describe('availability ETags across two API processes', () => {
   let api: ApiProcesses;
-  let db: Db;
-  let close: () => Promise<void>;
+  let world: SeasonOnProcesses;
   let families: TestCustomer[];
   let slotsUrl: string;
   let slotId: string;
 
   beforeAll(async () => {
-    const url = await createTestDatabase();
-    const conn = createDb(url, 5);
-    db = conn.db;
-    close = () => conn.pool.end();
-    const now = new Date();
-    await loadSeason(db, demoSeason(now), now);
-    const jwtKey = await generateJwtKey();
-    const idTokens = await IdTokens.create({ privateKeyPem: jwtKey, issuer: 'kringle', audience: 'kringle-web', clock: systemClock });
-    families = await createCustomers(db, idTokens, 2);
-    const row = (
-      await db.execute(sql`
-        select s.id, s.location_id, s.slot_type_id, s.start_at, l.timezone from slots s join locations l on l.id = s.location_id
-        where s.kind = 'session' and s.start_at > now() + interval '2 days' order by l.sort_order, s.start_at limit 1`)
-    ).rows[0]!;
-    slotId = row.id as string;
-    const day = localDateOf(new Date(row.start_at as string), row.timezone as string);
-    slotsUrl = `/api/v1/booking-slot/${row.location_id}/available-slots?date=${day}&slotTypeId=${row.slot_type_id}`;
-    api = await startApiProcesses(2, { DATABASE_URL: url, JWT_PRIVATE_KEY: jwtKey, APP_CHECK_SECRET: 'concurrency-test-secret-0123456789abcdef' });
+    world = await startSeasonOnProcesses(2, 2);
+    ({ api, families } = world);
+    ({ slotId, slotsUrl } = world.session);
   }, 120_000);
   afterAll(async () => {
-    await api?.stop();
-    await close?.();
+    await world?.close();
   });
 
   const read = (i: number, ifNoneMatch?: string) =>

@@ -1,15 +1,14 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { generateJwtKey } from '../src/config/secrets';
-import { createDb, type Db } from '../src/db/client';
-import { ManualClock, systemClock } from '../src/lib/clock';
-import { IdTokens } from '../src/modules/accounts/id-tokens';
+import { type Db } from '../src/db/client';
+import { ManualClock } from '../src/lib/clock';
 import { demoSeason } from '../src/modules/catalogue/demo-season';
 import { loadSeason } from '../src/modules/catalogue/season.service';
 import { startTakenSessionsListener } from '../src/modules/reservations/taken-sessions.broadcast';
-import { startApiProcesses, type ApiProcesses } from './support/api-processes';
-import { createCustomer, createCustomers, type TestCustomer } from './support/customers';
-import { createTestApp, createTestDatabase } from './test-app';
+import { type ApiProcesses } from './support/api-processes';
+import { createCustomer, type TestCustomer } from './support/customers';
+import { createTestApp } from './test-app';
+import { startSeasonOnProcesses, type SeasonOnProcesses } from './support/season-on-processes';
 
 interface SseEvent {
   event?: string;
@@ -82,26 +81,16 @@ async function firstSession(db: Db) {
 describe('live slot changes across API processes', () => {
   let api: ApiProcesses;
   let db: Db;
-  let close: () => Promise<void>;
+  let world: SeasonOnProcesses;
   let families: TestCustomer[];
-  let session: Awaited<ReturnType<typeof firstSession>>;
+  let session: SeasonOnProcesses['session'];
 
   beforeAll(async () => {
-    const url = await createTestDatabase();
-    const conn = createDb(url, 5);
-    db = conn.db;
-    close = () => conn.pool.end();
-    const now = new Date();
-    await loadSeason(db, demoSeason(now), now);
-    const jwtKey = await generateJwtKey();
-    const idTokens = await IdTokens.create({ privateKeyPem: jwtKey, issuer: 'kringle', audience: 'kringle-web', clock: systemClock });
-    families = await createCustomers(db, idTokens, 2);
-    session = await firstSession(db);
-    api = await startApiProcesses(2, { DATABASE_URL: url, JWT_PRIVATE_KEY: jwtKey, APP_CHECK_SECRET: 'concurrency-test-secret-0123456789abcdef' });
+    world = await startSeasonOnProcesses(2, 2);
+    ({ api, db, families, session } = world);
   }, 120_000);
   afterAll(async () => {
-    await api?.stop();
-    await close?.();
+    await world?.close();
   });
 
   const live = async (i: number, who: TestCustomer, locationId = session.locationId) =>

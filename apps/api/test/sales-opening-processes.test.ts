@@ -1,15 +1,9 @@
-import { localDateOf } from '@kringle/contracts/dates';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { generateJwtKey } from '../src/config/secrets';
-import { createDb, type Db } from '../src/db/client';
-import { systemClock } from '../src/lib/clock';
-import { IdTokens } from '../src/modules/accounts/id-tokens';
-import { demoSeason } from '../src/modules/catalogue/demo-season';
-import { loadSeason } from '../src/modules/catalogue/season.service';
-import { startApiProcesses, type ApiProcesses } from './support/api-processes';
-import { createCustomers, type TestCustomer } from './support/customers';
-import { createTestDatabase } from './test-app';
+import { type Db } from '../src/db/client';
+import { type ApiProcesses } from './support/api-processes';
+import { type TestCustomer } from './support/customers';
+import { startSeasonOnProcesses, type SeasonOnProcesses } from './support/season-on-processes';
 
 /**
  * A location opening a few seconds ahead, read and held through three real API processes on the
@@ -19,38 +13,22 @@ import { createTestDatabase } from './test-app';
 describe('bookings open at the instant on every API process', () => {
   let api: ApiProcesses;
   let db: Db;
-  let close: () => Promise<void>;
+  let world: SeasonOnProcesses;
   let families: TestCustomer[];
   let slotsUrl: string;
   let slotId: string;
   let opensAt: Date;
 
   beforeAll(async () => {
-    const url = await createTestDatabase();
-    const conn = createDb(url, 5);
-    db = conn.db;
-    close = () => conn.pool.end();
-    const now = new Date();
-    await loadSeason(db, demoSeason(now), now);
-    const jwtKey = await generateJwtKey();
-    const idTokens = await IdTokens.create({ privateKeyPem: jwtKey, issuer: 'kringle', audience: 'kringle-web', clock: systemClock });
-    families = await createCustomers(db, idTokens, 4);
-    const row = (
-      await db.execute(sql`
-        select s.id, s.location_id, s.slot_type_id, s.start_at, l.timezone from slots s join locations l on l.id = s.location_id
-        where s.kind = 'session' and s.start_at > now() + interval '2 days' order by l.sort_order, s.start_at limit 1`)
-    ).rows[0]!;
-    slotId = row.id as string;
-    const day = localDateOf(new Date(row.start_at as string), row.timezone as string);
-    slotsUrl = `/api/v1/booking-slot/${row.location_id}/available-slots?date=${day}&slotTypeId=${row.slot_type_id}`;
-    api = await startApiProcesses(3, { DATABASE_URL: url, JWT_PRIVATE_KEY: jwtKey, APP_CHECK_SECRET: 'concurrency-test-secret-0123456789abcdef' });
+    world = await startSeasonOnProcesses(3, 4);
+    ({ api, db, families } = world);
+    ({ slotId, slotsUrl } = world.session);
     // Seconds ahead, which a season file (minutes) cannot say: set on the row as a load would store it.
     opensAt = new Date(Date.now() + 6000);
-    await db.execute(sql`update locations set sales_open_at = ${opensAt.toISOString()}::timestamptz where id = ${row.location_id}::uuid`);
+    await db.execute(sql`update locations set sales_open_at = ${opensAt.toISOString()}::timestamptz where id = ${world.session.locationId}::uuid`);
   }, 120_000);
   afterAll(async () => {
-    await api?.stop();
-    await close?.();
+    await world?.close();
   });
 
   const statusOn = async (i: number) => {
