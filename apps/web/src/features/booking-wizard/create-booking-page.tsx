@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { pageTitle } from '../../lib/env';
 import { useWizardSelector } from './booking-hooks';
 import { selectActiveStep } from './booking-slice';
@@ -9,13 +9,18 @@ import { BookingTypeStep } from './steps/booking-type-step';
 import { LocationStep } from './steps/location-step';
 import { OverviewStep } from './steps/overview-step';
 import { PackageStep } from './steps/package-step';
-import { PaymentStep } from './steps/payment-step';
+import { LoadingList } from './steps/load-states';
 import { SessionTimeStep } from './steps/session-time-step';
 import { TermsStep } from './steps/terms-step';
 import { usePhoneLayout } from './use-media';
 import { WizardStepper } from './wizard-stepper';
 import { useOfferLink } from './offer-link';
 import { RESCHEDULE_STEPS, stepIndex, WIZARD_STEPS } from './wizard-steps';
+
+// The last step (and its card form) loads when the family reaches Overview, not with the wizard:
+// the /create-booking initial-JS budget (decision 0013).
+const loadPaymentStep = () => import('./steps/payment-step');
+const PaymentStep = lazy(() => loadPaymentStep().then((m) => ({ default: m.PaymentStep })));
 
 /**
  * /create-booking: the seven-step wizard (spec §2). The step shown is derived from the
@@ -42,6 +47,9 @@ export function CreateBookingPage() {
   const key = WIZARD_STEPS[step]?.key;
   const phone = usePhoneLayout();
   useStickyBarsScrollPadding(phone);
+  useEffect(() => {
+    if (key === 'overview') void loadPaymentStep();
+  }, [key]);
 
   return (
     // On a phone the step's actions sit in a bar above the tab bar: the extra bottom room lets the content scroll clear of it.
@@ -73,7 +81,11 @@ export function CreateBookingPage() {
         {key === 'package' && <PackageStep focusOnMount={focusOnMount} />}
         {key === 'terms' && <TermsStep focusOnMount={focusOnMount} />}
         {key === 'overview' && <OverviewStep focusOnMount={focusOnMount} />}
-        {key === 'payment' && <PaymentStep focusOnMount={focusOnMount} />}
+        {key === 'payment' && (
+          <Suspense fallback={<LoadingList label="Loading the payment step" rows={2} />}>
+            <PaymentStep focusOnMount={focusOnMount} />
+          </Suspense>
+        )}
       </div>
       <CartDrawer />
     </div>

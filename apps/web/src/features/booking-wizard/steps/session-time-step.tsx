@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import type { Slot } from '@kringle/contracts/catalogue';
 import { formatSessionTime, localDateOf, zoneAbbreviation } from '@kringle/contracts/dates';
@@ -18,7 +18,9 @@ import { SalesCountdown, useSalesOpen } from '../sales-countdown';
 import { dayZone, SessionList, sessionTime } from '../session-list';
 import { LoadingList, LoadProblem } from './load-states';
 import { StepFrame } from './step-frame';
-import { WaitlistJoin } from '../waitlist-join';
+
+// Only a fully booked day needs it: loaded then, not with the wizard (the /create-booking budget).
+const WaitlistJoin = lazy(() => import('../waitlist-join').then((m) => ({ default: m.WaitlistJoin })));
 
 /**
  * Taken sessions show up without a reload: pushed by the live stream (decision 0026), else the
@@ -246,8 +248,10 @@ export function SessionTimeStep({ focusOnMount }: { focusOnMount: boolean }) {
         </section>
       )}
       {/* Issue 20: after the day's sessions, so they stay right under the calendar. */}
-      {dates.data && !rescheduling && !notOnSale && location && slotType && (
-        <WaitlistJoin locationId={locationId} locationName={location.name} slotTypeId={slotTypeId} slotTypeName={slotType.name} days={dates.data.items} shownDate={date} />
+      {dates.data && !rescheduling && !notOnSale && location && slotType && dates.data.items.some((d) => d.available === 0 && d.sessions > 0) && (
+        <Suspense fallback={null}>
+          <WaitlistJoin locationId={locationId} locationName={location.name} slotTypeId={slotTypeId} slotTypeName={slotType.name} days={dates.data.items} shownDate={date} />
+        </Suspense>
       )}
       <LateMoveDialog slot={lateMove} timezone={timezone} refundCutoffHours={policy?.refundCutoffHours ?? 0} onKeepLooking={() => setLateMove(null)} onMove={(s) => void pick(s, true)} />
       <MoveConfirmDialog
