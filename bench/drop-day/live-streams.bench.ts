@@ -1,9 +1,7 @@
 /**
  * `npm run bench:live`: issue 21's live-availability load test, written against the contract of
  * `GET /api/v1/booking-slot/{locationId}/live` (Server-Sent Events: `event: slot` / `event: changed`,
- * JSON data; the ID token and X-App-Check headers). UNTESTED: that endpoint is being built on
- * another branch and is not in this tree yet; against a build without it the script stops at the
- * first stream's 404.
+ * JSON data; the ID token and X-App-Check headers; decision 0026).
  *
  * One built API process on its own PostgreSQL: opens STREAMS streams with raw sockets (not
  * EventSource, not an HTTP agent: 5,000 clients must cost the generator little), measures the
