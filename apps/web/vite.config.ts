@@ -4,7 +4,7 @@ import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin, type UserConfig } from 'vite';
-import { ROUTE_MODULES } from './route-modules';
+import { ROUTE_MODULES } from './route-modules.ts';
 
 // The brand name is configuration (DESIGN.md); index.html's %VITE_BRAND_NAME% needs a value.
 process.env.VITE_BRAND_NAME ||= 'Kringle';

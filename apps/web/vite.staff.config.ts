@@ -1,7 +1,7 @@
 import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type UserConfig } from 'vite';
-import { precompress } from './vite.config';
+import { precompress } from './vite.config.ts';
 
 /**
  * The staff app (issue 19): its own build of staff.html into the same dist/, after the customer
