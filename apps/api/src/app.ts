@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type pg from 'pg';
@@ -7,12 +6,14 @@ import type { Secrets } from './config/secrets';
 import type { Db } from './db/client';
 import { systemClock, type Clock } from './lib/clock';
 import { lazyChildLogger } from './lib/lazy-child-logger';
+import { requestIdOf } from './lib/request-id';
 import { accountsRoutes } from './modules/accounts/accounts.routes';
 import { appCheckRoutes } from './modules/app-check/app-check.routes';
 import { healthRoutes } from './modules/health/health.routes';
 import { termsRoutes } from './modules/terms/terms.routes';
 import { devMailboxRoutes } from './modules/mail/dev-mailbox.routes';
 import { devOutboxRoutes } from './modules/mail/dev-outbox.routes';
+import { AnswerLane } from './plugins/answer-lane';
 import { appCheckPlugin } from './plugins/app-check';
 import { authPlugin, settleRouteAccess } from './plugins/auth';
 import { errorsPlugin } from './plugins/errors';
@@ -58,14 +59,15 @@ const REDACT = [
 /** Builds the whole API as one Fastify instance; server.ts only listens and shuts it down. */
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { config } = deps;
+  const clock = deps.clock ?? systemClock;
+  // Hot availability reads answered in front of Fastify, from what the route and hooks already decided (decision 0035).
+  const answerLane = new AnswerLane({ enabled: config.ANSWER_LANE, clock });
   const app = Fastify({
     logger: { level: config.LOG_LEVEL, redact: { paths: REDACT, censor: '[redacted]' } },
     bodyLimit: config.BODY_LIMIT_BYTES,
     trustProxy: config.TRUST_PROXY,
-    genReqId: (req) => {
-      const given = req.headers['x-request-id'];
-      return typeof given === 'string' && /^[\w-]{8,64}$/.test(given) ? given : randomUUID();
-    },
+    genReqId: (req) => requestIdOf(req.headers),
+    serverFactory: answerLane.serverFactory,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
     frameworkErrors,
     clientErrorHandler: clientErrors,
@@ -83,9 +85,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.decorate('pool', deps.pool);
   // The process's memory of sessions: the taken-sessions memo, availability answers, live feed, hold batcher.
   app.decorate('slotState', new SlotState(deps.pool, config.AVAILABILITY_CACHE_MS));
-  app.decorate('clock', deps.clock ?? systemClock);
+  app.decorate('clock', clock);
+  app.decorate('answerLane', answerLane);
+  app.addHook('onReady', async () => answerLane.start(config.TRUST_PROXY ? null : app.log));
+  app.addHook('preClose', async () => answerLane.stop());
   // Not an async hook: a promise per request for one header showed in drop-day profiles.
-  app.addHook('onRequest', (request, reply, done) => {
+  app.addHook('onRequest', function requestId(request, reply, done) {
     reply.header('x-request-id', request.id);
     done();
   });
@@ -94,7 +99,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // about a tenth of a cached read. Without a proxy, one plain line per request (a logged object
   // would pass through the redaction paths every time).
   if (!config.TRUST_PROXY) {
-    app.addHook('onResponse', (request, reply, done) => {
+    app.addHook('onResponse', function accessLog(request, reply, done) {
       request.log.info(`${request.method} ${request.url} ${reply.statusCode} ${Math.round(reply.elapsedTime)}ms`);
       done();
     });

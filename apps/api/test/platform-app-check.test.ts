@@ -1,25 +1,7 @@
-import { solveChallenge } from 'altcha-lib/v1';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createProbeApp, type ProbeApp } from './platform-probe-app';
-
-interface Challenge {
-  algorithm: string;
-  challenge: string;
-  salt: string;
-  signature: string;
-  maxnumber: number;
-}
-
-async function solvedPayload(app: FastifyInstance, tamper: (p: Record<string, unknown>) => void = () => {}) {
-  const res = await app.inject({ method: 'POST', url: '/api/v1/app-check/challenge' });
-  expect(res.statusCode).toBe(200);
-  const c = res.json<Challenge>();
-  const solution = await solveChallenge(c.challenge, c.salt, c.algorithm, c.maxnumber).promise;
-  const payload: Record<string, unknown> = { algorithm: c.algorithm, challenge: c.challenge, number: solution!.number, salt: c.salt, signature: c.signature };
-  tamper(payload);
-  return Buffer.from(JSON.stringify(payload)).toString('base64');
-}
+import { solvedPayload, type Challenge } from './support/app-check';
 
 const exchange = (app: FastifyInstance, payload: unknown) => app.inject({ method: 'POST', url: '/api/v1/app-check/exchange', payload: { payload } });
 const probe = (app: FastifyInstance, token?: string) => app.inject({ url: '/api/v1/probe', headers: token === undefined ? {} : { 'x-app-check': token } });

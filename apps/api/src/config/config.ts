@@ -74,6 +74,8 @@ const envSchema = z.object({
   JOBS_ENABLED: bool.default(true),
   /** How long a process may reuse an availability answer (0: never); see docs/decisions/0012. */
   AVAILABILITY_CACHE_MS: int(0, 10_000).default(1000),
+  /** Availability reads answered in front of Fastify from what it already decided; see docs/decisions/0035. */
+  ANSWER_LANE: bool.default(true),
   /** How long the predecessor of a family's current refresh token still answers (0: never); see docs/decisions/0005. */
   REFRESH_REUSE_GRACE_SECONDS: int(0, 300).default(20),
   SERVE_WEB: bool.default(true),

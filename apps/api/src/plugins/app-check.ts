@@ -5,6 +5,7 @@
  * APP_CHECK_MODE: enforce → 401 APP_CHECK_REQUIRED (no header) / APP_CHECK_INVALID (bad or
  * expired token); monitor → the same checks, only logged; off → nothing.
  */
+import type { IncomingHttpHeaders } from 'node:http';
 import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify';
 import fp from 'fastify-plugin';
 import { errorBodySchema } from '@kringle/contracts/errors';
@@ -51,13 +52,19 @@ export const appCheckPlugin = fp(async (app: FastifyInstance) => {
   const verified = new VerifiedTokenCache<true>();
   const verify = async (token: string) => ((await verifyAppCheckToken(token, app.secrets.appCheckSecret, app.clock)) ? (true as const) : null);
   // Callback style: a token this process verified before (most requests) costs no promise.
-  app.addHook('onRequest', (request, _reply, done) => {
+  const tokenOf = (headers: IncomingHttpHeaders) => {
+    const header = headers['x-app-check'];
+    return typeof header === 'string' ? header.trim() : '';
+  };
+  const verifiedBefore = (token: string) => token !== '' && verified.peek(token, app.clock.now().getTime()) === true;
+  app.addHook('onRequest', function appCheck(request, _reply, done) {
     if (!requiresAppCheck(request.routeOptions.url, request.routeOptions.config)) return done();
-    const header = request.headers['x-app-check'];
-    const token = typeof header === 'string' ? header.trim() : '';
-    if (token && verified.peek(token, app.clock.now().getTime())) return done();
+    const token = tokenOf(request.headers);
+    if (verifiedBefore(token)) return done();
     check(request, token).then(() => done(), done);
   });
+  // The same decision for the answer lane (decision 0035): a token verified before, or no check due.
+  app.answerLane.addGate('app-check', (raw, route) => !requiresAppCheck(route.url, route.config) || verifiedBefore(tokenOf(raw.headers)));
 
   async function check(request: FastifyRequest, token: string): Promise<void> {
     let failure: AppError | null = null;

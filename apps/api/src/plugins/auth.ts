@@ -1,3 +1,4 @@
+import type { IncomingHttpHeaders } from 'node:http';
 import cookie from '@fastify/cookie';
 import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify';
 import fp from 'fastify-plugin';
@@ -80,8 +81,8 @@ export function authOf(request: FastifyRequest): AuthClaims {
 const admits = (access: AuthAccess, claims: AuthClaims) =>
   access === 'staff' ? claims.staff : !claims.staff && (access !== 'customer' || claims.emailVerified);
 
-function bearerToken(request: FastifyRequest): string | null {
-  const header = request.headers.authorization;
+function bearerToken(headers: IncomingHttpHeaders): string | null {
+  const header = headers.authorization;
   const match = header ? /^Bearer ([\w-]+\.[\w-]+\.[\w-]*)$/i.exec(header.trim()) : null;
   return match?.[1] ?? null;
 }
@@ -102,19 +103,30 @@ export const authPlugin = fp(
     app.decorateRequest('auth', null);
     const verified = new VerifiedTokenCache<AuthClaims>();
 
+    /** The caller, when a token this process verified before admits them to `access` (no promise, no query). */
+    const knownCaller = (token: string | null, access: AuthAccess) => {
+      const known = token ? verified.peek(token, app.clock.now().getTime()) : undefined;
+      return known && admits(access, known) ? known : undefined;
+    };
+
     // Callback style: a token this process verified before (most requests) costs no promise.
-    app.addHook('onRequest', (request, _reply, done) => {
+    app.addHook('onRequest', function authenticateCaller(request, _reply, done) {
       // settleRouteAccess gave every route its access; the not-found handler (unknown paths, the
       // web app's deep links) has none and needs none.
       const access = request.routeOptions.config.auth ?? (request.is404 ? 'public' : DEFAULT_AUTH_ACCESS);
       if (access === 'public') return done();
-      const token = bearerToken(request);
-      const known = token ? verified.peek(token, app.clock.now().getTime()) : undefined;
-      if (known && admits(access, known)) {
+      const token = bearerToken(request.headers);
+      const known = knownCaller(token, access);
+      if (known) {
         request.auth = known;
         return done();
       }
       authenticate(request, access, token).then(() => done(), done);
+    });
+    // The same decision for the answer lane (decision 0035), which has only the raw request.
+    app.answerLane.addGate('auth', (raw, route) => {
+      const access = route.config.auth ?? DEFAULT_AUTH_ACCESS;
+      return access === 'public' || knownCaller(bearerToken(raw.headers), access) !== undefined;
     });
 
     async function authenticate(request: FastifyRequest, access: AuthAccess, token: string | null): Promise<void> {

@@ -112,7 +112,7 @@ export const securityPlugin = fp(async (app: FastifyInstance) => {
   const pageHeaders = { ...securityHeaders, 'permissions-policy': PERMISSIONS_POLICY };
   const staffPageHeaders = { ...securityHeaders, 'permissions-policy': STAFF_PERMISSIONS_POLICY };
   const apiHeaders = { ...pageHeaders, 'cache-control': 'no-store' };
-  app.addHook('onRequest', (request, reply, done) => {
+  app.addHook('onRequest', function securityHeaders(request, reply, done) {
     const url = request.url;
     reply.headers(url.startsWith('/api/') ? apiHeaders : isStaffPath(url) ? staffPageHeaders : pageHeaders);
     // Before any other hook (auth, app check, rate limits, idempotency keys) or route reads them:
@@ -122,6 +122,10 @@ export const securityPlugin = fp(async (app: FastifyInstance) => {
     if (where) return done(unstorableInput(where));
     done();
   });
+  // The answer lane (decision 0035) replays the headers above as the route sent them, and takes
+  // no request CORS answers differently (one with an Origin) or this hook would refuse. The URL
+  // itself passed this hook when the route answered it first.
+  app.answerLane.addGate('security', (raw) => raw.headers.origin === undefined && unstorableHeader(raw.headers) === null);
   await app.register(cors, {
     origin: app.config.APP_ORIGINS,
     credentials: true,
@@ -134,7 +138,7 @@ export const securityPlugin = fp(async (app: FastifyInstance) => {
 
   // The same for JSON bodies, once parsed (JSON can spell a NUL or a lone surrogate as \u escapes).
   // Callback style, like every per-request hook here: an async hook costs a promise per request.
-  app.addHook('preValidation', (request, _reply, done) => {
+  app.addHook('preValidation', function storableBody(request, _reply, done) {
     if (typeof request.body !== 'object' || request.body === null || Buffer.isBuffer(request.body)) return done();
     const path = unstorablePath(request.body, 'body');
     if (!path) return done();

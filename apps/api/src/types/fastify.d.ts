@@ -3,6 +3,7 @@ import type { Config } from '../config/config';
 import type { Secrets } from '../config/secrets';
 import type { Db } from '../db/client';
 import type { Clock } from '../lib/clock';
+import type { AnswerLane } from '../plugins/answer-lane';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -11,5 +12,6 @@ declare module 'fastify' {
     db: Db;
     pool: pg.Pool;
     clock: Clock;
+    answerLane: AnswerLane;
   }
 }

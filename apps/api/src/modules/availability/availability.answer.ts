@@ -63,19 +63,46 @@ export function isUnchanged(ifNoneMatch: string | undefined, answer: BuiltAnswer
   return ifNoneMatch.trim() === '*' || ifNoneMatch.includes(`"${answer.hash}`);
 }
 
+/** What a request is answered with, from its own headers: the same in the Fastify route and the answer lane. */
+export interface AnswerOutcome {
+  status: 200 | 304;
+  etag: string;
+  coding: 'br' | 'gzip' | null;
+  /** The bytes to send (none for a 304). */
+  body: Buffer | null;
+}
+
+export function outcomeOf(headers: { 'accept-encoding'?: string; 'if-none-match'?: string }, answer: BuiltAnswer): AnswerOutcome {
+  const coding = preferredEncoding(headers['accept-encoding']);
+  const etag = coding ? answer.etag[coding] : answer.etag.identity;
+  if (isUnchanged(headers['if-none-match'], answer)) return { status: 304, etag, coding, body: null };
+  return { status: 200, etag, coding, body: coding ? answer[coding] : answer.json };
+}
+
 /**
- * Sends a built answer: 304 with no body when the client already has it, otherwise the bytes in
- * the coding asked for. `private, no-cache`: a browser may keep it but asks again every time (with
- * If-None-Match); no shared cache keeps it. The security headers set on every request stay.
+ * `private, no-cache`: a browser may keep the answer but asks again every time (with If-None-Match);
+ * no shared cache keeps it.
  */
-export function sendBuilt(request: FastifyRequest, reply: FastifyReply, answer: BuiltAnswer): FastifyReply {
-  const coding = preferredEncoding(request.headers['accept-encoding']);
+export const BUILT_CACHE_CONTROL = 'private, no-cache';
+export const JSON_TYPE = 'application/json; charset=utf-8';
+
+/**
+ * Sets a built answer's headers on the reply: 304 with no body when the client already has it,
+ * otherwise the bytes in the coding asked for. The security headers set on every request stay.
+ * Sending is left to the caller (sendBuilt), so the answer lane can note the headers first.
+ */
+export function prepareBuilt(request: FastifyRequest, reply: FastifyReply, answer: BuiltAnswer): AnswerOutcome {
+  const outcome = outcomeOf(request.headers, answer);
   // CORS may have said Vary: Origin already (several app origins): added to, not replaced.
   const vary = reply.getHeader('vary');
-  reply.header('cache-control', 'private, no-cache').header('vary', vary ? `${String(vary)}, Accept-Encoding` : 'Accept-Encoding');
-  reply.header('etag', coding ? answer.etag[coding] : answer.etag.identity);
-  if (isUnchanged(request.headers['if-none-match'], answer)) return reply.code(304).send();
-  reply.type('application/json; charset=utf-8');
-  if (!coding) return reply.send(answer.json);
-  return reply.header('content-encoding', coding).send(answer[coding]);
+  reply.header('cache-control', BUILT_CACHE_CONTROL).header('vary', vary ? `${String(vary)}, Accept-Encoding` : 'Accept-Encoding');
+  reply.header('etag', outcome.etag);
+  if (outcome.status === 304) return outcome;
+  reply.type(JSON_TYPE);
+  if (outcome.coding) reply.header('content-encoding', outcome.coding);
+  return outcome;
+}
+
+export function sendBuilt(reply: FastifyReply, outcome: AnswerOutcome): FastifyReply {
+  return outcome.body ? reply.send(outcome.body) : reply.code(304).send();
 }

@@ -41,6 +41,7 @@ interface Entry<Body> {
 
 /** The share of ttlMs after which a requested answer is refreshed ahead of its expiry. */
 const REFRESH_AHEAD = 0.75;
+const refreshDue = (entry: Entry<unknown>, now: Date) => now.getTime() - entry.computedAt >= (entry.expiresAt - entry.computedAt) * REFRESH_AHEAD;
 
 export class AvailabilityCache<Body extends AnyBody = Buffer> {
   private readonly entries = new Map<string, Entry<Body>>();
@@ -73,6 +74,16 @@ export class AvailabilityCache<Body extends AnyBody = Buffer> {
   }
 
   /**
+   * The fresh answer for a reader that cannot compute (the answer lane, decision 0035): undefined
+   * once a refresh is due and none has begun, so that reader goes to the route, which begins it.
+   */
+  servable(key: string, now: Date): Body | undefined {
+    const entry = this.freshEntry(key, now);
+    if (!entry) return undefined;
+    return refreshDue(entry, now) && !this.pending.has(key) ? undefined : entry.body;
+  }
+
+  /**
    * The fresh answer for `key`, computing it at most once at a time. A hot answer is computed again
    * in the background from REFRESH_AHEAD of its life on, while the current one is still served, so
    * its readers never wait for the queries (on a saturated machine, for PostgreSQL's turn for a
@@ -81,9 +92,8 @@ export class AvailabilityCache<Body extends AnyBody = Buffer> {
   async getOrCompute(key: string, locationId: string, now: Date, compute: Compute<Body>): Promise<Body> {
     const entry = this.freshEntry(key, now);
     if (entry) {
-      const refreshDue = now.getTime() - entry.computedAt >= (entry.expiresAt - entry.computedAt) * REFRESH_AHEAD;
       // A failed refresh is dropped: the answer expires as usual and the next reader computes it.
-      if (refreshDue && !this.pending.has(key)) this.computeOnce(key, locationId, now, compute).catch(() => {});
+      if (refreshDue(entry, now) && !this.pending.has(key)) this.computeOnce(key, locationId, now, compute).catch(() => {});
       return entry.body;
     }
     const joined = this.pending.get(key);

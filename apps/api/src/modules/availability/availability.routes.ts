@@ -11,7 +11,8 @@ import {
 } from '@kringle/contracts/catalogue';
 import { errorBodySchema } from '@kringle/contracts/errors';
 import { z } from 'zod';
-import { buildAnswer, sendBuilt } from './availability.answer';
+import type { LaneLookup } from '../../plugins/answer-lane';
+import { buildAnswer, prepareBuilt, sendBuilt } from './availability.answer';
 import { getAvailableDates, getAvailableSlots, getSlot } from './availability.service';
 
 /** Availability (API.md "Catalogue": available dates, slots and one slot): customers only. */
@@ -22,10 +23,12 @@ export async function availabilityRoutes(app: FastifyInstance) {
   /** If-None-Match named the current answer (its ETag): no body, the client's copy stands (decision 0029). */
   const notModified = { 304: z.null().describe('Not modified: the copy named by If-None-Match is current') };
   const cache = app.slotState.availability;
+  const servable: LaneLookup = (key, now) => cache.servable(key, now);
 
   /**
    * Answers from the short cache, or computes, serializes with the route's schema and keeps the
    * bytes with their ETag and compressed forms (decision 0029); 304 when the client has them.
+   * The answer lane then takes this URL's next reads while the answer is fresh (decision 0035).
    */
   const cached = async (request: FastifyRequest, reply: FastifyReply, locationId: string, key: string, compute: () => Promise<{ salesOpenAt: string | null }>) => {
     const built = await cache.getOrCompute(key, locationId, app.clock.now(), async (previous) => {
@@ -39,7 +42,10 @@ export async function availabilityRoutes(app: FastifyInstance) {
       const body = await buildAnswer(Buffer.from(reply.serializeInput(answer, '200') as string), previous);
       return { body, validUntil: opensAt !== null && opensAt > at ? opensAt : null };
     });
-    return sendBuilt(request, reply, built);
+    const outcome = prepareBuilt(request, reply, built);
+    // The next reads of this URL with a fresh answer need none of the above (decision 0035).
+    app.answerLane.remember(request, reply, key, servable);
+    return sendBuilt(reply, outcome);
   };
 
   r.get(

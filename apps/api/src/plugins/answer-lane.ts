@@ -1,0 +1,139 @@
+import http, { type IncomingMessage, type ServerResponse } from 'node:http';
+import type { FastifyBaseLogger, FastifyContextConfig, FastifyReply, FastifyRequest } from 'fastify';
+import type { Clock } from '../lib/clock';
+import { requestIdOf } from '../lib/request-id';
+import { JSON_TYPE, outcomeOf, type BuiltAnswer } from '../modules/availability/availability.answer';
+
+/** What a gate knows of the route a remembered URL belongs to. */
+export interface LaneRoute {
+  url: string;
+  config: FastifyContextConfig;
+}
+
+/**
+ * A plugin's onRequest hook, answered from memory: true only when that hook would let this request
+ * through without a change to the answer (a token it has verified before, no header it refuses).
+ * Anything else is the hook's to decide, so the request goes to Fastify.
+ */
+export type LaneGate = (request: IncomingMessage, route: LaneRoute) => boolean;
+
+/** The built answer for a cache key, when one can be sent without the route (AvailabilityCache.servable). */
+export type LaneLookup = (key: string, now: Date) => BuiltAnswer | undefined;
+
+interface Remembered {
+  route: LaneRoute;
+  key: string;
+  lookup: LaneLookup;
+  /** The route's own headers on its last answer to this URL, less those of one request (flat, for writeHead). */
+  headers: string[];
+}
+
+/** The part of Fastify's options (defaults applied) that its own server would take. */
+interface ServerOptions {
+  http?: http.ServerOptions;
+  keepAliveTimeout: number;
+  requestTimeout: number;
+  connectionTimeout: number;
+  maxRequestsPerSocket?: number | null;
+}
+
+/** Set per answer by the lane itself, or by Node. */
+const PER_ANSWER = new Set(['x-request-id', 'etag', 'content-type', 'content-length', 'content-encoding', 'date', 'connection', 'keep-alive']);
+
+/**
+ * The answer lane (decision 0035): a GET of a URL that a route has already answered, with its
+ * built answer still fresh, is answered before Fastify routes it, from what the route and the
+ * onRequest hooks worked out the first time: the URL passed validation, the tokens are ones the
+ * hooks verified, the headers are the ones the route sent. The lane never refuses anything: when
+ * any gate is unsure, or the answer is not ready, Fastify answers as always.
+ */
+export class AnswerLane {
+  private readonly gates = new Map<string, LaneGate>();
+  private gateList: LaneGate[] = [];
+  private readonly urls = new Map<string, Remembered>();
+  private open = false;
+  /** Answers sent by the lane (tests, and the bench's share of reads the lane took). */
+  served = 0;
+
+  constructor(
+    private readonly options: { enabled: boolean; clock: Clock; maxUrls?: number },
+    private log: FastifyBaseLogger | null = null,
+  ) {}
+
+  /** Each plugin with an onRequest hook on a lane route adds the same decision, made from memory. */
+  addGate(name: string, gate: LaneGate): void {
+    this.gates.set(name, gate);
+    this.gateList = [...this.gates.values()];
+  }
+
+  get gateNames(): string[] {
+    return [...this.gates.keys()];
+  }
+
+  /** From app ready to close; `log`: where one line per answer goes when the API writes its own access log. */
+  start(log: FastifyBaseLogger | null): void {
+    this.log = log;
+    this.open = this.options.enabled;
+  }
+
+  stop(): void {
+    this.open = false;
+    this.urls.clear();
+  }
+
+  /**
+   * Called by a route as it answers: the URL (exactly as sent) passed its validation and maps to
+   * `key`. Only a request the gates admit is remembered, so the headers kept are the ones such a
+   * request gets (no CORS answer to an Origin, for one).
+   */
+  remember(request: FastifyRequest, reply: FastifyReply, key: string, lookup: LaneLookup): void {
+    if (!this.open || request.method !== 'GET' || this.urls.has(request.url)) return;
+    const route: LaneRoute = { url: request.routeOptions.url ?? '', config: request.routeOptions.config };
+    if (!this.gateList.every((gate) => gate(request.raw, route))) return;
+    const headers: string[] = [];
+    for (const [name, value] of Object.entries(reply.getHeaders())) {
+      if (name === 'set-cookie') return;
+      if (value === undefined || PER_ANSWER.has(name)) continue;
+      for (const v of Array.isArray(value) ? value : [value]) headers.push(name, String(v));
+    }
+    // Oldest first out: Map keeps insertion order.
+    if (this.urls.size >= (this.options.maxUrls ?? 10_000)) this.urls.delete(this.urls.keys().next().value!);
+    this.urls.set(request.url, { route, key, lookup, headers });
+  }
+
+  /** Fastify's serverFactory: the server Fastify would create, with the lane in front of its handler. */
+  serverFactory = (handler: (req: IncomingMessage, res: ServerResponse) => void, opts: Record<string, unknown>) => {
+    const options = opts as unknown as ServerOptions;
+    const server = http.createServer(options.http ?? {}, (req, res) => {
+      if (!this.serve(req, res)) handler(req, res);
+    });
+    // What Fastify does to the server it creates itself (fastify/lib/server.js).
+    server.keepAliveTimeout = options.keepAliveTimeout;
+    server.requestTimeout = options.requestTimeout;
+    server.setTimeout(options.connectionTimeout);
+    if (options.maxRequestsPerSocket) server.maxRequestsPerSocket = options.maxRequestsPerSocket;
+    return server;
+  };
+
+  private serve(req: IncomingMessage, res: ServerResponse): boolean {
+    if (!this.open || req.method !== 'GET') return false;
+    const hit = this.urls.get(req.url!);
+    if (!hit) return false;
+    for (const gate of this.gateList) if (!gate(req, hit.route)) return false;
+    const answer = hit.lookup(hit.key, this.options.clock.now());
+    if (!answer) return false;
+    const started = performance.now();
+    const outcome = outcomeOf(req.headers, answer);
+    const id = requestIdOf(req.headers);
+    const headers = [...hit.headers, 'etag', outcome.etag, 'x-request-id', id];
+    if (outcome.body) {
+      headers.push('content-type', JSON_TYPE, 'content-length', String(outcome.body.length));
+      if (outcome.coding) headers.push('content-encoding', outcome.coding);
+    }
+    res.writeHead(outcome.status, headers);
+    res.end(outcome.body ?? undefined);
+    this.served++;
+    this.log?.info({ reqId: id }, `GET ${req.url} ${outcome.status} ${Math.round(performance.now() - started)}ms`);
+    return true;
+  }
+}
