@@ -1,25 +1,31 @@
 /**
  * `npm run bench:ab -- <before> <after>`: two builds of the API side by side, one process each on
- * the same PostgreSQL, under the same cached availability reads, in alternating rounds (ABBA ABBA
- * ABBA) so the host's swings hit both alike. Prints each side's median throughput, CPU per request
- * and p99. Paths are relative to apps/api and must stay inside it (the API finds its folder from
- * its entry), e.g. before a change `node build.mjs dist/before/start.mjs`, after it `node build.mjs`,
- * then `npm run bench:ab -- dist/before/start.mjs dist/start.mjs`.
+ * the same PostgreSQL, in alternating rounds (ABBA ABBA ABBA) so the host's swings hit both alike.
+ * Each round drives one side with wrk (as the direct scenario does: 50 connections, no proxy) first
+ * with cached available-slots reads, then with the same reads revalidated (If-None-Match, 304).
+ * Prints each side's median throughput, CPU per request and p99. Paths are relative to apps/api and
+ * must stay inside it (the API finds its folder from its entry), e.g. before a change
+ * `node build.mjs dist/before/start.mjs`, after it `node build.mjs`, then
+ * `npm run bench:ab -- dist/before/start.mjs dist/start.mjs`.
  */
 import { sql } from 'drizzle-orm';
 import { startBenchDatabase } from './bench-database';
-import { median, runLoad, type LoadResult } from './load-generator';
+import { DIRECT, revalidationsOf } from './direct.scenario';
+import { median, runLoad } from './load-generator';
 import { startAbSides } from './processes';
 import { appCheckToken, availableSlotsReads, createCustomers } from './seed-data';
+import { ensureWrk, runWrk, type WrkResult } from './wrk';
 
 const [before, after] = process.argv.slice(2);
 if (!before || !after) throw new Error('usage: npm run bench:ab -- <before entry> <after entry> (relative to apps/api)');
 const ABBA = ['before', 'after', 'after', 'before'] as const;
 const ROUNDS = [...ABBA, ...ABBA, ...ABBA];
 const SECONDS = 4;
-const CONNECTIONS = 100;
 const PORTS = { postgres: 4100, before: 4110, after: 4111 };
+type Side = 'before' | 'after';
+type Kind = 'reads' | 'revalidations';
 
+await ensureWrk();
 const { tmp, databaseUrl, db, endPool, season, jwtKey, idTokens, stop } = await startBenchDatabase('ab', PORTS.postgres);
 try {
   const customers = await createCustomers(db, idTokens, 1000, 'ab');
@@ -28,23 +34,31 @@ try {
 
   const sides = await startAbSides({ databaseUrl, jwtKey, logDir: tmp, scripts: { before, after }, ports: PORTS });
   try {
-    const appCheck = await appCheckToken(`http://127.0.0.1:${PORTS.before}`);
-    const requests = availableSlotsReads(customers, season.targets, appCheck);
-    const load = (side: 'before' | 'after', measured: boolean) =>
-      runLoad({ url: `http://127.0.0.1:${PORTS[side]}`, connections: CONNECTIONS, duration: SECONDS, requests, ...(measured ? { cpuPids: sides[side].pids } : {}) }, tmp);
-    await load('before', false);
-    await load('after', false);
-    const results: Record<'before' | 'after', LoadResult[]> = { before: [], after: [] };
+    const url = (side: Side) => `http://127.0.0.1:${PORTS[side]}`;
+    const reads = availableSlotsReads(customers, season.targets, await appCheckToken(url('before'))).slice(0, 1000);
+    // Every customer's token verified by both sides once (families on the page before the drop).
+    for (const side of ['before', 'after'] as const) await runLoad({ url: url(side), connections: 30, amount: reads.length, requests: reads }, tmp);
+    const load = async (side: Side, kind: Kind, measured: boolean) => {
+      // Tags taken just before: a session passing the lead time changes its day's answer (and tag).
+      const requests = kind === 'reads' ? reads : (await revalidationsOf(url(side), reads)).requests;
+      return runWrk({ url: url(side), connections: DIRECT.connections, duration: measured ? SECONDS : 2, requests, ...(measured ? { cpuPids: sides[side].pids } : {}) }, tmp);
+    };
+    for (const side of ['before', 'after'] as const) for (const kind of ['reads', 'revalidations'] as const) await load(side, kind, false);
+    const results: Record<Side, Record<Kind, WrkResult[]>> = { before: { reads: [], revalidations: [] }, after: { reads: [], revalidations: [] } };
     for (const side of ROUNDS) {
-      const r = await load(side, true);
-      if (Object.keys(r.statusCodes).some((code) => code !== '200') || r.errors) throw new Error(`${side}: ${JSON.stringify(r.statusCodes)}, ${r.errors} errors`);
-      results[side].push(r);
-      console.log(`${side.padEnd(6)} ${Math.round(r.requestsPerSecond)}/s, ${r.serverCpuMicrosPerRequest} µs CPU each, p99 ${r.latencyMs.p99} ms`);
+      for (const kind of ['reads', 'revalidations'] as const) {
+        const r = await load(side, kind, true);
+        if (r.statusCodes.other || r.errors || r.timeouts) throw new Error(`${side} ${kind}: ${JSON.stringify(r.statusCodes)}, ${r.errors} errors, ${r.timeouts} timeouts`);
+        results[side][kind].push(r);
+        console.log(`${side.padEnd(6)} ${kind.padEnd(13)} ${Math.round(r.requestsPerSecond)}/s, ${r.serverCpuMicrosPerRequest} µs CPU each, p99 ${r.latencyMs.p99} ms, ${r.bytesPerResponse} B each`);
+      }
     }
-    console.log(`\nMedians of ${ROUNDS.length / 2} rounds each, ${CONNECTIONS} connections, ${SECONDS} s per round:`);
-    for (const side of ['before', 'after'] as const) {
-      const rs = results[side];
-      console.log(`  ${side.padEnd(6)} ${median(rs.map((r) => Math.round(r.requestsPerSecond)))}/s, ${median(rs.map((r) => r.serverCpuMicrosPerRequest!))} µs CPU each, p99 ${median(rs.map((r) => r.latencyMs.p99))} ms`);
+    console.log(`\nMedians of ${ROUNDS.length / 2} rounds each, wrk at ${DIRECT.connections} connections, ${SECONDS} s per round:`);
+    for (const kind of ['reads', 'revalidations'] as const) {
+      for (const side of ['before', 'after'] as const) {
+        const rs = results[side][kind];
+        console.log(`  ${kind.padEnd(13)} ${side.padEnd(6)} ${median(rs.map((r) => Math.round(r.requestsPerSecond)))}/s, ${median(rs.map((r) => r.serverCpuMicrosPerRequest!))} µs CPU each, p99 ${median(rs.map((r) => r.latencyMs.p99))} ms`);
+      }
     }
   } finally {
     await sides.before.stop();

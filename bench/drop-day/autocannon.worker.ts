@@ -45,6 +45,7 @@ const result = await autocannon({
   // which would add up to a second to a race that lasts three: sample every 10 ms instead.
   ...(spec.amount ? { amount: spec.amount, sampleInt: 10 } : { duration: spec.duration ?? 10 }),
   timeout: 30,
+  ...(spec.overallRate ? { overallRate: spec.overallRate } : {}),
   requests: [
     {
       // Called for every request: each one takes the next entry (customer, path, body) of the list.

@@ -33,6 +33,12 @@ async function etagsOf(apiUrl: string, requests: LoadRequest[]): Promise<Map<str
   return tags;
 }
 
+/** The same reads with If-None-Match naming each path's current answer (answered 304). */
+export async function revalidationsOf(apiUrl: string, reads: LoadRequest[]): Promise<{ tags: Map<string, string>; requests: LoadRequest[] }> {
+  const tags = await etagsOf(apiUrl, reads);
+  return { tags, requests: reads.map((r) => ({ ...r, headers: { ...r.headers, 'if-none-match': tags.get(r.path)! } })) };
+}
+
 /**
  * Issue 21's direct scenario: one API process against one bare Fastify hello-world process, no
  * proxy, wrk as the generator (a C program: it is not the bottleneck, as autocannon and nginx were).
@@ -55,10 +61,7 @@ export async function runDirectScenario(opts: {
   try {
     const reads = opts.reads.slice(0, 1000);
     const helloReqs: LoadRequest[] = [{ method: 'GET', path: '/hello' }];
-    const revalidations = async () => {
-      const tags = await etagsOf(apiUrl, reads);
-      return { tags, requests: reads.map((r) => ({ ...r, headers: { ...r.headers, 'if-none-match': tags.get(r.path)! } })) };
-    };
+    const revalidations = () => revalidationsOf(apiUrl, reads);
     const first = await revalidations();
     const check = await fetch(apiUrl + first.requests[0]!.path, { headers: first.requests[0]!.headers });
     if (check.status !== 304) throw new Error(`If-None-Match with the current ETag answered ${check.status}, not 304`);

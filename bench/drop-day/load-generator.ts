@@ -25,6 +25,8 @@ export interface LoadSpec {
   cpuPids?: number[];
   /** Epoch ms: the measured run starts at this instant, after the warm-up (the opening race). */
   startAt?: number;
+  /** Requests per second in all, paced (a probe of latency at a steady rate, not of throughput). */
+  overallRate?: number;
 }
 
 export interface LoadResult {

@@ -152,8 +152,8 @@ ${loadRow('Direct: bare Fastify hello-world, one process, no proxy (wrk)', s.dir
 ${loadRow('Direct: available slots, one API process, no proxy (wrk)', s.direct.availableSlots, 50)}
 ${loadRow('Direct: the same reads revalidated with If-None-Match (wrk)', s.direct.notModified, 50)}
 ${loadRow('Sign-in storm (real argon2id)', s.signIn.storm, Number(r.setup.signInConnections))}
-${loadRow('Available-slots reads just before the storm (the same probe, alone)', s.signIn.readsAlone, Number(r.setup.probeConnections))}
-${loadRow('Available-slots reads during the sign-in storm', s.signIn.readsDuringStorm, Number(r.setup.probeConnections))}
+${loadRow(`Available-slots reads just before the storm (the same probe, alone, paced at ${parseInt(String(r.setup.probeRate), 10)}/s)`, s.signIn.readsAlone, Number(r.setup.probeConnections))}
+${loadRow(`Available-slots reads during the sign-in storm (paced at ${parseInt(String(r.setup.probeRate), 10)}/s)`, s.signIn.readsDuringStorm, Number(r.setup.probeConnections))}
 
 - Rounds (throughput per round, interleaved, median reported): ${Object.entries(s.rounds)
     .map(([k, v]) => `${k} ${v.join(' / ')}`)
