@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import autocannon from 'autocannon';
+import { runPaced } from './paced-load';
 import type { LoadRequest, LoadResult, LoadSpec } from './load-generator';
 
 /** The load generator's process: reads a LoadSpec file, runs autocannon, prints a LoadResult as JSON. */
@@ -38,36 +39,37 @@ const cpuSeconds = (pids: number[]): number =>
   }, 0);
 const cpuBefore = spec.cpuPids ? cpuSeconds(spec.cpuPids) : 0;
 
-const result = await autocannon({
-  url: spec.url,
-  connections: spec.connections,
-  // autocannon notices that a fixed amount is done only at its next sample tick (1 s by default),
-  // which would add up to a second to a race that lasts three: sample every 10 ms instead.
-  ...(spec.amount ? { amount: spec.amount, sampleInt: 10 } : { duration: spec.duration ?? 10 }),
-  timeout: 30,
-  ...(spec.overallRate ? { overallRate: spec.overallRate } : {}),
-  requests: [
-    {
-      // Called for every request: each one takes the next entry (customer, path, body) of the list.
-      setupRequest: (req) => {
-        const r = pick();
-        return { ...req, method: r.method, path: r.path, headers: { ...r.headers, ...(r.body ? { 'content-type': 'application/json' } : {}) }, body: r.body };
+/** autocannon, closed loop (each connection sends its next request when the last is answered). */
+async function closedLoop(): Promise<Omit<LoadResult, 'requestsPerSecond' | 'raisedPriority'>> {
+  const result = await autocannon({
+    url: spec.url,
+    connections: spec.connections,
+    // autocannon notices that a fixed amount is done only at its next sample tick (1 s by default),
+    // which would add up to a second to a race that lasts three: sample every 10 ms instead.
+    ...(spec.amount ? { amount: spec.amount, sampleInt: 10 } : { duration: spec.duration ?? 10 }),
+    timeout: 30,
+    requests: [
+      {
+        // Called for every request: each one takes the next entry (customer, path, body) of the list.
+        setupRequest: (req) => {
+          const r = pick();
+          return { ...req, method: r.method, path: r.path, headers: { ...r.headers, ...(r.body ? { 'content-type': 'application/json' } : {}) }, body: r.body };
+        },
       },
-    },
-  ],
-});
+    ],
+  });
+  const statusCodes: Record<string, number> = {};
+  for (const [code, stats] of Object.entries(result.statusCodeStats ?? {})) statusCodes[code] = (stats as { count: number }).count;
+  const { p50, p90, p99, max, mean } = result.latency;
+  return { total: result.requests.total, durationSeconds: result.duration, latencyMs: { p50, p90, p99, max, mean }, statusCodes, errors: result.errors, timeouts: result.timeouts };
+}
 
-const statusCodes: Record<string, number> = {};
-for (const [code, stats] of Object.entries(result.statusCodeStats ?? {})) statusCodes[code] = (stats as { count: number }).count;
+// overallRate: an open-loop probe at a steady rate (paced-load.ts); otherwise autocannon.
+const run = spec.overallRate ? { ...(await runPaced({ ...spec, overallRate: spec.overallRate }, pick)), timeouts: 0 } : await closedLoop();
 const summary: LoadResult = {
-  requestsPerSecond: result.duration > 0 ? result.requests.total / result.duration : 0,
-  total: result.requests.total,
-  durationSeconds: result.duration,
-  latencyMs: { p50: result.latency.p50, p90: result.latency.p90, p99: result.latency.p99, max: result.latency.max, mean: result.latency.mean },
-  statusCodes,
-  errors: result.errors,
-  timeouts: result.timeouts,
+  ...run,
+  requestsPerSecond: run.durationSeconds > 0 ? run.total / run.durationSeconds : 0,
   raisedPriority,
-  ...(spec.cpuPids && result.requests.total > 0 ? { serverCpuMicrosPerRequest: Math.round(((cpuSeconds(spec.cpuPids) - cpuBefore) * 1e6) / result.requests.total) } : {}),
+  ...(spec.cpuPids && run.total > 0 ? { serverCpuMicrosPerRequest: Math.round(((cpuSeconds(spec.cpuPids) - cpuBefore) * 1e6) / run.total) } : {}),
 };
 process.stdout.write(JSON.stringify(summary));

@@ -45,7 +45,7 @@ const ROUNDS = 3;
 const RACE_ROUNDS = 5;
 const RACE = { attempts: 5000, slots: 300 };
 /**
- * The read probe beside the storm is paced (probeRate reads/s in all): it asks how long a family's
+ * The read probe beside the storm is paced (probeRate reads/s in all, open loop: paced-load.ts): it asks how long a family's
  * read waits while hashes run, so it must not itself take the cores the hashes would use (a probe
  * reading flat out took them at a higher priority and held the storm to a fifth of argon2's rate).
  */

@@ -7,7 +7,8 @@
  * EventSource, not an HTTP agent: 5,000 clients must cost the generator little), measures the
  * server's resident memory per open stream, then takes a hold on a session of that location and
  * times, for every stream, the first event that arrives after the hold's answer. Budget: 99% of
- * the streams within 1 s.
+ * the streams within 1 s. Then, with the streams still open, the direct scenario (direct.scenario.ts:
+ * wrk, one process, no proxy) measures the read budgets against a bare Fastify process.
  */
 import fs from 'node:fs';
 import net from 'node:net';
@@ -15,11 +16,14 @@ import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { startBenchDatabase } from './bench-database';
+import { runDirectScenario } from './direct.scenario';
+import { runLoad } from './load-generator';
 import { benchApiEnv, REPO_ROOT, startProcesses } from './processes';
-import { appCheckToken, createCustomers } from './seed-data';
+import { appCheckToken, availableSlotsReads, createCustomers } from './seed-data';
+import { ensureWrk } from './wrk';
 
 const STREAMS = Number(process.env.BENCH_STREAMS ?? 5000);
-const PORTS = { postgres: 4100, api: 4110 };
+const PORTS = { postgres: 4100, api: 4110, hello: 4123 };
 const API_DIR = path.join(REPO_ROOT, 'apps/api');
 const load1 = () => os.loadavg()[0]!.toFixed(2);
 const rssKiB = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))![1]);
@@ -107,6 +111,20 @@ try {
     const at = (q: number) => delays[Math.min(delays.length - 1, Math.floor(q * delays.length))]!;
     console.log(`after the hold: p50 ${at(0.5).toFixed(0)} ms, p99 ${at(0.99).toFixed(0)} ms, ${(within1s * 100).toFixed(1)}% within 1 s, ${delays.filter((d) => d === Infinity).length} never heard in 5 s`);
     console.log(`${within1s >= 0.99 ? 'PASS' : 'FAIL'}  a change reaches 99% of ${streams.length} streams within 1 s; load average ${load1()}`);
+
+    // The read budgets with every stream still open (issue 21): the same direct scenario as `npm run bench`.
+    const wrk = await ensureWrk();
+    const reads = availableSlotsReads(customers.slice(0, -1), season.targets, appCheck);
+    await runLoad({ url: `http://127.0.0.1:${PORTS.api}`, connections: 30, amount: reads.length, requests: reads }, tmp);
+    const d = await runDirectScenario({ apiAddress: api.addresses[0]!, apiPid: pid, helloPort: PORTS.hello, reads, duration: 6, tmp, wrkVersion: wrk.version, log: console.log });
+    const still = streams.filter((s) => !s.socket.destroyed).length;
+    const ratio = (r: { requestsPerSecond: number }) => (r.requestsPerSecond / d.helloWorld.requestsPerSecond) * 100;
+    const [slots, revalidated] = [ratio(d.availableSlots), ratio(d.notModified)];
+    const p99ok = d.availableSlots.latencyMs.p99 < 25 && d.notModified.latencyMs.p99 < 25;
+    console.log(`with ${still} streams open, medians of the rounds: hello-world ${Math.round(d.helloWorld.requestsPerSecond)}/s`);
+    console.log(`${slots >= 60 ? 'PASS' : 'FAIL'}  available slots ${slots.toFixed(1)}% of bare Fastify (>= 60%), p99 ${d.availableSlots.latencyMs.p99} ms`);
+    console.log(`${revalidated >= 80 ? 'PASS' : 'FAIL'}  304 revalidation ${revalidated.toFixed(1)}% (>= 80%), p99 ${d.notModified.latencyMs.p99} ms`);
+    console.log(`${p99ok ? 'PASS' : 'FAIL'}  p99 < 25 ms at 50 connections; load average ${load1()}`);
   } finally {
     for (const s of streams) s.socket.destroy();
     await api.stop();

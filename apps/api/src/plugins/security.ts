@@ -11,6 +11,23 @@ const unstorableBody = (path: string) => ({ error: 'Some of the details sent are
 const unstorableInput = (path: string) => new AppError('VALIDATION_FAILED', 400, unstorableBody(path).error, unstorableBody(path).details);
 
 /**
+ * What an API answer carries (decision 0035): it is data, never a page, so only the headers that
+ * bear on data (OWASP's REST Security Cheat Sheet): no sniffing it into a page, no framing, no
+ * script or anything else if a browser ever renders it, no reading it from another site, no
+ * referrer, and (ASVS 8.2.1: API answers carry tokens and personal data) no browser or proxy keeps
+ * it unless a route says otherwise (receipts, terms and availability answers set their own). The
+ * web app's pages keep helmet's full set below. HSTS is added in production.
+ */
+const API_HEADERS = {
+  'content-security-policy': "default-src 'none'; frame-ancestors 'none'",
+  'x-content-type-options': 'nosniff',
+  'x-frame-options': 'DENY',
+  'referrer-policy': 'no-referrer',
+  'cross-origin-resource-policy': 'same-origin',
+  'cache-control': 'no-store',
+} as const;
+
+/**
  * Fastify's `frameworkErrors` option: URLs refused before routing (bad percent-encoding, a path
  * parameter over maxParamLength) skip every hook, so without this they would answer Fastify's
  * own body and no security headers. API.md's error body instead, with the headers that matter.
@@ -21,12 +38,7 @@ export function frameworkErrors(_error: FastifyError, request: FastifyRequest, r
   const where = /%(?![0-9a-f]{2})/i.test(request.url) ? null : unstorableUrlPart(request.url);
   return reply
     .code(400)
-    .headers({
-      'x-content-type-options': 'nosniff',
-      'content-security-policy': "default-src 'none'; frame-ancestors 'none'",
-      'permissions-policy': PERMISSIONS_POLICY,
-      'cache-control': 'no-store',
-    })
+    .headers(API_HEADERS)
     .type('application/json; charset=utf-8')
     .send(where ? unstorableBody(where) : { error: 'That address is not valid.', code: 'BAD_REQUEST' });
 }
@@ -107,11 +119,10 @@ export const securityPlugin = fp(async (app: FastifyInstance) => {
     crossOriginEmbedderPolicy: false,
     hsts: app.config.NODE_ENV === 'production',
   }));
-  // ASVS 8.2.1: API answers carry tokens and personal data; no browser or proxy keeps them
-  // unless a route says otherwise (receipts, terms and the web app's files set their own, later).
   const pageHeaders = { ...securityHeaders, 'permissions-policy': PERMISSIONS_POLICY };
   const staffPageHeaders = { ...securityHeaders, 'permissions-policy': STAFF_PERMISSIONS_POLICY };
-  const apiHeaders = { ...pageHeaders, 'cache-control': 'no-store' };
+  const hsts = securityHeaders['strict-transport-security'];
+  const apiHeaders = { ...API_HEADERS, ...(hsts ? { 'strict-transport-security': hsts } : {}) };
   app.addHook('onRequest', function securityHeaders(request, reply, done) {
     const url = request.url;
     reply.headers(url.startsWith('/api/') ? apiHeaders : isStaffPath(url) ? staffPageHeaders : pageHeaders);

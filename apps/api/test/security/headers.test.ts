@@ -19,13 +19,19 @@ function cspOf(res: LightMyRequestResponse): Record<string, string> {
   );
 }
 
-function expectSecurityHeaders(res: LightMyRequestResponse) {
+/** A page (the web app) gets helmet's full set; an API answer is data, never a document (decision 0035). */
+function expectSecurityHeaders(res: LightMyRequestResponse, kind: 'page' | 'api') {
   expect(res.headers['x-content-type-options']).toBe('nosniff');
   expect(res.headers['referrer-policy']).toMatch(/^(no-referrer|strict-origin-when-cross-origin|same-origin)$/);
-  expect(res.headers['x-frame-options']).toMatch(/^(DENY|SAMEORIGIN)$/);
+  expect(res.headers['x-frame-options']).toBe(kind === 'api' ? 'DENY' : 'SAMEORIGIN');
   expect(res.headers['x-powered-by']).toBeUndefined();
   expect(res.headers.server).toBeUndefined();
   const csp = cspOf(res);
+  if (kind === 'api') {
+    expect(csp).toEqual({ 'default-src': "'none'", 'frame-ancestors': "'none'" });
+    expect(res.headers['cross-origin-resource-policy']).toBe('same-origin');
+    return;
+  }
   expect(csp['frame-ancestors']).toMatch(/^'(self|none)'$/);
   expect(csp['object-src'] ?? csp['default-src']).toMatch(/'none'|'self'/);
   expect(csp['script-src'] ?? csp['default-src']).not.toMatch(/'unsafe-inline'|'unsafe-eval'|\*(?!\.)/);
@@ -64,7 +70,7 @@ describe('security headers, CORS and the refresh cookie', () => {
       await signIn(t.app, 'cookie@example.com'),
     ];
     for (const res of answers) {
-      expectSecurityHeaders(res);
+      expectSecurityHeaders(res, 'api');
       expect(res.headers['cache-control']).toBe('no-store');
     }
   });
@@ -73,7 +79,7 @@ describe('security headers, CORS and the refresh cookie', () => {
     for (const url of ['/', '/login', '/bookings/anything', '/assets/app-abc123.js']) {
       const res = await t.app.inject(url);
       expect(res.statusCode, url).toBe(200);
-      expectSecurityHeaders(res);
+      expectSecurityHeaders(res, 'page');
     }
     const page = await t.app.inject('/login');
     expect(page.headers['content-type']).toMatch(/^text\/html/);
@@ -85,8 +91,8 @@ describe('security headers, CORS and the refresh cookie', () => {
     expect(res.statusCode).toBe(400);
     expect(res.json()).toEqual({ error: 'That address is not valid.', code: 'BAD_REQUEST' });
     expect(res.headers['x-content-type-options']).toBe('nosniff');
-    expect(cspOf(res)['frame-ancestors']).toBe("'none'");
-    expect(permissionsOf(res).camera).toBe('()');
+    expectSecurityHeaders(res, 'api');
+    expect(res.headers['cache-control']).toBe('no-store');
   });
 
   it('allows the camera only on the staff scanner path /staff (Permissions-Policy), nowhere else', async () => {
@@ -95,9 +101,11 @@ describe('security headers, CORS and the refresh cookie', () => {
       expect(permissionsOf(res).camera, url).toBe('(self)');
       expect(permissionsOf(res).microphone, url).toBe('()');
     }
-    for (const url of ['/', '/staffing', '/login?next=/staff', '/api/v1/health', '/api/v1/staff', '/assets/app-abc123.js']) {
+    for (const url of ['/', '/staffing', '/login?next=/staff', '/assets/app-abc123.js']) {
       expect(permissionsOf(await t.app.inject(url)).camera, url).toBe('()');
     }
+    // API answers are never documents, so no policy for browser features applies to them.
+    for (const url of ['/api/v1/health', '/api/v1/staff']) expect((await t.app.inject(url)).headers['permissions-policy'], url).toBeUndefined();
   });
 
   it('sends HSTS in production only (plain http stays usable locally), no loopback sources in its CSP and no dev mailbox', async () => {
