@@ -4,6 +4,7 @@ import path from 'node:path';
 import { startApiServer } from './api-server';
 import { writeReports, REPORTS_DIR } from './budgets-report';
 import { auditPages, type PageResult } from './lighthouse-budgets';
+import { seedFamily } from './signed-in-family';
 import { checkProductionReact, checkSizes } from './size-budgets';
 
 /**
@@ -56,7 +57,9 @@ async function main() {
     console.log(`Lighthouse on the real stack at port ${port}...`);
     const server = await startApiServer({ port, distDir: process.env.WEB_DIST_DIR ? distDir : undefined });
     try {
-      pages = await auditPages(server.url, { everyRun });
+      const family = await seedFamily(server.url);
+      console.log(`  a family with ${family.upcoming.length} upcoming and ${family.past.length} past booking(s) (${family.email})`);
+      pages = await auditPages(server.url, family, { everyRun });
     } finally {
       await server.stop();
     }
