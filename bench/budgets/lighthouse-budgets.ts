@@ -1,10 +1,21 @@
+import { chromium } from '@playwright/test';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
 import type { Result as LighthouseResult } from 'lighthouse';
 import { waitForQuietHost } from './host-cpu';
+import { signInBrowser, type Family } from './signed-in-family';
 
-/** Issue 7: Lighthouse's mobile defaults (simulated throttling) on the auth pages. */
-export const LIGHTHOUSE_PAGES = ['/login', '/register'] as const;
+/**
+ * Lighthouse's mobile defaults (simulated throttling): the auth pages signed out (issue 7), and
+ * the pages a family uses signed in, with their bookings and the season's sessions (issue 21).
+ */
+export const LIGHTHOUSE_PAGES: readonly { page: string; signedIn: boolean; data?: string }[] = [
+  { page: '/login', signedIn: false },
+  { page: '/register', signedIn: false },
+  // `data`: the API call that must have answered 200 in the run, proof that the page was audited signed in and with its data.
+  { page: '/bookings', signedIn: true, data: '/api/v1/bookings/upcoming-bookings' },
+  { page: '/create-booking', signedIn: true, data: '/api/v1/common/locations' },
+];
 export const THRESHOLDS = { performance: 0.95, accessibility: 1 } as const;
 /**
  * Scores only drop under CPU contention (a loaded 2-core CI machine), they never rise above
@@ -44,6 +55,7 @@ export interface PageRun {
 
 export interface PageResult {
   page: string;
+  signedIn: boolean;
   passed: boolean;
   runs: PageRun[];
   best: PageRun;
@@ -80,18 +92,45 @@ const percent = (share: number | null) => (share === null ? '?' : `${Math.round(
 const describeHost = (host: PageRun['host']) =>
   `host ${percent(host.busy)} busy, ${percent(host.steal)} stolen${host.waitedMs > 1500 ? ` after ${(host.waitedMs / 1000).toFixed(0)} s waiting for quiet` : ''}; benchmark index ${host.benchmarkIndex === null ? '?' : Math.round(host.benchmarkIndex)}`;
 
+/** A signed-in page that lost its session lands on /login: that run would measure the wrong page. */
+function checkShownSignedIn(lhr: LighthouseResult, page: string, data: string) {
+  const landed = new URL(lhr.finalDisplayedUrl).pathname;
+  if (landed !== page) throw new Error(`Lighthouse's run of ${page} ended on ${landed}: the browser's session was lost`);
+  const requests = (lhr.audits['network-requests']?.details as { items?: { url: string; statusCode: number }[] } | undefined)?.items ?? [];
+  const answered = requests.filter((r) => new URL(r.url).pathname === data).map((r) => r.statusCode);
+  if (!answered.includes(200)) throw new Error(`Lighthouse's run of ${page} got no 200 from ${data} (${answered.join(', ') || 'not requested'}): not signed in, or no data`);
+}
+
 const meets = (run: PageRun) => run.performance >= THRESHOLDS.performance && run.accessibility >= THRESHOLDS.accessibility && run.foreignRequests.length === 0;
 
 /**
  * Audits each page in one headless Debian Chromium; a fresh page load (cold cache) per run.
- * `everyRun` makes all MAX_RUNS runs even after a pass, to measure the spread.
+ * The signed-in pages come after the family has logged in in that browser: Lighthouse's runs
+ * clear its caches but not its cookies or localStorage (clearStorageTypes' defaults), so each
+ * run is a returning family's cold load. `everyRun` makes all MAX_RUNS runs even after a pass,
+ * to measure the spread.
  */
-export async function auditPages(baseUrl: string, { everyRun = false, log = console.log }: { everyRun?: boolean; log?: (line: string) => void } = {}): Promise<PageResult[]> {
+export async function auditPages(
+  baseUrl: string,
+  family: Family,
+  { everyRun = false, log = console.log }: { everyRun?: boolean; log?: (line: string) => void } = {},
+): Promise<PageResult[]> {
   const chrome = await chromeLauncher.launch({ chromePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', chromeFlags: CHROME_FLAGS, logLevel: 'error' });
   try {
     const results: PageResult[] = [];
     let quietBudgetMs = QUIET_WAIT_BUDGET_MS;
-    for (const page of LIGHTHOUSE_PAGES) {
+    let signedIn = false;
+    for (const { page, signedIn: needsSession, data } of LIGHTHOUSE_PAGES) {
+      if (needsSession && !signedIn) {
+        // Playwright only for the login, and gone again before Lighthouse's runs (it attaches to every tab).
+        const browser = await chromium.connectOverCDP(`http://127.0.0.1:${chrome.port}`);
+        try {
+          await signInBrowser(browser, baseUrl, family);
+        } finally {
+          await browser.close();
+        }
+        signedIn = true;
+      }
       const runs: { run: PageRun; lhr: LighthouseResult }[] = [];
       const problems: string[] = [];
       while (runs.length + problems.length < MAX_RUNS && (everyRun || !runs.some((r) => meets(r.run)))) {
@@ -110,13 +149,14 @@ export async function auditPages(baseUrl: string, { everyRun = false, log = cons
           log(`  ${page} attempt ${runs.length + problems.length}: Lighthouse could not measure the page (${problem})`);
           continue;
         }
+        if (data) checkShownSignedIn(result.lhr, page, data);
         const run = summarise(result.lhr, new URL(baseUrl).origin, { busy: quiet.sample?.busy ?? null, steal: quiet.sample?.steal ?? null, waitedMs: quiet.waitedMs });
         runs.push({ run, lhr: result.lhr });
         log(`  ${page} run ${runs.length}: performance ${Math.round(run.performance * 100)}, accessibility ${Math.round(run.accessibility * 100)} (FCP ${run.metrics.fcpMs} ms, LCP ${run.metrics.lcpMs} ms, TBT ${run.metrics.tbtMs} ms, CLS ${run.metrics.cls}; ${describeHost(run.host)})`);
       }
       if (runs.length === 0) throw new Error(`Lighthouse could not measure ${page} in ${MAX_RUNS} attempts: ${problems.join('; ')}`);
       const best = runs.reduce((a, b) => (meets(b.run) && !meets(a.run)) || b.run.performance + b.run.accessibility > a.run.performance + a.run.accessibility ? b : a);
-      results.push({ page, passed: meets(best.run), runs: runs.map((r) => r.run), best: best.run, lostAttempts: problems, lhr: best.lhr });
+      results.push({ page, signedIn: needsSession, passed: meets(best.run), runs: runs.map((r) => r.run), best: best.run, lostAttempts: problems, lhr: best.lhr });
     }
     return results;
   } finally {

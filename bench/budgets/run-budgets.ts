@@ -3,15 +3,19 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { startApiServer } from './api-server';
 import { writeReports, REPORTS_DIR } from './budgets-report';
+import { INP_BUDGET_MS, measureWizardInp, type ActionResult } from './inp-budgets';
 import { auditPages, type PageResult } from './lighthouse-budgets';
+import { seedFamily } from './signed-in-family';
 import { checkProductionReact, checkSizes } from './size-budgets';
 
 /**
- * `npm run test:budgets`: issue 7's front-end budgets. Builds the web app only when the build is
+ * `npm run test:budgets`: the front-end budgets of issues 7 and 21. Builds the web app only when the build is
  * older than its sources (in `npm test` the end-to-end step has just built it), checks each
- * route's initial JavaScript with size-limit, then runs Lighthouse on the real stack. Exits 1
- * when a budget is missed. `--sizes-only` skips Lighthouse; `--every-run` makes all Lighthouse runs
- * even after a pass (the spread); `--write-reports` updates the tracked reports in bench/reports/
+ * route's initial JavaScript with size-limit, then runs Lighthouse on the real stack (the auth pages
+ * signed out, My Bookings and the wizard signed in with a family's bookings) and measures the
+ * wizard's Interaction to Next Paint (inp-budgets.ts). Exits 1
+ * when a budget is missed. `--sizes-only` skips Lighthouse; `--every-run` makes all Lighthouse and INP
+ * runs even after a pass (the spread); `--write-reports` updates the tracked reports in bench/reports/
  * (a plain run, as in `npm test`, leaves the tree clean); WEB_DIST_DIR audits another build.
  */
 const REPO_ROOT = path.resolve(import.meta.dirname, '../..');
@@ -52,23 +56,29 @@ async function main() {
   for (const s of sizes) console.log(`${s.passed ? 'pass' : 'FAIL'} ${s.route}: initial JS ${(s.bytes / 1000).toFixed(1)} kB gzip (budget ${s.limit}, ${s.files.length} chunks)`);
 
   let pages: PageResult[] | null = null;
+  let inp: ActionResult[] | null = null;
   if (!sizesOnly) {
     console.log(`Lighthouse on the real stack at port ${port}...`);
     const server = await startApiServer({ port, distDir: process.env.WEB_DIST_DIR ? distDir : undefined });
     try {
-      pages = await auditPages(server.url, { everyRun });
+      const family = await seedFamily(server.url);
+      console.log(`  a family with ${family.upcoming.length} upcoming and ${family.past.length} past booking(s) (${family.email})`);
+      pages = await auditPages(server.url, family, { everyRun });
+      console.log('Interaction to Next Paint on the wizard...');
+      inp = (await measureWizardInp(server.url, family, { everyRun })).actions;
     } finally {
       await server.stop();
     }
     for (const p of pages) console.log(`${p.passed ? 'pass' : 'FAIL'} ${p.page}: performance ${Math.round(p.best.performance * 100)}, accessibility ${Math.round(p.best.accessibility * 100)}${p.best.foreignRequests.length ? `, reached ${p.best.foreignRequests.join(', ')}` : ''}`);
+    for (const a of inp) console.log(`${a.passed ? 'pass' : 'FAIL'} wizard, ${a.action}: INP ${a.best.inpMs} ms (budget under ${INP_BUDGET_MS} ms; runs ${a.runs.join(', ')} ms)`);
   }
 
   const seconds = (performance.now() - started) / 1000;
   if (pages && writeTrackedReports) {
-    writeReports(sizes, pages, seconds);
+    writeReports(sizes, pages, inp, seconds);
     console.log(`reports in ${path.relative(REPO_ROOT, REPORTS_DIR)}/ (${seconds.toFixed(0)} s)`);
   } else if (pages) console.log(`done in ${seconds.toFixed(0)} s (--write-reports updates bench/reports/)`);
-  const failed = !react.passed || sizes.some((s) => !s.passed) || (pages ?? []).some((p) => !p.passed);
+  const failed = !react.passed || sizes.some((s) => !s.passed) || (pages ?? []).some((p) => !p.passed) || (inp ?? []).some((a) => !a.passed);
   process.exitCode = failed ? 1 : 0;
 }
 

@@ -1,13 +1,7 @@
 import { z } from 'zod';
+import { ACCESS_NEEDS } from './access-needs';
 
 /** Who is coming to the photo (issue 18). The same rules run in the form and in the API. */
-export const ACCESS_NEEDS = ['wheelchair', 'sensory', 'auslan'] as const;
-export type AccessNeed = (typeof ACCESS_NEEDS)[number];
-export const ACCESS_NEED_LABELS: Record<AccessNeed, string> = {
-  wheelchair: 'Wheelchair access',
-  sensory: 'A quieter, sensory-friendly approach',
-  auslan: 'An Auslan interpreter',
-};
 
 export const DETAILS_LIMITS = {
   maxChildren: 8,
@@ -87,5 +81,3 @@ export function detailsSummary(d: BookingDetails): string {
   const parts = [names, d.adults ? `${d.adults} adult${d.adults === 1 ? '' : 's'}` : '', d.pets ? `${d.pets} pet${d.pets === 1 ? '' : 's'}` : ''];
   return parts.filter(Boolean).join(', ');
 }
-
-export const accessSummary = (d: BookingDetails): string => d.accessNeeds.map((n) => ACCESS_NEED_LABELS[n]).join(', ');

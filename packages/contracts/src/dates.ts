@@ -3,22 +3,27 @@
  * Instants are UTC; a "local date" is `YYYY-MM-DD` and a "local time" `HH:mm` in that zone.
  */
 
-const partsFormatters = new Map<string, Intl.DateTimeFormat>();
+/** What each formatter shows; the zone is added per use. */
+const FORMATS = {
+  parts: { hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit' },
+  day: { weekday: 'short', day: 'numeric', month: 'short' },
+  clock: { hour: 'numeric', minute: '2-digit', hour12: true },
+  zoneName: { timeZoneName: 'short' },
+} satisfies Record<string, Intl.DateTimeFormatOptions>;
 
-function partsFormatter(timeZone: string): Intl.DateTimeFormat {
-  let f = partsFormatters.get(timeZone);
+const formatters = new Map<string, Intl.DateTimeFormat>();
+
+/**
+ * One formatter per zone and kind, built on first use: building an Intl.DateTimeFormat costs far
+ * more than using it, and a day's list of sessions or a few booking cards formatted dozens of
+ * times (issue 21: they were most of the work of choosing a day).
+ */
+function formatter(timeZone: string, kind: keyof typeof FORMATS): Intl.DateTimeFormat {
+  const key = `${kind} ${timeZone}`;
+  let f = formatters.get(key);
   if (!f) {
-    f = new Intl.DateTimeFormat('en-AU', {
-      timeZone,
-      hourCycle: 'h23',
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-      hour: '2-digit',
-      minute: '2-digit',
-      second: '2-digit',
-    });
-    partsFormatters.set(timeZone, f);
+    f = new Intl.DateTimeFormat('en-AU', { timeZone, ...FORMATS[kind] });
+    formatters.set(key, f);
   }
   return f;
 }
@@ -33,7 +38,7 @@ interface WallClock {
 }
 
 function wallClock(instant: Date, timeZone: string): WallClock {
-  const parts = Object.fromEntries(partsFormatter(timeZone).formatToParts(instant).map((p) => [p.type, p.value]));
+  const parts = Object.fromEntries(formatter(timeZone, 'parts').formatToParts(instant).map((p) => [p.type, p.value]));
   return {
     year: Number(parts.year),
     month: Number(parts.month),
@@ -99,19 +104,14 @@ export const TIME_PATTERN = /^([01]\d|2[0-3]):[0-5]\d$/;
 /** "Sat 6 Dec, 10:40 am AEDT": how a session is shown to a person (DESIGN.md). */
 export function formatSessionTime(instant: Date | string, timeZone: string): string {
   const at = typeof instant === 'string' ? new Date(instant) : instant;
-  const parts = Object.fromEntries(
-    new Intl.DateTimeFormat('en-AU', { timeZone, weekday: 'short', day: 'numeric', month: 'short' }).formatToParts(at).map((p) => [p.type, p.value]),
-  );
+  const parts = Object.fromEntries(formatter(timeZone, 'day').formatToParts(at).map((p) => [p.type, p.value]));
   return `${parts.weekday} ${parts.day} ${parts.month}, ${formatClockTime(at, timeZone)} ${zoneAbbreviation(at, timeZone)}`;
 }
 
 /** "10:40 am" in the zone. */
 export function formatClockTime(instant: Date | string, timeZone: string): string {
   const at = typeof instant === 'string' ? new Date(instant) : instant;
-  return new Intl.DateTimeFormat('en-AU', { timeZone, hour: 'numeric', minute: '2-digit', hour12: true })
-    .format(at)
-    .replace(/\s+/g, ' ')
-    .toLowerCase();
+  return formatter(timeZone, 'clock').format(at).replace(/\s+/g, ' ').toLowerCase();
 }
 
 const AU_ZONE_NAMES: Record<string, [standard: string, daylight: string]> = {
@@ -134,7 +134,7 @@ export function zoneAbbreviation(instant: Date, timeZone: string): string {
     const now = zoneOffsetMinutes(instant, timeZone);
     return now === Math.max(january, july) && january !== july ? names[1] : names[0];
   }
-  const part = new Intl.DateTimeFormat('en-AU', { timeZone, timeZoneName: 'short' }).formatToParts(instant).find((p) => p.type === 'timeZoneName');
+  const part = formatter(timeZone, 'zoneName').formatToParts(instant).find((p) => p.type === 'timeZoneName');
   return part?.value ?? timeZone;
 }
 

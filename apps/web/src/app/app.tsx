@@ -16,9 +16,15 @@ import { persistor, store } from './store';
 export const createAppRouter = () => createBrowserRouter(routes);
 export type AppRouter = ReturnType<typeof createAppRouter>;
 
-/** Restores the session before the gate lifts, so a reload never flashes the login page. */
+/**
+ * Restores the session as the gate lifts, so a reload never flashes the login page. A verified
+ * family's page renders while the session is restored (RequireAuth), its calls waiting for it
+ * (spec §7): the refresh needs an app-check token first, three round trips a phone would
+ * otherwise spend on a spinner (decision 0034). Anyone else waits for the outcome.
+ */
 const boot = async () => {
-  await store.dispatch(initialiseSession());
+  const restored = store.dispatch(initialiseSession());
+  if (!store.getState().auth.user?.emailVerified) await restored;
 };
 
 export function App({ router }: { router: AppRouter }) {

@@ -1,5 +1,4 @@
 import { useNavigate } from 'react-router';
-import { toast } from 'sonner';
 import type { Booking } from '@kringle/contracts/bookings';
 import type { Location } from '@kringle/contracts/catalogue';
 import { bookingApi } from '../features/booking-wizard/api';
@@ -11,6 +10,7 @@ import { BookingsPage } from '../features/bookings/bookings-page';
 import { track } from '../lib/analytics';
 import type { ApiError } from '../lib/base-query';
 import { useAppDispatch, useAppSelector } from './hooks';
+import { toastError } from '../lib/deferred-toast';
 
 const errorText = (error: unknown, fallback: string) => (error as ApiError | undefined)?.data?.error ?? fallback;
 
@@ -27,7 +27,7 @@ export function BookingsRoute() {
   const locationOf = async (booking: Booking): Promise<Location | null> => {
     const result = await dispatch(bookingApi.endpoints.getLocations.initiate(undefined, { subscribe: false }));
     const location = result.data?.find((l) => l.id === booking.location.id) ?? null;
-    if (!location) toast.error(errorText(result.error, 'We could not open this booking’s location. Please try again.'));
+    if (!location) void toastError(errorText(result.error, 'We could not open this booking’s location. Please try again.'));
     return location;
   };
 
@@ -69,7 +69,7 @@ export function BookingsRoute() {
     const resumed = await dispatch(bookingsApi.endpoints.resumePayment.initiate(booking.id));
     if (resumed.error) {
       const code = (resumed.error as ApiError).data?.code;
-      toast.error(code === 'HOLD_EXPIRED' ? 'The hold on this session has ended, so it has gone back on sale. Please book a new session.' : errorText(resumed.error, 'We could not reopen this payment. Please try again.'));
+      void toastError(code === 'HOLD_EXPIRED' ? 'The hold on this session has ended, so it has gone back on sale. Please book a new session.' : errorText(resumed.error, 'We could not reopen this payment. Please try again.'));
       // Either way the card was stale (the hold lapsed, or the payment landed meanwhile): show it as it is now.
       if (code === 'HOLD_EXPIRED' || code === 'ALREADY_PAID') dispatch(bookingsApi.util.invalidateTags(['GET_BOOKINGS']));
       return;

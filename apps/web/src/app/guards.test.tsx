@@ -105,10 +105,17 @@ describe('route guards (spec §2)', () => {
     expect(router.state.location.pathname).toBe('/verify');
   });
 
-  it('waits for auth initialisation instead of redirecting (no login flash on reload)', async () => {
+  it('shows a verified user restored from storage the page while the session is checked (no login flash on reload)', async () => {
     const router = await renderAt('/bookings', { user, initialised: false });
     expect(router.state.location.pathname).toBe('/bookings');
+    expect(await screen.findByRole('heading', { name: 'My Bookings' })).toBeInTheDocument();
+  });
+
+  it('waits for auth initialisation for an unverified user instead of redirecting', async () => {
+    const router = await renderAt('/bookings', { user: { ...user, emailVerified: false }, initialised: false });
+    expect(router.state.location.pathname).toBe('/bookings');
     expect(screen.getByRole('status')).toBeInTheDocument();
+    expect(screen.queryByRole('heading', { name: 'Verify your email address' })).toBeNull();
   });
 
   it('unknown paths show the unknown-path page, signed in or not', async () => {

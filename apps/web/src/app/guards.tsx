@@ -21,7 +21,9 @@ function VerifyEmailScreen() {
 
 /**
  * Protected routes (spec §2, §6): guests go to the route's own redirect (/register or
- * /login), signed-in but unverified users see only the verification screen.
+ * /login), signed-in but unverified users see only the verification screen. A verified user
+ * restored from storage sees the page while the session is checked (its data waits for it); a
+ * refused session then signs out and lands here as a guest.
  */
 export function RequireAuth() {
   const { user, initialised } = useAppSelector((state) => state.auth);
@@ -30,7 +32,7 @@ export function RequireAuth() {
   // Stable between renders: <Navigate> navigates again whenever its `state` changes, and a
   // fresh object each render would restart the redirect while a lazy page is loading.
   const redirectState = useMemo(() => ({ from: location }), [location]);
-  if (!initialised) return <FullPageSpinner />;
+  if (!initialised && !user?.emailVerified) return <FullPageSpinner />;
   if (!user) return <Navigate to={guestRedirect} replace state={redirectState} />;
   if (!user.emailVerified) return <VerifyEmailScreen />;
   return <Outlet />;

@@ -1,4 +1,4 @@
-import { accessSummary } from '@kringle/contracts/booking-details';
+import { accessSummary } from '@kringle/contracts/access-needs';
 import { formatClockTime } from '@kringle/contracts/dates';
 import { ATTENDANCE_LABELS, STAFF_ACTION_LABELS, type Attendance, type StaffBooking } from '@kringle/contracts/staff';
 import { clsx } from 'clsx';

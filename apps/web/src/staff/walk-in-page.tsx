@@ -1,4 +1,5 @@
-import { ACCESS_NEED_LABELS, ACCESS_NEEDS, EMPTY_DETAILS, type AccessNeed, type BookingDetails } from '@kringle/contracts/booking-details';
+import { ACCESS_NEED_LABELS, ACCESS_NEEDS, type AccessNeed } from '@kringle/contracts/access-needs';
+import { EMPTY_DETAILS, type BookingDetails } from '@kringle/contracts/booking-details';
 import { formatClockTime } from '@kringle/contracts/dates';
 import { formatAud } from '@kringle/contracts/money';
 import type { StaffBooking, StaffCatalogue } from '@kringle/contracts/staff';

@@ -1,4 +1,5 @@
-import { accessSummary, detailsSummary } from '@kringle/contracts/booking-details';
+import { accessSummary } from '@kringle/contracts/access-needs';
+import { detailsSummary } from '@kringle/contracts/booking-details';
 import type { MailAttachment } from '../../db/schema/mail';
 import { checkInQrPng } from '../check-in/check-in-qr';
 import type { EmailImage } from '../mail/mail-layout';

@@ -1,4 +1,4 @@
-import { accessSummary } from '@kringle/contracts/booking-details';
+import { accessSummary } from '@kringle/contracts/access-needs';
 import { formatClockTime } from '@kringle/contracts/dates';
 import { ATTENDANCE_LABELS } from '@kringle/contracts/staff';
 import type { DayData } from './staff.service';

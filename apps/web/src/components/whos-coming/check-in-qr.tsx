@@ -7,6 +7,8 @@ const QUIET = 4;
 async function qrPath(code: string): Promise<{ d: string; size: number }> {
   // Loaded on demand so /create-booking's initial JavaScript stays within its budget.
   const { default: QRCode } = await import('qrcode');
+  // One symbol per task: the cards' codes in one go were a long task just as My Bookings showed.
+  await new Promise((resolve) => setTimeout(resolve, 0));
   const { modules } = QRCode.create(code, { errorCorrectionLevel: 'M' });
   let d = '';
   for (let row = 0; row < modules.size; row++) {

@@ -1,7 +1,8 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useEffect, useMemo } from 'react';
 import { Controller, useFieldArray, useForm, type FieldPath } from 'react-hook-form';
-import { ACCESS_NEED_LABELS, ACCESS_NEEDS, bookingDetailsSchemaFor, DETAILS_LIMITS, type BookingDetails } from '@kringle/contracts/booking-details';
+import { ACCESS_NEED_LABELS, ACCESS_NEEDS } from '@kringle/contracts/access-needs';
+import { bookingDetailsSchemaFor, DETAILS_LIMITS, type BookingDetails } from '@kringle/contracts/booking-details';
 import { CountStepper } from './count-stepper';
 
 export interface DetailsFormProps {

@@ -1,4 +1,5 @@
-import { accessSummary, type BookingDetails } from '@kringle/contracts/booking-details';
+import { accessSummary } from '@kringle/contracts/access-needs';
+import type { BookingDetails } from '@kringle/contracts/booking-details';
 
 /** Who's coming on a booking's card and detail: first names with ages, counts, needs. */
 export function DetailsSummary({ details }: { details: BookingDetails | null }) {

@@ -1,63 +1,43 @@
-import * as Dialog from '@radix-ui/react-dialog';
-import { useState } from 'react';
-import { toast } from 'sonner';
-import { EMPTY_DETAILS, type BookingDetails } from '@kringle/contracts/booking-details';
+import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import type { Booking } from '@kringle/contracts/bookings';
 import { Button } from '../ui/button';
-import type { ApiError } from '../../lib/base-query';
-import { useSaveBookingDetailsMutation } from './api';
-import { DetailsForm, fitDetails } from './details-form';
 
 /** The family may change who's coming until the session starts (the API answers DETAILS_LOCKED after). */
 export const canEditDetails = (b: Booking, now = Date.now()) => b.status !== 'cancelled' && Date.parse(b.slot.startAt) > now;
 
-/** "Edit who's coming" on a booking's card: a sheet on a phone, a dialog on a wider screen. */
+// The form, its rules and react-hook-form load when a family opens it, not with My Bookings (decision 0034).
+const loadSheet = () => import('./edit-details-sheet');
+const EditDetailsSheet = lazy(loadSheet);
+
+/** "Edit who's coming" on a booking's card: opens the sheet, and takes focus back when it closes. */
 export function EditDetailsButton({ booking }: { booking: Booking }) {
   const [open, setOpen] = useState(false);
-  const [save, { isLoading }] = useSaveBookingDetailsMutation();
-  const [serverErrors, setServerErrors] = useState<{ path: string; message: string }[]>();
-  const formId = `details-${booking.id}`;
-
-  const onValid = async (details: BookingDetails) => {
-    const result = await save({ id: booking.id, details });
-    if (result.error) {
-      const error = (result.error as ApiError).data;
-      if (error?.details?.length) setServerErrors(error.details);
-      else toast.error(error?.error ?? 'We could not save who is coming. Please try again.');
-      return;
-    }
-    toast.success("Who's coming is saved.");
-    setOpen(false);
-  };
-
+  const button = useRef<HTMLButtonElement>(null);
+  // Back to the button once the sheet has gone (its focus trap released it on unmount).
+  const wasOpen = useRef(false);
+  useEffect(() => {
+    if (wasOpen.current && !open) button.current?.focus();
+    wasOpen.current = open;
+  }, [open]);
   return (
-    <Dialog.Root open={open} onOpenChange={(next) => !isLoading && setOpen(next)}>
-      <Dialog.Trigger asChild>
-        <Button variant="secondary" className="px-4! text-sm!">
-          {booking.details ? "Edit who's coming" : "Add who's coming"}
-        </Button>
-      </Dialog.Trigger>
-      <Dialog.Portal>
-        <Dialog.Overlay className="fixed inset-0 z-40 bg-ink-900/40" />
-        <Dialog.Content className="fixed inset-x-0 bottom-0 z-50 flex max-h-[92dvh] flex-col gap-4 overflow-y-auto rounded-t-2xl bg-cream-50 p-5 shadow-xl sm:inset-auto sm:top-1/2 sm:left-1/2 sm:w-[34rem] sm:-translate-x-1/2 sm:-translate-y-1/2 sm:rounded-2xl">
-          <Dialog.Title className="text-xl font-semibold text-ink-900">Who's coming</Dialog.Title>
-          <Dialog.Description className="text-sm text-ink-700">
-            {booking.slotType.name} at {booking.location.name}, reference <span className="font-mono">{booking.reference}</span>. Only you and Santa's team see this.
-          </Dialog.Description>
-          <DetailsForm id={formId} defaultValues={fitDetails(booking.details ?? EMPTY_DETAILS, booking.slotType.allowsPets)} allowsPets={booking.slotType.allowsPets} onValid={onValid} serverErrors={serverErrors} />
-          {/* Save stays in reach while the form scrolls on a phone. */}
-          <div className="sticky -bottom-5 -mx-5 flex flex-wrap justify-end gap-2 border-t border-cream-200 bg-cream-50 px-5 py-3">
-            <Dialog.Close asChild>
-              <Button variant="ghost" disabled={isLoading}>
-                Cancel
-              </Button>
-            </Dialog.Close>
-            <Button type="submit" form={formId} disabled={isLoading} aria-busy={isLoading}>
-              {isLoading ? 'Saving…' : 'Save'}
-            </Button>
-          </div>
-        </Dialog.Content>
-      </Dialog.Portal>
-    </Dialog.Root>
+    <>
+      <Button
+        ref={button}
+        variant="secondary"
+        className="px-4! text-sm!"
+        aria-haspopup="dialog"
+        aria-expanded={open}
+        onPointerEnter={() => void loadSheet()}
+        onFocus={() => void loadSheet()}
+        onClick={() => setOpen(true)}
+      >
+        {booking.details ? "Edit who's coming" : "Add who's coming"}
+      </Button>
+      {open && (
+        <Suspense fallback={null}>
+          <EditDetailsSheet booking={booking} onClose={() => setOpen(false)} />
+        </Suspense>
+      )}
+    </>
   );
 }

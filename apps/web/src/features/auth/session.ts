@@ -133,7 +133,12 @@ export const refreshSession = createAsyncThunk<string | null, void, ThunkConfig>
 export const initialiseSession = createAsyncThunk<void, void, ThunkConfig>('auth/initialise', async (_, { dispatch, getState, extra }) => {
   try {
     if (getState().auth.user) {
-      void import('@kringle/contracts/accounts'); // fetched alongside the refresh, parsed after it
+      // Fetched alongside the refresh (which waits for the app check), parsed after it; not
+      // earlier, where its download and evaluation held up the page's first render (decision 0034).
+      void extra.auth
+        .getAppCheckToken()
+        .catch(() => null)
+        .then(() => import('@kringle/contracts/accounts'));
       const outcome = await refreshAcrossTabs(extra.auth);
       if ('session' in outcome) await dispatch(setSession(outcome.session));
       else if (outcome.refused) await dispatch(signOut({ callServer: false }));

@@ -1,5 +1,4 @@
 import { useEffect, useRef } from 'react';
-import { toast } from 'sonner';
 import type { Booking } from '@kringle/contracts/bookings';
 import type { PolicyRules } from '@kringle/contracts/policy';
 import { Button } from '../../components/ui/button';
@@ -8,6 +7,7 @@ import type { ApiError } from '../../lib/base-query';
 import { useBookingListInfiniteQuery, useBookingOrdersQuery, type BookingTab } from './api';
 import { canEditDetails, EditDetailsButton } from '../../components/whos-coming/edit-details-dialog';
 import { BookingCard, type CardAction } from './booking-card';
+import { toastError } from '../../lib/deferred-toast';
 
 export interface BookingListProps {
   tab: BookingTab;
@@ -89,7 +89,7 @@ export function BookingList({ tab, busy, onAction, onBookNow, policy }: BookingL
     if (!error || toasted.current === error) return;
     toasted.current = error;
     // 429s are already toasted by the base query.
-    if (error.status !== 429) toast.error(error.data?.error ?? 'We could not load your bookings.');
+    if (error.status !== 429) void toastError(error.data?.error ?? 'We could not load your bookings.');
   }, [error]);
 
   if (query.isLoading) return <SkeletonCards />;

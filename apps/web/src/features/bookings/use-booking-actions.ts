@@ -1,7 +1,6 @@
 import { useRef, useState } from 'react';
 import { useDispatch } from 'react-redux';
 import type { ThunkDispatch, UnknownAction } from '@reduxjs/toolkit';
-import { toast } from 'sonner';
 import type { Booking } from '@kringle/contracts/bookings';
 import { centsToDollars, formatAud } from '@kringle/contracts/money';
 import { track } from '../../lib/analytics';
@@ -9,6 +8,7 @@ import type { ApiError } from '../../lib/base-query';
 import { bookingsApi, useCancelBookingMutation } from './api';
 import type { CardAction } from './booking-card';
 import { downloadFile } from '../../lib/download-file';
+import { toastError, toastSuccess } from '../../lib/deferred-toast';
 
 /** What the app does for the actions that belong to the booking wizard (features do not import each other). */
 export interface WizardHandoff {
@@ -32,7 +32,7 @@ export function useBookingActions(handoff: WizardHandoff) {
     try {
       await dispatch(downloadFile({ url, filename, what })).unwrap();
     } catch (error) {
-      toast.error(message(error, `We could not download ${what}. Please try again.`));
+      void toastError(message(error, `We could not download ${what}. Please try again.`));
     } finally {
       setBusy(null);
     }
@@ -46,7 +46,7 @@ export function useBookingActions(handoff: WizardHandoff) {
     const order = orders.data?.find((o) => (kind === 'payment' ? o.paidAt !== null || o.paymentStatus !== null : o.refundedCents > 0));
     if (!order) {
       setBusy(null);
-      toast.error(kind === 'payment' ? 'There is no payment receipt for this booking yet.' : 'There is no refund on this booking yet.');
+      void toastError(kind === 'payment' ? 'There is no payment receipt for this booking yet.' : 'There is no refund on this booking yet.');
       return;
     }
     const url = `/orders/${booking.id}/orders/${order.id}/${kind}-receipt`;
@@ -88,13 +88,13 @@ export function useBookingActions(handoff: WizardHandoff) {
     const booking = cancelling;
     const result = await cancelBooking({ id: booking.id });
     if ('error' in result) {
-      toast.error(message(result.error, 'We could not cancel this booking. Please try again.'));
+      void toastError(message(result.error, 'We could not cancel this booking. Please try again.'));
       setCancelling(null);
       return;
     }
     const { refund } = result.data;
     track('booking cancel', { booking_id: booking.id, reference: booking.reference, refund: centsToDollars(refund?.amountCents ?? 0), currency: 'AUD' });
-    toast.success(
+    void toastSuccess(
       refund && refund.amountCents > 0
         ? `Booking ${booking.reference} is cancelled. ${formatAud(refund.amountCents)} is on its way back to your card (allow 5 to 10 business days).`
         : `Booking ${booking.reference} is cancelled.`,
