@@ -13,12 +13,21 @@ export interface PacedResult {
  * An open-loop probe: request i is due at start + i / rate, whether or not earlier ones have been
  * answered, and its latency counts from when it was due (so a stalled server is not hidden by a
  * client that waited with it). autocannon's overallRate sends each second's quota in a burst at the
- * second's start, which measured its own queue.
+ * second's start, which measured its own queue. One unmeasured second first: the sockets, and the
+ * generator's own code compiled, or the first tens of requests would measure its start-up.
  */
 export async function runPaced(spec: LoadSpec & { overallRate: number }, pick: () => LoadRequest): Promise<PacedResult> {
   const agent = new http.Agent({ keepAlive: true, maxSockets: spec.connections });
+  try {
+    await paced(spec, pick, agent, 1);
+    return await paced(spec, pick, agent, spec.duration ?? 10);
+  } finally {
+    agent.destroy();
+  }
+}
+
+async function paced(spec: LoadSpec & { overallRate: number }, pick: () => LoadRequest, agent: http.Agent, seconds: number): Promise<PacedResult> {
   const url = new URL(spec.url);
-  const seconds = spec.duration ?? 10;
   const due = Math.round(seconds * spec.overallRate);
   const latencies: number[] = [];
   const statusCodes: Record<string, number> = {};
@@ -52,7 +61,6 @@ export async function runPaced(spec: LoadSpec & { overallRate: number }, pick: (
     await new Promise((resolve) => setTimeout(resolve, 1));
   }
   await Promise.all(inFlight);
-  agent.destroy();
   latencies.sort((a, b) => a - b);
   const at = (q: number) => Math.round((latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? 0) * 100) / 100;
   return {
