@@ -69,7 +69,8 @@ async function main() {
     } finally {
       await server.stop();
     }
-    for (const p of pages) console.log(`${p.passed ? 'pass' : 'FAIL'} ${p.page}: performance ${Math.round(p.best.performance * 100)}, accessibility ${Math.round(p.best.accessibility * 100)}${p.best.foreignRequests.length ? `, reached ${p.best.foreignRequests.join(', ')}` : ''}`);
+    const verdict = (p: PageResult) => (!p.passed ? 'FAIL' : p.performanceMet ? 'pass' : 'MISS');
+    for (const p of pages) console.log(`${verdict(p)} ${p.page}: performance ${Math.round(p.best.performance * 100)}${p.performanceMet ? '' : ' (under 95: reported, not enforced yet, issue 21)'}, accessibility ${Math.round(p.best.accessibility * 100)}${p.best.foreignRequests.length ? `, reached ${p.best.foreignRequests.join(', ')}` : ''}`);
     for (const a of inp) console.log(`${a.passed ? 'pass' : 'FAIL'} wizard, ${a.action}: INP ${a.best.inpMs} ms (budget under ${INP_BUDGET_MS} ms; runs ${a.runs.join(', ')} ms)`);
   }
 
