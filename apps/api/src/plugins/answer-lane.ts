@@ -24,7 +24,7 @@ interface Remembered {
   route: LaneRoute;
   key: string;
   lookup: LaneLookup;
-  /** The route's own headers on its last answer to this URL, less those of one request (flat, for writeHead). */
+  /** The route's own headers on its first answer to this URL that the gates admit, less those of one answer (flat, for writeHead). */
   headers: string[];
 }
 
@@ -52,7 +52,7 @@ export class AnswerLane {
   private gateList: LaneGate[] = [];
   private readonly urls = new Map<string, Remembered>();
   private open = false;
-  /** Answers sent by the lane (tests, and the bench's share of reads the lane took). */
+  /** Answers sent by the lane (the tests tell which way a read went by it). */
   served = 0;
 
   constructor(
