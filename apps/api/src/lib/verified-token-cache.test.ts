@@ -28,6 +28,17 @@ describe('VerifiedTokenCache', () => {
     expect(calls).toBe(3);
   });
 
+  it('never lets another token with the same signature end hit (its key), only the exact one', async () => {
+    const cache = new VerifiedTokenCache<string>();
+    const sig = 'S'.repeat(86);
+    const good = `h.${Buffer.from(JSON.stringify({ exp: 100, sub: 'a' })).toString('base64url')}.${sig}`;
+    const forged = `h.${Buffer.from(JSON.stringify({ exp: 100, sub: 'b' })).toString('base64url')}.${sig}`;
+    expect(await cache.verify(good, 0, async () => 'claims of a')).toBe('claims of a');
+    expect(cache.peek(forged, 0)).toBeUndefined();
+    expect(await cache.verify(forged, 0, async () => null)).toBeNull();
+    expect(cache.peek(good, 0)).toBe('claims of a');
+  });
+
   it('keeps at most maxEntries tokens, dropping the oldest', async () => {
     const cache = new VerifiedTokenCache<string>(2);
     let calls = 0;

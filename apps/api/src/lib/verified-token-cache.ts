@@ -1,20 +1,29 @@
 /**
  * Remembers tokens whose signature this process has already verified, until the token's own
  * `exp`, so a customer's repeated calls cost a map lookup instead of a signature check (ES256
- * verification is the largest CPU cost of a cached availability read). The key is the whole
- * token, signature included: only the exact bytes that verified can hit. Nothing else about a
- * token changes while it lives, so the answer is the same as verifying again.
+ * verification is the largest CPU cost of a cached availability read). Only the exact bytes that
+ * verified can hit: an entry keeps its whole token, signature included, and a hit compares it.
+ * Nothing else about a token changes while it lives, so the answer is the same as verifying again.
+ *
+ * The map's key is the token's last 32 characters (the end of its signature), not the token:
+ * hashing a fresh 900-character header per request was 5% of a cached read's CPU (decision 0035).
+ * Two tokens sharing a key only replace each other (a miss, and a check again).
  */
+const KEY_LENGTH = 32;
+const keyOf = (token: string) => (token.length > KEY_LENGTH ? token.slice(-KEY_LENGTH) : token);
+
 export class VerifiedTokenCache<T> {
-  private readonly entries = new Map<string, { value: T; expiresAtMs: number }>();
+  private readonly entries = new Map<string, { token: string; value: T; expiresAtMs: number }>();
 
   constructor(private readonly maxEntries = 20_000) {}
 
   /** The remembered answer for a token that has not expired, without a promise (hooks' fast path). */
   peek(token: string, nowMs: number): T | undefined {
-    const hit = this.entries.get(token);
-    if (hit && hit.expiresAtMs > nowMs) return hit.value;
-    if (hit) this.entries.delete(token);
+    const key = keyOf(token);
+    const hit = this.entries.get(key);
+    if (!hit || hit.token !== token) return undefined;
+    if (hit.expiresAtMs > nowMs) return hit.value;
+    this.entries.delete(key);
     return undefined;
   }
 
@@ -26,7 +35,7 @@ export class VerifiedTokenCache<T> {
     if (value !== null && expiresAtMs !== null && expiresAtMs > nowMs) {
       // Oldest first out (Map keeps insertion order); the cap bounds memory under a flood of tokens.
       if (this.entries.size >= this.maxEntries) this.entries.delete(this.entries.keys().next().value!);
-      this.entries.set(token, { value, expiresAtMs });
+      this.entries.set(keyOf(token), { token, value, expiresAtMs });
     }
     return value;
   }
