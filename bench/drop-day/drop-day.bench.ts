@@ -19,7 +19,7 @@ import { ensureNginx, startBalancer } from './nginx-balancer';
 import { startPostgres } from './postgres-cluster';
 import { pgbench } from './postgres-cluster';
 import { benchApiEnv, REPO_ROOT, startProcesses } from './processes';
-import { evaluateBudgets, type RaceRound } from './drop-day.budgets';
+import { budgetLine, evaluateBudgets, type RaceRound } from './drop-day.budgets';
 import { runOpeningRace } from './opening-race';
 import { describeMachine, writeReports, type Report } from './report';
 import {
@@ -307,7 +307,7 @@ async function main(): Promise<number> {
   };
   const files = writeReports(report);
   console.log('\nBudgets:');
-  for (const b of budgets) console.log(`  ${b.pass ? 'PASS' : 'FAIL'}  ${b.name}: ${b.measured} (target ${b.target})`);
+  for (const b of budgets) console.log(budgetLine(b));
   console.log(`\nReports: ${path.relative(REPO_ROOT, files.md)}, ${path.relative(REPO_ROOT, files.json)}`);
   return budgets.every((b) => b.pass) ? 0 : 1;
 }

@@ -10,6 +10,30 @@ export interface RaceRound extends LoadResult {
   database: { heldSlots: number; activeReservations: number; slotsWithTwoHolders: number };
 }
 
+type DirectRuns = Pick<DirectScenario, 'helloWorld' | 'availableSlots' | 'notModified'>;
+const directRatiosOf = (d: DirectRuns) => ({
+  directSlots: d.availableSlots.requestsPerSecond / d.helloWorld.requestsPerSecond,
+  directNotModified: d.notModified.requestsPerSecond / d.helloWorld.requestsPerSecond,
+});
+
+/** Issue 21's direct budgets: in `npm run bench`, and alone in bench:direct and bench:live. */
+export function directBudgets(d: DirectRuns): Budget[] {
+  const { directSlots, directNotModified } = directRatiosOf(d);
+  return [
+    { name: 'Direct, one process each (wrk): available slots over bare Fastify', target: '>= 60%', measured: pct(directSlots), pass: directSlots >= 0.6 },
+    { name: 'Direct, one process each (wrk): 304 revalidation over bare Fastify', target: '>= 80%', measured: pct(directNotModified), pass: directNotModified >= 0.8 },
+    {
+      name: 'Direct, one process each (wrk): p99 at 50 connections, available slots / 304',
+      target: '< 25 ms',
+      measured: `${d.availableSlots.latencyMs.p99} ms / ${d.notModified.latencyMs.p99} ms`,
+      pass: d.availableSlots.latencyMs.p99 < 25 && d.notModified.latencyMs.p99 < 25,
+    },
+  ];
+}
+
+/** The line each bench prints for a budget. */
+export const budgetLine = (b: Budget) => `  ${b.pass ? 'PASS' : 'FAIL'}  ${b.name}: ${b.measured} (target ${b.target})`;
+
 /** Issue 7's budgets, plus the checks that keep the figures honest (no errors hiding in them). */
 export function evaluateBudgets(m: {
   connections: number;
@@ -40,19 +64,11 @@ export function evaluateBudgets(m: {
   const okOnly = (r: LoadResult, ...ok: string[]) => Object.keys(r.statusCodes).every((c) => ok.includes(c)) && r.errors === 0 && r.timeouts === 0;
   const clean = m.readRounds.every((r) => okOnly(r, '200')) && [...m.raceRounds, m.opening].every((r) => okOnly(r, '201', '409')) && okOnly(m.storm, '200') && okOnly(m.readsDuringStorm, '200');
   const d = m.direct;
-  const directSlots = d.availableSlots.requestsPerSecond / d.helloWorld.requestsPerSecond;
-  const directNotModified = d.notModified.requestsPerSecond / d.helloWorld.requestsPerSecond;
+  const { directSlots, directNotModified } = directRatiosOf(d);
   const directClean = [d.helloWorld, d.availableSlots, d.notModified].every((r) => okOnly(r, '2xx/3xx'));
   const budgets: Budget[] = [
     { name: 'Available slots over bare Fastify', target: '>= 40%', measured: pct(readRatio), pass: readRatio >= 0.4 },
-    { name: 'Direct, one process each (wrk): available slots over bare Fastify', target: '>= 60%', measured: pct(directSlots), pass: directSlots >= 0.6 },
-    { name: 'Direct, one process each (wrk): 304 revalidation over bare Fastify', target: '>= 80%', measured: pct(directNotModified), pass: directNotModified >= 0.8 },
-    {
-      name: 'Direct, one process each (wrk): p99 at 50 connections, available slots / 304',
-      target: '< 25 ms',
-      measured: `${d.availableSlots.latencyMs.p99} ms / ${d.notModified.latencyMs.p99} ms`,
-      pass: d.availableSlots.latencyMs.p99 < 25 && d.notModified.latencyMs.p99 < 25,
-    },
+    ...directBudgets(d),
     { name: 'Hold attempts over the pgbench ceiling', target: '>= 50%', measured: pct(holdRatio), pass: holdRatio >= 0.5 },
     {
       name: `Available slots p99 at ${m.connections} connections`,
