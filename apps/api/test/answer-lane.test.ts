@@ -94,6 +94,9 @@ describe('the answer lane', () => {
         expect(lane.byLane, JSON.stringify(extra)).toBe(true);
         expect(lane.answer.status).toBe(status);
         expect(comparable(lane.answer, 'x-request-id' in extra)).toEqual(comparable(await fastify(url, headers), 'x-request-id' in extra));
+        // A 304 updates what the browser stored: no headers that only govern a body (BODY_ONLY_HEADERS).
+        expect(lane.answer.headers['content-security-policy'] !== undefined, JSON.stringify(extra)).toBe(status === 200);
+        expect(lane.answer.headers).toMatchObject({ 'cache-control': 'private, no-cache', vary: expect.stringContaining('Accept-Encoding') });
       }
     }
   });
@@ -110,6 +113,9 @@ describe('the answer lane', () => {
       ['no app check', { authorization: family.authorization! }, 401],
       ['an app check never verified', { ...family, 'x-app-check': 'e30.e30.e30' }, 401],
       ['an Origin (CORS answers it)', { ...family, origin: 'http://localhost:5173' }, 200],
+      // The lane knows only "Bearer " and a token verified before; other spellings are the hook's.
+      ['"bearer" in lower case', { ...family, authorization: family.authorization!.replace('Bearer ', 'bearer ') }, 200],
+      ['two spaces after Bearer', { ...family, authorization: family.authorization!.replace('Bearer ', 'Bearer  ') }, 401],
     ];
     for (const [what, headers, status] of cases) {
       const lane = await read(slotsUrl, headers);

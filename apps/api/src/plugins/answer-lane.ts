@@ -2,7 +2,7 @@ import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { FastifyBaseLogger, FastifyContextConfig, FastifyReply, FastifyRequest } from 'fastify';
 import type { Clock } from '../lib/clock';
 import { requestIdOf } from '../lib/request-id';
-import { JSON_TYPE, outcomeOf, type BuiltAnswer } from '../modules/availability/availability.answer';
+import { BODY_ONLY_HEADERS, JSON_TYPE, outcomeOf, type BuiltAnswer } from '../modules/availability/availability.answer';
 
 /** What a gate knows of the route a remembered URL belongs to. */
 export interface LaneRoute {
@@ -15,7 +15,7 @@ export interface LaneRoute {
  * through without a change to the answer (a token it has verified before, no header it refuses).
  * Anything else is the hook's to decide, so the request goes to Fastify.
  */
-export type LaneGate = (request: IncomingMessage, route: LaneRoute) => boolean;
+export type LaneGate = (request: IncomingMessage, route: LaneRoute, nowMs: number) => boolean;
 
 /** The built answer for a cache key, when one can be sent without the route (AvailabilityCache.servable). */
 export type LaneLookup = (key: string, now: Date) => BuiltAnswer | undefined;
@@ -26,6 +26,8 @@ interface Remembered {
   lookup: LaneLookup;
   /** The route's own headers on its first answer to this URL that the gates admit, less those of one answer (flat, for writeHead). */
   headers: string[];
+  /** The same for a 304, which the route sends without the headers that only govern a body. */
+  notModified: string[];
 }
 
 /** The part of Fastify's options (defaults applied) that its own server would take. */
@@ -89,16 +91,21 @@ export class AnswerLane {
   remember(request: FastifyRequest, reply: FastifyReply, key: string, lookup: LaneLookup): void {
     if (!this.open || request.method !== 'GET' || this.urls.has(request.url)) return;
     const route: LaneRoute = { url: request.routeOptions.url ?? '', config: request.routeOptions.config };
-    if (!this.gateList.every((gate) => gate(request.raw, route))) return;
+    const nowMs = this.options.clock.now().getTime();
+    if (!this.gateList.every((gate) => gate(request.raw, route, nowMs))) return;
     const headers: string[] = [];
+    const notModified: string[] = [];
     for (const [name, value] of Object.entries(reply.getHeaders())) {
       if (name === 'set-cookie') return;
       if (value === undefined || PER_ANSWER.has(name)) continue;
-      for (const v of Array.isArray(value) ? value : [value]) headers.push(name, String(v));
+      for (const v of Array.isArray(value) ? value : [value]) {
+        headers.push(name, String(v));
+        if (!BODY_ONLY_HEADERS.has(name)) notModified.push(name, String(v));
+      }
     }
     // Oldest first out: Map keeps insertion order.
     if (this.urls.size >= (this.options.maxUrls ?? 10_000)) this.urls.delete(this.urls.keys().next().value!);
-    this.urls.set(request.url, { route, key, lookup, headers });
+    this.urls.set(request.url, { route, key, lookup, headers, notModified });
   }
 
   /** Fastify's serverFactory: the server Fastify would create, with the lane in front of its handler. */
@@ -119,13 +126,16 @@ export class AnswerLane {
     if (!this.open || req.method !== 'GET') return false;
     const hit = this.urls.get(req.url!);
     if (!hit) return false;
-    for (const gate of this.gateList) if (!gate(req, hit.route)) return false;
-    const answer = hit.lookup(hit.key, this.options.clock.now());
+    // One clock read for every gate and the lookup: each Date is an allocation on the hottest path.
+    const now = this.options.clock.now();
+    const nowMs = now.getTime();
+    for (const gate of this.gateList) if (!gate(req, hit.route, nowMs)) return false;
+    const answer = hit.lookup(hit.key, now);
     if (!answer) return false;
     const started = performance.now();
     const outcome = outcomeOf(req.headers, answer);
     const id = requestIdOf(req.headers);
-    const headers = [...hit.headers, 'etag', outcome.etag, 'x-request-id', id];
+    const headers = [...(outcome.body ? hit.headers : hit.notModified), 'etag', outcome.etag, 'x-request-id', id];
     if (outcome.body) {
       headers.push('content-type', JSON_TYPE, 'content-length', String(outcome.body.length));
       if (outcome.coding) headers.push('content-encoding', outcome.coding);

@@ -56,15 +56,15 @@ export const appCheckPlugin = fp(async (app: FastifyInstance) => {
     const header = headers['x-app-check'];
     return typeof header === 'string' ? header.trim() : '';
   };
-  const verifiedBefore = (token: string) => token !== '' && verified.peek(token, app.clock.now().getTime()) === true;
+  const verifiedBefore = (token: string, nowMs: number) => token !== '' && verified.peek(token, nowMs) === true;
   app.addHook('onRequest', function appCheck(request, _reply, done) {
     if (!requiresAppCheck(request.routeOptions.url, request.routeOptions.config)) return done();
     const token = tokenOf(request.headers);
-    if (verifiedBefore(token)) return done();
+    if (verifiedBefore(token, app.clock.now().getTime())) return done();
     check(request, token).then(() => done(), done);
   });
   // The same decision for the answer lane (decision 0035): a token verified before, or no check due.
-  app.answerLane.addGate('app-check', (raw, route) => !requiresAppCheck(route.url, route.config) || verifiedBefore(tokenOf(raw.headers)));
+  app.answerLane.addGate('app-check', (raw, route, nowMs) => !requiresAppCheck(route.url, route.config) || verifiedBefore(tokenOf(raw.headers), nowMs));
 
   async function check(request: FastifyRequest, token: string): Promise<void> {
     let failure: AppError | null = null;

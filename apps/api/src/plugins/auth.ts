@@ -1,4 +1,3 @@
-import type { IncomingHttpHeaders } from 'node:http';
 import cookie from '@fastify/cookie';
 import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify';
 import fp from 'fastify-plugin';
@@ -81,8 +80,7 @@ export function authOf(request: FastifyRequest): AuthClaims {
 const admits = (access: AuthAccess, claims: AuthClaims) =>
   access === 'staff' ? claims.staff : !claims.staff && (access !== 'customer' || claims.emailVerified);
 
-function bearerToken(headers: IncomingHttpHeaders): string | null {
-  const header = headers.authorization;
+function bearerToken(header: string | undefined): string | null {
   const match = header ? /^Bearer ([\w-]+\.[\w-]+\.[\w-]*)$/i.exec(header.trim()) : null;
   return match?.[1] ?? null;
 }
@@ -103,9 +101,15 @@ export const authPlugin = fp(
     app.decorateRequest('auth', null);
     const verified = new VerifiedTokenCache<AuthClaims>();
 
-    /** The caller, when a token this process verified before admits them to `access` (no promise, no query). */
-    const knownCaller = (token: string | null, access: AuthAccess) => {
-      const known = token ? verified.peek(token, app.clock.now().getTime()) : undefined;
+    /**
+     * The caller, when the Authorization header is "Bearer " and a token this process verified
+     * before, and it admits them to `access` (no promise, no query). No pattern runs: a token that
+     * verified came through bearerToken's, and only the same bytes hit (1 µs a request saved on a
+     * 900-character header, decision 0036). Anything else (another spelling of "Bearer", spaces)
+     * misses and takes bearerToken's way, as before.
+     */
+    const knownCaller = (header: string | undefined, access: AuthAccess, nowMs: number) => {
+      const known = header?.startsWith('Bearer ') ? verified.peek(header.slice(7), nowMs) : undefined;
       return known && admits(access, known) ? known : undefined;
     };
 
@@ -115,18 +119,18 @@ export const authPlugin = fp(
       // web app's deep links) has none and needs none.
       const access = request.routeOptions.config.auth ?? (request.is404 ? 'public' : DEFAULT_AUTH_ACCESS);
       if (access === 'public') return done();
-      const token = bearerToken(request.headers);
-      const known = knownCaller(token, access);
+      const header = request.headers.authorization;
+      const known = knownCaller(header, access, app.clock.now().getTime());
       if (known) {
         request.auth = known;
         return done();
       }
-      authenticate(request, access, token).then(() => done(), done);
+      authenticate(request, access, bearerToken(header)).then(() => done(), done);
     });
     // The same decision for the answer lane (decision 0035), which has only the raw request.
-    app.answerLane.addGate('auth', (raw, route) => {
+    app.answerLane.addGate('auth', (raw, route, nowMs) => {
       const access = route.config.auth ?? DEFAULT_AUTH_ACCESS;
-      return access === 'public' || knownCaller(bearerToken(raw.headers), access) !== undefined;
+      return access === 'public' || knownCaller(raw.headers.authorization, access, nowMs) !== undefined;
     });
 
     async function authenticate(request: FastifyRequest, access: AuthAccess, token: string | null): Promise<void> {

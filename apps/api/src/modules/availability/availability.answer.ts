@@ -88,7 +88,8 @@ export const JSON_TYPE = 'application/json; charset=utf-8';
 
 /**
  * Sets a built answer's headers on the reply: 304 with no body when the client already has it,
- * otherwise the bytes in the coding asked for. The security headers set on every request stay.
+ * otherwise the bytes in the coding asked for. The security headers set on every request stay
+ * (sendBuilt leaves a 304 without those that only govern a body).
  * Sending is left to the caller (sendBuilt), so the answer lane can note the headers first.
  */
 export function prepareBuilt(request: FastifyRequest, reply: FastifyReply, answer: BuiltAnswer): AnswerOutcome {
@@ -103,6 +104,23 @@ export function prepareBuilt(request: FastifyRequest, reply: FastifyReply, answe
   return outcome;
 }
 
+/**
+ * Headers that only govern a body (how to render, embed or refer from it, and HSTS, which the 200s
+ * carry): a 304 leaves out what it would not change, as RFC 9110 15.4.5 allows. The browser keeps
+ * the stored 200's headers for what a 304 does not send. Fewer headers to validate and write made a
+ * 304 about 1.5 µs cheaper (decision 0036).
+ */
+export const BODY_ONLY_HEADERS: ReadonlySet<string> = new Set([
+  'content-security-policy',
+  'x-content-type-options',
+  'x-frame-options',
+  'referrer-policy',
+  'cross-origin-resource-policy',
+  'strict-transport-security',
+]);
+
 export function sendBuilt(reply: FastifyReply, outcome: AnswerOutcome): FastifyReply {
-  return outcome.body ? reply.send(outcome.body) : reply.code(304).send();
+  if (outcome.body) return reply.send(outcome.body);
+  for (const name of BODY_ONLY_HEADERS) reply.removeHeader(name);
+  return reply.code(304).send();
 }
