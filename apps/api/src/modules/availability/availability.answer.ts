@@ -38,10 +38,30 @@ export async function buildAnswer(json: Buffer, previous?: BuiltAnswer): Promise
   return { json, gzip: gz, br, hash, etag: { identity: `"${hash}"`, gzip: `"${hash}-gzip"`, br: `"${hash}-br"` } };
 }
 
+type Coding = 'br' | 'gzip' | null;
+
+/**
+ * Answers per Accept-Encoding value: a browser sends the same one on every read, and parsing it
+ * allocated a dozen strings a request. Only short values are kept, and the map is emptied when
+ * full, so odd values cannot grow it.
+ */
+const codingByHeader = new Map<string, Coding>();
+const CODINGS_KEPT = 64;
+
 /** The coding the client prefers among br and gzip (q > 0), br first on a tie; null: send plain JSON. */
-export function preferredEncoding(acceptEncoding: string | undefined): 'br' | 'gzip' | null {
+export function preferredEncoding(acceptEncoding: string | undefined): Coding {
   if (!acceptEncoding) return null;
-  let best: 'br' | 'gzip' | null = null;
+  let coding = codingByHeader.get(acceptEncoding);
+  if (coding !== undefined) return coding;
+  coding = parsePreferredEncoding(acceptEncoding);
+  if (acceptEncoding.length > 200) return coding;
+  if (codingByHeader.size >= CODINGS_KEPT) codingByHeader.clear();
+  codingByHeader.set(acceptEncoding, coding);
+  return coding;
+}
+
+function parsePreferredEncoding(acceptEncoding: string): Coding {
+  let best: Coding = null;
   let bestQ = 0;
   for (const part of acceptEncoding.split(',')) {
     const [rawName, ...params] = part.split(';');
