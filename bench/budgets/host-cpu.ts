@@ -19,10 +19,21 @@ function cpuTicks(): number[] | null {
 
 /** Samples the host's CPUs over `ms`; null where /proc/stat does not exist. */
 export async function sampleHostCpu(ms = 1000): Promise<HostCpu | null> {
-  const before = cpuTicks();
+  const done = hostCpuFromNow();
   await new Promise((resolve) => setTimeout(resolve, ms));
-  const after = cpuTicks();
-  if (!before || !after) return null;
+  return done();
+}
+
+/** Starts a window: the function returned gives the host's CPUs over it (null without /proc/stat). */
+export function hostCpuFromNow(): () => HostCpu | null {
+  const before = cpuTicks();
+  return () => {
+    const after = cpuTicks();
+    return before && after ? shares(before, after) : null;
+  };
+}
+
+function shares(before: number[], after: number[]): HostCpu | null {
   const delta = after.map((value, i) => value - before[i]!);
   const total = delta.reduce((sum, value) => sum + value, 0);
   if (total <= 0) return null;

@@ -35,6 +35,7 @@ import {
   SIGN_IN_PASSWORD,
   takeStatementCounts,
 } from './seed-data';
+import { hostCpuFromNow } from '../budgets/host-cpu';
 import { ensureWrk } from './wrk';
 
 const PORTS = { postgres: 4100, apiBalancer: 4101, helloBalancer: 4102, api: [4110, 4111, 4112], hello: [4120, 4121, 4122], helloDirect: 4123, deadStripe: 4198, deadSmtp: 4199 };
@@ -223,11 +224,18 @@ async function main(): Promise<number> {
   }));
   // The same probe without the storm, just before it: what the storm adds to the reads' p99.
   const probe = { url: apiLb.url, connections: SIGN_IN.probeConnections, overallRate: SIGN_IN.probeRate, duration: DURATION, requests: readRequests, warmUpPath: HEALTH };
-  const readsAlone = await runLoad(probe, tmp);
+  const readsAlone = await runLoad({ ...probe, cpuPids: api.pids }, tmp);
+  // The host's CPUs over the storm (from the load generators' start: their warm-up is under a second
+  // of the window) and the API processes' own CPU time, hash threads included.
+  const hostDuringStorm = hostCpuFromNow();
   const [storm, readsDuringStorm] = await Promise.all([
-    runLoad({ url: apiLb.url, connections: SIGN_IN.connections, duration: DURATION, requests: signInRequests, warmUpPath: HEALTH }, tmp),
+    runLoad({ url: apiLb.url, connections: SIGN_IN.connections, duration: DURATION, requests: signInRequests, warmUpPath: HEALTH, cpuPids: api.pids }, tmp),
     runLoad(probe, tmp),
   ]);
+  const hostBusyDuringStorm = hostDuringStorm()?.busy ?? null;
+  // The storm's run was charged with the probe's reads too: those cost what they cost alone.
+  const apiCpuMsPerSignIn =
+    (storm.serverCpuMicrosPerRequest! * storm.total - readsAlone.serverCpuMicrosPerRequest! * readsDuringStorm.total) / storm.total / 1000;
   // Mirrors apps/api/src/modules/accounts/passwords.ts: at most 3 hashes at once per process, one core left free.
   const perProcess = Math.max(1, Math.min(3, os.availableParallelism() - 1));
   const boundPerSecond = Math.min(os.availableParallelism(), perProcess * PORTS.api.length) * (1000 / verifyMs);
@@ -236,6 +244,9 @@ async function main(): Promise<number> {
   log(
     `  sign-in: ${Math.round(storm.requestsPerSecond)}/s; @node-rs/argon2 alone, ${rawBefore.concurrency} at once: ${Math.round(rawBefore.perSecond)}/s before, ` +
       `${Math.round(rawAfter.perSecond)}/s after (storm ${((storm.requestsPerSecond / argon2RawPerSecond) * 100).toFixed(1)}% of their mean); reads meanwhile p99 ${readsDuringStorm.latencyMs.p99} ms (${readsAlone.latencyMs.p99} ms without the storm just before)`,
+  );
+  log(
+    `  API CPU per sign-in ${apiCpuMsPerSignIn.toFixed(1)} ms (one verify alone ${verifyMs.toFixed(1)} ms); host CPUs busy ${hostBusyDuringStorm === null ? 'unknown' : `${(hostBusyDuringStorm * 100).toFixed(0)}%`} during the storm`,
   );
 
   const { budgets, readRatio, holdRatio, directRatios } = evaluateBudgets({
@@ -298,7 +309,17 @@ async function main(): Promise<number> {
         availableSlots: median(readRounds.map((r) => r.serverCpuMicrosPerRequest!)),
         raceAttempt: median(raceRounds.map((r) => r.serverCpuMicrosPerRequest!)),
       },
-      signIn: { storm, readsDuringStorm, readsAlone, argon2VerifyMs: verifyMs, concurrentHashesPerProcess: perProcess, boundPerSecond, argon2RawPerSecond: { before: rawBefore.perSecond, after: rawAfter.perSecond, concurrency: rawBefore.concurrency } },
+      signIn: {
+        storm,
+        readsDuringStorm,
+        readsAlone,
+        argon2VerifyMs: verifyMs,
+        concurrentHashesPerProcess: perProcess,
+        boundPerSecond,
+        argon2RawPerSecond: { before: rawBefore.perSecond, after: rawAfter.perSecond, concurrency: rawBefore.concurrency },
+        apiCpuMsPerSignIn,
+        hostBusyDuringStorm,
+      },
       direct,
     },
     statements: { availableSlots: readStatements, race: raceStatements, pgbench: pgbenchStatements },

@@ -90,6 +90,10 @@ export interface Report {
       boundPerSecond: number;
       /** @node-rs/argon2 alone, one verify per core at once, just before and just after the storm. */
       argon2RawPerSecond: { before: number; after: number; concurrency: number };
+      /** The API processes' CPU time per sign-in during the storm (hash threads included, the probe's reads taken out). */
+      apiCpuMsPerSignIn: number;
+      /** The host's CPUs' busy share over the storm (null without /proc/stat). */
+      hostBusyDuringStorm: number | null;
     };
     /** Issue 21: one process each, no proxy, wrk. */
     direct: DirectScenario;
@@ -171,6 +175,9 @@ ${loadRow(`Available-slots reads during the sign-in storm (paced at ${parseInt(S
 - Sign-in: one argon2id verify takes ${ms(s.signIn.argon2VerifyMs)} here; with ${s.signIn.concurrentHashesPerProcess} concurrent hash(es) per process and ${m.cores} cores the bound is about ${rps(s.signIn.boundPerSecond)}.
   @node-rs/argon2's own rate in this run (${s.signIn.argon2RawPerSecond.concurrency} verifies at once, no HTTP): ${rps(s.signIn.argon2RawPerSecond.before)} just before the storm,
   ${rps(s.signIn.argon2RawPerSecond.after)} just after; the storm reached ${pct(s.signIn.storm.requestsPerSecond / ((s.signIn.argon2RawPerSecond.before + s.signIn.argon2RawPerSecond.after) / 2))} of their mean, with the read probe running alongside.
+  Where the cores went: the API processes spent ${ms(s.signIn.apiCpuMsPerSignIn)} of CPU per sign-in (the verify, the request, the session's queries and token, the hash thread's hand-offs),
+  and the host's CPUs were ${s.signIn.hostBusyDuringStorm === null ? 'of unknown busyness' : `${pct(s.signIn.hostBusyDuringStorm)} busy`} during the storm (the rest of the time: PostgreSQL, nginx, the load generators, the probe).
+  At that CPU per sign-in, the API processes alone on every core would allow ${rps((m.cores * 1000) / s.signIn.apiCpuMsPerSignIn)}.
 
 ## Setup
 
