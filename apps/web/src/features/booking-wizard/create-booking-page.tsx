@@ -18,7 +18,9 @@ const loadPaymentStep = () => import('./steps/payment-step');
 const PaymentStep = lazy(() => loadPaymentStep().then((m) => ({ default: m.PaymentStep })));
 
 // The first step paints with the page; the others (and the cart sheet with Radix Dialog) load
-// once it has painted, before a family can have chosen a place (decision 0036).
+// when the family first touches or types in the wizard, before they can have chosen a place
+// and pressed Next. Loading them at once competed with the session restore and the page's
+// data on a phone, and added to its blocking time (decision 0036).
 const loadBookingTypeStep = () => import('./steps/booking-type-step');
 const loadSessionTimeStep = () => import('./steps/session-time-step');
 const loadPackageStep = () => import('./steps/package-step');
@@ -32,16 +34,11 @@ const TermsStep = lazy(() => loadTermsStep().then((m) => ({ default: m.TermsStep
 const OverviewStep = lazy(() => loadOverviewStep().then((m) => ({ default: m.OverviewStep })));
 const CartDrawer = lazy(() => loadCartDrawer().then((m) => ({ default: m.CartDrawer })));
 
-/** After the first paint, when the browser is idle: the later steps are ready before they are needed. */
-function useLaterStepsPreload() {
-  useEffect(() => {
-    const load = () => {
-      for (const preload of [loadBookingTypeStep, loadSessionTimeStep, loadPackageStep, loadTermsStep, loadOverviewStep, loadCartDrawer]) void preload().catch(() => undefined);
-    };
-    if (typeof requestIdleCallback !== 'function') return void setTimeout(load, 1000);
-    const id = requestIdleCallback(load, { timeout: 2000 });
-    return () => cancelIdleCallback(id);
-  }, []);
+let laterStepsRequested = false;
+function preloadLaterSteps() {
+  if (laterStepsRequested) return;
+  laterStepsRequested = true;
+  for (const load of [loadBookingTypeStep, loadSessionTimeStep, loadPackageStep, loadTermsStep, loadOverviewStep, loadCartDrawer]) void load().catch(() => undefined);
 }
 
 /**
@@ -69,7 +66,6 @@ export function CreateBookingPage() {
   const key = WIZARD_STEPS[step]?.key;
   const phone = usePhoneLayout();
   useStickyBarsScrollPadding(phone);
-  useLaterStepsPreload();
   const cartOpened = useOpenedOnce(useWizardSelector((s) => s.booking.showCart));
   useEffect(() => {
     if (key === 'overview') void loadPaymentStep();
@@ -77,7 +73,11 @@ export function CreateBookingPage() {
 
   return (
     // On a phone the step's actions sit in a bar above the tab bar: the extra bottom room lets the content scroll clear of it.
-    <div className={`mx-auto flex w-full flex-col gap-5 px-4 pb-10 pt-4 max-[800px]:pb-24 sm:px-8 sm:pt-8 ${key === 'package' ? 'max-w-5xl' : 'max-w-3xl'}`}>
+    <div
+      className={`mx-auto flex w-full flex-col gap-5 px-4 pb-10 pt-4 max-[800px]:pb-24 sm:px-8 sm:pt-8 ${key === 'package' ? 'max-w-5xl' : 'max-w-3xl'}`}
+      onPointerDownCapture={preloadLaterSteps}
+      onKeyDownCapture={preloadLaterSteps}
+    >
       {reschedule ? (
         <>
           <h1 className="text-3xl font-semibold text-ink-900 sm:text-4xl">Reschedule Booking</h1>
