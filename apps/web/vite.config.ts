@@ -122,12 +122,22 @@ const config: UserConfig = {
       // from a contracts module does not pull zod in with it.
       treeshake: { manualPureFunctions: ['z'] },
       output: {
-        // Fewer, larger first-load requests: React and friends in one chunk with the preload helper
-        // (all loaded by the entry anyway), and the auth pages' shared form pieces in one, so a deep
-        // link to /login or /register opens a handful of connections, not a dozen.
+        // Fewer, larger first-load requests: over HTTP/1.1 a phone spends a round trip per request
+        // on each of its six connections. Every package the entry loads in one chunk with the
+        // preload helper ($initial: React, the router, Redux Toolkit, all loaded by the entry
+        // anyway); the small modules the signed-in frame and its first pages share in one (not
+        // their dependencies, which the entry already has: `includeDependenciesRecursively`
+        // would pull those out of it and make /login load this chunk), instead of a dozen of
+        // tiny chunks (decision 0036); and the auth pages' shared form pieces in one.
         codeSplitting: {
           groups: [
-            { name: 'vendor', priority: 2, test: /node_modules[\\/](react|react-dom|scheduler|react-redux|use-sync-external-store|clsx)[\\/]|vite\/preload-helper/ },
+            { name: 'vendor', priority: 2, tags: ['$initial'], test: /node_modules[\\/]|vite\/preload-helper/ },
+            {
+              name: 'signed-in',
+              priority: 1,
+              includeDependenciesRecursively: false,
+              test: /(packages[\\/]contracts[\\/]src[\\/](access-needs|cart|dates|money|policy|reservations)|src[\\/](features[\\/](booking-wizard[\\/](api|hold-actions|checkout[\\/]cart-math)|bookings[\\/]api)|components[\\/](ui[\\/](icons|use-opened-once)|whos-coming[\\/](check-in-qr|details-summary))|lib[\\/](download-file|policy-api|waitlist-api|waitlist-words)))\.tsx?$/,
+            },
             { name: 'auth-forms', priority: 1, test: /src\/features\/auth\/(auth-ui|form-field|password-field|lazy-resolver|use-light-form|password-strength-meter)\.tsx?$/ },
           ],
         },

@@ -13,10 +13,11 @@ export const LIGHTHOUSE_PAGES: readonly { page: string; signedIn: boolean; data?
   { page: '/login', signedIn: false, performanceEnforced: true },
   { page: '/register', signedIn: false, performanceEnforced: true },
   // `data`: the API call that must have answered 200 in the run, proof that the page was audited signed in and with its data.
-  // performanceEnforced false: issue 21 asks 95 of these too; they reach 86–93 here (decision 0034), so
-  // their performance is measured and reported as a miss, but only accessibility and the origin rule fail the run.
+  // /create-booking reaches 95 since decision 0036 and is enforced again. /bookings is not yet (87–94 at best on
+  // this host, held back by blocking time when its data renders): measured and reported as a miss, but only
+  // accessibility and the origin rule fail the run for it.
   { page: '/bookings', signedIn: true, data: '/api/v1/bookings/upcoming-bookings', performanceEnforced: false },
-  { page: '/create-booking', signedIn: true, data: '/api/v1/common/locations', performanceEnforced: false },
+  { page: '/create-booking', signedIn: true, data: '/api/v1/common/locations', performanceEnforced: true },
 ];
 export const THRESHOLDS = { performance: 0.95, accessibility: 1 } as const;
 /**

@@ -3,9 +3,9 @@ import { lazy, Suspense, useState } from 'react';
 import { Outlet, useLocation } from 'react-router';
 import { initials, nameParts } from '@kringle/contracts/names';
 import { Logo } from '../components/ui/logo';
+import { useOpenedOnce } from '../components/ui/use-opened-once';
 import { signOut } from '../features/auth/session';
 import { HelpLauncher } from '../features/help/help-launcher';
-import { HelpPanel } from '../features/help/help-panel';
 import { BottomTabBar } from './layout/bottom-tab-bar';
 import { LocationLabel } from './layout/location-label';
 import type { ProfileDialogMode } from './layout/profile-dialog';
@@ -17,6 +17,8 @@ import { useAppDispatch, useAppSelector } from './hooks';
 
 // Loaded when a family opens it: the forms and their rules stay out of every page's first load.
 const ProfileDialog = lazy(() => import('./layout/profile-dialog'));
+// Radix Dialog loads with the first dialog a family opens, not with every signed-in page (decision 0036).
+const HelpPanel = lazy(() => import('../features/help/help-panel').then((m) => ({ default: m.HelpPanel })));
 
 /** The signed-in frame: sidebar on wide screens, bottom tab bar at 800 px or less (spec §2). */
 export function AppLayout() {
@@ -26,6 +28,7 @@ export function AppLayout() {
   const mobile = useIsMobile();
   const [collapsed, setCollapsed] = useState(false);
   const [helpOpen, setHelpOpen] = useState(false);
+  const helpOpened = useOpenedOnce(helpOpen);
   const [profileDialog, setProfileDialog] = useState<ProfileDialogMode | null>(null);
 
   const { fullname } = nameParts(user?.firstName, user?.lastName);
@@ -86,7 +89,11 @@ export function AppLayout() {
         <Outlet />
       </main>
       {showLauncher && <HelpLauncher onOpen={() => setHelpOpen(true)} docked={mobile} />}
-      <HelpPanel open={helpOpen} onOpenChange={setHelpOpen} />
+      {helpOpened && (
+        <Suspense fallback={null}>
+          <HelpPanel open={helpOpen} onOpenChange={setHelpOpen} />
+        </Suspense>
+      )}
       {profileDialog && (
         <Suspense fallback={null}>
           <ProfileDialog mode={profileDialog} onClose={() => setProfileDialog(null)} />

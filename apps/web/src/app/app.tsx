@@ -17,14 +17,14 @@ export const createAppRouter = () => createBrowserRouter(routes);
 export type AppRouter = ReturnType<typeof createAppRouter>;
 
 /**
- * Restores the session as the gate lifts, so a reload never flashes the login page. A verified
- * family's page renders while the session is restored (RequireAuth), its calls waiting for it
+ * Restores the session before the gate lifts, so a reload never flashes the login page. A
+ * verified family's page renders first instead (RequireAuth), its calls waiting for the session
  * (spec §7): the refresh needs an app-check token first, three round trips a phone would
- * otherwise spend on a spinner (decision 0034). Anyone else waits for the outcome.
+ * otherwise spend on a spinner (decision 0034). Their restore starts once the page has painted
+ * (RestoreSessionAfterPaint).
  */
 const boot = async () => {
-  const restored = store.dispatch(initialiseSession());
-  if (!store.getState().auth.user?.emailVerified) await restored;
+  if (!store.getState().auth.user?.emailVerified) await store.dispatch(initialiseSession());
 };
 
 export function App({ router }: { router: AppRouter }) {

@@ -6,6 +6,7 @@ import { NotFoundPage } from './layout/not-found-page';
 import { BRAND_NAME } from '../lib/env';
 import { DocumentTitle, type RouteHandle } from './document-title';
 import { PublicOnly, RequireAuth } from './guards';
+import { RestoreSessionAfterPaint } from './session-restore';
 
 const h = (handle: RouteHandle) => handle;
 
@@ -24,6 +25,7 @@ function Root() {
   return (
     <>
       <DocumentTitle />
+      <RestoreSessionAfterPaint />
       <Outlet />
     </>
   );

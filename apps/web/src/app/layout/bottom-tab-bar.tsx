@@ -1,25 +1,49 @@
-import * as DropdownMenu from '@radix-ui/react-dropdown-menu';
 import { clsx } from 'clsx';
-import type { ReactNode } from 'react';
+import { lazy, startTransition, Suspense, useState } from 'react';
 import { NavLink } from 'react-router';
-import { Avatar } from '../../components/ui/avatar';
-import { HelpIcon, LogoutIcon, UserIcon } from '../../components/ui/icons';
+import { HelpIcon, UserIcon } from '../../components/ui/icons';
 import { NAV_ITEMS } from './nav-items';
+import type { ProfileMenuProps } from './profile-menu';
 
-export interface BottomTabBarProps {
-  displayName: string;
-  initials: string;
-  /** The location label, rendered only while the menu is open. */
-  locationLabel: ReactNode;
-  onLogout: () => void;
+/** What the Profile menu shows and does. */
+type ProfileTabProps = Omit<ProfileMenuProps, 'triggerClass' | 'focusFirstItem'>;
+
+export interface BottomTabBarProps extends ProfileTabProps {
   onHelp: () => void;
-  onEditProfile: () => void;
-  onChangePassword: () => void;
 }
 
-const menuItemClass = 'flex min-h-11 cursor-pointer items-center gap-2 rounded-xl px-3 font-medium outline-none';
-
 const tabClass = 'flex min-h-14 flex-1 flex-col items-center justify-center gap-0.5 px-1 text-xs font-medium';
+const profileTriggerClass = clsx(tabClass, 'text-ink-600 data-[state=open]:text-festive-700');
+
+// The menu and its positioning code (about 12 kB) load on the first tap of Profile, not with every page (decision 0036).
+const loadProfileMenu = () => import('./profile-menu');
+const ProfileMenu = lazy(loadProfileMenu);
+
+/**
+ * Profile: a plain button until first used, then the Radix menu, mounted open. The swap is a
+ * transition inside a boundary that already shows the button, so the button stays on screen
+ * (and focused) while the menu loads, and no fallback flashes.
+ */
+function ProfileTab(props: ProfileTabProps) {
+  const [opened, setOpened] = useState<{ byKeyboard: boolean } | null>(null);
+  const preload = () => void loadProfileMenu().catch(() => undefined);
+  const button = (
+    <button
+      type="button"
+      aria-haspopup="menu"
+      aria-expanded={false}
+      className={profileTriggerClass}
+      onPointerEnter={preload}
+      onFocus={preload}
+      // A click from Enter or Space has no pointer (detail 0): Radix then starts on the first item, as it does for keys.
+      onClick={(event) => startTransition(() => setOpened({ byKeyboard: event.detail === 0 }))}
+    >
+      <UserIcon />
+      <span>Profile</span>
+    </button>
+  );
+  return <Suspense fallback={button}>{opened ? <ProfileMenu {...props} triggerClass={profileTriggerClass} focusFirstItem={opened.byKeyboard} /> : button}</Suspense>;
+}
 
 /** Screens 800 px wide or less (spec §2): the sidebar's items plus Profile and Help. */
 export function BottomTabBar({ displayName, initials, locationLabel, onLogout, onHelp, onEditProfile, onChangePassword }: BottomTabBarProps) {
@@ -39,46 +63,14 @@ export function BottomTabBar({ displayName, initials, locationLabel, onLogout, o
           </li>
         ))}
         <li className="flex flex-1">
-          <DropdownMenu.Root>
-            <DropdownMenu.Trigger className={clsx(tabClass, 'text-ink-600 data-[state=open]:text-festive-700')}>
-              <UserIcon />
-              <span>Profile</span>
-            </DropdownMenu.Trigger>
-            <DropdownMenu.Portal>
-              <DropdownMenu.Content
-                side="top"
-                align="end"
-                sideOffset={8}
-                collisionPadding={12}
-                className="z-40 w-64 rounded-2xl border border-cream-300 bg-cream-50 p-2 shadow-lg"
-              >
-                <div className="flex items-start gap-3 px-3 py-2">
-                  <Avatar initials={initials} size="sm" />
-                  {/* Long names wrap rather than being cut. */}
-                  <div className="min-w-0 [overflow-wrap:anywhere]">
-                    <p className="font-semibold text-ink-900" data-testid="profile-name">
-                      {displayName}
-                    </p>
-                    {locationLabel}
-                  </div>
-                </div>
-                <DropdownMenu.Separator className="my-1 h-px bg-cream-200" />
-                <DropdownMenu.Item onSelect={onEditProfile} className={clsx(menuItemClass, 'text-ink-900 data-highlighted:bg-cream-200')}>
-                  <UserIcon />
-                  Edit name and phone
-                </DropdownMenu.Item>
-                <DropdownMenu.Item onSelect={onChangePassword} className={clsx(menuItemClass, 'text-ink-900 data-highlighted:bg-cream-200')}>
-                  <UserIcon />
-                  Change password
-                </DropdownMenu.Item>
-                <DropdownMenu.Separator className="my-1 h-px bg-cream-200" />
-                <DropdownMenu.Item onSelect={onLogout} className={clsx(menuItemClass, 'text-festive-700 data-highlighted:bg-festive-50')}>
-                  <LogoutIcon />
-                  Logout
-                </DropdownMenu.Item>
-              </DropdownMenu.Content>
-            </DropdownMenu.Portal>
-          </DropdownMenu.Root>
+          <ProfileTab
+            displayName={displayName}
+            initials={initials}
+            locationLabel={locationLabel}
+            onLogout={onLogout}
+            onEditProfile={onEditProfile}
+            onChangePassword={onChangePassword}
+          />
         </li>
         <li className="flex flex-1">
           <button type="button" onClick={onHelp} className={clsx(tabClass, 'text-ink-600')}>

@@ -2,16 +2,11 @@ import { lazy, Suspense, useEffect, useState } from 'react';
 import { pageTitle } from '../../lib/env';
 import { useWizardSelector } from './booking-hooks';
 import { selectActiveStep } from './booking-slice';
-import { CartDrawer } from './checkout/cart-drawer';
+import { useOpenedOnce } from '../../components/ui/use-opened-once';
 import { CartSummaryBar } from './checkout/cart-summary-bar';
 import { CountdownBar } from './countdown-bar';
-import { BookingTypeStep } from './steps/booking-type-step';
 import { LocationStep } from './steps/location-step';
-import { OverviewStep } from './steps/overview-step';
-import { PackageStep } from './steps/package-step';
 import { LoadingList } from './steps/load-states';
-import { SessionTimeStep } from './steps/session-time-step';
-import { TermsStep } from './steps/terms-step';
 import { usePhoneLayout } from './use-media';
 import { WizardStepper } from './wizard-stepper';
 import { useOfferLink } from './offer-link';
@@ -21,6 +16,30 @@ import { RESCHEDULE_STEPS, stepIndex, WIZARD_STEPS } from './wizard-steps';
 // the /create-booking initial-JS budget (decision 0013).
 const loadPaymentStep = () => import('./steps/payment-step');
 const PaymentStep = lazy(() => loadPaymentStep().then((m) => ({ default: m.PaymentStep })));
+
+// The first step paints with the page; the others (and the cart sheet with Radix Dialog) load
+// when the family first touches or types in the wizard, before they can have chosen a place
+// and pressed Next. Loading them at once competed with the session restore and the page's
+// data on a phone, and added to its blocking time (decision 0036).
+const loadBookingTypeStep = () => import('./steps/booking-type-step');
+const loadSessionTimeStep = () => import('./steps/session-time-step');
+const loadPackageStep = () => import('./steps/package-step');
+const loadTermsStep = () => import('./steps/terms-step');
+const loadOverviewStep = () => import('./steps/overview-step');
+const loadCartDrawer = () => import('./checkout/cart-drawer');
+const BookingTypeStep = lazy(() => loadBookingTypeStep().then((m) => ({ default: m.BookingTypeStep })));
+const SessionTimeStep = lazy(() => loadSessionTimeStep().then((m) => ({ default: m.SessionTimeStep })));
+const PackageStep = lazy(() => loadPackageStep().then((m) => ({ default: m.PackageStep })));
+const TermsStep = lazy(() => loadTermsStep().then((m) => ({ default: m.TermsStep })));
+const OverviewStep = lazy(() => loadOverviewStep().then((m) => ({ default: m.OverviewStep })));
+const CartDrawer = lazy(() => loadCartDrawer().then((m) => ({ default: m.CartDrawer })));
+
+let laterStepsRequested = false;
+function preloadLaterSteps() {
+  if (laterStepsRequested) return;
+  laterStepsRequested = true;
+  for (const load of [loadBookingTypeStep, loadSessionTimeStep, loadPackageStep, loadTermsStep, loadOverviewStep, loadCartDrawer]) void load().catch(() => undefined);
+}
 
 /**
  * /create-booking: the seven-step wizard (spec §2). The step shown is derived from the
@@ -47,13 +66,18 @@ export function CreateBookingPage() {
   const key = WIZARD_STEPS[step]?.key;
   const phone = usePhoneLayout();
   useStickyBarsScrollPadding(phone);
+  const cartOpened = useOpenedOnce(useWizardSelector((s) => s.booking.showCart));
   useEffect(() => {
     if (key === 'overview') void loadPaymentStep();
   }, [key]);
 
   return (
     // On a phone the step's actions sit in a bar above the tab bar: the extra bottom room lets the content scroll clear of it.
-    <div className={`mx-auto flex w-full flex-col gap-5 px-4 pb-10 pt-4 max-[800px]:pb-24 sm:px-8 sm:pt-8 ${key === 'package' ? 'max-w-5xl' : 'max-w-3xl'}`}>
+    <div
+      className={`mx-auto flex w-full flex-col gap-5 px-4 pb-10 pt-4 max-[800px]:pb-24 sm:px-8 sm:pt-8 ${key === 'package' ? 'max-w-5xl' : 'max-w-3xl'}`}
+      onPointerDownCapture={preloadLaterSteps}
+      onKeyDownCapture={preloadLaterSteps}
+    >
       {reschedule ? (
         <>
           <h1 className="text-3xl font-semibold text-ink-900 sm:text-4xl">Reschedule Booking</h1>
@@ -75,19 +99,24 @@ export function CreateBookingPage() {
       {/* On a phone the total is in the bottom bar, which leaves the top for the countdown alone. */}
       {hasHold && step >= stepIndex('package') && !phone && <CartSummaryBar />}
       <div key={key}>
-        {key === 'location' && <LocationStep focusOnMount={focusOnMount} />}
-        {key === 'bookingType' && <BookingTypeStep focusOnMount={focusOnMount} />}
-        {key === 'sessionTime' && <SessionTimeStep focusOnMount={focusOnMount} />}
-        {key === 'package' && <PackageStep focusOnMount={focusOnMount} />}
-        {key === 'terms' && <TermsStep focusOnMount={focusOnMount} />}
-        {key === 'overview' && <OverviewStep focusOnMount={focusOnMount} />}
-        {key === 'payment' && (
-          <Suspense fallback={<LoadingList label="Loading the payment step" rows={2} />}>
-            <PaymentStep focusOnMount={focusOnMount} />
+        {key === 'location' ? (
+          <LocationStep focusOnMount={focusOnMount} />
+        ) : (
+          <Suspense fallback={<LoadingList label={key === 'payment' ? 'Loading the payment step' : 'Loading this step'} rows={2} />}>
+            {key === 'bookingType' && <BookingTypeStep focusOnMount={focusOnMount} />}
+            {key === 'sessionTime' && <SessionTimeStep focusOnMount={focusOnMount} />}
+            {key === 'package' && <PackageStep focusOnMount={focusOnMount} />}
+            {key === 'terms' && <TermsStep focusOnMount={focusOnMount} />}
+            {key === 'overview' && <OverviewStep focusOnMount={focusOnMount} />}
+            {key === 'payment' && <PaymentStep focusOnMount={focusOnMount} />}
           </Suspense>
         )}
       </div>
-      <CartDrawer />
+      {cartOpened && (
+        <Suspense fallback={null}>
+          <CartDrawer />
+        </Suspense>
+      )}
     </div>
   );
 }

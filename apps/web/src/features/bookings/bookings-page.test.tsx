@@ -43,7 +43,7 @@ describe('BookingsPage', () => {
     const { calls } = renderWithApi(<BookingsPage {...handoff()} />, server());
     const card = await screen.findByRole('article');
     await userEvent.click(within(card).getByRole('button', { name: 'Cancel booking' }));
-    const dialog = screen.getByRole('alertdialog');
+    const dialog = await screen.findByRole('alertdialog');
     expect(dialog).toHaveTextContent('You will be refunded $69.95 to the card you paid with.');
     await userEvent.click(within(dialog).getByRole('button', { name: 'Cancel booking' }));
     await waitFor(() => expect(toast.success).toHaveBeenCalledWith('Booking KR-7K3Q9 is cancelled. $69.95 is on its way back to your card (allow 5 to 10 business days).'));
@@ -57,7 +57,7 @@ describe('BookingsPage', () => {
       call.method === 'POST' ? new Response(JSON.stringify({ error: 'This booking can no longer be cancelled.', code: 'NOT_CANCELLABLE' }), { status: 409 }) : undefined;
     renderWithApi(<BookingsPage {...handoff()} />, server(refuse));
     await userEvent.click(within(await screen.findByRole('article')).getByRole('button', { name: 'Cancel booking' }));
-    await userEvent.click(within(screen.getByRole('alertdialog')).getByRole('button', { name: 'Cancel booking' }));
+    await userEvent.click(within(await screen.findByRole('alertdialog')).getByRole('button', { name: 'Cancel booking' }));
     await waitFor(() => expect(toast.error).toHaveBeenCalledWith('This booking can no longer be cancelled.'));
     expect(events).toEqual(['package_cancel']);
   });

@@ -1,14 +1,16 @@
 import * as Tabs from '@radix-ui/react-tabs';
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { useLocation, useSearchParams } from 'react-router';
 import { CheckIcon } from '../../components/ui/icons';
 import { Button } from '../../components/ui/button';
 import { useBookingListInfiniteQuery, type BookingTab } from './api';
 import { BookingList } from './booking-list';
-import { CancelDialog } from './cancel-dialog';
 import { useBookingActions, type WizardHandoff } from './use-booking-actions';
 import { useGetPolicyQuery } from '../../lib/policy-api';
 import { WaitlistEntries } from './waitlist-entries';
+
+// Radix Dialog loads when a family first asks to cancel, not with the list (decision 0036).
+const CancelDialog = lazy(() => import('./cancel-dialog').then((m) => ({ default: m.CancelDialog })));
 
 const TABS: { value: BookingTab; label: string }[] = [
   { value: 'upcoming', label: 'Upcoming' },
@@ -111,14 +113,16 @@ export function BookingsPage({ onBookNow, onReschedule, onContinuePayment }: Boo
       </Tabs.Root>
 
       {actions.cancelling && (
-        <CancelDialog
-          booking={actions.cancelling}
-          open
-          busy={actions.cancelBusy}
-          onOpenChange={(open) => !open && actions.closeCancel()}
-          onConfirm={actions.confirmCancel}
-          onCloseAutoFocus={actions.afterCancelClosed}
-        />
+        <Suspense fallback={null}>
+          <CancelDialog
+            booking={actions.cancelling}
+            open
+            busy={actions.cancelBusy}
+            onOpenChange={(open) => !open && actions.closeCancel()}
+            onConfirm={actions.confirmCancel}
+            onCloseAutoFocus={actions.afterCancelClosed}
+          />
+        </Suspense>
       )}
     </section>
   );
