@@ -105,7 +105,7 @@ export const authPlugin = fp(
      * The caller, when the Authorization header is "Bearer " and a token this process verified
      * before, and it admits them to `access` (no promise, no query). No pattern runs: a token that
      * verified came through bearerToken's, and only the same bytes hit (1 µs a request saved on a
-     * 900-character header, decision 0036). Anything else (another spelling of "Bearer", spaces)
+     * 900-character header, decision 0037). Anything else (another spelling of "Bearer", spaces)
      * misses and takes bearerToken's way, as before.
      */
     const knownCaller = (header: string | undefined, access: AuthAccess, nowMs: number) => {

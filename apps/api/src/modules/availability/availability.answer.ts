@@ -128,7 +128,7 @@ export function prepareBuilt(request: FastifyRequest, reply: FastifyReply, answe
  * Headers that only govern a body (how to render, embed or refer from it, and HSTS, which the 200s
  * carry): a 304 leaves out what it would not change, as RFC 9110 15.4.5 allows. The browser keeps
  * the stored 200's headers for what a 304 does not send. Fewer headers to validate and write made a
- * 304 about 1.5 µs cheaper (decision 0036).
+ * 304 about 1.5 µs cheaper (decision 0037).
  */
 export const BODY_ONLY_HEADERS: ReadonlySet<string> = new Set([
   'content-security-policy',
