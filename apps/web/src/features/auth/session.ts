@@ -1,4 +1,5 @@
 import { createAsyncThunk } from '@reduxjs/toolkit';
+import type * as AccountsSchemas from '@kringle/contracts/accounts';
 import type { User } from '@kringle/contracts/accounts';
 import { api } from '../../lib/api';
 import { apiFetch, apiUrl } from '../../lib/api-fetch';
@@ -73,12 +74,30 @@ export const setSession = createAsyncThunk<boolean, SessionPayload, ThunkConfig>
   return true;
 });
 
+let accountsSchemas: Promise<typeof AccountsSchemas> | null = null;
+
+/**
+ * The accounts schemas (zod with them), loaded once. Whoever waits for them goes on in a later
+ * task than their evaluation: evaluated in the task that then parsed the user and started the
+ * session (a render of everything that reads it), they made one long task after the refresh on
+ * My Bookings (decision 0036, Since: /bookings).
+ */
+function loadAccountsSchemas() {
+  accountsSchemas ??= import('@kringle/contracts/accounts')
+    .then((schemas) => new Promise<typeof schemas>((resolve) => setTimeout(() => resolve(schemas), 0)))
+    .catch((error: unknown) => {
+      accountsSchemas = null; // a failed chunk load is tried again at the next refresh
+      throw error;
+    });
+  return accountsSchemas;
+}
+
 /**
  * Checks the user of a refresh answer. The schema (and zod with it) loads only when there is a
  * session to check, so a guest's first page does not download the validation library.
  */
 async function parseUser(value: unknown): Promise<User | null> {
-  const { userSchema } = await import('@kringle/contracts/accounts');
+  const { userSchema } = await loadAccountsSchemas();
   const user = userSchema.safeParse(value);
   return user.success ? user.data : null;
 }
@@ -138,7 +157,8 @@ export const initialiseSession = createAsyncThunk<void, void, ThunkConfig>('auth
       void extra.auth
         .getAppCheckToken()
         .catch(() => null)
-        .then(() => import('@kringle/contracts/accounts'));
+        .then(loadAccountsSchemas)
+        .catch(() => null); // parseUser loads it again and reports a failure
       const outcome = await refreshAcrossTabs(extra.auth);
       if ('session' in outcome) await dispatch(setSession(outcome.session));
       else if (outcome.refused) await dispatch(signOut({ callServer: false }));

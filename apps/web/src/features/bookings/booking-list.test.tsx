@@ -26,6 +26,15 @@ describe('BookingList', () => {
     expect(paths()).toEqual(['/api/v1/bookings/upcoming-bookings', '/api/v1/bookings/upcoming-bookings?cursor=page-2']);
   });
 
+  it('renders every card in order, the first ones before the rest, and Load more after the last', async () => {
+    const third = aBooking({ id: '33333333-3333-4333-8333-333333333333', reference: 'KR-CCCCC', status: 'payment_pending', canReschedule: false, refundableCents: 0 });
+    renderList(() => ({ items: [first, second, third], nextCursor: 'page-2' }));
+    await screen.findByRole('button', { name: 'Load more bookings' });
+    expect(screen.getAllByRole('article').map((card) => card.dataset.reference)).toEqual(['KR-AAAAA', 'KR-BBBBB', 'KR-CCCCC']);
+    // The bookings' own list (each card lists its items too).
+    expect(screen.getAllByRole('list')[0]).toHaveAttribute('aria-busy', 'false');
+  });
+
   it('offers Book a session when nothing is coming up', async () => {
     const { onBookNow } = renderList(() => ({ items: [], nextCursor: null }));
     const empty = (await screen.findByText('No upcoming visits with Santa yet.')).parentElement!;

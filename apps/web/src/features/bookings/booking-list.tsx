@@ -1,4 +1,4 @@
-import { useEffect, useRef } from 'react';
+import { startTransition, useEffect, useRef, useState } from 'react';
 import type { Booking } from '@kringle/contracts/bookings';
 import type { PolicyRules } from '@kringle/contracts/policy';
 import { Button } from '../../components/ui/button';
@@ -77,12 +77,48 @@ function EmptyState({ tab, onBookNow }: { tab: BookingTab; onBookNow: () => void
   );
 }
 
+/**
+ * Cards rendered first. A card is taller than a phone's screen below the page's header, so the
+ * others start below the fold there and follow after the next frame.
+ */
+const FIRST_CARDS = 1;
+
+/**
+ * How many cards to render: none in the update that brings the data (the skeletons stay), the
+ * first ones in a transition, the rest in another after the next frame. The data arrives with
+ * the page's other answers in one store update; rendering the cards in it made one long task
+ * on a phone, while a transition's render yields to the browser every few milliseconds
+ * (decision 0036, Since: /bookings).
+ */
+function useCardsShown(total: number): number {
+  // Data already in the cache at mount (a tab opened again) renders at once, as before.
+  const [stage, setStage] = useState<'none' | 'first' | 'all'>(() => (total > 0 ? 'all' : 'none'));
+  const pending = total > 0 && (stage === 'none' || (stage === 'first' && total > FIRST_CARDS));
+  useEffect(() => {
+    if (!pending) return;
+    if (stage === 'none') {
+      startTransition(() => setStage('first'));
+      return;
+    }
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const frame = requestAnimationFrame(() => {
+      timer = setTimeout(() => startTransition(() => setStage('all')), 0);
+    });
+    return () => {
+      cancelAnimationFrame(frame);
+      clearTimeout(timer);
+    };
+  }, [pending, stage]);
+  return stage === 'all' ? total : stage === 'first' ? Math.min(total, FIRST_CARDS) : 0;
+}
+
 /** One tab's bookings: skeletons while loading, a helpful empty state, pages joined with Load more. */
 export function BookingList({ tab, busy, onAction, onBookNow, policy }: BookingListProps) {
   const query = useBookingListInfiniteQuery(tab);
   const bookings = query.data?.pages.flatMap((page) => page.items) ?? [];
   const error = query.error as ApiError | undefined;
   const toasted = useRef<unknown>(null);
+  const shown = useCardsShown(bookings.length);
 
   // Errors are toasts (once per failure); the inline retry stays for a calm way back.
   useEffect(() => {
@@ -92,7 +128,8 @@ export function BookingList({ tab, busy, onAction, onBookNow, policy }: BookingL
     if (error.status !== 429) void toastError(error.data?.error ?? 'We could not load your bookings.');
   }, [error]);
 
-  if (query.isLoading) return <SkeletonCards />;
+  // Also while the first card is being rendered: the skeletons hold its place.
+  if (query.isLoading || (bookings.length > 0 && shown === 0)) return <SkeletonCards />;
   if (query.isError && bookings.length === 0) {
     return (
       <div className="flex flex-col items-start gap-3 rounded-2xl border border-cream-300 bg-cream-50 p-5">
@@ -107,14 +144,16 @@ export function BookingList({ tab, busy, onAction, onBookNow, policy }: BookingL
 
   return (
     <div className="flex flex-col gap-4">
-      <ul className="flex flex-col gap-4" aria-busy={query.isFetching}>
-        {bookings.map((booking) => (
+      {/* Busy until every card is in, so a screen reader does not read a list that is still growing. */}
+      <ul className="flex flex-col gap-4" aria-busy={query.isFetching || shown < bookings.length}>
+        {bookings.slice(0, shown).map((booking) => (
           <li key={booking.id}>
             <CardWithOrders booking={booking} tab={tab} busy={busy} onAction={onAction} policy={policy} />
           </li>
         ))}
       </ul>
-      {query.hasNextPage && (
+      {/* After the last card, not under the first one for a frame. */}
+      {query.hasNextPage && shown === bookings.length && (
         <Button variant="secondary" className="self-center" disabled={query.isFetchingNextPage} onClick={() => void query.fetchNextPage()}>
           {query.isFetchingNextPage ? 'Loading…' : 'Load more bookings'}
         </Button>

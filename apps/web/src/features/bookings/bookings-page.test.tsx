@@ -85,7 +85,8 @@ describe('BookingsPage', () => {
     renderWithApi(<BookingsPage {...props} />, server((c) => (c.path.startsWith('/bookings/upcoming') ? { items: [booking, pending], nextCursor: null } : undefined)));
     await userEvent.click(await screen.findByRole('button', { name: 'Reschedule' }));
     await waitFor(() => expect(props.onReschedule).toHaveBeenCalledWith(booking));
-    await userEvent.click(screen.getByRole('button', { name: 'Continue payment' }));
+    // The second card renders a frame after the first (booking-list.tsx).
+    await userEvent.click(await screen.findByRole('button', { name: 'Continue payment' }));
     await waitFor(() => expect(props.onContinuePayment).toHaveBeenCalledWith(pending));
     expect(events).toEqual(['reschedule', 'package_reschedule', 'booking continue']);
   });
