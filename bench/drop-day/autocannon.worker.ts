@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import autocannon from 'autocannon';
+import { hostCpuFromNow } from '../budgets/host-cpu';
 import { runPaced } from './paced-load';
 import type { LoadRequest, LoadResult, LoadSpec } from './load-generator';
 
@@ -38,6 +39,7 @@ const cpuSeconds = (pids: number[]): number =>
     return sum + (Number(fields[11]) + Number(fields[12])) / 100;
   }, 0);
 const cpuBefore = spec.cpuPids ? cpuSeconds(spec.cpuPids) : 0;
+const hostCpu = spec.cpuPids ? hostCpuFromNow() : null;
 
 /** autocannon, closed loop (each connection sends its next request when the last is answered). */
 async function closedLoop(): Promise<Omit<LoadResult, 'requestsPerSecond' | 'raisedPriority'>> {
@@ -72,4 +74,6 @@ const summary: LoadResult = {
   raisedPriority,
   ...(spec.cpuPids && run.total > 0 ? { serverCpuMicrosPerRequest: Math.round(((cpuSeconds(spec.cpuPids) - cpuBefore) * 1e6) / run.total) } : {}),
 };
+const host = hostCpu?.();
+if (host) summary.hostBusy = host.busy;
 process.stdout.write(JSON.stringify(summary));

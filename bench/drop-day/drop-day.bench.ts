@@ -35,7 +35,6 @@ import {
   SIGN_IN_PASSWORD,
   takeStatementCounts,
 } from './seed-data';
-import { hostCpuFromNow } from '../budgets/host-cpu';
 import { ensureWrk } from './wrk';
 
 const PORTS = { postgres: 4100, apiBalancer: 4101, helloBalancer: 4102, api: [4110, 4111, 4112], hello: [4120, 4121, 4122], helloDirect: 4123, deadStripe: 4198, deadSmtp: 4199 };
@@ -225,14 +224,13 @@ async function main(): Promise<number> {
   // The same probe without the storm, just before it: what the storm adds to the reads' p99.
   const probe = { url: apiLb.url, connections: SIGN_IN.probeConnections, overallRate: SIGN_IN.probeRate, duration: DURATION, requests: readRequests, warmUpPath: HEALTH };
   const readsAlone = await runLoad({ ...probe, cpuPids: api.pids }, tmp);
-  // The host's CPUs over the storm (from the load generators' start: their warm-up is under a second
-  // of the window) and the API processes' own CPU time, hash threads included.
-  const hostDuringStorm = hostCpuFromNow();
+  // The API processes' own CPU time (hash threads included) and the host's CPUs, both over the
+  // storm's measured run (after its warm-up, as the other figures).
   const [storm, readsDuringStorm] = await Promise.all([
     runLoad({ url: apiLb.url, connections: SIGN_IN.connections, duration: DURATION, requests: signInRequests, warmUpPath: HEALTH, cpuPids: api.pids }, tmp),
     runLoad(probe, tmp),
   ]);
-  const hostBusyDuringStorm = hostDuringStorm()?.busy ?? null;
+  const hostBusyDuringStorm = storm.hostBusy ?? null;
   // The storm's run was charged with the probe's reads too: those cost what they cost alone.
   const apiCpuMsPerSignIn =
     (storm.serverCpuMicrosPerRequest! * storm.total - readsAlone.serverCpuMicrosPerRequest! * readsDuringStorm.total) / storm.total / 1000;

@@ -41,6 +41,8 @@ export interface LoadResult {
   raisedPriority: boolean;
   /** CPU time (user + system) the cpuPids spent per answered request during the measured run. */
   serverCpuMicrosPerRequest?: number;
+  /** With cpuPids: the host's CPUs' busy share over the same window (every process on the host). */
+  hostBusy?: number;
 }
 
 /** The middle value (the upper one of an even count): rounds are few, and one slow round must not move it. */
