@@ -1,5 +1,10 @@
 import type { APIRequestContext, Page } from '@playwright/test';
+import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { demoSeason } from '../../apps/api/src/modules/catalogue/demo-season';
 
 export const BRAND = process.env.VITE_BRAND_NAME || 'Kringle';
 export const DEMO_EMAIL = 'demo@kringle.test';
@@ -82,3 +87,11 @@ export async function hasHorizontalScroll(page: Page): Promise<boolean> {
 }
 
 export const SCREENSHOT_DIR = '../test-results/screenshots';
+
+/** Loads a season into the stack's database as an operator does (`npm run season:load`). */
+export function loadSeason(season: ReturnType<typeof demoSeason>): void {
+  const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'kringle-season-')), 'season.json');
+  fs.writeFileSync(file, JSON.stringify(season));
+  const root = path.resolve(import.meta.dirname, '../..');
+  execFileSync('npm', ['run', '--silent', 'season:load', '--', file], { cwd: root, env: { ...process.env, DATA_DIR: process.env.E2E_DATA_DIR ?? '.data/e2e' }, stdio: 'pipe' });
+}

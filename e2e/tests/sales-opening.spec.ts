@@ -1,15 +1,10 @@
-import { execFileSync } from 'node:child_process';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { addDays, localDateOf, localTimeOf } from '@kringle/contracts/dates';
 import { demoSeason } from '../../apps/api/src/modules/catalogue/demo-season';
-import { SCREENSHOT_DIR } from './helpers';
+import { loadSeason, SCREENSHOT_DIR } from './helpers';
 import { expectAccessible, stepHeading } from './purchase-helpers';
 import { apiCustomer, signInFreshCustomer } from './wizard-helpers';
 
-const REPO_ROOT = path.resolve(import.meta.dirname, '../..');
 const ZONE = 'Australia/Brisbane';
 const NAME = 'Kringle Opening Day, Brisbane';
 
@@ -26,9 +21,7 @@ test('a season that opens a minute after loading: the Session step counts down a
   const season = demoSeason(new Date(), { days: 42 });
   const today = localDateOf(new Date(), ZONE);
   const location = { ...season.locations.find((l) => l.timezone === ZONE)!, slug: 'opening-day-brisbane', name: NAME, seasonStart: today, seasonEnd: addDays(today, 6), salesOpenAt };
-  const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'kringle-season-')), 'season.json');
-  fs.writeFileSync(file, JSON.stringify({ ...season, locations: [location] }));
-  execFileSync('npm', ['run', '--silent', 'season:load', '--', file], { cwd: REPO_ROOT, env: { ...process.env, DATA_DIR: process.env.E2E_DATA_DIR ?? '.data/e2e' }, stdio: 'pipe' });
+  loadSeason({ ...season, locations: [location] });
 
   // Before the instant the API refuses a hold, naming the local opening time.
   const other = await apiCustomer(page.request, baseURL!, 'opening-api');

@@ -1,7 +1,9 @@
 import { writeFileSync } from 'node:fs';
 import { expect, type APIRequestContext } from '@playwright/test';
 import { PNG } from 'pngjs';
-import { appCheckToken } from './helpers';
+import { addDays, localDateOf } from '@kringle/contracts/dates';
+import { demoSeason } from '../../apps/api/src/modules/catalogue/demo-season';
+import { appCheckToken, loadSeason } from './helpers';
 
 export const STAFF_EMAIL = 'elf@kringle.test';
 export const STAFF_PASSWORD = 'HoHoHo-2026!';
@@ -61,20 +63,36 @@ export async function staffClient(request: APIRequestContext) {
 }
 
 /**
- * Free sessions later today that a family can still book online (past the 60-minute lead time),
- * at the first demo location that has some at this hour; null when none has (late in the
- * evening in every zone).
+ * A location of its own whose local clock reads about 11:00 now, loaded as the operator loads a
+ * season (`season:load`): whatever the hour in Australia, it has a day of sessions ahead, so the
+ * check-in journey never depends on when CI runs. Its zone is a fixed-offset one (`Etc/GMT-10`
+ * is UTC+10); the location is the demo's Sydney one under another slug and name, open every day.
  */
-export async function sessionsLaterToday(request: APIRequestContext, count: number) {
+export function loadLocationOpenNow(name: string, slug: string): void {
+  const now = new Date();
+  const hoursAhead = (11 - now.getUTCHours() + 24) % 24;
+  const offset = hoursAhead > 11 ? hoursAhead - 24 : hoursAhead;
+  // POSIX sign: Etc/GMT-10 is ten hours ahead of UTC.
+  const timezone = offset === 0 ? 'Etc/GMT' : `Etc/GMT${offset > 0 ? '-' : '+'}${Math.abs(offset)}`;
+  const today = localDateOf(now, timezone);
+  const season = demoSeason(now, { days: 42 });
+  const location = { ...season.locations[0]!, slug, name, timezone, seasonStart: today, seasonEnd: addDays(today, 6), closedDates: [], salesOpenAt: undefined };
+  loadSeason({ ...season, locations: [location] });
+}
+
+/**
+ * Free sessions later today at the named location that a family can still book online (past the
+ * 60-minute lead time), spread out so the walk-in below rarely meets them.
+ */
+export async function sessionsLaterToday(request: APIRequestContext, locationName: string, count: number) {
   const staff = await staffClient(request);
   const { locations } = await staff.get<{ locations: { id: string; name: string; timezone: string }[] }>('/staff/catalogue');
+  const location = locations.find((l) => l.name === locationName);
+  expect(location, `${locationName} in the staff catalogue`).toBeTruthy();
   const soon = Date.now() + 75 * 60_000;
-  for (const location of locations) {
-    const sheet = await staff.get<{ items: RunSheetItem[] }>(`/staff/run-sheet?locationId=${location.id}`);
-    const free = sheet.items.filter((i) => i.slot.kind === 'session' && i.slot.state === 'free' && Date.parse(i.slot.startAt) > soon);
-    // Spread out, so parallel runs and the walk-in below rarely meet.
-    const picks = free.filter((_, i) => i % 3 === 0).slice(-count);
-    if (picks.length === count) return { location, slots: picks.map((i) => ({ id: i.slot.id, locationId: location.id, slotTypeId: i.slot.slotType.id })) };
-  }
-  return null;
+  const sheet = await staff.get<{ items: RunSheetItem[] }>(`/staff/run-sheet?locationId=${location!.id}`);
+  const free = sheet.items.filter((i) => i.slot.kind === 'session' && i.slot.state === 'free' && Date.parse(i.slot.startAt) > soon);
+  const picks = free.filter((_, i) => i % 3 === 0).slice(0, count);
+  expect(picks, `${count} free sessions later today at ${locationName}`).toHaveLength(count);
+  return { location: location!, slots: picks.map((i) => ({ id: i.slot.id, locationId: location!.id, slotTypeId: i.slot.slotType.id })) };
 }
