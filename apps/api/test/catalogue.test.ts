@@ -111,6 +111,20 @@ describe('catalogue and availability', () => {
     const slots = (await get(`/api/v1/booking-slot/${sydney.id}/available-slots?date=2026-12-02`)).json().items;
     expect((await get(`/api/v1/booking-slot/${perth.id}/slots/${slots[0].id}`)).statusCode).toBe(404);
   });
+
+  it('answers 404 for an unknown location, and for a session type of another location', async () => {
+    const perth = (await get('/api/v1/common/locations')).json().items[2];
+    const perthType = perth.slotTypes[0].id;
+    for (const path of ['available-slots?date=2026-12-02&slotTypeId=', 'available-dates?slotTypeId=']) {
+      const otherType = await get(`/api/v1/booking-slot/${sydney.id}/${path}${perthType}`);
+      expect(otherType.statusCode).toBe(404);
+      expect(otherType.json()).toMatchObject({ code: 'NOT_FOUND', error: expect.stringContaining('That session type') });
+      const nowhere = await get(`/api/v1/booking-slot/7c9e6679-7425-40de-944b-e07fc1f90ae7/${path}${perthType}`);
+      expect(nowhere.statusCode).toBe(404);
+      expect(nowhere.json().error).toContain('That location');
+      expect((await get(`/api/v1/booking-slot/${perth.id}/${path}${perthType}`)).statusCode).toBe(200);
+    }
+  });
 });
 
 describe('a daylight-saving change day', () => {

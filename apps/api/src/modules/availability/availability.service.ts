@@ -2,7 +2,7 @@ import type { AvailableDates, AvailableSlots, Slot, SlotAnswer } from '@kringle/
 import { addDays, localDateOf, zonedToInstant } from '@kringle/contracts/dates';
 import type { FastifyInstance } from 'fastify';
 import { AppError, notFound } from '../../lib/app-error';
-import { findLocation, findSlotType, type LocationRow } from '../catalogue/catalogue.repository';
+import { findLocation, findLocationWithType, type LocationRow } from '../catalogue/catalogue.repository';
 import { availableCountsByDate, findSlot, slotsBetween, type SlotRow } from './availability.repository';
 
 const MAX_RANGE_DAYS = 92;
@@ -24,13 +24,10 @@ const toSlot = (s: SlotRow): Slot => ({
 });
 
 async function locationAndType(deps: Deps, locationId: string, slotTypeId?: string): Promise<LocationRow> {
-  const location = await findLocation(deps.db, locationId);
-  if (!location) throw notFound('That location');
-  if (slotTypeId) {
-    const type = await findSlotType(deps.db, slotTypeId);
-    if (!type || type.locationId !== locationId) throw notFound('That session type');
-  }
-  return location;
+  const found = slotTypeId ? await findLocationWithType(deps.db, locationId, slotTypeId) : await findLocation(deps.db, locationId).then((location) => location && { location, typeFound: true });
+  if (!found) throw notFound('That location');
+  if (!found.typeFound) throw notFound('That session type');
+  return found.location;
 }
 
 /** Sessions and breaks of one local day at a location, with derived statuses. */

@@ -29,6 +29,19 @@ export async function listSlotTypes(db: DbOrTx, locationIds: string[], now: Date
     .orderBy(asc(slotTypes.sortOrder));
 }
 
+/**
+ * A location and whether `slotTypeId` is one of its session types, in one round trip: every
+ * availability answer starts here, and a hot one is computed again about every second.
+ */
+export async function findLocationWithType(db: DbOrTx, locationId: string, slotTypeId: string): Promise<{ location: LocationRow; typeFound: boolean } | undefined> {
+  const [row] = await db
+    .select({ location: locations, typeId: slotTypes.id })
+    .from(locations)
+    .leftJoin(slotTypes, and(eq(slotTypes.id, slotTypeId), eq(slotTypes.locationId, locations.id)))
+    .where(eq(locations.id, locationId));
+  return row && { location: row.location, typeFound: row.typeId !== null };
+}
+
 export async function findSlotType(db: DbOrTx, id: string): Promise<SlotTypeRow | undefined> {
   const [row] = await db.select().from(slotTypes).where(eq(slotTypes.id, id));
   return row;
