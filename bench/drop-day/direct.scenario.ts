@@ -79,7 +79,7 @@ export async function runDirectScenario(opts: {
       rounds.notModified.push(await load(apiUrl, (await revalidations()).requests, opts.apiPid));
       const [h, a, n] = [rounds.helloWorld[round]!, rounds.availableSlots[round]!, rounds.notModified[round]!];
       opts.log(
-        `  round ${round + 1}: hello-world ${Math.round(h.requestsPerSecond)}/s (p99 ${h.latencyMs.p99} ms), available-slots ${Math.round(a.requestsPerSecond)}/s ` +
+        `  round ${round + 1}: hello-world ${Math.round(h.requestsPerSecond)}/s (${h.serverCpuMicrosPerRequest} µs CPU each, p99 ${h.latencyMs.p99} ms), available-slots ${Math.round(a.requestsPerSecond)}/s ` +
           `(${a.serverCpuMicrosPerRequest} µs CPU each, p99 ${a.latencyMs.p99} ms, ${a.bytesPerResponse} B each), 304 ${Math.round(n.requestsPerSecond)}/s ` +
           `(${n.serverCpuMicrosPerRequest} µs CPU each, p99 ${n.latencyMs.p99} ms, ${n.bytesPerResponse} B each)`,
       );

@@ -44,6 +44,7 @@ const rows = names.map((name) => {
   const passes = each.filter((b) => b?.pass).length;
   return { name, target: each.find((b) => b)?.target ?? '', passes, held: passes >= Math.ceil(runs * REQUIRED_SHARE), measured: each.map((b) => (b ? `${b.pass ? '' : '**miss** '}${b.measured}` : 'no report')) };
 });
+const directCell = (w: { requestsPerSecond: number; serverCpuMicrosPerRequest?: number }) => `${Math.round(w.requestsPerSecond).toLocaleString('en-AU')}/s, ${w.serverCpuMicrosPerRequest ?? '?'} µs`;
 const commit = records.find((r) => r.report)?.report?.machine.commit ?? 'unknown';
 
 const md = `# Drop-day bench: the spread
@@ -59,10 +60,20 @@ ${rows.map((r) => `| ${r.name} | ${r.target} | ${r.passes} of ${runs} | ${r.held
 
 ${records.map((r) => `- Run ${r.run}, ${r.startedAt}, load average ${r.loadAtStart} at its start${r.report ? '' : `, **no report** (exit ${r.exitCode})`}`).join('\n')}
 
+## The direct scenario in each run
+
+Median rounds (\`scenarios.direct\` of each run's report): throughput, and the server process's CPU
+per answer. The ratios follow bare Fastify's own speed, which moves between runs far more than the
+API's does (decision 0038).
+
+| run | hello-world | available slots | 304 |
+|---|---|---|---|
+${records.map((r) => `| ${r.run} | ${r.report ? [r.report.scenarios.direct.helloWorld, r.report.scenarios.direct.availableSlots, r.report.scenarios.direct.notModified].map(directCell).join(' | ') : 'no report | | '} |`).join('\n')}
+
 ${rows.map((r) => `### ${r.name}\n\n${r.measured.map((m, i) => `${i + 1}. ${m}`).join('\n')}`).join('\n\n')}
 `;
 fs.writeFileSync(path.join(REPORTS, 'drop-day-spread.md'), md);
-fs.writeFileSync(path.join(REPORTS, 'drop-day-spread.json'), `${JSON.stringify({ commit, runs: records.map(({ report, ...r }) => ({ ...r, budgets: report?.budgets ?? null, ratios: report?.ratios ?? null })) }, null, 2)}\n`);
+fs.writeFileSync(path.join(REPORTS, 'drop-day-spread.json'), `${JSON.stringify({ commit, runs: records.map(({ report, ...r }) => ({ ...r, budgets: report?.budgets ?? null, ratios: report?.ratios ?? null, direct: report?.scenarios.direct ?? null })) }, null, 2)}\n`);
 
 console.log(`\nThe spread over ${runs} runs (commit ${commit}):`);
 for (const r of rows) console.log(`  ${r.held ? 'HELD' : 'MISS'}  ${r.name}: ${r.passes} of ${runs}`);
