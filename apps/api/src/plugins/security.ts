@@ -137,8 +137,11 @@ export const securityPlugin = fp(async (app: FastifyInstance) => {
   // no request CORS answers differently (one with an Origin) or this hook would refuse. The URL
   // itself passed this hook when the route answered it first.
   app.answerLane.addGate('security', (raw) => raw.headers.origin === undefined && unstorableHeader(raw.headers) === null);
+  const appOrigins = app.config.APP_ORIGINS;
   await app.register(cors, {
-    origin: app.config.APP_ORIGINS,
+    // No Origin, no CORS headers: a request without one is same-origin or not from a browser, and
+    // Allow-Credentials and Expose-Headers would only be bytes to write (decision 0038).
+    origin: (origin: string | undefined, cb: (error: Error | null, origin: string[] | false) => void) => cb(null, origin === undefined ? false : appOrigins),
     credentials: true,
     methods: ['GET', 'POST', 'PATCH', 'DELETE'],
     // If-None-Match / ETag: the web app revalidates availability answers itself (decision 0029).

@@ -143,6 +143,10 @@ describe('security headers, CORS and the refresh cookie', () => {
       const simple = await t.app.inject({ url: '/api/v1/health', headers: { origin } });
       expect(simple.headers['access-control-allow-origin'], origin).toBeUndefined();
     }
+    // Without an Origin there is no CORS answer at all (Vary: Origin stays, for caches).
+    const sameOrigin = await t.app.inject({ url: '/api/v1/health' });
+    expect(Object.keys(sameOrigin.headers).filter((h) => h.startsWith('access-control-'))).toEqual([]);
+    expect(sameOrigin.headers.vary).toContain('Origin');
     // Never a wildcard together with credentials.
     expect((await t.app.inject({ url: '/api/v1/health', headers: { origin: 'http://localhost:3000' } })).headers['access-control-allow-origin']).toBe('http://localhost:3000');
   });
