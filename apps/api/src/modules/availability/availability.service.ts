@@ -24,7 +24,12 @@ const toSlot = (s: SlotRow): Slot => ({
 });
 
 async function locationAndType(deps: Deps, locationId: string, slotTypeId?: string): Promise<LocationRow> {
-  const found = slotTypeId ? await findLocationWithType(deps.db, locationId, slotTypeId) : await findLocation(deps.db, locationId).then((location) => location && { location, typeFound: true });
+  if (!slotTypeId) {
+    const location = await findLocation(deps.db, locationId);
+    if (!location) throw notFound('That location');
+    return location;
+  }
+  const found = await findLocationWithType(deps.db, locationId, slotTypeId);
   if (!found) throw notFound('That location');
   if (!found.typeFound) throw notFound('That session type');
   return found.location;
