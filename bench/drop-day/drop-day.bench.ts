@@ -73,7 +73,7 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
 const log = (msg: string) => console.log(`[${new Date().toISOString().slice(11, 19)}] ${msg}`);
 
 async function assertPortsFree() {
-  const all = [PORTS.postgres, PORTS.apiBalancer, PORTS.helloBalancer, ...PORTS.api, ...PORTS.hello, PORTS.helloDirect];
+  const all = [PORTS.postgres, PORTS.apiBalancer, PORTS.helloBalancer, ...PORTS.api, ...PORTS.hello, PORTS.helloDirect, PORTS.helloDirect + 1];
   const busy: number[] = [];
   for (const port of all) if (await fetch(`http://127.0.0.1:${port}`).then(() => true, (e: { cause?: { code?: string } }) => e.cause?.code !== 'ECONNREFUSED')) busy.push(port);
   if (busy.length) throw new Error(`Ports ${busy.join(', ')} are in use: is another bench running? Stop it and try again.`);
@@ -299,6 +299,7 @@ async function main(): Promise<number> {
         raceAttemptsPerSecond: raceRounds.map((r) => Math.round(r.requestsPerSecond)),
         pgbenchTps: pgbenchRuns.map(Math.round),
         directHelloWorld: direct.rounds.helloWorld,
+        directHelloWorldLargeYoung: direct.rounds.helloWorldLargeYoung,
         directAvailableSlots: direct.rounds.availableSlots,
         directNotModified: direct.rounds.notModified,
       },

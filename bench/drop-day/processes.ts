@@ -57,6 +57,8 @@ export async function startProcesses(opts: {
   env: Record<string, string>;
   readyPath: string;
   logDir: string;
+  /** V8 and Node flags before the script (the direct scenario's second ceiling sets its young generation). */
+  nodeFlags?: string[];
 }): Promise<ProcessGroup> {
   const children: ChildProcess[] = [];
   const logs: string[] = [];
@@ -66,7 +68,7 @@ export async function startProcesses(opts: {
     logs[i] = path.join(opts.logDir, `${opts.name}-${port}.log`);
     const fd = fs.openSync(logs[i], 'a');
     // tsx as a loader, not its CLI (which runs the script in a child): the pid must be the server's own.
-    const args = [...profileFlags(), ...(opts.script.endsWith('.ts') ? ['--import', 'tsx'] : ['--enable-source-maps']), opts.script];
+    const args = [...profileFlags(), ...(opts.nodeFlags ?? []), ...(opts.script.endsWith('.ts') ? ['--import', 'tsx'] : ['--enable-source-maps']), opts.script];
     const child = spawn(process.execPath, args, {
       cwd: opts.cwd,
       env: { ...process.env, ...opts.env, PORT: String(port), HOST: '127.0.0.1' },

@@ -135,6 +135,8 @@ ${r.budgets.map((b) => `| ${b.name} | ${b.target} | ${b.measured} | ${b.pass ? '
 - Available slots over bare Fastify: **${pct(r.ratios.availableSlotsOverHelloWorld)}** (${rps(s.availableSlots.requestsPerSecond)} over ${rps(s.helloWorld.requestsPerSecond)}).
 - Direct, one process each, no proxy, wrk ${s.direct.wrk} at 50 connections: available slots **${pct(r.ratios.directAvailableSlotsOverHelloWorld)}** of bare Fastify
   (${rps(s.direct.availableSlots.requestsPerSecond)} over ${rps(s.direct.helloWorld.requestsPerSecond)}), the 304 revalidation **${pct(r.ratios.directNotModifiedOverHelloWorld)}** (${rps(s.direct.notModified.requestsPerSecond)}).
+  Against bare Fastify with a 16 MB young generation (${rps(s.direct.helloWorldLargeYoung.requestsPerSecond)}, not a budget: decision 0039), the same reads are
+  ${pct(s.direct.availableSlots.requestsPerSecond / s.direct.helloWorldLargeYoung.requestsPerSecond)} and ${pct(s.direct.notModified.requestsPerSecond / s.direct.helloWorldLargeYoung.requestsPerSecond)}.
 - Hold attempts over pgbench running the hold's conditional UPDATE: **${pct(r.ratios.holdsOverPgbench)}** (${rps(s.race.requestsPerSecond)} over ${rps(s.pgbench.tps)}).
 - For scale: on these shared cores, a hold that cost only one hello-world request plus one pgbench
   transaction (no auth, no validation, no driver, nothing else) would reach
@@ -153,6 +155,7 @@ ${loadRow('Signed-in customers read available slots', s.availableSlots, Number(r
 ${loadRow(`Race: ${s.race.attempts.toLocaleString('en-AU')} distinct customers hold ${s.race.slots} sessions`, s.race, Number(r.setup.connections))}
 ${loadRow(`Opening: ${s.race.attempts.toLocaleString('en-AU')} attempts from the instant sales open`, s.opening, Number(r.setup.connections))}
 ${loadRow('Direct: bare Fastify hello-world, one process, no proxy (wrk)', s.direct.helloWorld, 50)}
+${loadRow('Direct: the same, started with a 16 MB young generation (wrk)', s.direct.helloWorldLargeYoung, 50)}
 ${loadRow('Direct: available slots, one API process, no proxy (wrk)', s.direct.availableSlots, 50)}
 ${loadRow('Direct: the same reads revalidated with If-None-Match (wrk)', s.direct.notModified, 50)}
 ${loadRow('Sign-in storm (real argon2id)', s.signIn.storm, Number(r.setup.signInConnections))}
@@ -165,7 +168,7 @@ ${loadRow(`Available-slots reads during the sign-in storm (paced at ${parseInt(S
 - Direct scenario (issue 21): ${s.direct.distinctAnswers} distinct day answers; bytes read per answer, headers included:
   available slots ${s.direct.availableSlots.bytesPerResponse}, revalidation ${s.direct.notModified.bytesPerResponse} (a 304 before the run: ${s.direct.revalidationStatus});
   CPU per answer of the one API process: available slots ${s.direct.availableSlots.serverCpuMicrosPerRequest} µs, 304 ${s.direct.notModified.serverCpuMicrosPerRequest} µs,
-  hello-world ${s.direct.helloWorld.serverCpuMicrosPerRequest} µs. wrk counts only answers outside 2xx/3xx, shown as "other".
+  hello-world ${s.direct.helloWorld.serverCpuMicrosPerRequest} µs (${s.direct.helloWorldLargeYoung.serverCpuMicrosPerRequest} µs with a 16 MB young generation). wrk counts only answers outside 2xx/3xx, shown as "other".
 - pgbench ceiling: ${s.pgbench.clients} clients, ${s.pgbench.transactions.toLocaleString('en-AU')} prepared transactions per round on the same ${s.race.slots} sessions (\`bench/drop-day/hold-claim.pgbench.sql\`).
 - Race result in the database: ${s.race.database.heldSlots} sessions held, ${s.race.database.activeReservations} live reservations, ${s.race.database.slotsWithTwoHolders} sessions with two holders.
 - Race attempts that reached PostgreSQL (alone or in a batch), per round: ${s.race.holdQueriesPerRound.join(' / ')} of ${s.race.attempts.toLocaleString('en-AU')}. The others were
