@@ -79,6 +79,37 @@ test('an expired ID token is refreshed once, transparently, and the call retried
   await expect(page.getByRole('heading', { name: 'Verify your email address' })).toBeVisible();
 });
 
+test('a refresh refused for a moment (429, or the server down) keeps the family signed in', async ({ page }) => {
+  await page.setViewportSize(NARROW);
+  await page.goto('/login');
+  await logInThroughForm(page, DEMO_EMAIL, DEMO_PASSWORD);
+  await expect(page).toHaveURL(/\/bookings$/);
+  const urls: string[] = [];
+  page.on('framenavigated', (frame) => {
+    if (frame === page.mainFrame()) urls.push(frame.url());
+  });
+  // Every refresh answers as a busy server would (API.md: 429 with Retry-After) until the route is lifted.
+  let refused = 0;
+  await page.route('**/api/v1/auth/refresh', async (route) => {
+    refused += 1;
+    await route.fulfill({ status: 429, headers: { 'Retry-After': '30' }, contentType: 'application/json', body: JSON.stringify({ error: 'Too many attempts. Try again in 30 seconds.', code: 'RATE_LIMITED' }) });
+  });
+  // A reload has no ID token: the boot's refresh and the bookings call's both meet the 429.
+  await page.reload();
+  await expect(page.getByText('We could not load your bookings just now.')).toBeVisible();
+  await expect(page.locator('[data-sonner-toast]').filter({ hasText: 'We could not renew your sign-in just now.' })).toBeVisible();
+  expect(refused).toBeGreaterThanOrEqual(2);
+  expect(urls.filter((u) => /\/(login|register)$/.test(u))).toEqual([]);
+  expect(await storedState(page)).toContain(DEMO_EMAIL);
+  await shot(page, 'bookings-refresh-unavailable');
+
+  await page.unroute('**/api/v1/auth/refresh');
+  await page.getByRole('button', { name: 'Try again' }).click();
+  await expect(page.getByText('We could not load your bookings just now.')).toHaveCount(0);
+  await expect(page.getByRole('heading', { name: 'My Bookings' })).toBeVisible();
+  await expect(page).toHaveURL(/\/bookings$/);
+});
+
 test('a reload keeps the session without flashing the login page; logout purges', async ({ page }) => {
   await page.setViewportSize(WIDE);
   await page.goto('/login');

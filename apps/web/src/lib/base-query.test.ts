@@ -1,6 +1,6 @@
 import type { BaseQueryApi } from '@reduxjs/toolkit/query';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { baseQuery, type AuthSnapshot, type BaseQueryDeps, type RequestArgs } from './base-query';
+import { baseQuery, SESSION_UNAVAILABLE, type AuthSnapshot, type BaseQueryDeps, type RequestArgs } from './base-query';
 import { resetServerClock, serverNow } from './server-clock';
 
 const verified = { emailVerified: true };
@@ -119,6 +119,20 @@ describe('baseQuery', () => {
     expect(t.fetchFn).not.toHaveBeenCalled();
     expect(t.deps.signOut).toHaveBeenCalled();
     expect(result.error?.status).toBe(401);
+  });
+
+  it('keeps the family signed in when the token cannot be renewed just now (offline, 5xx, 429)', async () => {
+    const unavailable = vi.fn(async () => Promise.reject(new Error('refresh-unavailable')));
+    const stale = setup({ idToken: null }, [], { refreshIdToken: unavailable });
+    const before = await stale.run('/x');
+    expect(stale.fetchFn).not.toHaveBeenCalled();
+    expect(stale.deps.signOut).not.toHaveBeenCalled();
+    expect(before.error).toEqual({ status: 'FETCH_ERROR', data: { error: SESSION_UNAVAILABLE, code: 'SESSION_UNAVAILABLE' } });
+
+    const expired = setup({}, [json(401, { error: 'expired', code: 'UNAUTHENTICATED' })], { refreshIdToken: unavailable });
+    const after = await expired.run('/x');
+    expect(expired.deps.signOut).not.toHaveBeenCalled();
+    expect(after.error?.data.code).toBe('SESSION_UNAVAILABLE');
   });
 
   it("toasts a 429's error text", async () => {

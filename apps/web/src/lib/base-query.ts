@@ -43,7 +43,10 @@ export interface BaseQueryDeps extends AppCheckAccess {
   fetchFn?: typeof fetch;
   selectAuth: (state: unknown) => AuthSnapshot;
   whenAuthReady: () => Promise<void>;
-  /** A new ID token, or null when the session is gone. Must be single-flight. */
+  /**
+   * A new ID token, or null when the session is gone. Rejects when none could be had just now
+   * (offline, a 5xx, a 429): the session stands and the family stays signed in. Must be single-flight.
+   */
   refreshIdToken: (dispatch: Dispatch) => Promise<string | null>;
   signOut: (dispatch: Dispatch) => Promise<void>;
   notifyError: (message: string) => void;
@@ -62,6 +65,19 @@ const MESSAGES = {
 } as const;
 
 const clientError = (status: number, error: string, code: string): { error: ApiError } => ({ error: { status, data: { error, code } } });
+
+/** The ID token had to be renewed and could not be just now; the call was not sent. */
+export const SESSION_UNAVAILABLE = 'We could not renew your sign-in just now. Check your connection and try again.';
+const sessionUnavailable = (): { error: ApiError } => ({ error: { status: 'FETCH_ERROR', data: { error: SESSION_UNAVAILABLE, code: 'SESSION_UNAVAILABLE' } } });
+
+/** refreshIdToken, with `undefined` for "not now" (it rejected) next to null for "gone". */
+async function renewedToken(deps: BaseQueryDeps, dispatch: Dispatch): Promise<string | null | undefined> {
+  try {
+    return await deps.refreshIdToken(dispatch);
+  } catch {
+    return undefined;
+  }
+}
 
 type Result = { data: unknown; error?: undefined } | { error: ApiError; data?: undefined };
 
@@ -180,11 +196,13 @@ export const baseQuery: BaseQueryFn<string | RequestArgs, unknown, ApiError, Api
   if (!opts.skipAuth) {
     if (!auth.user) return clientError(401, NOT_AUTHENTICATED, 'UNAUTHENTICATED');
     if (!opts.skipVerified && !auth.user.emailVerified) return clientError(403, EMAIL_NOT_VERIFIED, 'EMAIL_NOT_VERIFIED');
-    idToken = auth.idToken ?? (await deps.refreshIdToken(dispatch));
-    if (!idToken) {
+    const token = auth.idToken ?? (await renewedToken(deps, dispatch));
+    if (token === undefined) return sessionUnavailable();
+    if (!token) {
       await deps.signOut(dispatch);
       return clientError(401, NOT_AUTHENTICATED, 'UNAUTHENTICATED');
     }
+    idToken = token;
   }
 
   const sendWith = (token: string | null) => send(deps, args, token ? { Authorization: `Bearer ${token}` } : {}, api.signal);
@@ -194,7 +212,8 @@ export const baseQuery: BaseQueryFn<string | RequestArgs, unknown, ApiError, Api
   // The session rule, once: a 401 about the ID token (not app check) refreshes it and tries again,
   // but not on top of an app-check retry (api-fetch.ts), as before.
   if (!first.appCheckRetried && result.error?.status === 401 && !opts.skipAuth) {
-    const fresh = await deps.refreshIdToken(dispatch);
+    const fresh = await renewedToken(deps, dispatch);
+    if (fresh === undefined) return sessionUnavailable();
     if (!fresh) {
       await deps.signOut(dispatch);
       return clientError(401, NOT_AUTHENTICATED, 'UNAUTHENTICATED');

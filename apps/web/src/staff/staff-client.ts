@@ -90,10 +90,18 @@ export async function signOut(): Promise<void> {
   onSignedOut();
 }
 
+/**
+ * The renewed token, or null when the session is gone (the cookie refused, or not a staff one).
+ * Throws the problem when it cannot be had just now (offline, a 5xx, a 429): the session stands,
+ * and signing staff out in the middle of the queue for that would cost them a sign-in.
+ */
 function refreshOnce(): Promise<string | null> {
   refreshing ??= resumeSession()
-    .then(() => idToken)
-    .catch(() => null)
+    .then((user) => (user ? idToken : null))
+    .catch((err: unknown) => {
+      if (err instanceof ApiProblem && err.code === 'STAFF_ONLY') return null;
+      throw err;
+    })
     .finally(() => (refreshing = null));
   return refreshing;
 }

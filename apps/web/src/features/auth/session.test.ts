@@ -4,7 +4,7 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { User } from '@kringle/contracts/accounts';
 import { resetStore } from '../../lib/reset-action';
 import { authReducer, type AuthState } from './auth-slice';
-import { initialiseSession, refreshSession, setSession, signOut, STAFF_REFUSED_MESSAGE } from './session';
+import { initialiseSession, REFRESH_UNAVAILABLE, refreshSession, setSession, signOut, STAFF_REFUSED_MESSAGE } from './session';
 
 vi.mock('sonner', () => ({ toast: { error: vi.fn(), success: vi.fn() } }));
 
@@ -70,6 +70,22 @@ describe('session', () => {
   it('refresh answers null when the cookie is refused', async () => {
     const { store } = makeStore({ user, initialised: true }, vi.fn(async () => new Response('{}', { status: 401 })) as unknown as typeof fetch);
     expect(await store.dispatch(refreshSession()).unwrap()).toBeNull();
+  });
+
+  it('refresh rejects, and keeps the user, when it cannot be answered now: offline, a 5xx, a 429', async () => {
+    const answers = [
+      () => Promise.reject(new TypeError('offline')),
+      async () => new Response('{}', { status: 503 }),
+      async () => new Response(JSON.stringify({ error: 'Too many attempts. Try again in 30 seconds.', code: 'RATE_LIMITED' }), { status: 429, headers: { 'Retry-After': '30' } }),
+    ];
+    for (const answer of answers) {
+      const { store, purgePersisted } = makeStore({ user, idToken: customerToken, initialised: true }, vi.fn(answer) as unknown as typeof fetch);
+      const result = await store.dispatch(refreshSession());
+      expect(result.meta.requestStatus).toBe('rejected');
+      expect(result.payload).toBe(REFRESH_UNAVAILABLE);
+      expect(store.getState().auth.user).toEqual(user);
+      expect(purgePersisted).not.toHaveBeenCalled();
+    }
   });
 
   it('boot with a persisted user gets an ID token before marking auth initialised', async () => {

@@ -102,7 +102,13 @@ async function parseUser(value: unknown): Promise<User | null> {
   return user.success ? user.data : null;
 }
 
-let refreshInFlight: Promise<string | null> | null = null;
+/**
+ * What refreshSession rejects with when no token could be had just now (offline, a 5xx, a 429, app
+ * check): the session itself stands, so callers keep the family signed in and try again later.
+ */
+export const REFRESH_UNAVAILABLE = 'refresh-unavailable';
+
+let refreshInFlight: Promise<string | null | typeof REFRESH_UNAVAILABLE> | null = null;
 
 type RefreshOutcome = { session: SessionPayload } | { refused: boolean };
 
@@ -130,20 +136,26 @@ async function refreshAcrossTabs(extra: AuthExtra['auth']): Promise<RefreshOutco
 }
 
 /**
- * Trades the refresh cookie for a new ID token. Single-flight in the tab and one at a time across
- * tabs (refreshAcrossTabs), so parallel 401s share one rotation of the cookie.
+ * Trades the refresh cookie for a new ID token: null when the session is gone (the cookie refused,
+ * or a staff token), rejected with REFRESH_UNAVAILABLE when it could not be asked or answered now.
+ * Single-flight in the tab and one at a time across tabs (refreshAcrossTabs), so parallel 401s
+ * share one rotation of the cookie.
  */
-export const refreshSession = createAsyncThunk<string | null, void, ThunkConfig>('auth/refresh', (_, { dispatch, extra }) => {
-  refreshInFlight ??= (async () => {
-    const outcome = await refreshAcrossTabs(extra.auth);
-    if (!('session' in outcome)) return null;
-    const accepted = await dispatch(setSession(outcome.session)).unwrap();
-    return accepted ? outcome.session.idToken : null;
-  })().finally(() => {
-    refreshInFlight = null;
-  });
-  return refreshInFlight;
-});
+export const refreshSession = createAsyncThunk<string | null, void, ThunkConfig & { rejectValue: typeof REFRESH_UNAVAILABLE }>(
+  'auth/refresh',
+  async (_, { dispatch, extra, rejectWithValue }) => {
+    refreshInFlight ??= (async () => {
+      const outcome = await refreshAcrossTabs(extra.auth);
+      if (!('session' in outcome)) return outcome.refused ? null : REFRESH_UNAVAILABLE;
+      const accepted = await dispatch(setSession(outcome.session)).unwrap();
+      return accepted ? outcome.session.idToken : null;
+    })().finally(() => {
+      refreshInFlight = null;
+    });
+    const token = await refreshInFlight;
+    return token === REFRESH_UNAVAILABLE ? rejectWithValue(token) : token;
+  },
+);
 
 /**
  * Boot: with a persisted user, get an ID token before any call runs (calls wait for

@@ -1,0 +1,63 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { ApiProblem, request, signIn, whenSignedOut } from './staff-client';
+
+const b64 = (o: object) => btoa(JSON.stringify(o)).replace(/=+$/, '').replace(/\+/g, '-').replace(/\//g, '_');
+const token = (n: number) => `${b64({ alg: 'ES256' })}.${b64({ sub: 'u1', dashboard_user: true, n })}.sig`;
+const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+const session = (n: number) => json(200, { idToken: token(n), expiresAt: '2026-12-01T00:00:00.000Z', user: { email: 'elf@kringle.test', firstName: 'Buddy' } });
+
+/** The API as a signed-in staff member meets it: every run-sheet call says the token expired until `refresh` answers. */
+function fakeApi(refresh: () => Response | Promise<Response>) {
+  const authorizations: string[] = [];
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async (url: string, init?: RequestInit) => {
+      const path = String(url).replace(/^.*\/api\/v1/, '');
+      if (path === '/app-check/challenge') return json(404, { error: 'off', code: 'NOT_FOUND' });
+      if (path === '/auth/sign-in') return session(1);
+      if (path === '/auth/refresh') return refresh();
+      const authorization = new Headers(init?.headers).get('authorization') ?? '';
+      authorizations.push(authorization);
+      return authorization === `Bearer ${token(2)}` ? json(200, { items: [] }) : json(401, { error: 'Your session has ended.', code: 'UNAUTHENTICATED' });
+    }),
+  );
+  return authorizations;
+}
+
+describe('the staff client renews its token mid-shift', () => {
+  afterEach(() => vi.unstubAllGlobals());
+
+  it('retries once with the renewed token', async () => {
+    const seen = fakeApi(() => session(2));
+    await signIn('elf@kringle.test', 'x');
+    expect((await request('/staff/run-sheet')).status).toBe(200);
+    expect(seen).toEqual([`Bearer ${token(1)}`, `Bearer ${token(2)}`]);
+  });
+
+  it('keeps staff signed in when the renewal cannot be had just now (a 429, the server down, offline)', async () => {
+    const signedOut = vi.fn();
+    whenSignedOut(signedOut);
+    const answers = [
+      () => json(429, { error: 'Too many attempts. Try again in 30 seconds.', code: 'RATE_LIMITED' }),
+      () => json(503, { error: 'Something went wrong on our side. Please try again.', code: 'SERVICE_UNAVAILABLE' }),
+      () => Promise.reject(new TypeError('offline')),
+    ];
+    for (const answer of answers) {
+      fakeApi(answer);
+      await signIn('elf@kringle.test', 'x');
+      const failed = await request('/staff/run-sheet').catch((err: unknown) => err);
+      expect(failed).toBeInstanceOf(ApiProblem);
+      expect((failed as ApiProblem).code).not.toBe('UNAUTHENTICATED');
+    }
+    expect(signedOut).not.toHaveBeenCalled();
+  });
+
+  it('signs staff out when the cookie is refused', async () => {
+    const signedOut = vi.fn();
+    whenSignedOut(signedOut);
+    fakeApi(() => json(401, { error: 'Your session has ended.', code: 'UNAUTHENTICATED' }));
+    await signIn('elf@kringle.test', 'x');
+    await expect(request('/staff/run-sheet')).rejects.toMatchObject({ code: 'UNAUTHENTICATED' });
+    expect(signedOut).toHaveBeenCalledTimes(1);
+  });
+});
