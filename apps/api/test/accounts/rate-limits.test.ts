@@ -2,8 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rateLimitCounters } from '../../src/db/schema/platform';
 import { bucketKey } from '../../src/plugins/rate-limit';
 import { createTestApp, type TestApp } from '../test-app';
-import { ACCOUNT_LIMITS, APP_CHECK_LIMITS } from '../../src/modules/accounts/account-limits';
-import { APP_ORIGIN, STRONG_PASSWORD } from '../support/accounts';
+import { ACCOUNT_LIMITS, APP_CHECK_LIMITS, SESSION_LIMITS } from '../../src/modules/accounts/account-limits';
+import { REFRESH_COOKIE } from '../../src/modules/accounts/refresh-cookie';
+import { APP_ORIGIN, createSignedInUser, refreshCookieOf, STRONG_PASSWORD } from '../support/accounts';
 
 describe('accounts rate limits (API.md: per e-mail sign-in 10/min, register 5/h, reset 3/h; per IP sized for shared addresses)', () => {
   let t: TestApp;
@@ -69,6 +70,26 @@ describe('accounts rate limits (API.md: per e-mail sign-in 10/min, register 5/h,
     expect(limited.statusCode).toBe(429);
     const other = await t.app.inject({ method: 'POST', url: '/api/v1/app-check/exchange', remoteAddress: '10.6.6.5', payload: { payload: 'YWJj' } });
     expect(other.statusCode).toBe(403);
+  });
+
+  it('limits the refresh cookie per IP, and a refused refresh leaves the cookie as it was', async () => {
+    const u = await createSignedInUser(t.app, t.db, 'refresh-limit@example.com', { verified: true });
+    const refreshFrom = (ip: string, token: string) =>
+      t.app.inject({ method: 'POST', url: '/api/v1/auth/refresh', remoteAddress: ip, cookies: { [REFRESH_COOKIE]: token } });
+    await fillWindow('refresh:ip', '10.4.4.4', SESSION_LIMITS.refresh.perIp - 1, 60_000);
+    const last = await refreshFrom('10.4.4.4', u.refreshToken);
+    expect(last.statusCode).toBe(200);
+    const current = refreshCookieOf(last)!;
+    const limited = await refreshFrom('10.4.4.4', current);
+    expect(limited.statusCode).toBe(429);
+    expect(limited.json()).toMatchObject({ code: 'RATE_LIMITED', error: expect.stringMatching(/Try again in \d+ seconds?/) });
+    expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
+    // Neither rotated nor cleared: the family is still signed in, and the same cookie works elsewhere or later.
+    expect(limited.headers['set-cookie']).toBeUndefined();
+    expect((await refreshFrom('10.4.4.5', current)).statusCode).toBe(200);
+    // Replayed unknown cookies count too, so a loop of them stops at the limit.
+    await fillWindow('refresh:ip', '10.4.4.6', SESSION_LIMITS.refresh.perIp, 60_000);
+    expect((await refreshFrom('10.4.4.6', 'not-a-real-token')).statusCode).toBe(429);
   });
 
   it('limits reset requests to 3 an hour per e-mail, whether or not the account exists', async () => {

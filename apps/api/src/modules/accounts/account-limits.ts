@@ -10,6 +10,16 @@ export const ACCOUNT_LIMITS = {
   'reset-password': { perIp: 100, perEmail: 3, window: '1 hour' },
 } as const;
 
+/**
+ * The cookie endpoint (per IP only: it carries no e-mail). Not in API.md's table; its general 429
+ * covers it. Each page load of a signed-in family costs one refresh, as it costs one app-check
+ * challenge, so it gets the challenge's size. Refresh tokens are 256-bit, so this is not what keeps
+ * them safe: it keeps a client replaying cookies in a loop off the database.
+ */
+export const SESSION_LIMITS = {
+  refresh: { perIp: 600, window: '1 minute' },
+} as const;
+
 /** The app-check endpoints (per IP only: they carry no e-mail). */
 export const APP_CHECK_LIMITS = {
   challenge: { perIp: 600, window: '1 minute' },

@@ -18,7 +18,7 @@ import {
 import { errorBodySchema } from '@kringle/contracts/errors';
 import { authOf } from '../../plugins/auth';
 import { byBodyEmail, byIp, rateLimit } from '../../plugins/rate-limit';
-import { ACCOUNT_LIMITS } from './account-limits';
+import { ACCOUNT_LIMITS, SESSION_LIMITS } from './account-limits';
 import { AccountActionsService } from './account-actions.service';
 import { AccountsService, type Session } from './accounts.service';
 import { prepareDummyHash } from './passwords';
@@ -101,8 +101,11 @@ export async function accountsRoutes(app: FastifyInstance) {
         summary: 'New ID token from the refresh cookie; the cookie rotates; its predecessor re-sent within REFRESH_REUSE_GRACE_SECONDS gets the current cookie, any other replay revokes the family',
         security: [{ cookieAuth: [] }],
         body: emptyBody,
-        response: { 200: sessionResponseSchema, ...errors(400, 401) },
+        response: { 200: sessionResponseSchema, ...errors(400, 401, 429) },
       },
+      // Before the handler: a refused request neither rotates nor clears the cookie (the web app
+      // keeps the family signed in on a 429 and tries again with its next call).
+      preHandler: [rateLimit(app, { name: 'refresh:ip', max: SESSION_LIMITS.refresh.perIp, window: SESSION_LIMITS.refresh.window, key: byIp })],
     },
     async (request, reply) => {
       try {
