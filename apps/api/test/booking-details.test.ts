@@ -13,22 +13,14 @@ import { loadSeason } from '../src/modules/catalogue/season.service';
 import { verifyCheckInCode } from '../src/modules/check-in/check-in-codes';
 import { createCustomer, reauthenticate, type TestCustomer } from './support/customers';
 import { CARDS, listenForWebhooks, payWithCard, startSandbox } from './support/payments';
+import { FAMILY } from './staff/staff-fixtures';
 import { createTestApp, type TestApp } from './test-app';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 
-const valid = () => ({
-  children: [
-    { firstName: 'Mia', age: 6 },
-    { firstName: 'Leo', age: 3 },
-  ],
-  adults: 2,
-  pets: 0,
-  accessNeeds: ['wheelchair'],
-  accessNote: 'We use a ramp.',
-  noteForSanta: 'Mia wants a red bike.',
-});
+/** The family of the staff tests, a fresh copy each time (tests change it). */
+const valid = () => structuredClone(FAMILY);
 
 describe("who's coming and check-in codes", () => {
   let t: TestApp;

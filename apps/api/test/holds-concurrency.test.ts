@@ -1,16 +1,12 @@
 import { and, eq, isNotNull, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { generateJwtKey } from '../src/config/secrets';
-import { createDb, type Db } from '../src/db/client';
+import type { Db } from '../src/db/client';
 import { slots } from '../src/db/schema/catalogue';
 import { reservations } from '../src/db/schema/reservations';
-import { systemClock } from '../src/lib/clock';
-import { IdTokens } from '../src/modules/accounts/id-tokens';
-import { demoSeason } from '../src/modules/catalogue/demo-season';
-import { loadSeason } from '../src/modules/catalogue/season.service';
+import type { IdTokens } from '../src/modules/accounts/id-tokens';
 import { startApiProcesses, type ApiProcesses } from './support/api-processes';
 import { createCustomers } from './support/customers';
-import { createTestDatabase } from './test-app';
+import { createProcessesDatabase } from './support/processes-database';
 
 /**
  * API.md: "Two customers can never hold or book the same slot, whatever the concurrency, across
@@ -24,18 +20,12 @@ describe('holds under contention, three API processes', () => {
   let sessionIds: string[];
 
   beforeAll(async () => {
-    const url = await createTestDatabase();
-    const conn = createDb(url, 5);
-    db = conn.db;
-    close = () => conn.pool.end();
-    const now = new Date();
-    await loadSeason(db, demoSeason(now, { days: 42 }), now);
-    const jwtKey = await generateJwtKey();
-    idTokens = await IdTokens.create({ privateKeyPem: jwtKey, issuer: 'kringle', audience: 'kringle-web', clock: systemClock });
+    const conn = await createProcessesDatabase({ season: { days: 42 } });
+    ({ db, idTokens, close } = conn);
     const rows = await db.execute(sql`
       select id from slots where kind = 'session' and start_at > now() + interval '1 day' order by start_at limit 101`);
     sessionIds = rows.rows.map((r) => r.id as string);
-    api = await startApiProcesses(3, { DATABASE_URL: url, JWT_PRIVATE_KEY: jwtKey, APP_CHECK_SECRET: 'concurrency-test-secret-0123456789abcdef' });
+    api = await startApiProcesses(3, conn.env);
   }, 120_000);
   afterAll(async () => {
     await api?.stop();

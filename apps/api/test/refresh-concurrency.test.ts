@@ -1,11 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { generateJwtKey } from '../src/config/secrets';
-import { createDb, type Db } from '../src/db/client';
+import type { Db } from '../src/db/client';
 import { refreshTokens } from '../src/db/schema/accounts';
 import { REFRESH_COOKIE } from '../src/modules/accounts/refresh-cookie';
 import { STRONG_PASSWORD } from './support/accounts';
 import { startApiProcesses, type ApiProcesses } from './support/api-processes';
-import { createTestDatabase } from './test-app';
+import { createProcessesDatabase } from './support/processes-database';
 
 /**
  * Several tabs refreshing with one cookie at once, each answered by a different API process
@@ -17,12 +16,9 @@ describe('refresh reuse grace, three API processes', () => {
   let close: () => Promise<void>;
 
   beforeAll(async () => {
-    const url = await createTestDatabase();
-    const conn = createDb(url, 2);
-    db = conn.db;
-    close = () => conn.pool.end();
-    const jwtKey = await generateJwtKey();
-    api = await startApiProcesses(3, { DATABASE_URL: url, JWT_PRIVATE_KEY: jwtKey, APP_CHECK_SECRET: 'refresh-test-secret-0123456789abcdefgh', JOBS_ENABLED: 'false' });
+    const conn = await createProcessesDatabase({ poolSize: 2 });
+    ({ db, close } = conn);
+    api = await startApiProcesses(3, { ...conn.env, JOBS_ENABLED: 'false' });
   }, 120_000);
   afterAll(async () => {
     await api?.stop();

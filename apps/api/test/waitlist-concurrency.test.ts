@@ -1,18 +1,14 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { StripeSandbox } from '@kringle/stripe-sandbox/stripe-sandbox';
-import { generateJwtKey } from '../src/config/secrets';
-import { createDb, type Db } from '../src/db/client';
+import type { Db } from '../src/db/client';
 import { packages } from '../src/db/schema/catalogue';
-import { systemClock } from '../src/lib/clock';
-import { IdTokens } from '../src/modules/accounts/id-tokens';
-import { demoSeason } from '../src/modules/catalogue/demo-season';
-import { loadSeason } from '../src/modules/catalogue/season.service';
+import type { IdTokens } from '../src/modules/accounts/id-tokens';
 import { startApiProcesses, type ApiProcesses } from './support/api-processes';
 import { createCustomers, type TestCustomer } from './support/customers';
 import { startSandbox } from './support/payments';
 import { oneSessionDays, type OneSessionDay } from './support/waitlist-days';
-import { createTestDatabase } from './test-app';
+import { createProcessesDatabase } from './support/processes-database';
 
 interface Entry {
   id: string;
@@ -37,19 +33,13 @@ describe('waitlist under contention, three API processes', () => {
   let next = 0;
 
   beforeAll(async () => {
-    const url = await createTestDatabase();
-    const conn = createDb(url, 5);
-    db = conn.db;
-    close = () => conn.pool.end();
-    const now = new Date();
-    await loadSeason(db, demoSeason(now, { days: 42 }), now);
+    const conn = await createProcessesDatabase({ season: { days: 42 } });
+    ({ db, idTokens, close } = conn);
     singles = await oneSessionDays(db, 6, { slug: 'sensory' });
     pairs = await oneSessionDays(db, 2, { slug: 'pet-night', sessions: 2 });
-    const jwtKey = await generateJwtKey();
-    idTokens = await IdTokens.create({ privateKeyPem: jwtKey, issuer: 'kringle', audience: 'kringle-web', clock: systemClock });
     const s = await startSandbox();
     sandbox = s.sandbox;
-    api = await startApiProcesses(3, { DATABASE_URL: url, JWT_PRIVATE_KEY: jwtKey, APP_CHECK_SECRET: 'concurrency-test-secret-0123456789abcdef', ...s.env });
+    api = await startApiProcesses(3, { ...conn.env, ...s.env });
   }, 120_000);
   afterAll(async () => {
     await api?.stop();

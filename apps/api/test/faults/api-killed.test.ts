@@ -1,18 +1,16 @@
 import type { StripeSandbox } from '@kringle/stripe-sandbox/stripe-sandbox';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { generateJwtKey } from '../../src/config/secrets';
-import { createDb, type Db } from '../../src/db/client';
+import type { Db } from '../../src/db/client';
 import { bookings, orders, refunds } from '../../src/db/schema/bookings';
 import { slots } from '../../src/db/schema/catalogue';
 import { mailOutbox } from '../../src/db/schema/mail';
-import { systemClock } from '../../src/lib/clock';
-import { IdTokens } from '../../src/modules/accounts/id-tokens';
+import type { IdTokens } from '../../src/modules/accounts/id-tokens';
 import { startApiProcesses, type ApiProcesses } from '../support/api-processes';
 import { createCustomer } from '../support/customers';
 import { CARDS, payWithCard, startSandbox } from '../support/payments';
-import { createTestDatabase } from '../test-app';
 import { basketFor, holdAndCart, httpCall, seedSessions, waitFor } from './booking-flow';
+import { createProcessesDatabase } from '../support/processes-database';
 
 /**
  * DESIGN.md "Nothing is lost": the API process dies (SIGKILL) after the customer checked out and
@@ -32,20 +30,14 @@ describe('fault: the API killed between payment success and the booking write', 
   let sessions: string[];
 
   beforeAll(async () => {
-    const url = await createTestDatabase();
-    const conn = createDb(url, 3);
-    db = conn.db;
-    closeDb = () => conn.pool.end();
+    const conn = await createProcessesDatabase({ poolSize: 3 });
+    ({ db, idTokens, close: closeDb } = conn);
     sessions = await seedSessions(db, new Date(), 5);
-    const jwtKey = await generateJwtKey();
-    idTokens = await IdTokens.create({ privateKeyPem: jwtKey, issuer: 'kringle', audience: 'kringle-web', clock: systemClock });
     const s = await startSandbox();
     sandbox = s.sandbox;
     env = {
       ...s.env,
-      DATABASE_URL: url,
-      JWT_PRIVATE_KEY: jwtKey,
-      APP_CHECK_SECRET: 'fault-test-secret-0123456789abcdef0123',
+      ...conn.env,
       PAYMENT_RECONCILE_GRACE_SECONDS: '1',
       PAYMENT_RECONCILE_INTERVAL_SECONDS: '1',
     };

@@ -1,14 +1,10 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { generateJwtKey } from '../../src/config/secrets';
-import { createDb, type Db } from '../../src/db/client';
-import { systemClock } from '../../src/lib/clock';
-import { IdTokens } from '../../src/modules/accounts/id-tokens';
-import { demoSeason } from '../../src/modules/catalogue/demo-season';
-import { loadSeason } from '../../src/modules/catalogue/season.service';
+import type { Db } from '../../src/db/client';
+import type { IdTokens } from '../../src/modules/accounts/id-tokens';
 import { startApiProcesses, type ApiProcesses } from '../support/api-processes';
-import { createTestDatabase } from '../test-app';
 import { bookDirect, createPerson, FAMILY, headersOf, type Person } from './staff-fixtures';
+import { createProcessesDatabase } from '../support/processes-database';
 
 /**
  * Issue 19: "Two staff devices checking in the same family, or selling the same free session, give
@@ -38,12 +34,8 @@ describe('staff devices racing, three API processes', () => {
   }
 
   beforeAll(async () => {
-    const url = await createTestDatabase();
-    const conn = createDb(url, 5);
-    db = conn.db;
-    close = () => conn.pool.end();
-    const now = new Date();
-    await loadSeason(db, demoSeason(now, { days: 7 }), now);
+    const conn = await createProcessesDatabase({ season: { days: 7 } });
+    ({ db, idTokens, close } = conn);
     const ids = (
       await db.execute(sql`
       select l.id as location, st.id as slot_type, (select id from packages where slug = 'classic-print') as package
@@ -52,10 +44,8 @@ describe('staff devices racing, three API processes', () => {
     location = ids.location as string;
     slotType = ids.slot_type as string;
     packageId = ids.package as string;
-    const jwtKey = await generateJwtKey();
-    idTokens = await IdTokens.create({ privateKeyPem: jwtKey, issuer: 'kringle', audience: 'kringle-web', clock: systemClock });
     elves = await Promise.all(Array.from({ length: 6 }, () => createPerson(db, true)));
-    api = await startApiProcesses(3, { DATABASE_URL: url, JWT_PRIVATE_KEY: jwtKey, APP_CHECK_SECRET: 'concurrency-test-secret-0123456789abcdef', LEAD_TIME_MINUTES: '0' });
+    api = await startApiProcesses(3, { ...conn.env, LEAD_TIME_MINUTES: '0' });
   }, 120_000);
   afterAll(async () => {
     await api?.stop();

@@ -1,14 +1,9 @@
 import { localDateOf } from '@kringle/contracts/dates';
 import { sql } from 'drizzle-orm';
-import { generateJwtKey } from '../../src/config/secrets';
-import { createDb, type Db } from '../../src/db/client';
-import { systemClock } from '../../src/lib/clock';
-import { IdTokens } from '../../src/modules/accounts/id-tokens';
-import { demoSeason } from '../../src/modules/catalogue/demo-season';
-import { loadSeason } from '../../src/modules/catalogue/season.service';
-import { createTestDatabase } from '../test-app';
+import type { Db } from '../../src/db/client';
 import { startApiProcesses, type ApiProcesses } from './api-processes';
 import { createCustomers, type TestCustomer } from './customers';
+import { createProcessesDatabase } from './processes-database';
 
 export interface SeasonOnProcesses {
   db: Db;
@@ -24,13 +19,8 @@ export interface SeasonOnProcesses {
  * clock, `customers` signed-in families, and `processes` real API processes sharing it.
  */
 export async function startSeasonOnProcesses(processes: number, customers: number): Promise<SeasonOnProcesses> {
-  const url = await createTestDatabase();
-  const conn = createDb(url, 5);
-  const now = new Date();
-  await loadSeason(conn.db, demoSeason(now), now);
-  const jwtKey = await generateJwtKey();
-  const idTokens = await IdTokens.create({ privateKeyPem: jwtKey, issuer: 'kringle', audience: 'kringle-web', clock: systemClock });
-  const families = await createCustomers(conn.db, idTokens, customers);
+  const conn = await createProcessesDatabase({ season: {} });
+  const families = await createCustomers(conn.db, conn.idTokens, customers);
   const row = (
     await conn.db.execute(sql`
       select s.id, s.location_id, s.slot_type_id, s.start_at, l.timezone from slots s join locations l on l.id = s.location_id
@@ -46,10 +36,10 @@ export async function startSeasonOnProcesses(processes: number, customers: numbe
   };
   let api: ApiProcesses;
   try {
-    api = await startApiProcesses(processes, { DATABASE_URL: url, JWT_PRIVATE_KEY: jwtKey, APP_CHECK_SECRET: 'concurrency-test-secret-0123456789abcdef' });
+    api = await startApiProcesses(processes, conn.env);
   } catch (err) {
-    await conn.pool.end();
+    await conn.close();
     throw err;
   }
-  return { db: conn.db, api, families, session, close: async () => (await api.stop(), await conn.pool.end()) };
+  return { db: conn.db, api, families, session, close: async () => (await api.stop(), await conn.close()) };
 }

@@ -6,27 +6,17 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Booking } from '@kringle/contracts/bookings';
 import { api } from '../../lib/api';
 import { testBaseQueryDeps } from '../../lib/test-base-query';
+import { aBooking } from '../bookings/booking-fixture';
 import { PaymentSuccessPage } from './success-page';
 
-const booking: Booking = {
-  id: '0b5c8f5e-0000-4000-8000-000000000001',
-  reference: 'KR-7K3Q9',
+const booking = aBooking({
   status: 'payment_pending',
-  source: 'online',
   location: { id: 'l1', name: 'Kringle Perth, Murray Street', address: '200 Murray Street, Perth WA', timezone: 'Australia/Perth' },
-  slot: { id: 's1', startAt: '2026-12-05T23:40:00.000Z', endAt: '2026-12-05T23:50:00.000Z' },
-  slotType: { id: 't1', name: 'Santa photos', allowsPets: false },
   items: [{ id: 'p1', type: 'package', name: 'Classic Print', quantity: 2, unitPriceCents: 3995, totalCents: 7990 }],
   amountCents: 7990,
-  currency: 'AUD',
-  rescheduleCount: 0,
-  canReschedule: true,
-  canCancel: true,
   refundableCents: 0,
-  createdAt: '2026-11-22T00:00:00.000Z',
   details: { children: [{ firstName: 'Mia', age: 6 }, { firstName: 'Leo', age: 3 }], adults: 2, pets: 0, accessNeeds: ['wheelchair'], accessNote: '', noteForSanta: '' },
-  checkInCode: 'KR-7K3Q9-ABCDEFGHJKMNPQRS',
-};
+});
 
 /** The real API slice with a fetch that answers GET /bookings/{id} with each status in turn. */
 function renderAt(url: string, statuses: Booking['status'][], onConfirmed = vi.fn()) {
