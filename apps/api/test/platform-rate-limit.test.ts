@@ -114,6 +114,22 @@ describe('RATE_LIMIT_MODE=off', () => {
   });
 });
 
+describe('rate limits while Redis is away (REDIS_URL)', () => {
+  it('counts in PostgreSQL instead of letting everyone through', async () => {
+    const nobody = await freePort();
+    const p = await createProbeApp({ RATE_LIMIT_MODE: 'on', REDIS_URL: `redis://127.0.0.1:${nobody}` });
+    try {
+      expect((await limited(p.app, 'away@example.com')).statusCode).toBe(200);
+      expect((await limited(p.app, 'away@example.com')).statusCode).toBe(200);
+      const res = await limited(p.app, 'away@example.com');
+      expect(res.statusCode).toBe(429);
+      expect(res.json().code).toBe('RATE_LIMITED');
+    } finally {
+      await p.close();
+    }
+  });
+});
+
 describe('rate-limit helpers', () => {
   it('parses windows and words the retry time', () => {
     expect(parseWindow('60 seconds')).toBe(60_000);
@@ -133,26 +149,48 @@ const redisBinary = ['/usr/bin/redis-server', '/usr/local/bin/redis-server'].fin
 /** CI installs redis-server (.ci/run): there a missing binary is a broken setup, and must not pass as a skip. */
 const inCi = ['true', '1'].includes(process.env.CI ?? '');
 
+/** A throwaway redis-server on a free port, answering once started. */
+async function startRedis(): Promise<{ url: string; process: ChildProcess }> {
+  if (!redisBinary) throw new Error('redis-server is not installed, and CI=true requires the Redis rate-limit tests to run: apt-get install -y redis-server');
+  const port = await freePort();
+  const child = spawn(redisBinary, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+  for (let i = 0; i < 50; i++) {
+    const up = await new Promise<boolean>((resolve) => {
+      const socket = net.connect(port, '127.0.0.1', () => (socket.end(), resolve(true)));
+      socket.on('error', () => resolve(false));
+    });
+    if (up) return { url: `redis://127.0.0.1:${port}`, process: child };
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  child.kill();
+  throw new Error('redis-server did not start');
+}
+
 describe.skipIf(!redisBinary && !inCi)('rate limits on the Redis store (REDIS_URL)', () => {
   let redis: ChildProcess;
   let url: string;
   beforeAll(async () => {
-    if (!redisBinary) throw new Error('redis-server is not installed, and CI=true requires the Redis rate-limit tests to run: apt-get install -y redis-server');
-    const port = await freePort();
-    redis = spawn(redisBinary!, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
-    url = `redis://127.0.0.1:${port}`;
-    for (let i = 0; i < 50; i++) {
-      const up = await new Promise<boolean>((resolve) => {
-        const socket = net.connect(port, '127.0.0.1', () => (socket.end(), resolve(true)));
-        socket.on('error', () => resolve(false));
-      });
-      if (up) return;
-      await new Promise((r) => setTimeout(r, 100));
-    }
-    throw new Error('redis-server did not start');
+    ({ url, process: redis } = await startRedis());
   });
   afterAll(() => {
     redis?.kill();
+  });
+
+  it('keeps limiting, in PostgreSQL, when Redis goes away', async () => {
+    const own = await startRedis();
+    const p = await createProbeApp({ RATE_LIMIT_MODE: 'on', REDIS_URL: own.url });
+    try {
+      expect((await limited(p.app, 'gone@example.com')).statusCode).toBe(200);
+      own.process.kill('SIGKILL');
+      await new Promise((resolve) => own.process.once('exit', resolve));
+      // Counted afresh in PostgreSQL: two more, then the limit.
+      expect((await limited(p.app, 'gone@example.com')).statusCode).toBe(200);
+      expect((await limited(p.app, 'gone@example.com')).statusCode).toBe(200);
+      expect((await limited(p.app, 'gone@example.com')).statusCode).toBe(429);
+    } finally {
+      own.process.kill();
+      await p.close();
+    }
   });
 
   it('shares counters between two app instances through Redis and answers 429 with Retry-After', async () => {

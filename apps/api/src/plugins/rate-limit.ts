@@ -1,7 +1,8 @@
 /**
  * Rate limits (API.md "Limits"), shared by every API process: counters live in PostgreSQL
- * (rate_limit_counters, fixed windows) or in Redis when REDIS_URL is set. RATE_LIMIT_MODE=off
- * turns every limit into a no-op (load tests; createTestApp's default).
+ * (rate_limit_counters, fixed windows) or in Redis when REDIS_URL is set (in PostgreSQL while Redis
+ * cannot answer). RATE_LIMIT_MODE=off turns every limit into a no-op (load tests; createTestApp's
+ * default).
  *
  * Add one or several limits to a route as preHandlers; each counts separately and the first one
  * exceeded answers 429 RATE_LIMITED with a Retry-After header:
@@ -86,7 +87,8 @@ export function rateLimit(app: FastifyInstance, rule: RateLimitRule): RateLimitH
     max: rule.max,
     timeWindow: windowMs,
     keyGenerator: (request) => bucket(request) ?? '',
-    // A store outage must not take the API down with it (it is logged by the store).
+    // A store outage must not take the API down with it (it is logged by the store). Only
+    // PostgreSQL failing gets here (Redis falls back to it), and the routes need PostgreSQL too.
     skipOnError: true,
   });
   return async (request) => {
@@ -107,6 +109,9 @@ const INCR_SQL = `
   returning count, reset_at`;
 
 type IncrCallback = (error: Error | null, result?: { current: number; ttl: number }) => void;
+interface IncrStore {
+  incr(key: string, callback: IncrCallback, timeWindow: number): void;
+}
 
 function postgresStore(pool: pg.Pool, clock: Clock, log: FastifyBaseLogger) {
   return class PostgresRateLimitStore {
@@ -141,14 +146,26 @@ const REDIS_INCR = `
   if ttl < 0 then redis.call('PEXPIRE', KEYS[1], ARGV[1]); ttl = tonumber(ARGV[1]) end
   return {count, ttl}`;
 
-function redisStore(redis: Redis, log: FastifyBaseLogger) {
+/**
+ * Redis, and PostgreSQL while Redis cannot answer: without the fallback a Redis outage turned
+ * every limit off (sign-in guessing included) while the API itself kept working on PostgreSQL.
+ * A bucket's count restarts on the other store at a switch, so a client may get up to twice its
+ * limit across one; that is the price of not refusing everyone.
+ */
+function redisStore(redis: Redis, fallback: IncrStore, log: FastifyBaseLogger) {
+  let failing = false;
   return class RedisRateLimitStore {
     incr(key: string, callback: IncrCallback, timeWindow: number) {
       (redis.eval(REDIS_INCR, 1, `kringle:rl:${key}`, timeWindow) as Promise<[number, number]>)
-        .then(([current, ttl]) => callback(null, { current, ttl }))
+        .then(([current, ttl]) => {
+          if (failing) log.info('rate-limit redis answers again; counting there');
+          failing = false;
+          callback(null, { current, ttl });
+        })
         .catch((err: Error) => {
-          log.error({ err }, 'rate-limit store failed; request let through');
-          callback(err);
+          if (!failing) log.error({ err }, 'rate-limit redis failed; counting in PostgreSQL meanwhile');
+          failing = true;
+          fallback.incr(key, callback, timeWindow);
         });
     }
     child() {
@@ -161,12 +178,20 @@ function redisStore(redis: Redis, log: FastifyBaseLogger) {
 export const rateLimitPlugin = fp(async (app: FastifyInstance) => {
   if (app.config.RATE_LIMIT_MODE === 'off') return;
   if (app.config.REDIS_URL) {
-    const redis = new Redis(app.config.REDIS_URL, { maxRetriesPerRequest: 1, connectTimeout: 5000 });
+    // No offline queue: while Redis is away a hit goes to PostgreSQL at once instead of waiting for a reconnect.
+    const redis = new Redis(app.config.REDIS_URL, { maxRetriesPerRequest: 1, connectTimeout: 5000, enableOfflineQueue: false });
     redis.on('error', (err) => app.log.error({ err }, 'rate-limit redis error'));
     app.addHook('onClose', async () => {
       await redis.quit().catch(() => redis.disconnect());
     });
-    await app.register(fastifyRateLimit, { global: false, store: redisStore(redis, app.log) });
+    // Up and counting before the first request (or known to be down), so one bucket does not start in both stores.
+    await new Promise<void>((resolve) => {
+      const done = () => (clearTimeout(timer), redis.off('ready', done), redis.off('error', done), resolve());
+      const timer = setTimeout(done, 5000);
+      redis.once('ready', done).once('error', done);
+    });
+    const Fallback = postgresStore(app.pool, app.clock, app.log);
+    await app.register(fastifyRateLimit, { global: false, store: redisStore(redis, new Fallback(), app.log) });
   } else {
     await app.register(fastifyRateLimit, { global: false, store: postgresStore(app.pool, app.clock, app.log) });
   }
