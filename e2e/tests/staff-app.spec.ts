@@ -23,6 +23,23 @@ test('a customer account is refused by the staff app with "Staff only"', async (
   await expect(page.getByRole('heading', { name: /Run sheet/ })).toHaveCount(0);
 });
 
+test('a reload while the refresh cannot be answered keeps staff signed in: Try again, not the sign-in form', async ({ page }) => {
+  await signInAsStaff(page);
+  await expect(page.getByRole('heading', { name: /^Run sheet:/ })).toBeVisible({ timeout: 30_000 });
+  await page.route('**/api/v1/auth/refresh', (route) =>
+    route.fulfill({ status: 429, headers: { 'Retry-After': '30' }, contentType: 'application/json', body: JSON.stringify({ error: 'Too many attempts. Try again in 30 seconds.', code: 'RATE_LIMITED' }) }),
+  );
+  await page.reload();
+  await expect(page.getByRole('alert')).toHaveText('Your sign-in could not be checked just now.Too many attempts. Try again in 30 seconds.');
+  await expect(page.getByLabel('Password')).toHaveCount(0);
+  mkdirSync(DIR, { recursive: true });
+  await page.screenshot({ path: `${DIR}/${page.viewportSize()?.width}-refresh-unavailable.png` });
+  await expectAccessible(page, 'staff: refresh unavailable');
+  await page.unroute('**/api/v1/auth/refresh');
+  await page.getByRole('button', { name: 'Try again' }).click();
+  await expect(page.getByRole('heading', { name: /^Run sheet:/ })).toBeVisible({ timeout: 30_000 });
+});
+
 /**
  * Issue 19's journey: a family books through the customer app for later today; the demo staff
  * account opens the run sheet, checks the family in by the QR code on their My Bookings card (a

@@ -67,7 +67,7 @@ const MESSAGES = {
 const clientError = (status: number, error: string, code: string): { error: ApiError } => ({ error: { status, data: { error, code } } });
 
 /** The ID token had to be renewed and could not be just now; the call was not sent. */
-export const SESSION_UNAVAILABLE = 'We could not renew your sign-in just now. Check your connection and try again.';
+export const SESSION_UNAVAILABLE = 'We could not renew your sign-in just now. Please try again in a moment.';
 const sessionUnavailable = (): { error: ApiError } => ({ error: { status: 'FETCH_ERROR', data: { error: SESSION_UNAVAILABLE, code: 'SESSION_UNAVAILABLE' } } });
 
 /** refreshIdToken, with `undefined` for "not now" (it rejected) next to null for "gone". */

@@ -8,7 +8,7 @@ import { BRAND_NAME } from '../lib/env';
 import { CheckInPage } from './check-in-page';
 import { RunSheetPage } from './run-sheet-page';
 import { SignInPage } from './sign-in-page';
-import { requestJson, resumeSession, signOut, whenSignedOut, type StaffUser } from './staff-client';
+import { ApiProblem, requestJson, resumeSession, signOut, whenSignedOut, type StaffUser } from './staff-client';
 import { WalkInPage } from './walk-in-page';
 
 type Page = 'run-sheet' | 'check-in' | 'walk-in';
@@ -20,12 +20,39 @@ const LOCATION_KEY = 'kringle.staff.location';
 /** The staff app at /staff (issue 19): sign-in, then the run sheet, check-in and walk-ins for one location. */
 export function StaffApp() {
   const [user, setUser] = useState<StaffUser | null | undefined>(undefined);
-  useEffect(() => {
-    whenSignedOut(() => setUser(null));
+  /** The session could not be told just now (offline, a 5xx, a 429): not a reason to sign in again. */
+  const [problem, setProblem] = useState<string | null>(null);
+  const resume = useCallback(() => {
     resumeSession()
       .then(setUser)
-      .catch(() => setUser(null));
+      .catch((err: unknown) => {
+        if (err instanceof ApiProblem && err.code !== 'STAFF_ONLY') setProblem(err.message);
+        else setUser(null);
+      });
   }, []);
+  useEffect(() => {
+    whenSignedOut(() => setUser(null));
+    resume();
+  }, [resume]);
+  if (problem) {
+    return (
+      <div className="flex flex-col items-center gap-4 p-8 text-center">
+        <div role="alert" className="flex flex-col gap-1">
+          <p className="font-semibold text-ink-900">Your sign-in could not be checked just now.</p>
+          <p className="text-ink-700">{problem}</p>
+        </div>
+        <Button
+          variant="secondary"
+          onClick={() => {
+            setProblem(null);
+            resume();
+          }}
+        >
+          Try again
+        </Button>
+      </div>
+    );
+  }
   if (user === undefined) return <p className="p-8 text-center text-ink-700">Loading…</p>;
   if (!user) return <SignInPage onSignedIn={setUser} />;
   return <SignedIn user={user} />;

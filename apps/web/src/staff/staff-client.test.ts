@@ -34,13 +34,15 @@ describe('the staff client renews its token mid-shift', () => {
     expect(seen).toEqual([`Bearer ${token(1)}`, `Bearer ${token(2)}`]);
   });
 
-  it('keeps staff signed in when the renewal cannot be had just now (a 429, the server down, offline)', async () => {
+  it('keeps staff signed in when the renewal cannot be had just now (a 429, the server down, offline, app check)', async () => {
     const signedOut = vi.fn();
     whenSignedOut(signedOut);
     const answers = [
       () => json(429, { error: 'Too many attempts. Try again in 30 seconds.', code: 'RATE_LIMITED' }),
       () => json(503, { error: 'Something went wrong on our side. Please try again.', code: 'SERVICE_UNAVAILABLE' }),
       () => Promise.reject(new TypeError('offline')),
+      // App check refusing the device is about the device, not the session.
+      () => json(401, { error: 'Please reload the page and try again.', code: 'APP_CHECK_INVALID' }),
     ];
     for (const answer of answers) {
       fakeApi(answer);

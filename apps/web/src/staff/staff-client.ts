@@ -1,6 +1,7 @@
 import { createAppCheckClient } from '../lib/app-check';
 import { solveInWorker } from '../lib/app-check-solver';
 import { API_BASE_URL } from '../lib/env';
+import { isAppCheckCode } from '../lib/app-check-retry';
 import { isStaffToken } from '../lib/jwt';
 
 /**
@@ -77,11 +78,16 @@ export async function signIn(email: string, password: string): Promise<StaffUser
   return takeSession(await raw('/auth/sign-in', { method: 'POST', body: JSON.stringify({ email, password }) }));
 }
 
-/** Picks up a session from the refresh cookie (a reload); null when there is none. */
+/**
+ * Picks up a session from the refresh cookie (a reload); null when there is none. Throws the
+ * problem when it cannot be told now (offline, a 5xx, a 429, app check refused the device).
+ */
 export async function resumeSession(): Promise<StaffUser | null> {
   const res = await raw('/auth/refresh', { method: 'POST' });
-  if (res.status === 401) return null;
-  return takeSession(res);
+  if (res.status !== 401) return takeSession(res);
+  const problem = await problemOf(res);
+  if (isAppCheckCode(problem.code)) throw problem;
+  return null;
 }
 
 export async function signOut(): Promise<void> {

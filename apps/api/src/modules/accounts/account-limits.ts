@@ -12,12 +12,13 @@ export const ACCOUNT_LIMITS = {
 
 /**
  * The cookie endpoint (per IP only: it carries no e-mail). Not in API.md's table; its general 429
- * covers it. Each page load of a signed-in family costs one refresh, as it costs one app-check
- * challenge, so it gets the challenge's size. Refresh tokens are 256-bit, so this is not what keeps
- * them safe: it keeps a client replaying cookies in a loop off the database.
+ * covers it. Every reload of a signed-in page costs a refresh, and on drop morning a carrier's
+ * shared address may carry thousands of families (decision 0022), so the size is far above any
+ * crowd: 100 a second. It stops one client's loop or flood, not families. Refresh tokens are
+ * 256-bit, so this is not what keeps them safe (decision 0040).
  */
 export const SESSION_LIMITS = {
-  refresh: { perIp: 600, window: '1 minute' },
+  refresh: { perIp: 6000, window: '1 minute' },
 } as const;
 
 /** The app-check endpoints (per IP only: they carry no e-mail). */

@@ -115,6 +115,17 @@ describe('VerifyEmailPage (spec §2)', { timeout: 20_000 }, () => {
     setTimeoutSpy.mockRestore();
   });
 
+  it("'Verify Email address' when the server cannot answer says so, not 'Not verified yet', and keeps the user", async () => {
+    const down = () => json(503, { error: 'Something went wrong on our side. Please try again.', code: 'SERVICE_UNAVAILABLE' });
+    const api = fakeApi({ 'POST /auth/refresh': down, 'GET /user/me': down });
+    const { store } = renderAuthPage(<VerifyEmailPage reloadPage={vi.fn()} />, { path: '/bookings', auth: signedIn, fetchFn: api.fetchFn });
+    fireEvent.click(screen.getByRole('button', { name: 'Verify Email address' }));
+    await waitFor(() => expect(toast.error).toHaveBeenCalledWith('Something went wrong on our side. Please try again.'));
+    expect(screen.queryByRole('alert')).toBeNull();
+    expect(screen.getByRole('button', { name: 'Verify Email address' })).toBeEnabled();
+    expect(store.getState().auth.user).toEqual(testUser);
+  });
+
   it("'Wrong address? Change it' signs out and opens /register with what was typed", async () => {
     const api = fakeApi({ 'POST /auth/sign-out': () => json(204, null) });
     const { store, router } = renderAuthPage(<VerifyEmailPage />, { path: '/bookings', auth: signedIn, fetchFn: api.fetchFn });

@@ -14,6 +14,7 @@ import { refreshSession, signOut } from './session';
 export const VERIFY_RELOAD_DELAY_MS = 3000;
 export const RESEND_SUCCESS_FALLBACK = 'Verification email sent successfully';
 export const RESEND_FAILURE_FALLBACK = 'Something went wrong';
+const VERIFY_FAILURE_FALLBACK = 'We could not check your account just now. Please try again.';
 /** API.md: one verification e-mail per 60 s per user. */
 export const RESEND_WAIT_SECONDS = 60;
 
@@ -56,7 +57,13 @@ export function VerifyEmailPage({ reloadPage = () => window.location.reload() }:
     // A fresh ID token carries the current email_verified claim; /user/me the current user.
     await dispatch(refreshSession());
     const me = await getMe();
-    if (me.data) dispatch(userUpdated(me.data.user));
+    // Not an answer about the account (offline, the sign-in not renewed): say what happened instead.
+    if (me.error) {
+      setChecking('idle');
+      if (asApiError(me.error)?.status !== 429) toast.error(errorMessage(me.error, VERIFY_FAILURE_FALLBACK));
+      return;
+    }
+    dispatch(userUpdated(me.data.user));
     // Reloading an unverified account changes nothing: say so instead of promising a reload.
     if (!me.data?.user.emailVerified) {
       setChecking('not-verified');
