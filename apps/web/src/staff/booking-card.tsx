@@ -1,5 +1,6 @@
 import { accessSummary } from '@kringle/contracts/access-needs';
 import { formatClockTime } from '@kringle/contracts/dates';
+import { nameParts } from '@kringle/contracts/names';
 import { ATTENDANCE_LABELS, STAFF_ACTION_LABELS, type Attendance, type StaffBooking } from '@kringle/contracts/staff';
 import { clsx } from 'clsx';
 
@@ -9,6 +10,14 @@ const TAG: Record<Attendance, string> = {
   no_show: 'bg-ink-700 text-cream-50',
   cancelled: 'bg-festive-700 text-cream-50',
 };
+
+/**
+ * The family's name as the customer app and e-mails show it (the spec's name helper): the API
+ * gives it as typed, often all lower case, and staff greet families by it.
+ */
+export function familyName(customer: StaffBooking['customer']) {
+  return nameParts(customer.firstName, customer.lastName);
+}
 
 export function AttendanceTag({ attendance }: { attendance: Attendance }) {
   return <span className={clsx('inline-flex items-center rounded-full px-3 py-0.5 text-sm font-semibold', TAG[attendance])}>{ATTENDANCE_LABELS[attendance]}</span>;

@@ -2,7 +2,7 @@ import { formatClockTime } from '@kringle/contracts/dates';
 import { CHECK_IN_UNDO_SECONDS, type StaffBooking, type StaffCatalogue } from '@kringle/contracts/staff';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { Button } from '../components/ui/button';
-import { AttendanceTag, FamilyDetails } from './booking-card';
+import { AttendanceTag, FamilyDetails, familyName } from './booking-card';
 import { startScanner } from './qr-scanner';
 import { ApiProblem, postJson } from './staff-client';
 
@@ -134,7 +134,7 @@ function Result({ booking, timing, timezone, onUndo }: { booking: StaffBooking; 
     <div className="space-y-3 rounded-2xl bg-pine-50 p-5 ring-2 ring-pine-700">
       <div className="flex flex-wrap items-center gap-3">
         <h2 className="text-2xl font-semibold">
-          {booking.customer.firstName} {booking.customer.lastName}
+          {familyName(booking.customer).fullname}
         </h2>
         <AttendanceTag attendance={booking.attendance} />
       </div>

@@ -3,7 +3,7 @@ import type { RunSheet, StaffBooking, StaffCatalogue } from '@kringle/contracts/
 import { clsx } from 'clsx';
 import { useState } from 'react';
 import { Button, buttonClasses } from '../components/ui/button';
-import { AttendanceTag, FamilyDetails } from './booking-card';
+import { AttendanceTag, FamilyDetails, familyName } from './booking-card';
 import { postJson, request } from './staff-client';
 import { useRunSheet } from './use-run-sheet';
 
@@ -137,9 +137,7 @@ function SheetRow({ item, timezone, isToday, actions, onSellWalkIn }: { item: Ru
       {booking ? (
         <div className="flex flex-1 flex-col gap-2">
           <div className="flex flex-wrap items-center gap-x-3 gap-y-1">
-            <span className="text-lg font-semibold">
-              {booking.customer.firstName} {booking.customer.lastName}
-            </span>
+            <span className="text-lg font-semibold">{familyName(booking.customer).fullname}</span>
             <span className="font-mono text-sm">{booking.reference}</span>
             <AttendanceTag attendance={booking.attendance} />
             {booking.source === 'walkin' && <span className="rounded-full bg-cream-200 px-3 py-0.5 text-sm font-semibold">Walk-in</span>}
@@ -153,7 +151,7 @@ function SheetRow({ item, timezone, isToday, actions, onSellWalkIn }: { item: Ru
       )}
       <div className="flex shrink-0 flex-wrap items-start gap-2" data-print="hide">
         {booking && booking.attendance === 'confirmed' && isToday && (
-          <Button variant="confirm" onClick={() => void actions.checkIn(booking)} aria-label={`Check in ${booking.customer.lastName} family, ${booking.reference}`}>
+          <Button variant="confirm" onClick={() => void actions.checkIn(booking)} aria-label={`Check in ${familyName(booking.customer).lastname} family, ${booking.reference}`}>
             Check in
           </Button>
         )}

@@ -1,5 +1,6 @@
 import { accessSummary } from '@kringle/contracts/access-needs';
 import { formatClockTime } from '@kringle/contracts/dates';
+import { nameParts } from '@kringle/contracts/names';
 import { ATTENDANCE_LABELS } from '@kringle/contracts/staff';
 import type { DayData } from './staff.service';
 
@@ -48,7 +49,8 @@ export function runSheetCsv(day: DayData): string {
       rows.push([
         ...base,
         b.reference,
-        `${b.customer.firstName} ${b.customer.lastName}`.trim(),
+        // As the staff app and e-mails show it: names are stored as typed, often all lower case.
+        nameParts(b.customer.firstName, b.customer.lastName).fullname,
         b.customer.email ?? '',
         d ? d.children.map((c) => `${c.firstName} (${c.age})`).join(', ') : '',
         d ? d.adults : '',
