@@ -2,55 +2,100 @@ import { ACCESS_NEED_LABELS, ACCESS_NEEDS, type AccessNeed } from '@kringle/cont
 import { EMPTY_DETAILS, type BookingDetails } from '@kringle/contracts/booking-details';
 import { formatClockTime } from '@kringle/contracts/dates';
 import { formatAud } from '@kringle/contracts/money';
-import type { StaffBooking, StaffCatalogue } from '@kringle/contracts/staff';
-import { useState, type FormEvent } from 'react';
+import { walkInBodySchema, type StaffBooking, type StaffCatalogue } from '@kringle/contracts/staff';
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { Button } from '../components/ui/button';
+import { familyName } from './booking-card';
 import { ApiProblem, postJson } from './staff-client';
 import { useRunSheet } from './use-run-sheet';
 
 type Location = StaffCatalogue['locations'][number];
-const input = 'min-h-11 rounded-lg border border-cream-300 bg-cream-50 px-3 text-base font-normal';
-const label = 'flex flex-col gap-1 font-semibold';
+const control = 'min-h-11 rounded-lg border border-cream-300 bg-cream-50 px-3 text-base font-normal aria-invalid:border-festive-700';
+// min-w-0 and w-full: an input's own width (about 20 characters) pushed two side by side past a 390 px screen.
+const input = `${control} w-full min-w-0`;
+const label = 'flex min-w-0 flex-col gap-1 font-semibold';
+
+/** Everything about the family, cleared after each sale; the session chosen is kept. */
+interface Family {
+  firstName: string;
+  lastName: string;
+  email: string;
+  details: BookingDetails;
+  quantities: Record<string, number>;
+}
+const NEW_FAMILY: Family = { firstName: '', lastName: '', email: '', details: { ...EMPTY_DETAILS, children: [{ firstName: '', age: 5 }] }, quantities: {} };
+
+/** Fields that show their own message; the body's other problems are listed under the form. */
+const FIELDS = ['firstName', 'lastName', 'email', 'packages'] as const;
+type Field = (typeof FIELDS)[number];
+const isField = (key: unknown): key is Field => FIELDS.includes(key as Field);
 
 /** Sell a free session later today to a family at the set, paid in store. */
 export function WalkInPage({ location, catalogue, initialSlotId, today }: { location: Location; catalogue: StaffCatalogue; initialSlotId: string | null; today: string }) {
   const { sheet, reload } = useRunSheet(location.id, today);
   const free = (sheet?.items ?? []).filter((i) => i.slot.kind === 'session' && i.slot.state === 'free' && !i.booking).map((i) => i.slot);
+  const id = useId();
   const [slotId, setSlotId] = useState(initialSlotId ?? '');
-  const [details, setDetails] = useState<BookingDetails>({ ...EMPTY_DETAILS, children: [{ firstName: '', age: 5 }] });
-  const [quantities, setQuantities] = useState<Record<string, number>>({});
+  const [family, setFamily] = useState<Family>(NEW_FAMILY);
+  const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
   const [problem, setProblem] = useState<{ message: string; details: string[] } | null>(null);
   const [sold, setSold] = useState<StaffBooking | null>(null);
   const [busy, setBusy] = useState(false);
+  const confirmation = useRef<HTMLParagraphElement>(null);
+  const form = useRef<HTMLFormElement>(null);
+
+  // The sale is confirmed at the top while the button is at the bottom: take the view and the
+  // focus there, so the staff member sees it (not just a form emptying) and a screen reader reads it.
+  useEffect(() => {
+    if (!sold) return;
+    confirmation.current?.scrollIntoView?.({ block: 'center' });
+    confirmation.current?.focus({ preventScroll: true });
+  }, [sold]);
 
   // The chosen session, or the next free one when it has gone (sold elsewhere, or started).
   const slot = free.find((s) => s.id === slotId) ?? free[0];
   const packages = catalogue.packages.filter((p) => !slot || !p.slotTypeSlugs || p.slotTypeSlugs.includes(slot.slotType.slug));
+  const { details, quantities } = family;
   const total = [...catalogue.packages, ...catalogue.addOns].reduce((sum, p) => sum + (quantities[p.id] ?? 0) * p.priceCents, 0);
-  const setChild = (i: number, change: Partial<BookingDetails['children'][number]>) =>
-    setDetails((d) => ({ ...d, children: d.children.map((c, j) => (j === i ? { ...c, ...change } : c)) }));
+  const change = (next: Partial<Family>) => setFamily((f) => ({ ...f, ...next }));
+  const setDetails = (update: (d: BookingDetails) => BookingDetails) => setFamily((f) => ({ ...f, details: update(f.details) }));
+  const setChild = (i: number, next: Partial<BookingDetails['children'][number]>) =>
+    setDetails((d) => ({ ...d, children: d.children.map((c, j) => (j === i ? { ...c, ...next } : c)) }));
 
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    const form = new FormData(event.currentTarget);
-    const email = String(form.get('email') ?? '').trim();
     const lines = (items: { id: string }[]) => items.filter((p) => (quantities[p.id] ?? 0) > 0).map((p) => ({ id: p.id, quantity: quantities[p.id]! }));
+    const email = family.email.trim();
+    const body = {
+      slotId: slot?.id,
+      firstName: family.firstName,
+      lastName: family.lastName,
+      ...(email ? { email } : {}),
+      details: { ...details, children: details.children.filter((c) => c.firstName.trim()) },
+      packages: lines(packages),
+      addOns: lines(catalogue.addOns),
+    };
+    // The API's own rules, checked here first so each message shows beside its field.
+    const checked = walkInBodySchema.safeParse(body);
+    const fieldErrors: Partial<Record<Field, string>> = {};
+    const others: string[] = [];
+    for (const issue of checked.error?.issues ?? []) {
+      const key = issue.path[0];
+      if (isField(key)) fieldErrors[key] ??= issue.message;
+      else others.push(issue.message);
+    }
+    setErrors(fieldErrors);
+    setProblem(others.length > 0 ? { message: others.length === 1 ? others[0]! : 'Check the family’s details.', details: others } : null);
+    if (!checked.success) {
+      const first = FIELDS.find((f) => fieldErrors[f]);
+      form.current?.querySelector<HTMLElement>(first === 'packages' ? `[data-field="packages"] select` : `[name="${first}"]`)?.focus();
+      return;
+    }
     setBusy(true);
-    setProblem(null);
     try {
-      const booking = await postJson<StaffBooking>('/staff/walk-ins', {
-        slotId: slot?.id,
-        firstName: String(form.get('firstName') ?? ''),
-        lastName: String(form.get('lastName') ?? ''),
-        ...(email ? { email } : {}),
-        details: { ...details, children: details.children.filter((c) => c.firstName.trim()) },
-        packages: lines(packages),
-        addOns: lines(catalogue.addOns),
-      });
-      setSold(booking);
-      setQuantities({});
-      setDetails({ ...EMPTY_DETAILS, children: [{ firstName: '', age: 5 }] });
-      event.currentTarget?.reset();
+      setSold(await postJson<StaffBooking>('/staff/walk-ins', body));
+      // The next family starts from nothing: a name left over would sell under the previous one.
+      setFamily(NEW_FAMILY);
     } catch (err) {
       setProblem({ message: err instanceof Error ? err.message : 'The sale did not go through.', details: err instanceof ApiProblem ? err.details.map((d) => d.message) : [] });
     } finally {
@@ -65,12 +110,12 @@ export function WalkInPage({ location, catalogue, initialSlotId, today }: { loca
         Walk-in at {location.name}
       </h1>
       {sold && (
-        <p role="status" className="rounded-xl bg-pine-50 px-4 py-3 font-semibold text-pine-800 ring-1 ring-pine-700">
-          Sold: {sold.reference} for {sold.customer.firstName} {sold.customer.lastName}, {sold.slotType.name} at {formatClockTime(sold.slot.startAt, location.timezone)} ({formatAud(sold.amountCents)}, paid in
+        <p ref={confirmation} tabIndex={-1} role="status" className="scroll-mt-4 rounded-xl bg-pine-50 px-4 py-3 font-semibold text-pine-800 ring-1 ring-pine-700 focus:outline-2 focus:outline-offset-2 focus:outline-pine-700">
+          Sold: {sold.reference} for {familyName(sold.customer).fullname}, {sold.slotType.name} at {formatClockTime(sold.slot.startAt, location.timezone)} ({formatAud(sold.amountCents)}, paid in
           store){sold.customer.email ? `. Receipt sent to ${sold.customer.email}.` : '.'}
         </p>
       )}
-      <form onSubmit={(e) => void submit(e)} className="grid gap-6 rounded-2xl bg-cream-50 p-5 ring-1 ring-cream-300 lg:grid-cols-2">
+      <form ref={form} noValidate onSubmit={(e) => void submit(e)} className="grid gap-6 rounded-2xl bg-cream-50 p-5 ring-1 ring-cream-300 lg:grid-cols-2">
         <fieldset className="min-w-0 space-y-3">
           <legend className="mb-2 text-xl font-semibold">Session and family</legend>
           <label className={label}>
@@ -85,19 +130,10 @@ export function WalkInPage({ location, catalogue, initialSlotId, today }: { loca
             </select>
           </label>
           <div className="grid grid-cols-2 gap-3">
-            <label className={label}>
-              First name
-              <input name="firstName" required maxLength={60} autoComplete="off" className={input} />
-            </label>
-            <label className={label}>
-              Last name
-              <input name="lastName" required maxLength={60} autoComplete="off" className={input} />
-            </label>
+            <TextField name="firstName" label="First name" value={family.firstName} onChange={(firstName) => change({ firstName })} error={errors.firstName} />
+            <TextField name="lastName" label="Last name" value={family.lastName} onChange={(lastName) => change({ lastName })} error={errors.lastName} />
           </div>
-          <label className={label}>
-            E-mail for the receipt (optional)
-            <input name="email" type="email" autoComplete="off" className={input} />
-          </label>
+          <TextField name="email" type="email" label="E-mail for the receipt (optional)" value={family.email} onChange={(email) => change({ email })} error={errors.email} />
         </fieldset>
         <fieldset className="min-w-0 space-y-3">
           <legend className="mb-2 text-xl font-semibold">Who&apos;s coming</legend>
@@ -107,11 +143,11 @@ export function WalkInPage({ location, catalogue, initialSlotId, today }: { loca
                 Child {i + 1} first name
                 <input value={child.firstName} onChange={(e) => setChild(i, { firstName: e.target.value })} maxLength={40} className={input} />
               </label>
-              <label className={`${label} w-20`}>
+              <label className={`${label} w-20 shrink-0`}>
                 Age
                 <input type="number" min={0} max={17} value={child.age} onChange={(e) => setChild(i, { age: Number(e.target.value) })} className={input} />
               </label>
-              <Button variant="ghost" aria-label={`Remove child ${i + 1}`} onClick={() => setDetails((d) => ({ ...d, children: d.children.filter((_, j) => j !== i) }))}>
+              <Button variant="ghost" className="shrink-0" aria-label={`Remove child ${i + 1}`} onClick={() => setDetails((d) => ({ ...d, children: d.children.filter((_, j) => j !== i) }))}>
                 Remove
               </Button>
             </div>
@@ -148,15 +184,21 @@ export function WalkInPage({ location, catalogue, initialSlotId, today }: { loca
             <input value={details.noteForSanta} maxLength={200} onChange={(e) => setDetails((d) => ({ ...d, noteForSanta: e.target.value }))} className={input} />
           </label>
         </fieldset>
-        <fieldset className="space-y-2 lg:col-span-2">
+        <fieldset data-field="packages" className="min-w-0 space-y-2 lg:col-span-2" aria-describedby={errors.packages ? `${id}-packages-error` : undefined}>
           <legend className="mb-2 text-xl font-semibold">Packages and add-ons</legend>
+          {errors.packages && <ErrorText id={`${id}-packages-error`}>{errors.packages}</ErrorText>}
           <div className="grid gap-2 sm:grid-cols-2">
             {[...packages, ...catalogue.addOns].map((p) => (
               <label key={p.id} className="flex items-center justify-between gap-3 rounded-lg bg-cream-100 px-3 py-1">
-                <span>
+                <span className="min-w-0">
                   {p.name} <span className="text-ink-700">({formatAud(p.priceCents)})</span>
                 </span>
-                <select aria-label={`Quantity of ${p.name}`} className={input} value={quantities[p.id] ?? 0} onChange={(e) => setQuantities((q) => ({ ...q, [p.id]: Number(e.target.value) }))}>
+                <select
+                  aria-label={`Quantity of ${p.name}`}
+                  className={`${control} shrink-0`}
+                  value={quantities[p.id] ?? 0}
+                  onChange={(e) => change({ quantities: { ...quantities, [p.id]: Number(e.target.value) } })}
+                >
                   {Array.from({ length: p.maxQuantity + 1 }, (_, n) => (
                     <option key={n} value={n}>
                       {n}
@@ -187,5 +229,38 @@ export function WalkInPage({ location, catalogue, initialSlotId, today }: { loca
         )}
       </form>
     </section>
+  );
+}
+
+/** A message beside its field, as the customer app shows it. */
+function ErrorText({ id, children }: { id: string; children: string }) {
+  return (
+    <p id={id} className="flex items-start gap-1.5 text-sm font-medium text-festive-800">
+      <span aria-hidden="true">⚠</span>
+      <span>{children}</span>
+    </p>
+  );
+}
+
+/** A labelled input with its message outside the label, so the message is its description, not part of its name. */
+function TextField({ name, label: text, type = 'text', value, onChange, error }: { name: string; label: string; type?: string; value: string; onChange: (value: string) => void; error?: string }) {
+  const id = useId();
+  return (
+    <div className={label}>
+      <label htmlFor={id}>{text}</label>
+      <input
+        id={id}
+        name={name}
+        type={type}
+        value={value}
+        onChange={(e) => onChange(e.target.value)}
+        maxLength={type === 'email' ? 254 : 60}
+        autoComplete="off"
+        className={input}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={error ? `${id}-error` : undefined}
+      />
+      {error && <ErrorText id={`${id}-error`}>{error}</ErrorText>}
+    </div>
   );
 }

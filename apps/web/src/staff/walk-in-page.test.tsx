@@ -1,0 +1,104 @@
+import type { RunSheet, StaffBooking, StaffCatalogue } from '@kringle/contracts/staff';
+import { render, screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { WalkInPage } from './walk-in-page';
+
+const LOCATION = { id: '00000000-0000-4000-8000-000000000001', name: 'Kringle Sydney', address: '1 Pitt Street', timezone: 'UTC' };
+const CLASSIC = '00000000-0000-4000-8000-0000000000a1';
+const CATALOGUE: StaffCatalogue = { locations: [LOCATION], packages: [{ id: CLASSIC, name: 'Classic Print', priceCents: 2900, maxQuantity: 3, slotTypeSlugs: null }], addOns: [] };
+const slot = (n: number) => ({
+  id: `00000000-0000-4000-8000-00000000010${n}`,
+  kind: 'session' as const,
+  startAt: `2026-12-01T1${n}:00:00.000Z`,
+  endAt: `2026-12-01T1${n}:10:00.000Z`,
+  slotType: { id: '00000000-0000-4000-8000-0000000000b1', slug: 'classic', name: 'Classic' },
+  state: 'free' as const,
+});
+const SHEET = { location: LOCATION, date: '2026-12-01', timezone: 'UTC', items: [1, 2, 3].map((n) => ({ slot: slot(n), booking: null })) } as unknown as RunSheet;
+// The family as the API answers it: names as the parent typed them, in lower case.
+const SOLD = {
+  reference: 'KR-7K3Q9',
+  customer: { firstName: 'holly', lastName: 'berry', email: 'holly@example.com' },
+  slotType: { name: 'Classic' },
+  slot: { startAt: slot(2).startAt },
+  amountCents: 2900,
+} as unknown as StaffBooking;
+
+const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+
+/** The API as the walk-in page meets it: app check off, the run sheet, and a sale that goes through. */
+function fakeApi() {
+  const sales: unknown[] = [];
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async (url: string, init?: RequestInit) => {
+      const path = String(url).replace(/^.*\/api\/v1/, '');
+      if (path.startsWith('/staff/run-sheet')) return json(200, SHEET);
+      if (path === '/staff/walk-ins' && init?.method === 'POST') {
+        sales.push(JSON.parse(String(init.body)));
+        return json(201, SOLD);
+      }
+      return json(404, { error: 'no', code: 'NOT_FOUND' });
+    }),
+  );
+  return sales;
+}
+
+async function openPage() {
+  const sales = fakeApi();
+  render(<WalkInPage location={LOCATION} catalogue={CATALOGUE} initialSlotId={null} today="2026-12-01" />);
+  const session = screen.getByLabelText('Free session today');
+  await within(session).findByRole('option', { name: /12:00/ });
+  return { sales, session };
+}
+
+describe('walk-in', () => {
+  afterEach(() => vi.unstubAllGlobals());
+
+  it('after a sale, takes focus to the confirmation (names capitalised) and clears the whole family, keeping the session chosen', async () => {
+    const { sales, session } = await openPage();
+    await userEvent.selectOptions(session, slot(2).id);
+    await userEvent.type(screen.getByLabelText('First name'), 'holly');
+    await userEvent.type(screen.getByLabelText('Last name'), 'berry');
+    await userEvent.type(screen.getByLabelText('E-mail for the receipt (optional)'), 'holly@example.com');
+    await userEvent.type(screen.getByLabelText('Child 1 first name'), 'Mia');
+    await userEvent.type(screen.getByLabelText('Note for Santa'), 'Loves reindeer');
+    await userEvent.selectOptions(screen.getByLabelText('Quantity of Classic Print'), '1');
+    await userEvent.click(screen.getByRole('button', { name: 'Sell and mark paid in store' }));
+
+    const status = await screen.findByRole('status');
+    expect(status).toHaveTextContent('Sold: KR-7K3Q9 for Holly Berry, Classic at');
+    expect(status).toHaveFocus();
+    expect(sales).toEqual([expect.objectContaining({ slotId: slot(2).id, firstName: 'holly', lastName: 'berry', email: 'holly@example.com' })]);
+    for (const field of ['First name', 'Last name', 'E-mail for the receipt (optional)', 'Child 1 first name', 'Note for Santa']) expect(screen.getByLabelText(field)).toHaveValue('');
+    expect(screen.getByLabelText('Quantity of Classic Print')).toHaveValue('0');
+    // The fake sheet still lists the sold session as free: what the staff member chose stays.
+    expect(session).toHaveValue(slot(2).id);
+  });
+
+  it('an empty sale is refused beside each field, as the customer app does, and nothing is sent', async () => {
+    const { sales } = await openPage();
+    await userEvent.type(screen.getByLabelText('E-mail for the receipt (optional)'), 'not-an-email');
+    await userEvent.click(screen.getByRole('button', { name: 'Sell and mark paid in store' }));
+
+    const first = screen.getByLabelText('First name');
+    expect(first).toHaveFocus();
+    expect(first).toHaveAttribute('aria-invalid', 'true');
+    expect(first).toHaveAccessibleDescription('Enter the first name.');
+    expect(screen.getByLabelText('Last name')).toHaveAccessibleDescription('Enter the last name.');
+    expect(screen.getByLabelText('E-mail for the receipt (optional)')).toHaveAccessibleDescription('Enter a valid e-mail address, or leave it empty.');
+    expect(screen.getByRole('group', { name: 'Packages and add-ons' })).toHaveAccessibleDescription('Choose at least one package');
+    expect(sales).toEqual([]);
+
+    // Corrected, the messages go.
+    await userEvent.type(first, 'Holly');
+    await userEvent.type(screen.getByLabelText('Last name'), 'Berry');
+    await userEvent.clear(screen.getByLabelText('E-mail for the receipt (optional)'));
+    await userEvent.selectOptions(screen.getByLabelText('Quantity of Classic Print'), '1');
+    await userEvent.click(screen.getByRole('button', { name: 'Sell and mark paid in store' }));
+    expect(await screen.findByRole('status')).toHaveTextContent('Sold: KR-7K3Q9');
+    expect(screen.getByLabelText('First name')).not.toHaveAttribute('aria-invalid');
+    expect(sales).toHaveLength(1);
+  });
+});
