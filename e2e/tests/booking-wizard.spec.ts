@@ -259,6 +259,42 @@ test('going back from the Session step releases the hold', async ({ page, baseUR
   await expect.poll(async () => (await observer.get<{ status: string }>(`/booking-slot/${sydney.id}/slots/${slotId}`)).status).toBe('available');
 });
 
+test('two tabs: a session chosen in one replaces the hold in the other, which follows at once', async ({ page, context, baseURL }) => {
+  await signInFreshCustomer(page, baseURL!, 'two-tabs');
+  await chooseLocationAndType(page);
+  await freeSession(page, 9).click();
+  await expect(stepHeading(page)).toHaveText('Choose your photo package');
+  const sessionOf = (p: Page) => p.getByTestId('hold-countdown').locator('p > span').nth(1);
+  const first = await sessionOf(page).textContent();
+
+  // The second tab opens on the same hold, goes back and chooses another session: the server lets
+  // the first one go. The first tab is not touched (no reload, no focus).
+  const other = await context.newPage();
+  await other.goto('/create-booking');
+  await expect(stepHeading(other)).toHaveText('Choose your photo package', { timeout: 20_000 });
+  await other.getByRole('button', { name: 'Back' }).click();
+  await expect(stepHeading(other)).toHaveText('Choose a day and time');
+  // Still on the day chosen in the first tab.
+  await expect(freeSession(other, 10)).toBeVisible();
+  await freeSession(other, 10).click();
+  await expect(stepHeading(other)).toHaveText('Choose your photo package');
+  const second = await sessionOf(other).textContent();
+  expect(second).not.toBe(first);
+
+  await expect(sessionOf(page)).toHaveText(second!);
+  await expect(stepHeading(page)).toHaveText('Choose your photo package');
+  await expect(page.locator('[data-sonner-toast]').filter({ hasText: 'This tab now shows the session you chose in another tab.' })).toBeVisible();
+  await shot(page, 'wide-hold-from-other-tab');
+
+  // Let go there (Back twice), let go here: no hold shown that the server no longer keeps.
+  await other.getByRole('button', { name: 'Back' }).click();
+  await other.getByRole('button', { name: 'Back' }).click();
+  await expect(stepHeading(other)).toHaveText('What kind of visit?');
+  await expect(page.getByTestId('hold-countdown')).toHaveCount(0);
+  await expect(stepHeading(page)).toHaveText('What kind of visit?');
+  await other.close();
+});
+
 test('the first three steps work by keyboard alone', async ({ page, baseURL }) => {
   await page.setViewportSize({ width: 390, height: 844 });
   await signInFreshCustomer(page, baseURL!, 'keyboard');

@@ -5,6 +5,7 @@ import { persistStorage } from '../lib/persist-storage';
 import { authReducer, initialAuthState, type AuthState } from '../features/auth/auth-slice';
 import { followOtherTabs, refreshSession, signOut, type AuthExtra } from '../features/auth/session';
 import { bookingReducer } from '../features/booking-wizard/booking-slice';
+import { followHoldAcrossTabs } from '../features/booking-wizard/hold-tabs';
 import { timerReducer } from '../features/booking-wizard/timer-slice';
 import { api } from '../lib/api';
 import { toastError } from '../lib/deferred-toast';
@@ -88,6 +89,8 @@ export const persistor = persistStore(store);
 setupListeners(store.dispatch);
 // Sign-out, sign-in, refreshes and staff refusals in one tab reach every tab (issue 14).
 followOtherTabs(store);
+// The hold, too: a session chosen in one tab replaces the one held in another (hold-tabs.ts).
+followHoldAcrossTabs(store);
 
 const unsubscribe = store.subscribe(() => {
   if (store.getState().auth.initialised) {

@@ -113,6 +113,10 @@ const bookingSlice = createSlice({
     resetBooking() {
       return initialBookingState;
     },
+    /** Another tab's wizard, whole: it holds a different session now (hold-tabs.ts). */
+    adoptBooking(_state, action: PayloadAction<BookingState>) {
+      return action.payload;
+    },
   },
   extraReducers: (builder) => {
     builder.addCase(resetStore, () => initialBookingState);
@@ -136,6 +140,7 @@ export const {
   goToStep,
   resetStep,
   resetBooking,
+  adoptBooking,
 } = bookingSlice.actions;
 export const bookingReducer = bookingSlice.reducer;
 

@@ -96,6 +96,12 @@ describe('CountdownBar (spec §4 timer)', () => {
     expect(calls.some((c) => c.endsWith('/cancel'))).toBe(false);
   });
 
+  it('a hold let go elsewhere (another tab or device) goes to /expired saying so, with time still on the clock', async () => {
+    const { router } = renderBar(400, { 'GET /bookings/reservation/h1': { ...reservation(at(400)), status: 'cancelled' } });
+    await vi.waitFor(() => expect(router.state.location.pathname).toBe('/expired'));
+    expect(router.state.location.state).toEqual({ released: true });
+  });
+
   it('a hold that ran out while the page was closed goes straight to /expired', async () => {
     const { router } = renderBar(-30);
     await vi.waitFor(() => expect(router.state.location.pathname).toBe('/expired'));

@@ -7,7 +7,7 @@ import { ClockIcon } from '../../components/ui/icons';
 import { formatCountdown } from '../../lib/timer';
 import { useGetReservationQuery, useGetSlotQuery } from './api';
 import { useWizardDispatch, useWizardSelector } from './booking-hooks';
-import { extendHold, resumeHold, tickHold } from './hold-actions';
+import { expiredState, extendHold, RELEASED_ELSEWHERE, resumeHold, tickHold } from './hold-actions';
 
 /** From this many seconds left the bar turns urgent and offers more time. */
 export const URGENT_SECONDS = 120;
@@ -73,7 +73,8 @@ export function CountdownBar() {
   // Another tab or device may have replaced this hold; then it is gone here too.
   const status = reservation.data?.id === holdId ? reservation.data?.status : undefined;
   useEffect(() => {
-    if (status === 'cancelled' || status === 'expired') navigate('/expired');
+    if (status === 'cancelled') navigate('/expired', { state: RELEASED_ELSEWHERE });
+    else if (status === 'expired') navigate('/expired');
   }, [status, navigate]);
 
   if (!hold) return null;
@@ -87,7 +88,7 @@ export function CountdownBar() {
     const result = await dispatch(extendHold());
     setExtending(false);
     if (extendHold.rejected.match(result)) {
-      if (result.payload?.data.code === 'HOLD_EXPIRED') navigate('/expired');
+      if (result.payload?.data.code === 'HOLD_EXPIRED') navigate('/expired', expiredState(remaining));
       else setExtendError(result.payload?.data.error ?? 'We could not add more time. Please try again.');
     }
   };

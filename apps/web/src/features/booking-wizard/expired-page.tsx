@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { useNavigate } from 'react-router';
+import { useLocation, useNavigate } from 'react-router';
 import { formatSessionTime, localDateOf } from '@kringle/contracts/dates';
 import { Button } from '../../components/ui/button';
 import { ClockIcon } from '../../components/ui/icons';
@@ -10,7 +10,7 @@ import { startOver, tryAgain } from './hold-actions';
 const dayName = new Intl.DateTimeFormat('en-AU', { timeZone: 'UTC', weekday: 'long', day: 'numeric', month: 'long' });
 
 /**
- * /expired: the hold ran out. Plain words, and the quickest way back: the same session held again
+ * /expired: the hold ran out, or was let go in another tab or on another device. Plain words, and the quickest way back: the same session held again
  * when it is still free, else the same day's other times, keeping location, type and packages;
  * or a clean start.
  */
@@ -23,6 +23,8 @@ export function ReservationExpiredPage() {
   const kept = location !== null && slotType !== undefined && lapsedSlotId !== null;
   const slot = useGetSlotQuery({ locationId: location?.id ?? '', slotId: lapsedSlotId ?? '' }, { skip: !kept, refetchOnMountOrArgChange: true });
   const [busy, setBusy] = useState(false);
+  const released = (useLocation().state as { released?: boolean } | null)?.released === true;
+  const canChoose = location !== null && slotType !== undefined;
 
   const session = slot.data && slot.data.kind === 'session' ? slot.data : null;
   const stillFree = session?.status === 'available';
@@ -45,9 +47,16 @@ export function ReservationExpiredPage() {
         <span aria-hidden="true" className="flex size-16 items-center justify-center rounded-full bg-gold-300/40 text-gold-700">
           <ClockIcon className="size-8" />
         </span>
-        <h1 className="text-3xl font-semibold text-ink-900 sm:text-4xl">Your time ran out</h1>
+        <h1 className="text-3xl font-semibold text-ink-900 sm:text-4xl">{released ? 'This session is no longer held' : 'Your time ran out'}</h1>
         <div className="flex max-w-md flex-col gap-3 text-base leading-relaxed text-ink-700">
-          <p>We held your session for you, but the timer ran out before the booking was finished, so the session has gone back on sale for other families.</p>
+          {released ? (
+            <p>
+              A session chosen in another tab or on another device let this one go: a family holds one session at a time. It has gone back on sale for other
+              families.
+            </p>
+          ) : (
+            <p>We held your session for you, but the timer ran out before the booking was finished, so the session has gone back on sale for other families.</p>
+          )}
           <p>Nothing was booked and you have not been charged.</p>
           {kept && session && location && (
             <p className="font-semibold text-ink-900" role="status">
@@ -68,7 +77,12 @@ export function ReservationExpiredPage() {
               Choose another time on {dayName.format(new Date(`${day}T00:00:00Z`))}
             </Button>
           )}
-          <Button variant={kept && session ? 'secondary' : 'primary'} onClick={again} disabled={busy} className="w-full sm:w-auto sm:min-w-56">
+          {released && canChoose && (
+            <Button onClick={() => void resume(false)} disabled={busy} aria-busy={busy} className="w-full sm:w-auto sm:min-w-56">
+              Choose a new time
+            </Button>
+          )}
+          <Button variant={(kept && session) || (released && canChoose) ? 'secondary' : 'primary'} onClick={again} disabled={busy} className="w-full sm:w-auto sm:min-w-56">
             Start again
           </Button>
         </div>

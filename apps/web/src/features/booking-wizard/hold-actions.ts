@@ -128,6 +128,12 @@ export const tryAgain = createAsyncThunk<boolean, Slot | null, ThunkConfig>('boo
   return false;
 });
 
+/** Navigation state for /expired (expired-page.tsx) when the hold was let go elsewhere (another tab or device), not run out. */
+export const RELEASED_ELSEWHERE = { released: true } as const;
+/** A HOLD_EXPIRED with more than this left on the clock here was not the clock's doing. */
+const CLOCK_SLACK_SECONDS = 5;
+export const expiredState = (secondsLeft: number) => (secondsLeft > CLOCK_SLACK_SECONDS ? { state: RELEASED_ELSEWHERE } : undefined);
+
 /** "Start again": the wizard from the first step, with nothing kept. */
 export const startOver = createAsyncThunk<void, void, ThunkConfig>('booking/startOver', (_, { dispatch }) => {
   dispatch(resetBooking());

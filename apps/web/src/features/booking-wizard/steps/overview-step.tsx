@@ -10,6 +10,7 @@ import { prevStep, setDetails } from '../booking-slice';
 import { activeItems, cartGstCents, cartTotalCents } from '../checkout/cart-math';
 import { placeOrder, PRICE_CODES } from '../checkout/checkout-actions';
 import { useCatalogue } from '../checkout/use-catalogue';
+import { expiredState } from '../hold-actions';
 import { StepFrame } from './step-frame';
 
 // The form, its validation library and the shared schema load with this step, not with /create-booking.
@@ -21,6 +22,7 @@ export function OverviewStep({ focusOnMount }: { focusOnMount: boolean }) {
   const dispatch = useWizardDispatch();
   const navigate = useNavigate();
   const { location, slotType, reservationData, packages, details } = useWizardSelector((s) => s.booking);
+  const secondsLeft = useWizardSelector((s) => s.timer.remaining);
   const slot = useGetSlotQuery({ locationId: location?.id ?? '', slotId: reservationData?.slotId ?? '' }, { skip: !location || !reservationData });
   const { catalogue } = useCatalogue();
   const [busy, setBusy] = useState(false);
@@ -41,7 +43,7 @@ export function OverviewStep({ focusOnMount }: { focusOnMount: boolean }) {
     setBusy(false);
     if (placeOrder.rejected.match(result)) {
       const error = result.payload?.data;
-      if (error?.code === 'HOLD_EXPIRED') return void navigate('/expired');
+      if (error?.code === 'HOLD_EXPIRED') return void navigate('/expired', expiredState(secondsLeft));
       if (error?.details?.length) setFieldErrors(error.details);
       const prices = PRICE_CODES.includes(error?.code ?? '');
       setProblem({

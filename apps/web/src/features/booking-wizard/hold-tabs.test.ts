@@ -1,0 +1,81 @@
+import { combineReducers, configureStore } from '@reduxjs/toolkit';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { bookingReducer, initialBookingState, upsertItem, type BookingState } from './booking-slice';
+import { followHoldAcrossTabs, PERSISTED_KEY } from './hold-tabs';
+import { setEndDate, timerReducer } from './timer-slice';
+import { stepIndex } from './wizard-steps';
+
+vi.mock('../../lib/deferred-toast', () => ({ toastSuccess: vi.fn(async () => {}) }));
+
+const inMinutes = (m: number) => new Date(Date.now() + m * 60_000).toISOString();
+const location = { id: 'loc-1', name: 'Kringle Sydney, Pitt Street', timezone: 'Australia/Sydney' } as unknown as BookingState['location'];
+const held = (holdId: string, slotId: string, expiresAt: string): BookingState => ({
+  ...initialBookingState,
+  location,
+  slotType: [{ id: 'type-1', name: 'Santa photos' }] as unknown as BookingState['slotType'],
+  reservationData: { holdId, slotId, expiresAt },
+  currentStep: stepIndex('package'),
+});
+
+function tab(booking: BookingState) {
+  const store = configureStore({ reducer: combineReducers({ booking: bookingReducer, timer: timerReducer }), preloadedState: { booking } });
+  if (booking.reservationData) store.dispatch(setEndDate(booking.reservationData.expiresAt));
+  const stop = followHoldAcrossTabs(store);
+  return { store, stop };
+}
+
+/** What the other tab's redux-persist writes, heard here as a `storage` event. */
+const otherTabWrites = (booking: BookingState, key = PERSISTED_KEY) =>
+  window.dispatchEvent(new StorageEvent('storage', { key, newValue: JSON.stringify({ auth: '{}', booking: JSON.stringify(booking), _persist: '{}' }) }));
+
+describe('the hold follows across tabs', () => {
+  let stops: Array<() => void> = [];
+  afterEach(() => {
+    stops.forEach((stop) => stop());
+    stops = [];
+  });
+  const open = (booking: BookingState) => {
+    const t = tab(booking);
+    stops.push(t.stop);
+    return t.store;
+  };
+
+  it('takes the other tab\'s wizard whole when it holds another session (the server let this one go)', async () => {
+    const { toastSuccess } = await import('../../lib/deferred-toast');
+    const store = open({ ...held('hold-A', 'slot-1', inMinutes(9)), currentStep: stepIndex('overview') });
+    const theirs = held('hold-B', 'slot-2', inMinutes(10));
+    otherTabWrites(theirs);
+    expect(store.getState().booking).toEqual(theirs);
+    expect(toastSuccess).toHaveBeenCalledWith('This tab now shows the session you chose in another tab.');
+  });
+
+  it('follows more time given to the same hold, and nothing else', () => {
+    const mine = held('hold-A', 'slot-1', inMinutes(2));
+    const store = open({ ...mine, currentStep: stepIndex('overview') });
+    const later = inMinutes(10);
+    otherTabWrites({ ...mine, reservationData: { ...mine.reservationData!, expiresAt: later }, packages: { p1: { _id: 'p1', type: 'package', totalQuantity: 1, totalPrice: 4995, remove: false } } });
+    expect(store.getState().booking.reservationData?.expiresAt).toBe(later);
+    expect(store.getState().timer.remaining).toBeGreaterThan(9 * 60);
+    expect(store.getState().booking.currentStep).toBe(stepIndex('overview'));
+    expect(store.getState().booking.packages).toEqual({});
+  });
+
+  it('lets the hold go here when the other tab let it go, and stops the countdown', () => {
+    const store = open(held('hold-A', 'slot-1', inMinutes(9)));
+    otherTabWrites({ ...held('hold-A', 'slot-1', inMinutes(9)), reservationData: null, currentStep: stepIndex('sessionTime') });
+    expect(store.getState().booking.reservationData).toBeNull();
+    expect(store.getState().booking.currentStep).toBe(stepIndex('sessionTime'));
+    expect(store.getState().timer.isRunning).toBe(false);
+  });
+
+  it('leaves a tab alone for changes that are not about the hold, other keys and unreadable values', () => {
+    const store = open(held('hold-A', 'slot-1', inMinutes(9)));
+    store.dispatch(upsertItem({ _id: 'p1', type: 'package', totalPrice: 4995 }));
+    const before = store.getState().booking;
+    otherTabWrites({ ...held('hold-A', 'slot-1', before.reservationData!.expiresAt), currentStep: stepIndex('terms') });
+    otherTabWrites(held('hold-B', 'slot-2', inMinutes(10)), 'kringle-auth-event');
+    window.dispatchEvent(new StorageEvent('storage', { key: PERSISTED_KEY, newValue: '{not json' }));
+    window.dispatchEvent(new StorageEvent('storage', { key: PERSISTED_KEY, newValue: null }));
+    expect(store.getState().booking).toBe(before);
+  });
+});

@@ -1,0 +1,55 @@
+import { toastSuccess } from '../../lib/deferred-toast';
+import { adoptBooking, setReservationData, type BookingState } from './booking-slice';
+import { setEndDate, stopTimer } from './timer-slice';
+
+/** Where redux-persist keeps the store (app/store.ts: `persist:` + its key). */
+export const PERSISTED_KEY = 'persist:kringle';
+
+export const HOLD_MOVED_MESSAGE = 'This tab now shows the session you chose in another tab.';
+
+/** The booking slice in redux-persist's stored form (each slice its own JSON string), or null. */
+function bookingIn(stored: string): BookingState | null {
+  try {
+    const root = JSON.parse(stored) as { booking?: unknown };
+    if (typeof root.booking !== 'string') return null;
+    const booking = JSON.parse(root.booking) as BookingState | null;
+    return booking && typeof booking === 'object' && 'currentStep' in booking ? booking : null;
+  } catch {
+    return null;
+  }
+}
+
+type WizardStore = { dispatch: (action: never) => unknown; getState: () => { booking: BookingState } };
+
+/**
+ * A family holds one session at a time: holding another releases the first, whichever tab asks.
+ * Each tab has its own wizard, so a tab left open kept showing a hold another tab had replaced,
+ * and learnt of it only at payment ("Your time ran out" with minutes still on its clock). Every
+ * change to the wizard is written to localStorage (redux-persist) and the other tabs hear it as a
+ * `storage` event: when the hold there is another one (taken, let go, booked), this tab takes that
+ * tab's wizard whole; when it is the same hold with more time, this tab's countdown follows.
+ * Changes that leave the hold alone (packages, steps) stay each tab's own.
+ */
+export function followHoldAcrossTabs(store: WizardStore): () => void {
+  const dispatch = store.dispatch as (action: unknown) => unknown;
+  const onStorage = (event: StorageEvent) => {
+    if (event.key !== PERSISTED_KEY || !event.newValue) return;
+    const theirs = bookingIn(event.newValue);
+    if (!theirs) return;
+    const ours = store.getState().booking.reservationData;
+    const held = theirs.reservationData ?? null;
+    if (ours?.holdId === held?.holdId) {
+      if (ours && held && ours.expiresAt !== held.expiresAt) {
+        dispatch(setReservationData(held));
+        dispatch(setEndDate(held.expiresAt));
+      }
+      return;
+    }
+    dispatch(adoptBooking(theirs));
+    // A new hold's countdown is started by the countdown bar (it follows the hold's id).
+    if (!held) dispatch(stopTimer());
+    else void toastSuccess(HOLD_MOVED_MESSAGE);
+  };
+  window.addEventListener('storage', onStorage);
+  return () => window.removeEventListener('storage', onStorage);
+}
