@@ -113,15 +113,49 @@ test('staff at the set: run sheet, QR and reference check-in, walk-in, CSV', asy
     await expect(result.getByRole('alert')).toContainText(`Booking ${laterBooking.reference} is for Kringle Sydney, Pitt Street`);
     await staff.screenshot({ path: `${DIR}/1024-wrong-day.png`, fullPage: true });
 
-    // A walk-in, paid in store.
-    await staff.getByRole('navigation', { name: 'Staff' }).getByRole('link', { name: 'Walk-in' }).click();
-    await staff.getByLabel('First name', { exact: true }).fill('Wally');
-    await staff.getByLabel('Last name').fill('Walker');
-    await staff.getByLabel('Child 1 first name').fill('Wren');
-    await staff.getByLabel('Quantity of Classic Print').selectOption('1');
-    await staff.getByRole('button', { name: 'Sell and mark paid in store' }).click();
-    await expect(staff.getByRole('status')).toContainText('Sold: KR-', { timeout: 15_000 });
-    const walkIn = /Sold: (KR-\w{5})/.exec((await staff.getByRole('status').textContent())!)![1]!;
+    // Walk-ins, paid in store, at a phone's width and a tablet's: nothing scrolls sideways; an empty
+    // sale is refused beside its fields; a sale takes the view and focus to its confirmation (the
+    // button is at the bottom) and leaves nothing of the family behind for the next one.
+    const families = [
+      { width: 390, height: 844, first: 'wally', last: 'walker', email: 'wally@example.com', shown: 'Wally Walker' },
+      { width: 768, height: 1024, first: 'ivy', last: 'berry-smith', email: '', shown: 'Ivy Berry-Smith' },
+      { width: 1024, height: 768, first: 'noel', last: 'frost', email: '', shown: 'Noel Frost' },
+    ];
+    const sold: string[] = [];
+    for (const family of families) {
+      await staff.setViewportSize({ width: family.width, height: family.height });
+      await staff.getByRole('navigation', { name: 'Staff' }).getByRole('link', { name: 'Walk-in' }).click();
+      await expect(staff.getByLabel('Quantity of Classic Print')).toBeVisible();
+      await expectAccessible(staff, `walk-in before a sale at ${family.width}`);
+      await staff.screenshot({ path: `${DIR}/${family.width}-walk-in-before-sale.png`, fullPage: true });
+      const sell = staff.getByRole('button', { name: 'Sell and mark paid in store' });
+      if (family.width === 390) {
+        await sell.click();
+        await expect(staff.getByLabel('First name', { exact: true })).toBeFocused();
+        await expect(staff.getByLabel('First name', { exact: true })).toHaveAccessibleDescription('Enter the first name.');
+        await expect(staff.getByRole('group', { name: 'Packages and add-ons' })).toHaveAccessibleDescription('Choose at least one package');
+        await expectAccessible(staff, 'walk-in refused at 390');
+        await staff.screenshot({ path: `${DIR}/390-walk-in-refused.png` });
+      }
+      await staff.getByLabel('First name', { exact: true }).fill(family.first);
+      await staff.getByLabel('Last name').fill(family.last);
+      if (family.email) await staff.getByLabel('E-mail for the receipt (optional)').fill(family.email);
+      await staff.getByLabel('Child 1 first name').fill('Wren');
+      await staff.getByLabel('Quantity of Classic Print').selectOption('1');
+      await sell.click();
+      const confirmation = staff.getByRole('status');
+      await expect(confirmation).toContainText('Sold: KR-', { timeout: 15_000 });
+      // Names as the customer app shows them, whatever case they were typed in.
+      await expect(confirmation).toContainText(`for ${family.shown},`);
+      await expect(confirmation).toBeFocused();
+      await expect(confirmation).toBeInViewport();
+      for (const field of ['First name', 'Last name', 'E-mail for the receipt (optional)', 'Child 1 first name']) await expect(staff.getByLabel(field, { exact: true })).toHaveValue('');
+      await expect(staff.getByText('Total $0.00')).toBeVisible();
+      await expectAccessible(staff, `walk-in sold at ${family.width}`);
+      await staff.screenshot({ path: `${DIR}/${family.width}-walk-in-sold.png` });
+      sold.push(/Sold: (KR-\w{5})/.exec((await confirmation.textContent())!)![1]!);
+    }
+    const walkIn = sold[0]!;
 
     // The run sheet has caught up by itself (polling), and exports the day as CSV.
     for (const width of WIDTHS) {
@@ -135,6 +169,7 @@ test('staff at the set: run sheet, QR and reference check-in, walk-in, CSV', asy
         if (name === 'run-sheet') {
           await expect(staff.getByRole('listitem').filter({ hasText: qrBooking.reference })).toContainText('Checked in');
           await expect(staff.getByRole('listitem').filter({ hasText: walkIn })).toContainText('Walk-in');
+          await expect(staff.getByRole('listitem').filter({ hasText: sold[1]! })).toContainText('Ivy Berry-Smith');
         }
         await expectAccessible(staff, `${name} at ${width}`);
         await staff.screenshot({ path: `${DIR}/${width}-${name}.png`, fullPage: true });
