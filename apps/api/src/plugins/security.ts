@@ -93,6 +93,8 @@ const PERMISSIONS_POLICY = 'camera=(), microphone=(), geolocation=(), payment=(s
  */
 const STAFF_PERMISSIONS_POLICY = PERMISSIONS_POLICY.replace('camera=()', 'camera=(self)');
 const isStaffPath = (url: string) => url === '/staff' || url.startsWith('/staff/') || url.startsWith('/staff?');
+/** Files the e-mails show (mailLogoUrl): webmail loads them from its own origin, so any site may. */
+const MAIL_ASSETS: ReadonlySet<string> = new Set(['/logo.png']);
 
 /** Security headers and CORS limited to the configured app origins. */
 export const securityPlugin = fp(async (app: FastifyInstance) => {
@@ -121,11 +123,12 @@ export const securityPlugin = fp(async (app: FastifyInstance) => {
   }));
   const pageHeaders = { ...securityHeaders, 'permissions-policy': PERMISSIONS_POLICY };
   const staffPageHeaders = { ...securityHeaders, 'permissions-policy': STAFF_PERMISSIONS_POLICY };
+  const mailAssetHeaders = { ...pageHeaders, 'cross-origin-resource-policy': 'cross-origin' };
   const hsts = securityHeaders['strict-transport-security'];
   const apiHeaders = { ...API_HEADERS, ...(hsts ? { 'strict-transport-security': hsts } : {}) };
   app.addHook('onRequest', function securityHeaders(request, reply, done) {
     const url = request.url;
-    reply.headers(url.startsWith('/api/') ? apiHeaders : isStaffPath(url) ? staffPageHeaders : pageHeaders);
+    reply.headers(url.startsWith('/api/') ? apiHeaders : isStaffPath(url) ? staffPageHeaders : MAIL_ASSETS.has(url) ? mailAssetHeaders : pageHeaders);
     // Before any other hook (auth, app check, rate limits, idempotency keys) or route reads them:
     // a NUL or a lone surrogate in the path, the query string or a header is refused here, once
     // for every route, instead of failing in PostgreSQL as a 500.

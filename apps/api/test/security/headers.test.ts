@@ -53,6 +53,7 @@ describe('security headers, CORS and the refresh cookie', () => {
     fs.mkdirSync(path.join(dist, 'assets'));
     fs.writeFileSync(path.join(dist, 'index.html'), '<!doctype html><title>Kringle</title><div id="root"></div>');
     fs.writeFileSync(path.join(dist, 'assets', 'app-abc123.js'), 'console.log(1)');
+    fs.writeFileSync(path.join(dist, 'logo.png'), fs.readFileSync(new URL('../../../web/public/logo.png', import.meta.url)));
     t = await createTestApp({ SERVE_WEB: 'true', WEB_DIST_DIR: dist });
     await register(t.app, 'cookie@example.com');
   });
@@ -84,6 +85,16 @@ describe('security headers, CORS and the refresh cookie', () => {
     const page = await t.app.inject('/login');
     expect(page.headers['content-type']).toMatch(/^text\/html/);
     expect(cspOf(page)['default-src']).toBe("'self'");
+    for (const url of ['/', '/assets/app-abc123.js']) expect((await t.app.inject(url)).headers['cross-origin-resource-policy'], url).toBe('same-origin');
+  });
+
+  it('lets webmail show the e-mails\' logo from its own origin, and nothing else', async () => {
+    const logo = await t.app.inject('/logo.png');
+    expect(logo.statusCode).toBe(200);
+    expect(logo.headers['content-type']).toBe('image/png');
+    expect(logo.headers['cross-origin-resource-policy']).toBe('cross-origin');
+    expectSecurityHeaders(logo, 'page');
+    expect((await t.app.inject('/logo.png?x=1')).headers['cross-origin-resource-policy']).toBe('same-origin');
   });
 
   it('answers URLs refused before routing with the contract body and the essential headers', async () => {

@@ -1,5 +1,5 @@
 import { greeting } from '@kringle/contracts/names';
-import { renderEmail } from '../mail/mail-layout';
+import { mailLogoUrl, renderEmail } from '../mail/mail-layout';
 import type { OutgoingMail } from '../mail/outbox.repository';
 
 interface ActionMailInput {
@@ -10,7 +10,7 @@ interface ActionMailInput {
 }
 
 // The app's logo sits at the root of the same origin the action link points to.
-const logoUrl = (link: string) => `${new URL(link).origin}/logo.svg`;
+const logoUrl = mailLogoUrl;
 
 export function verifyEmailMail({ brandName, to, firstName, link }: ActionMailInput): OutgoingMail {
   const subject = `Verify your email address for ${brandName}`;

@@ -31,7 +31,7 @@ describe('booking e-mails', () => {
     expect(mail.text).toContain('Free reschedule until: Fri 11 Dec, 10:40 am AEDT');
     expect(mail.text).toContain('Full refund until: Thu 10 Dec, 10:40 am AEDT');
     expect(mail.text).toContain('up to 2 times');
-    expect(mail.html).toContain('src="https://kringle.test/logo.svg"');
+    expect(mail.html).toContain('src="https://kringle.test/logo.png"');
   });
 
   it('follows the configured policy, not the defaults', () => {

@@ -2,7 +2,7 @@ import { formatSessionTime } from '@kringle/contracts/dates';
 import { formatAud } from '@kringle/contracts/money';
 import { greeting } from '@kringle/contracts/names';
 import { DEFAULT_POLICY, refundDeadline, rescheduleDeadline, type PolicyRules } from '@kringle/contracts/policy';
-import { renderEmail } from '../mail/mail-layout';
+import { mailLogoUrl, renderEmail } from '../mail/mail-layout';
 import type { OutgoingMail } from '../mail/outbox.repository';
 import type { BookingDetails } from './booking-rows.repository';
 import { bookingIcs } from './booking-calendar';
@@ -12,7 +12,7 @@ import { bookingSummary } from './booking-summary.email';
 const hi = (d: BookingDetails) => greeting(d.firstName);
 const when = (d: BookingDetails) => formatSessionTime(d.startAt, d.timezone);
 const itemLines = (d: BookingDetails) => d.booking.items.map((i) => `${i.quantity} × ${i.name}: ${formatAud(i.totalCents)}`);
-const logoUrl = (appUrl: string) => `${appUrl}/logo.svg`;
+const logoUrl = mailLogoUrl;
 
 export function bookingConfirmedMail(d: BookingDetails, brandName: string, appUrl: string, now: Date, policy: PolicyRules = DEFAULT_POLICY): OutgoingMail {
   const moves = policy.rescheduleLimit === 1 ? 'once' : `up to ${policy.rescheduleLimit} times`;

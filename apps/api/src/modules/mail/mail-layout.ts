@@ -1,7 +1,7 @@
 /**
  * The one e-mail layout (HTML and plain text) every Kringle mail uses, so all mail looks like the
  * brand: the web app's own colours (apps/web/src/index.css: festive-700 red, gold-400, cream-100,
- * ink-900, pine-700) and its mark (public/logo.svg beside the brand name in the display serif).
+ * ink-900, pine-700) and its mark (public/logo.png, drawn from logo.svg, beside the brand name in the display serif).
  *
  *   const { html, text } = renderEmail({
  *     brandName: app.config.BRAND_NAME,
@@ -28,7 +28,7 @@ export interface EmailContent {
   /** A small label/value table, e.g. session time, location, booking reference. */
   details?: { label: string; value: string }[];
   outro?: string | string[];
-  /** Absolute URL of the app's logo; mail apps that block images still show the brand name beside it. */
+  /** Absolute URL of the app's logo (mailLogoUrl); mail apps that block images still show the brand name beside it. */
   logoUrl?: string;
   /** An inline picture after the details (e.g. the check-in QR code, a `cid:` attachment). */
   image?: EmailImage;
@@ -94,6 +94,13 @@ function detailsTable(details: { label: string; value: string }[]): string {
   return `<table role="presentation" cellspacing="0" cellpadding="0" border="0" width="100%" style="margin:4px 0 24px;background:${COLOURS.cream};border:1px solid ${COLOURS.line};border-left:4px solid ${COLOURS.red};border-radius:10px;"><tr><td style="padding:12px 16px;">
 <table role="presentation" cellspacing="0" cellpadding="0" border="0" width="100%">${rows}</table></td></tr></table>`;
 }
+
+/**
+ * The logo mails show, at the root of the app's origin: a PNG, which mail apps render where many
+ * do not render SVG, served to any site (the security plugin's MAIL_ASSETS), since webmail shows
+ * it from its own origin.
+ */
+export const mailLogoUrl = (origin: string) => `${new URL(origin).origin}/logo.png`;
 
 function brandMark(brand: string, logoUrl: string | undefined): string {
   const logo = logoUrl ? `<img src="${escapeHtml(safeUrl(logoUrl))}" width="40" height="40" alt="" style="display:inline-block;vertical-align:middle;margin-right:10px;border:0;">` : '';

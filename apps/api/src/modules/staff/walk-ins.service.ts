@@ -12,7 +12,7 @@ import type { AuthClaims } from '../accounts/id-tokens';
 import { bookingSummary } from '../booking-lifecycle/booking-summary.email';
 import { newBookingReference } from '../checkout/booking-reference';
 import { priceLines } from '../checkout/cart.service';
-import { renderEmail } from '../mail/mail-layout';
+import { mailLogoUrl, renderEmail } from '../mail/mail-layout';
 import { enqueueMail } from '../mail/outbox.repository';
 import { bookingDetails } from '../booking-lifecycle/booking-rows.repository';
 import { invoiceNumber, receiptData } from '../orders/orders.service';
@@ -123,7 +123,7 @@ async function walkInReceiptMail(deps: Deps, tx: Tx, v: WalkInValues) {
     subject: `Your receipt: ${d.slotTypeName} (${v.reference})`,
     ...renderEmail({
       brandName: deps.config.BRAND_NAME,
-      logoUrl: `${deps.config.PUBLIC_URL}/logo.svg`,
+      logoUrl: mailLogoUrl(deps.config.PUBLIC_URL),
       title: 'Thank you for visiting Santa',
       intro: [greeting(v.firstName), `You are booked for ${d.slotTypeName}, paid in store. Your tax invoice is attached.`],
       details: [

@@ -1,6 +1,6 @@
 import { formatClockTime, formatSessionTime } from '@kringle/contracts/dates';
 import { greeting } from '@kringle/contracts/names';
-import { renderEmail } from '../mail/mail-layout';
+import { mailLogoUrl, renderEmail } from '../mail/mail-layout';
 import type { OutgoingMail } from '../mail/outbox.repository';
 
 export interface OfferMailFacts {
@@ -26,7 +26,7 @@ export function waitlistOfferMail(f: OfferMailFacts, brandName: string, appUrl: 
     subject: `A session came free: ${f.slotTypeName}, ${session}. It is yours until ${formatClockTime(f.expiresAt, f.timezone)}`,
     ...renderEmail({
       brandName,
-      logoUrl: `${appUrl}/logo.svg`,
+      logoUrl: mailLogoUrl(appUrl),
       title: 'A session is waiting for you',
       intro: [
         greeting(f.firstName),
