@@ -23,6 +23,10 @@ test('a declined card says so in plain words, and paying again with another card
   const alert = page.getByRole('alert').filter({ hasText: 'Payment not completed' });
   await expect(alert).toContainText('Your card was declined by your bank');
   await expect(alert).toContainText('You have not been charged');
+  // Focus on the reason, not lost to the page: the next Tab reaches the card fields.
+  await expect(alert).toBeFocused();
+  await page.keyboard.press('Tab');
+  await expect(page.getByLabel('Card number')).toBeFocused();
   await expect(page.getByRole('timer')).toBeVisible();
   await expectAccessible(page, 'declined');
   await shot(page, '7-payment-declined');

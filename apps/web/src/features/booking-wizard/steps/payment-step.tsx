@@ -33,9 +33,13 @@ export function PaymentStep({ focusOnMount }: { focusOnMount: boolean }) {
   const [busy, setBusy] = useState(false);
   const [problem, setProblem] = useState<string | null>(null);
   const problemBox = useRef<HTMLDivElement>(null);
-  // The reason is above the card form and Pay: bring it into view, clear of the sticky bars (html scroll-padding).
+  // The reason is above the card form and Pay: bring it into view, clear of the sticky bars (html
+  // scroll-padding). Pay was disabled while paying, which left focus on the page itself: focus the
+  // reason, so a keyboard reaches the card fields with the next Tab.
   useEffect(() => {
-    if (problem) problemBox.current?.scrollIntoView?.({ block: 'nearest' });
+    if (!problem) return;
+    problemBox.current?.scrollIntoView?.({ block: 'nearest' });
+    problemBox.current?.focus({ preventScroll: true });
   }, [problem]);
   const payLabel = `Pay ${formatAud(total)}`;
   const phone = usePhoneLayout();
@@ -98,7 +102,7 @@ export function PaymentStep({ focusOnMount }: { focusOnMount: boolean }) {
             <span className="text-2xl font-semibold tabular-nums text-ink-900">{formatAud(total)}</span>
           </p>
           {problem && (
-            <div ref={problemBox} role="alert" data-testid="payment-problem" className="rounded-2xl border border-festive-100 bg-festive-50 p-4 text-festive-900">
+            <div ref={problemBox} role="alert" tabIndex={-1} data-testid="payment-problem" className="rounded-2xl border border-festive-100 bg-festive-50 p-4 text-festive-900">
               <p className="font-semibold">Payment not completed</p>
               <p>{problem}</p>
               <p className="mt-1 text-sm text-ink-700">You have not been charged. Check the details or use another card, then press Pay again.</p>
