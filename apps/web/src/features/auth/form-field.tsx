@@ -31,7 +31,13 @@ export const FormField = forwardRef<HTMLInputElement, FormFieldProps>(function F
     <div className={clsx('flex flex-col gap-1.5', className)}>
       <label htmlFor={id} className="text-sm font-semibold text-ink-900">
         {label}
-        {optional && <span className="ml-1 font-normal text-ink-600">(optional)</span>}
+        {/* A real space: the margin alone left the accessible name "Mobile number(optional)". */}
+        {optional && (
+          <>
+            {' '}
+            <span className="font-normal text-ink-600">(optional)</span>
+          </>
+        )}
       </label>
       {hint && (
         <p id={hintId} className="text-sm text-ink-600">

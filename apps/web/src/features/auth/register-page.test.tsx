@@ -33,6 +33,7 @@ describe('RegisterPage', { timeout: 20_000 }, () => {
     expect(screen.getByLabelText('Password')).toHaveAccessibleDescription(/Use at least 8 characters/);
     // The phone is optional: left empty it is not an error.
     expect(screen.getByLabelText(/Mobile number/)).not.toHaveAttribute('aria-invalid');
+    expect(screen.getByRole('textbox', { name: 'Mobile number (optional)' })).toBeInTheDocument();
     expect(api.calls).toEqual([]);
   });
 
