@@ -4,6 +4,7 @@ import { Button } from '../../components/ui/button';
 import { track } from '../../lib/analytics';
 import { errorCode, errorMessage, fieldErrors } from './api-error';
 import { useRegisterMutation, useSendVerificationEmailMutation, useSignInMutation } from './api';
+import { forgetVerificationSent, noteVerificationSent } from './verification-sent';
 import type { RegisterForm } from '@kringle/contracts/accounts';
 import type { RegisterFormOutput } from './auth-form-schemas';
 import { useAuthDispatch } from './auth-hooks';
@@ -69,13 +70,18 @@ export function RegisterPage() {
     track('sign_up', { method: 'password' });
 
     const session = await signIn({ email: values.email, password: values.password });
+    // Noted before the session shows the verify screen, which reads it as it opens.
+    if (!session.error) noteVerificationSent();
     if (session.error || !(await dispatch(setSession(session.data)).unwrap())) {
       setProblem({ kind: 'signed-up-not-in' });
       return;
     }
     // Spec §8: a failure here is only logged; the verify screen offers 'Resend Email'.
     const sent = await sendVerification({ redirectUrl: window.location.origin });
-    if (sent.error) console.error('Verification email request failed after registration', sent.error);
+    if (sent.error) {
+      forgetVerificationSent();
+      console.error('Verification email request failed after registration', sent.error);
+    }
   });
 
   return (

@@ -3,6 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { toast } from 'sonner';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { apiError, customerToken, fakeApi, json, recordedEvents, renderAuthPage, session, testUser } from './auth-test-support';
+import { noteVerificationSent } from './verification-sent';
 import { VerifyEmailPage } from './verify-email-page';
 
 vi.mock('sonner', () => ({ toast: { error: vi.fn(), success: vi.fn() } }));
@@ -11,6 +12,7 @@ const signedIn = { user: testUser, idToken: customerToken, expiresAt: '2099-01-0
 
 describe('VerifyEmailPage (spec §2)', { timeout: 20_000 }, () => {
   beforeEach(() => {
+    window.sessionStorage.clear();
     window.__kringleAnalytics = [];
     vi.mocked(toast.error).mockClear();
     vi.mocked(toast.success).mockClear();
@@ -40,6 +42,14 @@ describe('VerifyEmailPage (spec §2)', { timeout: 20_000 }, () => {
     expect(screen.getByRole('button', { name: /^Resend Email \(60 s\)$/ })).toBeDisabled();
     expect(screen.getByText('You can ask for another link in 60 seconds.')).toBeInTheDocument();
     expect(recordedEvents()).toEqual(['resend_email_verification']);
+  });
+
+  it('straight after registering, Resend waits out the rest of the minute instead of meeting the limit', () => {
+    noteVerificationSent(Date.now() - 10_000);
+    const api = fakeApi({});
+    renderAuthPage(<VerifyEmailPage />, { path: '/bookings', auth: signedIn, fetchFn: api.fetchFn });
+    expect(screen.getByRole('button', { name: /^Resend Email \((50|49) s\)$/ })).toBeDisabled();
+    expect(screen.getByText(/^You can ask for another link in (50|49) seconds\.$/)).toBeInTheDocument();
   });
 
   it("counts down the server's Retry-After on a 429 and enables Resend when it ends", async () => {

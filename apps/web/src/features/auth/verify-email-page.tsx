@@ -9,6 +9,7 @@ import { userUpdated } from './auth-slice';
 import { useAuthDispatch, useAuthSelector } from './auth-hooks';
 import { AuthHeading, FormAlert, linkClasses } from './auth-ui';
 import { refreshSession, signOut } from './session';
+import { noteVerificationSent, secondsUntilResend } from './verification-sent';
 
 /** Spec §9: the verify button reloads the page this long after reloading the user. */
 export const VERIFY_RELOAD_DELAY_MS = 3000;
@@ -19,8 +20,11 @@ const VERIFY_FAILURE_FALLBACK = 'We could not check your account just now. Pleas
 export const RESEND_WAIT_SECONDS = 60;
 
 /** A wait counted down once a second: the seconds left, and a function that starts a wait. */
-function useCountdown(): [number, (seconds: number) => void] {
-  const [clock, setClock] = useState({ until: 0, now: 0 });
+function useCountdown(initialSeconds: () => number): [number, (seconds: number) => void] {
+  const [clock, setClock] = useState(() => {
+    const now = Date.now();
+    return { until: now + initialSeconds() * 1000, now };
+  });
   const running = clock.until > clock.now;
   useEffect(() => {
     if (!running) return;
@@ -47,7 +51,8 @@ export function VerifyEmailPage({ reloadPage = () => window.location.reload() }:
   const [sendVerification, { isLoading: sending }] = useSendVerificationEmailMutation();
   const [checking, setChecking] = useState<'idle' | 'checking' | 'reloading' | 'not-verified'>('idle');
   const [sent, setSent] = useState(false);
-  const [waitSeconds, startWait] = useCountdown();
+  // Straight after registering, the first e-mail is under a minute old: the button waits it out.
+  const [waitSeconds, startWait] = useCountdown(() => secondsUntilResend(RESEND_WAIT_SECONDS));
   const reloadTimer = useRef<number | undefined>(undefined);
 
   useEffect(() => () => window.clearTimeout(reloadTimer.current), []);
@@ -86,6 +91,7 @@ export function VerifyEmailPage({ reloadPage = () => window.location.reload() }:
     track('resend_email_verification');
     toast.success(result.data.message || RESEND_SUCCESS_FALLBACK);
     setSent(true);
+    noteVerificationSent();
     startWait(RESEND_WAIT_SECONDS);
   };
 
