@@ -76,6 +76,15 @@ async function expectActionInView(page: Page, name: string | RegExp) {
   const bar = page.getByTestId('phone-action-bar');
   await expect(bar).toBeInViewport({ ratio: 1 });
   await expect(bar.getByRole('button', { name })).toBeInViewport({ ratio: 1 });
+  // Every label on one line (a wrapped "Continue to payment" made a cramped two-line bar), nothing cut off.
+  for (const button of await bar.getByRole('button').all()) expect((await boxOf(button, 'bar button')).h, await button.textContent() ?? '').toBeLessThanOrEqual(48);
+  // Nothing reaches into the bar's side padding.
+  const edges = await bar.evaluate((el) => {
+    const box = el.getBoundingClientRect();
+    const pad = parseFloat(getComputedStyle(el).paddingRight);
+    return { right: box.right - pad, furthest: Math.max(...Array.from(el.querySelectorAll('button'), (b) => b.getBoundingClientRect().right)) };
+  });
+  expect(edges.furthest).toBeLessThanOrEqual(edges.right + 0.5);
   const tabs = await boxOf(page.getByTestId('bottom-tab-bar'), 'tab bar');
   expect(intersects(await boxOf(bar, 'action bar'), tabs)).toBe(false);
 }
@@ -133,6 +142,7 @@ test('the phone wizard: Continue in view on every step, the Help launcher over n
   await page.getByRole('button', { name: 'Continue' }).click();
   await expect(stepHeading(page)).toHaveText('Check your booking');
   await expectActionInView(page, 'Continue to payment');
+  await shot(page, '390-4b-overview');
   await checkBothEnds(page, 'overview');
   await page.getByRole('button', { name: 'Continue to payment' }).click();
 

@@ -27,16 +27,19 @@ export function PhoneActionBar({ children }: { children: ReactNode }) {
           <button
             type="button"
             onClick={() => dispatch(setShowCart(true))}
-            className="flex min-h-11 min-w-0 flex-col items-start justify-center rounded-xl px-1 text-left leading-tight hover:bg-cream-200"
+            className="flex min-h-11 shrink-0 flex-col items-start justify-center rounded-xl px-1 text-left leading-tight hover:bg-cream-200"
             aria-label={`View cart: ${count} item${count === 1 ? '' : 's'}, total ${formatAud(cartTotalCents(packages))} including GST`}
           >
             <span className="text-lg font-semibold tabular-nums text-ink-900" data-testid="cart-total">
               {formatAud(cartTotalCents(packages))}
             </span>
-            <span className="text-xs font-semibold text-festive-700">View cart ({count})</span>
+            <span className="whitespace-nowrap text-xs font-semibold text-festive-700">View cart ({count})</span>
           </button>
         )}
-        <div className="ml-auto flex items-center gap-2 [&>button:last-child]:px-5">{children}</div>
+        {/* One line each on a 390 px phone ("Continue to payment" beside Back and the total); narrower phones may wrap. */}
+        <div className="ml-auto flex min-w-0 items-center gap-1 [&>button]:px-3 [&>button]:text-sm min-[375px]:[&>button]:whitespace-nowrap">
+          {children}
+        </div>
       </div>
     </div>
   );
