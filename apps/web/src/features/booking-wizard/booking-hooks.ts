@@ -1,5 +1,5 @@
-import type { ThunkDispatch, UnknownAction } from '@reduxjs/toolkit';
-import { useDispatch, useSelector } from 'react-redux';
+import type { Store, ThunkDispatch, UnknownAction } from '@reduxjs/toolkit';
+import { useDispatch, useSelector, useStore } from 'react-redux';
 import type { BookingState } from './booking-slice';
 import type { TimerState } from './timer-slice';
 
@@ -11,3 +11,5 @@ export interface WizardRootState {
 
 export const useWizardDispatch = useDispatch.withTypes<ThunkDispatch<WizardRootState, unknown, UnknownAction>>();
 export const useWizardSelector = useSelector.withTypes<WizardRootState>();
+/** For a value needed once, at an event (not rendered): the countdown, without re-rendering every second. */
+export const useWizardStore = useStore.withTypes<Store<WizardRootState>>();

@@ -10,9 +10,10 @@ import { startOver, tryAgain } from './hold-actions';
 const dayName = new Intl.DateTimeFormat('en-AU', { timeZone: 'UTC', weekday: 'long', day: 'numeric', month: 'long' });
 
 /**
- * /expired: the hold ran out, or was let go in another tab or on another device. Plain words, and the quickest way back: the same session held again
- * when it is still free, else the same day's other times, keeping location, type and packages;
- * or a clean start.
+ * /expired: the hold ran out, or was let go in another tab or on another device. Plain words, and
+ * the quickest way back: the same session held again when it is still free, else the same day's
+ * other times (or, let go elsewhere, a new time), keeping location, type and packages; or a clean
+ * start.
  */
 export function ReservationExpiredPage() {
   const dispatch = useWizardDispatch();

@@ -5,7 +5,7 @@ import { formatSessionTime } from '@kringle/contracts/dates';
 import { formatAud } from '@kringle/contracts/money';
 import { Button } from '../../../components/ui/button';
 import { useGetSlotQuery } from '../api';
-import { useWizardDispatch, useWizardSelector } from '../booking-hooks';
+import { useWizardDispatch, useWizardSelector, useWizardStore } from '../booking-hooks';
 import { prevStep, setDetails } from '../booking-slice';
 import { activeItems, cartGstCents, cartTotalCents } from '../checkout/cart-math';
 import { placeOrder, PRICE_CODES } from '../checkout/checkout-actions';
@@ -22,7 +22,7 @@ export function OverviewStep({ focusOnMount }: { focusOnMount: boolean }) {
   const dispatch = useWizardDispatch();
   const navigate = useNavigate();
   const { location, slotType, reservationData, packages, details } = useWizardSelector((s) => s.booking);
-  const secondsLeft = useWizardSelector((s) => s.timer.remaining);
+  const store = useWizardStore();
   const slot = useGetSlotQuery({ locationId: location?.id ?? '', slotId: reservationData?.slotId ?? '' }, { skip: !location || !reservationData });
   const { catalogue } = useCatalogue();
   const [busy, setBusy] = useState(false);
@@ -43,7 +43,7 @@ export function OverviewStep({ focusOnMount }: { focusOnMount: boolean }) {
     setBusy(false);
     if (placeOrder.rejected.match(result)) {
       const error = result.payload?.data;
-      if (error?.code === 'HOLD_EXPIRED') return void navigate('/expired', expiredState(secondsLeft));
+      if (error?.code === 'HOLD_EXPIRED') return void navigate('/expired', expiredState(store.getState().timer.remaining));
       if (error?.details?.length) setFieldErrors(error.details);
       const prices = PRICE_CODES.includes(error?.code ?? '');
       setProblem({
