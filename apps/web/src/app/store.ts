@@ -90,7 +90,7 @@ setupListeners(store.dispatch);
 // Sign-out, sign-in, refreshes and staff refusals in one tab reach every tab (issue 14).
 followOtherTabs(store);
 // The hold, too: a session chosen in one tab replaces the one held in another (hold-tabs.ts).
-followHoldAcrossTabs(store);
+followHoldAcrossTabs(store, `persist:${persistConfig.key}`);
 
 const unsubscribe = store.subscribe(() => {
   if (store.getState().auth.initialised) {

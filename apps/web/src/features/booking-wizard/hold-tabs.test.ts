@@ -1,11 +1,13 @@
 import { combineReducers, configureStore } from '@reduxjs/toolkit';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { bookingReducer, initialBookingState, upsertItem, type BookingState } from './booking-slice';
-import { followHoldAcrossTabs, PERSISTED_KEY } from './hold-tabs';
+import { followHoldAcrossTabs } from './hold-tabs';
 import { setEndDate, timerReducer } from './timer-slice';
 import { stepIndex } from './wizard-steps';
 
 vi.mock('../../lib/deferred-toast', () => ({ toastSuccess: vi.fn(async () => {}) }));
+
+const PERSISTED_KEY = 'persist:kringle';
 
 const inMinutes = (m: number) => new Date(Date.now() + m * 60_000).toISOString();
 const location = { id: 'loc-1', name: 'Kringle Sydney, Pitt Street', timezone: 'Australia/Sydney' } as unknown as BookingState['location'];
@@ -20,7 +22,7 @@ const held = (holdId: string, slotId: string, expiresAt: string): BookingState =
 function tab(booking: BookingState) {
   const store = configureStore({ reducer: combineReducers({ booking: bookingReducer, timer: timerReducer }), preloadedState: { booking } });
   if (booking.reservationData) store.dispatch(setEndDate(booking.reservationData.expiresAt));
-  const stop = followHoldAcrossTabs(store);
+  const stop = followHoldAcrossTabs(store, PERSISTED_KEY);
   return { store, stop };
 }
 

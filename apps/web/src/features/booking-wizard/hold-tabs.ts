@@ -2,9 +2,6 @@ import { toastSuccess } from '../../lib/deferred-toast';
 import { adoptBooking, setReservationData, type BookingState } from './booking-slice';
 import { setEndDate, stopTimer } from './timer-slice';
 
-/** Where redux-persist keeps the store (app/store.ts: `persist:` + its key). */
-export const PERSISTED_KEY = 'persist:kringle';
-
 export const HOLD_MOVED_MESSAGE = 'This tab now shows the session you chose in another tab.';
 
 /** The booking slice in redux-persist's stored form (each slice its own JSON string), or null. */
@@ -28,12 +25,13 @@ type WizardStore = { dispatch: (action: never) => unknown; getState: () => { boo
  * change to the wizard is written to localStorage (redux-persist) and the other tabs hear it as a
  * `storage` event: when the hold there is another one (taken, let go, booked), this tab takes that
  * tab's wizard whole; when it is the same hold with more time, this tab's countdown follows.
- * Changes that leave the hold alone (packages, steps) stay each tab's own.
+ * Changes that leave the hold alone (packages, steps) stay each tab's own. `persistedKey`: the
+ * localStorage key redux-persist writes the store under (app/store.ts).
  */
-export function followHoldAcrossTabs(store: WizardStore): () => void {
+export function followHoldAcrossTabs(store: WizardStore, persistedKey: string): () => void {
   const dispatch = store.dispatch as (action: unknown) => unknown;
   const onStorage = (event: StorageEvent) => {
-    if (event.key !== PERSISTED_KEY || !event.newValue) return;
+    if (event.key !== persistedKey || !event.newValue) return;
     const theirs = bookingIn(event.newValue);
     if (!theirs) return;
     const ours = store.getState().booking.reservationData;
