@@ -102,6 +102,23 @@ describe('CountdownBar (spec §4 timer)', () => {
     expect(router.state.location.state).toEqual({ released: true });
   });
 
+  it('a new hold never shows the previous session while its own loads', async () => {
+    let answerSlot2: (r: Response) => void = () => {};
+    const slot2 = new Promise<Response>((resolve) => (answerSlot2 = resolve));
+    const { store } = renderBar(600, {
+      'GET /bookings/reservation/h2': { ...reservation(at(600)), id: 'h2', slotId: 's2' },
+      'GET /booking-slot/loc-1/slots/s2': () => slot2,
+    });
+    const bar = screen.getByTestId('hold-countdown');
+    await vi.waitFor(() => expect(bar).toHaveTextContent('10:40 am'));
+    act(() => {
+      store.dispatch(setReservationData({ holdId: 'h2', slotId: 's2', expiresAt: at(600) }));
+    });
+    expect(bar).not.toHaveTextContent('10:40 am');
+    answerSlot2(Response.json({ ...slot, id: 's2', startAt: '2026-12-06T00:30:00.000Z' }));
+    await vi.waitFor(() => expect(bar).toHaveTextContent('Sun 6 Dec, 11:30 am AEDT'));
+  });
+
   it('a hold that ran out while the page was closed goes straight to /expired', async () => {
     const { router } = renderBar(-30);
     await vi.waitFor(() => expect(router.state.location.pathname).toBe('/expired'));

@@ -79,8 +79,9 @@ export function CountdownBar() {
 
   if (!hold) return null;
   const urgent = remaining > 0 && remaining <= URGENT_SECONDS;
-  const refreshesLeft = reservation.data?.refreshesLeft ?? 0;
-  const sessionLabel = slot.data && location ? formatSessionTime(slot.data.startAt, location.timezone) : null;
+  const refreshesLeft = reservation.currentData?.refreshesLeft ?? 0;
+  // currentData, not data: while a new hold's session loads, data is still the previous session's.
+  const sessionLabel = slot.currentData && location ? formatSessionTime(slot.currentData.startAt, location.timezone) : null;
 
   const askForTime = async () => {
     setExtending(true);

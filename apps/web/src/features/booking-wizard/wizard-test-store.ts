@@ -23,7 +23,7 @@ export function wizardTestStore(answers: Record<string, unknown | Handler> = {})
     calls.push(key);
     const route = routes[key];
     if (route === undefined) return new Response(JSON.stringify({ error: 'Not found', code: 'NOT_FOUND' }), { status: 404 });
-    const body = typeof route === 'function' ? (route as Handler)(String(input), init) : route;
+    const body = typeof route === 'function' ? await (route as Handler)(String(input), init) : route;
     if (body instanceof Response) return body;
     return new Response(JSON.stringify(body), { status: 200, headers: { 'content-type': 'application/json' } });
   });

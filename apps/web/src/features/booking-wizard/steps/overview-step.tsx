@@ -85,7 +85,7 @@ export function OverviewStep({ focusOnMount }: { focusOnMount: boolean }) {
         <div>
           <dt className="text-sm text-ink-600">Session</dt>
           <dd className="font-semibold text-ink-900" data-testid="overview-session">
-            {slot.data ? formatSessionTime(slot.data.startAt, timezone) : '…'}
+            {slot.currentData ? formatSessionTime(slot.currentData.startAt, timezone) : '…'}
           </dd>
           <dd className="text-sm text-ink-700">
             {slotType[0]?.name}

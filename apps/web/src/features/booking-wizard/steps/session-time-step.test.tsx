@@ -17,7 +17,7 @@ const tomorrow = [slot('s-late', '2026-11-24T05:00:00.000Z')];
 // Sat 28 Nov, 10:00 am AEDT: well before the cut-off.
 const saturday = [slot('s-early', '2026-11-27T23:00:00.000Z')];
 
-function renderStep({ rescheduleFrom }: { rescheduleFrom?: string } = {}) {
+function renderStep({ rescheduleFrom, routes = {} }: { rescheduleFrom?: string; routes?: Record<string, unknown> } = {}) {
   const reservation = { id: 'h2', slotId: 's-late', bookingId: 'b1', status: 'active', expiresAt: '2099-01-01T00:00:00.000Z' };
   const t = wizardTestStore({
     'GET /booking-slot/loc-1/available-dates': {
@@ -30,6 +30,7 @@ function renderStep({ rescheduleFrom }: { rescheduleFrom?: string } = {}) {
     'GET /booking-slot/loc-1/available-slots': (url: string) => ({ timezone: location.timezone, items: new URL(url).searchParams.get('date') === '2026-11-28' ? saturday : tomorrow }),
     'POST /bookings/reservation': reservation,
     'POST /bookings/b1/reschedule': { id: 'b1', slot: { id: 's-late', startAt: tomorrow[0]!.startAt, endAt: tomorrow[0]!.endAt }, location, rescheduleCount: 1 },
+    ...routes,
   });
   t.store.dispatch(setLocation(location));
   if (rescheduleFrom) t.store.dispatch(startReschedule({ bookingId: 'b1', startAt: rescheduleFrom }));
@@ -115,5 +116,31 @@ describe('SessionTimeStep, rescheduling into the refund cut-off', () => {
     await userEvent.click(await screen.findByRole('button', { name: /4:00 pm/ }));
     await vi.waitFor(() => expect(calls).toContain('POST /bookings/reservation'));
     expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument();
+  });
+});
+
+describe('SessionTimeStep, choosing another day', () => {
+  beforeEach(() => vi.useFakeTimers({ toFake: ['Date'], now: Date.parse(NOW) }));
+  afterEach(() => vi.useRealTimers());
+
+  it("never lists the previous day's times under the new day while its own load", async () => {
+    let answerSaturday: () => void = () => {};
+    const saturdayLoaded = new Promise<void>((resolve) => (answerSaturday = resolve));
+    renderStep({
+      routes: {
+        'GET /booking-slot/loc-1/available-slots': async (url: string) => {
+          if (new URL(url).searchParams.get('date') !== '2026-11-28') return { timezone: location.timezone, items: tomorrow };
+          await saturdayLoaded;
+          return { timezone: location.timezone, items: saturday };
+        },
+      },
+    });
+    expect(await screen.findByRole('button', { name: /4:00 pm/ })).toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', { name: /28 November, few left: 1 session left/ }));
+    expect(await screen.findByRole('heading', { name: /28 November/ })).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: /4:00 pm/ })).not.toBeInTheDocument();
+    expect(screen.getByRole('status')).toHaveTextContent('Loading sessions');
+    answerSaturday();
+    expect(await screen.findByRole('button', { name: /10:00 am/ })).toBeInTheDocument();
   });
 });

@@ -161,14 +161,16 @@ export function SessionTimeStep({ focusOnMount }: { focusOnMount: boolean }) {
     dispatch(prevStep());
   };
 
-  const items = slots.data?.items ?? [];
+  // currentData, not data: right after another day is chosen, data is still the previous day's list.
+  const daySlots = slots.currentData;
+  const items = daySlots?.items ?? [];
   const suggestions = taken ? nextFreeSessions(items, taken.slot) : [];
-  const zone = (slots.data && dayZone(items, timezone)) ?? (date ? zoneAbbreviation(new Date(`${date}T12:00:00Z`), timezone) : '');
+  const zone = (daySlots && dayZone(items, timezone)) ?? (date ? zoneAbbreviation(new Date(`${date}T12:00:00Z`), timezone) : '');
   // Flips at the opening instant itself (useSalesOpen), not at the next render after it.
   const notOnSale = !salesOpen;
   const day = dates.data?.items.find((d) => d.date === date);
   // The list is the fresher count (live changes patch it); the calendar's is the fallback.
-  const free = slots.data ? items.filter((s) => s.kind === 'session' && s.status === 'available').length : (day?.available ?? 0);
+  const free = daySlots ? items.filter((s) => s.kind === 'session' && s.status === 'available').length : (day?.available ?? 0);
 
   return (
     <StepFrame
@@ -209,7 +211,7 @@ export function SessionTimeStep({ focusOnMount }: { focusOnMount: boolean }) {
               Times in {location?.suburb} local time{zone ? ` (${zone})` : ''}
             </p>
           </div>
-          {!notOnSale && day && (slots.data || !slots.isFetching) && (
+          {!notOnSale && day && (daySlots || !slots.isFetching) && (
             <DayNotice free={free} sessions={day.sessions} nextFree={nextFreeDay(dates.data?.items ?? [], date)} onJump={chooseDate} />
           )}
 
@@ -240,9 +242,9 @@ export function SessionTimeStep({ focusOnMount }: { focusOnMount: boolean }) {
             </p>
           )}
 
-          {slots.isLoading && <LoadingList label="Loading sessions" rows={2} />}
+          {!daySlots && slots.isFetching && <LoadingList label="Loading sessions" rows={2} />}
           {slots.isError && <LoadProblem what="the sessions" onRetry={() => void slots.refetch()} />}
-          {slots.data && (
+          {daySlots && (
             <SessionList slots={items} timezone={timezone} heldSlotId={hold?.slotId ?? null} currentSlotId={currentSlotId} pendingSlotId={pendingSlotId} onPick={(s) => void pick(s)} notOpenYet={notOnSale} />
           )}
         </section>

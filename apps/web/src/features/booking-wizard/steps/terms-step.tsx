@@ -19,7 +19,7 @@ export function TermsStep({ focusOnMount }: { focusOnMount: boolean }) {
   const [accepted, setAccepted] = useState(false);
   const timezone = location?.timezone ?? 'Australia/Sydney';
   const rules = useGetPolicyQuery();
-  const policy = slot.data && rules.data ? policyText(slot.data.startAt, timezone, rules.data) : null;
+  const policy = slot.currentData && rules.data ? policyText(slot.currentData.startAt, timezone, rules.data) : null;
 
   return (
     <StepFrame
@@ -39,10 +39,10 @@ export function TermsStep({ focusOnMount }: { focusOnMount: boolean }) {
     >
       {!policy && !rules.isError && <LoadingList label="Loading your session" rows={2} />}
       {rules.isError && <LoadProblem what="the booking policy" onRetry={() => void rules.refetch()} />}
-      {policy && slot.data && (
+      {policy && slot.currentData && (
         <div className="flex flex-col gap-3 rounded-2xl border border-cream-300 bg-cream-50 p-4 sm:p-5" data-testid="policy-dates">
           <p className="text-ink-700">
-            Your session: <strong className="text-ink-900">{formatSessionTime(slot.data.startAt, timezone)}</strong> at {location?.name}. Times are {location?.suburb} local time.
+            Your session: <strong className="text-ink-900">{formatSessionTime(slot.currentData.startAt, timezone)}</strong> at {location?.name}. Times are {location?.suburb} local time.
           </p>
           <ul className="flex flex-col gap-3">
             <li className="flex gap-3">
