@@ -41,6 +41,8 @@ export interface BookingState {
   currentStep: number;
   /** Who's coming, as given on Overview (kept when going back from Payment). */
   details?: BookingDetails | null;
+  /** When this wizard last took, changed or dropped its hold (ms): another tab's older write is stale (hold-tabs.ts). */
+  holdChangedAt?: number;
 }
 
 export const initialBookingState: BookingState = {
@@ -54,6 +56,10 @@ export const initialBookingState: BookingState = {
   lapsedSlotId: null,
   currentStep: FIRST_STEP,
 };
+
+/** Stamped in the action, not the reducer, so reducers stay pure. */
+type HoldChange = { at: number };
+const holdChange = (): HoldChange => ({ at: Date.now() });
 
 const bookingSlice = createSlice({
   name: 'booking',
@@ -81,9 +87,13 @@ const bookingSlice = createSlice({
     setShowCart(state, action: PayloadAction<boolean>) {
       state.showCart = action.payload;
     },
-    setReservationData(state, action: PayloadAction<ReservationData | null>) {
-      state.reservationData = action.payload;
-      if (action.payload) state.lapsedSlotId = null;
+    setReservationData: {
+      reducer(state, action: PayloadAction<ReservationData | null, string, HoldChange>) {
+        state.reservationData = action.payload;
+        state.holdChangedAt = action.meta.at;
+        if (action.payload) state.lapsedSlotId = null;
+      },
+      prepare: (hold: ReservationData | null) => ({ payload: hold, meta: holdChange() }),
     },
     setLapsedSlot(state, action: PayloadAction<string | null>) {
       state.lapsedSlotId = action.payload;
@@ -110,8 +120,9 @@ const bookingSlice = createSlice({
     resetStep(state) {
       state.currentStep = FIRST_STEP;
     },
-    resetBooking() {
-      return initialBookingState;
+    resetBooking: {
+      reducer: (_state, action: PayloadAction<undefined, string, HoldChange>): BookingState => ({ ...initialBookingState, holdChangedAt: action.meta.at }),
+      prepare: () => ({ payload: undefined, meta: holdChange() }),
     },
     /** Another tab's wizard, whole: it holds a different session now (hold-tabs.ts). */
     adoptBooking(_state, action: PayloadAction<BookingState>) {

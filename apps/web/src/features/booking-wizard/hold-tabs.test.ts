@@ -1,6 +1,6 @@
 import { combineReducers, configureStore } from '@reduxjs/toolkit';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { bookingReducer, initialBookingState, upsertItem, type BookingState } from './booking-slice';
+import { bookingReducer, initialBookingState, resetBooking, setReservationData, upsertItem, type BookingState } from './booking-slice';
 import { followHoldAcrossTabs } from './hold-tabs';
 import { setEndDate, timerReducer } from './timer-slice';
 import { stepIndex } from './wizard-steps';
@@ -79,5 +79,36 @@ describe('the hold follows across tabs', () => {
     window.dispatchEvent(new StorageEvent('storage', { key: PERSISTED_KEY, newValue: '{not json' }));
     window.dispatchEvent(new StorageEvent('storage', { key: PERSISTED_KEY, newValue: null }));
     expect(store.getState().booking).toBe(before);
+  });
+
+  it('ignores a write from before its own last hold change, which would bring back a hold the server let go', () => {
+    const store = open(held('hold-A', 'slot-1', inMinutes(9)));
+    const before = Date.now();
+    // This tab took another session: the server let hold-A go.
+    store.dispatch(setReservationData({ holdId: 'hold-B', slotId: 'slot-2', expiresAt: inMinutes(10) }));
+    expect(store.getState().booking.holdChangedAt).toBeGreaterThanOrEqual(before);
+    // The other tab's write of its older wizard (still on hold-A) lands afterwards.
+    otherTabWrites({ ...held('hold-A', 'slot-1', inMinutes(9)), holdChangedAt: before - 1_000 });
+    expect(store.getState().booking.reservationData?.holdId).toBe('hold-B');
+    // A later change there is followed as before.
+    const theirs = { ...held('hold-C', 'slot-3', inMinutes(10)), holdChangedAt: Date.now() + 1 };
+    otherTabWrites(theirs);
+    expect(store.getState().booking).toEqual(theirs);
+  });
+
+  it('never shortens its countdown for an older write of the same hold', () => {
+    const mine = held('hold-A', 'slot-1', inMinutes(10));
+    const store = open(mine);
+    otherTabWrites({ ...mine, reservationData: { ...mine.reservationData!, expiresAt: inMinutes(3) } });
+    expect(store.getState().booking.reservationData?.expiresAt).toBe(mine.reservationData!.expiresAt);
+  });
+
+  it('a booking paid or started over in another tab (the wizard reset) clears the hold here', () => {
+    const store = open({ ...held('hold-A', 'slot-1', inMinutes(9)), holdChangedAt: Date.now() - 1_000 });
+    const other = configureStore({ reducer: combineReducers({ booking: bookingReducer }) });
+    other.dispatch(resetBooking());
+    otherTabWrites(other.getState().booking);
+    expect(store.getState().booking.reservationData).toBeNull();
+    expect(store.getState().timer.isRunning).toBe(false);
   });
 });

@@ -25,7 +25,8 @@ type WizardStore = { dispatch: (action: never) => unknown; getState: () => { boo
  * change to the wizard is written to localStorage (redux-persist) and the other tabs hear it as a
  * `storage` event: when the hold there is another one (taken, let go, booked), this tab takes that
  * tab's wizard whole; when it is the same hold with more time, this tab's countdown follows.
- * Changes that leave the hold alone (packages, steps) stay each tab's own. `persistedKey`: the
+ * Changes that leave the hold alone (packages, steps) stay each tab's own, and a write older than
+ * this tab's last hold change (`holdChangedAt`) is ignored. `persistedKey`: the
  * localStorage key redux-persist writes the store under (app/store.ts).
  */
 export function followHoldAcrossTabs(store: WizardStore, persistedKey: string): () => void {
@@ -34,10 +35,14 @@ export function followHoldAcrossTabs(store: WizardStore, persistedKey: string): 
     if (event.key !== persistedKey || !event.newValue) return;
     const theirs = bookingIn(event.newValue);
     if (!theirs) return;
-    const ours = store.getState().booking.reservationData;
+    const mine = store.getState().booking;
+    // Writes can land out of order (each tab writes a while after its change): one from before
+    // this tab's last change to its hold would bring back a hold the server has let go.
+    if ((theirs.holdChangedAt ?? 0) < (mine.holdChangedAt ?? 0)) return;
+    const ours = mine.reservationData;
     const held = theirs.reservationData ?? null;
     if (ours?.holdId === held?.holdId) {
-      if (ours && held && ours.expiresAt !== held.expiresAt) {
+      if (ours && held && Date.parse(held.expiresAt) > Date.parse(ours.expiresAt)) {
         dispatch(setReservationData(held));
         dispatch(setEndDate(held.expiresAt));
       }
