@@ -71,7 +71,7 @@ describe('booking slice', () => {
       setReservationData({ holdId: 'h', slotId: 's', expiresAt: '2026-12-01T00:10:00Z' }),
     ]);
     const state = run([startReschedule({ bookingId: 'b-1' })], busy);
-    expect(state).toEqual({ ...initialBookingState, location, rescheduleData: { bookingId: 'b-1' } });
+    expect(state).toEqual({ ...initialBookingState, location, rescheduleData: { bookingId: 'b-1' }, holdChangedAt: expect.any(Number) });
   });
 
   it('a store reset clears everything', () => {

@@ -43,6 +43,8 @@ export interface BookingState {
   details?: BookingDetails | null;
   /** When this wizard last took, changed or dropped its hold (ms): another tab's older write is stale (hold-tabs.ts). */
   holdChangedAt?: number;
+  /** The hold this wizard last let go, ran out of or booked: other tabs showing it drop it too (hold-tabs.ts). */
+  droppedHoldId?: string | null;
 }
 
 export const initialBookingState: BookingState = {
@@ -60,6 +62,7 @@ export const initialBookingState: BookingState = {
 /** Stamped in the action, not the reducer, so reducers stay pure. */
 type HoldChange = { at: number };
 const holdChange = (): HoldChange => ({ at: Date.now() });
+const droppedBy = (state: BookingState) => state.reservationData?.holdId ?? state.droppedHoldId ?? null;
 
 const bookingSlice = createSlice({
   name: 'booking',
@@ -89,6 +92,7 @@ const bookingSlice = createSlice({
     },
     setReservationData: {
       reducer(state, action: PayloadAction<ReservationData | null, string, HoldChange>) {
+        state.droppedHoldId = action.payload ? null : droppedBy(state);
         state.reservationData = action.payload;
         state.holdChangedAt = action.meta.at;
         if (action.payload) state.lapsedSlotId = null;
@@ -104,9 +108,18 @@ const bookingSlice = createSlice({
     setDetails(state, action: PayloadAction<BookingDetails | null>) {
       state.details = action.payload;
     },
-    /** Spec §4: starting a reschedule resets the booking state, keeps the location, stores the data. */
-    startReschedule(state, action: PayloadAction<RescheduleData>) {
-      return { ...initialBookingState, location: state.location, rescheduleData: action.payload };
+    /**
+     * Spec §4: starting a reschedule resets the booking state, keeps the location, stores the data.
+     * A new wizard, so stamped; it lets no hold go on the server, so a booking in another tab keeps its own.
+     */
+    startReschedule: {
+      reducer: (state, action: PayloadAction<RescheduleData, string, HoldChange>): BookingState => ({
+        ...initialBookingState,
+        location: state.location,
+        rescheduleData: action.payload,
+        holdChangedAt: action.meta.at,
+      }),
+      prepare: (data: RescheduleData) => ({ payload: data, meta: holdChange() }),
     },
     nextStep(state) {
       state.currentStep = clampStep(state.currentStep + 1);
@@ -121,7 +134,11 @@ const bookingSlice = createSlice({
       state.currentStep = FIRST_STEP;
     },
     resetBooking: {
-      reducer: (_state, action: PayloadAction<undefined, string, HoldChange>): BookingState => ({ ...initialBookingState, holdChangedAt: action.meta.at }),
+      reducer: (state, action: PayloadAction<undefined, string, HoldChange>): BookingState => ({
+        ...initialBookingState,
+        holdChangedAt: action.meta.at,
+        droppedHoldId: droppedBy(state),
+      }),
       prepare: () => ({ payload: undefined, meta: holdChange() }),
     },
     /** Another tab's wizard, whole: it holds a different session now (hold-tabs.ts). */

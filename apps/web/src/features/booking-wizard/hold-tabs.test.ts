@@ -1,6 +1,6 @@
 import { combineReducers, configureStore } from '@reduxjs/toolkit';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { bookingReducer, initialBookingState, resetBooking, setReservationData, upsertItem, type BookingState } from './booking-slice';
+import { bookingReducer, initialBookingState, resetBooking, setReservationData, startReschedule, upsertItem, type BookingState } from './booking-slice';
 import { followHoldAcrossTabs } from './hold-tabs';
 import { setEndDate, timerReducer } from './timer-slice';
 import { stepIndex } from './wizard-steps';
@@ -64,7 +64,7 @@ describe('the hold follows across tabs', () => {
 
   it('lets the hold go here when the other tab let it go, and stops the countdown', () => {
     const store = open(held('hold-A', 'slot-1', inMinutes(9)));
-    otherTabWrites({ ...held('hold-A', 'slot-1', inMinutes(9)), reservationData: null, currentStep: stepIndex('sessionTime') });
+    otherTabWrites({ ...held('hold-A', 'slot-1', inMinutes(9)), reservationData: null, droppedHoldId: 'hold-A', currentStep: stepIndex('sessionTime') });
     expect(store.getState().booking.reservationData).toBeNull();
     expect(store.getState().booking.currentStep).toBe(stepIndex('sessionTime'));
     expect(store.getState().timer.isRunning).toBe(false);
@@ -103,9 +103,24 @@ describe('the hold follows across tabs', () => {
     expect(store.getState().booking.reservationData?.expiresAt).toBe(mine.reservationData!.expiresAt);
   });
 
+  it("a reschedule started in another tab and this tab's booking leave each other alone (no hold is let go)", () => {
+    const booking = open({ ...held('hold-A', 'slot-1', inMinutes(9)), holdChangedAt: Date.now() - 1_000 });
+    const reschedule = open({ ...held('hold-A', 'slot-1', inMinutes(9)), holdChangedAt: Date.now() - 1_000 });
+    // Both tabs hear every write here, as they would each other's.
+    reschedule.dispatch(startReschedule({ bookingId: 'b-1' }));
+    otherTabWrites(reschedule.getState().booking);
+    expect(booking.getState().booking.reservationData?.holdId).toBe('hold-A');
+    expect(reschedule.getState().booking.rescheduleData).toEqual({ bookingId: 'b-1' });
+    booking.dispatch(upsertItem({ _id: 'p1', type: 'package', totalPrice: 4995 }));
+    otherTabWrites(booking.getState().booking);
+    expect(reschedule.getState().booking.rescheduleData).toEqual({ bookingId: 'b-1' });
+    expect(booking.getState().booking.packages).toHaveProperty('p1');
+  });
+
   it('a booking paid or started over in another tab (the wizard reset) clears the hold here', () => {
     const store = open({ ...held('hold-A', 'slot-1', inMinutes(9)), holdChangedAt: Date.now() - 1_000 });
     const other = configureStore({ reducer: combineReducers({ booking: bookingReducer }) });
+    other.dispatch(setReservationData(store.getState().booking.reservationData));
     other.dispatch(resetBooking());
     otherTabWrites(other.getState().booking);
     expect(store.getState().booking.reservationData).toBeNull();

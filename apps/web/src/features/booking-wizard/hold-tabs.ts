@@ -23,11 +23,11 @@ type WizardStore = { dispatch: (action: never) => unknown; getState: () => { boo
  * Each tab has its own wizard, so a tab left open kept showing a hold another tab had replaced,
  * and learnt of it only at payment ("Your time ran out" with minutes still on its clock). Every
  * change to the wizard is written to localStorage (redux-persist) and the other tabs hear it as a
- * `storage` event: when the hold there is another one (taken, let go, booked), this tab takes that
- * tab's wizard whole; when it is the same hold with more time, this tab's countdown follows.
- * Changes that leave the hold alone (packages, steps) stay each tab's own, and a write older than
- * this tab's last hold change (`holdChangedAt`) is ignored. `persistedKey`: the
- * localStorage key redux-persist writes the store under (app/store.ts).
+ * `storage` event: when the other tab took another hold, or let go of (or booked) this one, this
+ * tab takes that tab's wizard whole; when it is the same hold with more time, this tab's countdown
+ * follows. Changes that leave the hold alone (packages, steps, a reschedule started) stay each
+ * tab's own, and a write older than this tab's last hold change (`holdChangedAt`) is ignored.
+ * `persistedKey`: the localStorage key redux-persist writes the store under (app/store.ts).
  */
 export function followHoldAcrossTabs(store: WizardStore, persistedKey: string): () => void {
   const dispatch = store.dispatch as (action: unknown) => unknown;
@@ -48,6 +48,9 @@ export function followHoldAcrossTabs(store: WizardStore, persistedKey: string): 
       }
       return;
     }
+    // A wizard without a hold (a reschedule started there) leaves this one's hold alone unless it
+    // let that very hold go: the server still keeps it.
+    if (!held && theirs.droppedHoldId !== ours?.holdId) return;
     dispatch(adoptBooking(theirs));
     // A new hold's countdown is started by the countdown bar (it follows the hold's id).
     if (!held) dispatch(stopTimer());
