@@ -5,7 +5,7 @@ import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Location } from '@kringle/contracts/catalogue';
 import type { Reservation } from '@kringle/contracts/reservations';
-import { setLocation, setReservationData } from './booking-slice';
+import { setCheckoutData, setLocation, setReservationData } from './booking-slice';
 import { CountdownBar } from './countdown-bar';
 import { SYDNEY_FIXTURE, wizardTestStore } from './wizard-test-store';
 
@@ -117,6 +117,23 @@ describe('CountdownBar (spec §4 timer)', () => {
     expect(bar).not.toHaveTextContent('10:40 am');
     answerSlot2(Response.json({ ...slot, id: 's2', startAt: '2026-12-06T00:30:00.000Z' }));
     await vi.waitFor(() => expect(bar).toHaveTextContent('Sun 6 Dec, 11:30 am AEDT'));
+  });
+
+  it('a hold booked in another tab or on another device goes to /expired', async () => {
+    const booked = { ...reservation(at(400)), status: 'checked_out', bookingId: 'b1' };
+    const elsewhere = renderBar(400, { 'GET /bookings/reservation/h1': booked });
+    await vi.waitFor(() => expect(elsewhere.router.state.location.pathname).toBe('/expired'));
+    expect(elsewhere.router.state.location.state).toEqual({ released: true });
+    elsewhere.router.dispose();
+  });
+
+  it('a hold this tab checked out (paying) stays on the wizard', async () => {
+    const booked = { ...reservation(at(400)), status: 'checked_out', bookingId: 'b1' };
+    const here = renderBar(400, { 'GET /bookings/reservation/h1': booked });
+    here.store.dispatch(setCheckoutData({ bookingId: 'b1', client_secret: 'cs', message: '' }));
+    await vi.waitFor(() => expect(here.calls).toContain('GET /bookings/reservation/h1'));
+    await new Promise((r) => setTimeout(r, 50));
+    expect(here.router.state.location.pathname).toBe('/create-booking');
   });
 
   it('a hold that ran out while the page was closed goes straight to /expired', async () => {

@@ -70,12 +70,15 @@ export function CountdownBar() {
     return () => window.clearInterval(id);
   }, [dispatch, navigate, isRunning]);
 
-  // Another tab or device may have replaced this hold; then it is gone here too.
-  const status = reservation.data?.id === holdId ? reservation.data?.status : undefined;
+  // Another tab or device may have replaced this hold, or booked it; then it is gone here too.
+  const checkedOutHere = useWizardSelector((s) => s.booking.checkoutData?.bookingId);
+  const current = reservation.data?.id === holdId ? reservation.data : undefined;
+  const bookedElsewhere = current?.status === 'checked_out' && current.bookingId !== checkedOutHere;
+  const status = current?.status;
   useEffect(() => {
-    if (status === 'cancelled') navigate('/expired', { state: RELEASED_ELSEWHERE });
+    if (status === 'cancelled' || bookedElsewhere) navigate('/expired', { state: RELEASED_ELSEWHERE });
     else if (status === 'expired') navigate('/expired');
-  }, [status, navigate]);
+  }, [status, bookedElsewhere, navigate]);
 
   if (!hold) return null;
   const urgent = remaining > 0 && remaining <= URGENT_SECONDS;

@@ -3,21 +3,23 @@ import userEvent from '@testing-library/user-event';
 import { Provider } from 'react-redux';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { describe, expect, it } from 'vitest';
-import { goToStep, setLocation, toggleSlotType } from './booking-slice';
+import { goToStep, setLocation, setReservationData, toggleSlotType } from './booking-slice';
 import { ReservationExpiredPage } from './expired-page';
 import { RELEASED_ELSEWHERE } from './hold-actions';
 import { SYDNEY_FIXTURE, wizardTestStore } from './wizard-test-store';
 import { stepIndex } from './wizard-steps';
 
-function renderExpired(state?: unknown) {
-  const t = wizardTestStore();
+function renderExpired(state?: unknown, answers: Record<string, unknown> = {}) {
+  const t = wizardTestStore(answers);
   t.store.dispatch(setLocation(SYDNEY_FIXTURE));
+  t.store.dispatch(setReservationData({ holdId: 'h1', slotId: 's1', expiresAt: '2099-01-01T00:00:00.000Z' }));
   t.store.dispatch(toggleSlotType(SYDNEY_FIXTURE.slotTypes[0]!));
   t.store.dispatch(goToStep(stepIndex('overview')));
   const router = createMemoryRouter(
     [
       { path: '/expired', element: <ReservationExpiredPage /> },
       { path: '/create-booking', element: <p>wizard</p> },
+      { path: '/bookings', element: <p>my bookings</p> },
     ],
     { initialEntries: [{ pathname: '/expired', state }] },
   );
@@ -44,5 +46,15 @@ describe('/expired', () => {
     expect(router.state.location.pathname).toBe('/create-booking');
     expect(store.getState().booking).toMatchObject({ location: { id: SYDNEY_FIXTURE.id }, currentStep: stepIndex('sessionTime') });
     expect(store.getState().booking.slotType).toHaveLength(1);
+  });
+
+  it('says so when the hold was booked elsewhere (not let go), clears the wizard and leads to My Bookings', async () => {
+    const checkedOut = { id: 'h1', slotId: 's1', locationId: 'loc-1', status: 'checked_out', expiresAt: '2099-01-01T00:00:00.000Z', refreshesLeft: 2, bookingId: 'b1' };
+    const { store, router } = renderExpired(RELEASED_ELSEWHERE, { 'GET /bookings/reservation/h1': checkedOut });
+    expect(await screen.findByRole('heading', { level: 1, name: 'This session was booked elsewhere' })).toBeInTheDocument();
+    expect(screen.queryByText('Nothing was booked and you have not been charged.')).not.toBeInTheDocument();
+    expect(store.getState().booking.reservationData).toBeNull();
+    await userEvent.click(screen.getByRole('button', { name: 'Go to My Bookings' }));
+    expect(router.state.location.pathname).toBe('/bookings');
   });
 });

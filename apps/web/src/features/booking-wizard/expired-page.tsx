@@ -1,9 +1,9 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { formatSessionTime, localDateOf } from '@kringle/contracts/dates';
 import { Button } from '../../components/ui/button';
 import { ClockIcon } from '../../components/ui/icons';
-import { useGetSlotQuery } from './api';
+import { useGetReservationQuery, useGetSlotQuery } from './api';
 import { useWizardDispatch, useWizardSelector } from './booking-hooks';
 import { startOver, tryAgain } from './hold-actions';
 
@@ -26,6 +26,17 @@ export function ReservationExpiredPage() {
   const [busy, setBusy] = useState(false);
   const released = (useLocation().state as { released?: boolean } | null)?.released === true;
   const canChoose = location !== null && slotType !== undefined;
+  // Let go elsewhere may mean booked elsewhere: another tab or device went on to pay with this hold.
+  const holdId = useWizardSelector((s) => s.booking.reservationData?.holdId);
+  const reservation = useGetReservationQuery(holdId ?? '', { skip: !released || !holdId, refetchOnMountOrArgChange: true });
+  const [bookedElsewhere, setBookedElsewhere] = useState(false);
+  const checkedOut = reservation.currentData?.status === 'checked_out';
+  useEffect(() => {
+    if (!checkedOut) return;
+    setBookedElsewhere(true);
+    // The wizard here would only reopen a hold that is now a booking.
+    void dispatch(startOver());
+  }, [checkedOut, dispatch]);
 
   const session = slot.data && slot.data.kind === 'session' ? slot.data : null;
   const stillFree = session?.status === 'available';
@@ -41,6 +52,8 @@ export function ReservationExpiredPage() {
     // Held again: the wizard continues at Package. Otherwise the Session step opens on the same day.
     navigate(held || !day ? '/create-booking' : `/create-booking?date=${day}`, { replace: true });
   };
+
+  if (bookedElsewhere) return <BookedElsewhere />;
 
   return (
     <section className="mx-auto flex w-full max-w-2xl flex-col gap-6 px-4 py-8 sm:px-8 sm:py-12">
@@ -85,6 +98,33 @@ export function ReservationExpiredPage() {
           )}
           <Button variant={(kept && session) || (released && canChoose) ? 'secondary' : 'primary'} onClick={again} disabled={busy} className="w-full sm:w-auto sm:min-w-56">
             Start again
+          </Button>
+        </div>
+      </div>
+    </section>
+  );
+}
+
+/** The hold became a booking in another tab or on another device: nothing is lost, it is in My Bookings. */
+function BookedElsewhere() {
+  const navigate = useNavigate();
+  return (
+    <section className="mx-auto flex w-full max-w-2xl flex-col gap-6 px-4 py-8 sm:px-8 sm:py-12">
+      <div className="flex flex-col items-center gap-5 rounded-2xl border border-cream-300 bg-cream-50 px-6 py-10 text-center shadow-sm">
+        <span aria-hidden="true" className="flex size-16 items-center justify-center rounded-full bg-gold-300/40 text-gold-700">
+          <ClockIcon className="size-8" />
+        </span>
+        <h1 className="text-3xl font-semibold text-ink-900 sm:text-4xl">This session was booked elsewhere</h1>
+        <div className="flex max-w-md flex-col gap-3 text-base leading-relaxed text-ink-700">
+          <p>It was booked in another tab or on another device, so there is nothing more to do here.</p>
+          <p>My Bookings shows the booking, and lets you finish paying if that is not done yet.</p>
+        </div>
+        <div className="flex w-full flex-col items-center gap-3">
+          <Button onClick={() => navigate('/bookings', { replace: true })} className="w-full sm:w-auto sm:min-w-56">
+            Go to My Bookings
+          </Button>
+          <Button variant="secondary" onClick={() => navigate('/create-booking', { replace: true })} className="w-full sm:w-auto sm:min-w-56">
+            Book another session
           </Button>
         </div>
       </div>

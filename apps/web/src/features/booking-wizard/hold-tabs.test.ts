@@ -117,6 +117,14 @@ describe('the hold follows across tabs', () => {
     expect(booking.getState().booking.packages).toHaveProperty('p1');
   });
 
+  it('a tab paying keeps its checkout when another tab drops the same hold (it found it booked)', () => {
+    const paying = { ...held('hold-A', 'slot-1', inMinutes(9)), holdChangedAt: Date.now() - 1_000, checkoutData: { bookingId: 'b1', client_secret: 'cs', message: '' } };
+    const store = open(paying);
+    otherTabWrites({ ...initialBookingState, holdChangedAt: Date.now(), droppedHoldId: 'hold-A' });
+    expect(store.getState().booking.reservationData?.holdId).toBe('hold-A');
+    expect(store.getState().booking.checkoutData?.bookingId).toBe('b1');
+  });
+
   it('a booking paid or started over in another tab (the wizard reset) clears the hold here', () => {
     const store = open({ ...held('hold-A', 'slot-1', inMinutes(9)), holdChangedAt: Date.now() - 1_000 });
     const other = configureStore({ reducer: combineReducers({ booking: bookingReducer }) });

@@ -49,8 +49,9 @@ export function followHoldAcrossTabs(store: WizardStore, persistedKey: string): 
       return;
     }
     // A wizard without a hold (a reschedule started there) leaves this one's hold alone unless it
-    // let that very hold go: the server still keeps it.
-    if (!held && theirs.droppedHoldId !== ours?.holdId) return;
+    // let that very hold go: the server still keeps it. A tab paying keeps its checkout: its hold
+    // is a booking now, which another tab that finds it gone (/expired) must not take away.
+    if (!held && (theirs.droppedHoldId !== ours?.holdId || mine.checkoutData)) return;
     dispatch(adoptBooking(theirs));
     // A new hold's countdown is started by the countdown bar (it follows the hold's id).
     if (!held) dispatch(stopTimer());
