@@ -31,12 +31,12 @@ export function ReservationExpiredPage() {
   const reservation = useGetReservationQuery(holdId ?? '', { skip: !released || !holdId, refetchOnMountOrArgChange: true });
   const [bookedElsewhere, setBookedElsewhere] = useState(false);
   const checkedOut = reservation.currentData?.status === 'checked_out';
+  // Kept once seen: clearing the wizard below drops the hold this answer is about.
+  if (checkedOut && !bookedElsewhere) setBookedElsewhere(true);
   useEffect(() => {
-    if (!checkedOut) return;
-    setBookedElsewhere(true);
     // The wizard here would only reopen a hold that is now a booking.
-    void dispatch(startOver());
-  }, [checkedOut, dispatch]);
+    if (bookedElsewhere) void dispatch(startOver());
+  }, [bookedElsewhere, dispatch]);
 
   const session = slot.data && slot.data.kind === 'session' ? slot.data : null;
   const stillFree = session?.status === 'available';
