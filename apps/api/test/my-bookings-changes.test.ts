@@ -78,7 +78,7 @@ describe('my bookings: cancel, reschedule, receipts, reminders', () => {
     const [mail] = await t.db.select().from(mailOutbox).where(eq(mailOutbox.toAddress, who.email)).orderBy(desc(mailOutbox.createdAt));
     expect(mail!.subject).toMatch(/^Cancelled:/);
     expect(mail!.text).toContain('refunding $');
-    expect(mail!.text).toMatch(/Get my refund receipt: https?:\/\/[^\s]+\/bookings\n/);
+    expect(mail!.text).toMatch(/Get my refund receipt: https?:\/\/[^\s]+\/bookings\?tab=past\n/);
     expect(mail!.text).toContain(`Reference: ${booking.reference}`);
 
     const invoice = await get(`/api/v1/orders/${booking.id}/orders/${orderId}/payment-receipt`, who);

@@ -11,6 +11,12 @@ export const DEFAULT_POLICY: PolicyRules = { rescheduleCutoffHours: 24, reschedu
 
 const HOUR = 3_600_000;
 
+/** "once", "twice", "3 times": how the policy texts (app and e-mails) say a limit. */
+export const times = (n: number) => (n === 1 ? 'once' : n === 2 ? 'twice' : `${n} times`);
+
+/** "1 hour", "48 hours". */
+export const hours = (n: number) => (n === 1 ? '1 hour' : `${n} hours`);
+
 export interface PolicyBooking {
   status: BookingStatus;
   startAt: Date;

@@ -1,7 +1,7 @@
 import { formatSessionTime } from '@kringle/contracts/dates';
 import { formatAud } from '@kringle/contracts/money';
 import { greeting } from '@kringle/contracts/names';
-import { DEFAULT_POLICY, refundDeadline, rescheduleDeadline, type PolicyRules } from '@kringle/contracts/policy';
+import { DEFAULT_POLICY, hours, refundDeadline, rescheduleDeadline, type PolicyRules } from '@kringle/contracts/policy';
 import { mailLogoUrl, renderEmail } from '../mail/mail-layout';
 import type { OutgoingMail } from '../mail/outbox.repository';
 import type { BookingDetails } from './booking-rows.repository';
@@ -14,8 +14,32 @@ const when = (d: BookingDetails) => formatSessionTime(d.startAt, d.timezone);
 const itemLines = (d: BookingDetails) => d.booking.items.map((i) => `${i.quantity} × ${i.name}: ${formatAud(i.totalCents)}`);
 const logoUrl = mailLogoUrl;
 
-export function bookingConfirmedMail(d: BookingDetails, brandName: string, appUrl: string, now: Date, policy: PolicyRules = DEFAULT_POLICY): OutgoingMail {
+/**
+ * This booking's deadlines as the Policy step showed them: a session booked inside a cut-off gets
+ * no date already past, but says what no longer applies.
+ */
+function policyLines(d: BookingDetails, now: Date, policy: PolicyRules) {
+  const moveBy = rescheduleDeadline(d.startAt, policy);
+  const refundBy = refundDeadline(d.startAt, policy);
+  const canMove = now < moveBy;
+  const canRefund = now < refundBy;
   const moves = policy.rescheduleLimit === 1 ? 'once' : `up to ${policy.rescheduleLimit} times`;
+  const refundTerms = 'cancel for a full refund until the refund date above; after that a cancellation is not refunded.';
+  const tooCloseToRefund = `the session is less than ${hours(policy.refundCutoffHours)} away.`;
+  const outro = canMove
+    ? `You can move this booking ${moves} for free until the reschedule date above, and ${canRefund ? refundTerms : `a cancellation is not refunded: ${tooCloseToRefund}`}`
+    : `This session is less than ${hours(policy.rescheduleCutoffHours)} away, so it can't be moved${canRefund ? `, but you can ${refundTerms}` : ', and a cancellation is not refunded.'}`;
+  return {
+    details: [
+      canMove ? { label: 'Free reschedule until', value: formatSessionTime(moveBy, d.timezone) } : { label: 'Reschedule', value: 'No longer possible' },
+      canRefund ? { label: 'Full refund until', value: formatSessionTime(refundBy, d.timezone) } : { label: 'Refund if cancelled', value: 'None' },
+    ],
+    outro,
+  };
+}
+
+export function bookingConfirmedMail(d: BookingDetails, brandName: string, appUrl: string, now: Date, policy: PolicyRules = DEFAULT_POLICY): OutgoingMail {
+  const terms = policyLines(d, now, policy);
   return {
     to: d.email,
     subject: `Booked: ${d.slotTypeName}, ${when(d)} (${d.booking.reference})`,
@@ -28,13 +52,12 @@ export function bookingConfirmedMail(d: BookingDetails, brandName: string, appUr
         ...bookingSummary(d),
         { label: 'Packages', value: itemLines(d).join('; ') || 'None' },
         { label: 'Total paid', value: `${formatAud(d.booking.amountCents)} (includes GST)` },
-        { label: 'Free reschedule until', value: formatSessionTime(rescheduleDeadline(d.startAt, policy), d.timezone) },
-        { label: 'Full refund until', value: formatSessionTime(refundDeadline(d.startAt, policy), d.timezone) },
+        ...terms.details,
       ],
       action: { label: 'See my bookings', url: `${appUrl}/bookings` },
       image: checkInImage(d),
       outro: [
-        `You can move this booking ${moves} for free until the reschedule date above, and cancel for a full refund until the refund date above; after that a cancellation is not refunded.`,
+        terms.outro,
         'The calendar file attached adds the session to your calendar.',
       ],
     }),
@@ -93,12 +116,12 @@ export function holdLapsedMail(d: BookingDetails, brandName: string, appUrl: str
   };
 }
 
-export function bookingCancelledMail(d: BookingDetails, brandName: string, appUrl: string, refundCents: number): OutgoingMail {
+export function bookingCancelledMail(d: BookingDetails, brandName: string, appUrl: string, refundCents: number, policy: PolicyRules = DEFAULT_POLICY): OutgoingMail {
   const refundLine =
     refundCents > 0
       ? `We are refunding ${formatAud(refundCents)} to your card. It can take 5 to 10 business days to appear.`
       : d.booking.amountCents > 0 && d.booking.status !== 'payment_pending'
-        ? 'As the session was less than the refund cut-off away, this cancellation is not refunded.'
+        ? `The session was less than ${hours(policy.refundCutoffHours)} away, so this cancellation is not refunded.`
         : 'Nothing was charged.';
   return {
     to: d.email,
@@ -111,8 +134,9 @@ export function bookingCancelledMail(d: BookingDetails, brandName: string, appUr
       details: [...bookingSummary(d), ...(refundCents > 0 ? [{ label: 'Refund', value: formatAud(refundCents) }] : [])],
       // Receipts are PDFs behind the family's sign-in, so the button opens My Bookings (signing in
       // first brings them back there) rather than carrying a download token anyone could forward.
-      action: refundCents > 0 ? { label: 'Get my refund receipt', url: `${appUrl}/bookings` } : { label: 'Book another session', url: `${appUrl}/create-booking` },
-      outro: refundCents > 0 ? ['Your refund receipt is on this booking in My Bookings: tap "Refund receipt" to download it.'] : undefined,
+      // A cancelled booking is listed under Past.
+      action: refundCents > 0 ? { label: 'Get my refund receipt', url: `${appUrl}/bookings?tab=past` } : { label: 'Book another session', url: `${appUrl}/create-booking` },
+      outro: refundCents > 0 ? ['Your refund receipt is on this booking under Past in My Bookings: tap "Refund receipt" to download it.'] : undefined,
     }),
   };
 }

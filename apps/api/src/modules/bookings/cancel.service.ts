@@ -50,7 +50,7 @@ export async function cancelBooking(deps: Deps, userId: string, bookingId: strin
     if (unpaid && order) await setOrder(tx, order.id, { status: 'failed' });
     const refund = refundCents > 0 && order ? await insertRefund(tx, { orderId: order.id, bookingId: booking.id, amountCents: refundCents, reason: 'customer_cancelled' }) : undefined;
     const details = await bookingDetails(tx, booking.id);
-    await enqueueMail(tx, bookingCancelledMail({ ...details, booking: { ...details.booking, status: booking.status } }, deps.config.BRAND_NAME, deps.config.PUBLIC_URL, refundCents));
+    await enqueueMail(tx, bookingCancelledMail({ ...details, booking: { ...details.booking, status: booking.status } }, deps.config.BRAND_NAME, deps.config.PUBLIC_URL, refundCents, policyOf(deps.config)));
     return { refund, slotId: booking.slotId, intentToCancel: unpaid && order?.paymentIntentId ? { orderId: order.id, id: order.paymentIntentId } : null };
   });
   // The session is free again: this process shows and offers it at once.

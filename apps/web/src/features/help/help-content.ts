@@ -1,5 +1,5 @@
+import { hours, times } from '@kringle/contracts/policy';
 import type { Policy } from '@kringle/contracts/policy-schema';
-import { hours, times } from '../../lib/policy-words';
 
 /** Help panel text: short answers to what families ask most. Numbers come from the policy in force. */
 export function helpFaq(policy: Policy | undefined): { question: string; answer: string }[] {

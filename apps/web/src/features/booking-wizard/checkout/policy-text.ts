@@ -1,7 +1,6 @@
 import { formatSessionTime } from '@kringle/contracts/dates';
-import { refundDeadline, rescheduleDeadline, type PolicyRules } from '@kringle/contracts/policy';
+import { hours, type PolicyRules, refundDeadline, rescheduleDeadline, times } from '@kringle/contracts/policy';
 import { serverNow } from '../../../lib/server-clock';
-import { hours, times } from '../../../lib/policy-words';
 
 export interface PolicyText {
   reschedule: string;
