@@ -93,6 +93,13 @@ for (const viewport of VIEWPORTS) {
     expect(purchase.params).toMatchObject({ currency: 'AUD', value: 59.9, transaction_id: reference });
     expect(purchase.params.items).toHaveLength(2);
 
+    // My Bookings opens at its top, wherever /success was scrolled to (it kept the old scroll).
+    await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
+    await page.getByRole('link', { name: 'Go to My Bookings' }).click();
+    await expect(page.getByRole('heading', { name: 'My Bookings', level: 1 })).toBeInViewport({ timeout: 20_000 });
+    await expect(page.getByRole('tab', { name: /Upcoming/ })).toBeInViewport();
+    expect(await page.evaluate(() => window.scrollY)).toBe(0);
+
     // The booking is confirmed and upcoming; the wizard starts afresh.
     expect(await upcomingReferences(page, customer.email, customer.password)).toContainEqual(expect.objectContaining({ reference, status: 'completed' }));
     await page.goto('/create-booking');

@@ -1,5 +1,5 @@
 import type { ComponentType } from 'react';
-import { Navigate, Outlet, type RouteObject } from 'react-router';
+import { Navigate, Outlet, type RouteObject, ScrollRestoration } from 'react-router';
 import { FullPageSpinner } from '../components/ui/spinner';
 import { AuthLayout } from '../features/auth/auth-layout';
 import { NotFoundPage } from './layout/not-found-page';
@@ -26,6 +26,8 @@ function Root() {
     <>
       <DocumentTitle />
       <RestoreSessionAfterPaint />
+      {/* A new page opens at its top (it kept the last page's scroll); Back returns to where it was. */}
+      <ScrollRestoration />
       <Outlet />
     </>
   );
