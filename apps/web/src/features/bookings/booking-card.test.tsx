@@ -40,6 +40,12 @@ describe('BookingCard', () => {
     expect(screen.queryByTestId('booking-deadlines')).toBeNull();
   });
 
+  it('a cancelled booking no longer counts its moves; who is coming is named for its booking', () => {
+    render(<BookingCard booking={aBooking({ status: 'cancelled', rescheduleCount: 1 })} tab="past" onAction={() => {}} policy={DEFAULT_POLICY} />);
+    expect(screen.queryByText('1 of 2 free moves used.')).toBeNull();
+    expect(screen.getByRole('region', { name: "Who's coming, KR-7K3Q9" })).toBeInTheDocument();
+  });
+
   it('marks walk-in bookings', () => {
     render(<BookingCard booking={aBooking({ source: 'walkin' })} tab="upcoming" onAction={() => {}} />);
     expect(screen.getByText('Walk-in booking')).toBeInTheDocument();

@@ -118,7 +118,8 @@ export function BookingCard({ booking, tab, orders, busy = null, onAction, editD
         </p>
       </div>
 
-      <section aria-label="Who's coming" className="flex flex-wrap items-end justify-between gap-2 rounded-xl border border-cream-200 px-3 py-2">
+      {/* Named for its booking: with two or more cards, landmarks with one name say nothing apart. */}
+      <section aria-label={`Who's coming, ${booking.reference}`} className="flex flex-wrap items-end justify-between gap-2 rounded-xl border border-cream-200 px-3 py-2">
         <DetailsSummary details={booking.details} />
         {tab === 'upcoming' && editDetails}
       </section>
@@ -140,7 +141,7 @@ export function BookingCard({ booking, tab, orders, busy = null, onAction, editD
           {booking.refundableCents > 0 && <li>Full refund until {formatSessionTime(refundDeadline(new Date(booking.slot.startAt), policy), booking.location.timezone)}</li>}
         </ul>
       )}
-      {policy && booking.rescheduleCount > 0 && (
+      {policy && booking.rescheduleCount > 0 && booking.status !== 'cancelled' && (
         <p className="text-sm text-ink-600">
           {booking.rescheduleCount} of {policy.rescheduleLimit} free moves used.
         </p>
