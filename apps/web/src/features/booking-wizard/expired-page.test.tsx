@@ -38,8 +38,10 @@ describe('/expired', () => {
   });
 
   it('says the session was let go elsewhere, and offers a new time keeping the choices', async () => {
-    const { store, router } = renderExpired(RELEASED_ELSEWHERE);
-    expect(screen.getByRole('heading', { level: 1 })).toHaveTextContent('This session is no longer held');
+    const cancelled = { id: 'h1', slotId: 's1', locationId: 'loc-1', status: 'cancelled', expiresAt: '2099-01-01T00:00:00.000Z', refreshesLeft: 2, bookingId: null };
+    const { store, router } = renderExpired(RELEASED_ELSEWHERE, { 'GET /bookings/reservation/h1': cancelled });
+    expect(screen.getByRole('status')).toHaveTextContent('Checking your session…');
+    expect(await screen.findByRole('heading', { level: 1 })).toHaveTextContent('This session is no longer held');
     expect(screen.getByText(/A session chosen in another tab or on another device let this one go/)).toBeInTheDocument();
     expect(screen.getByText('Nothing was booked and you have not been charged.')).toBeInTheDocument();
     await userEvent.click(screen.getByRole('button', { name: 'Choose a new time' }));

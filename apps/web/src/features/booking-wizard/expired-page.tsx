@@ -54,6 +54,14 @@ export function ReservationExpiredPage() {
   };
 
   if (bookedElsewhere) return <BookedElsewhere />;
+  // Until the reservation answers, "nothing was booked" might not be true.
+  if (released && holdId && reservation.isFetching && !reservation.currentData) {
+    return (
+      <p role="status" className="mx-auto px-4 py-12 text-ink-700">
+        Checking your session…
+      </p>
+    );
+  }
 
   return (
     <section className="mx-auto flex w-full max-w-2xl flex-col gap-6 px-4 py-8 sm:px-8 sm:py-12">
