@@ -93,5 +93,10 @@ for (const viewport of VIEWPORTS) {
   expect(moved.slot.id).not.toBe(booking.slot.id);
   await expect(cardOf(page, booking.reference).locator('time')).toHaveAttribute('datetime', moved.slot.startAt);
   expect((await recordedEvents(page)).map((e) => e.event)).toEqual(expect.arrayContaining(['reschedule', 'reschedule_session']));
+
+  // Shown once: a reload does not bring the notice back (another tab may have moved the booking since).
+  await page.reload();
+  await expect(cardOf(page, booking.reference)).toBeVisible({ timeout: 20_000 });
+  await expect(page.getByTestId('moved-notice')).toHaveCount(0);
 });
 }

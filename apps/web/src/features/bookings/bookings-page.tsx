@@ -1,6 +1,6 @@
 import * as Tabs from '@radix-ui/react-tabs';
-import { lazy, Suspense, useState } from 'react';
-import { useLocation, useSearchParams } from 'react-router';
+import { lazy, Suspense, useEffect, useState } from 'react';
+import { useLocation, useNavigate, useSearchParams } from 'react-router';
 import { CheckIcon } from '../../components/ui/icons';
 import { Button } from '../../components/ui/button';
 import { useBookingListInfiniteQuery, type BookingTab } from './api';
@@ -67,9 +67,15 @@ export function BookingsPage({ onBookNow, onReschedule, onContinuePayment }: Boo
   const tab: BookingTab = params.get('tab') === 'past' ? 'past' : 'upcoming';
   const actions = useBookingActions({ onReschedule, onContinuePayment });
   const policy = useGetPolicyQuery().data;
-  const routed = (useLocation().state as { moved?: MoveSummary } | null)?.moved ?? null;
-  const [dismissed, setDismissed] = useState(false);
-  const moved = dismissed ? null : routed;
+  const location = useLocation();
+  const navigate = useNavigate();
+  const routed = (location.state as { moved?: MoveSummary } | null)?.moved ?? null;
+  const [moved, setMoved] = useState(routed);
+  // Shown once, then taken out of the history entry: a reload or Back would bring back a move that
+  // may since have changed (another tab moved the booking again).
+  useEffect(() => {
+    if (routed) void navigate({ pathname: location.pathname, search: location.search }, { replace: true, state: null });
+  }, [routed, location.pathname, location.search, navigate]);
   // The same (cached) list the Upcoming tab shows: when it is empty, its empty state carries the one Book button.
   const upcoming = useBookingListInfiniteQuery('upcoming', { skip: tab !== 'upcoming' });
   const upcomingEmpty = tab === 'upcoming' && upcoming.isSuccess && upcoming.data.pages.every((p) => p.items.length === 0);
@@ -91,7 +97,7 @@ export function BookingsPage({ onBookNow, onReschedule, onContinuePayment }: Boo
         )}
       </header>
 
-      {moved && <MovedNotice moved={moved} onDismiss={() => setDismissed(true)} />}
+      {moved && <MovedNotice moved={moved} onDismiss={() => setMoved(null)} />}
 
       <WaitlistEntries />
 

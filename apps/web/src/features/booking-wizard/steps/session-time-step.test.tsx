@@ -102,6 +102,16 @@ describe('SessionTimeStep, rescheduling into the refund cut-off', () => {
     await vi.waitFor(() => expect(calls.filter((c) => c.startsWith('POST'))).toEqual(['POST /bookings/reservation', 'POST /bookings/b1/reschedule']));
   });
 
+  it('asks about the booking as it is now: moved in another tab since, the dialog says from where and which move', async () => {
+    const movedElsewhere = { id: 'b1', status: 'completed', rescheduleCount: 1, slot: { id: 's-other', startAt: '2026-12-06T00:00:00.000Z', endAt: '2026-12-06T00:10:00.000Z' } };
+    renderStep({ rescheduleFrom: '2026-12-05T00:00:00.000Z', routes: { 'GET /bookings/b1': movedElsewhere } });
+    await userEvent.click(await screen.findByRole('button', { name: /28 November, few left: 1 session left/ }));
+    await userEvent.click(await screen.findByRole('button', { name: /10:00 am/ }));
+    const confirm = await screen.findByRole('dialog', { name: 'Move your booking?' });
+    expect(within(confirm).getByTestId('move-from-to')).toHaveTextContent(/^FromSun 6 Dec, 11:00 am AEDTTo/);
+    expect(confirm).toHaveTextContent('This uses free move 2 of 2.');
+  });
+
   it('keeps looking without moving when the family chooses another time', async () => {
     const { calls } = renderStep({ rescheduleFrom: '2026-12-05T00:00:00.000Z' });
     await userEvent.click(await screen.findByRole('button', { name: /28 November, few left: 1 session left/ }));

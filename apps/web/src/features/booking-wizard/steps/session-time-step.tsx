@@ -4,7 +4,7 @@ import type { Slot } from '@kringle/contracts/catalogue';
 import { formatSessionTime, localDateOf, zoneAbbreviation } from '@kringle/contracts/dates';
 import { Button } from '../../../components/ui/button';
 import { toastSuccess } from '../../../lib/deferred-toast';
-import { useGetAvailableDatesQuery, useGetAvailableSlotsQuery, useGetSlotQuery } from '../api';
+import { useGetAvailableDatesQuery, useGetAvailableSlotsQuery, useGetBookingToMoveQuery, useGetSlotQuery } from '../api';
 import { useWizardDispatch, useWizardSelector } from '../booking-hooks';
 import { prevStep } from '../booking-slice';
 import { DatePicker, DatePickerKey, nextFreeDay } from '../date-picker';
@@ -61,9 +61,13 @@ export function SessionTimeStep({ focusOnMount }: { focusOnMount: boolean }) {
   const [lateMove, setLateMove] = useState<Slot | null>(null);
   const policy = useGetPolicyQuery().data;
   const [confirmMove, setConfirmMove] = useState<Slot | null>(null);
-  const from = typeof rescheduleData?.startAt === 'string' ? rescheduleData.startAt : undefined;
-  const movesUsed = typeof rescheduleData?.rescheduleCount === 'number' ? rescheduleData.rescheduleCount : 0;
-  const currentSlotId = typeof rescheduleData?.slotId === 'string' ? rescheduleData.slotId : null;
+  // The booking as it is now, over what was stored when the reschedule began: another tab may
+  // have moved it since, and the dialog's "from" and free moves must say so.
+  const toMove = useGetBookingToMoveQuery(rescheduleData?.bookingId ?? '', { skip: !rescheduling, refetchOnMountOrArgChange: true, refetchOnFocus: true });
+  const latest = toMove.currentData;
+  const from = latest?.slot.startAt ?? (typeof rescheduleData?.startAt === 'string' ? rescheduleData.startAt : undefined);
+  const movesUsed = latest?.rescheduleCount ?? (typeof rescheduleData?.rescheduleCount === 'number' ? rescheduleData.rescheduleCount : 0);
+  const currentSlotId = latest?.slot.id ?? (typeof rescheduleData?.slotId === 'string' ? rescheduleData.slotId : null);
 
   const locationId = location?.id ?? '';
   const slotTypeId = slotType?.id ?? '';
@@ -122,8 +126,10 @@ export function SessionTimeStep({ focusOnMount }: { focusOnMount: boolean }) {
         setError('The booking policy is still loading. Please try again in a moment.');
         return;
       }
+      // Asked again at the tap, so the question is about the booking as it is now.
+      const now = (await toMove.refetch()).data;
       // One confirmation: the late-move warning when the move loses the refund, else from → to.
-      if (moveLosesRefund(from, slot.startAt, policy)) setLateMove(slot);
+      if (moveLosesRefund(now?.slot.startAt ?? from, slot.startAt, policy)) setLateMove(slot);
       else setConfirmMove(slot);
       return;
     }
