@@ -48,6 +48,22 @@ describe('Join the waitlist (Session step)', () => {
     expect(events.map((e) => e.event)).toEqual(['waitlist_join']);
   });
 
+  it('does not offer a day the family already waits for (the panel forgets on Back), and says so', async () => {
+    const t = wizardTestStore({
+      'GET /waitlist': { items: [{ id: 'w1', locationId: 'loc-1', slotTypeId: 't1', date: '2026-12-06', status: 'waiting', position: 1, createdAt: '2026-11-24T00:00:00.000Z', offer: null }] },
+    });
+    render(
+      <Provider store={t.store}>
+        <MemoryRouter>
+          <WaitlistJoin locationId="loc-1" locationName={SYDNEY_FIXTURE.name} slotTypeId="t1" slotTypeName="Santa photos" days={days} shownDate="2026-12-06" />
+        </MemoryRouter>
+      </Provider>,
+    );
+    expect(await screen.findByText(/You are already on the waitlist for Sunday 6 December \(1st in line\)/)).toBeInTheDocument();
+    const select = screen.getByLabelText('Full day');
+    expect([...(select as HTMLSelectElement).options].map((o) => o.value)).toEqual(['2026-12-05']);
+  });
+
   it('shows nothing when no day is full', () => {
     const t = wizardTestStore();
     const { container } = render(

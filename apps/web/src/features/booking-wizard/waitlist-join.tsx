@@ -6,7 +6,7 @@ import { track } from '../../lib/analytics';
 import { ordinal, waitlistDayName as dayName } from '../../lib/waitlist-words';
 import type { ApiError } from '../../lib/base-query';
 import { useGetPolicyQuery } from '../../lib/policy-api';
-import { useJoinWaitlistMutation } from '../../lib/waitlist-api';
+import { useGetWaitlistQuery, useJoinWaitlistMutation } from '../../lib/waitlist-api';
 
 export interface WaitlistJoinProps {
   locationId: string;
@@ -31,12 +31,18 @@ export function WaitlistJoin({ locationId, locationName, slotTypeId, slotTypeNam
   const [problem, setProblem] = useState<string | null>(null);
   const [joined, setJoined] = useState<{ date: string; position: number } | null>(null);
   const policy = useGetPolicyQuery().data;
+  // Days already waited for (joined here, or earlier: the panel forgets on Back) are not offered again.
+  const entries = useGetWaitlistQuery().data ?? [];
+  const waiting = entries.filter((e) => e.locationId === locationId && e.slotTypeId === slotTypeId && full.some((d) => d.date === e.date));
   const selectId = useId();
   if (full.length === 0) return null;
-  const date = picked && full.some((d) => d.date === picked) ? picked : full.some((d) => d.date === shownDate) ? shownDate! : full[0]!.date;
+  const open = full.filter((d) => !waiting.some((e) => e.date === d.date));
+  const date = picked && open.some((d) => d.date === picked) ? picked : open.some((d) => d.date === shownDate) ? shownDate! : (open[0]?.date ?? null);
+  const earlier = waiting.filter((e) => e.date !== joined?.date);
 
   const submit = async () => {
     setProblem(null);
+    if (!date) return;
     const result = await join({ locationId, slotTypeId, date });
     if ('error' in result) {
       setProblem((result.error as ApiError).data?.error ?? 'We could not add you to the waitlist. Please try again.');
@@ -61,32 +67,43 @@ export function WaitlistJoin({ locationId, locationName, slotTypeId, slotTypeNam
           .
         </p>
       )}
-      {!joined && (
+      {earlier.length > 0 && (
+        <p className="text-ink-800">
+          You are already on the waitlist for {earlier.map((e) => `${dayName(e.date)} (${ordinal(e.position)} in line)`).join(', ')}. Your place is in{' '}
+          <Link to="/bookings" className="font-semibold text-festive-700 underline underline-offset-2">
+            My Bookings
+          </Link>
+          .
+        </p>
+      )}
+      {!joined && date && (
         <p className="text-ink-700">
           When a {slotTypeName} session at {locationName} frees up on a full day, the first family in line gets it, held for them
           {policy ? ` for ${policy.waitlistOfferMinutes} minutes` : ''}, with an e-mail.
         </p>
       )}
-      <div className="flex flex-col gap-2 sm:flex-row sm:items-end">
-        <label htmlFor={selectId} className="flex flex-1 flex-col gap-1 text-sm font-semibold text-ink-800">
-          Full day
-          <select
-            id={selectId}
-            value={date}
-            onChange={(e) => setPicked(e.target.value)}
-            className="min-h-11 rounded-xl border border-cream-300 bg-white px-3 text-base font-normal text-ink-900"
-          >
-            {full.map((d) => (
-              <option key={d.date} value={d.date}>
-                {dayName(d.date)}
-              </option>
-            ))}
-          </select>
-        </label>
-        <Button variant="secondary" onClick={() => void submit()} disabled={state.isLoading} className="sm:w-auto">
-          {state.isLoading ? 'Joining…' : 'Join the waitlist'}
-        </Button>
-      </div>
+      {date && (
+        <div className="flex flex-col gap-2 sm:flex-row sm:items-end">
+          <label htmlFor={selectId} className="flex flex-1 flex-col gap-1 text-sm font-semibold text-ink-800">
+            Full day
+            <select
+              id={selectId}
+              value={date}
+              onChange={(e) => setPicked(e.target.value)}
+              className="min-h-11 rounded-xl border border-cream-300 bg-white px-3 text-base font-normal text-ink-900"
+            >
+              {open.map((d) => (
+                <option key={d.date} value={d.date}>
+                  {dayName(d.date)}
+                </option>
+              ))}
+            </select>
+          </label>
+          <Button variant="secondary" onClick={() => void submit()} disabled={state.isLoading} className="sm:w-auto">
+            {state.isLoading ? 'Joining…' : 'Join the waitlist'}
+          </Button>
+        </div>
+      )}
       {problem && (
         <p role="alert" className="rounded-xl bg-festive-50 p-3 font-medium text-festive-800">
           {problem}

@@ -1,4 +1,4 @@
-import { screen, waitFor } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { memorySink, setAnalyticsSink } from '../../lib/analytics';
@@ -47,6 +47,14 @@ describe('My Bookings: the waitlist', () => {
     expect(screen.getByRole('timer')).toHaveTextContent(/^2:0\d$/);
     expect(screen.getByRole('link', { name: 'Continue booking' })).toHaveAttribute('href', `/create-booking?offer=${offered.offer.reservationId}`);
     await userEvent.click(screen.getByRole('button', { name: 'Leave the waitlist for Wednesday 16 December' }));
+    // Asked first, the safe answer focused: keeping the place changes nothing.
+    const ask = screen.getByRole('group', { name: 'Leave the waitlist for Wednesday 16 December?' });
+    expect(ask).toHaveTextContent('You give up your place (2nd in line) and cannot get it back.');
+    expect(within(ask).getByRole('button', { name: 'Keep my place' })).toHaveFocus();
+    await userEvent.click(within(ask).getByRole('button', { name: 'Keep my place' }));
+    expect(calls.some((c) => c.method === 'DELETE')).toBe(false);
+    await userEvent.click(screen.getByRole('button', { name: 'Leave the waitlist for Wednesday 16 December' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Yes, leave' }));
     await waitFor(() => expect(screen.queryByText('Wednesday 16 December')).not.toBeInTheDocument());
     expect(calls.some((c) => c.method === 'DELETE' && c.path === `/waitlist/${waiting.id}`)).toBe(true);
     expect(events).toEqual(['waitlist_leave']);

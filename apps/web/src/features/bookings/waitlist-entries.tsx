@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import type { WaitlistEntry } from '@kringle/contracts/waitlist';
 import { formatClockTime } from '@kringle/contracts/dates';
@@ -43,6 +43,11 @@ function OfferCountdown({ expiresAt, onEnd }: { expiresAt: string; onEnd: () => 
 function EntryCard({ entry, place, onLeave, busy, onOfferEnd }: { entry: WaitlistEntry; place: Location | undefined; onLeave: () => void; busy: boolean; onOfferEnd: () => void }) {
   const typeName = place?.slotTypes.find((t) => t.id === entry.slotTypeId)?.name ?? 'Session';
   const zone = place?.timezone ?? 'Australia/Sydney';
+  const [confirming, setConfirming] = useState(false);
+  const keep = useRef<HTMLButtonElement>(null);
+  useEffect(() => {
+    if (confirming) keep.current?.focus();
+  }, [confirming]);
   return (
     <li className="flex flex-col gap-3 rounded-2xl border border-cream-300 bg-cream-50 p-4 shadow-sm" data-testid="waitlist-entry">
       <div className="flex flex-col gap-0.5">
@@ -66,9 +71,28 @@ function EntryCard({ entry, place, onLeave, busy, onOfferEnd }: { entry: Waitlis
           You are <span className="font-semibold">{ordinal(entry.position)}</span> in line. We e-mail you if a session comes free.
         </p>
       )}
-      <Button variant="ghost" onClick={onLeave} disabled={busy} className="self-start" aria-label={`Leave the waitlist for ${dayName(entry.date)}`}>
-        Leave the waitlist
-      </Button>
+      {confirming ? (
+        // One tap gave up a place in line for good: ask first, with the safe answer focused.
+        <div role="group" aria-label={`Leave the waitlist for ${dayName(entry.date)}?`} className="flex flex-col gap-2 rounded-xl border border-cream-300 p-3">
+          <p className="text-ink-900">
+            {entry.offer
+              ? 'Leave the waitlist? The session held for you goes to the next family in line.'
+              : `Leave the waitlist? You give up your place (${ordinal(entry.position)} in line) and cannot get it back.`}
+          </p>
+          <div className="flex flex-wrap gap-2">
+            <Button ref={keep} variant="secondary" onClick={() => setConfirming(false)}>
+              Keep my place
+            </Button>
+            <Button variant="ghost" onClick={onLeave} disabled={busy} className="text-festive-800!">
+              Yes, leave
+            </Button>
+          </div>
+        </div>
+      ) : (
+        <Button variant="ghost" onClick={() => setConfirming(true)} disabled={busy} className="self-start" aria-label={`Leave the waitlist for ${dayName(entry.date)}`}>
+          Leave the waitlist
+        </Button>
+      )}
     </li>
   );
 }
