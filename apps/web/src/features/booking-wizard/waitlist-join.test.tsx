@@ -23,6 +23,16 @@ const days = [
   { date: '2026-12-06', available: 0, sessions: 40 },
 ];
 
+/** The panel on a Sydney Santa photos day list, Sunday 6 December on show. */
+const renderJoin = (store: ReturnType<typeof wizardTestStore>['store']) =>
+  render(
+    <Provider store={store}>
+      <MemoryRouter>
+        <WaitlistJoin locationId="loc-1" locationName={SYDNEY_FIXTURE.name} slotTypeId="t1" slotTypeName="Santa photos" days={days} shownDate="2026-12-06" />
+      </MemoryRouter>
+    </Provider>,
+  );
+
 describe('Join the waitlist (Session step)', () => {
   it('offers only the full days, preselects the one on show, joins it and says the place in line', async () => {
     let sent: unknown;
@@ -32,13 +42,7 @@ describe('Join the waitlist (Session step)', () => {
         return { id: 'w1', locationId: 'loc-1', slotTypeId: 't1', date: '2026-12-06', status: 'waiting', position: 2, createdAt: '2026-11-24T00:00:00.000Z', offer: null };
       },
     });
-    render(
-      <Provider store={t.store}>
-        <MemoryRouter>
-          <WaitlistJoin locationId="loc-1" locationName={SYDNEY_FIXTURE.name} slotTypeId="t1" slotTypeName="Santa photos" days={days} shownDate="2026-12-06" />
-        </MemoryRouter>
-      </Provider>,
-    );
+    renderJoin(t.store);
     const select = screen.getByLabelText('Full day');
     expect([...(select as HTMLSelectElement).options].map((o) => o.value)).toEqual(['2026-12-05', '2026-12-06']);
     expect(select).toHaveValue('2026-12-06');
@@ -52,13 +56,7 @@ describe('Join the waitlist (Session step)', () => {
     const t = wizardTestStore({
       'GET /waitlist': { items: [{ id: 'w1', locationId: 'loc-1', slotTypeId: 't1', date: '2026-12-06', status: 'waiting', position: 1, createdAt: '2026-11-24T00:00:00.000Z', offer: null }] },
     });
-    render(
-      <Provider store={t.store}>
-        <MemoryRouter>
-          <WaitlistJoin locationId="loc-1" locationName={SYDNEY_FIXTURE.name} slotTypeId="t1" slotTypeName="Santa photos" days={days} shownDate="2026-12-06" />
-        </MemoryRouter>
-      </Provider>,
-    );
+    renderJoin(t.store);
     expect(await screen.findByText(/You are already on the waitlist for Sunday 6 December \(1st in line\)/)).toBeInTheDocument();
     const select = screen.getByLabelText('Full day');
     expect([...(select as HTMLSelectElement).options].map((o) => o.value)).toEqual(['2026-12-05']);
