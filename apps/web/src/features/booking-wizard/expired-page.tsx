@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { formatSessionTime, localDateOf } from '@kringle/contracts/dates';
 import { Button } from '../../components/ui/button';
-import { ClockIcon } from '../../components/ui/icons';
+import { CheckIcon, ClockIcon } from '../../components/ui/icons';
 import { useGetReservationQuery, useGetSlotQuery } from './api';
 import { useWizardDispatch, useWizardSelector } from './booking-hooks';
 import { startOver, tryAgain } from './hold-actions';
@@ -119,8 +119,8 @@ function BookedElsewhere() {
   return (
     <section className="mx-auto flex w-full max-w-2xl flex-col gap-6 px-4 py-8 sm:px-8 sm:py-12">
       <div className="flex flex-col items-center gap-5 rounded-2xl border border-cream-300 bg-cream-50 px-6 py-10 text-center shadow-sm">
-        <span aria-hidden="true" className="flex size-16 items-center justify-center rounded-full bg-gold-300/40 text-gold-700">
-          <ClockIcon className="size-8" />
+        <span aria-hidden="true" className="flex size-16 items-center justify-center rounded-full bg-pine-50 text-pine-700">
+          <CheckIcon className="size-8" />
         </span>
         <h1 className="text-3xl font-semibold text-ink-900 sm:text-4xl">This session was booked elsewhere</h1>
         <div className="flex max-w-md flex-col gap-3 text-base leading-relaxed text-ink-700">
