@@ -3,7 +3,6 @@ import { useNavigate, useSearchParams } from 'react-router';
 import type { Slot } from '@kringle/contracts/catalogue';
 import { formatSessionTime, localDateOf, zoneAbbreviation } from '@kringle/contracts/dates';
 import { Button } from '../../../components/ui/button';
-import { toastSuccess } from '../../../lib/deferred-toast';
 import { useGetAvailableDatesQuery, useGetAvailableSlotsQuery, useGetBookingToMoveQuery, useGetSlotQuery } from '../api';
 import { useWizardDispatch, useWizardSelector } from '../booking-hooks';
 import { prevStep } from '../booking-slice';
@@ -140,9 +139,9 @@ export function SessionTimeStep({ focusOnMount }: { focusOnMount: boolean }) {
       setPendingSlotId(null);
       setConfirmMove(null);
       if (moveBookingTo.fulfilled.match(moved)) {
-        // Spec §4: a reschedule ends on the new confirmed time, shown in My Bookings with what changed.
+        // Spec §4: a reschedule ends on the new confirmed time, shown in My Bookings with what changed
+        // (its notice is the one message: a toast as well covered the page's heading on a phone).
         const to = formatSessionTime(moved.payload.slot.startAt, moved.payload.location.timezone);
-        void toastSuccess(`Your booking has moved to ${to}.`);
         const moveSummary = { reference: moved.payload.reference, from: from ? formatSessionTime(from, moved.payload.location.timezone) : null, to, movesUsed: moved.payload.rescheduleCount };
         void navigate('/bookings', { replace: true, state: { moved: moveSummary } });
         return;
