@@ -54,11 +54,6 @@ export const bookingApi = api.injectEndpoints({
         if (data) dispatch(bookingApi.util.upsertQueryData('getReservation', id, data));
       },
     }),
-    /** The booking being rescheduled, as it is now (another tab may have moved it since). */
-    getBookingToMove: build.query<Booking, string>({
-      query: (id) => `/bookings/${id}`,
-      providesTags: (_r, _e, id) => [{ type: 'GET_BOOKINGS', id }],
-    }),
     /** Moves a booking onto the session held for it (reschedule: no package or payment steps). */
     rescheduleBooking: build.mutation<Booking, { bookingId: string; reservationId: string }>({
       query: ({ bookingId, reservationId }) => ({ url: `/bookings/${bookingId}/reschedule`, method: 'POST', body: { reservationId } }),
@@ -77,7 +72,6 @@ export const {
   useGetAvailableSlotsQuery,
   useGetSlotQuery,
   useGetReservationQuery,
-  useGetBookingToMoveQuery,
   useCreateReservationMutation,
   useRefreshReservationMutation,
 } = bookingApi;

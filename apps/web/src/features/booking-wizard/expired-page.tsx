@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { type ReactNode, useEffect, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { formatSessionTime, localDateOf } from '@kringle/contracts/dates';
 import { Button } from '../../components/ui/button';
@@ -64,31 +64,12 @@ export function ReservationExpiredPage() {
   }
 
   return (
-    <section className="mx-auto flex w-full max-w-2xl flex-col gap-6 px-4 py-8 sm:px-8 sm:py-12">
-      <div className="flex flex-col items-center gap-5 rounded-2xl border border-cream-300 bg-cream-50 px-6 py-10 text-center shadow-sm">
-        <span aria-hidden="true" className="flex size-16 items-center justify-center rounded-full bg-gold-300/40 text-gold-700">
-          <ClockIcon className="size-8" />
-        </span>
-        <h1 className="text-3xl font-semibold text-ink-900 sm:text-4xl">{released ? 'This session is no longer held' : 'Your time ran out'}</h1>
-        <div className="flex max-w-md flex-col gap-3 text-base leading-relaxed text-ink-700">
-          {released ? (
-            <p>
-              A session chosen in another tab or on another device let this one go: a family holds one session at a time. It has gone back on sale for other
-              families.
-            </p>
-          ) : (
-            <p>We held your session for you, but the timer ran out before the booking was finished, so the session has gone back on sale for other families.</p>
-          )}
-          <p>Nothing was booked and you have not been charged.</p>
-          {kept && session && location && (
-            <p className="font-semibold text-ink-900" role="status">
-              {stillFree
-                ? `Good news: ${formatSessionTime(session.startAt, location.timezone)} is still free. Your location, visit and packages are kept.`
-                : `${formatSessionTime(session.startAt, location.timezone)} has been taken. Your location, visit and packages are kept, so you only need a new time.`}
-            </p>
-          )}
-        </div>
-        <div className="flex w-full flex-col items-center gap-3">
+    <OutcomeCard
+      icon={<ClockIcon className="size-8" />}
+      iconClassName="bg-gold-300/40 text-gold-700"
+      title={released ? 'This session is no longer held' : 'Your time ran out'}
+      actions={
+        <>
           {kept && session && stillFree && (
             <Button onClick={() => void resume(true)} disabled={busy} aria-busy={busy} className="w-full sm:w-auto sm:min-w-56">
               Hold the same session again
@@ -107,9 +88,26 @@ export function ReservationExpiredPage() {
           <Button variant={(kept && session) || (released && canChoose) ? 'secondary' : 'primary'} onClick={again} disabled={busy} className="w-full sm:w-auto sm:min-w-56">
             Start again
           </Button>
-        </div>
-      </div>
-    </section>
+        </>
+      }
+    >
+      {released ? (
+        <p>
+          A session chosen in another tab or on another device let this one go: a family holds one session at a time. It has gone back on sale for other
+          families.
+        </p>
+      ) : (
+        <p>We held your session for you, but the timer ran out before the booking was finished, so the session has gone back on sale for other families.</p>
+      )}
+      <p>Nothing was booked and you have not been charged.</p>
+      {kept && session && location && (
+        <p className="font-semibold text-ink-900" role="status">
+          {stillFree
+            ? `Good news: ${formatSessionTime(session.startAt, location.timezone)} is still free. Your location, visit and packages are kept.`
+            : `${formatSessionTime(session.startAt, location.timezone)} has been taken. Your location, visit and packages are kept, so you only need a new time.`}
+        </p>
+      )}
+    </OutcomeCard>
   );
 }
 
@@ -117,24 +115,38 @@ export function ReservationExpiredPage() {
 function BookedElsewhere() {
   const navigate = useNavigate();
   return (
-    <section className="mx-auto flex w-full max-w-2xl flex-col gap-6 px-4 py-8 sm:px-8 sm:py-12">
-      <div className="flex flex-col items-center gap-5 rounded-2xl border border-cream-300 bg-cream-50 px-6 py-10 text-center shadow-sm">
-        <span aria-hidden="true" className="flex size-16 items-center justify-center rounded-full bg-pine-50 text-pine-700">
-          <CheckIcon className="size-8" />
-        </span>
-        <h1 className="text-3xl font-semibold text-ink-900 sm:text-4xl">This session was booked elsewhere</h1>
-        <div className="flex max-w-md flex-col gap-3 text-base leading-relaxed text-ink-700">
-          <p>It was booked in another tab or on another device, so there is nothing more to do here.</p>
-          <p>My Bookings shows the booking, and lets you finish paying if that is not done yet.</p>
-        </div>
-        <div className="flex w-full flex-col items-center gap-3">
+    <OutcomeCard
+      icon={<CheckIcon className="size-8" />}
+      iconClassName="bg-pine-50 text-pine-700"
+      title="This session was booked elsewhere"
+      actions={
+        <>
           <Button onClick={() => navigate('/bookings', { replace: true })} className="w-full sm:w-auto sm:min-w-56">
             Go to My Bookings
           </Button>
           <Button variant="secondary" onClick={() => navigate('/create-booking', { replace: true })} className="w-full sm:w-auto sm:min-w-56">
             Book another session
           </Button>
-        </div>
+        </>
+      }
+    >
+      <p>It was booked in another tab or on another device, so there is nothing more to do here.</p>
+      <p>My Bookings shows the booking, and lets you finish paying if that is not done yet.</p>
+    </OutcomeCard>
+  );
+}
+
+/** /expired's one card: an icon, what happened in plain words, and the ways on. */
+function OutcomeCard({ icon, iconClassName, title, children, actions }: { icon: ReactNode; iconClassName: string; title: string; children: ReactNode; actions: ReactNode }) {
+  return (
+    <section className="mx-auto flex w-full max-w-2xl flex-col gap-6 px-4 py-8 sm:px-8 sm:py-12">
+      <div className="flex flex-col items-center gap-5 rounded-2xl border border-cream-300 bg-cream-50 px-6 py-10 text-center shadow-sm">
+        <span aria-hidden="true" className={`flex size-16 items-center justify-center rounded-full ${iconClassName}`}>
+          {icon}
+        </span>
+        <h1 className="text-3xl font-semibold text-ink-900 sm:text-4xl">{title}</h1>
+        <div className="flex max-w-md flex-col gap-3 text-base leading-relaxed text-ink-700">{children}</div>
+        <div className="flex w-full flex-col items-center gap-3">{actions}</div>
       </div>
     </section>
   );

@@ -1,14 +1,9 @@
-import type { Booking } from '@kringle/contracts/bookings';
 import type { Order } from '@kringle/contracts/orders';
 import { api } from '../../lib/api';
 
-/** The result pages' calls: the booking being paid for, and paying again while its hold lives. */
+/** The result pages' calls: the paid booking's orders, and paying again while its hold lives (the booking itself: lib/booking-api.ts). */
 export const paymentsApi = api.injectEndpoints({
   endpoints: (build) => ({
-    paidBooking: build.query<Booking, string>({
-      query: (id) => `/bookings/${id}`,
-      providesTags: (_r, _e, id) => [{ type: 'GET_BOOKINGS', id }],
-    }),
     /** The paid booking's orders: the one with a payment gives the receipt. */
     paidBookingOrders: build.query<Order[], string>({
       query: (id) => `/orders/${id}/orders`,
@@ -21,4 +16,4 @@ export const paymentsApi = api.injectEndpoints({
   }),
 });
 
-export const { usePaidBookingQuery, usePaidBookingOrdersQuery, useContinuePaymentMutation } = paymentsApi;
+export const { usePaidBookingOrdersQuery, useContinuePaymentMutation } = paymentsApi;

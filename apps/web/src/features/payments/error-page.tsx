@@ -5,7 +5,8 @@ import { AlertIcon, ClockIcon } from '../../components/ui/icons';
 import { serverNow } from '../../lib/server-clock';
 import { formatCountdown, remainingSeconds } from '../../lib/timer';
 import type { ApiError } from '../../lib/base-query';
-import { useContinuePaymentMutation, usePaidBookingQuery } from './api';
+import { useGetBookingQuery } from '../../lib/booking-api';
+import { useContinuePaymentMutation } from './api';
 import { ResultFrame } from './result-frame';
 
 export interface RetryPayment {
@@ -54,7 +55,7 @@ export function PaymentErrorPage({ onRetry, onStartAgain }: { onRetry: (retry: R
   }, [bookingId, continuePayment]);
 
   // A payment that went through after all (a late webhook, another tab) belongs on /success.
-  const booking = usePaidBookingQuery(bookingId, { skip: !bookingId || hold.kind === 'live' || hold.kind === 'checking' });
+  const booking = useGetBookingQuery(bookingId, { skip: !bookingId || hold.kind === 'live' || hold.kind === 'checking' });
   const secondsLeft = useSecondsLeft(hold.kind === 'live' ? hold.retry.expiresAt : null);
   const live = hold.kind === 'live' && secondsLeft > 0;
 

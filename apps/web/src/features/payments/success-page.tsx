@@ -9,7 +9,8 @@ import { Button, buttonClasses } from '../../components/ui/button';
 import { AlertIcon, CalendarIcon, CheckIcon } from '../../components/ui/icons';
 import { track } from '../../lib/analytics';
 import { downloadFile } from '../../lib/download-file';
-import { usePaidBookingOrdersQuery, usePaidBookingQuery } from './api';
+import { useGetBookingQuery } from '../../lib/booking-api';
+import { usePaidBookingOrdersQuery } from './api';
 import { CheckInQr } from '../../components/whos-coming/check-in-qr';
 import { DetailsSummary } from '../../components/whos-coming/details-summary';
 import { BookingSummary } from './booking-summary';
@@ -55,7 +56,7 @@ export function PaymentSuccessPage({ onConfirmed }: { onConfirmed?: (bookingId: 
   const failedAtBank = params.get('redirect_status') === 'failed';
   const [slow, setSlow] = useState(false);
   const [settled, setSettled] = useState(false);
-  const booking = usePaidBookingQuery(bookingId, { skip: !bookingId || failedAtBank, pollingInterval: settled ? 0 : CONFIRM_POLL_MS });
+  const booking = useGetBookingQuery(bookingId, { skip: !bookingId || failedAtBank, pollingInterval: settled ? 0 : CONFIRM_POLL_MS });
   const status = booking.data?.status;
   const orders = usePaidBookingOrdersQuery(bookingId, { skip: status !== 'completed' });
   const paidOrder = orders.data?.find((o) => o.paidAt !== null);

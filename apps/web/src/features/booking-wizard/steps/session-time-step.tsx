@@ -3,7 +3,8 @@ import { useNavigate, useSearchParams } from 'react-router';
 import type { Slot } from '@kringle/contracts/catalogue';
 import { formatSessionTime, localDateOf, zoneAbbreviation } from '@kringle/contracts/dates';
 import { Button } from '../../../components/ui/button';
-import { useGetAvailableDatesQuery, useGetAvailableSlotsQuery, useGetBookingToMoveQuery, useGetSlotQuery } from '../api';
+import { useGetAvailableDatesQuery, useGetAvailableSlotsQuery, useGetSlotQuery } from '../api';
+import { useGetBookingQuery } from '../../../lib/booking-api';
 import { useWizardDispatch, useWizardSelector } from '../booking-hooks';
 import { prevStep } from '../booking-slice';
 import { DatePicker, DatePickerKey, nextFreeDay } from '../date-picker';
@@ -62,7 +63,7 @@ export function SessionTimeStep({ focusOnMount }: { focusOnMount: boolean }) {
   const [confirmMove, setConfirmMove] = useState<Slot | null>(null);
   // The booking as it is now, over what was stored when the reschedule began: another tab may
   // have moved it since, and the dialog's "from" and free moves must say so.
-  const toMove = useGetBookingToMoveQuery(rescheduleData?.bookingId ?? '', { skip: !rescheduling, refetchOnMountOrArgChange: true, refetchOnFocus: true });
+  const toMove = useGetBookingQuery(rescheduleData?.bookingId ?? '', { skip: !rescheduling, refetchOnMountOrArgChange: true, refetchOnFocus: true });
   const latest = toMove.currentData;
   const from = latest?.slot.startAt ?? (typeof rescheduleData?.startAt === 'string' ? rescheduleData.startAt : undefined);
   const movesUsed = latest?.rescheduleCount ?? (typeof rescheduleData?.rescheduleCount === 'number' ? rescheduleData.rescheduleCount : 0);
