@@ -5,7 +5,7 @@ import { MemoryRouter } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Slot } from '@kringle/contracts/catalogue';
 import { setLocation, startReschedule, toggleSlotType } from '../booking-slice';
-import { moveLosesRefund } from '../late-move-dialog';
+import { moveLosesRefund } from '../move-confirm-dialog';
 import { POLICY_FIXTURE, SYDNEY_FIXTURE, wizardTestStore } from '../wizard-test-store';
 import { SessionTimeStep } from './session-time-step';
 
@@ -71,8 +71,10 @@ describe('SessionTimeStep, rescheduling into the refund cut-off', () => {
     await userEvent.click(await screen.findByRole('button', { name: /4:00 pm/ }));
 
     const dialog = await screen.findByRole('alertdialog', { name: 'Move to a session without a refund?' });
-    expect(within(dialog).getByText('Tue 24 Nov, 4:00 pm AEDT')).toBeInTheDocument();
-    expect(within(dialog).getByText(/is less than 48 hours away/)).toBeInTheDocument();
+    // The same from → to and free-move count as any move, and the warning with them.
+    expect(within(dialog).getByTestId('move-from-to')).toHaveTextContent(/^FromSat 5 Dec, 11:00 am AEDTToTue 24 Nov, 4:00 pm AEDT$/);
+    expect(within(dialog).getByText('The new time is less than 48 hours away.', { exact: false })).toBeInTheDocument();
+    expect(within(dialog).getByText(/uses free move 1 of 2/)).toBeInTheDocument();
     expect(within(dialog).getByText(/cancel it later, there is no refund/)).toBeInTheDocument();
     // The safe choice has focus, so an accidental Enter does not move the booking.
     expect(within(dialog).getByRole('button', { name: 'Choose another time' })).toHaveFocus();

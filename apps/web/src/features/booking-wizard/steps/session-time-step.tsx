@@ -12,8 +12,7 @@ import { DayNotice } from '../day-notice';
 import { useSlotChangesQuery } from '../live-slots';
 import { moveBookingTo, releaseHold, takeHold } from '../hold-actions';
 import { useGetPolicyQuery } from '../../../lib/policy-api';
-import { LateMoveDialog, moveLosesRefund } from '../late-move-dialog';
-import { MoveConfirmDialog } from '../move-confirm-dialog';
+import { MoveConfirmDialog, moveLosesRefund } from '../move-confirm-dialog';
 import { SalesCountdown, useSalesOpen } from '../sales-countdown';
 import { dayZone, SessionList, sessionTime } from '../session-list';
 import { LoadingList, LoadProblem } from './load-states';
@@ -58,9 +57,8 @@ export function SessionTimeStep({ focusOnMount }: { focusOnMount: boolean }) {
   const [pendingSlotId, setPendingSlotId] = useState<string | null>(null);
   const [taken, setTaken] = useState<TakenNotice | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const [lateMove, setLateMove] = useState<Slot | null>(null);
   const policy = useGetPolicyQuery().data;
-  const [confirmMove, setConfirmMove] = useState<Slot | null>(null);
+  const [confirmMove, setConfirmMove] = useState<{ slot: Slot; losesRefund: boolean } | null>(null);
   // The booking as it is now, over what was stored when the reschedule began: another tab may
   // have moved it since, and the dialog's "from" and free moves must say so.
   const toMove = useGetBookingQuery(rescheduleData?.bookingId ?? '', { skip: !rescheduling, refetchOnMountOrArgChange: true, refetchOnFocus: true });
@@ -116,7 +114,7 @@ export function SessionTimeStep({ focusOnMount }: { focusOnMount: boolean }) {
     requestAnimationFrame(() => bringIntoView(sessionsHeading.current));
   };
 
-  /** `confirmed`: the family has answered the one question (from → to, or the late-move warning). */
+  /** `confirmed`: the family has answered the one question (from → to, with the late-move warning when it applies). */
   const pick = async (slot: Slot, confirmed = false) => {
     setTaken(null);
     setError(null);
@@ -128,12 +126,10 @@ export function SessionTimeStep({ focusOnMount }: { focusOnMount: boolean }) {
       }
       // Asked again at the tap, so the question is about the booking as it is now.
       const now = (await toMove.refetch()).data;
-      // One confirmation: the late-move warning when the move loses the refund, else from → to.
-      if (moveLosesRefund(now?.slot.startAt ?? from, slot.startAt, policy)) setLateMove(slot);
-      else setConfirmMove(slot);
+      // One confirmation, from → to, which warns first when the move gives up the refund.
+      setConfirmMove({ slot, losesRefund: moveLosesRefund(now?.slot.startAt ?? from, slot.startAt, policy) });
       return;
     }
-    setLateMove(null);
     setPendingSlotId(slot.id);
     if (rescheduling) {
       const moved = await dispatch(moveBookingTo(slot));
@@ -261,13 +257,13 @@ export function SessionTimeStep({ focusOnMount }: { focusOnMount: boolean }) {
           <WaitlistJoin locationId={locationId} locationName={location.name} slotTypeId={slotTypeId} slotTypeName={slotType.name} days={dates.data.items} shownDate={date} />
         </Suspense>
       )}
-      <LateMoveDialog slot={lateMove} timezone={timezone} refundCutoffHours={policy?.refundCutoffHours ?? 0} onKeepLooking={() => setLateMove(null)} onMove={(s) => void pick(s, true)} />
       <MoveConfirmDialog
-        slot={confirmMove}
+        slot={confirmMove?.slot ?? null}
         from={from}
         timezone={timezone}
         movesUsed={movesUsed}
         rescheduleLimit={policy?.rescheduleLimit ?? 0}
+        losesRefundWithin={confirmMove?.losesRefund && policy ? policy.refundCutoffHours : null}
         busy={pendingSlotId !== null}
         onKeepLooking={() => setConfirmMove(null)}
         onMove={(s) => void pick(s, true)}
