@@ -74,7 +74,7 @@ describe('my bookings: cancel, reschedule, receipts, reminders', () => {
     const [slot] = await t.db.select().from(slots).where(eq(slots.id, booking.slot.id));
     expect(slot!.bookingId).toBeNull();
     const order = (await get(`/api/v1/orders/${booking.id}/orders/${orderId}`, who)).json();
-    expect(order).toMatchObject({ status: 'refunded', paymentStatus: 'refunded', refundedCents: pkg.priceCents });
+    expect(order).toMatchObject({ status: 'refunded', paymentStatus: 'refunded', refundedCents: pkg.priceCents, refundPendingCents: 0 });
     const [mail] = await t.db.select().from(mailOutbox).where(eq(mailOutbox.toAddress, who.email)).orderBy(desc(mailOutbox.createdAt));
     expect(mail!.subject).toMatch(/^Cancelled:/);
     expect(mail!.text).toContain('refunding $');

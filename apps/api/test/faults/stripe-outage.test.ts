@@ -139,6 +139,11 @@ describe('fault: Stripe answering 500 and timing out', { timeout: 60_000 }, () =
     expect(answer.status).toBe(200);
     expect(answer.body).toMatchObject({ booking: { status: 'cancelled' }, refund: { status: 'pending' } });
     expect(refundsOfIntent(paid.intentId)).toHaveLength(0);
+    // My Bookings can say the refund is on its way: it is owed, not yet at the card.
+    const ordersPath = `/api/v1/orders/${paid.bookingId}/orders`;
+    const refunded = (answer.body.refund as { amountCents: number }).amountCents;
+    const ordersNow = async () => ((await call('GET', ordersPath, who)).body.items as Record<string, unknown>[])[0];
+    expect(await ordersNow()).toMatchObject({ refundedCents: 0, refundPendingCents: refunded });
 
     proxy.heal();
     clock.advance(2 * MINUTE);
@@ -147,6 +152,7 @@ describe('fault: Stripe answering 500 and timing out', { timeout: 60_000 }, () =
     const [row] = await t.db.select().from(refunds).where(eq(refunds.bookingId, paid.bookingId));
     expect(row).toMatchObject({ status: 'succeeded', attempts: 1 });
     expect(refundsOfIntent(paid.intentId)).toHaveLength(1);
+    expect(await ordersNow()).toMatchObject({ refundedCents: refunded, refundPendingCents: 0 });
   });
 
   it('Stripe down when a checkout lapses: the session is free for others at once, and the intent is cancelled once Stripe is back', async () => {

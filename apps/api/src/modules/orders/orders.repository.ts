@@ -1,4 +1,4 @@
-import { and, asc, eq } from 'drizzle-orm';
+import { and, asc, eq, inArray, ne, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
 import { users } from '../../db/schema/accounts';
 import { bookings, orders, refunds } from '../../db/schema/bookings';
@@ -34,6 +34,17 @@ export async function bookingForReceipts(db: DbOrTx, bookingId: string, userId: 
 
 export async function ordersOfBooking(db: DbOrTx, bookingId: string): Promise<OrderRow[]> {
   return db.select().from(orders).where(eq(orders.bookingId, bookingId)).orderBy(asc(orders.createdAt));
+}
+
+/** Per order, the refunds decided but not yet at the card (pending at Stripe, or given up and owed). */
+export async function unsettledRefundCents(db: DbOrTx, orderIds: string[]): Promise<Map<string, number>> {
+  if (orderIds.length === 0) return new Map();
+  const rows = await db
+    .select({ orderId: refunds.orderId, cents: sql<number>`sum(${refunds.amountCents})::int` })
+    .from(refunds)
+    .where(and(inArray(refunds.orderId, orderIds), ne(refunds.status, 'succeeded')))
+    .groupBy(refunds.orderId);
+  return new Map(rows.map((r) => [r.orderId, r.cents]));
 }
 
 export async function succeededRefunds(db: DbOrTx, orderId: string) {

@@ -2,18 +2,19 @@ import { nameParts } from '@kringle/contracts/names';
 import type { FastifyInstance } from 'fastify';
 import type { Order } from '@kringle/contracts/orders';
 import { AppError, notFound } from '../../lib/app-error';
-import { bookingForReceipts, ordersOfBooking, succeededRefunds, type OrderRow } from './orders.repository';
+import { bookingForReceipts, ordersOfBooking, succeededRefunds, unsettledRefundCents, type OrderRow } from './orders.repository';
 import { paymentReceiptPdf, refundReceiptPdf, type ReceiptData } from './receipts.pdf';
 
 type Deps = Pick<FastifyInstance, 'db' | 'config'>;
 
-const toOrder = (o: OrderRow): Order => ({
+const toOrder = (o: OrderRow, refundPendingCents: number): Order => ({
   id: o.id,
   bookingId: o.bookingId,
   status: o.status,
   paymentStatus: o.refundedCents > 0 ? 'refunded' : o.paidAt ? 'paid' : null,
   amountCents: o.amountCents,
   refundedCents: o.refundedCents,
+  refundPendingCents,
   items: o.items,
   createdAt: o.createdAt.toISOString(),
   paidAt: o.paidAt?.toISOString() ?? null,
@@ -26,8 +27,13 @@ async function bookingOrders(deps: Deps, userId: string, bookingId: string) {
   return { booking, orders: await ordersOfBooking(deps.db, bookingId) };
 }
 
+async function withRefundsPending(deps: Deps, orders: OrderRow[]): Promise<Order[]> {
+  const pending = await unsettledRefundCents(deps.db, orders.map((o) => o.id));
+  return orders.map((o) => toOrder(o, pending.get(o.id) ?? 0));
+}
+
 export async function listOrders(deps: Deps, userId: string, bookingId: string): Promise<Order[]> {
-  return (await bookingOrders(deps, userId, bookingId)).orders.map(toOrder);
+  return withRefundsPending(deps, (await bookingOrders(deps, userId, bookingId)).orders);
 }
 
 async function oneOrder(deps: Deps, userId: string, bookingId: string, orderId: string) {
@@ -38,7 +44,8 @@ async function oneOrder(deps: Deps, userId: string, bookingId: string, orderId: 
 }
 
 export async function getOrder(deps: Deps, userId: string, bookingId: string, orderId: string): Promise<Order> {
-  return toOrder((await oneOrder(deps, userId, bookingId, orderId)).order);
+  const [order] = await withRefundsPending(deps, [(await oneOrder(deps, userId, bookingId, orderId)).order]);
+  return order!;
 }
 
 /** The invoice number is stable: the booking reference and the order's first characters. */

@@ -73,6 +73,25 @@ describe('BookingCard', () => {
     expect(screen.getByText('Refunded $69.95 to the card you paid with.')).toBeInTheDocument();
   });
 
+  it('says a refund is on its way while Stripe has not confirmed it, with no refund receipt yet', () => {
+    const orders = [anOrder({ refundPendingCents: 6995 })];
+    render(<BookingCard booking={aBooking({ status: 'cancelled', canReschedule: false, canCancel: false, refundableCents: 0 })} tab="past" orders={orders} onAction={() => {}} />);
+    expect(buttons()).toEqual(['Payment receipt']);
+    expect(screen.getByText(/A refund of \$69.95 is on its way/)).toBeInTheDocument();
+    expect(screen.queryByText(/No refund/)).not.toBeInTheDocument();
+  });
+
+  it('says a paid booking cancelled after the cut-off got no refund, once its orders are known', () => {
+    const cancelled = aBooking({ status: 'cancelled', canReschedule: false, canCancel: false, refundableCents: 0 });
+    const { rerender } = render(<BookingCard booking={cancelled} tab="past" onAction={() => {}} />);
+    expect(screen.queryByText(/No refund/)).not.toBeInTheDocument();
+    rerender(<BookingCard booking={cancelled} tab="past" orders={[anOrder()]} onAction={() => {}} />);
+    expect(screen.getByText('No refund: this booking was cancelled after the refund cut-off.')).toBeInTheDocument();
+    // Never paid (a hold that ran out): there was nothing to refund, so nothing is said.
+    rerender(<BookingCard booking={cancelled} tab="past" orders={[anOrder({ status: 'pending', paymentStatus: null, paidAt: null })]} onAction={() => {}} />);
+    expect(screen.queryByText(/No refund/)).not.toBeInTheDocument();
+  });
+
   it('reports the action and the booking, and waits while one is running', async () => {
     const onAction = vi.fn();
     const booking = aBooking();

@@ -69,6 +69,9 @@ export function BookingCard({ booking, tab, orders, busy = null, onAction, editD
   const manage = actions.filter((a) => MANAGE.includes(a));
   const files = actions.filter((a) => !MANAGE.includes(a));
   const refundedCents = (orders ?? []).reduce((sum, o) => sum + o.refundedCents, 0);
+  const refundPendingCents = (orders ?? []).reduce((sum, o) => sum + o.refundPendingCents, 0);
+  // Known only once the orders answer: until then the card says nothing about money back.
+  const paidNoRefund = booking.status === 'cancelled' && orders !== undefined && orders.some((o) => o.paidAt !== null) && refundedCents === 0 && refundPendingCents === 0;
   const buttonProps = (action: CardAction) => ({
     disabled: busy !== null,
     'aria-busy': busy === action,
@@ -150,6 +153,12 @@ export function BookingCard({ booking, tab, orders, busy = null, onAction, editD
       {refundedCents > 0 && (
         <p className="rounded-xl bg-pine-50 p-3 text-sm font-semibold text-pine-800">Refunded {formatAud(refundedCents)} to the card you paid with.</p>
       )}
+      {refundPendingCents > 0 && (
+        <p className="rounded-xl bg-pine-50 p-3 text-sm text-pine-800">
+          <span className="font-semibold">A refund of {formatAud(refundPendingCents)} is on its way</span> to the card you paid with. Its receipt follows once it goes through.
+        </p>
+      )}
+      {paidNoRefund && <p className="rounded-xl bg-cream-100 p-3 text-sm text-ink-700">No refund: this booking was cancelled after the refund cut-off.</p>}
 
       {manage.length > 0 && (
         <div className="flex flex-wrap gap-2">

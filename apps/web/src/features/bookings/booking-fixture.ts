@@ -36,6 +36,7 @@ export function anOrder(overrides: Partial<BookingOrder> = {}): BookingOrder {
     paymentStatus: 'paid',
     amountCents: 6995,
     refundedCents: 0,
+    refundPendingCents: 0,
     items: [{ id: '9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d', type: 'package', name: 'Family Keepsake', quantity: 1, unitPriceCents: 6995, totalCents: 6995 }],
     createdAt: '2026-11-20T01:00:00.000Z',
     paidAt: '2026-11-20T01:02:00.000Z',

@@ -20,9 +20,14 @@ export interface BookingListProps {
 
 /** Only paid or once-paid bookings can have receipts, so only they ask for their orders. */
 const HAS_ORDERS = new Set<Booking['status']>(['completed', 'cancelled']);
+const REFUND_POLL_MS = 15_000;
 
 function CardWithOrders({ booking, tab, busy, onAction, policy }: Omit<BookingListProps, 'onBookNow'> & { booking: Booking }) {
-  const orders = useBookingOrdersQuery(booking.id, { skip: !HAS_ORDERS.has(booking.status) });
+  // While a refund is on its way, look again now and then: the card then offers its receipt.
+  const [refundOwed, setRefundOwed] = useState(false);
+  const orders = useBookingOrdersQuery(booking.id, { skip: !HAS_ORDERS.has(booking.status), pollingInterval: refundOwed ? REFUND_POLL_MS : 0, skipPollingIfUnfocused: true });
+  const owed = orders.data?.some((o) => o.refundPendingCents > 0) ?? false;
+  if (owed !== refundOwed) setRefundOwed(owed);
   return (
     <BookingCard
       booking={booking}
