@@ -11,7 +11,8 @@ export interface OneSessionDay {
 
 /**
  * Days of one session type, each with all its sessions but one blocked, so that a single hold
- * sells the day out (the waitlist's starting point). At least `fromDays` days ahead.
+ * sells the day out (the waitlist's starting point). Whole days after `fromDays` days from now: a
+ * day cut at that instant would keep earlier sessions free, and joining its waitlist is refused.
  */
 export async function oneSessionDays(db: Db, count: number, opts: { slug?: string; fromDays?: number; sessions?: number } = {}): Promise<OneSessionDay[]> {
   const rows = await db.execute(sql`
@@ -19,7 +20,7 @@ export async function oneSessionDays(db: Db, count: number, opts: { slug?: strin
       array_agg(s.id::text order by s.start_at) as ids
     from slots s join locations l on l.id = s.location_id join slot_types t on t.id = s.slot_type_id
     where t.slug = ${opts.slug ?? 'sensory'} and s.kind = 'session' and not s.blocked
-      and s.start_at > now() + make_interval(days => ${opts.fromDays ?? 3})
+      and (s.start_at at time zone l.timezone)::date > ((now() + make_interval(days => ${opts.fromDays ?? 3})) at time zone l.timezone)::date
     group by 1, 2, 3 order by 3, 1 limit ${count}`);
   const keep = opts.sessions ?? 1;
   const days: OneSessionDay[] = [];
