@@ -140,9 +140,13 @@ describe('cart, checkout and card payment', () => {
     // More time during payment: the checked-out hold still runs.
     const more = await post(`/api/v1/bookings/reservation/${hold.id}/refresh`, who);
     expect(more.json()).toMatchObject({ status: 'checked_out', refreshesLeft: 1 });
+    // My Bookings says until when: the booking carries the hold's (extended) expiry while unpaid.
+    const unpaid = (await t.app.inject({ url: `/api/v1/bookings/${result.bookingId}`, headers: who.headers })).json();
+    expect(unpaid).toMatchObject({ status: 'payment_failed', holdExpiresAt: more.json().expiresAt });
     expect((await payWithCard(sandbox, retry.json().client_secret, CARDS.success)).status).toBe('succeeded');
     await sandbox.webhooksIdle();
     expect((await bookingRow(result.bookingId)).status).toBe('completed');
+    expect((await t.app.inject({ url: `/api/v1/bookings/${result.bookingId}`, headers: who.headers })).json().holdExpiresAt).toBeNull();
     expect((await post(`/api/v1/bookings/${result.bookingId}/continue-payment`, who)).json().code).toBe('ALREADY_PAID');
     expect((await post(`/api/v1/bookings/reservation/${hold.id}/refresh`, who)).json().code).toBe('HOLD_EXPIRED');
   });

@@ -23,6 +23,7 @@ export const bookingSchema = z
     createdAt: z.iso.datetime(),
     details: bookingDetailsSchema.nullable().meta({ description: "Who is coming (PUT /bookings/{id}/details); null until given, and again once deleted after the session" }),
     checkInCode: z.string().nullable().meta({ description: 'The signed code the QR encodes; only for the owner, null unless the booking is confirmed (completed)' }),
+    holdExpiresAt: z.iso.datetime().nullable().meta({ description: 'Unpaid (payment_pending, payment_failed) only: when the hold on the session lapses; POST /bookings/{id}/continue-payment works until then' }),
   })
   .meta({ id: 'Booking' });
 export type Booking = z.infer<typeof bookingSchema>;

@@ -24,6 +24,8 @@ export interface BookingView {
   createdAt: Date;
   details: FamilyDetails | null;
   allowsPets: boolean;
+  /** Unpaid only: when the checkout's hold lapses (continue-payment works until then). */
+  holdExpiresAt: Date | null;
 }
 
 /** The booking view's columns and joins (`b` bookings, `s` slots); the staff run sheet reads it too. */
@@ -31,7 +33,9 @@ export const BOOKING_VIEW_SELECT = sql`
   select b.id, b.reference, b.status, b.source, b.location_id, l.name as location_name, l.address, l.timezone,
          b.slot_id, s.start_at, s.end_at, b.slot_type_id, st.name as slot_type_name, b.items, b.amount_cents,
          coalesce((select sum(o.refunded_cents) from orders o where o.booking_id = b.id), 0)::int as refunded_cents,
-         b.reschedule_count, b.created_at, b.details, st.allows_pets
+         b.reschedule_count, b.created_at, b.details, st.allows_pets,
+         case when b.status in ('payment_pending', 'payment_failed')
+           then (select r.expires_at from reservations r where r.id = b.reservation_id) end as hold_expires_at
   from bookings b
   join locations l on l.id = b.location_id
   join slots s on s.id = b.slot_id
@@ -58,6 +62,7 @@ export const toView = (r: Record<string, unknown>): BookingView => ({
   createdAt: new Date(r.created_at as string),
   details: (r.details as FamilyDetails | null) ?? null,
   allowsPets: r.allows_pets as boolean,
+  holdExpiresAt: r.hold_expires_at ? new Date(r.hold_expires_at as string) : null,
 });
 
 export async function findBookingView(db: DbOrTx, id: string, userId: string): Promise<BookingView | undefined> {

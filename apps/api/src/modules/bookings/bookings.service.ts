@@ -35,6 +35,7 @@ export function toBooking(v: BookingView, now: Date, rules: PolicyRules, checkIn
     createdAt: v.createdAt.toISOString(),
     details: v.details,
     checkInCode,
+    holdExpiresAt: v.holdExpiresAt?.toISOString() ?? null,
   };
 }
 

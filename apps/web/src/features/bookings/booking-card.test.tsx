@@ -61,9 +61,10 @@ describe('BookingCard', () => {
     expect(buttons()).toEqual(['Add to calendar']);
   });
 
-  it('offers continue payment and cancel on an unpaid upcoming booking', () => {
-    render(<BookingCard booking={aBooking({ status: 'payment_failed', canReschedule: false, refundableCents: 0 })} tab="upcoming" onAction={() => {}} />);
+  it('offers continue payment and cancel on an unpaid upcoming booking, and says until when it is held', () => {
+    render(<BookingCard booking={aBooking({ status: 'payment_failed', canReschedule: false, refundableCents: 0, holdExpiresAt: '2026-11-24T22:42:30.000Z' })} tab="upcoming" onAction={() => {}} />);
     expect(buttons()).toEqual(['Continue payment', 'Cancel booking']);
+    expect(screen.getByText(/This session is held for you until 9:42 am AEDT\. Finish paying to confirm it\./)).toBeInTheDocument();
   });
 
   it('offers both receipts on a refunded booking in the past tab', () => {

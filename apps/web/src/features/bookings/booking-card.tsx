@@ -1,7 +1,7 @@
 import { clsx } from 'clsx';
 import { useId, type ReactNode, type SVGProps } from 'react';
 import type { Booking } from '@kringle/contracts/bookings';
-import { formatSessionTime } from '@kringle/contracts/dates';
+import { formatClockTime, formatSessionTime, zoneAbbreviation } from '@kringle/contracts/dates';
 import { refundDeadline, rescheduleDeadline, type PolicyRules } from '@kringle/contracts/policy';
 import { formatAud, gstOf } from '@kringle/contracts/money';
 import { Button } from '../../components/ui/button';
@@ -133,7 +133,9 @@ export function BookingCard({ booking, tab, orders, busy = null, onAction, editD
           <ClockIcon aria-hidden="true" className="mt-0.5 size-4 shrink-0" />
           <span>
             {booking.status === 'payment_failed' ? 'Your last payment did not go through, and you have not been charged. ' : ''}
-            This session is only held for a short while. Finish paying to confirm it.
+            {booking.holdExpiresAt
+              ? `This session is held for you until ${formatClockTime(booking.holdExpiresAt, booking.location.timezone)} ${zoneAbbreviation(new Date(booking.holdExpiresAt), booking.location.timezone)}. Finish paying to confirm it.`
+              : 'This session is only held for a short while. Finish paying to confirm it.'}
           </span>
         </p>
       )}

@@ -24,6 +24,7 @@ export function aBooking(overrides: Partial<Booking> = {}): Booking {
     createdAt: '2026-11-20T01:00:00.000Z',
     details: { children: [{ firstName: 'Mia', age: 6 }], adults: 2, pets: 0, accessNeeds: [], accessNote: '', noteForSanta: '' },
     checkInCode: 'KR-7K3Q9-ABCDEFGHJKMNPQRS',
+    holdExpiresAt: null,
     ...overrides,
   };
 }
