@@ -70,7 +70,9 @@ export const runSheetSchema = z
     date: z.string(),
     timezone: z.string(),
     counts: runSheetCountsSchema,
-    items: z.array(z.object({ slot: runSheetSlotSchema, booking: staffBookingSchema.nullable() })),
+    items: z
+      .array(z.object({ slot: runSheetSlotSchema, booking: staffBookingSchema.nullable() }))
+      .meta({ description: "In time order: a row per booking of a slot, or one with booking null when it has none; a slot whose bookings were all cancelled also gets the null row (its state says whether it can be sold again)" }),
   })
   .meta({ id: 'RunSheet' });
 export type RunSheet = z.infer<typeof runSheetSchema>;

@@ -80,13 +80,19 @@ describe('staff app API', () => {
     });
 
     it('shows a paid booking that was cancelled, but not an unpaid checkout', async () => {
-      const gone = await bookDirect(w.t.db, w.family, session().id, { status: 'cancelled' });
+      const freed = session();
+      const gone = await bookDirect(w.t.db, w.family, freed.id, { status: 'cancelled' });
       const unpaid = await bookDirect(w.t.db, w.family, session().id, { status: 'payment_pending' });
       const sheet = (await w.call('GET', `/staff/run-sheet?locationId=${w.sydney}`, w.elf)).json();
       const ids = sheet.items.map((i: { booking: { id: string } | null }) => i.booking?.id);
       expect(ids).toContain(gone.id);
       expect(ids).not.toContain(unpaid.id);
       expect(sheet.items.find((i: { booking: { id: string } | null }) => i.booking?.id === gone.id).booking.attendance).toBe('cancelled');
+      // Its session is free again, so it also has a row with no booking: staff can sell it.
+      type Row = { slot: { id: string; state: string }; booking: { id: string } | null };
+      const rows = sheet.items.filter((i: Row) => i.slot.id === freed.id);
+      expect(rows.map((i: Row) => i.booking?.id ?? null)).toEqual([gone.id, null]);
+      expect(rows[1].slot.state).toBe('free');
     });
 
     it('validates its query: 400 for a bad date, filter or location id, an unknown field; 404 for an unknown location', async () => {

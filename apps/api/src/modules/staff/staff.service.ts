@@ -88,7 +88,9 @@ export async function runSheet(deps: Deps, locationId: string, date: string | un
   const items = slots.flatMap((s): RunSheet['items'] => {
     const slot: RunSheetSlot = { id: s.id, kind: s.kind, startAt: s.startAt.toISOString(), endAt: s.endAt.toISOString(), slotType: { id: s.slotTypeId, slug: s.slotTypeSlug, name: s.slotTypeName }, state: slotState(s, now) };
     const here = all.bookings.filter((b) => b.slot.id === s.id);
-    return here.length ? here.map((booking) => ({ slot, booking })) : [{ slot, booking: null }];
+    // A slot whose bookings were all cancelled gets its own row too: it may be free to sell again.
+    const open = here.every((b) => b.attendance === 'cancelled');
+    return [...here.map((booking) => ({ slot, booking })), ...(open ? [{ slot, booking: null }] : [])];
   });
   const live = all.bookings.filter((b) => b.attendance !== 'cancelled');
   const count = (a: Attendance) => all.bookings.filter((b) => b.attendance === a).length;
