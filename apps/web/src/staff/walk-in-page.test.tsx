@@ -15,7 +15,9 @@ const slot = (n: number) => ({
   slotType: { id: '00000000-0000-4000-8000-0000000000b1', slug: 'classic', name: 'Classic' },
   state: 'free' as const,
 });
-const SHEET = { location: LOCATION, date: '2026-12-01', timezone: 'UTC', items: [1, 2, 3].map((n) => ({ slot: slot(n), booking: null })) } as unknown as RunSheet;
+/** The day's sheet: sessions 1 to 3, those in `taken` booked. */
+const sheetWith = (taken: number[]) =>
+  ({ location: LOCATION, date: '2026-12-01', timezone: 'UTC', items: [1, 2, 3].map((n) => ({ slot: { ...slot(n), state: taken.includes(n) ? 'booked' : 'free' }, booking: null })) }) as unknown as RunSheet;
 // The family as the API answers it: names as the parent typed them, in lower case.
 const SOLD = {
   reference: 'KR-7K3Q9',
@@ -27,16 +29,23 @@ const SOLD = {
 
 const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 
-/** The API as the walk-in page meets it: app check off, the run sheet, and a sale that goes through. */
-function fakeApi() {
+/**
+ * The API as the walk-in page meets it: app check off, the run sheet, and a sale that goes through
+ * (its session then booked), or, with `takenOnline`, that session booked online just before.
+ */
+function fakeApi({ takenOnline = false } = {}) {
   const sales: unknown[] = [];
+  const taken: number[] = [];
   vi.stubGlobal(
     'fetch',
     vi.fn(async (url: string, init?: RequestInit) => {
       const path = String(url).replace(/^.*\/api\/v1/, '');
-      if (path.startsWith('/staff/run-sheet')) return json(200, SHEET);
+      if (path.startsWith('/staff/run-sheet')) return json(200, sheetWith(taken));
       if (path === '/staff/walk-ins' && init?.method === 'POST') {
-        sales.push(JSON.parse(String(init.body)));
+        const sale = JSON.parse(String(init.body)) as { slotId: string };
+        taken.push(Number(sale.slotId.slice(-1)));
+        if (takenOnline) return json(409, { error: 'Sorry, that session was just taken.', code: 'SLOT_UNAVAILABLE' });
+        sales.push(sale);
         return json(201, SOLD);
       }
       return json(404, { error: 'no', code: 'NOT_FOUND' });
@@ -45,8 +54,8 @@ function fakeApi() {
   return sales;
 }
 
-async function openPage() {
-  const sales = fakeApi();
+async function openPage(options?: Parameters<typeof fakeApi>[0]) {
+  const sales = fakeApi(options);
   render(<WalkInPage location={LOCATION} catalogue={CATALOGUE} initialSlotId={null} today="2026-12-01" />);
   const session = screen.getByLabelText('Free session today');
   await within(session).findByRole('option', { name: /12:00/ });
@@ -56,7 +65,7 @@ async function openPage() {
 describe('walk-in', () => {
   afterEach(() => vi.unstubAllGlobals());
 
-  it('after a sale, takes focus to the confirmation (names capitalised) and clears the whole family, keeping the session chosen', async () => {
+  it('after a sale, takes focus to the confirmation (names capitalised), clears the whole family and proposes the next free session', async () => {
     const { sales, session } = await openPage();
     await userEvent.selectOptions(session, slot(2).id);
     await userEvent.type(screen.getByLabelText('First name'), 'holly');
@@ -73,8 +82,25 @@ describe('walk-in', () => {
     expect(sales).toEqual([expect.objectContaining({ slotId: slot(2).id, firstName: 'holly', lastName: 'berry', email: 'holly@example.com' })]);
     for (const field of ['First name', 'Last name', 'E-mail for the receipt (optional)', 'Child 1 first name', 'Note for Santa']) expect(screen.getByLabelText(field)).toHaveValue('');
     expect(screen.getByLabelText('Quantity of Classic Print')).toHaveValue('0');
-    // The fake sheet still lists the sold session as free: what the staff member chose stays.
-    expect(session).toHaveValue(slot(2).id);
+    expect(session).toHaveValue(slot(1).id);
+    expect(screen.queryByText(/no longer free/)).not.toBeInTheDocument();
+  });
+
+  it('a session booked online meanwhile is not swapped for another: the form says so, and sells nothing until staff choose', async () => {
+    const { sales, session } = await openPage({ takenOnline: true });
+    await userEvent.selectOptions(session, slot(2).id);
+    await userEvent.type(screen.getByLabelText('First name'), 'Holly');
+    await userEvent.type(screen.getByLabelText('Last name'), 'Berry');
+    await userEvent.selectOptions(screen.getByLabelText('Quantity of Classic Print'), '1');
+    await userEvent.click(screen.getByRole('button', { name: 'Sell and mark paid in store' }));
+
+    expect(await screen.findByRole('alert')).toHaveTextContent('Sorry, that session was just taken.');
+    expect(session).toHaveValue('');
+    expect(session).toHaveAccessibleDescription('The 12:00 pm session is no longer free (booked online, or started). Choose another session.');
+    expect(screen.getByRole('button', { name: 'Sell and mark paid in store' })).toBeDisabled();
+    // The family stays typed in: only the session needs choosing again.
+    expect(screen.getByLabelText('First name')).toHaveValue('Holly');
+    expect(sales).toEqual([]);
   });
 
   it('an empty sale is refused beside each field, as the customer app does, and nothing is sent', async () => {

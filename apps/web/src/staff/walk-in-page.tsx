@@ -15,7 +15,7 @@ const control = 'min-h-11 rounded-lg border border-cream-300 bg-cream-50 px-3 te
 const input = `${control} w-full min-w-0`;
 const label = 'flex min-w-0 flex-col gap-1 font-semibold';
 
-/** Everything about the family, cleared after each sale; the session chosen is kept. */
+/** Everything about the family, cleared after each sale. */
 interface Family {
   firstName: string;
   lastName: string;
@@ -36,6 +36,9 @@ export function WalkInPage({ location, catalogue, initialSlotId, today }: { loca
   const free = (sheet?.items ?? []).filter((i) => i.slot.kind === 'session' && i.slot.state === 'free' && !i.booking).map((i) => i.slot);
   const id = useId();
   const [slotId, setSlotId] = useState(initialSlotId ?? '');
+  // The next free session is proposed once, then stays the choice: when it goes (booked online, or
+  // started), the form says so rather than selling another session in its place.
+  if (!slotId && free[0]) setSlotId(free[0].id);
   const [family, setFamily] = useState<Family>(NEW_FAMILY);
   const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
   const [problem, setProblem] = useState<{ message: string; details: string[] } | null>(null);
@@ -43,6 +46,7 @@ export function WalkInPage({ location, catalogue, initialSlotId, today }: { loca
   const [busy, setBusy] = useState(false);
   const confirmation = useRef<HTMLParagraphElement>(null);
   const form = useRef<HTMLFormElement>(null);
+  const problemBox = useRef<HTMLDivElement>(null);
 
   // The sale is confirmed at the top while the button is at the bottom: take the view and the
   // focus there, so the staff member sees it (not just a form emptying) and a screen reader reads it.
@@ -51,9 +55,13 @@ export function WalkInPage({ location, catalogue, initialSlotId, today }: { loca
     confirmation.current?.scrollIntoView?.({ block: 'center' });
     confirmation.current?.focus({ preventScroll: true });
   }, [sold]);
+  // A refusal shows under the Sell button: on a phone, below the fold unless brought into view.
+  useEffect(() => {
+    if (problem) problemBox.current?.scrollIntoView?.({ block: 'nearest' });
+  }, [problem]);
 
-  // The chosen session, or the next free one when it has gone (sold elsewhere, or started).
-  const slot = free.find((s) => s.id === slotId) ?? free[0];
+  const slot = free.find((s) => s.id === slotId);
+  const gone = slotId && !slot ? sheet?.items.find((i) => i.slot.id === slotId)?.slot : undefined;
   const packages = catalogue.packages.filter((p) => !slot || !p.slotTypeSlugs || p.slotTypeSlugs.includes(slot.slotType.slug));
   const { details, quantities } = family;
   const total = [...catalogue.packages, ...catalogue.addOns].reduce((sum, p) => sum + (quantities[p.id] ?? 0) * p.priceCents, 0);
@@ -92,15 +100,20 @@ export function WalkInPage({ location, catalogue, initialSlotId, today }: { loca
       return;
     }
     setBusy(true);
+    setSold(null);
     try {
-      setSold(await postJson<StaffBooking>('/staff/walk-ins', body));
+      const booking = await postJson<StaffBooking>('/staff/walk-ins', body);
+      await reload();
+      setSold(booking);
       // The next family starts from nothing: a name left over would sell under the previous one.
+      // The sold session has left the list by now, so the next free one is proposed.
       setFamily(NEW_FAMILY);
+      setSlotId('');
     } catch (err) {
       setProblem({ message: err instanceof Error ? err.message : 'The sale did not go through.', details: err instanceof ApiProblem ? err.details.map((d) => d.message) : [] });
+      await reload();
     } finally {
       setBusy(false);
-      await reload();
     }
   }
 
@@ -120,8 +133,20 @@ export function WalkInPage({ location, catalogue, initialSlotId, today }: { loca
           <legend className="mb-2 text-xl font-semibold">Session and family</legend>
           <label className={label}>
             Free session today
-            <select className={input} value={slot?.id ?? ''} onChange={(e) => setSlotId(e.target.value)} required>
+            <select
+              className={input}
+              value={slot?.id ?? ''}
+              onChange={(e) => setSlotId(e.target.value)}
+              required
+              aria-invalid={gone ? true : undefined}
+              aria-describedby={gone ? `${id}-gone` : undefined}
+            >
               {free.length === 0 && <option value="">No free sessions left today</option>}
+              {free.length > 0 && !slot && (
+                <option value="" disabled>
+                  Choose a session
+                </option>
+              )}
               {free.map((s) => (
                 <option key={s.id} value={s.id}>
                   {formatClockTime(s.startAt, location.timezone)} · {s.slotType.name}
@@ -129,6 +154,9 @@ export function WalkInPage({ location, catalogue, initialSlotId, today }: { loca
               ))}
             </select>
           </label>
+          {gone && (
+            <ErrorText id={`${id}-gone`}>{`The ${formatClockTime(gone.startAt, location.timezone)} session is no longer free (booked online, or started). Choose another session.`}</ErrorText>
+          )}
           <div className="grid grid-cols-2 gap-3">
             <TextField name="firstName" label="First name" value={family.firstName} onChange={(firstName) => change({ firstName })} error={errors.firstName} />
             <TextField name="lastName" label="Last name" value={family.lastName} onChange={(lastName) => change({ lastName })} error={errors.lastName} />
@@ -216,7 +244,7 @@ export function WalkInPage({ location, catalogue, initialSlotId, today }: { loca
           </Button>
         </div>
         {problem && (
-          <div role="alert" className="rounded-lg bg-festive-50 px-4 py-3 text-festive-800 lg:col-span-2">
+          <div ref={problemBox} role="alert" className="scroll-mb-4 rounded-lg bg-festive-50 px-4 py-3 text-festive-800 lg:col-span-2">
             <p className="font-semibold">{problem.message}</p>
             {problem.details.length > 1 && (
               <ul className="list-disc pl-5">
