@@ -1,7 +1,7 @@
 import { accessSummary } from '@kringle/contracts/access-needs';
 import { formatClockTime } from '@kringle/contracts/dates';
 import { nameParts } from '@kringle/contracts/names';
-import { ATTENDANCE_LABELS, STAFF_ACTION_LABELS, type Attendance, type StaffBooking } from '@kringle/contracts/staff';
+import { ATTENDANCE_LABELS, CHECK_IN_UNDO_SECONDS, STAFF_ACTION_LABELS, type Attendance, type StaffBooking } from '@kringle/contracts/staff';
 import { clsx } from 'clsx';
 
 const TAG: Record<Attendance, string> = {
@@ -10,6 +10,10 @@ const TAG: Record<Attendance, string> = {
   no_show: 'bg-ink-700 text-cream-50',
   cancelled: 'bg-festive-700 text-cream-50',
 };
+
+/** Whether a check-in can still be taken back (the API allows CHECK_IN_UNDO_SECONDS): offered only then. */
+export const canUndoCheckIn = (booking: StaffBooking, now = Date.now()) =>
+  booking.attendance === 'checked_in' && !!booking.checkedInAt && now < Date.parse(booking.checkedInAt) + CHECK_IN_UNDO_SECONDS * 1000;
 
 /**
  * The family's name as the customer app and e-mails show it (the spec's name helper): the API

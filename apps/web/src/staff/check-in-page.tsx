@@ -2,12 +2,35 @@ import { formatClockTime } from '@kringle/contracts/dates';
 import { CHECK_IN_UNDO_SECONDS, type StaffBooking, type StaffCatalogue } from '@kringle/contracts/staff';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { Button } from '../components/ui/button';
-import { AttendanceTag, FamilyDetails, familyName } from './booking-card';
+import { AttendanceTag, canUndoCheckIn, FamilyDetails, familyName } from './booking-card';
 import { startScanner } from './qr-scanner';
 import { ApiProblem, postJson } from './staff-client';
 
 type Location = StaffCatalogue['locations'][number];
-type Outcome = { kind: 'ok'; booking: StaffBooking; timing?: string } | { kind: 'problem'; title: string; message: string };
+type Outcome = { kind: 'ok'; booking: StaffBooking; timing?: string; already?: string } | { kind: 'problem'; title: string; message: string };
+
+/** The scanner sees a code five times a second: it is handled again only after this long out of view. */
+const SAME_CODE_GAP_MS = 3000;
+/** How far the device's clock may be off the server's before a fresh check-in reads as an earlier one. */
+const CLOCK_SLACK_MS = 30_000;
+
+/**
+ * What was typed or scanned into the box: a reference (with or without its dash, any case), or
+ * the QR code's whole contents, which a counter's USB scanner types like a keyboard.
+ */
+export function checkInEntry(text: string): { reference: string } | { code: string } {
+  const compact = text.trim().toUpperCase().replace(/\s+/g, '');
+  const reference = /^KR-?([A-Z0-9]{5})$/.exec(compact);
+  if (reference) return { reference: `KR-${reference[1]}` };
+  return compact.length > 8 ? { code: text.trim() } : { reference: compact };
+}
+
+/** Said when the family was checked in before this scan: by whom and when, so nobody is checked in "again". */
+function alreadyOf(booking: StaffBooking, sentAt: number, timezone: string): string | undefined {
+  if (!booking.checkedInAt || Date.parse(booking.checkedInAt) > sentAt - CLOCK_SLACK_MS) return undefined;
+  const by = booking.actions.findLast((a) => a.action === 'check_in')?.staffEmail;
+  return `Already checked in at ${formatClockTime(booking.checkedInAt, timezone)}${by ? ` by ${by}` : ''}.`;
+}
 
 /** Checked in, but not for the session running now: said plainly, so the family is sent the right way. */
 function timingOf(booking: StaffBooking, timezone: string, now: number): string | undefined {
@@ -36,15 +59,25 @@ export function CheckInPage({ location }: { location: Location }) {
   const [outcome, setOutcome] = useState<Outcome | null>(null);
   const [busy, setBusy] = useState(false);
   const lastCode = useRef<{ code: string; at: number } | null>(null);
+  const referenceBox = useRef<HTMLInputElement>(null);
+  const result = useRef<HTMLDivElement>(null);
 
-  async function checkIn(body: { code: string } | { reference: string }) {
+  // On a phone the result is under the camera and the form: bring it up, or the staff member sees nothing change.
+  useEffect(() => {
+    if (outcome) result.current?.scrollIntoView?.({ block: 'nearest' });
+  }, [outcome]);
+
+  async function checkIn(body: { code: string } | { reference: string }): Promise<boolean> {
     setBusy(true);
+    const sentAt = Date.now();
     try {
       const booking = await postJson<StaffBooking>('/staff/check-ins', { locationId: location.id, ...body });
-      setOutcome({ kind: 'ok', booking, timing: timingOf(booking, location.timezone, Date.now()) });
+      setOutcome({ kind: 'ok', booking, timing: timingOf(booking, location.timezone, Date.now()), already: alreadyOf(booking, sentAt, location.timezone) });
+      return true;
     } catch (err) {
       const code = err instanceof ApiProblem ? err.code : 'ERROR';
       setOutcome({ kind: 'problem', title: TITLES[code] ?? 'Not checked in', message: err instanceof Error ? err.message : 'Please try again.' });
+      return false;
     } finally {
       setBusy(false);
     }
@@ -55,10 +88,12 @@ export function CheckInPage({ location }: { location: Location }) {
     let stop: (() => void) | undefined;
     let cancelled = false;
     startScanner(video.current, (code) => {
-      // The same code stays in view for a while: one check-in per code every few seconds.
+      // One check-in per code while it stays in view (an undone check-in stays undone); again only
+      // once it has been out of view for a moment.
       const now = Date.now();
-      if (lastCode.current && lastCode.current.code === code && now - lastCode.current.at < 5000) return;
+      const last = lastCode.current;
       lastCode.current = { code, at: now };
+      if (last && last.code === code && now - last.at < SAME_CODE_GAP_MS) return;
       void checkIn({ code });
     })
       .then((s) => (cancelled ? s() : (stop = s)))
@@ -74,10 +109,15 @@ export function CheckInPage({ location }: { location: Location }) {
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [scanning]);
 
-  function submit(event: FormEvent<HTMLFormElement>) {
+  async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    const reference = String(new FormData(event.currentTarget).get('reference') ?? '').trim();
-    if (reference) void checkIn({ reference });
+    const box = referenceBox.current;
+    if (!box?.value.trim()) return;
+    const done = await checkIn(checkInEntry(box.value));
+    // Ready for the next family; a refused entry stays, selected, to be corrected or typed over.
+    if (done) box.value = '';
+    box.focus({ preventScroll: true });
+    if (!done) box.select();
   }
 
   async function undo(booking: StaffBooking) {
@@ -106,18 +146,20 @@ export function CheckInPage({ location }: { location: Location }) {
             {cameraError}
           </p>
         )}
-        <form onSubmit={submit} className="flex flex-wrap items-end gap-2">
+        <form onSubmit={(e) => void submit(e)} className="flex flex-wrap items-end gap-2">
           <label className="flex flex-col gap-1 font-semibold">
             Booking reference
-            <input name="reference" placeholder="KR-7K3Q9" autoComplete="off" className="min-h-11 rounded-lg border border-cream-300 bg-cream-50 px-3 font-mono text-base uppercase" />
+            <input ref={referenceBox} name="reference" placeholder="KR-7K3Q9" autoComplete="off" className="min-h-11 rounded-lg border border-cream-300 bg-cream-50 px-3 font-mono text-base uppercase" />
           </label>
           <Button type="submit" disabled={busy}>
             Check in
           </Button>
         </form>
       </div>
-      <div aria-live="polite">
-        {outcome?.kind === 'ok' && <Result booking={outcome.booking} timing={outcome.timing} timezone={location.timezone} onUndo={() => void undo(outcome.booking)} />}
+      <div ref={result} aria-live="polite" className="scroll-mb-4">
+        {outcome?.kind === 'ok' && (
+          <Result booking={outcome.booking} timing={outcome.timing} already={outcome.already} timezone={location.timezone} onUndo={() => void undo(outcome.booking)} />
+        )}
         {outcome?.kind === 'problem' && (
           <div role="alert" className="rounded-2xl bg-festive-50 p-5 ring-2 ring-festive-700">
             <h2 className="text-2xl font-semibold text-festive-800">{outcome.title}</h2>
@@ -129,7 +171,16 @@ export function CheckInPage({ location }: { location: Location }) {
   );
 }
 
-function Result({ booking, timing, timezone, onUndo }: { booking: StaffBooking; timing?: string; timezone: string; onUndo: () => void }) {
+function Result({ booking, timing, already, timezone, onUndo }: { booking: StaffBooking; timing?: string; already?: string; timezone: string; onUndo: () => void }) {
+  // The Undo button goes when the API would refuse it, rather than failing when tapped.
+  const [, tick] = useState(0);
+  const undoable = canUndoCheckIn(booking);
+  useEffect(() => {
+    if (!undoable || !booking.checkedInAt) return;
+    const left = Date.parse(booking.checkedInAt) + CHECK_IN_UNDO_SECONDS * 1000 - Date.now();
+    const timer = setTimeout(() => tick((n) => n + 1), Math.max(0, left) + 50);
+    return () => clearTimeout(timer);
+  }, [undoable, booking.checkedInAt]);
   return (
     <div className="space-y-3 rounded-2xl bg-pine-50 p-5 ring-2 ring-pine-700">
       <div className="flex flex-wrap items-center gap-3">
@@ -142,9 +193,13 @@ function Result({ booking, timing, timezone, onUndo }: { booking: StaffBooking; 
         <span className="font-mono">{booking.reference}</span> · {booking.slotType.name} at {formatClockTime(booking.slot.startAt, timezone)}
         {booking.checkedInAt && <> · checked in at {formatClockTime(booking.checkedInAt, timezone)}</>}
       </p>
+      {already && <p className="rounded-lg bg-cream-200 px-3 py-2 font-semibold text-ink-900">{already}</p>}
       {timing && <p className="rounded-lg bg-gold-300 px-3 py-2 font-semibold text-ink-900">{timing}</p>}
       <FamilyDetails booking={booking} timezone={timezone} />
-      {booking.attendance === 'checked_in' && (
+      {!already && booking.attendance !== 'checked_in' && booking.actions.at(-1)?.action === 'undo_check_in' && (
+        <p className="rounded-lg bg-cream-200 px-3 py-2 font-semibold text-ink-900">Check-in undone: this family is not checked in.</p>
+      )}
+      {undoable && (
         <div className="flex flex-wrap items-center gap-3">
           <Button variant="secondary" onClick={onUndo}>
             Undo check-in

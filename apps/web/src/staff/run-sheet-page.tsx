@@ -3,7 +3,7 @@ import type { RunSheet, StaffBooking, StaffCatalogue } from '@kringle/contracts/
 import { clsx } from 'clsx';
 import { useState } from 'react';
 import { Button, buttonClasses } from '../components/ui/button';
-import { AttendanceTag, FamilyDetails, familyName } from './booking-card';
+import { AttendanceTag, canUndoCheckIn, FamilyDetails, familyName } from './booking-card';
 import { postJson, request } from './staff-client';
 import { useRunSheet } from './use-run-sheet';
 
@@ -35,22 +35,24 @@ export function RunSheetPage({ location, onSellWalkIn }: { location: Location; o
   const [date, setDate] = useState(today);
   const [filter, setFilter] = useState<'all' | 'break'>('all');
   const { sheet, error, reload } = useRunSheet(location.id, date, filter);
-  const [problem, setProblem] = useState<string | null>(null);
+  // A refused row action is shown on its row (bookingId): at the top of a long day it is out of sight.
+  const [problem, setProblem] = useState<{ bookingId: string | null; message: string } | null>(null);
 
-  async function act(run: () => Promise<unknown>) {
+  async function act(run: () => Promise<unknown>, bookingId: string | null = null) {
     setProblem(null);
     try {
       await run();
     } catch (err) {
-      setProblem(err instanceof Error ? err.message : 'That did not work. Please try again.');
+      setProblem({ bookingId, message: err instanceof Error ? err.message : 'That did not work. Please try again.' });
     }
     await reload();
   }
   const actions = {
-    checkIn: (b: StaffBooking) => act(() => postJson('/staff/check-ins', { locationId: location.id, reference: b.reference })),
-    noShow: (b: StaffBooking) => act(() => postJson(`/staff/bookings/${b.id}/no-show`)),
-    undo: (b: StaffBooking) => act(() => postJson(`/staff/bookings/${b.id}/undo`)),
+    checkIn: (b: StaffBooking) => act(() => postJson('/staff/check-ins', { locationId: location.id, reference: b.reference }), b.id),
+    noShow: (b: StaffBooking) => act(() => postJson(`/staff/bookings/${b.id}/no-show`), b.id),
+    undo: (b: StaffBooking) => act(() => postJson(`/staff/bookings/${b.id}/undo`), b.id),
   };
+  const topProblem = problem && problem.bookingId === null ? problem.message : error;
 
   return (
     <section aria-labelledby="run-sheet-title" className="space-y-4">
@@ -90,9 +92,9 @@ export function RunSheetPage({ location, onSellWalkIn }: { location: Location; o
           ))}
         </ul>
       )}
-      {(problem ?? error) && (
+      {topProblem && (
         <p role="alert" className="rounded-lg bg-festive-50 px-4 py-3 font-semibold text-festive-800">
-          {problem ?? error}
+          {topProblem}
         </p>
       )}
       {!sheet ? (
@@ -102,7 +104,15 @@ export function RunSheetPage({ location, onSellWalkIn }: { location: Location; o
       ) : (
         <ol className="space-y-2">
           {sheet.items.map((item) => (
-            <SheetRow key={`${item.slot.id}-${item.booking?.id ?? 'none'}`} item={item} timezone={sheet.timezone} isToday={date === today} actions={actions} onSellWalkIn={onSellWalkIn} />
+            <SheetRow
+              key={`${item.slot.id}-${item.booking?.id ?? 'none'}`}
+              item={item}
+              timezone={sheet.timezone}
+              isToday={date === today}
+              actions={actions}
+              onSellWalkIn={onSellWalkIn}
+              problem={item.booking && problem?.bookingId === item.booking.id ? problem.message : null}
+            />
           ))}
         </ol>
       )}
@@ -116,7 +126,17 @@ interface RowActions {
   undo: (b: StaffBooking) => Promise<void>;
 }
 
-function SheetRow({ item, timezone, isToday, actions, onSellWalkIn }: { item: RunSheet['items'][number]; timezone: string; isToday: boolean; actions: RowActions; onSellWalkIn: (slotId: string) => void }) {
+interface SheetRowProps {
+  item: RunSheet['items'][number];
+  timezone: string;
+  isToday: boolean;
+  actions: RowActions;
+  onSellWalkIn: (slotId: string) => void;
+  /** Why this row's last action was refused. */
+  problem: string | null;
+}
+
+function SheetRow({ item, timezone, isToday, actions, onSellWalkIn, problem }: SheetRowProps) {
   const { slot, booking } = item;
   const time = `${formatClockTime(slot.startAt, timezone)} – ${formatClockTime(slot.endAt, timezone)}`;
   const started = new Date(slot.startAt) <= new Date();
@@ -143,6 +163,11 @@ function SheetRow({ item, timezone, isToday, actions, onSellWalkIn }: { item: Ru
             {booking.source === 'walkin' && <span className="rounded-full bg-cream-200 px-3 py-0.5 text-sm font-semibold">Walk-in</span>}
           </div>
           <FamilyDetails booking={booking} timezone={timezone} />
+          {problem && (
+            <p role="alert" className="rounded-lg bg-festive-50 px-3 py-2 font-semibold text-festive-800">
+              {problem}
+            </p>
+          )}
         </div>
       ) : (
         <div className="flex flex-1 items-center gap-3 text-ink-700">
@@ -160,7 +185,7 @@ function SheetRow({ item, timezone, isToday, actions, onSellWalkIn }: { item: Ru
             No-show
           </Button>
         )}
-        {booking && (booking.attendance === 'checked_in' || booking.attendance === 'no_show') && (
+        {booking && (canUndoCheckIn(booking) || booking.attendance === 'no_show') && (
           <Button variant="secondary" onClick={() => void actions.undo(booking)} aria-label={`Undo for ${booking.reference}`}>
             Undo
           </Button>
