@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { ApiProblem, request, signIn, whenSignedOut } from './staff-client';
+import { ApiProblem, request, resumeSession, signIn, whenSignedOut } from './staff-client';
 
 const b64 = (o: object) => btoa(JSON.stringify(o)).replace(/=+$/, '').replace(/\+/g, '-').replace(/\//g, '_');
 const token = (n: number) => `${b64({ alg: 'ES256' })}.${b64({ sub: 'u1', dashboard_user: true, n })}.sig`;
@@ -61,5 +61,25 @@ describe('the staff client renews its token mid-shift', () => {
     await signIn('elf@kringle.test', 'x');
     await expect(request('/staff/run-sheet')).rejects.toMatchObject({ code: 'UNAUTHENTICATED' });
     expect(signedOut).toHaveBeenCalledTimes(1);
+  });
+});
+
+describe('a customer signed in to the family app in the same browser', () => {
+  afterEach(() => vi.unstubAllGlobals());
+  const customerToken = `${b64({ alg: 'ES256' })}.${b64({ sub: 'c1' })}.sig`;
+
+  it('is not signed out by opening the staff app: the sign-in form shows, and their session stays', async () => {
+    const calls: string[] = [];
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async (url: string) => {
+        const path = String(url).replace(/^.*\/api\/v1/, '');
+        calls.push(path);
+        if (path === '/auth/refresh') return json(200, { idToken: customerToken, expiresAt: '2026-12-01T00:00:00.000Z', user: { email: 'demo@kringle.test' } });
+        return json(404, { error: 'off', code: 'NOT_FOUND' });
+      }),
+    );
+    await expect(resumeSession()).rejects.toMatchObject({ code: 'STAFF_ONLY' });
+    expect(calls).not.toContain('/auth/sign-out');
   });
 });

@@ -61,12 +61,15 @@ interface Session {
   user: StaffUser;
 }
 
-/** A session only counts if its token is a staff token; a customer's is signed out at once. */
-async function takeSession(res: Response): Promise<StaffUser> {
+/**
+ * A session only counts if its token is a staff token. A customer's typed in here is signed out
+ * at once; one found in the cookie (the family's app open in the same browser) is left alone.
+ */
+async function takeSession(res: Response, customer: 'sign-out' | 'leave'): Promise<StaffUser> {
   if (!res.ok) throw await problemOf(res);
   const session = (await res.json()) as Session;
   if (!isStaffToken(session.idToken)) {
-    await raw('/auth/sign-out', { method: 'POST' }).catch(() => undefined);
+    if (customer === 'sign-out') await raw('/auth/sign-out', { method: 'POST' }).catch(() => undefined);
     idToken = null;
     throw new ApiProblem(403, 'STAFF_ONLY', STAFF_ONLY_MESSAGE);
   }
@@ -75,7 +78,7 @@ async function takeSession(res: Response): Promise<StaffUser> {
 }
 
 export async function signIn(email: string, password: string): Promise<StaffUser> {
-  return takeSession(await raw('/auth/sign-in', { method: 'POST', body: JSON.stringify({ email, password }) }));
+  return takeSession(await raw('/auth/sign-in', { method: 'POST', body: JSON.stringify({ email, password }) }), 'sign-out');
 }
 
 /**
@@ -84,7 +87,7 @@ export async function signIn(email: string, password: string): Promise<StaffUser
  */
 export async function resumeSession(): Promise<StaffUser | null> {
   const res = await raw('/auth/refresh', { method: 'POST' });
-  if (res.status !== 401) return takeSession(res);
+  if (res.status !== 401) return takeSession(res, 'leave');
   const problem = await problemOf(res);
   if (isAppCheckCode(problem.code)) throw problem;
   return null;
