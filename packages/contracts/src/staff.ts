@@ -21,6 +21,10 @@ export const ATTENDANCE = ['confirmed', 'checked_in', 'no_show', 'cancelled'] as
 export type Attendance = (typeof ATTENDANCE)[number];
 export const ATTENDANCE_LABELS: Record<Attendance, string> = { confirmed: 'Confirmed', checked_in: 'Checked in', no_show: 'No-show', cancelled: 'Cancelled' };
 
+/** A run sheet slot's state, as the staff app and the CSV word a row without a family. */
+export const SLOT_STATES = ['booked', 'held', 'free', 'closed', 'break'] as const;
+export const SLOT_STATE_LABELS: Record<(typeof SLOT_STATES)[number], string> = { booked: 'Booked', held: 'Being booked online', free: 'Free', closed: 'Closed', break: 'Break' };
+
 /** A check-in can be undone this long after it was made (a wrong family tapped). */
 export const CHECK_IN_UNDO_SECONDS = 60;
 
@@ -48,7 +52,7 @@ export const runSheetSlotSchema = z.object({
   startAt: z.iso.datetime(),
   endAt: z.iso.datetime(),
   slotType: z.object({ id: z.uuid(), slug: z.string(), name: z.string() }),
-  state: z.enum(['booked', 'held', 'free', 'closed', 'break']).meta({ description: 'free: can be sold as a walk-in now; closed: blocked or over' }),
+  state: z.enum(SLOT_STATES).meta({ description: 'free: can be sold as a walk-in now; closed: blocked or over' }),
 });
 export type RunSheetSlot = z.infer<typeof runSheetSlotSchema>;
 

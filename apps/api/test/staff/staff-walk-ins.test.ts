@@ -116,8 +116,11 @@ describe('staff app API: walk-ins and CSV', () => {
       expect(res.headers['content-type']).toBe('text/csv; charset=utf-8');
       expect(res.headers['content-disposition']).toBe(`attachment; filename="run-sheet-sydney-pitt-street-${w.day}.csv"`);
       const lines = res.body.replace(/^\uFEFF/, '').split('\r\n');
-      expect(lines[0]).toMatch(/^"Start","End","Session","Reference","Family"/);
+      expect(lines[0]).toMatch(/^"Date","Location","Start","End","Session","Reference","Family"/);
       const row = lines.find((l) => l.includes(b.reference))!;
+      expect(row).toMatch(new RegExp(`^"${w.day}","Kringle [^"]+","\\d{1,2}:\\d\\d (am|pm)"`));
+      // A session nobody booked says what it is, as the run sheet does.
+      expect(lines.some((l) => /,"(Free|Closed|Being booked online)",""$/.test(l))).toBe(true);
       expect(row).toContain('"\'=HYPERLINK(""http://evil.example"",""click"")"');
       expect(row).toContain('"\'+61 400 000 000"');
       expect(row).toContain('"\'@Mia (6)"');

@@ -1,5 +1,5 @@
 import { formatClockTime, localDateOf } from '@kringle/contracts/dates';
-import type { RunSheet, StaffBooking, StaffCatalogue } from '@kringle/contracts/staff';
+import { SLOT_STATE_LABELS, type RunSheet, type StaffBooking, type StaffCatalogue } from '@kringle/contracts/staff';
 import { clsx } from 'clsx';
 import { useState } from 'react';
 import { Button, buttonClasses } from '../components/ui/button';
@@ -171,7 +171,7 @@ function SheetRow({ item, timezone, isToday, actions, onSellWalkIn, problem }: S
         </div>
       ) : (
         <div className="flex flex-1 items-center gap-3 text-ink-700">
-          <span className="font-semibold">{slot.state === 'free' ? 'Free' : slot.state === 'held' ? 'Being booked online' : slot.state === 'closed' ? 'Closed' : 'Booked'}</span>
+          <span className="font-semibold">{SLOT_STATE_LABELS[slot.state]}</span>
         </div>
       )}
       <div className="flex shrink-0 flex-wrap items-start gap-2" data-print="hide">

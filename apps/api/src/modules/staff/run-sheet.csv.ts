@@ -1,10 +1,12 @@
 import { accessSummary } from '@kringle/contracts/access-needs';
 import { formatClockTime } from '@kringle/contracts/dates';
 import { nameParts } from '@kringle/contracts/names';
-import { ATTENDANCE_LABELS } from '@kringle/contracts/staff';
-import type { DayData } from './staff.service';
+import { ATTENDANCE_LABELS, SLOT_STATE_LABELS } from '@kringle/contracts/staff';
+import { slotState, type DayData } from './staff.service';
 
 const HEADER = [
+  'Date',
+  'Location',
   'Start',
   'End',
   'Session',
@@ -35,15 +37,18 @@ export function csvCell(value: string | number): string {
   return `"${text.replaceAll('"', '""')}"`;
 }
 
-/** The day's run sheet as CSV: a row per booking, and one per session nobody booked; breaks too. */
+/**
+ * The day's run sheet as CSV, as the run sheet shows it: a row per booking, and one for a session
+ * with no live booking (its state as Status: free, held, closed); breaks too. Each row names its
+ * day and place, so files from several days or places can be put together.
+ */
 export function runSheetCsv(day: DayData): string {
   const tz = day.location.timezone;
   const time = (iso: Date | string) => formatClockTime(iso, tz);
   const rows: (string | number)[][] = [[...HEADER]];
   for (const slot of day.slots) {
-    const base = [time(slot.startAt), time(slot.endAt), slot.kind === 'break' ? 'Break' : slot.slotTypeName];
+    const base = [day.date, day.location.name, time(slot.startAt), time(slot.endAt), slot.kind === 'break' ? 'Break' : slot.slotTypeName];
     const here = day.bookings.filter((b) => b.slot.id === slot.id);
-    if (here.length === 0) rows.push([...base, ...HEADER.slice(base.length).map(() => '')]);
     for (const b of here) {
       const d = b.details;
       rows.push([
@@ -64,6 +69,11 @@ export function runSheetCsv(day: DayData): string {
         ATTENDANCE_LABELS[b.attendance],
         b.checkedInAt ? time(b.checkedInAt) : '',
       ]);
+    }
+    if (here.every((b) => b.attendance === 'cancelled')) {
+      const empty: (string | number)[] = HEADER.map(() => '');
+      empty[HEADER.indexOf('Status')] = slot.kind === 'break' ? '' : SLOT_STATE_LABELS[slotState(slot, day.now)];
+      rows.push([...base, ...empty.slice(base.length)]);
     }
   }
   // CRLF lines (RFC 4180) and a byte-order mark, so spreadsheet apps read the file as UTF-8.

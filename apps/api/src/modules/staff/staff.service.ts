@@ -51,7 +51,7 @@ export function dayOf(location: Pick<LocationRow, 'timezone'>, date: string | un
   return { date: day, from: zonedToInstant(day, '00:00', location.timezone), to: zonedToInstant(addDays(day, 1), '00:00', location.timezone) };
 }
 
-function slotState(s: RunSheetSlotRow, now: Date): RunSheetSlot['state'] {
+export function slotState(s: RunSheetSlotRow, now: Date): RunSheetSlot['state'] {
   if (s.kind === 'break') return 'break';
   if (s.booked) return 'booked';
   if (s.held) return 'held';
@@ -61,6 +61,8 @@ function slotState(s: RunSheetSlotRow, now: Date): RunSheetSlot['state'] {
 export interface DayData {
   location: LocationRow;
   date: string;
+  /** The instant the day was read at: slot states are as of then. */
+  now: Date;
   slots: RunSheetSlotRow[];
   bookings: StaffBooking[];
 }
@@ -78,7 +80,7 @@ export async function dayData(deps: Deps, locationId: string, date: string | und
     deps.db,
     views.map((v) => v.id),
   );
-  return { location, date: day.date, slots, bookings: views.map((v) => toStaffBooking(deps, v, actions, now)) };
+  return { location, date: day.date, now, slots, bookings: views.map((v) => toStaffBooking(deps, v, actions, now)) };
 }
 
 export async function runSheet(deps: Deps, locationId: string, date: string | undefined, filter: 'all' | 'break'): Promise<RunSheet> {
