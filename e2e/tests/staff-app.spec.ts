@@ -1,7 +1,7 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import { chromium, expect, test, type Page } from '@playwright/test';
 import { bookThroughApi, cardOf, customerClient } from './bookings-helpers';
-import { DEMO_EMAIL, DEMO_PASSWORD, SCREENSHOT_DIR, signInThroughApi } from './helpers';
+import { BRAND, DEMO_EMAIL, DEMO_PASSWORD, SCREENSHOT_DIR, signInThroughApi } from './helpers';
 import { expectAccessible } from './purchase-helpers';
 import { loadLocationOpenNow, pngToY4m, sessionsLaterToday, STAFF_EMAIL, STAFF_PASSWORD } from './staff-helpers';
 import { createVerifiedCustomer } from './wizard-helpers';
@@ -19,8 +19,23 @@ async function signInAsStaff(page: Page, email = STAFF_EMAIL, password = STAFF_P
 
 test('a customer account is refused by the staff app with "Staff only"', async ({ page }) => {
   await signInAsStaff(page, DEMO_EMAIL, DEMO_PASSWORD);
-  await expect(page.getByRole('alert')).toHaveText('Staff only', { timeout: 30_000 });
+  await expect(page.getByRole('alert')).toContainText('Staff only', { timeout: 30_000 });
+  await expect(page.getByRole('alert').getByRole('link', { name: 'the booking site' })).toHaveAttribute('href', '/');
   await expect(page.getByRole('heading', { name: /Run sheet/ })).toHaveCount(0);
+});
+
+test('opening the staff app leaves a family signed in to the customer app in the same browser', async ({ page, baseURL }) => {
+  const family = await createVerifiedCustomer(page.request, baseURL!, 'staff-same-browser');
+  await signInThroughApi(page, family.email, family.password);
+  await page.goto('/staff');
+  await expect(page.getByRole('heading', { name: `${BRAND} staff` })).toBeVisible({ timeout: 30_000 });
+  // The family's app renews its token with the same cookie: it must still be good.
+  const renewed = page.waitForResponse((r) => r.url().endsWith('/api/v1/auth/refresh'));
+  await page.goto('/bookings');
+  expect((await renewed).status()).toBe(200);
+  await expect(page.getByRole('heading', { name: 'My Bookings', level: 1 })).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByText('No upcoming visits with Santa yet.')).toBeVisible();
+  expect(new URL(page.url()).pathname).toBe('/bookings');
 });
 
 test('a reload while the refresh cannot be answered keeps staff signed in: Try again, not the sign-in form', async ({ page }) => {

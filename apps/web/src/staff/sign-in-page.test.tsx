@@ -39,7 +39,10 @@ describe('staff sign-in', () => {
 
   it("refuses a customer account with 'Staff only' and signs it out again", async () => {
     const { calls, onSignedIn } = await signInWith(token(false));
-    expect(await screen.findByRole('alert')).toHaveTextContent('Staff only');
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent('Staff only');
+    expect(screen.getByRole('link', { name: 'the booking site' })).toHaveAttribute('href', '/');
+    expect(document.title).toMatch(/^Sign in \| Staff \| /);
     expect(onSignedIn).not.toHaveBeenCalled();
     expect(calls).toContain('POST /auth/sign-out');
   });

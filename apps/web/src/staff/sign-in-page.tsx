@@ -1,8 +1,8 @@
-import { useState, type FormEvent } from 'react';
+import { useEffect, useState, type FormEvent } from 'react';
 import { Button } from '../components/ui/button';
 import { Logo } from '../components/ui/logo';
 import { BRAND_NAME } from '../lib/env';
-import { signIn, type StaffUser } from './staff-client';
+import { signIn, STAFF_ONLY_MESSAGE, type StaffUser } from './staff-client';
 
 const field = 'min-h-11 rounded-lg border border-cream-300 bg-cream-50 px-3 text-base';
 
@@ -10,6 +10,10 @@ const field = 'min-h-11 rounded-lg border border-cream-300 bg-cream-50 px-3 text
 export function SignInPage({ onSignedIn }: { onSignedIn: (user: StaffUser) => void }) {
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  // After a sign-out too: the tab no longer names the page that was open.
+  useEffect(() => {
+    document.title = `Sign in | Staff | ${BRAND_NAME}`;
+  }, []);
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const data = new FormData(event.currentTarget);
@@ -40,9 +44,18 @@ export function SignInPage({ onSignedIn }: { onSignedIn: (user: StaffUser) => vo
           <input name="password" type="password" autoComplete="current-password" required className={field} />
         </label>
         {error && (
-          <p role="alert" className="rounded-lg bg-festive-50 px-3 py-2 font-semibold text-festive-800">
-            {error}
-          </p>
+          <div role="alert" className="rounded-lg bg-festive-50 px-3 py-2 text-festive-800">
+            <p className="font-semibold">{error}</p>
+            {error === STAFF_ONLY_MESSAGE && (
+              <p className="text-sm">
+                That is a family&apos;s account. Families book at{' '}
+                <a href="/" className="font-semibold underline">
+                  the booking site
+                </a>
+                .
+              </p>
+            )}
+          </div>
         )}
         <Button type="submit" className="w-full" disabled={busy}>
           {busy ? 'Signing in…' : 'Sign in'}
