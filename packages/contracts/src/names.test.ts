@@ -12,6 +12,10 @@ describe('name helper (spec §3)', () => {
     expect(capitaliseWords('SMITH')).toBe('SMITH');
     expect(capitaliseWords('mary-jane van der Berg')).toBe('Mary-Jane Van Der Berg');
   });
+  it('capitalises after an apostrophe, as names typed in lower case need', () => {
+    expect(capitaliseWords("jack o'brien")).toBe("Jack O'Brien");
+    expect(capitaliseWords('d’arcy')).toBe('D’Arcy');
+  });
   it('greets by the first name as typed', () => {
     expect(greeting('holly')).toBe('Hi Holly,');
     expect(greeting(' McKenzie ')).toBe('Hi McKenzie,');

@@ -7,16 +7,16 @@ export interface NameParts {
 const upperFirst = (part: string) => part.charAt(0).toLocaleUpperCase('en-AU') + part.slice(1);
 
 /**
- * Capitalises the first letter of each word (and of each hyphenated part) and keeps the rest as
- * typed: lower-casing the rest turned "McBerry-Smith" into "Mcberry-smith" and "O'Brien" into
- * "O'brien". Only whitespace is normalised.
+ * Capitalises the first letter of each word, and of each part after a hyphen or an apostrophe
+ * ("o'brien" → "O'Brien"), and keeps the rest as typed: lower-casing the rest turned
+ * "McBerry-Smith" into "Mcberry-smith". Only whitespace is normalised.
  */
 export function capitaliseWords(value: string): string {
   return value
     .trim()
     .split(/\s+/)
     .filter(Boolean)
-    .map((word) => word.split('-').map(upperFirst).join('-'))
+    .map((word) => word.split(/(?<=[-'’])/).map(upperFirst).join(''))
     .join(' ');
 }
 
