@@ -53,6 +53,13 @@ export function RunSheetPage({ location, onSellWalkIn }: { location: Location; o
     undo: (b: StaffBooking) => act(() => postJson(`/staff/bookings/${b.id}/undo`), b.id),
   };
   const topProblem = problem && problem.bookingId === null ? problem.message : error;
+  // A full day is a long list on a phone: the first session not yet over is one tap away.
+  const nowIndex = date === today && sheet ? sheet.items.findIndex((i) => new Date(i.slot.endAt) > new Date()) : -1;
+  const jumpToNow = () => {
+    const row = document.querySelector<HTMLElement>('[data-now]');
+    row?.scrollIntoView({ block: 'start' });
+    row?.focus({ preventScroll: true });
+  };
 
   return (
     <section aria-labelledby="run-sheet-title" className="space-y-4">
@@ -69,7 +76,12 @@ export function RunSheetPage({ location, onSellWalkIn }: { location: Location; o
             </Button>
           ))}
         </fieldset>
-        <div className="ml-auto flex gap-2">
+        <div className="ml-auto flex flex-wrap gap-2">
+          {nowIndex > 0 && (
+            <Button variant="secondary" onClick={jumpToNow}>
+              Jump to now
+            </Button>
+          )}
           <Button variant="secondary" onClick={() => void act(() => downloadCsv(location.id, date))}>
             Download CSV
           </Button>
@@ -103,8 +115,9 @@ export function RunSheetPage({ location, onSellWalkIn }: { location: Location; o
         <p className="text-ink-700">No sessions on this day.</p>
       ) : (
         <ol className="space-y-2">
-          {sheet.items.map((item) => (
+          {sheet.items.map((item, index) => (
             <SheetRow
+              now={index === nowIndex}
               key={`${item.slot.id}-${item.booking?.id ?? 'none'}`}
               item={item}
               timezone={sheet.timezone}
@@ -134,22 +147,25 @@ interface SheetRowProps {
   onSellWalkIn: (slotId: string) => void;
   /** Why this row's last action was refused. */
   problem: string | null;
+  /** The first row not yet over today ("Jump to now" lands here). */
+  now: boolean;
 }
 
-function SheetRow({ item, timezone, isToday, actions, onSellWalkIn, problem }: SheetRowProps) {
+function SheetRow({ item, timezone, isToday, actions, onSellWalkIn, problem, now }: SheetRowProps) {
+  const marker = now ? { 'data-now': '', tabIndex: -1 } : {};
   const { slot, booking } = item;
   const time = `${formatClockTime(slot.startAt, timezone)} – ${formatClockTime(slot.endAt, timezone)}`;
   const started = new Date(slot.startAt) <= new Date();
   if (slot.kind === 'break') {
     return (
-      <li className="flex items-center gap-4 rounded-xl bg-cream-200 px-4 py-2 text-ink-700" data-print="block">
+      <li {...marker} className="flex scroll-mt-2 items-center gap-4 rounded-xl bg-cream-200 px-4 py-2 text-ink-700" data-print="block">
         <span className="shrink-0 font-semibold whitespace-nowrap md:w-48">{time}</span>
         <span>Break</span>
       </li>
     );
   }
   return (
-    <li className={clsx('flex flex-col gap-3 rounded-xl bg-cream-50 px-4 ring-1 ring-cream-300 md:flex-row', booking ? 'py-3' : 'py-1.5', booking?.attendance === 'cancelled' && 'opacity-80')} data-print="block">
+    <li {...marker} className={clsx('flex scroll-mt-2 flex-col gap-3 rounded-xl bg-cream-50 px-4 ring-1 ring-cream-300 md:flex-row', booking ? 'py-3' : 'py-1.5', booking?.attendance === 'cancelled' && 'opacity-80')} data-print="block">
       <div className="shrink-0 md:w-48">
         <span className="block font-semibold whitespace-nowrap">{time}</span>
         <span className="text-sm text-ink-700">{slot.slotType.name}</span>
