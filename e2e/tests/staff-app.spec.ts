@@ -169,6 +169,15 @@ test('staff at the set: run sheet, QR and reference check-in, walk-in, CSV', asy
       await expectAccessible(staff, `walk-in sold at ${family.width}`);
       await staff.screenshot({ path: `${DIR}/${family.width}-walk-in-sold.png` });
       sold.push(/Sold: (KR-\w{5})/.exec((await confirmation.textContent())!)![1]!);
+      if (!family.email) {
+        // No e-mail, so the receipt is paper: the tax invoice downloads from the confirmation.
+        const reference = sold.at(-1)!;
+        const invoice = staff.waitForEvent('download');
+        await staff.getByRole('button', { name: `Tax invoice (PDF) for ${reference}` }).click();
+        const file = await invoice;
+        expect(file.suggestedFilename()).toMatch(new RegExp(`^tax-invoice-${reference}-[0-9A-F]{6}\\.pdf$`));
+        expect(readFileSync((await file.path())!).subarray(0, 5).toString()).toBe('%PDF-');
+      }
     }
     const walkIn = sold[0]!;
 

@@ -213,6 +213,7 @@ describe('access control on every route', () => {
         'GET /api/v1/staff/catalogue',
         'GET /api/v1/staff/run-sheet',
         'GET /api/v1/staff/run-sheet.csv',
+        'GET /api/v1/staff/bookings/{id}/receipt',
         'POST /api/v1/staff/check-ins',
         'POST /api/v1/staff/bookings/{id}/no-show',
         'POST /api/v1/staff/bookings/{id}/undo',

@@ -1,5 +1,6 @@
 import { addDays, zonedToInstant } from '@kringle/contracts/dates';
 import { eq, sql } from 'drizzle-orm';
+import { PDFParse } from 'pdf-parse';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { mailOutbox } from '../../src/db/schema/mail';
 import { expectContractError } from '../security/security-fixtures';
@@ -54,12 +55,24 @@ describe('staff app API: walk-ins and CSV', () => {
       expect(sheet.items.find((i: { booking: { id: string } | null }) => i.booking?.id === res.json().id).slot.state).toBe('booked');
     });
 
-    it('without an e-mail, no mail; the walk-in checks in like anyone', async () => {
+    it('without an e-mail, no mail, and a tax invoice to print; the walk-in checks in like anyone', async () => {
       const before = (await w.t.db.select().from(mailOutbox)).length;
       const res = await w.call('POST', '/staff/walk-ins', w.elf, body(session().id));
       expect(res.statusCode, res.body).toBe(201);
       expect(res.json().customer.email).toBeNull();
       expect((await w.t.db.select().from(mailOutbox)).length).toBe(before);
+      const receipt = await w.call('GET', `/staff/bookings/${res.json().id}/receipt`, w.elf);
+      expect(receipt.statusCode).toBe(200);
+      expect(receipt.headers['content-type']).toBe('application/pdf');
+      expect(receipt.headers['content-disposition']).toMatch(new RegExp(`^attachment; filename="tax-invoice-${res.json().reference}-[0-9A-F]{6}\\.pdf"$`));
+      const text = (await new PDFParse({ data: receipt.rawPayload }).getText()).text;
+      for (const words of ['Tax invoice', res.json().reference, 'Ada Walker', '$39.95', 'GST included']) expect(text).toContain(words);
+      expect(text).not.toMatch(/Ada Walker,\s*$/m);
+      // Only staff, only a paid booking.
+      expectContractError(await w.call('GET', `/staff/bookings/${res.json().id}/receipt`, w.family), 403, 'STAFF_ONLY');
+      const unpaid = await bookDirect(w.t.db, w.family, session().id, { status: 'payment_pending' });
+      expectContractError(await w.call('GET', `/staff/bookings/${unpaid.id}/receipt`, w.elf), 409, 'NOT_PAID');
+      expectContractError(await w.call('GET', '/staff/bookings/00000000-0000-4000-8000-000000000000/receipt', w.elf), 404, 'NOT_FOUND');
       expect((await w.call('POST', '/staff/check-ins', w.elf, { locationId: w.sydney, reference: res.json().reference })).json().attendance).toBe('checked_in');
     });
 

@@ -4,7 +4,7 @@ import { clsx } from 'clsx';
 import { useState } from 'react';
 import { Button, buttonClasses } from '../components/ui/button';
 import { AttendanceTag, canUndoCheckIn, FamilyDetails, familyName } from './booking-card';
-import { postJson, request } from './staff-client';
+import { downloadFile, postJson } from './staff-client';
 import { useRunSheet } from './use-run-sheet';
 
 type Location = StaffCatalogue['locations'][number];
@@ -18,16 +18,8 @@ const COUNTS: { key: keyof RunSheet['counts']; label: string }[] = [
   { key: 'people', label: 'People expected' },
 ];
 
-async function downloadCsv(locationId: string, date: string) {
-  const res = await request(`/staff/run-sheet.csv?${new URLSearchParams({ locationId, date }).toString()}`, { headers: { accept: 'text/csv' } });
-  const name = /filename="([^"]+)"/.exec(res.headers.get('content-disposition') ?? '')?.[1] ?? `run-sheet-${date}.csv`;
-  const href = URL.createObjectURL(await res.blob());
-  const link = Object.assign(document.createElement('a'), { href, download: name });
-  document.body.appendChild(link);
-  link.click();
-  link.remove();
-  setTimeout(() => URL.revokeObjectURL(href), 10_000);
-}
+const downloadCsv = (locationId: string, date: string) =>
+  downloadFile(`/staff/run-sheet.csv?${new URLSearchParams({ locationId, date }).toString()}`, 'text/csv', `run-sheet-${date}.csv`);
 
 /** The day at one location: counts, then every session and break in order with its families. */
 export function RunSheetPage({ location, onSellWalkIn }: { location: Location; onSellWalkIn: (slotId: string) => void }) {
@@ -51,6 +43,7 @@ export function RunSheetPage({ location, onSellWalkIn }: { location: Location; o
     checkIn: (b: StaffBooking) => act(() => postJson('/staff/check-ins', { locationId: location.id, reference: b.reference }), b.id),
     noShow: (b: StaffBooking) => act(() => postJson(`/staff/bookings/${b.id}/no-show`), b.id),
     undo: (b: StaffBooking) => act(() => postJson(`/staff/bookings/${b.id}/undo`), b.id),
+    receipt: (b: StaffBooking) => act(() => downloadFile(`/staff/bookings/${b.id}/receipt`, 'application/pdf', `tax-invoice-${b.reference}.pdf`), b.id),
   };
   const topProblem = problem && problem.bookingId === null ? problem.message : error;
   // A full day is a long list on a phone: the first session not yet over is one tap away.
@@ -137,6 +130,7 @@ interface RowActions {
   checkIn: (b: StaffBooking) => Promise<void>;
   noShow: (b: StaffBooking) => Promise<void>;
   undo: (b: StaffBooking) => Promise<void>;
+  receipt: (b: StaffBooking) => Promise<void>;
 }
 
 interface SheetRowProps {
@@ -190,7 +184,7 @@ function SheetRow({ item, timezone, isToday, actions, onSellWalkIn, problem, now
           <span className="font-semibold">{SLOT_STATE_LABELS[slot.state]}</span>
         </div>
       )}
-      <div className="flex shrink-0 flex-wrap items-start gap-2" data-print="hide">
+      <div className="flex shrink-0 flex-wrap items-start gap-2 md:max-w-60 md:justify-end" data-print="hide">
         {booking && booking.attendance === 'confirmed' && isToday && (
           <Button variant="confirm" onClick={() => void actions.checkIn(booking)} aria-label={`Check in ${familyName(booking.customer).lastname} family, ${booking.reference}`}>
             Check in
@@ -204,6 +198,11 @@ function SheetRow({ item, timezone, isToday, actions, onSellWalkIn, problem, now
         {booking && (canUndoCheckIn(booking) || booking.attendance === 'no_show') && (
           <Button variant="secondary" onClick={() => void actions.undo(booking)} aria-label={`Undo for ${booking.reference}`}>
             Undo
+          </Button>
+        )}
+        {booking && booking.source === 'walkin' && booking.attendance !== 'cancelled' && (
+          <Button variant="secondary" onClick={() => void actions.receipt(booking)} aria-label={`Tax invoice for ${booking.reference}`}>
+            Tax invoice
           </Button>
         )}
         {!booking && slot.state === 'free' && isToday && (

@@ -135,3 +135,15 @@ export async function requestJson<T>(path: string, init: RequestInit = {}): Prom
 }
 
 export const postJson = <T>(path: string, body?: unknown) => requestJson<T>(path, { method: 'POST', ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+
+/** Saves a file the API answers (the run sheet's CSV, a tax invoice) under the name it gives. */
+export async function downloadFile(path: string, accept: string, fallbackName: string): Promise<void> {
+  const res = await request(path, { headers: { accept } });
+  const name = /filename="([^"]+)"/.exec(res.headers.get('content-disposition') ?? '')?.[1] ?? fallbackName;
+  const href = URL.createObjectURL(await res.blob());
+  const link = Object.assign(document.createElement('a'), { href, download: name });
+  document.body.appendChild(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(href), 10_000);
+}

@@ -6,7 +6,7 @@ import { walkInBodySchema, type StaffBooking, type StaffCatalogue } from '@kring
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { Button } from '../components/ui/button';
 import { familyName } from './booking-card';
-import { ApiProblem, postJson } from './staff-client';
+import { ApiProblem, downloadFile, postJson } from './staff-client';
 import { useRunSheet } from './use-run-sheet';
 
 type Location = StaffCatalogue['locations'][number];
@@ -127,6 +127,12 @@ export function WalkInPage({ location, catalogue, initialSlotId, today }: { loca
           Sold: {sold.reference} for {familyName(sold.customer).fullname}, {sold.slotType.name} at {formatClockTime(sold.slot.startAt, location.timezone)} ({formatAud(sold.amountCents)}, paid in
           store){sold.customer.email ? `. Receipt sent to ${sold.customer.email}.` : '.'}
         </p>
+      )}
+      {sold && (
+        // Without an e-mail this is the family's only receipt; with one, paper if they ask.
+        <Button variant="secondary" onClick={() => void downloadFile(`/staff/bookings/${sold.id}/receipt`, 'application/pdf', `tax-invoice-${sold.reference}.pdf`).catch(() => setProblem({ message: 'The tax invoice could not be downloaded. Please try again.', details: [] }))}>
+          Tax invoice (PDF) for {sold.reference}
+        </Button>
       )}
       <form ref={form} noValidate onSubmit={(e) => void submit(e)} className="grid gap-6 rounded-2xl bg-cream-50 p-5 ring-1 ring-cream-300 lg:grid-cols-2">
         <fieldset className="min-w-0 space-y-3">

@@ -101,7 +101,7 @@ function footer(doc: PDFKit.PDFDocument, text: string) {
 
 const sessionFacts = (d: ReceiptData): [string, string][] => [
   ['Booking reference', d.bookingReference],
-  ['Billed to', `${d.customerName ? `${d.customerName}, ` : ''}${d.customerEmail}`],
+  ['Billed to', [d.customerName, d.customerEmail].filter(Boolean).join(', ')],
   ['Session', `${d.sessionName}, ${formatSessionTime(d.sessionStart, d.timezone)}`],
   ['Location', `${d.locationName}, ${d.locationAddress}`],
 ];

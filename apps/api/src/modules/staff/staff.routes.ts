@@ -15,6 +15,7 @@ import {
 import { authOf } from '../../plugins/auth';
 import { runSheetCsv } from './run-sheet.csv';
 import { checkIn, dayData, markNoShow, runSheet, staffCatalogue, undoAttendance } from './staff.service';
+import { staffReceipt } from './staff-receipt.service';
 import { sellWalkIn } from './walk-ins.service';
 
 /** The staff app's API (issue 19, API.md "Staff"): a token with the `dashboard_user` claim; a customer gets 403 STAFF_ONLY. */
@@ -112,6 +113,23 @@ export async function staffRoutes(app: FastifyInstance) {
       },
     },
     async (req) => undoAttendance(app, authOf(req), req.params.id),
+  );
+  r.get(
+    '/staff/bookings/:id/receipt',
+    {
+      config,
+      schema: {
+        tags,
+        summary: "A paid booking's tax invoice (application/pdf), to print at the counter",
+        description: 'For a walk-in family without an e-mail, or anyone who asks for paper. Billed to the family (a walk-in as entered). 409 NOT_PAID when nothing was paid.',
+        params: staffBookingParamsSchema,
+        response: { 200: z.any().meta({ description: 'application/pdf' }), 400: errorBodySchema, 404: errorBodySchema, 409: errorBodySchema },
+      },
+    },
+    async (req, reply) => {
+      const invoice = await staffReceipt(app, req.params.id);
+      return reply.type('application/pdf').header('content-disposition', `attachment; filename="${invoice.filename}"`).send(invoice.pdf);
+    },
   );
   r.post(
     '/staff/walk-ins',

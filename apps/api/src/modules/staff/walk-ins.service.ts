@@ -15,10 +15,9 @@ import { priceLines } from '../checkout/cart.service';
 import { mailLogoUrl, renderEmail } from '../mail/mail-layout';
 import { enqueueMail } from '../mail/outbox.repository';
 import { bookingDetails } from '../booking-lifecycle/booking-rows.repository';
-import { invoiceNumber, receiptData } from '../orders/orders.service';
-import { paymentReceiptPdf } from '../orders/receipts.pdf';
 import { announceTaken } from '../reservations/taken-sessions.broadcast';
 import { claimSlotForWalkIn, insertWalkIn, recordAction, walkInSlot, type WalkInValues } from './staff.repository';
+import { taxInvoiceOf } from './staff-receipt.service';
 import { getStaffBooking, type Deps } from './staff.service';
 
 type WalkInBody = z.output<typeof walkInBodySchema>;
@@ -98,26 +97,7 @@ async function walkInReceiptMail(deps: Deps, tx: Tx, v: WalkInValues) {
   const found = await bookingDetails(tx, v.id);
   // The booking belongs to the staff member who sold it; the mail goes to the family.
   const d = { ...found, email: v.email!, firstName: v.firstName };
-  const number = invoiceNumber(v.reference, v.orderId);
-  const pdf = await paymentReceiptPdf(
-    receiptData(
-      deps,
-      {
-        reference: v.reference,
-        firstName: v.firstName,
-        lastName: v.lastName,
-        email: d.email,
-        sessionName: d.slotTypeName,
-        sessionStart: d.startAt,
-        locationName: d.locationName,
-        locationAddress: d.address,
-        suburb: d.suburb,
-        state: d.state,
-        timezone: d.timezone,
-      },
-      { id: v.orderId, items: v.items, amountCents: v.amountCents, paidAt: v.now },
-    ),
-  );
+  const invoice = (await taxInvoiceOf(deps, tx, v.id, { firstName: v.firstName, lastName: v.lastName, email: v.email }))!;
   return {
     to: d.email,
     subject: `Your receipt: ${d.slotTypeName} (${v.reference})`,
@@ -132,6 +112,6 @@ async function walkInReceiptMail(deps: Deps, tx: Tx, v: WalkInValues) {
         { label: 'Total paid', value: `${formatAud(v.amountCents)} (includes GST)` },
       ],
     }),
-    attachments: [{ filename: `tax-invoice-${number}.pdf`, contentType: 'application/pdf', content: pdf.toString('base64') }],
+    attachments: [{ filename: invoice.filename, contentType: 'application/pdf', content: invoice.pdf.toString('base64') }],
   };
 }

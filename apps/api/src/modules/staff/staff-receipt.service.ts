@@ -1,0 +1,48 @@
+import type { DbOrTx } from '../../db/client';
+import { AppError } from '../../lib/app-error';
+import { bookingDetails } from '../booking-lifecycle/booking-rows.repository';
+import { ordersOfBooking } from '../orders/orders.repository';
+import { invoiceNumber, receiptData } from '../orders/orders.service';
+import { paymentReceiptPdf } from '../orders/receipts.pdf';
+import { getStaffBooking, type Deps } from './staff.service';
+
+export interface TaxInvoice {
+  filename: string;
+  pdf: Buffer;
+}
+
+/**
+ * A booking's tax invoice, named for the family (a walk-in's as entered at the counter). Null when
+ * nothing was paid. Read with `db`, so a sale's receipt e-mail can be built inside its transaction.
+ */
+export async function taxInvoiceOf(deps: Pick<Deps, 'config'>, db: DbOrTx, bookingId: string, family: { firstName: string; lastName: string; email: string | null }): Promise<TaxInvoice | null> {
+  const order = (await ordersOfBooking(db, bookingId)).find((o) => o.paidAt !== null);
+  if (!order) return null;
+  const d = await bookingDetails(db, bookingId);
+  const data = receiptData(
+    deps,
+    {
+      reference: d.booking.reference,
+      firstName: family.firstName,
+      lastName: family.lastName,
+      email: family.email ?? '',
+      sessionName: d.slotTypeName,
+      sessionStart: d.startAt,
+      locationName: d.locationName,
+      locationAddress: d.address,
+      suburb: d.suburb,
+      state: d.state,
+      timezone: d.timezone,
+    },
+    order,
+  );
+  return { filename: `tax-invoice-${invoiceNumber(d.booking.reference, order.id)}.pdf`, pdf: await paymentReceiptPdf(data) };
+}
+
+/** GET /staff/bookings/{id}/receipt: printed at the counter, for a family without an e-mail (or who asks for paper). */
+export async function staffReceipt(deps: Deps, id: string): Promise<TaxInvoice> {
+  const booking = await getStaffBooking(deps, id);
+  const invoice = await taxInvoiceOf(deps, deps.db, id, booking.customer);
+  if (!invoice) throw new AppError('NOT_PAID', 409, `Booking ${booking.reference} has not been paid, so it has no tax invoice.`);
+  return invoice;
+}
