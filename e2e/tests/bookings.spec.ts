@@ -113,6 +113,8 @@ test('an unpaid booking can be paid from My Bookings', async ({ page, baseURL })
   await openBookings(page);
   const card = cardOf(page, booking.reference);
   await expect(card.getByText('Payment Pending')).toBeVisible();
+  // Until when, in the location's time: the hold the checkout runs on.
+  await expect(card.getByText(/This session is held for you until \d{1,2}:\d\d (am|pm) AE[DS]T\. Finish paying to confirm it\./)).toBeVisible();
   await expectNoAxeViolations(page);
   await shot(page, 'wide-5-pending');
   // The countdown loads the hold that still runs (named by continue-payment), so it can offer more time.
