@@ -122,7 +122,7 @@ export function BookingCard({ booking, tab, orders, busy = null, onAction, editD
       </div>
 
       {/* Named for its booking: with two or more cards, landmarks with one name say nothing apart. */}
-      <section aria-label={`Who's coming, ${booking.reference}`} className="flex flex-wrap items-end justify-between gap-2 rounded-xl border border-cream-200 px-3 py-2">
+      <section aria-label={`Who's coming, ${booking.reference}`} className="flex flex-wrap items-center justify-between gap-2 rounded-xl border border-cream-200 px-3 py-2">
         <DetailsSummary details={booking.details} />
         {tab === 'upcoming' && editDetails}
       </section>
