@@ -90,6 +90,7 @@ describe('my bookings: cancel, reschedule, receipts, reminders', () => {
     expect(invoiceText).toContain('$39.95');
     expect(invoiceText).toContain('GST included');
     expect(invoiceText).toContain('$3.63');
+    expect(invoiceText).toContain('Paid by card');
     const refundPdf = await get(`/api/v1/orders/${booking.id}/orders/${orderId}/refund-receipt`, who);
     const refundText = await pdfText(refundPdf.rawPayload);
     expect(refundText).toContain('Refund receipt');

@@ -66,7 +66,8 @@ describe('staff app API: walk-ins and CSV', () => {
       expect(receipt.headers['content-type']).toBe('application/pdf');
       expect(receipt.headers['content-disposition']).toMatch(new RegExp(`^attachment; filename="tax-invoice-${res.json().reference}-[0-9A-F]{6}\\.pdf"$`));
       const text = (await new PDFParse({ data: receipt.rawPayload }).getText()).text;
-      for (const words of ['Tax invoice', res.json().reference, 'Ada Walker', '$39.95', 'GST included']) expect(text).toContain(words);
+      for (const words of ['Tax invoice', res.json().reference, 'Ada Walker', '$39.95', 'GST included', 'Paid in store']) expect(text).toContain(words);
+      expect(text).not.toContain('Paid by card');
       expect(text).not.toMatch(/Ada Walker,\s*$/m);
       // Only staff, only a paid booking.
       expectContractError(await w.call('GET', `/staff/bookings/${res.json().id}/receipt`, w.family), 403, 'STAFF_ONLY');

@@ -54,7 +54,7 @@ export const invoiceNumber = (reference: string, orderId: string) => `${referenc
 type ReceiptBooking = Omit<NonNullable<Awaited<ReturnType<typeof bookingForReceipts>>>, 'id'>;
 
 /** What a tax invoice prints; also for a walk-in's receipt (modules/staff), whose family has no account. */
-export function receiptData(deps: Pick<Deps, 'config'>, booking: ReceiptBooking, order: Pick<OrderRow, 'id' | 'items' | 'amountCents' | 'paidAt'>): ReceiptData {
+export function receiptData(deps: Pick<Deps, 'config'>, booking: ReceiptBooking, order: Pick<OrderRow, 'id' | 'items' | 'amountCents' | 'paidAt' | 'paymentIntentId'>): ReceiptData {
   return {
     brandName: deps.config.BRAND_NAME,
     abn: deps.config.SELLER_ABN,
@@ -70,6 +70,8 @@ export function receiptData(deps: Pick<Deps, 'config'>, booking: ReceiptBooking,
     items: order.items,
     amountCents: order.amountCents,
     paidAt: order.paidAt!,
+    // Only a card payment has a PaymentIntent; a walk-in pays at the counter.
+    paidInStore: order.paymentIntentId === null,
   };
 }
 

@@ -31,6 +31,7 @@ const receipt = (customerName: string, customerEmail: string): ReceiptData => ({
   items: [{ type: 'package', id: '5d0f6c2e-59a4-4c7b-8d47-2f8f0b4f6a11', name: 'Classic print', quantity: 1, unitPriceCents: 2995, totalCents: 2995 }],
   amountCents: 2995,
   paidAt: new Date('2026-11-20T01:00:00Z'),
+  paidInStore: false,
 });
 
 /** pdftotext may break a line between a label and its value; compare with whitespace squeezed. */

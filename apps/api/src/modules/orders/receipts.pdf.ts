@@ -20,6 +20,7 @@ export interface ReceiptData {
   items: LineItem[];
   amountCents: number;
   paidAt: Date;
+  paidInStore: boolean;
 }
 
 export interface RefundLine {
@@ -115,7 +116,7 @@ export function paymentReceiptPdf(d: ReceiptData): Promise<Buffer> {
   totals(doc, [
     ['Total (AUD)', formatAud(d.amountCents), true],
     ['GST included', formatAud(gstOf(d.amountCents))],
-    ['Paid by card', dateIn(d.paidAt, d.timezone)],
+    [d.paidInStore ? 'Paid in store' : 'Paid by card', dateIn(d.paidAt, d.timezone)],
   ]);
   footer(doc, `Prices include GST. Thank you for booking photos with Santa with ${d.brandName}.`);
   return toBuffer(doc);
