@@ -44,6 +44,7 @@ describe('check-in', () => {
     expect(checkInEntry(' kr-7k3q9 ')).toEqual({ reference: 'KR-7K3Q9' });
     expect(checkInEntry('KR7K3Q9')).toEqual({ reference: 'KR-7K3Q9' });
     expect(checkInEntry('kr 7k3q9')).toEqual({ reference: 'KR-7K3Q9' });
+    expect(checkInEntry('7k3q9')).toEqual({ reference: 'KR-7K3Q9' });
     expect(checkInEntry('KR-7K3Q9-AbCdEfGhJkMnPqRs')).toEqual({ code: 'KR-7K3Q9-AbCdEfGhJkMnPqRs' });
     expect(checkInEntry('KR-7K3')).toEqual({ reference: 'KR-7K3' });
   });

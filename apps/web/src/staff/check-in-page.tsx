@@ -15,12 +15,12 @@ const SAME_CODE_GAP_MS = 3000;
 const CLOCK_SLACK_MS = 30_000;
 
 /**
- * What was typed or scanned into the box: a reference (with or without its dash, any case), or
+ * What was typed or scanned into the box: a reference (with or without KR and its dash, any case), or
  * the QR code's whole contents, which a counter's USB scanner types like a keyboard.
  */
 export function checkInEntry(text: string): { reference: string } | { code: string } {
   const compact = text.trim().toUpperCase().replace(/\s+/g, '');
-  const reference = /^KR-?([A-Z0-9]{5})$/.exec(compact);
+  const reference = /^(?:KR-?)?([A-Z0-9]{5})$/.exec(compact);
   if (reference) return { reference: `KR-${reference[1]}` };
   return compact.length > 8 ? { code: text.trim() } : { reference: compact };
 }
@@ -199,7 +199,8 @@ function Result({ booking, timing, already, timezone, onUndo }: { booking: Staff
       {!already && booking.attendance !== 'checked_in' && booking.actions.at(-1)?.action === 'undo_check_in' && (
         <p className="rounded-lg bg-cream-200 px-3 py-2 font-semibold text-ink-900">Check-in undone: this family is not checked in.</p>
       )}
-      {undoable && (
+      {/* Not someone else's check-in from a while ago: only the one this device just made. */}
+      {undoable && !already && (
         <div className="flex flex-wrap items-center gap-3">
           <Button variant="secondary" onClick={onUndo}>
             Undo check-in

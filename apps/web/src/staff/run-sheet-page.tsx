@@ -206,7 +206,7 @@ function SheetRow({ item, timezone, isToday, actions, onSellWalkIn, problem, now
           </Button>
         )}
         {!booking && slot.state === 'free' && isToday && (
-          <button type="button" className={buttonClasses('secondary')} onClick={() => onSellWalkIn(slot.id)}>
+          <button type="button" className={buttonClasses('secondary')} onClick={() => onSellWalkIn(slot.id)} aria-label={`Sell walk-in, ${formatClockTime(slot.startAt, timezone)}`}>
             Sell walk-in
           </button>
         )}

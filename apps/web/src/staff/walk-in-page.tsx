@@ -57,7 +57,7 @@ export function WalkInPage({ location, catalogue, initialSlotId, today }: { loca
   }, [sold]);
   // A refusal shows under the Sell button: on a phone, below the fold unless brought into view.
   useEffect(() => {
-    if (problem) problemBox.current?.scrollIntoView?.({ block: 'nearest' });
+    if (problem) problemBox.current?.scrollIntoView?.({ block: 'center' });
   }, [problem]);
 
   const slot = free.find((s) => s.id === slotId);
@@ -110,8 +110,9 @@ export function WalkInPage({ location, catalogue, initialSlotId, today }: { loca
       setFamily(NEW_FAMILY);
       setSlotId('');
     } catch (err) {
-      setProblem({ message: err instanceof Error ? err.message : 'The sale did not go through.', details: err instanceof ApiProblem ? err.details.map((d) => d.message) : [] });
+      // The list first: a session just taken then shows as gone, above the refusal, before it is scrolled to.
       await reload();
+      setProblem({ message: err instanceof Error ? err.message : 'The sale did not go through.', details: err instanceof ApiProblem ? err.details.map((d) => d.message) : [] });
     } finally {
       setBusy(false);
     }
@@ -245,9 +246,15 @@ export function WalkInPage({ location, catalogue, initialSlotId, today }: { loca
         </fieldset>
         <div className="flex flex-wrap items-center gap-4 lg:col-span-2">
           <span className="text-xl font-semibold">Total {formatAud(total)} (includes GST)</span>
-          <Button type="submit" variant="confirm" disabled={busy || !slot}>
+          <Button type="submit" variant="confirm" disabled={busy || !slot} aria-describedby={gone ? `${id}-gone-here` : undefined}>
             {busy ? 'Selling…' : 'Sell and mark paid in store'}
           </Button>
+          {/* Said again beside the button: on a phone the session field is far above it. */}
+          {gone && (
+            <span id={`${id}-gone-here`} className="font-semibold text-festive-800">
+              Choose a session first: {formatClockTime(gone.startAt, location.timezone)} is no longer free.
+            </span>
+          )}
         </div>
         {problem && (
           <div ref={problemBox} role="alert" className="scroll-mb-4 rounded-lg bg-festive-50 px-4 py-3 text-festive-800 lg:col-span-2">
