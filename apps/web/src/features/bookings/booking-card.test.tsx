@@ -1,5 +1,5 @@
 import { DEFAULT_POLICY } from '@kringle/contracts/policy';
-import { render, screen, within } from '@testing-library/react';
+import { act, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import type { BookingStatus } from '@kringle/contracts/statuses';
@@ -62,9 +62,11 @@ describe('BookingCard', () => {
   });
 
   it('offers continue payment and cancel on an unpaid upcoming booking, and says until when it is held', () => {
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.parse('2026-11-24T22:35:00.000Z') });
     render(<BookingCard booking={aBooking({ status: 'payment_failed', canReschedule: false, refundableCents: 0, holdExpiresAt: '2026-11-24T22:42:30.000Z' })} tab="upcoming" onAction={() => {}} />);
     expect(buttons()).toEqual(['Continue payment', 'Cancel booking']);
     expect(screen.getByText(/This session is held for you until 9:42 am AEDT\. Finish paying to confirm it\./)).toBeInTheDocument();
+    vi.useRealTimers();
   });
 
   it('offers both receipts on a refunded booking in the past tab', () => {
@@ -72,6 +74,16 @@ describe('BookingCard', () => {
     render(<BookingCard booking={aBooking({ status: 'cancelled', canReschedule: false, canCancel: false, refundableCents: 0 })} tab="past" orders={orders} onAction={() => {}} />);
     expect(buttons()).toEqual(['Payment receipt', 'Refund receipt']);
     expect(screen.getByText('Refunded $69.95 to the card you paid with.')).toBeInTheDocument();
+  });
+
+  it('once the hold has ended, says so and no longer offers to pay', () => {
+    vi.useFakeTimers({ toFake: ['Date', 'setTimeout', 'clearTimeout'], now: Date.parse('2026-11-24T22:42:00.000Z') });
+    render(<BookingCard booking={aBooking({ status: 'payment_pending', canReschedule: false, refundableCents: 0, holdExpiresAt: '2026-11-24T22:42:30.000Z' })} tab="upcoming" onAction={() => {}} />);
+    expect(buttons()).toEqual(['Continue payment', 'Cancel booking']);
+    act(() => vi.advanceTimersByTime(31_000));
+    expect(screen.getByText(/The hold on this session has ended/)).toBeInTheDocument();
+    expect(buttons()).toEqual(['Cancel booking']);
+    vi.useRealTimers();
   });
 
   it('says a refund is on its way while Stripe has not confirmed it, with no refund receipt yet', () => {

@@ -1,5 +1,5 @@
 import { clsx } from 'clsx';
-import { useId, type ReactNode, type SVGProps } from 'react';
+import { useEffect, useId, useState, type ReactNode, type SVGProps } from 'react';
 import type { Booking } from '@kringle/contracts/bookings';
 import { formatClockTime, formatSessionTime, zoneAbbreviation } from '@kringle/contracts/dates';
 import { refundDeadline, rescheduleDeadline, type PolicyRules } from '@kringle/contracts/policy';
@@ -9,6 +9,7 @@ import { CalendarIcon, ClockIcon } from '../../components/ui/icons';
 import type { BookingOrder, BookingTab } from './api';
 import { CheckInQr } from '../../components/whos-coming/check-in-qr';
 import { DetailsSummary } from '../../components/whos-coming/details-summary';
+import { serverNow } from '../../lib/server-clock';
 import { StatusTag } from './status-tag';
 
 export type CardAction = 'reschedule' | 'cancel' | 'continue' | 'calendar' | 'payment-receipt' | 'refund-receipt';
@@ -28,6 +29,9 @@ export interface BookingCardProps {
 }
 
 /** Which actions this booking offers, from the API's policy flags and its orders. */
+/** The hold's end, for a booking still waiting to be paid. */
+const unpaidHold = (b: Booking) => (b.status === 'payment_pending' || b.status === 'payment_failed' ? b.holdExpiresAt : null);
+
 export function cardActions(booking: Booking, tab: BookingTab, orders: BookingOrder[] = []): CardAction[] {
   const unpaid = booking.status === 'payment_pending' || booking.status === 'payment_failed';
   const actions: CardAction[] = [];
@@ -57,6 +61,27 @@ const LABELS: Record<CardAction, { idle: string; busy: string }> = {
   cancel: { idle: 'Cancel booking', busy: 'Cancelling…' },
 };
 
+/** How long an unpaid booking's session is still held, in the location's time. */
+function holdWords(b: Booking, ended: boolean): string {
+  if (ended) return 'The hold on this session has ended, so this booking will be cancelled and the session goes back on sale.';
+  if (!b.holdExpiresAt) return 'This session is only held for a short while. Finish paying to confirm it.';
+  const tz = b.location.timezone;
+  return `This session is held for you until ${formatClockTime(b.holdExpiresAt, tz)} ${zoneAbbreviation(new Date(b.holdExpiresAt), tz)}. Finish paying to confirm it.`;
+}
+
+/** Whether an unpaid booking's hold has ended (by the server's clock); re-renders at that moment. */
+function useHoldEnded(holdExpiresAt: string | null): boolean {
+  const [, tick] = useState(0);
+  const end = holdExpiresAt ? Date.parse(holdExpiresAt) : null;
+  const ended = end !== null && end <= serverNow();
+  useEffect(() => {
+    if (end === null || ended) return;
+    const timer = setTimeout(() => tick((n) => n + 1), Math.min(end - serverNow() + 50, 2 ** 31 - 1));
+    return () => clearTimeout(timer);
+  }, [end, ended]);
+  return ended;
+}
+
 // One clear primary action per card (paying); files to keep sit quietly in their own row.
 const PRIMARY: CardAction[] = ['continue'];
 const MANAGE: CardAction[] = ['continue', 'reschedule', 'cancel'];
@@ -66,7 +91,9 @@ export function BookingCard({ booking, tab, orders, busy = null, onAction, editD
   const actions = cardActions(booking, tab, orders);
   const when = formatSessionTime(booking.slot.startAt, booking.location.timezone);
   const unpaid = booking.status === 'payment_pending' || booking.status === 'payment_failed';
-  const manage = actions.filter((a) => MANAGE.includes(a));
+  const holdEnded = useHoldEnded(unpaidHold(booking));
+  // Paying after the hold has ended is refused: the card says why instead of offering it.
+  const manage = actions.filter((a) => MANAGE.includes(a) && !(a === 'continue' && holdEnded));
   const files = actions.filter((a) => !MANAGE.includes(a));
   const refundedCents = (orders ?? []).reduce((sum, o) => sum + o.refundedCents, 0);
   const refundPendingCents = (orders ?? []).reduce((sum, o) => sum + o.refundPendingCents, 0);
@@ -133,9 +160,7 @@ export function BookingCard({ booking, tab, orders, busy = null, onAction, editD
           <ClockIcon aria-hidden="true" className="mt-0.5 size-4 shrink-0" />
           <span>
             {booking.status === 'payment_failed' ? 'Your last payment did not go through, and you have not been charged. ' : ''}
-            {booking.holdExpiresAt
-              ? `This session is held for you until ${formatClockTime(booking.holdExpiresAt, booking.location.timezone)} ${zoneAbbreviation(new Date(booking.holdExpiresAt), booking.location.timezone)}. Finish paying to confirm it.`
-              : 'This session is only held for a short while. Finish paying to confirm it.'}
+            {holdWords(booking, holdEnded)}
           </span>
         </p>
       )}
