@@ -156,3 +156,30 @@ describe('SessionTimeStep, choosing another day', () => {
     expect(await screen.findByRole('button', { name: /10:00 am/ })).toBeInTheDocument();
   });
 });
+
+describe('SessionTimeStep, at the sales opening', () => {
+  it('lists the opening day’s sessions as bookable by itself, even when the server opens a moment after this device thinks', async () => {
+    const opensAt = Date.now() + 400;
+    // The server's own clock lags this device's view of it by 700 ms (a Date header has whole seconds).
+    const serverOpen = () => Date.now() >= opensAt + 700;
+    const today = new Intl.DateTimeFormat('en-CA', { timeZone: location.timezone }).format(new Date());
+    const session = slot('s-open', new Date(Date.now() + 3 * 3_600_000).toISOString());
+    const t = wizardTestStore({
+      'GET /booking-slot/loc-1/available-dates': () => ({ timezone: location.timezone, salesOpenAt: new Date(opensAt).toISOString(), items: [{ date: today, available: serverOpen() ? 1 : 0, sessions: 1 }] }),
+      'GET /booking-slot/loc-1/available-slots': () => ({ timezone: location.timezone, salesOpenAt: new Date(opensAt).toISOString(), items: [{ ...session, status: serverOpen() ? 'available' : 'unavailable' }] }),
+    });
+    t.store.dispatch(setLocation({ ...location, salesOpenAt: new Date(opensAt).toISOString() }));
+    t.store.dispatch(toggleSlotType(location.slotTypes[0]!));
+    render(
+      <Provider store={t.store}>
+        <MemoryRouter>
+          <SessionTimeStep focusOnMount={false} />
+        </MemoryRouter>
+      </Provider>,
+    );
+    await screen.findByText(/Bookings are open/, undefined, { timeout: 3000 });
+    // The second look, 2 s after the instant, finds the server open: the list shows the session bookable.
+    await vi.waitFor(() => expect(document.querySelector('[data-status="available"]')).not.toBeNull(), { timeout: 5000, interval: 100 });
+    expect(screen.queryByText('Fully booked.')).not.toBeInTheDocument();
+  }, 10_000);
+});

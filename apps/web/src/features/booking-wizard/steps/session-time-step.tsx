@@ -77,8 +77,10 @@ export function SessionTimeStep({ focusOnMount }: { focusOnMount: boolean }) {
   const opensAt = dates.data?.salesOpenAt ?? location?.salesOpenAt ?? null;
   const { open: salesOpen, openedHere } = useSalesOpen(opensAt);
   // Before the opening nothing is bookable: the list shows the opening day's sessions to plan by.
+  // It stays the day shown through the opening instant, until the days answer says what is free:
+  // were it dropped then, the list would be skipped and come back with its answer from before.
   const openingDay = opensAt ? localDateOf(new Date(opensAt), timezone) : null;
-  const preview = salesOpen ? null : (dates.data?.items.find((d) => openingDay !== null && d.date >= openingDay)?.date ?? dates.data?.items[0]?.date ?? null);
+  const preview = dates.data?.items.find((d) => openingDay !== null && d.date >= openingDay)?.date ?? dates.data?.items[0]?.date ?? null;
   // /expired sends the family back to the day they had chosen (?date=), when it still has sessions.
   const hinted = useSearchParams()[0].get('date');
   const hintOpen = hinted && dates.data?.items.some((d) => d.date === hinted && d.available > 0) ? hinted : null;
@@ -89,6 +91,11 @@ export function SessionTimeStep({ focusOnMount }: { focusOnMount: boolean }) {
     { skip: !date || !slotTypeId, pollingInterval: live ? LIVE_SAFETY_POLL_MS : SLOTS_POLL_MS, skipPollingIfUnfocused: true, refetchOnFocus: true },
   );
   useRefetchOnReconnect(live, slots.refetch, !!slots.data);
+  // The opening's looks below run after renders that may have changed the day: they ask for the list as it is then.
+  const latestSlots = useRef({ refetch: slots.refetch, date });
+  useEffect(() => {
+    latestSlots.current = { refetch: slots.refetch, date };
+  });
 
   // At the opening instant: fetch what is now bookable. The device's view of the server's clock is
   // good to about a second, so a second look follows, in case the first came just before it.
@@ -96,7 +103,7 @@ export function SessionTimeStep({ focusOnMount }: { focusOnMount: boolean }) {
     if (!openedHere) return;
     const refetchAll = () => {
       void dates.refetch();
-      if (date) void slots.refetch();
+      if (latestSlots.current.date) void latestSlots.current.refetch();
     };
     refetchAll();
     const again = setTimeout(refetchAll, 2_000);
