@@ -164,7 +164,8 @@ test('when the hold runs out the app lands on /expired, and Start again begins a
   await expect(page).toHaveURL(/\/expired$/);
   await expect(page.getByRole('heading', { name: 'Your time ran out' })).toBeVisible();
   // The choices are kept: the same session again when free, else the same day.
-  await expect(page.getByText(/Your location, visit and packages are kept/)).toBeVisible();
+  // No package was chosen yet, so none is said to be kept.
+  await expect(page.getByText(/Your location and visit are kept/)).toBeVisible();
   await expect(page.getByRole('button', { name: /^(Hold the same session again|Choose another time on .+)$/ })).toBeVisible();
   await expectNoAxeViolations(page);
   await shot(page, 'narrow-expired');

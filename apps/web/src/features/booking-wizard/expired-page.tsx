@@ -15,12 +15,16 @@ const dayName = new Intl.DateTimeFormat('en-AU', { timeZone: 'UTC', weekday: 'lo
  * other times (or, let go elsewhere, a new time), keeping location, type and packages; or a clean
  * start.
  */
+const keptWords = (packages: boolean) => (packages ? 'Your location, visit and packages are kept' : 'Your location and visit are kept');
+
 export function ReservationExpiredPage() {
   const dispatch = useWizardDispatch();
   const navigate = useNavigate();
   const location = useWizardSelector((s) => s.booking.location);
   const slotType = useWizardSelector((s) => s.booking.slotType[0]);
   const lapsedSlotId = useWizardSelector((s) => s.booking.lapsedSlotId ?? null);
+  // Only what was chosen is said to be kept: a family may not have reached the packages.
+  const hasPackages = useWizardSelector((s) => Object.values(s.booking.packages).some((p) => !p.remove && p.totalQuantity > 0));
   const kept = location !== null && slotType !== undefined && lapsedSlotId !== null;
   const slot = useGetSlotQuery({ locationId: location?.id ?? '', slotId: lapsedSlotId ?? '' }, { skip: !kept, refetchOnMountOrArgChange: true });
   const [busy, setBusy] = useState(false);
@@ -103,8 +107,8 @@ export function ReservationExpiredPage() {
       {kept && session && location && (
         <p className="font-semibold text-ink-900" role="status">
           {stillFree
-            ? `Good news: ${formatSessionTime(session.startAt, location.timezone)} is still free. Your location, visit and packages are kept.`
-            : `${formatSessionTime(session.startAt, location.timezone)} has been taken. Your location, visit and packages are kept, so you only need a new time.`}
+            ? `Good news: ${formatSessionTime(session.startAt, location.timezone)} is still free. ${keptWords(hasPackages)}.`
+            : `${formatSessionTime(session.startAt, location.timezone)} has been taken. ${keptWords(hasPackages)}, so you only need a new time.`}
         </p>
       )}
     </OutcomeCard>
