@@ -1,4 +1,4 @@
-import { formatClockTime, formatSessionTime } from '@kringle/contracts/dates';
+import { formatClockTime, formatSessionTime, zoneAbbreviation } from '@kringle/contracts/dates';
 import { greeting } from '@kringle/contracts/names';
 import { mailLogoUrl, renderEmail } from '../mail/mail-layout';
 import type { OutgoingMail } from '../mail/outbox.repository';
@@ -23,7 +23,7 @@ export function waitlistOfferMail(f: OfferMailFacts, brandName: string, appUrl: 
   const until = formatSessionTime(f.expiresAt, f.timezone);
   return {
     to: f.email,
-    subject: `A session came free: ${f.slotTypeName}, ${session}. It is yours until ${formatClockTime(f.expiresAt, f.timezone)}`,
+    subject: `A session came free: ${f.slotTypeName}, ${session}. It is yours until ${formatClockTime(f.expiresAt, f.timezone)} ${zoneAbbreviation(new Date(f.expiresAt), f.timezone)}`,
     ...renderEmail({
       brandName,
       logoUrl: mailLogoUrl(appUrl),

@@ -43,7 +43,7 @@ describe('My Bookings: the waitlist', () => {
     expect(await screen.findByText('Wednesday 16 December')).toBeInTheDocument();
     expect(screen.getByText('2nd')).toBeInTheDocument();
     expect(screen.getAllByText('Sensory-friendly Santa at Kringle Sydney, Pitt Street')).toHaveLength(2);
-    expect(screen.getByText(/held for you: 9:30 am/)).toBeInTheDocument();
+    expect(screen.getByText(/held for you: 9:30 am AEDT\./)).toBeInTheDocument();
     expect(screen.getByRole('timer')).toHaveTextContent(/^2:0\d$/);
     expect(screen.getByRole('link', { name: 'Continue booking' })).toHaveAttribute('href', `/create-booking?offer=${offered.offer.reservationId}`);
     await userEvent.click(screen.getByRole('button', { name: 'Leave the waitlist for Wednesday 16 December' }));

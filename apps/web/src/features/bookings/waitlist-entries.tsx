@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import type { WaitlistEntry } from '@kringle/contracts/waitlist';
-import { formatClockTime } from '@kringle/contracts/dates';
+import { formatClockTime, zoneAbbreviation } from '@kringle/contracts/dates';
 import type { Location } from '@kringle/contracts/catalogue';
 import { Button, buttonClasses } from '../../components/ui/button';
 import { ClockIcon } from '../../components/ui/icons';
@@ -58,7 +58,7 @@ function EntryCard({ entry, place, onLeave, busy, onOfferEnd }: { entry: Waitlis
       </div>
       {entry.offer ? (
         <div className="flex flex-col gap-2 rounded-xl bg-pine-50 p-3 text-ink-900" data-testid="waitlist-offer">
-          <p className="font-semibold">A session came free and is held for you: {formatClockTime(entry.offer.startAt, zone)}.</p>
+          <p className="font-semibold">A session came free and is held for you: {formatClockTime(entry.offer.startAt, zone)} {zoneAbbreviation(new Date(entry.offer.startAt), zone)}.</p>
           <p className="flex flex-wrap items-center gap-x-2">
             Book it before the time runs out: <OfferCountdown expiresAt={entry.offer.expiresAt} onEnd={onOfferEnd} />
           </p>
