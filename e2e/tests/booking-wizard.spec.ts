@@ -330,3 +330,23 @@ test('the first three steps work by keyboard alone', async ({ page, baseURL }) =
   await expect(stepHeading(page)).toHaveText('Choose your photo package');
   await expect(page.getByTestId('hold-countdown')).toBeVisible();
 });
+
+test("the browser's Back from a held session leaves the wizard, and My Bookings offers the hold back", async ({ page, baseURL }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await signInFreshCustomer(page, baseURL!, 'browser-back');
+  await page.goto('/bookings');
+  await expect(page.getByRole('heading', { name: 'My Bookings', level: 1 })).toBeVisible({ timeout: 20_000 });
+  await chooseLocationAndType(page);
+  await freeSession(page, 4).click();
+  await expect(stepHeading(page)).toHaveText('Choose your photo package');
+
+  await page.goBack();
+  await expect(page).toHaveURL(/\/bookings$/);
+  const held = page.getByTestId('held-session');
+  await expect(held).toContainText(/You are holding \w{3} \d{1,2} \w{3}, \d{1,2}:\d\d (am|pm) AE[DS]T at .+ until \d{1,2}:\d\d (am|pm) AE[DS]T\./);
+  await expectNoAxeViolations(page);
+  await shot(page, 'narrow-bookings-held-session');
+  await held.getByRole('button', { name: 'Continue booking' }).click();
+  await expect(stepHeading(page)).toHaveText('Choose your photo package');
+  await expect(page.getByTestId('hold-countdown')).toBeVisible();
+});

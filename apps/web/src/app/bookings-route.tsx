@@ -9,6 +9,7 @@ import { bookingsApi } from '../features/bookings/api';
 import { BookingsPage } from '../features/bookings/bookings-page';
 import { track } from '../lib/analytics';
 import type { ApiError } from '../lib/base-query';
+import { HeldSessionNotice } from './held-session-notice';
 import { useAppDispatch, useAppSelector } from './hooks';
 import { toastError } from '../lib/deferred-toast';
 
@@ -97,5 +98,5 @@ export function BookingsRoute() {
     navigate('/create-booking');
   };
 
-  return <BookingsPage onBookNow={onBookNow} onReschedule={onReschedule} onContinuePayment={onContinuePayment} />;
+  return <BookingsPage onBookNow={onBookNow} onReschedule={onReschedule} onContinuePayment={onContinuePayment} heldSession={<HeldSessionNotice onResume={onBookNow} />} />;
 }

@@ -1,5 +1,5 @@
 import { clsx } from 'clsx';
-import { useEffect, useId, useState, type ReactNode, type SVGProps } from 'react';
+import { useId, type ReactNode, type SVGProps } from 'react';
 import type { Booking } from '@kringle/contracts/bookings';
 import { formatClockTime, formatSessionTime, zoneAbbreviation } from '@kringle/contracts/dates';
 import { refundDeadline, rescheduleDeadline, type PolicyRules } from '@kringle/contracts/policy';
@@ -9,7 +9,7 @@ import { CalendarIcon, ClockIcon } from '../../components/ui/icons';
 import type { BookingOrder, BookingTab } from './api';
 import { CheckInQr } from '../../components/whos-coming/check-in-qr';
 import { DetailsSummary } from '../../components/whos-coming/details-summary';
-import { serverNow } from '../../lib/server-clock';
+import { usePassed } from '../../lib/use-passed';
 import { StatusTag } from './status-tag';
 
 export type CardAction = 'reschedule' | 'cancel' | 'continue' | 'calendar' | 'payment-receipt' | 'refund-receipt';
@@ -69,19 +69,6 @@ function holdWords(b: Booking, ended: boolean): string {
   return `This session is held for you until ${formatClockTime(b.holdExpiresAt, tz)} ${zoneAbbreviation(new Date(b.holdExpiresAt), tz)}. Finish paying to confirm it.`;
 }
 
-/** Whether an unpaid booking's hold has ended (by the server's clock); re-renders at that moment. */
-function useHoldEnded(holdExpiresAt: string | null): boolean {
-  const [, tick] = useState(0);
-  const end = holdExpiresAt ? Date.parse(holdExpiresAt) : null;
-  const ended = end !== null && end <= serverNow();
-  useEffect(() => {
-    if (end === null || ended) return;
-    const timer = setTimeout(() => tick((n) => n + 1), Math.min(end - serverNow() + 50, 2 ** 31 - 1));
-    return () => clearTimeout(timer);
-  }, [end, ended]);
-  return ended;
-}
-
 // One clear primary action per card (paying); files to keep sit quietly in their own row.
 const PRIMARY: CardAction[] = ['continue'];
 const MANAGE: CardAction[] = ['continue', 'reschedule', 'cancel'];
@@ -91,7 +78,7 @@ export function BookingCard({ booking, tab, orders, busy = null, onAction, editD
   const actions = cardActions(booking, tab, orders);
   const when = formatSessionTime(booking.slot.startAt, booking.location.timezone);
   const unpaid = booking.status === 'payment_pending' || booking.status === 'payment_failed';
-  const holdEnded = useHoldEnded(unpaidHold(booking));
+  const holdEnded = usePassed(unpaidHold(booking));
   // Paying after the hold has ended is refused: the card says why instead of offering it.
   const manage = actions.filter((a) => MANAGE.includes(a) && !(a === 'continue' && holdEnded));
   const files = actions.filter((a) => !MANAGE.includes(a));

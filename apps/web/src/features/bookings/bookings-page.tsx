@@ -1,5 +1,5 @@
 import * as Tabs from '@radix-ui/react-tabs';
-import { lazy, Suspense, useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useState, type ReactNode } from 'react';
 import { useLocation, useNavigate, useSearchParams } from 'react-router';
 import { CheckIcon } from '../../components/ui/icons';
 import { Button } from '../../components/ui/button';
@@ -23,6 +23,8 @@ const tabClasses =
 export interface BookingsPageProps extends WizardHandoff {
   /** Starts a new booking in the wizard. */
   onBookNow: () => void;
+  /** What the wizard still holds, if anything (the route joins the two features). */
+  heldSession?: ReactNode;
 }
 
 /** What a reschedule hands back to this page (router state), for its success message. */
@@ -62,7 +64,7 @@ function MovedNotice({ moved, onDismiss }: { moved: MoveSummary; onDismiss: () =
  * /bookings (My Bookings): upcoming and past tabs (spec §2). The tab lives in the address
  * (?tab=past) so Back and a reload land on the same list.
  */
-export function BookingsPage({ onBookNow, onReschedule, onContinuePayment }: BookingsPageProps) {
+export function BookingsPage({ onBookNow, onReschedule, onContinuePayment, heldSession }: BookingsPageProps) {
   const [params, setParams] = useSearchParams();
   const tab: BookingTab = params.get('tab') === 'past' ? 'past' : 'upcoming';
   const actions = useBookingActions({ onReschedule, onContinuePayment });
@@ -98,6 +100,7 @@ export function BookingsPage({ onBookNow, onReschedule, onContinuePayment }: Boo
       </header>
 
       {moved && <MovedNotice moved={moved} onDismiss={() => setMoved(null)} />}
+      {heldSession}
 
       <WaitlistEntries />
 
