@@ -3,6 +3,7 @@ import { CHECK_IN_UNDO_SECONDS, type StaffBooking, type StaffCatalogue } from '@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { Button } from '../components/ui/button';
 import { AttendanceTag, canUndoCheckIn, FamilyDetails, familyName } from './booking-card';
+import { usePassed } from '../lib/use-passed';
 import { startScanner } from './qr-scanner';
 import { ApiProblem, postJson } from './staff-client';
 
@@ -172,15 +173,9 @@ export function CheckInPage({ location }: { location: Location }) {
 }
 
 function Result({ booking, timing, already, timezone, onUndo }: { booking: StaffBooking; timing?: string; already?: string; timezone: string; onUndo: () => void }) {
-  // The Undo button goes when the API would refuse it, rather than failing when tapped.
-  const [, tick] = useState(0);
+  // The Undo button goes when the API would refuse it (re-rendered at that moment), rather than failing when tapped.
+  usePassed(booking.checkedInAt ? new Date(Date.parse(booking.checkedInAt) + CHECK_IN_UNDO_SECONDS * 1000).toISOString() : null);
   const undoable = canUndoCheckIn(booking);
-  useEffect(() => {
-    if (!undoable || !booking.checkedInAt) return;
-    const left = Date.parse(booking.checkedInAt) + CHECK_IN_UNDO_SECONDS * 1000 - Date.now();
-    const timer = setTimeout(() => tick((n) => n + 1), Math.max(0, left) + 50);
-    return () => clearTimeout(timer);
-  }, [undoable, booking.checkedInAt]);
   return (
     <div className="space-y-3 rounded-2xl bg-pine-50 p-5 ring-2 ring-pine-700">
       <div className="flex flex-wrap items-center gap-3">

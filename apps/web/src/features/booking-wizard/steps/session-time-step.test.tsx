@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { Provider } from 'react-redux';
 import { MemoryRouter } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { Slot } from '@kringle/contracts/catalogue';
+import type { Location, Slot } from '@kringle/contracts/catalogue';
 import { setLocation, startReschedule, toggleSlotType } from '../booking-slice';
 import { moveLosesRefund } from '../move-confirm-dialog';
 import { POLICY_FIXTURE, SYDNEY_FIXTURE, wizardTestStore } from '../wizard-test-store';
@@ -17,7 +17,7 @@ const tomorrow = [slot('s-late', '2026-11-24T05:00:00.000Z')];
 // Sat 28 Nov, 10:00 am AEDT: well before the cut-off.
 const saturday = [slot('s-early', '2026-11-27T23:00:00.000Z')];
 
-function renderStep({ rescheduleFrom, routes = {} }: { rescheduleFrom?: string; routes?: Record<string, unknown> } = {}) {
+function renderStep({ rescheduleFrom, routes = {}, place = location }: { rescheduleFrom?: string; routes?: Record<string, unknown>; place?: Location } = {}) {
   const reservation = { id: 'h2', slotId: 's-late', bookingId: 'b1', status: 'active', expiresAt: '2099-01-01T00:00:00.000Z' };
   const t = wizardTestStore({
     'GET /booking-slot/loc-1/available-dates': {
@@ -32,7 +32,7 @@ function renderStep({ rescheduleFrom, routes = {} }: { rescheduleFrom?: string; 
     'POST /bookings/b1/reschedule': { id: 'b1', slot: { id: 's-late', startAt: tomorrow[0]!.startAt, endAt: tomorrow[0]!.endAt }, location, rescheduleCount: 1 },
     ...routes,
   });
-  t.store.dispatch(setLocation(location));
+  t.store.dispatch(setLocation(place));
   if (rescheduleFrom) t.store.dispatch(startReschedule({ bookingId: 'b1', startAt: rescheduleFrom }));
   t.store.dispatch(toggleSlotType(location.slotTypes[0]!));
   render(
@@ -164,19 +164,14 @@ describe('SessionTimeStep, at the sales opening', () => {
     const serverOpen = () => Date.now() >= opensAt + 700;
     const today = new Intl.DateTimeFormat('en-CA', { timeZone: location.timezone }).format(new Date());
     const session = slot('s-open', new Date(Date.now() + 3 * 3_600_000).toISOString());
-    const t = wizardTestStore({
-      'GET /booking-slot/loc-1/available-dates': () => ({ timezone: location.timezone, salesOpenAt: new Date(opensAt).toISOString(), items: [{ date: today, available: serverOpen() ? 1 : 0, sessions: 1 }] }),
-      'GET /booking-slot/loc-1/available-slots': () => ({ timezone: location.timezone, salesOpenAt: new Date(opensAt).toISOString(), items: [{ ...session, status: serverOpen() ? 'available' : 'unavailable' }] }),
+    const salesOpenAt = new Date(opensAt).toISOString();
+    renderStep({
+      place: { ...location, salesOpenAt },
+      routes: {
+        'GET /booking-slot/loc-1/available-dates': () => ({ timezone: location.timezone, salesOpenAt, items: [{ date: today, available: serverOpen() ? 1 : 0, sessions: 1 }] }),
+        'GET /booking-slot/loc-1/available-slots': () => ({ timezone: location.timezone, salesOpenAt, items: [{ ...session, status: serverOpen() ? 'available' : 'unavailable' }] }),
+      },
     });
-    t.store.dispatch(setLocation({ ...location, salesOpenAt: new Date(opensAt).toISOString() }));
-    t.store.dispatch(toggleSlotType(location.slotTypes[0]!));
-    render(
-      <Provider store={t.store}>
-        <MemoryRouter>
-          <SessionTimeStep focusOnMount={false} />
-        </MemoryRouter>
-      </Provider>,
-    );
     await screen.findByText(/Bookings are open/, undefined, { timeout: 3000 });
     // The second look, 2 s after the instant, finds the server open: the list shows the session bookable.
     await vi.waitFor(() => expect(document.querySelector('[data-status="available"]')).not.toBeNull(), { timeout: 5000, interval: 100 });
