@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { solveChallenge } from 'altcha-lib/v1';
 import { sql } from 'drizzle-orm';
 import { addDays, localDateOf } from '@kringle/contracts/dates';
 import type { Db } from '../../apps/api/src/db/client';
@@ -8,6 +7,7 @@ import { IdTokens } from '../../apps/api/src/modules/accounts/id-tokens';
 import { hashPassword } from '../../apps/api/src/modules/accounts/passwords';
 import { demoSeason } from '../../apps/api/src/modules/catalogue/demo-season';
 import { loadSeason } from '../../apps/api/src/modules/catalogue/season.service';
+import { solveAppCheck } from '../../apps/api/test/support/solve-app-check';
 import type { LoadRequest } from './load-generator';
 
 export interface BenchCustomer {
@@ -138,9 +138,9 @@ export async function appCheckToken(baseUrl: string): Promise<string> {
     signature: string;
     maxnumber: number;
   };
-  const solution = await solveChallenge(c.challenge, c.salt, c.algorithm, c.maxnumber).promise;
-  if (!solution) throw new Error('Could not solve the app-check challenge');
-  const payload = Buffer.from(JSON.stringify({ algorithm: c.algorithm, challenge: c.challenge, number: solution.number, salt: c.salt, signature: c.signature })).toString('base64');
+  const number = c.algorithm === 'SHA-256' ? solveAppCheck(c.challenge, c.salt, c.maxnumber) : null;
+  if (number === null) throw new Error('Could not solve the app-check challenge');
+  const payload = Buffer.from(JSON.stringify({ algorithm: c.algorithm, challenge: c.challenge, number, salt: c.salt, signature: c.signature })).toString('base64');
   const res = await fetch(`${baseUrl}/api/v1/app-check/exchange`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ payload }) });
   if (!res.ok) throw new Error(`App-check exchange failed: ${res.status} ${await res.text()}`);
   return ((await res.json()) as { token: string }).token;

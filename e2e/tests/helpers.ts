@@ -1,10 +1,10 @@
 import type { APIRequestContext, Page } from '@playwright/test';
 import { execFileSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { demoSeason } from '../../apps/api/src/modules/catalogue/demo-season';
+import { solveAppCheck } from '../../apps/api/test/support/solve-app-check';
 
 export const BRAND = process.env.VITE_BRAND_NAME || 'Kringle';
 export const DEMO_EMAIL = 'demo@kringle.test';
@@ -14,19 +14,6 @@ export interface SignInResult {
   idToken: string;
   expiresAt: string;
   user: { firstName: string; lastName: string; displayName: string; email: string; emailVerified: boolean };
-}
-
-/**
- * Finds the ALTCHA number with node:crypto's synchronous hash. altcha-lib's own solver awaits
- * crypto.subtle once per hash: up to 50 000 promise round trips, 3 to 5 s on an idle core and
- * tens of seconds with four Playwright workers on two cores, which is where journeys spent
- * their timeout. This does the same search in tens of milliseconds; the API's cost is unchanged.
- */
-export function solveAppCheck(challenge: string, salt: string, maxnumber: number): number | null {
-  for (let n = 0; n <= maxnumber; n += 1) {
-    if (createHash('sha256').update(`${salt}${n}`).digest('hex') === challenge) return n;
-  }
-  return null;
 }
 
 /** One token per Playwright worker process (one server per run) while it has 5 minutes left, as the app keeps one per tab. */
