@@ -77,6 +77,29 @@ describe('staff app API: walk-ins and CSV', () => {
       expect((await w.call('POST', '/staff/check-ins', w.elf, { locationId: w.sydney, reference: res.json().reference })).json().attendance).toBe('checked_in');
     });
 
+    it('a session already running: sold checked in, in the same transaction, with the check-in recorded as POST /staff/check-ins records it', async () => {
+      const s = session();
+      w.clock.set(new Date(Date.parse(s.start_at) + 2 * 60_000));
+      const res = await w.call('POST', '/staff/walk-ins', w.elf, body(s.id));
+      expect(res.statusCode, res.body).toBe(201);
+      const at = w.clock.now().toISOString();
+      expect(res.json()).toMatchObject({
+        attendance: 'checked_in',
+        checkedInAt: at,
+        actions: [
+          { action: 'walk_in', staffEmail: w.elf.email, at },
+          { action: 'check_in', staffEmail: w.elf.email, at },
+        ],
+      });
+      // Tapping Check in afterwards is harmless, as for any checked-in family: one check-in, recorded once.
+      w.clock.advance(5_000);
+      const again = await w.call('POST', '/staff/check-ins', w.elf, { locationId: w.sydney, reference: res.json().reference });
+      expect(again.json()).toMatchObject({ attendance: 'checked_in', checkedInAt: at });
+      expect(again.json().actions).toHaveLength(2);
+      const sheet = (await w.call('GET', `/staff/run-sheet?locationId=${w.sydney}`, w.elf)).json();
+      expect(sheet.items.find((i: { booking: { id: string } | null }) => i.booking?.id === res.json().id).booking.attendance).toBe('checked_in');
+    });
+
     it('409 SLOT_UNAVAILABLE for a session held online, a break, one over, or one on another day', async () => {
       // A later session (the hold's lead time), by a w.family with no other bookings.
       const held = w.sessions.at(-3)!;

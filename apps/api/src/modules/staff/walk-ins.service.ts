@@ -16,7 +16,7 @@ import { mailLogoUrl, renderEmail } from '../mail/mail-layout';
 import { enqueueMail } from '../mail/outbox.repository';
 import { bookingDetails } from '../booking-lifecycle/booking-rows.repository';
 import { announceTaken } from '../reservations/taken-sessions.broadcast';
-import { claimSlotForWalkIn, insertWalkIn, recordAction, walkInSlot, type WalkInValues } from './staff.repository';
+import { claimSlotForWalkIn, insertWalkIn, markCheckedIn, recordAction, walkInSlot, type WalkInValues } from './staff.repository';
 import { taxInvoiceOf } from './staff-receipt.service';
 import { getStaffBooking, type Deps } from './staff.service';
 
@@ -28,7 +28,8 @@ const slotTaken = () => new AppError('SLOT_UNAVAILABLE', 409, 'Sorry, that sessi
 /**
  * POST /staff/walk-ins: a family at the set buys a free session later today, paid in store. The
  * session is taken by the same conditional UPDATE on the slot row as an online hold, in the
- * transaction that writes the confirmed booking, its paid order and the staff action; a lost race
+ * transaction that writes the confirmed booking, its paid order and the staff action (and, for a
+ * session already running, the family's check-in); a lost race
  * changes nothing and answers 409 SLOT_UNAVAILABLE. Afterwards this process's availability answers
  * and taken-sessions memo learn of it at once, and the other processes' memos by the same
  * announcement as a hold (decision 0014: "taken by" the staff member, who never holds, until the
@@ -70,6 +71,11 @@ export async function sellWalkIn(deps: WalkInDeps, staff: AuthClaims, body: Walk
         if (!(await claimSlotForWalkIn(tx, slot.id, id, now))) throw slotTaken();
         await insertWalkIn(tx, values);
         await recordAction(tx, { bookingId: id, staffUserId: staff.userId, staffEmail: staff.email, action: 'walk_in', at: now });
+        // A family sold a session already running is standing at the set: checked in with the sale,
+        // as POST /staff/check-ins would, so staff have nothing left to tap.
+        if (slot.startAt <= now && (await markCheckedIn(tx, id, now))) {
+          await recordAction(tx, { bookingId: id, staffUserId: staff.userId, staffEmail: staff.email, action: 'check_in', at: now });
+        }
         if (values.email) await enqueueMail(tx, await walkInReceiptMail(deps, tx, values));
       });
       break;
