@@ -5,6 +5,7 @@ import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Location } from '@kringle/contracts/catalogue';
 import type { Reservation } from '@kringle/contracts/reservations';
+import { policyApi } from '../../lib/policy-api';
 import { setCheckoutData, setLocation, setReservationData } from './booking-slice';
 import { CountdownBar } from './countdown-bar';
 import { SYDNEY_FIXTURE, wizardTestStore } from './wizard-test-store';
@@ -63,6 +64,30 @@ describe('CountdownBar (spec §4 timer)', () => {
     await vi.waitFor(() => expect(screen.getByTestId('hold-countdown')).toHaveTextContent('Sun 6 Dec, 10:40 am AEDT'));
     expect(screen.queryByRole('button', { name: 'I need more time' })).not.toBeInTheDocument();
     expect(screen.getByTestId('hold-countdown')).toHaveAttribute('data-urgent', 'false');
+  });
+
+  it('never shows more than one whole hold, though this device’s clock reads a little behind the server’s', async () => {
+    // A 10-minute hold seen 1.5 s behind (under the 2 s the server clock leaves alone): 10:02 before.
+    const { store } = renderBar(601.5);
+    const timer = await screen.findByRole('timer');
+    await vi.waitFor(() => expect(timer).toHaveTextContent(/^10:00$/));
+    expect(timer).toHaveAccessibleName('10 minutes left');
+    act(() => vi.advanceTimersByTime(1000));
+    expect(timer).toHaveTextContent(/^10:00$/);
+    act(() => vi.advanceTimersByTime(2000));
+    expect(timer).toHaveTextContent(/^9:59$/);
+    expect(store.getState().timer.remaining).toBe(599);
+  });
+
+  it('a 30-minute waitlist offer runs through the 10-minute mark without stalling there', async () => {
+    const { store } = renderBar(1800);
+    expect(await screen.findByRole('timer')).toHaveTextContent(/^30:00$/);
+    // The hold's length is settled at the first second counted with the policy loaded.
+    await store.dispatch(policyApi.endpoints.getPolicy.initiate());
+    act(() => vi.advanceTimersByTime(1000));
+    expect(screen.getByRole('timer')).toHaveTextContent(/^29:59$/);
+    act(() => vi.advanceTimersByTime((1799 - 602) * 1000));
+    expect(screen.getByRole('timer')).toHaveTextContent(/^10:02$/);
   });
 
   it('turns urgent in the last two minutes and offers more time, which restarts the countdown', async () => {

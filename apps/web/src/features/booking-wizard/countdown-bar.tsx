@@ -8,6 +8,7 @@ import { formatCountdown } from '../../lib/timer';
 import { useGetReservationQuery, useGetSlotQuery } from './api';
 import { useWizardDispatch, useWizardSelector } from './booking-hooks';
 import { expiredState, extendHold, RELEASED_ELSEWHERE, resumeHold, tickHold } from './hold-actions';
+import { useShownRemaining } from './hold-length';
 
 /** From this many seconds left the bar turns urgent and offers more time. */
 export const URGENT_SECONDS = 120;
@@ -44,7 +45,8 @@ export function CountdownBar() {
   const navigate = useNavigate();
   const hold = useWizardSelector((s) => s.booking.reservationData);
   const location = useWizardSelector((s) => s.booking.location);
-  const { remaining, isRunning } = useWizardSelector((s) => s.timer);
+  const { endDate, remaining, isRunning } = useWizardSelector((s) => s.timer);
+  const shown = useShownRemaining(endDate, remaining);
   const holdId = hold?.holdId;
   const reservation = useGetReservationQuery(holdId ?? '', { skip: !holdId, refetchOnFocus: true });
   const slot = useGetSlotQuery({ locationId: location?.id ?? '', slotId: hold?.slotId ?? '' }, { skip: !hold || !location });
@@ -113,8 +115,8 @@ export function CountdownBar() {
         <p className="min-w-0 flex-1 leading-snug">
           <span className="block text-sm font-semibold">
             {urgent ? 'Only ' : 'Held for you: '}
-            <span role="timer" aria-label={`${minutesWords(remaining)} left`} className="font-mono text-lg tabular-nums">
-              {formatCountdown(remaining)}
+            <span role="timer" aria-label={`${minutesWords(shown)} left`} className="font-mono text-lg tabular-nums">
+              {formatCountdown(shown)}
             </span>
             {urgent ? ' left' : ''}
           </span>
