@@ -51,7 +51,7 @@ export const runSheetSlotSchema = z.object({
   kind: z.enum(['session', 'break']),
   startAt: z.iso.datetime(),
   endAt: z.iso.datetime(),
-  slotType: z.object({ id: z.uuid(), slug: z.string(), name: z.string() }),
+  slotType: z.object({ id: z.uuid(), slug: z.string(), name: z.string(), allowsPets: z.boolean().meta({ description: 'Pets may come (pet nights): the walk-in form asks about them only then' }) }),
   state: z.enum(SLOT_STATES).meta({ description: 'free: can be sold as a walk-in now; closed: blocked or over' }),
 });
 export type RunSheetSlot = z.infer<typeof runSheetSlotSchema>;

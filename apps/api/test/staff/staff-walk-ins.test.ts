@@ -100,6 +100,24 @@ describe('staff app API: walk-ins and CSV', () => {
       expect(sheet.items.find((i: { booking: { id: string } | null }) => i.booking?.id === res.json().id).booking.attendance).toBe('checked_in');
     });
 
+    it("a pet night's sessions say allowsPets on the run sheet, and a walk-in there may bring pets", async () => {
+      const pet = (
+        await w.t.db.execute(sql`
+        select s.id, s.start_at from slots s join slot_types st on st.id = s.slot_type_id
+        where s.location_id = ${w.sydney}::uuid and st.slug = 'pet-night' and s.start_at > now() + interval '1 day' order by s.start_at limit 1`)
+      ).rows[0] as { id: string; start_at: string };
+      // Half an hour before that night's first session: it has not started, so it is sold Confirmed.
+      w.clock.set(new Date(Date.parse(pet.start_at) - 30 * 60_000));
+      const sheet = (await w.call('GET', `/staff/run-sheet?locationId=${w.sydney}`, w.elf)).json();
+      type Row = { slot: { id: string; kind: string; slotType: { slug: string; allowsPets: boolean } } };
+      const sessions = sheet.items.filter((i: Row) => i.slot.kind === 'session');
+      expect(sessions.find((i: Row) => i.slot.id === pet.id).slot.slotType).toMatchObject({ slug: 'pet-night', allowsPets: true });
+      expect(sessions.filter((i: Row) => i.slot.slotType.slug === 'standard').every((i: Row) => i.slot.slotType.allowsPets === false)).toBe(true);
+      const res = await w.call('POST', '/staff/walk-ins', w.elf, body(pet.id, { details: { ...FAMILY, pets: 1 } }));
+      expect(res.statusCode, res.body).toBe(201);
+      expect(res.json()).toMatchObject({ attendance: 'confirmed', checkedInAt: null, details: { pets: 1 }, actions: [{ action: 'walk_in' }] });
+    });
+
     it('409 SLOT_UNAVAILABLE for a session held online, a break, one over, or one on another day', async () => {
       // A later session (the hold's lead time), by a w.family with no other bookings.
       const held = w.sessions.at(-3)!;

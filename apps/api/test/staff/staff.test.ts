@@ -50,7 +50,7 @@ describe('staff app API', () => {
       expect(starts).toEqual([...starts].sort());
       expect(sheet.items.some((i: { slot: { kind: string } }) => i.slot.kind === 'break')).toBe(true);
       const item = sheet.items.find((i: { booking: { id: string } | null }) => i.booking?.id === booked.id);
-      expect(item.slot).toMatchObject({ id: s.id, kind: 'session', state: 'booked', slotType: { slug: 'standard', name: 'Santa photos' } });
+      expect(item.slot).toMatchObject({ id: s.id, kind: 'session', state: 'booked', slotType: { slug: 'standard', name: 'Santa photos', allowsPets: false } });
       expect(item.booking).toMatchObject({
         reference: booked.reference,
         status: 'completed',

@@ -85,12 +85,13 @@ export interface RunSheetSlotRow {
   slotTypeId: string;
   slotTypeSlug: string;
   slotTypeName: string;
+  slotTypeAllowsPets: boolean;
 }
 
 export async function slotsOfDay(db: DbOrTx, args: { locationId: string; from: Date; to: Date; now: Date }): Promise<RunSheetSlotRow[]> {
   const result = await db.execute(sql`
     select s.id, s.kind, s.start_at, s.end_at, s.blocked, s.booking_id is not null as booked,
-      coalesce(s.hold_expires_at > ${args.now.toISOString()}::timestamptz, false) as held, st.id as slot_type_id, st.slug as slot_type_slug, st.name as slot_type_name
+      coalesce(s.hold_expires_at > ${args.now.toISOString()}::timestamptz, false) as held, st.id as slot_type_id, st.slug as slot_type_slug, st.name as slot_type_name, st.allows_pets as slot_type_allows_pets
     from slots s join slot_types st on st.id = s.slot_type_id
     where s.location_id = ${args.locationId}::uuid and s.start_at >= ${args.from.toISOString()}::timestamptz and s.start_at < ${args.to.toISOString()}::timestamptz
     order by s.start_at, st.sort_order, st.name, s.id`);
@@ -105,6 +106,7 @@ export async function slotsOfDay(db: DbOrTx, args: { locationId: string; from: D
     slotTypeId: r.slot_type_id as string,
     slotTypeSlug: r.slot_type_slug as string,
     slotTypeName: r.slot_type_name as string,
+    slotTypeAllowsPets: r.slot_type_allows_pets as boolean,
   }));
 }
 

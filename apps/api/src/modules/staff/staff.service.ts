@@ -88,7 +88,7 @@ export async function runSheet(deps: Deps, locationId: string, date: string | un
   const all = await dayData(deps, locationId, date);
   const slots = filter === 'break' ? all.slots.filter((s) => s.kind === 'break') : all.slots;
   const items = slots.flatMap((s): RunSheet['items'] => {
-    const slot: RunSheetSlot = { id: s.id, kind: s.kind, startAt: s.startAt.toISOString(), endAt: s.endAt.toISOString(), slotType: { id: s.slotTypeId, slug: s.slotTypeSlug, name: s.slotTypeName }, state: slotState(s, now) };
+    const slot: RunSheetSlot = { id: s.id, kind: s.kind, startAt: s.startAt.toISOString(), endAt: s.endAt.toISOString(), slotType: { id: s.slotTypeId, slug: s.slotTypeSlug, name: s.slotTypeName, allowsPets: s.slotTypeAllowsPets }, state: slotState(s, now) };
     const here = all.bookings.filter((b) => b.slot.id === s.id);
     // A slot whose bookings were all cancelled gets its own row too: it may be free to sell again.
     const open = here.every((b) => b.attendance === 'cancelled');
