@@ -1,5 +1,5 @@
 import { render, screen } from '@testing-library/react';
-import { describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Slot } from '@kringle/contracts/catalogue';
 import { dayZone, groupByPartOfDay, SessionList, skipPassed } from './session-list';
 import { nextFreeSessions } from './steps/session-time-step';
@@ -69,6 +69,24 @@ describe('SessionList', () => {
     render(<SessionList slots={slots} timezone="Australia/Sydney" heldSlotId={null} pendingSlotId={null} onPick={vi.fn()} />);
     expect(screen.getByRole('button', { name: '1:30 am AEDT' })).toBeEnabled();
     expect(screen.getByRole('button', { name: '3:00 am AEST' })).toBeEnabled();
+  });
+});
+
+describe('SessionList before the bookings open', () => {
+  beforeEach(() => vi.useFakeTimers({ toFake: ['Date'], now: Date.UTC(2026, 11, 7, 0, 0) })); // 8:00 am in Perth
+  afterEach(() => vi.useRealTimers());
+
+  it('lists sessions not yet on sale as "Opens soon", not bookable and not crossed out (the key says crossed out is closed)', () => {
+    const slots = [slot('10:30', 'unavailable'), slot('10:40', 'booked')];
+    render(<SessionList slots={slots} timezone={TZ} heldSlotId={null} pendingSlotId={null} onPick={vi.fn()} notOpenYet />);
+    const soon = screen.getByRole('button', { name: '10:30 am, opens soon' });
+    expect(soon).toBeDisabled();
+    expect(soon).toHaveTextContent('Opens soon');
+    expect(soon.querySelector('.line-through')).toBeNull();
+    // One already booked (the API says booked before the opening too) still reads taken, crossed out.
+    const taken = screen.getByRole('button', { name: '10:40 am, taken' });
+    expect(taken).toBeDisabled();
+    expect(taken.querySelector('.line-through')).not.toBeNull();
   });
 });
 

@@ -95,7 +95,9 @@ export function SessionList({ slots, timezone, heldSlotId, currentSlotId = null,
               const held = slot.id === heldSlotId || current;
               const open = slot.status === 'available';
               const pending = slot.id === pendingSlotId;
-              const note = current ? 'Your current time' : held ? 'Your session' : slot.status === 'available' ? null : notOpenYet ? 'Opens soon' : TAKEN_WORDS[slot.status];
+              // Not on sale yet is not closed: it is never crossed out (the calendar's key says crossed out is closed).
+              const soon = notOpenYet && slot.status === 'unavailable' && !held;
+              const note = current ? 'Your current time' : held ? 'Your session' : open ? null : soon ? 'Opens soon' : TAKEN_WORDS[slot.status];
               return (
                 <li key={slot.id}>
                   <button
@@ -109,11 +111,12 @@ export function SessionList({ slots, timezone, heldSlotId, currentSlotId = null,
                       'flex min-h-12 w-full flex-col items-center justify-center rounded-xl px-2 py-1 text-center leading-tight tabular-nums',
                       open && !held && 'bg-cream-50 font-semibold text-ink-900 ring-1 ring-cream-300 hover:bg-festive-50 hover:ring-festive-700',
                       held && 'bg-pine-700 font-semibold text-cream-50',
-                      !open && !held && 'cursor-not-allowed bg-cream-200/60 text-ink-600',
+                      soon && 'cursor-not-allowed border border-dashed border-ink-600/50 bg-cream-50 text-ink-700',
+                      !open && !held && !soon && 'cursor-not-allowed bg-cream-200/60 text-ink-600',
                       pending && 'animate-pulse',
                     )}
                   >
-                    <span className={clsx(!open && !held && 'line-through decoration-ink-600/50')}>
+                    <span className={clsx(!open && !held && !soon && 'line-through decoration-ink-600/50')}>
                       {formatClockTime(slot.startAt, timezone)}
                       {!oneZone && <span className="whitespace-nowrap text-sm font-medium"> {zoneAbbreviation(new Date(slot.startAt), timezone)}</span>}
                     </span>
