@@ -97,7 +97,7 @@ export function SessionList({ slots, timezone, heldSlotId, currentSlotId = null,
               const pending = slot.id === pendingSlotId;
               // Not on sale yet is not closed: it is never crossed out (the calendar's key says crossed out is closed).
               const soon = notOpenYet && slot.status === 'unavailable' && !held;
-              const note = current ? 'Your current time' : held ? 'Your session' : open ? null : soon ? 'Opens soon' : TAKEN_WORDS[slot.status];
+              const note = current ? 'Your current time' : held ? 'Your session' : slot.status === 'available' ? null : soon ? 'Opens soon' : TAKEN_WORDS[slot.status];
               return (
                 <li key={slot.id}>
                   <button
