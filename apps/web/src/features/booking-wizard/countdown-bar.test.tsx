@@ -103,6 +103,16 @@ describe('CountdownBar (spec §4 timer)', () => {
     expect(screen.getByTestId('hold-countdown')).toHaveAttribute('data-urgent', 'false');
   });
 
+  it('the urgent bar lets the session line wrap beside its button, never cutting it, and keeps the time whole', async () => {
+    renderBar(100);
+    const bar = screen.getByTestId('hold-countdown');
+    await vi.waitFor(() => expect(bar).toHaveTextContent('Sun 6 Dec, 10:40 am AEDT'));
+    expect(bar).toHaveAttribute('data-urgent', 'true');
+    // jsdom lays nothing out: what can be checked is that nothing in the bar clips or ellipsises.
+    expect(bar.querySelectorAll('.truncate, .text-ellipsis, .overflow-hidden, .line-clamp-1')).toHaveLength(0);
+    expect(screen.getByText('10:40 am AEDT')).toHaveClass('whitespace-nowrap');
+  });
+
   it('offers no more time once the refreshes are used up', async () => {
     renderBar(60, { 'GET /bookings/reservation/h1': reservation(at(60), 0) });
     await screen.findByRole('timer');

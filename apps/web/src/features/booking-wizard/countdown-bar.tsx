@@ -1,5 +1,5 @@
 import { clsx } from 'clsx';
-import { useEffect, useLayoutEffect, useState } from 'react';
+import { Fragment, useEffect, useLayoutEffect, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { formatSessionTime } from '@kringle/contracts/dates';
 import { Button } from '../../components/ui/button';
@@ -110,9 +110,10 @@ export function CountdownBar() {
         urgent ? 'border-festive-700 bg-festive-700 text-cream-50' : 'border-gold-400 bg-cream-50 text-ink-900',
       )}
     >
-      <div className="flex items-center gap-3">
+      {/* The button goes under the words only when they would have less than 8rem beside it (a 320 px phone). */}
+      <div className="flex flex-wrap items-center gap-x-3 gap-y-2">
         <ClockIcon aria-hidden="true" className={clsx('size-6 shrink-0', urgent ? 'text-cream-50' : 'text-gold-700')} />
-        <p className="min-w-0 flex-1 leading-snug">
+        <p className="min-w-0 grow basis-32 leading-snug">
           <span className="block text-sm font-semibold">
             {urgent ? 'Only ' : 'Held for you: '}
             <span role="timer" aria-label={`${minutesWords(shown)} left`} className="font-mono text-lg tabular-nums">
@@ -120,10 +121,20 @@ export function CountdownBar() {
             </span>
             {urgent ? ' left' : ''}
           </span>
-          {sessionLabel && <span className={clsx('block truncate text-sm', urgent ? 'text-cream-100' : 'text-ink-600')}>{sessionLabel}</span>}
+          {sessionLabel && (
+            // Wraps beside the button on a phone, between the day and the time: "Sun 6 Dec," over "10:40 am AEDT".
+            <span className={clsx('block text-sm', urgent ? 'text-cream-100' : 'text-ink-600')}>
+              {sessionLabel.split(', ').map((part, i) => (
+                <Fragment key={part}>
+                  {i > 0 && ', '}
+                  <span className="whitespace-nowrap">{part}</span>
+                </Fragment>
+              ))}
+            </span>
+          )}
         </p>
         {urgent && refreshesLeft > 0 && (
-          <Button variant="secondary" className="shrink-0 px-3 text-sm" onClick={() => void askForTime()} disabled={extending}>
+          <Button variant="secondary" className="ml-auto shrink-0 px-3 text-sm" onClick={() => void askForTime()} disabled={extending}>
             {extending ? 'Adding time…' : 'I need more time'}
           </Button>
         )}
