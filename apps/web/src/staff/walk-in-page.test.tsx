@@ -1,3 +1,4 @@
+import type { BookingDetails } from '@kringle/contracts/booking-details';
 import type { RunSheet, StaffBooking, StaffCatalogue } from '@kringle/contracts/staff';
 import { render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
@@ -7,17 +8,20 @@ import { WalkInPage } from './walk-in-page';
 const LOCATION = { id: '00000000-0000-4000-8000-000000000001', name: 'Kringle Sydney', address: '1 Pitt Street', timezone: 'UTC' };
 const CLASSIC = '00000000-0000-4000-8000-0000000000a1';
 const CATALOGUE: StaffCatalogue = { locations: [LOCATION], packages: [{ id: CLASSIC, name: 'Classic Print', priceCents: 2900, maxQuantity: 3, slotTypeSlugs: null }], addOns: [] };
+const CLASSIC_TYPE = { id: '00000000-0000-4000-8000-0000000000b1', slug: 'classic', name: 'Classic', allowsPets: false };
+const PET_NIGHT = { id: '00000000-0000-4000-8000-0000000000b2', slug: 'pet-night', name: 'Pet night', allowsPets: true };
+/** Sessions 1 to 3 are Classic, 4 a pet night. */
 const slot = (n: number) => ({
   id: `00000000-0000-4000-8000-00000000010${n}`,
   kind: 'session' as const,
   startAt: `2026-12-01T1${n}:00:00.000Z`,
   endAt: `2026-12-01T1${n}:10:00.000Z`,
-  slotType: { id: '00000000-0000-4000-8000-0000000000b1', slug: 'classic', name: 'Classic' },
+  slotType: n === 4 ? PET_NIGHT : CLASSIC_TYPE,
   state: 'free' as const,
 });
-/** The day's sheet: sessions 1 to 3, those in `taken` booked. */
+/** The day's sheet: sessions 1 to 4, those in `taken` booked. */
 const sheetWith = (taken: number[]) =>
-  ({ location: LOCATION, date: '2026-12-01', timezone: 'UTC', items: [1, 2, 3].map((n) => ({ slot: { ...slot(n), state: taken.includes(n) ? 'booked' : 'free' }, booking: null })) }) as unknown as RunSheet;
+  ({ location: LOCATION, date: '2026-12-01', timezone: 'UTC', items: [1, 2, 3, 4].map((n) => ({ slot: { ...slot(n), state: taken.includes(n) ? 'booked' : 'free' }, booking: null })) }) as unknown as RunSheet;
 // The family as the API answers it: names as the parent typed them, in lower case.
 const SOLD = {
   reference: 'KR-7K3Q9',
@@ -33,8 +37,8 @@ const json = (status: number, body: unknown) => new Response(JSON.stringify(body
  * The API as the walk-in page meets it: app check off, the run sheet, and a sale that goes through
  * (its session then booked), or, with `takenOnline`, that session booked online just before.
  */
-function fakeApi({ takenOnline = false } = {}) {
-  const sales: unknown[] = [];
+function fakeApi({ takenOnline = false, attendance = 'confirmed' } = {}) {
+  const sales: { details: BookingDetails }[] = [];
   const taken: number[] = [];
   vi.stubGlobal(
     'fetch',
@@ -42,11 +46,11 @@ function fakeApi({ takenOnline = false } = {}) {
       const path = String(url).replace(/^.*\/api\/v1/, '');
       if (path.startsWith('/staff/run-sheet')) return json(200, sheetWith(taken));
       if (path === '/staff/walk-ins' && init?.method === 'POST') {
-        const sale = JSON.parse(String(init.body)) as { slotId: string };
+        const sale = JSON.parse(String(init.body)) as { slotId: string; details: BookingDetails };
         taken.push(Number(sale.slotId.slice(-1)));
         if (takenOnline) return json(409, { error: 'Sorry, that session was just taken.', code: 'SLOT_UNAVAILABLE' });
         sales.push(sale);
-        return json(201, SOLD);
+        return json(201, { ...SOLD, attendance });
       }
       return json(404, { error: 'no', code: 'NOT_FOUND' });
     }),
@@ -62,6 +66,16 @@ async function openPage(options?: Parameters<typeof fakeApi>[0]) {
   return { sales, session };
 }
 
+const sell = () => userEvent.click(screen.getByRole('button', { name: 'Sell and mark paid in store' }));
+
+/** The least a sale needs, the family's name and a package, then Sell. */
+async function sellToHollyBerry() {
+  await userEvent.type(screen.getByLabelText('First name'), 'Holly');
+  await userEvent.type(screen.getByLabelText('Last name'), 'Berry');
+  await userEvent.selectOptions(screen.getByLabelText('Quantity of Classic Print'), '1');
+  await sell();
+}
+
 describe('walk-in', () => {
   afterEach(() => vi.unstubAllGlobals());
 
@@ -72,15 +86,17 @@ describe('walk-in', () => {
     await userEvent.type(screen.getByLabelText('Last name'), 'berry');
     await userEvent.type(screen.getByLabelText('E-mail for the receipt (optional)'), 'holly@example.com');
     await userEvent.type(screen.getByLabelText('Child 1 first name'), 'Mia');
+    await userEvent.selectOptions(screen.getByLabelText('Age'), '6');
     await userEvent.type(screen.getByLabelText('Note for Santa'), 'Loves reindeer');
     await userEvent.selectOptions(screen.getByLabelText('Quantity of Classic Print'), '1');
-    await userEvent.click(screen.getByRole('button', { name: 'Sell and mark paid in store' }));
+    await sell();
 
     const status = await screen.findByRole('status');
     expect(status).toHaveTextContent('Sold: KR-7K3Q9 for Holly Berry, Classic at');
     expect(status).toHaveFocus();
     expect(sales).toEqual([expect.objectContaining({ slotId: slot(2).id, firstName: 'holly', lastName: 'berry', email: 'holly@example.com' })]);
-    for (const field of ['First name', 'Last name', 'E-mail for the receipt (optional)', 'Child 1 first name', 'Note for Santa']) expect(screen.getByLabelText(field)).toHaveValue('');
+    expect(sales[0]!.details.children).toEqual([{ firstName: 'Mia', age: 6 }]);
+    for (const field of ['First name', 'Last name', 'E-mail for the receipt (optional)', 'Child 1 first name', 'Age', 'Note for Santa']) expect(screen.getByLabelText(field)).toHaveValue('');
     expect(screen.getByLabelText('Quantity of Classic Print')).toHaveValue('0');
     expect(session).toHaveValue(slot(1).id);
     expect(screen.queryByText(/no longer free/)).not.toBeInTheDocument();
@@ -89,10 +105,7 @@ describe('walk-in', () => {
   it('a session booked online meanwhile is not swapped for another: the form says so, and sells nothing until staff choose', async () => {
     const { sales, session } = await openPage({ takenOnline: true });
     await userEvent.selectOptions(session, slot(2).id);
-    await userEvent.type(screen.getByLabelText('First name'), 'Holly');
-    await userEvent.type(screen.getByLabelText('Last name'), 'Berry');
-    await userEvent.selectOptions(screen.getByLabelText('Quantity of Classic Print'), '1');
-    await userEvent.click(screen.getByRole('button', { name: 'Sell and mark paid in store' }));
+    await sellToHollyBerry();
 
     expect(await screen.findByRole('alert')).toHaveTextContent('Sorry, that session was just taken.');
     expect(session).toHaveValue('');
@@ -109,7 +122,7 @@ describe('walk-in', () => {
   it('an empty sale is refused beside each field, as the customer app does, and nothing is sent', async () => {
     const { sales } = await openPage();
     await userEvent.type(screen.getByLabelText('E-mail for the receipt (optional)'), 'not-an-email');
-    await userEvent.click(screen.getByRole('button', { name: 'Sell and mark paid in store' }));
+    await sell();
 
     const first = screen.getByLabelText('First name');
     expect(first).toHaveFocus();
@@ -125,9 +138,54 @@ describe('walk-in', () => {
     await userEvent.type(screen.getByLabelText('Last name'), 'Berry');
     await userEvent.clear(screen.getByLabelText('E-mail for the receipt (optional)'));
     await userEvent.selectOptions(screen.getByLabelText('Quantity of Classic Print'), '1');
-    await userEvent.click(screen.getByRole('button', { name: 'Sell and mark paid in store' }));
+    await sell();
     expect(await screen.findByRole('status')).toHaveTextContent('Sold: KR-7K3Q9');
     expect(screen.getByLabelText('First name')).not.toHaveAttribute('aria-invalid');
     expect(sales).toHaveLength(1);
+  });
+
+  it("the child's age starts empty and must be chosen: Sell says so beside Age, focuses it and sends nothing", async () => {
+    const { sales } = await openPage();
+    const age = screen.getByRole('combobox', { name: 'Age' });
+    // Beside its label, not inside it: inside, the label's text would be every age as well.
+    expect(age.closest('label')).toBeNull();
+    expect(age).toHaveValue('');
+    expect(age).toBeRequired();
+    expect(within(age).getByRole('option', { selected: true })).toHaveTextContent('Choose');
+    await userEvent.type(screen.getByLabelText('Child 1 first name'), 'Mia');
+    await sellToHollyBerry();
+
+    expect(age).toHaveFocus();
+    expect(age).toHaveAttribute('aria-invalid', 'true');
+    expect(age).toHaveAccessibleDescription('Choose an age for child 1.');
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+    expect(sales).toEqual([]);
+
+    await userEvent.selectOptions(age, '0');
+    await sell();
+    expect(await screen.findByRole('status')).toHaveTextContent('Sold: KR-7K3Q9');
+    expect(sales[0]!.details.children).toEqual([{ firstName: 'Mia', age: 0 }]);
+  });
+
+  it('asks about pets on a pet night only, and never sends pets for another session', async () => {
+    const { sales, session } = await openPage();
+    expect(screen.queryByLabelText('Pets')).not.toBeInTheDocument();
+    await userEvent.selectOptions(session, slot(4).id);
+    const pets = screen.getByLabelText('Pets');
+    await userEvent.clear(pets);
+    await userEvent.type(pets, '2');
+    // The family moves to a Classic session: the pets question goes, and so do the pets.
+    await userEvent.selectOptions(session, slot(3).id);
+    expect(screen.queryByLabelText('Pets')).not.toBeInTheDocument();
+    await sellToHollyBerry();
+    await screen.findByRole('status');
+    expect(sales).toEqual([expect.objectContaining({ slotId: slot(3).id, details: expect.objectContaining({ pets: 0, children: [] }) })]);
+  });
+
+  it('a sale for a session already on says the family is checked in', async () => {
+    const { session } = await openPage({ attendance: 'checked_in' });
+    await userEvent.selectOptions(session, slot(1).id);
+    await sellToHollyBerry();
+    expect(await screen.findByRole('status')).toHaveTextContent('($29.00, paid in store), checked in: their session is on now. Receipt sent to holly@example.com.');
   });
 });

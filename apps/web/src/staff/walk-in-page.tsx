@@ -1,34 +1,32 @@
-import { ACCESS_NEED_LABELS, ACCESS_NEEDS, type AccessNeed } from '@kringle/contracts/access-needs';
-import { EMPTY_DETAILS, type BookingDetails } from '@kringle/contracts/booking-details';
+import { EMPTY_DETAILS } from '@kringle/contracts/booking-details';
 import { formatClockTime } from '@kringle/contracts/dates';
 import { formatAud } from '@kringle/contracts/money';
 import { walkInBodySchema, type StaffBooking, type StaffCatalogue } from '@kringle/contracts/staff';
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { Button } from '../components/ui/button';
 import { familyName } from './booking-card';
+import { control, ErrorText, input, label } from './form-parts';
 import { ApiProblem, downloadFile, postJson } from './staff-client';
 import { useRunSheet } from './use-run-sheet';
+import { childField, NO_CHILD, WhosComingFields, type DetailsInput } from './whos-coming-fields';
 
 type Location = StaffCatalogue['locations'][number];
-const control = 'min-h-11 rounded-lg border border-cream-300 bg-cream-50 px-3 text-base font-normal aria-invalid:border-festive-700';
-// min-w-0 and w-full: an input's own width (about 20 characters) pushed two side by side past a 390 px screen.
-const input = `${control} w-full min-w-0`;
-const label = 'flex min-w-0 flex-col gap-1 font-semibold';
 
 /** Everything about the family, cleared after each sale. */
 interface Family {
   firstName: string;
   lastName: string;
   email: string;
-  details: BookingDetails;
+  details: DetailsInput;
   quantities: Record<string, number>;
 }
-const NEW_FAMILY: Family = { firstName: '', lastName: '', email: '', details: { ...EMPTY_DETAILS, children: [{ firstName: '', age: 5 }] }, quantities: {} };
+const NEW_FAMILY: Family = { firstName: '', lastName: '', email: '', details: { ...EMPTY_DETAILS, children: [NO_CHILD] }, quantities: {} };
 
-/** Fields that show their own message; the body's other problems are listed under the form. */
+/** Fields that show their own message (the children's too); the body's other problems are listed under the form. */
 const FIELDS = ['firstName', 'lastName', 'email', 'packages'] as const;
 type Field = (typeof FIELDS)[number];
 const isField = (key: unknown): key is Field => FIELDS.includes(key as Field);
+const isChildField = (key: unknown): key is 'firstName' | 'age' => key === 'firstName' || key === 'age';
 
 /** Sell a free session later today to a family at the set, paid in store. */
 export function WalkInPage({ location, catalogue, initialSlotId, today }: { location: Location; catalogue: StaffCatalogue; initialSlotId: string | null; today: string }) {
@@ -40,7 +38,7 @@ export function WalkInPage({ location, catalogue, initialSlotId, today }: { loca
   // started), the form says so rather than selling another session in its place.
   if (!slotId && free[0]) setSlotId(free[0].id);
   const [family, setFamily] = useState<Family>(NEW_FAMILY);
-  const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
+  const [errors, setErrors] = useState<Partial<Record<string, string>>>({});
   const [problem, setProblem] = useState<{ message: string; details: string[] } | null>(null);
   const [sold, setSold] = useState<StaffBooking | null>(null);
   const [busy, setBusy] = useState(false);
@@ -66,37 +64,44 @@ export function WalkInPage({ location, catalogue, initialSlotId, today }: { loca
   const { details, quantities } = family;
   const total = [...catalogue.packages, ...catalogue.addOns].reduce((sum, p) => sum + (quantities[p.id] ?? 0) * p.priceCents, 0);
   const change = (next: Partial<Family>) => setFamily((f) => ({ ...f, ...next }));
-  const setDetails = (update: (d: BookingDetails) => BookingDetails) => setFamily((f) => ({ ...f, details: update(f.details) }));
-  const setChild = (i: number, next: Partial<BookingDetails['children'][number]>) =>
-    setDetails((d) => ({ ...d, children: d.children.map((c, j) => (j === i ? { ...c, ...next } : c)) }));
+  const setDetails = (update: (d: DetailsInput) => DetailsInput) => setFamily((f) => ({ ...f, details: update(f.details) }));
+  const allowsPets = slot?.slotType.allowsPets ?? false;
 
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const lines = (items: { id: string }[]) => items.filter((p) => (quantities[p.id] ?? 0) > 0).map((p) => ({ id: p.id, quantity: quantities[p.id]! }));
     const email = family.email.trim();
+    // A row left empty is no child (a family of adults); one with a name or an age is, and needs both.
+    const rows = details.children.flatMap((c, i) => (c.firstName.trim() || c.age !== null ? [i] : []));
     const body = {
       slotId: slot?.id,
       firstName: family.firstName,
       lastName: family.lastName,
       ...(email ? { email } : {}),
-      details: { ...details, children: details.children.filter((c) => c.firstName.trim()) },
+      // Pets only for a session that takes them: a number typed for a pet night is not sold with another session.
+      details: { ...details, pets: allowsPets ? details.pets : 0, children: rows.map((i) => details.children[i]!) },
       packages: lines(packages),
       addOns: lines(catalogue.addOns),
     };
     // The API's own rules, checked here first so each message shows beside its field.
     const checked = walkInBodySchema.safeParse(body);
-    const fieldErrors: Partial<Record<Field, string>> = {};
+    const fieldErrors: Partial<Record<string, string>> = {};
     const others: string[] = [];
     for (const issue of checked.error?.issues ?? []) {
-      const key = issue.path[0];
+      const [key, list, n, field] = issue.path;
+      const row = key === 'details' && list === 'children' && typeof n === 'number' && isChildField(field) ? rows[n] : undefined;
       if (isField(key)) fieldErrors[key] ??= issue.message;
+      else if (row !== undefined && field === 'age' && details.children[row]!.age === null) fieldErrors[childField(row, 'age')] ??= `Choose an age for child ${row + 1}.`;
+      else if (row !== undefined && isChildField(field)) fieldErrors[childField(row, field)] ??= issue.message;
       else others.push(issue.message);
     }
     setErrors(fieldErrors);
     setProblem(others.length > 0 ? { message: others.length === 1 ? others[0]! : 'Check the family’s details.', details: others } : null);
     if (!checked.success) {
-      const first = FIELDS.find((f) => fieldErrors[f]);
-      form.current?.querySelector<HTMLElement>(first === 'packages' ? `[data-field="packages"] select` : `[name="${first}"]`)?.focus();
+      // The first field in the form's order with a message takes the focus.
+      const order = ['firstName', 'lastName', 'email', ...details.children.flatMap((_, i) => [childField(i, 'firstName'), childField(i, 'age')]), 'packages'];
+      const first = order.find((f) => fieldErrors[f]);
+      if (first) form.current?.querySelector<HTMLElement>(first === 'packages' ? `[data-field="packages"] select` : `[name="${first}"]`)?.focus();
       return;
     }
     setBusy(true);
@@ -126,7 +131,8 @@ export function WalkInPage({ location, catalogue, initialSlotId, today }: { loca
       {sold && (
         <p ref={confirmation} tabIndex={-1} role="status" className="scroll-mt-4 rounded-xl bg-pine-50 px-4 py-3 font-semibold text-pine-800 ring-1 ring-pine-700 focus:outline-2 focus:outline-offset-2 focus:outline-pine-700">
           Sold: {sold.reference} for {familyName(sold.customer).fullname}, {sold.slotType.name} at {formatClockTime(sold.slot.startAt, location.timezone)} ({formatAud(sold.amountCents)}, paid in
-          store){sold.customer.email ? `. Receipt sent to ${sold.customer.email}.` : '.'}
+          store){sold.attendance === 'checked_in' ? ', checked in: their session is on now' : ''}
+          {sold.customer.email ? `. Receipt sent to ${sold.customer.email}.` : '.'}
         </p>
       )}
       {sold && (
@@ -170,55 +176,7 @@ export function WalkInPage({ location, catalogue, initialSlotId, today }: { loca
           </div>
           <TextField name="email" type="email" label="E-mail for the receipt (optional)" value={family.email} onChange={(email) => change({ email })} error={errors.email} />
         </fieldset>
-        <fieldset className="min-w-0 space-y-3">
-          <legend className="mb-2 text-xl font-semibold">Who&apos;s coming</legend>
-          {details.children.map((child, i) => (
-            <div key={i} className="flex items-end gap-2">
-              <label className={`${label} flex-1`}>
-                Child {i + 1} first name
-                <input value={child.firstName} onChange={(e) => setChild(i, { firstName: e.target.value })} maxLength={40} className={input} />
-              </label>
-              <label className={`${label} w-20 shrink-0`}>
-                Age
-                <input type="number" min={0} max={17} value={child.age} onChange={(e) => setChild(i, { age: Number(e.target.value) })} className={input} />
-              </label>
-              <Button variant="ghost" className="shrink-0" aria-label={`Remove child ${i + 1}`} onClick={() => setDetails((d) => ({ ...d, children: d.children.filter((_, j) => j !== i) }))}>
-                Remove
-              </Button>
-            </div>
-          ))}
-          <Button variant="secondary" onClick={() => setDetails((d) => ({ ...d, children: [...d.children, { firstName: '', age: 5 }] }))}>
-            Add a child
-          </Button>
-          <div className="grid grid-cols-2 gap-3">
-            <label className={label}>
-              Adults
-              <input type="number" min={0} max={8} value={details.adults} onChange={(e) => setDetails((d) => ({ ...d, adults: Number(e.target.value) }))} className={input} />
-            </label>
-            <label className={label}>
-              Pets (pet nights)
-              <input type="number" min={0} max={3} value={details.pets} onChange={(e) => setDetails((d) => ({ ...d, pets: Number(e.target.value) }))} className={input} />
-            </label>
-          </div>
-          <fieldset>
-            <legend className="font-semibold">Access needs</legend>
-            {ACCESS_NEEDS.map((need: AccessNeed) => (
-              <label key={need} className="flex min-h-11 items-center gap-2">
-                <input
-                  type="checkbox"
-                  className="size-5"
-                  checked={details.accessNeeds.includes(need)}
-                  onChange={(e) => setDetails((d) => ({ ...d, accessNeeds: e.target.checked ? [...d.accessNeeds, need] : d.accessNeeds.filter((n) => n !== need) }))}
-                />
-                {ACCESS_NEED_LABELS[need]}
-              </label>
-            ))}
-          </fieldset>
-          <label className={label}>
-            Note for Santa
-            <input value={details.noteForSanta} maxLength={200} onChange={(e) => setDetails((d) => ({ ...d, noteForSanta: e.target.value }))} className={input} />
-          </label>
-        </fieldset>
+        <WhosComingFields details={details} onChange={setDetails} allowsPets={allowsPets} errors={errors} />
         <fieldset data-field="packages" className="min-w-0 space-y-2 lg:col-span-2" aria-describedby={errors.packages ? `${id}-packages-error` : undefined}>
           <legend className="mb-2 text-xl font-semibold">Packages and add-ons</legend>
           {errors.packages && <ErrorText id={`${id}-packages-error`}>{errors.packages}</ErrorText>}
@@ -270,16 +228,6 @@ export function WalkInPage({ location, catalogue, initialSlotId, today }: { loca
         )}
       </form>
     </section>
-  );
-}
-
-/** A message beside its field, as the customer app shows it. */
-function ErrorText({ id, children }: { id: string; children: string }) {
-  return (
-    <p id={id} className="flex items-start gap-1.5 text-sm font-medium text-festive-800">
-      <span aria-hidden="true">⚠</span>
-      <span>{children}</span>
-    </p>
   );
 }
 
