@@ -1,6 +1,7 @@
 import { createAsyncThunk } from '@reduxjs/toolkit';
 import type { BaseQueryApi } from '@reduxjs/toolkit/query';
 import { baseQuery, type ApiError } from './base-query';
+import { saveBlob } from './save-blob';
 
 export interface DownloadRequest {
   /** API path under /api/v1. */
@@ -8,20 +9,6 @@ export interface DownloadRequest {
   filename: string;
   /** What the file is, for the error toast ("the payment receipt"). */
   what: string;
-}
-
-/** Hands a Blob to the browser as a file (works on phones: the share or open sheet takes over). */
-export function saveBlob(blob: Blob, filename: string): void {
-  const href = URL.createObjectURL(blob);
-  const link = document.createElement('a');
-  link.href = href;
-  link.download = filename;
-  link.rel = 'noopener';
-  document.body.appendChild(link);
-  link.click();
-  link.remove();
-  // Revoking at once can cancel the download in some browsers.
-  setTimeout(() => URL.revokeObjectURL(href), 10_000);
 }
 
 /**

@@ -1,5 +1,8 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { ApiProblem, request, resumeSession, signIn, whenSignedOut } from './staff-client';
+import { saveBlob } from '../lib/save-blob';
+import { ApiProblem, downloadFile, request, resumeSession, signIn, whenSignedOut } from './staff-client';
+
+vi.mock('../lib/save-blob', () => ({ saveBlob: vi.fn() }));
 
 const b64 = (o: object) => btoa(JSON.stringify(o)).replace(/=+$/, '').replace(/\+/g, '-').replace(/\//g, '_');
 const token = (n: number) => `${b64({ alg: 'ES256' })}.${b64({ sub: 'u1', dashboard_user: true, n })}.sig`;
@@ -81,5 +84,16 @@ describe('a customer signed in to the family app in the same browser', () => {
     );
     await expect(resumeSession()).rejects.toMatchObject({ code: 'STAFF_ONLY' });
     expect(calls).not.toContain('/auth/sign-out');
+  });
+});
+
+describe('downloads', () => {
+  afterEach(() => vi.unstubAllGlobals());
+
+  it('saves the file under the name the API gives, with the customer app’s saveBlob', async () => {
+    const pdf = new Response('%PDF-', { status: 200, headers: { 'content-type': 'application/pdf', 'content-disposition': 'attachment; filename="tax-invoice-KR-7K3Q9-0A1B2C.pdf"' } });
+    vi.stubGlobal('fetch', vi.fn(async (url: string) => (String(url).endsWith('/app-check/challenge') ? json(404, { error: 'off', code: 'NOT_FOUND' }) : pdf)));
+    await downloadFile('/staff/bookings/b1/receipt', 'application/pdf', 'tax-invoice.pdf');
+    expect(saveBlob).toHaveBeenCalledWith(expect.any(Blob), 'tax-invoice-KR-7K3Q9-0A1B2C.pdf');
   });
 });

@@ -3,6 +3,7 @@ import { solveInWorker } from '../lib/app-check-solver';
 import { API_BASE_URL } from '../lib/env';
 import { isAppCheckCode } from '../lib/app-check-retry';
 import { isStaffToken } from '../lib/jwt';
+import { saveBlob } from '../lib/save-blob';
 
 /**
  * The staff app's one connection to the API (issue 19): its own small client, not the customer
@@ -140,10 +141,5 @@ export const postJson = <T>(path: string, body?: unknown) => requestJson<T>(path
 export async function downloadFile(path: string, accept: string, fallbackName: string): Promise<void> {
   const res = await request(path, { headers: { accept } });
   const name = /filename="([^"]+)"/.exec(res.headers.get('content-disposition') ?? '')?.[1] ?? fallbackName;
-  const href = URL.createObjectURL(await res.blob());
-  const link = Object.assign(document.createElement('a'), { href, download: name });
-  document.body.appendChild(link);
-  link.click();
-  link.remove();
-  setTimeout(() => URL.revokeObjectURL(href), 10_000);
+  saveBlob(await res.blob(), name);
 }
