@@ -129,12 +129,13 @@ test('staff at the set: run sheet, QR and reference check-in, walk-in, CSV', asy
     await staff.screenshot({ path: `${DIR}/1024-wrong-day.png`, fullPage: true });
 
     // Walk-ins, paid in store, at a phone's width and a tablet's: nothing scrolls sideways; an empty
-    // sale is refused beside its fields; a sale takes the view and focus to its confirmation (the
-    // button is at the bottom) and leaves nothing of the family behind for the next one.
+    // sale is refused beside its fields, and a child without an age beside Age; pets are asked
+    // about on a pet night only; a sale takes the view and focus to its confirmation (the button
+    // is at the bottom) and leaves nothing of the family behind for the next one.
     const families = [
-      { width: 390, height: 844, first: 'wally', last: 'walker', email: 'wally@example.com', shown: 'Wally Walker' },
-      { width: 768, height: 1024, first: 'ivy', last: 'berry-smith', email: '', shown: 'Ivy Berry-Smith' },
-      { width: 1024, height: 768, first: 'noel', last: 'frost', email: '', shown: 'Noel Frost' },
+      { width: 390, height: 844, first: 'wally', last: 'walker', email: 'wally@example.com', shown: 'Wally Walker', petNight: false },
+      { width: 768, height: 1024, first: 'ivy', last: 'berry-smith', email: '', shown: 'Ivy Berry-Smith', petNight: false },
+      { width: 1024, height: 768, first: 'noel', last: 'frost', email: '', shown: 'Noel Frost', petNight: true },
     ];
     const sold: string[] = [];
     for (const family of families) {
@@ -152,11 +153,32 @@ test('staff at the set: run sheet, QR and reference check-in, walk-in, CSV', asy
         await expectAccessible(staff, 'walk-in refused at 390');
         await staff.screenshot({ path: `${DIR}/390-walk-in-refused.png` });
       }
+      const session = staff.getByLabel('Free session today');
+      const pets = staff.getByLabel(/^Pets/);
+      // The session proposed is a standard one (the pet night is this evening): no pets question.
+      await expect(session.locator('option:checked')).not.toContainText('Pet night');
+      await expect(pets).toHaveCount(0);
+      if (family.petNight) {
+        const petNight = (await session.locator('option', { hasText: 'Pet night' }).first().getAttribute('value'))!;
+        await session.selectOption(petNight);
+        await pets.fill('1');
+      }
       await staff.getByLabel('First name', { exact: true }).fill(family.first);
       await staff.getByLabel('Last name').fill(family.last);
       if (family.email) await staff.getByLabel('E-mail for the receipt (optional)').fill(family.email);
       await staff.getByLabel('Child 1 first name').fill('Wren');
       await staff.getByLabel('Quantity of Classic Print').selectOption('1');
+      const age = staff.getByLabel('Age', { exact: true });
+      await expect(age).toHaveValue('');
+      if (family.width === 390) {
+        // A child named but no age chosen: said beside Age, and nothing is sold.
+        await sell.click();
+        await expect(age).toBeFocused();
+        await expect(age).toHaveAccessibleDescription('Choose an age for child 1.');
+        await expectAccessible(staff, 'walk-in without an age at 390');
+        await staff.screenshot({ path: `${DIR}/390-walk-in-no-age.png` });
+      }
+      await age.selectOption('6');
       await sell.click();
       const confirmation = staff.getByRole('status');
       await expect(confirmation).toContainText('Sold: KR-', { timeout: 15_000 });
@@ -164,7 +186,8 @@ test('staff at the set: run sheet, QR and reference check-in, walk-in, CSV', asy
       await expect(confirmation).toContainText(`for ${family.shown},`);
       await expect(confirmation).toBeFocused();
       await expect(confirmation).toBeInViewport();
-      for (const field of ['First name', 'Last name', 'E-mail for the receipt (optional)', 'Child 1 first name']) await expect(staff.getByLabel(field, { exact: true })).toHaveValue('');
+      if (family.petNight) await expect(confirmation).toContainText(/Pet night at \d{1,2}:\d\d pm/);
+      for (const field of ['First name', 'Last name', 'E-mail for the receipt (optional)', 'Child 1 first name', 'Age']) await expect(staff.getByLabel(field, { exact: true })).toHaveValue('');
       await expect(staff.getByText('Total $0.00')).toBeVisible();
       await expectAccessible(staff, `walk-in sold at ${family.width}`);
       await staff.screenshot({ path: `${DIR}/${family.width}-walk-in-sold.png` });
@@ -194,6 +217,8 @@ test('staff at the set: run sheet, QR and reference check-in, walk-in, CSV', asy
           await expect(staff.getByRole('listitem').filter({ hasText: qrBooking.reference })).toContainText('Checked in');
           await expect(staff.getByRole('listitem').filter({ hasText: walkIn })).toContainText('Walk-in');
           await expect(staff.getByRole('listitem').filter({ hasText: sold[1]! })).toContainText('Ivy Berry-Smith');
+          await expect(staff.getByRole('listitem').filter({ hasText: sold[2]! })).toContainText('Wren (6)');
+          await expect(staff.getByRole('listitem').filter({ hasText: sold[2]! })).toContainText('1 pet');
         }
         await expectAccessible(staff, `${name} at ${width}`);
         await staff.screenshot({ path: `${DIR}/${width}-${name}.png`, fullPage: true });

@@ -62,11 +62,14 @@ export async function staffClient(request: APIRequestContext) {
   };
 }
 
+const EVERY_DAY = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as const;
+
 /**
  * A location of its own whose local clock reads about 11:00 now, loaded as the operator loads a
  * season (`season:load`): whatever the hour in Australia, it has a day of sessions ahead, so the
  * check-in journey never depends on when CI runs. Its zone is a fixed-offset one (`Etc/GMT-10`
- * is UTC+10); the location is the demo's Sydney one under another slug and name, open every day.
+ * is UTC+10); the location is the demo's Sydney one under another slug and name, open every day,
+ * with a pet night every evening (the demo's is on Mondays) so a walk-in can be sold one any day.
  */
 export function loadLocationOpenNow(name: string, slug: string): void {
   const now = new Date();
@@ -76,7 +79,11 @@ export function loadLocationOpenNow(name: string, slug: string): void {
   const timezone = offset === 0 ? 'Etc/GMT' : `Etc/GMT${offset > 0 ? '-' : '+'}${Math.abs(offset)}`;
   const today = localDateOf(now, timezone);
   const season = demoSeason(now, { days: 42 });
-  const location = { ...season.locations[0]!, slug, name, timezone, seasonStart: today, seasonEnd: addDays(today, 6), closedDates: [], salesOpenAt: undefined };
+  const sessions = [
+    { slotType: 'standard', days: [...EVERY_DAY], hours: '10:00-17:30' },
+    { slotType: 'pet-night', days: [...EVERY_DAY], hours: '18:30-20:30' },
+  ];
+  const location = { ...season.locations[0]!, slug, name, timezone, sessions, seasonStart: today, seasonEnd: addDays(today, 6), closedDates: [], salesOpenAt: undefined };
   loadSeason({ ...season, locations: [location] });
 }
 
