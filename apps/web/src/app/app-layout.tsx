@@ -78,12 +78,13 @@ export function AppLayout() {
           onChangePassword={() => setProfileDialog('password')}
         />
       )}
+      {/* Wide: room under a page's last row (a step's Continue, at the right) for the floating Help button, so it scrolls clear. */}
       <main
         id="main"
         tabIndex={-1}
         className={clsx(
           'flex-1 transition-[padding] duration-200 focus:outline-none',
-          mobile ? 'pb-24' : collapsed ? 'pl-(--width-sidebar-collapsed)' : 'pl-(--width-sidebar)',
+          mobile ? 'pb-24' : ['pb-20', collapsed ? 'pl-(--width-sidebar-collapsed)' : 'pl-(--width-sidebar)'],
         )}
       >
         <Outlet />
