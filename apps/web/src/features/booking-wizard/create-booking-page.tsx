@@ -1,6 +1,6 @@
-import { lazy, Suspense, useEffect, useState } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useState } from 'react';
 import { pageTitle } from '../../lib/env';
-import { useWizardSelector } from './booking-hooks';
+import { useWizardDispatch, useWizardSelector } from './booking-hooks';
 import { selectActiveStep } from './booking-slice';
 import { useOpenedOnce } from '../../components/ui/use-opened-once';
 import { CartSummaryBar } from './checkout/cart-summary-bar';
@@ -10,6 +10,8 @@ import { LoadingList } from './steps/load-states';
 import { usePhoneLayout } from './use-media';
 import { WizardStepper } from './wizard-stepper';
 import { useOfferLink } from './offer-link';
+import { popToStep } from './hold-actions';
+import { useStepHistory } from './use-step-history';
 import { RESCHEDULE_STEPS, stepIndex, WIZARD_STEPS } from './wizard-steps';
 
 // The last step (and its card form) loads when the family reaches Overview, not with the wizard:
@@ -43,14 +45,17 @@ function preloadLaterSteps() {
 
 /**
  * /create-booking: the seven-step wizard (spec §2). The step shown is derived from the
- * booking state (selectActiveStep), never synced into it by an effect.
+ * booking state (selectActiveStep), never synced into it by an effect; the browser's history
+ * follows it (useStepHistory).
  */
 export function CreateBookingPage() {
   const step = useWizardSelector(selectActiveStep);
   const hasHold = useWizardSelector((s) => s.booking.reservationData !== null);
   const reschedule = useWizardSelector((s) => s.booking.rescheduleData);
   const reference = typeof reschedule?.reference === 'string' ? reschedule.reference : '';
-  const offerProblem = useOfferLink();
+  const dispatch = useWizardDispatch();
+  const { problem: offerProblem, opening } = useOfferLink();
+  useStepHistory(step, useCallback((target: number) => void dispatch(popToStep(target)), [dispatch]), opening);
   // The route's title says Create Booking; a reschedule is not one (this runs after the route's title).
   useEffect(() => {
     if (reschedule) document.title = pageTitle('Reschedule Booking');

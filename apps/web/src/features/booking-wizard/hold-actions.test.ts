@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Location, Slot } from '@kringle/contracts/catalogue';
 import { setAnalyticsSink } from '../../lib/analytics';
 import { goToStep, setCheckoutData, setLocation, setReservationData, startReschedule, toggleSlotType, upsertItem } from './booking-slice';
-import { moveBookingTo, releaseHold, takeHold, tickHold, tryAgain } from './hold-actions';
+import { moveBookingTo, popToStep, releaseHold, takeHold, tickHold, tryAgain } from './hold-actions';
 import { setEndDate } from './timer-slice';
 import { wizardTestStore } from './wizard-test-store';
 import { stepIndex } from './wizard-steps';
@@ -80,6 +80,19 @@ describe('hold actions', () => {
     expect(store.getState().booking.reservationData).toBeNull();
     expect(store.getState().timer.isRunning).toBe(false);
     expect(calls).toContain('POST /bookings/reservation/h2/cancel');
+  });
+
+  it("the browser's Back keeps the hold back to the Session step and lets it go before it, as the steps' own Back buttons do", async () => {
+    const { store, calls } = setup({ 'POST /bookings/reservation': reservation, 'POST /bookings/reservation/h2/cancel': { ...reservation, status: 'cancelled' } });
+    await store.dispatch(takeHold(slot)).unwrap();
+    await store.dispatch(popToStep(stepIndex('sessionTime')));
+    expect(store.getState().booking.currentStep).toBe(stepIndex('sessionTime'));
+    expect(store.getState().booking.reservationData?.holdId).toBe('h2');
+
+    await store.dispatch(popToStep(stepIndex('bookingType')));
+    expect(store.getState().booking.currentStep).toBe(stepIndex('bookingType'));
+    expect(store.getState().booking.reservationData).toBeNull();
+    await vi.waitFor(() => expect(calls).toContain('POST /bookings/reservation/h2/cancel'));
   });
 
   describe('rescheduling (spec §4)', () => {

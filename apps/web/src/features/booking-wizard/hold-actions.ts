@@ -6,7 +6,7 @@ import { toReservationData, type Reservation } from '@kringle/contracts/reservat
 import { track } from '../../lib/analytics';
 import type { ApiError } from '../../lib/base-query';
 import { bookingApi } from './api';
-import { goToStep, resetBooking, setCheckoutData, setLapsedSlot, setReservationData } from './booking-slice';
+import { activeStep, goToStep, resetBooking, setCheckoutData, setLapsedSlot, setReservationData } from './booking-slice';
 import type { WizardRootState } from './booking-hooks';
 import { setEndDate, stopTimer, tick } from './timer-slice';
 import { stepIndex } from './wizard-steps';
@@ -74,6 +74,17 @@ export const releaseHold = createAsyncThunk<void, void, ThunkConfig>('booking/re
   dispatch(setReservationData(null));
   dispatch(stopTimer());
   if (hold) await dispatch(bookingApi.endpoints.cancelReservation.initiate(hold.holdId));
+});
+
+/**
+ * The browser's Back or Forward reached another wizard step (use-step-history.ts): going back
+ * before the Session step lets the hold go, as that step's own Back button does.
+ */
+export const popToStep = createAsyncThunk<void, number, ThunkConfig>('booking/popToStep', (target, { dispatch, getState }) => {
+  const { booking } = getState();
+  if (target === activeStep(booking)) return;
+  if (target < stepIndex('sessionTime') && booking.reservationData) void dispatch(releaseHold());
+  dispatch(goToStep(target));
 });
 
 /** "I need more time": a fresh hold length from now, within the refresh limit. */

@@ -41,8 +41,11 @@ export const openOffer = createAsyncThunk<void, string, { state: WizardRootState
   },
 );
 
-/** Opens the offer named in the address once, then takes it out of the address; the problem, if any. */
-export function useOfferLink(): string | null {
+/**
+ * Opens the offer named in the address once, then takes it out of the address. `opening` while
+ * the address names one (the step history waits for it); `problem`, if it could not be opened.
+ */
+export function useOfferLink(): { problem: string | null; opening: boolean } {
   const dispatch = useWizardDispatch();
   const [params, setParams] = useSearchParams();
   const offer = params.get('offer');
@@ -59,5 +62,5 @@ export function useOfferLink(): string | null {
       live = false;
     };
   }, [offer, dispatch, setParams]);
-  return problem;
+  return { problem, opening: offer !== null };
 }

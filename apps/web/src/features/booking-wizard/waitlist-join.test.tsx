@@ -76,8 +76,8 @@ describe('Join the waitlist (Session step)', () => {
 });
 
 function OfferProbe() {
-  const problem = useOfferLink();
-  return <p>{problem ?? 'no problem'}</p>;
+  const { problem, opening } = useOfferLink();
+  return <p>{opening ? 'opening' : (problem ?? 'no problem')}</p>;
 }
 
 describe('the offer link (/create-booking?offer=)', () => {

@@ -1,11 +1,13 @@
 import { Button } from '../../../components/ui/button';
 import { useWizardDispatch, useWizardSelector } from '../booking-hooks';
-import { nextStep, prevStep, toggleSlotType } from '../booking-slice';
+import { nextStep, toggleSlotType } from '../booking-slice';
+import { useStepBack } from '../use-step-history';
 import { ChoiceCard, StepFrame } from './step-frame';
 
 /** Step 2: what kind of visit. Choosing the chosen type again clears it (spec §3). */
 export function BookingTypeStep({ focusOnMount }: { focusOnMount: boolean }) {
   const dispatch = useWizardDispatch();
+  const back = useStepBack();
   const location = useWizardSelector((s) => s.booking.location);
   const chosen = useWizardSelector((s) => s.booking.slotType[0]);
   const types = location?.slotTypes ?? [];
@@ -17,7 +19,7 @@ export function BookingTypeStep({ focusOnMount }: { focusOnMount: boolean }) {
       focusOnMount={focusOnMount}
       actions={
         <>
-          <Button variant="ghost" onClick={() => dispatch(prevStep())}>
+          <Button variant="ghost" onClick={back}>
             Back
           </Button>
           <Button className="sm:min-w-40" disabled={!chosen} onClick={() => dispatch(nextStep())}>

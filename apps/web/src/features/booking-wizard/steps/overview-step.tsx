@@ -6,7 +6,8 @@ import { formatAud } from '@kringle/contracts/money';
 import { Button } from '../../../components/ui/button';
 import { useGetSlotQuery } from '../api';
 import { useWizardDispatch, useWizardSelector, useWizardStore } from '../booking-hooks';
-import { prevStep, setDetails } from '../booking-slice';
+import { setDetails } from '../booking-slice';
+import { useStepBack } from '../use-step-history';
 import { activeItems, cartGstCents, cartTotalCents } from '../checkout/cart-math';
 import { placeOrder, PRICE_CODES } from '../checkout/checkout-actions';
 import { useCatalogue } from '../checkout/use-catalogue';
@@ -20,6 +21,7 @@ const DETAILS_FORM = 'whos-coming';
 /** Step 6: everything at a glance; Continue prices the cart on the server and places the order. */
 export function OverviewStep({ focusOnMount }: { focusOnMount: boolean }) {
   const dispatch = useWizardDispatch();
+  const back = useStepBack();
   const navigate = useNavigate();
   const { location, slotType, reservationData, packages, details } = useWizardSelector((s) => s.booking);
   const store = useWizardStore();
@@ -62,7 +64,7 @@ export function OverviewStep({ focusOnMount }: { focusOnMount: boolean }) {
       focusOnMount={focusOnMount}
       actions={
         <>
-          <Button variant="ghost" onClick={() => dispatch(prevStep())} disabled={busy}>
+          <Button variant="ghost" onClick={back} disabled={busy}>
             Back
           </Button>
           <Button type="submit" form={DETAILS_FORM} className="sm:min-w-56" disabled={busy || lines.length === 0 || !formReady}>

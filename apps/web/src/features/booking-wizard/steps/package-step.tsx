@@ -4,7 +4,8 @@ import { formatAud } from '@kringle/contracts/money';
 import { useState } from 'react';
 import { Button } from '../../../components/ui/button';
 import { useWizardDispatch, useWizardSelector } from '../booking-hooks';
-import { nextStep, prevStep } from '../booking-slice';
+import { nextStep } from '../booking-slice';
+import { useStepBack } from '../use-step-history';
 import { setItemQuantity } from '../checkout/cart-actions';
 import { cartTotalCents, maxQuantityFor, packageCount, type CatalogueItem } from '../checkout/cart-math';
 import { useCatalogue } from '../checkout/use-catalogue';
@@ -21,6 +22,7 @@ import { useWideLayout } from '../use-media';
  */
 export function PackageStep({ focusOnMount }: { focusOnMount: boolean }) {
   const dispatch = useWizardDispatch();
+  const back = useStepBack();
   const packages = useWizardSelector((s) => s.booking.packages);
   const placed = useOrderPlaced();
   const catalogue = useCatalogue();
@@ -57,7 +59,7 @@ export function PackageStep({ focusOnMount }: { focusOnMount: boolean }) {
       focusOnMount={focusOnMount}
       actions={
         <>
-          <Button variant="ghost" onClick={() => dispatch(prevStep())}>
+          <Button variant="ghost" onClick={back}>
             Back
           </Button>
           {!wide && continueButton('sm:min-w-48')}

@@ -3,7 +3,8 @@ import { useNavigate } from 'react-router';
 import { formatAud } from '@kringle/contracts/money';
 import { Button } from '../../../components/ui/button';
 import { useWizardDispatch, useWizardSelector } from '../booking-hooks';
-import { goToStep, prevStep } from '../booking-slice';
+import { goToStep } from '../booking-slice';
+import { useStepBack } from '../use-step-history';
 import { useStripeConfigQuery } from '../checkout/api';
 import type { CardFields } from '../checkout/card-validation';
 import { cartTotalCents } from '../checkout/cart-math';
@@ -26,6 +27,7 @@ export const successUrl = (bookingId: string) => `${window.location.origin}/succ
 /** Step 7: pay by card. Real Stripe's Payment Element with live keys, the sandbox card form otherwise. */
 export function PaymentStep({ focusOnMount }: { focusOnMount: boolean }) {
   const dispatch = useWizardDispatch();
+  const back = useStepBack();
   const navigate = useNavigate();
   const checkout = useWizardSelector((s) => s.booking.checkoutData);
   const total = useWizardSelector((s) => cartTotalCents(s.booking.packages));
@@ -76,7 +78,7 @@ export function PaymentStep({ focusOnMount }: { focusOnMount: boolean }) {
       focusOnMount={focusOnMount}
       actions={
         <>
-          <Button variant="ghost" onClick={() => dispatch(prevStep())} disabled={busy}>
+          <Button variant="ghost" onClick={back} disabled={busy}>
             Back
           </Button>
           {payInBar && (

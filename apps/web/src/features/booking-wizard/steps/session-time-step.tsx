@@ -6,11 +6,11 @@ import { Button } from '../../../components/ui/button';
 import { useGetAvailableDatesQuery, useGetAvailableSlotsQuery, useGetSlotQuery } from '../api';
 import { useGetBookingQuery } from '../../../lib/booking-api';
 import { useWizardDispatch, useWizardSelector } from '../booking-hooks';
-import { prevStep } from '../booking-slice';
 import { DatePicker, DatePickerKey, nextFreeDay } from '../date-picker';
 import { DayNotice } from '../day-notice';
 import { useSlotChangesQuery } from '../live-slots';
-import { moveBookingTo, releaseHold, takeHold } from '../hold-actions';
+import { moveBookingTo, takeHold } from '../hold-actions';
+import { useStepBack } from '../use-step-history';
 import { useGetPolicyQuery } from '../../../lib/policy-api';
 import { MoveConfirmDialog, moveLosesRefund } from '../move-confirm-dialog';
 import { SalesCountdown, useSalesOpen } from '../sales-countdown';
@@ -165,10 +165,8 @@ export function SessionTimeStep({ focusOnMount }: { focusOnMount: boolean }) {
     } else setError(problem?.error ?? 'We could not hold that session. Please try again.');
   };
 
-  const back = () => {
-    if (hold) void dispatch(releaseHold());
-    dispatch(prevStep());
-  };
+  // Back before this step lets the hold go (popToStep).
+  const back = useStepBack();
 
   // currentData, not data: right after another day is chosen, data is still the previous day's list.
   const daySlots = slots.currentData;

@@ -4,7 +4,8 @@ import { Button } from '../../../components/ui/button';
 import { CalendarIcon, CheckIcon, ClockIcon } from '../../../components/ui/icons';
 import { useGetSlotQuery } from '../api';
 import { useWizardDispatch, useWizardSelector } from '../booking-hooks';
-import { nextStep, prevStep } from '../booking-slice';
+import { nextStep } from '../booking-slice';
+import { useStepBack } from '../use-step-history';
 import { useGetPolicyQuery } from '../../../lib/policy-api';
 import { policyText } from '../checkout/policy-text';
 import { LoadingList, LoadProblem } from './load-states';
@@ -13,6 +14,7 @@ import { StepFrame } from './step-frame';
 /** Step 5 (Policy): this booking's reschedule and refund dates, spelled out, to be accepted before paying. */
 export function TermsStep({ focusOnMount }: { focusOnMount: boolean }) {
   const dispatch = useWizardDispatch();
+  const back = useStepBack();
   const location = useWizardSelector((s) => s.booking.location);
   const hold = useWizardSelector((s) => s.booking.reservationData);
   const slot = useGetSlotQuery({ locationId: location?.id ?? '', slotId: hold?.slotId ?? '' }, { skip: !location || !hold });
@@ -28,7 +30,7 @@ export function TermsStep({ focusOnMount }: { focusOnMount: boolean }) {
       focusOnMount={focusOnMount}
       actions={
         <>
-          <Button variant="ghost" onClick={() => dispatch(prevStep())}>
+          <Button variant="ghost" onClick={back}>
             Back
           </Button>
           <Button className="sm:min-w-48" disabled={!accepted || !policy} onClick={() => dispatch(nextStep())}>
