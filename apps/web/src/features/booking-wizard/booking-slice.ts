@@ -124,9 +124,6 @@ const bookingSlice = createSlice({
     nextStep(state) {
       state.currentStep = clampStep(state.currentStep + 1);
     },
-    prevStep(state) {
-      state.currentStep = clampStep(state.currentStep - 1);
-    },
     goToStep(state, action: PayloadAction<number>) {
       state.currentStep = clampStep(action.payload);
     },
@@ -164,7 +161,6 @@ export const {
   setDetails,
   startReschedule,
   nextStep,
-  prevStep,
   goToStep,
   resetStep,
   resetBooking,
