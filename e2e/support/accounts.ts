@@ -53,8 +53,22 @@ export const pathOf = (link: string) => {
   return `${url.pathname}${url.search}`;
 };
 
-/** Axe with the WCAG 2.2 AA tags, toasts included (their colours are set for AA in index.css). */
+/**
+ * Axe with the WCAG 2.2 AA tags, toasts included (their colours are set for AA in index.css). Toasts
+ * mount and finite animations end first: a toast still fading in over the red header read as low
+ * contrast (color-contrast on its title, twice in one CI run).
+ */
 export async function expectNoAxeViolations(page: Page, label: string): Promise<void> {
+  // A toast is in the page at opacity 0 (Playwright's "visible") until sonner marks it mounted.
+  await expect(page.locator('[data-sonner-toast][data-mounted="false"]')).toHaveCount(0);
+  await page.evaluate(() =>
+    Promise.all(
+      document
+        .getAnimations()
+        .filter((a) => a.effect?.getComputedTiming().endTime !== Infinity)
+        .map((a) => a.finished.catch(() => undefined)),
+    ),
+  );
   const results = await new AxeBuilder({ page }).withTags(WCAG_22_AA).analyze();
   expect(results.violations.map((v) => `${label}: ${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
 }
