@@ -77,8 +77,8 @@ export const releaseHold = createAsyncThunk<void, void, ThunkConfig>('booking/re
 });
 
 /**
- * The browser's Back or Forward reached another wizard step (use-step-history.ts): going back
- * before the Session step lets the hold go, as that step's own Back button does.
+ * The wizard moves to a step by history (use-step-history.ts: the browser's Back or Forward, or a
+ * step's Back button): going back before the Session step lets the hold go, as it always did.
  */
 export const popToStep = createAsyncThunk<void, number, ThunkConfig>('booking/popToStep', (target, { dispatch, getState }) => {
   const { booking } = getState();

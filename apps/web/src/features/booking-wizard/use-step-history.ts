@@ -23,14 +23,15 @@ function write(how: 'push' | 'replace', steps: number[]) {
 /**
  * The browser's Back and Forward move between the wizard's steps (decision 0045). Each step
  * reached forwards gets a history entry of the same address, whose state lists the steps that led
- * to it. The steps' Back buttons go back through those entries (useStepBack). `onPop` gets the step of the entry the browser moved to. While `paused` (an offer link
- * opening), no entry is written: the step the wizard then lands on stands for the page's entry.
+ * to it; the steps' Back buttons go back through those entries (useStepBack). `onPop` gets the
+ * step of the entry the browser moved to. While `paused` (an offer link opening), no entry is
+ * written: the step the wizard then lands on stands for the page's entry.
  */
 export function useStepHistory(step: number, onPop: (step: number) => void, paused = false) {
   const { key } = useLocation();
   const popped = useRef(onPop);
-  // The location this hook has already written to: it walks back only over entries it wrote
-  // while mounted, never over a previous visit's (reached by the browser's Back from another page).
+  // The location this hook has already written to: only there are the listed steps the entries
+  // below, not a previous visit's (reached by the browser's Back from another page).
   const ownKey = useRef<string | null>(null);
 
   useEffect(() => {
