@@ -87,7 +87,10 @@ export interface StaffDay {
   family: Person;
   sydney: string;
   brisbane: string;
-  /** A day at least two days ahead (not a Thursday) with standard sessions in Sydney. */
+  /**
+   * A day at least two days ahead with standard sessions in Sydney: not a Thursday (late night), nor
+   * a Wednesday or Sunday, whose sensory sessions before 10:00 would be over at the tests' 9:45 am.
+   */
   day: string;
   /** Standard sessions of `day` in Sydney, in order. */
   sessions: { id: string; start_at: string }[];
@@ -108,7 +111,7 @@ export async function staffDay(): Promise<StaffDay> {
     await t.db.execute(sql`
     select s.start_at from slots s join slot_types st on st.id = s.slot_type_id
     where s.location_id = ${sydney}::uuid and st.slug = 'standard' and s.start_at > now() + interval '2 days'
-      and extract(isodow from s.start_at at time zone ${SYDNEY}) <> 4
+      and extract(isodow from s.start_at at time zone ${SYDNEY}) not in (3, 4, 7)
     order by s.start_at limit 1`)
   ).rows[0]!;
   const day = new Intl.DateTimeFormat('en-CA', { timeZone: SYDNEY }).format(new Date(first.start_at as string));
