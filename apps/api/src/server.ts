@@ -7,8 +7,8 @@ import { createDb } from './db/client';
 import { runMigrations } from './db/migrate';
 import { allJobs } from './jobs/all-jobs';
 import { startJobs } from './jobs/runner';
-import { startTakenSessionsListener } from './modules/reservations/taken-sessions.broadcast';
-import { onSlotFreed } from './modules/waitlist/waitlist.hand-off';
+import { startSlotEventsListener } from './modules/reservations/slot-events.listener';
+import { handOffOnFree } from './modules/waitlist/waitlist.hand-off';
 
 export interface RunningServer {
   app: FastifyInstance;
@@ -19,7 +19,7 @@ export interface RunningServer {
 /**
  * Migrates, builds the app, runs `prepare` (the demo data), then listens: /health and /ready
  * cannot answer, and no availability answer can be cached, before the app can serve a family.
- * Also runs the background jobs and the taken-sessions listener, and shuts all of it down gracefully. */
+ * Also runs the background jobs and the slot-events listener, and shuts all of it down gracefully. */
 export async function runServer(
   config: Config,
   secrets: Secrets,
@@ -30,14 +30,12 @@ export async function runServer(
   const { db, pool } = createDb(databaseUrl, config.DATABASE_POOL_SIZE);
   const app = await buildApp({ config, secrets, db, pool });
   const jobs = config.JOBS_ENABLED ? startJobs(allJobs(app), app.log) : { stop: async () => {} };
-  const listener = startTakenSessionsListener({
+  const listener = startSlotEventsListener({
     state: app.slotState,
     clock: app.clock,
     log: app.log,
     databaseUrl,
-    onFreed: config.JOBS_ENABLED
-      ? (slotId) => void onSlotFreed(app, slotId).catch((err: unknown) => app.log.warn({ err, slotId }, 'waitlist hand-off failed; the waitlist job retries'))
-      : undefined,
+    onFreed: handOffOnFree(app),
   });
   await listener.ready;
   app.addHook('onClose', async () => {

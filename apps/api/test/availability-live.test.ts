@@ -4,7 +4,7 @@ import { type Db } from '../src/db/client';
 import { ManualClock } from '../src/lib/clock';
 import { demoSeason } from '../src/modules/catalogue/demo-season';
 import { loadSeason } from '../src/modules/catalogue/season.service';
-import { startTakenSessionsListener } from '../src/modules/reservations/taken-sessions.broadcast';
+import { startSlotEventsListener } from '../src/modules/reservations/slot-events.listener';
 import { type ApiProcesses } from './support/api-processes';
 import { createCustomer, type TestCustomer } from './support/customers';
 import { createTestApp } from './test-app';
@@ -160,7 +160,7 @@ describe('live slot changes in one process', () => {
     expect(refused.statusCode).toBe(503);
     expect(refused.json().code).toBe('SERVICE_UNAVAILABLE');
 
-    const listener = startTakenSessionsListener({ state: t.app.slotState, clock: t.clock, log: t.app.log, databaseUrl: t.databaseUrl });
+    const listener = startSlotEventsListener({ state: t.app.slotState, clock: t.clock, log: t.app.log, databaseUrl: t.databaseUrl });
     await listener.ready;
     const address = await t.app.listen({ port: 0, host: '127.0.0.1' });
     const events = sseReader((await fetch(`${address}${url}`, { headers: family.headers })).body!);

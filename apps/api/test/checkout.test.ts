@@ -7,7 +7,7 @@ import { mailOutbox } from '../src/db/schema/mail';
 import { ManualClock } from '../src/lib/clock';
 import { demoSeason } from '../src/modules/catalogue/demo-season';
 import { loadSeason } from '../src/modules/catalogue/season.service';
-import { cancelLapsedCheckouts } from '../src/modules/payments/unpaid-checkouts.service';
+import { settleLapsedCheckouts } from '../src/modules/payments/unpaid-checkouts.service';
 import { createCustomer, reauthenticate, type TestCustomer } from './support/customers';
 import { CARDS, listenForWebhooks, payWithCard, startSandbox } from './support/payments';
 import { createTestApp, type TestApp } from './test-app';
@@ -187,7 +187,7 @@ describe('cart, checkout and card payment', () => {
     await payWithCard(sandbox, result.client_secret, CARDS.success);
     clock.advance(11 * MINUTE);
     // The lapsed-checkout sweep reads the intent first: a paid one is confirmed, never cancelled.
-    await cancelLapsedCheckouts(t.app);
+    await settleLapsedCheckouts(t.app);
     expect((await bookingRow(result.bookingId)).status).toBe('completed');
     sandbox.resumeWebhooks();
     await sandbox.webhooksIdle();

@@ -8,7 +8,7 @@ import { reservations } from '../src/db/schema/reservations';
 import { ManualClock } from '../src/lib/clock';
 import { demoSeason } from '../src/modules/catalogue/demo-season';
 import { loadSeason } from '../src/modules/catalogue/season.service';
-import { startTakenSessionsListener } from '../src/modules/reservations/taken-sessions.broadcast';
+import { startSlotEventsListener } from '../src/modules/reservations/slot-events.listener';
 import { HEARD_TTL_MS } from '../src/modules/reservations/taken-sessions';
 import { createCustomer, type TestCustomer } from './support/customers';
 import { createTestApp, type TestApp } from './test-app';
@@ -133,7 +133,7 @@ describe('taken sessions (drop-day refusals from memory)', () => {
 
   it('hears about sessions other processes take, and keeps listening after its connection drops', async () => {
     const other = await createTestApp({}, clock, undefined, { databaseUrl: t.databaseUrl });
-    const listener = startTakenSessionsListener({ state: t.app.slotState, clock, log: t.app.log, databaseUrl: t.databaseUrl });
+    const listener = startSlotEventsListener({ state: t.app.slotState, clock, log: t.app.log, databaseUrl: t.databaseUrl });
     const memo = t.app.slotState.taken;
     const heard = (slotId: string) => expect.poll(() => memo.refuses(slotId, noel.id, clock.now()), { timeout: 5000 }).toBe(true);
     const holdThere = (who: TestCustomer, slotId: string) =>

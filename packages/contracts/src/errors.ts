@@ -50,6 +50,7 @@ export const ERROR_CODES = [
   'UNSUPPORTED_MEDIA_TYPE',
   'BAD_REQUEST',
   'SERVICE_UNAVAILABLE',
+  'ILLEGAL_TRANSITION',
   'INTERNAL',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];

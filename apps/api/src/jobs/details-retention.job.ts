@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { purgeExpiredDetails } from '../modules/bookings/booking-details.repository';
+import { purgeExpiredDetails } from '../modules/booking-lifecycle/booking-details.repository';
 import type { Job } from './runner';
 
 const BATCH = 500;

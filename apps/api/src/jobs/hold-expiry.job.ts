@@ -1,12 +1,8 @@
 import type { FastifyInstance } from 'fastify';
-import { cancelLapsedCheckouts } from '../modules/payments/unpaid-checkouts.service';
-import { expireLapsedHolds } from '../modules/reservations/reservations.repository';
+import { expireLapsedHolds } from '../modules/booking-lifecycle/slot-row.repository';
 import type { Job } from './runner';
 
-/**
- * Lapsed holds: readers already treat them as free, so for plain holds this only keeps the tables
- * honest; unpaid checkouts are cancelled along with their PaymentIntents.
- */
+/** Lapsed holds: readers already treat them as free, so this only keeps the tables honest. */
 export function holdExpiryJob(app: FastifyInstance): Job {
   return {
     name: 'hold-expiry',
@@ -15,8 +11,6 @@ export function holdExpiryJob(app: FastifyInstance): Job {
       while ((await expireLapsedHolds(app.db, app.clock.now())) > 0) {
         // Keep going while full batches come back.
       }
-      // Bounded: a checkout Stripe cannot be asked about now stays for the next pass.
-      for (let i = 0; i < 20 && (await cancelLapsedCheckouts(app)) > 0; i++);
     },
   };
 }

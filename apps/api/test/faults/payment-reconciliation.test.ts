@@ -6,8 +6,8 @@ import { slots } from '../../src/db/schema/catalogue';
 import { mailOutbox } from '../../src/db/schema/mail';
 import { ManualClock } from '../../src/lib/clock';
 import { reconcilePayments } from '../../src/modules/payments/payment-reconciliation.service';
-import { refundsOfBooking } from '../../src/modules/payments/refunds.repository';
-import { cancelLapsedCheckouts } from '../../src/modules/payments/unpaid-checkouts.service';
+import { refundsOfBooking } from '../../src/modules/booking-lifecycle/refunds.repository';
+import { settleLapsedCheckouts } from '../../src/modules/payments/unpaid-checkouts.service';
 import { createCustomer, type TestCustomer } from '../support/customers';
 import { CARDS, listenForWebhooks, payWithCard, startSandbox } from '../support/payments';
 import { createTestApp, type TestApp } from '../test-app';
@@ -167,8 +167,8 @@ describe('fault: lost payment webhooks, repaired by reconciliation', () => {
       expect(warnings.mock.calls.filter((c) => String(c[1]).includes('will try again'))).toHaveLength(0);
 
       // The hold has lapsed meanwhile: the checkout is cancelled as any lapsed one, once.
-      await cancelLapsedCheckouts(t.app);
-      await cancelLapsedCheckouts(t.app);
+      await settleLapsedCheckouts(t.app);
+      await settleLapsedCheckouts(t.app);
       expect(await booking(bookingId)).toMatchObject({ status: 'cancelled', cancelReason: 'hold_expired' });
       expect(await order(orderId)).toMatchObject({ status: 'failed' });
       expect(warnings.mock.calls.filter((c) => String(c[1]).includes('unknown to Stripe'))).toHaveLength(1);

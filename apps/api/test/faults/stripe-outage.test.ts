@@ -6,7 +6,7 @@ import { mailOutbox } from '../../src/db/schema/mail';
 import { refundsJob } from '../../src/jobs/refunds.job';
 import { ManualClock } from '../../src/lib/clock';
 import { RECONCILE_POLICY, reconcilePayments } from '../../src/modules/payments/payment-reconciliation.service';
-import { cancelLapsedCheckouts } from '../../src/modules/payments/unpaid-checkouts.service';
+import { settleLapsedCheckouts } from '../../src/modules/payments/unpaid-checkouts.service';
 import { createCustomer, type TestCustomer } from '../support/customers';
 import { startFaultyProxy, type FaultyProxy } from '../support/faulty-proxy';
 import { CARDS, listenForWebhooks, payWithCard, startSandbox } from '../support/payments';
@@ -162,7 +162,7 @@ describe('fault: Stripe answering 500 and timing out', { timeout: 60_000 }, () =
     const intentId = (answer.body.client_secret as string).split('_secret_')[0]!;
     clock.advance(11 * MINUTE);
     proxy.failNext(1000);
-    await cancelLapsedCheckouts(t.app);
+    await settleLapsedCheckouts(t.app);
     // Not cancelled blind: the intent could not be read, so the booking waits...
     expect((await t.db.select().from(bookings).where(eq(bookings.id, bookingId)))[0]!.status).toBe('payment_pending');
     // ...but the session is not stuck behind it.
@@ -172,7 +172,7 @@ describe('fault: Stripe answering 500 and timing out', { timeout: 60_000 }, () =
 
     proxy.heal();
     proxy.answerLate(1, LATE_MS, `POST /v1/payment_intents/${intentId}/cancel`);
-    await cancelLapsedCheckouts(t.app);
+    await settleLapsedCheckouts(t.app);
     expect((await t.db.select().from(bookings).where(eq(bookings.id, bookingId)))[0]).toMatchObject({ status: 'cancelled', cancelReason: 'hold_expired' });
     expect(sandbox.paymentIntent(intentId)!.status).toBe('canceled');
     expect(sandbox.events('payment_intent.canceled').filter((e) => objectOf(e).id === intentId)).toHaveLength(1);

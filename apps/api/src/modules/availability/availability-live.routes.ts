@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { errorBodySchema } from '@kringle/contracts/errors';
 import { AppError, notFound } from '../../lib/app-error';
 import { findLocation } from '../catalogue/catalogue.repository';
+import { leadCutoffOf } from '../booking-lifecycle/booking-policy';
 import { slotsNow } from './availability-live.repository';
 import type { SlotChange } from './slot-feed';
 
@@ -27,7 +28,7 @@ export async function availabilityLiveRoutes(app: FastifyInstance) {
   const feed = app.slotState.feed;
   feed.setLookup((slotIds) => {
     const now = app.clock.now();
-    return slotsNow(app.db, { slotIds, now, leadCutoff: new Date(now.getTime() + app.config.LEAD_TIME_MINUTES * 60_000) });
+    return slotsNow(app.db, { slotIds, now, leadCutoff: leadCutoffOf(app.config, now) });
   });
   feed.onError = (err) => app.log.warn({ err }, 'live slot feed: could not read changed slots');
   /** This app's open streams, ended before the server closes (it waits for open connections). */

@@ -3,6 +3,7 @@ import { addDays, localDateOf, zonedToInstant } from '@kringle/contracts/dates';
 import type { FastifyInstance } from 'fastify';
 import { AppError, notFound } from '../../lib/app-error';
 import { findLocation, findLocationWithType, type LocationRow } from '../catalogue/catalogue.repository';
+import { leadCutoffOf } from '../booking-lifecycle/booking-policy';
 import { availableCountsByDate, findSlot, slotsBetween, type SlotRow } from './availability.repository';
 
 const MAX_RANGE_DAYS = 92;
@@ -11,7 +12,7 @@ type Deps = Pick<FastifyInstance, 'db' | 'clock' | 'config'>;
 
 function instants(deps: Deps) {
   const now = deps.clock.now();
-  return { now, leadCutoff: new Date(now.getTime() + deps.config.LEAD_TIME_MINUTES * 60_000) };
+  return { now, leadCutoff: leadCutoffOf(deps.config, now) };
 }
 
 const toSlot = (s: SlotRow): Slot => ({

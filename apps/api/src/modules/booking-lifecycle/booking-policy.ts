@@ -16,6 +16,9 @@ export const policyOf = (config: Config): PolicyRules => ({
   refundCutoffHours: config.REFUND_CUTOFF_HOURS,
 });
 
+/** Sessions starting before this instant can no longer be held or booked (LEAD_TIME_MINUTES). */
+export const leadCutoffOf = (config: Pick<Config, 'LEAD_TIME_MINUTES'>, now: Date): Date => new Date(now.getTime() + config.LEAD_TIME_MINUTES * 60_000);
+
 /** The rules a reschedule must pass, checked when the new session is held and again when the booking moves. */
 export function assertReschedulable(
   deps: Pick<Deps, 'config'>,

@@ -1,16 +1,20 @@
-import { eq } from 'drizzle-orm';
+import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { DbOrTx, Tx } from '../../db/client';
-import { users } from '../../db/schema/accounts';
 import { bookings, orders } from '../../db/schema/bookings';
-import { locations, slotTypes, slots } from '../../db/schema/catalogue';
+import { reservations } from '../../db/schema/reservations';
+import { slots } from '../../db/schema/catalogue';
+import { findBookingRead } from './booking-view.repository';
 import { checkInCodeFor } from '../check-in/check-in-codes';
 
 /**
- * A booking and its order as rows: read, locked and changed here, by every module that moves a
- * booking through its life (checkout, payments, cancel, reschedule, staff, waitlist).
+ * A booking and its order as rows: read and locked here by every module that moves a booking
+ * through its life; written only by transitions.ts (and the details, reminder and reconciliation
+ * bookkeeping beside this file).
  */
 export type BookingRow = typeof bookings.$inferSelect;
 export type OrderRow = typeof orders.$inferSelect;
+export type NewBooking = typeof bookings.$inferInsert;
+export type NewOrder = typeof orders.$inferInsert;
 
 export async function findBooking(db: DbOrTx, id: string): Promise<BookingRow | undefined> {
   const [row] = await db.select().from(bookings).where(eq(bookings.id, id));
@@ -37,12 +41,39 @@ export async function lockOrderByIntent(tx: Tx, paymentIntentId: string): Promis
   return row;
 }
 
-export async function setBooking(tx: Tx, id: string, values: Partial<typeof bookings.$inferInsert>): Promise<void> {
-  await tx.update(bookings).set(values).where(eq(bookings.id, id));
+/** Only for transitions.ts. `only` adds conditions the row must still meet; false when it did not. */
+export async function setBooking(tx: Tx, id: string, values: Partial<NewBooking>, only?: { status: BookingRow['status']; checkedInAt: null }): Promise<boolean> {
+  const where = only ? and(eq(bookings.id, id), eq(bookings.status, only.status), isNull(bookings.checkedInAt)) : eq(bookings.id, id);
+  const result = await tx.update(bookings).set(values).where(where);
+  return (result.rowCount ?? 0) === 1;
 }
 
-export async function setOrder(tx: Tx, id: string, values: Partial<typeof orders.$inferInsert>): Promise<void> {
+/** Only for transitions.ts. */
+export async function setOrder(tx: Tx, id: string, values: Partial<NewOrder>): Promise<void> {
   await tx.update(orders).set(values).where(eq(orders.id, id));
+}
+
+export async function insertBookingRow(tx: Tx, values: NewBooking): Promise<BookingRow> {
+  const [row] = await tx.insert(bookings).values(values).returning();
+  return row!;
+}
+
+export async function insertOrderRow(tx: Tx, values: NewOrder): Promise<OrderRow> {
+  const [row] = await tx.insert(orders).values(values).returning();
+  return row!;
+}
+
+/** A checkout's or a reschedule's hold ends with the booking's change. */
+export async function setReservationStatus(tx: Tx, id: string, status: 'checked_out' | 'cancelled' | 'expired', now: Date, bookingId?: string): Promise<void> {
+  await tx.update(reservations).set({ status, updatedAt: now, ...(bookingId ? { bookingId } : {}) }).where(eq(reservations.id, id));
+}
+
+/** Stores the PaymentIntent once; a concurrent duplicate call keeps the first (same idempotency key, same intent). */
+export async function attachPaymentIntent(db: DbOrTx, orderId: string, paymentIntentId: string, clientSecret: string): Promise<void> {
+  await db
+    .update(orders)
+    .set({ paymentIntentId, clientSecret })
+    .where(and(eq(orders.id, orderId), sql`${orders.paymentIntentId} is null`));
 }
 
 export async function slotStart(tx: DbOrTx, slotId: string): Promise<Date> {
@@ -50,29 +81,22 @@ export async function slotStart(tx: DbOrTx, slotId: string): Promise<Date> {
   return row!.startAt;
 }
 
-/** Everything a booking e-mail needs. */
+/** Everything a booking e-mail needs: the booking read (booking-view.repository.ts) with its check-in code. */
 export async function bookingDetails(db: DbOrTx, bookingId: string) {
-  const [row] = await db
-    .select({
-      booking: bookings,
-      email: users.email,
-      firstName: users.firstName,
-      locationName: locations.name,
-      address: locations.address,
-      suburb: locations.suburb,
-      state: locations.state,
-      timezone: locations.timezone,
-      slotTypeName: slotTypes.name,
-      startAt: slots.startAt,
-      endAt: slots.endAt,
-    })
-    .from(bookings)
-    .innerJoin(users, eq(users.id, bookings.userId))
-    .innerJoin(locations, eq(locations.id, bookings.locationId))
-    .innerJoin(slots, eq(slots.id, bookings.slotId))
-    .innerJoin(slotTypes, eq(slotTypes.id, bookings.slotTypeId))
-    .where(eq(bookings.id, bookingId));
-  return { ...row!, checkInCode: await checkInCodeFor(db, row!.booking) };
+  const r = (await findBookingRead(db, bookingId))!;
+  return {
+    booking: r.booking,
+    email: r.user.email,
+    firstName: r.user.firstName,
+    locationName: r.location.name,
+    address: r.location.address,
+    suburb: r.location.suburb,
+    state: r.location.state,
+    timezone: r.location.timezone,
+    slotTypeName: r.slotType.name,
+    startAt: r.slot.startAt,
+    endAt: r.slot.endAt,
+    checkInCode: await checkInCodeFor(db, r.booking),
+  };
 }
 export type BookingDetails = Awaited<ReturnType<typeof bookingDetails>>;
-

@@ -2,7 +2,7 @@ import { bookingDetailsSchemaFor, type BookingDetails as FamilyDetails } from '@
 import type { Booking } from '@kringle/contracts/bookings';
 import type { FastifyInstance } from 'fastify';
 import { AppError, notFound } from '../../lib/app-error';
-import { saveDetails } from './booking-details.repository';
+import { saveDetails } from '../booking-lifecycle/booking-details.repository';
 import { findBookingView } from './bookings.repository';
 import { getBooking } from './bookings.service';
 

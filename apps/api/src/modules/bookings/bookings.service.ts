@@ -4,7 +4,8 @@ import { canCancel, canReschedule, refundableCents, type PolicyRules } from '@kr
 import type { FastifyInstance } from 'fastify';
 import { AppError, notFound } from '../../lib/app-error';
 import { checkInCodeFor } from '../check-in/check-in-codes';
-import { findBookingView, listBookingViews, type BookingView, type Cursor } from './bookings.repository';
+import { findBookingView, listBookingViews, type Cursor } from './bookings.repository';
+import type { BookingView } from '../booking-lifecycle/booking-view.repository';
 import { policyOf } from '../booking-lifecycle/booking-policy';
 
 type Deps = Pick<FastifyInstance, 'db' | 'clock' | 'config'>;

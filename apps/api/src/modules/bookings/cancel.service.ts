@@ -1,14 +1,13 @@
 import type { Booking } from '@kringle/contracts/bookings';
 import { canCancel, refundableCents } from '@kringle/contracts/policy';
-import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import { reservations } from '../../db/schema/reservations';
 import { AppError, notFound } from '../../lib/app-error';
 import { enqueueMail } from '../mail/outbox.repository';
-import { bookingDetails, setBooking, setOrder } from '../booking-lifecycle/booking-rows.repository';
-import { insertRefund, type RefundRow } from '../payments/refunds.repository';
+import { bookingDetails } from '../booking-lifecycle/booking-rows.repository';
+import { cancel } from '../booking-lifecycle/transitions';
+import type { RefundRow } from '../booking-lifecycle/refunds.repository';
 import { sendRefund } from '../payments/refunds.service';
-import { freeBookingSlot, latestOrder, lockOwnBooking } from './booking-changes.repository';
+import { latestOrder, lockOwnBooking } from './booking-changes.repository';
 import { slotStart } from '../booking-lifecycle/booking-rows.repository';
 import { bookingCancelledMail } from '../booking-lifecycle/bookings.emails';
 import { getBooking } from './bookings.service';
@@ -42,13 +41,7 @@ export async function cancelBooking(deps: Deps, userId: string, bookingId: strin
     const refundCents = refundableCents(policyBooking, now, policyOf(deps.config));
     const unpaid = booking.status === 'payment_pending' || booking.status === 'payment_failed';
 
-    await setBooking(tx, booking.id, { status: 'cancelled', cancelledAt: now, cancelReason: reason?.trim() || 'customer_cancelled', updatedAt: now });
-    await freeBookingSlot(tx, booking);
-    if (unpaid && booking.reservationId) {
-      await tx.update(reservations).set({ status: 'cancelled', updatedAt: now }).where(eq(reservations.id, booking.reservationId));
-    }
-    if (unpaid && order) await setOrder(tx, order.id, { status: 'failed' });
-    const refund = refundCents > 0 && order ? await insertRefund(tx, { orderId: order.id, bookingId: booking.id, amountCents: refundCents, reason: 'customer_cancelled' }) : undefined;
+    const refund = await cancel({ tx, now, log: deps.log }, booking, order, { reason: reason?.trim() || 'customer_cancelled', refundCents, refundReason: 'customer_cancelled' });
     const details = await bookingDetails(tx, booking.id);
     await enqueueMail(tx, bookingCancelledMail({ ...details, booking: { ...details.booking, status: booking.status } }, deps.config.BRAND_NAME, deps.config.PUBLIC_URL, refundCents, policyOf(deps.config)));
     return { refund, slotId: booking.slotId, intentToCancel: unpaid && order?.paymentIntentId ? { orderId: order.id, id: order.paymentIntentId } : null };

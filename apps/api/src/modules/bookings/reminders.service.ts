@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { enqueueMail } from '../mail/outbox.repository';
 import { bookingDetails } from '../booking-lifecycle/booking-rows.repository';
 import { reminderMail } from '../booking-lifecycle/bookings.emails';
-import { lockDueReminders, markReminderSent } from './reminders.repository';
+import { lockDueReminders, markReminderSent } from '../booking-lifecycle/reminders.repository';
 
 const HOUR_MS = 3_600_000;
 

@@ -1,17 +1,15 @@
 import type { Booking } from '@kringle/contracts/bookings';
-import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import { bookings } from '../../db/schema/bookings';
-import { reservations } from '../../db/schema/reservations';
 import { AppError, notFound } from '../../lib/app-error';
 import { enqueueMail } from '../mail/outbox.repository';
 import { assertReschedulable } from '../booking-lifecycle/booking-policy';
 import { bookingDetails, slotStart } from '../booking-lifecycle/booking-rows.repository';
 import { bookingRescheduledMail } from '../booking-lifecycle/bookings.emails';
-import { freeBookingSlot, lockOwnBooking, lockReservationOf, slotWithType, takeHeldSlot } from './booking-changes.repository';
+import { lockOwnBooking, lockReservationOf, slotWithType } from './booking-changes.repository';
+import { reschedule } from '../booking-lifecycle/transitions';
 import { getBooking } from './bookings.service';
 
-type Deps = Pick<FastifyInstance, 'db' | 'clock' | 'config' | 'slotState'>;
+type Deps = Pick<FastifyInstance, 'db' | 'clock' | 'config' | 'slotState' | 'log'>;
 
 const holdExpired = () => new AppError('HOLD_EXPIRED', 409, 'Your hold on the new session has ended. Please choose it again.');
 
@@ -31,13 +29,7 @@ export async function rescheduleBooking(deps: Deps, userId: string, bookingId: s
     const target = await slotWithType(tx, reservation.slotId);
     assertReschedulable(deps, booking, previousStart, target.locationId, now);
     if (reservation.status !== 'active' || reservation.expiresAt <= now) throw holdExpired();
-    await freeBookingSlot(tx, { id: booking.id, slotId: booking.slotId, reservationId: null });
-    if (!(await takeHeldSlot(tx, { bookingId: booking.id, slotId: target.id, reservationId: reservation.id, now }))) throw holdExpired();
-    await tx
-      .update(bookings)
-      .set({ slotId: target.id, slotTypeId: target.slotTypeId, rescheduleCount: booking.rescheduleCount + 1, reminderSentAt: null, updatedAt: now })
-      .where(eq(bookings.id, booking.id));
-    await tx.update(reservations).set({ status: 'checked_out', updatedAt: now }).where(eq(reservations.id, reservation.id));
+    if (!(await reschedule({ tx, now, log: deps.log }, booking, target, reservation.id))) throw holdExpired();
     await enqueueMail(tx, bookingRescheduledMail(await bookingDetails(tx, booking.id), deps.config.BRAND_NAME, deps.config.PUBLIC_URL, previousStart, now));
     return booking.slotId;
   });

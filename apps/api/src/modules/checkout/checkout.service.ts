@@ -6,11 +6,12 @@ import { isStripeUnavailable, paymentsUnavailable } from '../../plugins/stripe';
 import { lockReservation } from '../reservations/reservations.repository';
 import { newBookingReference } from './booking-reference';
 import { activeProducts, findCart, type CartRow } from './cart.repository';
-import { attachPaymentIntent, findBookingCheckout, findOrderByCart, insertBooking, insertOrder, markCheckedOut, slotOf } from './checkout.repository';
-import { findOrder, type OrderRow } from '../booking-lifecycle/booking-rows.repository';
+import { findBookingCheckout, findOrderByCart, slotOf } from './checkout.repository';
+import { attachPaymentIntent, findOrder, type OrderRow } from '../booking-lifecycle/booking-rows.repository';
+import { openCheckout } from '../booking-lifecycle/transitions';
 import { stripeOf } from '../../plugins/stripe';
 
-type Deps = Pick<FastifyInstance, 'db' | 'clock' | 'config' | 'stripe'>;
+type Deps = Pick<FastifyInstance, 'db' | 'clock' | 'config' | 'stripe' | 'log'>;
 
 const PAY_MESSAGE = 'Your session is held. Pay now to confirm your booking.';
 const holdExpired = () => new AppError('HOLD_EXPIRED', 409, 'Your hold on this session has ended. Please choose a session again.');
@@ -45,21 +46,13 @@ export async function checkoutOrder(deps: Deps, userId: string, reservationId: s
     if (reservation.status !== 'active' || reservation.expiresAt <= now) throw holdExpired();
     await assertCartCurrent(deps, cart);
     const slot = await slotOf(tx, reservation.slotId);
-    const booking = await insertBooking(tx, {
-      reference: newBookingReference(),
-      userId,
-      locationId: slot.locationId,
-      slotId: slot.id,
-      slotTypeId: slot.slotTypeId,
-      reservationId: reservation.id,
-      items: cart.items,
-      amountCents: cart.amountCents,
-      now,
-    });
     const reconcileAt = new Date(now.getTime() + deps.config.PAYMENT_RECONCILE_GRACE_SECONDS * 1000);
-    const created = await insertOrder(tx, { bookingId: booking.id, userId, cartId: cart.id, items: cart.items, amountCents: cart.amountCents, now, reconcileAt });
-    await markCheckedOut(tx, reservation.id, booking.id, now);
-    return { order: created, expiresAt: reservation.expiresAt };
+    const created = await openCheckout(
+      { tx, now, log: deps.log },
+      { reference: newBookingReference(), userId, locationId: slot.locationId, slotId: slot.id, slotTypeId: slot.slotTypeId, reservationId: reservation.id, items: cart.items, amountCents: cart.amountCents },
+      { userId, cartId: cart.id, items: cart.items, amountCents: cart.amountCents, reconcileAt },
+    );
+    return { order: created.order, expiresAt: reservation.expiresAt };
   });
   const clientSecret = await ensurePaymentIntent(deps, stripe, order);
   return { bookingId: order.bookingId, orderId: order.id, client_secret: clientSecret, message: PAY_MESSAGE, amountCents: order.amountCents, expiresAt: expiresAt.toISOString() };

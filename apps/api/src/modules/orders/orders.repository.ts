@@ -1,35 +1,28 @@
 import { and, asc, eq, inArray, ne, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
-import { users } from '../../db/schema/accounts';
-import { bookings, orders, refunds } from '../../db/schema/bookings';
-import { locations, slotTypes, slots } from '../../db/schema/catalogue';
+import { orders, refunds } from '../../db/schema/bookings';
+import { findBookingRead } from '../booking-lifecycle/booking-view.repository';
 
 export type OrderRow = typeof orders.$inferSelect;
 
 /** The booking (only the caller's) with what a receipt prints. */
 export async function bookingForReceipts(db: DbOrTx, bookingId: string, userId: string) {
-  const [row] = await db
-    .select({
-      id: bookings.id,
-      reference: bookings.reference,
-      firstName: users.firstName,
-      lastName: users.lastName,
-      email: users.email,
-      sessionName: slotTypes.name,
-      sessionStart: slots.startAt,
-      locationName: locations.name,
-      locationAddress: locations.address,
-      suburb: locations.suburb,
-      state: locations.state,
-      timezone: locations.timezone,
-    })
-    .from(bookings)
-    .innerJoin(users, eq(users.id, bookings.userId))
-    .innerJoin(slots, eq(slots.id, bookings.slotId))
-    .innerJoin(slotTypes, eq(slotTypes.id, bookings.slotTypeId))
-    .innerJoin(locations, eq(locations.id, bookings.locationId))
-    .where(and(eq(bookings.id, bookingId), eq(bookings.userId, userId)));
-  return row;
+  const r = await findBookingRead(db, bookingId, userId);
+  if (!r) return undefined;
+  return {
+    id: r.booking.id,
+    reference: r.booking.reference,
+    firstName: r.user.firstName,
+    lastName: r.user.lastName,
+    email: r.user.email,
+    sessionName: r.slotType.name,
+    sessionStart: r.slot.startAt,
+    locationName: r.location.name,
+    locationAddress: r.location.address,
+    suburb: r.location.suburb,
+    state: r.location.state,
+    timezone: r.location.timezone,
+  };
 }
 
 export async function ordersOfBooking(db: DbOrTx, bookingId: string): Promise<OrderRow[]> {

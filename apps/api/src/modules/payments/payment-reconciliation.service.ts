@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type Stripe from 'stripe';
-import { claimOrdersToReconcile, giveUpReconciling, setReconcileAt, type OrderToReconcile } from './payment-reconciliation.repository';
+import { claimOrdersToReconcile, giveUpReconciling, setReconcileAt, type OrderToReconcile } from '../booking-lifecycle/payment-reconciliation.repository';
 import { applyIntentOutcome, outcomeOf } from './payments.service';
 import { describeStripeError, isPermanentStripeError } from './stripe-failures';
 import { cancelIntent } from './unpaid-checkouts.service';

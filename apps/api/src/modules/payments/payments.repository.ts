@@ -1,34 +1,11 @@
 import { sql } from 'drizzle-orm';
 import type { DbOrTx, Tx } from '../../db/client';
 import { stripeEvents } from '../../db/schema/bookings';
-import { slots } from '../../db/schema/catalogue';
-import type { BookingRow } from '../booking-lifecycle/booking-rows.repository';
 
 /** False when the event id was seen before: Stripe may deliver an event more than once. */
 export async function recordEvent(tx: Tx, id: string, type: string): Promise<boolean> {
   const result = await tx.insert(stripeEvents).values({ id, type }).onConflictDoNothing();
   return (result.rowCount ?? 0) === 1;
-}
-
-/**
- * Gives the session to a paid booking: only if no confirmed booking has it and no other live hold
- * does (its own hold, or a lapsed one, is fine). One conditional UPDATE, like the hold itself.
- */
-export async function takeSlotForBooking(tx: Tx, booking: BookingRow, now: Date): Promise<boolean> {
-  const result = await tx.execute(sql`
-    update slots set booking_id = ${booking.id}::uuid, hold_reservation_id = null, hold_expires_at = null
-    where id = ${booking.slotId}::uuid and booking_id is null
-      and (hold_reservation_id is null or hold_reservation_id = ${booking.reservationId}::uuid
-           or hold_expires_at <= ${now.toISOString()}::timestamptz)`);
-  return result.rowCount === 1;
-}
-
-export async function releaseSlotHoldOf(tx: Tx, booking: BookingRow): Promise<void> {
-  if (!booking.reservationId) return;
-  await tx
-    .update(slots)
-    .set({ holdReservationId: null, holdExpiresAt: null })
-    .where(sql`${slots.id} = ${booking.slotId}::uuid and ${slots.holdReservationId} = ${booking.reservationId}::uuid`);
 }
 
 const LAPSED_CHECKOUT = sql`

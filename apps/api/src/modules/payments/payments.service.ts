@@ -4,9 +4,11 @@ import type { Tx } from '../../db/client';
 import { bookingConfirmedMail, paymentFailedMail, slotLostRefundMail } from '../booking-lifecycle/bookings.emails';
 import { policyOf } from '../booking-lifecycle/booking-policy';
 import { enqueueMail } from '../mail/outbox.repository';
-import { bookingDetails, lockBooking, lockOrder, lockOrderByIntent, setBooking, setOrder } from '../booking-lifecycle/booking-rows.repository';
-import { recordEvent, releaseSlotHoldOf, takeSlotForBooking } from './payments.repository';
-import { insertRefund, pendingRefundsOfOrder, syncOrderRefunded } from './refunds.repository';
+import { bookingDetails, lockBooking, lockOrder, lockOrderByIntent } from '../booking-lifecycle/booking-rows.repository';
+import { recordEvent } from './payments.repository';
+import { cancelPayment, failPayment, recordPayment } from '../booking-lifecycle/transitions';
+import { canMove, stateOf } from '../booking-lifecycle/transition-table';
+import { pendingRefundsOfOrder, syncOrderRefunded } from '../booking-lifecycle/refunds.repository';
 import { sendRefund } from './refunds.service';
 
 type Deps = Pick<FastifyInstance, 'db' | 'clock' | 'config' | 'stripe' | 'log' | 'slotState'>;
@@ -74,18 +76,14 @@ async function onSucceeded(deps: Deps, event: EventRef, intent: Stripe.PaymentIn
     if (!order) return null;
     if (!fresh || order.status === 'paid' || order.status === 'refunded') return order.id;
     const booking = await lockBooking(tx, order.bookingId);
-    await setOrder(tx, order.id, { status: 'paid', paidAt: now, paymentIntentId: intent.id });
+    // A booking cancelled only because its hold lapsed may still be confirmed; one the customer
+    // cancelled may not (transition-table.ts): its payment is refunded in full.
+    const { outcome } = await recordPayment({ tx, now, log: deps.log }, booking, order, intent.id);
     const details = await bookingDetails(tx, booking.id);
-    // A booking cancelled only because its hold lapsed may still be confirmed; one the customer cancelled may not.
-    const revivable = booking.status !== 'cancelled' || booking.cancelReason === 'hold_expired';
-    if (revivable && (await takeSlotForBooking(tx, booking, now))) {
-      await setBooking(tx, booking.id, { status: 'completed', confirmedAt: now, cancelledAt: null, cancelReason: null, updatedAt: now });
-      await enqueueMail(tx, bookingConfirmedMail({ ...details, booking: { ...details.booking, status: 'completed' } }, deps.config.BRAND_NAME, deps.config.PUBLIC_URL, now, policyOf(deps.config)));
-    } else {
-      // Paid after the hold lapsed and another family booked the session, or after cancelling: refund in full.
-      if (revivable) await setBooking(tx, booking.id, { status: 'cancelled', cancelledAt: now, cancelReason: 'session_taken_before_payment', updatedAt: now });
-      await insertRefund(tx, { orderId: order.id, bookingId: booking.id, amountCents: order.amountCents, reason: 'session_taken_before_payment' });
-      if (revivable) await enqueueMail(tx, slotLostRefundMail(details, deps.config.BRAND_NAME, deps.config.PUBLIC_URL));
+    if (outcome === 'confirmed') {
+      await enqueueMail(tx, bookingConfirmedMail(details, deps.config.BRAND_NAME, deps.config.PUBLIC_URL, now, policyOf(deps.config)));
+    } else if (outcome === 'session_lost') {
+      await enqueueMail(tx, slotLostRefundMail(details, deps.config.BRAND_NAME, deps.config.PUBLIC_URL));
     }
     return order.id;
   });
@@ -105,9 +103,10 @@ async function onFailed(deps: Deps, event: EventRef, intent: Stripe.PaymentInten
     // A failure reported after a success (out of order) changes nothing.
     if (!order || order.status === 'paid' || order.status === 'refunded') return;
     const booking = await lockBooking(tx, order.bookingId);
-    await setOrder(tx, order.id, { status: 'failed' });
+    // Reported after the checkout ended (lapsed or cancelled, its order already failed): old news.
+    if (!canMove(stateOf(booking), 'failPayment')) return;
+    await failPayment({ tx, now, log: deps.log }, booking, order);
     if (booking.status === 'payment_pending') {
-      await setBooking(tx, booking.id, { status: 'payment_failed', updatedAt: now });
       await enqueueMail(tx, paymentFailedMail(await bookingDetails(tx, booking.id), deps.config.BRAND_NAME, deps.config.PUBLIC_URL));
     }
   });
@@ -120,10 +119,9 @@ async function onCanceled(deps: Deps, event: EventRef, intent: Stripe.PaymentInt
     const order = await orderFor(tx, intent);
     if (!order || order.status === 'paid' || order.status === 'refunded') return null;
     const booking = await lockBooking(tx, order.bookingId);
-    await setOrder(tx, order.id, { status: 'failed' });
-    if (booking.status !== 'payment_pending' && booking.status !== 'payment_failed') return null;
-    await setBooking(tx, booking.id, { status: 'cancelled', cancelledAt: now, cancelReason: 'payment_cancelled', updatedAt: now });
-    await releaseSlotHoldOf(tx, booking);
+    // The checkout already ended (lapsed or cancelled, its order already failed): old news.
+    if (!canMove(stateOf(booking), 'cancelPayment')) return null;
+    await cancelPayment({ tx, now, log: deps.log }, booking, order);
     return booking.slotId;
   });
   if (freedSlotId) deps.slotState.changed({ freed: [freedSlotId] });

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { stripeOf } from '../../plugins/stripe';
-import { findRefund, lockRefund, markRefundSucceeded, paymentIntentOfOrder, recordRefundAttempt, syncOrderRefunded, type RefundRow } from './refunds.repository';
+import { findRefund, lockRefund, markRefundSucceeded, paymentIntentOfOrder, recordRefundAttempt, syncOrderRefunded, type RefundRow } from '../booking-lifecycle/refunds.repository';
 
 type Deps = Pick<FastifyInstance, 'db' | 'clock' | 'stripe' | 'log'>;
 

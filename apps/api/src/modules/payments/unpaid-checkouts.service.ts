@@ -1,11 +1,10 @@
-import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type Stripe from 'stripe';
-import { reservations } from '../../db/schema/reservations';
 import { holdLapsedMail } from '../booking-lifecycle/bookings.emails';
 import { enqueueMail } from '../mail/outbox.repository';
-import { bookingDetails, lockBooking, setBooking, setOrder } from '../booking-lifecycle/booking-rows.repository';
-import { claimLapsedCheckout, lapsedCheckouts, releaseSlotHoldOf, type LapsedCheckout } from './payments.repository';
+import { bookingDetails, lockBooking } from '../booking-lifecycle/booking-rows.repository';
+import { lapseCheckout } from '../booking-lifecycle/transitions';
+import { claimLapsedCheckout, lapsedCheckouts, type LapsedCheckout } from './payments.repository';
 import { applyIntentOutcome } from './payments.service';
 import { isPermanentStripeError } from './stripe-failures';
 
@@ -18,7 +17,7 @@ type Deps = Pick<FastifyInstance, 'db' | 'clock' | 'config' | 'stripe' | 'log' |
  * When Stripe cannot be asked, the checkout waits for a later pass; its lapsed hold already
  * leaves the session free for others meanwhile. Returns how many checkouts were settled.
  */
-export async function cancelLapsedCheckouts(deps: Deps, batch = 100): Promise<number> {
+export async function settleLapsedCheckouts(deps: Deps, batch = 100): Promise<number> {
   let settled = 0;
   let stripeDown = false;
   for (const lapsed of await lapsedCheckouts(deps.db, deps.clock.now(), batch)) {
@@ -61,10 +60,7 @@ async function cancelCheckout(deps: Deps, lapsed: LapsedCheckout): Promise<boole
     const claimed = await claimLapsedCheckout(tx, lapsed.bookingId, now);
     if (!claimed) return false;
     const booking = await lockBooking(tx, claimed.bookingId);
-    await setBooking(tx, claimed.bookingId, { status: 'cancelled', cancelledAt: now, cancelReason: 'hold_expired', updatedAt: now });
-    await setOrder(tx, claimed.orderId, { status: 'failed' });
-    await tx.update(reservations).set({ status: 'expired', updatedAt: now }).where(eq(reservations.id, claimed.reservationId));
-    await releaseSlotHoldOf(tx, booking);
+    await lapseCheckout({ tx, now, log: deps.log }, booking, claimed.orderId, claimed.reservationId);
     await enqueueMail(tx, holdLapsedMail(await bookingDetails(tx, claimed.bookingId), deps.config.BRAND_NAME, deps.config.PUBLIC_URL));
     return true;
   });

@@ -1,7 +1,6 @@
 import type pg from 'pg';
 import { isUniqueViolation } from '../../db/client';
-import { batchHold, type BatchHoldOutcome } from './batch-hold.repository';
-import { quickHold, type QuickHoldArgs } from './reservations.repository';
+import { batchHold, quickHold, type BatchHoldOutcome, type QuickHoldArgs } from '../booking-lifecycle/hold-statements.repository';
 
 /** Requests in one statement, at most. */
 const MAX_BATCH = 50;

@@ -4,11 +4,12 @@ import type { FastifyInstance } from 'fastify';
 import { isUniqueViolation } from '../../db/client';
 import { AppError, notFound } from '../../lib/app-error';
 import type { TakenSessions } from './taken-sessions';
-import { announceTaken } from './taken-sessions.broadcast';
-import { assertCanHoldForReschedule } from '../booking-lifecycle/booking-policy';
+import { announceTaken } from './slot-events.listener';
+import { assertCanHoldForReschedule, leadCutoffOf } from '../booking-lifecycle/booking-policy';
 import { findLocation } from '../catalogue/catalogue.repository';
 import { formatSessionTime } from '@kringle/contracts/dates';
-import { claimSlot, countUpcomingBookings, clearSlotHold, extendSlotHold, findReservation, insertReservation, lockReservation, releaseActiveHolds, slotForHold, updateReservation, type ReservationRow } from './reservations.repository';
+import { findReservation, insertReservation, lockReservation, releaseActiveHolds, slotForHold, updateReservation, type ReservationRow } from './reservations.repository';
+import { claimSlot, clearSlotHold, countUpcomingBookings, extendSlotHold } from '../booking-lifecycle/slot-row.repository';
 
 type Deps = Pick<FastifyInstance, 'db' | 'clock' | 'config' | 'slotState'>;
 /** The one-statement hold talks to the pool directly, as a named (prepared) statement. */
@@ -79,7 +80,7 @@ async function tryQuickHold(deps: HoldDeps, taken: TakenSessions, userId: string
       expiresAt,
       refreshesLeft,
       now,
-      leadCutoff: new Date(now.getTime() + deps.config.LEAD_TIME_MINUTES * 60_000),
+      leadCutoff: leadCutoffOf(deps.config, now),
       bookingLimit: limit,
     });
   } catch (err) {
@@ -139,7 +140,7 @@ async function holdReleasingPrevious(deps: HoldDeps, userId: string, body: Creat
           reservationId: reservation.id,
           expiresAt: reservation.expiresAt,
           now,
-          leadCutoff: new Date(now.getTime() + deps.config.LEAD_TIME_MINUTES * 60_000),
+          leadCutoff: leadCutoffOf(deps.config, now),
         });
         if (!claimed) throw slotTaken();
         return reservation;

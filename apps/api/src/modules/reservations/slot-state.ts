@@ -20,7 +20,7 @@ import { TakenSessions } from './taken-sessions';
  *    (waitlist-guard.ts, decision 0028).
  * 5. When the hold is granted, `changed()` drops this process's cached availability for the
  *    location (`availability`, decision 0012).
- * 6. `announceTaken` (taken-sessions.broadcast.ts) tells the other processes on `kringle_taken`.
+ * 6. `announceTaken` (slot-events.listener.ts) tells the other processes on `kringle_taken`.
  *    Their listener remembers the session in their `taken` and pushes it to open live streams
  *    (`feed`, decision 0026).
  * A free, whatever caused it (cancel, lapse, reschedule, a failed payment, a declined offer),
@@ -32,7 +32,7 @@ export class SlotState {
   readonly availability: AvailabilityCache<BuiltAnswer>;
   readonly feed = new SlotFeed();
   readonly batcher: HoldBatcher;
-  /** Announcements of holds waiting for the next batched NOTIFY (taken-sessions.broadcast.ts). */
+  /** Announcements of holds waiting for the next batched NOTIFY (slot-events.listener.ts). */
   readonly announcements: { entries: string[]; timer?: NodeJS.Timeout } = { entries: [] };
 
   constructor(pool: Pick<pg.Pool, 'query'>, availabilityCacheMs: number) {

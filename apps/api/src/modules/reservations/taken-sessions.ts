@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
  * conditional UPDATE alone.
  *
  * How stale a refusal can be: never past the end of the hold that took the session, and
- * - while this process listens (taken-sessions.broadcast.ts), at most HEARD_TTL_MS: every free
+ * - while this process listens (slot-events.listener.ts), at most HEARD_TTL_MS: every free
  *   anywhere reaches it when the freeing transaction commits (the slots_freed trigger), so the
  *   bound only covers a listener that died without noticing;
  * - otherwise at most AVAILABILITY_CACHE_MS, the bound the availability answers already have.

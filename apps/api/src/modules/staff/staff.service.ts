@@ -8,9 +8,10 @@ import { policyOf } from '../booking-lifecycle/booking-policy';
 import { toBooking } from '../bookings/bookings.service';
 import { findLocation, listAddOns, listLocations, listPackages, type LocationRow } from '../catalogue/catalogue.repository';
 import { bookingOfCheckInCode } from '../check-in/check-in-codes';
-import { actionsOf, bookingIdByReference, lockAttendance, markCheckedIn, recordAction, setAttendance, slotsOfDay, staffBookingsOfDay, staffBookingView, type ActionRow, type RunSheetSlotRow, type StaffBookingView } from './staff.repository';
+import { checkIn as checkInTransition, markNoShow as markNoShowTransition, undoCheckIn, undoNoShow } from '../booking-lifecycle/transitions';
+import { actionsOf, bookingIdByReference, lockAttendance, recordAction, slotsOfDay, staffBookingsOfDay, staffBookingView, type ActionRow, type RunSheetSlotRow, type StaffBookingView } from './staff.repository';
 
-export type Deps = Pick<FastifyInstance, 'db' | 'clock' | 'config'>;
+export type Deps = Pick<FastifyInstance, 'db' | 'clock' | 'config' | 'log'>;
 
 const cancelled = (reference: string) => new AppError('BOOKING_CANCELLED', 409, `Booking ${reference} was cancelled, so it cannot be checked in.`);
 const notConfirmed = (reference: string) => new AppError('BOOKING_NOT_CONFIRMED', 409, `Booking ${reference} was never paid, so it cannot be checked in.`);
@@ -132,7 +133,7 @@ export async function checkIn(deps: Deps, staff: AuthClaims, body: CheckInBody):
     throw new AppError('WRONG_LOCATION_OR_DAY', 409, `Booking ${view.reference} is for ${view.locationName}, ${formatSessionTime(view.startAt, view.timezone)} (${view.slotTypeName}).`);
   }
   await deps.db.transaction(async (tx) => {
-    if (await markCheckedIn(tx, id, now)) await record(tx, staff, id, 'check_in', now);
+    if (await checkInTransition({ tx, now }, id)) await record(tx, staff, id, 'check_in', now);
   });
   const after = await getStaffBooking(deps, id);
   // Cancelled between the checks and the update: the update changed nothing.
@@ -155,7 +156,7 @@ export async function markNoShow(deps: Deps, staff: AuthClaims, id: string): Pro
     if (b.startAt > now) throw new AppError('SESSION_NOT_STARTED', 409, 'The session has not started yet, so the family cannot be marked no-show.');
     if (b.checkedInAt) throw new AppError('ALREADY_CHECKED_IN', 409, 'This family is checked in. Undo the check-in first.');
     if (b.noShowAt) return;
-    await setAttendance(tx, id, { noShowAt: now }, now);
+    await markNoShowTransition({ tx, now, log: deps.log }, b);
     await record(tx, staff, id, 'no_show', now);
   });
   return getStaffBooking(deps, id);
@@ -174,10 +175,10 @@ export async function undoAttendance(deps: Deps, staff: AuthClaims, id: string):
       if (now.getTime() - b.checkedInAt.getTime() > CHECK_IN_UNDO_SECONDS * 1000) {
         throw new AppError('UNDO_WINDOW_CLOSED', 409, `A check-in can be undone for ${CHECK_IN_UNDO_SECONDS} seconds only.`);
       }
-      await setAttendance(tx, id, { checkedInAt: null }, now);
+      await undoCheckIn({ tx, now, log: deps.log }, b);
       await record(tx, staff, id, 'undo_check_in', now);
     } else if (b.noShowAt) {
-      await setAttendance(tx, id, { noShowAt: null }, now);
+      await undoNoShow({ tx, now, log: deps.log }, b);
       await record(tx, staff, id, 'undo_no_show', now);
     } else {
       throw new AppError('NOTHING_TO_UNDO', 409, 'There is nothing to undo on this booking.');

@@ -15,8 +15,11 @@ import { priceLines } from '../checkout/cart.service';
 import { mailLogoUrl, renderEmail } from '../mail/mail-layout';
 import { enqueueMail } from '../mail/outbox.repository';
 import { bookingDetails } from '../booking-lifecycle/booking-rows.repository';
-import { announceTaken } from '../reservations/taken-sessions.broadcast';
-import { claimSlotForWalkIn, insertWalkIn, markCheckedIn, recordAction, walkInSlot, type WalkInValues } from './staff.repository';
+import { announceTaken } from '../reservations/slot-events.listener';
+import { checkIn, sellWalkIn as sellTransition } from '../booking-lifecycle/transitions';
+import type { LineItem } from '../../db/schema/bookings';
+import type { BookingDetails as FamilyDetails } from '@kringle/contracts/booking-details';
+import { recordAction, walkInSlot } from './staff.repository';
 import { taxInvoiceOf } from './staff-receipt.service';
 import { getStaffBooking, type Deps } from './staff.service';
 
@@ -68,12 +71,12 @@ export async function sellWalkIn(deps: WalkInDeps, staff: AuthClaims, body: Walk
     };
     try {
       await deps.db.transaction(async (tx) => {
-        if (!(await claimSlotForWalkIn(tx, slot.id, id, now))) throw slotTaken();
-        await insertWalkIn(tx, values);
+        const ctx = { tx, now, log: deps.log };
+        if (!(await sellTransition(ctx, walkInBooking(values), { userId: values.staffUserId, id: values.orderId, items: values.items, amountCents: values.amountCents }))) throw slotTaken();
         await recordAction(tx, { bookingId: id, staffUserId: staff.userId, staffEmail: staff.email, action: 'walk_in', at: now });
         // A family sold a session already running is standing at the set: checked in with the sale,
         // as POST /staff/check-ins would, so staff have nothing left to tap.
-        if (slot.startAt <= now && (await markCheckedIn(tx, id, now))) {
+        if (slot.startAt <= now && (await checkIn(ctx, id))) {
           await recordAction(tx, { bookingId: id, staffUserId: staff.userId, staffEmail: staff.email, action: 'check_in', at: now });
         }
         if (values.email) await enqueueMail(tx, await walkInReceiptMail(deps, tx, values));
@@ -92,6 +95,38 @@ export async function sellWalkIn(deps: WalkInDeps, staff: AuthClaims, body: Walk
   announceTaken(deps.slotState, deps.pool, deps.log, { slotId: slot.id, holderId: staff.userId, reservationId: id, endsAt: slot.endAt });
   return getStaffBooking(deps, id);
 }
+
+interface WalkInValues {
+  id: string;
+  orderId: string;
+  reference: string;
+  staffUserId: string;
+  slot: { id: string; locationId: string; slotTypeId: string };
+  items: LineItem[];
+  amountCents: number;
+  details: FamilyDetails;
+  firstName: string;
+  lastName: string;
+  email: string | null;
+  now: Date;
+}
+
+/** A walk-in family has no account: the booking belongs to the staff member who sold it, the family's name and e-mail live on it. */
+const walkInBooking = (v: WalkInValues) => ({
+  id: v.id,
+  reference: v.reference,
+  userId: v.staffUserId,
+  locationId: v.slot.locationId,
+  slotId: v.slot.id,
+  slotTypeId: v.slot.slotTypeId,
+  items: v.items,
+  amountCents: v.amountCents,
+  details: v.details,
+  detailsUpdatedAt: v.now,
+  walkinFirstName: v.firstName,
+  walkinLastName: v.lastName,
+  walkinEmail: v.email,
+});
 
 const constraintOf = (err: unknown) => {
   const e = err as { constraint?: string; cause?: { constraint?: string } };

@@ -1,5 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client';
+import { holdLockedSlot } from '../booking-lifecycle/slot-row.repository';
+import { instant, upcomingBookingsOf } from '../booking-lifecycle/session-rules.sql';
 import { bookedOnDay, freeNow, onDay } from './waitlist.repository';
 
 export interface FreeSlot {
@@ -53,8 +55,7 @@ export interface NextFamily {
 export async function lockNextInLine(tx: Tx, slot: FreeSlot, now: Date): Promise<NextFamily | undefined> {
   const r = await tx.execute(sql`
     select w.id, w.user_id, u.email, u.first_name, ${bookedOnDay(sql`w.user_id`, sql`w.date`)} as booked,
-      (select count(*)::int from bookings b join slots bs on bs.id = b.slot_id
-        where b.user_id = w.user_id and b.status in ('payment_pending', 'completed') and bs.start_at > ${now.toISOString()}::timestamptz) as upcoming
+      ${sql.raw(upcomingBookingsOf('w.user_id', instant(now)))} as upcoming
     from waitlist_entries w join users u on u.id = w.user_id
     where w.status = 'waiting' and w.location_id = ${slot.locationId}::uuid and w.slot_type_id = ${slot.slotTypeId}::uuid
       and w.date = ${slot.day}::date
@@ -84,8 +85,7 @@ export async function makeOffer(
     insert into reservations (id, user_id, slot_id, location_id, status, expires_at, refreshes_left, booking_id, waitlist_entry_id, created_at, updated_at)
     values (${args.reservationId}::uuid, ${args.family.userId}::uuid, ${args.slot.id}::uuid, ${args.slot.locationId}::uuid, 'active',
       ${expiresAt}::timestamptz, ${args.refreshesLeft}, null, ${args.family.entryId}::uuid, ${now}::timestamptz, ${now}::timestamptz)`);
-  await tx.execute(sql`
-    update slots set hold_reservation_id = ${args.reservationId}::uuid, hold_expires_at = ${expiresAt}::timestamptz where id = ${args.slot.id}::uuid`);
+  await holdLockedSlot(tx, args.slot.id, args.reservationId, args.expiresAt);
   await tx.execute(sql`
     update waitlist_entries set status = 'offered', reservation_id = ${args.reservationId}::uuid, offered_at = ${now}::timestamptz, updated_at = ${now}::timestamptz
     where id = ${args.family.entryId}::uuid`);

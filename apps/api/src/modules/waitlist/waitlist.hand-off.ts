@@ -2,8 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { enqueueMail } from '../mail/outbox.repository';
-import { announceTaken } from '../reservations/taken-sessions.broadcast';
-import { noOneWaitingFor } from '../reservations/waitlist-guard';
+import { announceTaken } from '../reservations/slot-events.listener';
+import { leadCutoffOf } from '../booking-lifecycle/booking-policy';
+import { noOneWaitingFor } from '../booking-lifecycle/session-rules.sql';
 import { freeNow, endEntry, releaseOffer } from './waitlist.repository';
 import { waitlistOfferMail } from './waitlist.emails';
 import {
@@ -19,8 +20,6 @@ import {
 
 export type WaitlistDeps = Pick<FastifyInstance, 'db' | 'pool' | 'clock' | 'config' | 'log' | 'slotState'>;
 
-const leadCutoffOf = (deps: WaitlistDeps, now: Date) => new Date(now.getTime() + deps.config.LEAD_TIME_MINUTES * 60_000);
-
 /** At most this many families found to have booked the day already are passed over in one hand-off. */
 const MAX_SKIPPED = 20;
 
@@ -29,12 +28,12 @@ const MAX_SKIPPED = 20;
  * transaction: the session row and the entry are locked (SKIP LOCKED, so processes doing the same
  * never queue or deadlock), the offer's reservation takes the session like any hold, the entry
  * becomes "offered" and the e-mail goes into the outbox. Meanwhile no public hold can take the
- * session: the hold statements refuse a day someone waits for (waitlist-guard.ts). Returns true
+ * session: the hold statements refuse a day someone waits for (session-rules.sql.ts). Returns true
  * when an offer was made.
  */
 export async function handOffSlot(deps: WaitlistDeps, slotId: string): Promise<boolean> {
   const now = deps.clock.now();
-  const leadCutoff = leadCutoffOf(deps, now);
+  const leadCutoff = leadCutoffOf(deps.config, now);
   const offer = await deps.db.transaction(async (tx) => {
     const slot = await lockFreeSlot(tx, slotId, now, leadCutoff);
     if (!slot) return null;
@@ -84,8 +83,17 @@ export async function onSlotFreed(deps: WaitlistDeps, slotId: string): Promise<v
   const now = deps.clock.now();
   const r = await deps.db.execute(sql`
     select 1 from slots s join locations l on l.id = s.location_id
-    where s.id = ${slotId}::uuid and ${freeNow(now, leadCutoffOf(deps, now))} and not ${sql.raw(noOneWaitingFor('s'))}`);
+    where s.id = ${slotId}::uuid and ${freeNow(now, leadCutoffOf(deps.config, now))} and not ${sql.raw(noOneWaitingFor('s'))}`);
   if (r.rows.length > 0) await handOffSlot(deps, slotId);
+}
+
+/**
+ * What the slot-events listener calls on every free heard, when this process runs the jobs: the
+ * waitlist job retries whatever a failed hand-off misses.
+ */
+export function handOffOnFree(deps: WaitlistDeps): ((slotId: string) => void) | undefined {
+  if (!deps.config.JOBS_ENABLED) return undefined;
+  return (slotId) => void onSlotFreed(deps, slotId).catch((err: unknown) => deps.log.warn({ err, slotId }, 'waitlist hand-off failed; the waitlist job retries'));
 }
 
 /** One session's failure (say, a connection lost) does not keep the others from their families; the job tries it again. */
@@ -125,7 +133,7 @@ export async function settleOffers(deps: WaitlistDeps): Promise<string[]> {
 /** Offers whatever is free on one waited-for day (after a join: a free may have come just before it). */
 export async function handOffDay(deps: WaitlistDeps, day: { locationId: string; slotTypeId: string; date: string }): Promise<number> {
   const now = deps.clock.now();
-  return handOffSlots(deps, await freeSlotsOnWaitedDays(deps.db, now, leadCutoffOf(deps, now), day));
+  return handOffSlots(deps, await freeSlotsOnWaitedDays(deps.db, now, leadCutoffOf(deps.config, now), day));
 }
 
 const STALE_EVERY_MS = 60_000;
@@ -142,7 +150,7 @@ export function waitlistPass(deps: WaitlistDeps): () => Promise<void> {
     if (freed.length > 0) deps.slotState.changed();
     await handOffSlots(deps, freed);
     const now = deps.clock.now();
-    await handOffSlots(deps, await freeSlotsOnWaitedDays(deps.db, now, leadCutoffOf(deps, now)));
+    await handOffSlots(deps, await freeSlotsOnWaitedDays(deps.db, now, leadCutoffOf(deps.config, now)));
     if (now.getTime() - staleAt >= STALE_EVERY_MS) {
       staleAt = now.getTime();
       await endStaleEntries(deps.db, now);

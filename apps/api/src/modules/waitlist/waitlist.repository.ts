@@ -1,16 +1,10 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx, Tx } from '../../db/client';
-import { noOneWaitingFor } from '../reservations/waitlist-guard';
+import { clearSlotHold } from '../booking-lifecycle/slot-row.repository';
+import { holdableSession, instant, LIVE_BOOKING_STATUSES, noOneWaitingFor } from '../booking-lifecycle/session-rules.sql';
 
-/** Bookings that make a day "booked" for a family: paid or being paid (as the booking limit counts them). */
-const BOOKING_LIVE = `b.status in ('payment_pending', 'completed')`;
-
-/** `s` (a slots row, its location as `l`) could be held right now: the hold statements' own conditions. */
-export const freeNow = (now: Date, leadCutoff: Date): SQL => sql`
-  s.kind = 'session' and not s.blocked and s.booking_id is null
-  and s.start_at >= ${leadCutoff.toISOString()}::timestamptz
-  and (s.hold_expires_at is null or s.hold_expires_at <= ${now.toISOString()}::timestamptz)
-  and (l.sales_open_at is null or l.sales_open_at <= ${now.toISOString()}::timestamptz)`;
+/** `s` (a slots row) could be held right now: the hold statements' own conditions, waitlist aside. */
+export const freeNow = (now: Date, leadCutoff: Date): SQL => sql.raw(holdableSession('s', instant(now), instant(leadCutoff)));
 
 /** `s` starts on local date `day` (column or parameter) of its location `l`. */
 export const onDay = (day: SQL): SQL => sql`
@@ -19,7 +13,7 @@ export const onDay = (day: SQL): SQL => sql`
 /** Family `userId` has a live booking on local date `day` at any location (its own zone). */
 export const bookedOnDay = (userId: SQL, day: SQL): SQL => sql`exists (
   select 1 from bookings b join slots bs on bs.id = b.slot_id join locations bl on bl.id = bs.location_id
-  where b.user_id = ${userId} and ${sql.raw(BOOKING_LIVE)} and (bs.start_at at time zone bl.timezone)::date = ${day})`;
+  where b.user_id = ${userId} and b.status in ${sql.raw(LIVE_BOOKING_STATUSES)} and (bs.start_at at time zone bl.timezone)::date = ${day})`;
 
 /** Serializes one family's joins (the limit is counted, then an entry inserted). */
 export async function lockFamily(tx: Tx, userId: string): Promise<void> {
@@ -137,8 +131,6 @@ export async function releaseOffer(tx: Tx, reservationId: string, status: 'cance
   const r = await tx.execute(sql`
     update reservations set status = ${status}, updated_at = ${now.toISOString()}::timestamptz
     where id = ${reservationId}::uuid and status = 'active' returning id`);
-  const freed = await tx.execute(sql`
-    update slots set hold_reservation_id = null, hold_expires_at = null
-    where hold_reservation_id = ${reservationId}::uuid returning id`);
-  return r.rows.length > 0 || freed.rows.length > 0 ? ((freed.rows[0]?.id as string | undefined) ?? null) : null;
+  const freed = await clearSlotHold(tx, reservationId);
+  return r.rows.length > 0 || freed ? freed : null;
 }

@@ -4,7 +4,8 @@ import { isUniqueViolation } from '../../db/client';
 import { locations, slotTypes } from '../../db/schema/catalogue';
 import { AppError, notFound } from '../../lib/app-error';
 import { localDateOf } from '@kringle/contracts/dates';
-import { countUpcomingBookings } from '../reservations/reservations.repository';
+import { countUpcomingBookings } from '../booking-lifecycle/slot-row.repository';
+import { leadCutoffOf } from '../booking-lifecycle/booking-policy';
 import { handOffDay, handOffSlot, type WaitlistDeps } from './waitlist.hand-off';
 import {
   dayOutlook,
@@ -52,7 +53,7 @@ export async function joinWaitlist(deps: WaitlistDeps, userId: string, body: Joi
   if (body.date < localDateOf(now, place.timezone) || body.date > place.seasonEnd) throw invalid('date', 'That day is not in the season ahead.');
   // Queueing before the opening would be a head start on everyone else.
   if (place.salesOpenAt && place.salesOpenAt > now) throw new AppError('SALES_NOT_OPEN', 409, `Bookings for ${place.name} are not open yet.`);
-  const leadCutoff = new Date(now.getTime() + deps.config.LEAD_TIME_MINUTES * 60_000);
+  const leadCutoff = leadCutoffOf(deps.config, now);
   const outlook = await dayOutlook(deps.db, { ...body, now, leadCutoff });
   if (outlook.sessionsAhead === 0) throw invalid('date', 'There are no sessions of that type left on that day.');
   if (outlook.available > 0) throw new AppError('WAITLIST_NOT_NEEDED', 409, 'A session is still free on that day. Choose it now instead.');

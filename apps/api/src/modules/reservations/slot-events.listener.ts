@@ -5,6 +5,10 @@ import type { SlotState } from './slot-state';
 import { HEARD_TTL_MS } from './taken-sessions';
 
 /**
+ * Every slot event between processes, on one LISTEN connection per process: sessions taken (the
+ * processes' own announcements), sessions freed (PostgreSQL's trigger), feeding the taken-sessions
+ * memo, the live availability streams and the waitlist hand-off.
+ *
  * The API processes tell each other which sessions they have just handed out (decision 0014), so
  * on drop day each session costs about one query in all instead of one per process; a message
  * missed only costs that query. Frees are told by PostgreSQL itself (the slots_freed trigger), at
@@ -61,7 +65,7 @@ export function announceTaken(
  * on its own (1 s, then up to 10 s apart). Needs a direct or session-pooled connection (LISTEN does
  * not survive transaction pooling).
  */
-export function startTakenSessionsListener(deps: {
+export function startSlotEventsListener(deps: {
   state: Pick<SlotState, 'taken' | 'feed'>;
   clock: Clock;
   log: FastifyBaseLogger;

@@ -1,0 +1,197 @@
+import type pg from 'pg';
+import { claimableOnline, upcomingBookingsOf } from './session-rules.sql';
+
+/**
+ * The drop-day hold statements (decisions 0014, 0015): one round trip per racer (quickHold) or per
+ * batch of racers (batchHold), each the booking-limit count, the claim of the slot row and the
+ * reservation insert in one statement. The claim is session-rules.sql.ts's, as every other hold's.
+ */
+
+export interface QuickHoldArgs {
+  reservationId: string;
+  userId: string;
+  slotId: string;
+  expiresAt: Date;
+  refreshesLeft: number;
+  now: Date;
+  leadCutoff: Date;
+  bookingLimit: number;
+}
+
+/** What a hold statement reads about the session and the customer (quickHold, batchHold). */
+export interface HoldTargetRow {
+  upcoming: number;
+  location_id: string | null;
+  held_by_me: boolean;
+  taken_before: boolean;
+  holder_id: string | null;
+  hold_expires_at: Date | null;
+  /** The location's bookings open after the statement's now: nothing was claimed (not "taken"). */
+  not_open: boolean;
+}
+
+export interface QuickHoldOutcome {
+  /** Null when the slot does not exist. */
+  slotLocationId: string | null;
+  upcomingBookings: number;
+  /** The slot is held by this customer's own live reservation (re-picking the same session). */
+  heldByMe: boolean;
+  held: boolean;
+  /**
+   * Already taken when the statement began (booked, blocked, too soon or held by a live hold), as
+   * opposed to lost to a racer that committed meanwhile; with the live hold's holder and end.
+   */
+  takenBefore: { holderId: string | null; holdExpiresAt: Date | null } | null;
+  /** The location's bookings were not open yet at the statement's now. */
+  notOpen: boolean;
+}
+
+/**
+ * A customer without a live hold takes a session in one statement, so a drop-day racer costs
+ * one round trip whether it wins or loses: the booking-limit count, the claim (the same
+ * conditional UPDATE as claimSlot) and the reservation insert. A customer who still has an
+ * active hold makes the insert hit reservations_one_active_per_user (23505): the statement
+ * changes nothing and the caller takes the general path that releases the old hold first.
+ */
+export async function quickHold(pool: Pick<pg.Pool, 'query'>, args: QuickHoldArgs): Promise<QuickHoldOutcome> {
+  const result = await pool.query<HoldTargetRow & { held: number }>({
+    // Named: each connection parses and plans it once, then only binds values.
+    name: 'kringle-quick-hold',
+    text: QUICK_HOLD_SQL,
+    values: [
+      args.userId,
+      args.slotId,
+      args.reservationId,
+      args.expiresAt,
+      args.now,
+      args.leadCutoff,
+      args.bookingLimit,
+      args.refreshesLeft,
+    ],
+  });
+  const row = result.rows[0]!;
+  return {
+    slotLocationId: row.location_id,
+    upcomingBookings: row.upcoming,
+    heldByMe: row.held_by_me,
+    held: row.held === 1,
+    takenBefore: row.taken_before ? { holderId: row.holder_id, holdExpiresAt: row.hold_expires_at } : null,
+    notOpen: row.not_open,
+  };
+}
+
+/** $1 user, $2 slot, $3 new reservation id, $4 expires at, $5 now, $6 lead cutoff, $7 booking limit, $8 refreshes. */
+const QUICK_HOLD_SQL = `
+  with upcoming as (
+    select ${upcomingBookingsOf('$1::uuid', '$5::timestamptz')} as n
+  ), target as (
+    select s.location_id, coalesce(r.user_id = $1::uuid, false) as held_by_me,
+      (s.kind <> 'session' or s.blocked or s.booking_id is not null or s.start_at < $6::timestamptz
+        or coalesce(s.hold_expires_at > $5::timestamptz, false)) as taken_before,
+      case when s.hold_expires_at > $5::timestamptz then r.user_id end as holder_id,
+      case when s.hold_expires_at > $5::timestamptz then s.hold_expires_at end as hold_expires_at,
+      coalesce(l.sales_open_at > $5::timestamptz, false) as not_open
+    from slots s join locations l on l.id = s.location_id
+      left join reservations r on r.id = s.hold_reservation_id and r.status = 'active'
+    where s.id = $2::uuid
+  ), claimed as (
+    update slots s set hold_reservation_id = $3::uuid, hold_expires_at = $4::timestamptz
+    where s.id = $2::uuid and (select n from upcoming) < $7::int
+      and ${claimableOnline('s', '$5::timestamptz', '$6::timestamptz')}
+    returning s.id, s.location_id
+  ), inserted as (
+    insert into reservations (id, user_id, slot_id, location_id, status, expires_at, refreshes_left, booking_id, created_at, updated_at)
+    select $3::uuid, $1::uuid, id, location_id, 'active', $4::timestamptz, $8::int, null, $5::timestamptz, $5::timestamptz
+    from claimed
+    returning id
+  )
+  select (select n from upcoming) as upcoming, (select count(*)::int from inserted) as held, t.location_id,
+    coalesce(t.held_by_me, false) as held_by_me, coalesce(t.taken_before, false) as taken_before, t.holder_id, t.hold_expires_at,
+    coalesce(t.not_open, false) as not_open
+  from (select 1) as one left join target t on true`;
+
+export interface BatchHoldOutcome extends QuickHoldOutcome {
+  /** The customer already has a live hold: nothing was tried for them (the general path decides). */
+  hasLiveHold: boolean;
+}
+
+/**
+ * Several customers' holds in one statement (hold-batcher.ts): the same checks and the same claim
+ * as quickHold, row by row, with one round trip and one commit for all. Sessions are locked in id
+ * order with SKIP LOCKED, so two batches never wait on each other (no deadlock): a session another
+ * transaction is writing at that instant is simply not claimed here (answered as taken). Requests
+ * must be for distinct sessions and distinct customers.
+ */
+export async function batchHold(pool: Pick<pg.Pool, 'query'>, requests: QuickHoldArgs[]): Promise<BatchHoldOutcome[]> {
+  const result = await pool.query<HoldTargetRow & { held: boolean; has_live_hold: boolean }>({
+    name: 'kringle-batch-hold',
+    text: BATCH_HOLD_SQL,
+    values: [
+      requests.map((r) => r.reservationId),
+      requests.map((r) => r.userId),
+      requests.map((r) => r.slotId),
+      requests.map((r) => r.expiresAt),
+      requests.map((r) => r.now),
+      requests.map((r) => r.leadCutoff),
+      requests[0]!.bookingLimit,
+      requests[0]!.refreshesLeft,
+    ],
+  });
+  return result.rows.map((row) => ({
+    slotLocationId: row.location_id,
+    upcomingBookings: row.upcoming,
+    heldByMe: row.held_by_me,
+    held: row.held,
+    hasLiveHold: row.has_live_hold,
+    takenBefore: row.taken_before ? { holderId: row.holder_id, holdExpiresAt: row.hold_expires_at } : null,
+    notOpen: row.not_open,
+  }));
+}
+
+/** Arrays, one entry per request: $1 reservation id, $2 user, $3 slot, $4 expires at, $5 now, $6 lead cutoff; $7 booking limit, $8 refreshes. */
+const BATCH_HOLD_SQL = `
+  with req as (
+    select * from unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::timestamptz[], $5::timestamptz[], $6::timestamptz[])
+      with ordinality as r(reservation_id, user_id, slot_id, expires_at, now, lead_cutoff, ord)
+  ), upcoming as (
+    select r.ord, ${upcomingBookingsOf('r.user_id', 'r.now')} as n
+    from req r
+  ), live as (
+    select r.ord from req r where exists (select 1 from reservations x where x.user_id = r.user_id and x.status = 'active' and x.waitlist_entry_id is null)
+  ), target as (
+    select r.ord, s.location_id, coalesce(h.user_id = r.user_id, false) as held_by_me,
+      (s.kind <> 'session' or s.blocked or s.booking_id is not null or s.start_at < r.lead_cutoff
+        or coalesce(s.hold_expires_at > r.now, false)) as taken_before,
+      case when s.hold_expires_at > r.now then h.user_id end as holder_id,
+      case when s.hold_expires_at > r.now then s.hold_expires_at end as hold_expires_at,
+      coalesce(l.sales_open_at > r.now, false) as not_open
+    from req r
+      left join slots s on s.id = r.slot_id
+      left join locations l on l.id = s.location_id
+      left join reservations h on h.id = s.hold_reservation_id and h.status = 'active'
+  ), locked as (
+    select s.id from slots s join req r on r.slot_id = s.id join upcoming u on u.ord = r.ord
+    where r.ord not in (select ord from live) and u.n < $7::int
+      and ${claimableOnline('s', 'r.now', 'r.lead_cutoff')}
+    order by s.id
+    for update of s skip locked
+  ), claimed as (
+    update slots s set hold_reservation_id = r.reservation_id, hold_expires_at = r.expires_at
+    from req r
+    where s.id = r.slot_id and s.id in (select id from locked)
+    returning r.ord, r.reservation_id, r.user_id, s.id as slot_id, s.location_id, r.expires_at, r.now
+  ), inserted as (
+    insert into reservations (id, user_id, slot_id, location_id, status, expires_at, refreshes_left, booking_id, created_at, updated_at)
+    select c.reservation_id, c.user_id, c.slot_id, c.location_id, 'active', c.expires_at, $8::int, null, c.now, c.now
+    from claimed c
+    returning id
+  )
+  select u.n as upcoming, c.ord is not null as held, l.ord is not null as has_live_hold, t.location_id,
+    coalesce(t.held_by_me, false) as held_by_me, coalesce(t.taken_before, false) as taken_before, t.holder_id, t.hold_expires_at,
+    coalesce(t.not_open, false) as not_open
+  from req r
+    join upcoming u on u.ord = r.ord
+    left join target t on t.ord = r.ord
+    left join claimed c on c.ord = r.ord
+    left join live l on l.ord = r.ord
+  order by r.ord`;

@@ -1,0 +1,49 @@
+/**
+ * The rules about a session row that several statements share, written once as SQL text. Each takes
+ * the name the statement gives the slots row (`s`) and SQL expressions for the instants, so the
+ * drop-day statements (positional parameters) and the Drizzle ones (`sql` templates) use the same
+ * words. The instants are always the API's own (never user input).
+ */
+
+/** Free of bookings, blocks and live holds: what every claim of a session asks first. */
+const sessionFree = (s: string, now: string): string =>
+  `${s}.kind = 'session' and not ${s}.blocked and ${s}.booking_id is null
+   and (${s}.hold_expires_at is null or ${s}.hold_expires_at <= ${now})`;
+
+/** The location's bookings are open (decision 0025): checked in the claim itself, so no attempt wins a moment early. */
+export const salesOpen = (s: string, now: string): string =>
+  `not exists (select 1 from locations so where so.id = ${s}.location_id and so.sales_open_at > ${now})`;
+
+/**
+ * The waitlist's guard (decision 0028): a session whose day has a family waiting is not for sale.
+ * It goes to the first of them (waitlist.hand-off.ts), so no public hold can take it, whether it was
+ * freed a moment ago or its hold merely lapsed without any write. Probes waitlist_line_idx; with
+ * nobody waiting on any day (most of the season) it reads one empty index page.
+ */
+export const noOneWaitingFor = (s: string): string => `not exists (
+  select 1 from waitlist_entries w join locations wl on wl.id = w.location_id
+  where w.status = 'waiting' and w.location_id = ${s}.location_id and w.slot_type_id = ${s}.slot_type_id
+    and w.date = (${s}.start_at at time zone wl.timezone)::date)`;
+
+/** A session anyone could hold now, waitlist aside: free, far enough ahead (the lead time), on sale. */
+export const holdableSession = (s: string, now: string, leadCutoff: string): string =>
+  `${sessionFree(s, now)} and ${s}.start_at >= ${leadCutoff} and ${salesOpen(s, now)}`;
+
+/** The claim of an online hold: holdable and nobody waiting for its day. */
+export const claimableOnline = (s: string, now: string, leadCutoff: string): string =>
+  `${holdableSession(s, now, leadCutoff)} and ${noOneWaitingFor(s)}`;
+
+/** The claim of a walk-in at the set: any free session not over yet (no lead time, sold in store), nobody waiting. */
+export const claimableWalkIn = (s: string, now: string): string =>
+  `${sessionFree(s, now)} and ${s}.end_at > ${now} and ${noOneWaitingFor(s)}`;
+
+/** Bookings paid or being paid: what makes a day "booked" for a family and counts towards the booking limit. */
+export const LIVE_BOOKING_STATUSES = `('payment_pending', 'completed')`;
+
+/** How many of a family's live bookings are still ahead (the per-account limit, MAX_UPCOMING_BOOKINGS). */
+export const upcomingBookingsOf = (user: string, now: string): string =>
+  `(select count(*)::int from bookings ub join slots us on us.id = ub.slot_id
+    where ub.user_id = ${user} and ub.status in ${LIVE_BOOKING_STATUSES} and us.start_at > ${now})`;
+
+/** An instant the API computed, as SQL text (ISO 8601, never user input). */
+export const instant = (at: Date): string => `'${at.toISOString()}'::timestamptz`;

@@ -1,0 +1,144 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Tx } from '../../db/client';
+import { AppError } from '../../lib/app-error';
+import { insertBookingRow, insertOrderRow, setBooking, setOrder, setReservationStatus, type BookingRow, type NewBooking, type NewOrder, type OrderRow } from './booking-rows.repository';
+import { insertRefund, type RefundRow } from './refunds.repository';
+import { claimSlotForWalkIn, freeBookingSlot, releaseSlotHoldOf, takeHeldSlot, takeSlotForBooking } from './slot-row.repository';
+import { nextState, stateOf, type BookingState, type TransitionName } from './transition-table';
+
+/**
+ * Every change of a booking's, its order's and its session's state, by name (decision 0049). Each
+ * runs inside the caller's transaction on rows the caller has locked, checks the move against
+ * transition-table.ts and refuses an illegal one with ILLEGAL_TRANSITION and a log line, never
+ * applying it. Services decide what to do (and say it by e-mail); only these write the state.
+ */
+export interface Ctx {
+  tx: Tx;
+  now: Date;
+  log: Pick<FastifyBaseLogger, 'error'>;
+}
+
+type Facts = Pick<BookingRow, 'id' | 'status' | 'cancelReason' | 'checkedInAt' | 'noShowAt'>;
+
+/** The state the move leads to; throws (and logs) when the table refuses it. */
+export function guard(ctx: Pick<Ctx, 'log'>, booking: Facts | undefined, transition: TransitionName): BookingState {
+  const from = stateOf(booking);
+  const to = nextState(from, transition);
+  if (to) return to;
+  ctx.log.error({ bookingId: booking?.id, transition, from }, 'illegal booking transition refused');
+  throw new AppError('ILLEGAL_TRANSITION', 409, 'This booking cannot be changed that way now.');
+}
+
+/** A held session and its cart become a payment_pending booking and a pending order. */
+export async function openCheckout(ctx: Ctx, booking: Omit<NewBooking, 'status' | 'source'>, order: Omit<NewOrder, 'bookingId'>): Promise<{ booking: BookingRow; order: OrderRow }> {
+  guard(ctx, undefined, 'openCheckout');
+  const created = await insertBookingRow(ctx.tx, { ...booking, status: 'payment_pending', source: 'online', createdAt: ctx.now, updatedAt: ctx.now });
+  const createdOrder = await insertOrderRow(ctx.tx, { ...order, bookingId: created.id, createdAt: ctx.now });
+  await setReservationStatus(ctx.tx, booking.reservationId!, 'checked_out', ctx.now, created.id);
+  return { booking: created, order: createdOrder };
+}
+
+export type PaymentOutcome = 'confirmed' | 'session_lost' | 'late';
+
+/**
+ * Stripe says the order is paid. The booking is confirmed if it awaits payment and its session is
+ * still its own or free; paid after the session went to another family, it is cancelled and
+ * refunded in full; paid for a booking not awaiting payment, the money goes back.
+ */
+export async function recordPayment(ctx: Ctx, booking: BookingRow, order: OrderRow, paymentIntentId: string): Promise<{ outcome: PaymentOutcome; refund: RefundRow | null }> {
+  await setOrder(ctx.tx, order.id, { status: 'paid', paidAt: ctx.now, paymentIntentId });
+  const state = stateOf(booking);
+  if (nextState(state, 'confirmPaid') && (await takeSlotForBooking(ctx.tx, booking, ctx.now))) {
+    guard(ctx, booking, 'confirmPaid');
+    await setBooking(ctx.tx, booking.id, { status: 'completed', confirmedAt: ctx.now, cancelledAt: null, cancelReason: null, updatedAt: ctx.now });
+    return { outcome: 'confirmed', refund: null };
+  }
+  const lost = nextState(state, 'loseSessionAfterPayment') !== null;
+  if (lost) await setBooking(ctx.tx, booking.id, { status: 'cancelled', cancelledAt: ctx.now, cancelReason: 'session_taken_before_payment', updatedAt: ctx.now });
+  else guard(ctx, booking, 'refundLatePayment');
+  const refund = await insertRefund(ctx.tx, { orderId: order.id, bookingId: booking.id, amountCents: order.amountCents, reason: 'session_taken_before_payment' });
+  return { outcome: lost ? 'session_lost' : 'late', refund };
+}
+
+/** A card declined: the family may try again while the hold lives. */
+export async function failPayment(ctx: Ctx, booking: BookingRow, order: OrderRow): Promise<void> {
+  guard(ctx, booking, 'failPayment');
+  await setOrder(ctx.tx, order.id, { status: 'failed' });
+  if (booking.status !== 'payment_failed') await setBooking(ctx.tx, booking.id, { status: 'payment_failed', updatedAt: ctx.now });
+}
+
+/** The PaymentIntent was cancelled at Stripe: the checkout ends and its session is let go. */
+export async function cancelPayment(ctx: Ctx, booking: BookingRow, order: OrderRow): Promise<void> {
+  guard(ctx, booking, 'cancelPayment');
+  await setOrder(ctx.tx, order.id, { status: 'failed' });
+  await setBooking(ctx.tx, booking.id, { status: 'cancelled', cancelledAt: ctx.now, cancelReason: 'payment_cancelled', updatedAt: ctx.now });
+  await releaseSlotHoldOf(ctx.tx, booking);
+}
+
+/** The checkout's hold ran out unpaid: cancelled (a payment may still revive it), its session let go. */
+export async function lapseCheckout(ctx: Ctx, booking: BookingRow, orderId: string, reservationId: string): Promise<void> {
+  guard(ctx, booking, 'lapseCheckout');
+  await setBooking(ctx.tx, booking.id, { status: 'cancelled', cancelledAt: ctx.now, cancelReason: 'hold_expired', updatedAt: ctx.now });
+  await setOrder(ctx.tx, orderId, { status: 'failed' });
+  await setReservationStatus(ctx.tx, reservationId, 'expired', ctx.now);
+  await releaseSlotHoldOf(ctx.tx, booking);
+}
+
+/**
+ * Cancels before the session: the session is free at once, an unpaid checkout ends with its hold
+ * and order, and the refund (if any) is recorded to be sent to Stripe after the commit.
+ */
+export async function cancel(ctx: Ctx, booking: BookingRow, order: OrderRow | undefined, args: { reason: string; refundCents: number; refundReason: string }): Promise<RefundRow | undefined> {
+  guard(ctx, booking, 'cancel');
+  const unpaid = booking.status === 'payment_pending' || booking.status === 'payment_failed';
+  await setBooking(ctx.tx, booking.id, { status: 'cancelled', cancelledAt: ctx.now, cancelReason: args.reason, updatedAt: ctx.now });
+  await freeBookingSlot(ctx.tx, booking);
+  if (unpaid && booking.reservationId) await setReservationStatus(ctx.tx, booking.reservationId, 'cancelled', ctx.now);
+  if (unpaid && order) await setOrder(ctx.tx, order.id, { status: 'failed' });
+  if (args.refundCents <= 0 || !order) return undefined;
+  return insertRefund(ctx.tx, { orderId: order.id, bookingId: booking.id, amountCents: args.refundCents, reason: args.refundReason });
+}
+
+/** Moves a confirmed booking onto the session its hold owns; false (nothing changed) if the hold no longer owns it. */
+export async function reschedule(ctx: Ctx, booking: BookingRow, target: { id: string; slotTypeId: string }, reservationId: string): Promise<boolean> {
+  guard(ctx, booking, 'reschedule');
+  await freeBookingSlot(ctx.tx, { id: booking.id, slotId: booking.slotId, reservationId: null });
+  if (!(await takeHeldSlot(ctx.tx, { bookingId: booking.id, slotId: target.id, reservationId, now: ctx.now }))) return false;
+  await setBooking(ctx.tx, booking.id, { slotId: target.id, slotTypeId: target.slotTypeId, rescheduleCount: booking.rescheduleCount + 1, reminderSentAt: null, updatedAt: ctx.now });
+  await setReservationStatus(ctx.tx, reservationId, 'checked_out', ctx.now);
+  return true;
+}
+
+/** A walk-in at the set takes the session (false: lost the race) and is booked, paid in store. */
+export async function sellWalkIn(ctx: Ctx, booking: Omit<NewBooking, 'status' | 'source'> & { id: string }, order: Omit<NewOrder, 'bookingId'>): Promise<boolean> {
+  guard(ctx, undefined, 'sellWalkIn');
+  if (!(await claimSlotForWalkIn(ctx.tx, booking.slotId, booking.id, ctx.now))) return false;
+  await insertBookingRow(ctx.tx, { ...booking, status: 'completed', source: 'walkin', createdAt: ctx.now, updatedAt: ctx.now, confirmedAt: ctx.now });
+  await insertOrderRow(ctx.tx, { ...order, bookingId: booking.id, status: 'paid', createdAt: ctx.now, paidAt: ctx.now });
+  return true;
+}
+
+/**
+ * Checks a family in (clearing a no-show: it turned up late). The UPDATE's own condition is the
+ * table's from-states (confirmed or no-show), so two devices scanning one code at once record one
+ * check-in: PostgreSQL re-checks it after the first writer's lock. False when nothing moved.
+ */
+export async function checkIn(ctx: Omit<Ctx, 'log'>, bookingId: string): Promise<boolean> {
+  return setBooking(ctx.tx, bookingId, { checkedInAt: ctx.now, noShowAt: null, updatedAt: ctx.now }, { status: 'completed', checkedInAt: null });
+}
+
+/** Attendance moves on a booking the caller has locked. */
+export async function markNoShow(ctx: Ctx, booking: Facts): Promise<void> {
+  guard(ctx, booking, 'markNoShow');
+  await setBooking(ctx.tx, booking.id, { noShowAt: ctx.now, updatedAt: ctx.now });
+}
+
+export async function undoCheckIn(ctx: Ctx, booking: Facts): Promise<void> {
+  guard(ctx, booking, 'undoCheckIn');
+  await setBooking(ctx.tx, booking.id, { checkedInAt: null, updatedAt: ctx.now });
+}
+
+export async function undoNoShow(ctx: Ctx, booking: Facts): Promise<void> {
+  guard(ctx, booking, 'undoNoShow');
+  await setBooking(ctx.tx, booking.id, { noShowAt: null, updatedAt: ctx.now });
+}
