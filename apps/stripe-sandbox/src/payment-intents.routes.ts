@@ -78,7 +78,7 @@ export function paymentIntentsRoutes(app: FastifyInstance, { deps, state, public
       const pi = id(call);
       if (call.keyKind === 'publishable') {
         checkClientSecret(pi, p.string('client_secret'));
-        // API.md: the browser's confirm answers the PaymentIntent, declined or not (see README).
+        // API.md: the browser's confirm answers the PaymentIntent, declined or not (see apps/stripe-sandbox/README.md).
         return render(confirmWithCardErrors(state, pi, p, call, publicUrl()).pi, expand, call);
       }
       secretConfirmOutcome(confirmWithCardErrors(state, pi, p, call, publicUrl()), state, expand, call);

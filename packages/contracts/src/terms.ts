@@ -1,7 +1,7 @@
 /**
  * The terms and conditions as structured text. The web page (/terms_and_conditions) and the
  * PDF (GET /api/v1/common/terms.pdf) both render these sections, so they can never disagree.
- * The policy numbers match API.md's defaults.
+ * The policy numbers match DEFAULT_POLICY (policy.ts) and the defaults in apps/api/src/config/config.ts.
  */
 export interface TermsSection {
   heading: string;

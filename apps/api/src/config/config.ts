@@ -92,7 +92,7 @@ const envSchema = z.object({
   WAITLIST_OFFER_MINUTES: int(1, 24 * 60).default(30),
   /** Children and adults in one photo (issue 18). */
   MAX_PEOPLE_PER_PHOTO: int(1, 30).default(8),
-  /** Days after the session before who-is-coming details are deleted (decision: details retention). */
+  /** Days after the session before who-is-coming details are deleted (decision 0021). */
   DETAILS_RETENTION_DAYS: int(0, 3650).default(30),
 });
 

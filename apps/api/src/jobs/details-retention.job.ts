@@ -4,7 +4,7 @@ import type { Job } from './runner';
 
 const BATCH = 500;
 
-/** Deletes who-is-coming details DETAILS_RETENTION_DAYS after the session (decision: details retention). Returns how many. */
+/** Deletes who-is-coming details DETAILS_RETENTION_DAYS after the session (decision 0021). Returns how many. */
 export async function purgeDetails(app: Pick<FastifyInstance, 'db' | 'clock' | 'config'>): Promise<number> {
   let total = 0;
   for (;;) {

@@ -60,7 +60,7 @@ export const bookings = pgTable(
     cancelledAt: timestamp('cancelled_at', { withTimezone: true }),
     /** Set when the day-before reminder is queued, so it goes once whatever the number of processes. */
     reminderSentAt: timestamp('reminder_sent_at', { withTimezone: true }),
-    /** Who is coming (issue 18); personal information, deleted after the session (decision: details retention). */
+    /** Who is coming (issue 18); personal information, deleted after the session (decision 0021). */
     details: jsonb('details').$type<FamilyDetails>(),
     detailsUpdatedAt: timestamp('details_updated_at', { withTimezone: true }),
     /** Set by the retention job when it deletes the details. */
@@ -108,7 +108,7 @@ export const orders = pgTable(
      * (a webhook may never arrive); null once there is nothing left to ask.
      */
     reconcileAt: timestamp('reconcile_at', { withTimezone: true }),
-    /** Set when reconciliation stopped on a permanent Stripe error (e.g. resource_missing); see decision "job failures". */
+    /** Set when reconciliation stopped on a permanent Stripe error (e.g. resource_missing); see decision 0020. */
     reconcileError: text('reconcile_error'),
     reconcileFailedAt: timestamp('reconcile_failed_at', { withTimezone: true }),
   },

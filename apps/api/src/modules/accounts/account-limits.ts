@@ -2,7 +2,7 @@
  * API.md "Accounts and auth" limits. Per e-mail they stay strict: they are what stops guessing at
  * one account. Per IP they are sized for a shopping centre's Wi-Fi or a carrier's shared address
  * on the morning bookings open, where hundreds of families share one address; the numbers and why
- * are in docs/decisions (per-ip-limits-for-shared-addresses).
+ * are in docs/decisions/0022-per-ip-limits-for-shared-addresses.md.
  */
 export const ACCOUNT_LIMITS = {
   register: { perIp: 300, perEmail: 5, window: '1 hour' },

@@ -13,7 +13,7 @@ const locked = (why: string) => new AppError('DETAILS_LOCKED', 409, why);
 /**
  * PUT /bookings/{id}/details: who is coming, editable by the family until the session starts.
  * Unpaid bookings take them too: the web app sends them right after checkoutOrder and before
- * showing Payment (decision "who's coming"). The shape is checked by the route's schema; the rules
+ * showing Payment (decision 0021). The shape is checked by the route's schema; the rules
  * that depend on the session type (pets) and on config (people per photo) are checked here, with
  * the same contract function the web form uses.
  */

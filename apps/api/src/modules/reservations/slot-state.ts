@@ -10,7 +10,7 @@ import { TakenSessions } from './taken-sessions';
  * and decorates (`app.slotState`); nothing of it is shared between processes (decision 0014).
  *
  * A hold, from request to row:
- * 1. `POST /bookings/reservation` (reservations.routes.ts) reaches `holdSession`
+ * 1. `POST /bookings/reservation` (reservations.routes.ts) reaches `createReservation`
  *    (reservations.service.ts).
  * 2. `taken` refuses at once a session this process, or another one, has just seen taken.
  * 3. Otherwise `batcher` sends the hold statement (hold-batcher.ts, one at a time per process, a

@@ -37,7 +37,7 @@ export const refreshPrices = createAsyncThunk<void, void, ThunkConfig>('booking/
   for (const line of Object.values(fresh)) dispatch(upsertItem(line));
 });
 
-/** Who's coming goes onto the unpaid booking before Payment shows: the web's gate (decision "who's coming"). */
+/** Who's coming goes onto the unpaid booking before Payment shows: the web's gate (decision 0021). */
 async function saveDetails(dispatch: (a: unknown) => unknown, bookingId: string, details: BookingDetails): Promise<ApiError | null> {
   const saved = (await dispatch(whosComingApi.endpoints.saveBookingDetails.initiate({ id: bookingId, details }))) as { error?: unknown };
   return saved.error ? asApiError(saved.error) : null;
