@@ -6,7 +6,8 @@ import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { Button } from '../components/ui/button';
 import { familyName } from './booking-card';
 import { control, ErrorText, input, label } from './form-parts';
-import { ApiProblem, downloadFile, postJson } from './staff-client';
+import { ApiProblem } from '../lib/api-error';
+import { downloadFile, postJson } from './staff-client';
 import { useRunSheet } from './use-run-sheet';
 import { childField, NO_CHILD, WhosComingFields, type DetailsInput } from './whos-coming-fields';
 

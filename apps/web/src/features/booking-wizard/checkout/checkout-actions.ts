@@ -2,7 +2,7 @@ import { createAsyncThunk } from '@reduxjs/toolkit';
 import type { BookingDetails } from '@kringle/contracts/booking-details';
 import { api } from '../../../lib/api';
 import { track } from '../../../lib/analytics';
-import type { ApiError } from '../../../lib/base-query';
+import type { ApiError } from '../../../lib/api-error';
 import type { WizardRootState } from '../booking-hooks';
 import { goToStep, setCheckoutData, setReservationData, upsertItem, removeItem } from '../booking-slice';
 import { setEndDate } from '../timer-slice';
