@@ -23,7 +23,7 @@ export interface ApiError {
 const defaultFallback = (status: number) => (status >= 500 ? 'Something went wrong on our side. Please try again.' : 'Something went wrong');
 
 /** A refused answer's parsed body as API.md's error body; `fallback` words one that is not. */
-export function apiErrorBody(status: number, body: unknown, fallback: string = defaultFallback(status)): ApiErrorBody {
+function apiErrorBody(status: number, body: unknown, fallback: string = defaultFallback(status)): ApiErrorBody {
   if (body && typeof body === 'object' && typeof (body as { error?: unknown }).error === 'string') {
     const { error, code, details } = body as { error: string; code?: unknown; details?: ApiErrorBody['details'] };
     return { error, code: typeof code === 'string' ? code : `HTTP_${status}`, ...(details ? { details } : {}) };

@@ -23,7 +23,7 @@ const asApiError = (error: unknown): ApiError =>
 export const PRICE_CODES = ['PRICE_MISMATCH', 'CART_INVALID'];
 
 /** Fetches today's prices and re-prices the stored cart with them. */
-export const refreshPrices = createAsyncThunk<void, void, ThunkConfig>('booking/refreshPrices', async (_, { dispatch, getState }) => {
+const refreshPrices = createAsyncThunk<void, void, ThunkConfig>('booking/refreshPrices', async (_, { dispatch, getState }) => {
   const { location, slotType, packages } = getState().booking;
   if (!location || !slotType[0]) return;
   dispatch(api.util.invalidateTags(['GET_PACKAGES', 'GET_ADD_ONS']));
