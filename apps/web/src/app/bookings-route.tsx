@@ -8,7 +8,7 @@ import { stepIndex } from '../features/booking-wizard/wizard-steps';
 import { bookingsApi } from '../features/bookings/api';
 import { BookingsPage } from '../features/bookings/bookings-page';
 import { track } from '../lib/analytics';
-import type { ApiError } from '../lib/base-query';
+import type { ApiError } from '../lib/api-error';
 import { HeldSessionNotice } from './held-session-notice';
 import { useAppDispatch, useAppSelector } from './hooks';
 import { toastError } from '../lib/deferred-toast';

@@ -56,8 +56,7 @@ export interface EcommerceParams {
   transaction_id?: string;
 }
 
-export const ECOMMERCE_EVENTS = ['view_cart', 'view_item', 'add_to_cart', 'remove_from_cart', 'begin_checkout', 'purchase'] as const;
-type EcommerceEvent = (typeof ECOMMERCE_EVENTS)[number];
+type EcommerceEvent = 'view_cart' | 'view_item' | 'add_to_cart' | 'remove_from_cart' | 'begin_checkout' | 'purchase';
 export type PlainParams = Record<string, string | number | boolean | undefined>;
 export type AnalyticsParams<E extends AnalyticsEvent> = E extends EcommerceEvent ? EcommerceParams : PlainParams;
 
@@ -88,7 +87,7 @@ export const memorySink: AnalyticsSink = {
   },
 };
 
-export const gtagSink: AnalyticsSink = {
+const gtagSink: AnalyticsSink = {
   send(event, params) {
     window.gtag?.('event', event, params);
   },

@@ -6,6 +6,9 @@ export interface ApiFetchDeps extends AppCheckAccess {
   fetchFn?: typeof fetch;
 }
 
+/** RequestInit with plain headers, so the path can add its own to the caller's. */
+export type ApiFetchInit = Omit<RequestInit, 'headers'> & { headers?: Record<string, string> };
+
 /** `/api/v1` + `/auth/refresh`, with exactly one slash between them. */
 export const apiUrl = (baseUrl: string, path: string): string => `${baseUrl.replace(/\/$/, '')}/${path.replace(/^\//, '')}`;
 
@@ -16,14 +19,16 @@ async function codeOf(response: Response): Promise<string | null> {
 }
 
 /**
- * The one request path: every call the web app makes to the API (the base query, the auth cookie
- * calls, the live availability stream) goes out here. It adds the app-check token, sends the
- * cookies (the refresh cookie lives on /api/v1/auth), follows the app-check retry rule
- * (app-check-retry.ts), and keeps the server's clock from the answer's Date header
- * (server-clock.ts). What a caller does with the answer (parse it, refresh the ID token, stream it)
- * stays with the caller. `appCheckRetried` says the answer is already a second try.
+ * The one request path: every call either web app makes to the API (the customer app's base query,
+ * auth cookie calls and live availability stream; the staff app's client) goes out here. It adds
+ * the app-check token, sends the cookies (the refresh cookie lives on /api/v1/auth), follows the
+ * app-check retry rule (app-check-retry.ts), and keeps the server's clock from the answer's Date
+ * header (server-clock.ts). What a caller does with the answer (parse it, refresh its ID token,
+ * stream it) stays with the caller; a refused one is read into api-error.ts's one error type.
+ * `appCheckRetried` says the answer is already a second try. It rejects when fetch does (offline,
+ * aborted). No Redux here: the staff bundle loads this file too.
  */
-export async function apiFetch(deps: ApiFetchDeps, url: string, init: Omit<RequestInit, 'headers'> & { headers?: Record<string, string> } = {}): Promise<{ response: Response; appCheckRetried: boolean }> {
+export async function apiFetch(deps: ApiFetchDeps, url: string, init: ApiFetchInit = {}): Promise<{ response: Response; appCheckRetried: boolean }> {
   const fetchFn = deps.fetchFn ?? ((...a: Parameters<typeof fetch>) => fetch(...a));
   const { answer, retried } = await withAppCheckRetry(
     deps,

@@ -3,7 +3,7 @@ import { baseQuery } from './base-query';
 import { CACHE_KEEP_SECONDS } from './env';
 
 /** Spec §7 cache tags. */
-export const API_TAGS = ['GET_LOCATIONS', 'GET_BOOKINGS', 'GET_PACKAGES', 'GET_ADD_ONS', 'GET_RESERVATION'] as const;
+const API_TAGS = ['GET_LOCATIONS', 'GET_BOOKINGS', 'GET_PACKAGES', 'GET_ADD_ONS', 'GET_RESERVATION'] as const;
 
 /**
  * The one RTK Query API slice. Features add their endpoints with `api.injectEndpoints` in

@@ -1,8 +1,8 @@
 /** API.md: after a 403 or 404 the exchange is not retried for 24 hours (fixed). */
 export const LONG_BACKOFF_MS = 24 * 60 * 60 * 1000;
 /** API.md / spec §9: other failures back off exponentially from 1000 ms, base 2 ... */
-export const BASE_BACKOFF_MS = 1000;
-export const BACKOFF_FACTOR = 2;
+const BASE_BACKOFF_MS = 1000;
+const BACKOFF_FACTOR = 2;
 /** ... capped at 16 minutes. */
 export const MAX_BACKOFF_MS = 16 * 60 * 1000;
 

@@ -1,4 +1,5 @@
 import type { BaseQueryFn } from '@reduxjs/toolkit/query';
+import { apiErrorOf, type ApiError } from './api-error';
 import { apiFetch } from './api-fetch';
 import type { AppCheckAccess } from './app-check-retry';
 
@@ -16,16 +17,6 @@ export interface RequestArgs {
 export interface ApiExtraOptions {
   skipAuth?: boolean;
   skipVerified?: boolean;
-}
-
-export type ApiErrorStatus = number | 'FETCH_ERROR' | 'TIMEOUT_ERROR' | 'PARSING_ERROR';
-
-/** Every failure reaches components in API.md's error-body shape, whatever went wrong. */
-export interface ApiError {
-  status: ApiErrorStatus;
-  data: { error: string; code: string; details?: { path: string; message: string }[] };
-  /** A 429's Retry-After header, in seconds, so a page can count the wait down. */
-  retryAfterSeconds?: number;
 }
 
 export interface AuthSnapshot {
@@ -88,14 +79,6 @@ function buildUrl(baseUrl: string, args: RequestArgs): string {
   }
   const qs = query.toString();
   return `${baseUrl.replace(/\/$/, '')}/${args.url.replace(/^\//, '')}${qs ? `?${qs}` : ''}`;
-}
-
-function errorData(status: number, body: unknown): ApiError['data'] {
-  if (body && typeof body === 'object' && typeof (body as { error?: unknown }).error === 'string') {
-    const { error, code, details } = body as { error: string; code?: unknown; details?: ApiError['data']['details'] };
-    return { error, code: typeof code === 'string' ? code : `HTTP_${status}`, ...(details ? { details } : {}) };
-  }
-  return { error: status >= 500 ? 'Something went wrong on our side. Please try again.' : 'Something went wrong', code: `HTTP_${status}` };
 }
 
 /**
@@ -167,8 +150,7 @@ async function send(deps: BaseQueryDeps, args: RequestArgs, headers: Record<stri
       }
       return { data: body };
     }
-    const retryAfter = Number(response.headers.get('retry-after'));
-    return { error: { status: response.status, data: errorData(response.status, body), ...(retryAfter > 0 ? { retryAfterSeconds: retryAfter } : {}) } };
+    return { error: apiErrorOf(response, body) };
   };
   try {
     return { result: await read(), appCheckRetried };

@@ -5,7 +5,7 @@ import { api } from './api';
  * One booking as it is now (GET /bookings/{id}). Shared like the policy: the payment pages wait on
  * it, and a reschedule reads it (another tab may have moved the booking); no feature imports another.
  */
-export const oneBookingApi = api.injectEndpoints({
+const oneBookingApi = api.injectEndpoints({
   endpoints: (build) => ({
     getBooking: build.query<Booking, string>({
       query: (id) => `/bookings/${id}`,

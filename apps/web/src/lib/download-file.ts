@@ -1,6 +1,7 @@
 import { createAsyncThunk } from '@reduxjs/toolkit';
 import type { BaseQueryApi } from '@reduxjs/toolkit/query';
-import { baseQuery, type ApiError } from './base-query';
+import type { ApiError } from './api-error';
+import { baseQuery } from './base-query';
 import { saveBlob } from './save-blob';
 
 export interface DownloadRequest {

@@ -2,7 +2,7 @@
  * Reads a JWT's payload without verifying it. The client only uses claims for UX decisions
  * (refusing staff early, knowing when to refresh); the API verifies every token itself.
  */
-export function decodeJwtPayload(token: string): Record<string, unknown> | null {
+function decodeJwtPayload(token: string): Record<string, unknown> | null {
   const part = token.split('.')[1];
   if (!part) return null;
   try {

@@ -6,7 +6,7 @@ import { api } from './api';
  * The waitlist (API.md "Waitlist", issue 20). Shared infrastructure like the policy: the Session
  * step joins, My Bookings lists and leaves, and no feature imports another.
  */
-export const waitlistApi = api.injectEndpoints({
+const waitlistApi = api.injectEndpoints({
   endpoints: (build) => ({
     /** Names for the entries' locations and session types (the catalogue, as the wizard reads it). */
     getWaitlistPlaces: build.query<Location[], void>({

@@ -5,7 +5,8 @@ import { Button } from '../components/ui/button';
 import { AttendanceTag, canUndoCheckIn, FamilyDetails, familyName } from './booking-card';
 import { usePassed } from '../lib/use-passed';
 import { startScanner } from './qr-scanner';
-import { ApiProblem, postJson } from './staff-client';
+import { ApiProblem } from '../lib/api-error';
+import { postJson } from './staff-client';
 
 type Location = StaffCatalogue['locations'][number];
 type Outcome = { kind: 'ok'; booking: StaffBooking; timing?: string; already?: string } | { kind: 'problem'; title: string; message: string };

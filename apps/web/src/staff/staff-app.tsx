@@ -8,7 +8,8 @@ import { BRAND_NAME } from '../lib/env';
 import { CheckInPage } from './check-in-page';
 import { RunSheetPage } from './run-sheet-page';
 import { SignInPage } from './sign-in-page';
-import { ApiProblem, requestJson, resumeSession, signOut, whenSignedOut, type StaffUser } from './staff-client';
+import { ApiProblem } from '../lib/api-error';
+import { requestJson, resumeSession, signOut, whenSignedOut, type StaffUser } from './staff-client';
 import { WalkInPage } from './walk-in-page';
 
 type Page = 'run-sheet' | 'check-in' | 'walk-in';

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { saveBlob } from '../lib/save-blob';
-import { ApiProblem, downloadFile, request, resumeSession, signIn, whenSignedOut } from './staff-client';
+import { ApiProblem } from '../lib/api-error';
+import { downloadFile, request, resumeSession, signIn, whenSignedOut } from './staff-client';
 
 vi.mock('../lib/save-blob', () => ({ saveBlob: vi.fn() }));
 
@@ -95,5 +96,45 @@ describe('downloads', () => {
     vi.stubGlobal('fetch', vi.fn(async (url: string) => (String(url).endsWith('/app-check/challenge') ? json(404, { error: 'off', code: 'NOT_FOUND' }) : pdf)));
     await downloadFile('/staff/bookings/b1/receipt', 'application/pdf', 'tax-invoice.pdf');
     expect(saveBlob).toHaveBeenCalledWith(expect.any(Blob), 'tax-invoice-KR-7K3Q9-0A1B2C.pdf');
+  });
+});
+
+describe('the one request path (lib/api-fetch.ts)', () => {
+  afterEach(() => vi.unstubAllGlobals());
+
+  it('renews a refused app-check token and sends the call once more, as the customer app does', async () => {
+    const sent: string[] = [];
+    let refusals = 1;
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async (url: string) => {
+        const path = String(url).replace(/^.*\/api\/v1/, '');
+        if (path === '/app-check/challenge') return json(404, { error: 'off', code: 'NOT_FOUND' });
+        if (path === '/auth/sign-in') return session(2);
+        sent.push(path);
+        if (refusals-- > 0) return json(401, { error: 'Please reload the page and try again.', code: 'APP_CHECK_INVALID' });
+        return json(200, { items: [] });
+      }),
+    );
+    await signIn('elf@kringle.test', 'x');
+    expect((await request('/staff/run-sheet')).status).toBe(200);
+    expect(sent).toEqual(['/staff/run-sheet', '/staff/run-sheet']);
+  });
+
+  it('throws the API’s error body as an ApiProblem: message, code and details', async () => {
+    const details = [{ path: 'firstName', message: 'Enter a first name.' }];
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async (url: string) => {
+        const path = String(url).replace(/^.*\/api\/v1/, '');
+        if (path === '/app-check/challenge') return json(404, { error: 'off', code: 'NOT_FOUND' });
+        if (path === '/auth/sign-in') return session(2);
+        return json(400, { error: 'Check the family’s details.', code: 'VALIDATION_FAILED', details });
+      }),
+    );
+    await signIn('elf@kringle.test', 'x');
+    const failed = (await request('/staff/walk-ins', { method: 'POST', body: '{}' }).catch((err: unknown) => err)) as ApiProblem;
+    expect(failed).toBeInstanceOf(ApiProblem);
+    expect(failed).toMatchObject({ message: 'Check the family’s details.', code: 'VALIDATION_FAILED', details, status: 400, data: { error: 'Check the family’s details.', code: 'VALIDATION_FAILED', details } });
   });
 });

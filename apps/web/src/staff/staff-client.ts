@@ -1,28 +1,22 @@
+import { ApiProblem, readApiError } from '../lib/api-error';
+import { apiFetch, apiUrl, type ApiFetchInit } from '../lib/api-fetch';
 import { createAppCheckClient } from '../lib/app-check';
+import { isAppCheckCode, type AppCheckAccess } from '../lib/app-check-retry';
 import { solveInWorker } from '../lib/app-check-solver';
 import { API_BASE_URL } from '../lib/env';
-import { isAppCheckCode } from '../lib/app-check-retry';
 import { isStaffToken } from '../lib/jwt';
 import { saveBlob } from '../lib/save-blob';
 
 /**
- * The staff app's one connection to the API (issue 19): its own small client, not the customer
- * app's store, so no customer code is loaded here and no staff code there. It keeps the ID token in
- * memory, renews it with the refresh cookie (once, shared by concurrent calls), sends the
- * app-check token, and turns every failure into API.md's error shape.
+ * The staff app's session over the web's one request path (lib/api-fetch.ts: app check and its
+ * retry rule, the server's clock, one error type), without the customer app's store, so no
+ * customer code is loaded here and no staff code there. It keeps the ID token in memory and renews
+ * it with the refresh cookie (once, shared by concurrent calls); every failure is thrown as an
+ * ApiProblem in API.md's error shape.
  */
 export const STAFF_ONLY_MESSAGE = 'Staff only';
-
-export class ApiProblem extends Error {
-  constructor(
-    readonly status: number,
-    readonly code: string,
-    message: string,
-    readonly details: { path: string; message: string }[] = [],
-  ) {
-    super(message);
-  }
-}
+const UNREACHABLE = 'We could not reach the server. Check the connection and try again.';
+const FALLBACK = 'Something went wrong. Please try again.';
 
 export interface StaffUser {
   email: string;
@@ -30,6 +24,7 @@ export interface StaffUser {
 }
 
 const appCheck = createAppCheckClient({ baseUrl: API_BASE_URL, solve: solveInWorker, storage: window.sessionStorage });
+const appCheckAccess: AppCheckAccess = { getAppCheckToken: () => appCheck.getToken(), invalidateAppCheck: () => appCheck.invalidate() };
 
 let idToken: string | null = null;
 let refreshing: Promise<string | null> | null = null;
@@ -39,23 +34,22 @@ export function whenSignedOut(callback: () => void): void {
   onSignedOut = callback;
 }
 
-async function raw(path: string, init: RequestInit & { token?: string | null } = {}): Promise<Response> {
-  const headers = new Headers(init.headers);
-  if (init.body && !headers.has('content-type')) headers.set('content-type', 'application/json');
-  if (init.token) headers.set('authorization', `Bearer ${init.token}`);
-  const check = await appCheck.getToken().catch(() => null);
-  if (check) headers.set('x-app-check', check);
+type Init = ApiFetchInit & { token?: string | null };
+
+async function raw(path: string, { token, ...init }: Init = {}): Promise<Response> {
+  const headers = {
+    ...(init.body ? { 'content-type': 'application/json' } : {}),
+    ...init.headers,
+    ...(token ? { authorization: `Bearer ${token}` } : {}),
+  };
   try {
-    return await fetch(`${API_BASE_URL}${path}`, { ...init, headers, credentials: 'include' });
+    return (await apiFetch(appCheckAccess, apiUrl(API_BASE_URL, path), { ...init, headers })).response;
   } catch {
-    throw new ApiProblem(0, 'FETCH_ERROR', 'We could not reach the server. Check the connection and try again.');
+    throw new ApiProblem({ status: 'FETCH_ERROR', data: { error: UNREACHABLE, code: 'FETCH_ERROR' } });
   }
 }
 
-async function problemOf(res: Response): Promise<ApiProblem> {
-  const body = (await res.json().catch(() => null)) as { error?: string; code?: string; details?: { path: string; message: string }[] } | null;
-  return new ApiProblem(res.status, body?.code ?? `HTTP_${res.status}`, body?.error ?? 'Something went wrong. Please try again.', body?.details);
-}
+const problemOf = async (res: Response) => new ApiProblem(await readApiError(res, FALLBACK));
 
 interface Session {
   idToken: string;
@@ -72,7 +66,7 @@ async function takeSession(res: Response, customer: 'sign-out' | 'leave'): Promi
   if (!isStaffToken(session.idToken)) {
     if (customer === 'sign-out') await raw('/auth/sign-out', { method: 'POST' }).catch(() => undefined);
     idToken = null;
-    throw new ApiProblem(403, 'STAFF_ONLY', STAFF_ONLY_MESSAGE);
+    throw new ApiProblem({ status: 403, data: { error: STAFF_ONLY_MESSAGE, code: 'STAFF_ONLY' } });
   }
   idToken = session.idToken;
   return session.user;
@@ -117,7 +111,7 @@ function refreshOnce(): Promise<string | null> {
 }
 
 /** A call with the staff token; one refresh and retry on a 401 (the token lives 15 minutes). */
-export async function request(path: string, init: RequestInit = {}): Promise<Response> {
+export async function request(path: string, init: Init = {}): Promise<Response> {
   let res = await raw(path, { ...init, token: idToken });
   if (res.status === 401) {
     const fresh = await refreshOnce();
@@ -131,7 +125,7 @@ export async function request(path: string, init: RequestInit = {}): Promise<Res
   return res;
 }
 
-export async function requestJson<T>(path: string, init: RequestInit = {}): Promise<T> {
+export async function requestJson<T>(path: string, init: Init = {}): Promise<T> {
   return (await (await request(path, init)).json()) as T;
 }
 

@@ -3,7 +3,7 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { requestJson } from './staff-client';
 
 /** How often an open run sheet asks again: another device's check-in or a family's cancel shows within this. */
-export const RUN_SHEET_POLL_MS = 5000;
+const RUN_SHEET_POLL_MS = 5000;
 
 /**
  * The run sheet of a location's day, kept current while the page is open and visible (polling:

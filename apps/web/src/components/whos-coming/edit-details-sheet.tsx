@@ -3,7 +3,7 @@ import { useState } from 'react';
 import { EMPTY_DETAILS, type BookingDetails } from '@kringle/contracts/booking-details';
 import type { Booking } from '@kringle/contracts/bookings';
 import { Button } from '../ui/button';
-import type { ApiError } from '../../lib/base-query';
+import type { ApiError } from '../../lib/api-error';
 import { toastError, toastSuccess } from '../../lib/deferred-toast';
 import { useSaveBookingDetailsMutation } from './api';
 import { DetailsForm, fitDetails } from './details-form';

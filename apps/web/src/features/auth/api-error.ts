@@ -1,4 +1,4 @@
-import type { ApiError } from '../../lib/base-query';
+import type { ApiError } from '../../lib/api-error';
 
 /** Narrows an RTK Query mutation error to the API.md error body the base query always produces. */
 export function asApiError(error: unknown): ApiError | null {

@@ -18,7 +18,7 @@ import { api } from '../../lib/api';
  * unverified user must be able to make (reload the user, ask for a verification e-mail) skip
  * only the verified check (spec §5, §7).
  */
-export const authApi = api.injectEndpoints({
+const authApi = api.injectEndpoints({
   endpoints: (build) => ({
     register: build.mutation<UserResponse, RegisterRequest>({
       query: (body) => ({ url: '/user', method: 'POST', body }),

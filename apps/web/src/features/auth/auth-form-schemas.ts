@@ -22,7 +22,7 @@ export interface FormCheck<TOutput> {
 }
 
 /** Checks a form with a schema as zodResolver does (first message per field), without react-hook-form. */
-export function checkWith<TOutput>(schema: z.ZodType<TOutput>) {
+function checkWith<TOutput>(schema: z.ZodType<TOutput>) {
   return (values: unknown): FormCheck<TOutput> => {
     const result = schema.safeParse(values);
     if (result.success) return { output: result.data, errors: {} };

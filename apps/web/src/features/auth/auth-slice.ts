@@ -55,8 +55,3 @@ const authSlice = createSlice({
 export const { sessionStarted, userUpdated, signedOut, authInitialised } = authSlice.actions;
 export const authReducer = authSlice.reducer;
 
-type WithAuth = { auth: AuthState };
-export const selectUser = (state: WithAuth) => state.auth.user;
-export const selectIdToken = (state: WithAuth) => state.auth.idToken;
-export const selectAuthInitialised = (state: WithAuth) => state.auth.initialised;
-export const selectIsSignedIn = (state: WithAuth) => state.auth.user !== null;

@@ -24,7 +24,7 @@ export const testUser: User = {
 };
 
 const b64 = (o: object) => btoa(JSON.stringify(o)).replace(/=+$/, '').replace(/\+/g, '-').replace(/\//g, '_');
-export const fakeJwt = (claims: object) => `${b64({ alg: 'ES256' })}.${b64(claims)}.sig`;
+const fakeJwt = (claims: object) => `${b64({ alg: 'ES256' })}.${b64(claims)}.sig`;
 export const customerToken = fakeJwt({ sub: testUser.id, dashboard_user: false });
 export const staffToken = fakeJwt({ sub: testUser.id, dashboard_user: true });
 
@@ -52,7 +52,7 @@ export function fakeApi(handlers: Record<string, Handler>) {
   return { fetchFn: fetchFn as unknown as typeof fetch, calls, called: (key: string) => calls.filter((c) => c.key === key) };
 }
 
-export function makeAuthStore(auth: Partial<AuthState>, fetchFn: typeof fetch) {
+function makeAuthStore(auth: Partial<AuthState>, fetchFn: typeof fetch) {
   const purgePersisted = vi.fn(async () => {});
   const extra: AuthExtra & BaseQueryExtra = {
     auth: { apiBaseUrl: '/api/v1', fetchFn, getAppCheckToken: async () => 'app-check', purgePersisted },

@@ -12,7 +12,7 @@ const CHANNEL = 'kringle-auth';
 const STORAGE_KEY = 'kringle-auth-event';
 const REFRESH_LOCK = 'kringle-refresh';
 /** A tab that holds the refresh lock longer than this (a hung request) no longer blocks the others. */
-export const REFRESH_LOCK_TIMEOUT_MS = 10_000;
+const REFRESH_LOCK_TIMEOUT_MS = 10_000;
 
 let channel: BroadcastChannel | null | undefined;
 function getChannel(): BroadcastChannel | null {

@@ -12,12 +12,12 @@ import { refreshSession, signOut } from './session';
 import { noteVerificationSent, secondsUntilResend } from './verification-sent';
 
 /** Spec §9: the verify button reloads the page this long after reloading the user. */
-export const VERIFY_RELOAD_DELAY_MS = 3000;
+const VERIFY_RELOAD_DELAY_MS = 3000;
 export const RESEND_SUCCESS_FALLBACK = 'Verification email sent successfully';
 export const RESEND_FAILURE_FALLBACK = 'Something went wrong';
 const VERIFY_FAILURE_FALLBACK = 'We could not check your account just now. Please try again.';
 /** API.md: one verification e-mail per 60 s per user. */
-export const RESEND_WAIT_SECONDS = 60;
+const RESEND_WAIT_SECONDS = 60;
 
 /** A wait counted down once a second: the seconds left, and a function that starts a wait. */
 function useCountdown(initialSeconds: () => number): [number, (seconds: number) => void] {

@@ -72,6 +72,4 @@ export const {
   useGetAvailableSlotsQuery,
   useGetSlotQuery,
   useGetReservationQuery,
-  useCreateReservationMutation,
-  useRefreshReservationMutation,
 } = bookingApi;

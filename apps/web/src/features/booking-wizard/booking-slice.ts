@@ -84,9 +84,6 @@ const bookingSlice = createSlice({
     removeItem(state, action: PayloadAction<string>) {
       delete state.packages[action.payload];
     },
-    clearItems(state) {
-      state.packages = {};
-    },
     setShowCart(state, action: PayloadAction<boolean>) {
       state.showCart = action.payload;
     },
@@ -153,7 +150,6 @@ export const {
   toggleSlotType,
   upsertItem,
   removeItem,
-  clearItems,
   setShowCart,
   setReservationData,
   setLapsedSlot,
@@ -169,9 +165,6 @@ export const {
 export const bookingReducer = bookingSlice.reducer;
 
 type WithBooking = { booking: BookingState };
-export const selectBooking = (state: WithBooking) => state.booking;
-export const selectBookingLocation = (state: WithBooking) => state.booking.location;
-export const selectCurrentStep = (state: WithBooking) => state.booking.currentStep;
 
 /**
  * The step to show, derived from what has been chosen: a persisted or hand-moved

@@ -11,7 +11,7 @@ import { expiredState, extendHold, RELEASED_ELSEWHERE, resumeHold, tickHold } fr
 import { useShownRemaining } from './hold-length';
 
 /** From this many seconds left the bar turns urgent and offers more time. */
-export const URGENT_SECONDS = 120;
+const URGENT_SECONDS = 120;
 
 /** Minutes, spoken: "2 minutes", "1 minute". */
 const minutesWords = (seconds: number) => {

@@ -15,7 +15,7 @@ export const FEW_LEFT = 3;
 
 /** closed: no sessions at all; full: sessions, all taken (or not on sale yet); few: 1 to FEW_LEFT free. */
 export type DayState = 'closed' | 'full' | 'few' | 'open';
-export function dayState(day: PickerDay): DayState {
+function dayState(day: PickerDay): DayState {
   if (day.available > 0) return day.available <= FEW_LEFT ? 'few' : 'open';
   return day.sessions > 0 ? 'full' : 'closed';
 }

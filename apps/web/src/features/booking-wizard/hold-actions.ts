@@ -4,7 +4,7 @@ import { localDateOf } from '@kringle/contracts/dates';
 import type { Booking } from '@kringle/contracts/bookings';
 import { toReservationData, type Reservation } from '@kringle/contracts/reservations';
 import { track } from '../../lib/analytics';
-import type { ApiError } from '../../lib/base-query';
+import type { ApiError } from '../../lib/api-error';
 import { bookingApi } from './api';
 import { activeStep, goToStep, resetBooking, setCheckoutData, setLapsedSlot, setReservationData } from './booking-slice';
 import type { WizardRootState } from './booking-hooks';

@@ -13,7 +13,7 @@ const CLOCK_SLACK_SECONDS = 3;
  * time" gives holdMinutes again) or a waitlist offer (waitlistOfferMinutes, API.md): the time
  * left when the hold is first seen says which, allowing for the clocks' disagreement.
  */
-export function wholeHoldSeconds(firstSeen: number, policy: Pick<Policy, 'holdMinutes' | 'waitlistOfferMinutes'>): number {
+function wholeHoldSeconds(firstSeen: number, policy: Pick<Policy, 'holdMinutes' | 'waitlistOfferMinutes'>): number {
   const lengths = [policy.holdMinutes, policy.waitlistOfferMinutes].map((minutes) => minutes * 60).sort((a, b) => a - b);
   return lengths.find((length) => firstSeen <= length + CLOCK_SLACK_SECONDS) ?? lengths[1]!;
 }

@@ -16,7 +16,7 @@ const ENDED = 'This offer has ended: the session went to the next family in line
  * ordinary hold of this family, so the wizard opens at the Package step with it and its
  * countdown, as if the family had just picked that session.
  */
-export const openOffer = createAsyncThunk<void, string, { state: WizardRootState; rejectValue: string }>(
+const openOffer = createAsyncThunk<void, string, { state: WizardRootState; rejectValue: string }>(
   'booking/openOffer',
   async (reservationId, { dispatch, rejectWithValue }) => {
     const hold = dispatch(bookingApi.endpoints.getReservation.initiate(reservationId, { forceRefetch: true }));

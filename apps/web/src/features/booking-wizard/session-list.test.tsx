@@ -2,7 +2,7 @@ import { render, screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Slot } from '@kringle/contracts/catalogue';
 import { dayZone, groupByPartOfDay, SessionList, skipPassed } from './session-list';
-import { nextFreeSessions } from './steps/session-time-step';
+import { nextFreeSessions } from './steps/taken-notice';
 
 const TZ = 'Australia/Perth'; // UTC+8 all year (AWST)
 let n = 0;

@@ -2,7 +2,7 @@ import { useSyncExternalStore } from 'react';
 import { MOBILE_BREAKPOINT_PX } from '../../lib/env';
 
 /** Whether a media query matches now, following changes (false where matchMedia is missing, as in tests). */
-export function useMedia(query: string): boolean {
+function useMedia(query: string): boolean {
   return useSyncExternalStore(
     (onChange) => {
       const list = window.matchMedia?.(query);

@@ -4,7 +4,7 @@ import type { PickerDay } from './date-picker';
 import { Button } from '../../components/ui/button';
 import { track } from '../../lib/analytics';
 import { ordinal, waitlistDayName as dayName } from '../../lib/waitlist-words';
-import type { ApiError } from '../../lib/base-query';
+import type { ApiError } from '../../lib/api-error';
 import { useGetPolicyQuery } from '../../lib/policy-api';
 import { useGetWaitlistQuery, useJoinWaitlistMutation } from '../../lib/waitlist-api';
 

@@ -36,4 +36,4 @@ export const bookingsApi = api.injectEndpoints({
   }),
 });
 
-export const { useBookingListInfiniteQuery, useBookingOrdersQuery, useCancelBookingMutation, useResumePaymentMutation } = bookingsApi;
+export const { useBookingListInfiniteQuery, useBookingOrdersQuery, useCancelBookingMutation } = bookingsApi;

@@ -32,7 +32,7 @@ export interface BookingCardProps {
 /** The hold's end, for a booking still waiting to be paid. */
 const unpaidHold = (b: Booking) => (b.status === 'payment_pending' || b.status === 'payment_failed' ? b.holdExpiresAt : null);
 
-export function cardActions(booking: Booking, tab: BookingTab, orders: BookingOrder[] = []): CardAction[] {
+function cardActions(booking: Booking, tab: BookingTab, orders: BookingOrder[] = []): CardAction[] {
   const unpaid = booking.status === 'payment_pending' || booking.status === 'payment_failed';
   const actions: CardAction[] = [];
   if (unpaid && tab === 'upcoming') actions.push('continue');

@@ -3,7 +3,7 @@ import type { Booking } from '@kringle/contracts/bookings';
 import type { PolicyRules } from '@kringle/contracts/policy';
 import { Button } from '../../components/ui/button';
 import { CalendarIcon } from '../../components/ui/icons';
-import type { ApiError } from '../../lib/base-query';
+import type { ApiError } from '../../lib/api-error';
 import { useBookingListInfiniteQuery, useBookingOrdersQuery, type BookingTab } from './api';
 import { canEditDetails, EditDetailsButton } from '../../components/whos-coming/edit-details-dialog';
 import { BookingCard, type CardAction } from './booking-card';

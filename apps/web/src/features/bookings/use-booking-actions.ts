@@ -4,7 +4,7 @@ import type { ThunkDispatch, UnknownAction } from '@reduxjs/toolkit';
 import type { Booking } from '@kringle/contracts/bookings';
 import { centsToDollars, formatAud } from '@kringle/contracts/money';
 import { track } from '../../lib/analytics';
-import type { ApiError } from '../../lib/base-query';
+import type { ApiError } from '../../lib/api-error';
 import { bookingsApi, useCancelBookingMutation } from './api';
 import type { CardAction } from './booking-card';
 import { downloadFile } from '../../lib/download-file';

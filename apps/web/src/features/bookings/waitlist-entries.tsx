@@ -7,7 +7,7 @@ import { Button, buttonClasses } from '../../components/ui/button';
 import { ClockIcon } from '../../components/ui/icons';
 import { track } from '../../lib/analytics';
 import { ordinal, waitlistDayName as dayName } from '../../lib/waitlist-words';
-import type { ApiError } from '../../lib/base-query';
+import type { ApiError } from '../../lib/api-error';
 import { toastError, toastSuccess } from '../../lib/deferred-toast';
 import { serverNow } from '../../lib/server-clock';
 import { formatCountdown, remainingSeconds } from '../../lib/timer';

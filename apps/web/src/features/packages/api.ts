@@ -2,7 +2,7 @@ import type { AddOn, Package } from '@kringle/contracts/catalogue';
 import { api } from '../../lib/api';
 
 /** The catalogue's price lists: packages and add-ons, prices in cents (AUD, GST included). */
-export const packagesApi = api.injectEndpoints({
+const packagesApi = api.injectEndpoints({
   endpoints: (build) => ({
     listPackages: build.query<Package[], { locationId?: string; slotTypeId?: string } | void>({
       query: (params) => ({ url: '/product/packages', params: { ...(params ?? {}) } }),

@@ -4,7 +4,7 @@ import { Button, buttonClasses } from '../../components/ui/button';
 import { AlertIcon, ClockIcon } from '../../components/ui/icons';
 import { serverNow } from '../../lib/server-clock';
 import { formatCountdown, remainingSeconds } from '../../lib/timer';
-import type { ApiError } from '../../lib/base-query';
+import type { ApiError } from '../../lib/api-error';
 import { useGetBookingQuery } from '../../lib/booking-api';
 import { useContinuePaymentMutation } from './api';
 import { ResultFrame } from './result-frame';

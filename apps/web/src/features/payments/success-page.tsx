@@ -17,7 +17,7 @@ import { BookingSummary } from './booking-summary';
 import { ResultFrame } from './result-frame';
 
 /** How often /success asks whether the payment webhook has confirmed the booking. */
-export const CONFIRM_POLL_MS = 1500;
+const CONFIRM_POLL_MS = 1500;
 /** After this long still unconfirmed, say so calmly (and keep checking). */
 const SLOW_AFTER_MS = 20_000;
 
@@ -150,7 +150,7 @@ export function PaymentSuccessPage({ onConfirmed }: { onConfirmed?: (bookingId: 
 }
 
 /** A map search for the place: a plain link, so nothing is fetched to draw the page. */
-export const mapLink = (b: Booking) => `https://www.openstreetmap.org/search?query=${encodeURIComponent(`${b.location.name}, ${b.location.address}`)}`;
+const mapLink = (b: Booking) => `https://www.openstreetmap.org/search?query=${encodeURIComponent(`${b.location.name}, ${b.location.address}`)}`;
 
 function MyBookingsLink({ primary }: { primary?: boolean }) {
   return (

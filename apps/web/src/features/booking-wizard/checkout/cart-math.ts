@@ -57,7 +57,7 @@ export function repriced(packages: Record<string, CartItem>, catalogue: Catalogu
 }
 
 /** GA4 items, prices in dollars (AUD). */
-export function analyticsItems(lines: CartItem[], catalogue: Catalogue): AnalyticsItem[] {
+function analyticsItems(lines: CartItem[], catalogue: Catalogue): AnalyticsItem[] {
   return lines.map((line) => {
     const item = catalogue.get(line._id);
     return {

@@ -2,7 +2,7 @@ import { createAsyncThunk } from '@reduxjs/toolkit';
 import type { BookingDetails } from '@kringle/contracts/booking-details';
 import { api } from '../../../lib/api';
 import { track } from '../../../lib/analytics';
-import type { ApiError } from '../../../lib/base-query';
+import type { ApiError } from '../../../lib/api-error';
 import type { WizardRootState } from '../booking-hooks';
 import { goToStep, setCheckoutData, setReservationData, upsertItem, removeItem } from '../booking-slice';
 import { setEndDate } from '../timer-slice';
@@ -23,7 +23,7 @@ const asApiError = (error: unknown): ApiError =>
 export const PRICE_CODES = ['PRICE_MISMATCH', 'CART_INVALID'];
 
 /** Fetches today's prices and re-prices the stored cart with them. */
-export const refreshPrices = createAsyncThunk<void, void, ThunkConfig>('booking/refreshPrices', async (_, { dispatch, getState }) => {
+const refreshPrices = createAsyncThunk<void, void, ThunkConfig>('booking/refreshPrices', async (_, { dispatch, getState }) => {
   const { location, slotType, packages } = getState().booking;
   if (!location || !slotType[0]) return;
   dispatch(api.util.invalidateTags(['GET_PACKAGES', 'GET_ADD_ONS']));
