@@ -3,7 +3,7 @@ import { canCancel, refundableCents } from '@kringle/contracts/policy';
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { reservations } from '../../db/schema/reservations';
-import { AppError, notFound } from '../../lib/app-error';
+import { errors, notFound } from '../../lib/errors';
 import { enqueueMail } from '../mail/outbox.repository';
 import { bookingDetails, setBooking, setOrder } from '../booking-lifecycle/booking-rows.repository';
 import { insertRefund, type RefundRow } from '../payments/refunds.repository';
@@ -34,11 +34,11 @@ export async function cancelBooking(deps: Deps, userId: string, bookingId: strin
     const booking = await lockOwnBooking(tx, bookingId, userId);
     if (!booking) throw notFound('That booking');
     // A second click or tab waits on the row lock above, then finds the booking cancelled: one refund at most.
-    if (booking.status === 'cancelled') throw new AppError('NOT_CANCELLABLE', 409, 'This booking is already cancelled.');
+    if (booking.status === 'cancelled') throw errors.notCancellable('This booking is already cancelled.');
     const startAt = await slotStart(tx, booking.slotId);
     const order = await latestOrder(tx, booking.id);
     const policyBooking = { ...booking, startAt, refundedCents: order?.refundedCents ?? 0 };
-    if (!canCancel(policyBooking, now)) throw new AppError('NOT_CANCELLABLE', 409, 'This session has already started, so it can no longer be cancelled.');
+    if (!canCancel(policyBooking, now)) throw errors.notCancellable('This session has already started, so it can no longer be cancelled.');
     const refundCents = refundableCents(policyBooking, now, policyOf(deps.config));
     const unpaid = booking.status === 'payment_pending' || booking.status === 'payment_failed';
 

@@ -3,7 +3,7 @@ import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { bookings } from '../../db/schema/bookings';
 import { reservations } from '../../db/schema/reservations';
-import { AppError, notFound } from '../../lib/app-error';
+import { errors, notFound } from '../../lib/errors';
 import { enqueueMail } from '../mail/outbox.repository';
 import { assertReschedulable } from '../booking-lifecycle/booking-policy';
 import { bookingDetails, slotStart } from '../booking-lifecycle/booking-rows.repository';
@@ -13,7 +13,6 @@ import { getBooking } from './bookings.service';
 
 type Deps = Pick<FastifyInstance, 'db' | 'clock' | 'config' | 'slotState'>;
 
-const holdExpired = () => new AppError('HOLD_EXPIRED', 409, 'Your hold on the new session has ended. Please choose it again.');
 
 
 /**
@@ -30,9 +29,9 @@ export async function rescheduleBooking(deps: Deps, userId: string, bookingId: s
     const previousStart = await slotStart(tx, booking.slotId);
     const target = await slotWithType(tx, reservation.slotId);
     assertReschedulable(deps, booking, previousStart, target.locationId, now);
-    if (reservation.status !== 'active' || reservation.expiresAt <= now) throw holdExpired();
+    if (reservation.status !== 'active' || reservation.expiresAt <= now) throw errors.holdExpired();
     await freeBookingSlot(tx, { id: booking.id, slotId: booking.slotId, reservationId: null });
-    if (!(await takeHeldSlot(tx, { bookingId: booking.id, slotId: target.id, reservationId: reservation.id, now }))) throw holdExpired();
+    if (!(await takeHeldSlot(tx, { bookingId: booking.id, slotId: target.id, reservationId: reservation.id, now }))) throw errors.holdExpired();
     await tx
       .update(bookings)
       .set({ slotId: target.id, slotTypeId: target.slotTypeId, rescheduleCount: booking.rescheduleCount + 1, reminderSentAt: null, updatedAt: now })
