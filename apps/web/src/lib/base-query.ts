@@ -1,4 +1,5 @@
 import type { BaseQueryFn } from '@reduxjs/toolkit/query';
+import { ERROR_CATALOGUE } from '@kringle/contracts/error-catalogue';
 import { apiFetch } from './api-fetch';
 import type { AppCheckAccess } from './app-check-retry';
 
@@ -56,8 +57,9 @@ export interface BaseQueryExtra {
   baseQuery: BaseQueryDeps;
 }
 
-export const NOT_AUTHENTICATED = 'User not authenticated';
-export const EMAIL_NOT_VERIFIED = 'Email not verified';
+// The API's own words for these codes, so a local refusal reads the same as the server's.
+export const NOT_AUTHENTICATED = ERROR_CATALOGUE.UNAUTHENTICATED.text;
+export const EMAIL_NOT_VERIFIED = ERROR_CATALOGUE.EMAIL_NOT_VERIFIED.text;
 const MESSAGES = {
   FETCH_ERROR: 'We could not reach the server. Check your connection and try again.',
   TIMEOUT_ERROR: 'The server took too long to answer. Please try again.',
@@ -95,7 +97,7 @@ function errorData(status: number, body: unknown): ApiError['data'] {
     const { error, code, details } = body as { error: string; code?: unknown; details?: ApiError['data']['details'] };
     return { error, code: typeof code === 'string' ? code : `HTTP_${status}`, ...(details ? { details } : {}) };
   }
-  return { error: status >= 500 ? 'Something went wrong on our side. Please try again.' : 'Something went wrong', code: `HTTP_${status}` };
+  return { error: status >= 500 ? ERROR_CATALOGUE.INTERNAL.text : 'Something went wrong', code: `HTTP_${status}` };
 }
 
 /**

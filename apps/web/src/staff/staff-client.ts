@@ -1,3 +1,4 @@
+import { ERROR_CATALOGUE } from '@kringle/contracts/error-catalogue';
 import { createAppCheckClient } from '../lib/app-check';
 import { solveInWorker } from '../lib/app-check-solver';
 import { API_BASE_URL } from '../lib/env';
@@ -11,7 +12,7 @@ import { saveBlob } from '../lib/save-blob';
  * memory, renews it with the refresh cookie (once, shared by concurrent calls), sends the
  * app-check token, and turns every failure into API.md's error shape.
  */
-export const STAFF_ONLY_MESSAGE = 'Staff only';
+export const STAFF_ONLY_MESSAGE = ERROR_CATALOGUE.STAFF_ONLY.text;
 
 export class ApiProblem extends Error {
   constructor(
