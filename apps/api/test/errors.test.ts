@@ -1,7 +1,7 @@
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { AppError } from '../src/lib/app-error';
+import { errors } from '../src/lib/errors';
 import { createTestApp, type TestApp } from './test-app';
 
 describe('error model (API.md "Conventions")', () => {
@@ -25,7 +25,7 @@ describe('error model (API.md "Conventions")', () => {
         throw new Error('secret internals: relation "users" at /srv/app.ts:12');
       });
       r.get('/api/v1/test/conflict', { config: { auth: 'public' } }, async () => {
-        throw new AppError('SLOT_UNAVAILABLE', 409, 'That session was just taken.');
+        throw errors.slotUnavailable('That session was just taken.');
       });
     });
   });

@@ -26,5 +26,3 @@ export class AppError extends Error {
     if (headers !== undefined) this.headers = headers;
   }
 }
-
-export const notFound = (what = 'That') => new AppError('NOT_FOUND', 404, `${what} could not be found.`);

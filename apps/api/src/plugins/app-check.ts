@@ -9,7 +9,8 @@ import type { IncomingHttpHeaders } from 'node:http';
 import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify';
 import fp from 'fastify-plugin';
 import { errorBodySchema } from '@kringle/contracts/errors';
-import { AppError } from '../lib/app-error';
+import type { AppError } from '../lib/app-error';
+import { errors } from '../lib/errors';
 import { VerifiedTokenCache } from '../lib/verified-token-cache';
 import { verifyAppCheckToken } from '../modules/app-check/app-check.service';
 
@@ -69,9 +70,9 @@ export const appCheckPlugin = fp(async (app: FastifyInstance) => {
   async function check(request: FastifyRequest, token: string): Promise<void> {
     let failure: AppError | null = null;
     if (!token) {
-      failure = new AppError('APP_CHECK_REQUIRED', 401, 'This app could not be verified. Please reload the page.');
+      failure = errors.appCheckRequired();
     } else if (!(await verified.verify(token, app.clock.now().getTime(), verify))) {
-      failure = new AppError('APP_CHECK_INVALID', 401, 'This app could not be verified. Please reload the page.');
+      failure = errors.appCheckInvalid();
     }
     if (!failure) return;
     if (mode === 'monitor') {

@@ -2,7 +2,7 @@ import cookie from '@fastify/cookie';
 import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify';
 import fp from 'fastify-plugin';
 import { errorBodySchema } from '@kringle/contracts/errors';
-import { AppError } from '../lib/app-error';
+import { errors } from '../lib/errors';
 import { VerifiedTokenCache } from '../lib/verified-token-cache';
 import { IdTokens, type AuthClaims } from '../modules/accounts/id-tokens';
 import { findUserById } from '../modules/accounts/users.repository';
@@ -68,11 +68,9 @@ export function settleRouteAccess(this: FastifyInstance, route: RouteOptions): v
   response[403] ??= errorBodySchema;
 }
 
-export const unauthenticatedError = () => new AppError('UNAUTHENTICATED', 401, 'User not authenticated');
-
 /** The caller of a route that declared `signed-in`, `customer` or `staff` access. */
 export function authOf(request: FastifyRequest): AuthClaims {
-  if (!request.auth) throw unauthenticatedError();
+  if (!request.auth) throw errors.unauthenticated();
   return request.auth;
 }
 
@@ -135,18 +133,18 @@ export const authPlugin = fp(
 
     async function authenticate(request: FastifyRequest, access: AuthAccess, token: string | null): Promise<void> {
       const claims = token ? await verified.verify(token, app.clock.now().getTime(), (t) => app.idTokens.verify(t)) : null;
-      if (!claims) throw unauthenticatedError();
+      if (!claims) throw errors.unauthenticated();
       if (access === 'staff') {
-        if (!claims.staff) throw new AppError('STAFF_ONLY', 403, 'Staff only');
+        if (!claims.staff) throw errors.staffOnly();
         request.auth = claims;
         return;
       }
-      if (claims.staff) throw new AppError('STAFF_NOT_ALLOWED', 403, 'Not Authorized to login');
+      if (claims.staff) throw errors.staffNotAllowed();
       if (access === 'customer' && !claims.emailVerified) {
         // A token issued before the user clicked the link still says unverified: the database decides.
         const user = await findUserById(app.db, claims.userId);
-        if (!user) throw unauthenticatedError();
-        if (!user.emailVerifiedAt) throw new AppError('EMAIL_NOT_VERIFIED', 403, 'Email not verified');
+        if (!user) throw errors.unauthenticated();
+        if (!user.emailVerifiedAt) throw errors.emailNotVerified();
         request.auth = { ...claims, emailVerified: true };
         return;
       }

@@ -1,9 +1,11 @@
 import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
 import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
+import { ERROR_CATALOGUE } from '@kringle/contracts/error-catalogue';
 import type { ErrorBody } from '@kringle/contracts/errors';
 import { isDatabaseUnavailable } from '../db/client';
 import { AppError, type ErrorDetail } from '../lib/app-error';
+import { errors } from '../lib/errors';
 
 function send(reply: FastifyReply, status: number, body: ErrorBody, headers?: Record<string, string>) {
   if (headers) reply.headers(headers);
@@ -24,15 +26,15 @@ function validationDetails(error: FastifyError): ErrorDetail[] {
 function fromFastifyError(error: FastifyError): AppError | null {
   switch (error.code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return new AppError('PAYLOAD_TOO_LARGE', 413, 'That request is too large.');
+      return errors.payloadTooLarge();
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-      return new AppError('UNSUPPORTED_MEDIA_TYPE', 415, 'Send the request as application/json.');
+      return errors.unsupportedMediaType();
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
-      return new AppError('VALIDATION_FAILED', 400, 'The request body is not valid JSON.', [{ path: 'body', message: 'Malformed JSON' }]);
+      return errors.malformedJson();
   }
   if (error instanceof SyntaxError || error.code === 'FST_ERR_CTP_INVALID_CONTENT_LENGTH') {
-    return new AppError('VALIDATION_FAILED', 400, 'The request body is not valid JSON.', [{ path: 'body', message: 'Malformed JSON' }]);
+    return errors.malformedJson();
   }
   return null;
 }
@@ -44,22 +46,22 @@ export const errorsPlugin = fp(async (app: FastifyInstance) => {
       return send(reply, error.statusCode, { error: error.message, code: error.code, details: error.details }, error.headers);
     }
     if (hasZodFastifySchemaValidationErrors(error)) {
-      return send(reply, 400, { error: 'Some of the details sent are not valid.', code: 'VALIDATION_FAILED', details: validationDetails(error) });
+      return send(reply, 400, { error: ERROR_CATALOGUE.VALIDATION_FAILED.text, code: 'VALIDATION_FAILED', details: validationDetails(error) });
     }
     const known = fromFastifyError(error);
     if (known) return send(reply, known.statusCode, { error: known.message, code: known.code, details: known.details });
     if (isDatabaseUnavailable(error)) {
       // PostgreSQL restarting or unreachable: transactions leave nothing half-done, so the client may retry.
       request.log.warn({ err: error }, 'database unavailable');
-      return send(reply, 503, { error: 'We are having a short technical problem. Please try again in a moment.', code: 'SERVICE_UNAVAILABLE' }, { 'retry-after': '5' });
+      return send(reply, 503, { error: ERROR_CATALOGUE.SERVICE_UNAVAILABLE.text, code: 'SERVICE_UNAVAILABLE' }, { 'retry-after': '5' });
     }
     if (isResponseSerializationError(error)) {
       request.log.error({ err: error, issues: error.cause.issues }, 'response did not match its schema');
     } else if (error.statusCode && error.statusCode < 500) {
-      return send(reply, error.statusCode, { error: 'That request could not be handled.', code: 'BAD_REQUEST' });
+      return send(reply, error.statusCode, { error: ERROR_CATALOGUE.BAD_REQUEST.text, code: 'BAD_REQUEST' });
     } else {
       request.log.error({ err: error }, 'unhandled error');
     }
-    return send(reply, 500, { error: 'Something went wrong on our side. Please try again.', code: 'INTERNAL' });
+    return send(reply, 500, { error: ERROR_CATALOGUE.INTERNAL.text, code: 'INTERNAL' });
   });
 });

@@ -31,7 +31,7 @@ import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest }
 import fp from 'fastify-plugin';
 import { Redis } from 'ioredis';
 import type pg from 'pg';
-import { AppError } from '../lib/app-error';
+import { errors } from '../lib/errors';
 import type { Clock } from '../lib/clock';
 
 export interface RateLimitRule {
@@ -96,7 +96,7 @@ export function rateLimit(app: FastifyInstance, rule: RateLimitRule): RateLimitH
     const result = await limiter(request);
     if (result.isAllowed || !result.isExceeded) return;
     const seconds = Math.max(1, result.ttlInSeconds);
-    throw new AppError('RATE_LIMITED', 429, retryMessage(seconds), undefined, { 'Retry-After': String(seconds) });
+    throw errors.rateLimited(retryMessage(seconds), seconds);
   };
 }
 

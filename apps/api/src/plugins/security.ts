@@ -4,11 +4,12 @@ import cors from '@fastify/cors';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import helmet from 'helmet';
-import { AppError } from '../lib/app-error';
+import { ERROR_CATALOGUE } from '@kringle/contracts/error-catalogue';
+import { errors } from '../lib/errors';
 import { unstorableHeader, unstorablePath, unstorableProblem, unstorableUrlPart } from '../lib/storable-text';
 
-const unstorableBody = (path: string) => ({ error: 'Some of the details sent are not valid.', code: 'VALIDATION_FAILED', details: [{ path, message: unstorableProblem }] });
-const unstorableInput = (path: string) => new AppError('VALIDATION_FAILED', 400, unstorableBody(path).error, unstorableBody(path).details);
+const unstorableBody = (path: string) => ({ error: ERROR_CATALOGUE.VALIDATION_FAILED.text, code: 'VALIDATION_FAILED', details: [{ path, message: unstorableProblem }] });
+const unstorableInput = (path: string) => errors.validation(unstorableBody(path).details);
 
 /**
  * What an API answer carries (decision 0035): it is data, never a page, so only the headers that

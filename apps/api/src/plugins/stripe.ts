@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import Stripe from 'stripe';
-import { AppError } from '../lib/app-error';
+import { errors } from '../lib/errors';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -12,7 +12,7 @@ declare module 'fastify' {
 
 /** The Stripe client, or 503 SERVICE_UNAVAILABLE when card payments are not configured. */
 export function stripeOf(deps: Pick<FastifyInstance, 'stripe'>): Stripe {
-  if (!deps.stripe) throw new AppError('SERVICE_UNAVAILABLE', 503, 'Card payments are not available right now. Please try again soon.');
+  if (!deps.stripe) throw errors.cardPaymentsUnavailable();
   return deps.stripe;
 }
 
@@ -49,9 +49,7 @@ export function isStripeUnavailable(err: unknown): boolean {
 }
 
 export const paymentsUnavailable = () =>
-  new AppError('SERVICE_UNAVAILABLE', 503, 'Card payments are not available right now. Your session is still held: please try again in a moment.', undefined, {
-    'retry-after': '5',
-  });
+  errors.serviceUnavailable('Card payments are not available right now. Your session is still held: please try again in a moment.', { 'retry-after': '5' });
 
 export const stripePlugin = fp(
   async (app: FastifyInstance) => {

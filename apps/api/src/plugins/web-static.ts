@@ -4,7 +4,7 @@ import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import fp from 'fastify-plugin';
 import { API_ROOT } from '../lib/api-root';
-import { notFound } from '../lib/app-error';
+import { notFound } from '../lib/errors';
 import { markPublicScope } from './auth';
 
 const DEFAULT_DIST = path.resolve(API_ROOT, '../web/dist');

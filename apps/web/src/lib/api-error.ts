@@ -1,3 +1,5 @@
+import { ERROR_CATALOGUE } from '@kringle/contracts/error-catalogue';
+
 /** API.md's error body: what every refused call says, whichever app made it. */
 export interface ApiErrorBody {
   error: string;
@@ -20,7 +22,7 @@ export interface ApiError {
 }
 
 /** The customer app's words for an answer that is not API.md's error body (a proxy's page, an empty 502). */
-const defaultFallback = (status: number) => (status >= 500 ? 'Something went wrong on our side. Please try again.' : 'Something went wrong');
+const defaultFallback = (status: number) => (status >= 500 ? ERROR_CATALOGUE.INTERNAL.text : 'Something went wrong');
 
 /** A refused answer's parsed body as API.md's error body; `fallback` words one that is not. */
 function apiErrorBody(status: number, body: unknown, fallback: string = defaultFallback(status)): ApiErrorBody {

@@ -1,3 +1,4 @@
+import { ERROR_CATALOGUE } from '@kringle/contracts/error-catalogue';
 import type { BaseQueryFn } from '@reduxjs/toolkit/query';
 import { apiErrorOf, type ApiError } from './api-error';
 import { apiFetch } from './api-fetch';
@@ -47,8 +48,9 @@ export interface BaseQueryExtra {
   baseQuery: BaseQueryDeps;
 }
 
-export const NOT_AUTHENTICATED = 'User not authenticated';
-export const EMAIL_NOT_VERIFIED = 'Email not verified';
+// The API's own words for these codes, so a local refusal reads the same as the server's.
+export const NOT_AUTHENTICATED = ERROR_CATALOGUE.UNAUTHENTICATED.text;
+export const EMAIL_NOT_VERIFIED = ERROR_CATALOGUE.EMAIL_NOT_VERIFIED.text;
 const MESSAGES = {
   FETCH_ERROR: 'We could not reach the server. Check your connection and try again.',
   TIMEOUT_ERROR: 'The server took too long to answer. Please try again.',

@@ -1,3 +1,4 @@
+import { ERROR_CATALOGUE } from '@kringle/contracts/error-catalogue';
 import { ApiProblem, readApiError } from '../lib/api-error';
 import { apiFetch, apiUrl, type ApiFetchInit } from '../lib/api-fetch';
 import { createAppCheckClient } from '../lib/app-check';
@@ -14,7 +15,7 @@ import { saveBlob } from '../lib/save-blob';
  * it with the refresh cookie (once, shared by concurrent calls); every failure is thrown as an
  * ApiProblem in API.md's error shape.
  */
-export const STAFF_ONLY_MESSAGE = 'Staff only';
+export const STAFF_ONLY_MESSAGE = ERROR_CATALOGUE.STAFF_ONLY.text;
 const UNREACHABLE = 'We could not reach the server. Check the connection and try again.';
 const FALLBACK = 'Something went wrong. Please try again.';
 

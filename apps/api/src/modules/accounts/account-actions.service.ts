@@ -1,11 +1,11 @@
 import { maskEmail, passwordProblem, type ActionCheckResponse, type ActionMode } from '@kringle/contracts/accounts';
 import { sql } from 'drizzle-orm';
 import type { Db, DbOrTx, Tx } from '../../db/client';
-import { AppError } from '../../lib/app-error';
+import type { AppError } from '../../lib/app-error';
+import { errors } from '../../lib/errors';
 import type { Clock } from '../../lib/clock';
 import { enqueueMail } from '../mail/outbox.repository';
 import { resetPasswordMail, verifyEmailMail } from './accounts.emails';
-import { unauthenticated, weakPassword } from './accounts.service';
 import * as actionCodes from './action-codes.repository';
 import { hashPassword } from './passwords';
 import * as refreshTokens from './refresh-tokens.repository';
@@ -32,10 +32,6 @@ export interface AccountActionsSettings {
   onBackgroundError?: (err: unknown) => void;
 }
 
-const invalidCode = () =>
-  new AppError('INVALID_ACTION_CODE', 400, 'This link is not valid or has already been used. Please ask for a new one.');
-const expiredCode = () => new AppError('EXPIRED_ACTION_CODE', 400, 'This link has expired. Please ask for a new one.');
-
 /** E-mail action links: verification and password reset, from request to use. */
 export class AccountActionsService {
   /** This process's reset work, one pass after another, after the answer has gone (see sendPasswordReset). */
@@ -51,8 +47,8 @@ export class AccountActionsService {
   async sendVerificationEmail(userId: string, redirectUrl: string): Promise<string> {
     const origin = this.allowedOrigin(redirectUrl);
     const user = await users.findUserById(this.db, userId);
-    if (!user) throw unauthenticated();
-    if (user.emailVerifiedAt) throw new AppError('ALREADY_VERIFIED', 409, 'Your email address is already verified.');
+    if (!user) throw errors.sessionEnded();
+    if (user.emailVerifiedAt) throw errors.alreadyVerified();
     const now = this.clock.now();
     await this.db.transaction(async (tx) => {
       const claimed = await users.claimVerificationSlot(tx, user.id, now, new Date(now.getTime() - VERIFICATION_INTERVAL_MS));
@@ -139,7 +135,7 @@ export class AccountActionsService {
   async check(oobCode: string): Promise<ActionCheckResponse> {
     const code = await this.usableCode(oobCode);
     const user = await users.findUserById(this.db, code.userId);
-    if (!user) throw invalidCode();
+    if (!user) throw errors.invalidActionCode();
     return { mode: code.mode, email: maskEmail(user.email) };
   }
 
@@ -147,7 +143,7 @@ export class AccountActionsService {
     const code = await this.usableCode(oobCode, 'verifyEmail');
     const now = this.clock.now();
     await this.db.transaction(async (tx) => {
-      if (!(await actionCodes.consumeActionCode(tx, code.id, now))) throw invalidCode();
+      if (!(await actionCodes.consumeActionCode(tx, code.id, now))) throw errors.invalidActionCode();
       await users.markEmailVerified(tx, code.userId, now);
     });
     return 'Your email address has been verified.';
@@ -157,14 +153,14 @@ export class AccountActionsService {
   async resetPassword(oobCode: string, newPassword: string): Promise<string> {
     const code = await this.usableCode(oobCode, 'resetPassword');
     const user = await users.findUserById(this.db, code.userId);
-    if (!user) throw invalidCode();
+    if (!user) throw errors.invalidActionCode();
     // Checked before the code is spent, so the family can try another password with the same link.
     const problem = passwordProblem(newPassword, user.email);
-    if (problem) throw weakPassword(problem, 'body.newPassword');
+    if (problem) throw errors.weakPassword(problem, 'body.newPassword');
     const passwordHash = await hashPassword(newPassword);
     const now = this.clock.now();
     await this.db.transaction(async (tx) => {
-      if (!(await actionCodes.consumeActionCode(tx, code.id, now))) throw invalidCode();
+      if (!(await actionCodes.consumeActionCode(tx, code.id, now))) throw errors.invalidActionCode();
       await users.updatePasswordHash(tx, user.id, passwordHash, now);
       // The link reached the mailbox, which proves the address as well as a verify link would.
       await users.markEmailVerified(tx, user.id, now);
@@ -176,8 +172,8 @@ export class AccountActionsService {
   /** A known, unused code (of `mode` when given) that has not expired. */
   private async usableCode(oobCode: string, mode?: ActionMode): Promise<actionCodes.ActionCodeRow> {
     const code = await actionCodes.findActionCode(this.db, sha256(oobCode));
-    if (!code || code.usedAt || (mode && code.mode !== mode)) throw invalidCode();
-    if (code.expiresAt <= this.clock.now()) throw expiredCode();
+    if (!code || code.usedAt || (mode && code.mode !== mode)) throw errors.invalidActionCode();
+    if (code.expiresAt <= this.clock.now()) throw errors.expiredActionCode();
     return code;
   }
 
@@ -189,9 +185,7 @@ export class AccountActionsService {
       origin = '';
     }
     if (!this.settings.appOrigins.includes(origin)) {
-      throw new AppError('REDIRECT_NOT_ALLOWED', 400, 'That redirect address is not allowed.', [
-        { path: 'body.redirectUrl', message: 'Must be one of the app origins' },
-      ]);
+      throw errors.redirectNotAllowed();
     }
     return origin;
   }
@@ -214,12 +208,6 @@ export class AccountActionsService {
   private async tooSoon(db: DbOrTx, userId: string, now: Date): Promise<AppError> {
     const sentAt = (await users.findUserById(db, userId))?.verificationSentAt ?? now;
     const seconds = Math.max(1, Math.ceil((sentAt.getTime() + VERIFICATION_INTERVAL_MS - now.getTime()) / 1000));
-    return new AppError(
-      'RATE_LIMITED',
-      429,
-      `We have just sent you a verification email. You can ask for another one in ${seconds} seconds.`,
-      undefined,
-      { 'Retry-After': String(seconds) },
-    );
+    return errors.rateLimited(`We have just sent you a verification email. You can ask for another one in ${seconds} seconds.`, seconds);
   }
 }

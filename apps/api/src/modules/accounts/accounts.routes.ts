@@ -1,35 +1,26 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import {
-  actionCheckResponseSchema,
-  actionCodeRequestSchema,
   changePasswordRequestSchema,
-  confirmPasswordResetRequestSchema,
-  emailVerificationRequestSchema,
-  messageResponseSchema,
   registerRequestSchema,
-  sendPasswordResetRequestSchema,
   sessionResponseSchema,
-  signInRequestSchema,
   updateProfileRequestSchema,
   userResponseSchema,
 } from '@kringle/contracts/accounts';
-import { errorBodySchema } from '@kringle/contracts/errors';
 import { authOf } from '../../plugins/auth';
-import { byBodyEmail, byIp, rateLimit } from '../../plugins/rate-limit';
-import { ACCOUNT_LIMITS, SESSION_LIMITS } from './account-limits';
+import { rateLimit } from '../../plugins/rate-limit';
 import { AccountActionsService } from './account-actions.service';
-import { AccountsService, type Session } from './accounts.service';
+import { accountActionsRoutes } from './account-actions.routes';
+import { accountLimits, errors, sessionBody, tags } from './account-routes.shared';
+import { AccountsService } from './accounts.service';
 import { prepareDummyHash } from './passwords';
-import { clearRefreshCookie, readRefreshCookie, setRefreshCookie } from './refresh-cookie';
+import { setRefreshCookie } from './refresh-cookie';
+import { sessionsRoutes } from './sessions.routes';
 
-const errors = (...statuses: (400 | 401 | 409 | 429)[]) => Object.fromEntries(statuses.map((s) => [s, errorBodySchema]));
-/** Refresh and sign-out take no body; `{}` is accepted for clients that always send JSON. */
-const emptyBody = z.strictObject({}).nullish();
-const tags = ['accounts'];
-
-/** API.md "Accounts and auth". Thin: validation here, rules in the services. */
+/**
+ * API.md "Accounts and auth": registration and the profile here, sessions and the e-mail links in
+ * their own files. Thin: validation here, rules in the services.
+ */
 export async function accountsRoutes(app: FastifyInstance) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const accounts = new AccountsService(app.db, app.clock, app.idTokens, app.log, app.config.REFRESH_REUSE_GRACE_SECONDS * 1000);
@@ -42,21 +33,8 @@ export async function accountsRoutes(app: FastifyInstance) {
   // root's onClose (which ends the pool) runs before this plugin's own onClose.
   app.addHook('preClose', async () => actions.drain());
   prepareDummyHash();
-
-  // API.md limits, per IP and per e-mail (counters shared by every API process). Per IP they are
-  // sized for many families behind one shared address, per e-mail they stay strict (decision
-  // "per-ip-limits-for-shared-addresses").
-  const limits = (name: keyof typeof ACCOUNT_LIMITS) => {
-    const { perIp, perEmail, window } = ACCOUNT_LIMITS[name];
-    return [
-      rateLimit(app, { name: `${name}:ip`, max: perIp, window, key: byIp }),
-      rateLimit(app, { name: `${name}:email`, max: perEmail, window, key: byBodyEmail }),
-    ];
-  };
-  // Not in API.md's list: anti-automation on the e-mail links (ASVS 2.2.1). Codes are 256-bit,
-  // so this is not what keeps them safe; it keeps scripted guessing off the database.
-  const actionLimit = rateLimit(app, { name: 'auth-action:ip', max: 30, window: '1 minute', key: byIp });
-  const sessionBody = (session: Session) => ({ idToken: session.idToken, expiresAt: session.expiresAt, user: session.user });
+  sessionsRoutes(app, accounts);
+  accountActionsRoutes(app, actions);
 
   r.post(
     '/user',
@@ -68,74 +46,9 @@ export async function accountsRoutes(app: FastifyInstance) {
         body: registerRequestSchema,
         response: { 201: userResponseSchema, ...errors(400, 409, 429) },
       },
-      preHandler: limits('register'),
+      preHandler: accountLimits(app, 'register'),
     },
     async (request, reply) => reply.code(201).send({ user: await accounts.register(request.body) }),
-  );
-
-  r.post(
-    '/auth/sign-in',
-    {
-      config: { auth: 'public' },
-      schema: {
-        tags,
-        summary: 'Sign in: an ID token in the body, the refresh token in an httpOnly cookie',
-        body: signInRequestSchema,
-        response: { 200: sessionResponseSchema, ...errors(400, 401, 429) },
-      },
-      preHandler: limits('sign-in'),
-    },
-    async (request, reply) => {
-      const session = await accounts.signIn(request.body.email, request.body.password);
-      setRefreshCookie(request, reply, session.refreshToken, session.refreshExpiresAt, app.clock.now());
-      return sessionBody(session);
-    },
-  );
-
-  r.post(
-    '/auth/refresh',
-    {
-      config: { auth: 'public' },
-      schema: {
-        tags,
-        summary: 'New ID token from the refresh cookie; the cookie rotates; its predecessor re-sent within REFRESH_REUSE_GRACE_SECONDS gets the current cookie, any other replay revokes the family',
-        security: [{ cookieAuth: [] }],
-        body: emptyBody,
-        response: { 200: sessionResponseSchema, ...errors(400, 401, 429) },
-      },
-      // Before the handler: a refused request neither rotates nor clears the cookie (the web app
-      // keeps the family signed in on a 429 and tries again with its next call).
-      preHandler: [rateLimit(app, { name: 'refresh:ip', max: SESSION_LIMITS.refresh.perIp, window: SESSION_LIMITS.refresh.window, key: byIp })],
-    },
-    async (request, reply) => {
-      try {
-        const session = await accounts.refresh(readRefreshCookie(request));
-        setRefreshCookie(request, reply, session.refreshToken, session.refreshExpiresAt, app.clock.now());
-        return sessionBody(session);
-      } catch (err) {
-        clearRefreshCookie(request, reply);
-        throw err;
-      }
-    },
-  );
-
-  r.post(
-    '/auth/sign-out',
-    {
-      config: { auth: 'public' },
-      schema: {
-        tags,
-        summary: 'Sign out: revokes the refresh cookie\'s family and clears the cookie',
-        security: [{ cookieAuth: [] }],
-        body: emptyBody,
-        response: { 204: z.null().describe('Signed out'), ...errors(400) },
-      },
-    },
-    async (request, reply) => {
-      await accounts.signOut(readRefreshCookie(request));
-      clearRefreshCookie(request, reply);
-      return reply.code(204).send(null);
-    },
   );
 
   r.get(
@@ -184,79 +97,5 @@ export async function accountsRoutes(app: FastifyInstance) {
       setRefreshCookie(request, reply, session.refreshToken, session.refreshExpiresAt, app.clock.now());
       return sessionBody(session);
     },
-  );
-
-  r.post(
-    '/user/auth/email-verification',
-    {
-      config: { auth: 'signed-in' },
-      schema: {
-        tags,
-        summary: 'E-mail a verification link built on redirectUrl (an app origin); at most once a minute',
-        body: emailVerificationRequestSchema,
-        response: { 200: messageResponseSchema, ...errors(400, 409, 429) },
-      },
-    },
-    async (request) => ({ message: await actions.sendVerificationEmail(authOf(request).userId, request.body.redirectUrl) }),
-  );
-
-  r.post(
-    '/user/auth/reset-password',
-    {
-      config: { auth: 'public' },
-      schema: {
-        tags,
-        summary: 'E-mail a password reset link; the same answer whether or not the account exists',
-        body: sendPasswordResetRequestSchema,
-        response: { 200: messageResponseSchema, ...errors(400, 429) },
-      },
-      preHandler: limits('reset-password'),
-    },
-    async (request) => ({ message: await actions.sendPasswordReset(request.body.email, request.body.redirectUrl) }),
-  );
-
-  r.post(
-    '/auth/action/check',
-    {
-      config: { auth: 'public' },
-      schema: {
-        tags,
-        summary: 'What an e-mail link is for, with the masked e-mail',
-        body: actionCodeRequestSchema,
-        response: { 200: actionCheckResponseSchema, ...errors(400, 429) },
-      },
-      preHandler: [actionLimit],
-    },
-    async (request) => actions.check(request.body.oobCode),
-  );
-
-  r.post(
-    '/auth/action/verify-email',
-    {
-      config: { auth: 'public' },
-      schema: {
-        tags,
-        summary: 'Verify the e-mail address with a link\'s code (single use, 24 h)',
-        body: actionCodeRequestSchema,
-        response: { 200: messageResponseSchema, ...errors(400, 429) },
-      },
-      preHandler: [actionLimit],
-    },
-    async (request) => ({ message: await actions.verifyEmail(request.body.oobCode) }),
-  );
-
-  r.post(
-    '/auth/action/reset-password',
-    {
-      config: { auth: 'public' },
-      schema: {
-        tags,
-        summary: 'Set a new password with a reset link\'s code (single use, 1 h); signs out every session',
-        body: confirmPasswordResetRequestSchema,
-        response: { 200: messageResponseSchema, ...errors(400, 429) },
-      },
-      preHandler: [actionLimit],
-    },
-    async (request) => ({ message: await actions.resetPassword(request.body.oobCode, request.body.newPassword) }),
   );
 }

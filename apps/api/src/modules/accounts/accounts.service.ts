@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import { passwordProblem, type SessionResponse, type User } from '@kringle/contracts/accounts';
 import type { Db, DbOrTx } from '../../db/client';
-import { AppError } from '../../lib/app-error';
+import { errors } from '../../lib/errors';
 import type { Clock } from '../../lib/clock';
 import type { IdTokens } from './id-tokens';
 import { hashPassword, verifyAgainstDummy, verifyPassword } from './passwords';
@@ -31,13 +31,6 @@ export interface RegisterInput {
 
 export type ProfilePatch = users.UserProfilePatch;
 
-export const invalidCredentials = () =>
-  new AppError('INVALID_CREDENTIALS', 401, 'The email address or password is incorrect.');
-export const unauthenticated = () =>
-  new AppError('UNAUTHENTICATED', 401, 'Your session has ended. Please sign in again.');
-export const weakPassword = (message: string, path: string) =>
-  new AppError('WEAK_PASSWORD', 400, message, [{ path, message }]);
-
 /** Registration, sessions (sign-in, refresh rotation, sign-out) and the profile. */
 export class AccountsService {
   constructor(
@@ -51,10 +44,9 @@ export class AccountsService {
 
   async register(input: RegisterInput): Promise<User> {
     const problem = passwordProblem(input.password, input.email);
-    if (problem) throw weakPassword(problem, 'body.password');
-    const emailInUse = () => new AppError('EMAIL_IN_USE', 409, 'An account with this email address already exists.');
+    if (problem) throw errors.weakPassword(problem, 'body.password');
     // Cheap early answer; the unique index still decides when two registrations race.
-    if (await users.findUserByEmail(this.db, input.email)) throw emailInUse();
+    if (await users.findUserByEmail(this.db, input.email)) throw errors.emailInUse();
     const now = this.clock.now();
     const row = await users.insertUser(this.db, {
       email: input.email,
@@ -65,7 +57,7 @@ export class AccountsService {
       createdAt: now,
       updatedAt: now,
     });
-    if (!row) throw emailInUse();
+    if (!row) throw errors.emailInUse();
     return toUser(row);
   }
 
@@ -73,7 +65,7 @@ export class AccountsService {
   async signIn(email: string, password: string): Promise<Session> {
     const row = await users.findUserByEmail(this.db, email);
     const ok = row ? await verifyPassword(row.passwordHash, password) : await verifyAgainstDummy(password);
-    if (!row || !ok) throw invalidCredentials();
+    if (!row || !ok) throw errors.invalidCredentials();
     return this.startSession(row);
   }
 
@@ -84,15 +76,14 @@ export class AccountsService {
    */
   async changePassword(userId: string, currentPassword: string, newPassword: string): Promise<Session> {
     const row = await users.findUserById(this.db, userId);
-    if (!row) throw unauthenticated();
+    if (!row) throw errors.sessionEnded();
     // 400, not 401: a 401 means "refresh the ID token and retry" to every client.
-    const wrong = 'The current password is not right.';
     if (!(await verifyPassword(row.passwordHash, currentPassword))) {
-      throw new AppError('WRONG_PASSWORD', 400, wrong, [{ path: 'body.currentPassword', message: wrong }]);
+      throw errors.wrongPassword();
     }
     const problem = passwordProblem(newPassword, row.email);
-    if (problem) throw weakPassword(problem, 'body.newPassword');
-    if (newPassword === currentPassword) throw weakPassword('Choose a password different from the current one', 'body.newPassword');
+    if (problem) throw errors.weakPassword(problem, 'body.newPassword');
+    if (newPassword === currentPassword) throw errors.weakPassword('Choose a password different from the current one', 'body.newPassword');
     const now = this.clock.now();
     const passwordHash = await hashPassword(newPassword);
     await this.db.transaction(async (tx) => {
@@ -124,7 +115,7 @@ export class AccountsService {
    * revoked and both holders must sign in again.
    */
   async refresh(presented: string | undefined): Promise<Session> {
-    if (!presented) throw unauthenticated();
+    if (!presented) throw errors.sessionEnded();
     const now = this.clock.now();
     const outcome = await this.db.transaction(async (tx) => {
       // The row lock serialises every refresh of this token, across API processes: the first
@@ -147,7 +138,7 @@ export class AccountsService {
       return { user, refreshToken, refreshExpiresAt: token.expiresAt };
     });
     // Outside the transaction: the revocation of a replayed family must commit before we answer 401.
-    if (!outcome) throw unauthenticated();
+    if (!outcome) throw errors.sessionEnded();
     return { ...(await this.idTokenFor(outcome.user)), refreshToken: outcome.refreshToken, refreshExpiresAt: outcome.refreshExpiresAt };
   }
 
@@ -188,18 +179,16 @@ export class AccountsService {
   async getUser(userId: string): Promise<User> {
     const row = await users.findUserById(this.db, userId);
     // A valid token for a user that no longer exists is no session at all.
-    if (!row) throw unauthenticated();
+    if (!row) throw errors.sessionEnded();
     return toUser(row);
   }
 
   async updateProfile(userId: string, patch: ProfilePatch): Promise<User> {
     if (patch.preferredLocationId && !(await users.locationExists(this.db, patch.preferredLocationId))) {
-      throw new AppError('VALIDATION_FAILED', 400, 'Some of the details sent are not valid.', [
-        { path: 'body.preferredLocationId', message: 'Unknown location' },
-      ]);
+      throw errors.validation([{ path: 'body.preferredLocationId', message: 'Unknown location' }]);
     }
     const row = await users.updateUserProfile(this.db, userId, patch, this.clock.now());
-    if (!row) throw unauthenticated();
+    if (!row) throw errors.sessionEnded();
     return toUser(row);
   }
 

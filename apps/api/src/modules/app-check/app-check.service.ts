@@ -3,7 +3,7 @@ import { createChallenge, extractParams, verifySolution } from 'altcha-lib/v1';
 import { jwtVerify, SignJWT } from 'jose';
 import { z } from 'zod';
 import type { Db } from '../../db/client';
-import { AppError } from '../../lib/app-error';
+import { errors } from '../../lib/errors';
 import type { Clock } from '../../lib/clock';
 import { deleteExpiredChallenges, markChallengeUsed } from './app-check.repository';
 
@@ -31,8 +31,6 @@ export interface AppCheckDeps {
   clock: Clock;
   secret: string;
 }
-
-const attestationFailed = () => new AppError('ATTESTATION_FAILED', 403, 'We could not verify this app. Please try again later.');
 
 /** The token key is derived from the challenge HMAC key, so one secret serves both and neither is reused as-is. */
 function tokenKey(secret: string): Uint8Array {
@@ -67,13 +65,13 @@ function decodeSolution(payload: string): z.infer<typeof solutionSchema> | null 
 /** A solved, unexpired, never-used challenge buys one app-check token (a 1 h HS256 JWT). */
 export async function exchangeSolution(deps: AppCheckDeps, payload: string): Promise<{ token: string; expiresAt: string }> {
   const solution = decodeSolution(payload);
-  if (!solution) throw attestationFailed();
+  if (!solution) throw errors.attestationFailed();
   const expires = Number(extractParams(solution).expires);
   const now = deps.clock.now();
-  if (!Number.isFinite(expires) || expires * 1000 <= now.getTime()) throw attestationFailed();
+  if (!Number.isFinite(expires) || expires * 1000 <= now.getTime()) throw errors.attestationFailed();
   // Expiry was checked above against the app clock; altcha-lib would use the system clock.
-  if (!(await verifySolution(solution, deps.secret, false))) throw attestationFailed();
-  if (!(await markChallengeUsed(deps.db, solution.signature, new Date(expires * 1000)))) throw attestationFailed();
+  if (!(await verifySolution(solution, deps.secret, false))) throw errors.attestationFailed();
+  if (!(await markChallengeUsed(deps.db, solution.signature, new Date(expires * 1000)))) throw errors.attestationFailed();
   if (Math.random() < 0.02) await deleteExpiredChallenges(deps.db, now).catch(() => {});
 
   const expiresAt = new Date(now.getTime() + APP_CHECK.tokenTtlMs);

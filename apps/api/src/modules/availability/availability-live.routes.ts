@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { errorBodySchema } from '@kringle/contracts/errors';
-import { AppError, notFound } from '../../lib/app-error';
+import { errors, notFound } from '../../lib/errors';
 import { findLocation } from '../catalogue/catalogue.repository';
 import { leadCutoffOf } from '../booking-lifecycle/booking-policy';
 import { slotsNow } from './availability-live.repository';
@@ -52,7 +52,7 @@ export async function availabilityLiveRoutes(app: FastifyInstance) {
     async (req, reply) => {
       const { locationId } = req.params;
       if (!(await findLocation(app.db, locationId))) throw notFound('That location');
-      if (!feed.listening) throw new AppError('SERVICE_UNAVAILABLE', 503, 'Live updates are not available right now.', undefined, { 'retry-after': '30' });
+      if (!feed.listening) throw errors.serviceUnavailable('Live updates are not available right now.', { 'retry-after': '30' });
 
       const stream = new PassThrough();
       let ended = false;

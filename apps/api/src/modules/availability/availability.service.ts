@@ -1,7 +1,7 @@
 import type { AvailableDates, AvailableSlots, Slot, SlotAnswer } from '@kringle/contracts/catalogue';
 import { addDays, localDateOf, zonedToInstant } from '@kringle/contracts/dates';
 import type { FastifyInstance } from 'fastify';
-import { AppError, notFound } from '../../lib/app-error';
+import { errors, notFound } from '../../lib/errors';
 import { findLocation, findLocationWithType, type LocationRow } from '../catalogue/catalogue.repository';
 import { leadCutoffOf } from '../booking-lifecycle/booking-policy';
 import { availableCountsByDate, findSlot, slotsBetween, type SlotRow } from './availability.repository';
@@ -60,9 +60,7 @@ export async function getAvailableDates(
   const from = query.from ?? (today > location.seasonStart ? today : location.seasonStart);
   const to = query.to ?? location.seasonEnd;
   if (addDays(from, MAX_RANGE_DAYS) < to) {
-    throw new AppError('VALIDATION_FAILED', 400, `Ask for at most ${MAX_RANGE_DAYS} days at a time.`, [
-      { path: 'querystring.to', message: `at most ${MAX_RANGE_DAYS} days after from` },
-    ]);
+    throw errors.validation([{ path: 'querystring.to', message: `at most ${MAX_RANGE_DAYS} days after from` }], `Ask for at most ${MAX_RANGE_DAYS} days at a time.`);
   }
   const counts = await availableCountsByDate(deps.db, {
     locationId,

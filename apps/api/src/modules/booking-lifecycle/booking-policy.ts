@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Config } from '../../config/config';
 import type { DbOrTx } from '../../db/client';
 import { bookings } from '../../db/schema/bookings';
-import { AppError, notFound } from '../../lib/app-error';
+import { errors, notFound } from '../../lib/errors';
 import { slotStart } from './booking-rows.repository';
 
 type Deps = Pick<FastifyInstance, 'db' | 'clock' | 'config'>;
@@ -28,14 +28,14 @@ export function assertReschedulable(
   now: Date,
 ): void {
   const rules = policyOf(deps.config);
-  if (booking.status !== 'completed') throw new AppError('RESCHEDULE_WINDOW_CLOSED', 409, 'Only confirmed bookings can be moved.');
+  if (booking.status !== 'completed') throw errors.notMovable();
   if (now >= rescheduleDeadline(startAt, rules)) {
-    throw new AppError('RESCHEDULE_WINDOW_CLOSED', 409, `Bookings can be moved until ${rules.rescheduleCutoffHours} hours before the session.`);
+    throw errors.rescheduleWindowClosed(rules.rescheduleCutoffHours);
   }
   if (booking.rescheduleCount >= rules.rescheduleLimit) {
-    throw new AppError('RESCHEDULE_LIMIT', 409, `This booking has already been moved ${rules.rescheduleLimit} times, the most allowed.`);
+    throw errors.rescheduleLimit(rules.rescheduleLimit);
   }
-  if (newLocationId !== booking.locationId) throw new AppError('DIFFERENT_LOCATION', 400, 'A booking can only move to another session at the same location.');
+  if (newLocationId !== booking.locationId) throw errors.differentLocation();
 }
 
 /** For POST /bookings/reservation with a bookingId: the booking must be the caller's and movable there. */

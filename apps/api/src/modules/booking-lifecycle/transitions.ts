@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Tx } from '../../db/client';
-import { AppError } from '../../lib/app-error';
+import { errors } from '../../lib/errors';
 import { insertBookingRow, insertOrderRow, setBooking, setOrder, setReservationStatus, type BookingRow, type NewBooking, type NewOrder, type OrderRow } from './booking-rows.repository';
 import { insertRefund, type RefundRow } from './refunds.repository';
 import { claimSlotForWalkIn, freeBookingSlot, releaseSlotHoldOf, takeHeldSlot, takeSlotForBooking } from './slot-row.repository';
@@ -26,7 +26,7 @@ export function guard(ctx: Pick<Ctx, 'log'>, booking: Facts | undefined, transit
   const to = nextState(from, transition);
   if (to) return to;
   ctx.log.error({ bookingId: booking?.id, transition, from }, 'illegal booking transition refused');
-  throw new AppError('ILLEGAL_TRANSITION', 409, 'This booking cannot be changed that way now.');
+  throw errors.illegalTransition();
 }
 
 /** A held session and its cart become a payment_pending booking and a pending order. */

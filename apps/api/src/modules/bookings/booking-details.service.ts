@@ -1,14 +1,12 @@
 import { bookingDetailsSchemaFor, type BookingDetails as FamilyDetails } from '@kringle/contracts/booking-details';
 import type { Booking } from '@kringle/contracts/bookings';
 import type { FastifyInstance } from 'fastify';
-import { AppError, notFound } from '../../lib/app-error';
+import { errors, notFound } from '../../lib/errors';
 import { saveDetails } from '../booking-lifecycle/booking-details.repository';
 import { findBookingView } from './bookings.repository';
 import { getBooking } from './bookings.service';
 
 type Deps = Pick<FastifyInstance, 'db' | 'clock' | 'config'>;
-
-const locked = (why: string) => new AppError('DETAILS_LOCKED', 409, why);
 
 /**
  * PUT /bookings/{id}/details: who is coming, editable by the family until the session starts.
@@ -21,14 +19,14 @@ export async function updateBookingDetails(deps: Deps, userId: string, bookingId
   const view = await findBookingView(deps.db, bookingId, userId);
   if (!view) throw notFound('That booking');
   const now = deps.clock.now();
-  if (view.status === 'cancelled') throw locked('This booking is cancelled, so its details can no longer change.');
-  if (view.startAt <= now) throw locked('The session has started, so who is coming can no longer change. Please tell Santa’s team at the set.');
+  if (view.status === 'cancelled') throw errors.detailsLocked('This booking is cancelled, so its details can no longer change.');
+  if (view.startAt <= now) throw errors.detailsLocked('The session has started, so who is coming can no longer change. Please tell Santa’s team at the set.');
   const parsed = bookingDetailsSchemaFor({ maxPeople: deps.config.MAX_PEOPLE_PER_PHOTO, allowsPets: view.allowsPets }).safeParse(body);
   if (!parsed.success) {
     const details = parsed.error.issues.map((i) => ({ path: ['body', ...i.path.map(String)].join('.'), message: i.message }));
-    throw new AppError('VALIDATION_FAILED', 400, details[0]?.message ?? 'Some of the details sent are not valid.', details);
+    throw errors.validation(details, details[0]?.message);
   }
   // Conditional on the state just checked, so a cancel or the session's start in between wins.
-  if (!(await saveDetails(deps.db, { bookingId, userId, details: parsed.data, now }))) throw locked('This booking can no longer change.');
+  if (!(await saveDetails(deps.db, { bookingId, userId, details: parsed.data, now }))) throw errors.detailsLocked();
   return getBooking(deps, userId, bookingId);
 }

@@ -2,7 +2,7 @@ import type { Booking, BookingList } from '@kringle/contracts/bookings';
 import { CURRENCY } from '@kringle/contracts/money';
 import { canCancel, canReschedule, refundableCents, type PolicyRules } from '@kringle/contracts/policy';
 import type { FastifyInstance } from 'fastify';
-import { AppError, notFound } from '../../lib/app-error';
+import { errors, notFound } from '../../lib/errors';
 import { checkInCodeFor } from '../check-in/check-in-codes';
 import { findBookingView, listBookingViews, type Cursor } from './bookings.repository';
 import type { BookingView } from '../booking-lifecycle/booking-view.repository';
@@ -55,7 +55,7 @@ function decodeCursor(raw: string | undefined): Cursor | null {
   } catch {
     // Falls through to the error below.
   }
-  throw new AppError('VALIDATION_FAILED', 400, 'That page link is not valid.', [{ path: 'querystring.cursor', message: 'Invalid cursor' }]);
+  throw errors.validation([{ path: 'querystring.cursor', message: 'Invalid cursor' }], 'That page link is not valid.');
 }
 
 export async function listBookings(deps: Deps, userId: string, tab: 'upcoming' | 'past', rawCursor?: string): Promise<BookingList> {

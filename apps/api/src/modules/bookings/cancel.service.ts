@@ -1,7 +1,7 @@
 import type { Booking } from '@kringle/contracts/bookings';
 import { canCancel, refundableCents } from '@kringle/contracts/policy';
 import type { FastifyInstance } from 'fastify';
-import { AppError, notFound } from '../../lib/app-error';
+import { errors, notFound } from '../../lib/errors';
 import { enqueueMail } from '../mail/outbox.repository';
 import { bookingDetails } from '../booking-lifecycle/booking-rows.repository';
 import { cancel } from '../booking-lifecycle/transitions';
@@ -33,11 +33,11 @@ export async function cancelBooking(deps: Deps, userId: string, bookingId: strin
     const booking = await lockOwnBooking(tx, bookingId, userId);
     if (!booking) throw notFound('That booking');
     // A second click or tab waits on the row lock above, then finds the booking cancelled: one refund at most.
-    if (booking.status === 'cancelled') throw new AppError('NOT_CANCELLABLE', 409, 'This booking is already cancelled.');
+    if (booking.status === 'cancelled') throw errors.notCancellable('This booking is already cancelled.');
     const startAt = await slotStart(tx, booking.slotId);
     const order = await latestOrder(tx, booking.id);
     const policyBooking = { ...booking, startAt, refundedCents: order?.refundedCents ?? 0 };
-    if (!canCancel(policyBooking, now)) throw new AppError('NOT_CANCELLABLE', 409, 'This session has already started, so it can no longer be cancelled.');
+    if (!canCancel(policyBooking, now)) throw errors.notCancellable('This session has already started, so it can no longer be cancelled.');
     const refundCents = refundableCents(policyBooking, now, policyOf(deps.config));
     const unpaid = booking.status === 'payment_pending' || booking.status === 'payment_failed';
 

@@ -1,6 +1,6 @@
 import type { Booking } from '@kringle/contracts/bookings';
 import type { FastifyInstance } from 'fastify';
-import { AppError, notFound } from '../../lib/app-error';
+import { errors, notFound } from '../../lib/errors';
 import { enqueueMail } from '../mail/outbox.repository';
 import { assertReschedulable } from '../booking-lifecycle/booking-policy';
 import { bookingDetails, slotStart } from '../booking-lifecycle/booking-rows.repository';
@@ -11,7 +11,6 @@ import { getBooking } from './bookings.service';
 
 type Deps = Pick<FastifyInstance, 'db' | 'clock' | 'config' | 'slotState' | 'log'>;
 
-const holdExpired = () => new AppError('HOLD_EXPIRED', 409, 'Your hold on the new session has ended. Please choose it again.');
 
 
 /**
@@ -28,8 +27,8 @@ export async function rescheduleBooking(deps: Deps, userId: string, bookingId: s
     const previousStart = await slotStart(tx, booking.slotId);
     const target = await slotWithType(tx, reservation.slotId);
     assertReschedulable(deps, booking, previousStart, target.locationId, now);
-    if (reservation.status !== 'active' || reservation.expiresAt <= now) throw holdExpired();
-    if (!(await reschedule({ tx, now, log: deps.log }, booking, target, reservation.id))) throw holdExpired();
+    if (reservation.status !== 'active' || reservation.expiresAt <= now) throw errors.holdExpired();
+    if (!(await reschedule({ tx, now, log: deps.log }, booking, target, reservation.id))) throw errors.holdExpired();
     await enqueueMail(tx, bookingRescheduledMail(await bookingDetails(tx, booking.id), deps.config.BRAND_NAME, deps.config.PUBLIC_URL, previousStart, now));
     return booking.slotId;
   });

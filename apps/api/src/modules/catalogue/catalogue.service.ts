@@ -2,7 +2,7 @@ import type { AddOn, Location, Package } from '@kringle/contracts/catalogue';
 import { CURRENCY } from '@kringle/contracts/money';
 import type { Db } from '../../db/client';
 import type { Clock } from '../../lib/clock';
-import { notFound } from '../../lib/app-error';
+import { notFound } from '../../lib/errors';
 import { findLocation, findSlotType, listAddOns, listLocations, listPackages, listSlotTypes } from './catalogue.repository';
 
 export async function getLocations(db: Db, clock: Clock): Promise<Location[]> {

@@ -1,10 +1,11 @@
 import type { Cart, LineItem } from '@kringle/contracts/cart';
 import type { z } from 'zod';
 import type { createCartBodySchema } from '@kringle/contracts/cart';
-import { CURRENCY, formatAud, gstOf } from '@kringle/contracts/money';
+import { CURRENCY, gstOf } from '@kringle/contracts/money';
 import type { FastifyInstance } from 'fastify';
 import type { DbOrTx } from '../../db/client';
-import { AppError, notFound, type ErrorDetail } from '../../lib/app-error';
+import type { ErrorDetail } from '../../lib/app-error';
+import { errors, notFound } from '../../lib/errors';
 import { findReservation } from '../reservations/reservations.repository';
 import { activeProducts, insertCart, slotTypeSlugOfSlot, type CartRow } from './cart.repository';
 
@@ -28,14 +29,12 @@ export async function createCart(deps: Deps, userId: string, body: CartBody): Pr
   const reservation = await findReservation(deps.db, body.reservationId, userId);
   if (!reservation) throw notFound('That reservation');
   if (reservation.status !== 'active' || reservation.expiresAt <= deps.clock.now()) {
-    throw new AppError('HOLD_EXPIRED', 409, 'Your hold on this session has ended. Please choose a session again.');
+    throw errors.holdExpired();
   }
   const items = await priceLines(deps.db, reservation.slotId, body);
   const amountCents = items.reduce((sum, item) => sum + item.totalCents, 0);
   if (body.amount !== amountCents) {
-    throw new AppError('PRICE_MISMATCH', 409, `Prices have changed: your total is now ${formatAud(amountCents)}. Please check your cart.`, [
-      { path: 'body.amount', message: `expected ${amountCents}` },
-    ]);
+    throw errors.priceMismatch(amountCents);
   }
   const row = await insertCart(deps.db, { userId, reservationId: reservation.id, items, amountCents, gstCents: gstOf(amountCents) });
   return toCart(row);
@@ -73,6 +72,6 @@ export async function priceLines(db: DbOrTx, slotId: string, body: Lines): Promi
       items.push({ id: extra.id, type: 'add_on', name: extra.name, quantity: line.quantity, unitPriceCents: extra.priceCents, totalCents: extra.priceCents * line.quantity });
     }
   });
-  if (problems.length) throw new AppError('VALIDATION_FAILED', 400, 'Some items in your cart are not available.', problems);
+  if (problems.length) throw errors.validation(problems, 'Some items in your cart are not available.');
   return items;
 }

@@ -11,7 +11,7 @@ import {
 } from '@kringle/contracts/cart';
 import { errorBodySchema } from '@kringle/contracts/errors';
 import { reservationParamsSchema } from '@kringle/contracts/reservations';
-import { AppError } from '../../lib/app-error';
+import { errors as appErrors } from '../../lib/errors';
 import { authOf } from '../../plugins/auth';
 import { createCart } from './cart.service';
 import { checkoutOrder, continuePayment } from './checkout.service';
@@ -48,7 +48,7 @@ export async function checkoutRoutes(app: FastifyInstance) {
     { config, schema: { tags: ['checkout'], summary: 'The publishable key (despite the name)', response: { 200: stripeClientConfigSchema, 503: errorBodySchema } } },
     async () => {
       const key = app.config.STRIPE_PUBLISHABLE_KEY;
-      if (!key) throw new AppError('SERVICE_UNAVAILABLE', 503, 'Card payments are not available right now. Please try again soon.');
+      if (!key) throw appErrors.cardPaymentsUnavailable();
       const sandboxUrl = app.config.STRIPE_API_URL;
       return { provider: 'stripe' as const, publishableKey: key, sandbox: Boolean(sandboxUrl), ...(sandboxUrl ? { sandboxUrl } : {}) };
     },

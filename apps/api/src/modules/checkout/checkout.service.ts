@@ -1,7 +1,7 @@
 import type { CheckoutResult, ContinuePaymentResult } from '@kringle/contracts/cart';
 import type { FastifyInstance } from 'fastify';
 import type Stripe from 'stripe';
-import { AppError, notFound } from '../../lib/app-error';
+import { errors, notFound } from '../../lib/errors';
 import { isStripeUnavailable, paymentsUnavailable } from '../../plugins/stripe';
 import { lockReservation } from '../reservations/reservations.repository';
 import { newBookingReference } from './booking-reference';
@@ -14,8 +14,6 @@ import { stripeOf } from '../../plugins/stripe';
 type Deps = Pick<FastifyInstance, 'db' | 'clock' | 'config' | 'stripe' | 'log'>;
 
 const PAY_MESSAGE = 'Your session is held. Pay now to confirm your booking.';
-const holdExpired = () => new AppError('HOLD_EXPIRED', 409, 'Your hold on this session has ended. Please choose a session again.');
-const cartInvalid = (why: string) => new AppError('CART_INVALID', 409, why);
 
 /** A cart priced earlier must still match today's catalogue, or the customer re-checks it. */
 async function assertCartCurrent(deps: Deps, cart: CartRow): Promise<void> {
@@ -23,7 +21,7 @@ async function assertCartCurrent(deps: Deps, cart: CartRow): Promise<void> {
   const found = await activeProducts(deps.db, ids('package'), ids('add_on'));
   const prices = new Map([...found.packages, ...found.addOns].map((p) => [p.id, p.priceCents]));
   if (cart.items.some((item) => prices.get(item.id) !== item.unitPriceCents)) {
-    throw cartInvalid('Some prices in your cart have changed. Please review your cart.');
+    throw errors.cartInvalid();
   }
 }
 
@@ -40,10 +38,10 @@ export async function checkoutOrder(deps: Deps, userId: string, reservationId: s
     const reservation = await lockReservation(tx, reservationId, userId);
     if (!reservation) throw notFound('That reservation');
     const cart = await findCart(tx, cartId, userId);
-    if (!cart || cart.reservationId !== reservation.id) throw cartInvalid('That cart does not belong to this reservation.');
+    if (!cart || cart.reservationId !== reservation.id) throw errors.cartInvalid('That cart does not belong to this reservation.');
     const existing = await findOrderByCart(tx, cart.id);
     if (existing) return { order: existing, expiresAt: reservation.expiresAt };
-    if (reservation.status !== 'active' || reservation.expiresAt <= now) throw holdExpired();
+    if (reservation.status !== 'active' || reservation.expiresAt <= now) throw errors.holdExpired();
     await assertCartCurrent(deps, cart);
     const slot = await slotOf(tx, reservation.slotId);
     const reconcileAt = new Date(now.getTime() + deps.config.PAYMENT_RECONCILE_GRACE_SECONDS * 1000);
@@ -92,8 +90,8 @@ export async function continuePayment(deps: Deps, userId: string, bookingId: str
   const found = await findBookingCheckout(deps.db, bookingId, userId);
   if (!found) throw notFound('That booking');
   const { booking, order, reservation } = found;
-  if (booking.status === 'completed' || order.status === 'paid') throw new AppError('ALREADY_PAID', 409, 'This booking is already paid.');
+  if (booking.status === 'completed' || order.status === 'paid') throw errors.alreadyPaid();
   const live = reservation && reservation.expiresAt > deps.clock.now();
-  if (!live || !['payment_pending', 'payment_failed'].includes(booking.status) || !['pending', 'failed'].includes(order.status)) throw holdExpired();
+  if (!live || !['payment_pending', 'payment_failed'].includes(booking.status) || !['pending', 'failed'].includes(order.status)) throw errors.holdExpired();
   return { client_secret: await ensurePaymentIntent(deps, stripe, order), expiresAt: reservation.expiresAt.toISOString(), reservationId: reservation.id };
 }

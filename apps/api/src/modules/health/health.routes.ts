@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { errorBodySchema } from '@kringle/contracts/errors';
-import { AppError } from '../../lib/app-error';
+import { errors } from '../../lib/errors';
 
 /** Liveness and readiness (public, no app check). */
 export async function healthRoutes(app: FastifyInstance) {
@@ -26,7 +26,7 @@ export async function healthRoutes(app: FastifyInstance) {
       try {
         await app.pool.query('select 1');
       } catch {
-        throw new AppError('SERVICE_UNAVAILABLE', 503, 'The service is not ready yet.');
+        throw errors.serviceUnavailable('The service is not ready yet.');
       }
       return { status: 'ready' as const };
     },

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { notFound } from '../../lib/app-error';
+import { notFound } from '../../lib/errors';
 import { findCaughtMail, listCaughtMail } from './dev-mailbox.repository';
 import { framedMailHtml, renderMailboxPage } from './dev-mailbox.view';
 import { devMailboxEnabled } from './mail-transport';

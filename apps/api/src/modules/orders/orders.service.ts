@@ -1,7 +1,7 @@
 import { nameParts } from '@kringle/contracts/names';
 import type { FastifyInstance } from 'fastify';
 import type { Order } from '@kringle/contracts/orders';
-import { AppError, notFound } from '../../lib/app-error';
+import { errors, notFound } from '../../lib/errors';
 import { bookingForReceipts, ordersOfBooking, succeededRefunds, unsettledRefundCents, type OrderRow } from './orders.repository';
 import { paymentReceiptPdf, refundReceiptPdf, type ReceiptData } from './receipts.pdf';
 
@@ -77,13 +77,13 @@ export function receiptData(deps: Pick<Deps, 'config'>, booking: ReceiptBooking,
 
 export async function paymentReceipt(deps: Deps, userId: string, bookingId: string, orderId: string) {
   const { booking, order } = await oneOrder(deps, userId, bookingId, orderId);
-  if (!order.paidAt) throw new AppError('NOT_PAID', 409, 'This order has not been paid, so there is no tax invoice yet.');
+  if (!order.paidAt) throw errors.notPaid();
   return { filename: `tax-invoice-${invoiceNumber(booking.reference, order.id)}.pdf`, pdf: await paymentReceiptPdf(receiptData(deps, booking, order)) };
 }
 
 export async function refundReceipt(deps: Deps, userId: string, bookingId: string, orderId: string) {
   const { booking, order } = await oneOrder(deps, userId, bookingId, orderId);
   const refunds = (await succeededRefunds(deps.db, order.id)).map((r) => ({ at: r.at!, amountCents: r.amountCents }));
-  if (!order.paidAt || refunds.length === 0) throw new AppError('NO_REFUND', 404, 'This order has no refund.');
+  if (!order.paidAt || refunds.length === 0) throw errors.noRefund();
   return { filename: `refund-receipt-${invoiceNumber(booking.reference, order.id)}.pdf`, pdf: await refundReceiptPdf(receiptData(deps, booking, order), refunds) };
 }

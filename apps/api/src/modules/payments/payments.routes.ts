@@ -3,7 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type Stripe from 'stripe';
 import { z } from 'zod';
 import { errorBodySchema } from '@kringle/contracts/errors';
-import { AppError } from '../../lib/app-error';
+import { errors } from '../../lib/errors';
 import { handleStripeEvent } from './payments.service';
 
 /**
@@ -35,14 +35,14 @@ export async function stripeWebhookRoutes(app: FastifyInstance) {
     },
     async (req, reply) => {
       const secret = app.config.STRIPE_WEBHOOK_SECRET;
-      if (!app.stripe || !secret) throw new AppError('SERVICE_UNAVAILABLE', 503, 'Payments are not configured.');
+      if (!app.stripe || !secret) throw errors.serviceUnavailable('Payments are not configured.');
       const signature = req.headers['stripe-signature'];
       let event: Stripe.Event;
       try {
         if (typeof signature !== 'string' || !Buffer.isBuffer(req.body)) throw new Error('missing');
         event = app.stripe.webhooks.constructEvent(req.body, signature, secret);
       } catch {
-        throw new AppError('BAD_REQUEST', 400, 'Invalid webhook signature.');
+        throw errors.badRequest('Invalid webhook signature.');
       }
       await handleStripeEvent(app, event);
       return reply.code(200).send({ received: true as const });

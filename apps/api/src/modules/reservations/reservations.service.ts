@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { CreateReservationBody, Reservation } from '@kringle/contracts/reservations';
 import type { FastifyInstance } from 'fastify';
 import { isUniqueViolation } from '../../db/client';
-import { AppError, notFound } from '../../lib/app-error';
+import type { AppError } from '../../lib/app-error';
+import { errors, notFound } from '../../lib/errors';
 import type { TakenSessions } from './taken-sessions';
 import { announceTaken } from './slot-events.listener';
 import { assertCanHoldForReschedule, leadCutoffOf } from '../booking-lifecycle/booking-policy';
@@ -15,16 +16,12 @@ type Deps = Pick<FastifyInstance, 'db' | 'clock' | 'config' | 'slotState'>;
 /** The one-statement hold talks to the pool directly, as a named (prepared) statement. */
 type HoldDeps = Deps & Pick<FastifyInstance, 'pool' | 'log'>;
 
-const bookingLimit = (limit: number) =>
-  new AppError('BOOKING_LIMIT', 409, `You already have ${limit} upcoming bookings, the most one account can hold. Please contact us for more.`);
-const slotTaken = () => new AppError('SLOT_UNAVAILABLE', 409, 'Sorry, that session was just taken. Please choose another time.');
 /** Names the opening in the location's own clock: "Bookings for Westfield Sydney open Sat 1 Nov, 9:00 am AEDT." */
 async function salesNotOpen(deps: Deps, locationId: string): Promise<AppError> {
   const location = await findLocation(deps.db, locationId);
   const when = location?.salesOpenAt ? formatSessionTime(location.salesOpenAt, location.timezone) : 'soon';
-  return new AppError('SALES_NOT_OPEN', 409, `Bookings for ${location?.name ?? 'this location'} open ${when}.`);
+  return errors.salesNotOpen(location?.name ?? 'this location', when);
 }
-const holdExpired = () => new AppError('HOLD_EXPIRED', 409, 'Your hold on this session has ended. Please choose a session again.');
 
 /** Readers see a lapsed hold as expired even before the sweep job has marked it. */
 export function toReservation(row: ReservationRow, now: Date): Reservation {
@@ -51,11 +48,11 @@ export async function createReservation(deps: HoldDeps, userId: string, body: Cr
     // does one another attempt here is asking about right now, once that one found it taken; if it
     // failed or lost to a racer elsewhere, this attempt asks the database itself.
     const taken = deps.slotState.taken;
-    if (taken.refuses(body.slotId, userId, deps.clock.now())) throw slotTaken();
+    if (taken.refuses(body.slotId, userId, deps.clock.now())) throw errors.slotUnavailable();
     const asking = taken.settled(body.slotId);
     if (asking) {
       await asking;
-      if (taken.refuses(body.slotId, userId, deps.clock.now())) throw slotTaken();
+      if (taken.refuses(body.slotId, userId, deps.clock.now())) throw errors.slotUnavailable();
     }
     const quick = await taken.track(body.slotId, () => tryQuickHold(deps, taken, userId, body.slotId));
     if (quick) return quick;
@@ -90,7 +87,7 @@ async function tryQuickHold(deps: HoldDeps, taken: TakenSessions, userId: string
   if (!outcome.slotLocationId) throw notFound('That session');
   // Never remembered as taken: at the opening instant the session is on sale, and memory must not say otherwise.
   if (outcome.notOpen) throw await salesNotOpen(deps, outcome.slotLocationId);
-  if (outcome.upcomingBookings >= limit) throw bookingLimit(limit);
+  if (outcome.upcomingBookings >= limit) throw errors.bookingLimit(limit);
   if (outcome.held) {
     deps.slotState.changed({ locationId: outcome.slotLocationId });
     taken.remember(slotId, userId, expiresAt, now, version);
@@ -106,7 +103,7 @@ async function tryQuickHold(deps: HoldDeps, taken: TakenSessions, userId: string
   // Remembered only if it was taken before the statement began: a racer's hold that won meanwhile
   // is not visible to the statement, so its holder is not known.
   if (outcome.takenBefore) taken.remember(slotId, outcome.takenBefore.holderId, outcome.takenBefore.holdExpiresAt, now, version);
-  throw slotTaken();
+  throw errors.slotUnavailable();
 }
 
 async function holdReleasingPrevious(deps: HoldDeps, userId: string, body: CreateReservationBody): Promise<Reservation> {
@@ -117,7 +114,7 @@ async function holdReleasingPrevious(deps: HoldDeps, userId: string, body: Creat
   const limit = deps.config.MAX_UPCOMING_BOOKINGS;
   // A reschedule hold moves an existing booking, so it does not count towards the limit.
   if (body.bookingId) await assertCanHoldForReschedule(deps, deps.db, userId, body.bookingId, slot.locationId);
-  else if ((await countUpcomingBookings(deps.db, userId, deps.clock.now())) >= limit) throw bookingLimit(limit);
+  else if ((await countUpcomingBookings(deps.db, userId, deps.clock.now())) >= limit) throw errors.bookingLimit(limit);
   const holdMs = deps.config.HOLD_MINUTES * 60_000;
   // Two tabs of one customer racing meet on the one-active-hold index; the loser simply retries.
   for (let attempt = 0; ; attempt++) {
@@ -142,7 +139,7 @@ async function holdReleasingPrevious(deps: HoldDeps, userId: string, body: Creat
           now,
           leadCutoff: leadCutoffOf(deps.config, now),
         });
-        if (!claimed) throw slotTaken();
+        if (!claimed) throw errors.slotUnavailable();
         return reservation;
       });
       // The released hold may have been at another location: this process forgets every answer.
@@ -175,11 +172,11 @@ export async function refreshReservation(deps: Deps, userId: string, id: string)
     const current = await lockReservation(tx, id, userId);
     if (!current) throw notFound('That reservation');
     // A checked-out hold still runs until the booking is paid; paying clears the slot's hold, so extending then fails.
-    if (!['active', 'checked_out'].includes(current.status) || current.expiresAt <= now) throw holdExpired();
-    if (current.refreshesLeft <= 0) throw new AppError('REFRESH_LIMIT', 409, 'This hold cannot be extended again. Please finish your booking before the timer ends.');
+    if (!['active', 'checked_out'].includes(current.status) || current.expiresAt <= now) throw errors.holdExpired();
+    if (current.refreshesLeft <= 0) throw errors.refreshLimit();
     // Never shortens: a waitlist offer may have more than HOLD_MINUTES left.
     const expiresAt = new Date(Math.max(current.expiresAt.getTime(), now.getTime() + deps.config.HOLD_MINUTES * 60_000));
-    if (!(await extendSlotHold(tx, current.id, expiresAt))) throw holdExpired();
+    if (!(await extendSlotHold(tx, current.id, expiresAt))) throw errors.holdExpired();
     return updateReservation(tx, current.id, { expiresAt, refreshesLeft: current.refreshesLeft - 1 }, now);
   });
   return toReservation(row, now);
@@ -192,7 +189,7 @@ export async function cancelReservation(deps: Deps, userId: string, id: string):
     const current = await lockReservation(tx, id, userId);
     if (!current) throw notFound('That reservation');
     if (current.status === 'checked_out') {
-      throw new AppError('NOT_CANCELLABLE', 409, 'This hold is already part of a booking. Cancel the booking instead.');
+      throw errors.notCancellable('This hold is already part of a booking. Cancel the booking instead.');
     }
     await clearSlotHold(tx, current.id);
     if (current.status === 'cancelled') return current;

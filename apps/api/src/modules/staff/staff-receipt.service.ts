@@ -1,5 +1,5 @@
 import type { DbOrTx } from '../../db/client';
-import { AppError } from '../../lib/app-error';
+import { errors } from '../../lib/errors';
 import { bookingDetails } from '../booking-lifecycle/booking-rows.repository';
 import { ordersOfBooking } from '../orders/orders.repository';
 import { invoiceNumber, receiptData } from '../orders/orders.service';
@@ -43,6 +43,6 @@ export async function taxInvoiceOf(deps: Pick<Deps, 'config'>, db: DbOrTx, booki
 export async function staffReceipt(deps: Deps, id: string): Promise<TaxInvoice> {
   const booking = await getStaffBooking(deps, id);
   const invoice = await taxInvoiceOf(deps, deps.db, id, booking.customer);
-  if (!invoice) throw new AppError('NOT_PAID', 409, `Booking ${booking.reference} has not been paid, so it has no tax invoice.`);
+  if (!invoice) throw errors.notPaid(booking.reference);
   return invoice;
 }

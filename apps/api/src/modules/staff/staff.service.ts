@@ -2,7 +2,7 @@ import { addDays, formatSessionTime, localDateOf, zonedToInstant } from '@kringl
 import { CHECK_IN_UNDO_SECONDS, type Attendance, type CheckInBody, type RunSheet, type RunSheetSlot, type StaffAction, type StaffBooking, type StaffCatalogue } from '@kringle/contracts/staff';
 import type { FastifyInstance } from 'fastify';
 import type { Tx } from '../../db/client';
-import { AppError, notFound } from '../../lib/app-error';
+import { errors, notFound } from '../../lib/errors';
 import type { AuthClaims } from '../accounts/id-tokens';
 import { policyOf } from '../booking-lifecycle/booking-policy';
 import { toBooking } from '../bookings/bookings.service';
@@ -12,9 +12,6 @@ import { checkIn as checkInTransition, markNoShow as markNoShowTransition, undoC
 import { actionsOf, bookingIdByReference, lockAttendance, recordAction, slotsOfDay, staffBookingsOfDay, staffBookingView, type ActionRow, type RunSheetSlotRow, type StaffBookingView } from './staff.repository';
 
 export type Deps = Pick<FastifyInstance, 'db' | 'clock' | 'config' | 'log'>;
-
-const cancelled = (reference: string) => new AppError('BOOKING_CANCELLED', 409, `Booking ${reference} was cancelled, so it cannot be checked in.`);
-const notConfirmed = (reference: string) => new AppError('BOOKING_NOT_CONFIRMED', 409, `Booking ${reference} was never paid, so it cannot be checked in.`);
 
 export function attendanceOf(v: Pick<StaffBookingView, 'status' | 'checkedInAt' | 'noShowAt'>): Attendance {
   if (v.status === 'cancelled') return 'cancelled';
@@ -126,18 +123,18 @@ export async function checkIn(deps: Deps, staff: AuthClaims, body: CheckInBody):
   if (!id) throw notFound('That booking');
   const view = await staffBookingView(deps.db, id);
   if (!view) throw notFound('That booking');
-  if (view.status === 'cancelled') throw cancelled(view.reference);
-  if (view.status !== 'completed') throw notConfirmed(view.reference);
+  if (view.status === 'cancelled') throw errors.bookingCancelled(view.reference);
+  if (view.status !== 'completed') throw errors.bookingNotConfirmed(view.reference);
   const now = deps.clock.now();
   if (view.locationId !== location.id || localDateOf(view.startAt, view.timezone) !== localDateOf(now, view.timezone)) {
-    throw new AppError('WRONG_LOCATION_OR_DAY', 409, `Booking ${view.reference} is for ${view.locationName}, ${formatSessionTime(view.startAt, view.timezone)} (${view.slotTypeName}).`);
+    throw errors.wrongLocationOrDay({ ...view, when: formatSessionTime(view.startAt, view.timezone) });
   }
   await deps.db.transaction(async (tx) => {
     if (await checkInTransition({ tx, now }, id)) await record(tx, staff, id, 'check_in', now);
   });
   const after = await getStaffBooking(deps, id);
   // Cancelled between the checks and the update: the update changed nothing.
-  if (after.attendance === 'cancelled') throw cancelled(after.reference);
+  if (after.attendance === 'cancelled') throw errors.bookingCancelled(after.reference);
   return after;
 }
 
@@ -151,10 +148,10 @@ export async function markNoShow(deps: Deps, staff: AuthClaims, id: string): Pro
     const b = await lockAttendance(tx, id);
     if (!b) throw notFound('That booking');
     const { reference } = (await staffBookingView(tx, id))!;
-    if (b.status === 'cancelled') throw cancelled(reference);
-    if (b.status !== 'completed') throw notConfirmed(reference);
-    if (b.startAt > now) throw new AppError('SESSION_NOT_STARTED', 409, 'The session has not started yet, so the family cannot be marked no-show.');
-    if (b.checkedInAt) throw new AppError('ALREADY_CHECKED_IN', 409, 'This family is checked in. Undo the check-in first.');
+    if (b.status === 'cancelled') throw errors.bookingCancelled(reference);
+    if (b.status !== 'completed') throw errors.bookingNotConfirmed(reference);
+    if (b.startAt > now) throw errors.sessionNotStarted();
+    if (b.checkedInAt) throw errors.alreadyCheckedIn();
     if (b.noShowAt) return;
     await markNoShowTransition({ tx, now, log: deps.log }, b);
     await record(tx, staff, id, 'no_show', now);
@@ -173,7 +170,7 @@ export async function undoAttendance(deps: Deps, staff: AuthClaims, id: string):
     if (!b) throw notFound('That booking');
     if (b.checkedInAt) {
       if (now.getTime() - b.checkedInAt.getTime() > CHECK_IN_UNDO_SECONDS * 1000) {
-        throw new AppError('UNDO_WINDOW_CLOSED', 409, `A check-in can be undone for ${CHECK_IN_UNDO_SECONDS} seconds only.`);
+        throw errors.undoWindowClosed(CHECK_IN_UNDO_SECONDS);
       }
       await undoCheckIn({ tx, now, log: deps.log }, b);
       await record(tx, staff, id, 'undo_check_in', now);
@@ -181,7 +178,7 @@ export async function undoAttendance(deps: Deps, staff: AuthClaims, id: string):
       await undoNoShow({ tx, now, log: deps.log }, b);
       await record(tx, staff, id, 'undo_no_show', now);
     } else {
-      throw new AppError('NOTHING_TO_UNDO', 409, 'There is nothing to undo on this booking.');
+      throw errors.nothingToUndo();
     }
   });
   return getStaffBooking(deps, id);

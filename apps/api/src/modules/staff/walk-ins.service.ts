@@ -7,7 +7,7 @@ import type { StaffBooking, walkInBodySchema } from '@kringle/contracts/staff';
 import type { FastifyInstance } from 'fastify';
 import type { z } from 'zod';
 import { isUniqueViolation, type Tx } from '../../db/client';
-import { AppError, notFound } from '../../lib/app-error';
+import { errors, notFound } from '../../lib/errors';
 import type { AuthClaims } from '../accounts/id-tokens';
 import { bookingSummary } from '../booking-lifecycle/booking-summary.email';
 import { newBookingReference } from '../checkout/booking-reference';
@@ -26,8 +26,6 @@ import { getStaffBooking, type Deps } from './staff.service';
 type WalkInBody = z.output<typeof walkInBodySchema>;
 type WalkInDeps = Deps & Pick<FastifyInstance, 'pool' | 'log' | 'slotState'>;
 
-const slotTaken = () => new AppError('SLOT_UNAVAILABLE', 409, 'Sorry, that session was just taken. Please choose another time.');
-
 /**
  * POST /staff/walk-ins: a family at the set buys a free session later today, paid in store. The
  * session is taken by the same conditional UPDATE on the slot row as an online hold, in the
@@ -43,12 +41,12 @@ export async function sellWalkIn(deps: WalkInDeps, staff: AuthClaims, body: Walk
   const slot = await walkInSlot(deps.db, body.slotId);
   if (!slot) throw notFound('That session');
   if (slot.kind !== 'session' || slot.endAt <= now || localDateOf(slot.startAt, slot.timezone) !== localDateOf(now, slot.timezone)) {
-    throw new AppError('SLOT_UNAVAILABLE', 409, 'Walk-ins are sold for sessions later today only. Please choose another time.');
+    throw errors.slotUnavailable('Walk-ins are sold for sessions later today only. Please choose another time.');
   }
   const parsed = bookingDetailsSchemaFor({ maxPeople: deps.config.MAX_PEOPLE_PER_PHOTO, allowsPets: slot.allowsPets }).safeParse(body.details);
   if (!parsed.success) {
     const details = parsed.error.issues.map((i) => ({ path: ['body', 'details', ...i.path.map(String)].join('.'), message: i.message }));
-    throw new AppError('VALIDATION_FAILED', 400, details[0]?.message ?? 'Some of the details are not valid.', details);
+    throw errors.validation(details, details[0]?.message ?? 'Some of the details are not valid.');
   }
   const items = await priceLines(deps.db, slot.id, body);
   const taken = deps.slotState.taken;
@@ -72,7 +70,7 @@ export async function sellWalkIn(deps: WalkInDeps, staff: AuthClaims, body: Walk
     try {
       await deps.db.transaction(async (tx) => {
         const ctx = { tx, now, log: deps.log };
-        if (!(await sellTransition(ctx, walkInBooking(values), { userId: values.staffUserId, id: values.orderId, items: values.items, amountCents: values.amountCents }))) throw slotTaken();
+        if (!(await sellTransition(ctx, walkInBooking(values), { userId: values.staffUserId, id: values.orderId, items: values.items, amountCents: values.amountCents }))) throw errors.slotUnavailable();
         await recordAction(tx, { bookingId: id, staffUserId: staff.userId, staffEmail: staff.email, action: 'walk_in', at: now });
         // A family sold a session already running is standing at the set: checked in with the sale,
         // as POST /staff/check-ins would, so staff have nothing left to tap.
@@ -86,7 +84,7 @@ export async function sellWalkIn(deps: WalkInDeps, staff: AuthClaims, body: Walk
       // A reference already in use (1 in millions): try another. The one-confirmed-booking-per-session
       // index is the last guard behind the slot row: a race it catches is a lost race.
       if (isUniqueViolation(err) && constraintOf(err) === 'bookings_reference_key' && attempt < 3) continue;
-      if (isUniqueViolation(err)) throw slotTaken();
+      if (isUniqueViolation(err)) throw errors.slotUnavailable();
       throw err;
     }
   }

@@ -2,7 +2,7 @@ import type { JoinWaitlistBody, WaitlistEntry, WaitlistList } from '@kringle/con
 import { and, eq } from 'drizzle-orm';
 import { isUniqueViolation } from '../../db/client';
 import { locations, slotTypes } from '../../db/schema/catalogue';
-import { AppError, notFound } from '../../lib/app-error';
+import { errors, notFound } from '../../lib/errors';
 import { localDateOf } from '@kringle/contracts/dates';
 import { countUpcomingBookings } from '../booking-lifecycle/slot-row.repository';
 import { leadCutoffOf } from '../booking-lifecycle/booking-policy';
@@ -34,8 +34,6 @@ const toEntry = (row: EntryRow): WaitlistEntry => ({
     : null,
 });
 
-const invalid = (path: string, message: string) => new AppError('VALIDATION_FAILED', 400, message, [{ path, message }]);
-
 /**
  * Joins the line for a sold-out day (API.md "Waitlist"). Refused when a session of that type is
  * on sale that day (WAITLIST_NOT_NEEDED), when the family already waits for it, has a booking
@@ -50,32 +48,32 @@ export async function joinWaitlist(deps: WaitlistDeps, userId: string, body: Joi
     .innerJoin(locations, eq(locations.id, slotTypes.locationId))
     .where(and(eq(slotTypes.id, body.slotTypeId), eq(slotTypes.locationId, body.locationId)));
   if (!place) throw notFound('That location and session type');
-  if (body.date < localDateOf(now, place.timezone) || body.date > place.seasonEnd) throw invalid('date', 'That day is not in the season ahead.');
+  if (body.date < localDateOf(now, place.timezone) || body.date > place.seasonEnd) throw errors.invalidField('date', 'That day is not in the season ahead.');
   // Queueing before the opening would be a head start on everyone else.
-  if (place.salesOpenAt && place.salesOpenAt > now) throw new AppError('SALES_NOT_OPEN', 409, `Bookings for ${place.name} are not open yet.`);
+  if (place.salesOpenAt && place.salesOpenAt > now) throw errors.salesNotOpen(place.name);
   const leadCutoff = leadCutoffOf(deps.config, now);
   const outlook = await dayOutlook(deps.db, { ...body, now, leadCutoff });
-  if (outlook.sessionsAhead === 0) throw invalid('date', 'There are no sessions of that type left on that day.');
-  if (outlook.available > 0) throw new AppError('WAITLIST_NOT_NEEDED', 409, 'A session is still free on that day. Choose it now instead.');
+  if (outlook.sessionsAhead === 0) throw errors.invalidField('date', 'There are no sessions of that type left on that day.');
+  if (outlook.available > 0) throw errors.waitlistNotNeeded();
   let id: string;
   try {
     id = await deps.db.transaction(async (tx) => {
       await lockFamily(tx, userId);
-      if (await hasLiveEntryFor(tx, { userId, ...body })) throw alreadyWaitlisted();
+      if (await hasLiveEntryFor(tx, { userId, ...body })) throw errors.alreadyWaitlisted();
       const limit = deps.config.WAITLIST_LIMIT;
       if ((await liveEntryCount(tx, userId)) >= limit) {
-        throw new AppError('WAITLIST_LIMIT', 409, `You are already on the waitlist for ${limit} days, the most at once. Leave one to join another.`);
+        throw errors.waitlistLimit(limit);
       }
-      if (await isBookedOnDay(tx, userId, body.date)) throw new AppError('ALREADY_BOOKED', 409, 'You already have a booking on that day.');
+      if (await isBookedOnDay(tx, userId, body.date)) throw errors.alreadyBooked();
       // An offer that could not be checked out would only hold the session back from the next family.
       const most = deps.config.MAX_UPCOMING_BOOKINGS;
       if ((await countUpcomingBookings(tx, userId, now)) >= most) {
-        throw new AppError('BOOKING_LIMIT', 409, `You already have ${most} upcoming bookings, the most one account can hold. Please contact us for more.`);
+        throw errors.bookingLimit(most);
       }
       return insertEntry(tx, { userId, ...body, now });
     });
   } catch (err) {
-    if (isUniqueViolation(err)) throw alreadyWaitlisted();
+    if (isUniqueViolation(err)) throw errors.alreadyWaitlisted();
     throw err;
   }
   // A session freed between the check above and this entry would otherwise wait for the job.
@@ -84,8 +82,6 @@ export async function joinWaitlist(deps: WaitlistDeps, userId: string, body: Joi
   if (!row) throw notFound('That waitlist entry');
   return toEntry(row);
 }
-
-const alreadyWaitlisted = () => new AppError('ALREADY_WAITLISTED', 409, 'You are already on the waitlist for that day.');
 
 export async function listWaitlist(deps: WaitlistDeps, userId: string): Promise<WaitlistList> {
   return { items: (await listLiveEntries(deps.db, userId, deps.clock.now())).map(toEntry) };

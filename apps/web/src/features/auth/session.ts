@@ -1,6 +1,7 @@
 import { createAsyncThunk } from '@reduxjs/toolkit';
 import type * as AccountsSchemas from '@kringle/contracts/accounts';
 import type { User } from '@kringle/contracts/accounts';
+import { ERROR_CATALOGUE } from '@kringle/contracts/error-catalogue';
 import { api } from '../../lib/api';
 import { apiFetch, apiUrl } from '../../lib/api-fetch';
 import { isAppCheckCode, type AppCheckAccess } from '../../lib/app-check-retry';
@@ -10,7 +11,7 @@ import { resetStore } from '../../lib/reset-action';
 import { authInitialised, sessionStarted, signedOut, type AuthState, type SessionPayload } from './auth-slice';
 import { listenToOtherTabs, sessionFromOtherTabSince, tellOtherTabs, withRefreshLock } from './tab-sync';
 
-export const STAFF_REFUSED_MESSAGE = 'Not Authorized to login';
+export const STAFF_REFUSED_MESSAGE = ERROR_CATALOGUE.STAFF_NOT_ALLOWED.text;
 
 /** Injected through the store's thunk `extra` (app/store.ts). */
 export interface AuthExtra {

@@ -1,0 +1,83 @@
+import { describe, expect, it } from 'vitest';
+import { ERROR_CATALOGUE } from '@kringle/contracts/error-catalogue';
+import type { AppError } from './app-error';
+import { errors } from './errors';
+
+/** One call per factory; typed so that a new factory cannot be left out. */
+const made: Record<keyof typeof errors, () => AppError> = {
+  validation: () => errors.validation([{ path: 'body.name', message: 'Required' }]),
+  invalidField: () => errors.invalidField('date', 'That day is not in the season ahead.'),
+  malformedJson: () => errors.malformedJson(),
+  notFound: () => errors.notFound('That booking'),
+  rateLimited: () => errors.rateLimited('Too many attempts. Try again in 5 seconds.', 5),
+  badRequest: () => errors.badRequest(),
+  payloadTooLarge: () => errors.payloadTooLarge(),
+  unsupportedMediaType: () => errors.unsupportedMediaType(),
+  serviceUnavailable: () => errors.serviceUnavailable(),
+  illegalTransition: () => errors.illegalTransition(),
+  cardPaymentsUnavailable: () => errors.cardPaymentsUnavailable(),
+  unauthenticated: () => errors.unauthenticated(),
+  sessionEnded: () => errors.sessionEnded(),
+  appCheckRequired: () => errors.appCheckRequired(),
+  appCheckInvalid: () => errors.appCheckInvalid(),
+  attestationFailed: () => errors.attestationFailed(),
+  emailNotVerified: () => errors.emailNotVerified(),
+  staffNotAllowed: () => errors.staffNotAllowed(),
+  staffOnly: () => errors.staffOnly(),
+  emailInUse: () => errors.emailInUse(),
+  invalidCredentials: () => errors.invalidCredentials(),
+  redirectNotAllowed: () => errors.redirectNotAllowed(),
+  alreadyVerified: () => errors.alreadyVerified(),
+  invalidActionCode: () => errors.invalidActionCode(),
+  expiredActionCode: () => errors.expiredActionCode(),
+  weakPassword: () => errors.weakPassword('That password is too common. Choose something harder to guess', 'body.password'),
+  wrongPassword: () => errors.wrongPassword(),
+  slotUnavailable: () => errors.slotUnavailable(),
+  salesNotOpen: () => errors.salesNotOpen('Westfield Sydney', 'Sat 1 Nov, 9:00 am AEDT'),
+  bookingLimit: () => errors.bookingLimit(5),
+  holdExpired: () => errors.holdExpired(),
+  refreshLimit: () => errors.refreshLimit(),
+  priceMismatch: () => errors.priceMismatch(4_500),
+  cartInvalid: () => errors.cartInvalid(),
+  alreadyPaid: () => errors.alreadyPaid(),
+  notMovable: () => errors.notMovable(),
+  rescheduleWindowClosed: () => errors.rescheduleWindowClosed(24),
+  rescheduleLimit: () => errors.rescheduleLimit(2),
+  differentLocation: () => errors.differentLocation(),
+  notCancellable: () => errors.notCancellable(),
+  detailsLocked: () => errors.detailsLocked(),
+  notPaid: () => errors.notPaid(),
+  noRefund: () => errors.noRefund(),
+  waitlistNotNeeded: () => errors.waitlistNotNeeded(),
+  waitlistLimit: () => errors.waitlistLimit(3),
+  alreadyWaitlisted: () => errors.alreadyWaitlisted(),
+  alreadyBooked: () => errors.alreadyBooked(),
+  bookingCancelled: () => errors.bookingCancelled('KR-1234'),
+  bookingNotConfirmed: () => errors.bookingNotConfirmed('KR-1234'),
+  wrongLocationOrDay: () => errors.wrongLocationOrDay({ reference: 'KR-1234', locationName: 'Westfield Sydney', when: 'Sat 6 Dec, 10:40 am AEDT', slotTypeName: 'Pet night' }),
+  sessionNotStarted: () => errors.sessionNotStarted(),
+  alreadyCheckedIn: () => errors.alreadyCheckedIn(),
+  nothingToUndo: () => errors.nothingToUndo(),
+  undoWindowClosed: () => errors.undoWindowClosed(60),
+};
+
+describe('error factories', () => {
+  it.each(Object.entries(made))('%s answers with its code\'s status from the catalogue', (_name, make) => {
+    const error = make();
+    expect(error.statusCode).toBe(ERROR_CATALOGUE[error.code].status);
+    expect(error.message).not.toBe('');
+  });
+
+  it('uses the catalogue\'s text unless the situation says more', () => {
+    expect(errors.holdExpired().message).toBe(ERROR_CATALOGUE.HOLD_EXPIRED.text);
+    expect(errors.validation([]).message).toBe(ERROR_CATALOGUE.VALIDATION_FAILED.text);
+    expect(errors.slotUnavailable('Walk-ins are sold for sessions later today only.').message).toBe('Walk-ins are sold for sessions later today only.');
+    expect(errors.notFound('That booking').message).toBe('That booking could not be found.');
+  });
+
+  it('keeps details and headers', () => {
+    expect(errors.rateLimited('Wait.', 7).headers).toEqual({ 'Retry-After': '7' });
+    expect(errors.priceMismatch(4_500).details).toEqual([{ path: 'body.amount', message: 'expected 4500' }]);
+    expect(errors.weakPassword('Too short', 'body.password').details).toEqual([{ path: 'body.password', message: 'Too short' }]);
+  });
+});

@@ -1,0 +1,102 @@
+import { ERROR_CATALOGUE } from '@kringle/contracts/error-catalogue';
+import type { ErrorCode } from '@kringle/contracts/errors';
+import { formatAud } from '@kringle/contracts/money';
+import { AppError, type ErrorDetail } from './app-error';
+
+type Headers = Record<string, string>;
+
+/** An error with the catalogue's status; the text is the catalogue's unless the situation says more. */
+export function appError(code: ErrorCode, message: string = ERROR_CATALOGUE[code].text, details?: ErrorDetail[], headers?: Headers): AppError {
+  return new AppError(code, ERROR_CATALOGUE[code].status, message, details, headers);
+}
+
+/** The field's own problem is the most useful thing to read, so it is also the message. */
+const fieldError = (code: ErrorCode, path: string, message: string) => appError(code, message, [{ path, message }]);
+
+/**
+ * Every error the API answers, by name (decision 0046). Parameters carry what the text names (a
+ * limit, a place, a time); a message argument is for a situation more specific than the default.
+ */
+export const errors = {
+  validation: (details: ErrorDetail[], message?: string) => appError('VALIDATION_FAILED', message, details),
+  invalidField: (path: string, message: string) => fieldError('VALIDATION_FAILED', path, message),
+  malformedJson: () => appError('VALIDATION_FAILED', 'The request body is not valid JSON.', [{ path: 'body', message: 'Malformed JSON' }]),
+  notFound: (what = 'That') => appError('NOT_FOUND', `${what} could not be found.`),
+  rateLimited: (message: string, retryAfterSeconds: number) => appError('RATE_LIMITED', message, undefined, { 'Retry-After': String(retryAfterSeconds) }),
+  badRequest: (message?: string) => appError('BAD_REQUEST', message),
+  payloadTooLarge: () => appError('PAYLOAD_TOO_LARGE'),
+  unsupportedMediaType: () => appError('UNSUPPORTED_MEDIA_TYPE'),
+  serviceUnavailable: (message?: string, headers?: Headers) => appError('SERVICE_UNAVAILABLE', message, undefined, headers),
+  illegalTransition: () => appError('ILLEGAL_TRANSITION'),
+  /** Stripe is not configured on this server. */
+  cardPaymentsUnavailable: () => appError('SERVICE_UNAVAILABLE', 'Card payments are not available right now. Please try again soon.'),
+
+  // Access
+  unauthenticated: () => appError('UNAUTHENTICATED'),
+  sessionEnded: () => appError('UNAUTHENTICATED', 'Your session has ended. Please sign in again.'),
+  appCheckRequired: () => appError('APP_CHECK_REQUIRED'),
+  appCheckInvalid: () => appError('APP_CHECK_INVALID'),
+  attestationFailed: () => appError('ATTESTATION_FAILED'),
+  emailNotVerified: () => appError('EMAIL_NOT_VERIFIED'),
+  staffNotAllowed: () => appError('STAFF_NOT_ALLOWED'),
+  staffOnly: () => appError('STAFF_ONLY'),
+
+  // Accounts
+  emailInUse: () => appError('EMAIL_IN_USE'),
+  invalidCredentials: () => appError('INVALID_CREDENTIALS'),
+  redirectNotAllowed: () => appError('REDIRECT_NOT_ALLOWED', undefined, [{ path: 'body.redirectUrl', message: 'Must be one of the app origins' }]),
+  alreadyVerified: () => appError('ALREADY_VERIFIED'),
+  invalidActionCode: () => appError('INVALID_ACTION_CODE'),
+  expiredActionCode: () => appError('EXPIRED_ACTION_CODE'),
+  weakPassword: (message: string, path: string) => fieldError('WEAK_PASSWORD', path, message),
+  wrongPassword: () => fieldError('WRONG_PASSWORD', 'body.currentPassword', ERROR_CATALOGUE.WRONG_PASSWORD.text),
+
+  // Holds and checkout
+  slotUnavailable: (message?: string) => appError('SLOT_UNAVAILABLE', message),
+  /** `opens` is the opening in the location's own clock, when known. */
+  salesNotOpen: (place: string, opens?: string) =>
+    appError('SALES_NOT_OPEN', opens ? `Bookings for ${place} open ${opens}.` : `Bookings for ${place} are not open yet.`),
+  bookingLimit: (limit: number) =>
+    appError('BOOKING_LIMIT', `You already have ${limit} upcoming bookings, the most one account can hold. Please contact us for more.`),
+  holdExpired: () => appError('HOLD_EXPIRED'),
+  refreshLimit: () => appError('REFRESH_LIMIT'),
+  priceMismatch: (amountCents: number) =>
+    appError('PRICE_MISMATCH', `Prices have changed: your total is now ${formatAud(amountCents)}. Please check your cart.`, [
+      { path: 'body.amount', message: `expected ${amountCents}` },
+    ]),
+  cartInvalid: (message?: string) => appError('CART_INVALID', message),
+  alreadyPaid: () => appError('ALREADY_PAID'),
+
+  // Bookings
+  notMovable: () => appError('RESCHEDULE_WINDOW_CLOSED', 'Only confirmed bookings can be moved.'),
+  rescheduleWindowClosed: (cutoffHours: number) =>
+    appError('RESCHEDULE_WINDOW_CLOSED', `Bookings can be moved until ${cutoffHours} hours before the session.`),
+  rescheduleLimit: (limit: number) => appError('RESCHEDULE_LIMIT', `This booking has already been moved ${limit} times, the most allowed.`),
+  differentLocation: () => appError('DIFFERENT_LOCATION'),
+  notCancellable: (message?: string) => appError('NOT_CANCELLABLE', message),
+  detailsLocked: (message?: string) => appError('DETAILS_LOCKED', message),
+  /** Staff name the booking; the family's own invoice link does not need to. */
+  notPaid: (reference?: string) =>
+    appError('NOT_PAID', reference ? `Booking ${reference} has not been paid, so it has no tax invoice.` : undefined),
+  noRefund: () => appError('NO_REFUND'),
+
+  // Waitlist
+  waitlistNotNeeded: () => appError('WAITLIST_NOT_NEEDED'),
+  waitlistLimit: (limit: number) =>
+    appError('WAITLIST_LIMIT', `You are already on the waitlist for ${limit} days, the most at once. Leave one to join another.`),
+  alreadyWaitlisted: () => appError('ALREADY_WAITLISTED'),
+  alreadyBooked: () => appError('ALREADY_BOOKED'),
+
+  // Staff at the set
+  bookingCancelled: (reference: string) => appError('BOOKING_CANCELLED', `Booking ${reference} was cancelled, so it cannot be checked in.`),
+  bookingNotConfirmed: (reference: string) => appError('BOOKING_NOT_CONFIRMED', `Booking ${reference} was never paid, so it cannot be checked in.`),
+  /** `when` is the session's start in the location's own clock. */
+  wrongLocationOrDay: (b: { reference: string; locationName: string; when: string; slotTypeName: string }) =>
+    appError('WRONG_LOCATION_OR_DAY', `Booking ${b.reference} is for ${b.locationName}, ${b.when} (${b.slotTypeName}).`),
+  sessionNotStarted: () => appError('SESSION_NOT_STARTED'),
+  alreadyCheckedIn: () => appError('ALREADY_CHECKED_IN'),
+  nothingToUndo: () => appError('NOTHING_TO_UNDO'),
+  undoWindowClosed: (seconds: number) => appError('UNDO_WINDOW_CLOSED', `A check-in can be undone for ${seconds} seconds only.`),
+};
+
+export const notFound = errors.notFound;

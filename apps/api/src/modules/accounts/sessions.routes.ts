@@ -1,0 +1,82 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { sessionResponseSchema, signInRequestSchema } from '@kringle/contracts/accounts';
+import { byIp, rateLimit } from '../../plugins/rate-limit';
+import { SESSION_LIMITS } from './account-limits';
+import { accountLimits, errors, sessionBody, tags } from './account-routes.shared';
+import type { AccountsService } from './accounts.service';
+import { clearRefreshCookie, readRefreshCookie, setRefreshCookie } from './refresh-cookie';
+
+/** Refresh and sign-out take no body; `{}` is accepted for clients that always send JSON. */
+const emptyBody = z.strictObject({}).nullish();
+
+/** API.md "Accounts and auth": sign-in, refresh rotation and sign-out. */
+export function sessionsRoutes(app: FastifyInstance, accounts: AccountsService) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+
+  r.post(
+    '/auth/sign-in',
+    {
+      config: { auth: 'public' },
+      schema: {
+        tags,
+        summary: 'Sign in: an ID token in the body, the refresh token in an httpOnly cookie',
+        body: signInRequestSchema,
+        response: { 200: sessionResponseSchema, ...errors(400, 401, 429) },
+      },
+      preHandler: accountLimits(app, 'sign-in'),
+    },
+    async (request, reply) => {
+      const session = await accounts.signIn(request.body.email, request.body.password);
+      setRefreshCookie(request, reply, session.refreshToken, session.refreshExpiresAt, app.clock.now());
+      return sessionBody(session);
+    },
+  );
+
+  r.post(
+    '/auth/refresh',
+    {
+      config: { auth: 'public' },
+      schema: {
+        tags,
+        summary: 'New ID token from the refresh cookie; the cookie rotates; its predecessor re-sent within REFRESH_REUSE_GRACE_SECONDS gets the current cookie, any other replay revokes the family',
+        security: [{ cookieAuth: [] }],
+        body: emptyBody,
+        response: { 200: sessionResponseSchema, ...errors(400, 401, 429) },
+      },
+      // Before the handler: a refused request neither rotates nor clears the cookie (the web app
+      // keeps the family signed in on a 429 and tries again with its next call).
+      preHandler: [rateLimit(app, { name: 'refresh:ip', max: SESSION_LIMITS.refresh.perIp, window: SESSION_LIMITS.refresh.window, key: byIp })],
+    },
+    async (request, reply) => {
+      try {
+        const session = await accounts.refresh(readRefreshCookie(request));
+        setRefreshCookie(request, reply, session.refreshToken, session.refreshExpiresAt, app.clock.now());
+        return sessionBody(session);
+      } catch (err) {
+        clearRefreshCookie(request, reply);
+        throw err;
+      }
+    },
+  );
+
+  r.post(
+    '/auth/sign-out',
+    {
+      config: { auth: 'public' },
+      schema: {
+        tags,
+        summary: 'Sign out: revokes the refresh cookie\'s family and clears the cookie',
+        security: [{ cookieAuth: [] }],
+        body: emptyBody,
+        response: { 204: z.null().describe('Signed out'), ...errors(400) },
+      },
+    },
+    async (request, reply) => {
+      await accounts.signOut(readRefreshCookie(request));
+      clearRefreshCookie(request, reply);
+      return reply.code(204).send(null);
+    },
+  );
+}

@@ -1,0 +1,65 @@
+import type { ErrorCode } from './errors';
+
+export interface CatalogueEntry {
+  /** The HTTP status the API answers with this code. */
+  status: number;
+  /** What the customer reads when nothing more specific applies. */
+  text: string;
+}
+
+/**
+ * Every error code's status and default text, defined once (decision 0046): the API makes its
+ * errors from it (apps/api/src/lib/errors.ts) and the web app shows the same words.
+ */
+export const ERROR_CATALOGUE = {
+  VALIDATION_FAILED: { status: 400, text: 'Some of the details sent are not valid.' },
+  NOT_FOUND: { status: 404, text: 'That could not be found.' },
+  RATE_LIMITED: { status: 429, text: 'Too many attempts. Please try again later.' },
+  UNAUTHENTICATED: { status: 401, text: 'User not authenticated' },
+  APP_CHECK_REQUIRED: { status: 401, text: 'This app could not be verified. Please reload the page.' },
+  APP_CHECK_INVALID: { status: 401, text: 'This app could not be verified. Please reload the page.' },
+  ATTESTATION_FAILED: { status: 403, text: 'We could not verify this app. Please try again later.' },
+  EMAIL_NOT_VERIFIED: { status: 403, text: 'Email not verified' },
+  STAFF_NOT_ALLOWED: { status: 403, text: 'Not Authorized to login' },
+  EMAIL_IN_USE: { status: 409, text: 'An account with this email address already exists.' },
+  INVALID_CREDENTIALS: { status: 401, text: 'The email address or password is incorrect.' },
+  REDIRECT_NOT_ALLOWED: { status: 400, text: 'That redirect address is not allowed.' },
+  ALREADY_VERIFIED: { status: 409, text: 'Your email address is already verified.' },
+  INVALID_ACTION_CODE: { status: 400, text: 'This link is not valid or has already been used. Please ask for a new one.' },
+  EXPIRED_ACTION_CODE: { status: 400, text: 'This link has expired. Please ask for a new one.' },
+  WEAK_PASSWORD: { status: 400, text: 'That password is too weak. Choose something harder to guess.' },
+  WRONG_PASSWORD: { status: 400, text: 'The current password is not right.' },
+  SLOT_UNAVAILABLE: { status: 409, text: 'Sorry, that session was just taken. Please choose another time.' },
+  SALES_NOT_OPEN: { status: 409, text: 'Bookings for this location are not open yet.' },
+  BOOKING_LIMIT: { status: 409, text: 'You already have the most upcoming bookings one account can hold. Please contact us for more.' },
+  HOLD_EXPIRED: { status: 409, text: 'Your hold on this session has ended. Please choose a session again.' },
+  REFRESH_LIMIT: { status: 409, text: 'This hold cannot be extended again. Please finish your booking before the timer ends.' },
+  PRICE_MISMATCH: { status: 409, text: 'Prices have changed. Please check your cart.' },
+  CART_INVALID: { status: 409, text: 'Some prices in your cart have changed. Please review your cart.' },
+  RESCHEDULE_WINDOW_CLOSED: { status: 409, text: 'This booking can no longer be moved.' },
+  RESCHEDULE_LIMIT: { status: 409, text: 'This booking has already been moved the most times allowed.' },
+  DIFFERENT_LOCATION: { status: 400, text: 'A booking can only move to another session at the same location.' },
+  NOT_CANCELLABLE: { status: 409, text: 'This booking can no longer be cancelled.' },
+  NOT_PAID: { status: 409, text: 'This order has not been paid, so there is no tax invoice yet.' },
+  ALREADY_PAID: { status: 409, text: 'This booking is already paid.' },
+  NO_REFUND: { status: 404, text: 'This order has no refund.' },
+  DETAILS_LOCKED: { status: 409, text: 'This booking can no longer change.' },
+  WAITLIST_NOT_NEEDED: { status: 409, text: 'A session is still free on that day. Choose it now instead.' },
+  WAITLIST_LIMIT: { status: 409, text: 'You are already on the waitlist for the most days at once. Leave one to join another.' },
+  ALREADY_WAITLISTED: { status: 409, text: 'You are already on the waitlist for that day.' },
+  ALREADY_BOOKED: { status: 409, text: 'You already have a booking on that day.' },
+  STAFF_ONLY: { status: 403, text: 'Staff only' },
+  BOOKING_CANCELLED: { status: 409, text: 'This booking was cancelled, so it cannot be checked in.' },
+  BOOKING_NOT_CONFIRMED: { status: 409, text: 'This booking was never paid, so it cannot be checked in.' },
+  WRONG_LOCATION_OR_DAY: { status: 409, text: 'This booking is for another location or day.' },
+  SESSION_NOT_STARTED: { status: 409, text: 'The session has not started yet, so the family cannot be marked no-show.' },
+  ALREADY_CHECKED_IN: { status: 409, text: 'This family is checked in. Undo the check-in first.' },
+  NOTHING_TO_UNDO: { status: 409, text: 'There is nothing to undo on this booking.' },
+  UNDO_WINDOW_CLOSED: { status: 409, text: 'This check-in can no longer be undone.' },
+  PAYLOAD_TOO_LARGE: { status: 413, text: 'That request is too large.' },
+  UNSUPPORTED_MEDIA_TYPE: { status: 415, text: 'Send the request as application/json.' },
+  BAD_REQUEST: { status: 400, text: 'That request could not be handled.' },
+  SERVICE_UNAVAILABLE: { status: 503, text: 'We are having a short technical problem. Please try again in a moment.' },
+  ILLEGAL_TRANSITION: { status: 409, text: 'This booking cannot be changed that way now.' },
+  INTERNAL: { status: 500, text: 'Something went wrong on our side. Please try again.' },
+} as const satisfies Record<ErrorCode, CatalogueEntry>;
