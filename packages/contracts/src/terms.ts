@@ -1,8 +1,11 @@
+import { DEFAULT_POLICY } from './policy';
+
 /**
  * The terms and conditions as structured text. The web page (/terms_and_conditions) and the
  * PDF (GET /api/v1/common/terms.pdf) both render these sections, so they can never disagree.
- * The policy numbers match DEFAULT_POLICY (policy.ts) and the defaults in apps/api/src/config/config.ts.
+ * The policy numbers are DEFAULT_POLICY's (policy.ts), which are also the API's configured defaults.
  */
+
 export interface TermsSection {
   heading: string;
   paragraphs: string[];
@@ -43,13 +46,13 @@ export const TERMS_SECTIONS: TermsSection[] = [
   {
     heading: '5. Rescheduling',
     paragraphs: [
-      'You can move a confirmed booking to another available session at the same location up to 24 hours before the session starts, at most 2 times per booking. The price stays the same.',
+      `You can move a confirmed booking to another available session at the same location up to ${DEFAULT_POLICY.rescheduleCutoffHours} hours before the session starts, at most ${DEFAULT_POLICY.rescheduleLimit} times per booking. The price stays the same.`,
     ],
   },
   {
     heading: '6. Cancellations and refunds',
     paragraphs: [
-      'If you cancel up to 48 hours before your session, we refund the full amount to your card. If you cancel later than that, the booking is cancelled without a refund.',
+      `If you cancel up to ${DEFAULT_POLICY.refundCutoffHours} hours before your session, we refund the full amount to your card. If you cancel later than that, the booking is cancelled without a refund.`,
       'Refunds usually reach your account within 5 to 10 business days, depending on your bank. A refund receipt is available from My Bookings.',
       'If we have to cancel a session, for example because Santa is unwell, we will offer you another time or a full refund.',
     ],

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { DEFAULT_POLICY } from '@kringle/contracts/policy';
 import { z } from 'zod';
 import { API_ROOT } from '../lib/api-root';
 
@@ -84,9 +85,10 @@ const envSchema = z.object({
   HOLD_MINUTES: int(1, 120).default(10),
   HOLD_REFRESHES: int(0, 10).default(2),
   LEAD_TIME_MINUTES: int(0, 24 * 60).default(60),
-  RESCHEDULE_CUTOFF_HOURS: int(0, 24 * 30).default(24),
-  RESCHEDULE_LIMIT: int(0, 10).default(2),
-  REFUND_CUTOFF_HOURS: int(0, 24 * 30).default(48),
+  // The reschedule and refund rules' defaults are the contracts' (DEFAULT_POLICY), so the terms say the same.
+  RESCHEDULE_CUTOFF_HOURS: int(0, 24 * 30).default(DEFAULT_POLICY.rescheduleCutoffHours),
+  RESCHEDULE_LIMIT: int(0, 10).default(DEFAULT_POLICY.rescheduleLimit),
+  REFUND_CUTOFF_HOURS: int(0, 24 * 30).default(DEFAULT_POLICY.refundCutoffHours),
   MAX_UPCOMING_BOOKINGS: int(1, 100).default(5),
   WAITLIST_LIMIT: int(0, 50).default(3),
   WAITLIST_OFFER_MINUTES: int(1, 24 * 60).default(30),

@@ -5,16 +5,16 @@ import type { Config } from '../../config/config';
 import type { DbOrTx } from '../../db/client';
 import { bookings } from '../../db/schema/bookings';
 import { errors, notFound } from '../../lib/errors';
+import { policyInForce } from '../policy/policy.service';
 import { slotStart } from './booking-rows.repository';
 
 type Deps = Pick<FastifyInstance, 'db' | 'clock' | 'config'>;
 
 /** The policy numbers in force (config), as the contracts' pure rules take them. */
-export const policyOf = (config: Config): PolicyRules => ({
-  rescheduleCutoffHours: config.RESCHEDULE_CUTOFF_HOURS,
-  rescheduleLimit: config.RESCHEDULE_LIMIT,
-  refundCutoffHours: config.REFUND_CUTOFF_HOURS,
-});
+export const policyOf = (config: Config): PolicyRules => {
+  const { rescheduleCutoffHours, rescheduleLimit, refundCutoffHours } = policyInForce(config);
+  return { rescheduleCutoffHours, rescheduleLimit, refundCutoffHours };
+};
 
 /** Sessions starting before this instant can no longer be held or booked (LEAD_TIME_MINUTES). */
 export const leadCutoffOf = (config: Pick<Config, 'LEAD_TIME_MINUTES'>, now: Date): Date => new Date(now.getTime() + config.LEAD_TIME_MINUTES * 60_000);
