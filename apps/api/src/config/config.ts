@@ -70,6 +70,15 @@ const envSchema = z.object({
   JWT_ISSUER: z.string().min(1).default('kringle'),
   JWT_AUDIENCE: z.string().min(1).default('kringle-web'),
   BODY_LIMIT_BYTES: int(1024, 10 * 1024 * 1024).default(64 * 1024),
+  /** A client must have sent its headers within this, and its whole request within REQUEST_TIMEOUT_MS, or the socket is closed (half-sent requests held sockets for minutes). */
+  HEADERS_TIMEOUT_MS: int(1000, 120_000).default(10_000),
+  REQUEST_TIMEOUT_MS: int(1000, 600_000).default(30_000),
+  /** Idle keep-alive; above the proxy's upstream keepalive_timeout (60 s in the nginx template), so nginx never reuses a socket the API is closing. */
+  KEEP_ALIVE_TIMEOUT_MS: int(1000, 600_000).default(72_000),
+  /** A socket silent this long is closed (live streams send a keep-alive every 25 s). */
+  CONNECTION_TIMEOUT_MS: int(30_000, 3_600_000).default(120_000),
+  /** Open sockets per remote address (0: no cap); not applied with TRUST_PROXY=true, where every socket is the proxy's and its limit_conn caps per client. */
+  MAX_CONNECTIONS_PER_ADDRESS: int(0, 100_000).default(128),
   TRUST_PROXY: bool.default(false),
   JOBS_ENABLED: bool.default(true),
   /** How long a process may reuse an availability answer (0: never); see docs/decisions/0012. */
@@ -125,6 +134,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     throw new ConfigError(`Invalid configuration: ${issue.path.join('.')}: ${issue.message}`);
   }
   const env = parsed.data;
+  if (env.HEADERS_TIMEOUT_MS > env.REQUEST_TIMEOUT_MS) throw new ConfigError('Invalid configuration: HEADERS_TIMEOUT_MS: must not exceed REQUEST_TIMEOUT_MS');
   if (env.NODE_ENV === 'production') {
     // Production never falls back to the development stand-ins: the dev mailbox would show
     // everyone's reset links, and invoices would carry the placeholder ABN.
