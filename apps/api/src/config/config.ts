@@ -34,7 +34,8 @@ const origins = z
 const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
   PORT: int(0, 65535).default(3000),
-  HOST: z.string().min(1).default('0.0.0.0'),
+  /** Unset: 127.0.0.1 on the embedded default (a demo machine is not on the network), 0.0.0.0 with DATABASE_URL. */
+  HOST: z.string().min(1).optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   DATA_DIR: z.string().min(1).default('.data'),
   /** Embedded default only: the demo season lasts this many days from today instead of ending on Christmas Eve (tests that need days far ahead). */
@@ -107,7 +108,8 @@ const envSchema = z.object({
 
 export type Env = z.infer<typeof envSchema>;
 
-export interface Config extends Omit<Env, 'APP_ORIGINS' | 'PUBLIC_URL' | 'SELLER_ABN'> {
+export interface Config extends Omit<Env, 'HOST' | 'APP_ORIGINS' | 'PUBLIC_URL' | 'SELLER_ABN'> {
+  HOST: string;
   APP_ORIGINS: string[];
   SELLER_ABN: string;
   PUBLIC_URL: string;
@@ -140,10 +142,14 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     // everyone's reset links, and invoices would carry the placeholder ABN.
     if (!env.SMTP_URL) throw new ConfigError('Invalid configuration: SMTP_URL: required when NODE_ENV=production (the embedded mail catcher and dev mailbox are for development only)');
     if (!env.SELLER_ABN) throw new ConfigError("Invalid configuration: SELLER_ABN: required when NODE_ENV=production (the seller's ABN printed on tax invoices)");
+    // Nor on the embedded database (demo accounts with the README's password) or the Stripe sandbox (no real payment).
+    if (!env.DATABASE_URL) throw new ConfigError('Invalid configuration: DATABASE_URL: required when NODE_ENV=production (the embedded PostgreSQL and its demo accounts are for development only)');
+    if (!env.STRIPE_SECRET_KEY) throw new ConfigError('Invalid configuration: STRIPE_SECRET_KEY: required when NODE_ENV=production (the local Stripe sandbox takes no real payment)');
   }
   const publicUrl = env.PUBLIC_URL ? new URL(env.PUBLIC_URL).origin : `http://localhost:${env.PORT}`;
   return {
     ...env,
+    HOST: env.HOST ?? (env.DATABASE_URL ? '0.0.0.0' : '127.0.0.1'),
     DATA_DIR: path.resolve(REPO_ROOT, env.DATA_DIR),
     PUBLIC_URL: publicUrl,
     APP_ORIGINS: env.APP_ORIGINS ?? [publicUrl],
