@@ -80,6 +80,9 @@ const envSchema = z.object({
   CONNECTION_TIMEOUT_MS: int(30_000, 3_600_000).default(120_000),
   /** Open sockets per remote address (0: no cap); not applied with TRUST_PROXY=true, where every socket is the proxy's and its limit_conn caps per client. */
   MAX_CONNECTIONS_PER_ADDRESS: int(0, 100_000).default(128),
+  /** Live-availability streams open at once per account and per address, per process (decision 0048); off with RATE_LIMIT_MODE=off. */
+  LIVE_STREAMS_PER_ACCOUNT: int(1, 1000).default(5),
+  LIVE_STREAMS_PER_ADDRESS: int(1, 100_000).default(20),
   TRUST_PROXY: bool.default(false),
   JOBS_ENABLED: bool.default(true),
   /** How long a process may reuse an availability answer (0: never); see docs/decisions/0012. */
