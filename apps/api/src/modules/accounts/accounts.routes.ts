@@ -17,8 +17,9 @@ import {
 } from '@kringle/contracts/accounts';
 import { errorBodySchema } from '@kringle/contracts/errors';
 import { authOf } from '../../plugins/auth';
-import { byBodyEmail, byIp, rateLimit } from '../../plugins/rate-limit';
-import { ACCOUNT_LIMITS, SESSION_LIMITS } from './account-limits';
+import { byBodyEmail, byIp, byIpAndBodyEmail, rateLimit } from '../../plugins/rate-limit';
+import { ACCOUNT_LIMITS, REGISTER_PRICING, SESSION_LIMITS, SIGN_IN_PRICING, VERIFY_MAIL_LIMITS } from './account-limits';
+import { registerProof, signInProof } from './proof-pricing';
 import { AccountActionsService } from './account-actions.service';
 import { AccountsService, type Session } from './accounts.service';
 import { prepareDummyHash } from './passwords';
@@ -53,6 +54,23 @@ export async function accountsRoutes(app: FastifyInstance) {
       rateLimit(app, { name: `${name}:email`, max: perEmail, window, key: byBodyEmail }),
     ];
   };
+  // Sign-in: strict per e-mail and address, a ceiling per e-mail alone, and proofs priced (issue 36, decision 0048).
+  const { perIp: signInPerIp, perEmail: signInPerEmailAndIp, window: signInWindow } = ACCOUNT_LIMITS['sign-in'];
+  const signInLimits = [
+    rateLimit(app, { name: 'sign-in:ip', max: signInPerIp, window: signInWindow, key: byIp }),
+    rateLimit(app, { name: 'sign-in:email-ip', max: signInPerEmailAndIp, window: signInWindow, key: byIpAndBodyEmail }),
+    rateLimit(app, { name: 'sign-in:email', max: SIGN_IN_PRICING.ceiling.perEmail, window: SIGN_IN_PRICING.ceiling.window, key: byBodyEmail }),
+    signInProof(app),
+  ];
+  const registerLimits = [
+    ...limits('register'),
+    rateLimit(app, { name: 'register:ip-burst', max: REGISTER_PRICING.burst.perIp, window: REGISTER_PRICING.burst.window, key: byIp }),
+    registerProof(app),
+  ];
+  const verifyMailLimits = [
+    rateLimit(app, { name: 'verify-mail:user-day', max: VERIFY_MAIL_LIMITS.perUser, window: VERIFY_MAIL_LIMITS.window, key: (request) => request.auth?.userId }),
+    rateLimit(app, { name: 'verify-mail:ip-day', max: VERIFY_MAIL_LIMITS.perIp, window: VERIFY_MAIL_LIMITS.window, key: byIp }),
+  ];
   // Not in API.md's list: anti-automation on the e-mail links (ASVS 2.2.1). Codes are 256-bit,
   // so this is not what keeps them safe; it keeps scripted guessing off the database.
   const actionLimit = rateLimit(app, { name: 'auth-action:ip', max: 30, window: '1 minute', key: byIp });
@@ -68,7 +86,7 @@ export async function accountsRoutes(app: FastifyInstance) {
         body: registerRequestSchema,
         response: { 201: userResponseSchema, ...errors(400, 409, 429) },
       },
-      preHandler: limits('register'),
+      preHandler: registerLimits,
     },
     async (request, reply) => reply.code(201).send({ user: await accounts.register(request.body) }),
   );
@@ -83,7 +101,7 @@ export async function accountsRoutes(app: FastifyInstance) {
         body: signInRequestSchema,
         response: { 200: sessionResponseSchema, ...errors(400, 401, 429) },
       },
-      preHandler: limits('sign-in'),
+      preHandler: signInLimits,
     },
     async (request, reply) => {
       const session = await accounts.signIn(request.body.email, request.body.password);
@@ -196,6 +214,7 @@ export async function accountsRoutes(app: FastifyInstance) {
         body: emailVerificationRequestSchema,
         response: { 200: messageResponseSchema, ...errors(400, 409, 429) },
       },
+      preHandler: verifyMailLimits,
     },
     async (request) => ({ message: await actions.sendVerificationEmail(authOf(request).userId, request.body.redirectUrl) }),
   );
