@@ -65,6 +65,11 @@ describe('loadConfig', () => {
     expect(loadConfig({ HOST: '0.0.0.0' }).HOST).toBe('0.0.0.0');
     expect(loadConfig({ DATABASE_URL: 'postgres://u:p@db:5432/k' }).HOST).toBe('0.0.0.0');
   });
+  it('refuses a data folder under /proc, /sys or /dev at once, naming DATA_DIR (issue 36)', () => {
+    for (const dir of ['/proc/kringle', '/proc', '/sys/x', '/dev/k']) expect(() => loadConfig({ DATA_DIR: dir })).toThrow(/^Invalid configuration: DATA_DIR: .* is on a pseudo file system/);
+    expect(loadConfig({ DATA_DIR: '/tmp/proc' }).DATA_DIR).toBe('/tmp/proc');
+    expect(loadConfig({ DATA_DIR: '/dev/shm/k' }).DATA_DIR).toBe('/dev/shm/k');
+  });
   it('refuses a headers timeout above the request timeout', () => {
     expect(() => loadConfig({ HEADERS_TIMEOUT_MS: '40000' })).toThrow(/^Invalid configuration: HEADERS_TIMEOUT_MS/);
   });

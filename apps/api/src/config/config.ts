@@ -139,6 +139,9 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     throw new ConfigError(`Invalid configuration: ${issue.path.join('.')}: ${issue.message}`);
   }
   const env = parsed.data;
+  const dataDir = path.resolve(REPO_ROOT, env.DATA_DIR);
+  // Pseudo file systems: Node's recursive mkdir spun at 100% CPU under /proc, deaf to SIGTERM (issue 36).
+  if (/^\/(proc|sys|dev)(\/|$)/.test(dataDir) && !/^\/dev\/shm(\/|$)/.test(dataDir)) throw new ConfigError(`Invalid configuration: DATA_DIR: ${dataDir} is on a pseudo file system (/proc, /sys, /dev); choose a real folder`);
   if (env.HEADERS_TIMEOUT_MS > env.REQUEST_TIMEOUT_MS) throw new ConfigError('Invalid configuration: HEADERS_TIMEOUT_MS: must not exceed REQUEST_TIMEOUT_MS');
   if (env.NODE_ENV === 'production') {
     // Production never falls back to the development stand-ins: the dev mailbox would show
@@ -153,7 +156,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
   return {
     ...env,
     HOST: env.HOST ?? (env.DATABASE_URL ? '0.0.0.0' : '127.0.0.1'),
-    DATA_DIR: path.resolve(REPO_ROOT, env.DATA_DIR),
+    DATA_DIR: dataDir,
     PUBLIC_URL: publicUrl,
     APP_ORIGINS: env.APP_ORIGINS ?? [publicUrl],
     SELLER_ABN: env.SELLER_ABN ?? PLACEHOLDER_ABN,
