@@ -99,6 +99,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // Not an async hook: a promise per request for one header showed in drop-day profiles.
   app.addHook('onRequest', function requestId(request, reply, done) {
     reply.header('x-request-id', request.id);
+    // An empty body is no body (issue 36): optional-body POSTs (sign-out, refresh) sent with a JSON
+    // content type and nothing else were "not valid JSON". A required body still fails validation.
+    const { headers } = request;
+    if (headers['content-type'] !== undefined && (headers['content-length'] === '0' || (headers['content-length'] === undefined && headers['transfer-encoding'] === undefined))) {
+      delete headers['content-type'];
+    }
     done();
   });
   // Behind a proxy (TRUST_PROXY) the proxy writes the access log (bench/nginx/kringle.conf.template)

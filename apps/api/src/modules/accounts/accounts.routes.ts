@@ -156,6 +156,24 @@ export async function accountsRoutes(app: FastifyInstance) {
     },
   );
 
+  r.post(
+    '/auth/sign-out-everywhere',
+    {
+      config: { auth: 'signed-in' },
+      schema: {
+        tags,
+        summary: 'Sign out on every device: revokes all of the account\'s refresh families and clears this cookie; ID tokens already issued last until they expire (at most 15 minutes), live streams end at once',
+        body: emptyBody,
+        response: { 204: z.null().describe('Signed out everywhere'), ...errors(400, 401) },
+      },
+    },
+    async (request, reply) => {
+      await accounts.signOutEverywhere(authOf(request).userId);
+      clearRefreshCookie(request, reply);
+      return reply.code(204).send(null);
+    },
+  );
+
   r.get(
     '/user/me',
     {
