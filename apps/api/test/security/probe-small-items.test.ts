@@ -1,4 +1,8 @@
 import { randomUUID } from 'node:crypto';
+import { eq, sql } from 'drizzle-orm';
+import { reservations } from '../../src/db/schema/reservations';
+import { demoSeason } from '../../src/modules/catalogue/demo-season';
+import { loadSeason } from '../../src/modules/catalogue/season.service';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REFRESH_COOKIE } from '../../src/modules/accounts/refresh-cookie';
 import { APP_ORIGIN, bearer, createSignedInUser, refresh, signIn, refreshCookieOf } from '../support/accounts';
@@ -11,6 +15,7 @@ let customer: Awaited<ReturnType<typeof createSignedInUser>>;
 let staff: Awaited<ReturnType<typeof createSignedInUser>>;
 beforeAll(async () => {
   t = await createTestApp();
+  await loadSeason(t.db, demoSeason(t.clock.now()), t.clock.now());
   customer = await createSignedInUser(t.app, t.db, 'small-items@example.com', { verified: true });
   staff = await createSignedInUser(t.app, t.db, 'small-items-elf@example.com', { verified: true, staff: true });
 });
@@ -57,4 +62,15 @@ it('sign out everywhere revokes every refresh family of the account', async () =
   expect((await refresh(t.app, phone)).statusCode).toBe(401);
   expect((await refresh(t.app, laptop)).statusCode).toBe(401);
   expect((await t.app.inject({ method: 'POST', url: '/api/v1/auth/sign-out-everywhere' })).statusCode).toBe(401);
+});
+
+it('a new cart for a hold that has checked out answers 409 CART_INVALID (its checkout lives on), not HOLD_EXPIRED', async () => {
+  const slotId = (await t.db.execute(sql`select id from slots where kind = 'session' and start_at > now() + interval '2 days' order by start_at limit 1`)).rows[0]!.id as string;
+  const held = await t.app.inject({ method: 'POST', url: '/api/v1/bookings/reservation', headers: bearer(customer.idToken), payload: { slotId } });
+  expect(held.statusCode).toBe(201);
+  const reservationId = held.json<{ id: string }>().id;
+  await t.db.update(reservations).set({ status: 'checked_out' }).where(eq(reservations.id, reservationId));
+  const cart = await t.app.inject({ method: 'POST', url: '/api/v1/cart', headers: bearer(customer.idToken), payload: { reservationId, amount: 0, packages: [{ id: randomUUID(), quantity: 1 }] } });
+  expect(cart.statusCode).toBe(409);
+  expect(cart.json()).toMatchObject({ code: 'CART_INVALID' });
 });

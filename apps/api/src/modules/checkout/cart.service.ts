@@ -27,6 +27,8 @@ export const toCart = (row: CartRow): Cart => ({
 export async function createCart(deps: Deps, userId: string, body: CartBody): Promise<Cart> {
   const reservation = await findReservation(deps.db, body.reservationId, userId);
   if (!reservation) throw notFound('That reservation');
+  // Its checkout lives on (issue 36: this answered HOLD_EXPIRED while the hold still held the session).
+  if (reservation.status === 'checked_out') throw new AppError('CART_INVALID', 409, 'This session is already checked out: continue its payment from My Bookings.');
   if (reservation.status !== 'active' || reservation.expiresAt <= deps.clock.now()) {
     throw new AppError('HOLD_EXPIRED', 409, 'Your hold on this session has ended. Please choose a session again.');
   }
