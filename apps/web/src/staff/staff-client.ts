@@ -1,7 +1,7 @@
 import { createAppCheckClient } from '../lib/app-check';
 import { solveInWorker } from '../lib/app-check-solver';
 import { API_BASE_URL } from '../lib/env';
-import { isAppCheckCode } from '../lib/app-check-retry';
+import { isAppCheckCode, withAppCheckRetry } from '../lib/app-check-retry';
 import { isStaffToken } from '../lib/jwt';
 import { saveBlob } from '../lib/save-blob';
 
@@ -43,13 +43,19 @@ async function raw(path: string, init: RequestInit & { token?: string | null } =
   const headers = new Headers(init.headers);
   if (init.body && !headers.has('content-type')) headers.set('content-type', 'application/json');
   if (init.token) headers.set('authorization', `Bearer ${init.token}`);
-  const check = await appCheck.getToken().catch(() => null);
-  if (check) headers.set('x-app-check', check);
-  try {
-    return await fetch(`${API_BASE_URL}${path}`, { ...init, headers, credentials: 'include' });
-  } catch {
-    throw new ApiProblem(0, 'FETCH_ERROR', 'We could not reach the server. Check the connection and try again.');
-  }
+  const send = async (check: string | null) => {
+    const sent = new Headers(headers);
+    if (check) sent.set('x-app-check', check);
+    try {
+      return await fetch(`${API_BASE_URL}${path}`, { ...init, headers: sent, credentials: 'include' });
+    } catch {
+      throw new ApiProblem(0, 'FETCH_ERROR', 'We could not reach the server. Check the connection and try again.');
+    }
+  };
+  // The API prices a proof per sign-in (decision 0048): a spent one is answered APP_CHECK_INVALID, and a fresh one goes through.
+  const access = { getAppCheckToken: () => appCheck.getToken(), invalidateAppCheck: () => appCheck.invalidate() };
+  const refused = async (res: Response) => res.status === 401 && isAppCheckCode((await problemOf(res.clone())).code);
+  return (await withAppCheckRetry(access, send, refused)).answer;
 }
 
 async function problemOf(res: Response): Promise<ApiProblem> {
