@@ -19,6 +19,7 @@ import { authPlugin, settleRouteAccess } from './plugins/auth';
 import { errorsPlugin } from './plugins/errors';
 import { openapiPlugin, openapiRoutes } from './plugins/openapi';
 import { rateLimitPlugin } from './plugins/rate-limit';
+import { capConnectionsPerAddress } from './plugins/connection-cap';
 import { clientErrors, frameworkErrors, securityPlugin } from './plugins/security';
 import { webStaticPlugin } from './plugins/web-static';
 import { availabilityLiveRoutes } from './modules/availability/availability-live.routes';
@@ -67,7 +68,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     bodyLimit: config.BODY_LIMIT_BYTES,
     trustProxy: config.TRUST_PROXY,
     genReqId: (req) => requestIdOf(req.headers),
-    serverFactory: answerLane.serverFactory,
+    // Half-sent requests and silent sockets are let go (issue 36); Node checks every second, not every 30 s.
+    serverFactory: (handler, opts) =>
+      answerLane.serverFactory(handler, { ...opts, http: { headersTimeout: config.HEADERS_TIMEOUT_MS, connectionsCheckingInterval: 1000 } }),
+    requestTimeout: config.REQUEST_TIMEOUT_MS,
+    keepAliveTimeout: config.KEEP_ALIVE_TIMEOUT_MS,
+    connectionTimeout: config.CONNECTION_TIMEOUT_MS,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
     frameworkErrors,
     clientErrorHandler: clientErrors,
@@ -75,6 +81,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     logController: new LogController({ disableRequestLogging: true }),
     childLoggerFactory: lazyChildLogger,
   });
+  capConnectionsPerAddress(app.server, config.TRUST_PROXY ? 0 : config.MAX_CONNECTIONS_PER_ADDRESS, app.log);
   // First of all, so that routes plugins add (CORS preflight included) get their access too.
   app.addHook('onRoute', settleRouteAccess);
   app.setValidatorCompiler(validatorCompiler);
@@ -92,6 +99,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // Not an async hook: a promise per request for one header showed in drop-day profiles.
   app.addHook('onRequest', function requestId(request, reply, done) {
     reply.header('x-request-id', request.id);
+    // An empty body is no body (issue 36): optional-body POSTs (sign-out, refresh) sent with a JSON
+    // content type and nothing else were "not valid JSON". A required body still fails validation.
+    const { headers } = request;
+    if (headers['content-type'] !== undefined && (headers['content-length'] === '0' || (headers['content-length'] === undefined && headers['transfer-encoding'] === undefined))) {
+      delete headers['content-type'];
+    }
     done();
   });
   // Behind a proxy (TRUST_PROXY) the proxy writes the access log (bench/nginx/kringle.conf.template)

@@ -1,10 +1,11 @@
 import closeWithGrace from 'close-with-grace';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app';
-import type { Config } from './config/config';
+import { ConfigError, type Config } from './config/config';
 import type { Secrets } from './config/secrets';
 import { createDb } from './db/client';
 import { runMigrations } from './db/migrate';
+import { demoAccountsIn } from './modules/accounts/demo-accounts.seed';
 import { allJobs } from './jobs/all-jobs';
 import { startJobs } from './jobs/runner';
 import { startSlotEventsListener } from './modules/reservations/slot-events.listener';
@@ -28,6 +29,13 @@ export async function runServer(
 ): Promise<RunningServer> {
   await runMigrations(databaseUrl);
   const { db, pool } = createDb(databaseUrl, config.DATABASE_POOL_SIZE);
+  if (config.NODE_ENV === 'production') {
+    const demo = await demoAccountsIn(db);
+    if (demo.length) {
+      await pool.end();
+      throw new ConfigError(`Invalid configuration: DATABASE_URL: this database has the demo accounts (${demo.join(', ')}), whose password is in the README; NODE_ENV=production refuses to start on it (delete them first)`);
+    }
+  }
   const app = await buildApp({ config, secrets, db, pool });
   const jobs = config.JOBS_ENABLED ? startJobs(allJobs(app), app.log) : { stop: async () => {} };
   const listener = startSlotEventsListener({

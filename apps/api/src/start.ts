@@ -24,7 +24,12 @@ async function main() {
   let embeddedDb: EmbeddedDatabase | null = null;
   let databaseUrl = loaded.DATABASE_URL;
   if (!databaseUrl) {
-    fs.mkdirSync(loaded.DATA_DIR, { recursive: true });
+    try {
+      fs.mkdirSync(loaded.DATA_DIR, { recursive: true });
+      fs.accessSync(loaded.DATA_DIR, fs.constants.W_OK);
+    } catch (err) {
+      throw new ConfigError(`Invalid configuration: DATA_DIR: cannot create or write ${loaded.DATA_DIR} (${(err as NodeJS.ErrnoException).code ?? String(err)})`);
+    }
     embeddedDb = await startEmbeddedPostgres(path.join(loaded.DATA_DIR, 'postgres'));
     databaseUrl = embeddedDb.url;
   }

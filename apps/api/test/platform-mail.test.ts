@@ -193,7 +193,7 @@ describe('dev mailbox with a real SMTP server configured', () => {
     expect(() => loadConfig({ NODE_ENV: 'production', SELLER_ABN: '51 824 753 556' })).toThrow(/^Invalid configuration: SMTP_URL: required when NODE_ENV=production/);
     // Before: production on the embedded default (no DATABASE_URL, no SMTP_URL) served it.
     expect(devMailboxEnabled({ NODE_ENV: 'production', SMTP_URL: undefined })).toBe(false);
-    const t = await createTestApp({ NODE_ENV: 'production', SMTP_URL: 'smtp://mail.example.com:587', SELLER_ABN: '51 824 753 556' });
+    const t = await createTestApp({ NODE_ENV: 'production', SMTP_URL: 'smtp://mail.example.com:587', SELLER_ABN: '51 824 753 556', STRIPE_SECRET_KEY: 'sk_test_x' });
     try {
       expect((await t.app.inject('/api/v1/dev/outbox')).statusCode).toBe(404);
       expect((await t.app.inject('/dev/mailbox')).statusCode).toBe(404);

@@ -118,7 +118,22 @@ export function createStripeSandbox(options: StripeSandboxOptions): StripeSandbo
   app.options('/*', (_req, reply) => reply.code(204).send());
   const deps = { keys: options, apiVersion, idempotency: new IdempotencyStore() };
   const persist = options.stateFile ? persistence(options.stateFile, options, state, deps.idempotency) : null;
-  if (persist) app.addHook('onResponse', async (req) => void (req.method !== 'GET' && req.method !== 'OPTIONS' && persist.soon()));
+  // Written before the answer leaves: a payment answered and then lost in a crash was cancelled by
+  // the API's reconciliation (issue 36). A failed write answers this request 500, never ends the process.
+  if (persist) {
+    app.addHook('onSend', async (req, reply, payload) => {
+      if (req.method === 'GET' || req.method === 'OPTIONS') return payload;
+      try {
+        persist.now();
+        return payload;
+      } catch (err) {
+        console.error(`Stripe sandbox: could not write ${options.stateFile}: ${(err as Error).message}`);
+        const error = new StripeError({ status: 500, type: 'api_error', message: 'The Stripe sandbox could not save this change (its state file could not be written).' });
+        void reply.code(500).type('application/json');
+        return JSON.stringify(error.toBody(`req_${randomToken(14)}`));
+      }
+    });
+  }
   paymentIntentsRoutes(app, { deps, state, publicUrl });
   refundsRoutes(app, { deps, state });
   eventsRoutes(app, { deps, state });
@@ -161,7 +176,11 @@ export function createStripeSandbox(options: StripeSandboxOptions): StripeSandbo
     async stop() {
       dispatcher.stop();
       await app.close();
-      persist?.now();
+      try {
+        persist?.now();
+      } catch (err) {
+        console.error(`Stripe sandbox: could not write ${options.stateFile} at stop: ${(err as Error).message}`);
+      }
       listeningUrl = null;
     },
     stripeClientOptions() {
@@ -185,7 +204,7 @@ export function createStripeSandbox(options: StripeSandboxOptions): StripeSandbo
   };
 }
 
-/** Loads the state file into the fresh state, and saves it at most every 200 ms while requests change it. */
+/** Loads the state file into the fresh state; `now` saves it (after every change, before the answer). */
 function persistence(file: string, keys: StripeSandboxOptions, state: SandboxState, idempotency: IdempotencyStore) {
   const snapshot = readSnapshot(file);
   if (snapshot) {
@@ -194,19 +213,9 @@ function persistence(file: string, keys: StripeSandboxOptions, state: SandboxSta
     idempotency.restore(snapshot.idempotency);
   }
   const ownKeys = { secretKey: keys.secretKey, publishableKey: keys.publishableKey, webhookSecret: keys.webhookSecret };
-  let timer: NodeJS.Timeout | null = null;
-  const now = () => {
-    if (timer) clearTimeout(timer);
-    timer = null;
-    writeSnapshot(file, takeSnapshot(state, ownKeys, idempotency.snapshot()));
-  };
+  const now = () => writeSnapshot(file, takeSnapshot(state, ownKeys, idempotency.snapshot()));
   now();
-  return {
-    now,
-    soon() {
-      timer ??= setTimeout(now, 200);
-    },
-  };
+  return { now };
 }
 
 function checkKey(name: string, value: string, prefix: string): void {

@@ -1,10 +1,10 @@
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import Stripe from 'stripe';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { confirmCardPayment, TEST_CARDS } from '../src/card-payment.client';
-import { snapshotKeys } from '../src/sandbox-persistence';
+import { readSnapshot, snapshotKeys } from '../src/sandbox-persistence';
 import { createStripeSandbox, sandboxKeys } from '../src/stripe-sandbox';
 import { createBookingPayment } from './sandbox-fixture';
 
@@ -75,6 +75,42 @@ describe('the sandbox keeps its state across restarts when given a state file', 
     await first.sandbox.stop();
     expect(() => createStripeSandbox({ ...sandboxKeys(), stateFile: file })).toThrow(/other keys/);
     expect(JSON.parse(readFileSync(file, 'utf8'))).toMatchObject({ version: 1 });
+  });
+});
+
+describe('the state file is written before the answer, and a failed write is one 500 (issue 36)', () => {
+  it('a payment the client was told about is on disk at once, with no stop and no delay', async () => {
+    const file = path.join(dir, 'at-once.json');
+    const { sandbox, stripe } = await start(file);
+    try {
+      const intent = await createBookingPayment(stripe, 2_500, 'at-once-intent');
+      const paid = await confirmCardPayment({ sandboxUrl: sandbox.url, publishableKey: sandbox.publishableKey, clientSecret: intent.client_secret!, card: { number: TEST_CARDS.success }, returnUrl: 'http://localhost:3000/payment/return' });
+      expect(paid.body).toMatchObject({ status: 'succeeded' });
+      // Before: written up to 200 ms later, so a crash just after the answer lost the payment.
+      const onDisk = new Map(readSnapshot(file)!.paymentIntents);
+      expect(onDisk.get(intent.id)).toMatchObject({ status: 'succeeded' });
+    } finally {
+      await sandbox.stop();
+    }
+  });
+
+  it('a write that fails answers that request 500 api_error and the sandbox keeps serving', async () => {
+    const file = path.join(dir, 'unwritable.json');
+    const { sandbox, stripe } = await start(file);
+    const errors = vi.spyOn(console, 'error').mockImplementation(() => {});
+    try {
+      // A folder where the file goes: the rename over it fails.
+      rmSync(file);
+      mkdirSync(path.join(file, 'blocker'), { recursive: true });
+      await expect(createBookingPayment(stripe, 1_000, 'fails-to-save')).rejects.toMatchObject({ type: 'StripeAPIError', statusCode: 500 });
+      expect(errors).toHaveBeenCalledWith(expect.stringContaining('could not write'));
+      rmSync(file, { recursive: true });
+      expect((await createBookingPayment(stripe, 1_000, 'saves-again')).status).toBe('requires_payment_method');
+      expect(existsSync(file)).toBe(true);
+    } finally {
+      errors.mockRestore();
+      await sandbox.stop();
+    }
   });
 });
 

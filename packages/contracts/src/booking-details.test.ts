@@ -56,3 +56,15 @@ describe('detailsSummary', () => {
     expect(detailsSummary({ ...base, children: [], adults: 1 })).toBe('1 adult');
   });
 });
+
+describe('hidden characters in who is coming (issue 36)', () => {
+  it('refuses control and bidi characters in names and notes, and keeps line breaks in notes as LF', () => {
+    expect(errorAt({ ...base, children: [{ firstName: 'Mia\u202Egnp.exe', age: 6 }] }, 'children.0.firstName')).toBe('Remove the hidden or control characters.');
+    expect(errorAt({ ...base, children: [{ firstName: 'Mia\rX', age: 6 }] }, 'children.0.firstName')).toMatch(/hidden or control/);
+    expect(errorAt({ ...base, noteForSanta: 'hi\u0007' }, 'noteForSanta')).toMatch(/hidden or control/);
+    expect(errorAt({ ...base, accessNote: 'ramp\u2066please' }, 'accessNote')).toMatch(/hidden or control/);
+    const parsed = check({ ...base, noteForSanta: 'Line one\r\nLine two\rthree' });
+    expect(parsed.success).toBe(true);
+    expect(parsed.data!.noteForSanta).toBe('Line one\nLine two\nthree');
+  });
+});

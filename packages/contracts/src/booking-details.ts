@@ -28,14 +28,30 @@ const count = (what: string, max: number) =>
     .min(0, `The number of ${what} cannot be negative.`)
     .max(max, `At most ${max} ${what}.`);
 
-const note = (what: string) => z.string({ error: `${what} must be text.` }).trim().max(DETAILS_LIMITS.maxNote, `${what}: at most ${DETAILS_LIMITS.maxNote} characters.`);
+/**
+ * Control and bidirectional-override characters: they reorder or hide text on the run sheet, the
+ * CSV and the calendar file (issue 36). Line breaks are kept in notes only, as LF.
+ */
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
+const CONTROL_OR_BIDI = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
+const LINE_BREAK = /[\n\r\u2028\u2029]/;
+const noHiddenCharacters = 'Remove the hidden or control characters.';
+
+const note = (what: string) =>
+  z
+    .string({ error: `${what} must be text.` })
+    .overwrite((v) => v.replace(/\r\n?/g, '\n'))
+    .trim()
+    .max(DETAILS_LIMITS.maxNote, `${what}: at most ${DETAILS_LIMITS.maxNote} characters.`)
+    .refine((v) => !CONTROL_OR_BIDI.test(v), noHiddenCharacters);
 
 export const childSchema = z.strictObject({
   firstName: z
     .string({ error: "Enter the child's first name." })
     .trim()
     .min(1, "Enter the child's first name.")
-    .max(DETAILS_LIMITS.maxFirstName, `First names: at most ${DETAILS_LIMITS.maxFirstName} characters.`),
+    .max(DETAILS_LIMITS.maxFirstName, `First names: at most ${DETAILS_LIMITS.maxFirstName} characters.`)
+    .refine((v) => !CONTROL_OR_BIDI.test(v) && !LINE_BREAK.test(v), noHiddenCharacters),
   age: z
     .number({ error: 'Enter an age from 0 to 17.' })
     .int('Enter an age in whole years.')

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DATE_PATTERN } from './dates';
+import { calendarDateSchema, DATE_PATTERN } from './dates';
 import { CURRENCY } from './money';
 import { SLOT_FILTERS, SLOT_STATUSES } from './statuses';
 
@@ -66,7 +66,7 @@ export const addOnsQuerySchema = z.strictObject({ locationId: z.uuid().optional(
 /** Availability answers say when the location's bookings open: before then every session is unavailable. */
 const salesOpenAt = z.iso.datetime().nullable().meta({ description: 'when bookings open at this location; null: on sale' });
 
-const calendarDate = z.string().regex(DATE_PATTERN, 'a date like 2026-12-05');
+const calendarDate = calendarDateSchema;
 
 export const availableDatesQuerySchema = z
   .strictObject({ slotTypeId: z.uuid(), from: calendarDate.optional(), to: calendarDate.optional() })

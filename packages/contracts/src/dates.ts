@@ -2,6 +2,7 @@
  * Calendar dates and wall-clock times in a location's IANA time zone, without a date library.
  * Instants are UTC; a "local date" is `YYYY-MM-DD` and a "local time" `HH:mm` in that zone.
  */
+import { z } from 'zod';
 
 /** What each formatter shows; the zone is added per use. */
 const FORMATS = {
@@ -99,6 +100,19 @@ export function weekdayOf(date: string): number {
 }
 
 export const DATE_PATTERN = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/;
+
+/**
+ * A day that exists (not 2026-02-30) within years 2000 to 2100: 9999-12-31 reached date arithmetic
+ * past JavaScript's and PostgreSQL's range and answered 500 (issue 36).
+ */
+export const calendarDateSchema = z
+  .string()
+  .regex(DATE_PATTERN, 'a date like 2026-12-05')
+  .refine((d) => {
+    const [y, m, day] = d.split('-').map(Number) as [number, number, number];
+    const date = new Date(Date.UTC(y, m - 1, day));
+    return y >= 2000 && y <= 2100 && date.getUTCMonth() === m - 1 && date.getUTCDate() === day;
+  }, 'not a day in the calendar between 2000 and 2100');
 export const TIME_PATTERN = /^([01]\d|2[0-3]):[0-5]\d$/;
 
 /** "Sat 6 Dec, 10:40 am AEDT": how a session is shown to a person (DESIGN.md). */

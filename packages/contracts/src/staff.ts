@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { bookingDetailsSchema } from './booking-details';
 import { bookingSchema } from './bookings';
 import { MAX_ADD_ON_QUANTITY, MAX_PACKAGES } from './cart';
-import { DATE_PATTERN } from './dates';
+import { calendarDateSchema } from './dates';
 import { SLOT_FILTERS } from './statuses';
 
 /** The staff app (issue 19, API.md "Additions" → "Staff"). */
@@ -41,7 +41,7 @@ export type StaffBooking = z.infer<typeof staffBookingSchema>;
 
 export const runSheetQuerySchema = z.strictObject({
   locationId: z.uuid(),
-  date: z.string().regex(DATE_PATTERN, 'Use YYYY-MM-DD').optional().meta({ description: "A day in the location's zone; default today there" }),
+  date: calendarDateSchema.optional().meta({ description: "A day in the location's zone; default today there" }),
   filter: z.enum(SLOT_FILTERS).default('all').meta({ description: 'all: sessions and breaks; break: breaks only' }),
 });
 export const runSheetCsvQuerySchema = runSheetQuerySchema.omit({ filter: true });

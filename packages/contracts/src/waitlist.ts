@@ -1,11 +1,11 @@
 import { z } from 'zod';
-import { DATE_PATTERN } from './dates';
+import { calendarDateSchema, DATE_PATTERN } from './dates';
 
 /** API.md "Additions" → "Waitlist". */
 export const joinWaitlistBodySchema = z.strictObject({
   locationId: z.uuid(),
   slotTypeId: z.uuid(),
-  date: z.string().regex(DATE_PATTERN).meta({ description: "a day in the location's time zone (YYYY-MM-DD)" }),
+  date: calendarDateSchema.meta({ description: "a day in the location's time zone (YYYY-MM-DD)" }),
 });
 export type JoinWaitlistBody = z.infer<typeof joinWaitlistBodySchema>;
 

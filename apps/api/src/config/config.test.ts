@@ -44,7 +44,7 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ SELLER_ABN: '12 345 678 901' })).toThrow(/^Invalid configuration: SELLER_ABN: not a valid ABN/);
   });
   describe('with NODE_ENV=production', () => {
-    const prod = { NODE_ENV: 'production', DATABASE_URL: 'postgres://u:p@db:5432/k', SMTP_URL: 'smtp://mail.example.com:587', SELLER_ABN: '51 824 753 556' };
+    const prod = { NODE_ENV: 'production', DATABASE_URL: 'postgres://u:p@db:5432/k', SMTP_URL: 'smtp://mail.example.com:587', SELLER_ABN: '51 824 753 556', STRIPE_SECRET_KEY: 'sk_live_x' };
     it('starts with real SMTP and an ABN', () => expect(loadConfig(prod).SMTP_URL).toBe(prod.SMTP_URL));
     it('stops without SMTP_URL, with one message naming it (no dev mailbox in production)', () => {
       for (const env of [{ ...prod, SMTP_URL: undefined }, { NODE_ENV: 'production' }, { ...prod, SMTP_URL: '' }]) {
@@ -55,5 +55,22 @@ describe('loadConfig', () => {
     it('stops without SELLER_ABN (no placeholder on real tax invoices)', () => {
       expect(() => loadConfig({ ...prod, SELLER_ABN: undefined })).toThrow(/^Invalid configuration: SELLER_ABN: required when NODE_ENV=production/);
     });
+    it('stops on the embedded database or the Stripe sandbox, naming the variable (issue 36)', () => {
+      expect(() => loadConfig({ ...prod, DATABASE_URL: undefined })).toThrow(/^Invalid configuration: DATABASE_URL: required when NODE_ENV=production/);
+      expect(() => loadConfig({ ...prod, STRIPE_SECRET_KEY: undefined })).toThrow(/^Invalid configuration: STRIPE_SECRET_KEY: required when NODE_ENV=production/);
+    });
+  });
+  it('listens on 127.0.0.1 on the embedded default, on every interface with DATABASE_URL, and where HOST says (issue 36)', () => {
+    expect(loadConfig({}).HOST).toBe('127.0.0.1');
+    expect(loadConfig({ HOST: '0.0.0.0' }).HOST).toBe('0.0.0.0');
+    expect(loadConfig({ DATABASE_URL: 'postgres://u:p@db:5432/k' }).HOST).toBe('0.0.0.0');
+  });
+  it('refuses a data folder under /proc, /sys or /dev at once, naming DATA_DIR (issue 36)', () => {
+    for (const dir of ['/proc/kringle', '/proc', '/sys/x', '/dev/k']) expect(() => loadConfig({ DATA_DIR: dir })).toThrow(/^Invalid configuration: DATA_DIR: .* is on a pseudo file system/);
+    expect(loadConfig({ DATA_DIR: '/tmp/proc' }).DATA_DIR).toBe('/tmp/proc');
+    expect(loadConfig({ DATA_DIR: '/dev/shm/k' }).DATA_DIR).toBe('/dev/shm/k');
+  });
+  it('refuses a headers timeout above the request timeout', () => {
+    expect(() => loadConfig({ HEADERS_TIMEOUT_MS: '40000' })).toThrow(/^Invalid configuration: HEADERS_TIMEOUT_MS/);
   });
 });

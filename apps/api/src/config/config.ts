@@ -35,7 +35,8 @@ const origins = z
 const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
   PORT: int(0, 65535).default(3000),
-  HOST: z.string().min(1).default('0.0.0.0'),
+  /** Unset: 127.0.0.1 on the embedded default (a demo machine is not on the network), 0.0.0.0 with DATABASE_URL. */
+  HOST: z.string().min(1).optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   DATA_DIR: z.string().min(1).default('.data'),
   /** Embedded default only: the demo season lasts this many days from today instead of ending on Christmas Eve (tests that need days far ahead). */
@@ -71,6 +72,18 @@ const envSchema = z.object({
   JWT_ISSUER: z.string().min(1).default('kringle'),
   JWT_AUDIENCE: z.string().min(1).default('kringle-web'),
   BODY_LIMIT_BYTES: int(1024, 10 * 1024 * 1024).default(64 * 1024),
+  /** A client must have sent its headers within this, and its whole request within REQUEST_TIMEOUT_MS, or the socket is closed (half-sent requests held sockets for minutes). */
+  HEADERS_TIMEOUT_MS: int(1000, 120_000).default(10_000),
+  REQUEST_TIMEOUT_MS: int(1000, 600_000).default(30_000),
+  /** Idle keep-alive; above the proxy's upstream keepalive_timeout (60 s in the nginx template), so nginx never reuses a socket the API is closing. */
+  KEEP_ALIVE_TIMEOUT_MS: int(1000, 600_000).default(72_000),
+  /** A socket silent this long is closed (live streams send a keep-alive every 25 s). */
+  CONNECTION_TIMEOUT_MS: int(30_000, 3_600_000).default(120_000),
+  /** Open sockets per remote address (0: no cap); not applied with TRUST_PROXY=true, where every socket is the proxy's and its limit_conn caps per client. */
+  MAX_CONNECTIONS_PER_ADDRESS: int(0, 100_000).default(128),
+  /** Live-availability streams open at once per account and per address, per process (decision 0048); off with RATE_LIMIT_MODE=off. */
+  LIVE_STREAMS_PER_ACCOUNT: int(1, 1000).default(5),
+  LIVE_STREAMS_PER_ADDRESS: int(1, 100_000).default(20),
   TRUST_PROXY: bool.default(false),
   JOBS_ENABLED: bool.default(true),
   /** How long a process may reuse an availability answer (0: never); see docs/decisions/0012. */
@@ -100,7 +113,8 @@ const envSchema = z.object({
 
 export type Env = z.infer<typeof envSchema>;
 
-export interface Config extends Omit<Env, 'APP_ORIGINS' | 'PUBLIC_URL' | 'SELLER_ABN'> {
+export interface Config extends Omit<Env, 'HOST' | 'APP_ORIGINS' | 'PUBLIC_URL' | 'SELLER_ABN'> {
+  HOST: string;
   APP_ORIGINS: string[];
   SELLER_ABN: string;
   PUBLIC_URL: string;
@@ -127,16 +141,24 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     throw new ConfigError(`Invalid configuration: ${issue.path.join('.')}: ${issue.message}`);
   }
   const env = parsed.data;
+  const dataDir = path.resolve(REPO_ROOT, env.DATA_DIR);
+  // Pseudo file systems: Node's recursive mkdir spun at 100% CPU under /proc, deaf to SIGTERM (issue 36).
+  if (/^\/(proc|sys|dev)(\/|$)/.test(dataDir) && !/^\/dev\/shm(\/|$)/.test(dataDir)) throw new ConfigError(`Invalid configuration: DATA_DIR: ${dataDir} is on a pseudo file system (/proc, /sys, /dev); choose a real folder`);
+  if (env.HEADERS_TIMEOUT_MS > env.REQUEST_TIMEOUT_MS) throw new ConfigError('Invalid configuration: HEADERS_TIMEOUT_MS: must not exceed REQUEST_TIMEOUT_MS');
   if (env.NODE_ENV === 'production') {
     // Production never falls back to the development stand-ins: the dev mailbox would show
     // everyone's reset links, and invoices would carry the placeholder ABN.
     if (!env.SMTP_URL) throw new ConfigError('Invalid configuration: SMTP_URL: required when NODE_ENV=production (the embedded mail catcher and dev mailbox are for development only)');
     if (!env.SELLER_ABN) throw new ConfigError("Invalid configuration: SELLER_ABN: required when NODE_ENV=production (the seller's ABN printed on tax invoices)");
+    // Nor on the embedded database (demo accounts with the README's password) or the Stripe sandbox (no real payment).
+    if (!env.DATABASE_URL) throw new ConfigError('Invalid configuration: DATABASE_URL: required when NODE_ENV=production (the embedded PostgreSQL and its demo accounts are for development only)');
+    if (!env.STRIPE_SECRET_KEY) throw new ConfigError('Invalid configuration: STRIPE_SECRET_KEY: required when NODE_ENV=production (the local Stripe sandbox takes no real payment)');
   }
   const publicUrl = env.PUBLIC_URL ? new URL(env.PUBLIC_URL).origin : `http://localhost:${env.PORT}`;
   return {
     ...env,
-    DATA_DIR: path.resolve(REPO_ROOT, env.DATA_DIR),
+    HOST: env.HOST ?? (env.DATABASE_URL ? '0.0.0.0' : '127.0.0.1'),
+    DATA_DIR: dataDir,
     PUBLIC_URL: publicUrl,
     APP_ORIGINS: env.APP_ORIGINS ?? [publicUrl],
     SELLER_ABN: env.SELLER_ABN ?? PLACEHOLDER_ABN,

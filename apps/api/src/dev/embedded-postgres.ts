@@ -49,7 +49,13 @@ export async function startEmbeddedPostgres(dir: string, database = 'kringle'): 
   const initialised = fs.existsSync(path.join(dataDir, 'PG_VERSION'));
   if (!initialised) await server.initialise();
   const running = runningServer(dataDir);
-  if (running) throw new DatabaseInUseError(dataDir, running.pid);
+  if (running) {
+    // A start that was SIGKILLed leaves its PostgreSQL running: stop it, then start ours (issue 36).
+    const owner = ownerOf(dataDir);
+    if (owner === null || (isAlive(owner) && !isZombie(owner))) throw new DatabaseInUseError(dataDir, running.pid);
+    console.warn(`[postgres] the start that ran PostgreSQL in ${dataDir} (pid ${owner}) is gone; stopping its server (pid ${running.pid})`);
+    await stopOrphan(dataDir, running.pid);
+  }
   // A crash leaves postmaster.pid behind, which would stop the next start.
   fs.rmSync(path.join(dataDir, 'postmaster.pid'), { force: true });
   try {
@@ -59,10 +65,38 @@ export async function startEmbeddedPostgres(dir: string, database = 'kringle'): 
     throw new Error(`PostgreSQL did not start in ${dataDir} (its error lines, if any, are above)`, { cause: err });
   }
   if (!initialised) await server.createDatabase(database);
+  fs.writeFileSync(ownerFile(dataDir), `${process.pid}\n`);
   return {
     url: `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/${database}`,
-    stop: () => server.stop(),
+    stop: async () => {
+      await server.stop();
+      fs.rmSync(ownerFile(dataDir), { force: true });
+    },
   };
+}
+
+/** Beside the data folder: the pid of the start that runs its server (PostgreSQL's own pid file names only the server). */
+const ownerFile = (dataDir: string) => `${dataDir}.owner.pid`;
+
+function ownerOf(dataDir: string): number | null {
+  try {
+    const pid = Number(fs.readFileSync(ownerFile(dataDir), 'utf8').trim());
+    return Number.isInteger(pid) && pid > 0 ? pid : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Fast shutdown (SIGINT: open sessions are ended, nothing committed is lost), then SIGKILL if it lingers. */
+async function stopOrphan(dataDir: string, pid: number): Promise<void> {
+  const gone = async (ms: number) => {
+    for (const until = Date.now() + ms; Date.now() < until; await new Promise((r) => setTimeout(r, 100))) if (!isAlive(pid)) return true;
+    return !isAlive(pid);
+  };
+  process.kill(pid, 'SIGINT');
+  if (await gone(15_000)) return;
+  process.kill(pid, 'SIGKILL');
+  if (!(await gone(5_000))) throw new DatabaseInUseError(dataDir, pid);
 }
 
 /**
@@ -100,6 +134,15 @@ function runningServer(dataDir: string): { pid: number; port: number } | null {
     // No /proc (macOS): trust the pid.
   }
   return { pid, port: Number(lines[3]) };
+}
+
+/** Killed but not yet reaped (a container's pid 1 may never reap it): dead for our purpose. */
+function isZombie(pid: number): boolean {
+  try {
+    return /^\d+ \(.*\) Z/.test(fs.readFileSync(`/proc/${pid}/stat`, 'utf8'));
+  } catch {
+    return false;
+  }
 }
 
 function isAlive(pid: number): boolean {

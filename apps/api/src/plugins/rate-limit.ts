@@ -21,7 +21,7 @@
  *   rateLimit(app, { name: 'verify-mail:user', max: 1, window: '60 seconds', key: (req) => req.user?.id })
  *
  * `name` must be unique per limit (it namespaces the counter). `window` is milliseconds or
- * '<n> second(s)|minute(s)|hour(s)'. `key` returns the bucket (null/undefined/'' skips this
+ * '<n> second(s)|minute(s)|hour(s)|day(s)'. `key` returns the bucket (null/undefined/'' skips this
  * limit for the request); keys are hashed before they are stored, so e-mails never sit in the table.
  * preHandlers run after validation, so `request.body` is already the parsed, valid body.
  */
@@ -52,11 +52,23 @@ export const byBodyEmail = (request: FastifyRequest): string | undefined => {
   return typeof email === 'string' ? email.trim().toLowerCase() : undefined;
 };
 
-const UNITS: Record<string, number> = { second: 1000, minute: 60_000, hour: 3_600_000 };
+/** The client's IP and the body's e-mail: guessing at one account from one place. */
+export const byIpAndBodyEmail = (request: FastifyRequest): string | undefined => {
+  const email = byBodyEmail(request);
+  return email ? `${request.ip} ${email}` : undefined;
+};
+
+/** The X-App-Check token: what one solved proof of work may pay for. */
+export const byAppCheckToken = (request: FastifyRequest): string | undefined => {
+  const token = request.headers['x-app-check'];
+  return typeof token === 'string' && token.trim() ? token.trim() : undefined;
+};
+
+const UNITS: Record<string, number> = { second: 1000, minute: 60_000, hour: 3_600_000, day: 86_400_000 };
 
 export function parseWindow(window: number | string): number {
   if (typeof window === 'number' && Number.isInteger(window) && window > 0) return window;
-  const match = typeof window === 'string' ? /^\s*(\d+)\s*(second|minute|hour)s?\s*$/i.exec(window) : null;
+  const match = typeof window === 'string' ? /^\s*(\d+)\s*(second|minute|hour|day)s?\s*$/i.exec(window) : null;
   if (!match) throw new Error(`Bad rate-limit window: ${String(window)}`);
   return Number(match[1]) * UNITS[match[2]!.toLowerCase()]!;
 }
@@ -75,9 +87,23 @@ export const bucketKey = (name: string, value: string) => `${name}:${hashKey(val
 
 /** A preHandler enforcing one limit; see the top of this file. */
 export function rateLimit(app: FastifyInstance, rule: RateLimitRule): RateLimitHandler {
+  const count = rateCount(app, rule);
+  return async (request) => {
+    const over = await count(request);
+    if (!over) return;
+    throw errors.rateLimited(retryMessage(over.retryAfterSeconds), over.retryAfterSeconds);
+  };
+}
+
+/**
+ * Counts one hit of a limit and says whether its bucket is over the max, without refusing: for
+ * limits that change what is asked of the client (a fresh app-check proof) rather than refuse it.
+ * Always null with RATE_LIMIT_MODE=off.
+ */
+export function rateCount(app: FastifyInstance, rule: RateLimitRule): (request: FastifyRequest) => Promise<{ retryAfterSeconds: number } | null> {
   const windowMs = parseWindow(rule.window);
   if (!/^[\w:.-]{1,60}$/.test(rule.name)) throw new Error(`Bad rate-limit name: ${rule.name}`);
-  if (app.config.RATE_LIMIT_MODE === 'off') return async () => {};
+  if (app.config.RATE_LIMIT_MODE === 'off') return async () => null;
   if (!app.hasDecorator('createRateLimit')) throw new Error('rateLimitPlugin must be registered before routes that use rateLimit()');
   const bucket = (request: FastifyRequest) => {
     const value = rule.key(request);
@@ -92,11 +118,10 @@ export function rateLimit(app: FastifyInstance, rule: RateLimitRule): RateLimitH
     skipOnError: true,
   });
   return async (request) => {
-    if (!bucket(request)) return;
+    if (!bucket(request)) return null;
     const result = await limiter(request);
-    if (result.isAllowed || !result.isExceeded) return;
-    const seconds = Math.max(1, result.ttlInSeconds);
-    throw errors.rateLimited(retryMessage(seconds), seconds);
+    if (result.isAllowed || !result.isExceeded) return null;
+    return { retryAfterSeconds: Math.max(1, result.ttlInSeconds) };
   };
 }
 

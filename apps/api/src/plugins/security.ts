@@ -147,7 +147,7 @@ export const securityPlugin = fp(async (app: FastifyInstance) => {
     // Allow-Credentials and Expose-Headers would only be bytes to write (decision 0038).
     origin: (origin: string | undefined, cb: (error: Error | null, origin: string[] | false) => void) => cb(null, origin === undefined ? false : appOrigins),
     credentials: true,
-    methods: ['GET', 'POST', 'PATCH', 'DELETE'],
+    methods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'],
     // If-None-Match / ETag: the web app revalidates availability answers itself (decision 0029).
     allowedHeaders: ['Authorization', 'Content-Type', 'X-App-Check', 'Idempotency-Key', 'If-None-Match'],
     exposedHeaders: ['Retry-After', 'X-Request-Id', 'ETag'],

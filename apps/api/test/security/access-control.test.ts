@@ -45,7 +45,7 @@ const SHARED = [
  */
 const isStaffRoute = (path: string) => path.startsWith('/api/v1/staff/');
 /** Token routes an unverified customer may call (API.md "unverified ok"). */
-const UNVERIFIED_OK = ['GET /api/v1/user/me', 'POST /api/v1/user/auth/email-verification'];
+const UNVERIFIED_OK = ['GET /api/v1/user/me', 'POST /api/v1/user/auth/email-verification', 'POST /api/v1/auth/sign-out-everywhere'];
 
 describe('access control on every route', () => {
   let w: BookingWorld;

@@ -121,7 +121,7 @@ describe('security headers, CORS and the refresh cookie', () => {
 
   it('sends HSTS in production only (plain http stays usable locally), no loopback sources in its CSP and no dev mailbox', async () => {
     expect((await t.app.inject('/api/v1/health')).headers['strict-transport-security']).toBeUndefined();
-    const prod = await createTestApp({ NODE_ENV: 'production', SMTP_URL: 'smtp://mail.example.com:587', SELLER_ABN: '51 824 753 556' });
+    const prod = await createTestApp({ NODE_ENV: 'production', SMTP_URL: 'smtp://mail.example.com:587', SELLER_ABN: '51 824 753 556', STRIPE_SECRET_KEY: 'sk_test_x' });
     try {
       const hsts = String((await prod.app.inject('/api/v1/health')).headers['strict-transport-security']);
       expect(Number(/max-age=(\d+)/.exec(hsts)?.[1])).toBeGreaterThanOrEqual(15_552_000); // 180 days

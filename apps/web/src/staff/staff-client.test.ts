@@ -138,3 +138,22 @@ describe('the one request path (lib/api-fetch.ts)', () => {
     expect(failed).toMatchObject({ message: 'Check the family’s details.', code: 'VALIDATION_FAILED', details, status: 400, data: { error: 'Check the family’s details.', code: 'VALIDATION_FAILED', details } });
   });
 });
+
+describe('the staff client and app-check proofs (decision 0048)', () => {
+  afterEach(() => vi.unstubAllGlobals());
+
+  it('signs in when the API asks for a fresh proof: it fetches one and sends the sign-in once more', async () => {
+    let signIns = 0;
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async (url: string) => {
+        const path = String(url).replace(/^.*\/api\/v1/, '');
+        if (path === '/app-check/challenge') return json(404, { error: 'off', code: 'NOT_FOUND' });
+        if (path === '/auth/sign-in') return ++signIns === 1 ? json(401, { error: 'This app needs to verify itself again. Please try again.', code: 'APP_CHECK_INVALID' }) : session(1);
+        return json(404, { error: 'not here', code: 'NOT_FOUND' });
+      }),
+    );
+    await expect(signIn('elf@kringle.test', 'x')).resolves.toMatchObject({ email: 'elf@kringle.test' });
+    expect(signIns).toBe(2);
+  });
+});

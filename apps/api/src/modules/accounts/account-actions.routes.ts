@@ -11,7 +11,7 @@ import {
 import { authOf } from '../../plugins/auth';
 import { byIp, rateLimit } from '../../plugins/rate-limit';
 import type { AccountActionsService } from './account-actions.service';
-import { accountLimits, errors, tags } from './account-routes.shared';
+import { accountLimits, errors, tags, verifyMailLimits } from './account-routes.shared';
 
 /** API.md "Accounts and auth": the e-mail links (verification, password reset), from request to use. */
 export function accountActionsRoutes(app: FastifyInstance, actions: AccountActionsService) {
@@ -30,6 +30,7 @@ export function accountActionsRoutes(app: FastifyInstance, actions: AccountActio
         body: emailVerificationRequestSchema,
         response: { 200: messageResponseSchema, ...errors(400, 409, 429) },
       },
+      preHandler: verifyMailLimits(app),
     },
     async (request) => ({ message: await actions.sendVerificationEmail(authOf(request).userId, request.body.redirectUrl) }),
   );

@@ -11,6 +11,31 @@ export const ACCOUNT_LIMITS = {
 } as const;
 
 /**
+ * Issue 36 (decision 0048). Sign-in: the strict count is per e-mail *and* address, so guessing
+ * elsewhere cannot lock the owner out; per e-mail alone, past `pressure` attempts a minute every
+ * attempt needs a fresh app-check proof (the web app fetches one and retries on its own), and only
+ * `ceiling` an hour is a flat 429. One proof (X-App-Check token) pays for `perProof` sign-in
+ * attempts, `perProofUnderPressure` while its e-mail is under pressure, and `perProof` registrations.
+ */
+export const SIGN_IN_PRICING = {
+  pressure: { perEmail: 10, window: '1 minute' },
+  ceiling: { perEmail: 1000, window: '1 hour' },
+  perProof: 5,
+  perProofUnderPressure: 1,
+  proofWindow: '1 hour',
+} as const;
+
+export const REGISTER_PRICING = {
+  /** 30 a minute per address on top of 300 an hour: a shared address's opening burst fits, a script's 259 in 6 s does not. */
+  burst: { perIp: 30, window: '1 minute' },
+  perProof: 3,
+  proofWindow: '1 hour',
+} as const;
+
+/** The verification mail: once a minute per user (accounts service) and these per day. */
+export const VERIFY_MAIL_LIMITS = { perUser: 10, perIp: 100, window: '1 day' } as const;
+
+/**
  * The cookie endpoint (per IP only: it carries no e-mail). Not in API.md's table; its general 429
  * covers it. Every reload of a signed-in page costs a refresh, and on drop morning a carrier's
  * shared address may carry thousands of families (decision 0022), so the size is far above any

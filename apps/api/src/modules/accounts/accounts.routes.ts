@@ -11,7 +11,7 @@ import { authOf } from '../../plugins/auth';
 import { rateLimit } from '../../plugins/rate-limit';
 import { AccountActionsService } from './account-actions.service';
 import { accountActionsRoutes } from './account-actions.routes';
-import { accountLimits, errors, sessionBody, tags } from './account-routes.shared';
+import { errors, registerLimits, sessionBody, tags } from './account-routes.shared';
 import { AccountsService } from './accounts.service';
 import { prepareDummyHash } from './passwords';
 import { setRefreshCookie } from './refresh-cookie';
@@ -46,7 +46,7 @@ export async function accountsRoutes(app: FastifyInstance) {
         body: registerRequestSchema,
         response: { 201: userResponseSchema, ...errors(400, 409, 429) },
       },
-      preHandler: accountLimits(app, 'register'),
+      preHandler: registerLimits(app),
     },
     async (request, reply) => reply.code(201).send({ user: await accounts.register(request.body) }),
   );

@@ -176,6 +176,11 @@ export class AccountsService {
     if (token) await refreshTokens.revokeFamily(this.db, token.familyId, this.clock.now());
   }
 
+  /** Every refresh family of the account: every device must sign in again; live streams end (issue 36). */
+  async signOutEverywhere(userId: string): Promise<void> {
+    await refreshTokens.revokeAllForUser(this.db, userId, this.clock.now());
+  }
+
   async getUser(userId: string): Promise<User> {
     const row = await users.findUserById(this.db, userId);
     // A valid token for a user that no longer exists is no session at all.

@@ -21,6 +21,8 @@ export interface AuthClaims {
   emailVerified: boolean;
   /** The `dashboard_user` claim: a staff account, refused by every customer route. */
   staff: boolean;
+  /** The token's `exp` (ms since the epoch): a live stream ends then (issue 36). */
+  expiresAtMs: number;
 }
 
 export interface IssuedIdToken {
@@ -95,6 +97,7 @@ export class IdTokens {
         email: claims.data.email,
         emailVerified: claims.data.email_verified,
         staff: claims.data.dashboard_user,
+        expiresAtMs: payload.exp! * 1000,
       };
     } catch {
       return null;

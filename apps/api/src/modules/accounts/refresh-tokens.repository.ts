@@ -1,6 +1,9 @@
-import { and, eq, isNull } from 'drizzle-orm';
+import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
 import { refreshTokens } from '../../db/schema/accounts';
+
+/** NOTIFY'd with a user id when refresh tokens of theirs are revoked; live streams listen (availability/live-stream-limits.ts). */
+export const SIGNED_OUT_CHANNEL = 'kringle_signed_out';
 
 export type RefreshTokenRow = typeof refreshTokens.$inferSelect;
 
@@ -28,10 +31,21 @@ export async function markRotated(db: DbOrTx, id: string, now: Date, successorSe
 }
 
 export async function revokeFamily(db: DbOrTx, familyId: string, now: Date): Promise<void> {
-  await db
+  const revoked = await db
     .update(refreshTokens)
     .set({ revokedAt: now })
-    .where(and(eq(refreshTokens.familyId, familyId), isNull(refreshTokens.revokedAt)));
+    .where(and(eq(refreshTokens.familyId, familyId), isNull(refreshTokens.revokedAt)))
+    .returning({ userId: refreshTokens.userId });
+  if (revoked[0]) await notifySignedOut(db, revoked[0].userId);
+}
+
+/**
+ * Every API process ends the account's live streams (live-stream-limits.ts): an ID token carries
+ * no family, so all of the account's streams end; the others reopen with their refreshed token.
+ * Delivered at commit when inside a transaction.
+ */
+async function notifySignedOut(db: DbOrTx, userId: string): Promise<void> {
+  await db.execute(sql`select pg_notify(${SIGNED_OUT_CHANNEL}, ${userId})`);
 }
 
 export async function revokeAllForUser(db: DbOrTx, userId: string, now: Date): Promise<void> {
@@ -39,4 +53,5 @@ export async function revokeAllForUser(db: DbOrTx, userId: string, now: Date): P
     .update(refreshTokens)
     .set({ revokedAt: now })
     .where(and(eq(refreshTokens.userId, userId), isNull(refreshTokens.revokedAt)));
+  await notifySignedOut(db, userId);
 }

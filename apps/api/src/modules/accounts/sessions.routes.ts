@@ -4,7 +4,8 @@ import { z } from 'zod';
 import { sessionResponseSchema, signInRequestSchema } from '@kringle/contracts/accounts';
 import { byIp, rateLimit } from '../../plugins/rate-limit';
 import { SESSION_LIMITS } from './account-limits';
-import { accountLimits, errors, sessionBody, tags } from './account-routes.shared';
+import { authOf } from '../../plugins/auth';
+import { errors, sessionBody, signInLimits, tags } from './account-routes.shared';
 import type { AccountsService } from './accounts.service';
 import { clearRefreshCookie, readRefreshCookie, setRefreshCookie } from './refresh-cookie';
 
@@ -25,7 +26,7 @@ export function sessionsRoutes(app: FastifyInstance, accounts: AccountsService) 
         body: signInRequestSchema,
         response: { 200: sessionResponseSchema, ...errors(400, 401, 429) },
       },
-      preHandler: accountLimits(app, 'sign-in'),
+      preHandler: signInLimits(app),
     },
     async (request, reply) => {
       const session = await accounts.signIn(request.body.email, request.body.password);
@@ -75,6 +76,24 @@ export function sessionsRoutes(app: FastifyInstance, accounts: AccountsService) 
     },
     async (request, reply) => {
       await accounts.signOut(readRefreshCookie(request));
+      clearRefreshCookie(request, reply);
+      return reply.code(204).send(null);
+    },
+  );
+
+  r.post(
+    '/auth/sign-out-everywhere',
+    {
+      config: { auth: 'signed-in' },
+      schema: {
+        tags,
+        summary: 'Sign out on every device: revokes all of the account\'s refresh families and clears this cookie; ID tokens already issued last until they expire (at most 15 minutes), live streams end at once',
+        body: emptyBody,
+        response: { 204: z.null().describe('Signed out everywhere'), ...errors(400, 401) },
+      },
+    },
+    async (request, reply) => {
+      await accounts.signOutEverywhere(authOf(request).userId);
       clearRefreshCookie(request, reply);
       return reply.code(204).send(null);
     },

@@ -4,6 +4,8 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { errorBodySchema } from '@kringle/contracts/errors';
 import { errors, notFound } from '../../lib/errors';
+import { authOf } from '../../plugins/auth';
+import { LiveStreamRegistry, signOutListener } from './live-stream-limits';
 import { findLocation } from '../catalogue/catalogue.repository';
 import { leadCutoffOf } from '../booking-lifecycle/booking-policy';
 import { slotsNow } from './availability-live.repository';
@@ -19,7 +21,9 @@ change of a slot at this location \`event: slot\` with \`data: {"slotId":"<uuid>
 Holds are sent as \`reserved\`; frees (a hold let go or lapsed early, a booking cancelled or moved, a block lifted, a start moved) are
 read back, so they say the slot's real status. Payments (reserved to booked) and new blocks are not sent: a client
 polls available-slots now and then as well. Answers 503 SERVICE_UNAVAILABLE while this process cannot hear changes
-(its listener is down, or AVAILABILITY_CACHE_MS=0): the client then polls. Streams end when the process shuts down.
+(its listener is down, or AVAILABILITY_CACHE_MS=0): the client then polls. At most 5 streams per account and 20 per address
+are open (429 RATE_LIMITED with Retry-After). Streams end when the ID token that opened them expires, when the account signs
+out (any of its refresh families is revoked) and when the process shuts down: the client reopens with a fresh token.
 Read it with fetch() (it needs the Authorization and app-check headers, which EventSource cannot send). Decision 0026.`;
 
 /** GET /booking-slot/{locationId}/live (decision 0026): pushes slot changes to open Session steps. */
@@ -33,8 +37,13 @@ export async function availabilityLiveRoutes(app: FastifyInstance) {
   feed.onError = (err) => app.log.warn({ err }, 'live slot feed: could not read changed slots');
   /** This app's open streams, ended before the server closes (it waits for open connections). */
   const open = new Set<() => void>();
+  // Caps per account and address, and the end at sign-out (issue 36, decision 0048); off with the rate limits.
+  const { LIVE_STREAMS_PER_ACCOUNT: perAccount, LIVE_STREAMS_PER_ADDRESS: perAddress } = app.config;
+  const registry = new LiveStreamRegistry(app.config.RATE_LIMIT_MODE === 'off' ? null : { perAccount, perAddress });
+  const signOuts = signOutListener(app.pool.options, registry, app.log);
   app.addHook('preClose', async () => {
     for (const end of [...open]) end();
+    await signOuts.stop();
   });
 
   r.get(
@@ -46,13 +55,28 @@ export async function availabilityLiveRoutes(app: FastifyInstance) {
         summary: "Live changes of the location's sessions (server-sent events)",
         description: DESCRIPTION,
         params: z.strictObject({ locationId: z.uuid() }),
-        response: { 200: z.any().meta({ description: 'text/event-stream' }), 404: errorBodySchema, 503: errorBodySchema },
+        response: { 200: z.any().meta({ description: 'text/event-stream' }), 404: errorBodySchema, 429: errorBodySchema, 503: errorBodySchema },
       },
     },
     async (req, reply) => {
       const { locationId } = req.params;
-      if (!(await findLocation(app.db, locationId))) throw notFound('That location');
-      if (!feed.listening) throw errors.serviceUnavailable('Live updates are not available right now.', { 'retry-after': '30' });
+      const auth = authOf(req);
+      const refused = registry.refusal(auth.userId, req.ip);
+      if (refused) {
+        const message = refused === 'account' ? `At most ${perAccount} live updates can be open per account: close another tab.` : 'Too many live updates are open from this network. Try again in 30 seconds.';
+        throw errors.rateLimited(message, 30);
+      }
+      // Counted before the first await: 2,000 attempts arrive together.
+      const ender = { end: () => {} };
+      const release = registry.add(auth.userId, req.ip, () => ender.end());
+      try {
+        await signOuts.ensure();
+        if (!(await findLocation(app.db, locationId))) throw notFound('That location');
+        if (!feed.listening) throw errors.serviceUnavailable('Live updates are not available right now.', { 'retry-after': '30' });
+      } catch (err) {
+        release();
+        throw err;
+      }
 
       const stream = new PassThrough();
       let ended = false;
@@ -63,6 +87,9 @@ export async function availabilityLiveRoutes(app: FastifyInstance) {
       };
       const keepAlive = setInterval(() => write(': keep-alive\n\n'), KEEP_ALIVE_MS);
       keepAlive.unref();
+      // The stream is only as good as the token that opened it; the client reopens with a fresh one.
+      const expiry = setTimeout(() => end(), Math.max(0, auth.expiresAtMs - app.clock.now().getTime()));
+      expiry.unref();
       const unsubscribe = feed.subscribe(locationId, {
         send: (change: SlotChange) => write(`event: slot\ndata: ${JSON.stringify(change)}\n\n`),
         end: () => end(),
@@ -71,11 +98,14 @@ export async function availabilityLiveRoutes(app: FastifyInstance) {
         if (ended) return;
         ended = true;
         clearInterval(keepAlive);
+        clearTimeout(expiry);
+        release();
         unsubscribe();
         open.delete(end);
         stream.end();
       }
       open.add(end);
+      ender.end = end;
       // The response's close: the client went away (the request's own close fires once its body is read).
       reply.raw.once('close', end);
       stream.write('retry: 3000\n\n');

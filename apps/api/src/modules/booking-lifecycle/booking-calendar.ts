@@ -8,8 +8,9 @@ const ICS_STATUS = { completed: 'CONFIRMED', payment_pending: 'TENTATIVE', payme
 
 const utcStamp = (d: Date) => d.toISOString().replace(/[-:]/g, '').replace(/\.\d{3}/, '');
 const localStamp = (d: Date, tz: string) => `${localDateOf(d, tz).replace(/-/g, '')}T${localTimeOf(d, tz).replace(':', '')}00`;
-// RFC 5545 text: escape backslash, semicolon, comma and newlines.
-const text = (v: string) => v.replace(/\\/g, '\\\\').replace(/;/g, '\\;').replace(/,/g, '\\,').replace(/\n/g, '\\n');
+// RFC 5545 text: escape backslash, semicolon, comma and newlines (a bare CR too: it ends a content line); drop other controls.
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
+const text = (v: string) => v.replace(/\\/g, '\\\\').replace(/;/g, '\\;').replace(/,/g, '\\,').replace(/\r\n?|\n/g, '\\n').replace(/[\u0000-\u001f\u007f]/g, '');
 
 function offset(minutes: number): string {
   const sign = minutes < 0 ? '-' : '+';

@@ -28,6 +28,8 @@ export const toCart = (row: CartRow): Cart => ({
 export async function createCart(deps: Deps, userId: string, body: CartBody): Promise<Cart> {
   const reservation = await findReservation(deps.db, body.reservationId, userId);
   if (!reservation) throw notFound('That reservation');
+  // Its checkout lives on (issue 36: this answered HOLD_EXPIRED while the hold still held the session).
+  if (reservation.status === 'checked_out') throw errors.cartInvalid('This session is already checked out: continue its payment from My Bookings.');
   if (reservation.status !== 'active' || reservation.expiresAt <= deps.clock.now()) {
     throw errors.holdExpired();
   }

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { notFound } from '../../lib/errors';
 import { findCaughtMail, listCaughtMail } from './dev-mailbox.repository';
 import { framedMailHtml, renderMailboxPage } from './dev-mailbox.view';
+import { loopbackOnly } from './loopback-only';
 import { devMailboxEnabled } from './mail-transport';
 
 /** The mail's own HTML may not run scripts, load anything but images, or be framed elsewhere. */
@@ -17,6 +18,7 @@ export async function devMailboxRoutes(app: FastifyInstance) {
     '/dev/mailbox',
     {
       config: { auth: 'public' },
+      onRequest: loopbackOnly,
       schema: {
         hide: true,
         querystring: z.object({ to: z.string().trim().max(320).optional(), id: z.uuid().optional() }),
@@ -33,7 +35,7 @@ export async function devMailboxRoutes(app: FastifyInstance) {
   );
   r.get(
     '/dev/mailbox/:id/html',
-    { config: { auth: 'public' }, schema: { hide: true, params: z.object({ id: z.uuid() }), response: { 200: z.string() } } },
+    { config: { auth: 'public' }, onRequest: loopbackOnly, schema: { hide: true, params: z.object({ id: z.uuid() }), response: { 200: z.string() } } },
     async (request, reply) => {
       const mail = await findCaughtMail(app.db, request.params.id);
       if (!mail) throw notFound('That message');

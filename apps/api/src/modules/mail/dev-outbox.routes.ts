@@ -3,6 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { errorBodySchema } from '@kringle/contracts/errors';
 import { listCaughtMail } from './dev-mailbox.repository';
+import { loopbackOnly } from './loopback-only';
 import { devMailboxEnabled } from './mail-transport';
 
 const caughtMailSchema = z
@@ -27,6 +28,7 @@ export async function devOutboxRoutes(app: FastifyInstance) {
     '/dev/outbox',
     {
       config: { auth: 'public' },
+      onRequest: loopbackOnly,
       schema: {
         tags: ['development'],
         summary: 'Mail received by the embedded SMTP catcher (embedded default only)',

@@ -29,7 +29,7 @@ interface Pending {
  * PostgreSQL a round trip and a commit of its own: the first wave queued behind them. Here a
  * request goes straight to the database while no statement is under way (the one-statement hold,
  * as before); otherwise it waits for the next statement, which carries up to MAX_BATCH of them
- * together (batch-hold.repository.ts).
+ * together (booking-lifecycle/hold-statements.repository.ts).
  */
 export class HoldBatcher {
   private queue: Pending[] = [];

@@ -14,10 +14,10 @@ import { TakenSessions } from './taken-sessions';
  *    (reservations.service.ts).
  * 2. `taken` refuses at once a session this process, or another one, has just seen taken.
  * 3. Otherwise `batcher` sends the hold statement (hold-batcher.ts, one at a time per process, a
- *    burst of first attempts sharing it; reservations.repository.ts / batch-hold.repository.ts).
+ *    burst of first attempts sharing it; booking-lifecycle/hold-statements.repository.ts).
  * 4. One conditional UPDATE of the slot row decides (decision 0007). It refuses a session that is
  *    held or booked, not open yet (decision 0025), or on a day a family waits for
- *    (waitlist-guard.ts, decision 0028).
+ *    (noOneWaitingFor in booking-lifecycle/session-rules.sql.ts, decision 0028).
  * 5. When the hold is granted, `changed()` drops this process's cached availability for the
  *    location (`availability`, decision 0012).
  * 6. `announceTaken` (slot-events.listener.ts) tells the other processes on `kringle_taken`.
