@@ -99,23 +99,28 @@ describe('downloads', () => {
   });
 });
 
+/** The API by path, app check off (its challenge answers 404). */
+const stubApi = (answer: (path: string) => Response) =>
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async (url: string) => {
+      const path = String(url).replace(/^.*\/api\/v1/, '');
+      return path === '/app-check/challenge' ? json(404, { error: 'off', code: 'NOT_FOUND' }) : answer(path);
+    }),
+  );
+
 describe('the one request path (lib/api-fetch.ts)', () => {
   afterEach(() => vi.unstubAllGlobals());
 
   it('renews a refused app-check token and sends the call once more, as the customer app does', async () => {
     const sent: string[] = [];
     let refusals = 1;
-    vi.stubGlobal(
-      'fetch',
-      vi.fn(async (url: string) => {
-        const path = String(url).replace(/^.*\/api\/v1/, '');
-        if (path === '/app-check/challenge') return json(404, { error: 'off', code: 'NOT_FOUND' });
-        if (path === '/auth/sign-in') return session(2);
-        sent.push(path);
-        if (refusals-- > 0) return json(401, { error: 'Please reload the page and try again.', code: 'APP_CHECK_INVALID' });
-        return json(200, { items: [] });
-      }),
-    );
+    stubApi((path) => {
+      if (path === '/auth/sign-in') return session(2);
+      sent.push(path);
+      if (refusals-- > 0) return json(401, { error: 'Please reload the page and try again.', code: 'APP_CHECK_INVALID' });
+      return json(200, { items: [] });
+    });
     await signIn('elf@kringle.test', 'x');
     expect((await request('/staff/run-sheet')).status).toBe(200);
     expect(sent).toEqual(['/staff/run-sheet', '/staff/run-sheet']);
@@ -123,15 +128,10 @@ describe('the one request path (lib/api-fetch.ts)', () => {
 
   it('throws the API’s error body as an ApiProblem: message, code and details', async () => {
     const details = [{ path: 'firstName', message: 'Enter a first name.' }];
-    vi.stubGlobal(
-      'fetch',
-      vi.fn(async (url: string) => {
-        const path = String(url).replace(/^.*\/api\/v1/, '');
-        if (path === '/app-check/challenge') return json(404, { error: 'off', code: 'NOT_FOUND' });
-        if (path === '/auth/sign-in') return session(2);
-        return json(400, { error: 'Check the family’s details.', code: 'VALIDATION_FAILED', details });
-      }),
-    );
+    stubApi((path) => {
+      if (path === '/auth/sign-in') return session(2);
+      return json(400, { error: 'Check the family’s details.', code: 'VALIDATION_FAILED', details });
+    });
     await signIn('elf@kringle.test', 'x');
     const failed = (await request('/staff/walk-ins', { method: 'POST', body: '{}' }).catch((err: unknown) => err)) as ApiProblem;
     expect(failed).toBeInstanceOf(ApiProblem);
@@ -144,15 +144,10 @@ describe('the staff client and app-check proofs (decision 0048)', () => {
 
   it('signs in when the API asks for a fresh proof: it fetches one and sends the sign-in once more', async () => {
     let signIns = 0;
-    vi.stubGlobal(
-      'fetch',
-      vi.fn(async (url: string) => {
-        const path = String(url).replace(/^.*\/api\/v1/, '');
-        if (path === '/app-check/challenge') return json(404, { error: 'off', code: 'NOT_FOUND' });
-        if (path === '/auth/sign-in') return ++signIns === 1 ? json(401, { error: 'This app needs to verify itself again. Please try again.', code: 'APP_CHECK_INVALID' }) : session(1);
-        return json(404, { error: 'not here', code: 'NOT_FOUND' });
-      }),
-    );
+    stubApi((path) => {
+      if (path === '/auth/sign-in') return ++signIns === 1 ? json(401, { error: 'This app needs to verify itself again. Please try again.', code: 'APP_CHECK_INVALID' }) : session(1);
+      return json(404, { error: 'not here', code: 'NOT_FOUND' });
+    });
     await expect(signIn('elf@kringle.test', 'x')).resolves.toMatchObject({ email: 'elf@kringle.test' });
     expect(signIns).toBe(2);
   });
