@@ -1,4 +1,4 @@
-import Fastify, { LogController, type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type pg from 'pg';
 import type { Config } from './config/config';
@@ -110,10 +110,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // Behind a proxy (TRUST_PROXY) the proxy writes the access log (bench/nginx/kringle.conf.template)
   // and this API logs its own events under the X-Request-Id it sends: per-request logging cost
   // about a tenth of a cached read. Without a proxy, one plain line per request (a logged object
-  // would pass through the redaction paths every time).
-  if (!config.TRUST_PROXY) {
+  // would pass through the redaction paths every time), when asked (LOG_REQUESTS): on the embedded
+  // default it pushed the banner out of view, and cost up to a third of a read (issues 37, 41).
+  if (!config.TRUST_PROXY && config.LOG_REQUESTS) {
+    const line = (request: FastifyRequest, reply: FastifyReply) => `${request.method} ${request.url} ${reply.statusCode} ${Math.round(reply.elapsedTime)}ms`;
     app.addHook('onResponse', function accessLog(request, reply, done) {
-      request.log.info(`${request.method} ${request.url} ${reply.statusCode} ${Math.round(reply.elapsedTime)}ms`);
+      // The embedded default is read by a person in a terminal: a plain line, not JSON.
+      if (config.embedded) process.stdout.write(`${new Date().toISOString().slice(11, 19)} ${line(request, reply)}\n`);
+      else request.log.info(line(request, reply));
       done();
     });
   }

