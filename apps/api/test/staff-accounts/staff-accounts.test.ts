@@ -50,6 +50,8 @@ describe('staff accounts', () => {
     expect(created.json()).toMatchObject({ email: 'holly.berry@kringle.test', role: 'set', locationIds: [sydney], mfaEnrolled: false, active: true, lastSignInAt: null, invitationPending: true });
     const link = await inviteLink('holly.berry@kringle.test');
     expect(link).toContain('/staff/invite?code=');
+    const pending = (await call('GET', '/staff/accounts', manager)).json().items.find((i: { email: string }) => i.email === 'holly.berry@kringle.test');
+    expect(pending).toMatchObject({ invitationPending: true, lastSignInAt: null });
     // No password works before the invitation is accepted.
     expectContractError(await signIn(t.app, 'holly.berry@kringle.test', NEW_PASSWORD), 401, 'INVALID_CREDENTIALS');
     expectContractError(await call('POST', '/staff/invitations/accept', null, { code: codeOf(link), password: 'password' }), 400, 'WEAK_PASSWORD');

@@ -7,22 +7,20 @@ import type { UserRow } from '../accounts/users.repository';
 
 /** Staff accounts, invitations, recovery codes and sign-in challenges (decision 0050). */
 
+/** Every staff account, by e-mail, with whether its invitation is still to be accepted (a few dozen rows). */
 export async function listStaff(db: DbOrTx): Promise<(UserRow & { invitationPending: boolean })[]> {
-  const rows = await db
-    .select({
-      user: users,
-      pending: sql<boolean>`exists (select 1 from ${staffInvitations} i where i.user_id = ${users.id} and i.used_at is null)
-        and not exists (select 1 from ${staffInvitations} i where i.user_id = ${users.id} and i.used_at is not null)`,
-    })
-    .from(users)
-    .where(eq(users.isStaff, true))
-    .orderBy(asc(users.email));
-  return rows.map((r) => ({ ...r.user, invitationPending: r.pending }));
+  const [rows, invitations] = await Promise.all([
+    db.select().from(users).where(eq(users.isStaff, true)).orderBy(asc(users.email)),
+    db.select({ userId: staffInvitations.userId, usedAt: staffInvitations.usedAt }).from(staffInvitations),
+  ]);
+  return rows.map((row) => ({ ...row, invitationPending: pendingOf(invitations.filter((i) => i.userId === row.id)) }));
 }
 
+/** Invited and never accepted: some invitation, none used (a replaced one counts as used, but never alone). */
+const pendingOf = (invitations: { usedAt: Date | null }[]) => invitations.length > 0 && invitations.some((i) => i.usedAt === null);
+
 export async function isInvitationPending(db: DbOrTx, userId: string): Promise<boolean> {
-  const rows = await db.select({ usedAt: staffInvitations.usedAt }).from(staffInvitations).where(eq(staffInvitations.userId, userId));
-  return rows.length > 0 && rows.every((r) => r.usedAt === null);
+  return pendingOf(await db.select({ usedAt: staffInvitations.usedAt }).from(staffInvitations).where(eq(staffInvitations.userId, userId)));
 }
 
 export async function lockStaff(db: DbOrTx, id: string): Promise<UserRow | null> {
