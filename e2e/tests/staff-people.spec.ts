@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { Secret, TOTP } from 'otpauth';
-import { expectNoAxeViolations, pathOf, uniqueEmail, WIDE } from '../support/accounts';
+import { expectNoAxeViolations, hasHorizontalScroll, NARROW, pathOf, uniqueEmail, WIDE } from '../support/accounts';
 import { SCREENSHOT_DIR } from './helpers';
 
 const DIR = `${SCREENSHOT_DIR}/staff-people`;
@@ -85,6 +85,13 @@ test('a manager enrols a second factor, invites a set member, who accepts from t
   await expectNoAxeViolations(page, 'sign-in code');
   await page.getByRole('button', { name: 'Continue' }).click();
   await expect(page.getByRole('navigation', { name: 'Staff' })).toBeVisible({ timeout: 30_000 });
+  // The Staff page on a phone: nothing sideways, targets still 44 px.
+  await page.setViewportSize(NARROW);
+  await page.getByRole('navigation', { name: 'Staff' }).getByRole('link', { name: 'Staff' }).click();
+  await expect(page.getByText(newcomer, { exact: true })).toBeVisible();
+  expect(await hasHorizontalScroll(page)).toBe(false);
+  await expectNoAxeViolations(page, 'staff page at 390');
+  await page.screenshot({ path: `${DIR}/390-staff-page.png`, fullPage: true });
 
   // The newcomer, in their own browser, from the e-mail in the dev mailbox.
   const link = await invitationLink(page.request, newcomer);

@@ -10,7 +10,7 @@ import { control } from './form-parts';
  * else: scan the QR code (or type the secret), confirm with a first code, then the ten recovery
  * codes, shown this once, with an explicit "I have saved them" before going on.
  */
-export function MfaEnrolPage({ onEnrolled, onSignOut }: { onEnrolled: () => void; onSignOut: () => void }) {
+export function MfaEnrolPage({ onEnrolled, onSignOut, onNotNow }: { onEnrolled: () => void; onSignOut: () => void; onNotNow?: () => void }) {
   const [setup, setSetup] = useState<MfaSetupResponse | null>(null);
   const [qr, setQr] = useState<string | null>(null);
   const [codes, setCodes] = useState<string[] | null>(null);
@@ -79,7 +79,9 @@ export function MfaEnrolPage({ onEnrolled, onSignOut }: { onEnrolled: () => void
       ) : (
         <form onSubmit={(e) => void submit(e)} className="flex flex-col gap-4 rounded-2xl bg-cream-50 p-6 ring-1 ring-cream-300">
           <h1 className="text-2xl font-semibold">Set up your sign-in code</h1>
-          <p className="text-ink-700">Your role can see families&apos; details, so your account needs a second sign-in step. Scan the code with an authenticator app (Google Authenticator, Microsoft Authenticator, 1Password…).</p>
+          <p className="text-ink-700">
+            {onNotNow ? 'A second sign-in step keeps families’ details safe if your password leaks.' : 'Your role can see families’ details, so your account needs a second sign-in step.'} Scan the code with an authenticator app (Google Authenticator, Microsoft Authenticator, 1Password…).
+          </p>
           {qr && <img src={qr} alt="QR code to add this account to an authenticator app" width={220} height={220} className="self-center rounded-lg bg-white p-2" />}
           {setup && (
             <p className="text-sm text-ink-700">
@@ -98,9 +100,15 @@ export function MfaEnrolPage({ onEnrolled, onSignOut }: { onEnrolled: () => void
           <Button type="submit" disabled={busy || !setup}>
             {busy ? 'Checking…' : 'Turn on the second step'}
           </Button>
-          <Button variant="ghost" onClick={onSignOut}>
-            Sign out
-          </Button>
+          {onNotNow ? (
+            <Button variant="ghost" onClick={onNotNow}>
+              Not now
+            </Button>
+          ) : (
+            <Button variant="ghost" onClick={onSignOut}>
+              Sign out
+            </Button>
+          )}
         </form>
       )}
     </main>

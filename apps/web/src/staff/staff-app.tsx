@@ -74,6 +74,8 @@ function StaffSession() {
 function Staffed({ user }: { user: StaffUser }) {
   const [me, setMe] = useState<StaffMe | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
+  // Set staff may add a second step (decision 0050: offered, not required).
+  const [enrolling, setEnrolling] = useState(false);
   const load = useCallback(() => {
     getMe()
       .then(setMe)
@@ -89,10 +91,17 @@ function Staffed({ user }: { user: StaffUser }) {
   }
   if (!me) return <p className="p-8 text-center text-ink-700">Loading…</p>;
   if (me.mfaRequired && !me.mfaEnrolled) return <MfaEnrolPage onEnrolled={load} onSignOut={() => void signOut()} />;
-  return <SignedIn user={user} me={me} />;
+  if (enrolling) {
+    const enrolled = () => {
+      setEnrolling(false);
+      load();
+    };
+    return <MfaEnrolPage onEnrolled={enrolled} onSignOut={() => void signOut()} onNotNow={() => setEnrolling(false)} />;
+  }
+  return <SignedIn user={user} me={me} onEnrol={me.mfaEnrolled ? undefined : () => setEnrolling(true)} />;
 }
 
-function SignedIn({ user, me }: { user: StaffUser; me: StaffMe }) {
+function SignedIn({ user, me, onEnrol }: { user: StaffUser; me: StaffMe; onEnrol?: () => void }) {
   const [page, setPage] = useState<Page>(() => pageOf(window.location.pathname, me.role));
   const [catalogue, setCatalogue] = useState<StaffCatalogue | null>(null);
   const [locationId, setLocationId] = useState<string>(() => localStorage.getItem(LOCATION_KEY) ?? '');
@@ -146,6 +155,11 @@ function SignedIn({ user, me }: { user: StaffUser; me: StaffMe }) {
           </nav>
           <div className="ml-auto flex items-center gap-3">
             <span className="text-sm">{user.email}</span>
+            {onEnrol && (
+              <Button variant="ghost" className="text-cream-50 hover:bg-pine-700" onClick={onEnrol}>
+                Add a second step
+              </Button>
+            )}
             <Button variant="secondary" onClick={() => void signOut()}>
               Sign out
             </Button>

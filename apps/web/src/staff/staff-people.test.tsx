@@ -93,6 +93,18 @@ describe('second-factor enrolment', () => {
   });
 });
 
+describe('second step offered to set staff', () => {
+  it('can be put off with "Not now" instead of signing out', async () => {
+    fakeApi((path) => (path === '/staff/mfa/setup' ? json(200, { secret: 'JBSWY3DPEHPK3PXP', otpauthUrl: 'otpauth://totp/K:e?secret=JBSWY3DPEHPK3PXP' }) : undefined));
+    const onNotNow = vi.fn();
+    render(<MfaEnrolPage onEnrolled={vi.fn()} onSignOut={vi.fn()} onNotNow={onNotNow} />);
+    await screen.findByText('JBSWY3DPEHPK3PXP');
+    expect(screen.queryByRole('button', { name: 'Sign out' })).not.toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', { name: 'Not now' }));
+    expect(onNotNow).toHaveBeenCalled();
+  });
+});
+
 describe('invitation page', () => {
   it('sets the password with the code from the link', async () => {
     const calls = fakeApi((path) => (path === '/staff/invitations/accept' ? json(200, { message: 'Your password is set. Sign in to the staff app.' }) : undefined));
