@@ -156,9 +156,10 @@ function SignedIn({ user, me, onEnrol }: { user: StaffUser; me: StaffMe; onEnrol
           <div className="ml-auto flex items-center gap-3">
             <span className="text-sm">{user.email}</span>
             {onEnrol && (
-              <Button variant="ghost" className="text-cream-50 hover:bg-pine-700" onClick={onEnrol}>
+              // The nav links' look: the shared ghost button is ink on cream, unreadable on the pine header.
+              <button type="button" className="inline-flex min-h-11 items-center rounded-lg px-4 font-semibold text-cream-50 underline underline-offset-4 hover:bg-pine-700" onClick={onEnrol}>
                 Add a second step
-              </Button>
+              </button>
             )}
             <Button variant="secondary" onClick={() => void signOut()}>
               Sign out
