@@ -37,8 +37,13 @@ export const createStaffAccountSchema = z
 export type CreateStaffAccount = z.input<typeof createStaffAccountSchema>;
 
 export const updateStaffAccountSchema = z
-  .strictObject({ role: staffRoleSchema.optional(), locationIds: locationIdsSchema.optional(), active: z.boolean().optional() })
-  .refine((patch) => Object.keys(patch).length > 0, { message: 'Change at least one of role, locationIds, active' })
+  .strictObject({
+    role: staffRoleSchema.optional(),
+    locationIds: locationIdsSchema.optional(),
+    active: z.boolean().optional(),
+    resetMfa: z.literal(true).optional().meta({ description: 'Lost phone and recovery codes: removes the second factor and ends the sessions; the member enrols again' }),
+  })
+  .refine((patch) => Object.keys(patch).length > 0, { message: 'Change at least one of role, locationIds, active, resetMfa' })
   .meta({ id: 'UpdateStaffAccount' });
 export type UpdateStaffAccount = z.input<typeof updateStaffAccountSchema>;
 

@@ -116,10 +116,23 @@ describe('staff accounts', () => {
     expect((await signIn(t.app, 'elf@kringle.test', DEMO_PASSWORD)).statusCode).toBe(200);
   });
 
-  it('keeps a manager from demoting or deactivating themself', async () => {
+  it('keeps a manager from demoting, deactivating or resetting themself', async () => {
     const id = decodeJwt(manager).sub!;
     expectContractError(await call('PATCH', `/staff/accounts/${id}`, manager, { active: false }), 400, 'BAD_REQUEST');
     expectContractError(await call('PATCH', `/staff/accounts/${id}`, manager, { role: 'set' }), 400, 'BAD_REQUEST');
+    expectContractError(await call('PATCH', `/staff/accounts/${id}`, manager, { resetMfa: true }), 400, 'BAD_REQUEST');
+  });
+
+  it("resets a member's lost second factor: sessions end, the password alone signs in, and enrolment is asked again", async () => {
+    const support = await enrol(t.app, t.clock, 'support@kringle.test', DEMO_PASSWORD);
+    const first = await signIn(t.app, 'support@kringle.test', DEMO_PASSWORD);
+    expect(first.json().mfaRequired).toBe(true);
+    const id = decodeJwt(support.idToken).sub!;
+    expect((await call('PATCH', `/staff/accounts/${id}`, manager, { resetMfa: true })).json()).toMatchObject({ mfaEnrolled: false });
+    const again = await signIn(t.app, 'support@kringle.test', DEMO_PASSWORD);
+    expect(again.json().idToken).toEqual(expect.any(String));
+    expectContractError(await call('GET', `/staff/run-sheet?locationId=${sydney}`, again.json().idToken), 403, 'MFA_REQUIRED');
+    expect((await call('POST', '/staff/mfa/setup', again.json().idToken, {})).statusCode).toBe(200);
   });
 
   it('ends an idle staff session after 30 minutes without a refresh, and any after 12 hours', async () => {

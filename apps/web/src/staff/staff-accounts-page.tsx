@@ -123,7 +123,7 @@ function InviteForm({ locations, onInvite }: { locations: Locations; onInvite: (
   );
 }
 
-function AccountCard({ account: a, locations, mine, onChange }: { account: StaffAccount; locations: Locations; mine: boolean; onChange: (patch: { role?: StaffRole; locationIds?: string[]; active?: boolean }, done: string) => Promise<void> }) {
+function AccountCard({ account: a, locations, mine, onChange }: { account: StaffAccount; locations: Locations; mine: boolean; onChange: (patch: { role?: StaffRole; locationIds?: string[]; active?: boolean; resetMfa?: true }, done: string) => Promise<void> }) {
   const [editing, setEditing] = useState(false);
   const [role, setRole] = useState(a.role);
   const [locationIds, setLocationIds] = useState(a.locationIds);
@@ -168,6 +168,11 @@ function AccountCard({ account: a, locations, mine, onChange }: { account: Staff
             >
               {a.active ? 'Deactivate' : 'Reactivate'}
             </Button>
+            {a.mfaEnrolled && (
+              <Button variant="secondary" aria-label={`Reset the second step of ${a.email}`} onClick={() => void onChange({ resetMfa: true }, `${a.email} signs in with the password and sets up a new second step.`)}>
+                Reset second step
+              </Button>
+            )}
           </div>
         )
       )}

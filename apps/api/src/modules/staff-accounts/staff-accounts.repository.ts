@@ -117,3 +117,9 @@ export async function markChallengeUsed(db: DbOrTx, id: string, now: Date): Prom
   await db.update(mfaChallenges).set({ usedAt: now }).where(eq(mfaChallenges.id, id));
 }
 
+
+/** Removes the second factor (secret, last step, recovery codes): the member enrols again. */
+export async function resetMfa(db: DbOrTx, userId: string, now: Date): Promise<void> {
+  await db.update(users).set({ mfaSecret: null, mfaEnrolledAt: null, mfaLastStep: null, updatedAt: now }).where(eq(users.id, userId));
+  await db.delete(staffRecoveryCodes).where(eq(staffRecoveryCodes.userId, userId));
+}

@@ -66,8 +66,8 @@ export async function staffAccountsRoutes(app: FastifyInstance) {
       config: managers,
       schema: {
         tags,
-        summary: "Change a staff account's role, locations or active flag; deactivating ends its sessions at once",
-        description: 'A manager cannot demote or deactivate their own account (400).',
+        summary: "Change a staff account's role, locations or active flag, or reset its second factor; deactivating or a reset ends its sessions at once",
+        description: 'A manager cannot demote, deactivate or reset their own account (400).',
         params: staffAccountParamsSchema,
         body: updateStaffAccountSchema,
         response: { 200: staffAccountSchema, ...errs },

@@ -96,22 +96,24 @@ export class StaffAccountsService {
   }
 
   /**
-   * Role, locations, active. Deactivating revokes every refresh token of the account in the same
+   * Role, locations, active, and a reset of the second factor (a lost phone and lost recovery
+   * codes: the member signs in with the password and enrols again). Deactivating or a reset revokes every refresh token of the account in the same
    * transaction, and each staff request checks `active` (plugins/staff-access.ts), so the account
    * is refused at once. A manager cannot demote or deactivate themself (no brand left without one
    * by a slip); another manager can.
    */
-  async update(actorId: string, id: string, patch: { role?: StaffRole; locationIds?: string[]; active?: boolean }): Promise<StaffAccount> {
-    if (id === actorId && ((patch.role !== undefined && patch.role !== 'manager') || patch.active === false)) {
-      throw errors.badRequest('You cannot demote or deactivate your own account. Ask another manager.');
+  async update(actorId: string, id: string, patch: { role?: StaffRole; locationIds?: string[]; active?: boolean; resetMfa?: true }): Promise<StaffAccount> {
+    if (id === actorId && ((patch.role !== undefined && patch.role !== 'manager') || patch.active === false || patch.resetMfa)) {
+      throw errors.badRequest('You cannot demote, deactivate or reset your own account. Ask another manager.');
     }
     if (patch.locationIds) await this.checkLocations(this.db, patch.locationIds);
     const now = this.clock.now();
     const row = await this.db.transaction(async (tx) => {
       const current = await repo.lockStaff(tx, id);
       if (!current) throw notFound('That staff account');
+      if (patch.resetMfa) await repo.resetMfa(tx, id, now);
       const updated = await repo.updateStaff(tx, id, { staffRole: patch.role, locationIds: patch.locationIds, active: patch.active }, now);
-      if (patch.active === false) await refreshTokens.revokeAllForUser(tx, id, now);
+      if (patch.active === false || patch.resetMfa) await refreshTokens.revokeAllForUser(tx, id, now);
       return updated;
     });
     this.settings.forget(id);
