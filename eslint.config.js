@@ -22,6 +22,7 @@ const API_MODULES = [
   'booking-lifecycle',
   'check-in',
   'app-check',
+  'staff-accounts',
   'accounts',
   'mail',
   'policy',

@@ -65,7 +65,7 @@ export async function createCustomers(db: Db, idTokens: IdTokens, count: number,
   }
   return Promise.all(
     ids.map(async (id, i) => {
-      const { idToken } = await idTokens.issue({ id, email: emails[i]!, emailVerified: true, isStaff: false });
+      const { idToken } = await idTokens.issue({ id, email: emails[i]!, emailVerified: true, isStaff: false, staffRole: null });
       return { id, email: emails[i]!, authorization: `Bearer ${idToken}` };
     }),
   );

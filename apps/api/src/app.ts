@@ -16,6 +16,10 @@ import { devOutboxRoutes } from './modules/mail/dev-outbox.routes';
 import { AnswerLane } from './plugins/answer-lane';
 import { appCheckPlugin } from './plugins/app-check';
 import { authPlugin, settleRouteAccess } from './plugins/auth';
+import { staffAccessPlugin } from './plugins/staff-access';
+import { MfaSecretBox } from './modules/staff-accounts/mfa-secret-box';
+import { MfaService } from './modules/staff-accounts/mfa.service';
+import { staffAccountsRoutes } from './modules/staff-accounts/staff-accounts.routes';
 import { errorsPlugin } from './plugins/errors';
 import { openapiPlugin, openapiRoutes } from './plugins/openapi';
 import { rateLimitPlugin } from './plugins/rate-limit';
@@ -129,6 +133,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(appCheckPlugin);
   await app.register(stripePlugin);
   await app.register(authPlugin);
+  await app.register(staffAccessPlugin);
+  // The second factor, for sign-in (accounts) and enrolment (staff accounts); decision 0050.
+  app.decorate('mfa', new MfaService(deps.db, clock, new MfaSecretBox(deps.secrets.jwtPrivateKeyPem), config.BRAND_NAME));
 
   // Root-level probes for load balancers; the same under /api/v1 per API.md.
   await app.register(healthRoutes);
@@ -151,6 +158,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       await api.register(bookingsRoutes);
       await api.register(ordersRoutes);
       await api.register(staffRoutes);
+      await api.register(staffAccountsRoutes);
       await api.register(stripeWebhookRoutes);
     },
     { prefix: '/api/v1' },

@@ -100,9 +100,11 @@ function printBanner(url: string, embedded: boolean, stripeSandboxUrl?: string) 
   if (embedded) {
     lines.push(`  Mailbox:    ${url}/dev/mailbox`);
     lines.push('  Demo accounts (password HoHoHo-2026!):');
-    lines.push('    demo@kringle.test  verified customer');
-    lines.push('    new@kringle.test   unverified customer');
-    lines.push(`    elf@kringle.test   staff: the staff app at ${url}/staff (refused by the customer app)`);
+    lines.push('    demo@kringle.test     verified customer');
+    lines.push('    new@kringle.test      unverified customer');
+    lines.push(`    elf@kringle.test      staff (set): the staff app at ${url}/staff (refused by the customer app)`);
+    lines.push('    support@kringle.test  staff (support); sets up a second sign-in step first');
+    lines.push('    manager@kringle.test  staff (manager): staff accounts too; sets up a second sign-in step first');
   }
   lines.push('  Press Enter to show this again, Ctrl-C to stop. A line per request: LOG_REQUESTS=true npm start.', '');
   console.log(lines.join('\n'));

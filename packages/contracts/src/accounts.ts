@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { staffRoleSchema } from './staff-roles';
 import { isCommonPassword } from './common-passwords';
 import { isValidEmail, normaliseEmail } from './email';
 
@@ -118,6 +119,32 @@ export const sessionResponseSchema = z
   .meta({ id: 'SessionResponse' });
 export type SessionResponse = z.infer<typeof sessionResponseSchema>;
 
+/**
+ * POST /auth/sign-in for a staff account with a second factor (decision 0050): no ID token and no
+ * cookie yet; `mfaToken` goes to POST /auth/mfa with a code. Customers never get this answer.
+ */
+export const mfaChallengeResponseSchema = z
+  .object({
+    mfaRequired: z.literal(true),
+    /** Single use, valid 5 minutes. */
+    mfaToken: z.string(),
+  })
+  .meta({ id: 'MfaChallengeResponse' });
+export type MfaChallengeResponse = z.infer<typeof mfaChallengeResponseSchema>;
+
+/** POST /auth/sign-in: a session, or (staff with a second factor) the challenge for step two. */
+export const signInResponseSchema = z.union([sessionResponseSchema, mfaChallengeResponseSchema]).meta({ id: 'SignInResponse' });
+export type SignInResponse = z.infer<typeof signInResponseSchema>;
+
+/** POST /auth/mfa: a 6-digit TOTP code or one unused recovery code (xxxxx-xxxxx). */
+export const mfaSignInRequestSchema = z
+  .strictObject({
+    mfaToken: z.string().min(1).max(200),
+    code: z.string().trim().min(6).max(20),
+  })
+  .meta({ id: 'MfaSignInRequest' });
+export type MfaSignInRequest = z.input<typeof mfaSignInRequestSchema>;
+
 /** PATCH /user/me: `null` clears phone or preferred location. */
 export const updateProfileRequestSchema = z
   .strictObject({
@@ -201,6 +228,8 @@ export const idTokenClaimsSchema = z.object({
   email_verified: z.boolean(),
   /** True for staff accounts, which this app refuses ('Not Authorized to login'). */
   dashboard_user: z.boolean(),
+  /** Staff accounts only (decision 0050): the role the account had when the token was issued. */
+  staff_role: staffRoleSchema.optional(),
   iss: z.string(),
   aud: z.union([z.string(), z.array(z.string())]),
   iat: z.number(),

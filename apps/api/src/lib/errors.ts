@@ -40,6 +40,11 @@ export const errors = {
   emailNotVerified: () => appError('EMAIL_NOT_VERIFIED'),
   staffNotAllowed: () => appError('STAFF_NOT_ALLOWED'),
   staffOnly: () => appError('STAFF_ONLY'),
+  roleForbidden: () => appError('ROLE_FORBIDDEN'),
+  locationForbidden: () => appError('LOCATION_FORBIDDEN'),
+  mfaRequired: () => appError('MFA_REQUIRED'),
+  invalidMfaCode: () => appError('INVALID_MFA_CODE'),
+  mfaAlreadyEnrolled: () => appError('MFA_ALREADY_ENROLLED'),
 
   // Accounts
   emailInUse: () => appError('EMAIL_IN_USE'),

@@ -86,7 +86,7 @@ describe('account enumeration', () => {
     const synchronous = async () => {
       t.clock.advance(61_000); // past the one-a-minute limit of verification mails
       // ID tokens live 15 minutes of the moved clock: a fresh one now and then (a signature, no hashing).
-      if (calls++ % 10 === 0) idToken = (await t.app.idTokens.issue({ ...user, emailVerified: false, isStaff: false })).idToken;
+      if (calls++ % 10 === 0) idToken = (await t.app.idTokens.issue({ ...user, emailVerified: false, isStaff: false, staffRole: null })).idToken;
       return t.app.inject({ method: 'POST', url: '/api/v1/user/auth/email-verification', headers: { authorization: `Bearer ${idToken}` }, payload: { redirectUrl: APP_ORIGIN } });
     };
     const gap = await interleavedMedians(31, unknown, synchronous);

@@ -3,6 +3,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import { zonedToInstant } from '@kringle/contracts/dates';
 import { eq, sql } from 'drizzle-orm';
 import type { BookingDetails } from '@kringle/contracts/booking-details';
+import type { StaffRole } from '@kringle/contracts/staff-roles';
 import type { Db } from '../../src/db/client';
 import { users } from '../../src/db/schema/accounts';
 import { bookings, orders } from '../../src/db/schema/bookings';
@@ -18,17 +19,35 @@ export interface Person {
   id: string;
   email: string;
   staff: boolean;
+  staffRole?: StaffRole | null;
 }
 
-export async function createPerson(db: Db, staff: boolean, name = { firstName: 'Olive', lastName: 'Ng' }): Promise<Person> {
-  const person = { id: randomUUID(), email: `${staff ? 'elf' : 'family'}-${randomUUID().slice(0, 8)}@kringle.test`, staff };
-  await db.insert(users).values({ id: person.id, email: person.email, passwordHash: 'not-a-real-hash', ...name, emailVerifiedAt: new Date(), isStaff: staff });
+/** A staff person is `set` (the run sheet's role, no second factor needed) unless told otherwise. */
+export async function createPerson(
+  db: Db,
+  staff: boolean,
+  name = { firstName: 'Olive', lastName: 'Ng' },
+  access: { role?: StaffRole; locationIds?: string[]; mfaEnrolled?: boolean } = {},
+): Promise<Person> {
+  const staffRole = staff ? (access.role ?? 'set') : null;
+  const person = { id: randomUUID(), email: `${staff ? 'elf' : 'family'}-${randomUUID().slice(0, 8)}@kringle.test`, staff, staffRole };
+  await db.insert(users).values({
+    id: person.id,
+    email: person.email,
+    passwordHash: 'not-a-real-hash',
+    ...name,
+    emailVerifiedAt: new Date(),
+    isStaff: staff,
+    staffRole,
+    locationIds: access.locationIds ?? [],
+    mfaEnrolledAt: access.mfaEnrolled ? new Date() : null,
+  });
   return person;
 }
 
 /** A token signed now (by the app clock): tests move the clock past the 15-minute lifetime. */
 export async function headersOf(idTokens: IdTokens, who: Person): Promise<{ authorization: string }> {
-  const { idToken } = await idTokens.issue({ id: who.id, email: who.email, emailVerified: true, isStaff: who.staff });
+  const { idToken } = await idTokens.issue({ id: who.id, email: who.email, emailVerified: true, isStaff: who.staff, staffRole: who.staffRole ?? null });
   return { authorization: `Bearer ${idToken}` };
 }
 

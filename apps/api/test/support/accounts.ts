@@ -35,7 +35,7 @@ export async function createSignedInUser(app: FastifyInstance, db: Db, email: st
   if (opts.verified || opts.staff) {
     await db
       .update(users)
-      .set({ emailVerifiedAt: opts.verified ? new Date() : null, isStaff: opts.staff ?? false })
+      .set({ emailVerifiedAt: opts.verified ? new Date() : null, isStaff: opts.staff ?? false, staffRole: opts.staff ? 'set' : null })
       .where(eq(users.id, id));
   }
   const session = await signIn(app, email);

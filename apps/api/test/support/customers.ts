@@ -23,11 +23,12 @@ export async function createCustomers(db: Db, idTokens: IdTokens, count: number,
     lastName: 'Family',
     emailVerifiedAt: opts.verified === false ? null : new Date(),
     isStaff: opts.staff ?? false,
+    staffRole: opts.staff ? ('set' as const) : null,
   }));
   if (rows.length) await db.insert(users).values(rows);
   return Promise.all(
     rows.map(async (u) => {
-      const { idToken } = await idTokens.issue({ id: u.id, email: u.email, emailVerified: opts.verified !== false, isStaff: u.isStaff });
+      const { idToken } = await idTokens.issue({ id: u.id, email: u.email, emailVerified: opts.verified !== false, isStaff: u.isStaff, staffRole: u.staffRole });
       return { id: u.id, email: u.email, idToken, headers: { authorization: `Bearer ${idToken}` } };
     }),
   );
@@ -39,6 +40,6 @@ export async function createCustomer(db: Db, idTokens: IdTokens, opts: { verifie
 
 /** Signs a fresh ID token at the app clock's current time (after a test moved the clock on). */
 export async function reauthenticate(idTokens: IdTokens, who: TestCustomer): Promise<TestCustomer> {
-  const { idToken } = await idTokens.issue({ id: who.id, email: who.email, emailVerified: true, isStaff: false });
+  const { idToken } = await idTokens.issue({ id: who.id, email: who.email, emailVerified: true, isStaff: false, staffRole: null });
   return { ...who, idToken, headers: { authorization: `Bearer ${idToken}` } };
 }

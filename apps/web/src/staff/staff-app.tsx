@@ -1,5 +1,6 @@
 import { localDateOf } from '@kringle/contracts/dates';
 import type { StaffCatalogue } from '@kringle/contracts/staff';
+import type { StaffMe } from '@kringle/contracts/staff-accounts';
 import { clsx } from 'clsx';
 import { useCallback, useEffect, useState } from 'react';
 import { Button } from '../components/ui/button';
@@ -11,15 +12,25 @@ import { SignInPage } from './sign-in-page';
 import { ApiProblem } from '../lib/api-error';
 import { requestJson, resumeSession, signOut, whenSignedOut, type StaffUser } from './staff-client';
 import { WalkInPage } from './walk-in-page';
+import { InvitePage } from './invite-page';
+import { MfaEnrolPage } from './mfa-enrol-page';
+import { LABELS, LOCATION_PAGES, pageOf, pagesFor, PATHS, type Page } from './staff-nav';
+import { StaffAccountsPage } from './staff-accounts-page';
+import { getMe } from './staff-people-client';
+import { SupportSlot } from './support-slot';
 
-type Page = 'run-sheet' | 'check-in' | 'walk-in';
-const PATHS: Record<Page, string> = { 'run-sheet': '/staff', 'check-in': '/staff/check-in', 'walk-in': '/staff/walk-in' };
-const LABELS: Record<Page, string> = { 'run-sheet': 'Run sheet', 'check-in': 'Check in', 'walk-in': 'Walk-in' };
-const pageOf = (path: string): Page => (Object.entries(PATHS).find(([, p]) => p === path.replace(/\/+$/, ''))?.[0] as Page | undefined) ?? 'run-sheet';
 const LOCATION_KEY = 'kringle.staff.location';
 
-/** The staff app at /staff (issue 19): sign-in, then the run sheet, check-in and walk-ins for one location. */
+/**
+ * The staff app at /staff (issue 19): sign-in, then the pages the role may see (decision 0050).
+ * /staff/invite needs no session: a new member sets a password there.
+ */
 export function StaffApp() {
+  if (window.location.pathname.replace(/\/+$/, '') === '/staff/invite') return <InvitePage code={new URLSearchParams(window.location.search).get('code')} />;
+  return <StaffSession />;
+}
+
+function StaffSession() {
   const [user, setUser] = useState<StaffUser | null | undefined>(undefined);
   /** The session could not be told just now (offline, a 5xx, a 429): not a reason to sign in again. */
   const [problem, setProblem] = useState<string | null>(null);
@@ -56,11 +67,42 @@ export function StaffApp() {
   }
   if (user === undefined) return <p className="p-8 text-center text-ink-700">Loading…</p>;
   if (!user) return <SignInPage onSignedIn={setUser} />;
-  return <SignedIn user={user} />;
+  return <Staffed user={user} />;
 }
 
-function SignedIn({ user }: { user: StaffUser }) {
-  const [page, setPage] = useState<Page>(() => pageOf(window.location.pathname));
+/** Who the caller is to the API: a manager or support member enrols a second step before anything else. */
+function Staffed({ user }: { user: StaffUser }) {
+  const [me, setMe] = useState<StaffMe | null>(null);
+  const [problem, setProblem] = useState<string | null>(null);
+  // Set staff may add a second step (decision 0050: offered, not required).
+  const [enrolling, setEnrolling] = useState(false);
+  const load = useCallback(() => {
+    getMe()
+      .then(setMe)
+      .catch((err: unknown) => setProblem(err instanceof Error ? err.message : 'Your account could not be loaded.'));
+  }, []);
+  useEffect(load, [load]);
+  if (problem) {
+    return (
+      <p role="alert" className="p-8 text-center text-festive-800">
+        {problem}
+      </p>
+    );
+  }
+  if (!me) return <p className="p-8 text-center text-ink-700">Loading…</p>;
+  if (me.mfaRequired && !me.mfaEnrolled) return <MfaEnrolPage onEnrolled={load} onSignOut={() => void signOut()} />;
+  if (enrolling) {
+    const enrolled = () => {
+      setEnrolling(false);
+      load();
+    };
+    return <MfaEnrolPage onEnrolled={enrolled} onSignOut={() => void signOut()} onNotNow={() => setEnrolling(false)} />;
+  }
+  return <SignedIn user={user} me={me} onEnrol={me.mfaEnrolled ? undefined : () => setEnrolling(true)} />;
+}
+
+function SignedIn({ user, me, onEnrol }: { user: StaffUser; me: StaffMe; onEnrol?: () => void }) {
+  const [page, setPage] = useState<Page>(() => pageOf(window.location.pathname, me.role));
   const [catalogue, setCatalogue] = useState<StaffCatalogue | null>(null);
   const [locationId, setLocationId] = useState<string>(() => localStorage.getItem(LOCATION_KEY) ?? '');
   const [walkInSlot, setWalkInSlot] = useState<string | null>(null);
@@ -70,10 +112,10 @@ function SignedIn({ user }: { user: StaffUser }) {
       setCatalogue(c);
       setLocationId((current) => (c.locations.some((l) => l.id === current) ? current : (c.locations[0]?.id ?? '')));
     });
-    const onPop = () => setPage(pageOf(window.location.pathname));
+    const onPop = () => setPage(pageOf(window.location.pathname, me.role));
     window.addEventListener('popstate', onPop);
     return () => window.removeEventListener('popstate', onPop);
-  }, []);
+  }, [me.role]);
   useEffect(() => {
     if (locationId) localStorage.setItem(LOCATION_KEY, locationId);
   }, [locationId]);
@@ -95,8 +137,8 @@ function SignedIn({ user }: { user: StaffUser }) {
             <Logo brandName={BRAND_NAME} decorative className="size-9 rounded-full bg-cream-50 p-1" />
             <span className="font-display text-xl font-semibold">{BRAND_NAME} staff</span>
           </div>
-          <nav aria-label="Staff" className="flex gap-1">
-            {(Object.keys(PATHS) as Page[]).map((p) => (
+          <nav aria-label="Staff" className="flex flex-wrap gap-1">
+            {pagesFor(me.role).map((p) => (
               <a
                 key={p}
                 href={PATHS[p]}
@@ -113,6 +155,12 @@ function SignedIn({ user }: { user: StaffUser }) {
           </nav>
           <div className="ml-auto flex items-center gap-3">
             <span className="text-sm">{user.email}</span>
+            {onEnrol && (
+              // The nav links' look: the shared ghost button is ink on cream, unreadable on the pine header.
+              <button type="button" className="inline-flex min-h-11 items-center rounded-lg px-4 font-semibold text-cream-50 underline underline-offset-4 hover:bg-pine-700" onClick={onEnrol}>
+                Add a second step
+              </button>
+            )}
             <Button variant="secondary" onClick={() => void signOut()}>
               Sign out
             </Button>
@@ -120,7 +168,7 @@ function SignedIn({ user }: { user: StaffUser }) {
         </div>
       </header>
       <main className="mx-auto max-w-6xl px-4 py-5">
-        <div className="mb-4 flex flex-wrap items-end gap-4" data-print="hide">
+        <div className={clsx('mb-4 flex flex-wrap items-end gap-4', !LOCATION_PAGES.includes(page) && 'hidden')} data-print="hide">
           <label className="flex flex-col gap-1 text-sm font-semibold">
             Location
             <select className="min-h-11 rounded-lg border border-cream-300 bg-cream-50 px-3 text-base font-normal" value={locationId} onChange={(e) => setLocationId(e.target.value)}>
@@ -132,7 +180,15 @@ function SignedIn({ user }: { user: StaffUser }) {
             </select>
           </label>
         </div>
-        {location && catalogue ? (
+        {page === 'support' ? (
+          <SupportSlot />
+        ) : page === 'staff' ? (
+          catalogue ? (
+            <StaffAccountsPage locations={catalogue.locations} myId={me.id} />
+          ) : (
+            <p className="text-ink-700">Loading…</p>
+          )
+        ) : location && catalogue ? (
           page === 'run-sheet' ? (
             <RunSheetPage
               location={location}

@@ -63,7 +63,10 @@ interface Session {
  */
 async function takeSession(res: Response, customer: 'sign-out' | 'leave'): Promise<StaffUser> {
   if (!res.ok) throw await problemOf(res);
-  const session = (await res.json()) as Session;
+  return takeSessionBody((await res.json()) as Session, customer);
+}
+
+async function takeSessionBody(session: Session, customer: 'sign-out' | 'leave'): Promise<StaffUser> {
   if (!isStaffToken(session.idToken)) {
     if (customer === 'sign-out') await raw('/auth/sign-out', { method: 'POST' }).catch(() => undefined);
     idToken = null;
@@ -73,8 +76,27 @@ async function takeSession(res: Response, customer: 'sign-out' | 'leave'): Promi
   return session.user;
 }
 
-export async function signIn(email: string, password: string): Promise<StaffUser> {
-  return takeSession(await raw('/auth/sign-in', { method: 'POST', body: JSON.stringify({ email, password }) }), 'sign-out');
+/** Signed in, or (an account with a second factor) the token for `signInSecondStep` (decision 0050). */
+export type SignInStep = { kind: 'signed-in'; user: StaffUser } | { kind: 'second-step'; mfaToken: string };
+
+export async function signIn(email: string, password: string): Promise<SignInStep> {
+  const res = await raw('/auth/sign-in', { method: 'POST', body: JSON.stringify({ email, password }) });
+  if (!res.ok) throw await problemOf(res);
+  const body = (await res.json()) as Session | { mfaRequired: true; mfaToken: string };
+  if ('mfaRequired' in body) return { kind: 'second-step', mfaToken: body.mfaToken };
+  return { kind: 'signed-in', user: await takeSessionBody(body, 'sign-out') };
+}
+
+/** The code from the app (or a recovery code) for the token sign-in answered. */
+export async function signInSecondStep(mfaToken: string, code: string): Promise<StaffUser> {
+  return takeSession(await raw('/auth/mfa', { method: 'POST', body: JSON.stringify({ mfaToken, code }) }), 'sign-out');
+}
+
+/** A call that needs no session (accepting an invitation). */
+export async function publicPostJson<T>(path: string, body: unknown): Promise<T> {
+  const res = await raw(path, { method: 'POST', body: JSON.stringify(body) });
+  if (!res.ok) throw await problemOf(res);
+  return (await res.json()) as T;
 }
 
 /**

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
-import { boolean, index, integer, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { bigint, boolean, index, integer, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import type { StaffRole } from '@kringle/contracts/staff-roles';
 
 export const users = pgTable(
   'users',
@@ -14,6 +15,18 @@ export const users = pgTable(
     preferredLocationId: uuid('preferred_location_id'),
     /** Staff accounts get `dashboard_user` in their token and are refused by the customer app. */
     isStaff: boolean('is_staff').notNull().default(false),
+    /** Set exactly for staff accounts (a check constraint says so); decision 0050. */
+    staffRole: text('staff_role').$type<StaffRole>(),
+    /** The locations a staff account may touch; empty means all of them. */
+    locationIds: uuid('location_ids').array().notNull().default(sql`'{}'`),
+    /** A deactivated account is refused at once (its refresh tokens are revoked too). */
+    active: boolean('active').notNull().default(true),
+    /** The TOTP secret, encrypted (mfa-secret-box.ts); set at setup, trusted once enrolledAt is set. */
+    mfaSecret: text('mfa_secret'),
+    mfaEnrolledAt: timestamp('mfa_enrolled_at', { withTimezone: true }),
+    /** The last TOTP time step accepted, so a code is usable once. */
+    mfaLastStep: bigint('mfa_last_step', { mode: 'number' }),
+    lastSignInAt: timestamp('last_sign_in_at', { withTimezone: true }),
     emailVerifiedAt: timestamp('email_verified_at', { withTimezone: true }),
     verificationSentAt: timestamp('verification_sent_at', { withTimezone: true }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
@@ -85,4 +98,51 @@ export const passwordResetRequests = pgTable(
     lastError: text('last_error'),
   },
   (t) => [index('password_reset_requests_due_idx').on(t.nextAttemptAt, t.requestedAt)],
+);
+
+/** Ten per enrolment, stored hashed, each usable once in place of a TOTP code. */
+export const staffRecoveryCodes = pgTable(
+  'staff_recovery_codes',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    codeHash: text('code_hash').notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('staff_recovery_codes_user_hash_key').on(t.userId, t.codeHash)],
+);
+
+/** The single-use, short-lived token between a password that was right and the second factor. */
+export const mfaChallenges = pgTable(
+  'mfa_challenges',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    tokenHash: text('token_hash').notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('mfa_challenges_hash_key').on(t.tokenHash)],
+);
+
+/** A manager's invitation to a new staff account: the link sets the password; single use, expiring. */
+export const staffInvitations = pgTable(
+  'staff_invitations',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    codeHash: text('code_hash').notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('staff_invitations_hash_key').on(t.codeHash)],
 );

@@ -46,6 +46,12 @@ export const SESSION_LIMITS = {
   refresh: { perIp: 6000, window: '1 minute' },
 } as const;
 
+/**
+ * The second sign-in step (decision 0050), limited like passwords: per IP as sign-in, and per
+ * mfaToken (a token lives 5 minutes, and new ones need the password, itself limited per e-mail).
+ */
+export const MFA_LIMITS = { perIp: 300, perToken: 5, window: '5 minutes' } as const;
+
 /** The app-check endpoints (per IP only: they carry no e-mail). */
 export const APP_CHECK_LIMITS = {
   challenge: { perIp: 600, window: '1 minute' },

@@ -23,7 +23,7 @@ import { sessionsRoutes } from './sessions.routes';
  */
 export async function accountsRoutes(app: FastifyInstance) {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const accounts = new AccountsService(app.db, app.clock, app.idTokens, app.log, app.config.REFRESH_REUSE_GRACE_SECONDS * 1000);
+  const accounts = new AccountsService(app.db, app.clock, app.idTokens, app.log, app.config.REFRESH_REUSE_GRACE_SECONDS * 1000, app.mfa);
   const actions = new AccountActionsService(app.db, app.clock, {
     brandName: app.config.BRAND_NAME,
     appOrigins: app.config.APP_ORIGINS,

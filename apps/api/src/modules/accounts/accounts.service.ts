@@ -14,6 +14,25 @@ import * as users from './users.repository';
 
 /** A refresh family lives 30 days from sign-in, however often it rotates (absolute expiry). */
 export const REFRESH_TTL_MS = 30 * 24 * 60 * 60 * 1000;
+/**
+ * Staff sessions are shorter (decision 0050): 12 hours from sign-in (a long day at the set), and
+ * ended after 30 minutes without a refresh (the staff app refreshes whenever its 15-minute ID
+ * token runs out while in use, so a device left alone is signed out within 15 to 30 minutes).
+ */
+export const STAFF_REFRESH_TTL_MS = 12 * 60 * 60 * 1000;
+export const STAFF_REFRESH_IDLE_MS = 30 * 60 * 1000;
+
+/** The first step of a staff sign-in with a second factor: no session yet (decision 0050). */
+export interface MfaChallenge {
+  mfaRequired: true;
+  mfaToken: string;
+}
+
+/** The second factor, as sign-in needs it (MfaService). */
+export interface SecondFactor {
+  challenge(userId: string): Promise<string>;
+  verify(mfaToken: string, code: string): Promise<string>;
+}
 
 export interface Session extends SessionResponse {
   /** The new opaque refresh token, for the httpOnly cookie only (never in a body or a log). */
@@ -40,6 +59,7 @@ export class AccountsService {
     private readonly log: FastifyBaseLogger,
     /** REFRESH_REUSE_GRACE_SECONDS, in ms (0: a spent token is always theft). */
     private readonly reuseGraceMs: number,
+    private readonly secondFactor: SecondFactor,
   ) {}
 
   async register(input: RegisterInput): Promise<User> {
@@ -61,11 +81,24 @@ export class AccountsService {
     return toUser(row);
   }
 
-  /** Unknown e-mail and wrong password fail the same way, after the same amount of hashing. */
-  async signIn(email: string, password: string): Promise<Session> {
+  /**
+   * Unknown e-mail and wrong password fail the same way, after the same amount of hashing; so does
+   * a deactivated staff account. A staff account with a second factor gets a challenge instead of
+   * a session (customers never do).
+   */
+  async signIn(email: string, password: string): Promise<Session | MfaChallenge> {
     const row = await users.findUserByEmail(this.db, email);
     const ok = row ? await verifyPassword(row.passwordHash, password) : await verifyAgainstDummy(password);
-    if (!row || !ok) throw errors.invalidCredentials();
+    if (!row || !ok || (row.isStaff && !row.active)) throw errors.invalidCredentials();
+    if (row.isStaff && row.mfaEnrolledAt) return { mfaRequired: true, mfaToken: await this.secondFactor.challenge(row.id) };
+    return this.startSession(row);
+  }
+
+  /** POST /auth/mfa: the second step; the usual session once the code is right. */
+  async signInSecondStep(mfaToken: string, code: string): Promise<Session> {
+    const userId = await this.secondFactor.verify(mfaToken, code);
+    const row = await users.findUserById(this.db, userId);
+    if (!row) throw errors.sessionEnded();
     return this.startSession(row);
   }
 
@@ -96,7 +129,8 @@ export class AccountsService {
   private async startSession(row: users.UserRow): Promise<Session> {
     const now = this.clock.now();
     const refreshToken = randomToken();
-    const refreshExpiresAt = new Date(now.getTime() + REFRESH_TTL_MS);
+    const refreshExpiresAt = new Date(now.getTime() + (row.isStaff ? STAFF_REFRESH_TTL_MS : REFRESH_TTL_MS));
+    if (row.isStaff) await users.recordSignIn(this.db, row.id, now);
     await refreshTokens.insertRefreshToken(this.db, {
       userId: row.id,
       familyId: randomUUID(),
@@ -125,7 +159,7 @@ export class AccountsService {
       if (token.rotatedAt) return this.catchUp(tx, token, presented, now);
       if (token.expiresAt <= now) return null;
       const user = await users.findUserById(tx, token.userId);
-      if (!user) return null;
+      if (!user || !staffSessionLive(user, token, now)) return null;
       const refreshToken = randomToken();
       await refreshTokens.markRotated(tx, token.id, now, sealSuccessor(presented, token.familyId, refreshToken));
       await refreshTokens.insertRefreshToken(tx, {
@@ -165,7 +199,7 @@ export class AccountsService {
     if (!successor || successor.revokedAt || successor.expiresAt <= now) return null;
     if (successor.rotatedAt) return theft('not_the_predecessor');
     const user = await users.findUserById(tx, token.userId);
-    if (!user) return null;
+    if (!user || !staffSessionLive(user, successor, now)) return null;
     return { user, refreshToken: current, refreshExpiresAt: successor.expiresAt };
   }
 
@@ -201,4 +235,10 @@ export class AccountsService {
     const { idToken, expiresAt } = await this.idTokens.issue(tokenSubject(row));
     return { idToken, expiresAt: expiresAt.toISOString(), user: toUser(row) };
   }
+}
+
+/** A customer's session is live until its expiry; a staff one also ends when idle or deactivated. */
+function staffSessionLive(user: users.UserRow, token: refreshTokens.RefreshTokenRow, now: Date): boolean {
+  if (!user.isStaff) return true;
+  return user.active && now.getTime() - token.createdAt.getTime() <= STAFF_REFRESH_IDLE_MS;
 }

@@ -1,14 +1,18 @@
+import type { StaffRole } from '@kringle/contracts/staff-roles';
 import type { Db } from '../../db/client';
 import { hashPassword } from './passwords';
 import { findUserByEmail, insertUser } from './users.repository';
 
 export const DEMO_PASSWORD = 'HoHoHo-2026!';
 
-export const DEMO_ACCOUNTS = [
-  { email: 'demo@kringle.test', firstName: 'Holly', lastName: 'Winters', verified: true, isStaff: false },
-  { email: 'new@kringle.test', firstName: 'Noel', lastName: 'Carter', verified: false, isStaff: false },
-  { email: 'elf@kringle.test', firstName: 'Buddy', lastName: 'Elf', verified: true, isStaff: true },
-] as const;
+/** Staff demo accounts have a role (decision 0050) and no second factor at start; customers have none. */
+export const DEMO_ACCOUNTS: readonly { email: string; firstName: string; lastName: string; verified: boolean; staffRole: StaffRole | null }[] = [
+  { email: 'demo@kringle.test', firstName: 'Holly', lastName: 'Winters', verified: true, staffRole: null },
+  { email: 'new@kringle.test', firstName: 'Noel', lastName: 'Carter', verified: false, staffRole: null },
+  { email: 'elf@kringle.test', firstName: 'Buddy', lastName: 'Elf', verified: true, staffRole: 'set' },
+  { email: 'support@kringle.test', firstName: 'Carol', lastName: 'Bell', verified: true, staffRole: 'support' },
+  { email: 'manager@kringle.test', firstName: 'Nicholas', lastName: 'Frost', verified: true, staffRole: 'manager' },
+];
 
 /**
  * The demo accounts of API.md, for the embedded default only (start.ts never calls this when
@@ -22,7 +26,8 @@ export async function seedDemoAccounts(db: Db, now: Date): Promise<void> {
       passwordHash: await hashPassword(DEMO_PASSWORD),
       firstName: account.firstName,
       lastName: account.lastName,
-      isStaff: account.isStaff,
+      isStaff: account.staffRole !== null,
+      staffRole: account.staffRole,
       emailVerifiedAt: account.verified ? now : null,
       createdAt: now,
       updatedAt: now,

@@ -1,6 +1,7 @@
 import { createPrivateKey, createPublicKey, type KeyObject } from 'node:crypto';
 import { calculateJwkThumbprint, exportJWK, jwtVerify, SignJWT } from 'jose';
 import { idTokenClaimsSchema } from '@kringle/contracts/accounts';
+import type { StaffRole } from '@kringle/contracts/staff-roles';
 import type { Clock } from '../../lib/clock';
 
 /** ID tokens live 15 minutes (API.md); the refresh cookie renews them. */
@@ -12,6 +13,7 @@ export interface IdTokenSubject {
   email: string;
   emailVerified: boolean;
   isStaff: boolean;
+  staffRole: StaffRole | null;
 }
 
 /** What a verified ID token tells the routes about the caller. */
@@ -23,6 +25,8 @@ export interface AuthClaims {
   staff: boolean;
   /** The token's `exp` (ms since the epoch): a live stream ends then (issue 36). */
   expiresAtMs: number;
+  /** The `staff_role` claim (decision 0050); null for customers. The database has the last word (staff-access.ts). */
+  staffRole: StaffRole | null;
 }
 
 export interface IssuedIdToken {
@@ -59,7 +63,8 @@ export class IdTokens {
   async issue(user: IdTokenSubject): Promise<IssuedIdToken> {
     const iat = Math.floor(this.settings.clock.now().getTime() / 1000);
     const exp = iat + ID_TOKEN_TTL_SECONDS;
-    const idToken = await new SignJWT({ email: user.email, email_verified: user.emailVerified, dashboard_user: user.isStaff })
+    const roleClaim = user.isStaff && user.staffRole ? { staff_role: user.staffRole } : {};
+    const idToken = await new SignJWT({ email: user.email, email_verified: user.emailVerified, dashboard_user: user.isStaff, ...roleClaim })
       .setProtectedHeader({ alg: ALG, typ: 'JWT', kid: this.kid })
       .setSubject(user.id)
       .setIssuer(this.settings.issuer)
@@ -98,6 +103,7 @@ export class IdTokens {
         emailVerified: claims.data.email_verified,
         staff: claims.data.dashboard_user,
         expiresAtMs: payload.exp! * 1000,
+        staffRole: claims.data.dashboard_user ? (claims.data.staff_role ?? null) : null,
       };
     } catch {
       return null;

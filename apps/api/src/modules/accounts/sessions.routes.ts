@@ -1,9 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { sessionResponseSchema, signInRequestSchema } from '@kringle/contracts/accounts';
+import { mfaSignInRequestSchema, sessionResponseSchema, signInRequestSchema, signInResponseSchema } from '@kringle/contracts/accounts';
 import { byIp, rateLimit } from '../../plugins/rate-limit';
-import { SESSION_LIMITS } from './account-limits';
+import { MFA_LIMITS, SESSION_LIMITS } from './account-limits';
 import { authOf } from '../../plugins/auth';
 import { errors, sessionBody, signInLimits, tags } from './account-routes.shared';
 import type { AccountsService } from './accounts.service';
@@ -23,13 +23,40 @@ export function sessionsRoutes(app: FastifyInstance, accounts: AccountsService) 
       schema: {
         tags,
         summary: 'Sign in: an ID token in the body, the refresh token in an httpOnly cookie',
+        description:
+          'A staff account with a second factor gets `{mfaRequired: true, mfaToken}` instead (no ID token, no cookie): send the token and a code to POST /auth/mfa within 5 minutes. Customers always get the session.',
         body: signInRequestSchema,
-        response: { 200: sessionResponseSchema, ...errors(400, 401, 429) },
+        response: { 200: signInResponseSchema, ...errors(400, 401, 429) },
       },
       preHandler: signInLimits(app),
     },
     async (request, reply) => {
-      const session = await accounts.signIn(request.body.email, request.body.password);
+      const outcome = await accounts.signIn(request.body.email, request.body.password);
+      if ('mfaRequired' in outcome) return { mfaRequired: true as const, mfaToken: outcome.mfaToken };
+      setRefreshCookie(request, reply, outcome.refreshToken, outcome.refreshExpiresAt, app.clock.now());
+      return sessionBody(outcome);
+    },
+  );
+
+  r.post(
+    '/auth/mfa',
+    {
+      config: { auth: 'public' },
+      schema: {
+        tags,
+        summary: "Sign-in's second step: the mfaToken and a TOTP code (or an unused recovery code) → the usual session",
+        description:
+          'A TOTP code works once; a recovery code works once. 401 INVALID_MFA_CODE for a wrong code (the mfaToken stays usable until it expires); 401 UNAUTHENTICATED for an unknown, used or expired mfaToken (sign in again). Limited per IP and per mfaToken.',
+        body: mfaSignInRequestSchema,
+        response: { 200: sessionResponseSchema, ...errors(400, 401, 429) },
+      },
+      preHandler: [
+        rateLimit(app, { name: 'mfa:ip', max: MFA_LIMITS.perIp, window: MFA_LIMITS.window, key: byIp }),
+        rateLimit(app, { name: 'mfa:token', max: MFA_LIMITS.perToken, window: MFA_LIMITS.window, key: (req) => (req.body as { mfaToken?: string }).mfaToken }),
+      ],
+    },
+    async (request, reply) => {
+      const session = await accounts.signInSecondStep(request.body.mfaToken, request.body.code);
       setRefreshCookie(request, reply, session.refreshToken, session.refreshExpiresAt, app.clock.now());
       return sessionBody(session);
     },

@@ -62,3 +62,7 @@ export async function locationExists(db: DbOrTx, id: string): Promise<boolean> {
   const rows = await db.select({ id: locations.id }).from(locations).where(eq(locations.id, id));
   return rows.length > 0;
 }
+
+export async function recordSignIn(db: DbOrTx, id: string, now: Date): Promise<void> {
+  await db.update(users).set({ lastSignInAt: now }).where(eq(users.id, id));
+}

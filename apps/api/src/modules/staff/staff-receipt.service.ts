@@ -4,7 +4,8 @@ import { bookingDetails } from '../booking-lifecycle/booking-rows.repository';
 import { ordersOfBooking } from '../orders/orders.repository';
 import { invoiceNumber, receiptData } from '../orders/orders.service';
 import { paymentReceiptPdf } from '../orders/receipts.pdf';
-import { getStaffBooking, type Deps } from './staff.service';
+import { staffBookingView } from './staff.repository';
+import { getStaffBooking, type Deps, type LocationGuard } from './staff.service';
 
 export interface TaxInvoice {
   filename: string;
@@ -40,7 +41,9 @@ export async function taxInvoiceOf(deps: Pick<Deps, 'config'>, db: DbOrTx, booki
 }
 
 /** GET /staff/bookings/{id}/receipt: printed at the counter, for a family without an e-mail (or who asks for paper). */
-export async function staffReceipt(deps: Deps, id: string): Promise<TaxInvoice> {
+export async function staffReceipt(deps: Deps, id: string, guard: LocationGuard): Promise<TaxInvoice> {
+  const view = await staffBookingView(deps.db, id);
+  if (view) guard(view.locationId);
   const booking = await getStaffBooking(deps, id);
   const invoice = await taxInvoiceOf(deps, deps.db, id, booking.customer);
   if (!invoice) throw errors.notPaid(booking.reference);

@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { errorBodySchema } from '@kringle/contracts/errors';
@@ -13,34 +13,41 @@ import {
   walkInBodySchema,
 } from '@kringle/contracts/staff';
 import { authOf } from '../../plugins/auth';
+import { assertStaffLocation, staffCovers, type StaffRole } from '../../plugins/staff-access';
 import { runSheetCsv } from './run-sheet.csv';
 import { checkIn, dayData, markNoShow, runSheet, staffCatalogue, undoAttendance } from './staff.service';
 import { staffReceipt } from './staff-receipt.service';
 import { sellWalkIn } from './walk-ins.service';
 
-/** The staff app's API (issue 19, API.md "Staff"): a token with the `dashboard_user` claim; a customer gets 403 STAFF_ONLY. */
+/**
+ * The staff app's API (issue 19, API.md "Staff"): a token with the `dashboard_user` claim; a
+ * customer gets 403 STAFF_ONLY. The day at a location is the `set` role's (decision 0050);
+ * `support` may read it too (a family on the phone asks about today), but changes nothing here.
+ */
 export async function staffRoutes(app: FastifyInstance) {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const config = { auth: 'staff' as const };
+  const reads = { auth: 'staff' as const, staffRoles: ['set', 'support'] as const satisfies readonly StaffRole[] };
+  const setWork = { auth: 'staff' as const, staffRoles: ['set'] as const satisfies readonly StaffRole[] };
+  const guard = (req: FastifyRequest) => (locationId: string) => assertStaffLocation(req, locationId);
   const tags = ['staff'];
   const errors = { 400: errorBodySchema, 404: errorBodySchema, 409: errorBodySchema };
 
   r.get(
     '/staff/catalogue',
     {
-      config,
+      config: reads,
       schema: {
         tags,
         summary: 'Locations, packages and add-ons, for the staff app (the customer catalogue routes refuse staff)',
         response: { 200: staffCatalogueSchema },
       },
     },
-    async () => staffCatalogue(app),
+    async (req) => staffCatalogue(app, (id) => staffCovers(req.staffAccess!, id)),
   );
   r.get(
     '/staff/run-sheet',
     {
-      config,
+      config: reads,
       schema: {
         tags,
         summary: "A location's day: every session and break in order, with its bookings and the counts",
@@ -49,12 +56,15 @@ export async function staffRoutes(app: FastifyInstance) {
         response: { 200: runSheetSchema, 400: errorBodySchema, 404: errorBodySchema },
       },
     },
-    async (req) => runSheet(app, req.query.locationId, req.query.date, req.query.filter),
+    async (req) => {
+      assertStaffLocation(req, req.query.locationId);
+      return runSheet(app, req.query.locationId, req.query.date, req.query.filter);
+    },
   );
   r.get(
     '/staff/run-sheet.csv',
     {
-      config,
+      config: reads,
       schema: {
         tags,
         summary: 'The day as CSV (text/csv): a row per booking and per free session or break',
@@ -64,6 +74,7 @@ export async function staffRoutes(app: FastifyInstance) {
       },
     },
     async (req, reply) => {
+      assertStaffLocation(req, req.query.locationId);
       const day = await dayData(app, req.query.locationId, req.query.date);
       return reply
         .type('text/csv; charset=utf-8')
@@ -74,7 +85,7 @@ export async function staffRoutes(app: FastifyInstance) {
   r.post(
     '/staff/check-ins',
     {
-      config,
+      config: setWork,
       schema: {
         tags,
         summary: 'Check a family in by the QR code or the booking reference (harmless twice)',
@@ -84,12 +95,15 @@ export async function staffRoutes(app: FastifyInstance) {
         response: { 200: staffBookingSchema, ...errors },
       },
     },
-    async (req) => checkIn(app, authOf(req), req.body),
+    async (req) => {
+      assertStaffLocation(req, req.body.locationId);
+      return checkIn(app, authOf(req), req.body);
+    },
   );
   r.post(
     '/staff/bookings/:id/no-show',
     {
-      config,
+      config: setWork,
       schema: {
         tags,
         summary: 'Mark a family no-show, once its session has started (harmless twice)',
@@ -98,12 +112,12 @@ export async function staffRoutes(app: FastifyInstance) {
         response: { 200: staffBookingSchema, ...errors },
       },
     },
-    async (req) => markNoShow(app, authOf(req), req.params.id),
+    async (req) => markNoShow(app, authOf(req), req.params.id, guard(req)),
   );
   r.post(
     '/staff/bookings/:id/undo',
     {
-      config,
+      config: setWork,
       schema: {
         tags,
         summary: 'Undo a check-in (within 60 seconds) or a no-show',
@@ -112,12 +126,12 @@ export async function staffRoutes(app: FastifyInstance) {
         response: { 200: staffBookingSchema, ...errors },
       },
     },
-    async (req) => undoAttendance(app, authOf(req), req.params.id),
+    async (req) => undoAttendance(app, authOf(req), req.params.id, guard(req)),
   );
   r.get(
     '/staff/bookings/:id/receipt',
     {
-      config,
+      config: reads,
       schema: {
         tags,
         summary: "A paid booking's tax invoice (application/pdf), to print at the counter",
@@ -127,14 +141,14 @@ export async function staffRoutes(app: FastifyInstance) {
       },
     },
     async (req, reply) => {
-      const invoice = await staffReceipt(app, req.params.id);
+      const invoice = await staffReceipt(app, req.params.id, guard(req));
       return reply.type('application/pdf').header('content-disposition', `attachment; filename="${invoice.filename}"`).send(invoice.pdf);
     },
   );
   r.post(
     '/staff/walk-ins',
     {
-      config,
+      config: setWork,
       schema: {
         tags,
         summary: 'Sell a free session later today to a family at the set, paid in store',
@@ -144,6 +158,6 @@ export async function staffRoutes(app: FastifyInstance) {
         response: { 201: staffBookingSchema, ...errors },
       },
     },
-    async (req, reply) => reply.code(201).send(await sellWalkIn(app, authOf(req), req.body)),
+    async (req, reply) => reply.code(201).send(await sellWalkIn(app, authOf(req), req.body, guard(req))),
   );
 }

@@ -13,6 +13,13 @@ import { actionsOf, bookingIdByReference, lockAttendance, recordAction, slotsOfD
 
 export type Deps = Pick<FastifyInstance, 'db' | 'clock' | 'config' | 'log'>;
 
+/**
+ * Refuses a location the staff caller may not touch (403 LOCATION_FORBIDDEN): the routes pass
+ * `(id) => assertStaffLocation(request, id)`, called once the booking's location is known (after
+ * its 404, before any change).
+ */
+export type LocationGuard = (locationId: string) => void;
+
 export function attendanceOf(v: Pick<StaffBookingView, 'status' | 'checkedInAt' | 'noShowAt'>): Attendance {
   if (v.status === 'cancelled') return 'cancelled';
   if (v.checkedInAt) return 'checked_in';
@@ -142,12 +149,13 @@ const record = (tx: Tx, staff: AuthClaims, bookingId: string, action: StaffActio
   recordAction(tx, { bookingId, staffUserId: staff.userId, staffEmail: staff.email, action, at });
 
 /** POST /staff/bookings/{id}/no-show: once the session has started; harmless twice. */
-export async function markNoShow(deps: Deps, staff: AuthClaims, id: string): Promise<StaffBooking> {
+export async function markNoShow(deps: Deps, staff: AuthClaims, id: string, guard: LocationGuard): Promise<StaffBooking> {
   const now = deps.clock.now();
   await deps.db.transaction(async (tx) => {
     const b = await lockAttendance(tx, id);
     if (!b) throw notFound('That booking');
-    const { reference } = (await staffBookingView(tx, id))!;
+    const { reference, locationId } = (await staffBookingView(tx, id))!;
+    guard(locationId);
     if (b.status === 'cancelled') throw errors.bookingCancelled(reference);
     if (b.status !== 'completed') throw errors.bookingNotConfirmed(reference);
     if (b.startAt > now) throw errors.sessionNotStarted();
@@ -163,11 +171,12 @@ export async function markNoShow(deps: Deps, staff: AuthClaims, id: string): Pro
  * POST /staff/bookings/{id}/undo: takes back a check-in made in the last CHECK_IN_UNDO_SECONDS
  * (the wrong family tapped), or a no-show at any time (the family turned up late).
  */
-export async function undoAttendance(deps: Deps, staff: AuthClaims, id: string): Promise<StaffBooking> {
+export async function undoAttendance(deps: Deps, staff: AuthClaims, id: string, guard: LocationGuard): Promise<StaffBooking> {
   const now = deps.clock.now();
   await deps.db.transaction(async (tx) => {
     const b = await lockAttendance(tx, id);
     if (!b) throw notFound('That booking');
+    guard((await staffBookingView(tx, id))!.locationId);
     if (b.checkedInAt) {
       if (now.getTime() - b.checkedInAt.getTime() > CHECK_IN_UNDO_SECONDS * 1000) {
         throw errors.undoWindowClosed(CHECK_IN_UNDO_SECONDS);
@@ -184,8 +193,10 @@ export async function undoAttendance(deps: Deps, staff: AuthClaims, id: string):
   return getStaffBooking(deps, id);
 }
 
-export async function staffCatalogue(deps: Deps): Promise<StaffCatalogue> {
-  const [locations, packages, addOns] = await Promise.all([listLocations(deps.db), listPackages(deps.db), listAddOns(deps.db)]);
+/** The catalogue with only the locations the caller covers (`covers`), so the app offers no other. */
+export async function staffCatalogue(deps: Deps, covers: (locationId: string) => boolean): Promise<StaffCatalogue> {
+  const [all, packages, addOns] = await Promise.all([listLocations(deps.db), listPackages(deps.db), listAddOns(deps.db)]);
+  const locations = all.filter((l) => covers(l.id));
   const product = (p: { id: string; name: string; priceCents: number; maxQuantity: number }) => ({ id: p.id, name: p.name, priceCents: p.priceCents, maxQuantity: p.maxQuantity });
   return {
     locations: locations.map((l) => ({ id: l.id, name: l.name, address: l.address, timezone: l.timezone })),

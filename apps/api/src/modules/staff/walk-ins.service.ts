@@ -21,7 +21,7 @@ import type { LineItem } from '../../db/schema/bookings';
 import type { BookingDetails as FamilyDetails } from '@kringle/contracts/booking-details';
 import { recordAction, walkInSlot } from './staff.repository';
 import { taxInvoiceOf } from './staff-receipt.service';
-import { getStaffBooking, type Deps } from './staff.service';
+import { getStaffBooking, type Deps, type LocationGuard } from './staff.service';
 
 type WalkInBody = z.output<typeof walkInBodySchema>;
 type WalkInDeps = Deps & Pick<FastifyInstance, 'pool' | 'log' | 'slotState'>;
@@ -36,10 +36,11 @@ type WalkInDeps = Deps & Pick<FastifyInstance, 'pool' | 'log' | 'slotState'>;
  * announcement as a hold (decision 0014: "taken by" the staff member, who never holds, until the
  * session ends); their availability answers within their 1 s cache.
  */
-export async function sellWalkIn(deps: WalkInDeps, staff: AuthClaims, body: WalkInBody): Promise<StaffBooking> {
+export async function sellWalkIn(deps: WalkInDeps, staff: AuthClaims, body: WalkInBody, guard: LocationGuard): Promise<StaffBooking> {
   const now = deps.clock.now();
   const slot = await walkInSlot(deps.db, body.slotId);
   if (!slot) throw notFound('That session');
+  guard(slot.locationId);
   if (slot.kind !== 'session' || slot.endAt <= now || localDateOf(slot.startAt, slot.timezone) !== localDateOf(now, slot.timezone)) {
     throw errors.slotUnavailable('Walk-ins are sold for sessions later today only. Please choose another time.');
   }

@@ -8,6 +8,7 @@ import type {
   SendPasswordResetRequest,
   SessionResponse,
   SignInRequest,
+  SignInResponse,
   UpdateProfileRequest,
   UserResponse,
 } from '@kringle/contracts/accounts';
@@ -24,7 +25,8 @@ const authApi = api.injectEndpoints({
       query: (body) => ({ url: '/user', method: 'POST', body }),
       extraOptions: { skipAuth: true },
     }),
-    signIn: build.mutation<SessionResponse, SignInRequest>({
+    // A staff account with a second factor gets a challenge instead of a session: staff only, so refused here.
+    signIn: build.mutation<SignInResponse, SignInRequest>({
       query: (body) => ({ url: '/auth/sign-in', method: 'POST', body }),
       extraOptions: { skipAuth: true },
     }),

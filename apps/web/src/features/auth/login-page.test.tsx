@@ -78,6 +78,18 @@ describe('LoginPage', { timeout: 20_000 }, () => {
     expect(recordedEvents()).toEqual([]);
   });
 
+  it("refuses a staff account's second-step answer as a staff account, and stores nothing", async () => {
+    const api = fakeApi({ 'POST /auth/sign-in': () => json(200, { mfaRequired: true, mfaToken: 'mfa-token' }) });
+    const { store } = renderAuthPage(<LoginPage />, { path: '/login', fetchFn: api.fetchFn });
+    const user = userEvent.setup();
+    await user.type(screen.getByLabelText('Email address'), 'manager@kringle.test');
+    await user.type(screen.getByLabelText('Password'), 'HoHoHo-2026!');
+    await user.click(screen.getByRole('button', { name: 'Log in' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('Not Authorized to login');
+    expect(store.getState().auth.user).toBeNull();
+    expect(recordedEvents()).toEqual([]);
+  });
+
   it('shows and hides the password on request', async () => {
     renderAuthPage(<LoginPage />, { path: '/login', fetchFn: fakeApi({}).fetchFn });
     const user = userEvent.setup();

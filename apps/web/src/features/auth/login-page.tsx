@@ -41,6 +41,11 @@ export function LoginPage() {
       );
       return;
     }
+    // Only a staff account is asked for a second step: refused here as a staff token is.
+    if ('mfaRequired' in result.data) {
+      setProblem({ kind: 'staff' });
+      return;
+    }
     // Staff tokens are refused inside setSession (signed out, purged, toast); say it here too.
     const accepted = await dispatch(setSession(result.data)).unwrap();
     if (accepted) track('login', { method: 'password' });

@@ -72,7 +72,7 @@ export function RegisterPage() {
     const session = await signIn({ email: values.email, password: values.password });
     // Noted before the session shows the verify screen, which reads it as it opens.
     if (!session.error) noteVerificationSent();
-    if (session.error || !(await dispatch(setSession(session.data)).unwrap())) {
+    if (session.error || 'mfaRequired' in session.data || !(await dispatch(setSession(session.data)).unwrap())) {
       setProblem({ kind: 'signed-up-not-in' });
       return;
     }

@@ -1,0 +1,145 @@
+import { zonedToInstant } from '@kringle/contracts/dates';
+import { STAFF_ROLES, type StaffRole } from '@kringle/contracts/staff-roles';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bookDirect, createPerson, headersOf, staffDay, SYDNEY, type Person, type StaffDay } from '../staff/staff-fixtures';
+import { expectContractError, fillPath, operations, type Operation } from './security-fixtures';
+
+/**
+ * Issue 34 (decision 0050): every staff route of the served OpenAPI document × every role × an
+ * account scoped to the route's location and one scoped to another. The roles a route admits are
+ * read from its own declaration (`x-staff-roles` in the document), so a new staff route is checked
+ * here as soon as it exists; one that touches a location must be listed in LOCATION_SCOPED.
+ */
+
+/** Routes that act on one location (of a query, a body, a booking or a session): 403 LOCATION_FORBIDDEN outside the account's list. */
+const LOCATION_SCOPED = [
+  'GET /api/v1/staff/run-sheet',
+  'GET /api/v1/staff/run-sheet.csv',
+  'GET /api/v1/staff/bookings/{id}/receipt',
+  'POST /api/v1/staff/check-ins',
+  'POST /api/v1/staff/bookings/{id}/no-show',
+  'POST /api/v1/staff/bookings/{id}/undo',
+  'POST /api/v1/staff/walk-ins',
+];
+/** Routes about the caller or the whole brand: no location. */
+const NOT_LOCATION_SCOPED = [
+  'GET /api/v1/staff/catalogue',
+  'GET /api/v1/staff/me',
+  'GET /api/v1/staff/accounts',
+  'POST /api/v1/staff/accounts',
+  'PATCH /api/v1/staff/accounts/{id}',
+  'POST /api/v1/staff/mfa/setup',
+  'POST /api/v1/staff/mfa/confirm',
+];
+/** Reachable before a manager or support member has enrolled the second factor. */
+const BEFORE_MFA = ['GET /api/v1/staff/me', 'POST /api/v1/staff/mfa/setup', 'POST /api/v1/staff/mfa/confirm'];
+
+const key = (op: Operation) => `${op.method} ${op.path}`;
+
+describe('staff roles and locations on every staff route', () => {
+  let w: StaffDay;
+  let ops: (Operation & { roles: StaffRole[] })[];
+  let booking: { id: string; reference: string };
+  let target: Person;
+  /** For each role: an account for Sydney (the route's location) and one for Brisbane only. */
+  const people = {} as Record<StaffRole, { own: Person; other: Person; all: Person; unenrolled: Person }>;
+
+  beforeAll(async () => {
+    w = await staffDay();
+    w.clock.set(zonedToInstant(w.day, '10:05', SYDNEY));
+    for (const role of STAFF_ROLES) {
+      const make = (locationIds: string[], mfaEnrolled = true) => createPerson(w.t.db, true, { firstName: 'Staff', lastName: role }, { role, locationIds, mfaEnrolled });
+      people[role] = { own: await make([w.sydney]), other: await make([w.brisbane]), all: await make([]), unenrolled: await make([], false) };
+    }
+    target = await createPerson(w.t.db, true, { firstName: 'Target', lastName: 'Elf' });
+    booking = await bookDirect(w.t.db, w.family, w.sessions[0]!.id);
+    const doc = (await w.t.app.inject('/api/v1/openapi.json')).json() as { paths: Record<string, Record<string, { 'x-staff-roles'?: StaffRole[] }>> };
+    ops = (await operations(w.t.app))
+      .filter((op) => op.path.startsWith('/api/v1/staff/') && op.token)
+      .map((op) => ({ ...op, roles: doc.paths[op.path]![op.method.toLowerCase()]!['x-staff-roles'] ?? [] }));
+  });
+  afterAll(async () => w?.t.close());
+
+  const bodyFor = (op: Operation): object | undefined =>
+    ({
+      'POST /api/v1/staff/check-ins': { locationId: w.sydney, reference: booking.reference },
+      'POST /api/v1/staff/walk-ins': {
+        slotId: w.sessions[5]!.id,
+        firstName: 'Walk',
+        lastName: 'In',
+        details: { children: [{ firstName: 'Ava', age: 4 }], adults: 1, pets: 0, accessNeeds: [], accessNote: '', noteForSanta: '' },
+        packages: [{ id: w.classic, quantity: 1 }],
+        addOns: [],
+      },
+      'POST /api/v1/staff/accounts': { email: `new-${Math.random().toString(36).slice(2, 8)}@kringle.test`, role: 'set', locationIds: [] },
+      'PATCH /api/v1/staff/accounts/{id}': { locationIds: [w.sydney] },
+      'POST /api/v1/staff/mfa/confirm': { code: '000000' },
+      'POST /api/v1/staff/mfa/setup': {},
+    })[key(op)];
+  const urlFor = (op: Operation) =>
+    fillPath(op.path, { id: op.path.includes('/accounts/') ? target.id : booking.id }) + (op.path.includes('/run-sheet') ? `?locationId=${w.sydney}&date=${w.day}` : '');
+  const send = async (op: Operation, who: Person) => {
+    const payload = bodyFor(op);
+    return w.t.app.inject({ method: op.method as 'GET', url: urlFor(op), headers: await headersOf(w.t.app.idTokens, who), ...(payload ? { payload } : {}) });
+  };
+
+  it('classifies every staff route, and each declares its roles (manager always among them)', () => {
+    expect(ops.length).toBeGreaterThanOrEqual(14);
+    const known = [...LOCATION_SCOPED, ...NOT_LOCATION_SCOPED];
+    expect(ops.map(key).filter((k) => !known.includes(k)), 'a new staff route: add it to LOCATION_SCOPED or NOT_LOCATION_SCOPED').toEqual([]);
+    for (const op of ops) expect(op.roles, key(op)).toContain('manager');
+    // The accounts are the managers' alone (API.md); the set's day is not support's to change.
+    const rolesOf = (k: string) => ops.find((op) => key(op) === k)!.roles.sort();
+    expect(rolesOf('GET /api/v1/staff/accounts')).toEqual(['manager']);
+    expect(rolesOf('POST /api/v1/staff/check-ins')).toEqual(['manager', 'set']);
+    expect(rolesOf('GET /api/v1/staff/run-sheet')).toEqual(['manager', 'set', 'support']);
+  });
+
+  it('answers 403 ROLE_FORBIDDEN to every role a route does not name, whatever its locations', async () => {
+    let refused = 0;
+    for (const op of ops) {
+      for (const role of STAFF_ROLES.filter((r) => !ops.find((o) => o === op)!.roles.includes(r))) {
+        for (const who of [people[role].own, people[role].other, people[role].all]) {
+          expectContractError(await send(op, who), 403, 'ROLE_FORBIDDEN');
+          refused++;
+        }
+      }
+    }
+    expect(refused).toBeGreaterThan(20);
+  });
+
+  it('answers 403 LOCATION_FORBIDDEN to an allowed role scoped to another location, on every location route', async () => {
+    for (const op of ops.filter((o) => LOCATION_SCOPED.includes(key(o)))) {
+      for (const role of op.roles) expectContractError(await send(op, people[role].other), 403, 'LOCATION_FORBIDDEN');
+    }
+  });
+
+  it('lets an allowed role in at its own location and with every location (the answers are the routes\' own)', async () => {
+    for (const op of ops) {
+      for (const role of op.roles) {
+        for (const who of [people[role].own, people[role].all]) {
+          const res = await send(op, who);
+          expect([401, 403], `${key(op)} as ${role}: ${res.body}`).not.toContain(res.statusCode);
+        }
+      }
+    }
+  });
+
+  it('refuses a manager or support member without a second factor (403 MFA_REQUIRED) but for enrolment; set staff need none', async () => {
+    for (const op of ops) {
+      for (const role of ['manager', 'support'] as const) {
+        const res = await send(op, people[role].unenrolled);
+        if (BEFORE_MFA.includes(key(op))) expect([401, 403], `${key(op)} as ${role}: ${res.body}`).not.toContain(res.statusCode);
+        else expectContractError(res, 403, 'MFA_REQUIRED');
+      }
+    }
+    expect((await send(ops.find((o) => key(o) === 'GET /api/v1/staff/run-sheet')!, people.set.unenrolled)).statusCode).toBe(200);
+  });
+
+  it('shows a scoped account only its own locations in the catalogue', async () => {
+    const op = ops.find((o) => key(o) === 'GET /api/v1/staff/catalogue')!;
+    const ids = (await send(op, people.set.own)).json().locations.map((l: { id: string }) => l.id);
+    expect(ids).toEqual([w.sydney]);
+    expect((await send(op, people.set.all)).json().locations.length).toBeGreaterThan(1);
+  });
+});

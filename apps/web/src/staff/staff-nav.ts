@@ -1,0 +1,29 @@
+import type { StaffRole } from '@kringle/contracts/staff-roles';
+
+/**
+ * The staff app's pages and who sees them (decision 0050): the nav shows only what the role may
+ * do, as the API enforces it. `support` is the support desk's slot (its pages come with the
+ * support desk work of issue 34).
+ */
+export type Page = 'run-sheet' | 'check-in' | 'walk-in' | 'support' | 'staff';
+export const PATHS: Record<Page, string> = { 'run-sheet': '/staff', 'check-in': '/staff/check-in', 'walk-in': '/staff/walk-in', support: '/staff/support', staff: '/staff/people' };
+export const LABELS: Record<Page, string> = { 'run-sheet': 'Run sheet', 'check-in': 'Check in', 'walk-in': 'Walk-in', support: 'Support', staff: 'Staff' };
+const ROLES: Record<Page, readonly StaffRole[]> = {
+  'run-sheet': ['manager', 'set', 'support'],
+  'check-in': ['manager', 'set'],
+  'walk-in': ['manager', 'set'],
+  support: ['manager', 'support'],
+  staff: ['manager'],
+};
+/** The pages that work on one location, with the location picker above them. */
+export const LOCATION_PAGES: readonly Page[] = ['run-sheet', 'check-in', 'walk-in'];
+
+export const pagesFor = (role: StaffRole) => (Object.keys(PATHS) as Page[]).filter((p) => ROLES[p].includes(role));
+
+/** The page at `path` if the role may see it, else the role's first (support starts at its desk). */
+export function pageOf(path: string, role: StaffRole): Page {
+  const allowed = pagesFor(role);
+  const here = (Object.entries(PATHS) as [Page, string][]).find(([, p]) => p === path.replace(/\/+$/, ''))?.[0];
+  if (here && allowed.includes(here)) return here;
+  return role === 'support' ? 'support' : allowed[0]!;
+}
