@@ -33,7 +33,6 @@ export const sentEmailSchema = z.object({ subject: z.string(), status: z.enum(['
 
 export const supportBookingSchema = staffBookingSchema
   .extend({
-    userId: z.uuid().nullable().meta({ description: 'The family account (null for a walk-in)' }),
     orders: z.array(orderSchema),
     refunds: z.array(supportRefundSchema),
     emails: z.array(sentEmailSchema).meta({ description: "E-mails to the family's address, newest first (at most 50)" }),
