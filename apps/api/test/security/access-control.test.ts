@@ -218,6 +218,15 @@ describe('access control on every route', () => {
         'POST /api/v1/staff/bookings/{id}/no-show',
         'POST /api/v1/staff/bookings/{id}/undo',
         'POST /api/v1/staff/walk-ins',
+        // The support desk and the audit trail (issue 34).
+        'GET /api/v1/staff/families',
+        'GET /api/v1/staff/bookings/{id}',
+        'POST /api/v1/staff/bookings/{id}/reschedule',
+        'POST /api/v1/staff/bookings/{id}/cancel',
+        'POST /api/v1/staff/orders/{id}/refunds',
+        'POST /api/v1/staff/bookings/{id}/resend',
+        'GET /api/v1/staff/audit',
+        'GET /api/v1/staff/audit.csv',
       ].sort(),
     );
     expect(staffOps.every((o) => o.token)).toBe(true);

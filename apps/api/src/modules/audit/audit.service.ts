@@ -23,14 +23,14 @@ export const toAuditEntry = (r: AuditRow): AuditEntry => ({
 });
 
 /** The cursor is the last entry's (at, seq): stable while entries are appended, never edited. */
-const encodeCursor = (r: AuditRow) => Buffer.from(JSON.stringify([r.at.toISOString(), r.seq])).toString('base64url');
+const encodeCursor = (r: AuditRow) => Buffer.from(JSON.stringify([r.atExact, r.seq])).toString('base64url');
 
-function decodeCursor(cursor: string): { at: Date; seq: number } {
+function decodeCursor(cursor: string): { at: string; seq: number } {
   try {
     const [at, seq] = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as [string, number];
-    const date = new Date(at);
-    if (Number.isNaN(date.getTime()) || !Number.isSafeInteger(seq)) throw new Error('bad cursor');
-    return { at: date, seq };
+    // Checked here so that only a well-formed instant ever reaches the query.
+    if (typeof at !== 'string' || !/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d(\.\d{1,6})?[+-]\d\d(:\d\d)?$/.test(at) || !Number.isSafeInteger(seq)) throw new Error('bad cursor');
+    return { at, seq };
   } catch {
     throw errors.invalidField('cursor', 'That cursor is not one this list gave.');
   }

@@ -36,6 +36,8 @@ export interface NewAuditEntry {
 export interface AuditRow extends NewAuditEntry {
   id: string;
   seq: number;
+  /** `at` to the microsecond as PostgreSQL writes it (a Date keeps milliseconds): the page cursor. */
+  atExact: string;
 }
 
 export async function insertAuditEntry(tx: Tx, e: NewAuditEntry): Promise<void> {
@@ -52,7 +54,7 @@ export interface AuditFilter {
   from?: Date;
   to?: Date;
   /** Entries strictly after this (at, seq), oldest first. */
-  after?: { at: Date; seq: number };
+  after?: { at: string; seq: number };
   limit: number;
 }
 
@@ -62,14 +64,15 @@ export async function listAuditEntries(db: DbOrTx, f: AuditFilter): Promise<Audi
   if (f.actorId) where.push(sql`actor_id = ${f.actorId}::uuid`);
   if (f.from) where.push(sql`at >= ${f.from.toISOString()}::timestamptz`);
   if (f.to) where.push(sql`at < ${f.to.toISOString()}::timestamptz`);
-  if (f.after) where.push(sql`(at, seq) > (${f.after.at.toISOString()}::timestamptz, ${f.after.seq}::bigint)`);
+  if (f.after) where.push(sql`(at, seq) > (${f.after.at}::timestamptz, ${f.after.seq}::bigint)`);
   const result = await db.execute(sql`
-    select id, at, seq, actor_kind, actor_id, actor_email, action, booking_id, order_id, reason, before, after
+    select id, at, at::text as at_exact, seq, actor_kind, actor_id, actor_email, action, booking_id, order_id, reason, before, after
     from audit_entries where ${sql.join(where, sql` and `)} order by at, seq limit ${f.limit}`);
   return result.rows.map((r) => ({
     id: r.id as string,
     at: new Date(r.at as string),
     seq: Number(r.seq),
+    atExact: r.at_exact as string,
     actor: { kind: r.actor_kind as ActorKind, id: (r.actor_id as string | null) ?? null, email: (r.actor_email as string | null) ?? null },
     action: r.action as string,
     bookingId: r.booking_id as string,
