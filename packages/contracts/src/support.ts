@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { auditEntrySchema } from './audit';
+import { DATE_PATTERN } from './dates';
 import { orderSchema } from './orders';
 import { staffBookingSchema } from './staff';
 
@@ -47,4 +48,9 @@ export type SupportRefundChoice = (typeof SUPPORT_REFUND_CHOICES)[number];
 export const supportCancelBodySchema = z.strictObject({ reason: reasonSchema, refund: z.enum(SUPPORT_REFUND_CHOICES) });
 export const supportRefundBodySchema = z.strictObject({ amountCents: z.number().int().min(1).max(10_000_000), reason: reasonSchema });
 export const supportResendBodySchema = z.strictObject({ kind: z.enum(['confirmation']) });
+export const freeSessionsQuerySchema = z.strictObject({ date: z.string().regex(DATE_PATTERN, 'Use YYYY-MM-DD').meta({ description: "A day in the booking's location's zone" }) });
+export const freeSessionsSchema = z
+  .object({ items: z.array(z.object({ id: z.uuid(), startAt: z.iso.datetime(), endAt: z.iso.datetime(), slotTypeName: z.string() })).meta({ description: 'Free sessions of that day a booking can be moved onto now' }) })
+  .meta({ id: 'FreeSessions' });
+export type FreeSessions = z.infer<typeof freeSessionsSchema>;
 export const orderParamsSchema = z.strictObject({ id: z.uuid() });

@@ -221,6 +221,7 @@ describe('access control on every route', () => {
         // The support desk and the audit trail (issue 34).
         'GET /api/v1/staff/families',
         'GET /api/v1/staff/bookings/{id}',
+        'GET /api/v1/staff/bookings/{id}/free-sessions',
         'POST /api/v1/staff/bookings/{id}/reschedule',
         'POST /api/v1/staff/bookings/{id}/cancel',
         'POST /api/v1/staff/orders/{id}/refunds',

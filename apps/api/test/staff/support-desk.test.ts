@@ -88,6 +88,21 @@ describe('support desk API', () => {
       expect(await auditOf(booked.id)).toMatchObject([{ action: 'staffReschedule', reason, actor: { kind: 'staff', id: support.id, email: support.email }, before: { slotId: from.id }, after: { slotId: to.id } }]);
     });
 
+    it("lists the day's free sessions to move onto, not the taken ones nor its own", async () => {
+      const own = session();
+      const taken = session();
+      const free = session();
+      const mine = await bookDirect(w.t.db, w.family, own.id);
+      await bookDirect(w.t.db, await createPerson(w.t.db, false), taken.id);
+      const res = await w.call('GET', `/staff/bookings/${mine.id}/free-sessions?date=${w.day}`, support);
+      expect(res.statusCode, res.body).toBe(200);
+      const ids = res.json().items.map((i: { id: string }) => i.id);
+      expect(ids).toContain(free.id);
+      expect(ids).not.toContain(taken.id);
+      expect(ids).not.toContain(own.id);
+      expectContractError(await w.call('GET', `/staff/bookings/${mine.id}/free-sessions?date=tomorrow`, support), 400, 'VALIDATION_FAILED');
+    });
+
     it('never onto a taken session (409 SLOT_UNAVAILABLE, nothing changed), nor to an unknown one (404)', async () => {
       const mine = await bookDirect(w.t.db, w.family, session().id);
       const taken = session();

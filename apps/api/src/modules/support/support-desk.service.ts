@@ -1,5 +1,4 @@
-import type { FamilySearchResult, SupportBooking } from '@kringle/contracts/support';
-import type { FastifyInstance } from 'fastify';
+import type { FamilySearchResult, FreeSessions, SupportBooking } from '@kringle/contracts/support';
 import { notFound } from '../../lib/errors';
 import { listAuditEntries } from '../booking-lifecycle/audit.repository';
 import { refundsOfBooking } from '../booking-lifecycle/refunds.repository';
@@ -7,8 +6,8 @@ import { bookingOfCheckInCode } from '../check-in/check-in-codes';
 import { ordersOfBooking, unsettledRefundCents } from '../orders/orders.repository';
 import { toOrder } from '../orders/orders.service';
 import { toAuditEntry } from '../audit/audit.service';
-import { actionsOf, staffBookingView, staffBookingViewsOf } from '../staff/staff.repository';
-import { toStaffBooking, type Deps } from '../staff/staff.service';
+import { actionsOf, slotsOfDay, staffBookingView, staffBookingViewsOf } from '../staff/staff.repository';
+import { dayOf, slotState, toStaffBooking, type Deps } from '../staff/staff.service';
 import { bookingIdsOfFamilies, emailsTo, searchFamilies as findFamilies } from './support.repository';
 
 /** The support desk's reads (issue 34, decision 0051). */
@@ -35,6 +34,21 @@ export async function searchFamilies(deps: Deps, q: string): Promise<FamilySearc
   const byId = new Map(views.map((v) => [v.id, toStaffBooking(deps, v, actions, now)]));
   return {
     items: families.map((user) => ({ user, bookings: (idsByFamily.get(user.id) ?? []).flatMap((id) => byId.get(id) ?? []) })),
+  };
+}
+
+/** GET /staff/bookings/{id}/free-sessions?date=: where support can move the booking on that day. */
+export async function freeSessionsFor(deps: Deps, id: string, date: string, assertLocation: LocationCheck): Promise<FreeSessions> {
+  const view = await staffBookingView(deps.db, id);
+  if (!view) throw notFound('That booking');
+  assertLocation(view.locationId);
+  const now = deps.clock.now();
+  const day = dayOf({ timezone: view.timezone }, date, now);
+  const slots = await slotsOfDay(deps.db, { locationId: view.locationId, from: day.from, to: day.to, now });
+  return {
+    items: slots
+      .filter((s) => s.kind === 'session' && slotState(s, now) === 'free' && s.startAt > now && s.id !== view.slotId)
+      .map((s) => ({ id: s.id, startAt: s.startAt.toISOString(), endAt: s.endAt.toISOString(), slotTypeName: s.slotTypeName })),
   };
 }
 

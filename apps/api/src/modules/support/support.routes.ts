@@ -6,6 +6,8 @@ import { errorBodySchema } from '@kringle/contracts/errors';
 import { staffBookingParamsSchema, staffBookingSchema } from '@kringle/contracts/staff';
 import {
   familySearchQuerySchema,
+  freeSessionsQuerySchema,
+  freeSessionsSchema,
   familySearchResultSchema,
   orderParamsSchema,
   supportBookingSchema,
@@ -22,7 +24,7 @@ import { auditCsv } from '../audit/audit.csv';
 import { auditRows, listAudit } from '../audit/audit.service';
 import { getStaffBooking } from '../staff/staff.service';
 import { cancelForFamily, refundForFamily, rescheduleForFamily, resendConfirmation } from './support-actions.service';
-import { searchFamilies, supportBooking } from './support-desk.service';
+import { freeSessionsFor, searchFamilies, supportBooking } from './support-desk.service';
 
 /** The support desk and the audit trail (issue 34, API.md "Staff roles, multi-factor sign-in, audit"; decision 0051). */
 export async function supportRoutes(app: FastifyInstance) {
@@ -62,6 +64,21 @@ export async function supportRoutes(app: FastifyInstance) {
       },
     },
     async (req) => supportBooking(app, req.params.id, locationOf(req)),
+  );
+  r.get(
+    '/staff/bookings/:id/free-sessions',
+    {
+      config: support,
+      schema: {
+        tags,
+        summary: 'Free sessions of a day at the booking\'s location, to move it onto',
+        description: 'Free now: not booked, blocked or held, not started. A session on a day families wait for is not listed (the waitlist is offered it first).',
+        params: staffBookingParamsSchema,
+        querystring: freeSessionsQuerySchema,
+        response: { 200: freeSessionsSchema, 400: errorBodySchema, 404: errorBodySchema },
+      },
+    },
+    async (req) => freeSessionsFor(app, req.params.id, req.query.date, locationOf(req)),
   );
   r.post(
     '/staff/bookings/:id/reschedule',
