@@ -1,7 +1,7 @@
 import { localDateOf } from '@kringle/contracts/dates';
 import type { StaffCatalogue } from '@kringle/contracts/staff';
 import { clsx } from 'clsx';
-import { useCallback, useEffect, useState } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useState } from 'react';
 import { Button } from '../components/ui/button';
 import { Logo } from '../components/ui/logo';
 import { BRAND_NAME } from '../lib/env';
@@ -12,9 +12,15 @@ import { ApiProblem } from '../lib/api-error';
 import { requestJson, resumeSession, signOut, whenSignedOut, type StaffUser } from './staff-client';
 import { WalkInPage } from './walk-in-page';
 
-type Page = 'run-sheet' | 'check-in' | 'walk-in';
-const PATHS: Record<Page, string> = { 'run-sheet': '/staff', 'check-in': '/staff/check-in', 'walk-in': '/staff/walk-in' };
-const LABELS: Record<Page, string> = { 'run-sheet': 'Run sheet', 'check-in': 'Check in', 'walk-in': 'Walk-in' };
+// The support desk and the audit page (issue 34) are their own chunk: the set's devices never load them.
+const SupportPage = lazy(() => import('./support/support-page').then((m) => ({ default: m.SupportPage })));
+const AuditPage = lazy(() => import('./support/audit-page').then((m) => ({ default: m.AuditPage })));
+
+type Page = 'run-sheet' | 'check-in' | 'walk-in' | 'support' | 'audit';
+const PATHS: Record<Page, string> = { 'run-sheet': '/staff', 'check-in': '/staff/check-in', 'walk-in': '/staff/walk-in', support: '/staff/support', audit: '/staff/support/audit' };
+const LABELS: Record<Page, string> = { 'run-sheet': 'Run sheet', 'check-in': 'Check in', 'walk-in': 'Walk-in', support: 'Support', audit: 'Audit' };
+/** Pages that work across locations: no location picker above them. */
+const ALL_LOCATIONS: readonly Page[] = ['support', 'audit'];
 const pageOf = (path: string): Page => (Object.entries(PATHS).find(([, p]) => p === path.replace(/\/+$/, ''))?.[0] as Page | undefined) ?? 'run-sheet';
 const LOCATION_KEY = 'kringle.staff.location';
 
@@ -95,7 +101,7 @@ function SignedIn({ user }: { user: StaffUser }) {
             <Logo brandName={BRAND_NAME} decorative className="size-9 rounded-full bg-cream-50 p-1" />
             <span className="font-display text-xl font-semibold">{BRAND_NAME} staff</span>
           </div>
-          <nav aria-label="Staff" className="flex gap-1">
+          <nav aria-label="Staff" className="flex flex-wrap gap-1">
             {(Object.keys(PATHS) as Page[]).map((p) => (
               <a
                 key={p}
@@ -120,6 +126,10 @@ function SignedIn({ user }: { user: StaffUser }) {
         </div>
       </header>
       <main className="mx-auto max-w-6xl px-4 py-5">
+        {ALL_LOCATIONS.includes(page) ? (
+          <Suspense fallback={<p className="text-ink-700">Loading…</p>}>{page === 'support' ? <SupportPage /> : <AuditPage timezone={location?.timezone ?? 'Australia/Sydney'} />}</Suspense>
+        ) : (
+        <>
         <div className="mb-4 flex flex-wrap items-end gap-4" data-print="hide">
           <label className="flex flex-col gap-1 text-sm font-semibold">
             Location
@@ -148,6 +158,8 @@ function SignedIn({ user }: { user: StaffUser }) {
           )
         ) : (
           <p className="text-ink-700">Loading…</p>
+        )}
+        </>
         )}
       </main>
     </div>
