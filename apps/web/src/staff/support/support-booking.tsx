@@ -22,7 +22,7 @@ export function changeOf(e: AuditEntry, timezone: string): string {
     if (key.endsWith('Cents') && typeof value === 'number') parts.push(`${key === 'refundCents' ? 'refund' : key.replace(/Cents$/, '')} ${formatAud(value)}`);
     if (key.endsWith('At') && typeof value === 'string') parts.push(`${key.replace(/At$/, '')} ${formatSessionTime(value, timezone)}`);
   }
-  if ('slotId' in e.after && e.before.slotId !== e.after.slotId) parts.push('session changed');
+  if (typeof e.before.slotId === 'string' && e.before.slotId !== e.after.slotId) parts.push('session changed');
   return parts.join(', ');
 }
 
@@ -151,7 +151,8 @@ export function SupportBookingPanel({ bookingId }: { bookingId: string }) {
           <h2 id="act-h" className={h2}>
             Act for the family
           </h2>
-          {booking.status === 'completed' && <RescheduleForm booking={booking} onDone={done} />}
+          {/* Keyed by the session: after a move the form starts again with that day's sessions as they are now. */}
+          {booking.status === 'completed' && <RescheduleForm key={booking.slot.id} booking={booking} onDone={done} />}
           <CancelForm booking={booking} onDone={done} />
         </section>
       )}
