@@ -20,6 +20,7 @@ export const AUDIT_ACTION_LABELS: Record<string, string> = {
   staffReschedule: 'Moved by the team',
   staffCancel: 'Cancelled by the team',
   refundPart: 'Partly refunded by the team',
+  staffEditDetails: "Who's coming changed by the team",
   sellWalkIn: 'Sold as a walk-in',
   checkIn: 'Checked in',
   markNoShow: 'Marked no-show',

@@ -226,6 +226,7 @@ describe('access control on every route', () => {
         'POST /api/v1/staff/bookings/{id}/cancel',
         'POST /api/v1/staff/orders/{id}/refunds',
         'POST /api/v1/staff/bookings/{id}/resend',
+        'PUT /api/v1/staff/bookings/{id}/details',
         'GET /api/v1/staff/audit',
         'GET /api/v1/staff/audit.csv',
       ].sort(),

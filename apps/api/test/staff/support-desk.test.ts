@@ -114,6 +114,22 @@ describe('support desk API', () => {
     });
   });
 
+  describe('details', () => {
+    it("changes who is coming by the family's rules, with a reason, and keeps only the head count in the trail", async () => {
+      const booked = await bookDirect(w.t.db, w.family, session().id);
+      const details = { children: [{ firstName: 'Ada', age: 4 }], adults: 1, pets: 0, accessNeeds: [], accessNote: '', noteForSanta: '' };
+      expectContractError(await w.call('PUT', `/staff/bookings/${booked.id}/details`, support, { details }), 400, 'VALIDATION_FAILED');
+      expectContractError(await w.call('PUT', `/staff/bookings/${booked.id}/details`, support, { details: { ...details, pets: 1 }, reason }), 400, 'VALIDATION_FAILED');
+      const res = await w.call('PUT', `/staff/bookings/${booked.id}/details`, support, { details, reason });
+      expect(res.statusCode, res.body).toBe(200);
+      expect(res.json().details).toMatchObject({ children: [{ firstName: 'Ada', age: 4 }], adults: 1 });
+      const [entry] = await auditOf(booked.id);
+      expect(entry).toMatchObject({ action: 'staffEditDetails', reason, before: { people: 4 }, after: { people: 2 } });
+      expect(JSON.stringify(entry)).not.toContain('Ada');
+      expectContractError(await w.call('PUT', '/staff/bookings/00000000-0000-4000-8000-000000000000/details', support, { details, reason }), 404, 'NOT_FOUND');
+    });
+  });
+
   describe('cancel and refunds', () => {
     it('cancels with a full refund inside the refund cutoff, and says so by e-mail', async () => {
       const family = await createPerson(w.t.db, false);

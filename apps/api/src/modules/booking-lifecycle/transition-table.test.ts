@@ -18,6 +18,7 @@ const EXPECTED: Record<TransitionName, Partial<Record<BookingState, BookingState
   staffReschedule: { confirmed: 'confirmed' },
   staffCancel: { pending: 'cancelled', failed: 'cancelled', confirmed: 'cancelled', no_show: 'cancelled' },
   refundPart: { confirmed: 'confirmed', checked_in: 'checked_in', no_show: 'no_show', cancelled: 'cancelled' },
+  staffEditDetails: { pending: 'pending', failed: 'failed', confirmed: 'confirmed' },
   sellWalkIn: { new: 'confirmed' },
   checkIn: { confirmed: 'checked_in', no_show: 'checked_in' },
   markNoShow: { confirmed: 'no_show' },

@@ -42,6 +42,8 @@ export const TRANSITIONS = {
   staffCancel: { from: ['pending', 'failed', 'confirmed', 'no_show'], to: 'cancelled' },
   /** Part of a paid order given back by the brand's team; the booking keeps its state. */
   refundPart: { from: ['confirmed', 'checked_in', 'no_show', 'cancelled'], to: null },
+  /** Who is coming, changed by the brand's team before the session; the booking keeps its state. */
+  staffEditDetails: { from: ['pending', 'failed', 'confirmed'], to: null },
   /** Sold at the set, paid in store. */
   sellWalkIn: { from: ['new'], to: 'confirmed' },
   checkIn: { from: ['confirmed', 'no_show'], to: 'checked_in' },

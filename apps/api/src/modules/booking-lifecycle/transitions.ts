@@ -2,7 +2,9 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Tx } from '../../db/client';
 import { errors } from '../../lib/errors';
 import { insertBookingRow, insertOrderRow, setBooking, setOrder, setReservationStatus, type BookingRow, type NewBooking, type NewOrder, type OrderRow } from './booking-rows.repository';
+import type { BookingDetails as FamilyDetails } from '@kringle/contracts/booking-details';
 import { insertAuditEntry, type Actor } from './audit.repository';
+import { saveDetails } from './booking-details.repository';
 import { insertRefund, type RefundRow } from './refunds.repository';
 import { claimSlotForStaffMove, claimSlotForWalkIn, freeBookingSlot, releaseSlotHoldOf, takeHeldSlot, takeSlotForBooking } from './slot-row.repository';
 import { nextState, stateOf, type BookingState, type TransitionName } from './transition-table';
@@ -191,6 +193,28 @@ export async function refundPart(ctx: Ctx, booking: BookingRow, order: OrderRow,
     after: { state: to, refundedCents: refundedBefore + amountCents, refundCents: amountCents },
   });
   return refund;
+}
+
+/**
+ * The brand's team changes who is coming for the family (support desk); false when the session
+ * began or the booking was cancelled meanwhile. Only the head count goes into the trail: children's
+ * names, ages and needs are deleted after the season, the trail is kept.
+ */
+export async function staffEditDetails(ctx: Ctx, booking: BookingRow, details: FamilyDetails): Promise<boolean> {
+  const to = guard(ctx, booking, 'staffEditDetails');
+  if (!(await saveDetails(ctx.tx, { bookingId: booking.id, userId: booking.userId, details, now: ctx.now }))) return false;
+  const people = (d: FamilyDetails | null) => (d ? d.children.length + d.adults : null);
+  await insertAuditEntry(ctx.tx, {
+    at: ctx.now,
+    actor: ctx.actor,
+    action: 'staffEditDetails',
+    bookingId: booking.id,
+    orderId: null,
+    reason: ctx.reason ?? null,
+    before: { state: to, people: people(booking.details) },
+    after: { state: to, people: people(details) },
+  });
+  return true;
 }
 
 /** A walk-in at the set takes the session (false: lost the race) and is booked, paid in store. */

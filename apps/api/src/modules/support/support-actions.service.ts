@@ -1,3 +1,4 @@
+import { bookingDetailsSchemaFor, type BookingDetails as FamilyDetails } from '@kringle/contracts/booking-details';
 import { refundableCents } from '@kringle/contracts/policy';
 import type { SupportRefund, SupportRefundChoice } from '@kringle/contracts/support';
 import type { FastifyInstance } from 'fastify';
@@ -7,7 +8,8 @@ import { policyOf } from '../booking-lifecycle/booking-policy';
 import { bookingDetails, findBooking, findOrder, lockBooking, lockOrder, slotStart, type BookingRow } from '../booking-lifecycle/booking-rows.repository';
 import { bookingCancelledMail, bookingConfirmedMail, bookingRescheduledMail, partRefundMail } from '../booking-lifecycle/bookings.emails';
 import type { RefundRow } from '../booking-lifecycle/refunds.repository';
-import { cancel, refundPart, staffReschedule as moveTransition, type Ctx } from '../booking-lifecycle/transitions';
+import { cancel, refundPart, staffEditDetails, staffReschedule as moveTransition, type Ctx } from '../booking-lifecycle/transitions';
+import { staffBookingView } from '../staff/staff.repository';
 import type { AuthClaims } from '../accounts/id-tokens';
 import { latestOrder } from '../bookings/booking-changes.repository';
 import { enqueueMail } from '../mail/outbox.repository';
@@ -98,6 +100,26 @@ export async function refundForFamily(deps: Deps, orderId: string, amountCents: 
   });
   const sent = created.status === 'pending' ? await sendRefund(deps, created.id) : created;
   return { id: sent.id, orderId: sent.orderId, amountCents: sent.amountCents, status: sent.status, reason: sent.reason, createdAt: sent.createdAt.toISOString() };
+}
+
+/**
+ * PUT /staff/bookings/{id}/details: who is coming, by the family's own rules (the session type's
+ * pets, the people per photo), until the session starts.
+ */
+export async function editDetailsForFamily(deps: Deps, id: string, details: FamilyDetails, a: Acting): Promise<void> {
+  await deps.db.transaction(async (tx) => {
+    const booking = await lockedBooking(tx, id, a);
+    const view = (await staffBookingView(tx, id))!;
+    const now = deps.clock.now();
+    if (booking.status === 'cancelled') throw errors.detailsLocked('This booking is cancelled, so its details can no longer change.');
+    if (view.startAt <= now) throw errors.detailsLocked('The session has started, so who is coming can no longer change.');
+    const parsed = bookingDetailsSchemaFor({ maxPeople: deps.config.MAX_PEOPLE_PER_PHOTO, allowsPets: view.allowsPets }).safeParse(details);
+    if (!parsed.success) {
+      const problems = parsed.error.issues.map((i) => ({ path: ['body', 'details', ...i.path.map(String)].join('.'), message: i.message }));
+      throw errors.validation(problems, problems[0]?.message);
+    }
+    if (!(await staffEditDetails(ctxOf(deps, tx, a), booking, parsed.data))) throw errors.detailsLocked();
+  });
 }
 
 /** POST /staff/bookings/{id}/resend: the confirmation again, as it would be written now. */

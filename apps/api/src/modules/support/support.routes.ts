@@ -12,6 +12,7 @@ import {
   orderParamsSchema,
   supportBookingSchema,
   supportCancelBodySchema,
+  supportDetailsBodySchema,
   supportRefundBodySchema,
   supportRefundSchema,
   supportRescheduleBodySchema,
@@ -23,7 +24,7 @@ import { assertStaffLocation } from '../../plugins/staff-access';
 import { auditCsv } from '../audit/audit.csv';
 import { auditRows, listAudit } from '../audit/audit.service';
 import { getStaffBooking } from '../staff/staff.service';
-import { cancelForFamily, refundForFamily, rescheduleForFamily, resendConfirmation } from './support-actions.service';
+import { cancelForFamily, editDetailsForFamily, refundForFamily, rescheduleForFamily, resendConfirmation } from './support-actions.service';
 import { freeSessionsFor, searchFamilies, supportBooking } from './support-desk.service';
 
 /** The support desk and the audit trail (issue 34, API.md "Staff roles, multi-factor sign-in, audit"; decision 0051). */
@@ -147,6 +148,24 @@ export async function supportRoutes(app: FastifyInstance) {
     async (req, reply) => {
       await resendConfirmation(app, req.params.id, locationOf(req));
       return reply.code(202).send({ message: 'The confirmation is on its way.' });
+    },
+  );
+  r.put(
+    '/staff/bookings/:id/details',
+    {
+      config: support,
+      schema: {
+        tags,
+        summary: "Change who is coming for the family, with a reason",
+        description: "The family's own rules (PUT /bookings/{id}/details): pets only on a pet night, the people per photo; until the session starts (409 DETAILS_LOCKED). The audit entry keeps the head count only.",
+        params: staffBookingParamsSchema,
+        body: supportDetailsBodySchema,
+        response: { 200: staffBookingSchema, ...errors },
+      },
+    },
+    async (req) => {
+      await editDetailsForFamily(app, req.params.id, req.body.details, acting(req, req.body.reason));
+      return getStaffBooking(app, req.params.id);
     },
   );
   r.get(
