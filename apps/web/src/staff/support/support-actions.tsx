@@ -25,7 +25,7 @@ function ReasonField({ value, onChange, error }: { value: string; onChange: (v: 
 }
 
 /** One action's form: the reason, the submit, and the API's answer read out. */
-function ActionForm({ title, submit, children, run, onDone }: { title: string; submit: string; children: ReactNode; run: (reason: string) => Promise<string>; onDone: Done }) {
+export function ActionForm({ title, submit, children, run, onDone }: { title: string; submit: string; children: ReactNode; run: (reason: string) => Promise<string>; onDone: Done }) {
   const [reason, setReason] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);

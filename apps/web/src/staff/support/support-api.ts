@@ -1,4 +1,5 @@
 import type { AuditList } from '@kringle/contracts/audit';
+import type { BookingDetails } from '@kringle/contracts/booking-details';
 import type { StaffBooking } from '@kringle/contracts/staff';
 import type { FamilySearchResult, FreeSessions, SupportBooking, SupportRefund, SupportRefundChoice } from '@kringle/contracts/support';
 import { downloadFile, postJson, requestJson } from '../staff-client';
@@ -10,6 +11,7 @@ export const freeSessions = (id: string, date: string) => requestJson<FreeSessio
 export const reschedule = (id: string, slotId: string, reason: string) => postJson<StaffBooking>(`/staff/bookings/${id}/reschedule`, { slotId, reason });
 export const cancelBooking = (id: string, refund: SupportRefundChoice, reason: string) => postJson<StaffBooking>(`/staff/bookings/${id}/cancel`, { refund, reason });
 export const refundOrder = (orderId: string, amountCents: number, reason: string) => postJson<SupportRefund>(`/staff/orders/${orderId}/refunds`, { amountCents, reason });
+export const editDetails = (id: string, details: BookingDetails, reason: string) => requestJson<StaffBooking>(`/staff/bookings/${id}/details`, { method: 'PUT', body: JSON.stringify({ details, reason }) });
 export const resendConfirmation = (id: string) => postJson<{ message: string }>(`/staff/bookings/${id}/resend`, { kind: 'confirmation' });
 
 export interface AuditFilter {

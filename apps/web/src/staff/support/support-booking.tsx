@@ -8,6 +8,7 @@ import { ApiProblem } from '../../lib/api-error';
 import { AttendanceTag, FamilyDetails, familyName } from '../booking-card';
 import { CancelForm, RefundForm, RescheduleForm } from './support-actions';
 import { resendConfirmation, supportBooking } from './support-api';
+import { DetailsForm } from './support-details-form';
 
 const section = 'flex flex-col gap-2 rounded-xl border border-cream-300 bg-cream-50 p-4';
 const h2 = 'text-lg font-semibold';
@@ -52,6 +53,8 @@ export function SupportBookingPanel({ bookingId }: { bookingId: string }) {
   const [booking, setBooking] = useState<SupportBooking | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
+  /** When the page was opened: a session started since then is refused by the API with its message. */
+  const [openedAt] = useState(() => Date.now());
 
   const load = useCallback(() => {
     supportBooking(bookingId)
@@ -153,6 +156,7 @@ export function SupportBookingPanel({ bookingId }: { bookingId: string }) {
           </h2>
           {/* Keyed by the session: after a move the form starts again with that day's sessions as they are now. */}
           {booking.status === 'completed' && <RescheduleForm key={booking.slot.id} booking={booking} onDone={done} />}
+          {Date.parse(booking.slot.startAt) > openedAt && <DetailsForm key={`details-${booking.id}`} booking={booking} onDone={done} />}
           <CancelForm booking={booking} onDone={done} />
         </section>
       )}
