@@ -83,6 +83,14 @@ for (const viewport of [
     await expectAccessible(page, `support booking ${viewport.width}`);
     await page.screenshot({ path: `${DIR}/${viewport.width}-moved.png`, fullPage: true });
 
+    // The manager's audit page, for this booking (every staff account is allowed it until people-roles lands).
+    await page.getByRole('navigation', { name: 'Staff' }).getByRole('link', { name: 'Audit' }).click();
+    await page.getByLabel('Booking id').fill(family.booking.id);
+    await page.getByRole('button', { name: 'Show' }).click();
+    await expect(page.getByRole('list').filter({ hasText: 'Moved by the team' })).toContainText('Reason: Family phoned', { timeout: 15_000 });
+    await expectAccessible(page, `audit page ${viewport.width}`);
+    await page.screenshot({ path: `${DIR}/${viewport.width}-audit.png`, fullPage: true });
+
     // The family's e-mail, as the development mailbox shows it.
     await expect
       .poll(async () => {
