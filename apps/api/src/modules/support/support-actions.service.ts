@@ -74,10 +74,20 @@ export async function cancelForFamily(deps: Deps, id: string, choice: SupportRef
     const details = await bookingDetails(tx, booking.id);
     const mail = bookingCancelledMail({ ...details, booking: { ...details.booking, status: booking.status } }, deps.config.BRAND_NAME, deps.config.PUBLIC_URL, refundCents, policyOf(deps.config), true);
     await enqueueMail(tx, mail);
-    return { refund, slotId: booking.slotId };
+    const unpaid = booking.status === 'payment_pending' || booking.status === 'payment_failed';
+    return { refund, slotId: booking.slotId, intent: unpaid && order?.paymentIntentId ? { orderId: order.id, id: order.paymentIntentId } : null };
   });
   deps.slotState.changed({ freed: [outcome.slotId] });
   if (outcome.refund?.status === 'pending') await sendRefund(deps, outcome.refund.id);
+  // An unpaid checkout: its PaymentIntent is cancelled too, as the family's own cancel does (same key).
+  if (outcome.intent && deps.stripe) {
+    try {
+      await deps.stripe.paymentIntents.cancel(outcome.intent.id, {}, { idempotencyKey: `order-${outcome.intent.orderId}-cancel-intent` });
+    } catch (err) {
+      // Paid in the meantime: the success webhook finds the booking cancelled and refunds it.
+      deps.log.warn({ err, bookingId: id }, 'could not cancel the PaymentIntent of a booking cancelled by staff');
+    }
+  }
 }
 
 /**
