@@ -1,5 +1,5 @@
 import type { Order } from '@kringle/contracts/orders';
-import { render, screen, waitFor } from '@testing-library/react';
+import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { RefundForm } from './support-actions';
