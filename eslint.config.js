@@ -10,6 +10,8 @@ import boundaries from './tools/eslint/boundaries-rule.js';
  * takes its place in this list.
  */
 const API_MODULES = [
+  'support',
+  'audit',
   'staff',
   'waitlist',
   'bookings',

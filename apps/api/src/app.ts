@@ -38,6 +38,7 @@ import { bookingsRoutes } from './modules/bookings/bookings.routes';
 import { ordersRoutes } from './modules/orders/orders.routes';
 import { policyRoutes } from './modules/policy/policy.routes';
 import { staffRoutes } from './modules/staff/staff.routes';
+import { supportRoutes } from './modules/support/support.routes';
 import { SlotState } from './modules/reservations/slot-state';
 
 export interface AppDeps {
@@ -159,6 +160,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       await api.register(ordersRoutes);
       await api.register(staffRoutes);
       await api.register(staffAccountsRoutes);
+      await api.register(supportRoutes);
       await api.register(stripeWebhookRoutes);
     },
     { prefix: '/api/v1' },

@@ -8,6 +8,7 @@ import { loadSeason } from '../src/modules/catalogue/season.service';
 import { findBooking, findOrder, type BookingRow, type OrderRow } from '../src/modules/booking-lifecycle/booking-rows.repository';
 import { nextState, stateOf, type BookingState, type TransitionName } from '../src/modules/booking-lifecycle/transition-table';
 import * as transitions from '../src/modules/booking-lifecycle/transitions';
+import { SYSTEM } from '../src/modules/booking-lifecycle/audit.repository';
 import { bookDirect, createPerson, type Person } from './staff/staff-fixtures';
 import { createTestApp, type TestApp } from './test-app';
 
@@ -78,7 +79,7 @@ describe('named booking transitions on real rows', () => {
     const { booking, order } = await bookingIn(state);
     const sessionBefore = await sessionOf(booking.slotId);
     const expected = nextState(state, name);
-    const attempt = t.db.transaction((tx) => RUNS[name]!({ tx, now: t.clock.now(), log }, booking, order, free.pop()!));
+    const attempt = t.db.transaction((tx) => RUNS[name]!({ tx, now: t.clock.now(), log, actor: SYSTEM }, booking, order, free.pop()!));
     if (expected) {
       await attempt;
       expect(stateOf(await findBooking(t.db, booking.id))).toBe(expected);
@@ -95,7 +96,7 @@ describe('named booking transitions on real rows', () => {
   it.each(STATES)('a payment for a booking in %s: confirmed, refunded with the session lost, or refunded as late', async (state) => {
     const { booking, order } = await bookingIn(state);
     if (state === 'lapsed') await t.db.execute(sql`update slots set booking_id = null where id = ${booking.slotId}::uuid`);
-    const result = await t.db.transaction((tx) => transitions.recordPayment({ tx, now: t.clock.now(), log }, booking, order, `pi_${randomUUID()}`));
+    const result = await t.db.transaction((tx) => transitions.recordPayment({ tx, now: t.clock.now(), log, actor: SYSTEM }, booking, order, `pi_${randomUUID()}`));
     const after = stateOf(await findBooking(t.db, booking.id));
     const awaiting = nextState(state, 'confirmPaid') !== null;
     expect(result.outcome).toBe(awaiting ? 'confirmed' : 'late');
@@ -108,7 +109,7 @@ describe('named booking transitions on real rows', () => {
     const { booking, order } = await bookingIn('lapsed');
     const other = await createPerson(t.db, false);
     await bookDirect(t.db, other, booking.slotId, { status: 'completed' });
-    const result = await t.db.transaction((tx) => transitions.recordPayment({ tx, now: t.clock.now(), log }, booking, order, `pi_${randomUUID()}`));
+    const result = await t.db.transaction((tx) => transitions.recordPayment({ tx, now: t.clock.now(), log, actor: SYSTEM }, booking, order, `pi_${randomUUID()}`));
     expect(result).toMatchObject({ outcome: 'session_lost', refund: { amountCents: order.amountCents } });
     expect(await findBooking(t.db, booking.id)).toMatchObject({ status: 'cancelled', cancelReason: 'session_taken_before_payment' });
   });
@@ -116,7 +117,7 @@ describe('named booking transitions on real rows', () => {
   it('a check-in moves a confirmed or no-show booking once and nothing else', async () => {
     for (const state of STATES) {
       const { booking } = await bookingIn(state);
-      const moved = await t.db.transaction((tx) => transitions.checkIn({ tx, now: t.clock.now() }, booking.id));
+      const moved = await t.db.transaction((tx) => transitions.checkIn({ tx, now: t.clock.now(), actor: SYSTEM }, booking.id));
       expect(moved, state).toBe(nextState(state, 'checkIn') !== null);
       expect(stateOf(await findBooking(t.db, booking.id)), state).toBe(nextState(state, 'checkIn') ?? state);
     }

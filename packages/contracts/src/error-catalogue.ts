@@ -43,6 +43,7 @@ export const ERROR_CATALOGUE = {
   NOT_PAID: { status: 409, text: 'This order has not been paid, so there is no tax invoice yet.' },
   ALREADY_PAID: { status: 409, text: 'This booking is already paid.' },
   NO_REFUND: { status: 404, text: 'This order has no refund.' },
+  REFUND_TOO_LARGE: { status: 409, text: 'That is more than is left to refund on this order.' },
   DETAILS_LOCKED: { status: 409, text: 'This booking can no longer change.' },
   WAITLIST_NOT_NEEDED: { status: 409, text: 'A session is still free on that day. Choose it now instead.' },
   WAITLIST_LIMIT: { status: 409, text: 'You are already on the waitlist for the most days at once. Leave one to join another.' },

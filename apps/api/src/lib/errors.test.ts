@@ -53,6 +53,7 @@ const made: Record<keyof typeof errors, () => AppError> = {
   detailsLocked: () => errors.detailsLocked(),
   notPaid: () => errors.notPaid(),
   noRefund: () => errors.noRefund(),
+  refundTooLarge: () => errors.refundTooLarge(500),
   waitlistNotNeeded: () => errors.waitlistNotNeeded(),
   waitlistLimit: () => errors.waitlistLimit(3),
   alreadyWaitlisted: () => errors.alreadyWaitlisted(),

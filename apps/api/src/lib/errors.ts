@@ -84,6 +84,7 @@ export const errors = {
   notPaid: (reference?: string) =>
     appError('NOT_PAID', reference ? `Booking ${reference} has not been paid, so it has no tax invoice.` : undefined),
   noRefund: () => appError('NO_REFUND'),
+  refundTooLarge: (leftCents: number) => appError('REFUND_TOO_LARGE', `That is more than is left to refund on this order (${formatAud(leftCents)} left).`),
 
   // Waitlist
   waitlistNotNeeded: () => appError('WAITLIST_NOT_NEEDED'),

@@ -226,6 +226,17 @@ describe('access control on every route', () => {
         'PATCH /api/v1/staff/accounts/{id}',
         'POST /api/v1/staff/mfa/setup',
         'POST /api/v1/staff/mfa/confirm',
+        // The support desk and the audit trail (issue 34).
+        'GET /api/v1/staff/families',
+        'GET /api/v1/staff/bookings/{id}',
+        'GET /api/v1/staff/bookings/{id}/free-sessions',
+        'POST /api/v1/staff/bookings/{id}/reschedule',
+        'POST /api/v1/staff/bookings/{id}/cancel',
+        'POST /api/v1/staff/orders/{id}/refunds',
+        'POST /api/v1/staff/bookings/{id}/resend',
+        'PUT /api/v1/staff/bookings/{id}/details',
+        'GET /api/v1/staff/audit',
+        'GET /api/v1/staff/audit.csv',
       ].sort(),
     );
     const unverified = await createCustomer(w.t.db, w.t.app.idTokens, { verified: false });

@@ -115,7 +115,7 @@ export interface StaffDay {
   sessions: { id: string; start_at: string }[];
   /** The Classic Print package's id. */
   classic: string;
-  call(method: 'GET' | 'POST', url: string, who: Person | null, payload?: object): Promise<LightMyRequestResponse>;
+  call(method: 'GET' | 'POST' | 'PUT', url: string, who: Person | null, payload?: object): Promise<LightMyRequestResponse>;
 }
 
 /** The staff tests' world: an app on a manual clock, the demo season, a staff member and a family. */

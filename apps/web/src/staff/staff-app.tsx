@@ -2,7 +2,7 @@ import { localDateOf } from '@kringle/contracts/dates';
 import type { StaffCatalogue } from '@kringle/contracts/staff';
 import type { StaffMe } from '@kringle/contracts/staff-accounts';
 import { clsx } from 'clsx';
-import { useCallback, useEffect, useState } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useState } from 'react';
 import { Button } from '../components/ui/button';
 import { Logo } from '../components/ui/logo';
 import { BRAND_NAME } from '../lib/env';
@@ -17,9 +17,11 @@ import { MfaEnrolPage } from './mfa-enrol-page';
 import { LABELS, LOCATION_PAGES, pageOf, pagesFor, PATHS, type Page } from './staff-nav';
 import { StaffAccountsPage } from './staff-accounts-page';
 import { getMe } from './staff-people-client';
-import { SupportSlot } from './support-slot';
 
 const LOCATION_KEY = 'kringle.staff.location';
+// The support desk and the audit page (issue 34) are their own chunk: the set's devices never load them.
+const SupportPage = lazy(() => import('./support/support-page').then((m) => ({ default: m.SupportPage })));
+const AuditPage = lazy(() => import('./support/audit-page').then((m) => ({ default: m.AuditPage })));
 
 /**
  * The staff app at /staff (issue 19): sign-in, then the pages the role may see (decision 0050).
@@ -180,8 +182,8 @@ function SignedIn({ user, me, onEnrol }: { user: StaffUser; me: StaffMe; onEnrol
             </select>
           </label>
         </div>
-        {page === 'support' ? (
-          <SupportSlot />
+        {page === 'support' || page === 'audit' ? (
+          <Suspense fallback={<p className="text-ink-700">Loading…</p>}>{page === 'support' ? <SupportPage /> : <AuditPage timezone={location?.timezone ?? 'Australia/Sydney'} />}</Suspense>
         ) : page === 'staff' ? (
           catalogue ? (
             <StaffAccountsPage locations={catalogue.locations} myId={me.id} />

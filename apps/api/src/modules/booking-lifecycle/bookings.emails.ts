@@ -116,13 +116,19 @@ export function holdLapsedMail(d: BookingDetails, brandName: string, appUrl: str
   };
 }
 
-export function bookingCancelledMail(d: BookingDetails, brandName: string, appUrl: string, refundCents: number, policy: PolicyRules = DEFAULT_POLICY): OutgoingMail {
+/** The line that tells the family a change was the brand's team's, not their own (support desk, decision 0051). */
+const teamLine = (brandName: string) => `The ${brandName} team made this change for you. Reply to this e-mail if anything looks wrong.`;
+
+export function bookingCancelledMail(d: BookingDetails, brandName: string, appUrl: string, refundCents: number, policy: PolicyRules = DEFAULT_POLICY, byTeam = false): OutgoingMail {
+  const paid = d.booking.amountCents > 0 && d.booking.status !== 'payment_pending';
   const refundLine =
     refundCents > 0
       ? `We are refunding ${formatAud(refundCents)} to your card. It can take 5 to 10 business days to appear.`
-      : d.booking.amountCents > 0 && d.booking.status !== 'payment_pending'
-        ? `The session was less than ${hours(policy.refundCutoffHours)} away, so this cancellation is not refunded.`
-        : 'Nothing was charged.';
+      : paid && byTeam
+        ? 'This cancellation is not refunded.'
+        : paid
+          ? `The session was less than ${hours(policy.refundCutoffHours)} away, so this cancellation is not refunded.`
+          : 'Nothing was charged.';
   return {
     to: d.email,
     subject: `Cancelled: ${d.booking.reference}`,
@@ -130,7 +136,7 @@ export function bookingCancelledMail(d: BookingDetails, brandName: string, appUr
       brandName,
       logoUrl: logoUrl(appUrl),
       title: 'Your booking is cancelled',
-      intro: [hi(d), `Your booking for ${d.slotTypeName} on ${when(d)} at ${d.locationName} is cancelled.`, refundLine],
+      intro: [hi(d), `Your booking for ${d.slotTypeName} on ${when(d)} at ${d.locationName} is cancelled.`, refundLine, ...(byTeam ? [teamLine(brandName)] : [])],
       details: [...bookingSummary(d), ...(refundCents > 0 ? [{ label: 'Refund', value: formatAud(refundCents) }] : [])],
       // Receipts are PDFs behind the family's sign-in, so the button opens My Bookings (signing in
       // first brings them back there) rather than carrying a download token anyone could forward.
@@ -141,7 +147,7 @@ export function bookingCancelledMail(d: BookingDetails, brandName: string, appUr
   };
 }
 
-export function bookingRescheduledMail(d: BookingDetails, brandName: string, appUrl: string, previousStart: Date, now: Date): OutgoingMail {
+export function bookingRescheduledMail(d: BookingDetails, brandName: string, appUrl: string, previousStart: Date, now: Date, byTeam = false): OutgoingMail {
   return {
     to: d.email,
     subject: `Moved: ${d.booking.reference} is now ${when(d)}`,
@@ -149,13 +155,29 @@ export function bookingRescheduledMail(d: BookingDetails, brandName: string, app
       brandName,
       logoUrl: logoUrl(appUrl),
       title: 'Your session has moved',
-      intro: [hi(d), `Your booking ${d.booking.reference} has moved from ${formatSessionTime(previousStart, d.timezone)} to ${when(d)} at ${d.locationName}.`, 'Everything else stays the same.', ...whoIsComingLines(d)],
+      intro: [hi(d), `Your booking ${d.booking.reference} has moved from ${formatSessionTime(previousStart, d.timezone)} to ${when(d)} at ${d.locationName}.`, 'Everything else stays the same.', ...(byTeam ? [teamLine(brandName)] : []), ...whoIsComingLines(d)],
       details: bookingSummary(d),
       action: { label: 'See my bookings', url: `${appUrl}/bookings` },
       image: checkInImage(d),
       outro: ['The attached calendar file has the new time. Your check-in code has not changed.'],
     }),
     attachments: [{ filename: `${d.booking.reference}.ics`, contentType: 'text/calendar; charset=utf-8; method=PUBLISH', content: Buffer.from(bookingIcs(d, brandName, now)).toString('base64') }, checkInAttachment(d)],
+  };
+}
+
+/** A part of an order given back by the brand's team (support desk). */
+export function partRefundMail(d: BookingDetails, brandName: string, appUrl: string, refundCents: number): OutgoingMail {
+  return {
+    to: d.email,
+    subject: `Refund: ${formatAud(refundCents)} for ${d.booking.reference}`,
+    ...renderEmail({
+      brandName,
+      logoUrl: logoUrl(appUrl),
+      title: 'We are refunding part of your booking',
+      intro: [hi(d), `We are refunding ${formatAud(refundCents)} of your booking ${d.booking.reference} to your card. It can take 5 to 10 business days to appear.`, 'Your booking itself has not changed.', teamLine(brandName)],
+      details: [...bookingSummary(d), { label: 'Refund', value: formatAud(refundCents) }],
+      action: { label: 'See my bookings', url: `${appUrl}/bookings` },
+    }),
   };
 }
 

@@ -31,6 +31,18 @@ export async function claimSlotForWalkIn(tx: Tx, slotId: string, bookingId: stri
   return result.rowCount === 1;
 }
 
+/**
+ * A staff move (decision 0051) takes the session with the online hold's claim, the lead time
+ * aside (the brand's team may book closer to the session than a family): free, ahead, on sale,
+ * nobody waiting for its day.
+ */
+export async function claimSlotForStaffMove(tx: Tx, slotId: string, bookingId: string, now: Date): Promise<boolean> {
+  const result = await tx.execute(sql`
+    update slots s set booking_id = ${bookingId}::uuid, hold_reservation_id = null, hold_expires_at = null
+    where s.id = ${slotId}::uuid and ${sql.raw(claimableOnline('s', instant(now), instant(now)))}`);
+  return result.rowCount === 1;
+}
+
 /** A waitlist offer's hold on a session its hand-off has locked and checked free. */
 export async function holdLockedSlot(tx: Tx, slotId: string, reservationId: string, expiresAt: Date): Promise<void> {
   await tx.execute(sql`

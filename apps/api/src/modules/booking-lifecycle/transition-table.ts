@@ -36,6 +36,14 @@ export const TRANSITIONS = {
   cancel: { from: ['pending', 'failed', 'confirmed'], to: 'cancelled' },
   /** Moved to another session of the same location. */
   reschedule: { from: ['confirmed'], to: 'confirmed' },
+  /** Moved by the brand's team (support desk): past the family's cutoff and limit, never capacity. */
+  staffReschedule: { from: ['confirmed'], to: 'confirmed' },
+  /** Cancelled by the brand's team, with the policy's, a full or no refund. */
+  staffCancel: { from: ['pending', 'failed', 'confirmed', 'no_show'], to: 'cancelled' },
+  /** Part of a paid order given back by the brand's team; the booking keeps its state. */
+  refundPart: { from: ['confirmed', 'checked_in', 'no_show', 'cancelled'], to: null },
+  /** Who is coming, changed by the brand's team before the session; the booking keeps its state. */
+  staffEditDetails: { from: ['pending', 'failed', 'confirmed'], to: null },
   /** Sold at the set, paid in store. */
   sellWalkIn: { from: ['new'], to: 'confirmed' },
   checkIn: { from: ['confirmed', 'no_show'], to: 'checked_in' },

@@ -5,6 +5,7 @@ import { errors, notFound } from '../../lib/errors';
 import { enqueueMail } from '../mail/outbox.repository';
 import { bookingDetails } from '../booking-lifecycle/booking-rows.repository';
 import { cancel } from '../booking-lifecycle/transitions';
+import { familyActor } from '../booking-lifecycle/audit.repository';
 import type { RefundRow } from '../booking-lifecycle/refunds.repository';
 import { sendRefund } from '../payments/refunds.service';
 import { latestOrder, lockOwnBooking } from './booking-changes.repository';
@@ -41,7 +42,7 @@ export async function cancelBooking(deps: Deps, userId: string, bookingId: strin
     const refundCents = refundableCents(policyBooking, now, policyOf(deps.config));
     const unpaid = booking.status === 'payment_pending' || booking.status === 'payment_failed';
 
-    const refund = await cancel({ tx, now, log: deps.log }, booking, order, { reason: reason?.trim() || 'customer_cancelled', refundCents, refundReason: 'customer_cancelled' });
+    const refund = await cancel({ tx, now, log: deps.log, actor: familyActor(userId) }, booking, order, { reason: reason?.trim() || 'customer_cancelled', refundCents, refundReason: 'customer_cancelled' });
     const details = await bookingDetails(tx, booking.id);
     await enqueueMail(tx, bookingCancelledMail({ ...details, booking: { ...details.booking, status: booking.status } }, deps.config.BRAND_NAME, deps.config.PUBLIC_URL, refundCents, policyOf(deps.config)));
     return { refund, slotId: booking.slotId, intentToCancel: unpaid && order?.paymentIntentId ? { orderId: order.id, id: order.paymentIntentId } : null };

@@ -7,6 +7,7 @@ import { bookingDetails, slotStart } from '../booking-lifecycle/booking-rows.rep
 import { bookingRescheduledMail } from '../booking-lifecycle/bookings.emails';
 import { lockOwnBooking, lockReservationOf, slotWithType } from './booking-changes.repository';
 import { reschedule } from '../booking-lifecycle/transitions';
+import { familyActor } from '../booking-lifecycle/audit.repository';
 import { getBooking } from './bookings.service';
 
 type Deps = Pick<FastifyInstance, 'db' | 'clock' | 'config' | 'slotState' | 'log'>;
@@ -28,7 +29,7 @@ export async function rescheduleBooking(deps: Deps, userId: string, bookingId: s
     const target = await slotWithType(tx, reservation.slotId);
     assertReschedulable(deps, booking, previousStart, target.locationId, now);
     if (reservation.status !== 'active' || reservation.expiresAt <= now) throw errors.holdExpired();
-    if (!(await reschedule({ tx, now, log: deps.log }, booking, target, reservation.id))) throw errors.holdExpired();
+    if (!(await reschedule({ tx, now, log: deps.log, actor: familyActor(userId) }, booking, target, reservation.id))) throw errors.holdExpired();
     await enqueueMail(tx, bookingRescheduledMail(await bookingDetails(tx, booking.id), deps.config.BRAND_NAME, deps.config.PUBLIC_URL, previousStart, now));
     return booking.slotId;
   });

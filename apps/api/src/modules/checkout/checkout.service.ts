@@ -9,6 +9,7 @@ import { activeProducts, findCart, type CartRow } from './cart.repository';
 import { findBookingCheckout, findOrderByCart, slotOf } from './checkout.repository';
 import { attachPaymentIntent, findOrder, type OrderRow } from '../booking-lifecycle/booking-rows.repository';
 import { openCheckout } from '../booking-lifecycle/transitions';
+import { familyActor } from '../booking-lifecycle/audit.repository';
 import { stripeOf } from '../../plugins/stripe';
 
 type Deps = Pick<FastifyInstance, 'db' | 'clock' | 'config' | 'stripe' | 'log'>;
@@ -46,7 +47,7 @@ export async function checkoutOrder(deps: Deps, userId: string, reservationId: s
     const slot = await slotOf(tx, reservation.slotId);
     const reconcileAt = new Date(now.getTime() + deps.config.PAYMENT_RECONCILE_GRACE_SECONDS * 1000);
     const created = await openCheckout(
-      { tx, now, log: deps.log },
+      { tx, now, log: deps.log, actor: familyActor(userId) },
       { reference: newBookingReference(), userId, locationId: slot.locationId, slotId: slot.id, slotTypeId: slot.slotTypeId, reservationId: reservation.id, items: cart.items, amountCents: cart.amountCents },
       { userId, cartId: cart.id, items: cart.items, amountCents: cart.amountCents, reconcileAt },
     );

@@ -7,7 +7,7 @@ import { paymentReceiptPdf, refundReceiptPdf, type ReceiptData } from './receipt
 
 type Deps = Pick<FastifyInstance, 'db' | 'config'>;
 
-const toOrder = (o: OrderRow, refundPendingCents: number): Order => ({
+export const toOrder = (o: OrderRow, refundPendingCents: number): Order => ({
   id: o.id,
   bookingId: o.bookingId,
   status: o.status,

@@ -7,6 +7,7 @@ import { enqueueMail } from '../mail/outbox.repository';
 import { bookingDetails, lockBooking, lockOrder, lockOrderByIntent } from '../booking-lifecycle/booking-rows.repository';
 import { recordEvent } from './payments.repository';
 import { cancelPayment, failPayment, recordPayment } from '../booking-lifecycle/transitions';
+import { STRIPE } from '../booking-lifecycle/audit.repository';
 import { canMove, stateOf } from '../booking-lifecycle/transition-table';
 import { pendingRefundsOfOrder, syncOrderRefunded } from '../booking-lifecycle/refunds.repository';
 import { sendRefund } from './refunds.service';
@@ -78,7 +79,7 @@ async function onSucceeded(deps: Deps, event: EventRef, intent: Stripe.PaymentIn
     const booking = await lockBooking(tx, order.bookingId);
     // A booking cancelled only because its hold lapsed may still be confirmed; one the customer
     // cancelled may not (transition-table.ts): its payment is refunded in full.
-    const { outcome } = await recordPayment({ tx, now, log: deps.log }, booking, order, intent.id);
+    const { outcome } = await recordPayment({ tx, now, log: deps.log, actor: STRIPE }, booking, order, intent.id);
     const details = await bookingDetails(tx, booking.id);
     if (outcome === 'confirmed') {
       await enqueueMail(tx, bookingConfirmedMail(details, deps.config.BRAND_NAME, deps.config.PUBLIC_URL, now, policyOf(deps.config)));
@@ -105,7 +106,7 @@ async function onFailed(deps: Deps, event: EventRef, intent: Stripe.PaymentInten
     const booking = await lockBooking(tx, order.bookingId);
     // Reported after the checkout ended (lapsed or cancelled, its order already failed): old news.
     if (!canMove(stateOf(booking), 'failPayment')) return;
-    await failPayment({ tx, now, log: deps.log }, booking, order);
+    await failPayment({ tx, now, log: deps.log, actor: STRIPE }, booking, order);
     if (booking.status === 'payment_pending') {
       await enqueueMail(tx, paymentFailedMail(await bookingDetails(tx, booking.id), deps.config.BRAND_NAME, deps.config.PUBLIC_URL));
     }
@@ -121,7 +122,7 @@ async function onCanceled(deps: Deps, event: EventRef, intent: Stripe.PaymentInt
     const booking = await lockBooking(tx, order.bookingId);
     // The checkout already ended (lapsed or cancelled, its order already failed): old news.
     if (!canMove(stateOf(booking), 'cancelPayment')) return null;
-    await cancelPayment({ tx, now, log: deps.log }, booking, order);
+    await cancelPayment({ tx, now, log: deps.log, actor: STRIPE }, booking, order);
     return booking.slotId;
   });
   if (freedSlotId) deps.slotState.changed({ freed: [freedSlotId] });

@@ -4,6 +4,7 @@ import { holdLapsedMail } from '../booking-lifecycle/bookings.emails';
 import { enqueueMail } from '../mail/outbox.repository';
 import { bookingDetails, lockBooking } from '../booking-lifecycle/booking-rows.repository';
 import { lapseCheckout } from '../booking-lifecycle/transitions';
+import { SYSTEM } from '../booking-lifecycle/audit.repository';
 import { claimLapsedCheckout, lapsedCheckouts, type LapsedCheckout } from './payments.repository';
 import { applyIntentOutcome } from './payments.service';
 import { isPermanentStripeError } from './stripe-failures';
@@ -60,7 +61,7 @@ async function cancelCheckout(deps: Deps, lapsed: LapsedCheckout): Promise<boole
     const claimed = await claimLapsedCheckout(tx, lapsed.bookingId, now);
     if (!claimed) return false;
     const booking = await lockBooking(tx, claimed.bookingId);
-    await lapseCheckout({ tx, now, log: deps.log }, booking, claimed.orderId, claimed.reservationId);
+    await lapseCheckout({ tx, now, log: deps.log, actor: SYSTEM }, booking, claimed.orderId, claimed.reservationId);
     await enqueueMail(tx, holdLapsedMail(await bookingDetails(tx, claimed.bookingId), deps.config.BRAND_NAME, deps.config.PUBLIC_URL));
     return true;
   });

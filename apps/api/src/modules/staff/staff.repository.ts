@@ -1,4 +1,4 @@
-import { and, asc, eq, gte, lt, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, gte, inArray, lt, sql, type SQL } from 'drizzle-orm';
 import type { StaffAction } from '@kringle/contracts/staff';
 import type { DbOrTx, Tx } from '../../db/client';
 import { bookings, staffActions } from '../../db/schema/bookings';
@@ -32,6 +32,11 @@ export async function staffBookingsOfDay(db: DbOrTx, locationId: string, from: D
 
 export async function staffBookingView(db: DbOrTx, id: string): Promise<StaffBookingView | undefined> {
   return (await staffBookingViews(db, eq(bookings.id, id)))[0];
+}
+
+/** Several bookings at once (the support desk's search results). */
+export async function staffBookingViewsOf(db: DbOrTx, ids: string[]): Promise<StaffBookingView[]> {
+  return ids.length === 0 ? [] : staffBookingViews(db, inArray(bookings.id, ids));
 }
 
 async function staffBookingViews(db: DbOrTx, where: SQL | undefined): Promise<StaffBookingView[]> {

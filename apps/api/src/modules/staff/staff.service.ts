@@ -8,6 +8,7 @@ import { policyOf } from '../booking-lifecycle/booking-policy';
 import { toBooking } from '../bookings/bookings.service';
 import { findLocation, listAddOns, listLocations, listPackages, type LocationRow } from '../catalogue/catalogue.repository';
 import { bookingOfCheckInCode } from '../check-in/check-in-codes';
+import { staffActor } from '../booking-lifecycle/audit.repository';
 import { checkIn as checkInTransition, markNoShow as markNoShowTransition, undoCheckIn, undoNoShow } from '../booking-lifecycle/transitions';
 import { actionsOf, bookingIdByReference, lockAttendance, recordAction, slotsOfDay, staffBookingsOfDay, staffBookingView, type ActionRow, type RunSheetSlotRow, type StaffBookingView } from './staff.repository';
 
@@ -137,7 +138,7 @@ export async function checkIn(deps: Deps, staff: AuthClaims, body: CheckInBody):
     throw errors.wrongLocationOrDay({ ...view, when: formatSessionTime(view.startAt, view.timezone) });
   }
   await deps.db.transaction(async (tx) => {
-    if (await checkInTransition({ tx, now }, id)) await record(tx, staff, id, 'check_in', now);
+    if (await checkInTransition({ tx, now, actor: staffActor(staff) }, id)) await record(tx, staff, id, 'check_in', now);
   });
   const after = await getStaffBooking(deps, id);
   // Cancelled between the checks and the update: the update changed nothing.
@@ -161,7 +162,7 @@ export async function markNoShow(deps: Deps, staff: AuthClaims, id: string, guar
     if (b.startAt > now) throw errors.sessionNotStarted();
     if (b.checkedInAt) throw errors.alreadyCheckedIn();
     if (b.noShowAt) return;
-    await markNoShowTransition({ tx, now, log: deps.log }, b);
+    await markNoShowTransition({ tx, now, log: deps.log, actor: staffActor(staff) }, b);
     await record(tx, staff, id, 'no_show', now);
   });
   return getStaffBooking(deps, id);
@@ -181,10 +182,10 @@ export async function undoAttendance(deps: Deps, staff: AuthClaims, id: string, 
       if (now.getTime() - b.checkedInAt.getTime() > CHECK_IN_UNDO_SECONDS * 1000) {
         throw errors.undoWindowClosed(CHECK_IN_UNDO_SECONDS);
       }
-      await undoCheckIn({ tx, now, log: deps.log }, b);
+      await undoCheckIn({ tx, now, log: deps.log, actor: staffActor(staff) }, b);
       await record(tx, staff, id, 'undo_check_in', now);
     } else if (b.noShowAt) {
-      await undoNoShow({ tx, now, log: deps.log }, b);
+      await undoNoShow({ tx, now, log: deps.log, actor: staffActor(staff) }, b);
       await record(tx, staff, id, 'undo_no_show', now);
     } else {
       throw errors.nothingToUndo();

@@ -17,6 +17,7 @@ import { enqueueMail } from '../mail/outbox.repository';
 import { bookingDetails } from '../booking-lifecycle/booking-rows.repository';
 import { announceTaken } from '../reservations/slot-events.listener';
 import { checkIn, sellWalkIn as sellTransition } from '../booking-lifecycle/transitions';
+import { staffActor } from '../booking-lifecycle/audit.repository';
 import type { LineItem } from '../../db/schema/bookings';
 import type { BookingDetails as FamilyDetails } from '@kringle/contracts/booking-details';
 import { recordAction, walkInSlot } from './staff.repository';
@@ -70,7 +71,7 @@ export async function sellWalkIn(deps: WalkInDeps, staff: AuthClaims, body: Walk
     };
     try {
       await deps.db.transaction(async (tx) => {
-        const ctx = { tx, now, log: deps.log };
+        const ctx = { tx, now, log: deps.log, actor: staffActor(staff) };
         if (!(await sellTransition(ctx, walkInBooking(values), { userId: values.staffUserId, id: values.orderId, items: values.items, amountCents: values.amountCents }))) throw errors.slotUnavailable();
         await recordAction(tx, { bookingId: id, staffUserId: staff.userId, staffEmail: staff.email, action: 'walk_in', at: now });
         // A family sold a session already running is standing at the set: checked in with the sale,

@@ -1,0 +1,61 @@
+import type { AuditEntry, AuditList, AuditQuery } from '@kringle/contracts/audit';
+import { addDays } from '@kringle/contracts/dates';
+import type { FastifyInstance } from 'fastify';
+import { errors } from '../../lib/errors';
+import { listAuditEntries, type AuditFilter, type AuditRow } from '../booking-lifecycle/audit.repository';
+
+type Deps = Pick<FastifyInstance, 'db'>;
+
+export const AUDIT_PAGE = 100;
+/** The CSV is one request: a season's busiest day fits many times over. */
+export const AUDIT_CSV_MAX = 50_000;
+
+export const toAuditEntry = (r: AuditRow): AuditEntry => ({
+  id: r.id,
+  at: r.at.toISOString(),
+  actor: r.actor,
+  action: r.action,
+  bookingId: r.bookingId,
+  orderId: r.orderId,
+  reason: r.reason,
+  before: r.before,
+  after: r.after,
+});
+
+/** The cursor is the last entry's (at, seq): stable while entries are appended, never edited. */
+const encodeCursor = (r: AuditRow) => Buffer.from(JSON.stringify([r.atExact, r.seq])).toString('base64url');
+
+function decodeCursor(cursor: string): { at: string; seq: number } {
+  try {
+    const [at, seq] = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as [string, number];
+    // Checked here so that only a well-formed instant ever reaches the query.
+    if (typeof at !== 'string' || !/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d(\.\d{1,6})?[+-]\d\d(:\d\d)?$/.test(at) || !Number.isSafeInteger(seq)) throw new Error('bad cursor');
+    return { at, seq };
+  } catch {
+    throw errors.invalidField('cursor', 'That cursor is not one this list gave.');
+  }
+}
+
+/** from/to are whole UTC days, both inclusive. */
+export function filterOf(q: Omit<AuditQuery, 'cursor'>, limit: number): AuditFilter {
+  if (q.from && q.to && q.from > q.to) throw errors.invalidField('to', 'The last day is before the first.');
+  return {
+    bookingId: q.bookingId,
+    actorId: q.actorId,
+    from: q.from ? new Date(`${q.from}T00:00:00Z`) : undefined,
+    to: q.to ? new Date(`${addDays(q.to, 1)}T00:00:00Z`) : undefined,
+    limit,
+  };
+}
+
+/** GET /staff/audit: oldest first, a page at a time. */
+export async function listAudit(deps: Deps, q: AuditQuery): Promise<AuditList> {
+  const filter = { ...filterOf(q, AUDIT_PAGE + 1), after: q.cursor ? decodeCursor(q.cursor) : undefined };
+  const rows = await listAuditEntries(deps.db, filter);
+  const page = rows.slice(0, AUDIT_PAGE);
+  return { items: page.map(toAuditEntry), nextCursor: rows.length > AUDIT_PAGE ? encodeCursor(page.at(-1)!) : null };
+}
+
+export async function auditRows(deps: Deps, q: Omit<AuditQuery, 'cursor'>): Promise<AuditRow[]> {
+  return listAuditEntries(deps.db, filterOf(q, AUDIT_CSV_MAX));
+}

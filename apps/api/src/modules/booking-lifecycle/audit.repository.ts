@@ -1,0 +1,84 @@
+import { sql, type SQL } from 'drizzle-orm';
+import type { DbOrTx, Tx } from '../../db/client';
+
+/**
+ * The audit trail's rows (migration 0015, decision 0051). Written only by transitions.ts's one
+ * hook, in the transaction of the change; the table itself refuses UPDATE and DELETE.
+ */
+export type ActorKind = 'family' | 'staff' | 'system' | 'stripe';
+
+/**
+ * Who made a change. The e-mail is written as it is at the time (read from the account when the
+ * caller only knows the id) and may be erased later; the id stays.
+ */
+export interface Actor {
+  kind: ActorKind;
+  id: string | null;
+  email: string | null;
+}
+
+export const SYSTEM: Actor = { kind: 'system', id: null, email: null };
+export const STRIPE: Actor = { kind: 'stripe', id: null, email: null };
+export const familyActor = (userId: string): Actor => ({ kind: 'family', id: userId, email: null });
+export const staffActor = (user: { userId: string; email: string }): Actor => ({ kind: 'staff', id: user.userId, email: user.email });
+
+export interface NewAuditEntry {
+  at: Date;
+  actor: Actor;
+  action: string;
+  bookingId: string;
+  orderId: string | null;
+  reason: string | null;
+  before: Record<string, unknown>;
+  after: Record<string, unknown>;
+}
+
+export interface AuditRow extends NewAuditEntry {
+  id: string;
+  seq: number;
+  /** `at` to the microsecond as PostgreSQL writes it (a Date keeps milliseconds): the page cursor. */
+  atExact: string;
+}
+
+export async function insertAuditEntry(tx: Tx, e: NewAuditEntry): Promise<void> {
+  await tx.execute(sql`
+    insert into audit_entries (at, actor_kind, actor_id, actor_email, action, booking_id, order_id, reason, before, after)
+    values (${e.at.toISOString()}::timestamptz, ${e.actor.kind}, ${e.actor.id}::uuid,
+      coalesce(${e.actor.email}, (select u.email from users u where u.id = ${e.actor.id}::uuid)), ${e.action}, ${e.bookingId}::uuid,
+      ${e.orderId}::uuid, ${e.reason}, ${JSON.stringify(e.before)}::jsonb, ${JSON.stringify(e.after)}::jsonb)`);
+}
+
+export interface AuditFilter {
+  bookingId?: string;
+  actorId?: string;
+  from?: Date;
+  to?: Date;
+  /** Entries strictly after this (at, seq), oldest first. */
+  after?: { at: string; seq: number };
+  limit: number;
+}
+
+export async function listAuditEntries(db: DbOrTx, f: AuditFilter): Promise<AuditRow[]> {
+  const where: SQL[] = [sql`true`];
+  if (f.bookingId) where.push(sql`booking_id = ${f.bookingId}::uuid`);
+  if (f.actorId) where.push(sql`actor_id = ${f.actorId}::uuid`);
+  if (f.from) where.push(sql`at >= ${f.from.toISOString()}::timestamptz`);
+  if (f.to) where.push(sql`at < ${f.to.toISOString()}::timestamptz`);
+  if (f.after) where.push(sql`(at, seq) > (${f.after.at}::timestamptz, ${f.after.seq}::bigint)`);
+  const result = await db.execute(sql`
+    select id, at, at::text as at_exact, seq, actor_kind, actor_id, actor_email, action, booking_id, order_id, reason, before, after
+    from audit_entries where ${sql.join(where, sql` and `)} order by at, seq limit ${f.limit}`);
+  return result.rows.map((r) => ({
+    id: r.id as string,
+    at: new Date(r.at as string),
+    seq: Number(r.seq),
+    atExact: r.at_exact as string,
+    actor: { kind: r.actor_kind as ActorKind, id: (r.actor_id as string | null) ?? null, email: (r.actor_email as string | null) ?? null },
+    action: r.action as string,
+    bookingId: r.booking_id as string,
+    orderId: (r.order_id as string | null) ?? null,
+    reason: (r.reason as string | null) ?? null,
+    before: r.before as Record<string, unknown>,
+    after: r.after as Record<string, unknown>,
+  }));
+}

@@ -1,0 +1,95 @@
+import { sql } from 'drizzle-orm';
+import type { DbOrTx, Tx } from '../../db/client';
+
+/** The support desk's reads (decision 0051); every write goes through booking-lifecycle/transitions.ts. */
+
+export interface FamilyRow {
+  id: string;
+  email: string;
+  firstName: string;
+  lastName: string;
+  phone: string | null;
+}
+
+/** `%part%` for ILIKE with the user's % and _ taken literally. */
+const containing = (q: string) => `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+/**
+ * Families (never staff accounts) whose e-mail, name or phone contains `q`, or who have a booking
+ * whose reference does, plus the owner of `bookingId` (a check-in code resolved by the caller).
+ * Each arm is served by a trigram GIN index of migration 0015; exact e-mail and reference matches
+ * come first, then the most recently created accounts.
+ */
+export async function searchFamilies(db: DbOrTx, q: string, bookingId: string | null, limit: number): Promise<FamilyRow[]> {
+  const like = containing(q);
+  const exact = q.toLowerCase();
+  const result = await db.execute(sql`
+    with hits as (
+      select u.id from users u
+      where u.email ilike ${like} or (u.first_name || ' ' || u.last_name) ilike ${like} or u.phone ilike ${like}
+      union
+      select b.user_id from bookings b where b.reference ilike ${like}
+      union
+      select b.user_id from bookings b where b.id = ${bookingId}::uuid
+    )
+    select u.id, u.email, u.first_name, u.last_name, u.phone
+    from users u join hits on hits.id = u.id
+    where not u.is_staff
+    order by (u.email = ${exact}) desc,
+      exists (select 1 from bookings x where x.user_id = u.id and lower(x.reference) = ${exact}) desc,
+      u.created_at desc
+    limit ${limit}`);
+  return result.rows.map((r) => ({ id: r.id as string, email: r.email as string, firstName: r.first_name as string, lastName: r.last_name as string, phone: (r.phone as string | null) ?? null }));
+}
+
+/** Each family's bookings, newest session first, at most `perFamily` each. */
+export async function bookingIdsOfFamilies(db: DbOrTx, userIds: string[], perFamily: number): Promise<Map<string, string[]>> {
+  const out = new Map<string, string[]>(userIds.map((id) => [id, []]));
+  if (userIds.length === 0) return out;
+  const result = await db.execute(sql`
+    select user_id, id from (
+      select b.user_id, b.id, row_number() over (partition by b.user_id order by s.start_at desc) as n
+      from bookings b join slots s on s.id = b.slot_id
+      where b.user_id = any(${sql.param(userIds)}::uuid[]) and b.source = 'online'
+    ) ranked where n <= ${perFamily} order by user_id, n`);
+  for (const r of result.rows) out.get(r.user_id as string)?.push(r.id as string);
+  return out;
+}
+
+export interface SentEmailRow {
+  subject: string;
+  status: 'pending' | 'sent' | 'failed';
+  sentAt: Date | null;
+  createdAt: Date;
+}
+
+export async function emailsTo(db: DbOrTx, address: string, limit: number): Promise<SentEmailRow[]> {
+  const result = await db.execute(sql`
+    select subject, status, sent_at, created_at from mail_outbox where to_address = ${address} order by created_at desc limit ${limit}`);
+  return result.rows.map((r) => ({
+    subject: r.subject as string,
+    status: r.status as SentEmailRow['status'],
+    sentAt: r.sent_at ? new Date(r.sent_at as string) : null,
+    createdAt: new Date(r.created_at as string),
+  }));
+}
+
+/**
+ * What is left to refund on an order the caller has locked: paid less what was refunded and what
+ * is decided but not yet at the card (pending, or given up and owed).
+ */
+export async function refundableLeft(tx: Tx, orderId: string): Promise<{ left: number; refunded: number }> {
+  const result = await tx.execute(sql`
+    select o.amount_cents, o.refunded_cents,
+      coalesce((select sum(r.amount_cents) from refunds r where r.order_id = o.id and r.status <> 'succeeded'), 0)::int as unsettled
+    from orders o where o.id = ${orderId}::uuid`);
+  const r = result.rows[0]!;
+  const refunded = (r.refunded_cents as number) + (r.unsettled as number);
+  return { left: Math.max(0, (r.amount_cents as number) - refunded), refunded };
+}
+
+export async function slotForMove(db: DbOrTx, slotId: string): Promise<{ id: string; slotTypeId: string; locationId: string; startAt: Date } | undefined> {
+  const result = await db.execute(sql`select id, slot_type_id, location_id, start_at from slots where id = ${slotId}::uuid and kind = 'session'`);
+  const r = result.rows[0];
+  return r ? { id: r.id as string, slotTypeId: r.slot_type_id as string, locationId: r.location_id as string, startAt: new Date(r.start_at as string) } : undefined;
+}
