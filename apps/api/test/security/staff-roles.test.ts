@@ -20,6 +20,13 @@ const LOCATION_SCOPED = [
   'POST /api/v1/staff/bookings/{id}/no-show',
   'POST /api/v1/staff/bookings/{id}/undo',
   'POST /api/v1/staff/walk-ins',
+  'GET /api/v1/staff/bookings/{id}',
+  'GET /api/v1/staff/bookings/{id}/free-sessions',
+  'POST /api/v1/staff/bookings/{id}/reschedule',
+  'POST /api/v1/staff/bookings/{id}/cancel',
+  'POST /api/v1/staff/orders/{id}/refunds',
+  'POST /api/v1/staff/bookings/{id}/resend',
+  'PUT /api/v1/staff/bookings/{id}/details',
 ];
 /** Routes about the caller or the whole brand: no location. */
 const NOT_LOCATION_SCOPED = [
@@ -30,6 +37,9 @@ const NOT_LOCATION_SCOPED = [
   'PATCH /api/v1/staff/accounts/{id}',
   'POST /api/v1/staff/mfa/setup',
   'POST /api/v1/staff/mfa/confirm',
+  'GET /api/v1/staff/families',
+  'GET /api/v1/staff/audit',
+  'GET /api/v1/staff/audit.csv',
 ];
 /** Reachable before a manager or support member has enrolled the second factor. */
 const BEFORE_MFA = ['GET /api/v1/staff/me', 'POST /api/v1/staff/mfa/setup', 'POST /api/v1/staff/mfa/confirm'];
