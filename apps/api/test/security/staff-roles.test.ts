@@ -1,5 +1,6 @@
 import { zonedToInstant } from '@kringle/contracts/dates';
 import { STAFF_ROLES, type StaffRole } from '@kringle/contracts/staff-roles';
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bookDirect, createPerson, headersOf, staffDay, SYDNEY, type Person, type StaffDay } from '../staff/staff-fixtures';
 import { expectContractError, fillPath, operations, type Operation } from './security-fixtures';
@@ -50,6 +51,7 @@ describe('staff roles and locations on every staff route', () => {
   let w: StaffDay;
   let ops: (Operation & { roles: StaffRole[] })[];
   let booking: { id: string; reference: string };
+  let orderId: string;
   let target: Person;
   /** For each role: an account for Sydney (the route's location) and one for Brisbane only. */
   const people = {} as Record<StaffRole, { own: Person; other: Person; all: Person; unenrolled: Person }>;
@@ -63,6 +65,7 @@ describe('staff roles and locations on every staff route', () => {
     }
     target = await createPerson(w.t.db, true, { firstName: 'Target', lastName: 'Elf' });
     booking = await bookDirect(w.t.db, w.family, w.sessions[0]!.id);
+    orderId = (await w.t.db.execute(sql`select id from orders where booking_id = ${booking.id}::uuid`)).rows[0]!.id as string;
     const doc = (await w.t.app.inject('/api/v1/openapi.json')).json() as { paths: Record<string, Record<string, { 'x-staff-roles'?: StaffRole[] }>> };
     ops = (await operations(w.t.app))
       .filter((op) => op.path.startsWith('/api/v1/staff/') && op.token)
@@ -85,9 +88,21 @@ describe('staff roles and locations on every staff route', () => {
       'PATCH /api/v1/staff/accounts/{id}': { locationIds: [w.sydney] },
       'POST /api/v1/staff/mfa/confirm': { code: '000000' },
       'POST /api/v1/staff/mfa/setup': {},
+      'POST /api/v1/staff/bookings/{id}/reschedule': { slotId: w.sessions[6]!.id, reason: 'Family phoned' },
+      'POST /api/v1/staff/bookings/{id}/cancel': { reason: 'Family phoned', refund: 'none' },
+      'POST /api/v1/staff/orders/{id}/refunds': { amountCents: 100, reason: 'Family phoned' },
+      'POST /api/v1/staff/bookings/{id}/resend': { kind: 'confirmation' },
+      'PUT /api/v1/staff/bookings/{id}/details': { details: { children: [{ firstName: 'Ava', age: 4 }], adults: 1, pets: 0, accessNeeds: [], accessNote: '', noteForSanta: '' }, reason: 'Family phoned' },
     })[key(op)];
-  const urlFor = (op: Operation) =>
-    fillPath(op.path, { id: op.path.includes('/accounts/') ? target.id : booking.id }) + (op.path.includes('/run-sheet') ? `?locationId=${w.sydney}&date=${w.day}` : '');
+  /** Each route's query: the run sheet's location and day, a day to move onto, a search. */
+  const queryFor = (op: Operation) => {
+    if (op.path.includes('/run-sheet')) return `?locationId=${w.sydney}&date=${w.day}`;
+    if (op.path.endsWith('/free-sessions')) return `?date=${w.day}`;
+    if (op.path.endsWith('/families')) return '?q=olive';
+    return '';
+  };
+  const idFor = (op: Operation) => (op.path.includes('/accounts/') ? target.id : op.path.includes('/orders/') ? orderId : booking.id);
+  const urlFor = (op: Operation) => fillPath(op.path, { id: idFor(op) }) + queryFor(op);
   const send = async (op: Operation, who: Person) => {
     const payload = bodyFor(op);
     return w.t.app.inject({ method: op.method as 'GET', url: urlFor(op), headers: await headersOf(w.t.app.idTokens, who), ...(payload ? { payload } : {}) });

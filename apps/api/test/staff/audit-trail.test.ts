@@ -16,7 +16,7 @@ describe('audit trail', () => {
 
   beforeAll(async () => {
     w = await staffDay();
-    manager = await createPerson(w.t.db, true, { firstName: 'Mona', lastName: 'Manager' });
+    manager = await createPerson(w.t.db, true, { firstName: 'Mona', lastName: 'Manager' }, { role: 'manager', mfaEnrolled: true });
   });
   afterAll(async () => w?.t.close());
   beforeEach(() => w.clock.set(zonedToInstant(w.day, '09:45', SYDNEY)));
@@ -70,7 +70,7 @@ describe('audit trail', () => {
   it('lists per booking, per staff member and per day, a page at a time, and as CSV safe from formulas', async () => {
     const booked = await bookDirect(w.t.db, w.family, session().id);
     await w.call('POST', '/staff/check-ins', w.elf, { locationId: w.sydney, reference: booked.reference });
-    const support = await createPerson(w.t.db, true);
+    const support = await createPerson(w.t.db, true, undefined, { role: 'support', mfaEnrolled: true });
     const orderId = (await w.t.db.execute(sql`select id from orders where booking_id = ${booked.id}::uuid`)).rows[0]!.id as string;
     expect((await w.call('POST', `/staff/orders/${orderId}/refunds`, support, { amountCents: 500, reason: '=HYPERLINK("evil")' })).statusCode).toBe(201);
 

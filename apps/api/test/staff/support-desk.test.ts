@@ -11,18 +11,21 @@ describe('support desk API', () => {
   let next = 0;
   const session = () => w.sessions[next++]!;
   let support: Person;
+  /** The audit trail is a manager's to read. */
+  let manager: Person;
   const reason = 'Family phoned: wrong day booked';
 
   beforeAll(async () => {
     w = await staffDay();
-    support = await createPerson(w.t.db, true, { firstName: 'Sam', lastName: 'Support' });
+    support = await createPerson(w.t.db, true, { firstName: 'Sam', lastName: 'Support' }, { role: 'support', mfaEnrolled: true });
+    manager = await createPerson(w.t.db, true, { firstName: 'Mo', lastName: 'Manager' }, { role: 'manager', mfaEnrolled: true });
   });
   afterAll(async () => w?.t.close());
   // The day, 9:45 am in Sydney: every session of it is inside the family's reschedule cutoff.
   beforeEach(() => w.clock.set(zonedToInstant(w.day, '09:45', SYDNEY)));
 
   const outboxTo = async (email: string) => (await w.t.db.execute(sql`select subject, text from mail_outbox where to_address = ${email} order by created_at`)).rows as { subject: string; text: string }[];
-  const auditOf = async (bookingId: string) => (await w.call('GET', `/staff/audit?bookingId=${bookingId}`, support)).json().items as { action: string; reason: string | null; actor: { kind: string; id: string; email: string }; before: Record<string, unknown>; after: Record<string, unknown> }[];
+  const auditOf = async (bookingId: string) => (await w.call('GET', `/staff/audit?bookingId=${bookingId}`, manager)).json().items as { action: string; reason: string | null; actor: { kind: string; id: string; email: string }; before: Record<string, unknown>; after: Record<string, unknown> }[];
 
   describe('search', () => {
     it('finds a family by part of its name, e-mail, phone, booking reference or its check-in code, never a staff account', async () => {
