@@ -148,7 +148,7 @@ describe('the staff client and app-check proofs (decision 0048)', () => {
       if (path === '/auth/sign-in') return ++signIns === 1 ? json(401, { error: 'This app needs to verify itself again. Please try again.', code: 'APP_CHECK_INVALID' }) : session(1);
       return json(404, { error: 'not here', code: 'NOT_FOUND' });
     });
-    await expect(signIn('elf@kringle.test', 'x')).resolves.toMatchObject({ email: 'elf@kringle.test' });
+    await expect(signIn('elf@kringle.test', 'x')).resolves.toMatchObject({ kind: 'signed-in', user: { email: 'elf@kringle.test' } });
     expect(signIns).toBe(2);
   });
 });
