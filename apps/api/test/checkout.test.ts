@@ -71,6 +71,16 @@ describe('cart, checkout and card payment', () => {
   const slotRow = async (id: string) => (await t.db.select().from(slots).where(eq(slots.id, id)))[0]!;
   const mailsTo = (email: string) => t.db.select().from(mailOutbox).where(eq(mailOutbox.toAddress, email)).orderBy(desc(mailOutbox.createdAt));
 
+  it('an unpaid checkout follows the family: listed, and holding its session again answers that same reservation (issue 37 item 1)', async () => {
+    const who = await createCustomer(t.db, t.app.idTokens);
+    const { hold, result } = await checkout(who);
+    const listed = (await t.app.inject({ url: '/api/v1/bookings/reservation', headers: who.headers })).json();
+    expect(listed.items).toEqual([expect.objectContaining({ id: hold.id, status: 'checked_out', bookingId: result.bookingId })]);
+    const again = await post('/api/v1/bookings/reservation', who, { slotId: hold.slotId });
+    expect(again.statusCode).toBe(200);
+    expect(again.json()).toMatchObject({ id: hold.id, bookingId: result.bookingId });
+  });
+
   it('prices the cart itself, with GST, and refuses a tampered amount', async () => {
     const who = await createCustomer(t.db, t.app.idTokens);
     const hold = await holdNew(who);

@@ -39,8 +39,15 @@ export const bookingApi = api.injectEndpoints({
       query: (id) => `/bookings/reservation/${id}`,
       providesTags: (_r, _e, id) => [{ type: 'GET_RESERVATION', id }],
     }),
+    /** The family's live holds and unpaid checkouts, from any device (issue 37 item 1). */
+    getLiveReservations: build.query<Reservation[], void>({
+      query: () => '/bookings/reservation',
+      transformResponse: (body: { items: Reservation[] }) => body.items,
+      providesTags: [{ type: 'GET_RESERVATION', id: 'LIVE' }],
+    }),
     createReservation: build.mutation<Reservation, CreateReservationBody>({
       query: (body) => ({ url: '/bookings/reservation', method: 'POST', body }),
+      invalidatesTags: [{ type: 'GET_RESERVATION', id: 'LIVE' }],
       // Seed the hold's cache entry so the countdown knows the refreshes left without a call.
       async onQueryStarted(_arg, { dispatch, queryFulfilled }) {
         const { data } = await queryFulfilled.catch(() => ({ data: null }));
@@ -61,7 +68,7 @@ export const bookingApi = api.injectEndpoints({
     }),
     cancelReservation: build.mutation<Reservation, string>({
       query: (id) => ({ url: `/bookings/reservation/${id}/cancel`, method: 'POST' }),
-      invalidatesTags: (_r, _e, id) => [{ type: 'GET_RESERVATION', id }],
+      invalidatesTags: (_r, _e, id) => [{ type: 'GET_RESERVATION', id }, { type: 'GET_RESERVATION', id: 'LIVE' }],
     }),
   }),
 });
@@ -72,4 +79,5 @@ export const {
   useGetAvailableSlotsQuery,
   useGetSlotQuery,
   useGetReservationQuery,
+  useGetLiveReservationsQuery,
 } = bookingApi;

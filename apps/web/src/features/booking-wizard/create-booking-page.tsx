@@ -5,6 +5,7 @@ import { selectActiveStep } from './booking-slice';
 import { useOpenedOnce } from '../../components/ui/use-opened-once';
 import { CartSummaryBar } from './checkout/cart-summary-bar';
 import { CountdownBar } from './countdown-bar';
+import { ResumeHoldOffer } from './resume-hold';
 import { LocationStep } from './steps/location-step';
 import { LoadingList } from './steps/load-states';
 import { usePhoneLayout } from './use-media';
@@ -100,6 +101,7 @@ export function CreateBookingPage() {
           {offerProblem}
         </p>
       )}
+      {key === 'location' && <ResumeHoldOffer />}
       {hasHold && <CountdownBar />}
       {/* On a phone the total is in the bottom bar, which leaves the top for the countdown alone. */}
       {hasHold && step >= stepIndex('package') && !phone && <CartSummaryBar />}
