@@ -29,7 +29,8 @@ async function holdElsewhere(request: APIRequestContext, email: string, password
   const slot = free[Math.floor(Math.random() * free.length)]!;
   const held = await request.post('/api/v1/bookings/reservation', { headers, data: { slotId: slot.id } });
   expect(held.status(), await held.text()).toBe(201);
-  return (await held.json()) as { id: string; slotId: string };
+  const live = async () => (await get<{ items: { id: string }[] }>('/bookings/reservation')).items;
+  return { ...((await held.json()) as { id: string; slotId: string }), live };
 }
 
 for (const viewport of [
@@ -58,5 +59,41 @@ for (const viewport of [
     await expect(stepHeading(page)).toHaveText('Choose your photo package');
     await expect(page.getByTestId('hold-countdown')).toBeVisible();
     await page.screenshot({ path: `${SCREENSHOT_DIR}/journey-two/${viewport.width}-resumed.png` });
+  });
+}
+
+for (const viewport of [
+  { name: 'wide', width: 1280, height: 800 },
+  { name: 'narrow', width: 390, height: 844 },
+]) {
+  test(`${viewport.name}: Back before the Session step asks before letting the held session go, and keeping it keeps it (item 2)`, async ({ page, baseURL, playwright }) => {
+    await page.setViewportSize(viewport);
+    const family = await createVerifiedCustomer(page.request, baseURL!, `back-asks-${viewport.name}`);
+    const phone = await playwright.request.newContext({ baseURL });
+    const hold = await holdElsewhere(phone, family.email, family.password);
+    await signInThroughApi(page, family.email, family.password);
+    await page.goto('/create-booking');
+    await page.getByRole('button', { name: 'Resume this booking' }).click({ timeout: 20_000 });
+    await expect(stepHeading(page)).toHaveText('Choose your photo package');
+
+    await page.getByRole('button', { name: 'Back', exact: true }).click();
+    await expect(stepHeading(page)).toHaveText('Choose a day and time');
+    await page.getByRole('button', { name: 'Back', exact: true }).click();
+    const ask = page.getByRole('dialog', { name: /^Let go of \w{3} \d{1,2} \w{3} \d{1,2}:\d\d (am|pm)\?$/ });
+    await expect(ask).toBeVisible();
+    await expectNoAxeViolations(page);
+    await page.screenshot({ path: `${SCREENSHOT_DIR}/journey-two/${viewport.width}-back-asks.png` });
+    await ask.getByRole('button', { name: 'Keep my session' }).click();
+    await expect(ask).toHaveCount(0);
+    await expect(stepHeading(page)).toHaveText('Choose a day and time');
+    await expect(page.getByTestId('hold-countdown')).toBeVisible();
+
+    await page.getByRole('button', { name: 'Back', exact: true }).click();
+    await page.getByRole('button', { name: 'Let it go' }).click();
+    await expect(stepHeading(page)).toHaveText('What kind of visit?');
+    await expect(page.getByTestId('hold-countdown')).toHaveCount(0);
+    // The server tells the same story: nothing held any more.
+    await expect.poll(hold.live).toEqual([]);
+    await phone.dispose();
   });
 }

@@ -6,6 +6,7 @@ import { useOpenedOnce } from '../../components/ui/use-opened-once';
 import { CartSummaryBar } from './checkout/cart-summary-bar';
 import { CountdownBar } from './countdown-bar';
 import { ResumeHoldOffer } from './resume-hold';
+import { ReleaseHoldDialog } from './release-hold-dialog';
 import { LocationStep } from './steps/location-step';
 import { LoadingList } from './steps/load-states';
 import { usePhoneLayout } from './use-media';
@@ -119,6 +120,7 @@ export function CreateBookingPage() {
           </Suspense>
         )}
       </div>
+      <ReleaseHoldDialog />
       {cartOpened && (
         <Suspense fallback={null}>
           <CartDrawer />
