@@ -2,6 +2,7 @@ import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { appCheckToken, SCREENSHOT_DIR, signInThroughApi } from './helpers';
 import { createVerifiedCustomer } from './wizard-helpers';
+import { bookThroughApi, customerClient } from './bookings-helpers';
 
 /** Issue 37 ("the family's journey, round two"): lean journeys, each at 390 and 1280 px. */
 const WCAG_22_AA = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
@@ -97,3 +98,26 @@ for (const viewport of [
     await phone.dispose();
   });
 }
+
+test('at the five-upcoming-bookings limit, the first step and My Bookings say so up front, at 1280 and 390 px (item 6)', async ({ page, baseURL }) => {
+  const family = await createVerifiedCustomer(page.request, baseURL!, 'at-limit');
+  const api = await customerClient(page.request, family.email, family.password);
+  for (let i = 0; i < 5; i++) await bookThroughApi(api, page.request, { daysAhead: 4 + i });
+  await signInThroughApi(page, family.email, family.password);
+  const limit = page.getByTestId('booking-limit');
+  for (const viewport of [
+    { width: 1280, height: 800 },
+    { width: 390, height: 844 },
+  ]) {
+    await page.setViewportSize(viewport);
+    await page.goto('/create-booking');
+    await expect(limit).toHaveText('You have 5 upcoming bookings, the most one account can hold. To book another, cancel one of them or contact us.', { timeout: 20_000 });
+    await expect(stepHeading(page)).toHaveText('Where would you like to visit Santa?');
+    await expectNoAxeViolations(page);
+    await page.screenshot({ path: `${SCREENSHOT_DIR}/journey-two/${viewport.width}-limit-first-step.png` });
+    await page.goto('/bookings');
+    await expect(limit).toBeVisible({ timeout: 20_000 });
+    await expectNoAxeViolations(page);
+    await page.screenshot({ path: `${SCREENSHOT_DIR}/journey-two/${viewport.width}-limit-bookings.png` });
+  }
+});

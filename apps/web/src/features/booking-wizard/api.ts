@@ -3,6 +3,7 @@ import type { CreateReservationBody, Reservation } from '@kringle/contracts/rese
 import type { SlotFilter } from '@kringle/contracts/statuses';
 import { api } from '../../lib/api';
 import type { Booking } from '@kringle/contracts/bookings';
+import { countsTowardsLimit } from '../../components/ui/booking-limit-notice';
 
 export interface AvailableDatesArgs {
   locationId: string;
@@ -38,6 +39,12 @@ export const bookingApi = api.injectEndpoints({
     getReservation: build.query<Reservation, string>({
       query: (id) => `/bookings/reservation/${id}`,
       providesTags: (_r, _e, id) => [{ type: 'GET_RESERVATION', id }],
+    }),
+    /** How many upcoming bookings count towards the per-account limit (the first page is larger than any limit). */
+    getUpcomingBookingCount: build.query<number, void>({
+      query: () => '/bookings/upcoming-bookings',
+      transformResponse: (body: { items: Booking[] }) => body.items.filter((b) => countsTowardsLimit(b)).length,
+      providesTags: ['GET_BOOKINGS'],
     }),
     /** The family's live holds and unpaid checkouts, from any device (issue 37 item 1). */
     getLiveReservations: build.query<Reservation[], void>({
@@ -80,4 +87,5 @@ export const {
   useGetSlotQuery,
   useGetReservationQuery,
   useGetLiveReservationsQuery,
+  useGetUpcomingBookingCountQuery,
 } = bookingApi;

@@ -6,6 +6,9 @@ import { useOpenedOnce } from '../../components/ui/use-opened-once';
 import { CartSummaryBar } from './checkout/cart-summary-bar';
 import { CountdownBar } from './countdown-bar';
 import { ResumeHoldOffer } from './resume-hold';
+import { BookingLimitNotice } from '../../components/ui/booking-limit-notice';
+import { useGetPolicyQuery } from '../../lib/policy-api';
+import { useGetUpcomingBookingCountQuery } from './api';
 import { ReleaseHoldDialog } from './release-hold-dialog';
 import { LocationStep } from './steps/location-step';
 import { LoadingList } from './steps/load-states';
@@ -102,6 +105,7 @@ export function CreateBookingPage() {
           {offerProblem}
         </p>
       )}
+      {key === 'location' && !reschedule && <LimitUpFront />}
       {key === 'location' && <ResumeHoldOffer />}
       {hasHold && <CountdownBar />}
       {/* On a phone the total is in the bottom bar, which leaves the top for the countdown alone. */}
@@ -128,6 +132,12 @@ export function CreateBookingPage() {
       )}
     </div>
   );
+}
+
+/** At the upcoming-bookings limit, the first step says so before a time is picked (issue 37 item 6). */
+function LimitUpFront() {
+  const count = useGetUpcomingBookingCountQuery().data ?? 0;
+  return <BookingLimitNotice count={count} max={useGetPolicyQuery().data?.maxUpcomingBookings} />;
 }
 
 /**
