@@ -92,6 +92,20 @@ describe('SessionTimeStep, rescheduling into the refund cut-off', () => {
     expect(within(confirm).getByTestId('move-type-change')).toHaveTextContent('The session type changes from Pet photos to Santa photos. Your packages and the price you paid stay the same.');
   });
 
+  it('a slow hold: a second tap before the answer changes nothing, the first tap holds (issue 37 item 5)', async () => {
+    let answer: (r: Response) => void = () => undefined;
+    const slow = new Promise<Response>((resolve) => (answer = resolve));
+    const { calls, store } = renderStep({ routes: { 'POST /bookings/reservation': () => slow } });
+    const first = await screen.findByRole('button', { name: /4:00 pm/ });
+    await userEvent.click(first);
+    expect(await screen.findByRole('button', { name: /4:00 pm, holding…/ })).toBeDisabled();
+    // Tapping again (the same time or, on another day, any other) sends nothing more.
+    await userEvent.click(first);
+    expect(calls.filter((c) => c.startsWith('POST'))).toEqual(['POST /bookings/reservation']);
+    answer(new Response(JSON.stringify({ id: 'h2', slotId: 's-late', locationId: 'loc-1', bookingId: null, status: 'active', refreshesLeft: 2, expiresAt: '2099-01-01T00:00:00.000Z' }), { status: 201, headers: { 'content-type': 'application/json' } }));
+    await vi.waitFor(() => expect(store.getState().booking.reservationData?.slotId).toBe('s-late'));
+  });
+
   it('moves the booking once the family confirms', async () => {
     const { calls } = renderStep({ rescheduleFrom: '2026-12-05T00:00:00.000Z' });
     await userEvent.click(await screen.findByRole('button', { name: /4:00 pm/ }));
