@@ -59,7 +59,7 @@ export function CreateBookingPage() {
   const reschedule = useWizardSelector((s) => s.booking.rescheduleData);
   const reference = typeof reschedule?.reference === 'string' ? reschedule.reference : '';
   const dispatch = useWizardDispatch();
-  const { problem: offerProblem, opening } = useOfferLink();
+  const { problem: offerProblem, opened: offerOpened, opening } = useOfferLink();
   useStepHistory(step, useCallback((target: number) => void dispatch(popToStep(target)), [dispatch]), opening);
   // The route's title says Create Booking; a reschedule is not one (this runs after the route's title).
   useEffect(() => {
@@ -107,6 +107,11 @@ export function CreateBookingPage() {
       )}
       {key === 'location' && !reschedule && <LimitUpFront />}
       {key === 'location' && <ResumeHoldOffer />}
+      {offerOpened && hasHold && (
+        <p role="status" className="rounded-2xl border border-pine-200 bg-pine-50 p-4 font-medium text-ink-900">
+          {offerOpened}
+        </p>
+      )}
       {hasHold && <CountdownBar />}
       {/* On a phone the total is in the bottom bar, which leaves the top for the countdown alone. */}
       {hasHold && step >= stepIndex('package') && !phone && <CartSummaryBar />}
