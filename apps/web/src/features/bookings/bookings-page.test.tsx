@@ -82,9 +82,9 @@ describe('BookingsPage', () => {
     const createObjectURL = vi.fn(() => 'blob:receipt');
     vi.stubGlobal('URL', Object.assign(class extends URL {}, { createObjectURL, revokeObjectURL: vi.fn() }));
     const click = vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
-      expect(this.download).toBe('payment-receipt-KR-7K3Q9.pdf');
+      expect(this.download).toBe('tax-invoice-KR-7K3Q9.pdf');
     });
-    await userEvent.click(await screen.findByRole('button', { name: 'Payment receipt' }));
+    await userEvent.click(await screen.findByRole('button', { name: 'Tax invoice' }));
     await waitFor(() => expect(click).toHaveBeenCalledOnce());
     expect(calls.map((c) => c.path)).toContain(`/orders/${booking.id}/orders/${order.id}/payment-receipt`);
     expect(createObjectURL).toHaveBeenCalledWith(expect.any(Blob));
