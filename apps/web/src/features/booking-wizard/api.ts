@@ -73,6 +73,11 @@ export const bookingApi = api.injectEndpoints({
       query: ({ bookingId, reservationId }) => ({ url: `/bookings/${bookingId}/reschedule`, method: 'POST', body: { reservationId } }),
       invalidatesTags: ['GET_BOOKINGS'],
     }),
+    /** Lets an unpaid checkout go: its booking (payment pending or failed) is cancelled, nothing charged (issue 37 item 2). */
+    cancelUnpaidBooking: build.mutation<unknown, string>({
+      query: (bookingId) => ({ url: `/bookings/${bookingId}/cancel`, method: 'POST', body: {} }),
+      invalidatesTags: ['GET_BOOKINGS', { type: 'GET_RESERVATION', id: 'LIVE' }],
+    }),
     cancelReservation: build.mutation<Reservation, string>({
       query: (id) => ({ url: `/bookings/reservation/${id}/cancel`, method: 'POST' }),
       invalidatesTags: (_r, _e, id) => [{ type: 'GET_RESERVATION', id }, { type: 'GET_RESERVATION', id: 'LIVE' }],

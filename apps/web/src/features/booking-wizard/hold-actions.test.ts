@@ -83,6 +83,17 @@ describe('hold actions', () => {
     expect(calls).toContain('POST /bookings/reservation/h2/cancel');
   });
 
+  it('letting go of a checked-out hold (a declined payment) cancels its unpaid booking, as the server keeps the session for it (issue 37 item 2)', async () => {
+    const { store, calls } = setup({ 'POST /bookings/b9/cancel': { booking: { id: 'b9', status: 'cancelled' }, refund: null } });
+    store.dispatch(setReservationData({ holdId: 'h9', slotId: 's1', expiresAt: '2099-01-01T00:00:00.000Z' }));
+    store.dispatch(setCheckoutData({ bookingId: 'b9', client_secret: 'pi_9_secret_x', message: '' }));
+    await store.dispatch(releaseHold());
+    expect(calls).toContain('POST /bookings/b9/cancel');
+    expect(calls).not.toContain('POST /bookings/reservation/h9/cancel');
+    expect(store.getState().booking.reservationData).toBeNull();
+    expect(store.getState().booking.checkoutData).toBeNull();
+  });
+
   it("the browser's Back keeps the hold back to the Session step and asks before letting it go before it (issue 37 item 2)", async () => {
     const { store, calls } = setup({ 'POST /bookings/reservation': reservation, 'POST /bookings/reservation/h2/cancel': { ...reservation, status: 'cancelled' } });
     await store.dispatch(takeHold(slot)).unwrap();

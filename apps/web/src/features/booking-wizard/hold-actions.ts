@@ -71,10 +71,16 @@ export const moveBookingTo = createAsyncThunk<Booking, Slot, ThunkConfig>('booki
 
 /** Lets the held session go (leaving the Session step backwards). Failure is harmless: the hold lapses by itself. */
 export const releaseHold = createAsyncThunk<void, void, ThunkConfig>('booking/releaseHold', async (_, { dispatch, getState }) => {
-  const hold = getState().booking.reservationData;
+  const { reservationData: hold, checkoutData } = getState().booking;
   dispatch(setReservationData(null));
   dispatch(stopTimer());
-  if (hold) await dispatch(bookingApi.endpoints.cancelReservation.initiate(hold.holdId));
+  // Checked out (a payment pending or declined): the hold is the booking's, which the server will
+  // not release on its own (409): the unpaid booking is cancelled instead, so the wizard and the
+  // server tell the same story (issue 37 item 2).
+  if (checkoutData) {
+    dispatch(setCheckoutData(null));
+    await dispatch(bookingApi.endpoints.cancelUnpaidBooking.initiate(checkoutData.bookingId));
+  } else if (hold) await dispatch(bookingApi.endpoints.cancelReservation.initiate(hold.holdId));
 });
 
 /**

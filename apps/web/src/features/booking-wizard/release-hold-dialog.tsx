@@ -19,6 +19,7 @@ export function ReleaseHoldDialog() {
   const step = useWizardSelector(selectActiveStep);
   const hold = useWizardSelector((s) => s.booking.reservationData);
   const location = useWizardSelector((s) => s.booking.location);
+  const checkedOut = useWizardSelector((s) => s.booking.checkoutData !== null);
   const dispatch = useWizardDispatch();
   const slot = useGetSlotQuery({ locationId: location?.id ?? '', slotId: hold?.slotId ?? '' }, { skip: target === null || !hold || !location }).currentData;
   const open = target !== null && hold !== null;
@@ -29,7 +30,11 @@ export function ReleaseHoldDialog() {
         <Dialog.Overlay className={CONFIRM_DIALOG.overlay} />
         <Dialog.Content onOpenAutoFocus={focusSafeChoice} className={CONFIRM_DIALOG.content}>
           <Dialog.Title className={CONFIRM_DIALOG.title}>Let go of {what}?</Dialog.Title>
-          <Dialog.Description className="text-ink-700">Going back lets this session go at once, and another family may book it.</Dialog.Description>
+          <Dialog.Description className="text-ink-700">
+            {checkedOut
+              ? 'Going back cancels this unpaid booking (nothing is charged) and lets the session go at once: another family may book it.'
+              : 'Going back lets this session go at once, and another family may book it.'}
+          </Dialog.Description>
           <div className={CONFIRM_DIALOG.actions}>
             <Button variant="secondary" onClick={() => void dispatch(letGoAndGoBack())}>
               Let it go
