@@ -255,6 +255,9 @@ test('going back from the Session step releases the hold', async ({ page, baseUR
   await expect(stepHeading(page)).toHaveText('Choose a day and time');
   await expect(page.locator(`[data-slot-id="${slotId}"]`)).toHaveAttribute('data-status', 'held');
   await page.getByRole('button', { name: 'Back' }).click();
+  // Asked first (issue 37 item 2): the session goes only when the family lets it go.
+  await expect(page.getByRole('heading', { name: /^Let go of \w{3} \d{1,2} \w{3} \d{1,2}:\d\d (am|pm)\?$/ })).toBeVisible();
+  await page.getByRole('button', { name: 'Let it go' }).click();
   await expect(stepHeading(page)).toHaveText('What kind of visit?');
   await expect(page.getByTestId('hold-countdown')).toHaveCount(0);
   await expect.poll(async () => (await observer.get<{ status: string }>(`/booking-slot/${sydney.id}/slots/${slotId}`)).status).toBe('available');
@@ -290,6 +293,7 @@ test('two tabs: a session chosen in one replaces the hold in the other, which fo
   // Let go there (Back twice), let go here: no hold shown that the server no longer keeps.
   await other.getByRole('button', { name: 'Back' }).click();
   await other.getByRole('button', { name: 'Back' }).click();
+  await other.getByRole('button', { name: 'Let it go' }).click();
   await expect(stepHeading(other)).toHaveText('What kind of visit?');
   await expect(page.getByTestId('hold-countdown')).toHaveCount(0);
   await expect(stepHeading(page)).toHaveText('What kind of visit?');
@@ -373,6 +377,7 @@ test("the browser's Back and Forward move between the steps, My Bookings offers 
   await expect(stepHeading(page)).toHaveText('Choose a day and time');
   await expect(page.getByTestId('hold-countdown')).toBeVisible();
   await page.goBack();
+  await page.getByRole('button', { name: 'Let it go' }).click();
   await expect(stepHeading(page)).toHaveText('What kind of visit?');
   await expect(page.getByTestId('hold-countdown')).toHaveCount(0);
   const locations = await observer.get<{ items: { id: string; name: string }[] }>('/common/locations');

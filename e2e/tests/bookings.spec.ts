@@ -47,7 +47,7 @@ for (const viewport of VIEWPORTS) {
     await expectNoAxeViolations(page);
     await shot(page, `${viewport.name}-1-upcoming`);
 
-    const receipt = await downloadFrom(page, card.getByRole('button', { name: 'Payment receipt' }), '/payment-receipt');
+    const receipt = await downloadFrom(page, card.getByRole('button', { name: 'Tax invoice' }), '/payment-receipt');
     expectPdf(receipt);
     const ics = await downloadFrom(page, card.getByRole('button', { name: 'Add to calendar' }), '/calendar.ics');
     expect(ics.bytes.toString()).toContain('BEGIN:VCALENDAR');
@@ -69,7 +69,7 @@ for (const viewport of VIEWPORTS) {
     await expect(past.getByText('Cancelled')).toBeVisible();
     await expect(past.getByRole('button', { name: 'Cancel booking' })).toHaveCount(0);
     expectPdf(await downloadFrom(page, past.getByRole('button', { name: 'Refund receipt' }), '/refund-receipt'));
-    expectPdf(await downloadFrom(page, past.getByRole('button', { name: 'Payment receipt' }), '/payment-receipt'));
+    expectPdf(await downloadFrom(page, past.getByRole('button', { name: 'Tax invoice' }), '/payment-receipt'));
     expect(await hasHorizontalScroll(page)).toBe(false);
     await expectNoAxeViolations(page);
     await shot(page, `${viewport.name}-3-past`);

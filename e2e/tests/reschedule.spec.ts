@@ -26,16 +26,10 @@ for (const viewport of VIEWPORTS) {
   await cardOf(page, booking.reference).getByRole('button', { name: 'Reschedule' }).click();
   await expect(page).toHaveURL(/\/create-booking$/);
 
-  const next = page.getByRole('button', { name: 'Continue' });
-  await expect(currentStep(page)).toBeVisible({ timeout: 20_000 });
-  if ((await currentStep(page).textContent())?.includes('Location')) {
-    // The booking's location is already chosen.
-    await expect(page.getByRole('button', { name: /^Kringle Sydney/ })).toHaveAttribute('aria-pressed', 'true');
-    await next.click();
-  }
-  await page.getByRole('button', { name: /^Santa photos/ }).click();
-  await next.click();
-  await expect(currentStep(page)).toContainText('New time');
+  // Opens on the booking's own type and day, at its New time step (issue 37 item 4: it used to open on
+  // Type, with nothing chosen, on the first open day).
+  await expect(currentStep(page)).toContainText('New time', { timeout: 20_000 });
+  await expect(page.locator(`[data-slot-id="${booking.slot.id}"]`)).toContainText('Your current time');
   // A reschedule is titled as one, and its steps stop at the new time (no packages, no payment).
   await expect(page.getByRole('heading', { name: 'Reschedule Booking', level: 1 })).toBeVisible();
   await expect(page).toHaveTitle(/^Reschedule Booking \|/);

@@ -71,6 +71,16 @@ describe('cart, checkout and card payment', () => {
   const slotRow = async (id: string) => (await t.db.select().from(slots).where(eq(slots.id, id)))[0]!;
   const mailsTo = (email: string) => t.db.select().from(mailOutbox).where(eq(mailOutbox.toAddress, email)).orderBy(desc(mailOutbox.createdAt));
 
+  it('an unpaid checkout follows the family: listed, and holding its session again answers that same reservation (issue 37 item 1)', async () => {
+    const who = await createCustomer(t.db, t.app.idTokens);
+    const { hold, result } = await checkout(who);
+    const listed = (await t.app.inject({ url: '/api/v1/bookings/reservation', headers: who.headers })).json();
+    expect(listed.items).toEqual([expect.objectContaining({ id: hold.id, status: 'checked_out', bookingId: result.bookingId })]);
+    const again = await post('/api/v1/bookings/reservation', who, { slotId: hold.slotId });
+    expect(again.statusCode).toBe(200);
+    expect(again.json()).toMatchObject({ id: hold.id, bookingId: result.bookingId });
+  });
+
   it('prices the cart itself, with GST, and refuses a tampered amount', async () => {
     const who = await createCustomer(t.db, t.app.idTokens);
     const hold = await holdNew(who);
@@ -149,6 +159,24 @@ describe('cart, checkout and card payment', () => {
     expect((await t.app.inject({ url: `/api/v1/bookings/${result.bookingId}`, headers: who.headers })).json().holdExpiresAt).toBeNull();
     expect((await post(`/api/v1/bookings/${result.bookingId}/continue-payment`, who)).json().code).toBe('ALREADY_PAID');
     expect((await post(`/api/v1/bookings/reservation/${hold.id}/refresh`, who)).json().code).toBe('HOLD_EXPIRED');
+    // Paid seconds after the decline: no "Payment not completed" e-mail ever went (issue 37 item 3).
+    expect((await mailsTo(who.email)).map((m) => m.subject.split(' ')[0])).toEqual(['Booked:']);
+  });
+
+  it('e-mails "Payment not completed" once, only when a declined checkout finally lapses (issue 37 item 3)', async () => {
+    const who = await createCustomer(t.db, t.app.idTokens);
+    const { result } = await checkout(who);
+    await payWithCard(sandbox, result.client_secret, CARDS.declined);
+    await payWithCard(sandbox, result.client_secret, CARDS.insufficientFunds);
+    await sandbox.webhooksIdle();
+    expect(await mailsTo(who.email)).toEqual([]);
+    clock.advance(11 * MINUTE);
+    await settleLapsedCheckouts(t.app);
+    await settleLapsedCheckouts(t.app);
+    const mails = await mailsTo(who.email);
+    expect(mails.map((m) => m.subject)).toEqual([expect.stringMatching(/^Payment not completed for KR-/)]);
+    expect(mails[0]!.text).toContain('did not go through before the hold ended');
+    clock.set(new Date());
   });
 
   it('applies duplicated and out-of-order webhooks once and in the right sense', async () => {

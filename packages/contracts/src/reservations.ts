@@ -14,6 +14,10 @@ export const reservationSchema = z
   .meta({ id: 'Reservation' });
 export type Reservation = z.infer<typeof reservationSchema>;
 
+/** `GET /bookings/reservation`: the family's live holds and unpaid checkouts. */
+export const reservationListSchema = z.object({ items: z.array(reservationSchema) }).meta({ id: 'ReservationList' });
+export type ReservationList = z.infer<typeof reservationListSchema>;
+
 export const createReservationBodySchema = z.strictObject({
   slotId: z.uuid(),
   /** Set when the hold is for rescheduling that booking. */

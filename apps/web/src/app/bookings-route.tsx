@@ -61,8 +61,11 @@ export function BookingsRoute() {
       }),
     );
     dispatch(stopTimer());
-    // The location is settled, so the wizard opens on Type (spec: a reschedule goes through type and session).
-    dispatch(goToStep(stepIndex('bookingType')));
+    // The booking's own type chosen, the wizard opens on its Session step at the booking's own day
+    // (issue 37 item 4); Back goes to Type to move to another type. A type no longer offered: Type.
+    const ownType = location.slotTypes.find((t) => t.id === booking.slotType.id);
+    if (ownType) dispatch(toggleSlotType(ownType));
+    dispatch(goToStep(stepIndex(ownType ? 'sessionTime' : 'bookingType')));
     navigate('/create-booking');
   };
 

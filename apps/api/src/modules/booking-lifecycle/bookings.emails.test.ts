@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { BookingDetails } from './booking-rows.repository';
-import { bookingCancelledMail, bookingConfirmedMail, reminderMail } from './bookings.emails';
+import { bookingCancelledMail, bookingConfirmedMail, paymentFailedMail, reminderMail } from './bookings.emails';
 
 // Sat 12 Dec 2026, 10:40 am in Sydney (AEDT, UTC+11).
 const startAt = new Date('2026-12-11T23:40:00Z');
@@ -64,8 +64,22 @@ describe('booking e-mails', () => {
   });
 
   it('puts the summary in the reminder too', () => {
-    const mail = reminderMail(details, 'Kringle', appUrl);
+    const mail = reminderMail(details, 'Kringle', appUrl, new Date('2026-12-11T01:00:00Z'));
     expect(mail.text).toContain('Reference: KR-7K3Q9');
     expect(mail.text).toContain('arrive 10 minutes early');
+  });
+
+  it('says "Today" for a session later the same (local) day, "Tomorrow" for the next (issue 37 item 3)', () => {
+    // 7:00 am on Sat 12 Dec in Sydney: the 10:40 am session is today there (still Fri 11 Dec in UTC).
+    expect(reminderMail(details, 'Kringle', appUrl, new Date('2026-12-11T20:00:00Z')).subject).toBe('Today: photos with Santa, Sat 12 Dec, 10:40 am AEDT');
+    // 11:30 pm on Fri 11 Dec in Sydney.
+    expect(reminderMail(details, 'Kringle', appUrl, new Date('2026-12-11T12:30:00Z')).subject).toBe('Tomorrow: photos with Santa, Sat 12 Dec, 10:40 am AEDT');
+  });
+
+  it('says "3-D Secure check failed" when that is why the lapsed checkout was not paid (issue 37 item 3)', () => {
+    const mail = paymentFailedMail(details, 'Kringle', appUrl, 'three_d_secure');
+    expect(mail.subject).toBe('Payment not completed for KR-7K3Q9');
+    expect(mail.text).toContain('3-D Secure check failed');
+    expect(paymentFailedMail(details, 'Kringle', appUrl).text).not.toContain('3-D Secure');
   });
 });

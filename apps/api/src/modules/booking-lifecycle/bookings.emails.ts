@@ -1,4 +1,4 @@
-import { formatSessionTime } from '@kringle/contracts/dates';
+import { addDays, formatSessionTime, localDateOf } from '@kringle/contracts/dates';
 import { formatAud } from '@kringle/contracts/money';
 import { greeting } from '@kringle/contracts/names';
 import { DEFAULT_POLICY, hours, refundDeadline, rescheduleDeadline, type PolicyRules } from '@kringle/contracts/policy';
@@ -65,18 +65,26 @@ export function bookingConfirmedMail(d: BookingDetails, brandName: string, appUr
   };
 }
 
-export function paymentFailedMail(d: BookingDetails, brandName: string, appUrl: string): OutgoingMail {
+/**
+ * Sent once, when an unpaid checkout that had a declined payment finally lapses (issue 37 item 3):
+ * never while the family can still pay. Says "3-D Secure check failed" when that is what happened.
+ */
+export function paymentFailedMail(d: BookingDetails, brandName: string, appUrl: string, reason: 'declined' | 'three_d_secure' = 'declined'): OutgoingMail {
+  const what = reason === 'three_d_secure' ? 'The 3-D Secure check failed, so the card payment' : 'The card payment';
   return {
     to: d.email,
     subject: `Payment not completed for ${d.booking.reference}`,
     ...renderEmail({
       brandName,
       logoUrl: logoUrl(appUrl),
-      title: 'Your payment did not go through',
-      intro: [hi(d), `The card payment for ${d.slotTypeName} on ${when(d)} was declined. Your session stays held for a few more minutes: you can try another card from My Bookings.`],
+      title: reason === 'three_d_secure' ? '3-D Secure check failed' : 'Your payment did not go through',
+      intro: [
+        hi(d),
+        `${what} for ${d.slotTypeName} on ${when(d)} did not go through before the hold ended, so the session has been released. Nothing was charged.`,
+      ],
       details: bookingSummary(d),
-      action: { label: 'Try again', url: `${appUrl}/bookings` },
-      outro: ['If the hold runs out, the session is released and nothing is charged.'],
+      action: { label: 'Book again', url: `${appUrl}/create-booking` },
+      outro: ['If the session is still free, you can book it again with another card.'],
     }),
   };
 }
@@ -181,10 +189,18 @@ export function partRefundMail(d: BookingDetails, brandName: string, appUrl: str
   };
 }
 
-export function reminderMail(d: BookingDetails, brandName: string, appUrl: string): OutgoingMail {
+/** "Today" or "Tomorrow" in the location's own calendar, as the family reads the reminder (issue 37 item 3). */
+function reminderDay(d: BookingDetails, now: Date): string {
+  const today = localDateOf(now, d.timezone);
+  const day = localDateOf(d.startAt, d.timezone);
+  if (day === today) return 'Today';
+  return day === addDays(today, 1) ? 'Tomorrow' : 'Soon';
+}
+
+export function reminderMail(d: BookingDetails, brandName: string, appUrl: string, now: Date): OutgoingMail {
   return {
     to: d.email,
-    subject: `Tomorrow: photos with Santa, ${when(d)}`,
+    subject: `${reminderDay(d, now)}: photos with Santa, ${when(d)}`,
     ...renderEmail({
       brandName,
       logoUrl: logoUrl(appUrl),

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type Stripe from 'stripe';
 import type { Tx } from '../../db/client';
-import { bookingConfirmedMail, paymentFailedMail, slotLostRefundMail } from '../booking-lifecycle/bookings.emails';
+import { bookingConfirmedMail, slotLostRefundMail } from '../booking-lifecycle/bookings.emails';
 import { policyOf } from '../booking-lifecycle/booking-policy';
 import { enqueueMail } from '../mail/outbox.repository';
 import { bookingDetails, lockBooking, lockOrder, lockOrderByIntent } from '../booking-lifecycle/booking-rows.repository';
@@ -106,10 +106,8 @@ async function onFailed(deps: Deps, event: EventRef, intent: Stripe.PaymentInten
     const booking = await lockBooking(tx, order.bookingId);
     // Reported after the checkout ended (lapsed or cancelled, its order already failed): old news.
     if (!canMove(stateOf(booking), 'failPayment')) return;
+    // No e-mail while the family can still pay: "Payment not completed" goes once, when the checkout lapses (unpaid-checkouts.service.ts).
     await failPayment({ tx, now, log: deps.log, actor: STRIPE }, booking, order);
-    if (booking.status === 'payment_pending') {
-      await enqueueMail(tx, paymentFailedMail(await bookingDetails(tx, booking.id), deps.config.BRAND_NAME, deps.config.PUBLIC_URL));
-    }
   });
 }
 

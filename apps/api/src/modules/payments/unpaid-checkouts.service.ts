@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type Stripe from 'stripe';
-import { holdLapsedMail } from '../booking-lifecycle/bookings.emails';
+import { holdLapsedMail, paymentFailedMail } from '../booking-lifecycle/bookings.emails';
 import { enqueueMail } from '../mail/outbox.repository';
 import { bookingDetails, lockBooking } from '../booking-lifecycle/booking-rows.repository';
 import { lapseCheckout } from '../booking-lifecycle/transitions';
@@ -32,7 +32,7 @@ export async function settleLapsedCheckouts(deps: Deps, batch = 100): Promise<nu
       settled += 1;
       continue;
     }
-    if (!(await cancelCheckout(deps, lapsed))) continue;
+    if (!(await cancelCheckout(deps, lapsed, intent?.last_payment_error?.code === 'payment_intent_authentication_failure' ? 'three_d_secure' : 'declined'))) continue;
     settled += 1;
     if (intent && intent.status !== 'canceled') await cancelIntent(deps, lapsed.orderId, intent.id);
   }
@@ -55,14 +55,19 @@ async function retrieveIntent(deps: Deps, lapsed: LapsedCheckout): Promise<Strip
   }
 }
 
-async function cancelCheckout(deps: Deps, lapsed: LapsedCheckout): Promise<boolean> {
+async function cancelCheckout(deps: Deps, lapsed: LapsedCheckout, failure: 'declined' | 'three_d_secure'): Promise<boolean> {
   const now = deps.clock.now();
   return deps.db.transaction(async (tx) => {
     const claimed = await claimLapsedCheckout(tx, lapsed.bookingId, now);
     if (!claimed) return false;
     const booking = await lockBooking(tx, claimed.bookingId);
+    const declined = booking.status === 'payment_failed';
     await lapseCheckout({ tx, now, log: deps.log, actor: SYSTEM }, booking, claimed.orderId, claimed.reservationId);
-    await enqueueMail(tx, holdLapsedMail(await bookingDetails(tx, claimed.bookingId), deps.config.BRAND_NAME, deps.config.PUBLIC_URL));
+    // One e-mail when the checkout finally lapses: "Payment not completed" after a declined attempt
+    // (naming a failed 3-D Secure check), otherwise the hold simply ended (issue 37 item 3).
+    const details = await bookingDetails(tx, claimed.bookingId);
+    const mail = declined ? paymentFailedMail(details, deps.config.BRAND_NAME, deps.config.PUBLIC_URL, failure) : holdLapsedMail(details, deps.config.BRAND_NAME, deps.config.PUBLIC_URL);
+    await enqueueMail(tx, mail);
     return true;
   });
 }

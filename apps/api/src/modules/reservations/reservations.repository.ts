@@ -1,7 +1,8 @@
-import { and, eq, isNull, sql } from 'drizzle-orm';
+import { and, eq, gt, isNull, sql } from 'drizzle-orm';
 import type { DbOrTx, Tx } from '../../db/client';
 import { locations, slots } from '../../db/schema/catalogue';
 import { reservations } from '../../db/schema/reservations';
+import { bookings } from '../../db/schema/bookings';
 import { clearSlotHold } from '../booking-lifecycle/slot-row.repository';
 
 export type ReservationRow = typeof reservations.$inferSelect;
@@ -50,4 +51,46 @@ export async function slotForHold(db: DbOrTx, slotId: string) {
     .innerJoin(locations, eq(locations.id, slots.locationId))
     .where(eq(slots.id, slotId));
   return row;
+}
+
+/**
+ * The family's live holds and unpaid checkouts (issue 37 item 1): an active hold, or a checked-out
+ * one whose booking still waits for payment, while its time runs. Soonest to lapse first.
+ */
+export async function liveReservations(db: DbOrTx, userId: string, now: Date, slotId?: string): Promise<ReservationRow[]> {
+  const rows = await db
+    .select({ r: reservations })
+    .from(reservations)
+    .leftJoin(bookings, eq(bookings.id, reservations.bookingId))
+    .where(
+      and(
+        eq(reservations.userId, userId),
+        gt(reservations.expiresAt, now),
+        slotId ? eq(reservations.slotId, slotId) : undefined,
+        sql`(${reservations.status} = 'active' or (${reservations.status} = 'checked_out' and ${bookings.status} in ('payment_pending', 'payment_failed')))`,
+      ),
+    )
+    .orderBy(reservations.expiresAt);
+  return rows.map((x) => x.r);
+}
+
+/**
+ * The family's unpaid checkout on this session, if its time still runs: asked only once a hold on
+ * it was refused (the session is theirs, booked but unpaid), through the bookings' (user, status) index.
+ */
+export async function liveCheckoutOn(db: DbOrTx, userId: string, slotId: string, now: Date): Promise<ReservationRow | undefined> {
+  const [row] = await db
+    .select({ r: reservations })
+    .from(bookings)
+    .innerJoin(reservations, eq(reservations.id, bookings.reservationId))
+    .where(
+      and(
+        eq(bookings.userId, userId),
+        sql`${bookings.status} in ('payment_pending', 'payment_failed')`,
+        eq(bookings.slotId, slotId),
+        eq(reservations.status, 'checked_out'),
+        gt(reservations.expiresAt, now),
+      ),
+    );
+  return row?.r;
 }

@@ -1,9 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { errorBodySchema } from '@kringle/contracts/errors';
-import { createReservationBodySchema, reservationParamsSchema, reservationSchema } from '@kringle/contracts/reservations';
+import { createReservationBodySchema, reservationListSchema, reservationParamsSchema, reservationSchema } from '@kringle/contracts/reservations';
 import { authOf } from '../../plugins/auth';
-import { cancelReservation, createReservation, getReservation, refreshReservation } from './reservations.service';
+import { cancelReservation, createReservation, getReservation, listReservations, refreshReservation } from './reservations.service';
 
 /** Timed holds (API.md "Reservations"): customers only. */
 export async function reservationsRoutes(app: FastifyInstance) {
@@ -18,11 +18,29 @@ export async function reservationsRoutes(app: FastifyInstance) {
       schema: {
         tags,
         summary: 'Hold a session (releases your previous hold)',
+        description: 'A session the family itself already holds (a live hold or an unpaid checkout) answers 200 with that same reservation.',
         body: createReservationBodySchema,
-        response: { 201: reservationSchema, 404: errorBodySchema, 409: errorBodySchema },
+        response: { 200: reservationSchema, 201: reservationSchema, 404: errorBodySchema, 409: errorBodySchema },
       },
     },
-    async (req, reply) => reply.code(201).send(await createReservation(app, authOf(req).userId, req.body)),
+    async (req, reply) => {
+      const { reservation, existing } = await createReservation(app, authOf(req).userId, req.body);
+      return reply.code(existing ? 200 : 201).send(reservation);
+    },
+  );
+
+  r.get(
+    '/bookings/reservation',
+    {
+      config,
+      schema: {
+        tags,
+        summary: "The family's live holds and unpaid checkouts",
+        description: 'Soonest to lapse first; `bookingId` names the booking an unpaid checkout waits to pay, so any device can resume it after sign-in.',
+        response: { 200: reservationListSchema },
+      },
+    },
+    async (req) => listReservations(app, authOf(req).userId),
   );
 
   r.get(

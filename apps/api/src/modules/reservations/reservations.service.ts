@@ -9,7 +9,7 @@ import { announceTaken } from './slot-events.listener';
 import { assertCanHoldForReschedule, leadCutoffOf } from '../booking-lifecycle/booking-policy';
 import { findLocation } from '../catalogue/catalogue.repository';
 import { formatSessionTime } from '@kringle/contracts/dates';
-import { findReservation, insertReservation, lockReservation, releaseActiveHolds, slotForHold, updateReservation, type ReservationRow } from './reservations.repository';
+import { findReservation, insertReservation, liveCheckoutOn, liveReservations, lockReservation, releaseActiveHolds, slotForHold, updateReservation, type ReservationRow } from './reservations.repository';
 import { claimSlot, clearSlotHold, countUpcomingBookings, extendSlotHold } from '../booking-lifecycle/slot-row.repository';
 
 type Deps = Pick<FastifyInstance, 'db' | 'clock' | 'config' | 'slotState'>;
@@ -42,22 +42,46 @@ export function toReservation(row: ReservationRow, now: Date): Reservation {
  * transaction, and if the session cannot be claimed nothing changes (the old hold stays).
  * Most holds (a customer without a live hold, not rescheduling) take the one-statement path.
  */
-export async function createReservation(deps: HoldDeps, userId: string, body: CreateReservationBody): Promise<Reservation> {
+export async function createReservation(deps: HoldDeps, userId: string, body: CreateReservationBody): Promise<{ reservation: Reservation; existing: boolean }> {
   if (!body.bookingId) {
-    // Drop day (decision 0014): a session this process has just seen taken costs no query. Nor
-    // does one another attempt here is asking about right now, once that one found it taken; if it
-    // failed or lost to a racer elsewhere, this attempt asks the database itself.
-    const taken = deps.slotState.taken;
-    if (taken.refuses(body.slotId, userId, deps.clock.now())) throw errors.slotUnavailable();
-    const asking = taken.settled(body.slotId);
-    if (asking) {
-      await asking;
-      if (taken.refuses(body.slotId, userId, deps.clock.now())) throw errors.slotUnavailable();
+    try {
+      const quick = await quickOrOwn(deps, userId, body.slotId);
+      if (quick) return quick;
+    } catch (err) {
+      // Refused because the family's own unpaid checkout has it: that same reservation (issue 37 item 1).
+      if ((err as AppError).code !== 'SLOT_UNAVAILABLE') throw err;
+      const own = await liveCheckoutOn(deps.db, userId, body.slotId, deps.clock.now());
+      if (own) return { reservation: toReservation(own, deps.clock.now()), existing: true };
+      throw err;
     }
-    const quick = await taken.track(body.slotId, () => tryQuickHold(deps, taken, userId, body.slotId));
-    if (quick) return quick;
   }
-  return holdReleasingPrevious(deps, userId, body);
+  return { reservation: await holdReleasingPrevious(deps, userId, body), existing: false };
+}
+
+/** The drop-day path, then the family's own live hold on this session; null when the general path must decide. */
+async function quickOrOwn(deps: HoldDeps, userId: string, slotId: string): Promise<{ reservation: Reservation; existing: boolean } | null> {
+  // Drop day (decision 0014): a session this process has just seen taken costs no query. Nor
+  // does one another attempt here is asking about right now, once that one found it taken; if it
+  // failed or lost to a racer elsewhere, this attempt asks the database itself.
+  const taken = deps.slotState.taken;
+  if (taken.refuses(slotId, userId, deps.clock.now())) throw errors.slotUnavailable();
+  const asking = taken.settled(slotId);
+  if (asking) {
+    await asking;
+    if (taken.refuses(slotId, userId, deps.clock.now())) throw errors.slotUnavailable();
+  }
+  const quick = await taken.track(slotId, () => tryQuickHold(deps, taken, userId, slotId));
+  if (quick) return { reservation: quick, existing: false };
+  // The family's own live hold or unpaid checkout on this session: the same reservation (issue 37 item 1).
+  const [own] = await liveReservations(deps.db, userId, deps.clock.now(), slotId);
+  if (own) return { reservation: toReservation(own, deps.clock.now()), existing: true };
+  return null;
+}
+
+/** The family's live holds and unpaid checkouts, so any device can resume them after sign-in. */
+export async function listReservations(deps: Deps, userId: string): Promise<{ items: Reservation[] }> {
+  const now = deps.clock.now();
+  return { items: (await liveReservations(deps.db, userId, now)).map((r) => toReservation(r, now)) };
 }
 
 /** The one-round-trip hold; null when the general path must decide (the customer has a live hold). */

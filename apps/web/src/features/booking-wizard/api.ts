@@ -3,6 +3,7 @@ import type { CreateReservationBody, Reservation } from '@kringle/contracts/rese
 import type { SlotFilter } from '@kringle/contracts/statuses';
 import { api } from '../../lib/api';
 import type { Booking } from '@kringle/contracts/bookings';
+import { countsTowardsLimit } from '../../components/ui/booking-limit-notice';
 
 export interface AvailableDatesArgs {
   locationId: string;
@@ -39,8 +40,21 @@ export const bookingApi = api.injectEndpoints({
       query: (id) => `/bookings/reservation/${id}`,
       providesTags: (_r, _e, id) => [{ type: 'GET_RESERVATION', id }],
     }),
+    /** How many upcoming bookings count towards the per-account limit (the first page is larger than any limit). */
+    getUpcomingBookingCount: build.query<number, void>({
+      query: () => '/bookings/upcoming-bookings',
+      transformResponse: (body: { items: Booking[] }) => body.items.filter((b) => countsTowardsLimit(b)).length,
+      providesTags: ['GET_BOOKINGS'],
+    }),
+    /** The family's live holds and unpaid checkouts, from any device (issue 37 item 1). */
+    getLiveReservations: build.query<Reservation[], void>({
+      query: () => '/bookings/reservation',
+      transformResponse: (body: { items: Reservation[] }) => body.items,
+      providesTags: [{ type: 'GET_RESERVATION', id: 'LIVE' }],
+    }),
     createReservation: build.mutation<Reservation, CreateReservationBody>({
       query: (body) => ({ url: '/bookings/reservation', method: 'POST', body }),
+      invalidatesTags: [{ type: 'GET_RESERVATION', id: 'LIVE' }],
       // Seed the hold's cache entry so the countdown knows the refreshes left without a call.
       async onQueryStarted(_arg, { dispatch, queryFulfilled }) {
         const { data } = await queryFulfilled.catch(() => ({ data: null }));
@@ -59,9 +73,14 @@ export const bookingApi = api.injectEndpoints({
       query: ({ bookingId, reservationId }) => ({ url: `/bookings/${bookingId}/reschedule`, method: 'POST', body: { reservationId } }),
       invalidatesTags: ['GET_BOOKINGS'],
     }),
+    /** Lets an unpaid checkout go: its booking (payment pending or failed) is cancelled, nothing charged (issue 37 item 2). */
+    cancelUnpaidBooking: build.mutation<unknown, string>({
+      query: (bookingId) => ({ url: `/bookings/${bookingId}/cancel`, method: 'POST', body: {} }),
+      invalidatesTags: ['GET_BOOKINGS', { type: 'GET_RESERVATION', id: 'LIVE' }],
+    }),
     cancelReservation: build.mutation<Reservation, string>({
       query: (id) => ({ url: `/bookings/reservation/${id}/cancel`, method: 'POST' }),
-      invalidatesTags: (_r, _e, id) => [{ type: 'GET_RESERVATION', id }],
+      invalidatesTags: (_r, _e, id) => [{ type: 'GET_RESERVATION', id }, { type: 'GET_RESERVATION', id: 'LIVE' }],
     }),
   }),
 });
@@ -72,4 +91,6 @@ export const {
   useGetAvailableSlotsQuery,
   useGetSlotQuery,
   useGetReservationQuery,
+  useGetLiveReservationsQuery,
+  useGetUpcomingBookingCountQuery,
 } = bookingApi;

@@ -5,6 +5,11 @@ import { selectActiveStep } from './booking-slice';
 import { useOpenedOnce } from '../../components/ui/use-opened-once';
 import { CartSummaryBar } from './checkout/cart-summary-bar';
 import { CountdownBar } from './countdown-bar';
+import { ResumeHoldOffer } from './resume-hold';
+import { BookingLimitNotice } from '../../components/ui/booking-limit-notice';
+import { useGetPolicyQuery } from '../../lib/policy-api';
+import { useGetUpcomingBookingCountQuery } from './api';
+import { ReleaseHoldDialog } from './release-hold-dialog';
 import { LocationStep } from './steps/location-step';
 import { LoadingList } from './steps/load-states';
 import { usePhoneLayout } from './use-media';
@@ -54,7 +59,7 @@ export function CreateBookingPage() {
   const reschedule = useWizardSelector((s) => s.booking.rescheduleData);
   const reference = typeof reschedule?.reference === 'string' ? reschedule.reference : '';
   const dispatch = useWizardDispatch();
-  const { problem: offerProblem, opening } = useOfferLink();
+  const { problem: offerProblem, opened: offerOpened, opening } = useOfferLink();
   useStepHistory(step, useCallback((target: number) => void dispatch(popToStep(target)), [dispatch]), opening);
   // The route's title says Create Booking; a reschedule is not one (this runs after the route's title).
   useEffect(() => {
@@ -100,6 +105,13 @@ export function CreateBookingPage() {
           {offerProblem}
         </p>
       )}
+      {key === 'location' && !reschedule && <LimitUpFront />}
+      {key === 'location' && <ResumeHoldOffer />}
+      {offerOpened && hasHold && (
+        <p role="status" className="rounded-2xl border border-pine-200 bg-pine-50 p-4 font-medium text-ink-900">
+          {offerOpened}
+        </p>
+      )}
       {hasHold && <CountdownBar />}
       {/* On a phone the total is in the bottom bar, which leaves the top for the countdown alone. */}
       {hasHold && step >= stepIndex('package') && !phone && <CartSummaryBar />}
@@ -117,6 +129,7 @@ export function CreateBookingPage() {
           </Suspense>
         )}
       </div>
+      <ReleaseHoldDialog />
       {cartOpened && (
         <Suspense fallback={null}>
           <CartDrawer />
@@ -124,6 +137,12 @@ export function CreateBookingPage() {
       )}
     </div>
   );
+}
+
+/** At the upcoming-bookings limit, the first step says so before a time is picked (issue 37 item 6). */
+function LimitUpFront() {
+  const count = useGetUpcomingBookingCountQuery().data ?? 0;
+  return <BookingLimitNotice count={count} max={useGetPolicyQuery().data?.maxUpcomingBookings} />;
 }
 
 /**

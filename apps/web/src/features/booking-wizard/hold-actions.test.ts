@@ -2,7 +2,8 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Location, Slot } from '@kringle/contracts/catalogue';
 import { setAnalyticsSink } from '../../lib/analytics';
 import { goToStep, setCheckoutData, setLocation, setReservationData, startReschedule, toggleSlotType, upsertItem } from './booking-slice';
-import { moveBookingTo, popToStep, releaseHold, takeHold, tickHold, tryAgain } from './hold-actions';
+import { keepHoldAndStay, letGoAndGoBack, moveBookingTo, popToStep, releaseHold, takeHold, tickHold, tryAgain } from './hold-actions';
+import { releaseAsked } from './release-ask';
 import { setEndDate } from './timer-slice';
 import { wizardTestStore } from './wizard-test-store';
 import { stepIndex } from './wizard-steps';
@@ -82,14 +83,37 @@ describe('hold actions', () => {
     expect(calls).toContain('POST /bookings/reservation/h2/cancel');
   });
 
-  it("the browser's Back keeps the hold back to the Session step and lets it go before it, as the steps' own Back buttons do", async () => {
+  it('letting go of a checked-out hold (a declined payment) cancels its unpaid booking, as the server keeps the session for it (issue 37 item 2)', async () => {
+    const { store, calls } = setup({ 'POST /bookings/b9/cancel': { booking: { id: 'b9', status: 'cancelled' }, refund: null } });
+    store.dispatch(setReservationData({ holdId: 'h9', slotId: 's1', expiresAt: '2099-01-01T00:00:00.000Z' }));
+    store.dispatch(setCheckoutData({ bookingId: 'b9', client_secret: 'pi_9_secret_x', message: '' }));
+    await store.dispatch(releaseHold());
+    expect(calls).toContain('POST /bookings/b9/cancel');
+    expect(calls).not.toContain('POST /bookings/reservation/h9/cancel');
+    expect(store.getState().booking.reservationData).toBeNull();
+    expect(store.getState().booking.checkoutData).toBeNull();
+  });
+
+  it("the browser's Back keeps the hold back to the Session step and asks before letting it go before it (issue 37 item 2)", async () => {
     const { store, calls } = setup({ 'POST /bookings/reservation': reservation, 'POST /bookings/reservation/h2/cancel': { ...reservation, status: 'cancelled' } });
     await store.dispatch(takeHold(slot)).unwrap();
     await store.dispatch(popToStep(stepIndex('sessionTime')));
     expect(store.getState().booking.currentStep).toBe(stepIndex('sessionTime'));
     expect(store.getState().booking.reservationData?.holdId).toBe('h2');
 
+    // Asked, not moved: nothing is let go until the family answers.
     await store.dispatch(popToStep(stepIndex('bookingType')));
+    expect(releaseAsked()).toBe(stepIndex('bookingType'));
+    expect(store.getState().booking.currentStep).toBe(stepIndex('sessionTime'));
+    expect(store.getState().booking.reservationData?.holdId).toBe('h2');
+    expect(calls).not.toContain('POST /bookings/reservation/h2/cancel');
+    keepHoldAndStay(stepIndex('sessionTime'));
+    expect(releaseAsked()).toBeNull();
+    expect(store.getState().booking.reservationData?.holdId).toBe('h2');
+
+    await store.dispatch(popToStep(stepIndex('bookingType')));
+    await store.dispatch(letGoAndGoBack());
+    expect(releaseAsked()).toBeNull();
     expect(store.getState().booking.currentStep).toBe(stepIndex('bookingType'));
     expect(store.getState().booking.reservationData).toBeNull();
     await vi.waitFor(() => expect(calls).toContain('POST /bookings/reservation/h2/cancel'));

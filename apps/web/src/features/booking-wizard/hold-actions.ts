@@ -9,6 +9,7 @@ import { bookingApi } from './api';
 import { activeStep, goToStep, resetBooking, setCheckoutData, setLapsedSlot, setReservationData } from './booking-slice';
 import type { WizardRootState } from './booking-hooks';
 import { setEndDate, stopTimer, tick } from './timer-slice';
+import { askRelease, releaseAsked } from './release-ask';
 import { stepIndex } from './wizard-steps';
 
 type ThunkConfig = { state: WizardRootState; rejectValue: ApiError };
@@ -70,22 +71,55 @@ export const moveBookingTo = createAsyncThunk<Booking, Slot, ThunkConfig>('booki
 
 /** Lets the held session go (leaving the Session step backwards). Failure is harmless: the hold lapses by itself. */
 export const releaseHold = createAsyncThunk<void, void, ThunkConfig>('booking/releaseHold', async (_, { dispatch, getState }) => {
-  const hold = getState().booking.reservationData;
+  const { reservationData: hold, checkoutData } = getState().booking;
   dispatch(setReservationData(null));
   dispatch(stopTimer());
-  if (hold) await dispatch(bookingApi.endpoints.cancelReservation.initiate(hold.holdId));
+  // Checked out (a payment pending or declined): the hold is the booking's, which the server will
+  // not release on its own (409): the unpaid booking is cancelled instead, so the wizard and the
+  // server tell the same story (issue 37 item 2).
+  if (checkoutData) {
+    dispatch(setCheckoutData(null));
+    await dispatch(bookingApi.endpoints.cancelUnpaidBooking.initiate(checkoutData.bookingId));
+  } else if (hold) await dispatch(bookingApi.endpoints.cancelReservation.initiate(hold.holdId));
 });
 
 /**
  * The wizard moves to a step by history (use-step-history.ts: the browser's Back or Forward, or a
- * step's Back button): going back before the Session step lets the hold go, as it always did.
+ * step's Back button). Going back before the Session step with a session held asks first ("Let go
+ * of Thu 10 Dec 1:00 pm?", release-ask.ts; issue 37 item 2): nothing moves until the family answers.
  */
 export const popToStep = createAsyncThunk<void, number, ThunkConfig>('booking/popToStep', (target, { dispatch, getState }) => {
   const { booking } = getState();
-  if (target === activeStep(booking)) return;
-  if (target < stepIndex('sessionTime') && booking.reservationData) void dispatch(releaseHold());
+  const here = activeStep(booking);
+  if (target === here) {
+    askRelease(null);
+    return;
+  }
+  if (target < stepIndex('sessionTime') && booking.reservationData) {
+    askRelease(target);
+    return;
+  }
   dispatch(goToStep(target));
 });
+
+/** "Let it go": the answer to popToStep's question. The hold goes, and the wizard goes back. */
+export const letGoAndGoBack = createAsyncThunk<void, void, ThunkConfig>('booking/letGoAndGoBack', (_, { dispatch }) => {
+  const target = releaseAsked();
+  askRelease(null);
+  if (target === null) return;
+  void dispatch(releaseHold());
+  dispatch(goToStep(target));
+});
+
+/**
+ * "Keep my session": the wizard stays. When the browser's Back already moved to the earlier step's
+ * history entry, Forward returns to this step's own entry (its popstate lands on this step: no-op).
+ */
+export function keepHoldAndStay(currentStep: number) {
+  askRelease(null);
+  const steps = (window.history.state as { wizardSteps?: number[] } | null)?.wizardSteps;
+  if (Array.isArray(steps) && steps[steps.length - 1] !== currentStep) window.history.forward();
+}
 
 /** "I need more time": a fresh hold length from now, within the refresh limit. */
 export const extendHold = createAsyncThunk<Reservation, void, ThunkConfig>('booking/extendHold', async (_, { dispatch, getState, rejectWithValue }) => {

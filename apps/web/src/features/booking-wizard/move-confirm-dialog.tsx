@@ -27,6 +27,8 @@ export interface MoveConfirmDialogProps {
   rescheduleLimit: number;
   /** The refund cut-off in hours when this move gives up the refund (moveLosesRefund), else null. */
   losesRefundWithin: number | null;
+  /** The session type changes with the move (issue 37 item 4): from which to which. */
+  typeChange?: { from: string; to: string } | null;
   busy: boolean;
   onKeepLooking: () => void;
   onMove: (slot: Slot) => void;
@@ -37,7 +39,7 @@ export interface MoveConfirmDialogProps {
  * the refund cut-off is an alert: it says first that a later cancellation is not refunded.
  * Focus starts on the safe choice, as in the cancel dialog, since the move happens at once.
  */
-export function MoveConfirmDialog({ slot, from, timezone, movesUsed, rescheduleLimit: limit, losesRefundWithin, busy, onKeepLooking, onMove }: MoveConfirmDialogProps) {
+export function MoveConfirmDialog({ slot, from, timezone, movesUsed, rescheduleLimit: limit, losesRefundWithin, typeChange = null, busy, onKeepLooking, onMove }: MoveConfirmDialogProps) {
   const late = losesRefundWithin !== null;
   return (
     <Dialog.Root open={slot !== null} onOpenChange={(open) => !open && !busy && onKeepLooking()}>
@@ -58,6 +60,14 @@ export function MoveConfirmDialog({ slot, from, timezone, movesUsed, rescheduleL
               {late && (
                 <p className="rounded-xl border border-gold-400 bg-gold-300/30 p-3 text-ink-900">
                   The new time is less than {losesRefundWithin} hours away. <strong>If you move your booking there and cancel it later, there is no refund.</strong>
+                </p>
+              )}
+              {typeChange && (
+                <p data-testid="move-type-change" className="rounded-xl border border-gold-400 bg-gold-300/30 p-3 text-ink-900">
+                  <strong>
+                    The session type changes from {typeChange.from} to {typeChange.to}.
+                  </strong>{' '}
+                  Your packages and the price you paid stay the same.
                 </p>
               )}
               <p>

@@ -1,6 +1,7 @@
 import { createAsyncThunk } from '@reduxjs/toolkit';
 import { useEffect, useState } from 'react';
 import { useSearchParams } from 'react-router';
+import { formatSessionTime } from '@kringle/contracts/dates';
 import { toReservationData } from '@kringle/contracts/reservations';
 import { track } from '../../lib/analytics';
 import { bookingApi } from './api';
@@ -16,7 +17,7 @@ const ENDED = 'This offer has ended: the session went to the next family in line
  * ordinary hold of this family, so the wizard opens at the Package step with it and its
  * countdown, as if the family had just picked that session.
  */
-const openOffer = createAsyncThunk<void, string, { state: WizardRootState; rejectValue: string }>(
+const openOffer = createAsyncThunk<string, string, { state: WizardRootState; rejectValue: string }>(
   'booking/openOffer',
   async (reservationId, { dispatch, rejectWithValue }) => {
     const hold = dispatch(bookingApi.endpoints.getReservation.initiate(reservationId, { forceRefetch: true }));
@@ -38,6 +39,8 @@ const openOffer = createAsyncThunk<void, string, { state: WizardRootState; rejec
     dispatch(setEndDate(reservation.expiresAt));
     dispatch(goToStep(stepIndex('package')));
     track('waitlist_offer_accept', { reservation_id: reservation.id, location_id: location.id, location_name: location.name, slot_type: slotType.name, session_start: slot.startAt });
+    // Said when opened (issue 37 item 10): why the wizard opens at Package with a session held.
+    return `A session came free for you: ${formatSessionTime(slot.startAt, location.timezone)} at ${location.name}. It is held for you: choose your package to book it.`;
   },
 );
 
@@ -45,22 +48,24 @@ const openOffer = createAsyncThunk<void, string, { state: WizardRootState; rejec
  * Opens the offer named in the address once, then takes it out of the address. `opening` while
  * the address names one (the step history waits for it); `problem`, if it could not be opened.
  */
-export function useOfferLink(): { problem: string | null; opening: boolean } {
+export function useOfferLink(): { problem: string | null; opened: string | null; opening: boolean } {
   const dispatch = useWizardDispatch();
   const [params, setParams] = useSearchParams();
   const offer = params.get('offer');
   const [problem, setProblem] = useState<string | null>(null);
+  const [opened, setOpened] = useState<string | null>(null);
   useEffect(() => {
     if (!offer) return;
     let live = true;
     void dispatch(openOffer(offer)).then((result) => {
       if (!live) return;
       if (openOffer.rejected.match(result)) setProblem(result.payload ?? ENDED);
+      else setOpened(result.payload);
       setParams({}, { replace: true });
     });
     return () => {
       live = false;
     };
   }, [offer, dispatch, setParams]);
-  return { problem, opening: offer !== null };
+  return { problem, opened, opening: offer !== null };
 }

@@ -100,4 +100,14 @@ describe('SessionList when rescheduling', () => {
     expect(current).toHaveAttribute('data-status', 'current');
     expect(screen.getByRole('button', { name: /^10:40 am/ })).toBeEnabled();
   });
+
+  it('while a tap waits for its answer, that time says "Holding…" and the other times wait (issue 37 item 5)', () => {
+    const tapped = slot('10:30');
+    const other = slot('10:40');
+    render(<SessionList slots={[tapped, other]} timezone={TZ} heldSlotId={null} pendingSlotId={tapped.id} onPick={vi.fn()} />);
+    const holding = screen.getByRole('button', { name: /^10:30 am.*, holding…$/ });
+    expect(holding).toBeDisabled();
+    expect(holding).toHaveAttribute('aria-busy', 'true');
+    expect(screen.getByRole('button', { name: /^10:40 am/ })).toBeDisabled();
+  });
 });

@@ -97,14 +97,17 @@ export function SessionList({ slots, timezone, heldSlotId, currentSlotId = null,
               const pending = slot.id === pendingSlotId;
               // Not on sale yet is not closed: it is never crossed out (the calendar's key says crossed out is closed).
               const soon = notOpenYet && slot.status === 'unavailable' && !held;
-              const note = current ? 'Your current time' : held ? 'Your session' : slot.status === 'available' ? null : soon ? 'Opens soon' : TAKEN_WORDS[slot.status];
+              // While a tap waits for its answer, that time says so and the others wait (issue 37 item 5).
+              const waiting = pendingSlotId != null && !pending;
+              const note = pending ? 'Holding…' : current ? 'Your current time' : held ? 'Your session' : slot.status === 'available' ? null : soon ? 'Opens soon' : TAKEN_WORDS[slot.status];
               return (
                 <li key={slot.id}>
                   <button
                     type="button"
                     data-slot-id={slot.id}
                     data-status={current ? 'current' : held ? 'held' : slot.status}
-                    disabled={!open || pending || held}
+                    disabled={!open || pending || waiting || held}
+                    aria-busy={pending || undefined}
                     aria-label={`${time}${note ? `, ${note.toLowerCase()}` : ''}`}
                     onClick={() => onPick(slot)}
                     className={clsx(

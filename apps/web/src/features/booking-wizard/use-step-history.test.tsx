@@ -5,7 +5,8 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { Provider } from 'react-redux';
 import { useWizardDispatch, useWizardSelector } from './booking-hooks';
 import { goToStep, selectActiveStep, setLocation, setReservationData, toggleSlotType } from './booking-slice';
-import { popToStep } from './hold-actions';
+import { letGoAndGoBack, popToStep } from './hold-actions';
+import { releaseAsked } from './release-ask';
 import { useStepBack, useStepHistory } from './use-step-history';
 import { SYDNEY_FIXTURE, wizardTestStore } from './wizard-test-store';
 
@@ -156,7 +157,7 @@ describe("useStepBack: the steps' Back button", () => {
     );
   beforeEach(() => window.history.pushState({ page: 'bookings' }, ''));
 
-  it("is the browser's Back when the step before has its entry: the hold stays back to Session and goes before it", async () => {
+  it("is the browser's Back when the step before has its entry: the hold stays back to Session and goes before it once the family lets it go", async () => {
     const t = heldAtPackage();
     renderWizard(t.store);
     const length = window.history.length;
@@ -168,6 +169,9 @@ describe("useStepBack: the steps' Back button", () => {
     expect(steps()).toEqual([0, 1, 2]);
     expect(t.store.getState().booking.reservationData).toEqual(hold);
     fireEvent.click(screen.getByRole('button', { name: 'Back' }));
+    // Asked first (issue 37 item 2): "Let it go" moves on.
+    await waitFor(() => expect(releaseAsked()).toBe(1));
+    await act(() => t.store.dispatch(letGoAndGoBack()));
     await screen.findByText('step 1');
     expect(t.store.getState().booking.reservationData).toBeNull();
     await waitFor(() => expect(t.calls).toContain('POST /bookings/reservation/h1/cancel'));

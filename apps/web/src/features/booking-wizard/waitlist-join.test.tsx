@@ -76,8 +76,8 @@ describe('Join the waitlist (Session step)', () => {
 });
 
 function OfferProbe() {
-  const { problem, opening } = useOfferLink();
-  return <p>{opening ? 'opening' : (problem ?? 'no problem')}</p>;
+  const { problem, opened, opening } = useOfferLink();
+  return <p>{opening ? 'opening' : (problem ?? opened ?? 'no problem')}</p>;
 }
 
 describe('the offer link (/create-booking?offer=)', () => {
@@ -102,6 +102,8 @@ describe('the offer link (/create-booking?offer=)', () => {
     expect(t.store.getState().booking.location?.id).toBe('loc-1');
     expect(t.store.getState().timer.endDate).toBe(expiresAt);
     expect(events.map((e) => e.event)).toContain('waitlist_offer_accept');
+    // Opened, it says why (issue 37 item 10).
+    expect(await screen.findByText('A session came free for you: Sun 6 Dec, 10:00 am AEDT at Kringle Sydney, Pitt Street. It is held for you: choose your package to book it.')).toBeInTheDocument();
   });
 
   it('says so when the offer has ended', async () => {

@@ -53,7 +53,7 @@ describe('BookingCard', () => {
 
   it('offers reschedule, calendar, receipt and cancel on a confirmed upcoming booking', () => {
     render(<BookingCard booking={aBooking()} tab="upcoming" orders={[anOrder()]} onAction={() => {}} />);
-    expect(buttons()).toEqual(['Reschedule', 'Cancel booking', 'Add to calendar', 'Payment receipt']);
+    expect(buttons()).toEqual(['Reschedule', 'Cancel booking', 'Add to calendar', 'Tax invoice']);
   });
 
   it('follows the policy flags: no reschedule or cancel when the API says no', () => {
@@ -72,7 +72,7 @@ describe('BookingCard', () => {
   it('offers both receipts on a refunded booking in the past tab', () => {
     const orders = [anOrder({ status: 'refunded', paymentStatus: 'refunded', refundedCents: 6995, refundedAt: '2026-11-21T00:00:00.000Z' })];
     render(<BookingCard booking={aBooking({ status: 'cancelled', canReschedule: false, canCancel: false, refundableCents: 0 })} tab="past" orders={orders} onAction={() => {}} />);
-    expect(buttons()).toEqual(['Payment receipt', 'Refund receipt']);
+    expect(buttons()).toEqual(['Tax invoice', 'Refund receipt']);
     expect(screen.getByText('Refunded $69.95 to the card you paid with.')).toBeInTheDocument();
   });
 
@@ -89,7 +89,7 @@ describe('BookingCard', () => {
   it('says a refund is on its way while Stripe has not confirmed it, with no refund receipt yet', () => {
     const orders = [anOrder({ refundPendingCents: 6995 })];
     render(<BookingCard booking={aBooking({ status: 'cancelled', canReschedule: false, canCancel: false, refundableCents: 0 })} tab="past" orders={orders} onAction={() => {}} />);
-    expect(buttons()).toEqual(['Payment receipt']);
+    expect(buttons()).toEqual(['Tax invoice']);
     expect(screen.getByText(/A refund of \$69.95 is on its way/)).toBeInTheDocument();
     expect(screen.queryByText(/No refund/)).not.toBeInTheDocument();
   });

@@ -56,7 +56,7 @@ const LABELS: Record<CardAction, { idle: string; busy: string }> = {
   continue: { idle: 'Continue payment', busy: 'Opening payment…' },
   reschedule: { idle: 'Reschedule', busy: 'Opening…' },
   calendar: { idle: 'Add to calendar', busy: 'Downloading…' },
-  'payment-receipt': { idle: 'Payment receipt', busy: 'Downloading…' },
+  'payment-receipt': { idle: 'Tax invoice', busy: 'Downloading…' },
   'refund-receipt': { idle: 'Refund receipt', busy: 'Downloading…' },
   cancel: { idle: 'Cancel booking', busy: 'Cancelling…' },
 };

@@ -1,10 +1,11 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { setAnalyticsSink, memorySink } from '../../lib/analytics';
 import { aBooking, anOrder } from './booking-fixture';
 import { BookingsPage } from './bookings-page';
 import { renderWithApi, type Call } from './bookings-test-store';
+import { POLICY_FIXTURE } from '../booking-wizard/wizard-test-store';
 
 const toast = vi.hoisted(() => ({ success: vi.fn(), error: vi.fn() }));
 vi.mock('sonner', () => ({ toast }));
@@ -39,6 +40,18 @@ function server(overrides: (call: Call) => unknown = () => undefined) {
 const handoff = () => ({ onBookNow: vi.fn(), onReschedule: vi.fn(), onContinuePayment: vi.fn() });
 
 describe('BookingsPage', () => {
+  it('says up front when the family is at the five-upcoming-bookings limit, and not below it (issue 37 item 6)', async () => {
+    const five = Array.from({ length: 5 }, (_, i) => aBooking({ id: `0b6f1c1e-3c1a-4b7e-9a51-5d0e8c1f2a0${i}`, reference: `KR-7K3Q${i}` }));
+    const at = (items: unknown[]) => (call: Call) =>
+      call.path.startsWith('/bookings/upcoming-bookings') ? { items, nextCursor: null } : call.path === '/common/policy' ? POLICY_FIXTURE : undefined;
+    renderWithApi(<BookingsPage {...handoff()} />, server(at(five)));
+    expect(await screen.findByTestId('booking-limit')).toHaveTextContent('You have 5 upcoming bookings, the most one account can hold. To book another, cancel one of them or contact us.');
+    cleanup();
+    renderWithApi(<BookingsPage {...handoff()} />, server(at(five.slice(1))));
+    await waitFor(() => expect(screen.getAllByRole('article')).toHaveLength(4));
+    expect(screen.queryByTestId('booking-limit')).not.toBeInTheDocument();
+  });
+
   it('cancels after the dialog, toasts the refund in dollars and refreshes the list', async () => {
     const { calls } = renderWithApi(<BookingsPage {...handoff()} />, server());
     const card = await screen.findByRole('article');
@@ -69,9 +82,9 @@ describe('BookingsPage', () => {
     const createObjectURL = vi.fn(() => 'blob:receipt');
     vi.stubGlobal('URL', Object.assign(class extends URL {}, { createObjectURL, revokeObjectURL: vi.fn() }));
     const click = vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
-      expect(this.download).toBe('payment-receipt-KR-7K3Q9.pdf');
+      expect(this.download).toBe('tax-invoice-KR-7K3Q9.pdf');
     });
-    await userEvent.click(await screen.findByRole('button', { name: 'Payment receipt' }));
+    await userEvent.click(await screen.findByRole('button', { name: 'Tax invoice' }));
     await waitFor(() => expect(click).toHaveBeenCalledOnce());
     expect(calls.map((c) => c.path)).toContain(`/orders/${booking.id}/orders/${order.id}/payment-receipt`);
     expect(createObjectURL).toHaveBeenCalledWith(expect.any(Blob));

@@ -8,6 +8,7 @@ import { BookingList } from './booking-list';
 import { useBookingActions, type WizardHandoff } from './use-booking-actions';
 import { useGetPolicyQuery } from '../../lib/policy-api';
 import { WaitlistEntries } from './waitlist-entries';
+import { BookingLimitNotice, countsTowardsLimit } from '../../components/ui/booking-limit-notice';
 
 // Radix Dialog loads when a family first asks to cancel, not with the list (decision 0036).
 const CancelDialog = lazy(() => import('./cancel-dialog').then((m) => ({ default: m.CancelDialog })));
@@ -81,6 +82,7 @@ export function BookingsPage({ onBookNow, onReschedule, onContinuePayment, heldS
   // The same (cached) list the Upcoming tab shows: when it is empty, its empty state carries the one Book button.
   const upcoming = useBookingListInfiniteQuery('upcoming', { skip: tab !== 'upcoming' });
   const upcomingEmpty = tab === 'upcoming' && upcoming.isSuccess && upcoming.data.pages.every((p) => p.items.length === 0);
+  const upcomingCount = upcoming.data?.pages.flatMap((p) => p.items).filter((b) => countsTowardsLimit(b)).length ?? 0;
 
   const selectTab = (value: string) => setParams(value === 'past' ? { tab: 'past' } : {}, { replace: true });
 
@@ -101,6 +103,7 @@ export function BookingsPage({ onBookNow, onReschedule, onContinuePayment, heldS
 
       {moved && <MovedNotice moved={moved} onDismiss={() => setMoved(null)} />}
       {heldSession}
+      <BookingLimitNotice count={upcomingCount} max={policy?.maxUpcomingBookings} />
 
       <WaitlistEntries />
 

@@ -46,11 +46,12 @@ export function useBookingActions(handoff: WizardHandoff) {
     const order = orders.data?.find((o) => (kind === 'payment' ? o.paidAt !== null || o.paymentStatus !== null : o.refundedCents > 0));
     if (!order) {
       setBusy(null);
-      void toastError(kind === 'payment' ? 'There is no payment receipt for this booking yet.' : 'There is no refund on this booking yet.');
+      void toastError(kind === 'payment' ? 'There is no tax invoice for this booking yet.' : 'There is no refund on this booking yet.');
       return;
     }
     const url = `/orders/${booking.id}/orders/${order.id}/${kind}-receipt`;
-    await download(booking, action, url, `${kind}-receipt-${booking.reference}.pdf`, `the ${kind} receipt`);
+    // Named as the PDF names itself (issue 37 item 10): a payment's is a tax invoice.
+    await download(booking, action, url, kind === 'payment' ? `tax-invoice-${booking.reference}.pdf` : `refund-receipt-${booking.reference}.pdf`, kind === 'payment' ? 'the tax invoice' : 'the refund receipt');
   };
 
   const run = async (action: CardAction, booking: Booking, work: () => void | Promise<void>) => {

@@ -65,7 +65,7 @@ describe('PaymentSuccessPage', () => {
       'href',
       'https://www.openstreetmap.org/search?query=Kringle%20Perth%2C%20Murray%20Street%2C%20200%20Murray%20Street%2C%20Perth%20WA',
     );
-    expect(await screen.findByRole('button', { name: 'Payment receipt' })).toBeInTheDocument();
+    expect(await screen.findByRole('button', { name: 'Tax invoice' })).toBeInTheDocument();
     expect(onConfirmed).toHaveBeenCalledExactlyOnceWith(booking.id);
     const events = window.__kringleAnalytics!.map((e) => [e.event, e.params]);
     expect(events).toEqual([

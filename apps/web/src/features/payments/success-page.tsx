@@ -62,7 +62,7 @@ export function PaymentSuccessPage({ onConfirmed }: { onConfirmed?: (bookingId: 
   const paidOrder = orders.data?.find((o) => o.paidAt !== null);
   const downloadReceipt = async (b: Booking, orderId: string) => {
     const saved = await dispatch(
-      downloadFile({ url: `/orders/${b.id}/orders/${orderId}/payment-receipt`, filename: `payment-receipt-${b.reference}.pdf`, what: 'the payment receipt' }),
+      downloadFile({ url: `/orders/${b.id}/orders/${orderId}/payment-receipt`, filename: `tax-invoice-${b.reference}.pdf`, what: 'the tax invoice' }),
     );
     if (downloadFile.rejected.match(saved)) toast.error(saved.payload?.data.error ?? 'We could not download the receipt. Please try again.');
   };
@@ -121,7 +121,7 @@ export function PaymentSuccessPage({ onConfirmed }: { onConfirmed?: (bookingId: 
             </Button>
             {paidOrder && (
               <Button variant="secondary" onClick={() => void downloadReceipt(data, paidOrder.id)}>
-                Payment receipt
+                Tax invoice
               </Button>
             )}
             <MyBookingsLink primary />

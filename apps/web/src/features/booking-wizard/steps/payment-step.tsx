@@ -9,6 +9,7 @@ import { useStripeConfigQuery } from '../checkout/api';
 import type { CardFields } from '../checkout/card-validation';
 import { cartTotalCents } from '../checkout/cart-math';
 import { SandboxCardForm } from '../checkout/sandbox-card-form';
+import { SandboxTestCards } from '../checkout/sandbox-test-cards';
 import { confirmWithSandbox, type ConfirmOutcome } from '../checkout/sandbox-confirm';
 import { stepIndex } from '../wizard-steps';
 import { LoadingList, LoadProblem } from './load-states';
@@ -114,9 +115,7 @@ export function PaymentStep({ focusOnMount }: { focusOnMount: boolean }) {
           {config.isError && <LoadProblem what="the payment form" onRetry={() => void config.refetch()} />}
           {config.data?.sandbox && (
             <>
-              <p className="rounded-xl bg-gold-300/30 p-3 text-sm text-ink-900">
-                Test payments only: no real card is charged. Use card 4242 4242 4242 4242 with any future expiry date and any security code.
-              </p>
+              <SandboxTestCards />
               <SandboxCardForm payLabel={payLabel} busy={busy} onPay={(card) => void paySandbox(card)} formId={PAY_FORM} payInBar={payInBar} />
             </>
           )}

@@ -17,7 +17,7 @@ const tomorrow = [slot('s-late', '2026-11-24T05:00:00.000Z')];
 // Sat 28 Nov, 10:00 am AEDT: well before the cut-off.
 const saturday = [slot('s-early', '2026-11-27T23:00:00.000Z')];
 
-function renderStep({ rescheduleFrom, routes = {}, place = location }: { rescheduleFrom?: string; routes?: Record<string, unknown>; place?: Location } = {}) {
+function renderStep({ rescheduleFrom, routes = {}, place = location, booked = {} }: { rescheduleFrom?: string; routes?: Record<string, unknown>; place?: Location; booked?: Record<string, unknown> } = {}) {
   const reservation = { id: 'h2', slotId: 's-late', bookingId: 'b1', status: 'active', expiresAt: '2099-01-01T00:00:00.000Z' };
   const t = wizardTestStore({
     'GET /booking-slot/loc-1/available-dates': {
@@ -33,7 +33,7 @@ function renderStep({ rescheduleFrom, routes = {}, place = location }: { resched
     ...routes,
   });
   t.store.dispatch(setLocation(place));
-  if (rescheduleFrom) t.store.dispatch(startReschedule({ bookingId: 'b1', startAt: rescheduleFrom }));
+  if (rescheduleFrom) t.store.dispatch(startReschedule({ bookingId: 'b1', startAt: rescheduleFrom, ...booked }));
   t.store.dispatch(toggleSlotType(location.slotTypes[0]!));
   render(
     <Provider store={t.store}>
@@ -82,6 +82,28 @@ describe('SessionTimeStep, rescheduling into the refund cut-off', () => {
     await userEvent.click(within(dialog).getByRole('button', { name: 'Choose another time' }));
     expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument();
     expect(calls.filter((c) => c.startsWith('POST'))).toEqual([]);
+  });
+
+  it("opens on the booking's own day, and says so when the move changes the session type (issue 37 item 4)", async () => {
+    // Booked Sat 28 Nov, 11:00 am AEDT as Pet photos; the type chosen now is Santa photos.
+    renderStep({ rescheduleFrom: '2026-11-28T00:00:00.000Z', booked: { slotTypeId: 't-pets', slotTypeName: 'Pet photos' } });
+    await userEvent.click(await screen.findByRole('button', { name: /10:00 am/ }));
+    const confirm = await screen.findByRole('dialog', { name: 'Move your booking?' });
+    expect(within(confirm).getByTestId('move-type-change')).toHaveTextContent('The session type changes from Pet photos to Santa photos. Your packages and the price you paid stay the same.');
+  });
+
+  it('a slow hold: a second tap before the answer changes nothing, the first tap holds (issue 37 item 5)', async () => {
+    let answer: (r: Response) => void = () => undefined;
+    const slow = new Promise<Response>((resolve) => (answer = resolve));
+    const { calls, store } = renderStep({ routes: { 'POST /bookings/reservation': () => slow } });
+    const first = await screen.findByRole('button', { name: /4:00 pm/ });
+    await userEvent.click(first);
+    expect(await screen.findByRole('button', { name: /4:00 pm, holding…/ })).toBeDisabled();
+    // Tapping again (the same time or, on another day, any other) sends nothing more.
+    await userEvent.click(first);
+    expect(calls.filter((c) => c.startsWith('POST'))).toEqual(['POST /bookings/reservation']);
+    answer(new Response(JSON.stringify({ id: 'h2', slotId: 's-late', locationId: 'loc-1', bookingId: null, status: 'active', refreshesLeft: 2, expiresAt: '2099-01-01T00:00:00.000Z' }), { status: 201, headers: { 'content-type': 'application/json' } }));
+    await vi.waitFor(() => expect(store.getState().booking.reservationData?.slotId).toBe('s-late'));
   });
 
   it('moves the booking once the family confirms', async () => {

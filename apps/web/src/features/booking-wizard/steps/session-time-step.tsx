@@ -21,6 +21,12 @@ const WaitlistJoin = lazy(() => import('../waitlist-join').then((m) => ({ defaul
 
 const dayHeading = new Intl.DateTimeFormat('en-AU', { timeZone: 'UTC', weekday: 'long', day: 'numeric', month: 'long' });
 
+/** A reschedule onto another session type: from which to which (the move dialog says so), else null. */
+function typeChangeOf(data: Record<string, unknown> | null, type: { id: string; name: string } | undefined) {
+  if (!data || !type || typeof data.slotTypeId !== 'string' || data.slotTypeId === type.id) return null;
+  return { from: typeof data.slotTypeName === 'string' ? data.slotTypeName : 'your current type', to: type.name };
+}
+
 /** Step 3: when. A calendar of days with sessions left, then that day's sessions; picking one takes the hold. */
 export function SessionTimeStep({ focusOnMount }: { focusOnMount: boolean }) {
   const location = useWizardSelector((s) => s.booking.location);
@@ -30,7 +36,7 @@ export function SessionTimeStep({ focusOnMount }: { focusOnMount: boolean }) {
   const rescheduling = rescheduleData !== null;
   const policy = useGetPolicyQuery().data;
   const toMove = useBookingToMove(rescheduleData);
-  const { locationId, slotTypeId, timezone, dates, slots, date, setChosenDate, firstOpen, opensAt, salesOpen, openedHere } = useSessionDay(location, slotType, hold);
+  const { locationId, slotTypeId, timezone, dates, slots, date, setChosenDate, firstOpen, opensAt, salesOpen, openedHere } = useSessionDay(location, slotType, hold, toMove.from);
   const refetchDay = () => {
     void slots.refetch();
     void dates.refetch();
@@ -124,6 +130,7 @@ export function SessionTimeStep({ focusOnMount }: { focusOnMount: boolean }) {
       )}
       <MoveConfirmDialog
         slot={confirmMove?.slot ?? null}
+        typeChange={typeChangeOf(rescheduleData, slotType)}
         from={toMove.from}
         timezone={timezone}
         movesUsed={toMove.movesUsed}

@@ -51,8 +51,10 @@ describe('TermsStep (Policy)', () => {
   it('says plainly when a deadline has passed', async () => {
     // 30 hours away: still movable, no longer refundable.
     renderStep(sydney, '2026-11-23T06:00:00.000Z');
-    expect(await screen.findByText(/less than 48 hours away, so if you cancel there is no refund/)).toBeInTheDocument();
+    const noRefund = await screen.findByText(/less than 48 hours away, so if you cancel there is no refund/);
     expect(screen.getByText(/Free reschedule until Sun 22 Nov, 5:00 pm AEDT/)).toBeInTheDocument();
+    // No ✓ beside "no refund" (issue 37 item 10): the alert mark instead.
+    expect(noRefund.closest('li')?.querySelector('svg')?.getAttribute('data-icon')).toBe('alert');
   });
 
   it('states the refund cut-off the API says is in force, not a built-in one', async () => {

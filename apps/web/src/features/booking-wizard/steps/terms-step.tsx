@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { formatSessionTime } from '@kringle/contracts/dates';
 import { Button } from '../../../components/ui/button';
-import { CalendarIcon, CheckIcon, ClockIcon } from '../../../components/ui/icons';
+import { AlertIcon, CalendarIcon, CheckIcon, ClockIcon } from '../../../components/ui/icons';
 import { useGetSlotQuery } from '../api';
 import { useWizardDispatch, useWizardSelector } from '../booking-hooks';
 import { nextStep } from '../booking-slice';
@@ -52,7 +52,12 @@ export function TermsStep({ focusOnMount }: { focusOnMount: boolean }) {
               <span className="text-ink-900">{policy.reschedule}</span>
             </li>
             <li className="flex gap-3">
-              <CheckIcon aria-hidden="true" className={'mt-0.5 size-6 shrink-0 ' + (policy.canRefund ? 'text-pine-700' : 'text-gold-700')} />
+              {/* A tick means yes: no refund gets the alert mark, never a ✓ (issue 37 item 10). */}
+              {policy.canRefund ? (
+                <CheckIcon aria-hidden="true" data-icon="check" className="mt-0.5 size-6 shrink-0 text-pine-700" />
+              ) : (
+                <AlertIcon aria-hidden="true" data-icon="alert" className="mt-0.5 size-6 shrink-0 text-gold-700" />
+              )}
               <span className="text-ink-900">{policy.refund}</span>
             </li>
             <li className="flex gap-3">

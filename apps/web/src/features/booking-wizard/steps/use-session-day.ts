@@ -20,7 +20,7 @@ const LIVE_SAFETY_POLL_MS = 60_000;
  * session's, else the one /expired hints at, else the first with room, else the sale's opening
  * day) and its sessions, kept current by the live stream or polling, and read again when the sale opens.
  */
-export function useSessionDay(location: BookingLocation | null, slotType: SlotTypeChoice | undefined, hold: ReservationData | null) {
+export function useSessionDay(location: BookingLocation | null, slotType: SlotTypeChoice | undefined, hold: ReservationData | null, ownStartAt?: string) {
   const [chosenDate, setChosenDate] = useState<string | null>(null);
   const locationId = location?.id ?? '';
   const slotTypeId = slotType?.id ?? '';
@@ -39,7 +39,10 @@ export function useSessionDay(location: BookingLocation | null, slotType: SlotTy
   // /expired sends the family back to the day they had chosen (?date=), when it still has sessions.
   const hinted = useSearchParams()[0].get('date');
   const hintOpen = hinted && dates.data?.items.some((d) => d.date === hinted && d.available > 0) ? hinted : null;
-  const date = chosenDate ?? heldDate ?? hintOpen ?? firstOpen ?? preview;
+  // A reschedule opens on the booking's own day when that day is still in the calendar (issue 37 item 4).
+  const ownDate = ownStartAt ? localDateOf(new Date(ownStartAt), timezone) : null;
+  const ownDay = ownDate && dates.data?.items.some((d) => d.date === ownDate) ? ownDate : null;
+  const date = chosenDate ?? heldDate ?? hintOpen ?? ownDay ?? firstOpen ?? preview;
   const live = useSlotChangesQuery(locationId, { skip: !location }).data?.live ?? false;
   const slots = useGetAvailableSlotsQuery(
     { locationId, slotTypeId, date: date ?? '' },

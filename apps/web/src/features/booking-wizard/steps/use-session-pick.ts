@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
 import type { Slot } from '@kringle/contracts/catalogue';
 import { formatSessionTime } from '@kringle/contracts/dates';
@@ -30,6 +30,9 @@ export function useSessionPick({ rescheduling, policy, toMove, refetchDay }: Pic
   const dispatch = useWizardDispatch();
   const navigate = useNavigate();
   const [pendingSlotId, setPendingSlotId] = useState<string | null>(null);
+  // A tap in flight (a slow network): a second tap before the answer changes nothing, so the first
+  // tap's intent stands (issue 37 item 5). A ref, so even two taps in one frame see it.
+  const inFlight = useRef(false);
   const [taken, setTaken] = useState<TakenNotice | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [confirmMove, setConfirmMove] = useState<{ slot: Slot; losesRefund: boolean } | null>(null);
@@ -61,9 +64,12 @@ export function useSessionPick({ rescheduling, policy, toMove, refetchDay }: Pic
       setConfirmMove({ slot, losesRefund: moveLosesRefund(now?.slot.startAt ?? toMove.from, slot.startAt, policy) });
       return;
     }
+    if (inFlight.current) return;
+    inFlight.current = true;
     setPendingSlotId(slot.id);
     if (rescheduling) {
       const moved = await dispatch(moveBookingTo(slot));
+      inFlight.current = false;
       setPendingSlotId(null);
       setConfirmMove(null);
       if (moveBookingTo.fulfilled.match(moved)) {
@@ -78,6 +84,7 @@ export function useSessionPick({ rescheduling, policy, toMove, refetchDay }: Pic
       return showProblem(slot, moved.payload?.data);
     }
     const result = await dispatch(takeHold(slot));
+    inFlight.current = false;
     setPendingSlotId(null);
     if (takeHold.rejected.match(result)) showProblem(slot, result.payload?.data);
   };
