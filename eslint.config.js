@@ -16,6 +16,7 @@ const API_MODULES = [
   'payments',
   'checkout',
   'reservations',
+  'queue',
   'availability',
   'catalogue',
   'orders',
