@@ -1,4 +1,7 @@
+import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../src/lib/clock';
@@ -111,6 +114,13 @@ describe('the fair start: the line, the draw, admission by stock', () => {
     const positions = (await t.db.execute(sql`select id, position from queue_tickets where location_id = ${locationId}::uuid order by position`)).rows;
     expect(positions.map((r) => r.id)).toEqual(first.entrants);
     expect(positions.map((r) => r.position)).toEqual([1, 2, 3, 4, 5]);
+  });
+
+  it('tools/check-queue-draw.mjs confirms the draw from the public fairness endpoint', async () => {
+    const address = await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const script = fileURLToPath(new URL('../../../tools/check-queue-draw.mjs', import.meta.url));
+    const { stdout } = await promisify(execFile)(process.execPath, [script, locationId, `${address}/api/v1`]);
+    expect(stdout).toMatch(/^OK: 5 entrants in the published order; seed matches its hash/);
   });
 
   it('admits at most 1.5 × the free sessions; the others wait, told how many are ahead', async () => {

@@ -38,6 +38,10 @@ const SHARED = [
   '/api/v1/booking-slot/{id}/available-slots',
   '/api/v1/booking-slot/{id}/slots/{slotId}',
   '/api/v1/booking-slot/{locationId}/live',
+  // The waiting room (issue 40): a location's line; the ticket is the caller's own, found by the token.
+  '/api/v1/queue/{locationId}',
+  '/api/v1/queue/{locationId}/live',
+  '/api/v1/queue/{locationId}/fairness',
 ];
 /**
  * The staff app's routes (issue 19): a staff token only. Their ids name any booking (staff act at
@@ -218,13 +222,16 @@ describe('access control on every route', () => {
         'POST /api/v1/staff/bookings/{id}/no-show',
         'POST /api/v1/staff/bookings/{id}/undo',
         'POST /api/v1/staff/walk-ins',
+        'GET /api/v1/staff/queue/{locationId}',
+        'POST /api/v1/staff/queue/{locationId}/pause',
+        'POST /api/v1/staff/queue/{locationId}/resume',
       ].sort(),
     );
     expect(staffOps.every((o) => o.token)).toBe(true);
     const unverified = await createCustomer(w.t.db, w.t.app.idTokens, { verified: false });
     const before = await stateChecksum(w.t.app);
     for (const op of staffOps) {
-      const url = fillPath(op.path, { id: aliceIds.bookings[1]! }) + queryFor(op);
+      const url = fillPath(op.path, { id: aliceIds.bookings[1]!, locationId: UUID_ZERO }) + queryFor(op);
       for (const who of [alice, mallory, unverified]) {
         const res = await send(op, url, who.headers);
         expectContractError(res, 403, 'STAFF_ONLY');
@@ -236,7 +243,7 @@ describe('access control on every route', () => {
     // The same calls with a staff token get past access control (the answers are the routes' own).
     const staff = await createCustomer(w.t.db, w.t.app.idTokens, { staff: true });
     for (const op of staffOps) {
-      const res = await send(op, fillPath(op.path, { id: aliceIds.bookings[1]! }) + queryFor(op), staff.headers);
+      const res = await send(op, fillPath(op.path, { id: aliceIds.bookings[1]!, locationId: UUID_ZERO }) + queryFor(op), staff.headers);
       expect([401, 403], `${key(op)}: ${res.body}`).not.toContain(res.statusCode);
     }
   });
