@@ -2,7 +2,7 @@ import type { QueueTicket } from '@kringle/contracts/queue';
 import { api } from './api';
 
 /** The fair start's waiting room (API.md "Additions (2026-11-26)" → "Fair start", decision 0053). */
-const queueApi = api.injectEndpoints({
+export const queueApi = api.injectEndpoints({
   endpoints: (build) => ({
     /** The family's ticket; 404 when not in the line. */
     getQueueTicket: build.query<QueueTicket, string>({

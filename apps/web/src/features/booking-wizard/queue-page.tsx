@@ -8,10 +8,13 @@ import { serverNow } from '../../lib/server-clock';
 import { useGetLocationsQuery } from './api';
 import { useWizardDispatch } from './booking-hooks';
 import { nextStep, setLocation } from './booking-slice';
+import { useQueueLiveQuery } from './queue-live';
 import { openingCountdown } from './sales-opening';
 
-/** How often the ticket is read again (the server's answer, never a local guess). */
+/** How often the ticket is read again while the live stream is down (the server's answer, never a local guess). */
 const POLL_MS = 2000;
+/** With the stream open, an occasional read still covers an event missed. */
+const LIVE_POLL_MS = 15_000;
 
 function waitText(ticket: QueueTicket): string {
   if (ticket.estimatedWaitSeconds === null) return 'We will show an estimate once families start going in.';
@@ -44,9 +47,13 @@ export function QueuePage() {
   const { data: locations } = useGetLocationsQuery();
   const location = locations?.find((l) => l.id === locationId);
   const [joined, setJoined] = useState(false);
-  const ticketQuery = useGetQueueTicketQuery(locationId, { pollingInterval: POLL_MS, skipPollingIfUnfocused: false });
   const [join, joining] = useJoinQueueMutation();
+  const [inLine, setInLine] = useState(false);
+  // Live (server-sent events) once in the line; polling is the fallback while the stream is down.
+  const live = useQueueLiveQuery(locationId, { skip: !inLine }).data?.live ?? false;
+  const ticketQuery = useGetQueueTicketQuery(locationId, { pollingInterval: live ? LIVE_POLL_MS : POLL_MS, skipPollingIfUnfocused: false });
   const ticket = ticketQuery.data;
+  if (ticket && !inLine) setInLine(true);
   const notInLine = ticketQuery.isError && !ticket;
 
   useEffect(() => {
