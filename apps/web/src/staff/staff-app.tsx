@@ -6,6 +6,7 @@ import { Button } from '../components/ui/button';
 import { Logo } from '../components/ui/logo';
 import { BRAND_NAME } from '../lib/env';
 import { CheckInPage } from './check-in-page';
+import { QueuePanel } from './queue-panel';
 import { RunSheetPage } from './run-sheet-page';
 import { SignInPage } from './sign-in-page';
 import { ApiProblem } from '../lib/api-error';
@@ -132,6 +133,7 @@ function SignedIn({ user }: { user: StaffUser }) {
             </select>
           </label>
         </div>
+        {locationId && <QueuePanel locationId={locationId} />}
         {location && catalogue ? (
           page === 'run-sheet' ? (
             <RunSheetPage
