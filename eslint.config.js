@@ -18,6 +18,7 @@ const API_MODULES = [
   'payments',
   'checkout',
   'reservations',
+  'queue',
   'availability',
   'catalogue',
   'orders',

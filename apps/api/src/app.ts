@@ -40,6 +40,8 @@ import { policyRoutes } from './modules/policy/policy.routes';
 import { staffRoutes } from './modules/staff/staff.routes';
 import { supportRoutes } from './modules/support/support.routes';
 import { SlotState } from './modules/reservations/slot-state';
+import { QueueGate } from './modules/queue/queue.service';
+import { queueRoutes } from './modules/queue/queue.routes';
 
 export interface AppDeps {
   config: Config;
@@ -99,6 +101,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.decorate('slotState', new SlotState(deps.pool, config.AVAILABILITY_CACHE_MS));
   app.decorate('clock', clock);
   app.decorate('answerLane', answerLane);
+  // The fair start's check in the hold, and its line's nudges (decision 0053).
+  app.decorate('queueGate', new QueueGate({ db: deps.db, clock, config }));
   app.addHook('onReady', async () => answerLane.start(config.TRUST_PROXY ? null : app.log));
   app.addHook('preClose', async () => answerLane.stop());
   // Not an async hook: a promise per request for one header showed in drop-day profiles.
@@ -155,6 +159,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       await api.register(policyRoutes);
       await api.register(reservationsRoutes);
       await api.register(waitlistRoutes);
+      await api.register(queueRoutes);
       await api.register(checkoutRoutes);
       await api.register(bookingsRoutes);
       await api.register(ordersRoutes);

@@ -38,12 +38,19 @@ export async function runServer(
   }
   const app = await buildApp({ config, secrets, db, pool });
   const jobs = config.JOBS_ENABLED ? startJobs(allJobs(app), app.log) : { stop: async () => {} };
+  const handOff = handOffOnFree(app);
   const listener = startSlotEventsListener({
     state: app.slotState,
     clock: app.clock,
     log: app.log,
     databaseUrl,
-    onFreed: handOffOnFree(app),
+    // A free also lets the next family in, at a location with a fair-start line (decision 0053).
+    onFreed: handOff
+      ? (slotId) => {
+          handOff(slotId);
+          app.queueGate.freed(slotId);
+        }
+      : undefined,
   });
   await listener.ready;
   app.addHook('onClose', async () => {

@@ -15,7 +15,8 @@ const OPENS_AT = new Date('2026-12-01T00:01:00Z');
 
 function seasonOpeningAt(local: string | undefined) {
   const season = demoSeason(NOW);
-  season.locations[0] = { ...season.locations[0]!, salesOpenAt: local };
+  // No waiting room (decision 0053): the instant alone decides, as before the fair start.
+  season.locations[0] = { ...season.locations[0]!, salesOpenAt: local, queue: { opensMinutesBefore: 0 } };
   return season;
 }
 

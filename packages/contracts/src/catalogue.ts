@@ -25,6 +25,7 @@ export const locationSchema = z
     seasonStart: z.string().regex(DATE_PATTERN),
     seasonEnd: z.string().regex(DATE_PATTERN),
     salesOpenAt: z.iso.datetime().nullable().meta({ description: 'when bookings open (an instant); null: on sale' }),
+    queueOpensAt: z.iso.datetime().nullable().optional().meta({ description: "when the location's waiting room opens (fair start, decision 0053); null or absent: no waiting room" }),
     slotTypes: z.array(slotTypeSchema),
   })
   .meta({ id: 'Location' });

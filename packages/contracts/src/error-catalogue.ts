@@ -31,6 +31,7 @@ export const ERROR_CATALOGUE = {
   WRONG_PASSWORD: { status: 400, text: 'The current password is not right.' },
   SLOT_UNAVAILABLE: { status: 409, text: 'Sorry, that session was just taken. Please choose another time.' },
   SALES_NOT_OPEN: { status: 409, text: 'Bookings for this location are not open yet.' },
+  QUEUE_NOT_ADMITTED: { status: 409, text: 'Bookings here open through the waiting room. Please join the line; we will let you in when it is your turn.' },
   BOOKING_LIMIT: { status: 409, text: 'You already have the most upcoming bookings one account can hold. Please contact us for more.' },
   HOLD_EXPIRED: { status: 409, text: 'Your hold on this session has ended. Please choose a session again.' },
   REFRESH_LIMIT: { status: 409, text: 'This hold cannot be extended again. Please finish your booking before the timer ends.' },

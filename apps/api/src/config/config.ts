@@ -108,6 +108,10 @@ const envSchema = z.object({
   MAX_UPCOMING_BOOKINGS: int(1, 100).default(5),
   WAITLIST_LIMIT: int(0, 50).default(3),
   WAITLIST_OFFER_MINUTES: int(1, 24 * 60).default(30),
+  /** The fair start (decision 0053): admitted families not yet holding stay at most this × the free sessions. */
+  QUEUE_ADMIT_FACTOR: z.coerce.number().min(0.1).max(20).default(1.5),
+  /** How long an admission lasts to take a hold. */
+  QUEUE_ADMIT_MINUTES: int(1, 120).default(10),
   /** Children and adults in one photo (issue 18). */
   MAX_PEOPLE_PER_PHOTO: int(1, 30).default(8),
   /** Days after the session before who-is-coming details are deleted (decision 0021). */

@@ -39,6 +39,7 @@ const made: Record<keyof typeof errors, () => AppError> = {
   wrongPassword: () => errors.wrongPassword(),
   slotUnavailable: () => errors.slotUnavailable(),
   salesNotOpen: () => errors.salesNotOpen('Westfield Sydney', 'Sat 1 Nov, 9:00 am AEDT'),
+  queueNotAdmitted: () => errors.queueNotAdmitted(),
   bookingLimit: () => errors.bookingLimit(5),
   holdExpired: () => errors.holdExpired(),
   refreshLimit: () => errors.refreshLimit(),

@@ -61,6 +61,8 @@ export const errors = {
   /** `opens` is the opening in the location's own clock, when known. */
   salesNotOpen: (place: string, opens?: string) =>
     appError('SALES_NOT_OPEN', opens ? `Bookings for ${place} open ${opens}.` : `Bookings for ${place} are not open yet.`),
+  /** Decision 0053: after the opening, while the line is open, a hold needs a live admission. */
+  queueNotAdmitted: () => appError('QUEUE_NOT_ADMITTED'),
   bookingLimit: (limit: number) =>
     appError('BOOKING_LIMIT', `You already have ${limit} upcoming bookings, the most one account can hold. Please contact us for more.`),
   holdExpired: () => appError('HOLD_EXPIRED'),

@@ -38,6 +38,10 @@ const SHARED = [
   '/api/v1/booking-slot/{id}/available-slots',
   '/api/v1/booking-slot/{id}/slots/{slotId}',
   '/api/v1/booking-slot/{locationId}/live',
+  // The waiting room (issue 40): a location's line; the ticket is the caller's own, found by the token.
+  '/api/v1/queue/{locationId}',
+  '/api/v1/queue/{locationId}/live',
+  '/api/v1/queue/{locationId}/fairness',
 ];
 /**
  * The staff app's routes (issue 19): a staff token only. Their ids name any booking (staff act at
@@ -237,12 +241,15 @@ describe('access control on every route', () => {
         'PUT /api/v1/staff/bookings/{id}/details',
         'GET /api/v1/staff/audit',
         'GET /api/v1/staff/audit.csv',
+        'GET /api/v1/staff/queue/{locationId}',
+        'POST /api/v1/staff/queue/{locationId}/pause',
+        'POST /api/v1/staff/queue/{locationId}/resume',
       ].sort(),
     );
     const unverified = await createCustomer(w.t.db, w.t.app.idTokens, { verified: false });
     const before = await stateChecksum(w.t.app);
     for (const op of staffOps) {
-      const url = fillPath(op.path, { id: aliceIds.bookings[1]! }) + queryFor(op);
+      const url = fillPath(op.path, { id: aliceIds.bookings[1]!, locationId: UUID_ZERO }) + queryFor(op);
       for (const who of [alice, mallory, unverified]) {
         const res = await send(op, url, who.headers);
         expectContractError(res, 403, 'STAFF_ONLY');
@@ -257,7 +264,7 @@ describe('access control on every route', () => {
     const doc = (await w.t.app.inject('/api/v1/openapi.json')).json() as { paths: Record<string, Record<string, { 'x-staff-roles'?: string[] }>> };
     const forSet = (o: (typeof staffOps)[number]) => (doc.paths[o.path]![o.method.toLowerCase()]!['x-staff-roles'] ?? []).includes('set');
     for (const op of staffOps.filter(forSet)) {
-      const res = await send(op, fillPath(op.path, { id: aliceIds.bookings[1]! }) + queryFor(op), staff.headers);
+      const res = await send(op, fillPath(op.path, { id: aliceIds.bookings[1]!, locationId: UUID_ZERO }) + queryFor(op), staff.headers);
       expect([401, 403], `${key(op)}: ${res.body}`).not.toContain(res.statusCode);
     }
   });

@@ -52,6 +52,7 @@ export const routes: RouteObject[] = [
               { path: 'bookings', lazy: lazyPage(() => import('./bookings-route'), (m) => m.BookingsRoute), handle: h({ title: 'My Bookings', guestRedirect: '/register' }) },
               { path: 'packages', lazy: lazyPage(() => import('../features/packages/packages-page'), (m) => m.PackagesPage), handle: h({ title: 'View Packages', guestRedirect: '/login' }) },
               { path: 'create-booking', lazy: lazyPage(() => import('../features/booking-wizard/create-booking-page'), (m) => m.CreateBookingPage), handle: h({ title: 'Create Booking', guestRedirect: '/login' }) },
+              { path: 'queue/:locationId', lazy: lazyPage(() => import('../features/booking-wizard/queue-page'), (m) => m.QueuePage), handle: h({ title: 'Waiting Room', guestRedirect: '/login' }) },
               { path: 'success', lazy: lazyPage(() => import('./payment-result-routes'), (m) => m.SuccessRoute), handle: h({ title: 'Payment Successful', guestRedirect: '/login' }) },
               { path: 'error', lazy: lazyPage(() => import('./payment-result-routes'), (m) => m.ErrorRoute), handle: h({ title: 'Payment Failed', guestRedirect: '/login' }) },
               { path: 'expired', lazy: lazyPage(() => import('../features/booking-wizard/expired-page'), (m) => m.ReservationExpiredPage), handle: h({ title: 'Reservation Expired', guestRedirect: '/login' }) },

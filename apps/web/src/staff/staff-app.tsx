@@ -7,6 +7,7 @@ import { Button } from '../components/ui/button';
 import { Logo } from '../components/ui/logo';
 import { BRAND_NAME } from '../lib/env';
 import { CheckInPage } from './check-in-page';
+import { QueuePanel } from './queue-panel';
 import { RunSheetPage } from './run-sheet-page';
 import { SignInPage } from './sign-in-page';
 import { ApiProblem } from '../lib/api-error';
@@ -182,6 +183,8 @@ function SignedIn({ user, me, onEnrol }: { user: StaffUser; me: StaffMe; onEnrol
             </select>
           </label>
         </div>
+        {/* The line before the opening minute (decision 0053): the managers' to watch and pause. */}
+        {me.role === 'manager' && locationId && LOCATION_PAGES.includes(page) && <QueuePanel locationId={locationId} />}
         {page === 'support' || page === 'audit' ? (
           <Suspense fallback={<p className="text-ink-700">Loading…</p>}>{page === 'support' ? <SupportPage /> : <AuditPage timezone={location?.timezone ?? 'Australia/Sydney'} />}</Suspense>
         ) : page === 'staff' ? (

@@ -16,6 +16,8 @@ export const locations = pgTable('locations', {
   seasonEnd: date('season_end').notNull(),
   /** Sessions are on sale from this instant on (season file `salesOpenAt`); null: on sale already. */
   salesOpenAt: timestamp('sales_open_at', { withTimezone: true }),
+  /** The fair start's line opens this many minutes before salesOpenAt (season file `queue`); 0: no line. */
+  queueOpensMinutesBefore: integer('queue_opens_minutes_before').notNull().default(0),
   sortOrder: integer('sort_order').notNull().default(0),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
 });

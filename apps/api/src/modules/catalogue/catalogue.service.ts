@@ -19,6 +19,7 @@ export async function getLocations(db: Db, clock: Clock): Promise<Location[]> {
     seasonStart: loc.seasonStart,
     seasonEnd: loc.seasonEnd,
     salesOpenAt: loc.salesOpenAt?.toISOString() ?? null,
+    queueOpensAt: loc.salesOpenAt && loc.queueOpensMinutesBefore > 0 ? new Date(loc.salesOpenAt.getTime() - loc.queueOpensMinutesBefore * 60_000).toISOString() : null,
     slotTypes: types
       .filter((t) => t.locationId === loc.id)
       .map((t) => ({ id: t.id, name: t.name, description: t.description, durationMinutes: t.durationMinutes, allowsPets: t.allowsPets })),

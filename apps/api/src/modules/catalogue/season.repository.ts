@@ -1,7 +1,7 @@
 import { and, eq, notInArray, sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client';
 import { addOns, locations, packages, slotTypes } from '../../db/schema/catalogue';
-import { salesOpenInstant, type Season, type SeasonLocation } from './season.schema';
+import { queueOpensMinutesBefore, salesOpenInstant, type Season, type SeasonLocation } from './season.schema';
 import type { PlannedSlot } from './slot-planner';
 
 export async function upsertLocation(tx: Tx, loc: SeasonLocation, sortOrder: number): Promise<string> {
@@ -17,6 +17,7 @@ export async function upsertLocation(tx: Tx, loc: SeasonLocation, sortOrder: num
     seasonEnd: loc.seasonEnd,
     // Absent from a reloaded file: on sale at once, like every other field the file no longer sets.
     salesOpenAt: loc.salesOpenAt ? salesOpenInstant(loc.salesOpenAt, loc.timezone) : null,
+    queueOpensMinutesBefore: queueOpensMinutesBefore(loc),
     sortOrder,
   };
   const [row] = await tx.insert(locations).values(values).onConflictDoUpdate({ target: locations.slug, set: values }).returning({ id: locations.id });

@@ -42,7 +42,15 @@ const location = z.strictObject({
   closedDates: z.array(date).default([]),
   /** When bookings open, a local date-time in the location's zone; absent: on sale once loaded. */
   salesOpenAt: z.string().refine(isLocalDateTime, 'a local date and time like 2026-11-01T09:00').optional(),
+  /** The fair start (decision 0053): a line opening this long before salesOpenAt; 0 = no line. Default 30 with a salesOpenAt. */
+  queue: z.strictObject({ opensMinutesBefore: z.number().int().min(0).max(24 * 60) }).optional(),
 });
+
+/** Minutes the line opens before the sales do: 30 unless the file says; no salesOpenAt, no line. */
+export const DEFAULT_QUEUE_OPENS_MINUTES_BEFORE = 30;
+export function queueOpensMinutesBefore(loc: { salesOpenAt?: string; queue?: { opensMinutesBefore: number } }): number {
+  return loc.salesOpenAt ? (loc.queue?.opensMinutesBefore ?? DEFAULT_QUEUE_OPENS_MINUTES_BEFORE) : 0;
+}
 
 function isLocalDateTime(v: string): boolean {
   return /^\d{4}-\d\d-\d\dT\d\d:\d\d$/.test(v) && DATE_PATTERN.test(v.slice(0, 10)) && TIME_PATTERN.test(v.slice(11));

@@ -14,7 +14,7 @@ import { claimSlot, clearSlotHold, countUpcomingBookings, extendSlotHold } from 
 
 type Deps = Pick<FastifyInstance, 'db' | 'clock' | 'config' | 'slotState'>;
 /** The one-statement hold talks to the pool directly, as a named (prepared) statement. */
-type HoldDeps = Deps & Pick<FastifyInstance, 'pool' | 'log'>;
+type HoldDeps = Deps & Pick<FastifyInstance, 'pool' | 'log' | 'queueGate'>;
 
 /** Names the opening in the location's own clock: "Bookings for Westfield Sydney open Sat 1 Nov, 9:00 am AEDT." */
 async function salesNotOpen(deps: Deps, locationId: string): Promise<AppError> {
@@ -44,6 +44,10 @@ export function toReservation(row: ReservationRow, now: Date): Reservation {
  */
 export async function createReservation(deps: HoldDeps, userId: string, body: CreateReservationBody): Promise<{ reservation: Reservation; existing: boolean }> {
   if (!body.bookingId) {
+    // The fair start (decision 0053): past the opening, a location's open line admits families in
+    // turn. Locations without a line ask nothing (the gate knows them without a query).
+    const queued = deps.queueGate.check(userId, body.slotId);
+    if (queued) await queued;
     try {
       const quick = await quickOrOwn(deps, userId, body.slotId);
       if (quick) return quick;
@@ -114,6 +118,7 @@ async function tryQuickHold(deps: HoldDeps, taken: TakenSessions, userId: string
   if (outcome.upcomingBookings >= limit) throw errors.bookingLimit(limit);
   if (outcome.held) {
     deps.slotState.changed({ locationId: outcome.slotLocationId });
+    deps.queueGate.held(outcome.slotLocationId);
     taken.remember(slotId, userId, expiresAt, now, version);
     announceTaken(deps.slotState, deps.pool, deps.log, { slotId, holderId: userId, reservationId: id, endsAt: expiresAt });
     return toReservation(
@@ -168,6 +173,7 @@ async function holdReleasingPrevious(deps: HoldDeps, userId: string, body: Creat
       });
       // The released hold may have been at another location: this process forgets every answer.
       deps.slotState.changed({ freed: released });
+      deps.queueGate.held(slot.locationId);
       // Told like a quick hold: other processes refuse it from memory, and open live streams show it taken.
       announceTaken(deps.slotState, deps.pool, deps.log, {
         slotId: slot.id,

@@ -1,5 +1,6 @@
 import { zoneAbbreviation } from '@kringle/contracts/dates';
-import { Button } from '../../../components/ui/button';
+import { Link } from 'react-router';
+import { Button, buttonClasses } from '../../../components/ui/button';
 import { useGetLocationsQuery } from '../api';
 import { useWizardDispatch, useWizardSelector } from '../booking-hooks';
 import { nextStep, setLocation } from '../booking-slice';
@@ -54,6 +55,15 @@ export function LocationStep({ focusOnMount }: { focusOnMount: boolean }) {
             );
           })}
         </ul>
+      )}
+      {chosen?.queueOpensAt && Date.parse(chosen.queueOpensAt) <= serverNow() && (
+        <div className="mt-4 flex flex-col gap-2 rounded-2xl border border-gold-400 bg-gold-300/25 p-4 text-ink-900">
+          <p className="font-semibold">{chosen.name} opens bookings through a waiting room.</p>
+          <p className="text-sm text-ink-700">Join the line: places are drawn at random when bookings open, and we let families in while sessions are left.</p>
+          <Link className={buttonClasses('primary', 'w-fit')} to={`/queue/${chosen.id}`}>
+            Go to the waiting room
+          </Link>
+        </div>
       )}
     </StepFrame>
   );

@@ -1,0 +1,261 @@
+import { sql } from 'drizzle-orm';
+import type { DbOrTx } from '../../db/client';
+
+/** A location's line as stored (decision 0053); `line` fields are null before the line first opened. */
+export interface LineRow {
+  locationId: string;
+  name: string;
+  salesOpenAt: Date | null;
+  opensMinutesBefore: number;
+  seed: string | null;
+  seedHash: string | null;
+  lineSalesOpenAt: Date | null;
+  drawnAt: Date | null;
+  paused: boolean;
+  closedAt: Date | null;
+  freeSessions: number;
+  version: number;
+  hasLine: boolean;
+}
+
+const date = (v: unknown) => (v == null ? null : new Date(v as string));
+
+export async function findLine(db: DbOrTx, locationId: string): Promise<LineRow | undefined> {
+  const { rows } = await db.execute(sql`
+    select l.id, l.name, l.sales_open_at, l.queue_opens_minutes_before, q.seed, q.seed_hash, q.sales_open_at as line_open,
+      q.drawn_at, coalesce(q.paused, false) as paused, q.closed_at, coalesce(q.free_sessions, 0)::int as free_sessions,
+      coalesce(q.version, 0)::int as version, q.location_id is not null as has_line
+    from locations l left join queue_lines q on q.location_id = l.id
+    where l.id = ${locationId}::uuid`);
+  const r = rows[0];
+  if (!r) return undefined;
+  return {
+    locationId: r.id as string,
+    name: r.name as string,
+    salesOpenAt: date(r.sales_open_at),
+    opensMinutesBefore: r.queue_opens_minutes_before as number,
+    seed: (r.seed as string | null) ?? null,
+    seedHash: (r.seed_hash as string | null) ?? null,
+    lineSalesOpenAt: date(r.line_open),
+    drawnAt: date(r.drawn_at),
+    paused: r.paused as boolean,
+    closedAt: date(r.closed_at),
+    freeSessions: r.free_sessions as number,
+    version: r.version as number,
+    hasLine: r.has_line as boolean,
+  };
+}
+
+/** Locations whose line may matter now: a queue, a sales opening, and the line not over. */
+export async function queuedLocations(db: DbOrTx): Promise<{ locationId: string; salesOpenAt: Date; opensMinutesBefore: number; closed: boolean }[]> {
+  const { rows } = await db.execute(sql`
+    select l.id, l.sales_open_at, l.queue_opens_minutes_before, q.closed_at is not null and q.sales_open_at = l.sales_open_at as closed
+    from locations l left join queue_lines q on q.location_id = l.id
+    where l.queue_opens_minutes_before > 0 and l.sales_open_at is not null`);
+  return rows.map((r) => ({
+    locationId: r.id as string,
+    salesOpenAt: new Date(r.sales_open_at as string),
+    opensMinutesBefore: r.queue_opens_minutes_before as number,
+    closed: Boolean(r.closed),
+  }));
+}
+
+/**
+ * The line row, written once when the line opens (the seed's hash published from then on). A
+ * season reloaded with another opening before the draw moves it and draws a fresh seed; after
+ * the draw a new opening starts a new line.
+ */
+export async function openLine(db: DbOrTx, args: { locationId: string; salesOpenAt: Date; seed: string; seedHash: string }): Promise<void> {
+  // Tickets of an earlier opening's line start over with the new one.
+  await db.execute(sql`
+    with moved as (
+      insert into queue_lines (location_id, sales_open_at, seed, seed_hash)
+      values (${args.locationId}::uuid, ${args.salesOpenAt.toISOString()}::timestamptz, ${args.seed}, ${args.seedHash})
+      on conflict (location_id) do update set sales_open_at = excluded.sales_open_at, seed = excluded.seed, seed_hash = excluded.seed_hash,
+        drawn_at = null, closed_at = null, paused = false, version = queue_lines.version + 1
+      where queue_lines.sales_open_at <> excluded.sales_open_at
+      returning (xmax <> 0) as replaced)
+    delete from queue_tickets where location_id = ${args.locationId}::uuid and exists (select 1 from moved where replaced)`);
+}
+
+export interface TicketRow {
+  id: string;
+  userId: string;
+  status: 'waiting' | 'admitted' | 'closed';
+  position: number | null;
+  admittedUntil: Date | null;
+  ahead: number;
+}
+
+/** Joins the line: one place per account and location (the unique index settles racing tabs and processes). */
+export async function insertTicket(db: DbOrTx, args: { locationId: string; userId: string; now: Date; position: number | null }): Promise<void> {
+  await db.execute(sql`
+    insert into queue_tickets (location_id, user_id, joined_at, position)
+    values (${args.locationId}::uuid, ${args.userId}::uuid, ${args.now.toISOString()}::timestamptz, ${args.position})
+    on conflict (location_id, user_id) do nothing`);
+}
+
+export async function nextBackPosition(db: DbOrTx, locationId: string): Promise<number> {
+  const { rows } = await db.execute(sql`select coalesce(max(position), 0)::int + 1 as next from queue_tickets where location_id = ${locationId}::uuid`);
+  return rows[0]!.next as number;
+}
+
+/** Serializes the draw, late joins and admission passes of one location (transaction-scoped). */
+export async function lockLine(tx: DbOrTx, locationId: string): Promise<void> {
+  await tx.execute(sql`select pg_advisory_xact_lock(hashtext('kringle_queue'), hashtext(${locationId}))`);
+}
+export async function tryLockLine(tx: DbOrTx, locationId: string): Promise<boolean> {
+  const { rows } = await tx.execute(sql`select pg_try_advisory_xact_lock(hashtext('kringle_queue'), hashtext(${locationId})) as ok`);
+  return rows[0]!.ok as boolean;
+}
+
+const ticketColumns = sql`t.id, t.user_id, t.status, t.position, t.admitted_until,
+  (select count(*)::int from queue_tickets a where a.location_id = t.location_id and a.status = 'waiting'
+     and a.position is not null and t.position is not null and a.position < t.position) as ahead`;
+
+function toTicket(r: Record<string, unknown>): TicketRow {
+  return {
+    id: r.id as string,
+    userId: r.user_id as string,
+    status: r.status as TicketRow['status'],
+    position: (r.position as number | null) ?? null,
+    admittedUntil: date(r.admitted_until),
+    ahead: r.ahead as number,
+  };
+}
+
+export async function findTicket(db: DbOrTx, locationId: string, userId: string): Promise<TicketRow | undefined> {
+  const { rows } = await db.execute(sql`select ${ticketColumns} from queue_tickets t where t.location_id = ${locationId}::uuid and t.user_id = ${userId}::uuid`);
+  return rows[0] ? toTicket(rows[0]) : undefined;
+}
+
+/** Every ticket of the line with how many wait ahead, in one pass (for the live streams). */
+export async function allTickets(db: DbOrTx, locationId: string): Promise<TicketRow[]> {
+  const { rows } = await db.execute(sql`
+    select t.id, t.user_id, t.status, t.position, t.admitted_until,
+      (count(*) filter (where t.status = 'waiting') over (order by t.position nulls last, t.seq rows between unbounded preceding and 1 preceding))::int as ahead
+    from queue_tickets t where t.location_id = ${locationId}::uuid`);
+  return rows.map((r) => ({ ...toTicket(r), ahead: (r.ahead as number | null) ?? 0 }));
+}
+
+/** The draw's entrants: tickets that joined before the opening instant. */
+export async function entrantIds(db: DbOrTx, locationId: string, salesOpenAt: Date): Promise<string[]> {
+  const { rows } = await db.execute(sql`
+    select id from queue_tickets where location_id = ${locationId}::uuid and joined_at < ${salesOpenAt.toISOString()}::timestamptz order by id`);
+  return rows.map((r) => r.id as string);
+}
+
+/** After the draw: the entrants in drawn order (they are the tickets with `in_draw`). */
+export async function drawnEntrants(db: DbOrTx, locationId: string): Promise<string[]> {
+  const { rows } = await db.execute(sql`select id from queue_tickets where location_id = ${locationId}::uuid and in_draw order by position`);
+  return rows.map((r) => r.id as string);
+}
+
+/** The one conditional UPDATE that makes the draw happen once: null when someone else drew (or it is not time). */
+export async function claimDraw(tx: DbOrTx, locationId: string, now: Date): Promise<{ seed: string; salesOpenAt: Date } | null> {
+  const { rows } = await tx.execute(sql`
+    update queue_lines set drawn_at = ${now.toISOString()}::timestamptz, version = version + 1
+    where location_id = ${locationId}::uuid and drawn_at is null and sales_open_at <= ${now.toISOString()}::timestamptz
+    returning seed, sales_open_at`);
+  const r = rows[0];
+  return r ? { seed: r.seed as string, salesOpenAt: new Date(r.sales_open_at as string) } : null;
+}
+
+/** Writes the drawn positions (entrants first, in drawn order; then later arrivals by arrival). */
+export async function writeDraw(tx: DbOrTx, locationId: string, drawn: string[]): Promise<void> {
+  if (drawn.length) {
+    await tx.execute(sql`
+      update queue_tickets t set position = d.pos, in_draw = true
+      from unnest(${`{${drawn.join(',')}}`}::uuid[]) with ordinality as d(id, pos)
+      where t.id = d.id and t.location_id = ${locationId}::uuid`);
+  }
+  await placeLateArrivals(tx, locationId);
+}
+
+/** Tickets without a place after the draw go to the back, in the order they were written. */
+export async function placeLateArrivals(tx: DbOrTx, locationId: string): Promise<number> {
+  const { rows } = await tx.execute(sql`
+    with base as (select coalesce(max(position), 0) as b from queue_tickets where location_id = ${locationId}::uuid),
+    late as (select id, row_number() over (order by seq) as n from queue_tickets where location_id = ${locationId}::uuid and position is null)
+    update queue_tickets t set position = (select b from base) + late.n from late where t.id = late.id
+    returning t.id`);
+  return rows.length;
+}
+
+/** Sessions of the location that a family could hold now. */
+export async function freeSessions(db: DbOrTx, locationId: string, now: Date, leadCutoff: Date): Promise<number> {
+  const { rows } = await db.execute(sql`
+    select count(*)::int as n from slots s
+    where s.location_id = ${locationId}::uuid and s.kind = 'session' and not s.blocked and s.booking_id is null
+      and s.start_at >= ${leadCutoff.toISOString()}::timestamptz
+      and (s.hold_expires_at is null or s.hold_expires_at <= ${now.toISOString()}::timestamptz)`);
+  return rows[0]!.n as number;
+}
+
+/** Live holds or unpaid checkouts of a family at the location. */
+const holding = (now: Date) => sql`exists (select 1 from reservations r where r.user_id = t.user_id and r.location_id = t.location_id
+  and r.status in ('active', 'checked_out') and r.expires_at > ${now.toISOString()}::timestamptz)`;
+
+export async function lineCounts(db: DbOrTx, locationId: string, now: Date): Promise<{ waiting: number; admittedNotHolding: number; holding: number; admittedRecently: number }> {
+  const n = now.toISOString();
+  const { rows } = await db.execute(sql`
+    select count(*) filter (where t.status = 'waiting')::int as waiting,
+      count(*) filter (where t.status = 'admitted' and t.admitted_until > ${n}::timestamptz and not ${holding(now)})::int as admitted_not_holding,
+      count(*) filter (where t.status = 'admitted' and ${holding(now)})::int as holding,
+      count(*) filter (where t.admitted_at > ${n}::timestamptz - interval '5 minutes')::int as admitted_recently
+    from queue_tickets t where t.location_id = ${locationId}::uuid`);
+  const r = rows[0]!;
+  return { waiting: r.waiting as number, admittedNotHolding: r.admitted_not_holding as number, holding: r.holding as number, admittedRecently: r.admitted_recently as number };
+}
+
+/** Admissions over: the family did not hold in time (or held and is done with the line). */
+export async function closeLapsedAdmissions(tx: DbOrTx, locationId: string, now: Date): Promise<number> {
+  const { rows } = await tx.execute(sql`
+    update queue_tickets t set status = 'closed'
+    where t.location_id = ${locationId}::uuid and t.status = 'admitted' and t.admitted_until <= ${now.toISOString()}::timestamptz
+      and not ${holding(now)}
+    returning t.id`);
+  return rows.length;
+}
+
+export async function admitNext(tx: DbOrTx, args: { locationId: string; count: number; now: Date; until: Date }): Promise<number> {
+  if (args.count <= 0) return 0;
+  const { rows } = await tx.execute(sql`
+    update queue_tickets t set status = 'admitted', admitted_at = ${args.now.toISOString()}::timestamptz, admitted_until = ${args.until.toISOString()}::timestamptz
+    where t.id in (select id from queue_tickets where location_id = ${args.locationId}::uuid and status = 'waiting' and position is not null
+      order by position limit ${args.count})
+    returning t.id`);
+  return rows.length;
+}
+
+export async function updateLineState(tx: DbOrTx, locationId: string, change: { freeSessions: number; bump: boolean; close: boolean; now: Date }): Promise<void> {
+  await tx.execute(sql`
+    update queue_lines set free_sessions = ${change.freeSessions},
+      version = version + ${change.bump ? 1 : 0},
+      closed_at = case when ${change.close} then coalesce(closed_at, ${change.now.toISOString()}::timestamptz) else closed_at end
+    where location_id = ${locationId}::uuid and (free_sessions <> ${change.freeSessions} or ${change.bump} or (${change.close} and closed_at is null))`);
+}
+
+export async function setPaused(db: DbOrTx, locationId: string, paused: boolean): Promise<boolean> {
+  const { rows } = await db.execute(sql`update queue_lines set paused = ${paused}, version = version + 1 where location_id = ${locationId}::uuid returning location_id`);
+  return rows.length > 0;
+}
+
+export async function hasLiveAdmission(db: DbOrTx, locationId: string, userId: string, now: Date): Promise<boolean> {
+  const { rows } = await db.execute(sql`
+    select 1 from queue_tickets where location_id = ${locationId}::uuid and user_id = ${userId}::uuid
+      and status = 'admitted' and admitted_until > ${now.toISOString()}::timestamptz`);
+  return rows.length > 0;
+}
+
+export async function slotLocation(db: DbOrTx, slotId: string): Promise<string | undefined> {
+  const { rows } = await db.execute(sql`select location_id from slots where id = ${slotId}::uuid`);
+  return rows[0]?.location_id as string | undefined;
+}
+
+export async function soldSince(db: DbOrTx, locationId: string, since: Date): Promise<number> {
+  const { rows } = await db.execute(sql`
+    select count(*)::int as n from bookings b join slots s on s.id = b.slot_id
+    where s.location_id = ${locationId}::uuid and b.status = 'completed' and b.created_at >= ${since.toISOString()}::timestamptz`);
+  return rows[0]!.n as number;
+}

@@ -1,0 +1,343 @@
+import { createHash, createHmac, randomBytes } from 'node:crypto';
+import type { QueueFairness, QueueTicket, StaffQueueSummary } from '@kringle/contracts/queue';
+import type { FastifyInstance } from 'fastify';
+import { errors, notFound } from '../../lib/errors';
+import { leadCutoffOf } from '../booking-lifecycle/booking-policy';
+import {
+  admitNext,
+  allTickets,
+  claimDraw,
+  closeLapsedAdmissions,
+  drawnEntrants,
+  entrantIds,
+  findLine,
+  findTicket,
+  freeSessions,
+  hasLiveAdmission,
+  insertTicket,
+  lineCounts,
+  lockLine,
+  nextBackPosition,
+  openLine,
+  placeLateArrivals,
+  queuedLocations,
+  setPaused,
+  slotLocation,
+  soldSince,
+  tryLockLine,
+  updateLineState,
+  writeDraw,
+  type LineRow,
+  type TicketRow,
+} from './queue.repository';
+
+type Deps = Pick<FastifyInstance, 'db' | 'clock' | 'config'>;
+
+/**
+ * The draw (decision 0053): each entrant's key is the hex HMAC-SHA256 of its ticket id under the
+ * seed; the line is the entrants sorted by that key (ties, impossible in practice, by id). Anyone
+ * with the published seed and entrants recomputes it (tools/check-queue-draw.mjs does).
+ */
+export function drawOrder(seed: string, ticketIds: readonly string[]): string[] {
+  const keyed = ticketIds.map((id) => ({ id, key: createHmac('sha256', seed).update(id).digest('hex') }));
+  keyed.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : a.id < b.id ? -1 : 1));
+  return keyed.map((k) => k.id);
+}
+
+export const seedHashOf = (seed: string) => createHash('sha256').update(seed, 'utf8').digest('hex');
+
+/** When the line opens, or null when the location has none (no salesOpenAt, or opensMinutesBefore 0). */
+export function lineOpensAt(line: Pick<LineRow, 'salesOpenAt' | 'opensMinutesBefore'>): Date | null {
+  if (!line.salesOpenAt || line.opensMinutesBefore <= 0) return null;
+  return new Date(line.salesOpenAt.getTime() - line.opensMinutesBefore * 60_000);
+}
+
+/** Opens the line (a fresh seed, its hash published) once its time has come; idempotent. */
+async function ensureOpen(deps: Deps, line: LineRow): Promise<LineRow> {
+  const opensAt = lineOpensAt(line);
+  if (!opensAt || !line.salesOpenAt || deps.clock.now() < opensAt) return line;
+  if (line.hasLine && line.lineSalesOpenAt?.getTime() === line.salesOpenAt.getTime()) return line;
+  const seed = randomBytes(32).toString('hex');
+  await openLine(deps.db, { locationId: line.locationId, salesOpenAt: line.salesOpenAt, seed, seedHash: seedHashOf(seed) });
+  return (await findLine(deps.db, line.locationId))!;
+}
+
+/** The line, open; 404 when the location has none or it has not opened yet. */
+async function openLineOf(deps: Deps, locationId: string): Promise<LineRow> {
+  const found = await findLine(deps.db, locationId);
+  if (!found) throw notFound('That location');
+  const line = await ensureOpen(deps, found);
+  if (!line.hasLine) throw notFound("That location's waiting room");
+  return line;
+}
+
+/** The admission rate over the last 5 minutes (families a second), or null before anyone was admitted. */
+function ratePerSecond(line: LineRow, admittedRecently: number, now: Date): number | null {
+  if (!line.drawnAt || admittedRecently === 0) return null;
+  const windowMs = Math.min(5 * 60_000, now.getTime() - line.drawnAt.getTime());
+  return admittedRecently / Math.max(windowMs / 1000, 1);
+}
+
+export function ticketView(line: LineRow, row: TicketRow | undefined, now: Date, rate: number | null): QueueTicket {
+  const opensAt = line.salesOpenAt!.toISOString();
+  const base = { position: null, ahead: null, estimatedWaitSeconds: null, admittedUntil: null, opensAt };
+  if (!row) return { ...base, status: line.closedAt ? 'closed' : 'before_open' };
+  const admittedUntil = row.admittedUntil?.toISOString() ?? null;
+  if (row.status === 'admitted' && row.admittedUntil && row.admittedUntil > now) return { ...base, status: 'admitted', position: row.position, ahead: 0, estimatedWaitSeconds: 0, admittedUntil };
+  if (row.status !== 'waiting') return { ...base, status: 'closed', position: row.position, admittedUntil };
+  if (!line.drawnAt || row.position === null) return { ...base, status: 'before_open' };
+  const status = line.freeSessions === 0 ? 'sold_out' : 'waiting';
+  const estimatedWaitSeconds = status === 'waiting' && rate ? Math.ceil((row.ahead + 1) / rate) : null;
+  return { ...base, status, position: row.position, ahead: row.ahead, estimatedWaitSeconds };
+}
+
+async function rateOf(deps: Deps, line: LineRow, now: Date): Promise<number | null> {
+  if (!line.drawnAt) return null;
+  return ratePerSecond(line, (await lineCounts(deps.db, line.locationId, now)).admittedRecently, now);
+}
+
+/** POST /queue/{locationId}: one place per account; again (another tab, device or process) → the same one. */
+export async function joinQueue(deps: Deps & Pick<FastifyInstance, 'queueGate'>, userId: string, locationId: string): Promise<QueueTicket> {
+  const line = await openLineOf(deps, locationId);
+  const now = deps.clock.now();
+  if (line.closedAt) return ticketView(line, await findTicket(deps.db, locationId, userId), now, null);
+  if (!(await findTicket(deps.db, locationId, userId))) {
+    if (line.salesOpenAt && now >= line.salesOpenAt) {
+      // After the opening: to the back, under the line's lock (the draw and other late joins wait their turn).
+      await deps.db.transaction(async (tx) => {
+        await lockLine(tx, locationId);
+        const drawn = await findLine(tx, locationId);
+        await insertTicket(tx, { locationId, userId, now, position: drawn?.drawnAt ? await nextBackPosition(tx, locationId) : null });
+      });
+    } else {
+      // Before the opening the order does not matter: no lock, a single insert.
+      await insertTicket(deps.db, { locationId, userId, now, position: null });
+    }
+    deps.queueGate.nudge(locationId);
+  }
+  const fresh = (await findLine(deps.db, locationId))!;
+  return ticketView(fresh, await findTicket(deps.db, locationId, userId), now, await rateOf(deps, fresh, now));
+}
+
+/** GET /queue/{locationId}: the family's ticket; 404 when not in the line. */
+export async function getTicket(deps: Deps, userId: string, locationId: string): Promise<QueueTicket> {
+  const line = await openLineOf(deps, locationId);
+  const row = await findTicket(deps.db, locationId, userId);
+  if (!row) throw notFound('Your place in this line');
+  const now = deps.clock.now();
+  return ticketView(line, row, now, await rateOf(deps, line, now));
+}
+
+/** Every family's ticket of one line, for the live streams (one query for all of them). */
+export async function ticketsByUser(deps: Deps, locationId: string): Promise<{ version: number; tickets: Map<string, QueueTicket> } | null> {
+  const line = await findLine(deps.db, locationId);
+  if (!line?.hasLine) return null;
+  const now = deps.clock.now();
+  const rate = await rateOf(deps, line, now);
+  const tickets = new Map<string, QueueTicket>();
+  for (const row of await allTickets(deps.db, locationId)) tickets.set(row.userId, ticketView(line, row, now, rate));
+  return { version: line.version, tickets };
+}
+
+export async function lineVersion(deps: Deps, locationId: string): Promise<number | null> {
+  const line = await findLine(deps.db, locationId);
+  return line?.hasLine ? line.version : null;
+}
+
+/** GET /queue/{locationId}/fairness (public). */
+export async function fairness(deps: Deps, locationId: string): Promise<QueueFairness> {
+  const line = await openLineOf(deps, locationId);
+  const drawn = Boolean(line.drawnAt);
+  return {
+    seedHash: line.seedHash!,
+    seed: drawn ? line.seed : null,
+    drawnAt: line.drawnAt?.toISOString() ?? null,
+    entrants: drawn ? await drawnEntrants(deps.db, locationId) : await entrantIds(deps.db, locationId, line.salesOpenAt!),
+  };
+}
+
+/**
+ * One pass over one location's line: open it when its time comes, draw at the opening instant
+ * (exactly once, whichever process gets there: a conditional UPDATE), then admit by stock.
+ * Several processes may run it at once: the draw and admissions happen under the line's lock.
+ * Returns whether anything a ticket shows changed.
+ */
+export async function passLocation(deps: Deps, locationId: string): Promise<boolean> {
+  const found = await findLine(deps.db, locationId);
+  if (!found) return false;
+  const line = await ensureOpen(deps, found);
+  if (!line.hasLine || !line.salesOpenAt || line.closedAt) return false;
+  const now = deps.clock.now();
+  if (now < line.salesOpenAt) return false;
+  return deps.db.transaction(async (tx) => {
+    if (!(await tryLockLine(tx, locationId))) return false;
+    let changed = false;
+    const claimed = await claimDraw(tx, locationId, now);
+    if (claimed) {
+      const ids = await entrantIds(tx, locationId, claimed.salesOpenAt);
+      await writeDraw(tx, locationId, drawOrder(claimed.seed, ids));
+      changed = true;
+    } else if (!line.drawnAt) {
+      return false;
+    } else if ((await placeLateArrivals(tx, locationId)) > 0) changed = true;
+    if ((await closeLapsedAdmissions(tx, locationId, now)) > 0) changed = true;
+    const free = await freeSessions(tx, locationId, now, leadCutoffOf(deps.config, now));
+    const counts = await lineCounts(tx, locationId, now);
+    const current = (await findLine(tx, locationId))!;
+    if (!current.paused && free > 0) {
+      const room = Math.floor(deps.config.QUEUE_ADMIT_FACTOR * free) - counts.admittedNotHolding;
+      const until = new Date(now.getTime() + deps.config.QUEUE_ADMIT_MINUTES * 60_000);
+      if ((await admitNext(tx, { locationId, count: room, now, until })) > 0) changed = true;
+    }
+    const after = await lineCounts(tx, locationId, now);
+    // The line has done its work when nobody waits and no admission is still live.
+    const close = after.waiting === 0 && after.admittedNotHolding === 0 && after.holding === 0 && now.getTime() - line.salesOpenAt!.getTime() > deps.config.QUEUE_ADMIT_MINUTES * 60_000;
+    if (free !== current.freeSessions) changed = true;
+    await updateLineState(tx, locationId, { freeSessions: free, bump: changed || close, close, now });
+    return changed || close;
+  });
+}
+
+/** The queue job's pass: every location with a line that may matter now. */
+export async function queuePass(deps: Deps & Pick<FastifyInstance, 'queueGate'>): Promise<void> {
+  const now = deps.clock.now();
+  for (const loc of await queuedLocations(deps.db)) {
+    if (loc.closed) continue;
+    if (now.getTime() < loc.salesOpenAt.getTime() - loc.opensMinutesBefore * 60_000) continue;
+    if (await passLocation(deps, loc.locationId)) deps.queueGate.changed(loc.locationId);
+  }
+}
+
+/**
+ * The check in the hold (decision 0053): after the opening, while a location's line is open, a
+ * family needs a live admission. Locations without a line cost nothing: the set of queued
+ * locations is read at most once a second per process, and a hold elsewhere asks nothing more.
+ */
+export class QueueGate {
+  private lines: { locationId: string; salesOpenAt: Date; closed: boolean }[] = [];
+  private readAtMs = -Infinity;
+  private reading: Promise<void> | null = null;
+  private readonly slotLocations = new Map<string, string>();
+  private readonly listeners = new Set<(locationId: string) => void>();
+  private readonly nudges = new Map<string, NodeJS.Timeout>();
+  /** The pass a nudge runs (set by the queue routes; tests call queuePass themselves). */
+  runPass: ((locationId: string) => Promise<boolean>) | null = null;
+
+  constructor(private readonly deps: Deps) {}
+
+  /** Forgets the queued locations (after a season load): the next hold reads them again. */
+  forget(): void {
+    this.readAtMs = -Infinity;
+  }
+
+  private async read(): Promise<void> {
+    this.reading ??= queuedLocations(this.deps.db)
+      .then((rows) => {
+        this.lines = rows;
+        this.readAtMs = Date.now();
+      })
+      .finally(() => {
+        this.reading = null;
+      });
+    await this.reading;
+  }
+
+  /**
+   * Null (no await, no query) when no line is past its opening; else a promise that rejects with
+   * QUEUE_NOT_ADMITTED when the session's location has an open line and this family holds no live
+   * admission. The queued locations are read at most once a second per process.
+   */
+  check(userId: string, slotId: string): Promise<void> | null {
+    if (Date.now() - this.readAtMs > 1000) return this.read().then(() => this.check(userId, slotId) ?? undefined);
+    const now = this.deps.clock.now();
+    if (!this.lines.some((l) => !l.closed && l.salesOpenAt <= now)) return null;
+    return this.assertAdmitted(userId, slotId, now);
+  }
+
+  private async assertAdmitted(userId: string, slotId: string, now: Date): Promise<void> {
+    let locationId = this.slotLocations.get(slotId);
+    if (!locationId) {
+      locationId = await slotLocation(this.deps.db, slotId);
+      if (!locationId) return; // the hold answers 404
+      if (this.slotLocations.size > 50_000) this.slotLocations.clear();
+      this.slotLocations.set(slotId, locationId);
+    }
+    const id = locationId;
+    if (!this.lines.some((l) => l.locationId === id && !l.closed && l.salesOpenAt <= now)) return;
+    if (!(await hasLiveAdmission(this.deps.db, id, userId, now))) throw errors.queueNotAdmitted();
+  }
+
+  /** A session was held or freed somewhere: recompute admissions soon (frees admit the next family). */
+  nudge(locationId?: string): void {
+    const targets = locationId ? [locationId] : this.lines.filter((l) => !l.closed).map((l) => l.locationId);
+    for (const id of targets) {
+      if (this.nudges.has(id) || !this.runPass) continue;
+      const timer = setTimeout(() => {
+        this.nudges.delete(id);
+        this.runPass?.(id)
+          .then((changed) => changed && this.changed(id))
+          .catch(() => {});
+      }, 50);
+      timer.unref();
+      this.nudges.set(id, timer);
+    }
+  }
+
+  /** A session was held: admitted-not-holding shrank, and so did the stock (only for a queued location). */
+  held(locationId: string): void {
+    if (this.lines.some((l) => l.locationId === locationId && !l.closed)) this.nudge(locationId);
+  }
+
+  /** A slot was freed (any process): nudge the line of its location, if it has one. */
+  freed(slotId: string): void {
+    const locationId = this.slotLocations.get(slotId);
+    if (locationId) this.nudge(locationId);
+    else if (this.lines.some((l) => !l.closed)) this.nudge();
+  }
+
+  changed(locationId: string): void {
+    for (const l of this.listeners) l(locationId);
+  }
+
+  onChange(listener: (locationId: string) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  stop(): void {
+    for (const t of this.nudges.values()) clearTimeout(t);
+    this.nudges.clear();
+  }
+}
+
+/** Staff: the line at a glance. */
+export async function staffSummary(deps: Deps, locationId: string): Promise<StaffQueueSummary> {
+  const line = await openLineOf(deps, locationId);
+  const now = deps.clock.now();
+  const counts = await lineCounts(deps.db, locationId, now);
+  return {
+    locationId,
+    opensAt: line.salesOpenAt!.toISOString(),
+    drawnAt: line.drawnAt?.toISOString() ?? null,
+    paused: line.paused,
+    closed: Boolean(line.closedAt),
+    length: counts.waiting,
+    admitted: counts.admittedNotHolding,
+    holding: counts.holding,
+    sold: line.drawnAt ? await soldSince(deps.db, locationId, line.drawnAt) : 0,
+    freeSessions: line.freeSessions,
+  };
+}
+
+export async function pauseQueue(deps: Deps, locationId: string, paused: boolean): Promise<StaffQueueSummary> {
+  await openLineOf(deps, locationId);
+  await setPaused(deps.db, locationId, paused);
+  return staffSummary(deps, locationId);
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The hold's admission check and the line's nudges (queue.service.ts, decision 0053). */
+    queueGate: QueueGate;
+  }
+}

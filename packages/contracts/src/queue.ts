@@ -1,0 +1,51 @@
+import { z } from 'zod';
+
+/** API.md "Additions (2026-11-26)" → "Fair start (waiting room)", decision 0053. */
+export const QUEUE_TICKET_STATUSES = ['before_open', 'waiting', 'admitted', 'sold_out', 'closed'] as const;
+export type QueueTicketStatus = (typeof QUEUE_TICKET_STATUSES)[number];
+
+export const queueParamsSchema = z.strictObject({ locationId: z.uuid() });
+
+export const queueTicketSchema = z
+  .object({
+    status: z.enum(QUEUE_TICKET_STATUSES).meta({
+      description:
+        'before_open: in the line, the draw has not happened; waiting: placed, not yet admitted; admitted: may hold a session until admittedUntil; ' +
+        'sold_out: nothing free right now (the waitlist is open; a freed session admits the next family); closed: the admission lapsed or the line closed',
+    }),
+    position: z.number().int().min(1).nullable().meta({ description: 'the place in the line (1 = first); null before the draw' }),
+    ahead: z.number().int().min(0).nullable().meta({ description: 'families still waiting ahead; null before the draw' }),
+    estimatedWaitSeconds: z.number().int().min(0).nullable().meta({ description: 'from the admission rate measured over the last minutes; null when nothing has been measured yet' }),
+    admittedUntil: z.iso.datetime().nullable(),
+    opensAt: z.iso.datetime().meta({ description: 'the sales opening instant, when the draw happens' }),
+  })
+  .meta({ id: 'QueueTicket' });
+export type QueueTicket = z.infer<typeof queueTicketSchema>;
+
+export const queueFairnessSchema = z
+  .object({
+    seedHash: z.string().meta({ description: 'hex SHA-256 of the seed (its UTF-8 text), published when the line opened' }),
+    seed: z.string().nullable().meta({ description: 'the seed, published after the draw (null before)' }),
+    drawnAt: z.iso.datetime().nullable(),
+    entrants: z.array(z.string()).meta({
+      description: 'the ticket ids in the draw; after it, in drawn order (position 1 first): sorting them by hex HMAC-SHA256(key = seed, message = ticket id) ascending gives this order',
+    }),
+  })
+  .meta({ id: 'QueueFairness' });
+export type QueueFairness = z.infer<typeof queueFairnessSchema>;
+
+export const staffQueueSummarySchema = z
+  .object({
+    locationId: z.uuid(),
+    opensAt: z.iso.datetime(),
+    drawnAt: z.iso.datetime().nullable(),
+    paused: z.boolean(),
+    closed: z.boolean(),
+    length: z.number().int().min(0).meta({ description: 'families in the line still waiting' }),
+    admitted: z.number().int().min(0).meta({ description: 'admitted, admission live, not holding a session' }),
+    holding: z.number().int().min(0).meta({ description: 'admitted families holding a session or checking out' }),
+    sold: z.number().int().min(0).meta({ description: "sessions of this location booked since the line's draw" }),
+    freeSessions: z.number().int().min(0),
+  })
+  .meta({ id: 'StaffQueueSummary' });
+export type StaffQueueSummary = z.infer<typeof staffQueueSummarySchema>;
