@@ -11,6 +11,7 @@ import boundaries from './tools/eslint/boundaries-rule.js';
  */
 const API_MODULES = [
   'staff',
+  'photos',
   'waitlist',
   'bookings',
   'payments',
