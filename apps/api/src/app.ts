@@ -33,6 +33,7 @@ import { stripePlugin } from './plugins/stripe';
 import { bookingsRoutes } from './modules/bookings/bookings.routes';
 import { ordersRoutes } from './modules/orders/orders.routes';
 import { policyRoutes } from './modules/policy/policy.routes';
+import { photosRoutes } from './modules/photos/photos.routes';
 import { staffRoutes } from './modules/staff/staff.routes';
 import { SlotState } from './modules/reservations/slot-state';
 
@@ -151,6 +152,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       await api.register(bookingsRoutes);
       await api.register(ordersRoutes);
       await api.register(staffRoutes);
+      await api.register(photosRoutes);
       await api.register(stripeWebhookRoutes);
     },
     { prefix: '/api/v1' },

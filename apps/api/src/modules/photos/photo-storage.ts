@@ -177,3 +177,15 @@ export function photoStorageOf(config: Pick<Config, 'PHOTO_STORAGE' | 'DATA_DIR'
   }
   return new LocalPhotoStorage(path.join(config.DATA_DIR, 'photos'), now);
 }
+
+const perConfig = new WeakMap<object, PhotoStorage>();
+
+/** One store per app (its config), made on first use: the routes and the retention job share it. */
+export function photoStorageFor(deps: { config: Config; clock: { now(): Date } }): PhotoStorage {
+  let storage = perConfig.get(deps.config);
+  if (!storage) {
+    storage = photoStorageOf(deps.config, () => deps.clock.now());
+    perConfig.set(deps.config, storage);
+  }
+  return storage;
+}
