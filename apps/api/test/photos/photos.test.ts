@@ -159,8 +159,10 @@ describe('photos (issue 39)', () => {
 
   it('one "ready" e-mail, reminders 7 days and 1 day before the end, then every file and row deleted; staff can extend', async () => {
     const mails = async () => (await w.t.db.execute(sql`select subject from mail_outbox where subject like ${`%${booking.reference}%`} order by created_at`)).rows.map((r) => r.subject as string);
-    expect((await runPhotoRetention(w.t.app)).ready).toBeGreaterThanOrEqual(1);
-    expect((await runPhotoRetention(w.t.app)).ready).toBe(0); // once
+    // Two processes' jobs at once: the e-mail goes once.
+    const [a, b] = await Promise.all([runPhotoRetention(w.t.app), runPhotoRetention(w.t.app)]);
+    expect(a.ready + b.ready).toBe(1);
+    expect((await runPhotoRetention(w.t.app)).ready).toBe(0);
     const preview = (await get(`/bookings/${booking.id}/photos`, w.family)).json().items[0].previewUrl as string;
 
     const extended = await w.call('POST', `/staff/bookings/${booking.id}/photos/extend`, w.elf, { days: 1 });
@@ -180,6 +182,8 @@ describe('photos (issue 39)', () => {
     ]);
 
     w.clock.set(new Date(end + 1000));
+    // Past its end the gallery is closed at once, before the job has deleted anything.
+    expect((await get(`/bookings/${booking.id}/photos`, w.family)).json()).toMatchObject({ items: [], expiresAt: null });
     const run = await runPhotoRetention(w.t.app);
     expect(run.galleriesDeleted).toBe(1);
     expect(await photoRows()).toBe(0);

@@ -36,13 +36,14 @@ export async function includedPhotos(deps: Pick<Deps, 'db'>, booking: PhotoBooki
   return total;
 }
 
-/** A deleted gallery shows no photos (the rows go too, but a reader may race the job). */
-const visible = (gallery: GalleryRow | null, rows: PhotoRow[]) => (gallery?.deletedAt ? [] : rows);
+/** A gallery past its end shows no photos, whether or not the job has deleted them yet. */
+const closed = (gallery: GalleryRow | null, now: Date) => Boolean(gallery && (gallery.deletedAt || gallery.expiresAt.getTime() <= now.getTime()));
+const visible = (gallery: GalleryRow | null, rows: PhotoRow[], now: Date) => (closed(gallery, now) ? [] : rows);
 
 async function view(deps: Deps, booking: PhotoBooking): Promise<Gallery> {
   const storage = photoStorageFor(deps);
   const gallery = await findGallery(deps.db, booking.id);
-  const rows = visible(gallery, await photosOfBooking(deps.db, booking.id));
+  const rows = visible(gallery, await photosOfBooking(deps.db, booking.id), deps.clock.now());
   const included = await includedPhotos(deps, booking, gallery);
   const isUnlocked = (r: PhotoRow) => included === 'all' || r.unlockedAt !== null;
   return {
@@ -51,7 +52,7 @@ async function view(deps: Deps, booking: PhotoBooking): Promise<Gallery> {
     ),
     included,
     unlocked: rows.filter(isUnlocked).length,
-    expiresAt: gallery && !gallery.deletedAt ? gallery.expiresAt.toISOString() : null,
+    expiresAt: gallery && !closed(gallery, deps.clock.now()) ? gallery.expiresAt.toISOString() : null,
   };
 }
 
@@ -70,7 +71,7 @@ export async function unlockPhotos(deps: Deps, userId: string, bookingId: string
     const booking = await lockPhotoBooking(tx, bookingId);
     if (!booking || booking.userId !== userId) throw errors.notFound('That booking');
     const gallery = await findGallery(tx, bookingId);
-    const rows = visible(gallery, await photosOfBooking(tx, bookingId));
+    const rows = visible(gallery, await photosOfBooking(tx, bookingId), deps.clock.now());
     const byId = new Map(rows.map((r) => [r.id, r]));
     const wanted = [...new Set(photoIds)];
     if (wanted.some((id) => !byId.has(id))) throw errors.notFound('That photo');
@@ -88,7 +89,7 @@ export async function unlockPhotos(deps: Deps, userId: string, bookingId: string
 async function unlockedPhoto(deps: Deps, userId: string, bookingId: string, photoId: string): Promise<PhotoRow> {
   const booking = await ownBooking(deps, userId, bookingId);
   const gallery = await findGallery(deps.db, bookingId);
-  const photo = visible(gallery, await photosOfBooking(deps.db, bookingId)).find((r) => r.id === photoId);
+  const photo = visible(gallery, await photosOfBooking(deps.db, bookingId), deps.clock.now()).find((r) => r.id === photoId);
   if (!photo) throw errors.notFound('That photo');
   if (photo.unlockedAt === null && (await includedPhotos(deps, booking, gallery)) !== 'all') throw errors.photoLocked();
   return photo;
@@ -110,7 +111,7 @@ export async function originalsZip(deps: Deps, userId: string, bookingId: string
   const booking = await ownBooking(deps, userId, bookingId);
   const gallery = await findGallery(deps.db, bookingId);
   const included = await includedPhotos(deps, booking, gallery);
-  const rows = visible(gallery, await photosOfBooking(deps.db, bookingId)).filter((r) => included === 'all' || r.unlockedAt !== null);
+  const rows = visible(gallery, await photosOfBooking(deps.db, bookingId), deps.clock.now()).filter((r) => included === 'all' || r.unlockedAt !== null);
   const storage = photoStorageFor(deps);
   const zip = new yazl.ZipFile();
   rows.forEach((r, i) => {
