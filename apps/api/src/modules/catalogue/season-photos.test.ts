@@ -12,7 +12,7 @@ describe('digitalPhotos in the season file (issue 39)', () => {
   });
 
   it('takes a count 0-1000 or "all" on packages and add-ons; anything else is named', () => {
-    const withAddOn = { ...base, addOns: [{ ...base.addOns[0]!, digitalPhotos: 5 }] };
+    const withAddOn = { ...base, addOns: [{ ...base.addOns![0]!, digitalPhotos: 5 }] };
     expect(seasonSchema.safeParse(withAddOn).success).toBe(true);
     for (const bad of [-1, 1.5, 1001, 'some', null]) {
       const result = seasonSchema.safeParse({ ...base, packages: [{ ...base.packages[0]!, digitalPhotos: bad }] });
