@@ -13,6 +13,7 @@ const API_MODULES = [
   'support',
   'audit',
   'staff',
+  'photos',
   'waitlist',
   'bookings',
   'payments',

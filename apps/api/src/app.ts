@@ -37,6 +37,7 @@ import { stripePlugin } from './plugins/stripe';
 import { bookingsRoutes } from './modules/bookings/bookings.routes';
 import { ordersRoutes } from './modules/orders/orders.routes';
 import { policyRoutes } from './modules/policy/policy.routes';
+import { photosRoutes } from './modules/photos/photos.routes';
 import { staffRoutes } from './modules/staff/staff.routes';
 import { supportRoutes } from './modules/support/support.routes';
 import { SlotState } from './modules/reservations/slot-state';
@@ -166,6 +167,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       await api.register(staffRoutes);
       await api.register(staffAccountsRoutes);
       await api.register(supportRoutes);
+      await api.register(photosRoutes);
       await api.register(stripeWebhookRoutes);
     },
     { prefix: '/api/v1' },

@@ -63,6 +63,8 @@ export const ERROR_CATALOGUE = {
   ALREADY_CHECKED_IN: { status: 409, text: 'This family is checked in. Undo the check-in first.' },
   NOTHING_TO_UNDO: { status: 409, text: 'There is nothing to undo on this booking.' },
   UNDO_WINDOW_CLOSED: { status: 409, text: 'This check-in can no longer be undone.' },
+  PHOTO_ALLOWANCE_USED: { status: 409, text: 'Your packages include no more photos. Buy more to unlock these.' },
+  PHOTO_LOCKED: { status: 403, text: 'Unlock this photo first to download the original.' },
   PAYLOAD_TOO_LARGE: { status: 413, text: 'That request is too large.' },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, text: 'Send the request as application/json.' },
   BAD_REQUEST: { status: 400, text: 'That request could not be handled.' },

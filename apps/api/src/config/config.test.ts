@@ -80,4 +80,12 @@ describe('loadConfig', () => {
   it('refuses a headers timeout above the request timeout', () => {
     expect(() => loadConfig({ HEADERS_TIMEOUT_MS: '40000' })).toThrow(/^Invalid configuration: HEADERS_TIMEOUT_MS/);
   });
+  it('keeps photos under the data folder by default, and names the missing S3 variable for s3', () => {
+    expect(loadConfig({}).PHOTO_STORAGE).toBe('local');
+    expect(loadConfig({}).PHOTO_RETENTION_DAYS).toBe(60);
+    const s3 = { PHOTO_STORAGE: 's3', S3_ENDPOINT: 'http://127.0.0.1:9000', S3_REGION: 'ap-southeast-2', S3_BUCKET: 'photos', S3_ACCESS_KEY_ID: 'a', S3_SECRET_ACCESS_KEY: 'b' };
+    expect(loadConfig(s3).S3_BUCKET).toBe('photos');
+    expect(() => loadConfig({ ...s3, S3_BUCKET: '' })).toThrow(/^Invalid configuration: S3_BUCKET: required when PHOTO_STORAGE=s3/);
+    expect(() => loadConfig({ PHOTO_STORAGE: 'ftp' })).toThrow(/^Invalid configuration: PHOTO_STORAGE/);
+  });
 });

@@ -116,6 +116,15 @@ const envSchema = z.object({
   MAX_PEOPLE_PER_PHOTO: int(1, 30).default(8),
   /** Days after the session before who-is-coming details are deleted (decision 0021). */
   DETAILS_RETENTION_DAYS: int(0, 3650).default(30),
+  /** Photos (issue 39): where the files live; `s3` needs the five S3_ variables below. */
+  PHOTO_STORAGE: z.enum(['local', 's3']).default('local'),
+  /** Days from a booking's first photo until every photo of it is deleted. */
+  PHOTO_RETENTION_DAYS: int(1, 3650).default(60),
+  S3_ENDPOINT: z.url().optional(),
+  S3_REGION: z.string().min(1).optional(),
+  S3_BUCKET: z.string().min(3).max(63).optional(),
+  S3_ACCESS_KEY_ID: z.string().min(1).optional(),
+  S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
 });
 
 export type Env = z.infer<typeof envSchema>;
@@ -162,6 +171,12 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     // Nor on the embedded database (demo accounts with the README's password) or the Stripe sandbox (no real payment).
     if (!env.DATABASE_URL) throw new ConfigError('Invalid configuration: DATABASE_URL: required when NODE_ENV=production (the embedded PostgreSQL and its demo accounts are for development only)');
     if (!env.STRIPE_SECRET_KEY) throw new ConfigError('Invalid configuration: STRIPE_SECRET_KEY: required when NODE_ENV=production (the local Stripe sandbox takes no real payment)');
+  }
+  if (env.PHOTO_STORAGE === 's3') {
+    // One message naming the first missing variable, like every other configuration error.
+    for (const name of ['S3_ENDPOINT', 'S3_REGION', 'S3_BUCKET', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY'] as const) {
+      if (!env[name]) throw new ConfigError(`Invalid configuration: ${name}: required when PHOTO_STORAGE=s3`);
+    }
   }
   const publicUrl = env.PUBLIC_URL ? new URL(env.PUBLIC_URL).origin : `http://localhost:${env.PORT}`;
   return {

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { detailsRetentionJob } from './details-retention.job';
 import { holdExpiryJob } from './hold-expiry.job';
 import { lapsedCheckoutsJob } from './lapsed-checkouts.job';
+import { photoRetentionJob } from './photo-retention.job';
 import { paymentReconciliationJob } from './payment-reconciliation.job';
 import { refundsJob } from './refunds.job';
 import { remindersJob } from './reminders.job';
@@ -13,7 +14,7 @@ import { queueJob } from './queue.job';
 
 /** Every background job the API runs (each one multi-process safe). */
 export function allJobs(app: FastifyInstance): Job[] {
-  const jobs: Job[] = [holdExpiryJob(app), lapsedCheckoutsJob(app), paymentReconciliationJob(app), refundsJob(app), remindersJob(app), resetRequestsJob(app), detailsRetentionJob(app), waitlistJob(app), queueJob(app)];
+  const jobs: Job[] = [holdExpiryJob(app), lapsedCheckoutsJob(app), paymentReconciliationJob(app), refundsJob(app), remindersJob(app), resetRequestsJob(app), detailsRetentionJob(app), waitlistJob(app), queueJob(app), photoRetentionJob(app)];
   const outbox = createOutboxJob(app);
   if (outbox) jobs.push(outbox);
   else app.log.warn('no SMTP_URL and no embedded mail catcher: e-mail stays queued in mail_outbox');

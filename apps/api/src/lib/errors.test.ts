@@ -66,6 +66,12 @@ const made: Record<keyof typeof errors, () => AppError> = {
   alreadyCheckedIn: () => errors.alreadyCheckedIn(),
   nothingToUndo: () => errors.nothingToUndo(),
   undoWindowClosed: () => errors.undoWindowClosed(60),
+  photoAllowanceUsed: () => errors.photoAllowanceUsed(2),
+  photoLocked: () => errors.photoLocked(),
+  photosNeedConfirmedBooking: () => errors.photosNeedConfirmedBooking('KR-7K3Q9'),
+  photosWrongLocation: () => errors.photosWrongLocation('KR-7K3Q9'),
+  onlyJpegPhotos: () => errors.onlyJpegPhotos(),
+  photoTooLarge: () => errors.photoTooLarge(30),
 };
 
 describe('error factories', () => {

@@ -102,6 +102,16 @@ export const errors = {
   wrongLocationOrDay: (b: { reference: string; locationName: string; when: string; slotTypeName: string }) =>
     appError('WRONG_LOCATION_OR_DAY', `Booking ${b.reference} is for ${b.locationName}, ${b.when} (${b.slotTypeName}).`),
   sessionNotStarted: () => appError('SESSION_NOT_STARTED'),
+
+  // Photos (issue 39)
+  /** `left`: how many more the packages include. */
+  photoAllowanceUsed: (left: number) =>
+    appError('PHOTO_ALLOWANCE_USED', left > 0 ? `Your packages include ${left} more photo${left === 1 ? '' : 's'}. Choose fewer, or buy more.` : undefined),
+  photoLocked: () => appError('PHOTO_LOCKED'),
+  photosNeedConfirmedBooking: (reference: string) => appError('BOOKING_NOT_CONFIRMED', `Booking ${reference} is not a confirmed booking, so it cannot have photos.`),
+  photosWrongLocation: (reference: string) => appError('WRONG_LOCATION_OR_DAY', `Booking ${reference} is for another location.`),
+  onlyJpegPhotos: () => appError('UNSUPPORTED_MEDIA_TYPE', 'Only JPEG photos (image/jpeg) can be uploaded.'),
+  photoTooLarge: (mb: number) => appError('PAYLOAD_TOO_LARGE', `A photo may be at most ${mb} MB.`),
   alreadyCheckedIn: () => appError('ALREADY_CHECKED_IN'),
   nothingToUndo: () => appError('NOTHING_TO_UNDO'),
   undoWindowClosed: (seconds: number) => appError('UNDO_WINDOW_CLOSED', `A check-in can be undone for ${seconds} seconds only.`),

@@ -31,6 +31,11 @@ const OWNED: Record<string, Record<string, Owned>> = {
   '/api/v1/orders/{bookingId}/orders/{orderId}/payment-receipt': { bookingId: 'booking', orderId: 'order' },
   '/api/v1/orders/{bookingId}/orders/{orderId}/refund-receipt': { bookingId: 'booking', orderId: 'order' },
   '/api/v1/waitlist/{id}': { id: 'waitlist' },
+  '/api/v1/bookings/{id}/photos': { id: 'booking' },
+  '/api/v1/bookings/{id}/photos/unlock': { id: 'booking' },
+  '/api/v1/bookings/{id}/photos.zip': { id: 'booking' },
+  // The photo id is filled with her booking id: the booking is checked first, so either way 404.
+  '/api/v1/bookings/{id}/photos/{photoId}/original': { id: 'booking', photoId: 'booking' },
 };
 /** Catalogue routes: their ids name shared things (locations, slots), nobody's own. */
 const SHARED = [
@@ -43,6 +48,8 @@ const SHARED = [
   '/api/v1/queue/{locationId}/live',
   '/api/v1/queue/{locationId}/fairness',
 ];
+/** Signed, expiring file URLs (decision 0054): public, the signature is the access; checked in test/photos. */
+const SIGNED = ['/api/v1/photo-files/photos/{photoId}/{file}'];
 /**
  * The staff app's routes (issue 19): a staff token only. Their ids name any booking (staff act at
  * every location), so they are not "owned"; every one refuses a customer, checked below.
@@ -112,6 +119,8 @@ describe('access control on every route', () => {
     ({
       'POST /api/v1/bookings/reservation/{id}/checkoutOrder': { cartId: malloryHold.cartId },
       'POST /api/v1/bookings/{id}/cancel': { reason: 'not mine' },
+      'POST /api/v1/bookings/{id}/photos/unlock': { photoIds: [UUID_ZERO] },
+      'POST /api/v1/staff/photos/{id}/assign': { bookingId: UUID_ZERO },
       'POST /api/v1/bookings/{id}/reschedule': { reservationId: malloryHold.reservationId },
       'PUT /api/v1/bookings/{id}/details': { children: [{ firstName: 'Not', age: 5 }], adults: 1, pets: 0, accessNeeds: [], accessNote: '', noteForSanta: '' },
       'POST /api/v1/staff/check-ins': { locationId: UUID_ZERO, reference: 'KR-22222' },
@@ -125,13 +134,13 @@ describe('access control on every route', () => {
       },
     })[key(op)];
   /** Query strings a route needs, so validation never answers before access control. */
-  const queryFor = (op: Operation) => (op.path.startsWith('/api/v1/staff/run-sheet') ? `?locationId=${UUID_ZERO}` : '');
+  const queryFor = (op: Operation) => (op.path.startsWith('/api/v1/staff/run-sheet') || op.path === '/api/v1/staff/photos/batch' ? `?locationId=${UUID_ZERO}` : '');
   const send = (op: Operation, url: string, headers: Record<string, string>, payload = bodyFor(op)) =>
     w.t.app.inject({ method: op.method as 'GET', url, headers, ...(payload ? { payload } : {}) });
 
   it('knows every route with a path parameter (a new one must be classified here)', () => {
     const withParams = ops.filter((op) => op.pathParams.length).map((op) => op.path);
-    expect(withParams.filter((p) => !OWNED[p] && !SHARED.includes(p) && !isStaffRoute(p))).toEqual([]);
+    expect(withParams.filter((p) => !OWNED[p] && !SHARED.includes(p) && !SIGNED.includes(p) && !isStaffRoute(p))).toEqual([]);
     expect(Object.keys(OWNED).filter((p) => !withParams.includes(p))).toEqual([]);
   });
 
@@ -244,6 +253,10 @@ describe('access control on every route', () => {
         'GET /api/v1/staff/queue/{locationId}',
         'POST /api/v1/staff/queue/{locationId}/pause',
         'POST /api/v1/staff/queue/{locationId}/resume',
+        'POST /api/v1/staff/bookings/{id}/photos',
+        'POST /api/v1/staff/bookings/{id}/photos/extend',
+        'POST /api/v1/staff/photos/batch',
+        'POST /api/v1/staff/photos/{id}/assign',
       ].sort(),
     );
     const unverified = await createCustomer(w.t.db, w.t.app.idTokens, { verified: false });

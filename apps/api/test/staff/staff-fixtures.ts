@@ -119,9 +119,9 @@ export interface StaffDay {
 }
 
 /** The staff tests' world: an app on a manual clock, the demo season, a staff member and a family. */
-export async function staffDay(): Promise<StaffDay> {
+export async function staffDay(env: Record<string, string> = {}): Promise<StaffDay> {
   const clock = new ManualClock(new Date());
-  const t = await createTestApp({}, clock);
+  const t = await createTestApp(env, clock);
   await loadSeason(t.db, demoSeason(clock.now(), { days: 14 }), clock.now());
   const ids = (await t.db.execute(sql`select id, slug from locations`)).rows;
   const sydney = ids.find((r) => r.slug === 'sydney-pitt-street')!.id as string;

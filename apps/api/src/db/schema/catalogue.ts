@@ -58,6 +58,8 @@ export const packages = pgTable('packages', {
   maxQuantity: integer('max_quantity').notNull().default(3),
   /** Slot-type slugs this package is offered for; null = every type. */
   slotTypeSlugs: jsonb('slot_type_slugs').$type<string[] | null>(),
+  /** Digital photos included per unit (season file `digitalPhotos`): null none, -1 all (ALL_PHOTOS). */
+  digitalPhotos: integer('digital_photos'),
   active: boolean('active').notNull().default(true),
   sortOrder: integer('sort_order').notNull().default(0),
 });
@@ -69,6 +71,8 @@ export const addOns = pgTable('add_ons', {
   description: text('description').notNull(),
   priceCents: integer('price_cents').notNull(),
   maxQuantity: integer('max_quantity').notNull().default(10),
+  /** As on packages: null none, -1 all. */
+  digitalPhotos: integer('digital_photos'),
   active: boolean('active').notNull().default(true),
   sortOrder: integer('sort_order').notNull().default(0),
 });

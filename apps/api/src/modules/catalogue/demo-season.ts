@@ -102,6 +102,7 @@ export function demoSeason(today: Date = new Date(), options: { days?: number } 
         description: 'Your three favourite shots, ready to share the same day.',
         includes: ['3 digital images', 'Online gallery for 30 days'],
         priceCents: 2995,
+        digitalPhotos: 3,
       },
       {
         slug: 'classic-print',
@@ -109,6 +110,7 @@ export function demoSeason(today: Date = new Date(), options: { days?: number } 
         description: 'One printed photo in a Christmas folder, plus digital copies.',
         includes: ['1 printed 8x6" photo in a folder', '2 digital images'],
         priceCents: 3995,
+        digitalPhotos: 2,
       },
       {
         slug: 'family-keepsake',
@@ -116,6 +118,7 @@ export function demoSeason(today: Date = new Date(), options: { days?: number } 
         description: 'Prints for the grandparents and every image from your visit.',
         includes: ['2 printed 8x6" photos', 'All digital images', 'Timber easel frame'],
         priceCents: 5995,
+        digitalPhotos: 'all',
       },
       {
         slug: 'deluxe-sleigh',
@@ -123,6 +126,7 @@ export function demoSeason(today: Date = new Date(), options: { days?: number } 
         description: 'Everything, including a short video of the moment with Santa.',
         includes: ['3 printed photos (one 10x8")', 'All digital images', 'Photo ornament', '30-second video clip'],
         priceCents: 8995,
+        digitalPhotos: 'all',
       },
       {
         slug: 'pawsome-pet-pack',
@@ -130,6 +134,7 @@ export function demoSeason(today: Date = new Date(), options: { days?: number } 
         description: 'Made for pet night: your pet and Santa, framed.',
         includes: ['1 printed 8x6" photo', '2 digital images', 'Paw-print frame'],
         priceCents: 3495,
+        digitalPhotos: 2,
         slotTypes: ['pet-night'],
       },
     ],

@@ -1,7 +1,7 @@
 import { and, eq, notInArray, sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client';
 import { addOns, locations, packages, slotTypes } from '../../db/schema/catalogue';
-import { queueOpensMinutesBefore, salesOpenInstant, type Season, type SeasonLocation } from './season.schema';
+import { queueOpensMinutesBefore, salesOpenInstant, storedDigitalPhotos, type Season, type SeasonLocation } from './season.schema';
 import type { PlannedSlot } from './slot-planner';
 
 export async function upsertLocation(tx: Tx, loc: SeasonLocation, sortOrder: number): Promise<string> {
@@ -46,6 +46,7 @@ export async function syncProducts(tx: Tx, season: Season): Promise<void> {
       imageUrl: p.imageUrl,
       maxQuantity: p.maxQuantity,
       slotTypeSlugs: p.slotTypes ?? null,
+      digitalPhotos: storedDigitalPhotos(p.digitalPhotos),
       active: true,
       sortOrder: i,
     };
@@ -53,7 +54,7 @@ export async function syncProducts(tx: Tx, season: Season): Promise<void> {
   }
   await tx.update(packages).set({ active: false }).where(notInArray(packages.slug, season.packages.map((p) => p.slug)));
   for (const [i, a] of season.addOns.entries()) {
-    const values = { slug: a.slug, name: a.name, description: a.description, priceCents: a.priceCents, maxQuantity: a.maxQuantity, active: true, sortOrder: i };
+    const values = { slug: a.slug, name: a.name, description: a.description, priceCents: a.priceCents, maxQuantity: a.maxQuantity, digitalPhotos: storedDigitalPhotos(a.digitalPhotos), active: true, sortOrder: i };
     await tx.insert(addOns).values(values).onConflictDoUpdate({ target: addOns.slug, set: values });
   }
   const keep = season.addOns.map((a) => a.slug);

@@ -68,6 +68,15 @@ export function salesOpenInstant(localDateTime: string, timeZone: string): Date 
   return localDateOf(instant, timeZone) === day && localTimeOf(instant, timeZone) === time ? instant : null;
 }
 
+/** Digital photos one unit includes: a count, or "all" of the family's photos (issue 39); omitted = none. */
+const digitalPhotos = z.union([z.number().int().min(0).max(1000), z.literal('all')]).optional();
+
+/** How digitalPhotos is stored: null none, ALL_PHOTOS for "all", else the count. */
+export const ALL_PHOTOS = -1;
+export function storedDigitalPhotos(v: number | 'all' | undefined): number | null {
+  return v === 'all' ? ALL_PHOTOS : (v ?? null);
+}
+
 export const seasonSchema = z
   .strictObject({
     slotTypes: z
@@ -95,6 +104,7 @@ export const seasonSchema = z
           maxQuantity: z.number().int().min(1).max(3).default(3),
           /** Slot-type slugs the package is offered for; omitted = all. */
           slotTypes: z.array(slug).optional(),
+          digitalPhotos,
         }),
       )
       .min(1),
@@ -106,6 +116,7 @@ export const seasonSchema = z
           description: z.string().min(1).max(500),
           priceCents: z.number().int().min(1).max(10_000_00),
           maxQuantity: z.number().int().min(1).max(10).default(10),
+          digitalPhotos,
         }),
       )
       .default([]),

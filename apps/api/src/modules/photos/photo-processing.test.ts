@@ -1,0 +1,77 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cameraJpeg, qrPhoto } from '../../../test/photos/photo-fixtures';
+import { NotAPhotoError, processPhoto, readQrCode } from './photo-processing';
+
+const exiftool = (() => {
+  try {
+    execFileSync('exiftool', ['-ver'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+})();
+
+describe('processPhoto', () => {
+  let dir: string;
+  beforeAll(async () => {
+    dir = await mkdtemp(path.join(tmpdir(), 'photos-proc-'));
+  });
+  afterAll(() => rm(dir, { recursive: true, force: true }));
+
+  it('the input does carry EXIF and GPS (so the next test proves something)', async () => {
+    const meta = await sharp(await cameraJpeg()).metadata();
+    expect(meta.exif?.length).toBeGreaterThan(0);
+    expect(meta.exif!.toString('latin1')).toContain('123456789');
+  });
+
+  it('applies the orientation, strips every metadata block, bounds and watermarks the preview', async () => {
+    // Orientation 6: stored 1200x800, shown turned a quarter: 800x1200.
+    const out = await processPhoto(await cameraJpeg(2400, 1600, 6), 'Kringle');
+    expect([out.width, out.height]).toEqual([1600, 2400]);
+    expect(Math.max(out.previewWidth, out.previewHeight)).toBe(1600);
+    for (const file of [out.original, out.preview]) {
+      const meta = await sharp(file).metadata();
+      expect(meta.format).toBe('jpeg');
+      expect(meta.exif).toBeUndefined();
+      expect(meta.xmp).toBeUndefined();
+      expect(meta.iptc).toBeUndefined();
+      expect(meta.icc).toBeUndefined();
+      expect(meta.orientation).toBeUndefined();
+      expect(file.toString('latin1')).not.toContain('123456789');
+      expect(file.toString('latin1')).not.toContain('Canon');
+    }
+    const previewMeta = await sharp(out.preview).metadata();
+    expect([previewMeta.width, previewMeta.height]).toEqual([out.previewWidth, out.previewHeight]);
+    // The watermark changed pixels of the plain red frame.
+    const stats = await sharp(out.preview).stats();
+    expect(stats.channels[1]!.max).toBeGreaterThan(100);
+  });
+
+  it.skipIf(!exiftool && process.env.CI !== 'true')('exiftool finds no EXIF, GPS, XMP or IPTC in either file', async () => {
+    const out = await processPhoto(await cameraJpeg(), 'Kringle');
+    for (const [name, file] of [['original.jpg', out.original], ['preview.jpg', out.preview]] as const) {
+      const target = path.join(dir, name);
+      await writeFile(target, file);
+      const groups = execFileSync('exiftool', ['-G0', '-s', '-a', target]).toString();
+      expect(groups).not.toMatch(/^\[(EXIF|GPS|XMP|IPTC|MakerNotes|ICC_Profile)\]/m);
+    }
+  });
+
+  it('refuses what is not a JPEG', async () => {
+    await expect(processPhoto(Buffer.from('not an image'), 'Kringle')).rejects.toBeInstanceOf(NotAPhotoError);
+    const png = await sharp({ create: { width: 10, height: 10, channels: 3, background: 'white' } }).png().toBuffer();
+    await expect(processPhoto(png, 'Kringle')).rejects.toBeInstanceOf(NotAPhotoError);
+  });
+});
+
+describe('readQrCode', () => {
+  it('reads a check-in code photographed in the frame, and nothing from a plain photo', async () => {
+    expect(await readQrCode(await qrPhoto('KRINGLE-CHECKIN-abc123'))).toBe('KRINGLE-CHECKIN-abc123');
+    expect(await readQrCode(await cameraJpeg())).toBeNull();
+  });
+});

@@ -1,0 +1,109 @@
+import sharp, { type Metadata } from 'sharp';
+import jsQR from 'jsqr';
+
+/** The long edge of a preview; families see these before they unlock anything. */
+export const PREVIEW_LONG_EDGE = 1600;
+/** QR codes are read on a small greyscale copy: a phone screen or printed card fills much of the frame. */
+const QR_LONG_EDGE = 1000;
+
+// libvips runs in libuv's thread pool, off the event loop; one thread per image and at most
+// PROCESSING_SLOTS images at once, so a set uploading 200 photos leaves threads for the API's
+// own work (argon2, file reads) and its read budgets hold.
+sharp.concurrency(1);
+sharp.cache(false);
+const PROCESSING_SLOTS = 2;
+let running = 0;
+const waiting: (() => void)[] = [];
+
+async function inSlot<T>(work: () => Promise<T>): Promise<T> {
+  if (running >= PROCESSING_SLOTS) await new Promise<void>((resolve) => waiting.push(resolve));
+  running++;
+  try {
+    return await work();
+  } finally {
+    running--;
+    waiting.shift()?.();
+  }
+}
+
+export interface ProcessedPhoto {
+  /** The original, orientation applied, re-encoded as JPEG with no metadata at all. */
+  original: Buffer;
+  /** At most PREVIEW_LONG_EDGE on the long edge, watermarked, no metadata. */
+  preview: Buffer;
+  width: number;
+  height: number;
+  previewWidth: number;
+  previewHeight: number;
+}
+
+export class NotAPhotoError extends Error {}
+
+const escapeXml = (s: string) => s.replace(/[<>&'"]/g, (c) => `&#${c.charCodeAt(0)};`);
+
+function watermarkSvg(width: number, height: number, brand: string): Buffer {
+  const size = Math.max(16, Math.round(Math.min(width, height) / 9));
+  const text = escapeXml(brand);
+  // Diagonal across the middle (hard to crop away) and a smaller mark in a corner.
+  return Buffer.from(
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}">` +
+      `<g font-family="sans-serif" font-weight="bold" fill="#ffffff" fill-opacity="0.35" stroke="#000000" stroke-opacity="0.2" stroke-width="1">` +
+      `<text x="50%" y="50%" font-size="${size}" text-anchor="middle" dominant-baseline="middle" transform="rotate(-30 ${width / 2} ${height / 2})">${text} PREVIEW</text>` +
+      `<text x="${width - 12}" y="${height - 12}" font-size="${Math.round(size / 3)}" text-anchor="end">${text}</text>` +
+      `</g></svg>`,
+  );
+}
+
+/**
+ * Sharp keeps no metadata unless asked (no withMetadata/keepExif/keepIccProfile here), so EXIF, GPS,
+ * XMP, IPTC and camera serials are all dropped; the pixels are converted to sRGB first so a wide
+ * gamut photo still looks right without its profile. `rotate()` applies the EXIF orientation
+ * before the EXIF goes.
+ */
+export async function processPhoto(input: Buffer, brand: string): Promise<ProcessedPhoto> {
+  return inSlot(async () => {
+    let meta: Metadata;
+    try {
+      meta = await sharp(input, { failOn: 'error' }).metadata();
+    } catch {
+      throw new NotAPhotoError('not a readable JPEG');
+    }
+    if (meta.format !== 'jpeg') throw new NotAPhotoError('not a JPEG');
+    const { data: original, info } = await sharp(input, { failOn: 'error' })
+      .rotate()
+      .toColourspace('srgb')
+      .jpeg({ quality: 92, mozjpeg: false }).toBuffer({ resolveWithObject: true });
+    const resized = await sharp(original)
+      .resize({ width: PREVIEW_LONG_EDGE, height: PREVIEW_LONG_EDGE, fit: 'inside', withoutEnlargement: true })
+      .toBuffer({ resolveWithObject: true });
+    const preview = await sharp(resized.data)
+      .composite([{ input: watermarkSvg(resized.info.width, resized.info.height, brand), top: 0, left: 0 }])
+      .jpeg({ quality: 80 })
+      .toBuffer();
+    return { original, preview, width: info.width, height: info.height, previewWidth: resized.info.width, previewHeight: resized.info.height };
+  });
+}
+
+/** The text of a QR code in the photo, or null when there is none (or it cannot be read). */
+export async function readQrCode(input: Buffer): Promise<string | null> {
+  return inSlot(async () => {
+    try {
+      const { data, info } = await sharp(input)
+        .rotate()
+        .resize({ width: QR_LONG_EDGE, height: QR_LONG_EDGE, fit: 'inside', withoutEnlargement: true })
+        .greyscale()
+        .ensureAlpha()
+        .raw()
+        .toBuffer({ resolveWithObject: true });
+      // jsQR wants RGBA; a greyscale image with alpha has 2 channels, so spread it out.
+      const rgba = new Uint8ClampedArray(info.width * info.height * 4);
+      for (let i = 0, j = 0; i < data.length; i += info.channels, j += 4) {
+        rgba[j] = rgba[j + 1] = rgba[j + 2] = data[i]!;
+        rgba[j + 3] = 255;
+      }
+      return jsQR(rgba, info.width, info.height, { inversionAttempts: 'attemptBoth' })?.data ?? null;
+    } catch {
+      return null;
+    }
+  });
+}

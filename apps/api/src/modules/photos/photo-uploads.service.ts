@@ -1,0 +1,196 @@
+import { randomUUID } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import { errors } from '../../lib/errors';
+import type { AuthClaims } from '../accounts/id-tokens';
+import { findLocation } from '../catalogue/catalogue.repository';
+import { bookingOfCheckInCode } from '../check-in/check-in-codes';
+import { NotAPhotoError, processPhoto, readQrCode } from './photo-processing';
+import { photoKey, photoStorageFor, type PhotoStorage } from './photo-storage';
+import { assignPhoto, ensureGallery, findPhoto, findPhotoBooking, insertPhotos, lockPhotoBooking, type PhotoBooking, type PhotoRow } from './photos.repository';
+
+export type Deps = Pick<FastifyInstance, 'db' | 'clock' | 'config' | 'log'>;
+
+/** One file of a multipart upload; `read` throws when the file passes the size limit. */
+export interface UploadedFile {
+  mimetype: string;
+  read(): Promise<Buffer>;
+}
+
+export interface StaffPhoto {
+  id: string;
+  bookingId: string | null;
+  locationId: string;
+  width: number;
+  height: number;
+  previewUrl: string;
+  createdAt: string;
+}
+
+/** A photo whose files are stored but whose row is not written yet: invisible, and deleted if the upload fails. */
+interface Staged {
+  id: string;
+  width: number;
+  height: number;
+}
+
+const DAY_MS = 86_400_000;
+
+export async function toStaffPhoto(storage: PhotoStorage, row: PhotoRow): Promise<StaffPhoto> {
+  return {
+    id: row.id,
+    bookingId: row.bookingId,
+    locationId: row.locationId,
+    width: row.width,
+    height: row.height,
+    previewUrl: await storage.signedUrl(photoKey(row.id, 'preview'), 900),
+    createdAt: row.createdAt.toISOString(),
+  };
+}
+
+async function readJpeg(file: UploadedFile): Promise<Buffer> {
+  if (file.mimetype !== 'image/jpeg') throw errors.onlyJpegPhotos();
+  return file.read();
+}
+
+async function stage(deps: Deps, storage: PhotoStorage, input: Buffer, staged: Staged[]): Promise<void> {
+  let out;
+  try {
+    out = await processPhoto(input, deps.config.BRAND_NAME);
+  } catch (e) {
+    if (e instanceof NotAPhotoError) throw errors.onlyJpegPhotos();
+    throw e;
+  }
+  const id = randomUUID();
+  // Listed before the writes, so a failure between the two still deletes the first file.
+  staged.push({ id, width: out.width, height: out.height });
+  await storage.put(photoKey(id, 'original'), out.original, 'image/jpeg');
+  await storage.put(photoKey(id, 'preview'), out.preview, 'image/jpeg');
+}
+
+async function discard(deps: Deps, storage: PhotoStorage, staged: Staged[]): Promise<void> {
+  for (const s of staged) {
+    for (const variant of ['original', 'preview'] as const) {
+      await storage.delete(photoKey(s.id, variant)).catch((err: unknown) => deps.log.warn({ err, photoId: s.id }, 'could not delete a staged photo file'));
+    }
+  }
+}
+
+/**
+ * All or nothing: every file is processed and stored first, then the rows are written in one
+ * transaction; a failure anywhere (a bad file, a dropped connection mid-upload, the database)
+ * deletes the files already stored, so nothing half-made stays.
+ */
+async function uploadAtomically<T>(deps: Deps, work: (staged: Staged[], storage: PhotoStorage) => Promise<T>): Promise<T> {
+  const storage = photoStorageFor(deps);
+  const staged: Staged[] = [];
+  try {
+    return await work(staged, storage);
+  } catch (e) {
+    await discard(deps, storage, staged);
+    throw e;
+  }
+}
+
+function checkBookingForPhotos(booking: PhotoBooking | null, locationId?: string): PhotoBooking {
+  if (!booking) throw errors.notFound('That booking');
+  if (booking.status !== 'completed') throw errors.photosNeedConfirmedBooking(booking.reference);
+  if (locationId && booking.locationId !== locationId) throw errors.photosWrongLocation(booking.reference);
+  return booking;
+}
+
+const expiryFrom = (deps: Deps, now: Date) => new Date(now.getTime() + deps.config.PHOTO_RETENTION_DAYS * DAY_MS);
+
+/** Photos for the family in front of the camera: any confirmed booking, whatever its day. */
+export async function uploadToBooking(deps: Deps, staff: AuthClaims, bookingId: string, files: AsyncIterable<UploadedFile>): Promise<StaffPhoto[]> {
+  checkBookingForPhotos(await findPhotoBooking(deps.db, bookingId));
+  return uploadAtomically(deps, async (staged, storage) => {
+    for await (const file of files) await stage(deps, storage, await readJpeg(file), staged);
+    if (!staged.length) throw errors.invalidField('body.files', 'Send at least one JPEG photo in fields named files');
+    const rows = await deps.db.transaction(async (tx) => {
+      // Locked and checked again: a cancellation during the upload wins.
+      const booking = checkBookingForPhotos(await lockPhotoBooking(tx, bookingId));
+      const now = deps.clock.now();
+      const inserted = await insertPhotos(
+        tx,
+        staged.map((s) => ({ id: s.id, bookingId, locationId: booking.locationId, uploadedBy: staff.userId, width: s.width, height: s.height, createdAt: now })),
+      );
+      await ensureGallery(tx, bookingId, now, expiryFrom(deps, now));
+      return inserted;
+    });
+    return Promise.all(rows.map((r) => toStaffPhoto(storage, r)));
+  });
+}
+
+export interface BatchResult {
+  assigned: { bookingId: string; count: number }[];
+  unmatched: StaffPhoto[];
+}
+
+/**
+ * A shooting sequence in order. A photo of a check-in QR code is not kept: it starts the photos of
+ * that family (a confirmed booking at this location). A code that is not such a booking ends the
+ * run, so what follows waits in the unmatched tray rather than going to the previous family.
+ */
+export async function uploadBatch(deps: Deps, staff: AuthClaims, locationId: string, files: AsyncIterable<UploadedFile>): Promise<BatchResult> {
+  if (!(await findLocation(deps.db, locationId))) throw errors.notFound('That location');
+  return uploadAtomically(deps, async (staged, storage) => {
+    const owner = new Map<string, string | null>();
+    let current: string | null = null;
+    let count = 0;
+    for await (const file of files) {
+      const input = await readJpeg(file);
+      count++;
+      const code = await readQrCode(input);
+      if (code !== null) {
+        const booking = await bookingOfCheckInCode(deps.db, code);
+        const full = booking ? await findPhotoBooking(deps.db, booking.id) : null;
+        current = full && full.status === 'completed' && full.locationId === locationId ? full.id : null;
+        continue;
+      }
+      await stage(deps, storage, input, staged);
+      owner.set(staged[staged.length - 1]!.id, current);
+    }
+    if (!count) throw errors.invalidField('body.files', 'Send at least one JPEG photo in fields named files');
+    const rows = await deps.db.transaction(async (tx) => {
+      const now = deps.clock.now();
+      const bookingIds = [...new Set([...owner.values()].filter((v): v is string => v !== null))].sort();
+      // Locked in one order (two sets uploading for the same families never deadlock) and
+      // checked again: a family cancelled meanwhile gets nothing; its photos wait unmatched.
+      for (const id of bookingIds) {
+        const b = await lockPhotoBooking(tx, id);
+        if (b && b.status === 'completed') {
+          await ensureGallery(tx, id, now, expiryFrom(deps, now));
+        } else {
+          for (const [photo, o] of owner) if (o === id) owner.set(photo, null);
+        }
+      }
+      return insertPhotos(
+        tx,
+        staged.map((s) => ({ id: s.id, bookingId: owner.get(s.id) ?? null, locationId, uploadedBy: staff.userId, width: s.width, height: s.height, createdAt: now })),
+      );
+    });
+    const assigned = new Map<string, number>();
+    for (const r of rows) if (r.bookingId) assigned.set(r.bookingId, (assigned.get(r.bookingId) ?? 0) + 1);
+    return {
+      assigned: [...assigned].map(([bookingId, n]) => ({ bookingId, count: n })),
+      unmatched: await Promise.all(rows.filter((r) => !r.bookingId).map((r) => toStaffPhoto(storage, r))),
+    };
+  });
+}
+
+/** A photo from the unmatched tray, given by hand to a confirmed booking of the same location. */
+export async function assignUnmatched(deps: Deps, photoId: string, bookingId: string): Promise<StaffPhoto> {
+  const photo = await findPhoto(deps.db, photoId);
+  if (!photo) throw errors.notFound('That photo');
+  if (photo.bookingId === bookingId) return toStaffPhoto(photoStorageFor(deps), photo);
+  if (photo.bookingId) throw errors.illegalTransition();
+  const row = await deps.db.transaction(async (tx) => {
+    checkBookingForPhotos(await lockPhotoBooking(tx, bookingId), photo.locationId);
+    const now = deps.clock.now();
+    const moved = await assignPhoto(tx, photoId, bookingId);
+    if (!moved) throw errors.illegalTransition(); // assigned by someone else meanwhile
+    await ensureGallery(tx, bookingId, now, expiryFrom(deps, now));
+    return moved;
+  });
+  return toStaffPhoto(photoStorageFor(deps), row);
+}

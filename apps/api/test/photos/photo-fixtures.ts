@@ -1,0 +1,27 @@
+import QRCode from 'qrcode';
+import sharp from 'sharp';
+
+/** A camera-like JPEG: EXIF with a serial number, GPS, an orientation that turns it upright. */
+export async function cameraJpeg(width = 1200, height = 800, orientation = 1): Promise<Buffer> {
+  return sharp({ create: { width, height, channels: 3, background: { r: 200, g: 30, b: 40 } } })
+    .jpeg()
+    .withMetadata({
+      orientation,
+      exif: {
+        IFD0: { Make: 'Canon', Model: 'EOS R6', Copyright: 'Set 3' },
+        IFD2: { BodySerialNumber: '123456789' },
+        IFD3: { GPSLatitudeRef: 'S', GPSLatitude: '33/1 52/1 0/1', GPSLongitudeRef: 'E', GPSLongitude: '151/1 12/1 0/1' },
+      },
+    })
+    .toBuffer();
+}
+
+/** A photo of a QR code held up in front of the camera. */
+export async function qrPhoto(text: string): Promise<Buffer> {
+  const qr = await QRCode.toBuffer(text, { errorCorrectionLevel: 'M', scale: 10, margin: 4 });
+  return sharp({ create: { width: 1600, height: 1200, channels: 3, background: { r: 90, g: 110, b: 120 } } })
+    .composite([{ input: qr, gravity: 'center' }])
+    .jpeg()
+    .withMetadata({ exif: { IFD0: { Make: 'Canon' } } })
+    .toBuffer();
+}
