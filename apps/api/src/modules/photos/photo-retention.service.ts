@@ -7,15 +7,18 @@ import { errors } from '../../lib/errors';
 import { mailLogoUrl, renderEmail } from '../mail/mail-layout';
 import { enqueueMail } from '../mail/outbox.repository';
 import { LocalPhotoStorage, photoIdOfKey, photoKey, photoStorageFor } from './photo-storage';
-import { claimExpiredGallery, deletePhotoRows, expiredUnmatched, extendGallery, findGallery, findPhoto, markGalleryDeleted, photosOfBooking, type PhotoRow } from './photos.repository';
+import { claimExpiredGallery, deletePhotoRows, expiredUnmatched, extendGallery, findGallery, findPhoto, findPhotoBooking, markGalleryDeleted, photosOfBooking, type PhotoRow } from './photos.repository';
 
 export type Deps = Pick<FastifyInstance, 'db' | 'clock' | 'config' | 'log'>;
 const DAY_MS = 86_400_000;
 
 /** Staff extend one gallery: the later of now and its end, plus `days` (default PHOTO_RETENTION_DAYS). */
-export async function extendPhotoGallery(deps: Deps, bookingId: string, days = deps.config.PHOTO_RETENTION_DAYS): Promise<{ bookingId: string; expiresAt: string }> {
+export async function extendPhotoGallery(deps: Deps, bookingId: string, days: number | undefined, assertLocation: (locationId: string) => void): Promise<{ bookingId: string; expiresAt: string }> {
+  const booking = await findPhotoBooking(deps.db, bookingId);
+  if (booking) assertLocation(booking.locationId);
   const gallery = await findGallery(deps.db, bookingId);
   if (!gallery || gallery.deletedAt) throw errors.notFound('That gallery');
+  days ??= deps.config.PHOTO_RETENTION_DAYS;
   const from = Math.max(gallery.expiresAt.getTime(), deps.clock.now().getTime());
   const row = await extendGallery(deps.db, bookingId, new Date(from + days * DAY_MS));
   if (!row) throw errors.notFound('That gallery');

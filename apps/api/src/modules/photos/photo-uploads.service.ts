@@ -101,8 +101,8 @@ function checkBookingForPhotos(booking: PhotoBooking | null, locationId?: string
 const expiryFrom = (deps: Deps, now: Date) => new Date(now.getTime() + deps.config.PHOTO_RETENTION_DAYS * DAY_MS);
 
 /** Photos for the family in front of the camera: any confirmed booking, whatever its day. */
-export async function uploadToBooking(deps: Deps, staff: AuthClaims, bookingId: string, files: AsyncIterable<UploadedFile>): Promise<StaffPhoto[]> {
-  checkBookingForPhotos(await findPhotoBooking(deps.db, bookingId));
+export async function uploadToBooking(deps: Deps, staff: AuthClaims, bookingId: string, files: AsyncIterable<UploadedFile>, assertLocation: (locationId: string) => void): Promise<StaffPhoto[]> {
+  assertLocation(checkBookingForPhotos(await findPhotoBooking(deps.db, bookingId)).locationId);
   return uploadAtomically(deps, async (staged, storage) => {
     for await (const file of files) await stage(deps, storage, await readJpeg(file), staged);
     if (!staged.length) throw errors.invalidField('body.files', 'Send at least one JPEG photo in fields named files');
@@ -179,9 +179,10 @@ export async function uploadBatch(deps: Deps, staff: AuthClaims, locationId: str
 }
 
 /** A photo from the unmatched tray, given by hand to a confirmed booking of the same location. */
-export async function assignUnmatched(deps: Deps, photoId: string, bookingId: string): Promise<StaffPhoto> {
+export async function assignUnmatched(deps: Deps, photoId: string, bookingId: string, assertLocation: (locationId: string) => void): Promise<StaffPhoto> {
   const photo = await findPhoto(deps.db, photoId);
   if (!photo) throw errors.notFound('That photo');
+  assertLocation(photo.locationId);
   if (photo.bookingId === bookingId) return toStaffPhoto(photoStorageFor(deps), photo);
   if (photo.bookingId) throw errors.illegalTransition();
   const row = await deps.db.transaction(async (tx) => {

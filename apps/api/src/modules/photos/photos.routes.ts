@@ -20,7 +20,7 @@ import {
 } from '@kringle/contracts/photos';
 import { errors } from '../../lib/errors';
 import { authOf } from '../../plugins/auth';
-import '../../plugins/staff-access';
+import { assertStaffLocation } from '../../plugins/staff-access';
 import { familyGallery, originalUrl, originalsZip, unlockPhotos } from './photo-gallery.service';
 import { extendPhotoGallery, servePhotoFile } from './photo-retention.service';
 import { assignUnmatched, uploadBatch, uploadToBooking, type UploadedFile } from './photo-uploads.service';
@@ -68,7 +68,7 @@ export async function photosRoutes(app: FastifyInstance) {
       config: set,
       schema: { tags: staffTags, summary: "Upload photos for a confirmed booking (any day); all or none are kept", ...multipartBody, params: photoParamsSchema, response: { 201: staffPhotoListSchema, ...errs } },
     },
-    async (req, reply) => reply.code(201).send({ items: await uploadToBooking(app, authOf(req), req.params.id, jpegFiles(req)) }),
+    async (req, reply) => reply.code(201).send({ items: await uploadToBooking(app, authOf(req), req.params.id, jpegFiles(req), (locationId) => assertStaffLocation(req, locationId)) }),
   );
   r.post(
     '/staff/photos/batch',
@@ -83,7 +83,10 @@ export async function photosRoutes(app: FastifyInstance) {
         response: { 201: photoBatchResultSchema, ...errs },
       },
     },
-    async (req, reply) => reply.code(201).send(await uploadBatch(app, authOf(req), req.query.locationId, jpegFiles(req))),
+    async (req, reply) => {
+      assertStaffLocation(req, req.query.locationId);
+      return reply.code(201).send(await uploadBatch(app, authOf(req), req.query.locationId, jpegFiles(req)));
+    },
   );
   r.post(
     '/staff/photos/:id/assign',
@@ -91,7 +94,7 @@ export async function photosRoutes(app: FastifyInstance) {
       config: set,
       schema: { tags: staffTags, summary: 'Give an unmatched photo to a confirmed booking of its location', params: photoParamsSchema, body: assignPhotoBodySchema, response: { 200: staffPhotoSchema, ...errs } },
     },
-    async (req) => assignUnmatched(app, req.params.id, req.body.bookingId),
+    async (req) => assignUnmatched(app, req.params.id, req.body.bookingId, (locationId) => assertStaffLocation(req, locationId)),
   );
   r.post(
     '/staff/bookings/:id/photos/extend',
@@ -99,7 +102,7 @@ export async function photosRoutes(app: FastifyInstance) {
       config: { auth: 'staff', staffRoles: ['manager', 'set'] },
       schema: { tags: staffTags, summary: "Extend one booking's gallery (its reminders go again before the new end)", params: photoParamsSchema, body: extendGalleryBodySchema, response: { 200: galleryExtendedSchema, ...errs } },
     },
-    async (req) => extendPhotoGallery(app, req.params.id, req.body.days),
+    async (req) => extendPhotoGallery(app, req.params.id, req.body.days, (locationId) => assertStaffLocation(req, locationId)),
   );
 
   r.get(

@@ -6,7 +6,7 @@ import { queueFairnessSchema, queueParamsSchema, queueTicketSchema, staffQueueSu
 import { z } from 'zod';
 import { errors } from '../../lib/errors';
 import { authOf } from '../../plugins/auth';
-import '../../plugins/staff-access';
+import { assertStaffLocation } from '../../plugins/staff-access';
 import { LiveStreamRegistry, signOutListener } from '../availability/live-stream-limits';
 import { fairness, getTicket, joinQueue, lineVersion, passLocation, pauseQueue, staffSummary, ticketsByUser } from './queue.service';
 
@@ -182,17 +182,24 @@ export async function queueRoutes(app: FastifyInstance) {
   r.get(
     '/staff/queue/:locationId',
     { config: staff, schema: { tags: ['staff'], summary: "A location's waiting room: length, admitted, holding, sold", params: queueParamsSchema, response: { 200: staffQueueSummarySchema, 404: errorBodySchema } } },
-    async (req) => staffSummary(app, req.params.locationId),
+    async (req) => {
+      assertStaffLocation(req, req.params.locationId);
+      return staffSummary(app, req.params.locationId);
+    },
   );
   r.post(
     '/staff/queue/:locationId/pause',
     { config: staff, schema: { tags: ['staff'], summary: 'Pause admissions (families keep their places)', params: queueParamsSchema, response: { 200: staffQueueSummarySchema, 404: errorBodySchema } } },
-    async (req) => pauseQueue(app, req.params.locationId, true),
+    async (req) => {
+      assertStaffLocation(req, req.params.locationId);
+      return pauseQueue(app, req.params.locationId, true);
+    },
   );
   r.post(
     '/staff/queue/:locationId/resume',
     { config: staff, schema: { tags: ['staff'], summary: 'Resume admissions', params: queueParamsSchema, response: { 200: staffQueueSummarySchema, 404: errorBodySchema } } },
     async (req) => {
+      assertStaffLocation(req, req.params.locationId);
       const summary = await pauseQueue(app, req.params.locationId, false);
       gate.nudge(req.params.locationId);
       return summary;
