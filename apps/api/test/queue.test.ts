@@ -190,6 +190,8 @@ describe('the fair start: the line, the draw, admission by stock', () => {
 
   it('staff see the line and can pause it', async () => {
     const [staff] = await createCustomers(t.db, t.app.idTokens, 1, { staff: true });
+    // A manager's (decision 0050): the account as the database has it, second factor enrolled.
+    await t.db.execute(sql`update users set staff_role = 'manager', mfa_enrolled_at = now() where id = ${staff!.id}::uuid`);
     const summary = await t.app.inject({ url: `/api/v1/staff/queue/${locationId}`, headers: staff!.headers });
     expect(summary.statusCode).toBe(200);
     expect(summary.json()).toMatchObject({ locationId, paused: false, freeSessions: 2, admitted: 3 });
