@@ -103,11 +103,11 @@ describe('taken sessions (drop-day refusals from memory)', () => {
     }
   });
 
-  it('never refuses the holder: picking your own session again renews the hold', async () => {
+  it('never refuses the holder: picking your own session again answers that same hold (API.md, 2026-11-26)', async () => {
     const first = (await hold(holly, session('10:30'))).json();
     const again = await hold(holly, session('10:30'));
-    expect(again.statusCode).toBe(201);
-    expect(again.json().id).not.toBe(first.id);
+    expect(again.statusCode).toBe(200);
+    expect(again.json().id).toBe(first.id);
   });
 
   it('offers a session freed through this process at once: a hold let go or replaced', async () => {
