@@ -155,7 +155,7 @@ describe('the answer lane', () => {
     // a GET that sets no cookie and has no body. A hook added to these routes fails this test.
     const tree = t.app.printRoutes({ includeHooks: true, commonPrefix: false });
     const hooksOf = (route: string) => tree.slice(tree.indexOf(`${route} (GET)`), tree.indexOf(`${route} (HEAD)`)).split('\n').slice(1, 5).join('\n');
-    expect(t.app.answerLane.gateNames).toEqual(['security', 'app-check', 'auth']);
+    expect(t.app.answerLane.gateNames).toEqual(['security', 'app-check', 'auth', 'staff-access']);
     expect(hooksOf('available-dates')).toBe(hooksOf('available-slots'));
     expect(hooksOf('available-slots')).toMatchInlineSnapshot(`
       "│   • (onRequest) ["requestId()","securityHeaders()","handleCors()","appCheck()","fastifyCookieHandler()","authenticateCaller()"]

@@ -103,19 +103,23 @@ export const staffAccessPlugin = fp(
   async (app: FastifyInstance) => {
     app.decorate('staffStates', new StaffStateCache((userId) => findStaffState(app.db, userId), STAFF_STATE_CACHE_MS));
     app.decorateRequest('staffAccess', null);
-    app.addHook('onRoute', settleStaffRoles);
-    // The answer lane has no database read to make: staff routes always go through Fastify.
-    app.answerLane.addGate('staff-access', (_raw, route) => route.config.auth !== 'staff');
-
-    app.addHook('onRequest', async (request) => {
+    /** The account as the database has it: active, its second factor, its role (after authenticateCaller). */
+    async function checkStaffAccess(request: FastifyRequest) {
       const config = request.routeOptions.config;
-      if (config.auth !== 'staff' || !request.auth) return;
+      if (!request.auth) return;
       const state = await app.staffStates.get(request.auth.userId, app.clock.now().getTime());
       if (!state || !state.active) throw errors.sessionEnded();
       if (MFA_REQUIRED_ROLES.includes(state.role) && !state.mfaEnrolled && !config.staffBeforeMfa) throw errors.mfaRequired();
       if (!rolesOf(config.staffRoles).includes(state.role)) throw errors.roleForbidden();
       request.staffAccess = state;
+    }
+    // On staff routes only: a family's hot reads (available slots) carry no hook, and no promise, for it.
+    app.addHook('onRoute', (route) => {
+      settleStaffRoles(route);
+      if (route.config?.auth === 'staff') route.onRequest = [...(route.onRequest ? [route.onRequest].flat() : []), checkStaffAccess];
     });
+    // The answer lane has no database read to make: staff routes always go through Fastify.
+    app.answerLane.addGate('staff-access', (_raw, route) => route.config.auth !== 'staff');
   },
   { name: 'staff-access', dependencies: ['auth'] },
 );
