@@ -4,6 +4,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bookDirect, createPerson, headersOf, staffDay, SYDNEY, type Person, type StaffDay } from '../staff/staff-fixtures';
 import { expectContractError, fillPath, operations, type Operation } from './security-fixtures';
+import { LOCATION_SCOPED, NOT_LOCATION_SCOPED } from './staff-routes';
 
 /**
  * Issue 34 (decision 0050): every staff route of the served OpenAPI document × every role × an
@@ -12,44 +13,6 @@ import { expectContractError, fillPath, operations, type Operation } from './sec
  * here as soon as it exists; one that touches a location must be listed in LOCATION_SCOPED.
  */
 
-/** Routes that act on one location (of a query, a body, a booking or a session): 403 LOCATION_FORBIDDEN outside the account's list. */
-const LOCATION_SCOPED = [
-  'GET /api/v1/staff/run-sheet',
-  'GET /api/v1/staff/run-sheet.csv',
-  'GET /api/v1/staff/bookings/{id}/receipt',
-  'POST /api/v1/staff/check-ins',
-  'POST /api/v1/staff/bookings/{id}/no-show',
-  'POST /api/v1/staff/bookings/{id}/undo',
-  'POST /api/v1/staff/walk-ins',
-  'GET /api/v1/staff/bookings/{id}',
-  'GET /api/v1/staff/bookings/{id}/free-sessions',
-  'POST /api/v1/staff/bookings/{id}/reschedule',
-  'POST /api/v1/staff/bookings/{id}/cancel',
-  'POST /api/v1/staff/orders/{id}/refunds',
-  'POST /api/v1/staff/bookings/{id}/resend',
-  'PUT /api/v1/staff/bookings/{id}/details',
-  'POST /api/v1/staff/bookings/{id}/photos',
-  'POST /api/v1/staff/bookings/{id}/photos/extend',
-  'POST /api/v1/staff/photos/batch',
-  'GET /api/v1/staff/queue/{locationId}',
-  'POST /api/v1/staff/queue/{locationId}/pause',
-  'POST /api/v1/staff/queue/{locationId}/resume',
-];
-/** Routes about the caller or the whole brand: no location. */
-const NOT_LOCATION_SCOPED = [
-  'GET /api/v1/staff/catalogue',
-  'GET /api/v1/staff/me',
-  'GET /api/v1/staff/accounts',
-  'POST /api/v1/staff/accounts',
-  'PATCH /api/v1/staff/accounts/{id}',
-  'POST /api/v1/staff/mfa/setup',
-  'POST /api/v1/staff/mfa/confirm',
-  'GET /api/v1/staff/families',
-  'GET /api/v1/staff/audit',
-  'GET /api/v1/staff/audit.csv',
-  // Scoped by its photo's location, which needs an uploaded photo: see photos.test.ts.
-  'POST /api/v1/staff/photos/{id}/assign',
-];
 /** Reachable before a manager or support member has enrolled the second factor. */
 const BEFORE_MFA = ['GET /api/v1/staff/me', 'POST /api/v1/staff/mfa/setup', 'POST /api/v1/staff/mfa/confirm'];
 

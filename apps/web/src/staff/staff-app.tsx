@@ -15,7 +15,7 @@ import { requestJson, resumeSession, signOut, whenSignedOut, type StaffUser } fr
 import { WalkInPage } from './walk-in-page';
 import { InvitePage } from './invite-page';
 import { MfaEnrolPage } from './mfa-enrol-page';
-import { LABELS, LOCATION_PAGES, pageOf, pagesFor, PATHS, type Page } from './staff-nav';
+import { LABELS, LOCATION_PAGES, pageOf, pagesFor, PATHS, startPage, type Page } from './staff-nav';
 import { StaffAccountsPage } from './staff-accounts-page';
 import { getMe } from './staff-people-client';
 
@@ -105,7 +105,12 @@ function Staffed({ user }: { user: StaffUser }) {
 }
 
 function SignedIn({ user, me, onEnrol }: { user: StaffUser; me: StaffMe; onEnrol?: () => void }) {
-  const [page, setPage] = useState<Page>(() => pageOf(window.location.pathname, me.role));
+  const [page, setPage] = useState<Page>(() => {
+    const first = startPage(window.location.pathname, me.role);
+    // The address says where the app opened, so back and reload keep the page.
+    if (first === 'support' && !window.location.pathname.startsWith(PATHS.support)) window.history.replaceState(null, '', PATHS.support);
+    return first;
+  });
   const [catalogue, setCatalogue] = useState<StaffCatalogue | null>(null);
   const [locationId, setLocationId] = useState<string>(() => localStorage.getItem(LOCATION_KEY) ?? '');
   const [walkInSlot, setWalkInSlot] = useState<string | null>(null);

@@ -20,10 +20,15 @@ export const LOCATION_PAGES: readonly Page[] = ['run-sheet', 'check-in', 'walk-i
 
 export const pagesFor = (role: StaffRole) => (Object.keys(PATHS) as Page[]).filter((p) => ROLES[p].includes(role));
 
-/** The page at `path` if the role may see it, else the role's first (support starts at its desk). */
+/** The page at `path` if the role may see it, else the role's first (support's first is its desk). */
 export function pageOf(path: string, role: StaffRole): Page {
   const allowed = pagesFor(role);
   const here = (Object.entries(PATHS) as [Page, string][]).find(([, p]) => p === path.replace(/\/+$/, ''))?.[0];
   if (here && allowed.includes(here)) return here;
   return role === 'support' ? 'support' : allowed[0]!;
+}
+
+/** Where the app opens after sign-in or a reload: support opens at its desk, not the run sheet at /staff. */
+export function startPage(path: string, role: StaffRole): Page {
+  return role === 'support' && path.replace(/\/+$/, '') === PATHS['run-sheet'] ? 'support' : pageOf(path, role);
 }

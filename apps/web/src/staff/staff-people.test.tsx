@@ -5,7 +5,7 @@ import { InvitePage } from './invite-page';
 import { MfaEnrolPage } from './mfa-enrol-page';
 import { SignInPage } from './sign-in-page';
 import { StaffAccountsPage } from './staff-accounts-page';
-import { pageOf, pagesFor } from './staff-nav';
+import { pageOf, pagesFor, startPage } from './staff-nav';
 
 vi.mock('qrcode', () => ({ default: { toDataURL: vi.fn(async () => 'data:image/png;base64,AAAA') } }));
 
@@ -170,6 +170,10 @@ describe('the nav by role', () => {
     expect(pagesFor('manager')).toEqual(['run-sheet', 'check-in', 'walk-in', 'support', 'audit', 'staff']);
     expect(pageOf('/staff/people', 'set')).toBe('run-sheet');
     expect(pageOf('/staff', 'support')).toBe('run-sheet');
+    expect(startPage('/staff', 'support')).toBe('support');
+    expect(startPage('/staff/', 'support')).toBe('support');
+    expect(startPage('/staff', 'manager')).toBe('run-sheet');
+    expect(startPage('/staff/support/audit', 'manager')).toBe('audit');
     expect(pageOf('/staff/check-in', 'support')).toBe('support');
     expect(pageOf('/staff/people/', 'manager')).toBe('staff');
   });

@@ -1,0 +1,43 @@
+/**
+ * Every staff route that needs a token, as the access-control suite and the role suite expect them
+ * (issue 34): a route added or gone must be written here on purpose.
+ */
+
+/** Routes that act on one location (of a query, a body, a booking or a session): 403 LOCATION_FORBIDDEN outside the account's list. */
+export const LOCATION_SCOPED = [
+  'GET /api/v1/staff/run-sheet',
+  'GET /api/v1/staff/run-sheet.csv',
+  'GET /api/v1/staff/bookings/{id}/receipt',
+  'POST /api/v1/staff/check-ins',
+  'POST /api/v1/staff/bookings/{id}/no-show',
+  'POST /api/v1/staff/bookings/{id}/undo',
+  'POST /api/v1/staff/walk-ins',
+  'GET /api/v1/staff/bookings/{id}',
+  'GET /api/v1/staff/bookings/{id}/free-sessions',
+  'POST /api/v1/staff/bookings/{id}/reschedule',
+  'POST /api/v1/staff/bookings/{id}/cancel',
+  'POST /api/v1/staff/orders/{id}/refunds',
+  'POST /api/v1/staff/bookings/{id}/resend',
+  'PUT /api/v1/staff/bookings/{id}/details',
+  'POST /api/v1/staff/bookings/{id}/photos',
+  'POST /api/v1/staff/bookings/{id}/photos/extend',
+  'POST /api/v1/staff/photos/batch',
+  'GET /api/v1/staff/queue/{locationId}',
+  'POST /api/v1/staff/queue/{locationId}/pause',
+  'POST /api/v1/staff/queue/{locationId}/resume',
+];
+/** Routes about the caller or the whole brand: no location. */
+export const NOT_LOCATION_SCOPED = [
+  'GET /api/v1/staff/catalogue',
+  'GET /api/v1/staff/me',
+  'GET /api/v1/staff/accounts',
+  'POST /api/v1/staff/accounts',
+  'PATCH /api/v1/staff/accounts/{id}',
+  'POST /api/v1/staff/mfa/setup',
+  'POST /api/v1/staff/mfa/confirm',
+  'GET /api/v1/staff/families',
+  'GET /api/v1/staff/audit',
+  'GET /api/v1/staff/audit.csv',
+  // Scoped by its photo's location, which needs an uploaded photo: see photos.test.ts.
+  'POST /api/v1/staff/photos/{id}/assign',
+];
