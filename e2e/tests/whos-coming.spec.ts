@@ -88,11 +88,14 @@ for (const viewport of VIEWPORTS) {
     expect(booked.checkInCode).toMatch(new RegExp(`^${reference}-[A-Z2-7]{16}$`));
     expect(await decodeQr(successQr, `${dir}/${viewport.width}-success-qr.png`)).toBe(booked.checkInCode);
 
-    // My Bookings: the card shows who's coming and a QR code large enough to scan at the set.
+    // My Bookings: the card shows who's coming and, on demand before the day (issue 37 item 7), a QR
+    // code large enough to scan at the set (staff-app.spec sees it at once on the day).
     await page.goto('/bookings');
     const card = cardOf(page, reference);
     await expect(card.getByTestId('details-summary')).toContainText('Mia (6), Leo (3)');
     await expect(card.getByTestId('details-summary')).toContainText('Wheelchair access');
+    await expect(card.getByTestId('check-in-qr')).toHaveCount(0);
+    await card.getByRole('button', { name: 'Show check-in code' }).click();
     const cardQr = card.getByTestId('check-in-qr');
     const box = (await cardQr.locator('svg').boundingBox())!;
     expect(box.width).toBeGreaterThanOrEqual(160);

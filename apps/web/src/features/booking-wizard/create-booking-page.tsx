@@ -9,7 +9,7 @@ import { ResumeHoldOffer } from './resume-hold';
 import { BookingLimitNotice } from '../../components/ui/booking-limit-notice';
 import { useGetPolicyQuery } from '../../lib/policy-api';
 import { useGetUpcomingBookingCountQuery } from './api';
-import { ReleaseHoldDialog } from './release-hold-dialog';
+import { useReleaseAsk } from './release-ask';
 import { LocationStep } from './steps/location-step';
 import { LoadingList } from './steps/load-states';
 import { usePhoneLayout } from './use-media';
@@ -34,18 +34,21 @@ const loadPackageStep = () => import('./steps/package-step');
 const loadTermsStep = () => import('./steps/terms-step');
 const loadOverviewStep = () => import('./steps/overview-step');
 const loadCartDrawer = () => import('./checkout/cart-drawer');
+// The "Let go of …?" question (Radix Dialog) is asked only on Back from a held session.
+const loadReleaseHoldDialog = () => import('./release-hold-dialog');
 const BookingTypeStep = lazy(() => loadBookingTypeStep().then((m) => ({ default: m.BookingTypeStep })));
 const SessionTimeStep = lazy(() => loadSessionTimeStep().then((m) => ({ default: m.SessionTimeStep })));
 const PackageStep = lazy(() => loadPackageStep().then((m) => ({ default: m.PackageStep })));
 const TermsStep = lazy(() => loadTermsStep().then((m) => ({ default: m.TermsStep })));
 const OverviewStep = lazy(() => loadOverviewStep().then((m) => ({ default: m.OverviewStep })));
 const CartDrawer = lazy(() => loadCartDrawer().then((m) => ({ default: m.CartDrawer })));
+const ReleaseHoldDialog = lazy(() => loadReleaseHoldDialog().then((m) => ({ default: m.ReleaseHoldDialog })));
 
 let laterStepsRequested = false;
 function preloadLaterSteps() {
   if (laterStepsRequested) return;
   laterStepsRequested = true;
-  for (const load of [loadBookingTypeStep, loadSessionTimeStep, loadPackageStep, loadTermsStep, loadOverviewStep, loadCartDrawer]) void load().catch(() => undefined);
+  for (const load of [loadBookingTypeStep, loadSessionTimeStep, loadPackageStep, loadTermsStep, loadOverviewStep, loadCartDrawer, loadReleaseHoldDialog]) void load().catch(() => undefined);
 }
 
 /**
@@ -77,6 +80,7 @@ export function CreateBookingPage() {
   const phone = usePhoneLayout();
   useStickyBarsScrollPadding(phone);
   const cartOpened = useOpenedOnce(useWizardSelector((s) => s.booking.showCart));
+  const releaseAsked = useOpenedOnce(useReleaseAsk() !== null);
   useEffect(() => {
     if (key === 'overview') void loadPaymentStep();
   }, [key]);
@@ -129,7 +133,11 @@ export function CreateBookingPage() {
           </Suspense>
         )}
       </div>
-      <ReleaseHoldDialog />
+      {releaseAsked && (
+        <Suspense fallback={null}>
+          <ReleaseHoldDialog />
+        </Suspense>
+      )}
       {cartOpened && (
         <Suspense fallback={null}>
           <CartDrawer />

@@ -3,10 +3,16 @@ import { act, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import type { BookingStatus } from '@kringle/contracts/statuses';
-import { BookingCard } from './booking-card';
+import { BookingCard, isToday } from './booking-card';
+import { needsActionFirst } from './booking-list';
 import { aBooking, anOrder } from './booking-fixture';
 
-const buttons = () => screen.queryAllByRole('button').map((b) => b.textContent);
+// The card's actions (the check-in code's own button is tested on its own below).
+const buttons = () =>
+  screen
+    .queryAllByRole('button')
+    .map((b) => b.textContent)
+    .filter((name) => name !== 'Show check-in code');
 
 describe('BookingCard', () => {
   it('shows where, when (in the location’s zone), what, the total and the reference', () => {
@@ -114,5 +120,20 @@ describe('BookingCard', () => {
     rerender(<BookingCard booking={booking} tab="upcoming" busy="calendar" onAction={onAction} />);
     expect(screen.getByRole('button', { name: 'Downloading…' })).toBeDisabled();
     expect(screen.getByRole('button', { name: 'Reschedule' })).toBeDisabled();
+  });
+
+  it('shows the check-in QR code at once on the day of the visit, and on demand before it', async () => {
+    const booking = aBooking();
+    expect(isToday(booking, new Date(booking.slot.startAt))).toBe(true);
+    expect(isToday(booking, new Date(Date.parse(booking.slot.startAt) - 86_400_000))).toBe(false);
+    render(<BookingCard booking={booking} tab="upcoming" onAction={() => {}} />);
+    expect(screen.queryByTestId('check-in-qr')).toBeNull();
+    await userEvent.click(screen.getByRole('button', { name: 'Show check-in code' }));
+    expect(await screen.findByRole('img', { name: `Check-in QR code for booking ${booking.reference}` })).toBeInTheDocument();
+  });
+
+  it('puts a booking waiting to be paid on top and keeps the rest in order', () => {
+    const [a, b, c] = [aBooking({ id: 'a' }), aBooking({ id: 'b', status: 'payment_pending' }), aBooking({ id: 'c' })];
+    expect(needsActionFirst([a, b, c]).map((x) => x.id)).toEqual(['b', 'a', 'c']);
   });
 });

@@ -1,7 +1,7 @@
 import { clsx } from 'clsx';
-import { useId, type ReactNode, type SVGProps } from 'react';
+import { useId, useState, type ReactNode, type SVGProps } from 'react';
 import type { Booking } from '@kringle/contracts/bookings';
-import { formatClockTime, formatSessionTime, zoneAbbreviation } from '@kringle/contracts/dates';
+import { formatClockTime, formatSessionTime, localDateOf, zoneAbbreviation } from '@kringle/contracts/dates';
 import { refundDeadline, rescheduleDeadline, type PolicyRules } from '@kringle/contracts/policy';
 import { formatAud, gstOf } from '@kringle/contracts/money';
 import { Button } from '../../components/ui/button';
@@ -140,7 +140,7 @@ export function BookingCard({ booking, tab, orders, busy = null, onAction, editD
         <DetailsSummary details={booking.details} />
         {tab === 'upcoming' && editDetails}
       </section>
-      {booking.checkInCode && tab === 'upcoming' && <CheckInQr code={booking.checkInCode} reference={booking.reference} />}
+      {booking.checkInCode && tab === 'upcoming' && <CheckInOnDemand booking={booking} code={booking.checkInCode} />}
 
       {unpaid && tab === 'upcoming' && (
         <p className="flex items-start gap-2 rounded-xl bg-[#fff3e2] p-3 text-sm text-[#7a4100]">
@@ -201,5 +201,22 @@ export function BookingCard({ booking, tab, orders, busy = null, onAction, editD
         </div>
       )}
     </article>
+  );
+}
+
+/** True when the session is on the location's today: the day the family stands at the set. */
+export const isToday = (b: Booking, now = new Date()) => localDateOf(new Date(b.slot.startAt), b.location.timezone) === localDateOf(now, b.location.timezone);
+
+/**
+ * The check-in QR code: shown at once on the day of the visit, on demand before it (issue 37
+ * item 7): a full code per card made a phone's list about 1,100 px a booking.
+ */
+function CheckInOnDemand({ booking, code }: { booking: Booking; code: string }) {
+  const [shown, setShown] = useState(() => isToday(booking));
+  if (shown) return <CheckInQr code={code} reference={booking.reference} />;
+  return (
+    <Button variant="secondary" className="self-start" aria-expanded={false} onClick={() => setShown(true)}>
+      Show check-in code
+    </Button>
   );
 }

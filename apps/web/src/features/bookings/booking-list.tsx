@@ -117,10 +117,16 @@ function useCardsShown(total: number): number {
   return stage === 'all' ? total : stage === 'first' ? Math.min(total, FIRST_CARDS) : 0;
 }
 
+/** A booking waiting to be paid (its hold running) goes on top; the rest keep the API's order. */
+export function needsActionFirst(bookings: Booking[]): Booking[] {
+  const unpaid = (b: Booking) => b.status === 'payment_pending' || b.status === 'payment_failed';
+  return [...bookings.filter(unpaid), ...bookings.filter((b) => !unpaid(b))];
+}
+
 /** One tab's bookings: skeletons while loading, a helpful empty state, pages joined with Load more. */
 export function BookingList({ tab, busy, onAction, onBookNow, policy }: BookingListProps) {
   const query = useBookingListInfiniteQuery(tab);
-  const bookings = query.data?.pages.flatMap((page) => page.items) ?? [];
+  const bookings = needsActionFirst(query.data?.pages.flatMap((page) => page.items) ?? []);
   const error = query.error as ApiError | undefined;
   const toasted = useRef<unknown>(null);
   const shown = useCardsShown(bookings.length);
