@@ -43,6 +43,28 @@ describe('support desk API', () => {
       expect(staffHit.items.find((i: { user: { id: string } }) => i.user.id === support.id)).toBeUndefined();
     });
 
+    it('finds a phone however it is typed: spaces, brackets, +61 or a leading 0', async () => {
+      const family = await createPerson(w.t.db, false, { firstName: 'Phoebe', lastName: 'Dialler' });
+      await w.t.db.execute(sql`update users set phone = '0412 555 019' where id = ${family.id}::uuid`);
+      for (const q of ['0412555019', '+61 412 555 019', '+61412555019', '(04) 1255-5019', '555 019']) {
+        const items = (await w.call('GET', `/staff/families?q=${encodeURIComponent(q)}`, support)).json().items as { user: { id: string } }[];
+        expect(items.map((i) => i.user.id), q).toContain(family.id);
+      }
+      const other = (await w.call('GET', `/staff/families?q=${encodeURIComponent('0499 555 019')}`, support)).json().items as { user: { id: string } }[];
+      expect(other.map((i) => i.user.id)).not.toContain(family.id);
+    });
+
+    it("shows support scoped to some locations only the bookings there, and finds no family by another location's reference", async () => {
+      const family = await createPerson(w.t.db, false, { firstName: 'Lola', lastName: 'Twocentres' });
+      const booked = await bookDirect(w.t.db, family, session().id);
+      const brisbaneOnly = await createPerson(w.t.db, true, { firstName: 'Bea', lastName: 'Brisbane' }, { role: 'support', locationIds: [w.brisbane], mfaEnrolled: true });
+      const byName = (await w.call('GET', '/staff/families?q=Twocentres', brisbaneOnly)).json().items;
+      expect(byName).toEqual([expect.objectContaining({ user: expect.objectContaining({ id: family.id }), bookings: [] })]);
+      expect((await w.call('GET', `/staff/families?q=${booked.reference}`, brisbaneOnly)).json().items).toEqual([]);
+      const everywhere = (await w.call('GET', `/staff/families?q=${booked.reference}`, support)).json().items;
+      expect(everywhere).toEqual([expect.objectContaining({ bookings: [expect.objectContaining({ id: booked.id })] })]);
+    });
+
     it('takes "%" and "_" literally, asks for two characters, and refuses families', async () => {
       expect((await w.call('GET', '/staff/families?q=%25%25', support)).json().items).toEqual([]);
       expectContractError(await w.call('GET', '/staff/families?q=a', support), 400, 'VALIDATION_FAILED');

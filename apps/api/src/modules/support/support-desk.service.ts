@@ -19,14 +19,18 @@ const AUDIT_SHOWN = 500;
 /** Says whether the caller may see a booking at this location (403 LOCATION_FORBIDDEN otherwise). */
 export type LocationCheck = (locationId: string) => void;
 
-/** GET /staff/families?q=: part of an e-mail, name, phone or reference, or a whole check-in code. */
-export async function searchFamilies(deps: Deps, q: string): Promise<FamilySearchResult> {
+/**
+ * GET /staff/families?q=: part of an e-mail, name, phone or reference, or a whole check-in code.
+ * A family is brand-wide; the bookings shown are those at the caller's locations (empty = all).
+ */
+export async function searchFamilies(deps: Deps, q: string, locationIds: string[]): Promise<FamilySearchResult> {
   const coded = await bookingOfCheckInCode(deps.db, q);
-  const families = await findFamilies(deps.db, q, coded?.id ?? null, MAX_FAMILIES);
+  const families = await findFamilies(deps.db, q, coded?.id ?? null, MAX_FAMILIES, locationIds);
   const idsByFamily = await bookingIdsOfFamilies(
     deps.db,
     families.map((f) => f.id),
     BOOKINGS_PER_FAMILY,
+    locationIds,
   );
   const ids = [...idsByFamily.values()].flat();
   const [views, actions] = await Promise.all([staffBookingViewsOf(deps.db, ids), actionsOf(deps.db, ids)]);

@@ -15,22 +15,37 @@ export interface FamilyRow {
 const containing = (q: string) => `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 /**
+ * The digits a phone search means, or null when `q` is not a phone number: a leading 0 or +61 is
+ * dropped, so "0412 345 678" and "+61 412 345 678" both look for "412345678" in the stored digits.
+ */
+export function phoneDigits(q: string): string | null {
+  if (!/^[\d\s()+.-]+$/.test(q)) return null;
+  const digits = q.replace(/\D/g, '').replace(q.trim().startsWith('+61') ? /^61/ : /^0/, '');
+  return digits.length >= 4 ? digits : null;
+}
+
+/**
  * Families (never staff accounts) whose e-mail, name or phone contains `q`, or who have a booking
  * whose reference does, plus the owner of `bookingId` (a check-in code resolved by the caller).
- * Each arm is served by a trigram GIN index of migration 0015; exact e-mail and reference matches
- * come first, then the most recently created accounts.
+ * A booking found by reference or code counts only at the caller's locations (`locationIds`, empty
+ * = all). Each arm is served by a trigram GIN index (migrations 0015, 0024); exact e-mail and
+ * reference matches come first, then the most recently created accounts.
  */
-export async function searchFamilies(db: DbOrTx, q: string, bookingId: string | null, limit: number): Promise<FamilyRow[]> {
+export async function searchFamilies(db: DbOrTx, q: string, bookingId: string | null, limit: number, locationIds: string[]): Promise<FamilyRow[]> {
   const like = containing(q);
   const exact = q.toLowerCase();
+  const digits = phoneDigits(q);
+  const atLocations = locationIds.length === 0 ? sql`true` : sql`exists (select 1 from slots s where s.id = b.slot_id and s.location_id = any(${sql.param(locationIds)}::uuid[]))`;
   const result = await db.execute(sql`
     with hits as (
       select u.id from users u
       where u.email ilike ${like} or (u.first_name || ' ' || u.last_name) ilike ${like} or u.phone ilike ${like}
       union
-      select b.user_id from bookings b where b.reference ilike ${like}
+      select u.id from users u where ${digits}::text is not null and regexp_replace(coalesce(u.phone, ''), '[^0-9]', '', 'g') like ${`%${digits ?? ''}%`}
       union
-      select b.user_id from bookings b where b.id = ${bookingId}::uuid
+      select b.user_id from bookings b where b.reference ilike ${like} and ${atLocations}
+      union
+      select b.user_id from bookings b where b.id = ${bookingId}::uuid and ${atLocations}
     )
     select u.id, u.email, u.first_name, u.last_name, u.phone
     from users u join hits on hits.id = u.id
@@ -42,8 +57,8 @@ export async function searchFamilies(db: DbOrTx, q: string, bookingId: string | 
   return result.rows.map((r) => ({ id: r.id as string, email: r.email as string, firstName: r.first_name as string, lastName: r.last_name as string, phone: (r.phone as string | null) ?? null }));
 }
 
-/** Each family's bookings, newest session first, at most `perFamily` each. */
-export async function bookingIdsOfFamilies(db: DbOrTx, userIds: string[], perFamily: number): Promise<Map<string, string[]>> {
+/** Each family's bookings at the caller's locations (empty = all), newest session first, at most `perFamily` each. */
+export async function bookingIdsOfFamilies(db: DbOrTx, userIds: string[], perFamily: number, locationIds: string[]): Promise<Map<string, string[]>> {
   const out = new Map<string, string[]>(userIds.map((id) => [id, []]));
   if (userIds.length === 0) return out;
   const result = await db.execute(sql`
@@ -51,6 +66,7 @@ export async function bookingIdsOfFamilies(db: DbOrTx, userIds: string[], perFam
       select b.user_id, b.id, row_number() over (partition by b.user_id order by s.start_at desc) as n
       from bookings b join slots s on s.id = b.slot_id
       where b.user_id = any(${sql.param(userIds)}::uuid[]) and b.source = 'online'
+        and (${locationIds.length === 0} or s.location_id = any(${sql.param(locationIds)}::uuid[]))
     ) ranked where n <= ${perFamily} order by user_id, n`);
   for (const r of result.rows) out.get(r.user_id as string)?.push(r.id as string);
   return out;

@@ -44,13 +44,13 @@ export async function supportRoutes(app: FastifyInstance) {
       schema: {
         tags,
         summary: 'Find families by part of an e-mail, name, phone or booking reference, or a check-in code',
-        description: 'At most 20 families, each with its latest 10 online bookings. Limited to 60 searches a minute per staff member (429 RATE_LIMITED): the box searches as staff type.',
+        description: 'At most 20 families, each with its latest 10 online bookings at the caller\'s locations (a booking elsewhere is neither shown nor found by its reference or code). A phone matches however it is typed (spaces, +61 or a leading 0). Limited to 60 searches a minute per staff member (429 RATE_LIMITED): the box searches as staff type.',
         querystring: familySearchQuerySchema,
         response: { 200: familySearchResultSchema, 400: errorBodySchema, 429: errorBodySchema },
       },
       preHandler: [rateLimit(app, { name: 'staff-family-search:user', max: 60, window: '1 minute', key: (req) => req.auth?.userId })],
     },
-    async (req) => searchFamilies(app, req.query.q),
+    async (req) => searchFamilies(app, req.query.q, req.staffAccess?.locationIds ?? []),
   );
   r.get(
     '/staff/bookings/:id',
