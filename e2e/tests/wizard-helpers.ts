@@ -11,7 +11,7 @@ export const recordedEvents = (page: Page): Promise<RecordedEvent[]> =>
   page.evaluate(() => (window as unknown as { __kringleAnalytics?: RecordedEvent[] }).__kringleAnalytics ?? []);
 
 /**
- * A customer has one active hold at a time (a new hold releases the old), so tests that hold
+ * A customer has one live hold at a time (another is HOLD_LIMIT, decision 0059), so tests that hold
  * sessions each get their own verified customer instead of sharing the demo account.
  */
 export async function createVerifiedCustomer(request: APIRequestContext, origin: string, tag: string): Promise<{ email: string; password: string }> {

@@ -80,14 +80,16 @@ describe("who's coming and check-in codes", () => {
     expect(saved.json().details).toEqual(valid());
     expect(saved.json().checkInCode).toBeNull();
 
-    const paid = await booking(who, standard.shift()!.id);
+    // Another family: an unpaid checkout is this one's one hold (decision 0059).
+    const payer = await createCustomer(t.db, t.app.idTokens);
+    const paid = await booking(payer, standard.shift()!.id);
     expect(paid.status).toBe('completed');
     expect(paid.checkInCode).toMatch(/^KR-[2-9A-Z]{5}-[A-Z2-7]{16}$/);
     expect(paid.checkInCode.startsWith(`${paid.reference}-`)).toBe(true);
     expect(await verifyCheckInCode(t.db, paid.checkInCode)).toBe(paid.id);
     expect(await verifyCheckInCode(t.db, paid.checkInCode.toLowerCase())).toBe(paid.id);
-    await put(paid.id, who, valid());
-    const list = (await get('/api/v1/bookings/upcoming-bookings', who)).json();
+    await put(paid.id, payer, valid());
+    const list = (await get('/api/v1/bookings/upcoming-bookings', payer)).json();
     const item = list.items.find((b: { id: string }) => b.id === paid.id);
     expect(item).toMatchObject({ details: valid(), checkInCode: paid.checkInCode });
   });

@@ -267,7 +267,12 @@ describe('cart, checkout and card payment', () => {
 
   it('limits upcoming bookings per account', async () => {
     const who = await createCustomer(t.db, t.app.idTokens);
-    for (let i = 0; i < 3; i++) await checkout(who);
+    // Each paid before the next: an unpaid checkout is the family's one hold (decision 0059).
+    for (let i = 0; i < 3; i++) {
+      const { result } = await checkout(who);
+      expect((await payWithCard(sandbox, result.client_secret, CARDS.success)).status).toBe('succeeded');
+      await sandbox.webhooksIdle();
+    }
     const res = await post('/api/v1/bookings/reservation', who, { slotId: sessionIds[next++]! });
     expect(res.statusCode).toBe(409);
     expect(res.json().code).toBe('BOOKING_LIMIT');

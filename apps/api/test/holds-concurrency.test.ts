@@ -10,7 +10,8 @@ import { createProcessesDatabase } from './support/processes-database';
 
 /**
  * API.md: "Two customers can never hold or book the same slot, whatever the concurrency, across
- * any number of API processes." Proven here with three real API processes on one PostgreSQL.
+ * any number of API processes." Proven here with three real API processes on one PostgreSQL; and
+ * "Abuse limits": one live hold per family, whatever the concurrency (decision 0059).
  */
 describe('holds under contention, three API processes', () => {
   let api: ApiProcesses;
@@ -23,7 +24,7 @@ describe('holds under contention, three API processes', () => {
     const conn = await createProcessesDatabase({ season: { days: 42 } });
     ({ db, idTokens, close } = conn);
     const rows = await db.execute(sql`
-      select id from slots where kind = 'session' and start_at > now() + interval '1 day' order by start_at limit 101`);
+      select id from slots where kind = 'session' and start_at > now() + interval '1 day' order by start_at limit 181`);
     sessionIds = rows.rows.map((r) => r.id as string);
     api = await startApiProcesses(3, conn.env);
   }, 120_000);
@@ -66,5 +67,27 @@ describe('holds under contention, three API processes', () => {
       select slot_id, count(*)::int as n from reservations where status = 'active' and slot_id = any(${sql.param(targets)}::uuid[]) group by slot_id`);
     expect(active.rows).toHaveLength(100);
     expect(active.rows.every((r) => r.n === 1)).toBe(true);
+  }, 120_000);
+
+  it('40 families each ask two processes for two sessions at once: exactly one hold each, the other HOLD_LIMIT', async () => {
+    const families = await createCustomers(db, idTokens, 40);
+    const targets = sessionIds.slice(101);
+    const results = await Promise.all(
+      families.map((f, i) => Promise.all([attempt(0, f.headers, targets[2 * i]!), attempt(1, f.headers, targets[2 * i + 1]!)])),
+    );
+    for (const pair of results) {
+      expect(pair.map((r) => r.status).sort()).toEqual([201, 409]);
+      expect(pair.find((r) => r.status === 409)!.body.code).toBe('HOLD_LIMIT');
+    }
+    const active = await db.execute(sql`
+      select user_id, count(*)::int as n from reservations
+      where status = 'active' and user_id = any(${sql.param(families.map((f) => f.id))}::uuid[]) group by user_id`);
+    expect(active.rows).toHaveLength(40);
+    expect(active.rows.every((r) => r.n === 1)).toBe(true);
+    // The losers' sessions were never claimed: 40 of the 80 are held, each by a winner's hold.
+    const held = await db.execute(sql`
+      select count(*)::int as n from slots s join reservations r on r.id = s.hold_reservation_id
+      where s.id = any(${sql.param(targets)}::uuid[]) and r.status = 'active'`);
+    expect(held.rows[0]!.n).toBe(40);
   }, 120_000);
 });

@@ -73,13 +73,13 @@ describe('reservations (timed holds)', () => {
     expect((await post(`/api/v1/bookings/reservation/${mine.id}/refresh`, holly)).json().code).toBe('HOLD_EXPIRED');
   });
 
-  it('keeps one active hold per customer: a new hold releases the old one', async () => {
+  it('keeps one live hold per customer: another is HOLD_LIMIT until the first is let go (decision 0059)', async () => {
     const first = (await hold(holly, session('10:20').id)).json();
-    const second = await hold(holly, session('10:30').id);
-    expect(second.statusCode).toBe(201);
-    expect(await statusOf(session('10:20').id)).toBe('available');
-    const old = await t.app.inject({ url: `/api/v1/bookings/reservation/${first.id}`, headers: holly.headers });
-    expect(old.json().status).toBe('cancelled');
+    expect((await hold(holly, session('10:30').id)).json().code).toBe('HOLD_LIMIT');
+    expect(await statusOf(session('10:20').id)).toBe('reserved');
+    expect(await statusOf(session('10:30').id)).toBe('available');
+    expect((await post(`/api/v1/bookings/reservation/${first.id}/cancel`, holly)).statusCode).toBe(200);
+    expect((await hold(holly, session('10:30').id)).statusCode).toBe(201);
     // Re-picking the session you already hold works: the same hold (issue 37 item 1).
     expect((await hold(holly, session('10:30').id)).statusCode).toBe(200);
   });

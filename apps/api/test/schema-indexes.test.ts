@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { churnReleaseOf } from '../src/modules/booking-lifecycle/session-rules.sql';
 import { createTestApp, type TestApp } from './test-app';
 
 /**
@@ -28,6 +29,11 @@ describe('indexes for holds and mail pruning', () => {
 
   it('finds the slot a reservation holds through slots_hold_reservation_idx', async () => {
     expect(await plan("select id from slots where hold_reservation_id = '00000000-0000-4000-8000-000000000000'")).toContain('slots_hold_reservation_idx');
+  });
+
+  it("counts a family's recent releases (the churn cool-down) through reservations_user_released_idx", async () => {
+    const churn = churnReleaseOf("'00000000-0000-4000-8000-000000000000'::uuid", 'now()', '3', '10');
+    expect(await plan(`select ${churn}`)).toContain('reservations_user_released_idx');
   });
 
   it('prunes sent mail and the dev mailbox by age through their indexes', async () => {

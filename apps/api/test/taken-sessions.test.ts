@@ -110,7 +110,7 @@ describe('taken sessions (drop-day refusals from memory)', () => {
     expect(again.json().id).toBe(first.id);
   });
 
-  it('offers a session freed through this process at once: a hold let go or replaced', async () => {
+  it('offers a session freed through this process at once: a hold let go, twice', async () => {
     const mine = (await hold(holly, session('10:40'))).json();
     expect((await hold(noel, session('10:40'))).statusCode).toBe(409);
     expect((await post(`/api/v1/bookings/reservation/${mine.id}/cancel`, holly)).statusCode).toBe(200);
@@ -119,7 +119,11 @@ describe('taken sessions (drop-day refusals from memory)', () => {
     expect((await hold(holly, session('10:50'))).statusCode).toBe(201);
     const elf = await createCustomer(t.db, t.app.idTokens);
     expect((await hold(elf, session('10:50'))).statusCode).toBe(409);
-    // Holly changes her mind: her new hold releases 10:50.
+    // Holly changes her mind: she lets 10:50 go for 11:00 (one hold per family, decision 0059).
+    const second = await hold(holly, session('11:00'));
+    expect(second.json().code).toBe('HOLD_LIMIT');
+    const held = (await t.app.inject({ url: '/api/v1/bookings/reservation', headers: holly.headers })).json().items[0];
+    expect((await post(`/api/v1/bookings/reservation/${held.id}/cancel`, holly)).statusCode).toBe(200);
     expect((await hold(holly, session('11:00'))).statusCode).toBe(201);
     expect((await hold(elf, session('10:50'))).statusCode).toBe(201);
   });
@@ -233,17 +237,20 @@ describe('taken sessions (drop-day refusals from memory)', () => {
     await blocker.end();
     const answers = await burst;
     expect(batches()).toBeGreaterThan(before);
-    expect(answers.slice(0, 25).map((a) => a.statusCode)).toEqual(Array<number>(25).fill(201));
+    // Those who already hold a session keep it (one hold per family, decision 0059).
+    expect(answers.slice(0, 5).map((a) => a.json().code)).toEqual(Array<string>(5).fill('HOLD_LIMIT'));
+    expect(answers.slice(5, 25).map((a) => a.statusCode)).toEqual(Array<number>(20).fill(201));
     expect(answers[25]!.json().code).toBe('SLOT_UNAVAILABLE');
     expect(answers[26]!.statusCode).toBe(404);
-    // In the database: each one's new hold, and the holders' old sessions free again.
+    // In the database: each one's one hold, on the session it holds; the sessions refused stay free.
+    const expected = [...holders.map((_, i) => free[i]!), ...fresh.map((_, i) => free[15 + i]!)];
     for (const [i, who] of [...holders, ...fresh].entries()) {
       const live = await t.db.select().from(reservations).where(and(eq(reservations.userId, who.id), eq(reservations.status, 'active')));
-      expect(live.map((r) => r.slotId)).toEqual([free[10 + i]!]);
-      const [slot] = await t.db.select().from(slots).where(eq(slots.id, free[10 + i]!));
+      expect(live.map((r) => r.slotId)).toEqual([expected[i]!]);
+      const [slot] = await t.db.select().from(slots).where(eq(slots.id, expected[i]!));
       expect(slot!.holdReservationId).toBe(live[0]!.id);
     }
-    for (const id of free.slice(0, 5)) expect((await t.db.select().from(slots).where(eq(slots.id, id)))[0]!.holdReservationId).toBeNull();
+    for (const id of free.slice(10, 15)) expect((await t.db.select().from(slots).where(eq(slots.id, id)))[0]!.holdReservationId).toBeNull();
   });
 
   it('does not keep the other first attempts waiting behind one that waits on a session row', async () => {

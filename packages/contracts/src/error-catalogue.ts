@@ -33,6 +33,8 @@ export const ERROR_CATALOGUE = {
   SALES_NOT_OPEN: { status: 409, text: 'Bookings for this location are not open yet.' },
   QUEUE_NOT_ADMITTED: { status: 409, text: 'Bookings here open through the waiting room. Please join the line; we will let you in when it is your turn.' },
   BOOKING_LIMIT: { status: 409, text: 'You already have the most upcoming bookings one account can hold. Please contact us for more.' },
+  HOLD_LIMIT: { status: 409, text: 'You already have a session on hold or waiting for payment. Let it go, or finish that booking, before choosing another.' },
+  HOLD_COOLDOWN: { status: 409, text: 'You have let go of several sessions in the last few minutes. Please wait a little before holding another.' },
   HOLD_EXPIRED: { status: 409, text: 'Your hold on this session has ended. Please choose a session again.' },
   REFRESH_LIMIT: { status: 409, text: 'This hold cannot be extended again. Please finish your booking before the timer ends.' },
   PRICE_MISMATCH: { status: 409, text: 'Prices have changed. Please check your cart.' },

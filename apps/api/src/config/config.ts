@@ -100,6 +100,9 @@ const envSchema = z.object({
   // Policy numbers (API.md "Policy").
   HOLD_MINUTES: int(1, 120).default(10),
   HOLD_REFRESHES: int(0, 10).default(2),
+  /** Abuse limits (decision 0059): more releases than this within the window earn a cool-down before the next hold (0: off). */
+  HOLD_COOLDOWN_RELEASES: int(0, 1000).default(3),
+  HOLD_COOLDOWN_WINDOW_MINUTES: int(1, 24 * 60).default(10),
   LEAD_TIME_MINUTES: int(0, 24 * 60).default(60),
   // The reschedule and refund rules' defaults are the contracts' (DEFAULT_POLICY), so the terms say the same.
   RESCHEDULE_CUTOFF_HOURS: int(0, 24 * 30).default(DEFAULT_POLICY.rescheduleCutoffHours),

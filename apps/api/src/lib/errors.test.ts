@@ -41,6 +41,8 @@ const made: Record<keyof typeof errors, () => AppError> = {
   salesNotOpen: () => errors.salesNotOpen('Westfield Sydney', 'Sat 1 Nov, 9:00 am AEDT'),
   queueNotAdmitted: () => errors.queueNotAdmitted(),
   bookingLimit: () => errors.bookingLimit(5),
+  holdLimit: () => errors.holdLimit(),
+  holdCooldown: () => errors.holdCooldown(240),
   holdExpired: () => errors.holdExpired(),
   refreshLimit: () => errors.refreshLimit(),
   priceMismatch: () => errors.priceMismatch(4_500),
@@ -90,6 +92,8 @@ describe('error factories', () => {
 
   it('keeps details and headers', () => {
     expect(errors.rateLimited('Wait.', 7).headers).toEqual({ 'Retry-After': '7' });
+    expect(errors.holdCooldown(240).headers).toEqual({ 'Retry-After': '240' });
+    expect(errors.holdCooldown(240).message).toContain('wait 4 minutes');
     expect(errors.priceMismatch(4_500).details).toEqual([{ path: 'body.amount', message: 'expected 4500' }]);
     expect(errors.weakPassword('Too short', 'body.password').details).toEqual([{ path: 'body.password', message: 'Too short' }]);
   });

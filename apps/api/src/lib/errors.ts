@@ -5,6 +5,13 @@ import { AppError, type ErrorDetail } from './app-error';
 
 type Headers = Record<string, string>;
 
+/** "45 seconds" / "12 minutes" / "2 hours": a wait, rounded up, as people say it. */
+export function waitText(seconds: number): string {
+  const s = Math.max(1, Math.ceil(seconds));
+  const [n, unit] = s < 120 ? [s, 'second'] : s < 2 * 3600 ? [Math.ceil(s / 60), 'minute'] : [Math.ceil(s / 3600), 'hour'];
+  return `${n} ${unit}${n === 1 ? '' : 's'}`;
+}
+
 /** An error with the catalogue's status; the text is the catalogue's unless the situation says more. */
 export function appError(code: ErrorCode, message: string = ERROR_CATALOGUE[code].text, details?: ErrorDetail[], headers?: Headers): AppError {
   return new AppError(code, ERROR_CATALOGUE[code].status, message, details, headers);
@@ -65,6 +72,16 @@ export const errors = {
   queueNotAdmitted: () => appError('QUEUE_NOT_ADMITTED'),
   bookingLimit: (limit: number) =>
     appError('BOOKING_LIMIT', `You already have ${limit} upcoming bookings, the most one account can hold. Please contact us for more.`),
+  /** Decision 0059: one live hold or unpaid checkout per family. */
+  holdLimit: () => appError('HOLD_LIMIT'),
+  /** Decision 0059: a churn of releases waits; the message and `Retry-After` say how long. */
+  holdCooldown: (retryAfterSeconds: number) =>
+    appError(
+      'HOLD_COOLDOWN',
+      `You have let go of several sessions in the last few minutes. Please wait ${waitText(retryAfterSeconds)} before holding another.`,
+      undefined,
+      { 'Retry-After': String(retryAfterSeconds) },
+    ),
   holdExpired: () => appError('HOLD_EXPIRED'),
   refreshLimit: () => appError('REFRESH_LIMIT'),
   priceMismatch: (amountCents: number) =>

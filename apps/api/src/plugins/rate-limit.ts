@@ -31,7 +31,7 @@ import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest }
 import fp from 'fastify-plugin';
 import { Redis } from 'ioredis';
 import type pg from 'pg';
-import { errors } from '../lib/errors';
+import { errors, waitText } from '../lib/errors';
 import type { Clock } from '../lib/clock';
 
 export interface RateLimitRule {
@@ -75,9 +75,7 @@ export function parseWindow(window: number | string): number {
 
 /** "Try again in 45 seconds." / "in 12 minutes." / "in 2 hours." */
 export function retryMessage(seconds: number): string {
-  const s = Math.max(1, Math.ceil(seconds));
-  const [n, unit] = s < 120 ? [s, 'second'] : s < 2 * 3600 ? [Math.ceil(s / 60), 'minute'] : [Math.ceil(s / 3600), 'hour'];
-  return `Too many attempts. Try again in ${n} ${unit}${n === 1 ? '' : 's'}.`;
+  return `Too many attempts. Try again in ${waitText(seconds)}.`;
 }
 
 const hashKey = (value: string) => createHash('sha256').update(value).digest('base64url').slice(0, 22);

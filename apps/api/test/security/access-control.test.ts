@@ -91,17 +91,18 @@ describe('access control on every route', () => {
       aliceIds.orders.push({ bookingId: b.bookingId, orderId: b.orderId });
       aliceIds.reservations.push(b.reservationId);
     }
-    const hold = await w.holdAndCart(alice);
+    // A live hold with its cart: another family's, as Alice's unpaid checkout is her one hold (decision 0059).
+    const hold = await w.holdAndCart(await createCustomer(w.t.db, w.t.app.idTokens));
     aliceIds.reservations.push(hold.reservationId);
     aliceIds.carts.push(hold.cartId);
     aliceHeldSlot = hold.slotId;
     malloryHold = await w.holdAndCart(mallory);
-    // Two sold-out days (Carol holds each one's last session); Alice waits for both, and Carol lets the first go.
-    const carol = await createCustomer(w.t.db, w.t.app.idTokens);
+    // Two sold-out days (Carol and Dan hold each one's last session); Alice waits for both, and Carol lets the first go.
+    const [carol, dan] = [await createCustomer(w.t.db, w.t.app.idTokens), await createCustomer(w.t.db, w.t.app.idTokens)];
     const days = await oneSessionDays(w.t.db, 2, { fromDays: 14 });
     const carolHolds: string[] = [];
-    for (const day of days) {
-      carolHolds.push((await w.post('/api/v1/bookings/reservation', carol, { slotId: day.slotId })).json().id);
+    for (const [i, day] of days.entries()) {
+      carolHolds.push((await w.post('/api/v1/bookings/reservation', i === 0 ? carol : dan, { slotId: day.slotId })).json().id);
       const joined = await w.post('/api/v1/waitlist', alice, { locationId: day.locationId, slotTypeId: day.slotTypeId, date: day.date });
       expect(joined.statusCode, joined.body).toBe(201);
       aliceIds.waitlist.push(joined.json().id);
@@ -170,7 +171,9 @@ describe('access control on every route', () => {
   });
 
   it("mixes ids: her order under his booking id, his booking with her hold, her hold in his cart", async () => {
-    const mine = await w.book(mallory);
+    // One hold per family (decision 0059): his hold goes before he books, and his booking is paid before he holds again.
+    await w.post(`/api/v1/bookings/reservation/${malloryHold.reservationId}/cancel`, mallory);
+    const mine = await w.book(mallory, { pay: true });
     malloryHold = await w.holdAndCart(mallory);
     const before = await stateChecksum(w.t.app);
     const hers = aliceIds.orders[1]!;

@@ -34,6 +34,8 @@ export const reservations = pgTable(
     // One active hold per customer, even when two tabs race (waitlist offers aside).
     uniqueIndex('reservations_one_active_per_user').on(t.userId).where(sql`status = 'active' AND waitlist_entry_id IS NULL`),
     index('reservations_active_expiry_idx').on(t.expiresAt).where(sql`status = 'active'`),
+    // The churn cool-down counts a family's recent releases on every hold (decision 0059).
+    index('reservations_user_released_idx').on(t.userId, t.updatedAt).where(sql`status = 'cancelled' AND waitlist_entry_id IS NULL`),
   ],
 );
 

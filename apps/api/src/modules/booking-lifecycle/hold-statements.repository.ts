@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { claimableOnline, upcomingBookingsOf } from './session-rules.sql';
+import { churnReleaseOf, claimableOnline, familyHoldsOrPays, upcomingBookingsOf } from './session-rules.sql';
 
 /**
  * The drop-day hold statements (decisions 0014, 0015): one round trip per racer (quickHold) or per
@@ -16,6 +16,9 @@ export interface QuickHoldArgs {
   now: Date;
   leadCutoff: Date;
   bookingLimit: number;
+  /** The churn cool-down's settings (decision 0059): HOLD_COOLDOWN_RELEASES, HOLD_COOLDOWN_WINDOW_MINUTES. */
+  cooldownReleases: number;
+  cooldownWindowMinutes: number;
 }
 
 /** What a hold statement reads about the session and the customer (quickHold, batchHold). */
@@ -28,6 +31,7 @@ export interface HoldTargetRow {
   hold_expires_at: Date | null;
   /** The location's bookings open after the statement's now: nothing was claimed (not "taken"). */
   not_open: boolean;
+  blocked: boolean;
 }
 
 export interface QuickHoldOutcome {
@@ -44,14 +48,20 @@ export interface QuickHoldOutcome {
   takenBefore: { holderId: string | null; holdExpiresAt: Date | null } | null;
   /** The location's bookings were not open yet at the statement's now. */
   notOpen: boolean;
+  /**
+   * Nothing was tried: the family already has a hold or an unpaid checkout, or is cooling down
+   * after a churn of releases (decision 0059). The general path decides what to answer.
+   */
+  blocked: boolean;
 }
 
 /**
  * A customer without a live hold takes a session in one statement, so a drop-day racer costs
  * one round trip whether it wins or loses: the booking-limit count, the claim (the same
- * conditional UPDATE as claimSlot) and the reservation insert. A customer who still has an
- * active hold makes the insert hit reservations_one_active_per_user (23505): the statement
- * changes nothing and the caller takes the general path that releases the old hold first.
+ * conditional UPDATE as claimSlot) and the reservation insert. A customer who already has a hold
+ * or an unpaid checkout, or is cooling down, is not tried (`blocked`); a racing second hold of
+ * the same family makes the insert hit reservations_one_active_per_user (23505): the statement
+ * changes nothing and the caller takes the general path, which answers HOLD_LIMIT.
  */
 export async function quickHold(pool: Pick<pg.Pool, 'query'>, args: QuickHoldArgs): Promise<QuickHoldOutcome> {
   const result = await pool.query<HoldTargetRow & { held: number }>({
@@ -67,6 +77,8 @@ export async function quickHold(pool: Pick<pg.Pool, 'query'>, args: QuickHoldArg
       args.leadCutoff,
       args.bookingLimit,
       args.refreshesLeft,
+      args.cooldownReleases,
+      args.cooldownWindowMinutes,
     ],
   });
   const row = result.rows[0]!;
@@ -77,13 +89,20 @@ export async function quickHold(pool: Pick<pg.Pool, 'query'>, args: QuickHoldArg
     held: row.held === 1,
     takenBefore: row.taken_before ? { holderId: row.holder_id, holdExpiresAt: row.hold_expires_at } : null,
     notOpen: row.not_open,
+    blocked: row.blocked,
   };
 }
 
-/** $1 user, $2 slot, $3 new reservation id, $4 expires at, $5 now, $6 lead cutoff, $7 booking limit, $8 refreshes. */
+/**
+ * $1 user, $2 slot, $3 new reservation id, $4 expires at, $5 now, $6 lead cutoff, $7 booking limit,
+ * $8 refreshes, $9 cool-down releases, $10 cool-down window (minutes).
+ */
 const QUICK_HOLD_SQL = `
   with upcoming as (
     select ${upcomingBookingsOf('$1::uuid', '$5::timestamptz')} as n
+  ), blocked as (
+    select ${familyHoldsOrPays('$1::uuid', '$5::timestamptz')}
+      or ${churnReleaseOf('$1::uuid', '$5::timestamptz', '$9::int', '$10::int')} is not null as b
   ), target as (
     select s.location_id, coalesce(r.user_id = $1::uuid, false) as held_by_me,
       (s.kind <> 'session' or s.blocked or s.booking_id is not null or s.start_at < $6::timestamptz
@@ -96,7 +115,7 @@ const QUICK_HOLD_SQL = `
     where s.id = $2::uuid
   ), claimed as (
     update slots s set hold_reservation_id = $3::uuid, hold_expires_at = $4::timestamptz
-    where s.id = $2::uuid and (select n from upcoming) < $7::int
+    where s.id = $2::uuid and (select n from upcoming) < $7::int and not (select b from blocked)
       and ${claimableOnline('s', '$5::timestamptz', '$6::timestamptz')}
     returning s.id, s.location_id
   ), inserted as (
@@ -107,13 +126,8 @@ const QUICK_HOLD_SQL = `
   )
   select (select n from upcoming) as upcoming, (select count(*)::int from inserted) as held, t.location_id,
     coalesce(t.held_by_me, false) as held_by_me, coalesce(t.taken_before, false) as taken_before, t.holder_id, t.hold_expires_at,
-    coalesce(t.not_open, false) as not_open
+    coalesce(t.not_open, false) as not_open, (select b from blocked) as blocked
   from (select 1) as one left join target t on true`;
-
-export interface BatchHoldOutcome extends QuickHoldOutcome {
-  /** The customer already has a live hold: nothing was tried for them (the general path decides). */
-  hasLiveHold: boolean;
-}
 
 /**
  * Several customers' holds in one statement (hold-batcher.ts): the same checks and the same claim
@@ -122,8 +136,8 @@ export interface BatchHoldOutcome extends QuickHoldOutcome {
  * transaction is writing at that instant is simply not claimed here (answered as taken). Requests
  * must be for distinct sessions and distinct customers.
  */
-export async function batchHold(pool: Pick<pg.Pool, 'query'>, requests: QuickHoldArgs[]): Promise<BatchHoldOutcome[]> {
-  const result = await pool.query<HoldTargetRow & { held: boolean; has_live_hold: boolean }>({
+export async function batchHold(pool: Pick<pg.Pool, 'query'>, requests: QuickHoldArgs[]): Promise<QuickHoldOutcome[]> {
+  const result = await pool.query<HoldTargetRow & { held: boolean }>({
     name: 'kringle-batch-hold',
     text: BATCH_HOLD_SQL,
     values: [
@@ -135,6 +149,8 @@ export async function batchHold(pool: Pick<pg.Pool, 'query'>, requests: QuickHol
       requests.map((r) => r.leadCutoff),
       requests[0]!.bookingLimit,
       requests[0]!.refreshesLeft,
+      requests[0]!.cooldownReleases,
+      requests[0]!.cooldownWindowMinutes,
     ],
   });
   return result.rows.map((row) => ({
@@ -142,13 +158,16 @@ export async function batchHold(pool: Pick<pg.Pool, 'query'>, requests: QuickHol
     upcomingBookings: row.upcoming,
     heldByMe: row.held_by_me,
     held: row.held,
-    hasLiveHold: row.has_live_hold,
     takenBefore: row.taken_before ? { holderId: row.holder_id, holdExpiresAt: row.hold_expires_at } : null,
     notOpen: row.not_open,
+    blocked: row.blocked,
   }));
 }
 
-/** Arrays, one entry per request: $1 reservation id, $2 user, $3 slot, $4 expires at, $5 now, $6 lead cutoff; $7 booking limit, $8 refreshes. */
+/**
+ * Arrays, one entry per request: $1 reservation id, $2 user, $3 slot, $4 expires at, $5 now, $6 lead
+ * cutoff; then $7 booking limit, $8 refreshes, $9 cool-down releases, $10 cool-down window (minutes).
+ */
 const BATCH_HOLD_SQL = `
   with req as (
     select * from unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::timestamptz[], $5::timestamptz[], $6::timestamptz[])
@@ -156,8 +175,9 @@ const BATCH_HOLD_SQL = `
   ), upcoming as (
     select r.ord, ${upcomingBookingsOf('r.user_id', 'r.now')} as n
     from req r
-  ), live as (
-    select r.ord from req r where exists (select 1 from reservations x where x.user_id = r.user_id and x.status = 'active' and x.waitlist_entry_id is null)
+  ), blocked as (
+    select r.ord from req r
+    where ${familyHoldsOrPays('r.user_id', 'r.now')} or ${churnReleaseOf('r.user_id', 'r.now', '$9::int', '$10::int')} is not null
   ), target as (
     select r.ord, s.location_id, coalesce(h.user_id = r.user_id, false) as held_by_me,
       (s.kind <> 'session' or s.blocked or s.booking_id is not null or s.start_at < r.lead_cutoff
@@ -171,7 +191,7 @@ const BATCH_HOLD_SQL = `
       left join reservations h on h.id = s.hold_reservation_id and h.status = 'active'
   ), locked as (
     select s.id from slots s join req r on r.slot_id = s.id join upcoming u on u.ord = r.ord
-    where r.ord not in (select ord from live) and u.n < $7::int
+    where r.ord not in (select ord from blocked) and u.n < $7::int
       and ${claimableOnline('s', 'r.now', 'r.lead_cutoff')}
     order by s.id
     for update of s skip locked
@@ -186,12 +206,12 @@ const BATCH_HOLD_SQL = `
     from claimed c
     returning id
   )
-  select u.n as upcoming, c.ord is not null as held, l.ord is not null as has_live_hold, t.location_id,
+  select u.n as upcoming, c.ord is not null as held, b.ord is not null as blocked, t.location_id,
     coalesce(t.held_by_me, false) as held_by_me, coalesce(t.taken_before, false) as taken_before, t.holder_id, t.hold_expires_at,
     coalesce(t.not_open, false) as not_open
   from req r
     join upcoming u on u.ord = r.ord
     left join target t on t.ord = r.ord
     left join claimed c on c.ord = r.ord
-    left join live l on l.ord = r.ord
+    left join blocked b on b.ord = r.ord
   order by r.ord`;

@@ -45,5 +45,31 @@ export const upcomingBookingsOf = (user: string, now: string): string =>
   `(select count(*)::int from bookings ub join slots us on us.id = ub.slot_id
     where ub.user_id = ${user} and ub.status in ${LIVE_BOOKING_STATUSES} and us.start_at > ${now})`;
 
+/** Bookings checked out and not paid yet: the family can still pay while their hold's time runs. */
+const UNPAID_BOOKING_STATUSES = `('payment_pending', 'payment_failed')`;
+
+/**
+ * The family already has a hold (even one lapsed but not yet swept) or an unpaid checkout still
+ * running, waitlist offers aside (decision 0059): a new hold must go the general way, which
+ * decides between 200 (the same session), 409 HOLD_LIMIT, and sweeping a lapsed hold.
+ */
+export const familyHoldsOrPays = (user: string, now: string): string => `(
+  exists (select 1 from reservations fa where fa.user_id = ${user} and fa.status = 'active' and fa.waitlist_entry_id is null)
+  or exists (select 1 from bookings fb join reservations fr on fr.id = fb.reservation_id
+    where fb.user_id = ${user} and fb.status in ${UNPAID_BOOKING_STATUSES} and fr.status = 'checked_out'
+      and fr.expires_at > ${now} and fr.waitlist_entry_id is null))`;
+
+/**
+ * The churn cool-down (decision 0059): with more than `releases` sessions let go by the family
+ * within the last `windowMinutes`, the release that tipped it (the one after the `releases` most
+ * recent); the cool-down lasts until it leaves the window. Null when there is no churn, or with
+ * `releases` 0 (off). Probes reservations_user_released_idx.
+ */
+export const churnReleaseOf = (user: string, now: string, releases: string, windowMinutes: string): string => `(
+  select cr.updated_at from reservations cr
+  where ${releases} > 0 and cr.user_id = ${user} and cr.status = 'cancelled' and cr.waitlist_entry_id is null
+    and cr.updated_at > ${now} - make_interval(mins => ${windowMinutes})
+  order by cr.updated_at desc offset ${releases} limit 1)`;
+
 /** An instant the API computed, as SQL text (ISO 8601, never user input). */
 export const instant = (at: Date): string => `'${at.toISOString()}'::timestamptz`;

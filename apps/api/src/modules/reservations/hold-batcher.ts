@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import { isUniqueViolation } from '../../db/client';
-import { batchHold, quickHold, type BatchHoldOutcome, type QuickHoldArgs } from '../booking-lifecycle/hold-statements.repository';
+import { batchHold, quickHold, type QuickHoldOutcome, type QuickHoldArgs } from '../booking-lifecycle/hold-statements.repository';
 
 /** Requests in one statement, at most. */
 const MAX_BATCH = 50;
@@ -19,7 +19,7 @@ const STALL_MS = 50;
 
 interface Pending {
   args: QuickHoldArgs;
-  resolve: (outcome: BatchHoldOutcome) => void;
+  resolve: (outcome: QuickHoldOutcome) => void;
   reject: (err: unknown) => void;
 }
 
@@ -38,7 +38,7 @@ export class HoldBatcher {
 
   constructor(private readonly pool: Pick<pg.Pool, 'query'>) {}
 
-  hold(args: QuickHoldArgs): Promise<BatchHoldOutcome> {
+  hold(args: QuickHoldArgs): Promise<QuickHoldOutcome> {
     return new Promise((resolve, reject) => {
       this.queue.push({ args, resolve, reject });
       this.pump();
@@ -96,6 +96,6 @@ export class HoldBatcher {
         if (!isUniqueViolation(err)) return batch.forEach((p) => p.reject(err));
       }
     }
-    await Promise.all(batch.map((p) => quickHold(this.pool, p.args).then((outcome) => p.resolve({ ...outcome, hasLiveHold: false }), p.reject)));
+    await Promise.all(batch.map((p) => quickHold(this.pool, p.args).then((outcome) => p.resolve(outcome), p.reject)));
   }
 }

@@ -1,9 +1,11 @@
-import { and, eq, gt, isNull, sql } from 'drizzle-orm';
+import { and, eq, gt, isNull, lte, sql } from 'drizzle-orm';
+import type pg from 'pg';
 import type { DbOrTx, Tx } from '../../db/client';
 import { locations, slots } from '../../db/schema/catalogue';
 import { reservations } from '../../db/schema/reservations';
 import { bookings } from '../../db/schema/bookings';
 import { clearSlotHold } from '../booking-lifecycle/slot-row.repository';
+import { churnReleaseOf } from '../booking-lifecycle/session-rules.sql';
 
 export type ReservationRow = typeof reservations.$inferSelect;
 
@@ -17,12 +19,16 @@ export async function lockReservation(tx: Tx, id: string, userId: string): Promi
   return row;
 }
 
-/** Ends the customer's active holds (a new hold replaces the old; waitlist offers stay) and frees their sessions; their slot ids. */
-export async function releaseActiveHolds(tx: Tx, userId: string, now: Date): Promise<string[]> {
+/**
+ * Marks the customer's lapsed holds expired (the sweep job may not have come by yet; waitlist
+ * offers are the waitlist's) and frees their sessions; their slot ids. A live hold stays: a new
+ * hold beside it is refused (decision 0059).
+ */
+export async function sweepLapsedHolds(tx: Tx, userId: string, now: Date): Promise<string[]> {
   const released = await tx
     .update(reservations)
-    .set({ status: sql`case when ${reservations.expiresAt} <= ${now.toISOString()}::timestamptz then 'expired' else 'cancelled' end`, updatedAt: now })
-    .where(and(eq(reservations.userId, userId), eq(reservations.status, 'active'), isNull(reservations.waitlistEntryId)))
+    .set({ status: 'expired', updatedAt: now })
+    .where(and(eq(reservations.userId, userId), eq(reservations.status, 'active'), isNull(reservations.waitlistEntryId), lte(reservations.expiresAt, now)))
     .returning({ id: reservations.id, slotId: reservations.slotId });
   for (const r of released) await clearSlotHold(tx, r.id);
   return released.map((r) => r.slotId);
@@ -93,4 +99,14 @@ export async function liveCheckoutOn(db: DbOrTx, userId: string, slotId: string,
       ),
     );
   return row?.r;
+}
+
+/** The release that put the family in a churn cool-down (decision 0059), or null. */
+export async function churnReleaseAt(pool: Pick<pg.Pool, 'query'>, userId: string, now: Date, releases: number, windowMinutes: number): Promise<Date | null> {
+  const { rows } = await pool.query<{ at: Date | null }>({
+    name: 'kringle-churn-release',
+    text: `select ${churnReleaseOf('$1::uuid', '$2::timestamptz', '$3::int', '$4::int')} as at`,
+    values: [userId, now, releases, windowMinutes],
+  });
+  return rows[0]?.at ?? null;
 }

@@ -17,8 +17,12 @@ export async function reservationsRoutes(app: FastifyInstance) {
       config,
       schema: {
         tags,
-        summary: 'Hold a session (releases your previous hold)',
-        description: 'A session the family itself already holds (a live hold or an unpaid checkout) answers 200 with that same reservation.',
+        summary: 'Hold a session (one at a time per family)',
+        description:
+          'A session the family itself already holds (a live hold or an unpaid checkout) answers 200 with that same reservation. ' +
+          'Any other session while the family has a live hold or an unpaid checkout (waitlist offers aside) is 409 `HOLD_LIMIT`: let that one go first. ' +
+          'After more than `HOLD_COOLDOWN_RELEASES` (3) sessions let go within `HOLD_COOLDOWN_WINDOW_MINUTES` (10), a new hold is 409 `HOLD_COOLDOWN` ' +
+          'with `Retry-After` (seconds) until the oldest of them leaves the window.',
         body: createReservationBodySchema,
         response: { 200: reservationSchema, 201: reservationSchema, 404: errorBodySchema, 409: errorBodySchema },
       },

@@ -9,7 +9,7 @@ import { announceTaken } from './slot-events.listener';
 import { assertCanHoldForReschedule, leadCutoffOf } from '../booking-lifecycle/booking-policy';
 import { findLocation } from '../catalogue/catalogue.repository';
 import { formatSessionTime } from '@kringle/contracts/dates';
-import { findReservation, insertReservation, liveCheckoutOn, liveReservations, lockReservation, releaseActiveHolds, slotForHold, updateReservation, type ReservationRow } from './reservations.repository';
+import { churnReleaseAt, findReservation, insertReservation, liveCheckoutOn, liveReservations, lockReservation, slotForHold, sweepLapsedHolds, updateReservation, type ReservationRow } from './reservations.repository';
 import { claimSlot, clearSlotHold, countUpcomingBookings, extendSlotHold } from '../booking-lifecycle/slot-row.repository';
 
 type Deps = Pick<FastifyInstance, 'db' | 'clock' | 'config' | 'slotState'>;
@@ -38,9 +38,10 @@ export function toReservation(row: ReservationRow, now: Date): Reservation {
 }
 
 /**
- * Holds a session for HOLD_MINUTES. The customer's previous hold is released in the same
- * transaction, and if the session cannot be claimed nothing changes (the old hold stays).
- * Most holds (a customer without a live hold, not rescheduling) take the one-statement path.
+ * Holds a session for HOLD_MINUTES. A family has one live hold or unpaid checkout at a time
+ * (decision 0059): asking for the session it holds answers that hold, another one HOLD_LIMIT,
+ * and a churn of releases HOLD_COOLDOWN. Most holds (a customer without a live hold, not
+ * rescheduling) take the one-statement path.
  */
 export async function createReservation(deps: HoldDeps, userId: string, body: CreateReservationBody): Promise<{ reservation: Reservation; existing: boolean }> {
   if (!body.bookingId) {
@@ -59,7 +60,7 @@ export async function createReservation(deps: HoldDeps, userId: string, body: Cr
       throw err;
     }
   }
-  return { reservation: await holdReleasingPrevious(deps, userId, body), existing: false };
+  return holdInGeneral(deps, userId, body);
 }
 
 /** The drop-day path, then the family's own live hold on this session; null when the general path must decide. */
@@ -107,6 +108,8 @@ async function tryQuickHold(deps: HoldDeps, taken: TakenSessions, userId: string
       now,
       leadCutoff: leadCutoffOf(deps.config, now),
       bookingLimit: limit,
+      cooldownReleases: deps.config.HOLD_COOLDOWN_RELEASES,
+      cooldownWindowMinutes: deps.config.HOLD_COOLDOWN_WINDOW_MINUTES,
     });
   } catch (err) {
     if (isUniqueViolation(err)) return null;
@@ -127,15 +130,22 @@ async function tryQuickHold(deps: HoldDeps, taken: TakenSessions, userId: string
     );
   }
   if (outcome.heldByMe) return null;
-  // Asked in a batch, a customer who still has a live hold is not tried: the general path releases it first.
-  if (outcome.hasLiveHold && !outcome.takenBefore) return null;
+  // A family with a hold or an unpaid checkout, or cooling down, is not tried: the general path answers.
+  if (outcome.blocked && !outcome.takenBefore) return null;
   // Remembered only if it was taken before the statement began: a racer's hold that won meanwhile
   // is not visible to the statement, so its holder is not known.
   if (outcome.takenBefore) taken.remember(slotId, outcome.takenBefore.holderId, outcome.takenBefore.holdExpiresAt, now, version);
   throw errors.slotUnavailable();
 }
 
-async function holdReleasingPrevious(deps: HoldDeps, userId: string, body: CreateReservationBody): Promise<Reservation> {
+/** Seconds until a churned family may hold again (decision 0059), or 0. */
+async function cooldownSeconds(deps: HoldDeps, userId: string, now: Date): Promise<number> {
+  const windowMinutes = deps.config.HOLD_COOLDOWN_WINDOW_MINUTES;
+  const tipped = await churnReleaseAt(deps.pool, userId, now, deps.config.HOLD_COOLDOWN_RELEASES, windowMinutes);
+  return tipped ? Math.max(1, Math.ceil((tipped.getTime() + windowMinutes * 60_000 - now.getTime()) / 1000)) : 0;
+}
+
+async function holdInGeneral(deps: HoldDeps, userId: string, body: CreateReservationBody): Promise<{ reservation: Reservation; existing: boolean }> {
   const slot = await slotForHold(deps.db, body.slotId);
   if (!slot) throw notFound('That session');
   // Reschedule holds too: before the opening nobody, booked elsewhere or not, gets a head start.
@@ -144,14 +154,25 @@ async function holdReleasingPrevious(deps: HoldDeps, userId: string, body: Creat
   // A reschedule hold moves an existing booking, so it does not count towards the limit.
   if (body.bookingId) await assertCanHoldForReschedule(deps, deps.db, userId, body.bookingId, slot.locationId);
   else if ((await countUpcomingBookings(deps.db, userId, deps.clock.now())) >= limit) throw errors.bookingLimit(limit);
+  // Asked before the family's live hold: a wizard changing session lets its hold go only after
+  // HOLD_LIMIT, so a family cooling down keeps the session it has.
+  const wait = await cooldownSeconds(deps, userId, deps.clock.now());
+  if (wait > 0) throw errors.holdCooldown(wait);
   const holdMs = deps.config.HOLD_MINUTES * 60_000;
-  // Two tabs of one customer racing meet on the one-active-hold index; the loser simply retries.
+  // Two holds of one family racing (two tabs, two processes) meet on the one-active-hold index:
+  // the loser tries again and finds the winner's hold.
   for (let attempt = 0; ; attempt++) {
     const now = deps.clock.now();
     try {
       let released: string[] = [];
+      let existing: ReservationRow | undefined;
       const row = await deps.db.transaction(async (tx) => {
-        released = await releaseActiveHolds(tx, userId, now);
+        released = await sweepLapsedHolds(tx, userId, now);
+        // Waitlist offers are given, not taken: they neither count nor are counted (decision 0059).
+        const live = (await liveReservations(tx, userId, now)).filter((r) => r.waitlistEntryId === null);
+        existing = live.find((r) => r.slotId === slot.id && (!body.bookingId || (r.bookingId === body.bookingId && r.status === 'active')));
+        if (existing) return existing;
+        if (live.length > 0) throw errors.holdLimit();
         const reservation = await insertReservation(tx, {
           userId,
           slotId: slot.id,
@@ -171,8 +192,9 @@ async function holdReleasingPrevious(deps: HoldDeps, userId: string, body: Creat
         if (!claimed) throw errors.slotUnavailable();
         return reservation;
       });
-      // The released hold may have been at another location: this process forgets every answer.
+      // A swept hold may have been at another location: this process forgets every answer.
       deps.slotState.changed({ freed: released });
+      if (existing) return { reservation: toReservation(existing, now), existing: true };
       deps.queueGate.held(slot.locationId);
       // Told like a quick hold: other processes refuse it from memory, and open live streams show it taken.
       announceTaken(deps.slotState, deps.pool, deps.log, {
@@ -181,7 +203,7 @@ async function holdReleasingPrevious(deps: HoldDeps, userId: string, body: Creat
         reservationId: row.id,
         endsAt: row.expiresAt,
       });
-      return toReservation(row, now);
+      return { reservation: toReservation(row, now), existing: false };
     } catch (err) {
       if (attempt < 3 && isUniqueViolation(err)) continue;
       throw err;

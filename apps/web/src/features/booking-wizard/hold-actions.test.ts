@@ -66,6 +66,30 @@ describe('hold actions', () => {
     expect(sent).toEqual([]);
   });
 
+  it('changing session: on HOLD_LIMIT the session held here is let go, then the new one is held (decision 0059)', async () => {
+    const limit = { error: 'You already have a session on hold or waiting for payment.', code: 'HOLD_LIMIT' };
+    let asked = 0;
+    const { store, calls } = setup({
+      'POST /bookings/reservation': () => (asked++ === 0 ? new Response(JSON.stringify(limit), { status: 409 }) : new Response(JSON.stringify(reservation), { status: 201 })),
+      'POST /bookings/reservation/h1/cancel': { ...reservation, id: 'h1', slotId: 's0', status: 'cancelled' },
+    });
+    store.dispatch(setReservationData({ holdId: 'h1', slotId: 's0', expiresAt: '2026-12-06T00:05:00.000Z' }));
+    await store.dispatch(takeHold(slot)).unwrap();
+    expect(calls).toEqual(['POST /bookings/reservation', 'POST /bookings/reservation/h1/cancel', 'POST /bookings/reservation']);
+    expect(store.getState().booking.reservationData).toEqual({ holdId: 'h2', slotId: 's1', expiresAt: reservation.expiresAt });
+  });
+
+  it('a cool-down (HOLD_COOLDOWN) keeps the session held here', async () => {
+    const cooldown = () => new Response(JSON.stringify({ error: 'Please wait 6 minutes before holding another.', code: 'HOLD_COOLDOWN' }), { status: 409, headers: { 'Retry-After': '360' } });
+    const { store, calls } = setup({ 'POST /bookings/reservation': cooldown });
+    const old = { holdId: 'h1', slotId: 's0', expiresAt: '2026-12-06T00:05:00.000Z' };
+    store.dispatch(setReservationData(old));
+    const result = await store.dispatch(takeHold(slot));
+    expect(takeHold.rejected.match(result) && result.payload?.data.code).toBe('HOLD_COOLDOWN');
+    expect(calls).toEqual(['POST /bookings/reservation']);
+    expect(store.getState().booking.reservationData).toEqual(old);
+  });
+
   it('when rescheduling, the hold names the booking', async () => {
     const { store, fetchFn } = setup({ 'POST /bookings/reservation': { ...reservation, bookingId: 'b1' } });
     store.dispatch(startReschedule({ bookingId: 'b1' }));

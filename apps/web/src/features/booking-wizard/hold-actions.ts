@@ -20,14 +20,20 @@ const asApiError = (error: unknown): ApiError =>
     : { status: 'FETCH_ERROR', data: { error: 'Something went wrong. Please try again.', code: 'UNKNOWN' } };
 
 /**
- * Picking a session takes the hold. The server releases the customer's previous hold in the
- * same step (or keeps it when this one fails), so no separate cancel is needed here.
+ * Picking a session takes the hold. A family holds one session at a time (decision 0059): when
+ * the server answers HOLD_LIMIT and this wizard holds another session, that one is let go and the
+ * new one asked again. Asking first keeps the old hold when the new session is taken, or when the
+ * family is cooling down after letting several go (HOLD_COOLDOWN, shown as the server words it).
  */
 export const takeHold = createAsyncThunk<Reservation, Slot, ThunkConfig>('booking/takeHold', async (slot, { dispatch, getState, rejectWithValue }) => {
   const { location, slotType, rescheduleData } = getState().booking;
   // When rescheduling, the hold names the booking it will move (API.md).
   const body = rescheduleData ? { slotId: slot.id, bookingId: rescheduleData.bookingId } : { slotId: slot.id };
-  const result = await dispatch(bookingApi.endpoints.createReservation.initiate(body));
+  let result = await dispatch(bookingApi.endpoints.createReservation.initiate(body));
+  if (result.error && asApiError(result.error).data.code === 'HOLD_LIMIT' && getState().booking.reservationData) {
+    await dispatch(releaseHold());
+    result = await dispatch(bookingApi.endpoints.createReservation.initiate(body));
+  }
   if (result.error) return rejectWithValue(asApiError(result.error));
   const reservation = result.data;
   dispatch(setReservationData(toReservationData(reservation)));
