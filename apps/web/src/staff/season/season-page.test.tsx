@@ -73,8 +73,8 @@ describe('the season editor page', () => {
     await vi.waitFor(() => expect(screen.getByLabelText('Closes (hours 1)')).toHaveValue('17:30'));
   });
 
-  it('lists the booked sessions a change would touch and does not offer to save it', async () => {
-    fakeApi({
+  it('lists the booked sessions a change would touch and does not offer to save it; prices go in cents', async () => {
+    const calls = fakeApi({
       preview: {
         sessionsAdded: 0,
         sessionsRemoved: 6,
@@ -84,7 +84,12 @@ describe('the season editor page', () => {
       put: () => json(500, {}),
     });
     render(<SeasonPage timezone="Australia/Sydney" />);
-    await userEvent.click(await screen.findByRole('button', { name: 'Preview changes' }));
+    const price = within(await screen.findByRole('group', { name: 'Package classic' })).getByLabelText('Price ($)');
+    await userEvent.clear(price);
+    await userEvent.type(price, '42.5');
+    expect(price).toHaveValue(42.5);
+    await userEvent.click(screen.getByRole('button', { name: 'Preview changes' }));
+    expect(calls.find((c) => c.call === 'POST /staff/season/preview')?.body?.packages[0]?.priceCents).toBe(4250);
     expect(await screen.findByText(/Families are booked in 1 of those sessions, so this cannot be saved/)).toBeInTheDocument();
     expect(screen.getByText(/booking KR-7K3Q9 \(removed\)/)).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Save' })).toBeDisabled();
