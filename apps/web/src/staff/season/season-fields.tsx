@@ -105,3 +105,29 @@ export function PriceField({ label: text, cents, onChange }: { label: string; ce
     />
   );
 }
+
+/**
+ * The slug of an item added in this edit (a saved item keeps its slug: a new one would be another
+ * item). Committed when the field is left, so the list keeps its keys while it is typed.
+ */
+export function SlugField({ slug, onChange }: { slug: string; onChange: (slug: string) => void }) {
+  const [typed, setTyped] = useState(slug);
+  const id = useId();
+  return (
+    <div className={label}>
+      <label htmlFor={id} className="text-sm">
+        Slug (lower-case words joined by hyphens)
+      </label>
+      <input id={id} value={typed} maxLength={60} onChange={(e) => setTyped(e.target.value)} onBlur={() => onChange(typed.trim())} className={input} />
+    </div>
+  );
+}
+
+/** A slug not yet in the list: `new-package`, then `new-package-2`, … */
+export function freshSlug(base: string, taken: { slug: string }[]): string {
+  const slugs = new Set(taken.map((t) => t.slug));
+  for (let n = 1; ; n++) {
+    const slug = n === 1 ? base : `${base}-${n}`;
+    if (!slugs.has(slug)) return slug;
+  }
+}

@@ -1,7 +1,7 @@
 import { useId } from 'react';
 import { control, label } from '../form-parts';
 import type { SeasonFile, SeasonFileLocation } from './season-api';
-import { AddButton, Field, joinWindow, RemoveButton, Section, splitWindow } from './season-fields';
+import { AddButton, Field, joinWindow, RemoveButton, Section, SlugField, splitWindow } from './season-fields';
 
 const DAYS = [
   ['mon', 'Mon'],
@@ -19,13 +19,14 @@ const ZONES = ['Australia/Sydney', 'Australia/Melbourne', 'Australia/Brisbane', 
 type Edit = (change: (loc: SeasonFileLocation) => void) => void;
 
 /** One location of the season: where it is, its days and hours, Santa's breaks, the days it is shut. */
-export function LocationForm({ location: loc, slotTypes, edit }: { location: SeasonFileLocation; slotTypes: SeasonFile['slotTypes']; edit: Edit }) {
+export function LocationForm({ location: loc, isNew, slotTypes, edit }: { location: SeasonFileLocation; isNew: boolean; slotTypes: SeasonFile['slotTypes']; edit: Edit }) {
   const zones = useId();
   const breaks = loc.breaks ?? [];
   const closed = loc.closedDates ?? [];
   return (
     <Section title={loc.name || loc.slug}>
       <div className="grid gap-3 md:grid-cols-2">
+        {isNew && <SlugField slug={loc.slug} onChange={(v) => edit((l) => void (l.slug = v))} />}
         <Field label="Name" value={loc.name} onChange={(v) => edit((l) => void (l.name = v))} />
         <Field label="Address" value={loc.address} maxLength={200} onChange={(v) => edit((l) => void (l.address = v))} />
         <Field label="Suburb" value={loc.suburb} maxLength={80} onChange={(v) => edit((l) => void (l.suburb = v))} />

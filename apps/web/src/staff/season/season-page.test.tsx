@@ -94,4 +94,26 @@ describe('the season editor page', () => {
     expect(screen.getByText(/booking KR-7K3Q9 \(removed\)/)).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Save' })).toBeDisabled();
   });
+
+  it('adds a package with its own slug and a location copied from another; saved items keep their slugs', async () => {
+    const calls = fakeApi({ preview: { sessionsAdded: 0, sessionsRemoved: 0, sessionsChanged: 0, conflicts: [] }, put: () => json(500, {}) });
+    render(<SeasonPage timezone="Australia/Sydney" />);
+    expect(within(await screen.findByRole('group', { name: 'Package classic' })).queryByLabelText(/Slug/)).toBeNull();
+    await userEvent.click(screen.getByRole('button', { name: 'Add a package' }));
+    const added = screen.getByRole('group', { name: 'Package new-package' });
+    const slug = within(added).getByLabelText(/Slug/);
+    await userEvent.clear(slug);
+    await userEvent.type(slug, 'snow-globe');
+    await userEvent.tab();
+    const globe = screen.getByRole('group', { name: 'Package snow-globe' });
+    await userEvent.clear(within(globe).getByLabelText('Name'));
+    await userEvent.type(within(globe).getByLabelText('Name'), 'Snow globe');
+    await userEvent.click(screen.getByRole('button', { name: 'Add a location (a copy of this one)' }));
+    expect(screen.getByLabelText('Location to edit')).toHaveDisplayValue('Kringle Sydney (copy)');
+    await userEvent.click(screen.getByRole('button', { name: 'Preview changes' }));
+    await screen.findByText('This change adds 0 sessions, removes 0 and changes 0.');
+    const body = calls.find((c) => c.call === 'POST /staff/season/preview')!.body!;
+    expect(body.packages[1]).toEqual({ slug: 'snow-globe', name: 'Snow globe', description: 'What it includes.', priceCents: 1000 });
+    expect(body.locations.map((l) => l.slug)).toEqual(['sydney', 'sydney-copy']);
+  });
 });

@@ -4,6 +4,7 @@ import { Button } from '../../components/ui/button';
 import { ApiProblem } from '../../lib/api-error';
 import { control, label } from '../form-parts';
 import { downloadSeason, getSeason, previewSeason, saveSeason, type SeasonFile } from './season-api';
+import { AddButton, freshSlug } from './season-fields';
 import { LocationForm } from './season-location-form';
 import { ProductsForm } from './season-products-form';
 
@@ -16,6 +17,8 @@ type Notice = { kind: 'problem' | 'stale' | 'saved'; text: string; details?: str
  */
 export function SeasonPage({ timezone }: { timezone: string }) {
   const [file, setFile] = useState<SeasonFile | null>(null);
+  /** The file as last loaded or saved: what is new since then. */
+  const [saved, setSaved] = useState<SeasonFile | null>(null);
   const [etag, setEtag] = useState('');
   const [locationIndex, setLocationIndex] = useState(0);
   const [preview, setPreview] = useState<SeasonPreview | null>(null);
@@ -26,6 +29,7 @@ export function SeasonPage({ timezone }: { timezone: string }) {
     getSeason()
       .then((live) => {
         setFile(live.file);
+        setSaved(live.file);
         setEtag(live.etag);
         setPreview(null);
         setNotice(null);
@@ -67,6 +71,7 @@ export function SeasonPage({ timezone }: { timezone: string }) {
       try {
         const { saved, etag: next } = await saveSeason(file!, etag);
         setEtag(next);
+        setSaved(file);
         setPreview(null);
         setNotice({ kind: 'saved', text: `Saved as version ${saved.version}: ${saved.sessionsAdded} sessions added, ${saved.sessionsRemoved} removed, ${saved.sessionsChanged} changed.` });
       } catch (err) {
@@ -76,7 +81,16 @@ export function SeasonPage({ timezone }: { timezone: string }) {
       }
     });
 
-  if (!file) return notice ? <NoticeBox notice={notice} onReload={load} /> : <p className="text-ink-700">Loading…</p>;
+  const copyLocation = () => {
+    const index = file!.locations.length;
+    edit((f) => {
+      const from = f.locations[locationIndex]!;
+      f.locations.push({ ...structuredClone(from), slug: freshSlug(`${from.slug}-copy`, f.locations), name: `${from.name} (copy)` });
+    });
+    setLocationIndex(index);
+  };
+
+  if (!file || !saved) return notice ? <NoticeBox notice={notice} onReload={load} /> : <p className="text-ink-700">Loading…</p>;
   const location = file.locations[locationIndex] ?? file.locations[0]!;
   return (
     <div className="flex flex-col gap-4 pb-28">
@@ -89,18 +103,30 @@ export function SeasonPage({ timezone }: { timezone: string }) {
           Download season file
         </Button>
       </div>
-      <label className={`${label} max-w-md`}>
-        Location to edit
-        <select className={control} value={locationIndex} onChange={(e) => setLocationIndex(Number(e.target.value))}>
-          {file.locations.map((l, i) => (
-            <option key={l.slug} value={i}>
-              {l.name}
-            </option>
-          ))}
-        </select>
-      </label>
-      <LocationForm key={`${etag}-${location.slug}`} location={location} slotTypes={file.slotTypes} edit={(change) => edit((f) => change(f.locations[locationIndex]!))} />
-      <ProductsForm key={etag} file={file} edit={edit} />
+      <div className="flex flex-wrap items-end gap-3">
+        <label className={`${label} w-full max-w-md`}>
+          Location to edit
+          <select className={control} value={locationIndex} onChange={(e) => setLocationIndex(Number(e.target.value))}>
+            {file.locations.map((l, i) => (
+              <option key={l.slug} value={i}>
+                {l.name}
+              </option>
+            ))}
+          </select>
+        </label>
+        {/* Its own box: the button alone would sit at the row's top, above the select's line. */}
+        <div>
+          <AddButton onClick={copyLocation}>Add a location (a copy of this one)</AddButton>
+        </div>
+      </div>
+      <LocationForm
+        key={`${etag}-${location.slug}`}
+        location={location}
+        isNew={!saved.locations.some((l) => l.slug === location.slug)}
+        slotTypes={file.slotTypes}
+        edit={(change) => edit((f) => change(f.locations[locationIndex]!))}
+      />
+      <ProductsForm key={etag} file={file} saved={saved} edit={edit} />
 
       <div className="sticky bottom-0 -mx-4 flex flex-col gap-3 border-t border-cream-300 bg-cream-100 px-4 py-3" aria-live="polite">
         {notice && <NoticeBox notice={notice} onReload={load} />}
