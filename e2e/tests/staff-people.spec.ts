@@ -63,7 +63,7 @@ test('a manager enrols a second factor, invites a set member, who accepts from t
 
   // A manager sees every page, the Staff page among them.
   const nav = page.getByRole('navigation', { name: 'Staff' });
-  await expect(nav.getByRole('link')).toHaveText(['Run sheet', 'Check in', 'Walk-in', 'Support', 'Audit', 'Staff']);
+  await expect(nav.getByRole('link')).toHaveText(['Run sheet', 'Check in', 'Walk-in', 'Support', 'Audit', 'Staff', 'Season']);
   await nav.getByRole('link', { name: 'Staff' }).click();
   await expect(page.getByRole('heading', { name: 'Staff', level: 1 })).toBeVisible();
   await expect(page.getByText(`${MANAGER} (you)`)).toBeVisible();

@@ -4,7 +4,7 @@ import { ConfigError, loadConfig } from '../config/config';
 import { createDb } from '../db/client';
 import { runMigrations } from '../db/migrate';
 import { openEmbeddedPostgres } from '../dev/embedded-postgres';
-import { loadSeason, SeasonFileError } from '../modules/catalogue/season.service';
+import { loadSeason, parseSeason, SeasonFileError } from '../modules/catalogue/season.service';
 
 /**
  * `npm run season:load -- <file.json>`: validates a season file and loads it into DATABASE_URL
@@ -17,6 +17,8 @@ async function main() {
     process.exit(2);
   }
   const input = JSON.parse(fs.readFileSync(path.resolve(process.env.INIT_CWD ?? process.cwd(), file), 'utf8')) as unknown;
+  // A bad file is refused before any database is opened, with the editor's own messages (decision 0056).
+  parseSeason(input);
   const config = loadConfig();
   const embedded = config.DATABASE_URL ? null : await openEmbeddedPostgres(path.join(config.DATA_DIR, 'postgres'));
   const url = config.DATABASE_URL ?? embedded!.url;
@@ -31,7 +33,7 @@ async function main() {
             (loc.slots.retired ? `, ${loc.slots.retired} booked or held kept but taken out of sale` : ''),
         );
       }
-      console.log(`${report.packages} packages, ${report.addOns} add-ons. Season loaded.`);
+      console.log(`${report.packages} packages, ${report.addOns} add-ons. Season loaded: version ${report.version}.`);
     } finally {
       await pool.end();
     }

@@ -15,6 +15,8 @@ const made: Record<keyof typeof errors, () => AppError> = {
   unsupportedMediaType: () => errors.unsupportedMediaType(),
   serviceUnavailable: () => errors.serviceUnavailable(),
   illegalTransition: () => errors.illegalTransition(),
+  seasonVersionStale: () => errors.seasonVersionStale(),
+  seasonVersionRequired: () => errors.seasonVersionRequired(),
   cardPaymentsUnavailable: () => errors.cardPaymentsUnavailable(),
   unauthenticated: () => errors.unauthenticated(),
   sessionEnded: () => errors.sessionEnded(),

@@ -35,6 +35,10 @@ export const errors = {
   unsupportedMediaType: () => appError('UNSUPPORTED_MEDIA_TYPE'),
   serviceUnavailable: (message?: string, headers?: Headers) => appError('SERVICE_UNAVAILABLE', message, undefined, headers),
   illegalTransition: () => appError('ILLEGAL_TRANSITION'),
+
+  // The season editor (decision 0056)
+  seasonVersionStale: () => appError('SEASON_VERSION_STALE'),
+  seasonVersionRequired: () => appError('SEASON_VERSION_REQUIRED'),
   /** Stripe is not configured on this server. */
   cardPaymentsUnavailable: () => appError('SERVICE_UNAVAILABLE', 'Card payments are not available right now. Please try again soon.'),
 

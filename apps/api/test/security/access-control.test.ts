@@ -231,7 +231,7 @@ describe('access control on every route', () => {
     const unverified = await createCustomer(w.t.db, w.t.app.idTokens, { verified: false });
     const before = await stateChecksum(w.t.app);
     for (const op of staffOps) {
-      const url = fillPath(op.path, { id: aliceIds.bookings[1]!, locationId: UUID_ZERO }) + queryFor(op);
+      const url = fillPath(op.path, { id: aliceIds.bookings[1]!, locationId: UUID_ZERO, version: '1' }) + queryFor(op);
       for (const who of [alice, mallory, unverified]) {
         const res = await send(op, url, who.headers);
         expectContractError(res, 403, 'STAFF_ONLY');
@@ -246,7 +246,7 @@ describe('access control on every route', () => {
     const doc = (await w.t.app.inject('/api/v1/openapi.json')).json() as { paths: Record<string, Record<string, { 'x-staff-roles'?: string[] }>> };
     const forSet = (o: (typeof staffOps)[number]) => (doc.paths[o.path]![o.method.toLowerCase()]!['x-staff-roles'] ?? []).includes('set');
     for (const op of staffOps.filter(forSet)) {
-      const res = await send(op, fillPath(op.path, { id: aliceIds.bookings[1]!, locationId: UUID_ZERO }) + queryFor(op), staff.headers);
+      const res = await send(op, fillPath(op.path, { id: aliceIds.bookings[1]!, locationId: UUID_ZERO, version: '1' }) + queryFor(op), staff.headers);
       expect([401, 403], `${key(op)}: ${res.body}`).not.toContain(res.statusCode);
     }
   });

@@ -76,7 +76,7 @@ describe('staff roles and locations on every staff route', () => {
     return '';
   };
   const idFor = (op: Operation) => (op.path.includes('/accounts/') ? target.id : op.path.includes('/orders/') ? orderId : booking.id);
-  const urlFor = (op: Operation) => fillPath(op.path, { id: idFor(op), locationId: w.sydney }) + queryFor(op);
+  const urlFor = (op: Operation) => fillPath(op.path, { id: idFor(op), locationId: w.sydney, version: '1' }) + queryFor(op);
   const send = async (op: Operation, who: Person) => {
     const payload = bodyFor(op);
     return w.t.app.inject({ method: op.method as 'GET', url: urlFor(op), headers: await headersOf(w.t.app.idTokens, who), ...(payload ? { payload } : {}) });

@@ -38,6 +38,11 @@ export const NOT_LOCATION_SCOPED = [
   'GET /api/v1/staff/families',
   'GET /api/v1/staff/audit',
   'GET /api/v1/staff/audit.csv',
+  'GET /api/v1/staff/season',
+  'GET /api/v1/staff/season/versions',
+  'GET /api/v1/staff/season/versions/{version}',
+  'POST /api/v1/staff/season/preview',
+  'PUT /api/v1/staff/season',
   // Scoped by its photo's location, which needs an uploaded photo: see photos.test.ts.
   'POST /api/v1/staff/photos/{id}/assign',
 ];

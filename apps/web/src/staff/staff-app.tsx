@@ -23,6 +23,8 @@ const LOCATION_KEY = 'kringle.staff.location';
 // The support desk and the audit page (issue 34) are their own chunk: the set's devices never load them.
 const SupportPage = lazy(() => import('./support/support-page').then((m) => ({ default: m.SupportPage })));
 const AuditPage = lazy(() => import('./support/audit-page').then((m) => ({ default: m.AuditPage })));
+// The season editor (issue 35) likewise: managers only.
+const SeasonPage = lazy(() => import('./season/season-page').then((m) => ({ default: m.SeasonPage })));
 
 /**
  * The staff app at /staff (issue 19): sign-in, then the pages the role may see (decision 0050).
@@ -190,8 +192,10 @@ function SignedIn({ user, me, onEnrol }: { user: StaffUser; me: StaffMe; onEnrol
         </div>
         {/* The line before the opening minute (decision 0053): the managers' to watch and pause. */}
         {me.role === 'manager' && locationId && LOCATION_PAGES.includes(page) && <QueuePanel locationId={locationId} />}
-        {page === 'support' || page === 'audit' ? (
-          <Suspense fallback={<p className="text-ink-700">Loading…</p>}>{page === 'support' ? <SupportPage /> : <AuditPage timezone={location?.timezone ?? 'Australia/Sydney'} />}</Suspense>
+        {page === 'support' || page === 'audit' || page === 'season' ? (
+          <Suspense fallback={<p className="text-ink-700">Loading…</p>}>
+            {page === 'support' ? <SupportPage /> : page === 'audit' ? <AuditPage timezone={location?.timezone ?? 'Australia/Sydney'} /> : <SeasonPage timezone={location?.timezone ?? 'Australia/Sydney'} />}
+          </Suspense>
         ) : page === 'staff' ? (
           catalogue ? (
             <StaffAccountsPage locations={catalogue.locations} myId={me.id} />

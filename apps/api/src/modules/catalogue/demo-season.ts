@@ -1,6 +1,6 @@
 import { addDays, localDateOf } from '@kringle/contracts/dates';
 import type { z } from 'zod';
-import type { seasonSchema } from './season.schema';
+import type { seasonSchema } from '@kringle/contracts/season';
 
 type SeasonInput = z.input<typeof seasonSchema>;
 

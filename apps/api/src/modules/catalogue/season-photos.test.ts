@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { demoSeason } from './demo-season';
-import { ALL_PHOTOS, describeSeasonErrors, seasonSchema, storedDigitalPhotos } from './season.schema';
+import { ALL_PHOTOS, describeSeasonErrors, seasonSchema, storedDigitalPhotos } from '@kringle/contracts/season';
 
 describe('digitalPhotos in the season file (issue 39)', () => {
   const base = demoSeason(new Date('2026-11-26T00:00:00Z'));

@@ -1,7 +1,7 @@
 import { and, eq, notInArray, sql } from 'drizzle-orm';
-import type { Tx } from '../../db/client';
+import type { DbOrTx, Tx } from '../../db/client';
 import { addOns, locations, packages, slotTypes } from '../../db/schema/catalogue';
-import { queueOpensMinutesBefore, salesOpenInstant, storedDigitalPhotos, type Season, type SeasonLocation } from './season.schema';
+import { queueOpensMinutesBefore, salesOpenInstant, storedDigitalPhotos, type Season, type SeasonLocation } from '@kringle/contracts/season';
 import type { PlannedSlot } from './slot-planner';
 
 export async function upsertLocation(tx: Tx, loc: SeasonLocation, sortOrder: number): Promise<string> {
@@ -99,4 +99,46 @@ export async function syncSlots(tx: Tx, locationId: string, typeIds: Map<string,
 export async function locationIdBySlug(tx: Tx, slug: string): Promise<string | undefined> {
   const [row] = await tx.select({ id: locations.id }).from(locations).where(and(eq(locations.slug, slug)));
   return row?.id;
+}
+
+export interface ExistingSlot {
+  id: string;
+  location: string;
+  slotType: string;
+  kind: 'session' | 'break';
+  startAt: Date;
+  endAt: Date;
+  /** The confirmed or awaiting-payment booking on it. */
+  bookingId: string | null;
+  reference: string | null;
+  /** A family holds it right now (a live hold, a waitlist offer or a move in progress). */
+  held: boolean;
+}
+
+/** The future slots of the named locations, with what a family has on each (the editor's diff). */
+export async function futureSlotsOf(tx: DbOrTx, locationSlugs: string[], now: Date): Promise<ExistingSlot[]> {
+  const at = now.toISOString();
+  const result = await tx.execute(sql`
+    select s.id, l.slug as location, t.slug as slot_type, s.kind, s.start_at, s.end_at, b.id as booking_id, b.reference,
+      exists (select 1 from reservations r where r.slot_id = s.id and r.status = 'active' and r.expires_at > ${at}::timestamptz) as held
+    from slots s
+    join locations l on l.id = s.location_id
+    join slot_types t on t.id = s.slot_type_id
+    left join lateral (
+      select b.id, b.reference from bookings b
+      where b.slot_id = s.id and (b.id = s.booking_id or b.status in ('completed', 'payment_pending'))
+      order by (b.status = 'completed') desc limit 1
+    ) b on true
+    where l.slug = any(${sql.param(locationSlugs)}::text[]) and s.start_at >= ${at}::timestamptz`);
+  return result.rows.map((r) => ({
+    id: r.id as string,
+    location: r.location as string,
+    slotType: r.slot_type as string,
+    kind: r.kind as 'session' | 'break',
+    startAt: new Date(r.start_at as string),
+    endAt: new Date(r.end_at as string),
+    bookingId: (r.booking_id as string | null) ?? null,
+    reference: (r.reference as string | null) ?? null,
+    held: r.held as boolean,
+  }));
 }

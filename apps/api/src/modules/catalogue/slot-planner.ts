@@ -1,5 +1,5 @@
 import { addDays, weekdayOf, zonedToInstant } from '@kringle/contracts/dates';
-import { WEEKDAYS, type Season, type SeasonLocation } from './season.schema';
+import { WEEKDAYS, type Season, type SeasonLocation } from '@kringle/contracts/season';
 
 export interface PlannedSlot {
   slotTypeSlug: string;

@@ -2,7 +2,7 @@ import type { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import yazl from 'yazl';
 import { errors } from '../../lib/errors';
-import { ALL_PHOTOS } from '../catalogue/season.schema';
+import { ALL_PHOTOS } from '@kringle/contracts/season';
 import { MAX_SIGNED_SECONDS, photoKey, photoStorageFor } from './photo-storage';
 import { digitalPhotosOf, findGallery, findPhotoBooking, lockPhotoBooking, markUnlocked, photosOfBooking, type GalleryRow, type PhotoBooking, type PhotoRow } from './photos.repository';
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DATE_PATTERN, TIME_PATTERN, localDateOf, localTimeOf, zonedToInstant } from '@kringle/contracts/dates';
+import { DATE_PATTERN, TIME_PATTERN, localDateOf, localTimeOf, zonedToInstant } from './dates';
 
 export const WEEKDAYS = ['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat'] as const;
 const slug = z.string().regex(/^[a-z0-9]+(-[a-z0-9]+)*$/, 'lower-case words joined by hyphens');
