@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import type { StripeSandbox } from '@kringle/stripe-sandbox/stripe-sandbox';
 import { stripeOf } from '../../src/plugins/stripe';
 import { bookDirect, createPerson, staffDay, type Person, type StaffDay } from '../staff/staff-fixtures';
+import { startFaultyProxy, type FaultyProxy } from '../support/faulty-proxy';
 import { CARDS, payWithCard, startSandbox } from '../support/payments';
 
 /** Issue 35's closures against real PostgreSQL and the Stripe sandbox: a staff day, a manager, paid bookings. */
@@ -11,12 +12,18 @@ export interface ClosureWorld {
   manager: Person;
   /** The Sydney location's name: what the manager types to confirm. */
   sydneyName: string;
+  /** With `{ proxy: true }`: a fault-injecting proxy between the API's Stripe SDK and the sandbox. */
+  proxy: FaultyProxy | null;
+  /** The environment the app was built with: a second process on the same database uses it too. */
+  env: Record<string, string>;
   close(): Promise<void>;
 }
 
-export async function closureWorld(env: Record<string, string> = {}): Promise<ClosureWorld> {
+export async function closureWorld(options: { proxy?: boolean } = {}): Promise<ClosureWorld> {
   const { sandbox, env: stripeEnv } = await startSandbox();
-  const w = await staffDay({ ...stripeEnv, ...env });
+  const proxy = options.proxy ? await startFaultyProxy(stripeEnv.STRIPE_API_URL!) : null;
+  const env = { ...stripeEnv, ...(proxy ? { STRIPE_API_URL: proxy.url } : {}) };
+  const w = await staffDay(env);
   const manager = await createPerson(w.t.db, true, { firstName: 'Mo', lastName: 'Manager' }, { role: 'manager', mfaEnrolled: true });
   const name = (await w.t.db.execute(sql`select name from locations where id = ${w.sydney}::uuid`)).rows[0]!.name as string;
   return {
@@ -24,8 +31,11 @@ export async function closureWorld(env: Record<string, string> = {}): Promise<Cl
     sandbox,
     manager,
     sydneyName: name,
+    proxy,
+    env,
     close: async () => {
       await w.t.close();
+      await proxy?.close();
       await sandbox.stop();
     },
   };

@@ -26,9 +26,11 @@ describe('ClosureOffer', () => {
     expect(await screen.findByRole('alert')).toHaveTextContent('no replacement session waiting');
   });
 
-  it('once answered, only says the session was closed', () => {
+  it('once answered, says what happened: refunded, or moved', () => {
     renderWithApi(<ClosureOffer booking={aBooking({ status: 'cancelled', closure: { reason: 'Santa is unwell', offer: null } })} />, () => ({}));
     expect(screen.getByText('We had to close this session (Santa is unwell). We are sorry.')).toBeVisible();
+    renderWithApi(<ClosureOffer booking={aBooking({ closure: { reason: 'Santa is unwell', offer: null } })} />, () => ({}));
+    expect(screen.getByText('Moved here: we had to close the session you first booked (Santa is unwell).')).toBeVisible();
     expect(screen.queryByRole('button')).toBeNull();
   });
 });

@@ -18,9 +18,10 @@ export function ClosureOffer({ booking }: { booking: Booking }) {
   const tz = booking.location.timezone;
   const offer = closure.offer;
   if (!offer) {
+    // Without an open offer the booking was either refunded or moved (the job takes seconds to reach it).
     return (
       <p className="rounded-xl bg-[#fff3e2] p-3 text-sm text-[#7a4100]">
-        We had to close this session ({closure.reason}). We are sorry.
+        {booking.status === 'cancelled' ? `We had to close this session (${closure.reason}). We are sorry.` : `Moved here: we had to close the session you first booked (${closure.reason}).`}
       </p>
     );
   }
