@@ -1,7 +1,9 @@
+import { formatSessionTime } from '@kringle/contracts/dates';
 import type { FastifyInstance } from 'fastify';
 import type { Tx } from '../../db/client';
 import { errors, notFound } from '../../lib/errors';
 import { familyActor, type Actor } from '../booking-lifecycle/audit.repository';
+import { leadCutoffOf } from '../booking-lifecycle/booking-policy';
 import { bookingDetails, lockBooking, slotStart, type BookingRow } from '../booking-lifecycle/booking-rows.repository';
 import { bookingRescheduledMail } from '../booking-lifecycle/bookings.emails';
 import type { RefundRow } from '../booking-lifecycle/refunds.repository';
@@ -71,16 +73,17 @@ export async function remedyOne(deps: Deps, tx: Tx, row: ClosureBookingRow, clos
 /** Holds the nearest free session of the same type for the family (another location only if none); null when none is left. */
 async function offerMove(deps: Deps, ctx: Ctx, row: ClosureBookingRow, booking: BookingRow, closure: ClosureRow): Promise<string | null> {
   const near = await slotStart(ctx.tx, booking.slotId);
-  const [target] = await freeSessionsNear(ctx.tx, { locationId: closure.locationId, slotTypeIds: [booking.slotTypeId], near, now: ctx.now, leadCutoff: ctx.now, limit: 1, lock: true });
+  const [target] = await freeSessionsNear(ctx.tx, { locationId: closure.locationId, slotTypeIds: [booking.slotTypeId], near, now: ctx.now, leadCutoff: leadCutoffOf(deps.config, ctx.now), limit: 1, lock: true });
   if (!target) return null;
   const hoursLater = new Date(ctx.now.getTime() + deps.config.CLOSURE_OFFER_HOURS * 3_600_000);
   const expiresAt = hoursLater < target.startAt ? hoursLater : target.startAt;
   await holdSlotForOffer(ctx.tx, target.slotId, row.id, expiresAt);
   const where = target.locationId === closure.locationId ? '' : ` at ${target.locationName}`;
-  await setOutcome(ctx.tx, row.id, ctx.now, { outcome: 'move_offered', detail: `Offered ${target.startAt.toISOString()}${where}, until ${expiresAt.toISOString()}.`, offerSlotId: target.slotId, offerExpiresAt: expiresAt });
+  const detail = `Offered ${formatSessionTime(target.startAt, target.timezone)}${where}, held until ${formatSessionTime(expiresAt, target.timezone)}.`;
+  await setOutcome(ctx.tx, row.id, ctx.now, { outcome: 'move_offered', detail, offerSlotId: target.slotId, offerExpiresAt: expiresAt });
   const paid = (await latestOrder(ctx.tx, booking.id))?.amountCents ?? 0;
   const details = await bookingDetails(ctx.tx, booking.id);
-  const offer = { startAt: target.startAt, locationName: target.locationName, timezone: details.timezone, expiresAt, paidCents: paid };
+  const offer = { startAt: target.startAt, locationName: target.locationName, timezone: target.timezone, expiresAt, paidCents: paid };
   await enqueueMail(ctx.tx, closureOfferMail(details, words(closure), offer, deps.config.BRAND_NAME, deps.config.PUBLIC_URL));
   return target.slotId;
 }

@@ -75,6 +75,7 @@ export interface FreeSession {
   slotId: string;
   locationId: string;
   locationName: string;
+  timezone: string;
   slotTypeId: string;
   slotTypeName: string;
   startAt: Date;
@@ -92,7 +93,7 @@ export async function freeSessionsNear(
 ): Promise<FreeSession[]> {
   if (args.slotTypeIds.length === 0) return [];
   const { rows } = await db.execute(sql`
-    select s.id, s.location_id, l.name as location_name, s.slot_type_id, st.name as type_name, s.start_at, s.end_at
+    select s.id, s.location_id, l.name as location_name, l.timezone, s.slot_type_id, st.name as type_name, s.start_at, s.end_at
     from slots s join slot_types st on st.id = s.slot_type_id join locations l on l.id = s.location_id
     where st.slug in (select slug from slot_types where id in (${sql.join(args.slotTypeIds.map((id) => sql`${id}::uuid`), sql`, `)}))
       and ${sql.raw(holdableSession('s', instant(args.now), instant(args.leadCutoff)))}
@@ -102,6 +103,7 @@ export async function freeSessionsNear(
     slotId: r.id as string,
     locationId: r.location_id as string,
     locationName: r.location_name as string,
+    timezone: r.timezone as string,
     slotTypeId: r.slot_type_id as string,
     slotTypeName: r.type_name as string,
     startAt: new Date(r.start_at as string),

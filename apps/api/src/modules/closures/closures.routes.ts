@@ -77,38 +77,27 @@ export async function closuresRoutes(app: FastifyInstance) {
         .header('content-disposition', `attachment; filename="closure-${req.params.id}.csv"`)
         .send(closureCsv(await getClosure(app, req.params.id, locationOf(req)))),
   );
-  r.post(
-    '/bookings/:id/closure/accept',
-    {
-      config: family,
-      schema: {
-        tags: ['bookings'],
-        summary: 'Accept the session a closure holds for this booking: the booking moves there',
-        description: '409 NO_CLOSURE_OFFER when no offer is open (answered, lapsed, or never made).',
-        params: bookingParamsSchema,
-        response: { 200: bookingSchema, 400: errorBodySchema, 404: errorBodySchema, 409: errorBodySchema },
+  const answers = {
+    accept: 'Accept the session a closure holds for this booking: the booking moves there',
+    refund: 'Turn down the offered session: the booking is cancelled and refunded in full',
+  } as const;
+  for (const [answer, summary] of Object.entries(answers) as [keyof typeof answers, string][]) {
+    r.post(
+      `/bookings/:id/closure/${answer}`,
+      {
+        config: family,
+        schema: {
+          tags: ['bookings'],
+          summary,
+          description: '409 NO_CLOSURE_OFFER when no offer is open (answered, lapsed, or never made).',
+          params: bookingParamsSchema,
+          response: { 200: bookingSchema, 400: errorBodySchema, 404: errorBodySchema, 409: errorBodySchema },
+        },
       },
-    },
-    async (req) => {
-      await answerOffer(app, req.params.id, 'accept', authOf(req).userId);
-      return getBooking(app, authOf(req).userId, req.params.id);
-    },
-  );
-  r.post(
-    '/bookings/:id/closure/refund',
-    {
-      config: family,
-      schema: {
-        tags: ['bookings'],
-        summary: 'Turn down the offered session: the booking is cancelled and refunded in full',
-        description: '409 NO_CLOSURE_OFFER when no offer is open.',
-        params: bookingParamsSchema,
-        response: { 200: bookingSchema, 400: errorBodySchema, 404: errorBodySchema, 409: errorBodySchema },
+      async (req) => {
+        await answerOffer(app, req.params.id, answer, authOf(req).userId);
+        return getBooking(app, authOf(req).userId, req.params.id);
       },
-    },
-    async (req) => {
-      await answerOffer(app, req.params.id, 'refund', authOf(req).userId);
-      return getBooking(app, authOf(req).userId, req.params.id);
-    },
-  );
+    );
+  }
 }

@@ -1,6 +1,7 @@
 import type { Closure, ClosureBody, ClosurePreview, ClosurePreviewBody } from '@kringle/contracts/closures';
 import { errors, notFound } from '../../lib/errors';
 import type { AuthClaims } from '../accounts/id-tokens';
+import { leadCutoffOf } from '../booking-lifecycle/booking-policy';
 import { closeSessions } from '../booking-lifecycle/slot-row.repository';
 import { enqueueMail } from '../mail/outbox.repository';
 import { endEntry } from '../waitlist/waitlist.repository';
@@ -46,7 +47,7 @@ export async function previewClosure(deps: Deps, body: ClosurePreviewBody, asser
   const bookings = await bookingsOn(deps.db, sessions.map((s) => s.slotId));
   const now = deps.clock.now();
   const inRange = new Set(sessions.map((s) => s.slotId));
-  const free = await freeSessionsNear(deps.db, { locationId: location.id, slotTypeIds: [...new Set(sessions.map((s) => s.slotTypeId))], near: fromAt, now, leadCutoff: now, limit: ALTERNATIVES + inRange.size });
+  const free = await freeSessionsNear(deps.db, { locationId: location.id, slotTypeIds: [...new Set(sessions.map((s) => s.slotTypeId))], near: fromAt, now, leadCutoff: leadCutoffOf(deps.config, now), limit: ALTERNATIVES + inRange.size });
   return {
     sessions: sessions.map((s) => ({ slotId: s.slotId, slotTypeId: s.slotTypeId, slotTypeName: s.slotTypeName, ...isoOf(s), closed: s.blocked })),
     bookings,
