@@ -23,6 +23,8 @@ describe('closures: the offer_move remedy', () => {
     const accepting = await paidBooking(c, s0!.id);
     const refusing = await paidBooking(c, s1!.id);
     const silent = await paidBooking(c, s2!.id);
+    const elsewhere = await paidBooking(c, c.w.sessions.at(-1)!.id);
+    expectContractError(await c.w.call('POST', `/bookings/${elsewhere.id}/closure/accept`, elsewhere.family), 409, 'NO_CLOSURE_OFFER');
     const body = { ...rangeOf(c, local(s0!.start_at), local(c.w.sessions[3]!.start_at)), remedy: 'offer_move', message: 'Sorry!', confirm: c.sydneyName };
     const res = await c.w.call('POST', '/staff/closures', c.manager, body);
     expect(res.statusCode, res.body).toBe(202);

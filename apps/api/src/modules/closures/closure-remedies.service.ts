@@ -98,12 +98,12 @@ export type Answer = 'accept' | 'refund' | 'expire';
 export async function answerOffer(deps: Deps, bookingId: string, answer: Answer, userId: string | null): Promise<Step | null> {
   const step = await deps.db.transaction(async (tx): Promise<Step | null> => {
     const now = deps.clock.now();
-    const found = await closureOfBooking(tx, bookingId);
-    const booking = found ? await lockBooking(tx, bookingId) : undefined;
+    const booking = (await lockBooking(tx, bookingId)) as BookingRow | undefined;
     if (userId && (!booking || booking.userId !== userId)) throw notFound('That booking');
+    const found = booking && (await closureOfBooking(tx, bookingId));
     const row = found && (await lockClosureBooking(tx, found.id));
     const open = row && row.outcome === 'move_offered' && row.offerExpiresAt && (answer === 'expire' ? row.offerExpiresAt <= now : row.offerExpiresAt > now);
-    if (!open || !booking) {
+    if (!open || !booking || !found) {
       if (userId) throw errors.noClosureOffer();
       return null;
     }
