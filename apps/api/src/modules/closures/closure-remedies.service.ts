@@ -73,10 +73,12 @@ export async function remedyOne(deps: Deps, tx: Tx, row: ClosureBookingRow, clos
 /** Holds the nearest free session of the same type for the family (another location only if none); null when none is left. */
 async function offerMove(deps: Deps, ctx: Ctx, row: ClosureBookingRow, booking: BookingRow, closure: ClosureRow): Promise<string | null> {
   const near = await slotStart(ctx.tx, booking.slotId);
-  const [target] = await freeSessionsNear(ctx.tx, { locationId: closure.locationId, slotTypeIds: [booking.slotTypeId], near, now: ctx.now, leadCutoff: leadCutoffOf(deps.config, ctx.now), limit: 1, lock: true });
+  // The family gets at least the lead time to answer, and the lead time again to get there.
+  const lead = leadCutoffOf(deps.config, ctx.now).getTime() - ctx.now.getTime();
+  const leadCutoff = new Date(ctx.now.getTime() + 2 * lead);
+  const [target] = await freeSessionsNear(ctx.tx, { locationId: closure.locationId, slotTypeIds: [booking.slotTypeId], near, now: ctx.now, leadCutoff, limit: 1, lock: true });
   if (!target) return null;
-  const hoursLater = new Date(ctx.now.getTime() + deps.config.CLOSURE_OFFER_HOURS * 3_600_000);
-  const expiresAt = hoursLater < target.startAt ? hoursLater : target.startAt;
+  const expiresAt = new Date(Math.min(ctx.now.getTime() + deps.config.CLOSURE_OFFER_HOURS * 3_600_000, target.startAt.getTime() - lead));
   await holdSlotForOffer(ctx.tx, target.slotId, row.id, expiresAt);
   const where = target.locationId === closure.locationId ? '' : ` at ${target.locationName}`;
   const detail = `Offered ${formatSessionTime(target.startAt, target.timezone)}${where}, held until ${formatSessionTime(expiresAt, target.timezone)}.`;
