@@ -2,6 +2,8 @@ import { sql } from 'drizzle-orm';
 import { zonedToInstant } from '@kringle/contracts/dates';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { closuresPass } from '../../src/jobs/closures.job';
+import { demoSeason } from '../../src/modules/catalogue/demo-season';
+import { loadSeason } from '../../src/modules/catalogue/season.service';
 import { expectContractError } from '../security/security-fixtures';
 import { createPerson, headersOf, SYDNEY, type Person } from '../staff/staff-fixtures';
 import { closureWorld, countRows, paidBooking, rangeOf, refundedAtStripe, type ClosureWorld } from './closure-fixtures';
@@ -101,6 +103,9 @@ describe('closures: dry run and the refund remedy', () => {
       const audit = (await c.w.t.db.execute(sql`select action, actor_id, reason from audit_entries where booking_id = ${booked.id}::uuid`)).rows;
       expect(audit).toEqual([{ action: 'closureCancel', actor_id: c.manager.id, reason: 'Santa is unwell' }]);
     }
+    // Reloading the season (the operators' CLI, the editor) keeps them closed.
+    await loadSeason(c.w.t.db, demoSeason(c.w.clock.now(), { days: 14 }), c.w.clock.now());
+    expect(await countRows(c, sql`select count(*) as n from slots where blocked and id in (${sql.join(c.w.sessions.slice(3, 6).map((s) => sql`${s.id}::uuid`), sql`, `)})`)).toBe(3);
     const csv = await c.w.call('GET', `/staff/closures/${id}.csv`, c.manager);
     expect(csv.statusCode, csv.body).toBe(200);
     expect(csv.headers['content-type']).toMatch(/^text\/csv/);

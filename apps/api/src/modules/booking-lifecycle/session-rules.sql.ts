@@ -45,5 +45,10 @@ export const upcomingBookingsOf = (user: string, now: string): string =>
   `(select count(*)::int from bookings ub join slots us on us.id = ub.slot_id
     where ub.user_id = ${user} and ub.status in ${LIVE_BOOKING_STATUSES} and us.start_at > ${now})`;
 
+/** A session a closure took out of sale (decision 0055): a season reload must not put it back on sale. */
+export const closedByAClosure = (s: string): string => `exists (
+  select 1 from closures c where c.location_id = ${s}.location_id and (c.slot_type_id is null or c.slot_type_id = ${s}.slot_type_id)
+    and ${s}.start_at >= c.from_at and ${s}.start_at < c.to_at and ${s}.kind = 'session')`;
+
 /** An instant the API computed, as SQL text (ISO 8601, never user input). */
 export const instant = (at: Date): string => `'${at.toISOString()}'::timestamptz`;
