@@ -101,5 +101,5 @@ export async function sessionsLaterToday(request: APIRequestContext, locationNam
   const free = sheet.items.filter((i) => i.slot.kind === 'session' && i.slot.state === 'free' && Date.parse(i.slot.startAt) > soon);
   const picks = free.filter((_, i) => i % 3 === 0).slice(0, count);
   expect(picks, `${count} free sessions later today at ${locationName}`).toHaveLength(count);
-  return { location: location!, slots: picks.map((i) => ({ id: i.slot.id, locationId: location!.id, slotTypeId: i.slot.slotType.id })) };
+  return { location: location!, slots: picks.map((i) => ({ id: i.slot.id, locationId: location!.id, slotTypeId: i.slot.slotType.id, startAt: i.slot.startAt })) };
 }

@@ -19,6 +19,8 @@ export const AUDIT_ACTION_LABELS: Record<string, string> = {
   reschedule: 'Moved by the family',
   staffReschedule: 'Moved by the team',
   staffCancel: 'Cancelled by the team',
+  closureCancel: 'Session closed: cancelled and refunded in full',
+  closureMove: 'Session closed: moved to the session offered',
   refundPart: 'Partly refunded by the team',
   staffEditDetails: "Who's coming changed by the team",
   sellWalkIn: 'Sold as a walk-in',

@@ -43,6 +43,8 @@ export const ERROR_CATALOGUE = {
   RESCHEDULE_LIMIT: { status: 409, text: 'This booking has already been moved the most times allowed.' },
   DIFFERENT_LOCATION: { status: 400, text: 'A booking can only move to another session at the same location.' },
   NOT_CANCELLABLE: { status: 409, text: 'This booking can no longer be cancelled.' },
+  CLOSURE_NOT_CONFIRMED: { status: 400, text: "Type the location's name exactly as shown to confirm the closure." },
+  NO_CLOSURE_OFFER: { status: 409, text: 'This booking has no replacement session waiting for an answer.' },
   NOT_PAID: { status: 409, text: 'This order has not been paid, so there is no tax invoice yet.' },
   ALREADY_PAID: { status: 409, text: 'This booking is already paid.' },
   NO_REFUND: { status: 404, text: 'This order has no refund.' },

@@ -55,6 +55,8 @@ const made: Record<keyof typeof errors, () => AppError> = {
   rescheduleLimit: () => errors.rescheduleLimit(2),
   differentLocation: () => errors.differentLocation(),
   notCancellable: () => errors.notCancellable(),
+  closureNotConfirmed: () => errors.closureNotConfirmed('Sydney Pitt Street'),
+  noClosureOffer: () => errors.noClosureOffer(),
   detailsLocked: () => errors.detailsLocked(),
   notPaid: () => errors.notPaid(),
   noRefund: () => errors.noRefund(),

@@ -102,6 +102,8 @@ export const errors = {
   rescheduleLimit: (limit: number) => appError('RESCHEDULE_LIMIT', `This booking has already been moved ${limit} times, the most allowed.`),
   differentLocation: () => appError('DIFFERENT_LOCATION'),
   notCancellable: (message?: string) => appError('NOT_CANCELLABLE', message),
+  closureNotConfirmed: (locationName: string) => appError('CLOSURE_NOT_CONFIRMED', `Type the location's name, ${locationName}, exactly to confirm the closure.`, [{ path: 'body.confirm', message: 'Not the location\'s name' }]),
+  noClosureOffer: () => appError('NO_CLOSURE_OFFER'),
   detailsLocked: (message?: string) => appError('DETAILS_LOCKED', message),
   /** Staff name the booking; the family's own invoice link does not need to. */
   notPaid: (reference?: string) =>

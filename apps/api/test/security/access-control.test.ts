@@ -27,6 +27,8 @@ const OWNED: Record<string, Record<string, Owned>> = {
   '/api/v1/bookings/{id}/reschedule': { id: 'booking' },
   '/api/v1/bookings/{id}/calendar.ics': { id: 'booking' },
   '/api/v1/bookings/{id}/details': { id: 'booking' },
+  '/api/v1/bookings/{id}/closure/accept': { id: 'booking' },
+  '/api/v1/bookings/{id}/closure/refund': { id: 'booking' },
   '/api/v1/orders/{bookingId}/orders': { bookingId: 'booking' },
   '/api/v1/orders/{bookingId}/orders/{orderId}': { bookingId: 'booking', orderId: 'order' },
   '/api/v1/orders/{bookingId}/orders/{orderId}/payment-receipt': { bookingId: 'booking', orderId: 'order' },

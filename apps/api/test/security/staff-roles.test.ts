@@ -65,6 +65,9 @@ describe('staff roles and locations on every staff route', () => {
       'POST /api/v1/staff/bookings/{id}/resend': { kind: 'confirmation' },
       'POST /api/v1/staff/photos/{id}/assign': { bookingId: booking.id },
       'POST /api/v1/staff/bookings/{id}/photos/extend': { days: 7 },
+      // A closure of an hour without sessions: it changes no other route's answers.
+      'POST /api/v1/staff/closures/preview': { locationId: w.sydney, from: `${w.day}T23:00`, to: `${w.day}T23:30`, reason: 'Santa is unwell' },
+      'POST /api/v1/staff/closures': { locationId: w.sydney, from: `${w.day}T23:00`, to: `${w.day}T23:30`, reason: 'Santa is unwell', remedy: 'refund', confirm: 'Kringle Sydney, Pitt Street' },
       'PUT /api/v1/staff/bookings/{id}/details': { details: { children: [{ firstName: 'Ava', age: 4 }], adults: 1, pets: 0, accessNeeds: [], accessNote: '', noteForSanta: '' }, reason: 'Family phoned' },
     })[key(op)];
   /** Each route's query: the run sheet's location and day, a day to move onto, a search. */

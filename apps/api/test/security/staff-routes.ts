@@ -25,6 +25,8 @@ export const LOCATION_SCOPED = [
   'GET /api/v1/staff/queue/{locationId}',
   'POST /api/v1/staff/queue/{locationId}/pause',
   'POST /api/v1/staff/queue/{locationId}/resume',
+  'POST /api/v1/staff/closures/preview',
+  'POST /api/v1/staff/closures',
 ];
 /** Routes about the caller or the whole brand: no location. */
 export const NOT_LOCATION_SCOPED = [
@@ -45,4 +47,7 @@ export const NOT_LOCATION_SCOPED = [
   'PUT /api/v1/staff/season',
   // Scoped by its photo's location, which needs an uploaded photo: see photos.test.ts.
   'POST /api/v1/staff/photos/{id}/assign',
+  // Scoped by the closure's location, which needs a closure: see closures/closures.test.ts.
+  'GET /api/v1/staff/closures/{id}',
+  'GET /api/v1/staff/closures/{id}.csv',
 ];

@@ -25,6 +25,8 @@ const SupportPage = lazy(() => import('./support/support-page').then((m) => ({ d
 const AuditPage = lazy(() => import('./support/audit-page').then((m) => ({ default: m.AuditPage })));
 // The season editor (issue 35) likewise: managers only.
 const SeasonPage = lazy(() => import('./season/season-page').then((m) => ({ default: m.SeasonPage })));
+// Closing sessions (issue 35) is a manager's rare task: its own chunk too.
+const ClosuresPage = lazy(() => import('./closures/closures-page').then((m) => ({ default: m.ClosuresPage })));
 
 /**
  * The staff app at /staff (issue 19): sign-in, then the pages the role may see (decision 0050).
@@ -196,6 +198,14 @@ function SignedIn({ user, me, onEnrol }: { user: StaffUser; me: StaffMe; onEnrol
           <Suspense fallback={<p className="text-ink-700">Loading…</p>}>
             {page === 'support' ? <SupportPage /> : page === 'audit' ? <AuditPage timezone={location?.timezone ?? 'Australia/Sydney'} /> : <SeasonPage timezone={location?.timezone ?? 'Australia/Sydney'} />}
           </Suspense>
+        ) : page === 'closures' ? (
+          catalogue ? (
+            <Suspense fallback={<p className="text-ink-700">Loading…</p>}>
+              <ClosuresPage locations={catalogue.locations} initialLocationId={locationId} />
+            </Suspense>
+          ) : (
+            <p className="text-ink-700">Loading…</p>
+          )
         ) : page === 'staff' ? (
           catalogue ? (
             <StaffAccountsPage locations={catalogue.locations} myId={me.id} />

@@ -167,7 +167,7 @@ describe('the nav by role', () => {
   it('shows each role only what it may do, and sends a page it may not see to its first', () => {
     expect(pagesFor('set')).toEqual(['run-sheet', 'check-in', 'walk-in']);
     expect(pagesFor('support')).toEqual(['run-sheet', 'support']);
-    expect(pagesFor('manager')).toEqual(['run-sheet', 'check-in', 'walk-in', 'support', 'audit', 'staff', 'season']);
+    expect(pagesFor('manager')).toEqual(['run-sheet', 'check-in', 'walk-in', 'support', 'audit', 'closures', 'season', 'staff']);
     expect(pageOf('/staff/people', 'set')).toBe('run-sheet');
     expect(pageOf('/staff', 'support')).toBe('run-sheet');
     expect(startPage('/staff', 'support')).toBe('support');

@@ -19,7 +19,20 @@ const COLUMNS = {
   /** The checkout's hold (continue-payment works until it lapses). */
   holdExpiresAt: reservations.expiresAt,
   refundedCents: sql<number>`coalesce((select sum(o.refunded_cents) from orders o where o.booking_id = ${bookings.id}), 0)::int`.mapWith(Number),
+  /** The latest closure of its session (decision 0055), with the replacement offered, if any. */
+  closure: sql<ClosureFacts | null>`(select jsonb_build_object('reason', c.reason, 'outcome', cb.outcome, 'slotId', cb.offer_slot_id, 'startAt', os.start_at, 'expiresAt', cb.offer_expires_at, 'locationName', ol.name)
+    from closure_bookings cb join closures c on c.id = cb.closure_id left join slots os on os.id = cb.offer_slot_id left join locations ol on ol.id = os.location_id
+    where cb.booking_id = ${bookings.id} order by cb.seq desc limit 1)`,
 };
+
+interface ClosureFacts {
+  reason: string;
+  outcome: string | null;
+  slotId: string | null;
+  startAt: string | null;
+  expiresAt: string | null;
+  locationName: string | null;
+}
 
 /** Bookings with everything the views show, filtered and ordered by the caller. */
 export function selectBookingReads(db: DbOrTx, where: SQL | undefined) {
@@ -65,6 +78,8 @@ export interface BookingView {
   allowsPets: boolean;
   /** Unpaid only: when the checkout's hold lapses. */
   holdExpiresAt: Date | null;
+  /** Its session was closed: why, and the replacement held while the offer is open. */
+  closure: { reason: string; offer: { slotId: string; startAt: Date; expiresAt: Date; locationName: string } | null } | null;
 }
 
 export function toView(r: BookingRead): BookingView {
@@ -92,7 +107,14 @@ export function toView(r: BookingRead): BookingView {
     details: b.details ?? null,
     allowsPets: r.slotType.allowsPets,
     holdExpiresAt: unpaid ? r.holdExpiresAt : null,
+    closure: closureOf(r.closure),
   };
+}
+
+function closureOf(c: ClosureFacts | null): BookingView['closure'] {
+  if (!c) return null;
+  const open = c.outcome === 'move_offered' && c.slotId && c.startAt && c.expiresAt;
+  return { reason: c.reason, offer: open ? { slotId: c.slotId!, startAt: new Date(c.startAt!), expiresAt: new Date(c.expiresAt!), locationName: c.locationName ?? '' } : null };
 }
 
 /** The family a booking is for: a walk-in has no account (its booking belongs to the staff member who sold it). */

@@ -70,6 +70,10 @@ export const churnReleaseOf = (user: string, now: string, releases: string, wind
   where ${releases} > 0 and cr.user_id = ${user} and cr.status = 'cancelled' and cr.waitlist_entry_id is null
     and cr.updated_at > ${now} - make_interval(mins => ${windowMinutes})
   order by cr.updated_at desc offset ${releases} limit 1)`;
+/** A session a closure took out of sale (decision 0055): a season reload must not put it back on sale. */
+export const closedByAClosure = (s: string): string => `exists (
+  select 1 from closures c where c.location_id = ${s}.location_id and (c.slot_type_id is null or c.slot_type_id = ${s}.slot_type_id)
+    and ${s}.start_at >= c.from_at and ${s}.start_at < c.to_at and ${s}.kind = 'session')`;
 
 /** An instant the API computed, as SQL text (ISO 8601, never user input). */
 export const instant = (at: Date): string => `'${at.toISOString()}'::timestamptz`;

@@ -126,3 +126,29 @@ export async function countUpcomingBookings(db: DbOrTx, userId: string, now: Dat
     select ${sql.raw(upcomingBookingsOf('p.user_id', 'p.now'))} as n from (select ${userId}::uuid as user_id, ${now.toISOString()}::timestamptz as now) p`);
   return result.rows[0]!.n as number;
 }
+
+/**
+ * A closure (decision 0055) takes sessions out of sale at once: blocked, and every live hold on
+ * them ends (the reservation is cancelled, so the family's hold answers why). Returns the holds
+ * ended, with the waitlist entry of an offer among them.
+ */
+export async function closeSessions(tx: Tx, slotIds: string[], now: Date): Promise<{ reservationId: string; userId: string; waitlistEntryId: string | null }[]> {
+  if (slotIds.length === 0) return [];
+  const ids = sql.join(slotIds.map((id) => sql`${id}::uuid`), sql`, `);
+  const ended = await tx.execute(sql`
+    update reservations set status = 'cancelled', updated_at = ${now.toISOString()}::timestamptz
+    where slot_id in (${ids}) and status = 'active'
+    returning id, user_id, waitlist_entry_id`);
+  await tx.execute(sql`
+    update slots set blocked = true,
+      hold_reservation_id = case when booking_id is null then null else hold_reservation_id end,
+      hold_expires_at = case when booking_id is null then null else hold_expires_at end
+    where id in (${ids})`);
+  return ended.rows.map((r) => ({ reservationId: r.id as string, userId: r.user_id as string, waitlistEntryId: (r.waitlist_entry_id as string | null) ?? null }));
+}
+
+/** A closure's offer holds a session the caller locked and found free, under the offer's own id. */
+export async function holdSlotForOffer(tx: Tx, slotId: string, offerId: string, expiresAt: Date): Promise<void> {
+  await tx.execute(sql`
+    update slots set hold_reservation_id = ${offerId}::uuid, hold_expires_at = ${expiresAt.toISOString()}::timestamptz where id = ${slotId}::uuid`);
+}

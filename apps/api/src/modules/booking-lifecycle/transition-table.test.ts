@@ -17,6 +17,8 @@ const EXPECTED: Record<TransitionName, Partial<Record<BookingState, BookingState
   reschedule: { confirmed: 'confirmed' },
   staffReschedule: { confirmed: 'confirmed' },
   staffCancel: { pending: 'cancelled', failed: 'cancelled', confirmed: 'cancelled', no_show: 'cancelled' },
+  closureCancel: { pending: 'cancelled', failed: 'cancelled', confirmed: 'cancelled' },
+  closureMove: { confirmed: 'confirmed' },
   refundPart: { confirmed: 'confirmed', checked_in: 'checked_in', no_show: 'no_show', cancelled: 'cancelled' },
   staffEditDetails: { pending: 'pending', failed: 'failed', confirmed: 'confirmed' },
   sellWalkIn: { new: 'confirmed' },

@@ -40,6 +40,10 @@ export const TRANSITIONS = {
   staffReschedule: { from: ['confirmed'], to: 'confirmed' },
   /** Cancelled by the brand's team, with the policy's, a full or no refund. */
   staffCancel: { from: ['pending', 'failed', 'confirmed', 'no_show'], to: 'cancelled' },
+  /** Its session closed by the brand (decision 0055): cancelled with a full refund. */
+  closureCancel: { from: ['pending', 'failed', 'confirmed'], to: 'cancelled' },
+  /** Its session closed: moved onto the replacement session the closure held for the family. */
+  closureMove: { from: ['confirmed'], to: 'confirmed' },
   /** Part of a paid order given back by the brand's team; the booking keeps its state. */
   refundPart: { from: ['confirmed', 'checked_in', 'no_show', 'cancelled'], to: null },
   /** Who is coming, changed by the brand's team before the session; the booking keeps its state. */

@@ -132,7 +132,7 @@ export async function cancel(
   ctx: Ctx,
   booking: BookingRow,
   order: OrderRow | undefined,
-  args: { reason: string; refundCents: number; refundReason: string; transition?: 'cancel' | 'staffCancel' },
+  args: { reason: string; refundCents: number; refundReason: string; transition?: 'cancel' | 'staffCancel' | 'closureCancel' },
 ): Promise<RefundRow | undefined> {
   const name = args.transition ?? 'cancel';
   const to = guard(ctx, booking, name);
@@ -155,6 +155,20 @@ export async function reschedule(ctx: Ctx, booking: BookingRow, target: { id: st
   await setBooking(ctx.tx, booking.id, { slotId: target.id, slotTypeId: target.slotTypeId, rescheduleCount: booking.rescheduleCount + 1, reminderSentAt: null, updatedAt: ctx.now });
   await setReservationStatus(ctx.tx, reservationId, 'checked_out', ctx.now);
   await audit(ctx, 'reschedule', booking, { to, set: { slotId: target.id } });
+  return true;
+}
+
+/**
+ * A closure's offer accepted (decision 0055): the booking moves onto the session the closure holds
+ * for it (the hold's id is the offer's); false (nothing changed) when the hold no longer owns it.
+ * Like a staff move, the family's reschedule count is left alone.
+ */
+export async function closureMove(ctx: Ctx, booking: BookingRow, target: { id: string; slotTypeId: string; locationId: string }, offerId: string): Promise<boolean> {
+  const to = guard(ctx, booking, 'closureMove');
+  if (!(await takeHeldSlot(ctx.tx, { bookingId: booking.id, slotId: target.id, reservationId: offerId, now: ctx.now }))) return false;
+  await freeBookingSlot(ctx.tx, { id: booking.id, slotId: booking.slotId, reservationId: null });
+  await setBooking(ctx.tx, booking.id, { slotId: target.id, slotTypeId: target.slotTypeId, locationId: target.locationId, reminderSentAt: null, updatedAt: ctx.now });
+  await audit(ctx, 'closureMove', booking, { to, set: { slotId: target.id, locationId: target.locationId } });
   return true;
 }
 

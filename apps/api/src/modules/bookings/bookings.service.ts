@@ -37,6 +37,11 @@ export function toBooking(v: BookingView, now: Date, rules: PolicyRules, checkIn
     details: v.details,
     checkInCode,
     holdExpiresAt: v.holdExpiresAt?.toISOString() ?? null,
+    closure: v.closure && {
+      reason: v.closure.reason,
+      // An offer past its time is as good as gone: the offers job refunds it within seconds.
+      offer: v.closure.offer && v.closure.offer.expiresAt > now ? { ...v.closure.offer, startAt: v.closure.offer.startAt.toISOString(), expiresAt: v.closure.offer.expiresAt.toISOString() } : null,
+    },
   };
 }
 

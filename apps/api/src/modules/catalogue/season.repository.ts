@@ -3,6 +3,7 @@ import type { DbOrTx, Tx } from '../../db/client';
 import { addOns, locations, packages, slotTypes } from '../../db/schema/catalogue';
 import { queueOpensMinutesBefore, salesOpenInstant, storedDigitalPhotos, type Season, type SeasonLocation } from '@kringle/contracts/season';
 import type { PlannedSlot } from './slot-planner';
+import { closedByAClosure } from '../booking-lifecycle/session-rules.sql';
 
 export async function upsertLocation(tx: Tx, loc: SeasonLocation, sortOrder: number): Promise<string> {
   const values = {
@@ -83,7 +84,7 @@ export async function syncSlots(tx: Tx, locationId: string, typeIds: Map<string,
     insert into slots (location_id, slot_type_id, kind, start_at, end_at)
     select ${locationId}::uuid, p.slot_type_id, p.kind, p.start_at, p.end_at from (${planned}) p
     on conflict (location_id, slot_type_id, start_at) do update
-      set kind = excluded.kind, end_at = excluded.end_at, blocked = false
+      set kind = excluded.kind, end_at = excluded.end_at, blocked = ${sql.raw(closedByAClosure('slots'))}
       where slots.booking_id is null and not exists (select 1 from reservations r where r.slot_id = slots.id)`);
 
   const stale = sql`

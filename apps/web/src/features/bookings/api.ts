@@ -1,4 +1,4 @@
-import type { BookingList, CancelResult } from '@kringle/contracts/bookings';
+import type { Booking, BookingList, CancelResult } from '@kringle/contracts/bookings';
 import type { ContinuePaymentResult } from '@kringle/contracts/cart';
 import type { Order } from '@kringle/contracts/orders';
 import { api } from '../../lib/api';
@@ -30,10 +30,15 @@ export const bookingsApi = api.injectEndpoints({
       query: ({ id, reason }) => ({ url: `/bookings/${id}/cancel`, method: 'POST', body: reason ? { reason } : {} }),
       invalidatesTags: ['GET_BOOKINGS'],
     }),
+    /** A closure's offer (decision 0055): move onto the held session, or take everything back. */
+    answerClosure: build.mutation<Booking, { id: string; answer: 'accept' | 'refund' }>({
+      query: ({ id, answer }) => ({ url: `/bookings/${id}/closure/${answer}`, method: 'POST' }),
+      invalidatesTags: ['GET_BOOKINGS'],
+    }),
     resumePayment: build.mutation<ContinuePaymentResult, string>({
       query: (id) => ({ url: `/bookings/${id}/continue-payment`, method: 'POST' }),
     }),
   }),
 });
 
-export const { useBookingListInfiniteQuery, useBookingOrdersQuery, useCancelBookingMutation } = bookingsApi;
+export const { useAnswerClosureMutation, useBookingListInfiniteQuery, useBookingOrdersQuery, useCancelBookingMutation } = bookingsApi;

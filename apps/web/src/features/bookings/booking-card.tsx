@@ -26,6 +26,8 @@ export interface BookingCardProps {
   editDetails?: ReactNode;
   /** The policy in force (GET /common/policy): the deadlines and the moves left are stated from it once loaded. */
   policy?: PolicyRules;
+  /** Why the brand closed its session, and the replacement offered (it needs the store; the card does not). */
+  closure?: ReactNode;
 }
 
 /** Which actions this booking offers, from the API's policy flags and its orders. */
@@ -73,7 +75,7 @@ function holdWords(b: Booking, ended: boolean): string {
 const PRIMARY: CardAction[] = ['continue'];
 const MANAGE: CardAction[] = ['continue', 'reschedule', 'cancel'];
 
-export function BookingCard({ booking, tab, orders, busy = null, onAction, editDetails, policy }: BookingCardProps) {
+export function BookingCard({ booking, tab, orders, busy = null, onAction, editDetails, policy, closure }: BookingCardProps) {
   const headingId = useId();
   const actions = cardActions(booking, tab, orders);
   const when = formatSessionTime(booking.slot.startAt, booking.location.timezone);
@@ -113,6 +115,7 @@ export function BookingCard({ booking, tab, orders, busy = null, onAction, editD
         </p>
         <p className="text-sm text-ink-700">{booking.location.address}</p>
       </div>
+      {closure}
 
       <div className="rounded-xl bg-cream-100 px-3 py-2">
         <ul className="flex flex-col">

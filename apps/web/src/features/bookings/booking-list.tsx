@@ -7,6 +7,7 @@ import type { ApiError } from '../../lib/api-error';
 import { useBookingListInfiniteQuery, useBookingOrdersQuery, type BookingTab } from './api';
 import { canEditDetails, EditDetailsButton } from '../../components/whos-coming/edit-details-dialog';
 import { BookingCard, type CardAction } from './booking-card';
+import { ClosureOffer } from './closure-offer';
 import { toastError } from '../../lib/deferred-toast';
 
 export interface BookingListProps {
@@ -37,6 +38,7 @@ function CardWithOrders({ booking, tab, busy, onAction, policy }: Omit<BookingLi
       onAction={onAction}
       editDetails={canEditDetails(booking) ? <EditDetailsButton booking={booking} /> : undefined}
       policy={policy}
+      closure={booking.closure ? <ClosureOffer booking={booking} /> : undefined}
     />
   );
 }

@@ -1,0 +1,235 @@
+import { and, asc, eq, isNull, sql } from 'drizzle-orm';
+import type { DbOrTx, Tx } from '../../db/client';
+import { closureBookings, closures } from '../../db/schema/closures';
+import { holdableSession, instant } from '../booking-lifecycle/session-rules.sql';
+
+/** The closures' SQL (decision 0055): what a range covers, the claim of each booking, the outcomes. */
+
+export type ClosureRow = typeof closures.$inferSelect;
+export type ClosureBookingRow = typeof closureBookings.$inferSelect;
+
+export interface Range {
+  locationId: string;
+  /** The location's local date-times, YYYY-MM-DDTHH:mm. */
+  from: string;
+  to: string;
+  slotTypeId?: string | null;
+}
+
+export interface ClosedSession {
+  slotId: string;
+  slotTypeId: string;
+  slotTypeName: string;
+  startAt: Date;
+  endAt: Date;
+  date: string;
+  blocked: boolean;
+}
+
+export async function locationOf(db: DbOrTx, id: string): Promise<{ id: string; name: string; timezone: string } | undefined> {
+  const { rows } = await db.execute(sql`select id, name, timezone from locations where id = ${id}::uuid`);
+  return rows[0] as { id: string; name: string; timezone: string } | undefined;
+}
+
+/** The instants of the range, read in the location's own time zone. */
+export async function instantsOf(db: DbOrTx, range: Range): Promise<{ fromAt: Date; toAt: Date }> {
+  const { rows } = await db.execute(sql`
+    select (${range.from}::timestamp at time zone l.timezone) as from_at, (${range.to}::timestamp at time zone l.timezone) as to_at
+    from locations l where l.id = ${range.locationId}::uuid`);
+  return { fromAt: new Date(rows[0]!.from_at as string), toAt: new Date(rows[0]!.to_at as string) };
+}
+
+/** Sessions (not breaks) starting in [from, to), of one type if asked, blocked or not. */
+export async function sessionsIn(db: DbOrTx, locationId: string, fromAt: Date, toAt: Date, slotTypeId: string | null): Promise<ClosedSession[]> {
+  const { rows } = await db.execute(sql`
+    select s.id, s.slot_type_id, st.name, s.start_at, s.end_at, s.blocked, to_char(s.start_at at time zone l.timezone, 'YYYY-MM-DD') as date
+    from slots s join slot_types st on st.id = s.slot_type_id join locations l on l.id = s.location_id
+    where s.location_id = ${locationId}::uuid and s.kind = 'session'
+      and s.start_at >= ${fromAt.toISOString()}::timestamptz and s.start_at < ${toAt.toISOString()}::timestamptz
+      and (${slotTypeId}::uuid is null or s.slot_type_id = ${slotTypeId}::uuid)
+    order by s.start_at, st.name`);
+  return rows.map((r) => ({ slotId: r.id as string, slotTypeId: r.slot_type_id as string, slotTypeName: r.name as string, startAt: new Date(r.start_at as string), endAt: new Date(r.end_at as string), date: r.date as string, blocked: r.blocked as boolean }));
+}
+
+export interface AffectedBooking {
+  bookingId: string;
+  reference: string;
+  status: 'payment_pending' | 'payment_failed' | 'completed';
+  paidCents: number;
+}
+
+/** Live bookings on the sessions (paid, or being paid), not yet checked in: each gets the remedy. */
+export async function bookingsOn(db: DbOrTx, slotIds: string[]): Promise<AffectedBooking[]> {
+  if (slotIds.length === 0) return [];
+  const { rows } = await db.execute(sql`
+    select b.id, b.reference, b.status,
+      coalesce((select sum(o.amount_cents - o.refunded_cents) from orders o where o.booking_id = b.id and o.paid_at is not null), 0)::int as paid
+    from bookings b join slots s on s.id = b.slot_id
+    where b.slot_id in (${sql.join(slotIds.map((id) => sql`${id}::uuid`), sql`, `)})
+      and b.status in ('payment_pending', 'payment_failed', 'completed') and b.checked_in_at is null
+    order by s.start_at, b.reference`);
+  return rows.map((r) => ({ bookingId: r.id as string, reference: r.reference as string, status: r.status as AffectedBooking['status'], paidCents: r.paid as number }));
+}
+
+export interface FreeSession {
+  slotId: string;
+  locationId: string;
+  locationName: string;
+  timezone: string;
+  slotTypeId: string;
+  slotTypeName: string;
+  startAt: Date;
+  endAt: Date;
+}
+
+/**
+ * Free sessions of the same session types (by slug) outside the closed range, nearest in time to
+ * `near`, the same location first and another only when none is left there. `lock` claims them for
+ * an offer (SKIP LOCKED: two workers never hold the same one).
+ */
+export async function freeSessionsNear(
+  db: DbOrTx,
+  args: { locationId: string; slotTypeIds: string[]; near: Date; now: Date; leadCutoff: Date; limit: number; lock?: boolean },
+): Promise<FreeSession[]> {
+  if (args.slotTypeIds.length === 0) return [];
+  const { rows } = await db.execute(sql`
+    select s.id, s.location_id, l.name as location_name, l.timezone, s.slot_type_id, st.name as type_name, s.start_at, s.end_at
+    from slots s join slot_types st on st.id = s.slot_type_id join locations l on l.id = s.location_id
+    where st.slug in (select slug from slot_types where id in (${sql.join(args.slotTypeIds.map((id) => sql`${id}::uuid`), sql`, `)}))
+      and ${sql.raw(holdableSession('s', instant(args.now), instant(args.leadCutoff)))}
+    order by (s.location_id <> ${args.locationId}::uuid), abs(extract(epoch from s.start_at - ${args.near.toISOString()}::timestamptz)), s.start_at
+    limit ${args.limit} ${args.lock ? sql`for update of s skip locked` : sql``}`);
+  return rows.map((r) => ({
+    slotId: r.id as string,
+    locationId: r.location_id as string,
+    locationName: r.location_name as string,
+    timezone: r.timezone as string,
+    slotTypeId: r.slot_type_id as string,
+    slotTypeName: r.type_name as string,
+    startAt: new Date(r.start_at as string),
+    endAt: new Date(r.end_at as string),
+  }));
+}
+
+/** A new closure, or the one this manager already made with this Idempotency-Key. */
+export async function insertClosure(tx: Tx, values: typeof closures.$inferInsert): Promise<{ row: ClosureRow; created: boolean }> {
+  const [created] = await tx.insert(closures).values(values).onConflictDoNothing().returning();
+  if (created) return { row: created, created: true };
+  const [existing] = await tx
+    .select()
+    .from(closures)
+    .where(and(eq(closures.createdBy, values.createdBy), eq(closures.idempotencyKey, values.idempotencyKey!)));
+  return { row: existing!, created: false };
+}
+
+export async function setSessionCount(tx: Tx, closureId: string, sessions: number): Promise<void> {
+  await tx.update(closures).set({ sessions }).where(eq(closures.id, closureId));
+}
+
+export async function insertClosureBookings(tx: Tx, closureId: string, bookingIds: string[]): Promise<void> {
+  if (bookingIds.length === 0) return;
+  await tx.insert(closureBookings).values(bookingIds.map((bookingId) => ({ closureId, bookingId }))).onConflictDoNothing();
+}
+
+export async function findClosure(db: DbOrTx, id: string): Promise<ClosureRow | undefined> {
+  const [row] = await db.select().from(closures).where(eq(closures.id, id));
+  return row;
+}
+
+export async function outcomesOf(db: DbOrTx, closureId: string): Promise<(ClosureBookingRow & { reference: string })[]> {
+  const { rows } = await db.execute(sql`
+    select cb.id, cb.booking_id, b.reference, cb.outcome, cb.detail, cb.offer_slot_id, cb.offer_expires_at, cb.handled_at
+    from closure_bookings cb join bookings b on b.id = cb.booking_id where cb.closure_id = ${closureId}::uuid order by cb.seq`);
+  return rows.map((r) => ({
+    id: r.id as string,
+    closureId,
+    bookingId: r.booking_id as string,
+    reference: r.reference as string,
+    outcome: r.outcome as ClosureBookingRow['outcome'],
+    detail: r.detail as string,
+    offerSlotId: r.offer_slot_id as string | null,
+    offerExpiresAt: r.offer_expires_at ? new Date(r.offer_expires_at as string) : null,
+    handledAt: r.handled_at ? new Date(r.handled_at as string) : null,
+    seq: 0,
+  }));
+}
+
+/** The claim: the next booking of the closure nobody has handled, locked; null when none is left. */
+export async function claimNextBooking(tx: Tx, closureId: string): Promise<ClosureBookingRow | null> {
+  const [row] = await tx.select().from(closureBookings).where(and(eq(closureBookings.closureId, closureId), isNull(closureBookings.outcome))).orderBy(asc(closureBookings.seq)).limit(1).for('update', { skipLocked: true });
+  return row ?? null;
+}
+
+export async function setOutcome(tx: Tx, id: string, now: Date, values: Pick<ClosureBookingRow, 'outcome' | 'detail'> & Partial<Pick<ClosureBookingRow, 'offerSlotId' | 'offerExpiresAt'>>): Promise<void> {
+  await tx.update(closureBookings).set({ ...values, handledAt: now }).where(eq(closureBookings.id, id));
+}
+
+/** Running closures, oldest first. */
+export async function runningClosures(db: DbOrTx, limit: number): Promise<string[]> {
+  const rows = await db.select({ id: closures.id }).from(closures).where(eq(closures.status, 'running')).orderBy(asc(closures.createdAt)).limit(limit);
+  return rows.map((r) => r.id);
+}
+
+/** Done once no booking waits to be handled (offers still open count as handled). */
+export async function finishIfHandled(db: DbOrTx, closureId: string, now: Date): Promise<void> {
+  await db.execute(sql`
+    update closures set status = 'done', finished_at = ${now.toISOString()}::timestamptz
+    where id = ${closureId}::uuid and status = 'running'
+      and not exists (select 1 from closure_bookings where closure_id = ${closureId}::uuid and outcome is null)`);
+}
+
+/** Offers past their time, a batch at a time. */
+export async function dueOffers(db: DbOrTx, now: Date, limit: number): Promise<string[]> {
+  const rows = await db
+    .select({ bookingId: closureBookings.bookingId })
+    .from(closureBookings)
+    .where(and(eq(closureBookings.outcome, 'move_offered'), sql`${closureBookings.offerExpiresAt} <= ${now.toISOString()}::timestamptz`))
+    .limit(limit);
+  return rows.map((r) => r.bookingId);
+}
+
+/** The booking's latest closure row with the closure's words (the booking's `closure` field, the family's answers). */
+export async function closureOfBooking(db: DbOrTx, bookingId: string): Promise<(ClosureBookingRow & { reason: string; message: string }) | undefined> {
+  const [row] = await db
+    .select({ cb: closureBookings, reason: closures.reason, message: closures.message })
+    .from(closureBookings)
+    .innerJoin(closures, eq(closures.id, closureBookings.closureId))
+    .where(eq(closureBookings.bookingId, bookingId))
+    .orderBy(sql`${closureBookings.seq} desc`)
+    .limit(1);
+  return row ? { ...row.cb, reason: row.reason, message: row.message } : undefined;
+}
+
+/** Locks one closure row of a booking (an answer to an offer and the expiry job take turns). */
+export async function lockClosureBooking(tx: Tx, id: string): Promise<ClosureBookingRow | undefined> {
+  const [row] = await tx.select().from(closureBookings).where(eq(closureBookings.id, id)).for('update');
+  return row;
+}
+
+export interface WaitingFamily {
+  entryId: string;
+  email: string;
+  firstName: string;
+  slotTypeName: string;
+  date: string;
+  /** No open session of that type is left on that day. */
+  dayGone: boolean;
+}
+
+/** Live waitlist entries for the days and types of closed sessions (run after the sessions are blocked). */
+export async function waitingFor(tx: Tx, locationId: string, slotIds: string[]): Promise<WaitingFamily[]> {
+  if (slotIds.length === 0) return [];
+  const { rows } = await tx.execute(sql`
+    with days as (
+      select distinct s.slot_type_id, (s.start_at at time zone l.timezone)::date as date, l.timezone
+      from slots s join locations l on l.id = s.location_id where s.id in (${sql.join(slotIds.map((id) => sql`${id}::uuid`), sql`, `)})
+    )
+    select w.id, u.email, u.first_name, st.name, to_char(w.date, 'YYYY-MM-DD') as date,
+      not exists (select 1 from slots o where o.location_id = w.location_id and o.slot_type_id = w.slot_type_id and o.kind = 'session'
+        and not o.blocked and (o.start_at at time zone d.timezone)::date = w.date) as day_gone
+    from waitlist_entries w join days d on d.slot_type_id = w.slot_type_id and d.date = w.date
+      join users u on u.id = w.user_id join slot_types st on st.id = w.slot_type_id
+    where w.location_id = ${locationId}::uuid and w.status in ('waiting', 'offered')
+    for update of w`);
+  return rows.map((r) => ({ entryId: r.id as string, email: r.email as string, firstName: r.first_name as string, slotTypeName: r.name as string, date: r.date as string, dayGone: r.day_gone as boolean }));
+}

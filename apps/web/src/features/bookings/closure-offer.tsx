@@ -1,0 +1,53 @@
+import type { Booking } from '@kringle/contracts/bookings';
+import { formatSessionTime } from '@kringle/contracts/dates';
+import { formatAud } from '@kringle/contracts/money';
+import { useId } from 'react';
+import { Button } from '../../components/ui/button';
+import type { ApiError } from '../../lib/api-error';
+import { useAnswerClosureMutation } from './api';
+
+/**
+ * The brand closed this booking's session (decision 0055): why, and while the offer is open the
+ * session held for the family, taken with one tap or turned into a full refund.
+ */
+export function ClosureOffer({ booking }: { booking: Booking }) {
+  const id = useId();
+  const [answer, state] = useAnswerClosureMutation();
+  const closure = booking.closure;
+  if (!closure) return null;
+  const tz = booking.location.timezone;
+  const offer = closure.offer;
+  if (!offer) {
+    // Without an open offer the booking was either refunded or moved (the job takes seconds to reach it).
+    return (
+      <p className="rounded-xl bg-[#fff3e2] p-3 text-sm text-[#7a4100]">
+        {booking.status === 'cancelled' ? `We had to close this session (${closure.reason}). We are sorry.` : `Moved here: we had to close the session you first booked (${closure.reason}).`}
+      </p>
+    );
+  }
+  const busy = state.isLoading ? state.originalArgs?.answer : null;
+  return (
+    <section aria-labelledby={id} className="flex flex-col gap-3 rounded-xl border border-festive-700 bg-[#fff3e2] p-3 text-[#5c3100]">
+      <h4 id={id} className="font-semibold">
+        We had to close this session ({closure.reason})
+      </h4>
+      <p className="text-sm">
+        We are holding {formatSessionTime(offer.startAt, tz)} at {offer.locationName} for you until {formatSessionTime(offer.expiresAt, tz)}. Move your booking there with one tap, or take
+        all your money back.
+      </p>
+      <div className="flex flex-wrap gap-2">
+        <Button className="flex-1 whitespace-nowrap sm:flex-none" disabled={state.isLoading} aria-busy={busy === 'accept'} onClick={() => void answer({ id: booking.id, answer: 'accept' })}>
+          {busy === 'accept' ? 'Moving…' : 'Move to this session'}
+        </Button>
+        <Button variant="secondary" className="flex-1 whitespace-nowrap sm:flex-none" disabled={state.isLoading} aria-busy={busy === 'refund'} onClick={() => void answer({ id: booking.id, answer: 'refund' })}>
+          {busy === 'refund' ? 'Refunding…' : `Refund me in full (${formatAud(booking.amountCents)})`}
+        </Button>
+      </div>
+      {state.isError && (
+        <p role="alert" className="text-sm font-semibold text-festive-800">
+          {(state.error as ApiError | undefined)?.data?.error ?? 'That did not work. Please try again.'}
+        </p>
+      )}
+    </section>
+  );
+}
