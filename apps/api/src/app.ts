@@ -40,6 +40,7 @@ import { policyRoutes } from './modules/policy/policy.routes';
 import { photosRoutes } from './modules/photos/photos.routes';
 import { staffRoutes } from './modules/staff/staff.routes';
 import { supportRoutes } from './modules/support/support.routes';
+import { reportsRoutes } from './modules/reports/reports.routes';
 import { SlotState } from './modules/reservations/slot-state';
 import { QueueGate } from './modules/queue/queue.service';
 import { queueRoutes } from './modules/queue/queue.routes';
@@ -167,6 +168,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       await api.register(staffRoutes);
       await api.register(staffAccountsRoutes);
       await api.register(supportRoutes);
+      await api.register(reportsRoutes);
       await api.register(photosRoutes);
       await api.register(stripeWebhookRoutes);
     },

@@ -25,6 +25,11 @@ export const LOCATION_SCOPED = [
   'GET /api/v1/staff/queue/{locationId}',
   'POST /api/v1/staff/queue/{locationId}/pause',
   'POST /api/v1/staff/queue/{locationId}/resume',
+  // With a locationId; without one they narrow to the caller's locations (reports tests).
+  'GET /api/v1/staff/reports/sales',
+  'GET /api/v1/staff/reports/sales.csv',
+  'GET /api/v1/staff/reports/occupancy',
+  'GET /api/v1/staff/reports/occupancy.csv',
 ];
 /** Routes about the caller or the whole brand: no location. */
 export const NOT_LOCATION_SCOPED = [
