@@ -1,51 +1,14 @@
-import { execFileSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
-import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
-import { Secret, TOTP } from 'otpauth';
 import { bookThroughApi, customerClient } from './bookings-helpers';
 import { appCheckToken, SCREENSHOT_DIR } from './helpers';
 import { expectAccessible } from './purchase-helpers';
 import { loadLocationOpenNow, sessionsLaterToday } from './staff-helpers';
+import { newStaffMember, signInAndEnrol } from './staff-member-helpers';
 import { createVerifiedCustomer } from './wizard-helpers';
 
 const DIR = `${SCREENSHOT_DIR}/support`;
 const LOCATION = 'Kringle Support Desk Test Centre';
-const SUPPORT_PASSWORD = 'Desk-Support-2026!';
-
-/**
- * A support member of its own (a retry or the other width must not meet a second factor enrolled
- * before): made with the operators' CLI, as a real deployment makes its first accounts, and the
- * invitation accepted.
- */
-async function newSupportMember(page: Page, tag: string): Promise<string> {
-  const email = `support-${tag}-${Math.random().toString(36).slice(2, 8)}@kringle.test`;
-  const root = path.resolve(import.meta.dirname, '../..');
-  const out = execFileSync('npm', ['run', '--silent', 'staff:add', '--', '--email', email, '--role', 'support'], {
-    cwd: root,
-    env: { ...process.env, DATA_DIR: process.env.E2E_DATA_DIR ?? '.data/e2e' },
-    encoding: 'utf8',
-  });
-  const code = new URL(out.match(/https?:\/\/\S+/)![0]).searchParams.get('code')!;
-  const token = await appCheckToken(page.request);
-  const accepted = await page.request.post('/api/v1/staff/invitations/accept', { data: { code, password: SUPPORT_PASSWORD }, headers: token ? { 'X-App-Check': token } : {} });
-  expect(accepted.status(), await accepted.text()).toBe(200);
-  return email;
-}
-
-/** Support must enrol a second step before anything else (decision 0050): the code from the secret shown. */
-async function signInAndEnrol(page: Page, email: string) {
-  await page.goto('/staff');
-  await page.getByLabel('E-mail').fill(email);
-  await page.getByLabel('Password').fill(SUPPORT_PASSWORD);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await expect(page.getByRole('heading', { name: 'Set up your sign-in code' })).toBeVisible({ timeout: 30_000 });
-  const secret = (await page.locator('code').textContent())!.trim();
-  await page.getByLabel('Code from the app').fill(new TOTP({ secret: Secret.fromBase32(secret), algorithm: 'SHA1', digits: 6, period: 30 }).generate());
-  await page.getByRole('button', { name: 'Turn on the second step' }).click();
-  await page.getByLabel('I have saved them').check();
-  await page.getByRole('button', { name: 'Continue to the staff app' }).click();
-}
 
 /** A family with a name no other test uses, booked for later today: inside its own reschedule cutoff. */
 async function familyBookedToday(page: Page, baseURL: string, tag: string, slot: { id: string; locationId: string; slotTypeId: string }) {
@@ -81,7 +44,7 @@ for (const viewport of [
     const target = slots[1]!;
     await page.context().clearCookies();
 
-    const SUPPORT_EMAIL = await newSupportMember(page, String(viewport.width));
+    const SUPPORT_EMAIL = await newStaffMember(page, 'support', String(viewport.width));
     await signInAndEnrol(page, SUPPORT_EMAIL);
     // Support sees only what its role may do.
     const nav = page.getByRole('navigation', { name: 'Staff' });

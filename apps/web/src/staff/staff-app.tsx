@@ -23,6 +23,8 @@ const LOCATION_KEY = 'kringle.staff.location';
 // The support desk and the audit page (issue 34) are their own chunk: the set's devices never load them.
 const SupportPage = lazy(() => import('./support/support-page').then((m) => ({ default: m.SupportPage })));
 const AuditPage = lazy(() => import('./support/audit-page').then((m) => ({ default: m.AuditPage })));
+// The managers' reports (issue 35) likewise, charts included.
+const ReportsPage = lazy(() => import('./reports/reports-page').then((m) => ({ default: m.ReportsPage })));
 
 /**
  * The staff app at /staff (issue 19): sign-in, then the pages the role may see (decision 0050).
@@ -192,6 +194,14 @@ function SignedIn({ user, me, onEnrol }: { user: StaffUser; me: StaffMe; onEnrol
         {me.role === 'manager' && locationId && LOCATION_PAGES.includes(page) && <QueuePanel locationId={locationId} />}
         {page === 'support' || page === 'audit' ? (
           <Suspense fallback={<p className="text-ink-700">Loading…</p>}>{page === 'support' ? <SupportPage /> : <AuditPage timezone={location?.timezone ?? 'Australia/Sydney'} />}</Suspense>
+        ) : page === 'reports' ? (
+          catalogue ? (
+            <Suspense fallback={<p className="text-ink-700">Loading…</p>}>
+              <ReportsPage locations={catalogue.locations} />
+            </Suspense>
+          ) : (
+            <p className="text-ink-700">Loading…</p>
+          )
         ) : page === 'staff' ? (
           catalogue ? (
             <StaffAccountsPage locations={catalogue.locations} myId={me.id} />
