@@ -25,6 +25,8 @@ const placesOf = (r: ReportRange) => sql`
     (${r.from}::date::timestamp at time zone timezone) as lo,
     ((${r.to}::date + 1)::timestamp at time zone timezone) as hi
   from locations ${r.locationIds ? sql`where id = any(${sql.param(r.locationIds)}::uuid[])` : sql``}`;
+/** The locations again, on the rows' own column: PostgreSQL then drops other locations' rows before joining. */
+const locationsOf = (r: ReportRange, column: SQL) => (r.locationIds ? sql`and ${column} = any(${sql.param(r.locationIds)}::uuid[])` : sql``);
 /** The same window in UTC widened by a day each side: lets PostgreSQL skip rows before any join. */
 const windowOf = (r: ReportRange, column: SQL) => sql`
   ${column} >= (${r.from}::date - 1)::timestamp at time zone 'UTC'
@@ -80,7 +82,7 @@ export async function salesGroups(db: DbOrTx, range: ReportRange, groupBy: Sales
     join bookings b on b.id = o.booking_id
     join places l on l.id = b.location_id
     left join refunded r on r.order_id = o.id
-    where o.paid_at is not null and ${windowOf(range, sql`o.paid_at`)} and o.paid_at >= l.lo and o.paid_at < l.hi
+    where o.paid_at is not null and ${windowOf(range, sql`o.paid_at`)} and o.paid_at >= l.lo and o.paid_at < l.hi ${locationsOf(range, sql`b.location_id`)}
     group by 1, b.source
     order by ${groupBy === 'location' ? sql`min(l.sort_order), min(l.name)` : sql`1`}, b.source`);
   const rows = new Map<string, SalesGroupRow>();
@@ -137,7 +139,7 @@ export async function occupancyRows(db: DbOrTx, range: ReportRange, now: Date): 
       from slots s
       join locations l on l.id = s.location_id
       left join bookings b on b.id = s.booking_id
-      where s.kind = 'session' and ${windowOf(range, sql`s.start_at`)} ${range.locationIds ? sql`and s.location_id = any(${sql.param(range.locationIds)}::uuid[])` : sql``}
+      where s.kind = 'session' and ${windowOf(range, sql`s.start_at`)} ${locationsOf(range, sql`s.location_id`)}
       group by 1, 2
     )
     select p.day::text as date, p.location_id, l.name as location_name, p.capacity, p.booked, p.held, p.closed, p.checked_in, p.no_show
