@@ -26,7 +26,7 @@ function useWidth() {
   const [width, setWidth] = useState(640);
   useEffect(() => {
     const el = ref.current;
-    if (!el) return;
+    if (!el || typeof ResizeObserver === 'undefined') return;
     const observer = new ResizeObserver(([entry]) => setWidth(Math.max(240, Math.round(entry!.contentRect.width))));
     observer.observe(el);
     return () => observer.disconnect();

@@ -17,23 +17,27 @@ function Scroll({ label, children }: { label: string; children: ReactNode }) {
   );
 }
 
+/** The column headers: text columns first, then the figures' (right-aligned like their cells). */
+function Head({ text, figures }: { text: string[]; figures: string[] }) {
+  return (
+    <thead className="bg-cream-200">
+      <tr>
+        {[...text.map((h) => [h, th] as const), ...figures.map((h) => [h, `${th} text-right`] as const)].map(([h, className]) => (
+          <th key={h} scope="col" className={className}>
+            {h}
+          </th>
+        ))}
+      </tr>
+    </thead>
+  );
+}
+
 export function SalesTable({ report }: { report: SalesReport }) {
   const rows = [...report.items.map((i) => ({ ...i, total: false })), { ...report.totals, key: 'total', label: 'Total', total: true }];
   return (
     <Scroll label="Sales table">
       <table className="w-full text-sm">
-        <thead className="bg-cream-200">
-          <tr>
-            <th scope="col" className={th}>
-              {KEY_HEADER[report.groupBy]}
-            </th>
-            {['Bookings', 'Gross', 'GST', 'Refunds', 'Net', 'Online net', 'Walk-in net'].map((h) => (
-              <th key={h} scope="col" className={`${th} text-right`}>
-                {h}
-              </th>
-            ))}
-          </tr>
-        </thead>
+        <Head text={[KEY_HEADER[report.groupBy]]} figures={['Bookings', 'Gross', 'GST', 'Refunds', 'Net', 'Online net', 'Walk-in net']} />
         <tbody>
           {rows.map((r) => (
             <tr key={r.key} className={r.total ? 'border-t-2 border-ink-600 font-semibold' : 'border-t border-cream-300'}>
@@ -69,21 +73,7 @@ export function OccupancyTable({ items }: { items: OccupancyRow[] }) {
   return (
     <Scroll label="Occupancy table">
       <table className="w-full text-sm">
-        <thead className="bg-cream-200">
-          <tr>
-            <th scope="col" className={th}>
-              Day
-            </th>
-            <th scope="col" className={th}>
-              Location
-            </th>
-            {OCCUPANCY_COLUMNS.map(([, h]) => (
-              <th key={h} scope="col" className={`${th} text-right`}>
-                {h}
-              </th>
-            ))}
-          </tr>
-        </thead>
+        <Head text={['Day', 'Location']} figures={OCCUPANCY_COLUMNS.map(([, h]) => h)} />
         <tbody>
           {items.map((r) => (
             <tr key={`${r.date} ${r.locationId}`} className="border-t border-cream-300">
