@@ -42,6 +42,7 @@ import { staffRoutes } from './modules/staff/staff.routes';
 import { supportRoutes } from './modules/support/support.routes';
 import { seasonEditorRoutes } from './modules/season-editor/season-editor.routes';
 import { closuresRoutes } from './modules/closures/closures.routes';
+import { reportsRoutes } from './modules/reports/reports.routes';
 import { SlotState } from './modules/reservations/slot-state';
 import { QueueGate } from './modules/queue/queue.service';
 import { queueRoutes } from './modules/queue/queue.routes';
@@ -171,6 +172,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       await api.register(supportRoutes);
       await api.register(seasonEditorRoutes);
       await api.register(closuresRoutes);
+      await api.register(reportsRoutes);
       await api.register(photosRoutes);
       await api.register(stripeWebhookRoutes);
     },

@@ -76,6 +76,7 @@ describe('staff roles and locations on every staff route', () => {
     if (op.path.endsWith('/free-sessions')) return `?date=${w.day}`;
     if (op.path.endsWith('/families')) return '?q=olive';
     if (op.path.endsWith('/photos/batch')) return `?locationId=${w.sydney}`;
+    if (op.path.includes('/reports/')) return `?locationId=${w.sydney}&from=${w.day}&to=${w.day}`;
     return '';
   };
   const idFor = (op: Operation) => (op.path.includes('/accounts/') ? target.id : op.path.includes('/orders/') ? orderId : booking.id);

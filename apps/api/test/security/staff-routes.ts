@@ -27,6 +27,11 @@ export const LOCATION_SCOPED = [
   'POST /api/v1/staff/queue/{locationId}/resume',
   'POST /api/v1/staff/closures/preview',
   'POST /api/v1/staff/closures',
+  // With a locationId; without one they narrow to the caller's locations (reports tests).
+  'GET /api/v1/staff/reports/sales',
+  'GET /api/v1/staff/reports/sales.csv',
+  'GET /api/v1/staff/reports/occupancy',
+  'GET /api/v1/staff/reports/occupancy.csv',
 ];
 /** Routes about the caller or the whole brand: no location. */
 export const NOT_LOCATION_SCOPED = [

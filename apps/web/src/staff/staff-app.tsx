@@ -27,6 +27,8 @@ const AuditPage = lazy(() => import('./support/audit-page').then((m) => ({ defau
 const SeasonPage = lazy(() => import('./season/season-page').then((m) => ({ default: m.SeasonPage })));
 // Closing sessions (issue 35) is a manager's rare task: its own chunk too.
 const ClosuresPage = lazy(() => import('./closures/closures-page').then((m) => ({ default: m.ClosuresPage })));
+// The managers' reports (issue 35) likewise, charts included.
+const ReportsPage = lazy(() => import('./reports/reports-page').then((m) => ({ default: m.ReportsPage })));
 
 /**
  * The staff app at /staff (issue 19): sign-in, then the pages the role may see (decision 0050).
@@ -198,6 +200,14 @@ function SignedIn({ user, me, onEnrol }: { user: StaffUser; me: StaffMe; onEnrol
           <Suspense fallback={<p className="text-ink-700">Loading…</p>}>
             {page === 'support' ? <SupportPage /> : page === 'audit' ? <AuditPage timezone={location?.timezone ?? 'Australia/Sydney'} /> : <SeasonPage timezone={location?.timezone ?? 'Australia/Sydney'} />}
           </Suspense>
+        ) : page === 'reports' ? (
+          catalogue ? (
+            <Suspense fallback={<p className="text-ink-700">Loading…</p>}>
+              <ReportsPage locations={catalogue.locations} />
+            </Suspense>
+          ) : (
+            <p className="text-ink-700">Loading…</p>
+          )
         ) : page === 'closures' ? (
           catalogue ? (
             <Suspense fallback={<p className="text-ink-700">Loading…</p>}>

@@ -37,6 +37,11 @@ export function csvCell(value: string | number): string {
   return `"${text.replaceAll('"', '""')}"`;
 }
 
+/** CRLF lines (RFC 4180) and a byte-order mark, so spreadsheet apps read the file as UTF-8. */
+export function csvDocument(rows: (string | number)[][]): string {
+  return `\uFEFF${rows.map((r) => r.map(csvCell).join(',')).join('\r\n')}\r\n`;
+}
+
 /**
  * The day's run sheet as CSV, as the run sheet shows it: a row per booking, and one for a session
  * with no live booking (its state as Status: free, held, closed); breaks too. Each row names its
@@ -76,6 +81,5 @@ export function runSheetCsv(day: DayData): string {
       rows.push([...base, ...empty.slice(base.length)]);
     }
   }
-  // CRLF lines (RFC 4180) and a byte-order mark, so spreadsheet apps read the file as UTF-8.
-  return `\uFEFF${rows.map((r) => r.map(csvCell).join(',')).join('\r\n')}\r\n`;
+  return csvDocument(rows);
 }

@@ -1,0 +1,75 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { errorBodySchema } from '@kringle/contracts/errors';
+import { occupancyQuerySchema, occupancyReportSchema, REPORT_MAX_DAYS, salesQuerySchema, salesReportSchema } from '@kringle/contracts/reports';
+import { assertStaffLocation } from '../../plugins/staff-access';
+import { occupancyCsv, salesCsv } from './reports.csv';
+import { occupancyReport, salesReport, type ReportScope } from './reports.service';
+
+const SALES_DOC = [
+  "Paid orders (each with its tax invoice) counted on the local day they were paid, at the booking's location; their succeeded refunds count against them whenever made.",
+  'gstCents is the sum of the tax invoices\' "GST included", refundsGstCents of the refund receipts\' "GST refunded" (each rounded per invoice, as printed), so both agree with the invoices to the cent.',
+  'Online sales and walk-ins (paid in store) apart: every row and the totals carry `channels.online` and `channels.walkin`, which add up to the row.',
+  'groupBy=package puts each order, add-ons included, under the names of its packages ("A + B" for several), so that every figure stays an invoice\'s.',
+].join('\n\n');
+const SCOPE_DOC = `from/to are days (YYYY-MM-DD), both inclusive, at most ${REPORT_MAX_DAYS} days apart (400 VALIDATION_FAILED otherwise). With locationId, that location (403 LOCATION_FORBIDDEN outside the caller's list); without it, every location the caller covers.`;
+
+/** Managers' reports (issue 35, API.md "Season editor, closures, reports"; decision 0057). */
+export async function reportsRoutes(app: FastifyInstance) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const config = { auth: 'staff' as const, staffRoles: ['manager'] as const };
+  const tags = ['staff'];
+  const csv = z.any().meta({ description: 'text/csv' });
+  const scopeOf = (req: FastifyRequest): ReportScope => ({
+    staffLocationIds: req.staffAccess?.locationIds ?? [],
+    assertLocation: (locationId) => assertStaffLocation(req, locationId),
+  });
+  const sendCsv = (reply: FastifyReply, name: string, body: string) =>
+    reply.type('text/csv; charset=utf-8').header('content-disposition', `attachment; filename="${name}.csv"`).send(body);
+
+  r.get(
+    '/staff/reports/sales',
+    {
+      config,
+      schema: { tags, summary: 'Sales by day, location or package: gross, GST, refunds, net; online and walk-in apart', description: `${SALES_DOC}\n\n${SCOPE_DOC}`, querystring: salesQuerySchema, response: { 200: salesReportSchema, 400: errorBodySchema } },
+    },
+    async (req) => salesReport(app, req.query, scopeOf(req)),
+  );
+  r.get(
+    '/staff/reports/sales.csv',
+    {
+      config,
+      schema: {
+        tags,
+        summary: 'The sales report as CSV (text/csv), for the accountant',
+        description: `A line per key and channel, then the totals per channel and for all. Dollars with two decimals. ${SCOPE_DOC}`,
+        querystring: salesQuerySchema,
+        response: { 200: csv, 400: errorBodySchema },
+      },
+    },
+    async (req, reply) => sendCsv(reply, `sales-by-${req.query.groupBy}-${req.query.from}-${req.query.to}`, salesCsv(await salesReport(app, req.query, scopeOf(req)))),
+  );
+  r.get(
+    '/staff/reports/occupancy',
+    {
+      config,
+      schema: {
+        tags,
+        summary: 'Occupancy per location and day: capacity, booked, held, free, closed, checked in, no-show',
+        description: `Each session (one family) counted once, as the run sheet shows it: booked, else held (a live hold), else closed (out of sale), else free. ${SCOPE_DOC}`,
+        querystring: occupancyQuerySchema,
+        response: { 200: occupancyReportSchema, 400: errorBodySchema },
+      },
+    },
+    async (req) => occupancyReport(app, req.query, scopeOf(req)),
+  );
+  r.get(
+    '/staff/reports/occupancy.csv',
+    {
+      config,
+      schema: { tags, summary: 'The occupancy report as CSV (text/csv)', description: SCOPE_DOC, querystring: occupancyQuerySchema, response: { 200: csv, 400: errorBodySchema } },
+    },
+    async (req, reply) => sendCsv(reply, `occupancy-${req.query.from}-${req.query.to}`, occupancyCsv(await occupancyReport(app, req.query, scopeOf(req)))),
+  );
+}

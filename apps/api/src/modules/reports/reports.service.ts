@@ -1,0 +1,64 @@
+import { REPORT_MAX_DAYS, type OccupancyQuery, type OccupancyReport, type SalesFigures, type SalesQuery, type SalesReport, type SalesRow } from '@kringle/contracts/reports';
+import type { FastifyInstance } from 'fastify';
+import { errors } from '../../lib/errors';
+import { occupancyRows, salesGroups, type ReportRange, type SalesGroupRow } from './reports.repository';
+
+type Deps = Pick<FastifyInstance, 'db' | 'clock'>;
+
+/** The caller's reach: a location it may see (or refuse), and its list (empty = every location). */
+export interface ReportScope {
+  staffLocationIds: string[];
+  assertLocation(locationId: string): void;
+}
+
+const DAY_MS = 86_400_000;
+
+/**
+ * The range checked (both days inclusive, at most REPORT_MAX_DAYS) and narrowed to the caller:
+ * a location outside its list is refused (403 LOCATION_FORBIDDEN), no location means all it covers.
+ */
+export function rangeOf(q: { from: string; to: string; locationId?: string }, scope: ReportScope): ReportRange {
+  const days = (Date.parse(q.to) - Date.parse(q.from)) / DAY_MS + 1;
+  if (days < 1) throw errors.invalidField('to', 'The last day is before the first.');
+  if (days > REPORT_MAX_DAYS) throw errors.invalidField('to', `A report covers at most ${REPORT_MAX_DAYS} days.`);
+  if (q.locationId) {
+    scope.assertLocation(q.locationId);
+    return { from: q.from, to: q.to, locationIds: [q.locationId] };
+  }
+  return { from: q.from, to: q.to, locationIds: scope.staffLocationIds.length > 0 ? scope.staffLocationIds : null };
+}
+
+const zero = (): SalesFigures => ({ bookings: 0, grossCents: 0, gstCents: 0, refundsCents: 0, refundsGstCents: 0, netCents: 0 });
+
+function add(into: SalesFigures, row: SalesGroupRow): void {
+  into.bookings += row.bookings;
+  into.grossCents += row.grossCents;
+  into.gstCents += row.gstCents;
+  into.refundsCents += row.refundsCents;
+  into.refundsGstCents += row.refundsGstCents;
+  into.netCents = into.grossCents - into.refundsCents;
+}
+
+const withChannels = () => ({ ...zero(), channels: { online: zero(), walkin: zero() } });
+
+/** GET /staff/reports/sales: a row per key with online and walk-in sales apart, and the totals. */
+export async function salesReport(deps: Deps, q: SalesQuery, scope: ReportScope): Promise<SalesReport> {
+  const rows = await salesGroups(deps.db, rangeOf(q, scope), q.groupBy);
+  const items = new Map<string, SalesRow>();
+  const totals = withChannels();
+  for (const row of rows) {
+    let item = items.get(row.key);
+    if (!item) items.set(row.key, (item = { key: row.key, label: row.label, ...withChannels() }));
+    for (const figures of [item, item.channels[row.channel], totals, totals.channels[row.channel]]) add(figures, row);
+  }
+  const list = [...items.values()];
+  // The best sellers first; days and locations keep the order the query gave.
+  if (q.groupBy === 'package') list.sort((a, b) => b.grossCents - a.grossCents || a.key.localeCompare(b.key));
+  return { from: q.from, to: q.to, groupBy: q.groupBy, items: list, totals };
+}
+
+/** GET /staff/reports/occupancy: a row per location and day that has sessions. */
+export async function occupancyReport(deps: Deps, q: OccupancyQuery, scope: ReportScope): Promise<OccupancyReport> {
+  const rows = await occupancyRows(deps.db, rangeOf(q, scope), deps.clock.now());
+  return { from: q.from, to: q.to, items: rows.map((r) => ({ ...r, free: r.capacity - r.booked - r.held - r.closed })) };
+}

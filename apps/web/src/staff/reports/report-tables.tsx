@@ -1,0 +1,95 @@
+import { formatAud } from '@kringle/contracts/money';
+import type { OccupancyRow, SalesGroup, SalesReport } from '@kringle/contracts/reports';
+import type { ReactNode } from 'react';
+
+const th = 'px-3 py-2 text-left font-semibold whitespace-nowrap';
+const td = 'px-3 py-2 whitespace-nowrap';
+const num = `${td} text-right tabular-nums`;
+const KEY_HEADER: Record<SalesGroup, string> = { day: 'Day', location: 'Location', package: 'Package' };
+
+/** A wide table scrolls sideways on a phone; the scroll area can be reached by keyboard. */
+function Scroll({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    // tabIndex: a scrollable region must take focus (WCAG 2.1.1, axe "scrollable-region-focusable").
+    <div role="region" aria-label={label} tabIndex={0} className="overflow-x-auto rounded-xl border border-cream-300 bg-cream-50">
+      {children}
+    </div>
+  );
+}
+
+/** The column headers: text columns first, then the figures' (right-aligned like their cells). */
+function Head({ text, figures }: { text: string[]; figures: string[] }) {
+  return (
+    <thead className="bg-cream-200">
+      <tr>
+        {[...text.map((h) => [h, th] as const), ...figures.map((h) => [h, `${th} text-right`] as const)].map(([h, className]) => (
+          <th key={h} scope="col" className={className}>
+            {h}
+          </th>
+        ))}
+      </tr>
+    </thead>
+  );
+}
+
+export function SalesTable({ report }: { report: SalesReport }) {
+  const rows = [...report.items.map((i) => ({ ...i, total: false })), { ...report.totals, key: 'total', label: 'Total', total: true }];
+  return (
+    <Scroll label="Sales table">
+      <table className="w-full text-sm">
+        <Head text={[KEY_HEADER[report.groupBy]]} figures={['Bookings', 'Gross', 'GST', 'Refunds', 'Net', 'Online net', 'Walk-in net']} />
+        <tbody>
+          {rows.map((r) => (
+            <tr key={r.key} className={r.total ? 'border-t-2 border-ink-600 font-semibold' : 'border-t border-cream-300'}>
+              <th scope="row" className={`${td} text-left ${r.total ? 'font-semibold' : 'font-normal'}`}>
+                {r.label}
+              </th>
+              <td className={num}>{r.bookings}</td>
+              <td className={num}>{formatAud(r.grossCents)}</td>
+              <td className={num}>{formatAud(r.gstCents)}</td>
+              <td className={num}>{formatAud(r.refundsCents)}</td>
+              <td className={num}>{formatAud(r.netCents)}</td>
+              <td className={num}>{formatAud(r.channels.online.netCents)}</td>
+              <td className={num}>{formatAud(r.channels.walkin.netCents)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </Scroll>
+  );
+}
+
+const OCCUPANCY_COLUMNS: [keyof OccupancyRow, string][] = [
+  ['capacity', 'Capacity'],
+  ['booked', 'Booked'],
+  ['held', 'Held'],
+  ['free', 'Free'],
+  ['closed', 'Closed'],
+  ['checkedIn', 'Checked in'],
+  ['noShow', 'No-show'],
+];
+
+export function OccupancyTable({ items }: { items: OccupancyRow[] }) {
+  return (
+    <Scroll label="Occupancy table">
+      <table className="w-full text-sm">
+        <Head text={['Day', 'Location']} figures={OCCUPANCY_COLUMNS.map(([, h]) => h)} />
+        <tbody>
+          {items.map((r) => (
+            <tr key={`${r.date} ${r.locationId}`} className="border-t border-cream-300">
+              <th scope="row" className={`${td} text-left font-normal`}>
+                {r.date}
+              </th>
+              <td className={td}>{r.locationName}</td>
+              {OCCUPANCY_COLUMNS.map(([k]) => (
+                <td key={k} className={num}>
+                  {r[k]}
+                </td>
+              ))}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </Scroll>
+  );
+}
