@@ -61,6 +61,8 @@ for (const viewport of VIEWPORTS) {
     await form.getByLabel('Age').nth(1).selectOption('3');
     await form.getByRole('button', { name: 'One more adult' }).click();
     await form.getByLabel('Wheelchair access').check();
+    // An access need is health information: kept only with the parent's consent, asked beside it.
+    await form.getByLabel(/I agree that these access needs may be kept/).check();
     await expect(form.getByText('Pets')).toHaveCount(0);
     // From the top: scrolled, rows pass under the sticky countdown and total, which axe counts as
     // crowding their targets (a moment of scrolling, not the layout).

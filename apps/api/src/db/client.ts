@@ -6,9 +6,10 @@ import * as catalogue from './schema/catalogue';
 import * as mail from './schema/mail';
 import * as photos from './schema/photos';
 import * as platform from './schema/platform';
+import * as privacy from './schema/privacy';
 import * as reservations from './schema/reservations';
 
-export const schema = { ...accounts, ...bookings, ...catalogue, ...mail, ...photos, ...platform, ...reservations };
+export const schema = { ...accounts, ...bookings, ...catalogue, ...mail, ...photos, ...platform, ...privacy, ...reservations };
 export type Db = NodePgDatabase<typeof schema>;
 /** A transaction handle; repositories accept either this or the Db. */
 export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];

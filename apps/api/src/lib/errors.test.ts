@@ -52,6 +52,8 @@ const made: Record<keyof typeof errors, () => AppError> = {
   differentLocation: () => errors.differentLocation(),
   notCancellable: () => errors.notCancellable(),
   detailsLocked: () => errors.detailsLocked(),
+  consentRequired: () => errors.consentRequired('body.consent'),
+  upcomingBookings: () => errors.upcomingBookings(['KR-1234']),
   notPaid: () => errors.notPaid(),
   noRefund: () => errors.noRefund(),
   refundTooLarge: () => errors.refundTooLarge(500),

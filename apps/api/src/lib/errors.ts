@@ -82,6 +82,10 @@ export const errors = {
   differentLocation: () => appError('DIFFERENT_LOCATION'),
   notCancellable: (message?: string) => appError('NOT_CANCELLABLE', message),
   detailsLocked: (message?: string) => appError('DETAILS_LOCKED', message),
+  consentRequired: (path: string) => fieldError('CONSENT_REQUIRED', path, 'Tick the box to agree, or remove the access needs and note.'),
+  /** DELETE /user without cancelUpcoming: the references say which bookings would be cancelled. */
+  upcomingBookings: (references: string[]) =>
+    appError('UPCOMING_BOOKINGS', `${ERROR_CATALOGUE.UPCOMING_BOOKINGS.text} (${references.join(', ')})`),
   /** Staff name the booking; the family's own invoice link does not need to. */
   notPaid: (reference?: string) =>
     appError('NOT_PAID', reference ? `Booking ${reference} has not been paid, so it has no tax invoice.` : undefined),
