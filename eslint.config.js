@@ -10,6 +10,7 @@ import boundaries from './tools/eslint/boundaries-rule.js';
  * takes its place in this list.
  */
 const API_MODULES = [
+  'privacy',
   'support',
   'audit',
   'staff',
