@@ -1,4 +1,4 @@
-import { ACCESS_CONSENT } from '@kringle/contracts/access-needs';
+import { ACCESS_CONSENT } from '@kringle/contracts/consent';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectContractError } from '../security/security-fixtures';

@@ -1,4 +1,5 @@
-import { ACCESS_CONSENT, ACCESS_NEED_LABELS, ACCESS_NEEDS, needsConsent } from '@kringle/contracts/access-needs';
+import { ACCESS_NEED_LABELS, ACCESS_NEEDS } from '@kringle/contracts/access-needs';
+import { ACCESS_CONSENT, needsConsent } from '@kringle/contracts/consent';
 import { DETAILS_LIMITS, type BookingDetails } from '@kringle/contracts/booking-details';
 import { useId } from 'react';
 import { Button } from '../components/ui/button';

@@ -1,4 +1,4 @@
-import { ACCESS_CONSENT, needsConsent } from '@kringle/contracts/access-needs';
+import { ACCESS_CONSENT, needsConsent } from '@kringle/contracts/consent';
 import { bookingDetailsSchemaFor, type BookingDetails as FamilyDetails, type BookingDetailsBody, type DetailsRules } from '@kringle/contracts/booking-details';
 import type { DbOrTx } from '../../db/client';
 import { consents } from '../../db/schema/privacy';

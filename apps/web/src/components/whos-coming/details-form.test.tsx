@@ -1,7 +1,7 @@
 import { render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
-import { ACCESS_CONSENT } from '@kringle/contracts/access-needs';
+import { ACCESS_CONSENT } from '@kringle/contracts/consent';
 import { EMPTY_DETAILS } from '@kringle/contracts/booking-details';
 import { DetailsForm } from './details-form';
 

@@ -1,7 +1,8 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useEffect, useMemo, useState } from 'react';
 import { Controller, useFieldArray, useForm, useWatch, type FieldPath } from 'react-hook-form';
-import { ACCESS_CONSENT, ACCESS_NEED_LABELS, ACCESS_NEEDS, needsConsent } from '@kringle/contracts/access-needs';
+import { ACCESS_NEED_LABELS, ACCESS_NEEDS } from '@kringle/contracts/access-needs';
+import { ACCESS_CONSENT, needsConsent } from '@kringle/contracts/consent';
 import { bookingDetailsSchemaFor, DETAILS_LIMITS, type BookingDetails, type BookingDetailsInput, type DetailsWithConsent } from '@kringle/contracts/booking-details';
 import { CountStepper } from './count-stepper';
 

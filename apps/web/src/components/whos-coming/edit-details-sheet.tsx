@@ -1,6 +1,6 @@
 import * as Dialog from '@radix-ui/react-dialog';
 import { useState } from 'react';
-import { needsConsent } from '@kringle/contracts/access-needs';
+import { needsConsent } from '@kringle/contracts/consent';
 import { EMPTY_DETAILS, type BookingDetails } from '@kringle/contracts/booking-details';
 import type { Booking } from '@kringle/contracts/bookings';
 import { Button } from '../ui/button';
