@@ -1,7 +1,7 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
 import { SCREENSHOT_DIR } from './helpers';
-import { CARDS, expectAccessible, fillCard, holdASession, stepHeading } from './purchase-helpers';
+import { expectAccessible, holdASession, payFromOverview, stepHeading, toOverview } from './purchase-helpers';
 import { signInFreshCustomer } from './wizard-helpers';
 
 const DIR = `${SCREENSHOT_DIR}/privacy`;
@@ -22,11 +22,7 @@ test('book with a sensory need, download the data, delete the account at 390 px'
   const customer = await signInFreshCustomer(page, baseURL!, 'privacy');
   // Day 11: clear of the other specs' days.
   await holdASession(page, { daysAhead: 11 });
-  await page.getByRole('radio', { name: /^Classic Print/ }).check();
-  await page.getByRole('button', { name: 'Continue' }).click();
-  await page.getByRole('checkbox', { name: /accept the booking policy/ }).check();
-  await page.getByRole('button', { name: 'Continue' }).click();
-  await expect(stepHeading(page)).toHaveText('Check your booking');
+  await toOverview(page);
 
   // The consent is asked beside the need, and required.
   const form = page.getByRole('form', { name: "Who's coming" });
@@ -45,12 +41,7 @@ test('book with a sensory need, download the data, delete the account at 390 px'
   await page.evaluate(() => window.scrollTo(0, 0));
   await expectAccessible(page, 'details with consent');
   await snap(page, 'consent');
-  await page.getByRole('button', { name: 'Continue to payment' }).click();
-  await expect(stepHeading(page)).toHaveText('Payment');
-  await fillCard(page, CARDS.success);
-  await page.getByRole('button', { name: /^Pay \$/ }).click();
-  await expect(page.getByRole('heading', { name: "You're booked in to see Santa!" })).toBeVisible({ timeout: 30_000 });
-  const reference = (await page.getByTestId('booking-reference').textContent())!.trim();
+  const reference = await payFromOverview(page);
 
   // Download my data, from the profile, and read it.
   await page.goto('/bookings');
