@@ -159,6 +159,17 @@ describe('staff app API: walk-ins and CSV', () => {
       // Nothing was sold.
       expect((await w.call('POST', '/staff/walk-ins', w.elf, body(slotId))).statusCode).toBe(201);
     });
+
+    it("asks the parent's consent for access needs (400 CONSENT_REQUIRED), and records who asked", async () => {
+      const slotId = session().id;
+      const refused = await w.call('POST', '/staff/walk-ins', w.elf, body(slotId, { details: FAMILY }));
+      expectContractError(refused, 400, 'CONSENT_REQUIRED');
+      expect(refused.json().details).toEqual([{ path: 'body.details.consent', message: expect.any(String) }]);
+      const sold = await w.call('POST', '/staff/walk-ins', w.elf, body(slotId));
+      expect(sold.statusCode, sold.body).toBe(201);
+      const consents = (await w.t.db.execute(sql`select user_id, recorded_by from consents where booking_id = ${sold.json().id}::uuid`)).rows;
+      expect(consents).toEqual([{ user_id: null, recorded_by: w.elf.id }]);
+    });
   });
 
   describe('CSV export', () => {
