@@ -12,6 +12,8 @@ import boundaries from './tools/eslint/boundaries-rule.js';
 const API_MODULES = [
   'reports',
   'closures',
+  'season-editor',
+  'privacy',
   'support',
   'audit',
   'staff',

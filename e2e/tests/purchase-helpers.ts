@@ -88,14 +88,29 @@ export async function fillCard(page: Page, number: string) {
   await page.getByLabel('Name on card').fill('Holly Berry');
 }
 
-/** Package (one Classic Print), Policy (accepted) and Overview, up to the Payment step. */
-export async function chooseAndCheckOut(page: Page) {
+/** Package (one Classic Print) and Policy (accepted), up to the Overview step. */
+export async function toOverview(page: Page) {
   await page.getByRole('radio', { name: /^Classic Print/ }).check();
   await page.getByRole('button', { name: 'Continue' }).click();
   await expect(stepHeading(page)).toHaveText('Our booking policy');
   await page.getByRole('checkbox', { name: /accept the booking policy/ }).check();
   await page.getByRole('button', { name: 'Continue' }).click();
   await expect(stepHeading(page)).toHaveText('Check your booking');
+}
+
+/** From the Overview: on to Payment, pay with the card that succeeds; the booking's reference from the success page. */
+export async function payFromOverview(page: Page): Promise<string> {
+  await page.getByRole('button', { name: 'Continue to payment' }).click();
+  await expect(stepHeading(page)).toHaveText('Payment');
+  await fillCard(page, CARDS.success);
+  await page.getByRole('button', { name: /^Pay \$/ }).click();
+  await expect(page.getByRole('heading', { name: "You're booked in to see Santa!" })).toBeVisible({ timeout: 30_000 });
+  return (await page.getByTestId('booking-reference').textContent())!.trim();
+}
+
+/** Package (one Classic Print), Policy (accepted) and Overview, up to the Payment step. */
+export async function chooseAndCheckOut(page: Page) {
+  await toOverview(page);
   await page.getByRole('button', { name: 'Continue to payment' }).click();
   await expect(stepHeading(page)).toHaveText('Payment');
 }

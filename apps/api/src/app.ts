@@ -37,6 +37,7 @@ import { stripePlugin } from './plugins/stripe';
 import { bookingsRoutes } from './modules/bookings/bookings.routes';
 import { ordersRoutes } from './modules/orders/orders.routes';
 import { policyRoutes } from './modules/policy/policy.routes';
+import { privacyRoutes } from './modules/privacy/privacy.routes';
 import { photosRoutes } from './modules/photos/photos.routes';
 import { staffRoutes } from './modules/staff/staff.routes';
 import { supportRoutes } from './modules/support/support.routes';
@@ -161,6 +162,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       await api.register(availabilityRoutes);
       await api.register(availabilityLiveRoutes);
       await api.register(policyRoutes);
+      await api.register(privacyRoutes);
       await api.register(reservationsRoutes);
       await api.register(waitlistRoutes);
       await api.register(queueRoutes);

@@ -56,7 +56,8 @@ describe("who's coming and check-in codes", () => {
   });
 
   const post = (url: string, who: TestCustomer, payload?: object) => t.app.inject({ method: 'POST', url, headers: who.headers, ...(payload ? { payload } : {}) });
-  const put = (id: string, who: TestCustomer, payload: object) => t.app.inject({ method: 'PUT', url: `/api/v1/bookings/${id}/details`, headers: who.headers, payload });
+  // With the parent's consent to keep access needs (CONSENT_REQUIRED without it: privacy/consent.test.ts).
+  const put = (id: string, who: TestCustomer, payload: object) => t.app.inject({ method: 'PUT', url: `/api/v1/bookings/${id}/details`, headers: who.headers, payload: { consent: true, ...payload } });
   const get = (url: string, who: TestCustomer) => t.app.inject({ url, headers: who.headers });
 
   /** Hold, cart, checkout; with `pay` the card goes through the sandbox and the webhook confirms. */

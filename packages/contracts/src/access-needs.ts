@@ -11,3 +11,4 @@ export const ACCESS_NEED_LABELS: Record<AccessNeed, string> = {
 };
 
 export const accessSummary = (d: { accessNeeds: readonly AccessNeed[] }): string => d.accessNeeds.map((n) => ACCESS_NEED_LABELS[n]).join(', ');
+

@@ -67,8 +67,9 @@ const baseDetails = z.strictObject({
   accessNeeds: z
     .array(z.enum(ACCESS_NEEDS, { error: 'Choose from wheelchair access, sensory-friendly or Auslan.' }))
     .refine((needs) => new Set(needs).size === needs.length, 'Each access need once only.'),
-  accessNote: note('The access note'),
-  noteForSanta: note('The note for Santa'),
+  // Optional (absent = empty): a family need not write anything (API.md, privacy).
+  accessNote: note('The access note').default(''),
+  noteForSanta: note('The note for Santa').default(''),
 });
 
 /**
@@ -87,6 +88,19 @@ export function bookingDetailsSchemaFor(rules: DetailsRules) {
 /** The shape alone (OpenAPI, responses): every rule that needs no session type. */
 export const bookingDetailsSchema = baseDetails.meta({ id: 'BookingDetails' });
 export type BookingDetails = z.infer<typeof baseDetails>;
+/** What a form holds before the schema fills the optional notes. */
+export type BookingDetailsInput = z.input<typeof baseDetails>;
+/** Details with the parent's answer to ACCESS_CONSENT, as the forms hand them on to be sent. */
+export type DetailsWithConsent = BookingDetails & { consent?: boolean };
+
+/**
+ * The details as sent (PUT /bookings/{id}/details, the support desk's edit, a walk-in): with
+ * `consent`, required as true when they carry access needs or an access note (needsConsent).
+ */
+export const bookingDetailsBodySchema = baseDetails
+  .extend({ consent: z.boolean().optional().meta({ description: 'The parent agrees that the access needs and note may be kept (ACCESS_CONSENT); required as true when there are any' }) })
+  .meta({ id: 'BookingDetailsBody' });
+export type BookingDetailsBody = z.input<typeof bookingDetailsBodySchema>;
 
 export const EMPTY_DETAILS: BookingDetails = { children: [], adults: 1, pets: 0, accessNeeds: [], accessNote: '', noteForSanta: '' };
 

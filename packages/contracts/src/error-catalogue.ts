@@ -50,6 +50,8 @@ export const ERROR_CATALOGUE = {
   NO_REFUND: { status: 404, text: 'This order has no refund.' },
   REFUND_TOO_LARGE: { status: 409, text: 'That is more than is left to refund on this order.' },
   DETAILS_LOCKED: { status: 409, text: 'This booking can no longer change.' },
+  CONSENT_REQUIRED: { status: 400, text: 'Please tick the box to agree that we may keep these access needs, or remove them.' },
+  UPCOMING_BOOKINGS: { status: 409, text: 'You have upcoming bookings. Deleting your account cancels them with the refund the policy gives: confirm to go ahead.' },
   WAITLIST_NOT_NEEDED: { status: 409, text: 'A session is still free on that day. Choose it now instead.' },
   WAITLIST_LIMIT: { status: 409, text: 'You are already on the waitlist for the most days at once. Leave one to join another.' },
   ALREADY_WAITLISTED: { status: 409, text: 'You are already on the waitlist for that day.' },

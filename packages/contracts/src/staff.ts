@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { bookingDetailsSchema } from './booking-details';
+import { bookingDetailsBodySchema } from './booking-details';
 import { bookingSchema } from './bookings';
 import { MAX_ADD_ON_QUANTITY, MAX_PACKAGES } from './cart';
 import { calendarDateSchema } from './dates';
@@ -101,7 +101,7 @@ export const walkInBodySchema = z
     firstName: name('first name'),
     lastName: name('last name'),
     email: z.email('Enter a valid e-mail address, or leave it empty.').max(254).optional().meta({ description: 'For the receipt and tax invoice' }),
-    details: bookingDetailsSchema,
+    details: bookingDetailsBodySchema,
     packages: z.array(line(MAX_PACKAGES)).min(1, 'Choose at least one package').max(MAX_PACKAGES),
     addOns: z.array(line(MAX_ADD_ON_QUANTITY)).max(20).default([]),
   })

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { auditEntrySchema } from './audit';
-import { bookingDetailsSchema } from './booking-details';
+import { bookingDetailsBodySchema } from './booking-details';
 import { DATE_PATTERN } from './dates';
 import { orderSchema } from './orders';
 import { staffBookingSchema } from './staff';
@@ -54,5 +54,5 @@ export const freeSessionsSchema = z
   .object({ items: z.array(z.object({ id: z.uuid(), startAt: z.iso.datetime(), endAt: z.iso.datetime(), slotTypeName: z.string() })).meta({ description: 'Free sessions of that day a booking can be moved onto now' }) })
   .meta({ id: 'FreeSessions' });
 export type FreeSessions = z.infer<typeof freeSessionsSchema>;
-export const supportDetailsBodySchema = z.strictObject({ details: bookingDetailsSchema, reason: reasonSchema });
+export const supportDetailsBodySchema = z.strictObject({ details: bookingDetailsBodySchema, reason: reasonSchema });
 export const orderParamsSchema = z.strictObject({ id: z.uuid() });

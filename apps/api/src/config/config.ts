@@ -66,6 +66,12 @@ const envSchema = z.object({
   REDIS_URL: z.url().optional(),
   RATE_LIMIT_MODE: z.enum(['on', 'off']).default('on'),
   BRAND_NAME: z.string().min(1).max(60).default('Kringle'),
+  /** Who families write to about their data (the privacy policy, decision 0058). */
+  PRIVACY_CONTACT_EMAIL: z.email().default('privacy@kringle.test'),
+  /** Tax invoices of deleted accounts keep the family's name this long (the ATO's five years), then lose it. */
+  INVOICE_RETENTION_YEARS: int(1, 20).default(5),
+  /** Accounts whose e-mail was never verified are deleted this many days after registration. */
+  UNVERIFIED_ACCOUNT_DAYS: int(1, 3650).default(30),
   SELLER_ABN: z
     .string()
     .regex(/^\d{2} ?\d{3} ?\d{3} ?\d{3}$/, 'an ABN of 11 digits')

@@ -7,10 +7,11 @@ import * as closureTables from './schema/closures';
 import * as mail from './schema/mail';
 import * as photos from './schema/photos';
 import * as platform from './schema/platform';
+import * as privacy from './schema/privacy';
 import * as reservations from './schema/reservations';
 import * as seasonVersions from './schema/season-versions';
 
-export const schema = { ...accounts, ...bookings, ...catalogue, ...closureTables, ...mail, ...photos, ...platform, ...reservations, ...seasonVersions };
+export const schema = { ...accounts, ...bookings, ...catalogue, ...closureTables, ...mail, ...photos, ...platform, ...privacy, ...reservations, ...seasonVersions };
 export type Db = NodePgDatabase<typeof schema>;
 /** A transaction handle; repositories accept either this or the Db. */
 export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];

@@ -58,6 +58,8 @@ const made: Record<keyof typeof errors, () => AppError> = {
   closureNotConfirmed: () => errors.closureNotConfirmed('Sydney Pitt Street'),
   noClosureOffer: () => errors.noClosureOffer(),
   detailsLocked: () => errors.detailsLocked(),
+  consentRequired: () => errors.consentRequired('body.consent'),
+  upcomingBookings: () => errors.upcomingBookings(['KR-1234']),
   notPaid: () => errors.notPaid(),
   noRefund: () => errors.noRefund(),
   refundTooLarge: () => errors.refundTooLarge(500),

@@ -105,6 +105,10 @@ export const errors = {
   closureNotConfirmed: (locationName: string) => appError('CLOSURE_NOT_CONFIRMED', `Type the location's name, ${locationName}, exactly to confirm the closure.`, [{ path: 'body.confirm', message: 'Not the location\'s name' }]),
   noClosureOffer: () => appError('NO_CLOSURE_OFFER'),
   detailsLocked: (message?: string) => appError('DETAILS_LOCKED', message),
+  consentRequired: (path: string) => fieldError('CONSENT_REQUIRED', path, 'Tick the box to agree, or remove the access needs and note.'),
+  /** DELETE /user without cancelUpcoming: the references say which bookings would be cancelled. */
+  upcomingBookings: (references: string[]) =>
+    appError('UPCOMING_BOOKINGS', `${ERROR_CATALOGUE.UPCOMING_BOOKINGS.text} (${references.join(', ')})`),
   /** Staff name the booking; the family's own invoice link does not need to. */
   notPaid: (reference?: string) =>
     appError('NOT_PAID', reference ? `Booking ${reference} has not been paid, so it has no tax invoice.` : undefined),

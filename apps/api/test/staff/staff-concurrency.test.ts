@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../../src/db/client';
 import type { IdTokens } from '../../src/modules/accounts/id-tokens';
 import { startApiProcesses, type ApiProcesses } from '../support/api-processes';
-import { bookDirect, createPerson, FAMILY, headersOf, type Person } from './staff-fixtures';
+import { bookDirect, createPerson, FAMILY_AS_SENT, headersOf, type Person } from './staff-fixtures';
 import { createProcessesDatabase } from '../support/processes-database';
 
 /**
@@ -71,7 +71,7 @@ describe('staff devices racing, three API processes', () => {
     expect(actions.rows).toEqual([{ action: 'check_in' }]);
   }, 60_000);
 
-  const sale = (slotId: string) => ({ slotId, firstName: 'Ada', lastName: 'Walker', details: FAMILY, packages: [{ id: packageId, quantity: 1 }], addOns: [] });
+  const sale = (slotId: string) => ({ slotId, firstName: 'Ada', lastName: 'Walker', details: FAMILY_AS_SENT, packages: [{ id: packageId, quantity: 1 }], addOns: [] });
 
   it('30 walk-in sales of one free session on 6 devices: exactly one booking, the rest 409 SLOT_UNAVAILABLE', async () => {
     const slotId = await freshSession();

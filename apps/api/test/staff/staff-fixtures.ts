@@ -63,6 +63,9 @@ export const FAMILY: BookingDetails = {
   noteForSanta: 'Mia wants a red bike.',
 };
 
+/** FAMILY as sent: its access needs come with the parent's consent (CONSENT_REQUIRED otherwise, decision 0058). */
+export const FAMILY_AS_SENT = { ...FAMILY, consent: true };
+
 /**
  * A paid online booking written straight to the database (the payment path has its own tests):
  * `completed` owns its session; `cancelled` was paid then cancelled; `payment_pending` never paid.

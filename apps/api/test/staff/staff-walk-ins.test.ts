@@ -4,7 +4,7 @@ import { PDFParse } from 'pdf-parse';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { mailOutbox } from '../../src/db/schema/mail';
 import { expectContractError } from '../security/security-fixtures';
-import { bookDirect, createPerson, FAMILY, staffDay, SYDNEY, type StaffDay } from './staff-fixtures';
+import { bookDirect, createPerson, FAMILY, FAMILY_AS_SENT, staffDay, SYDNEY, type StaffDay } from './staff-fixtures';
 
 /** Issue 19's walk-ins and CSV export (API.md "Staff") against real PostgreSQL on a day of the demo season. */
 describe('staff app API: walk-ins and CSV', () => {
@@ -21,7 +21,7 @@ describe('staff app API: walk-ins and CSV', () => {
   beforeEach(() => w.clock.set(zonedToInstant(w.day, '09:45', SYDNEY)));
 
   describe('walk-ins', () => {
-    const body = (slotId: string, extra: object = {}) => ({ slotId, firstName: 'Ada', lastName: 'Walker', details: FAMILY, packages: [{ id: w.classic, quantity: 1 }], addOns: [], ...extra });
+    const body = (slotId: string, extra: object = {}) => ({ slotId, firstName: 'Ada', lastName: 'Walker', details: FAMILY_AS_SENT, packages: [{ id: w.classic, quantity: 1 }], addOns: [], ...extra });
 
     it('sells a free session today: 201 walk-in, paid in store, the receipt mailed; the session is gone for everyone at once', async () => {
       const s = session();
@@ -113,7 +113,7 @@ describe('staff app API: walk-ins and CSV', () => {
       const sessions = sheet.items.filter((i: Row) => i.slot.kind === 'session');
       expect(sessions.find((i: Row) => i.slot.id === pet.id).slot.slotType).toMatchObject({ slug: 'pet-night', allowsPets: true });
       expect(sessions.filter((i: Row) => i.slot.slotType.slug === 'standard').every((i: Row) => i.slot.slotType.allowsPets === false)).toBe(true);
-      const res = await w.call('POST', '/staff/walk-ins', w.elf, body(pet.id, { details: { ...FAMILY, pets: 1 } }));
+      const res = await w.call('POST', '/staff/walk-ins', w.elf, body(pet.id, { details: { ...FAMILY_AS_SENT, pets: 1 } }));
       expect(res.statusCode, res.body).toBe(201);
       expect(res.json()).toMatchObject({ attendance: 'confirmed', checkedInAt: null, details: { pets: 1 }, actions: [{ action: 'walk_in' }] });
     });
@@ -138,9 +138,9 @@ describe('staff app API: walk-ins and CSV', () => {
     it('400 for details the session does not allow, items not offered, and every limit of the body', async () => {
       const slotId = w.sessions.at(-2)!.id;
       const bad = [
-        { details: { ...FAMILY, pets: 1 } },
-        { details: { ...FAMILY, adults: 7 } },
-        { details: { ...FAMILY, children: [], adults: 0 } },
+        { details: { ...FAMILY_AS_SENT, pets: 1 } },
+        { details: { ...FAMILY_AS_SENT, adults: 7 } },
+        { details: { ...FAMILY_AS_SENT, children: [], adults: 0 } },
         { packages: [{ id: '00000000-0000-4000-8000-000000000000', quantity: 1 }] },
         { packages: [] },
         { packages: [{ id: w.classic, quantity: 4 }] },
@@ -154,17 +154,28 @@ describe('staff app API: walk-ins and CSV', () => {
         const res = await w.call('POST', '/staff/walk-ins', w.elf, body(slotId, extra));
         expectContractError(res, 400, 'VALIDATION_FAILED');
       }
-      const pets = await w.call('POST', '/staff/walk-ins', w.elf, body(slotId, { details: { ...FAMILY, pets: 1 } }));
+      const pets = await w.call('POST', '/staff/walk-ins', w.elf, body(slotId, { details: { ...FAMILY_AS_SENT, pets: 1 } }));
       expect(pets.json().details).toEqual([{ path: 'body.details.pets', message: 'Pets come to pet nights only.' }]);
       // Nothing was sold.
       expect((await w.call('POST', '/staff/walk-ins', w.elf, body(slotId))).statusCode).toBe(201);
+    });
+
+    it("asks the parent's consent for access needs (400 CONSENT_REQUIRED), and records who asked", async () => {
+      const slotId = session().id;
+      const refused = await w.call('POST', '/staff/walk-ins', w.elf, body(slotId, { details: FAMILY }));
+      expectContractError(refused, 400, 'CONSENT_REQUIRED');
+      expect(refused.json().details).toEqual([{ path: 'body.details.consent', message: expect.any(String) }]);
+      const sold = await w.call('POST', '/staff/walk-ins', w.elf, body(slotId));
+      expect(sold.statusCode, sold.body).toBe(201);
+      const consents = (await w.t.db.execute(sql`select user_id, recorded_by from consents where booking_id = ${sold.json().id}::uuid`)).rows;
+      expect(consents).toEqual([{ user_id: null, recorded_by: w.elf.id }]);
     });
   });
 
   describe('CSV export', () => {
     it('text/csv, a row per booking and per free session, every cell quoted, formulas defused', async () => {
       const s = session();
-      const naughty = { ...FAMILY, noteForSanta: '=HYPERLINK("http://evil.example","click")', accessNote: '+61 400 000 000', children: [{ firstName: '@Mia', age: 6 }] };
+      const naughty = { ...FAMILY_AS_SENT, noteForSanta: '=HYPERLINK("http://evil.example","click")', accessNote: '+61 400 000 000', children: [{ firstName: '@Mia', age: 6 }] };
       const b = await bookDirect(w.t.db, w.family, s.id, { details: naughty });
       const res = await w.call('GET', `/staff/run-sheet.csv?locationId=${w.sydney}&date=${w.day}`, w.elf);
       expect(res.statusCode, res.body).toBe(200);

@@ -88,6 +88,17 @@ export const routes: RouteObject[] = [
         ),
         handle: h({ title: 'Terms and Conditions' }),
       },
+      {
+        path: 'privacy',
+        lazy: lazyPage(
+          () => import('../features/privacy/privacy-page'),
+          (m) =>
+            function Privacy() {
+              return <m.PrivacyPage brandName={BRAND_NAME} />;
+            },
+        ),
+        handle: h({ title: 'Privacy Policy' }),
+      },
       { path: '*', element: <NotFoundPage brandName={BRAND_NAME} />, handle: h({ title: 'Page Not Found' }) },
     ],
   },

@@ -1,4 +1,5 @@
 import { ACCESS_NEED_LABELS, ACCESS_NEEDS } from '@kringle/contracts/access-needs';
+import { ACCESS_CONSENT, needsConsent } from '@kringle/contracts/consent';
 import { DETAILS_LIMITS, type BookingDetails } from '@kringle/contracts/booking-details';
 import { useId } from 'react';
 import { Button } from '../components/ui/button';
@@ -9,7 +10,8 @@ export interface ChildRow {
   firstName: string;
   age: number | null;
 }
-export type DetailsInput = Omit<BookingDetails, 'children'> & { children: ChildRow[] };
+/** `consent`: the parent, asked at the desk, agrees to keep the access needs (the API requires it with any). */
+export type DetailsInput = Omit<BookingDetails, 'children'> & { children: ChildRow[]; consent?: boolean };
 
 export const NO_CHILD: ChildRow = { firstName: '', age: null };
 const AGES = Array.from({ length: DETAILS_LIMITS.maxChildAge + 1 }, (_, age) => age);
@@ -113,6 +115,14 @@ export function WhosComingFields({ details, onChange, allowsPets, errors }: Prop
             {ACCESS_NEED_LABELS[need]}
           </label>
         ))}
+        {needsConsent(details) && (
+          <label className="mt-1 flex items-start gap-2 rounded-lg bg-amber-50 p-2">
+            <input type="checkbox" className="mt-0.5 size-5 shrink-0" checked={details.consent === true} onChange={(e) => onChange((d) => ({ ...d, consent: e.target.checked }))} />
+            <span>
+              Ask the parent, and tick if they agree: “{ACCESS_CONSENT.text}”
+            </span>
+          </label>
+        )}
       </fieldset>
       <label className={label}>
         Note for Santa

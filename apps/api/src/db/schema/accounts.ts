@@ -31,8 +31,13 @@ export const users = pgTable(
     verificationSentAt: timestamp('verification_sent_at', { withTimezone: true }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    /** Set when the account is deleted (DELETE /user): the row stays for ids, nothing in it names the person. */
+    deletedAt: timestamp('deleted_at', { withTimezone: true }),
   },
-  (t) => [uniqueIndex('users_email_key').on(t.email)],
+  (t) => [
+    uniqueIndex('users_email_key').on(t.email),
+    index('users_unverified_idx').on(t.createdAt).where(sql`email_verified_at IS NULL AND is_staff = false AND deleted_at IS NULL`),
+  ],
 );
 
 /** Opaque refresh tokens, stored hashed; one family per sign-in, rotated on every use. */

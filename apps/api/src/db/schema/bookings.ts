@@ -111,12 +111,15 @@ export const orders = pgTable(
     /** Set when reconciliation stopped on a permanent Stripe error (e.g. resource_missing); see decision 0020. */
     reconcileError: text('reconcile_error'),
     reconcileFailedAt: timestamp('reconcile_failed_at', { withTimezone: true }),
+    /** The name on the tax invoice of a deleted account, kept INVOICE_RETENTION_YEARS (decision 0058). */
+    invoiceName: text('invoice_name'),
   },
   (t) => [
     uniqueIndex('orders_cart_key').on(t.cartId),
     uniqueIndex('orders_payment_intent_key').on(t.paymentIntentId),
     index('orders_booking_idx').on(t.bookingId),
     index('orders_reconcile_idx').on(t.reconcileAt).where(sql`reconcile_at is not null`),
+    index('orders_invoice_name_idx').on(t.paidAt).where(sql`invoice_name IS NOT NULL`),
   ],
 );
 

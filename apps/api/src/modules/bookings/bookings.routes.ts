@@ -9,7 +9,7 @@ import { getBooking, listBookings } from './bookings.service';
 import { cancelBooking } from './cancel.service';
 import { rescheduleBooking } from './reschedule.service';
 import { bookingDetails } from '../booking-lifecycle/booking-rows.repository';
-import { bookingDetailsSchema } from '@kringle/contracts/booking-details';
+import { bookingDetailsBodySchema } from '@kringle/contracts/booking-details';
 import { updateBookingDetails } from './booking-details.service';
 
 /** My bookings (API.md "Bookings and orders"): customers only. */
@@ -41,9 +41,9 @@ export async function bookingsRoutes(app: FastifyInstance) {
       schema: {
         tags,
         summary: "Who's coming: children (first name, age), adults, pets (pet nights only), access needs and notes; until the session starts",
-        description: `At least one child or adult and at most MAX_PEOPLE_PER_PHOTO (default 8) together. Unpaid bookings take them too (the web app sends them before Payment). 409 DETAILS_LOCKED once the session has started or the booking is cancelled.`,
+        description: `At least one child or adult and at most MAX_PEOPLE_PER_PHOTO (default 8) together. Unpaid bookings take them too (the web app sends them before Payment). Any accessNeeds or accessNote need consent: true (health information), else 400 CONSENT_REQUIRED; the consent is recorded with its wording version. 409 DETAILS_LOCKED once the session has started or the booking is cancelled.`,
         params: bookingParamsSchema,
-        body: bookingDetailsSchema,
+        body: bookingDetailsBodySchema,
         response: { 200: bookingSchema, 400: errorBodySchema, 404: errorBodySchema, 409: errorBodySchema },
       },
     },

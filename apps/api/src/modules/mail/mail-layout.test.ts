@@ -5,6 +5,13 @@ import { renderEmail } from './mail-layout';
 describe('renderEmail', () => {
   const base = { brandName: 'Kringle', title: 'Your booking', intro: 'Hi <Mary> & co,' };
 
+  it('links the privacy policy of the app the logo comes from, in the HTML and the text', () => {
+    const { html, text } = renderEmail({ ...base, logoUrl: 'https://santa.example.com/logo.png' });
+    expect(html).toContain('href="https://santa.example.com/privacy"');
+    expect(text).toContain('Privacy policy: https://santa.example.com/privacy');
+    expect(renderEmail(base).text).not.toContain('Privacy policy');
+  });
+
   it('escapes every interpolated string in the HTML and keeps the text readable', () => {
     const { html, text } = renderEmail({
       ...base,

@@ -119,6 +119,8 @@ export function renderEmail(content: EmailContent): RenderedEmail {
   const details = content.details ?? [];
   const brand = escapeHtml(content.brandName);
   const preheader = content.preheader ?? intro[0] ?? '';
+  // The app's origin comes with the logo (mailLogoUrl): every e-mail that has one links the privacy policy.
+  const privacyUrl = content.logoUrl ? new URL('/privacy', content.logoUrl).href : undefined;
 
   const html = `<!doctype html>
 <html lang="en-AU">
@@ -144,7 +146,7 @@ ${action ? button(action.label, action.url) : ''}
 ${outro.map(paragraph).join('\n')}
 <p style="margin:8px 0 0;font:16px/1.55 ${FONT};color:${COLOURS.pine};">Warm wishes,<br>The ${brand} team</p>
 </td></tr>
-<tr><td style="padding:20px 4px;font:12px/1.5 ${FONT};color:${COLOURS.muted};text-align:center;">This e-mail was sent by ${brand}. Replies to this address are not read.</td></tr>
+<tr><td style="padding:20px 4px;font:12px/1.5 ${FONT};color:${COLOURS.muted};text-align:center;">This e-mail was sent by ${brand}. Replies to this address are not read.${privacyUrl ? ` <a href="${escapeHtml(privacyUrl)}" style="color:${COLOURS.muted};">Privacy policy</a>` : ''}</td></tr>
 </table>
 </td></tr>
 </table>
@@ -160,6 +162,7 @@ ${outro.map(paragraph).join('\n')}
     ...outro.flatMap((p) => [p, '']),
     'Warm wishes,',
     `The ${content.brandName} team`,
+    ...(privacyUrl ? ['', `Privacy policy: ${privacyUrl}`] : []),
   ].join('\n');
 
   return { html, text };

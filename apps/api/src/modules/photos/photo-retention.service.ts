@@ -108,6 +108,27 @@ async function deleteOneGallery(deps: Deps, now: Date): Promise<boolean> {
   });
 }
 
+/**
+ * A deleted account's photos (DELETE /user, decision 0058): every file then every row of these
+ * bookings, at once rather than at the end of retention.
+ */
+export async function deleteBookingPhotos(deps: Deps, bookingIds: string[]): Promise<number> {
+  let deleted = 0;
+  for (const bookingId of bookingIds) {
+    await deps.db.transaction(async (tx: Tx) => {
+      const rows = await photosOfBooking(tx, bookingId);
+      await deleteFiles(deps, rows);
+      await deletePhotoRows(
+        tx,
+        rows.map((r) => r.id),
+      );
+      await markGalleryDeleted(tx, bookingId, deps.clock.now());
+      deleted += rows.length;
+    });
+  }
+  return deleted;
+}
+
 export interface RetentionRun {
   ready: number;
   reminders: number;

@@ -20,13 +20,15 @@ export async function taxInvoiceOf(deps: Pick<Deps, 'config'>, db: DbOrTx, booki
   const order = (await ordersOfBooking(db, bookingId)).find((o) => o.paidAt !== null);
   if (!order) return null;
   const d = await bookingDetails(db, bookingId);
+  // A deleted account's invoice prints the name copied at deletion (decision 0058), nothing else of it.
+  const kept = order.invoiceName !== null;
   const data = receiptData(
     deps,
     {
       reference: d.booking.reference,
-      firstName: family.firstName,
-      lastName: family.lastName,
-      email: family.email ?? '',
+      firstName: kept ? order.invoiceName! : family.firstName,
+      lastName: kept ? '' : family.lastName,
+      email: kept ? '' : (family.email ?? ''),
       sessionName: d.slotTypeName,
       sessionStart: d.startAt,
       locationName: d.locationName,

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { bookingDetailsSchemaFor } from '@kringle/contracts/booking-details';
+import { checkDetailsInput, recordAccessConsent } from '../booking-lifecycle/details-input';
 import { localDateOf } from '@kringle/contracts/dates';
 import { formatAud } from '@kringle/contracts/money';
 import { greeting } from '@kringle/contracts/names';
@@ -45,11 +45,8 @@ export async function sellWalkIn(deps: WalkInDeps, staff: AuthClaims, body: Walk
   if (slot.kind !== 'session' || slot.endAt <= now || localDateOf(slot.startAt, slot.timezone) !== localDateOf(now, slot.timezone)) {
     throw errors.slotUnavailable('Walk-ins are sold for sessions later today only. Please choose another time.');
   }
-  const parsed = bookingDetailsSchemaFor({ maxPeople: deps.config.MAX_PEOPLE_PER_PHOTO, allowsPets: slot.allowsPets }).safeParse(body.details);
-  if (!parsed.success) {
-    const details = parsed.error.issues.map((i) => ({ path: ['body', 'details', ...i.path.map(String)].join('.'), message: i.message }));
-    throw errors.validation(details, details[0]?.message ?? 'Some of the details are not valid.');
-  }
+  // Access needs come with the parent's consent, asked at the set (decision 0058).
+  const { details, consented } = checkDetailsInput(body.details, { maxPeople: deps.config.MAX_PEOPLE_PER_PHOTO, allowsPets: slot.allowsPets }, ['body', 'details']);
   const items = await priceLines(deps.db, slot.id, body);
   const taken = deps.slotState.taken;
   const version = taken.version;
@@ -63,7 +60,7 @@ export async function sellWalkIn(deps: WalkInDeps, staff: AuthClaims, body: Walk
       slot,
       items,
       amountCents: items.reduce((sum, item) => sum + item.totalCents, 0),
-      details: parsed.data,
+      details,
       firstName: body.firstName,
       lastName: body.lastName,
       email: body.email ?? null,
@@ -74,6 +71,7 @@ export async function sellWalkIn(deps: WalkInDeps, staff: AuthClaims, body: Walk
         const ctx = { tx, now, log: deps.log, actor: staffActor(staff) };
         if (!(await sellTransition(ctx, walkInBooking(values), { userId: values.staffUserId, id: values.orderId, items: values.items, amountCents: values.amountCents }))) throw errors.slotUnavailable();
         await recordAction(tx, { bookingId: id, staffUserId: staff.userId, staffEmail: staff.email, action: 'walk_in', at: now });
+        if (consented) await recordAccessConsent(tx, { userId: null, bookingId: id, recordedBy: staff.userId, now });
         // A family sold a session already running is standing at the set: checked in with the sale,
         // as POST /staff/check-ins would, so staff have nothing left to tap.
         if (slot.startAt <= now && (await checkIn(ctx, id))) {

@@ -1,7 +1,8 @@
-import { bookingDetailsSchemaFor, type BookingDetails as FamilyDetails } from '@kringle/contracts/booking-details';
+import type { BookingDetailsBody } from '@kringle/contracts/booking-details';
 import { refundableCents } from '@kringle/contracts/policy';
 import type { SupportRefund, SupportRefundChoice } from '@kringle/contracts/support';
 import type { FastifyInstance } from 'fastify';
+import { checkDetailsInput, recordAccessConsent } from '../booking-lifecycle/details-input';
 import { errors, notFound } from '../../lib/errors';
 import { staffActor } from '../booking-lifecycle/audit.repository';
 import { policyOf } from '../booking-lifecycle/booking-policy';
@@ -116,19 +117,17 @@ export async function refundForFamily(deps: Deps, orderId: string, amountCents: 
  * PUT /staff/bookings/{id}/details: who is coming, by the family's own rules (the session type's
  * pets, the people per photo), until the session starts.
  */
-export async function editDetailsForFamily(deps: Deps, id: string, details: FamilyDetails, a: Acting): Promise<void> {
+export async function editDetailsForFamily(deps: Deps, id: string, body: BookingDetailsBody, a: Acting): Promise<void> {
   await deps.db.transaction(async (tx) => {
     const booking = await lockedBooking(tx, id, a);
     const view = (await staffBookingView(tx, id))!;
     const now = deps.clock.now();
     if (booking.status === 'cancelled') throw errors.detailsLocked('This booking is cancelled, so its details can no longer change.');
     if (view.startAt <= now) throw errors.detailsLocked('The session has started, so who is coming can no longer change.');
-    const parsed = bookingDetailsSchemaFor({ maxPeople: deps.config.MAX_PEOPLE_PER_PHOTO, allowsPets: view.allowsPets }).safeParse(details);
-    if (!parsed.success) {
-      const problems = parsed.error.issues.map((i) => ({ path: ['body', 'details', ...i.path.map(String)].join('.'), message: i.message }));
-      throw errors.validation(problems, problems[0]?.message);
-    }
-    if (!(await staffEditDetails(ctxOf(deps, tx, a), booking, parsed.data))) throw errors.detailsLocked();
+    // The parent's consent, asked by the desk on the phone, for access needs (decision 0058).
+    const { details, consented } = checkDetailsInput(body, { maxPeople: deps.config.MAX_PEOPLE_PER_PHOTO, allowsPets: view.allowsPets }, ['body', 'details']);
+    if (!(await staffEditDetails(ctxOf(deps, tx, a), booking, details))) throw errors.detailsLocked();
+    if (consented) await recordAccessConsent(tx, { userId: booking.userId, bookingId: booking.id, recordedBy: a.staff.userId, now });
   });
 }
 

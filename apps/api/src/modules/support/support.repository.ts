@@ -49,7 +49,7 @@ export async function searchFamilies(db: DbOrTx, q: string, bookingId: string | 
     )
     select u.id, u.email, u.first_name, u.last_name, u.phone
     from users u join hits on hits.id = u.id
-    where not u.is_staff
+    where not u.is_staff and u.deleted_at is null -- a deleted account is found by nothing (decision 0058)
     order by (u.email = ${exact}) desc,
       exists (select 1 from bookings x where x.user_id = u.id and lower(x.reference) = ${exact}) desc,
       u.created_at desc

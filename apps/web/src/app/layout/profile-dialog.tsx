@@ -1,5 +1,5 @@
 import * as Dialog from '@radix-ui/react-dialog';
-import { useState, type FormEvent } from 'react';
+import { lazy, Suspense, useState, type FormEvent } from 'react';
 import { changePasswordFormSchema, updateProfileRequestSchema } from '@kringle/contracts/accounts';
 import { Button } from '../../components/ui/button';
 import { CONFIRM_DIALOG } from '../../components/ui/confirm-dialog';
@@ -14,6 +14,9 @@ import { PasswordField } from '../../features/auth/password-field';
 import { setSession } from '../../features/auth/session';
 
 export type ProfileDialogMode = 'profile' | 'password';
+
+// Download and deletion: their own chunk, loaded only when the profile opens.
+const PrivacyActions = lazy(() => import('./privacy-actions'));
 
 type Errors = Record<string, string | undefined>;
 
@@ -126,7 +129,7 @@ function PasswordForm({ onDone }: { onDone: () => void }) {
   );
 }
 
-/** Edit name and phone (PATCH /user/me) or change the password (POST /user/me/password). */
+/** Edit name and phone (PATCH /user/me), with the family's data below, or change the password (POST /user/me/password). */
 export default function ProfileDialog({ mode, onClose }: { mode: ProfileDialogMode; onClose: () => void }) {
   return (
     <Dialog.Root open onOpenChange={(open) => !open && onClose()}>
@@ -135,6 +138,11 @@ export default function ProfileDialog({ mode, onClose }: { mode: ProfileDialogMo
         <Dialog.Content className={CONFIRM_DIALOG.content} aria-describedby={undefined}>
           <Dialog.Title className={CONFIRM_DIALOG.title}>{mode === 'profile' ? 'Your details' : 'Change password'}</Dialog.Title>
           {mode === 'profile' ? <ProfileForm onDone={onClose} /> : <PasswordForm onDone={onClose} />}
+          {mode === 'profile' && (
+            <Suspense fallback={null}>
+              <PrivacyActions />
+            </Suspense>
+          )}
         </Dialog.Content>
       </Dialog.Portal>
     </Dialog.Root>

@@ -1,6 +1,7 @@
 import { render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
+import { ACCESS_CONSENT } from '@kringle/contracts/consent';
 import { EMPTY_DETAILS } from '@kringle/contracts/booking-details';
 import { DetailsForm } from './details-form';
 
@@ -28,6 +29,11 @@ describe('DetailsForm', () => {
     await user.selectOptions(screen.getAllByLabelText('Age')[1]!, '3');
     await user.click(screen.getByRole('button', { name: 'One more adult' }));
     await user.click(screen.getByLabelText('Wheelchair access'));
+    // An access need is health information: the parent's consent is asked beside it.
+    await user.click(screen.getByRole('button', { name: 'Continue' }));
+    expect(await screen.findByText('Tick the box to agree, or remove the access needs and note.')).toBeInTheDocument();
+    expect(onValid).not.toHaveBeenCalled();
+    await user.click(screen.getByLabelText(ACCESS_CONSENT.text));
     await user.click(screen.getByRole('button', { name: 'Continue' }));
     await waitFor(() => expect(onValid).toHaveBeenCalledTimes(1));
     expect(onValid.mock.calls[0]![0]).toEqual({
@@ -40,6 +46,7 @@ describe('DetailsForm', () => {
       accessNeeds: ['wheelchair'],
       accessNote: '',
       noteForSanta: '',
+      consent: true,
     });
   });
 
@@ -61,6 +68,16 @@ describe('DetailsForm', () => {
     setup({ serverErrors: [{ path: 'body.adults', message: 'At most 4 people fit in the photo (children and adults together).' }] });
     expect(screen.queryByText('Pets')).toBeNull();
     expect(await screen.findByText('At most 4 people fit in the photo (children and adults together).')).toBeInTheDocument();
+  });
+
+  it('asks no consent without access needs, and none is sent', async () => {
+    const { onValid, user } = setup();
+    expect(screen.queryByLabelText(ACCESS_CONSENT.text)).toBeNull();
+    await user.type(screen.getByLabelText('A note for Santa (optional)'), 'A red bike');
+    expect(screen.queryByLabelText(ACCESS_CONSENT.text)).toBeNull();
+    await user.click(screen.getByRole('button', { name: 'Continue' }));
+    await waitFor(() => expect(onValid).toHaveBeenCalled());
+    expect(onValid.mock.calls[0]![0]).not.toHaveProperty('consent');
   });
 
   it('counts pets on a pet night up to 3', async () => {

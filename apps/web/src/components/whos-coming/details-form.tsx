@@ -1,16 +1,19 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useEffect, useMemo } from 'react';
-import { Controller, useFieldArray, useForm, type FieldPath } from 'react-hook-form';
+import { useEffect, useMemo, useState } from 'react';
+import { Controller, useFieldArray, useForm, useWatch, type FieldPath } from 'react-hook-form';
 import { ACCESS_NEED_LABELS, ACCESS_NEEDS } from '@kringle/contracts/access-needs';
-import { bookingDetailsSchemaFor, DETAILS_LIMITS, type BookingDetails } from '@kringle/contracts/booking-details';
+import { ACCESS_CONSENT, needsConsent } from '@kringle/contracts/consent';
+import { bookingDetailsSchemaFor, DETAILS_LIMITS, type BookingDetails, type BookingDetailsInput, type DetailsWithConsent } from '@kringle/contracts/booking-details';
 import { CountStepper } from './count-stepper';
 
 export interface DetailsFormProps {
   id: string;
-  defaultValues: BookingDetails;
+  /** With `consent: true` when the parent already agreed to keep the access needs shown. */
+  defaultValues: DetailsWithConsent;
   allowsPets: boolean;
   maxPeople?: number;
-  onValid: (details: BookingDetails) => void | Promise<void>;
+  /** The details, with `consent: true` when they carry access needs (the API requires it). */
+  onValid: (details: DetailsWithConsent) => void | Promise<void>;
   /** Field errors from the API (paths like `body.children.0.firstName`). */
   serverErrors?: { path: string; message: string }[];
   /** Called once the form is in the page (a submit button outside it can be enabled then). */
@@ -18,7 +21,7 @@ export interface DetailsFormProps {
 }
 
 /** Pets are for pet nights only: a pet night's pets do not carry over to another session (or a move off one). */
-export const fitDetails = (d: BookingDetails, allowsPets: boolean): BookingDetails => (allowsPets ? d : { ...d, pets: 0 });
+export const fitDetails = (d: DetailsWithConsent, allowsPets: boolean): DetailsWithConsent => (allowsPets ? d : { ...d, pets: 0 });
 
 const input = 'min-h-11 w-full rounded-xl border border-cream-300 bg-white px-3 text-base text-ink-900 aria-invalid:border-festive-700';
 const AGES = Array.from({ length: DETAILS_LIMITS.maxChildAge + 1 }, (_, i) => i);
@@ -37,18 +40,35 @@ function FieldError({ id, message }: { id: string; message?: string }) {
  */
 export function DetailsForm({ id, defaultValues, allowsPets, maxPeople = DETAILS_LIMITS.defaultMaxPeople, onValid, serverErrors, onMounted }: DetailsFormProps) {
   const resolver = useMemo(() => zodResolver(bookingDetailsSchemaFor({ maxPeople, allowsPets })), [maxPeople, allowsPets]);
-  const form = useForm<BookingDetails>({ resolver, defaultValues, mode: 'onTouched' });
+  const { consent: agreedBefore, ...start } = defaultValues;
+  const form = useForm<BookingDetailsInput, unknown, BookingDetails>({ resolver, defaultValues: start, mode: 'onTouched' });
   const children = useFieldArray({ control: form.control, name: 'children' });
   const { errors } = form.formState;
+  // The parent's consent lives beside the form: the details schema is strict, and it is asked afresh each time.
+  const [consent, setConsent] = useState(agreedBefore === true);
+  const [consentError, setConsentError] = useState<string>();
+  const [needs, note] = useWatch({ control: form.control, name: ['accessNeeds', 'accessNote'] });
+  const asksConsent = needsConsent({ accessNeeds: needs || [], accessNote: note });
 
   useEffect(() => onMounted?.(), [onMounted]);
   useEffect(() => {
-    for (const e of serverErrors ?? []) form.setError(e.path.replace(/^body\.?/, '') as FieldPath<BookingDetails>, { message: e.message });
+    for (const e of serverErrors ?? []) if (!e.path.endsWith('consent')) form.setError(e.path.replace(/^body\.?/, '') as FieldPath<BookingDetailsInput>, { message: e.message });
   }, [serverErrors, form]);
+  const consentProblem = consent ? undefined : (consentError ?? serverErrors?.find((e) => e.path.endsWith('consent'))?.message);
+
+  const submit = (details: BookingDetails) => {
+    if (!needsConsent(details)) return onValid(details);
+    if (!consent) {
+      setConsentError('Tick the box to agree, or remove the access needs and note.');
+      document.getElementById(`${id}-consent`)?.focus();
+      return;
+    }
+    return onValid({ ...details, consent: true });
+  };
 
   const childErrors = errors.children;
   return (
-    <form id={id} noValidate onSubmit={(e) => void form.handleSubmit(onValid)(e)} className="flex flex-col gap-5" aria-label="Who's coming">
+    <form id={id} noValidate onSubmit={(e) => void form.handleSubmit(submit)(e)} className="flex flex-col gap-5" aria-label="Who's coming">
       <fieldset className="flex flex-col gap-3">
         <legend className="mb-1 font-semibold text-ink-900">Children</legend>
         {children.fields.map((field, i) => {
@@ -139,6 +159,26 @@ export function DetailsForm({ id, defaultValues, allowsPets, maxPeople = DETAILS
         <textarea id={`${id}-anote`} rows={2} className={`${input} py-2`} maxLength={DETAILS_LIMITS.maxNote + 20} aria-invalid={errors.accessNote ? true : undefined} aria-describedby={`${id}-anote-err`} {...form.register('accessNote')} />
         <FieldError id={`${id}-anote-err`} message={errors.accessNote?.message} />
       </div>
+      {asksConsent && (
+        <div className="flex flex-col gap-1 rounded-xl bg-cream-100 p-3">
+          <label className="flex items-start gap-3 text-ink-900">
+            <input
+              id={`${id}-consent`}
+              type="checkbox"
+              className="mt-0.5 size-5 shrink-0 accent-festive-700"
+              checked={consent}
+              aria-invalid={consentProblem ? true : undefined}
+              aria-describedby={`${id}-consent-err`}
+              onChange={(e) => setConsent(e.target.checked)}
+            />
+            <span>{ACCESS_CONSENT.text}</span>
+          </label>
+          <a href="/privacy" target="_blank" rel="noopener" className="ml-8 self-start text-sm font-semibold text-festive-800 underline">
+            How we look after your information
+          </a>
+          <FieldError id={`${id}-consent-err`} message={consentProblem} />
+        </div>
+      )}
       <div className="flex flex-col gap-1">
         <label htmlFor={`${id}-santa`} className="text-sm text-ink-700">
           A note for Santa (optional)

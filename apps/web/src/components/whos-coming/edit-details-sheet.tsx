@@ -1,5 +1,6 @@
 import * as Dialog from '@radix-ui/react-dialog';
 import { useState } from 'react';
+import { needsConsent } from '@kringle/contracts/consent';
 import { EMPTY_DETAILS, type BookingDetails } from '@kringle/contracts/booking-details';
 import type { Booking } from '@kringle/contracts/bookings';
 import { Button } from '../ui/button';
@@ -39,7 +40,7 @@ export default function EditDetailsSheet({ booking, onClose }: { booking: Bookin
           <Dialog.Description className="text-sm text-ink-700">
             {booking.slotType.name} at {booking.location.name}, reference <span className="font-mono">{booking.reference}</span>. Only you and Santa's team see this.
           </Dialog.Description>
-          <DetailsForm id={formId} defaultValues={fitDetails(booking.details ?? EMPTY_DETAILS, booking.slotType.allowsPets)} allowsPets={booking.slotType.allowsPets} onValid={onValid} serverErrors={serverErrors} />
+          <DetailsForm id={formId} defaultValues={fitDetails({ ...(booking.details ?? EMPTY_DETAILS), consent: booking.details ? needsConsent(booking.details) : false }, booking.slotType.allowsPets)} allowsPets={booking.slotType.allowsPets} onValid={onValid} serverErrors={serverErrors} />
           {/* Save stays in reach while the form scrolls on a phone. */}
           <div className="sticky -bottom-5 -mx-5 flex flex-wrap justify-end gap-2 border-t border-cream-200 bg-cream-50 px-5 py-3">
             <Dialog.Close asChild>

@@ -24,7 +24,10 @@ export function WhosComingSection({ formId, allowsPets, current, onValid, server
         Who's coming
       </h3>
       <p className="mb-4 text-sm text-ink-700">
-        {current === null && previous.data ? 'From your last booking: check it is still right. ' : ''}So Santa can greet every child by name. Only you and Santa's team see this.
+        {current === null && previous.data ? 'From your last booking: check it is still right. ' : ''}So Santa can greet every child by name. Only you and Santa's team see this.{' '}
+        <a href="/privacy" target="_blank" rel="noopener" className="font-semibold text-festive-800 underline">
+          Privacy policy
+        </a>
       </p>
       <DetailsForm id={formId} defaultValues={fitDetails(start, allowsPets)} allowsPets={allowsPets} onValid={onValid} serverErrors={serverErrors} onMounted={onMounted} />
     </section>

@@ -28,6 +28,10 @@ export function AuthLayout({ children }: { children?: ReactNode }) {
         <Link to="/terms_and_conditions" className="inline-flex min-h-11 items-center underline underline-offset-4 hover:text-festive-700">
           Terms and Conditions
         </Link>
+        <span aria-hidden="true"> · </span>
+        <Link to="/privacy" className="inline-flex min-h-11 items-center underline underline-offset-4 hover:text-festive-700">
+          Privacy
+        </Link>
       </footer>
     </div>
   );

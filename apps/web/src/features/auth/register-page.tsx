@@ -145,6 +145,10 @@ export function RegisterPage() {
           <Link to="/terms_and_conditions" className="font-semibold text-festive-700 underline underline-offset-4">
             Terms and Conditions
           </Link>
+          . How we look after your family's information:{' '}
+          <Link to="/privacy" className="font-semibold text-festive-700 underline underline-offset-4">
+            Privacy policy
+          </Link>
           .
         </p>
         <Button type="submit" disabled={isSubmitting} aria-busy={isSubmitting} className="w-full">

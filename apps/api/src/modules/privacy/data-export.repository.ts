@@ -1,0 +1,55 @@
+import { sql, type SQL } from 'drizzle-orm';
+import type { Db } from '../../db/client';
+
+type Row = Record<string, unknown>;
+
+/** Each part of the export as rows of camelCase JSON, read with the family's id (docs/privacy.md). */
+const PARTS = (u: SQL) => ({
+  account: sql`select id, email, first_name as "firstName", last_name as "lastName", phone, preferred_location_id as "preferredLocationId",
+      email_verified_at as "emailVerifiedAt", created_at as "createdAt", last_sign_in_at as "lastSignInAt"
+    from users where id = ${u}`,
+  bookings: sql`select b.id, b.reference, b.status, l.name as location, st.name as "sessionType", s.start_at as "startAt", s.end_at as "endAt",
+      b.items, b.amount_cents as "amountCents", b.reschedule_count as "rescheduleCount", b.cancel_reason as "cancelReason",
+      b.created_at as "createdAt", b.confirmed_at as "confirmedAt", b.cancelled_at as "cancelledAt"
+    from bookings b join slots s on s.id = b.slot_id join locations l on l.id = b.location_id join slot_types st on st.id = b.slot_type_id
+    where b.user_id = ${u} order by s.start_at`,
+  details: sql`select id as "bookingId", details, details_updated_at as "updatedAt", details_deleted_at as "deletedAt"
+    from bookings where user_id = ${u} and (details is not null or details_deleted_at is not null) order by created_at`,
+  orders: sql`select id, booking_id as "bookingId", status, items, amount_cents as "amountCents", refunded_cents as "refundedCents",
+      created_at as "createdAt", paid_at as "paidAt", refunded_at as "refundedAt"
+    from orders where user_id = ${u} order by created_at`,
+  refunds: sql`select r.id, r.order_id as "orderId", r.booking_id as "bookingId", r.amount_cents as "amountCents", r.status, r.reason,
+      r.created_at as "createdAt", r.completed_at as "completedAt"
+    from refunds r join orders o on o.id = r.order_id where o.user_id = ${u} order by r.created_at`,
+  emails: sql`select m.id, m.subject, m.text, m.status, m.created_at as "createdAt", m.sent_at as "sentAt"
+    from mail_outbox m where m.to_address = (select email from users where id = ${u}) order by m.created_at`,
+  checkIns: sql`select id as "bookingId", checked_in_at as "checkedInAt", no_show_at as "noShowAt"
+    from bookings where user_id = ${u} and (checked_in_at is not null or no_show_at is not null) order by created_at`,
+  waitlist: sql`select w.id, l.name as location, st.name as "sessionType", to_char(w.date, 'YYYY-MM-DD') as date, w.status,
+      w.offered_at as "offeredAt", w.ended_at as "endedAt", w.created_at as "createdAt"
+    from waitlist_entries w join locations l on l.id = w.location_id join slot_types st on st.id = w.slot_type_id
+    where w.user_id = ${u} order by w.created_at`,
+  photos: sql`select p.id, p.booking_id as "bookingId", p.width, p.height, p.unlocked_at as "unlockedAt", p.created_at as "takenAt", g.expires_at as "deletedAfter"
+    from photos p join bookings b on b.id = p.booking_id left join photo_galleries g on g.booking_id = b.id
+    where b.user_id = ${u} order by p.seq`,
+  consents: sql`select id, booking_id as "bookingId", kind, wording_version as "wordingVersion", given_at as "givenAt", (recorded_by is not null) as "recordedByStaff"
+    from consents where user_id = ${u} order by given_at`,
+  // Staff are named by role only: their own e-mail addresses are theirs, not the family's.
+  auditEntries: sql`select a.at, a.actor_kind as "actorKind", a.action, a.booking_id as "bookingId", a.order_id as "orderId", a.reason, a.before, a.after
+    from audit_entries a join bookings b on b.id = a.booking_id where b.user_id = ${u} order by a.at, a.seq`,
+});
+
+export type ExportPart = keyof ReturnType<typeof PARTS>;
+
+/** Every part, read in one repeatable-read transaction so the parts agree with one another. */
+export async function readExport(db: Db, userId: string): Promise<Record<ExportPart, Row[]>> {
+  const parts = PARTS(sql`${userId}::uuid`);
+  return db.transaction(
+    async (tx) => {
+      const out = {} as Record<ExportPart, Row[]>;
+      for (const [name, query] of Object.entries(parts) as [ExportPart, SQL][]) out[name] = (await tx.execute(query)).rows as Row[];
+      return out;
+    },
+    { isolationLevel: 'repeatable read', accessMode: 'read only' },
+  );
+}

@@ -1,0 +1,105 @@
+import { mkdirSync, readFileSync } from 'node:fs';
+import { expect, test, type Page } from '@playwright/test';
+import { SCREENSHOT_DIR } from './helpers';
+import { expectAccessible, holdASession, payFromOverview, stepHeading, toOverview } from './purchase-helpers';
+import { signInFreshCustomer } from './wizard-helpers';
+
+const DIR = `${SCREENSHOT_DIR}/privacy`;
+
+async function snap(page: Page, name: string) {
+  await page.screenshot({ path: `${DIR}/${page.viewportSize()!.width}-${name}.png`, fullPage: true });
+}
+
+/**
+ * Issue 38 at 390 px: a sensory need booked with the parent's consent, the family's data downloaded
+ * and read, the account deleted with its upcoming booking (refund e-mail in the dev mailbox), and
+ * sign-in refused afterwards.
+ */
+test('book with a sensory need, download the data, delete the account at 390 px', async ({ page, baseURL }) => {
+  test.setTimeout(180_000);
+  mkdirSync(DIR, { recursive: true });
+  await page.setViewportSize({ width: 390, height: 844 });
+  const customer = await signInFreshCustomer(page, baseURL!, 'privacy');
+  // Day 11: clear of the other specs' days.
+  await holdASession(page, { daysAhead: 11 });
+  await toOverview(page);
+
+  // The consent is asked beside the need, and required.
+  const form = page.getByRole('form', { name: "Who's coming" });
+  await expect(page.getByRole('link', { name: 'Privacy policy' }).first()).toHaveAttribute('href', '/privacy');
+  await form.getByRole('button', { name: '+ Add a child' }).click();
+  await form.getByLabel('First name').fill('Mia');
+  await form.getByLabel('Age').selectOption('6');
+  const consent = form.getByRole('checkbox', { name: /I agree that these access needs may be kept/ });
+  await expect(consent).toHaveCount(0);
+  await form.getByLabel('A quieter, sensory-friendly approach').check();
+  await expect(consent).toBeVisible();
+  await page.getByRole('button', { name: 'Continue to payment' }).click();
+  await expect(form.getByText('Tick the box to agree, or remove the access needs and note.')).toBeVisible();
+  await expect(stepHeading(page)).toHaveText('Check your booking');
+  await consent.check();
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await expectAccessible(page, 'details with consent');
+  await snap(page, 'consent');
+  const reference = await payFromOverview(page);
+
+  // Download my data, from the profile, and read it.
+  await page.goto('/bookings');
+  await page.getByTestId('bottom-tab-bar').getByRole('button', { name: 'Profile' }).click();
+  await page.getByRole('menuitem', { name: 'Edit name and phone' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Your details' });
+  await expect(dialog.getByRole('button', { name: 'Download my data' })).toBeVisible();
+  await expectAccessible(page, 'profile with your data');
+  await snap(page, 'profile');
+  const [download] = await Promise.all([page.waitForEvent('download'), dialog.getByRole('button', { name: 'Download my data' }).click()]);
+  expect(download.suggestedFilename()).toMatch(/^my-data-\d{4}-\d{2}-\d{2}\.json$/);
+  const data = JSON.parse(readFileSync((await download.path())!, 'utf8'));
+  expect(data.account[0].email).toBe(customer.email);
+  expect(data.bookings.map((b: { reference: string }) => b.reference)).toEqual([reference]);
+  expect(data.details[0].details).toMatchObject({ children: [{ firstName: 'Mia', age: 6 }], accessNeeds: ['sensory'] });
+  expect(data.consents).toEqual([expect.objectContaining({ kind: 'access_needs', wordingVersion: expect.any(String) })]);
+
+  // Delete my account: password and e-mail, then the second confirmation naming the booking.
+  await dialog.getByRole('button', { name: 'Delete my account' }).click();
+  await dialog.getByRole('textbox', { name: 'Your password' }).fill(customer.password);
+  await dialog.getByLabel(/Type your e-mail address/).fill(customer.email);
+  await expectAccessible(page, 'delete my account');
+  await snap(page, 'delete');
+  await dialog.getByRole('form', { name: 'Delete my account' }).getByRole('button', { name: 'Delete my account' }).click();
+  await expect(dialog.getByRole('alert')).toContainText(reference);
+  await expectAccessible(page, 'delete: upcoming bookings');
+  await snap(page, 'delete-upcoming');
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await snap(page, 'delete-upcoming');
+  await page.setViewportSize({ width: 390, height: 844 });
+  await dialog.getByRole('button', { name: 'Cancel them and delete my account' }).click();
+  await expect(page).toHaveURL(/\/(login|register)/, { timeout: 15_000 });
+
+  // The refund e-mail arrives in the dev mailbox.
+  await expect
+    .poll(
+      async () => {
+        const outbox = (await (await page.request.get(`/api/v1/dev/outbox?to=${encodeURIComponent(customer.email)}`)).json()) as { items: { subject: string; text: string }[] };
+        return outbox.items.find((m) => m.subject.includes(reference) && /cancel/i.test(m.subject))?.text ?? '';
+      },
+      { timeout: 30_000 },
+    )
+    .toMatch(/refund/i);
+
+  // Sign-in is refused.
+  await page.goto('/login');
+  await page.getByLabel('Email address').fill(customer.email);
+  await page.getByLabel('Password', { exact: true }).fill(customer.password);
+  await page.getByRole('button', { name: 'Log in' }).click();
+  await expect(page.getByText('The email address or password is incorrect.')).toBeVisible();
+  await snap(page, 'sign-in-refused');
+
+  // The policy, public.
+  await page.goto('/privacy');
+  await expect(page.getByRole('heading', { name: 'Privacy policy', level: 1 })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'How long we keep it' })).toBeVisible();
+  await expectAccessible(page, 'privacy page');
+  await snap(page, 'policy');
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await snap(page, 'policy');
+});

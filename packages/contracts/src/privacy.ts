@@ -1,0 +1,32 @@
+import { z } from 'zod';
+
+/** DELETE /user (API.md "Privacy"): the password again and the account's e-mail typed to confirm. */
+export const deleteAccountBodySchema = z
+  .strictObject({
+    password: z.string({ error: 'Enter your password.' }).min(1, 'Enter your password.').max(200),
+    confirmEmail: z.string({ error: 'Type your e-mail address to confirm.' }).trim().min(1, 'Type your e-mail address to confirm.').max(254),
+    cancelUpcoming: z.boolean().optional().meta({ description: 'Cancel the upcoming bookings by the policy (refunded) and go ahead; without it they answer 409 UPCOMING_BOOKINGS' }),
+  })
+  .meta({ id: 'DeleteAccountBody' });
+export type DeleteAccountBody = z.infer<typeof deleteAccountBodySchema>;
+
+export const deleteAccountResultSchema = z
+  .object({
+    deleted: z.literal(true),
+    cancelled: z.array(z.object({ reference: z.string(), refundCents: z.number().int() })).meta({ description: 'Upcoming bookings cancelled with the account, and their refunds' }),
+  })
+  .meta({ id: 'DeleteAccountResult' });
+export type DeleteAccountResult = z.infer<typeof deleteAccountResultSchema>;
+
+const section = z.object({ heading: z.string(), paragraphs: z.array(z.string()) });
+
+/** GET /common/privacy: the policy in force, in plain words, with the brand's name and contact. */
+export const privacyPolicySchema = z
+  .object({
+    version: z.string(),
+    brandName: z.string(),
+    contactEmail: z.string(),
+    sections: z.array(section),
+  })
+  .meta({ id: 'PrivacyPolicy' });
+export type PrivacyPolicy = z.infer<typeof privacyPolicySchema>;
