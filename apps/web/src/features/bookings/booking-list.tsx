@@ -8,6 +8,7 @@ import { useBookingListInfiniteQuery, useBookingOrdersQuery, type BookingTab } f
 import { canEditDetails, EditDetailsButton } from '../../components/whos-coming/edit-details-dialog';
 import { BookingCard, type CardAction } from './booking-card';
 import { toastError } from '../../lib/deferred-toast';
+import { mayHavePhotos, PhotosButton } from './photos/photos-button';
 
 export interface BookingListProps {
   tab: BookingTab;
@@ -37,6 +38,7 @@ function CardWithOrders({ booking, tab, busy, onAction, policy }: Omit<BookingLi
       onAction={onAction}
       editDetails={canEditDetails(booking) ? <EditDetailsButton booking={booking} /> : undefined}
       policy={policy}
+      photos={mayHavePhotos(booking) ? <PhotosButton booking={booking} /> : undefined}
     />
   );
 }
