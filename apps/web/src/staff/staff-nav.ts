@@ -4,19 +4,20 @@ import type { StaffRole } from '@kringle/contracts/staff-roles';
  * The staff app's pages and who sees them (decision 0050): the nav shows only what the role may
  * do, as the API enforces it.
  */
-export type Page = 'run-sheet' | 'check-in' | 'walk-in' | 'support' | 'audit' | 'staff';
-export const PATHS: Record<Page, string> = { 'run-sheet': '/staff', 'check-in': '/staff/check-in', 'walk-in': '/staff/walk-in', support: '/staff/support', audit: '/staff/support/audit', staff: '/staff/people' };
-export const LABELS: Record<Page, string> = { 'run-sheet': 'Run sheet', 'check-in': 'Check in', 'walk-in': 'Walk-in', support: 'Support', audit: 'Audit', staff: 'Staff' };
+export type Page = 'run-sheet' | 'check-in' | 'walk-in' | 'photos' | 'support' | 'audit' | 'staff';
+export const PATHS: Record<Page, string> = { 'run-sheet': '/staff', 'check-in': '/staff/check-in', 'walk-in': '/staff/walk-in', photos: '/staff/photos', support: '/staff/support', audit: '/staff/support/audit', staff: '/staff/people' };
+export const LABELS: Record<Page, string> = { 'run-sheet': 'Run sheet', 'check-in': 'Check in', 'walk-in': 'Walk-in', photos: 'Photos', support: 'Support', audit: 'Audit', staff: 'Staff' };
 const ROLES: Record<Page, readonly StaffRole[]> = {
   'run-sheet': ['manager', 'set', 'support'],
   'check-in': ['manager', 'set'],
   'walk-in': ['manager', 'set'],
+  photos: ['manager', 'set'],
   support: ['manager', 'support'],
   audit: ['manager'],
   staff: ['manager'],
 };
 /** The pages that work on one location, with the location picker above them. */
-export const LOCATION_PAGES: readonly Page[] = ['run-sheet', 'check-in', 'walk-in'];
+export const LOCATION_PAGES: readonly Page[] = ['run-sheet', 'check-in', 'walk-in', 'photos'];
 
 export const pagesFor = (role: StaffRole) => (Object.keys(PATHS) as Page[]).filter((p) => ROLES[p].includes(role));
 
