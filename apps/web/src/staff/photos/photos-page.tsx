@@ -102,7 +102,7 @@ export function PhotosPage({ location, target, onClearTarget }: { location: Loca
         </p>
       )}
       <div className="flex flex-wrap items-end gap-3">
-        <label className="flex flex-col gap-1 text-sm font-semibold">
+        <label className="flex max-w-full flex-col gap-1 text-sm font-semibold">
           Photos (JPEG)
           <input
             type="file"
@@ -114,7 +114,7 @@ export function PhotosPage({ location, target, onClearTarget }: { location: Loca
               setBatches([]);
               setProgress([]);
             }}
-            className="min-h-11 rounded-lg border border-cream-300 bg-cream-50 px-3 py-2 text-base font-normal"
+            className="min-h-11 max-w-full rounded-lg border border-cream-300 bg-cream-50 px-3 py-2 text-base font-normal"
           />
         </label>
         <Button variant="confirm" disabled={running || files.length === 0} aria-busy={running} onClick={start}>

@@ -76,11 +76,14 @@ export default function GalleryDialog({ booking, onClose }: { booking: Booking; 
       className="px-3! text-sm!"
       disabled={downloading !== null}
       aria-busy={downloading === photo.id}
+      aria-label={`Download photo ${index + 1}`}
       onClick={() => void download(photo.id, `/bookings/${booking.id}/photos/${photo.id}/original`, `${booking.reference}-${index + 1}.jpg`, 'the photo')}
     >
-      {downloading === photo.id ? 'Downloading…' : `Download photo ${index + 1}`}
+      {downloading === photo.id ? 'Downloading…' : 'Download'}
     </Button>
   );
+  // Once the allowance is used, locked photos stay previews: nothing left to choose them with.
+  const canChoose = (photo: Photo) => left > 0 || chosen.includes(photo.id);
   const choose = (photo: Photo, index: number) => (
     <Button variant={chosen.includes(photo.id) ? 'primary' : 'secondary'} className="px-3! text-sm!" aria-pressed={chosen.includes(photo.id)} onClick={() => toggle(photo)}>
       {chosen.includes(photo.id) ? `Chosen: photo ${index + 1}` : `Choose photo ${index + 1}`}
@@ -164,7 +167,7 @@ export default function GalleryDialog({ booking, onClose }: { booking: Booking; 
                           {original(photo, index)}
                         </>
                       ) : (
-                        g.included !== 'all' && choose(photo, index)
+                        canChoose(photo) && choose(photo, index)
                       )}
                     </li>
                   ))}
@@ -180,7 +183,7 @@ export default function GalleryDialog({ booking, onClose }: { booking: Booking; 
               onClose={() => setViewing(null)}
               action={(photo) => {
                 const index = g.items.indexOf(photo);
-                return photo.unlocked ? original(photo, index) : g.included !== 'all' ? choose(photo, index) : null;
+                return photo.unlocked ? original(photo, index) : canChoose(photo) ? choose(photo, index) : null;
               }}
             />
           )}

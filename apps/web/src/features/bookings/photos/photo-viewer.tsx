@@ -26,7 +26,7 @@ export function PhotoViewer({ photos, index, onIndex, onClose, action }: PhotoVi
       <Dialog.Portal>
         <Dialog.Overlay className="fixed inset-0 z-50 bg-ink-900/95" />
         <Dialog.Content
-          className="fixed inset-0 z-50 flex flex-col gap-3 p-3 text-cream-50 sm:p-5"
+          className="fixed inset-0 z-50 flex flex-col gap-3 bg-ink-900 p-3 text-cream-50 sm:p-5"
           onKeyDown={(e) => {
             if (e.key === 'ArrowRight') step(1);
             else if (e.key === 'ArrowLeft') step(-1);
