@@ -1,7 +1,7 @@
-import { lazy, Suspense, useEffect, useRef, useState } from 'react';
+import { lazy } from 'react';
 import type { Booking } from '@kringle/contracts/bookings';
 import { localDateOf } from '@kringle/contracts/dates';
-import { Button } from '../../../components/ui/button';
+import { LazyDialogButton } from '../../../components/ui/lazy-dialog-button';
 
 /**
  * Photos exist only once the family has been at the set: a confirmed booking on or after its day.
@@ -16,32 +16,9 @@ const GalleryDialog = lazy(loadGallery);
 
 /** "Photos" on a booking's card: opens the gallery, and takes focus back when it closes. */
 export function PhotosButton({ booking }: { booking: Booking }) {
-  const [open, setOpen] = useState(false);
-  const button = useRef<HTMLButtonElement>(null);
-  const wasOpen = useRef(false);
-  useEffect(() => {
-    if (wasOpen.current && !open) button.current?.focus();
-    wasOpen.current = open;
-  }, [open]);
   return (
-    <>
-      <Button
-        ref={button}
-        variant="secondary"
-        className="self-start px-4!"
-        aria-haspopup="dialog"
-        aria-expanded={open}
-        onPointerEnter={() => void loadGallery()}
-        onFocus={() => void loadGallery()}
-        onClick={() => setOpen(true)}
-      >
-        Photos
-      </Button>
-      {open && (
-        <Suspense fallback={null}>
-          <GalleryDialog booking={booking} onClose={() => setOpen(false)} />
-        </Suspense>
-      )}
-    </>
+    <LazyDialogButton className="self-start px-4!" preload={loadGallery} dialog={(close) => <GalleryDialog booking={booking} onClose={close} />}>
+      Photos
+    </LazyDialogButton>
   );
 }
