@@ -1,21 +1,14 @@
 import { mkdirSync, readFileSync } from 'node:fs';
-import { chromium, expect, test, type Page } from '@playwright/test';
+import { chromium, expect, test } from '@playwright/test';
 import { bookThroughApi, cardOf, customerClient } from './bookings-helpers';
 import { BRAND, DEMO_EMAIL, DEMO_PASSWORD, SCREENSHOT_DIR, signInThroughApi } from './helpers';
 import { expectAccessible } from './purchase-helpers';
-import { loadLocationOpenNow, pngToY4m, sessionsLaterToday, STAFF_EMAIL, STAFF_PASSWORD } from './staff-helpers';
+import { loadLocationOpenNow, pngToY4m, sessionsLaterToday, signInAsStaff } from './staff-helpers';
 import { createVerifiedCustomer } from './wizard-helpers';
 
 const DIR = `${SCREENSHOT_DIR}/staff`;
 const WIDTHS = [1024, 768] as const;
 const LOCATION = 'Kringle Check-in Test Centre';
-
-async function signInAsStaff(page: Page, email = STAFF_EMAIL, password = STAFF_PASSWORD) {
-  await page.goto('/staff');
-  await page.getByLabel('E-mail').fill(email);
-  await page.getByLabel('Password').fill(password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-}
 
 test('a customer account is refused by the staff app with "Staff only"', async ({ page }) => {
   await signInAsStaff(page, DEMO_EMAIL, DEMO_PASSWORD);

@@ -1,5 +1,5 @@
 import { writeFileSync } from 'node:fs';
-import { expect, type APIRequestContext } from '@playwright/test';
+import { expect, type APIRequestContext, type Page } from '@playwright/test';
 import { PNG } from 'pngjs';
 import { addDays, localDateOf } from '@kringle/contracts/dates';
 import { demoSeason } from '../../apps/api/src/modules/catalogue/demo-season';
@@ -7,6 +7,14 @@ import { appCheckToken, loadSeason } from './helpers';
 
 export const STAFF_EMAIL = 'elf@kringle.test';
 export const STAFF_PASSWORD = 'HoHoHo-2026!';
+
+/** Signs in at /staff through the form, as staff do. */
+export async function signInAsStaff(page: Page, email = STAFF_EMAIL, password = STAFF_PASSWORD) {
+  await page.goto('/staff');
+  await page.getByLabel('E-mail').fill(email);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+}
 
 const WIDTH = 640;
 const HEIGHT = 480;

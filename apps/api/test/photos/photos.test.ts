@@ -96,6 +96,9 @@ describe('photos (issue 39)', () => {
     expect(Math.max(meta.width, meta.height)).toBe(1600);
     expect(meta.exif).toBeUndefined();
     expect(preview.rawPayload.toString('latin1')).not.toContain('123456789');
+    // An <img> or a download link cannot send X-App-Check: the signature is the only key asked for.
+    const doc = (await w.t.app.inject('/api/v1/openapi.json')).json();
+    expect(doc.paths['/api/v1/photo-files/photos/{photoId}/{file}'].get.security).toEqual([]);
     // Forged, or expired: 404.
     expect((await get(gallery.items[1].previewUrl.replace(/sig=[^&]+/, `sig=${'A'.repeat(43)}`), null)).statusCode).toBe(404);
     expectContractError(await get(`/bookings/${booking.id}/photos`, other), 404, 'NOT_FOUND');

@@ -6,6 +6,7 @@ import { Button, buttonClasses } from '../components/ui/button';
 import { AttendanceTag, canUndoCheckIn, FamilyDetails, familyName } from './booking-card';
 import { downloadFile, postJson } from './staff-client';
 import { useRunSheet } from './use-run-sheet';
+import type { PhotoTarget } from './photos/photos-page';
 
 type Location = StaffCatalogue['locations'][number];
 
@@ -22,7 +23,8 @@ const downloadCsv = (locationId: string, date: string) =>
   downloadFile(`/staff/run-sheet.csv?${new URLSearchParams({ locationId, date }).toString()}`, 'text/csv', `run-sheet-${date}.csv`);
 
 /** The day at one location: counts, then every session and break in order with its families. */
-export function RunSheetPage({ location, onSellWalkIn }: { location: Location; onSellWalkIn: (slotId: string) => void }) {
+/** `onUploadPhotos`: offered to the roles that upload (set, manager) on each confirmed booking. */
+export function RunSheetPage({ location, onSellWalkIn, onUploadPhotos }: { location: Location; onSellWalkIn: (slotId: string) => void; onUploadPhotos?: (target: PhotoTarget) => void }) {
   const today = localDateOf(new Date(), location.timezone);
   const [date, setDate] = useState(today);
   const [filter, setFilter] = useState<'all' | 'break'>('all');
@@ -117,6 +119,7 @@ export function RunSheetPage({ location, onSellWalkIn }: { location: Location; o
               isToday={date === today}
               actions={actions}
               onSellWalkIn={onSellWalkIn}
+              onUploadPhotos={onUploadPhotos}
               problem={item.booking && problem?.bookingId === item.booking.id ? problem.message : null}
             />
           ))}
@@ -139,13 +142,14 @@ interface SheetRowProps {
   isToday: boolean;
   actions: RowActions;
   onSellWalkIn: (slotId: string) => void;
+  onUploadPhotos?: (target: PhotoTarget) => void;
   /** Why this row's last action was refused. */
   problem: string | null;
   /** The first row not yet over today ("Jump to now" lands here). */
   now: boolean;
 }
 
-function SheetRow({ item, timezone, isToday, actions, onSellWalkIn, problem, now }: SheetRowProps) {
+function SheetRow({ item, timezone, isToday, actions, onSellWalkIn, onUploadPhotos, problem, now }: SheetRowProps) {
   const marker = now ? { 'data-now': '', tabIndex: -1 } : {};
   const { slot, booking } = item;
   const time = `${formatClockTime(slot.startAt, timezone)} – ${formatClockTime(slot.endAt, timezone)}`;
@@ -203,6 +207,15 @@ function SheetRow({ item, timezone, isToday, actions, onSellWalkIn, problem, now
         {booking && booking.source === 'walkin' && booking.attendance !== 'cancelled' && (
           <Button variant="secondary" onClick={() => void actions.receipt(booking)} aria-label={`Tax invoice for ${booking.reference}`}>
             Tax invoice
+          </Button>
+        )}
+        {booking && onUploadPhotos && booking.attendance !== 'cancelled' && (
+          <Button
+            variant="secondary"
+            onClick={() => onUploadPhotos({ id: booking.id, reference: booking.reference, name: familyName(booking.customer).fullname })}
+            aria-label={`Upload photos for ${booking.reference}`}
+          >
+            Upload photos
           </Button>
         )}
         {!booking && slot.state === 'free' && isToday && (

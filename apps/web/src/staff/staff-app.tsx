@@ -17,6 +17,7 @@ import { InvitePage } from './invite-page';
 import { MfaEnrolPage } from './mfa-enrol-page';
 import { LABELS, LOCATION_PAGES, pageOf, pagesFor, PATHS, startPage, type Page } from './staff-nav';
 import { StaffAccountsPage } from './staff-accounts-page';
+import type { PhotoTarget } from './photos/photos-page';
 import { getMe } from './staff-people-client';
 
 const LOCATION_KEY = 'kringle.staff.location';
@@ -29,6 +30,8 @@ const SeasonPage = lazy(() => import('./season/season-page').then((m) => ({ defa
 const ClosuresPage = lazy(() => import('./closures/closures-page').then((m) => ({ default: m.ClosuresPage })));
 // The managers' reports (issue 35) likewise, charts included.
 const ReportsPage = lazy(() => import('./reports/reports-page').then((m) => ({ default: m.ReportsPage })));
+// Uploading photos (issue 39) is its own chunk too: only the set and managers open it.
+const PhotosPage = lazy(() => import('./photos/photos-page').then((m) => ({ default: m.PhotosPage })));
 
 /**
  * The staff app at /staff (issue 19): sign-in, then the pages the role may see (decision 0050).
@@ -120,6 +123,7 @@ function SignedIn({ user, me, onEnrol }: { user: StaffUser; me: StaffMe; onEnrol
   const [catalogue, setCatalogue] = useState<StaffCatalogue | null>(null);
   const [locationId, setLocationId] = useState<string>(() => localStorage.getItem(LOCATION_KEY) ?? '');
   const [walkInSlot, setWalkInSlot] = useState<string | null>(null);
+  const [photoTarget, setPhotoTarget] = useState<PhotoTarget | null>(null);
 
   useEffect(() => {
     void requestJson<StaffCatalogue>('/staff/catalogue').then((c) => {
@@ -230,9 +234,21 @@ function SignedIn({ user, me, onEnrol }: { user: StaffUser; me: StaffMe; onEnrol
                 setWalkInSlot(slotId);
                 go('walk-in');
               }}
+              onUploadPhotos={
+                pagesFor(me.role).includes('photos')
+                  ? (target) => {
+                      setPhotoTarget(target);
+                      go('photos');
+                    }
+                  : undefined
+              }
             />
           ) : page === 'check-in' ? (
             <CheckInPage location={location} />
+          ) : page === 'photos' ? (
+            <Suspense fallback={<p className="text-ink-700">Loading…</p>}>
+              <PhotosPage location={location} target={photoTarget} onClearTarget={() => setPhotoTarget(null)} />
+            </Suspense>
           ) : (
             <WalkInPage location={location} catalogue={catalogue} initialSlotId={walkInSlot} today={localDateOf(new Date(), location.timezone)} />
           )

@@ -152,3 +152,23 @@ describe('the staff client and app-check proofs (decision 0048)', () => {
     expect(signIns).toBe(2);
   });
 });
+
+describe('photo uploads through the staff client', () => {
+  afterEach(() => vi.unstubAllGlobals());
+
+  it('sends a FormData body through the transport given, with the token and without a JSON type, renewing the token once', async () => {
+    fakeApi(() => session(2));
+    await signIn('elf@kringle.test', 'x');
+    const sent: { auth: string | null; type: string | null; body: unknown }[] = [];
+    const transport = vi.fn(async (_url: RequestInfo | URL, init?: RequestInit) => {
+      const headers = new Headers(init?.headers);
+      sent.push({ auth: headers.get('authorization'), type: headers.get('content-type'), body: init?.body });
+      return headers.get('authorization') === `Bearer ${token(2)}` ? json(201, { items: [] }) : json(401, { error: 'Your session has ended.', code: 'UNAUTHENTICATED' });
+    }) as unknown as typeof fetch;
+    const form = new FormData();
+    form.append('files', new Blob(['jpeg'], { type: 'image/jpeg' }), 'IMG_0001.jpg');
+    expect((await request('/staff/photos/batch?locationId=x', { method: 'POST', body: form, fetchFn: transport })).status).toBe(201);
+    expect(sent.map((s) => s.auth)).toEqual([`Bearer ${token(1)}`, `Bearer ${token(2)}`]);
+    expect(sent.every((s) => s.type === null && s.body === form)).toBe(true);
+  });
+});

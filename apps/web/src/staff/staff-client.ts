@@ -35,16 +35,18 @@ export function whenSignedOut(callback: () => void): void {
   onSignedOut = callback;
 }
 
-type Init = ApiFetchInit & { token?: string | null };
+/** `fetchFn`: another transport for the one path (the photo uploads' XMLHttpRequest, for its progress). */
+type Init = ApiFetchInit & { token?: string | null; fetchFn?: typeof fetch };
 
-async function raw(path: string, { token, ...init }: Init = {}): Promise<Response> {
+async function raw(path: string, { token, fetchFn, ...init }: Init = {}): Promise<Response> {
+  // JSON bodies are strings; a FormData body sets its own multipart type and boundary.
   const headers = {
-    ...(init.body ? { 'content-type': 'application/json' } : {}),
+    ...(typeof init.body === 'string' ? { 'content-type': 'application/json' } : {}),
     ...init.headers,
     ...(token ? { authorization: `Bearer ${token}` } : {}),
   };
   try {
-    return (await apiFetch(appCheckAccess, apiUrl(API_BASE_URL, path), { ...init, headers })).response;
+    return (await apiFetch({ ...appCheckAccess, fetchFn }, apiUrl(API_BASE_URL, path), { ...init, headers })).response;
   } catch {
     throw new ApiProblem({ status: 'FETCH_ERROR', data: { error: UNREACHABLE, code: 'FETCH_ERROR' } });
   }

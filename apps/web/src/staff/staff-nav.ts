@@ -4,13 +4,14 @@ import type { StaffRole } from '@kringle/contracts/staff-roles';
  * The staff app's pages and who sees them (decision 0050): the nav shows only what the role may
  * do, as the API enforces it.
  */
-export type Page = 'run-sheet' | 'check-in' | 'walk-in' | 'support' | 'audit' | 'reports' | 'closures' | 'season' | 'staff';
-export const PATHS: Record<Page, string> = { 'run-sheet': '/staff', 'check-in': '/staff/check-in', 'walk-in': '/staff/walk-in', support: '/staff/support', audit: '/staff/support/audit', reports: '/staff/reports', closures: '/staff/closures', season: '/staff/season', staff: '/staff/people' };
-export const LABELS: Record<Page, string> = { 'run-sheet': 'Run sheet', 'check-in': 'Check in', 'walk-in': 'Walk-in', support: 'Support', audit: 'Audit', reports: 'Reports', closures: 'Closures', season: 'Season', staff: 'Staff' };
+export type Page = 'run-sheet' | 'check-in' | 'walk-in' | 'photos' | 'support' | 'audit' | 'reports' | 'closures' | 'season' | 'staff';
+export const PATHS: Record<Page, string> = { 'run-sheet': '/staff', 'check-in': '/staff/check-in', 'walk-in': '/staff/walk-in', photos: '/staff/photos', support: '/staff/support', audit: '/staff/support/audit', reports: '/staff/reports', closures: '/staff/closures', season: '/staff/season', staff: '/staff/people' };
+export const LABELS: Record<Page, string> = { 'run-sheet': 'Run sheet', 'check-in': 'Check in', 'walk-in': 'Walk-in', photos: 'Photos', support: 'Support', audit: 'Audit', reports: 'Reports', closures: 'Closures', season: 'Season', staff: 'Staff' };
 const ROLES: Record<Page, readonly StaffRole[]> = {
   'run-sheet': ['manager', 'set', 'support'],
   'check-in': ['manager', 'set'],
   'walk-in': ['manager', 'set'],
+  photos: ['manager', 'set'],
   support: ['manager', 'support'],
   audit: ['manager'],
   reports: ['manager'],
@@ -19,7 +20,7 @@ const ROLES: Record<Page, readonly StaffRole[]> = {
   season: ['manager'],
 };
 /** The pages that work on one location, with the location picker above them. */
-export const LOCATION_PAGES: readonly Page[] = ['run-sheet', 'check-in', 'walk-in'];
+export const LOCATION_PAGES: readonly Page[] = ['run-sheet', 'check-in', 'walk-in', 'photos'];
 
 export const pagesFor = (role: StaffRole) => (Object.keys(PATHS) as Page[]).filter((p) => ROLES[p].includes(role));
 

@@ -165,9 +165,9 @@ describe("manager's Staff page", () => {
 
 describe('the nav by role', () => {
   it('shows each role only what it may do, and sends a page it may not see to its first', () => {
-    expect(pagesFor('set')).toEqual(['run-sheet', 'check-in', 'walk-in']);
+    expect(pagesFor('set')).toEqual(['run-sheet', 'check-in', 'walk-in', 'photos']);
     expect(pagesFor('support')).toEqual(['run-sheet', 'support']);
-    expect(pagesFor('manager')).toEqual(['run-sheet', 'check-in', 'walk-in', 'support', 'audit', 'reports', 'closures', 'season', 'staff']);
+    expect(pagesFor('manager')).toEqual(['run-sheet', 'check-in', 'walk-in', 'photos', 'support', 'audit', 'reports', 'closures', 'season', 'staff']);
     expect(pageOf('/staff/people', 'set')).toBe('run-sheet');
     expect(pageOf('/staff', 'support')).toBe('run-sheet');
     expect(startPage('/staff', 'support')).toBe('support');
@@ -177,6 +177,8 @@ describe('the nav by role', () => {
     expect(startPage('/staff/reports', 'manager')).toBe('reports');
     expect(pageOf('/staff/reports', 'set')).toBe('run-sheet');
     expect(pageOf('/staff/check-in', 'support')).toBe('support');
+    expect(pageOf('/staff/photos', 'set')).toBe('photos');
+    expect(pageOf('/staff/photos', 'support')).toBe('support');
     expect(pageOf('/staff/people/', 'manager')).toBe('staff');
     expect(pageOf('/staff/season', 'manager')).toBe('season');
     expect(pageOf('/staff/season', 'support')).toBe('support');

@@ -141,7 +141,8 @@ export async function photosRoutes(app: FastifyInstance) {
   r.get(
     '/photo-files/photos/:photoId/:file',
     {
-      config: { auth: 'public' },
+      // Opened by an <img>, a download link or a redirect, none of which can carry X-App-Check: the signature is the key.
+      config: { auth: 'public', appCheck: false },
       schema: {
         tags,
         summary: 'A photo file behind a signed URL (PHOTO_STORAGE=local); 404 once expired or deleted',

@@ -28,6 +28,8 @@ export interface BookingCardProps {
   policy?: PolicyRules;
   /** Why the brand closed its session, and the replacement offered (it needs the store; the card does not). */
   closure?: ReactNode;
+  /** The "Photos" control, when the booking may have photos (it needs the store; the card does not). */
+  photos?: ReactNode;
 }
 
 /** Which actions this booking offers, from the API's policy flags and its orders. */
@@ -75,7 +77,7 @@ function holdWords(b: Booking, ended: boolean): string {
 const PRIMARY: CardAction[] = ['continue'];
 const MANAGE: CardAction[] = ['continue', 'reschedule', 'cancel'];
 
-export function BookingCard({ booking, tab, orders, busy = null, onAction, editDetails, policy, closure }: BookingCardProps) {
+export function BookingCard({ booking, tab, orders, busy = null, onAction, editDetails, policy, closure, photos }: BookingCardProps) {
   const headingId = useId();
   const actions = cardActions(booking, tab, orders);
   const when = formatSessionTime(booking.slot.startAt, booking.location.timezone);
@@ -144,6 +146,7 @@ export function BookingCard({ booking, tab, orders, busy = null, onAction, editD
         {tab === 'upcoming' && editDetails}
       </section>
       {booking.checkInCode && tab === 'upcoming' && <CheckInOnDemand booking={booking} code={booking.checkInCode} />}
+      {photos}
 
       {unpaid && tab === 'upcoming' && (
         <p className="flex items-start gap-2 rounded-xl bg-[#fff3e2] p-3 text-sm text-[#7a4100]">

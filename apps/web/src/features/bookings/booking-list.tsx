@@ -9,6 +9,7 @@ import { canEditDetails, EditDetailsButton } from '../../components/whos-coming/
 import { BookingCard, type CardAction } from './booking-card';
 import { ClosureOffer } from './closure-offer';
 import { toastError } from '../../lib/deferred-toast';
+import { mayHavePhotos, PhotosButton } from './photos/photos-button';
 
 export interface BookingListProps {
   tab: BookingTab;
@@ -39,6 +40,7 @@ function CardWithOrders({ booking, tab, busy, onAction, policy }: Omit<BookingLi
       editDetails={canEditDetails(booking) ? <EditDetailsButton booking={booking} /> : undefined}
       policy={policy}
       closure={booking.closure ? <ClosureOffer booking={booking} /> : undefined}
+      photos={mayHavePhotos(booking) ? <PhotosButton booking={booking} /> : undefined}
     />
   );
 }

@@ -1,0 +1,95 @@
+import { screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it, vi } from 'vitest';
+import type { Gallery } from '@kringle/contracts/photos';
+import { aBooking } from '../booking-fixture';
+import { renderWithApi, type Call } from '../bookings-test-store';
+import GalleryDialog, { allowanceWords } from './gallery-dialog';
+import { mayHavePhotos } from './photos-button';
+
+vi.mock('sonner', () => ({ toast: { success: vi.fn(), error: vi.fn() } }));
+
+const booking = aBooking();
+const photo = (n: number, unlocked = false) => ({ id: `9a6b7c8d-9e0f-4a1b-8c2d-3e4f5a6b7c8${n}`, previewUrl: `/api/v1/photo-files/photos/${n}/preview.jpg?sig=x`, width: 1600, height: 1067, unlocked });
+const gallery = (over: Partial<Gallery> = {}): Gallery => ({ items: [photo(1), photo(2), photo(3)], included: 2, unlocked: 0, expiresAt: '2027-01-25T00:00:00.000Z', ...over });
+
+function open(respond: (call: Call) => unknown) {
+  return renderWithApi(<GalleryDialog booking={booking} onClose={() => {}} />, (call) => {
+    const own = respond(call);
+    if (own === undefined) throw new Error(`unexpected call ${call.method} ${call.path}`);
+    return own;
+  });
+}
+
+describe('the family gallery', () => {
+  it('says the allowance, or that every photo is included', () => {
+    expect(allowanceWords({ included: 5, unlocked: 3 })).toBe('3 of 5 chosen');
+    expect(allowanceWords({ included: 'all', unlocked: 4 })).toBe('Every photo is included in your package.');
+  });
+
+  it('is offered on a confirmed booking from its day on, not before it nor on a cancelled one', () => {
+    const day = new Date('2026-12-06T03:00:00.000Z');
+    expect(mayHavePhotos(booking, day)).toBe(true);
+    expect(mayHavePhotos(booking, new Date('2026-12-05T03:00:00.000Z'))).toBe(false);
+    expect(mayHavePhotos(aBooking({ status: 'cancelled' }), day)).toBe(false);
+  });
+
+  it('shows the previews, the allowance and the expiry; unlocks the chosen ones within the allowance', async () => {
+    let unlockBody: string | null = null;
+    const { calls } = open((call) => {
+      if (call.method === 'GET' && call.path === `/bookings/${booking.id}/photos`) return gallery();
+      if (call.method === 'POST' && call.path === `/bookings/${booking.id}/photos/unlock`) {
+        unlockBody = call.body;
+        return gallery({ items: [photo(1, true), photo(2), photo(3, true)], unlocked: 2 });
+      }
+    });
+    const dialog = await screen.findByRole('dialog', { name: 'Your photos' });
+    expect(await within(dialog).findByTestId('photo-allowance')).toHaveTextContent('0 of 2 chosen');
+    expect(dialog).toHaveTextContent('Kept until Mon 25 January 2027, then deleted.');
+    expect(within(dialog).getAllByRole('button', { name: /^View photo/ })).toHaveLength(3);
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Choose photo 1' }));
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Choose photo 3' }));
+    // A third is past what the package includes: said at once, not sent.
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Choose photo 2' }));
+    expect(within(dialog).getByRole('alert')).toHaveTextContent('Your package has 2 more photos to choose.');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Unlock 2 photos' }));
+    expect(await within(dialog).findByText('2 of 2 chosen')).toBeInTheDocument();
+    expect(JSON.parse(unlockBody!)).toEqual({ photoIds: [photo(1).id, photo(3).id] });
+    expect(within(dialog).getByRole('button', { name: 'Download photo 1' })).toBeEnabled();
+    expect(within(dialog).getByRole('button', { name: 'Download all unlocked (2)' })).toBeEnabled();
+    expect(calls.filter((c) => c.method === 'GET')).toHaveLength(1);
+  });
+
+  it('says plainly when another device used the allowance, and shows the gallery as it now is', async () => {
+    let used = false;
+    open((call) => {
+      if (call.method === 'GET') return used ? gallery({ items: [photo(1, true), photo(2, true), photo(3)], unlocked: 2 }) : gallery();
+      used = true;
+      return new Response(JSON.stringify({ error: 'Your packages include no more photos. Buy more to unlock these.', code: 'PHOTO_ALLOWANCE_USED' }), { status: 409, headers: { 'content-type': 'application/json' } });
+    });
+    const dialog = await screen.findByRole('dialog', { name: 'Your photos' });
+    await userEvent.click(await within(dialog).findByRole('button', { name: 'Choose photo 3' }));
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Unlock 1 photo' }));
+    expect(await within(dialog).findByRole('alert')).toHaveTextContent('Your packages include no more photos. Buy more to unlock these.');
+    expect(await within(dialog).findByText('2 of 2 chosen')).toBeInTheDocument();
+  });
+
+  it('moves through the photos with the arrow keys in the viewer, and closes it with Escape', async () => {
+    open((call) => (call.method === 'GET' ? gallery() : undefined));
+    const dialog = await screen.findByRole('dialog', { name: 'Your photos' });
+    await userEvent.click(await within(dialog).findByRole('button', { name: 'View photo 3' }));
+    expect(screen.getByRole('dialog', { name: 'Photo 3 of 3' })).toBeInTheDocument();
+    await userEvent.keyboard('{ArrowRight}');
+    expect(screen.getByRole('dialog', { name: 'Photo 1 of 3' })).toBeInTheDocument();
+    await userEvent.keyboard('{ArrowLeft}{ArrowLeft}');
+    expect(screen.getByRole('dialog', { name: 'Photo 2 of 3' })).toBeInTheDocument();
+    await userEvent.keyboard('{Escape}');
+    expect(screen.queryByRole('dialog', { name: /^Photo/ })).toBeNull();
+    expect(screen.getByRole('dialog', { name: 'Your photos' })).toBeInTheDocument();
+  });
+
+  it('says when there are no photos yet', async () => {
+    open((call) => (call.method === 'GET' ? gallery({ items: [], unlocked: 0, expiresAt: null }) : undefined));
+    expect(await screen.findByText(/No photos yet/)).toBeInTheDocument();
+  });
+});
