@@ -42,9 +42,10 @@ describe('consent for access needs', () => {
     // accessNote and noteForSanta were absent: empty.
     expect(res.json().details).toEqual({ ...BASE, accessNeeds: ['sensory'], accessNote: '', noteForSanta: '' });
     expect(await consentsOf(b.id)).toEqual([{ user_id: who.id, kind: 'access_needs', wording_version: ACCESS_CONSENT.version, given_at: expect.anything(), recorded_by: null }]);
-    // Details without access needs need no consent, and record none.
-    const plain = await w.book(who, false);
-    expect((await w.call('PUT', `/bookings/${plain.id}/details`, who, { ...BASE, noteForSanta: 'A red bike' })).statusCode).toBe(200);
+    // Details without access needs need no consent, and record none (another family: one unpaid checkout each, decision 0059).
+    const other = await w.family();
+    const plain = await w.book(other, false);
+    expect((await w.call('PUT', `/bookings/${plain.id}/details`, other, { ...BASE, noteForSanta: 'A red bike' })).statusCode).toBe(200);
     expect(await consentsOf(plain.id)).toEqual([]);
   });
 

@@ -4,7 +4,7 @@ import type { SalesReport } from '@kringle/contracts/reports';
 import { PDFParse } from 'pdf-parse';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectContractError } from '../security/security-fixtures';
-import { createPerson, FAMILY, SYDNEY, staffDay, type Person, type StaffDay } from '../staff/staff-fixtures';
+import { createPerson, FAMILY_AS_SENT, SYDNEY, staffDay, type Person, type StaffDay } from '../staff/staff-fixtures';
 import { sell, settleRefunds } from './report-fixtures';
 
 const BRISBANE = 'Australia/Brisbane';
@@ -49,7 +49,7 @@ describe('sales report', () => {
       sold.push({ ...(await sell(w, owner, sale.slotId, sale)), owner });
     }
     for (const slot of [w.sessions[10]!, w.sessions[11]!]) {
-      const res = await w.call('POST', '/staff/walk-ins', w.elf, { slotId: slot.id, firstName: 'Ada', lastName: 'Walker', details: FAMILY, packages: [{ id: w.classic, quantity: 1 }], addOns: [] });
+      const res = await w.call('POST', '/staff/walk-ins', w.elf, { slotId: slot.id, firstName: 'Ada', lastName: 'Walker', details: FAMILY_AS_SENT, packages: [{ id: w.classic, quantity: 1 }], addOns: [] });
       expect(res.statusCode, res.body).toBe(201);
     }
     const reason = 'Family phoned: photos were late';
