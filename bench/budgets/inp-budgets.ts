@@ -1,9 +1,9 @@
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { chromium, type Browser, type Page } from '@playwright/test';
+import { chromium, type Browser, type BrowserContext, type Page } from '@playwright/test';
 import type { onINP } from 'web-vitals/attribution';
-import { signInThroughApi } from '../../e2e/tests/helpers';
+import { appCheckToken, signInThroughApi } from '../../e2e/tests/helpers';
 import { chooseOpenDay, stepHeading, toSessionStep } from '../../e2e/tests/purchase-helpers';
 import { waitForQuietHost } from './host-cpu';
 import type { Family } from './signed-in-family';
@@ -92,11 +92,12 @@ async function measure(page: Page, ready: () => Promise<void>, act: () => Promis
 
 async function oneRun(browser: Browser, baseUrl: string, family: Family, run: number): Promise<Partial<Record<WizardAction, InpSample>>> {
   const context = await browser.newContext({ ...PHONE, baseURL: baseUrl, locale: 'en-AU', timezoneId: 'UTC' });
+  let idToken: string | null = null;
   try {
     const page = await context.newPage();
     await page.addInitScript(WEB_VITALS);
     await page.addInitScript(recordInp);
-    await signInThroughApi(page, family.email, family.password);
+    ({ idToken } = await signInThroughApi(page, family.email, family.password));
     const cdp = await context.newCDPSession(page);
     await cdp.send('Emulation.setCPUThrottlingRate', { rate: CPU_SLOWDOWN });
     // Location and type (not measured), up to the Session step, which a reload keeps.
@@ -122,8 +123,18 @@ async function oneRun(browser: Browser, baseUrl: string, family: Family, run: nu
     );
     return samples;
   } finally {
+    // A family holds one session at a time (decision 0059): the run lets its hold go for the next.
+    if (idToken) await releaseHolds(context, idToken).catch(() => undefined);
     await context.close();
   }
+}
+
+async function releaseHolds(context: BrowserContext, idToken: string): Promise<void> {
+  const token = await appCheckToken(context.request);
+  const headers = { Authorization: `Bearer ${idToken}`, ...(token ? { 'X-App-Check': token } : {}) };
+  const live = await context.request.get('/api/v1/bookings/reservation', { headers });
+  const { items } = (await live.json()) as { items: { id: string; status: string }[] };
+  for (const hold of items.filter((r) => r.status === 'active')) await context.request.post(`/api/v1/bookings/reservation/${hold.id}/cancel`, { headers });
 }
 
 /**
