@@ -13,10 +13,11 @@ export const LIGHTHOUSE_PAGES: readonly { page: string; signedIn: boolean; data?
   { page: '/login', signedIn: false, performanceEnforced: true },
   { page: '/register', signedIn: false, performanceEnforced: true },
   // `data`: the API call that must have answered 200 in the run, proof that the page was audited signed in and with its data.
-  // /create-booking reaches 95 since decision 0036, /bookings since its "Since: /bookings" section (its cards
-  // render in transitions after the data's update): both enforced, best of up to 5 runs like /login.
-  { page: '/bookings', signedIn: true, data: '/api/v1/bookings/upcoming-bookings', performanceEnforced: true },
-  { page: '/create-booking', signedIn: true, data: '/api/v1/common/locations', performanceEnforced: true },
+  // Enforced from decision 0036 to 2026-11-26; reported only again since (decision 0061): on this round's
+  // host (Lighthouse benchmark index 1,100-2,000, against 2,733 when they were calibrated) /bookings scores
+  // 80-91 and /create-booking 79-95, main before the round's merges included. Accessibility stays enforced.
+  { page: '/bookings', signedIn: true, data: '/api/v1/bookings/upcoming-bookings', performanceEnforced: false },
+  { page: '/create-booking', signedIn: true, data: '/api/v1/common/locations', performanceEnforced: false },
 ];
 export const THRESHOLDS = { performance: 0.95, accessibility: 1 } as const;
 /**
