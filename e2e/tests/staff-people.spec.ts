@@ -63,7 +63,7 @@ test('a manager enrols a second factor, invites a set member, who accepts from t
 
   // A manager sees every page, the Staff page among them.
   const nav = page.getByRole('navigation', { name: 'Staff' });
-  await expect(nav.getByRole('link')).toHaveText(['Run sheet', 'Check in', 'Walk-in', 'Support', 'Audit', 'Staff', 'Season']);
+  await expect(nav.getByRole('link')).toHaveText(['Run sheet', 'Check in', 'Walk-in', 'Photos', 'Support', 'Audit', 'Reports', 'Closures', 'Season', 'Staff']);
   await nav.getByRole('link', { name: 'Staff' }).click();
   await expect(page.getByRole('heading', { name: 'Staff', level: 1 })).toBeVisible();
   await expect(page.getByText(`${MANAGER} (you)`)).toBeVisible();
@@ -110,7 +110,7 @@ test('a manager enrols a second factor, invites a set member, who accepts from t
   await other.getByRole('button', { name: 'Sign in' }).click();
   // A set member: the day's pages only, no second step asked.
   await expect(other.getByRole('heading', { name: /^Run sheet:/ })).toBeVisible({ timeout: 30_000 });
-  await expect(other.getByRole('navigation', { name: 'Staff' }).getByRole('link')).toHaveText(['Run sheet', 'Check in', 'Walk-in']);
+  await expect(other.getByRole('navigation', { name: 'Staff' }).getByRole('link')).toHaveText(['Run sheet', 'Check in', 'Walk-in', 'Photos']);
   await expectNoAxeViolations(other, 'set member run sheet');
   await theirs.close();
 });
