@@ -45,7 +45,7 @@ import { seasonEditorRoutes } from './modules/season-editor/season-editor.routes
 import { closuresRoutes } from './modules/closures/closures.routes';
 import { reportsRoutes } from './modules/reports/reports.routes';
 import { SlotState } from './modules/reservations/slot-state';
-import { QueueGate } from './modules/queue/queue.service';
+import { QueueGate } from './modules/queue/queue-gate';
 import { queueRoutes } from './modules/queue/queue.routes';
 
 export interface AppDeps {

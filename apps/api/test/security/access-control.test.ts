@@ -5,6 +5,7 @@ import { createTestApp } from '../test-app';
 import { waitlistPass } from '../../src/modules/waitlist/waitlist.hand-off';
 import { oneSessionDays } from '../support/waitlist-days';
 import { bookingWorld, expectContractError, fillPath, operations, stateChecksum, UUID_ZERO, type BookingWorld, type Operation } from './security-fixtures';
+import { isStaffRoute, OWNED, SHARED, SIGNED } from './route-ownership';
 import { LOCATION_SCOPED, NOT_LOCATION_SCOPED } from './staff-routes';
 
 /**
@@ -14,50 +15,6 @@ import { LOCATION_SCOPED, NOT_LOCATION_SCOPED } from './staff-routes';
  * so a new route fails here until it is classified below.
  */
 
-/** Path parameters that name a customer's own resource, by route, and what to fill them with. */
-type Owned = 'reservation' | 'booking' | 'order' | 'waitlist';
-const OWNED: Record<string, Record<string, Owned>> = {
-  '/api/v1/bookings/reservation/{id}': { id: 'reservation' },
-  '/api/v1/bookings/reservation/{id}/refresh': { id: 'reservation' },
-  '/api/v1/bookings/reservation/{id}/cancel': { id: 'reservation' },
-  '/api/v1/bookings/reservation/{id}/checkoutOrder': { id: 'reservation' },
-  '/api/v1/bookings/{id}': { id: 'booking' },
-  '/api/v1/bookings/{id}/continue-payment': { id: 'booking' },
-  '/api/v1/bookings/{id}/cancel': { id: 'booking' },
-  '/api/v1/bookings/{id}/reschedule': { id: 'booking' },
-  '/api/v1/bookings/{id}/calendar.ics': { id: 'booking' },
-  '/api/v1/bookings/{id}/details': { id: 'booking' },
-  '/api/v1/bookings/{id}/closure/accept': { id: 'booking' },
-  '/api/v1/bookings/{id}/closure/refund': { id: 'booking' },
-  '/api/v1/orders/{bookingId}/orders': { bookingId: 'booking' },
-  '/api/v1/orders/{bookingId}/orders/{orderId}': { bookingId: 'booking', orderId: 'order' },
-  '/api/v1/orders/{bookingId}/orders/{orderId}/payment-receipt': { bookingId: 'booking', orderId: 'order' },
-  '/api/v1/orders/{bookingId}/orders/{orderId}/refund-receipt': { bookingId: 'booking', orderId: 'order' },
-  '/api/v1/waitlist/{id}': { id: 'waitlist' },
-  '/api/v1/bookings/{id}/photos': { id: 'booking' },
-  '/api/v1/bookings/{id}/photos/unlock': { id: 'booking' },
-  '/api/v1/bookings/{id}/photos.zip': { id: 'booking' },
-  // The photo id is filled with her booking id: the booking is checked first, so either way 404.
-  '/api/v1/bookings/{id}/photos/{photoId}/original': { id: 'booking', photoId: 'booking' },
-};
-/** Catalogue routes: their ids name shared things (locations, slots), nobody's own. */
-const SHARED = [
-  '/api/v1/booking-slot/{id}/available-dates',
-  '/api/v1/booking-slot/{id}/available-slots',
-  '/api/v1/booking-slot/{id}/slots/{slotId}',
-  '/api/v1/booking-slot/{locationId}/live',
-  // The waiting room (issue 40): a location's line; the ticket is the caller's own, found by the token.
-  '/api/v1/queue/{locationId}',
-  '/api/v1/queue/{locationId}/live',
-  '/api/v1/queue/{locationId}/fairness',
-];
-/** Signed, expiring file URLs (decision 0054): public, the signature is the access; checked in test/photos. */
-const SIGNED = ['/api/v1/photo-files/photos/{photoId}/{file}'];
-/**
- * The staff app's routes (issue 19): a staff token only. Their ids name any booking (staff act at
- * every location), so they are not "owned"; every one refuses a customer, checked below.
- */
-const isStaffRoute = (path: string) => path.startsWith('/api/v1/staff/');
 /** Token routes an unverified customer may call (API.md "unverified ok"). */
 const UNVERIFIED_OK = ['GET /api/v1/user/me', 'POST /api/v1/user/auth/email-verification', 'POST /api/v1/auth/sign-out-everywhere'];
 

@@ -1,7 +1,7 @@
 import { createHash, createHmac, randomBytes } from 'node:crypto';
 import type { QueueFairness, QueueTicket, StaffQueueSummary } from '@kringle/contracts/queue';
 import type { FastifyInstance } from 'fastify';
-import { errors, notFound } from '../../lib/errors';
+import { notFound } from '../../lib/errors';
 import { leadCutoffOf } from '../booking-lifecycle/booking-policy';
 import {
   admitNext,
@@ -13,7 +13,6 @@ import {
   findLine,
   findTicket,
   freeSessions,
-  hasLiveAdmission,
   insertTicket,
   lineCounts,
   lockLine,
@@ -22,7 +21,6 @@ import {
   placeLateArrivals,
   queuedLocations,
   setPaused,
-  slotLocation,
   soldSince,
   tryLockLine,
   updateLineState,
@@ -208,108 +206,6 @@ export async function queuePass(deps: Deps & Pick<FastifyInstance, 'queueGate'>)
   }
 }
 
-/**
- * The check in the hold (decision 0053): after the opening, while a location's line is open, a
- * family needs a live admission. Locations without a line cost nothing: the set of queued
- * locations is read at most once a second per process, and a hold elsewhere asks nothing more.
- */
-export class QueueGate {
-  private lines: { locationId: string; salesOpenAt: Date; closed: boolean }[] = [];
-  private readAtMs = -Infinity;
-  private reading: Promise<void> | null = null;
-  private readonly slotLocations = new Map<string, string>();
-  private readonly listeners = new Set<(locationId: string) => void>();
-  private readonly nudges = new Map<string, NodeJS.Timeout>();
-  /** The pass a nudge runs (set by the queue routes; tests call queuePass themselves). */
-  runPass: ((locationId: string) => Promise<boolean>) | null = null;
-
-  constructor(private readonly deps: Deps) {}
-
-  /** Forgets the queued locations (after a season load): the next hold reads them again. */
-  forget(): void {
-    this.readAtMs = -Infinity;
-  }
-
-  private async read(): Promise<void> {
-    this.reading ??= queuedLocations(this.deps.db)
-      .then((rows) => {
-        this.lines = rows;
-        this.readAtMs = Date.now();
-      })
-      .finally(() => {
-        this.reading = null;
-      });
-    await this.reading;
-  }
-
-  /**
-   * Null (no await, no query) when no line is past its opening; else a promise that rejects with
-   * QUEUE_NOT_ADMITTED when the session's location has an open line and this family holds no live
-   * admission. The queued locations are read at most once a second per process.
-   */
-  check(userId: string, slotId: string): Promise<void> | null {
-    if (Date.now() - this.readAtMs > 1000) return this.read().then(() => this.check(userId, slotId) ?? undefined);
-    const now = this.deps.clock.now();
-    if (!this.lines.some((l) => !l.closed && l.salesOpenAt <= now)) return null;
-    return this.assertAdmitted(userId, slotId, now);
-  }
-
-  private async assertAdmitted(userId: string, slotId: string, now: Date): Promise<void> {
-    let locationId = this.slotLocations.get(slotId);
-    if (!locationId) {
-      locationId = await slotLocation(this.deps.db, slotId);
-      if (!locationId) return; // the hold answers 404
-      if (this.slotLocations.size > 50_000) this.slotLocations.clear();
-      this.slotLocations.set(slotId, locationId);
-    }
-    const id = locationId;
-    if (!this.lines.some((l) => l.locationId === id && !l.closed && l.salesOpenAt <= now)) return;
-    if (!(await hasLiveAdmission(this.deps.db, id, userId, now))) throw errors.queueNotAdmitted();
-  }
-
-  /** A session was held or freed somewhere: recompute admissions soon (frees admit the next family). */
-  nudge(locationId?: string): void {
-    const targets = locationId ? [locationId] : this.lines.filter((l) => !l.closed).map((l) => l.locationId);
-    for (const id of targets) {
-      if (this.nudges.has(id) || !this.runPass) continue;
-      const timer = setTimeout(() => {
-        this.nudges.delete(id);
-        this.runPass?.(id)
-          .then((changed) => changed && this.changed(id))
-          .catch(() => {});
-      }, 50);
-      timer.unref();
-      this.nudges.set(id, timer);
-    }
-  }
-
-  /** A session was held: admitted-not-holding shrank, and so did the stock (only for a queued location). */
-  held(locationId: string): void {
-    if (this.lines.some((l) => l.locationId === locationId && !l.closed)) this.nudge(locationId);
-  }
-
-  /** A slot was freed (any process): nudge the line of its location, if it has one. */
-  freed(slotId: string): void {
-    const locationId = this.slotLocations.get(slotId);
-    if (locationId) this.nudge(locationId);
-    else if (this.lines.some((l) => !l.closed)) this.nudge();
-  }
-
-  changed(locationId: string): void {
-    for (const l of this.listeners) l(locationId);
-  }
-
-  onChange(listener: (locationId: string) => void): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
-  }
-
-  stop(): void {
-    for (const t of this.nudges.values()) clearTimeout(t);
-    this.nudges.clear();
-  }
-}
-
 /** Staff: the line at a glance. */
 export async function staffSummary(deps: Deps, locationId: string): Promise<StaffQueueSummary> {
   const line = await openLineOf(deps, locationId);
@@ -333,11 +229,4 @@ export async function pauseQueue(deps: Deps, locationId: string, paused: boolean
   await openLineOf(deps, locationId);
   await setPaused(deps.db, locationId, paused);
   return staffSummary(deps, locationId);
-}
-
-declare module 'fastify' {
-  interface FastifyInstance {
-    /** The hold's admission check and the line's nudges (queue.service.ts, decision 0053). */
-    queueGate: QueueGate;
-  }
 }
