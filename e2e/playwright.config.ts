@@ -13,6 +13,12 @@ process.env.E2E_DATA_DIR = DATA_DIR;
  * journeys wait past their timeouts (decision 0018).
  */
 const WORKERS = Number(process.env.E2E_WORKERS) || Math.max(1, Math.floor(availableParallelism() / 2));
+/**
+ * Journeys that mostly wait on the wall clock (an offer lapsing, a sale opening at the next whole
+ * minute) run in a lane of their own beside the others: their minutes of idle waiting overlap the
+ * rest of the suite instead of adding to it (decision 0067). They use locations of their own.
+ */
+const CLOCK_SPECS = /(waitlist|fair-start|sales-opening)\.spec\.ts$/;
 
 /**
  * The whole stack as `npm start` runs it (API serving the built web app, embedded PostgreSQL),
@@ -30,7 +36,8 @@ export default defineConfig({
   // counted in the summary line, and it fails the run when E2E_FAIL_ON_FLAKY=1.
   retries: 1,
   failOnFlakyTests: process.env.E2E_FAIL_ON_FLAKY === '1',
-  workers: WORKERS,
+  // One more worker than the main lane's, held by the clock lane (which mostly sleeps).
+  workers: WORKERS + 1,
   reporter: [
     ['list'],
     ['./support/flaky-summary-reporter.ts'],
@@ -47,7 +54,10 @@ export default defineConfig({
       args: ['--no-sandbox', '--disable-dev-shm-usage', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-gpu'],
     },
   },
-  projects: [{ name: 'chromium', use: { ...devices['Desktop Chrome'], channel: undefined } }],
+  projects: [
+    { name: 'chromium', testIgnore: CLOCK_SPECS, workers: WORKERS, use: { ...devices['Desktop Chrome'], channel: undefined } },
+    { name: 'clock', testMatch: CLOCK_SPECS, workers: 1, use: { ...devices['Desktop Chrome'], channel: undefined } },
+  ],
   webServer: {
     command: `rm -rf ${DATA_DIR} && npm run start -w apps/api`,
     cwd: '..',
