@@ -76,9 +76,10 @@ function ratePerSecond(line: LineRow, admittedRecently: number, now: Date): numb
   return admittedRecently / Math.max(windowMs / 1000, 1);
 }
 
+const emptyTicket = (line: LineRow) => ({ position: null, ahead: null, estimatedWaitSeconds: null, admittedUntil: null, opensAt: line.salesOpenAt!.toISOString() });
+
 export function ticketView(line: LineRow, row: TicketRow | undefined, now: Date, rate: number | null): QueueTicket {
-  const opensAt = line.salesOpenAt!.toISOString();
-  const base = { position: null, ahead: null, estimatedWaitSeconds: null, admittedUntil: null, opensAt };
+  const base = emptyTicket(line);
   if (!row) return { ...base, status: line.closedAt ? 'closed' : 'before_open' };
   const admittedUntil = row.admittedUntil?.toISOString() ?? null;
   if (row.status === 'admitted' && row.admittedUntil && row.admittedUntil > now) return { ...base, status: 'admitted', position: row.position, ahead: 0, estimatedWaitSeconds: 0, admittedUntil };
@@ -99,6 +100,12 @@ export async function joinQueue(deps: Deps & Pick<FastifyInstance, 'queueGate'>,
   const line = await openLineOf(deps, locationId);
   const now = deps.clock.now();
   if (line.closedAt) return ticketView(line, await findTicket(deps.db, locationId, userId), now, null);
+  if (!line.drawnAt && line.salesOpenAt && now < line.salesOpenAt) {
+    // The rush before the opening: one insert, no lock. Every ticket reads "before_open" until the
+    // draw, whether this call made it or another tab did, so the line read above is all the view needs.
+    if (await insertTicket(deps.db, { locationId, userId, now, position: null })) deps.queueGate.nudge(locationId);
+    return { ...emptyTicket(line), status: 'before_open' };
+  }
   if (!(await findTicket(deps.db, locationId, userId))) {
     if (line.salesOpenAt && now >= line.salesOpenAt) {
       // After the opening: to the back, under the line's lock (the draw and other late joins wait their turn).
