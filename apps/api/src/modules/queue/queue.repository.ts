@@ -88,14 +88,11 @@ export interface TicketRow {
 }
 
 /** Joins the line: one place per account and location (the unique index settles racing tabs and processes). */
-/** True when this call made the ticket, false when the account already had one. */
-export async function insertTicket(db: DbOrTx, args: { locationId: string; userId: string; now: Date; position: number | null }): Promise<boolean> {
-  const { rows } = await db.execute(sql`
+export async function insertTicket(db: DbOrTx, args: { locationId: string; userId: string; now: Date; position: number | null }): Promise<void> {
+  await db.execute(sql`
     insert into queue_tickets (location_id, user_id, joined_at, position)
     values (${args.locationId}::uuid, ${args.userId}::uuid, ${args.now.toISOString()}::timestamptz, ${args.position})
-    on conflict (location_id, user_id) do nothing
-    returning id`);
-  return rows.length > 0;
+    on conflict (location_id, user_id) do nothing`);
 }
 
 export async function nextBackPosition(db: DbOrTx, locationId: string): Promise<number> {

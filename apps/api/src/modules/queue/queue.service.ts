@@ -101,9 +101,10 @@ export async function joinQueue(deps: Deps & Pick<FastifyInstance, 'queueGate'>,
   const now = deps.clock.now();
   if (line.closedAt) return ticketView(line, await findTicket(deps.db, locationId, userId), now, null);
   if (!line.drawnAt && line.salesOpenAt && now < line.salesOpenAt) {
-    // The rush before the opening: one insert, no lock. Every ticket reads "before_open" until the
-    // draw, whether this call made it or another tab did, so the line read above is all the view needs.
-    if (await insertTicket(deps.db, { locationId, userId, now, position: null })) deps.queueGate.nudge(locationId);
+    // The rush before the opening: one insert, no lock, no pass (a pass before the opening does
+    // nothing). Every ticket reads "before_open" until the draw, whether this call made it or
+    // another tab did, so the line read above is all the view needs.
+    await insertTicket(deps.db, { locationId, userId, now, position: null });
     return { ...emptyTicket(line), status: 'before_open' };
   }
   if (!(await findTicket(deps.db, locationId, userId))) {
