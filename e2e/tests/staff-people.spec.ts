@@ -36,7 +36,7 @@ async function invitationLink(request: APIRequestContext, to: string): Promise<s
   return /https?:\/\/\S+\/staff\/invite\?code=[\w-]+/.exec(text)![0];
 }
 
-test('a manager enrols a second factor, invites a set member, who accepts from the mailbox and signs in', async ({ page, browser }) => {
+test('a manager enrols a second factor, invites a set member, who accepts from the mailbox, signs in, and signs out everywhere', async ({ page, browser }) => {
   test.setTimeout(120_000);
   mkdirSync(DIR, { recursive: true });
   await page.setViewportSize(WIDE);
@@ -112,5 +112,22 @@ test('a manager enrols a second factor, invites a set member, who accepts from t
   await expect(other.getByRole('heading', { name: /^Run sheet:/ })).toBeVisible({ timeout: 30_000 });
   await expect(other.getByRole('navigation', { name: 'Staff' }).getByRole('link')).toHaveText(['Run sheet', 'Check in', 'Walk-in', 'Photos']);
   await expectNoAxeViolations(other, 'set member run sheet');
+
+  // The same member on a phone too; "Sign out everywhere" on the first device ends both sessions.
+  const phoneContext = await browser.newContext({ viewport: NARROW, locale: 'en-AU' });
+  const phone = await phoneContext.newPage();
+  await signIn(phone, newcomer, NEW_PASSWORD);
+  await expect(phone.getByRole('heading', { name: /^Run sheet:/ })).toBeVisible({ timeout: 30_000 });
+  expect(await hasHorizontalScroll(phone)).toBe(false);
+  await phone.screenshot({ path: `${DIR}/390-set-member-header.png` });
+  await other.getByRole('button', { name: 'Sign out everywhere' }).click();
+  await expect(other.getByText('You are signed out on every device.')).toBeVisible();
+  await expect(other.getByRole('button', { name: 'Sign in' })).toBeVisible();
+  await expectNoAxeViolations(other, 'signed out everywhere');
+  await other.screenshot({ path: `${DIR}/1280-signed-out-everywhere.png`, fullPage: true });
+  // The phone's session is gone: opening the app again asks for the password.
+  await phone.reload();
+  await expect(phone.getByRole('button', { name: 'Sign in' })).toBeVisible({ timeout: 30_000 });
+  await phoneContext.close();
   await theirs.close();
 });
