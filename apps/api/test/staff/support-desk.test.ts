@@ -70,18 +70,6 @@ describe('support desk API', () => {
       expectContractError(await w.call('GET', '/staff/families?q=a', support), 400, 'VALIDATION_FAILED');
       expectContractError(await w.call('GET', '/staff/families?q=olive', w.family), 403, 'STAFF_ONLY');
     });
-
-    it('limits each staff member to 60 searches a minute (429 with Retry-After); another member still searches', async () => {
-      const [busy, other] = [
-        await createPerson(w.t.db, true, { firstName: 'Rapid', lastName: 'Typer' }, { role: 'support', mfaEnrolled: true }),
-        await createPerson(w.t.db, true, { firstName: 'Calm', lastName: 'Typer' }, { role: 'support', mfaEnrolled: true }),
-      ];
-      for (let i = 0; i < 60; i++) expect((await w.call('GET', `/staff/families?q=zz${i}`, busy)).statusCode).toBe(200);
-      const limited = await w.call('GET', '/staff/families?q=zz60', busy);
-      expectContractError(limited, 429, 'RATE_LIMITED');
-      expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
-      expect((await w.call('GET', '/staff/families?q=zz60', other)).statusCode).toBe(200);
-    });
   });
 
   describe('a booking', () => {
