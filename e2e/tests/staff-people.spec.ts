@@ -79,7 +79,7 @@ test('a manager enrols a second factor, invites a set member, who accepts from t
   await page.screenshot({ path: `${DIR}/1280-staff-page.png`, fullPage: true });
 
   // The manager signs in again: the password, then a recovery code (the TOTP code just used works once).
-  await page.getByRole('button', { name: 'Sign out' }).click();
+  await page.getByRole('button', { name: 'Sign out', exact: true }).click();
   await signIn(page, MANAGER, DEMO_PASSWORD);
   await page.getByLabel('Code').fill(recovery);
   await expectNoAxeViolations(page, 'sign-in code');

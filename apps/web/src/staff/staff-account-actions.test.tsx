@@ -20,7 +20,7 @@ function signedInApp(everywhere: () => Response) {
       if (path === '/auth/refresh') return reply(200, { idToken: staffToken, expiresAt: '2026-12-01T00:00:00.000Z', user: { email: ME.email, firstName: 'Buddy' } });
       if (path === '/staff/me') return reply(200, ME);
       if (path === '/staff/catalogue') return reply(200, { locations: [], packages: [], addOns: [] });
-      if (path === '/auth/sign-out-everywhere') return everywhere();
+      if (path === '/staff/sign-out-everywhere') return everywhere();
       return reply(404, { error: 'no', code: 'NOT_FOUND' });
     }),
   );
@@ -36,7 +36,7 @@ describe('sign out everywhere (issue 34)', () => {
     await userEvent.click(await screen.findByRole('button', { name: 'Sign out everywhere' }));
     expect(await screen.findByRole('button', { name: 'Sign in' })).toBeInTheDocument();
     expect(screen.getByRole('status')).toHaveTextContent('You are signed out on every device.');
-    expect(calls).toContain(`POST /auth/sign-out-everywhere Bearer ${staffToken}`);
+    expect(calls).toContain(`POST /staff/sign-out-everywhere Bearer ${staffToken}`);
     // Signed out here too: no session is picked up again behind the member's back.
     expect(calls.filter((c) => c.startsWith('POST /auth/refresh'))).toHaveLength(1);
   });

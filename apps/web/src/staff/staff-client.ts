@@ -123,11 +123,12 @@ export async function signOut(): Promise<void> {
 
 /**
  * Ends every session of this staff account (decision 0062): every device's refresh family is
- * revoked and this one's cookie cleared, then the app shows the sign-in. Throws when the server
+ * revoked, the ID tokens already issued are refused, and this one's cookie is cleared; then the
+ * app shows the sign-in. Throws when the server
  * could not be told: the sessions stand and the member stays signed in to try again.
  */
 export async function signOutEverywhere(): Promise<void> {
-  await request('/auth/sign-out-everywhere', { method: 'POST' });
+  await request('/staff/sign-out-everywhere', { method: 'POST', body: '{}' });
   idToken = null;
   onSignedOut('everywhere');
 }
