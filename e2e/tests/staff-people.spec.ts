@@ -93,11 +93,17 @@ test('a manager enrols a second factor, invites a set member, who accepts from t
   await expectNoAxeViolations(page, 'staff page at 390');
   await page.screenshot({ path: `${DIR}/390-staff-page.png`, fullPage: true });
 
-  // The newcomer, in their own browser, from the e-mail in the dev mailbox.
+  // The newcomer, in their own browser, opens the e-mail in the development mailbox and follows its link.
   const link = await invitationLink(page.request, newcomer);
   const theirs = await browser.newContext({ viewport: WIDE, locale: 'en-AU' });
   const other = await theirs.newPage();
-  await other.goto(pathOf(link));
+  await other.goto(`/dev/mailbox?to=${encodeURIComponent(newcomer)}`);
+  await other.getByRole('navigation', { name: 'Messages' }).getByRole('link', { name: /invited to the .* staff app/ }).click();
+  await expect(other.getByRole('heading', { name: /invited to the .* staff app/ })).toBeVisible();
+  await other.screenshot({ path: `${DIR}/1280-invitation-in-mailbox.png`, fullPage: true });
+  const shown = /https?:\/\/\S+\/staff\/invite\?code=[\w-]+/.exec((await other.locator('article.message pre').textContent()) ?? '')?.[0];
+  expect(shown).toBe(link);
+  await other.goto(pathOf(shown!));
   await other.getByLabel('New password').fill(NEW_PASSWORD);
   await other.getByLabel('Repeat the password').fill(NEW_PASSWORD);
   await expectNoAxeViolations(other, 'invitation');
