@@ -36,7 +36,7 @@ async function invitationLink(request: APIRequestContext, to: string): Promise<s
   return /https?:\/\/\S+\/staff\/invite\?code=[\w-]+/.exec(text)![0];
 }
 
-test('a manager enrols a second factor, invites a set member, who accepts from the mailbox and signs in', async ({ page, browser }) => {
+test('a manager enrols a second factor, invites a set member, who accepts from the mailbox, signs in, and signs out everywhere', async ({ page, browser }) => {
   test.setTimeout(120_000);
   mkdirSync(DIR, { recursive: true });
   await page.setViewportSize(WIDE);
@@ -79,7 +79,7 @@ test('a manager enrols a second factor, invites a set member, who accepts from t
   await page.screenshot({ path: `${DIR}/1280-staff-page.png`, fullPage: true });
 
   // The manager signs in again: the password, then a recovery code (the TOTP code just used works once).
-  await page.getByRole('button', { name: 'Sign out' }).click();
+  await page.getByRole('button', { name: 'Sign out', exact: true }).click();
   await signIn(page, MANAGER, DEMO_PASSWORD);
   await page.getByLabel('Code').fill(recovery);
   await expectNoAxeViolations(page, 'sign-in code');
@@ -93,11 +93,17 @@ test('a manager enrols a second factor, invites a set member, who accepts from t
   await expectNoAxeViolations(page, 'staff page at 390');
   await page.screenshot({ path: `${DIR}/390-staff-page.png`, fullPage: true });
 
-  // The newcomer, in their own browser, from the e-mail in the dev mailbox.
+  // The newcomer, in their own browser, opens the e-mail in the development mailbox and follows its link.
   const link = await invitationLink(page.request, newcomer);
   const theirs = await browser.newContext({ viewport: WIDE, locale: 'en-AU' });
   const other = await theirs.newPage();
-  await other.goto(pathOf(link));
+  await other.goto(`/dev/mailbox?to=${encodeURIComponent(newcomer)}`);
+  await other.getByRole('navigation', { name: 'Messages' }).getByRole('link', { name: /invited to the .* staff app/ }).click();
+  await expect(other.getByRole('heading', { name: /invited to the .* staff app/ })).toBeVisible();
+  await other.screenshot({ path: `${DIR}/1280-invitation-in-mailbox.png`, fullPage: true });
+  const shown = /https?:\/\/\S+\/staff\/invite\?code=[\w-]+/.exec((await other.locator('article.message pre').textContent()) ?? '')?.[0];
+  expect(shown).toBe(link);
+  await other.goto(pathOf(shown!));
   await other.getByLabel('New password').fill(NEW_PASSWORD);
   await other.getByLabel('Repeat the password').fill(NEW_PASSWORD);
   await expectNoAxeViolations(other, 'invitation');
@@ -112,5 +118,22 @@ test('a manager enrols a second factor, invites a set member, who accepts from t
   await expect(other.getByRole('heading', { name: /^Run sheet:/ })).toBeVisible({ timeout: 30_000 });
   await expect(other.getByRole('navigation', { name: 'Staff' }).getByRole('link')).toHaveText(['Run sheet', 'Check in', 'Walk-in', 'Photos']);
   await expectNoAxeViolations(other, 'set member run sheet');
+
+  // The same member on a phone too; "Sign out everywhere" on the first device ends both sessions.
+  const phoneContext = await browser.newContext({ viewport: NARROW, locale: 'en-AU' });
+  const phone = await phoneContext.newPage();
+  await signIn(phone, newcomer, NEW_PASSWORD);
+  await expect(phone.getByRole('heading', { name: /^Run sheet:/ })).toBeVisible({ timeout: 30_000 });
+  expect(await hasHorizontalScroll(phone)).toBe(false);
+  await phone.screenshot({ path: `${DIR}/390-set-member-header.png` });
+  await other.getByRole('button', { name: 'Sign out everywhere' }).click();
+  await expect(other.getByText('You are signed out on every device.')).toBeVisible();
+  await expect(other.getByRole('button', { name: 'Sign in' })).toBeVisible();
+  await expectNoAxeViolations(other, 'signed out everywhere');
+  await other.screenshot({ path: `${DIR}/1280-signed-out-everywhere.png`, fullPage: true });
+  // The phone's session is gone: opening the app again asks for the password.
+  await phone.reload();
+  await expect(phone.getByRole('button', { name: 'Sign in' })).toBeVisible({ timeout: 30_000 });
+  await phoneContext.close();
   await theirs.close();
 });

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { DATE_PATTERN } from './dates';
 
-/** The audit trail (issue 34, decision 0051): who changed what of a booking, its order or its session. */
+/** The audit trail (issue 34, decisions 0051 and 0062): who changed what of a booking, its order, a session or the season. */
 export const ACTOR_KINDS = ['family', 'staff', 'system', 'stripe'] as const;
 export type ActorKind = (typeof ACTOR_KINDS)[number];
 export const ACTOR_KIND_LABELS: Record<ActorKind, string> = { family: 'Family', staff: 'Staff', system: 'Kringle', stripe: 'Stripe' };
@@ -28,6 +28,21 @@ export const AUDIT_ACTION_LABELS: Record<string, string> = {
   markNoShow: 'Marked no-show',
   undoCheckIn: 'Check-in undone',
   undoNoShow: 'No-show undone',
+  takeHold: 'Session held',
+  refreshHold: 'Hold extended',
+  releaseHold: 'Hold let go',
+  expireHold: 'Hold ran out',
+  offerFromWaitlist: 'Offered to the waitlist',
+  passOffer: 'Waitlist offer passed on',
+  lapseOffer: 'Waitlist offer lapsed',
+  claimOffer: 'Waitlist offer booked',
+  closeSession: 'Session closed',
+  offerClosureMove: 'Session held for a closure move',
+  endClosureOffer: 'Closure move offer ended',
+  settleRefund: 'Refund sent',
+  giveUpRefund: 'Refund given up',
+  refundReported: 'Refund reported by Stripe',
+  saveSeason: 'Season saved',
 };
 
 export const auditEntrySchema = z
@@ -40,7 +55,9 @@ export const auditEntrySchema = z
       email: z.string().nullable().meta({ description: 'As it was at the time; null once the account was deleted' }),
     }),
     action: z.string().meta({ description: 'The named transition (decision 0049), e.g. staffReschedule' }),
-    bookingId: z.uuid(),
+    bookingId: z.uuid().nullable().meta({ description: 'The booking; null for an entry about a session (a hold) or a season version only' }),
+    slotId: z.uuid().nullable().meta({ description: 'The session, for an entry about a hold, a waitlist offer or a closed session' }),
+    seasonVersion: z.number().int().nullable().meta({ description: 'The season version saved' }),
     orderId: z.uuid().nullable(),
     reason: z.string().nullable(),
     before: z.record(z.string(), z.unknown()).meta({ description: "The booking's state and the old values of the fields that changed" }),

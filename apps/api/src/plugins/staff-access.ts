@@ -109,6 +109,8 @@ export const staffAccessPlugin = fp(
       if (!request.auth) return;
       const state = await app.staffStates.get(request.auth.userId, app.clock.now().getTime());
       if (!state || !state.active) throw errors.sessionEnded();
+      // Signed out everywhere: a token from before then is a session that ended (decision 0062).
+      if (state.sessionsEndedAtMs !== null && request.auth.issuedAtMs < state.sessionsEndedAtMs) throw errors.sessionEnded();
       if (MFA_REQUIRED_ROLES.includes(state.role) && !state.mfaEnrolled && !config.staffBeforeMfa) throw errors.mfaRequired();
       if (!rolesOf(config.staffRoles).includes(state.role)) throw errors.roleForbidden();
       request.staffAccess = state;

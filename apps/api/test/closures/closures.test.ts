@@ -100,8 +100,13 @@ describe('closures: dry run and the refund remedy', () => {
       expect(mails).toHaveLength(1);
       expect(mails[0]!.subject).toBe(`Cancelled by us: ${booked.reference}, $39.95 refunded`);
       expect(mails[0]!.text).toContain('We will be back tomorrow.');
-      const audit = (await c.w.t.db.execute(sql`select action, actor_id, reason from audit_entries where booking_id = ${booked.id}::uuid`)).rows;
-      expect(audit).toEqual([{ action: 'closureCancel', actor_id: c.manager.id, reason: 'Santa is unwell' }]);
+      const audit = (await c.w.t.db.execute(sql`select action, actor_id, reason from audit_entries where booking_id = ${booked.id}::uuid order by seq`)).rows;
+      // The session closed, the booking cancelled, the refund sent (decision 0062): each once.
+      expect(audit).toEqual([
+        { action: 'closeSession', actor_id: c.manager.id, reason: 'Santa is unwell' },
+        { action: 'closureCancel', actor_id: c.manager.id, reason: 'Santa is unwell' },
+        { action: 'settleRefund', actor_id: null, reason: null },
+      ]);
     }
     // Reloading the season (the operators' CLI, the editor) keeps them closed.
     await loadSeason(c.w.t.db, demoSeason(c.w.clock.now(), { days: 14 }), c.w.clock.now());

@@ -14,7 +14,7 @@ import { LOCATION_SCOPED, NOT_LOCATION_SCOPED } from './staff-routes';
  */
 
 /** Reachable before a manager or support member has enrolled the second factor. */
-const BEFORE_MFA = ['GET /api/v1/staff/me', 'POST /api/v1/staff/mfa/setup', 'POST /api/v1/staff/mfa/confirm'];
+const BEFORE_MFA = ['GET /api/v1/staff/me', 'POST /api/v1/staff/mfa/setup', 'POST /api/v1/staff/mfa/confirm', 'POST /api/v1/staff/sign-out-everywhere'];
 
 const key = (op: Operation) => `${op.method} ${op.path}`;
 

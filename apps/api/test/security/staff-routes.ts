@@ -37,6 +37,7 @@ export const LOCATION_SCOPED = [
 export const NOT_LOCATION_SCOPED = [
   'GET /api/v1/staff/catalogue',
   'GET /api/v1/staff/me',
+  'POST /api/v1/staff/sign-out-everywhere',
   'GET /api/v1/staff/accounts',
   'POST /api/v1/staff/accounts',
   'PATCH /api/v1/staff/accounts/{id}',

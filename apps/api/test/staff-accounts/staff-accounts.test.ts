@@ -116,6 +116,25 @@ describe('staff accounts', () => {
     expect((await signIn(t.app, 'elf@kringle.test', DEMO_PASSWORD)).statusCode).toBe(200);
   });
 
+  it('signs a member out everywhere at once: the other devices\' ID tokens and refresh cookies are refused; a new sign-in works', async () => {
+    const [phone, laptop] = [await signIn(t.app, 'elf@kringle.test', DEMO_PASSWORD), await signIn(t.app, 'elf@kringle.test', DEMO_PASSWORD)];
+    const phoneToken = phone.json().idToken as string;
+    expect((await call('GET', `/staff/run-sheet?locationId=${sydney}`, phoneToken)).statusCode).toBe(200);
+    t.clock.advance(2000);
+    const out = await call('POST', '/staff/sign-out-everywhere', laptop.json().idToken as string, {});
+    expect(out.statusCode).toBe(204);
+    expect(String(out.headers['set-cookie'])).toContain(`${REFRESH_COOKIE}=;`);
+    // The phone's token still has 15 minutes on it, and is refused all the same (a family's would not be).
+    expectContractError(await call('GET', `/staff/run-sheet?locationId=${sydney}`, phoneToken), 401, 'UNAUTHENTICATED');
+    for (const device of [phone, laptop]) {
+      expectContractError(await t.app.inject({ method: 'POST', url: '/api/v1/auth/refresh', cookies: { [REFRESH_COOKIE]: cookieOf(device)! } }), 401, 'UNAUTHENTICATED');
+    }
+    const again = await signIn(t.app, 'elf@kringle.test', DEMO_PASSWORD);
+    expect((await call('GET', `/staff/run-sheet?locationId=${sydney}`, again.json().idToken as string)).statusCode).toBe(200);
+    // Only staff accounts: a family signs out everywhere through /auth/sign-out-everywhere.
+    expectContractError(await call('POST', '/staff/sign-out-everywhere', null, {}), 401, 'UNAUTHENTICATED');
+  });
+
   it('keeps a manager from demoting, deactivating or resetting themself', async () => {
     const id = decodeJwt(manager).sub!;
     expectContractError(await call('PATCH', `/staff/accounts/${id}`, manager, { active: false }), 400, 'BAD_REQUEST');

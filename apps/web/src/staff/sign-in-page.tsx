@@ -11,7 +11,7 @@ const field = 'min-h-11 rounded-lg border border-cream-300 bg-cream-50 px-3 text
  * The same accounts as the customer app; a customer's is refused with 'Staff only'. An account
  * with a second factor (decision 0050) is asked next for the code from its app, or a recovery code.
  */
-export function SignInPage({ onSignedIn }: { onSignedIn: (user: StaffUser) => void }) {
+export function SignInPage({ onSignedIn, notice }: { onSignedIn: (user: StaffUser) => void; notice?: string | null }) {
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const [mfaToken, setMfaToken] = useState<string | null>(null);
@@ -64,6 +64,11 @@ export function SignInPage({ onSignedIn }: { onSignedIn: (user: StaffUser) => vo
           <Logo brandName={BRAND_NAME} decorative />
           <h1 className="text-2xl font-semibold">{BRAND_NAME} staff</h1>
         </div>
+        {notice && !mfaToken && (
+          <p role="status" className="rounded-lg bg-pine-50 px-3 py-2 font-semibold text-pine-800">
+            {notice}
+          </p>
+        )}
         {mfaToken ? (
           <>
             <p className="text-ink-700">Enter the 6-digit code from your authenticator app. Lost your phone? Enter one of your recovery codes instead.</p>

@@ -19,6 +19,7 @@ import { LABELS, LOCATION_PAGES, pageOf, pagesFor, PATHS, startPage, type Page }
 import { StaffAccountsPage } from './staff-accounts-page';
 import type { PhotoTarget } from './photos/photos-page';
 import { getMe } from './staff-people-client';
+import { StaffAccountActions } from './staff-account-actions';
 
 const LOCATION_KEY = 'kringle.staff.location';
 // The support desk and the audit page (issue 34) are their own chunk: the set's devices never load them.
@@ -46,6 +47,7 @@ function StaffSession() {
   const [user, setUser] = useState<StaffUser | null | undefined>(undefined);
   /** The session could not be told just now (offline, a 5xx, a 429): not a reason to sign in again. */
   const [problem, setProblem] = useState<string | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
   const resume = useCallback(() => {
     resumeSession()
       .then(setUser)
@@ -55,7 +57,10 @@ function StaffSession() {
       });
   }, []);
   useEffect(() => {
-    whenSignedOut(() => setUser(null));
+    whenSignedOut((how) => {
+      setUser(null);
+      setNotice(how === 'everywhere' ? 'You are signed out on every device.' : null);
+    });
     resume();
   }, [resume]);
   if (problem) {
@@ -78,7 +83,7 @@ function StaffSession() {
     );
   }
   if (user === undefined) return <p className="p-8 text-center text-ink-700">Loading…</p>;
-  if (!user) return <SignInPage onSignedIn={setUser} />;
+  if (!user) return <SignInPage onSignedIn={setUser} notice={notice} />;
   return <Staffed user={user} />;
 }
 
@@ -171,18 +176,7 @@ function SignedIn({ user, me, onEnrol }: { user: StaffUser; me: StaffMe; onEnrol
               </a>
             ))}
           </nav>
-          <div className="ml-auto flex items-center gap-3">
-            <span className="text-sm">{user.email}</span>
-            {onEnrol && (
-              // The nav links' look: the shared ghost button is ink on cream, unreadable on the pine header.
-              <button type="button" className="inline-flex min-h-11 items-center rounded-lg px-4 font-semibold text-cream-50 underline underline-offset-4 hover:bg-pine-700" onClick={onEnrol}>
-                Add a second step
-              </button>
-            )}
-            <Button variant="secondary" onClick={() => void signOut()}>
-              Sign out
-            </Button>
-          </div>
+          <StaffAccountActions email={user.email} onEnrol={onEnrol} />
         </div>
       </header>
       <main className="mx-auto max-w-6xl px-4 py-5">

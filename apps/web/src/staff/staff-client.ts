@@ -29,9 +29,11 @@ const appCheckAccess: AppCheckAccess = { getAppCheckToken: () => appCheck.getTok
 
 let idToken: string | null = null;
 let refreshing: Promise<string | null> | null = null;
-let onSignedOut: () => void = () => {};
+/** Why the session ended: `everywhere` when this device ended every session of the account. */
+export type SignedOutHow = 'here' | 'everywhere';
+let onSignedOut: (how?: SignedOutHow) => void = () => {};
 
-export function whenSignedOut(callback: () => void): void {
+export function whenSignedOut(callback: (how?: SignedOutHow) => void): void {
   onSignedOut = callback;
 }
 
@@ -117,6 +119,18 @@ export async function signOut(): Promise<void> {
   idToken = null;
   await raw('/auth/sign-out', { method: 'POST' }).catch(() => undefined);
   onSignedOut();
+}
+
+/**
+ * Ends every session of this staff account (decision 0062): every device's refresh family is
+ * revoked, the ID tokens already issued are refused, and this one's cookie is cleared; then the
+ * app shows the sign-in. Throws when the server
+ * could not be told: the sessions stand and the member stays signed in to try again.
+ */
+export async function signOutEverywhere(): Promise<void> {
+  await request('/staff/sign-out-everywhere', { method: 'POST', body: '{}' });
+  idToken = null;
+  onSignedOut('everywhere');
 }
 
 /**

@@ -27,6 +27,8 @@ export const users = pgTable(
     /** The last TOTP time step accepted, so a code is usable once. */
     mfaLastStep: bigint('mfa_last_step', { mode: 'number' }),
     lastSignInAt: timestamp('last_sign_in_at', { withTimezone: true }),
+    /** A staff member's "Sign out everywhere" (decision 0062): staff tokens issued before it are refused. */
+    sessionsEndedAt: timestamp('sessions_ended_at', { withTimezone: true }),
     emailVerifiedAt: timestamp('email_verified_at', { withTimezone: true }),
     verificationSentAt: timestamp('verification_sent_at', { withTimezone: true }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),

@@ -25,6 +25,8 @@ export interface AuthClaims {
   staff: boolean;
   /** The token's `exp` (ms since the epoch): a live stream ends then (issue 36). */
   expiresAtMs: number;
+  /** The token's `iat` (ms since the epoch, whole seconds): a staff member's sign-out everywhere refuses older ones. */
+  issuedAtMs: number;
   /** The `staff_role` claim (decision 0050); null for customers. The database has the last word (staff-access.ts). */
   staffRole: StaffRole | null;
 }
@@ -103,6 +105,7 @@ export class IdTokens {
         emailVerified: claims.data.email_verified,
         staff: claims.data.dashboard_user,
         expiresAtMs: payload.exp! * 1000,
+        issuedAtMs: payload.iat! * 1000,
         staffRole: claims.data.dashboard_user ? (claims.data.staff_role ?? null) : null,
       };
     } catch {

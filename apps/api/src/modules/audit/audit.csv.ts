@@ -2,7 +2,7 @@ import { ACTOR_KIND_LABELS, AUDIT_ACTION_LABELS } from '@kringle/contracts/audit
 import type { AuditRow } from '../booking-lifecycle/audit.repository';
 import { csvCell } from '../staff/run-sheet.csv';
 
-const HEADER = ['At (UTC)', 'Actor', 'Actor id', 'Actor e-mail', 'Action', 'Booking', 'Order', 'Reason', 'Before', 'After'] as const;
+const HEADER = ['At (UTC)', 'Actor', 'Actor id', 'Actor e-mail', 'Action', 'Booking', 'Session', 'Season version', 'Order', 'Reason', 'Before', 'After'] as const;
 
 /**
  * The audit trail as CSV. Reasons are typed by staff and the before/after values carry families'
@@ -16,7 +16,9 @@ export function auditCsv(rows: AuditRow[]): string {
       r.actor.id ?? '',
       r.actor.email ?? '',
       AUDIT_ACTION_LABELS[r.action] ?? r.action,
-      r.bookingId,
+      r.bookingId ?? '',
+      r.slotId ?? '',
+      r.seasonVersion ?? '',
       r.orderId ?? '',
       r.reason ?? '',
       JSON.stringify(r.before),

@@ -16,6 +16,8 @@ export const toAuditEntry = (r: AuditRow): AuditEntry => ({
   actor: r.actor,
   action: r.action,
   bookingId: r.bookingId,
+  slotId: r.slotId ?? null,
+  seasonVersion: r.seasonVersion ?? null,
   orderId: r.orderId,
   reason: r.reason,
   before: r.before,

@@ -56,6 +56,17 @@ export interface QuickHoldOutcome {
 }
 
 /**
+ * The hold's audit entry (decision 0062), written by the hold's own statement from its `claimed`
+ * rows (slot_id, reservation_id, user_id, expires_at, now): one more row inserted in the same
+ * statement and commit, no extra round trip on the drop-day path.
+ */
+const AUDIT_TAKEN = `
+    insert into audit_entries (at, actor_kind, actor_id, actor_email, action, slot_id, before, after)
+    select c.now, 'family', c.user_id, u.email, 'takeHold', c.slot_id, '{"state": "free"}'::jsonb,
+      jsonb_build_object('state', 'held', 'reservationId', c.reservation_id, 'holdExpiresAt', c.expires_at)
+    from claimed c join users u on u.id = c.user_id`;
+
+/**
  * A customer without a live hold takes a session in one statement, so a drop-day racer costs
  * one round trip whether it wins or loses: the booking-limit count, the claim (the same
  * conditional UPDATE as claimSlot) and the reservation insert. A customer who already has a hold
@@ -117,13 +128,13 @@ const QUICK_HOLD_SQL = `
     update slots s set hold_reservation_id = $3::uuid, hold_expires_at = $4::timestamptz
     where s.id = $2::uuid and (select n from upcoming) < $7::int and not (select b from blocked)
       and ${claimableOnline('s', '$5::timestamptz', '$6::timestamptz')}
-    returning s.id, s.location_id
+    returning s.id as slot_id, s.location_id, $3::uuid as reservation_id, $1::uuid as user_id, $4::timestamptz as expires_at, $5::timestamptz as now
   ), inserted as (
     insert into reservations (id, user_id, slot_id, location_id, status, expires_at, refreshes_left, booking_id, created_at, updated_at)
-    select $3::uuid, $1::uuid, id, location_id, 'active', $4::timestamptz, $8::int, null, $5::timestamptz, $5::timestamptz
+    select $3::uuid, $1::uuid, slot_id, location_id, 'active', $4::timestamptz, $8::int, null, $5::timestamptz, $5::timestamptz
     from claimed
     returning id
-  )
+  ), audited as (${AUDIT_TAKEN})
   select (select n from upcoming) as upcoming, (select count(*)::int from inserted) as held, t.location_id,
     coalesce(t.held_by_me, false) as held_by_me, coalesce(t.taken_before, false) as taken_before, t.holder_id, t.hold_expires_at,
     coalesce(t.not_open, false) as not_open, (select b from blocked) as blocked
@@ -205,7 +216,7 @@ const BATCH_HOLD_SQL = `
     select c.reservation_id, c.user_id, c.slot_id, c.location_id, 'active', c.expires_at, $8::int, null, c.now, c.now
     from claimed c
     returning id
-  )
+  ), audited as (${AUDIT_TAKEN})
   select u.n as upcoming, c.ord is not null as held, b.ord is not null as blocked, t.location_id,
     coalesce(t.held_by_me, false) as held_by_me, coalesce(t.taken_before, false) as taken_before, t.holder_id, t.hold_expires_at,
     coalesce(t.not_open, false) as not_open

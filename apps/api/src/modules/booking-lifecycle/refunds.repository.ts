@@ -23,30 +23,59 @@ export async function refundsOfBooking(db: DbOrTx, bookingId: string): Promise<R
   return db.select().from(refunds).where(eq(refunds.bookingId, bookingId)).orderBy(refunds.createdAt);
 }
 
+export interface OrderRefundState {
+  refundedCents: number;
+  status: string;
+}
+
 /**
  * The order's refunded total is the sum of its succeeded refunds, or what Stripe reports if that
- * is more (a refund made in the dashboard): both writers converge on the same figure.
+ * is more (a refund made in the dashboard): both writers converge on the same figure. Returns the
+ * order's booking and its refunded total and status before and after (for the audit entry), or
+ * null for an unknown order.
  */
-export async function syncOrderRefunded(tx: Tx, orderId: string, now: Date, reportedByStripe = 0): Promise<void> {
-  await tx.execute(sql`
-    update orders o set
-      refunded_cents = greatest(o.refunded_cents, ${reportedByStripe}::int,
-        coalesce((select sum(r.amount_cents) from refunds r where r.order_id = o.id and r.status = 'succeeded'), 0)::int),
-      refunded_at = coalesce(o.refunded_at, ${now.toISOString()}::timestamptz)
-    where o.id = ${orderId}::uuid`);
-  await tx.execute(sql`
-    update orders set status = 'refunded' where id = ${orderId}::uuid and refunded_cents >= amount_cents and refunded_cents > 0`);
+export async function syncOrderRefunded(
+  tx: Tx,
+  orderId: string,
+  now: Date,
+  reportedByStripe = 0,
+): Promise<{ bookingId: string; before: OrderRefundState; after: OrderRefundState } | null> {
+  const result = await tx.execute(sql`
+    with old as (
+      select o.id, o.booking_id, o.refunded_cents, o.status,
+        greatest(o.refunded_cents, ${reportedByStripe}::int,
+          coalesce((select sum(r.amount_cents) from refunds r where r.order_id = o.id and r.status = 'succeeded'), 0)::int) as cents
+      from orders o where o.id = ${orderId}::uuid for update
+    ), synced as (
+      update orders o set refunded_cents = old.cents, refunded_at = coalesce(o.refunded_at, ${now.toISOString()}::timestamptz),
+        status = case when old.cents >= o.amount_cents and old.cents > 0 then 'refunded' else o.status end
+      from old where o.id = old.id
+      returning o.status
+    )
+    select old.booking_id, old.refunded_cents, old.status as old_status, old.cents, synced.status from old, synced`);
+  const row = result.rows[0];
+  if (!row) return null;
+  return {
+    bookingId: row.booking_id as string,
+    before: { refundedCents: row.refunded_cents as number, status: row.old_status as string },
+    after: { refundedCents: row.cents as number, status: row.status as string },
+  };
 }
 
-export async function markRefundSucceeded(tx: Tx, id: string, stripeRefundId: string, now: Date): Promise<void> {
-  await tx.update(refunds).set({ status: 'succeeded', stripeRefundId, completedAt: now }).where(and(eq(refunds.id, id), eq(refunds.status, 'pending')));
+/** True when the refund was pending and is now succeeded. */
+export async function markRefundSucceeded(tx: Tx, id: string, stripeRefundId: string, now: Date): Promise<boolean> {
+  const result = await tx.update(refunds).set({ status: 'succeeded', stripeRefundId, completedAt: now }).where(and(eq(refunds.id, id), eq(refunds.status, 'pending')));
+  return (result.rowCount ?? 0) === 1;
 }
 
-export async function recordRefundAttempt(db: DbOrTx, id: string, error: string, giveUp: boolean): Promise<void> {
-  await db
+/** Counts a failed attempt; giving up marks a still-pending refund failed (true when it did). */
+export async function recordRefundAttempt(db: DbOrTx, id: string, error: string, giveUp: boolean): Promise<boolean> {
+  const result = await db
     .update(refunds)
     .set({ attempts: sql`${refunds.attempts} + 1`, lastError: error.slice(0, 500), ...(giveUp ? { status: 'failed' as const } : {}) })
-    .where(eq(refunds.id, id));
+    .where(and(eq(refunds.id, id), giveUp ? eq(refunds.status, 'pending') : undefined))
+    .returning({ id: refunds.id });
+  return giveUp && result.length === 1;
 }
 
 /** Pending refunds not touched for a while: the request that created them has had its chance. */

@@ -1,6 +1,7 @@
 import { desc, eq, sql } from 'drizzle-orm';
 import type { DbOrTx, Tx } from '../../db/client';
 import { seasonVersions } from '../../db/schema/season-versions';
+import { insertAuditEntry } from '../booking-lifecycle/audit.repository';
 
 /** Who saved a version: a manager in the editor, or `system` (the CLI, the demo season at start-up). */
 export interface SeasonSaver {
@@ -24,8 +25,9 @@ export async function lockLiveVersion(tx: Tx): Promise<number> {
 }
 
 /**
- * Records the file as the new live version, unless it is the live one already (the demo season is
- * reloaded at every start; the same file twice is one version). Returns the live version.
+ * Records the file as the new live version, with its audit entry, unless it is the live one already
+ * (the demo season is reloaded at every start; the same file twice is one version). Returns the
+ * live version.
  */
 export async function recordVersion(tx: Tx, file: unknown, by: SeasonSaver, counts: SessionCounts, at: Date): Promise<number> {
   const live = await lockLiveVersion(tx);
@@ -40,6 +42,18 @@ export async function recordVersion(tx: Tx, file: unknown, by: SeasonSaver, coun
     savedById: by.id,
     savedByEmail: by.email,
     ...counts,
+  });
+  // A season's sessions changed: the trail says who saved which version (decision 0062).
+  await insertAuditEntry(tx, {
+    at,
+    actor: by,
+    action: 'saveSeason',
+    bookingId: null,
+    seasonVersion: live + 1,
+    orderId: null,
+    reason: null,
+    before: { version: live },
+    after: { version: live + 1, ...counts },
   });
   return live + 1;
 }

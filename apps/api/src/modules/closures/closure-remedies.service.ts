@@ -7,7 +7,7 @@ import { leadCutoffOf } from '../booking-lifecycle/booking-policy';
 import { bookingDetails, lockBooking, slotStart, type BookingRow } from '../booking-lifecycle/booking-rows.repository';
 import { bookingRescheduledMail } from '../booking-lifecycle/bookings.emails';
 import type { RefundRow } from '../booking-lifecycle/refunds.repository';
-import { clearSlotHold, holdSlotForOffer } from '../booking-lifecycle/slot-row.repository';
+import { holdFreeSlot, releaseHold } from '../booking-lifecycle/session-holds.repository';
 import { cancel, closureMove, type Ctx } from '../booking-lifecycle/transitions';
 import { latestOrder } from '../bookings/booking-changes.repository';
 import { enqueueMail } from '../mail/outbox.repository';
@@ -79,7 +79,7 @@ async function offerMove(deps: Deps, ctx: Ctx, row: ClosureBookingRow, booking: 
   const [target] = await freeSessionsNear(ctx.tx, { locationId: closure.locationId, slotTypeIds: [booking.slotTypeId], near, now: ctx.now, leadCutoff, limit: 1, lock: true });
   if (!target) return null;
   const expiresAt = new Date(Math.min(ctx.now.getTime() + deps.config.CLOSURE_OFFER_HOURS * 3_600_000, target.startAt.getTime() - lead));
-  await holdSlotForOffer(ctx.tx, target.slotId, row.id, expiresAt);
+  await holdFreeSlot(ctx.tx, { slotId: target.slotId, reservationId: row.id, expiresAt, action: 'offerClosureMove', bookingId: booking.id }, { actor: ctx.actor, at: ctx.now, reason: ctx.reason });
   const where = target.locationId === closure.locationId ? '' : ` at ${target.locationName}`;
   const detail = `Offered ${formatSessionTime(target.startAt, target.timezone)}${where}, held until ${formatSessionTime(expiresAt, target.timezone)}.`;
   await setOutcome(ctx.tx, row.id, ctx.now, { outcome: 'move_offered', detail, offerSlotId: target.slotId, offerExpiresAt: expiresAt });
@@ -118,7 +118,7 @@ export async function answerOffer(deps: Deps, bookingId: string, answer: Answer,
       await enqueueMail(tx, bookingRescheduledMail(await bookingDetails(tx, booking.id), deps.config.BRAND_NAME, deps.config.PUBLIC_URL, previous, now, true));
       return { refund: undefined, changed: [booking.slotId, target.id] };
     }
-    await clearSlotHold(tx, row.id);
+    await releaseHold(tx, { reservationId: row.id, action: 'endClosureOffer', bookingId: booking.id }, { actor: ctx.actor, at: now, reason: ctx.reason });
     const refund = await refundInTx(deps, ctx, booking, found);
     await setOutcome(tx, row.id, now, { outcome: 'refunded', detail: answer === 'refund' ? 'The family chose the refund.' : `The offer was not answered in ${deps.config.CLOSURE_OFFER_HOURS} hours: refunded in full.` });
     return { refund, changed: [booking.slotId, row.offerSlotId!] };

@@ -2,7 +2,8 @@ import type { Closure, ClosureBody, ClosurePreview, ClosurePreviewBody } from '@
 import { errors, notFound } from '../../lib/errors';
 import type { AuthClaims } from '../accounts/id-tokens';
 import { leadCutoffOf } from '../booking-lifecycle/booking-policy';
-import { closeSessions } from '../booking-lifecycle/slot-row.repository';
+import { closeSessions } from '../booking-lifecycle/session-holds.repository';
+import { staffActor } from '../booking-lifecycle/audit.repository';
 import { enqueueMail } from '../mail/outbox.repository';
 import { endEntry } from '../waitlist/waitlist.repository';
 import type { Tx } from '../../db/client';
@@ -75,7 +76,7 @@ export async function startClosure(deps: Deps, body: ClosureBody, staff: AuthCla
     if (!created) return { id: row.id, slotIds: [] as string[] };
     const sessions = await sessionsIn(tx, location.id, fromAt, toAt, slotTypeId);
     const slotIds = sessions.map((s) => s.slotId);
-    await closeSessions(tx, slotIds, now);
+    await closeSessions(tx, slotIds, { actor: staffActor(staff), at: now, reason: body.reason });
     await insertClosureBookings(tx, row.id, (await bookingsOn(tx, slotIds)).map((b) => b.bookingId));
     await setSessionCount(tx, row.id, slotIds.length);
     await tellWaitingFamilies(deps, tx, location, slotIds, { reason: body.reason, message: body.message ?? '' });

@@ -9,7 +9,8 @@ import { recordEvent } from './payments.repository';
 import { cancelPayment, failPayment, recordPayment } from '../booking-lifecycle/transitions';
 import { STRIPE } from '../booking-lifecycle/audit.repository';
 import { canMove, stateOf } from '../booking-lifecycle/transition-table';
-import { pendingRefundsOfOrder, syncOrderRefunded } from '../booking-lifecycle/refunds.repository';
+import { pendingRefundsOfOrder } from '../booking-lifecycle/refunds.repository';
+import { recordStripeRefunded } from '../booking-lifecycle/refund-transitions';
 import { sendRefund } from './refunds.service';
 
 type Deps = Pick<FastifyInstance, 'db' | 'clock' | 'config' | 'stripe' | 'log' | 'slotState'>;
@@ -132,6 +133,6 @@ async function onRefunded(deps: Deps, event: Stripe.Event, charge: Stripe.Charge
   await deps.db.transaction(async (tx) => {
     if (!(await recordEvent(tx, event.id, event.type))) return;
     const order = await lockOrderByIntent(tx, intentId);
-    if (order) await syncOrderRefunded(tx, order.id, deps.clock.now(), charge.amount_refunded);
+    if (order) await recordStripeRefunded(tx, order.id, charge.amount_refunded, deps.clock.now());
   });
 }

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { stripeOf } from '../../plugins/stripe';
-import { findRefund, lockRefund, markRefundSucceeded, paymentIntentOfOrder, recordRefundAttempt, syncOrderRefunded, type RefundRow } from '../booking-lifecycle/refunds.repository';
+import { findRefund, lockRefund, paymentIntentOfOrder, type RefundRow } from '../booking-lifecycle/refunds.repository';
+import { recordFailedRefund, settleRefund } from '../booking-lifecycle/refund-transitions';
 
 type Deps = Pick<FastifyInstance, 'db' | 'clock' | 'stripe' | 'log'>;
 
@@ -23,14 +24,13 @@ export async function sendRefund(deps: Deps, refundId: string): Promise<RefundRo
     );
     return await deps.db.transaction(async (tx) => {
       const now = deps.clock.now();
-      await lockRefund(tx, refund.id);
-      await markRefundSucceeded(tx, refund.id, created.id, now);
-      await syncOrderRefunded(tx, refund.orderId, now);
+      await settleRefund(tx, (await lockRefund(tx, refund.id))!, created.id, now);
       return (await findRefund(tx, refund.id))!;
     });
   } catch (err) {
     deps.log.warn({ err, refundId }, 'refund not sent yet; the refund job will retry');
-    await recordRefundAttempt(deps.db, refund.id, err instanceof Error ? err.message : String(err), refund.attempts + 1 >= MAX_ATTEMPTS);
+    const error = err instanceof Error ? err.message : String(err);
+    await deps.db.transaction((tx) => recordFailedRefund(tx, refund, error, refund.attempts + 1 >= MAX_ATTEMPTS, deps.clock.now()));
     return (await findRefund(deps.db, refund.id))!;
   }
 }

@@ -35,8 +35,12 @@ const PARTS = (u: SQL) => ({
   consents: sql`select id, booking_id as "bookingId", kind, wording_version as "wordingVersion", given_at as "givenAt", (recorded_by is not null) as "recordedByStaff"
     from consents where user_id = ${u} order by given_at`,
   // Staff are named by role only: their own e-mail addresses are theirs, not the family's.
-  auditEntries: sql`select a.at, a.actor_kind as "actorKind", a.action, a.booking_id as "bookingId", a.order_id as "orderId", a.reason, a.before, a.after
-    from audit_entries a join bookings b on b.id = a.booking_id where b.user_id = ${u} order by a.at, a.seq`,
+  // About the family's bookings, and the family's own holds and waitlist answers (no booking yet).
+  auditEntries: sql`select a.at, a.actor_kind as "actorKind", a.action, a.booking_id as "bookingId", a.slot_id as "slotId", a.order_id as "orderId", a.reason, a.before, a.after
+    from audit_entries a where a.id in (
+      select a1.id from audit_entries a1 join bookings b on b.id = a1.booking_id where b.user_id = ${u}
+      union all select a2.id from audit_entries a2 where a2.actor_id = ${u} and a2.booking_id is null)
+    order by a.at, a.seq`,
 });
 
 export type ExportPart = keyof ReturnType<typeof PARTS>;

@@ -1,10 +1,9 @@
-import { and, eq, gt, isNull, lte, sql } from 'drizzle-orm';
+import { and, eq, gt, sql } from 'drizzle-orm';
 import type pg from 'pg';
 import type { DbOrTx, Tx } from '../../db/client';
 import { locations, slots } from '../../db/schema/catalogue';
 import { reservations } from '../../db/schema/reservations';
 import { bookings } from '../../db/schema/bookings';
-import { clearSlotHold } from '../booking-lifecycle/slot-row.repository';
 import { churnReleaseOf } from '../booking-lifecycle/session-rules.sql';
 
 export type ReservationRow = typeof reservations.$inferSelect;
@@ -17,21 +16,6 @@ export async function findReservation(db: DbOrTx, id: string, userId: string): P
 export async function lockReservation(tx: Tx, id: string, userId: string): Promise<ReservationRow | undefined> {
   const [row] = await tx.select().from(reservations).where(and(eq(reservations.id, id), eq(reservations.userId, userId))).for('update');
   return row;
-}
-
-/**
- * Marks the customer's lapsed holds expired (the sweep job may not have come by yet; waitlist
- * offers are the waitlist's) and frees their sessions; their slot ids. A live hold stays: a new
- * hold beside it is refused (decision 0059).
- */
-export async function sweepLapsedHolds(tx: Tx, userId: string, now: Date): Promise<string[]> {
-  const released = await tx
-    .update(reservations)
-    .set({ status: 'expired', updatedAt: now })
-    .where(and(eq(reservations.userId, userId), eq(reservations.status, 'active'), isNull(reservations.waitlistEntryId), lte(reservations.expiresAt, now)))
-    .returning({ id: reservations.id, slotId: reservations.slotId });
-  for (const r of released) await clearSlotHold(tx, r.id);
-  return released.map((r) => r.slotId);
 }
 
 export async function insertReservation(

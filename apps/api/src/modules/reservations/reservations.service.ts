@@ -9,8 +9,10 @@ import { announceTaken } from './slot-events.listener';
 import { assertCanHoldForReschedule, leadCutoffOf } from '../booking-lifecycle/booking-policy';
 import { findLocation } from '../catalogue/catalogue.repository';
 import { formatSessionTime } from '@kringle/contracts/dates';
-import { churnReleaseAt, findReservation, insertReservation, liveCheckoutOn, liveReservations, lockReservation, slotForHold, sweepLapsedHolds, updateReservation, type ReservationRow } from './reservations.repository';
-import { claimSlot, clearSlotHold, countUpcomingBookings, extendSlotHold } from '../booking-lifecycle/slot-row.repository';
+import { churnReleaseAt, findReservation, insertReservation, liveCheckoutOn, liveReservations, lockReservation, slotForHold, updateReservation, type ReservationRow } from './reservations.repository';
+import { countUpcomingBookings } from '../booking-lifecycle/slot-row.repository';
+import { claimSlot, extendSlotHold, releaseHold, sweepLapsedHolds } from '../booking-lifecycle/session-holds.repository';
+import { familyActor } from '../booking-lifecycle/audit.repository';
 
 type Deps = Pick<FastifyInstance, 'db' | 'clock' | 'config' | 'slotState'>;
 /** The one-statement hold talks to the pool directly, as a named (prepared) statement. */
@@ -182,13 +184,11 @@ async function holdInGeneral(deps: HoldDeps, userId: string, body: CreateReserva
           bookingId: body.bookingId ?? null,
           now,
         });
-        const claimed = await claimSlot(tx, {
-          slotId: slot.id,
-          reservationId: reservation.id,
-          expiresAt: reservation.expiresAt,
-          now,
-          leadCutoff: leadCutoffOf(deps.config, now),
-        });
+        const claimed = await claimSlot(
+          tx,
+          { slotId: slot.id, reservationId: reservation.id, expiresAt: reservation.expiresAt, now, leadCutoff: leadCutoffOf(deps.config, now), bookingId: reservation.bookingId },
+          { actor: familyActor(userId), at: now },
+        );
         if (!claimed) throw errors.slotUnavailable();
         return reservation;
       });
@@ -228,7 +228,8 @@ export async function refreshReservation(deps: Deps, userId: string, id: string)
     if (current.refreshesLeft <= 0) throw errors.refreshLimit();
     // Never shortens: a waitlist offer may have more than HOLD_MINUTES left.
     const expiresAt = new Date(Math.max(current.expiresAt.getTime(), now.getTime() + deps.config.HOLD_MINUTES * 60_000));
-    if (!(await extendSlotHold(tx, current.id, expiresAt))) throw errors.holdExpired();
+    const extended = await extendSlotHold(tx, { reservationId: current.id, bookingId: current.bookingId, from: current.expiresAt, to: expiresAt }, { actor: familyActor(userId), at: now });
+    if (!extended) throw errors.holdExpired();
     return updateReservation(tx, current.id, { expiresAt, refreshesLeft: current.refreshesLeft - 1 }, now);
   });
   return toReservation(row, now);
@@ -243,7 +244,7 @@ export async function cancelReservation(deps: Deps, userId: string, id: string):
     if (current.status === 'checked_out') {
       throw errors.notCancellable('This hold is already part of a booking. Cancel the booking instead.');
     }
-    await clearSlotHold(tx, current.id);
+    await releaseHold(tx, { reservationId: current.id, action: 'releaseHold', bookingId: current.bookingId }, { actor: familyActor(userId), at: now });
     if (current.status === 'cancelled') return current;
     return updateReservation(tx, current.id, { status: 'cancelled' }, now);
   });

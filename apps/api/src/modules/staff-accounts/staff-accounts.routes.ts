@@ -17,6 +17,7 @@ import {
 import { z } from 'zod';
 import { authOf } from '../../plugins/auth';
 import { byIp, rateLimit } from '../../plugins/rate-limit';
+import { clearRefreshCookie } from '../accounts/refresh-cookie';
 import { StaffAccountsService } from './staff-accounts.service';
 
 /**
@@ -123,6 +124,25 @@ export async function staffAccountsRoutes(app: FastifyInstance) {
       const answer = await app.mfa.confirm(authOf(req).userId, req.body.code);
       app.staffStates.forget(authOf(req).userId);
       return answer;
+    },
+  );
+  r.post(
+    '/staff/sign-out-everywhere',
+    {
+      config: anyRoleBeforeMfa,
+      schema: {
+        tags,
+        summary: "Sign out on every device: revokes all of the caller's refresh families, refuses the staff ID tokens already issued (401), and clears this cookie",
+        description:
+          "A staff member's own sign-out everywhere (decision 0062). Unlike a family's (`POST /auth/sign-out-everywhere`, whose ID tokens last their 15 minutes), a lost staff device reads nothing more: every process refuses the older tokens within 5 s.",
+        body: z.strictObject({}).nullish(),
+        response: { 204: z.null().describe('Signed out everywhere') },
+      },
+    },
+    async (req, reply) => {
+      await service.signOutEverywhere(authOf(req).userId);
+      clearRefreshCookie(req, reply);
+      return reply.code(204).send(null);
     },
   );
 }

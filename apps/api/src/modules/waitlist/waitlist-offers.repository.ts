@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client';
-import { holdLockedSlot } from '../booking-lifecycle/slot-row.repository';
+import { SYSTEM } from '../booking-lifecycle/audit.repository';
+import { holdFreeSlot } from '../booking-lifecycle/session-holds.repository';
 import { instant, upcomingBookingsOf } from '../booking-lifecycle/session-rules.sql';
 import { bookedOnDay, freeNow, onDay } from './waitlist.repository';
 
@@ -85,7 +86,11 @@ export async function makeOffer(
     insert into reservations (id, user_id, slot_id, location_id, status, expires_at, refreshes_left, booking_id, waitlist_entry_id, created_at, updated_at)
     values (${args.reservationId}::uuid, ${args.family.userId}::uuid, ${args.slot.id}::uuid, ${args.slot.locationId}::uuid, 'active',
       ${expiresAt}::timestamptz, ${args.refreshesLeft}, null, ${args.family.entryId}::uuid, ${now}::timestamptz, ${now}::timestamptz)`);
-  await holdLockedSlot(tx, args.slot.id, args.reservationId, args.expiresAt);
+  await holdFreeSlot(
+    tx,
+    { slotId: args.slot.id, reservationId: args.reservationId, expiresAt: args.expiresAt, action: 'offerFromWaitlist', waitlistEntryId: args.family.entryId },
+    { actor: SYSTEM, at: args.now },
+  );
   await tx.execute(sql`
     update waitlist_entries set status = 'offered', reservation_id = ${args.reservationId}::uuid, offered_at = ${now}::timestamptz, updated_at = ${now}::timestamptz
     where id = ${args.family.entryId}::uuid`);
@@ -118,6 +123,9 @@ export async function freeSlotsOnWaitedDays(
 export interface SettledOffer {
   entryId: string;
   reservationId: string;
+  slotId: string;
+  /** The booking the offer was checked out into, if any. */
+  bookingId: string | null;
   outcome: 'booked' | 'lapsed';
   /** The reservation's own state: a lapsed one still 'active' must be closed and its session let go. */
   reservationStatus: string;
@@ -130,7 +138,7 @@ export interface SettledOffer {
  */
 export async function lockSettledOffers(tx: Tx, now: Date, limit = 100): Promise<SettledOffer[]> {
   const r = await tx.execute(sql`
-    select w.id, w.reservation_id, r.status as r_status,
+    select w.id, w.reservation_id, r.status as r_status, r.slot_id, b.id as booking_id,
       coalesce(b.status = 'completed', false) as paid
     from waitlist_entries w join reservations r on r.id = w.reservation_id
       left join bookings b on b.id = r.booking_id
@@ -142,6 +150,8 @@ export async function lockSettledOffers(tx: Tx, now: Date, limit = 100): Promise
   return r.rows.map((row) => ({
     entryId: row.id as string,
     reservationId: row.reservation_id as string,
+    slotId: row.slot_id as string,
+    bookingId: (row.booking_id as string | null) ?? null,
     outcome: row.paid ? 'booked' : 'lapsed',
     reservationStatus: row.r_status as string,
   }));

@@ -5,7 +5,9 @@ import { enqueueMail } from '../mail/outbox.repository';
 import { announceTaken } from '../reservations/slot-events.listener';
 import { leadCutoffOf } from '../booking-lifecycle/booking-policy';
 import { noOneWaitingFor } from '../booking-lifecycle/session-rules.sql';
-import { freeNow, endEntry, releaseOffer } from './waitlist.repository';
+import { freeNow, endEntry } from './waitlist.repository';
+import { insertAuditEntry, SYSTEM } from '../booking-lifecycle/audit.repository';
+import { endOffer } from '../booking-lifecycle/session-holds.repository';
 import { waitlistOfferMail } from './waitlist.emails';
 import {
   endStaleEntries,
@@ -122,8 +124,14 @@ export async function settleOffers(deps: WaitlistDeps): Promise<string[]> {
     const freed: string[] = [];
     for (const offer of await lockSettledOffers(tx, now)) {
       await endEntry(tx, offer.entryId, offer.outcome, now);
-      if (offer.outcome === 'booked' || offer.reservationStatus === 'checked_out') continue;
-      const slotId = await releaseOffer(tx, offer.reservationId, 'expired', now);
+      if (offer.outcome === 'booked') {
+        // The offer became a paid booking: its checkout and payment have their entries; this one says it came from the line.
+        const about = { bookingId: offer.bookingId, slotId: offer.slotId, orderId: null, reason: null };
+        await insertAuditEntry(tx, { at: now, actor: SYSTEM, action: 'claimOffer', ...about, before: { waitlist: 'offered' }, after: { waitlist: 'booked', waitlistEntryId: offer.entryId } });
+        continue;
+      }
+      if (offer.reservationStatus === 'checked_out') continue;
+      const slotId = await endOffer(tx, offer.reservationId, 'expired', { actor: SYSTEM, at: now });
       if (slotId) freed.push(slotId);
     }
     return freed;

@@ -1,6 +1,5 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx, Tx } from '../../db/client';
-import { clearSlotHold } from '../booking-lifecycle/slot-row.repository';
 import { holdableSession, instant, LIVE_BOOKING_STATUSES, noOneWaitingFor } from '../booking-lifecycle/session-rules.sql';
 
 /** `s` (a slots row) could be held right now: the hold statements' own conditions, waitlist aside. */
@@ -121,16 +120,4 @@ export async function endEntry(tx: Tx, id: string, status: 'booked' | 'left' | '
   await tx.execute(sql`
     update waitlist_entries set status = ${status}, ended_at = ${now.toISOString()}::timestamptz, updated_at = ${now.toISOString()}::timestamptz
     where id = ${id}::uuid`);
-}
-
-/**
- * Ends an offer's hold (declined or lapsed) if it has not been checked out: the reservation is
- * closed and the session let go. Returns the freed slot, or null when nothing was held.
- */
-export async function releaseOffer(tx: Tx, reservationId: string, status: 'cancelled' | 'expired', now: Date): Promise<string | null> {
-  const r = await tx.execute(sql`
-    update reservations set status = ${status}, updated_at = ${now.toISOString()}::timestamptz
-    where id = ${reservationId}::uuid and status = 'active' returning id`);
-  const freed = await clearSlotHold(tx, reservationId);
-  return r.rows.length > 0 || freed ? freed : null;
 }

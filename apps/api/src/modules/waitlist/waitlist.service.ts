@@ -7,6 +7,8 @@ import { localDateOf } from '@kringle/contracts/dates';
 import { countUpcomingBookings } from '../booking-lifecycle/slot-row.repository';
 import { leadCutoffOf } from '../booking-lifecycle/booking-policy';
 import { handOffDay, handOffSlot, type WaitlistDeps } from './waitlist.hand-off';
+import { familyActor } from '../booking-lifecycle/audit.repository';
+import { endOffer } from '../booking-lifecycle/session-holds.repository';
 import {
   dayOutlook,
   endEntry,
@@ -17,7 +19,6 @@ import {
   liveEntryCount,
   lockFamily,
   lockLiveEntry,
-  releaseOffer,
   type EntryRow,
 } from './waitlist.repository';
 
@@ -95,7 +96,7 @@ export async function leaveWaitlist(deps: WaitlistDeps, userId: string, id: stri
     if (!entry) throw notFound('That waitlist entry');
     await endEntry(tx, entry.id, 'left', now);
     // A checked-out offer is a booking being paid: it is not taken away here.
-    return entry.status === 'offered' && entry.reservationId ? releaseOffer(tx, entry.reservationId, 'cancelled', now) : null;
+    return entry.status === 'offered' && entry.reservationId ? endOffer(tx, entry.reservationId, 'cancelled', { actor: familyActor(userId), at: now }) : null;
   });
   if (!freed) return;
   deps.slotState.changed({ freed: [freed] });

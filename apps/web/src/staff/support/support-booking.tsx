@@ -21,7 +21,9 @@ export function changeOf(e: AuditEntry, timezone: string): string {
     if (key === 'slotId') continue;
     if (key === 'state' && before !== value) parts.push(`${String(before ?? 'new')} → ${String(value)}`);
     if (key.endsWith('Cents') && typeof value === 'number') parts.push(`${key === 'refundCents' ? 'refund' : key.replace(/Cents$/, '')} ${formatAud(value)}`);
-    if (key.endsWith('At') && typeof value === 'string') parts.push(`${key.replace(/At$/, '')} ${formatSessionTime(value, timezone)}`);
+    if (key === 'holdExpiresAt' && typeof value === 'string') parts.push(`held until ${formatSessionTime(value, timezone)}`);
+    else if (key.endsWith('At') && typeof value === 'string') parts.push(`${key.replace(/At$/, '')} ${formatSessionTime(value, timezone)}`);
+    if (key === 'version' && typeof value === 'number') parts.push(`season version ${String(before ?? 0)} → ${value}`);
   }
   if (typeof e.before.slotId === 'string' && e.before.slotId !== e.after.slotId) parts.push('session changed');
   return parts.join(', ');
