@@ -13,7 +13,8 @@ export type { StaffRole } from '@kringle/contracts/staff-roles';
  *
  * `manager` may call every staff route; a staff route that names no roles is manager-only, so a
  * forgotten declaration fails closed. Before the role, the account itself is checked against the
- * database (a token outlives a deactivation or a role change by up to 15 minutes): inactive → 401,
+ * database, at most 5 s old (a role or location change reaches every process within it; a
+ * deactivation is refused at once anyway, by the session epoch, decision 0063): inactive → 401,
  * a manager or support without an enrolled second factor → 403 MFA_REQUIRED (except on the routes
  * that enrol it, `staffBeforeMfa: true`), another role → 403 ROLE_FORBIDDEN. Services call
  * `assertStaffLocation` for the location a request touches → 403 LOCATION_FORBIDDEN.
