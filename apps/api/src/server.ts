@@ -8,6 +8,7 @@ import { runMigrations } from './db/migrate';
 import { demoAccountsIn } from './modules/accounts/demo-accounts.seed';
 import { allJobs } from './jobs/all-jobs';
 import { startJobs } from './jobs/runner';
+import { startSessionCutoffsListener } from './modules/accounts/session-cutoffs.listener';
 import { startSlotEventsListener } from './modules/reservations/slot-events.listener';
 import { handOffOnFree } from './modules/waitlist/waitlist.hand-off';
 
@@ -20,7 +21,8 @@ export interface RunningServer {
 /**
  * Migrates, builds the app, runs `prepare` (the demo data), then listens: /health and /ready
  * cannot answer, and no availability answer can be cached, before the app can serve a family.
- * Also runs the background jobs and the slot-events listener, and shuts all of it down gracefully. */
+ * Also runs the background jobs and the slot-events and session-ends listeners, and shuts all of it
+ * down gracefully. */
 export async function runServer(
   config: Config,
   secrets: Secrets,
@@ -52,8 +54,11 @@ export async function runServer(
         }
       : undefined,
   });
-  await listener.ready;
+  // Sessions ended on any process (deletion, password change, sign out everywhere): decision 0063.
+  const sessionEnds = startSessionCutoffsListener({ cutoffs: app.sessionCutoffs, db, clock: app.clock, log: app.log, databaseUrl });
+  await Promise.all([listener.ready, sessionEnds.ready]);
   app.addHook('onClose', async () => {
+    await sessionEnds.stop();
     await listener.stop();
     await jobs.stop();
     await pool.end();

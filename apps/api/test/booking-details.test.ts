@@ -117,6 +117,10 @@ describe("who's coming and check-in codes", () => {
       [{ children: [], adults: 0 }, 'body.adults'],
       [{ children: Array.from({ length: 5 }, (_, i) => child(`C${i}`, 5)), adults: 4 }, 'body.adults'],
       [{ surname: 'Claus' }, 'body'],
+      // Issue 36, probe item 11: hidden characters that reorder or hide text on the run sheet.
+      [{ children: [child('Mia\u202Egnp.exe', 5)] }, 'body.children.0.firstName'],
+      [{ children: [child('Mia\u0007', 5)] }, 'body.children.0.firstName'],
+      [{ noteForSanta: 'A bike\u2066 please' }, 'body.noteForSanta'],
     ];
     for (const [change, path] of cases) {
       const res = await put(b.id, who, { ...valid(), ...change });
@@ -130,6 +134,10 @@ describe("who's coming and check-in codes", () => {
     const edge = { ...valid(), children: Array.from({ length: 8 }, (_, i) => child(`${'x'.repeat(39)}${i}`, i % 2 ? 17 : 0)), adults: 0, accessNote: 'a'.repeat(200), noteForSanta: 'b'.repeat(200), accessNeeds: ['wheelchair', 'sensory', 'auslan'] };
     expect((await put(b.id, who, edge)).statusCode).toBe(200);
     expect((await put(b.id, who, { ...valid(), children: [], adults: 8 })).statusCode).toBe(200);
+    // A bare CR (it ends a line of the .ics) is kept as a line break, stored as LF.
+    const saved = await put(b.id, who, { ...valid(), accessNeeds: ['sensory'], accessNote: 'Quiet\rplease' });
+    expect(saved.statusCode).toBe(200);
+    expect(JSON.stringify(saved.json())).toContain('Quiet\\nplease');
   });
 
   it('takes pets on a pet night only, at most 3', async () => {

@@ -36,6 +36,10 @@ describe('indexes for holds and mail pruning', () => {
     expect(await plan(`select ${churn}`)).toContain('reservations_user_released_idx');
   });
 
+  it("reads the accounts whose sessions ended lately (each process's reload and poll, decision 0063) through users_sessions_ended_idx", async () => {
+    expect(await plan("select id, session_epoch from users where sessions_ended_at is not null and sessions_ended_at > now() - interval '16 minutes'")).toContain('users_sessions_ended_idx');
+  });
+
   it('prunes sent mail and the dev mailbox by age through their indexes', async () => {
     expect(await plan("delete from mail_outbox where status = 'sent' and sent_at < now() - interval '30 days'")).toContain('mail_outbox_sent_idx');
     expect(await plan("delete from dev_mailbox where created_at < now() - interval '7 days'")).toContain('dev_mailbox_created_idx');

@@ -230,6 +230,11 @@ export const idTokenClaimsSchema = z.object({
   dashboard_user: z.boolean(),
   /** Staff accounts only (decision 0050): the role the account had when the token was issued. */
   staff_role: staffRoleSchema.optional(),
+  /**
+   * The account's session epoch when the token was issued (decision 0063): ending every session
+   * raises it and older tokens are refused at once. Absent on tokens issued before it existed (0).
+   */
+  session_epoch: z.number().int().nonnegative().optional(),
   iss: z.string(),
   aud: z.union([z.string(), z.array(z.string())]),
   iat: z.number(),

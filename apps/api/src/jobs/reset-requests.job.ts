@@ -12,6 +12,7 @@ export function resetRequestsJob(app: FastifyInstance, intervalMs = 5_000): Job 
   const actions = new AccountActionsService(app.db, app.clock, {
     brandName: app.config.BRAND_NAME,
     appOrigins: app.config.APP_ORIGINS,
+    sessionsEnded: (ended) => app.sessionCutoffs.raise(ended.userId, ended.epoch, ended.endedAtMs),
     onBackgroundError: (err) => app.log.error({ err }, 'password reset request failed (will retry)'),
   });
   return {

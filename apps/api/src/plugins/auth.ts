@@ -5,6 +5,7 @@ import { errorBodySchema } from '@kringle/contracts/errors';
 import { errors } from '../lib/errors';
 import { VerifiedTokenCache } from '../lib/verified-token-cache';
 import { IdTokens, type AuthClaims } from '../modules/accounts/id-tokens';
+import { SessionCutoffs } from '../modules/accounts/session-cutoffs';
 import { findUserById } from '../modules/accounts/users.repository';
 
 /**
@@ -20,6 +21,8 @@ import { findUserById } from '../modules/accounts/users.repository';
  *   not checked.
  * Every non-public level answers 401 UNAUTHENTICATED for a missing, invalid or expired token.
  * The customer levels answer 403 STAFF_NOT_ALLOWED for a staff token: staff work in the staff app.
+ * A token issued before its account's sessions ended (deletion, password change or reset, sign out
+ * everywhere, deactivation) is refused with 401 at once, from memory (`SessionCutoffs`, decision 0063).
  */
 export const AUTH_ACCESS = ['public', 'signed-in', 'customer', 'staff'] as const;
 export type AuthAccess = (typeof AUTH_ACCESS)[number];
@@ -35,6 +38,8 @@ declare module 'fastify' {
   }
   interface FastifyInstance {
     idTokens: IdTokens;
+    /** Accounts whose sessions ended lately: their older tokens are refused (decision 0063). */
+    sessionCutoffs: SessionCutoffs;
   }
 }
 
@@ -98,6 +103,8 @@ export const authPlugin = fp(
     );
     app.decorateRequest('auth', null);
     const verified = new VerifiedTokenCache<AuthClaims>();
+    const cutoffs = new SessionCutoffs();
+    app.decorate('sessionCutoffs', cutoffs);
 
     /**
      * The caller, when the Authorization header is "Bearer " and a token this process verified
@@ -108,7 +115,7 @@ export const authPlugin = fp(
      */
     const knownCaller = (header: string | undefined, access: AuthAccess, nowMs: number) => {
       const known = header?.startsWith('Bearer ') ? verified.peek(header.slice(7), nowMs) : undefined;
-      return known && admits(access, known) ? known : undefined;
+      return known && admits(access, known) && !cutoffs.refuses(known) ? known : undefined;
     };
 
     // Callback style: a token this process verified before (most requests) costs no promise.
@@ -133,7 +140,7 @@ export const authPlugin = fp(
 
     async function authenticate(request: FastifyRequest, access: AuthAccess, token: string | null): Promise<void> {
       const claims = token ? await verified.verify(token, app.clock.now().getTime(), (t) => app.idTokens.verify(t)) : null;
-      if (!claims) throw errors.unauthenticated();
+      if (!claims || cutoffs.refuses(claims)) throw errors.unauthenticated();
       if (access === 'staff') {
         if (!claims.staff) throw errors.staffOnly();
         request.auth = claims;

@@ -13,7 +13,8 @@ export type { StaffRole } from '@kringle/contracts/staff-roles';
  *
  * `manager` may call every staff route; a staff route that names no roles is manager-only, so a
  * forgotten declaration fails closed. Before the role, the account itself is checked against the
- * database (a token outlives a deactivation or a role change by up to 15 minutes): inactive → 401,
+ * database, at most 5 s old (a role or location change reaches every process within it; a
+ * deactivation is refused at once anyway, by the session epoch, decision 0063): inactive → 401,
  * a manager or support without an enrolled second factor → 403 MFA_REQUIRED (except on the routes
  * that enrol it, `staffBeforeMfa: true`), another role → 403 ROLE_FORBIDDEN. Services call
  * `assertStaffLocation` for the location a request touches → 403 LOCATION_FORBIDDEN.
@@ -109,8 +110,6 @@ export const staffAccessPlugin = fp(
       if (!request.auth) return;
       const state = await app.staffStates.get(request.auth.userId, app.clock.now().getTime());
       if (!state || !state.active) throw errors.sessionEnded();
-      // Signed out everywhere: a token from before then is a session that ended (decision 0062).
-      if (state.sessionsEndedAtMs !== null && request.auth.issuedAtMs < state.sessionsEndedAtMs) throw errors.sessionEnded();
       if (MFA_REQUIRED_ROLES.includes(state.role) && !state.mfaEnrolled && !config.staffBeforeMfa) throw errors.mfaRequired();
       if (!rolesOf(config.staffRoles).includes(state.role)) throw errors.roleForbidden();
       request.staffAccess = state;

@@ -61,9 +61,11 @@ describe('delete my account', () => {
     expect(mails.map((m) => m.status)).toEqual(mails.map(() => 'pending'));
     expect(mails.find((m) => /cancel/i.test(m.subject) && m.subject.includes(booked.reference))).toBeDefined();
 
-    // Sign-in stops at once: the password, the refresh cookie.
+    // Sign-in stops at once: the password, the refresh cookie, and the ID token already issued (decision 0063).
     expectContractError(await signIn(w.t.app, who.email), 401, 'INVALID_CREDENTIALS');
     expectContractError(await refresh(w.t.app, who.refreshToken), 401);
+    expectContractError(await w.call('GET', `/bookings/${booked.id}`, who), 401, 'UNAUTHENTICATED');
+    expectContractError(await w.call('GET', '/user/me', who), 401, 'UNAUTHENTICATED');
 
     // Names, e-mail and phone are gone from every row; the ids stay.
     const user = await userRow(who.id);

@@ -54,14 +54,24 @@ it('an empty body with a JSON content type is no body, not "not valid JSON"', as
   expect(signInEmpty.json()).toMatchObject({ code: 'VALIDATION_FAILED' });
 });
 
-it('sign out everywhere revokes every refresh family of the account', async () => {
-  const phone = refreshCookieOf(await signIn(t.app, 'small-items@example.com'))!;
+it('sign out everywhere revokes every refresh family of the account, and its ID tokens already issued at once (decision 0063)', async () => {
+  const phone = await signIn(t.app, 'small-items@example.com');
   const laptop = refreshCookieOf(await signIn(t.app, 'small-items@example.com'))!;
+  const phoneIdToken = phone.json<{ idToken: string }>().idToken;
+  expect((await t.app.inject({ url: '/api/v1/user/me', headers: bearer(phoneIdToken) })).statusCode).toBe(200);
   const res = await t.app.inject({ method: 'POST', url: '/api/v1/auth/sign-out-everywhere', headers: bearer(customer.idToken) });
   expect(res.statusCode).toBe(204);
-  expect((await refresh(t.app, phone)).statusCode).toBe(401);
+  expect((await refresh(t.app, refreshCookieOf(phone))).statusCode).toBe(401);
   expect((await refresh(t.app, laptop)).statusCode).toBe(401);
+  for (const idToken of [phoneIdToken, customer.idToken]) {
+    const me = await t.app.inject({ url: '/api/v1/user/me', headers: bearer(idToken) });
+    expect(me.statusCode).toBe(401);
+    expect(me.json()).toMatchObject({ code: 'UNAUTHENTICATED' });
+  }
   expect((await t.app.inject({ method: 'POST', url: '/api/v1/auth/sign-out-everywhere' })).statusCode).toBe(401);
+  // Signing in again works: the new token carries the new epoch.
+  customer = { ...customer, idToken: (await signIn(t.app, 'small-items@example.com')).json<{ idToken: string }>().idToken };
+  expect((await t.app.inject({ url: '/api/v1/user/me', headers: bearer(customer.idToken) })).statusCode).toBe(200);
 });
 
 it('a new cart for a hold that has checked out answers 409 CART_INVALID (its checkout lives on), not HOLD_EXPIRED', async () => {

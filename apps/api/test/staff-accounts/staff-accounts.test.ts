@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { DEMO_PASSWORD, seedDemoAccounts } from '../../src/modules/accounts/demo-accounts.seed';
 import { REFRESH_COOKIE } from '../../src/modules/accounts/refresh-cookie';
+import { startSessionCutoffsListener } from '../../src/modules/accounts/session-cutoffs.listener';
 import { demoSeason } from '../../src/modules/catalogue/demo-season';
 import { loadSeason } from '../../src/modules/catalogue/season.service';
 import { expectContractError } from '../security/security-fixtures';
@@ -133,6 +134,29 @@ describe('staff accounts', () => {
     expect((await call('GET', `/staff/run-sheet?locationId=${sydney}`, again.json().idToken as string)).statusCode).toBe(200);
     // Only staff accounts: a family signs out everywhere through /auth/sign-out-everywhere.
     expectContractError(await call('POST', '/staff/sign-out-everywhere', null, {}), 401, 'UNAUTHENTICATED');
+  });
+
+  it('deactivates at once on another API instance too: its cached staff state does not outlive the session epoch (decision 0063)', async () => {
+    const other = await createTestApp({}, t.clock, undefined, { databaseUrl: t.databaseUrl });
+    const listener = startSessionCutoffsListener({ cutoffs: other.app.sessionCutoffs, db: other.db, clock: t.clock, log: other.app.log, databaseUrl: t.databaseUrl });
+    await listener.ready;
+    try {
+      const elfToken = (await signIn(t.app, 'elf@kringle.test', DEMO_PASSWORD)).json().idToken as string;
+      const id = decodeJwt(elfToken).sub!;
+      const there = () => other.app.inject({ url: '/api/v1/staff/catalogue', headers: bearer(elfToken) });
+      // The other instance now trusts the account as active for STAFF_STATE_CACHE_MS (5 s).
+      expect((await there()).statusCode).toBe(200);
+      expect((await call('PATCH', `/staff/accounts/${id}`, manager, { active: false })).statusCode).toBe(200);
+      const started = Date.now();
+      while ((await there()).statusCode === 200 && Date.now() - started < 5000) await new Promise((r) => setTimeout(r, 25));
+      expect(Date.now() - started).toBeLessThan(1500);
+      expectContractError(await there(), 401, 'UNAUTHENTICATED');
+      await call('PATCH', `/staff/accounts/${id}`, manager, { active: true });
+    } finally {
+      await listener.stop();
+      await other.app.close();
+      await other.pool.end();
+    }
   });
 
   it('keeps a manager from demoting, deactivating or resetting themself', async () => {

@@ -27,17 +27,23 @@ export const users = pgTable(
     /** The last TOTP time step accepted, so a code is usable once. */
     mfaLastStep: bigint('mfa_last_step', { mode: 'number' }),
     lastSignInAt: timestamp('last_sign_in_at', { withTimezone: true }),
-    /** A staff member's "Sign out everywhere" (decision 0062): staff tokens issued before it are refused. */
-    sessionsEndedAt: timestamp('sessions_ended_at', { withTimezone: true }),
     emailVerifiedAt: timestamp('email_verified_at', { withTimezone: true }),
     verificationSentAt: timestamp('verification_sent_at', { withTimezone: true }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
     /** Set when the account is deleted (DELETE /user): the row stays for ids, nothing in it names the person. */
     deletedAt: timestamp('deleted_at', { withTimezone: true }),
+    /**
+     * Raised each time every session of the account ends (deletion, password change or reset, sign
+     * out everywhere, a staff deactivation): an ID token of an older epoch is refused (decision 0063).
+     */
+    sessionEpoch: integer('session_epoch').notNull().default(0),
+    /** When the epoch was last raised: processes mirror the epochs raised within a token's lifetime. */
+    sessionsEndedAt: timestamp('sessions_ended_at', { withTimezone: true }),
   },
   (t) => [
     uniqueIndex('users_email_key').on(t.email),
+    index('users_sessions_ended_idx').on(t.sessionsEndedAt).where(sql`sessions_ended_at IS NOT NULL`),
     index('users_unverified_idx').on(t.createdAt).where(sql`email_verified_at IS NULL AND is_staff = false AND deleted_at IS NULL`),
   ],
 );

@@ -8,7 +8,7 @@ import { enqueueMail } from '../mail/outbox.repository';
 import { resetPasswordMail, verifyEmailMail } from './accounts.emails';
 import * as actionCodes from './action-codes.repository';
 import { hashPassword } from './passwords';
-import * as refreshTokens from './refresh-tokens.repository';
+import { endAllSessions, type SessionsEnded } from './session-cutoffs.repository';
 import * as resetRequests from './reset-requests.repository';
 import { randomToken, sha256 } from './secure-tokens';
 import * as users from './users.repository';
@@ -30,6 +30,8 @@ export interface AccountActionsSettings {
   appOrigins: readonly string[];
   /** Where a failed background reset is reported (it has no request left to fail). */
   onBackgroundError?: (err: unknown) => void;
+  /** Told, after the commit, that a reset ended every session: this process refuses the old tokens at once. */
+  sessionsEnded?: (ended: SessionsEnded) => void;
 }
 
 /** E-mail action links: verification and password reset, from request to use. */
@@ -159,13 +161,14 @@ export class AccountActionsService {
     if (problem) throw errors.weakPassword(problem, 'body.newPassword');
     const passwordHash = await hashPassword(newPassword);
     const now = this.clock.now();
-    await this.db.transaction(async (tx) => {
+    const ended = await this.db.transaction(async (tx) => {
       if (!(await actionCodes.consumeActionCode(tx, code.id, now))) throw errors.invalidActionCode();
       await users.updatePasswordHash(tx, user.id, passwordHash, now);
       // The link reached the mailbox, which proves the address as well as a verify link would.
       await users.markEmailVerified(tx, user.id, now);
-      await refreshTokens.revokeAllForUser(tx, user.id, now);
+      return endAllSessions(tx, user.id, now);
     });
+    this.settings.sessionsEnded?.(ended);
     return 'Your password has been changed. Please sign in with your new password.';
   }
 

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import type { SessionsEnded } from './session-cutoffs.repository';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
   changePasswordRequestSchema,
@@ -23,10 +24,12 @@ import { sessionsRoutes } from './sessions.routes';
  */
 export async function accountsRoutes(app: FastifyInstance) {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const accounts = new AccountsService(app.db, app.clock, app.idTokens, app.log, app.config.REFRESH_REUSE_GRACE_SECONDS * 1000, app.mfa);
+  const sessionsEnded = (ended: SessionsEnded) => app.sessionCutoffs.raise(ended.userId, ended.epoch, ended.endedAtMs);
+  const accounts = new AccountsService(app.db, app.clock, app.idTokens, app.log, app.config.REFRESH_REUSE_GRACE_SECONDS * 1000, app.mfa, sessionsEnded);
   const actions = new AccountActionsService(app.db, app.clock, {
     brandName: app.config.BRAND_NAME,
     appOrigins: app.config.APP_ORIGINS,
+    sessionsEnded,
     onBackgroundError: (err) => app.log.error({ err }, 'password reset request failed after it was answered'),
   });
   // The reset mail is written after the answer: shutdown waits for it. preClose, because the
@@ -83,8 +86,8 @@ export async function accountsRoutes(app: FastifyInstance) {
         summary: 'Change the password (the current one must match)',
         description:
           'Checks `currentPassword`, sets `newPassword` (same rules as registration), revokes every refresh token of the user, so other devices ' +
-          'must sign in again, and starts a fresh session here: the body is a new ID token, the cookie a new refresh token. ID tokens already ' +
-          'issued stay valid until they expire (15 min). 400 `WRONG_PASSWORD` (details on body.currentPassword), 400 `WEAK_PASSWORD`, ' +
+          'must sign in again, and starts a fresh session here: the body is a new ID token, the cookie a new refresh token. ID tokens issued ' +
+          'before are refused at once, on every API process (401). 400 `WRONG_PASSWORD` (details on body.currentPassword), 400 `WEAK_PASSWORD`, ' +
           '429 after 10 attempts a minute per user.',
         body: changePasswordRequestSchema,
         response: { 200: sessionResponseSchema, ...errors(400, 429) },

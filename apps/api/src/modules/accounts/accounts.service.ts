@@ -11,6 +11,7 @@ import { randomToken, sha256 } from './secure-tokens';
 import { openSuccessor, sealSuccessor } from './successor-seal';
 import { tokenSubject, toUser } from './users.mapper';
 import * as users from './users.repository';
+import { endAllSessions, type SessionsEnded } from './session-cutoffs.repository';
 
 /** A refresh family lives 30 days from sign-in, however often it rotates (absolute expiry). */
 export const REFRESH_TTL_MS = 30 * 24 * 60 * 60 * 1000;
@@ -60,6 +61,8 @@ export class AccountsService {
     /** REFRESH_REUSE_GRACE_SECONDS, in ms (0: a spent token is always theft). */
     private readonly reuseGraceMs: number,
     private readonly secondFactor: SecondFactor,
+    /** Told, after the commit, that every session of an account ended: this process refuses its tokens at once. */
+    private readonly sessionsEnded: (ended: SessionsEnded) => void = () => {},
   ) {}
 
   async register(input: RegisterInput): Promise<User> {
@@ -119,11 +122,13 @@ export class AccountsService {
     if (newPassword === currentPassword) throw errors.weakPassword('Choose a password different from the current one', 'body.newPassword');
     const now = this.clock.now();
     const passwordHash = await hashPassword(newPassword);
-    await this.db.transaction(async (tx) => {
+    const ended = await this.db.transaction(async (tx) => {
       await users.updatePasswordHash(tx, row.id, passwordHash, now);
-      await refreshTokens.revokeAllForUser(tx, row.id, now);
+      return endAllSessions(tx, row.id, now);
     });
-    return this.startSession(row);
+    this.sessionsEnded(ended);
+    // The new epoch, so this device's fresh token is not refused with the old ones.
+    return this.startSession({ ...row, sessionEpoch: ended.epoch });
   }
 
   private async startSession(row: users.UserRow): Promise<Session> {
@@ -210,9 +215,13 @@ export class AccountsService {
     if (token) await refreshTokens.revokeFamily(this.db, token.familyId, this.clock.now());
   }
 
-  /** Every refresh family of the account: every device must sign in again; live streams end (issue 36). */
+  /**
+   * Every refresh family of the account: every device must sign in again, ID tokens already
+   * issued are refused at once (decision 0063), live streams end (issue 36).
+   */
   async signOutEverywhere(userId: string): Promise<void> {
-    await refreshTokens.revokeAllForUser(this.db, userId, this.clock.now());
+    const ended = await this.db.transaction((tx) => endAllSessions(tx, userId, this.clock.now()));
+    this.sessionsEnded(ended);
   }
 
   async getUser(userId: string): Promise<User> {

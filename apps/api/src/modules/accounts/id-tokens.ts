@@ -14,6 +14,8 @@ export interface IdTokenSubject {
   emailVerified: boolean;
   isStaff: boolean;
   staffRole: StaffRole | null;
+  /** The account's session epoch now (users.session_epoch; 0 when not given): decision 0063. */
+  sessionEpoch?: number;
 }
 
 /** What a verified ID token tells the routes about the caller. */
@@ -25,10 +27,10 @@ export interface AuthClaims {
   staff: boolean;
   /** The token's `exp` (ms since the epoch): a live stream ends then (issue 36). */
   expiresAtMs: number;
-  /** The token's `iat` (ms since the epoch, whole seconds): a staff member's sign-out everywhere refuses older ones. */
-  issuedAtMs: number;
   /** The `staff_role` claim (decision 0050); null for customers. The database has the last word (staff-access.ts). */
   staffRole: StaffRole | null;
+  /** The `session_epoch` claim (0 when absent): refused once the account's epoch is higher (session-cutoffs.ts). */
+  sessionEpoch: number;
 }
 
 export interface IssuedIdToken {
@@ -66,7 +68,8 @@ export class IdTokens {
     const iat = Math.floor(this.settings.clock.now().getTime() / 1000);
     const exp = iat + ID_TOKEN_TTL_SECONDS;
     const roleClaim = user.isStaff && user.staffRole ? { staff_role: user.staffRole } : {};
-    const idToken = await new SignJWT({ email: user.email, email_verified: user.emailVerified, dashboard_user: user.isStaff, ...roleClaim })
+    const claims = { email: user.email, email_verified: user.emailVerified, dashboard_user: user.isStaff, ...roleClaim, session_epoch: user.sessionEpoch ?? 0 };
+    const idToken = await new SignJWT(claims)
       .setProtectedHeader({ alg: ALG, typ: 'JWT', kid: this.kid })
       .setSubject(user.id)
       .setIssuer(this.settings.issuer)
@@ -105,8 +108,8 @@ export class IdTokens {
         emailVerified: claims.data.email_verified,
         staff: claims.data.dashboard_user,
         expiresAtMs: payload.exp! * 1000,
-        issuedAtMs: payload.iat! * 1000,
         staffRole: claims.data.dashboard_user ? (claims.data.staff_role ?? null) : null,
+        sessionEpoch: claims.data.session_epoch ?? 0,
       };
     } catch {
       return null;

@@ -114,7 +114,7 @@ export function sessionsRoutes(app: FastifyInstance, accounts: AccountsService) 
       config: { auth: 'signed-in' },
       schema: {
         tags,
-        summary: 'Sign out on every device: revokes all of the account\'s refresh families and clears this cookie; ID tokens already issued last until they expire (at most 15 minutes), live streams end at once',
+        summary: 'Sign out on every device: revokes all of the account\'s refresh families and clears this cookie; ID tokens already issued are refused at once (401) and live streams end',
         body: emptyBody,
         response: { 204: z.null().describe('Signed out everywhere'), ...errors(400, 401) },
       },

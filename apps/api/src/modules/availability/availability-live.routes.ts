@@ -41,6 +41,8 @@ export async function availabilityLiveRoutes(app: FastifyInstance) {
   const { LIVE_STREAMS_PER_ACCOUNT: perAccount, LIVE_STREAMS_PER_ADDRESS: perAddress } = app.config;
   const registry = new LiveStreamRegistry(app.config.RATE_LIMIT_MODE === 'off' ? null : { perAccount, perAddress });
   const signOuts = signOutListener(app.pool.options, registry, app.log);
+  // Every session of the account ended (decision 0063), told here or by any other process.
+  app.sessionCutoffs.onRaised((userId) => registry.endUser(userId));
   app.addHook('preClose', async () => {
     for (const end of [...open]) end();
     await signOuts.stop();

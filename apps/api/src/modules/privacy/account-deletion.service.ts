@@ -3,7 +3,7 @@ import type { DeleteAccountBody, DeleteAccountResult } from '@kringle/contracts/
 import type { FastifyInstance } from 'fastify';
 import { errors } from '../../lib/errors';
 import { verifyPassword } from '../accounts/passwords';
-import { revokeAllForUser } from '../accounts/refresh-tokens.repository';
+import { endAllSessions } from '../accounts/session-cutoffs.repository';
 import { findUserById } from '../accounts/users.repository';
 import { cancelBooking } from '../bookings/cancel.service';
 import { deleteBookingPhotos } from '../photos/photo-retention.service';
@@ -38,10 +38,12 @@ export async function deleteAccount(app: FastifyInstance, userId: string, body: 
   await deleteBookingPhotos(app, await bookingIdsOf(app.db, userId));
 
   const now = app.clock.now();
-  await app.db.transaction(async (tx) => {
+  const ended = await app.db.transaction(async (tx) => {
     await anonymiseAccount(tx, userId, user.email, now);
-    await revokeAllForUser(tx, userId, now);
+    return endAllSessions(tx, userId, now);
   });
+  // ID tokens already issued are refused at once, here and (by NOTIFY) on every process: decision 0063.
+  app.sessionCutoffs.raise(ended.userId, ended.epoch, ended.endedAtMs);
   app.log.info({ userId, cancelled: cancelled.length }, 'account deleted at the family’s request');
   return { deleted: true, cancelled };
 }

@@ -65,6 +65,8 @@ export async function queueRoutes(app: FastifyInstance) {
   const { LIVE_STREAMS_PER_ACCOUNT: perAccount, LIVE_STREAMS_PER_ADDRESS: perAddress } = app.config;
   const registry = new LiveStreamRegistry(app.config.RATE_LIMIT_MODE === 'off' ? null : { perAccount, perAddress });
   const signOuts = signOutListener(app.pool.options, registry, app.log);
+  // Every session of the account ended (decision 0063), told here or by any other process.
+  app.sessionCutoffs.onRaised((userId) => registry.endUser(userId));
   type Watcher = { userId: string; send: (t: QueueTicket) => void; last: string };
   const watched = new Map<string, { watchers: Set<Watcher>; version: number | null; timer: NodeJS.Timeout; busy: boolean; readAtMs: number }>();
   const open = new Set<() => void>();

@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
-import pg from 'pg';
+import type pg from 'pg';
+import { listenWithReconnect } from '../../db/listen';
 import type { Clock } from '../../lib/clock';
 import type { SlotState } from './slot-state';
 import { HEARD_TTL_MS } from './taken-sessions';
@@ -61,9 +62,8 @@ export function announceTaken(
 
 /**
  * Listens for the other processes' announcements (remembered as taken) and for every free
- * (forgotten at once; while listening, entries may live HEARD_TTL_MS). Reconnects
- * on its own (1 s, then up to 10 s apart). Needs a direct or session-pooled connection (LISTEN does
- * not survive transaction pooling).
+ * (forgotten at once; while listening, entries may live HEARD_TTL_MS), on a connection that
+ * reconnects on its own (db/listen.ts).
  */
 export function startSlotEventsListener(deps: {
   state: Pick<SlotState, 'taken' | 'feed'>;
@@ -81,11 +81,6 @@ export function startSlotEventsListener(deps: {
   if (!memo.enabled && !deps.onFreed) return { ready: Promise.resolve(), stop: async () => {} };
   // The same messages feed the open live streams (decision 0026): one LISTEN connection per process.
   const feed = deps.state.feed;
-  let client: pg.Client | null = null;
-  let stopped = false;
-  let retry: NodeJS.Timeout | undefined;
-  let delayMs = 1000;
-
   /** Reservation id -> when it stops mattering (wall clock: it orders messages, not app time). */
   const ended = new Map<string, number>();
 
@@ -123,61 +118,17 @@ export function startSlotEventsListener(deps: {
     ended.set(reservationId, t + ENDED_MEMORY_MS);
   };
 
-  const later = () => {
-    if (stopped || retry) return;
-    retry = setTimeout(() => {
-      retry = undefined;
-      void connect();
-    }, delayMs);
-    retry.unref();
-    delayMs = Math.min(delayMs * 2, 10_000);
-  };
-
-  const connect = async (): Promise<void> => {
-    if (stopped) return;
-    // keepAlive: a connection that died silently must not keep long-lived entries unheard for long.
-    const c = new pg.Client({ connectionString: deps.databaseUrl, application_name: 'kringle-api-listener', keepAlive: true });
-    c.on('notification', (msg) => {
-      if (!msg.payload) return;
-      if (msg.channel === CHANNEL) onTaken(msg.payload);
-      else if (msg.channel === FREED_CHANNEL) onFreed(msg.payload);
-    });
-    // 'end' follows an error; that is where it reconnects.
-    c.on('error', () => {});
-    c.on('end', () => {
-      if (client !== c) return;
-      client = null;
-      // Frees may go unheard from now on: back to AVAILABILITY_CACHE_MS, nothing older kept.
-      memo.setListening(false);
-      feed.setListening(false);
-      if (!stopped) deps.log.warn('taken-sessions listener lost its connection; reconnecting');
-      later();
-    });
-    try {
-      await c.connect();
-      await c.query(`listen ${CHANNEL}; listen ${FREED_CHANNEL}`);
-      if (stopped) return void (await c.end().catch(() => {}));
-      client = c;
-      memo.setListening(true);
-      feed.setListening(true);
-      delayMs = 1000;
-    } catch (err) {
-      deps.log.warn({ err }, 'taken-sessions listener could not connect; will try again');
-      await c.end().catch(() => {});
-      later();
-    }
-  };
-
-  return {
-    ready: connect(),
-    async stop() {
-      stopped = true;
-      clearTimeout(retry);
-      const c = client;
-      client = null;
-      memo.setListening(false);
-      feed.setListening(false);
-      await c?.end().catch(() => {});
+  return listenWithReconnect({
+    databaseUrl: deps.databaseUrl,
+    applicationName: 'kringle-api-listener',
+    channels: [CHANNEL, FREED_CHANNEL],
+    onNotification: (channel, payload) => (channel === CHANNEL ? onTaken(payload) : onFreed(payload)),
+    // While down, frees may go unheard: back to AVAILABILITY_CACHE_MS, nothing older kept.
+    onListening: (listening) => {
+      memo.setListening(listening);
+      feed.setListening(listening);
     },
-  };
+    log: deps.log,
+    name: 'taken-sessions listener',
+  });
 }

@@ -123,11 +123,3 @@ export async function resetMfa(db: DbOrTx, userId: string, now: Date): Promise<v
   await db.update(users).set({ mfaSecret: null, mfaEnrolledAt: null, mfaLastStep: null, updatedAt: now }).where(eq(users.id, userId));
   await db.delete(staffRecoveryCodes).where(eq(staffRecoveryCodes.userId, userId));
 }
-
-/**
- * "Sign out everywhere" (decision 0062): staff tokens issued before this second are refused from
- * now on (the token's iat has whole seconds, so the instant is cut to the second).
- */
-export async function endSessions(db: DbOrTx, userId: string, now: Date): Promise<void> {
-  await db.update(users).set({ sessionsEndedAt: new Date(Math.floor(now.getTime() / 1000) * 1000) }).where(eq(users.id, userId));
-}

@@ -31,6 +31,7 @@ export async function staffAccountsRoutes(app: FastifyInstance) {
     brandName: app.config.BRAND_NAME,
     publicUrl: app.config.PUBLIC_URL,
     forget: (id) => app.staffStates.forget(id),
+    sessionsEnded: (ended) => app.sessionCutoffs.raise(ended.userId, ended.epoch, ended.endedAtMs),
   });
   const tags = ['staff accounts'];
   const managers = { auth: 'staff' as const };

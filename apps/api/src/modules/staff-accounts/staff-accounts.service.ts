@@ -5,7 +5,7 @@ import type { Db, DbOrTx } from '../../db/client';
 import type { Clock } from '../../lib/clock';
 import { errors, notFound } from '../../lib/errors';
 import { hashPassword } from '../accounts/passwords';
-import * as refreshTokens from '../accounts/refresh-tokens.repository';
+import { endAllSessions, type SessionsEnded } from '../accounts/session-cutoffs.repository';
 import { randomToken, sha256 } from '../accounts/secure-tokens';
 import * as users from '../accounts/users.repository';
 import { enqueueMail } from '../mail/outbox.repository';
@@ -22,6 +22,8 @@ export interface StaffAccountsSettings {
   publicUrl: string;
   /** Called after a change to an account, so this process's access cache forgets it at once. */
   forget: (userId: string) => void;
+  /** Told, after the commit, that a deactivation or a reset ended every session (decision 0063). */
+  sessionsEnded?: (ended: SessionsEnded) => void;
 }
 
 export function toStaffAccount(row: users.UserRow, invitationPending: boolean): StaffAccount {
@@ -97,10 +99,10 @@ export class StaffAccountsService {
 
   /**
    * Role, locations, active, and a reset of the second factor (a lost phone and lost recovery
-   * codes: the member signs in with the password and enrols again). Deactivating or a reset revokes every refresh token of the account in the same
-   * transaction, and each staff request checks `active` (plugins/staff-access.ts), so the account
-   * is refused at once. A manager cannot demote or deactivate themself (no brand left without one
-   * by a slip); another manager can.
+   * codes: the member signs in with the password and enrols again). Deactivating or a reset ends
+   * every session of the account in the same transaction (refresh tokens revoked, the session
+   * epoch raised: every process refuses its ID tokens at once, decision 0063). A manager cannot
+   * demote or deactivate themself (no brand left without one by a slip); another manager can.
    */
   async update(actorId: string, id: string, patch: { role?: StaffRole; locationIds?: string[]; active?: boolean; resetMfa?: true }): Promise<StaffAccount> {
     if (id === actorId && ((patch.role !== undefined && patch.role !== 'manager') || patch.active === false || patch.resetMfa)) {
@@ -108,30 +110,27 @@ export class StaffAccountsService {
     }
     if (patch.locationIds) await this.checkLocations(this.db, patch.locationIds);
     const now = this.clock.now();
-    const row = await this.db.transaction(async (tx) => {
+    const { row, ended } = await this.db.transaction(async (tx) => {
       const current = await repo.lockStaff(tx, id);
       if (!current) throw notFound('That staff account');
       if (patch.resetMfa) await repo.resetMfa(tx, id, now);
       const updated = await repo.updateStaff(tx, id, { staffRole: patch.role, locationIds: patch.locationIds, active: patch.active }, now);
-      if (patch.active === false || patch.resetMfa) await refreshTokens.revokeAllForUser(tx, id, now);
-      return updated;
+      const endsSessions = patch.active === false || patch.resetMfa;
+      return { row: updated, ended: endsSessions ? await endAllSessions(tx, id, now) : null };
     });
     this.settings.forget(id);
+    if (ended) this.settings.sessionsEnded?.(ended);
     return toStaffAccount(row, await repo.isInvitationPending(this.db, id));
   }
 
   /**
    * POST /staff/sign-out-everywhere: every refresh family of the member revoked and the ID tokens
-   * already issued refused (a phone left on the set reads no more children's names), at once in
-   * this process and within the account cache's 5 s in the others.
+   * already issued refused at once on every process (the session epoch, decision 0063), so a phone
+   * left on the set reads no more children's names.
    */
   async signOutEverywhere(userId: string): Promise<void> {
-    const now = this.clock.now();
-    await this.db.transaction(async (tx) => {
-      await refreshTokens.revokeAllForUser(tx, userId, now);
-      await repo.endSessions(tx, userId, now);
-    });
-    this.settings.forget(userId);
+    const ended = await this.db.transaction((tx) => endAllSessions(tx, userId, this.clock.now()));
+    this.settings.sessionsEnded?.(ended);
   }
 
   /** POST /staff/invitations/accept: sets the password; the link then never works again. */

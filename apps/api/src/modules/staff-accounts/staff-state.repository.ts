@@ -11,8 +11,6 @@ export interface StaffState {
   locationIds: string[];
   active: boolean;
   mfaEnrolled: boolean;
-  /** Staff tokens issued before this (ms, whole seconds) are refused: the member signed out everywhere. */
-  sessionsEndedAtMs: number | null;
 }
 
 /** The staff account, or null when the user is gone or no longer staff. One primary-key read. */
@@ -25,10 +23,9 @@ export async function findStaffState(db: DbOrTx, userId: string): Promise<StaffS
       locationIds: users.locationIds,
       active: users.active,
       mfaEnrolledAt: users.mfaEnrolledAt,
-      sessionsEndedAt: users.sessionsEndedAt,
     })
     .from(users)
     .where(eq(users.id, userId));
   if (!row || !row.isStaff || !row.role) return null;
-  return { userId, email: row.email, role: row.role, locationIds: row.locationIds, active: row.active, mfaEnrolled: row.mfaEnrolledAt !== null, sessionsEndedAtMs: row.sessionsEndedAt?.getTime() ?? null };
+  return { userId, email: row.email, role: row.role, locationIds: row.locationIds, active: row.active, mfaEnrolled: row.mfaEnrolledAt !== null };
 }

@@ -4,6 +4,8 @@ import { errorBodySchema } from '@kringle/contracts/errors';
 import { joinWaitlistBodySchema, waitlistEntrySchema, waitlistListSchema, waitlistParamsSchema } from '@kringle/contracts/waitlist';
 import { z } from 'zod';
 import { authOf } from '../../plugins/auth';
+import { byIp, rateLimit } from '../../plugins/rate-limit';
+import { WAITLIST_JOIN_LIMITS as LIMITS } from './waitlist-limits';
 import { joinWaitlist, leaveWaitlist, listWaitlist } from './waitlist.service';
 
 /** The waitlist for sold-out days (API.md "Additions" → "Waitlist", decision 0028): customers only. */
@@ -11,6 +13,12 @@ export async function waitlistRoutes(app: FastifyInstance) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const config = { auth: 'customer' as const };
   const tags = ['waitlist'];
+  const byUser = (req: { auth: { userId: string } | null }) => req.auth?.userId;
+  const joinLimits = [
+    rateLimit(app, { name: 'waitlist-join:user', max: LIMITS.perUser.max, window: LIMITS.perUser.window, key: byUser }),
+    rateLimit(app, { name: 'waitlist-join:user-day', max: LIMITS.perUserDay.max, window: LIMITS.perUserDay.window, key: byUser }),
+    rateLimit(app, { name: 'waitlist-join:ip', max: LIMITS.perIp.max, window: LIMITS.perIp.window, key: byIp }),
+  ];
 
   r.post(
     '/waitlist',
@@ -23,10 +31,12 @@ export async function waitlistRoutes(app: FastifyInstance) {
           'One entry per location, session type and local date. 409 WAITLIST_NOT_NEEDED while a session of that type is on sale that day, ' +
           'ALREADY_WAITLISTED, WAITLIST_LIMIT (WAITLIST_LIMIT live entries at most), ALREADY_BOOKED (a booking on that day), ' +
           'SALES_NOT_OPEN (before the location opens bookings), BOOKING_LIMIT (MAX_UPCOMING_BOOKINGS upcoming bookings already); 404 for an unknown location or a session type of another location; ' +
-          '400 for a day outside the season ahead or with no sessions of that type left.',
+          '400 for a day outside the season ahead or with no sessions of that type left. ' +
+          '429 RATE_LIMITED (Retry-After) past 10 joins an hour or 30 a day per account, or 300 an hour per address (issue 36).',
         body: joinWaitlistBodySchema,
-        response: { 201: waitlistEntrySchema, 400: errorBodySchema, 404: errorBodySchema, 409: errorBodySchema },
+        response: { 201: waitlistEntrySchema, 400: errorBodySchema, 404: errorBodySchema, 409: errorBodySchema, 429: errorBodySchema },
       },
+      preHandler: joinLimits,
     },
     async (req, reply) => reply.code(201).send(await joinWaitlist(app, authOf(req).userId, req.body)),
   );

@@ -21,8 +21,4 @@ BEGIN
   RAISE EXCEPTION 'audit_entries is append-only (% refused)', TG_OP USING ERRCODE = 'insufficient_privilege';
 END;
 $$;
---> statement-breakpoint
--- A staff member's "Sign out everywhere" (decision 0062) ends the ID tokens already issued too,
--- not only the refresh families: a staff request carrying a token issued before this instant
--- (whole seconds, as the token's iat) answers 401. Families' tokens are untouched.
-ALTER TABLE "users" ADD COLUMN "sessions_ended_at" timestamp with time zone;
+
