@@ -125,7 +125,7 @@ describe('staff accounts', () => {
     const out = await call('POST', '/staff/sign-out-everywhere', laptop.json().idToken as string, {});
     expect(out.statusCode).toBe(204);
     expect(String(out.headers['set-cookie'])).toContain(`${REFRESH_COOKIE}=;`);
-    // The phone's token still has 15 minutes on it, and is refused all the same (a family's would not be).
+    // The phone's token still has 15 minutes on it, and is refused all the same (its session epoch is behind, decision 0063).
     expectContractError(await call('GET', `/staff/run-sheet?locationId=${sydney}`, phoneToken), 401, 'UNAUTHENTICATED');
     for (const device of [phone, laptop]) {
       expectContractError(await t.app.inject({ method: 'POST', url: '/api/v1/auth/refresh', cookies: { [REFRESH_COOKIE]: cookieOf(device)! } }), 401, 'UNAUTHENTICATED');

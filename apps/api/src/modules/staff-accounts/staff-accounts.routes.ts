@@ -135,7 +135,7 @@ export async function staffAccountsRoutes(app: FastifyInstance) {
         tags,
         summary: "Sign out on every device: revokes all of the caller's refresh families, refuses the staff ID tokens already issued (401), and clears this cookie",
         description:
-          "A staff member's own sign-out everywhere (decision 0062). Unlike a family's (`POST /auth/sign-out-everywhere`, whose ID tokens last their 15 minutes), a lost staff device reads nothing more: every process refuses the older tokens within 5 s.",
+          "A staff member's own sign-out everywhere (decision 0062), beside the families' `POST /auth/sign-out-everywhere`, which refuses staff tokens: the session epoch is raised (decision 0063), so every process refuses the member's older ID tokens at once and a lost staff device reads nothing more.",
         body: z.strictObject({}).nullish(),
         response: { 204: z.null().describe('Signed out everywhere') },
       },
