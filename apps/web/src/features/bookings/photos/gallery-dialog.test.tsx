@@ -11,7 +11,7 @@ vi.mock('sonner', () => ({ toast: { success: vi.fn(), error: vi.fn() } }));
 
 const booking = aBooking();
 const photo = (n: number, unlocked = false) => ({ id: `9a6b7c8d-9e0f-4a1b-8c2d-3e4f5a6b7c8${n}`, previewUrl: `/api/v1/photo-files/photos/${n}/preview.jpg?sig=x`, width: 1600, height: 1067, unlocked });
-const gallery = (over: Partial<Gallery> = {}): Gallery => ({ items: [photo(1), photo(2), photo(3)], included: 2, unlocked: 0, expiresAt: '2027-01-25T00:00:00.000Z', ...over });
+const gallery = (over: Partial<Gallery> = {}): Gallery => ({ items: [photo(1), photo(2), photo(3)], included: 2, unlocked: 0, extraPhotoPriceCents: 900, expiresAt: '2027-01-25T00:00:00.000Z', ...over });
 
 function open(respond: (call: Call) => unknown) {
   return renderWithApi(<GalleryDialog booking={booking} onClose={() => {}} />, (call) => {
