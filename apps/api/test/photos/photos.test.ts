@@ -77,6 +77,9 @@ describe('photos (issue 39)', () => {
     expect(gallery).toMatchObject({ included: 2, unlocked: 0 });
     expect(new Date(gallery.expiresAt).getTime()).toBe(w.clock.now().getTime() + 60 * 86_400_000);
     expect(gallery.items.map((i: { id: string }) => i.id)).toEqual(photoIds);
+    // The booking says how many photos its gallery has, so the card can show "3 photos".
+    expect((await get(`/bookings/${booking.id}`, w.family)).json().photoCount).toBe(3);
+    expect((await get('/bookings/upcoming-bookings', w.family)).json().items.find((b: { id: string }) => b.id === booking.id).photoCount).toBe(3);
     const preview = await get(gallery.items[1].previewUrl, null);
     expect(preview.statusCode).toBe(200);
     expect(preview.headers['content-type']).toBe('image/jpeg');
@@ -204,6 +207,7 @@ describe('photos (issue 39)', () => {
     expect(await storedFiles()).toHaveLength(0);
     const gallery = (await get(`/bookings/${booking.id}/photos`, w.family)).json();
     expect(gallery).toMatchObject({ items: [], expiresAt: null });
+    expect((await get(`/bookings/${booking.id}`, w.family)).json().photoCount).toBe(0);
     // A link signed now, within its 15 minutes: the photo is gone, so is the link.
     const fresh = await photoStorageFor(w.t.app).signedUrl(photoKey(photoIds[0]!, 'preview'), 900);
     expect((await get(fresh, null)).statusCode).toBe(404);
