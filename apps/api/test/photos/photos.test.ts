@@ -178,6 +178,8 @@ describe('photos (issue 39)', () => {
     expect(extended.statusCode).toBe(200);
     const end = new Date(extended.json().expiresAt).getTime();
     expect(end).toBe(w.clock.now().getTime() + 61 * 86_400_000);
+    // The support desk's booking shows the gallery's end, where the extend form is.
+    expect((await w.call('GET', `/staff/bookings/${booking.id}`, support)).json().galleryExpiresAt).toBe(new Date(end).toISOString());
     const [entry] = (await w.t.db.execute(sql`select actor_kind, actor_email, reason, before, after from audit_entries where booking_id = ${booking.id}::uuid and action = 'extendPhotoGallery'`)).rows;
     expect(entry).toEqual({
       actor_kind: 'staff',
