@@ -100,6 +100,7 @@ export default function GalleryDialog({ booking, onClose }: { booking: Booking; 
 
   const toggleBuy = (photo: Photo) => {
     setBought(null);
+    setProblem(null);
     setBuying(buying.includes(photo.id) ? buying.filter((id) => id !== photo.id) : [...buying, photo.id]);
   };
   const buy = (photo: Photo, index: number) => (
