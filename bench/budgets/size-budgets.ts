@@ -22,7 +22,7 @@ function lazyModulesOf(route: string): readonly string[] {
 }
 
 /** Stripe.js and its React bindings load on the payment step only (issue 7). */
-const PAYMENT_STEP_MODULE = 'src/features/booking-wizard/checkout/stripe-payment-element.tsx';
+const PAYMENT_STEP_MODULE = 'src/components/card-payment/stripe-payment-element.tsx';
 
 export interface SizeResult {
   route: string;

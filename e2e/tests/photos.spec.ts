@@ -5,7 +5,7 @@ import QRCode from 'qrcode';
 import sharp from 'sharp';
 import { bookThroughApi, cardOf, customerClient, downloadFrom } from './bookings-helpers';
 import { SCREENSHOT_DIR, signInThroughApi } from './helpers';
-import { expectAccessible } from './purchase-helpers';
+import { CARDS, expectAccessible, fillCard } from './purchase-helpers';
 import { loadLocationOpenNow, sessionsLaterToday, signInAsStaff } from './staff-helpers';
 import { createVerifiedCustomer } from './wizard-helpers';
 
@@ -114,7 +114,10 @@ test('photos: the set uploads a sequence, the family unlocks and downloads', asy
   await signInThroughApi(page, family.email, family.password);
   await page.setViewportSize({ width: 390, height: 844 });
   await page.goto('/bookings');
-  await cardOf(page, booking.reference).getByRole('button', { name: 'Photos' }).click();
+  // The card says how many photos there are.
+  await cardOf(page, booking.reference).getByRole('button', { name: '4 photos' }).scrollIntoViewIfNeeded();
+  await cardOf(page, booking.reference).screenshot({ path: `${DIR}/390-card-photo-count.png` });
+  await cardOf(page, booking.reference).getByRole('button', { name: '4 photos' }).click();
   const gallery = page.getByRole('dialog', { name: 'Your photos' });
   const allowance = gallery.getByTestId('photo-allowance');
   await expect(allowance).toHaveText(/^0 of [2-9] chosen$/, { timeout: 15_000 });
@@ -175,6 +178,33 @@ test('photos: the set uploads a sequence, the family unlocks and downloads', asy
   const inZip = execFileSync('find', [unzipped, '-type', 'f', '-name', '*.jpg'], { encoding: 'utf8' }).trim().split('\n');
   expect(inZip).toHaveLength(included);
   for (const file of inZip) expect(metadataIn(file), file).toBe('');
+
+  // One more, bought with the sandbox's test card: the wizard's card form, in the gallery.
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expect(gallery).toContainText('Want more? Buy any other photo for $9.00 each: pick them below.');
+  await gallery.getByRole('button', { name: `Buy photo ${lastLocked}` }).click();
+  const buy = gallery.getByRole('region', { name: 'Buy 1 photo' });
+  await expect(buy).toContainText('1 photo × $9.00 (incl. GST)$9.00');
+  // The earlier "no more photos" message has gone: buying is the answer to it.
+  await expect(gallery.getByRole('alert')).toHaveCount(0);
+  await buy.scrollIntoViewIfNeeded();
+  await page.screenshot({ path: `${DIR}/390-buy-chosen.png` });
+  await buy.getByRole('button', { name: 'Pay for 1 photo' }).click();
+  await expect(buy.getByLabel('Card number')).toBeVisible({ timeout: 15_000 });
+  await fillCard(page, CARDS.success);
+  await expectAccessible(page, 'gallery: buying one more at 390');
+  await buy.getByRole('button', { name: 'Pay $9.00' }).scrollIntoViewIfNeeded();
+  await page.screenshot({ path: `${DIR}/390-buy-more.png` });
+  await buy.getByRole('button', { name: 'Pay $9.00' }).click();
+  await expect(gallery.getByRole('status').filter({ hasText: 'Thank you: your photo is unlocked.' })).toBeVisible({ timeout: 30_000 });
+  await expect(gallery.getByText('Unlocked', { exact: true })).toHaveCount(included + 1);
+  await expect(gallery.getByRole('button', { name: `Download photo ${lastLocked}` })).toBeVisible();
+  await expectAccessible(page, 'gallery: one more bought at 390');
+  await page.screenshot({ path: `${DIR}/390-bought.png` });
+  // Its tax invoice, from the thank-you.
+  const invoice = await downloadFrom(page, gallery.getByRole('button', { name: 'Tax invoice' }), '/payment-receipt');
+  expect(invoice.response.headers()['content-type']).toContain('application/pdf');
+  expect(Buffer.from(invoice.bytes).subarray(0, 5).toString()).toBe('%PDF-');
 
   await shoot(page, 'gallery-unlocked', [390, 1280], 844);
   await expectAccessible(page, 'gallery at 1280');

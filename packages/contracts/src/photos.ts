@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { reasonSchema } from './support';
 
 /** Photos (issue 39, API.md Additions → "Photos"), shared by the API and the web apps. */
 export const MAX_PHOTO_BYTES = 30 * 1024 * 1024;
@@ -10,9 +11,23 @@ export const bookingPhotoParamsSchema = z.strictObject({ id: z.uuid(), photoId: 
 export const photoBatchQuerySchema = z.strictObject({ locationId: z.uuid() });
 export const assignPhotoBodySchema = z.strictObject({ bookingId: z.uuid() });
 export const unlockPhotosBodySchema = z.strictObject({ photoIds: z.array(z.uuid()).min(1).max(500) });
+/** More photos by card (decision 0065): the locked photos to buy, each at the season's extraPhotoPriceCents. */
+export const photoCheckoutBodySchema = z.strictObject({ photoIds: z.array(z.uuid()).min(1).max(500) });
+export const photoCheckoutResultSchema = z
+  .object({
+    orderId: z.uuid(),
+    client_secret: z.string().meta({ description: "The PaymentIntent's client secret, confirmed with the card form as at checkout" }),
+    amountCents: z.number().int().meta({ description: 'What the card is charged, GST included' }),
+  })
+  .meta({ id: 'PhotoCheckout' });
+export type PhotoCheckout = z.infer<typeof photoCheckoutResultSchema>;
+/** The line item of a photo order: one product, "Extra digital photo", priced by the season. */
+export const EXTRA_PHOTO_ITEM_ID = '5e1f0c2a-39a0-4c39-9d3b-0f1e2d3c4b5a';
 export const extendGalleryBodySchema = z.strictObject({
   /** Days added to the later of now and the current end; default PHOTO_RETENTION_DAYS. */
   days: z.number().int().min(1).max(365).optional(),
+  /** Why (3-500 characters), kept in the audit trail like every staff action on a booking. */
+  reason: reasonSchema,
 });
 
 export const staffPhotoSchema = z
@@ -47,6 +62,7 @@ export const gallerySchema = z
     items: z.array(galleryPhotoSchema),
     included: z.union([z.number().int(), z.literal('all')]).meta({ description: 'Photos the packages include plus any bought, or "all"' }),
     unlocked: z.number().int(),
+    extraPhotoPriceCents: z.number().int().nullable().meta({ description: 'What one more photo costs by card (POST .../photos/checkout); null when every photo is included' }),
     expiresAt: z.iso.datetime().nullable().meta({ description: 'When every photo is deleted; null before the first upload' }),
   })
   .meta({ id: 'PhotoGallery' });

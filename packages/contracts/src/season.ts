@@ -77,8 +77,13 @@ export function storedDigitalPhotos(v: number | 'all' | undefined): number | nul
   return v === 'all' ? ALL_PHOTOS : (v ?? null);
 }
 
+/** What one more digital photo costs when the packages' allowance is used (issue 39), GST included. */
+export const DEFAULT_EXTRA_PHOTO_PRICE_CENTS = 900;
+
 export const seasonSchema = z
   .strictObject({
+    /** The price of each photo bought beyond the allowance, in the gallery (decision 0065); omitted = $9.00. */
+    extraPhotoPriceCents: z.number().int().min(1).max(100_00).default(DEFAULT_EXTRA_PHOTO_PRICE_CENTS),
     slotTypes: z
       .array(
         z.strictObject({

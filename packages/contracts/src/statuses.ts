@@ -21,7 +21,8 @@ export type OrderStatus = (typeof ORDER_STATUSES)[number];
 export const RESERVATION_STATUSES = ['active', 'expired', 'cancelled', 'checked_out'] as const;
 export type ReservationStatus = (typeof RESERVATION_STATUSES)[number];
 
-export const ITEM_TYPES = ['add_on', 'package'] as const;
+/** `photo`: extra digital photos bought from the gallery (issue 39). */
+export const ITEM_TYPES = ['add_on', 'package', 'photo'] as const;
 export type ItemType = (typeof ITEM_TYPES)[number];
 
 export const SLOT_FILTERS = ['all', 'break'] as const;

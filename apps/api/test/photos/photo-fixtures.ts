@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import QRCode from 'qrcode';
 import sharp from 'sharp';
 
@@ -24,4 +25,16 @@ export async function qrPhoto(text: string): Promise<Buffer> {
     .jpeg()
     .withMetadata({ exif: { IFD0: { Make: 'Canon' } } })
     .toBuffer();
+}
+
+/** A multipart body as a browser's FormData sends it. */
+export function multipart(files: { data: Buffer; type?: string; field?: string }[]) {
+  const boundary = `----kringle${randomUUID()}`;
+  const chunks: Buffer[] = [];
+  files.forEach((f, i) => {
+    chunks.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${f.field ?? 'files'}"; filename="IMG_${i}.jpg"\r\nContent-Type: ${f.type ?? 'image/jpeg'}\r\n\r\n`));
+    chunks.push(f.data, Buffer.from('\r\n'));
+  });
+  chunks.push(Buffer.from(`--${boundary}--\r\n`));
+  return { payload: Buffer.concat(chunks), headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
 }

@@ -7,23 +7,11 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { photos } from '../../src/db/schema/photos';
 import { checkInCodeFor } from '../../src/modules/check-in/check-in-codes';
-import { cameraJpeg, qrPhoto } from './photo-fixtures';
+import { cameraJpeg, multipart, qrPhoto } from './photo-fixtures';
 import { runPhotoRetention } from '../../src/modules/photos/photo-retention.service';
 import { photoKey, photoStorageFor } from '../../src/modules/photos/photo-storage';
 import { expectContractError } from '../security/security-fixtures';
 import { bookDirect, createPerson, headersOf, staffDay, type Person, type StaffDay } from '../staff/staff-fixtures';
-
-/** A multipart body as a browser's FormData sends it. */
-function multipart(files: { data: Buffer; type?: string; field?: string }[]) {
-  const boundary = `----kringle${randomUUID()}`;
-  const chunks: Buffer[] = [];
-  files.forEach((f, i) => {
-    chunks.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${f.field ?? 'files'}"; filename="IMG_${i}.jpg"\r\nContent-Type: ${f.type ?? 'image/jpeg'}\r\n\r\n`));
-    chunks.push(f.data, Buffer.from('\r\n'));
-  });
-  chunks.push(Buffer.from(`--${boundary}--\r\n`));
-  return { payload: Buffer.concat(chunks), headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
-}
 
 describe('photos (issue 39)', () => {
   let w: StaffDay;
@@ -89,6 +77,9 @@ describe('photos (issue 39)', () => {
     expect(gallery).toMatchObject({ included: 2, unlocked: 0 });
     expect(new Date(gallery.expiresAt).getTime()).toBe(w.clock.now().getTime() + 60 * 86_400_000);
     expect(gallery.items.map((i: { id: string }) => i.id)).toEqual(photoIds);
+    // The booking says how many photos its gallery has, so the card can show "3 photos".
+    expect((await get(`/bookings/${booking.id}`, w.family)).json().photoCount).toBe(3);
+    expect((await get('/bookings/upcoming-bookings', w.family)).json().items.find((b: { id: string }) => b.id === booking.id).photoCount).toBe(3);
     const preview = await get(gallery.items[1].previewUrl, null);
     expect(preview.statusCode).toBe(200);
     expect(preview.headers['content-type']).toBe('image/jpeg');
@@ -132,6 +123,15 @@ describe('photos (issue 39)', () => {
     expect(zip.rawPayload.subarray(0, 2).toString()).toBe('PK');
     // Two local file headers (PK 03 04): the two unlocked originals.
     expect(zip.rawPayload.toString('latin1').split('PK\u0003\u0004').length - 1).toBe(2);
+
+    // Each download is in the audit trail: the family, the booking, which photos.
+    const trail = await w.t.db.execute(sql`
+      select actor_kind, actor_id, action, after from audit_entries
+      where booking_id = ${booking.id}::uuid and action like 'downloadPhoto%' order by seq`);
+    expect(trail.rows).toEqual([
+      { actor_kind: 'family', actor_id: w.family.id, action: 'downloadPhotoOriginal', after: { photoIds: [open], count: 1 } },
+      { actor_kind: 'family', actor_id: w.family.id, action: 'downloadPhotoZip', after: { photoIds: gallery.items.filter((i: { unlocked: boolean }) => i.unlocked).map((i: { id: string }) => i.id), count: 2 } },
+    ]);
   });
 
   it("a shooting sequence: each family's QR code starts its photos; before the first code or after an unknown one, unmatched; assigned by hand", async () => {
@@ -168,10 +168,26 @@ describe('photos (issue 39)', () => {
     expect((await runPhotoRetention(w.t.app)).ready).toBe(0);
     const preview = (await get(`/bookings/${booking.id}/photos`, w.family)).json().items[0].previewUrl as string;
 
-    const extended = await w.call('POST', `/staff/bookings/${booking.id}/photos/extend`, w.elf, { days: 1 });
+    // Manager or support, with a reason: the set may not, and a reason is required.
+    const support = await createPerson(w.t.db, true, { firstName: 'Sam', lastName: 'Support' }, { role: 'support', mfaEnrolled: true });
+    const extend = (who: Person, body: object) => w.call('POST', `/staff/bookings/${booking.id}/photos/extend`, who, body);
+    expectContractError(await extend(w.elf, { days: 1, reason: 'Family asked for more time' }), 403, 'ROLE_FORBIDDEN');
+    expectContractError(await extend(support, { days: 1 }), 400, 'VALIDATION_FAILED');
+    expectContractError(await w.call('POST', `/staff/bookings/${randomUUID()}/photos/extend`, support, { reason: 'Family asked' }), 404, 'NOT_FOUND');
+    const extended = await extend(support, { days: 1, reason: 'Family asked for more time' });
     expect(extended.statusCode).toBe(200);
     const end = new Date(extended.json().expiresAt).getTime();
     expect(end).toBe(w.clock.now().getTime() + 61 * 86_400_000);
+    // The support desk's booking shows the gallery's end, where the extend form is.
+    expect((await w.call('GET', `/staff/bookings/${booking.id}`, support)).json().galleryExpiresAt).toBe(new Date(end).toISOString());
+    const [entry] = (await w.t.db.execute(sql`select actor_kind, actor_email, reason, before, after from audit_entries where booking_id = ${booking.id}::uuid and action = 'extendPhotoGallery'`)).rows;
+    expect(entry).toEqual({
+      actor_kind: 'staff',
+      actor_email: support.email,
+      reason: 'Family asked for more time',
+      before: { expiresAt: new Date(end - 86_400_000).toISOString() },
+      after: { expiresAt: new Date(end).toISOString(), days: 1 },
+    });
 
     w.clock.set(new Date(end - 6.5 * 86_400_000));
     await runPhotoRetention(w.t.app);
@@ -193,6 +209,7 @@ describe('photos (issue 39)', () => {
     expect(await storedFiles()).toHaveLength(0);
     const gallery = (await get(`/bookings/${booking.id}/photos`, w.family)).json();
     expect(gallery).toMatchObject({ items: [], expiresAt: null });
+    expect((await get(`/bookings/${booking.id}`, w.family)).json().photoCount).toBe(0);
     // A link signed now, within its 15 minutes: the photo is gone, so is the link.
     const fresh = await photoStorageFor(w.t.app).signedUrl(photoKey(photoIds[0]!, 'preview'), 900);
     expect((await get(fresh, null)).statusCode).toBe(404);

@@ -81,6 +81,7 @@ describe('access control on every route', () => {
       'POST /api/v1/bookings/reservation/{id}/checkoutOrder': { cartId: malloryHold.cartId },
       'POST /api/v1/bookings/{id}/cancel': { reason: 'not mine' },
       'POST /api/v1/bookings/{id}/photos/unlock': { photoIds: [UUID_ZERO] },
+      'POST /api/v1/bookings/{id}/photos/checkout': { photoIds: [UUID_ZERO] },
       'POST /api/v1/staff/photos/{id}/assign': { bookingId: UUID_ZERO },
       'POST /api/v1/bookings/{id}/reschedule': { reservationId: malloryHold.reservationId },
       'PUT /api/v1/bookings/{id}/details': { children: [{ firstName: 'Not', age: 5 }], adults: 1, pets: 0, accessNeeds: [], accessNote: '', noteForSanta: '' },

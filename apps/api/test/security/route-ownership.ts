@@ -25,6 +25,7 @@ export const OWNED: Record<string, Record<string, Owned>> = {
   '/api/v1/waitlist/{id}': { id: 'waitlist' },
   '/api/v1/bookings/{id}/photos': { id: 'booking' },
   '/api/v1/bookings/{id}/photos/unlock': { id: 'booking' },
+  '/api/v1/bookings/{id}/photos/checkout': { id: 'booking' },
   '/api/v1/bookings/{id}/photos.zip': { id: 'booking' },
   // The photo id is filled with her booking id: the booking is checked first, so either way 404.
   '/api/v1/bookings/{id}/photos/{photoId}/original': { id: 'booking', photoId: 'booking' },

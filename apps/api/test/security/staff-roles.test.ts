@@ -64,7 +64,7 @@ describe('staff roles and locations on every staff route', () => {
       'POST /api/v1/staff/orders/{id}/refunds': { amountCents: 100, reason: 'Family phoned' },
       'POST /api/v1/staff/bookings/{id}/resend': { kind: 'confirmation' },
       'POST /api/v1/staff/photos/{id}/assign': { bookingId: booking.id },
-      'POST /api/v1/staff/bookings/{id}/photos/extend': { days: 7 },
+      'POST /api/v1/staff/bookings/{id}/photos/extend': { days: 7, reason: 'Family asked for more time' },
       // A closure of an hour without sessions: it changes no other route's answers.
       'POST /api/v1/staff/closures/preview': { locationId: w.sydney, from: `${w.day}T23:00`, to: `${w.day}T23:30`, reason: 'Santa is unwell' },
       'POST /api/v1/staff/closures': { locationId: w.sydney, from: `${w.day}T23:00`, to: `${w.day}T23:30`, reason: 'Santa is unwell', remedy: 'refund', confirm: 'Kringle Sydney, Pitt Street' },

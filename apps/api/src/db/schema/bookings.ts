@@ -7,7 +7,8 @@ import { reservations } from './reservations';
 
 export interface LineItem {
   id: string;
-  type: 'package' | 'add_on';
+  /** `photo`: extra digital photos bought from the gallery (a photo order, decision 0065). */
+  type: 'package' | 'add_on' | 'photo';
   name: string;
   quantity: number;
   unitPriceCents: number;
@@ -95,6 +96,10 @@ export const orders = pgTable(
     /** One order per cart: checking the same cart out again returns this order. */
     cartId: uuid('cart_id').references(() => carts.id),
     status: text('status', { enum: ['pending', 'paid', 'failed', 'refunded'] }).notNull().default('pending'),
+    /** `booking`: the booking's own order; `photos`: more photos bought later (migration 0028, decision 0065). */
+    kind: text('kind', { enum: ['booking', 'photos'] }).notNull().default('booking'),
+    /** The photos a `photos` order unlocks once paid (sorted); null for a booking's order. */
+    photoIds: uuid('photo_ids').array(),
     items: jsonb('items').$type<LineItem[]>().notNull(),
     amountCents: integer('amount_cents').notNull(),
     refundedCents: integer('refunded_cents').notNull().default(0),

@@ -18,7 +18,11 @@ const COLUMNS = {
   slotType: { name: slotTypes.name, allowsPets: slotTypes.allowsPets },
   /** The checkout's hold (continue-payment works until it lapses). */
   holdExpiresAt: reservations.expiresAt,
-  refundedCents: sql<number>`coalesce((select sum(o.refunded_cents) from orders o where o.booking_id = ${bookings.id}), 0)::int`.mapWith(Number),
+  /** The booking's own order: photos bought later are orders of their own (decision 0065). */
+  refundedCents: sql<number>`coalesce((select sum(o.refunded_cents) from orders o where o.booking_id = ${bookings.id} and o.kind = 'booking'), 0)::int`.mapWith(Number),
+  /** Photos in its gallery while it is open (the card says "5 photos"; decision 0065). */
+  photoCount: sql<number>`(select count(*) from photos p join photo_galleries g on g.booking_id = p.booking_id
+    where p.booking_id = ${bookings.id} and g.deleted_at is null and g.expires_at > now())::int`.mapWith(Number),
   /** The latest closure of its session (decision 0055), with the replacement offered, if any. */
   closure: sql<ClosureFacts | null>`(select jsonb_build_object('reason', c.reason, 'outcome', cb.outcome, 'slotId', cb.offer_slot_id, 'startAt', os.start_at, 'expiresAt', cb.offer_expires_at, 'locationName', ol.name)
     from closure_bookings cb join closures c on c.id = cb.closure_id left join slots os on os.id = cb.offer_slot_id left join locations ol on ol.id = os.location_id
@@ -78,6 +82,7 @@ export interface BookingView {
   allowsPets: boolean;
   /** Unpaid only: when the checkout's hold lapses. */
   holdExpiresAt: Date | null;
+  photoCount: number;
   /** Its session was closed: why, and the replacement held while the offer is open. */
   closure: { reason: string; offer: { slotId: string; startAt: Date; expiresAt: Date; locationName: string } | null } | null;
 }
@@ -107,6 +112,7 @@ export function toView(r: BookingRead): BookingView {
     details: b.details ?? null,
     allowsPets: r.slotType.allowsPets,
     holdExpiresAt: unpaid ? r.holdExpiresAt : null,
+    photoCount: r.photoCount,
     closure: closureOf(r.closure),
   };
 }

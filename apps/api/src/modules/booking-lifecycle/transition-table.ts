@@ -50,6 +50,14 @@ export const TRANSITIONS = {
   staffEditDetails: { from: ['pending', 'failed', 'confirmed'], to: null },
   /** Sold at the set, paid in store. */
   sellWalkIn: { from: ['new'], to: 'confirmed' },
+  /** More photos ordered from the gallery (decision 0065); the booking keeps its state. */
+  openPhotoOrder: { from: ['confirmed', 'checked_in', 'no_show'], to: null },
+  /** Stripe says a photo order is paid: exactly its photos unlock, once. */
+  payPhotoOrder: { from: ['confirmed', 'checked_in', 'no_show'], to: null },
+  /** A photo order paid when its photos can no longer be had (booking cancelled, gallery gone): the money goes back. */
+  refundPhotoOrder: { from: ['pending', 'failed', 'lapsed', 'confirmed', 'checked_in', 'no_show', 'cancelled'], to: null },
+  /** A photo order's card declined or its PaymentIntent cancelled: nothing unlocks. */
+  failPhotoOrder: { from: ['pending', 'failed', 'lapsed', 'confirmed', 'checked_in', 'no_show', 'cancelled'], to: null },
   checkIn: { from: ['confirmed', 'no_show'], to: 'checked_in' },
   markNoShow: { from: ['confirmed'], to: 'no_show' },
   undoCheckIn: { from: ['checked_in'], to: 'confirmed' },

@@ -9,8 +9,9 @@ export async function lockOwnBooking(tx: Tx, id: string, userId: string) {
   return row;
 }
 
+/** The booking's own order (photos bought later are orders of their own, decision 0065). */
 export async function latestOrder(tx: Tx, bookingId: string) {
-  const [row] = await tx.select().from(orders).where(eq(orders.bookingId, bookingId)).orderBy(desc(orders.createdAt)).limit(1).for('update');
+  const [row] = await tx.select().from(orders).where(and(eq(orders.bookingId, bookingId), eq(orders.kind, 'booking'))).orderBy(desc(orders.createdAt)).limit(1).for('update');
   return row;
 }
 

@@ -43,6 +43,8 @@ export function demoSeason(today: Date = new Date(), options: { days?: number } 
   const breaks = ['12:00-12:40', '15:00-15:20', '18:00-18:30'];
   const common = { seasonStart, seasonEnd, sessions, breaks, closedDates };
   return {
+    // One more digital photo in the gallery, beyond what the packages include (issue 39).
+    extraPhotoPriceCents: 900,
     slotTypes: [
       {
         slug: 'standard',

@@ -15,11 +15,11 @@ export async function slotOf(db: DbOrTx, slotId: string) {
   return row!;
 }
 
-/** The customer's booking with its newest order and its hold; undefined for someone else's booking. */
+/** The customer's booking with its newest own order (not a photo order) and its hold; undefined for someone else's booking. */
 export async function findBookingCheckout(db: DbOrTx, bookingId: string, userId: string) {
   const [booking] = await db.select().from(bookings).where(and(eq(bookings.id, bookingId), eq(bookings.userId, userId)));
   if (!booking) return undefined;
-  const [order] = await db.select().from(orders).where(eq(orders.bookingId, booking.id)).orderBy(sql`${orders.createdAt} desc`).limit(1);
+  const [order] = await db.select().from(orders).where(and(eq(orders.bookingId, booking.id), eq(orders.kind, 'booking'))).orderBy(sql`${orders.createdAt} desc`).limit(1);
   if (!order) return undefined;
   const [reservation] = booking.reservationId ? await db.select().from(reservations).where(eq(reservations.id, booking.reservationId)) : [];
   return { booking, order, reservation };

@@ -7,6 +7,7 @@ import { enqueueMail } from '../mail/outbox.repository';
 import { bookingDetails, lockBooking, lockOrder, lockOrderByIntent } from '../booking-lifecycle/booking-rows.repository';
 import { recordEvent } from './payments.repository';
 import { cancelPayment, failPayment, recordPayment } from '../booking-lifecycle/transitions';
+import { failPhotoOrder, recordPhotoPayment } from '../booking-lifecycle/photo-order-transitions';
 import { STRIPE } from '../booking-lifecycle/audit.repository';
 import { canMove, stateOf } from '../booking-lifecycle/transition-table';
 import { pendingRefundsOfOrder } from '../booking-lifecycle/refunds.repository';
@@ -78,6 +79,11 @@ async function onSucceeded(deps: Deps, event: EventRef, intent: Stripe.PaymentIn
     if (!order) return null;
     if (!fresh || order.status === 'paid' || order.status === 'refunded') return order.id;
     const booking = await lockBooking(tx, order.bookingId);
+    // More photos bought from the gallery (decision 0065): they unlock, or the money goes back.
+    if (order.kind === 'photos') {
+      await recordPhotoPayment({ tx, now, log: deps.log, actor: STRIPE }, booking, order, intent.id);
+      return order.id;
+    }
     // A booking cancelled only because its hold lapsed may still be confirmed; one the customer
     // cancelled may not (transition-table.ts): its payment is refunded in full.
     const { outcome } = await recordPayment({ tx, now, log: deps.log, actor: STRIPE }, booking, order, intent.id);
@@ -105,6 +111,7 @@ async function onFailed(deps: Deps, event: EventRef, intent: Stripe.PaymentInten
     // A failure reported after a success (out of order) changes nothing.
     if (!order || order.status === 'paid' || order.status === 'refunded') return;
     const booking = await lockBooking(tx, order.bookingId);
+    if (order.kind === 'photos') return failPhotoOrder({ tx, now, log: deps.log, actor: STRIPE }, booking, order);
     // Reported after the checkout ended (lapsed or cancelled, its order already failed): old news.
     if (!canMove(stateOf(booking), 'failPayment')) return;
     // No e-mail while the family can still pay: "Payment not completed" goes once, when the checkout lapses (unpaid-checkouts.service.ts).
@@ -119,6 +126,10 @@ async function onCanceled(deps: Deps, event: EventRef, intent: Stripe.PaymentInt
     const order = await orderFor(tx, intent);
     if (!order || order.status === 'paid' || order.status === 'refunded') return null;
     const booking = await lockBooking(tx, order.bookingId);
+    if (order.kind === 'photos') {
+      await failPhotoOrder({ tx, now, log: deps.log, actor: STRIPE }, booking, order);
+      return null;
+    }
     // The checkout already ended (lapsed or cancelled, its order already failed): old news.
     if (!canMove(stateOf(booking), 'cancelPayment')) return null;
     await cancelPayment({ tx, now, log: deps.log, actor: STRIPE }, booking, order);

@@ -2,9 +2,10 @@ import type { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import yazl from 'yazl';
 import { errors } from '../../lib/errors';
+import { familyActor, insertAuditEntry } from '../booking-lifecycle/audit.repository';
 import { ALL_PHOTOS } from '@kringle/contracts/season';
 import { MAX_SIGNED_SECONDS, photoKey, photoStorageFor } from './photo-storage';
-import { digitalPhotosOf, findGallery, findPhotoBooking, lockPhotoBooking, markUnlocked, photosOfBooking, type GalleryRow, type PhotoBooking, type PhotoRow } from './photos.repository';
+import { digitalPhotosOf, extraPhotoPriceCents, findGallery, findPhotoBooking, lockPhotoBooking, markUnlocked, photosOfBooking, type GalleryRow, type PhotoBooking, type PhotoRow } from './photos.repository';
 
 export type Deps = Pick<FastifyInstance, 'db' | 'clock' | 'config' | 'log'>;
 
@@ -13,6 +14,8 @@ export interface Gallery {
   /** Photos the packages include (plus any bought), or "all". */
   included: number | 'all';
   unlocked: number;
+  /** One more photo by card; null when every photo is included. */
+  extraPhotoPriceCents: number | null;
   /** When every photo is deleted; null before the first upload. */
   expiresAt: string | null;
 }
@@ -38,12 +41,12 @@ export async function includedPhotos(deps: Pick<Deps, 'db'>, booking: PhotoBooki
 
 /** A gallery past its end shows no photos, whether or not the job has deleted them yet. */
 const closed = (gallery: GalleryRow | null, now: Date) => Boolean(gallery && (gallery.deletedAt || gallery.expiresAt.getTime() <= now.getTime()));
-const visible = (gallery: GalleryRow | null, rows: PhotoRow[], now: Date) => (closed(gallery, now) ? [] : rows);
+export const visiblePhotos = (gallery: GalleryRow | null, rows: PhotoRow[], now: Date) => (closed(gallery, now) ? [] : rows);
 
 async function view(deps: Deps, booking: PhotoBooking): Promise<Gallery> {
   const storage = photoStorageFor(deps);
   const gallery = await findGallery(deps.db, booking.id);
-  const rows = visible(gallery, await photosOfBooking(deps.db, booking.id), deps.clock.now());
+  const rows = visiblePhotos(gallery, await photosOfBooking(deps.db, booking.id), deps.clock.now());
   const included = await includedPhotos(deps, booking, gallery);
   const isUnlocked = (r: PhotoRow) => included === 'all' || r.unlockedAt !== null;
   return {
@@ -52,6 +55,7 @@ async function view(deps: Deps, booking: PhotoBooking): Promise<Gallery> {
     ),
     included,
     unlocked: rows.filter(isUnlocked).length,
+    extraPhotoPriceCents: included === 'all' ? null : await extraPhotoPriceCents(deps.db),
     expiresAt: gallery && !closed(gallery, deps.clock.now()) ? gallery.expiresAt.toISOString() : null,
   };
 }
@@ -71,7 +75,7 @@ export async function unlockPhotos(deps: Deps, userId: string, bookingId: string
     const booking = await lockPhotoBooking(tx, bookingId);
     if (!booking || booking.userId !== userId) throw errors.notFound('That booking');
     const gallery = await findGallery(tx, bookingId);
-    const rows = visible(gallery, await photosOfBooking(tx, bookingId), deps.clock.now());
+    const rows = visiblePhotos(gallery, await photosOfBooking(tx, bookingId), deps.clock.now());
     const byId = new Map(rows.map((r) => [r.id, r]));
     const wanted = [...new Set(photoIds)];
     if (wanted.some((id) => !byId.has(id))) throw errors.notFound('That photo');
@@ -89,17 +93,27 @@ export async function unlockPhotos(deps: Deps, userId: string, bookingId: string
 async function unlockedPhoto(deps: Deps, userId: string, bookingId: string, photoId: string): Promise<PhotoRow> {
   const booking = await ownBooking(deps, userId, bookingId);
   const gallery = await findGallery(deps.db, bookingId);
-  const photo = visible(gallery, await photosOfBooking(deps.db, bookingId), deps.clock.now()).find((r) => r.id === photoId);
+  const photo = visiblePhotos(gallery, await photosOfBooking(deps.db, bookingId), deps.clock.now()).find((r) => r.id === photoId);
   if (!photo) throw errors.notFound('That photo');
   if (photo.unlockedAt === null && (await includedPhotos(deps, booking, gallery)) !== 'all') throw errors.photoLocked();
   return photo;
 }
 
+/**
+ * Every original handed out is in the audit trail (issue 39, decision 0065): who, which booking and
+ * which photos, written before the link or the zip is given, so no download goes unrecorded.
+ */
+async function auditDownload(deps: Deps, userId: string, bookingId: string, action: 'downloadPhotoOriginal' | 'downloadPhotoZip', photoIds: string[]): Promise<void> {
+  const at = deps.clock.now();
+  await deps.db.transaction((tx) =>
+    insertAuditEntry(tx, { at, actor: familyActor(userId), action, bookingId, orderId: null, reason: null, before: {}, after: { photoIds, count: photoIds.length } }),
+  );
+}
+
 /** A signed URL of the unwatermarked original, valid at most 15 minutes. */
 export async function originalUrl(deps: Deps, userId: string, bookingId: string, photoId: string): Promise<string> {
   const photo = await unlockedPhoto(deps, userId, bookingId, photoId);
-  // The audit trail of downloads (issue 39): a line per original handed out, with who and which.
-  deps.log.info({ audit: 'photo_original_download', userId, bookingId, photoId: photo.id }, 'photo original downloaded');
+  await auditDownload(deps, userId, bookingId, 'downloadPhotoOriginal', [photo.id]);
   return photoStorageFor(deps).signedUrl(photoKey(photo.id, 'original'), MAX_SIGNED_SECONDS);
 }
 
@@ -111,7 +125,7 @@ export async function originalsZip(deps: Deps, userId: string, bookingId: string
   const booking = await ownBooking(deps, userId, bookingId);
   const gallery = await findGallery(deps.db, bookingId);
   const included = await includedPhotos(deps, booking, gallery);
-  const rows = visible(gallery, await photosOfBooking(deps.db, bookingId), deps.clock.now()).filter((r) => included === 'all' || r.unlockedAt !== null);
+  const rows = visiblePhotos(gallery, await photosOfBooking(deps.db, bookingId), deps.clock.now()).filter((r) => included === 'all' || r.unlockedAt !== null);
   const storage = photoStorageFor(deps);
   const zip = new yazl.ZipFile();
   rows.forEach((r, i) => {
@@ -123,6 +137,6 @@ export async function originalsZip(deps: Deps, userId: string, bookingId: string
     });
   });
   zip.end();
-  deps.log.info({ audit: 'photo_zip_download', userId, bookingId, count: rows.length }, 'photo originals downloaded as a zip');
+  await auditDownload(deps, userId, bookingId, 'downloadPhotoZip', rows.map((r) => r.id));
   return { stream: zip.outputStream as Readable, reference: booking.reference, count: rows.length };
 }

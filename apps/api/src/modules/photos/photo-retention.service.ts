@@ -4,25 +4,50 @@ import type { FastifyInstance } from 'fastify';
 import { formatSessionTime } from '@kringle/contracts/dates';
 import type { Tx } from '../../db/client';
 import { errors } from '../../lib/errors';
+import { insertAuditEntry, staffActor } from '../booking-lifecycle/audit.repository';
 import { mailLogoUrl, renderEmail } from '../mail/mail-layout';
 import { enqueueMail } from '../mail/outbox.repository';
 import { LocalPhotoStorage, photoIdOfKey, photoKey, photoStorageFor } from './photo-storage';
-import { claimExpiredGallery, deletePhotoRows, expiredUnmatched, extendGallery, findGallery, findPhoto, findPhotoBooking, markGalleryDeleted, photosOfBooking, type PhotoRow } from './photos.repository';
+import { claimExpiredGallery, deletePhotoRows, expiredUnmatched, extendGallery, lockGallery, findPhoto, findPhotoBooking, markGalleryDeleted, photosOfBooking, type PhotoRow } from './photos.repository';
 
 export type Deps = Pick<FastifyInstance, 'db' | 'clock' | 'config' | 'log'>;
 const DAY_MS = 86_400_000;
 
-/** Staff extend one gallery: the later of now and its end, plus `days` (default PHOTO_RETENTION_DAYS). */
-export async function extendPhotoGallery(deps: Deps, bookingId: string, days: number | undefined, assertLocation: (locationId: string) => void): Promise<{ bookingId: string; expiresAt: string }> {
+/**
+ * Staff extend one gallery: the later of now and its end, plus `days` (default
+ * PHOTO_RETENTION_DAYS); its reminders go again. The gallery row is locked for the change and the
+ * audit entry (who, why, the old and new end) is written in the same transaction.
+ */
+export async function extendPhotoGallery(
+  deps: Deps,
+  staff: { userId: string; email: string },
+  bookingId: string,
+  body: { days?: number; reason: string },
+  assertLocation: (locationId: string) => void,
+): Promise<{ bookingId: string; expiresAt: string }> {
   const booking = await findPhotoBooking(deps.db, bookingId);
-  if (booking) assertLocation(booking.locationId);
-  const gallery = await findGallery(deps.db, bookingId);
-  if (!gallery || gallery.deletedAt) throw errors.notFound('That gallery');
-  days ??= deps.config.PHOTO_RETENTION_DAYS;
-  const from = Math.max(gallery.expiresAt.getTime(), deps.clock.now().getTime());
-  const row = await extendGallery(deps.db, bookingId, new Date(from + days * DAY_MS));
-  if (!row) throw errors.notFound('That gallery');
-  deps.log.info({ bookingId, expiresAt: row.expiresAt }, 'photo gallery extended');
+  if (!booking) throw errors.notFound('That gallery');
+  assertLocation(booking.locationId);
+  const now = deps.clock.now();
+  const days = body.days ?? deps.config.PHOTO_RETENTION_DAYS;
+  const row = await deps.db.transaction(async (tx) => {
+    const gallery = await lockGallery(tx, bookingId);
+    if (!gallery || gallery.deletedAt) throw errors.notFound('That gallery');
+    const from = Math.max(gallery.expiresAt.getTime(), now.getTime());
+    const extended = await extendGallery(tx, bookingId, new Date(from + days * DAY_MS));
+    if (!extended) throw errors.notFound('That gallery');
+    await insertAuditEntry(tx, {
+      at: now,
+      actor: staffActor(staff),
+      action: 'extendPhotoGallery',
+      bookingId,
+      orderId: null,
+      reason: body.reason,
+      before: { expiresAt: gallery.expiresAt.toISOString() },
+      after: { expiresAt: extended.expiresAt.toISOString(), days },
+    });
+    return extended;
+  });
   return { bookingId, expiresAt: row.expiresAt.toISOString() };
 }
 

@@ -1,6 +1,7 @@
-import { and, asc, eq, inArray, isNull, lte, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, isNull, lte, sql } from 'drizzle-orm';
 import type { DbOrTx, Tx } from '../../db/client';
-import { bookings, type LineItem } from '../../db/schema/bookings';
+import { bookings, orders, type LineItem } from '../../db/schema/bookings';
+import { DEFAULT_EXTRA_PHOTO_PRICE_CENTS } from '@kringle/contracts/season';
 import { addOns, packages } from '../../db/schema/catalogue';
 import { photoGalleries, photos } from '../../db/schema/photos';
 
@@ -82,6 +83,12 @@ export async function assignPhoto(tx: Tx, id: string, bookingId: string): Promis
   return row ?? null;
 }
 
+/** The gallery row locked until the transaction ends (the retention job skips it meanwhile). */
+export async function lockGallery(tx: Tx, bookingId: string): Promise<GalleryRow | null> {
+  const [row] = await tx.select().from(photoGalleries).where(eq(photoGalleries.bookingId, bookingId)).for('update');
+  return row ?? null;
+}
+
 export async function extendGallery(db: DbOrTx, bookingId: string, expiresAt: Date): Promise<GalleryRow | null> {
   const [row] = await db
     .update(photoGalleries)
@@ -117,4 +124,22 @@ export async function expiredUnmatched(db: DbOrTx, before: Date): Promise<PhotoR
     .from(photos)
     .where(and(isNull(photos.bookingId), sql`${photos.createdAt} <= ${before.toISOString()}::timestamptz`))
     .limit(500);
+}
+
+/** The live season's price of one more photo (decision 0065); the file may leave it out. */
+export async function extraPhotoPriceCents(db: DbOrTx): Promise<number> {
+  const result = await db.execute(sql`select (season->>'extraPhotoPriceCents')::int as cents from season_versions order by version desc limit 1`);
+  const cents = result.rows[0]?.cents;
+  return typeof cents === 'number' ? cents : DEFAULT_EXTRA_PHOTO_PRICE_CENTS;
+}
+
+/** An unpaid photo order of the booking for exactly these photos (sorted): a retry gets it again. */
+export async function openPhotoOrderFor(db: DbOrTx, bookingId: string, sortedPhotoIds: string[]) {
+  const [row] = await db
+    .select()
+    .from(orders)
+    .where(and(eq(orders.bookingId, bookingId), eq(orders.kind, 'photos'), inArray(orders.status, ['pending', 'failed']), sql`${orders.photoIds} = ${`{${sortedPhotoIds.join(',')}}`}::uuid[]`))
+    .orderBy(desc(orders.createdAt))
+    .limit(1);
+  return row;
 }

@@ -13,6 +13,8 @@ import {
   gallerySchema,
   photoBatchQuerySchema,
   photoBatchResultSchema,
+  photoCheckoutBodySchema,
+  photoCheckoutResultSchema,
   photoParamsSchema,
   staffPhotoListSchema,
   staffPhotoSchema,
@@ -22,6 +24,7 @@ import { errors } from '../../lib/errors';
 import { authOf } from '../../plugins/auth';
 import { assertStaffLocation } from '../../plugins/staff-access';
 import { familyGallery, originalUrl, originalsZip, unlockPhotos } from './photo-gallery.service';
+import { checkoutPhotos } from './photo-checkout.service';
 import { extendPhotoGallery, servePhotoFile } from './photo-retention.service';
 import { assignUnmatched, uploadBatch, uploadToBooking, type UploadedFile } from './photo-uploads.service';
 
@@ -99,10 +102,20 @@ export async function photosRoutes(app: FastifyInstance) {
   r.post(
     '/staff/bookings/:id/photos/extend',
     {
-      config: { auth: 'staff', staffRoles: ['manager', 'set'] },
-      schema: { tags: staffTags, summary: "Extend one booking's gallery (its reminders go again before the new end)", params: photoParamsSchema, body: extendGalleryBodySchema, response: { 200: galleryExtendedSchema, ...errs } },
+      config: { auth: 'staff', staffRoles: ['manager', 'support'] },
+      schema: {
+        tags: staffTags,
+        summary: "Extend one booking's gallery (its reminders go again before the new end)",
+        description:
+          'Manager or support, for a booking at one of their locations. The new end is the later of now and the current end plus `days` ' +
+          '(default PHOTO_RETENTION_DAYS). `reason` is required and kept in the audit trail (action `extendPhotoGallery`, old and new end). ' +
+          '404 when the booking has no gallery or it was already deleted.',
+        params: photoParamsSchema,
+        body: extendGalleryBodySchema,
+        response: { 200: galleryExtendedSchema, ...errs },
+      },
     },
-    async (req) => extendPhotoGallery(app, req.params.id, req.body.days, (locationId) => assertStaffLocation(req, locationId)),
+    async (req) => extendPhotoGallery(app, authOf(req), req.params.id, req.body, (locationId) => assertStaffLocation(req, locationId)),
   );
 
   r.get(
@@ -117,6 +130,26 @@ export async function photosRoutes(app: FastifyInstance) {
       schema: { tags, summary: 'Unlock photos within what the packages include', description: '409 PHOTO_ALLOWANCE_USED past the allowance.', params: photoParamsSchema, body: unlockPhotosBodySchema, response: { 200: gallerySchema, ...errs } },
     },
     async (req) => unlockPhotos(app, authOf(req).userId, req.params.id, req.body.photoIds),
+  );
+  r.post(
+    '/bookings/:id/photos/checkout',
+    {
+      config: { auth: 'customer' },
+      schema: {
+        tags,
+        summary: 'Buy more photos by card: an order with a tax invoice, paid like a booking',
+        description:
+          "Creates an order of the booking for these locked photos at the season's `extraPhotoPriceCents` each, and its PaymentIntent: confirm " +
+          '`client_secret` with the card form as at checkout. Once Stripe reports it paid (webhook or reconciliation) exactly these photos unlock, ' +
+          'once; a failed payment unlocks nothing. The same photos asked for again while unpaid return the same order and intent. The tax invoice ' +
+          'is the order\'s payment receipt (GET /orders/{bookingId}/orders/{orderId}/payment-receipt). 409 ALREADY_PAID when a photo is already ' +
+          'unlocked or every photo is included; 404 for a photo not in the gallery; 503 when card payments are not configured.',
+        params: photoParamsSchema,
+        body: photoCheckoutBodySchema,
+        response: { 201: photoCheckoutResultSchema, ...errs, 503: errorBodySchema },
+      },
+    },
+    async (req, reply) => reply.code(201).send(await checkoutPhotos(app, authOf(req).userId, req.params.id, req.body.photoIds)),
   );
   r.get(
     '/bookings/:id/photos/:photoId/original',

@@ -8,6 +8,7 @@ import { toOrder } from '../orders/orders.service';
 import { toAuditEntry } from '../audit/audit.service';
 import { actionsOf, slotsOfDay, staffBookingView, staffBookingViewsOf } from '../staff/staff.repository';
 import { dayOf, slotState, toStaffBooking, type Deps } from '../staff/staff.service';
+import { findGallery } from '../photos/photos.repository';
 import { bookingIdsOfFamilies, emailsTo, searchFamilies as findFamilies } from './support.repository';
 
 /** The support desk's reads (issue 34, decision 0051). */
@@ -61,12 +62,13 @@ export async function supportBooking(deps: Deps, id: string, assertLocation: Loc
   const view = await staffBookingView(deps.db, id);
   if (!view) throw notFound('That booking');
   assertLocation(view.locationId);
-  const [actions, orders, refunds, audit, emails] = await Promise.all([
+  const [actions, orders, refunds, audit, emails, gallery] = await Promise.all([
     actionsOf(deps.db, [id]),
     ordersOfBooking(deps.db, id),
     refundsOfBooking(deps.db, id),
     listAuditEntries(deps.db, { bookingId: id, limit: AUDIT_SHOWN }),
     view.customer.email ? emailsTo(deps.db, view.customer.email, EMAILS_SHOWN) : Promise.resolve([]),
+    findGallery(deps.db, id),
   ]);
   const pending = await unsettledRefundCents(
     deps.db,
@@ -78,5 +80,6 @@ export async function supportBooking(deps: Deps, id: string, assertLocation: Loc
     refunds: refunds.map((r) => ({ id: r.id, orderId: r.orderId, amountCents: r.amountCents, status: r.status, reason: r.reason, createdAt: r.createdAt.toISOString() })),
     emails: emails.map((e) => ({ subject: e.subject, status: e.status, sentAt: e.sentAt?.toISOString() ?? null, createdAt: e.createdAt.toISOString() })),
     audit: audit.map(toAuditEntry),
+    galleryExpiresAt: gallery && !gallery.deletedAt ? gallery.expiresAt.toISOString() : null,
   };
 }

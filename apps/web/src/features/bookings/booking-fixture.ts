@@ -25,6 +25,7 @@ export function aBooking(overrides: Partial<Booking> = {}): Booking {
     details: { children: [{ firstName: 'Mia', age: 6 }], adults: 2, pets: 0, accessNeeds: [], accessNote: '', noteForSanta: '' },
     checkInCode: 'KR-7K3Q9-ABCDEFGHJKMNPQRS',
     holdExpiresAt: null,
+    photoCount: 0,
     closure: null,
     ...overrides,
   };

@@ -12,6 +12,7 @@ export const reschedule = (id: string, slotId: string, reason: string) => postJs
 export const cancelBooking = (id: string, refund: SupportRefundChoice, reason: string) => postJson<StaffBooking>(`/staff/bookings/${id}/cancel`, { refund, reason });
 export const refundOrder = (orderId: string, amountCents: number, reason: string) => postJson<SupportRefund>(`/staff/orders/${orderId}/refunds`, { amountCents, reason });
 export const editDetails = (id: string, details: BookingDetails, reason: string) => requestJson<StaffBooking>(`/staff/bookings/${id}/details`, { method: 'PUT', body: JSON.stringify({ details, reason }) });
+export const extendGallery = (id: string, days: number, reason: string) => postJson<{ bookingId: string; expiresAt: string }>(`/staff/bookings/${id}/photos/extend`, { days, reason });
 export const resendConfirmation = (id: string) => postJson<{ message: string }>(`/staff/bookings/${id}/resend`, { kind: 'confirmation' });
 
 export interface AuditFilter {

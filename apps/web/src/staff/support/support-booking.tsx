@@ -9,6 +9,7 @@ import { AttendanceTag, FamilyDetails, familyName } from '../booking-card';
 import { CancelForm, RefundForm, RescheduleForm } from './support-actions';
 import { resendConfirmation, supportBooking } from './support-api';
 import { DetailsForm } from './support-details-form';
+import { GalleryExtendForm } from './gallery-extend';
 
 const section = 'flex flex-col gap-2 rounded-xl border border-cream-300 bg-cream-50 p-4';
 const h2 = 'text-lg font-semibold';
@@ -160,6 +161,14 @@ export function SupportBookingPanel({ bookingId }: { bookingId: string }) {
           {booking.status === 'completed' && <RescheduleForm key={booking.slot.id} booking={booking} onDone={done} />}
           {Date.parse(booking.slot.startAt) > openedAt && <DetailsForm key={`details-${booking.id}`} booking={booking} onDone={done} />}
           <CancelForm booking={booking} onDone={done} />
+        </section>
+      )}
+      {booking.galleryExpiresAt && (
+        <section className={section} aria-labelledby="photos-h">
+          <h2 id="photos-h" className={h2}>
+            Photos
+          </h2>
+          <GalleryExtendForm booking={{ ...booking, galleryExpiresAt: booking.galleryExpiresAt }} onDone={done} />
         </section>
       )}
       {paid.map((o) => (

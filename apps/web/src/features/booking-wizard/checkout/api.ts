@@ -1,4 +1,4 @@
-import type { Cart, CheckoutResult, CreateCartBody, StripeClientConfig } from '@kringle/contracts/cart';
+import type { Cart, CheckoutResult, CreateCartBody } from '@kringle/contracts/cart';
 import type { AddOn, Package } from '@kringle/contracts/catalogue';
 import { api } from '../../../lib/api';
 
@@ -25,10 +25,7 @@ export const checkoutApi = api.injectEndpoints({
       query: ({ holdId, cartId }) => ({ url: `/bookings/reservation/${holdId}/checkoutOrder`, method: 'POST', body: { cartId } }),
       invalidatesTags: (_r, _e, { holdId }) => [{ type: 'GET_RESERVATION', id: holdId }, 'GET_BOOKINGS'],
     }),
-    stripeConfig: build.query<StripeClientConfig, void>({
-      query: () => '/common/stripe-client-secret',
-    }),
   }),
 });
 
-export const { useWizardPackagesQuery, useWizardAddOnsQuery, useStripeConfigQuery } = checkoutApi;
+export const { useWizardPackagesQuery, useWizardAddOnsQuery } = checkoutApi;

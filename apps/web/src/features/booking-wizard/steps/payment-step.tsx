@@ -1,16 +1,14 @@
-import { lazy, Suspense, useEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { formatAud } from '@kringle/contracts/money';
 import { Button } from '../../../components/ui/button';
 import { useWizardDispatch, useWizardSelector } from '../booking-hooks';
 import { goToStep } from '../booking-slice';
 import { useStepBack } from '../use-step-history';
-import { useStripeConfigQuery } from '../checkout/api';
-import type { CardFields } from '../checkout/card-validation';
+import { useStripeConfigQuery } from '../../../components/card-payment/api';
+import { CardPayment } from '../../../components/card-payment/card-payment';
+import type { ConfirmOutcome } from '../../../components/card-payment/sandbox-confirm';
 import { cartTotalCents } from '../checkout/cart-math';
-import { SandboxCardForm } from '../checkout/sandbox-card-form';
-import { SandboxTestCards } from '../checkout/sandbox-test-cards';
-import { confirmWithSandbox, type ConfirmOutcome } from '../checkout/sandbox-confirm';
 import { stepIndex } from '../wizard-steps';
 import { LoadingList, LoadProblem } from './load-states';
 import { StepFrame } from './step-frame';
@@ -18,9 +16,6 @@ import { usePhoneLayout } from '../use-media';
 
 /** The card form, submitted from the phone bar's Pay. */
 const PAY_FORM = 'payment-form';
-
-// Stripe.js loads only here, and only with real keys: it stays out of the first bundle.
-const StripePaymentElement = lazy(() => import('../checkout/stripe-payment-element'));
 
 /** Where the card's bank (3-D Secure) and Stripe send the customer back to. */
 export const successUrl = (bookingId: string) => `${window.location.origin}/success?bookingId=${encodeURIComponent(bookingId)}`;
@@ -55,21 +50,9 @@ export function PaymentStep({ focusOnMount }: { focusOnMount: boolean }) {
     if (outcome.kind === 'redirect') return void window.location.assign(outcome.url);
     setProblem(outcome.message);
   };
-
-  const paySandbox = async (card: CardFields) => {
-    if (!checkout || !config.data?.sandboxUrl) return;
-    setBusy(true);
-    setProblem(null);
-    const outcome = await confirmWithSandbox({
-      sandboxUrl: config.data.sandboxUrl,
-      publishableKey: config.data.publishableKey,
-      clientSecret: checkout.client_secret,
-      card,
-      returnUrl: successUrl(checkout.bookingId),
-    });
-    // Leaving for the bank page: keep the button busy until the browser goes.
-    if (outcome.kind !== 'redirect') setBusy(false);
-    handle(outcome);
+  const onBusy = (b: boolean) => {
+    setBusy(b);
+    if (b) setProblem(null);
   };
 
   return (
@@ -111,28 +94,17 @@ export function PaymentStep({ focusOnMount }: { focusOnMount: boolean }) {
               <p className="mt-1 text-sm text-ink-700">You have not been charged. Check the details or use another card, then press Pay again.</p>
             </div>
           )}
-          {config.isLoading && <LoadingList label="Loading the payment form" rows={2} />}
-          {config.isError && <LoadProblem what="the payment form" onRetry={() => void config.refetch()} />}
-          {config.data?.sandbox && (
-            <>
-              <SandboxTestCards />
-              <SandboxCardForm payLabel={payLabel} busy={busy} onPay={(card) => void paySandbox(card)} formId={PAY_FORM} payInBar={payInBar} />
-            </>
-          )}
-          {config.data && !config.data.sandbox && (
-            <Suspense fallback={<LoadingList label="Loading the payment form" rows={2} />}>
-              <StripePaymentElement
-                publishableKey={config.data.publishableKey}
-                clientSecret={checkout.client_secret}
-                returnUrl={successUrl(checkout.bookingId)}
-                payLabel={payLabel}
-                onOutcome={handle}
-                formId={PAY_FORM}
-                payInBar={payInBar}
-                onBusy={setBusy}
-              />
-            </Suspense>
-          )}
+          <CardPayment
+            clientSecret={checkout.client_secret}
+            returnUrl={successUrl(checkout.bookingId)}
+            payLabel={payLabel}
+            onOutcome={handle}
+            formId={PAY_FORM}
+            payInBar={payInBar}
+            onBusy={onBusy}
+            loading={<LoadingList label="Loading the payment form" rows={2} />}
+            loadProblem={(retry) => <LoadProblem what="the payment form" onRetry={retry} />}
+          />
           <p className="text-sm text-ink-600">Payments are processed securely by Stripe. We never see or store your full card number.</p>
         </div>
       )}

@@ -1,9 +1,9 @@
-import type { Gallery } from '@kringle/contracts/photos';
+import type { Gallery, PhotoCheckout } from '@kringle/contracts/photos';
 import { api } from '../../../lib/api';
 
 /**
  * A booking's photos (API.md "Photos"). Loaded only when the family opens the gallery: the
- * booking list does not say which bookings have photos, and a call per card would slow My Bookings.
+ * booking list says only how many there are (`photoCount`), and a call per card would slow My Bookings.
  */
 export const photosApi = api.injectEndpoints({
   endpoints: (build) => ({
@@ -20,7 +20,11 @@ export const photosApi = api.injectEndpoints({
         if (data) dispatch(photosApi.util.upsertQueryData('bookingPhotos', bookingId, data));
       },
     }),
+    /** More photos by card: the order and its PaymentIntent (the same photos again: the same order). */
+    checkoutPhotos: build.mutation<PhotoCheckout, { bookingId: string; photoIds: string[] }>({
+      query: ({ bookingId, photoIds }) => ({ url: `/bookings/${bookingId}/photos/checkout`, method: 'POST', body: { photoIds } }),
+    }),
   }),
 });
 
-export const { useBookingPhotosQuery, useUnlockPhotosMutation } = photosApi;
+export const { useBookingPhotosQuery, useUnlockPhotosMutation, useCheckoutPhotosMutation } = photosApi;

@@ -5,13 +5,13 @@ import type { Gallery } from '@kringle/contracts/photos';
 import { aBooking } from '../booking-fixture';
 import { renderWithApi, type Call } from '../bookings-test-store';
 import GalleryDialog, { allowanceWords } from './gallery-dialog';
-import { mayHavePhotos } from './photos-button';
+import { mayHavePhotos, photosLabel } from './photos-button';
 
 vi.mock('sonner', () => ({ toast: { success: vi.fn(), error: vi.fn() } }));
 
 const booking = aBooking();
 const photo = (n: number, unlocked = false) => ({ id: `9a6b7c8d-9e0f-4a1b-8c2d-3e4f5a6b7c8${n}`, previewUrl: `/api/v1/photo-files/photos/${n}/preview.jpg?sig=x`, width: 1600, height: 1067, unlocked });
-const gallery = (over: Partial<Gallery> = {}): Gallery => ({ items: [photo(1), photo(2), photo(3)], included: 2, unlocked: 0, expiresAt: '2027-01-25T00:00:00.000Z', ...over });
+const gallery = (over: Partial<Gallery> = {}): Gallery => ({ items: [photo(1), photo(2), photo(3)], included: 2, unlocked: 0, extraPhotoPriceCents: 900, expiresAt: '2027-01-25T00:00:00.000Z', ...over });
 
 function open(respond: (call: Call) => unknown) {
   return renderWithApi(<GalleryDialog booking={booking} onClose={() => {}} />, (call) => {
@@ -32,6 +32,33 @@ describe('the family gallery', () => {
     expect(mayHavePhotos(booking, day)).toBe(true);
     expect(mayHavePhotos(booking, new Date('2026-12-05T03:00:00.000Z'))).toBe(false);
     expect(mayHavePhotos(aBooking({ status: 'cancelled' }), day)).toBe(false);
+    // Photos uploaded: offered whatever the day, and counted on the card.
+    expect(mayHavePhotos(aBooking({ photoCount: 5 }), new Date('2026-12-05T03:00:00.000Z'))).toBe(true);
+    expect(photosLabel({ photoCount: 5 })).toBe('5 photos');
+    expect(photosLabel({ photoCount: 1 })).toBe('1 photo');
+    expect(photosLabel({ photoCount: 0 })).toBe('Photos');
+  });
+
+  it('offers locked photos to buy once the allowance is used, priced, and opens the card form for the order', async () => {
+    let body: string | null = null;
+    open((call) => {
+      if (call.method === 'GET' && call.path === `/bookings/${booking.id}/photos`) return gallery({ items: [photo(1, true), photo(2, true), photo(3)], unlocked: 2 });
+      if (call.method === 'GET' && call.path === '/common/stripe-client-secret') return { provider: 'stripe', publishableKey: 'pk_test_x', sandbox: true, sandboxUrl: 'http://127.0.0.1:1' };
+      if (call.method === 'POST' && call.path === `/bookings/${booking.id}/photos/checkout`) {
+        body = call.body;
+        return { orderId: '7a6b7c8d-9e0f-4a1b-8c2d-3e4f5a6b7c8d', client_secret: 'pi_1_secret_2', amountCents: 900 };
+      }
+    });
+    const dialog = await screen.findByRole('dialog', { name: 'Your photos' });
+    expect(await within(dialog).findByText('Want more? Buy any other photo for $9.00 each: pick them below.')).toBeInTheDocument();
+    expect(within(dialog).queryByRole('button', { name: 'Choose photo 3' })).toBeNull();
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Buy photo 3' }));
+    expect(within(dialog).getByRole('region', { name: 'Buy 1 photo' })).toHaveTextContent('1 photo × $9.00 (incl. GST)$9.00');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Pay for 1 photo' }));
+    expect(await within(dialog).findByRole('button', { name: 'Pay $9.00' })).toBeInTheDocument();
+    expect(JSON.parse(body!)).toEqual({ photoIds: [photo(3).id] });
+    // The order is open: the choice stays until it is paid or dropped.
+    expect(within(dialog).getByRole('button', { name: 'Buying photo 3' })).toBeDisabled();
   });
 
   it('shows the previews, the allowance and the expiry; unlocks the chosen ones within the allowance', async () => {

@@ -9,7 +9,9 @@ import { Button } from '../../../components/ui/button';
 import type { ApiError } from '../../../lib/api-error';
 import { toastError } from '../../../lib/deferred-toast';
 import { downloadFile } from '../../../lib/download-file';
+import { formatAud } from '@kringle/contracts/money';
 import { useBookingPhotosQuery, useUnlockPhotosMutation } from './api';
+import { BuyPhotos } from './buy-photos';
 import { PhotoViewer } from './photo-viewer';
 
 type Photo = Gallery['items'][number];
@@ -35,8 +37,14 @@ export default function GalleryDialog({ booking, onClose }: { booking: Booking; 
   const [viewing, setViewing] = useState<number | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
   const [downloading, setDownloading] = useState<string | null>(null);
+  const [buying, setBuying] = useState<string[]>([]);
+  const [paying, setPaying] = useState(false);
+  const [bought, setBought] = useState<{ count: number; orderId: string } | null>(null);
   const g = gallery.data;
   const left = g && g.included !== 'all' ? Math.max(0, g.included - g.unlocked) : Infinity;
+  // The allowance used: locked photos can be bought by card (decision 0065).
+  const price = left === 0 ? (g?.extraPhotoPriceCents ?? null) : null;
+  const locked = g?.items.filter((p) => !p.unlocked).length ?? 0;
 
   const toggle = (photo: Photo) => {
     setProblem(null);
@@ -90,6 +98,18 @@ export default function GalleryDialog({ booking, onClose }: { booking: Booking; 
     </Button>
   );
 
+  const toggleBuy = (photo: Photo) => {
+    setBought(null);
+    setProblem(null);
+    setBuying(buying.includes(photo.id) ? buying.filter((id) => id !== photo.id) : [...buying, photo.id]);
+  };
+  const buy = (photo: Photo, index: number) => (
+    <Button variant={buying.includes(photo.id) ? 'primary' : 'secondary'} className="px-3! text-sm!" aria-pressed={buying.includes(photo.id)} disabled={paying} onClick={() => toggleBuy(photo)}>
+      {buying.includes(photo.id) ? `Buying photo ${index + 1}` : `Buy photo ${index + 1}`}
+    </Button>
+  );
+  const lockedAction = (photo: Photo, index: number) => (canChoose(photo) ? choose(photo, index) : price !== null ? buy(photo, index) : null);
+
   return (
     <Dialog.Root open onOpenChange={(next) => !next && viewing === null && onClose()}>
       <Dialog.Portal>
@@ -131,6 +151,7 @@ export default function GalleryDialog({ booking, onClose }: { booking: Booking; 
                       {left > 0 ? `Choose ${left} more to unlock: unlocked photos download without the watermark.` : 'You have unlocked every photo your package includes.'}
                     </p>
                   )}
+                  {price !== null && locked > 0 && <p className="text-sm text-ink-700">Want more? Buy any other photo for {formatAud(price)} each: pick them below.</p>}
                   {g.expiresAt && <p className="text-sm text-ink-700">{expiryWords(g.expiresAt, booking.location.timezone)}</p>}
                 </div>
                 {problem && (
@@ -155,6 +176,35 @@ export default function GalleryDialog({ booking, onClose }: { booking: Booking; 
                     </Button>
                   )}
                 </div>
+                {bought && buying.length === 0 && (
+                  <div role="status" className="flex flex-wrap items-center justify-between gap-2 rounded-xl bg-pine-50 p-3 text-pine-800">
+                    <p className="font-semibold">Thank you: {bought.count === 1 ? 'your photo is' : `your ${bought.count} photos are`} unlocked.</p>
+                    <Button
+                      variant="secondary"
+                      className="px-3! text-sm!"
+                      disabled={downloading !== null}
+                      aria-busy={downloading === 'invoice'}
+                      onClick={() => void download('invoice', `/orders/${booking.id}/orders/${bought.orderId}/payment-receipt`, `tax-invoice-${booking.reference}-photos.pdf`, 'the tax invoice')}
+                    >
+                      {downloading === 'invoice' ? 'Downloading…' : 'Tax invoice'}
+                    </Button>
+                  </div>
+                )}
+                {buying.length > 0 && g.extraPhotoPriceCents !== null && (
+                  <BuyPhotos
+                    key={buying.join()}
+                    bookingId={booking.id}
+                    gallery={g}
+                    photoIds={buying}
+                    onPaying={setPaying}
+                    refetch={() => void gallery.refetch()}
+                    onDone={(orderId) => {
+                      setBought({ count: buying.length, orderId });
+                      setBuying([]);
+                      setPaying(false);
+                    }}
+                  />
+                )}
                 <ul className="grid grid-cols-2 gap-3 sm:grid-cols-3 lg:grid-cols-4" aria-label="Photos">
                   {g.items.map((photo, index) => (
                     <li key={photo.id} className={clsx('flex flex-col gap-2 rounded-xl border bg-cream-50 p-2', chosen.includes(photo.id) ? 'border-festive-700 ring-2 ring-festive-700' : 'border-cream-300')}>
@@ -167,7 +217,7 @@ export default function GalleryDialog({ booking, onClose }: { booking: Booking; 
                           {original(photo, index)}
                         </>
                       ) : (
-                        canChoose(photo) && choose(photo, index)
+                        lockedAction(photo, index)
                       )}
                     </li>
                   ))}
@@ -183,7 +233,7 @@ export default function GalleryDialog({ booking, onClose }: { booking: Booking; 
               onClose={() => setViewing(null)}
               action={(photo) => {
                 const index = g.items.indexOf(photo);
-                return photo.unlocked ? original(photo, index) : canChoose(photo) ? choose(photo, index) : null;
+                return photo.unlocked ? original(photo, index) : lockedAction(photo, index);
               }}
             />
           )}

@@ -1,6 +1,6 @@
 import { useId, useState, type FormEvent } from 'react';
 import { isFormValid } from '@kringle/contracts/form-errors';
-import { Button } from '../../../components/ui/button';
+import { Button } from '../ui/button';
 import { formatCardNumber, formatExpiry, validateCard, type CardErrors, type CardFields } from './card-validation';
 
 const EMPTY: CardFields = { number: '', expiry: '', cvc: '', name: '' };

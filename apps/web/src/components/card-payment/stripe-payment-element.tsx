@@ -1,7 +1,7 @@
 import { Elements, PaymentElement, useElements, useStripe } from '@stripe/react-stripe-js';
 import { loadStripe, type Stripe } from '@stripe/stripe-js';
 import { useState, type FormEvent } from 'react';
-import { Button } from '../../../components/ui/button';
+import { Button } from '../ui/button';
 import { declineMessage, outcomeOf, type ConfirmOutcome, type ConfirmedIntent } from './sandbox-confirm';
 
 /** One Stripe.js per publishable key; this module is only imported on the Payment step. */
@@ -17,7 +17,9 @@ const stripeFor = (key: string) => {
 
 export interface StripePaymentProps {
   publishableKey: string;
+  /** The PaymentIntent's client secret, from the API's checkout call. */
   clientSecret: string;
+  /** Where the card's bank (3-D Secure) and Stripe send the customer back to. */
   returnUrl: string;
   payLabel: string;
   onOutcome: (outcome: ConfirmOutcome) => void;
