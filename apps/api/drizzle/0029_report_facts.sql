@@ -56,6 +56,9 @@ CREATE INDEX "session_facts_day_idx" ON "session_facts" ("day", "location_id");-
 -- A booking's check-in finds the session that counts it (slots.booking_id); free sessions, which
 -- the holds update, are not in it.
 CREATE INDEX "slots_booking_idx" ON "slots" ("booking_id") WHERE "booking_id" IS NOT NULL;--> statement-breakpoint
+-- The bookings of given sessions (the run sheet's day, a closure's sessions, a season change's
+-- conflicts): without it each of those read all bookings (a big brand's run sheet: 0.8 s).
+CREATE INDEX "bookings_slot_idx" ON "bookings" ("slot_id");--> statement-breakpoint
 INSERT INTO "session_facts" SELECT * FROM "session_facts_live";--> statement-breakpoint
 
 -- Recompute one order's / one session's row. The lock first: a transaction that changed the row
