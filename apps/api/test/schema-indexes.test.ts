@@ -40,6 +40,12 @@ describe('indexes for holds and mail pruning', () => {
     expect(await plan("select id, session_epoch from users where sessions_ended_at is not null and sessions_ended_at > now() - interval '16 minutes'")).toContain('users_sessions_ended_idx');
   });
 
+  it("reads a session's bookings through bookings_slot_idx, and a booking's session through slots_booking_idx (migration 0029)", async () => {
+    // The run sheet, a closure's bookings, a season change's conflicts; a check-in's report facts.
+    expect(await plan("select id from bookings where slot_id in ('00000000-0000-4000-8000-000000000000', '00000000-0000-4000-8000-000000000001')")).toContain('bookings_slot_idx');
+    expect(await plan("select id from slots where booking_id = '00000000-0000-4000-8000-000000000000'")).toContain('slots_booking_idx');
+  });
+
   it('prunes sent mail and the dev mailbox by age through their indexes', async () => {
     expect(await plan("delete from mail_outbox where status = 'sent' and sent_at < now() - interval '30 days'")).toContain('mail_outbox_sent_idx');
     expect(await plan("delete from dev_mailbox where created_at < now() - interval '7 days'")).toContain('dev_mailbox_created_idx');

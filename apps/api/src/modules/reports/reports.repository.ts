@@ -6,8 +6,9 @@ import type { DbOrTx } from '../../db/client';
  * The reports' SQL (issue 35, decision 0057). Everything is summed by PostgreSQL: a big brand has
  * 150,000 bookings, and only the grouped rows (a few hundred at most) come back.
  *
- * Days are each location's own calendar days. The UTC window around them (a day either side) keeps
- * the scan to the range whatever the zone; the exact local-day test then trims it.
+ * Days are each location's own calendar days. Both reports read the facts tables (migration 0029,
+ * decision 0066): a narrow row per paid order and per session, with its local day, kept equal to
+ * the source tables by triggers at commit. The figures are the invoices' own (decision 0057).
  */
 export interface ReportRange {
   from: string;
@@ -16,21 +17,8 @@ export interface ReportRange {
   locationIds: string[] | null;
 }
 
-/**
- * The chosen locations with the instants their first day starts and their last day ends: the
- * zone arithmetic is done once per location, so each row is tested against two instants.
- */
-const placesOf = (r: ReportRange) => sql`
-  select id, name, sort_order, timezone,
-    (${r.from}::date::timestamp at time zone timezone) as lo,
-    ((${r.to}::date + 1)::timestamp at time zone timezone) as hi
-  from locations ${r.locationIds ? sql`where id = any(${sql.param(r.locationIds)}::uuid[])` : sql``}`;
-/** The locations again, on the rows' own column: PostgreSQL then drops other locations' rows before joining. */
+/** The locations asked for, on the rows' own column (null: every location). */
 const locationsOf = (r: ReportRange, column: SQL) => (r.locationIds ? sql`and ${column} = any(${sql.param(r.locationIds)}::uuid[])` : sql``);
-/** The same window in UTC widened by a day each side: lets PostgreSQL skip rows before any join. */
-const windowOf = (r: ReportRange, column: SQL) => sql`
-  ${column} >= (${r.from}::date - 1)::timestamp at time zone 'UTC'
-  and ${column} < (${r.to}::date + 2)::timestamp at time zone 'UTC'`;
 
 export interface SalesGroupRow {
   key: string;
@@ -43,20 +31,11 @@ export interface SalesGroupRow {
   refundsGstCents: number;
 }
 
-/**
- * One eleventh rounded to the cent, per order: exactly `gstOf` (contracts/money.ts), which prints
- * the tax invoice's "GST included" and the refund receipt's "GST refunded". Summing the rounded
- * figures, never rounding the sum, is what makes the report agree with the invoices to the cent.
- * floor((2x + 11) / 22) is round(x / 11) half up in integers for x ≥ 0 (and x/11 is never exactly
- * half a cent anyway); integer division is cheaper than numeric over 150,000 rows.
- */
-const gstOf = (cents: SQL) => sql`((2 * ${cents}::bigint + 11) / 22)`;
-
 /** An order's group: its local day, its location, or its package names (a JSON array, made "A + B" below). */
 const KEYS: Record<SalesGroup, SQL> = {
-  day: sql`(o.paid_at at time zone l.timezone)::date::text`,
-  location: sql`l.id::text`,
-  package: sql`jsonb_path_query_array(o.items, '$[*] ? (@.type == "package").name')::text`,
+  day: sql`f.day::text`,
+  location: sql`f.location_id::text`,
+  package: sql`f.packages`,
 };
 
 /** ["B","A","B"] → "A + B": the names once each, in order; none → "No package". */
@@ -70,21 +49,15 @@ function packageKey(names: string): string {
  * (a refund receipt's lines) whenever those were made.
  */
 export async function salesGroups(db: DbOrTx, range: ReportRange, groupBy: SalesGroup): Promise<SalesGroupRow[]> {
-  const refunded = sql`coalesce(r.cents, 0)`;
   const result = await db.execute(sql`
-    with refunded as (
-      select order_id, sum(amount_cents)::bigint as cents from refunds where status = 'succeeded' group by order_id
-    ), places as (${placesOf(range)})
-    select ${KEYS[groupBy]} as key, min(l.name) as location_name, b.source as channel,
-      count(*)::int as bookings, sum(o.amount_cents)::bigint as gross, sum(${gstOf(sql`o.amount_cents`)})::bigint as gst,
-      sum(${refunded})::bigint as refunds, sum(${gstOf(refunded)})::bigint as refunds_gst
-    from orders o
-    join bookings b on b.id = o.booking_id
-    join places l on l.id = b.location_id
-    left join refunded r on r.order_id = o.id
-    where o.paid_at is not null and ${windowOf(range, sql`o.paid_at`)} and o.paid_at >= l.lo and o.paid_at < l.hi ${locationsOf(range, sql`b.location_id`)}
-    group by 1, b.source
-    order by ${groupBy === 'location' ? sql`min(l.sort_order), min(l.name)` : sql`1`}, b.source`);
+    select ${KEYS[groupBy]} as key, min(l.name) as location_name, f.channel,
+      count(*)::int as bookings, sum(f.gross_cents)::bigint as gross, sum(f.gst_cents)::bigint as gst,
+      sum(f.refunds_cents)::bigint as refunds, sum(f.refunds_gst_cents)::bigint as refunds_gst
+    from sale_facts f
+    join locations l on l.id = f.location_id
+    where f.day between ${range.from}::date and ${range.to}::date ${locationsOf(range, sql`f.location_id`)}
+    group by 1, f.channel
+    order by ${groupBy === 'location' ? sql`min(l.sort_order), min(l.name)` : sql`1`}, f.channel`);
   const rows = new Map<string, SalesGroupRow>();
   for (const r of result.rows) {
     const key = groupBy === 'package' ? packageKey(r.key as string) : (r.key as string);
@@ -121,30 +94,34 @@ export interface OccupancyDbRow {
 /**
  * Sessions per location and local day (breaks are not sessions). A session is counted once, as
  * the run sheet shows it: booked, else held (a live hold), else closed (out of sale), else free.
- * Grouped first and trimmed to the range after (MATERIALIZED): a test on the local day inside the
- * join made PostgreSQL expect a few thousand rows and look each booking up by index, 182,000
- * times over a big brand's season (3× slower than one hash join).
+ * The facts give all but the holds, which are a matter of the clock: the live ones (a reservation
+ * whose hold has not expired, found by `slots_hold_reservation_idx`) are counted here and taken
+ * out of the closed ones they sit on.
  */
 export async function occupancyRows(db: DbOrTx, range: ReportRange, now: Date): Promise<OccupancyDbRow[]> {
-  const live = sql`coalesce(s.hold_expires_at > ${now.toISOString()}::timestamptz, false)`;
+  const inRange = sql`f.day between ${range.from}::date and ${range.to}::date ${locationsOf(range, sql`f.location_id`)}`;
   const result = await db.execute(sql`
-    with per_day as materialized (
-      select s.location_id, (s.start_at at time zone l.timezone)::date as day,
+    with per_day as (
+      select f.location_id, f.day,
         count(*)::int as capacity,
-        count(*) filter (where s.booking_id is not null)::int as booked,
-        count(*) filter (where s.booking_id is null and ${live})::int as held,
-        count(*) filter (where s.booking_id is null and not ${live} and s.blocked)::int as closed,
-        count(b.checked_in_at)::int as checked_in,
-        count(b.no_show_at)::int as no_show
-      from slots s
-      join locations l on l.id = s.location_id
-      left join bookings b on b.id = s.booking_id
-      where s.kind = 'session' and ${windowOf(range, sql`s.start_at`)} ${locationsOf(range, sql`s.location_id`)}
+        count(*) filter (where f.booked)::int as booked,
+        count(*) filter (where not f.booked and f.blocked)::int as closed,
+        count(*) filter (where f.checked_in)::int as checked_in,
+        count(*) filter (where f.no_show)::int as no_show
+      from session_facts f
+      where ${inRange}
+      group by 1, 2
+    ), holds as (
+      select f.location_id, f.day, count(*)::int as held, count(*) filter (where f.blocked)::int as held_closed
+      from slots s join session_facts f on f.slot_id = s.id
+      where s.hold_reservation_id is not null and s.hold_expires_at > ${now.toISOString()}::timestamptz and s.booking_id is null and ${inRange}
       group by 1, 2
     )
-    select p.day::text as date, p.location_id, l.name as location_name, p.capacity, p.booked, p.held, p.closed, p.checked_in, p.no_show
-    from per_day p join locations l on l.id = p.location_id
-    where p.day between ${range.from}::date and ${range.to}::date
+    select p.day::text as date, p.location_id, l.name as location_name, p.capacity, p.booked,
+      coalesce(h.held, 0) as held, p.closed - coalesce(h.held_closed, 0) as closed, p.checked_in, p.no_show
+    from per_day p
+    join locations l on l.id = p.location_id
+    left join holds h on h.location_id = p.location_id and h.day = p.day
     order by p.day, l.sort_order, l.name`);
   return result.rows.map((r) => ({
     date: r.date as string,

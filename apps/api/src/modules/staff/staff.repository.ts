@@ -23,6 +23,9 @@ export async function staffBookingsOfDay(db: DbOrTx, locationId: string, from: D
     db,
     and(
       eq(bookings.locationId, locationId),
+      // Said of the session too (a booking's location is always its session's): PostgreSQL then
+      // reads the day's sessions by slots_location_start_idx and their bookings by bookings_slot_idx.
+      eq(slots.locationId, locationId),
       gte(slots.startAt, from),
       lt(slots.startAt, to),
       sql`(${bookings.status} = 'completed' or (${bookings.status} = 'cancelled' and ${paid}))`,
