@@ -10,12 +10,14 @@
 
 -- A paid order as the sales report counts it: its booking's location, the local day it was paid
 -- there, the channel, its package names, and the invoice's and refund receipts' figures
--- (gstOf per order, decision 0057).
+-- (gstOf per order, decision 0057). A photo order (0028) is a sale of its booking's location with
+-- its photo line where the packages go, and `kind` keeps it out of the count of bookings.
 CREATE VIEW "sale_facts_live" AS
 SELECT o.id AS order_id, b.location_id, (o.paid_at AT TIME ZONE l.timezone)::date AS day, b.source AS channel,
-  jsonb_path_query_array(o.items, '$[*] ? (@.type == "package").name')::text AS packages,
+  jsonb_path_query_array(o.items, '$[*] ? (@.type == "package" || @.type == "photo").name')::text AS packages,
   o.amount_cents AS gross_cents, ((2 * o.amount_cents::bigint + 11) / 22)::int AS gst_cents,
-  coalesce(r.cents, 0)::int AS refunds_cents, ((2 * coalesce(r.cents, 0) + 11) / 22)::int AS refunds_gst_cents
+  coalesce(r.cents, 0)::int AS refunds_cents, ((2 * coalesce(r.cents, 0) + 11) / 22)::int AS refunds_gst_cents,
+  o.kind
 FROM orders o
 JOIN bookings b ON b.id = o.booking_id
 JOIN locations l ON l.id = b.location_id
@@ -30,7 +32,8 @@ CREATE TABLE "sale_facts" (
   "gross_cents" integer NOT NULL,
   "gst_cents" integer NOT NULL,
   "refunds_cents" integer NOT NULL,
-  "refunds_gst_cents" integer NOT NULL
+  "refunds_gst_cents" integer NOT NULL,
+  "kind" text NOT NULL
 );--> statement-breakpoint
 CREATE INDEX "sale_facts_day_idx" ON "sale_facts" ("day", "location_id");--> statement-breakpoint
 INSERT INTO "sale_facts" SELECT * FROM "sale_facts_live";--> statement-breakpoint

@@ -3,6 +3,7 @@ import type { SalesReport } from '@kringle/contracts/reports';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bookDirect, createPerson, FAMILY_AS_SENT, SYDNEY, staffDay, type Person, type StaffDay } from '../staff/staff-fixtures';
+import { orders } from '../../src/db/schema/bookings';
 import { sell, settleRefunds } from './report-fixtures';
 
 /**
@@ -97,6 +98,20 @@ describe('report facts', () => {
     await expectInStep();
     await w.t.db.execute(sql`update locations set timezone = ${SYDNEY} where id = ${w.sydney}::uuid`);
     await expectInStep();
+  });
+
+  it('count a photo order (issue 39) as a sale of its booking\'s day and location, under its photo line, but not as another booking', async () => {
+    const day = addDays(w.day, -3);
+    const paidAt = zonedToInstant(day, '12:00', SYDNEY);
+    const owner = await createPerson(w.t.db, false);
+    const before = await sales(day, day);
+    const booked = await sell(w, owner, w.sessions[10]!.id, { amountCents: 4995, paidAt, packageNames: ['Classic Print'] });
+    const line = { id: crypto.randomUUID(), type: 'photo' as const, name: 'Extra digital photo', quantity: 2, unitPriceCents: 900, totalCents: 1800 };
+    await w.t.db.insert(orders).values({ bookingId: booked.id, userId: owner.id, status: 'paid', items: [line], amountCents: 1800, paidAt, kind: 'photos', photoIds: [] });
+    await expectInStep();
+    expect(await sales(day, day)).toMatchObject({ bookings: before.bookings + 1, grossCents: before.grossCents + 4995 + 1800 });
+    const byPackage = await w.call('GET', `/staff/reports/sales?from=${day}&to=${day}&groupBy=package`, manager);
+    expect((byPackage.json() as SalesReport).items).toContainEqual(expect.objectContaining({ key: 'Extra digital photo', bookings: 0, grossCents: 1800 }));
   });
 
   it('stay equal when two transactions change the same order at once (a refund settles while its booking moves)', async () => {

@@ -51,7 +51,7 @@ function packageKey(names: string): string {
 export async function salesGroups(db: DbOrTx, range: ReportRange, groupBy: SalesGroup): Promise<SalesGroupRow[]> {
   const result = await db.execute(sql`
     select ${KEYS[groupBy]} as key, min(l.name) as location_name, f.channel,
-      count(*)::int as bookings, sum(f.gross_cents)::bigint as gross, sum(f.gst_cents)::bigint as gst,
+      count(*) filter (where f.kind = 'booking')::int as bookings, sum(f.gross_cents)::bigint as gross, sum(f.gst_cents)::bigint as gst,
       sum(f.refunds_cents)::bigint as refunds, sum(f.refunds_gst_cents)::bigint as refunds_gst
     from sale_facts f
     join locations l on l.id = f.location_id
