@@ -205,7 +205,9 @@ describe('access control on every route', () => {
     const staff = await createCustomer(w.t.db, w.t.app.idTokens, { staff: true });
     const doc = (await w.t.app.inject('/api/v1/openapi.json')).json() as { paths: Record<string, Record<string, { 'x-staff-roles'?: string[] }>> };
     const forSet = (o: (typeof staffOps)[number]) => (doc.paths[o.path]![o.method.toLowerCase()]!['x-staff-roles'] ?? []).includes('set');
-    for (const op of staffOps.filter(forSet)) {
+    // "Sign out everywhere" last: it ends this token's session (decision 0063).
+    const endsSession = (o: (typeof staffOps)[number]) => Number(key(o) === 'POST /api/v1/staff/sign-out-everywhere');
+    for (const op of staffOps.filter(forSet).sort((a, b) => endsSession(a) - endsSession(b))) {
       const res = await send(op, fillPath(op.path, { id: aliceIds.bookings[1]!, locationId: UUID_ZERO, version: '1' }) + queryFor(op), staff.headers);
       expect([401, 403], `${key(op)}: ${res.body}`).not.toContain(res.statusCode);
     }

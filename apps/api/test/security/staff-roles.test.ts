@@ -2,7 +2,7 @@ import { zonedToInstant } from '@kringle/contracts/dates';
 import { STAFF_ROLES, type StaffRole } from '@kringle/contracts/staff-roles';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bookDirect, createPerson, headersOf, staffDay, SYDNEY, type Person, type StaffDay } from '../staff/staff-fixtures';
+import { bookDirect, createPerson, signedInHeaders, staffDay, SYDNEY, type Person, type StaffDay } from '../staff/staff-fixtures';
 import { expectContractError, fillPath, operations, type Operation } from './security-fixtures';
 import { LOCATION_SCOPED, NOT_LOCATION_SCOPED } from './staff-routes';
 
@@ -83,7 +83,8 @@ describe('staff roles and locations on every staff route', () => {
   const urlFor = (op: Operation) => fillPath(op.path, { id: idFor(op), locationId: w.sydney, version: '1' }) + queryFor(op);
   const send = async (op: Operation, who: Person) => {
     const payload = bodyFor(op);
-    return w.t.app.inject({ method: op.method as 'GET', url: urlFor(op), headers: await headersOf(w.t.app.idTokens, who), ...(payload ? { payload } : {}) });
+    // A sign-in now: after the route list's own "sign out everywhere", the next token is the new epoch's.
+    return w.t.app.inject({ method: op.method as 'GET', url: urlFor(op), headers: await signedInHeaders(w.t, who), ...(payload ? { payload } : {}) });
   };
 
   it('classifies every staff route, and each declares its roles (manager always among them)', () => {

@@ -46,9 +46,15 @@ export async function createPerson(
 }
 
 /** A token signed now (by the app clock): tests move the clock past the 15-minute lifetime. */
-export async function headersOf(idTokens: IdTokens, who: Person): Promise<{ authorization: string }> {
-  const { idToken } = await idTokens.issue({ id: who.id, email: who.email, emailVerified: true, isStaff: who.staff, staffRole: who.staffRole ?? null });
+export async function headersOf(idTokens: IdTokens, who: Person, sessionEpoch = 0): Promise<{ authorization: string }> {
+  const { idToken } = await idTokens.issue({ id: who.id, email: who.email, emailVerified: true, isStaff: who.staff, staffRole: who.staffRole ?? null, sessionEpoch });
   return { authorization: `Bearer ${idToken}` };
+}
+
+/** As a sign-in now would: a token of the account's current session epoch (after a sign out everywhere, decision 0063). */
+export async function signedInHeaders(t: TestApp, who: Person): Promise<{ authorization: string }> {
+  const { rows } = await t.db.execute(sql`select session_epoch from users where id = ${who.id}::uuid`);
+  return headersOf(t.app.idTokens, who, rows[0]!.session_epoch as number);
 }
 
 export const FAMILY: BookingDetails = {
