@@ -110,7 +110,8 @@ export function CreateBookingPage() {
         </p>
       )}
       {key === 'location' && !reschedule && <LimitUpFront />}
-      {key === 'location' && <ResumeHoldOffer />}
+      {/* Before a session is held (a reload, another device, a tab that lost to another tab's checkout). */}
+      {(key === 'location' || key === 'bookingType' || key === 'sessionTime') && !reschedule && <ResumeHoldOffer />}
       {offerOpened && hasHold && (
         <p role="status" className="rounded-2xl border border-pine-200 bg-pine-50 p-4 font-medium text-ink-900">
           {offerOpened}
