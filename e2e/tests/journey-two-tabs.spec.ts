@@ -45,7 +45,23 @@ for (const viewport of [
     await expect(stepHeading(other)).toHaveText('Payment', { timeout: 20_000 });
     await expect(sessionOf(other)).toHaveText(held);
     await expect(other.getByTestId('hold-countdown')).toContainText(/Held for you: \d+:\d\d/);
-    await expect(other.locator('[data-sonner-toast]').filter({ hasText: 'Your booking is waiting for payment: pay here to confirm it.' })).toBeVisible();
+    const toast = other.locator('[data-sonner-toast]').filter({ hasText: 'Your booking is waiting for payment: pay here to confirm it.' });
+    await expect(toast).toBeVisible();
+    // Spec §9: 50 px from the top; and clear of the page's heading (item 10), beside it or above it.
+    const heading = other.getByRole('heading', { name: 'Create Booking', level: 1 });
+    await expect
+      .poll(async () => {
+        // The heading's words, not its block (which spans the column).
+        const words = (el: Element) => {
+          const range = document.createRange();
+          range.selectNodeContents(el);
+          const { x, y, width, height } = range.getBoundingClientRect();
+          return { x, y, width, height };
+        };
+        const [t, h] = [(await toast.boundingBox())!, await heading.evaluate(words)];
+        return { top: Math.round(t.y), clear: t.y + t.height <= h.y || t.x >= h.x + h.width };
+      })
+      .toEqual({ top: 50, clear: true });
     await expectAccessible(other, `lost tab reloaded at ${viewport.width}`);
     await other.screenshot({ path: `${SCREENSHOT_DIR}/journey-two/${viewport.width}-lost-tab-reloaded.png` });
 
