@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { Provider } from 'react-redux';
 import { MemoryRouter } from 'react-router';
 import { describe, expect, it } from 'vitest';
-import { selectActiveStep, setReservationData } from './booking-slice';
+import { selectActiveStep, setKeptHold, setReservationData } from './booking-slice';
 import { ResumeHoldOffer } from './resume-hold';
 import { SYDNEY_FIXTURE, wizardTestStore } from './wizard-test-store';
 import { stepIndex } from './wizard-steps';
@@ -41,7 +41,7 @@ const renderOffer = (store: ReturnType<typeof wizardTestStore>['store']) =>
   render(
     <Provider store={store}>
       <MemoryRouter>
-        <ResumeHoldOffer />
+        <ResumeHoldOffer keptAtOpen={store.getState().booking.keptHoldId ?? null} />
       </MemoryRouter>
     </Provider>,
   );
@@ -77,19 +77,20 @@ describe('A hold that follows the family (issue 37 item 1)', () => {
     expect(container.querySelector('#resume-hold-title')).toBeNull();
   });
 
-  it('a hold this browser let go of that the server still keeps (the tab that lost to another tab, issue 37 item 8) is resumed at once, not offered', async () => {
+  it('a hold whose release the server refused (the tab that lost to another tab’s checkout, issue 37 item 8) is resumed at once, not offered', async () => {
     const checkout = hold({ status: 'checked_out', bookingId: BOOKING.id });
     const t = wizardTestStore({ ...answers([checkout]), ...payable });
-    // This tab held it, then let it go when another tab's checkout made it the booking's.
+    // This tab held it, then let it go when another tab's checkout made it the booking's: the server refused the release.
     t.store.dispatch(setReservationData({ holdId: checkout.id, slotId: SLOT, expiresAt: checkout.expiresAt }));
     t.store.dispatch(setReservationData(null));
+    t.store.dispatch(setKeptHold(checkout.id));
     renderOffer(t.store);
     await waitFor(() => expect(selectActiveStep(t.store.getState())).toBe(stepIndex('payment')));
     expect(screen.queryByRole('heading', { name: 'Your booking is waiting for payment' })).not.toBeInTheDocument();
     expect(t.store.getState().booking.reservationData?.holdId).toBe(checkout.id);
   });
 
-  it('a hold let go of in this tab after it opened is offered, not taken back behind the family', async () => {
+  it('a hold merely let go of (or let go of after the page opened) is offered, not taken back behind the family', async () => {
     const t = wizardTestStore(answers([hold()]));
     renderOffer(t.store);
     t.store.dispatch(setReservationData({ holdId: hold().id, slotId: SLOT, expiresAt: hold().expiresAt }));

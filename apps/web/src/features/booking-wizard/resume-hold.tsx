@@ -53,15 +53,16 @@ async function resume(dispatch: ReturnType<typeof useWizardDispatch>, live: Live
 /**
  * On the wizard's steps before a session is held, when this tab holds nothing: the family's own
  * hold or unpaid checkout, offered back (another device, or after signing in again). A hold this
- * browser itself let go of that the server still keeps (`droppedHoldId`: the tab that lost to
- * another tab's checkout, or a release that never landed) is resumed at once on opening, as a
- * single tab resumes its own after a reload (issue 37 item 8): the server's story wins.
+ * tab let go of whose release the server refused (the tab that lost to another tab's checkout)
+ * is resumed at once on opening, as a single tab resumes its own after a reload (issue 37 item
+ * 8): the server's story wins.
  */
-export function ResumeHoldOffer() {
+export function ResumeHoldOffer({ keptAtOpen }: { keptAtOpen: string | null }) {
   const hasHold = useWizardSelector((s) => s.booking.reservationData !== null || s.booking.rescheduleData !== null);
-  // As the wizard was when this page opened: a hold let go of later in this tab is not resumed behind the family's back.
-  const droppedNow = useWizardSelector((s) => s.booking.droppedHoldId ?? null);
-  const [dropped, setDropped] = useState(droppedNow);
+  // As the wizard stood when the page opened (`keptAtOpen`, kept by the page): only a hold whose
+  // release the server refused (`keptHoldId`) is taken back, never one let go of, run out or
+  // started again from, nor one another tab is letting go of as this one follows it.
+  const [dropped, setDropped] = useState(keptAtOpen);
   const resuming = useRef(false);
   const live = useLiveHold(hasHold, true);
   const dispatch = useWizardDispatch();
