@@ -200,7 +200,8 @@ test.describe('signed-in layouts', () => {
     await page.setViewportSize(WIDE);
     await page.goto('/bookings');
     await page.getByTestId('sidebar').getByRole('button', { name: 'Logout' }).click();
-    await expect(page).toHaveURL(/\/register$/);
+    // One landing place, wherever the family logged out (issue 37 item 10).
+    await expect(page).toHaveURL(/\/login$/);
     await expect
       .poll(() => page.evaluate(() => window.localStorage.getItem('persist:kringle') ?? ''))
       .not.toContain('demo@kringle.test');

@@ -126,9 +126,9 @@ test('staff at the set: run sheet, QR and reference check-in, walk-in, CSV', asy
     // about on a pet night only; a sale takes the view and focus to its confirmation (the button
     // is at the bottom) and leaves nothing of the family behind for the next one.
     const families = [
-      { width: 390, height: 844, first: 'wally', last: 'walker', email: 'wally@example.com', shown: 'Wally Walker', petNight: false },
-      { width: 768, height: 1024, first: 'ivy', last: 'berry-smith', email: '', shown: 'Ivy Berry-Smith', petNight: false },
-      { width: 1024, height: 768, first: 'noel', last: 'frost', email: '', shown: 'Noel Frost', petNight: true },
+      { width: 390, height: 844, first: 'wally', last: 'walker', email: 'wally@example.com', shown: 'Wally Walker', petNight: false, paidWith: 'Cash' },
+      { width: 768, height: 1024, first: 'ivy', last: 'berry-smith', email: '', shown: 'Ivy Berry-Smith', petNight: false, paidWith: 'EFTPOS' },
+      { width: 1024, height: 768, first: 'noel', last: 'frost', email: '', shown: 'Noel Frost', petNight: true, paidWith: 'EFTPOS' },
     ];
     const sold: string[] = [];
     for (const family of families) {
@@ -143,6 +143,7 @@ test('staff at the set: run sheet, QR and reference check-in, walk-in, CSV', asy
         await expect(staff.getByLabel('First name', { exact: true })).toBeFocused();
         await expect(staff.getByLabel('First name', { exact: true })).toHaveAccessibleDescription('Enter the first name.');
         await expect(staff.getByRole('group', { name: 'Packages and add-ons' })).toHaveAccessibleDescription('Choose at least one package');
+        await expect(staff.getByRole('group', { name: 'Paid with' })).toHaveAccessibleDescription('Choose how the family paid: cash, card or EFTPOS.');
         await expectAccessible(staff, 'walk-in refused at 390');
         await staff.screenshot({ path: `${DIR}/390-walk-in-refused.png` });
       }
@@ -161,6 +162,7 @@ test('staff at the set: run sheet, QR and reference check-in, walk-in, CSV', asy
       if (family.email) await staff.getByLabel('E-mail for the receipt (optional)').fill(family.email);
       await staff.getByLabel('Child 1 first name').fill('Wren');
       await staff.getByLabel('Quantity of Classic Print').selectOption('1');
+      await staff.getByRole('radio', { name: family.paidWith }).check();
       const age = staff.getByLabel('Age', { exact: true });
       await expect(age).toHaveValue('');
       if (family.width === 390) {
@@ -223,6 +225,10 @@ test('staff at the set: run sheet, QR and reference check-in, walk-in, CSV', asy
     expect(csv).toContain('"Start","End","Session","Reference","Family"');
     expect(csv).toContain(`"${qrBooking.reference}","Holly Berry"`);
     expect(csv).toContain(`"${walkIn}","Wally Walker"`);
+    // The end-of-day totals, a line for each way of paying.
+    expect(csv).toMatch(/"Total",.*"1 walk-in","39\.95","Cash","Walk-in","",""\r\n/);
+    expect(csv).toMatch(/"Total",.*"0 walk-ins","0\.00","Card","Walk-in","",""\r\n/);
+    expect(csv).toMatch(/"Total",.*"2 walk-ins","\d+\.\d\d","EFTPOS","Walk-in","",""\r\n/);
     await staff.emulateMedia({ media: 'print' });
     await staff.screenshot({ path: `${DIR}/768-print.png`, fullPage: true });
     await expect(staff.getByRole('button', { name: 'Download CSV' })).toBeHidden();

@@ -36,7 +36,8 @@ it('answers /health and /ready, and prints the banner, only once the demo accoun
   let bannerAt = 0;
   child = spawn(TSX, ['src/start.ts'], {
     cwd: API_DIR,
-    env: { ...process.env, NODE_ENV: 'test', PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', APP_CHECK_MODE: 'off', RATE_LIMIT_MODE: 'off', SERVE_WEB: 'false' },
+    // No LOG_LEVEL or LOG_REQUESTS: the embedded default's own (issue 37 item 11).
+    env: { ...withoutLogSettings(process.env), NODE_ENV: 'test', PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, APP_CHECK_MODE: 'off', RATE_LIMIT_MODE: 'off', SERVE_WEB: 'false' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const collect = (d: Buffer) => {
@@ -77,4 +78,12 @@ it('answers /health and /ready, and prints the banner, only once the demo accoun
   // The banner says the same thing at the same moment: right after listen(), never before it.
   await expect.poll(() => bannerAt, { timeout: 5_000 }).toBeGreaterThan(0);
   expect(bannerAt - healthyAt).toBeLessThan(5_000);
+  // The terminal stays readable: the embedded default writes no line per request (the banner, with
+  // the demo accounts and the mailbox, does not scroll away); LOG_REQUESTS=true asks for them.
+  const after = output.slice(output.indexOf('Kringle is running at'));
+  expect(after).toContain('A line per request: LOG_REQUESTS=true npm start.');
+  expect(after).not.toMatch(/\/api\/v1\/(health|ready|auth\/sign-in|common\/locations)/);
+  expect(after).not.toMatch(/"reqId"|"responseTime"/);
 }, 180_000);
+
+const withoutLogSettings = (env: NodeJS.ProcessEnv) => Object.fromEntries(Object.entries(env).filter(([key]) => key !== 'LOG_LEVEL' && key !== 'LOG_REQUESTS'));

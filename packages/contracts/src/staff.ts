@@ -25,6 +25,11 @@ export const ATTENDANCE_LABELS: Record<Attendance, string> = { confirmed: 'Confi
 export const SLOT_STATES = ['booked', 'held', 'free', 'closed', 'break'] as const;
 export const SLOT_STATE_LABELS: Record<(typeof SLOT_STATES)[number], string> = { booked: 'Booked', held: 'Being booked online', free: 'Free', closed: 'Closed', break: 'Break' };
 
+/** How a walk-in family paid at the set (issue 37): the end-of-day totals count each apart. */
+export const PAID_WITH = ['cash', 'card', 'eftpos'] as const;
+export type PaidWith = (typeof PAID_WITH)[number];
+export const PAID_WITH_LABELS: Record<PaidWith, string> = { cash: 'Cash', card: 'Card', eftpos: 'EFTPOS' };
+
 /** A check-in can be undone this long after it was made (a wrong family tapped). */
 export const CHECK_IN_UNDO_SECONDS = 60;
 
@@ -34,6 +39,7 @@ export const staffBookingSchema = bookingSchema
     checkedInAt: z.iso.datetime().nullable(),
     noShowAt: z.iso.datetime().nullable(),
     attendance: z.enum(ATTENDANCE).meta({ description: 'confirmed, checked_in, no_show or cancelled: what the run sheet shows' }),
+    paidWith: z.enum(PAID_WITH).nullable().meta({ description: 'A walk-in: how it was paid at the set; null for online bookings (and walk-ins sold before it was recorded)' }),
     actions: z.array(z.object({ at: z.iso.datetime(), staffEmail: z.string(), action: z.enum(STAFF_ACTIONS) })).meta({ description: 'Every staff action on this booking, oldest first' }),
   })
   .meta({ id: 'StaffBooking' });
@@ -56,6 +62,9 @@ export const runSheetSlotSchema = z.object({
 });
 export type RunSheetSlot = z.infer<typeof runSheetSlotSchema>;
 
+const paidTotalSchema = z.object({ bookings: z.number().int(), amountCents: z.number().int() });
+export type PaidTotal = z.infer<typeof paidTotalSchema>;
+
 export const runSheetCountsSchema = z.object({
   sessions: z.number().int(),
   breaks: z.number().int(),
@@ -65,6 +74,9 @@ export const runSheetCountsSchema = z.object({
   noShow: z.number().int(),
   cancelled: z.number().int(),
   people: z.number().int().meta({ description: 'Children and adults expected across confirmed bookings that gave details' }),
+  paidWith: z
+    .object({ cash: paidTotalSchema, card: paidTotalSchema, eftpos: paidTotalSchema })
+    .meta({ description: "The day's walk-ins by how they were paid (cancelled ones left out), for the end-of-day totals" }),
 });
 export type RunSheetCounts = z.infer<typeof runSheetCountsSchema>;
 
@@ -104,6 +116,7 @@ export const walkInBodySchema = z
     details: bookingDetailsBodySchema,
     packages: z.array(line(MAX_PACKAGES)).min(1, 'Choose at least one package').max(MAX_PACKAGES),
     addOns: z.array(line(MAX_ADD_ON_QUANTITY)).max(20).default([]),
+    paidWith: z.enum(PAID_WITH, { error: 'Choose how the family paid: cash, card or EFTPOS.' }).meta({ description: 'How the family paid at the set' }),
   })
   .refine((b) => b.packages.reduce((n, p) => n + p.quantity, 0) <= MAX_PACKAGES, { message: `At most ${MAX_PACKAGES} packages in total`, path: ['packages'] })
   .refine((b) => new Set([...b.packages, ...b.addOns].map((i) => i.id)).size === b.packages.length + b.addOns.length, { message: 'Each item once, with a quantity', path: ['packages'] })

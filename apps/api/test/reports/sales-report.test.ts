@@ -49,7 +49,7 @@ describe('sales report', () => {
       sold.push({ ...(await sell(w, owner, sale.slotId, sale)), owner });
     }
     for (const slot of [w.sessions[10]!, w.sessions[11]!]) {
-      const res = await w.call('POST', '/staff/walk-ins', w.elf, { slotId: slot.id, firstName: 'Ada', lastName: 'Walker', details: FAMILY_AS_SENT, packages: [{ id: w.classic, quantity: 1 }], addOns: [] });
+      const res = await w.call('POST', '/staff/walk-ins', w.elf, { slotId: slot.id, firstName: 'Ada', lastName: 'Walker', details: FAMILY_AS_SENT, packages: [{ id: w.classic, quantity: 1 }], addOns: [], paidWith: 'cash' });
       expect(res.statusCode, res.body).toBe(201);
     }
     const reason = 'Family phoned: photos were late';

@@ -93,6 +93,7 @@ describe('access control on every route', () => {
         details: { children: [], adults: 1, pets: 0, accessNeeds: [], accessNote: '', noteForSanta: '' },
         packages: [{ id: UUID_ZERO, quantity: 1 }],
         addOns: [],
+        paidWith: 'cash',
       },
     })[key(op)];
   /** Query strings a route needs, so validation never answers before access control. */

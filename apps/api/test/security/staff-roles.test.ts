@@ -54,6 +54,7 @@ describe('staff roles and locations on every staff route', () => {
         details: { children: [{ firstName: 'Ava', age: 4 }], adults: 1, pets: 0, accessNeeds: [], accessNote: '', noteForSanta: '' },
         packages: [{ id: w.classic, quantity: 1 }],
         addOns: [],
+        paidWith: 'cash',
       },
       'POST /api/v1/staff/accounts': { email: `new-${Math.random().toString(36).slice(2, 8)}@kringle.test`, role: 'set', locationIds: [] },
       'PATCH /api/v1/staff/accounts/{id}': { locationIds: [w.sydney] },

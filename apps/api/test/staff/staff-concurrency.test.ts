@@ -71,7 +71,7 @@ describe('staff devices racing, three API processes', () => {
     expect(actions.rows).toEqual([{ action: 'check_in' }]);
   }, 60_000);
 
-  const sale = (slotId: string) => ({ slotId, firstName: 'Ada', lastName: 'Walker', details: FAMILY_AS_SENT, packages: [{ id: packageId, quantity: 1 }], addOns: [] });
+  const sale = (slotId: string) => ({ slotId, firstName: 'Ada', lastName: 'Walker', details: FAMILY_AS_SENT, packages: [{ id: packageId, quantity: 1 }], addOns: [], paidWith: 'card' });
 
   it('30 walk-in sales of one free session on 6 devices: exactly one booking, the rest 409 SLOT_UNAVAILABLE', async () => {
     const slotId = await freshSession();

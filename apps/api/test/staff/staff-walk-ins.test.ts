@@ -21,7 +21,7 @@ describe('staff app API: walk-ins and CSV', () => {
   beforeEach(() => w.clock.set(zonedToInstant(w.day, '09:45', SYDNEY)));
 
   describe('walk-ins', () => {
-    const body = (slotId: string, extra: object = {}) => ({ slotId, firstName: 'Ada', lastName: 'Walker', details: FAMILY_AS_SENT, packages: [{ id: w.classic, quantity: 1 }], addOns: [], ...extra });
+    const body = (slotId: string, extra: object = {}) => ({ slotId, firstName: 'Ada', lastName: 'Walker', details: FAMILY_AS_SENT, packages: [{ id: w.classic, quantity: 1 }], addOns: [], paidWith: 'eftpos', ...extra });
 
     it('sells a free session today: 201 walk-in, paid in store, the receipt mailed; the session is gone for everyone at once', async () => {
       const s = session();
@@ -158,6 +158,44 @@ describe('staff app API: walk-ins and CSV', () => {
       expect(pets.json().details).toEqual([{ path: 'body.details.pets', message: 'Pets come to pet nights only.' }]);
       // Nothing was sold.
       expect((await w.call('POST', '/staff/walk-ins', w.elf, body(slotId))).statusCode).toBe(201);
+    });
+
+    it('records how the family paid (paidWith, required); the run sheet counts and the CSV total each way apart, cancelled walk-ins left out', async () => {
+      const missing = await w.call('POST', '/staff/walk-ins', w.elf, { ...body(session().id), paidWith: undefined });
+      expectContractError(missing, 400, 'VALIDATION_FAILED');
+      expect(missing.json().details).toEqual([{ path: 'body.paidWith', message: 'Choose how the family paid: cash, card or EFTPOS.' }]);
+      expectContractError(await w.call('POST', '/staff/walk-ins', w.elf, body(session().id, { paidWith: 'cheque' })), 400, 'VALIDATION_FAILED');
+      const before = (await w.call('GET', `/staff/run-sheet?locationId=${w.sydney}`, w.elf)).json().counts.paidWith;
+      const sold: Record<string, { id: string; paidWith: string; amountCents: number }> = {};
+      for (const paidWith of ['cash', 'card', 'card']) {
+        const res = await w.call('POST', '/staff/walk-ins', w.elf, body(session().id, { paidWith }));
+        expect(res.statusCode, res.body).toBe(201);
+        expect(res.json().paidWith).toBe(paidWith);
+        sold[`${paidWith}-${Object.keys(sold).length}`] = res.json();
+      }
+      const sheet = (await w.call('GET', `/staff/run-sheet?locationId=${w.sydney}`, w.elf)).json();
+      const plus = (m: 'cash' | 'card' | 'eftpos', n: number) => ({ bookings: before[m].bookings + n, amountCents: before[m].amountCents + n * 3995 });
+      expect(sheet.counts.paidWith).toEqual({ cash: plus('cash', 1), card: plus('card', 2), eftpos: plus('eftpos', 0) });
+      // An online booking has no way of paying at the set.
+      const online = await bookDirect(w.t.db, w.family, session().id);
+      expect(sheet.items.find((i: { booking: { id: string } | null }) => i.booking?.id === sold['cash-0']!.id).booking.paidWith).toBe('cash');
+      const after = (await w.call('GET', `/staff/run-sheet?locationId=${w.sydney}`, w.elf)).json();
+      expect(after.items.find((i: { booking: { id: string } | null }) => i.booking?.id === online.id).booking.paidWith).toBeNull();
+      expect(after.counts.paidWith).toEqual(sheet.counts.paidWith);
+      // A cancelled walk-in is no longer money in the till.
+      await w.t.db.execute(sql`update bookings set status = 'cancelled', cancelled_at = now() where id = ${sold['card-1']!.id}::uuid`);
+      const csv = (await w.call('GET', `/staff/run-sheet.csv?locationId=${w.sydney}&date=${w.day}`, w.elf)).body.replace(/^\uFEFF/, '').split('\r\n');
+      const header = csv[0]!.split(',');
+      expect(header.slice(-5)).toEqual(['"Amount (AUD)"', '"Paid with"', '"Source"', '"Status"', '"Checked in"']);
+      const cashRow = csv.find((l) => l.includes(`"${(sheet.items.find((i: { booking: { id: string } | null }) => i.booking?.id === sold['cash-0']!.id).booking.reference)}"`))!;
+      expect(cashRow).toContain('"39.95","Cash","Walk-in"');
+      const totals = csv.filter((l) => l.includes('"Total"'));
+      const dollars = (cents: number) => (cents / 100).toFixed(2);
+      expect(totals).toEqual([
+        expect.stringMatching(new RegExp(`^"${w.day}","Kringle [^"]+","","","Total",.*"${before.cash.bookings + 1} walk-ins?","${dollars(before.cash.amountCents + 3995)}","Cash","Walk-in","",""$`)),
+        expect.stringMatching(new RegExp(`"${before.card.bookings + 1} walk-ins?","${dollars(before.card.amountCents + 3995)}","Card","Walk-in","",""$`)),
+        expect.stringMatching(new RegExp(`"${before.eftpos.bookings} walk-ins?","${dollars(before.eftpos.amountCents)}","EFTPOS","Walk-in","",""$`)),
+      ]);
     });
 
     it("asks the parent's consent for access needs (400 CONSENT_REQUIRED), and records who asked", async () => {

@@ -79,12 +79,14 @@ export function AppLayout() {
         />
       )}
       {/* Wide: room under a page's last row (a step's Continue, at the right) for the floating Help button, so it scrolls clear. */}
+      {/* data-toast-space: on a phone, room above the page while a toast shows (deferred-toaster.tsx). */}
       <main
         id="main"
         tabIndex={-1}
+        data-toast-space
         className={clsx(
           'flex-1 transition-[padding] duration-200 focus:outline-none',
-          mobile ? 'pb-24' : ['pb-20', collapsed ? 'pl-(--width-sidebar-collapsed)' : 'pl-(--width-sidebar)'],
+          mobile ? 'pt-[var(--toast-space,0px)] pb-24' : ['pb-20', collapsed ? 'pl-(--width-sidebar-collapsed)' : 'pl-(--width-sidebar)'],
         )}
       >
         <Outlet />

@@ -2,10 +2,10 @@ import { useNavigate } from 'react-router';
 import type { Booking } from '@kringle/contracts/bookings';
 import type { Location } from '@kringle/contracts/catalogue';
 import { bookingApi } from '../features/booking-wizard/api';
-import { goToStep, resetBooking, setCheckoutData, setLocation, setReservationData, startReschedule, toggleSlotType, upsertItem } from '../features/booking-wizard/booking-slice';
-import { setEndDate, stopTimer } from '../features/booking-wizard/timer-slice';
+import { goToStep, resetBooking, setLocation, startReschedule, toggleSlotType } from '../features/booking-wizard/booking-slice';
+import { continuePayment } from '../features/booking-wizard/continue-payment';
+import { stopTimer } from '../features/booking-wizard/timer-slice';
 import { stepIndex } from '../features/booking-wizard/wizard-steps';
-import { bookingsApi } from '../features/bookings/api';
 import { BookingsPage } from '../features/bookings/bookings-page';
 import { track } from '../lib/analytics';
 import type { ApiError } from '../lib/api-error';
@@ -70,35 +70,7 @@ export function BookingsRoute() {
   };
 
   const onContinuePayment = async (booking: Booking) => {
-    const resumed = await dispatch(bookingsApi.endpoints.resumePayment.initiate(booking.id));
-    if (resumed.error) {
-      const code = (resumed.error as ApiError).data?.code;
-      void toastError(code === 'HOLD_EXPIRED' ? 'The hold on this session has ended, so it has gone back on sale. Please book a new session.' : errorText(resumed.error, 'We could not reopen this payment. Please try again.'));
-      // Either way the card was stale (the hold lapsed, or the payment landed meanwhile): show it as it is now.
-      if (code === 'HOLD_EXPIRED' || code === 'ALREADY_PAID') dispatch(bookingsApi.util.invalidateTags(['GET_BOOKINGS']));
-      return;
-    }
-    const { client_secret, expiresAt } = resumed.data;
-    const sameCheckout = wizard.checkoutData?.bookingId === booking.id && wizard.reservationData;
-    if (sameCheckout && wizard.checkoutData && wizard.reservationData) {
-      dispatch(setCheckoutData({ ...wizard.checkoutData, client_secret }));
-      dispatch(setReservationData({ ...wizard.reservationData, expiresAt }));
-    } else {
-      // Paying from another device or after the wizard was cleared: rebuild what the Payment step reads.
-      const location = await locationOf(booking);
-      if (!location) return;
-      const slotType = location.slotTypes.find((t) => t.id === booking.slotType.id);
-      dispatch(resetBooking());
-      dispatch(setLocation(location));
-      if (slotType) dispatch(toggleSlotType(slotType));
-      for (const item of booking.items) dispatch(upsertItem({ _id: item.id, type: item.type, totalQuantity: item.quantity, totalPrice: item.totalCents }));
-      // The hold still runs while paying: naming it lets the countdown offer more time.
-      dispatch(setReservationData({ holdId: resumed.data.reservationId, slotId: booking.slot.id, expiresAt }));
-      dispatch(setCheckoutData({ bookingId: booking.id, client_secret, message: `Finish paying to confirm booking ${booking.reference}.` }));
-    }
-    dispatch(setEndDate(expiresAt));
-    dispatch(goToStep(stepIndex('payment')));
-    navigate('/create-booking');
+    if (await dispatch(continuePayment(booking)).unwrap()) navigate('/create-booking');
   };
 
   return <BookingsPage onBookNow={onBookNow} onReschedule={onReschedule} onContinuePayment={onContinuePayment} heldSession={<HeldSessionNotice onResume={onBookNow} />} />;

@@ -69,6 +69,11 @@ describe('route guards (spec §2)', () => {
     await waitFor(() => expect(router.state.location.pathname).toBe(to), { timeout: 5000 });
   });
 
+  it.each(['/', '/bookings', '/packages', '/create-booking'])('a session that ended at %s lands on /login, one place wherever it ended (issue 37 item 10)', async (from) => {
+    const router = await renderAt(from, { signedOutHere: true });
+    await waitFor(() => expect(router.state.location.pathname).toBe('/login'), { timeout: 5000 });
+  });
+
   it.each(['/login', '/register', '/forgot-password', '/verify', '/terms_and_conditions'])('a guest may open %s', async (path) => {
     const router = await renderAt(path, {});
     expect(router.state.location.pathname).toBe(path);

@@ -26,9 +26,12 @@ function VerifyEmailScreen() {
  * refused session then signs out and lands here as a guest.
  */
 export function RequireAuth() {
-  const { user, initialised } = useAppSelector((state) => state.auth);
+  const { user, initialised, signedOutHere } = useAppSelector((state) => state.auth);
   const location = useLocation();
-  const guestRedirect = useRouteHandle('guestRedirect') ?? '/login';
+  // A session that ended on this page lands on /login wherever it ended (issue 37 item 10);
+  // a guest arriving goes where the route sends guests (spec §2).
+  const routeRedirect = useRouteHandle('guestRedirect');
+  const guestRedirect = signedOutHere ? '/login' : (routeRedirect ?? '/login');
   // Stable between renders: <Navigate> navigates again whenever its `state` changes, and a
   // fresh object each render would restart the redirect while a lazy page is loading.
   const redirectState = useMemo(() => ({ from: location }), [location]);

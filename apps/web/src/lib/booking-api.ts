@@ -1,4 +1,5 @@
 import type { Booking } from '@kringle/contracts/bookings';
+import type { ContinuePaymentResult } from '@kringle/contracts/cart';
 import { api } from './api';
 
 /**
@@ -11,7 +12,12 @@ const oneBookingApi = api.injectEndpoints({
       query: (id) => `/bookings/${id}`,
       providesTags: (_r, _e, id) => [{ type: 'GET_BOOKINGS', id }],
     }),
+    /** A fresh client secret for an unpaid booking while its hold lives (My Bookings' and the wizard's Continue payment). */
+    resumePayment: build.mutation<ContinuePaymentResult, string>({
+      query: (id) => ({ url: `/bookings/${id}/continue-payment`, method: 'POST' }),
+    }),
   }),
 });
 
 export const { useGetBookingQuery } = oneBookingApi;
+export const bookingReads = oneBookingApi;

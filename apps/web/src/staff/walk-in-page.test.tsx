@@ -38,7 +38,7 @@ const json = (status: number, body: unknown) => new Response(JSON.stringify(body
  * (its session then booked), or, with `takenOnline`, that session booked online just before.
  */
 function fakeApi({ takenOnline = false, attendance = 'confirmed' } = {}) {
-  const sales: { details: BookingDetails }[] = [];
+  const sales: { details: BookingDetails; paidWith: string }[] = [];
   const taken: number[] = [];
   vi.stubGlobal(
     'fetch',
@@ -46,11 +46,11 @@ function fakeApi({ takenOnline = false, attendance = 'confirmed' } = {}) {
       const path = String(url).replace(/^.*\/api\/v1/, '');
       if (path.startsWith('/staff/run-sheet')) return json(200, sheetWith(taken));
       if (path === '/staff/walk-ins' && init?.method === 'POST') {
-        const sale = JSON.parse(String(init.body)) as { slotId: string; details: BookingDetails };
+        const sale = JSON.parse(String(init.body)) as { slotId: string; details: BookingDetails; paidWith: string };
         taken.push(Number(sale.slotId.slice(-1)));
         if (takenOnline) return json(409, { error: 'Sorry, that session was just taken.', code: 'SLOT_UNAVAILABLE' });
         sales.push(sale);
-        return json(201, { ...SOLD, attendance });
+        return json(201, { ...SOLD, attendance, paidWith: sale.paidWith });
       }
       return json(404, { error: 'no', code: 'NOT_FOUND' });
     }),
@@ -73,6 +73,7 @@ async function sellToHollyBerry() {
   await userEvent.type(screen.getByLabelText('First name'), 'Holly');
   await userEvent.type(screen.getByLabelText('Last name'), 'Berry');
   await userEvent.selectOptions(screen.getByLabelText('Quantity of Classic Print'), '1');
+  await userEvent.click(screen.getByRole('radio', { name: 'Cash' }));
   await sell();
 }
 
@@ -89,12 +90,16 @@ describe('walk-in', () => {
     await userEvent.selectOptions(screen.getByLabelText('Age'), '6');
     await userEvent.type(screen.getByLabelText('Note for Santa'), 'Loves reindeer');
     await userEvent.selectOptions(screen.getByLabelText('Quantity of Classic Print'), '1');
+    await userEvent.click(screen.getByRole('radio', { name: 'EFTPOS' }));
     await sell();
 
     const status = await screen.findByRole('status');
     expect(status).toHaveTextContent('Sold: KR-7K3Q9 for Holly Berry, Classic at');
+    expect(status).toHaveTextContent('($29.00, paid in store by EFTPOS)');
     expect(status).toHaveFocus();
-    expect(sales).toEqual([expect.objectContaining({ slotId: slot(2).id, firstName: 'holly', lastName: 'berry', email: 'holly@example.com' })]);
+    expect(sales).toEqual([expect.objectContaining({ slotId: slot(2).id, firstName: 'holly', lastName: 'berry', email: 'holly@example.com', paidWith: 'eftpos' })]);
+    // The next family is asked again how they paid: no way of paying is carried over.
+    for (const method of ['Cash', 'Card', 'EFTPOS']) expect(screen.getByRole('radio', { name: method })).not.toBeChecked();
     expect(sales[0]!.details.children).toEqual([{ firstName: 'Mia', age: 6 }]);
     for (const field of ['First name', 'Last name', 'E-mail for the receipt (optional)', 'Child 1 first name', 'Age', 'Note for Santa']) expect(screen.getByLabelText(field)).toHaveValue('');
     expect(screen.getByLabelText('Quantity of Classic Print')).toHaveValue('0');
@@ -131,6 +136,7 @@ describe('walk-in', () => {
     expect(screen.getByLabelText('Last name')).toHaveAccessibleDescription('Enter the last name.');
     expect(screen.getByLabelText('E-mail for the receipt (optional)')).toHaveAccessibleDescription('Enter a valid e-mail address, or leave it empty.');
     expect(screen.getByRole('group', { name: 'Packages and add-ons' })).toHaveAccessibleDescription('Choose at least one package');
+    expect(screen.getByRole('group', { name: 'Paid with' })).toHaveAccessibleDescription('Choose how the family paid: cash, card or EFTPOS.');
     expect(sales).toEqual([]);
 
     // Corrected, the messages go.
@@ -138,6 +144,7 @@ describe('walk-in', () => {
     await userEvent.type(screen.getByLabelText('Last name'), 'Berry');
     await userEvent.clear(screen.getByLabelText('E-mail for the receipt (optional)'));
     await userEvent.selectOptions(screen.getByLabelText('Quantity of Classic Print'), '1');
+    await userEvent.click(screen.getByRole('radio', { name: 'Card' }));
     await sell();
     expect(await screen.findByRole('status')).toHaveTextContent('Sold: KR-7K3Q9');
     expect(screen.getByLabelText('First name')).not.toHaveAttribute('aria-invalid');
@@ -186,6 +193,6 @@ describe('walk-in', () => {
     const { session } = await openPage({ attendance: 'checked_in' });
     await userEvent.selectOptions(session, slot(1).id);
     await sellToHollyBerry();
-    expect(await screen.findByRole('status')).toHaveTextContent('($29.00, paid in store), checked in: their session is on now. Receipt sent to holly@example.com.');
+    expect(await screen.findByRole('status')).toHaveTextContent('($29.00, paid in store by cash), checked in: their session is on now. Receipt sent to holly@example.com.');
   });
 });

@@ -6,6 +6,7 @@ import { Button } from '../components/ui/button';
 import { TextField } from './form-parts';
 import { useWalkInSale } from './use-walk-in-sale';
 import { WalkInProblem } from './walk-in-problem';
+import { WalkInPaidWith } from './walk-in-paid-with';
 import { WalkInProducts } from './walk-in-products';
 import { WalkInSessionField } from './walk-in-session-field';
 import { WalkInSold } from './walk-in-sold';
@@ -37,6 +38,7 @@ export function WalkInPage({ location, catalogue, initialSlotId, today }: { loca
         </fieldset>
         <WhosComingFields details={family.details} onChange={setDetails} allowsPets={allowsPets} errors={errors} />
         <WalkInProducts id={id} products={[...packages, ...catalogue.addOns]} quantities={family.quantities} error={errors.packages} onChange={(quantities) => change({ quantities })} />
+        <WalkInPaidWith id={id} value={family.paidWith} error={errors.paidWith} onChange={(paidWith) => change({ paidWith })} />
         <div className="flex flex-wrap items-center gap-4 lg:col-span-2">
           <span className="text-xl font-semibold">Total {formatAud(total)} (includes GST)</span>
           <Button type="submit" variant="confirm" disabled={busy || !slot} aria-describedby={gone ? `${id}-gone-here` : undefined}>

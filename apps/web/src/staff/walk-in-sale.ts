@@ -1,5 +1,5 @@
 import { EMPTY_DETAILS } from '@kringle/contracts/booking-details';
-import { walkInBodySchema } from '@kringle/contracts/staff';
+import { walkInBodySchema, type PaidWith } from '@kringle/contracts/staff';
 import { childField, NO_CHILD, type DetailsInput } from './whos-coming-fields';
 
 /** Everything about the family, cleared after each sale. */
@@ -9,11 +9,13 @@ export interface Family {
   email: string;
   details: DetailsInput;
   quantities: Record<string, number>;
+  /** How they paid: asked each time, never defaulted. */
+  paidWith: PaidWith | '';
 }
-export const NEW_FAMILY: Family = { firstName: '', lastName: '', email: '', details: { ...EMPTY_DETAILS, children: [NO_CHILD] }, quantities: {} };
+export const NEW_FAMILY: Family = { firstName: '', lastName: '', email: '', details: { ...EMPTY_DETAILS, children: [NO_CHILD] }, quantities: {}, paidWith: '' };
 
 /** Fields that show their own message (the children's too); the body's other problems are listed under the form. */
-const FIELDS = ['firstName', 'lastName', 'email', 'packages'] as const;
+const FIELDS = ['firstName', 'lastName', 'email', 'packages', 'paidWith'] as const;
 type Field = (typeof FIELDS)[number];
 const isField = (key: unknown): key is Field => FIELDS.includes(key as Field);
 const isChildField = (key: unknown): key is 'firstName' | 'age' => key === 'firstName' || key === 'age';
@@ -34,6 +36,7 @@ export function walkInBody(family: Family, slotId: string | undefined, packages:
     details: { ...details, pets: allowsPets ? details.pets : 0, children: rows.map((i) => details.children[i]!) },
     packages: lines(packages),
     addOns: lines(addOns),
+    ...(family.paidWith ? { paidWith: family.paidWith } : {}),
   };
   return { body, rows };
 }
@@ -62,6 +65,6 @@ export function checkWalkIn(family: Family, body: ReturnType<typeof walkInBody>[
     else if (row !== undefined && isChildField(field)) fieldErrors[childField(row, field)] ??= issue.message;
     else others.push(issue.message);
   }
-  const order = ['firstName', 'lastName', 'email', ...details.children.flatMap((_, i) => [childField(i, 'firstName'), childField(i, 'age')]), 'packages'];
+  const order = ['firstName', 'lastName', 'email', ...details.children.flatMap((_, i) => [childField(i, 'firstName'), childField(i, 'age')]), 'packages', 'paidWith'];
   return { ok: checked.success, fieldErrors, others, first: order.find((f) => fieldErrors[f]) };
 }

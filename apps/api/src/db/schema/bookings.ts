@@ -73,6 +73,8 @@ export const bookings = pgTable(
     walkinFirstName: text('walkin_first_name'),
     walkinLastName: text('walkin_last_name'),
     walkinEmail: text('walkin_email'),
+    /** How a walk-in was paid at the set (migration 0027); null online. */
+    walkinPaidWith: text('walkin_paid_with', { enum: ['cash', 'card', 'eftpos'] }),
   },
   (t) => [
     uniqueIndex('bookings_reference_key').on(t.reference),

@@ -1,8 +1,11 @@
 import { accessSummary } from '@kringle/contracts/access-needs';
 import { formatClockTime } from '@kringle/contracts/dates';
 import { nameParts } from '@kringle/contracts/names';
-import { ATTENDANCE_LABELS, SLOT_STATE_LABELS } from '@kringle/contracts/staff';
-import { slotState, type DayData } from './staff.service';
+import { ATTENDANCE_LABELS, PAID_WITH, PAID_WITH_LABELS, SLOT_STATE_LABELS } from '@kringle/contracts/staff';
+import { paidTotals, slotState, type DayData } from './staff.service';
+
+/** Plain dollars for a spreadsheet to sum: 3995 → "39.95". */
+const dollars = (cents: number) => (cents / 100).toFixed(2);
 
 const HEADER = [
   'Date',
@@ -21,6 +24,8 @@ const HEADER = [
   'Access note',
   'Note for Santa',
   'Packages and add-ons',
+  'Amount (AUD)',
+  'Paid with',
   'Source',
   'Status',
   'Checked in',
@@ -70,6 +75,8 @@ export function runSheetCsv(day: DayData): string {
         d?.accessNote ?? '',
         d?.noteForSanta ?? '',
         b.items.map((i) => `${i.quantity} × ${i.name}`).join('; '),
+        dollars(b.amountCents),
+        b.paidWith ? PAID_WITH_LABELS[b.paidWith] : '',
         b.source === 'walkin' ? 'Walk-in' : 'Online',
         ATTENDANCE_LABELS[b.attendance],
         b.checkedInAt ? time(b.checkedInAt) : '',
@@ -80,6 +87,20 @@ export function runSheetCsv(day: DayData): string {
       empty[HEADER.indexOf('Status')] = slot.kind === 'break' ? '' : SLOT_STATE_LABELS[slotState(slot, day.now)];
       rows.push([...base, ...empty.slice(base.length)]);
     }
+  }
+  // The end-of-day totals: a row per way of paying, what the till and the terminals should hold.
+  const totals = paidTotals(day.bookings);
+  for (const method of PAID_WITH) {
+    const row: (string | number)[] = HEADER.map(() => '');
+    const { bookings, amountCents } = totals[method];
+    row[HEADER.indexOf('Date')] = day.date;
+    row[HEADER.indexOf('Location')] = day.location.name;
+    row[HEADER.indexOf('Session')] = 'Total';
+    row[HEADER.indexOf('Packages and add-ons')] = `${bookings} walk-in${bookings === 1 ? '' : 's'}`;
+    row[HEADER.indexOf('Amount (AUD)')] = dollars(amountCents);
+    row[HEADER.indexOf('Paid with')] = PAID_WITH_LABELS[method];
+    row[HEADER.indexOf('Source')] = 'Walk-in';
+    rows.push(row);
   }
   return csvDocument(rows);
 }

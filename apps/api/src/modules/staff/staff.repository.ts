@@ -1,5 +1,5 @@
 import { and, asc, eq, gte, inArray, lt, sql, type SQL } from 'drizzle-orm';
-import type { StaffAction } from '@kringle/contracts/staff';
+import type { PaidWith, StaffAction } from '@kringle/contracts/staff';
 import type { DbOrTx, Tx } from '../../db/client';
 import { bookings, staffActions } from '../../db/schema/bookings';
 import { slots } from '../../db/schema/catalogue';
@@ -10,6 +10,7 @@ export interface StaffBookingView extends BookingView {
   checkedInAt: Date | null;
   noShowAt: Date | null;
   customer: { firstName: string; lastName: string; email: string | null };
+  paidWith: PaidWith | null;
 }
 
 /**
@@ -44,7 +45,7 @@ export async function staffBookingViewsOf(db: DbOrTx, ids: string[]): Promise<St
 
 async function staffBookingViews(db: DbOrTx, where: SQL | undefined): Promise<StaffBookingView[]> {
   const reads = await selectBookingReads(db, where).orderBy(asc(slots.startAt), asc(bookings.createdAt));
-  return reads.map((r) => ({ ...toView(r), checkedInAt: r.booking.checkedInAt, noShowAt: r.booking.noShowAt, customer: customerOf(r) }));
+  return reads.map((r) => ({ ...toView(r), checkedInAt: r.booking.checkedInAt, noShowAt: r.booking.noShowAt, customer: customerOf(r), paidWith: r.booking.walkinPaidWith }));
 }
 
 export interface ActionRow {

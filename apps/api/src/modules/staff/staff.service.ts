@@ -1,5 +1,5 @@
 import { addDays, formatSessionTime, localDateOf, zonedToInstant } from '@kringle/contracts/dates';
-import { CHECK_IN_UNDO_SECONDS, type Attendance, type CheckInBody, type RunSheet, type RunSheetSlot, type StaffAction, type StaffBooking, type StaffCatalogue } from '@kringle/contracts/staff';
+import { CHECK_IN_UNDO_SECONDS, PAID_WITH, type Attendance, type PaidTotal, type PaidWith, type CheckInBody, type RunSheet, type RunSheetSlot, type StaffAction, type StaffBooking, type StaffCatalogue } from '@kringle/contracts/staff';
 import type { FastifyInstance } from 'fastify';
 import type { Tx } from '../../db/client';
 import { errors, notFound } from '../../lib/errors';
@@ -35,6 +35,7 @@ export function toStaffBooking(deps: Deps, v: StaffBookingView, actions: ActionR
     checkedInAt: v.checkedInAt?.toISOString() ?? null,
     noShowAt: v.noShowAt?.toISOString() ?? null,
     attendance: attendanceOf(v),
+    paidWith: v.paidWith,
     actions: actions.filter((a) => a.bookingId === v.id).map((a) => ({ at: a.at.toISOString(), staffEmail: a.staffEmail, action: a.action })),
   };
 }
@@ -115,9 +116,21 @@ export async function runSheet(deps: Deps, locationId: string, date: string | un
       noShow: count('no_show'),
       cancelled: count('cancelled'),
       people: live.reduce((n, b) => n + (b.details ? b.details.children.length + b.details.adults : 0), 0),
+      paidWith: paidTotals(live),
     },
     items,
   };
+}
+
+/** The day's live walk-ins by how they were paid: what the till should hold at the end of the day. */
+export function paidTotals(bookings: StaffBooking[]): Record<PaidWith, PaidTotal> {
+  const totals = Object.fromEntries(PAID_WITH.map((m) => [m, { bookings: 0, amountCents: 0 }])) as Record<PaidWith, PaidTotal>;
+  for (const b of bookings) {
+    if (b.source !== 'walkin' || !b.paidWith || b.attendance === 'cancelled') continue;
+    totals[b.paidWith].bookings += 1;
+    totals[b.paidWith].amountCents += b.amountCents;
+  }
+  return totals;
 }
 
 /**

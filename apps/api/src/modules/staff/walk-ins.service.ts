@@ -3,7 +3,7 @@ import { checkDetailsInput, recordAccessConsent } from '../booking-lifecycle/det
 import { localDateOf } from '@kringle/contracts/dates';
 import { formatAud } from '@kringle/contracts/money';
 import { greeting } from '@kringle/contracts/names';
-import type { StaffBooking, walkInBodySchema } from '@kringle/contracts/staff';
+import { PAID_WITH_LABELS, type PaidWith, type StaffBooking, type walkInBodySchema } from '@kringle/contracts/staff';
 import type { FastifyInstance } from 'fastify';
 import type { z } from 'zod';
 import { isUniqueViolation, type Tx } from '../../db/client';
@@ -64,6 +64,7 @@ export async function sellWalkIn(deps: WalkInDeps, staff: AuthClaims, body: Walk
       firstName: body.firstName,
       lastName: body.lastName,
       email: body.email ?? null,
+      paidWith: body.paidWith,
       now,
     };
     try {
@@ -106,6 +107,7 @@ interface WalkInValues {
   firstName: string;
   lastName: string;
   email: string | null;
+  paidWith: PaidWith;
   now: Date;
 }
 
@@ -124,6 +126,7 @@ const walkInBooking = (v: WalkInValues) => ({
   walkinFirstName: v.firstName,
   walkinLastName: v.lastName,
   walkinEmail: v.email,
+  walkinPaidWith: v.paidWith,
 });
 
 const constraintOf = (err: unknown) => {
@@ -144,7 +147,7 @@ async function walkInReceiptMail(deps: Deps, tx: Tx, v: WalkInValues) {
       brandName: deps.config.BRAND_NAME,
       logoUrl: mailLogoUrl(deps.config.PUBLIC_URL),
       title: 'Thank you for visiting Santa',
-      intro: [greeting(v.firstName), `You are booked for ${d.slotTypeName}, paid in store. Your tax invoice is attached.`],
+      intro: [greeting(v.firstName), `You are booked for ${d.slotTypeName}, paid in store (${PAID_WITH_LABELS[v.paidWith]}). Your tax invoice is attached.`],
       details: [
         ...bookingSummary(d),
         { label: 'Packages', value: v.items.map((i) => `${i.quantity} × ${i.name}: ${formatAud(i.totalCents)}`).join('; ') },

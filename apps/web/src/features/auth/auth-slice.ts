@@ -14,6 +14,12 @@ export interface AuthState {
   expiresAt: string | null;
   /** False until the boot refresh has finished: guards wait instead of flashing /login. */
   initialised: boolean;
+  /**
+   * True once this page's session ended (Logout, here or in another tab, or refused): the guard
+   * then lands on /login whatever the page (issue 37 item 10: logout lands in one place); a guest
+   * arriving keeps each route's own redirect (spec §2). Never stored.
+   */
+  signedOutHere?: boolean;
 }
 
 export interface SessionPayload {
@@ -30,6 +36,7 @@ const authSlice = createSlice({
   reducers: {
     sessionStarted(state, action: PayloadAction<SessionPayload>) {
       state.user = action.payload.user;
+      state.signedOutHere = false;
       state.idToken = action.payload.idToken;
       state.expiresAt = action.payload.expiresAt;
     },
@@ -38,6 +45,7 @@ const authSlice = createSlice({
       state.user = action.payload;
     },
     signedOut(state) {
+      state.signedOutHere = true;
       state.user = null;
       state.idToken = null;
       state.expiresAt = null;
@@ -47,8 +55,8 @@ const authSlice = createSlice({
     },
   },
   extraReducers: (builder) => {
-    // A reset happens only once the app is running, so the session stays "initialised".
-    builder.addCase(resetStore, () => ({ ...initialAuthState, initialised: true }));
+    // A reset happens only once the app is running, so the session stays "initialised" (and, after a sign-out, signed out here).
+    builder.addCase(resetStore, (state) => ({ ...initialAuthState, initialised: true, signedOutHere: state.signedOutHere }));
   },
 });
 

@@ -1,4 +1,4 @@
-import { screen, waitFor } from '@testing-library/react';
+import { screen, within, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { toast } from 'sonner';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
@@ -71,8 +71,11 @@ describe('LoginPage', { timeout: 20_000 }, () => {
     await user.type(screen.getByLabelText('Email address'), 'elf@kringle.test');
     await user.type(screen.getByLabelText('Password'), 'HoHoHo-2026!');
     await user.click(screen.getByRole('button', { name: 'Log in' }));
-    expect(await screen.findByRole('alert')).toHaveTextContent('Not Authorized to login');
-    expect(toast.error).toHaveBeenCalledWith('Not Authorized to login');
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent('Not Authorized to login');
+    // Said once (issue 37 item 10), with the way to the staff app.
+    expect(within(alert).getByRole('link', { name: 'staff app' })).toHaveAttribute('href', '/staff');
+    expect(toast.error).not.toHaveBeenCalled();
     expect(store.getState().auth.user).toBeNull();
     expect(purgePersisted).toHaveBeenCalled();
     expect(recordedEvents()).toEqual([]);

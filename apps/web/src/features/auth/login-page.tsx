@@ -46,8 +46,8 @@ export function LoginPage() {
       setProblem({ kind: 'staff' });
       return;
     }
-    // Staff tokens are refused inside setSession (signed out, purged, toast); say it here too.
-    const accepted = await dispatch(setSession(result.data)).unwrap();
+    // Staff tokens are refused inside setSession (signed out, purged); said once, here.
+    const accepted = await dispatch(setSession({ ...result.data, refusalShown: true })).unwrap();
     if (accepted) track('login', { method: 'password' });
     else setProblem({ kind: 'staff' });
   });
@@ -60,7 +60,11 @@ export function LoginPage() {
 
       {problem?.kind === 'staff' && (
         <FormAlert tone="error" title={STAFF_REFUSED_MESSAGE}>
-          This app is for families booking photos. Staff accounts sign in to the staff dashboard instead.
+          This app is for families booking photos. Staff accounts sign in to the{' '}
+          <a href="/staff" className="font-semibold underline underline-offset-4">
+            staff app
+          </a>{' '}
+          instead.
         </FormAlert>
       )}
       {problem?.kind === 'credentials' && (

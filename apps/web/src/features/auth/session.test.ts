@@ -51,7 +51,7 @@ describe('session', () => {
     const fetchFn = vi.fn(async () => new Response(null, { status: 204 }));
     const { store, purgePersisted } = makeStore({ initialised: true }, fetchFn as unknown as typeof fetch);
     expect(await store.dispatch(setSession({ idToken: staffToken, expiresAt: 'x', user })).unwrap()).toBe(false);
-    expect(store.getState().auth).toEqual({ user: null, idToken: null, expiresAt: null, initialised: true });
+    expect(store.getState().auth).toEqual({ user: null, idToken: null, expiresAt: null, initialised: true, signedOutHere: true });
     expect(store.getState().resets).toBe(1);
     expect(purgePersisted).toHaveBeenCalled();
     expect(fetchFn).toHaveBeenCalledWith('/api/v1/auth/sign-out', expect.objectContaining({ method: 'POST', credentials: 'include' }));
@@ -98,7 +98,7 @@ describe('session', () => {
     const fetchFn = vi.fn(async () => new Response('{}', { status: 401 }));
     const { store, purgePersisted } = makeStore({ user }, fetchFn as unknown as typeof fetch);
     await store.dispatch(initialiseSession());
-    expect(store.getState().auth).toEqual({ user: null, idToken: null, expiresAt: null, initialised: true });
+    expect(store.getState().auth).toEqual({ user: null, idToken: null, expiresAt: null, initialised: true, signedOutHere: true });
     expect(purgePersisted).toHaveBeenCalled();
     expect(fetchFn).toHaveBeenCalledTimes(1);
   });

@@ -61,13 +61,15 @@ export const signOut = createAsyncThunk<void, { callServer?: boolean; tellTabs?:
 
 /**
  * Stores a session from sign-in or refresh. Staff tokens (claim dashboard_user) are refused:
- * signed out, purged, reset, and told 'Not Authorized to login'. Resolves false when refused.
+ * signed out, purged, reset, and told 'Not Authorized to login' (a toast, unless the caller shows
+ * it: `refusalShown`). Resolves false when refused.
  */
-export const setSession = createAsyncThunk<boolean, SessionPayload, ThunkConfig>('auth/setSession', async (session, { dispatch }) => {
+export const setSession = createAsyncThunk<boolean, SessionPayload & { refusalShown?: boolean }, ThunkConfig>('auth/setSession', async ({ refusalShown, ...session }, { dispatch }) => {
   if (isStaffToken(session.idToken)) {
     await dispatch(signOut({ tellTabs: false }));
     tellOtherTabs({ type: 'staff-refused' });
-    await toastError(STAFF_REFUSED_MESSAGE);
+    // Said once (issue 37 item 10): the log-in form says it in its own alert, with the way to /staff.
+    if (!refusalShown) await toastError(STAFF_REFUSED_MESSAGE);
     return false;
   }
   dispatch(sessionStarted(session));

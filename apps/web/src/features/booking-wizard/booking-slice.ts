@@ -45,6 +45,11 @@ export interface BookingState {
   holdChangedAt?: number;
   /** The hold this wizard last let go, ran out of or booked: other tabs showing it drop it too (hold-tabs.ts). */
   droppedHoldId?: string | null;
+  /**
+   * A hold this wizard let go of that the server kept (its release refused: another tab checked
+   * it out). The page opened with one resumes it (resume-hold.tsx, issue 37 item 8).
+   */
+  keptHoldId?: string | null;
 }
 
 export const initialBookingState: BookingState = {
@@ -92,9 +97,15 @@ const bookingSlice = createSlice({
         state.droppedHoldId = action.payload ? null : droppedBy(state);
         state.reservationData = action.payload;
         state.holdChangedAt = action.meta.at;
-        if (action.payload) state.lapsedSlotId = null;
+        if (action.payload) {
+          state.lapsedSlotId = null;
+          state.keptHoldId = null;
+        }
       },
       prepare: (hold: ReservationData | null) => ({ payload: hold, meta: holdChange() }),
+    },
+    setKeptHold(state, action: PayloadAction<string | null>) {
+      state.keptHoldId = action.payload;
     },
     setLapsedSlot(state, action: PayloadAction<string | null>) {
       state.lapsedSlotId = action.payload;
@@ -153,6 +164,7 @@ export const {
   setShowCart,
   setReservationData,
   setLapsedSlot,
+  setKeptHold,
   setCheckoutData,
   setDetails,
   startReschedule,

@@ -60,6 +60,9 @@ export function CreateBookingPage() {
   const step = useWizardSelector(selectActiveStep);
   const hasHold = useWizardSelector((s) => s.booking.reservationData !== null);
   const reschedule = useWizardSelector((s) => s.booking.rescheduleData);
+  // A hold this tab let go of that the server kept, as the page opened (a reload): ResumeHoldOffer takes it back.
+  const keptNow = useWizardSelector((s) => s.booking.keptHoldId ?? null);
+  const [keptAtOpen] = useState(keptNow);
   const reference = typeof reschedule?.reference === 'string' ? reschedule.reference : '';
   const dispatch = useWizardDispatch();
   const { problem: offerProblem, opened: offerOpened, opening } = useOfferLink();
@@ -110,7 +113,8 @@ export function CreateBookingPage() {
         </p>
       )}
       {key === 'location' && !reschedule && <LimitUpFront />}
-      {key === 'location' && <ResumeHoldOffer />}
+      {/* Before a session is held (a reload, another device, a tab that lost to another tab's checkout). */}
+      {(key === 'location' || key === 'bookingType' || key === 'sessionTime') && !reschedule && <ResumeHoldOffer keptAtOpen={keptAtOpen} />}
       {offerOpened && hasHold && (
         <p role="status" className="rounded-2xl border border-pine-200 bg-pine-50 p-4 font-medium text-ink-900">
           {offerOpened}

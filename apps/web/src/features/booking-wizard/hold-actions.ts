@@ -6,7 +6,7 @@ import { toReservationData, type Reservation } from '@kringle/contracts/reservat
 import { track } from '../../lib/analytics';
 import type { ApiError } from '../../lib/api-error';
 import { bookingApi } from './api';
-import { activeStep, goToStep, resetBooking, setCheckoutData, setLapsedSlot, setReservationData } from './booking-slice';
+import { activeStep, goToStep, resetBooking, setCheckoutData, setKeptHold, setLapsedSlot, setReservationData } from './booking-slice';
 import type { WizardRootState } from './booking-hooks';
 import { setEndDate, stopTimer, tick } from './timer-slice';
 import { askRelease, releaseAsked } from './release-ask';
@@ -86,7 +86,12 @@ export const releaseHold = createAsyncThunk<void, void, ThunkConfig>('booking/re
   if (checkoutData) {
     dispatch(setCheckoutData(null));
     await dispatch(bookingApi.endpoints.cancelUnpaidBooking.initiate(checkoutData.bookingId));
-  } else if (hold) await dispatch(bookingApi.endpoints.cancelReservation.initiate(hold.holdId));
+  } else if (hold) {
+    const released = await dispatch(bookingApi.endpoints.cancelReservation.initiate(hold.holdId));
+    // Refused (409): the server keeps it, another tab having checked it out. Remembered, so this
+    // tab reloaded resumes that booking as a single tab would (issue 37 item 8).
+    if (released.error && asApiError(released.error).status === 409) dispatch(setKeptHold(hold.holdId));
+  }
 });
 
 /**

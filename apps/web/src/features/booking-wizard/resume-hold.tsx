@@ -1,9 +1,11 @@
 import { formatSessionTime } from '@kringle/contracts/dates';
 import { toReservationData, type Reservation } from '@kringle/contracts/reservations';
-import { Link } from 'react-router';
-import { Button, buttonClasses } from '../../components/ui/button';
+import { useEffect, useRef, useState } from 'react';
+import { Button } from '../../components/ui/button';
+import { toastSuccess } from '../../lib/deferred-toast';
 import { useGetLiveReservationsQuery, useGetLocationsQuery, useGetSlotQuery } from './api';
 import { useWizardDispatch, useWizardSelector } from './booking-hooks';
+import { continuePaymentOf } from './continue-payment';
 import { goToStep, setLocation, setReservationData, toggleSlotType } from './booking-slice';
 import { setEndDate } from './timer-slice';
 import { stepIndex } from './wizard-steps';
@@ -12,8 +14,9 @@ import { stepIndex } from './wizard-steps';
  * The family's live hold or unpaid checkout, whichever device took it (issue 37 item 1): a new
  * booking's hold (not a reschedule's, not a waitlist offer's own link) the server still keeps.
  */
-export function useLiveHold(skip = false) {
-  const live = useGetLiveReservationsQuery(undefined, { skip });
+export function useLiveHold(skip = false, fresh = false) {
+  // `fresh`: asked again on mount, never an answer cached from before a hold was let go here.
+  const live = useGetLiveReservationsQuery(undefined, { skip, refetchOnMountOrArgChange: fresh });
   const hold = live.data?.find((r) => r.status === 'checked_out' || (r.status === 'active' && r.bookingId === null)) ?? null;
   const locations = useGetLocationsQuery(undefined, { skip: !hold });
   const slot = useGetSlotQuery(hold ? { locationId: hold.locationId, slotId: hold.slotId } : { locationId: '', slotId: '' }, { skip: !hold });
@@ -40,12 +43,40 @@ function expiresIn(hold: Reservation): string {
   return `${minutes} minute${minutes === 1 ? '' : 's'}`;
 }
 
-/** On the wizard's first step when this device holds nothing: offer the family's own hold back. */
-export function ResumeHoldOffer() {
+/** Picks up the family's live hold or unpaid checkout in this wizard: at Package, or at Payment. */
+async function resume(dispatch: ReturnType<typeof useWizardDispatch>, live: LiveHold) {
+  if (live.hold.status === 'checked_out' && live.hold.bookingId) return dispatch(continuePaymentOf(live.hold.bookingId)).unwrap();
+  resumeLiveHold(dispatch, live);
+  return true;
+}
+
+/**
+ * On the wizard's steps before a session is held, when this tab holds nothing: the family's own
+ * hold or unpaid checkout, offered back (another device, or after signing in again). A hold this
+ * tab let go of whose release the server refused (the tab that lost to another tab's checkout)
+ * is resumed at once on opening, as a single tab resumes its own after a reload (issue 37 item
+ * 8): the server's story wins.
+ */
+export function ResumeHoldOffer({ keptAtOpen }: { keptAtOpen: string | null }) {
   const hasHold = useWizardSelector((s) => s.booking.reservationData !== null || s.booking.rescheduleData !== null);
-  const live = useLiveHold(hasHold);
+  // As the wizard stood when the page opened (`keptAtOpen`, kept by the page): only a hold whose
+  // release the server refused (`keptHoldId`) is taken back, never one let go of, run out or
+  // started again from, nor one another tab is letting go of as this one follows it.
+  const [dropped, setDropped] = useState(keptAtOpen);
+  const resuming = useRef(false);
+  const live = useLiveHold(hasHold, true);
   const dispatch = useWizardDispatch();
-  if (hasHold || !live) return null;
+  const ownHold = !hasHold && live !== null && dropped === live.hold.id;
+  useEffect(() => {
+    if (!ownHold || !live || resuming.current) return;
+    resuming.current = true;
+    void resume(dispatch, live).then((ok) => {
+      // Once: refused (the hold lapsed meanwhile), the offer stays for the family to decide.
+      setDropped(null);
+      if (ok) void toastSuccess(live.hold.status === 'checked_out' ? RESUMED_CHECKOUT_MESSAGE : RESUMED_HOLD_MESSAGE);
+    });
+  }, [ownHold, live, dispatch]);
+  if (hasHold || !live || ownHold) return null;
   return (
     <section aria-labelledby="resume-hold-title" className="rounded-2xl border border-pine-200 bg-pine-50 p-4 text-ink-900">
       <h2 id="resume-hold-title" className="text-lg font-semibold">
@@ -55,16 +86,13 @@ export function ResumeHoldOffer() {
         {live.when} at {live.location.name}, held for you for {expiresIn(live.hold)} more.
       </p>
       <div className="mt-3">
-        {live.hold.status === 'checked_out' ? (
-          <Link to="/bookings" className={buttonClasses('confirm')}>
-            Continue payment
-          </Link>
-        ) : (
-          <Button variant="confirm" onClick={() => resumeLiveHold(dispatch, live)}>
-            Resume this booking
-          </Button>
-        )}
+        <Button variant="confirm" onClick={() => void resume(dispatch, live)}>
+          {live.hold.status === 'checked_out' ? 'Continue payment' : 'Resume this booking'}
+        </Button>
       </div>
     </section>
   );
 }
+
+export const RESUMED_CHECKOUT_MESSAGE = 'Your booking is waiting for payment: pay here to confirm it.';
+export const RESUMED_HOLD_MESSAGE = 'Your session is still held for you: carry on here.';

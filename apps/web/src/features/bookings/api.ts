@@ -1,5 +1,4 @@
 import type { Booking, BookingList, CancelResult } from '@kringle/contracts/bookings';
-import type { ContinuePaymentResult } from '@kringle/contracts/cart';
 import type { Order } from '@kringle/contracts/orders';
 import { api } from '../../lib/api';
 
@@ -34,9 +33,6 @@ export const bookingsApi = api.injectEndpoints({
     answerClosure: build.mutation<Booking, { id: string; answer: 'accept' | 'refund' }>({
       query: ({ id, answer }) => ({ url: `/bookings/${id}/closure/${answer}`, method: 'POST' }),
       invalidatesTags: ['GET_BOOKINGS'],
-    }),
-    resumePayment: build.mutation<ContinuePaymentResult, string>({
-      query: (id) => ({ url: `/bookings/${id}/continue-payment`, method: 'POST' }),
     }),
   }),
 });

@@ -83,6 +83,10 @@ export function BookingCard({ booking, tab, orders, busy = null, onAction, editD
   const when = formatSessionTime(booking.slot.startAt, booking.location.timezone);
   const unpaid = booking.status === 'payment_pending' || booking.status === 'payment_failed';
   const holdEnded = usePassed(unpaidHold(booking));
+  // The check-in QR code: at once on the day of the visit, on demand before it (issue 37 item 7):
+  // a full code per card made a phone's list about 1,100 px a booking.
+  const hasCode = Boolean(booking.checkInCode) && tab === 'upcoming';
+  const [qrShown, setQrShown] = useState(() => hasCode && isToday(booking));
   // Paying after the hold has ended is refused: the card says why instead of offering it.
   const manage = actions.filter((a) => MANAGE.includes(a) && !(a === 'continue' && holdEnded));
   const files = actions.filter((a) => !MANAGE.includes(a));
@@ -98,7 +102,7 @@ export function BookingCard({ booking, tab, orders, busy = null, onAction, editD
   });
 
   return (
-    <article aria-labelledby={headingId} data-testid="booking-card" data-reference={booking.reference} className="flex flex-col gap-4 rounded-2xl border border-cream-300 bg-cream-50 p-4 shadow-sm sm:p-5">
+    <article aria-labelledby={headingId} data-testid="booking-card" data-reference={booking.reference} className="flex flex-col gap-3 rounded-2xl border border-cream-300 bg-cream-50 p-4 shadow-sm sm:gap-4 sm:p-5">
       <div className="flex flex-wrap items-center gap-2">
         <StatusTag status={booking.status} />
         {booking.source === 'walkin' && <span className="inline-flex items-center rounded-full border border-gold-400 bg-gold-300/30 px-3 py-1 text-sm font-semibold text-ink-900">Walk-in booking</span>}
@@ -114,38 +118,18 @@ export function BookingCard({ booking, tab, orders, busy = null, onAction, editD
         </h3>
         <p className="font-semibold text-ink-900">
           {booking.slotType.name} <span className="font-normal text-ink-700">at</span> {booking.location.name}
+          <span className="block text-sm font-normal text-ink-700">{booking.location.address}</span>
         </p>
-        <p className="text-sm text-ink-700">{booking.location.address}</p>
       </div>
       {closure}
 
-      <div className="rounded-xl bg-cream-100 px-3 py-2">
-        <ul className="flex flex-col">
-          {booking.items.map((item) => (
-            <li key={item.id} className="flex justify-between gap-3 py-1 text-ink-900">
-              <span className="min-w-0">
-                {item.quantity} × {item.name}
-              </span>
-              <span className="shrink-0 tabular-nums">{formatAud(item.totalCents)}</span>
-            </li>
-          ))}
-        </ul>
-        <p className="mt-1 flex items-baseline justify-between gap-3 border-t border-cream-300 pt-2">
-          <span className="font-semibold text-ink-900">
-            Total <span className="text-sm font-normal text-ink-600">(incl. {formatAud(gstOf(booking.amountCents))} GST)</span>
-          </span>
-          <span className="text-lg font-semibold tabular-nums text-ink-900" data-testid="booking-total">
-            {formatAud(booking.amountCents)}
-          </span>
-        </p>
-      </div>
-
+      <Bought booking={booking} />
       {/* Named for its booking: with two or more cards, landmarks with one name say nothing apart. */}
-      <section aria-label={`Who's coming, ${booking.reference}`} className="flex flex-wrap items-center justify-between gap-2 rounded-xl border border-cream-200 px-3 py-2">
+      <section aria-label={`Who's coming, ${booking.reference}`} className="flex flex-wrap items-center justify-between gap-2 sm:rounded-xl sm:border sm:border-cream-200 sm:px-3 sm:py-2">
         <DetailsSummary details={booking.details} />
         {tab === 'upcoming' && editDetails}
       </section>
-      {booking.checkInCode && tab === 'upcoming' && <CheckInOnDemand booking={booking} code={booking.checkInCode} />}
+      {qrShown && booking.checkInCode && <CheckInQr code={booking.checkInCode} reference={booking.reference} />}
       {photos}
 
       {unpaid && tab === 'upcoming' && (
@@ -192,8 +176,15 @@ export function BookingCard({ booking, tab, orders, busy = null, onAction, editD
           ))}
         </div>
       )}
-      {files.length > 0 && (
+      {(files.length > 0 || (hasCode && !qrShown)) && (
         <div className="flex flex-wrap gap-x-2 gap-y-1 border-t border-cream-200 pt-2">
+          {/* Before the day, the code is one quiet tap away, beside the files (it was a row of its own). */}
+          {hasCode && !qrShown && (
+            <Button variant="ghost" className="px-3! text-sm! text-ink-900" aria-expanded={false} onClick={() => setQrShown(true)}>
+              <QrIcon aria-hidden="true" className="size-4 shrink-0 text-festive-700" />
+              Show check-in code
+            </Button>
+          )}
           {files.map((action) => {
             const Icon = action === 'calendar' ? CalendarIcon : DocumentIcon;
             const { children, ...props } = buttonProps(action);
@@ -213,16 +204,51 @@ export function BookingCard({ booking, tab, orders, busy = null, onAction, editD
 /** True when the session is on the location's today: the day the family stands at the set. */
 export const isToday = (b: Booking, now = new Date()) => localDateOf(new Date(b.slot.startAt), b.location.timezone) === localDateOf(now, b.location.timezone);
 
-/**
- * The check-in QR code: shown at once on the day of the visit, on demand before it (issue 37
- * item 7): a full code per card made a phone's list about 1,100 px a booking.
- */
-function CheckInOnDemand({ booking, code }: { booking: Booking; code: string }) {
-  const [shown, setShown] = useState(() => isToday(booking));
-  if (shown) return <CheckInQr code={code} reference={booking.reference} />;
+/** What was bought and the total: one line for a single package (most bookings), a list otherwise. */
+function Bought({ booking }: { booking: Booking }) {
+  const gst = <span className="text-sm font-normal text-ink-600">(incl. {formatAud(gstOf(booking.amountCents))} GST)</span>;
+  const total = (
+    <span className="shrink-0 text-lg font-semibold tabular-nums text-ink-900" data-testid="booking-total">
+      {formatAud(booking.amountCents)}
+    </span>
+  );
+  const [only] = booking.items;
+  if (booking.items.length === 1 && only) {
+    return (
+      <div className="flex items-baseline justify-between gap-3 rounded-xl bg-cream-100 px-3 py-2">
+        <span className="min-w-0 text-ink-900">
+          {only.quantity} × {only.name} {gst}
+        </span>
+        {total}
+      </div>
+    );
+  }
   return (
-    <Button variant="secondary" className="self-start" aria-expanded={false} onClick={() => setShown(true)}>
-      Show check-in code
-    </Button>
+    <div className="rounded-xl bg-cream-100 px-3 py-2">
+      <ul className="flex flex-col">
+        {booking.items.map((item) => (
+          <li key={item.id} className="flex justify-between gap-3 py-0.5 text-ink-900">
+            <span className="min-w-0">
+              {item.quantity} × {item.name}
+            </span>
+            <span className="shrink-0 tabular-nums">{formatAud(item.totalCents)}</span>
+          </li>
+        ))}
+      </ul>
+      <p className="mt-1 flex items-baseline justify-between gap-3 border-t border-cream-300 pt-1">
+        <span className="font-semibold text-ink-900">Total {gst}</span>
+        {total}
+      </p>
+    </div>
   );
 }
+
+// A small QR-code mark for "Show check-in code" (drawn like the shared icon set).
+const QrIcon = (p: SVGProps<SVGSVGElement>) => (
+  <svg viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth={1.8} strokeLinecap="round" strokeLinejoin="round" {...p}>
+    <rect x="3" y="3" width="7" height="7" rx="1" />
+    <rect x="14" y="3" width="7" height="7" rx="1" />
+    <rect x="3" y="14" width="7" height="7" rx="1" />
+    <path d="M14 14h3v3M21 14v.01M14 21h.01M17 21h4v-4" />
+  </svg>
+);

@@ -121,10 +121,18 @@ function useCardsShown(total: number): number {
   return stage === 'all' ? total : stage === 'first' ? Math.min(total, FIRST_CARDS) : 0;
 }
 
-/** A booking waiting to be paid (its hold running) goes on top; the rest keep the API's order. */
-export function needsActionFirst(bookings: Booking[]): Booking[] {
-  const unpaid = (b: Booking) => b.status === 'payment_pending' || b.status === 'payment_failed';
-  return [...bookings.filter(unpaid), ...bookings.filter((b) => !unpaid(b))];
+/**
+ * What waits on the family goes on top (issue 37 item 7): a booking waiting to be paid (its hold
+ * running, minutes), then a closed session's replacement waiting for an answer (hours); the rest
+ * keep the API's order. (Waitlist offers are above the list already, offers first.)
+ */
+export function needsActionFirst(bookings: Booking[], now = Date.now()): Booking[] {
+  const rank = (b: Booking) => {
+    if (b.status === 'payment_pending' || b.status === 'payment_failed') return 0;
+    if (b.status === 'completed' && b.closure?.offer && Date.parse(b.closure.offer.expiresAt) > now) return 1;
+    return 2;
+  };
+  return [0, 1, 2].flatMap((r) => bookings.filter((b) => rank(b) === r));
 }
 
 /** One tab's bookings: skeletons while loading, a helpful empty state, pages joined with Load more. */

@@ -121,7 +121,8 @@ export function WaitlistEntries() {
         Waitlist
       </h2>
       <ul className="flex flex-col gap-3">
-        {entries.map((entry) => (
+        {/* A session held for the family (an offer, minutes to claim it) comes before places in line. */}
+        {[...entries.filter((e) => e.offer), ...entries.filter((e) => !e.offer)].map((entry) => (
           <EntryCard
             key={entry.id}
             entry={entry}
