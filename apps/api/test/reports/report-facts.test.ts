@@ -58,7 +58,7 @@ describe('report facts', () => {
     for (const [i, owner] of owners.entries()) {
       sold.push(await sell(w, owner, w.sessions[i]!.id, { amountCents: 3995 + i * 1000, paidAt: zonedToInstant(paidDay, '11:00', SYDNEY), packageNames: ['Classic Print'] }));
     }
-    const walkIn = await w.call('POST', '/staff/walk-ins', w.elf, { slotId: w.sessions[5]!.id, firstName: 'Ada', lastName: 'Walker', details: FAMILY_AS_SENT, packages: [{ id: w.classic, quantity: 1 }], addOns: [] });
+    const walkIn = await w.call('POST', '/staff/walk-ins', w.elf, { slotId: w.sessions[5]!.id, firstName: 'Ada', lastName: 'Walker', details: FAMILY_AS_SENT, packages: [{ id: w.classic, quantity: 1 }], addOns: [], paidWith: 'card' });
     expect(walkIn.statusCode, walkIn.body).toBe(201);
     const before = await sales(paidDay, paidDay);
     const [sale, session] = await expectInStep();
