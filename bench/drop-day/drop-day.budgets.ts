@@ -10,18 +10,38 @@ export interface RaceRound extends LoadResult {
   database: { heldSlots: number; activeReservations: number; slotsWithTwoHolders: number };
 }
 
-type DirectRuns = Pick<DirectScenario, 'helloWorld' | 'availableSlots' | 'notModified'>;
+type DirectRuns = Pick<DirectScenario, 'helloWorld' | 'availableSlots' | 'notModified' | 'cpu'>;
 const directRatiosOf = (d: DirectRuns) => ({
   directSlots: d.availableSlots.requestsPerSecond / d.helloWorld.requestsPerSecond,
   directNotModified: d.notModified.requestsPerSecond / d.helloWorld.requestsPerSecond,
 });
 
-/** Issue 21's direct budgets: in `npm run bench`, and alone in bench:direct and bench:live. */
+/** Issue 41's limits: the API's CPU per answer over bare Fastify's, in the same run. */
+export const DIRECT_CPU = { availableSlots: 1.6, notModified: 1.25 };
+const times = (x: number) => `${x.toFixed(2)}×`;
+
+/**
+ * The direct budgets (issues 21 and 41): in `npm run bench`, and alone in bench:direct and
+ * bench:live. The API is CPU-bound on these reads, so its CPU per answer against bare Fastify's in
+ * the same run is the budget: that ratio stays when the host changes, where throughput ratios
+ * followed hello-world's own speed (decisions 0038, 0039).
+ */
 export function directBudgets(d: DirectRuns): Budget[] {
-  const { directSlots, directNotModified } = directRatiosOf(d);
+  const slots = d.cpu.availableSlots / d.cpu.helloWorld;
+  const notModified = d.cpu.notModified / d.cpu.helloWorld;
   return [
-    { name: 'Direct, one process each (wrk): available slots over bare Fastify', target: '>= 60%', measured: pct(directSlots), pass: directSlots >= 0.6 },
-    { name: 'Direct, one process each (wrk): 304 revalidation over bare Fastify', target: '>= 80%', measured: pct(directNotModified), pass: directNotModified >= 0.8 },
+    {
+      name: 'Direct, one process each (wrk): available slots, CPU per answer over bare Fastify\'s',
+      target: `<= ${times(DIRECT_CPU.availableSlots)}`,
+      measured: `${times(slots)} (${d.cpu.availableSlots} µs over ${d.cpu.helloWorld} µs)`,
+      pass: slots <= DIRECT_CPU.availableSlots,
+    },
+    {
+      name: 'Direct, one process each (wrk): 304 revalidation, CPU per answer over bare Fastify\'s',
+      target: `<= ${times(DIRECT_CPU.notModified)}`,
+      measured: `${times(notModified)} (${d.cpu.notModified} µs over ${d.cpu.helloWorld} µs)`,
+      pass: notModified <= DIRECT_CPU.notModified,
+    },
     {
       name: 'Direct, one process each (wrk): p99 at 50 connections, available slots / 304',
       target: '< 25 ms',
@@ -30,6 +50,23 @@ export function directBudgets(d: DirectRuns): Budget[] {
     },
   ];
 }
+
+/**
+ * Issue 21's throughput ratios, kept as targets that follow from the CPU budgets (a process that
+ * costs 1.6× hello-world's CPU per answer reaches about 60% of its answers per second when both
+ * have a core to themselves): reported, not failed on, since they also move with how the host
+ * shares its cores between wrk and the server.
+ */
+export function directTargets(d: DirectRuns): Budget[] {
+  const { directSlots, directNotModified } = directRatiosOf(d);
+  return [
+    { name: 'Direct (wrk): available slots over bare Fastify, answers per second', target: '>= 60%', measured: pct(directSlots), pass: directSlots >= 0.6 },
+    { name: 'Direct (wrk): 304 revalidation over bare Fastify, answers per second', target: '>= 80%', measured: pct(directNotModified), pass: directNotModified >= 0.8 },
+  ];
+}
+
+/** The line each bench prints for a target that is reported, not failed on. */
+export const targetLine = (b: Budget) => `  ${b.pass ? 'MET ' : 'MISS'}  ${b.name}: ${b.measured} (target ${b.target}; not a budget)`;
 
 /** The line each bench prints for a budget. */
 export const budgetLine = (b: Budget) => `  ${b.pass ? 'PASS' : 'FAIL'}  ${b.name}: ${b.measured} (target ${b.target})`;

@@ -17,7 +17,7 @@ import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { startBenchDatabase } from './bench-database';
 import { runDirectScenario } from './direct.scenario';
-import { budgetLine, directBudgets } from './drop-day.budgets';
+import { budgetLine, directBudgets, directTargets, targetLine } from './drop-day.budgets';
 import { runLoad } from './load-generator';
 import { benchApiEnv, REPO_ROOT, startProcesses } from './processes';
 import { appCheckToken, availableSlotsReads, createCustomers } from './seed-data';
@@ -121,6 +121,7 @@ try {
     const still = streams.filter((s) => !s.socket.destroyed).length;
     console.log(`with ${still} streams open, medians of the rounds: hello-world ${Math.round(d.helloWorld.requestsPerSecond)}/s; load average ${load1()}`);
     for (const b of directBudgets(d)) console.log(budgetLine(b));
+    for (const b of directTargets(d)) console.log(targetLine(b));
   } finally {
     for (const s of streams) s.socket.destroy();
     await api.stop();

@@ -134,7 +134,9 @@ ${r.budgets.map((b) => `| ${b.name} | ${b.target} | ${b.measured} | ${b.pass ? '
 
 - Available slots over bare Fastify: **${pct(r.ratios.availableSlotsOverHelloWorld)}** (${rps(s.availableSlots.requestsPerSecond)} over ${rps(s.helloWorld.requestsPerSecond)}).
 - Direct, one process each, no proxy, wrk ${s.direct.wrk} at 50 connections: available slots **${pct(r.ratios.directAvailableSlotsOverHelloWorld)}** of bare Fastify
-  (${rps(s.direct.availableSlots.requestsPerSecond)} over ${rps(s.direct.helloWorld.requestsPerSecond)}), the 304 revalidation **${pct(r.ratios.directNotModifiedOverHelloWorld)}** (${rps(s.direct.notModified.requestsPerSecond)}).
+  (${rps(s.direct.availableSlots.requestsPerSecond)} over ${rps(s.direct.helloWorld.requestsPerSecond)}), the 304 revalidation **${pct(r.ratios.directNotModifiedOverHelloWorld)}** (${rps(s.direct.notModified.requestsPerSecond)}):
+  targets that follow from the CPU budgets, not budgets (issue 41). CPU per answer, median rounds: hello-world ${s.direct.cpu.helloWorld} µs,
+  available slots ${s.direct.cpu.availableSlots} µs (${(s.direct.cpu.availableSlots / s.direct.cpu.helloWorld).toFixed(2)}×), 304 ${s.direct.cpu.notModified} µs (${(s.direct.cpu.notModified / s.direct.cpu.helloWorld).toFixed(2)}×).
   Against bare Fastify with a 16 MB young generation (${rps(s.direct.helloWorldLargeYoung.requestsPerSecond)}, not a budget: decision 0039), the same reads are
   ${pct(s.direct.availableSlots.requestsPerSecond / s.direct.helloWorldLargeYoung.requestsPerSecond)} and ${pct(s.direct.notModified.requestsPerSecond / s.direct.helloWorldLargeYoung.requestsPerSecond)}.
 - Hold attempts over pgbench running the hold's conditional UPDATE: **${pct(r.ratios.holdsOverPgbench)}** (${rps(s.race.requestsPerSecond)} over ${rps(s.pgbench.tps)}).

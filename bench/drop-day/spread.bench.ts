@@ -1,4 +1,7 @@
 /**
+ * `npm run bench:spread -- [runs] --direct`: only the direct read budgets, `runs` times (issue 41;
+ * about a minute a run: direct.bench.ts with fresh processes per run, on one database and build).
+ *
  * `npm run bench:spread -- [runs]` (10 by default): the drop-day bench `runs` times in a row, each
  * run its own process, then every budget's count of passes and each run's figure (issue 21: every
  * budget holds in at least 9 runs of 10). Writes bench/reports/drop-day-spread.md and .json; the
@@ -13,8 +16,13 @@ import type { Report } from './report';
 
 const REPO_ROOT = path.resolve(import.meta.dirname, '../..');
 const REPORTS = path.join(REPO_ROOT, 'bench/reports');
-const runs = Number(process.argv[2] ?? 10);
-if (!Number.isInteger(runs) || runs < 1) throw new Error('usage: npm run bench:spread -- [runs, 10 by default]');
+const args = process.argv.slice(2);
+const runs = Number(args.find((a) => a !== '--direct') ?? 10);
+if (!Number.isInteger(runs) || runs < 1) throw new Error('usage: npm run bench:spread -- [runs, 10 by default] [--direct]');
+if (args.includes('--direct')) {
+  const child = spawnSync(process.execPath, ['--import', 'tsx', path.join(import.meta.dirname, 'direct.bench.ts'), String(runs)], { cwd: path.join(REPO_ROOT, 'bench'), stdio: 'inherit' });
+  process.exit(child.status ?? 1);
+}
 const REQUIRED_SHARE = 0.9;
 
 interface RunRecord {

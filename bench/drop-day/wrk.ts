@@ -119,7 +119,7 @@ export async function runWrk(spec: WrkSpec, tmpDir: string): Promise<WrkResult> 
       timeouts: s.timeout!,
       raisedPriority,
       bytesPerResponse: s.requests! > 0 ? Math.round(s.bytes! / s.requests!) : 0,
-      ...(spec.cpuPids && s.requests! > 0 ? { serverCpuMicrosPerRequest: Math.round(((cpuAfter - cpuBefore) * 1e6) / s.requests!) } : {}),
+      ...(spec.cpuPids && s.requests! > 0 ? { serverCpuMicrosPerRequest: Math.round(((cpuAfter - cpuBefore) * 1e7) / s.requests!) / 10 } : {}),
     };
   } finally {
     fs.rmSync(file, { force: true });

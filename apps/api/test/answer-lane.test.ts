@@ -98,6 +98,16 @@ describe('the answer lane', () => {
         expect(lane.answer.headers['content-security-policy'] !== undefined, JSON.stringify(extra)).toBe(status === 200);
         expect(lane.answer.headers).toMatchObject({ 'cache-control': 'private, no-cache', vary: expect.stringContaining('Accept-Encoding') });
       }
+      // The header list is built once per answer and only its id is written per request (issue 41):
+      // a proxy's id never carries over to the next answer, and two answers never share one.
+      const ids = [];
+      for (const extra of [{ 'x-request-id': 'proxy-given-id-5678' }, {}, {}] as Record<string, string>[]) {
+        const lane = await read(url, { ...family, ...extra });
+        expect(lane.byLane).toBe(true);
+        ids.push(lane.answer.headers['x-request-id']);
+      }
+      expect(ids[0]).toBe('proxy-given-id-5678');
+      expect(new Set(ids).size).toBe(3);
     }
   });
 

@@ -2,7 +2,7 @@ import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { FastifyBaseLogger, FastifyContextConfig, FastifyReply, FastifyRequest } from 'fastify';
 import type { Clock } from '../lib/clock';
 import { requestIdOf } from '../lib/request-id';
-import { BODY_ONLY_HEADERS, JSON_TYPE, outcomeOf, type BuiltAnswer } from '../modules/availability/availability.answer';
+import { BODY_ONLY_HEADERS, JSON_TYPE, outcomeOf, type AnswerOutcome, type BuiltAnswer } from '../modules/availability/availability.answer';
 
 /** What a gate knows of the route a remembered URL belongs to. */
 export interface LaneRoute {
@@ -28,6 +28,8 @@ interface Remembered {
   headers: string[];
   /** The same for a 304, which the route sends without the headers that only govern a body. */
   notModified: string[];
+  /** Whole header lists for the current answer, per status and coding, built on first use (see `headersFor`). */
+  built: { answer: BuiltAnswer | null; lists: Map<string, string[]> };
 }
 
 /** The part of Fastify's options (defaults applied) that its own server would take. */
@@ -37,6 +39,27 @@ interface ServerOptions {
   requestTimeout: number;
   connectionTimeout: number;
   maxRequestsPerSocket?: number | null;
+}
+
+/**
+ * The whole header list for one kind of answer (status and coding) to a remembered URL, built once
+ * per built answer rather than per request (issue 41: a cached read's headers are the same every
+ * time but for the request id, which is the last entry and is written over per answer).
+ */
+function headersFor(hit: Remembered, answer: BuiltAnswer, outcome: AnswerOutcome): string[] {
+  if (hit.built.answer !== answer) hit.built = { answer, lists: new Map() };
+  // A 304 carries its coding's tag too, so each status and coding is its own list.
+  const kind = `${outcome.status} ${outcome.coding ?? 'identity'}`;
+  let list = hit.built.lists.get(kind);
+  if (list) return list;
+  list = [...(outcome.body ? hit.headers : hit.notModified), 'etag', outcome.etag];
+  if (outcome.body) {
+    list.push('content-type', JSON_TYPE, 'content-length', String(outcome.body.length));
+    if (outcome.coding) list.push('content-encoding', outcome.coding);
+  }
+  list.push('x-request-id', '');
+  hit.built.lists.set(kind, list);
+  return list;
 }
 
 /** Set per answer by the lane itself, or by Node. */
@@ -105,7 +128,7 @@ export class AnswerLane {
     }
     // Oldest first out: Map keeps insertion order.
     if (this.urls.size >= (this.options.maxUrls ?? 10_000)) this.urls.delete(this.urls.keys().next().value!);
-    this.urls.set(request.url, { route, key, lookup, headers, notModified });
+    this.urls.set(request.url, { route, key, lookup, headers, notModified, built: { answer: null, lists: new Map() } });
   }
 
   /** Fastify's serverFactory: the server Fastify would create, with the lane in front of its handler. */
@@ -134,12 +157,10 @@ export class AnswerLane {
     if (!answer) return false;
     const started = this.log ? performance.now() : 0;
     const outcome = outcomeOf(req.headers, answer);
+    const headers = headersFor(hit, answer, outcome);
+    // Only the id differs between two answers of one kind: writeHead copies the list before it returns.
     const id = requestIdOf(req.headers);
-    const headers = [...(outcome.body ? hit.headers : hit.notModified), 'etag', outcome.etag, 'x-request-id', id];
-    if (outcome.body) {
-      headers.push('content-type', JSON_TYPE, 'content-length', String(outcome.body.length));
-      if (outcome.coding) headers.push('content-encoding', outcome.coding);
-    }
+    headers[headers.length - 1] = id;
     res.writeHead(outcome.status, headers);
     res.end(outcome.body ?? undefined);
     this.served++;

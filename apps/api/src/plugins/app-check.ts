@@ -65,7 +65,9 @@ export const appCheckPlugin = fp(async (app: FastifyInstance) => {
     check(request, token).then(() => done(), done);
   });
   // The same decision for the answer lane (decision 0035): a token verified before, or no check due.
-  app.answerLane.addGate('app-check', (raw, route, nowMs) => !requiresAppCheck(route.url, route.config) || verifiedBefore(tokenOf(raw.headers), nowMs));
+  app.answerLane.addGate('app-check', function appCheckGate(raw, route, nowMs) {
+    return !requiresAppCheck(route.url, route.config) || verifiedBefore(tokenOf(raw.headers), nowMs);
+  });
 
   async function check(request: FastifyRequest, token: string): Promise<void> {
     let failure: AppError | null = null;

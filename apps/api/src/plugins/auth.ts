@@ -133,7 +133,7 @@ export const authPlugin = fp(
       authenticate(request, access, bearerToken(header)).then(() => done(), done);
     });
     // The same decision for the answer lane (decision 0035), which has only the raw request.
-    app.answerLane.addGate('auth', (raw, route, nowMs) => {
+    app.answerLane.addGate('auth', function authGate(raw, route, nowMs) {
       const access = route.config.auth ?? DEFAULT_AUTH_ACCESS;
       return access === 'public' || knownCaller(raw.headers.authorization, access, nowMs) !== undefined;
     });

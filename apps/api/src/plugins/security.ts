@@ -140,7 +140,9 @@ export const securityPlugin = fp(async (app: FastifyInstance) => {
   // The answer lane (decision 0035) replays the headers above as the route sent them, and takes
   // no request CORS answers differently (one with an Origin) or this hook would refuse. The URL
   // itself passed this hook when the route answered it first.
-  app.answerLane.addGate('security', (raw) => raw.headers.origin === undefined && unstorableHeader(raw.headers) === null);
+  app.answerLane.addGate('security', function securityGate(raw) {
+    return raw.headers.origin === undefined && unstorableHeader(raw.headers) === null;
+  });
   const appOrigins = app.config.APP_ORIGINS;
   await app.register(cors, {
     // No Origin, no CORS headers: a request without one is same-origin or not from a browser, and

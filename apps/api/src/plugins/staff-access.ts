@@ -120,7 +120,9 @@ export const staffAccessPlugin = fp(
       if (route.config?.auth === 'staff') route.onRequest = [...(route.onRequest ? [route.onRequest].flat() : []), checkStaffAccess];
     });
     // The answer lane has no database read to make: staff routes always go through Fastify.
-    app.answerLane.addGate('staff-access', (_raw, route) => route.config.auth !== 'staff');
+    app.answerLane.addGate('staff-access', function staffAccessGate(_raw, route) {
+      return route.config.auth !== 'staff';
+    });
   },
   { name: 'staff-access', dependencies: ['auth'] },
 );
