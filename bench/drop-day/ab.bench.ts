@@ -6,7 +6,10 @@
  * Prints each side's median throughput, CPU per request and p99. Paths are relative to apps/api and
  * must stay inside it (the API finds its folder from its entry), e.g. before a change
  * `node build.mjs dist/before/start.mjs`, after it `node build.mjs`, then
- * `npm run bench:ab -- dist/before/start.mjs dist/start.mjs`.
+ * `npm run bench:ab -- dist/before/start.mjs dist/start.mjs`. BENCH_AB_AFTER_ENV='NAME=value,...'
+ * starts the after side with those variables too: one build, two settings
+ * (`BENCH_AB_AFTER_ENV=RATE_LIMIT_MODE=on npm run bench:ab -- dist/start.mjs dist/start.mjs`), and
+ * BENCH_AB_AFTER_NODE_FLAGS='--flag ...' Node flags (`--max-semi-space-size=2`).
  */
 import { sql } from 'drizzle-orm';
 import { startBenchDatabase } from './bench-database';
@@ -32,7 +35,8 @@ try {
   await db.execute(sql`vacuum analyze`);
   await endPool();
 
-  const sides = await startAbSides({ databaseUrl, jwtKey, logDir: tmp, scripts: { before, after }, ports: PORTS });
+  const afterEnv = Object.fromEntries((process.env.BENCH_AB_AFTER_ENV ?? '').split(',').filter(Boolean).map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]));
+  const sides = await startAbSides({ databaseUrl, jwtKey, logDir: tmp, scripts: { before, after }, ports: PORTS, afterEnv, afterNodeFlags: (process.env.BENCH_AB_AFTER_NODE_FLAGS ?? '').split(' ').filter(Boolean) });
   try {
     const url = (side: Side) => `http://127.0.0.1:${PORTS[side]}`;
     const reads = availableSlotsReads(customers, season.targets, await appCheckToken(url('before'))).slice(0, 1000);

@@ -125,10 +125,23 @@ export async function startAbSides(opts: {
   logDir: string;
   scripts: { before: string; after: string };
   ports: { before: number; after: number };
+  /** Variables only the after side gets (one build, two settings: e.g. RATE_LIMIT_MODE=on). */
+  afterEnv?: Record<string, string>;
+  /** Node flags only the after side gets (e.g. a young-generation size). */
+  afterNodeFlags?: string[];
 }): Promise<Record<'before' | 'after', ProcessGroup>> {
   const env = benchApiEnv({ databaseUrl: opts.databaseUrl, jwtKey: opts.jwtKey, publicUrl: `http://127.0.0.1:${opts.ports.before}`, deadStripePort: 4198, deadSmtpPort: 4199 });
   const start = (side: 'before' | 'after') =>
-    startProcesses({ name: side, script: opts.scripts[side], cwd: path.join(REPO_ROOT, 'apps/api'), ports: [opts.ports[side]], env, readyPath: '/api/v1/ready', logDir: opts.logDir });
+    startProcesses({
+      name: side,
+      script: opts.scripts[side],
+      cwd: path.join(REPO_ROOT, 'apps/api'),
+      ports: [opts.ports[side]],
+      env: side === 'after' ? { ...env, ...opts.afterEnv } : env,
+      readyPath: '/api/v1/ready',
+      logDir: opts.logDir,
+      nodeFlags: side === 'after' ? opts.afterNodeFlags : [],
+    });
   const before = await start('before');
   return { before, after: await start('after').catch(async (err: unknown) => { await before.stop(); throw err; }) };
 }
