@@ -27,10 +27,13 @@ export async function consumeActionCode(db: DbOrTx, id: string, now: Date): Prom
   return rows.length > 0;
 }
 
-/** Voids every unused code of that mode for the user (a new reset link replaces older ones). */
-export async function voidActionCodes(db: DbOrTx, userId: string, mode: ActionMode, now: Date): Promise<void> {
+/**
+ * Voids every unused code of that mode for the user (a new reset link replaces older ones), or of
+ * every mode when none is given (the address changed: decision 0068).
+ */
+export async function voidActionCodes(db: DbOrTx, userId: string, mode: ActionMode | null, now: Date): Promise<void> {
   await db
     .update(actionCodes)
     .set({ usedAt: now })
-    .where(and(eq(actionCodes.userId, userId), eq(actionCodes.mode, mode), isNull(actionCodes.usedAt)));
+    .where(and(eq(actionCodes.userId, userId), mode ? eq(actionCodes.mode, mode) : undefined, isNull(actionCodes.usedAt)));
 }
