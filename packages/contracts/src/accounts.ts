@@ -229,10 +229,6 @@ export const changeEmailRequestSchema = z
   .meta({ id: 'ChangeEmailRequest' });
 export type ChangeEmailRequest = z.input<typeof changeEmailRequestSchema>;
 
-/** The verify screen's change-address form (the API adds the redirect URL's check and the rest). */
-export const changeEmailFormSchema = changeEmailRequestSchema.pick({ email: true, password: true });
-export type ChangeEmailForm = z.input<typeof changeEmailFormSchema>;
-
 /** The profile menu's change-password form (the e-mail rule is checked by the API). */
 export const changePasswordFormSchema = changePasswordRequestSchema.superRefine((value, ctx) => {
   const problem = passwordProblem(value.newPassword);

@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
+import type { User } from '@kringle/contracts/accounts';
 import { useNavigate } from 'react-router';
 import { toast } from 'sonner';
 import { Button } from '../../components/ui/button';
@@ -8,6 +9,7 @@ import { useGetMeMutation, useSendVerificationEmailMutation } from './api';
 import { userUpdated } from './auth-slice';
 import { useAuthDispatch, useAuthSelector } from './auth-hooks';
 import { AuthHeading, FormAlert, linkClasses } from './auth-ui';
+import { ChangeEmailForm } from './change-email-form';
 import { refreshSession, signOut } from './session';
 import { noteVerificationSent, secondsUntilResend } from './verification-sent';
 
@@ -51,6 +53,10 @@ export function VerifyEmailPage({ reloadPage = () => window.location.reload() }:
   const [sendVerification, { isLoading: sending }] = useSendVerificationEmailMutation();
   const [checking, setChecking] = useState<'idle' | 'checking' | 'reloading' | 'not-verified'>('idle');
   const [sent, setSent] = useState(false);
+  // 'Wrong address? Change it': the inline form, then the address it was changed to.
+  const [changing, setChanging] = useState(false);
+  const [changedTo, setChangedTo] = useState<string | null>(null);
+  const changeButton = useRef<HTMLButtonElement>(null);
   // Straight after registering, the first e-mail is under a minute old: the button waits it out.
   const [waitSeconds, startWait] = useCountdown(() => secondsUntilResend(RESEND_WAIT_SECONDS));
   const reloadTimer = useRef<number | undefined>(undefined);
@@ -95,13 +101,21 @@ export function VerifyEmailPage({ reloadPage = () => window.location.reload() }:
     startWait(RESEND_WAIT_SECONDS);
   };
 
-  // A typo in the address: start again on /register with what was typed, the address editable.
-  const changeAddress = async (event: React.MouseEvent<HTMLAnchorElement>) => {
-    event.preventDefault();
-    const typed = { firstName: user?.firstName ?? '', lastName: user?.lastName ?? '', phone: user?.phone ?? '', email: email ?? '' };
-    track('logout');
-    await dispatch(signOut());
-    await navigate('/register', { replace: true, state: typed });
+  // A typo in the address: corrected on this account (decision 0068); the new link counts as a send.
+  const addressChanged = (changed: User) => {
+    dispatch(userUpdated(changed));
+    setChanging(false);
+    setChangedTo(changed.email);
+    setSent(false);
+    setChecking('idle');
+    noteVerificationSent();
+    startWait(RESEND_WAIT_SECONDS);
+  };
+
+  const cancelChange = () => {
+    setChanging(false);
+    // Back where the family was, not at the top of the page.
+    window.setTimeout(() => changeButton.current?.focus(), 0);
   };
 
   const backToLogin = async (event: React.MouseEvent<HTMLAnchorElement>) => {
@@ -155,9 +169,27 @@ export function VerifyEmailPage({ reloadPage = () => window.location.reload() }:
             folder.
           </FormAlert>
         )}
-        <a href="/register" onClick={changeAddress} className={`${linkClasses} justify-center`}>
-          Wrong address? Change it
-        </a>
+        {changedTo && (
+          <FormAlert tone="success" title="Email address changed">
+            We&apos;ve sent a new verification link to <strong className="[overflow-wrap:anywhere]">{changedTo}</strong>. Links sent to the old address no
+            longer work.
+          </FormAlert>
+        )}
+        {changing && email ? (
+          <ChangeEmailForm currentEmail={email} onChanged={addressChanged} onCancel={cancelChange} />
+        ) : (
+          <button
+            ref={changeButton}
+            type="button"
+            onClick={() => {
+              setChangedTo(null);
+              setChanging(true);
+            }}
+            className={`${linkClasses} justify-center`}
+          >
+            Wrong address? Change it
+          </button>
+        )}
       </section>
     </div>
   );
