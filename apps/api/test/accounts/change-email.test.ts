@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { users } from '../../src/db/schema/accounts';
 import { rateLimitCounters } from '../../src/db/schema/platform';
 import { VERIFY_MAIL_LIMITS } from '../../src/modules/accounts/account-limits';
+import { sha256 } from '../../src/modules/accounts/secure-tokens';
 import { bucketKey } from '../../src/plugins/rate-limit';
 import { createTestApp, type TestApp } from '../test-app';
 import { APP_ORIGIN, awaitMails, bearer, createSignedInUser, latestLink, outboxFor, register, signIn, STRONG_PASSWORD } from '../support/accounts';
@@ -69,6 +70,35 @@ describe('changing the address of an account not yet verified', () => {
     const raced = await Promise.all([changeTo(v.idToken, 'racer@example.com'), changeTo(v.idToken, 'racer@example.com')]);
     expect(raced.map((r) => r.statusCode)).toEqual([200, 200]);
     expect(await outboxFor(t.db, 'racer@example.com')).toHaveLength(1);
+  });
+
+  it('waits for a link being used at that moment, then answers 409 ALREADY_VERIFIED (no deadlock)', async () => {
+    const u = await createSignedInUser(t.app, t.db, 'clicking@exmaple.com');
+    await askVerification(u.idToken);
+    const code = await codeOf('clicking@exmaple.com');
+    // The link's use, held open half way, as verifyEmail does it: the code spent, then the user marked.
+    const client = await t.pool.connect();
+    try {
+      await client.query('begin');
+      await client.query('update action_codes set used_at = now() where code_hash = $1 and used_at is null', [sha256(code)]);
+      const changing = changeTo(u.idToken, 'clicking@example.com');
+      // Until the change waits on a lock the link's use holds (argon2 first: it takes a moment).
+      for (let i = 0; i < 200; i++) {
+        // Another connection: pg_stat_activity keeps one snapshot for a whole transaction.
+        const waiting = await t.pool.query("select 1 from pg_stat_activity where wait_event_type = 'Lock' and datname = current_database()");
+        if (waiting.rowCount) break;
+        await new Promise((resolve) => setTimeout(resolve, 25));
+      }
+      await client.query('update users set email_verified_at = now() where id = $1', [u.id]);
+      await client.query('commit');
+      const res = await changing;
+      expect(res.statusCode, res.body).toBe(409);
+      expect(res.json().code).toBe('ALREADY_VERIFIED');
+    } finally {
+      client.release();
+    }
+    expect((await userRow(u.id)).email).toBe('clicking@exmaple.com');
+    expect(await outboxFor(t.db, 'clicking@example.com')).toHaveLength(0);
   });
 
   it('refuses a verified account (409 ALREADY_VERIFIED) and staff (403), changing nothing', async () => {

@@ -37,3 +37,16 @@ export async function voidActionCodes(db: DbOrTx, userId: string, mode: ActionMo
     .set({ usedAt: now })
     .where(and(eq(actionCodes.userId, userId), mode ? eq(actionCodes.mode, mode) : undefined, isNull(actionCodes.usedAt)));
 }
+
+/**
+ * Locks the user's unused codes, in the order a code's use takes its locks (the code, then the
+ * user row): a change of address that locked the user first could deadlock with a link being used.
+ */
+export async function lockUnusedActionCodes(tx: DbOrTx, userId: string): Promise<void> {
+  await tx
+    .select({ id: actionCodes.id })
+    .from(actionCodes)
+    .where(and(eq(actionCodes.userId, userId), isNull(actionCodes.usedAt)))
+    .orderBy(actionCodes.id)
+    .for('update');
+}

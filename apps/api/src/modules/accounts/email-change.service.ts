@@ -44,6 +44,8 @@ export class EmailChangeService {
     const outcome = { moved: false };
     try {
       const user = await this.db.transaction(async (tx) => {
+        // The links first, then the account: the order a link being used right now takes them in.
+        await actionCodes.lockUnusedActionCodes(tx, userId);
         const row = await users.lockUser(tx, userId);
         if (!row) throw errors.sessionEnded();
         if (row.isStaff) throw errors.staffNotAllowed();
