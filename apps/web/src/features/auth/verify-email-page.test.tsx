@@ -161,7 +161,7 @@ describe('VerifyEmailPage (spec §2)', { timeout: 20_000 }, () => {
     const { store } = renderAuthPage(<VerifyEmailPage />, { path: '/bookings', auth: signedIn, fetchFn: api.fetchFn });
     const user = userEvent.setup();
     await user.click(screen.getByRole('button', { name: 'Wrong address? Change it' }));
-    await user.clear(screen.getByLabelText('Email address'));
+    await user.clear(await screen.findByLabelText('Email address'));
     await user.type(screen.getByLabelText('Email address'), 'holly@example.net');
     await user.type(screen.getByLabelText('Password'), 'Sleigh-Bells-Ring-42');
     await user.click(screen.getByRole('button', { name: 'Save' }));
@@ -184,7 +184,7 @@ describe('VerifyEmailPage (spec §2)', { timeout: 20_000 }, () => {
     renderAuthPage(<VerifyEmailPage />, { path: '/bookings', auth: signedIn, fetchFn: api.fetchFn });
     const user = userEvent.setup();
     await user.click(screen.getByRole('button', { name: 'Wrong address? Change it' }));
-    await user.type(screen.getByLabelText('Password'), 'Sleigh-Bells-Ring-42');
+    await user.type(await screen.findByLabelText('Password'), 'Sleigh-Bells-Ring-42');
     await user.click(screen.getByRole('button', { name: 'Save' }));
     await waitFor(() => expect(screen.getByLabelText('Email address')).toHaveAccessibleDescription(/already have/));
     expect(api.called('PUT /user/me/email')).toHaveLength(0);

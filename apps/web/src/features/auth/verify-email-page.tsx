@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import type { User } from '@kringle/contracts/accounts';
 import { useNavigate } from 'react-router';
 import { toast } from 'sonner';
@@ -9,9 +9,11 @@ import { useGetMeMutation, useSendVerificationEmailMutation } from './api';
 import { userUpdated } from './auth-slice';
 import { useAuthDispatch, useAuthSelector } from './auth-hooks';
 import { AuthHeading, FormAlert, linkClasses } from './auth-ui';
-import { ChangeEmailForm } from './change-email-form';
 import { refreshSession, signOut } from './session';
 import { noteVerificationSent, secondsUntilResend } from './verification-sent';
+
+// This screen is in the main bundle; the change-address form loads when it is asked for.
+const ChangeEmailForm = lazy(() => import('./change-email-form').then((m) => ({ default: m.ChangeEmailForm })));
 
 /** Spec §9: the verify button reloads the page this long after reloading the user. */
 const VERIFY_RELOAD_DELAY_MS = 3000;
@@ -176,7 +178,9 @@ export function VerifyEmailPage({ reloadPage = () => window.location.reload() }:
           </FormAlert>
         )}
         {changing && email ? (
-          <ChangeEmailForm currentEmail={email} onChanged={addressChanged} onCancel={cancelChange} />
+          <Suspense fallback={<p className="text-center text-sm text-ink-700">Opening the form...</p>}>
+            <ChangeEmailForm currentEmail={email} onChanged={addressChanged} onCancel={cancelChange} />
+          </Suspense>
         ) : (
           <button
             ref={changeButton}
