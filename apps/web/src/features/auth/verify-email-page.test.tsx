@@ -171,6 +171,7 @@ describe('VerifyEmailPage (spec §2)', { timeout: 20_000 }, () => {
     expect(screen.getByText(/We've sent a verification link to/)).toHaveTextContent('holly@example.net');
     expect(store.getState().auth.user?.email).toBe('holly@example.net');
     expect(screen.queryByRole('form', { name: 'Change your email address' })).toBeNull();
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Wrong address? Change it' })).toHaveFocus());
     // The change mailed a link: a re-send waits its minute, as after registering.
     expect(screen.getByRole('button', { name: /^Resend Email \((60|59) s\)$/ })).toBeDisabled();
   });

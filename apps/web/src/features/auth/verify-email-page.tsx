@@ -112,12 +112,14 @@ export function VerifyEmailPage({ reloadPage = () => window.location.reload() }:
     setChecking('idle');
     noteVerificationSent();
     startWait(RESEND_WAIT_SECONDS);
+    focusChangeButton();
   };
 
+  // The form goes: focus goes back where the family was (under the message), not to the page's top.
+  const focusChangeButton = () => window.setTimeout(() => changeButton.current?.focus(), 0);
   const cancelChange = () => {
     setChanging(false);
-    // Back where the family was, not at the top of the page.
-    window.setTimeout(() => changeButton.current?.focus(), 0);
+    focusChangeButton();
   };
 
   const backToLogin = async (event: React.MouseEvent<HTMLAnchorElement>) => {
