@@ -81,6 +81,64 @@ for (const [name, viewport] of [
     await expect(page.getByRole('link', { name: 'Go to my bookings' })).toBeVisible();
     await shot(page, 'verify-link-used');
   });
+
+  // Issue 37 item 10 (decision 0068): a typo in the address is corrected on the unverified
+  // account itself, from the verify screen; the new address's link verifies, the old one is refused.
+  test(`register with a typo, change the address, verify from the new mail; the old link is refused (${name})`, async ({ page }) => {
+    await page.setViewportSize(viewport);
+    const right = uniqueEmail(`change-${name}`);
+    const typo = right.replace('@example.com', '@exmaple.com');
+
+    await page.goto('/register');
+    await registerThroughForm(page, { email: typo, password: STRONG_PASSWORD });
+    await expect(page.getByRole('heading', { name: 'Verify your email address' })).toBeVisible();
+    await expect(page.getByText(/We've sent a verification link to/)).toContainText(typo);
+    const old = await actionLinkFromOutbox(page.request, typo, /Verify your email/);
+
+    await page.getByRole('button', { name: 'Wrong address? Change it' }).click();
+    const form = page.getByRole('form', { name: 'Change your email address' });
+    await expect(form).toBeVisible();
+    const emailField = form.getByLabel('Email address');
+    await expect(emailField).toHaveValue(typo);
+    await expect(emailField).toBeFocused();
+    // Still signed in, on the same screen: nothing was thrown away.
+    await expect(page).not.toHaveURL(/\/register$/);
+    await expectNoAxeViolations(page, 'verify screen, change-address form');
+    expect(await hasHorizontalScroll(page)).toBe(false);
+    await shot(page, 'change-email-form');
+
+    // A wrong password is refused next to its field, and nothing moves.
+    await emailField.fill(right);
+    await form.getByLabel('Password', { exact: true }).fill('Not-The-Password-1');
+    await form.getByRole('button', { name: 'Save' }).click();
+    await expect(form.getByLabel('Password', { exact: true })).toHaveAccessibleDescription(/The password is not right\./);
+    await expectNoAxeViolations(page, 'change-address form with an error');
+    await shot(page, 'change-email-wrong-password');
+
+    await form.getByLabel('Password', { exact: true }).fill(STRONG_PASSWORD);
+    await form.getByRole('button', { name: 'Save' }).click();
+    const changed = page.getByRole('status').filter({ hasText: 'Email address changed' });
+    await expect(changed).toContainText(`We've sent a new verification link to ${right}. Links sent to the old address no longer work.`);
+    await expect(form).toHaveCount(0);
+    await expect(page.getByText(/We've sent a verification link to/)).toContainText(right);
+    // The change sent a mail: Resend waits its minute out, as after registering.
+    await expect(page.getByRole('button', { name: /^Resend Email \(\d+ s\)$/ })).toBeDisabled();
+    await expectNoAxeViolations(page, 'verify screen after the change');
+    await shot(page, 'change-email-done');
+    await expectNoSidewaysScrollAt320(page);
+
+    // The link mailed to the typo is dead.
+    await page.goto(pathOf(old.link));
+    await expect(page.getByRole('heading', { name: 'This link has been used or is not valid' })).toBeVisible();
+    await shot(page, 'change-email-old-link');
+
+    const fresh = await actionLinkFromOutbox(page.request, right, /Verify your email/);
+    await page.goto(pathOf(fresh.link));
+    await expect(page.getByRole('heading', { name: 'Your email address is verified' })).toBeVisible();
+    await page.getByRole('button', { name: 'Continue to my bookings' }).click();
+    await expect(page).toHaveURL(/\/bookings$/);
+    await expect(page.getByRole('heading', { name: 'My Bookings' })).toBeVisible();
+  });
 }
 
 test('an e-mail already registered gets plain words and the ways to log in or reset', async ({ page }) => {

@@ -214,6 +214,21 @@ export const changePasswordRequestSchema = z
   .meta({ id: 'ChangePasswordRequest' });
 export type ChangePasswordRequest = z.input<typeof changePasswordRequestSchema>;
 
+/**
+ * PUT /user/me/email: an account not yet verified corrects a mistyped address (issue 37 item 10,
+ * decision 0068). The password again, as for a password change: a token left signed in must not be
+ * enough to move the account to another mailbox. `redirectUrl` builds the new verification link, as
+ * POST /user/auth/email-verification does.
+ */
+export const changeEmailRequestSchema = z
+  .strictObject({
+    email: emailSchema,
+    password: z.string().min(1, { message: 'Required' }).max(PASSWORD_MAX),
+    redirectUrl: redirectUrlSchema,
+  })
+  .meta({ id: 'ChangeEmailRequest' });
+export type ChangeEmailRequest = z.input<typeof changeEmailRequestSchema>;
+
 /** The profile menu's change-password form (the e-mail rule is checked by the API). */
 export const changePasswordFormSchema = changePasswordRequestSchema.superRefine((value, ctx) => {
   const problem = passwordProblem(value.newPassword);

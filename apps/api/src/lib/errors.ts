@@ -61,11 +61,12 @@ export const errors = {
   emailInUse: () => appError('EMAIL_IN_USE'),
   invalidCredentials: () => appError('INVALID_CREDENTIALS'),
   redirectNotAllowed: () => appError('REDIRECT_NOT_ALLOWED', undefined, [{ path: 'body.redirectUrl', message: 'Must be one of the app origins' }]),
-  alreadyVerified: () => appError('ALREADY_VERIFIED'),
+  alreadyVerified: (message?: string) => appError('ALREADY_VERIFIED', message),
   invalidActionCode: () => appError('INVALID_ACTION_CODE'),
   expiredActionCode: () => appError('EXPIRED_ACTION_CODE'),
   weakPassword: (message: string, path: string) => fieldError('WEAK_PASSWORD', path, message),
-  wrongPassword: () => fieldError('WRONG_PASSWORD', 'body.currentPassword', ERROR_CATALOGUE.WRONG_PASSWORD.text),
+  /** The password change names the current password; the e-mail change (decision 0068) its one password field. */
+  wrongPassword: (path = 'body.currentPassword', message: string = ERROR_CATALOGUE.WRONG_PASSWORD.text) => fieldError('WRONG_PASSWORD', path, message),
 
   // Holds and checkout
   slotUnavailable: (message?: string) => appError('SLOT_UNAVAILABLE', message),

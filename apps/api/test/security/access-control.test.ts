@@ -16,7 +16,7 @@ import { LOCATION_SCOPED, NOT_LOCATION_SCOPED } from './staff-routes';
  */
 
 /** Token routes an unverified customer may call (API.md "unverified ok"). */
-const UNVERIFIED_OK = ['GET /api/v1/user/me', 'POST /api/v1/user/auth/email-verification', 'POST /api/v1/auth/sign-out-everywhere'];
+const UNVERIFIED_OK = ['GET /api/v1/user/me', 'POST /api/v1/user/auth/email-verification', 'POST /api/v1/auth/sign-out-everywhere', 'PUT /api/v1/user/me/email'];
 
 describe('access control on every route', () => {
   let w: BookingWorld;

@@ -29,8 +29,16 @@ export const mailOutbox = pgTable(
     lastError: text('last_error'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     sentAt: timestamp('sent_at', { withTimezone: true }),
+    /**
+     * Set only when an unverified account moved to another address (decision 0068): the mail it
+     * had at the old one stays the family's in its export and deletion, and no longer joins
+     * whoever registers that address next. Null: the mail belongs to whoever has `to_address`.
+     */
+    userId: uuid('user_id'),
   },
-  (t) => [index('mail_outbox_due_idx').on(t.status, t.nextAttemptAt), index('mail_outbox_sent_idx').on(t.sentAt).where(sql`status = 'sent'`)],
+  (t) => [index('mail_outbox_due_idx').on(t.status, t.nextAttemptAt), index('mail_outbox_sent_idx').on(t.sentAt).where(sql`status = 'sent'`),
+    index('mail_outbox_user_idx').on(t.userId).where(sql`user_id is not null`),
+  ],
 );
 
 /** Messages received by the embedded SMTP catcher (development mailbox; never in production). */

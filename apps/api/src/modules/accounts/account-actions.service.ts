@@ -7,15 +7,13 @@ import type { Clock } from '../../lib/clock';
 import { enqueueMail } from '../mail/outbox.repository';
 import { resetPasswordMail, verifyEmailMail } from './accounts.emails';
 import * as actionCodes from './action-codes.repository';
+import { allowedOrigin, createActionLink } from './action-links';
 import { hashPassword } from './passwords';
 import { endAllSessions, type SessionsEnded } from './session-cutoffs.repository';
 import * as resetRequests from './reset-requests.repository';
-import { randomToken, sha256 } from './secure-tokens';
+import { sha256 } from './secure-tokens';
 import * as users from './users.repository';
 
-const HOUR_MS = 60 * 60 * 1000;
-/** API.md: verify links live 24 h, reset links 1 h. */
-export const ACTION_CODE_TTL_MS: Record<ActionMode, number> = { verifyEmail: 24 * HOUR_MS, resetPassword: HOUR_MS };
 /** A reset request that keeps failing (database trouble) is tried this often, then dropped and logged. */
 export const RESET_RETRY = { attempts: 5, firstDelayMs: 10_000 };
 /** At most one verification e-mail per user per minute. */
@@ -55,7 +53,7 @@ export class AccountActionsService {
     await this.db.transaction(async (tx) => {
       const claimed = await users.claimVerificationSlot(tx, user.id, now, new Date(now.getTime() - VERIFICATION_INTERVAL_MS));
       if (!claimed) throw await this.tooSoon(tx, user.id, now);
-      const link = await this.createLink(tx, user.id, 'verifyEmail', origin, now);
+      const link = await createActionLink(tx, user.id, 'verifyEmail', origin, now);
       await enqueueMail(tx, verifyEmailMail({ brandName: this.settings.brandName, to: user.email, firstName: user.firstName, link }));
     });
     return 'Verification email sent successfully';
@@ -130,7 +128,7 @@ export class AccountActionsService {
     const user = await users.findUserByEmail(tx, email);
     if (!user) return;
     await actionCodes.voidActionCodes(tx, user.id, 'resetPassword', now);
-    const link = await this.createLink(tx, user.id, 'resetPassword', origin, now);
+    const link = await createActionLink(tx, user.id, 'resetPassword', origin, now);
     await enqueueMail(tx, resetPasswordMail({ brandName: this.settings.brandName, to: user.email, firstName: user.firstName, link }));
   }
 
@@ -181,31 +179,7 @@ export class AccountActionsService {
   }
 
   private allowedOrigin(redirectUrl: string): string {
-    let origin: string;
-    try {
-      origin = new URL(redirectUrl).origin;
-    } catch {
-      origin = '';
-    }
-    if (!this.settings.appOrigins.includes(origin)) {
-      throw errors.redirectNotAllowed();
-    }
-    return origin;
-  }
-
-  private async createLink(tx: DbOrTx, userId: string, mode: ActionMode, origin: string, now: Date): Promise<string> {
-    const code = randomToken();
-    await actionCodes.insertActionCode(tx, {
-      userId,
-      mode,
-      codeHash: sha256(code),
-      expiresAt: new Date(now.getTime() + ACTION_CODE_TTL_MS[mode]),
-      createdAt: now,
-    });
-    const url = new URL('/verify', origin);
-    url.searchParams.set('mode', mode);
-    url.searchParams.set('oobCode', code);
-    return url.toString();
+    return allowedOrigin(redirectUrl, this.settings.appOrigins);
   }
 
   private async tooSoon(db: DbOrTx, userId: string, now: Date): Promise<AppError> {

@@ -36,6 +36,13 @@ export const REGISTER_PRICING = {
 export const VERIFY_MAIL_LIMITS = { perUser: 10, perIp: 100, window: '1 day' } as const;
 
 /**
+ * An unverified account's change of address (decision 0068) sends a verification mail: it counts
+ * against VERIFY_MAIL_LIMITS (the same counters as a re-send), and an address is sent at most this
+ * many by changes, as registration limits it per e-mail.
+ */
+export const EMAIL_CHANGE_LIMITS = { perEmail: 5, window: '1 hour' } as const;
+
+/**
  * The cookie endpoint (per IP only: it carries no e-mail). Not in API.md's table; its general 429
  * covers it. Every reload of a signed-in page costs a refresh, and on drop morning a carrier's
  * shared address may carry thousands of families (decision 0022), so the size is far above any

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { errorBodySchema } from '@kringle/contracts/errors';
 import { byBodyEmail, byIp, byIpAndBodyEmail, rateLimit } from '../../plugins/rate-limit';
-import { ACCOUNT_LIMITS, REGISTER_PRICING, SIGN_IN_PRICING, VERIFY_MAIL_LIMITS } from './account-limits';
+import { ACCOUNT_LIMITS, EMAIL_CHANGE_LIMITS, REGISTER_PRICING, SIGN_IN_PRICING, VERIFY_MAIL_LIMITS } from './account-limits';
 import { registerProof, signInProof } from './proof-pricing';
 import type { Session } from './accounts.service';
 
@@ -47,6 +47,14 @@ export function verifyMailLimits(app: FastifyInstance) {
   return [
     rateLimit(app, { name: 'verify-mail:user-day', max: VERIFY_MAIL_LIMITS.perUser, window: VERIFY_MAIL_LIMITS.window, key: (request) => request.auth?.userId }),
     rateLimit(app, { name: 'verify-mail:ip-day', max: VERIFY_MAIL_LIMITS.perIp, window: VERIFY_MAIL_LIMITS.window, key: byIp }),
+  ];
+}
+
+/** A change of address mails the new one: the verification mail's counters, and a cap per new address. */
+export function emailChangeLimits(app: FastifyInstance) {
+  return [
+    ...verifyMailLimits(app),
+    rateLimit(app, { name: 'email-change:email', max: EMAIL_CHANGE_LIMITS.perEmail, window: EMAIL_CHANGE_LIMITS.window, key: byBodyEmail }),
   ];
 }
 

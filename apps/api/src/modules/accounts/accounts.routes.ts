@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { SessionsEnded } from './session-cutoffs.repository';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
+  changeEmailRequestSchema,
   changePasswordRequestSchema,
   registerRequestSchema,
   sessionResponseSchema,
@@ -12,8 +13,9 @@ import { authOf } from '../../plugins/auth';
 import { rateLimit } from '../../plugins/rate-limit';
 import { AccountActionsService } from './account-actions.service';
 import { accountActionsRoutes } from './account-actions.routes';
-import { errors, registerLimits, sessionBody, tags } from './account-routes.shared';
+import { emailChangeLimits, errors, registerLimits, sessionBody, tags } from './account-routes.shared';
 import { AccountsService } from './accounts.service';
+import { EmailChangeService } from './email-change.service';
 import { prepareDummyHash } from './passwords';
 import { setRefreshCookie } from './refresh-cookie';
 import { sessionsRoutes } from './sessions.routes';
@@ -34,6 +36,7 @@ export async function accountsRoutes(app: FastifyInstance) {
   });
   // The reset mail is written after the answer: shutdown waits for it. preClose, because the
   // root's onClose (which ends the pool) runs before this plugin's own onClose.
+  const emailChange = new EmailChangeService(app.db, app.clock, { brandName: app.config.BRAND_NAME, appOrigins: app.config.APP_ORIGINS, log: app.log });
   app.addHook('preClose', async () => actions.drain());
   prepareDummyHash();
   sessionsRoutes(app, accounts);
@@ -100,5 +103,29 @@ export async function accountsRoutes(app: FastifyInstance) {
       setRefreshCookie(request, reply, session.refreshToken, session.refreshExpiresAt, app.clock.now());
       return sessionBody(session);
     },
+  );
+
+  r.put(
+    '/user/me/email',
+    {
+      config: { auth: 'signed-in' },
+      schema: {
+        tags,
+        summary: 'Correct the e-mail address of an account not yet verified (unverified ok); mails a new verification link',
+        description:
+          'Beyond API.md (decision 0068). Body `{email, password, redirectUrl}`: the new address (the registration rules), the account\'s ' +
+          'password again, and an app origin for the link, as `POST /user/auth/email-verification`. 200 `{user}` with the new address, still ' +
+          'unverified: every unused link of the account is void (the old address\'s verification links, reset links) and one verification ' +
+          'e-mail goes to the new address. The address the account already has answers 200 with nothing sent (a request sent twice sends ' +
+          'one e-mail). 400 `WRONG_PASSWORD` (details on body.password), 400 `VALIDATION_FAILED`, 400 `REDIRECT_NOT_ALLOWED`; 409 ' +
+          '`EMAIL_IN_USE` for an address another account has, as registration answers; 409 `ALREADY_VERIFIED` once the account is ' +
+          'verified; 403 `STAFF_NOT_ALLOWED` for staff. 429: it counts against the verification e-mail\'s daily limits per account and ' +
+          'per IP address (shared with re-sends), and 5 an hour per new address.',
+        body: changeEmailRequestSchema,
+        response: { 200: userResponseSchema, ...errors(400, 409, 429) },
+      },
+      preHandler: emailChangeLimits(app),
+    },
+    async (request) => ({ user: await emailChange.changeEmail(authOf(request).userId, request.body) }),
   );
 }

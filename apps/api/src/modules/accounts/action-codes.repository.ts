@@ -27,10 +27,26 @@ export async function consumeActionCode(db: DbOrTx, id: string, now: Date): Prom
   return rows.length > 0;
 }
 
-/** Voids every unused code of that mode for the user (a new reset link replaces older ones). */
-export async function voidActionCodes(db: DbOrTx, userId: string, mode: ActionMode, now: Date): Promise<void> {
+/**
+ * Voids every unused code of that mode for the user (a new reset link replaces older ones), or of
+ * every mode when none is given (the address changed: decision 0068).
+ */
+export async function voidActionCodes(db: DbOrTx, userId: string, mode: ActionMode | null, now: Date): Promise<void> {
   await db
     .update(actionCodes)
     .set({ usedAt: now })
-    .where(and(eq(actionCodes.userId, userId), eq(actionCodes.mode, mode), isNull(actionCodes.usedAt)));
+    .where(and(eq(actionCodes.userId, userId), mode ? eq(actionCodes.mode, mode) : undefined, isNull(actionCodes.usedAt)));
+}
+
+/**
+ * Locks the user's unused codes, in the order a code's use takes its locks (the code, then the
+ * user row): a change of address that locked the user first could deadlock with a link being used.
+ */
+export async function lockUnusedActionCodes(tx: DbOrTx, userId: string): Promise<void> {
+  await tx
+    .select({ id: actionCodes.id })
+    .from(actionCodes)
+    .where(and(eq(actionCodes.userId, userId), isNull(actionCodes.usedAt)))
+    .orderBy(actionCodes.id)
+    .for('update');
 }

@@ -66,3 +66,18 @@ export async function locationExists(db: DbOrTx, id: string): Promise<boolean> {
 export async function recordSignIn(db: DbOrTx, id: string, now: Date): Promise<void> {
   await db.update(users).set({ lastSignInAt: now }).where(eq(users.id, id));
 }
+
+/** The user row, locked until the transaction ends: changes of the account's address queue here. */
+export async function lockUser(tx: DbOrTx, id: string): Promise<UserRow | null> {
+  const [row] = await tx.select().from(users).where(eq(users.id, id)).for('update');
+  return row ?? null;
+}
+
+/**
+ * Moves the account to `email` and notes the verification mail sent to it now (one a minute, as
+ * a re-send). Throws PostgreSQL's unique violation (23505) when another account has the address.
+ */
+export async function changeEmail(tx: DbOrTx, id: string, email: string, now: Date): Promise<UserRow> {
+  const [row] = await tx.update(users).set({ email, verificationSentAt: now, updatedAt: now }).where(eq(users.id, id)).returning();
+  return row!;
+}

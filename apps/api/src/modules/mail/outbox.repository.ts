@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../../db/client';
 import { mailOutbox, type MailAttachment } from '../../db/schema/mail';
 
@@ -95,3 +95,18 @@ export async function pruneMail(db: Db, opts: { sentBefore: Date; caughtBefore: 
       or id in (select id from dev_mailbox order by created_at desc offset ${opts.keepCaught})`);
   return { outbox: outbox.rowCount ?? 0, devMailbox: devMailbox.rowCount ?? 0 };
 }
+
+/**
+ * The mail an account had at `address`, stamped as the account's before it moves to another
+ * address (decision 0068): its export and its deletion keep finding it, and whoever registers
+ * `address` next does not. Mail stamped for an earlier holder keeps its stamp.
+ */
+export async function keepMailOfAddress(db: DbOrTx, address: string, userId: string): Promise<void> {
+  await db.execute(sql`update mail_outbox set user_id = ${userId}::uuid where to_address = ${address} and user_id is null`);
+}
+
+/**
+ * The SQL condition "this mail is the account's": stamped with its id, or unstamped and sent to
+ * its current address. `m` is the mail_outbox alias; `userId` and `address` are SQL fragments.
+ */
+export const mailOfAccount = (userId: SQL, address: SQL) => sql`(m.user_id = ${userId} or (m.user_id is null and m.to_address = ${address}))`;

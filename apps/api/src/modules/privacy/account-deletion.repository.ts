@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
+import { mailOfAccount } from '../mail/outbox.repository';
 import { LIVE_BOOKING_STATUSES } from '../booking-lifecycle/session-rules.sql';
 
 /** The family's bookings still ahead, paid or being paid: what deleting the account would cancel. */
@@ -31,7 +32,7 @@ export async function anonymiseAccount(tx: DbOrTx, userId: string, email: string
   await tx.execute(sql`
     update bookings set details = null, details_deleted_at = ${at}::timestamptz, updated_at = ${at}::timestamptz
     where user_id = ${userId}::uuid and details is not null`);
-  await tx.execute(sql`delete from mail_outbox where to_address = ${email} and status <> 'pending'`);
+  await tx.execute(sql`delete from mail_outbox m where ${mailOfAccount(sql`${userId}::uuid`, sql`${email}`)} and m.status <> 'pending'`);
   await tx.execute(sql`delete from password_reset_requests where email = ${email}`);
   await tx.execute(sql`delete from action_codes where user_id = ${userId}::uuid`);
   // The one change the audit trail allows: an actor's e-mail erased, its id kept.

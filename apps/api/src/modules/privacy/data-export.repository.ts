@@ -1,5 +1,6 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client';
+import { mailOfAccount } from '../mail/outbox.repository';
 
 type Row = Record<string, unknown>;
 
@@ -21,8 +22,8 @@ const PARTS = (u: SQL) => ({
   refunds: sql`select r.id, r.order_id as "orderId", r.booking_id as "bookingId", r.amount_cents as "amountCents", r.status, r.reason,
       r.created_at as "createdAt", r.completed_at as "completedAt"
     from refunds r join orders o on o.id = r.order_id where o.user_id = ${u} order by r.created_at`,
-  emails: sql`select m.id, m.subject, m.text, m.status, m.created_at as "createdAt", m.sent_at as "sentAt"
-    from mail_outbox m where m.to_address = (select email from users where id = ${u}) order by m.created_at`,
+  emails: sql`select m.id, m.to_address as "to", m.subject, m.text, m.status, m.created_at as "createdAt", m.sent_at as "sentAt"
+    from mail_outbox m where ${mailOfAccount(u, sql`(select email from users where id = ${u})`)} order by m.created_at`,
   checkIns: sql`select id as "bookingId", checked_in_at as "checkedInAt", no_show_at as "noShowAt"
     from bookings where user_id = ${u} and (checked_in_at is not null or no_show_at is not null) order by created_at`,
   waitlist: sql`select w.id, l.name as location, st.name as "sessionType", to_char(w.date, 'YYYY-MM-DD') as date, w.status,

@@ -79,9 +79,10 @@ export interface SentEmailRow {
   createdAt: Date;
 }
 
+/** Mail to the address, less what an earlier holder of it took along when it moved away (decision 0068). */
 export async function emailsTo(db: DbOrTx, address: string, limit: number): Promise<SentEmailRow[]> {
   const result = await db.execute(sql`
-    select subject, status, sent_at, created_at from mail_outbox where to_address = ${address} order by created_at desc limit ${limit}`);
+    select subject, status, sent_at, created_at from mail_outbox where to_address = ${address} and user_id is null order by created_at desc limit ${limit}`);
   return result.rows.map((r) => ({
     subject: r.subject as string,
     status: r.status as SentEmailRow['status'],

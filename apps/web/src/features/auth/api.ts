@@ -1,6 +1,7 @@
 import type {
   ActionCheckResponse,
   ActionCodeRequest,
+  ChangeEmailRequest,
   ChangePasswordRequest,
   ConfirmPasswordResetRequest,
   MessageResponse,
@@ -15,9 +16,9 @@ import type {
 import { api } from '../../lib/api';
 
 /**
- * The Accounts endpoints of API.md. Everything a guest calls skips auth; the two calls an
- * unverified user must be able to make (reload the user, ask for a verification e-mail) skip
- * only the verified check (spec §5, §7).
+ * The Accounts endpoints of API.md. Everything a guest calls skips auth; the calls an
+ * unverified user must be able to make (reload the user, ask for a verification e-mail, correct
+ * the address) skip only the verified check (spec §5, §7).
  */
 const authApi = api.injectEndpoints({
   endpoints: (build) => ({
@@ -43,6 +44,11 @@ const authApi = api.injectEndpoints({
     }),
     sendVerificationEmail: build.mutation<MessageResponse, { redirectUrl: string }>({
       query: (body) => ({ url: '/user/auth/email-verification', method: 'POST', body }),
+      extraOptions: { skipVerified: true },
+    }),
+    // Decision 0068: an unverified account corrects its address (and gets a new link there).
+    changeEmail: build.mutation<UserResponse, ChangeEmailRequest>({
+      query: (body) => ({ url: '/user/me/email', method: 'PUT', body }),
       extraOptions: { skipVerified: true },
     }),
     sendPasswordReset: build.mutation<MessageResponse, SendPasswordResetRequest>({
@@ -75,4 +81,5 @@ export const {
   useConfirmPasswordResetMutation,
   useUpdateProfileMutation,
   useChangePasswordMutation,
+  useChangeEmailMutation,
 } = authApi;

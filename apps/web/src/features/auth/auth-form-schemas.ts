@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { newPasswordFormSchema, registerFormSchema, sendPasswordResetRequestSchema, signInRequestSchema } from '@kringle/contracts/accounts';
+import { changeEmailRequestSchema, newPasswordFormSchema, registerFormSchema, sendPasswordResetRequestSchema, signInRequestSchema } from '@kringle/contracts/accounts';
 
 /**
  * The forms' schemas all come from the shared contracts (registerFormSchema and
@@ -14,6 +14,11 @@ export type SignInFormInput = z.input<typeof signInFormSchema>;
 /** The redirect is the site origin, added on submit, not typed by the user. */
 export const forgotPasswordFormSchema = sendPasswordResetRequestSchema.pick({ email: true });
 export type ForgotPasswordFormInput = z.input<typeof forgotPasswordFormSchema>;
+
+/** The verify screen's change of address: the redirect is the site origin, added on submit. */
+export const changeEmailFormSchema = changeEmailRequestSchema.pick({ email: true, password: true });
+export type ChangeEmailFormInput = z.input<typeof changeEmailFormSchema>;
+export type ChangeEmailFormOutput = z.output<typeof changeEmailFormSchema>;
 
 /** What use-light-form expects from a check: the parsed values, or the first message per field. */
 export interface FormCheck<TOutput> {
@@ -36,3 +41,4 @@ export const checkSignInForm = checkWith(signInFormSchema);
 export const checkRegisterForm = checkWith(registerFormSchema);
 export const checkForgotPasswordForm = checkWith(forgotPasswordFormSchema);
 export const checkNewPasswordForm = checkWith(newPasswordFormSchema);
+export const checkChangeEmailForm = checkWith(changeEmailFormSchema);

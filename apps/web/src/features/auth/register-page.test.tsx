@@ -147,12 +147,4 @@ describe('RegisterPage', { timeout: 20_000 }, () => {
     await user.click(screen.getByRole('button', { name: 'Create account' }));
     await waitFor(() => expect(screen.getByLabelText('Password')).toHaveAccessibleDescription(/That password is too common/));
   });
-  it('starts with what was typed when the verify screen sends a family back to change the address', () => {
-    const typed = { firstName: 'Holly', lastName: "O'Brien", phone: '0412 345 678', email: 'holly@exmaple.com' };
-    renderAuthPage(<RegisterPage />, { path: '/register', fetchFn: fakeApi({}).fetchFn, state: typed });
-    expect(screen.getByLabelText(/First name/)).toHaveValue('Holly');
-    expect(screen.getByLabelText(/Last name/)).toHaveValue("O'Brien");
-    expect(screen.getByLabelText(/Email/)).toHaveValue('holly@exmaple.com');
-    expect(screen.getByLabelText(/Password/)).toHaveValue('');
-  });
 });

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Link, useLocation } from 'react-router';
+import { Link } from 'react-router';
 import { Button } from '../../components/ui/button';
 import { track } from '../../lib/analytics';
 import { errorCode, errorMessage, fieldErrors } from './api-error';
@@ -40,13 +40,10 @@ export function RegisterPage() {
   const [signIn] = useSignInMutation();
   const [sendVerification] = useSendVerificationEmailMutation();
   const [problem, setProblem] = useState<Problem | null>(null);
-  // "Wrong address? Change it" on the verify screen comes back here with what was typed before.
-  const prefill = (useLocation().state as Partial<Record<'firstName' | 'lastName' | 'email' | 'phone', unknown>> | null) ?? {};
-  const text = (value: unknown) => (typeof value === 'string' ? value : '');
   // Not react-hook-form: the same onTouched checks without its 12 kB on the first page (use-light-form.ts).
   const form = useLightForm<RegisterFields, RegisterFormOutput>({
     check,
-    defaultValues: { firstName: text(prefill.firstName), lastName: text(prefill.lastName), email: text(prefill.email), password: '', phone: text(prefill.phone) },
+    defaultValues: { firstName: '', lastName: '', email: '', password: '', phone: '' },
   });
   const { errors, isSubmitting } = form;
   const { password, email } = form.values;

@@ -1,4 +1,5 @@
-import { useEffect, useRef, useState } from 'react';
+import { lazy, Suspense, useEffect, useRef, useState } from 'react';
+import type { User } from '@kringle/contracts/accounts';
 import { useNavigate } from 'react-router';
 import { toast } from 'sonner';
 import { Button } from '../../components/ui/button';
@@ -10,6 +11,9 @@ import { useAuthDispatch, useAuthSelector } from './auth-hooks';
 import { AuthHeading, FormAlert, linkClasses } from './auth-ui';
 import { refreshSession, signOut } from './session';
 import { noteVerificationSent, secondsUntilResend } from './verification-sent';
+
+// This screen is in the main bundle; the change-address form loads when it is asked for.
+const ChangeEmailForm = lazy(() => import('./change-email-form').then((m) => ({ default: m.ChangeEmailForm })));
 
 /** Spec §9: the verify button reloads the page this long after reloading the user. */
 const VERIFY_RELOAD_DELAY_MS = 3000;
@@ -51,6 +55,10 @@ export function VerifyEmailPage({ reloadPage = () => window.location.reload() }:
   const [sendVerification, { isLoading: sending }] = useSendVerificationEmailMutation();
   const [checking, setChecking] = useState<'idle' | 'checking' | 'reloading' | 'not-verified'>('idle');
   const [sent, setSent] = useState(false);
+  // 'Wrong address? Change it': the inline form, then the address it was changed to.
+  const [changing, setChanging] = useState(false);
+  const [changedTo, setChangedTo] = useState<string | null>(null);
+  const changeButton = useRef<HTMLButtonElement>(null);
   // Straight after registering, the first e-mail is under a minute old: the button waits it out.
   const [waitSeconds, startWait] = useCountdown(() => secondsUntilResend(RESEND_WAIT_SECONDS));
   const reloadTimer = useRef<number | undefined>(undefined);
@@ -95,13 +103,23 @@ export function VerifyEmailPage({ reloadPage = () => window.location.reload() }:
     startWait(RESEND_WAIT_SECONDS);
   };
 
-  // A typo in the address: start again on /register with what was typed, the address editable.
-  const changeAddress = async (event: React.MouseEvent<HTMLAnchorElement>) => {
-    event.preventDefault();
-    const typed = { firstName: user?.firstName ?? '', lastName: user?.lastName ?? '', phone: user?.phone ?? '', email: email ?? '' };
-    track('logout');
-    await dispatch(signOut());
-    await navigate('/register', { replace: true, state: typed });
+  // A typo in the address: corrected on this account (decision 0068); the new link counts as a send.
+  const addressChanged = (changed: User) => {
+    dispatch(userUpdated(changed));
+    setChanging(false);
+    setChangedTo(changed.email);
+    setSent(false);
+    setChecking('idle');
+    noteVerificationSent();
+    startWait(RESEND_WAIT_SECONDS);
+    focusChangeButton();
+  };
+
+  // The form goes: focus goes back where the family was (under the message), not to the page's top.
+  const focusChangeButton = () => window.setTimeout(() => changeButton.current?.focus(), 0);
+  const cancelChange = () => {
+    setChanging(false);
+    focusChangeButton();
   };
 
   const backToLogin = async (event: React.MouseEvent<HTMLAnchorElement>) => {
@@ -155,9 +173,29 @@ export function VerifyEmailPage({ reloadPage = () => window.location.reload() }:
             folder.
           </FormAlert>
         )}
-        <a href="/register" onClick={changeAddress} className={`${linkClasses} justify-center`}>
-          Wrong address? Change it
-        </a>
+        {changedTo && (
+          <FormAlert tone="success" title="Email address changed">
+            We&apos;ve sent a new verification link to <strong className="[overflow-wrap:anywhere]">{changedTo}</strong>. Links sent to the old address no
+            longer work.
+          </FormAlert>
+        )}
+        {changing && email ? (
+          <Suspense fallback={<p className="text-center text-sm text-ink-700">Opening the form...</p>}>
+            <ChangeEmailForm currentEmail={email} onChanged={addressChanged} onCancel={cancelChange} />
+          </Suspense>
+        ) : (
+          <button
+            ref={changeButton}
+            type="button"
+            onClick={() => {
+              setChangedTo(null);
+              setChanging(true);
+            }}
+            className={`${linkClasses} justify-center`}
+          >
+            Wrong address? Change it
+          </button>
+        )}
       </section>
     </div>
   );
