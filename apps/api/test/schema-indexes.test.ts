@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { churnReleaseOf } from '../src/modules/booking-lifecycle/session-rules.sql';
+import { addressHoldsOn, churnReleaseOf } from '../src/modules/booking-lifecycle/session-rules.sql';
 import { createTestApp, type TestApp } from './test-app';
 
 /**
@@ -34,6 +34,11 @@ describe('indexes for holds and mail pruning', () => {
   it("counts a family's recent releases (the churn cool-down) through reservations_user_released_idx", async () => {
     const churn = churnReleaseOf("'00000000-0000-4000-8000-000000000000'::uuid", 'now()', '3', '10');
     expect(await plan(`select ${churn}`)).toContain('reservations_user_released_idx');
+  });
+
+  it("counts an address's live holds on a location's day (every hold, decision 0069) through reservations_address_live_idx", async () => {
+    const held = addressHoldsOn("'x'", "'00000000-0000-4000-8000-000000000000'::uuid", "'2026-12-05'::date", "'Australia/Sydney'", 'now()');
+    expect(await plan(`select * from ${held} a`)).toContain('reservations_address_live_idx');
   });
 
   it("reads the accounts whose sessions ended lately (each process's reload and poll, decision 0063) through users_sessions_ended_idx", async () => {

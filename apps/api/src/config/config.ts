@@ -109,6 +109,8 @@ const envSchema = z.object({
   /** Abuse limits (decision 0059): more releases than this within the window earn a cool-down before the next hold (0: off). */
   HOLD_COOLDOWN_RELEASES: int(0, 1000).default(3),
   HOLD_COOLDOWN_WINDOW_MINUTES: int(1, 24 * 60).default(10),
+  /** Sessions of one location's day held at once from one address (decision 0069; 0: no cap); off with RATE_LIMIT_MODE=off. */
+  HOLD_ADDRESS_LIMIT: int(0, 10_000).default(10),
   LEAD_TIME_MINUTES: int(0, 24 * 60).default(60),
   // The reschedule and refund rules' defaults are the contracts' (DEFAULT_POLICY), so the terms say the same.
   RESCHEDULE_CUTOFF_HOURS: int(0, 24 * 30).default(DEFAULT_POLICY.rescheduleCutoffHours),

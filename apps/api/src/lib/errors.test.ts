@@ -45,6 +45,7 @@ const made: Record<keyof typeof errors, () => AppError> = {
   bookingLimit: () => errors.bookingLimit(5),
   holdLimit: () => errors.holdLimit(),
   holdCooldown: () => errors.holdCooldown(240),
+  holdAddressFull: () => errors.holdAddressFull(300),
   holdExpired: () => errors.holdExpired(),
   refreshLimit: () => errors.refreshLimit(),
   priceMismatch: () => errors.priceMismatch(4_500),
@@ -100,6 +101,8 @@ describe('error factories', () => {
     expect(errors.rateLimited('Wait.', 7).headers).toEqual({ 'Retry-After': '7' });
     expect(errors.holdCooldown(240).headers).toEqual({ 'Retry-After': '240' });
     expect(errors.holdCooldown(240).message).toContain('wait 4 minutes');
+    expect(errors.holdAddressFull(300)).toMatchObject({ code: 'RATE_LIMITED', statusCode: 429, headers: { 'Retry-After': '300' } });
+    expect(errors.holdAddressFull(300).message).toContain('try again in 5 minutes');
     expect(errors.priceMismatch(4_500).details).toEqual([{ path: 'body.amount', message: 'expected 4500' }]);
     expect(errors.weakPassword('Too short', 'body.password').details).toEqual([{ path: 'body.password', message: 'Too short' }]);
   });

@@ -87,6 +87,18 @@ export const errors = {
       undefined,
       { 'Retry-After': String(retryAfterSeconds) },
     ),
+  /**
+   * Decision 0069: the client's address holds HOLD_ADDRESS_LIMIT sessions of this location's day
+   * already (a script's many accounts, or a crowded shared Wi-Fi); `Retry-After` is when the first
+   * of them ends.
+   */
+  holdAddressFull: (retryAfterSeconds: number) =>
+    appError(
+      'RATE_LIMITED',
+      `Many sessions on this day are on hold from your internet connection right now (a shared Wi-Fi, perhaps). Please try again in ${waitText(retryAfterSeconds)}, or pick another day.`,
+      undefined,
+      { 'Retry-After': String(retryAfterSeconds) },
+    ),
   holdExpired: () => appError('HOLD_EXPIRED'),
   refreshLimit: () => appError('REFRESH_LIMIT'),
   priceMismatch: (amountCents: number) =>

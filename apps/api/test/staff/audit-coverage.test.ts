@@ -12,6 +12,7 @@ import { handleStripeEvent } from '../../src/modules/payments/payments.service';
 import { handOffSlot, settleOffers } from '../../src/modules/waitlist/waitlist.hand-off';
 import { leaveWaitlist } from '../../src/modules/waitlist/waitlist.service';
 import { bookDirect, createPerson, SYDNEY, staffDay, type Person, type StaffDay } from './staff-fixtures';
+import { holdArgs } from '../support/hold-args';
 
 /**
  * Decision 0062: every change of a session's state (holds, waitlist offers, closures), every
@@ -78,18 +79,7 @@ describe('audit trail covers holds, waitlist offers, closures, refunds and seaso
     const [a, b] = [session().id, session().id];
     const [x, y, z] = [await createPerson(w.t.db, false), await createPerson(w.t.db, false), await createPerson(w.t.db, false)];
     const now = w.clock.now();
-    const args = (userId: string, slotId: string) => ({
-      reservationId: crypto.randomUUID(),
-      userId,
-      slotId,
-      expiresAt: new Date(now.getTime() + 10 * 60_000),
-      refreshesLeft: 2,
-      now,
-      leadCutoff: now,
-      bookingLimit: 5,
-      cooldownReleases: 3,
-      cooldownWindowMinutes: 10,
-    });
+    const args = (userId: string, slotId: string) => holdArgs(userId, slotId, now);
     const first = await batchHold(w.t.app.pool, [args(x.id, a), args(y.id, b)]);
     expect(first.map((o) => o.held)).toEqual([true, true]);
     const second = await batchHold(w.t.app.pool, [args(z.id, a)]);

@@ -142,6 +142,13 @@ describe('baseQuery', () => {
     expect(t.deps.notifyError).toHaveBeenCalledWith('Too many attempts. Try again in 60 seconds.');
   });
 
+  it('leaves a 429 to the page when the endpoint shows it itself (the Session step, decision 0069)', async () => {
+    const t = setup({}, [json(429, { error: 'Many sessions on this day are on hold from your internet connection right now.', code: 'RATE_LIMITED' })]);
+    const result = await t.run({ url: '/bookings/reservation', method: 'POST', body: {} }, { showsRateLimit: true });
+    expect(result.error?.data.code).toBe('RATE_LIMITED');
+    expect(t.deps.notifyError).not.toHaveBeenCalled();
+  });
+
   it('drops a rejected app-check token and retries once with a fresh one', async () => {
     const t = setup({}, [json(401, { error: 'x', code: 'APP_CHECK_INVALID' }), json(200, { ok: 1 })]);
     const result = await t.run('/x');

@@ -18,6 +18,8 @@ export interface RequestArgs {
 export interface ApiExtraOptions {
   skipAuth?: boolean;
   skipVerified?: boolean;
+  /** The page shows a 429's message itself, next to what was refused: no toast repeating it. */
+  showsRateLimit?: boolean;
 }
 
 export interface AuthSnapshot {
@@ -204,6 +206,6 @@ export const baseQuery: BaseQueryFn<string | RequestArgs, unknown, ApiError, Api
     }
     ({ result } = await sendWith(fresh));
   }
-  if (result.error?.status === 429) deps.notifyError(result.error.data.error);
+  if (result.error?.status === 429 && !opts.showsRateLimit) deps.notifyError(result.error.data.error);
   return result;
 };

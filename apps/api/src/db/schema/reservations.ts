@@ -27,6 +27,8 @@ export const reservations = pgTable(
     bookingId: uuid('booking_id'),
     /** Set on a waitlist offer (decision 0028): held for that family, apart from its one ordinary hold. */
     waitlistEntryId: uuid('waitlist_entry_id'),
+    /** Where the hold was taken from: a keyed hash of the client's address, never the address (decision 0069). */
+    holdAddress: text('hold_address'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
@@ -36,6 +38,10 @@ export const reservations = pgTable(
     index('reservations_active_expiry_idx').on(t.expiresAt).where(sql`status = 'active'`),
     // The churn cool-down counts a family's recent releases on every hold (decision 0059).
     index('reservations_user_released_idx').on(t.userId, t.updatedAt).where(sql`status = 'cancelled' AND waitlist_entry_id IS NULL`),
+    // Every hold counts its address's live holds on the session's location and day (decision 0069).
+    index('reservations_address_live_idx')
+      .on(t.holdAddress, t.locationId, t.expiresAt)
+      .where(sql`hold_address IS NOT NULL AND status IN ('active', 'checked_out') AND waitlist_entry_id IS NULL`),
   ],
 );
 

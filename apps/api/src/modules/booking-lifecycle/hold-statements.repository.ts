@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { churnReleaseOf, claimableOnline, familyHoldsOrPays, upcomingBookingsOf } from './session-rules.sql';
+import { addressHoldsOn, churnReleaseOf, claimableOnline, familyHoldsOrPays, upcomingBookingsOf } from './session-rules.sql';
 
 /**
  * The drop-day hold statements (decisions 0014, 0015): one round trip per racer (quickHold) or per
@@ -19,6 +19,9 @@ export interface QuickHoldArgs {
   /** The churn cool-down's settings (decision 0059): HOLD_COOLDOWN_RELEASES, HOLD_COOLDOWN_WINDOW_MINUTES. */
   cooldownReleases: number;
   cooldownWindowMinutes: number;
+  /** Where the hold is asked from (hold-address.ts), or null; with HOLD_ADDRESS_LIMIT in force (0: none; decision 0069). */
+  address: string | null;
+  addressLimit: number;
 }
 
 /** What a hold statement reads about the session and the customer (quickHold, batchHold). */
@@ -32,6 +35,7 @@ export interface HoldTargetRow {
   /** The location's bookings open after the statement's now: nothing was claimed (not "taken"). */
   not_open: boolean;
   blocked: boolean;
+  address_full_until: Date | null;
 }
 
 export interface QuickHoldOutcome {
@@ -53,6 +57,11 @@ export interface QuickHoldOutcome {
    * after a churn of releases (decision 0059). The general path decides what to answer.
    */
   blocked: boolean;
+  /**
+   * Nothing was tried: the address already holds HOLD_ADDRESS_LIMIT sessions of this location's
+   * day (decision 0069); when the first of them ends.
+   */
+  addressFullUntil: Date | null;
 }
 
 /**
@@ -90,6 +99,8 @@ export async function quickHold(pool: Pick<pg.Pool, 'query'>, args: QuickHoldArg
       args.refreshesLeft,
       args.cooldownReleases,
       args.cooldownWindowMinutes,
+      args.address,
+      args.addressLimit,
     ],
   });
   const row = result.rows[0]!;
@@ -101,12 +112,15 @@ export async function quickHold(pool: Pick<pg.Pool, 'query'>, args: QuickHoldArg
     takenBefore: row.taken_before ? { holderId: row.holder_id, holdExpiresAt: row.hold_expires_at } : null,
     notOpen: row.not_open,
     blocked: row.blocked,
+    addressFullUntil: row.address_full_until,
   };
 }
 
 /**
  * $1 user, $2 slot, $3 new reservation id, $4 expires at, $5 now, $6 lead cutoff, $7 booking limit,
- * $8 refreshes, $9 cool-down releases, $10 cool-down window (minutes).
+ * $8 refreshes, $9 cool-down releases, $10 cool-down window (minutes), $11 address (or null), $12 its
+ * cap (0: none). An address at its cap on the session's location and day claims nothing (decision
+ * 0069); with no cap or no address the count is never run (a one-time filter).
  */
 const QUICK_HOLD_SQL = `
   with upcoming as (
@@ -120,24 +134,29 @@ const QUICK_HOLD_SQL = `
         or coalesce(s.hold_expires_at > $5::timestamptz, false)) as taken_before,
       case when s.hold_expires_at > $5::timestamptz then r.user_id end as holder_id,
       case when s.hold_expires_at > $5::timestamptz then s.hold_expires_at end as hold_expires_at,
-      coalesce(l.sales_open_at > $5::timestamptz, false) as not_open
+      coalesce(l.sales_open_at > $5::timestamptz, false) as not_open,
+      (s.start_at at time zone l.timezone)::date as day, l.timezone
     from slots s join locations l on l.id = s.location_id
       left join reservations r on r.id = s.hold_reservation_id and r.status = 'active'
     where s.id = $2::uuid
+  ), crowded as (
+    select a.first_ends from target t cross join lateral ${addressHoldsOn('$11::text', 't.location_id', 't.day', 't.timezone', '$5::timestamptz')} a
+    where $12::int > 0 and $11::text is not null and a.n >= $12::int
   ), claimed as (
     update slots s set hold_reservation_id = $3::uuid, hold_expires_at = $4::timestamptz
     where s.id = $2::uuid and (select n from upcoming) < $7::int and not (select b from blocked)
+      and not exists (select 1 from crowded)
       and ${claimableOnline('s', '$5::timestamptz', '$6::timestamptz')}
     returning s.id as slot_id, s.location_id, $3::uuid as reservation_id, $1::uuid as user_id, $4::timestamptz as expires_at, $5::timestamptz as now
   ), inserted as (
-    insert into reservations (id, user_id, slot_id, location_id, status, expires_at, refreshes_left, booking_id, created_at, updated_at)
-    select $3::uuid, $1::uuid, slot_id, location_id, 'active', $4::timestamptz, $8::int, null, $5::timestamptz, $5::timestamptz
+    insert into reservations (id, user_id, slot_id, location_id, status, expires_at, refreshes_left, booking_id, created_at, updated_at, hold_address)
+    select $3::uuid, $1::uuid, slot_id, location_id, 'active', $4::timestamptz, $8::int, null, $5::timestamptz, $5::timestamptz, $11::text
     from claimed
     returning id
   ), audited as (${AUDIT_TAKEN})
   select (select n from upcoming) as upcoming, (select count(*)::int from inserted) as held, t.location_id,
     coalesce(t.held_by_me, false) as held_by_me, coalesce(t.taken_before, false) as taken_before, t.holder_id, t.hold_expires_at,
-    coalesce(t.not_open, false) as not_open, (select b from blocked) as blocked
+    coalesce(t.not_open, false) as not_open, (select b from blocked) as blocked, (select first_ends from crowded) as address_full_until
   from (select 1) as one left join target t on true`;
 
 /**
@@ -162,6 +181,8 @@ export async function batchHold(pool: Pick<pg.Pool, 'query'>, requests: QuickHol
       requests[0]!.refreshesLeft,
       requests[0]!.cooldownReleases,
       requests[0]!.cooldownWindowMinutes,
+      requests.map((r) => r.address),
+      requests[0]!.addressLimit,
     ],
   });
   return result.rows.map((row) => ({
@@ -172,17 +193,22 @@ export async function batchHold(pool: Pick<pg.Pool, 'query'>, requests: QuickHol
     takenBefore: row.taken_before ? { holderId: row.holder_id, holdExpiresAt: row.hold_expires_at } : null,
     notOpen: row.not_open,
     blocked: row.blocked,
+    addressFullUntil: row.address_full_until,
   }));
 }
 
 /**
  * Arrays, one entry per request: $1 reservation id, $2 user, $3 slot, $4 expires at, $5 now, $6 lead
- * cutoff; then $7 booking limit, $8 refreshes, $9 cool-down releases, $10 cool-down window (minutes).
+ * cutoff; then $7 booking limit, $8 refreshes, $9 cool-down releases, $10 cool-down window (minutes);
+ * $11 addresses (an array, entries may be null), $12 their cap (0: none). Requests of one address
+ * for one location's day in this batch count against the cap in their order (`ranked`), as if
+ * each had already been taken: at the cap's edge a request behind one that then loses its race is
+ * refused too (decision 0069).
  */
 const BATCH_HOLD_SQL = `
   with req as (
-    select * from unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::timestamptz[], $5::timestamptz[], $6::timestamptz[])
-      with ordinality as r(reservation_id, user_id, slot_id, expires_at, now, lead_cutoff, ord)
+    select * from unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::timestamptz[], $5::timestamptz[], $6::timestamptz[], $11::text[])
+      with ordinality as r(reservation_id, user_id, slot_id, expires_at, now, lead_cutoff, address, ord)
   ), upcoming as (
     select r.ord, ${upcomingBookingsOf('r.user_id', 'r.now')} as n
     from req r
@@ -195,14 +221,25 @@ const BATCH_HOLD_SQL = `
         or coalesce(s.hold_expires_at > r.now, false)) as taken_before,
       case when s.hold_expires_at > r.now then h.user_id end as holder_id,
       case when s.hold_expires_at > r.now then s.hold_expires_at end as hold_expires_at,
-      coalesce(l.sales_open_at > r.now, false) as not_open
+      coalesce(l.sales_open_at > r.now, false) as not_open,
+      (s.start_at at time zone l.timezone)::date as day, l.timezone
     from req r
       left join slots s on s.id = r.slot_id
       left join locations l on l.id = s.location_id
       left join reservations h on h.id = s.hold_reservation_id and h.status = 'active'
+  ), ranked as (
+    select r.ord, r.address, r.now, r.expires_at, t.location_id, t.day, t.timezone,
+      row_number() over (partition by r.address, t.location_id, t.day order by r.ord) as k
+    from req r join target t on t.ord = r.ord join upcoming u on u.ord = r.ord
+    where $12::int > 0 and r.address is not null and t.location_id is not null
+      and r.ord not in (select ord from blocked) and u.n < $7::int
+  ), crowded as (
+    select k.ord, coalesce(a.first_ends, k.expires_at) as first_ends
+    from ranked k cross join lateral ${addressHoldsOn('k.address', 'k.location_id', 'k.day', 'k.timezone', 'k.now')} a
+    where a.n + k.k > $12::int
   ), locked as (
     select s.id from slots s join req r on r.slot_id = s.id join upcoming u on u.ord = r.ord
-    where r.ord not in (select ord from blocked) and u.n < $7::int
+    where r.ord not in (select ord from blocked) and u.n < $7::int and r.ord not in (select ord from crowded)
       and ${claimableOnline('s', 'r.now', 'r.lead_cutoff')}
     order by s.id
     for update of s skip locked
@@ -210,19 +247,20 @@ const BATCH_HOLD_SQL = `
     update slots s set hold_reservation_id = r.reservation_id, hold_expires_at = r.expires_at
     from req r
     where s.id = r.slot_id and s.id in (select id from locked)
-    returning r.ord, r.reservation_id, r.user_id, s.id as slot_id, s.location_id, r.expires_at, r.now
+    returning r.ord, r.reservation_id, r.user_id, s.id as slot_id, s.location_id, r.expires_at, r.now, r.address
   ), inserted as (
-    insert into reservations (id, user_id, slot_id, location_id, status, expires_at, refreshes_left, booking_id, created_at, updated_at)
-    select c.reservation_id, c.user_id, c.slot_id, c.location_id, 'active', c.expires_at, $8::int, null, c.now, c.now
+    insert into reservations (id, user_id, slot_id, location_id, status, expires_at, refreshes_left, booking_id, created_at, updated_at, hold_address)
+    select c.reservation_id, c.user_id, c.slot_id, c.location_id, 'active', c.expires_at, $8::int, null, c.now, c.now, c.address
     from claimed c
     returning id
   ), audited as (${AUDIT_TAKEN})
   select u.n as upcoming, c.ord is not null as held, b.ord is not null as blocked, t.location_id,
     coalesce(t.held_by_me, false) as held_by_me, coalesce(t.taken_before, false) as taken_before, t.holder_id, t.hold_expires_at,
-    coalesce(t.not_open, false) as not_open
+    coalesce(t.not_open, false) as not_open, x.first_ends as address_full_until
   from req r
     join upcoming u on u.ord = r.ord
     left join target t on t.ord = r.ord
     left join claimed c on c.ord = r.ord
     left join blocked b on b.ord = r.ord
+    left join crowded x on x.ord = r.ord
   order by r.ord`;

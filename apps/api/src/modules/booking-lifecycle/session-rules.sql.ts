@@ -70,6 +70,19 @@ export const churnReleaseOf = (user: string, now: string, releases: string, wind
   where ${releases} > 0 and cr.user_id = ${user} and cr.status = 'cancelled' and cr.waitlist_entry_id is null
     and cr.updated_at > ${now} - make_interval(mins => ${windowMinutes})
   order by cr.updated_at desc offset ${releases} limit 1)`;
+/**
+ * Sessions of one location's local day held right now from one address (decision 0069): live holds
+ * and unpaid checkouts still holding their session, waitlist offers aside. One row: `n`, and
+ * `first_ends`, when the first of them ends (a refusal's Retry-After). Probes
+ * reservations_address_live_idx: an address with no live hold there reads one empty index page.
+ */
+export const addressHoldsOn = (address: string, locationId: string, day: string, timezone: string, now: string): string => `(
+  select count(*)::int as n, min(ah.hold_expires_at) as first_ends
+  from reservations ar join slots ah on ah.hold_reservation_id = ar.id
+  where ar.hold_address = ${address} and ar.location_id = ${locationId} and ar.expires_at > ${now}
+    and ar.status in ('active', 'checked_out') and ar.waitlist_entry_id is null
+    and ah.hold_expires_at > ${now} and (ah.start_at at time zone ${timezone})::date = ${day})`;
+
 /** A session a closure took out of sale (decision 0055): a season reload must not put it back on sale. */
 export const closedByAClosure = (s: string): string => `exists (
   select 1 from closures c where c.location_id = ${s}.location_id and (c.slot_type_id is null or c.slot_type_id = ${s}.slot_type_id)

@@ -4,7 +4,7 @@ import type { DbOrTx, Tx } from '../../db/client';
 import { locations, slots } from '../../db/schema/catalogue';
 import { reservations } from '../../db/schema/reservations';
 import { bookings } from '../../db/schema/bookings';
-import { churnReleaseOf } from '../booking-lifecycle/session-rules.sql';
+import { addressHoldsOn, churnReleaseOf } from '../booking-lifecycle/session-rules.sql';
 
 export type ReservationRow = typeof reservations.$inferSelect;
 
@@ -20,7 +20,7 @@ export async function lockReservation(tx: Tx, id: string, userId: string): Promi
 
 export async function insertReservation(
   tx: Tx,
-  values: { userId: string; slotId: string; locationId: string; expiresAt: Date; refreshesLeft: number; bookingId: string | null; now: Date },
+  values: { userId: string; slotId: string; locationId: string; expiresAt: Date; refreshesLeft: number; bookingId: string | null; holdAddress: string | null; now: Date },
 ): Promise<ReservationRow> {
   const [row] = await tx
     .insert(reservations)
@@ -93,4 +93,20 @@ export async function churnReleaseAt(pool: Pick<pg.Pool, 'query'>, userId: strin
     values: [userId, now, releases, windowMinutes],
   });
   return rows[0]?.at ?? null;
+}
+
+/**
+ * Sessions of this session's location and day held now from one address (decision 0069), and when
+ * the first of them ends: the general path's check, in its transaction.
+ */
+export async function addressHoldsFor(db: DbOrTx, args: { address: string; slotId: string; now: Date }): Promise<{ n: number; firstEnds: Date | null }> {
+  const now = sql`${args.now.toISOString()}::timestamptz`;
+  const result = await db.execute(sql`
+    select a.n, a.first_ends
+    from (select ${args.address}::text as address, ${now} as now) p
+      join slots s on s.id = ${args.slotId}::uuid
+      join locations l on l.id = s.location_id
+      cross join lateral ${sql.raw(addressHoldsOn('p.address', 's.location_id', '(s.start_at at time zone l.timezone)::date', 'l.timezone', 'p.now'))} a`);
+  const row = result.rows[0];
+  return { n: (row?.n as number | undefined) ?? 0, firstEnds: row?.first_ends ? new Date(row.first_ends as string) : null };
 }

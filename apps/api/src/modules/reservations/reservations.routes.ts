@@ -3,6 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { errorBodySchema } from '@kringle/contracts/errors';
 import { createReservationBodySchema, reservationListSchema, reservationParamsSchema, reservationSchema } from '@kringle/contracts/reservations';
 import { authOf } from '../../plugins/auth';
+import { holdAddressLimit, holdAddressOf } from './hold-address';
 import { cancelReservation, createReservation, getReservation, listReservations, refreshReservation } from './reservations.service';
 
 /** Timed holds (API.md "Reservations"): customers only. */
@@ -22,13 +23,16 @@ export async function reservationsRoutes(app: FastifyInstance) {
           'A session the family itself already holds (a live hold or an unpaid checkout) answers 200 with that same reservation. ' +
           'Any other session while the family has a live hold or an unpaid checkout (waitlist offers aside) is 409 `HOLD_LIMIT`: let that one go first. ' +
           'After more than `HOLD_COOLDOWN_RELEASES` (3) sessions let go within `HOLD_COOLDOWN_WINDOW_MINUTES` (10), a new hold is 409 `HOLD_COOLDOWN` ' +
-          'with `Retry-After` (seconds) until the oldest of them leaves the window.',
+          'with `Retry-After` (seconds) until the oldest of them leaves the window. ' +
+          'When `HOLD_ADDRESS_LIMIT` (10) sessions of the same location and day are already on hold (live or being paid) from the client\'s address ' +
+          '(an IPv6 client by its /64), a new hold is 429 `RATE_LIMITED` with `Retry-After` (seconds) until the first of them ends.',
         body: createReservationBodySchema,
-        response: { 200: reservationSchema, 201: reservationSchema, 404: errorBodySchema, 409: errorBodySchema },
+        response: { 200: reservationSchema, 201: reservationSchema, 404: errorBodySchema, 409: errorBodySchema, 429: errorBodySchema },
       },
     },
     async (req, reply) => {
-      const { reservation, existing } = await createReservation(app, authOf(req).userId, req.body);
+      const from = { address: holdAddressOf(app, req.ip), limit: holdAddressLimit(app) };
+      const { reservation, existing } = await createReservation(app, authOf(req).userId, req.body, from);
       return reply.code(existing ? 200 : 201).send(reservation);
     },
   );

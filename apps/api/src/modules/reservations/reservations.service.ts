@@ -9,7 +9,7 @@ import { announceTaken } from './slot-events.listener';
 import { assertCanHoldForReschedule, leadCutoffOf } from '../booking-lifecycle/booking-policy';
 import { findLocation } from '../catalogue/catalogue.repository';
 import { formatSessionTime } from '@kringle/contracts/dates';
-import { churnReleaseAt, findReservation, insertReservation, liveCheckoutOn, liveReservations, lockReservation, slotForHold, updateReservation, type ReservationRow } from './reservations.repository';
+import { addressHoldsFor, churnReleaseAt, findReservation, insertReservation, liveCheckoutOn, liveReservations, lockReservation, slotForHold, updateReservation, type ReservationRow } from './reservations.repository';
 import { countUpcomingBookings } from '../booking-lifecycle/slot-row.repository';
 import { claimSlot, extendSlotHold, releaseHold, sweepLapsedHolds } from '../booking-lifecycle/session-holds.repository';
 import { familyActor } from '../booking-lifecycle/audit.repository';
@@ -17,6 +17,15 @@ import { familyActor } from '../booking-lifecycle/audit.repository';
 type Deps = Pick<FastifyInstance, 'db' | 'clock' | 'config' | 'slotState'>;
 /** The one-statement hold talks to the pool directly, as a named (prepared) statement. */
 type HoldDeps = Deps & Pick<FastifyInstance, 'pool' | 'log' | 'queueGate'>;
+
+/** Where the hold is asked from (hold-address.ts: null when no cap is in force), and the cap. */
+export interface HoldFrom {
+  address: string | null;
+  limit: number;
+}
+
+/** Seconds until the first of an address's holds ends (decision 0069), at least 1. */
+const secondsUntil = (at: Date | null, now: Date) => Math.max(1, Math.ceil(((at?.getTime() ?? now.getTime()) - now.getTime()) / 1000));
 
 /** Names the opening in the location's own clock: "Bookings for Westfield Sydney open Sat 1 Nov, 9:00 am AEDT." */
 async function salesNotOpen(deps: Deps, locationId: string): Promise<AppError> {
@@ -42,17 +51,18 @@ export function toReservation(row: ReservationRow, now: Date): Reservation {
 /**
  * Holds a session for HOLD_MINUTES. A family has one live hold or unpaid checkout at a time
  * (decision 0059): asking for the session it holds answers that hold, another one HOLD_LIMIT,
- * and a churn of releases HOLD_COOLDOWN. Most holds (a customer without a live hold, not
- * rescheduling) take the one-statement path.
+ * and a churn of releases HOLD_COOLDOWN. An address holding HOLD_ADDRESS_LIMIT sessions of the
+ * location's day is answered RATE_LIMITED (decision 0069). Most holds (a customer without a live
+ * hold, not rescheduling) take the one-statement path.
  */
-export async function createReservation(deps: HoldDeps, userId: string, body: CreateReservationBody): Promise<{ reservation: Reservation; existing: boolean }> {
+export async function createReservation(deps: HoldDeps, userId: string, body: CreateReservationBody, from: HoldFrom): Promise<{ reservation: Reservation; existing: boolean }> {
   if (!body.bookingId) {
     // The fair start (decision 0053): past the opening, a location's open line admits families in
     // turn. Locations without a line ask nothing (the gate knows them without a query).
     const queued = deps.queueGate.check(userId, body.slotId);
     if (queued) await queued;
     try {
-      const quick = await quickOrOwn(deps, userId, body.slotId);
+      const quick = await quickOrOwn(deps, userId, body.slotId, from);
       if (quick) return quick;
     } catch (err) {
       // Refused because the family's own unpaid checkout has it: that same reservation (issue 37 item 1).
@@ -62,11 +72,11 @@ export async function createReservation(deps: HoldDeps, userId: string, body: Cr
       throw err;
     }
   }
-  return holdInGeneral(deps, userId, body);
+  return holdInGeneral(deps, userId, body, from);
 }
 
 /** The drop-day path, then the family's own live hold on this session; null when the general path must decide. */
-async function quickOrOwn(deps: HoldDeps, userId: string, slotId: string): Promise<{ reservation: Reservation; existing: boolean } | null> {
+async function quickOrOwn(deps: HoldDeps, userId: string, slotId: string, from: HoldFrom): Promise<{ reservation: Reservation; existing: boolean } | null> {
   // Drop day (decision 0014): a session this process has just seen taken costs no query. Nor
   // does one another attempt here is asking about right now, once that one found it taken; if it
   // failed or lost to a racer elsewhere, this attempt asks the database itself.
@@ -77,7 +87,7 @@ async function quickOrOwn(deps: HoldDeps, userId: string, slotId: string): Promi
     await asking;
     if (taken.refuses(slotId, userId, deps.clock.now())) throw errors.slotUnavailable();
   }
-  const quick = await taken.track(slotId, () => tryQuickHold(deps, taken, userId, slotId));
+  const quick = await taken.track(slotId, () => tryQuickHold(deps, taken, userId, slotId, from));
   if (quick) return { reservation: quick, existing: false };
   // The family's own live hold or unpaid checkout on this session: the same reservation (issue 37 item 1).
   const [own] = await liveReservations(deps.db, userId, deps.clock.now(), slotId);
@@ -92,7 +102,7 @@ export async function listReservations(deps: Deps, userId: string): Promise<{ it
 }
 
 /** The one-round-trip hold; null when the general path must decide (the customer has a live hold). */
-async function tryQuickHold(deps: HoldDeps, taken: TakenSessions, userId: string, slotId: string): Promise<Reservation | null> {
+async function tryQuickHold(deps: HoldDeps, taken: TakenSessions, userId: string, slotId: string, from: HoldFrom): Promise<Reservation | null> {
   const now = deps.clock.now();
   const limit = deps.config.MAX_UPCOMING_BOOKINGS;
   const expiresAt = new Date(now.getTime() + deps.config.HOLD_MINUTES * 60_000);
@@ -112,6 +122,8 @@ async function tryQuickHold(deps: HoldDeps, taken: TakenSessions, userId: string
       bookingLimit: limit,
       cooldownReleases: deps.config.HOLD_COOLDOWN_RELEASES,
       cooldownWindowMinutes: deps.config.HOLD_COOLDOWN_WINDOW_MINUTES,
+      address: from.address,
+      addressLimit: from.limit,
     });
   } catch (err) {
     if (isUniqueViolation(err)) return null;
@@ -127,13 +139,15 @@ async function tryQuickHold(deps: HoldDeps, taken: TakenSessions, userId: string
     taken.remember(slotId, userId, expiresAt, now, version);
     announceTaken(deps.slotState, deps.pool, deps.log, { slotId, holderId: userId, reservationId: id, endsAt: expiresAt });
     return toReservation(
-      { id, userId, slotId, locationId: outcome.slotLocationId, status: 'active', expiresAt, refreshesLeft, bookingId: null, waitlistEntryId: null, createdAt: now, updatedAt: now },
+      { id, userId, slotId, locationId: outcome.slotLocationId, status: 'active', expiresAt, refreshesLeft, bookingId: null, waitlistEntryId: null, holdAddress: from.address, createdAt: now, updatedAt: now },
       now,
     );
   }
   if (outcome.heldByMe) return null;
   // A family with a hold or an unpaid checkout, or cooling down, is not tried: the general path answers.
   if (outcome.blocked && !outcome.takenBefore) return null;
+  // The address holds its share of this day already; a session taken anyway is answered as taken.
+  if (outcome.addressFullUntil && !outcome.takenBefore) throw errors.holdAddressFull(secondsUntil(outcome.addressFullUntil, now));
   // Remembered only if it was taken before the statement began: a racer's hold that won meanwhile
   // is not visible to the statement, so its holder is not known.
   if (outcome.takenBefore) taken.remember(slotId, outcome.takenBefore.holderId, outcome.takenBefore.holdExpiresAt, now, version);
@@ -147,7 +161,7 @@ async function cooldownSeconds(deps: HoldDeps, userId: string, now: Date): Promi
   return tipped ? Math.max(1, Math.ceil((tipped.getTime() + windowMinutes * 60_000 - now.getTime()) / 1000)) : 0;
 }
 
-async function holdInGeneral(deps: HoldDeps, userId: string, body: CreateReservationBody): Promise<{ reservation: Reservation; existing: boolean }> {
+async function holdInGeneral(deps: HoldDeps, userId: string, body: CreateReservationBody, from: HoldFrom): Promise<{ reservation: Reservation; existing: boolean }> {
   const slot = await slotForHold(deps.db, body.slotId);
   if (!slot) throw notFound('That session');
   // Reschedule holds too: before the opening nobody, booked elsewhere or not, gets a head start.
@@ -175,6 +189,10 @@ async function holdInGeneral(deps: HoldDeps, userId: string, body: CreateReserva
         existing = live.find((r) => r.slotId === slot.id && (!body.bookingId || (r.bookingId === body.bookingId && r.status === 'active')));
         if (existing) return existing;
         if (live.length > 0) throw errors.holdLimit();
+        if (from.address && from.limit > 0) {
+          const here = await addressHoldsFor(tx, { address: from.address, slotId: slot.id, now });
+          if (here.n >= from.limit) throw errors.holdAddressFull(secondsUntil(here.firstEnds, now));
+        }
         const reservation = await insertReservation(tx, {
           userId,
           slotId: slot.id,
@@ -182,6 +200,7 @@ async function holdInGeneral(deps: HoldDeps, userId: string, body: CreateReserva
           expiresAt: new Date(now.getTime() + holdMs),
           refreshesLeft: deps.config.HOLD_REFRESHES,
           bookingId: body.bookingId ?? null,
+          holdAddress: from.address,
           now,
         });
         const claimed = await claimSlot(

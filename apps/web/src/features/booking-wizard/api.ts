@@ -54,6 +54,8 @@ export const bookingApi = api.injectEndpoints({
     }),
     createReservation: build.mutation<Reservation, CreateReservationBody>({
       query: (body) => ({ url: '/bookings/reservation', method: 'POST', body }),
+      // Too many sessions of the day held from this address (decision 0069): the Session step says so beside the times.
+      extraOptions: { showsRateLimit: true },
       invalidatesTags: [{ type: 'GET_RESERVATION', id: 'LIVE' }],
       // Seed the hold's cache entry so the countdown knows the refreshes left without a call.
       async onQueryStarted(_arg, { dispatch, queryFulfilled }) {

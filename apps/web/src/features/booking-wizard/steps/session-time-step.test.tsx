@@ -106,6 +106,16 @@ describe('SessionTimeStep, rescheduling into the refund cut-off', () => {
     await vi.waitFor(() => expect(store.getState().booking.reservationData?.slotId).toBe('s-late'));
   });
 
+  it('a hold refused because the address holds many of the day (429, decision 0069): the server’s words beside the times, nothing held', async () => {
+    const message = 'Many sessions on this day are on hold from your internet connection right now (a shared Wi-Fi, perhaps). Please try again in 4 minutes, or pick another day.';
+    const refused = () => new Response(JSON.stringify({ error: message, code: 'RATE_LIMITED' }), { status: 429, headers: { 'content-type': 'application/json', 'retry-after': '240' } });
+    const { store } = renderStep({ routes: { 'POST /bookings/reservation': refused } });
+    await userEvent.click(await screen.findByRole('button', { name: /4:00 pm/ }));
+    expect(await screen.findByRole('alert')).toHaveTextContent(message);
+    expect(store.getState().booking.reservationData).toBeNull();
+    expect(screen.getByRole('button', { name: /4:00 pm/ })).toBeEnabled();
+  });
+
   it('moves the booking once the family confirms', async () => {
     const { calls } = renderStep({ rescheduleFrom: '2026-12-05T00:00:00.000Z' });
     await userEvent.click(await screen.findByRole('button', { name: /4:00 pm/ }));
