@@ -28,7 +28,9 @@ const PER_REQUEST = Number(process.env.BENCH_PHOTOS_PER_REQUEST ?? 20);
 /** Photos processed alone for the baseline, before and after the upload. */
 const BASELINE = Number(process.env.BENCH_BASELINE_PHOTOS ?? Math.max(4, Math.round(PHOTOS / 10)));
 const PROBE_RPS = Number(process.env.BENCH_PROBE_RPS ?? 20);
-const PORTS = { postgres: 4320, api: 4330 };
+// BENCH_PORT_OFFSET moves every port, so a second run (another worktree) does not collide with this one.
+const OFFSET = Number(process.env.BENCH_PORT_OFFSET ?? 0);
+const PORTS = { postgres: 4320 + OFFSET, api: 4330 + OFFSET, deadStripe: 4398 + OFFSET, deadSmtp: 4399 + OFFSET };
 const API_DIR = path.join(REPO_ROOT, 'apps/api');
 const REPORTS = path.join(REPO_ROOT, 'bench/reports');
 const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? NaN;
@@ -81,7 +83,7 @@ try {
     values (${bookingId}::uuid, 'KR-BENCH', ${family!.id}::uuid, ${target.locationId}::uuid, ${slot.id as string}::uuid, ${target.slotTypeId}::uuid, 'completed', '[]'::jsonb, 0, now())`);
   await endPool();
 
-  const env = { ...benchApiEnv({ databaseUrl, jwtKey, publicUrl: `http://127.0.0.1:${PORTS.api}`, deadStripePort: 4398, deadSmtpPort: 4399 }), DATA_DIR: path.join(tmp, 'data') };
+  const env = { ...benchApiEnv({ databaseUrl, jwtKey, publicUrl: `http://127.0.0.1:${PORTS.api}`, deadStripePort: PORTS.deadStripe, deadSmtpPort: PORTS.deadSmtp }), DATA_DIR: path.join(tmp, 'data') };
   const api = await startProcesses({ name: 'api', script: 'dist/start.mjs', cwd: API_DIR, ports: [PORTS.api], env, readyPath: '/api/v1/ready', logDir: tmp });
   try {
     const base = `http://127.0.0.1:${PORTS.api}`;

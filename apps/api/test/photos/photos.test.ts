@@ -47,6 +47,8 @@ describe('photos (issue 39)', () => {
     expect(res.statusCode).toBe(201);
     const items = res.json().items as { id: string; bookingId: string; width: number; previewUrl: string }[];
     expect(items.map((i) => i.bookingId)).toEqual([booking.id, booking.id, booking.id]);
+    // Processed side by side (decision 0070), kept in the order sent.
+    expect(items.map((i) => i.width)).toEqual([1200, 2400, 1200]);
     photoIds = items.map((i) => i.id);
     expect(await storedFiles()).toHaveLength(6);
 

@@ -11,7 +11,7 @@ const QR_LONG_EDGE = 1000;
 // own work (argon2, file reads) and its read budgets hold.
 sharp.concurrency(1);
 sharp.cache(false);
-const PROCESSING_SLOTS = 2;
+export const PROCESSING_SLOTS = 2;
 let running = 0;
 const waiting: (() => void)[] = [];
 

@@ -4,7 +4,8 @@ import { errors } from '../../lib/errors';
 import type { AuthClaims } from '../accounts/id-tokens';
 import { findLocation } from '../catalogue/catalogue.repository';
 import { bookingOfCheckInCode } from '../check-in/check-in-codes';
-import { NotAPhotoError, processPhoto, readQrCode } from './photo-processing';
+import { NotAPhotoError, PROCESSING_SLOTS, processPhoto, readQrCode } from './photo-processing';
+import { overlapped } from './overlapped';
 import { photoKey, photoStorageFor, type PhotoStorage } from './photo-storage';
 import { assignPhoto, ensureGallery, findPhoto, findPhotoBooking, insertPhotos, lockPhotoBooking, type PhotoBooking, type PhotoRow } from './photos.repository';
 
@@ -52,7 +53,13 @@ async function readJpeg(file: UploadedFile): Promise<Buffer> {
   return file.read();
 }
 
-async function stage(deps: Deps, storage: PhotoStorage, input: Buffer, staged: Staged[]): Promise<void> {
+/** Files of one request in work at once: every processing slot busy and the next file already received. */
+const IN_WORK = PROCESSING_SLOTS + 1;
+
+async function stage(deps: Deps, storage: PhotoStorage, input: Buffer, staged: Staged[]): Promise<Staged> {
+  // Listed before anything is written, so a failure anywhere after still deletes its files.
+  const entry: Staged = { id: randomUUID(), width: 0, height: 0 };
+  staged.push(entry);
   let out;
   try {
     out = await processPhoto(input, deps.config.BRAND_NAME);
@@ -60,11 +67,10 @@ async function stage(deps: Deps, storage: PhotoStorage, input: Buffer, staged: S
     if (e instanceof NotAPhotoError) throw errors.onlyJpegPhotos();
     throw e;
   }
-  const id = randomUUID();
-  // Listed before the writes, so a failure between the two still deletes the first file.
-  staged.push({ id, width: out.width, height: out.height });
-  await storage.put(photoKey(id, 'original'), out.original, 'image/jpeg');
-  await storage.put(photoKey(id, 'preview'), out.preview, 'image/jpeg');
+  entry.width = out.width;
+  entry.height = out.height;
+  await Promise.all([storage.put(photoKey(entry.id, 'original'), out.original, 'image/jpeg'), storage.put(photoKey(entry.id, 'preview'), out.preview, 'image/jpeg')]);
+  return entry;
 }
 
 async function discard(deps: Deps, storage: PhotoStorage, staged: Staged[]): Promise<void> {
@@ -78,7 +84,8 @@ async function discard(deps: Deps, storage: PhotoStorage, staged: Staged[]): Pro
 /**
  * All or nothing: every file is processed and stored first, then the rows are written in one
  * transaction; a failure anywhere (a bad file, a dropped connection mid-upload, the database)
- * deletes the files already stored, so nothing half-made stays.
+ * deletes the files already stored, so nothing half-made stays. The files are processed while the
+ * next ones arrive (`overlapped`, which ends every work started before it throws).
  */
 async function uploadAtomically<T>(deps: Deps, work: (staged: Staged[], storage: PhotoStorage) => Promise<T>): Promise<T> {
   const storage = photoStorageFor(deps);
@@ -104,15 +111,15 @@ const expiryFrom = (deps: Deps, now: Date) => new Date(now.getTime() + deps.conf
 export async function uploadToBooking(deps: Deps, staff: AuthClaims, bookingId: string, files: AsyncIterable<UploadedFile>, assertLocation: (locationId: string) => void): Promise<StaffPhoto[]> {
   assertLocation(checkBookingForPhotos(await findPhotoBooking(deps.db, bookingId)).locationId);
   return uploadAtomically(deps, async (staged, storage) => {
-    for await (const file of files) await stage(deps, storage, await readJpeg(file), staged);
-    if (!staged.length) throw errors.invalidField('body.files', 'Send at least one JPEG photo in fields named files');
+    const done = await overlapped(files, IN_WORK, readJpeg, (input) => stage(deps, storage, input, staged));
+    if (!done.length) throw errors.invalidField('body.files', 'Send at least one JPEG photo in fields named files');
     const rows = await deps.db.transaction(async (tx) => {
       // Locked and checked again: a cancellation during the upload wins.
       const booking = checkBookingForPhotos(await lockPhotoBooking(tx, bookingId));
       const now = deps.clock.now();
       const inserted = await insertPhotos(
         tx,
-        staged.map((s) => ({ id: s.id, bookingId, locationId: booking.locationId, uploadedBy: staff.userId, width: s.width, height: s.height, createdAt: now })),
+        done.map((s) => ({ id: s.id, bookingId, locationId: booking.locationId, uploadedBy: staff.userId, width: s.width, height: s.height, createdAt: now })),
       );
       await ensureGallery(tx, bookingId, now, expiryFrom(deps, now));
       return inserted;
@@ -134,23 +141,26 @@ export interface BatchResult {
 export async function uploadBatch(deps: Deps, staff: AuthClaims, locationId: string, files: AsyncIterable<UploadedFile>): Promise<BatchResult> {
   if (!(await findLocation(deps.db, locationId))) throw errors.notFound('That location');
   return uploadAtomically(deps, async (staged, storage) => {
-    const owner = new Map<string, string | null>();
-    let current: string | null = null;
-    let count = 0;
-    for await (const file of files) {
-      const input = await readJpeg(file);
-      count++;
+    // Each file is read for a code and processed while the next ones arrive; who owns a photo is
+    // decided after, in shooting order.
+    const done = await overlapped(files, IN_WORK, readJpeg, async (input): Promise<{ code: string | null } | { photo: Staged }> => {
       const code = await readQrCode(input);
-      if (code !== null) {
-        const booking = await bookingOfCheckInCode(deps.db, code);
-        const full = booking ? await findPhotoBooking(deps.db, booking.id) : null;
-        current = full && full.status === 'completed' && full.locationId === locationId ? full.id : null;
-        continue;
+      if (code === null) return { photo: await stage(deps, storage, input, staged) };
+      const booking = await bookingOfCheckInCode(deps.db, code);
+      const full = booking ? await findPhotoBooking(deps.db, booking.id) : null;
+      return { code: full && full.status === 'completed' && full.locationId === locationId ? full.id : null };
+    });
+    if (!done.length) throw errors.invalidField('body.files', 'Send at least one JPEG photo in fields named files');
+    const owner = new Map<string, string | null>();
+    const inOrder: Staged[] = [];
+    let current: string | null = null;
+    for (const d of done) {
+      if ('code' in d) current = d.code;
+      else {
+        owner.set(d.photo.id, current);
+        inOrder.push(d.photo);
       }
-      await stage(deps, storage, input, staged);
-      owner.set(staged[staged.length - 1]!.id, current);
     }
-    if (!count) throw errors.invalidField('body.files', 'Send at least one JPEG photo in fields named files');
     const rows = await deps.db.transaction(async (tx) => {
       const now = deps.clock.now();
       const bookingIds = [...new Set([...owner.values()].filter((v): v is string => v !== null))].sort();
@@ -166,7 +176,7 @@ export async function uploadBatch(deps: Deps, staff: AuthClaims, locationId: str
       }
       return insertPhotos(
         tx,
-        staged.map((s) => ({ id: s.id, bookingId: owner.get(s.id) ?? null, locationId, uploadedBy: staff.userId, width: s.width, height: s.height, createdAt: now })),
+        inOrder.map((s) => ({ id: s.id, bookingId: owner.get(s.id) ?? null, locationId, uploadedBy: staff.userId, width: s.width, height: s.height, createdAt: now })),
       );
     });
     const assigned = new Map<string, number>();
