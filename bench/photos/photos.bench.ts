@@ -32,6 +32,8 @@ const PROBE_RPS = Number(process.env.BENCH_PROBE_RPS ?? 20);
 const OFFSET = Number(process.env.BENCH_PORT_OFFSET ?? 0);
 const PORTS = { postgres: 4320 + OFFSET, api: 4330 + OFFSET, deadStripe: 4398 + OFFSET, deadSmtp: 4399 + OFFSET };
 const API_DIR = path.join(REPO_ROOT, 'apps/api');
+/** Another build to compare (`node build.mjs dist/before/start.mjs` in apps/api, as bench:ab does). */
+const API_SCRIPT = process.env.BENCH_API_SCRIPT ?? 'dist/start.mjs';
 const REPORTS = path.join(REPO_ROOT, 'bench/reports');
 const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? NaN;
 const status = (pid: number, key: 'VmHWM' | 'VmRSS') => Number(new RegExp(`${key}:\\s+(\\d+)`).exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024;
@@ -55,6 +57,10 @@ async function baselineRate(files: Buffer[]): Promise<number> {
   return BASELINE / ((performance.now() - t0) / 1000);
 }
 
+/**
+ * The body as its parts, sent one after another: concatenating 300 MB first blocked this process
+ * for a moment before every request, and the probe's reads in flight then counted that against the API.
+ */
 function multipart(files: Buffer[]) {
   const boundary = `----kringle${randomUUID()}`;
   const chunks: Buffer[] = [];
@@ -62,7 +68,10 @@ function multipart(files: Buffer[]) {
     chunks.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="files"; filename="IMG_${i}.jpg"\r\nContent-Type: image/jpeg\r\n\r\n`), data, Buffer.from('\r\n'));
   });
   chunks.push(Buffer.from(`--${boundary}--\r\n`));
-  return { body: Buffer.concat(chunks), contentType: `multipart/form-data; boundary=${boundary}` };
+  async function* body() {
+    yield* chunks;
+  }
+  return { body, length: chunks.reduce((n, c) => n + c.length, 0), contentType: `multipart/form-data; boundary=${boundary}` };
 }
 
 const files = await cameraPhotos();
@@ -84,7 +93,7 @@ try {
   await endPool();
 
   const env = { ...benchApiEnv({ databaseUrl, jwtKey, publicUrl: `http://127.0.0.1:${PORTS.api}`, deadStripePort: PORTS.deadStripe, deadSmtpPort: PORTS.deadSmtp }), DATA_DIR: path.join(tmp, 'data') };
-  const api = await startProcesses({ name: 'api', script: 'dist/start.mjs', cwd: API_DIR, ports: [PORTS.api], env, readyPath: '/api/v1/ready', logDir: tmp });
+  const api = await startProcesses({ name: 'api', script: API_SCRIPT, cwd: API_DIR, ports: [PORTS.api], env, readyPath: '/api/v1/ready', logDir: tmp });
   try {
     const base = `http://127.0.0.1:${PORTS.api}`;
     const appCheck = await appCheckToken(base);
@@ -109,8 +118,13 @@ try {
     try {
       while (sent < PHOTOS) {
         const batch = Array.from({ length: Math.min(PER_REQUEST, PHOTOS - sent) }, (_, i) => files[(sent + i) % files.length]!);
-        const { body, contentType } = multipart(batch);
-        const res = await fetch(`${base}/api/v1/staff/bookings/${bookingId}/photos`, { method: 'POST', body, headers: { authorization: elf, 'x-app-check': appCheck, 'content-type': contentType } });
+        const { body, length, contentType } = multipart(batch);
+        const res = await fetch(`${base}/api/v1/staff/bookings/${bookingId}/photos`, {
+          method: 'POST',
+          body: body() as unknown as BodyInit,
+          duplex: 'half',
+          headers: { authorization: elf, 'x-app-check': appCheck, 'content-type': contentType, 'content-length': String(length) },
+        } as RequestInit);
         if (res.status !== 201) throw new Error(`upload answered ${res.status}: ${await res.text()}`);
         await res.arrayBuffer();
         sent += batch.length;

@@ -65,8 +65,13 @@ describe('photos (issue 39)', () => {
       headers: { ...cut.headers, ...(await headersOf(w.t.app.idTokens, w.elf)) },
     });
     expect(res2.statusCode).toBeGreaterThanOrEqual(400);
+    // Over 30 MB: refused, after a photo before it was stored (deleted again).
+    const huge = Buffer.concat([await cameraJpeg(), Buffer.alloc(31 * 1024 * 1024)]);
+    expectContractError(await upload(`/staff/bookings/${booking.id}/photos`, [{ data: await cameraJpeg() }, { data: huge }]), 413, 'PAYLOAD_TOO_LARGE');
     expect(await photoRows()).toBe(3);
     expect(await storedFiles()).toHaveLength(6);
+    // Files wait for processing on disk (decision 0070); none is left once a request has ended, however it ended.
+    expect(await readdir(path.join(dataDir, 'incoming'))).toEqual([]);
 
     expectContractError(await upload(`/staff/bookings/${randomUUID()}/photos`, [{ data: await cameraJpeg() }]), 404, 'NOT_FOUND');
     expectContractError(await upload(`/staff/bookings/${booking.id}/photos`, [{ data: await cameraJpeg() }], w.family), 403, 'STAFF_ONLY');

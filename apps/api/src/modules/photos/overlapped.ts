@@ -6,8 +6,7 @@
  *
  * - `receive` runs in the sequence's order, one at a time (a multipart body's parts can only be
  *   read that way); its failure stops everything at once.
- * - At most `limit` received items are in work; the sequence is not read further until one ends,
- *   so a 100-file request never holds more than `limit` files (plus the one arriving) in memory.
+ * - At most `limit` received items are in work; the sequence is not read further until one ends.
  * - The results keep the sequence's order, whatever order the work ends in.
  * - On the first failure (of the work, of `receive` or of the sequence itself, e.g. a connection
  *   dropped midway) nothing more is read, and the error is thrown only once every work already

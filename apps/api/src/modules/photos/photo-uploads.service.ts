@@ -1,20 +1,23 @@
 import { randomUUID } from 'node:crypto';
+import { mkdir, rm } from 'node:fs/promises';
+import path from 'node:path';
+import { MAX_PHOTOS_PER_UPLOAD } from '@kringle/contracts/photos';
 import type { FastifyInstance } from 'fastify';
 import { errors } from '../../lib/errors';
 import type { AuthClaims } from '../accounts/id-tokens';
 import { findLocation } from '../catalogue/catalogue.repository';
 import { bookingOfCheckInCode } from '../check-in/check-in-codes';
-import { NotAPhotoError, PROCESSING_SLOTS, processPhoto, readQrCode } from './photo-processing';
+import { NotAPhotoError, processPhoto, readQrCode } from './photo-processing';
 import { overlapped } from './overlapped';
 import { photoKey, photoStorageFor, type PhotoStorage } from './photo-storage';
 import { assignPhoto, ensureGallery, findPhoto, findPhotoBooking, insertPhotos, lockPhotoBooking, type PhotoBooking, type PhotoRow } from './photos.repository';
 
 export type Deps = Pick<FastifyInstance, 'db' | 'clock' | 'config' | 'log'>;
 
-/** One file of a multipart upload; `read` throws when the file passes the size limit. */
+/** One file of a multipart upload; `saveTo` writes it to a new file, and throws when it passes the size limit. */
 export interface UploadedFile {
   mimetype: string;
-  read(): Promise<Buffer>;
+  saveTo(file: string): Promise<void>;
 }
 
 export interface StaffPhoto {
@@ -48,15 +51,38 @@ export async function toStaffPhoto(storage: PhotoStorage, row: PhotoRow): Promis
   };
 }
 
-async function readJpeg(file: UploadedFile): Promise<Buffer> {
-  if (file.mimetype !== 'image/jpeg') throw errors.onlyJpegPhotos();
-  return file.read();
+/**
+ * Files of one request received ahead of processing. They wait on disk (`DATA_DIR/incoming`), not
+ * in memory, so the body arrives as fast as the network sends it, never slowed by processing past
+ * REQUEST_TIMEOUT_MS (decision 0070); libvips reads each from there when a slot is free.
+ */
+const AHEAD = MAX_PHOTOS_PER_UPLOAD;
+
+/** Where a request's files wait for processing; each is deleted once processed, the rest when the request ends. */
+class Incoming {
+  readonly files = new Set<string>();
+  constructor(private readonly dir: string) {}
+
+  async receive(file: UploadedFile): Promise<string> {
+    if (file.mimetype !== 'image/jpeg') throw errors.onlyJpegPhotos();
+    await mkdir(this.dir, { recursive: true });
+    const at = path.join(this.dir, `${randomUUID()}.jpg`);
+    this.files.add(at);
+    await file.saveTo(at);
+    return at;
+  }
+
+  async done(file: string): Promise<void> {
+    this.files.delete(file);
+    await rm(file, { force: true });
+  }
+
+  async clear(): Promise<void> {
+    await Promise.all([...this.files].map((f) => this.done(f)));
+  }
 }
 
-/** Files of one request in work at once: every processing slot busy and the next file already received. */
-const IN_WORK = PROCESSING_SLOTS + 1;
-
-async function stage(deps: Deps, storage: PhotoStorage, input: Buffer, staged: Staged[]): Promise<Staged> {
+async function stage(deps: Deps, storage: PhotoStorage, input: string, staged: Staged[]): Promise<Staged> {
   // Listed before anything is written, so a failure anywhere after still deletes its files.
   const entry: Staged = { id: randomUUID(), width: 0, height: 0 };
   staged.push(entry);
@@ -87,14 +113,17 @@ async function discard(deps: Deps, storage: PhotoStorage, staged: Staged[]): Pro
  * deletes the files already stored, so nothing half-made stays. The files are processed while the
  * next ones arrive (`overlapped`, which ends every work started before it throws).
  */
-async function uploadAtomically<T>(deps: Deps, work: (staged: Staged[], storage: PhotoStorage) => Promise<T>): Promise<T> {
+async function uploadAtomically<T>(deps: Deps, work: (staged: Staged[], storage: PhotoStorage, incoming: Incoming) => Promise<T>): Promise<T> {
   const storage = photoStorageFor(deps);
   const staged: Staged[] = [];
+  const incoming = new Incoming(path.join(deps.config.DATA_DIR, 'incoming'));
   try {
-    return await work(staged, storage);
+    return await work(staged, storage, incoming);
   } catch (e) {
     await discard(deps, storage, staged);
     throw e;
+  } finally {
+    await incoming.clear();
   }
 }
 
@@ -110,8 +139,12 @@ const expiryFrom = (deps: Deps, now: Date) => new Date(now.getTime() + deps.conf
 /** Photos for the family in front of the camera: any confirmed booking, whatever its day. */
 export async function uploadToBooking(deps: Deps, staff: AuthClaims, bookingId: string, files: AsyncIterable<UploadedFile>, assertLocation: (locationId: string) => void): Promise<StaffPhoto[]> {
   assertLocation(checkBookingForPhotos(await findPhotoBooking(deps.db, bookingId)).locationId);
-  return uploadAtomically(deps, async (staged, storage) => {
-    const done = await overlapped(files, IN_WORK, readJpeg, (input) => stage(deps, storage, input, staged));
+  return uploadAtomically(deps, async (staged, storage, incoming) => {
+    const done = await overlapped(files, AHEAD, (f) => incoming.receive(f), async (file) => {
+      const photo = await stage(deps, storage, file, staged);
+      await incoming.done(file);
+      return photo;
+    });
     if (!done.length) throw errors.invalidField('body.files', 'Send at least one JPEG photo in fields named files');
     const rows = await deps.db.transaction(async (tx) => {
       // Locked and checked again: a cancellation during the upload wins.
@@ -140,12 +173,16 @@ export interface BatchResult {
  */
 export async function uploadBatch(deps: Deps, staff: AuthClaims, locationId: string, files: AsyncIterable<UploadedFile>): Promise<BatchResult> {
   if (!(await findLocation(deps.db, locationId))) throw errors.notFound('That location');
-  return uploadAtomically(deps, async (staged, storage) => {
+  return uploadAtomically(deps, async (staged, storage, incoming) => {
     // Each file is read for a code and processed while the next ones arrive; who owns a photo is
     // decided after, in shooting order.
-    const done = await overlapped(files, IN_WORK, readJpeg, async (input): Promise<{ code: string | null } | { photo: Staged }> => {
+    const done = await overlapped(files, AHEAD, (f) => incoming.receive(f), async (input): Promise<{ code: string | null } | { photo: Staged }> => {
       const code = await readQrCode(input);
-      if (code === null) return { photo: await stage(deps, storage, input, staged) };
+      if (code === null) {
+        const photo = await stage(deps, storage, input, staged);
+        await incoming.done(input);
+        return { photo };
+      }
       const booking = await bookingOfCheckInCode(deps.db, code);
       const full = booking ? await findPhotoBooking(deps.db, booking.id) : null;
       return { code: full && full.status === 'completed' && full.locationId === locationId ? full.id : null };
