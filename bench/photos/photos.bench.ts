@@ -50,10 +50,20 @@ async function cameraPhotos(): Promise<Buffer[]> {
   );
 }
 
-/** processPhoto alone, as many at once as the API allows itself: photos per second. */
+/** CPU seconds (user + system) a process has used: where the time goes, beside the wall clock's rates. */
+const cpuOf = (pid: number) => {
+  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(f[11]) + Number(f[12])) / 100; // clock ticks (USER_HZ, 100 on Linux)
+};
+
+/** processPhoto alone, as many at once as the API allows itself: photos per second, and CPU seconds per photo. */
+const aloneCpu: number[] = [];
 async function baselineRate(files: Buffer[]): Promise<number> {
   const t0 = performance.now();
+  const c0 = cpuOf(process.pid);
   await Promise.all(Array.from({ length: BASELINE }, (_, i) => processPhoto(files[i % files.length]!, 'Kringle')));
+  aloneCpu.push((cpuOf(process.pid) - c0) / BASELINE);
   return BASELINE / ((performance.now() - t0) / 1000);
 }
 
@@ -117,6 +127,8 @@ try {
     const probe: Promise<number>[] = [];
     const timer = setInterval(() => probe.push(read()), 1000 / PROBE_RPS);
     const t0 = performance.now();
+    const apiCpu0 = cpuOf(pid);
+    const benchCpu0 = cpuOf(process.pid);
     let sent = 0;
     try {
       while (sent < PHOTOS) {
@@ -136,6 +148,8 @@ try {
       clearInterval(timer);
     }
     const seconds = (performance.now() - t0) / 1000;
+    const apiCpuPerPhoto = (cpuOf(pid) - apiCpu0) / PHOTOS;
+    const benchCpuPerPhoto = (cpuOf(process.pid) - benchCpu0) / PHOTOS;
     const latencies = (await Promise.all(probe)).sort((a, b) => a - b);
     const peakMiB = status(pid, 'VmHWM');
     const after = await baselineRate(files);
@@ -154,6 +168,7 @@ try {
       aloneBefore: Number(before.toFixed(2)),
       aloneAfter: Number(after.toFixed(2)),
       share: Number((rate / alone).toFixed(3)),
+      cpuSecondsPerPhoto: { api: Number(apiCpuPerPhoto.toFixed(3)), alone: Number(((aloneCpu[0]! + aloneCpu[1]!) / 2).toFixed(3)), benchSending: Number(benchCpuPerPhoto.toFixed(3)) },
       rssBeforeMiB: Math.round(rssBefore),
       peakMiB: Math.round(peakMiB),
       probe: { reads: latencies.length, p50: Number(quantile(latencies, 0.5).toFixed(1)), p99: Number(p99.toFixed(1)), max: Number(latencies.at(-1)!.toFixed(1)) },
@@ -163,6 +178,7 @@ try {
       [p99 < 50, `available-slots p99 under 50 ms while processing: ${result.probe.p99} ms (${latencies.length} reads)`],
     ] as const;
     console.log(`upload: ${PHOTOS} photos in ${result.seconds} s = ${result.photosPerSecond}/s; alone ${result.aloneBefore}/s before, ${result.aloneAfter}/s after`);
+    console.log(`CPU per photo: API ${result.cpuSecondsPerPhoto.api} s, alone ${result.cpuSecondsPerPhoto.alone} s; the bench's own sending and probe ${result.cpuSecondsPerPhoto.benchSending} s`);
     console.log(`memory: API RSS ${result.rssBeforeMiB} MiB before, peak ${result.peakMiB} MiB`);
     console.log(`reads while processing: p50 ${result.probe.p50} ms, p99 ${result.probe.p99} ms, max ${result.probe.max} ms`);
     for (const [ok, what] of budgets) console.log(`${ok ? 'PASS' : 'FAIL'}  ${what}`);
@@ -180,6 +196,7 @@ try {
         `| photos per second through the API | ${result.photosPerSecond} (${result.seconds} s) |`,
         `| the same processing alone | ${result.aloneBefore} before, ${result.aloneAfter} after |`,
         `| share (budget at least 70%) | ${(result.share * 100).toFixed(1)}% |`,
+        `| CPU seconds per photo (the API's process; alone; the bench's own sending and probe on the same cores) | ${result.cpuSecondsPerPhoto.api}; ${result.cpuSecondsPerPhoto.alone}; ${result.cpuSecondsPerPhoto.benchSending} |`,
         `| API resident memory | ${result.rssBeforeMiB} MiB before, peak ${result.peakMiB} MiB |`,
         `| available slots while processing (budget p99 under 50 ms) | p50 ${result.probe.p50} ms, p99 ${result.probe.p99} ms, max ${result.probe.max} ms, ${latencies.length} reads |`,
         '',
