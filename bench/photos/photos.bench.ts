@@ -8,11 +8,14 @@
  *   process, no HTTP, storage or database, run before and after the upload (budget: at least 70%);
  * - the API process's peak resident memory (VmHWM);
  * - available-slots p99 while it processes, an open-loop probe of BENCH_PROBE_RPS reads a second
- *   from a family (budget: under 50 ms).
+ *   from a family, in its own process, each timed from when it was due (budget: under 50 ms).
  * Writes bench/reports/photos.md and .json.
  */
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import readline from 'node:readline';
+import { fileURLToPath } from 'node:url';
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import sharp from 'sharp';
@@ -71,6 +74,28 @@ async function baselineRate(files: Buffer[]): Promise<number> {
  * The body as its parts, sent one after another: concatenating 300 MB first blocked this process
  * for a moment before every request, and the probe's reads in flight then counted that against the API.
  */
+const PROBE = path.join(path.dirname(fileURLToPath(import.meta.url)), 'read-probe.ts');
+
+/** read-probe.ts in its own process: started, then stopped with a line, answering every read's latency (ms) from when it was due. */
+function startProbe(url: string, headers: Record<string, string>) {
+  const child = spawn(path.join(REPO_ROOT, 'node_modules/.bin/tsx'), [PROBE], {
+    env: { ...process.env, PROBE_URL: url, PROBE_HEADERS: JSON.stringify(headers), PROBE_RPS: String(PROBE_RPS) },
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
+  const lines = readline.createInterface({ input: child.stdout! })[Symbol.asyncIterator]();
+  return {
+    ready: lines.next(),
+    kill: () => child.kill(),
+    async stop(): Promise<number[]> {
+      child.stdin!.end('stop\n');
+      const { value } = await lines.next();
+      const answer = JSON.parse(value as string) as { latencies: number[]; failure: string | null };
+      if (answer.failure) throw new Error(`the read probe: ${answer.failure}`);
+      return answer.latencies;
+    },
+  };
+}
+
 function multipart(files: Buffer[]) {
   const boundary = `----kringle${randomUUID()}`;
   const chunks: Buffer[] = [];
@@ -123,9 +148,9 @@ try {
     for (let i = 0; i < 20; i++) await read(); // warm up
 
     const before = await baselineRate(files);
-    // The probe: open loop, so a slow answer does not slow the asking.
-    const probe: Promise<number>[] = [];
-    const timer = setInterval(() => probe.push(read()), 1000 / PROBE_RPS);
+    // The probe: open loop, so a slow answer does not slow the asking; in its own process.
+    const probe = startProbe(readUrl, { authorization: family!.authorization, 'x-app-check': appCheck });
+    await probe.ready;
     const t0 = performance.now();
     const apiCpu0 = cpuOf(pid);
     const benchCpu0 = cpuOf(process.pid);
@@ -144,13 +169,14 @@ try {
         await res.arrayBuffer();
         sent += batch.length;
       }
-    } finally {
-      clearInterval(timer);
+    } catch (e) {
+      probe.kill();
+      throw e;
     }
     const seconds = (performance.now() - t0) / 1000;
     const apiCpuPerPhoto = (cpuOf(pid) - apiCpu0) / PHOTOS;
     const benchCpuPerPhoto = (cpuOf(process.pid) - benchCpu0) / PHOTOS;
-    const latencies = (await Promise.all(probe)).sort((a, b) => a - b);
+    const latencies = (await probe.stop()).sort((a, b) => a - b);
     const peakMiB = status(pid, 'VmHWM');
     const after = await baselineRate(files);
 
