@@ -201,11 +201,25 @@ test('photos: the set uploads a sequence, the family unlocks and downloads', asy
   await expect(gallery.getByRole('button', { name: `Download photo ${lastLocked}` })).toBeVisible();
   await expectAccessible(page, 'gallery: one more bought at 390');
   await page.screenshot({ path: `${DIR}/390-bought.png` });
-  // Its tax invoice, from the thank-you.
-  const invoice = await downloadFrom(page, gallery.getByRole('button', { name: 'Tax invoice' }), '/payment-receipt');
-  expect(invoice.response.headers()['content-type']).toContain('application/pdf');
-  expect(Buffer.from(invoice.bytes).subarray(0, 5).toString()).toBe('%PDF-');
-
   await shoot(page, 'gallery-unlocked', [390, 1280], 844);
   await expectAccessible(page, 'gallery at 1280');
+
+  // Its tax invoice stays in the gallery, under "Photos you bought", the gallery closed and opened
+  // again another day; the card's own "Tax invoice" is the booking's (decision 0070).
+  await page.setViewportSize({ width: 390, height: 844 });
+  await gallery.getByRole('button', { name: 'Close' }).click();
+  await page.reload();
+  await cardOf(page, booking.reference).getByRole('button', { name: '4 photos' }).click();
+  const purchases = gallery.getByRole('region', { name: 'Photos you bought' });
+  await expect(purchases).toContainText(/1 photo on \d{1,2} \w+ \d{4}, \$9\.00/);
+  await purchases.scrollIntoViewIfNeeded();
+  await expectAccessible(page, 'gallery: photos bought at 390');
+  await page.screenshot({ path: `${DIR}/390-photos-bought.png` });
+  const invoice = await downloadFrom(page, purchases.getByRole('button', { name: /^Tax invoice for 1 photo on / }), '/payment-receipt');
+  expect(invoice.response.headers()['content-type']).toContain('application/pdf');
+  expect(Buffer.from(invoice.bytes).subarray(0, 5).toString()).toBe('%PDF-');
+  expect(invoice.filename).toContain('-photos-');
+  await gallery.getByRole('button', { name: 'Close' }).click();
+  const own = await downloadFrom(page, cardOf(page, booking.reference).getByRole('button', { name: 'Tax invoice' }), '/payment-receipt');
+  expect(own.response.url()).not.toBe(invoice.response.url());
 });

@@ -118,6 +118,33 @@ describe('photos: buy more by card', () => {
     expect(await trail(order.orderId)).toEqual(['family:openPhotoOrder', 'stripe:payPhotoOrder']);
   });
 
+  it('a booking whose photos were bought can still be cancelled before its session (photos come any day): the photo order is kept, not refunded', async () => {
+    // Its own booking, photos uploaded ahead of the session (the API allows any day), one bought.
+    const early = await bookDirect(w.t.db, w.family, w.sessions[1]!.id);
+    // No card payment for the booking itself here (bookDirect's order has no PaymentIntent): only the photo order is under test.
+    await w.t.db.execute(sql`update bookings set amount_cents = 0, items = ${JSON.stringify([{ id: w.classic, type: 'package', name: 'Classic Print', quantity: 1, unitPriceCents: 0, totalCents: 0 }])}::jsonb where id = ${early.id}::uuid`);
+    await w.t.db.execute(sql`update orders set amount_cents = 0 where booking_id = ${early.id}::uuid`);
+    const body = multipart((await Promise.all([1, 2, 3].map(() => cameraJpeg(600, 400)))).map((data) => ({ data })));
+    const upload = await w.t.app.inject({ method: 'POST', url: `/api/v1/staff/bookings/${early.id}/photos`, payload: body.payload, headers: { ...body.headers, ...(await headersOf(w.t.app.idTokens, w.elf)) } });
+    const photoIds = upload.json().items.map((i: { id: string }) => i.id) as string[];
+    expect((await w.t.app.inject({ method: 'POST', url: `/api/v1/bookings/${early.id}/photos/unlock`, headers: await family(), payload: { photoIds: photoIds.slice(0, 2) } })).statusCode).toBe(200);
+    const bought = (await w.t.app.inject({ method: 'POST', url: `/api/v1/bookings/${early.id}/photos/checkout`, headers: await family(), payload: { photoIds: [photoIds[2]] } })).json();
+    expect((await payWithCard(sandbox, bought.client_secret, CARDS.success)).status).toBe('succeeded');
+    await sandbox.webhooksIdle();
+
+    const cancelled = await w.t.app.inject({ method: 'POST', url: `/api/v1/bookings/${early.id}/cancel`, headers: await family(), payload: {} });
+    expect(cancelled.statusCode).toBe(200);
+    expect(cancelled.json().booking.status).toBe('cancelled');
+    // Kept: still paid, nothing refunded, the photos still the family's, its tax invoice still there.
+    expect((await w.t.db.execute(sql`select status, refunded_cents from orders where id = ${bought.orderId}::uuid`)).rows).toEqual([{ status: 'paid', refunded_cents: 0 }]);
+    expect((await w.t.db.execute(sql`select count(*)::int as n from refunds where order_id = ${bought.orderId}::uuid`)).rows[0]!.n).toBe(0);
+    const after = (await w.t.app.inject({ url: `/api/v1/bookings/${early.id}/photos`, headers: await family() })).json();
+    expect(after).toMatchObject({ unlocked: 3 });
+    const original = await w.t.app.inject({ url: `/api/v1/bookings/${early.id}/photos/${photoIds[2]}/original`, headers: await family() });
+    expect(original.statusCode).toBe(302);
+    expect((await w.t.app.inject({ url: `/api/v1/orders/${early.id}/orders/${bought.orderId}/payment-receipt`, headers: await family() })).statusCode).toBe(200);
+  });
+
   it('paid after the booking was cancelled: nothing unlocks and the money goes back in full', async () => {
     const order = (await checkout([ids[4]!])).json();
     await w.t.db.execute(sql`update bookings set status = 'cancelled', cancelled_at = now(), cancel_reason = 'customer_cancelled' where id = ${booking.id}::uuid`);

@@ -47,6 +47,8 @@ describe('photos (issue 39)', () => {
     expect(res.statusCode).toBe(201);
     const items = res.json().items as { id: string; bookingId: string; width: number; previewUrl: string }[];
     expect(items.map((i) => i.bookingId)).toEqual([booking.id, booking.id, booking.id]);
+    // Processed side by side (decision 0070), kept in the order sent.
+    expect(items.map((i) => i.width)).toEqual([1200, 2400, 1200]);
     photoIds = items.map((i) => i.id);
     expect(await storedFiles()).toHaveLength(6);
 
@@ -63,8 +65,13 @@ describe('photos (issue 39)', () => {
       headers: { ...cut.headers, ...(await headersOf(w.t.app.idTokens, w.elf)) },
     });
     expect(res2.statusCode).toBeGreaterThanOrEqual(400);
+    // Over 30 MB: refused, after a photo before it was stored (deleted again).
+    const huge = Buffer.concat([await cameraJpeg(), Buffer.alloc(31 * 1024 * 1024)]);
+    expectContractError(await upload(`/staff/bookings/${booking.id}/photos`, [{ data: await cameraJpeg() }, { data: huge }]), 413, 'PAYLOAD_TOO_LARGE');
     expect(await photoRows()).toBe(3);
     expect(await storedFiles()).toHaveLength(6);
+    // Files wait for processing on disk (decision 0070); none is left once a request has ended, however it ended.
+    expect(await readdir(path.join(dataDir, 'incoming'))).toEqual([]);
 
     expectContractError(await upload(`/staff/bookings/${randomUUID()}/photos`, [{ data: await cameraJpeg() }]), 404, 'NOT_FOUND');
     expectContractError(await upload(`/staff/bookings/${booking.id}/photos`, [{ data: await cameraJpeg() }], w.family), 403, 'STAFF_ONLY');

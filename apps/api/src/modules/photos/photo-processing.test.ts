@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -73,5 +74,28 @@ describe('readQrCode', () => {
   it('reads a check-in code photographed in the frame, and nothing from a plain photo', async () => {
     expect(await readQrCode(await qrPhoto('KRINGLE-CHECKIN-abc123'))).toBe('KRINGLE-CHECKIN-abc123');
     expect(await readQrCode(await cameraJpeg())).toBeNull();
+  });
+});
+
+describe.runIf(process.platform === 'linux')('processing yields to requests (decision 0070)', () => {
+  const niceOfThreads = (name: string) =>
+    readdirSync('/proc/self/task').flatMap((tid) => {
+      try {
+        const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
+        const close = stat.lastIndexOf(')');
+        return stat.slice(stat.indexOf('(') + 1, close) === name ? [Number(stat.slice(close + 2).split(' ')[16])] : [];
+      } catch {
+        return [];
+      }
+    });
+
+  it("libvips's worker threads run at a lower priority than the event loop once a photo has been processed", async () => {
+    const input = await cameraJpeg(2400, 1600);
+    await Promise.all([processPhoto(input, 'Kringle'), processPhoto(input, 'Kringle')]);
+    const workers = niceOfThreads('libvips worker');
+    expect(workers.length).toBeGreaterThan(0);
+    expect(workers.every((nice) => nice >= 10)).toBe(true);
+    // The thread answering requests keeps its priority.
+    expect(Number(readFileSync('/proc/self/stat', 'utf8').split(') ')[1]!.split(' ')[16])).toBe(0);
   });
 });

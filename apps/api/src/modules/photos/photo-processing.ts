@@ -1,3 +1,5 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { setPriority } from 'node:os';
 import sharp, { type Metadata } from 'sharp';
 import jsQR from 'jsqr';
 
@@ -15,6 +17,34 @@ const PROCESSING_SLOTS = 2;
 let running = 0;
 const waiting: (() => void)[] = [];
 
+/**
+ * Two images at once keep both cores of a small host busy (decision 0070), so the threads doing
+ * the pixel work (libvips's own, about nine tenths of its CPU) run at a lower priority than the
+ * event loop and PostgreSQL: a read waits for no photo, and a photo loses nothing when nothing
+ * else wants the core. Linux only (a thread's nice is its own there; raising it needs no rights).
+ */
+const PROCESSING_NICE = 10;
+function yieldToRequests(): void {
+  if (process.platform !== 'linux') return;
+  let tids: string[];
+  try {
+    tids = readdirSync('/proc/self/task');
+  } catch {
+    return;
+  }
+  for (const tid of tids) {
+    try {
+      // "tid (name) state ...": the name may hold spaces; the nice value is the 19th field.
+      const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
+      const close = stat.lastIndexOf(')');
+      if (stat.slice(stat.indexOf('(') + 1, close) !== 'libvips worker') continue;
+      if (Number(stat.slice(close + 2).split(' ')[16]) < PROCESSING_NICE) setPriority(Number(tid), PROCESSING_NICE);
+    } catch {
+      // The thread ended meanwhile: nothing to do.
+    }
+  }
+}
+
 async function inSlot<T>(work: () => Promise<T>): Promise<T> {
   if (running >= PROCESSING_SLOTS) await new Promise<void>((resolve) => waiting.push(resolve));
   running++;
@@ -22,6 +52,8 @@ async function inSlot<T>(work: () => Promise<T>): Promise<T> {
     return await work();
   } finally {
     running--;
+    // libvips starts its threads as it needs them (from threads at the normal priority): any new one is lowered now.
+    yieldToRequests();
     waiting.shift()?.();
   }
 }
@@ -58,9 +90,10 @@ function watermarkSvg(width: number, height: number, brand: string): Buffer {
  * Sharp keeps no metadata unless asked (no withMetadata/keepExif/keepIccProfile here), so EXIF, GPS,
  * XMP, IPTC and camera serials are all dropped; the pixels are converted to sRGB first so a wide
  * gamut photo still looks right without its profile. `rotate()` applies the EXIF orientation
- * before the EXIF goes.
+ * before the EXIF goes. `input` is the JPEG or the path of a file holding it (an upload waiting
+ * on disk, read by libvips itself).
  */
-export async function processPhoto(input: Buffer, brand: string): Promise<ProcessedPhoto> {
+export async function processPhoto(input: Buffer | string, brand: string): Promise<ProcessedPhoto> {
   return inSlot(async () => {
     let meta: Metadata;
     try {
@@ -85,7 +118,7 @@ export async function processPhoto(input: Buffer, brand: string): Promise<Proces
 }
 
 /** The text of a QR code in the photo, or null when there is none (or it cannot be read). */
-export async function readQrCode(input: Buffer): Promise<string | null> {
+export async function readQrCode(input: Buffer | string): Promise<string | null> {
   return inSlot(async () => {
     try {
       const { data, info } = await sharp(input)

@@ -1,19 +1,23 @@
 import { randomUUID } from 'node:crypto';
+import { mkdir, rm } from 'node:fs/promises';
+import path from 'node:path';
+import { MAX_PHOTOS_PER_UPLOAD } from '@kringle/contracts/photos';
 import type { FastifyInstance } from 'fastify';
 import { errors } from '../../lib/errors';
 import type { AuthClaims } from '../accounts/id-tokens';
 import { findLocation } from '../catalogue/catalogue.repository';
 import { bookingOfCheckInCode } from '../check-in/check-in-codes';
 import { NotAPhotoError, processPhoto, readQrCode } from './photo-processing';
+import { overlapped } from './overlapped';
 import { photoKey, photoStorageFor, type PhotoStorage } from './photo-storage';
 import { assignPhoto, ensureGallery, findPhoto, findPhotoBooking, insertPhotos, lockPhotoBooking, type PhotoBooking, type PhotoRow } from './photos.repository';
 
 export type Deps = Pick<FastifyInstance, 'db' | 'clock' | 'config' | 'log'>;
 
-/** One file of a multipart upload; `read` throws when the file passes the size limit. */
+/** One file of a multipart upload; `saveTo` writes it to a new file, and throws when it passes the size limit. */
 export interface UploadedFile {
   mimetype: string;
-  read(): Promise<Buffer>;
+  saveTo(file: string): Promise<void>;
 }
 
 export interface StaffPhoto {
@@ -47,12 +51,41 @@ export async function toStaffPhoto(storage: PhotoStorage, row: PhotoRow): Promis
   };
 }
 
-async function readJpeg(file: UploadedFile): Promise<Buffer> {
-  if (file.mimetype !== 'image/jpeg') throw errors.onlyJpegPhotos();
-  return file.read();
+/**
+ * Files of one request received ahead of processing. They wait on disk (`DATA_DIR/incoming`), not
+ * in memory, so the body arrives as fast as the network sends it, never slowed by processing past
+ * REQUEST_TIMEOUT_MS (decision 0070); libvips reads each from there when a slot is free.
+ */
+const AHEAD = MAX_PHOTOS_PER_UPLOAD;
+
+/** Where a request's files wait for processing; each is deleted once processed, the rest when the request ends. */
+class Incoming {
+  readonly files = new Set<string>();
+  constructor(private readonly dir: string) {}
+
+  async receive(file: UploadedFile): Promise<string> {
+    if (file.mimetype !== 'image/jpeg') throw errors.onlyJpegPhotos();
+    await mkdir(this.dir, { recursive: true });
+    const at = path.join(this.dir, `${randomUUID()}.jpg`);
+    this.files.add(at);
+    await file.saveTo(at);
+    return at;
+  }
+
+  async done(file: string): Promise<void> {
+    this.files.delete(file);
+    await rm(file, { force: true });
+  }
+
+  async clear(): Promise<void> {
+    await Promise.all([...this.files].map((f) => this.done(f)));
+  }
 }
 
-async function stage(deps: Deps, storage: PhotoStorage, input: Buffer, staged: Staged[]): Promise<void> {
+async function stage(deps: Deps, storage: PhotoStorage, input: string, staged: Staged[]): Promise<Staged> {
+  // Listed before anything is written, so a failure anywhere after still deletes its files.
+  const entry: Staged = { id: randomUUID(), width: 0, height: 0 };
+  staged.push(entry);
   let out;
   try {
     out = await processPhoto(input, deps.config.BRAND_NAME);
@@ -60,11 +93,10 @@ async function stage(deps: Deps, storage: PhotoStorage, input: Buffer, staged: S
     if (e instanceof NotAPhotoError) throw errors.onlyJpegPhotos();
     throw e;
   }
-  const id = randomUUID();
-  // Listed before the writes, so a failure between the two still deletes the first file.
-  staged.push({ id, width: out.width, height: out.height });
-  await storage.put(photoKey(id, 'original'), out.original, 'image/jpeg');
-  await storage.put(photoKey(id, 'preview'), out.preview, 'image/jpeg');
+  entry.width = out.width;
+  entry.height = out.height;
+  await Promise.all([storage.put(photoKey(entry.id, 'original'), out.original, 'image/jpeg'), storage.put(photoKey(entry.id, 'preview'), out.preview, 'image/jpeg')]);
+  return entry;
 }
 
 async function discard(deps: Deps, storage: PhotoStorage, staged: Staged[]): Promise<void> {
@@ -78,16 +110,20 @@ async function discard(deps: Deps, storage: PhotoStorage, staged: Staged[]): Pro
 /**
  * All or nothing: every file is processed and stored first, then the rows are written in one
  * transaction; a failure anywhere (a bad file, a dropped connection mid-upload, the database)
- * deletes the files already stored, so nothing half-made stays.
+ * deletes the files already stored, so nothing half-made stays. The files are processed while the
+ * next ones arrive (`overlapped`, which ends every work started before it throws).
  */
-async function uploadAtomically<T>(deps: Deps, work: (staged: Staged[], storage: PhotoStorage) => Promise<T>): Promise<T> {
+async function uploadAtomically<T>(deps: Deps, work: (staged: Staged[], storage: PhotoStorage, incoming: Incoming) => Promise<T>): Promise<T> {
   const storage = photoStorageFor(deps);
   const staged: Staged[] = [];
+  const incoming = new Incoming(path.join(deps.config.DATA_DIR, 'incoming'));
   try {
-    return await work(staged, storage);
+    return await work(staged, storage, incoming);
   } catch (e) {
     await discard(deps, storage, staged);
     throw e;
+  } finally {
+    await incoming.clear();
   }
 }
 
@@ -103,16 +139,20 @@ const expiryFrom = (deps: Deps, now: Date) => new Date(now.getTime() + deps.conf
 /** Photos for the family in front of the camera: any confirmed booking, whatever its day. */
 export async function uploadToBooking(deps: Deps, staff: AuthClaims, bookingId: string, files: AsyncIterable<UploadedFile>, assertLocation: (locationId: string) => void): Promise<StaffPhoto[]> {
   assertLocation(checkBookingForPhotos(await findPhotoBooking(deps.db, bookingId)).locationId);
-  return uploadAtomically(deps, async (staged, storage) => {
-    for await (const file of files) await stage(deps, storage, await readJpeg(file), staged);
-    if (!staged.length) throw errors.invalidField('body.files', 'Send at least one JPEG photo in fields named files');
+  return uploadAtomically(deps, async (staged, storage, incoming) => {
+    const done = await overlapped(files, AHEAD, (f) => incoming.receive(f), async (file) => {
+      const photo = await stage(deps, storage, file, staged);
+      await incoming.done(file);
+      return photo;
+    });
+    if (!done.length) throw errors.invalidField('body.files', 'Send at least one JPEG photo in fields named files');
     const rows = await deps.db.transaction(async (tx) => {
       // Locked and checked again: a cancellation during the upload wins.
       const booking = checkBookingForPhotos(await lockPhotoBooking(tx, bookingId));
       const now = deps.clock.now();
       const inserted = await insertPhotos(
         tx,
-        staged.map((s) => ({ id: s.id, bookingId, locationId: booking.locationId, uploadedBy: staff.userId, width: s.width, height: s.height, createdAt: now })),
+        done.map((s) => ({ id: s.id, bookingId, locationId: booking.locationId, uploadedBy: staff.userId, width: s.width, height: s.height, createdAt: now })),
       );
       await ensureGallery(tx, bookingId, now, expiryFrom(deps, now));
       return inserted;
@@ -133,24 +173,31 @@ export interface BatchResult {
  */
 export async function uploadBatch(deps: Deps, staff: AuthClaims, locationId: string, files: AsyncIterable<UploadedFile>): Promise<BatchResult> {
   if (!(await findLocation(deps.db, locationId))) throw errors.notFound('That location');
-  return uploadAtomically(deps, async (staged, storage) => {
-    const owner = new Map<string, string | null>();
-    let current: string | null = null;
-    let count = 0;
-    for await (const file of files) {
-      const input = await readJpeg(file);
-      count++;
+  return uploadAtomically(deps, async (staged, storage, incoming) => {
+    // Each file is read for a code and processed while the next ones arrive; who owns a photo is
+    // decided after, in shooting order.
+    const done = await overlapped(files, AHEAD, (f) => incoming.receive(f), async (input): Promise<{ code: string | null } | { photo: Staged }> => {
       const code = await readQrCode(input);
-      if (code !== null) {
-        const booking = await bookingOfCheckInCode(deps.db, code);
-        const full = booking ? await findPhotoBooking(deps.db, booking.id) : null;
-        current = full && full.status === 'completed' && full.locationId === locationId ? full.id : null;
-        continue;
+      if (code === null) {
+        const photo = await stage(deps, storage, input, staged);
+        await incoming.done(input);
+        return { photo };
       }
-      await stage(deps, storage, input, staged);
-      owner.set(staged[staged.length - 1]!.id, current);
+      const booking = await bookingOfCheckInCode(deps.db, code);
+      const full = booking ? await findPhotoBooking(deps.db, booking.id) : null;
+      return { code: full && full.status === 'completed' && full.locationId === locationId ? full.id : null };
+    });
+    if (!done.length) throw errors.invalidField('body.files', 'Send at least one JPEG photo in fields named files');
+    const owner = new Map<string, string | null>();
+    const inOrder: Staged[] = [];
+    let current: string | null = null;
+    for (const d of done) {
+      if ('code' in d) current = d.code;
+      else {
+        owner.set(d.photo.id, current);
+        inOrder.push(d.photo);
+      }
     }
-    if (!count) throw errors.invalidField('body.files', 'Send at least one JPEG photo in fields named files');
     const rows = await deps.db.transaction(async (tx) => {
       const now = deps.clock.now();
       const bookingIds = [...new Set([...owner.values()].filter((v): v is string => v !== null))].sort();
@@ -166,7 +213,7 @@ export async function uploadBatch(deps: Deps, staff: AuthClaims, locationId: str
       }
       return insertPhotos(
         tx,
-        staged.map((s) => ({ id: s.id, bookingId: owner.get(s.id) ?? null, locationId, uploadedBy: staff.userId, width: s.width, height: s.height, createdAt: now })),
+        inOrder.map((s) => ({ id: s.id, bookingId: owner.get(s.id) ?? null, locationId, uploadedBy: staff.userId, width: s.width, height: s.height, createdAt: now })),
       );
     });
     const assigned = new Map<string, number>();

@@ -1,3 +1,5 @@
+import { createWriteStream } from 'node:fs';
+import { pipeline } from 'node:stream/promises';
 import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -36,10 +38,11 @@ async function* jpegFiles(req: FastifyRequest): AsyncIterable<UploadedFile> {
       if (part.fieldname !== 'files') throw errors.invalidField(`body.${part.fieldname}`, 'Send photos in fields named files');
       yield {
         mimetype: part.mimetype,
-        read: () =>
-          part.toBuffer().catch((e: { code?: string }) => {
-            throw e.code === 'FST_REQ_FILE_TOO_LARGE' ? errors.photoTooLarge(MAX_PHOTO_BYTES / 1024 / 1024) : e;
-          }),
+        saveTo: async (file) => {
+          // Piped to the file as it arrives: never whole in memory, and never waiting on processing.
+          await pipeline(part.file, createWriteStream(file, { flags: 'wx' }));
+          if (part.file.truncated) throw errors.photoTooLarge(MAX_PHOTO_BYTES / 1024 / 1024);
+        },
       };
     }
   } catch (e) {

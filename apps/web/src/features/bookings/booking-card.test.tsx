@@ -82,6 +82,13 @@ describe('BookingCard', () => {
     expect(screen.getByText('Refunded $69.95 to the card you paid with.')).toBeInTheDocument();
   });
 
+  it("speaks of the booking's own order only: a photo order's receipts and refund are in the gallery", () => {
+    const photos = anOrder({ id: '5a6b7c8d-9e0f-4a1b-8c2d-3e4f5a6b7c8d', amountCents: 900, refundedCents: 900, paymentStatus: 'refunded', items: [{ id: '9a6b7c8d-9e0f-4a1b-8c2d-3e4f5a6b7c81', type: 'photo', name: 'Extra digital photo', quantity: 1, unitPriceCents: 900, totalCents: 900 }] });
+    render(<BookingCard booking={aBooking({ status: 'cancelled', canReschedule: false, canCancel: false, refundableCents: 0 })} tab="past" orders={[anOrder(), photos]} onAction={() => {}} />);
+    expect(buttons()).toEqual(['Tax invoice']);
+    expect(screen.getByText('No refund: this booking was cancelled after the refund cut-off.')).toBeInTheDocument();
+  });
+
   it('once the hold has ended, says so and no longer offers to pay', () => {
     vi.useFakeTimers({ toFake: ['Date', 'setTimeout', 'clearTimeout'], now: Date.parse('2026-11-24T22:42:00.000Z') });
     render(<BookingCard booking={aBooking({ status: 'payment_pending', canReschedule: false, refundableCents: 0, holdExpiresAt: '2026-11-24T22:42:30.000Z' })} tab="upcoming" onAction={() => {}} />);

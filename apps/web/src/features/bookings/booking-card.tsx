@@ -6,7 +6,7 @@ import { refundDeadline, rescheduleDeadline, type PolicyRules } from '@kringle/c
 import { formatAud, gstOf } from '@kringle/contracts/money';
 import { Button } from '../../components/ui/button';
 import { CalendarIcon, ClockIcon } from '../../components/ui/icons';
-import type { BookingOrder, BookingTab } from './api';
+import { isPhotoOrder, type BookingOrder, type BookingTab } from './api';
 import { CheckInQr } from '../../components/whos-coming/check-in-qr';
 import { DetailsSummary } from '../../components/whos-coming/details-summary';
 import { usePassed } from '../../lib/use-passed';
@@ -77,8 +77,10 @@ function holdWords(b: Booking, ended: boolean): string {
 const PRIMARY: CardAction[] = ['continue'];
 const MANAGE: CardAction[] = ['continue', 'reschedule', 'cancel'];
 
-export function BookingCard({ booking, tab, orders, busy = null, onAction, editDetails, policy, closure, photos }: BookingCardProps) {
+export function BookingCard({ booking, tab, orders: allOrders, busy = null, onAction, editDetails, policy, closure, photos }: BookingCardProps) {
   const headingId = useId();
+  // The card's money and receipts are the booking's own order's; a photo order's are in the gallery (decision 0070).
+  const orders = allOrders?.filter((o) => !isPhotoOrder(o));
   const actions = cardActions(booking, tab, orders);
   const when = formatSessionTime(booking.slot.startAt, booking.location.timezone);
   const unpaid = booking.status === 'payment_pending' || booking.status === 'payment_failed';

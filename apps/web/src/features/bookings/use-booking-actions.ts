@@ -5,7 +5,7 @@ import type { Booking } from '@kringle/contracts/bookings';
 import { centsToDollars, formatAud } from '@kringle/contracts/money';
 import { track } from '../../lib/analytics';
 import type { ApiError } from '../../lib/api-error';
-import { bookingsApi, useCancelBookingMutation } from './api';
+import { bookingsApi, isPhotoOrder, useCancelBookingMutation } from './api';
 import type { CardAction } from './booking-card';
 import { downloadFile } from '../../lib/download-file';
 import { toastError, toastSuccess } from '../../lib/deferred-toast';
@@ -38,12 +38,12 @@ export function useBookingActions(handoff: WizardHandoff) {
     }
   };
 
-  /** Receipts are per order: the booking's paid (or refunded) order is looked up first. */
+  /** Receipts are per order: the booking's own paid (or refunded) order is looked up first (a photo order's are in the gallery). */
   const receipt = async (booking: Booking, kind: 'payment' | 'refund') => {
     const action: CardAction = kind === 'payment' ? 'payment-receipt' : 'refund-receipt';
     setBusy({ bookingId: booking.id, action });
     const orders = await dispatch(bookingsApi.endpoints.bookingOrders.initiate(booking.id, { subscribe: false }));
-    const order = orders.data?.find((o) => (kind === 'payment' ? o.paidAt !== null || o.paymentStatus !== null : o.refundedCents > 0));
+    const order = orders.data?.find((o) => !isPhotoOrder(o) && (kind === 'payment' ? o.paidAt !== null || o.paymentStatus !== null : o.refundedCents > 0));
     if (!order) {
       setBusy(null);
       void toastError(kind === 'payment' ? 'There is no tax invoice for this booking yet.' : 'There is no refund on this booking yet.');

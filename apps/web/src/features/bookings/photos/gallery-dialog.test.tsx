@@ -2,7 +2,8 @@ import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import type { Gallery } from '@kringle/contracts/photos';
-import { aBooking } from '../booking-fixture';
+import type { BookingOrder } from '../api';
+import { aBooking, anOrder } from '../booking-fixture';
 import { renderWithApi, type Call } from '../bookings-test-store';
 import GalleryDialog, { allowanceWords } from './gallery-dialog';
 import { mayHavePhotos, photosLabel } from './photos-button';
@@ -13,8 +14,10 @@ const booking = aBooking();
 const photo = (n: number, unlocked = false) => ({ id: `9a6b7c8d-9e0f-4a1b-8c2d-3e4f5a6b7c8${n}`, previewUrl: `/api/v1/photo-files/photos/${n}/preview.jpg?sig=x`, width: 1600, height: 1067, unlocked });
 const gallery = (over: Partial<Gallery> = {}): Gallery => ({ items: [photo(1), photo(2), photo(3)], included: 2, unlocked: 0, extraPhotoPriceCents: 900, expiresAt: '2027-01-25T00:00:00.000Z', ...over });
 
-function open(respond: (call: Call) => unknown) {
+/** The booking's orders answer `orders` (none bought unless a test says so). */
+function open(respond: (call: Call) => unknown, orders: () => BookingOrder[] = () => [anOrder()]) {
   return renderWithApi(<GalleryDialog booking={booking} onClose={() => {}} />, (call) => {
+    if (call.method === 'GET' && call.path === `/orders/${booking.id}/orders`) return { items: orders() };
     const own = respond(call);
     if (own === undefined) throw new Error(`unexpected call ${call.method} ${call.path}`);
     return own;
@@ -84,7 +87,7 @@ describe('the family gallery', () => {
     expect(JSON.parse(unlockBody!)).toEqual({ photoIds: [photo(1).id, photo(3).id] });
     expect(within(dialog).getByRole('button', { name: 'Download photo 1' })).toBeEnabled();
     expect(within(dialog).getByRole('button', { name: 'Download all unlocked (2)' })).toBeEnabled();
-    expect(calls.filter((c) => c.method === 'GET')).toHaveLength(1);
+    expect(calls.filter((c) => c.method === 'GET' && c.path.endsWith('/photos'))).toHaveLength(1);
   });
 
   it('says plainly when another device used the allowance, and shows the gallery as it now is', async () => {
@@ -113,6 +116,28 @@ describe('the family gallery', () => {
     await userEvent.keyboard('{Escape}');
     expect(screen.queryByRole('dialog', { name: /^Photo/ })).toBeNull();
     expect(screen.getByRole('dialog', { name: 'Your photos' })).toBeInTheDocument();
+  });
+
+  it("lists the photos bought, each with its tax invoice (and refund receipt), apart from the booking's own order", async () => {
+    const photoLine = (n: number) => ({ id: photo(1).id, type: 'photo' as const, name: 'Extra digital photo', quantity: n, unitPriceCents: 900, totalCents: 900 * n });
+    const bought = anOrder({ id: '5a6b7c8d-9e0f-4a1b-8c2d-3e4f5a6b7c8d', amountCents: 900, items: [photoLine(1)], paidAt: '2026-12-07T01:00:00.000Z' });
+    const refunded = anOrder({ id: '4a6b7c8d-9e0f-4a1b-8c2d-3e4f5a6b7c8d', amountCents: 1800, refundedCents: 1800, paymentStatus: 'refunded', items: [photoLine(2)], paidAt: '2026-12-08T01:00:00.000Z' });
+    const pending = anOrder({ id: '3a6b7c8d-9e0f-4a1b-8c2d-3e4f5a6b7c8d', status: 'pending', paymentStatus: null, paidAt: null, items: [photoLine(1)] });
+    open((call) => (call.method === 'GET' ? gallery({ items: [photo(1, true), photo(2, true), photo(3, true)], unlocked: 3 }) : undefined), () => [anOrder(), bought, refunded, pending]);
+    const purchases = await screen.findByRole('region', { name: 'Photos you bought' });
+    expect(within(purchases).getAllByRole('listitem').map((li) => li.textContent)).toEqual([
+      expect.stringContaining('1 photo on 7 December 2026, $9.00'),
+      expect.stringContaining('2 photos on 8 December 2026, $18.00, $18.00 refunded'),
+    ]);
+    expect(within(purchases).getByRole('button', { name: 'Tax invoice for 1 photo on 7 December 2026' })).toBeEnabled();
+    expect(within(purchases).getByRole('button', { name: 'Tax invoice for 2 photos on 8 December 2026' })).toBeEnabled();
+    expect(within(purchases).getAllByRole('button', { name: /^Refund receipt/ })).toHaveLength(1);
+  });
+
+  it('shows no purchases when only the booking itself was paid', async () => {
+    open((call) => (call.method === 'GET' ? gallery() : undefined));
+    expect(await screen.findByRole('button', { name: 'View photo 1' })).toBeInTheDocument();
+    expect(screen.queryByRole('region', { name: 'Photos you bought' })).toBeNull();
   });
 
   it('says when there are no photos yet', async () => {

@@ -12,6 +12,7 @@ import { downloadFile } from '../../../lib/download-file';
 import { formatAud } from '@kringle/contracts/money';
 import { useBookingPhotosQuery, useUnlockPhotosMutation } from './api';
 import { BuyPhotos } from './buy-photos';
+import { PhotoPurchases } from './photo-purchases';
 import { PhotoViewer } from './photo-viewer';
 
 type Photo = Gallery['items'][number];
@@ -177,18 +178,9 @@ export default function GalleryDialog({ booking, onClose }: { booking: Booking; 
                   )}
                 </div>
                 {bought && buying.length === 0 && (
-                  <div role="status" className="flex flex-wrap items-center justify-between gap-2 rounded-xl bg-pine-50 p-3 text-pine-800">
-                    <p className="font-semibold">Thank you: {bought.count === 1 ? 'your photo is' : `your ${bought.count} photos are`} unlocked.</p>
-                    <Button
-                      variant="secondary"
-                      className="px-3! text-sm!"
-                      disabled={downloading !== null}
-                      aria-busy={downloading === 'invoice'}
-                      onClick={() => void download('invoice', `/orders/${booking.id}/orders/${bought.orderId}/payment-receipt`, `tax-invoice-${booking.reference}-photos.pdf`, 'the tax invoice')}
-                    >
-                      {downloading === 'invoice' ? 'Downloading…' : 'Tax invoice'}
-                    </Button>
-                  </div>
+                  <p role="status" className="rounded-xl bg-pine-50 p-3 font-semibold text-pine-800">
+                    Thank you: {bought.count === 1 ? 'your photo is' : `your ${bought.count} photos are`} unlocked. Its tax invoice is just below.
+                  </p>
                 )}
                 {buying.length > 0 && g.extraPhotoPriceCents !== null && (
                   <BuyPhotos
@@ -205,6 +197,7 @@ export default function GalleryDialog({ booking, onClose }: { booking: Booking; 
                     }}
                   />
                 )}
+                <PhotoPurchases booking={booking} justBought={bought?.orderId ?? null} downloading={downloading} onDownload={(...a) => void download(...a)} />
                 <ul className="grid grid-cols-2 gap-3 sm:grid-cols-3 lg:grid-cols-4" aria-label="Photos">
                   {g.items.map((photo, index) => (
                     <li key={photo.id} className={clsx('flex flex-col gap-2 rounded-xl border bg-cream-50 p-2', chosen.includes(photo.id) ? 'border-festive-700 ring-2 ring-festive-700' : 'border-cream-300')}>
