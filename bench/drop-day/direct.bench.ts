@@ -12,7 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { startBenchDatabase } from './bench-database';
-import { runDirectScenario, type DirectScenario } from './direct.scenario';
+import { DIRECT, runDirectScenario, type DirectScenario } from './direct.scenario';
 import { budgetLine, directBudgets, directTargets, targetLine } from './drop-day.budgets';
 import { runLoad } from './load-generator';
 import { benchApiEnv, REPO_ROOT, startProcesses } from './processes';
@@ -21,7 +21,7 @@ import { appCheckToken, availableSlotsReads, createCustomers } from './seed-data
 import { ensureWrk } from './wrk';
 
 const PORTS = { postgres: 4100, api: 4110, hello: 4123 };
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 6);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 4);
 const RUNS = Number(process.argv[2] ?? 1);
 if (!Number.isInteger(RUNS) || RUNS < 1) throw new Error('usage: npm run bench:direct -- [runs, 1 by default]');
 const REQUIRED_SHARE = 0.9;
@@ -81,8 +81,9 @@ const md = `# Direct read budgets: \`npm run bench:direct${RUNS > 1 ? ` -- ${RUN
 
 Commit \`${machine.commit}\`, ${machine.date}, ${machine.cpu}, ${machine.cores} cores, Node ${machine.node}; load average
 ${loadAtStart} at the start and ${machine.loadAverage.end} at the end. One API process and bare Fastify hello-world, no proxy,
-wrk ${wrk.version} at 50 connections, ${SECONDS} s rounds interleaved (hello-world, available slots, 304) three times per run;
+wrk ${wrk.version} at 50 connections, ${SECONDS} s rounds interleaved (hello-world, available slots, 304) ${DIRECT.rounds} times per run;
 each figure is the median round. CPU per answer is the server process's user + system time over the answers it gave.
+${runs[0]?.scenario.placement ? `The servers ran on core ${runs[0].scenario.placement.server} and wrk on ${runs[0].scenario.placement.wrk} (decision 0071).` : 'The servers and wrk shared the cores (BENCH_DIRECT_PIN=0).'}
 ${RUNS > 1 ? `A budget holds when it passed in at least ${REQUIRED_SHARE * 100}% of the runs (issue 41: 9 of 10).\n` : ''}
 | budget | target | passed | held |
 |---|---|---|---|

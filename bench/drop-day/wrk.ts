@@ -5,6 +5,7 @@ import { promisify } from 'node:util';
 import type { LoadRequest, LoadResult } from './load-generator';
 
 const run = promisify(execFile);
+
 const WRK = '/usr/bin/wrk';
 
 /** Debian's wrk, installed once with apt when missing (as ensureNginx does for nginx). */
@@ -28,6 +29,8 @@ export interface WrkSpec {
   /** Cycled in order, one per request, each thread starting at its own offset. */
   requests: LoadRequest[];
   cpuPids?: number[];
+  /** taskset's core list for wrk (the direct scenario keeps it off the server's core). */
+  cpus?: string;
 }
 
 export interface WrkResult extends LoadResult {
@@ -99,7 +102,8 @@ export async function runWrk(spec: WrkSpec, tmpDir: string): Promise<WrkResult> 
   const args = ['-t2', `-c${spec.connections}`, `-d${spec.duration}s`, '--timeout', '10s', '-s', file, spec.url];
   try {
     const cpuBefore = spec.cpuPids ? cpuSeconds(spec.cpuPids) : 0;
-    const { stdout } = raisedPriority ? await run('nice', ['-n', '-10', WRK, ...args]) : await run(WRK, args);
+    const command = spec.cpus ? ['taskset', '-c', spec.cpus, WRK, ...args] : [WRK, ...args];
+    const { stdout } = raisedPriority ? await run('nice', ['-n', '-10', ...command]) : await run(command[0]!, command.slice(1));
     const cpuAfter = spec.cpuPids ? cpuSeconds(spec.cpuPids) : 0;
     if (statuses) for (const l of stdout.split('\n').filter((x) => x.startsWith('status '))) console.log(`    wrk: ${l}`);
     const line = stdout.split('\n').find((l) => l.startsWith('{"requests"'));
