@@ -17,7 +17,7 @@ import { budgetLine, directBudgets, directTargets, targetLine } from './drop-day
 import { runLoad } from './load-generator';
 import { benchApiEnv, REPO_ROOT, startProcesses } from './processes';
 import { describeMachine, type Budget } from './report';
-import { appCheckToken, availableSlotsReads, createCustomers } from './seed-data';
+import { appCheckToken, availableSlotsReads, createCustomers, withFreshTokens } from './seed-data';
 import { ensureWrk } from './wrk';
 
 const PORTS = { postgres: 4100, api: 4110, hello: 4123 };
@@ -52,7 +52,8 @@ try {
     const start = load1();
     const api = await startProcesses({ name: `api-${run}`, script: 'dist/start.mjs', cwd: API_DIR, ports: [PORTS.api], env, readyPath: '/api/v1/ready', logDir: tmp });
     try {
-      const reads = availableSlotsReads(customers, season.targets, await appCheckToken(`http://127.0.0.1:${PORTS.api}`));
+      // Tokens issued for this run: the first run's would lapse (15 minutes) during a spread.
+      const reads = availableSlotsReads(await withFreshTokens(idTokens, customers), season.targets, await appCheckToken(`http://127.0.0.1:${PORTS.api}`));
       // Every family's token verified once, as on the page before the drop.
       await runLoad({ url: `http://127.0.0.1:${PORTS.api}`, connections: 30, amount: reads.length, requests: reads }, tmp);
       log(`Direct scenario, run ${run} of ${RUNS}: load average ${start} at its start, wrk ${wrk.version}`);

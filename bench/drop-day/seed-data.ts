@@ -63,10 +63,15 @@ export async function createCustomers(db: Db, idTokens: IdTokens, count: number,
       select unnest(${sql.param(ids.slice(i, i + 2000))}::uuid[]), unnest(${sql.param(emails.slice(i, i + 2000))}::text[]),
              ${passwordHash}, 'Bench', 'Family', now()`);
   }
+  return withFreshTokens(idTokens, ids.map((id, i) => ({ id, email: emails[i]! })));
+}
+
+/** Each customer with a newly issued ID token (they last 15 minutes: a long bench issues again). */
+export function withFreshTokens(idTokens: IdTokens, customers: { id: string; email: string }[]): Promise<BenchCustomer[]> {
   return Promise.all(
-    ids.map(async (id, i) => {
-      const { idToken } = await idTokens.issue({ id, email: emails[i]!, emailVerified: true, isStaff: false, staffRole: null });
-      return { id, email: emails[i]!, authorization: `Bearer ${idToken}` };
+    customers.map(async ({ id, email }) => {
+      const { idToken } = await idTokens.issue({ id, email, emailVerified: true, isStaff: false, staffRole: null });
+      return { id, email, authorization: `Bearer ${idToken}` };
     }),
   );
 }
