@@ -108,6 +108,11 @@ describe('the answer lane', () => {
       }
       expect(ids[0]).toBe('proxy-given-id-5678');
       expect(new Set(ids).size).toBe(3);
+      // A client closing the connection gets Node's own head (writeHead), not the prebuilt one (decision 0072).
+      const closing = await read(url, { ...family, connection: 'close' });
+      expect(closing.byLane).toBe(true);
+      expect(closing.answer.headers.connection).toBe('close');
+      expect(comparable(closing.answer, false)).toEqual(comparable(await fastify(url, family), false));
     }
   });
 

@@ -2,6 +2,7 @@ import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { FastifyBaseLogger, FastifyContextConfig, FastifyReply, FastifyRequest } from 'fastify';
 import type { Clock } from '../lib/clock';
 import { requestIdOf } from '../lib/request-id';
+import { endWithHead, headPrefix, HeadTail, rawHeadSupported, takesRawHead } from './raw-head';
 import { BODY_ONLY_HEADERS, JSON_TYPE, outcomeOf, type AnswerOutcome, type BuiltAnswer } from '../modules/availability/availability.answer';
 
 /** What a gate knows of the route a remembered URL belongs to. */
@@ -28,8 +29,14 @@ interface Remembered {
   headers: string[];
   /** The same for a 304, which the route sends without the headers that only govern a body. */
   notModified: string[];
-  /** Whole header lists for the current answer, per status and coding, built on first use (see `headersFor`). */
-  built: { answer: BuiltAnswer | null; lists: Map<string, string[]> };
+  /** Whole heads for the current answer, per status and coding, built on first use (see `headFor`). */
+  built: { answer: BuiltAnswer | null; heads: Map<string, Head> };
+}
+
+/** One kind of answer's head: the list for writeHead (the request id last) and the same as a string up to the id (raw-head.ts). */
+interface Head {
+  list: string[];
+  prefix: string;
 }
 
 /** The part of Fastify's options (defaults applied) that its own server would take. */
@@ -42,24 +49,24 @@ interface ServerOptions {
 }
 
 /**
- * The whole header list for one kind of answer (status and coding) to a remembered URL, built once
- * per built answer rather than per request (issue 41: a cached read's headers are the same every
- * time but for the request id, which is the last entry and is written over per answer).
+ * The whole head for one kind of answer (status and coding) to a remembered URL, built once per
+ * built answer rather than per request (issue 41: a cached read's headers are the same every time
+ * but for the request id, written per answer, and Node's date and connection headers).
  */
-function headersFor(hit: Remembered, answer: BuiltAnswer, outcome: AnswerOutcome): string[] {
-  if (hit.built.answer !== answer) hit.built = { answer, lists: new Map() };
-  // A 304 carries its coding's tag too, so each status and coding is its own list.
+function headFor(hit: Remembered, answer: BuiltAnswer, outcome: AnswerOutcome): Head {
+  if (hit.built.answer !== answer) hit.built = { answer, heads: new Map() };
+  // A 304 carries its coding's tag too, so each status and coding is its own head.
   const kind = `${outcome.status} ${outcome.coding ?? 'identity'}`;
-  let list = hit.built.lists.get(kind);
-  if (list) return list;
-  list = [...(outcome.body ? hit.headers : hit.notModified), 'etag', outcome.etag];
+  let head = hit.built.heads.get(kind);
+  if (head) return head;
+  const list = [...(outcome.body ? hit.headers : hit.notModified), 'etag', outcome.etag];
   if (outcome.body) {
     list.push('content-type', JSON_TYPE, 'content-length', String(outcome.body.length));
     if (outcome.coding) list.push('content-encoding', outcome.coding);
   }
-  list.push('x-request-id', '');
-  hit.built.lists.set(kind, list);
-  return list;
+  head = { list: [...list, 'x-request-id', ''], prefix: headPrefix(outcome.status, list) };
+  hit.built.heads.set(kind, head);
+  return head;
 }
 
 /** Set per answer by the lane itself, or by Node. */
@@ -77,6 +84,10 @@ export class AnswerLane {
   private gateList: LaneGate[] = [];
   private readonly urls = new Map<string, Remembered>();
   private open = false;
+  /** Node's date and connection headers for the server's keep-alive timeout (set by serverFactory). */
+  private tail: HeadTail | null = null;
+  /** Whether this Node's ServerResponse takes a prebuilt head (raw-head.ts), known from the first answer. */
+  private rawHead: boolean | null = null;
   /** Answers sent by the lane (the tests tell which way a read went by it). */
   served = 0;
 
@@ -128,7 +139,7 @@ export class AnswerLane {
     }
     // Oldest first out: Map keeps insertion order.
     if (this.urls.size >= (this.options.maxUrls ?? 10_000)) this.urls.delete(this.urls.keys().next().value!);
-    this.urls.set(request.url, { route, key, lookup, headers, notModified, built: { answer: null, lists: new Map() } });
+    this.urls.set(request.url, { route, key, lookup, headers, notModified, built: { answer: null, heads: new Map() } });
   }
 
   /** Fastify's serverFactory: the server Fastify would create, with the lane in front of its handler. */
@@ -139,6 +150,7 @@ export class AnswerLane {
     });
     // What Fastify does to the server it creates itself (fastify/lib/server.js).
     server.keepAliveTimeout = options.keepAliveTimeout;
+    this.tail = new HeadTail(options.keepAliveTimeout);
     server.requestTimeout = options.requestTimeout;
     server.setTimeout(options.connectionTimeout);
     if (options.maxRequestsPerSocket) server.maxRequestsPerSocket = options.maxRequestsPerSocket;
@@ -157,12 +169,17 @@ export class AnswerLane {
     if (!answer) return false;
     const started = this.log ? performance.now() : 0;
     const outcome = outcomeOf(req.headers, answer);
-    const headers = headersFor(hit, answer, outcome);
-    // Only the id differs between two answers of one kind: writeHead copies the list before it returns.
+    const head = headFor(hit, answer, outcome);
     const id = requestIdOf(req.headers);
-    headers[headers.length - 1] = id;
-    res.writeHead(outcome.status, headers);
-    res.end(outcome.body ?? undefined);
+    this.rawHead ??= rawHeadSupported(res);
+    if (this.rawHead && this.tail && takesRawHead(req, res, this.tail.keepAliveTimeoutMs)) {
+      endWithHead(res, outcome.status, head.prefix + id + this.tail.now(), outcome.body);
+    } else {
+      // Only the id differs between two answers of one kind: writeHead copies the list before it returns.
+      head.list[head.list.length - 1] = id;
+      res.writeHead(outcome.status, head.list);
+      res.end(outcome.body ?? undefined);
+    }
     this.served++;
     this.log?.info({ reqId: id }, `GET ${req.url} ${outcome.status} ${Math.round(performance.now() - started)}ms`);
     return true;
