@@ -12,7 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { startBenchDatabase } from './bench-database';
-import { DIRECT, runDirectScenario, type DirectScenario } from './direct.scenario';
+import { BROWSER_ACCEPT_ENCODING, DIRECT, runDirectScenario, type DirectScenario } from './direct.scenario';
 import { budgetLine, directBudgets, directTargets, targetLine } from './drop-day.budgets';
 import { runLoad } from './load-generator';
 import { benchApiEnv, REPO_ROOT, startProcesses } from './processes';
@@ -60,7 +60,7 @@ try {
       const d = await runDirectScenario({ apiAddress: api.addresses[0]!, apiPid: api.pids[0]!, helloPort: PORTS.hello, reads, duration: SECONDS, tmp, wrkVersion: wrk.version, log });
       const r: Run = { run, loadAverage: { start, end: load1() }, scenario: d, budgets: directBudgets(d), targets: directTargets(d) };
       runs.push(r);
-      console.log(`  CPU per answer (median of ${d.cpuRounds.helloWorld.length} rounds): hello-world ${d.cpu.helloWorld} µs, available slots ${d.cpu.availableSlots} µs, 304 ${d.cpu.notModified} µs; hello-world with a 16 MB young generation ${d.cpu.helloWorldLargeYoung} µs (not a budget, decision 0039)`);
+      console.log(`  CPU per answer (median of ${d.cpuRounds.helloWorld.length} rounds): hello-world ${d.cpu.helloWorld} µs, available slots ${d.cpu.availableSlots} µs, 304 ${d.cpu.notModified} µs; identity (no Accept-Encoding, not a budget) ${d.cpu.identity} µs, ${(d.cpu.identity / d.cpu.helloWorld).toFixed(2)}×; hello-world with a 16 MB young generation ${d.cpu.helloWorldLargeYoung} µs (not a budget, decision 0039)`);
       for (const b of r.budgets) console.log(budgetLine(b));
       for (const b of r.targets) console.log(targetLine(b));
     } finally {
@@ -77,13 +77,14 @@ const held = names.map((name) => {
   return { name, passes, held: RUNS === 1 ? passes === 1 : passes >= Math.ceil(RUNS * REQUIRED_SHARE) };
 });
 const machine = describeMachine('bench PostgreSQL', 'none (no proxy)', loadAtStart);
-const cell = (d: DirectScenario, k: 'helloWorld' | 'availableSlots' | 'notModified') => `${Math.round(d[k].requestsPerSecond).toLocaleString('en-AU')}/s, ${d.cpu[k]} µs`;
+const cell = (d: DirectScenario, k: 'helloWorld' | 'availableSlots' | 'notModified' | 'identity') => `${Math.round(d[k].requestsPerSecond).toLocaleString('en-AU')}/s, ${d.cpu[k]} µs`;
 const md = `# Direct read budgets: \`npm run bench:direct${RUNS > 1 ? ` -- ${RUNS}` : ''}\`
 
 Commit \`${machine.commit}\`, ${machine.date}, ${machine.cpu}, ${machine.cores} cores, Node ${machine.node}; load average
 ${loadAtStart} at the start and ${machine.loadAverage.end} at the end. One API process and bare Fastify hello-world, no proxy,
-wrk ${wrk.version} at 50 connections, ${SECONDS} s rounds interleaved (hello-world, available slots, 304) ${DIRECT.rounds} times per run;
-each figure is the median round. CPU per answer is the server process's user + system time over the answers it gave.
+wrk ${wrk.version} at 50 connections, ${SECONDS} s rounds interleaved (hello-world, available slots, 304, identity) ${DIRECT.rounds} times per run;
+each figure is the median round. The reads carry Chromium's \`Accept-Encoding: ${BROWSER_ACCEPT_ENCODING}\`, as every
+family's browser does (decision 0072); "identity" is the same reads without it (the 9.6 kB plain JSON), reported, not a budget. CPU per answer is the server process's user + system time over the answers it gave.
 ${runs[0]?.scenario.placement ? `The servers ran on core ${runs[0].scenario.placement.server} and wrk on ${runs[0].scenario.placement.wrk} (decision 0071).` : 'The servers and wrk shared the cores (BENCH_DIRECT_PIN=0).'}
 ${RUNS > 1 ? `A budget holds when it passed in at least ${REQUIRED_SHARE * 100}% of the runs (issue 41: 9 of 10).\n` : ''}
 | budget | target | passed | held |
@@ -92,9 +93,9 @@ ${held.map((h) => `| ${h.name} | ${runs[0]!.budgets.find((b) => b.name === h.nam
 
 ## Each run
 
-| run | load at start | hello-world | available slots | 304 | slots CPU ratio | 304 CPU ratio | p99 slots / 304 | throughput ratios (targets, not budgets) |
-|---|---|---|---|---|---|---|---|---|
-${runs.map((r) => `| ${r.run} | ${r.loadAverage.start} | ${cell(r.scenario, 'helloWorld')} | ${cell(r.scenario, 'availableSlots')} | ${cell(r.scenario, 'notModified')} | ${r.budgets[0]!.pass ? '' : '**miss** '}${r.budgets[0]!.measured.split(' ')[0]} | ${r.budgets[1]!.pass ? '' : '**miss** '}${r.budgets[1]!.measured.split(' ')[0]} | ${r.budgets[2]!.pass ? '' : '**miss** '}${r.budgets[2]!.measured} | ${r.targets.map((t) => t.measured).join(' / ')} |`).join('\n')}
+| run | load at start | hello-world | available slots | 304 | slots CPU ratio | 304 CPU ratio | p99 slots / 304 | throughput ratios (targets, not budgets) | identity (not a budget) |
+|---|---|---|---|---|---|---|---|---|---|
+${runs.map((r) => `| ${r.run} | ${r.loadAverage.start} | ${cell(r.scenario, 'helloWorld')} | ${cell(r.scenario, 'availableSlots')} | ${cell(r.scenario, 'notModified')} | ${r.budgets[0]!.pass ? '' : '**miss** '}${r.budgets[0]!.measured.split(' ')[0]} | ${r.budgets[1]!.pass ? '' : '**miss** '}${r.budgets[1]!.measured.split(' ')[0]} | ${r.budgets[2]!.pass ? '' : '**miss** '}${r.budgets[2]!.measured} | ${r.targets.map((t) => t.measured).join(' / ')} | ${cell(r.scenario, 'identity')}, ${(r.scenario.cpu.identity / r.scenario.cpu.helloWorld).toFixed(2)}× |`).join('\n')}
 `;
 fs.writeFileSync(path.join(REPORTS, 'direct.md'), md);
 fs.writeFileSync(path.join(REPORTS, 'direct.json'), `${JSON.stringify({ machine, seconds: SECONDS, held, runs: runs.map((r) => ({ ...r, scenario: { ...r.scenario, wrk: undefined } })) }, null, 2)}\n`);

@@ -37,20 +37,33 @@ function pin(pid: number, cpus: string): string {
  */
 export const LARGE_YOUNG_FLAGS = ['--min-semi-space-size=16'];
 
+/**
+ * What Chromium (and so the web app's fetch) sends on every read: a browser never asks for plain
+ * JSON, so the budgeted reads carry it and get the answer's brotli bytes (decision 0072). The same
+ * reads without it (the 9.6 kB identity answer) are measured too and reported.
+ */
+export const BROWSER_ACCEPT_ENCODING = 'gzip, deflate, br, zstd';
+const asBrowser = (reads: LoadRequest[]): LoadRequest[] => reads.map((r) => ({ ...r, headers: { ...r.headers, 'accept-encoding': BROWSER_ACCEPT_ENCODING } }));
+const withoutEncoding = (reads: LoadRequest[]): LoadRequest[] =>
+  reads.map((r) => ({ ...r, headers: Object.fromEntries(Object.entries(r.headers ?? {}).filter(([k]) => k.toLowerCase() !== 'accept-encoding')) }));
+
 export interface DirectScenario {
   helloWorld: WrkResult;
   /** Bare Fastify again, started with LARGE_YOUNG_FLAGS: not a budget, the ratios' other ceiling. */
   helloWorldLargeYoung: WrkResult;
+  /** The reads as a browser sends them (BROWSER_ACCEPT_ENCODING), and their revalidation. */
   availableSlots: WrkResult;
   notModified: WrkResult;
-  rounds: { helloWorld: number[]; helloWorldLargeYoung: number[]; availableSlots: number[]; notModified: number[] };
+  /** The same reads asking for no coding: reported, not a budget. */
+  identity: WrkResult;
+  rounds: { helloWorld: number[]; helloWorldLargeYoung: number[]; availableSlots: number[]; notModified: number[]; identity: number[] };
   /**
    * Each path's server CPU per answer (user + system, µs), the median of its rounds: the budgets
    * compare these (issue 41), since the API is CPU-bound here and hello-world's speed moves with the host.
    */
-  cpu: { helloWorld: number; helloWorldLargeYoung: number; availableSlots: number; notModified: number };
+  cpu: { helloWorld: number; helloWorldLargeYoung: number; availableSlots: number; notModified: number; identity: number };
   /** The same per round, in round order. */
-  cpuRounds: { helloWorld: number[]; helloWorldLargeYoung: number[]; availableSlots: number[]; notModified: number[] };
+  cpuRounds: { helloWorld: number[]; helloWorldLargeYoung: number[]; availableSlots: number[]; notModified: number[]; identity: number[] };
   /** Distinct day answers the reads cycle over, and the If-None-Match sanity check's status. */
   /** The cores the servers and wrk ran on (null: shared, BENCH_DIRECT_PIN=0 or one core). */
   placement: { server: string; wrk: string } | null;
@@ -87,8 +100,9 @@ export async function revalidationsOf(apiUrl: string, reads: LoadRequest[]): Pro
 /**
  * Issue 21's direct scenario: one API process against one bare Fastify hello-world process, no
  * proxy, wrk as the generator (a C program: it is not the bottleneck, as autocannon and nginx were).
- * Rounds interleave hello-world, available-slots and the 304 revalidation (the same reads with
- * If-None-Match naming the current answer), so a burst from elsewhere on the host hits all three.
+ * Rounds interleave hello-world, available-slots as a browser asks, the 304 revalidation (the same
+ * reads with If-None-Match naming the current answer) and the reads asking for no coding, so a burst
+ * from elsewhere on the host hits them all.
  * The API process is one of the bench's three, already warmed with every customer's token.
  */
 export async function runDirectScenario(opts: {
@@ -115,7 +129,8 @@ export async function runDirectScenario(opts: {
   const placement = directPlacement();
   const pinned = placement ? [opts.apiPid, ...hello.pids, ...helloLargeYoung.pids].map((pid) => ({ pid, restore: pin(pid, placement.server) })) : [];
   try {
-    const reads = opts.reads.slice(0, 1000);
+    const reads = asBrowser(opts.reads.slice(0, 1000));
+    const identityReads = withoutEncoding(reads);
     const helloReqs: LoadRequest[] = [{ method: 'GET', path: '/hello' }];
     const revalidations = () => revalidationsOf(apiUrl, reads);
     opts.log(placement ? `  servers on core ${placement.server}, wrk on ${placement.wrk}` : '  servers and wrk share the cores');
@@ -129,19 +144,22 @@ export async function runDirectScenario(opts: {
     await load(`http://127.0.0.1:${largeYoungPort}`, helloReqs, undefined, 2);
     await load(apiUrl, reads, undefined, 2);
     await load(apiUrl, first.requests, undefined, 2);
-    const rounds = { helloWorld: [] as WrkResult[], helloWorldLargeYoung: [] as WrkResult[], availableSlots: [] as WrkResult[], notModified: [] as WrkResult[] };
+    await load(apiUrl, identityReads, undefined, 2);
+    const rounds = { helloWorld: [] as WrkResult[], helloWorldLargeYoung: [] as WrkResult[], availableSlots: [] as WrkResult[], notModified: [] as WrkResult[], identity: [] as WrkResult[] };
     for (let round = 0; round < DIRECT.rounds; round++) {
       rounds.helloWorld.push(await load(`http://127.0.0.1:${opts.helloPort}`, helloReqs, hello.pids[0]));
       rounds.helloWorldLargeYoung.push(await load(`http://127.0.0.1:${largeYoungPort}`, helloReqs, helloLargeYoung.pids[0]));
       rounds.availableSlots.push(await load(apiUrl, reads, opts.apiPid));
       // Tags taken just before: a session passing the lead time changes its day's answer (and tag).
       rounds.notModified.push(await load(apiUrl, (await revalidations()).requests, opts.apiPid));
-      const [h, y, a, n] = [rounds.helloWorld[round]!, rounds.helloWorldLargeYoung[round]!, rounds.availableSlots[round]!, rounds.notModified[round]!];
+      rounds.identity.push(await load(apiUrl, identityReads, opts.apiPid));
+      const [h, y, a, n, i] = [rounds.helloWorld[round]!, rounds.helloWorldLargeYoung[round]!, rounds.availableSlots[round]!, rounds.notModified[round]!, rounds.identity[round]!];
       opts.log(
         `  round ${round + 1}: hello-world ${Math.round(h.requestsPerSecond)}/s (${h.serverCpuMicrosPerRequest} µs CPU each, p99 ${h.latencyMs.p99} ms), ` +
           `with a 16 MB young generation ${Math.round(y.requestsPerSecond)}/s (${y.serverCpuMicrosPerRequest} µs CPU each), available-slots ${Math.round(a.requestsPerSecond)}/s ` +
           `(${a.serverCpuMicrosPerRequest} µs CPU each, p99 ${a.latencyMs.p99} ms, ${a.bytesPerResponse} B each), 304 ${Math.round(n.requestsPerSecond)}/s ` +
-          `(${n.serverCpuMicrosPerRequest} µs CPU each, p99 ${n.latencyMs.p99} ms, ${n.bytesPerResponse} B each)`,
+          `(${n.serverCpuMicrosPerRequest} µs CPU each, p99 ${n.latencyMs.p99} ms, ${n.bytesPerResponse} B each); ` +
+          `identity ${Math.round(i.requestsPerSecond)}/s (${i.serverCpuMicrosPerRequest} µs CPU each, ${i.bytesPerResponse} B each)`,
       );
     }
     return {
@@ -149,23 +167,27 @@ export async function runDirectScenario(opts: {
       helloWorldLargeYoung: medianRound(rounds.helloWorldLargeYoung),
       availableSlots: medianRound(rounds.availableSlots),
       notModified: medianRound(rounds.notModified),
+      identity: medianRound(rounds.identity),
       rounds: {
         helloWorld: rounds.helloWorld.map((r) => Math.round(r.requestsPerSecond)),
         helloWorldLargeYoung: rounds.helloWorldLargeYoung.map((r) => Math.round(r.requestsPerSecond)),
         availableSlots: rounds.availableSlots.map((r) => Math.round(r.requestsPerSecond)),
         notModified: rounds.notModified.map((r) => Math.round(r.requestsPerSecond)),
+        identity: rounds.identity.map((r) => Math.round(r.requestsPerSecond)),
       },
       cpu: {
         helloWorld: median(rounds.helloWorld.map(cpuOf)),
         helloWorldLargeYoung: median(rounds.helloWorldLargeYoung.map(cpuOf)),
         availableSlots: median(rounds.availableSlots.map(cpuOf)),
         notModified: median(rounds.notModified.map(cpuOf)),
+        identity: median(rounds.identity.map(cpuOf)),
       },
       cpuRounds: {
         helloWorld: rounds.helloWorld.map(cpuOf),
         helloWorldLargeYoung: rounds.helloWorldLargeYoung.map(cpuOf),
         availableSlots: rounds.availableSlots.map(cpuOf),
         notModified: rounds.notModified.map(cpuOf),
+        identity: rounds.identity.map(cpuOf),
       },
       placement,
       distinctAnswers: first.tags.size,
