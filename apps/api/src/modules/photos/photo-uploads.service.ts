@@ -1,6 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { mkdir, rm } from 'node:fs/promises';
-import path from 'node:path';
 import { MAX_PHOTOS_PER_UPLOAD } from '@kringle/contracts/photos';
 import type { FastifyInstance } from 'fastify';
 import { errors } from '../../lib/errors';
@@ -8,17 +6,12 @@ import type { AuthClaims } from '../accounts/id-tokens';
 import { findLocation } from '../catalogue/catalogue.repository';
 import { bookingOfCheckInCode } from '../check-in/check-in-codes';
 import { NotAPhotoError, processPhoto, readQrCode } from './photo-processing';
+import { Incoming, incomingDir, type UploadedFile } from './incoming';
 import { overlapped } from './overlapped';
 import { photoKey, photoStorageFor, type PhotoStorage } from './photo-storage';
 import { assignPhoto, ensureGallery, findPhoto, findPhotoBooking, insertPhotos, lockPhotoBooking, type PhotoBooking, type PhotoRow } from './photos.repository';
 
 export type Deps = Pick<FastifyInstance, 'db' | 'clock' | 'config' | 'log'>;
-
-/** One file of a multipart upload; `saveTo` writes it to a new file, and throws when it passes the size limit. */
-export interface UploadedFile {
-  mimetype: string;
-  saveTo(file: string): Promise<void>;
-}
 
 export interface StaffPhoto {
   id: string;
@@ -58,30 +51,6 @@ export async function toStaffPhoto(storage: PhotoStorage, row: PhotoRow): Promis
  */
 const AHEAD = MAX_PHOTOS_PER_UPLOAD;
 
-/** Where a request's files wait for processing; each is deleted once processed, the rest when the request ends. */
-class Incoming {
-  readonly files = new Set<string>();
-  constructor(private readonly dir: string) {}
-
-  async receive(file: UploadedFile): Promise<string> {
-    if (file.mimetype !== 'image/jpeg') throw errors.onlyJpegPhotos();
-    await mkdir(this.dir, { recursive: true });
-    const at = path.join(this.dir, `${randomUUID()}.jpg`);
-    this.files.add(at);
-    await file.saveTo(at);
-    return at;
-  }
-
-  async done(file: string): Promise<void> {
-    this.files.delete(file);
-    await rm(file, { force: true });
-  }
-
-  async clear(): Promise<void> {
-    await Promise.all([...this.files].map((f) => this.done(f)));
-  }
-}
-
 async function stage(deps: Deps, storage: PhotoStorage, input: string, staged: Staged[]): Promise<Staged> {
   // Listed before anything is written, so a failure anywhere after still deletes its files.
   const entry: Staged = { id: randomUUID(), width: 0, height: 0 };
@@ -116,7 +85,7 @@ async function discard(deps: Deps, storage: PhotoStorage, staged: Staged[]): Pro
 async function uploadAtomically<T>(deps: Deps, work: (staged: Staged[], storage: PhotoStorage, incoming: Incoming) => Promise<T>): Promise<T> {
   const storage = photoStorageFor(deps);
   const staged: Staged[] = [];
-  const incoming = new Incoming(path.join(deps.config.DATA_DIR, 'incoming'));
+  const incoming = new Incoming(incomingDir(deps.config.DATA_DIR));
   try {
     return await work(staged, storage, incoming);
   } catch (e) {

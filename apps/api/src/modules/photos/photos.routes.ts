@@ -28,7 +28,8 @@ import { assertStaffLocation } from '../../plugins/staff-access';
 import { familyGallery, originalUrl, originalsZip, unlockPhotos } from './photo-gallery.service';
 import { checkoutPhotos } from './photo-checkout.service';
 import { extendPhotoGallery, servePhotoFile } from './photo-retention.service';
-import { assignUnmatched, uploadBatch, uploadToBooking, type UploadedFile } from './photo-uploads.service';
+import type { UploadedFile } from './incoming';
+import { assignUnmatched, uploadBatch, uploadToBooking } from './photo-uploads.service';
 
 /** The multipart parts of a request as the upload services read them, with multipart's errors in the contract's words. */
 async function* jpegFiles(req: FastifyRequest): AsyncIterable<UploadedFile> {
