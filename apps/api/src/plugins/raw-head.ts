@@ -68,13 +68,30 @@ export function takesRawHead(req: IncomingMessage, res: ServerResponse, keepAliv
   );
 }
 
+/**
+ * Each body as a latin1 string (one character per byte, so the bytes written are the same), made
+ * once per body: Node joins a string body to the head and writes both in one system call, where a
+ * Buffer takes its writev path (cached reads 32.2 → 29.7 µs of CPU, decision 0072).
+ */
+const latin1Bodies = new WeakMap<Buffer, string>();
+
+function latin1Of(body: Buffer): string {
+  let text = latin1Bodies.get(body);
+  if (text === undefined) {
+    text = body.toString('latin1');
+    latin1Bodies.set(body, text);
+  }
+  return text;
+}
+
 /** Sends the answer with `head` (prefix, request id and tail) as writeHead and end would. */
 export function endWithHead(res: ServerResponse, status: number, head: string, body: Buffer | null): void {
   const r = res as NodeResponse;
   r.statusCode = status;
   r.statusMessage = STATUS_CODES[status] ?? 'unknown';
-  if (!body) r._hasBody = false;
   r._header = head;
   r._headerSent = false;
-  r.end(body ?? undefined);
+  if (body) return void r.end(latin1Of(body), 'latin1');
+  r._hasBody = false;
+  r.end();
 }
