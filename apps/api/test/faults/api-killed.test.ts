@@ -72,9 +72,13 @@ describe('fault: the API killed between payment success and the booking write', 
     expect((await db.select().from(bookings).where(eq(bookings.id, bookingId)))[0]!.status).toBe('payment_pending');
 
     second = await startApiProcesses(1, env);
-    await waitFor('the booking to be confirmed by reconciliation', async () =>
-      (await db.select().from(bookings).where(eq(bookings.id, bookingId)))[0]!.status === 'completed' ? true : undefined,
-    30_000);
+    // The job confirms the booking, then clears the order's next look in a statement of its own:
+    // both, before the checks below (CI once read the order between the two).
+    await waitFor('the booking to be confirmed by reconciliation', async () => {
+      const [booking] = await db.select().from(bookings).where(eq(bookings.id, bookingId));
+      const [order] = await db.select().from(orders).where(eq(orders.id, orderId));
+      return booking!.status === 'completed' && order!.reconcileAt === null ? true : undefined;
+    }, 30_000);
     const confirmed = async () => {
       const [booking] = await db.select().from(bookings).where(eq(bookings.id, bookingId));
       const [order] = await db.select().from(orders).where(eq(orders.id, orderId));
