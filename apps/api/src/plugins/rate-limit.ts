@@ -31,6 +31,7 @@ import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest }
 import fp from 'fastify-plugin';
 import { Redis } from 'ioredis';
 import type pg from 'pg';
+import { addressPlace } from '../lib/address-place';
 import { errors, waitText } from '../lib/errors';
 import type { Clock } from '../lib/clock';
 
@@ -43,8 +44,11 @@ export interface RateLimitRule {
 
 export type RateLimitHandler = (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
 
-/** The client's IP (behind a proxy only with TRUST_PROXY=true, so it cannot be spoofed). */
-export const byIp = (request: FastifyRequest): string => request.ip;
+/**
+ * The client's address (behind a proxy only with TRUST_PROXY=true, so it cannot be spoofed), an
+ * IPv6 one by its /64 (addressPlace): one home's 2^64 addresses are one bucket.
+ */
+export const byIp = (request: FastifyRequest): string => addressPlace(request.ip);
 
 /** The `email` field of the (already validated) JSON body, case-folded. */
 export const byBodyEmail = (request: FastifyRequest): string | undefined => {
@@ -55,7 +59,7 @@ export const byBodyEmail = (request: FastifyRequest): string | undefined => {
 /** The client's IP and the body's e-mail: guessing at one account from one place. */
 export const byIpAndBodyEmail = (request: FastifyRequest): string | undefined => {
   const email = byBodyEmail(request);
-  return email ? `${request.ip} ${email}` : undefined;
+  return email ? `${byIp(request)} ${email}` : undefined;
 };
 
 /** The X-App-Check token: what one solved proof of work may pay for. */

@@ -62,4 +62,11 @@ describe('waitlist joins are limited per account and per address', () => {
     expectRateLimited(await join(family, '10.7.0.3'));
     expect((await join(family, '10.7.0.4')).statusCode).toBe(201);
   });
+
+  it("an IPv6 address counts by its /64: one home's other addresses share the count, another /64 does not", async () => {
+    await fill('waitlist-join:ip', '2001:db8:7:3::/64', WAITLIST_JOIN_LIMITS.perIp.max, 3_600_000);
+    const family = await createCustomer(t.db, t.app.idTokens);
+    for (const ip of ['2001:db8:7:3::1', '2001:db8:7:3:9f2c:11ab:4d:e001']) expectRateLimited(await join(family, ip));
+    expect((await join(family, '2001:db8:7:4::1')).statusCode).toBe(201);
+  });
 });

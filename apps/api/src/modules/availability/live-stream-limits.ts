@@ -1,6 +1,7 @@
 import pg from 'pg';
 import type { FastifyBaseLogger } from 'fastify';
 
+import { addressPlace } from '../../lib/address-place';
 import { SIGNED_OUT_CHANNEL } from '../accounts/refresh-tokens.repository';
 
 export interface LiveStreamLimits {
@@ -11,7 +12,8 @@ export interface LiveStreamLimits {
 /**
  * This process's open live streams by account and by address (decision 0048: the caps hold per
  * process; N processes behind nginx allow up to N times as many, and nginx's limit_conn bounds
- * an address across them). `endUser` closes an account's streams when it signs out.
+ * an address across them). An address counts by its place (addressPlace: an IPv6 one by its /64).
+ * `endUser` closes an account's streams when it signs out.
  */
 export class LiveStreamRegistry {
   private readonly byUser = new Map<string, Set<() => void>>();
@@ -20,15 +22,16 @@ export class LiveStreamRegistry {
   constructor(private readonly limits: LiveStreamLimits | null) {}
 
   /** Which cap a new stream would pass, or null when it may open. */
-  refusal(userId: string, address: string): 'account' | 'address' | null {
+  refusal(userId: string, ip: string): 'account' | 'address' | null {
     if (!this.limits) return null;
     if ((this.byUser.get(userId)?.size ?? 0) >= this.limits.perAccount) return 'account';
-    if ((this.byAddress.get(address) ?? 0) >= this.limits.perAddress) return 'address';
+    if ((this.byAddress.get(addressPlace(ip)) ?? 0) >= this.limits.perAddress) return 'address';
     return null;
   }
 
   /** Counts a stream until the returned release is called (once). */
-  add(userId: string, address: string, end: () => void): () => void {
+  add(userId: string, ip: string, end: () => void): () => void {
+    const address = addressPlace(ip);
     const ends = this.byUser.get(userId) ?? new Set();
     ends.add(end);
     this.byUser.set(userId, ends);
