@@ -127,7 +127,8 @@ describe('cart, checkout and card payment', () => {
     expect((await payWithCard(sandbox, result.client_secret, CARDS.success)).status).toBe('succeeded');
     await sandbox.webhooksIdle();
     expect((await bookingRow(result.bookingId)).status).toBe('completed');
-    expect(await orderRow(result.orderId)).toMatchObject({ status: 'paid', paidAt: expect.any(Date) });
+    // Paid by the webhook: the reconciliation job's next look is cleared in the same transaction.
+    expect(await orderRow(result.orderId)).toMatchObject({ status: 'paid', paidAt: expect.any(Date), reconcileAt: null });
     expect(await slotRow(hold.slotId)).toMatchObject({ bookingId: result.bookingId, holdReservationId: null });
     const [mail] = await mailsTo(who.email);
     expect(mail!.subject).toMatch(/^Booked:/);

@@ -72,8 +72,8 @@ describe('fault: the API killed between payment success and the booking write', 
     expect((await db.select().from(bookings).where(eq(bookings.id, bookingId)))[0]!.status).toBe('payment_pending');
 
     second = await startApiProcesses(1, env);
-    // The job confirms the booking, then clears the order's next look in a statement of its own:
-    // both, before the checks below (CI once read the order between the two).
+    // Confirmed and no further look due: since recordPayment clears the order's next look in the
+    // confirming transaction, both become true together (CI once read between two statements).
     await waitFor('the booking to be confirmed by reconciliation', async () => {
       const [booking] = await db.select().from(bookings).where(eq(bookings.id, bookingId));
       const [order] = await db.select().from(orders).where(eq(orders.id, orderId));

@@ -44,7 +44,8 @@ export type PhotoPaymentOutcome = 'unlocked' | 'refunded';
  * be had (the booking cancelled, the gallery ended or a photo deleted) the money goes back in full.
  */
 export async function recordPhotoPayment(ctx: Ctx, booking: Booking, order: OrderRow, paymentIntentId: string): Promise<{ outcome: PhotoPaymentOutcome; refund: RefundRow | null }> {
-  await setOrder(ctx.tx, order.id, { status: 'paid', paidAt: ctx.now, paymentIntentId });
+  // A paid order needs no further look from the reconciliation job, from the moment it is paid.
+  await setOrder(ctx.tx, order.id, { status: 'paid', paidAt: ctx.now, paymentIntentId, reconcileAt: null });
   const photoIds = order.photoIds ?? [];
   if (nextState(stateOf(booking), 'payPhotoOrder') && (await lockOpenGalleryWith(ctx.tx, booking.id, photoIds, ctx.now))) {
     const extraPhotos = await unlockBoughtPhotos(ctx.tx, booking.id, photoIds, ctx.now);

@@ -77,7 +77,8 @@ export type PaymentOutcome = 'confirmed' | 'session_lost' | 'late';
  * refunded in full; paid for a booking not awaiting payment, the money goes back.
  */
 export async function recordPayment(ctx: Ctx, booking: BookingRow, order: OrderRow, paymentIntentId: string): Promise<{ outcome: PaymentOutcome; refund: RefundRow | null }> {
-  await setOrder(ctx.tx, order.id, { status: 'paid', paidAt: ctx.now, paymentIntentId });
+  // A paid order needs no further look from the reconciliation job, from the moment it is paid.
+  await setOrder(ctx.tx, order.id, { status: 'paid', paidAt: ctx.now, paymentIntentId, reconcileAt: null });
   const state = stateOf(booking);
   if (nextState(state, 'confirmPaid') && (await takeSlotForBooking(ctx.tx, booking, ctx.now))) {
     const to = guard(ctx, booking, 'confirmPaid');
