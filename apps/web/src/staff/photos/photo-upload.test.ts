@@ -19,7 +19,7 @@ describe('photo uploads', () => {
     expect(fileProgress([100, 300], 420, 420)).toEqual([1, 1]);
   });
 
-  it('sends again after a dropped connection or a 5xx, not after a refusal', async () => {
+  it('sends again after a dropped connection, a 5xx or a 408, not after a refusal', async () => {
     const waits: number[] = [];
     const wait = async (ms: number) => void waits.push(ms);
     let tries = 0;
@@ -31,6 +31,9 @@ describe('photo uploads', () => {
       }, [10, 20], wait),
     ).resolves.toBe('ok');
     expect(waits).toEqual([10, 20]);
+    tries = 0;
+    await expect(withRetries(async () => { tries++; if (tries === 1) throw problem(408); return 'ok'; }, [10, 20], wait)).resolves.toBe('ok');
+    expect(tries).toBe(2);
     tries = 0;
     await expect(withRetries(async () => { tries++; throw problem(413); }, [10, 20], wait)).rejects.toThrow('no');
     expect(tries).toBe(1);

@@ -42,8 +42,12 @@ export function fileProgress(sizes: number[], sent: number, total: number): numb
   });
 }
 
-/** Worth sending again: no answer (a dropped connection), the server's trouble, or too many requests. */
-export const isRetryable = (e: unknown) => e instanceof ApiProblem && (e.status === 'FETCH_ERROR' || e.status === 'TIMEOUT_ERROR' || (typeof e.status === 'number' && (e.status >= 500 || e.status === 429)));
+/**
+ * Worth sending again: no answer (a dropped connection), the server's trouble, too many requests, or
+ * a 408 (the API's request timeout cut a slow upload off; it keeps none of a request's photos then).
+ */
+export const isRetryable = (e: unknown) =>
+  e instanceof ApiProblem && (e.status === 'FETCH_ERROR' || e.status === 'TIMEOUT_ERROR' || (typeof e.status === 'number' && (e.status >= 500 || e.status === 429 || e.status === 408)));
 
 export const RETRY_DELAYS_MS = [2000, 5000];
 
