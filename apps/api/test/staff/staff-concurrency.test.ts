@@ -1,3 +1,4 @@
+import { localDateOf } from '@kringle/contracts/dates';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../../src/db/client';
@@ -10,7 +11,8 @@ import { createProcessesDatabase } from '../support/processes-database';
  * Issue 19: "Two staff devices checking in the same family, or selling the same free session, give
  * one result", across three real API processes on one PostgreSQL (as holds-concurrency.test.ts).
  * These processes run on the real clock, so the sessions are made for a few minutes from now (and
- * the lead time is off, so online holds really race the sales).
+ * the lead time is off, so online holds really race the sales), at a location where that is still
+ * today: a session made at 23:58 for 00:01 is tomorrow's, and neither sold nor checked in today.
  */
 describe('staff devices racing, three API processes', () => {
   let api: ApiProcesses;
@@ -36,11 +38,14 @@ describe('staff devices racing, three API processes', () => {
   beforeAll(async () => {
     const conn = await createProcessesDatabase({ season: { days: 7 } });
     ({ db, idTokens, close } = conn);
-    const ids = (
+    const candidates = (
       await db.execute(sql`
-      select l.id as location, st.id as slot_type, (select id from packages where slug = 'classic-print') as package
-      from locations l join slot_types st on st.location_id = l.id where l.slug = 'perth-murray-street' and st.slug = 'standard'`)
-    ).rows[0]!;
+      select l.id as location, l.timezone, st.id as slot_type, (select id from packages where slug = 'classic-print') as package
+      from locations l join slot_types st on st.location_id = l.id where st.slug = 'standard' order by l.slug`)
+    ).rows;
+    // The locations' midnights are an hour or more apart, so one always has the next half hour in its today.
+    const inHalfAnHour = new Date(Date.now() + 30 * 60_000);
+    const ids = candidates.find((c) => localDateOf(inHalfAnHour, c.timezone as string) === localDateOf(new Date(), c.timezone as string))!;
     location = ids.location as string;
     slotType = ids.slot_type as string;
     packageId = ids.package as string;
