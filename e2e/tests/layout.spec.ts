@@ -209,4 +209,32 @@ test.describe('signed-in layouts', () => {
     const events = await page.evaluate(() => (window as unknown as { __kringleAnalytics?: { event: string }[] }).__kringleAnalytics?.map((e) => e.event));
     expect(events).toContain('logout');
   });
+
+  test('Logout tapped while the page restores its session stays signed out', async ({ page }) => {
+    await page.setViewportSize(WIDE);
+    // The restore's refresh reaches the server, but its answer is held until Logout has been tapped:
+    // the late session must not be stored over the sign-out (seen once in CI as a flaky logout).
+    let tapped!: () => void;
+    const logoutTapped = new Promise<void>((resolve) => (tapped = resolve));
+    let refreshAnswered!: () => void;
+    const answered = new Promise<void>((resolve) => (refreshAnswered = resolve));
+    await page.route('**/api/v1/auth/refresh', async (route) => {
+      const response = await route.fetch();
+      await logoutTapped;
+      await route.fulfill({ response });
+      refreshAnswered();
+    });
+    await page.goto('/bookings');
+    const signOut = page.waitForResponse('**/api/v1/auth/sign-out');
+    await page.getByTestId('sidebar').getByRole('button', { name: 'Logout' }).click();
+    expect((await signOut).status()).toBe(204);
+    tapped();
+    await answered;
+    await expect(page).toHaveURL(/\/login$/);
+    await expect(page.getByRole('heading', { name: /log in/i })).toBeVisible();
+    // Still there once the late answer has been handled, and nothing of the family kept.
+    await page.waitForTimeout(500);
+    await expect(page).toHaveURL(/\/login$/);
+    expect(await page.evaluate(() => window.localStorage.getItem('persist:kringle') ?? '')).not.toContain('demo@kringle.test');
+  });
 });

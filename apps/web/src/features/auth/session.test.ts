@@ -142,3 +142,41 @@ describe('session boot failures that are not a lost session', () => {
     expect(down.store.getState().auth.user).toEqual(user);
   });
 });
+
+describe('a sign-out while a refresh is in flight', () => {
+  /** A fetch whose refresh answers only when told; the sign-out answers at once. */
+  function heldRefresh() {
+    let answer!: () => void;
+    const refreshAnswered = new Promise<void>((resolve) => (answer = resolve));
+    const fetchFn = vi.fn(async (url: string) => (url.endsWith('/auth/refresh') ? refreshAnswered.then(() => okSession()) : new Response(null, { status: 204 })));
+    return { fetchFn: fetchFn as unknown as typeof fetch, calls: fetchFn, answer };
+  }
+  const urls = (calls: { mock: { calls: unknown[][] } }) => calls.mock.calls.map(([url]) => url);
+
+  it('Logout during the boot restore wins: the late session is dropped, signed out once', async () => {
+    const { fetchFn, calls, answer } = heldRefresh();
+    const { store, purgePersisted } = makeStore({ user }, fetchFn);
+    const boot = store.dispatch(initialiseSession());
+    await vi.waitFor(() => expect(urls(calls)).toEqual(['/api/v1/auth/refresh']));
+    await store.dispatch(signOut());
+    answer();
+    await boot;
+    expect(store.getState().auth).toEqual({ user: null, idToken: null, expiresAt: null, initialised: true, signedOutHere: true });
+    expect(urls(calls)).toEqual(['/api/v1/auth/refresh', '/api/v1/auth/sign-out']);
+    expect(purgePersisted).toHaveBeenCalledTimes(1);
+  });
+
+  it('a refresh from before the sign-out answers null, and a later refresh does not join it', async () => {
+    const { fetchFn, calls, answer } = heldRefresh();
+    const { store } = makeStore({ user, idToken: customerToken, initialised: true }, fetchFn);
+    const early = store.dispatch(refreshSession()).unwrap();
+    await vi.waitFor(() => expect(urls(calls)).toEqual(['/api/v1/auth/refresh']));
+    await store.dispatch(signOut());
+    const later = store.dispatch(refreshSession()).unwrap();
+    answer();
+    expect(await early).toBeNull();
+    // The later refresh asked for itself (the test's one held answer serves both calls).
+    expect(urls(calls)).toEqual(['/api/v1/auth/refresh', '/api/v1/auth/sign-out', '/api/v1/auth/refresh']);
+    expect(await later).toBe(customerToken);
+  });
+});

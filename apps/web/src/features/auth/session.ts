@@ -44,12 +44,20 @@ async function sessionRefused(response: Response): Promise<boolean> {
 }
 
 /**
+ * Sign-outs started in this tab. A refresh that began before one may answer after it (Logout
+ * tapped while the page restores its session): its session is dropped, not stored over the sign-out.
+ */
+let signOuts = 0;
+
+/**
  * Signing out clears and purges stored state (spec §4); the server revokes the refresh family, and
  * every other tab signs out too (`tellTabs: false` when this sign-out came from another tab).
  */
 export const signOut = createAsyncThunk<void, { callServer?: boolean; tellTabs?: boolean } | undefined, ThunkConfig>(
   'auth/signOut',
   async (options, { dispatch, extra }) => {
+    signOuts++;
+    refreshInFlight = null; // a refresh from before the sign-out is not one a later call may join
     if (options?.callServer !== false) await authPost(extra.auth, '/auth/sign-out').catch(() => undefined);
     if (options?.tellTabs !== false) tellOtherTabs({ type: 'signed-out' });
     dispatch(signedOut());
@@ -113,7 +121,7 @@ export const REFRESH_UNAVAILABLE = 'refresh-unavailable';
 
 let refreshInFlight: Promise<string | null | typeof REFRESH_UNAVAILABLE> | null = null;
 
-type RefreshOutcome = { session: SessionPayload } | { refused: boolean };
+type RefreshOutcome = { session: SessionPayload } | { refused: boolean } | { signedOutMeanwhile: true };
 
 /**
  * One refresh across all tabs: under the cross-tab lock, a session another tab obtained while
@@ -122,7 +130,8 @@ type RefreshOutcome = { session: SessionPayload } | { refused: boolean };
  */
 async function refreshAcrossTabs(extra: AuthExtra['auth']): Promise<RefreshOutcome> {
   const askedAt = Date.now();
-  return withRefreshLock(async () => {
+  const signOutsBefore = signOuts;
+  const outcome = await withRefreshLock(async (): Promise<RefreshOutcome> => {
     const fromOtherTab = sessionFromOtherTabSince(askedAt);
     if (fromOtherTab) return { session: fromOtherTab };
     let response: Response;
@@ -136,6 +145,8 @@ async function refreshAcrossTabs(extra: AuthExtra['auth']): Promise<RefreshOutco
     const user = await parseUser(body.user);
     return user ? { session: { idToken: body.idToken, expiresAt: body.expiresAt, user } } : { refused: false };
   });
+  // Callers act on the outcome without awaiting anything else first, so no sign-out comes between.
+  return signOuts === signOutsBefore ? outcome : { signedOutMeanwhile: true };
 }
 
 /**
@@ -147,14 +158,18 @@ async function refreshAcrossTabs(extra: AuthExtra['auth']): Promise<RefreshOutco
 export const refreshSession = createAsyncThunk<string | null, void, ThunkConfig & { rejectValue: typeof REFRESH_UNAVAILABLE }>(
   'auth/refresh',
   async (_, { dispatch, extra, rejectWithValue }) => {
-    refreshInFlight ??= (async () => {
-      const outcome = await refreshAcrossTabs(extra.auth);
-      if (!('session' in outcome)) return outcome.refused ? null : REFRESH_UNAVAILABLE;
-      const accepted = await dispatch(setSession(outcome.session)).unwrap();
-      return accepted ? outcome.session.idToken : null;
-    })().finally(() => {
-      refreshInFlight = null;
-    });
+    if (!refreshInFlight) {
+      const flight = (async () => {
+        const outcome = await refreshAcrossTabs(extra.auth);
+        if ('signedOutMeanwhile' in outcome) return null;
+        if (!('session' in outcome)) return outcome.refused ? null : REFRESH_UNAVAILABLE;
+        const accepted = await dispatch(setSession(outcome.session)).unwrap();
+        return accepted ? outcome.session.idToken : null;
+      })().finally(() => {
+        if (refreshInFlight === flight) refreshInFlight = null;
+      });
+      refreshInFlight = flight;
+    }
     const token = await refreshInFlight;
     return token === REFRESH_UNAVAILABLE ? rejectWithValue(token) : token;
   },
@@ -176,8 +191,9 @@ export const initialiseSession = createAsyncThunk<void, void, ThunkConfig>('auth
         .catch(() => null); // parseUser loads it again and reports a failure
       const outcome = await refreshAcrossTabs(extra.auth);
       if ('session' in outcome) await dispatch(setSession(outcome.session));
-      else if (outcome.refused) await dispatch(signOut({ callServer: false }));
-      // Anything else (offline, 5xx, 429, app check): keep the user; the first call retries.
+      else if ('refused' in outcome && outcome.refused) await dispatch(signOut({ callServer: false }));
+      // A sign-out meanwhile has done it all; anything else (offline, 5xx, 429, app check): keep
+      // the user, the first call retries.
     }
   } finally {
     dispatch(authInitialised());
