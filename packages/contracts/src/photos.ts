@@ -8,7 +8,13 @@ export const MAX_PHOTOS_PER_UPLOAD = 100;
 
 export const photoParamsSchema = z.strictObject({ id: z.uuid() });
 export const bookingPhotoParamsSchema = z.strictObject({ id: z.uuid(), photoId: z.uuid() });
-export const photoBatchQuerySchema = z.strictObject({ locationId: z.uuid() });
+export const photoBatchQuerySchema = z.strictObject({
+  locationId: z.uuid(),
+  continueRunOf: z
+    .uuid()
+    .optional()
+    .meta({ description: "The previous request's openRunOf: a sequence sent in several requests keeps its family across the cut" }),
+});
 export const assignPhotoBodySchema = z.strictObject({ bookingId: z.uuid() });
 export const unlockPhotosBodySchema = z.strictObject({ photoIds: z.array(z.uuid()).min(1).max(500) });
 /** More photos by card (decision 0065): the locked photos to buy, each at the season's extraPhotoPriceCents. */
@@ -47,6 +53,7 @@ export const staffPhotoListSchema = z.object({ items: z.array(staffPhotoSchema) 
 export const photoBatchResultSchema = z.object({
   assigned: z.array(z.object({ bookingId: z.uuid(), count: z.number().int() })),
   unmatched: z.array(staffPhotoSchema),
+  openRunOf: z.uuid().nullable().meta({ description: "The family whose photos the sequence's last code started: the next request's continueRunOf" }),
 });
 export const galleryExtendedSchema = z.object({ bookingId: z.uuid(), expiresAt: z.iso.datetime() });
 

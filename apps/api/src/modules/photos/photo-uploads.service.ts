@@ -133,15 +133,25 @@ export async function uploadToBooking(deps: Deps, staff: AuthClaims, bookingId: 
 export interface BatchResult {
   assigned: { bookingId: string; count: number }[];
   unmatched: StaffPhoto[];
+  openRunOf: string | null;
+}
+
+/** The booking a code or a continued run gives photos to: a confirmed booking at this location, else none. */
+async function runOwner(deps: Deps, bookingId: string | null, locationId: string): Promise<string | null> {
+  const booking = bookingId ? await findPhotoBooking(deps.db, bookingId) : null;
+  return booking && booking.status === 'completed' && booking.locationId === locationId ? booking.id : null;
 }
 
 /**
  * A shooting sequence in order. A photo of a check-in QR code is not kept: it starts the photos of
  * that family (a confirmed booking at this location). A code that is not such a booking ends the
  * run, so what follows waits in the unmatched tray rather than going to the previous family.
+ * A sequence too large for one request is sent in several: each continues the run the one before
+ * ended with (`continueRunOf`, the previous answer's `openRunOf`), so a cut never orphans a family.
  */
-export async function uploadBatch(deps: Deps, staff: AuthClaims, locationId: string, files: AsyncIterable<UploadedFile>): Promise<BatchResult> {
+export async function uploadBatch(deps: Deps, staff: AuthClaims, locationId: string, files: AsyncIterable<UploadedFile>, continueRunOf?: string): Promise<BatchResult> {
   if (!(await findLocation(deps.db, locationId))) throw errors.notFound('That location');
+  const continued = await runOwner(deps, continueRunOf ?? null, locationId);
   return uploadAtomically(deps, async (staged, storage, incoming) => {
     // Each file is read for a code and processed while the next ones arrive; who owns a photo is
     // decided after, in shooting order.
@@ -153,13 +163,12 @@ export async function uploadBatch(deps: Deps, staff: AuthClaims, locationId: str
         return { photo };
       }
       const booking = await bookingOfCheckInCode(deps.db, code);
-      const full = booking ? await findPhotoBooking(deps.db, booking.id) : null;
-      return { code: full && full.status === 'completed' && full.locationId === locationId ? full.id : null };
+      return { code: await runOwner(deps, booking?.id ?? null, locationId) };
     });
     if (!done.length) throw errors.invalidField('body.files', 'Send at least one JPEG photo in fields named files');
     const owner = new Map<string, string | null>();
     const inOrder: Staged[] = [];
-    let current: string | null = null;
+    let current = continued;
     for (const d of done) {
       if ('code' in d) current = d.code;
       else {
@@ -190,6 +199,7 @@ export async function uploadBatch(deps: Deps, staff: AuthClaims, locationId: str
     return {
       assigned: [...assigned].map(([bookingId, n]) => ({ bookingId, count: n })),
       unmatched: await Promise.all(rows.filter((r) => !r.bookingId).map((r) => toStaffPhoto(storage, r))),
+      openRunOf: current,
     };
   });
 }

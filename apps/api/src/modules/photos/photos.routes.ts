@@ -85,14 +85,14 @@ export async function photosRoutes(app: FastifyInstance) {
         tags: staffTags,
         summary: "A shooting sequence in order: each photo of a family's check-in QR code starts that family's photos",
         ...multipartBody,
-        description: `${multipartBody.description}. Photos before the first code, or after a code that is not a confirmed booking at this location, are unmatched. The code photos themselves are not kept.`,
+        description: `${multipartBody.description}. Photos before the first code (unless continueRunOf names a confirmed booking at this location), or after a code that is not one, are unmatched. The code photos themselves are not kept.`,
         querystring: photoBatchQuerySchema,
         response: { 201: photoBatchResultSchema, ...errs },
       },
     },
     async (req, reply) => {
       assertStaffLocation(req, req.query.locationId);
-      return reply.code(201).send(await uploadBatch(app, authOf(req), req.query.locationId, jpegFiles(req)));
+      return reply.code(201).send(await uploadBatch(app, authOf(req), req.query.locationId, jpegFiles(req), req.query.continueRunOf));
     },
   );
   r.post(

@@ -51,15 +51,37 @@ export const isRetryable = (e: unknown) =>
 
 export const RETRY_DELAYS_MS = [2000, 5000];
 
+const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
 /** `send`, tried again after each of `delays` while it fails in a retryable way. */
-export async function withRetries<T>(send: (attempt: number) => Promise<T>, delays = RETRY_DELAYS_MS, wait = (ms: number) => new Promise((r) => setTimeout(r, ms))): Promise<T> {
+export async function withRetries<T>(send: (attempt: number) => Promise<T>, delays = RETRY_DELAYS_MS, wait = pause, retryable = isRetryable): Promise<T> {
   for (let attempt = 0; ; attempt++) {
     try {
       return await send(attempt);
     } catch (e) {
-      if (attempt >= delays.length || !isRetryable(e)) throw e;
+      if (attempt >= delays.length || !retryable(e)) throw e;
       await wait(delays[attempt]!);
     }
+  }
+}
+
+const timedOut = (e: unknown) => e instanceof ApiProblem && e.status === 408;
+
+/**
+ * `files` in one request, retried as withRetries does. A 408 on more than one file says the link is
+ * slower than the request is large: the same request would time out again, so the files go as two
+ * requests of half the size instead (each halved again if need be), in order. `send` records what
+ * each request that went through kept: on a later failure, only the files not yet sent are left.
+ */
+export async function sendHalvingOnTimeout<F>(files: F[], send: (part: F[], attempt: number) => Promise<void>, delays = RETRY_DELAYS_MS, wait = pause): Promise<void> {
+  const halvable = files.length > 1;
+  try {
+    await withRetries((attempt) => send(files, attempt), delays, wait, halvable ? (e) => isRetryable(e) && !timedOut(e) : isRetryable);
+  } catch (e) {
+    if (!halvable || !timedOut(e)) throw e;
+    const mid = Math.ceil(files.length / 2);
+    await sendHalvingOnTimeout(files.slice(0, mid), send, delays, wait);
+    await sendHalvingOnTimeout(files.slice(mid), send, delays, wait);
   }
 }
 

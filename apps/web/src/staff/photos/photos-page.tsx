@@ -5,7 +5,7 @@ import { useState } from 'react';
 import { Button } from '../../components/ui/button';
 import { familyName } from '../booking-card';
 import { useRunSheet } from '../use-run-sheet';
-import { batchesOf, postPhotos, withRetries } from './photo-upload';
+import { batchesOf, postPhotos, sendHalvingOnTimeout } from './photo-upload';
 import { UnmatchedTray } from './unmatched-tray';
 
 type Location = StaffCatalogue['locations'][number];
@@ -19,8 +19,12 @@ type BatchState = { state: 'waiting' | 'sending' | 'retrying' | 'done' } | { sta
 interface Batch {
   indexes: number[];
   status: BatchState;
+  /** Files of the batch already kept by the API (a failed batch sent in halves after a 408). */
+  sent: number[];
+  /** The sequence's run at the batch's end (done) or where its unsent files start (failed after some went). */
+  run?: string | null;
 }
-type BatchAnswer = { assigned: { bookingId: string; count: number }[]; unmatched: StaffPhoto[] };
+type BatchAnswer = { assigned: { bookingId: string; count: number }[]; unmatched: StaffPhoto[]; openRunOf: string | null };
 
 const STATE_WORDS: Record<BatchState['state'], string> = { waiting: 'Waiting', sending: 'Sending', retrying: 'Trying again', done: 'Uploaded', failed: 'Not sent' };
 
@@ -45,34 +49,46 @@ export function PhotosPage({ location, target, onClearTarget }: { location: Loca
     return b ? `${familyName(b.customer).fullname}, ${b.reference}` : 'A booking on another day';
   };
 
-  const setBatch = (at: number, status: BatchState) => setBatches((all) => all.map((b, i) => (i === at ? { ...b, status } : b)));
+  const setBatch = (at: number, change: Partial<Batch>) => setBatches((all) => all.map((b, i) => (i === at ? { ...b, ...change } : b)));
   const send = async (all: Batch[], which: number[]) => {
     setRunning(true);
+    // The run each batch ended with, for the next to continue (a sequence cut into requests keeps its families).
+    const runs = all.map((b) => (b.status.state === 'done' ? (b.run ?? null) : undefined));
     for (const at of which) {
-      const { indexes } = all[at]!;
-      setBatch(at, { state: 'sending' });
-      const onProgress = (perFile: number[]) => setProgress((p) => p.map((v, i) => (indexes.includes(i) ? perFile[indexes.indexOf(i)]! : v)));
+      const batch = all[at]!;
+      const sent = [...batch.sent];
+      let run = batch.sent.length ? (batch.run ?? null) : at > 0 ? (runs[at - 1] ?? null) : null;
+      const unsent = batch.indexes.filter((i) => !sent.includes(i));
+      setBatch(at, { status: { state: 'sending' } });
       try {
-        const chosen = indexes.map((i) => files[i]!);
-        const answer = await withRetries((attempt) => {
-          if (attempt > 0) setBatch(at, { state: 'retrying' });
-          return target
-            ? postPhotos<{ items: StaffPhoto[] }>(`/staff/bookings/${target.id}/photos`, chosen, onProgress).then((r): BatchAnswer => ({ assigned: [{ bookingId: target.id, count: r.items.length }], unmatched: [] }))
-            : postPhotos<BatchAnswer>(`/staff/photos/batch?${new URLSearchParams({ locationId: location.id }).toString()}`, chosen, onProgress);
-        });
-        setAssigned((a) => answer.assigned.reduce((sum, x) => ({ ...sum, [x.bookingId]: (sum[x.bookingId] ?? 0) + x.count }), a));
-        setUnmatched((u) => [...u, ...answer.unmatched]);
-        setBatch(at, { state: 'done' });
+        await sendHalvingOnTimeout(
+          unsent,
+          async (part, attempt) => {
+            if (attempt > 0 || part.length < unsent.length) setBatch(at, { status: { state: 'retrying' } });
+            const chosen = part.map((i) => files[i]!);
+            const onProgress = (perFile: number[]) => setProgress((p) => p.map((v, i) => (part.includes(i) ? perFile[part.indexOf(i)]! : v)));
+            const answer = target
+              ? await postPhotos<{ items: StaffPhoto[] }>(`/staff/bookings/${target.id}/photos`, chosen, onProgress).then((r): BatchAnswer => ({ assigned: [{ bookingId: target.id, count: r.items.length }], unmatched: [], openRunOf: null }))
+              : await postPhotos<BatchAnswer>(`/staff/photos/batch?${new URLSearchParams({ locationId: location.id, ...(run ? { continueRunOf: run } : {}) }).toString()}`, chosen, onProgress);
+            sent.push(...part);
+            run = answer.openRunOf;
+            setAssigned((a) => answer.assigned.reduce((sum, x) => ({ ...sum, [x.bookingId]: (sum[x.bookingId] ?? 0) + x.count }), a));
+            setUnmatched((u) => [...u, ...answer.unmatched]);
+            setBatch(at, { sent: [...sent], run });
+          },
+        );
+        runs[at] = run;
+        setBatch(at, { status: { state: 'done' } });
       } catch (e) {
-        // Nothing of a refused request was kept (the API keeps all or none): it is sent whole again.
-        setProgress((p) => p.map((v, i) => (indexes.includes(i) ? 0 : v)));
-        setBatch(at, { state: 'failed', message: e instanceof Error ? e.message : 'The upload did not go through.' });
+        // The API keeps a request's photos all or none: what was not kept is sent again, never what was.
+        setProgress((p) => p.map((v, i) => (batch.indexes.includes(i) && !sent.includes(i) ? 0 : v)));
+        setBatch(at, { status: { state: 'failed', message: e instanceof Error ? e.message : 'The upload did not go through.' } });
       }
     }
     setRunning(false);
   };
   const start = () => {
-    const next = batchesOf(files.map((file, index) => ({ size: file.size, index }))).map((g) => ({ indexes: g.map((f) => f.index), status: { state: 'waiting' } as BatchState }));
+    const next = batchesOf(files.map((file, index) => ({ size: file.size, index }))).map((g): Batch => ({ indexes: g.map((f) => f.index), status: { state: 'waiting' }, sent: [] }));
     setBatches(next);
     setProgress(files.map(() => 0));
     void send(
@@ -81,7 +97,10 @@ export function PhotosPage({ location, target, onClearTarget }: { location: Loca
     );
   };
   const failed = batches.flatMap((b, i) => (b.status.state === 'failed' ? [i] : []));
-  const statusOf = (index: number) => batches.find((b) => b.indexes.includes(index))?.status ?? { state: 'waiting' as const };
+  const statusOf = (index: number): BatchState => {
+    const batch = batches.find((b) => b.indexes.includes(index));
+    return batch?.sent.includes(index) ? { state: 'done' } : (batch?.status ?? { state: 'waiting' });
+  };
   const total = Object.values(assigned).reduce((a, b) => a + b, 0);
 
   return (
@@ -142,13 +161,14 @@ export function PhotosPage({ location, target, onClearTarget }: { location: Loca
           })}
         </ol>
       )}
-      {batches.map((b, i) =>
-        b.status.state === 'failed' ? (
+      {batches.map((b, i) => {
+        const unsent = b.indexes.length - b.sent.length;
+        return b.status.state === 'failed' ? (
           <p key={i} role="alert" className="rounded-lg bg-festive-50 px-4 py-3 font-semibold text-festive-800">
-            {b.indexes.length} photo{b.indexes.length === 1 ? '' : 's'} not sent: {b.status.message}
+            {unsent} photo{unsent === 1 ? '' : 's'} not sent: {b.status.message}
           </p>
-        ) : null,
-      )}
+        ) : null;
+      })}
       {(total > 0 || handAssigned.length > 0) && (
         <section aria-labelledby="photos-result" className="space-y-2 rounded-xl bg-pine-50 p-4">
           <h2 id="photos-result" className="text-xl font-semibold">
