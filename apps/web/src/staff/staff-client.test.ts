@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { saveBlob } from '../lib/save-blob';
 import { ApiProblem } from '../lib/api-error';
-import { downloadFile, request, resumeSession, signIn, whenSignedOut } from './staff-client';
+import { downloadFile, request, resumeSession, signIn, signOut, whenSignedOut } from './staff-client';
 
 vi.mock('../lib/save-blob', () => ({ saveBlob: vi.fn() }));
 
@@ -56,6 +56,19 @@ describe('the staff client renews its token mid-shift', () => {
       expect((failed as ApiProblem).code).not.toBe('UNAUTHENTICATED');
     }
     expect(signedOut).not.toHaveBeenCalled();
+  });
+
+  it('a renewal answered after staff signed out is not taken: the call is not sent again with it', async () => {
+    let answer!: () => void;
+    const held = new Promise<void>((resolve) => (answer = resolve));
+    const seen = fakeApi(() => held.then(() => session(2)));
+    await signIn('elf@kringle.test', 'x');
+    const renewing = request('/staff/run-sheet').catch((err: unknown) => err);
+    await vi.waitFor(() => expect(seen).toEqual([`Bearer ${token(1)}`]));
+    await signOut();
+    answer();
+    expect(await renewing).toMatchObject({ code: 'UNAUTHENTICATED' });
+    expect(seen).not.toContain(`Bearer ${token(2)}`);
   });
 
   it('signs staff out when the cookie is refused', async () => {

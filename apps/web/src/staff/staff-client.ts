@@ -29,6 +29,8 @@ const appCheckAccess: AppCheckAccess = { getAppCheckToken: () => appCheck.getTok
 
 let idToken: string | null = null;
 let refreshing: Promise<string | null> | null = null;
+/** Sign-outs on this device: a refresh answered after one (a call renewing the token meanwhile) is not taken. */
+let signOuts = 0;
 /** Why the session ended: `everywhere` when this device ended every session of the account. */
 export type SignedOutHow = 'here' | 'everywhere';
 let onSignedOut: (how?: SignedOutHow) => void = () => {};
@@ -108,14 +110,20 @@ export async function publicPostJson<T>(path: string, body: unknown): Promise<T>
  * problem when it cannot be told now (offline, a 5xx, a 429, app check refused the device).
  */
 export async function resumeSession(): Promise<StaffUser | null> {
+  const before = signOuts;
   const res = await raw('/auth/refresh', { method: 'POST' });
-  if (res.status !== 401) return takeSession(res, 'leave');
+  if (res.status !== 401) {
+    if (!res.ok) throw await problemOf(res);
+    const session = (await res.json()) as Session;
+    return signOuts === before ? takeSessionBody(session, 'leave') : null;
+  }
   const problem = await problemOf(res);
   if (isAppCheckCode(problem.code)) throw problem;
   return null;
 }
 
 export async function signOut(): Promise<void> {
+  signOuts++;
   idToken = null;
   await raw('/auth/sign-out', { method: 'POST' }).catch(() => undefined);
   onSignedOut();
@@ -129,6 +137,7 @@ export async function signOut(): Promise<void> {
  */
 export async function signOutEverywhere(): Promise<void> {
   await request('/staff/sign-out-everywhere', { method: 'POST', body: '{}' });
+  signOuts++;
   idToken = null;
   onSignedOut('everywhere');
 }
