@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
@@ -24,11 +24,26 @@ async function roundTrip(storage: PhotoStorage) {
   await storage.delete(KEY); // harmless twice
 }
 
+async function listed(storage: PhotoStorage): Promise<string[]> {
+  const keys: string[] = [];
+  for await (const f of storage.list()) {
+    expect(Math.abs(f.lastModified.getTime() - Date.now())).toBeLessThan(60_000);
+    keys.push(f.key);
+  }
+  return keys.sort();
+}
+
+const IDS = ['1d2e3f40-0000-4000-8000-000000000001', '1d2e3f40-0000-4000-8000-000000000002', '1d2e3f40-0000-4000-8000-000000000003'];
+const PHOTO_KEYS = IDS.flatMap((id) => [photoKey(id, 'original'), photoKey(id, 'preview')]).sort();
+
 describe('photo keys', () => {
   it('names only photo files: no path outside the folder', () => {
     expect(photoIdOfKey(KEY)).toBe(ID);
     expect(photoIdOfKey(`photos/${ID}/../../etc.jpg`)).toBeNull();
     expect(photoIdOfKey('.url-signing-key')).toBeNull();
+    // The id goes to the database as a uuid: only randomUUID's own form is a photo key.
+    expect(photoIdOfKey(`photos/${'-'.repeat(36)}/original.jpg`)).toBeNull();
+    expect(photoIdOfKey(photoKey(ID.toUpperCase(), 'original'))).toBeNull();
   });
 });
 
@@ -55,6 +70,20 @@ describe('LocalPhotoStorage', () => {
     expect(await b.verify(KEY, expires + 1, sig)).toBe(false);
     now = new Date(now.getTime() + 901_000);
     expect(await b.verify(KEY, expires, sig)).toBe(false);
+  });
+
+  it('lists the photo files with their times and nothing else in the folder', async () => {
+    const root = await mkdtemp(path.join(dir, 'list-'));
+    const storage = new LocalPhotoStorage(root, () => now);
+    expect(await listed(storage)).toEqual([]); // no folder yet
+    for (const key of PHOTO_KEYS) await storage.put(key, Buffer.from('x'));
+    await storage.signedUrl(KEY, 60); // the signing key, at the root
+    await writeFile(path.join(root, 'photos', 'notes.txt'), 'x');
+    await writeFile(path.join(root, 'photos', IDS[0]!, 'original.jpg.0a1b2c3d.part'), 'x');
+    await mkdir(path.join(root, 'photos', IDS[1]!, 'nested'));
+    await mkdir(path.join(root, 'photos', 'not-a-photo'));
+    await writeFile(path.join(root, 'photos', 'not-a-photo', 'original.jpg'), 'x');
+    expect(await listed(storage)).toEqual(PHOTO_KEYS);
   });
 });
 

@@ -1,9 +1,9 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, opendir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
-import { DeleteObjectCommand, GetObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { DeleteObjectCommand, GetObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import type { Config } from '../../config/config';
 
@@ -22,9 +22,20 @@ export interface PhotoStorage {
   delete(key: string): Promise<void>;
   /** A URL that answers the file for `seconds` (capped at 15 minutes), then never again. */
   signedUrl(key: string, seconds: number): Promise<string>;
+  /**
+   * Every photo file stored, read a page at a time so a large store is never held in memory;
+   * keys that are not photo keys are left out. Deleting what was already listed is safe meanwhile.
+   */
+  list(): AsyncIterable<StoredPhotoFile>;
 }
 
-const KEY_PATTERN = /^photos\/[0-9a-f-]{36}\/(original|preview)\.jpg$/;
+export interface StoredPhotoFile {
+  key: string;
+  lastModified: Date;
+}
+
+// A UUID exactly as randomUUID writes it: the id goes to the database as a uuid.
+const KEY_PATTERN = /^photos\/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\/(original|preview)\.jpg$/;
 
 export function photoKey(photoId: string, variant: 'original' | 'preview'): string {
   return `photos/${photoId}/${variant}.jpg`;
@@ -33,6 +44,12 @@ export function photoKey(photoId: string, variant: 'original' | 'preview'): stri
 /** The photo a key belongs to, or null for anything that is not a photo key (never a path outside the folder). */
 export function photoIdOfKey(key: string): string | null {
   return KEY_PATTERN.test(key) ? key.split('/')[1]! : null;
+}
+
+/** A file or folder deleted while the store is read (by a delete, another process): nothing to list. */
+function orNullIfGone(e: NodeJS.ErrnoException): null {
+  if (e.code === 'ENOENT') return null;
+  throw e;
 }
 
 const capped = (seconds: number) => Math.max(1, Math.min(MAX_SIGNED_SECONDS, Math.floor(seconds)));
@@ -78,6 +95,22 @@ export class LocalPhotoStorage implements PhotoStorage {
   async delete(key: string): Promise<void> {
     await rm(this.file(key), { force: true });
     await rm(path.dirname(this.file(key)), { recursive: false, force: true }).catch(() => undefined);
+  }
+
+  async *list(): AsyncIterable<StoredPhotoFile> {
+    const folder = path.join(this.root, 'photos');
+    const photoDirs = await opendir(folder).catch(orNullIfGone);
+    if (!photoDirs) return;
+    // The folder of all photos is streamed (a directory each); one photo's directory holds two files.
+    for await (const entry of photoDirs) {
+      if (!entry.isDirectory()) continue;
+      for (const name of (await readdir(path.join(folder, entry.name)).catch(orNullIfGone)) ?? []) {
+        const key = `photos/${entry.name}/${name}`;
+        if (!photoIdOfKey(key)) continue;
+        const info = await stat(path.join(folder, entry.name, name)).catch(orNullIfGone);
+        if (info?.isFile()) yield { key, lastModified: info.mtime };
+      }
+    }
   }
 
   async signedUrl(key: string, seconds: number): Promise<string> {
@@ -127,7 +160,11 @@ export interface S3Settings {
 export class S3PhotoStorage implements PhotoStorage {
   private readonly client: S3Client;
 
-  constructor(private readonly s: S3Settings) {
+  constructor(
+    private readonly s: S3Settings,
+    /** Keys a ListObjectsV2 page asks for (S3's own maximum is 1000). */
+    private readonly options: { listPageSize?: number } = {},
+  ) {
     // Path-style: MinIO, s3rver and most S3-compatible stores do not serve bucket subdomains.
     this.client = new S3Client({
       endpoint: s.endpoint,
@@ -153,6 +190,15 @@ export class S3PhotoStorage implements PhotoStorage {
 
   async delete(key: string): Promise<void> {
     await this.client.send(new DeleteObjectCommand({ Bucket: this.s.bucket, Key: key }));
+  }
+
+  async *list(): AsyncIterable<StoredPhotoFile> {
+    let token: string | undefined;
+    do {
+      const page = await this.client.send(new ListObjectsV2Command({ Bucket: this.s.bucket, Prefix: 'photos/', MaxKeys: this.options.listPageSize ?? 1000, ContinuationToken: token }));
+      for (const o of page.Contents ?? []) if (o.Key && o.LastModified && photoIdOfKey(o.Key)) yield { key: o.Key, lastModified: o.LastModified };
+      token = page.IsTruncated ? page.NextContinuationToken : undefined;
+    } while (token);
   }
 
   async signedUrl(key: string, seconds: number): Promise<string> {
