@@ -113,6 +113,13 @@ export async function deletePhotoRows(tx: Tx, ids: string[]): Promise<void> {
   if (ids.length) await tx.delete(photos).where(inArray(photos.id, ids));
 }
 
+/** Which of these ids still have a photo row (the orphan sweep asks for many at once). */
+export async function existingPhotoIds(db: DbOrTx, ids: string[]): Promise<Set<string>> {
+  if (!ids.length) return new Set();
+  const rows = await db.select({ id: photos.id }).from(photos).where(inArray(photos.id, ids));
+  return new Set(rows.map((r) => r.id));
+}
+
 export async function markGalleryDeleted(tx: Tx, bookingId: string, now: Date): Promise<void> {
   await tx.update(photoGalleries).set({ deletedAt: now }).where(eq(photoGalleries.bookingId, bookingId));
 }
