@@ -26,7 +26,7 @@ export function photoRetentionJob(app: FastifyInstance): Job {
       if (now - lastSweepMs < ORPHAN_SWEEP_EVERY_MS) return;
       // Counted from the start: a sweep that fails waits its turn like one that worked.
       lastSweepMs = now;
-      const { listed, deleted } = await sweepOrphanedPhotoFiles(app, photoStorageFor(app));
+      const { listed, deleted } = await sweepOrphanedPhotoFiles(app, photoStorageFor(app), { nowMs: now });
       app.log.info({ listed, deleted }, 'photo files with no photo row deleted');
     },
   };
