@@ -11,45 +11,23 @@ import path from 'node:path';
 import { generateJwtKey } from '../../apps/api/src/config/secrets';
 import { createDb } from '../../apps/api/src/db/client';
 import { runMigrations } from '../../apps/api/src/db/migrate';
-import { verifyPassword, hashPassword } from '../../apps/api/src/modules/accounts/passwords';
-import { median, runLoad, type LoadRequest, type LoadResult } from './load-generator';
-import { argon2RawRate } from './argon2-rate';
+import { median, runLoad } from './load-generator';
 import { runDirectScenario, DIRECT } from './direct.scenario';
+import { RACE, RACE_ROUNDS, raceRequestsOf, runHoldRaceScenario } from './hold-race.scenario';
 import { ensureNginx, startBalancer } from './nginx-balancer';
 import { startPostgres } from './postgres-cluster';
-import { pgbench } from './postgres-cluster';
 import { benchApiEnv, REPO_ROOT, startProcesses } from './processes';
-import { budgetLine, evaluateBudgets, type RaceRound } from './drop-day.budgets';
+import { budgetLine, evaluateBudgets } from './drop-day.budgets';
 import { runOpeningRace } from './opening-race';
+import { READ_ROUNDS, runReadsScenario } from './reads.scenario';
 import { describeMachine, writeReports, type Report } from './report';
-import {
-  appCheckToken,
-  availableSlotsReads,
-  benchIdTokens,
-  countRaceHolds,
-  createCustomers,
-  createSignInCustomers,
-  loadBenchSeason,
-  pickRaceSlots,
-  resetRaceSlots,
-  SIGN_IN_PASSWORD,
-  takeStatementCounts,
-} from './seed-data';
+import { appCheckToken, availableSlotsReads, benchIdTokens, createCustomers, createSignInCustomers, loadBenchSeason, pickRaceSlots } from './seed-data';
+import { runSignInStormScenario, SIGN_IN } from './sign-in-storm.scenario';
 import { ensureWrk } from './wrk';
 
 const PORTS = { postgres: 4100, apiBalancer: 4101, helloBalancer: 4102, api: [4110, 4111, 4112], hello: [4120, 4121, 4122], helloDirect: 4123, deadStripe: 4198, deadSmtp: 4199 };
 const CONNECTIONS = 100;
 const DURATION = Number(process.env.BENCH_SECONDS ?? 6);
-const ROUNDS = 3;
-/** The race lasts about a second, so it gets more rounds than the reads to steady its median. */
-const RACE_ROUNDS = 5;
-const RACE = { attempts: 5000, slots: 300 };
-/**
- * The read probe beside the storm is paced (probeRate reads/s in all, open loop: paced-load.ts): it asks how long a family's
- * read waits while hashes run, so it must not itself take the cores the hashes would use (a probe
- * reading flat out took them at a higher priority and held the storm to a fifth of argon2's rate).
- */
-const SIGN_IN = { customers: 200, connections: 32, probeConnections: 10, probeRate: 1000 };
 const DATABASE = 'kringle_bench';
 /** What the load generator warms up on (answered without the database or a token). */
 const HEALTH = '/api/v1/health';
@@ -132,32 +110,11 @@ async function main(): Promise<number> {
   log(`Warm-up: each of ${customers.length} customers reads once from each API process`);
   await Promise.all(api.addresses.map((a) => runLoad({ url: `http://${a}`, connections: 30, amount: readRequests.length, requests: readRequests }, tmp)));
 
-  // Each comparison alternates its two sides over ROUNDS rounds and keeps the median round of
-  // each, so a burst of load from something else on the machine hits both sides alike.
-  log(`Scenario 1 and its ceiling, ${ROUNDS} interleaved rounds of ${DURATION} s at ${CONNECTIONS} connections:`);
+  // Each comparison alternates its two sides over READ_ROUNDS (the race: RACE_ROUNDS) rounds and keeps
+  // the median round of each, so a burst of load from something else on the machine hits both sides alike.
+  log(`Scenario 1 and its ceiling, ${READ_ROUNDS} interleaved rounds of ${DURATION} s at ${CONNECTIONS} connections:`);
   log('  bare Fastify hello-world (3 processes behind the same nginx) vs signed-in customers reading available slots');
-  const hello = await startProcesses({ name: 'hello', script: path.join(REPO_ROOT, 'bench/drop-day/hello-world.server.ts'), cwd: REPO_ROOT, ports: PORTS.hello, env: {}, readyPath: '/hello', logDir: tmp });
-  cleanups.push(() => hello.stop());
-  const helloLb = await startBalancer(nginx.bin, path.join(tmp, 'nginx-hello'), PORTS.helloBalancer, hello.addresses);
-  cleanups.push(() => helloLb.stop());
-  const helloRequests: LoadRequest[] = [{ method: 'GET', path: '/hello' }];
-  await runLoad({ url: helloLb.url, connections: CONNECTIONS, duration: 3, requests: helloRequests }, tmp);
-  await runLoad({ url: apiLb.url, connections: CONNECTIONS, duration: 3, requests: readRequests }, tmp);
-  await takeStatementCounts(db);
-  const helloRounds: LoadResult[] = [];
-  const readRounds: LoadResult[] = [];
-  for (let round = 0; round < ROUNDS; round++) {
-    helloRounds.push(await runLoad({ url: helloLb.url, connections: CONNECTIONS, duration: DURATION, requests: helloRequests, warmUpPath: '/hello', cpuPids: hello.pids }, tmp));
-    readRounds.push(await runLoad({ url: apiLb.url, connections: CONNECTIONS, duration: DURATION, requests: readRequests, warmUpPath: HEALTH, cpuPids: api.pids }, tmp));
-    const [h, a] = [helloRounds[round]!, readRounds[round]!];
-    log(`  round ${round + 1}: hello-world ${Math.round(h.requestsPerSecond)}/s (${h.serverCpuMicrosPerRequest} µs CPU each), available-slots ${Math.round(a.requestsPerSecond)}/s (${a.serverCpuMicrosPerRequest} µs CPU each, p99 ${a.latencyMs.p99} ms)`);
-  }
-  const readStatements = await takeStatementCounts(db);
-  for (const st of readStatements) log(`    ${st.calls} x ${st.meanMs} ms: ${st.query}`);
-  await helloLb.stop();
-  await hello.stop();
-  const helloWorld = medianRound(helloRounds);
-  const availableSlots = medianRound(readRounds);
+  const { helloWorld, availableSlots, helloRounds, readRounds, readStatements } = await runReadsScenario({ db, nginxBin: nginx.bin, helloPorts: PORTS.hello, helloBalancerPort: PORTS.helloBalancer, apiUrl: apiLb.url, apiPids: api.pids, reads: readRequests, connections: CONNECTIONS, duration: DURATION, warmUpPath: HEALTH, tmp, onCleanup: (stop) => cleanups.push(stop), log });
 
   log(`Scenario 1b, ${DIRECT.rounds} interleaved rounds of ${DURATION} s at ${DIRECT.connections} connections, no proxy, wrk ${wrk.version}:`);
   log('  one bare Fastify hello-world process vs one API process: available slots, and their 304 revalidation (If-None-Match)');
@@ -165,44 +122,8 @@ async function main(): Promise<number> {
 
   log(`Scenario 2 and its ceiling, ${RACE_ROUNDS} interleaved rounds: pgbench runs the hold's conditional UPDATE (${CONNECTIONS} clients,`);
   log(`  ${RACE.attempts} transactions on ${RACE.slots} sessions) vs ${RACE.attempts} distinct customers racing for the same ${RACE.slots} sessions`);
-  const script = path.join(REPO_ROOT, 'bench/drop-day/hold-claim.pgbench.sql');
-  // Customer i goes for session i*7 mod 300: each session's racers are spread over the run.
-  const raceRequests: LoadRequest[] = customers.map((c, i) => ({
-    method: 'POST',
-    path: '/api/v1/bookings/reservation',
-    headers: { authorization: c.authorization, 'x-app-check': appCheck },
-    body: JSON.stringify({ slotId: raceSlots[(i * 7) % RACE.slots] }),
-  }));
-  const pgbenchRuns: number[] = [];
-  const raceRounds: RaceRound[] = [];
-  let raceStatements: Awaited<ReturnType<typeof takeStatementCounts>> = [];
-  let pgbenchStatements: Awaited<ReturnType<typeof takeStatementCounts>> = [];
-  // Round 0 is a warm-up of both sides (the hold route's code is still cold after the reads, and
-  // a race lasts about two seconds); it is checked for exactly-300 like the others, not measured.
-  for (let round = 0; round <= RACE_ROUNDS; round++) {
-    const warmUp = round === 0;
-    await resetRaceSlots(db);
-    await takeStatementCounts(db);
-    const run = await pgbench(pg, DATABASE, script, { clients: CONNECTIONS, transactionsPerClient: RACE.attempts / CONNECTIONS });
-    pgbenchStatements = await takeStatementCounts(db, 1);
-    if (run.failed) throw new Error(`pgbench: ${run.failed} failed transactions`);
-    if (!warmUp) pgbenchRuns.push(run.tps);
-    // Frees the sessions and ends the previous round's holds, so every racer starts without one.
-    await resetRaceSlots(db);
-    await takeStatementCounts(db);
-    const race = await runLoad({ url: apiLb.url, connections: CONNECTIONS, amount: RACE.attempts, requests: raceRequests, warmUpPath: HEALTH, cpuPids: api.pids }, tmp);
-    raceStatements = await takeStatementCounts(db);
-    // One row per attempt: the one-statement hold, or its batch (hold-batcher.ts) answering many.
-    const holdQueries = (raceStatements.find((st) => st.query.startsWith('with upcoming as'))?.calls ?? 0) + (raceStatements.find((st) => st.query.startsWith('with req as'))?.rows ?? 0);
-    const raceRound: RaceRound = { ...race, granted: race.statusCodes['201'] ?? 0, holdQueries, database: await countRaceHolds(db) };
-    if (warmUp) {
-      if (raceRound.granted !== RACE.slots || raceRound.database.slotsWithTwoHolders !== 0) throw new Error(`warm-up race: ${JSON.stringify(raceRound.database)}, ${raceRound.granted} granted`);
-    } else raceRounds.push(raceRound);
-    log(`  ${warmUp ? 'warm-up' : `round ${round}`}: pgbench ${Math.round(run.tps)} tps, race ${Math.round(race.requestsPerSecond)} attempts/s (${race.serverCpuMicrosPerRequest} µs CPU each, p99 ${race.latencyMs.p99} ms), ${raceRound.granted} granted, ${holdQueries} attempts reached PostgreSQL, database ${JSON.stringify(raceRound.database)}`);
-  }
-  for (const st of [...pgbenchStatements, ...raceStatements]) log(`    ${st.calls} x ${st.meanMs} ms: ${st.query}`);
-  const pgbenchTps = median(pgbenchRuns);
-  const race = medianRound(raceRounds);
+  const raceRequests = raceRequestsOf(customers, raceSlots, appCheck);
+  const { race, raceRounds, pgbenchTps, pgbenchRuns, raceStatements, pgbenchStatements } = await runHoldRaceScenario({ db, pg, database: DATABASE, apiUrl: apiLb.url, apiPids: api.pids, requests: raceRequests, connections: CONNECTIONS, warmUpPath: HEALTH, tmp, log });
   const granted = race.granted;
   const raceDb = race.database;
 
@@ -211,41 +132,8 @@ async function main(): Promise<number> {
   log(`  before the opening: ${opening.beforeOpening.status} ${opening.beforeOpening.code}; from it: ${opening.granted} granted in ${opening.durationSeconds.toFixed(2)} s (p99 ${opening.latencyMs.p99} ms), database ${JSON.stringify(opening.database)}`);
 
   log('Scenario 3: sign-in storm with reads alongside');
-  const verifyMs = await argon2VerifyMs();
-  // The ceiling, measured in the same run just before and just after the storm (the host moves).
-  const storedHash = await hashPassword(SIGN_IN_PASSWORD);
-  const rawBefore = await argon2RawRate(storedHash, SIGN_IN_PASSWORD);
-  const signInRequests: LoadRequest[] = signInCustomers.map((c) => ({
-    method: 'POST',
-    path: '/api/v1/auth/sign-in',
-    headers: { 'x-app-check': appCheck },
-    body: JSON.stringify({ email: c.email, password: SIGN_IN_PASSWORD }),
-  }));
-  // The same probe without the storm, just before it: what the storm adds to the reads' p99.
-  const probe = { url: apiLb.url, connections: SIGN_IN.probeConnections, overallRate: SIGN_IN.probeRate, duration: DURATION, requests: readRequests, warmUpPath: HEALTH };
-  const readsAlone = await runLoad({ ...probe, cpuPids: api.pids }, tmp);
-  // The API processes' own CPU time (hash threads included) and the host's CPUs, both over the
-  // storm's measured run (after its warm-up, as the other figures).
-  const [storm, readsDuringStorm] = await Promise.all([
-    runLoad({ url: apiLb.url, connections: SIGN_IN.connections, duration: DURATION, requests: signInRequests, warmUpPath: HEALTH, cpuPids: api.pids }, tmp),
-    runLoad(probe, tmp),
-  ]);
-  const hostBusyDuringStorm = storm.hostBusy ?? null;
-  // The storm's run was charged with the probe's reads too: those cost what they cost alone.
-  const apiCpuMsPerSignIn =
-    (storm.serverCpuMicrosPerRequest! * storm.total - readsAlone.serverCpuMicrosPerRequest! * readsDuringStorm.total) / storm.total / 1000;
-  // Mirrors apps/api/src/modules/accounts/passwords.ts: at most 3 hashes at once per process, one core left free.
-  const perProcess = Math.max(1, Math.min(3, os.availableParallelism() - 1));
-  const boundPerSecond = Math.min(os.availableParallelism(), perProcess * PORTS.api.length) * (1000 / verifyMs);
-  const rawAfter = await argon2RawRate(storedHash, SIGN_IN_PASSWORD);
-  const argon2RawPerSecond = (rawBefore.perSecond + rawAfter.perSecond) / 2;
-  log(
-    `  sign-in: ${Math.round(storm.requestsPerSecond)}/s; @node-rs/argon2 alone, ${rawBefore.concurrency} at once: ${Math.round(rawBefore.perSecond)}/s before, ` +
-      `${Math.round(rawAfter.perSecond)}/s after (storm ${((storm.requestsPerSecond / argon2RawPerSecond) * 100).toFixed(1)}% of their mean); reads meanwhile p99 ${readsDuringStorm.latencyMs.p99} ms (${readsAlone.latencyMs.p99} ms without the storm just before)`,
-  );
-  log(
-    `  API CPU per sign-in ${apiCpuMsPerSignIn.toFixed(1)} ms (one verify alone ${verifyMs.toFixed(1)} ms); host CPUs busy ${hostBusyDuringStorm === null ? 'unknown' : `${(hostBusyDuringStorm * 100).toFixed(0)}%`} during the storm`,
-  );
+  const signIn = await runSignInStormScenario({ apiUrl: apiLb.url, apiPids: api.pids, apiProcesses: PORTS.api.length, appCheck, customers: signInCustomers, reads: readRequests, duration: DURATION, warmUpPath: HEALTH, tmp, log });
+  const { storm, readsDuringStorm } = signIn;
 
   const { budgets, readRatio, holdRatio, directRatios } = evaluateBudgets({
     connections: CONNECTIONS,
@@ -268,7 +156,7 @@ async function main(): Promise<number> {
       apiProcesses: PORTS.api.length,
       connections: CONNECTIONS,
       durationSeconds: DURATION,
-      rounds: `${ROUNDS} for reads, ${RACE_ROUNDS} for the race, each interleaved with its ceiling; the median round is reported (the hold p99 is the median of the rounds' p99s)`,
+      rounds: `${READ_ROUNDS} for reads, ${RACE_ROUNDS} for the race, each interleaved with its ceiling; the median round is reported (the hold p99 is the median of the rounds' p99s)`,
       signInConnections: SIGN_IN.connections,
       probeConnections: SIGN_IN.probeConnections,
       probeRate: `${SIGN_IN.probeRate} reads/s in all, paced (the probe beside the sign-in storm)`,
@@ -308,17 +196,7 @@ async function main(): Promise<number> {
         availableSlots: median(readRounds.map((r) => r.serverCpuMicrosPerRequest!)),
         raceAttempt: median(raceRounds.map((r) => r.serverCpuMicrosPerRequest!)),
       },
-      signIn: {
-        storm,
-        readsDuringStorm,
-        readsAlone,
-        argon2VerifyMs: verifyMs,
-        concurrentHashesPerProcess: perProcess,
-        boundPerSecond,
-        argon2RawPerSecond: { before: rawBefore.perSecond, after: rawAfter.perSecond, concurrency: rawBefore.concurrency },
-        apiCpuMsPerSignIn,
-        hostBusyDuringStorm,
-      },
+      signIn,
       direct,
     },
     statements: { availableSlots: readStatements, race: raceStatements, pgbench: pgbenchStatements },
@@ -330,23 +208,6 @@ async function main(): Promise<number> {
   for (const b of budgets) console.log(budgetLine(b));
   console.log(`\nReports: ${path.relative(REPO_ROOT, files.md)}, ${path.relative(REPO_ROOT, files.json)}`);
   return budgets.every((b) => b.pass) ? 0 : 1;
-}
-
-/** The round with the median throughput (its latencies come with it). */
-function medianRound<T extends LoadResult>(rounds: T[]): T {
-  return [...rounds].sort((a, b) => a.requestsPerSecond - b.requestsPerSecond)[Math.floor(rounds.length / 2)]!;
-}
-
-/** One argon2id verify with the API's own parameters, timed in this process (median of 5). */
-async function argon2VerifyMs(): Promise<number> {
-  const stored = await hashPassword(SIGN_IN_PASSWORD);
-  const times: number[] = [];
-  for (let i = 0; i < 5; i++) {
-    const start = performance.now();
-    await verifyPassword(stored, SIGN_IN_PASSWORD);
-    times.push(performance.now() - start);
-  }
-  return times.sort((a, b) => a - b)[2]!;
 }
 
 main()

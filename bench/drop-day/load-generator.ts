@@ -48,6 +48,11 @@ export interface LoadResult {
 /** The middle value (the upper one of an even count): rounds are few, and one slow round must not move it. */
 export const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
+/** The round with the median throughput (its latencies come with it). */
+export function medianRound<T extends LoadResult>(rounds: T[]): T {
+  return [...rounds].sort((a, b) => a.requestsPerSecond - b.requestsPerSecond)[Math.floor(rounds.length / 2)]!;
+}
+
 const WORKER = path.join(path.dirname(fileURLToPath(import.meta.url)), 'autocannon.worker.ts');
 const TSX = path.join(REPO_ROOT, 'node_modules/.bin/tsx');
 
