@@ -28,6 +28,8 @@ describe('taken sessions (drop-day refusals from memory)', () => {
   let noel: TestCustomer;
   /** Hold statements that reached PostgreSQL (the one-statement hold is a named query). */
   let holdQueries = 0;
+  /** Every statement through the pool, named or not, but the announcements a hold sends after its answer. */
+  let queries = 0;
   const named = new Map<string, number>();
   const statementsNamed = (name: string) => named.get(name) ?? 0;
 
@@ -50,6 +52,8 @@ describe('taken sessions (drop-day refusals from memory)', () => {
     const query = t.pool.query.bind(t.pool) as (...args: unknown[]) => unknown;
     (t.pool as { query: unknown }).query = (...args: unknown[]) => {
       const name = (args[0] as { name?: string })?.name;
+      const text = typeof args[0] === 'string' ? args[0] : (args[0] as { text?: string })?.text;
+      if (!text?.includes('pg_notify')) queries += 1;
       if (name === 'kringle-quick-hold') holdQueries += 1;
       if (name) named.set(name, statementsNamed(name) + 1);
       return query(...args);
@@ -68,10 +72,13 @@ describe('taken sessions (drop-day refusals from memory)', () => {
     expect(holdQueries).toBe(1);
     await freedElsewhere(session('10:00'));
 
+    // No statement at all: not the hold, nor a look for the family's own checkout (Holly's hold has it).
+    const before = queries;
     const refused = await hold(noel, session('10:00'));
     expect(refused.statusCode).toBe(409);
     expect(refused.json()).toEqual({ code: 'SLOT_UNAVAILABLE', error: 'Sorry, that session was just taken. Please choose another time.' });
     expect(holdQueries).toBe(1);
+    expect(queries).toBe(before);
 
     clock.advance(t.config.AVAILABILITY_CACHE_MS - 1);
     expect((await hold(noel, session('10:00'))).statusCode).toBe(409);

@@ -66,7 +66,8 @@ export async function createReservation(deps: HoldDeps, userId: string, body: Cr
       if (quick) return quick;
     } catch (err) {
       // Refused because the family's own unpaid checkout has it: that same reservation (issue 37 item 1).
-      if ((err as AppError).code !== 'SLOT_UNAVAILABLE') throw err;
+      // Not when another family's hold has it, as on drop day: most refusals then cost no query.
+      if ((err as AppError).code !== 'SLOT_UNAVAILABLE' || deps.slotState.taken.heldByAnother(body.slotId, userId, deps.clock.now())) throw err;
       const own = await liveCheckoutOn(deps.db, userId, body.slotId, deps.clock.now());
       if (own) return { reservation: toReservation(own, deps.clock.now()), existing: true };
       throw err;

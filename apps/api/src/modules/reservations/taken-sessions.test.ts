@@ -18,6 +18,17 @@ describe('TakenSessions', () => {
     expect(memo.refuses(SLOT, 'holly', at(1000))).toBe(false);
   });
 
+  it("knows a session on another customer's hold, so that refusal needs no look for the family's own checkout", () => {
+    const memo = new TakenSessions(1000);
+    memo.remember(SLOT, 'holly', at(400), T0, memo.version);
+    expect(memo.heldByAnother(SLOT, 'noel', at(399))).toBe(true);
+    expect(memo.heldByAnother(SLOT, 'holly', at(399))).toBe(false);
+    expect(memo.heldByAnother(SLOT, 'noel', at(400))).toBe(false);
+    // Booked or in a checkout, whose is not known here: it could be the family's own.
+    memo.remember(SLOT, null, null, T0, memo.version);
+    expect(memo.heldByAnother(SLOT, 'noel', at(1))).toBe(false);
+  });
+
   it('does not keep what a query saw before the session was freed here', () => {
     const memo = new TakenSessions(1000);
     const before = memo.version;

@@ -45,15 +45,29 @@ export class TakenSessions {
 
   /** True when `userId` must be told the session is taken without asking the database. */
   refuses(slotId: string, userId: string, now: Date): boolean {
+    const entry = this.fresh(slotId, now);
+    return !!entry && entry.holderId !== userId;
+  }
+
+  /**
+   * True when another customer's live hold has the session, as far as this process knows: then it
+   * is not `userId`'s own unpaid checkout either, and a refusal needs no query to say so.
+   */
+  heldByAnother(slotId: string, userId: string, now: Date): boolean {
+    const entry = this.fresh(slotId, now);
+    return !!entry && entry.holderId !== null && entry.holderId !== userId;
+  }
+
+  private fresh(slotId: string, now: Date): Entry | undefined {
     const entry = this.entries.get(slotId);
-    if (!entry) return false;
+    if (!entry) return undefined;
     const t = now.getTime();
     // Judged by the app clock; a clock moved back (tests) makes an entry stale, never fresher.
     if (t < entry.at || t >= entry.until) {
       this.entries.delete(slotId);
-      return false;
+      return undefined;
     }
-    return entry.holderId !== userId;
+    return entry;
   }
 
   /** Pass to remember(): taken before the database is asked. */
