@@ -15,11 +15,13 @@ export interface SeasonOnProcesses {
 }
 
 /**
- * The multi-process tests' common start: a fresh database with the demo season on the system
- * clock, `customers` signed-in families, and `processes` real API processes sharing it.
+ * The multi-process tests' common start: a fresh database with two weeks of the demo season on the
+ * system clock, `customers` signed-in families, and `processes` real API processes sharing it. Two
+ * weeks, not the demo's own season: that one ends on Christmas Eve, so from about midday (UTC) on
+ * 22 December until Sydney's Christmas Day it has no session two days out.
  */
 export async function startSeasonOnProcesses(processes: number, customers: number): Promise<SeasonOnProcesses> {
-  const conn = await createProcessesDatabase({ season: {} });
+  const conn = await createProcessesDatabase({ season: { days: 14 } });
   const families = await createCustomers(conn.db, conn.idTokens, customers);
   const row = (
     await conn.db.execute(sql`
