@@ -151,7 +151,8 @@ describe('live slot changes in one process', () => {
   it('answers 503 while the process cannot hear changes, and ends open streams cleanly when the server shuts down', async () => {
     const t = await createTestApp({}, new ManualClock(new Date()));
     const now = new Date();
-    await loadSeason(t.db, demoSeason(now), now);
+    // Two weeks: the demo's own season ends on Christmas Eve, with no session two days out from 22 December.
+    await loadSeason(t.db, demoSeason(now, { days: 14 }), now);
     const family = await createCustomer(t.db, t.app.idTokens);
     const { locationId } = await firstSession(t.db);
     const url = `/api/v1/booking-slot/${locationId}/live`;

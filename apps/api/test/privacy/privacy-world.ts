@@ -37,7 +37,8 @@ export async function privacyWorld(env: Record<string, string> = {}): Promise<Pr
   const clock = new ManualClock(new Date());
   const t = await createTestApp({ ...s.env, MAX_UPCOMING_BOOKINGS: '50', ...env }, clock);
   await listenForWebhooks(t.app, s.sandbox);
-  await loadSeason(t.db, demoSeason(clock.now()), clock.now());
+  // Six weeks: the demo's own season ends on Christmas Eve, and from about 19 December has too few Sydney sessions five days out.
+  await loadSeason(t.db, demoSeason(clock.now(), { days: 42 }), clock.now());
   const sessions = (
     await t.db.execute(sql`
       select s.id from slots s join slot_types st on st.id = s.slot_type_id join locations l on l.id = s.location_id

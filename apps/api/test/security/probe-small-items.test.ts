@@ -15,7 +15,8 @@ let customer: Awaited<ReturnType<typeof createSignedInUser>>;
 let staff: Awaited<ReturnType<typeof createSignedInUser>>;
 beforeAll(async () => {
   t = await createTestApp();
-  await loadSeason(t.db, demoSeason(t.clock.now()), t.clock.now());
+  // Two weeks: the demo's own season ends on Christmas Eve, with no session two days out from 22 December.
+  await loadSeason(t.db, demoSeason(t.clock.now(), { days: 14 }), t.clock.now());
   customer = await createSignedInUser(t.app, t.db, 'small-items@example.com', { verified: true });
   staff = await createSignedInUser(t.app, t.db, 'small-items-elf@example.com', { verified: true, staff: true });
 });
