@@ -1,4 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
+import { zonedToInstant, zoneAbbreviation } from '@kringle/contracts/dates';
 import { hasHorizontalScroll, SCREENSHOT_DIR } from './helpers';
 import { apiCustomer, recordedEvents, signInFreshCustomer } from './wizard-helpers';
 import { VIEWPORTS, SYDNEY, expectNoAxeViolations, shot, stepHeading, currentStep, openWizard, freeSession, chooseWholeDay, chooseLocationAndType, countdownSeconds } from './wizard-steps';
@@ -8,9 +9,15 @@ for (const viewport of VIEWPORTS) {
     test.setTimeout(180_000); // four axe runs, slow on a busy machine
     await page.setViewportSize(viewport);
     await signInFreshCustomer(page, baseURL!, `reach-${viewport.width}`);
+    const locationsRead = page.waitForResponse((r) => r.url().includes('/api/v1/common/locations') && r.ok());
     await openWizard(page);
     await expect(currentStep(page)).toContainText('Location');
-    await expect(page.getByRole('button', { name: new RegExp(`^${SYDNEY}`) })).toContainText('Sydney time (AEDT)');
+    // The zone is the season's, read at its first day: AEDT in the Christmas season, AEST when the
+    // suite runs in the southern winter (the e2e season starts on the day the server started).
+    const { items } = (await (await locationsRead).json()) as { items: { name: string; timezone: string; seasonStart: string }[] };
+    const sydney = items.find((l) => l.name === SYDNEY)!;
+    const seasonZone = zoneAbbreviation(new Date(`${sydney.seasonStart}T12:00:00Z`), sydney.timezone);
+    await expect(page.getByRole('button', { name: new RegExp(`^${SYDNEY}`) })).toContainText(`Sydney time (${seasonZone})`);
     await expectNoAxeViolations(page);
     await shot(page, `${viewport.name}-1-location`);
 
@@ -31,12 +38,14 @@ for (const viewport of VIEWPORTS) {
     await page.getByRole('button', { name: 'Continue' }).click();
 
     await expect(currentStep(page)).toContainText('Session');
-    await chooseWholeDay(page);
+    const day = await chooseWholeDay(page);
+    // That day's zone in Sydney (AEDT in summer, AEST in winter): the list and the countdown say it.
+    const dayZone = zoneAbbreviation(zonedToInstant(day, '12:00', sydney.timezone), sydney.timezone);
     const first = freeSession(page, viewport.width === 1280 ? 1 : 2);
     await expect(first).toBeVisible();
     // The zone is said once for the list, not on each of the day's times.
     await expect(first).toHaveText(/^\d{1,2}:\d{2} (am|pm)$/);
-    await expect(page.getByText(/Times in .+ local time \(AED?T\)/)).toBeVisible();
+    await expect(page.getByText(`Times in Sydney local time (${dayZone})`)).toBeVisible();
     await expect(page.getByText(/Santa's break/).first()).toBeVisible();
     await expect(page.getByRole('grid').locator('button[aria-disabled="true"]').first()).toBeAttached();
     await expectNoAxeViolations(page);
@@ -48,7 +57,7 @@ for (const viewport of VIEWPORTS) {
     await expect(currentStep(page)).toContainText('Package');
     const countdown = page.getByTestId('hold-countdown');
     await expect(countdown).toBeVisible();
-    await expect(countdown).toContainText(/AEDT/);
+    await expect(countdown).toContainText(` ${dayZone}`);
     const before = await countdownSeconds(page);
     expect(before).toBeGreaterThan(590);
     expect(before).toBeLessThanOrEqual(600);

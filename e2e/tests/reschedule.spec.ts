@@ -1,5 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
+import { zonedToInstant, zoneAbbreviation } from '@kringle/contracts/dates';
 import { bookThroughApi, cardOf, familyWithSession, type Booking } from './bookings-helpers';
 import { SCREENSHOT_DIR } from './helpers';
 import { chooseOpenDay } from './purchase-helpers';
@@ -57,12 +58,16 @@ for (const viewport of VIEWPORTS) {
   // A whole later day (today may have only a few sessions left, and other journeys take them).
   // Pick any free one; if it was just taken, the app offers the next free ones (a 409 is part of
   // the product, not a failure).
-  await chooseOpenDay(page, 6);
+  const newDay = await chooseOpenDay(page, 6);
   const free = page.locator('[data-status="available"]');
   await free.nth(Math.floor(Math.random() * (await free.count()))).click();
-  // One question before anything moves: from the current time to the new one.
+  // One question before anything moves: from the current time to the new one, each with its zone
+  // (AEDT in summer, AEST in winter; the two differ when a clock change falls between them).
+  const zone = booking.location.timezone;
+  const fromZone = zoneAbbreviation(new Date(booking.slot.startAt), zone);
+  const toZone = zoneAbbreviation(zonedToInstant(newDay, '12:00', zone), zone);
   const confirm = page.getByRole('dialog', { name: 'Move your booking?' });
-  await expect(confirm.getByTestId('move-from-to')).toContainText(/From.+(am|pm) AEDT.*To.+(am|pm) AEDT/);
+  await expect(confirm.getByTestId('move-from-to')).toContainText(new RegExp(`From.+(am|pm) ${fromZone}.*To.+(am|pm) ${toZone}`));
   await expect(confirm).toContainText('This uses free move 1 of 2.');
   await expect(confirm.getByRole('button', { name: 'Choose another time' })).toBeFocused();
   const confirmAxe = await new AxeBuilder({ page }).include('[role="dialog"]').withTags(WCAG_22_AA).analyze();
