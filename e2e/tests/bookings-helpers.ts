@@ -99,9 +99,16 @@ export async function bookThroughApi(
   return booking!;
 }
 
-/** Moves a booking to another free session of its location and type, as the wizard's reschedule would. */
+/**
+ * Moves a booking to another free session of its location and type, as the wizard's reschedule
+ * would: on the first open day from five days out (five days out is Christmas Day, closed, when
+ * the suite runs on 20 December).
+ */
 export async function rescheduleThroughApi(api: CustomerClient, booking: Booking): Promise<Booking> {
-  const day = isoDate(new Date(Date.now() + 5 * 86_400_000));
+  const from = isoDate(new Date(Date.now() + 5 * 86_400_000));
+  const to = isoDate(new Date(Date.now() + 12 * 86_400_000));
+  const dates = await api.get<{ items: { date: string; available: number }[] }>(`/booking-slot/${booking.location.id}/available-dates?slotTypeId=${booking.slotType.id}&from=${from}&to=${to}`);
+  const day = dates.items.find((d) => d.available > 0)!.date;
   const slots = await api.get<{ items: { id: string; kind: string; status: string }[] }>(`/booking-slot/${booking.location.id}/available-slots?date=${day}&slotTypeId=${booking.slotType.id}`);
   const free = slots.items.filter((s) => s.kind === 'session' && s.status === 'available' && s.id !== booking.slot.id);
   const hold = await api.post<{ id: string }>('/bookings/reservation', { slotId: free[Math.floor(Math.random() * free.length)]!.id, bookingId: booking.id });
