@@ -20,7 +20,8 @@ test('a season that opens a minute after loading: the Session step counts down a
   const salesOpenAt = `${localDateOf(at, ZONE)}T${localTimeOf(at, ZONE)}`;
   const season = demoSeason(new Date(), { days: 42 });
   const today = localDateOf(new Date(), ZONE);
-  const location = { ...season.locations.find((l) => l.timezone === ZONE)!, slug: 'opening-day-brisbane', name: NAME, seasonStart: today, seasonEnd: addDays(today, 6), salesOpenAt, queue: { opensMinutesBefore: 0 } };
+  // No closed days (the demo's Christmas Day): the calendar's second day below must have sessions, on 24 December too.
+  const location = { ...season.locations.find((l) => l.timezone === ZONE)!, slug: 'opening-day-brisbane', name: NAME, seasonStart: today, seasonEnd: addDays(today, 6), closedDates: [], salesOpenAt, queue: { opensMinutesBefore: 0 } };
   loadSeason({ ...season, locations: [location] });
 
   // Before the instant the API refuses a hold, naming the local opening time.
