@@ -159,7 +159,7 @@ test("the browser's Back and Forward move between the steps, My Bookings offers 
   // Leaving through the tab bar with the session held: My Bookings offers it back.
   await page.getByRole('link', { name: 'My Bookings' }).click();
   const held = page.getByTestId('held-session');
-  await expect(held).toContainText(/You are holding \w{3} \d{1,2} \w{3}, \d{1,2}:\d\d (am|pm) AE[DS]T at .+ until \d{1,2}:\d\d (am|pm) AE[DS]T\./);
+  await expect(held).toContainText(/You are holding \w{3} \d{1,2} \w{3,4}, \d{1,2}:\d\d (am|pm) AE[DS]T at .+ until \d{1,2}:\d\d (am|pm) AE[DS]T\./);
   await expectNoAxeViolations(page);
   await shot(page, 'narrow-bookings-held-session');
   await held.getByRole('button', { name: 'Continue booking' }).click();

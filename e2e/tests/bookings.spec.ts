@@ -41,7 +41,7 @@ for (const viewport of VIEWPORTS) {
     await openBookings(page);
     const card = cardOf(page, booking.reference);
     await expect(card.getByText('Confirmed')).toBeVisible();
-    await expect(card).toContainText(/\w{3} \d{1,2} \w{3}, \d{1,2}:\d{2} (am|pm) AE[DS]T/);
+    await expect(card).toContainText(/\w{3} \d{1,2} \w{3,4}, \d{1,2}:\d{2} (am|pm) AE[DS]T/);
     await expect(card.getByTestId('booking-total')).toHaveText(dollars(booking.amountCents));
     expect(await hasHorizontalScroll(page)).toBe(false);
     await expectNoAxeViolations(page);

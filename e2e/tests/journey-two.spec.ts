@@ -48,7 +48,7 @@ for (const viewport of [
     await signInThroughApi(page, family.email, family.password);
     await page.goto('/bookings');
     const held = page.getByTestId('held-session');
-    await expect(held).toContainText(/You are holding \w{3} \d{1,2} \w{3}, \d{1,2}:\d\d (am|pm) AE[DS]T at .+ until/, { timeout: 20_000 });
+    await expect(held).toContainText(/You are holding \w{3} \d{1,2} \w{3,4}, \d{1,2}:\d\d (am|pm) AE[DS]T at .+ until/, { timeout: 20_000 });
     await page.screenshot({ path: `${SCREENSHOT_DIR}/journey-two/${viewport.width}-bookings-remote-hold.png`, fullPage: true });
 
     await page.goto('/create-booking');
@@ -80,7 +80,7 @@ for (const viewport of [
     await page.getByRole('button', { name: 'Back', exact: true }).click();
     await expect(stepHeading(page)).toHaveText('Choose a day and time');
     await page.getByRole('button', { name: 'Back', exact: true }).click();
-    const ask = page.getByRole('dialog', { name: /^Let go of \w{3} \d{1,2} \w{3} \d{1,2}:\d\d (am|pm)\?$/ });
+    const ask = page.getByRole('dialog', { name: /^Let go of \w{3} \d{1,2} \w{3,4} \d{1,2}:\d\d (am|pm)\?$/ });
     await expect(ask).toBeVisible();
     await expectNoAxeViolations(page);
     await page.screenshot({ path: `${SCREENSHOT_DIR}/journey-two/${viewport.width}-back-asks.png` });

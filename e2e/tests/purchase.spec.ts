@@ -40,7 +40,7 @@ for (const viewport of VIEWPORTS) {
     // Policy: this booking's dates, to be accepted.
     await page.getByRole('button', { name: 'Continue' }).click();
     await expect(stepHeading(page)).toHaveText('Our booking policy');
-    await expect(page.getByTestId('policy-dates')).toContainText(/Free reschedule until \w{3} \d{1,2} \w{3}, \d{1,2}:\d{2} [ap]m AE[DS]T/);
+    await expect(page.getByTestId('policy-dates')).toContainText(/Free reschedule until \w{3} \d{1,2} \w{3,4}, \d{1,2}:\d{2} [ap]m AE[DS]T/);
     await expect(page.getByTestId('policy-dates')).toContainText(/cancel/);
     await expect(page.getByRole('button', { name: 'Continue' })).toBeDisabled();
     await page.getByRole('checkbox', { name: /accept the booking policy/ }).check();
