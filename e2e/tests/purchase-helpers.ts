@@ -32,11 +32,15 @@ export async function shot(page: Page, name: string) {
 
 /**
  * On the Session step, chooses the open day at `index` (0 = the first with sessions left) and
- * waits for its sessions; returns that day (the location's date). Parallel specs keep to their own
- * days: purchases 1 to 4, the wizard's own tests 5, reschedules 6. A later day has a whole day of
- * sessions at any time of day.
+ * waits for its sessions. Parallel specs keep to their own days: purchases 1 to 4, the wizard's
+ * own tests 5, reschedules 6. A later day has a whole day of sessions at any time of day.
  */
-export async function chooseOpenDay(page: Page, index: number): Promise<string> {
+export async function chooseOpenDay(page: Page, index: number): Promise<void> {
+  await chooseOpenDate(page, index);
+}
+
+/** chooseOpenDay, returning the day it chose (the location's date). */
+export async function chooseOpenDate(page: Page, index: number): Promise<string> {
   const day = page.locator('button[data-date]:not([aria-disabled="true"]):not([aria-label*="fully booked"])').nth(index);
   const date = (await day.getAttribute('data-date'))!;
   const loaded = page.waitForResponse((r) => r.url().includes('/available-slots') && r.url().includes(`date=${date}`));

@@ -3,7 +3,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { zonedToInstant, zoneAbbreviation } from '@kringle/contracts/dates';
 import { bookThroughApi, cardOf, familyWithSession, type Booking } from './bookings-helpers';
 import { SCREENSHOT_DIR } from './helpers';
-import { chooseOpenDay } from './purchase-helpers';
+import { chooseOpenDate, chooseOpenDay } from './purchase-helpers';
 import { recordedEvents } from './wizard-helpers';
 
 const WCAG_22_AA = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
@@ -58,7 +58,7 @@ for (const viewport of VIEWPORTS) {
   // A whole later day (today may have only a few sessions left, and other journeys take them).
   // Pick any free one; if it was just taken, the app offers the next free ones (a 409 is part of
   // the product, not a failure).
-  const newDay = await chooseOpenDay(page, 6);
+  const newDay = await chooseOpenDate(page, 6);
   const free = page.locator('[data-status="available"]');
   await free.nth(Math.floor(Math.random() * (await free.count()))).click();
   // One question before anything moves: from the current time to the new one, each with its zone

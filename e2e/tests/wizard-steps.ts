@@ -1,7 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page } from '@playwright/test';
 import { SCREENSHOT_DIR } from './helpers';
-import { chooseOpenDay } from './purchase-helpers';
+import { chooseOpenDate } from './purchase-helpers';
 
 /** The booking wizard's steps as the journeys drive them (booking-wizard.spec.ts, wizard-hold.spec.ts). */
 
@@ -37,7 +37,7 @@ export async function openWizard(page: Page) {
 export const freeSession = (page: Page, lane: number) => page.locator('[data-status="available"]').nth(lane * 2);
 
 /** A whole day of sessions with Santa's break, whatever the time of day the suite runs (today may have a few left). */
-export const chooseWholeDay = (page: Page) => chooseOpenDay(page, 5);
+export const chooseWholeDay = (page: Page) => chooseOpenDate(page, 5);
 
 export async function chooseLocationAndType(page: Page, type = 'Santa photos') {
   await openWizard(page);
