@@ -35,7 +35,7 @@ describe('booking e-mails', () => {
   });
 
   it('follows the configured policy, not the defaults', () => {
-    const mail = bookingConfirmedMail(details, 'Kringle', appUrl, new Date(), { rescheduleCutoffHours: 2, rescheduleLimit: 1, refundCutoffHours: 72 });
+    const mail = bookingConfirmedMail(details, 'Kringle', appUrl, new Date('2026-12-01T00:00:00Z'), { rescheduleCutoffHours: 2, rescheduleLimit: 1, refundCutoffHours: 72 });
     expect(mail.text).toContain('Free reschedule until: Sat 12 Dec, 8:40 am AEDT');
     expect(mail.text).toContain('Full refund until: Wed 9 Dec, 10:40 am AEDT');
     expect(mail.text).toContain('move this booking once');
