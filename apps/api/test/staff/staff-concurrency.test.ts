@@ -43,7 +43,7 @@ describe('staff devices racing, three API processes', () => {
       select l.id as location, l.timezone, st.id as slot_type, (select id from packages where slug = 'classic-print') as package
       from locations l join slot_types st on st.location_id = l.id where st.slug = 'standard' order by l.slug`)
     ).rows;
-    // The locations' midnights are an hour or more apart, so one always has the next half hour in its today.
+    // Perth's midnight is two hours or more from the others', so one location always has the next half hour in its today.
     const inHalfAnHour = new Date(Date.now() + 30 * 60_000);
     const ids = candidates.find((c) => localDateOf(inHalfAnHour, c.timezone as string) === localDateOf(new Date(), c.timezone as string))!;
     location = ids.location as string;

@@ -44,7 +44,9 @@ describe('BookingsPage', () => {
     // The fixture's session is on 6 Dec 2026: upcoming only before then, so the page's "now" is fixed (the clock only).
     vi.useFakeTimers({ toFake: ['Date'] });
     vi.setSystemTime(new Date('2026-11-28T00:00:00Z'));
-    onTestFinished(() => vi.useRealTimers());
+    onTestFinished(() => {
+      vi.useRealTimers();
+    });
     const five = Array.from({ length: 5 }, (_, i) => aBooking({ id: `0b6f1c1e-3c1a-4b7e-9a51-5d0e8c1f2a0${i}`, reference: `KR-7K3Q${i}` }));
     const at = (items: unknown[]) => (call: Call) =>
       call.path.startsWith('/bookings/upcoming-bookings') ? { items, nextCursor: null } : call.path === '/common/policy' ? POLICY_FIXTURE : undefined;
