@@ -1,5 +1,5 @@
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import net, { type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../src/lib/clock';
 import { demoSeason } from '../src/modules/catalogue/demo-season';
@@ -143,6 +143,31 @@ describe('the answer lane', () => {
     const reordered = slotsUrl.replace(/\?(date=[^&]+)&(slotTypeId=[^&]+)/, '?$2&$1');
     expect((await read(reordered, family)).byLane).toBe(false);
     expect((await read(reordered, family)).byLane).toBe(true);
+  });
+
+  it('sees no header the security hook would refuse: Node refuses a NUL, and a surrogate cannot be sent', async () => {
+    await read(slotsUrl, family);
+    expect(t.app.answerLane.strictParser).toBe(true);
+    /** The request's bytes as written, so a NUL reaches Node's parser as it would from any client. */
+    const rawRequest = (extra: Buffer) =>
+      new Promise<string>((resolve, reject) => {
+        const head = Object.entries(family).map(([k, v]) => `${k}: ${v}\r\n`).join('');
+        const socket = net.connect((t.app.server.address() as AddressInfo).port, '127.0.0.1');
+        const chunks: Buffer[] = [];
+        socket.on('data', (c: Buffer) => chunks.push(c));
+        socket.on('end', () => resolve(Buffer.concat(chunks).toString('latin1')));
+        socket.on('error', reject);
+        socket.end(Buffer.concat([Buffer.from(`GET ${slotsUrl} HTTP/1.1\r\nhost: x\r\nconnection: close\r\n${head}x-note: a`), extra, Buffer.from('b\r\n\r\n')]));
+      });
+    const before = t.app.answerLane.served;
+    expect(await rawRequest(Buffer.from([0]))).toMatch(/^HTTP\/1\.1 400 /);
+    expect(t.app.answerLane.served).toBe(before);
+    // A surrogate's UTF-8 bytes arrive as three latin1 characters, which the hook stores as well.
+    const surrogateBytes = Buffer.from([0xed, 0xa0, 0x80]);
+    expect(await rawRequest(surrogateBytes)).toMatch(/^HTTP\/1\.1 200 /);
+    expect(t.app.answerLane.served).toBe(before + 1);
+    const viaFastify = await fastify(slotsUrl, { ...family, 'x-note': `a${surrogateBytes.toString('latin1')}b` });
+    expect(viaFastify.status).toBe(200);
   });
 
   it('never serves an answer the cache dropped, and lets the route begin a due refresh', async () => {

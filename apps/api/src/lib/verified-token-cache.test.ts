@@ -49,4 +49,24 @@ describe('VerifiedTokenCache', () => {
     await cache.verify(token(100, 'a'), 0, verify);
     expect(calls).toBe(4);
   });
+
+  it('matches a whole header only when it is the prefix and a token that verified, byte for byte', async () => {
+    const cache = new VerifiedTokenCache<string>(10, 'Bearer ');
+    const sig = 'S'.repeat(86);
+    const good = `h.${Buffer.from(JSON.stringify({ exp: 100, sub: 'a' })).toString('base64url')}.${sig}`;
+    const forged = `h.${Buffer.from(JSON.stringify({ exp: 100, sub: 'b' })).toString('base64url')}.${sig}`;
+    expect(await cache.verify(good, 0, async () => 'claims of a')).toBe('claims of a');
+    expect(cache.peekSent(`Bearer ${good}`, 0)).toBe('claims of a');
+    expect(cache.peek(good, 0)).toBe('claims of a');
+    // Same key (the signature's end), other bytes: no hit, whichever way it is looked up.
+    expect(cache.peekSent(`Bearer ${forged}`, 0)).toBeUndefined();
+    expect(cache.peek(forged, 0)).toBeUndefined();
+    // Another spelling of the scheme, or the token without it, is left to peek after parsing.
+    expect(cache.peekSent(`bearer ${good}`, 0)).toBeUndefined();
+    expect(cache.peekSent(` Bearer ${good}`.slice(1) + ' ', 0)).toBeUndefined();
+    expect(cache.peekSent(good, 0)).toBeUndefined();
+    // At exp the entry is gone for both.
+    expect(cache.peekSent(`Bearer ${good}`, 100_000)).toBeUndefined();
+    expect(cache.peek(good, 0)).toBeUndefined();
+  });
 });

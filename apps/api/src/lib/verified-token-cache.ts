@@ -13,15 +13,35 @@ const KEY_LENGTH = 32;
 const keyOf = (token: string) => (token.length > KEY_LENGTH ? token.slice(-KEY_LENGTH) : token);
 
 export class VerifiedTokenCache<T> {
-  private readonly entries = new Map<string, { token: string; value: T; expiresAtMs: number }>();
+  /** `sent`: the token as its header carries it, after `prefix` ("Bearer "), so a header can be matched as sent. */
+  private readonly entries = new Map<string, { sent: string; value: T; expiresAtMs: number }>();
 
-  constructor(private readonly maxEntries = 20_000) {}
+  constructor(
+    private readonly maxEntries = 20_000,
+    private readonly prefix = '',
+  ) {}
 
   /** The remembered answer for a token that has not expired, without a promise (hooks' fast path). */
   peek(token: string, nowMs: number): T | undefined {
     const key = keyOf(token);
     const hit = this.entries.get(key);
-    if (!hit || hit.token !== token) return undefined;
+    if (!hit || hit.sent.length !== this.prefix.length + token.length || !hit.sent.endsWith(token)) return undefined;
+    return this.unexpired(key, hit, nowMs);
+  }
+
+  /**
+   * The same for a whole header value (`prefix` and token), as the request carries it: one compare,
+   * no token cut out of it (decision 0077). A header spelled otherwise ("bearer ", spaces) misses, as
+   * does a token of 32 characters or fewer (its key is not the header's end): peek decides those.
+   */
+  peekSent(sent: string, nowMs: number): T | undefined {
+    const key = keyOf(sent);
+    const hit = this.entries.get(key);
+    if (!hit || hit.sent !== sent) return undefined;
+    return this.unexpired(key, hit, nowMs);
+  }
+
+  private unexpired(key: string, hit: { value: T; expiresAtMs: number }, nowMs: number): T | undefined {
     if (hit.expiresAtMs > nowMs) return hit.value;
     this.entries.delete(key);
     return undefined;
@@ -35,7 +55,7 @@ export class VerifiedTokenCache<T> {
     if (value !== null && expiresAtMs !== null && expiresAtMs > nowMs) {
       // Oldest first out (Map keeps insertion order); the cap bounds memory under a flood of tokens.
       if (this.entries.size >= this.maxEntries) this.entries.delete(this.entries.keys().next().value!);
-      this.entries.set(keyOf(token), { token, value, expiresAtMs });
+      this.entries.set(keyOf(token), { sent: this.prefix + token, value, expiresAtMs });
     }
     return value;
   }

@@ -29,8 +29,8 @@ interface Remembered {
   headers: string[];
   /** The same for a 304, which the route sends without the headers that only govern a body. */
   notModified: string[];
-  /** Whole heads for the current answer, per status and coding, built on first use (see `headFor`). */
-  built: { answer: BuiltAnswer | null; heads: Map<string, Head> };
+  /** Whole heads for the current answer, per outcome (status and coding), built on first use (see `headFor`). */
+  built: { answer: BuiltAnswer | null; heads: Map<AnswerOutcome, Head> };
 }
 
 /** One kind of answer's head: the list for writeHead (the request id last) and the same as a string up to the id (raw-head.ts). */
@@ -55,9 +55,9 @@ interface ServerOptions {
  */
 function headFor(hit: Remembered, answer: BuiltAnswer, outcome: AnswerOutcome): Head {
   if (hit.built.answer !== answer) hit.built = { answer, heads: new Map() };
-  // A 304 carries its coding's tag too, so each status and coding is its own head.
-  const kind = `${outcome.status} ${outcome.coding ?? 'identity'}`;
-  let head = hit.built.heads.get(kind);
+  // A 304 carries its coding's tag too, so each status and coding is its own head. The outcome is
+  // the answer's own object for that pair, so it is the key (no string built per request).
+  let head = hit.built.heads.get(outcome);
   if (head) return head;
   const list = [...(outcome.body ? hit.headers : hit.notModified), 'etag', outcome.etag];
   if (outcome.body) {
@@ -65,9 +65,12 @@ function headFor(hit: Remembered, answer: BuiltAnswer, outcome: AnswerOutcome): 
     if (outcome.coding) list.push('content-encoding', outcome.coding);
   }
   head = { list: [...list, 'x-request-id', ''], prefix: headPrefix(outcome.status, list) };
-  hit.built.heads.set(kind, head);
+  hit.built.heads.set(outcome, head);
   return head;
 }
+
+/** Node's own default for a server's insecureHTTPParser (node:_http_common isLenient). */
+const lenientByFlag = () => [...process.execArgv, ...(process.env.NODE_OPTIONS ?? '').split(/\s+/)].includes('--insecure-http-parser');
 
 /** Set per answer by the lane itself, or by Node. */
 const PER_ANSWER = new Set(['x-request-id', 'etag', 'content-type', 'content-length', 'content-encoding', 'date', 'connection', 'keep-alive']);
@@ -90,6 +93,13 @@ export class AnswerLane {
   private rawHead: boolean | null = null;
   /** Answers sent by the lane (the tests tell which way a read went by it). */
   served = 0;
+  /**
+   * Whether every request the lane sees came through Node's strict HTTP/1.1 parser (set by
+   * serverFactory). That parser refuses a NUL in a header (400, before any handler), and Node reads
+   * header bytes as latin1, one character per byte, so no header can hold a lone surrogate: what
+   * the security hook looks for is not there to find (decision 0077).
+   */
+  strictParser = false;
 
   constructor(
     private readonly options: { enabled: boolean; clock: Clock; maxUrls?: number },
@@ -148,6 +158,7 @@ export class AnswerLane {
     const server = http.createServer(options.http ?? {}, (req, res) => {
       if (!this.serve(req, res)) handler(req, res);
     });
+    this.strictParser = !(options.http?.insecureHTTPParser ?? lenientByFlag());
     // What Fastify does to the server it creates itself (fastify/lib/server.js).
     server.keepAliveTimeout = options.keepAliveTimeout;
     this.tail = new HeadTail(options.keepAliveTimeout);

@@ -139,9 +139,11 @@ export const securityPlugin = fp(async (app: FastifyInstance) => {
   });
   // The answer lane (decision 0035) replays the headers above as the route sent them, and takes
   // no request CORS answers differently (one with an Origin) or this hook would refuse. The URL
-  // itself passed this hook when the route answered it first.
-  app.answerLane.addGate('security', function securityGate(raw) {
-    return raw.headers.origin === undefined && unstorableHeader(raw.headers) === null;
+  // itself passed this hook when the route answered it first, and a strict parser's headers cannot
+  // hold what it refuses (decision 0077).
+  const lane = app.answerLane;
+  lane.addGate('security', function securityGate(raw) {
+    return raw.headers.origin === undefined && (lane.strictParser || unstorableHeader(raw.headers) === null);
   });
   const appOrigins = app.config.APP_ORIGINS;
   await app.register(cors, {

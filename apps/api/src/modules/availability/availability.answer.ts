@@ -18,7 +18,11 @@ export interface BuiltAnswer {
   /** base64url of the JSON's SHA-256 (128 bits): the same bytes give the same tag in every process. */
   hash: string;
   etag: { identity: string; gzip: string; br: string };
+  /** Every answer a request can get, made once per change: per request, outcomeOf only picks one (decision 0077). */
+  outcomes: Outcomes;
 }
+
+type Outcomes = { tagStart: string } & Record<200 | 304, Record<'br' | 'gzip' | 'identity', AnswerOutcome>>;
 
 /**
  * Builds the answer for `json`, or hands back `previous` when its bytes are the same (a background
@@ -35,7 +39,15 @@ export async function buildAnswer(json: Buffer, previous?: BuiltAnswer): Promise
   ]);
   // Each coding is its own representation, so its strong tag differs (RFC 9110 8.8.3); a
   // revalidation matches any of them (If-None-Match compares weakly).
-  return { json, gzip: gz, br, hash, etag: { identity: `"${hash}"`, gzip: `"${hash}-gzip"`, br: `"${hash}-br"` } };
+  const etag = { identity: `"${hash}"`, gzip: `"${hash}-gzip"`, br: `"${hash}-br"` };
+  return { json, gzip: gz, br, hash, etag, outcomes: outcomesOf(hash, etag, { identity: json, gzip: gz, br }) };
+}
+
+function outcomesOf(hash: string, etag: BuiltAnswer['etag'], bodies: Record<'br' | 'gzip' | 'identity', Buffer>): Outcomes {
+  const of = (status: 200 | 304, coding: 'br' | 'gzip' | 'identity'): AnswerOutcome =>
+    Object.freeze({ status, etag: etag[coding], coding: coding === 'identity' ? null : coding, body: status === 200 ? bodies[coding] : null });
+  const codings = (status: 200 | 304) => ({ br: of(status, 'br'), gzip: of(status, 'gzip'), identity: of(status, 'identity') });
+  return { tagStart: `"${hash}`, 200: codings(200), 304: codings(304) };
 }
 
 type Coding = 'br' | 'gzip' | null;
@@ -80,23 +92,25 @@ function parsePreferredEncoding(acceptEncoding: string): Coding {
 export function isUnchanged(ifNoneMatch: string | undefined, answer: BuiltAnswer): boolean {
   if (!ifNoneMatch) return false;
   // The hash is fixed-length base64url, so `"hash` only occurs as the start of one of its own tags.
-  return ifNoneMatch.trim() === '*' || ifNoneMatch.includes(`"${answer.hash}`);
+  return ifNoneMatch.includes(answer.outcomes.tagStart) || ifNoneMatch.trim() === '*';
 }
 
-/** What a request is answered with, from its own headers: the same in the Fastify route and the answer lane. */
+/**
+ * What a request is answered with, from its own headers: the same in the Fastify route and the
+ * answer lane. One of the answer's six (status, coding), shared by every request that gets it, so
+ * the lane can key what it builds for it by the object itself.
+ */
 export interface AnswerOutcome {
-  status: 200 | 304;
-  etag: string;
-  coding: 'br' | 'gzip' | null;
+  readonly status: 200 | 304;
+  readonly etag: string;
+  readonly coding: 'br' | 'gzip' | null;
   /** The bytes to send (none for a 304). */
-  body: Buffer | null;
+  readonly body: Buffer | null;
 }
 
 export function outcomeOf(headers: { 'accept-encoding'?: string; 'if-none-match'?: string }, answer: BuiltAnswer): AnswerOutcome {
-  const coding = preferredEncoding(headers['accept-encoding']);
-  const etag = coding ? answer.etag[coding] : answer.etag.identity;
-  if (isUnchanged(headers['if-none-match'], answer)) return { status: 304, etag, coding, body: null };
-  return { status: 200, etag, coding, body: coding ? answer[coding] : answer.json };
+  const byCoding = answer.outcomes[isUnchanged(headers['if-none-match'], answer) ? 304 : 200];
+  return byCoding[preferredEncoding(headers['accept-encoding']) ?? 'identity'];
 }
 
 /**
