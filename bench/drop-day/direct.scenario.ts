@@ -51,6 +51,12 @@ export interface DirectScenario {
   helloWorld: WrkResult;
   /** Bare Fastify again, started with LARGE_YOUNG_FLAGS: not a budget, the ratios' other ceiling. */
   helloWorldLargeYoung: WrkResult;
+  /**
+   * The first bare Fastify sent the 304 round's requests' headers (the family's token, app check,
+   * Accept-Encoding and If-None-Match), so it receives the same bytes but for the path: not a
+   * budget; how much of the 304's ratio is the request's own size (decision 0077).
+   */
+  helloWorldSameRequest: WrkResult;
   /** The reads as a browser sends them (BROWSER_ACCEPT_ENCODING), and their revalidation. */
   availableSlots: WrkResult;
   notModified: WrkResult;
@@ -60,14 +66,14 @@ export interface DirectScenario {
   coldStart: WrkResult;
   /** The highest p99 of those first seconds, ms. */
   coldStartWorstP99: number;
-  rounds: { helloWorld: number[]; helloWorldLargeYoung: number[]; availableSlots: number[]; notModified: number[]; identity: number[] };
+  rounds: { helloWorld: number[]; helloWorldLargeYoung: number[]; helloWorldSameRequest: number[]; availableSlots: number[]; notModified: number[]; identity: number[] };
   /**
    * Each path's server CPU per answer (user + system, µs), the median of its rounds: the budgets
    * compare these (issue 41), since the API is CPU-bound here and hello-world's speed moves with the host.
    */
-  cpu: { helloWorld: number; helloWorldLargeYoung: number; availableSlots: number; notModified: number; identity: number };
+  cpu: { helloWorld: number; helloWorldLargeYoung: number; helloWorldSameRequest: number; availableSlots: number; notModified: number; identity: number };
   /** The same per round, in round order. */
-  cpuRounds: { helloWorld: number[]; helloWorldLargeYoung: number[]; availableSlots: number[]; notModified: number[]; identity: number[] };
+  cpuRounds: { helloWorld: number[]; helloWorldLargeYoung: number[]; helloWorldSameRequest: number[]; availableSlots: number[]; notModified: number[]; identity: number[] };
   /** Distinct day answers the reads cycle over, and the If-None-Match sanity check's status. */
   /** The cores the servers and wrk ran on (null: shared, BENCH_DIRECT_PIN=0 or one core). */
   placement: { server: string; wrk: string } | null;
@@ -141,6 +147,8 @@ export async function runDirectScenario(opts: {
     const first = await revalidations();
     const check = await fetch(apiUrl + first.requests[0]!.path, { headers: first.requests[0]!.headers });
     if (check.status !== 304) throw new Error(`If-None-Match with the current ETag answered ${check.status}, not 304`);
+    // Bare Fastify ignores the headers; the tags only need their length (the same for every answer).
+    const sameRequests = first.requests.map((r) => ({ ...r, path: '/hello' }));
     const load = (url: string, requests: LoadRequest[], pid: number | undefined, duration = opts.duration) =>
       runWrk({ url, connections: DIRECT.connections, duration, requests, ...(pid ? { cpuPids: [pid] } : {}), ...(placement ? { cpus: placement.wrk } : {}) }, opts.tmp);
     // Unmeasured: both servers' code warm on these routes.
@@ -149,10 +157,11 @@ export async function runDirectScenario(opts: {
     await load(apiUrl, reads, undefined, 2);
     await load(apiUrl, first.requests, undefined, 2);
     await load(apiUrl, identityReads, undefined, 2);
-    const rounds = { helloWorld: [] as WrkResult[], helloWorldLargeYoung: [] as WrkResult[], coldStart: [] as WrkResult[], availableSlots: [] as WrkResult[], notModified: [] as WrkResult[], identity: [] as WrkResult[] };
+    const rounds = { helloWorld: [] as WrkResult[], helloWorldLargeYoung: [] as WrkResult[], helloWorldSameRequest: [] as WrkResult[], coldStart: [] as WrkResult[], availableSlots: [] as WrkResult[], notModified: [] as WrkResult[], identity: [] as WrkResult[] };
     for (let round = 0; round < DIRECT.rounds; round++) {
       rounds.helloWorld.push(await load(`http://127.0.0.1:${opts.helloPort}`, helloReqs, hello.pids[0]));
       rounds.helloWorldLargeYoung.push(await load(`http://127.0.0.1:${largeYoungPort}`, helloReqs, helloLargeYoung.pids[0]));
+      rounds.helloWorldSameRequest.push(await load(`http://127.0.0.1:${opts.helloPort}`, sameRequests, hello.pids[0]));
       // The API idled through the hello-world rounds, past its availability answers' 1 s life: a
       // round begun on an empty cache spends its first second on the queries (decision 0073). The
       // budgets are the steady read's, so that second is a round of its own, reported, not budgeted.
@@ -161,10 +170,10 @@ export async function runDirectScenario(opts: {
       // Tags taken just before: a session passing the lead time changes its day's answer (and tag).
       rounds.notModified.push(await load(apiUrl, (await revalidations()).requests, opts.apiPid));
       rounds.identity.push(await load(apiUrl, identityReads, opts.apiPid));
-      const [h, y, a, n, i, c] = [rounds.helloWorld[round]!, rounds.helloWorldLargeYoung[round]!, rounds.availableSlots[round]!, rounds.notModified[round]!, rounds.identity[round]!, rounds.coldStart[round]!];
+      const [h, y, q, a, n, i, c] = [rounds.helloWorld[round]!, rounds.helloWorldLargeYoung[round]!, rounds.helloWorldSameRequest[round]!, rounds.availableSlots[round]!, rounds.notModified[round]!, rounds.identity[round]!, rounds.coldStart[round]!];
       opts.log(
         `  round ${round + 1}: first second after idle ${c.serverCpuMicrosPerRequest} µs CPU each, p99 ${c.latencyMs.p99} ms; hello-world ${Math.round(h.requestsPerSecond)}/s (${h.serverCpuMicrosPerRequest} µs CPU each, p99 ${h.latencyMs.p99} ms), ` +
-          `with a 16 MB young generation ${Math.round(y.requestsPerSecond)}/s (${y.serverCpuMicrosPerRequest} µs CPU each), available-slots ${Math.round(a.requestsPerSecond)}/s ` +
+          `with a 16 MB young generation ${Math.round(y.requestsPerSecond)}/s (${y.serverCpuMicrosPerRequest} µs CPU each), sent the 304's request ${Math.round(q.requestsPerSecond)}/s (${q.serverCpuMicrosPerRequest} µs CPU each), available-slots ${Math.round(a.requestsPerSecond)}/s ` +
           `(${a.serverCpuMicrosPerRequest} µs CPU each, p99 ${a.latencyMs.p99} ms, ${a.bytesPerResponse} B each), 304 ${Math.round(n.requestsPerSecond)}/s ` +
           `(${n.serverCpuMicrosPerRequest} µs CPU each, p99 ${n.latencyMs.p99} ms, ${n.bytesPerResponse} B each); ` +
           `identity ${Math.round(i.requestsPerSecond)}/s (${i.serverCpuMicrosPerRequest} µs CPU each, ${i.bytesPerResponse} B each)`,
@@ -173,6 +182,7 @@ export async function runDirectScenario(opts: {
     return {
       helloWorld: medianRound(rounds.helloWorld),
       helloWorldLargeYoung: medianRound(rounds.helloWorldLargeYoung),
+      helloWorldSameRequest: medianRound(rounds.helloWorldSameRequest),
       availableSlots: medianRound(rounds.availableSlots),
       notModified: medianRound(rounds.notModified),
       identity: medianRound(rounds.identity),
@@ -181,6 +191,7 @@ export async function runDirectScenario(opts: {
       rounds: {
         helloWorld: rounds.helloWorld.map((r) => Math.round(r.requestsPerSecond)),
         helloWorldLargeYoung: rounds.helloWorldLargeYoung.map((r) => Math.round(r.requestsPerSecond)),
+        helloWorldSameRequest: rounds.helloWorldSameRequest.map((r) => Math.round(r.requestsPerSecond)),
         availableSlots: rounds.availableSlots.map((r) => Math.round(r.requestsPerSecond)),
         notModified: rounds.notModified.map((r) => Math.round(r.requestsPerSecond)),
         identity: rounds.identity.map((r) => Math.round(r.requestsPerSecond)),
@@ -188,6 +199,7 @@ export async function runDirectScenario(opts: {
       cpu: {
         helloWorld: median(rounds.helloWorld.map(cpuOf)),
         helloWorldLargeYoung: median(rounds.helloWorldLargeYoung.map(cpuOf)),
+        helloWorldSameRequest: median(rounds.helloWorldSameRequest.map(cpuOf)),
         availableSlots: median(rounds.availableSlots.map(cpuOf)),
         notModified: median(rounds.notModified.map(cpuOf)),
         identity: median(rounds.identity.map(cpuOf)),
@@ -195,6 +207,7 @@ export async function runDirectScenario(opts: {
       cpuRounds: {
         helloWorld: rounds.helloWorld.map(cpuOf),
         helloWorldLargeYoung: rounds.helloWorldLargeYoung.map(cpuOf),
+        helloWorldSameRequest: rounds.helloWorldSameRequest.map(cpuOf),
         availableSlots: rounds.availableSlots.map(cpuOf),
         notModified: rounds.notModified.map(cpuOf),
         identity: rounds.identity.map(cpuOf),

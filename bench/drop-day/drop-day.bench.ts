@@ -188,6 +188,7 @@ async function main(): Promise<number> {
         pgbenchTps: pgbenchRuns.map(Math.round),
         directHelloWorld: direct.rounds.helloWorld,
         directHelloWorldLargeYoung: direct.rounds.helloWorldLargeYoung,
+        directHelloWorldSameRequest: direct.rounds.helloWorldSameRequest,
         directAvailableSlots: direct.rounds.availableSlots,
         directNotModified: direct.rounds.notModified,
       },

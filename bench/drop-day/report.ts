@@ -139,6 +139,8 @@ ${r.budgets.map((b) => `| ${b.name} | ${b.target} | ${b.measured} | ${b.pass ? '
   available slots ${s.direct.cpu.availableSlots} µs (${(s.direct.cpu.availableSlots / s.direct.cpu.helloWorld).toFixed(2)}×), 304 ${s.direct.cpu.notModified} µs (${(s.direct.cpu.notModified / s.direct.cpu.helloWorld).toFixed(2)}×).
   Against bare Fastify with a 16 MB young generation (${rps(s.direct.helloWorldLargeYoung.requestsPerSecond)}, not a budget: decision 0039), the same reads are
   ${pct(s.direct.availableSlots.requestsPerSecond / s.direct.helloWorldLargeYoung.requestsPerSecond)} and ${pct(s.direct.notModified.requestsPerSecond / s.direct.helloWorldLargeYoung.requestsPerSecond)}.
+  Bare Fastify sent the 304's own request (its token, app check and tags) costs ${s.direct.cpu.helloWorldSameRequest} µs an answer; the 304 over it:
+  ${(s.direct.cpu.notModified / s.direct.cpu.helloWorldSameRequest).toFixed(2)}× (not a budget: decision 0077).
 - Hold attempts over pgbench running the hold's conditional UPDATE: **${pct(r.ratios.holdsOverPgbench)}** (${rps(s.race.requestsPerSecond)} over ${rps(s.pgbench.tps)}).
 - For scale: on these shared cores, a hold that cost only one hello-world request plus one pgbench
   transaction (no auth, no validation, no driver, nothing else) would reach
@@ -158,6 +160,7 @@ ${loadRow(`Race: ${s.race.attempts.toLocaleString('en-AU')} distinct customers h
 ${loadRow(`Opening: ${s.race.attempts.toLocaleString('en-AU')} attempts from the instant sales open`, s.opening, Number(r.setup.connections))}
 ${loadRow('Direct: bare Fastify hello-world, one process, no proxy (wrk)', s.direct.helloWorld, 50)}
 ${loadRow('Direct: the same, started with a 16 MB young generation (wrk)', s.direct.helloWorldLargeYoung, 50)}
+${loadRow("Direct: the same, sent the 304's request headers (wrk)", s.direct.helloWorldSameRequest, 50)}
 ${loadRow('Direct: available slots, one API process, no proxy (wrk)', s.direct.availableSlots, 50)}
 ${loadRow('Direct: the same reads revalidated with If-None-Match (wrk)', s.direct.notModified, 50)}
 ${loadRow('Sign-in storm (real argon2id)', s.signIn.storm, Number(r.setup.signInConnections))}
