@@ -16,7 +16,7 @@ import { runDirectScenario, DIRECT } from './direct.scenario';
 import { RACE, RACE_ROUNDS, raceRequestsOf, runHoldRaceScenario } from './hold-race.scenario';
 import { ensureNginx, startBalancer } from './nginx-balancer';
 import { startPostgres } from './postgres-cluster';
-import { benchApiEnv, REPO_ROOT, startProcesses } from './processes';
+import { API_NODE_FLAGS, benchApiEnv, REPO_ROOT, startProcesses } from './processes';
 import { budgetLine, evaluateBudgets } from './drop-day.budgets';
 import { runOpeningRace } from './opening-race';
 import { READ_ROUNDS, runReadsScenario } from './reads.scenario';
@@ -163,7 +163,7 @@ async function main(): Promise<number> {
       customers: customers.length + signInCustomers.length,
       warmUp: 'every racing customer reads once from each API process before any measurement (families on the page before the drop), then 3 s of load on each target, and one unmeasured race and pgbench round',
       sessionsInSeason: season.slots,
-      apiEntry: 'apps/api/dist/start.mjs on node --enable-source-maps, built by apps/api/build.mjs (as npm start and production run it)',
+      apiEntry: `apps/api/dist/start.mjs on node ${API_NODE_FLAGS.join(' ')}, built by apps/api/build.mjs (as npm start and production run it)`,
       apiEnvironment: 'NODE_ENV=production, APP_CHECK_MODE=enforce, RATE_LIMIT_MODE=off (one client IP), TRUST_PROXY=true, JOBS_ENABLED=true in every process',
       apiLogLevel: process.env.BENCH_LOG_LEVEL ?? 'info (production default)',
       databasePoolPerProcess: 'DATABASE_POOL_SIZE default',

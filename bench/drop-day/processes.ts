@@ -6,6 +6,17 @@ import { waitFor } from './nginx-balancer';
 
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
+/**
+ * The Node flags the built API runs with, read from apps/api's `start` script, so each bench runs
+ * it as `npm start` and production do (decision 0077: the young generation's size is one of them).
+ */
+export const API_NODE_FLAGS: string[] = (() => {
+  const start = (JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'apps/api/package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start;
+  const flags = /\bnode ((?:--\S+ )*)dist\/start\.mjs/.exec(start)?.[1];
+  if (flags === undefined) throw new Error(`apps/api's start script no longer runs dist/start.mjs with node: ${start}`);
+  return flags.split(' ').filter(Boolean);
+})();
+
 /** The API's environment in the benches: production mode, nothing that leaves this machine. */
 export function benchApiEnv(opts: { databaseUrl: string; jwtKey: string; publicUrl: string; deadStripePort: number; deadSmtpPort: number }): Record<string, string> {
   return {
@@ -68,7 +79,7 @@ export async function startProcesses(opts: {
     logs[i] = path.join(opts.logDir, `${opts.name}-${port}.log`);
     const fd = fs.openSync(logs[i], 'a');
     // tsx as a loader, not its CLI (which runs the script in a child): the pid must be the server's own.
-    const args = [...profileFlags(), ...(opts.nodeFlags ?? []), ...(opts.script.endsWith('.ts') ? ['--import', 'tsx'] : ['--enable-source-maps']), opts.script];
+    const args = [...profileFlags(), ...(opts.nodeFlags ?? []), ...(opts.script.endsWith('.ts') ? ['--import', 'tsx'] : API_NODE_FLAGS), opts.script];
     const child = spawn(process.execPath, args, {
       cwd: opts.cwd,
       env: { ...process.env, ...opts.env, PORT: String(port), HOST: '127.0.0.1' },
