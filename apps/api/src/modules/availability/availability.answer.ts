@@ -22,7 +22,9 @@ export interface BuiltAnswer {
   outcomes: Outcomes;
 }
 
-type Outcomes = { tagStart: string } & Record<200 | 304, Record<'br' | 'gzip' | 'identity', AnswerOutcome>>;
+type ByCoding = Record<'br' | 'gzip' | 'identity', AnswerOutcome>;
+/** `tagStart`: `"hash`, which If-None-Match holds when it names any of the answer's tags. */
+type Outcomes = { tagStart: string; fresh: ByCoding; unchanged: ByCoding };
 
 /**
  * Builds the answer for `json`, or hands back `previous` when its bytes are the same (a background
@@ -44,10 +46,14 @@ export async function buildAnswer(json: Buffer, previous?: BuiltAnswer): Promise
 }
 
 function outcomesOf(hash: string, etag: BuiltAnswer['etag'], bodies: Record<'br' | 'gzip' | 'identity', Buffer>): Outcomes {
-  const of = (status: 200 | 304, coding: 'br' | 'gzip' | 'identity'): AnswerOutcome =>
-    Object.freeze({ status, etag: etag[coding], coding: coding === 'identity' ? null : coding, body: status === 200 ? bodies[coding] : null });
-  const codings = (status: 200 | 304) => ({ br: of(status, 'br'), gzip: of(status, 'gzip'), identity: of(status, 'identity') });
-  return { tagStart: `"${hash}`, 200: codings(200), 304: codings(304) };
+  const of = (status: 200 | 304, coding: 'br' | 'gzip' | 'identity'): AnswerOutcome => ({
+    status,
+    etag: etag[coding],
+    coding: coding === 'identity' ? null : coding,
+    body: status === 200 ? bodies[coding] : null,
+  });
+  const codings = (status: 200 | 304): ByCoding => ({ br: of(status, 'br'), gzip: of(status, 'gzip'), identity: of(status, 'identity') });
+  return { tagStart: `"${hash}`, fresh: codings(200), unchanged: codings(304) };
 }
 
 type Coding = 'br' | 'gzip' | null;
@@ -109,7 +115,7 @@ export interface AnswerOutcome {
 }
 
 export function outcomeOf(headers: { 'accept-encoding'?: string; 'if-none-match'?: string }, answer: BuiltAnswer): AnswerOutcome {
-  const byCoding = answer.outcomes[isUnchanged(headers['if-none-match'], answer) ? 304 : 200];
+  const byCoding = isUnchanged(headers['if-none-match'], answer) ? answer.outcomes.unchanged : answer.outcomes.fresh;
   return byCoding[preferredEncoding(headers['accept-encoding']) ?? 'identity'];
 }
 
