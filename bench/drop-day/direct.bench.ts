@@ -25,6 +25,8 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 4);
 const RUNS = Number(process.argv[2] ?? 1);
 if (!Number.isInteger(RUNS) || RUNS < 1) throw new Error('usage: npm run bench:direct -- [runs, 1 by default]');
 const REQUIRED_SHARE = 0.9;
+/** BENCH_API_NODE_FLAGS='--flag ...': the API processes start with these Node flags (`--trace-gc` writes to their log in the bench's temp folder). */
+const API_NODE_FLAGS = (process.env.BENCH_API_NODE_FLAGS ?? '').split(' ').filter(Boolean);
 const API_DIR = path.join(REPO_ROOT, 'apps/api');
 const REPORTS = path.join(REPO_ROOT, 'bench/reports');
 const load1 = () => Math.round(os.loadavg()[0]! * 100) / 100;
@@ -50,7 +52,7 @@ try {
   const env = benchApiEnv({ databaseUrl, jwtKey, publicUrl: `http://127.0.0.1:${PORTS.api}`, deadStripePort: 4198, deadSmtpPort: 4199 });
   for (let run = 1; run <= RUNS; run++) {
     const start = load1();
-    const api = await startProcesses({ name: `api-${run}`, script: 'dist/start.mjs', cwd: API_DIR, ports: [PORTS.api], env, readyPath: '/api/v1/ready', logDir: tmp });
+    const api = await startProcesses({ name: `api-${run}`, script: 'dist/start.mjs', cwd: API_DIR, ports: [PORTS.api], env, readyPath: '/api/v1/ready', logDir: tmp, nodeFlags: API_NODE_FLAGS });
     try {
       // Tokens issued for this run: the first run's would lapse (15 minutes) during a spread.
       const reads = availableSlotsReads(await withFreshTokens(idTokens, customers), season.targets, await appCheckToken(`http://127.0.0.1:${PORTS.api}`));
