@@ -32,7 +32,7 @@ export class VerifiedTokenCache<T> {
   /**
    * The same for a whole header value (`prefix` and token), as the request carries it: one compare,
    * no token cut out of it (decision 0077). A header spelled otherwise ("bearer ", spaces) misses, as
-   * does a token of 32 characters or fewer (its key is not the header's end): peek decides those.
+   * does a token shorter than 32 characters (its key is not the header's end): peek decides those.
    */
   peekSent(sent: string, nowMs: number): T | undefined {
     const key = keyOf(sent);
