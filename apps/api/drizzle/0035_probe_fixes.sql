@@ -1,0 +1,2 @@
+-- Placeholder: filled by the change that needs it.
+SELECT 1;
