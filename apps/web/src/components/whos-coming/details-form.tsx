@@ -66,21 +66,26 @@ export function DetailsForm({ id, defaultValues, allowsPets, maxPeople = DETAILS
     return onValid({ ...details, consent: true });
   };
 
+  // A field array validates every row on append (react-hook-form), so a child just added would
+  // show red before anything is typed: a row's error shows once its field is left or the form sent.
+  const { touchedFields, isSubmitted } = form.formState;
   const childErrors = errors.children;
+  const shownChild = (i: number, key: 'firstName' | 'age') => (isSubmitted || touchedFields.children?.[i]?.[key] ? childErrors?.[i]?.[key]?.message : undefined);
   return (
     <form id={id} noValidate onSubmit={(e) => void form.handleSubmit(submit)(e)} className="flex flex-col gap-5" aria-label="Who's coming">
       <fieldset className="flex flex-col gap-3">
         <legend className="mb-1 font-semibold text-ink-900">Children</legend>
         {children.fields.map((field, i) => {
-          const e = childErrors?.[i];
+          const nameError = shownChild(i, 'firstName');
+          const ageError = shownChild(i, 'age');
           return (
             <div key={field.id} className="grid grid-cols-[minmax(0,1fr)_4.75rem_auto] items-start gap-2 rounded-xl bg-cream-100 p-2" data-testid="child-row">
               <div className="flex min-w-0 flex-col gap-1">
                 <label htmlFor={`${id}-c${i}-name`} className="text-sm text-ink-700">
                   First name
                 </label>
-                <input id={`${id}-c${i}-name`} className={input} autoComplete="off" aria-invalid={e?.firstName ? true : undefined} aria-describedby={`${id}-c${i}-name-err`} {...form.register(`children.${i}.firstName`)} />
-                <FieldError id={`${id}-c${i}-name-err`} message={e?.firstName?.message} />
+                <input id={`${id}-c${i}-name`} className={input} autoComplete="off" aria-invalid={nameError ? true : undefined} aria-describedby={`${id}-c${i}-name-err`} {...form.register(`children.${i}.firstName`)} />
+                <FieldError id={`${id}-c${i}-name-err`} message={nameError} />
               </div>
               <div className="flex min-w-0 flex-col gap-1">
                 <label htmlFor={`${id}-c${i}-age`} className="text-sm text-ink-700">
@@ -89,7 +94,7 @@ export function DetailsForm({ id, defaultValues, allowsPets, maxPeople = DETAILS
                 <select
                   id={`${id}-c${i}-age`}
                   className={input}
-                  aria-invalid={e?.age ? true : undefined}
+                  aria-invalid={ageError ? true : undefined}
                   aria-describedby={`${id}-c${i}-age-err`}
                   {...form.register(`children.${i}.age`, { setValueAs: (v: unknown) => (v === '' || v === undefined ? Number.NaN : Number(v)) })}
                 >
@@ -100,7 +105,7 @@ export function DetailsForm({ id, defaultValues, allowsPets, maxPeople = DETAILS
                     </option>
                   ))}
                 </select>
-                <FieldError id={`${id}-c${i}-age-err`} message={e?.age?.message} />
+                <FieldError id={`${id}-c${i}-age-err`} message={ageError} />
               </div>
               <button type="button" className="mt-6 min-h-11 rounded-xl px-2 text-sm font-semibold text-festive-800 hover:bg-cream-200" aria-label={`Remove child ${i + 1}`} onClick={() => children.remove(i)}>
                 Remove
@@ -108,7 +113,7 @@ export function DetailsForm({ id, defaultValues, allowsPets, maxPeople = DETAILS
             </div>
           );
         })}
-        <FieldError id={`${id}-children-err`} message={childErrors?.message ?? childErrors?.root?.message} />
+        <FieldError id={`${id}-children-err`} message={isSubmitted ? (childErrors?.message ?? childErrors?.root?.message) : undefined} />
         {children.fields.length < DETAILS_LIMITS.maxChildren && (
           <button
             type="button"
