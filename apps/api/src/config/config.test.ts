@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { networkInterfaces } from 'node:os';
 import { ConfigError, isValidAbn, loadConfig, PLACEHOLDER_ABN } from './config';
+import { servedOrigins } from './served-origins';
 
 describe('loadConfig', () => {
   it('applies the embedded defaults', () => {
@@ -7,7 +9,7 @@ describe('loadConfig', () => {
     expect(c.PORT).toBe(3000);
     expect(c.embedded).toBe(true);
     expect(c.APP_CHECK_MODE).toBe('enforce');
-    expect(c.APP_ORIGINS).toEqual(['http://localhost:3000']);
+    expect(c.APP_ORIGINS).toEqual(['http://localhost:3000', 'http://127.0.0.1:3000', 'http://[::1]:3000']);
     expect(c.HOLD_MINUTES).toBe(10);
     expect(c.DATA_DIR).toMatch(/\/\.data$/);
   });
@@ -20,6 +22,35 @@ describe('loadConfig', () => {
       'https://book.example.com',
       'http://localhost:5173',
     ]);
+  });
+  it('allows every origin the embedded default answers on, on its port (issue 53)', () => {
+    expect(loadConfig({ PORT: '3310', PUBLIC_URL: 'http://localhost:3310' }).APP_ORIGINS).toEqual(['http://localhost:3310', 'http://127.0.0.1:3310', 'http://[::1]:3310']);
+    // A named HOST is an origin too.
+    expect(loadConfig({ HOST: '192.168.1.20' }).APP_ORIGINS).toContain('http://192.168.1.20:3000');
+    // HOST=0.0.0.0 (a phone on the Wi-Fi): the machine's own addresses, as os.networkInterfaces() gives them.
+    const addresses = Object.values(networkInterfaces()).flatMap((list) => (list ?? []).filter((i) => !i.address.startsWith('fe80')).map((i) => i.address));
+    const wide = loadConfig({ HOST: '0.0.0.0' }).APP_ORIGINS;
+    for (const address of addresses) expect(wide).toContain(new URL(`http://${address.includes(':') ? `[${address}]` : address}:3000`).origin);
+  });
+  it('lists every address of the interfaces on a wildcard HOST, without link-local IPv6', () => {
+    const interfaces = () => ({
+      eth0: [
+        { address: '192.168.1.20', family: 'IPv4', netmask: '', mac: '', internal: false, cidr: null },
+        { address: 'fe80::1', family: 'IPv6', netmask: '', mac: '', internal: false, cidr: null, scopeid: 2 },
+        { address: '2001:db8::5', family: 'IPv6', netmask: '', mac: '', internal: false, cidr: null, scopeid: 0 },
+      ],
+    }) as ReturnType<typeof networkInterfaces>;
+    expect(servedOrigins('http://localhost:3000', '0.0.0.0', 3000, interfaces)).toEqual([
+      'http://localhost:3000',
+      'http://127.0.0.1:3000',
+      'http://[::1]:3000',
+      'http://192.168.1.20:3000',
+      'http://[2001:db8::5]:3000',
+    ]);
+  });
+  it('keeps production to its own list: APP_ORIGINS, or PUBLIC_URL alone with DATABASE_URL', () => {
+    expect(loadConfig({ DATABASE_URL: 'postgres://u:p@db:5432/k', PUBLIC_URL: 'https://book.example.com' }).APP_ORIGINS).toEqual(['https://book.example.com']);
+    expect(loadConfig({ APP_ORIGINS: 'http://localhost:5173' }).APP_ORIGINS).toEqual(['http://localhost:5173']);
   });
   it('treats empty values as unset', () => expect(loadConfig({ PORT: '' }).PORT).toBe(3000));
   it.each([

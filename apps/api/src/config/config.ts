@@ -2,6 +2,7 @@ import path from 'node:path';
 import { DEFAULT_POLICY } from '@kringle/contracts/policy';
 import { z } from 'zod';
 import { API_ROOT } from '../lib/api-root';
+import { servedOrigins } from './served-origins';
 
 /** The repository root, so `./.data` means the same folder whichever workspace starts the API. */
 const REPO_ROOT = path.resolve(API_ROOT, '../..');
@@ -192,14 +193,16 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     }
   }
   const publicUrl = env.PUBLIC_URL ? new URL(env.PUBLIC_URL).origin : `http://localhost:${env.PORT}`;
+  const host = env.HOST ?? (env.DATABASE_URL ? '0.0.0.0' : '127.0.0.1');
   return {
     ...env,
-    HOST: env.HOST ?? (env.DATABASE_URL ? '0.0.0.0' : '127.0.0.1'),
+    HOST: host,
     LOG_LEVEL: env.LOG_LEVEL ?? (env.DATABASE_URL ? 'info' : 'warn'),
     LOG_REQUESTS: env.LOG_REQUESTS ?? Boolean(env.DATABASE_URL),
     DATA_DIR: dataDir,
     PUBLIC_URL: publicUrl,
-    APP_ORIGINS: env.APP_ORIGINS ?? [publicUrl],
+    // Production names its origins; the embedded default allows every one it answers on (issue 53).
+    APP_ORIGINS: env.APP_ORIGINS ?? (env.DATABASE_URL ? [publicUrl] : servedOrigins(publicUrl, host, env.PORT)),
     SELLER_ABN: env.SELLER_ABN ?? PLACEHOLDER_ABN,
     embedded: !env.DATABASE_URL,
     waitlistLimit: env.WAITLIST_LIMIT,
