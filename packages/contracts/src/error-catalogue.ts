@@ -45,6 +45,8 @@ export const ERROR_CATALOGUE = {
   NOT_CANCELLABLE: { status: 409, text: 'This booking can no longer be cancelled.' },
   CLOSURE_NOT_CONFIRMED: { status: 400, text: "Type the location's name exactly as shown to confirm the closure." },
   NO_CLOSURE_OFFER: { status: 409, text: 'This booking has no replacement session waiting for an answer.' },
+  IDEMPOTENCY_MISMATCH: { status: 422, text: 'This Idempotency-Key was already used with different details. Use a new key for a new request.' },
+  RESCHEDULE_HOLD: { status: 409, text: 'This session is held to move one of your bookings, so it cannot be booked as a new one. Finish the move, or choose the session again.' },
   NOT_PAID: { status: 409, text: 'This order has not been paid, so there is no tax invoice yet.' },
   ALREADY_PAID: { status: 409, text: 'This booking is already paid.' },
   NO_REFUND: { status: 404, text: 'This order has no refund.' },

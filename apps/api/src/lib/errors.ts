@@ -117,6 +117,10 @@ export const errors = {
   notCancellable: (message?: string) => appError('NOT_CANCELLABLE', message),
   closureNotConfirmed: (locationName: string) => appError('CLOSURE_NOT_CONFIRMED', `Type the location's name, ${locationName}, exactly to confirm the closure.`, [{ path: 'body.confirm', message: 'Not the location\'s name' }]),
   noClosureOffer: () => appError('NO_CLOSURE_OFFER'),
+  /** Stripe's rule: the same key with different parameters is refused, never answered with the first request's result. */
+  idempotencyMismatch: () => appError('IDEMPOTENCY_MISMATCH', undefined, [{ path: 'headers.idempotency-key', message: 'Already used with a different request body' }]),
+  /** A hold taken to move a booking (`bookingId`) serves that booking's reschedule only. */
+  rescheduleHold: () => appError('RESCHEDULE_HOLD'),
   detailsLocked: (message?: string) => appError('DETAILS_LOCKED', message),
   consentRequired: (path: string) => fieldError('CONSENT_REQUIRED', path, 'Tick the box to agree, or remove the access needs and note.'),
   /** DELETE /user without cancelUpcoming: the references say which bookings would be cancelled. */

@@ -12,7 +12,7 @@ import { closureCsv } from './closures.csv';
 import { getClosure, previewClosure, startClosure } from './closures.service';
 
 const idempotencyHeaders = z.object({
-  'idempotency-key': z.string().min(1).max(200).optional().meta({ description: 'The same key from the same manager answers the same closure' }),
+  'idempotency-key': z.string().min(1).max(200).optional().meta({ description: 'The same key from the same manager answers the same closure; with a different body, 422 IDEMPOTENCY_MISMATCH' }),
 });
 
 /** Closures (issue 35, API.md "Season editor, closures, reports"; decision 0055). */
@@ -44,10 +44,11 @@ export async function closuresRoutes(app: FastifyInstance) {
       schema: {
         tags,
         summary: 'Close sessions: they stop selling at once, each booking is remedied by a background job',
-        description: "`confirm` must be the location's name (else 400 CLOSURE_NOT_CONFIRMED, nothing changed). 202 with the closure's id; follow it with GET /staff/closures/{id}.",
+        description:
+          "`confirm` must be the location's name (else 400 CLOSURE_NOT_CONFIRMED, nothing changed). 202 with the closure's id; follow it with GET /staff/closures/{id}. The same Idempotency-Key with a different body: 422 IDEMPOTENCY_MISMATCH, nothing changed.",
         headers: idempotencyHeaders,
         body: closureBodySchema,
-        response: { 202: closureCreatedSchema, 400: errorBodySchema, 404: errorBodySchema },
+        response: { 202: closureCreatedSchema, 400: errorBodySchema, 404: errorBodySchema, 422: errorBodySchema },
       },
     },
     async (req, reply) => reply.code(202).send(await startClosure(app, req.body, authOf(req), req.headers['idempotency-key'], locationOf(req))),

@@ -24,6 +24,7 @@ import {
   setSessionCount,
   waitingFor,
   type ClosedSession,
+  type ClosureRow,
 } from './closures.repository';
 
 /** Closing sessions when Santa is ill (issue 35, decision 0055): the dry run, the closure, its progress. */
@@ -73,7 +74,11 @@ export async function startClosure(deps: Deps, body: ClosureBody, staff: AuthCla
   const result = await deps.db.transaction(async (tx) => {
     const values = { locationId: location.id, slotTypeId, fromAt, toAt, reason: body.reason, message: body.message ?? '', remedy: body.remedy, createdBy: staff.userId, idempotencyKey: idempotencyKey ?? null, createdAt: now };
     const { row, created } = await insertClosure(tx, values);
-    if (!created) return { id: row.id, slotIds: [] as string[] };
+    if (!created) {
+      // Stripe's rule (issue 48): the same key with other parameters is a mistake, not a retry.
+      if (!sameClosure(row, values)) throw errors.idempotencyMismatch();
+      return { id: row.id, slotIds: [] as string[] };
+    }
     const sessions = await sessionsIn(tx, location.id, fromAt, toAt, slotTypeId);
     const slotIds = sessions.map((s) => s.slotId);
     await closeSessions(tx, slotIds, { actor: staffActor(staff), at: now, reason: body.reason });
@@ -84,6 +89,19 @@ export async function startClosure(deps: Deps, body: ClosureBody, staff: AuthCla
   });
   if (result.slotIds.length) deps.slotState.changed({ locationId: location.id, freed: result.slotIds });
   return { id: result.id };
+}
+
+/** What a retry must repeat exactly: the range, the type, the remedy and the words the families read. */
+function sameClosure(row: ClosureRow, values: Pick<ClosureRow, 'locationId' | 'slotTypeId' | 'fromAt' | 'toAt' | 'reason' | 'message' | 'remedy'>): boolean {
+  return (
+    row.locationId === values.locationId &&
+    row.slotTypeId === values.slotTypeId &&
+    row.fromAt.getTime() === values.fromAt.getTime() &&
+    row.toAt.getTime() === values.toAt.getTime() &&
+    row.reason === values.reason &&
+    row.message === values.message &&
+    row.remedy === values.remedy
+  );
 }
 
 async function tellWaitingFamilies(deps: Deps, tx: Tx, location: { id: string; name: string }, slotIds: string[], w: ClosureWords): Promise<void> {
