@@ -146,6 +146,13 @@ test('photos: the set uploads a sequence, the family unlocks and downloads', asy
   await gallery.getByRole('button', { name: 'Choose photo 1' }).click();
   await gallery.getByRole('button', { name: 'Choose photo 2' }).click();
   await gallery.getByRole('button', { name: 'Unlock 2 photos' }).click();
+  // Unlocking cannot be undone: asked first (issue 53 item 14).
+  const ask = gallery.getByRole('group', { name: 'Unlock photos 1 and 2?' });
+  await expect(ask).toBeVisible();
+  await expectAccessible(page, 'gallery: unlock asked at 390');
+  await ask.scrollIntoViewIfNeeded();
+  await page.screenshot({ path: `${DIR}/390-unlock-confirm.png` });
+  await ask.getByRole('button', { name: 'Yes, unlock 2 photos' }).click();
   await expect(allowance).toHaveText(`2 of ${included} chosen`);
   await expect(gallery.getByText('Unlocked', { exact: true })).toHaveCount(2);
 
@@ -156,6 +163,7 @@ test('photos: the set uploads a sequence, the family unlocks and downloads', asy
   const lastLocked = items.indexOf(locked.at(-1)!) + 1;
   await gallery.getByRole('button', { name: `Choose photo ${lastLocked}` }).click();
   await gallery.getByRole('button', { name: 'Unlock 1 photo' }).click();
+  await gallery.getByRole('button', { name: 'Yes, unlock 1 photo' }).click();
   await expect(gallery.getByRole('alert')).toHaveText('Your packages include no more photos. Buy more to unlock these.');
   await expect(allowance).toHaveText(`${included} of ${included} chosen`);
   await expect(gallery.getByRole('button', { name: /^Choose photo/ })).toHaveCount(0);
@@ -198,6 +206,9 @@ test('photos: the set uploads a sequence, the family unlocks and downloads', asy
   await buy.getByRole('button', { name: 'Pay $9.00' }).click();
   await expect(gallery.getByRole('status').filter({ hasText: 'Thank you: your photo is unlocked.' })).toBeVisible({ timeout: 30_000 });
   await expect(gallery.getByText('Unlocked', { exact: true })).toHaveCount(included + 1);
+  // The bought one is not said to be in the package (issue 53 item 14).
+  await expect(allowance).toHaveText(`${included + 1} unlocked: ${included} with your package, 1 bought`);
+  await expect(gallery).toContainText(`You have unlocked the ${included} photos your package includes and the 1 photo you bought.`);
   await expect(gallery.getByRole('button', { name: `Download photo ${lastLocked}` })).toBeVisible();
   await expectAccessible(page, 'gallery: one more bought at 390');
   await page.screenshot({ path: `${DIR}/390-bought.png` });

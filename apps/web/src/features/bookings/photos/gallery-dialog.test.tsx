@@ -5,7 +5,8 @@ import type { Gallery } from '@kringle/contracts/photos';
 import type { BookingOrder } from '../api';
 import { aBooking, anOrder } from '../booking-fixture';
 import { renderWithApi, type Call } from '../bookings-test-store';
-import GalleryDialog, { allowanceWords } from './gallery-dialog';
+import { allowanceHint, allowanceWords, photosBought } from './allowance';
+import GalleryDialog from './gallery-dialog';
 import { mayHavePhotos, photosLabel } from './photos-button';
 
 vi.mock('sonner', () => ({ toast: { success: vi.fn(), error: vi.fn() } }));
@@ -28,6 +29,23 @@ describe('the family gallery', () => {
   it('says the allowance, or that every photo is included', () => {
     expect(allowanceWords({ included: 5, unlocked: 3 })).toBe('3 of 5 chosen');
     expect(allowanceWords({ included: 'all', unlocked: 4 })).toBe('Every photo is included in your package.');
+  });
+
+  it('says what came with the package and what was bought once a photo was bought (issue 53 item 14)', () => {
+    // `included` counts the bought ones with the package's (API.md): 2 in the package, 1 bought.
+    expect(allowanceWords({ included: 3, unlocked: 3 }, 1)).toBe('3 unlocked: 2 with your package, 1 bought');
+    expect(allowanceHint({ included: 3, unlocked: 3 }, 1)).toBe('You have unlocked the 2 photos your package includes and the 1 photo you bought.');
+    expect(allowanceHint({ included: 2, unlocked: 2 })).toBe('You have unlocked every photo your package includes.');
+    const line = (n: number) => ({ id: photo(1).id, type: 'photo' as const, name: 'Extra digital photo', quantity: n, unitPriceCents: 900, totalCents: 900 * n });
+    // The booking's own order, one photo bought, two refunded in full and one never paid: one bought.
+    expect(
+      photosBought([
+        anOrder(),
+        anOrder({ amountCents: 900, items: [line(1)] }),
+        anOrder({ amountCents: 1800, refundedCents: 1800, items: [line(2)] }),
+        anOrder({ paidAt: null, items: [line(1)] }),
+      ]),
+    ).toBe(1);
   });
 
   it('is offered on a confirmed booking from its day on, not before it nor on a cancelled one', () => {
@@ -83,6 +101,15 @@ describe('the family gallery', () => {
     await userEvent.click(within(dialog).getByRole('button', { name: 'Choose photo 2' }));
     expect(within(dialog).getByRole('alert')).toHaveTextContent('Your package has 2 more photos to choose.');
     await userEvent.click(within(dialog).getByRole('button', { name: 'Unlock 2 photos' }));
+    // It cannot be undone: asked first, with which photos and what is left (issue 53 item 14).
+    const ask = within(dialog).getByRole('group', { name: 'Unlock photos 1 and 3?' });
+    expect(ask).toHaveTextContent('This uses the last of the photos your package includes.');
+    expect(unlockBody).toBeNull();
+    await userEvent.click(within(ask).getByRole('button', { name: 'Not yet' }));
+    expect(within(dialog).queryByRole('group', { name: /^Unlock/ })).toBeNull();
+    expect(unlockBody).toBeNull();
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Unlock 2 photos' }));
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Yes, unlock 2 photos' }));
     expect(await within(dialog).findByText('2 of 2 chosen')).toBeInTheDocument();
     expect(JSON.parse(unlockBody!)).toEqual({ photoIds: [photo(1).id, photo(3).id] });
     expect(within(dialog).getByRole('button', { name: 'Download photo 1' })).toBeEnabled();
@@ -100,6 +127,7 @@ describe('the family gallery', () => {
     const dialog = await screen.findByRole('dialog', { name: 'Your photos' });
     await userEvent.click(await within(dialog).findByRole('button', { name: 'Choose photo 3' }));
     await userEvent.click(within(dialog).getByRole('button', { name: 'Unlock 1 photo' }));
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Yes, unlock 1 photo' }));
     expect(await within(dialog).findByRole('alert')).toHaveTextContent('Your packages include no more photos. Buy more to unlock these.');
     expect(await within(dialog).findByText('2 of 2 chosen')).toBeInTheDocument();
   });

@@ -10,17 +10,14 @@ import type { ApiError } from '../../../lib/api-error';
 import { toastError } from '../../../lib/deferred-toast';
 import { downloadFile } from '../../../lib/download-file';
 import { formatAud } from '@kringle/contracts/money';
+import { useBookingOrdersQuery } from '../api';
+import { allowanceHint, allowanceWords, photosBought, UnlockConfirm } from './allowance';
 import { useBookingPhotosQuery, useUnlockPhotosMutation } from './api';
 import { BuyPhotos } from './buy-photos';
 import { PhotoPurchases } from './photo-purchases';
 import { PhotoViewer } from './photo-viewer';
 
 type Photo = Gallery['items'][number];
-
-/** "3 of 5 chosen", or that every photo is included. */
-export function allowanceWords(g: Pick<Gallery, 'included' | 'unlocked'>): string {
-  return g.included === 'all' ? 'Every photo is included in your package.' : `${g.unlocked} of ${g.included} chosen`;
-}
 
 const expiryWords = (expiresAt: string, timeZone: string) =>
   `Kept until ${new Intl.DateTimeFormat('en-AU', { weekday: 'short', day: 'numeric', month: 'long', year: 'numeric', timeZone }).format(new Date(expiresAt))}, then deleted. Download the ones you want to keep.`;
@@ -41,6 +38,9 @@ export default function GalleryDialog({ booking, onClose }: { booking: Booking; 
   const [buying, setBuying] = useState<string[]>([]);
   const [paying, setPaying] = useState(false);
   const [bought, setBought] = useState<{ count: number; orderId: string } | null>(null);
+  const [confirming, setConfirming] = useState(false);
+  // The booking card's orders query (cached): how many of `included` were bought rather than in the package.
+  const boughtCount = photosBought(useBookingOrdersQuery(booking.id).data ?? []);
   const g = gallery.data;
   const left = g && g.included !== 'all' ? Math.max(0, g.included - g.unlocked) : Infinity;
   // The allowance used: locked photos can be bought by card (decision 0065).
@@ -49,12 +49,14 @@ export default function GalleryDialog({ booking, onClose }: { booking: Booking; 
 
   const toggle = (photo: Photo) => {
     setProblem(null);
+    setConfirming(false);
     if (chosen.includes(photo.id)) setChosen(chosen.filter((id) => id !== photo.id));
     else if (chosen.length < left) setChosen([...chosen, photo.id]);
     else setProblem(left === 0 ? 'You have chosen all the photos your package includes.' : `Your package has ${left} more photo${left === 1 ? '' : 's'} to choose.`);
   };
   const submit = async () => {
     setProblem(null);
+    setConfirming(false);
     const result = await unlock({ bookingId: booking.id, photoIds: chosen });
     if (result.error) {
       const error = (result.error as ApiError).data;
@@ -145,13 +147,9 @@ export default function GalleryDialog({ booking, onClose }: { booking: Booking; 
               <>
                 <div className="flex flex-col gap-1 rounded-xl bg-cream-100 p-3">
                   <p className="text-lg font-semibold text-ink-900" data-testid="photo-allowance">
-                    {allowanceWords(g)}
+                    {allowanceWords(g, boughtCount)}
                   </p>
-                  {g.included !== 'all' && (
-                    <p className="text-sm text-ink-700">
-                      {left > 0 ? `Choose ${left} more to unlock: unlocked photos download without the watermark.` : 'You have unlocked every photo your package includes.'}
-                    </p>
-                  )}
+                  {allowanceHint(g, boughtCount) && <p className="text-sm text-ink-700">{allowanceHint(g, boughtCount)}</p>}
                   {price !== null && locked > 0 && <p className="text-sm text-ink-700">Want more? Buy any other photo for {formatAud(price)} each: pick them below.</p>}
                   {g.expiresAt && <p className="text-sm text-ink-700">{expiryWords(g.expiresAt, booking.location.timezone)}</p>}
                 </div>
@@ -160,12 +158,17 @@ export default function GalleryDialog({ booking, onClose }: { booking: Booking; 
                     {problem}
                   </p>
                 )}
+                {confirming && chosen.length > 0 && (
+                  <UnlockConfirm
+                    numbers={g.items.flatMap((p, i) => (chosen.includes(p.id) ? [i + 1] : []))}
+                    leftAfter={Math.max(0, left - chosen.length)}
+                    busy={unlocking.isLoading}
+                    onConfirm={() => void submit()}
+                    onCancel={() => setConfirming(false)}
+                  />
+                )}
                 <div className="flex flex-wrap gap-2">
-                  {chosen.length > 0 && (
-                    <Button disabled={unlocking.isLoading} aria-busy={unlocking.isLoading} onClick={() => void submit()}>
-                      {unlocking.isLoading ? 'Unlocking…' : `Unlock ${chosen.length} photo${chosen.length === 1 ? '' : 's'}`}
-                    </Button>
-                  )}
+                  {chosen.length > 0 && !confirming && <Button onClick={() => setConfirming(true)}>{`Unlock ${chosen.length} photo${chosen.length === 1 ? '' : 's'}`}</Button>}
                   {g.unlocked > 0 && (
                     <Button
                       variant="secondary"
