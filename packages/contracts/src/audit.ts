@@ -1,56 +1,11 @@
 import { z } from 'zod';
+import { AUDIT_ACTIONS } from './audit-actions';
 import { DATE_PATTERN } from './dates';
 
 /** The audit trail (issue 34, decisions 0051 and 0062): who changed what of a booking, its order, a session or the season. */
 export const ACTOR_KINDS = ['family', 'staff', 'system', 'stripe'] as const;
 export type ActorKind = (typeof ACTOR_KINDS)[number];
 export const ACTOR_KIND_LABELS: Record<ActorKind, string> = { family: 'Family', staff: 'Staff', system: 'Kringle', stripe: 'Stripe' };
-
-/** The transitions' names as people read them (booking-lifecycle/transition-table.ts). */
-export const AUDIT_ACTION_LABELS: Record<string, string> = {
-  openCheckout: 'Checkout started',
-  confirmPaid: 'Paid and confirmed',
-  loseSessionAfterPayment: 'Paid after the session was taken: refunded',
-  refundLatePayment: 'Late payment refunded',
-  failPayment: 'Payment declined',
-  cancelPayment: 'Payment cancelled',
-  lapseCheckout: 'Checkout lapsed unpaid',
-  cancel: 'Cancelled by the family',
-  reschedule: 'Moved by the family',
-  staffReschedule: 'Moved by the team',
-  staffCancel: 'Cancelled by the team',
-  closureCancel: 'Session closed: cancelled and refunded in full',
-  closureMove: 'Session closed: moved to the session offered',
-  refundPart: 'Partly refunded by the team',
-  staffEditDetails: "Who's coming changed by the team",
-  sellWalkIn: 'Sold as a walk-in',
-  openPhotoOrder: 'More photos ordered',
-  payPhotoOrder: 'More photos paid and unlocked',
-  refundPhotoOrder: 'Photos paid after they were gone: refunded',
-  failPhotoOrder: 'Photo payment declined',
-  downloadPhotoOriginal: 'Photo original downloaded',
-  downloadPhotoZip: 'Photo originals downloaded (zip)',
-  extendPhotoGallery: 'Photo gallery extended by the team',
-  checkIn: 'Checked in',
-  markNoShow: 'Marked no-show',
-  undoCheckIn: 'Check-in undone',
-  undoNoShow: 'No-show undone',
-  takeHold: 'Session held',
-  refreshHold: 'Hold extended',
-  releaseHold: 'Hold let go',
-  expireHold: 'Hold ran out',
-  offerFromWaitlist: 'Offered to the waitlist',
-  passOffer: 'Waitlist offer passed on',
-  lapseOffer: 'Waitlist offer lapsed',
-  claimOffer: 'Waitlist offer booked',
-  closeSession: 'Session closed',
-  offerClosureMove: 'Session held for a closure move',
-  endClosureOffer: 'Closure move offer ended',
-  settleRefund: 'Refund sent',
-  giveUpRefund: 'Refund given up',
-  refundReported: 'Refund reported by Stripe',
-  saveSeason: 'Season saved',
-};
 
 export const auditEntrySchema = z
   .object({
@@ -61,7 +16,7 @@ export const auditEntrySchema = z
       id: z.uuid().nullable().meta({ description: 'The account; null for system jobs and Stripe' }),
       email: z.string().nullable().meta({ description: 'As it was at the time; null once the account was deleted' }),
     }),
-    action: z.string().meta({ description: 'The named transition (decision 0049), e.g. staffReschedule' }),
+    action: z.enum(AUDIT_ACTIONS).meta({ description: 'The action, from the typed list (audit-actions.ts): a named transition (decision 0049) such as staffReschedule, or e.g. staff.role_changed' }),
     bookingId: z.uuid().nullable().meta({ description: 'The booking; null for an entry about a session (a hold) or a season version only' }),
     slotId: z.uuid().nullable().meta({ description: 'The session, for an entry about a hold, a waitlist offer or a closed session' }),
     seasonVersion: z.number().int().nullable().meta({ description: 'The season version saved' }),

@@ -1,4 +1,5 @@
-import { ACTOR_KIND_LABELS, AUDIT_ACTION_LABELS } from '@kringle/contracts/audit';
+import { ACTOR_KIND_LABELS } from '@kringle/contracts/audit';
+import { AUDIT_ACTION_LABELS } from '@kringle/contracts/audit-actions';
 import type { AuditRow } from '../booking-lifecycle/audit.repository';
 import { csvCell } from '../staff/run-sheet.csv';
 

@@ -1,4 +1,5 @@
 import { sql, type SQL } from 'drizzle-orm';
+import type { AuditAction } from '@kringle/contracts/audit-actions';
 import type { DbOrTx, Tx } from '../../db/client';
 
 /**
@@ -34,7 +35,7 @@ export interface AuditBy {
 export interface NewAuditEntry {
   at: Date;
   actor: Actor;
-  action: string;
+  action: AuditAction;
   /** What the entry is about: a booking, a session (slot), a season version, or several of them. */
   bookingId: string | null;
   slotId?: string | null;
@@ -62,9 +63,12 @@ export async function insertAuditEntry(tx: Tx, e: NewAuditEntry): Promise<void> 
       ${e.seasonVersion ?? null}::int, ${e.orderId}::uuid, ${e.reason}, ${JSON.stringify(e.before)}::jsonb, ${JSON.stringify(e.after)}::jsonb)`);
 }
 
+/** An action as a CTE row's `action` column: typed here, so SQL-built entries are named from the list too. */
+export const auditAction = (action: AuditAction): SQL => sql`${action}::text`;
+
 /**
  * One entry per row of `rows` (a CTE of the caller's statement with the columns action,
- * booking_id, slot_id, before and after), as a data-modifying CTE body: the change and its entries
+ * booking_id, slot_id, before and after; the action made by auditAction), as a data-modifying CTE body: the change and its entries
  * are one statement, so a session's state costs no extra round trip to audit.
  */
 export function auditRowsOf(by: AuditBy, rows: SQL): SQL {
@@ -99,7 +103,7 @@ export async function listAuditEntries(db: DbOrTx, f: AuditFilter): Promise<Audi
     seq: Number(r.seq),
     atExact: r.at_exact as string,
     actor: { kind: r.actor_kind as ActorKind, id: (r.actor_id as string | null) ?? null, email: (r.actor_email as string | null) ?? null },
-    action: r.action as string,
+    action: r.action as AuditAction,
     bookingId: (r.booking_id as string | null) ?? null,
     slotId: (r.slot_id as string | null) ?? null,
     seasonVersion: (r.season_version as number | null) ?? null,

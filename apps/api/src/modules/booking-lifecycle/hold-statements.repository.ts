@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import type { AuditAction } from '@kringle/contracts/audit-actions';
 import { addressHoldsOn, churnReleaseOf, claimableOnline, familyHoldsOrPays, upcomingBookingsOf } from './session-rules.sql';
 
 /**
@@ -69,9 +70,10 @@ export interface QuickHoldOutcome {
  * rows (slot_id, reservation_id, user_id, expires_at, now): one more row inserted in the same
  * statement and commit, no extra round trip on the drop-day path.
  */
+const TAKE_HOLD: AuditAction = 'takeHold';
 const AUDIT_TAKEN = `
     insert into audit_entries (at, actor_kind, actor_id, actor_email, action, slot_id, before, after)
-    select c.now, 'family', c.user_id, u.email, 'takeHold', c.slot_id, '{"state": "free"}'::jsonb,
+    select c.now, 'family', c.user_id, u.email, '${TAKE_HOLD}', c.slot_id, '{"state": "free"}'::jsonb,
       jsonb_build_object('state', 'held', 'reservationId', c.reservation_id, 'holdExpiresAt', c.expires_at)
     from claimed c join users u on u.id = c.user_id`;
 

@@ -1,3 +1,4 @@
+import type { AuditAction } from '@kringle/contracts/audit-actions';
 import { insertAuditEntry } from './audit.repository';
 import { insertOrderRow, setOrder, type BookingRow, type NewOrder, type OrderRow } from './booking-rows.repository';
 import { lockOpenGalleryWith, unlockBoughtPhotos } from './photo-orders.repository';
@@ -14,7 +15,7 @@ import { guard, type Ctx } from './transitions';
 type Booking = Pick<BookingRow, 'id' | 'status' | 'cancelReason' | 'checkedInAt' | 'noShowAt'>;
 
 /** `order.status` null: the order is new. */
-async function auditOrder(ctx: Ctx, action: string, booking: Booking, order: { id: string; status: OrderRow['status'] | null }, after: Record<string, unknown>): Promise<void> {
+async function auditOrder(ctx: Ctx, action: AuditAction, booking: Booking, order: { id: string; status: OrderRow['status'] | null }, after: Record<string, unknown>): Promise<void> {
   const state = stateOf(booking);
   await insertAuditEntry(ctx.tx, {
     at: ctx.now,

@@ -1,6 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx, Tx } from '../../db/client';
-import { auditRowsOf, SYSTEM, type AuditBy } from './audit.repository';
+import type { AuditAction } from '@kringle/contracts/audit-actions';
+import { auditAction, auditRowsOf, SYSTEM, type AuditBy } from './audit.repository';
 import { claimableOnline, instant } from './session-rules.sql';
 
 /**
@@ -17,7 +18,7 @@ const uuid = (id: string | null | undefined): SQL => sql`${id ?? null}::uuid`;
 const at = (d: Date): SQL => sql`${d.toISOString()}::timestamptz`;
 
 /** A hold's action as the trail names it: a waitlist offer's end has words of its own. */
-const endAction = (hold: string, offer: string, wl: string) => sql.raw(`case when ${wl} is null then '${hold}' else '${offer}' end`);
+const endAction = (hold: AuditAction, offer: AuditAction, wl: string) => sql`case when ${sql.raw(wl)} is null then ${auditAction(hold)} else ${auditAction(offer)} end`;
 
 /** An online hold on the general path (reschedule holds among them): false when the session is not free. */
 export async function claimSlot(tx: Tx, args: { slotId: string; reservationId: string; expiresAt: Date; now: Date; leadCutoff: Date; bookingId: string | null }, by: AuditBy): Promise<boolean> {
@@ -26,7 +27,7 @@ export async function claimSlot(tx: Tx, args: { slotId: string; reservationId: s
       update slots s set hold_reservation_id = ${args.reservationId}::uuid, hold_expires_at = ${at(args.expiresAt)}
       where s.id = ${args.slotId}::uuid and ${sql.raw(claimableOnline('s', instant(args.now), instant(args.leadCutoff)))}
       returning s.id, s.hold_expires_at
-    ), audited as (${auditRowsOf(by, sql`select 'takeHold' as action, ${uuid(args.bookingId)} as booking_id, id as slot_id, ${FREE} as before, ${held(uuid(args.reservationId), sql`hold_expires_at`)} as after from claimed`)})
+    ), audited as (${auditRowsOf(by, sql`select ${auditAction('takeHold')} as action, ${uuid(args.bookingId)} as booking_id, id as slot_id, ${FREE} as before, ${held(uuid(args.reservationId), sql`hold_expires_at`)} as after from claimed`)})
     select count(*)::int as n from claimed`);
   return result.rows[0]!.n === 1;
 }
@@ -44,7 +45,7 @@ export async function holdFreeSlot(
   await tx.execute(sql`
     with taken as (
       update slots set hold_reservation_id = ${args.reservationId}::uuid, hold_expires_at = ${at(args.expiresAt)} where id = ${args.slotId}::uuid returning id
-    ), audited as (${auditRowsOf(by, sql`select ${args.action}::text as action, ${uuid(args.bookingId)} as booking_id, id as slot_id, ${FREE} as before, ${after} as after from taken`)})
+    ), audited as (${auditRowsOf(by, sql`select ${auditAction(args.action)} as action, ${uuid(args.bookingId)} as booking_id, id as slot_id, ${FREE} as before, ${after} as after from taken`)})
     select 1`);
 }
 
@@ -53,7 +54,7 @@ export async function extendSlotHold(tx: Tx, args: { reservationId: string; book
   const result = await tx.execute(sql`
     with extended as (
       update slots set hold_expires_at = ${at(args.to)} where hold_reservation_id = ${args.reservationId}::uuid returning id
-    ), audited as (${auditRowsOf(by, sql`select 'refreshHold' as action, ${uuid(args.bookingId)} as booking_id, id as slot_id,
+    ), audited as (${auditRowsOf(by, sql`select ${auditAction('refreshHold')} as action, ${uuid(args.bookingId)} as booking_id, id as slot_id,
         ${held(uuid(args.reservationId), at(args.from))} as before, ${held(uuid(args.reservationId), at(args.to))} as after from extended`)})
     select count(*)::int as n from extended`);
   return result.rows[0]!.n === 1;
@@ -67,7 +68,7 @@ export async function releaseHold(tx: Tx, args: { reservationId: string; action:
   const result = await tx.execute(sql`
     with freed as (
       update slots set hold_reservation_id = null, hold_expires_at = null where hold_reservation_id = ${args.reservationId}::uuid returning id
-    ), audited as (${auditRowsOf(by, sql`select ${args.action}::text as action, ${uuid(args.bookingId)} as booking_id, id as slot_id,
+    ), audited as (${auditRowsOf(by, sql`select ${auditAction(args.action)} as action, ${uuid(args.bookingId)} as booking_id, id as slot_id,
         jsonb_build_object('state', 'held', 'reservationId', ${args.reservationId}::uuid) as before, ${FREE} as after from freed`)})
     select id from freed`);
   return (result.rows[0]?.id as string | undefined) ?? null;
@@ -113,7 +114,7 @@ export async function sweepLapsedHolds(tx: Tx, userId: string, now: Date): Promi
     update reservations r set status = 'expired', updated_at = ${at(now)}
     where r.user_id = ${userId}::uuid and r.status = 'active' and r.waitlist_entry_id is null and r.expires_at <= ${at(now)}
     ${ENDED_COLUMNS}`;
-  const result = await tx.execute(endHolds(ended, sql`'expireHold'`, { actor: SYSTEM, at: now }, sql`select slot_id from ended`));
+  const result = await tx.execute(endHolds(ended, auditAction('expireHold'), { actor: SYSTEM, at: now }, sql`select slot_id from ended`));
   return result.rows.map((r) => r.slot_id as string);
 }
 
@@ -125,7 +126,7 @@ export async function endOffer(tx: Tx, reservationId: string, status: 'cancelled
   const ended = sql`
     update reservations r set status = ${status}, updated_at = ${at(by.at)} where r.id = ${reservationId}::uuid and r.status = 'active'
     ${ENDED_COLUMNS}`;
-  const action = status === 'cancelled' ? sql`'passOffer'` : sql`'lapseOffer'`;
+  const action = auditAction(status === 'cancelled' ? 'passOffer' : 'lapseOffer');
   const result = await tx.execute(endHolds(ended, action, by, sql`select id from freed`));
   return (result.rows[0]?.id as string | undefined) ?? null;
 }
@@ -149,7 +150,7 @@ export async function closeSessions(tx: Tx, slotIds: string[], by: AuditBy): Pro
         hold_expires_at = case when booking_id is null then null else hold_expires_at end
       where id in (${ids})
       returning id, booking_id
-    ), audited as (${auditRowsOf(by, sql`select 'closeSession' as action, c.booking_id, c.id as slot_id, jsonb_build_object('state', 'open') as before,
+    ), audited as (${auditRowsOf(by, sql`select ${auditAction('closeSession')} as action, c.booking_id, c.id as slot_id, jsonb_build_object('state', 'open') as before,
         jsonb_build_object('state', 'closed', 'holdsEnded', (select coalesce(jsonb_agg(e.id), '[]'::jsonb) from ended e where e.slot_id = c.id)) as after from closed c`)})
     select id, user_id, waitlist_entry_id from ended`);
   return ended.rows.map((r) => ({ reservationId: r.id as string, userId: r.user_id as string, waitlistEntryId: (r.waitlist_entry_id as string | null) ?? null }));

@@ -43,7 +43,7 @@ type Snapshot = Partial<Pick<BookingRow, 'id' | 'status' | 'cancelReason' | 'che
  * transaction, so a change and its entry commit or roll back together. `before` is the booking's
  * state and the old values of the fields the move changed; `after` the state and the new values.
  */
-async function audit(ctx: Pick<Ctx, 'tx' | 'now' | 'actor' | 'reason'>, action: string, booking: Snapshot & { id: string }, change: { to: BookingState | null; set?: Record<string, unknown>; orderId?: string | null }): Promise<void> {
+async function audit(ctx: Pick<Ctx, 'tx' | 'now' | 'actor' | 'reason'>, action: TransitionName, booking: Snapshot & { id: string }, change: { to: BookingState | null; set?: Record<string, unknown>; orderId?: string | null }): Promise<void> {
   const set = change.set ?? {};
   const from = booking.status ? stateOf(booking as Facts) : null;
   const old = Object.fromEntries(Object.keys(set).map((k) => [k, (booking as Record<string, unknown>)[k] ?? null]));

@@ -2,7 +2,7 @@ import type { AuditEntry } from '@kringle/contracts/audit';
 import { describe, expect, it } from 'vitest';
 import { changeOf } from './support-booking';
 
-const entry = (action: string, before: Record<string, unknown>, after: Record<string, unknown>): AuditEntry => ({
+const entry = (action: AuditEntry['action'], before: Record<string, unknown>, after: Record<string, unknown>): AuditEntry => ({
   id: '7f000000-0000-4000-8000-000000000001',
   at: '2026-12-01T00:00:00.000Z',
   actor: { kind: 'family', id: null, email: null },

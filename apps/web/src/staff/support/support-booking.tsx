@@ -1,4 +1,5 @@
-import { ACTOR_KIND_LABELS, AUDIT_ACTION_LABELS, type AuditEntry } from '@kringle/contracts/audit';
+import { ACTOR_KIND_LABELS, type AuditEntry } from '@kringle/contracts/audit';
+import { AUDIT_ACTION_LABELS } from '@kringle/contracts/audit-actions';
 import { formatSessionTime } from '@kringle/contracts/dates';
 import { formatAud } from '@kringle/contracts/money';
 import type { SupportBooking } from '@kringle/contracts/support';
