@@ -4,7 +4,7 @@ import { Button } from '../../components/ui/button';
 import { track } from '../../lib/analytics';
 import { errorCode, errorMessage, fieldErrors } from './api-error';
 import { useRegisterMutation, useSendVerificationEmailMutation, useSignInMutation } from './api';
-import { forgetVerificationSent, noteVerificationSent } from './verification-sent';
+import { forgetVerificationSent, noteVerificationFailed, noteVerificationSending, noteVerificationSent } from './verification-sent';
 import type { RegisterForm } from '@kringle/contracts/accounts';
 import type { RegisterFormOutput } from './auth-form-schemas';
 import { useAuthDispatch } from './auth-hooks';
@@ -67,18 +67,20 @@ export function RegisterPage() {
     track('sign_up', { method: 'password' });
 
     const session = await signIn({ email: values.email, password: values.password });
-    // Noted before the session shows the verify screen, which reads it as it opens.
-    if (!session.error) noteVerificationSent();
+    // Noted before the session shows the verify screen, which reads it as it opens ("sending").
+    if (!session.error) noteVerificationSending(values.email);
     if (session.error || 'mfaRequired' in session.data || !(await dispatch(setSession(session.data)).unwrap())) {
+      forgetVerificationSent();
       setProblem({ kind: 'signed-up-not-in' });
       return;
     }
-    // Spec §8: a failure here is only logged; the verify screen offers 'Resend Email'.
+    // Spec §8: the registration stands; the verify screen (open by now) says the send failed, and why,
+    // and offers 'Resend Email' (it claimed a link was sent when the request was refused, issue 53).
     const sent = await sendVerification({ redirectUrl: window.location.origin });
     if (sent.error) {
-      forgetVerificationSent();
+      noteVerificationFailed(values.email, errorMessage(sent.error, 'We could not send the verification email.'));
       console.error('Verification email request failed after registration', sent.error);
-    }
+    } else noteVerificationSent(values.email);
   });
 
   return (

@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { toast } from 'sonner';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { apiError, customerToken, fakeApi, json, recordedEvents, renderAuthPage, session, testUser } from './auth-test-support';
-import { noteVerificationSent } from './verification-sent';
+import { noteVerificationFailed, noteVerificationSending, noteVerificationSent } from './verification-sent';
 import { VerifyEmailPage } from './verify-email-page';
 
 vi.mock('sonner', () => ({ toast: { error: vi.fn(), success: vi.fn() } }));
@@ -21,11 +21,37 @@ describe('VerifyEmailPage (spec §2)', { timeout: 20_000 }, () => {
   it('shows the spec wording', () => {
     renderAuthPage(<VerifyEmailPage />, { path: '/bookings', auth: signedIn, fetchFn: fakeApi({}).fetchFn });
     expect(screen.getByRole('heading', { name: 'Verify your email address' })).toBeInTheDocument();
-    expect(screen.getByText(/We've sent a verification link to/)).toHaveTextContent('holly@example.com');
+    // Nothing known to be sent from this tab (a later sign-in, the seeded demo account): no claim that a link went (issue 53).
+    expect(screen.getByText(/To use your account, confirm/)).toHaveTextContent(/holly@example\.com.*No email from us yet\? Press .Resend Email. below\./);
+    expect(screen.queryByText(/We've sent a verification link/)).toBeNull();
     expect(screen.getByRole('button', { name: 'Verify Email address' })).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Back to login' })).toBeInTheDocument();
     expect(screen.getByRole('heading', { name: 'Did not receive the email?' })).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Resend Email' })).toBeInTheDocument();
+  });
+
+  it('says a link was sent only once one was, and shows why a send from registration failed', async () => {
+    renderAuthPage(<VerifyEmailPage />, { path: '/bookings', auth: signedIn, fetchFn: fakeApi({}).fetchFn });
+    act(() => noteVerificationSending('holly@example.com'));
+    expect(screen.getByText(/We're sending a verification link to/)).toHaveTextContent('holly@example.com');
+    act(() => noteVerificationFailed('holly@example.com', 'That link is not allowed.'));
+    expect(screen.getByRole('alert')).toHaveTextContent(/We could not send the verification email.*That link is not allowed\..*Resend Email/);
+    expect(screen.queryByText(/We've sent a verification link/)).toBeNull();
+    act(() => noteVerificationSent('holly@example.com'));
+    expect(screen.getByText(/We've sent a verification link to/)).toHaveTextContent('holly@example.com');
+    expect(screen.queryByRole('alert')).toBeNull();
+    // Another address's send says nothing about this one.
+    act(() => noteVerificationSent('someone@example.com'));
+    expect(screen.queryByText(/We've sent a verification link/)).toBeNull();
+  });
+
+  it('a refused resend says so on the screen, not only in a toast', async () => {
+    const api = fakeApi({ 'POST /user/auth/email-verification': () => apiError(400, 'REDIRECT_NOT_ALLOWED', 'That link is not allowed.') });
+    renderAuthPage(<VerifyEmailPage />, { path: '/bookings', auth: signedIn, fetchFn: api.fetchFn });
+    await userEvent.setup().click(screen.getByRole('button', { name: 'Resend Email' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent(/We could not send the verification email.*That link is not allowed\./);
+    expect(toast.error).toHaveBeenCalledWith('That link is not allowed.');
+    expect(screen.queryByText(/sent a new verification link/)).toBeNull();
   });
 
   it("'Resend Email' says 'Sending...' while busy, then the sent text and the server's message", async () => {
@@ -45,7 +71,7 @@ describe('VerifyEmailPage (spec §2)', { timeout: 20_000 }, () => {
   });
 
   it('straight after registering, Resend waits out the rest of the minute instead of meeting the limit', () => {
-    noteVerificationSent(Date.now() - 10_000);
+    noteVerificationSent('holly@example.com', Date.now() - 10_000);
     const api = fakeApi({});
     renderAuthPage(<VerifyEmailPage />, { path: '/bookings', auth: signedIn, fetchFn: api.fetchFn });
     expect(screen.getByRole('button', { name: /^Resend Email \((50|49) s\)$/ })).toBeDisabled();

@@ -10,7 +10,7 @@ import { userUpdated } from './auth-slice';
 import { useAuthDispatch, useAuthSelector } from './auth-hooks';
 import { AuthHeading, FormAlert, linkClasses } from './auth-ui';
 import { refreshSession, signOut } from './session';
-import { noteVerificationSent, secondsUntilResend } from './verification-sent';
+import { noteVerificationFailed, noteVerificationSent, secondsUntilResend, useVerificationSend } from './verification-sent';
 
 // This screen is in the main bundle; the change-address form loads when it is asked for.
 const ChangeEmailForm = lazy(() => import('./change-email-form').then((m) => ({ default: m.ChangeEmailForm })));
@@ -60,7 +60,8 @@ export function VerifyEmailPage({ reloadPage = () => window.location.reload() }:
   const [changedTo, setChangedTo] = useState<string | null>(null);
   const changeButton = useRef<HTMLButtonElement>(null);
   // Straight after registering, the first e-mail is under a minute old: the button waits it out.
-  const [waitSeconds, startWait] = useCountdown(() => secondsUntilResend(RESEND_WAIT_SECONDS));
+  const [waitSeconds, startWait] = useCountdown(() => secondsUntilResend(email ?? '', RESEND_WAIT_SECONDS));
+  const lastSend = useVerificationSend(email ?? '');
   const reloadTimer = useRef<number | undefined>(undefined);
 
   useEffect(() => () => window.clearTimeout(reloadTimer.current), []);
@@ -93,13 +94,19 @@ export function VerifyEmailPage({ reloadPage = () => window.location.reload() }:
       // The base query already toasts a 429 with this same message; one toast is enough, and the
       // button waits out the server's Retry-After so no second one can stack.
       if (error?.status === 429) startWait(error.retryAfterSeconds ?? RESEND_WAIT_SECONDS);
-      else toast.error(errorMessage(result.error, RESEND_FAILURE_FALLBACK));
+      else {
+        const message = errorMessage(result.error, RESEND_FAILURE_FALLBACK);
+        toast.error(message);
+        // Said on the screen too, where the sent message would be: a toast goes in seconds.
+        setSent(false);
+        if (email) noteVerificationFailed(email, message);
+      }
       return;
     }
     track('resend_email_verification');
     toast.success(result.data.message || RESEND_SUCCESS_FALLBACK);
     setSent(true);
-    noteVerificationSent();
+    if (email) noteVerificationSent(email);
     startWait(RESEND_WAIT_SECONDS);
   };
 
@@ -110,7 +117,7 @@ export function VerifyEmailPage({ reloadPage = () => window.location.reload() }:
     setChangedTo(changed.email);
     setSent(false);
     setChecking('idle');
-    noteVerificationSent();
+    noteVerificationSent(changed.email);
     startWait(RESEND_WAIT_SECONDS);
     focusChangeButton();
   };
@@ -129,14 +136,22 @@ export function VerifyEmailPage({ reloadPage = () => window.location.reload() }:
     await navigate('/login', { replace: true });
   };
 
+  const address = email ? <strong className="[overflow-wrap:anywhere]">{email}</strong> : 'your email address';
   return (
     <div className="flex flex-col gap-6">
       <AuthHeading title="Verify your email address">
         <p>
-          We&apos;ve sent a verification link to {email ? <strong className="[overflow-wrap:anywhere]">{email}</strong> : 'your email address'}. Open the link in that
-          email to confirm your address, then come back and press &lsquo;Verify Email address&rsquo;.
+          {lastSend.state === 'sent' ? <>We&apos;ve sent a verification link to {address}. Open the link in that email</> : lastSend.state === 'sending' ? <>We&apos;re sending a verification link to {address}. Open the link in that email</> : <>To use your account, confirm {address}: open the link in the verification email from us</>}{' '}
+          to confirm your address, then come back and press &lsquo;Verify Email address&rsquo;.
+          {lastSend.state === 'none' && <> No email from us yet? Press &lsquo;Resend Email&rsquo; below.</>}
         </p>
       </AuthHeading>
+      {lastSend.state === 'failed' && !sent && (
+        <FormAlert tone="error" title="We could not send the verification email">
+          <p>{lastSend.message}</p>
+          <p className="mt-1">Press &lsquo;Resend Email&rsquo; below to try again.</p>
+        </FormAlert>
+      )}
 
       <div className="flex flex-col gap-3">
         <Button onClick={verify} disabled={checking === 'checking' || checking === 'reloading'} aria-busy={checking === 'checking'} className="w-full">
