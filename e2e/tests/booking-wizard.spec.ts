@@ -54,7 +54,7 @@ for (const viewport of VIEWPORTS) {
     await expect(first).toBeVisible();
     // The zone is said once for the list, not on each of the day's times.
     await expect(first).toHaveText(/^\d{1,2}:\d{2} (am|pm)$/);
-    await expect(page.getByText(`Times in Sydney local time (${dayZone})`)).toBeVisible();
+    await expect(page.getByText(`Times are Sydney time (${dayZone})`)).toBeVisible();
     await expect(page.getByText(/Santa's break/).first()).toBeVisible();
     await expect(page.getByRole('grid').locator('button[aria-disabled="true"]').first()).toBeAttached();
     await expectNoAxeViolations(page);

@@ -117,7 +117,7 @@ test('the phone wizard: Continue in view on every step, the Help launcher over n
   await chooseOpenDay(page, 9);
   await expect(page.locator('#sessions-heading')).toBeInViewport();
   await expect(page.locator('[data-status="available"]').first()).toBeInViewport();
-  await expect(page.getByText(/local time \(AE[DS]T\)/)).toHaveCount(1);
+  await expect(page.getByText(/^Times are \w+ time \(AE[DS]T\)$/)).toHaveCount(1);
   expect(await page.locator('[data-slot-id]').filter({ hasText: /AE[DS]T/ }).count()).toBe(0);
   await expectAccessible(page, 'session');
   await shot(page, '390-3-session-times');

@@ -1,4 +1,5 @@
 import { zoneAbbreviation } from '@kringle/contracts/dates';
+import { zoneLabel } from '../../../lib/zone-label';
 import { Link } from 'react-router';
 import { Button, buttonClasses } from '../../../components/ui/button';
 import { useGetLocationsQuery } from '../api';
@@ -36,7 +37,6 @@ export function LocationStep({ focusOnMount }: { focusOnMount: boolean }) {
       {locations && (
         <ul className="grid gap-3 sm:grid-cols-2">
           {locations.map((location) => {
-            const city = location.timezone.split('/')[1]?.replace(/_/g, ' ') ?? location.timezone;
             const opening = salesOpeningNote(location, serverNow());
             return (
               <li key={location.id}>
@@ -47,7 +47,7 @@ export function LocationStep({ focusOnMount }: { focusOnMount: boolean }) {
                   </span>
                   <span className="text-sm text-ink-600">{location.address}</span>
                   <span className="mt-1 inline-flex w-fit items-center rounded-full bg-cream-200 px-2.5 py-0.5 text-sm font-medium text-ink-700">
-                    {city} time ({seasonZone(location.seasonStart, location.timezone)})
+                    {zoneLabel(location.timezone, seasonZone(location.seasonStart, location.timezone))}
                   </span>
                   {opening && <span className="text-sm font-semibold text-ink-900">{opening}</span>}
                 </ChoiceCard>

@@ -1,5 +1,6 @@
 import { lazy, Suspense, useRef } from 'react';
 import { zoneAbbreviation } from '@kringle/contracts/dates';
+import { zoneLabel } from '../../../lib/zone-label';
 import { Button } from '../../../components/ui/button';
 import { useWizardSelector } from '../booking-hooks';
 import { DatePicker, DatePickerKey, nextFreeDay } from '../date-picker';
@@ -101,7 +102,7 @@ export function SessionTimeStep({ focusOnMount }: { focusOnMount: boolean }) {
               {dayHeading.format(new Date(`${date}T00:00:00Z`))}
             </h3>
             <p className="text-sm text-ink-600">
-              Times in {location?.suburb} local time{zone ? ` (${zone})` : ''}
+              Times are {zoneLabel(timezone, zone || null)}
             </p>
           </div>
           {!notOnSale && day && (daySlots || !slots.isFetching) && (

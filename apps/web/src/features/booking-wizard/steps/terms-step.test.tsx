@@ -10,6 +10,7 @@ import { TermsStep } from './terms-step';
 
 const sydney = SYDNEY_FIXTURE;
 const perth = { ...sydney, id: 'loc-2', name: 'Kringle Perth, Murray Street', suburb: 'Perth', timezone: 'Australia/Perth' } satisfies Location;
+const brisbane = { ...sydney, id: 'loc-3', name: 'Kringle Brisbane, Queen Street', suburb: 'Brisbane City', timezone: 'Australia/Brisbane' } satisfies Location;
 
 function renderStep(location: Location, startAt: string, policy = POLICY_FIXTURE) {
   const t = wizardTestStore({
@@ -46,6 +47,12 @@ describe('TermsStep (Policy)', () => {
     renderStep(perth, '2026-12-05T23:40:00.000Z');
     expect(await screen.findByText(/Free reschedule until Sat 5 Dec, 7:40 am AWST/)).toBeInTheDocument();
     expect(screen.getByText(/Full refund if you cancel before Fri 4 Dec, 7:40 am AWST/)).toBeInTheDocument();
+  });
+
+  it('names the zone from the time zone, not the suburb (issue 53 item 19)', async () => {
+    renderStep(brisbane, '2026-12-05T23:40:00.000Z');
+    expect(await screen.findByTestId('policy-dates')).toHaveTextContent('Times are Brisbane time (AEST).');
+    expect(screen.getByTestId('policy-dates')).not.toHaveTextContent('Brisbane City');
   });
 
   it('says plainly when a deadline has passed', async () => {

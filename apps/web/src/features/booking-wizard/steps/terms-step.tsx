@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { formatSessionTime } from '@kringle/contracts/dates';
+import { zoneLabelAt } from '../../../lib/zone-label';
 import { Button } from '../../../components/ui/button';
 import { AlertIcon, CalendarIcon, CheckIcon, ClockIcon } from '../../../components/ui/icons';
 import { useGetSlotQuery } from '../api';
@@ -44,7 +45,7 @@ export function TermsStep({ focusOnMount }: { focusOnMount: boolean }) {
       {policy && slot.currentData && (
         <div className="flex flex-col gap-3 rounded-2xl border border-cream-300 bg-cream-50 p-4 sm:p-5" data-testid="policy-dates">
           <p className="text-ink-700">
-            Your session: <strong className="text-ink-900">{formatSessionTime(slot.currentData.startAt, timezone)}</strong> at {location?.name}. Times are {location?.suburb} local time.
+            Your session: <strong className="text-ink-900">{formatSessionTime(slot.currentData.startAt, timezone)}</strong> at {location?.name}. Times are {zoneLabelAt(slot.currentData.startAt, timezone)}.
           </p>
           <ul className="flex flex-col gap-3">
             <li className="flex gap-3">
