@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { staffRoleSchema } from './staff-roles';
 import { isCommonPassword } from './common-passwords';
 import { isValidEmail, normaliseEmail } from './email';
+import { hasHiddenCharacters, HIDDEN_CHARACTERS_MESSAGE } from './names';
 
 export const PASSWORD_MIN = 8;
 export const PASSWORD_MAX = 128;
@@ -52,7 +53,8 @@ const nameSchema = z
   .trim()
   .min(1, { message: 'Required', abort: true })
   .max(NAME_MAX)
-  .refine((v) => !UNPRINTABLE.test(v) && /[\p{L}\p{N}]/u.test(v), { message: 'Use letters, without special characters' });
+  .refine((v) => !UNPRINTABLE.test(v) && /[\p{L}\p{N}]/u.test(v), { message: 'Use letters, without special characters' })
+  .refine((v) => !hasHiddenCharacters(v), { message: HIDDEN_CHARACTERS_MESSAGE });
 /** Digits with optional +, spaces, brackets and dashes (e.g. `0412 345 678`, `+61 412 345 678`). */
 export const phoneSchema = z
   .string()
@@ -250,6 +252,10 @@ export const idTokenClaimsSchema = z.object({
    * raises it and older tokens are refused at once. Absent on tokens issued before it existed (0).
    */
   session_epoch: z.number().int().nonnegative().optional(),
+  /** How the session was signed into (RFC 8176): 'pwd', plus 'otp' after a second-factor code (decision 0078). */
+  amr: z.array(z.string()).optional(),
+  /** The session (refresh family) the token belongs to (decision 0078). */
+  sid: z.uuid().optional(),
   iss: z.string(),
   aud: z.union([z.string(), z.array(z.string())]),
   iat: z.number(),

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ACCESS_NEEDS } from './access-needs';
+import { hasHiddenCharacters } from './names';
 
 /** Who is coming to the photo (issue 18). The same rules run in the form and in the API. */
 
@@ -51,7 +52,7 @@ export const childSchema = z.strictObject({
     .trim()
     .min(1, "Enter the child's first name.")
     .max(DETAILS_LIMITS.maxFirstName, `First names: at most ${DETAILS_LIMITS.maxFirstName} characters.`)
-    .refine((v) => !CONTROL_OR_BIDI.test(v) && !LINE_BREAK.test(v), noHiddenCharacters),
+    .refine((v) => !CONTROL_OR_BIDI.test(v) && !LINE_BREAK.test(v) && !hasHiddenCharacters(v), noHiddenCharacters),
   age: z
     .number({ error: 'Enter an age from 0 to 17.' })
     .int('Enter an age in whole years.')

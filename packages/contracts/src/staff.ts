@@ -3,6 +3,7 @@ import { bookingDetailsBodySchema } from './booking-details';
 import { bookingSchema } from './bookings';
 import { MAX_ADD_ON_QUANTITY, MAX_PACKAGES } from './cart';
 import { calendarDateSchema } from './dates';
+import { hasHiddenCharacters, HIDDEN_CHARACTERS_MESSAGE } from './names';
 import { SLOT_FILTERS } from './statuses';
 
 /** The staff app (issue 19, API.md "Additions" → "Staff"). */
@@ -105,7 +106,14 @@ export type CheckInBody = z.infer<typeof checkInBodySchema>;
 export const staffBookingParamsSchema = z.strictObject({ id: z.uuid() });
 
 const line = (max: number) => z.strictObject({ id: z.uuid(), quantity: z.number().int().min(1).max(max).default(1) });
-const name = (what: string) => z.string().trim().min(1, `Enter the ${what}.`).max(60, `The ${what}: at most 60 characters.`);
+// Walk-in names reach the run sheet and its CSV like account names: the same hidden characters are refused.
+const name = (what: string) =>
+  z
+    .string()
+    .trim()
+    .min(1, `Enter the ${what}.`)
+    .max(60, `The ${what}: at most 60 characters.`)
+    .refine((v) => !hasHiddenCharacters(v), HIDDEN_CHARACTERS_MESSAGE);
 
 export const walkInBodySchema = z
   .strictObject({
@@ -127,7 +135,18 @@ export type WalkInBody = z.input<typeof walkInBodySchema>;
 const product = { id: z.uuid(), name: z.string(), priceCents: z.number().int(), maxQuantity: z.number().int() };
 export const staffCatalogueSchema = z
   .object({
-    locations: z.array(z.object({ id: z.uuid(), name: z.string(), address: z.string(), timezone: z.string() })),
+    locations: z.array(
+      z.object({
+        id: z.uuid(),
+        name: z.string(),
+        address: z.string(),
+        timezone: z.string(),
+        queueOpensAt: z.iso
+          .datetime()
+          .nullable()
+          .meta({ description: "When the location's waiting room opens (decision 0053); null: it has none, so GET /staff/queue/{locationId} would answer 404" }),
+      }),
+    ),
     packages: z.array(z.object({ ...product, slotTypeSlugs: z.array(z.string()).nullable().meta({ description: 'Session types it is sold for; null for all' }) })),
     addOns: z.array(z.object(product)),
   })
