@@ -150,7 +150,17 @@ test.describe('signed-in layouts', () => {
     await expect(page).toHaveURL(/\/packages$/);
     await page.goto('/create-booking');
     await expect(page.getByTestId('help-launcher')).toBeVisible();
+    // One Help on the page: the launcher stands in for the tab bar's (issue 53 item 12).
+    await expect(page.getByRole('button', { name: 'Help' })).toHaveCount(1);
+    await expect(tabs.getByRole('button', { name: 'Help' })).toHaveCount(0);
+    await expect(tabs.getByRole('button', { name: 'Profile' })).toBeVisible();
     await shot(page, 'narrow-create-booking');
+    await page.getByTestId('help-launcher').click();
+    await expect(page.getByRole('dialog', { name: 'How can we help?' })).toBeVisible();
+    await page.keyboard.press('Escape');
+    // Everywhere else the tab bar's Help is back.
+    await tabs.getByRole('link', { name: 'My Bookings' }).click();
+    await expect(tabs.getByRole('button', { name: 'Help' })).toBeVisible();
   });
 
   test('a signed-in user is sent from /login to / and a reload keeps the session without flashing login', async ({ page }) => {

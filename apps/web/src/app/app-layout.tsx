@@ -34,7 +34,8 @@ export function AppLayout() {
   const { fullname } = nameParts(user?.firstName, user?.lastName);
   const displayName = fullname || user?.displayName || user?.email || '';
   const userInitials = initials(fullname || user?.displayName || '', user?.email);
-  // The help launcher is hidden on narrow screens except in the booking wizard (spec §2).
+  // The help launcher is hidden on narrow screens except in the booking wizard (spec §2); there it
+  // stands in for the tab bar's Help, so a phone shows one Help button, not two (issue 53 item 12).
   const showLauncher = !mobile || pathname === '/create-booking';
 
   const logout = () => {
@@ -60,6 +61,7 @@ export function AppLayout() {
           locationLabel={<LocationLabel className="text-sm text-ink-600" />}
           onLogout={logout}
           onHelp={() => setHelpOpen(true)}
+          showHelp={!showLauncher}
           onEditProfile={() => setProfileDialog('profile')}
           onChangePassword={() => setProfileDialog('password')}
         />

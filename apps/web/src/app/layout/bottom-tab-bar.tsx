@@ -10,6 +10,8 @@ type ProfileTabProps = Omit<ProfileMenuProps, 'triggerClass' | 'focusFirstItem'>
 
 export interface BottomTabBarProps extends ProfileTabProps {
   onHelp: () => void;
+  /** False where the page has the Help launcher already (the wizard): one Help, not two (issue 53 item 12). */
+  showHelp?: boolean;
 }
 
 const tabClass = 'flex min-h-14 flex-1 flex-col items-center justify-center gap-0.5 px-1 text-xs font-medium';
@@ -46,7 +48,7 @@ function ProfileTab(props: ProfileTabProps) {
 }
 
 /** Screens 800 px wide or less (spec §2): the sidebar's items plus Profile and Help. */
-export function BottomTabBar({ displayName, initials, locationLabel, onLogout, onHelp, onEditProfile, onChangePassword }: BottomTabBarProps) {
+export function BottomTabBar({ displayName, initials, locationLabel, onLogout, onHelp, showHelp = true, onEditProfile, onChangePassword }: BottomTabBarProps) {
   return (
     <nav
       aria-label="Main"
@@ -72,12 +74,14 @@ export function BottomTabBar({ displayName, initials, locationLabel, onLogout, o
             onChangePassword={onChangePassword}
           />
         </li>
-        <li className="flex flex-1">
-          <button type="button" onClick={onHelp} className={clsx(tabClass, 'text-ink-600')}>
-            <HelpIcon />
-            <span>Help</span>
-          </button>
-        </li>
+        {showHelp && (
+          <li className="flex flex-1">
+            <button type="button" onClick={onHelp} className={clsx(tabClass, 'text-ink-600')}>
+              <HelpIcon />
+              <span>Help</span>
+            </button>
+          </li>
+        )}
       </ul>
     </nav>
   );
