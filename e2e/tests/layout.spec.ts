@@ -67,6 +67,12 @@ test.describe('signed-in layouts', () => {
     await expect(sidebar.getByText('Customer', { exact: true })).toBeVisible();
     await expect(sidebar.getByRole('button', { name: 'Logout' })).toBeVisible();
     await expect(sidebar.getByRole('button', { name: 'Edit name and phone' })).toBeVisible();
+    // The family's data has an entry of its own (issue 53 item 15).
+    await sidebar.getByRole('button', { name: 'Your data' }).click();
+    await expect(page.getByRole('dialog', { name: 'Your data' }).getByRole('button', { name: 'Download my data' })).toBeVisible();
+    await expectDialogAxeClean(page);
+    await shot(page, 'wide-your-data');
+    await page.keyboard.press('Escape');
     await sidebar.getByRole('button', { name: 'Change password' }).click();
     await expect(page.getByRole('dialog', { name: 'Change password' }).getByLabel('Current password', { exact: true })).toBeVisible();
     await expectDialogAxeClean(page);

@@ -57,11 +57,21 @@ test('book with a sensory need, download the data, delete the account at 390 px'
   // Download my data, from the profile, and read it.
   await page.goto('/bookings');
   await page.getByTestId('bottom-tab-bar').getByRole('button', { name: 'Profile' }).click();
+  // "Your data" has its own entry in the account menu, not inside "Edit name and phone" (issue 53 item 15).
   await page.getByRole('menuitem', { name: 'Edit name and phone' }).click();
-  const dialog = page.getByRole('dialog', { name: 'Your details' });
+  await expect(page.getByRole('dialog', { name: 'Your details' }).getByLabel('First name')).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Download my data' })).toHaveCount(0);
+  await page.keyboard.press('Escape');
+  await page.getByTestId('bottom-tab-bar').getByRole('button', { name: 'Profile' }).click();
+  await page.getByRole('menuitem', { name: 'Your data' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Your data' });
   await expect(dialog.getByRole('button', { name: 'Download my data' })).toBeVisible();
-  await expectAccessible(page, 'profile with your data');
+  await expect(dialog.getByRole('button', { name: 'Delete my account' })).toBeVisible();
+  await expectAccessible(page, 'your data');
   await snap(page, 'profile');
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await snap(page, 'your-data');
+  await page.setViewportSize({ width: 390, height: 844 });
   const [download] = await Promise.all([page.waitForEvent('download'), dialog.getByRole('button', { name: 'Download my data' }).click()]);
   expect(download.suggestedFilename()).toMatch(/^my-data-\d{4}-\d{2}-\d{2}\.json$/);
   const data = JSON.parse(readFileSync((await download.path())!, 'utf8'));

@@ -64,6 +64,7 @@ export function AppLayout() {
           showHelp={!showLauncher}
           onEditProfile={() => setProfileDialog('profile')}
           onChangePassword={() => setProfileDialog('password')}
+          onYourData={() => setProfileDialog('data')}
         />
       ) : (
         <Sidebar
@@ -78,6 +79,7 @@ export function AppLayout() {
           onLogout={logout}
           onEditProfile={() => setProfileDialog('profile')}
           onChangePassword={() => setProfileDialog('password')}
+          onYourData={() => setProfileDialog('data')}
         />
       )}
       {/* Wide: room under a page's last row (a step's Continue, at the right) for the floating Help button, so it scrolls clear. */}

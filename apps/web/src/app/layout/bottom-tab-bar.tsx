@@ -48,7 +48,7 @@ function ProfileTab(props: ProfileTabProps) {
 }
 
 /** Screens 800 px wide or less (spec §2): the sidebar's items plus Profile and Help. */
-export function BottomTabBar({ displayName, initials, locationLabel, onLogout, onHelp, showHelp = true, onEditProfile, onChangePassword }: BottomTabBarProps) {
+export function BottomTabBar({ displayName, initials, locationLabel, onLogout, onHelp, showHelp = true, onEditProfile, onChangePassword, onYourData }: BottomTabBarProps) {
   return (
     <nav
       aria-label="Main"
@@ -72,6 +72,7 @@ export function BottomTabBar({ displayName, initials, locationLabel, onLogout, o
             onLogout={onLogout}
             onEditProfile={onEditProfile}
             onChangePassword={onChangePassword}
+            onYourData={onYourData}
           />
         </li>
         {showHelp && (

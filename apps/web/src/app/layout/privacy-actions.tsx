@@ -11,8 +11,8 @@ import { signOut } from '../../features/auth/session';
 import { useDeleteAccountMutation } from '../../features/privacy/api';
 
 /**
- * The profile's "Your data": download everything held (GET /user/export) and delete the account
- * (DELETE /user). Its own chunk, loaded with the profile, so the pages' first bundles stay as they were.
+ * The account menu's "Your data": download everything held (GET /user/export) and delete the account
+ * (DELETE /user). Its own chunk, loaded when it opens, so the pages' first bundles stay as they were.
  */
 export default function PrivacyActions() {
   const dispatch = useAppDispatch();
@@ -55,10 +55,7 @@ export default function PrivacyActions() {
   });
 
   return (
-    <section aria-labelledby="your-data-title" className="flex flex-col gap-3 border-t border-cream-300 pt-4">
-      <h3 id="your-data-title" className="text-lg font-semibold text-ink-900">
-        Your data
-      </h3>
+    <section aria-label="Your data" className="flex flex-col gap-3">
       <p className="text-sm text-ink-700">
         Everything we hold about your family, in one file.{' '}
         <a href="/privacy" target="_blank" rel="noopener" className="font-semibold text-festive-800 underline">

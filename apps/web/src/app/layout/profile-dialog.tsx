@@ -13,9 +13,11 @@ import { FormField } from '../../features/auth/form-field';
 import { PasswordField } from '../../features/auth/password-field';
 import { setSession } from '../../features/auth/session';
 
-export type ProfileDialogMode = 'profile' | 'password';
+export type ProfileDialogMode = 'profile' | 'password' | 'data';
 
-// Download and deletion: their own chunk, loaded only when the profile opens.
+const TITLES: Record<ProfileDialogMode, string> = { profile: 'Your details', password: 'Change password', data: 'Your data' };
+
+// Download and deletion: their own chunk, loaded only when "Your data" opens.
 const PrivacyActions = lazy(() => import('./privacy-actions'));
 
 type Errors = Record<string, string | undefined>;
@@ -129,19 +131,31 @@ function PasswordForm({ onDone }: { onDone: () => void }) {
   );
 }
 
-/** Edit name and phone (PATCH /user/me), with the family's data below, or change the password (POST /user/me/password). */
+/**
+ * Edit name and phone (PATCH /user/me), change the password (POST /user/me/password), or the
+ * family's data (download and deletion): an entry of its own in the account menu, not hidden
+ * under "Edit name and phone" (issue 53 item 15).
+ */
 export default function ProfileDialog({ mode, onClose }: { mode: ProfileDialogMode; onClose: () => void }) {
   return (
     <Dialog.Root open onOpenChange={(open) => !open && onClose()}>
       <Dialog.Portal>
         <Dialog.Overlay className={CONFIRM_DIALOG.overlay} />
         <Dialog.Content className={CONFIRM_DIALOG.content} aria-describedby={undefined}>
-          <Dialog.Title className={CONFIRM_DIALOG.title}>{mode === 'profile' ? 'Your details' : 'Change password'}</Dialog.Title>
-          {mode === 'profile' ? <ProfileForm onDone={onClose} /> : <PasswordForm onDone={onClose} />}
-          {mode === 'profile' && (
-            <Suspense fallback={null}>
-              <PrivacyActions />
-            </Suspense>
+          <Dialog.Title className={CONFIRM_DIALOG.title}>{TITLES[mode]}</Dialog.Title>
+          {mode === 'profile' && <ProfileForm onDone={onClose} />}
+          {mode === 'password' && <PasswordForm onDone={onClose} />}
+          {mode === 'data' && (
+            <>
+              <Suspense fallback={<p className="text-ink-700">Loading…</p>}>
+                <PrivacyActions />
+              </Suspense>
+              <Dialog.Close asChild>
+                <Button variant="secondary" className="self-end">
+                  Close
+                </Button>
+              </Dialog.Close>
+            </>
           )}
         </Dialog.Content>
       </Dialog.Portal>

@@ -15,10 +15,11 @@ export interface SidebarProps {
   onLogout: () => void;
   onEditProfile: () => void;
   onChangePassword: () => void;
+  onYourData: () => void;
 }
 
 /** Wide screens (spec §2, §9): 20rem, collapsible to 7.5rem, expanded by default. */
-export function Sidebar({ brandName, displayName, initials, collapsed, onToggle, onLogout, onEditProfile, onChangePassword }: SidebarProps) {
+export function Sidebar({ brandName, displayName, initials, collapsed, onToggle, onLogout, onEditProfile, onChangePassword, onYourData }: SidebarProps) {
   return (
     <aside
       data-testid="sidebar"
@@ -91,6 +92,9 @@ export function Sidebar({ brandName, displayName, initials, collapsed, onToggle,
             </button>
             <button type="button" onClick={onChangePassword} className="flex min-h-11 items-center rounded-xl px-4 text-left font-medium text-ink-700 hover:bg-cream-200">
               Change password
+            </button>
+            <button type="button" onClick={onYourData} className="flex min-h-11 items-center rounded-xl px-4 text-left font-medium text-ink-700 hover:bg-cream-200">
+              Your data
             </button>
           </div>
         )}
