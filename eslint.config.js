@@ -36,6 +36,8 @@ const API_MODULES = [
   'policy',
   'terms',
   'health',
+  // The audit trail's writer: every module audits its own changes (issue 48 item 5).
+  'audit-trail',
 ];
 const kringle = { rules: { boundaries } };
 const apiModuleLayers = API_MODULES.map((name, i) => ({
