@@ -4,7 +4,8 @@ import { buildApp } from './app';
 import { ConfigError, type Config } from './config/config';
 import type { Secrets } from './config/secrets';
 import { createDb } from './db/client';
-import { runMigrations } from './db/migrate';
+import { migrateDatabase } from './db/migrate';
+import { runtimeRoleProblems } from './db/roles';
 import { demoAccountsIn } from './modules/accounts/demo-accounts.seed';
 import { allJobs } from './jobs/all-jobs';
 import { startJobs } from './jobs/runner';
@@ -27,9 +28,11 @@ export async function runServer(
   config: Config,
   secrets: Secrets,
   databaseUrl: string,
-  options: { onClose?: () => Promise<void>; prepare?: (app: FastifyInstance) => Promise<void> } = {},
+  options: { onClose?: () => Promise<void>; prepare?: (app: FastifyInstance) => Promise<void>; migrationUrl?: string } = {},
 ): Promise<RunningServer> {
-  await runMigrations(databaseUrl);
+  // Two roles (decision 0078): the owner migrates and grants the runtime role what it needs.
+  // One URL only (deployments from before): it migrates as before, and a warning says why not.
+  await migrateDatabase(databaseUrl, options.migrationUrl);
   const { db, pool } = createDb(databaseUrl, config.DATABASE_POOL_SIZE);
   if (config.NODE_ENV === 'production') {
     const demo = await demoAccountsIn(db);
@@ -39,6 +42,13 @@ export async function runServer(
     }
   }
   const app = await buildApp({ config, secrets, db, pool });
+  const problems = await runtimeRoleProblems(pool);
+  if (problems.length) {
+    app.log.warn(
+      `the API's database role can rewrite the audit trail (${problems.join('; ')}): run it as a role that owns nothing, ` +
+        'with DATABASE_URL for that role and MIGRATION_DATABASE_URL for the owner (docs/deploy.md, "Two database roles")',
+    );
+  }
   const jobs = config.JOBS_ENABLED ? startJobs(allJobs(app), app.log) : { stop: async () => {} };
   const handOff = handOffOnFree(app);
   const listener = startSlotEventsListener({

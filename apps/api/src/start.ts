@@ -23,6 +23,8 @@ async function main() {
   const secrets = await resolveSecrets(loaded);
   let embeddedDb: EmbeddedDatabase | null = null;
   let databaseUrl = loaded.DATABASE_URL;
+  // Migrations as the tables' owner, the API as a role that owns nothing (decision 0078).
+  let migrationUrl = loaded.MIGRATION_DATABASE_URL;
   if (!databaseUrl) {
     try {
       fs.mkdirSync(loaded.DATA_DIR, { recursive: true });
@@ -31,7 +33,8 @@ async function main() {
       throw new ConfigError(`Invalid configuration: DATA_DIR: cannot create or write ${loaded.DATA_DIR} (${(err as NodeJS.ErrnoException).code ?? String(err)})`);
     }
     embeddedDb = await startEmbeddedPostgres(path.join(loaded.DATA_DIR, 'postgres'));
-    databaseUrl = embeddedDb.url;
+    databaseUrl = embeddedDb.runtimeUrl;
+    migrationUrl = embeddedDb.url;
   }
   let catcher: SmtpCatcher | null = null;
   let sandbox: StripeSandbox | null = null;
@@ -77,7 +80,7 @@ async function main() {
       // Reloaded at every start so the demo always sells today to Christmas Eve; holds and bookings are kept.
       await loadSeason(app.db, demoSeason(now, { days: config.DEMO_SEASON_DAYS }), now);
     };
-    const server = await runServer(config, secrets, databaseUrl, { onClose: stopAll, prepare: config.embedded ? prepare : undefined });
+    const server = await runServer(config, secrets, databaseUrl, { onClose: stopAll, prepare: config.embedded ? prepare : undefined, migrationUrl });
     const banner = () => printBanner(server.url, config.embedded, sandbox?.url);
     banner();
     repeatOnEnter(banner);

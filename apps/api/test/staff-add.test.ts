@@ -24,7 +24,7 @@ describe('staff:add', () => {
   afterAll(async () => t?.close());
 
   const staffAdd = (...args: string[]) =>
-    run(TSX, ['src/cli/staff-add.ts', ...args], { cwd: API_DIR, env: { ...process.env, DATABASE_URL: t.databaseUrl, PUBLIC_URL: 'https://book.example.com', LOG_LEVEL: 'silent' } });
+    run(TSX, ['src/cli/staff-add.ts', ...args], { cwd: API_DIR, env: { ...process.env, DATABASE_URL: t.databaseUrl, MIGRATION_DATABASE_URL: t.ownerUrl, PUBLIC_URL: 'https://book.example.com', LOG_LEVEL: 'silent' } });
 
   it('makes the account with its role and locations, queues the invitation and prints its link', async () => {
     const { stdout } = await staffAdd('--email', 'Boss@Example.com', '--role', 'manager', '--location', 'sydney-pitt-street');

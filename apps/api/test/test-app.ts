@@ -15,7 +15,10 @@ export interface TestApp {
   pool: pg.Pool;
   clock: ManualClock;
   config: Config;
+  /** The runtime role's URL, which the app (and `db`) use. */
   databaseUrl: string;
+  /** The same database as its owner (the superuser): setup the runtime role may not do (decision 0078). */
+  ownerUrl: string;
   close(): Promise<void>;
 }
 
@@ -23,7 +26,10 @@ export const TEST_APP_CHECK_SECRET = 'test-app-check-secret-0123456789abcdef';
 
 let cachedKey: string | null = null;
 
-/** A fresh database cloned from the migrated template, so test files never see each other's rows. */
+/**
+ * A fresh database cloned from the migrated template, so test files never see each other's rows.
+ * Its URL signs in as the runtime role (the grants come with the clone); `ownerUrlOf` gives the owner.
+ */
 export async function createTestDatabase(): Promise<string> {
   const base = inject('pgBaseUrl');
   const name = `t_${randomBytes(6).toString('hex')}`;
@@ -31,7 +37,12 @@ export async function createTestDatabase(): Promise<string> {
   await admin.connect();
   await admin.query(`create database ${name} template kringle_template`);
   await admin.end();
-  return withDatabase(base, name);
+  return withDatabase(inject('pgRuntimeUrl'), name);
+}
+
+/** The owner's (superuser's) URL of the test database `url` names. */
+export function ownerUrlOf(url: string): string {
+  return withDatabase(inject('pgBaseUrl'), new URL(url).pathname.slice(1));
 }
 
 /**
@@ -71,6 +82,7 @@ export async function createTestApp(
     clock,
     config,
     databaseUrl,
+    ownerUrl: ownerUrlOf(databaseUrl),
     async close() {
       await app.close();
       await pool.end();

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { ConfigError, loadConfig } from '../config/config';
 import { createDb } from '../db/client';
-import { runMigrations } from '../db/migrate';
+import { migrateDatabase } from '../db/migrate';
 import { openEmbeddedPostgres } from '../dev/embedded-postgres';
 import { loadSeason, parseSeason, SeasonFileError } from '../modules/catalogue/season.service';
 
@@ -21,9 +21,10 @@ async function main() {
   parseSeason(input);
   const config = loadConfig();
   const embedded = config.DATABASE_URL ? null : await openEmbeddedPostgres(path.join(config.DATA_DIR, 'postgres'));
-  const url = config.DATABASE_URL ?? embedded!.url;
+  const url = config.DATABASE_URL ?? embedded!.runtimeUrl;
   try {
-    await runMigrations(url);
+    // As the owner when one is named (decision 0078), then as the runtime role.
+    await migrateDatabase(url, config.MIGRATION_DATABASE_URL ?? embedded?.url);
     const { db, pool } = createDb(url, 2);
     try {
       const report = await loadSeason(db, input);

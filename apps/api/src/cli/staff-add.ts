@@ -4,7 +4,7 @@ import { emailSchema } from '@kringle/contracts/accounts';
 import { STAFF_ROLES, staffRoleSchema } from '@kringle/contracts/staff-roles';
 import { ConfigError, loadConfig } from '../config/config';
 import { createDb } from '../db/client';
-import { runMigrations } from '../db/migrate';
+import { migrateDatabase } from '../db/migrate';
 import { openEmbeddedPostgres } from '../dev/embedded-postgres';
 import { systemClock } from '../lib/clock';
 import { AppError } from '../lib/app-error';
@@ -31,9 +31,10 @@ async function main() {
   }
   const config = loadConfig();
   const embedded = config.DATABASE_URL ? null : await openEmbeddedPostgres(path.join(config.DATA_DIR, 'postgres'));
-  const url = config.DATABASE_URL ?? embedded!.url;
+  const url = config.DATABASE_URL ?? embedded!.runtimeUrl;
   try {
-    await runMigrations(url);
+    // As the owner when one is named (decision 0078), then as the runtime role.
+    await migrateDatabase(url, config.MIGRATION_DATABASE_URL ?? embedded?.url);
     const { db, pool } = createDb(url, 2);
     try {
       const slugs = values.location ?? [];

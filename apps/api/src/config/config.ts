@@ -46,6 +46,8 @@ const envSchema = z.object({
   /** Embedded default only: the demo season lasts this many days from today instead of ending on Christmas Eve (tests that need days far ahead). */
   DEMO_SEASON_DAYS: int(1, 366).optional(),
   DATABASE_URL: z.url().optional(),
+  /** The tables' owner, for migrations; DATABASE_URL is then the runtime role that owns nothing (decision 0078). */
+  MIGRATION_DATABASE_URL: z.url().optional(),
   DATABASE_POOL_SIZE: int(1, 200).default(10),
   APP_ORIGINS: origins.optional(),
   PUBLIC_URL: z.url().optional(),
@@ -186,6 +188,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     if (!env.DATABASE_URL) throw new ConfigError('Invalid configuration: DATABASE_URL: required when NODE_ENV=production (the embedded PostgreSQL and its demo accounts are for development only)');
     if (!env.STRIPE_SECRET_KEY) throw new ConfigError('Invalid configuration: STRIPE_SECRET_KEY: required when NODE_ENV=production (the local Stripe sandbox takes no real payment)');
   }
+  if (env.MIGRATION_DATABASE_URL && !env.DATABASE_URL) throw new ConfigError('Invalid configuration: MIGRATION_DATABASE_URL: needs DATABASE_URL (the runtime role the API runs as)');
   if (env.PHOTO_STORAGE === 's3') {
     // One message naming the first missing variable, like every other configuration error.
     for (const name of ['S3_ENDPOINT', 'S3_REGION', 'S3_BUCKET', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY'] as const) {

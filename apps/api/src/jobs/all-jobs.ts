@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { auditSealJob } from './audit-seal.job';
 import { detailsRetentionJob } from './details-retention.job';
 import { holdExpiryJob } from './hold-expiry.job';
 import { lapsedCheckoutsJob } from './lapsed-checkouts.job';
@@ -16,7 +17,7 @@ import { privacyPurgesJob } from './privacy-purges.job';
 
 /** Every background job the API runs (each one multi-process safe). */
 export function allJobs(app: FastifyInstance): Job[] {
-  const jobs: Job[] = [holdExpiryJob(app), lapsedCheckoutsJob(app), paymentReconciliationJob(app), refundsJob(app), remindersJob(app), resetRequestsJob(app), detailsRetentionJob(app), waitlistJob(app), queueJob(app), photoRetentionJob(app), closuresJob(app), privacyPurgesJob(app)];
+  const jobs: Job[] = [holdExpiryJob(app), lapsedCheckoutsJob(app), paymentReconciliationJob(app), refundsJob(app), remindersJob(app), resetRequestsJob(app), detailsRetentionJob(app), waitlistJob(app), queueJob(app), photoRetentionJob(app), closuresJob(app), privacyPurgesJob(app), auditSealJob(app)];
   const outbox = createOutboxJob(app);
   if (outbox) jobs.push(outbox);
   else app.log.warn('no SMTP_URL and no embedded mail catcher: e-mail stays queued in mail_outbox');

@@ -9,7 +9,7 @@ import { systemClock } from '../../src/lib/clock';
 import { IdTokens } from '../../src/modules/accounts/id-tokens';
 import { startApiProcesses, type ApiProcesses } from '../support/api-processes';
 import { createCustomer } from '../support/customers';
-import { createTestDatabase } from '../test-app';
+import { createTestDatabase, ownerUrlOf } from '../test-app';
 import { waitFor } from './booking-flow';
 
 /**
@@ -35,6 +35,7 @@ describe('fault: the API killed between the reset answer and the reset mail', ()
     closeDb = () => conn.pool.end();
     env = {
       DATABASE_URL: url,
+      MIGRATION_DATABASE_URL: ownerUrlOf(url),
       JWT_PRIVATE_KEY: await generateJwtKey(),
       APP_CHECK_SECRET: 'fault-test-secret-0123456789abcdef0123',
       APP_ORIGINS: 'http://localhost:5173',

@@ -7,7 +7,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPerson, bookDirect } from '../staff/staff-fixtures';
 import { createCustomer } from '../support/customers';
-import { catalogueChecksum, demoFile, editorWorld, sydneyEverydaySessionsFrom, sydneySessionAt, withSydneyHours, type EditorWorld } from './season-editor-fixtures';
+import { catalogueChecksum, demoFile, editorWorld, SYDNEY, sydneyEverydaySessionsFrom, sydneySessionAt, withSydneyHours, type EditorWorld } from './season-editor-fixtures';
 
 const API_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const TSX = path.resolve(API_DIR, '../../node_modules/.bin/tsx');
@@ -43,7 +43,7 @@ describe('the season editor (issue 35)', () => {
     const before = await catalogueChecksum(w.t.db);
     const res = await w.call('POST', '/staff/season/preview', { payload: withSydneyHours('10:00-16:30') });
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({ sessionsAdded: 0, sessionsRemoved: EVERYDAY_DAYS * 6, sessionsChanged: 0, conflicts: [] });
+    expect(res.json()).toEqual({ sessionsAdded: 0, sessionsRemoved: EVERYDAY_DAYS * 6, sessionsChanged: 0, conflicts: [], changes: [expect.objectContaining({ item: 'location', slug: SYDNEY, field: 'sessions' })] });
     expect(await catalogueChecksum(w.t.db)).toBe(before);
   });
 
@@ -96,7 +96,7 @@ describe('the season editor (issue 35)', () => {
     const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'season-')), 'bad.json');
     fs.writeFileSync(file, JSON.stringify(bad));
 
-    const cli = await promisify(execFile)(TSX, ['src/cli/season-load.ts', file], { cwd: API_DIR, env: { ...process.env, DATABASE_URL: w.t.databaseUrl, LOG_LEVEL: 'silent' } }).catch(
+    const cli = await promisify(execFile)(TSX, ['src/cli/season-load.ts', file], { cwd: API_DIR, env: { ...process.env, DATABASE_URL: w.t.databaseUrl, MIGRATION_DATABASE_URL: w.t.ownerUrl, LOG_LEVEL: 'silent' } }).catch(
       (err: { code: number; stderr: string }) => err,
     );
     expect(cli).toMatchObject({ code: 1 });

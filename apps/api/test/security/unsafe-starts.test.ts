@@ -53,6 +53,6 @@ describe('NODE_ENV=production refuses a database with the demo accounts', () => 
       SERVE_WEB: 'false',
     });
     const secrets = { jwtPrivateKeyPem: await generateJwtKey(), appCheckSecret: 'x'.repeat(32) };
-    await expect(runServer(config, secrets, t.databaseUrl)).rejects.toThrow(/^Invalid configuration: DATABASE_URL: this database has the demo accounts \(demo@kringle.test, new@kringle.test, elf@kringle.test, support@kringle.test, manager@kringle.test\)/);
+    await expect(runServer(config, secrets, t.databaseUrl, { migrationUrl: t.ownerUrl })).rejects.toThrow(/^Invalid configuration: DATABASE_URL: this database has the demo accounts \(demo@kringle.test, new@kringle.test, elf@kringle.test, support@kringle.test, manager@kringle.test\)/);
   });
 });

@@ -22,7 +22,7 @@ describe('audit trail', () => {
   beforeEach(() => w.clock.set(zonedToInstant(w.day, '09:45', SYDNEY)));
 
   /** Drizzle wraps the database's error; the trigger's words are in its cause. */
-  const refused = (attempt: Promise<unknown>) => expect(attempt).rejects.toSatisfy((e: Error & { cause?: Error }) => /append-only/.test(e.cause?.message ?? e.message));
+  const refused = (attempt: Promise<unknown>) => expect(attempt).rejects.toSatisfy((e: Error & { cause?: Error }) => /append-only|permission denied/.test(e.cause?.message ?? e.message));
   const entriesOf = async (bookingId: string) => (await w.t.db.execute(sql`select * from audit_entries where booking_id = ${bookingId}::uuid order by seq`)).rows;
 
   it('the database refuses UPDATE, DELETE and TRUNCATE of an entry', async () => {

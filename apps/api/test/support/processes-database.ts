@@ -4,14 +4,15 @@ import { systemClock } from '../../src/lib/clock';
 import { IdTokens } from '../../src/modules/accounts/id-tokens';
 import { demoSeason } from '../../src/modules/catalogue/demo-season';
 import { loadSeason } from '../../src/modules/catalogue/season.service';
-import { createTestDatabase } from '../test-app';
+import { createTestDatabase, ownerUrlOf } from '../test-app';
 
 export interface ProcessesDatabase {
   db: Db;
   /** Signs the families' ID tokens with the key the processes check them with. */
   idTokens: IdTokens;
   /** The processes' environment that points them at this database and key (startApiProcesses). */
-  env: { DATABASE_URL: string; JWT_PRIVATE_KEY: string; APP_CHECK_SECRET: string };
+  /** DATABASE_URL is the runtime role's, MIGRATION_DATABASE_URL the owner's (decision 0078). */
+  env: { DATABASE_URL: string; MIGRATION_DATABASE_URL: string; JWT_PRIVATE_KEY: string; APP_CHECK_SECRET: string };
   close(): Promise<void>;
 }
 
@@ -30,6 +31,6 @@ export async function createProcessesDatabase(options: { poolSize?: number; seas
   const jwtKey = await generateJwtKey();
   const idTokens = await IdTokens.create({ privateKeyPem: jwtKey, issuer: 'kringle', audience: 'kringle-web', clock: systemClock });
   // App check is off in the processes (api-processes.ts); the secret is only required configuration.
-  const env = { DATABASE_URL: url, JWT_PRIVATE_KEY: jwtKey, APP_CHECK_SECRET: 'processes-test-secret-0123456789abcdef' };
+  const env = { DATABASE_URL: url, MIGRATION_DATABASE_URL: ownerUrlOf(url), JWT_PRIVATE_KEY: jwtKey, APP_CHECK_SECRET: 'processes-test-secret-0123456789abcdef' };
   return { db, idTokens, env, close: () => pool.end() };
 }
