@@ -22,10 +22,31 @@ const counts = {
   sessionsChanged: z.number().int().meta({ description: 'Same type and start, another end or turned into a break' }),
 };
 
+/** A value of the season file as the preview lists it: lists joined into one line. */
+export const seasonChangeValueSchema = z.union([z.string(), z.number(), z.boolean()]);
+export type SeasonChangeValue = z.infer<typeof seasonChangeValueSchema>;
+
+export const seasonChangeSchema = z
+  .object({
+    item: z.enum(['season', 'location', 'slotType', 'package', 'addOn']),
+    slug: z.string().nullable().meta({ description: "The item's slug; null for the season's own fields (extraPhotoPriceCents)" }),
+    name: z.string().meta({ description: "The item's name in the new file" }),
+    change: z.enum(['added', 'removed', 'changed']).meta({ description: 'removed: a session type, package or add-on left out of the file (packages and add-ons are retired)' }),
+    field: z.string().nullable().meta({
+      description:
+        "The file's field that changes (priceCents, salesOpenAt, …; `queue` is the waiting room's effective opensMinutesBefore, 0 for none); null when the item is added or removed",
+    }),
+    before: seasonChangeValueSchema.nullable().meta({ description: 'The live value (salesOpenAt in the location\'s own zone, prices in cents); null: not set' }),
+    after: seasonChangeValueSchema.nullable(),
+  })
+  .meta({ id: 'SeasonChange' });
+export type SeasonChange = z.infer<typeof seasonChangeSchema>;
+
 export const seasonPreviewSchema = z
   .object({
     ...counts,
     conflicts: z.array(seasonConflictSchema).meta({ description: 'Future sessions with a booking or a live hold that the change would remove or change' }),
+    changes: z.array(seasonChangeSchema).meta({ description: 'Every change of the file against the live version, prices, opening time and waiting room included (issue 53)' }),
   })
   .meta({ id: 'SeasonPreview' });
 export type SeasonPreview = z.infer<typeof seasonPreviewSchema>;

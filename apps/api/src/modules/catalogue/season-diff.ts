@@ -1,7 +1,9 @@
-import type { Season } from '@kringle/contracts/season';
+import { seasonSchema, type Season } from '@kringle/contracts/season';
 import type { SeasonConflict, SeasonPreview } from '@kringle/contracts/season-editor';
 import type { DbOrTx } from '../../db/client';
+import { diffSeasonFiles } from './season-file-diff';
 import { futureSlotsOf, type ExistingSlot } from './season.repository';
+import { liveVersion } from './season-versions.repository';
 import { planLocationSlots, type PlannedSlot } from './slot-planner';
 
 const keyOf = (location: string, slotType: string, startAt: Date) => `${location}|${slotType}|${startAt.toISOString()}`;
@@ -16,6 +18,8 @@ const altered = (old: ExistingSlot, planned: PlannedSlot) => old.kind !== planne
  * becomes one or the other way round.
  */
 export async function diffSeason(db: DbOrTx, season: Season, now: Date): Promise<SeasonPreview> {
+  const live = await liveVersion(db);
+  const before = live ? seasonSchema.safeParse(live.season) : null;
   const planned = new Map<string, PlannedSlot>();
   for (const loc of season.locations) {
     for (const slot of planLocationSlots(loc, season.slotTypes)) {
@@ -23,7 +27,8 @@ export async function diffSeason(db: DbOrTx, season: Season, now: Date): Promise
     }
   }
   const existing = await futureSlotsOf(db, season.locations.map((l) => l.slug), now);
-  const preview: SeasonPreview = { sessionsAdded: 0, sessionsRemoved: 0, sessionsChanged: 0, conflicts: [] };
+  const changes = diffSeasonFiles(before?.success ? before.data : null, season);
+  const preview: SeasonPreview = { sessionsAdded: 0, sessionsRemoved: 0, sessionsChanged: 0, conflicts: [], changes };
   const conflict = (old: ExistingSlot, change: SeasonConflict['change']) => {
     if (old.bookingId || old.held) {
       preview.conflicts.push({ slotId: old.id, bookingId: old.bookingId, reference: old.reference, location: old.location, startAt: old.startAt.toISOString(), change });
