@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { canUndoCheckIn } from './booking-card';
 import { CheckInPage, checkInEntry } from './check-in-page';
 
-const LOCATION = { id: '00000000-0000-4000-8000-000000000001', name: 'Kringle Sydney', address: '1 Pitt Street', timezone: 'UTC' };
+const LOCATION = { id: '00000000-0000-4000-8000-000000000001', name: 'Kringle Sydney', address: '1 Pitt Street', timezone: 'UTC', queueOpensAt: null };
 
 /** A confirmed family at a session starting now, checked in at `checkedInAt` by `by`. */
 function family(checkedInAt: Date, by = 'elf@kringle.test'): StaffBooking {

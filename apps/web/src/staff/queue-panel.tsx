@@ -9,9 +9,11 @@ const REFRESH_MS = 5000;
 /**
  * The location's waiting room (issue 40, decision 0053), for managers: the line's length, the
  * families admitted and not yet holding, those holding, sessions sold since the draw, and a pause.
- * Nothing shows for a location without a line (the API answers 404).
+ * `opensAt` comes from the staff catalogue: a location without a line (null) is never asked, and
+ * one whose line opens later is asked from then on (issue 53 item 17: no 404 on every page).
+ * Keyed by the location where it is used, so another location starts from nothing.
  */
-export function QueuePanel({ locationId }: { locationId: string }) {
+export function QueuePanel({ locationId, opensAt }: { locationId: string; opensAt: string | null }) {
   const [summary, setSummary] = useState<StaffQueueSummary | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
   const load = useCallback(() => {
@@ -25,11 +27,23 @@ export function QueuePanel({ locationId }: { locationId: string }) {
         if (!(err instanceof ApiProblem && err.code === 'NOT_FOUND')) setProblem(err instanceof Error ? err.message : 'The waiting room could not be read.');
       });
   }, [locationId]);
+  const closed = summary?.closed ?? false;
   useEffect(() => {
-    load();
-    const timer = setInterval(load, REFRESH_MS);
-    return () => clearInterval(timer);
-  }, [load]);
+    if (!opensAt || closed) return;
+    let timer: ReturnType<typeof setInterval> | undefined;
+    const start = () => {
+      load();
+      timer = setInterval(load, REFRESH_MS);
+    };
+    const delay = Math.max(0, new Date(opensAt).getTime() - Date.now());
+    // A timer past 2^31 ms fires at once: a line weeks away is asked about on a later visit.
+    if (delay > 2 ** 31 - 1) return;
+    const wait = setTimeout(start, delay);
+    return () => {
+      clearTimeout(wait);
+      clearInterval(timer);
+    };
+  }, [load, opensAt, closed]);
 
   if (problem) return <p className="mb-4 text-sm text-ink-700">{problem}</p>;
   if (!summary || summary.closed) return null;

@@ -5,7 +5,7 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { RunSheetPage } from './run-sheet-page';
 
-const LOCATION = { id: '00000000-0000-4000-8000-000000000001', name: 'Kringle Sydney', address: '1 Pitt Street', timezone: 'UTC' };
+const LOCATION = { id: '00000000-0000-4000-8000-000000000001', name: 'Kringle Sydney', address: '1 Pitt Street', timezone: 'UTC', queueOpensAt: null };
 const HOUR = 3_600_000;
 /** Three free sessions today: one over, one on now, one later. */
 const slot = (n: number, startsIn: number) => ({

@@ -193,7 +193,7 @@ function SignedIn({ user, me, onEnrol }: { user: StaffUser; me: StaffMe; onEnrol
           </label>
         </div>
         {/* The line before the opening minute (decision 0053): the managers' to watch and pause. */}
-        {me.role === 'manager' && locationId && LOCATION_PAGES.includes(page) && <QueuePanel locationId={locationId} />}
+        {me.role === 'manager' && locationId && LOCATION_PAGES.includes(page) && <QueuePanel key={locationId} locationId={locationId} opensAt={location?.queueOpensAt ?? null} />}
         {page === 'support' || page === 'audit' || page === 'season' ? (
           <Suspense fallback={<p className="text-ink-700">Loading…</p>}>
             {page === 'support' ? <SupportPage /> : page === 'audit' ? <AuditPage timezone={location?.timezone ?? 'Australia/Sydney'} /> : <SeasonPage timezone={location?.timezone ?? 'Australia/Sydney'} />}

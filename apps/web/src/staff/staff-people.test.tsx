@@ -133,8 +133,8 @@ describe('invitation page', () => {
 
 describe("manager's Staff page", () => {
   const locations = [
-    { id: 'l-syd', name: 'Sydney Pitt Street', address: '', timezone: 'Australia/Sydney' },
-    { id: 'l-bne', name: 'Brisbane Queen Street', address: '', timezone: 'Australia/Brisbane' },
+    { id: 'l-syd', name: 'Sydney Pitt Street', address: '', timezone: 'Australia/Sydney', queueOpensAt: null },
+    { id: 'l-bne', name: 'Brisbane Queen Street', address: '', timezone: 'Australia/Brisbane', queueOpensAt: null },
   ];
   const account = (over: object) => ({ id: 'a1', email: 'elf@kringle.test', role: 'set', locationIds: [], mfaEnrolled: false, active: true, lastSignInAt: null, invitationPending: false, ...over });
 

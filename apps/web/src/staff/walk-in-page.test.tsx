@@ -5,7 +5,7 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { WalkInPage } from './walk-in-page';
 
-const LOCATION = { id: '00000000-0000-4000-8000-000000000001', name: 'Kringle Sydney', address: '1 Pitt Street', timezone: 'UTC' };
+const LOCATION = { id: '00000000-0000-4000-8000-000000000001', name: 'Kringle Sydney', address: '1 Pitt Street', timezone: 'UTC', queueOpensAt: null };
 const CLASSIC = '00000000-0000-4000-8000-0000000000a1';
 const CATALOGUE: StaffCatalogue = { locations: [LOCATION], packages: [{ id: CLASSIC, name: 'Classic Print', priceCents: 2900, maxQuantity: 3, slotTypeSlugs: null }], addOns: [] };
 const CLASSIC_TYPE = { id: '00000000-0000-4000-8000-0000000000b1', slug: 'classic', name: 'Classic', allowsPets: false };

@@ -213,7 +213,14 @@ export async function staffCatalogue(deps: Deps, covers: (locationId: string) =>
   const locations = all.filter((l) => covers(l.id));
   const product = (p: { id: string; name: string; priceCents: number; maxQuantity: number }) => ({ id: p.id, name: p.name, priceCents: p.priceCents, maxQuantity: p.maxQuantity });
   return {
-    locations: locations.map((l) => ({ id: l.id, name: l.name, address: l.address, timezone: l.timezone })),
+    locations: locations.map((l) => ({
+      id: l.id,
+      name: l.name,
+      address: l.address,
+      timezone: l.timezone,
+      // The staff app asks for the line only where there is one (issue 53 item 17: no 404 on every page).
+      queueOpensAt: l.salesOpenAt && l.queueOpensMinutesBefore > 0 ? new Date(l.salesOpenAt.getTime() - l.queueOpensMinutesBefore * 60_000).toISOString() : null,
+    })),
     packages: packages.map((p) => ({ ...product(p), slotTypeSlugs: p.slotTypeSlugs ?? null })),
     addOns: addOns.map(product),
   };
