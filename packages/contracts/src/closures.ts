@@ -78,7 +78,15 @@ export type Closure = z.infer<typeof closureSchema>;
 export const bookingClosureSchema = z
   .object({
     reason: z.string(),
-    offer: z.object({ slotId: z.uuid(), startAt: z.iso.datetime(), expiresAt: z.iso.datetime(), locationName: z.string() }).nullable().meta({ description: 'The replacement held for the family, while it can be accepted' }),
+    offer: z
+      .object({
+        slotId: z.uuid(),
+        startAt: z.iso.datetime(),
+        expiresAt: z.iso.datetime(),
+        locationName: z.string(),
+        refundCents: z.number().int().meta({ description: 'What POST /bookings/{id}/closure/refund gives back: all that is left to refund on the booking\'s order after earlier refunds' }),
+      })
+      .nullable().meta({ description: 'The replacement held for the family, while it can be accepted' }),
   })
   .meta({ id: 'BookingClosure' });
 export type BookingClosure = z.infer<typeof bookingClosureSchema>;

@@ -5,6 +5,7 @@ import { users } from '../../db/schema/accounts';
 import { bookings, type LineItem } from '../../db/schema/bookings';
 import { locations, slots, slotTypes } from '../../db/schema/catalogue';
 import { reservations } from '../../db/schema/reservations';
+import { leftOnBooking } from './money-left';
 
 /**
  * "A booking with its place and time", read once (decision 0049): the family's answers, the
@@ -20,6 +21,8 @@ const COLUMNS = {
   holdExpiresAt: reservations.expiresAt,
   /** The booking's own order: photos bought later are orders of their own (decision 0065). */
   refundedCents: sql<number>`coalesce((select sum(o.refunded_cents) from orders o where o.booking_id = ${bookings.id} and o.kind = 'booking'), 0)::int`.mapWith(Number),
+  /** What is left to refund on it (the one definition, money-left.ts): every refund offered starts here. */
+  leftCents: leftOnBooking(bookings.id).mapWith(Number),
   /** Photos in its gallery while it is open (the card says "5 photos"; decision 0065). */
   photoCount: sql<number>`(select count(*) from photos p join photo_galleries g on g.booking_id = p.booking_id
     where p.booking_id = ${bookings.id} and g.deleted_at is null and g.expires_at > now())::int`.mapWith(Number),
@@ -76,6 +79,8 @@ export interface BookingView {
   items: LineItem[];
   amountCents: number;
   refundedCents: number;
+  /** Left to refund on its order after earlier refunds (money-left.ts). */
+  leftCents: number;
   rescheduleCount: number;
   createdAt: Date;
   details: FamilyDetails | null;
@@ -107,6 +112,7 @@ export function toView(r: BookingRead): BookingView {
     items: b.items,
     amountCents: b.amountCents,
     refundedCents: r.refundedCents,
+    leftCents: r.leftCents,
     rescheduleCount: b.rescheduleCount,
     createdAt: b.createdAt,
     details: b.details ?? null,

@@ -1,12 +1,13 @@
 import type { Booking, BookingList } from '@kringle/contracts/bookings';
 import { CURRENCY } from '@kringle/contracts/money';
-import { canCancel, canReschedule, refundableCents, type PolicyRules } from '@kringle/contracts/policy';
+import { canCancel, canReschedule, type PolicyRules } from '@kringle/contracts/policy';
 import type { FastifyInstance } from 'fastify';
 import { errors, notFound } from '../../lib/errors';
 import { checkInCodeFor } from '../check-in/check-in-codes';
 import { findBookingView, listBookingViews, type Cursor } from './bookings.repository';
 import type { BookingView } from '../booking-lifecycle/booking-view.repository';
 import { policyOf } from '../booking-lifecycle/booking-policy';
+import { refundByPolicy } from '../booking-lifecycle/money-left';
 
 type Deps = Pick<FastifyInstance, 'db' | 'clock' | 'config'>;
 
@@ -32,7 +33,7 @@ export function toBooking(v: BookingView, now: Date, rules: PolicyRules, checkIn
     rescheduleCount: v.rescheduleCount,
     canReschedule: canReschedule(policy, now, rules),
     canCancel: canCancel(policy, now),
-    refundableCents: refundableCents(policy, now, rules),
+    refundableCents: refundByPolicy(policy, v.leftCents, now, rules),
     createdAt: v.createdAt.toISOString(),
     details: v.details,
     checkInCode,
@@ -41,7 +42,7 @@ export function toBooking(v: BookingView, now: Date, rules: PolicyRules, checkIn
     closure: v.closure && {
       reason: v.closure.reason,
       // An offer past its time is as good as gone: the offers job refunds it within seconds.
-      offer: v.closure.offer && v.closure.offer.expiresAt > now ? { ...v.closure.offer, startAt: v.closure.offer.startAt.toISOString(), expiresAt: v.closure.offer.expiresAt.toISOString() } : null,
+      offer: v.closure.offer && v.closure.offer.expiresAt > now ? { ...v.closure.offer, startAt: v.closure.offer.startAt.toISOString(), expiresAt: v.closure.offer.expiresAt.toISOString(), refundCents: v.leftCents } : null,
     },
   };
 }

@@ -1,5 +1,5 @@
 import type { Booking } from '@kringle/contracts/bookings';
-import { canCancel, refundableCents } from '@kringle/contracts/policy';
+import { canCancel } from '@kringle/contracts/policy';
 import type { FastifyInstance } from 'fastify';
 import { errors, notFound } from '../../lib/errors';
 import { enqueueMail } from '../mail/outbox.repository';
@@ -13,6 +13,8 @@ import { slotStart } from '../booking-lifecycle/booking-rows.repository';
 import { bookingCancelledMail } from '../booking-lifecycle/bookings.emails';
 import { getBooking } from './bookings.service';
 import { policyOf } from '../booking-lifecycle/booking-policy';
+import { moneyLeftOnOrder, refundByPolicy } from '../booking-lifecycle/money-left';
+import { transactionWithRetry } from '../../db/retry-transaction';
 
 type Deps = Pick<FastifyInstance, 'db' | 'clock' | 'config' | 'stripe' | 'log' | 'slotState'>;
 
@@ -30,7 +32,7 @@ const refundView = (r: RefundRow | undefined) => (r ? { id: r.id, amountCents: r
  */
 export async function cancelBooking(deps: Deps, userId: string, bookingId: string, reason?: string): Promise<CancelResult> {
   const now = deps.clock.now();
-  const outcome = await deps.db.transaction(async (tx) => {
+  const outcome = await transactionWithRetry(deps.db, async (tx) => {
     const booking = await lockOwnBooking(tx, bookingId, userId);
     if (!booking) throw notFound('That booking');
     // A second click or tab waits on the row lock above, then finds the booking cancelled: one refund at most.
@@ -39,7 +41,9 @@ export async function cancelBooking(deps: Deps, userId: string, bookingId: strin
     const order = await latestOrder(tx, booking.id);
     const policyBooking = { ...booking, startAt, refundedCents: order?.refundedCents ?? 0 };
     if (!canCancel(policyBooking, now)) throw errors.notCancellable('This session has already started, so it can no longer be cancelled.');
-    const refundCents = refundableCents(policyBooking, now, policyOf(deps.config));
+    // What is left on the order after earlier refunds (a support refund of part of it), not the price.
+    const { left } = order ? await moneyLeftOnOrder(tx, order.id) : { left: 0 };
+    const refundCents = refundByPolicy(policyBooking, left, now, policyOf(deps.config));
     const unpaid = booking.status === 'payment_pending' || booking.status === 'payment_failed';
 
     const refund = await cancel({ tx, now, log: deps.log, actor: familyActor(userId) }, booking, order, { reason: reason?.trim() || 'customer_cancelled', refundCents, refundReason: 'customer_cancelled' });

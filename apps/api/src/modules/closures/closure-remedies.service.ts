@@ -12,9 +12,11 @@ import { cancel, closureMove, type Ctx } from '../booking-lifecycle/transitions'
 import { latestOrder } from '../bookings/booking-changes.repository';
 import { enqueueMail } from '../mail/outbox.repository';
 import { sendRefund } from '../payments/refunds.service';
-import { refundableLeft, slotForMove } from '../support/support.repository';
+import { moneyLeftOnOrder } from '../booking-lifecycle/money-left';
+import { slotForMove } from '../support/support.repository';
 import { closureOfferMail, closureRefundMail } from './closures.emails';
 import { closureOfBooking, findClosure, freeSessionsNear, lockClosureBooking, setOutcome, type ClosureBookingRow, type ClosureRow } from './closures.repository';
+import { transactionWithRetry } from '../../db/retry-transaction';
 
 /**
  * What happens to one booking of a closure (decision 0055), always inside the transaction that
@@ -37,7 +39,7 @@ const words = (c: { reason: string; message: string }) => ({ reason: c.reason, m
 /** Cancels the booking with everything paid refunded and tells the family. */
 async function refundInTx(deps: Deps, ctx: Ctx, booking: BookingRow, closure: { reason: string; message: string }): Promise<RefundRow | undefined> {
   const order = await latestOrder(ctx.tx, booking.id);
-  const { left } = order?.paidAt ? await refundableLeft(ctx.tx, order.id) : { left: 0 };
+  const { left } = order?.paidAt ? await moneyLeftOnOrder(ctx.tx, order.id) : { left: 0 };
   const refund = await cancel(ctx, booking, order, { reason: 'session_closed', refundCents: left, refundReason: 'session_closed', transition: 'closureCancel' });
   await enqueueMail(ctx.tx, closureRefundMail(await bookingDetails(ctx.tx, booking.id), words(closure), deps.config.BRAND_NAME, deps.config.PUBLIC_URL, left));
   return refund;
@@ -83,9 +85,11 @@ async function offerMove(deps: Deps, ctx: Ctx, row: ClosureBookingRow, booking: 
   const where = target.locationId === closure.locationId ? '' : ` at ${target.locationName}`;
   const detail = `Offered ${formatSessionTime(target.startAt, target.timezone)}${where}, held until ${formatSessionTime(expiresAt, target.timezone)}.`;
   await setOutcome(ctx.tx, row.id, ctx.now, { outcome: 'move_offered', detail, offerSlotId: target.slotId, offerExpiresAt: expiresAt });
-  const paid = (await latestOrder(ctx.tx, booking.id))?.amountCents ?? 0;
+  // The refund it offers is what is left on the order, not the price: part may be refunded already (issue 53).
+  const order = await latestOrder(ctx.tx, booking.id);
+  const left = order?.paidAt ? (await moneyLeftOnOrder(ctx.tx, order.id)).left : 0;
   const details = await bookingDetails(ctx.tx, booking.id);
-  const offer = { startAt: target.startAt, locationName: target.locationName, timezone: target.timezone, expiresAt, paidCents: paid };
+  const offer = { startAt: target.startAt, locationName: target.locationName, timezone: target.timezone, expiresAt, refundCents: left };
   await enqueueMail(ctx.tx, closureOfferMail(details, words(closure), offer, deps.config.BRAND_NAME, deps.config.PUBLIC_URL));
   return target.slotId;
 }
@@ -98,7 +102,7 @@ export type Answer = 'accept' | 'refund' | 'expire';
  * family's own booking (404 otherwise) and an open offer (409 NO_CLOSURE_OFFER).
  */
 export async function answerOffer(deps: Deps, bookingId: string, answer: Answer, userId: string | null): Promise<Step | null> {
-  const step = await deps.db.transaction(async (tx): Promise<Step | null> => {
+  const step = await transactionWithRetry(deps.db, async (tx): Promise<Step | null> => {
     const now = deps.clock.now();
     const booking = (await lockBooking(tx, bookingId)) as BookingRow | undefined;
     if (userId && (!booking || booking.userId !== userId)) throw notFound('That booking');

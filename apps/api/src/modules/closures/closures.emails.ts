@@ -18,9 +18,18 @@ const sorry = (d: BookingDetails, w: ClosureWords) => [
   ...(w.message.trim() ? [w.message.trim()] : []),
 ];
 
-/** The refund remedy, a refused offer or one left unanswered: cancelled, everything paid goes back. */
+/**
+ * "All of it" only when nothing was refunded before: after a partial refund the family gets, and
+ * is told, what is left (issue 53: "we refund all of it, $39.95" when $29.95 was left).
+ */
+const allOf = (d: BookingDetails, refundCents: number) => (refundCents < d.booking.amountCents ? `all that is left to refund, ${formatAud(refundCents)}` : `all of it, ${formatAud(refundCents)}`);
+
+/** The refund remedy, a refused offer or one left unanswered: cancelled, everything still paid goes back. */
 export function closureRefundMail(d: BookingDetails, w: ClosureWords, brandName: string, appUrl: string, refundCents: number): OutgoingMail {
-  const money = refundCents > 0 ? `Your booking ${d.booking.reference} is cancelled and we are refunding all of it, ${formatAud(refundCents)}, to your card. It can take 5 to 10 business days to appear.` : `Your booking ${d.booking.reference} is cancelled. Nothing was charged.`;
+  const money =
+    refundCents > 0
+      ? `Your booking ${d.booking.reference} is cancelled and we are refunding ${allOf(d, refundCents)}, to your card. It can take 5 to 10 business days to appear.`
+      : `Your booking ${d.booking.reference} is cancelled. Nothing is left to refund.`;
   return {
     to: d.email,
     subject: `Cancelled by us: ${d.booking.reference}${refundCents > 0 ? `, ${formatAud(refundCents)} refunded` : ''}`,
@@ -40,7 +49,8 @@ export interface OfferFacts {
   locationName: string;
   timezone: string;
   expiresAt: Date;
-  paidCents: number;
+  /** What the refund instead gives back: left on the order after earlier refunds (money-left.ts). */
+  refundCents: number;
 }
 
 /** The move offer: a replacement held for the family, accepted or turned into a full refund from My Bookings. */
@@ -57,7 +67,7 @@ export function closureOfferMail(d: BookingDetails, w: ClosureWords, o: OfferFac
       intro: [
         ...sorry(d, w),
         `We are holding the ${d.slotTypeName} session on ${session} at ${o.locationName} for you until ${until}. One tap moves your booking there; nothing else changes.`,
-        `Would you rather have your money back? Choose the refund instead and we refund all of it, ${formatAud(o.paidCents)}.`,
+        ...(o.refundCents > 0 ? [`Would you rather have your money back? Choose the refund instead and we refund ${allOf(d, o.refundCents)}.`] : []),
       ],
       details: [
         { label: 'Booking', value: d.booking.reference },

@@ -1,6 +1,7 @@
 import { and, asc, eq, isNull, sql } from 'drizzle-orm';
 import type { DbOrTx, Tx } from '../../db/client';
 import { closureBookings, closures } from '../../db/schema/closures';
+import { leftOnBooking } from '../booking-lifecycle/money-left';
 import { holdableSession, instant } from '../booking-lifecycle/session-rules.sql';
 
 /** The closures' SQL (decision 0055): what a range covers, the claim of each booking, the outcomes. */
@@ -55,6 +56,7 @@ export interface AffectedBooking {
   bookingId: string;
   reference: string;
   status: 'payment_pending' | 'payment_failed' | 'completed';
+  /** What its refund gives back: left on its order after earlier refunds (money-left.ts). */
   paidCents: number;
 }
 
@@ -63,7 +65,7 @@ export async function bookingsOn(db: DbOrTx, slotIds: string[]): Promise<Affecte
   if (slotIds.length === 0) return [];
   const { rows } = await db.execute(sql`
     select b.id, b.reference, b.status,
-      coalesce((select sum(o.amount_cents - o.refunded_cents) from orders o where o.booking_id = b.id and o.paid_at is not null), 0)::int as paid
+      ${leftOnBooking(sql`b.id`)} as paid
     from bookings b join slots s on s.id = b.slot_id
     where b.slot_id in (${sql.join(slotIds.map((id) => sql`${id}::uuid`), sql`, `)})
       and b.status in ('payment_pending', 'payment_failed', 'completed') and b.checked_in_at is null

@@ -1,5 +1,4 @@
 import type { BookingDetailsBody } from '@kringle/contracts/booking-details';
-import { refundableCents } from '@kringle/contracts/policy';
 import type { SupportRefund, SupportRefundChoice } from '@kringle/contracts/support';
 import type { FastifyInstance } from 'fastify';
 import { checkDetailsInput, recordAccessConsent } from '../booking-lifecycle/details-input';
@@ -16,8 +15,10 @@ import { latestOrder } from '../bookings/booking-changes.repository';
 import { enqueueMail } from '../mail/outbox.repository';
 import { sendRefund } from '../payments/refunds.service';
 import type { Tx } from '../../db/client';
-import { refundableLeft, slotForMove } from './support.repository';
+import { slotForMove } from './support.repository';
+import { moneyLeftOnOrder, refundByPolicy } from '../booking-lifecycle/money-left';
 import type { LocationCheck } from './support-desk.service';
+import { transactionWithRetry } from '../../db/retry-transaction';
 
 /**
  * The support desk's actions (issue 34, decision 0051): the brand's team acts for a family. Each
@@ -43,7 +44,7 @@ async function lockedBooking(tx: Tx, id: string, a: Acting): Promise<BookingRow>
 
 /** POST /staff/bookings/{id}/reschedule: past the family's cutoff and limit, never onto a taken session. */
 export async function rescheduleForFamily(deps: Deps, id: string, slotId: string, a: Acting): Promise<void> {
-  const freed = await deps.db.transaction(async (tx) => {
+  const freed = await transactionWithRetry(deps.db, async (tx) => {
     const booking = await lockedBooking(tx, id, a);
     const target = await slotForMove(tx, slotId);
     if (!target) throw notFound('That session');
@@ -61,15 +62,15 @@ export async function rescheduleForFamily(deps: Deps, id: string, slotId: string
 
 /** POST /staff/bookings/{id}/cancel: with the policy's refund, all that is left, or none. */
 export async function cancelForFamily(deps: Deps, id: string, choice: SupportRefundChoice, a: Acting): Promise<void> {
-  const outcome = await deps.db.transaction(async (tx) => {
+  const outcome = await transactionWithRetry(deps.db, async (tx) => {
     const booking = await lockedBooking(tx, id, a);
     if (booking.status === 'cancelled') throw errors.notCancellable('This booking is already cancelled.');
     const order = await latestOrder(tx, booking.id);
     const ctx = ctxOf(deps, tx, a);
     const paid = Boolean(order?.paidAt);
-    const { left } = order && paid ? await refundableLeft(tx, order.id) : { left: 0 };
+    const { left } = order && paid ? await moneyLeftOnOrder(tx, order.id) : { left: 0 };
     const startAt = await slotStart(tx, booking.slotId);
-    const byPolicy = refundableCents({ ...booking, startAt, refundedCents: order?.refundedCents ?? 0 }, ctx.now, policyOf(deps.config));
+    const byPolicy = refundByPolicy({ ...booking, startAt }, left, ctx.now, policyOf(deps.config));
     const refundCents = choice === 'full' ? left : choice === 'policy' ? Math.min(left, byPolicy) : 0;
     const refund = await cancel(ctx, booking, order, { reason: 'staff_cancelled', refundCents, refundReason: 'staff_cancelled', transition: 'staffCancel' });
     const details = await bookingDetails(tx, booking.id);
@@ -99,11 +100,11 @@ export async function cancelForFamily(deps: Deps, id: string, choice: SupportRef
 export async function refundForFamily(deps: Deps, orderId: string, amountCents: number, a: Acting): Promise<SupportRefund> {
   const unlocked = await findOrder(deps.db, orderId);
   if (!unlocked) throw notFound('That order');
-  const created: RefundRow = await deps.db.transaction(async (tx) => {
+  const created: RefundRow = await transactionWithRetry(deps.db, async (tx) => {
     const booking = await lockedBooking(tx, unlocked.bookingId, a);
     const order = (await lockOrder(tx, orderId))!;
     if (!order.paidAt) throw errors.notPaid(booking.reference);
-    const { left, refunded } = await refundableLeft(tx, order.id);
+    const { left, refunded } = await moneyLeftOnOrder(tx, order.id);
     if (amountCents > left) throw errors.refundTooLarge(left);
     const refund = await refundPart(ctxOf(deps, tx, a), booking, order, amountCents, refunded);
     await enqueueMail(tx, partRefundMail(await bookingDetails(tx, booking.id), deps.config.BRAND_NAME, deps.config.PUBLIC_URL, amountCents));
@@ -118,7 +119,7 @@ export async function refundForFamily(deps: Deps, orderId: string, amountCents: 
  * pets, the people per photo), until the session starts.
  */
 export async function editDetailsForFamily(deps: Deps, id: string, body: BookingDetailsBody, a: Acting): Promise<void> {
-  await deps.db.transaction(async (tx) => {
+  await transactionWithRetry(deps.db, async (tx) => {
     const booking = await lockedBooking(tx, id, a);
     const view = (await staffBookingView(tx, id))!;
     const now = deps.clock.now();

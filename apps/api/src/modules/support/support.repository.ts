@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import type { DbOrTx, Tx } from '../../db/client';
+import type { DbOrTx } from '../../db/client';
 
 /** The support desk's reads (decision 0051); every write goes through booking-lifecycle/transitions.ts. */
 
@@ -28,7 +28,7 @@ export function phoneDigits(q: string): string | null {
  * Families (never staff accounts) whose e-mail, name or phone contains `q`, or who have a booking
  * whose reference does, plus the owner of `bookingId` (a check-in code resolved by the caller).
  * A booking found by reference or code counts only at the caller's locations (`locationIds`, empty
- * = all). Each arm is served by a trigram GIN index (migrations 0015, 0024); exact e-mail and
+ * = all), and a caller scoped to some locations finds only families with an online booking there. Each arm is served by a trigram GIN index (migrations 0015, 0024); exact e-mail and
  * reference matches come first, then the most recently created accounts.
  */
 export async function searchFamilies(db: DbOrTx, q: string, bookingId: string | null, limit: number, locationIds: string[]): Promise<FamilyRow[]> {
@@ -36,6 +36,13 @@ export async function searchFamilies(db: DbOrTx, q: string, bookingId: string | 
   const exact = q.toLowerCase();
   const digits = phoneDigits(q);
   const atLocations = locationIds.length === 0 ? sql`true` : sql`exists (select 1 from slots s where s.id = b.slot_id and s.location_id = any(${sql.param(locationIds)}::uuid[]))`;
+  // Least privilege (decision 0079): support scoped to some locations finds only families with an
+  // online booking there, the same bookings it is shown; a family that never booked there is no
+  // business of theirs. Support covering every location (empty list) finds any family.
+  const knownHere =
+    locationIds.length === 0
+      ? sql`true`
+      : sql`exists (select 1 from bookings k join slots ks on ks.id = k.slot_id where k.user_id = u.id and k.source = 'online' and ks.location_id = any(${sql.param(locationIds)}::uuid[]))`;
   const result = await db.execute(sql`
     with hits as (
       select u.id from users u
@@ -50,6 +57,7 @@ export async function searchFamilies(db: DbOrTx, q: string, bookingId: string | 
     select u.id, u.email, u.first_name, u.last_name, u.phone
     from users u join hits on hits.id = u.id
     where not u.is_staff and u.deleted_at is null -- a deleted account is found by nothing (decision 0058)
+      and ${knownHere}
     order by (u.email = ${exact}) desc,
       exists (select 1 from bookings x where x.user_id = u.id and lower(x.reference) = ${exact}) desc,
       u.created_at desc
@@ -89,20 +97,6 @@ export async function emailsTo(db: DbOrTx, address: string, limit: number): Prom
     sentAt: r.sent_at ? new Date(r.sent_at as string) : null,
     createdAt: new Date(r.created_at as string),
   }));
-}
-
-/**
- * What is left to refund on an order the caller has locked: paid less what was refunded and what
- * is decided but not yet at the card (pending, or given up and owed).
- */
-export async function refundableLeft(tx: Tx, orderId: string): Promise<{ left: number; refunded: number }> {
-  const result = await tx.execute(sql`
-    select o.amount_cents, o.refunded_cents,
-      coalesce((select sum(r.amount_cents) from refunds r where r.order_id = o.id and r.status <> 'succeeded'), 0)::int as unsettled
-    from orders o where o.id = ${orderId}::uuid`);
-  const r = result.rows[0]!;
-  const refunded = (r.refunded_cents as number) + (r.unsettled as number);
-  return { left: Math.max(0, (r.amount_cents as number) - refunded), refunded };
 }
 
 export async function slotForMove(db: DbOrTx, slotId: string): Promise<{ id: string; slotTypeId: string; locationId: string; startAt: Date } | undefined> {

@@ -145,7 +145,7 @@ describe('BookingCard', () => {
   });
 
   it('puts a closed session\'s replacement waiting for an answer next, under a booking to pay; an offer that has lapsed keeps its place', () => {
-    const offer = (hours: number) => ({ reason: 'Flooding', offer: { slotId: 's', startAt: '2026-12-07T00:00:00.000Z', expiresAt: new Date(Date.now() + hours * 3_600_000).toISOString(), locationName: 'Sydney' } });
+    const offer = (hours: number) => ({ reason: 'Flooding', offer: { slotId: 's', startAt: '2026-12-07T00:00:00.000Z', expiresAt: new Date(Date.now() + hours * 3_600_000).toISOString(), locationName: 'Sydney', refundCents: 6995 } });
     const list = [aBooking({ id: 'a' }), aBooking({ id: 'lapsed', closure: offer(-1) }), aBooking({ id: 'move', closure: offer(20) }), aBooking({ id: 'pay', status: 'payment_failed' })];
     expect(needsActionFirst(list).map((x) => x.id)).toEqual(['pay', 'move', 'a', 'lapsed']);
   });

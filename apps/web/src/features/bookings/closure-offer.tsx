@@ -1,18 +1,22 @@
 import type { Booking } from '@kringle/contracts/bookings';
 import { formatSessionTime } from '@kringle/contracts/dates';
 import { formatAud } from '@kringle/contracts/money';
-import { useId } from 'react';
+import { useId, useState } from 'react';
 import { Button } from '../../components/ui/button';
 import type { ApiError } from '../../lib/api-error';
 import { useAnswerClosureMutation } from './api';
+import { ClosureConfirm, type ClosureAnswer } from './closure-confirm';
 
 /**
  * The brand closed this booking's session (decision 0055): why, and while the offer is open the
- * session held for the family, taken with one tap or turned into a full refund.
+ * session held for the family, taken with one tap or turned into a refund of all that is left on
+ * its order (the API's figure: part may have been refunded already, issue 53).
  */
 export function ClosureOffer({ booking }: { booking: Booking }) {
   const id = useId();
   const [answer, state] = useAnswerClosureMutation();
+  // Either answer changes the booking for good: asked first, with the new time or the amount (issue 53 item 8).
+  const [asking, setAsking] = useState<ClosureAnswer | null>(null);
   const closure = booking.closure;
   if (!closure) return null;
   const tz = booking.location.timezone;
@@ -32,17 +36,25 @@ export function ClosureOffer({ booking }: { booking: Booking }) {
         We had to close this session ({closure.reason})
       </h4>
       <p className="text-sm">
-        We are holding {formatSessionTime(offer.startAt, tz)} at {offer.locationName} for you until {formatSessionTime(offer.expiresAt, tz)}. Move your booking there with one tap, or take
-        all your money back.
+        We are holding {formatSessionTime(offer.startAt, tz)} at {offer.locationName} for you until {formatSessionTime(offer.expiresAt, tz)}. Move your booking there, or take
+        back all that is left to refund on it.
       </p>
       <div className="flex flex-wrap gap-2">
-        <Button className="flex-1 whitespace-nowrap sm:flex-none" disabled={state.isLoading} aria-busy={busy === 'accept'} onClick={() => void answer({ id: booking.id, answer: 'accept' })}>
+        <Button className="flex-1 whitespace-nowrap sm:flex-none" disabled={state.isLoading} aria-busy={busy === 'accept'} onClick={() => setAsking('accept')}>
           {busy === 'accept' ? 'Moving…' : 'Move to this session'}
         </Button>
-        <Button variant="secondary" className="flex-1 whitespace-nowrap sm:flex-none" disabled={state.isLoading} aria-busy={busy === 'refund'} onClick={() => void answer({ id: booking.id, answer: 'refund' })}>
-          {busy === 'refund' ? 'Refunding…' : `Refund me in full (${formatAud(booking.amountCents)})`}
+        <Button variant="secondary" className="flex-1 whitespace-nowrap sm:flex-none" disabled={state.isLoading} aria-busy={busy === 'refund'} onClick={() => setAsking('refund')}>
+          {busy === 'refund' ? 'Refunding…' : `Refund me in full (${formatAud(offer.refundCents)})`}
         </Button>
       </div>
+      <ClosureConfirm
+        booking={booking}
+        offer={offer}
+        asking={asking}
+        busy={state.isLoading}
+        onClose={() => setAsking(null)}
+        onAnswer={(a) => void answer({ id: booking.id, answer: a }).finally(() => setAsking(null))}
+      />
       {state.isError && (
         <p role="alert" className="text-sm font-semibold text-festive-800">
           {(state.error as ApiError | undefined)?.data?.error ?? 'That did not work. Please try again.'}
