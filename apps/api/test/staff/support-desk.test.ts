@@ -54,15 +54,28 @@ describe('support desk API', () => {
       expect(other.map((i) => i.user.id)).not.toContain(family.id);
     });
 
-    it("shows support scoped to some locations only the bookings there, and finds no family by another location's reference", async () => {
+    it("support scoped to some locations finds a family only through a booking there, never by another location's reference (decision 0079)", async () => {
       const family = await createPerson(w.t.db, false, { firstName: 'Lola', lastName: 'Twocentres' });
+      await w.t.db.execute(sql`update users set phone = '0412 777 031' where id = ${family.id}::uuid`);
       const booked = await bookDirect(w.t.db, family, session().id);
+      const code = await checkInCodeFor(w.t.db, booked);
       const brisbaneOnly = await createPerson(w.t.db, true, { firstName: 'Bea', lastName: 'Brisbane' }, { role: 'support', locationIds: [w.brisbane], mfaEnrolled: true });
-      const byName = (await w.call('GET', '/staff/families?q=Twocentres', brisbaneOnly)).json().items;
-      expect(byName).toEqual([expect.objectContaining({ user: expect.objectContaining({ id: family.id }), bookings: [] })]);
-      expect((await w.call('GET', `/staff/families?q=${booked.reference}`, brisbaneOnly)).json().items).toEqual([]);
+      const found = async (q: string, who: Person) => (await w.call('GET', `/staff/families?q=${encodeURIComponent(q)}`, who)).json().items as { user: { id: string }; bookings: { id: string }[] }[];
+      // Booked in Sydney only: Brisbane's support finds nothing of the family by any of its details.
+      for (const q of ['Twocentres', 'Lola Two', family.email, '0412 777 031', booked.reference, code]) expect(await found(q, brisbaneOnly), q).toEqual([]);
+      // Support covering both locations (and brand-wide support) find it, with the Sydney booking.
+      const both = await createPerson(w.t.db, true, { firstName: 'Bo', lastName: 'Both' }, { role: 'support', locationIds: [w.brisbane, w.sydney], mfaEnrolled: true });
+      for (const who of [both, support]) expect(await found('Twocentres', who)).toEqual([expect.objectContaining({ user: expect.objectContaining({ id: family.id }), bookings: [expect.objectContaining({ id: booked.id })] })]);
+      // Once the family books in Brisbane, Brisbane's support finds it, shown the Brisbane booking only.
+      const [brisbaneSlot] = (await w.t.db.execute(sql`select s.id from slots s where s.location_id = ${w.brisbane}::uuid and s.kind = 'session' and s.booking_id is null and s.start_at > now() + interval '2 days' order by s.start_at limit 1`)).rows as { id: string }[];
+      const there = await bookDirect(w.t.db, family, brisbaneSlot!.id);
+      for (const q of ['Twocentres', family.email, '0412 777 031', there.reference]) {
+        expect(await found(q, brisbaneOnly), q).toEqual([expect.objectContaining({ user: expect.objectContaining({ id: family.id }), bookings: [expect.objectContaining({ id: there.id })] })]);
+      }
+      // Sydney's reference or code still finds nothing for Brisbane's support, though the family is known there.
+      for (const q of [booked.reference, code]) expect(await found(q, brisbaneOnly), q).toEqual([]);
       const everywhere = (await w.call('GET', `/staff/families?q=${booked.reference}`, support)).json().items;
-      expect(everywhere).toEqual([expect.objectContaining({ bookings: [expect.objectContaining({ id: booked.id })] })]);
+      expect(everywhere).toEqual([expect.objectContaining({ bookings: expect.arrayContaining([expect.objectContaining({ id: booked.id }), expect.objectContaining({ id: there.id })]) })]);
     });
 
     it('takes "%" and "_" literally, asks for two characters, and refuses families', async () => {

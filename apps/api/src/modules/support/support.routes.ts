@@ -44,7 +44,7 @@ export async function supportRoutes(app: FastifyInstance) {
       schema: {
         tags,
         summary: 'Find families by part of an e-mail, name, phone or booking reference, or a check-in code',
-        description: 'At most 20 families, each with its latest 10 online bookings at the caller\'s locations (a booking elsewhere is neither shown nor found by its reference or code). A phone matches however it is typed (spaces, +61 or a leading 0). Limited to 60 searches a minute per staff member (429 RATE_LIMITED): the box searches as staff type.',
+        description: 'At most 20 families, each with its latest 10 online bookings at the caller\'s locations (a booking elsewhere is neither shown nor found by its reference or code). Support scoped to some locations finds only families with an online booking at them (decision 0079). A phone matches however it is typed (spaces, +61 or a leading 0). Limited to 60 searches a minute per staff member (429 RATE_LIMITED): the box searches as staff type.',
         querystring: familySearchQuerySchema,
         response: { 200: familySearchResultSchema, 400: errorBodySchema, 429: errorBodySchema },
       },
