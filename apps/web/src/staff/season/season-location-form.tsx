@@ -2,6 +2,7 @@ import { useId } from 'react';
 import { control, label } from '../form-parts';
 import type { SeasonFile, SeasonFileLocation } from './season-api';
 import { AddButton, Field, joinWindow, RemoveButton, Section, SlugField, splitWindow } from './season-fields';
+import { OpeningFields } from './season-opening-fields';
 
 const DAYS = [
   ['mon', 'Mon'],
@@ -52,6 +53,7 @@ export function LocationForm({ location: loc, isNew, slotTypes, edit }: { locati
         <Field label="Season starts" type="date" value={loc.seasonStart} onChange={(v) => edit((l) => void (l.seasonStart = v))} />
         <Field label="Season ends" type="date" value={loc.seasonEnd} onChange={(v) => edit((l) => void (l.seasonEnd = v))} />
       </div>
+      <OpeningFields location={loc} edit={edit} />
 
       <h3 className="mt-2 font-semibold text-ink-900">Opening hours</h3>
       <p className="text-sm text-ink-700">Each row: a session type, its days and hours. Sessions of the type&apos;s length fill the hours.</p>

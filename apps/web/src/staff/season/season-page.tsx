@@ -4,6 +4,7 @@ import { Button } from '../../components/ui/button';
 import { ApiProblem } from '../../lib/api-error';
 import { control, label } from '../form-parts';
 import { downloadSeason, getSeason, previewSeason, saveSeason, type SeasonFile } from './season-api';
+import { describeChange } from './season-changes';
 import { AddButton, freshSlug } from './season-fields';
 import { LocationForm } from './season-location-form';
 import { ProductsForm } from './season-products-form';
@@ -70,10 +71,12 @@ export function SeasonPage({ timezone }: { timezone: string }) {
     run(async () => {
       try {
         const { saved, etag: next } = await saveSeason(file!, etag);
+        const changed = preview?.changes?.length ?? 0;
         setEtag(next);
         setSaved(file);
         setPreview(null);
-        setNotice({ kind: 'saved', text: `Saved as version ${saved.version}: ${saved.sessionsAdded} sessions added, ${saved.sessionsRemoved} removed, ${saved.sessionsChanged} changed.` });
+        const also = changed ? ` ${changed} ${changed === 1 ? 'change' : 'changes'} to prices and settings applied.` : '';
+        setNotice({ kind: 'saved', text: `Saved as version ${saved.version}: ${saved.sessionsAdded} sessions added, ${saved.sessionsRemoved} removed, ${saved.sessionsChanged} changed.${also}` });
       } catch (err) {
         // Booked in the meantime: the list says which sessions to close first.
         if (err instanceof ApiProblem && err.code === 'SESSIONS_HAVE_BOOKINGS') setPreview(await previewSeason(file!));
@@ -130,7 +133,7 @@ export function SeasonPage({ timezone }: { timezone: string }) {
 
       <div className="sticky bottom-0 -mx-4 flex flex-col gap-3 border-t border-cream-300 bg-cream-100 px-4 py-3" aria-live="polite">
         {notice && <NoticeBox notice={notice} onReload={load} />}
-        {preview && <PreviewBox preview={preview} timezone={timezone} />}
+        {preview && <PreviewBox preview={preview} timezone={timezone} file={file} />}
         <div className="flex flex-wrap gap-3">
           <Button variant="secondary" disabled={busy} onClick={() => void onPreview()}>
             Preview changes
@@ -166,13 +169,27 @@ function NoticeBox({ notice, onReload }: { notice: Notice; onReload: () => void 
   );
 }
 
-function PreviewBox({ preview, timezone }: { preview: SeasonPreview; timezone: string }) {
+function PreviewBox({ preview, timezone, file }: { preview: SeasonPreview; timezone: string; file: SeasonFile }) {
   const when = new Intl.DateTimeFormat('en-AU', { timeZone: timezone, weekday: 'short', day: 'numeric', month: 'short', hour: 'numeric', minute: '2-digit' });
+  const changes = preview.changes ?? [];
   return (
-    <div className="flex flex-col gap-2" data-testid="season-preview">
+    <div className="flex max-h-[50dvh] flex-col gap-2 overflow-y-auto" data-testid="season-preview">
       <p className="font-semibold text-ink-900">
         This change adds {preview.sessionsAdded} sessions, removes {preview.sessionsRemoved} and changes {preview.sessionsChanged}.
       </p>
+      {/* Prices, the opening time and the rest of the file: what a save makes take effect besides the sessions (issue 53 item 6). */}
+      {changes.length > 0 ? (
+        <div>
+          <p className="font-semibold text-ink-900">{changes.length === 1 ? 'It also changes 1 thing:' : `It also changes ${changes.length} things:`}</p>
+          <ul className="list-disc pl-5 text-ink-900 break-words">
+            {changes.map((c) => (
+              <li key={`${c.item}-${c.slug ?? ''}-${c.field ?? c.change}`}>{describeChange(c, file)}</li>
+            ))}
+          </ul>
+        </div>
+      ) : (
+        <p className="text-ink-700">Nothing else changes: prices, opening times and settings stay as they are.</p>
+      )}
       {preview.conflicts.length > 0 && (
         <div className="rounded-lg bg-festive-50 px-3 py-2 text-festive-800">
           <p className="font-semibold">Families are booked in {preview.conflicts.length} of those sessions, so this cannot be saved. Close those sessions instead, or keep their hours:</p>
