@@ -128,6 +128,8 @@ const envSchema = z.object({
   QUEUE_ADMIT_FACTOR: z.coerce.number().min(0.1).max(20).default(1.5),
   /** How long an admission lasts to take a hold. */
   QUEUE_ADMIT_MINUTES: int(1, 120).default(10),
+  /** Waiting-room tickets one address (an IPv6 client by its /64) may hold in one line (issue 48 item 13). */
+  QUEUE_TICKETS_PER_ADDRESS: int(1, 100_000).default(20),
   /** Children and adults in one photo (issue 18). */
   MAX_PEOPLE_PER_PHOTO: int(1, 30).default(8),
   /** Days after the session before who-is-coming details are deleted (decision 0021). */
@@ -136,6 +138,12 @@ const envSchema = z.object({
   PHOTO_STORAGE: z.enum(['local', 's3']).default('local'),
   /** Days from a booking's first photo until every photo of it is deleted. */
   PHOTO_RETENTION_DAYS: int(1, 3650).default(60),
+  /**
+   * Pixels (width × height) an uploaded photo may have: checked from the JPEG's header before any
+   * decoding, since a 1.5 MB file can decode to gigabytes (issue 48 item 7). 60 MP is above every
+   * camera a set uses (a 45 MP full frame, a 50 MP phone); libvips's own ceiling is 268 MP.
+   */
+  PHOTO_MAX_PIXELS: int(1_000_000, 268_402_689).default(60_000_000),
   S3_ENDPOINT: z.url().optional(),
   S3_REGION: z.string().min(1).optional(),
   S3_BUCKET: z.string().min(3).max(63).optional(),
