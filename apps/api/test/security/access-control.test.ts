@@ -169,6 +169,19 @@ describe('access control on every route', () => {
     }
   });
 
+  it("lists the visitor's catalogue as public with no app check, and answers it with no headers at all (issue 53)", async () => {
+    const catalogue = ops.find((o) => key(o) === 'GET /api/v1/common/catalogue');
+    expect(catalogue).toMatchObject({ token: false, pathParams: [] });
+    const doc = (await w.t.app.inject('/api/v1/openapi.json')).json() as { paths: Record<string, Record<string, { security?: Record<string, unknown>[] }>> };
+    const security = doc.paths['/api/v1/common/catalogue']!.get!.security ?? [];
+    expect(security.some((s) => 'appCheck' in s || 'idToken' in s)).toBe(false);
+    const res = await w.t.app.inject('/api/v1/common/catalogue');
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.headers['cache-control']).toMatch(/^public/);
+    // Its neighbour stays a customer route: the catalogue is the only visitor read under /common/ with bookable data.
+    expect(ops.find((o) => key(o) === 'GET /api/v1/common/locations')).toMatchObject({ token: true });
+  });
+
   it('refuses a staff token on every customer route with 403 STAFF_NOT_ALLOWED, and no token with 401', async () => {
     const staff = await createCustomer(w.t.db, w.t.app.idTokens, { staff: true });
     const tokenOps = ops.filter((o) => o.token && !isStaffRoute(o.path));
