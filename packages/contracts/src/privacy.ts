@@ -30,3 +30,18 @@ export const privacyPolicySchema = z
   })
   .meta({ id: 'PrivacyPolicy' });
 export type PrivacyPolicy = z.infer<typeof privacyPolicySchema>;
+
+/**
+ * The export's file name, dated by the family's own calendar (issue 53 item 16): at 9 am in Sydney
+ * on 2 December it is still 1 December in UTC. The web app passes the browser's zone, the API the
+ * zone of the family's location.
+ */
+export function exportFileName(now: Date, timeZone: string): string {
+  let day: string;
+  try {
+    day = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(now);
+  } catch {
+    day = now.toISOString().slice(0, 10);
+  }
+  return `my-data-${day}.json`;
+}

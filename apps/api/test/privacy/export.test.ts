@@ -54,4 +54,14 @@ describe('download my data', () => {
   it('needs a signed-in customer', async () => {
     expectContractError(await w.call('GET', '/user/export', null), 401, 'UNAUTHENTICATED');
   });
+  it("is named by the family's local date, not UTC's (issue 53 item 16)", async () => {
+    const who = await w.family({ firstName: 'Dora', lastName: 'Dateline' });
+    await w.book(who);
+    const now = w.clock.now();
+    // The booking's location's calendar, whatever the hour in UTC (from 13:00 UTC Sydney is a day ahead, so that is when this catches a UTC name).
+    const zone = (await w.t.db.execute(sql`select l.timezone from bookings b join locations l on l.id = b.location_id where b.user_id = ${who.id}::uuid limit 1`)).rows[0]!.timezone as string;
+    const local = new Intl.DateTimeFormat('en-CA', { timeZone: zone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(now);
+    const res = await w.call('GET', '/user/export', who);
+    expect(res.headers['content-disposition']).toBe(`attachment; filename="my-data-${local}.json"`);
+  });
 });

@@ -58,3 +58,17 @@ export async function readExport(db: Db, userId: string): Promise<Record<ExportP
     { isolationLevel: 'repeatable read', accessMode: 'read only' },
   );
 }
+
+/**
+ * The zone the family lives by, for dating its export: its preferred location's, else that of its
+ * latest booking, else the first location's (a family that never booked is still in Australia).
+ */
+export async function familyTimeZone(db: Db, userId: string): Promise<string | null> {
+  const result = await db.execute(sql`
+    select coalesce(
+      (select l.timezone from users u join locations l on l.id = u.preferred_location_id where u.id = ${userId}::uuid),
+      (select l.timezone from bookings b join locations l on l.id = b.location_id where b.user_id = ${userId}::uuid order by b.created_at desc limit 1),
+      (select timezone from locations order by sort_order limit 1)
+    ) as timezone`);
+  return (result.rows[0]?.timezone as string | null) ?? null;
+}

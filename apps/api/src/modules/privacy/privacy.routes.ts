@@ -2,11 +2,11 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { errorBodySchema } from '@kringle/contracts/errors';
-import { deleteAccountBodySchema, deleteAccountResultSchema, privacyPolicySchema } from '@kringle/contracts/privacy';
+import { deleteAccountBodySchema, deleteAccountResultSchema, exportFileName, privacyPolicySchema } from '@kringle/contracts/privacy';
 import { authOf } from '../../plugins/auth';
 import { rateLimit } from '../../plugins/rate-limit';
 import { deleteAccount } from './account-deletion.service';
-import { readExport } from './data-export.repository';
+import { familyTimeZone, readExport } from './data-export.repository';
 import { privacyPolicy } from './privacy-policy';
 
 /** API.md "Privacy" (issue 38, decision 0058): the policy, a family's export and its deletion. */
@@ -41,7 +41,7 @@ export async function privacyRoutes(app: FastifyInstance) {
       return reply
         .type('application/json; charset=utf-8')
         .header('cache-control', 'no-store')
-        .header('content-disposition', `attachment; filename="my-data-${now.toISOString().slice(0, 10)}.json"`)
+        .header('content-disposition', `attachment; filename="${exportFileName(now, (await familyTimeZone(app.db, authOf(req).userId)) ?? 'UTC')}"`)
         .send(JSON.stringify(body, null, 2));
     },
   );

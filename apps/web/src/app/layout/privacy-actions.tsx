@@ -9,6 +9,7 @@ import { FormField } from '../../features/auth/form-field';
 import { PasswordField } from '../../features/auth/password-field';
 import { signOut } from '../../features/auth/session';
 import { useDeleteAccountMutation } from '../../features/privacy/api';
+import { exportFileName } from '@kringle/contracts/privacy';
 
 /**
  * The account menu's "Your data": download everything held (GET /user/export) and delete the account
@@ -27,7 +28,7 @@ export default function PrivacyActions() {
 
   const download = async () => {
     try {
-      await dispatch(downloadFile({ url: '/user/export', filename: `my-data-${new Date().toISOString().slice(0, 10)}.json`, what: 'your data' })).unwrap();
+      await dispatch(downloadFile({ url: '/user/export', filename: exportFileName(new Date(), Intl.DateTimeFormat().resolvedOptions().timeZone), what: 'your data' })).unwrap();
     } catch (error) {
       void toastError(errorMessage(error, 'We could not download your data. Please try again.'));
     }
