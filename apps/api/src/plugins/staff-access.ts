@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify';
 import fp from 'fastify-plugin';
 import { MFA_REQUIRED_ROLES, STAFF_ROLES, type StaffRole } from '@kringle/contracts/staff-roles';
 import { errors } from '../lib/errors';
+import { SECOND_FACTOR_AMR } from '../modules/accounts/refresh-tokens.repository';
 import { findStaffState, type StaffState } from '../modules/staff-accounts/staff-state.repository';
 
 export type { StaffRole } from '@kringle/contracts/staff-roles';
@@ -110,6 +111,8 @@ export const staffAccessPlugin = fp(
       if (!request.auth) return;
       const state = await app.staffStates.get(request.auth.userId, app.clock.now().getTime());
       if (!state || !state.active) throw errors.sessionEnded();
+      // A session signed into with the password alone, once the account has a factor (issue 48): ended.
+      if (state.mfaEnrolled && request.auth.amr && !request.auth.amr.includes(SECOND_FACTOR_AMR)) throw errors.sessionEnded();
       if (MFA_REQUIRED_ROLES.includes(state.role) && !state.mfaEnrolled && !config.staffBeforeMfa) throw errors.mfaRequired();
       if (!rolesOf(config.staffRoles).includes(state.role)) throw errors.roleForbidden();
       request.staffAccess = state;

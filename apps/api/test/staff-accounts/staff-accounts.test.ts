@@ -95,10 +95,14 @@ describe('staff accounts', () => {
     expect(patched.json()).toMatchObject({ role: 'set', locationIds: [brisbane] });
     expectContractError(await call('GET', `/staff/run-sheet?locationId=${sydney}`, elfToken), 403, 'LOCATION_FORBIDDEN');
     await call('PATCH', `/staff/accounts/${id}`, manager, { role: 'manager', locationIds: [] });
-    // A manager now, so a second factor first.
-    expectContractError(await call('GET', `/staff/run-sheet?locationId=${sydney}`, elfToken), 403, 'MFA_REQUIRED');
+    // A manager now, so a second factor first: the password-only session ends (issue 48), token and cookie.
+    expectContractError(await call('GET', `/staff/run-sheet?locationId=${sydney}`, elfToken), 401, 'UNAUTHENTICATED');
+    expectContractError(await t.app.inject({ method: 'POST', url: '/api/v1/auth/refresh', cookies: { [REFRESH_COOKIE]: cookieOf(elf)! } }), 401, 'UNAUTHENTICATED');
+    const promoted = (await signIn(t.app, 'elf@kringle.test', DEMO_PASSWORD)).json().idToken as string;
+    expectContractError(await call('GET', `/staff/run-sheet?locationId=${sydney}`, promoted), 403, 'MFA_REQUIRED');
+    // Back to the set: no factor needed, so that session goes on.
     await call('PATCH', `/staff/accounts/${id}`, manager, { role: 'set' });
-    expect((await call('GET', `/staff/run-sheet?locationId=${sydney}`, elfToken)).statusCode).toBe(200);
+    expect((await call('GET', `/staff/run-sheet?locationId=${sydney}`, promoted)).statusCode).toBe(200);
     expectContractError(await call('PATCH', `/staff/accounts/${id}`, manager, {}), 400, 'VALIDATION_FAILED');
     expectContractError(await call('PATCH', '/staff/accounts/00000000-0000-4000-8000-000000000000', manager, { active: false }), 404, 'NOT_FOUND');
   });

@@ -23,7 +23,7 @@ export async function secondStep(app: FastifyInstance, mfaToken: string, code: s
 
 /**
  * Signs in (no second factor yet), enrols one with the TOTP library as an app would, and answers
- * the ID token, the secret and the recovery codes. Moves the clock on 30 s, past the code used.
+ * the session's ID token after enrolment (and its refresh cookie), the secret and the recovery codes. Moves the clock on 30 s, past the code used.
  */
 export async function enrol(app: FastifyInstance, clock: ManualClock, email: string, password: string) {
   const session = await signIn(app, email, password);
@@ -34,6 +34,9 @@ export async function enrol(app: FastifyInstance, clock: ManualClock, email: str
   const secret = setup.json().secret as string;
   const confirm = await app.inject({ method: 'POST', url: '/api/v1/staff/mfa/confirm', headers: bearer(idToken), payload: { code: codeAt(secret, clock.now()) } });
   if (confirm.statusCode !== 200) throw new Error(`confirm failed: ${confirm.body}`);
+  // Enrolment raised the session epoch (issue 48): this session stays, with a fresh token, as the staff app's refresh on a 401 gets it.
+  const refreshed = await app.inject({ method: 'POST', url: '/api/v1/auth/refresh', cookies: { [REFRESH_COOKIE]: cookieOf(session)! } });
+  if (refreshed.statusCode !== 200) throw new Error(`refresh after enrolment failed: ${refreshed.body}`);
   clock.advance(30_000);
-  return { idToken, secret, recoveryCodes: confirm.json().recoveryCodes as string[], otpauthUrl: setup.json().otpauthUrl as string };
+  return { idToken: refreshed.json().idToken as string, cookie: cookieOf(refreshed)!, enrollingIdToken: idToken, secret, recoveryCodes: confirm.json().recoveryCodes as string[], otpauthUrl: setup.json().otpauthUrl as string };
 }

@@ -26,6 +26,10 @@ export const users = pgTable(
     mfaEnrolledAt: timestamp('mfa_enrolled_at', { withTimezone: true }),
     /** The last TOTP time step accepted, so a code is usable once. */
     mfaLastStep: bigint('mfa_last_step', { mode: 'number' }),
+    /** Consecutive wrong second-factor codes, across mfaTokens and addresses (issue 48, decision 0080). */
+    mfaFailedCount: integer('mfa_failed_count').notNull().default(0),
+    /** Until then the account accepts no second-factor code at all, recovery codes included. */
+    mfaLockedUntil: timestamp('mfa_locked_until', { withTimezone: true }),
     lastSignInAt: timestamp('last_sign_in_at', { withTimezone: true }),
     emailVerifiedAt: timestamp('email_verified_at', { withTimezone: true }),
     verificationSentAt: timestamp('verification_sent_at', { withTimezone: true }),
@@ -67,6 +71,8 @@ export const refreshTokens = pgTable(
      * only this token's holder can open it, within the reuse grace, to catch up with its family.
      */
     successorSealed: text('successor_sealed'),
+    /** How the family was signed into (RFC 8176): 'pwd', plus 'otp' once a second-factor code was proved (decision 0080). */
+    amr: text('amr').array().notNull().default(sql`'{pwd}'`),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [uniqueIndex('refresh_tokens_hash_key').on(t.tokenHash), index('refresh_tokens_family_idx').on(t.familyId)],

@@ -94,7 +94,7 @@ export class AccountsService {
     const ok = row ? await verifyPassword(row.passwordHash, password) : await verifyAgainstDummy(password);
     if (!row || !ok || (row.isStaff && !row.active)) throw errors.invalidCredentials();
     if (row.isStaff && row.mfaEnrolledAt) return { mfaRequired: true, mfaToken: await this.secondFactor.challenge(row.id) };
-    return this.startSession(row);
+    return this.startSession(row, refreshTokens.PASSWORD_AMR);
   }
 
   /** POST /auth/mfa: the second step; the usual session once the code is right. */
@@ -102,7 +102,7 @@ export class AccountsService {
     const userId = await this.secondFactor.verify(mfaToken, code);
     const row = await users.findUserById(this.db, userId);
     if (!row) throw errors.sessionEnded();
-    return this.startSession(row);
+    return this.startSession(row, refreshTokens.TWO_FACTOR_AMR);
   }
 
   /**
@@ -128,22 +128,18 @@ export class AccountsService {
     });
     this.sessionsEnded(ended);
     // The new epoch, so this device's fresh token is not refused with the old ones.
-    return this.startSession({ ...row, sessionEpoch: ended.epoch });
+    return this.startSession({ ...row, sessionEpoch: ended.epoch }, refreshTokens.PASSWORD_AMR);
   }
 
-  private async startSession(row: users.UserRow): Promise<Session> {
+  /** A new refresh family, signed into by `amr` (decision 0080), and its first ID token. */
+  private async startSession(row: users.UserRow, amr: string[]): Promise<Session> {
     const now = this.clock.now();
     const refreshToken = randomToken();
     const refreshExpiresAt = new Date(now.getTime() + (row.isStaff ? STAFF_REFRESH_TTL_MS : REFRESH_TTL_MS));
     if (row.isStaff) await users.recordSignIn(this.db, row.id, now);
-    await refreshTokens.insertRefreshToken(this.db, {
-      userId: row.id,
-      familyId: randomUUID(),
-      tokenHash: sha256(refreshToken),
-      expiresAt: refreshExpiresAt,
-      createdAt: now,
-    });
-    return { ...(await this.idTokenFor(row)), refreshToken, refreshExpiresAt };
+    const familyId = randomUUID();
+    await refreshTokens.insertRefreshToken(this.db, { userId: row.id, familyId, tokenHash: sha256(refreshToken), expiresAt: refreshExpiresAt, createdAt: now, amr });
+    return { ...(await this.idTokenFor(row, { amr, familyId })), refreshToken, refreshExpiresAt };
   }
 
   /**
@@ -166,6 +162,7 @@ export class AccountsService {
       const user = await users.findUserById(tx, token.userId);
       if (!user || !staffSessionLive(user, token, now)) return null;
       const refreshToken = randomToken();
+      const amr = token.amr;
       await refreshTokens.markRotated(tx, token.id, now, sealSuccessor(presented, token.familyId, refreshToken));
       await refreshTokens.insertRefreshToken(tx, {
         userId: token.userId,
@@ -173,12 +170,13 @@ export class AccountsService {
         tokenHash: sha256(refreshToken),
         expiresAt: token.expiresAt,
         createdAt: now,
+        amr,
       });
-      return { user, refreshToken, refreshExpiresAt: token.expiresAt };
+      return { user, refreshToken, refreshExpiresAt: token.expiresAt, family: { amr, familyId: token.familyId } };
     });
     // Outside the transaction: the revocation of a replayed family must commit before we answer 401.
     if (!outcome) throw errors.sessionEnded();
-    return { ...(await this.idTokenFor(outcome.user)), refreshToken: outcome.refreshToken, refreshExpiresAt: outcome.refreshExpiresAt };
+    return { ...(await this.idTokenFor(outcome.user, outcome.family)), refreshToken: outcome.refreshToken, refreshExpiresAt: outcome.refreshExpiresAt };
   }
 
   /**
@@ -205,7 +203,7 @@ export class AccountsService {
     if (successor.rotatedAt) return theft('not_the_predecessor');
     const user = await users.findUserById(tx, token.userId);
     if (!user || !staffSessionLive(user, successor, now)) return null;
-    return { user, refreshToken: current, refreshExpiresAt: successor.expiresAt };
+    return { user, refreshToken: current, refreshExpiresAt: successor.expiresAt, family: { amr: successor.amr, familyId: successor.familyId } };
   }
 
   /** Revokes the presented token's whole family; unknown or missing tokens are a no-op. */
@@ -240,14 +238,19 @@ export class AccountsService {
     return toUser(row);
   }
 
-  private async idTokenFor(row: users.UserRow): Promise<SessionResponse> {
-    const { idToken, expiresAt } = await this.idTokens.issue(tokenSubject(row));
+  private async idTokenFor(row: users.UserRow, family: { amr: string[]; familyId: string }): Promise<SessionResponse> {
+    const { idToken, expiresAt } = await this.idTokens.issue({ ...tokenSubject(row), amr: family.amr, sessionId: family.familyId });
     return { idToken, expiresAt: expiresAt.toISOString(), user: toUser(row) };
   }
 }
 
-/** A customer's session is live until its expiry; a staff one also ends when idle or deactivated. */
+/**
+ * A customer's session is live until its expiry; a staff one also ends when idle or deactivated,
+ * and, once the account has a second factor, when it never passed it (a session signed into with
+ * the password before enrolment, decision 0080).
+ */
 function staffSessionLive(user: users.UserRow, token: refreshTokens.RefreshTokenRow, now: Date): boolean {
   if (!user.isStaff) return true;
+  if (user.mfaEnrolledAt && !token.amr.includes(refreshTokens.SECOND_FACTOR_AMR)) return false;
   return user.active && now.getTime() - token.createdAt.getTime() <= STAFF_REFRESH_IDLE_MS;
 }

@@ -16,6 +16,10 @@ export interface IdTokenSubject {
   staffRole: StaffRole | null;
   /** The account's session epoch now (users.session_epoch; 0 when not given): decision 0063. */
   sessionEpoch?: number;
+  /** How the session was signed into (RFC 8176 `amr`: 'pwd', 'otp'), from its refresh family (decision 0080). */
+  amr?: readonly string[];
+  /** The refresh family the token belongs to (`sid`): enrolment keeps that session alone (decision 0080). */
+  sessionId?: string;
 }
 
 /** What a verified ID token tells the routes about the caller. */
@@ -31,6 +35,10 @@ export interface AuthClaims {
   staffRole: StaffRole | null;
   /** The `session_epoch` claim (0 when absent): refused once the account's epoch is higher (session-cutoffs.ts). */
   sessionEpoch: number;
+  /** The `amr` claim; undefined on tokens issued before it existed (decision 0080). */
+  amr?: string[];
+  /** The `sid` claim: the refresh family of the session. */
+  sessionId?: string;
 }
 
 export interface IssuedIdToken {
@@ -68,7 +76,7 @@ export class IdTokens {
     const iat = Math.floor(this.settings.clock.now().getTime() / 1000);
     const exp = iat + ID_TOKEN_TTL_SECONDS;
     const roleClaim = user.isStaff && user.staffRole ? { staff_role: user.staffRole } : {};
-    const claims = { email: user.email, email_verified: user.emailVerified, dashboard_user: user.isStaff, ...roleClaim, session_epoch: user.sessionEpoch ?? 0 };
+    const claims = { email: user.email, email_verified: user.emailVerified, dashboard_user: user.isStaff, ...roleClaim, session_epoch: user.sessionEpoch ?? 0, ...(user.amr ? { amr: [...user.amr] } : {}), ...(user.sessionId ? { sid: user.sessionId } : {}) };
     const idToken = await new SignJWT(claims)
       .setProtectedHeader({ alg: ALG, typ: 'JWT', kid: this.kid })
       .setSubject(user.id)
@@ -110,6 +118,8 @@ export class IdTokens {
         expiresAtMs: payload.exp! * 1000,
         staffRole: claims.data.dashboard_user ? (claims.data.staff_role ?? null) : null,
         sessionEpoch: claims.data.session_epoch ?? 0,
+        ...(claims.data.amr ? { amr: claims.data.amr } : {}),
+        ...(claims.data.sid ? { sessionId: claims.data.sid } : {}),
       };
     } catch {
       return null;

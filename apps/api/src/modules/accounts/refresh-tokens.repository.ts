@@ -1,4 +1,4 @@
-import { and, eq, isNull, sql } from 'drizzle-orm';
+import { and, eq, isNull, not, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
 import { refreshTokens } from '../../db/schema/accounts';
 
@@ -9,7 +9,7 @@ export type RefreshTokenRow = typeof refreshTokens.$inferSelect;
 
 export async function insertRefreshToken(
   db: DbOrTx,
-  values: { userId: string; familyId: string; tokenHash: string; expiresAt: Date; createdAt: Date },
+  values: { userId: string; familyId: string; tokenHash: string; expiresAt: Date; createdAt: Date; amr?: string[] },
 ): Promise<void> {
   await db.insert(refreshTokens).values(values);
 }
@@ -53,5 +53,29 @@ export async function revokeAllForUser(db: DbOrTx, userId: string, now: Date): P
     .update(refreshTokens)
     .set({ revokedAt: now })
     .where(and(eq(refreshTokens.userId, userId), isNull(refreshTokens.revokedAt)));
+  await notifySignedOut(db, userId);
+}
+
+/** The factor a session proves with a second-factor code (RFC 8176 `amr`, decision 0080). */
+export const SECOND_FACTOR_AMR = 'otp';
+export const PASSWORD_AMR = ['pwd'];
+export const TWO_FACTOR_AMR = ['pwd', SECOND_FACTOR_AMR];
+
+/** The family passed the second factor now (enrolment's first code): its rows say so. False if it is not the account's, or ended. */
+export async function markFamilyTwoFactor(db: DbOrTx, userId: string, familyId: string): Promise<boolean> {
+  const rows = await db
+    .update(refreshTokens)
+    .set({ amr: TWO_FACTOR_AMR })
+    .where(and(eq(refreshTokens.userId, userId), eq(refreshTokens.familyId, familyId), isNull(refreshTokens.revokedAt)))
+    .returning({ id: refreshTokens.id });
+  return rows.length > 0;
+}
+
+/** Revokes every family of the account that never passed the second factor (decision 0080). */
+export async function revokePasswordOnlyForUser(db: DbOrTx, userId: string, now: Date): Promise<void> {
+  await db
+    .update(refreshTokens)
+    .set({ revokedAt: now })
+    .where(and(eq(refreshTokens.userId, userId), isNull(refreshTokens.revokedAt), not(sql`${SECOND_FACTOR_AMR} = any(${refreshTokens.amr})`)));
   await notifySignedOut(db, userId);
 }

@@ -1,7 +1,7 @@
 import { and, eq, gt, isNotNull, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
 import { users } from '../../db/schema/accounts';
-import { revokeAllForUser } from './refresh-tokens.repository';
+import { revokeAllForUser, revokePasswordOnlyForUser } from './refresh-tokens.repository';
 
 /** NOTIFY'd with "<userId> <epoch> <endedAtMs>" when every session of an account ends (session-cutoffs.listener.ts). */
 export const SESSIONS_ENDED_CHANNEL = 'kringle_sessions_ended';
@@ -20,6 +20,21 @@ export interface SessionsEnded {
  */
 export async function endAllSessions(db: DbOrTx, userId: string, now: Date): Promise<SessionsEnded> {
   await revokeAllForUser(db, userId, now);
+  return raiseEpoch(db, userId, now);
+}
+
+/**
+ * Ends the sessions that never passed the second factor (decision 0080): their families are
+ * revoked, and the epoch is raised so every ID token already issued is refused at once; the
+ * sessions that did pass it keep their family and get a token of the new epoch at their next
+ * refresh (the staff app refreshes on a 401). Enrolment and a role change that needs the factor.
+ */
+export async function endPasswordOnlySessions(db: DbOrTx, userId: string, now: Date): Promise<SessionsEnded> {
+  await revokePasswordOnlyForUser(db, userId, now);
+  return raiseEpoch(db, userId, now);
+}
+
+async function raiseEpoch(db: DbOrTx, userId: string, now: Date): Promise<SessionsEnded> {
   const [row] = await db
     .update(users)
     .set({ sessionEpoch: sql`${users.sessionEpoch} + 1`, sessionsEndedAt: now })

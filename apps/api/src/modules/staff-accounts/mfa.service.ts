@@ -4,8 +4,12 @@ import { Secret, TOTP } from 'otpauth';
 import type { Db } from '../../db/client';
 import type { Clock } from '../../lib/clock';
 import { errors } from '../../lib/errors';
+import { markFamilyTwoFactor } from '../accounts/refresh-tokens.repository';
+import { endPasswordOnlySessions, type SessionsEnded } from '../accounts/session-cutoffs.repository';
 import { randomToken, sha256 } from '../accounts/secure-tokens';
 import * as users from '../accounts/users.repository';
+import { insertAuditEntry } from '../audit-trail/audit-entries.repository';
+import { clearWrongCodes, countWrongCode, lockedUntil, mfaLockedError } from './mfa-lockout';
 import type { MfaSecretBox } from './mfa-secret-box';
 import * as repo from './staff-accounts.repository';
 
@@ -64,11 +68,17 @@ export class MfaService {
    * The first code from the app proves it was set up right: enrols, and answers the recovery
    * codes, which are shown this once. A wrong code is a field error (400), not a 401: the staff
    * member is signed in, and a 401 tells clients to refresh their token.
+   *
+   * Enrolment ends every session that never passed the factor (issue 48, decision 0080): their
+   * refresh families are revoked and the epoch raised, so their ID tokens are refused at once on
+   * every process (`ended`, for this process's cutoffs after the commit). The enrolling session
+   * (`sessionId`, the caller's `sid`) has just proved a code: its family is marked as having
+   * passed it and stays; its next refresh gives a token of the new epoch.
    */
-  async confirm(userId: string, code: string): Promise<MfaConfirmResponse> {
+  async confirm(userId: string, code: string, sessionId: string | undefined): Promise<MfaConfirmResponse & { ended: SessionsEnded }> {
     const now = this.clock.now();
     const recoveryCodes = Array.from({ length: RECOVERY_CODE_COUNT }, newRecoveryCode);
-    await this.db.transaction(async (tx) => {
+    const ended = await this.db.transaction(async (tx) => {
       const user = await repo.lockStaff(tx, userId);
       if (!user) throw errors.sessionEnded();
       if (user.mfaEnrolledAt) throw errors.mfaAlreadyEnrolled();
@@ -78,8 +88,21 @@ export class MfaService {
       if (step === null) throw errors.invalidField('body.code', 'That code is not right. Enter the newest code from your app.');
       await repo.markMfaEnrolled(tx, userId, step, now);
       await repo.replaceRecoveryCodes(tx, userId, recoveryCodes.map((c) => sha256(normaliseRecovery(c))), now);
+      const sessionKept = sessionId ? await markFamilyTwoFactor(tx, userId, sessionId) : false;
+      const ended = await endPasswordOnlySessions(tx, userId, now);
+      await insertAuditEntry(tx, {
+        at: now,
+        actor: { kind: 'staff', id: userId, email: user.email },
+        action: 'staff.mfa_enrolled',
+        bookingId: null,
+        orderId: null,
+        reason: null,
+        before: { staffId: userId, email: user.email, mfaEnrolled: false },
+        after: { staffId: userId, email: user.email, mfaEnrolled: true, passwordOnlySessionsEnded: true, enrollingSessionKept: sessionKept },
+      });
+      return ended;
     });
-    return { recoveryCodes };
+    return { recoveryCodes, ended };
   }
 
   /** The time step `code` belongs to, or null when it is no current code of this secret. */
@@ -102,15 +125,20 @@ export class MfaService {
    * The second step: the user's id when `code` is a TOTP code not used before or an unused
    * recovery code. The token is spent only by a right code (a typo does not send the staff member
    * back to the password; the rate limits bound the guesses). A token that is unknown, used or
-   * expired → 401 UNAUTHENTICATED (sign in again); a wrong code → 401 INVALID_MFA_CODE.
+   * expired → 401 UNAUTHENTICATED (sign in again); a wrong code → 401 INVALID_MFA_CODE. The
+   * account's wrong codes are counted whatever the mfaToken (mfa-lockout.ts): while it is locked,
+   * every code, right or not, → 429 RATE_LIMITED with `Retry-After`. The count commits with the
+   * answer, so the error is thrown after the transaction.
    */
   async verify(mfaToken: string, code: string): Promise<string> {
     const now = this.clock.now();
-    return this.db.transaction(async (tx) => {
+    const outcome = await this.db.transaction(async (tx) => {
       const challenge = await repo.lockLiveChallenge(tx, sha256(mfaToken), now);
       if (!challenge) throw errors.sessionEnded();
       const user = await repo.lockStaff(tx, challenge.userId);
       if (!user || !user.active || !user.mfaEnrolledAt) throw errors.sessionEnded();
+      const locked = lockedUntil(user, now);
+      if (locked) return { kind: 'locked' as const, until: locked };
       const trimmed = code.trim();
       let ok: boolean;
       if (/^\d{6}$/.test(trimmed)) {
@@ -120,9 +148,16 @@ export class MfaService {
       } else {
         ok = await repo.consumeRecoveryCode(tx, user.id, sha256(normaliseRecovery(trimmed)), now);
       }
-      if (!ok) throw errors.invalidMfaCode();
+      if (!ok) {
+        const lockedNow = await countWrongCode(tx, user, now, this.issuer);
+        return lockedNow ? { kind: 'locked' as const, until: lockedNow } : { kind: 'wrong' as const };
+      }
+      await clearWrongCodes(tx, user);
       await repo.markChallengeUsed(tx, challenge.id, now);
-      return user.id;
+      return { kind: 'ok' as const, userId: user.id };
     });
+    if (outcome.kind === 'locked') throw mfaLockedError(outcome.until, now);
+    if (outcome.kind === 'wrong') throw errors.invalidMfaCode();
+    return outcome.userId;
   }
 }

@@ -120,6 +120,21 @@ export async function markChallengeUsed(db: DbOrTx, id: string, now: Date): Prom
 
 /** Removes the second factor (secret, last step, recovery codes): the member enrols again. */
 export async function resetMfa(db: DbOrTx, userId: string, now: Date): Promise<void> {
-  await db.update(users).set({ mfaSecret: null, mfaEnrolledAt: null, mfaLastStep: null, updatedAt: now }).where(eq(users.id, userId));
+  await db.update(users).set({ mfaSecret: null, mfaEnrolledAt: null, mfaLastStep: null, mfaFailedCount: 0, mfaLockedUntil: null, updatedAt: now }).where(eq(users.id, userId));
   await db.delete(staffRecoveryCodes).where(eq(staffRecoveryCodes.userId, userId));
+}
+
+/** The consecutive wrong second-factor codes and the lock (issue 48 item 2); the row is locked by the caller (lockStaff). */
+export async function setMfaFailures(db: DbOrTx, userId: string, failedCount: number, lockedUntil: Date | null): Promise<void> {
+  await db.update(users).set({ mfaFailedCount: failedCount, mfaLockedUntil: lockedUntil }).where(eq(users.id, userId));
+}
+
+/** Who is told of a second-factor lock besides the member: every active manager. */
+export async function activeManagerEmails(db: DbOrTx): Promise<string[]> {
+  const rows = await db
+    .select({ email: users.email })
+    .from(users)
+    .where(and(eq(users.isStaff, true), eq(users.staffRole, 'manager'), eq(users.active, true)))
+    .orderBy(asc(users.email));
+  return rows.map((r) => r.email);
 }

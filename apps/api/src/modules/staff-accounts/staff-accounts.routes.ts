@@ -16,6 +16,7 @@ import {
 } from '@kringle/contracts/staff-accounts';
 import { z } from 'zod';
 import { authOf } from '../../plugins/auth';
+import { staffActor } from '../audit-trail/audit-entries.repository';
 import { byIp, rateLimit } from '../../plugins/rate-limit';
 import { clearRefreshCookie } from '../accounts/refresh-cookie';
 import { StaffAccountsService } from './staff-accounts.service';
@@ -60,7 +61,7 @@ export async function staffAccountsRoutes(app: FastifyInstance) {
         response: { 201: staffAccountSchema, ...errs },
       },
     },
-    async (req, reply) => reply.code(201).send((await service.invite(req.body)).account),
+    async (req, reply) => reply.code(201).send((await service.invite(req.body, staffActor(authOf(req)))).account),
   );
   r.patch(
     '/staff/accounts/:id',
@@ -116,15 +117,17 @@ export async function staffAccountsRoutes(app: FastifyInstance) {
       schema: {
         tags,
         summary: 'Finish enrolling with a first code from the app: answers 10 recovery codes, shown this once',
-        description: '400 VALIDATION_FAILED for a wrong code; 409 MFA_ALREADY_ENROLLED.',
+        description:
+          "400 VALIDATION_FAILED for a wrong code; 409 MFA_ALREADY_ENROLLED. Enrolling ends every other session of the account that was signed into with the password alone (their refresh cookies and ID tokens are refused, 401, on every API instance); this session has proved a code and stays: its ID token is refused too (the account's session epoch rose), and its next `POST /auth/refresh` gives one that carries `amr: ['pwd', 'otp']`.",
         body: mfaConfirmSchema,
         response: { 200: mfaConfirmResponseSchema, 400: errorBodySchema, 409: errorBodySchema },
       },
     },
     async (req) => {
-      const answer = await app.mfa.confirm(authOf(req).userId, req.body.code);
+      const { recoveryCodes, ended } = await app.mfa.confirm(authOf(req).userId, req.body.code, authOf(req).sessionId);
       app.staffStates.forget(authOf(req).userId);
-      return answer;
+      app.sessionCutoffs.raise(ended.userId, ended.epoch, ended.endedAtMs);
+      return { recoveryCodes };
     },
   );
   r.post(

@@ -5,9 +5,10 @@ import type { Db, DbOrTx } from '../../db/client';
 import type { Clock } from '../../lib/clock';
 import { errors, notFound } from '../../lib/errors';
 import { hashPassword } from '../accounts/passwords';
-import { endAllSessions, type SessionsEnded } from '../accounts/session-cutoffs.repository';
+import { endAllSessions, endPasswordOnlySessions, type SessionsEnded } from '../accounts/session-cutoffs.repository';
 import { randomToken, sha256 } from '../accounts/secure-tokens';
 import * as users from '../accounts/users.repository';
+import { insertAuditEntry } from '../audit-trail/audit-entries.repository';
 import { enqueueMail } from '../mail/outbox.repository';
 import type { StaffState } from './staff-state.repository';
 import * as repo from './staff-accounts.repository';
@@ -113,10 +114,16 @@ export class StaffAccountsService {
     const { row, ended } = await this.db.transaction(async (tx) => {
       const current = await repo.lockStaff(tx, id);
       if (!current) throw notFound('That staff account');
-      if (patch.resetMfa) await repo.resetMfa(tx, id, now);
+      if (patch.resetMfa) {
+        await repo.resetMfa(tx, id, now);
+        const subject = { staffId: id, email: current.email };
+        await insertAuditEntry(tx, { at: now, actor: { kind: 'staff', id: actorId, email: null }, action: 'staff.mfa_reset', bookingId: null, orderId: null, reason: null, before: { ...subject, mfaEnrolled: current.mfaEnrolledAt !== null }, after: { ...subject, mfaEnrolled: false, sessionsEnded: true } });
+      }
       const updated = await repo.updateStaff(tx, id, { staffRole: patch.role, locationIds: patch.locationIds, active: patch.active }, now);
       const endsSessions = patch.active === false || patch.resetMfa;
-      return { row: updated, ended: endsSessions ? await endAllSessions(tx, id, now) : null };
+      // Issue 48: a role that needs the second factor ends the sessions that never passed it.
+      const needsFactorNow = patch.role !== undefined && MFA_REQUIRED_ROLES.includes(patch.role) && !(current.staffRole && MFA_REQUIRED_ROLES.includes(current.staffRole));
+      return { row: updated, ended: endsSessions ? await endAllSessions(tx, id, now) : needsFactorNow ? await endPasswordOnlySessions(tx, id, now) : null };
     });
     this.settings.forget(id);
     if (ended) this.settings.sessionsEnded?.(ended);
