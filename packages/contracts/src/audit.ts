@@ -7,6 +7,22 @@ export const ACTOR_KINDS = ['family', 'staff', 'system', 'stripe'] as const;
 export type ActorKind = (typeof ACTOR_KINDS)[number];
 export const ACTOR_KIND_LABELS: Record<ActorKind, string> = { family: 'Family', staff: 'Staff', system: 'Kringle', stripe: 'Stripe' };
 
+/**
+ * What an entry is about, read when the trail is read (never stored in it): the booking's
+ * reference and family, the location, and the sessions and locations its before and after name,
+ * so that a change can be said in plain words (audit-words.ts).
+ */
+export const auditAboutSchema = z
+  .object({
+    reference: z.string().nullable().meta({ description: "The booking's reference" }),
+    family: z.object({ email: z.string().nullable(), name: z.string() }).nullable().meta({ description: "The booking's family, or the family that acted" }),
+    location: z.object({ name: z.string(), timezone: z.string() }).nullable().meta({ description: 'The location of the booking, session or waiting room' }),
+    sessions: z.record(z.string(), z.iso.datetime()).meta({ description: 'Start time of each session named by the entry (slotId, before.slotId, after.slotId)' }),
+    locations: z.record(z.string(), z.string()).meta({ description: 'Name of each location named by before or after (locationId, locationIds)' }),
+  })
+  .meta({ id: 'AuditAbout' });
+export type AuditAbout = z.infer<typeof auditAboutSchema>;
+
 export const auditEntrySchema = z
   .object({
     id: z.uuid(),
@@ -24,15 +40,41 @@ export const auditEntrySchema = z
     reason: z.string().nullable(),
     before: z.record(z.string(), z.unknown()).meta({ description: "The booking's state and the old values of the fields that changed" }),
     after: z.record(z.string(), z.unknown()).meta({ description: 'The state and the new values' }),
+    about: auditAboutSchema.optional().meta({ description: 'Given by GET /staff/audit: what the entry is about, for plain words' }),
   })
   .meta({ id: 'AuditEntry' });
 export type AuditEntry = z.infer<typeof auditEntrySchema>;
 
+const isTimeZone = (tz: string) => {
+  try {
+    new Intl.DateTimeFormat('en-AU', { timeZone: tz });
+    return true;
+  } catch {
+    return false;
+  }
+};
+
 export const auditQuerySchema = z.strictObject({
   bookingId: z.uuid().optional(),
   actorId: z.uuid().optional(),
-  from: z.string().regex(DATE_PATTERN, 'Use YYYY-MM-DD').optional().meta({ description: 'First day (UTC), inclusive' }),
-  to: z.string().regex(DATE_PATTERN, 'Use YYYY-MM-DD').optional().meta({ description: 'Last day (UTC), inclusive' }),
+  from: z.string().regex(DATE_PATTERN, 'Use YYYY-MM-DD').optional().meta({ description: 'First day, inclusive: a UTC day, or a day in timeZone when given' }),
+  to: z.string().regex(DATE_PATTERN, 'Use YYYY-MM-DD').optional().meta({ description: 'Last day, inclusive: a UTC day, or a day in timeZone when given' }),
+  timeZone: z
+    .string()
+    .max(64)
+    .refine(isTimeZone, 'Use an IANA time zone, e.g. Australia/Sydney')
+    .optional()
+    .meta({ description: "The zone from and to are days of (the location's local day, e.g. Australia/Sydney); UTC when absent" }),
+  family: z.string().trim().min(2).max(200).optional().meta({ description: "Part of the family's e-mail or name: entries about its bookings and its own changes" }),
+  reference: z
+    .string()
+    .trim()
+    .min(4)
+    .max(20)
+    .transform((r) => r.toUpperCase())
+    .optional()
+    .meta({ description: "A booking's reference (any case)" }),
+  staffEmail: z.string().trim().min(2).max(254).optional().meta({ description: "Part of a staff member's e-mail: what they did, and the changes to their account" }),
   cursor: z.string().max(200).optional(),
 });
 export type AuditQuery = z.infer<typeof auditQuerySchema>;

@@ -1,8 +1,9 @@
-import type { AuditEntry, AuditList, AuditQuery } from '@kringle/contracts/audit';
-import { addDays } from '@kringle/contracts/dates';
+import type { AuditAbout, AuditEntry, AuditList, AuditQuery } from '@kringle/contracts/audit';
+import { addDays, zonedToInstant } from '@kringle/contracts/dates';
 import type { FastifyInstance } from 'fastify';
 import { errors } from '../../lib/errors';
 import { listAuditEntries, type AuditFilter, type AuditRow } from '../booking-lifecycle/audit.repository';
+import { aboutOf } from './audit-about.repository';
 
 type Deps = Pick<FastifyInstance, 'db'>;
 
@@ -10,7 +11,7 @@ export const AUDIT_PAGE = 100;
 /** The CSV is one request: a season's busiest day fits many times over. */
 export const AUDIT_CSV_MAX = 50_000;
 
-export const toAuditEntry = (r: AuditRow): AuditEntry => ({
+export const toAuditEntry = (r: AuditRow, about?: AuditAbout): AuditEntry => ({
   id: r.id,
   at: r.at.toISOString(),
   actor: r.actor,
@@ -22,6 +23,7 @@ export const toAuditEntry = (r: AuditRow): AuditEntry => ({
   reason: r.reason,
   before: r.before,
   after: r.after,
+  ...(about ? { about } : {}),
 });
 
 /** The cursor is the last entry's (at, seq): stable while entries are appended, never edited. */
@@ -38,14 +40,18 @@ function decodeCursor(cursor: string): { at: string; seq: number } {
   }
 }
 
-/** from/to are whole UTC days, both inclusive. */
+/** from/to are whole days, both inclusive: UTC days, or the days of `timeZone` (a location's local day). */
 export function filterOf(q: Omit<AuditQuery, 'cursor'>, limit: number): AuditFilter {
   if (q.from && q.to && q.from > q.to) throw errors.invalidField('to', 'The last day is before the first.');
+  const startOf = (day: string) => (q.timeZone ? zonedToInstant(day, '00:00', q.timeZone) : new Date(`${day}T00:00:00Z`));
   return {
     bookingId: q.bookingId,
     actorId: q.actorId,
-    from: q.from ? new Date(`${q.from}T00:00:00Z`) : undefined,
-    to: q.to ? new Date(`${addDays(q.to, 1)}T00:00:00Z`) : undefined,
+    from: q.from ? startOf(q.from) : undefined,
+    to: q.to ? startOf(addDays(q.to, 1)) : undefined,
+    family: q.family,
+    reference: q.reference,
+    staffEmail: q.staffEmail,
     limit,
   };
 }
@@ -55,9 +61,12 @@ export async function listAudit(deps: Deps, q: AuditQuery): Promise<AuditList> {
   const filter = { ...filterOf(q, AUDIT_PAGE + 1), after: q.cursor ? decodeCursor(q.cursor) : undefined };
   const rows = await listAuditEntries(deps.db, filter);
   const page = rows.slice(0, AUDIT_PAGE);
-  return { items: page.map(toAuditEntry), nextCursor: rows.length > AUDIT_PAGE ? encodeCursor(page.at(-1)!) : null };
+  const about = await aboutOf(deps.db, page);
+  return { items: page.map((r) => toAuditEntry(r, about.get(r.id))), nextCursor: rows.length > AUDIT_PAGE ? encodeCursor(page.at(-1)!) : null };
 }
 
-export async function auditRows(deps: Deps, q: Omit<AuditQuery, 'cursor'>): Promise<AuditRow[]> {
-  return listAuditEntries(deps.db, filterOf(q, AUDIT_CSV_MAX));
+/** The CSV's rows, each with what it is about (for its plain words). */
+export async function auditRows(deps: Deps, q: Omit<AuditQuery, 'cursor'>): Promise<{ rows: AuditRow[]; about: Map<string, AuditAbout> }> {
+  const rows = await listAuditEntries(deps.db, filterOf(q, AUDIT_CSV_MAX));
+  return { rows, about: await aboutOf(deps.db, rows) };
 }

@@ -34,10 +34,19 @@ export interface AuditFilter {
   actorId?: string;
   from?: Date;
   to?: Date;
+  /** Part of the family's e-mail or name: entries about its bookings and what it did itself. */
+  family?: string;
+  /** A booking's reference, upper case. */
+  reference?: string;
+  /** Part of a staff e-mail: what the member did, and the entries about the member's account. */
+  staffEmail?: string;
   /** Entries strictly after this (at, seq), oldest first. */
   after?: { at: string; seq: number };
   limit: number;
 }
+
+/** A LIKE pattern matching `text` anywhere, its own % and _ taken literally. */
+const likeOf = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 export async function listAuditEntries(db: DbOrTx, f: AuditFilter): Promise<AuditRow[]> {
   const where: SQL[] = [sql`true`];
@@ -45,6 +54,17 @@ export async function listAuditEntries(db: DbOrTx, f: AuditFilter): Promise<Audi
   if (f.actorId) where.push(sql`actor_id = ${f.actorId}::uuid`);
   if (f.from) where.push(sql`at >= ${f.from.toISOString()}::timestamptz`);
   if (f.to) where.push(sql`at < ${f.to.toISOString()}::timestamptz`);
+  if (f.family) {
+    const p = likeOf(f.family);
+    const match = sql`(u.email ilike ${p} or concat_ws(' ', u.first_name, u.last_name) ilike ${p})`;
+    where.push(sql`(booking_id in (select b.id from bookings b join users u on u.id = b.user_id where ${match})
+      or (actor_kind = 'family' and actor_id in (select u.id from users u where not u.is_staff and ${match})))`);
+  }
+  if (f.reference) where.push(sql`booking_id = (select b.id from bookings b where b.reference = ${f.reference})`);
+  if (f.staffEmail) {
+    const p = likeOf(f.staffEmail);
+    where.push(sql`((actor_kind = 'staff' and actor_email ilike ${p}) or (action like 'staff.%' and after->>'email' ilike ${p}))`);
+  }
   if (f.after) where.push(sql`(at, seq) > (${f.after.at}::timestamptz, ${f.after.seq}::bigint)`);
   const result = await db.execute(sql`
     select id, at, at::text as at_exact, seq, actor_kind, actor_id, actor_email, action, booking_id, slot_id, season_version, order_id, reason, before, after

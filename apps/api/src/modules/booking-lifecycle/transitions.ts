@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Tx } from '../../db/client';
 import { errors } from '../../lib/errors';
-import { insertBookingRow, insertOrderRow, setBooking, setOrder, setReservationStatus, type BookingRow, type NewBooking, type NewOrder, type OrderRow } from './booking-rows.repository';
+import { insertBookingRow, insertOrderRow, lockBooking, setBooking, setOrder, setReservationStatus, type BookingRow, type NewBooking, type NewOrder, type OrderRow } from './booking-rows.repository';
 import type { BookingDetails as FamilyDetails } from '@kringle/contracts/booking-details';
 import { insertAuditEntry, type Actor } from './audit.repository';
 import { saveDetails } from './booking-details.repository';
@@ -248,8 +248,10 @@ export async function sellWalkIn(ctx: Ctx, booking: Omit<NewBooking, 'status' | 
  * check-in: PostgreSQL re-checks it after the first writer's lock. False when nothing moved.
  */
 export async function checkIn(ctx: Omit<Ctx, 'log'>, bookingId: string): Promise<boolean> {
+  // Locked first, so the entry says the state it came from (confirmed or no-show, issue 53 item 9).
+  const before = await lockBooking(ctx.tx, bookingId);
   const moved = await setBooking(ctx.tx, bookingId, { checkedInAt: ctx.now, noShowAt: null, updatedAt: ctx.now }, { status: 'completed', checkedInAt: null });
-  if (moved) await audit(ctx, 'checkIn', { id: bookingId, checkedInAt: null }, { to: 'checked_in', set: { checkedInAt: ctx.now } });
+  if (moved) await audit(ctx, 'checkIn', before ? { ...before, checkedInAt: null } : { id: bookingId, checkedInAt: null }, { to: 'checked_in', set: { checkedInAt: ctx.now } });
   return moved;
 }
 

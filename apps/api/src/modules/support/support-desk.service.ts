@@ -5,6 +5,7 @@ import { refundsOfBooking } from '../booking-lifecycle/refunds.repository';
 import { bookingOfCheckInCode } from '../check-in/check-in-codes';
 import { ordersOfBooking, unsettledRefundCents } from '../orders/orders.repository';
 import { toOrder } from '../orders/orders.service';
+import { aboutOf } from '../audit/audit-about.repository';
 import { toAuditEntry } from '../audit/audit.service';
 import { actionsOf, slotsOfDay, staffBookingView, staffBookingViewsOf } from '../staff/staff.repository';
 import { dayOf, slotState, toStaffBooking, type Deps } from '../staff/staff.service';
@@ -70,6 +71,7 @@ export async function supportBooking(deps: Deps, id: string, assertLocation: Loc
     view.customer.email ? emailsTo(deps.db, view.customer.email, EMAILS_SHOWN) : Promise.resolve([]),
     findGallery(deps.db, id),
   ]);
+  const about = await aboutOf(deps.db, audit);
   const pending = await unsettledRefundCents(
     deps.db,
     orders.map((o) => o.id),
@@ -79,7 +81,7 @@ export async function supportBooking(deps: Deps, id: string, assertLocation: Loc
     orders: orders.map((o) => toOrder(o, pending.get(o.id) ?? 0)),
     refunds: refunds.map((r) => ({ id: r.id, orderId: r.orderId, amountCents: r.amountCents, status: r.status, reason: r.reason, createdAt: r.createdAt.toISOString() })),
     emails: emails.map((e) => ({ subject: e.subject, status: e.status, sentAt: e.sentAt?.toISOString() ?? null, createdAt: e.createdAt.toISOString() })),
-    audit: audit.map(toAuditEntry),
+    audit: audit.map((r) => toAuditEntry(r, about.get(r.id))),
     galleryExpiresAt: gallery && !gallery.deletedAt ? gallery.expiresAt.toISOString() : null,
   };
 }

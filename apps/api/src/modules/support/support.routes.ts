@@ -174,8 +174,9 @@ export async function supportRoutes(app: FastifyInstance) {
       config: manager,
       schema: {
         tags,
-        summary: 'The audit trail: per booking, per staff member (actorId), per day (from/to), oldest first',
-        description: '100 entries a page; pass nextCursor as cursor for the next.',
+        summary: 'The audit trail: per booking, family, reference, staff member, per day (from/to), oldest first',
+        description:
+          "100 entries a page; pass nextCursor as cursor for the next. Filters combine (all must hold): bookingId, actorId, `family` (part of the family's e-mail or name), `reference` (a booking's reference), `staffEmail` (part of a staff e-mail: what the member did and the changes to their account), and the days from/to, UTC days or, with `timeZone`, the location's local days. Each entry carries `about` (reference, family, location, the sessions and locations it names) for plain words.",
         querystring: auditQuerySchema,
         response: { 200: auditListSchema, 400: errorBodySchema },
       },
@@ -188,7 +189,7 @@ export async function supportRoutes(app: FastifyInstance) {
       config: manager,
       schema: {
         tags,
-        summary: 'The audit trail as CSV (text/csv), with the same filters',
+        summary: 'The audit trail as CSV (text/csv), with the same filters and a plain-words column',
         description: 'Cells starting with = + - @ are prefixed with an apostrophe so spreadsheets never run them. At most 50,000 rows.',
         querystring: auditCsvQuerySchema,
         response: { 200: z.any().meta({ description: 'text/csv' }), 400: errorBodySchema },
