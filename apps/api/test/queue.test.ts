@@ -201,6 +201,12 @@ describe('the fair start: the line, the draw, admission by stock', () => {
     const paused = await t.app.inject({ method: 'POST', url: `/api/v1/staff/queue/${locationId}/pause`, headers: staff!.headers });
     expect(paused.json().paused).toBe(true);
     expect((await t.app.inject({ method: 'POST', url: `/api/v1/staff/queue/${locationId}/resume`, headers: staff!.headers })).json().paused).toBe(false);
+    // Each writes its audit entry, naming the location (issue 48 item 5).
+    const audited = (await t.db.execute(sql`select action, actor_kind, actor_id, before, after from audit_entries where action like 'queue.%' order by seq`)).rows;
+    expect(audited).toMatchObject([
+      { action: 'queue.paused', actor_kind: 'staff', actor_id: staff!.id, before: { locationId, paused: false }, after: { locationId, paused: true } },
+      { action: 'queue.resumed', actor_kind: 'staff', actor_id: staff!.id, before: { locationId, paused: true }, after: { locationId, paused: false } },
+    ]);
     // A customer may not.
     expect((await t.app.inject({ url: `/api/v1/staff/queue/${locationId}`, headers: families[0]!.headers })).statusCode).toBe(403);
   });

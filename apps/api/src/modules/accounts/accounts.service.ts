@@ -11,6 +11,7 @@ import { randomToken, sha256 } from './secure-tokens';
 import { openSuccessor, sealSuccessor } from './successor-seal';
 import { tokenSubject, toUser } from './users.mapper';
 import * as users from './users.repository';
+import { auditProfileChange } from './profile-audit';
 import { endAllSessions, type SessionsEnded } from './session-cutoffs.repository';
 
 /** A refresh family lives 30 days from sign-in, however often it rotates (absolute expiry). */
@@ -233,8 +234,14 @@ export class AccountsService {
     if (patch.preferredLocationId && !(await users.locationExists(this.db, patch.preferredLocationId))) {
       throw errors.validation([{ path: 'body.preferredLocationId', message: 'Unknown location' }]);
     }
-    const row = await users.updateUserProfile(this.db, userId, patch, this.clock.now());
-    if (!row) throw errors.sessionEnded();
+    const now = this.clock.now();
+    const row = await this.db.transaction(async (tx) => {
+      const before = await users.lockUser(tx, userId);
+      if (!before) throw errors.sessionEnded();
+      const after = (await users.updateUserProfile(tx, userId, patch, now))!;
+      await auditProfileChange(tx, now, before, after);
+      return after;
+    });
     return toUser(row);
   }
 

@@ -11,6 +11,7 @@ import { attachPaymentIntent, findOrder, type OrderRow } from '../booking-lifecy
 import { openCheckout } from '../booking-lifecycle/transitions';
 import { familyActor } from '../booking-lifecycle/audit.repository';
 import { stripeOf } from '../../plugins/stripe';
+import { transactionWithRetry } from '../../db/retry-transaction';
 
 type Deps = Pick<FastifyInstance, 'db' | 'clock' | 'config' | 'stripe' | 'log'>;
 
@@ -35,7 +36,7 @@ async function assertCartCurrent(deps: Deps, cart: CartRow): Promise<void> {
 export async function checkoutOrder(deps: Deps, userId: string, reservationId: string, cartId: string): Promise<CheckoutResult> {
   const stripe = stripeOf(deps);
   const now = deps.clock.now();
-  const { order, expiresAt } = await deps.db.transaction(async (tx) => {
+  const { order, expiresAt } = await transactionWithRetry(deps.db, async (tx) => {
     const reservation = await lockReservation(tx, reservationId, userId);
     if (!reservation) throw notFound('That reservation');
     // A reschedule's hold never becomes a new booking (issue 48), whatever cart points at it.

@@ -8,6 +8,14 @@ export async function recordEvent(tx: Tx, id: string, type: string): Promise<boo
   return (result.rowCount ?? 0) === 1;
 }
 
+/** An order and its booking by PaymentIntent id (or by order id), read without a lock: the webhook locks the booking first. */
+export async function orderOfIntent(tx: Tx, intentId: string | null, orderId?: string): Promise<{ id: string; bookingId: string } | undefined> {
+  const { rows } = await tx.execute(sql`
+    select id, booking_id from orders
+    where ${intentId ? sql`payment_intent_id = ${intentId}` : sql`id = ${orderId ?? null}::uuid`}`);
+  return rows[0] ? { id: rows[0].id as string, bookingId: rows[0].booking_id as string } : undefined;
+}
+
 const LAPSED_CHECKOUT = sql`
   r.status = 'checked_out' and b.status in ('payment_pending', 'payment_failed') and o.status in ('pending', 'failed')`;
 

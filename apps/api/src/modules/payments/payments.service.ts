@@ -5,7 +5,7 @@ import { bookingConfirmedMail, slotLostRefundMail } from '../booking-lifecycle/b
 import { policyOf } from '../booking-lifecycle/booking-policy';
 import { enqueueMail } from '../mail/outbox.repository';
 import { bookingDetails, lockBooking, lockOrder, lockOrderByIntent } from '../booking-lifecycle/booking-rows.repository';
-import { recordEvent } from './payments.repository';
+import { orderOfIntent, recordEvent } from './payments.repository';
 import { cancelPayment, failPayment, recordPayment } from '../booking-lifecycle/transitions';
 import { failPhotoOrder, recordPhotoPayment } from '../booking-lifecycle/photo-order-transitions';
 import { STRIPE } from '../booking-lifecycle/audit.repository';
@@ -13,10 +13,19 @@ import { canMove, stateOf } from '../booking-lifecycle/transition-table';
 import { pendingRefundsOfOrder } from '../booking-lifecycle/refunds.repository';
 import { recordStripeRefunded } from '../booking-lifecycle/refund-transitions';
 import { sendRefund } from './refunds.service';
+import { transactionWithRetry } from '../../db/retry-transaction';
 
 type Deps = Pick<FastifyInstance, 'db' | 'clock' | 'config' | 'stripe' | 'log' | 'slotState'>;
 
+/**
+ * The intent's order, locked after its booking: booking then order is the order every other path
+ * takes (a cancel, an account's deletion, support, closures). Locking the order first, this
+ * webhook deadlocked with a deletion cancelling the same booking (issue 48).
+ */
 async function orderFor(tx: Tx, intent: { id: string; metadata?: Stripe.Metadata | null }) {
+  const found = (await orderOfIntent(tx, intent.id)) ?? (intent.metadata?.orderId ? await orderOfIntent(tx, null, intent.metadata.orderId) : undefined);
+  if (!found) return undefined;
+  await lockBooking(tx, found.bookingId);
   return (await lockOrderByIntent(tx, intent.id)) ?? (intent.metadata?.orderId ? await lockOrder(tx, intent.metadata.orderId) : undefined);
 }
 
@@ -65,7 +74,7 @@ export async function handleStripeEvent(deps: Deps, event: Stripe.Event): Promis
   const outcome = EVENT_OUTCOMES[event.type];
   if (outcome) return applyIntentOutcome(deps, outcome, event.data.object as Stripe.PaymentIntent, event);
   if (event.type === 'charge.refunded') return onRefunded(deps, event, event.data.object);
-  await deps.db.transaction((tx) => recordEvent(tx, event.id, event.type));
+  await transactionWithRetry(deps.db, (tx) => recordEvent(tx, event.id, event.type));
 }
 
 /** False when this event id was applied before (Stripe redelivers); true when there is no event. */
@@ -73,7 +82,7 @@ const firstTime = (tx: Tx, event: EventRef) => (event ? recordEvent(tx, event.id
 
 async function onSucceeded(deps: Deps, event: EventRef, intent: Stripe.PaymentIntent): Promise<void> {
   const now = deps.clock.now();
-  const orderId = await deps.db.transaction(async (tx) => {
+  const orderId = await transactionWithRetry(deps.db, async (tx) => {
     const fresh = await firstTime(tx, event);
     const order = await orderFor(tx, intent);
     if (!order) return null;
@@ -105,7 +114,7 @@ export async function settleLatePaymentRefund(deps: Deps, orderId: string): Prom
 
 async function onFailed(deps: Deps, event: EventRef, intent: Stripe.PaymentIntent): Promise<void> {
   const now = deps.clock.now();
-  await deps.db.transaction(async (tx) => {
+  await transactionWithRetry(deps.db, async (tx) => {
     if (!(await firstTime(tx, event))) return;
     const order = await orderFor(tx, intent);
     // A failure reported after a success (out of order) changes nothing.
@@ -121,7 +130,7 @@ async function onFailed(deps: Deps, event: EventRef, intent: Stripe.PaymentInten
 
 async function onCanceled(deps: Deps, event: EventRef, intent: Stripe.PaymentIntent): Promise<void> {
   const now = deps.clock.now();
-  const freedSlotId = await deps.db.transaction(async (tx) => {
+  const freedSlotId = await transactionWithRetry(deps.db, async (tx) => {
     if (!(await firstTime(tx, event))) return null;
     const order = await orderFor(tx, intent);
     if (!order || order.status === 'paid' || order.status === 'refunded') return null;
@@ -141,7 +150,7 @@ async function onCanceled(deps: Deps, event: EventRef, intent: Stripe.PaymentInt
 async function onRefunded(deps: Deps, event: Stripe.Event, charge: Stripe.Charge): Promise<void> {
   const intentId = typeof charge.payment_intent === 'string' ? charge.payment_intent : charge.payment_intent?.id;
   if (!intentId) return;
-  await deps.db.transaction(async (tx) => {
+  await transactionWithRetry(deps.db, async (tx) => {
     if (!(await recordEvent(tx, event.id, event.type))) return;
     const order = await lockOrderByIntent(tx, intentId);
     if (order) await recordStripeRefunded(tx, order.id, charge.amount_refunded, deps.clock.now());

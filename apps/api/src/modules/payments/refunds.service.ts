@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { stripeOf } from '../../plugins/stripe';
 import { findRefund, lockRefund, paymentIntentOfOrder, type RefundRow } from '../booking-lifecycle/refunds.repository';
 import { recordFailedRefund, settleRefund } from '../booking-lifecycle/refund-transitions';
+import { transactionWithRetry } from '../../db/retry-transaction';
 
 type Deps = Pick<FastifyInstance, 'db' | 'clock' | 'stripe' | 'log'>;
 
@@ -22,7 +23,7 @@ export async function sendRefund(deps: Deps, refundId: string): Promise<RefundRo
       { payment_intent: paymentIntent, amount: refund.amountCents, metadata: { refundId: refund.id, orderId: refund.orderId, bookingId: refund.bookingId } },
       { idempotencyKey: `refund-${refund.id}` },
     );
-    return await deps.db.transaction(async (tx) => {
+    return await transactionWithRetry(deps.db, async (tx) => {
       const now = deps.clock.now();
       await settleRefund(tx, (await lockRefund(tx, refund.id))!, created.id, now);
       return (await findRefund(tx, refund.id))!;
@@ -30,7 +31,7 @@ export async function sendRefund(deps: Deps, refundId: string): Promise<RefundRo
   } catch (err) {
     deps.log.warn({ err, refundId }, 'refund not sent yet; the refund job will retry');
     const error = err instanceof Error ? err.message : String(err);
-    await deps.db.transaction((tx) => recordFailedRefund(tx, refund, error, refund.attempts + 1 >= MAX_ATTEMPTS, deps.clock.now()));
+    await transactionWithRetry(deps.db, (tx) => recordFailedRefund(tx, refund, error, refund.attempts + 1 >= MAX_ATTEMPTS, deps.clock.now()));
     return (await findRefund(deps.db, refund.id))!;
   }
 }

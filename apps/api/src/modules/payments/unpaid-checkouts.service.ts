@@ -8,6 +8,7 @@ import { SYSTEM } from '../booking-lifecycle/audit.repository';
 import { claimLapsedCheckout, lapsedCheckouts, type LapsedCheckout } from './payments.repository';
 import { applyIntentOutcome } from './payments.service';
 import { isPermanentStripeError } from './stripe-failures';
+import { transactionWithRetry } from '../../db/retry-transaction';
 
 type Deps = Pick<FastifyInstance, 'db' | 'clock' | 'config' | 'stripe' | 'log' | 'slotState'>;
 
@@ -57,7 +58,7 @@ async function retrieveIntent(deps: Deps, lapsed: LapsedCheckout): Promise<Strip
 
 async function cancelCheckout(deps: Deps, lapsed: LapsedCheckout, failure: 'declined' | 'three_d_secure'): Promise<boolean> {
   const now = deps.clock.now();
-  return deps.db.transaction(async (tx) => {
+  return transactionWithRetry(deps.db, async (tx) => {
     const claimed = await claimLapsedCheckout(tx, lapsed.bookingId, now);
     if (!claimed) return false;
     const booking = await lockBooking(tx, claimed.bookingId);

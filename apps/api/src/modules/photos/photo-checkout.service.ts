@@ -9,6 +9,7 @@ import { openPhotoOrder } from '../booking-lifecycle/photo-order-transitions';
 import { ensurePaymentIntent } from '../checkout/checkout.service';
 import { includedPhotos, visiblePhotos } from './photo-gallery.service';
 import { extraPhotoPriceCents, findGallery, openPhotoOrderFor, photosOfBooking } from './photos.repository';
+import { transactionWithRetry } from '../../db/retry-transaction';
 
 type Deps = Pick<FastifyInstance, 'db' | 'clock' | 'config' | 'stripe' | 'log'>;
 
@@ -23,7 +24,7 @@ export async function checkoutPhotos(deps: Deps, userId: string, bookingId: stri
   const stripe = stripeOf(deps);
   const now = deps.clock.now();
   const wanted = [...new Set(photoIds)].sort();
-  const order = await deps.db.transaction(async (tx) => {
+  const order = await transactionWithRetry(deps.db, async (tx) => {
     const booking = await lockBooking(tx, bookingId);
     if (!booking || booking.userId !== userId) throw errors.notFound('That booking');
     const existing = await openPhotoOrderFor(tx, bookingId, wanted);

@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import yazl from 'yazl';
 import { errors } from '../../lib/errors';
 import { familyActor, insertAuditEntry } from '../booking-lifecycle/audit.repository';
+import { auditUnlocked } from './photo-audit';
 import { ALL_PHOTOS } from '@kringle/contracts/season';
 import { MAX_SIGNED_SECONDS, photoKey, photoStorageFor } from './photo-storage';
 import { digitalPhotosOf, extraPhotoPriceCents, findGallery, findPhotoBooking, lockPhotoBooking, markUnlocked, photosOfBooking, type GalleryRow, type PhotoBooking, type PhotoRow } from './photos.repository';
@@ -86,6 +87,7 @@ export async function unlockPhotos(deps: Deps, userId: string, bookingId: string
       if (fresh.length > left) throw errors.photoAllowanceUsed(Math.max(0, left));
     }
     await markUnlocked(tx, bookingId, fresh, deps.clock.now());
+    if (fresh.length) await auditUnlocked(tx, deps.clock.now(), familyActor(userId), bookingId, fresh, rows.filter((r) => r.unlockedAt !== null).length);
   });
   return familyGallery(deps, userId, bookingId);
 }

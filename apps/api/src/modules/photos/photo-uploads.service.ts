@@ -3,11 +3,13 @@ import { MAX_PHOTOS_PER_UPLOAD } from '@kringle/contracts/photos';
 import type { FastifyInstance } from 'fastify';
 import { errors } from '../../lib/errors';
 import type { AuthClaims } from '../accounts/id-tokens';
+import { staffActor, type Actor } from '../audit-trail/audit-entries.repository';
 import { findLocation } from '../catalogue/catalogue.repository';
 import { bookingOfCheckInCode } from '../check-in/check-in-codes';
 import { NotAPhotoError, processPhoto, readQrCode } from './photo-processing';
 import { Incoming, incomingDir, type UploadedFile } from './incoming';
 import { overlapped } from './overlapped';
+import { auditAssigned, auditUploaded } from './photo-audit';
 import { photoKey, photoStorageFor, type PhotoStorage } from './photo-storage';
 import { assignPhoto, ensureGallery, findPhoto, findPhotoBooking, insertPhotos, lockPhotoBooking, type PhotoBooking, type PhotoRow } from './photos.repository';
 
@@ -124,6 +126,7 @@ export async function uploadToBooking(deps: Deps, staff: AuthClaims, bookingId: 
         done.map((s) => ({ id: s.id, bookingId, locationId: booking.locationId, uploadedBy: staff.userId, width: s.width, height: s.height, createdAt: now })),
       );
       await ensureGallery(tx, bookingId, now, expiryFrom(deps, now));
+      await auditUploaded(tx, now, staffActor(staff), booking.locationId, inserted);
       return inserted;
     });
     return Promise.all(rows.map((r) => toStaffPhoto(storage, r)));
@@ -189,10 +192,12 @@ export async function uploadBatch(deps: Deps, staff: AuthClaims, locationId: str
           for (const [photo, o] of owner) if (o === id) owner.set(photo, null);
         }
       }
-      return insertPhotos(
+      const inserted = await insertPhotos(
         tx,
         inOrder.map((s) => ({ id: s.id, bookingId: owner.get(s.id) ?? null, locationId, uploadedBy: staff.userId, width: s.width, height: s.height, createdAt: now })),
       );
+      await auditUploaded(tx, now, staffActor(staff), locationId, inserted);
+      return inserted;
     });
     const assigned = new Map<string, number>();
     for (const r of rows) if (r.bookingId) assigned.set(r.bookingId, (assigned.get(r.bookingId) ?? 0) + 1);
@@ -205,7 +210,7 @@ export async function uploadBatch(deps: Deps, staff: AuthClaims, locationId: str
 }
 
 /** A photo from the unmatched tray, given by hand to a confirmed booking of the same location. */
-export async function assignUnmatched(deps: Deps, photoId: string, bookingId: string, assertLocation: (locationId: string) => void): Promise<StaffPhoto> {
+export async function assignUnmatched(deps: Deps, actor: Actor, photoId: string, bookingId: string, assertLocation: (locationId: string) => void): Promise<StaffPhoto> {
   const photo = await findPhoto(deps.db, photoId);
   if (!photo) throw errors.notFound('That photo');
   assertLocation(photo.locationId);
@@ -217,6 +222,7 @@ export async function assignUnmatched(deps: Deps, photoId: string, bookingId: st
     const moved = await assignPhoto(tx, photoId, bookingId);
     if (!moved) throw errors.illegalTransition(); // assigned by someone else meanwhile
     await ensureGallery(tx, bookingId, now, expiryFrom(deps, now));
+    await auditAssigned(tx, now, actor, photo, bookingId);
     return moved;
   });
   return toStaffPhoto(photoStorageFor(deps), row);

@@ -24,6 +24,7 @@ import {
 } from '@kringle/contracts/photos';
 import { errors } from '../../lib/errors';
 import { authOf } from '../../plugins/auth';
+import { staffActor } from '../audit-trail/audit-entries.repository';
 import { assertStaffLocation } from '../../plugins/staff-access';
 import { familyGallery, originalUrl, originalsZip, unlockPhotos } from './photo-gallery.service';
 import { checkoutPhotos } from './photo-checkout.service';
@@ -101,7 +102,7 @@ export async function photosRoutes(app: FastifyInstance) {
       config: set,
       schema: { tags: staffTags, summary: 'Give an unmatched photo to a confirmed booking of its location', params: photoParamsSchema, body: assignPhotoBodySchema, response: { 200: staffPhotoSchema, ...errs } },
     },
-    async (req) => assignUnmatched(app, req.params.id, req.body.bookingId, (locationId) => assertStaffLocation(req, locationId)),
+    async (req) => assignUnmatched(app, staffActor(authOf(req)), req.params.id, req.body.bookingId, (locationId) => assertStaffLocation(req, locationId)),
   );
   r.post(
     '/staff/bookings/:id/photos/extend',

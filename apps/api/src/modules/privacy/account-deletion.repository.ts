@@ -26,6 +26,9 @@ export async function bookingIdsOf(db: DbOrTx, userId: string): Promise<string[]
  */
 export async function anonymiseAccount(tx: DbOrTx, userId: string, email: string, now: Date): Promise<void> {
   const at = now.toISOString();
+  // Bookings before their orders, the order the payment webhook and a cancel lock them in: orders
+  // first, a payment landing during the deletion deadlocked with it (issue 48).
+  await tx.execute(sql`select id from bookings where user_id = ${userId}::uuid order by id for update`);
   await tx.execute(sql`
     update orders o set invoice_name = nullif(trim(u.first_name || ' ' || u.last_name), '')
     from users u where u.id = ${userId}::uuid and o.user_id = u.id and o.paid_at is not null and o.invoice_name is null`);

@@ -10,6 +10,7 @@ import { deleteBookingPhotos } from '../photos/photo-retention.service';
 import { listLiveEntries } from '../waitlist/waitlist.repository';
 import { leaveWaitlist } from '../waitlist/waitlist.service';
 import { anonymiseAccount, bookingIdsOf, upcomingBookingsOf } from './account-deletion.repository';
+import { transactionWithRetry } from '../../db/retry-transaction';
 
 /**
  * DELETE /user (API.md "Privacy", decision 0058): the password again and the e-mail typed to
@@ -38,7 +39,7 @@ export async function deleteAccount(app: FastifyInstance, userId: string, body: 
   await deleteBookingPhotos(app, await bookingIdsOf(app.db, userId));
 
   const now = app.clock.now();
-  const ended = await app.db.transaction(async (tx) => {
+  const ended = await transactionWithRetry(app.db, async (tx) => {
     await anonymiseAccount(tx, userId, user.email, now);
     return endAllSessions(tx, userId, now);
   });

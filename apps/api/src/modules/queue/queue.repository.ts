@@ -236,9 +236,13 @@ export async function updateLineState(tx: DbOrTx, locationId: string, change: { 
     where location_id = ${locationId}::uuid and (free_sessions <> ${change.freeSessions} or ${change.bump} or (${change.close} and closed_at is null))`);
 }
 
-export async function setPaused(db: DbOrTx, locationId: string, paused: boolean): Promise<boolean> {
-  const { rows } = await db.execute(sql`update queue_lines set paused = ${paused}, version = version + 1 where location_id = ${locationId}::uuid returning location_id`);
-  return rows.length > 0;
+/** Pauses or resumes admissions; whether the line was paused before (null: no line), for the audit entry. */
+export async function setPaused(db: DbOrTx, locationId: string, paused: boolean): Promise<{ wasPaused: boolean } | null> {
+  const { rows } = await db.execute(sql`
+    update queue_lines q set paused = ${paused}, version = q.version + 1
+    from (select location_id, coalesce(paused, false) as paused from queue_lines where location_id = ${locationId}::uuid for update) old
+    where q.location_id = old.location_id returning old.paused as was_paused`);
+  return rows[0] ? { wasPaused: rows[0].was_paused as boolean } : null;
 }
 
 export async function hasLiveAdmission(db: DbOrTx, locationId: string, userId: string, now: Date): Promise<boolean> {

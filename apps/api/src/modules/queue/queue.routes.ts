@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { errors } from '../../lib/errors';
 import { authOf } from '../../plugins/auth';
 import { assertStaffLocation } from '../../plugins/staff-access';
+import { staffActor } from '../audit-trail/audit-entries.repository';
 import { LiveStreamRegistry, signOutListener } from '../availability/live-stream-limits';
 import { fairness, getTicket, joinQueue, lineVersion, passLocation, pauseQueue, staffSummary, ticketsByUser } from './queue.service';
 
@@ -194,7 +195,7 @@ export async function queueRoutes(app: FastifyInstance) {
     { config: staff, schema: { tags: ['staff'], summary: 'Pause admissions (families keep their places)', params: queueParamsSchema, response: { 200: staffQueueSummarySchema, 404: errorBodySchema } } },
     async (req) => {
       assertStaffLocation(req, req.params.locationId);
-      return pauseQueue(app, req.params.locationId, true);
+      return pauseQueue(app, req.params.locationId, true, staffActor(authOf(req)));
     },
   );
   r.post(
@@ -202,7 +203,7 @@ export async function queueRoutes(app: FastifyInstance) {
     { config: staff, schema: { tags: ['staff'], summary: 'Resume admissions', params: queueParamsSchema, response: { 200: staffQueueSummarySchema, 404: errorBodySchema } } },
     async (req) => {
       assertStaffLocation(req, req.params.locationId);
-      const summary = await pauseQueue(app, req.params.locationId, false);
+      const summary = await pauseQueue(app, req.params.locationId, false, staffActor(authOf(req)));
       gate.nudge(req.params.locationId);
       return summary;
     },

@@ -2,6 +2,7 @@ import { createHash, createHmac, randomBytes } from 'node:crypto';
 import type { QueueFairness, QueueTicket, StaffQueueSummary } from '@kringle/contracts/queue';
 import type { FastifyInstance } from 'fastify';
 import { notFound } from '../../lib/errors';
+import { insertAuditEntry, type Actor } from '../audit-trail/audit-entries.repository';
 import { leadCutoffOf } from '../booking-lifecycle/booking-policy';
 import {
   admitNext,
@@ -233,8 +234,22 @@ export async function staffSummary(deps: Deps, locationId: string): Promise<Staf
   };
 }
 
-export async function pauseQueue(deps: Deps, locationId: string, paused: boolean): Promise<StaffQueueSummary> {
+/** Pausing and resuming admissions are audited in the same transaction (issue 48 item 5), the location in before/after. */
+export async function pauseQueue(deps: Deps, locationId: string, paused: boolean, actor: Actor): Promise<StaffQueueSummary> {
   await openLineOf(deps, locationId);
-  await setPaused(deps.db, locationId, paused);
+  await deps.db.transaction(async (tx) => {
+    const changed = await setPaused(tx, locationId, paused);
+    if (!changed) throw notFound("That location's waiting room");
+    await insertAuditEntry(tx, {
+      at: deps.clock.now(),
+      actor,
+      action: paused ? 'queue.paused' : 'queue.resumed',
+      bookingId: null,
+      orderId: null,
+      reason: null,
+      before: { locationId, paused: changed.wasPaused },
+      after: { locationId, paused },
+    });
+  });
   return staffSummary(deps, locationId);
 }

@@ -8,10 +8,11 @@ import { hashPassword } from '../accounts/passwords';
 import { endAllSessions, endPasswordOnlySessions, type SessionsEnded } from '../accounts/session-cutoffs.repository';
 import { randomToken, sha256 } from '../accounts/secure-tokens';
 import * as users from '../accounts/users.repository';
-import { insertAuditEntry } from '../audit-trail/audit-entries.repository';
+import { insertAuditEntry, SYSTEM, type Actor } from '../audit-trail/audit-entries.repository';
 import { enqueueMail } from '../mail/outbox.repository';
 import type { StaffState } from './staff-state.repository';
 import * as repo from './staff-accounts.repository';
+import { auditAccountChanges, auditInvitationAccepted, auditInvited } from './staff-audit';
 import { staffInviteMail } from './staff-invite.email';
 
 /** An invitation link works for a week: long enough for a seasonal hire to get to it. */
@@ -67,7 +68,7 @@ export class StaffAccountsService {
    * Makes the account (no usable password until the invitation is accepted) and queues the
    * invitation in the same transaction. Answers the link too, for the CLI to print.
    */
-  async invite(input: { email: string; role: StaffRole; locationIds: string[] }): Promise<{ account: StaffAccount; link: string }> {
+  async invite(input: { email: string; role: StaffRole; locationIds: string[] }, actor: Actor = SYSTEM): Promise<{ account: StaffAccount; link: string }> {
     await this.checkLocations(this.db, input.locationIds);
     const now = this.clock.now();
     // A random password nobody knows: the account cannot be signed into before the invitation.
@@ -86,6 +87,7 @@ export class StaffAccountsService {
       if (!row) throw errors.emailInUse();
       const link = await this.newInvitation(tx, row.id, now);
       await enqueueMail(tx, staffInviteMail({ brandName: this.settings.brandName, to: row.email, role: input.role, link }));
+      await auditInvited(tx, now, actor, row);
       return { account: toStaffAccount(row, true), link };
     });
   }
@@ -120,6 +122,7 @@ export class StaffAccountsService {
         await insertAuditEntry(tx, { at: now, actor: { kind: 'staff', id: actorId, email: null }, action: 'staff.mfa_reset', bookingId: null, orderId: null, reason: null, before: { ...subject, mfaEnrolled: current.mfaEnrolledAt !== null }, after: { ...subject, mfaEnrolled: false, sessionsEnded: true } });
       }
       const updated = await repo.updateStaff(tx, id, { staffRole: patch.role, locationIds: patch.locationIds, active: patch.active }, now);
+      await auditAccountChanges(tx, now, { kind: 'staff', id: actorId, email: null }, current, updated);
       const endsSessions = patch.active === false || patch.resetMfa;
       // Issue 48: a role that needs the second factor ends the sessions that never passed it.
       const needsFactorNow = patch.role !== undefined && MFA_REQUIRED_ROLES.includes(patch.role) && !(current.staffRole && MFA_REQUIRED_ROLES.includes(current.staffRole));
@@ -151,6 +154,7 @@ export class StaffAccountsService {
       const problem = passwordProblem(password, row.email);
       if (problem) throw errors.weakPassword(problem, 'body.password');
       await users.updatePasswordHash(tx, row.id, await hashPassword(password), now);
+      await auditInvitationAccepted(tx, now, row);
     });
   }
 

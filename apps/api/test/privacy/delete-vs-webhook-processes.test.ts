@@ -1,0 +1,103 @@
+import { sql } from 'drizzle-orm';
+import Stripe from 'stripe';
+import type { StripeSandbox } from '@kringle/stripe-sandbox/stripe-sandbox';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Db } from '../../src/db/client';
+import { users } from '../../src/db/schema/accounts';
+import type { IdTokens } from '../../src/modules/accounts/id-tokens';
+import { hashPassword } from '../../src/modules/accounts/passwords';
+import { STRONG_PASSWORD } from '../support/accounts';
+import { startApiProcesses, type ApiProcesses } from '../support/api-processes';
+import { CARDS, payWithCard, startSandbox } from '../support/payments';
+import { createProcessesDatabase } from '../support/processes-database';
+import { bookDirect, headersOf, type Person } from '../staff/staff-fixtures';
+
+/**
+ * Issue 48 item 9: a family deleting its account (which cancels its upcoming bookings) while the
+ * payment webhook of one of them lands deadlocked once in three (500): the cancel locked the
+ * booking then its order, the webhook the order then its booking. Across two real API processes
+ * on one PostgreSQL, many times over with the webhook sent at staggered moments: never a 500,
+ * and each booking ends cancelled with its payment refunded once, in full.
+ */
+describe('account deletion racing its payment webhook, two API processes', () => {
+  const TRIALS = 48;
+  const AT_ONCE = 8;
+  let api: ApiProcesses;
+  let db: Db;
+  let close: () => Promise<void>;
+  let idTokens: IdTokens;
+  let sandbox: StripeSandbox;
+  let stripe: Stripe;
+  let sessionIds: string[];
+
+  beforeAll(async () => {
+    const conn = await createProcessesDatabase({ poolSize: 8, season: { days: 21 } });
+    ({ db, idTokens, close } = conn);
+    const started = await startSandbox();
+    sandbox = started.sandbox;
+    stripe = new Stripe(sandbox.secretKey, { ...sandbox.stripeClientOptions() });
+    // Far enough ahead that a cancel refunds in full (the policy's 48 hours).
+    const rows = await db.execute(sql`
+      select id from slots where kind = 'session' and not blocked and start_at > now() + interval '4 days' order by start_at limit ${TRIALS}`);
+    sessionIds = rows.rows.map((r) => r.id as string);
+    expect(sessionIds).toHaveLength(TRIALS);
+    api = await startApiProcesses(2, { ...conn.env, ...started.env, JOBS_ENABLED: 'false' });
+    // Webhooks go to process 1 only when the test says (redeliver); the deletions go to process 0.
+    sandbox.setWebhookUrl(`${api.urls[1]}/api/v1/webhooks/stripe`);
+    sandbox.pauseWebhooks();
+  }, 180_000);
+  afterAll(async () => {
+    await api?.stop();
+    await sandbox?.stop();
+    await close?.();
+  });
+
+  /** A family with a password and one checkout paid at Stripe whose webhook has not landed yet. */
+  async function paidCheckout(passwordHash: string, slotId: string) {
+    const person: Person = { id: crypto.randomUUID(), email: `family-${crypto.randomUUID().slice(0, 8)}@kringle.test`, staff: false, staffRole: null };
+    await db.insert(users).values({ id: person.id, email: person.email, passwordHash, firstName: 'Holly', lastName: 'Ivy', emailVerifiedAt: new Date() });
+    const booked = await bookDirect(db, person, slotId, { status: 'payment_pending' });
+    const orderId = (await db.execute(sql`select id from orders where booking_id = ${booked.id}::uuid`)).rows[0]!.id as string;
+    const intent = await stripe.paymentIntents.create({ amount: 3995, currency: 'aud', metadata: { bookingId: booked.id, orderId } });
+    await db.execute(sql`update orders set payment_intent_id = ${intent.id} where id = ${orderId}::uuid`);
+    expect((await payWithCard(sandbox, intent.client_secret!, CARDS.success)).status).toBe('succeeded');
+    const event = sandbox.events('payment_intent.succeeded').find((e) => (e.data.object as { id: string }).id === intent.id)!;
+    return { person, booking: booked, eventId: event.id };
+  }
+
+  async function race(trial: number, passwordHash: string) {
+    const { person, booking, eventId } = await paidCheckout(passwordHash, sessionIds[trial]!);
+    const headers = { ...(await headersOf(idTokens, person)), 'content-type': 'application/json' };
+    // The deletion checks the password first (tens of ms); the webhook is sent across that window.
+    const delay = (trial * 7) % 120;
+    const [deleted, webhook] = await Promise.all([
+      fetch(`${api.urls[0]}/api/v1/user`, { method: 'DELETE', headers, body: JSON.stringify({ password: STRONG_PASSWORD, confirmEmail: person.email, cancelUpcoming: true }) }).then(async (r) => ({ status: r.status, body: await r.text() })),
+      new Promise((resolve) => setTimeout(resolve, delay)).then(() => sandbox.redeliver(eventId)),
+    ]);
+    return { booking, deleted, webhook };
+  }
+
+  it(`${TRIALS} deletions each racing its booking's payment webhook: no 500, each booking cancelled and refunded once in full`, async () => {
+    const passwordHash = await hashPassword(STRONG_PASSWORD);
+    const results: Awaited<ReturnType<typeof race>>[] = [];
+    for (let i = 0; i < TRIALS; i += AT_ONCE) {
+      results.push(...(await Promise.all(Array.from({ length: Math.min(AT_ONCE, TRIALS - i) }, (_, k) => race(i + k, passwordHash)))));
+    }
+    const deletions = results.map((r) => r.deleted.status);
+    const webhooks = results.map((r) => r.webhook.status);
+    expect(deletions.filter((s) => s !== 202), JSON.stringify(results.filter((r) => r.deleted.status !== 202).map((r) => r.deleted.body))).toEqual([]);
+    expect(webhooks.filter((s) => s !== 200)).toEqual([]);
+
+    for (const { booking } of results) {
+      const status = (await db.execute(sql`select status from bookings where id = ${booking.id}::uuid`)).rows[0]!.status;
+      expect(status, booking.reference).toBe('cancelled');
+      const refunds = (await db.execute(sql`select amount_cents from refunds where booking_id = ${booking.id}::uuid`)).rows;
+      const seen = JSON.stringify([
+        (await db.execute(sql`select status, paid_at, refunded_cents, payment_intent_id from orders where booking_id = ${booking.id}::uuid`)).rows,
+        (await db.execute(sql`select action, actor_kind from audit_entries where booking_id = ${booking.id}::uuid order by at`)).rows,
+        results.find((r) => r.booking.id === booking.id),
+      ]);
+      expect(refunds, `${booking.reference} ${seen}`).toEqual([{ amount_cents: 3995 }]);
+    }
+  }, 300_000);
+});
