@@ -49,8 +49,20 @@ export const staffPhotoSchema = z
   .meta({ id: 'StaffPhoto' });
 export type StaffPhoto = z.infer<typeof staffPhotoSchema>;
 
-export const staffPhotoListSchema = z.object({ items: z.array(staffPhotoSchema) });
+/** A file of an upload that was not kept; the request's other files were (issue 48 items 7, 8). */
+export const rejectedPhotoSchema = z
+  .object({
+    file: z.string().meta({ description: "The file's name as sent" }),
+    code: z.enum(['UNSUPPORTED_MEDIA_TYPE', 'PAYLOAD_TOO_LARGE']).meta({ description: 'UNSUPPORTED_MEDIA_TYPE: not a JPEG that reads to its end (truncated or damaged); PAYLOAD_TOO_LARGE: more pixels than PHOTO_MAX_PIXELS' }),
+    message: z.string(),
+  })
+  .meta({ id: 'RejectedPhoto' });
+export type RejectedPhoto = z.infer<typeof rejectedPhotoSchema>;
+const rejected = z.array(rejectedPhotoSchema).meta({ description: 'Files not kept, each with its name and why; empty when every file was kept' });
+
+export const staffPhotoListSchema = z.object({ items: z.array(staffPhotoSchema), rejected });
 export const photoBatchResultSchema = z.object({
+  rejected,
   assigned: z.array(z.object({ bookingId: z.uuid(), count: z.number().int() })),
   unmatched: z.array(staffPhotoSchema),
   openRunOf: z.uuid().nullable().meta({ description: "The family whose photos the sequence's last code started: the next request's continueRunOf" }),

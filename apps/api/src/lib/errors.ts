@@ -156,6 +156,8 @@ export const errors = {
   photosWrongLocation: (reference: string) => appError('WRONG_LOCATION_OR_DAY', `Booking ${reference} is for another location.`),
   onlyJpegPhotos: () => appError('UNSUPPORTED_MEDIA_TYPE', 'Only JPEG photos (image/jpeg) can be uploaded.'),
   photoTooLarge: (mb: number) => appError('PAYLOAD_TOO_LARGE', `A photo may be at most ${mb} MB.`),
+  /** No file of an upload could be kept (issue 48 items 7, 8): 415 unreadable or 413 too many pixels, each file named. */
+  photosNotKept: (code: 'UNSUPPORTED_MEDIA_TYPE' | 'PAYLOAD_TOO_LARGE', message: string, details: ErrorDetail[]) => appError(code, message, details),
   alreadyCheckedIn: () => appError('ALREADY_CHECKED_IN'),
   nothingToUndo: () => appError('NOTHING_TO_UNDO'),
   undoWindowClosed: (seconds: number) => appError('UNDO_WINDOW_CLOSED', `A check-in can be undone for ${seconds} seconds only.`),

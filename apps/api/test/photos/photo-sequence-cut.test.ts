@@ -47,7 +47,7 @@ describe('a shooting sequence sent in several requests', () => {
 
     const second = await batch([await cameraJpeg(), await cameraJpeg()], first.json().openRunOf);
     expect(second.statusCode).toBe(201);
-    expect(second.json()).toEqual({ assigned: [{ bookingId: booking.id, count: 2 }], unmatched: [], openRunOf: booking.id });
+    expect(second.json()).toEqual({ assigned: [{ bookingId: booking.id, count: 2 }], unmatched: [], openRunOf: booking.id, rejected: [] });
 
     // A code in the continued request ends the run it was given, as within one request.
     const third = await batch([await cameraJpeg(), await qrPhoto('NOT-A-CODE'), await cameraJpeg()], booking.id);

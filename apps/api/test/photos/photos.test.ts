@@ -54,8 +54,7 @@ describe('photos (issue 39)', () => {
 
     const png = await sharp({ create: { width: 20, height: 20, channels: 3, background: 'white' } }).png().toBuffer();
     expectContractError(await upload(`/staff/bookings/${booking.id}/photos`, [{ data: await cameraJpeg() }, { data: png, type: 'image/png' }]), 415, 'UNSUPPORTED_MEDIA_TYPE');
-    // Says JPEG, is not one: refused after the first file was stored, which is deleted again.
-    expectContractError(await upload(`/staff/bookings/${booking.id}/photos`, [{ data: await cameraJpeg() }, { data: png }]), 415, 'UNSUPPORTED_MEDIA_TYPE');
+    // Says JPEG, is not one: that file alone is rejected by name (issue 48 item 8, photo-rejections.test.ts).
     // Interrupted midway: the body ends inside the second file.
     const cut = multipart([{ data: await cameraJpeg() }, { data: await cameraJpeg() }]);
     const res2 = await w.t.app.inject({

@@ -6,6 +6,8 @@ import { errors } from '../../lib/errors';
 /** One file of a multipart upload; `saveTo` writes it to a new file, and throws when it passes the size limit. */
 export interface UploadedFile {
   mimetype: string;
+  /** The name the file was sent with, to name it when it is rejected. */
+  filename: string;
   saveTo(file: string): Promise<void>;
 }
 

@@ -69,7 +69,39 @@ export interface ProcessedPhoto {
   previewHeight: number;
 }
 
-export class NotAPhotoError extends Error {}
+/**
+ * A file of an upload that is not kept, and why: not a JPEG libvips can read whole (a truncated or
+ * corrupt file), or more pixels than PHOTO_MAX_PIXELS. The request's other files are kept.
+ */
+export class RejectedPhotoError extends Error {
+  constructor(
+    readonly code: 'UNSUPPORTED_MEDIA_TYPE' | 'PAYLOAD_TOO_LARGE',
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+const megapixels = (pixels: number) => `${Math.round(pixels / 100_000) / 10} megapixels`;
+
+/**
+ * Reads only the JPEG's header (sharp's metadata decodes no pixels) and refuses, before anything
+ * is decoded, a file that is not a JPEG or that would decode to more than `maxPixels`: a 1.5 MB
+ * file of one colour can say 16000 × 16000, 768 MB once decoded (issue 48 item 7).
+ */
+export async function inspectPhoto(input: Buffer | string, maxPixels: number): Promise<void> {
+  let meta: Metadata;
+  try {
+    meta = await sharp(input, { failOn: 'error' }).metadata();
+  } catch {
+    throw new RejectedPhotoError('UNSUPPORTED_MEDIA_TYPE', 'not a JPEG that can be read');
+  }
+  if (meta.format !== 'jpeg') throw new RejectedPhotoError('UNSUPPORTED_MEDIA_TYPE', 'not a JPEG');
+  const pixels = (meta.width ?? 0) * (meta.height ?? 0);
+  if (pixels > maxPixels) {
+    throw new RejectedPhotoError('PAYLOAD_TOO_LARGE', `${meta.width} × ${meta.height} pixels (${megapixels(pixels)}); at most ${megapixels(maxPixels)}`);
+  }
+}
 
 const escapeXml = (s: string) => s.replace(/[<>&'"]/g, (c) => `&#${c.charCodeAt(0)};`);
 
@@ -93,19 +125,22 @@ function watermarkSvg(width: number, height: number, brand: string): Buffer {
  * before the EXIF goes. `input` is the JPEG or the path of a file holding it (an upload waiting
  * on disk, read by libvips itself).
  */
-export async function processPhoto(input: Buffer | string, brand: string): Promise<ProcessedPhoto> {
+export async function processPhoto(input: Buffer | string, brand: string, maxPixels: number): Promise<ProcessedPhoto> {
   return inSlot(async () => {
-    let meta: Metadata;
+    await inspectPhoto(input, maxPixels);
+    let decoded;
     try {
-      meta = await sharp(input, { failOn: 'error' }).metadata();
+      // limitInputPixels again, in case a header could say less than the decoder then reads.
+      decoded = await sharp(input, { failOn: 'error', limitInputPixels: maxPixels })
+        .rotate()
+        .toColourspace('srgb')
+        .jpeg({ quality: 92, mozjpeg: false })
+        .toBuffer({ resolveWithObject: true });
     } catch {
-      throw new NotAPhotoError('not a readable JPEG');
+      // A header that reads but pixels that do not: a truncated or corrupt file (issue 48 item 8).
+      throw new RejectedPhotoError('UNSUPPORTED_MEDIA_TYPE', 'a JPEG that cannot be read to its end (truncated or damaged)');
     }
-    if (meta.format !== 'jpeg') throw new NotAPhotoError('not a JPEG');
-    const { data: original, info } = await sharp(input, { failOn: 'error' })
-      .rotate()
-      .toColourspace('srgb')
-      .jpeg({ quality: 92, mozjpeg: false }).toBuffer({ resolveWithObject: true });
+    const { data: original, info } = decoded;
     const resized = await sharp(original)
       .resize({ width: PREVIEW_LONG_EDGE, height: PREVIEW_LONG_EDGE, fit: 'inside', withoutEnlargement: true })
       .toBuffer({ resolveWithObject: true });
@@ -118,10 +153,11 @@ export async function processPhoto(input: Buffer | string, brand: string): Promi
 }
 
 /** The text of a QR code in the photo, or null when there is none (or it cannot be read). */
-export async function readQrCode(input: Buffer | string): Promise<string | null> {
+export async function readQrCode(input: Buffer | string, maxPixels: number): Promise<string | null> {
   return inSlot(async () => {
+    await inspectPhoto(input, maxPixels);
     try {
-      const { data, info } = await sharp(input)
+      const { data, info } = await sharp(input, { limitInputPixels: maxPixels })
         .rotate()
         .resize({ width: QR_LONG_EDGE, height: QR_LONG_EDGE, fit: 'inside', withoutEnlargement: true })
         .greyscale()

@@ -1,12 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { MAX_PHOTOS_PER_UPLOAD } from '@kringle/contracts/photos';
+import { MAX_PHOTOS_PER_UPLOAD, type RejectedPhoto } from '@kringle/contracts/photos';
 import type { FastifyInstance } from 'fastify';
 import { errors } from '../../lib/errors';
 import type { AuthClaims } from '../accounts/id-tokens';
 import { staffActor, type Actor } from '../audit-trail/audit-entries.repository';
 import { findLocation } from '../catalogue/catalogue.repository';
 import { bookingOfCheckInCode } from '../check-in/check-in-codes';
-import { NotAPhotoError, processPhoto, readQrCode } from './photo-processing';
+import { processPhoto, readQrCode } from './photo-processing';
+import { isRejected, noneKept, orRejected } from './photo-rejections';
 import { Incoming, incomingDir, type UploadedFile } from './incoming';
 import { overlapped } from './overlapped';
 import { auditAssigned, auditUploaded } from './photo-audit';
@@ -57,13 +58,7 @@ async function stage(deps: Deps, storage: PhotoStorage, input: string, staged: S
   // Listed before anything is written, so a failure anywhere after still deletes its files.
   const entry: Staged = { id: randomUUID(), width: 0, height: 0 };
   staged.push(entry);
-  let out;
-  try {
-    out = await processPhoto(input, deps.config.BRAND_NAME);
-  } catch (e) {
-    if (e instanceof NotAPhotoError) throw errors.onlyJpegPhotos();
-    throw e;
-  }
+  const out = await processPhoto(input, deps.config.BRAND_NAME, deps.config.PHOTO_MAX_PIXELS);
   entry.width = out.width;
   entry.height = out.height;
   await Promise.all([storage.put(photoKey(entry.id, 'original'), out.original, 'image/jpeg'), storage.put(photoKey(entry.id, 'preview'), out.preview, 'image/jpeg')]);
@@ -108,15 +103,29 @@ function checkBookingForPhotos(booking: PhotoBooking | null, locationId?: string
 const expiryFrom = (deps: Deps, now: Date) => new Date(now.getTime() + deps.config.PHOTO_RETENTION_DAYS * DAY_MS);
 
 /** Photos for the family in front of the camera: any confirmed booking, whatever its day. */
-export async function uploadToBooking(deps: Deps, staff: AuthClaims, bookingId: string, files: AsyncIterable<UploadedFile>, assertLocation: (locationId: string) => void): Promise<StaffPhoto[]> {
+/** A received file: where it waits on disk, and the name it was sent with. */
+const received = (incoming: Incoming) => async (f: UploadedFile) => ({ at: await incoming.receive(f), name: f.filename });
+
+export async function uploadToBooking(
+  deps: Deps,
+  staff: AuthClaims,
+  bookingId: string,
+  files: AsyncIterable<UploadedFile>,
+  assertLocation: (locationId: string) => void,
+): Promise<{ items: StaffPhoto[]; rejected: RejectedPhoto[] }> {
   assertLocation(checkBookingForPhotos(await findPhotoBooking(deps.db, bookingId)).locationId);
   return uploadAtomically(deps, async (staged, storage, incoming) => {
-    const done = await overlapped(files, AHEAD, (f) => incoming.receive(f), async (file) => {
-      const photo = await stage(deps, storage, file, staged);
-      await incoming.done(file);
-      return photo;
-    });
-    if (!done.length) throw errors.invalidField('body.files', 'Send at least one JPEG photo in fields named files');
+    const results = await overlapped(files, AHEAD, received(incoming), (file) =>
+      orRejected(file.name, async () => {
+        const photo = await stage(deps, storage, file.at, staged);
+        await incoming.done(file.at);
+        return photo;
+      }),
+    );
+    if (!results.length) throw errors.invalidField('body.files', 'Send at least one JPEG photo in fields named files');
+    const rejected = results.filter(isRejected).map((r) => r.rejected);
+    const done = results.filter((r): r is Staged => !isRejected(r));
+    if (!done.length) throw noneKept(rejected);
     const rows = await deps.db.transaction(async (tx) => {
       // Locked and checked again: a cancellation during the upload wins.
       const booking = checkBookingForPhotos(await lockPhotoBooking(tx, bookingId));
@@ -129,11 +138,12 @@ export async function uploadToBooking(deps: Deps, staff: AuthClaims, bookingId: 
       await auditUploaded(tx, now, staffActor(staff), booking.locationId, inserted);
       return inserted;
     });
-    return Promise.all(rows.map((r) => toStaffPhoto(storage, r)));
+    return { items: await Promise.all(rows.map((r) => toStaffPhoto(storage, r))), rejected };
   });
 }
 
 export interface BatchResult {
+  rejected: RejectedPhoto[];
   assigned: { bookingId: string; count: number }[];
   unmatched: StaffPhoto[];
   openRunOf: string | null;
@@ -158,17 +168,23 @@ export async function uploadBatch(deps: Deps, staff: AuthClaims, locationId: str
   return uploadAtomically(deps, async (staged, storage, incoming) => {
     // Each file is read for a code and processed while the next ones arrive; who owns a photo is
     // decided after, in shooting order.
-    const done = await overlapped(files, AHEAD, (f) => incoming.receive(f), async (input): Promise<{ code: string | null } | { photo: Staged }> => {
-      const code = await readQrCode(input);
-      if (code === null) {
-        const photo = await stage(deps, storage, input, staged);
-        await incoming.done(input);
-        return { photo };
-      }
-      const booking = await bookingOfCheckInCode(deps.db, code);
-      return { code: await runOwner(deps, booking?.id ?? null, locationId) };
-    });
-    if (!done.length) throw errors.invalidField('body.files', 'Send at least one JPEG photo in fields named files');
+    // A rejected file is neither a photo nor a code: the run goes on past it.
+    const results = await overlapped(files, AHEAD, received(incoming), (file) =>
+      orRejected(file.name, async (): Promise<{ code: string | null } | { photo: Staged }> => {
+        const code = await readQrCode(file.at, deps.config.PHOTO_MAX_PIXELS);
+        if (code === null) {
+          const photo = await stage(deps, storage, file.at, staged);
+          await incoming.done(file.at);
+          return { photo };
+        }
+        const booking = await bookingOfCheckInCode(deps.db, code);
+        return { code: await runOwner(deps, booking?.id ?? null, locationId) };
+      }),
+    );
+    if (!results.length) throw errors.invalidField('body.files', 'Send at least one JPEG photo in fields named files');
+    const rejected = results.filter(isRejected).map((r) => r.rejected);
+    const done = results.filter((r): r is { code: string | null } | { photo: Staged } => !isRejected(r));
+    if (!done.some((d) => 'photo' in d) && rejected.length) throw noneKept(rejected);
     const owner = new Map<string, string | null>();
     const inOrder: Staged[] = [];
     let current = continued;
@@ -202,6 +218,7 @@ export async function uploadBatch(deps: Deps, staff: AuthClaims, locationId: str
     const assigned = new Map<string, number>();
     for (const r of rows) if (r.bookingId) assigned.set(r.bookingId, (assigned.get(r.bookingId) ?? 0) + 1);
     return {
+      rejected,
       assigned: [...assigned].map(([bookingId, n]) => ({ bookingId, count: n })),
       unmatched: await Promise.all(rows.filter((r) => !r.bookingId).map((r) => toStaffPhoto(storage, r))),
       openRunOf: current,

@@ -40,6 +40,7 @@ async function* jpegFiles(req: FastifyRequest): AsyncIterable<UploadedFile> {
       if (part.fieldname !== 'files') throw errors.invalidField(`body.${part.fieldname}`, 'Send photos in fields named files');
       yield {
         mimetype: part.mimetype,
+        filename: part.filename || 'a file without a name',
         saveTo: async (file) => {
           // Piped to the file as it arrives: never whole in memory, and never waiting on processing.
           await pipeline(part.file, createWriteStream(file, { flags: 'wx' }));
@@ -54,6 +55,9 @@ async function* jpegFiles(req: FastifyRequest): AsyncIterable<UploadedFile> {
     throw e;
   }
 }
+
+const REJECTED_FILES =
+  'A file that is not a JPEG readable to its end, or has more than PHOTO_MAX_PIXELS pixels, is not kept and is named in rejected; the others are. When none can be kept: 415 or 413 naming each, nothing stored.';
 
 const multipartBody = {
   description: `multipart/form-data: image/jpeg files (at most ${MAX_PHOTO_BYTES / 1024 / 1024} MB each, ${MAX_PHOTOS_PER_UPLOAD} per request) in fields named files`,
@@ -74,9 +78,16 @@ export async function photosRoutes(app: FastifyInstance) {
     '/staff/bookings/:id/photos',
     {
       config: set,
-      schema: { tags: staffTags, summary: "Upload photos for a confirmed booking (any day); all or none are kept", ...multipartBody, params: photoParamsSchema, response: { 201: staffPhotoListSchema, ...errs } },
+      schema: {
+        tags: staffTags,
+        summary: 'Upload photos for a confirmed booking (any day)',
+        ...multipartBody,
+        description: `${multipartBody.description}. ${REJECTED_FILES}`,
+        params: photoParamsSchema,
+        response: { 201: staffPhotoListSchema, ...errs },
+      },
     },
-    async (req, reply) => reply.code(201).send({ items: await uploadToBooking(app, authOf(req), req.params.id, jpegFiles(req), (locationId) => assertStaffLocation(req, locationId)) }),
+    async (req, reply) => reply.code(201).send(await uploadToBooking(app, authOf(req), req.params.id, jpegFiles(req), (locationId) => assertStaffLocation(req, locationId))),
   );
   r.post(
     '/staff/photos/batch',
@@ -86,7 +97,7 @@ export async function photosRoutes(app: FastifyInstance) {
         tags: staffTags,
         summary: "A shooting sequence in order: each photo of a family's check-in QR code starts that family's photos",
         ...multipartBody,
-        description: `${multipartBody.description}. Photos before the first code (unless continueRunOf names a confirmed booking at this location), or after a code that is not one, are unmatched. The code photos themselves are not kept.`,
+        description: `${multipartBody.description}. Photos before the first code (unless continueRunOf names a confirmed booking at this location), or after a code that is not one, are unmatched. The code photos themselves are not kept. ${REJECTED_FILES}`,
         querystring: photoBatchQuerySchema,
         response: { 201: photoBatchResultSchema, ...errs },
       },
