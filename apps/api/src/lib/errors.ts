@@ -121,6 +121,8 @@ export const errors = {
   idempotencyMismatch: () => appError('IDEMPOTENCY_MISMATCH', undefined, [{ path: 'headers.idempotency-key', message: 'Already used with a different request body' }]),
   /** A hold taken to move a booking (`bookingId`) serves that booking's reschedule only. */
   rescheduleHold: () => appError('RESCHEDULE_HOLD'),
+  /** The booking's own session was closed (a closure refunds it or offers a move): the family's move would race that. */
+  sessionClosedForMove: () => appError('RESCHEDULE_WINDOW_CLOSED', 'This session was closed, so the booking cannot be moved here: we will refund it or offer you another session.'),
   detailsLocked: (message?: string) => appError('DETAILS_LOCKED', message),
   consentRequired: (path: string) => fieldError('CONSENT_REQUIRED', path, 'Tick the box to agree, or remove the access needs and note.'),
   /** DELETE /user without cancelUpcoming: the references say which bookings would be cancelled. */

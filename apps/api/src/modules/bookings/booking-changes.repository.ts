@@ -24,3 +24,13 @@ export async function slotWithType(tx: Tx, slotId: string) {
   const [row] = await tx.select({ id: slots.id, locationId: slots.locationId, slotTypeId: slots.slotTypeId, startAt: slots.startAt }).from(slots).where(eq(slots.id, slotId));
   return row!;
 }
+
+/**
+ * Whether a closure has taken the session (issue 48). Read under the booking's lock: a closure
+ * locks its bookings before it blocks their sessions, so it has either committed (closed) or not
+ * started on this booking yet (it then waits for the move and skips the booking that moved).
+ */
+export async function sessionClosed(tx: Tx, slotId: string): Promise<boolean> {
+  const [row] = await tx.select({ blocked: slots.blocked }).from(slots).where(eq(slots.id, slotId));
+  return row?.blocked === true;
+}

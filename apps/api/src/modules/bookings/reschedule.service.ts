@@ -5,7 +5,7 @@ import { enqueueMail } from '../mail/outbox.repository';
 import { assertReschedulable } from '../booking-lifecycle/booking-policy';
 import { bookingDetails, slotStart } from '../booking-lifecycle/booking-rows.repository';
 import { bookingRescheduledMail } from '../booking-lifecycle/bookings.emails';
-import { lockOwnBooking, lockReservationOf, slotWithType } from './booking-changes.repository';
+import { lockOwnBooking, lockReservationOf, sessionClosed, slotWithType } from './booking-changes.repository';
 import { reschedule } from '../booking-lifecycle/transitions';
 import { familyActor } from '../booking-lifecycle/audit.repository';
 import { getBooking } from './bookings.service';
@@ -23,6 +23,8 @@ export async function rescheduleBooking(deps: Deps, userId: string, bookingId: s
   const freedSlotId = await deps.db.transaction(async (tx) => {
     const booking = await lockOwnBooking(tx, bookingId, userId);
     if (!booking) throw notFound('That booking');
+    // A closure that took this session remedies the booking itself: a move now would race it (issue 48).
+    if (await sessionClosed(tx, booking.slotId)) throw errors.sessionClosedForMove();
     const reservation = await lockReservationOf(tx, reservationId, userId);
     if (!reservation || reservation.bookingId !== booking.id) throw notFound('That reservation');
     const previousStart = await slotStart(tx, booking.slotId);

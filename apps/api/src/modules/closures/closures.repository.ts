@@ -235,3 +235,25 @@ export async function waitingFor(tx: Tx, locationId: string, slotIds: string[]):
     for update of w`);
   return rows.map((r) => ({ entryId: r.id as string, email: r.email as string, firstName: r.first_name as string, slotTypeName: r.name as string, date: r.date as string, dayGone: r.day_gone as boolean }));
 }
+
+/**
+ * Locks the live bookings on the sessions, in id order (two closures never deadlock), before the
+ * sessions are blocked: booking before session, the order a reschedule and the webhook take
+ * (issue 48). A booking that moved off them while this waited is re-read after its lock and left
+ * out; one that waits on these locks to move finds its session closed.
+ */
+export async function lockBookingsOn(tx: Tx, slotIds: string[]): Promise<void> {
+  if (slotIds.length === 0) return;
+  await tx.execute(sql`
+    select b.id from bookings b
+    where b.slot_id in (${sql.join(slotIds.map((id) => sql`${id}::uuid`), sql`, `)})
+      and b.status in ('payment_pending', 'payment_failed', 'completed') and b.checked_in_at is null
+    order by b.id for update`);
+}
+
+/** The claimed row's booking, locked: still on a closed session? (It may have moved before the closure locked it.) */
+export async function stillOnClosedSession(tx: Tx, bookingId: string): Promise<boolean> {
+  const { rows } = await tx.execute(sql`
+    select s.blocked from bookings b join slots s on s.id = b.slot_id where b.id = ${bookingId}::uuid for update of b`);
+  return rows[0]?.blocked === true;
+}

@@ -19,13 +19,17 @@ import {
   insertClosureBookings,
   instantsOf,
   locationOf,
+  lockBookingsOn,
   outcomesOf,
   sessionsIn,
+  setOutcome,
   setSessionCount,
+  stillOnClosedSession,
   waitingFor,
   type ClosedSession,
   type ClosureRow,
 } from './closures.repository';
+import { transactionWithRetry } from '../../db/retry-transaction';
 
 /** Closing sessions when Santa is ill (issue 35, decision 0055): the dry run, the closure, its progress. */
 export type LocationCheck = (locationId: string) => void;
@@ -71,7 +75,7 @@ export async function startClosure(deps: Deps, body: ClosureBody, staff: AuthCla
   const { location, fromAt, toAt, slotTypeId } = await rangeOf(deps, body as ClosurePreviewBody, assertLocation);
   if (body.confirm.trim() !== location.name) throw errors.closureNotConfirmed(location.name);
   const now = deps.clock.now();
-  const result = await deps.db.transaction(async (tx) => {
+  const result = await transactionWithRetry(deps.db, async (tx) => {
     const values = { locationId: location.id, slotTypeId, fromAt, toAt, reason: body.reason, message: body.message ?? '', remedy: body.remedy, createdBy: staff.userId, idempotencyKey: idempotencyKey ?? null, createdAt: now };
     const { row, created } = await insertClosure(tx, values);
     if (!created) {
@@ -81,6 +85,9 @@ export async function startClosure(deps: Deps, body: ClosureBody, staff: AuthCla
     }
     const sessions = await sessionsIn(tx, location.id, fromAt, toAt, slotTypeId);
     const slotIds = sessions.map((s) => s.slotId);
+    // The bookings as they are once locked (issue 48): a family's move either committed before
+    // (its booking is no longer on these sessions) or waits and then finds its session closed.
+    await lockBookingsOn(tx, slotIds);
     await closeSessions(tx, slotIds, { actor: staffActor(staff), at: now, reason: body.reason });
     await insertClosureBookings(tx, row.id, (await bookingsOn(tx, slotIds)).map((b) => b.bookingId));
     await setSessionCount(tx, row.id, slotIds.length);
@@ -141,9 +148,15 @@ export async function runClosure(deps: Deps, closureId: string): Promise<number>
   if (!closure || closure.status !== 'running') return 0;
   let handled = 0;
   for (;;) {
-    const step = await deps.db.transaction(async (tx) => {
+    const step = await transactionWithRetry(deps.db, async (tx) => {
       const row = await claimNextBooking(tx, closureId);
-      return row ? remedyOne(deps, tx, row, closure) : null;
+      if (!row) return null;
+      // Moved off the closed sessions since (a staff move, an accepted offer): nothing to remedy.
+      if (!(await stillOnClosedSession(tx, row.bookingId))) {
+        await setOutcome(tx, row.id, deps.clock.now(), { outcome: 'failed', detail: 'The booking had already moved to an open session.' });
+        return { refund: undefined, changed: [] };
+      }
+      return remedyOne(deps, tx, row, closure);
     });
     if (!step) break;
     handled += 1;
