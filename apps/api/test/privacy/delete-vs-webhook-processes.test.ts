@@ -38,9 +38,9 @@ describe('account deletion racing its payment webhook, two API processes', () =>
     stripe = new Stripe(sandbox.secretKey, { ...sandbox.stripeClientOptions() });
     // Far enough ahead that a cancel refunds in full (the policy's 48 hours).
     const rows = await db.execute(sql`
-      select id from slots where kind = 'session' and not blocked and start_at > now() + interval '4 days' order by start_at limit ${TRIALS}`);
+      select id from slots where kind = 'session' and not blocked and start_at > now() + interval '4 days' order by start_at limit ${TRIALS + 1}`);
     sessionIds = rows.rows.map((r) => r.id as string);
-    expect(sessionIds).toHaveLength(TRIALS);
+    expect(sessionIds).toHaveLength(TRIALS + 1);
     api = await startApiProcesses(2, { ...conn.env, ...started.env, JOBS_ENABLED: 'false' });
     // Webhooks go to process 1 only when the test says (redeliver); the deletions go to process 0.
     sandbox.setWebhookUrl(`${api.urls[1]}/api/v1/webhooks/stripe`);
@@ -65,6 +65,12 @@ describe('account deletion racing its payment webhook, two API processes', () =>
     return { person, booking: booked, eventId: event.id };
   }
 
+  const latch = () => {
+    let open!: () => void;
+    const opened = new Promise<void>((resolve) => (open = resolve));
+    return { open, opened };
+  };
+
   async function race(trial: number, passwordHash: string) {
     const { person, booking, eventId } = await paidCheckout(passwordHash, sessionIds[trial]!);
     const headers = { ...(await headersOf(idTokens, person)), 'content-type': 'application/json' };
@@ -76,6 +82,61 @@ describe('account deletion racing its payment webhook, two API processes', () =>
     ]);
     return { booking, deleted, webhook };
   }
+
+  /** Resolves once an API process's statement matching `like` waits on a lock (pg_stat_activity). */
+  async function waitingOnLock(like: string) {
+    const deadline = Date.now() + 10_000;
+    for (;;) {
+      const { rows } = await db.execute(sql`
+        select count(*)::int as n from pg_stat_activity
+        where application_name = 'kringle-api' and wait_event_type = 'Lock' and query ilike ${like}`);
+      if ((rows[0]!.n as number) > 0) return;
+      if (Date.now() > deadline) throw new Error(`nothing waits on a lock for ${like}`);
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+  }
+
+  /**
+   * The interleaving that deadlocked, made to happen every time: the deletion's cancel holds the
+   * booking (and is held up just after by a lock on the sessions table), the webhook arrives, then
+   * the cancel goes on to the order. With the webhook locking the order first, each then waited for
+   * the other. The test's own two transactions only pause the processes at those points.
+   */
+  it('the cancel holding the booking while the webhook arrives: both answer, no 500, one refund', async () => {
+    const { person, booking, eventId } = await paidCheckout(await hashPassword(STRONG_PASSWORD), sessionIds[TRIALS]!);
+    const headers = { ...(await headersOf(idTokens, person)), 'content-type': 'application/json' };
+    const holdBooking = latch();
+    const holdSlots = latch();
+    const bookingHeld = latch();
+    const slotsHeld = latch();
+    const t1 = db.transaction(async (tx) => {
+      await tx.execute(sql`select id from bookings where id = ${booking.id}::uuid for update`);
+      bookingHeld.open();
+      await holdBooking.opened;
+    });
+    await bookingHeld.opened;
+    const deleted = fetch(`${api.urls[0]}/api/v1/user`, { method: 'DELETE', headers, body: JSON.stringify({ password: STRONG_PASSWORD, confirmEmail: person.email, cancelUpcoming: true }) }).then(async (r) => ({ status: r.status, body: await r.text() }));
+    await waitingOnLock('%from "bookings"%for update%');
+    const t2 = db.transaction(async (tx) => {
+      await tx.execute(sql`lock table slots in access exclusive mode`);
+      slotsHeld.open();
+      await holdSlots.opened;
+    });
+    await slotsHeld.opened;
+    holdBooking.open();
+    await t1;
+    // The cancel now holds the booking and waits to read its session.
+    await waitingOnLock('%slots%');
+    const webhook = sandbox.redeliver(eventId);
+    await waitingOnLock('%from "bookings"%for update%');
+    holdSlots.open();
+    await t2;
+    const [d, w] = await Promise.all([deleted, webhook]);
+    expect(d.status, d.body).toBe(202);
+    expect(w.status).toBe(200);
+    expect((await db.execute(sql`select status from bookings where id = ${booking.id}::uuid`)).rows[0]!.status).toBe('cancelled');
+    expect((await db.execute(sql`select amount_cents from refunds where booking_id = ${booking.id}::uuid`)).rows).toEqual([{ amount_cents: 3995 }]);
+  }, 60_000);
 
   it(`${TRIALS} deletions each racing its booking's payment webhook: no 500, each booking cancelled and refunded once in full`, async () => {
     const passwordHash = await hashPassword(STRONG_PASSWORD);
