@@ -84,6 +84,7 @@ const made: Record<keyof typeof errors, () => AppError> = {
   photosWrongLocation: () => errors.photosWrongLocation('KR-7K3Q9'),
   onlyJpegPhotos: () => errors.onlyJpegPhotos(),
   photoTooLarge: () => errors.photoTooLarge(30),
+  queueAddressFull: () => errors.queueAddressFull(60),
   photosNotKept: () => errors.photosNotKept('PAYLOAD_TOO_LARGE', 'IMG_1.jpg: 16000 × 16000 pixels (256 megapixels); at most 60 megapixels. Nothing was uploaded.', [{ path: 'body.files', message: 'IMG_1.jpg: 16000 × 16000 pixels' }]),
 };
 

@@ -92,6 +92,14 @@ export const errors = {
    * already (a script's many accounts, or a crowded shared Wi-Fi); `Retry-After` is when the first
    * of them ends.
    */
+  /** Issue 48 item 13: QUEUE_TICKETS_PER_ADDRESS live tickets in this line from one address. */
+  queueAddressFull: (retryAfterSeconds: number) =>
+    appError(
+      'RATE_LIMITED',
+      `Many places in this waiting room are already taken from your internet connection (a shared Wi-Fi, perhaps). Please try again in ${waitText(retryAfterSeconds)}, from another connection if you can.`,
+      undefined,
+      { 'Retry-After': String(retryAfterSeconds) },
+    ),
   holdAddressFull: (retryAfterSeconds: number) =>
     appError(
       'RATE_LIMITED',

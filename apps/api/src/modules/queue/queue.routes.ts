@@ -10,6 +10,7 @@ import { assertStaffLocation } from '../../plugins/staff-access';
 import { staffActor } from '../audit-trail/audit-entries.repository';
 import { LiveStreamRegistry, signOutListener } from '../availability/live-stream-limits';
 import { fairness, getTicket, joinQueue, lineVersion, passLocation, pauseQueue, staffSummary, ticketsByUser } from './queue.service';
+import { queueAddressOf } from './queue-address';
 
 const KEEP_ALIVE_MS = 25_000;
 const MAX_BUFFERED_BYTES = 64 * 1024;
@@ -30,12 +31,14 @@ export async function queueRoutes(app: FastifyInstance) {
       schema: {
         tags,
         summary: 'Join the waiting room of a location whose sales open at a set time',
-        description: 'One place per account and location: again (another tab, device or process) → the same ticket. 404 when the location has no line or it is not open yet.',
+        description:
+          'One place per account and location: again (another tab, device or process) → the same ticket. 404 when the location has no line or it is not open yet. ' +
+          'At most QUEUE_TICKETS_PER_ADDRESS (20) waiting or admitted tickets in one line from one address (an IPv6 client by its /64): the next is 429 RATE_LIMITED with Retry-After.',
         params: queueParamsSchema,
-        response: { 200: queueTicketSchema, 404: errorBodySchema },
+        response: { 200: queueTicketSchema, 404: errorBodySchema, 429: errorBodySchema },
       },
     },
-    async (req) => joinQueue(app, authOf(req).userId, req.params.locationId),
+    async (req) => joinQueue(app, authOf(req).userId, req.params.locationId, queueAddressOf(app, req.ip)),
   );
 
   r.get(

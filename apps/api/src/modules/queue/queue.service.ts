@@ -1,7 +1,8 @@
 import { createHash, createHmac, randomBytes } from 'node:crypto';
 import type { QueueFairness, QueueTicket, StaffQueueSummary } from '@kringle/contracts/queue';
 import type { FastifyInstance } from 'fastify';
-import { notFound } from '../../lib/errors';
+import type { DbOrTx } from '../../db/client';
+import { errors, notFound } from '../../lib/errors';
 import { insertAuditEntry, type Actor } from '../audit-trail/audit-entries.repository';
 import { leadCutoffOf } from '../booking-lifecycle/booking-policy';
 import {
@@ -29,6 +30,7 @@ import {
   type LineRow,
   type TicketRow,
 } from './queue.repository';
+import { insertTicketFrom, ticketsPerAddress } from './queue-address';
 
 type Deps = Pick<FastifyInstance, 'db' | 'clock' | 'config'>;
 
@@ -96,8 +98,21 @@ async function rateOf(deps: Deps, line: LineRow, now: Date): Promise<number | nu
   return ratePerSecond(line, (await lineCounts(deps.db, line.locationId, now)).admittedRecently, now);
 }
 
-/** POST /queue/{locationId}: one place per account; again (another tab, device or process) → the same one. */
-export async function joinQueue(deps: Deps & Pick<FastifyInstance, 'queueGate'>, userId: string, locationId: string): Promise<QueueTicket> {
+/** A new ticket, counted against its address's cap when one is in force (queue-address.ts); 429 past it. */
+async function insertJoin(deps: Deps, db: DbOrTx, args: { locationId: string; userId: string; now: Date; position: number | null }, address: string | null): Promise<void> {
+  const limit = ticketsPerAddress(deps);
+  if (address === null || limit === null) return insertTicket(db, args);
+  const counted = (tx: DbOrTx) => insertTicketFrom(tx, { ...args, address, limit });
+  // The pre-opening rush has no transaction of its own: the address's lock needs one.
+  const ok = db === deps.db ? await deps.db.transaction(counted) : await counted(db);
+  if (!ok) throw errors.queueAddressFull(60);
+}
+
+/**
+ * POST /queue/{locationId}: one place per account; again (another tab, device or process) → the
+ * same one. `address` is where the join came from (queueAddressOf), null when no cap is in force.
+ */
+export async function joinQueue(deps: Deps & Pick<FastifyInstance, 'queueGate'>, userId: string, locationId: string, address: string | null = null): Promise<QueueTicket> {
   const line = await openLineOf(deps, locationId);
   const now = deps.clock.now();
   if (line.closedAt) return ticketView(line, await findTicket(deps.db, locationId, userId), now, null);
@@ -105,7 +120,7 @@ export async function joinQueue(deps: Deps & Pick<FastifyInstance, 'queueGate'>,
     // The rush before the opening: one insert, no lock, no pass (a pass before the opening does
     // nothing). Every ticket reads "before_open" until the draw, whether this call made it or
     // another tab did, so the line read above is all the view needs.
-    await insertTicket(deps.db, { locationId, userId, now, position: null });
+    await insertJoin(deps, deps.db, { locationId, userId, now, position: null }, address);
     return { ...emptyTicket(line), status: 'before_open' };
   }
   if (!(await findTicket(deps.db, locationId, userId))) {
@@ -114,11 +129,11 @@ export async function joinQueue(deps: Deps & Pick<FastifyInstance, 'queueGate'>,
       await deps.db.transaction(async (tx) => {
         await lockLine(tx, locationId);
         const drawn = await findLine(tx, locationId);
-        await insertTicket(tx, { locationId, userId, now, position: drawn?.drawnAt ? await nextBackPosition(tx, locationId) : null });
+        await insertJoin(deps, tx, { locationId, userId, now, position: drawn?.drawnAt ? await nextBackPosition(tx, locationId) : null }, address);
       });
     } else {
       // Before the opening the order does not matter: no lock, a single insert.
-      await insertTicket(deps.db, { locationId, userId, now, position: null });
+      await insertJoin(deps, deps.db, { locationId, userId, now, position: null }, address);
     }
     deps.queueGate.nudge(locationId);
   }
