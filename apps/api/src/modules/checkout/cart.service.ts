@@ -30,7 +30,8 @@ export async function createCart(deps: Deps, userId: string, body: CartBody): Pr
   if (!reservation) throw notFound('That reservation');
   // A hold taken to move a booking is that booking's reschedule's alone (issue 48): as a new
   // booking it would skip the five-booking limit and the waiting room, which do not ask it.
-  if (reservation.bookingId) throw errors.rescheduleHold();
+  // (A checkout names its own new booking on the hold only once it is checked out.)
+  if (reservation.status === 'active' && reservation.bookingId) throw errors.rescheduleHold();
   // Its checkout lives on (issue 36: this answered HOLD_EXPIRED while the hold still held the session).
   if (reservation.status === 'checked_out') throw errors.cartInvalid('This session is already checked out: continue its payment from My Bookings.');
   if (reservation.status !== 'active' || reservation.expiresAt <= deps.clock.now()) {

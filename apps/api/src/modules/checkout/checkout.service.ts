@@ -39,8 +39,9 @@ export async function checkoutOrder(deps: Deps, userId: string, reservationId: s
   const { order, expiresAt } = await transactionWithRetry(deps.db, async (tx) => {
     const reservation = await lockReservation(tx, reservationId, userId);
     if (!reservation) throw notFound('That reservation');
-    // A reschedule's hold never becomes a new booking (issue 48), whatever cart points at it.
-    if (reservation.bookingId) throw errors.rescheduleHold();
+    // A reschedule's hold never becomes a new booking (issue 48), whatever cart points at it. A
+    // checked-out hold names the booking its own checkout made: a retry answers that one below.
+    if (reservation.status === 'active' && reservation.bookingId) throw errors.rescheduleHold();
     const cart = await findCart(tx, cartId, userId);
     if (!cart || cart.reservationId !== reservation.id) throw errors.cartInvalid('That cart does not belong to this reservation.');
     const existing = await findOrderByCart(tx, cart.id);
