@@ -2,6 +2,7 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
 import { SCREENSHOT_DIR } from './helpers';
 import { expectAccessible, holdASession, payFromOverview, stepHeading, toOverview } from './purchase-helpers';
+import { staffNav } from './staff-helpers';
 import { newStaffMember, signInAndEnrol } from './staff-mfa-helpers';
 import { signInFreshCustomer } from './wizard-helpers';
 
@@ -83,7 +84,7 @@ test('book with a sensory need, download the data, delete the account at 390 px'
   // Support finds the family, for now (the check after the deletion must be able to fail).
   const desk = await (await browser.newContext({ baseURL, viewport: { width: 390, height: 844 } })).newPage();
   await signInAndEnrol(desk, await newStaffMember(desk, 'support', 'privacy'));
-  await desk.getByRole('navigation', { name: 'Staff' }).getByRole('link', { name: 'Support' }).click();
+  await (await staffNav(desk)).getByRole('link', { name: 'Support' }).click();
   await expect(desk.getByRole('heading', { name: 'Support desk' })).toBeVisible({ timeout: 30_000 });
   await expect(await supportFinds(desk, customer.email)).toHaveCount(1);
 

@@ -5,7 +5,7 @@ import { formatAud } from '@kringle/contracts/money';
 import { bookThroughApi, customerClient } from './bookings-helpers';
 import { SCREENSHOT_DIR } from './helpers';
 import { expectAccessible } from './purchase-helpers';
-import { loadLocationOpenNow, sessionsLaterToday } from './staff-helpers';
+import { loadLocationOpenNow, sessionsLaterToday, staffNav } from './staff-helpers';
 import { newStaffMember, signInAndEnrol } from './staff-mfa-helpers';
 import { createVerifiedCustomer } from './wizard-helpers';
 
@@ -37,7 +37,7 @@ for (const viewport of [
     await page.context().clearCookies();
 
     await signInAndEnrol(page, await newStaffMember(page, 'manager', String(viewport.width)));
-    const nav = page.getByRole('navigation', { name: 'Staff' });
+    const nav = await staffNav(page);
     await expect(nav.getByRole('link', { name: 'Reports' })).toBeVisible({ timeout: 30_000 });
     await nav.getByRole('link', { name: 'Reports' }).click();
     await expect(page.getByRole('heading', { name: 'Reports', level: 1 })).toBeVisible({ timeout: 30_000 });

@@ -3,7 +3,7 @@ import { chromium, expect, test } from '@playwright/test';
 import { bookThroughApi, cardOf, customerClient } from './bookings-helpers';
 import { BRAND, DEMO_EMAIL, DEMO_PASSWORD, SCREENSHOT_DIR, signInThroughApi } from './helpers';
 import { expectAccessible } from './purchase-helpers';
-import { loadLocationOpenNow, pngToY4m, sessionsLaterToday, signInAsStaff } from './staff-helpers';
+import { loadLocationOpenNow, pngToY4m, sessionsLaterToday, signInAsStaff, staffNav } from './staff-helpers';
 import { createVerifiedCustomer } from './wizard-helpers';
 
 const DIR = `${SCREENSHOT_DIR}/staff`;
@@ -98,7 +98,7 @@ test('staff at the set: run sheet, QR and reference check-in, walk-in, CSV', asy
     await expect(qrRow).toContainText('Holly Berry');
 
     // Check-in by the QR code, through the camera.
-    await staff.getByRole('navigation', { name: 'Staff' }).getByRole('link', { name: 'Check in' }).click();
+    await (await staffNav(staff)).getByRole('link', { name: 'Check in' }).click();
     await staff.getByRole('button', { name: 'Scan QR code' }).click();
     const result = staff.locator('[aria-live="polite"]');
     await expect(result).toContainText(qrBooking.reference, { timeout: 30_000 });
@@ -133,7 +133,7 @@ test('staff at the set: run sheet, QR and reference check-in, walk-in, CSV', asy
     const sold: string[] = [];
     for (const family of families) {
       await staff.setViewportSize({ width: family.width, height: family.height });
-      await staff.getByRole('navigation', { name: 'Staff' }).getByRole('link', { name: 'Walk-in' }).click();
+      await (await staffNav(staff)).getByRole('link', { name: 'Walk-in' }).click();
       await expect(staff.getByLabel('Quantity of Classic Print')).toBeVisible();
       await expectAccessible(staff, `walk-in before a sale at ${family.width}`);
       await staff.screenshot({ path: `${DIR}/${family.width}-walk-in-before-sale.png`, fullPage: true });
@@ -207,7 +207,7 @@ test('staff at the set: run sheet, QR and reference check-in, walk-in, CSV', asy
         ['Check in', 'check-in'],
         ['Run sheet', 'run-sheet'],
       ] as const) {
-        await staff.getByRole('navigation', { name: 'Staff' }).getByRole('link', { name: link }).click();
+        await (await staffNav(staff)).getByRole('link', { name: link }).click();
         if (name === 'run-sheet') {
           await expect(staff.getByRole('listitem').filter({ hasText: qrBooking.reference })).toContainText('Checked in');
           await expect(staff.getByRole('listitem').filter({ hasText: walkIn })).toContainText('Walk-in');

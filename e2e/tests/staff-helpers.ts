@@ -111,3 +111,22 @@ export async function sessionsLaterToday(request: APIRequestContext, locationNam
   expect(picks, `${count} free sessions later today at ${locationName}`).toHaveLength(count);
   return { location: location!, slots: picks.map((i) => ({ id: i.slot.id, locationId: location!.id, slotTypeId: i.slot.slotType.id, startAt: i.slot.startAt })) };
 }
+
+/**
+ * The staff app's page links (issue 53 item 11): on the header line where they fit, else behind
+ * the header's Menu button, which this opens.
+ */
+export async function staffNav(page: Page) {
+  const nav = page.getByRole('navigation', { name: 'Staff' });
+  const menu = page.getByRole('banner').getByRole('button', { name: 'Menu' });
+  await expect(menu).toBeVisible({ timeout: 30_000 });
+  if (!(await nav.isVisible())) await openStaffMenu(page);
+  return nav;
+}
+
+/** Opens the staff header's menu (the pages that do not fit, and the account: sign out, sign out everywhere). */
+export async function openStaffMenu(page: Page) {
+  const menu = page.getByRole('banner').getByRole('button', { name: 'Menu' });
+  if ((await menu.getAttribute('aria-expanded')) !== 'true') await menu.click();
+  await expect(menu).toHaveAttribute('aria-expanded', 'true');
+}

@@ -3,6 +3,7 @@ import { expect, test, type APIRequestContext, type Page } from '@playwright/tes
 import { Secret, TOTP } from 'otpauth';
 import { expectNoAxeViolations, hasHorizontalScroll, NARROW, pathOf, uniqueEmail, WIDE } from '../support/accounts';
 import { SCREENSHOT_DIR } from './helpers';
+import { openStaffMenu, staffNav } from './staff-helpers';
 
 const DIR = `${SCREENSHOT_DIR}/staff-people`;
 const MANAGER = 'manager@kringle.test';
@@ -79,6 +80,7 @@ test('a manager enrols a second factor, invites a set member, who accepts from t
   await page.screenshot({ path: `${DIR}/1280-staff-page.png`, fullPage: true });
 
   // The manager signs in again: the password, then a recovery code (the TOTP code just used works once).
+  await openStaffMenu(page);
   await page.getByRole('button', { name: 'Sign out', exact: true }).click();
   await signIn(page, MANAGER, DEMO_PASSWORD);
   await page.getByLabel('Code').fill(recovery);
@@ -87,7 +89,7 @@ test('a manager enrols a second factor, invites a set member, who accepts from t
   await expect(page.getByRole('navigation', { name: 'Staff' })).toBeVisible({ timeout: 30_000 });
   // The Staff page on a phone: nothing sideways, targets still 44 px.
   await page.setViewportSize(NARROW);
-  await page.getByRole('navigation', { name: 'Staff' }).getByRole('link', { name: 'Staff' }).click();
+  await (await staffNav(page)).getByRole('link', { name: 'Staff' }).click();
   await expect(page.getByText(newcomer, { exact: true })).toBeVisible();
   expect(await hasHorizontalScroll(page)).toBe(false);
   await expectNoAxeViolations(page, 'staff page at 390');
@@ -126,6 +128,7 @@ test('a manager enrols a second factor, invites a set member, who accepts from t
   await expect(phone.getByRole('heading', { name: /^Run sheet:/ })).toBeVisible({ timeout: 30_000 });
   expect(await hasHorizontalScroll(phone)).toBe(false);
   await phone.screenshot({ path: `${DIR}/390-set-member-header.png` });
+  await openStaffMenu(other);
   await other.getByRole('button', { name: 'Sign out everywhere' }).click();
   await expect(other.getByText('You are signed out on every device.')).toBeVisible();
   await expect(other.getByRole('button', { name: 'Sign in' })).toBeVisible();

@@ -3,7 +3,7 @@ import { expect, test } from '@playwright/test';
 import { bookThroughApi, customerClient } from './bookings-helpers';
 import { SCREENSHOT_DIR } from './helpers';
 import { expectAccessible } from './purchase-helpers';
-import { loadLocationOpenNow, sessionsLaterToday, signInAsStaff } from './staff-helpers';
+import { loadLocationOpenNow, sessionsLaterToday, signInAsStaff, staffNav } from './staff-helpers';
 import { createVerifiedCustomer } from './wizard-helpers';
 
 const DIR = `${SCREENSHOT_DIR}/staff`;
@@ -80,7 +80,7 @@ test('staff at 390 px: now and next, a walk-in paid by card, the takings by way 
   const reference = /Sold: (KR-\w{5})/.exec((await confirmation.textContent())!)![1]!;
   await page.screenshot({ path: `${DIR}/390-walk-in-paid-by-card.png` });
 
-  await page.getByRole('navigation', { name: 'Staff' }).getByRole('link', { name: 'Run sheet' }).click();
+  await (await staffNav(page)).getByRole('link', { name: 'Run sheet' }).click();
   await expect(page.getByRole('list', { name: 'Walk-in takings' })).toContainText('$39.95Card: 1 walk-in');
   await expect(page.getByRole('list', { name: 'Walk-in takings' })).toContainText('$0.00Cash: 0 walk-ins');
   await expect(page.getByRole('listitem').filter({ hasText: reference })).toContainText('Walk-in, Card');

@@ -33,6 +33,8 @@ afterEach(() => vi.unstubAllGlobals());
 describe('sign out everywhere (issue 34)', () => {
   it("ends every session of the member with the member's own token, then shows the sign-in saying so", async () => {
     const calls = signedInApp(() => reply(204, null));
+    // In the header's menu (issue 53 item 11).
+    await userEvent.click(await screen.findByRole('button', { name: 'Menu' }));
     await userEvent.click(await screen.findByRole('button', { name: 'Sign out everywhere' }));
     expect(await screen.findByRole('button', { name: 'Sign in' })).toBeInTheDocument();
     expect(screen.getByRole('status')).toHaveTextContent('You are signed out on every device.');
@@ -43,6 +45,7 @@ describe('sign out everywhere (issue 34)', () => {
 
   it('keeps the member signed in and says why when the server cannot be told', async () => {
     signedInApp(() => reply(503, { error: 'We are busy. Please try again in a moment.', code: 'SERVICE_UNAVAILABLE' }));
+    await userEvent.click(await screen.findByRole('button', { name: 'Menu' }));
     await userEvent.click(await screen.findByRole('button', { name: 'Sign out everywhere' }));
     expect(await screen.findByRole('alert')).toHaveTextContent('We are busy. Please try again in a moment.');
     expect(screen.getByRole('button', { name: 'Sign out everywhere' })).toBeEnabled();

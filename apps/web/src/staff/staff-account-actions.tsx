@@ -11,7 +11,7 @@ const headerButton = 'inline-flex min-h-11 items-center rounded-lg px-4 font-sem
  * set, a shared laptop), then shows the sign-in here; when the server cannot be told, it says so
  * and nothing changes.
  */
-export function StaffAccountActions({ email, onEnrol }: { email: string; onEnrol?: () => void }) {
+export function StaffAccountActions({ email, onEnrol, stacked }: { email: string; onEnrol?: () => void; stacked?: boolean }) {
   const [busy, setBusy] = useState(false);
   const [problem, setProblem] = useState<string | null>(null);
   const everywhere = () => {
@@ -23,8 +23,8 @@ export function StaffAccountActions({ email, onEnrol }: { email: string; onEnrol
     });
   };
   return (
-    <div className="ml-auto flex flex-wrap items-center gap-x-3 gap-y-1">
-      <span className="text-sm">{email}</span>
+    <div className={stacked ? 'flex flex-col items-start gap-1' : 'ml-auto flex flex-wrap items-center gap-x-3 gap-y-1'}>
+      <span className="break-all text-sm">{stacked ? `Signed in as ${email}` : email}</span>
       {onEnrol && (
         <button type="button" className={headerButton} onClick={onEnrol}>
           Add a second step

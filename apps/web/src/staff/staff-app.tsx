@@ -4,7 +4,6 @@ import type { StaffMe } from '@kringle/contracts/staff-accounts';
 import { clsx } from 'clsx';
 import { lazy, Suspense, useCallback, useEffect, useState } from 'react';
 import { Button } from '../components/ui/button';
-import { Logo } from '../components/ui/logo';
 import { BRAND_NAME } from '../lib/env';
 import { CheckInPage } from './check-in-page';
 import { QueuePanel } from './queue-panel';
@@ -19,7 +18,7 @@ import { LABELS, LOCATION_PAGES, pageOf, pagesFor, PATHS, startPage, type Page }
 import { StaffAccountsPage } from './staff-accounts-page';
 import type { PhotoTarget } from './photos/photos-page';
 import { getMe } from './staff-people-client';
-import { StaffAccountActions } from './staff-account-actions';
+import { StaffHeader } from './staff-header';
 
 const LOCATION_KEY = 'kringle.staff.location';
 // The support desk and the audit page (issue 34) are their own chunk: the set's devices never load them.
@@ -154,32 +153,8 @@ function SignedIn({ user, me, onEnrol }: { user: StaffUser; me: StaffMe; onEnrol
 
   return (
     <div className="min-h-dvh">
-      <header className="bg-pine-800 text-cream-50" data-print="hide">
-        <div className="mx-auto flex max-w-6xl flex-wrap items-center gap-x-6 gap-y-2 px-4 py-3">
-          <div className="flex items-center gap-3">
-            <Logo brandName={BRAND_NAME} decorative className="size-9 rounded-full bg-cream-50 p-1" />
-            <span className="font-display text-xl font-semibold">{BRAND_NAME} staff</span>
-          </div>
-          <nav aria-label="Staff" className="flex flex-wrap gap-1">
-            {pagesFor(me.role).map((p) => (
-              <a
-                key={p}
-                href={PATHS[p]}
-                aria-current={page === p ? 'page' : undefined}
-                onClick={(e) => {
-                  e.preventDefault();
-                  go(p);
-                }}
-                className={clsx('inline-flex min-h-11 items-center rounded-lg px-4 font-semibold', page === p ? 'bg-cream-50 text-pine-800' : 'text-cream-50 hover:bg-pine-700')}
-              >
-                {LABELS[p]}
-              </a>
-            ))}
-          </nav>
-          <StaffAccountActions email={user.email} onEnrol={onEnrol} />
-        </div>
-      </header>
-      <main className="mx-auto max-w-6xl px-4 py-5">
+      <StaffHeader role={me.role} page={page} go={go} email={user.email} onEnrol={onEnrol} />
+      <main tabIndex={-1} className="mx-auto max-w-6xl px-4 py-5 outline-none">
         <div className={clsx('mb-4 flex flex-wrap items-end gap-4', !LOCATION_PAGES.includes(page) && 'hidden')} data-print="hide">
           <label className="flex flex-col gap-1 text-sm font-semibold">
             Location
@@ -196,7 +171,7 @@ function SignedIn({ user, me, onEnrol }: { user: StaffUser; me: StaffMe; onEnrol
         {me.role === 'manager' && locationId && LOCATION_PAGES.includes(page) && <QueuePanel key={locationId} locationId={locationId} opensAt={location?.queueOpensAt ?? null} />}
         {page === 'support' || page === 'audit' || page === 'season' ? (
           <Suspense fallback={<p className="text-ink-700">Loading…</p>}>
-            {page === 'support' ? <SupportPage /> : page === 'audit' ? <AuditPage timezone={location?.timezone ?? 'Australia/Sydney'} /> : <SeasonPage timezone={location?.timezone ?? 'Australia/Sydney'} />}
+            {page === 'support' ? <SupportPage /> : page === 'audit' ? <AuditPage timezone={location?.timezone ?? 'Australia/Sydney'} locationName={location?.name} /> : <SeasonPage timezone={location?.timezone ?? 'Australia/Sydney'} />}
           </Suspense>
         ) : page === 'reports' ? (
           catalogue ? (
