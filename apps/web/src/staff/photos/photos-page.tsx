@@ -1,5 +1,5 @@
 import { localDateOf } from '@kringle/contracts/dates';
-import type { StaffPhoto } from '@kringle/contracts/photos';
+import type { RejectedPhoto, StaffPhoto } from '@kringle/contracts/photos';
 import type { StaffCatalogue } from '@kringle/contracts/staff';
 import { useState } from 'react';
 import { Button } from '../../components/ui/button';
@@ -24,7 +24,7 @@ interface Batch {
   /** The sequence's run at the batch's end (done) or where its unsent files start (failed after some went). */
   run?: string | null;
 }
-type BatchAnswer = { assigned: { bookingId: string; count: number }[]; unmatched: StaffPhoto[]; openRunOf: string | null };
+type BatchAnswer = { assigned: { bookingId: string; count: number }[]; unmatched: StaffPhoto[]; openRunOf: string | null; rejected: RejectedPhoto[] };
 
 const STATE_WORDS: Record<BatchState['state'], string> = { waiting: 'Waiting', sending: 'Sending', retrying: 'Trying again', done: 'Uploaded', failed: 'Not sent' };
 
@@ -41,6 +41,8 @@ export function PhotosPage({ location, target, onClearTarget }: { location: Loca
   const [assigned, setAssigned] = useState<Record<string, number>>({});
   const [unmatched, setUnmatched] = useState<StaffPhoto[]>([]);
   const [handAssigned, setHandAssigned] = useState<string[]>([]);
+  // Files the API could not keep (unreadable, or more pixels than it takes): named, the rest of their request kept.
+  const [rejected, setRejected] = useState<RejectedPhoto[]>([]);
   const [running, setRunning] = useState(false);
   const { sheet } = useRunSheet(location.id, localDateOf(new Date(), location.timezone));
   const nameOf = (bookingId: string) => {
@@ -68,12 +70,15 @@ export function PhotosPage({ location, target, onClearTarget }: { location: Loca
             const chosen = part.map((i) => files[i]!);
             const onProgress = (perFile: number[]) => setProgress((p) => p.map((v, i) => (part.includes(i) ? perFile[part.indexOf(i)]! : v)));
             const answer = target
-              ? await postPhotos<{ items: StaffPhoto[] }>(`/staff/bookings/${target.id}/photos`, chosen, onProgress).then((r): BatchAnswer => ({ assigned: [{ bookingId: target.id, count: r.items.length }], unmatched: [], openRunOf: null }))
+              ? await postPhotos<{ items: StaffPhoto[]; rejected: RejectedPhoto[] }>(`/staff/bookings/${target.id}/photos`, chosen, onProgress).then(
+                  (r): BatchAnswer => ({ assigned: [{ bookingId: target.id, count: r.items.length }], unmatched: [], openRunOf: null, rejected: r.rejected }),
+                )
               : await postPhotos<BatchAnswer>(`/staff/photos/batch?${new URLSearchParams({ locationId: location.id, ...(run ? { continueRunOf: run } : {}) }).toString()}`, chosen, onProgress);
             sent.push(...part);
             run = answer.openRunOf;
             setAssigned((a) => answer.assigned.reduce((sum, x) => ({ ...sum, [x.bookingId]: (sum[x.bookingId] ?? 0) + x.count }), a));
             setUnmatched((u) => [...u, ...answer.unmatched]);
+            setRejected((r) => [...r, ...answer.rejected]);
             setBatch(at, { sent: [...sent], run });
           },
         );
@@ -169,6 +174,18 @@ export function PhotosPage({ location, target, onClearTarget }: { location: Loca
           </p>
         ) : null;
       })}
+      {rejected.length > 0 && (
+        <section role="alert" aria-labelledby="photos-rejected" className="space-y-1 rounded-lg bg-festive-50 px-4 py-3 text-festive-800">
+          <h2 id="photos-rejected" className="font-semibold">
+            {rejected.length} file{rejected.length === 1 ? '' : 's'} not kept (the others were)
+          </h2>
+          <ul data-testid="photos-rejected">
+            {rejected.map((r, i) => (
+              <li key={`${r.file}-${i}`}>{r.message}</li>
+            ))}
+          </ul>
+        </section>
+      )}
       {(total > 0 || handAssigned.length > 0) && (
         <section aria-labelledby="photos-result" className="space-y-2 rounded-xl bg-pine-50 p-4">
           <h2 id="photos-result" className="text-xl font-semibold">
