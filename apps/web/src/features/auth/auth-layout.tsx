@@ -1,7 +1,11 @@
 import type { ReactNode } from 'react';
-import { Link, Outlet } from 'react-router';
+import { Link, Outlet, useLocation } from 'react-router';
 import { Logo } from '../../components/ui/logo';
 import { BRAND_NAME } from '../../lib/env';
+import { VisitorCatalogue } from './visitor-catalogue';
+
+/** Where a visitor lands (every other page needs an account): these show what can be booked (issue 53). */
+const CATALOGUE_PATHS = new Set(['/login', '/register']);
 
 /**
  * Frame of every auth page (spec §2): the 'PHOTOS WITH SANTA' header with the brand logo and
@@ -9,6 +13,8 @@ import { BRAND_NAME } from '../../lib/env';
  * around `children` (the verify-email screen shown by the guard).
  */
 export function AuthLayout({ children }: { children?: ReactNode }) {
+  const { pathname } = useLocation();
+  const catalogue = !children && CATALOGUE_PATHS.has(pathname.replace(/\/$/, ''));
   return (
     <div className="flex min-h-dvh flex-col bg-cream-100">
       <header className="bg-festive-700 text-cream-50">
@@ -22,7 +28,11 @@ export function AuthLayout({ children }: { children?: ReactNode }) {
         <div className="h-1 bg-gold-400" aria-hidden="true" />
       </header>
       <main className="flex flex-1 items-start justify-center px-4 py-8 sm:items-center sm:py-12">
-        <div className="w-full max-w-md rounded-3xl border border-cream-200 bg-cream-50 p-6 shadow-sm sm:p-8">{children ?? <Outlet />}</div>
+        {/* The form first (on a phone it is the first screen), what can be booked after it: below on a phone, beside it on a wide screen. */}
+        <div className={catalogue ? 'flex w-full max-w-md flex-col gap-6 lg:max-w-4xl lg:flex-row lg:items-start' : 'contents'}>
+          <div className="w-full max-w-md shrink-0 rounded-3xl border border-cream-200 bg-cream-50 p-6 shadow-sm sm:p-8">{children ?? <Outlet />}</div>
+          {catalogue && <VisitorCatalogue />}
+        </div>
       </main>
       <footer className="px-4 pb-6 text-center text-sm text-ink-600">
         <Link to="/terms_and_conditions" className="inline-flex min-h-11 items-center underline underline-offset-4 hover:text-festive-700">

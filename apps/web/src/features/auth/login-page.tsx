@@ -10,7 +10,6 @@ import { useAuthDispatch } from './auth-hooks';
 import { FormField } from './form-field';
 import { preloadOnIntent } from './preload-on-intent';
 import { useLightForm } from './use-light-form';
-import { VisitorCatalogue } from './visitor-catalogue';
 import { PasswordField } from './password-field';
 import { setSession, STAFF_REFUSED_MESSAGE } from './session';
 
@@ -99,9 +98,6 @@ export function LoginPage() {
           Create an account
         </Link>
       </p>
-
-      {/* Below the form: on a phone the form is what the visitor lands on (issue 53). */}
-      <VisitorCatalogue />
     </div>
   );
 }

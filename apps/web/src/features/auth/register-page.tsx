@@ -15,7 +15,6 @@ import { preloadOnIntent } from './preload-on-intent';
 import { PasswordStrengthMeter, preloadPasswordStrength } from './password-strength-meter';
 import { setSession } from './session';
 import { useLightForm } from './use-light-form';
-import { VisitorCatalogue } from './visitor-catalogue';
 
 type Problem = { kind: 'email-in-use'; message: string; email: string } | { kind: 'signed-up-not-in' } | { kind: 'other'; message: string };
 
@@ -162,9 +161,6 @@ export function RegisterPage() {
           Log in
         </Link>
       </p>
-
-      {/* Below the form: on a phone the form is what the visitor lands on (issue 53). */}
-      <VisitorCatalogue />
     </div>
   );
 }

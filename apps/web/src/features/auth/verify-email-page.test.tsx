@@ -22,7 +22,7 @@ describe('VerifyEmailPage (spec §2)', { timeout: 20_000 }, () => {
     renderAuthPage(<VerifyEmailPage />, { path: '/bookings', auth: signedIn, fetchFn: fakeApi({}).fetchFn });
     expect(screen.getByRole('heading', { name: 'Verify your email address' })).toBeInTheDocument();
     // Nothing known to be sent from this tab (a later sign-in, the seeded demo account): no claim that a link went (issue 53).
-    expect(screen.getByText(/To use your account, confirm/)).toHaveTextContent(/holly@example\.com.*No email from us yet\? Press .Resend Email. below\./);
+    expect(screen.getByText(/To use your account, confirm that/)).toHaveTextContent(/holly@example\.com is yours.*No email from us yet\? Press .Resend Email. below\./);
     expect(screen.queryByText(/We've sent a verification link/)).toBeNull();
     expect(screen.getByRole('button', { name: 'Verify Email address' })).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Back to login' })).toBeInTheDocument();

@@ -140,11 +140,18 @@ export function VerifyEmailPage({ reloadPage = () => window.location.reload() }:
   return (
     <div className="flex flex-col gap-6">
       <AuthHeading title="Verify your email address">
-        <p>
-          {lastSend.state === 'sent' ? <>We&apos;ve sent a verification link to {address}. Open the link in that email</> : lastSend.state === 'sending' ? <>We&apos;re sending a verification link to {address}. Open the link in that email</> : <>To use your account, confirm {address}: open the link in the verification email from us</>}{' '}
-          to confirm your address, then come back and press &lsquo;Verify Email address&rsquo;.
-          {lastSend.state === 'none' && <> No email from us yet? Press &lsquo;Resend Email&rsquo; below.</>}
-        </p>
+        {/* Only what is known: "We've sent" once a send was taken (issue 53). */}
+        {lastSend.state === 'sent' || lastSend.state === 'sending' ? (
+          <p>
+            {lastSend.state === 'sent' ? "We've sent" : "We're sending"} a verification link to {address}. Open the link in that email to confirm your address, then come back
+            and press &lsquo;Verify Email address&rsquo;.
+          </p>
+        ) : (
+          <p>
+            To use your account, confirm that {address} is yours: open the link in our verification email, then come back and press &lsquo;Verify Email
+            address&rsquo;.{lastSend.state === 'none' && <> No email from us yet? Press &lsquo;Resend Email&rsquo; below.</>}
+          </p>
+        )}
       </AuthHeading>
       {lastSend.state === 'failed' && !sent && (
         <FormAlert tone="error" title="We could not send the verification email">

@@ -40,8 +40,9 @@ const opening = (l: CatalogueLocation) =>
 
 /**
  * What can be booked, for a visitor on /login and /register (issue 53): every other page needs
- * an account (spec), so this is the first look at the season. Below the form, so on a phone the
- * form stays where the visitor lands; nothing at all when the read fails (it is a bonus, not the page).
+ * an account (spec), so this is the first look at the season. AuthLayout puts it after the form,
+ * so on a phone the form stays where the visitor lands; nothing at all when the read fails (it is
+ * a bonus, not the page).
  */
 export function VisitorCatalogue({ fetchFn }: { fetchFn?: typeof fetch }) {
   const id = useId();
@@ -59,7 +60,7 @@ export function VisitorCatalogue({ fetchFn }: { fetchFn?: typeof fetch }) {
   if (!loaded) return null;
   const open = loaded.catalogue.locations.filter((l) => l.slotTypes.length > 0);
   return (
-    <section aria-labelledby={id} className="flex flex-col gap-3 border-t border-cream-200 pt-5" data-testid="visitor-catalogue">
+    <section aria-labelledby={id} className="flex w-full flex-col gap-3 rounded-3xl border border-cream-200 bg-cream-50 p-5 sm:p-6 lg:flex-1" data-testid="visitor-catalogue">
       <h2 id={id} className="font-sans text-base font-semibold text-ink-900">
         Santa photos this season
       </h2>
@@ -68,7 +69,7 @@ export function VisitorCatalogue({ fetchFn }: { fetchFn?: typeof fetch }) {
       ) : (
         <ul className="flex flex-col gap-2">
           {open.map((l) => (
-            <li key={l.id} className="rounded-2xl bg-cream-100 px-3 py-2.5">
+            <li key={l.id} className="rounded-2xl bg-cream-100 px-3 py-2.5 lg:px-4 lg:py-3">
               <p className="flex flex-wrap items-baseline justify-between gap-x-3">
                 <span className="font-semibold text-ink-900">{l.name}</span>
                 <span className="text-sm text-ink-700">{seasonDates(l)}</span>
