@@ -6,6 +6,7 @@ import { authReducer, initialAuthState, type AuthState } from '../features/auth/
 import { followOtherTabs, refreshSession, signOut, type AuthExtra } from '../features/auth/session';
 import { bookingReducer } from '../features/booking-wizard/booking-slice';
 import { followHoldAcrossTabs } from '../features/booking-wizard/hold-tabs';
+import { keepHoldCart } from '../features/booking-wizard/kept-cart';
 import { timerReducer } from '../features/booking-wizard/timer-slice';
 import { api } from '../lib/api';
 import { toastError } from '../lib/deferred-toast';
@@ -91,6 +92,8 @@ setupListeners(store.dispatch);
 followOtherTabs(store);
 // The hold, too: a session chosen in one tab replaces the one held in another (hold-tabs.ts).
 followHoldAcrossTabs(store, `persist:${persistConfig.key}`);
+// The packages chosen for the hold outlive a sign-out, for that hold only (kept-cart.ts).
+keepHoldCart(store);
 
 const unsubscribe = store.subscribe(() => {
   if (store.getState().auth.initialised) {

@@ -6,7 +6,8 @@ import { toastSuccess } from '../../lib/deferred-toast';
 import { useGetLiveReservationsQuery, useGetLocationsQuery, useGetSlotQuery } from './api';
 import { useWizardDispatch, useWizardSelector } from './booking-hooks';
 import { continuePaymentOf } from './continue-payment';
-import { goToStep, setLocation, setReservationData, toggleSlotType } from './booking-slice';
+import { goToStep, setLocation, setReservationData, toggleSlotType, upsertItem } from './booking-slice';
+import { takeKeptCart } from './kept-cart';
 import { setEndDate } from './timer-slice';
 import { stepIndex } from './wizard-steps';
 
@@ -28,10 +29,17 @@ export function useLiveHold(skip = false, fresh = false) {
 
 export type LiveHold = NonNullable<ReturnType<typeof useLiveHold>>;
 
-/** The wizard as it stood when the hold was taken: place, type, the hold (its countdown), at Package. */
+/**
+ * The wizard as it stood when the hold was taken: place, type, the hold (its countdown), at
+ * Package, with the packages chosen for this hold before a sign-out (kept-cart.ts).
+ */
 export function resumeLiveHold(dispatch: ReturnType<typeof useWizardDispatch>, l: LiveHold) {
   dispatch(setLocation(l.location));
-  dispatch(toggleSlotType(l.slotType));
+  // The family may have chosen the same type again meanwhile: choosing it twice would clear it.
+  dispatch((d, getState) => {
+    if (getState().booking.slotType[0]?.id !== l.slotType.id) d(toggleSlotType(l.slotType));
+  });
+  for (const line of Object.values(takeKeptCart(l.hold.id) ?? {})) dispatch(upsertItem(line));
   dispatch(setReservationData(toReservationData(l.hold)));
   dispatch(setEndDate(l.hold.expiresAt));
   // The session was the last choice made before the hold: the family picks up at its packages.

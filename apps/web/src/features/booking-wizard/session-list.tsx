@@ -44,6 +44,11 @@ export interface SessionListProps {
   currentSlotId?: string | null;
   pendingSlotId: string | null;
   onPick: (slot: Slot) => void;
+  /**
+   * The family's own hold that this wizard does not hold yet (signed out and in, another device):
+   * shown as theirs, and a tap takes it back instead of asking to hold it again (issue 53 item 4).
+   */
+  onResumeHeld?: () => void;
   /** Before the location's bookings open: every session is listed as it will be, none folded away. */
   notOpenYet?: boolean;
 }
@@ -59,7 +64,7 @@ export function dayZone(slots: Slot[], timezone: string): string | null {
  * does not jump when news arrives. Breaks read as Santa's break. The zone is said once, above
  * the list (the step's heading), unless the clocks change that day: then on every time.
  */
-export function SessionList({ slots, timezone, heldSlotId, currentSlotId = null, pendingSlotId, onPick, notOpenYet = false }: SessionListProps) {
+export function SessionList({ slots, timezone, heldSlotId, currentSlotId = null, pendingSlotId, onPick, onResumeHeld, notOpenYet = false }: SessionListProps) {
   // Before the opening every session reads unavailable: only those already started are folded away.
   const judged = notOpenYet ? slots.map((s) => (Date.parse(s.startAt) > serverNow() ? { ...s, status: 'available' as const } : s)) : slots;
   const { passed, rest: judgedRest } = skipPassed(judged);
@@ -99,17 +104,18 @@ export function SessionList({ slots, timezone, heldSlotId, currentSlotId = null,
               const soon = notOpenYet && slot.status === 'unavailable' && !held;
               // While a tap waits for its answer, that time says so and the others wait (issue 37 item 5).
               const waiting = pendingSlotId != null && !pending;
-              const note = pending ? 'Holding…' : current ? 'Your current time' : held ? 'Your session' : slot.status === 'available' ? null : soon ? 'Opens soon' : TAKEN_WORDS[slot.status];
+              const resumable = held && !current && onResumeHeld !== undefined;
+              const note = pending ? 'Holding…' : current ? 'Your current time' : resumable ? 'Yours: continue' : held ? 'Your session' : slot.status === 'available' ? null : soon ? 'Opens soon' : TAKEN_WORDS[slot.status];
               return (
                 <li key={slot.id}>
                   <button
                     type="button"
                     data-slot-id={slot.id}
                     data-status={current ? 'current' : held ? 'held' : slot.status}
-                    disabled={!open || pending || waiting || held}
+                    disabled={resumable ? waiting : !open || pending || waiting || held}
                     aria-busy={pending || undefined}
                     aria-label={`${time}${note ? `, ${note.toLowerCase()}` : ''}`}
-                    onClick={() => onPick(slot)}
+                    onClick={() => (resumable ? onResumeHeld() : onPick(slot))}
                     className={clsx(
                       'flex min-h-12 w-full flex-col items-center justify-center rounded-xl px-2 py-1 text-center leading-tight tabular-nums',
                       open && !held && 'bg-cream-50 font-semibold text-ink-900 ring-1 ring-cream-300 hover:bg-festive-50 hover:ring-festive-700',

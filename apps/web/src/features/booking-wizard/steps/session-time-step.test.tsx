@@ -4,7 +4,9 @@ import { Provider } from 'react-redux';
 import { MemoryRouter } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Location, Slot } from '@kringle/contracts/catalogue';
-import { setLocation, startReschedule, toggleSlotType } from '../booking-slice';
+import { selectActiveStep, setLocation, startReschedule, toggleSlotType } from '../booking-slice';
+import { KEPT_CART_KEY } from '../kept-cart';
+import { stepIndex } from '../wizard-steps';
 import { moveLosesRefund } from '../move-confirm-dialog';
 import { POLICY_FIXTURE, SYDNEY_FIXTURE, wizardTestStore } from '../wizard-test-store';
 import { SessionTimeStep } from './session-time-step';
@@ -209,4 +211,38 @@ describe('SessionTimeStep, at the sales opening', () => {
     await vi.waitFor(() => expect(document.querySelector('[data-status="available"]')).not.toBeNull(), { timeout: 5000, interval: 100 });
     expect(screen.queryByText('Fully booked.')).not.toBeInTheDocument();
   }, 10_000);
+});
+
+describe('SessionTimeStep, the family\'s own hold after signing out and in (issue 53 item 4)', () => {
+  beforeEach(() => vi.useFakeTimers({ toFake: ['Date'], now: Date.parse(NOW) }));
+  afterEach(() => {
+    vi.useRealTimers();
+    localStorage.clear();
+  });
+
+  it('shows the held session as theirs, not Taken, and a tap resumes it at Package with the packages chosen before', async () => {
+    const held = { id: 'h9', slotId: 's-late', locationId: 'loc-1', status: 'active', expiresAt: '2099-01-01T00:00:00.000Z', refreshesLeft: 2, bookingId: null };
+    // Written before the sign-out (kept-cart.ts); the purge and the wizard's reset left it.
+    localStorage.setItem(KEPT_CART_KEY, JSON.stringify({ holdId: 'h9', packages: { p1: { _id: 'p1', type: 'package', totalQuantity: 2, totalPrice: 7990, remove: false } } }));
+    const t = renderStep({
+      routes: {
+        'GET /bookings/reservation': { items: [held] },
+        'GET /common/locations': { items: [location] },
+        'GET /booking-slot/loc-1/slots/s-late': { ...tomorrow[0]!, status: 'reserved' },
+        'GET /booking-slot/loc-1/available-slots': { timezone: location.timezone, items: [{ ...tomorrow[0]!, status: 'reserved' }] },
+      },
+    });
+    const mine = await screen.findByRole('button', { name: '4:00 pm, yours: continue' });
+    expect(screen.queryByRole('button', { name: /taken/ })).toBeNull();
+    expect(mine).toBeEnabled();
+    await userEvent.click(mine);
+    const state = t.store.getState();
+    expect(state.booking.reservationData).toEqual({ holdId: 'h9', slotId: 's-late', expiresAt: held.expiresAt });
+    expect(selectActiveStep(state)).toBe(stepIndex('package'));
+    expect(state.booking.packages).toEqual({ p1: { _id: 'p1', type: 'package', totalQuantity: 2, totalPrice: 7990, remove: false } });
+    // Asked to hold nothing anew: the hold is the one the server keeps.
+    expect(t.calls).not.toContain('POST /bookings/reservation');
+    // The note is used once.
+    expect(localStorage.getItem(KEPT_CART_KEY)).toBeNull();
+  });
 });

@@ -2,7 +2,8 @@ import { lazy, Suspense, useRef } from 'react';
 import { zoneAbbreviation } from '@kringle/contracts/dates';
 import { zoneLabel } from '../../../lib/zone-label';
 import { Button } from '../../../components/ui/button';
-import { useWizardSelector } from '../booking-hooks';
+import { useWizardDispatch, useWizardSelector } from '../booking-hooks';
+import { resumeLiveHold, useLiveHold } from '../resume-hold';
 import { DatePicker, DatePickerKey, nextFreeDay } from '../date-picker';
 import { DayNotice } from '../day-notice';
 import { useStepBack } from '../use-step-history';
@@ -43,6 +44,11 @@ export function SessionTimeStep({ focusOnMount }: { focusOnMount: boolean }) {
     void dates.refetch();
   };
   const { pendingSlotId, taken, error, confirmMove, setConfirmMove, clearNotices, pick } = useSessionPick({ rescheduling, policy, toMove, refetchDay });
+  // The family's own hold the server keeps but this wizard does not (signed out and in during it):
+  // its session is theirs, not "Taken", and a tap picks it up where they were (issue 53 item 4).
+  const dispatch = useWizardDispatch();
+  const live = useLiveHold(hold !== null || rescheduling);
+  const liveHere = live && live.hold.status === 'active' && live.location.id === location?.id && live.slotType.id === slotType?.id ? live : null;
 
   const sessionsHeading = useRef<HTMLHeadingElement>(null);
   const chooseDate = (next: string) => {
@@ -119,7 +125,9 @@ export function SessionTimeStep({ focusOnMount }: { focusOnMount: boolean }) {
           {!daySlots && slots.isFetching && <LoadingList label="Loading sessions" rows={2} />}
           {slots.isError && <LoadProblem what="the sessions" onRetry={() => void slots.refetch()} />}
           {daySlots && (
-            <SessionList slots={items} timezone={timezone} heldSlotId={hold?.slotId ?? null} currentSlotId={toMove.currentSlotId} pendingSlotId={pendingSlotId} onPick={(s) => void pick(s)} notOpenYet={notOnSale} />
+            <SessionList slots={items} timezone={timezone} heldSlotId={hold?.slotId ?? liveHere?.hold.slotId ?? null}
+              onResumeHeld={liveHere ? () => resumeLiveHold(dispatch, liveHere) : undefined}
+              currentSlotId={toMove.currentSlotId} pendingSlotId={pendingSlotId} onPick={(s) => void pick(s)} notOpenYet={notOnSale} />
           )}
         </section>
       )}
