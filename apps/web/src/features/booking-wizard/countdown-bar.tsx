@@ -1,5 +1,5 @@
 import { clsx } from 'clsx';
-import { Fragment, useEffect, useLayoutEffect, useState } from 'react';
+import { Fragment, useEffect, useLayoutEffect, useState, type ReactNode } from 'react';
 import { useNavigate } from 'react-router';
 import { formatSessionTime } from '@kringle/contracts/dates';
 import { Button } from '../../components/ui/button';
@@ -37,8 +37,23 @@ function useStickyHeaderHeight(): number {
 }
 
 /**
- * The held session's countdown (spec §4 timer), stuck to the top of the wizard so it stays in
- * view on a phone. At 0 the app goes to /expired; the server lets the hold lapse by itself.
+ * The countdown and, from the Package step on a wide screen, the total: one sticky block with the
+ * page's own background behind it and the gap between the bars, so nothing scrolled under them
+ * shows through (issue 53 item 18: two sticky bars, 8 px above and 6 px between, let the cards
+ * below show). Under the phone header; 8 px from the top where there is none.
+ */
+export function StickyHoldBars({ children }: { children: ReactNode }) {
+  const headerHeight = useStickyHeaderHeight();
+  return (
+    <div data-testid="hold-bars" style={{ top: headerHeight }} className={clsx('sticky z-10 -mx-4 flex flex-col gap-1.5 bg-cream-100 sm:-mx-2 sm:px-2 sm:pb-1.5', headerHeight > 0 ? '' : 'pt-2')}>
+      {children}
+    </div>
+  );
+}
+
+/**
+ * The held session's countdown (spec §4 timer), at the top of the wizard (in StickyHoldBars) so
+ * it stays in view on a phone. At 0 the app goes to /expired; the server lets the hold lapse by itself.
  */
 export function CountdownBar() {
   const dispatch = useWizardDispatch();
@@ -52,7 +67,6 @@ export function CountdownBar() {
   const slot = useGetSlotQuery({ locationId: location?.id ?? '', slotId: hold?.slotId ?? '' }, { skip: !hold || !location });
   const [extendError, setExtendError] = useState<string | null>(null);
   const [extending, setExtending] = useState(false);
-  const headerHeight = useStickyHeaderHeight();
 
   // The timer slice is not persisted: after a reload, start it again from the stored hold.
   useEffect(() => {
@@ -104,9 +118,8 @@ export function CountdownBar() {
       aria-label="Session on hold"
       data-testid="hold-countdown"
       data-urgent={urgent}
-      style={{ top: headerHeight > 0 ? headerHeight : 8 }}
       className={clsx(
-        'sticky z-10 -mx-4 border-y px-4 py-2 shadow-sm sm:mx-0 sm:rounded-2xl sm:border',
+        'border-y px-4 py-2 shadow-sm sm:rounded-2xl sm:border',
         urgent ? 'border-festive-700 bg-festive-700 text-cream-50' : 'border-gold-400 bg-cream-50 text-ink-900',
       )}
     >

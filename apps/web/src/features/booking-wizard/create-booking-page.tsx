@@ -4,7 +4,7 @@ import { useWizardDispatch, useWizardSelector } from './booking-hooks';
 import { selectActiveStep } from './booking-slice';
 import { useOpenedOnce } from '../../components/ui/use-opened-once';
 import { CartSummaryBar } from './checkout/cart-summary-bar';
-import { CountdownBar } from './countdown-bar';
+import { CountdownBar, StickyHoldBars } from './countdown-bar';
 import { ResumeHoldOffer } from './resume-hold';
 import { BookingLimitNotice } from '../../components/ui/booking-limit-notice';
 import { useGetPolicyQuery } from '../../lib/policy-api';
@@ -120,9 +120,13 @@ export function CreateBookingPage() {
           {offerOpened}
         </p>
       )}
-      {hasHold && <CountdownBar />}
-      {/* On a phone the total is in the bottom bar, which leaves the top for the countdown alone. */}
-      {hasHold && step >= stepIndex('package') && !phone && <CartSummaryBar />}
+      {hasHold && (
+        <StickyHoldBars>
+          <CountdownBar />
+          {/* On a phone the total is in the bottom bar, which leaves the top for the countdown alone. */}
+          {step >= stepIndex('package') && !phone && <CartSummaryBar />}
+        </StickyHoldBars>
+      )}
       <div key={key}>
         {key === 'location' ? (
           <LocationStep focusOnMount={focusOnMount} />

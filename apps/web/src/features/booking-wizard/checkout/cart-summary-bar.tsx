@@ -1,4 +1,3 @@
-import { useLayoutEffect, useState } from 'react';
 import { formatAud } from '@kringle/contracts/money';
 import { GiftIcon } from '../../../components/ui/icons';
 import { useWizardDispatch, useWizardSelector } from '../booking-hooks';
@@ -6,43 +5,20 @@ import { setShowCart } from '../booking-slice';
 import { cartTotalCents, itemCount } from './cart-math';
 
 /**
- * Where the bar sticks: right under the hold countdown, which sticks under the phone header.
- * At the bottom it would sit under the floating Help button, which spec §2 keeps on this page.
- */
-function useStickBelowCountdown() {
-  const [top, setTop] = useState(0);
-  useLayoutEffect(() => {
-    const countdown = document.querySelector<HTMLElement>('[data-testid="hold-countdown"]');
-    if (!countdown) return;
-    // On wider screens both are rounded cards: leave a small gap between them.
-    const measure = () => setTop((parseFloat(getComputedStyle(countdown).top) || 0) + countdown.offsetHeight + (window.innerWidth >= 640 ? 6 : 0));
-    measure();
-    const observer = new ResizeObserver(measure);
-    observer.observe(countdown);
-    window.addEventListener('resize', measure);
-    return () => {
-      observer.disconnect();
-      window.removeEventListener('resize', measure);
-    };
-  }, []);
-  return top;
-}
-
-/**
  * The running total, kept in view from the Package step on (DESIGN.md: the countdown and the
- * total always in view), and the way to open the cart from any later step.
+ * total always in view), and the way to open the cart from any later step. It sticks with the
+ * countdown, under it, in StickyHoldBars: at the bottom it would sit under the floating Help
+ * button, which spec §2 keeps on this page.
  */
 export function CartSummaryBar() {
   const dispatch = useWizardDispatch();
   const packages = useWizardSelector((s) => s.booking.packages);
   const count = itemCount(packages);
   const total = cartTotalCents(packages);
-  const top = useStickBelowCountdown();
   return (
     <div
       data-testid="cart-total-bar"
-      style={{ top }}
-      className="sticky z-10 -mx-4 -mt-5 border-b border-cream-300 bg-cream-50 px-4 py-1 shadow-sm sm:mx-0 sm:-mt-3 sm:rounded-2xl sm:border sm:shadow-[0_-6px_0_0_var(--color-cream-100),0_1px_2px_0_rgb(0_0_0/0.05)]"
+      className="border-b border-cream-300 bg-cream-50 px-4 py-1 shadow-sm sm:rounded-2xl sm:border"
     >
       <div className="flex items-center justify-between gap-2">
         <p className="flex items-baseline gap-1.5 whitespace-nowrap">
