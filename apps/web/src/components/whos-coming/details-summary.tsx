@@ -1,10 +1,28 @@
 import { accessSummary } from '@kringle/contracts/access-needs';
 import type { BookingDetails } from '@kringle/contracts/booking-details';
 
-/** Who's coming on a booking's card and detail: first names with ages, counts, needs. */
-export function DetailsSummary({ details }: { details: BookingDetails | null }) {
-  if (!details) return <p className="text-sm text-ink-700">Who's coming: not told yet.</p>;
+/**
+ * Who's coming on a booking's card and detail: first names with ages, counts, needs. `inline`:
+ * one run of text (the booking card on a phone, issue 53 item 13), not a row per kind.
+ */
+export function DetailsSummary({ details, inline = false }: { details: BookingDetails | null; inline?: boolean }) {
+  if (!details) return <p className="min-w-0 text-sm text-ink-700">{inline ? 'Coming: not told yet' : "Who's coming: not told yet."}</p>;
   const adults = `${details.adults} adult${details.adults === 1 ? '' : 's'}`;
+  if (inline) {
+    const who = [...details.children.map((c) => `${c.firstName} (${c.age})`), adults, ...(details.pets ? [`${details.pets} pet${details.pets === 1 ? '' : 's'}`] : [])];
+    return (
+      <p className="min-w-0 flex-1 text-sm text-ink-900" data-testid="details-summary">
+        <span className="text-ink-600">Coming: </span>
+        <span className="font-semibold">{who.join(', ')}</span>
+        {details.accessNeeds.length > 0 && (
+          <>
+            <span className="text-ink-600">. Access: </span>
+            <span className="font-semibold">{accessSummary(details)}</span>
+          </>
+        )}
+      </p>
+    );
+  }
   return (
     <dl className="grid gap-1 text-sm" data-testid="details-summary">
       <div className="flex flex-wrap gap-x-2">

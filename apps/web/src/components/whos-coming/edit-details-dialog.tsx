@@ -12,7 +12,7 @@ const EditDetailsSheet = lazy(loadSheet);
 /** "Edit who's coming" on a booking's card: opens the sheet, and takes focus back when it closes. */
 export function EditDetailsButton({ booking }: { booking: Booking }) {
   return (
-    <LazyDialogButton className="px-4! text-sm!" preload={loadSheet} dialog={(close) => <EditDetailsSheet booking={booking} onClose={close} />}>
+    <LazyDialogButton className="shrink-0 px-4! text-sm!" preload={loadSheet} dialog={(close) => <EditDetailsSheet booking={booking} onClose={close} />}>
       {booking.details ? "Edit who's coming" : "Add who's coming"}
     </LazyDialogButton>
   );

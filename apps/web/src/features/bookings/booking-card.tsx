@@ -85,10 +85,27 @@ export function BookingCard({ booking, tab, orders: allOrders, busy = null, onAc
   const when = formatSessionTime(booking.slot.startAt, booking.location.timezone);
   const unpaid = booking.status === 'payment_pending' || booking.status === 'payment_failed';
   const holdEnded = usePassed(unpaidHold(booking));
-  // The check-in QR code: at once on the day of the visit, on demand before it (issue 37 item 7):
-  // a full code per card made a phone's list about 1,100 px a booking.
+  // The check-in QR code is one tap away, on the day too (issue 53 item 13: drawn at once it made
+  // the day's card 870 px tall on a phone). On the day that tap is the card's first action.
   const hasCode = Boolean(booking.checkInCode) && tab === 'upcoming';
-  const [qrShown, setQrShown] = useState(() => hasCode && isToday(booking));
+  const today = hasCode && isToday(booking);
+  const [qrShown, setQrShown] = useState(false);
+  const qrButton = (prominent: boolean) => (
+    <Button
+      variant={prominent ? 'confirm' : 'ghost'}
+      className={prominent ? 'min-w-0 whitespace-nowrap px-4!' : 'px-3! text-sm! text-ink-900'}
+      aria-expanded={qrShown}
+      // Beside Photos on a phone the prominent one says less; its name says all (and holds its words).
+      aria-label={prominent ? `${qrShown ? 'Hide' : 'Show'} check-in code` : undefined}
+      onClick={() => setQrShown(!qrShown)}
+    >
+      <QrIcon aria-hidden="true" className={clsx('size-4 shrink-0', !prominent && 'text-festive-700')} />
+      {prominent ? 'Check-in code' : qrShown ? 'Hide check-in code' : 'Show check-in code'}
+    </Button>
+  );
+  // Not told yet, with the button to tell it: the button's words say it (one line on a phone).
+  const askOnly = booking.details === null && tab === 'upcoming' && Boolean(editDetails);
+  const qr = qrShown && booking.checkInCode && <CheckInQr code={booking.checkInCode} reference={booking.reference} />;
   // Paying after the hold has ended is refused: the card says why instead of offering it.
   const manage = actions.filter((a) => MANAGE.includes(a) && !(a === 'continue' && holdEnded));
   const files = actions.filter((a) => !MANAGE.includes(a));
@@ -104,7 +121,7 @@ export function BookingCard({ booking, tab, orders: allOrders, busy = null, onAc
   });
 
   return (
-    <article aria-labelledby={headingId} data-testid="booking-card" data-reference={booking.reference} className="flex flex-col gap-3 rounded-2xl border border-cream-300 bg-cream-50 p-4 shadow-sm sm:gap-4 sm:p-5">
+    <article aria-labelledby={headingId} data-testid="booking-card" data-reference={booking.reference} className="flex flex-col gap-2.5 rounded-2xl border border-cream-300 bg-cream-50 p-4 shadow-sm sm:gap-4 sm:p-5">
       <div className="flex flex-wrap items-center gap-2">
         <StatusTag status={booking.status} />
         {booking.source === 'walkin' && <span className="inline-flex items-center rounded-full border border-gold-400 bg-gold-300/30 px-3 py-1 text-sm font-semibold text-ink-900">Walk-in booking</span>}
@@ -123,16 +140,27 @@ export function BookingCard({ booking, tab, orders: allOrders, busy = null, onAc
           <span className="block text-sm font-normal text-ink-700">{booking.location.address}</span>
         </p>
       </div>
+      {/* On the day: the code and the photos, first (issue 53 item 13). */}
+      {today && (
+        <div className="flex gap-2 max-sm:[&>*:first-child]:flex-1">
+          {qrButton(true)}
+          {photos}
+        </div>
+      )}
+      {today && qr}
       {closure}
 
       <Bought booking={booking} />
       {/* Named for its booking: with two or more cards, landmarks with one name say nothing apart. */}
-      <section aria-label={`Who's coming, ${booking.reference}`} className="flex flex-wrap items-center justify-between gap-2 sm:rounded-xl sm:border sm:border-cream-200 sm:px-3 sm:py-2">
-        <DetailsSummary details={booking.details} />
+      <section
+        aria-label={`Who's coming, ${booking.reference}`}
+        className={clsx('flex items-center justify-between gap-2', !askOnly && 'sm:rounded-xl sm:border sm:border-cream-200 sm:px-3 sm:py-2')}
+      >
+        {!askOnly && <DetailsSummary details={booking.details} inline />}
         {tab === 'upcoming' && editDetails}
       </section>
-      {qrShown && booking.checkInCode && <CheckInQr code={booking.checkInCode} reference={booking.reference} />}
-      {photos}
+      {!today && qr}
+      {!today && photos}
 
       {unpaid && tab === 'upcoming' && (
         <p className="flex items-start gap-2 rounded-xl bg-[#fff3e2] p-3 text-sm text-[#7a4100]">
@@ -146,8 +174,8 @@ export function BookingCard({ booking, tab, orders: allOrders, busy = null, onAc
       {policy && tab === 'upcoming' && booking.status === 'completed' && (booking.canReschedule || booking.refundableCents > 0) && (
         // The API's flags say whether each still applies; the dates come from the policy numbers, in the location's zone.
         <ul className="flex flex-col gap-0.5 text-sm text-ink-700" data-testid="booking-deadlines">
-          {booking.canReschedule && <li>Free reschedule until {formatSessionTime(rescheduleDeadline(new Date(booking.slot.startAt), policy), booking.location.timezone)}</li>}
-          {booking.refundableCents > 0 && <li>Full refund until {formatSessionTime(refundDeadline(new Date(booking.slot.startAt), policy), booking.location.timezone)}</li>}
+          {booking.canReschedule && <li>Free reschedule until {deadlineWords(rescheduleDeadline(new Date(booking.slot.startAt), policy), booking)}</li>}
+          {booking.refundableCents > 0 && <li>Full refund until {deadlineWords(refundDeadline(new Date(booking.slot.startAt), policy), booking)}</li>}
         </ul>
       )}
       {policy && booking.rescheduleCount > 0 && booking.status !== 'cancelled' && (
@@ -178,15 +206,10 @@ export function BookingCard({ booking, tab, orders: allOrders, busy = null, onAc
           ))}
         </div>
       )}
-      {(files.length > 0 || (hasCode && !qrShown)) && (
-        <div className="flex flex-wrap gap-x-2 gap-y-1 border-t border-cream-200 pt-2">
+      {(files.length > 0 || (hasCode && !today)) && (
+        <div className="flex flex-wrap gap-x-1 gap-y-0 border-t border-cream-200 pt-1">
           {/* Before the day, the code is one quiet tap away, beside the files (it was a row of its own). */}
-          {hasCode && !qrShown && (
-            <Button variant="ghost" className="px-3! text-sm! text-ink-900" aria-expanded={false} onClick={() => setQrShown(true)}>
-              <QrIcon aria-hidden="true" className="size-4 shrink-0 text-festive-700" />
-              Show check-in code
-            </Button>
-          )}
+          {hasCode && !today && qrButton(false)}
           {files.map((action) => {
             const Icon = action === 'calendar' ? CalendarIcon : DocumentIcon;
             const { children, ...props } = buttonProps(action);
@@ -201,6 +224,16 @@ export function BookingCard({ booking, tab, orders: allOrders, busy = null, onAc
       )}
     </article>
   );
+}
+
+/**
+ * A deadline in the location's time, its zone said only when it is not the session's (the
+ * heading names that): one line each on a phone (issue 53 item 13).
+ */
+function deadlineWords(at: Date, b: Booking): string {
+  const words = formatSessionTime(at, b.location.timezone);
+  const zone = zoneAbbreviation(new Date(b.slot.startAt), b.location.timezone);
+  return words.endsWith(` ${zone}`) ? words.slice(0, -zone.length - 1) : words;
 }
 
 /** True when the session is on the location's today: the day the family stands at the set. */

@@ -6,7 +6,7 @@ import { CalendarIcon } from '../../components/ui/icons';
 import type { ApiError } from '../../lib/api-error';
 import { useBookingListInfiniteQuery, useBookingOrdersQuery, type BookingTab } from './api';
 import { canEditDetails, EditDetailsButton } from '../../components/whos-coming/edit-details-dialog';
-import { BookingCard, type CardAction } from './booking-card';
+import { BookingCard, isToday, type CardAction } from './booking-card';
 import { ClosureOffer } from './closure-offer';
 import { toastError } from '../../lib/deferred-toast';
 import { mayHavePhotos, PhotosButton } from './photos/photos-button';
@@ -122,17 +122,19 @@ function useCardsShown(total: number): number {
 }
 
 /**
- * What waits on the family goes on top (issue 37 item 7): a booking waiting to be paid (its hold
- * running, minutes), then a closed session's replacement waiting for an answer (hours); the rest
- * keep the API's order. (Waitlist offers are above the list already, offers first.)
+ * Today's visit first (issue 53 item 13: its check-in code is what the family opens the page for
+ * at the set), then what waits on the family (issue 37 item 7): a booking waiting to be paid (its
+ * hold running, minutes), then a closed session's replacement waiting for an answer (hours); the
+ * rest keep the API's order. (Waitlist offers are above the list already, offers first.)
  */
 export function needsActionFirst(bookings: Booking[], now = Date.now()): Booking[] {
   const rank = (b: Booking) => {
-    if (b.status === 'payment_pending' || b.status === 'payment_failed') return 0;
-    if (b.status === 'completed' && b.closure?.offer && Date.parse(b.closure.offer.expiresAt) > now) return 1;
-    return 2;
+    if (b.status === 'completed' && b.checkInCode && isToday(b, new Date(now))) return 0;
+    if (b.status === 'payment_pending' || b.status === 'payment_failed') return 1;
+    if (b.status === 'completed' && b.closure?.offer && Date.parse(b.closure.offer.expiresAt) > now) return 2;
+    return 3;
   };
-  return [0, 1, 2].flatMap((r) => bookings.filter((b) => rank(b) === r));
+  return [0, 1, 2, 3].flatMap((r) => bookings.filter((b) => rank(b) === r));
 }
 
 /** One tab's bookings: skeletons while loading, a helpful empty state, pages joined with Load more. */
