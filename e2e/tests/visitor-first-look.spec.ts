@@ -110,3 +110,26 @@ test("the unverified demo account: no claim that a link went, until Resend sends
   expect(link).toContain('/verify?mode=verifyEmail');
   await shot(page, 'demo-unverified-resent');
 });
+
+test('a refused send is said on screen, never "we\'ve sent": registration\'s verification mail, and the reset link (issue 53 item 1)', async ({ page }) => {
+  await page.setViewportSize(NARROW);
+  const refused = { status: 400, contentType: 'application/json', body: JSON.stringify({ error: 'That link points somewhere we do not send people.', code: 'REDIRECT_NOT_ALLOWED' }) };
+  // As the API answered at 127.0.0.1 before this fix.
+  await page.route('**/api/v1/user/auth/email-verification', (route) => route.fulfill(refused));
+  await page.goto('/register');
+  await registerThroughForm(page, { email: uniqueEmail('refused'), password: STRONG_PASSWORD });
+  await expect(page.getByRole('heading', { name: 'Verify your email address' })).toBeVisible();
+  await expect(page.getByRole('alert')).toContainText('We could not send the verification email');
+  await expect(page.getByRole('alert')).toContainText('That link points somewhere we do not send people.');
+  await expect(page.getByText(/We've sent a verification link/)).toHaveCount(0);
+  await expectNoAxeViolations(page, 'verify screen, send refused');
+  await shot(page, 'verify-send-refused');
+
+  await page.getByRole('link', { name: 'Back to login' }).click();
+  await page.route('**/api/v1/user/auth/reset-password', (route) => route.fulfill(refused));
+  await page.getByRole('link', { name: 'Forgot your password?' }).click();
+  await page.getByLabel('Email address').fill('holly@example.com');
+  await page.getByRole('button', { name: 'Send reset link' }).click();
+  await expect(page.getByRole('alert')).toContainText('That link points somewhere we do not send people.');
+  await expect(page.getByRole('heading', { name: 'Check your email' })).toHaveCount(0);
+});
