@@ -16,10 +16,15 @@ export const extendGallery = (id: string, days: number, reason: string) => postJ
 export const resendConfirmation = (id: string) => postJson<{ message: string }>(`/staff/bookings/${id}/resend`, { kind: 'confirmation' });
 
 export interface AuditFilter {
-  bookingId?: string;
-  actorId?: string;
+  family?: string;
+  reference?: string;
+  staffEmail?: string;
   from?: string;
   to?: string;
+  /** The days from/to are of this zone: the location's (GET /staff/audit `timeZone`). */
+  timeZone?: string;
+  bookingId?: string;
+  actorId?: string;
 }
 const queryOf = (f: AuditFilter & { cursor?: string }) =>
   new URLSearchParams(Object.entries(f).filter((e): e is [string, string] => typeof e[1] === 'string' && e[1] !== '')).toString();

@@ -1,5 +1,6 @@
 import { ACTOR_KIND_LABELS, type AuditEntry } from '@kringle/contracts/audit';
 import { AUDIT_ACTION_LABELS } from '@kringle/contracts/audit-actions';
+import { describeChange } from '@kringle/contracts/audit-words';
 import { formatSessionTime } from '@kringle/contracts/dates';
 import { formatAud } from '@kringle/contracts/money';
 import type { SupportBooking } from '@kringle/contracts/support';
@@ -15,39 +16,37 @@ import { GalleryExtendForm } from './gallery-extend';
 const section = 'flex flex-col gap-2 rounded-xl border border-cream-300 bg-cream-50 p-4';
 const h2 = 'text-lg font-semibold';
 
-/** What an audit entry changed, in words: the state and each field that moved. */
+/** What an audit entry changed, in plain words (contracts' audit-words.ts, shared with the CSV). */
 export function changeOf(e: AuditEntry, timezone: string): string {
-  const parts: string[] = [];
-  for (const [key, value] of Object.entries(e.after)) {
-    const before = e.before[key];
-    if (key === 'slotId') continue;
-    if (key === 'state' && before !== value) parts.push(`${String(before ?? 'new')} → ${String(value)}`);
-    if (key.endsWith('Cents') && typeof value === 'number') parts.push(`${key === 'refundCents' ? 'refund' : key.replace(/Cents$/, '')} ${formatAud(value)}`);
-    if (key === 'holdExpiresAt' && typeof value === 'string') parts.push(`held until ${formatSessionTime(value, timezone)}`);
-    else if (key.endsWith('At') && typeof value === 'string') parts.push(`${key.replace(/At$/, '')} ${formatSessionTime(value, timezone)}`);
-    if (key === 'version' && typeof value === 'number') parts.push(`season version ${String(before ?? 0)} → ${value}`);
-  }
-  if (typeof e.before.slotId === 'string' && e.before.slotId !== e.after.slotId) parts.push('session changed');
-  return parts.join(', ');
+  return describeChange(e, timezone).join(' · ');
 }
 
-export function AuditList({ entries, timezone }: { entries: AuditEntry[]; timezone: string }) {
+/**
+ * The trail as a list: the action's label, when (the location's local time), who, what it is
+ * about (booking reference and family, when the list mixes bookings) and what changed.
+ */
+export function AuditList({ entries, timezone, showSubject = false }: { entries: AuditEntry[]; timezone: string; showSubject?: boolean }) {
   if (entries.length === 0) return <p className="text-sm text-ink-700">Nothing recorded yet.</p>;
   return (
     <ol className="flex flex-col gap-2 text-sm">
-      {entries.map((e) => (
-        <li key={e.id} className="border-l-4 border-pine-700 pl-3">
-          <p>
-            <span className="font-semibold">{AUDIT_ACTION_LABELS[e.action] ?? e.action}</span> · {formatSessionTime(e.at, timezone)}
-          </p>
-          <p className="text-ink-700 break-all">
-            {ACTOR_KIND_LABELS[e.actor.kind]}
-            {e.actor.email ? ` (${e.actor.email})` : ''}
-            {changeOf(e, timezone) ? ` · ${changeOf(e, timezone)}` : ''}
-          </p>
-          {e.reason && <p>Reason: {e.reason}</p>}
-        </li>
-      ))}
+      {entries.map((e) => {
+        const change = changeOf(e, timezone);
+        const subject = showSubject ? [e.about?.reference, e.about?.family ? e.about.family.name || e.about.family.email : null, e.about?.location?.name].filter(Boolean).join(' · ') : '';
+        return (
+          <li key={e.id} className="border-l-4 border-pine-700 pl-3">
+            <p>
+              <span className="font-semibold">{AUDIT_ACTION_LABELS[e.action] ?? e.action}</span> · {formatSessionTime(e.at, e.about?.location?.timezone ?? timezone)}
+            </p>
+            {subject && <p className="font-mono text-xs text-ink-700 break-words">{subject}</p>}
+            <p className="text-ink-700 break-words">
+              By {ACTOR_KIND_LABELS[e.actor.kind]}
+              {e.actor.email ? ` (${e.actor.email})` : ''}
+            </p>
+            {change && <p className="break-words">{change}</p>}
+            {e.reason && <p>Reason: {e.reason}</p>}
+          </li>
+        );
+      })}
     </ol>
   );
 }
