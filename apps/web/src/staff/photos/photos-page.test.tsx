@@ -19,7 +19,12 @@ const refused = () => new ApiProblem({ status: 413, data: { error: 'Too large.',
 /** Each request the page made: how many files, and the run it continued. */
 const requests = () =>
   vi.mocked(postPhotos).mock.calls.map(([path, files]) => ({ files: files.length, continueRunOf: new URL(path, 'http://x').searchParams.get('continueRunOf') }));
-const answer = (assigned: [string, number][], openRunOf: string | null) => ({ assigned: assigned.map(([bookingId, count]) => ({ bookingId, count })), unmatched: [], openRunOf });
+const answer = (assigned: [string, number][], openRunOf: string | null, rejected: { file: string; code: string; message: string }[] = []) => ({
+  assigned: assigned.map(([bookingId, count]) => ({ bookingId, count })),
+  unmatched: [],
+  openRunOf,
+  rejected,
+});
 
 /** 101 photos: more than one request carries (100 files), so the sequence is cut in two. */
 async function chooseSequence() {
@@ -31,6 +36,17 @@ async function chooseSequence() {
 
 describe('uploading a sequence in several requests', () => {
   beforeEach(() => vi.mocked(postPhotos).mockReset());
+
+  it('names each file the API could not keep, and counts the rest as uploaded (issue 48 items 7, 8)', async () => {
+    const bomb = { file: 'IMG_7.jpg', code: 'PAYLOAD_TOO_LARGE', message: 'IMG_7.jpg: 16000 × 16000 pixels (256 megapixels); at most 60 megapixels' };
+    const cut = { file: 'IMG_100.jpg', code: 'UNSUPPORTED_MEDIA_TYPE', message: 'IMG_100.jpg: a JPEG that cannot be read to its end (truncated or damaged)' };
+    vi.mocked(postPhotos).mockResolvedValueOnce(answer([[A, 99]], A, [bomb])).mockResolvedValueOnce(answer([], A, [cut]));
+    await chooseSequence();
+    const list = await screen.findByTestId('photos-rejected');
+    await vi.waitFor(() => expect(list.querySelectorAll('li')).toHaveLength(2));
+    expect([...list.querySelectorAll('li')].map((li) => li.textContent)).toEqual([bomb.message, cut.message]);
+    expect(screen.getByRole('heading', { name: '2 files not kept (the others were)' })).toBeTruthy();
+  });
 
   it("continues each request from the family the one before ended with, and halves a request the API's timeout cut off", async () => {
     vi.mocked(postPhotos)
