@@ -8,6 +8,7 @@ import { serverNow } from '../../lib/server-clock';
 import { useGetLocationsQuery } from './api';
 import { useWizardDispatch } from './booking-hooks';
 import { nextStep, setLocation } from './booking-slice';
+import { AdmissionNotice } from './queue-admission';
 import { useQueueLiveQuery } from './queue-live';
 import { openingCountdown } from './sales-opening';
 
@@ -37,7 +38,8 @@ function Countdown({ opensAt }: { opensAt: string }) {
 
 /**
  * The waiting room of a location whose bookings open at a set time (issue 40, decision 0053): one
- * tap to join, a countdown on the server's clock, then the place in the line read from the server.
+ * tap to join, a countdown on the server's clock, then the place in the line read from the server,
+ * and at admission the time the family has to choose, counting down.
  * Leaving and coming back keeps the place (the server keeps it per account).
  */
 export function QueuePage() {
@@ -56,13 +58,14 @@ export function QueuePage() {
   if (ticket && !inLine) setInLine(true);
   const notInLine = ticketQuery.isError && !ticket;
 
-  useEffect(() => {
-    if (ticket?.status !== 'admitted' || !location) return;
-    // Straight into the wizard at this centre: the hold is the server's to allow.
+  // Admitted: told so, with the time it has (issue 53 item 10), then into the wizard at this centre
+  // on its own tap; the hold is the server's to allow.
+  const chooseSession = () => {
+    if (!location) return;
     dispatch(setLocation(location));
     dispatch(nextStep());
     void navigate('/create-booking');
-  }, [ticket?.status, location, dispatch, navigate]);
+  };
 
   const name = location?.name ?? 'this centre';
   const opens = ticket?.opensAt ?? location?.salesOpenAt ?? null;
@@ -80,7 +83,7 @@ export function QueuePage() {
         <ul className="mt-2 list-disc pl-5 text-sm text-ink-700">
           <li>Everyone who joins before the opening gets a place drawn at random at the opening moment: arriving early or late before then makes no difference.</li>
           <li>Families who join after the opening go to the back of the line.</li>
-          <li>We let families in while there are sessions left. When it is your turn you have 10 minutes to choose a session.</li>
+          <li>We let families in while there are sessions left. When it is your turn we tell you here, and you have a few minutes to choose a session.</li>
           <li>You can close this page and come back: your place is kept for your account.</li>
         </ul>
       </div>
@@ -118,10 +121,13 @@ export function QueuePage() {
               <p className="text-sm text-ink-700">{waitText(ticket)}</p>
             </>
           )}
-          {ticket.status === 'admitted' && (
-            <p role="status" className="font-semibold">
-              It is your turn. Taking you to the sessions…
-            </p>
+          {ticket.status === 'admitted' && ticket.admittedUntil && (
+            <>
+              <AdmissionNotice admittedUntil={ticket.admittedUntil} timezone={location?.timezone ?? 'Australia/Sydney'} centre={name} />
+              <Button className="w-full sm:w-fit" disabled={!location} onClick={chooseSession}>
+                Choose a session
+              </Button>
+            </>
           )}
           {ticket.status === 'sold_out' && (
             <>

@@ -1,13 +1,13 @@
 import { zoneAbbreviation } from '@kringle/contracts/dates';
 import { zoneLabel } from '../../../lib/zone-label';
-import { Link } from 'react-router';
-import { Button, buttonClasses } from '../../../components/ui/button';
+import { Button } from '../../../components/ui/button';
 import { useGetLocationsQuery } from '../api';
 import { useWizardDispatch, useWizardSelector } from '../booking-hooks';
 import { nextStep, setLocation } from '../booking-slice';
 import { StepFrame, ChoiceCard } from './step-frame';
 import { LoadProblem, LoadingList } from './load-states';
 import { serverNow } from '../../../lib/server-clock';
+import { QueueStepNotice } from '../queue-step-notice';
 import { salesOpeningNote } from '../sales-opening';
 
 /** The zone's short name during the season ("AEDT"), read at the season's first day. */
@@ -56,15 +56,8 @@ export function LocationStep({ focusOnMount }: { focusOnMount: boolean }) {
           })}
         </ul>
       )}
-      {chosen?.queueOpensAt && Date.parse(chosen.queueOpensAt) <= serverNow() && (
-        <div className="mt-4 flex flex-col gap-2 rounded-2xl border border-gold-400 bg-gold-300/25 p-4 text-ink-900">
-          <p className="font-semibold">{chosen.name} opens bookings through a waiting room.</p>
-          <p className="text-sm text-ink-700">Join the line: places are drawn at random when bookings open, and we let families in while sessions are left.</p>
-          <Link className={buttonClasses('primary', 'w-fit')} to={`/queue/${chosen.id}`}>
-            Go to the waiting room
-          </Link>
-        </div>
-      )}
+      {/* The waiting room as it stands for this family: let in, in line, or not yet joined (issue 53 item 10). */}
+      {chosen && <QueueStepNotice key={chosen.id} location={chosen} />}
     </StepFrame>
   );
 }
