@@ -5,6 +5,7 @@ import { users } from '../../src/db/schema/accounts';
 import { DEMO_PASSWORD, seedDemoAccounts } from '../../src/modules/accounts/demo-accounts.seed';
 import { MFA_LIMITS } from '../../src/modules/accounts/account-limits';
 import { createTestApp, type TestApp } from '../test-app';
+import { APP_ORIGIN, awaitMails, latestLink } from '../support/accounts';
 import { bearer, codeAt, cookieOf, enrol, secondStep, signIn } from '../support/staff-people';
 import { expectContractError } from './security-fixtures';
 
@@ -103,6 +104,21 @@ describe('TOTP second factor and two-step staff sign-in', () => {
     const limited = await secondStep(t.app, token, codeAt(secret, t.clock.now()), '10.1.1.1');
     expectContractError(limited, 429, 'RATE_LIMITED');
     expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
+  });
+
+  it('a password reset does not get past the second factor: it signs in nowhere, and the new password still asks for a code (ASVS 6.4.3)', async () => {
+    const post = (url: string, payload: object) => t.app.inject({ method: 'POST', url: `/api/v1${url}`, payload, remoteAddress: '10.1.2.1' });
+    expect((await post('/user/auth/reset-password', { email: MANAGER, redirectUrl: APP_ORIGIN })).statusCode).toBe(200);
+    await awaitMails(t.db, MANAGER);
+    const oobCode = (await latestLink(t.db, MANAGER)).searchParams.get('oobCode')!;
+    const reset = await post('/auth/action/reset-password', { oobCode, newPassword: 'Reindeer-Games-At-Dawn-3' });
+    expect(reset.statusCode, reset.body).toBe(200);
+    expect(reset.json().idToken).toBeUndefined();
+    expect(cookieOf(reset)).toBeUndefined();
+    const first = await signIn(t.app, MANAGER, 'Reindeer-Games-At-Dawn-3');
+    expect(first.json()).toEqual({ mfaRequired: true, mfaToken: expect.any(String) });
+    expect(cookieOf(first)).toBeUndefined();
+    expect((await secondStep(t.app, first.json().mfaToken, codeAt(secret, t.clock.now()))).statusCode).toBe(200);
   });
 
   it('never asks a customer or an unenrolled set member for a second step', async () => {
