@@ -113,7 +113,11 @@ test('closures: a manager closes booked sessions, one family accepts the move, a
   await expectAccessible(page, 'closure refund asked 1280');
   await page.screenshot({ path: `${DIR}/1280-refund-confirm.png` });
   await refund.getByRole('button', { name: `Yes, refund ${amount}` }).click();
-  await expect(page.getByText('We had to close this session (Santa is unwell). We are sorry.')).toBeVisible({ timeout: 15_000 });
+  // Cancelled and refunded, it leaves Upcoming for Past.
+  await expect(refund).toHaveCount(0, { timeout: 15_000 });
+  await expect(page.getByText(`Booking ${refusing!.booking.reference} is cancelled. ${amount} is on its way back to your card`)).toBeVisible();
+  await page.screenshot({ path: `${DIR}/1280-refunded.png` });
+  await expect(theirs).toHaveCount(0, { timeout: 15_000 });
   const api = await customerClient(page.request, refusing!.email, refusing!.password);
   const after = await api.get<{ status: string; closure: { offer: unknown } }>(`/bookings/${refusing!.booking.id}`);
   expect(after).toMatchObject({ status: 'cancelled', closure: { offer: null } });

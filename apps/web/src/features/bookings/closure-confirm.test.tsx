@@ -1,9 +1,12 @@
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { describe, expect, it } from 'vitest';
+import { toast } from 'sonner';
+import { describe, expect, it, vi } from 'vitest';
 import { aBooking } from './booking-fixture';
 import { renderWithApi } from './bookings-test-store';
 import { ClosureOffer } from './closure-offer';
+
+vi.mock('sonner', () => ({ toast: { success: vi.fn(), error: vi.fn() } }));
 
 const offer = { slotId: '6b7c8d9e-0f1a-4b2c-8d3e-4f5a6b7c8d9e', startAt: '2026-12-06T00:40:00.000Z', expiresAt: '2026-12-05T21:00:00.000Z', locationName: 'Sydney Harbourside', refundCents: 5995 };
 const closed = aBooking({ closure: { reason: 'Santa is unwell', offer } });
@@ -26,6 +29,8 @@ describe('ClosureOffer: the confirm step', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Refund me in full ($59.95)' }));
     await userEvent.click(screen.getByRole('button', { name: 'Yes, refund $59.95' }));
     expect(calls.filter((c) => c.method === 'POST').map((c) => c.path)).toEqual([`/bookings/${closed.id}/closure/refund`]);
+    // The card leaves Upcoming: what happened is said.
+    await vi.waitFor(() => expect(toast.success).toHaveBeenCalledWith('Booking KR-7K3Q9 is cancelled. $59.95 is on its way back to your card (allow 5 to 10 business days).'));
   });
 
   it('says the new time before moving, and that nothing is charged', async () => {

@@ -4,6 +4,7 @@ import { formatAud } from '@kringle/contracts/money';
 import { useId, useState } from 'react';
 import { Button } from '../../components/ui/button';
 import type { ApiError } from '../../lib/api-error';
+import { toastSuccess } from '../../lib/deferred-toast';
 import { useAnswerClosureMutation } from './api';
 import { ClosureConfirm, type ClosureAnswer } from './closure-confirm';
 
@@ -53,7 +54,13 @@ export function ClosureOffer({ booking }: { booking: Booking }) {
         asking={asking}
         busy={state.isLoading}
         onClose={() => setAsking(null)}
-        onAnswer={(a) => void answer({ id: booking.id, answer: a }).finally(() => setAsking(null))}
+        onAnswer={(a) =>
+          void answer({ id: booking.id, answer: a }).then((result) => {
+            setAsking(null);
+            // Refunded, the booking leaves Upcoming: say what happened, as a cancellation does.
+            if (!result.error && a === 'refund') void toastSuccess(`Booking ${booking.reference} is cancelled. ${formatAud(offer.refundCents)} is on its way back to your card (allow 5 to 10 business days).`);
+          })
+        }
       />
       {state.isError && (
         <p role="alert" className="text-sm font-semibold text-festive-800">
