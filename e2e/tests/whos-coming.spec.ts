@@ -42,6 +42,11 @@ for (const viewport of VIEWPORTS) {
     // Who's coming: required before Payment, with readable inline errors.
     const form = page.getByRole('form', { name: "Who's coming" });
     await form.getByRole('button', { name: '+ Add a child' }).click();
+    // Nothing typed yet, so nothing red yet (issue 53 item 5): errors come on leaving a field or sending.
+    await expect(form.getByLabel('First name')).toBeFocused();
+    await expect(form.getByText("Enter the child's first name.")).toHaveCount(0);
+    await expect(form.getByText('Enter an age from 0 to 17.')).toHaveCount(0);
+    await page.screenshot({ path: `${dir}/${viewport.width}-overview-child-added.png` });
     await page.getByRole('button', { name: 'Continue to payment' }).click();
     await expect(form.getByText("Enter the child's first name.")).toBeVisible();
     await expect(form.getByText('Enter an age from 0 to 17.')).toBeVisible();
@@ -101,6 +106,12 @@ for (const viewport of VIEWPORTS) {
     const sheet = page.getByRole('dialog', { name: "Who's coming" });
     await expect(sheet.getByLabel('First name').nth(1)).toHaveValue('Leo');
     await sheet.getByLabel('First name').nth(1).fill('Leon');
+    // A child added here shows no error before anything is typed either (issue 53 item 5).
+    await sheet.getByRole('button', { name: '+ Add a child' }).click();
+    await expect(sheet.getByText("Enter the child's first name.")).toHaveCount(0);
+    await expect(sheet.getByText('Enter an age from 0 to 17.')).toHaveCount(0);
+    await page.screenshot({ path: `${dir}/${viewport.width}-edit-sheet-child-added.png` });
+    await sheet.getByRole('button', { name: 'Remove child 3' }).click();
     await expectAccessible(page, 'edit sheet');
     await page.screenshot({ path: `${dir}/${viewport.width}-edit-sheet.png` });
     await sheet.getByRole('button', { name: 'Save' }).click();
