@@ -11,8 +11,8 @@ const NAME = 'Kringle Fair Start, Brisbane';
 /**
  * Issue 40: a season whose sales open at the next whole minute at least 40 s away, with its waiting
  * room open already. Three families join at 390 px; at the instant the draw places them; with one
- * session on sale one family is admitted (1.5 × 1 free, rounded down), goes straight into the
- * wizard and holds it; the other two are then told "Sold out for now". The draw checks out.
+ * session on sale one family is admitted (1.5 × 1 free, rounded down), is told it is its turn and
+ * until when, goes into the wizard and holds it; the other two are then told "Sold out for now". The draw checks out.
  */
 test('three families join the waiting room, the draw admits by stock, the last session held sells the line out', async ({ browser, baseURL, request }) => {
   test.setTimeout(240_000);
@@ -61,11 +61,18 @@ test('three families join the waiting room, the draw admits by stock, the last s
   expect(before).toMatchObject({ seed: null, drawnAt: null });
   expect(before.entrants).toHaveLength(3);
 
-  // One family is admitted and lands in the wizard; the others wait, then sell out when it holds.
+  // One family is admitted: told it is its turn and until when, counting down (issue 53 item 10); it
+  // goes into the wizard on its own tap. The others wait, then sell out when it holds.
   const admitted = await Promise.race(
-    families.map((page, i) => page.waitForURL(/\/create-booking$/, { timeout: 120_000 }).then(() => i)),
+    families.map((page, i) => page.getByTestId('queue-admission').waitFor({ timeout: 120_000 }).then(() => i)),
   );
   const winner = families[admitted]!;
+  await expect(winner.getByTestId('queue-admission').getByRole('status')).toHaveText(/^It's your turn at Kringle Fair Start, Brisbane! You have \d+ minutes?, until \d{1,2}:\d\d [ap]m AEST, to choose a session\.$/);
+  await expect(winner.getByTestId('admission-countdown')).toHaveText(/^\d{1,2}:\d\d$/);
+  await expectAccessible(winner, 'waiting room, admitted');
+  await winner.screenshot({ path: `${SCREENSHOT_DIR}/fair-start/390-admitted.png`, fullPage: true });
+  await winner.getByRole('button', { name: 'Choose a session' }).click();
+  await winner.waitForURL(/\/create-booking$/);
   const after = await (await request.get(`/api/v1/queue/${place.id}/fairness`)).json();
   expect(after.seed).toMatch(/^[0-9a-f]{64}$/);
   expect(after.drawnAt).not.toBeNull();

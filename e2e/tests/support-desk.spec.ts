@@ -3,7 +3,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { bookThroughApi, customerClient } from './bookings-helpers';
 import { appCheckToken, SCREENSHOT_DIR } from './helpers';
 import { expectAccessible } from './purchase-helpers';
-import { loadLocationOpenNow, sessionsLaterToday } from './staff-helpers';
+import { loadLocationOpenNow, sessionsLaterToday, staffNav } from './staff-helpers';
 import { newStaffMember, signInAndEnrol } from './staff-mfa-helpers';
 import { createVerifiedCustomer } from './wizard-helpers';
 
@@ -47,7 +47,7 @@ for (const viewport of [
     const SUPPORT_EMAIL = await newStaffMember(page, 'support', String(viewport.width));
     await signInAndEnrol(page, SUPPORT_EMAIL);
     // Support sees only what its role may do.
-    const nav = page.getByRole('navigation', { name: 'Staff' });
+    const nav = await staffNav(page);
     await expect(nav.getByRole('link')).toHaveText(['Run sheet', 'Support'], { timeout: 30_000 });
     await nav.getByRole('link', { name: 'Support' }).click();
     await expect(page.getByRole('heading', { name: 'Support desk' })).toBeVisible({ timeout: 30_000 });
@@ -69,6 +69,14 @@ for (const viewport of [
     await expect(move.getByText('Say why in at least 3 characters.')).toBeVisible();
     await move.getByLabel('Reason (kept in the audit trail)').fill('Family phoned: the little one has a party at that time');
     await move.getByRole('button', { name: 'Move the booking' }).click();
+    // Issue 53 item 8: first what will happen, the new time in the location's zone; nothing moves yet.
+    const confirm = move.getByRole('group', { name: new RegExp(`Move booking ${family.booking.reference}`) });
+    await expect(confirm).toContainText(`at ${LOCATION} from `);
+    await expect(confirm).toContainText(/ to \w{3} \d{1,2} \w{3,4}, \d{1,2}:\d\d [ap]m \S+ \(/);
+    await expect(confirm.getByText(/^Move booking/)).toBeFocused();
+    await expectAccessible(page, `support move confirm ${viewport.width}`);
+    await page.screenshot({ path: `${DIR}/${viewport.width}-move-confirm.png`, fullPage: true });
+    await confirm.getByRole('button', { name: 'Yes, move it' }).click();
     await expect(page.getByRole('status').filter({ hasText: 'Moved. The family has been e-mailed.' })).toBeVisible({ timeout: 15_000 });
 
     const trail = page.getByRole('region', { name: 'Audit trail' });
@@ -77,6 +85,18 @@ for (const viewport of [
     await expect(trail).toContainText('Reason: Family phoned: the little one has a party at that time');
     await expectAccessible(page, `support booking ${viewport.width}`);
     await page.screenshot({ path: `${DIR}/${viewport.width}-moved.png`, fullPage: true });
+
+    // A part refund says the amount and what is left before it goes to the card.
+    const refund = page.getByRole('form', { name: /^Refund part of the \$[\d.]+ payment$/ });
+    await refund.getByLabel(/Amount in dollars/).fill('5');
+    await refund.getByLabel('Reason (kept in the audit trail)').fill('Goodwill: the session ran late');
+    await refund.getByRole('button', { name: 'Refund' }).click();
+    const refundConfirm = refund.getByRole('group', { name: /^Refund \$5\.00 of the/ });
+    await expect(refundConfirm).toContainText(/will be left to refund/);
+    await expectAccessible(page, `support refund confirm ${viewport.width}`);
+    await refundConfirm.screenshot({ path: `${DIR}/${viewport.width}-refund-confirm.png` });
+    await refundConfirm.getByRole('button', { name: 'Yes, refund $5.00' }).click();
+    await expect(page.getByRole('status').filter({ hasText: 'Refunding $5.00. The family has been e-mailed.' })).toBeVisible({ timeout: 15_000 });
 
     // The family's e-mail, as the development mailbox shows it.
     await expect

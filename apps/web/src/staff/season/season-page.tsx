@@ -173,7 +173,8 @@ function PreviewBox({ preview, timezone, file }: { preview: SeasonPreview; timez
   const when = new Intl.DateTimeFormat('en-AU', { timeZone: timezone, weekday: 'short', day: 'numeric', month: 'short', hour: 'numeric', minute: '2-digit' });
   const changes = preview.changes ?? [];
   return (
-    <div className="flex max-h-[50dvh] flex-col gap-2 overflow-y-auto" data-testid="season-preview">
+    // Scrolls when long, inside the sticky bar: focusable and named, so a keyboard can scroll it too.
+    <div role="region" aria-label="What saving would change" tabIndex={0} className="flex max-h-[50dvh] flex-col gap-2 overflow-y-auto rounded" data-testid="season-preview">
       <p className="font-semibold text-ink-900">
         This change adds {preview.sessionsAdded} sessions, removes {preview.sessionsRemoved} and changes {preview.sessionsChanged}.
       </p>
