@@ -14,6 +14,8 @@ export type VerificationSend = { state: 'none' } | { state: 'sending' | 'sent'; 
 type Stored = { state: 'sending' | 'sent'; at: number; email: string } | { state: 'failed'; message: string; email: string };
 
 const NONE: VerificationSend = { state: 'none' };
+/** Registration's request answers in a second or two; one older than this was cut off. */
+const SENDING_FORGOTTEN_MS = 30_000;
 const listeners = new Set<() => void>();
 // The last answer and the stored text it came from: the same text gives the same object (useSyncExternalStore).
 let cached: { raw: string; email: string; send: VerificationSend } | null = null;
@@ -35,7 +37,11 @@ function parse(raw: string, email: string): VerificationSend {
   }
   if (typeof value !== 'object' || value === null || value.email?.toLowerCase() !== email.toLowerCase()) return NONE;
   if (value.state === 'failed') return { state: 'failed', message: String(value.message ?? '') };
-  if ((value.state === 'sending' || value.state === 'sent') && typeof value.at === 'number' && value.at > 0) return { state: value.state, at: value.at };
+  if ((value.state === 'sending' || value.state === 'sent') && typeof value.at === 'number' && value.at > 0) {
+    // A send whose answer never came back (the tab reloaded meanwhile) is not known to have gone.
+    if (value.state === 'sending' && Date.now() - value.at > SENDING_FORGOTTEN_MS) return NONE;
+    return { state: value.state, at: value.at };
+  }
   return NONE;
 }
 

@@ -40,6 +40,10 @@ describe('VerifyEmailPage (spec §2)', { timeout: 20_000 }, () => {
     act(() => noteVerificationSent('holly@example.com'));
     expect(screen.getByText(/We've sent a verification link to/)).toHaveTextContent('holly@example.com');
     expect(screen.queryByRole('alert')).toBeNull();
+    // A send cut off by a reload (no answer for a long while) is not claimed either.
+    act(() => noteVerificationSending('holly@example.com', Date.now() - 60_000));
+    expect(screen.queryByText(/We're sending/)).toBeNull();
+    expect(screen.getByText(/To use your account, confirm that/)).toBeInTheDocument();
     // Another address's send says nothing about this one.
     act(() => noteVerificationSent('someone@example.com'));
     expect(screen.queryByText(/We've sent a verification link/)).toBeNull();
