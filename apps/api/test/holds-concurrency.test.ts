@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../src/db/client';
 import { slots } from '../src/db/schema/catalogue';
 import { reservations } from '../src/db/schema/reservations';
+import { verifyAuditChain } from '../src/modules/audit/audit-chain.repository';
 import type { IdTokens } from '../src/modules/accounts/id-tokens';
 import { startApiProcesses, type ApiProcesses } from './support/api-processes';
 import { createCustomers } from './support/customers';
@@ -90,4 +91,12 @@ describe('holds under contention, three API processes', () => {
       where s.id = any(${sql.param(targets)}::uuid[]) and r.status = 'active'`);
     expect(held.rows[0]!.n).toBe(40);
   }, 120_000);
+
+  it("every hold's audit entry is hash-chained by the processes' sealing job within seconds, one sealer at a time (decision 0078)", async () => {
+    const written = (await db.execute(sql`select count(*)::int as n from audit_entries`)).rows[0]!.n as number;
+    expect(written).toBeGreaterThanOrEqual(141);
+    let report = await verifyAuditChain(db);
+    for (const until = Date.now() + 20_000; report.unsealed.count > 0 && Date.now() < until; report = await verifyAuditChain(db)) await new Promise((r) => setTimeout(r, 250));
+    expect(report).toMatchObject({ broken: null, links: written, unsealed: { count: 0 } });
+  }, 60_000);
 });

@@ -40,10 +40,11 @@ export async function sealAuditEntries(db: Db, limit = 2000): Promise<number> {
   return db.transaction(async (tx) => {
     const lock = await tx.execute<{ ok: boolean }>(sql`select pg_try_advisory_xact_lock(${SEAL_LOCK}) as ok`);
     if (!lock.rows[0]!.ok) return 0;
+    // Ordered by the column, not by the text alias of the same name (which would put 99 after 100).
     const head = (
       await tx.execute<{ link: string; hash: string; top: string }>(sql`
-        select link::text, encode(hash, 'hex') as hash, (select max(entry_seq) from audit_chain)::text as top
-          from audit_chain order by link desc limit 1`)
+        select c.link::text, encode(c.hash, 'hex') as hash, (select max(entry_seq) from audit_chain)::text as top
+          from audit_chain c order by c.link desc limit 1`)
     ).rows[0];
     const entries = (
       await tx.execute<{ id: string; seq: string; content: string }>(sql`
