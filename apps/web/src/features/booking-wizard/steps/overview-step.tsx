@@ -2,7 +2,7 @@ import { lazy, Suspense, useCallback, useState } from 'react';
 import type { BookingDetails } from '@kringle/contracts/booking-details';
 import { useNavigate } from 'react-router';
 import { formatSessionTime } from '@kringle/contracts/dates';
-import { zoneLabelAt } from '../../../lib/zone-label';
+import { zoneLabel } from '../../../lib/zone-label';
 import { formatAud } from '@kringle/contracts/money';
 import { Button } from '../../../components/ui/button';
 import { useGetSlotQuery } from '../api';
@@ -92,7 +92,7 @@ export function OverviewStep({ focusOnMount }: { focusOnMount: boolean }) {
           </dd>
           <dd className="text-sm text-ink-700">
             {slotType[0]?.name}
-            {slotType[0] ? `, ${slotType[0].durationMinutes} minutes` : ''}{slot.currentData ? `, in ${zoneLabelAt(slot.currentData.startAt, timezone)}` : ''}
+            {slotType[0] ? `, ${slotType[0].durationMinutes} minutes` : ''} ({zoneLabel(timezone, null)})
           </dd>
         </div>
       </dl>
