@@ -48,7 +48,7 @@ for (const viewport of [
     await expect(preview).toContainText('This change adds 21 sessions, removes 0 and changes 0.');
     await expect(preview).toContainText('It also changes 4 things:');
     await expect(preview).toContainText('Package Classic Print: price $39.95 → $42.95');
-    await expect(preview).toContainText(new RegExp(`Location ${location}: bookings open on sale as soon as saved → \\w{3} \\d{1,2} \\w{3,4}, 10:15 am \\S+`));
+    await expect(preview).toContainText(new RegExp(`Location ${location}: bookings open as soon as saved → \\w{3} \\d{1,2} \\w{3,4}, 10:15 am \\S+`));
     await expect(preview).toContainText(`Location ${location}: waiting room none → opens 45 minutes before`);
     await expectAccessible(page, `season preview ${viewport.width}`);
     await page.screenshot({ path: `${DIR}/${viewport.width}-preview.png`, fullPage: true });

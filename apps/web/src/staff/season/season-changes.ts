@@ -41,7 +41,7 @@ export function formatLocalOpening(local: string, timeZone: string): string {
 
 function valueText(change: SeasonChange, value: SeasonChangeValue | null, timeZone: string): string {
   const field = change.field ?? '';
-  if (field === 'salesOpenAt') return value === null ? 'on sale as soon as saved' : formatLocalOpening(String(value), timeZone);
+  if (field === 'salesOpenAt') return value === null ? 'as soon as saved' : formatLocalOpening(String(value), timeZone);
   if (field === 'queue') return value === 0 || value === null ? 'none' : `opens ${String(value)} minutes before`;
   if (value === null || value === '') return 'not set';
   if (field.endsWith('Cents') && typeof value === 'number') return formatAud(value);

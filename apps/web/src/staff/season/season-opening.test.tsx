@@ -34,7 +34,7 @@ describe("the season preview's changes in words (issue 53 item 6)", () => {
   it('names prices in dollars, the opening in the location’s zone, the waiting room and retired products', () => {
     expect(describeChange(change({}), FILE)).toBe('Package Classic Print: price $39.95 → $42.95');
     expect(describeChange(change({ item: 'location', slug: 'perth', name: 'Kringle Perth', field: 'salesOpenAt', before: null, after: '2026-12-05T09:00' }), FILE)).toBe(
-      'Location Kringle Perth: bookings open on sale as soon as saved → Sat 5 Dec, 9:00 am AWST',
+      'Location Kringle Perth: bookings open as soon as saved → Sat 5 Dec, 9:00 am AWST',
     );
     expect(describeChange(change({ item: 'location', slug: 'perth', name: 'Kringle Perth', field: 'queue', before: 0, after: 30 }), FILE)).toBe('Location Kringle Perth: waiting room none → opens 30 minutes before');
     expect(describeChange(change({ item: 'addOn', slug: 'elf', name: 'Elf hat', change: 'removed', field: null, before: null, after: null }), FILE)).toBe('Add-on Elf hat: retired (no longer sold)');
@@ -81,7 +81,7 @@ describe('the season editor: opening time and waiting room (issue 53 item 7)', (
     await userEvent.click(screen.getByRole('button', { name: 'Preview changes' }));
     const preview = await screen.findByTestId('season-preview');
     expect(preview).toHaveTextContent('It also changes 2 things:');
-    expect(preview).toHaveTextContent('Location Kringle Perth: bookings open on sale as soon as saved → Sat 5 Dec, 9:30 am AWST');
+    expect(preview).toHaveTextContent('Location Kringle Perth: bookings open as soon as saved → Sat 5 Dec, 9:30 am AWST');
     expect(preview).toHaveTextContent('Location Kringle Perth: waiting room none → opens 45 minutes before');
     expect(bodies.at(-1)!.locations[0]).toMatchObject({ salesOpenAt: '2026-12-05T09:30', queue: { opensMinutesBefore: 45 } });
 
