@@ -82,6 +82,8 @@ describe('the audit trail, least privilege and its hash chain', () => {
   it('the API runs as a role that owns nothing: it cannot switch the triggers off, rewrite or empty the trail, and the API still works', async () => {
     const { bookingId } = await holdAndCheckout();
     expect(await runtimeRoleProblems(runtime)).toEqual([]);
+    // What a single-URL start warns about (decision 0078): the owner (here the superuser) could rewrite the trail.
+    expect(await runtimeRoleProblems(owner)).toEqual(expect.arrayContaining([expect.stringMatching(/is a superuser$/), expect.stringMatching(/owns \d+ tables, views or sequences$/)]));
     expect((await runtime.query('select current_user as u')).rows[0].u).toBe('kringle_app');
     const id = (await runtime.query('select id from audit_entries where booking_id = $1 limit 1', [bookingId])).rows[0].id as string;
     await refusedAsRuntime('set session_replication_role = replica');
