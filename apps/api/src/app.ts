@@ -14,6 +14,8 @@ import { termsRoutes } from './modules/terms/terms.routes';
 import { devMailboxRoutes } from './modules/mail/dev-mailbox.routes';
 import { devOutboxRoutes } from './modules/mail/dev-outbox.routes';
 import { AnswerLane } from './plugins/answer-lane';
+import { bindTimer, recordRequestDurations } from './modules/operations/http-metrics';
+import { measurePool } from './modules/operations/operations.gauges';
 import { appCheckPlugin } from './plugins/app-check';
 import { authPlugin, settleRouteAccess } from './plugins/auth';
 import { staffAccessPlugin } from './plugins/staff-access';
@@ -74,7 +76,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { config } = deps;
   const clock = deps.clock ?? systemClock;
   // Hot availability reads answered in front of Fastify, from what the route and hooks already decided (decision 0035).
-  const answerLane = new AnswerLane({ enabled: config.ANSWER_LANE, clock });
+  // Metrics (decision 0088): the lane's answers are timed on a histogram child bound once per route and status.
+  const metricsOn = config.METRICS_ENABLED && config.METRICS_PORT !== 0;
+  const answerLane = new AnswerLane({ enabled: config.ANSWER_LANE, clock, timer: metricsOn ? bindTimer : undefined });
   const app = Fastify({
     logger: { level: config.LOG_LEVEL, redact: { paths: REDACT, censor: '[redacted]' } },
     bodyLimit: config.BODY_LIMIT_BYTES,
@@ -108,6 +112,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.decorate('answerLane', answerLane);
   // The fair start's check in the hold, and its line's nudges (decision 0053).
   app.decorate('queueGate', new QueueGate({ db: deps.db, clock, config }));
+  measurePool(deps.pool, config.DATABASE_POOL_SIZE);
+  if (metricsOn) recordRequestDurations(app);
   app.addHook('onReady', async () => answerLane.start(config.TRUST_PROXY ? null : app.log));
   app.addHook('preClose', async () => answerLane.stop());
   // Not an async hook: a promise per request for one header showed in drop-day profiles.

@@ -12,10 +12,13 @@ import { startJobs } from './jobs/runner';
 import { startSessionCutoffsListener } from './modules/accounts/session-cutoffs.listener';
 import { startSlotEventsListener } from './modules/reservations/slot-events.listener';
 import { handOffOnFree } from './modules/waitlist/waitlist.hand-off';
+import { startConfiguredMetrics } from './modules/operations/metrics-server';
 
 export interface RunningServer {
   app: FastifyInstance;
   url: string;
+  /** Where this process's Prometheus metrics are (null: off); docs/operations.md. */
+  metricsUrl: string | null;
   close(): Promise<void>;
 }
 
@@ -80,7 +83,10 @@ export async function runServer(
     throw err;
   }
   await app.listen({ port: config.PORT, host: config.HOST });
+  // Its own listener, never the public port (decision 0088).
+  const metrics = await startConfiguredMetrics(config, app.log);
   const close = async () => {
+    await metrics?.close();
     await app.close();
     await options.onClose?.();
   };
@@ -89,5 +95,5 @@ export async function runServer(
     else app.log.info({ signal }, 'shutting down');
     await close();
   });
-  return { app, url: `http://localhost:${config.PORT}`, close };
+  return { app, url: `http://localhost:${config.PORT}`, metricsUrl: metrics?.url ?? null, close };
 }

@@ -81,7 +81,7 @@ async function main() {
       await loadSeason(app.db, demoSeason(now, { days: config.DEMO_SEASON_DAYS }), now);
     };
     const server = await runServer(config, secrets, databaseUrl, { onClose: stopAll, prepare: config.embedded ? prepare : undefined, migrationUrl });
-    const banner = () => printBanner(server.url, config.embedded, sandbox?.url);
+    const banner = () => printBanner(server.url, config.embedded, sandbox?.url, server.metricsUrl);
     banner();
     repeatOnEnter(banner);
   } catch (err) {
@@ -93,12 +93,13 @@ async function main() {
   }
 }
 
-function printBanner(url: string, embedded: boolean, stripeSandboxUrl?: string) {
+function printBanner(url: string, embedded: boolean, stripeSandboxUrl?: string, metricsUrl?: string | null) {
   const lines = [
     '',
     `  Kringle is running at ${url}`,
     `  API docs:   ${url}/api/v1/docs`,
   ];
+  lines.push(`  Metrics:    ${metricsUrl ?? 'off (METRICS_ENABLED, METRICS_PORT)'}${metricsUrl ? ' (Prometheus text; docs/operations.md)' : ''}`);
   if (stripeSandboxUrl) lines.push(`  Payments:   local Stripe sandbox at ${stripeSandboxUrl} (test card 4242 4242 4242 4242)`);
   if (embedded) {
     lines.push(`  Mailbox:    ${url}/dev/mailbox`);

@@ -102,6 +102,10 @@ const envSchema = z.object({
   AVAILABILITY_CACHE_MS: int(0, 10_000).default(1000),
   /** Availability reads answered in front of Fastify from what it already decided; see docs/decisions/0035. */
   ANSWER_LANE: bool.default(true),
+  /** Prometheus metrics on their own listener, never the public port (decision 0088); METRICS_PORT=0 turns it off. */
+  METRICS_ENABLED: bool.default(true),
+  METRICS_HOST: z.string().min(1).default('127.0.0.1'),
+  METRICS_PORT: int(0, 65535).default(9464),
   /** How long the predecessor of a family's current refresh token still answers (0: never); see docs/decisions/0005. */
   REFRESH_REUSE_GRACE_SECONDS: int(0, 300).default(20),
   SERVE_WEB: bool.default(true),

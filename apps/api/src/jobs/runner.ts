@@ -1,4 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
+import { jobFinished, jobStarted } from '../modules/operations/operations.gauges';
 
 export interface Job {
   name: string;
@@ -16,11 +17,14 @@ export function startJobs(jobs: Job[], log: FastifyBaseLogger): { stop(): Promis
   const running = new Set<Promise<void>>();
   const timers = jobs.map((job) => {
     let busy = false;
+    // Its lag (kringle_job_lag_seconds) counts from the start until its first pass finishes.
+    jobStarted(job.name, job.intervalMs);
     const tick = () => {
       if (busy || stopped) return;
       busy = true;
       const pass = job
         .run()
+        .then(() => jobFinished(job.name, job.intervalMs))
         .catch((err: unknown) => log.error({ err, job: job.name }, 'job failed'))
         .finally(() => {
           busy = false;

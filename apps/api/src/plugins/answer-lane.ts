@@ -31,6 +31,13 @@ interface Remembered {
   notModified: string[];
   /** Whole heads for the current answer, per outcome (status and coding), built on first use (see `headFor`). */
   built: { answer: BuiltAnswer | null; heads: Map<AnswerOutcome, Head> };
+  /** The duration histogram's child per status for this route, bound on first use (decision 0088). */
+  timers: Map<number, LaneTimer>;
+}
+
+/** A histogram child with its route, method and status bound: one observe per answer. */
+export interface LaneTimer {
+  observe(seconds: number): void;
 }
 
 /** One kind of answer's head: the list for writeHead (the request id last) and the same as a string up to the id (raw-head.ts). */
@@ -102,7 +109,7 @@ export class AnswerLane {
   strictParser = false;
 
   constructor(
-    private readonly options: { enabled: boolean; clock: Clock; maxUrls?: number },
+    private readonly options: { enabled: boolean; clock: Clock; maxUrls?: number; timer?: (route: string, method: string, status: number) => LaneTimer },
     private log: FastifyBaseLogger | null = null,
   ) {}
 
@@ -149,7 +156,7 @@ export class AnswerLane {
     }
     // Oldest first out: Map keeps insertion order.
     if (this.urls.size >= (this.options.maxUrls ?? 10_000)) this.urls.delete(this.urls.keys().next().value!);
-    this.urls.set(request.url, { route, key, lookup, headers, notModified, built: { answer: null, heads: new Map() } });
+    this.urls.set(request.url, { route, key, lookup, headers, notModified, built: { answer: null, heads: new Map() }, timers: new Map() });
   }
 
   /** Fastify's serverFactory: the server Fastify would create, with the lane in front of its handler. */
@@ -178,7 +185,8 @@ export class AnswerLane {
     for (const gate of this.gateList) if (!gate(req, hit.route, nowMs)) return false;
     const answer = hit.lookup(hit.key, now);
     if (!answer) return false;
-    const started = this.log ? performance.now() : 0;
+    const bind = this.options.timer;
+    const started = this.log || bind ? performance.now() : 0;
     const outcome = outcomeOf(req.headers, answer);
     const head = headFor(hit, answer, outcome);
     const id = requestIdOf(req.headers);
@@ -192,6 +200,12 @@ export class AnswerLane {
       res.end(outcome.body ?? undefined);
     }
     this.served++;
+    if (bind) {
+      // The cheapest record of an answer: a Map lookup and one observe on a child bound once.
+      let timer = hit.timers.get(outcome.status);
+      if (!timer) hit.timers.set(outcome.status, (timer = bind(hit.route.url, 'GET', outcome.status)));
+      timer.observe((performance.now() - started) / 1000);
+    }
     this.log?.info({ reqId: id }, `GET ${req.url} ${outcome.status} ${Math.round(performance.now() - started)}ms`);
     return true;
   }

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { errorBodySchema } from '@kringle/contracts/errors';
 import { errors } from '../../lib/errors';
 import { handleStripeEvent } from './payments.service';
+import { webhookLag } from '../operations/metrics';
 
 /**
  * POST /webhooks/stripe: public, no app check, raw body (the signature covers the exact bytes).
@@ -44,6 +45,8 @@ export async function stripeWebhookRoutes(app: FastifyInstance) {
       } catch {
         throw errors.badRequest('Invalid webhook signature.');
       }
+      // How far behind Stripe's deliveries run (kringle_webhook_lag_seconds; event.created is in seconds).
+      webhookLag.set(Math.max(0, app.clock.now().getTime() / 1000 - event.created));
       await handleStripeEvent(app, event);
       return reply.code(200).send({ received: true as const });
     },

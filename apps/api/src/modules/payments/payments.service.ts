@@ -14,6 +14,7 @@ import { pendingRefundsOfOrder } from '../booking-lifecycle/refunds.repository';
 import { recordStripeRefunded } from '../booking-lifecycle/refund-transitions';
 import { sendRefund } from './refunds.service';
 import { transactionWithRetry } from '../../db/retry-transaction';
+import { payments } from '../operations/metrics';
 
 type Deps = Pick<FastifyInstance, 'db' | 'clock' | 'config' | 'stripe' | 'log' | 'slotState'>;
 
@@ -51,6 +52,8 @@ type EventRef = Pick<Stripe.Event, 'id' | 'type'> | null;
  * repeat after a failed call completes the work.
  */
 export async function applyIntentOutcome(deps: Deps, outcome: IntentOutcome, intent: Stripe.PaymentIntent, event: EventRef = null): Promise<void> {
+  // Counted as applied (a redelivered event counts again: a rate, not a ledger; decision 0088).
+  if (outcome !== 'open') payments[outcome].inc();
   switch (outcome) {
     case 'succeeded':
       return onSucceeded(deps, event, intent);

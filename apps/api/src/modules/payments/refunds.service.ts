@@ -3,6 +3,7 @@ import { stripeOf } from '../../plugins/stripe';
 import { findRefund, lockRefund, paymentIntentOfOrder, type RefundRow } from '../booking-lifecycle/refunds.repository';
 import { recordFailedRefund, settleRefund } from '../booking-lifecycle/refund-transitions';
 import { transactionWithRetry } from '../../db/retry-transaction';
+import { refunds } from '../operations/metrics';
 
 type Deps = Pick<FastifyInstance, 'db' | 'clock' | 'stripe' | 'log'>;
 
@@ -23,15 +24,19 @@ export async function sendRefund(deps: Deps, refundId: string): Promise<RefundRo
       { payment_intent: paymentIntent, amount: refund.amountCents, metadata: { refundId: refund.id, orderId: refund.orderId, bookingId: refund.bookingId } },
       { idempotencyKey: `refund-${refund.id}` },
     );
-    return await transactionWithRetry(deps.db, async (tx) => {
+    const settled = await transactionWithRetry(deps.db, async (tx) => {
       const now = deps.clock.now();
       await settleRefund(tx, (await lockRefund(tx, refund.id))!, created.id, now);
       return (await findRefund(tx, refund.id))!;
     });
+    refunds.sent.inc();
+    return settled;
   } catch (err) {
     deps.log.warn({ err, refundId }, 'refund not sent yet; the refund job will retry');
     const error = err instanceof Error ? err.message : String(err);
-    await transactionWithRetry(deps.db, (tx) => recordFailedRefund(tx, refund, error, refund.attempts + 1 >= MAX_ATTEMPTS, deps.clock.now()));
+    const givenUp = refund.attempts + 1 >= MAX_ATTEMPTS;
+    await transactionWithRetry(deps.db, (tx) => recordFailedRefund(tx, refund, error, givenUp, deps.clock.now()));
+    refunds[givenUp ? 'failed' : 'retrying'].inc();
     return (await findRefund(deps.db, refund.id))!;
   }
 }

@@ -5,6 +5,7 @@ import type { DbOrTx } from '../../db/client';
 import { errors, notFound } from '../../lib/errors';
 import { insertAuditEntry, type Actor } from '../audit-trail/audit-entries.repository';
 import { leadCutoffOf } from '../booking-lifecycle/booking-policy';
+import { countAdmissions } from '../operations/operations.gauges';
 import {
   admitNext,
   allTickets,
@@ -191,7 +192,8 @@ export async function passLocation(deps: Deps, locationId: string): Promise<bool
   if (!line.hasLine || !line.salesOpenAt || line.closedAt) return false;
   const now = deps.clock.now();
   if (now < line.salesOpenAt) return false;
-  return deps.db.transaction(async (tx) => {
+  let admitted = 0;
+  const changedOrClosed = await deps.db.transaction(async (tx) => {
     if (!(await tryLockLine(tx, locationId))) return false;
     let changed = false;
     const claimed = await claimDraw(tx, locationId, now);
@@ -209,7 +211,8 @@ export async function passLocation(deps: Deps, locationId: string): Promise<bool
     if (!current.paused && free > 0) {
       const room = Math.floor(deps.config.QUEUE_ADMIT_FACTOR * free) - counts.admittedNotHolding;
       const until = new Date(now.getTime() + deps.config.QUEUE_ADMIT_MINUTES * 60_000);
-      if ((await admitNext(tx, { locationId, count: room, now, until })) > 0) changed = true;
+      admitted = await admitNext(tx, { locationId, count: room, now, until });
+      if (admitted > 0) changed = true;
     }
     const after = await lineCounts(tx, locationId, now);
     // The line has done its work when nobody waits and no admission is still live.
@@ -218,6 +221,9 @@ export async function passLocation(deps: Deps, locationId: string): Promise<bool
     await updateLineState(tx, locationId, { freeSessions: free, bump: changed || close, close, now });
     return changed || close;
   });
+  // Counted once committed (kringle_queue_admissions_total).
+  if (admitted > 0) countAdmissions(locationId, admitted);
+  return changedOrClosed;
 }
 
 /** The queue job's pass: every location with a line that may matter now. */

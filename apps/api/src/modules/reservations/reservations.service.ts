@@ -13,6 +13,7 @@ import { addressHoldsFor, churnReleaseAt, findReservation, insertReservation, li
 import { countUpcomingBookings } from '../booking-lifecycle/slot-row.repository';
 import { claimSlot, extendSlotHold, releaseHold, sweepLapsedHolds } from '../booking-lifecycle/session-holds.repository';
 import { familyActor } from '../booking-lifecycle/audit.repository';
+import { countHoldRefusal, holds } from '../operations/metrics';
 
 type Deps = Pick<FastifyInstance, 'db' | 'clock' | 'config' | 'slotState'>;
 /** The one-statement hold talks to the pool directly, as a named (prepared) statement. */
@@ -56,6 +57,18 @@ export function toReservation(row: ReservationRow, now: Date): Reservation {
  * hold, not rescheduling) take the one-statement path.
  */
 export async function createReservation(deps: HoldDeps, userId: string, body: CreateReservationBody, from: HoldFrom): Promise<{ reservation: Reservation; existing: boolean }> {
+  // Every decision below, counted by outcome (kringle_holds_total; decision 0088).
+  try {
+    const held = await decideHold(deps, userId, body, from);
+    holds[held.existing ? 'existing' : 'granted'].inc();
+    return held;
+  } catch (err) {
+    countHoldRefusal(err);
+    throw err;
+  }
+}
+
+async function decideHold(deps: HoldDeps, userId: string, body: CreateReservationBody, from: HoldFrom): Promise<{ reservation: Reservation; existing: boolean }> {
   if (!body.bookingId) {
     // The fair start (decision 0053): past the opening, a location's open line admits families in
     // turn. Locations without a line ask nothing (the gate knows them without a query).

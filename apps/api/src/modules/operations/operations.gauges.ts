@@ -1,0 +1,92 @@
+import type pg from 'pg';
+import { Gauge } from 'prom-client';
+import { metricsRegistry, queueAdmissionsTotal } from './metrics';
+import { pendingMail, queueWaiting } from './operations.repository';
+
+/**
+ * Gauges read at scrape time (collect), never on a request's path: the database ones cost one
+ * cheap query each per scrape. The pool is the app's, set when it is built (one app per process
+ * in production; in tests the latest one built).
+ */
+let source: { pool: pg.Pool; poolMax: number } | null = null;
+
+/** Job name → when it last finished a pass and its interval (jobs/runner.ts reports). */
+const jobPasses = new Map<string, { finishedAt: number; intervalMs: number }>();
+/** Admissions counted by location id until a scrape knows the slug (the queue pass has only the id). */
+const admissionsById = new Map<string, number>();
+const slugOf = new Map<string, string>();
+
+export function measurePool(pool: pg.Pool, poolMax: number): void {
+  source = { pool, poolMax };
+}
+
+export function jobStarted(job: string, intervalMs: number): void {
+  if (!jobPasses.has(job)) jobPasses.set(job, { finishedAt: Date.now(), intervalMs });
+}
+
+export function jobFinished(job: string, intervalMs: number): void {
+  jobPasses.set(job, { finishedAt: Date.now(), intervalMs });
+}
+
+export function countAdmissions(locationId: string, admitted: number): void {
+  const slug = slugOf.get(locationId);
+  if (slug) queueAdmissionsTotal.labels(slug).inc(admitted);
+  else admissionsById.set(locationId, (admissionsById.get(locationId) ?? 0) + admitted);
+}
+
+// A failed query leaves the gauge as it was: the scrape still answers, and the pool gauge shows why.
+const quietly = async (read: () => Promise<void>) => read().catch(() => undefined);
+
+new Gauge({
+  name: 'kringle_outbox_pending',
+  help: 'Outbox rows waiting to be sent, by kind (mail).',
+  labelNames: ['kind'] as const,
+  registers: [metricsRegistry],
+  async collect() {
+    if (source) await quietly(async () => void this.labels('mail').set(await pendingMail(source!.pool)));
+  },
+});
+
+new Gauge({
+  name: 'kringle_job_lag_seconds',
+  help: "Seconds a background job is behind: since its last finished pass in this process, less its interval (0 = on time).",
+  labelNames: ['job'] as const,
+  registers: [metricsRegistry],
+  collect() {
+    const now = Date.now();
+    for (const [job, pass] of jobPasses) this.labels(job).set(Math.max(0, (now - pass.finishedAt - pass.intervalMs) / 1000));
+  },
+});
+
+new Gauge({
+  name: 'kringle_queue_waiting',
+  help: 'Families waiting in a fair-start line, by location slug.',
+  labelNames: ['location'] as const,
+  registers: [metricsRegistry],
+  async collect() {
+    if (!source) return;
+    await quietly(async () => {
+      for (const row of await queueWaiting(source!.pool)) {
+        slugOf.set(row.id, row.slug);
+        this.labels(row.slug).set(row.waiting);
+        queueAdmissionsTotal.labels(row.slug).inc(admissionsById.get(row.id) ?? 0);
+        admissionsById.delete(row.id);
+      }
+    });
+  },
+});
+
+new Gauge({
+  name: 'kringle_db_pool_connections',
+  help: 'The PostgreSQL pool of this process: connections by state (active, idle, waiting = queries waiting for one, max).',
+  labelNames: ['state'] as const,
+  registers: [metricsRegistry],
+  collect() {
+    if (!source) return;
+    const { pool, poolMax } = source;
+    this.labels('active').set(pool.totalCount - pool.idleCount);
+    this.labels('idle').set(pool.idleCount);
+    this.labels('waiting').set(pool.waitingCount);
+    this.labels('max').set(poolMax);
+  },
+});

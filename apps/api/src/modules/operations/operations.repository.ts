@@ -1,0 +1,15 @@
+import type pg from 'pg';
+
+/** Mail rows still to send (one index scan on mail_outbox_due_idx). */
+export async function pendingMail(pool: pg.Pool): Promise<number> {
+  const { rows } = await pool.query<{ n: number }>(`select count(*)::int as n from mail_outbox where status = 'pending'`);
+  return rows[0]?.n ?? 0;
+}
+
+/** Each location with a fair-start line: its slug and the tickets waiting in it. */
+export async function queueWaiting(pool: pg.Pool): Promise<{ id: string; slug: string; waiting: number }[]> {
+  const { rows } = await pool.query<{ id: string; slug: string; waiting: number }>(`
+    select l.id, l.slug, (select count(*)::int from queue_tickets t where t.location_id = l.id and t.status = 'waiting') as waiting
+    from locations l where l.queue_opens_minutes_before > 0`);
+  return rows;
+}
