@@ -189,7 +189,8 @@ describe('the answer lane', () => {
   });
 
   it('knows every hook on the routes it answers (a new hook there needs a gate first)', () => {
-    // Each hook below is one the lane mirrors: requestId and accessLog itself, securityHeaders and
+    // Each hook below is one the lane mirrors: requestId, accessLog and requestDuration (its own
+    // histogram child, decision 0088) itself, securityHeaders and
     // handleCors through the replayed headers and the security gate, appCheck and
     // authenticateCaller through their gates; the cookie hooks and storableBody change nothing for
     // a GET that sets no cookie and has no body. A hook added to these routes fails this test.
@@ -201,7 +202,7 @@ describe('the answer lane', () => {
       "│   • (onRequest) ["requestId()","securityHeaders()","handleCors()","appCheck()","fastifyCookieHandler()","authenticateCaller()"]
       │   • (preValidation) ["storableBody()"]
       │   • (onSend) ["fastifyCookieOnSendHandler()"]
-      │   • (onResponse) ["accessLog()"]"
+      │   • (onResponse) ["requestDuration()","accessLog()"]"
     `);
   });
 });
