@@ -60,7 +60,7 @@ new Gauge({
 
 new Gauge({
   name: 'kringle_queue_waiting',
-  help: 'Families waiting in a fair-start line, by location slug.',
+  help: 'Families placed in a fair-start line (drawn or arrived late) waiting for admission, by location slug.',
   labelNames: ['location'] as const,
   registers: [metricsRegistry],
   async collect() {
