@@ -75,6 +75,8 @@ test('staff at the set: run sheet, QR and reference check-in, walk-in, CSV', asy
   await signInThroughApi(page, scanned.email, scanned.password);
   await page.setViewportSize({ width: 390, height: 844 });
   await page.goto('/bookings');
+  // The code is behind a tap, on the day too (issue 53 item 13).
+  await cardOf(page, qrBooking.reference).getByRole('button', { name: 'Show check-in code' }).click();
   const qr = cardOf(page, qrBooking.reference).getByTestId('check-in-qr');
   await qr.evaluate((el) => el.scrollIntoView({ block: 'center' }));
   const video = testInfo.outputPath('family-qr.y4m');
