@@ -112,7 +112,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.decorate('answerLane', answerLane);
   // The fair start's check in the hold, and its line's nudges (decision 0053).
   app.decorate('queueGate', new QueueGate({ db: deps.db, clock, config }));
-  measurePool(deps.pool, config.DATABASE_POOL_SIZE);
+  const unmeasure = measurePool(deps.pool, config.DATABASE_POOL_SIZE);
+  app.addHook('onClose', async () => unmeasure());
   if (metricsOn) recordRequestDurations(app);
   app.addHook('onReady', async () => answerLane.start(config.TRUST_PROXY ? null : app.log));
   app.addHook('preClose', async () => answerLane.stop());

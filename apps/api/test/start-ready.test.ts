@@ -31,6 +31,8 @@ it('answers /health and /ready, and prints the banner, only once the demo accoun
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'kringle-start-ready-'));
   fs.chmodSync(dataDir, 0o777);
   const port = await freePort();
+  // The metrics listener (decision 0088) on a port of its own; the API tests' config turns it off.
+  const metricsPort = await freePort();
   const base = `http://127.0.0.1:${port}/api/v1`;
   let output = '';
   let bannerAt = 0;
@@ -38,7 +40,7 @@ it('answers /health and /ready, and prints the banner, only once the demo accoun
     cwd: API_DIR,
     // No LOG_LEVEL or LOG_REQUESTS: the embedded default's own (issue 37 item 11). Two weeks of the
     // demo season: its own ends on Christmas Eve, and on that evening nothing is left to book.
-    env: { ...withoutLogSettings(process.env), NODE_ENV: 'test', PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, APP_CHECK_MODE: 'off', RATE_LIMIT_MODE: 'off', SERVE_WEB: 'false', DEMO_SEASON_DAYS: '14' },
+    env: { ...withoutLogSettings(process.env), NODE_ENV: 'test', PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, APP_CHECK_MODE: 'off', RATE_LIMIT_MODE: 'off', SERVE_WEB: 'false', DEMO_SEASON_DAYS: '14', METRICS_ENABLED: 'true', METRICS_PORT: String(metricsPort) },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const collect = (d: Buffer) => {
@@ -85,6 +87,10 @@ it('answers /health and /ready, and prints the banner, only once the demo accoun
   expect(after).toContain('A line per request: LOG_REQUESTS=true npm start.');
   expect(after).not.toMatch(/\/api\/v1\/(health|ready|auth\/sign-in|common\/locations)/);
   expect(after).not.toMatch(/"reqId"|"responseTime"/);
+  // npm start says where the metrics are, and they are there, not on the public port.
+  expect(after).toContain(`Metrics:    http://127.0.0.1:${metricsPort}/metrics`);
+  expect(await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text()).toContain('# TYPE kringle_holds_total counter');
+  expect((await fetch(`http://127.0.0.1:${port}/metrics`)).status).toBe(404);
 }, 180_000);
 
 const withoutLogSettings = (env: NodeJS.ProcessEnv) => Object.fromEntries(Object.entries(env).filter(([key]) => key !== 'LOG_LEVEL' && key !== 'LOG_REQUESTS'));

@@ -78,7 +78,9 @@ export const webStaticPlugin = fp(async (app: FastifyInstance) => {
     // A missing or refused file is a 404, not the app's page: a stale chunk name after a deploy
     // must fail as a script load (the app reloads), not parse HTML as JavaScript.
     const pathname = request.url.split(/[?#]/, 1)[0]!;
-    if (pathname.startsWith('/assets/') || pathname.endsWith('.map')) throw notFound('That file');
+    // Nor is /metrics, which lives on its own listener only (decision 0088): a scraper pointed at
+    // the public port is told so, not handed the app's page.
+    if (pathname.startsWith('/assets/') || pathname.endsWith('.map') || pathname === '/metrics') throw notFound('That file');
     if (!isApi && serve && (request.method === 'GET' || request.method === 'HEAD')) {
       return sendIndex(reply, dist, request.url);
     }

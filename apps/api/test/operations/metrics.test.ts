@@ -1,4 +1,7 @@
+import fs from 'node:fs';
 import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/lib/clock';
 import { demoSeason } from '../../src/modules/catalogue/demo-season';
@@ -72,8 +75,18 @@ describe('metrics (GET /metrics on its own listener)', () => {
     expect((await fetch(metrics.url.replace('/metrics', '/other'))).status).toBe(404);
   });
 
-  it('is not on the public port', async () => {
+  it("is not on the public port, not even as the web app's page", async () => {
     for (const url of ['/metrics', '/api/v1/metrics']) expect((await t.app.inject({ url })).statusCode, url).toBe(404);
+    const dist = fs.mkdtempSync(path.join(os.tmpdir(), 'kringle-metrics-web-'));
+    fs.writeFileSync(path.join(dist, 'index.html'), '<!doctype html><html><head></head><body></body></html>');
+    const web = await createTestApp({ SERVE_WEB: 'true', WEB_DIST_DIR: dist }, undefined, undefined, { databaseUrl: t.databaseUrl });
+    try {
+      expect((await web.app.inject({ url: '/some/page' })).statusCode).toBe(200);
+      for (const url of ['/metrics', '/metrics?x=1', '/api/v1/metrics']) expect((await web.app.inject({ url })).statusCode, url).toBe(404);
+    } finally {
+      await web.close();
+      fs.rmSync(dist, { recursive: true, force: true });
+    }
   });
 
   it('counts a hold granted and a hold refused because the session is taken', async () => {

@@ -6,8 +6,9 @@ import { pendingMail, queueWaiting } from './operations.repository';
 /**
  * Gauges read at scrape time (collect), never on a request's path: the database ones cost one
  * cheap query each per scrape. The pool is the app's, set when it is built (one app per process
- * in production; in tests the latest one built).
+ * in production; in tests the latest one built and not yet closed).
  */
+const sources: { pool: pg.Pool; poolMax: number }[] = [];
 let source: { pool: pg.Pool; poolMax: number } | null = null;
 
 /** Job name → when it last finished a pass and its interval (jobs/runner.ts reports). */
@@ -16,8 +17,15 @@ const jobPasses = new Map<string, { finishedAt: number; intervalMs: number }>();
 const admissionsById = new Map<string, number>();
 const slugOf = new Map<string, string>();
 
-export function measurePool(pool: pg.Pool, poolMax: number): void {
-  source = { pool, poolMax };
+/** From the app's build to its close: returns the function that stops measuring this pool. */
+export function measurePool(pool: pg.Pool, poolMax: number): () => void {
+  const entry = { pool, poolMax };
+  sources.push(entry);
+  source = entry;
+  return () => {
+    sources.splice(sources.indexOf(entry), 1);
+    source = sources.at(-1) ?? null;
+  };
 }
 
 export function jobStarted(job: string, intervalMs: number): void {
