@@ -127,6 +127,11 @@ describe('TOTP second factor and two-step staff sign-in', () => {
       expect(res.json()).toMatchObject({ idToken: expect.any(String) });
       expect(res.json().mfaRequired).toBeUndefined();
     }
-    expect(decodeJwt((await signIn(t.app, 'demo@kringle.test', DEMO_PASSWORD)).json().idToken).staff_role).toBeUndefined();
+    const family = decodeJwt((await signIn(t.app, 'demo@kringle.test', DEMO_PASSWORD)).json().idToken);
+    expect(family.staff_role).toBeUndefined();
+    // Staff claims only: a family's token carries no bytes nobody reads (decision 0077).
+    expect(family.amr).toBeUndefined();
+    expect(family.sid).toBeUndefined();
+    expect(decodeJwt((await signIn(t.app, 'elf@kringle.test', DEMO_PASSWORD)).json().idToken)).toMatchObject({ amr: ['pwd'], sid: expect.any(String) });
   });
 });
