@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startJobs } from '../../src/jobs/runner';
 import { ManualClock } from '../../src/lib/clock';
 import { demoSeason } from '../../src/modules/catalogue/demo-season';
 import { loadSeason } from '../../src/modules/catalogue/season.service';
@@ -120,6 +121,24 @@ describe('metrics (GET /metrics on its own listener)', () => {
     for (let i = 0; i < 3; i++) expect((await fetch(base + slotsUrl, { headers: holly.headers })).status).toBe(200);
     expect(t.app.answerLane.served).toBeGreaterThan(served);
     expect(sample(await scrape(), series) - before).toBe(3);
+  });
+
+  it("reports each job's lag: 0 while on time, growing while a pass hangs", async () => {
+    let release!: () => void;
+    const hung = new Promise<void>((resolve) => (release = resolve));
+    const jobs = startJobs(
+      [
+        { name: 'probe-on-time', intervalMs: 20, run: async () => {} },
+        { name: 'probe-hung', intervalMs: 20, run: () => hung },
+      ],
+      t.app.log,
+    );
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const text = await scrape();
+    release();
+    await jobs.stop();
+    expect(sample(text, 'kringle_job_lag_seconds{job="probe-on-time"}')).toBeLessThan(0.1);
+    expect(sample(text, 'kringle_job_lag_seconds{job="probe-hung"}')).toBeGreaterThan(0.1);
   });
 
   it('shows a pending mail in the outbox gauge, read at scrape time', async () => {
