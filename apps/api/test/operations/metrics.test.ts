@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import pg from 'pg';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -8,6 +9,7 @@ import { ManualClock } from '../../src/lib/clock';
 import { demoSeason } from '../../src/modules/catalogue/demo-season';
 import { loadSeason } from '../../src/modules/catalogue/season.service';
 import { metricsRegistry } from '../../src/modules/operations/metrics';
+import { countAdmissions } from '../../src/modules/operations/operations.gauges';
 import { startMetricsServer, type MetricsServer } from '../../src/modules/operations/metrics-server';
 import { createCustomer, type TestCustomer } from '../support/customers';
 import { createTestApp, type TestApp } from '../test-app';
@@ -139,6 +141,28 @@ describe('metrics (GET /metrics on its own listener)', () => {
     await jobs.stop();
     expect(sample(text, 'kringle_job_lag_seconds{job="probe-on-time"}')).toBeLessThan(0.1);
     expect(sample(text, 'kringle_job_lag_seconds{job="probe-hung"}')).toBeGreaterThan(0.1);
+  });
+
+  it("shows a fair-start line's families placed and waiting, and its admissions, by the location's slug", async () => {
+    const owner = new pg.Client({ connectionString: t.ownerUrl });
+    await owner.connect();
+    try {
+      const { rows } = await owner.query<{ slug: string }>(`update locations set queue_opens_minutes_before = 30 where id = $1 returning slug`, [locationId]);
+      const slug = rows[0]!.slug;
+      // Placed (drawn) and waiting, placed and admitted, and one not yet drawn: only the first counts as waiting.
+      await owner.query(
+        `insert into queue_tickets (location_id, user_id, status, position) values ($1, $2, 'waiting', 1), ($1, $3, 'admitted', 2), ($1, $4, 'waiting', null)`,
+        [locationId, holly.id, noel.id, (await createCustomer(t.db, t.app.idTokens)).id],
+      );
+      countAdmissions(locationId, 2);
+      const text = await scrape();
+      expect(sample(text, `kringle_queue_waiting{location="${slug}"}`)).toBe(1);
+      expect(sample(text, `kringle_queue_admissions_total{location="${slug}"}`)).toBe(2);
+      countAdmissions(locationId, 1);
+      expect(sample(await scrape(), `kringle_queue_admissions_total{location="${slug}"}`)).toBe(3);
+    } finally {
+      await owner.end();
+    }
   });
 
   it('shows a pending mail in the outbox gauge, read at scrape time', async () => {

@@ -52,13 +52,6 @@ export const webhookLag = new Gauge({
   registers: [metricsRegistry],
 });
 
-export const queueAdmissionsTotal = new Counter({
-  name: 'kringle_queue_admissions_total',
-  help: 'Families admitted from a fair-start waiting room by this process, by location slug.',
-  labelNames: ['location'] as const,
-  registers: [metricsRegistry],
-});
-
 // Children bound once (a hold is counted without a label lookup), and zero series from the start,
 // so a rate() has a baseline before the first hold or payment.
 const bound = <O extends string>(counter: Counter<'outcome'>, outcomes: readonly O[]) =>
