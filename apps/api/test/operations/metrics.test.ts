@@ -8,7 +8,8 @@ import { startJobs } from '../../src/jobs/runner';
 import { ManualClock } from '../../src/lib/clock';
 import { demoSeason } from '../../src/modules/catalogue/demo-season';
 import { loadSeason } from '../../src/modules/catalogue/season.service';
-import { metricsRegistry } from '../../src/modules/operations/metrics';
+import { bindTimer, SeriesTimer } from '../../src/modules/operations/http-metrics';
+import { httpRequestDuration, metricsRegistry } from '../../src/modules/operations/metrics';
 import { countAdmissions } from '../../src/modules/operations/operations.gauges';
 import { startMetricsServer, type MetricsServer } from '../../src/modules/operations/metrics-server';
 import { createCustomer, type TestCustomer } from '../support/customers';
@@ -112,6 +113,21 @@ describe('metrics (GET /metrics on its own listener)', () => {
     expect(text).toContain('http_request_duration_seconds_count{route="/api/v1/bookings/reservation",method="POST",status_code="409"}');
     expect(text).toContain('route="unmatched",method="GET",status_code="404"');
     for (const raw of [id, locationId, sessionId, '/no/such']) expect(text).not.toContain(raw);
+  });
+
+  it("records on prom-client's own series in place (no allocation per answer), the same figures as its observe", async () => {
+    const fast = bindTimer('/probe/fast', 'GET', 200);
+    // A prom-client upgrade that moves its records makes this the dearer child: this test says so.
+    expect(fast).toBeInstanceOf(SeriesTimer);
+    const child = httpRequestDuration.labels('/probe/child', 'GET', '200');
+    for (const seconds of [0, 0.0004, 0.003, 0.01, 0.2, 7, 20]) {
+      fast.observe(seconds);
+      child.observe(seconds);
+    }
+    const text = await metricsRegistry.getSingleMetricAsString('http_request_duration_seconds');
+    const of = (route: string) => text.split('\n').filter((l) => l.includes(`route="${route}"`)).map((l) => l.replace(route, 'R'));
+    expect(of('/probe/fast')).toHaveLength(16);
+    expect(of('/probe/fast')).toEqual(of('/probe/child'));
   });
 
   it('times the answer lane under the route template too', async () => {
