@@ -41,14 +41,24 @@ const API_DIR = path.join(REPO_ROOT, 'apps/api');
 /** Another build to compare (`node build.mjs dist/before/start.mjs` in apps/api, as bench:ab does). */
 const API_SCRIPT = process.env.BENCH_API_SCRIPT ?? 'dist/start.mjs';
 const REPORTS = path.join(REPO_ROOT, 'bench/reports');
-const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? NaN;
-const status = (pid: number, key: 'VmHWM' | 'VmRSS') => Number(new RegExp(`${key}:\\s+(\\d+)`).exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024;
+const quantile = (sorted: number[], q: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? NaN;
+const status = (pid: number, key: 'VmHWM' | 'VmRSS') =>
+  Number(new RegExp(`${key}:\\s+(\\d+)`).exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024;
 
 /** Camera-like JPEGs: noise compresses like a real scene does (a flat colour would be a few kB). */
 async function cameraPhotos(): Promise<Buffer[]> {
   return Promise.all(
     [60, 110, 160].map((mean) =>
-      sharp({ create: { width: WIDTH, height: HEIGHT, channels: 3, background: { r: mean, g: mean, b: mean }, noise: { type: 'gaussian', mean, sigma: 40 } } })
+      sharp({
+        create: {
+          width: WIDTH,
+          height: HEIGHT,
+          channels: 3,
+          background: { r: mean, g: mean, b: mean },
+          noise: { type: 'gaussian', mean, sigma: 40 },
+        },
+      })
         .jpeg({ quality: 90 })
         .withMetadata({ exif: { IFD0: { Make: 'Canon', Model: 'EOS R6' }, IFD2: { BodySerialNumber: '123456789' } } })
         .toBuffer(),
@@ -68,7 +78,9 @@ const aloneCpu: number[] = [];
 async function baselineRate(files: Buffer[]): Promise<number> {
   const t0 = performance.now();
   const c0 = cpuOf(process.pid);
-  await Promise.all(Array.from({ length: BASELINE }, (_, i) => processPhoto(files[i % files.length]!, 'Kringle', MAX_PIXELS)));
+  await Promise.all(
+    Array.from({ length: BASELINE }, (_, i) => processPhoto(files[i % files.length]!, 'Kringle', MAX_PIXELS)),
+  );
   aloneCpu.push((cpuOf(process.pid) - c0) / BASELINE);
   return BASELINE / ((performance.now() - t0) / 1000);
 }
@@ -103,18 +115,33 @@ function multipart(files: Buffer[]) {
   const boundary = `----kringle${randomUUID()}`;
   const chunks: Buffer[] = [];
   files.forEach((data, i) => {
-    chunks.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="files"; filename="IMG_${i}.jpg"\r\nContent-Type: image/jpeg\r\n\r\n`), data, Buffer.from('\r\n'));
+    chunks.push(
+      Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="files"; filename="IMG_${i}.jpg"\r\nContent-Type: image/jpeg\r\n\r\n`,
+      ),
+      data,
+      Buffer.from('\r\n'),
+    );
   });
   chunks.push(Buffer.from(`--${boundary}--\r\n`));
   async function* body() {
     yield* chunks;
   }
-  return { body, length: chunks.reduce((n, c) => n + c.length, 0), contentType: `multipart/form-data; boundary=${boundary}` };
+  return {
+    body,
+    length: chunks.reduce((n, c) => n + c.length, 0),
+    contentType: `multipart/form-data; boundary=${boundary}`,
+  };
 }
 
 const files = await cameraPhotos();
-console.log(`${PHOTOS} photos of ${WIDTH} × ${HEIGHT} (${(files[0]!.length / 1024 / 1024).toFixed(1)} MB each), ${PER_REQUEST} per request`);
-const { tmp, databaseUrl, db, endPool, season, jwtKey, idTokens, stop } = await startBenchDatabase('photos', PORTS.postgres);
+console.log(
+  `${PHOTOS} photos of ${WIDTH} × ${HEIGHT} (${(files[0]!.length / 1024 / 1024).toFixed(1)} MB each), ${PER_REQUEST} per request`,
+);
+const { tmp, databaseUrl, db, endPool, season, jwtKey, idTokens, stop } = await startBenchDatabase(
+  'photos',
+  PORTS.postgres,
+);
 try {
   const target = season.targets[0]!;
   const [family] = await createCustomers(db, idTokens, 1, 'photos');
@@ -123,18 +150,38 @@ try {
     insert into users (id, email, password_hash, first_name, last_name, email_verified_at, is_staff, staff_role)
     values (${elfId}::uuid, 'elf@bench.kringle.test', 'not-a-real-hash', 'Buddy', 'Elf', now(), true, 'set')`);
   const elf = `Bearer ${(await idTokens.issue({ id: elfId, email: 'elf@bench.kringle.test', emailVerified: true, isStaff: true, staffRole: 'set' })).idToken}`;
-  const slot = (await db.execute(sql`select id from slots where location_id = ${target.locationId}::uuid and slot_type_id = ${target.slotTypeId}::uuid and kind = 'session' order by start_at limit 1`)).rows[0]!;
+  const slot = (
+    await db.execute(
+      sql`select id from slots where location_id = ${target.locationId}::uuid and slot_type_id = ${target.slotTypeId}::uuid and kind = 'session' order by start_at limit 1`,
+    )
+  ).rows[0]!;
   const bookingId = randomUUID();
   await db.execute(sql`
     insert into bookings (id, reference, user_id, location_id, slot_id, slot_type_id, status, items, amount_cents, confirmed_at)
     values (${bookingId}::uuid, 'KR-BENCH', ${family!.id}::uuid, ${target.locationId}::uuid, ${slot.id as string}::uuid, ${target.slotTypeId}::uuid, 'completed', '[]'::jsonb, 0, now())`);
   await endPool();
 
-  const env = { ...benchApiEnv({ databaseUrl, jwtKey, publicUrl: `http://127.0.0.1:${PORTS.api}`, deadStripePort: PORTS.deadStripe, deadSmtpPort: PORTS.deadSmtp }), DATA_DIR: path.join(tmp, 'data'),
+  const env = {
+    ...benchApiEnv({
+      databaseUrl,
+      jwtKey,
+      publicUrl: `http://127.0.0.1:${PORTS.api}`,
+      deadStripePort: PORTS.deadStripe,
+      deadSmtpPort: PORTS.deadSmtp,
+    }),
+    DATA_DIR: path.join(tmp, 'data'),
     // Only to compare with a build that paced the body by processing (decision 0070): it answered 408 past 30 s on a loaded host.
     ...(process.env.BENCH_REQUEST_TIMEOUT_MS ? { REQUEST_TIMEOUT_MS: process.env.BENCH_REQUEST_TIMEOUT_MS } : {}),
   };
-  const api = await startProcesses({ name: 'api', script: API_SCRIPT, cwd: API_DIR, ports: [PORTS.api], env, readyPath: '/api/v1/ready', logDir: tmp });
+  const api = await startProcesses({
+    name: 'api',
+    script: API_SCRIPT,
+    cwd: API_DIR,
+    ports: [PORTS.api],
+    env,
+    readyPath: '/api/v1/ready',
+    logDir: tmp,
+  });
   try {
     const base = `http://127.0.0.1:${PORTS.api}`;
     const appCheck = await appCheckToken(base);
@@ -160,13 +207,21 @@ try {
     let sent = 0;
     try {
       while (sent < PHOTOS) {
-        const batch = Array.from({ length: Math.min(PER_REQUEST, PHOTOS - sent) }, (_, i) => files[(sent + i) % files.length]!);
+        const batch = Array.from(
+          { length: Math.min(PER_REQUEST, PHOTOS - sent) },
+          (_, i) => files[(sent + i) % files.length]!,
+        );
         const { body, length, contentType } = multipart(batch);
         const res = await fetch(`${base}/api/v1/staff/bookings/${bookingId}/photos`, {
           method: 'POST',
           body: body() as unknown as BodyInit,
           duplex: 'half',
-          headers: { authorization: elf, 'x-app-check': appCheck, 'content-type': contentType, 'content-length': String(length) },
+          headers: {
+            authorization: elf,
+            'x-app-check': appCheck,
+            'content-type': contentType,
+            'content-length': String(length),
+          },
         } as RequestInit);
         if (res.status !== 201) throw new Error(`upload answered ${res.status}: ${await res.text()}`);
         await res.arrayBuffer();
@@ -197,22 +252,46 @@ try {
       aloneBefore: Number(before.toFixed(2)),
       aloneAfter: Number(after.toFixed(2)),
       share: Number((rate / alone).toFixed(3)),
-      cpuSecondsPerPhoto: { api: Number(apiCpuPerPhoto.toFixed(3)), alone: Number(((aloneCpu[0]! + aloneCpu[1]!) / 2).toFixed(3)), benchSending: Number(benchCpuPerPhoto.toFixed(3)) },
+      cpuSecondsPerPhoto: {
+        api: Number(apiCpuPerPhoto.toFixed(3)),
+        alone: Number(((aloneCpu[0]! + aloneCpu[1]!) / 2).toFixed(3)),
+        benchSending: Number(benchCpuPerPhoto.toFixed(3)),
+      },
       rssBeforeMiB: Math.round(rssBefore),
       peakMiB: Math.round(peakMiB),
-      probe: { reads: latencies.length, p50: Number(quantile(latencies, 0.5).toFixed(1)), p99: Number(p99.toFixed(1)), max: Number(latencies.at(-1)!.toFixed(1)) },
+      probe: {
+        reads: latencies.length,
+        p50: Number(quantile(latencies, 0.5).toFixed(1)),
+        p99: Number(p99.toFixed(1)),
+        max: Number(latencies.at(-1)!.toFixed(1)),
+      },
     };
     const budgets = [
-      [result.share >= 0.7, `photos per second at least 70% of the processing alone: ${(result.share * 100).toFixed(1)}% (${result.photosPerSecond}/s over ${alone.toFixed(2)}/s)`],
-      [p99 < 50, `available-slots p99 under 50 ms while processing: ${result.probe.p99} ms (${latencies.length} reads)`],
+      [
+        result.share >= 0.7,
+        `photos per second at least 70% of the processing alone: ${(result.share * 100).toFixed(1)}% (${result.photosPerSecond}/s over ${alone.toFixed(2)}/s)`,
+      ],
+      [
+        p99 < 50,
+        `available-slots p99 under 50 ms while processing: ${result.probe.p99} ms (${latencies.length} reads)`,
+      ],
     ] as const;
-    console.log(`upload: ${PHOTOS} photos in ${result.seconds} s = ${result.photosPerSecond}/s; alone ${result.aloneBefore}/s before, ${result.aloneAfter}/s after`);
-    console.log(`CPU per photo: API ${result.cpuSecondsPerPhoto.api} s, alone ${result.cpuSecondsPerPhoto.alone} s; the bench's own sending and probe ${result.cpuSecondsPerPhoto.benchSending} s`);
+    console.log(
+      `upload: ${PHOTOS} photos in ${result.seconds} s = ${result.photosPerSecond}/s; alone ${result.aloneBefore}/s before, ${result.aloneAfter}/s after`,
+    );
+    console.log(
+      `CPU per photo: API ${result.cpuSecondsPerPhoto.api} s, alone ${result.cpuSecondsPerPhoto.alone} s; the bench's own sending and probe ${result.cpuSecondsPerPhoto.benchSending} s`,
+    );
     console.log(`memory: API RSS ${result.rssBeforeMiB} MiB before, peak ${result.peakMiB} MiB`);
-    console.log(`reads while processing: p50 ${result.probe.p50} ms, p99 ${result.probe.p99} ms, max ${result.probe.max} ms`);
+    console.log(
+      `reads while processing: p50 ${result.probe.p50} ms, p99 ${result.probe.p99} ms, max ${result.probe.max} ms`,
+    );
     for (const [ok, what] of budgets) console.log(`${ok ? 'PASS' : 'FAIL'}  ${what}`);
     fs.mkdirSync(REPORTS, { recursive: true });
-    fs.writeFileSync(path.join(REPORTS, 'photos.json'), `${JSON.stringify({ ...result, budgets: budgets.map(([ok, what]) => ({ ok, what })) }, null, 2)}\n`);
+    fs.writeFileSync(
+      path.join(REPORTS, 'photos.json'),
+      `${JSON.stringify({ ...result, budgets: budgets.map(([ok, what]) => ({ ok, what })) }, null, 2)}\n`,
+    );
     fs.writeFileSync(
       path.join(REPORTS, 'photos.md'),
       [

@@ -11,16 +11,34 @@ const DIR = `${SCREENSHOT_DIR}/audit`;
 const LOCATION = 'Kringle Audit Trail Test Centre';
 
 /** A family with a name no other test uses (a change the trail records), booked for later today. */
-async function familyBooked(page: Page, baseURL: string, tag: string, slot: { id: string; locationId: string; slotTypeId: string }) {
+async function familyBooked(
+  page: Page,
+  baseURL: string,
+  tag: string,
+  slot: { id: string; locationId: string; slotTypeId: string },
+) {
   const family = await createVerifiedCustomer(page.request, baseURL, tag);
-  const lastName = `Frostwick${Math.random().toString(36).replace(/[^a-z]/g, '').slice(0, 6)}`;
+  const lastName = `Frostwick${Math.random()
+    .toString(36)
+    .replace(/[^a-z]/g, '')
+    .slice(0, 6)}`;
   const token = await appCheckToken(page.request);
   const appCheck: Record<string, string> = token ? { 'X-App-Check': token } : {};
-  const signIn = await page.request.post('/api/v1/auth/sign-in', { data: { email: family.email, password: family.password }, headers: appCheck });
+  const signIn = await page.request.post('/api/v1/auth/sign-in', {
+    data: { email: family.email, password: family.password },
+    headers: appCheck,
+  });
   const { idToken } = (await signIn.json()) as { idToken: string };
-  const renamed = await page.request.patch('/api/v1/user/me', { data: { lastName }, headers: { ...appCheck, Authorization: `Bearer ${idToken}` } });
+  const renamed = await page.request.patch('/api/v1/user/me', {
+    data: { lastName },
+    headers: { ...appCheck, Authorization: `Bearer ${idToken}` },
+  });
   expect(renamed.status(), await renamed.text()).toBe(200);
-  const booking = await bookThroughApi(await customerClient(page.request, family.email, family.password), page.request, { slot });
+  const booking = await bookThroughApi(
+    await customerClient(page.request, family.email, family.password),
+    page.request,
+    { slot },
+  );
   return { ...family, lastName, booking };
 }
 
@@ -35,7 +53,10 @@ for (const viewport of [
   { width: 390, height: 844 },
   { width: 1280, height: 900 },
 ]) {
-  test(`audit trail at ${viewport.width} px: by family, reference, staff e-mail and day, in plain words`, async ({ page, baseURL }) => {
+  test(`audit trail at ${viewport.width} px: by family, reference, staff e-mail and day, in plain words`, async ({
+    page,
+    baseURL,
+  }) => {
     test.setTimeout(240_000);
     mkdirSync(DIR, { recursive: true });
     await page.setViewportSize(viewport);
@@ -49,7 +70,10 @@ for (const viewport of [
     await page.goto('/staff/support/audit');
     await expect(page.getByRole('heading', { name: 'Audit trail' })).toBeVisible({ timeout: 30_000 });
     const form = page.getByRole('form', { name: 'Filter the audit trail' });
-    const list = page.getByRole('list').filter({ has: page.getByRole('listitem') }).last();
+    const list = page
+      .getByRole('list')
+      .filter({ has: page.getByRole('listitem') })
+      .last();
     const status = page.getByRole('status').filter({ hasText: /entr(y|ies)|Loading/ });
     const show = async (fields: Record<string, string>) => {
       await form.getByRole('button', { name: 'Clear' }).click();
@@ -70,7 +94,11 @@ for (const viewport of [
     await page.screenshot({ path: `${DIR}/${viewport.width}-family.png`, fullPage: true });
 
     // By booking reference (any case) and the location's days: today is in, a week ago is not.
-    await show({ 'Booking reference': family.booking.reference.toLowerCase(), 'From (day)': day(-1), 'To (day)': day(1) });
+    await show({
+      'Booking reference': family.booking.reference.toLowerCase(),
+      'From (day)': day(-1),
+      'To (day)': day(1),
+    });
     await expect(list).toContainText('Paid and confirmed', { timeout: 15_000 });
     await expect(list).not.toContainText('Family changed its name or phone');
     await expect(page).toHaveURL(/reference=/);

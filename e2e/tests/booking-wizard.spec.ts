@@ -2,10 +2,25 @@ import { expect, test, type Page } from '@playwright/test';
 import { zonedToInstant, zoneAbbreviation } from '@kringle/contracts/dates';
 import { hasHorizontalScroll, SCREENSHOT_DIR } from './helpers';
 import { apiCustomer, recordedEvents, signInFreshCustomer } from './wizard-helpers';
-import { VIEWPORTS, SYDNEY, expectNoAxeViolations, shot, stepHeading, currentStep, openWizard, freeSession, chooseWholeDay, chooseLocationAndType, countdownSeconds } from './wizard-steps';
+import {
+  VIEWPORTS,
+  SYDNEY,
+  expectNoAxeViolations,
+  shot,
+  stepHeading,
+  currentStep,
+  openWizard,
+  freeSession,
+  chooseWholeDay,
+  chooseLocationAndType,
+  countdownSeconds,
+} from './wizard-steps';
 
 for (const viewport of VIEWPORTS) {
-  test(`a customer reaches the Package step with a running countdown at ${viewport.width} px`, async ({ page, baseURL }) => {
+  test(`a customer reaches the Package step with a running countdown at ${viewport.width} px`, async ({
+    page,
+    baseURL,
+  }) => {
     test.setTimeout(180_000); // four axe runs, slow on a busy machine
     await page.setViewportSize(viewport);
     await signInFreshCustomer(page, baseURL!, `reach-${viewport.width}`);
@@ -23,10 +38,14 @@ for (const viewport of VIEWPORTS) {
     await expect(currentStep(page)).toContainText('Location');
     // The zone is the season's, read at its first day: AEDT in the Christmas season, AEST when the
     // suite runs in the southern winter (the e2e season starts on the day the server started).
-    const { items } = (await (await locationsRead).json()) as { items: { name: string; timezone: string; seasonStart: string }[] };
+    const { items } = (await (await locationsRead).json()) as {
+      items: { name: string; timezone: string; seasonStart: string }[];
+    };
     const sydney = items.find((l) => l.name === SYDNEY)!;
     const seasonZone = zoneAbbreviation(new Date(`${sydney.seasonStart}T12:00:00Z`), sydney.timezone);
-    await expect(page.getByRole('button', { name: new RegExp(`^${SYDNEY}`) })).toContainText(`Sydney time (${seasonZone})`);
+    await expect(page.getByRole('button', { name: new RegExp(`^${SYDNEY}`) })).toContainText(
+      `Sydney time (${seasonZone})`,
+    );
     await expectNoAxeViolations(page);
     await shot(page, `${viewport.name}-1-location`);
 
@@ -99,13 +118,13 @@ test('nothing scrolls sideways at 320 px on the first three steps', async ({ pag
   await shot(page, '320-session');
 });
 
-
 test('the first three steps work by keyboard alone', async ({ page, baseURL }) => {
   await page.setViewportSize({ width: 390, height: 844 });
   await signInFreshCustomer(page, baseURL!, 'keyboard');
   await openWizard(page);
   const tabTo = async (target: ReturnType<Page['locator']>) => {
-    for (let i = 0; i < 40 && !(await target.evaluate((el) => el === document.activeElement)); i++) await page.keyboard.press('Tab');
+    for (let i = 0; i < 40 && !(await target.evaluate((el) => el === document.activeElement)); i++)
+      await page.keyboard.press('Tab');
     await expect(target).toBeFocused();
   };
   await tabTo(page.getByRole('button', { name: new RegExp(`^${SYDNEY}`) }));
@@ -125,7 +144,8 @@ test('the first three steps work by keyboard alone', async ({ page, baseURL }) =
   const today = await grid.locator('button[tabindex="0"]').getAttribute('data-date');
   await page.keyboard.press('ArrowRight');
   // Christmas Day is closed (Enter does not choose it): the arrow goes one day further.
-  if ((await grid.locator('button:focus').getAttribute('aria-disabled')) === 'true') await page.keyboard.press('ArrowRight');
+  if ((await grid.locator('button:focus').getAttribute('aria-disabled')) === 'true')
+    await page.keyboard.press('ArrowRight');
   const next = grid.locator('button:focus');
   const nextDate = await next.getAttribute('data-date');
   expect(nextDate).not.toBe(today);
@@ -137,7 +157,11 @@ test('the first three steps work by keyboard alone', async ({ page, baseURL }) =
   await expect(page.getByTestId('hold-countdown')).toBeVisible();
 });
 
-test("the browser's Back and Forward move between the steps, My Bookings offers a held session back, and Back before the Session step lets it go", async ({ page, baseURL, request }) => {
+test("the browser's Back and Forward move between the steps, My Bookings offers a held session back, and Back before the Session step lets it go", async ({
+  page,
+  baseURL,
+  request,
+}) => {
   await page.setViewportSize({ width: 390, height: 844 });
   await signInFreshCustomer(page, baseURL!, 'browser-back');
   const observer = await apiCustomer(request, baseURL!, 'back-observer');
@@ -159,7 +183,9 @@ test("the browser's Back and Forward move between the steps, My Bookings offers 
   // Leaving through the tab bar with the session held: My Bookings offers it back.
   await page.getByRole('link', { name: 'My Bookings' }).click();
   const held = page.getByTestId('held-session');
-  await expect(held).toContainText(/You are holding \w{3} \d{1,2} \w{3,4}, \d{1,2}:\d\d (am|pm) AE[DS]T at .+ until \d{1,2}:\d\d (am|pm) AE[DS]T\./);
+  await expect(held).toContainText(
+    /You are holding \w{3} \d{1,2} \w{3,4}, \d{1,2}:\d\d (am|pm) AE[DS]T at .+ until \d{1,2}:\d\d (am|pm) AE[DS]T\./,
+  );
   await expectNoAxeViolations(page);
   await shot(page, 'narrow-bookings-held-session');
   await held.getByRole('button', { name: 'Continue booking' }).click();
@@ -184,5 +210,7 @@ test("the browser's Back and Forward move between the steps, My Bookings offers 
   await expect(page.getByTestId('hold-countdown')).toHaveCount(0);
   const locations = await observer.get<{ items: { id: string; name: string }[] }>('/common/locations');
   const sydney = locations.items.find((l) => l.name === SYDNEY)!;
-  await expect.poll(async () => (await observer.get<{ status: string }>(`/booking-slot/${sydney.id}/slots/${slotId}`)).status).toBe('available');
+  await expect
+    .poll(async () => (await observer.get<{ status: string }>(`/booking-slot/${sydney.id}/slots/${slotId}`)).status)
+    .toBe('available');
 });

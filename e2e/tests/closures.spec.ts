@@ -14,7 +14,12 @@ const LOCATION = 'Kringle Closures Test Centre';
 function localDateTime(at: string, timeZone: string, plusMinutes = 0): string {
   const instant = new Date(Date.parse(at) + plusMinutes * 60_000);
   const date = new Intl.DateTimeFormat('en-CA', { timeZone }).format(instant);
-  const time = new Intl.DateTimeFormat('en-GB', { timeZone, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(instant);
+  const time = new Intl.DateTimeFormat('en-GB', {
+    timeZone,
+    hour: '2-digit',
+    minute: '2-digit',
+    hourCycle: 'h23',
+  }).format(instant);
   return `${date}T${time}`;
 }
 
@@ -24,7 +29,10 @@ function localDateTime(at: string, timeZone: string, plusMinutes = 0): string {
  * watches the job offer each family a held session; one family (390 px) accepts the move from My
  * Bookings, the other takes the refund. Axe clean, screenshots at both widths.
  */
-test('closures: a manager closes booked sessions, one family accepts the move, another takes the refund', async ({ page, baseURL }) => {
+test('closures: a manager closes booked sessions, one family accepts the move, another takes the refund', async ({
+  page,
+  baseURL,
+}) => {
   test.setTimeout(300_000);
   mkdirSync(DIR, { recursive: true });
   loadLocationOpenNow(LOCATION, 'closures-e2e');
@@ -33,7 +41,9 @@ test('closures: a manager closes booked sessions, one family accepts the move, a
   const families = [];
   for (const [i, slot] of slots.entries()) {
     const who = await createVerifiedCustomer(page.request, baseURL!, `closure-${i}`);
-    const booking = await bookThroughApi(await customerClient(page.request, who.email, who.password), page.request, { slot });
+    const booking = await bookThroughApi(await customerClient(page.request, who.email, who.password), page.request, {
+      slot,
+    });
     families.push({ ...who, booking });
   }
 
@@ -51,7 +61,10 @@ test('closures: a manager closes booked sessions, one family accepts the move, a
   await form.getByRole('button', { name: 'Show what this closes' }).click();
 
   const preview = page.getByRole('region', { name: 'What this closes' });
-  for (const f of families) await expect(preview.getByRole('list', { name: 'Bookings affected' })).toContainText(f.booking.reference, { timeout: 15_000 });
+  for (const f of families)
+    await expect(preview.getByRole('list', { name: 'Bookings affected' })).toContainText(f.booking.reference, {
+      timeout: 15_000,
+    });
   const close = page.getByRole('button', { name: /^Close \d+ sessions?/ });
   await expect(close).toBeDisabled();
   await page.getByLabel(`Type ${LOCATION} to confirm`).fill(LOCATION.toLowerCase());
@@ -67,7 +80,8 @@ test('closures: a manager closes booked sessions, one family accepts the move, a
 
   const progress = page.getByRole('region', { name: 'Closure done' });
   await expect(progress).toBeVisible({ timeout: 60_000 });
-  for (const f of families) await expect(progress.getByRole('row').filter({ hasText: f.booking.reference })).toContainText('Move offered');
+  for (const f of families)
+    await expect(progress.getByRole('row').filter({ hasText: f.booking.reference })).toContainText('Move offered');
   await expectAccessible(page, 'closure done 1280');
   await page.screenshot({ path: `${DIR}/1280-done.png`, fullPage: true });
 
@@ -75,7 +89,9 @@ test('closures: a manager closes booked sessions, one family accepts the move, a
   const [accepting, refusing] = families;
   await expect
     .poll(async () => {
-      const outbox = (await (await page.request.get(`/api/v1/dev/outbox?to=${encodeURIComponent(accepting!.email)}`)).json()) as { items: { subject: string }[] };
+      const outbox = (await (
+        await page.request.get(`/api/v1/dev/outbox?to=${encodeURIComponent(accepting!.email)}`)
+      ).json()) as { items: { subject: string }[] };
       return outbox.items.some((m) => m.subject.startsWith('Your session is closed: we are holding'));
     })
     .toBe(true);
@@ -84,7 +100,9 @@ test('closures: a manager closes booked sessions, one family accepts the move, a
   await signInThroughApi(page, accepting!.email, accepting!.password);
   await page.goto(`/bookings?closure=${accepting!.booking.id}`);
   const card = cardOf(page, accepting!.booking.reference);
-  await expect(card.getByRole('heading', { name: 'We had to close this session (Santa is unwell)' })).toBeVisible({ timeout: 30_000 });
+  await expect(card.getByRole('heading', { name: 'We had to close this session (Santa is unwell)' })).toBeVisible({
+    timeout: 30_000,
+  });
   await expectAccessible(page, 'closure offer 390');
   await page.screenshot({ path: `${DIR}/390-offer.png`, fullPage: true });
   await card.getByRole('button', { name: 'Move to this session' }).click();
@@ -94,7 +112,9 @@ test('closures: a manager closes booked sessions, one family accepts the move, a
   await expectAccessible(page, 'closure move asked 390');
   await page.screenshot({ path: `${DIR}/390-move-confirm.png` });
   await move.getByRole('button', { name: 'Yes, move my booking' }).click();
-  await expect(card.getByText('Moved here: we had to close the session you first booked (Santa is unwell).')).toBeVisible({ timeout: 15_000 });
+  await expect(
+    card.getByText('Moved here: we had to close the session you first booked (Santa is unwell).'),
+  ).toBeVisible({ timeout: 15_000 });
   await expect(card.getByRole('button', { name: 'Move to this session' })).toHaveCount(0);
   await page.screenshot({ path: `${DIR}/390-moved.png`, fullPage: true });
 
@@ -115,7 +135,9 @@ test('closures: a manager closes booked sessions, one family accepts the move, a
   await refund.getByRole('button', { name: `Yes, refund ${amount}` }).click();
   // Cancelled and refunded, it leaves Upcoming for Past.
   await expect(refund).toHaveCount(0, { timeout: 15_000 });
-  await expect(page.getByText(`Booking ${refusing!.booking.reference} is cancelled. ${amount} is on its way back to your card`)).toBeVisible();
+  await expect(
+    page.getByText(`Booking ${refusing!.booking.reference} is cancelled. ${amount} is on its way back to your card`),
+  ).toBeVisible();
   await page.screenshot({ path: `${DIR}/1280-refunded.png` });
   await expect(theirs).toHaveCount(0, { timeout: 15_000 });
   const api = await customerClient(page.request, refusing!.email, refusing!.password);

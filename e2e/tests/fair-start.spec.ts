@@ -14,7 +14,11 @@ const NAME = 'Kringle Fair Start, Brisbane';
  * session on sale one family is admitted (1.5 × 1 free, rounded down), is told it is its turn and
  * until when, goes into the wizard and holds it; the other two are then told "Sold out for now". The draw checks out.
  */
-test('three families join the waiting room, the draw admits by stock, the last session held sells the line out', async ({ browser, baseURL, request }) => {
+test('three families join the waiting room, the draw admits by stock, the last session held sells the line out', async ({
+  browser,
+  baseURL,
+  request,
+}) => {
   test.setTimeout(240_000);
   const at = new Date(Math.ceil((Date.now() + 40_000) / 60_000) * 60_000);
   const salesOpenAt = `${localDateOf(at, ZONE)}T${localTimeOf(at, ZONE)}`;
@@ -36,7 +40,9 @@ test('three families join the waiting room, the draw admits by stock, the last s
   loadSeason({ ...season, locations: [...season.locations, location] });
 
   const reader = await apiCustomer(request, baseURL!, 'fair-start-api');
-  const { items } = await reader.get<{ items: { id: string; name: string; queueOpensAt?: string | null }[] }>('/common/locations');
+  const { items } = await reader.get<{ items: { id: string; name: string; queueOpensAt?: string | null }[] }>(
+    '/common/locations',
+  );
   const place = items.find((l) => l.name === NAME)!;
   expect(place.queueOpensAt).toBe(new Date(at.getTime() - 10 * 60_000).toISOString());
 
@@ -64,10 +70,17 @@ test('three families join the waiting room, the draw admits by stock, the last s
   // One family is admitted: told it is its turn and until when, counting down (issue 53 item 10); it
   // goes into the wizard on its own tap. The others wait, then sell out when it holds.
   const admitted = await Promise.race(
-    families.map((page, i) => page.getByTestId('queue-admission').waitFor({ timeout: 120_000 }).then(() => i)),
+    families.map((page, i) =>
+      page
+        .getByTestId('queue-admission')
+        .waitFor({ timeout: 120_000 })
+        .then(() => i),
+    ),
   );
   const winner = families[admitted]!;
-  await expect(winner.getByTestId('queue-admission').getByRole('status')).toHaveText(/^It's your turn at Kringle Fair Start, Brisbane! You have \d+ minutes?, until \d{1,2}:\d\d [ap]m AEST, to choose a session\.$/);
+  await expect(winner.getByTestId('queue-admission').getByRole('status')).toHaveText(
+    /^It's your turn at Kringle Fair Start, Brisbane! You have \d+ minutes?, until \d{1,2}:\d\d [ap]m AEST, to choose a session\.$/,
+  );
   await expect(winner.getByTestId('admission-countdown')).toHaveText(/^\d{1,2}:\d\d$/);
   await expectAccessible(winner, 'waiting room, admitted');
   await winner.screenshot({ path: `${SCREENSHOT_DIR}/fair-start/390-admitted.png`, fullPage: true });
@@ -77,7 +90,8 @@ test('three families join the waiting room, the draw admits by stock, the last s
   expect(after.seed).toMatch(/^[0-9a-f]{64}$/);
   expect(after.drawnAt).not.toBeNull();
   const others = families.filter((_, i) => i !== admitted);
-  for (const page of others) await expect(page.getByTestId('queue-ticket')).toHaveAttribute('data-status', /waiting|sold_out/);
+  for (const page of others)
+    await expect(page.getByTestId('queue-ticket')).toHaveAttribute('data-status', /waiting|sold_out/);
   await others[0]!.screenshot({ path: `${SCREENSHOT_DIR}/fair-start/390-waiting.png`, fullPage: true });
 
   await expect(stepHeading(winner)).toHaveText('What kind of visit?', { timeout: 20_000 });

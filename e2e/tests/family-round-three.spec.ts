@@ -26,7 +26,10 @@ async function logout(page: Page) {
 test.beforeAll(() => mkdirSync(DIR, { recursive: true }));
 
 for (const viewport of VIEWPORTS) {
-  test(`item 4: signed out and in during a hold, the session is theirs and the package comes back (${viewport.width} px)`, async ({ page, baseURL }) => {
+  test(`item 4: signed out and in during a hold, the session is theirs and the package comes back (${viewport.width} px)`, async ({
+    page,
+    baseURL,
+  }) => {
     test.setTimeout(120_000);
     await page.setViewportSize(viewport);
     const family = await signInFreshCustomer(page, baseURL!, `resume-${viewport.width}`);
@@ -76,7 +79,10 @@ for (const viewport of VIEWPORTS) {
   });
 }
 
-test('item 18: the countdown and the total bar stick as one block, nothing shows through (1280 px)', async ({ page, baseURL }) => {
+test('item 18: the countdown and the total bar stick as one block, nothing shows through (1280 px)', async ({
+  page,
+  baseURL,
+}) => {
   test.setTimeout(90_000);
   await page.setViewportSize({ width: 1280, height: 800 });
   await signInFreshCustomer(page, baseURL!, 'sticky-bars');
@@ -96,7 +102,13 @@ test('item 18: the countdown and the total bar stick as one block, nothing shows
       [total.right - 2, total.bottom - 2],
     ];
     const bars = document.querySelector('[data-testid="hold-bars"]');
-    return { top: count.top, gap: total.top - count.bottom, through: points.filter(([px, py]) => !bars?.contains(document.elementFromPoint(px!, py!))).map((p) => p.join(',')) };
+    return {
+      top: count.top,
+      gap: total.top - count.bottom,
+      through: points
+        .filter(([px, py]) => !bars?.contains(document.elementFromPoint(px!, py!)))
+        .map((p) => p.join(',')),
+    };
   });
   expect(probe.top).toBeGreaterThan(0);
   expect(probe.through, 'points in the sticky block where the page below shows').toEqual([]);
@@ -107,7 +119,10 @@ test('item 18: the countdown and the total bar stick as one block, nothing shows
   await page.screenshot({ path: `${DIR}/390-sticky-bars.png` });
 });
 
-test("item 13: compact cards, today's visit first, its code behind a tap (390 and 1280 px)", async ({ page, baseURL }) => {
+test("item 13: compact cards, today's visit first, its code behind a tap (390 and 1280 px)", async ({
+  page,
+  baseURL,
+}) => {
   test.setTimeout(150_000);
   const LOCATION = 'Kringle Today Cards Centre';
   loadLocationOpenNow(LOCATION, 'today-cards');
@@ -124,10 +139,16 @@ test("item 13: compact cards, today's visit first, its code behind a tap (390 an
     await page.goto('/bookings');
     const cards = page.getByTestId('booking-card');
     await expect(cards).toHaveCount(3, { timeout: 20_000 });
-    expect(await cards.evaluateAll((all) => all.map((c) => c.getAttribute('data-reference')))).toEqual([today.reference, unpaid.reference, later.reference]);
+    expect(await cards.evaluateAll((all) => all.map((c) => c.getAttribute('data-reference')))).toEqual([
+      today.reference,
+      unpaid.reference,
+      later.reference,
+    ]);
     // No code drawn until asked, on the day too.
     await expect(page.getByTestId('check-in-qr')).toHaveCount(0);
-    const heights = await Promise.all([today, later].map(async (b) => (await cardOf(page, b.reference).boundingBox())!.height));
+    const heights = await Promise.all(
+      [today, later].map(async (b) => (await cardOf(page, b.reference).boundingBox())!.height),
+    );
     console.log(`card heights at ${viewport.width}: today ${heights[0]}, later ${heights[1]}`);
     await page.screenshot({ path: `${DIR}/${viewport.width}-bookings.png`, fullPage: true });
     if (viewport.width === 390) for (const h of heights) expect(h).toBeLessThanOrEqual(CARD_BUDGET_PX);

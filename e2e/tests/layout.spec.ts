@@ -28,7 +28,9 @@ test.describe('guest layouts', () => {
         await expect(banner.getByText('PHOTOS WITH SANTA')).toBeVisible();
         const logo = banner.getByRole('img', { name: `${BRAND} logo` });
         await expect(logo).toBeVisible();
-        await expect.poll(() => logo.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
+        await expect
+          .poll(() => logo.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0))
+          .toBe(true);
         expect(await hasHorizontalScroll(page)).toBe(false);
         await shot(page, `${name}${path.replace(/\//g, '-')}`);
       }
@@ -69,12 +71,16 @@ test.describe('signed-in layouts', () => {
     await expect(sidebar.getByRole('button', { name: 'Edit name and phone' })).toBeVisible();
     // The family's data has an entry of its own (issue 53 item 15).
     await sidebar.getByRole('button', { name: 'Your data' }).click();
-    await expect(page.getByRole('dialog', { name: 'Your data' }).getByRole('button', { name: 'Download my data' })).toBeVisible();
+    await expect(
+      page.getByRole('dialog', { name: 'Your data' }).getByRole('button', { name: 'Download my data' }),
+    ).toBeVisible();
     await expectDialogAxeClean(page);
     await shot(page, 'wide-your-data');
     await page.keyboard.press('Escape');
     await sidebar.getByRole('button', { name: 'Change password' }).click();
-    await expect(page.getByRole('dialog', { name: 'Change password' }).getByLabel('Current password', { exact: true })).toBeVisible();
+    await expect(
+      page.getByRole('dialog', { name: 'Change password' }).getByLabel('Current password', { exact: true }),
+    ).toBeVisible();
     await expectDialogAxeClean(page);
     await shot(page, 'wide-change-password');
     await page.keyboard.press('Escape');
@@ -92,10 +98,14 @@ test.describe('signed-in layouts', () => {
     await shot(page, 'wide-help');
   });
 
-  test('wide: a page ends clear of the floating Help button (the Location step’s Continue, at 1024 and 1280 px)', async ({ page }) => {
+  test('wide: a page ends clear of the floating Help button (the Location step’s Continue, at 1024 and 1280 px)', async ({
+    page,
+  }) => {
     await page.setViewportSize(WIDE);
     await page.goto('/create-booking');
-    await expect(page.locator('#wizard-step-title')).toHaveText('Where would you like to visit Santa?', { timeout: 20_000 });
+    await expect(page.locator('#wizard-step-title')).toHaveText('Where would you like to visit Santa?', {
+      timeout: 20_000,
+    });
     await page.getByRole('button', { name: /^Kringle Sydney/ }).click();
     const help = page.getByTestId('help-launcher');
     const next = page.getByRole('button', { name: 'Continue' });
@@ -169,7 +179,9 @@ test.describe('signed-in layouts', () => {
     await expect(tabs.getByRole('button', { name: 'Help' })).toBeVisible();
   });
 
-  test('a signed-in user is sent from /login to / and a reload keeps the session without flashing login', async ({ page }) => {
+  test('a signed-in user is sent from /login to / and a reload keeps the session without flashing login', async ({
+    page,
+  }) => {
     await page.goto('/login');
     // Restoring the session solves an app-check challenge first: allow for a busy machine.
     await expect(page).toHaveURL(/\/bookings$/, { timeout: 20_000 });
@@ -222,7 +234,9 @@ test.describe('signed-in layouts', () => {
       .poll(() => page.evaluate(() => window.localStorage.getItem('persist:kringle') ?? ''))
       .not.toContain('demo@kringle.test');
     // Analytics without a measurement id goes to the observable no-op sink.
-    const events = await page.evaluate(() => (window as unknown as { __kringleAnalytics?: { event: string }[] }).__kringleAnalytics?.map((e) => e.event));
+    const events = await page.evaluate(() =>
+      (window as unknown as { __kringleAnalytics?: { event: string }[] }).__kringleAnalytics?.map((e) => e.event),
+    );
     expect(events).toContain('logout');
   });
 
@@ -251,6 +265,8 @@ test.describe('signed-in layouts', () => {
     // Still there once the late answer has been handled, and nothing of the family kept.
     await page.waitForTimeout(500);
     await expect(page).toHaveURL(/\/login$/);
-    expect(await page.evaluate(() => window.localStorage.getItem('persist:kringle') ?? '')).not.toContain('demo@kringle.test');
+    expect(await page.evaluate(() => window.localStorage.getItem('persist:kringle') ?? '')).not.toContain(
+      'demo@kringle.test',
+    );
   });
 });

@@ -1,6 +1,15 @@
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { SCREENSHOT_DIR } from './helpers';
-import { CARDS, chooseOpenDay, expectAccessible, fillCard, holdASession, stepHeading, SYDNEY, toSessionStep } from './purchase-helpers';
+import {
+  CARDS,
+  chooseOpenDay,
+  expectAccessible,
+  fillCard,
+  holdASession,
+  stepHeading,
+  SYDNEY,
+  toSessionStep,
+} from './purchase-helpers';
 import { signInFreshCustomer } from './wizard-helpers';
 
 /**
@@ -36,11 +45,19 @@ async function expectLauncherCoversNothing(page: Page, where: string) {
   const header = await boxOf(page.locator('header').first(), 'header');
   const targets = await page.locator('main').evaluate((main) => {
     const out: { x: number; y: number; w: number; h: number; what: string }[] = [];
-    for (const el of Array.from(main.querySelectorAll<HTMLElement>('button, label, a, input, h1, h2, h3, h4, p, li, [data-date], [role="timer"]'))) {
+    for (const el of Array.from(
+      main.querySelectorAll<HTMLElement>('button, label, a, input, h1, h2, h3, h4, p, li, [data-date], [role="timer"]'),
+    )) {
       const r = el.getBoundingClientRect();
       const style = getComputedStyle(el);
       if (!r.width || !r.height || style.visibility === 'hidden') continue;
-      out.push({ x: r.x, y: r.y, w: r.width, h: r.height, what: `${el.tagName} ${(el.getAttribute('aria-label') ?? el.textContent ?? '').trim().slice(0, 40)}` });
+      out.push({
+        x: r.x,
+        y: r.y,
+        w: r.width,
+        h: r.height,
+        what: `${el.tagName} ${(el.getAttribute('aria-label') ?? el.textContent ?? '').trim().slice(0, 40)}`,
+      });
     }
     return out;
   });
@@ -49,16 +66,27 @@ async function expectLauncherCoversNothing(page: Page, where: string) {
     .map((t) => ({ ...t, y: Math.max(t.y, headerBottom), h: t.y + t.h - Math.max(t.y, headerBottom) }))
     .filter((t) => t.h > 0);
   expect(visible.length, where).toBeGreaterThan(5);
-  expect(visible.filter((t) => intersects(launcher, t)).map((t) => t.what), `${where}: under the Help launcher`).toEqual([]);
+  expect(
+    visible.filter((t) => intersects(launcher, t)).map((t) => t.what),
+    `${where}: under the Help launcher`,
+  ).toEqual([]);
   // The launcher itself stays inside the header, clear of its logo and name.
-  expect(launcher.y >= header.y && launcher.y + launcher.h <= headerBottom + 0.5, `${where}: launcher inside the header`).toBe(true);
+  expect(
+    launcher.y >= header.y && launcher.y + launcher.h <= headerBottom + 0.5,
+    `${where}: launcher inside the header`,
+  ).toBe(true);
   for (const el of await page.locator('header').first().locator('svg, span').all()) {
     const b = await el.boundingBox();
-    if (b) expect(intersects(launcher, { x: b.x, y: b.y, w: b.width, h: b.height, what: 'header content' }), `${where}: header content`).toBe(false);
+    if (b)
+      expect(
+        intersects(launcher, { x: b.x, y: b.y, w: b.width, h: b.height, what: 'header content' }),
+        `${where}: header content`,
+      ).toBe(false);
   }
   for (const id of ['phone-action-bar', 'bottom-tab-bar', 'hold-countdown']) {
     const bar = page.getByTestId(id);
-    if (await bar.isVisible()) expect(intersects(launcher, await boxOf(bar, id)), `${where}: launcher over ${id}`).toBe(false);
+    if (await bar.isVisible())
+      expect(intersects(launcher, await boxOf(bar, id)), `${where}: launcher over ${id}`).toBe(false);
   }
 }
 
@@ -77,12 +105,16 @@ async function expectActionInView(page: Page, name: string | RegExp) {
   await expect(bar).toBeInViewport({ ratio: 1 });
   await expect(bar.getByRole('button', { name })).toBeInViewport({ ratio: 1 });
   // Every label on one line (a wrapped "Continue to payment" made a cramped two-line bar), nothing cut off.
-  for (const button of await bar.getByRole('button').all()) expect((await boxOf(button, 'bar button')).h, await button.textContent() ?? '').toBeLessThanOrEqual(48);
+  for (const button of await bar.getByRole('button').all())
+    expect((await boxOf(button, 'bar button')).h, (await button.textContent()) ?? '').toBeLessThanOrEqual(48);
   // Nothing reaches into the bar's side padding.
   const edges = await bar.evaluate((el) => {
     const box = el.getBoundingClientRect();
     const pad = parseFloat(getComputedStyle(el).paddingRight);
-    return { right: box.right - pad, furthest: Math.max(...Array.from(el.querySelectorAll('button'), (b) => b.getBoundingClientRect().right)) };
+    return {
+      right: box.right - pad,
+      furthest: Math.max(...Array.from(el.querySelectorAll('button'), (b) => b.getBoundingClientRect().right)),
+    };
   });
   expect(edges.furthest).toBeLessThanOrEqual(edges.right + 0.5);
   const tabs = await boxOf(page.getByTestId('bottom-tab-bar'), 'tab bar');
@@ -91,7 +123,10 @@ async function expectActionInView(page: Page, name: string | RegExp) {
 
 const shot = (page: Page, name: string) => page.screenshot({ path: `${SCREENSHOT_DIR}/phone-wizard/${name}.png` });
 
-test('the phone wizard: Continue in view on every step, the Help launcher over nothing, times and reasons in view', async ({ page, baseURL }) => {
+test('the phone wizard: Continue in view on every step, the Help launcher over nothing, times and reasons in view', async ({
+  page,
+  baseURL,
+}) => {
   test.setTimeout(150_000);
   await page.setViewportSize(PHONE);
   await signInFreshCustomer(page, baseURL!, 'phone');
@@ -118,7 +153,12 @@ test('the phone wizard: Continue in view on every step, the Help launcher over n
   await expect(page.locator('#sessions-heading')).toBeInViewport();
   await expect(page.locator('[data-status="available"]').first()).toBeInViewport();
   await expect(page.getByText(/^Times are \w+ time \(AE[DS]T\)$/)).toHaveCount(1);
-  expect(await page.locator('[data-slot-id]').filter({ hasText: /AE[DS]T/ }).count()).toBe(0);
+  expect(
+    await page
+      .locator('[data-slot-id]')
+      .filter({ hasText: /AE[DS]T/ })
+      .count(),
+  ).toBe(0);
   await expectAccessible(page, 'session');
   await shot(page, '390-3-session-times');
   await checkBothEnds(page, 'session');
@@ -171,7 +211,10 @@ test('the phone wizard: Continue in view on every step, the Help launcher over n
   await shot(page, '390-5-declined');
 });
 
-test('fully booked and nearly full days read differently from closed ones, with a jump to the next free day', async ({ page, baseURL }) => {
+test('fully booked and nearly full days read differently from closed ones, with a jump to the next free day', async ({
+  page,
+  baseURL,
+}) => {
   for (const width of [390, 1280]) {
     await page.setViewportSize({ width, height: width === 390 ? 844 : 800 });
     if (width === 390) await signInFreshCustomer(page, baseURL!, 'full-day');
@@ -199,7 +242,8 @@ test('fully booked and nearly full days read differently from closed ones, with 
       // The full day: every session taken; the few-left day: two left.
       const keep = url.includes(`date=${fullDay}`) ? 0 : url.includes(`date=${fewDay}`) ? 2 : Infinity;
       let kept = 0;
-      for (const s of body.items) if (s.kind === 'session' && s.status === 'available' && kept++ >= keep) s.status = 'booked';
+      for (const s of body.items)
+        if (s.kind === 'session' && s.status === 'available' && kept++ >= keep) s.status = 'booked';
       await route.fulfill({ response: res, json: body });
     });
     if (width === 390) {
@@ -249,7 +293,10 @@ test('at 1280 px the packages are one choice with a running summary beside them'
   await expect(summary).toContainText('$59.90');
   await expect(page.getByTestId('cart-total')).toHaveText('$59.90');
   // Beside the choices, not under them.
-  const choices = await boxOf(page.getByRole('radio', { name: /^Classic Print/ }).locator('xpath=ancestor::label'), 'package card');
+  const choices = await boxOf(
+    page.getByRole('radio', { name: /^Classic Print/ }).locator('xpath=ancestor::label'),
+    'package card',
+  );
   const side = await boxOf(summary, 'summary');
   expect(side.x).toBeGreaterThanOrEqual(choices.x + choices.w);
   await page.getByRole('button', { name: 'Add another package' }).click();

@@ -20,7 +20,12 @@ const cameraJpeg = (r: number, g: number, b: number) =>
       exif: {
         IFD0: { Make: 'Canon', Model: 'EOS R6' },
         IFD2: { BodySerialNumber: '123456789' },
-        IFD3: { GPSLatitudeRef: 'S', GPSLatitude: '33/1 52/1 0/1', GPSLongitudeRef: 'E', GPSLongitude: '151/1 12/1 0/1' },
+        IFD3: {
+          GPSLatitudeRef: 'S',
+          GPSLatitude: '33/1 52/1 0/1',
+          GPSLongitudeRef: 'E',
+          GPSLongitude: '151/1 12/1 0/1',
+        },
       },
     })
     .toBuffer();
@@ -36,11 +41,16 @@ async function qrJpeg(code: string) {
 
 /** What exiftool finds in a file beyond the file and the JPEG's own structure: nothing of the camera or the place. */
 function metadataIn(file: string): string {
-  return execFileSync('exiftool', ['-s', '-EXIF:all', '-GPS:all', '-XMP:all', '-IPTC:all', '-MakerNotes:all', '-ICC_Profile:all', file], { encoding: 'utf8' }).trim();
+  return execFileSync(
+    'exiftool',
+    ['-s', '-EXIF:all', '-GPS:all', '-XMP:all', '-IPTC:all', '-MakerNotes:all', '-ICC_Profile:all', file],
+    { encoding: 'utf8' },
+  ).trim();
 }
 
 /** The image's signed link answered with a picture (an <img> sends no token and no app check). */
-const expectLoaded = (img: Locator) => expect.poll(() => img.evaluate((el: HTMLImageElement) => el.complete && el.naturalWidth)).toBeGreaterThan(0);
+const expectLoaded = (img: Locator) =>
+  expect.poll(() => img.evaluate((el: HTMLImageElement) => el.complete && el.naturalWidth)).toBeGreaterThan(0);
 
 async function shoot(page: Page, name: string, widths: number[], height = 900) {
   for (const width of widths) {
@@ -55,7 +65,11 @@ async function shoot(page: Page, name: string, widths: number[], height = 900) {
  * gallery, unlocks two, is told plainly when another device used the last one, downloads one
  * original and the zip, and exiftool finds no camera or GPS data in either.
  */
-test('photos: the set uploads a sequence, the family unlocks and downloads', async ({ page, browser, baseURL }, testInfo) => {
+test('photos: the set uploads a sequence, the family unlocks and downloads', async ({
+  page,
+  browser,
+  baseURL,
+}, testInfo) => {
   test.setTimeout(240_000);
   mkdirSync(DIR, { recursive: true });
   loadLocationOpenNow(LOCATION, 'photos-set');
@@ -74,7 +88,12 @@ test('photos: the set uploads a sequence, the family unlocks and downloads', asy
     { name: 'IMG_0005.jpg', buffer: await cameraJpeg(40, 60, 200) },
   ].map((f) => ({ ...f, mimeType: 'image/jpeg' }));
 
-  const set = await browser.newContext({ baseURL, locale: 'en-AU', timezoneId: 'UTC', viewport: { width: 1024, height: 768 } });
+  const set = await browser.newContext({
+    baseURL,
+    locale: 'en-AU',
+    timezoneId: 'UTC',
+    viewport: { width: 1024, height: 768 },
+  });
   try {
     const staff = await set.newPage();
     await signInAsStaff(staff);
@@ -82,13 +101,18 @@ test('photos: the set uploads a sequence, the family unlocks and downloads', asy
     await staff.getByLabel('Location').selectOption({ label: location.name });
     // From the run sheet: the family in front of the camera; then a whole sequence instead.
     await staff.getByRole('button', { name: `Upload photos for ${booking.reference}` }).click();
-    await expect(staff.getByRole('heading', { name: `Photos for Holly Berry, ${booking.reference}` })).toBeVisible({ timeout: 15_000 });
+    await expect(staff.getByRole('heading', { name: `Photos for Holly Berry, ${booking.reference}` })).toBeVisible({
+      timeout: 15_000,
+    });
     await staff.getByRole('button', { name: 'Upload a sequence instead' }).click();
     await expect(staff.getByRole('heading', { name: `Photos: ${location.name}` })).toBeVisible();
     await staff.getByLabel('Photos (JPEG)').setInputFiles(sequence);
     await staff.getByRole('button', { name: 'Upload 5 photos' }).click();
-    await expect(staff.getByTestId('photos-assigned')).toContainText(`3 photos: Holly Berry, ${booking.reference}`, { timeout: 60_000 });
-    for (const file of sequence) await expect(staff.getByRole('progressbar', { name: `${file.name} sent` })).toHaveJSProperty('value', 1);
+    await expect(staff.getByTestId('photos-assigned')).toContainText(`3 photos: Holly Berry, ${booking.reference}`, {
+      timeout: 60_000,
+    });
+    for (const file of sequence)
+      await expect(staff.getByRole('progressbar', { name: `${file.name} sent` })).toHaveJSProperty('value', 1);
     const tray = staff.getByRole('region', { name: 'Unmatched photos (1)' });
     await expect(tray.getByRole('img', { name: 'Unmatched photo 1' })).toBeVisible();
     await expectLoaded(tray.getByRole('img', { name: 'Unmatched photo 1' }));
@@ -157,14 +181,22 @@ test('photos: the set uploads a sequence, the family unlocks and downloads', asy
   await expect(gallery.getByText('Unlocked', { exact: true })).toHaveCount(2);
 
   // Another device uses what is left; this one is told plainly, and shown the truth.
-  const { items } = await familyApi.get<{ items: { id: string; unlocked: boolean }[] }>(`/bookings/${booking.id}/photos`);
+  const { items } = await familyApi.get<{ items: { id: string; unlocked: boolean }[] }>(
+    `/bookings/${booking.id}/photos`,
+  );
   const locked = items.filter((p) => !p.unlocked);
-  await familyApi.post(`/bookings/${booking.id}/photos/unlock`, { photoIds: locked.slice(0, included - 2).map((p) => p.id) }, [200]);
+  await familyApi.post(
+    `/bookings/${booking.id}/photos/unlock`,
+    { photoIds: locked.slice(0, included - 2).map((p) => p.id) },
+    [200],
+  );
   const lastLocked = items.indexOf(locked.at(-1)!) + 1;
   await gallery.getByRole('button', { name: `Choose photo ${lastLocked}` }).click();
   await gallery.getByRole('button', { name: 'Unlock 1 photo' }).click();
   await gallery.getByRole('button', { name: 'Yes, unlock 1 photo' }).click();
-  await expect(gallery.getByRole('alert')).toHaveText('Your packages include no more photos. Buy more to unlock these.');
+  await expect(gallery.getByRole('alert')).toHaveText(
+    'Your packages include no more photos. Buy more to unlock these.',
+  );
   await expect(allowance).toHaveText(`${included} of ${included} chosen`);
   await expect(gallery.getByRole('button', { name: /^Choose photo/ })).toHaveCount(0);
   await expectAccessible(page, 'gallery: allowance used at 390');
@@ -177,13 +209,19 @@ test('photos: the set uploads a sequence, the family unlocks and downloads', asy
   writeFileSync(originalFile, original.bytes);
   expect((await sharp(original.bytes).metadata()).format).toBe('jpeg');
   expect(metadataIn(originalFile)).toBe('');
-  const zip = await downloadFrom(page, gallery.getByRole('button', { name: `Download all unlocked (${included})` }), '/photos.zip');
+  const zip = await downloadFrom(
+    page,
+    gallery.getByRole('button', { name: `Download all unlocked (${included})` }),
+    '/photos.zip',
+  );
   expect(zip.response.headers()['content-type']).toContain('application/zip');
   const zipFile = testInfo.outputPath('photos.zip');
   const unzipped = testInfo.outputPath('unzipped');
   writeFileSync(zipFile, zip.bytes);
   execFileSync('python3', ['-m', 'zipfile', '-e', zipFile, unzipped]);
-  const inZip = execFileSync('find', [unzipped, '-type', 'f', '-name', '*.jpg'], { encoding: 'utf8' }).trim().split('\n');
+  const inZip = execFileSync('find', [unzipped, '-type', 'f', '-name', '*.jpg'], { encoding: 'utf8' })
+    .trim()
+    .split('\n');
   expect(inZip).toHaveLength(included);
   for (const file of inZip) expect(metadataIn(file), file).toBe('');
 
@@ -204,11 +242,15 @@ test('photos: the set uploads a sequence, the family unlocks and downloads', asy
   await buy.getByRole('button', { name: 'Pay $9.00' }).scrollIntoViewIfNeeded();
   await page.screenshot({ path: `${DIR}/390-buy-more.png` });
   await buy.getByRole('button', { name: 'Pay $9.00' }).click();
-  await expect(gallery.getByRole('status').filter({ hasText: 'Thank you: your photo is unlocked.' })).toBeVisible({ timeout: 30_000 });
+  await expect(gallery.getByRole('status').filter({ hasText: 'Thank you: your photo is unlocked.' })).toBeVisible({
+    timeout: 30_000,
+  });
   await expect(gallery.getByText('Unlocked', { exact: true })).toHaveCount(included + 1);
   // The bought one is not said to be in the package (issue 53 item 14).
   await expect(allowance).toHaveText(`${included + 1} unlocked: ${included} with your package, 1 bought`);
-  await expect(gallery).toContainText(`You have unlocked the ${included} photos your package includes and the 1 photo you bought.`);
+  await expect(gallery).toContainText(
+    `You have unlocked the ${included} photos your package includes and the 1 photo you bought.`,
+  );
   await expect(gallery.getByRole('button', { name: `Download photo ${lastLocked}` })).toBeVisible();
   await expectAccessible(page, 'gallery: one more bought at 390');
   await page.screenshot({ path: `${DIR}/390-bought.png` });
@@ -226,11 +268,19 @@ test('photos: the set uploads a sequence, the family unlocks and downloads', asy
   await purchases.scrollIntoViewIfNeeded();
   await expectAccessible(page, 'gallery: photos bought at 390');
   await page.screenshot({ path: `${DIR}/390-photos-bought.png` });
-  const invoice = await downloadFrom(page, purchases.getByRole('button', { name: /^Tax invoice for 1 photo on / }), '/payment-receipt');
+  const invoice = await downloadFrom(
+    page,
+    purchases.getByRole('button', { name: /^Tax invoice for 1 photo on / }),
+    '/payment-receipt',
+  );
   expect(invoice.response.headers()['content-type']).toContain('application/pdf');
   expect(Buffer.from(invoice.bytes).subarray(0, 5).toString()).toBe('%PDF-');
   expect(invoice.filename).toContain('-photos-');
   await gallery.getByRole('button', { name: 'Close' }).click();
-  const own = await downloadFrom(page, cardOf(page, booking.reference).getByRole('button', { name: 'Tax invoice' }), '/payment-receipt');
+  const own = await downloadFrom(
+    page,
+    cardOf(page, booking.reference).getByRole('button', { name: 'Tax invoice' }),
+    '/payment-receipt',
+  );
   expect(own.response.url()).not.toBe(invoice.response.url());
 });

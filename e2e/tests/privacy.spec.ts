@@ -18,7 +18,10 @@ async function supportFinds(desk: Page, term: string) {
   await search.fill('');
   await search.fill(term);
   await expect(desk.getByRole('status').filter({ hasText: /famil(y|ies) found/ })).toBeVisible({ timeout: 15_000 });
-  return desk.getByRole('list', { name: 'Families found' }).getByRole('listitem').filter({ has: desk.getByRole('heading', { level: 2 }) });
+  return desk
+    .getByRole('list', { name: 'Families found' })
+    .getByRole('listitem')
+    .filter({ has: desk.getByRole('heading', { level: 2 }) });
 }
 
 /**
@@ -27,7 +30,11 @@ async function supportFinds(desk: Page, term: string) {
  * sign-in refused afterwards, and the support desk (a member signed in with the second step, in a
  * browser of its own) finding the family before the deletion and no longer after it.
  */
-test('book with a sensory need, download the data, delete the account at 390 px', async ({ page, baseURL, browser }) => {
+test('book with a sensory need, download the data, delete the account at 390 px', async ({
+  page,
+  baseURL,
+  browser,
+}) => {
   test.setTimeout(240_000);
   mkdirSync(DIR, { recursive: true });
   await page.setViewportSize({ width: 390, height: 844 });
@@ -73,13 +80,18 @@ test('book with a sensory need, download the data, delete the account at 390 px'
   await page.setViewportSize({ width: 1280, height: 800 });
   await snap(page, 'your-data');
   await page.setViewportSize({ width: 390, height: 844 });
-  const [download] = await Promise.all([page.waitForEvent('download'), dialog.getByRole('button', { name: 'Download my data' }).click()]);
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    dialog.getByRole('button', { name: 'Download my data' }).click(),
+  ]);
   expect(download.suggestedFilename()).toMatch(/^my-data-\d{4}-\d{2}-\d{2}\.json$/);
   const data = JSON.parse(readFileSync((await download.path())!, 'utf8'));
   expect(data.account[0].email).toBe(customer.email);
   expect(data.bookings.map((b: { reference: string }) => b.reference)).toEqual([reference]);
   expect(data.details[0].details).toMatchObject({ children: [{ firstName: 'Mia', age: 6 }], accessNeeds: ['sensory'] });
-  expect(data.consents).toEqual([expect.objectContaining({ kind: 'access_needs', wordingVersion: expect.any(String) })]);
+  expect(data.consents).toEqual([
+    expect.objectContaining({ kind: 'access_needs', wordingVersion: expect.any(String) }),
+  ]);
 
   // Support finds the family, for now (the check after the deletion must be able to fail).
   const desk = await (await browser.newContext({ baseURL, viewport: { width: 390, height: 844 } })).newPage();
@@ -94,7 +106,10 @@ test('book with a sensory need, download the data, delete the account at 390 px'
   await dialog.getByLabel(/Type your e-mail address/).fill(customer.email);
   await expectAccessible(page, 'delete my account');
   await snap(page, 'delete');
-  await dialog.getByRole('form', { name: 'Delete my account' }).getByRole('button', { name: 'Delete my account' }).click();
+  await dialog
+    .getByRole('form', { name: 'Delete my account' })
+    .getByRole('button', { name: 'Delete my account' })
+    .click();
   await expect(dialog.getByRole('alert')).toContainText(reference);
   await expectAccessible(page, 'delete: upcoming bookings');
   await snap(page, 'delete-upcoming');
@@ -108,7 +123,9 @@ test('book with a sensory need, download the data, delete the account at 390 px'
   await expect
     .poll(
       async () => {
-        const outbox = (await (await page.request.get(`/api/v1/dev/outbox?to=${encodeURIComponent(customer.email)}`)).json()) as { items: { subject: string; text: string }[] };
+        const outbox = (await (
+          await page.request.get(`/api/v1/dev/outbox?to=${encodeURIComponent(customer.email)}`)
+        ).json()) as { items: { subject: string; text: string }[] };
         return outbox.items.find((m) => m.subject.includes(reference) && /cancel/i.test(m.subject))?.text ?? '';
       },
       { timeout: 30_000 },

@@ -38,7 +38,10 @@ for (const viewport of [
   { width: 390, height: 844 },
   { width: 1280, height: 900 },
 ]) {
-  test(`step 1 at ${viewport.width} px tells a family not in the waiting room to join it, then its place`, async ({ page, baseURL }) => {
+  test(`step 1 at ${viewport.width} px tells a family not in the waiting room to join it, then its place`, async ({
+    page,
+    baseURL,
+  }) => {
     test.setTimeout(120_000);
     mkdirSync(DIR, { recursive: true });
     await page.setViewportSize(viewport);

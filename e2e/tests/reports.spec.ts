@@ -21,7 +21,10 @@ for (const viewport of [
   { width: 390, height: 844 },
   { width: 1280, height: 900 },
 ]) {
-  test(`reports at ${viewport.width} px: a manager sees today's sale and occupancy at a location, with charts and CSV`, async ({ page, baseURL }) => {
+  test(`reports at ${viewport.width} px: a manager sees today's sale and occupancy at a location, with charts and CSV`, async ({
+    page,
+    baseURL,
+  }) => {
     test.setTimeout(240_000);
     mkdirSync(DIR, { recursive: true });
     await page.setViewportSize(viewport);
@@ -31,7 +34,11 @@ for (const viewport of [
     loadLocationOpenNow(name, `reports-${tag}`);
     const { location, slots } = await sessionsLaterToday(page.request, name, 1);
     const family = await createVerifiedCustomer(page.request, baseURL!, `reports-${viewport.width}`);
-    const booking = await bookThroughApi(await customerClient(page.request, family.email, family.password), page.request, { slot: slots[0]! });
+    const booking = await bookThroughApi(
+      await customerClient(page.request, family.email, family.password),
+      page.request,
+      { slot: slots[0]! },
+    );
     expect(booking.status).toBe('completed');
     const today = localDateOf(new Date(), location.timezone);
     await page.context().clearCookies();
@@ -53,7 +60,15 @@ for (const viewport of [
     const sales = page.getByRole('region', { name: 'Sales table' });
     const total = sales.getByRole('row').filter({ has: page.getByRole('rowheader', { name: 'Total' }) });
     const amount = formatAud(booking.amountCents);
-    await expect(total.getByRole('cell')).toHaveText(['1', amount, formatAud(Math.round(booking.amountCents / 11)), formatAud(0), amount, amount, formatAud(0)]);
+    await expect(total.getByRole('cell')).toHaveText([
+      '1',
+      amount,
+      formatAud(Math.round(booking.amountCents / 11)),
+      formatAud(0),
+      amount,
+      amount,
+      formatAud(0),
+    ]);
     const occupancy = page.getByRole('region', { name: 'Occupancy table' }).getByRole('row').filter({ hasText: name });
     await expect(occupancy).toHaveCount(1);
     // Location, capacity, booked, held, free, closed, checked in, no-show.
@@ -67,9 +82,15 @@ for (const viewport of [
     await form.getByLabel('Sales by').selectOption('location');
     await form.getByRole('button', { name: 'Show' }).click();
     await expect(sales.getByRole('rowheader', { name })).toBeVisible({ timeout: 15_000 });
-    const [salesFile] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download sales CSV' }).click()]);
+    const [salesFile] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Download sales CSV' }).click(),
+    ]);
     expect(salesFile.suggestedFilename()).toBe(`sales-by-location-${today}-${today}.csv`);
-    const [occupancyFile] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download occupancy CSV' }).click()]);
+    const [occupancyFile] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Download occupancy CSV' }).click(),
+    ]);
     expect(occupancyFile.suggestedFilename()).toBe(`occupancy-${today}-${today}.csv`);
     await expectAccessible(page, `reports by location ${viewport.width}`);
     await page.screenshot({ path: `${DIR}/${viewport.width}-by-location.png`, fullPage: true });

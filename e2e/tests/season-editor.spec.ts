@@ -17,7 +17,9 @@ for (const viewport of [
   { width: 1280, height: 900 },
   { width: 390, height: 844 },
 ]) {
-  test(`season editor at ${viewport.width} px: change a location's hours, preview, save, download`, async ({ page }) => {
+  test(`season editor at ${viewport.width} px: change a location's hours, preview, save, download`, async ({
+    page,
+  }) => {
     test.setTimeout(180_000);
     mkdirSync(DIR, { recursive: true });
     await page.setViewportSize(viewport);
@@ -48,7 +50,9 @@ for (const viewport of [
     await expect(preview).toContainText('This change adds 21 sessions, removes 0 and changes 0.');
     await expect(preview).toContainText('It also changes 4 things:');
     await expect(preview).toContainText('Package Classic Print: price $39.95 → $42.95');
-    await expect(preview).toContainText(new RegExp(`Location ${location}: bookings open as soon as saved → \\w{3} \\d{1,2} \\w{3,4}, 10:15 am \\S+`));
+    await expect(preview).toContainText(
+      new RegExp(`Location ${location}: bookings open as soon as saved → \\w{3} \\d{1,2} \\w{3,4}, 10:15 am \\S+`),
+    );
     await expect(preview).toContainText(`Location ${location}: waiting room none → opens 45 minutes before`);
     await expectAccessible(page, `season preview ${viewport.width}`);
     await page.screenshot({ path: `${DIR}/${viewport.width}-preview.png`, fullPage: true });
@@ -58,12 +62,29 @@ for (const viewport of [
     await expect(preview).toContainText('It also changes 3 things:');
     await expect(preview).not.toContainText('Classic Print');
     await page.getByRole('button', { name: 'Save' }).click();
-    await expect(page.getByRole('status').filter({ hasText: /Saved as version \d+: 21 sessions added, 0 removed, 0 changed\. 3 changes to prices and settings applied\./ })).toBeVisible({ timeout: 15_000 });
+    await expect(
+      page
+        .getByRole('status')
+        .filter({
+          hasText:
+            /Saved as version \d+: 21 sessions added, 0 removed, 0 changed\. 3 changes to prices and settings applied\./,
+        }),
+    ).toBeVisible({ timeout: 15_000 });
     await expectAccessible(page, `season saved ${viewport.width}`);
     await page.screenshot({ path: `${DIR}/${viewport.width}-saved.png` });
 
-    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download season file' }).click()]);
-    const file = JSON.parse(readFileSync((await download.path())!, 'utf8')) as { locations: { name: string; sessions: { slotType: string; hours: string }[]; salesOpenAt?: string; queue?: unknown }[] };
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Download season file' }).click(),
+    ]);
+    const file = JSON.parse(readFileSync((await download.path())!, 'utf8')) as {
+      locations: {
+        name: string;
+        sessions: { slotType: string; hours: string }[];
+        salesOpenAt?: string;
+        queue?: unknown;
+      }[];
+    };
     expect(file.locations.map((l) => l.name)).toEqual([location]);
     expect(file.locations[0]!.sessions[0]).toMatchObject({ slotType: 'standard', hours: '10:00-18:00' });
     expect(file.locations[0]).toMatchObject({ salesOpenAt: `${day}T10:15`, queue: { opensMinutesBefore: 45 } });

@@ -17,7 +17,10 @@ test('a customer account is refused by the staff app with "Staff only"', async (
   await expect(page.getByRole('heading', { name: /Run sheet/ })).toHaveCount(0);
 });
 
-test('opening the staff app leaves a family signed in to the customer app in the same browser', async ({ page, baseURL }) => {
+test('opening the staff app leaves a family signed in to the customer app in the same browser', async ({
+  page,
+  baseURL,
+}) => {
   const family = await createVerifiedCustomer(page.request, baseURL!, 'staff-same-browser');
   await signInThroughApi(page, family.email, family.password);
   await page.goto('/staff');
@@ -31,14 +34,23 @@ test('opening the staff app leaves a family signed in to the customer app in the
   expect(new URL(page.url()).pathname).toBe('/bookings');
 });
 
-test('a reload while the refresh cannot be answered keeps staff signed in: Try again, not the sign-in form', async ({ page }) => {
+test('a reload while the refresh cannot be answered keeps staff signed in: Try again, not the sign-in form', async ({
+  page,
+}) => {
   await signInAsStaff(page);
   await expect(page.getByRole('heading', { name: /^Run sheet:/ })).toBeVisible({ timeout: 30_000 });
   await page.route('**/api/v1/auth/refresh', (route) =>
-    route.fulfill({ status: 429, headers: { 'Retry-After': '30' }, contentType: 'application/json', body: JSON.stringify({ error: 'Too many attempts. Try again in 30 seconds.', code: 'RATE_LIMITED' }) }),
+    route.fulfill({
+      status: 429,
+      headers: { 'Retry-After': '30' },
+      contentType: 'application/json',
+      body: JSON.stringify({ error: 'Too many attempts. Try again in 30 seconds.', code: 'RATE_LIMITED' }),
+    }),
   );
   await page.reload();
-  await expect(page.getByRole('alert')).toHaveText('Your sign-in could not be checked just now.Too many attempts. Try again in 30 seconds.');
+  await expect(page.getByRole('alert')).toHaveText(
+    'Your sign-in could not be checked just now.Too many attempts. Try again in 30 seconds.',
+  );
   await expect(page.getByLabel('Password')).toHaveCount(0);
   mkdirSync(DIR, { recursive: true });
   await page.screenshot({ path: `${DIR}/${page.viewportSize()?.width}-refresh-unavailable.png` });
@@ -66,9 +78,17 @@ test('staff at the set: run sheet, QR and reference check-in, walk-in, CSV', asy
   const scannedApi = await customerClient(page.request, scanned.email, scanned.password);
   const qrBooking = await bookThroughApi(scannedApi, page.request, { slot: slots[0]! });
   const typed = await createVerifiedCustomer(page.request, baseURL!, 'staff-ref');
-  const typedBooking = await bookThroughApi(await customerClient(page.request, typed.email, typed.password), page.request, { slot: slots[1]! });
+  const typedBooking = await bookThroughApi(
+    await customerClient(page.request, typed.email, typed.password),
+    page.request,
+    { slot: slots[1]! },
+  );
   const later = await createVerifiedCustomer(page.request, baseURL!, 'staff-later');
-  const laterBooking = await bookThroughApi(await customerClient(page.request, later.email, later.password), page.request, { daysAhead: 8 });
+  const laterBooking = await bookThroughApi(
+    await customerClient(page.request, later.email, later.password),
+    page.request,
+    { daysAhead: 8 },
+  );
 
   // The family's My Bookings card, as their phone shows it: its QR code becomes the camera's picture.
   // (Signed in last: the API clients above share this page's cookies.)
@@ -85,10 +105,23 @@ test('staff at the set: run sheet, QR and reference check-in, walk-in, CSV', asy
   // The tablet at the set: a browser whose camera sees that picture.
   const tablet = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-dev-shm-usage', '--disable-gpu', '--use-fake-ui-for-media-stream', '--use-fake-device-for-media-stream', `--use-file-for-fake-video-capture=${video}`],
+    args: [
+      '--no-sandbox',
+      '--disable-dev-shm-usage',
+      '--disable-gpu',
+      '--use-fake-ui-for-media-stream',
+      '--use-fake-device-for-media-stream',
+      `--use-file-for-fake-video-capture=${video}`,
+    ],
   });
   try {
-    const context = await tablet.newContext({ baseURL, locale: 'en-AU', timezoneId: 'UTC', viewport: { width: 1024, height: 768 }, acceptDownloads: true });
+    const context = await tablet.newContext({
+      baseURL,
+      locale: 'en-AU',
+      timezoneId: 'UTC',
+      viewport: { width: 1024, height: 768 },
+      acceptDownloads: true,
+    });
     await context.grantPermissions(['camera'], { origin: baseURL! });
     const staff = await context.newPage();
     await signInAsStaff(staff);
@@ -120,7 +153,9 @@ test('staff at the set: run sheet, QR and reference check-in, walk-in, CSV', asy
     await staff.getByLabel('Booking reference').fill(laterBooking.reference);
     await staff.getByRole('button', { name: 'Check in', exact: true }).click();
     await expect(result.getByRole('alert')).toContainText('Wrong place or day');
-    await expect(result.getByRole('alert')).toContainText(`Booking ${laterBooking.reference} is for Kringle Sydney, Pitt Street`);
+    await expect(result.getByRole('alert')).toContainText(
+      `Booking ${laterBooking.reference} is for Kringle Sydney, Pitt Street`,
+    );
     await staff.screenshot({ path: `${DIR}/1024-wrong-day.png`, fullPage: true });
 
     // Walk-ins, paid in store, at a phone's width and a tablet's: nothing scrolls sideways; an empty
@@ -128,9 +163,36 @@ test('staff at the set: run sheet, QR and reference check-in, walk-in, CSV', asy
     // about on a pet night only; a sale takes the view and focus to its confirmation (the button
     // is at the bottom) and leaves nothing of the family behind for the next one.
     const families = [
-      { width: 390, height: 844, first: 'wally', last: 'walker', email: 'wally@example.com', shown: 'Wally Walker', petNight: false, paidWith: 'Cash' },
-      { width: 768, height: 1024, first: 'ivy', last: 'berry-smith', email: '', shown: 'Ivy Berry-Smith', petNight: false, paidWith: 'EFTPOS' },
-      { width: 1024, height: 768, first: 'noel', last: 'frost', email: '', shown: 'Noel Frost', petNight: true, paidWith: 'EFTPOS' },
+      {
+        width: 390,
+        height: 844,
+        first: 'wally',
+        last: 'walker',
+        email: 'wally@example.com',
+        shown: 'Wally Walker',
+        petNight: false,
+        paidWith: 'Cash',
+      },
+      {
+        width: 768,
+        height: 1024,
+        first: 'ivy',
+        last: 'berry-smith',
+        email: '',
+        shown: 'Ivy Berry-Smith',
+        petNight: false,
+        paidWith: 'EFTPOS',
+      },
+      {
+        width: 1024,
+        height: 768,
+        first: 'noel',
+        last: 'frost',
+        email: '',
+        shown: 'Noel Frost',
+        petNight: true,
+        paidWith: 'EFTPOS',
+      },
     ];
     const sold: string[] = [];
     for (const family of families) {
@@ -143,9 +205,15 @@ test('staff at the set: run sheet, QR and reference check-in, walk-in, CSV', asy
       if (family.width === 390) {
         await sell.click();
         await expect(staff.getByLabel('First name', { exact: true })).toBeFocused();
-        await expect(staff.getByLabel('First name', { exact: true })).toHaveAccessibleDescription('Enter the first name.');
-        await expect(staff.getByRole('group', { name: 'Packages and add-ons' })).toHaveAccessibleDescription('Choose at least one package');
-        await expect(staff.getByRole('group', { name: 'Paid with' })).toHaveAccessibleDescription('Choose how the family paid: cash, card or EFTPOS.');
+        await expect(staff.getByLabel('First name', { exact: true })).toHaveAccessibleDescription(
+          'Enter the first name.',
+        );
+        await expect(staff.getByRole('group', { name: 'Packages and add-ons' })).toHaveAccessibleDescription(
+          'Choose at least one package',
+        );
+        await expect(staff.getByRole('group', { name: 'Paid with' })).toHaveAccessibleDescription(
+          'Choose how the family paid: cash, card or EFTPOS.',
+        );
         await expectAccessible(staff, 'walk-in refused at 390');
         await staff.screenshot({ path: `${DIR}/390-walk-in-refused.png` });
       }
@@ -184,7 +252,8 @@ test('staff at the set: run sheet, QR and reference check-in, walk-in, CSV', asy
       await expect(confirmation).toBeFocused();
       await expect(confirmation).toBeInViewport();
       if (family.petNight) await expect(confirmation).toContainText(/Pet night at \d{1,2}:\d\d pm/);
-      for (const field of ['First name', 'Last name', 'E-mail for the receipt (optional)', 'Child 1 first name', 'Age']) await expect(staff.getByLabel(field, { exact: true })).toHaveValue('');
+      for (const field of ['First name', 'Last name', 'E-mail for the receipt (optional)', 'Child 1 first name', 'Age'])
+        await expect(staff.getByLabel(field, { exact: true })).toHaveValue('');
       await expect(staff.getByText('Total $0.00')).toBeVisible();
       await expectAccessible(staff, `walk-in sold at ${family.width}`);
       await staff.screenshot({ path: `${DIR}/${family.width}-walk-in-sold.png` });
@@ -196,7 +265,11 @@ test('staff at the set: run sheet, QR and reference check-in, walk-in, CSV', asy
         await staff.getByRole('button', { name: `Tax invoice (PDF) for ${reference}` }).click();
         const file = await invoice;
         expect(file.suggestedFilename()).toMatch(new RegExp(`^tax-invoice-${reference}-[0-9A-F]{6}\\.pdf$`));
-        expect(readFileSync((await file.path())!).subarray(0, 5).toString()).toBe('%PDF-');
+        expect(
+          readFileSync((await file.path())!)
+            .subarray(0, 5)
+            .toString(),
+        ).toBe('%PDF-');
       }
     }
     const walkIn = sold[0]!;
@@ -211,7 +284,9 @@ test('staff at the set: run sheet, QR and reference check-in, walk-in, CSV', asy
       ] as const) {
         await (await staffNav(staff)).getByRole('link', { name: link }).click();
         if (name === 'run-sheet') {
-          await expect(staff.getByRole('listitem').filter({ hasText: qrBooking.reference })).toContainText('Checked in');
+          await expect(staff.getByRole('listitem').filter({ hasText: qrBooking.reference })).toContainText(
+            'Checked in',
+          );
           await expect(staff.getByRole('listitem').filter({ hasText: walkIn })).toContainText('Walk-in');
           await expect(staff.getByRole('listitem').filter({ hasText: sold[1]! })).toContainText('Ivy Berry-Smith');
           await expect(staff.getByRole('listitem').filter({ hasText: sold[2]! })).toContainText('Wren (6)');
@@ -221,7 +296,10 @@ test('staff at the set: run sheet, QR and reference check-in, walk-in, CSV', asy
         await staff.screenshot({ path: `${DIR}/${width}-${name}.png`, fullPage: true });
       }
     }
-    const [download] = await Promise.all([staff.waitForEvent('download'), staff.getByRole('button', { name: 'Download CSV' }).click()]);
+    const [download] = await Promise.all([
+      staff.waitForEvent('download'),
+      staff.getByRole('button', { name: 'Download CSV' }).click(),
+    ]);
     expect(download.suggestedFilename()).toMatch(/^run-sheet-[a-z-]+-\d{4}-\d{2}-\d{2}\.csv$/);
     const csv = readFileSync((await download.path())!, 'utf8');
     expect(csv).toContain('"Start","End","Session","Reference","Family"');

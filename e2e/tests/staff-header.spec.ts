@@ -18,7 +18,9 @@ for (const viewport of [
   { width: 1024, height: 768 },
   { width: 1280, height: 900 },
 ]) {
-  test(`staff header at ${viewport.width} px: one line, a menu that works by keyboard, no waiting-room 404`, async ({ page }) => {
+  test(`staff header at ${viewport.width} px: one line, a menu that works by keyboard, no waiting-room 404`, async ({
+    page,
+  }) => {
     test.setTimeout(120_000);
     mkdirSync(DIR, { recursive: true });
     await page.setViewportSize(viewport);
@@ -44,7 +46,9 @@ for (const viewport of [
     await menu.focus();
     await page.keyboard.press('Enter');
     await expect(menu).toHaveAttribute('aria-expanded', 'true');
-    const first = inline ? page.getByRole('button', { name: 'Sign out everywhere' }) : page.getByRole('navigation', { name: 'Staff' }).getByRole('link', { name: 'Run sheet' });
+    const first = inline
+      ? page.getByRole('button', { name: 'Sign out everywhere' })
+      : page.getByRole('navigation', { name: 'Staff' }).getByRole('link', { name: 'Run sheet' });
     await expect(first).toBeFocused();
     await expect(page.getByText(/^Signed in as /)).toBeVisible();
     await expectAccessible(page, `staff menu open ${viewport.width}`);

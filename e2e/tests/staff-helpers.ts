@@ -45,7 +45,13 @@ export function pngToY4m(png: Buffer, file: string, frames = 10): void {
   // Grey: no colour, which is all a black-and-white QR code needs.
   const chroma = Buffer.alloc((WIDTH / 2) * (HEIGHT / 2), 128);
   const frame = Buffer.concat([Buffer.from('FRAME\n'), y, chroma, chroma]);
-  writeFileSync(file, Buffer.concat([Buffer.from(`YUV4MPEG2 W${WIDTH} H${HEIGHT} F10:1 Ip A1:1 C420jpeg\n`), ...Array.from({ length: frames }, () => frame)]));
+  writeFileSync(
+    file,
+    Buffer.concat([
+      Buffer.from(`YUV4MPEG2 W${WIDTH} H${HEIGHT} F10:1 Ip A1:1 C420jpeg\n`),
+      ...Array.from({ length: frames }, () => frame),
+    ]),
+  );
 }
 
 export interface RunSheetItem {
@@ -57,7 +63,10 @@ export interface RunSheetItem {
 export async function staffClient(request: APIRequestContext) {
   const token = await appCheckToken(request);
   const appCheck: Record<string, string> = token ? { 'X-App-Check': token } : {};
-  const signIn = await request.post('/api/v1/auth/sign-in', { data: { email: STAFF_EMAIL, password: STAFF_PASSWORD }, headers: appCheck });
+  const signIn = await request.post('/api/v1/auth/sign-in', {
+    data: { email: STAFF_EMAIL, password: STAFF_PASSWORD },
+    headers: appCheck,
+  });
   expect(signIn.ok(), await signIn.text()).toBe(true);
   const { idToken } = (await signIn.json()) as { idToken: string };
   const headers = { ...appCheck, Authorization: `Bearer ${idToken}` };
@@ -91,7 +100,17 @@ export function loadLocationOpenNow(name: string, slug: string): void {
     { slotType: 'standard', days: [...EVERY_DAY], hours: '10:00-17:30' },
     { slotType: 'pet-night', days: [...EVERY_DAY], hours: '18:30-20:30' },
   ];
-  const location = { ...season.locations[0]!, slug, name, timezone, sessions, seasonStart: today, seasonEnd: addDays(today, 6), closedDates: [], salesOpenAt: undefined };
+  const location = {
+    ...season.locations[0]!,
+    slug,
+    name,
+    timezone,
+    sessions,
+    seasonStart: today,
+    seasonEnd: addDays(today, 6),
+    closedDates: [],
+    salesOpenAt: undefined,
+  };
   loadSeason({ ...season, locations: [location] });
 }
 
@@ -101,15 +120,27 @@ export function loadLocationOpenNow(name: string, slug: string): void {
  */
 export async function sessionsLaterToday(request: APIRequestContext, locationName: string, count: number) {
   const staff = await staffClient(request);
-  const { locations } = await staff.get<{ locations: { id: string; name: string; timezone: string }[] }>('/staff/catalogue');
+  const { locations } = await staff.get<{ locations: { id: string; name: string; timezone: string }[] }>(
+    '/staff/catalogue',
+  );
   const location = locations.find((l) => l.name === locationName);
   expect(location, `${locationName} in the staff catalogue`).toBeTruthy();
   const soon = Date.now() + 75 * 60_000;
   const sheet = await staff.get<{ items: RunSheetItem[] }>(`/staff/run-sheet?locationId=${location!.id}`);
-  const free = sheet.items.filter((i) => i.slot.kind === 'session' && i.slot.state === 'free' && Date.parse(i.slot.startAt) > soon);
+  const free = sheet.items.filter(
+    (i) => i.slot.kind === 'session' && i.slot.state === 'free' && Date.parse(i.slot.startAt) > soon,
+  );
   const picks = free.filter((_, i) => i % 3 === 0).slice(0, count);
   expect(picks, `${count} free sessions later today at ${locationName}`).toHaveLength(count);
-  return { location: location!, slots: picks.map((i) => ({ id: i.slot.id, locationId: location!.id, slotTypeId: i.slot.slotType.id, startAt: i.slot.startAt })) };
+  return {
+    location: location!,
+    slots: picks.map((i) => ({
+      id: i.slot.id,
+      locationId: location!.id,
+      slotTypeId: i.slot.slotType.id,
+      startAt: i.slot.startAt,
+    })),
+  };
 }
 
 /**

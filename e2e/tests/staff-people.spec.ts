@@ -37,7 +37,10 @@ async function invitationLink(request: APIRequestContext, to: string): Promise<s
   return /https?:\/\/\S+\/staff\/invite\?code=[\w-]+/.exec(text)![0];
 }
 
-test('a manager enrols a second factor, invites a set member, who accepts from the mailbox, signs in, and signs out everywhere', async ({ page, browser }) => {
+test('a manager enrols a second factor, invites a set member, who accepts from the mailbox, signs in, and signs out everywhere', async ({
+  page,
+  browser,
+}) => {
   test.setTimeout(120_000);
   mkdirSync(DIR, { recursive: true });
   await page.setViewportSize(WIDE);
@@ -64,7 +67,18 @@ test('a manager enrols a second factor, invites a set member, who accepts from t
 
   // A manager sees every page, the Staff page among them.
   const nav = page.getByRole('navigation', { name: 'Staff' });
-  await expect(nav.getByRole('link')).toHaveText(['Run sheet', 'Check in', 'Walk-in', 'Photos', 'Support', 'Audit', 'Reports', 'Closures', 'Season', 'Staff']);
+  await expect(nav.getByRole('link')).toHaveText([
+    'Run sheet',
+    'Check in',
+    'Walk-in',
+    'Photos',
+    'Support',
+    'Audit',
+    'Reports',
+    'Closures',
+    'Season',
+    'Staff',
+  ]);
   await nav.getByRole('link', { name: 'Staff' }).click();
   await expect(page.getByRole('heading', { name: 'Staff', level: 1 })).toBeVisible();
   await expect(page.getByText(`${MANAGER} (you)`)).toBeVisible();
@@ -100,10 +114,15 @@ test('a manager enrols a second factor, invites a set member, who accepts from t
   const theirs = await browser.newContext({ viewport: WIDE, locale: 'en-AU' });
   const other = await theirs.newPage();
   await other.goto(`/dev/mailbox?to=${encodeURIComponent(newcomer)}`);
-  await other.getByRole('navigation', { name: 'Messages' }).getByRole('link', { name: /invited to the .* staff app/ }).click();
+  await other
+    .getByRole('navigation', { name: 'Messages' })
+    .getByRole('link', { name: /invited to the .* staff app/ })
+    .click();
   await expect(other.getByRole('heading', { name: /invited to the .* staff app/ })).toBeVisible();
   await other.screenshot({ path: `${DIR}/1280-invitation-in-mailbox.png`, fullPage: true });
-  const shown = /https?:\/\/\S+\/staff\/invite\?code=[\w-]+/.exec((await other.locator('article.message pre').textContent()) ?? '')?.[0];
+  const shown = /https?:\/\/\S+\/staff\/invite\?code=[\w-]+/.exec(
+    (await other.locator('article.message pre').textContent()) ?? '',
+  )?.[0];
   expect(shown).toBe(link);
   await other.goto(pathOf(shown!));
   await other.getByLabel('New password').fill(NEW_PASSWORD);
@@ -118,7 +137,12 @@ test('a manager enrols a second factor, invites a set member, who accepts from t
   await other.getByRole('button', { name: 'Sign in' }).click();
   // A set member: the day's pages only, no second step asked.
   await expect(other.getByRole('heading', { name: /^Run sheet:/ })).toBeVisible({ timeout: 30_000 });
-  await expect(other.getByRole('navigation', { name: 'Staff' }).getByRole('link')).toHaveText(['Run sheet', 'Check in', 'Walk-in', 'Photos']);
+  await expect(other.getByRole('navigation', { name: 'Staff' }).getByRole('link')).toHaveText([
+    'Run sheet',
+    'Check in',
+    'Walk-in',
+    'Photos',
+  ]);
   await expectNoAxeViolations(other, 'set member run sheet');
 
   // The same member on a phone too; "Sign out everywhere" on the first device ends both sessions.

@@ -15,13 +15,20 @@ const LOCATION = 'Kringle Phone Set Centre';
  * folded too, so the day is a short page instead of a long scroll. A walk-in sold from a folded
  * line records how it was paid, and the run sheet and its CSV total each way of paying.
  */
-test('staff at 390 px: now and next, a walk-in paid by card, the takings by way of paying', async ({ page, baseURL }) => {
+test('staff at 390 px: now and next, a walk-in paid by card, the takings by way of paying', async ({
+  page,
+  baseURL,
+}) => {
   test.setTimeout(180_000);
   mkdirSync(DIR, { recursive: true });
   loadLocationOpenNow(LOCATION, 'staff-phone');
   const { location, slots } = await sessionsLaterToday(page.request, LOCATION, 2);
   const family = await createVerifiedCustomer(page.request, baseURL!, 'staff-phone');
-  const booking = await bookThroughApi(await customerClient(page.request, family.email, family.password), page.request, { slot: slots[1]! });
+  const booking = await bookThroughApi(
+    await customerClient(page.request, family.email, family.password),
+    page.request,
+    { slot: slots[1]! },
+  );
 
   await page.setViewportSize({ width: 390, height: 844 });
   await signInAsStaff(page);
@@ -48,10 +55,16 @@ test('staff at 390 px: now and next, a walk-in paid by card, the takings by way 
   await page.getByRole('button', { name: 'Now and next' }).click();
 
   // Open the line that holds the first free session and sell it.
-  const label = (await next.getByRole('button', { name: /^Show / }).first().getAttribute('aria-label'))!;
+  const label = (await next
+    .getByRole('button', { name: /^Show / })
+    .first()
+    .getAttribute('aria-label'))!;
   expect(label).toMatch(/^Show \d{1,2}:\d\d [ap]m – \d{1,2}:\d\d [ap]m: \d+ free sessions?$/);
   await next.getByRole('button', { name: label }).click();
-  await expect(next.getByRole('button', { name: label.replace(/^Show/, 'Hide') })).toHaveAttribute('aria-expanded', 'true');
+  await expect(next.getByRole('button', { name: label.replace(/^Show/, 'Hide') })).toHaveAttribute(
+    'aria-expanded',
+    'true',
+  );
   await page.screenshot({ path: `${DIR}/390-now-and-next-opened.png`, fullPage: true });
   await expectAccessible(page, 'run sheet with a line opened at 390');
   const sell = next.getByRole('button', { name: /^Sell walk-in, / }).first();
@@ -87,7 +100,10 @@ test('staff at 390 px: now and next, a walk-in paid by card, the takings by way 
   await expectAccessible(page, 'run sheet with takings at 390');
   await page.screenshot({ path: `${DIR}/390-run-sheet-takings.png`, fullPage: true });
 
-  const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download CSV' }).click()]);
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByRole('button', { name: 'Download CSV' }).click(),
+  ]);
   const csv = readFileSync((await download.path())!, 'utf8');
   expect(csv).toContain(`"${reference}","Robin Holly"`);
   expect(csv).toMatch(/"Total",.*"1 walk-in","39\.95","Card","Walk-in","",""\r\n/);

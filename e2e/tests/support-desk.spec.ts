@@ -11,16 +11,34 @@ const DIR = `${SCREENSHOT_DIR}/support`;
 const LOCATION = 'Kringle Support Desk Test Centre';
 
 /** A family with a name no other test uses, booked for later today: inside its own reschedule cutoff. */
-async function familyBookedToday(page: Page, baseURL: string, tag: string, slot: { id: string; locationId: string; slotTypeId: string }) {
+async function familyBookedToday(
+  page: Page,
+  baseURL: string,
+  tag: string,
+  slot: { id: string; locationId: string; slotTypeId: string },
+) {
   const family = await createVerifiedCustomer(page.request, baseURL, tag);
-  const lastName = `Snowdrift${Math.random().toString(36).replace(/[^a-z]/g, '').slice(0, 6)}`;
+  const lastName = `Snowdrift${Math.random()
+    .toString(36)
+    .replace(/[^a-z]/g, '')
+    .slice(0, 6)}`;
   const token = await appCheckToken(page.request);
   const appCheck: Record<string, string> = token ? { 'X-App-Check': token } : {};
-  const signIn = await page.request.post('/api/v1/auth/sign-in', { data: { email: family.email, password: family.password }, headers: appCheck });
+  const signIn = await page.request.post('/api/v1/auth/sign-in', {
+    data: { email: family.email, password: family.password },
+    headers: appCheck,
+  });
   const { idToken } = (await signIn.json()) as { idToken: string };
-  const renamed = await page.request.patch('/api/v1/user/me', { data: { lastName }, headers: { ...appCheck, Authorization: `Bearer ${idToken}` } });
+  const renamed = await page.request.patch('/api/v1/user/me', {
+    data: { lastName },
+    headers: { ...appCheck, Authorization: `Bearer ${idToken}` },
+  });
   expect(renamed.status(), await renamed.text()).toBe(200);
-  const booking = await bookThroughApi(await customerClient(page.request, family.email, family.password), page.request, { slot });
+  const booking = await bookThroughApi(
+    await customerClient(page.request, family.email, family.password),
+    page.request,
+    { slot },
+  );
   return { ...family, lastName, booking };
 }
 
@@ -34,7 +52,10 @@ for (const viewport of [
   { width: 390, height: 844 },
   { width: 1280, height: 900 },
 ]) {
-  test(`support desk at ${viewport.width} px: find a family, move its booking past the cutoff, the e-mail and the audit`, async ({ page, baseURL }) => {
+  test(`support desk at ${viewport.width} px: find a family, move its booking past the cutoff, the e-mail and the audit`, async ({
+    page,
+    baseURL,
+  }) => {
     test.setTimeout(240_000);
     mkdirSync(DIR, { recursive: true });
     await page.setViewportSize(viewport);
@@ -54,7 +75,10 @@ for (const viewport of [
 
     // Part of the name, as the family spells it on the phone: results as it is typed.
     await page.getByLabel('Find a family').pressSequentially(family.lastName.slice(0, 9).toLowerCase(), { delay: 30 });
-    const found = page.getByRole('list', { name: 'Families found' }).getByRole('listitem').filter({ hasText: family.email });
+    const found = page
+      .getByRole('list', { name: 'Families found' })
+      .getByRole('listitem')
+      .filter({ hasText: family.email });
     await expect(found).toContainText(family.booking.reference, { timeout: 15_000 });
     await expectAccessible(page, `support search ${viewport.width}`);
     await page.screenshot({ path: `${DIR}/${viewport.width}-search.png`, fullPage: true });
@@ -67,7 +91,9 @@ for (const viewport of [
     // A reason is required: the form says so beside the field and sends nothing.
     await move.getByRole('button', { name: 'Move the booking' }).click();
     await expect(move.getByText('Say why in at least 3 characters.')).toBeVisible();
-    await move.getByLabel('Reason (kept in the audit trail)').fill('Family phoned: the little one has a party at that time');
+    await move
+      .getByLabel('Reason (kept in the audit trail)')
+      .fill('Family phoned: the little one has a party at that time');
     await move.getByRole('button', { name: 'Move the booking' }).click();
     // Issue 53 item 8: first what will happen, the new time in the location's zone; nothing moves yet.
     const confirm = move.getByRole('group', { name: new RegExp(`Move booking ${family.booking.reference}`) });
@@ -77,7 +103,9 @@ for (const viewport of [
     await expectAccessible(page, `support move confirm ${viewport.width}`);
     await page.screenshot({ path: `${DIR}/${viewport.width}-move-confirm.png`, fullPage: true });
     await confirm.getByRole('button', { name: 'Yes, move it' }).click();
-    await expect(page.getByRole('status').filter({ hasText: 'Moved. The family has been e-mailed.' })).toBeVisible({ timeout: 15_000 });
+    await expect(page.getByRole('status').filter({ hasText: 'Moved. The family has been e-mailed.' })).toBeVisible({
+      timeout: 15_000,
+    });
 
     const trail = page.getByRole('region', { name: 'Audit trail' });
     await expect(trail).toContainText('Moved by the team');
@@ -96,16 +124,22 @@ for (const viewport of [
     await expectAccessible(page, `support refund confirm ${viewport.width}`);
     await refundConfirm.screenshot({ path: `${DIR}/${viewport.width}-refund-confirm.png` });
     await refundConfirm.getByRole('button', { name: 'Yes, refund $5.00' }).click();
-    await expect(page.getByRole('status').filter({ hasText: 'Refunding $5.00. The family has been e-mailed.' })).toBeVisible({ timeout: 15_000 });
+    await expect(
+      page.getByRole('status').filter({ hasText: 'Refunding $5.00. The family has been e-mailed.' }),
+    ).toBeVisible({ timeout: 15_000 });
 
     // The family's e-mail, as the development mailbox shows it.
     await expect
       .poll(async () => {
-        const outbox = (await (await page.request.get(`/api/v1/dev/outbox?to=${encodeURIComponent(family.email)}`)).json()) as { items: { subject: string; text: string }[] };
+        const outbox = (await (
+          await page.request.get(`/api/v1/dev/outbox?to=${encodeURIComponent(family.email)}`)
+        ).json()) as { items: { subject: string; text: string }[] };
         return outbox.items.find((m) => m.subject.startsWith('Moved:'))?.text ?? '';
       })
       .toContain('team made this change');
     await page.goto(`/dev/mailbox?to=${encodeURIComponent(family.email)}`);
-    await expect(page.getByText(new RegExp(`Moved: ${family.booking.reference}`)).first()).toBeVisible({ timeout: 15_000 });
+    await expect(page.getByText(new RegExp(`Moved: ${family.booking.reference}`)).first()).toBeVisible({
+      timeout: 15_000,
+    });
   });
 }

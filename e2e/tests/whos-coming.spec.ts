@@ -82,7 +82,18 @@ for (const viewport of VIEWPORTS) {
     // The code on screen is the one the API gives the owner.
     const api = await customerClient(page.request, customer.email, customer.password);
     const booked = await api.get<BookingWithDetails>(`/bookings/${bookingId}`);
-    expect(booked).toMatchObject({ reference, status: 'completed', details: { children: [{ firstName: 'Mia', age: 6 }, { firstName: 'Leo', age: 3 }], adults: 2, accessNeeds: ['wheelchair'] } });
+    expect(booked).toMatchObject({
+      reference,
+      status: 'completed',
+      details: {
+        children: [
+          { firstName: 'Mia', age: 6 },
+          { firstName: 'Leo', age: 3 },
+        ],
+        adults: 2,
+        accessNeeds: ['wheelchair'],
+      },
+    });
     expect(booked.checkInCode).toMatch(new RegExp(`^${reference}-[A-Z2-7]{16}$`));
     expect(await decodeQr(successQr, `${dir}/${viewport.width}-success-qr.png`)).toBe(booked.checkInCode);
 
@@ -123,7 +134,9 @@ for (const viewport of VIEWPORTS) {
     let mail: { subject: string; text: string; html: string } | undefined;
     await expect
       .poll(async () => {
-        const outbox = (await (await page.request.get(`/api/v1/dev/outbox?to=${encodeURIComponent(customer.email)}`)).json()) as { items: { subject: string; text: string; html: string }[] };
+        const outbox = (await (
+          await page.request.get(`/api/v1/dev/outbox?to=${encodeURIComponent(customer.email)}`)
+        ).json()) as { items: { subject: string; text: string; html: string }[] };
         mail = outbox.items.find((m) => m.subject.startsWith('Booked:'));
         return mail?.subject;
       })

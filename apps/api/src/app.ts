@@ -86,7 +86,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     genReqId: (req) => requestIdOf(req.headers),
     // Half-sent requests and silent sockets are let go (issue 36); Node checks every second, not every 30 s.
     serverFactory: (handler, opts) =>
-      answerLane.serverFactory(handler, { ...opts, http: { headersTimeout: config.HEADERS_TIMEOUT_MS, connectionsCheckingInterval: 1000 } }),
+      answerLane.serverFactory(handler, {
+        ...opts,
+        http: { headersTimeout: config.HEADERS_TIMEOUT_MS, connectionsCheckingInterval: 1000 },
+      }),
     requestTimeout: config.REQUEST_TIMEOUT_MS,
     keepAliveTimeout: config.KEEP_ALIVE_TIMEOUT_MS,
     connectionTimeout: config.CONNECTION_TIMEOUT_MS,
@@ -123,7 +126,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     // An empty body is no body (issue 36): optional-body POSTs (sign-out, refresh) sent with a JSON
     // content type and nothing else were "not valid JSON". A required body still fails validation.
     const { headers } = request;
-    if (headers['content-type'] !== undefined && (headers['content-length'] === '0' || (headers['content-length'] === undefined && headers['transfer-encoding'] === undefined))) {
+    if (
+      headers['content-type'] !== undefined &&
+      (headers['content-length'] === '0' ||
+        (headers['content-length'] === undefined && headers['transfer-encoding'] === undefined))
+    ) {
       delete headers['content-type'];
     }
     done();
@@ -134,7 +141,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // would pass through the redaction paths every time), when asked (LOG_REQUESTS): on the embedded
   // default it pushed the banner out of view, and cost up to a third of a read (issues 37, 41).
   if (!config.TRUST_PROXY && config.LOG_REQUESTS) {
-    const line = (request: FastifyRequest, reply: FastifyReply) => `${request.method} ${request.url} ${reply.statusCode} ${Math.round(reply.elapsedTime)}ms`;
+    const line = (request: FastifyRequest, reply: FastifyReply) =>
+      `${request.method} ${request.url} ${reply.statusCode} ${Math.round(reply.elapsedTime)}ms`;
     app.addHook('onResponse', function accessLog(request, reply, done) {
       // The embedded default is read by a person in a terminal: a plain line, not JSON.
       if (config.embedded) process.stdout.write(`${new Date().toISOString().slice(11, 19)} ${line(request, reply)}\n`);
@@ -152,7 +160,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(authPlugin);
   await app.register(staffAccessPlugin);
   // The second factor, for sign-in (accounts) and enrolment (staff accounts); decision 0050.
-  app.decorate('mfa', new MfaService(deps.db, clock, new MfaSecretBox(deps.secrets.jwtPrivateKeyPem), config.BRAND_NAME));
+  app.decorate(
+    'mfa',
+    new MfaService(deps.db, clock, new MfaSecretBox(deps.secrets.jwtPrivateKeyPem), config.BRAND_NAME),
+  );
 
   // Root-level probes for load balancers; the same under /api/v1 per API.md.
   await app.register(healthRoutes);

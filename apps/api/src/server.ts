@@ -31,7 +31,11 @@ export async function runServer(
   config: Config,
   secrets: Secrets,
   databaseUrl: string,
-  options: { onClose?: () => Promise<void>; prepare?: (app: FastifyInstance) => Promise<void>; migrationUrl?: string } = {},
+  options: {
+    onClose?: () => Promise<void>;
+    prepare?: (app: FastifyInstance) => Promise<void>;
+    migrationUrl?: string;
+  } = {},
 ): Promise<RunningServer> {
   // Two roles (decision 0078): the owner migrates and grants the runtime role what it needs.
   // One URL only (deployments from before): it migrates as before, and a warning says why not.
@@ -41,7 +45,9 @@ export async function runServer(
     const demo = await demoAccountsIn(db);
     if (demo.length) {
       await pool.end();
-      throw new ConfigError(`Invalid configuration: DATABASE_URL: this database has the demo accounts (${demo.join(', ')}), whose password is in the README; NODE_ENV=production refuses to start on it (delete them first)`);
+      throw new ConfigError(
+        `Invalid configuration: DATABASE_URL: this database has the demo accounts (${demo.join(', ')}), whose password is in the README; NODE_ENV=production refuses to start on it (delete them first)`,
+      );
     }
   }
   const app = await buildApp({ config, secrets, db, pool });
@@ -68,7 +74,13 @@ export async function runServer(
       : undefined,
   });
   // Sessions ended on any process (deletion, password change, sign out everywhere): decision 0063.
-  const sessionEnds = startSessionCutoffsListener({ cutoffs: app.sessionCutoffs, db, clock: app.clock, log: app.log, databaseUrl });
+  const sessionEnds = startSessionCutoffsListener({
+    cutoffs: app.sessionCutoffs,
+    db,
+    clock: app.clock,
+    log: app.log,
+    databaseUrl,
+  });
   await Promise.all([listener.ready, sessionEnds.ready]);
   app.addHook('onClose', async () => {
     await sessionEnds.stop();

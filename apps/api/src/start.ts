@@ -30,7 +30,9 @@ async function main() {
       fs.mkdirSync(loaded.DATA_DIR, { recursive: true });
       fs.accessSync(loaded.DATA_DIR, fs.constants.W_OK);
     } catch (err) {
-      throw new ConfigError(`Invalid configuration: DATA_DIR: cannot create or write ${loaded.DATA_DIR} (${(err as NodeJS.ErrnoException).code ?? String(err)})`);
+      throw new ConfigError(
+        `Invalid configuration: DATA_DIR: cannot create or write ${loaded.DATA_DIR} (${(err as NodeJS.ErrnoException).code ?? String(err)})`,
+      );
     }
     embeddedDb = await startEmbeddedPostgres(path.join(loaded.DATA_DIR, 'postgres'));
     databaseUrl = embeddedDb.runtimeUrl;
@@ -66,7 +68,13 @@ async function main() {
         merchantName: loaded.BRAND_NAME,
       });
       const url = await sandbox.start();
-      config = { ...loaded, STRIPE_SECRET_KEY: sandbox.secretKey, STRIPE_PUBLISHABLE_KEY: sandbox.publishableKey, STRIPE_WEBHOOK_SECRET: sandbox.webhookSecret, STRIPE_API_URL: url };
+      config = {
+        ...loaded,
+        STRIPE_SECRET_KEY: sandbox.secretKey,
+        STRIPE_PUBLISHABLE_KEY: sandbox.publishableKey,
+        STRIPE_WEBHOOK_SECRET: sandbox.webhookSecret,
+        STRIPE_API_URL: url,
+      };
     }
     if (devMailboxEnabled(config)) {
       catcher = await startSmtpCatcher(databaseUrl);
@@ -80,7 +88,11 @@ async function main() {
       // Reloaded at every start so the demo always sells today to Christmas Eve; holds and bookings are kept.
       await loadSeason(app.db, demoSeason(now, { days: config.DEMO_SEASON_DAYS }), now);
     };
-    const server = await runServer(config, secrets, databaseUrl, { onClose: stopAll, prepare: config.embedded ? prepare : undefined, migrationUrl });
+    const server = await runServer(config, secrets, databaseUrl, {
+      onClose: stopAll,
+      prepare: config.embedded ? prepare : undefined,
+      migrationUrl,
+    });
     const banner = () => printBanner(server.url, config.embedded, sandbox?.url, server.metricsUrl);
     banner();
     repeatOnEnter(banner);
@@ -94,13 +106,12 @@ async function main() {
 }
 
 function printBanner(url: string, embedded: boolean, stripeSandboxUrl?: string, metricsUrl?: string | null) {
-  const lines = [
-    '',
-    `  Kringle is running at ${url}`,
-    `  API docs:   ${url}/api/v1/docs`,
-  ];
-  lines.push(`  Metrics:    ${metricsUrl ?? 'off (METRICS_ENABLED, METRICS_PORT)'}${metricsUrl ? ' (Prometheus text; docs/operations.md)' : ''}`);
-  if (stripeSandboxUrl) lines.push(`  Payments:   local Stripe sandbox at ${stripeSandboxUrl} (test card 4242 4242 4242 4242)`);
+  const lines = ['', `  Kringle is running at ${url}`, `  API docs:   ${url}/api/v1/docs`];
+  lines.push(
+    `  Metrics:    ${metricsUrl ?? 'off (METRICS_ENABLED, METRICS_PORT)'}${metricsUrl ? ' (Prometheus text; docs/operations.md)' : ''}`,
+  );
+  if (stripeSandboxUrl)
+    lines.push(`  Payments:   local Stripe sandbox at ${stripeSandboxUrl} (test card 4242 4242 4242 4242)`);
   if (embedded) {
     lines.push(`  Mailbox:    ${url}/dev/mailbox`);
     lines.push('  Demo accounts (password HoHoHo-2026!):');

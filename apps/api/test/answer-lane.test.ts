@@ -20,7 +20,9 @@ interface Answer {
 const OWN = ['date', 'connection', 'keep-alive', 'x-request-id', 'transfer-encoding'];
 const comparable = (a: Answer, keepId: boolean) => ({
   ...a,
-  headers: Object.fromEntries(Object.entries(a.headers).filter(([k]) => !OWN.includes(k) || (keepId && k === 'x-request-id'))),
+  headers: Object.fromEntries(
+    Object.entries(a.headers).filter(([k]) => !OWN.includes(k) || (keepId && k === 'x-request-id')),
+  ),
 });
 
 /**
@@ -43,14 +45,28 @@ describe('the answer lane', () => {
       const req = http.request(base + url, { method, headers }, (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers as Record<string, string>, body: Buffer.concat(chunks).toString('latin1') }));
+        res.on('end', () =>
+          resolve({
+            status: res.statusCode!,
+            headers: res.headers as Record<string, string>,
+            body: Buffer.concat(chunks).toString('latin1'),
+          }),
+        );
       });
       req.on('error', reject);
       req.end();
     });
-  const fastify = async (url: string, headers: Record<string, string>, method: 'GET' | 'HEAD' = 'GET'): Promise<Answer> => {
+  const fastify = async (
+    url: string,
+    headers: Record<string, string>,
+    method: 'GET' | 'HEAD' = 'GET',
+  ): Promise<Answer> => {
     const res = await t.app.inject({ method, url, headers });
-    return { status: res.statusCode, headers: res.headers as Record<string, string>, body: res.rawPayload.toString('latin1') };
+    return {
+      status: res.statusCode,
+      headers: res.headers as Record<string, string>,
+      body: res.rawPayload.toString('latin1'),
+    };
   };
   /** Over HTTP, and whether the lane answered it. */
   const read = async (url: string, headers: Record<string, string>, method = 'GET') => {
@@ -93,10 +109,17 @@ describe('the answer lane', () => {
         const lane = await read(url, headers);
         expect(lane.byLane, JSON.stringify(extra)).toBe(true);
         expect(lane.answer.status).toBe(status);
-        expect(comparable(lane.answer, 'x-request-id' in extra)).toEqual(comparable(await fastify(url, headers), 'x-request-id' in extra));
+        expect(comparable(lane.answer, 'x-request-id' in extra)).toEqual(
+          comparable(await fastify(url, headers), 'x-request-id' in extra),
+        );
         // A 304 updates what the browser stored: no headers that only govern a body (BODY_ONLY_HEADERS).
-        expect(lane.answer.headers['content-security-policy'] !== undefined, JSON.stringify(extra)).toBe(status === 200);
-        expect(lane.answer.headers).toMatchObject({ 'cache-control': 'private, no-cache', vary: expect.stringContaining('Accept-Encoding') });
+        expect(lane.answer.headers['content-security-policy'] !== undefined, JSON.stringify(extra)).toBe(
+          status === 200,
+        );
+        expect(lane.answer.headers).toMatchObject({
+          'cache-control': 'private, no-cache',
+          vary: expect.stringContaining('Accept-Encoding'),
+        });
       }
       // The header list is built once per answer and only its id is written per request (issue 41):
       // a proxy's id never carries over to the next answer, and two answers never share one.
@@ -118,8 +141,14 @@ describe('the answer lane', () => {
 
   it('leaves to Fastify every read a hook would answer otherwise', async () => {
     await read(slotsUrl, family);
-    const staff = { ...(await createCustomer(t.db, t.app.idTokens, { staff: true })).headers, 'x-app-check': family['x-app-check']! };
-    const unverifiedToken = { ...(await createCustomer(t.db, t.app.idTokens, { verified: false })).headers, 'x-app-check': family['x-app-check']! };
+    const staff = {
+      ...(await createCustomer(t.db, t.app.idTokens, { staff: true })).headers,
+      'x-app-check': family['x-app-check']!,
+    };
+    const unverifiedToken = {
+      ...(await createCustomer(t.db, t.app.idTokens, { verified: false })).headers,
+      'x-app-check': family['x-app-check']!,
+    };
     const cases: [string, Record<string, string>, number][] = [
       ['no token', { 'x-app-check': family['x-app-check']! }, 401],
       ['a token never verified', { ...family, authorization: `${family.authorization!.slice(0, -4)}AAAA` }, 401],
@@ -129,8 +158,16 @@ describe('the answer lane', () => {
       ['an app check never verified', { ...family, 'x-app-check': 'e30.e30.e30' }, 401],
       ['an Origin (CORS answers it)', { ...family, origin: 'http://localhost:5173' }, 200],
       // The lane knows only "Bearer " and a token verified before; other spellings are the hook's.
-      ['"bearer" in lower case', { ...family, authorization: family.authorization!.replace('Bearer ', 'bearer ') }, 200],
-      ['two spaces after Bearer', { ...family, authorization: family.authorization!.replace('Bearer ', 'Bearer  ') }, 401],
+      [
+        '"bearer" in lower case',
+        { ...family, authorization: family.authorization!.replace('Bearer ', 'bearer ') },
+        200,
+      ],
+      [
+        'two spaces after Bearer',
+        { ...family, authorization: family.authorization!.replace('Bearer ', 'Bearer  ') },
+        401,
+      ],
     ];
     for (const [what, headers, status] of cases) {
       const lane = await read(slotsUrl, headers);
@@ -151,13 +188,21 @@ describe('the answer lane', () => {
     /** The request's bytes as written, so a NUL reaches Node's parser as it would from any client. */
     const rawRequest = (extra: Buffer) =>
       new Promise<string>((resolve, reject) => {
-        const head = Object.entries(family).map(([k, v]) => `${k}: ${v}\r\n`).join('');
+        const head = Object.entries(family)
+          .map(([k, v]) => `${k}: ${v}\r\n`)
+          .join('');
         const socket = net.connect((t.app.server.address() as AddressInfo).port, '127.0.0.1');
         const chunks: Buffer[] = [];
         socket.on('data', (c: Buffer) => chunks.push(c));
         socket.on('end', () => resolve(Buffer.concat(chunks).toString('latin1')));
         socket.on('error', reject);
-        socket.end(Buffer.concat([Buffer.from(`GET ${slotsUrl} HTTP/1.1\r\nhost: x\r\nconnection: close\r\n${head}x-note: a`), extra, Buffer.from('b\r\n\r\n')]));
+        socket.end(
+          Buffer.concat([
+            Buffer.from(`GET ${slotsUrl} HTTP/1.1\r\nhost: x\r\nconnection: close\r\n${head}x-note: a`),
+            extra,
+            Buffer.from('b\r\n\r\n'),
+          ]),
+        );
       });
     const before = t.app.answerLane.served;
     expect(await rawRequest(Buffer.from([0]))).toMatch(/^HTTP\/1\.1 400 /);
@@ -195,7 +240,12 @@ describe('the answer lane', () => {
     // authenticateCaller through their gates; the cookie hooks and storableBody change nothing for
     // a GET that sets no cookie and has no body. A hook added to these routes fails this test.
     const tree = t.app.printRoutes({ includeHooks: true, commonPrefix: false });
-    const hooksOf = (route: string) => tree.slice(tree.indexOf(`${route} (GET)`), tree.indexOf(`${route} (HEAD)`)).split('\n').slice(1, 5).join('\n');
+    const hooksOf = (route: string) =>
+      tree
+        .slice(tree.indexOf(`${route} (GET)`), tree.indexOf(`${route} (HEAD)`))
+        .split('\n')
+        .slice(1, 5)
+        .join('\n');
     expect(t.app.answerLane.gateNames).toEqual(['security', 'app-check', 'auth', 'staff-access']);
     expect(hooksOf('available-dates')).toBe(hooksOf('available-slots'));
     expect(hooksOf('available-slots')).toMatchInlineSnapshot(`

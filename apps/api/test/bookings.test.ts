@@ -21,7 +21,9 @@ describe('my bookings: lists and detail', () => {
     t = await createTestApp({}, clock);
     await loadSeason(t.db, demoSeason(NOW), NOW);
     family = await createCustomer(t.db, t.app.idTokens);
-    const rows = await t.db.execute(sql`select id, location_id, slot_type_id, start_at from slots where kind = 'session' and start_at > ${new Date(NOW.getTime() + 72 * HOUR).toISOString()}::timestamptz order by start_at limit 30`);
+    const rows = await t.db.execute(
+      sql`select id, location_id, slot_type_id, start_at from slots where kind = 'session' and start_at > ${new Date(NOW.getTime() + 72 * HOUR).toISOString()}::timestamptz order by start_at limit 30`,
+    );
     slotRows = rows.rows as typeof slotRows;
     // 25 confirmed bookings straight in the database: these tests are about reading them.
     await t.db.insert(bookings).values(
@@ -33,7 +35,16 @@ describe('my bookings: lists and detail', () => {
         slotTypeId: s.slot_type_id,
         status: 'completed' as const,
         source: (i === 3 ? 'walkin' : 'online') as 'walkin' | 'online',
-        items: [{ id: s.id, type: 'package' as const, name: 'Classic Print', quantity: 1, unitPriceCents: 3995, totalCents: 3995 }],
+        items: [
+          {
+            id: s.id,
+            type: 'package' as const,
+            name: 'Classic Print',
+            quantity: 1,
+            unitPriceCents: 3995,
+            totalCents: 3995,
+          },
+        ],
         amountCents: 3995,
       })),
     );
@@ -56,7 +67,12 @@ describe('my bookings: lists and detail', () => {
     expect(starts).toEqual([...starts].sort());
     expect(new Set([...first.items, ...second.items].map((b: { id: string }) => b.id)).size).toBe(25);
     const walkin = [...first.items, ...second.items].find((b: { reference: string }) => b.reference === 'KR-T0003');
-    expect(walkin).toMatchObject({ source: 'walkin', status: 'completed', currency: 'AUD', location: { timezone: expect.any(String) } });
+    expect(walkin).toMatchObject({
+      source: 'walkin',
+      status: 'completed',
+      currency: 'AUD',
+      location: { timezone: expect.any(String) },
+    });
     expect((await get('/api/v1/bookings/upcoming-bookings?cursor=garbage')).json().code).toBe('VALIDATION_FAILED');
   });
 
@@ -66,16 +82,29 @@ describe('my bookings: lists and detail', () => {
     expect(target).toMatchObject({ canReschedule: true, canCancel: true, refundableCents: 3995, rescheduleCount: 0 });
     clock.set(new Date(new Date(target.slot.startAt).getTime() - 47 * HOUR));
     family = await reauthenticate(t.app.idTokens, family);
-    expect((await get(`/api/v1/bookings/${target.id}`)).json()).toMatchObject({ canReschedule: true, canCancel: true, refundableCents: 0 });
+    expect((await get(`/api/v1/bookings/${target.id}`)).json()).toMatchObject({
+      canReschedule: true,
+      canCancel: true,
+      refundableCents: 0,
+    });
     clock.set(new Date(new Date(target.slot.startAt).getTime() - 23 * HOUR));
     family = await reauthenticate(t.app.idTokens, family);
-    expect((await get(`/api/v1/bookings/${target.id}`)).json()).toMatchObject({ canReschedule: false, canCancel: true, refundableCents: 0 });
+    expect((await get(`/api/v1/bookings/${target.id}`)).json()).toMatchObject({
+      canReschedule: false,
+      canCancel: true,
+      refundableCents: 0,
+    });
     clock.set(new Date(new Date(target.slot.startAt).getTime() + HOUR));
     family = await reauthenticate(t.app.idTokens, family);
     const past = (await get('/api/v1/bookings/past-bookings')).json();
     // Other bookings may start at the same instant at another location.
-    expect(past.items.find((b: { id: string }) => b.id === target.id)).toMatchObject({ canCancel: false, canReschedule: false });
-    expect((await get('/api/v1/bookings/upcoming-bookings')).json().items.map((b: { id: string }) => b.id)).not.toContain(target.id);
+    expect(past.items.find((b: { id: string }) => b.id === target.id)).toMatchObject({
+      canCancel: false,
+      canReschedule: false,
+    });
+    expect(
+      (await get('/api/v1/bookings/upcoming-bookings')).json().items.map((b: { id: string }) => b.id),
+    ).not.toContain(target.id);
     clock.set(NOW);
     family = await reauthenticate(t.app.idTokens, family);
   });

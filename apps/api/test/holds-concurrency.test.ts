@@ -49,7 +49,10 @@ describe('holds under contention, three API processes', () => {
     const losers = results.filter((r) => r.status !== 201);
     expect(losers).toHaveLength(199);
     expect(losers.every((r) => r.status === 409 && r.body.code === 'SLOT_UNAVAILABLE')).toBe(true);
-    const holds = await db.select().from(reservations).where(and(eq(reservations.slotId, slotId), eq(reservations.status, 'active')));
+    const holds = await db
+      .select()
+      .from(reservations)
+      .where(and(eq(reservations.slotId, slotId), eq(reservations.status, 'active')));
     expect(holds).toHaveLength(1);
   }, 60_000);
 
@@ -57,7 +60,10 @@ describe('holds under contention, three API processes', () => {
     const racers = await createCustomers(db, idTokens, 1000);
     const targets = sessionIds.slice(0, 100);
     const results = await Promise.all(racers.map((c, i) => attempt(i, c.headers, targets[(i * 37) % 100]!)));
-    const statuses = results.reduce<Record<number, number>>((acc, r) => ({ ...acc, [r.status]: (acc[r.status] ?? 0) + 1 }), {});
+    const statuses = results.reduce<Record<number, number>>(
+      (acc, r) => ({ ...acc, [r.status]: (acc[r.status] ?? 0) + 1 }),
+      {},
+    );
     expect(statuses).toEqual({ 201: 100, 409: 900 });
     const held = await db
       .select({ id: slots.id, holder: slots.holdReservationId })
@@ -74,7 +80,9 @@ describe('holds under contention, three API processes', () => {
     const families = await createCustomers(db, idTokens, 40);
     const targets = sessionIds.slice(101);
     const results = await Promise.all(
-      families.map((f, i) => Promise.all([attempt(0, f.headers, targets[2 * i]!), attempt(1, f.headers, targets[2 * i + 1]!)])),
+      families.map((f, i) =>
+        Promise.all([attempt(0, f.headers, targets[2 * i]!), attempt(1, f.headers, targets[2 * i + 1]!)]),
+      ),
     );
     for (const pair of results) {
       expect(pair.map((r) => r.status).sort()).toEqual([201, 409]);
@@ -96,7 +104,12 @@ describe('holds under contention, three API processes', () => {
     const written = (await db.execute(sql`select count(*)::int as n from audit_entries`)).rows[0]!.n as number;
     expect(written).toBeGreaterThanOrEqual(141);
     let report = await verifyAuditChain(db);
-    for (const until = Date.now() + 20_000; report.unsealed.count > 0 && Date.now() < until; report = await verifyAuditChain(db)) await new Promise((r) => setTimeout(r, 250));
+    for (
+      const until = Date.now() + 20_000;
+      report.unsealed.count > 0 && Date.now() < until;
+      report = await verifyAuditChain(db)
+    )
+      await new Promise((r) => setTimeout(r, 250));
     expect(report).toMatchObject({ broken: null, links: written, unsealed: { count: 0 } });
   }, 60_000);
 });

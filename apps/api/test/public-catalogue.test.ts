@@ -8,14 +8,26 @@ import { createTestApp, type TestApp } from './test-app';
 // Tue 1 Dec 2026, 11:00 in Sydney.
 const NOW = new Date('2026-12-01T00:00:00Z');
 
-type Catalogue = { locations: { name: string; timezone: string; seasonStart: string; seasonEnd: string; salesOpenAt: string | null; slotTypes: { name: string; durationMinutes: number; fromPriceCents: number }[] }[] };
+type Catalogue = {
+  locations: {
+    name: string;
+    timezone: string;
+    seasonStart: string;
+    seasonEnd: string;
+    salesOpenAt: string | null;
+    slotTypes: { name: string; durationMinutes: number; fromPriceCents: number }[];
+  }[];
+};
 
 /** Issue 53 item 3: what a visitor can book, before any account (API.md "The family's journey, round three"). */
 describe('GET /common/catalogue', () => {
   let t: TestApp;
   let clock: ManualClock;
   const get = (headers: Record<string, string> = {}) => t.app.inject({ url: '/api/v1/common/catalogue', headers });
-  const prices = (body: Catalogue, timezone = 'Australia/Sydney') => Object.fromEntries(body.locations.find((l) => l.timezone === timezone)!.slotTypes.map((s) => [s.name, s.fromPriceCents]));
+  const prices = (body: Catalogue, timezone = 'Australia/Sydney') =>
+    Object.fromEntries(
+      body.locations.find((l) => l.timezone === timezone)!.slotTypes.map((s) => [s.name, s.fromPriceCents]),
+    );
 
   beforeAll(async () => {
     clock = new ManualClock(NOW);
@@ -29,9 +41,23 @@ describe('GET /common/catalogue', () => {
     const res = await get();
     expect(res.statusCode, res.body).toBe(200);
     const body = res.json() as Catalogue;
-    expect(body.locations.map((l) => l.timezone)).toEqual(['Australia/Sydney', 'Australia/Brisbane', 'Australia/Perth']);
-    expect(body.locations[0]).toMatchObject({ seasonStart: '2026-12-01', seasonEnd: '2026-12-24', salesOpenAt: null, suburb: expect.any(String), state: 'NSW' });
-    expect(body.locations[0]!.slotTypes.map((s) => s.name)).toEqual(['Santa photos', 'Sensory-friendly Santa', 'Pet night']);
+    expect(body.locations.map((l) => l.timezone)).toEqual([
+      'Australia/Sydney',
+      'Australia/Brisbane',
+      'Australia/Perth',
+    ]);
+    expect(body.locations[0]).toMatchObject({
+      seasonStart: '2026-12-01',
+      seasonEnd: '2026-12-24',
+      salesOpenAt: null,
+      suburb: expect.any(String),
+      state: 'NSW',
+    });
+    expect(body.locations[0]!.slotTypes.map((s) => s.name)).toEqual([
+      'Santa photos',
+      'Sensory-friendly Santa',
+      'Pet night',
+    ]);
     // One package is all a booking needs; the cheapest offered for every type is Digital Memories ($29.95, GST in).
     expect(prices(body)).toEqual({ 'Santa photos': 2995, 'Sensory-friendly Santa': 2995, 'Pet night': 2995 });
     expect(body.locations[0]!.slotTypes[0]!.durationMinutes).toBeGreaterThan(0);
@@ -74,7 +100,8 @@ describe('GET /common/catalogue', () => {
 
   it('drops a session type once its last session has started, without a season change', async () => {
     const lastPetNight = (
-      await t.db.execute(sql`select max(s.start_at) as at from slots s join slot_types st on st.id = s.slot_type_id join locations l on l.id = st.location_id
+      await t.db
+        .execute(sql`select max(s.start_at) as at from slots s join slot_types st on st.id = s.slot_type_id join locations l on l.id = st.location_id
         where st.slug = 'pet-night' and l.timezone = 'Australia/Sydney' and s.kind = 'session'`)
     ).rows[0]!.at as string;
     clock.set(new Date(Date.parse(lastPetNight) + 1000));

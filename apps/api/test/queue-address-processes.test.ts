@@ -26,9 +26,16 @@ describe('waiting-room tickets per address, across two API processes', () => {
     ({ db, idTokens, close } = conn);
     // Each location's sales open in an hour, its waiting room open from now (before the opening).
     const opensAt = new Date(Date.now() + 3_600_000).toISOString();
-    await db.execute(sql`update locations set sales_open_at = ${opensAt}::timestamptz, queue_opens_minutes_before = 120`);
+    await db.execute(
+      sql`update locations set sales_open_at = ${opensAt}::timestamptz, queue_opens_minutes_before = 120`,
+    );
     lines = (await db.execute(sql`select id from locations order by sort_order`)).rows.map((r) => r.id as string);
-    api = await startApiProcesses(2, { ...conn.env, RATE_LIMIT_MODE: 'on', TRUST_PROXY: 'true', QUEUE_TICKETS_PER_ADDRESS: String(CAP) });
+    api = await startApiProcesses(2, {
+      ...conn.env,
+      RATE_LIMIT_MODE: 'on',
+      TRUST_PROXY: 'true',
+      QUEUE_TICKETS_PER_ADDRESS: String(CAP),
+    });
   }, 120_000);
   afterAll(async () => {
     await api?.stop();
@@ -36,7 +43,10 @@ describe('waiting-room tickets per address, across two API processes', () => {
   });
 
   const join = (process: number, who: TestCustomer, locationId: string, ip: string) =>
-    fetch(`${api.urls[process]}/api/v1/queue/${locationId}`, { method: 'POST', headers: { ...who.headers, 'x-forwarded-for': ip } }).then(async (res) => ({
+    fetch(`${api.urls[process]}/api/v1/queue/${locationId}`, {
+      method: 'POST',
+      headers: { ...who.headers, 'x-forwarded-for': ip },
+    }).then(async (res) => ({
       status: res.status,
       code: ((await res.json()) as { code?: string }).code,
       retryAfter: res.headers.get('retry-after'),
@@ -59,7 +69,9 @@ describe('waiting-room tickets per address, across two API processes', () => {
     const n = await db.execute(sql`select count(*)::int as n from queue_tickets where location_id = ${line}::uuid`);
     expect(n.rows[0]!.n).toBe(CAP + 1);
     // Stored as a keyed hash, never the address.
-    const stored = (await db.execute(sql`select distinct join_address from queue_tickets`)).rows.map((r) => r.join_address as string);
+    const stored = (await db.execute(sql`select distinct join_address from queue_tickets`)).rows.map(
+      (r) => r.join_address as string,
+    );
     expect(stored).toHaveLength(2);
     for (const a of stored) expect(a).toMatch(/^[A-Za-z0-9_-]{22}$/);
   }, 60_000);
@@ -67,8 +79,12 @@ describe('waiting-room tickets per address, across two API processes', () => {
   it('an IPv6 client counts by its /64, however many of its addresses it uses', async () => {
     const line = lines[1]!;
     const families = await createCustomers(db, idTokens, CAP + 1);
-    for (let i = 0; i < CAP; i++) expect((await join(i % 2, families[i]!, line, `2001:db8:48:1::${i + 1}`)).status).toBe(200);
-    expect(await join(0, families[CAP]!, line, '2001:db8:48:1:ffff:1:2:3')).toMatchObject({ status: 429, code: 'RATE_LIMITED' });
+    for (let i = 0; i < CAP; i++)
+      expect((await join(i % 2, families[i]!, line, `2001:db8:48:1::${i + 1}`)).status).toBe(200);
+    expect(await join(0, families[CAP]!, line, '2001:db8:48:1:ffff:1:2:3')).toMatchObject({
+      status: 429,
+      code: 'RATE_LIMITED',
+    });
     expect((await join(1, families[CAP]!, line, '2001:db8:48:2::1')).status).toBe(200);
   }, 60_000);
 

@@ -70,7 +70,9 @@ describe('transactionWithRetry on real PostgreSQL', () => {
 
   it('the helper runs it again after the deadlock and it commits', async () => {
     const retried: number[] = [];
-    const { outcome, otherOutcome, runs } = await deadlock((run) => transactionWithRetry(db, run, { onRetry: (_err, attempt) => retried.push(attempt) }));
+    const { outcome, otherOutcome, runs } = await deadlock((run) =>
+      transactionWithRetry(db, run, { onRetry: (_err, attempt) => retried.push(attempt) }),
+    );
     expect(outcome).toEqual({ status: 'fulfilled', value: 'done' });
     expect(otherOutcome.status).toBe('fulfilled');
     expect(runs).toBe(2);

@@ -24,10 +24,26 @@ describe('staff:add', () => {
   afterAll(async () => t?.close());
 
   const staffAdd = (...args: string[]) =>
-    run(TSX, ['src/cli/staff-add.ts', ...args], { cwd: API_DIR, env: { ...process.env, DATABASE_URL: t.databaseUrl, MIGRATION_DATABASE_URL: t.ownerUrl, PUBLIC_URL: 'https://book.example.com', LOG_LEVEL: 'silent' } });
+    run(TSX, ['src/cli/staff-add.ts', ...args], {
+      cwd: API_DIR,
+      env: {
+        ...process.env,
+        DATABASE_URL: t.databaseUrl,
+        MIGRATION_DATABASE_URL: t.ownerUrl,
+        PUBLIC_URL: 'https://book.example.com',
+        LOG_LEVEL: 'silent',
+      },
+    });
 
   it('makes the account with its role and locations, queues the invitation and prints its link', async () => {
-    const { stdout } = await staffAdd('--email', 'Boss@Example.com', '--role', 'manager', '--location', 'sydney-pitt-street');
+    const { stdout } = await staffAdd(
+      '--email',
+      'Boss@Example.com',
+      '--role',
+      'manager',
+      '--location',
+      'sydney-pitt-street',
+    );
     expect(stdout).toMatch(/boss@example\.com \(manager, sydney-pitt-street\) invited/);
     const link = /https:\/\/book\.example\.com\/staff\/invite\?code=[\w-]+/.exec(stdout)![0];
     const [row] = await t.db.select().from(users).where(eq(users.email, 'boss@example.com'));
@@ -37,8 +53,13 @@ describe('staff:add', () => {
   });
 
   it('refuses a bad role or an unknown location, and makes nothing', async () => {
-    await expect(staffAdd('--email', 'x@example.com', '--role', 'boss')).rejects.toMatchObject({ code: 2, stderr: expect.stringContaining('Usage: npm run staff:add') });
-    await expect(staffAdd('--email', 'x@example.com', '--role', 'set', '--location', 'atlantis')).rejects.toMatchObject({ code: 1, stderr: expect.stringContaining('Unknown location: atlantis') });
+    await expect(staffAdd('--email', 'x@example.com', '--role', 'boss')).rejects.toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining('Usage: npm run staff:add'),
+    });
+    await expect(staffAdd('--email', 'x@example.com', '--role', 'set', '--location', 'atlantis')).rejects.toMatchObject(
+      { code: 1, stderr: expect.stringContaining('Unknown location: atlantis') },
+    );
     expect(await t.db.select().from(users).where(eq(users.email, 'x@example.com'))).toEqual([]);
   });
 });

@@ -40,7 +40,19 @@ it('answers /health and /ready, and prints the banner, only once the demo accoun
     cwd: API_DIR,
     // No LOG_LEVEL or LOG_REQUESTS: the embedded default's own (issue 37 item 11). Two weeks of the
     // demo season: its own ends on Christmas Eve, and on that evening nothing is left to book.
-    env: { ...withoutLogSettings(process.env), NODE_ENV: 'test', PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, APP_CHECK_MODE: 'off', RATE_LIMIT_MODE: 'off', SERVE_WEB: 'false', DEMO_SEASON_DAYS: '14', METRICS_ENABLED: 'true', METRICS_PORT: String(metricsPort) },
+    env: {
+      ...withoutLogSettings(process.env),
+      NODE_ENV: 'test',
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      APP_CHECK_MODE: 'off',
+      RATE_LIMIT_MODE: 'off',
+      SERVE_WEB: 'false',
+      DEMO_SEASON_DAYS: '14',
+      METRICS_ENABLED: 'true',
+      METRICS_PORT: String(metricsPort),
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const collect = (d: Buffer) => {
@@ -70,10 +82,14 @@ it('answers /health and /ready, and prints the banner, only once the demo accoun
   });
   expect(signIn.status, await signIn.clone().text()).toBe(200);
   const headers = { Authorization: `Bearer ${((await signIn.json()) as { idToken: string }).idToken}` };
-  const locations = (await (await fetch(`${base}/common/locations`, { headers })).json()) as { items: { id: string; slotTypes: { id: string }[] }[] };
+  const locations = (await (await fetch(`${base}/common/locations`, { headers })).json()) as {
+    items: { id: string; slotTypes: { id: string }[] }[];
+  };
   expect(locations.items).toHaveLength(3);
   const first = locations.items[0]!;
-  const dates = (await (await fetch(`${base}/booking-slot/${first.id}/available-dates?slotTypeId=${first.slotTypes[0]!.id}`, { headers })).json()) as {
+  const dates = (await (
+    await fetch(`${base}/booking-slot/${first.id}/available-dates?slotTypeId=${first.slotTypes[0]!.id}`, { headers })
+  ).json()) as {
     items: { available: number }[];
   };
   expect(dates.items.some((d) => d.available > 0)).toBe(true);
@@ -89,8 +105,11 @@ it('answers /health and /ready, and prints the banner, only once the demo accoun
   expect(after).not.toMatch(/"reqId"|"responseTime"/);
   // npm start says where the metrics are, and they are there, not on the public port.
   expect(after).toContain(`Metrics:    http://127.0.0.1:${metricsPort}/metrics`);
-  expect(await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text()).toContain('# TYPE kringle_holds_total counter');
+  expect(await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text()).toContain(
+    '# TYPE kringle_holds_total counter',
+  );
   expect((await fetch(`http://127.0.0.1:${port}/metrics`)).status).toBe(404);
 }, 180_000);
 
-const withoutLogSettings = (env: NodeJS.ProcessEnv) => Object.fromEntries(Object.entries(env).filter(([key]) => key !== 'LOG_LEVEL' && key !== 'LOG_REQUESTS'));
+const withoutLogSettings = (env: NodeJS.ProcessEnv) =>
+  Object.fromEntries(Object.entries(env).filter(([key]) => key !== 'LOG_LEVEL' && key !== 'LOG_REQUESTS'));

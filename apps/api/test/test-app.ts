@@ -70,7 +70,10 @@ export async function createTestApp(
     ...env,
   });
   cachedKey ??= await generateJwtKey();
-  const secrets: Secrets = { jwtPrivateKeyPem: cachedKey, appCheckSecret: options.appCheckSecret ?? TEST_APP_CHECK_SECRET };
+  const secrets: Secrets = {
+    jwtPrivateKeyPem: cachedKey,
+    appCheckSecret: options.appCheckSecret ?? TEST_APP_CHECK_SECRET,
+  };
   const { db, pool } = createDb(databaseUrl, 5);
   const app = await buildApp({ config, secrets, db, pool, clock });
   await extend?.(app);

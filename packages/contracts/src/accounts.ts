@@ -42,7 +42,11 @@ export function passwordProblem(password: string, email?: string): string | null
 export function passwordStrength(password: string, email?: string): 0 | 1 | 2 | 3 | 4 {
   if (passwordProblem(password, email)) return 0;
   const classes = [/[a-z]/, /[A-Z]/, /\d/, /[^A-Za-z0-9]/].filter((re) => re.test(password)).length;
-  const points = (password.length >= 12 ? 1 : 0) + (password.length >= 16 ? 1 : 0) + (classes >= 3 ? 1 : 0) + (classes === 4 ? 1 : 0);
+  const points =
+    (password.length >= 12 ? 1 : 0) +
+    (password.length >= 16 ? 1 : 0) +
+    (classes >= 3 ? 1 : 0) +
+    (classes === 4 ? 1 : 0);
   return Math.max(1, Math.min(4, points)) as 1 | 2 | 3 | 4;
 }
 
@@ -53,7 +57,9 @@ const nameSchema = z
   .trim()
   .min(1, { message: 'Required', abort: true })
   .max(NAME_MAX)
-  .refine((v) => !UNPRINTABLE.test(v) && /[\p{L}\p{N}]/u.test(v), { message: 'Use letters, without special characters' })
+  .refine((v) => !UNPRINTABLE.test(v) && /[\p{L}\p{N}]/u.test(v), {
+    message: 'Use letters, without special characters',
+  })
   .refine((v) => !hasHiddenCharacters(v), { message: HIDDEN_CHARACTERS_MESSAGE });
 /** Digits with optional +, spaces, brackets and dashes (e.g. `0412 345 678`, `+61 412 345 678`). */
 export const phoneSchema = z
@@ -135,7 +141,9 @@ export const mfaChallengeResponseSchema = z
 export type MfaChallengeResponse = z.infer<typeof mfaChallengeResponseSchema>;
 
 /** POST /auth/sign-in: a session, or (staff with a second factor) the challenge for step two. */
-export const signInResponseSchema = z.union([sessionResponseSchema, mfaChallengeResponseSchema]).meta({ id: 'SignInResponse' });
+export const signInResponseSchema = z
+  .union([sessionResponseSchema, mfaChallengeResponseSchema])
+  .meta({ id: 'SignInResponse' });
 export type SignInResponse = z.infer<typeof signInResponseSchema>;
 
 /** POST /auth/mfa: a 6-digit TOTP code or one unused recovery code (xxxxx-xxxxx). */
@@ -196,12 +204,10 @@ export const confirmPasswordResetRequestSchema = z
 export type ConfirmPasswordResetRequest = z.input<typeof confirmPasswordResetRequestSchema>;
 
 /** The new-password form of a reset link (the e-mail rule is checked by the API: the link only shows it masked). */
-export const newPasswordFormSchema = z
-  .object({ newPassword: passwordSchema })
-  .superRefine((value, ctx) => {
-    const problem = passwordProblem(value.newPassword);
-    if (problem) ctx.addIssue({ code: 'custom', path: ['newPassword'], message: problem });
-  });
+export const newPasswordFormSchema = z.object({ newPassword: passwordSchema }).superRefine((value, ctx) => {
+  const problem = passwordProblem(value.newPassword);
+  if (problem) ctx.addIssue({ code: 'custom', path: ['newPassword'], message: problem });
+});
 export type NewPasswordForm = z.input<typeof newPasswordFormSchema>;
 
 /**
@@ -235,7 +241,12 @@ export type ChangeEmailRequest = z.input<typeof changeEmailRequestSchema>;
 export const changePasswordFormSchema = changePasswordRequestSchema.superRefine((value, ctx) => {
   const problem = passwordProblem(value.newPassword);
   if (problem) ctx.addIssue({ code: 'custom', path: ['newPassword'], message: problem });
-  else if (value.newPassword === value.currentPassword) ctx.addIssue({ code: 'custom', path: ['newPassword'], message: 'Choose a password different from the current one' });
+  else if (value.newPassword === value.currentPassword)
+    ctx.addIssue({
+      code: 'custom',
+      path: ['newPassword'],
+      message: 'Choose a password different from the current one',
+    });
 });
 
 /** The ID token's payload (decode it on the client without verifying; the API verifies). */

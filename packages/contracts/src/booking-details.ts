@@ -62,7 +62,9 @@ export const childSchema = z.strictObject({
 export type Child = z.infer<typeof childSchema>;
 
 const baseDetails = z.strictObject({
-  children: z.array(childSchema, { error: 'Children must be a list.' }).max(DETAILS_LIMITS.maxChildren, `At most ${DETAILS_LIMITS.maxChildren} children.`),
+  children: z
+    .array(childSchema, { error: 'Children must be a list.' })
+    .max(DETAILS_LIMITS.maxChildren, `At most ${DETAILS_LIMITS.maxChildren} children.`),
   adults: count('adults', DETAILS_LIMITS.maxAdults),
   pets: count('pets', DETAILS_LIMITS.maxPets),
   accessNeeds: z
@@ -80,9 +82,20 @@ const baseDetails = z.strictObject({
 export function bookingDetailsSchemaFor(rules: DetailsRules) {
   return baseDetails.superRefine((d, ctx) => {
     const people = d.children.length + d.adults;
-    if (people === 0) ctx.addIssue({ code: 'custom', path: ['adults'], message: 'Tell us who is coming: at least one child or adult.' });
-    if (people > rules.maxPeople) ctx.addIssue({ code: 'custom', path: ['adults'], message: `At most ${rules.maxPeople} people fit in the photo (children and adults together).` });
-    if (d.pets > 0 && !rules.allowsPets) ctx.addIssue({ code: 'custom', path: ['pets'], message: 'Pets come to pet nights only.' });
+    if (people === 0)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['adults'],
+        message: 'Tell us who is coming: at least one child or adult.',
+      });
+    if (people > rules.maxPeople)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['adults'],
+        message: `At most ${rules.maxPeople} people fit in the photo (children and adults together).`,
+      });
+    if (d.pets > 0 && !rules.allowsPets)
+      ctx.addIssue({ code: 'custom', path: ['pets'], message: 'Pets come to pet nights only.' });
   });
 }
 
@@ -99,16 +112,35 @@ export type DetailsWithConsent = BookingDetails & { consent?: boolean };
  * `consent`, required as true when they carry access needs or an access note (needsConsent).
  */
 export const bookingDetailsBodySchema = baseDetails
-  .extend({ consent: z.boolean().optional().meta({ description: 'The parent agrees that the access needs and note may be kept (ACCESS_CONSENT); required as true when there are any' }) })
+  .extend({
+    consent: z
+      .boolean()
+      .optional()
+      .meta({
+        description:
+          'The parent agrees that the access needs and note may be kept (ACCESS_CONSENT); required as true when there are any',
+      }),
+  })
   .meta({ id: 'BookingDetailsBody' });
 export type BookingDetailsBody = z.input<typeof bookingDetailsBodySchema>;
 
-export const EMPTY_DETAILS: BookingDetails = { children: [], adults: 1, pets: 0, accessNeeds: [], accessNote: '', noteForSanta: '' };
+export const EMPTY_DETAILS: BookingDetails = {
+  children: [],
+  adults: 1,
+  pets: 0,
+  accessNeeds: [],
+  accessNote: '',
+  noteForSanta: '',
+};
 
 /** "Mia (6) and Leo (3), 2 adults, 1 pet": first names only, for mail, calendars and cards. */
 export function detailsSummary(d: BookingDetails): string {
   const kids = d.children.map((c) => `${c.firstName} (${c.age})`);
   const names = kids.length > 1 ? `${kids.slice(0, -1).join(', ')} and ${kids.at(-1)}` : (kids[0] ?? '');
-  const parts = [names, d.adults ? `${d.adults} adult${d.adults === 1 ? '' : 's'}` : '', d.pets ? `${d.pets} pet${d.pets === 1 ? '' : 's'}` : ''];
+  const parts = [
+    names,
+    d.adults ? `${d.adults} adult${d.adults === 1 ? '' : 's'}` : '',
+    d.pets ? `${d.pets} pet${d.pets === 1 ? '' : 's'}` : '',
+  ];
   return parts.filter(Boolean).join(', ');
 }

@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { registerRequestSchema, updateProfileRequestSchema } from './accounts';
 import { childSchema } from './booking-details';
-import { capitaliseWords, greeting, hasHiddenCharacters, HIDDEN_CHARACTERS_MESSAGE, initials, nameParts } from './names';
+import {
+  capitaliseWords,
+  greeting,
+  hasHiddenCharacters,
+  HIDDEN_CHARACTERS_MESSAGE,
+  initials,
+  nameParts,
+} from './names';
 import { walkInBodySchema } from './staff';
 
 describe('name helper (spec §3)', () => {
@@ -51,7 +58,7 @@ describe('names refuse characters that hide or reorder text (issue 48 item 10)',
     'line separator': 'Mary\u2028Smith',
     'paragraph separator': 'Mary\u2029Smith',
     'line feed': 'Mary\nSmith',
-    'tab': 'Mary\tSmith',
+    tab: 'Mary\tSmith',
     'hangul filler': '\u3164',
     'tag character': 'Mary\u{e0041}',
     'zero-width joiner at the start': '\u200dMary',
@@ -60,7 +67,12 @@ describe('names refuse characters that hide or reorder text (issue 48 item 10)',
   for (const [what, value] of Object.entries(hidden)) {
     it(`refuses a ${what}`, () => {
       expect(hasHiddenCharacters(value)).toBe(true);
-      for (const schema of [registerRequestSchema.shape.firstName, updateProfileRequestSchema.shape.lastName.unwrap(), walkInBodySchema.shape.firstName, childSchema.shape.firstName]) {
+      for (const schema of [
+        registerRequestSchema.shape.firstName,
+        updateProfileRequestSchema.shape.lastName.unwrap(),
+        walkInBodySchema.shape.firstName,
+        childSchema.shape.firstName,
+      ]) {
         const parsed = schema.safeParse(value);
         expect(parsed.success, what).toBe(false);
         expect(parsed.error?.issues.map((i) => i.message)).toContain(HIDDEN_CHARACTERS_MESSAGE);
@@ -68,7 +80,19 @@ describe('names refuse characters that hide or reorder text (issue 48 item 10)',
     });
   }
   it('keeps names as people write them', () => {
-    for (const name of ["O'Brien", 'Mary-Jane van der Berg', 'D’Arcy', 'Zoë', 'José', '李小龍', 'محمد', 'Nguyễn', 'Ngāti', 'सत्\u200dय', 'می\u200cخواهم']) {
+    for (const name of [
+      "O'Brien",
+      'Mary-Jane van der Berg',
+      'D’Arcy',
+      'Zoë',
+      'José',
+      '李小龍',
+      'محمد',
+      'Nguyễn',
+      'Ngāti',
+      'सत्\u200dय',
+      'می\u200cخواهم',
+    ]) {
       expect(hasHiddenCharacters(name), name).toBe(false);
       expect(registerRequestSchema.shape.firstName.safeParse(name).success, name).toBe(true);
       expect(walkInBodySchema.shape.lastName.safeParse(name).success, name).toBe(true);

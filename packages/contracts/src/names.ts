@@ -12,7 +12,8 @@ export interface NameParts {
  * non-joiner are written inside words of some scripts (Persian, Indic), so they pass between two
  * letters only, as IDNA's CONTEXTJ rule allows them.
  */
-const HIDDEN_IN_NAME = /[\p{Cc}\p{Zl}\p{Zp}\u17b4\u17b5\u3164\uffa0]|\u034f|\u115f|\u1160|(?![\u200c\u200d])\p{Cf}|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/u;
+const HIDDEN_IN_NAME =
+  /[\p{Cc}\p{Zl}\p{Zp}\u17b4\u17b5\u3164\uffa0]|\u034f|\u115f|\u1160|(?![\u200c\u200d])\p{Cf}|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/u;
 const JOINER_BETWEEN_LETTERS = /(?<=[\p{L}\p{M}])[\u200c\u200d](?=[\p{L}\p{M}])/gu;
 
 /** The message every name field answers with when it holds a hidden character. */
@@ -35,7 +36,12 @@ export function capitaliseWords(value: string): string {
     .trim()
     .split(/\s+/)
     .filter(Boolean)
-    .map((word) => word.split(/(?<=[-'’])/).map(upperFirst).join(''))
+    .map((word) =>
+      word
+        .split(/(?<=[-'’])/)
+        .map(upperFirst)
+        .join(''),
+    )
     .join(' ');
 }
 

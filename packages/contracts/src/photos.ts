@@ -13,7 +13,10 @@ export const photoBatchQuerySchema = z.strictObject({
   continueRunOf: z
     .uuid()
     .optional()
-    .meta({ description: "The previous request's openRunOf: a sequence sent in several requests keeps its family across the cut" }),
+    .meta({
+      description:
+        "The previous request's openRunOf: a sequence sent in several requests keeps its family across the cut",
+    }),
 });
 export const assignPhotoBodySchema = z.strictObject({ bookingId: z.uuid() });
 export const unlockPhotosBodySchema = z.strictObject({ photoIds: z.array(z.uuid()).min(1).max(500) });
@@ -22,7 +25,9 @@ export const photoCheckoutBodySchema = z.strictObject({ photoIds: z.array(z.uuid
 export const photoCheckoutResultSchema = z
   .object({
     orderId: z.uuid(),
-    client_secret: z.string().meta({ description: "The PaymentIntent's client secret, confirmed with the card form as at checkout" }),
+    client_secret: z
+      .string()
+      .meta({ description: "The PaymentIntent's client secret, confirmed with the card form as at checkout" }),
     amountCents: z.number().int().meta({ description: 'What the card is charged, GST included' }),
   })
   .meta({ id: 'PhotoCheckout' });
@@ -53,19 +58,31 @@ export type StaffPhoto = z.infer<typeof staffPhotoSchema>;
 export const rejectedPhotoSchema = z
   .object({
     file: z.string().meta({ description: "The file's name as sent" }),
-    code: z.enum(['UNSUPPORTED_MEDIA_TYPE', 'PAYLOAD_TOO_LARGE']).meta({ description: 'UNSUPPORTED_MEDIA_TYPE: not a JPEG that reads to its end (truncated or damaged); PAYLOAD_TOO_LARGE: more pixels than PHOTO_MAX_PIXELS' }),
+    code: z
+      .enum(['UNSUPPORTED_MEDIA_TYPE', 'PAYLOAD_TOO_LARGE'])
+      .meta({
+        description:
+          'UNSUPPORTED_MEDIA_TYPE: not a JPEG that reads to its end (truncated or damaged); PAYLOAD_TOO_LARGE: more pixels than PHOTO_MAX_PIXELS',
+      }),
     message: z.string(),
   })
   .meta({ id: 'RejectedPhoto' });
 export type RejectedPhoto = z.infer<typeof rejectedPhotoSchema>;
-const rejected = z.array(rejectedPhotoSchema).meta({ description: 'Files not kept, each with its name and why; empty when every file was kept' });
+const rejected = z
+  .array(rejectedPhotoSchema)
+  .meta({ description: 'Files not kept, each with its name and why; empty when every file was kept' });
 
 export const staffPhotoListSchema = z.object({ items: z.array(staffPhotoSchema), rejected });
 export const photoBatchResultSchema = z.object({
   rejected,
   assigned: z.array(z.object({ bookingId: z.uuid(), count: z.number().int() })),
   unmatched: z.array(staffPhotoSchema),
-  openRunOf: z.uuid().nullable().meta({ description: "The family whose photos the sequence's last code started: the next request's continueRunOf" }),
+  openRunOf: z
+    .uuid()
+    .nullable()
+    .meta({
+      description: "The family whose photos the sequence's last code started: the next request's continueRunOf",
+    }),
 });
 export const galleryExtendedSchema = z.object({ bookingId: z.uuid(), expiresAt: z.iso.datetime() });
 
@@ -79,10 +96,21 @@ export const galleryPhotoSchema = z.object({
 export const gallerySchema = z
   .object({
     items: z.array(galleryPhotoSchema),
-    included: z.union([z.number().int(), z.literal('all')]).meta({ description: 'Photos the packages include plus any bought, or "all"' }),
+    included: z
+      .union([z.number().int(), z.literal('all')])
+      .meta({ description: 'Photos the packages include plus any bought, or "all"' }),
     unlocked: z.number().int(),
-    extraPhotoPriceCents: z.number().int().nullable().meta({ description: 'What one more photo costs by card (POST .../photos/checkout); null when every photo is included' }),
-    expiresAt: z.iso.datetime().nullable().meta({ description: 'When every photo is deleted; null before the first upload' }),
+    extraPhotoPriceCents: z
+      .number()
+      .int()
+      .nullable()
+      .meta({
+        description: 'What one more photo costs by card (POST .../photos/checkout); null when every photo is included',
+      }),
+    expiresAt: z.iso
+      .datetime()
+      .nullable()
+      .meta({ description: 'When every photo is deleted; null before the first upload' }),
   })
   .meta({ id: 'PhotoGallery' });
 export type Gallery = z.infer<typeof gallerySchema>;

@@ -4,8 +4,18 @@ import { z } from 'zod';
 export const deleteAccountBodySchema = z
   .strictObject({
     password: z.string({ error: 'Enter your password.' }).min(1, 'Enter your password.').max(200),
-    confirmEmail: z.string({ error: 'Type your e-mail address to confirm.' }).trim().min(1, 'Type your e-mail address to confirm.').max(254),
-    cancelUpcoming: z.boolean().optional().meta({ description: 'Cancel the upcoming bookings by the policy (refunded) and go ahead; without it they answer 409 UPCOMING_BOOKINGS' }),
+    confirmEmail: z
+      .string({ error: 'Type your e-mail address to confirm.' })
+      .trim()
+      .min(1, 'Type your e-mail address to confirm.')
+      .max(254),
+    cancelUpcoming: z
+      .boolean()
+      .optional()
+      .meta({
+        description:
+          'Cancel the upcoming bookings by the policy (refunded) and go ahead; without it they answer 409 UPCOMING_BOOKINGS',
+      }),
   })
   .meta({ id: 'DeleteAccountBody' });
 export type DeleteAccountBody = z.infer<typeof deleteAccountBodySchema>;
@@ -13,7 +23,9 @@ export type DeleteAccountBody = z.infer<typeof deleteAccountBodySchema>;
 export const deleteAccountResultSchema = z
   .object({
     deleted: z.literal(true),
-    cancelled: z.array(z.object({ reference: z.string(), refundCents: z.number().int() })).meta({ description: 'Upcoming bookings cancelled with the account, and their refunds' }),
+    cancelled: z
+      .array(z.object({ reference: z.string(), refundCents: z.number().int() }))
+      .meta({ description: 'Upcoming bookings cancelled with the account, and their refunds' }),
   })
   .meta({ id: 'DeleteAccountResult' });
 export type DeleteAccountResult = z.infer<typeof deleteAccountResultSchema>;

@@ -16,15 +16,26 @@ export const publicCatalogueSchema = z
         timezone: z.string().meta({ description: 'IANA time zone of the location' }),
         seasonStart: z.string().regex(DATE_PATTERN),
         seasonEnd: z.string().regex(DATE_PATTERN),
-        salesOpenAt: z.iso.datetime().nullable().meta({ description: 'when bookings open (an instant); null: on sale' }),
-        slotTypes: z.array(
-          z.object({
-            id: z.uuid(),
-            name: z.string(),
-            durationMinutes: z.number().int(),
-            fromPriceCents: z.number().int().meta({ description: 'All-in: the cheapest a family can pay for a session of this type (its cheapest package, GST included; nothing else is compulsory)' }),
-          }),
-        ).meta({ description: 'Session types with sessions still ahead and a package to book them with' }),
+        salesOpenAt: z.iso
+          .datetime()
+          .nullable()
+          .meta({ description: 'when bookings open (an instant); null: on sale' }),
+        slotTypes: z
+          .array(
+            z.object({
+              id: z.uuid(),
+              name: z.string(),
+              durationMinutes: z.number().int(),
+              fromPriceCents: z
+                .number()
+                .int()
+                .meta({
+                  description:
+                    'All-in: the cheapest a family can pay for a session of this type (its cheapest package, GST included; nothing else is compulsory)',
+                }),
+            }),
+          )
+          .meta({ description: 'Session types with sessions still ahead and a package to book them with' }),
       }),
     ),
   })

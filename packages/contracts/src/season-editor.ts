@@ -29,14 +29,24 @@ export type SeasonChangeValue = z.infer<typeof seasonChangeValueSchema>;
 export const seasonChangeSchema = z
   .object({
     item: z.enum(['season', 'location', 'slotType', 'package', 'addOn']),
-    slug: z.string().nullable().meta({ description: "The item's slug; null for the season's own fields (extraPhotoPriceCents)" }),
+    slug: z
+      .string()
+      .nullable()
+      .meta({ description: "The item's slug; null for the season's own fields (extraPhotoPriceCents)" }),
     name: z.string().meta({ description: "The item's name in the new file" }),
-    change: z.enum(['added', 'removed', 'changed']).meta({ description: 'removed: a session type, package or add-on left out of the file (packages and add-ons are retired)' }),
+    change: z
+      .enum(['added', 'removed', 'changed'])
+      .meta({
+        description:
+          'removed: a session type, package or add-on left out of the file (packages and add-ons are retired)',
+      }),
     field: z.string().nullable().meta({
       description:
         "The file's field that changes (priceCents, salesOpenAt, …; `queue` is the waiting room's effective opensMinutesBefore, 0 for none); null when the item is added or removed",
     }),
-    before: seasonChangeValueSchema.nullable().meta({ description: 'The live value (salesOpenAt in the location\'s own zone, prices in cents); null: not set' }),
+    before: seasonChangeValueSchema
+      .nullable()
+      .meta({ description: "The live value (salesOpenAt in the location's own zone, prices in cents); null: not set" }),
     after: seasonChangeValueSchema.nullable(),
   })
   .meta({ id: 'SeasonChange' });
@@ -45,8 +55,15 @@ export type SeasonChange = z.infer<typeof seasonChangeSchema>;
 export const seasonPreviewSchema = z
   .object({
     ...counts,
-    conflicts: z.array(seasonConflictSchema).meta({ description: 'Future sessions with a booking or a live hold that the change would remove or change' }),
-    changes: z.array(seasonChangeSchema).meta({ description: 'Every change of the file against the live version, prices, opening time and waiting room included (issue 53)' }),
+    conflicts: z
+      .array(seasonConflictSchema)
+      .meta({ description: 'Future sessions with a booking or a live hold that the change would remove or change' }),
+    changes: z
+      .array(seasonChangeSchema)
+      .meta({
+        description:
+          'Every change of the file against the live version, prices, opening time and waiting room included (issue 53)',
+      }),
   })
   .meta({ id: 'SeasonPreview' });
 export type SeasonPreview = z.infer<typeof seasonPreviewSchema>;
@@ -59,7 +76,9 @@ export const seasonVersionSchema = z
     version: z.number().int(),
     savedAt: z.iso.datetime(),
     savedBy: z.object({
-      kind: z.enum(['staff', 'system']).meta({ description: 'system: the season:load CLI or the demo season at start-up' }),
+      kind: z
+        .enum(['staff', 'system'])
+        .meta({ description: 'system: the season:load CLI or the demo season at start-up' }),
       id: z.uuid().nullable(),
       email: z.string().nullable(),
     }),
@@ -69,7 +88,9 @@ export const seasonVersionSchema = z
   .meta({ id: 'SeasonVersion' });
 export type SeasonVersion = z.infer<typeof seasonVersionSchema>;
 
-export const seasonVersionListSchema = z.object({ items: z.array(seasonVersionSchema).meta({ description: 'Newest first' }) }).meta({ id: 'SeasonVersionList' });
+export const seasonVersionListSchema = z
+  .object({ items: z.array(seasonVersionSchema).meta({ description: 'Newest first' }) })
+  .meta({ id: 'SeasonVersionList' });
 export type SeasonVersionList = z.infer<typeof seasonVersionListSchema>;
 
 export const seasonVersionParamsSchema = z.strictObject({ version: z.coerce.number().int().min(1).max(2_147_483_647) });

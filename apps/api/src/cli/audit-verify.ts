@@ -31,7 +31,9 @@ async function main() {
     }
     console.log(
       `Audit chain verified: ${report.links} links` +
-        (report.head ? `, head link ${report.head.link} ${report.head.hash} (keep a copy elsewhere: a rewrite of the whole chain changes it).` : '.') +
+        (report.head
+          ? `, head link ${report.head.link} ${report.head.hash} (keep a copy elsewhere: a rewrite of the whole chain changes it).`
+          : '.') +
         `\n${unsealed}`,
     );
   } finally {

@@ -16,7 +16,9 @@ async function main() {
     console.error('Usage: npm run season:load -- <season.json>   (see docs/season.md)');
     process.exit(2);
   }
-  const input = JSON.parse(fs.readFileSync(path.resolve(process.env.INIT_CWD ?? process.cwd(), file), 'utf8')) as unknown;
+  const input = JSON.parse(
+    fs.readFileSync(path.resolve(process.env.INIT_CWD ?? process.cwd(), file), 'utf8'),
+  ) as unknown;
   // A bad file is refused before any database is opened, with the editor's own messages (decision 0056).
   parseSeason(input);
   const config = loadConfig();

@@ -40,10 +40,21 @@ async function main() {
       const slugs = values.location ?? [];
       const ids = await locationIdsBySlug(db, slugs);
       const missing = slugs.filter((s) => !ids.has(s));
-      if (missing.length) throw new ConfigError(`Unknown location: ${missing.join(', ')} (load the season first: npm run season:load)`);
-      const service = new StaffAccountsService(db, systemClock, { brandName: config.BRAND_NAME, publicUrl: config.PUBLIC_URL, forget: () => {} });
-      const { account, link } = await service.invite({ email: email.data, role: role.data, locationIds: slugs.map((s) => ids.get(s)!) });
-      console.log(`${account.email} (${account.role}${slugs.length ? `, ${slugs.join(', ')}` : ', every location'}) invited. The link works once, for 7 days:`);
+      if (missing.length)
+        throw new ConfigError(`Unknown location: ${missing.join(', ')} (load the season first: npm run season:load)`);
+      const service = new StaffAccountsService(db, systemClock, {
+        brandName: config.BRAND_NAME,
+        publicUrl: config.PUBLIC_URL,
+        forget: () => {},
+      });
+      const { account, link } = await service.invite({
+        email: email.data,
+        role: role.data,
+        locationIds: slugs.map((s) => ids.get(s)!),
+      });
+      console.log(
+        `${account.email} (${account.role}${slugs.length ? `, ${slugs.join(', ')}` : ', every location'}) invited. The link works once, for 7 days:`,
+      );
       console.log(link);
     } finally {
       await pool.end();

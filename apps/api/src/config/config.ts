@@ -29,7 +29,12 @@ export const PLACEHOLDER_ABN = '10 000 000 000';
 
 const origins = z
   .string()
-  .transform((v) => v.split(',').map((o) => o.trim()).filter(Boolean))
+  .transform((v) =>
+    v
+      .split(',')
+      .map((o) => o.trim())
+      .filter(Boolean),
+  )
   .pipe(z.array(z.url().transform((u) => new URL(u).origin)).min(1));
 
 /** Every environment variable the API reads, with its default (API.md "Configuration"). */
@@ -157,7 +162,10 @@ const envSchema = z.object({
 
 export type Env = z.infer<typeof envSchema>;
 
-export interface Config extends Omit<Env, 'HOST' | 'APP_ORIGINS' | 'PUBLIC_URL' | 'SELLER_ABN' | 'LOG_LEVEL' | 'LOG_REQUESTS'> {
+export interface Config extends Omit<
+  Env,
+  'HOST' | 'APP_ORIGINS' | 'PUBLIC_URL' | 'SELLER_ABN' | 'LOG_LEVEL' | 'LOG_REQUESTS'
+> {
   HOST: string;
   LOG_LEVEL: NonNullable<Env['LOG_LEVEL']>;
   LOG_REQUESTS: boolean;
@@ -189,18 +197,37 @@ export function loadConfig(source: Record<string, string | undefined> = process.
   const env = parsed.data;
   const dataDir = path.resolve(REPO_ROOT, env.DATA_DIR);
   // Pseudo file systems: Node's recursive mkdir spun at 100% CPU under /proc, deaf to SIGTERM (issue 36).
-  if (/^\/(proc|sys|dev)(\/|$)/.test(dataDir) && !/^\/dev\/shm(\/|$)/.test(dataDir)) throw new ConfigError(`Invalid configuration: DATA_DIR: ${dataDir} is on a pseudo file system (/proc, /sys, /dev); choose a real folder`);
-  if (env.HEADERS_TIMEOUT_MS > env.REQUEST_TIMEOUT_MS) throw new ConfigError('Invalid configuration: HEADERS_TIMEOUT_MS: must not exceed REQUEST_TIMEOUT_MS');
+  if (/^\/(proc|sys|dev)(\/|$)/.test(dataDir) && !/^\/dev\/shm(\/|$)/.test(dataDir))
+    throw new ConfigError(
+      `Invalid configuration: DATA_DIR: ${dataDir} is on a pseudo file system (/proc, /sys, /dev); choose a real folder`,
+    );
+  if (env.HEADERS_TIMEOUT_MS > env.REQUEST_TIMEOUT_MS)
+    throw new ConfigError('Invalid configuration: HEADERS_TIMEOUT_MS: must not exceed REQUEST_TIMEOUT_MS');
   if (env.NODE_ENV === 'production') {
     // Production never falls back to the development stand-ins: the dev mailbox would show
     // everyone's reset links, and invoices would carry the placeholder ABN.
-    if (!env.SMTP_URL) throw new ConfigError('Invalid configuration: SMTP_URL: required when NODE_ENV=production (the embedded mail catcher and dev mailbox are for development only)');
-    if (!env.SELLER_ABN) throw new ConfigError("Invalid configuration: SELLER_ABN: required when NODE_ENV=production (the seller's ABN printed on tax invoices)");
+    if (!env.SMTP_URL)
+      throw new ConfigError(
+        'Invalid configuration: SMTP_URL: required when NODE_ENV=production (the embedded mail catcher and dev mailbox are for development only)',
+      );
+    if (!env.SELLER_ABN)
+      throw new ConfigError(
+        "Invalid configuration: SELLER_ABN: required when NODE_ENV=production (the seller's ABN printed on tax invoices)",
+      );
     // Nor on the embedded database (demo accounts with the README's password) or the Stripe sandbox (no real payment).
-    if (!env.DATABASE_URL) throw new ConfigError('Invalid configuration: DATABASE_URL: required when NODE_ENV=production (the embedded PostgreSQL and its demo accounts are for development only)');
-    if (!env.STRIPE_SECRET_KEY) throw new ConfigError('Invalid configuration: STRIPE_SECRET_KEY: required when NODE_ENV=production (the local Stripe sandbox takes no real payment)');
+    if (!env.DATABASE_URL)
+      throw new ConfigError(
+        'Invalid configuration: DATABASE_URL: required when NODE_ENV=production (the embedded PostgreSQL and its demo accounts are for development only)',
+      );
+    if (!env.STRIPE_SECRET_KEY)
+      throw new ConfigError(
+        'Invalid configuration: STRIPE_SECRET_KEY: required when NODE_ENV=production (the local Stripe sandbox takes no real payment)',
+      );
   }
-  if (env.MIGRATION_DATABASE_URL && !env.DATABASE_URL) throw new ConfigError('Invalid configuration: MIGRATION_DATABASE_URL: needs DATABASE_URL (the runtime role the API runs as)');
+  if (env.MIGRATION_DATABASE_URL && !env.DATABASE_URL)
+    throw new ConfigError(
+      'Invalid configuration: MIGRATION_DATABASE_URL: needs DATABASE_URL (the runtime role the API runs as)',
+    );
   if (env.PHOTO_STORAGE === 's3') {
     // One message naming the first missing variable, like every other configuration error.
     for (const name of ['S3_ENDPOINT', 'S3_REGION', 'S3_BUCKET', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY'] as const) {

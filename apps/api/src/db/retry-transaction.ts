@@ -8,7 +8,11 @@ import type { Db, Tx } from './client';
 const RETRYABLE_SQLSTATES = new Set(['40001', '40P01']);
 
 export function isRetryableConflict(err: unknown): boolean {
-  for (let e = err as { code?: unknown; cause?: unknown } | undefined, depth = 0; e && depth < 5; e = e.cause as typeof e, depth++) {
+  for (
+    let e = err as { code?: unknown; cause?: unknown } | undefined, depth = 0;
+    e && depth < 5;
+    e = e.cause as typeof e, depth++
+  ) {
     if (typeof e.code === 'string' && RETRYABLE_SQLSTATES.has(e.code)) return true;
   }
   return false;
@@ -35,7 +39,11 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * database (the mail outbox is) and do its calls to Stripe after the commit, as they all do. The
  * waits are jittered (half fixed, half random, doubling) so two racers do not meet again.
  */
-export async function transactionWithRetry<T>(db: Pick<Db, 'transaction'>, run: (tx: Tx) => Promise<T>, options: RetryOptions = {}): Promise<T> {
+export async function transactionWithRetry<T>(
+  db: Pick<Db, 'transaction'>,
+  run: (tx: Tx) => Promise<T>,
+  options: RetryOptions = {},
+): Promise<T> {
   const attempts = options.attempts ?? TRANSACTION_RETRY.attempts;
   const base = options.baseDelayMs ?? TRANSACTION_RETRY.baseDelayMs;
   for (let attempt = 1; ; attempt++) {

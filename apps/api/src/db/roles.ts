@@ -60,7 +60,13 @@ export async function roleOfUrl(url: string): Promise<string> {
  * member of), who may disable its triggers. Empty when the role owns nothing.
  */
 export async function runtimeRoleProblems(client: pg.Client | pg.Pool): Promise<string[]> {
-  const { rows } = await client.query<{ role: string; superuser: boolean; bypassrls: boolean; owned: number; createrole: boolean }>(`
+  const { rows } = await client.query<{
+    role: string;
+    superuser: boolean;
+    bypassrls: boolean;
+    owned: number;
+    createrole: boolean;
+  }>(`
     select r.rolname as role, r.rolsuper as superuser, r.rolbypassrls as bypassrls, r.rolcreaterole as createrole,
            (select count(*)::int from pg_class c join pg_namespace n on n.oid = c.relnamespace
              where n.nspname = 'public' and c.relkind in ('r', 'p', 'S', 'v', 'm') and pg_has_role(current_user, c.relowner, 'USAGE')) as owned

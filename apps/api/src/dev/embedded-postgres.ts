@@ -36,14 +36,20 @@ const RUNTIME_PASSWORD = 'kringle_app';
  * in and nothing more (no superuser, no role or database creation, a member of no role). Returns
  * the URL of the same database as that role. The grants are the migration's (db/roles.ts).
  */
-export async function ensureRuntimeRole(ownerUrl: string, role = RUNTIME_ROLE, password = RUNTIME_PASSWORD): Promise<string> {
+export async function ensureRuntimeRole(
+  ownerUrl: string,
+  role = RUNTIME_ROLE,
+  password = RUNTIME_PASSWORD,
+): Promise<string> {
   const client = new pg.Client({ connectionString: ownerUrl, application_name: 'kringle-roles' });
   await client.connect();
   try {
     const exists = await client.query('select 1 from pg_roles where rolname = $1', [role]);
     if (!exists.rowCount) {
       await client
-        .query(`create role "${role}" login password '${password}' nosuperuser nocreatedb nocreaterole noinherit nobypassrls`)
+        .query(
+          `create role "${role}" login password '${password}' nosuperuser nocreatedb nocreaterole noinherit nobypassrls`,
+        )
         // Two starts at once (test workers, several processes): the other one made it.
         .catch((err: { code?: string }) => {
           if (err.code !== '42710' && err.code !== '23505') throw err;
@@ -87,7 +93,9 @@ export async function startEmbeddedPostgres(dir: string, database = 'kringle'): 
     // A start that was SIGKILLed leaves its PostgreSQL running: stop it, then start ours (issue 36).
     const owner = ownerOf(dataDir);
     if (owner === null || (isAlive(owner) && !isZombie(owner))) throw new DatabaseInUseError(dataDir, running.pid);
-    console.warn(`[postgres] the start that ran PostgreSQL in ${dataDir} (pid ${owner}) is gone; stopping its server (pid ${running.pid})`);
+    console.warn(
+      `[postgres] the start that ran PostgreSQL in ${dataDir} (pid ${owner}) is gone; stopping its server (pid ${running.pid})`,
+    );
     await stopOrphan(dataDir, running.pid);
   }
   // A crash leaves postmaster.pid behind, which would stop the next start.
@@ -126,7 +134,8 @@ function ownerOf(dataDir: string): number | null {
 /** Fast shutdown (SIGINT: open sessions are ended, nothing committed is lost), then SIGKILL if it lingers. */
 async function stopOrphan(dataDir: string, pid: number): Promise<void> {
   const gone = async (ms: number) => {
-    for (const until = Date.now() + ms; Date.now() < until; await new Promise((r) => setTimeout(r, 100))) if (!isAlive(pid)) return true;
+    for (const until = Date.now() + ms; Date.now() < until; await new Promise((r) => setTimeout(r, 100)))
+      if (!isAlive(pid)) return true;
     return !isAlive(pid);
   };
   process.kill(pid, 'SIGINT');

@@ -17,7 +17,21 @@ import { privacyPurgesJob } from './privacy-purges.job';
 
 /** Every background job the API runs (each one multi-process safe). */
 export function allJobs(app: FastifyInstance): Job[] {
-  const jobs: Job[] = [holdExpiryJob(app), lapsedCheckoutsJob(app), paymentReconciliationJob(app), refundsJob(app), remindersJob(app), resetRequestsJob(app), detailsRetentionJob(app), waitlistJob(app), queueJob(app), photoRetentionJob(app), closuresJob(app), privacyPurgesJob(app), auditSealJob(app)];
+  const jobs: Job[] = [
+    holdExpiryJob(app),
+    lapsedCheckoutsJob(app),
+    paymentReconciliationJob(app),
+    refundsJob(app),
+    remindersJob(app),
+    resetRequestsJob(app),
+    detailsRetentionJob(app),
+    waitlistJob(app),
+    queueJob(app),
+    photoRetentionJob(app),
+    closuresJob(app),
+    privacyPurgesJob(app),
+    auditSealJob(app),
+  ];
   const outbox = createOutboxJob(app);
   if (outbox) jobs.push(outbox);
   else app.log.warn('no SMTP_URL and no embedded mail catcher: e-mail stays queued in mail_outbox');

@@ -37,7 +37,8 @@ const made: Record<keyof typeof errors, () => AppError> = {
   alreadyVerified: () => errors.alreadyVerified(),
   invalidActionCode: () => errors.invalidActionCode(),
   expiredActionCode: () => errors.expiredActionCode(),
-  weakPassword: () => errors.weakPassword('That password is too common. Choose something harder to guess', 'body.password'),
+  weakPassword: () =>
+    errors.weakPassword('That password is too common. Choose something harder to guess', 'body.password'),
   wrongPassword: () => errors.wrongPassword(),
   slotUnavailable: () => errors.slotUnavailable(),
   salesNotOpen: () => errors.salesNotOpen('Westfield Sydney', 'Sat 1 Nov, 9:00 am AEDT'),
@@ -73,7 +74,13 @@ const made: Record<keyof typeof errors, () => AppError> = {
   alreadyBooked: () => errors.alreadyBooked(),
   bookingCancelled: () => errors.bookingCancelled('KR-1234'),
   bookingNotConfirmed: () => errors.bookingNotConfirmed('KR-1234'),
-  wrongLocationOrDay: () => errors.wrongLocationOrDay({ reference: 'KR-1234', locationName: 'Westfield Sydney', when: 'Sat 6 Dec, 10:40 am AEDT', slotTypeName: 'Pet night' }),
+  wrongLocationOrDay: () =>
+    errors.wrongLocationOrDay({
+      reference: 'KR-1234',
+      locationName: 'Westfield Sydney',
+      when: 'Sat 6 Dec, 10:40 am AEDT',
+      slotTypeName: 'Pet night',
+    }),
   sessionNotStarted: () => errors.sessionNotStarted(),
   alreadyCheckedIn: () => errors.alreadyCheckedIn(),
   nothingToUndo: () => errors.nothingToUndo(),
@@ -85,20 +92,27 @@ const made: Record<keyof typeof errors, () => AppError> = {
   onlyJpegPhotos: () => errors.onlyJpegPhotos(),
   photoTooLarge: () => errors.photoTooLarge(30),
   queueAddressFull: () => errors.queueAddressFull(60),
-  photosNotKept: () => errors.photosNotKept('PAYLOAD_TOO_LARGE', 'IMG_1.jpg: 16000 × 16000 pixels (256 megapixels); at most 60 megapixels. Nothing was uploaded.', [{ path: 'body.files', message: 'IMG_1.jpg: 16000 × 16000 pixels' }]),
+  photosNotKept: () =>
+    errors.photosNotKept(
+      'PAYLOAD_TOO_LARGE',
+      'IMG_1.jpg: 16000 × 16000 pixels (256 megapixels); at most 60 megapixels. Nothing was uploaded.',
+      [{ path: 'body.files', message: 'IMG_1.jpg: 16000 × 16000 pixels' }],
+    ),
 };
 
 describe('error factories', () => {
-  it.each(Object.entries(made))('%s answers with its code\'s status from the catalogue', (_name, make) => {
+  it.each(Object.entries(made))("%s answers with its code's status from the catalogue", (_name, make) => {
     const error = make();
     expect(error.statusCode).toBe(ERROR_CATALOGUE[error.code].status);
     expect(error.message).not.toBe('');
   });
 
-  it('uses the catalogue\'s text unless the situation says more', () => {
+  it("uses the catalogue's text unless the situation says more", () => {
     expect(errors.holdExpired().message).toBe(ERROR_CATALOGUE.HOLD_EXPIRED.text);
     expect(errors.validation([]).message).toBe(ERROR_CATALOGUE.VALIDATION_FAILED.text);
-    expect(errors.slotUnavailable('Walk-ins are sold for sessions later today only.').message).toBe('Walk-ins are sold for sessions later today only.');
+    expect(errors.slotUnavailable('Walk-ins are sold for sessions later today only.').message).toBe(
+      'Walk-ins are sold for sessions later today only.',
+    );
     expect(errors.notFound('That booking').message).toBe('That booking could not be found.');
   });
 
@@ -106,9 +120,15 @@ describe('error factories', () => {
     expect(errors.rateLimited('Wait.', 7).headers).toEqual({ 'Retry-After': '7' });
     expect(errors.holdCooldown(240).headers).toEqual({ 'Retry-After': '240' });
     expect(errors.holdCooldown(240).message).toContain('wait 4 minutes');
-    expect(errors.holdAddressFull(300)).toMatchObject({ code: 'RATE_LIMITED', statusCode: 429, headers: { 'Retry-After': '300' } });
+    expect(errors.holdAddressFull(300)).toMatchObject({
+      code: 'RATE_LIMITED',
+      statusCode: 429,
+      headers: { 'Retry-After': '300' },
+    });
     expect(errors.holdAddressFull(300).message).toContain('try again in 5 minutes');
     expect(errors.priceMismatch(4_500).details).toEqual([{ path: 'body.amount', message: 'expected 4500' }]);
-    expect(errors.weakPassword('Too short', 'body.password').details).toEqual([{ path: 'body.password', message: 'Too short' }]);
+    expect(errors.weakPassword('Too short', 'body.password').details).toEqual([
+      { path: 'body.password', message: 'Too short' },
+    ]);
   });
 });

@@ -3,7 +3,13 @@ import type { FastifyBaseLogger, FastifyContextConfig, FastifyReply, FastifyRequ
 import type { Clock } from '../lib/clock';
 import { requestIdOf } from '../lib/request-id';
 import { endWithHead, headPrefix, HeadTail, rawHeadSupported, takesRawHead } from './raw-head';
-import { BODY_ONLY_HEADERS, JSON_TYPE, outcomeOf, type AnswerOutcome, type BuiltAnswer } from '../modules/availability/availability.answer';
+import {
+  BODY_ONLY_HEADERS,
+  JSON_TYPE,
+  outcomeOf,
+  type AnswerOutcome,
+  type BuiltAnswer,
+} from '../modules/availability/availability.answer';
 
 /** What a gate knows of the route a remembered URL belongs to. */
 export interface LaneRoute {
@@ -77,10 +83,20 @@ function headFor(hit: Remembered, answer: BuiltAnswer, outcome: AnswerOutcome): 
 }
 
 /** Node's own default for a server's insecureHTTPParser (node:_http_common isLenient). */
-const lenientByFlag = () => [...process.execArgv, ...(process.env.NODE_OPTIONS ?? '').split(/\s+/)].includes('--insecure-http-parser');
+const lenientByFlag = () =>
+  [...process.execArgv, ...(process.env.NODE_OPTIONS ?? '').split(/\s+/)].includes('--insecure-http-parser');
 
 /** Set per answer by the lane itself, or by Node. */
-const PER_ANSWER = new Set(['x-request-id', 'etag', 'content-type', 'content-length', 'content-encoding', 'date', 'connection', 'keep-alive']);
+const PER_ANSWER = new Set([
+  'x-request-id',
+  'etag',
+  'content-type',
+  'content-length',
+  'content-encoding',
+  'date',
+  'connection',
+  'keep-alive',
+]);
 
 /**
  * The answer lane (decision 0035): a GET of a URL that a route has already answered, with its
@@ -109,7 +125,12 @@ export class AnswerLane {
   strictParser = false;
 
   constructor(
-    private readonly options: { enabled: boolean; clock: Clock; maxUrls?: number; timer?: (route: string, method: string, status: number) => LaneTimer },
+    private readonly options: {
+      enabled: boolean;
+      clock: Clock;
+      maxUrls?: number;
+      timer?: (route: string, method: string, status: number) => LaneTimer;
+    },
     private log: FastifyBaseLogger | null = null,
   ) {}
 
@@ -156,7 +177,15 @@ export class AnswerLane {
     }
     // Oldest first out: Map keeps insertion order.
     if (this.urls.size >= (this.options.maxUrls ?? 10_000)) this.urls.delete(this.urls.keys().next().value!);
-    this.urls.set(request.url, { route, key, lookup, headers, notModified, built: { answer: null, heads: new Map() }, timers: new Map() });
+    this.urls.set(request.url, {
+      route,
+      key,
+      lookup,
+      headers,
+      notModified,
+      built: { answer: null, heads: new Map() },
+      timers: new Map(),
+    });
   }
 
   /** Fastify's serverFactory: the server Fastify would create, with the lane in front of its handler. */

@@ -112,15 +112,18 @@ export const staffAccessPlugin = fp(
       const state = await app.staffStates.get(request.auth.userId, app.clock.now().getTime());
       if (!state || !state.active) throw errors.sessionEnded();
       // A session signed into with the password alone, once the account has a factor (issue 48): ended.
-      if (state.mfaEnrolled && request.auth.amr && !request.auth.amr.includes(SECOND_FACTOR_AMR)) throw errors.sessionEnded();
-      if (MFA_REQUIRED_ROLES.includes(state.role) && !state.mfaEnrolled && !config.staffBeforeMfa) throw errors.mfaRequired();
+      if (state.mfaEnrolled && request.auth.amr && !request.auth.amr.includes(SECOND_FACTOR_AMR))
+        throw errors.sessionEnded();
+      if (MFA_REQUIRED_ROLES.includes(state.role) && !state.mfaEnrolled && !config.staffBeforeMfa)
+        throw errors.mfaRequired();
       if (!rolesOf(config.staffRoles).includes(state.role)) throw errors.roleForbidden();
       request.staffAccess = state;
     }
     // On staff routes only: a family's hot reads (available slots) carry no hook, and no promise, for it.
     app.addHook('onRoute', (route) => {
       settleStaffRoles(route);
-      if (route.config?.auth === 'staff') route.onRequest = [...(route.onRequest ? [route.onRequest].flat() : []), checkStaffAccess];
+      if (route.config?.auth === 'staff')
+        route.onRequest = [...(route.onRequest ? [route.onRequest].flat() : []), checkStaffAccess];
     });
     // The answer lane has no database read to make: staff routes always go through Fastify.
     app.answerLane.addGate('staff-access', function staffAccessGate(_raw, route) {

@@ -12,7 +12,10 @@ const DEFAULT_DIST = path.resolve(API_ROOT, '../web/dist');
 /** Route → lazy chunks of its first screen, written by the web build (apps/web/vite.config.ts). */
 function routePreloads(dist: string): Record<string, string[]> {
   try {
-    return JSON.parse(fs.readFileSync(path.join(dist, '.vite', 'route-preloads.json'), 'utf8')) as Record<string, string[]>;
+    return JSON.parse(fs.readFileSync(path.join(dist, '.vite', 'route-preloads.json'), 'utf8')) as Record<
+      string,
+      string[]
+    >;
   } catch {
     return {};
   }
@@ -61,15 +64,21 @@ export const webStaticPlugin = fp(async (app: FastifyInstance) => {
         preCompressed: true,
         // The build's own records (.vite/manifest.json, route-preloads.json) are not for browsers,
         // nor are source maps (the web build keeps them out of dist/; this holds for any other build).
-        allowedPath: (pathname) => !pathname.endsWith('.map') && !pathname.split('/').some((part) => part.startsWith('.')),
+        allowedPath: (pathname) =>
+          !pathname.endsWith('.map') && !pathname.split('/').some((part) => part.startsWith('.')),
         setHeaders: (res, file) => {
           // Hashed assets never change; index.html always revalidates.
-          res.header('cache-control', file.includes(`${path.sep}assets${path.sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache');
+          res.header(
+            'cache-control',
+            file.includes(`${path.sep}assets${path.sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache',
+          );
         },
       });
     });
     // The SPA's entry: without this the wildcard treats `/` as a directory listing and refuses it.
-    app.get('/', { config: { auth: 'public' }, schema: { hide: true } }, (request, reply) => sendIndex(reply, dist, request.url));
+    app.get('/', { config: { auth: 'public' }, schema: { hide: true } }, (request, reply) =>
+      sendIndex(reply, dist, request.url),
+    );
   } else if (app.config.SERVE_WEB) {
     app.log.warn({ dist }, 'web app not built: run `npm run build` to serve it');
   }
@@ -80,7 +89,8 @@ export const webStaticPlugin = fp(async (app: FastifyInstance) => {
     const pathname = request.url.split(/[?#]/, 1)[0]!;
     // Nor is /metrics, which lives on its own listener only (decision 0088): a scraper pointed at
     // the public port is told so, not handed the app's page.
-    if (pathname.startsWith('/assets/') || pathname.endsWith('.map') || pathname === '/metrics') throw notFound('That file');
+    if (pathname.startsWith('/assets/') || pathname.endsWith('.map') || pathname === '/metrics')
+      throw notFound('That file');
     if (!isApi && serve && (request.method === 'GET' || request.method === 'HEAD')) {
       return sendIndex(reply, dist, request.url);
     }

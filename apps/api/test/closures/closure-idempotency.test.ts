@@ -12,14 +12,25 @@ import { closureWorld, countRows, rangeOf, type ClosureWorld } from './closure-f
  */
 describe('closures: the same Idempotency-Key with another body', () => {
   let c: ClosureWorld;
-  const local = (at: string) => new Intl.DateTimeFormat('en-GB', { timeZone: SYDNEY, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(new Date(at));
-  const range = (i: number, j: number) => rangeOf(c, local(c.w.sessions[i]!.start_at), local(c.w.sessions[j]!.start_at));
+  const local = (at: string) =>
+    new Intl.DateTimeFormat('en-GB', { timeZone: SYDNEY, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(
+      new Date(at),
+    );
+  const range = (i: number, j: number) =>
+    rangeOf(c, local(c.w.sessions[i]!.start_at), local(c.w.sessions[j]!.start_at));
   const post = async (who: Person, payload: object, key: string) =>
-    c.w.t.app.inject({ method: 'POST', url: '/api/v1/staff/closures', headers: { ...(await headersOf(c.w.t.app.idTokens, who)), 'idempotency-key': key }, payload });
+    c.w.t.app.inject({
+      method: 'POST',
+      url: '/api/v1/staff/closures',
+      headers: { ...(await headersOf(c.w.t.app.idTokens, who)), 'idempotency-key': key },
+      payload,
+    });
   const closureCount = () => countRows(c, sql`select count(*) as n from closures`);
   const blockedCount = () => countRows(c, sql`select count(*) as n from slots where blocked`);
 
-  const standardType = async () => (await c.w.t.db.execute(sql`select slot_type_id as id from slots where id = ${c.w.sessions[0]!.id}::uuid`)).rows[0]!.id as string;
+  const standardType = async () =>
+    (await c.w.t.db.execute(sql`select slot_type_id as id from slots where id = ${c.w.sessions[0]!.id}::uuid`)).rows[0]!
+      .id as string;
 
   beforeAll(async () => {
     c = await closureWorld();
@@ -53,7 +64,12 @@ describe('closures: the same Idempotency-Key with another body', () => {
     expect(await blockedCount()).toBe(blocked);
 
     // The key is the manager's own: another manager's same key is a closure of its own.
-    const second = await createPerson(c.w.t.db, true, { firstName: 'Nan', lastName: 'Manager' }, { role: 'manager', mfaEnrolled: true });
+    const second = await createPerson(
+      c.w.t.db,
+      true,
+      { firstName: 'Nan', lastName: 'Manager' },
+      { role: 'manager', mfaEnrolled: true },
+    );
     const theirs = await post(second, { ...body, ...range(3, 4) }, 'close-0-2');
     expect(theirs.statusCode, theirs.body).toBe(202);
     expect(await closureCount()).toBe(2);

@@ -36,7 +36,8 @@ describe('a closure racing the family’s own move, two API processes', () => {
     const started = await startSandbox();
     sandbox = started.sandbox;
     stripe = new Stripe(sandbox.secretKey, { ...sandbox.stripeClientOptions() });
-    location = (await db.execute(sql`select id, name, timezone from locations order by sort_order limit 1`)).rows[0] as typeof location;
+    location = (await db.execute(sql`select id, name, timezone from locations order by sort_order limit 1`))
+      .rows[0] as typeof location;
     // One session per start time (a closure of a minute closes every session starting in it), all past the reschedule cut-off.
     starts = (
       await db.execute(sql`
@@ -45,7 +46,12 @@ describe('a closure racing the family’s own move, two API processes', () => {
       order by s.start_at, s.id limit ${TRIALS * 2}`)
     ).rows as typeof starts;
     expect(starts).toHaveLength(TRIALS * 2);
-    manager = await createPerson(db, true, { firstName: 'Mo', lastName: 'Manager' }, { role: 'manager', mfaEnrolled: true });
+    manager = await createPerson(
+      db,
+      true,
+      { firstName: 'Mo', lastName: 'Manager' },
+      { role: 'manager', mfaEnrolled: true },
+    );
     api = await startApiProcesses(2, { ...conn.env, ...started.env, JOBS_ENABLED: 'true' });
   }, 180_000);
   afterAll(async () => {
@@ -55,12 +61,24 @@ describe('a closure racing the family’s own move, two API processes', () => {
   });
 
   const local = (at: string) => {
-    const parts = new Intl.DateTimeFormat('en-CA', { timeZone: location.timezone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).formatToParts(new Date(at));
+    const parts = new Intl.DateTimeFormat('en-CA', {
+      timeZone: location.timezone,
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      hourCycle: 'h23',
+    }).formatToParts(new Date(at));
     const p = (t: string) => parts.find((x) => x.type === t)!.value;
     return `${p('year')}-${p('month')}-${p('day')}T${p('hour')}:${p('minute')}`;
   };
   const post = async (i: number, path: string, who: Person, body: object) => {
-    const res = await fetch(`${api.urls[i]}/api/v1${path}`, { method: 'POST', headers: { ...(await headersOf(idTokens, who)), 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const res = await fetch(`${api.urls[i]}/api/v1${path}`, {
+      method: 'POST',
+      headers: { ...(await headersOf(idTokens, who)), 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
     return { status: res.status, body: (await res.json()) as { id?: string; code?: string } };
   };
 
@@ -68,7 +86,11 @@ describe('a closure racing the family’s own move, two API processes', () => {
   async function movingFamily(from: { id: string }, to: { id: string }) {
     const family = await createPerson(db, false);
     const booked = await bookDirect(db, family, from.id);
-    const intent = await stripe.paymentIntents.create({ amount: 3995, currency: 'aud', metadata: { bookingId: booked.id } });
+    const intent = await stripe.paymentIntents.create({
+      amount: 3995,
+      currency: 'aud',
+      metadata: { bookingId: booked.id },
+    });
     expect((await payWithCard(sandbox, intent.client_secret!, CARDS.success)).status).toBe('succeeded');
     await db.execute(sql`update orders set payment_intent_id = ${intent.id} where booking_id = ${booked.id}::uuid`);
     const hold = await post(0, '/bookings/reservation', family, { slotId: to.id, bookingId: booked.id });
@@ -82,7 +104,15 @@ describe('a closure racing the family’s own move, two API processes', () => {
     const { family, booking, reservationId } = await movingFamily(from, to);
     const fromLocal = local(from.start_at);
     const toLocal = local(new Date(new Date(from.start_at).getTime() + 60_000).toISOString());
-    const closure = { locationId: location.id, from: fromLocal, to: toLocal, reason: 'Santa is unwell', remedy: 'refund', message: '', confirm: location.name };
+    const closure = {
+      locationId: location.id,
+      from: fromLocal,
+      to: toLocal,
+      reason: 'Santa is unwell',
+      remedy: 'refund',
+      message: '',
+      confirm: location.name,
+    };
     // From the closure 30 ms first to the move 30 ms first, on alternating processes.
     const offset = (n % 7) * 10 - 30;
     const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, Math.max(0, ms)));
@@ -95,7 +125,8 @@ describe('a closure racing the family’s own move, two API processes', () => {
 
   it(`${TRIALS} closures each racing a family's reschedule off its session: exactly one wins every time`, async () => {
     const results: Awaited<ReturnType<typeof trial>>[] = [];
-    for (let i = 0; i < TRIALS; i += AT_ONCE) results.push(...(await Promise.all(Array.from({ length: AT_ONCE }, (_, k) => trial(i + k)))));
+    for (let i = 0; i < TRIALS; i += AT_ONCE)
+      results.push(...(await Promise.all(Array.from({ length: AT_ONCE }, (_, k) => trial(i + k)))));
     expect(results.map((r) => r.closed.status)).toEqual(Array(TRIALS).fill(202));
 
     // The processes' closures jobs remedy every booking (and send the refunds).
@@ -108,16 +139,25 @@ describe('a closure racing the family’s own move, two API processes', () => {
     const wins = { moved: 0, refunded: 0 };
     for (const r of results) {
       const b = (await db.execute(sql`select status, slot_id from bookings where id = ${r.booking.id}::uuid`)).rows[0]!;
-      const refunds = (await db.execute(sql`select amount_cents from refunds where booking_id = ${r.booking.id}::uuid`)).rows;
+      const refunds = (await db.execute(sql`select amount_cents from refunds where booking_id = ${r.booking.id}::uuid`))
+        .rows;
       const what = `${r.booking.reference}: reschedule ${r.moved.status} ${r.moved.body.code ?? ''}, booking ${b.status} on ${b.slot_id === r.to.id ? 'the new session' : 'the closed one'}, refunds ${JSON.stringify(refunds)}`;
       if (r.moved.status === 200) {
         // The move won: the booking stays confirmed on the open session and nothing is refunded.
-        expect({ status: b.status, slot: b.slot_id, refunds }, what).toEqual({ status: 'completed', slot: r.to.id, refunds: [] });
+        expect({ status: b.status, slot: b.slot_id, refunds }, what).toEqual({
+          status: 'completed',
+          slot: r.to.id,
+          refunds: [],
+        });
         wins.moved += 1;
       } else {
         // The closure won: the move was refused, the booking cancelled and refunded once, in full.
         expect(r.moved.status, what).toBe(409);
-        expect({ status: b.status, slot: b.slot_id, refunds }, what).toEqual({ status: 'cancelled', slot: r.from.id, refunds: [{ amount_cents: 3995 }] });
+        expect({ status: b.status, slot: b.slot_id, refunds }, what).toEqual({
+          status: 'cancelled',
+          slot: r.from.id,
+          refunds: [{ amount_cents: 3995 }],
+        });
         wins.refunded += 1;
       }
     }

@@ -50,9 +50,18 @@ describe('fault: the API killed between the reset answer and the reset mail', ()
   });
 
   it('a fresh process sends the reset mail that the killed one had answered for', async () => {
-    const idTokens = await IdTokens.create({ privateKeyPem: env.JWT_PRIVATE_KEY!, issuer: 'kringle', audience: 'kringle-web', clock: systemClock });
+    const idTokens = await IdTokens.create({
+      privateKeyPem: env.JWT_PRIVATE_KEY!,
+      issuer: 'kringle',
+      audience: 'kringle-web',
+      clock: systemClock,
+    });
     const who = await createCustomer(db, idTokens);
-    const resetMails = () => db.select().from(mailOutbox).where(and(eq(mailOutbox.toAddress, who.email), like(mailOutbox.subject, 'Reset your%')));
+    const resetMails = () =>
+      db
+        .select()
+        .from(mailOutbox)
+        .where(and(eq(mailOutbox.toAddress, who.email), like(mailOutbox.subject, 'Reset your%')));
 
     // Hold the account's row so the work after the answer blocks inside its transaction (the new
     // reset code's foreign key needs a share lock on it), then kill the process while it waits.
@@ -81,10 +90,14 @@ describe('fault: the API killed between the reset answer and the reset mail', ()
     expect(await resetMails()).toEqual([]);
 
     second = await startApiProcesses(1, env);
-    const [mail] = await waitFor('the reset mail from the new process', async () => {
-      const mails = await resetMails();
-      return mails.length ? mails : undefined;
-    }, 30_000);
+    const [mail] = await waitFor(
+      'the reset mail from the new process',
+      async () => {
+        const mails = await resetMails();
+        return mails.length ? mails : undefined;
+      },
+      30_000,
+    );
     expect(mail!.text).toMatch(/http:\/\/localhost:5173\/verify\?mode=resetPassword&oobCode=\S+/);
     // Once, and the request is done with.
     await new Promise((resolve) => setTimeout(resolve, 1500));

@@ -43,7 +43,10 @@ describe('metrics (GET /metrics on its own listener)', () => {
     const loc = (await t.app.inject({ url: '/api/v1/common/locations', headers: holly.headers })).json().items[0];
     locationId = loc.id;
     slotsUrl = `/api/v1/booking-slot/${locationId}/available-slots?date=2026-12-03&slotTypeId=${loc.slotTypes[0].id}`;
-    const items = (await t.app.inject({ url: slotsUrl, headers: holly.headers })).json().items as { id: string; kind: string }[];
+    const items = (await t.app.inject({ url: slotsUrl, headers: holly.headers })).json().items as {
+      id: string;
+      kind: string;
+    }[];
     sessionId = items.find((s) => s.kind === 'session')!.id;
   });
   afterAll(async () => {
@@ -57,9 +60,18 @@ describe('metrics (GET /metrics on its own listener)', () => {
     expect(res.headers.get('content-type')).toContain('text/plain');
     const text = await res.text();
     const names = [
-      'http_request_duration_seconds', 'kringle_holds_total', 'kringle_payments_total', 'kringle_refunds_total', 'kringle_webhook_lag_seconds',
-      'kringle_outbox_pending', 'kringle_job_lag_seconds', 'kringle_queue_waiting', 'kringle_queue_admissions_total', 'kringle_db_pool_connections',
-      'process_cpu_seconds_total', 'nodejs_eventloop_lag_seconds',
+      'http_request_duration_seconds',
+      'kringle_holds_total',
+      'kringle_payments_total',
+      'kringle_refunds_total',
+      'kringle_webhook_lag_seconds',
+      'kringle_outbox_pending',
+      'kringle_job_lag_seconds',
+      'kringle_queue_waiting',
+      'kringle_queue_admissions_total',
+      'kringle_db_pool_connections',
+      'process_cpu_seconds_total',
+      'nodejs_eventloop_lag_seconds',
     ];
     for (const name of names) {
       expect(text, name).toMatch(new RegExp(`^# HELP ${name} \\S`, 'm'));
@@ -71,7 +83,10 @@ describe('metrics (GET /metrics on its own listener)', () => {
       const type = /^# TYPE (\S+) (counter|gauge|histogram|summary|untyped)$/.exec(line);
       if (type) declared.add(type[1]!);
       if (line.startsWith('#')) continue;
-      const m = /^([a-zA-Z_:][a-zA-Z0-9_:]*)(\{(?:[a-zA-Z_][a-zA-Z0-9_]*="(?:[^"\\]|\\.)*",?)*\})? (-?[0-9.e+-]+|NaN|\+Inf|-Inf)$/.exec(line);
+      const m =
+        /^([a-zA-Z_:][a-zA-Z0-9_:]*)(\{(?:[a-zA-Z_][a-zA-Z0-9_]*="(?:[^"\\]|\\.)*",?)*\})? (-?[0-9.e+-]+|NaN|\+Inf|-Inf)$/.exec(
+          line,
+        );
       expect(m, line).not.toBeNull();
       const family = m![1]!.replace(/_(bucket|sum|count)$/, '');
       expect(declared.has(m![1]!) || declared.has(family), line).toBe(true);
@@ -83,10 +98,13 @@ describe('metrics (GET /metrics on its own listener)', () => {
     for (const url of ['/metrics', '/api/v1/metrics']) expect((await t.app.inject({ url })).statusCode, url).toBe(404);
     const dist = fs.mkdtempSync(path.join(os.tmpdir(), 'kringle-metrics-web-'));
     fs.writeFileSync(path.join(dist, 'index.html'), '<!doctype html><html><head></head><body></body></html>');
-    const web = await createTestApp({ SERVE_WEB: 'true', WEB_DIST_DIR: dist }, undefined, undefined, { databaseUrl: t.databaseUrl });
+    const web = await createTestApp({ SERVE_WEB: 'true', WEB_DIST_DIR: dist }, undefined, undefined, {
+      databaseUrl: t.databaseUrl,
+    });
     try {
       expect((await web.app.inject({ url: '/some/page' })).statusCode).toBe(200);
-      for (const url of ['/metrics', '/metrics?x=1', '/api/v1/metrics']) expect((await web.app.inject({ url })).statusCode, url).toBe(404);
+      for (const url of ['/metrics', '/metrics?x=1', '/api/v1/metrics'])
+        expect((await web.app.inject({ url })).statusCode, url).toBe(404);
     } finally {
       await web.close();
       fs.rmSync(dist, { recursive: true, force: true });
@@ -95,22 +113,54 @@ describe('metrics (GET /metrics on its own listener)', () => {
 
   it('counts a hold granted and a hold refused because the session is taken', async () => {
     const before = await scrape();
-    expect((await t.app.inject({ method: 'POST', url: '/api/v1/bookings/reservation', headers: holly.headers, payload: { slotId: sessionId } })).statusCode).toBe(201);
-    expect((await t.app.inject({ method: 'POST', url: '/api/v1/bookings/reservation', headers: noel.headers, payload: { slotId: sessionId } })).statusCode).toBe(409);
+    expect(
+      (
+        await t.app.inject({
+          method: 'POST',
+          url: '/api/v1/bookings/reservation',
+          headers: holly.headers,
+          payload: { slotId: sessionId },
+        })
+      ).statusCode,
+    ).toBe(201);
+    expect(
+      (
+        await t.app.inject({
+          method: 'POST',
+          url: '/api/v1/bookings/reservation',
+          headers: noel.headers,
+          payload: { slotId: sessionId },
+        })
+      ).statusCode,
+    ).toBe(409);
     const after = await scrape();
-    expect(sample(after, 'kringle_holds_total{outcome="granted"}') - sample(before, 'kringle_holds_total{outcome="granted"}')).toBe(1);
-    expect(sample(after, 'kringle_holds_total{outcome="taken"}') - sample(before, 'kringle_holds_total{outcome="taken"}')).toBe(1);
+    expect(
+      sample(after, 'kringle_holds_total{outcome="granted"}') -
+        sample(before, 'kringle_holds_total{outcome="granted"}'),
+    ).toBe(1);
+    expect(
+      sample(after, 'kringle_holds_total{outcome="taken"}') - sample(before, 'kringle_holds_total{outcome="taken"}'),
+    ).toBe(1);
   });
 
   it('labels requests by route template, never by a raw path or id', async () => {
-    const hold = await t.app.inject({ method: 'POST', url: '/api/v1/bookings/reservation', headers: noel.headers, payload: { slotId: sessionId } });
+    const hold = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/bookings/reservation',
+      headers: noel.headers,
+      payload: { slotId: sessionId },
+    });
     const id = '6f1c2c8e-2b7a-4c51-9d3e-0a1b2c3d4e5f';
     await t.app.inject({ url: `/api/v1/bookings/reservation/${id}`, headers: noel.headers });
     await t.app.inject({ url: `/no/such/${id}` });
     const text = await scrape();
     expect(hold.statusCode).toBe(409);
-    expect(text).toContain('http_request_duration_seconds_count{route="/api/v1/bookings/reservation/:id",method="GET",status_code="404"}');
-    expect(text).toContain('http_request_duration_seconds_count{route="/api/v1/bookings/reservation",method="POST",status_code="409"}');
+    expect(text).toContain(
+      'http_request_duration_seconds_count{route="/api/v1/bookings/reservation/:id",method="GET",status_code="404"}',
+    );
+    expect(text).toContain(
+      'http_request_duration_seconds_count{route="/api/v1/bookings/reservation",method="POST",status_code="409"}',
+    );
     expect(text).toContain('route="unmatched",method="GET",status_code="404"');
     for (const raw of [id, locationId, sessionId, '/no/such']) expect(text).not.toContain(raw);
   });
@@ -125,7 +175,11 @@ describe('metrics (GET /metrics on its own listener)', () => {
       child.observe(seconds);
     }
     const text = await metricsRegistry.getSingleMetricAsString('http_request_duration_seconds');
-    const of = (route: string) => text.split('\n').filter((l) => l.includes(`route="${route}"`)).map((l) => l.replace(route, 'R'));
+    const of = (route: string) =>
+      text
+        .split('\n')
+        .filter((l) => l.includes(`route="${route}"`))
+        .map((l) => l.replace(route, 'R'));
     expect(of('/probe/fast')).toHaveLength(16);
     expect(of('/probe/fast')).toEqual(of('/probe/child'));
   });
@@ -163,7 +217,10 @@ describe('metrics (GET /metrics on its own listener)', () => {
     const owner = new pg.Client({ connectionString: t.ownerUrl });
     await owner.connect();
     try {
-      const { rows } = await owner.query<{ slug: string }>(`update locations set queue_opens_minutes_before = 30 where id = $1 returning slug`, [locationId]);
+      const { rows } = await owner.query<{ slug: string }>(
+        `update locations set queue_opens_minutes_before = 30 where id = $1 returning slug`,
+        [locationId],
+      );
       const slug = rows[0]!.slug;
       // Placed (drawn) and waiting, placed and admitted, and one not yet drawn: only the first counts as waiting.
       await owner.query(
@@ -183,7 +240,9 @@ describe('metrics (GET /metrics on its own listener)', () => {
 
   it('shows a pending mail in the outbox gauge, read at scrape time', async () => {
     const before = sample(await scrape(), 'kringle_outbox_pending{kind="mail"}');
-    await t.pool.query(`insert into mail_outbox (to_address, subject, html, text) values ('holly@example.test', 'Hello', '<p>Hi</p>', 'Hi')`);
+    await t.pool.query(
+      `insert into mail_outbox (to_address, subject, html, text) values ('holly@example.test', 'Hello', '<p>Hi</p>', 'Hi')`,
+    );
     expect(sample(await scrape(), 'kringle_outbox_pending{kind="mail"}')).toBe(before + 1);
     const pool = await metricsRegistry.getSingleMetricAsString('kringle_db_pool_connections');
     expect(pool).toMatch(/kringle_db_pool_connections\{state="max"\} \d+/);

@@ -11,7 +11,13 @@ import { CARDS, listenForWebhooks, payWithCard, startSandbox } from '../support/
 import { createTestApp, type TestApp } from '../test-app';
 
 /** One sample's value in the Prometheus text, by its series exactly as printed (0 when absent). */
-const sample = (text: string, series: string) => Number(text.split('\n').find((l) => l.startsWith(series + ' '))?.slice(series.length + 1) ?? 0);
+const sample = (text: string, series: string) =>
+  Number(
+    text
+      .split('\n')
+      .find((l) => l.startsWith(series + ' '))
+      ?.slice(series.length + 1) ?? 0,
+  );
 
 describe('payment metrics (the real Stripe sandbox and its webhooks)', () => {
   let t: TestApp;
@@ -37,14 +43,24 @@ describe('payment metrics (the real Stripe sandbox and its webhooks)', () => {
     await sandbox?.stop();
   });
 
-  const post = (url: string, who: TestCustomer, payload?: object) => t.app.inject({ method: 'POST', url, headers: who.headers, ...(payload ? { payload } : {}) });
+  const post = (url: string, who: TestCustomer, payload?: object) =>
+    t.app.inject({ method: 'POST', url, headers: who.headers, ...(payload ? { payload } : {}) });
 
   it('counts a declined and a succeeded payment by outcome, and sets the webhook lag', async () => {
     const before = await metricsRegistry.metrics();
     const who = await createCustomer(t.db, t.app.idTokens);
     const hold = (await post('/api/v1/bookings/reservation', who, { slotId: sessionId })).json();
-    const cart = (await post('/api/v1/cart', who, { reservationId: hold.id, packages: [{ id: pkg.id, quantity: 1 }], addOns: [], amount: pkg.priceCents })).json();
-    const result = (await post(`/api/v1/bookings/reservation/${hold.id}/checkoutOrder`, who, { cartId: cart.id })).json();
+    const cart = (
+      await post('/api/v1/cart', who, {
+        reservationId: hold.id,
+        packages: [{ id: pkg.id, quantity: 1 }],
+        addOns: [],
+        amount: pkg.priceCents,
+      })
+    ).json();
+    const result = (
+      await post(`/api/v1/bookings/reservation/${hold.id}/checkoutOrder`, who, { cartId: cart.id })
+    ).json();
     expect(result.client_secret, JSON.stringify({ hold, cart, result })).toBeTypeOf('string');
     expect((await payWithCard(sandbox, result.client_secret, CARDS.declined)).status).toBe('requires_payment_method');
     await sandbox.webhooksIdle();

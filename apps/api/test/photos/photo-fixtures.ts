@@ -11,7 +11,12 @@ export async function cameraJpeg(width = 1200, height = 800, orientation = 1): P
       exif: {
         IFD0: { Make: 'Canon', Model: 'EOS R6', Copyright: 'Set 3' },
         IFD2: { BodySerialNumber: '123456789' },
-        IFD3: { GPSLatitudeRef: 'S', GPSLatitude: '33/1 52/1 0/1', GPSLongitudeRef: 'E', GPSLongitude: '151/1 12/1 0/1' },
+        IFD3: {
+          GPSLatitudeRef: 'S',
+          GPSLatitude: '33/1 52/1 0/1',
+          GPSLongitudeRef: 'E',
+          GPSLongitude: '151/1 12/1 0/1',
+        },
       },
     })
     .toBuffer();
@@ -23,12 +28,24 @@ export async function cameraJpeg(width = 1200, height = 800, orientation = 1): P
  * streams, so making it costs no such memory.
  */
 export async function oversizedJpeg(width = 16000, height = 16000): Promise<Buffer> {
-  return sharp({ create: { width, height, channels: 3, background: { r: 20, g: 120, b: 60 } } }).jpeg({ quality: 50 }).toBuffer();
+  return sharp({ create: { width, height, channels: 3, background: { r: 20, g: 120, b: 60 } } })
+    .jpeg({ quality: 50 })
+    .toBuffer();
 }
 
 /** A camera JPEG cut off partway, as an interrupted copy leaves it: its header reads, its pixels do not. */
 export async function truncatedJpeg(): Promise<Buffer> {
-  const whole = await sharp({ create: { width: 1200, height: 800, channels: 3, background: { r: 0, g: 0, b: 0 }, noise: { type: 'gaussian', mean: 128, sigma: 40 } } }).jpeg().toBuffer();
+  const whole = await sharp({
+    create: {
+      width: 1200,
+      height: 800,
+      channels: 3,
+      background: { r: 0, g: 0, b: 0 },
+      noise: { type: 'gaussian', mean: 128, sigma: 40 },
+    },
+  })
+    .jpeg()
+    .toBuffer();
   return whole.subarray(0, Math.floor(whole.length * 0.6));
 }
 
@@ -47,7 +64,11 @@ export function multipart(files: { data: Buffer; type?: string; field?: string; 
   const boundary = `----kringle${randomUUID()}`;
   const chunks: Buffer[] = [];
   files.forEach((f, i) => {
-    chunks.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${f.field ?? 'files'}"; filename="${f.name ?? `IMG_${i}.jpg`}"\r\nContent-Type: ${f.type ?? 'image/jpeg'}\r\n\r\n`));
+    chunks.push(
+      Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="${f.field ?? 'files'}"; filename="${f.name ?? `IMG_${i}.jpg`}"\r\nContent-Type: ${f.type ?? 'image/jpeg'}\r\n\r\n`,
+      ),
+    );
     chunks.push(f.data, Buffer.from('\r\n'));
   });
   chunks.push(Buffer.from(`--${boundary}--\r\n`));

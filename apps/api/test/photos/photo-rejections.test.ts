@@ -24,9 +24,16 @@ describe('uploads refuse decompression bombs and unreadable files by name, and k
 
   const upload = async (url: string, files: Parameters<typeof multipart>[0]) => {
     const body = multipart(files);
-    return w.t.app.inject({ method: 'POST', url: `/api/v1${url}`, payload: body.payload, headers: { ...body.headers, ...(await headersOf(w.t.app.idTokens, w.elf)) } });
+    return w.t.app.inject({
+      method: 'POST',
+      url: `/api/v1${url}`,
+      payload: body.payload,
+      headers: { ...body.headers, ...(await headersOf(w.t.app.idTokens, w.elf)) },
+    });
   };
-  const storedFiles = async () => (await readdir(path.join(dataDir, 'photos'), { recursive: true }).catch(() => [])).filter((f) => f.endsWith('.jpg')).length;
+  const storedFiles = async () =>
+    (await readdir(path.join(dataDir, 'photos'), { recursive: true }).catch(() => [])).filter((f) => f.endsWith('.jpg'))
+      .length;
   const photoRows = async () => (await w.t.db.select().from(photos)).length;
 
   beforeAll(async () => {
@@ -46,13 +53,26 @@ describe('uploads refuse decompression bombs and unreadable files by name, and k
       { data: huge, name: 'giant.jpg' },
       { data: cut, name: 'cut-short.jpg' },
       { data: await cameraJpeg(2400, 1600), name: 'IMG_0004.jpg' },
-      { data: await sharp({ create: { width: 20, height: 20, channels: 3, background: 'white' } }).png().toBuffer(), name: 'scan.jpg' },
+      {
+        data: await sharp({ create: { width: 20, height: 20, channels: 3, background: 'white' } })
+          .png()
+          .toBuffer(),
+        name: 'scan.jpg',
+      },
     ]);
     expect(res.statusCode, res.body).toBe(201);
     expect(res.json().items.map((i: { width: number }) => i.width)).toEqual([1200, 2400]);
     expect(res.json().rejected).toEqual([
-      { file: 'giant.jpg', code: 'PAYLOAD_TOO_LARGE', message: 'giant.jpg: 16000 × 16000 pixels (256 megapixels); at most 60 megapixels' },
-      { file: 'cut-short.jpg', code: 'UNSUPPORTED_MEDIA_TYPE', message: 'cut-short.jpg: a JPEG that cannot be read to its end (truncated or damaged)' },
+      {
+        file: 'giant.jpg',
+        code: 'PAYLOAD_TOO_LARGE',
+        message: 'giant.jpg: 16000 × 16000 pixels (256 megapixels); at most 60 megapixels',
+      },
+      {
+        file: 'cut-short.jpg',
+        code: 'UNSUPPORTED_MEDIA_TYPE',
+        message: 'cut-short.jpg: a JPEG that cannot be read to its end (truncated or damaged)',
+      },
       // Sent as image/jpeg, is a PNG.
       { file: 'scan.jpg', code: 'UNSUPPORTED_MEDIA_TYPE', message: 'scan.jpg: not a JPEG' },
     ]);
@@ -66,11 +86,19 @@ describe('uploads refuse decompression bombs and unreadable files by name, and k
     const files = await storedFiles();
     const big = await upload(`/staff/bookings/${booking.id}/photos`, [{ data: huge, name: 'giant.jpg' }]);
     expectContractError(big, 413, 'PAYLOAD_TOO_LARGE');
-    expect(big.json().error).toBe('giant.jpg: 16000 × 16000 pixels (256 megapixels); at most 60 megapixels. Nothing was uploaded.');
-    const unreadable = await upload(`/staff/bookings/${booking.id}/photos`, [{ data: cut, name: 'cut-short.jpg' }, { data: Buffer.from('not a jpeg at all'), name: 'notes.jpg' }]);
+    expect(big.json().error).toBe(
+      'giant.jpg: 16000 × 16000 pixels (256 megapixels); at most 60 megapixels. Nothing was uploaded.',
+    );
+    const unreadable = await upload(`/staff/bookings/${booking.id}/photos`, [
+      { data: cut, name: 'cut-short.jpg' },
+      { data: Buffer.from('not a jpeg at all'), name: 'notes.jpg' },
+    ]);
     expectContractError(unreadable, 415, 'UNSUPPORTED_MEDIA_TYPE');
     expect(unreadable.json().error).toMatch(/cut-short\.jpg, notes\.jpg/);
-    expect(unreadable.json().details.map((d: { message: string }) => d.message)).toEqual([expect.stringMatching(/^cut-short\.jpg: /), expect.stringMatching(/^notes\.jpg: not a JPEG/)]);
+    expect(unreadable.json().details.map((d: { message: string }) => d.message)).toEqual([
+      expect.stringMatching(/^cut-short\.jpg: /),
+      expect.stringMatching(/^notes\.jpg: not a JPEG/),
+    ]);
     expect(await photoRows()).toBe(rows);
     expect(await storedFiles()).toBe(files);
   });
@@ -85,7 +113,11 @@ describe('uploads refuse decompression bombs and unreadable files by name, and k
       { data: await cameraJpeg(), name: 'IMG_0104.jpg' },
     ]);
     expect(res.statusCode, res.body).toBe(201);
-    expect(res.json()).toMatchObject({ assigned: [{ bookingId: booking.id, count: 2 }], unmatched: [], openRunOf: booking.id });
+    expect(res.json()).toMatchObject({
+      assigned: [{ bookingId: booking.id, count: 2 }],
+      unmatched: [],
+      openRunOf: booking.id,
+    });
     expect(res.json().rejected.map((r: { file: string; code: string }) => [r.file, r.code])).toEqual([
       ['IMG_0101.jpg', 'UNSUPPORTED_MEDIA_TYPE'],
       ['IMG_0103.jpg', 'PAYLOAD_TOO_LARGE'],
@@ -99,7 +131,10 @@ describe('uploads refuse decompression bombs and unreadable files by name, and k
     const sample = setInterval(() => {
       peak = Math.max(peak, process.memoryUsage.rss());
     }, 5);
-    const files = [...Array.from({ length: 10 }, (_, i) => ({ data: huge, name: `bomb-${i}.jpg` })), { data: await cameraJpeg(), name: 'IMG_0200.jpg' }];
+    const files = [
+      ...Array.from({ length: 10 }, (_, i) => ({ data: huge, name: `bomb-${i}.jpg` })),
+      { data: await cameraJpeg(), name: 'IMG_0200.jpg' },
+    ];
     const started = Date.now();
     const res = await upload(`/staff/bookings/${booking.id}/photos`, files).finally(() => clearInterval(sample));
     expect(res.statusCode, res.body).toBe(201);
@@ -107,7 +142,9 @@ describe('uploads refuse decompression bombs and unreadable files by name, and k
     expect(res.json().rejected).toHaveLength(10);
     // Each would decode to 768 MB (the probe saw 3.46 GB); the resident size grows by far less.
     const grewMb = Math.round((peak - before) / 1024 / 1024);
-    console.log(`ten 256 MP files and one photo: peak RSS ${Math.round(before / 1024 / 1024)} MB + ${grewMb} MB, ${Date.now() - started} ms`);
+    console.log(
+      `ten 256 MP files and one photo: peak RSS ${Math.round(before / 1024 / 1024)} MB + ${grewMb} MB, ${Date.now() - started} ms`,
+    );
     expect(grewMb).toBeLessThan(150);
   }, 60_000);
 });

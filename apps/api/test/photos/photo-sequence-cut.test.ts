@@ -22,16 +22,27 @@ describe('a shooting sequence sent in several requests', () => {
   const batch = async (files: Buffer[], continueRunOf?: string) => {
     const body = multipart(files.map((data) => ({ data })));
     const query = new URLSearchParams({ locationId: w.sydney, ...(continueRunOf ? { continueRunOf } : {}) });
-    return w.t.app.inject({ method: 'POST', url: `/api/v1/staff/photos/batch?${query}`, payload: body.payload, headers: { ...body.headers, ...(await headersOf(w.t.app.idTokens, w.elf)) } });
+    return w.t.app.inject({
+      method: 'POST',
+      url: `/api/v1/staff/photos/batch?${query}`,
+      payload: body.payload,
+      headers: { ...body.headers, ...(await headersOf(w.t.app.idTokens, w.elf)) },
+    });
   };
   const ownersOf = async (ids: string[]) =>
-    (await w.t.db.execute(sql`select booking_id from photos where id = any(${`{${ids.join(',')}}`}::uuid[])`)).rows.map((r) => r.booking_id);
+    (await w.t.db.execute(sql`select booking_id from photos where id = any(${`{${ids.join(',')}}`}::uuid[])`)).rows.map(
+      (r) => r.booking_id,
+    );
 
   beforeAll(async () => {
     dataDir = await mkdtemp(path.join(tmpdir(), 'photos-cut-'));
     w = await staffDay({ DATA_DIR: dataDir });
     booking = await bookDirect(w.t.db, w.family, w.sessions[0]!.id);
-    const brisbaneSlot = (await w.t.db.execute(sql`select id from slots where location_id = ${w.brisbane}::uuid and kind = 'session' and start_at > now() order by start_at limit 1`)).rows[0]!;
+    const brisbaneSlot = (
+      await w.t.db.execute(
+        sql`select id from slots where location_id = ${w.brisbane}::uuid and kind = 'session' and start_at > now() order by start_at limit 1`,
+      )
+    ).rows[0]!;
     elsewhere = await bookDirect(w.t.db, await createPerson(w.t.db, false), brisbaneSlot.id as string);
   });
   afterAll(async () => {
@@ -40,14 +51,23 @@ describe('a shooting sequence sent in several requests', () => {
   });
 
   it("continues the previous request's family; the run it ends with is the next one's", async () => {
-    const first = await batch([await cameraJpeg(), await qrPhoto(await checkInCodeFor(w.t.db, booking)), await cameraJpeg()]);
+    const first = await batch([
+      await cameraJpeg(),
+      await qrPhoto(await checkInCodeFor(w.t.db, booking)),
+      await cameraJpeg(),
+    ]);
     expect(first.statusCode).toBe(201);
     expect(first.json()).toMatchObject({ assigned: [{ bookingId: booking.id, count: 1 }], openRunOf: booking.id });
     expect(first.json().unmatched).toHaveLength(1);
 
     const second = await batch([await cameraJpeg(), await cameraJpeg()], first.json().openRunOf);
     expect(second.statusCode).toBe(201);
-    expect(second.json()).toEqual({ assigned: [{ bookingId: booking.id, count: 2 }], unmatched: [], openRunOf: booking.id, rejected: [] });
+    expect(second.json()).toEqual({
+      assigned: [{ bookingId: booking.id, count: 2 }],
+      unmatched: [],
+      openRunOf: booking.id,
+      rejected: [],
+    });
 
     // A code in the continued request ends the run it was given, as within one request.
     const third = await batch([await cameraJpeg(), await qrPhoto('NOT-A-CODE'), await cameraJpeg()], booking.id);

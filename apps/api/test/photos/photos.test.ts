@@ -22,11 +22,21 @@ describe('photos (issue 39)', () => {
 
   const upload = async (url: string, files: Parameters<typeof multipart>[0], who: Person = w.elf) => {
     const body = multipart(files);
-    return w.t.app.inject({ method: 'POST', url: `/api/v1${url}`, payload: body.payload, headers: { ...body.headers, ...(await headersOf(w.t.app.idTokens, who)) } });
+    return w.t.app.inject({
+      method: 'POST',
+      url: `/api/v1${url}`,
+      payload: body.payload,
+      headers: { ...body.headers, ...(await headersOf(w.t.app.idTokens, who)) },
+    });
   };
   const get = async (url: string, who: Person | null) =>
-    w.t.app.inject({ method: 'GET', url: url.startsWith('/api/v1') ? url : `/api/v1${url}`, headers: who ? await headersOf(w.t.app.idTokens, who) : {} });
-  const storedFiles = async () => (await readdir(path.join(dataDir, 'photos'), { recursive: true })).filter((f) => f.endsWith('.jpg'));
+    w.t.app.inject({
+      method: 'GET',
+      url: url.startsWith('/api/v1') ? url : `/api/v1${url}`,
+      headers: who ? await headersOf(w.t.app.idTokens, who) : {},
+    });
+  const storedFiles = async () =>
+    (await readdir(path.join(dataDir, 'photos'), { recursive: true })).filter((f) => f.endsWith('.jpg'));
   const photoRows = async () => (await w.t.db.select().from(photos)).length;
 
   beforeAll(async () => {
@@ -34,7 +44,9 @@ describe('photos (issue 39)', () => {
     w = await staffDay({ DATA_DIR: dataDir });
     booking = await bookDirect(w.t.db, w.family, w.sessions[0]!.id);
     // Classic Print includes 2 digital photos (the demo season).
-    await w.t.db.execute(sql`update bookings set items = ${JSON.stringify([{ id: w.classic, type: 'package', name: 'Classic Print', quantity: 1, unitPriceCents: 3995, totalCents: 3995 }])}::jsonb where id = ${booking.id}::uuid`);
+    await w.t.db.execute(
+      sql`update bookings set items = ${JSON.stringify([{ id: w.classic, type: 'package', name: 'Classic Print', quantity: 1, unitPriceCents: 3995, totalCents: 3995 }])}::jsonb where id = ${booking.id}::uuid`,
+    );
     other = await createPerson(w.t.db, false, { firstName: 'Other', lastName: 'Family' });
   });
   afterAll(async () => {
@@ -43,7 +55,11 @@ describe('photos (issue 39)', () => {
   });
 
   it('the set uploads photos for a confirmed booking (201), any day; refuses what is not a JPEG and keeps nothing of a failed upload', async () => {
-    const res = await upload(`/staff/bookings/${booking.id}/photos`, [{ data: await cameraJpeg() }, { data: await cameraJpeg(2400, 1600) }, { data: await cameraJpeg() }]);
+    const res = await upload(`/staff/bookings/${booking.id}/photos`, [
+      { data: await cameraJpeg() },
+      { data: await cameraJpeg(2400, 1600) },
+      { data: await cameraJpeg() },
+    ]);
     expect(res.statusCode).toBe(201);
     const items = res.json().items as { id: string; bookingId: string; width: number; previewUrl: string }[];
     expect(items.map((i) => i.bookingId)).toEqual([booking.id, booking.id, booking.id]);
@@ -52,8 +68,17 @@ describe('photos (issue 39)', () => {
     photoIds = items.map((i) => i.id);
     expect(await storedFiles()).toHaveLength(6);
 
-    const png = await sharp({ create: { width: 20, height: 20, channels: 3, background: 'white' } }).png().toBuffer();
-    expectContractError(await upload(`/staff/bookings/${booking.id}/photos`, [{ data: await cameraJpeg() }, { data: png, type: 'image/png' }]), 415, 'UNSUPPORTED_MEDIA_TYPE');
+    const png = await sharp({ create: { width: 20, height: 20, channels: 3, background: 'white' } })
+      .png()
+      .toBuffer();
+    expectContractError(
+      await upload(`/staff/bookings/${booking.id}/photos`, [
+        { data: await cameraJpeg() },
+        { data: png, type: 'image/png' },
+      ]),
+      415,
+      'UNSUPPORTED_MEDIA_TYPE',
+    );
     // Says JPEG, is not one: that file alone is rejected by name (issue 48 item 8, photo-rejections.test.ts).
     // Interrupted midway: the body ends inside the second file.
     const cut = multipart([{ data: await cameraJpeg() }, { data: await cameraJpeg() }]);
@@ -66,14 +91,26 @@ describe('photos (issue 39)', () => {
     expect(res2.statusCode).toBeGreaterThanOrEqual(400);
     // Over 30 MB: refused, after a photo before it was stored (deleted again).
     const huge = Buffer.concat([await cameraJpeg(), Buffer.alloc(31 * 1024 * 1024)]);
-    expectContractError(await upload(`/staff/bookings/${booking.id}/photos`, [{ data: await cameraJpeg() }, { data: huge }]), 413, 'PAYLOAD_TOO_LARGE');
+    expectContractError(
+      await upload(`/staff/bookings/${booking.id}/photos`, [{ data: await cameraJpeg() }, { data: huge }]),
+      413,
+      'PAYLOAD_TOO_LARGE',
+    );
     expect(await photoRows()).toBe(3);
     expect(await storedFiles()).toHaveLength(6);
     // Files wait for processing on disk (decision 0070); none is left once a request has ended, however it ended.
     expect(await readdir(path.join(dataDir, 'incoming'))).toEqual([]);
 
-    expectContractError(await upload(`/staff/bookings/${randomUUID()}/photos`, [{ data: await cameraJpeg() }]), 404, 'NOT_FOUND');
-    expectContractError(await upload(`/staff/bookings/${booking.id}/photos`, [{ data: await cameraJpeg() }], w.family), 403, 'STAFF_ONLY');
+    expectContractError(
+      await upload(`/staff/bookings/${randomUUID()}/photos`, [{ data: await cameraJpeg() }]),
+      404,
+      'NOT_FOUND',
+    );
+    expectContractError(
+      await upload(`/staff/bookings/${booking.id}/photos`, [{ data: await cameraJpeg() }], w.family),
+      403,
+      'STAFF_ONLY',
+    );
   });
 
   it("the family sees watermarked previews behind signed URLs carrying no metadata; another family's booking is 404", async () => {
@@ -85,7 +122,10 @@ describe('photos (issue 39)', () => {
     expect(gallery.items.map((i: { id: string }) => i.id)).toEqual(photoIds);
     // The booking says how many photos its gallery has, so the card can show "3 photos".
     expect((await get(`/bookings/${booking.id}`, w.family)).json().photoCount).toBe(3);
-    expect((await get('/bookings/upcoming-bookings', w.family)).json().items.find((b: { id: string }) => b.id === booking.id).photoCount).toBe(3);
+    expect(
+      (await get('/bookings/upcoming-bookings', w.family)).json().items.find((b: { id: string }) => b.id === booking.id)
+        .photoCount,
+    ).toBe(3);
     const preview = await get(gallery.items[1].previewUrl, null);
     expect(preview.statusCode).toBe(200);
     expect(preview.headers['content-type']).toBe('image/jpeg');
@@ -97,15 +137,27 @@ describe('photos (issue 39)', () => {
     const doc = (await w.t.app.inject('/api/v1/openapi.json')).json();
     expect(doc.paths['/api/v1/photo-files/photos/{photoId}/{file}'].get.security).toEqual([]);
     // Forged, or expired: 404.
-    expect((await get(gallery.items[1].previewUrl.replace(/sig=[^&]+/, `sig=${'A'.repeat(43)}`), null)).statusCode).toBe(404);
+    expect(
+      (await get(gallery.items[1].previewUrl.replace(/sig=[^&]+/, `sig=${'A'.repeat(43)}`), null)).statusCode,
+    ).toBe(404);
     expectContractError(await get(`/bookings/${booking.id}/photos`, other), 404, 'NOT_FOUND');
     expectContractError(await get(`/bookings/${booking.id}/photos/${photoIds[0]}/original`, other), 404, 'NOT_FOUND');
   });
 
   it('unlocks within the allowance, race-safe; originals only once unlocked; the zip holds the unlocked originals', async () => {
     const family = await headersOf(w.t.app.idTokens, w.family);
-    const unlock = (ids: string[]) => w.t.app.inject({ method: 'POST', url: `/api/v1/bookings/${booking.id}/photos/unlock`, headers: family, payload: { photoIds: ids } });
-    expectContractError(await get(`/bookings/${booking.id}/photos/${photoIds[0]}/original`, w.family), 403, 'PHOTO_LOCKED');
+    const unlock = (ids: string[]) =>
+      w.t.app.inject({
+        method: 'POST',
+        url: `/api/v1/bookings/${booking.id}/photos/unlock`,
+        headers: family,
+        payload: { photoIds: ids },
+      });
+    expectContractError(
+      await get(`/bookings/${booking.id}/photos/${photoIds[0]}/original`, w.family),
+      403,
+      'PHOTO_LOCKED',
+    );
     expectContractError(await unlock(photoIds), 409, 'PHOTO_ALLOWANCE_USED');
     // Three devices at once, one photo each, two allowed: exactly two win.
     const results = await Promise.all(photoIds.map((id) => unlock([id])));
@@ -135,8 +187,21 @@ describe('photos (issue 39)', () => {
       select actor_kind, actor_id, action, after from audit_entries
       where booking_id = ${booking.id}::uuid and action like 'downloadPhoto%' order by seq`);
     expect(trail.rows).toEqual([
-      { actor_kind: 'family', actor_id: w.family.id, action: 'downloadPhotoOriginal', after: { photoIds: [open], count: 1 } },
-      { actor_kind: 'family', actor_id: w.family.id, action: 'downloadPhotoZip', after: { photoIds: gallery.items.filter((i: { unlocked: boolean }) => i.unlocked).map((i: { id: string }) => i.id), count: 2 } },
+      {
+        actor_kind: 'family',
+        actor_id: w.family.id,
+        action: 'downloadPhotoOriginal',
+        after: { photoIds: [open], count: 1 },
+      },
+      {
+        actor_kind: 'family',
+        actor_id: w.family.id,
+        action: 'downloadPhotoZip',
+        after: {
+          photoIds: gallery.items.filter((i: { unlocked: boolean }) => i.unlocked).map((i: { id: string }) => i.id),
+          count: 2,
+        },
+      },
     ]);
   });
 
@@ -167,7 +232,12 @@ describe('photos (issue 39)', () => {
   });
 
   it('one "ready" e-mail, reminders 7 days and 1 day before the end, then every file and row deleted; staff can extend', async () => {
-    const mails = async () => (await w.t.db.execute(sql`select subject from mail_outbox where subject like ${`%${booking.reference}%`} order by created_at`)).rows.map((r) => r.subject as string);
+    const mails = async () =>
+      (
+        await w.t.db.execute(
+          sql`select subject from mail_outbox where subject like ${`%${booking.reference}%`} order by created_at`,
+        )
+      ).rows.map((r) => r.subject as string);
     // Two processes' jobs at once: the e-mail goes once.
     const [a, b] = await Promise.all([runPhotoRetention(w.t.app), runPhotoRetention(w.t.app)]);
     expect(a.ready + b.ready).toBe(1);
@@ -175,18 +245,34 @@ describe('photos (issue 39)', () => {
     const preview = (await get(`/bookings/${booking.id}/photos`, w.family)).json().items[0].previewUrl as string;
 
     // Manager or support, with a reason: the set may not, and a reason is required.
-    const support = await createPerson(w.t.db, true, { firstName: 'Sam', lastName: 'Support' }, { role: 'support', mfaEnrolled: true });
-    const extend = (who: Person, body: object) => w.call('POST', `/staff/bookings/${booking.id}/photos/extend`, who, body);
+    const support = await createPerson(
+      w.t.db,
+      true,
+      { firstName: 'Sam', lastName: 'Support' },
+      { role: 'support', mfaEnrolled: true },
+    );
+    const extend = (who: Person, body: object) =>
+      w.call('POST', `/staff/bookings/${booking.id}/photos/extend`, who, body);
     expectContractError(await extend(w.elf, { days: 1, reason: 'Family asked for more time' }), 403, 'ROLE_FORBIDDEN');
     expectContractError(await extend(support, { days: 1 }), 400, 'VALIDATION_FAILED');
-    expectContractError(await w.call('POST', `/staff/bookings/${randomUUID()}/photos/extend`, support, { reason: 'Family asked' }), 404, 'NOT_FOUND');
+    expectContractError(
+      await w.call('POST', `/staff/bookings/${randomUUID()}/photos/extend`, support, { reason: 'Family asked' }),
+      404,
+      'NOT_FOUND',
+    );
     const extended = await extend(support, { days: 1, reason: 'Family asked for more time' });
     expect(extended.statusCode).toBe(200);
     const end = new Date(extended.json().expiresAt).getTime();
     expect(end).toBe(w.clock.now().getTime() + 61 * 86_400_000);
     // The support desk's booking shows the gallery's end, where the extend form is.
-    expect((await w.call('GET', `/staff/bookings/${booking.id}`, support)).json().galleryExpiresAt).toBe(new Date(end).toISOString());
-    const [entry] = (await w.t.db.execute(sql`select actor_kind, actor_email, reason, before, after from audit_entries where booking_id = ${booking.id}::uuid and action = 'extendPhotoGallery'`)).rows;
+    expect((await w.call('GET', `/staff/bookings/${booking.id}`, support)).json().galleryExpiresAt).toBe(
+      new Date(end).toISOString(),
+    );
+    const [entry] = (
+      await w.t.db.execute(
+        sql`select actor_kind, actor_email, reason, before, after from audit_entries where booking_id = ${booking.id}::uuid and action = 'extendPhotoGallery'`,
+      )
+    ).rows;
     expect(entry).toEqual({
       actor_kind: 'staff',
       actor_email: support.email,
@@ -208,7 +294,10 @@ describe('photos (issue 39)', () => {
 
     w.clock.set(new Date(end + 1000));
     // Past its end the gallery is closed at once, before the job has deleted anything.
-    expect((await get(`/bookings/${booking.id}/photos`, w.family)).json()).toMatchObject({ items: [], expiresAt: null });
+    expect((await get(`/bookings/${booking.id}/photos`, w.family)).json()).toMatchObject({
+      items: [],
+      expiresAt: null,
+    });
     const run = await runPhotoRetention(w.t.app);
     expect(run.galleriesDeleted).toBe(1);
     expect(await photoRows()).toBe(0);

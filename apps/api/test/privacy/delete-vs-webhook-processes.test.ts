@@ -54,14 +54,35 @@ describe('account deletion racing its payment webhook, two API processes', () =>
 
   /** A family with a password and one checkout paid at Stripe whose webhook has not landed yet. */
   async function paidCheckout(passwordHash: string, slotId: string) {
-    const person: Person = { id: crypto.randomUUID(), email: `family-${crypto.randomUUID().slice(0, 8)}@kringle.test`, staff: false, staffRole: null };
-    await db.insert(users).values({ id: person.id, email: person.email, passwordHash, firstName: 'Holly', lastName: 'Ivy', emailVerifiedAt: new Date() });
+    const person: Person = {
+      id: crypto.randomUUID(),
+      email: `family-${crypto.randomUUID().slice(0, 8)}@kringle.test`,
+      staff: false,
+      staffRole: null,
+    };
+    await db
+      .insert(users)
+      .values({
+        id: person.id,
+        email: person.email,
+        passwordHash,
+        firstName: 'Holly',
+        lastName: 'Ivy',
+        emailVerifiedAt: new Date(),
+      });
     const booked = await bookDirect(db, person, slotId, { status: 'payment_pending' });
-    const orderId = (await db.execute(sql`select id from orders where booking_id = ${booked.id}::uuid`)).rows[0]!.id as string;
-    const intent = await stripe.paymentIntents.create({ amount: 3995, currency: 'aud', metadata: { bookingId: booked.id, orderId } });
+    const orderId = (await db.execute(sql`select id from orders where booking_id = ${booked.id}::uuid`)).rows[0]!
+      .id as string;
+    const intent = await stripe.paymentIntents.create({
+      amount: 3995,
+      currency: 'aud',
+      metadata: { bookingId: booked.id, orderId },
+    });
     await db.execute(sql`update orders set payment_intent_id = ${intent.id} where id = ${orderId}::uuid`);
     expect((await payWithCard(sandbox, intent.client_secret!, CARDS.success)).status).toBe('succeeded');
-    const event = sandbox.events('payment_intent.succeeded').find((e) => (e.data.object as { id: string }).id === intent.id)!;
+    const event = sandbox
+      .events('payment_intent.succeeded')
+      .find((e) => (e.data.object as { id: string }).id === intent.id)!;
     return { person, booking: booked, eventId: event.id };
   }
 
@@ -77,7 +98,11 @@ describe('account deletion racing its payment webhook, two API processes', () =>
     // The deletion checks the password first (tens of ms); the webhook is sent across that window.
     const delay = (trial * 7) % 120;
     const [deleted, webhook] = await Promise.all([
-      fetch(`${api.urls[0]}/api/v1/user`, { method: 'DELETE', headers, body: JSON.stringify({ password: STRONG_PASSWORD, confirmEmail: person.email, cancelUpcoming: true }) }).then(async (r) => ({ status: r.status, body: await r.text() })),
+      fetch(`${api.urls[0]}/api/v1/user`, {
+        method: 'DELETE',
+        headers,
+        body: JSON.stringify({ password: STRONG_PASSWORD, confirmEmail: person.email, cancelUpcoming: true }),
+      }).then(async (r) => ({ status: r.status, body: await r.text() })),
       new Promise((resolve) => setTimeout(resolve, delay)).then(() => sandbox.redeliver(eventId)),
     ]);
     return { booking, deleted, webhook };
@@ -115,7 +140,11 @@ describe('account deletion racing its payment webhook, two API processes', () =>
       await holdBooking.opened;
     });
     await bookingHeld.opened;
-    const deleted = fetch(`${api.urls[0]}/api/v1/user`, { method: 'DELETE', headers, body: JSON.stringify({ password: STRONG_PASSWORD, confirmEmail: person.email, cancelUpcoming: true }) }).then(async (r) => ({ status: r.status, body: await r.text() }));
+    const deleted = fetch(`${api.urls[0]}/api/v1/user`, {
+      method: 'DELETE',
+      headers,
+      body: JSON.stringify({ password: STRONG_PASSWORD, confirmEmail: person.email, cancelUpcoming: true }),
+    }).then(async (r) => ({ status: r.status, body: await r.text() }));
     await waitingOnLock('%from "bookings"%for update%');
     const t2 = db.transaction(async (tx) => {
       await tx.execute(sql`lock table slots in access exclusive mode`);
@@ -134,28 +163,49 @@ describe('account deletion racing its payment webhook, two API processes', () =>
     const [d, w] = await Promise.all([deleted, webhook]);
     expect(d.status, d.body).toBe(202);
     expect(w.status).toBe(200);
-    expect((await db.execute(sql`select status from bookings where id = ${booking.id}::uuid`)).rows[0]!.status).toBe('cancelled');
-    expect((await db.execute(sql`select amount_cents from refunds where booking_id = ${booking.id}::uuid`)).rows).toEqual([{ amount_cents: 3995 }]);
+    expect((await db.execute(sql`select status from bookings where id = ${booking.id}::uuid`)).rows[0]!.status).toBe(
+      'cancelled',
+    );
+    expect(
+      (await db.execute(sql`select amount_cents from refunds where booking_id = ${booking.id}::uuid`)).rows,
+    ).toEqual([{ amount_cents: 3995 }]);
   }, 60_000);
 
   it(`${TRIALS} deletions each racing its booking's payment webhook: no 500, each booking cancelled and refunded once in full`, async () => {
     const passwordHash = await hashPassword(STRONG_PASSWORD);
     const results: Awaited<ReturnType<typeof race>>[] = [];
     for (let i = 0; i < TRIALS; i += AT_ONCE) {
-      results.push(...(await Promise.all(Array.from({ length: Math.min(AT_ONCE, TRIALS - i) }, (_, k) => race(i + k, passwordHash)))));
+      results.push(
+        ...(await Promise.all(
+          Array.from({ length: Math.min(AT_ONCE, TRIALS - i) }, (_, k) => race(i + k, passwordHash)),
+        )),
+      );
     }
     const deletions = results.map((r) => r.deleted.status);
     const webhooks = results.map((r) => r.webhook.status);
-    expect(deletions.filter((s) => s !== 202), JSON.stringify(results.filter((r) => r.deleted.status !== 202).map((r) => r.deleted.body))).toEqual([]);
+    expect(
+      deletions.filter((s) => s !== 202),
+      JSON.stringify(results.filter((r) => r.deleted.status !== 202).map((r) => r.deleted.body)),
+    ).toEqual([]);
     expect(webhooks.filter((s) => s !== 200)).toEqual([]);
 
     for (const { booking } of results) {
-      const status = (await db.execute(sql`select status from bookings where id = ${booking.id}::uuid`)).rows[0]!.status;
+      const status = (await db.execute(sql`select status from bookings where id = ${booking.id}::uuid`)).rows[0]!
+        .status;
       expect(status, booking.reference).toBe('cancelled');
-      const refunds = (await db.execute(sql`select amount_cents from refunds where booking_id = ${booking.id}::uuid`)).rows;
+      const refunds = (await db.execute(sql`select amount_cents from refunds where booking_id = ${booking.id}::uuid`))
+        .rows;
       const seen = JSON.stringify([
-        (await db.execute(sql`select status, paid_at, refunded_cents, payment_intent_id from orders where booking_id = ${booking.id}::uuid`)).rows,
-        (await db.execute(sql`select action, actor_kind from audit_entries where booking_id = ${booking.id}::uuid order by at`)).rows,
+        (
+          await db.execute(
+            sql`select status, paid_at, refunded_cents, payment_intent_id from orders where booking_id = ${booking.id}::uuid`,
+          )
+        ).rows,
+        (
+          await db.execute(
+            sql`select action, actor_kind from audit_entries where booking_id = ${booking.id}::uuid order by at`,
+          )
+        ).rows,
         results.find((r) => r.booking.id === booking.id),
       ]);
       expect(refunds, `${booking.reference} ${seen}`).toEqual([{ amount_cents: 3995 }]);

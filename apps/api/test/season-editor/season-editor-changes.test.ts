@@ -24,7 +24,17 @@ describe('season editor: the preview lists prices, the opening time and the wait
     const res = await w.call('POST', '/staff/season/preview', { payload: file });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({ sessionsAdded: 0, sessionsRemoved: 0, sessionsChanged: 0, conflicts: [] });
-    expect(res.json().changes).toEqual([{ item: 'package', slug: classic.slug, name: classic.name, change: 'changed', field: 'priceCents', before: 3995, after: 4295 }]);
+    expect(res.json().changes).toEqual([
+      {
+        item: 'package',
+        slug: classic.slug,
+        name: classic.name,
+        change: 'changed',
+        field: 'priceCents',
+        before: 3995,
+        after: 4295,
+      },
+    ]);
     expect(await catalogueChecksum(w.t.db)).toBe(before);
   });
 
@@ -35,7 +45,15 @@ describe('season editor: the preview lists prices, the opening time and the wait
     sydney.queue = { opensMinutesBefore: 45 };
     const preview = (await w.call('POST', '/staff/season/preview', { payload: file })).json();
     expect(preview.changes).toEqual([
-      { item: 'location', slug: SYDNEY, name: sydney.name, change: 'changed', field: 'salesOpenAt', before: null, after: '2026-12-20T09:00' },
+      {
+        item: 'location',
+        slug: SYDNEY,
+        name: sydney.name,
+        change: 'changed',
+        field: 'salesOpenAt',
+        before: null,
+        after: '2026-12-20T09:00',
+      },
       { item: 'location', slug: SYDNEY, name: sydney.name, change: 'changed', field: 'queue', before: 0, after: 45 },
     ]);
 
@@ -43,7 +61,11 @@ describe('season editor: the preview lists prices, the opening time and the wait
     const saved = await w.call('PUT', '/staff/season', { payload: file, ifMatch: live.headers.etag as string });
     expect(saved.statusCode).toBe(200);
     // 09:00 AEDT is 22:00 UTC the day before; the line opens 45 minutes earlier.
-    const row = (await w.t.db.execute(sql`select sales_open_at, queue_opens_minutes_before as m from locations where slug = ${SYDNEY}`)).rows[0]!;
+    const row = (
+      await w.t.db.execute(
+        sql`select sales_open_at, queue_opens_minutes_before as m from locations where slug = ${SYDNEY}`,
+      )
+    ).rows[0]!;
     expect(new Date(row.sales_open_at as string).toISOString()).toBe('2026-12-19T22:00:00.000Z');
     expect(row.m).toBe(45);
     expect((await w.call('POST', '/staff/season/preview', { payload: file })).json().changes).toEqual([]);

@@ -7,7 +7,16 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPerson, bookDirect } from '../staff/staff-fixtures';
 import { createCustomer } from '../support/customers';
-import { catalogueChecksum, demoFile, editorWorld, SYDNEY, sydneyEverydaySessionsFrom, sydneySessionAt, withSydneyHours, type EditorWorld } from './season-editor-fixtures';
+import {
+  catalogueChecksum,
+  demoFile,
+  editorWorld,
+  SYDNEY,
+  sydneyEverydaySessionsFrom,
+  sydneySessionAt,
+  withSydneyHours,
+  type EditorWorld,
+} from './season-editor-fixtures';
 
 const API_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const TSX = path.resolve(API_DIR, '../../node_modules/.bin/tsx');
@@ -28,7 +37,9 @@ describe('the season editor (issue 35)', () => {
     expect(res.headers.etag).toBe('"1"');
     expect(res.json()).toEqual(demoFile());
     const versions = (await w.call('GET', '/staff/season/versions')).json();
-    expect(versions.items).toEqual([expect.objectContaining({ version: 1, live: true, savedBy: { kind: 'system', id: null, email: null } })]);
+    expect(versions.items).toEqual([
+      expect.objectContaining({ version: 1, live: true, savedBy: { kind: 'system', id: null, email: null } }),
+    ]);
     expect((await w.call('GET', '/staff/season/versions/1')).json()).toEqual(demoFile());
     expect((await w.call('GET', '/staff/season/versions/9')).statusCode).toBe(404);
   });
@@ -43,7 +54,13 @@ describe('the season editor (issue 35)', () => {
     const before = await catalogueChecksum(w.t.db);
     const res = await w.call('POST', '/staff/season/preview', { payload: withSydneyHours('10:00-16:30') });
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({ sessionsAdded: 0, sessionsRemoved: EVERYDAY_DAYS * 6, sessionsChanged: 0, conflicts: [], changes: [expect.objectContaining({ item: 'location', slug: SYDNEY, field: 'sessions' })] });
+    expect(res.json()).toEqual({
+      sessionsAdded: 0,
+      sessionsRemoved: EVERYDAY_DAYS * 6,
+      sessionsChanged: 0,
+      conflicts: [],
+      changes: [expect.objectContaining({ item: 'location', slug: SYDNEY, field: 'sessions' })],
+    });
     expect(await catalogueChecksum(w.t.db)).toBe(before);
   });
 
@@ -53,12 +70,27 @@ describe('the season editor (issue 35)', () => {
     const booking = await bookDirect(w.t.db, family, booked);
     const held = await sydneySessionAt(w.t.db, '2026-12-04', '16:40');
     const holder = await createCustomer(w.t.db, w.t.app.idTokens);
-    expect((await w.t.app.inject({ method: 'POST', url: '/api/v1/bookings/reservation', headers: holder.headers, payload: { slotId: held } })).statusCode).toBe(201);
+    expect(
+      (
+        await w.t.app.inject({
+          method: 'POST',
+          url: '/api/v1/bookings/reservation',
+          headers: holder.headers,
+          payload: { slotId: held },
+        })
+      ).statusCode,
+    ).toBe(201);
     const file = withSydneyHours('10:00-16:30');
 
     const preview = (await w.call('POST', '/staff/season/preview', { payload: file })).json();
     const expected = [
-      expect.objectContaining({ slotId: booked, bookingId: booking.id, reference: booking.reference, location: 'sydney-pitt-street', change: 'removed' }),
+      expect.objectContaining({
+        slotId: booked,
+        bookingId: booking.id,
+        reference: booking.reference,
+        location: 'sydney-pitt-street',
+        change: 'removed',
+      }),
       expect.objectContaining({ slotId: held, bookingId: null, reference: null, change: 'removed' }),
     ];
     expect(preview.conflicts).toEqual(expected);
@@ -76,16 +108,29 @@ describe('the season editor (issue 35)', () => {
     const longer = await w.call('PUT', '/staff/season', { payload: withSydneyHours('10:00-18:00'), ifMatch: '"1"' });
     expect(longer.statusCode).toBe(200);
     expect(longer.headers.etag).toBe('"2"');
-    expect(longer.json()).toEqual({ version: 2, sessionsAdded: EVERYDAY_DAYS * 3, sessionsRemoved: 0, sessionsChanged: 0 });
+    expect(longer.json()).toEqual({
+      version: 2,
+      sessionsAdded: EVERYDAY_DAYS * 3,
+      sessionsRemoved: 0,
+      sessionsChanged: 0,
+    });
     expect(await sydneyEverydaySessionsFrom(w.t.db, '17:30')).toBe(EVERYDAY_DAYS * 3);
 
     const back = await w.call('PUT', '/staff/season', { payload: demoFile(), ifMatch: '"2"' });
-    expect(back.json()).toEqual({ version: 3, sessionsAdded: 0, sessionsRemoved: EVERYDAY_DAYS * 3, sessionsChanged: 0 });
+    expect(back.json()).toEqual({
+      version: 3,
+      sessionsAdded: 0,
+      sessionsRemoved: EVERYDAY_DAYS * 3,
+      sessionsChanged: 0,
+    });
     expect(await sydneyEverydaySessionsFrom(w.t.db, '17:30')).toBe(0);
 
     const versions = (await w.call('GET', '/staff/season/versions')).json().items;
     expect(versions.map((v: { version: number }) => v.version)).toEqual([3, 2, 1]);
-    expect(versions[0]).toMatchObject({ live: true, savedBy: { kind: 'staff', id: w.manager.id, email: w.manager.email } });
+    expect(versions[0]).toMatchObject({
+      live: true,
+      savedBy: { kind: 'staff', id: w.manager.id, email: w.manager.email },
+    });
     expect((await w.call('GET', '/staff/season/versions/2')).json()).toEqual(withSydneyHours('10:00-18:00'));
   });
 
@@ -96,17 +141,24 @@ describe('the season editor (issue 35)', () => {
     const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'season-')), 'bad.json');
     fs.writeFileSync(file, JSON.stringify(bad));
 
-    const cli = await promisify(execFile)(TSX, ['src/cli/season-load.ts', file], { cwd: API_DIR, env: { ...process.env, DATABASE_URL: w.t.databaseUrl, MIGRATION_DATABASE_URL: w.t.ownerUrl, LOG_LEVEL: 'silent' } }).catch(
-      (err: { code: number; stderr: string }) => err,
-    );
+    const cli = await promisify(execFile)(TSX, ['src/cli/season-load.ts', file], {
+      cwd: API_DIR,
+      env: { ...process.env, DATABASE_URL: w.t.databaseUrl, MIGRATION_DATABASE_URL: w.t.ownerUrl, LOG_LEVEL: 'silent' },
+    }).catch((err: { code: number; stderr: string }) => err);
     expect(cli).toMatchObject({ code: 1 });
     const cliMessage = (cli as { stderr: string }).stderr.trim();
     expect(cliMessage).toContain('locations.0.timezone: an IANA time zone such as Australia/Sydney');
 
-    for (const res of [await w.call('POST', '/staff/season/preview', { payload: bad }), await w.call('PUT', '/staff/season', { payload: bad, ifMatch: '"3"' })]) {
+    for (const res of [
+      await w.call('POST', '/staff/season/preview', { payload: bad }),
+      await w.call('PUT', '/staff/season', { payload: bad, ifMatch: '"3"' }),
+    ]) {
       expect(res.statusCode).toBe(400);
       expect(res.json()).toMatchObject({ code: 'VALIDATION_FAILED', error: cliMessage });
-      expect(res.json().details).toContainEqual({ path: 'locations.0.timezone', message: 'an IANA time zone such as Australia/Sydney' });
+      expect(res.json().details).toContainEqual({
+        path: 'locations.0.timezone',
+        message: 'an IANA time zone such as Australia/Sydney',
+      });
     }
   });
 });

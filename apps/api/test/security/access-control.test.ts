@@ -4,7 +4,16 @@ import { createCustomer, type TestCustomer } from '../support/customers';
 import { createTestApp } from '../test-app';
 import { waitlistPass } from '../../src/modules/waitlist/waitlist.hand-off';
 import { oneSessionDays } from '../support/waitlist-days';
-import { bookingWorld, expectContractError, fillPath, operations, stateChecksum, UUID_ZERO, type BookingWorld, type Operation } from './security-fixtures';
+import {
+  bookingWorld,
+  expectContractError,
+  fillPath,
+  operations,
+  stateChecksum,
+  UUID_ZERO,
+  type BookingWorld,
+  type Operation,
+} from './security-fixtures';
 import { isStaffRoute, OWNED, SHARED, SIGNED } from './route-ownership';
 import { LOCATION_SCOPED, NOT_LOCATION_SCOPED } from './staff-routes';
 
@@ -16,7 +25,12 @@ import { LOCATION_SCOPED, NOT_LOCATION_SCOPED } from './staff-routes';
  */
 
 /** Token routes an unverified customer may call (API.md "unverified ok"). */
-const UNVERIFIED_OK = ['GET /api/v1/user/me', 'POST /api/v1/user/auth/email-verification', 'POST /api/v1/auth/sign-out-everywhere', 'PUT /api/v1/user/me/email'];
+const UNVERIFIED_OK = [
+  'GET /api/v1/user/me',
+  'POST /api/v1/user/auth/email-verification',
+  'POST /api/v1/auth/sign-out-everywhere',
+  'PUT /api/v1/user/me/email',
+];
 
 describe('access control on every route', () => {
   let w: BookingWorld;
@@ -42,7 +56,9 @@ describe('access control on every route', () => {
     alice = await createCustomer(w.t.db, w.t.app.idTokens);
     mallory = await createCustomer(w.t.db, w.t.app.idTokens);
     const refunded = await w.book(alice, { pay: true });
-    expect((await w.post(`/api/v1/bookings/${refunded.bookingId}/cancel`, alice, {})).json().refund).toMatchObject({ status: 'succeeded' });
+    expect((await w.post(`/api/v1/bookings/${refunded.bookingId}/cancel`, alice, {})).json().refund).toMatchObject({
+      status: 'succeeded',
+    });
     const paid = await w.book(alice, { pay: true });
     const unpaid = await w.book(alice);
     for (const b of [refunded, paid, unpaid]) {
@@ -57,12 +73,21 @@ describe('access control on every route', () => {
     aliceHeldSlot = hold.slotId;
     malloryHold = await w.holdAndCart(mallory);
     // Two sold-out days (Carol and Dan hold each one's last session); Alice waits for both, and Carol lets the first go.
-    const [carol, dan] = [await createCustomer(w.t.db, w.t.app.idTokens), await createCustomer(w.t.db, w.t.app.idTokens)];
+    const [carol, dan] = [
+      await createCustomer(w.t.db, w.t.app.idTokens),
+      await createCustomer(w.t.db, w.t.app.idTokens),
+    ];
     const days = await oneSessionDays(w.t.db, 2, { fromDays: 14 });
     const carolHolds: string[] = [];
     for (const [i, day] of days.entries()) {
-      carolHolds.push((await w.post('/api/v1/bookings/reservation', i === 0 ? carol : dan, { slotId: day.slotId })).json().id);
-      const joined = await w.post('/api/v1/waitlist', alice, { locationId: day.locationId, slotTypeId: day.slotTypeId, date: day.date });
+      carolHolds.push(
+        (await w.post('/api/v1/bookings/reservation', i === 0 ? carol : dan, { slotId: day.slotId })).json().id,
+      );
+      const joined = await w.post('/api/v1/waitlist', alice, {
+        locationId: day.locationId,
+        slotTypeId: day.slotTypeId,
+        date: day.date,
+      });
       expect(joined.statusCode, joined.body).toBe(201);
       aliceIds.waitlist.push(joined.json().id);
     }
@@ -84,7 +109,14 @@ describe('access control on every route', () => {
       'POST /api/v1/bookings/{id}/photos/checkout': { photoIds: [UUID_ZERO] },
       'POST /api/v1/staff/photos/{id}/assign': { bookingId: UUID_ZERO },
       'POST /api/v1/bookings/{id}/reschedule': { reservationId: malloryHold.reservationId },
-      'PUT /api/v1/bookings/{id}/details': { children: [{ firstName: 'Not', age: 5 }], adults: 1, pets: 0, accessNeeds: [], accessNote: '', noteForSanta: '' },
+      'PUT /api/v1/bookings/{id}/details': {
+        children: [{ firstName: 'Not', age: 5 }],
+        adults: 1,
+        pets: 0,
+        accessNeeds: [],
+        accessNote: '',
+        noteForSanta: '',
+      },
       'POST /api/v1/staff/check-ins': { locationId: UUID_ZERO, reference: 'KR-22222' },
       'POST /api/v1/staff/walk-ins': {
         slotId: malloryHold.slotId,
@@ -97,17 +129,22 @@ describe('access control on every route', () => {
       },
     })[key(op)];
   /** Query strings a route needs, so validation never answers before access control. */
-  const queryFor = (op: Operation) => (op.path.startsWith('/api/v1/staff/run-sheet') || op.path === '/api/v1/staff/photos/batch' ? `?locationId=${UUID_ZERO}` : '');
+  const queryFor = (op: Operation) =>
+    op.path.startsWith('/api/v1/staff/run-sheet') || op.path === '/api/v1/staff/photos/batch'
+      ? `?locationId=${UUID_ZERO}`
+      : '';
   const send = (op: Operation, url: string, headers: Record<string, string>, payload = bodyFor(op)) =>
     w.t.app.inject({ method: op.method as 'GET', url, headers, ...(payload ? { payload } : {}) });
 
   it('knows every route with a path parameter (a new one must be classified here)', () => {
     const withParams = ops.filter((op) => op.pathParams.length).map((op) => op.path);
-    expect(withParams.filter((p) => !OWNED[p] && !SHARED.includes(p) && !SIGNED.includes(p) && !isStaffRoute(p))).toEqual([]);
+    expect(
+      withParams.filter((p) => !OWNED[p] && !SHARED.includes(p) && !SIGNED.includes(p) && !isStaffRoute(p)),
+    ).toEqual([]);
     expect(Object.keys(OWNED).filter((p) => !withParams.includes(p))).toEqual([]);
   });
 
-  it("answers 404 NOT_FOUND to another customer on every {id} route, for each of her resources, and changes nothing", async () => {
+  it('answers 404 NOT_FOUND to another customer on every {id} route, for each of her resources, and changes nothing', async () => {
     const before = await stateChecksum(w.t.app);
     const tried: string[] = [];
     for (const op of ops.filter((o) => OWNED[o.path])) {
@@ -115,10 +152,17 @@ describe('access control on every route', () => {
       const kinds = new Set(Object.values(params));
       // Every combination of Alice's ids the route takes (an order with its own booking).
       const fills: Record<string, string>[] = kinds.has('order')
-        ? aliceIds.orders.map((o) => Object.fromEntries(Object.entries(params).map(([name, kind]) => [name, kind === 'order' ? o.orderId : o.bookingId])))
-        : (kinds.has('reservation') ? aliceIds.reservations : kinds.has('waitlist') ? aliceIds.waitlist : aliceIds.bookings).map((id) =>
-            Object.fromEntries(Object.keys(params).map((name) => [name, id])),
-          );
+        ? aliceIds.orders.map((o) =>
+            Object.fromEntries(
+              Object.entries(params).map(([name, kind]) => [name, kind === 'order' ? o.orderId : o.bookingId]),
+            ),
+          )
+        : (kinds.has('reservation')
+            ? aliceIds.reservations
+            : kinds.has('waitlist')
+              ? aliceIds.waitlist
+              : aliceIds.bookings
+          ).map((id) => Object.fromEntries(Object.keys(params).map((name) => [name, id])));
       for (const values of fills) {
         const url = fillPath(op.path, values);
         const res = await send(op, url, mallory.headers);
@@ -131,26 +175,61 @@ describe('access control on every route', () => {
     expect(await stateChecksum(w.t.app)).toEqual(before);
   });
 
-  it("mixes ids: her order under his booking id, his booking with her hold, her hold in his cart", async () => {
+  it('mixes ids: her order under his booking id, his booking with her hold, her hold in his cart', async () => {
     // One hold per family (decision 0059): his hold goes before he books, and his booking is paid before he holds again.
     await w.post(`/api/v1/bookings/reservation/${malloryHold.reservationId}/cancel`, mallory);
     const mine = await w.book(mallory, { pay: true });
     malloryHold = await w.holdAndCart(mallory);
     const before = await stateChecksum(w.t.app);
     const hers = aliceIds.orders[1]!;
-    expectContractError(await w.get(`/api/v1/orders/${mine.bookingId}/orders/${hers.orderId}`, mallory), 404, 'NOT_FOUND');
-    expectContractError(await w.get(`/api/v1/orders/${mine.bookingId}/orders/${hers.orderId}/payment-receipt`, mallory), 404, 'NOT_FOUND');
-    expectContractError(await w.post(`/api/v1/bookings/${mine.bookingId}/reschedule`, mallory, { reservationId: aliceIds.reservations[3] }), 404, 'NOT_FOUND');
-    expectContractError(await w.post('/api/v1/cart', mallory, { reservationId: aliceIds.reservations[3], amount: 0, packages: [{ id: randomUUID(), quantity: 1 }], addOns: [] }), 404, 'NOT_FOUND');
+    expectContractError(
+      await w.get(`/api/v1/orders/${mine.bookingId}/orders/${hers.orderId}`, mallory),
+      404,
+      'NOT_FOUND',
+    );
+    expectContractError(
+      await w.get(`/api/v1/orders/${mine.bookingId}/orders/${hers.orderId}/payment-receipt`, mallory),
+      404,
+      'NOT_FOUND',
+    );
+    expectContractError(
+      await w.post(`/api/v1/bookings/${mine.bookingId}/reschedule`, mallory, {
+        reservationId: aliceIds.reservations[3],
+      }),
+      404,
+      'NOT_FOUND',
+    );
+    expectContractError(
+      await w.post('/api/v1/cart', mallory, {
+        reservationId: aliceIds.reservations[3],
+        amount: 0,
+        packages: [{ id: randomUUID(), quantity: 1 }],
+        addOns: [],
+      }),
+      404,
+      'NOT_FOUND',
+    );
     // Her cart on his hold answers exactly as an unknown cart does (API.md's 409 CART_INVALID): no leak.
-    const herCart = await w.post(`/api/v1/bookings/reservation/${malloryHold.reservationId}/checkoutOrder`, mallory, { cartId: aliceIds.carts[0] });
-    const noCart = await w.post(`/api/v1/bookings/reservation/${malloryHold.reservationId}/checkoutOrder`, mallory, { cartId: UUID_ZERO });
+    const herCart = await w.post(`/api/v1/bookings/reservation/${malloryHold.reservationId}/checkoutOrder`, mallory, {
+      cartId: aliceIds.carts[0],
+    });
+    const noCart = await w.post(`/api/v1/bookings/reservation/${malloryHold.reservationId}/checkoutOrder`, mallory, {
+      cartId: UUID_ZERO,
+    });
     expectContractError(herCart, 409, 'CART_INVALID');
     expect(herCart.body).toBe(noCart.body);
     // Rescheduling her booking through a hold: the booking is not his.
-    expectContractError(await w.post('/api/v1/bookings/reservation', mallory, { slotId: malloryHold.slotId, bookingId: hers.bookingId }), 404, 'NOT_FOUND');
+    expectContractError(
+      await w.post('/api/v1/bookings/reservation', mallory, { slotId: malloryHold.slotId, bookingId: hers.bookingId }),
+      404,
+      'NOT_FOUND',
+    );
     // Her held session is simply taken for him (shared slot, no leak of who holds it).
-    expectContractError(await w.post('/api/v1/bookings/reservation', mallory, { slotId: aliceHeldSlot }), 409, 'SLOT_UNAVAILABLE');
+    expectContractError(
+      await w.post('/api/v1/bookings/reservation', mallory, { slotId: aliceHeldSlot }),
+      409,
+      'SLOT_UNAVAILABLE',
+    );
     expect((await stateChecksum(w.t.app)).bookings).toEqual(before.bookings);
     expect((await stateChecksum(w.t.app)).orders).toEqual(before.orders);
     // His lists show only his own.
@@ -162,7 +241,7 @@ describe('access control on every route', () => {
     expect((await w.get('/api/v1/waitlist', mallory)).json().items).toEqual([]);
   });
 
-  it('answers unknown ids as 404 NOT_FOUND too (the same as someone else\'s)', async () => {
+  it("answers unknown ids as 404 NOT_FOUND too (the same as someone else's)", async () => {
     for (const op of ops.filter((o) => OWNED[o.path])) {
       const url = fillPath(op.path, Object.fromEntries(op.pathParams.map((p) => [p, UUID_ZERO])));
       expectContractError(await send(op, url, alice.headers), 404, 'NOT_FOUND');
@@ -172,7 +251,9 @@ describe('access control on every route', () => {
   it("lists the visitor's catalogue as public with no app check, and answers it with no headers at all (issue 53)", async () => {
     const catalogue = ops.find((o) => key(o) === 'GET /api/v1/common/catalogue');
     expect(catalogue).toMatchObject({ token: false, pathParams: [] });
-    const doc = (await w.t.app.inject('/api/v1/openapi.json')).json() as { paths: Record<string, Record<string, { security?: Record<string, unknown>[] }>> };
+    const doc = (await w.t.app.inject('/api/v1/openapi.json')).json() as {
+      paths: Record<string, Record<string, { security?: Record<string, unknown>[] }>>;
+    };
     const security = doc.paths['/api/v1/common/catalogue']!.get!.security ?? [];
     expect(security.some((s) => 'appCheck' in s || 'idToken' in s)).toBe(false);
     const res = await w.t.app.inject('/api/v1/common/catalogue');
@@ -199,7 +280,9 @@ describe('access control on every route', () => {
 
   it('refuses a customer (verified or not) on every staff route with 403 STAFF_ONLY, and no token with 401', async () => {
     // The one public route under /staff/ is the invitation's (no account to sign in with yet).
-    expect(ops.filter((o) => isStaffRoute(o.path) && !o.token).map(key)).toEqual(['POST /api/v1/staff/invitations/accept']);
+    expect(ops.filter((o) => isStaffRoute(o.path) && !o.token).map(key)).toEqual([
+      'POST /api/v1/staff/invitations/accept',
+    ]);
     const staffOps = ops.filter((o) => isStaffRoute(o.path) && o.token);
     expect(staffOps.map(key).sort()).toEqual([...LOCATION_SCOPED, ...NOT_LOCATION_SCOPED].sort());
     const unverified = await createCustomer(w.t.db, w.t.app.idTokens, { verified: false });
@@ -217,12 +300,19 @@ describe('access control on every route', () => {
     // The same calls with a staff token get past access control (the answers are the routes' own):
     // a `set` account, on the routes its role may call (every role on every route: staff-roles.test.ts).
     const staff = await createCustomer(w.t.db, w.t.app.idTokens, { staff: true });
-    const doc = (await w.t.app.inject('/api/v1/openapi.json')).json() as { paths: Record<string, Record<string, { 'x-staff-roles'?: string[] }>> };
-    const forSet = (o: (typeof staffOps)[number]) => (doc.paths[o.path]![o.method.toLowerCase()]!['x-staff-roles'] ?? []).includes('set');
+    const doc = (await w.t.app.inject('/api/v1/openapi.json')).json() as {
+      paths: Record<string, Record<string, { 'x-staff-roles'?: string[] }>>;
+    };
+    const forSet = (o: (typeof staffOps)[number]) =>
+      (doc.paths[o.path]![o.method.toLowerCase()]!['x-staff-roles'] ?? []).includes('set');
     // "Sign out everywhere" last: it ends this token's session (decision 0063).
     const endsSession = (o: (typeof staffOps)[number]) => Number(key(o) === 'POST /api/v1/staff/sign-out-everywhere');
     for (const op of staffOps.filter(forSet).sort((a, b) => endsSession(a) - endsSession(b))) {
-      const res = await send(op, fillPath(op.path, { id: aliceIds.bookings[1]!, locationId: UUID_ZERO, version: '1' }) + queryFor(op), staff.headers);
+      const res = await send(
+        op,
+        fillPath(op.path, { id: aliceIds.bookings[1]!, locationId: UUID_ZERO, version: '1' }) + queryFor(op),
+        staff.headers,
+      );
       expect([401, 403], `${key(op)}: ${res.body}`).not.toContain(res.statusCode);
     }
   });
@@ -239,17 +329,29 @@ describe('access control on every route', () => {
   it('leaves her things working for her afterwards', async () => {
     const paid = aliceIds.orders[1]!;
     expect((await w.get(`/api/v1/bookings/${paid.bookingId}`, alice)).json().status).toBe('completed');
-    expect((await w.get(`/api/v1/orders/${paid.bookingId}/orders/${paid.orderId}/payment-receipt`, alice)).headers['content-type']).toBe('application/pdf');
-    expect((await w.get('/api/v1/waitlist', alice)).json().items.map((e: { id: string }) => e.id)).toEqual(aliceIds.waitlist);
+    expect(
+      (await w.get(`/api/v1/orders/${paid.bookingId}/orders/${paid.orderId}/payment-receipt`, alice)).headers[
+        'content-type'
+      ],
+    ).toBe('application/pdf');
+    expect((await w.get('/api/v1/waitlist', alice)).json().items.map((e: { id: string }) => e.id)).toEqual(
+      aliceIds.waitlist,
+    );
     const refunded = aliceIds.orders[0]!;
-    expect((await w.get(`/api/v1/orders/${refunded.bookingId}/orders/${refunded.orderId}/refund-receipt`, alice)).statusCode).toBe(200);
+    expect(
+      (await w.get(`/api/v1/orders/${refunded.bookingId}/orders/${refunded.orderId}/refund-receipt`, alice)).statusCode,
+    ).toBe(200);
   });
 });
 
 describe('a route that declares no access', () => {
   it('is refused without a token (customer by default), and public only when it says so', async () => {
     const t = await createTestApp({}, undefined, async (app) => {
-      app.get('/api/v1/test/undeclared', { schema: { summary: 'a new route someone forgot to classify' } }, async () => ({ secret: 'family data' }));
+      app.get(
+        '/api/v1/test/undeclared',
+        { schema: { summary: 'a new route someone forgot to classify' } },
+        async () => ({ secret: 'family data' }),
+      );
       app.get('/api/v1/test/declared-public', { config: { auth: 'public' } }, async () => ({ open: true }));
     });
     try {
@@ -257,9 +359,15 @@ describe('a route that declares no access', () => {
       expectContractError(refused, 401, 'UNAUTHENTICATED');
       expect(refused.body).not.toContain('family data');
       const customer = await createCustomer(t.db, t.app.idTokens);
-      expect((await t.app.inject({ url: '/api/v1/test/undeclared', headers: customer.headers })).json()).toEqual({ secret: 'family data' });
+      expect((await t.app.inject({ url: '/api/v1/test/undeclared', headers: customer.headers })).json()).toEqual({
+        secret: 'family data',
+      });
       const unverified = await createCustomer(t.db, t.app.idTokens, { verified: false });
-      expectContractError(await t.app.inject({ url: '/api/v1/test/undeclared', headers: unverified.headers }), 403, 'EMAIL_NOT_VERIFIED');
+      expectContractError(
+        await t.app.inject({ url: '/api/v1/test/undeclared', headers: unverified.headers }),
+        403,
+        'EMAIL_NOT_VERIFIED',
+      );
       // The OpenAPI document says so too, which is how the suite above finds token routes.
       const op = (await operations(t.app)).find((o) => o.path === '/api/v1/test/undeclared');
       expect(op?.token).toBe(true);
@@ -267,7 +375,15 @@ describe('a route that declares no access', () => {
       // Unknown paths stay 404, not 401, and the public routes plugins add stay public.
       expectContractError(await t.app.inject('/api/v1/no-such-thing'), 404, 'NOT_FOUND');
       expect((await t.app.inject('/api/v1/docs')).statusCode).toBeLessThan(400);
-      expect((await t.app.inject({ method: 'OPTIONS', url: '/api/v1/health', headers: { origin: 'http://localhost:5173', 'access-control-request-method': 'GET' } })).statusCode).toBe(204);
+      expect(
+        (
+          await t.app.inject({
+            method: 'OPTIONS',
+            url: '/api/v1/health',
+            headers: { origin: 'http://localhost:5173', 'access-control-request-method': 'GET' },
+          })
+        ).statusCode,
+      ).toBe(204);
       expect((await t.app.inject({ method: 'OPTIONS', url: '/api/v1/health' })).statusCode).not.toBe(401);
     } finally {
       await t.close();

@@ -31,17 +31,39 @@ describe('the dev mailbox answers only a Host naming this machine', () => {
 
   for (const path of ['/dev/mailbox', '/api/v1/dev/outbox']) {
     it(`${path}: localhost, 127.0.0.1 and [::1] with any port answer; any other name is a 404`, async () => {
-      for (const host of ['localhost', 'localhost:5173', 'LOCALHOST:3000', '127.0.0.1', `127.0.0.1:${port}`, '[::1]', '[::1]:8080']) {
+      for (const host of [
+        'localhost',
+        'localhost:5173',
+        'LOCALHOST:3000',
+        '127.0.0.1',
+        `127.0.0.1:${port}`,
+        '[::1]',
+        '[::1]:8080',
+      ]) {
         expect(await rawGet(port, path, host), host).toBe(200);
       }
-      for (const host of ['evil.example', `evil.example:${port}`, 'localhost.evil.example', '127.0.0.1.nip.io', 'localhost:80@evil.example', '0.0.0.0', '[::ffff:127.0.0.1]', '127.0.0.2']) {
+      for (const host of [
+        'evil.example',
+        `evil.example:${port}`,
+        'localhost.evil.example',
+        '127.0.0.1.nip.io',
+        'localhost:80@evil.example',
+        '0.0.0.0',
+        '[::ffff:127.0.0.1]',
+        '127.0.0.2',
+      ]) {
         expect(await rawGet(port, path, host), host).toBe(404);
       }
     });
   }
 
   it('a forwarded host from a proxy on this machine must name it too', async () => {
-    const via = (forwarded: string) => t.app.inject({ url: '/api/v1/dev/outbox', remoteAddress: '127.0.0.1', headers: { host: 'localhost:3000', 'x-forwarded-host': forwarded } });
+    const via = (forwarded: string) =>
+      t.app.inject({
+        url: '/api/v1/dev/outbox',
+        remoteAddress: '127.0.0.1',
+        headers: { host: 'localhost:3000', 'x-forwarded-host': forwarded },
+      });
     expect((await via('localhost:5173')).statusCode).toBe(200);
     const away = await via('evil.example');
     expect(away.statusCode).toBe(404);

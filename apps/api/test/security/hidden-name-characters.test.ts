@@ -19,7 +19,10 @@ describe('every name field refuses characters that hide or reorder text', () => 
   afterAll(async () => w?.t.close());
   beforeEach(() => w.clock.set(zonedToInstant(w.day, '09:45', SYDNEY)));
 
-  const expectFieldRefused = (res: { statusCode: number; body: string; json: () => { code: string; details: { path: string }[] } }, field: string) => {
+  const expectFieldRefused = (
+    res: { statusCode: number; body: string; json: () => { code: string; details: { path: string }[] } },
+    field: string,
+  ) => {
     expect(res.statusCode, res.body).toBe(400);
     expect(res.json().code).toBe('VALIDATION_FAILED');
     expect(res.json().details.map((d) => d.path)).toContain(`body.${field}`);
@@ -38,26 +41,49 @@ describe('every name field refuses characters that hide or reorder text', () => 
 
   it('profile edits: 400 with the field, the name unchanged', async () => {
     const headers = await headersOf(w.t.app.idTokens, w.family);
-    const before = (await w.t.db.execute(sql`select first_name, last_name from users where id = ${w.family.id}::uuid`)).rows[0];
+    const before = (await w.t.db.execute(sql`select first_name, last_name from users where id = ${w.family.id}::uuid`))
+      .rows[0];
     for (const name of HIDDEN) {
       for (const field of ['firstName', 'lastName']) {
-        expectFieldRefused(await w.t.app.inject({ method: 'PATCH', url: '/api/v1/user/me', headers, payload: { [field]: name } }), field);
+        expectFieldRefused(
+          await w.t.app.inject({ method: 'PATCH', url: '/api/v1/user/me', headers, payload: { [field]: name } }),
+          field,
+        );
       }
     }
-    expect((await w.t.db.execute(sql`select first_name, last_name from users where id = ${w.family.id}::uuid`)).rows[0]).toEqual(before);
+    expect(
+      (await w.t.db.execute(sql`select first_name, last_name from users where id = ${w.family.id}::uuid`)).rows[0],
+    ).toEqual(before);
     // An ordinary name with accents and a joiner inside a word still saves.
-    const ok = await w.t.app.inject({ method: 'PATCH', url: '/api/v1/user/me', headers, payload: { firstName: 'Zoë', lastName: 'Nguyễn' } });
+    const ok = await w.t.app.inject({
+      method: 'PATCH',
+      url: '/api/v1/user/me',
+      headers,
+      payload: { firstName: 'Zoë', lastName: 'Nguyễn' },
+    });
     expect(ok.statusCode, ok.body).toBe(200);
   });
 
   it("walk-ins (names staff type) and the children's names: 400 with the field, no booking", async () => {
     const slotId = w.sessions[3]!.id;
-    const body = (extra: object) => ({ slotId, firstName: 'Ada', lastName: 'Walker', details: FAMILY_AS_SENT, packages: [{ id: w.classic, quantity: 1 }], addOns: [], paidWith: 'eftpos', ...extra });
+    const body = (extra: object) => ({
+      slotId,
+      firstName: 'Ada',
+      lastName: 'Walker',
+      details: FAMILY_AS_SENT,
+      packages: [{ id: w.classic, quantity: 1 }],
+      addOns: [],
+      paidWith: 'eftpos',
+      ...extra,
+    });
     for (const name of HIDDEN) {
       expectFieldRefused(await w.call('POST', '/staff/walk-ins', w.elf, body({ firstName: name })), 'firstName');
       expectFieldRefused(await w.call('POST', '/staff/walk-ins', w.elf, body({ lastName: name })), 'lastName');
       const details = { ...FAMILY_AS_SENT, children: [{ firstName: name, age: 4 }] };
-      expectFieldRefused(await w.call('POST', '/staff/walk-ins', w.elf, body({ details })), 'details.children.0.firstName');
+      expectFieldRefused(
+        await w.call('POST', '/staff/walk-ins', w.elf, body({ details })),
+        'details.children.0.firstName',
+      );
     }
     expect((await w.t.db.execute(sql`select 1 from bookings where slot_id = ${slotId}::uuid`)).rows).toHaveLength(0);
   });

@@ -36,26 +36,59 @@ describe('TOTP second factor and two-step staff sign-in', () => {
     const first = await signIn(t.app, MANAGER, DEMO_PASSWORD);
     const idToken = first.json().idToken as string;
     expect(decodeJwt(idToken)).toMatchObject({ dashboard_user: true, staff_role: 'manager' });
-    expectContractError(await t.app.inject({ url: '/api/v1/staff/accounts', headers: bearer(idToken) }), 403, 'MFA_REQUIRED');
-    expect((await t.app.inject({ url: '/api/v1/staff/me', headers: bearer(idToken) })).json()).toMatchObject({ role: 'manager', mfaEnrolled: false, mfaRequired: true });
-    const setup = await t.app.inject({ method: 'POST', url: '/api/v1/staff/mfa/setup', headers: bearer(idToken), payload: {} });
+    expectContractError(
+      await t.app.inject({ url: '/api/v1/staff/accounts', headers: bearer(idToken) }),
+      403,
+      'MFA_REQUIRED',
+    );
+    expect((await t.app.inject({ url: '/api/v1/staff/me', headers: bearer(idToken) })).json()).toMatchObject({
+      role: 'manager',
+      mfaEnrolled: false,
+      mfaRequired: true,
+    });
+    const setup = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/staff/mfa/setup',
+      headers: bearer(idToken),
+      payload: {},
+    });
     expect(setup.json().otpauthUrl).toMatch(/^otpauth:\/\/totp\/Kringle:manager%40kringle\.test\?.*secret=/);
     // Stored sealed, never as the secret itself.
     const [row] = await t.db.select().from(users).where(eq(users.email, MANAGER));
     expect(row!.mfaSecret).toBeTruthy();
     expect(row!.mfaSecret).not.toContain(setup.json().secret);
-    const wrong = await t.app.inject({ method: 'POST', url: '/api/v1/staff/mfa/confirm', headers: bearer(idToken), payload: { code: '000000' } });
+    const wrong = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/staff/mfa/confirm',
+      headers: bearer(idToken),
+      payload: { code: '000000' },
+    });
     expectContractError(wrong, 400, 'VALIDATION_FAILED');
     const enrolled = await enrol(t.app, t.clock, MANAGER, DEMO_PASSWORD);
     secret = enrolled.secret;
     recoveryCodes = enrolled.recoveryCodes;
     expect(recoveryCodes).toHaveLength(10);
     expect(new Set(recoveryCodes).size).toBe(10);
-    expect(JSON.stringify(await t.db.select().from(users).where(eq(users.email, MANAGER)))).not.toContain(recoveryCodes[0]);
-    expect((await t.app.inject({ url: '/api/v1/staff/accounts', headers: bearer(enrolled.idToken) })).statusCode).toBe(200);
-    expectContractError(await t.app.inject({ method: 'POST', url: '/api/v1/staff/mfa/setup', headers: bearer(enrolled.idToken), payload: {} }), 409, 'MFA_ALREADY_ENROLLED');
+    expect(JSON.stringify(await t.db.select().from(users).where(eq(users.email, MANAGER)))).not.toContain(
+      recoveryCodes[0],
+    );
+    expect((await t.app.inject({ url: '/api/v1/staff/accounts', headers: bearer(enrolled.idToken) })).statusCode).toBe(
+      200,
+    );
+    expectContractError(
+      await t.app.inject({
+        method: 'POST',
+        url: '/api/v1/staff/mfa/setup',
+        headers: bearer(enrolled.idToken),
+        payload: {},
+      }),
+      409,
+      'MFA_ALREADY_ENROLLED',
+    );
     // The secret is in no answer about the account.
-    expect((await t.app.inject({ url: '/api/v1/staff/accounts', headers: bearer(enrolled.idToken) })).body).not.toContain(secret);
+    expect(
+      (await t.app.inject({ url: '/api/v1/staff/accounts', headers: bearer(enrolled.idToken) })).body,
+    ).not.toContain(secret);
   });
 
   it('answers the password with a challenge only (no ID token, no cookie); the code gives the usual session', async () => {
@@ -63,7 +96,14 @@ describe('TOTP second factor and two-step staff sign-in', () => {
     expect(first.json()).toEqual({ mfaRequired: true, mfaToken: expect.any(String) });
     expect(cookieOf(first)).toBeUndefined();
     // Skipping the second step: the challenge is no ID token, and there is no cookie to refresh.
-    expectContractError(await t.app.inject({ url: '/api/v1/staff/run-sheet?locationId=00000000-0000-4000-8000-000000000000', headers: bearer(first.json().mfaToken) }), 401, 'UNAUTHENTICATED');
+    expectContractError(
+      await t.app.inject({
+        url: '/api/v1/staff/run-sheet?locationId=00000000-0000-4000-8000-000000000000',
+        headers: bearer(first.json().mfaToken),
+      }),
+      401,
+      'UNAUTHENTICATED',
+    );
     expectContractError(await t.app.inject({ method: 'POST', url: '/api/v1/auth/refresh' }), 401, 'UNAUTHENTICATED');
     expectContractError(await secondStep(t.app, first.json().mfaToken, '123456'), 401, 'INVALID_MFA_CODE');
     const second = await secondStep(t.app, first.json().mfaToken, codeAt(secret, t.clock.now()));
@@ -72,14 +112,22 @@ describe('TOTP second factor and two-step staff sign-in', () => {
     expect(cookieOf(second)).toBeTruthy();
     // The mfaToken after use.
     t.clock.advance(30_000);
-    expectContractError(await secondStep(t.app, first.json().mfaToken, codeAt(secret, t.clock.now())), 401, 'UNAUTHENTICATED');
+    expectContractError(
+      await secondStep(t.app, first.json().mfaToken, codeAt(secret, t.clock.now())),
+      401,
+      'UNAUTHENTICATED',
+    );
   });
 
   it('accepts a TOTP code once: the same code again (or an older one) is refused', async () => {
     const code = codeAt(secret, t.clock.now());
     expect((await secondStep(t.app, await mfaToken(), code)).statusCode).toBe(200);
     expectContractError(await secondStep(t.app, await mfaToken(), code), 401, 'INVALID_MFA_CODE');
-    expectContractError(await secondStep(t.app, await mfaToken(), codeAt(secret, new Date(t.clock.now().getTime() - 30_000))), 401, 'INVALID_MFA_CODE');
+    expectContractError(
+      await secondStep(t.app, await mfaToken(), codeAt(secret, new Date(t.clock.now().getTime() - 30_000))),
+      401,
+      'INVALID_MFA_CODE',
+    );
     t.clock.advance(30_000);
     expect((await secondStep(t.app, await mfaToken(), codeAt(secret, t.clock.now()))).statusCode).toBe(200);
   });
@@ -100,14 +148,20 @@ describe('TOTP second factor and two-step staff sign-in', () => {
 
   it('limits wrong codes like passwords: per mfaToken, then 429 even with the right code', async () => {
     const token = await mfaToken();
-    for (let i = 0; i < MFA_LIMITS.perToken; i++) expectContractError(await secondStep(t.app, token, String(100000 + i), `10.1.0.${i + 1}`), 401, 'INVALID_MFA_CODE');
+    for (let i = 0; i < MFA_LIMITS.perToken; i++)
+      expectContractError(
+        await secondStep(t.app, token, String(100000 + i), `10.1.0.${i + 1}`),
+        401,
+        'INVALID_MFA_CODE',
+      );
     const limited = await secondStep(t.app, token, codeAt(secret, t.clock.now()), '10.1.1.1');
     expectContractError(limited, 429, 'RATE_LIMITED');
     expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
   });
 
   it('a password reset does not get past the second factor: it signs in nowhere, and the new password still asks for a code (ASVS 6.4.3)', async () => {
-    const post = (url: string, payload: object) => t.app.inject({ method: 'POST', url: `/api/v1${url}`, payload, remoteAddress: '10.1.2.1' });
+    const post = (url: string, payload: object) =>
+      t.app.inject({ method: 'POST', url: `/api/v1${url}`, payload, remoteAddress: '10.1.2.1' });
     expect((await post('/user/auth/reset-password', { email: MANAGER, redirectUrl: APP_ORIGIN })).statusCode).toBe(200);
     await awaitMails(t.db, MANAGER);
     const oobCode = (await latestLink(t.db, MANAGER)).searchParams.get('oobCode')!;
@@ -132,6 +186,9 @@ describe('TOTP second factor and two-step staff sign-in', () => {
     // Staff claims only: a family's token carries no bytes nobody reads (decision 0077).
     expect(family.amr).toBeUndefined();
     expect(family.sid).toBeUndefined();
-    expect(decodeJwt((await signIn(t.app, 'elf@kringle.test', DEMO_PASSWORD)).json().idToken)).toMatchObject({ amr: ['pwd'], sid: expect.any(String) });
+    expect(decodeJwt((await signIn(t.app, 'elf@kringle.test', DEMO_PASSWORD)).json().idToken)).toMatchObject({
+      amr: ['pwd'],
+      sid: expect.any(String),
+    });
   });
 });

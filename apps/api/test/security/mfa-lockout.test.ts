@@ -40,14 +40,26 @@ describe('second-factor lockout per account', () => {
       const mfaToken = (await signIn(t.app, SUPPORT, DEMO_PASSWORD)).json().mfaToken as string;
       for (let k = i; k < Math.min(n, i + 2); k++) {
         guess++;
-        answers.push(await secondStep(guess % 2 ? t.app : other.app, mfaToken, String(200000 + guess), `10.48.${guess % 250}.${(guess % 7) + 1}`));
+        answers.push(
+          await secondStep(
+            guess % 2 ? t.app : other.app,
+            mfaToken,
+            String(200000 + guess),
+            `10.48.${guess % 250}.${(guess % 7) + 1}`,
+          ),
+        );
       }
     }
     return answers;
   }
   const rightCode = async (app = t.app) => {
     t.clock.advance(30_000);
-    return secondStep(app, (await signIn(t.app, SUPPORT, DEMO_PASSWORD)).json().mfaToken as string, codeAt(secret, t.clock.now()), '10.49.0.1');
+    return secondStep(
+      app,
+      (await signIn(t.app, SUPPORT, DEMO_PASSWORD)).json().mfaToken as string,
+      codeAt(secret, t.clock.now()),
+      '10.49.0.1',
+    );
   };
 
   it('a right code starts the count again: 9 wrong, a right one, 9 wrong still lock nothing', async () => {
@@ -55,7 +67,9 @@ describe('second-factor lockout per account', () => {
     expect((await rightCode()).statusCode).toBe(200);
     for (const res of await wrongCodes(MFA_LOCK_AFTER - 1)) expectContractError(res, 401, 'INVALID_MFA_CODE');
     expect((await rightCode(other.app)).statusCode).toBe(200);
-    const [row] = (await t.db.execute(sql`select mfa_failed_count, mfa_locked_until from users where email = ${SUPPORT}`)).rows;
+    const [row] = (
+      await t.db.execute(sql`select mfa_failed_count, mfa_locked_until from users where email = ${SUPPORT}`)
+    ).rows;
     expect(row).toMatchObject({ mfa_failed_count: 0, mfa_locked_until: null });
   });
 
@@ -73,18 +87,43 @@ describe('second-factor lockout per account', () => {
       expectContractError(res, 429, 'RATE_LIMITED');
       expect(Number(res.headers['retry-after'])).toBeLessThanOrEqual(MFA_LOCK_MS / 1000 - 60);
     }
-    const recovery = await secondStep(other.app, (await signIn(t.app, SUPPORT, DEMO_PASSWORD)).json().mfaToken as string, recoveryCodes[0]!, '10.50.0.1');
+    const recovery = await secondStep(
+      other.app,
+      (await signIn(t.app, SUPPORT, DEMO_PASSWORD)).json().mfaToken as string,
+      recoveryCodes[0]!,
+      '10.50.0.1',
+    );
     expectContractError(recovery, 429, 'RATE_LIMITED');
 
-    const mails = (await t.db.execute(sql`select to_address, subject, text from mail_outbox where subject like '%locked%' order by to_address`)).rows;
+    const mails = (
+      await t.db.execute(
+        sql`select to_address, subject, text from mail_outbox where subject like '%locked%' order by to_address`,
+      )
+    ).rows;
     expect(mails.map((m) => m.to_address)).toEqual(['manager@kringle.test', SUPPORT]);
     expect(String(mails[1]!.text)).toMatch(/10 wrong codes in a row/);
-    const entries = (await t.db.execute(sql`select actor_kind, reason, after from audit_entries where action = 'staff.mfa_locked'`)).rows;
-    expect(entries).toEqual([expect.objectContaining({ actor_kind: 'system', after: expect.objectContaining({ email: SUPPORT, failedCodes: MFA_LOCK_AFTER }) })]);
+    const entries = (
+      await t.db.execute(sql`select actor_kind, reason, after from audit_entries where action = 'staff.mfa_locked'`)
+    ).rows;
+    expect(entries).toEqual([
+      expect.objectContaining({
+        actor_kind: 'system',
+        after: expect.objectContaining({ email: SUPPORT, failedCodes: MFA_LOCK_AFTER }),
+      }),
+    ]);
 
     // The lock ends by itself; the recovery code refused during it was not spent.
     t.clock.advance(MFA_LOCK_MS);
     expect((await rightCode(other.app)).statusCode).toBe(200);
-    expect((await secondStep(t.app, (await signIn(t.app, SUPPORT, DEMO_PASSWORD)).json().mfaToken as string, recoveryCodes[0]!, '10.50.0.2')).statusCode).toBe(200);
+    expect(
+      (
+        await secondStep(
+          t.app,
+          (await signIn(t.app, SUPPORT, DEMO_PASSWORD)).json().mfaToken as string,
+          recoveryCodes[0]!,
+          '10.50.0.2',
+        )
+      ).statusCode,
+    ).toBe(200);
   });
 });

@@ -34,7 +34,11 @@ describe('staff sessions and the second factor, on two API processes', () => {
     await close?.();
   });
 
-  const at = (i: number, path: string, init: { method?: string; token?: string; body?: unknown; cookie?: string } = {}) =>
+  const at = (
+    i: number,
+    path: string,
+    init: { method?: string; token?: string; body?: unknown; cookie?: string } = {},
+  ) =>
     fetch(`${api.urls[i]}/api/v1${path}`, {
       method: init.method ?? (init.body || init.cookie !== undefined ? 'POST' : 'GET'),
       headers: {
@@ -44,8 +48,16 @@ describe('staff sessions and the second factor, on two API processes', () => {
       },
       body: init.body ? JSON.stringify(init.body) : undefined,
     });
-  const cookieOf = (res: Response) => res.headers.getSetCookie().find((c) => c.startsWith(`${REFRESH_COOKIE}=`))?.split(';')[0]!.slice(REFRESH_COOKIE.length + 1);
-  const codeNow = (secret: string, offsetMs = 0) => new TOTP({ secret: Secret.fromBase32(secret), digits: 6, period: 30, algorithm: 'SHA1' }).generate({ timestamp: Date.now() + offsetMs });
+  const cookieOf = (res: Response) =>
+    res.headers
+      .getSetCookie()
+      .find((c) => c.startsWith(`${REFRESH_COOKIE}=`))
+      ?.split(';')[0]!
+      .slice(REFRESH_COOKIE.length + 1);
+  const codeNow = (secret: string, offsetMs = 0) =>
+    new TOTP({ secret: Secret.fromBase32(secret), digits: 6, period: 30, algorithm: 'SHA1' }).generate({
+      timestamp: Date.now() + offsetMs,
+    });
   const refresh = (i: number, cookie: string) => at(i, '/auth/refresh', { cookie });
 
   async function passwordSession(i: number, email: string) {
@@ -80,12 +92,18 @@ describe('staff sessions and the second factor, on two API processes', () => {
   }
 
   const auditOf = async (action: string, staffId: string) =>
-    (await db.execute(sql`select actor_kind, actor_id, before, after from audit_entries where action = ${action} and after->>'staffId' = ${staffId}`)).rows;
+    (
+      await db.execute(
+        sql`select actor_kind, actor_id, before, after from audit_entries where action = ${action} and after->>'staffId' = ${staffId}`,
+      )
+    ).rows;
 
-  it("the probe: a password-only session of a support member is refused (refresh 401, ID token 401) on both processes once the member enrols in another session; the enrolling one stays", async () => {
+  it('the probe: a password-only session of a support member is refused (refresh 401, ID token 401) on both processes once the member enrols in another session; the enrolling one stays', async () => {
     const first = await passwordSession(0, 'support@kringle.test');
     expect((await at(1, '/staff/families?q=holly', { token: first.idToken })).status).toBe(403);
-    expect(await (await at(1, '/staff/families?q=holly', { token: first.idToken })).json()).toMatchObject({ code: 'MFA_REQUIRED' });
+    expect(await (await at(1, '/staff/families?q=holly', { token: first.idToken })).json()).toMatchObject({
+      code: 'MFA_REQUIRED',
+    });
     // Process 1 has verified the first session's token and read the account (its 5 s cache).
     expect((await at(1, '/staff/me', { token: first.idToken })).status).toBe(200);
 
@@ -109,7 +127,11 @@ describe('staff sessions and the second factor, on two API processes', () => {
     supportCookie = cookieOf(refreshed)!;
 
     const [entry] = await auditOf('staff.mfa_enrolled', staffId);
-    expect(entry).toMatchObject({ actor_kind: 'staff', actor_id: staffId, after: { mfaEnrolled: true, enrollingSessionKept: true } });
+    expect(entry).toMatchObject({
+      actor_kind: 'staff',
+      actor_id: staffId,
+      after: { mfaEnrolled: true, enrollingSessionKept: true },
+    });
   }, 60_000);
 
   it('a role that needs the factor ends the password-only sessions at once on both processes', async () => {
@@ -118,18 +140,26 @@ describe('staff sessions and the second factor, on two API processes', () => {
     const elf = await passwordSession(1, 'elf@kringle.test');
     const elfId = decodeJwt(elf.idToken).sub!;
     expect((await at(1, '/staff/catalogue', { token: elf.idToken })).status).toBe(200);
-    expect((await at(0, `/staff/accounts/${elfId}`, { method: 'PATCH', token: managerToken, body: { role: 'support' } })).status).toBe(200);
+    expect(
+      (await at(0, `/staff/accounts/${elfId}`, { method: 'PATCH', token: managerToken, body: { role: 'support' } }))
+        .status,
+    ).toBe(200);
     expect(await refusedAfter(1, elf.idToken)).toBeLessThan(1500);
     expect((await refresh(0, elf.cookie!)).status).toBe(401);
     // Signed in again with the password, the new support member is asked to enrol (403), not refused
     // (on the process that made the change: a role reaches the other's 5 s staff cache within it).
     const again = await passwordSession(0, 'elf@kringle.test');
-    expect(await (await at(0, '/staff/families?q=holly', { token: again.idToken })).json()).toMatchObject({ code: 'MFA_REQUIRED' });
-    expect((await at(0, `/staff/accounts/${elfId}`, { method: 'PATCH', token: managerToken, body: { role: 'set' } })).status).toBe(200);
+    expect(await (await at(0, '/staff/families?q=holly', { token: again.idToken })).json()).toMatchObject({
+      code: 'MFA_REQUIRED',
+    });
+    expect(
+      (await at(0, `/staff/accounts/${elfId}`, { method: 'PATCH', token: managerToken, body: { role: 'set' } })).status,
+    ).toBe(200);
   }, 60_000);
 
   it(`${MFA_LOCK_AFTER} wrong codes in a row, over several mfaTokens and both processes, lock the account: no code (TOTP or recovery) for 15 minutes, the member and the managers are mailed, the trail has it`, async () => {
-    const staffId = (await db.execute(sql`select id from users where email = 'support@kringle.test'`)).rows[0]!.id as string;
+    const staffId = (await db.execute(sql`select id from users where email = 'support@kringle.test'`)).rows[0]!
+      .id as string;
     let sent = 0;
     let last: Response | undefined;
     // Two guesses per mfaToken, on alternating processes: no per-token or per-address limit is met.
@@ -147,13 +177,20 @@ describe('staff sessions and the second factor, on two API processes', () => {
     expect(Number(last!.headers.get('retry-after'))).toBeGreaterThan(MFA_LOCK_MS / 1000 - 30);
 
     // The right code, on a fresh mfaToken on the other process, and a recovery-code-shaped one: refused.
-    for (const [i, code] of [[0, codeNow(supportSecret, 30_000)], [1, 'abcde-fghjk']] as const) {
+    for (const [i, code] of [
+      [0, codeNow(supportSecret, 30_000)],
+      [1, 'abcde-fghjk'],
+    ] as const) {
       const { mfaToken } = await passwordSession(i, 'support@kringle.test');
       const res = await at(1 - i, '/auth/mfa', { body: { mfaToken, code } });
       expect(res.status).toBe(429);
       expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0);
     }
-    const mails = (await db.execute(sql`select to_address, subject from mail_outbox where subject like '%locked%' order by to_address`)).rows;
+    const mails = (
+      await db.execute(
+        sql`select to_address, subject from mail_outbox where subject like '%locked%' order by to_address`,
+      )
+    ).rows;
     expect(mails.map((m) => m.to_address)).toEqual(['manager@kringle.test', 'support@kringle.test']);
     const entries = await auditOf('staff.mfa_locked', staffId);
     expect(entries).toHaveLength(1);
@@ -161,17 +198,25 @@ describe('staff sessions and the second factor, on two API processes', () => {
   }, 60_000);
 
   it("a manager's reset of the member's factor ends even the sessions that passed it, on both processes, clears the lock, and is audited", async () => {
-    const staffId = (await db.execute(sql`select id from users where email = 'support@kringle.test'`)).rows[0]!.id as string;
+    const staffId = (await db.execute(sql`select id from users where email = 'support@kringle.test'`)).rows[0]!
+      .id as string;
     const live = await refresh(1, supportCookie);
     expect(live.status).toBe(200);
     const token = ((await live.json()) as { idToken: string }).idToken;
     expect((await at(0, '/staff/families?q=holly', { token })).status).toBe(200);
-    expect((await at(1, `/staff/accounts/${staffId}`, { method: 'PATCH', token: managerToken, body: { resetMfa: true } })).status).toBe(200);
+    expect(
+      (await at(1, `/staff/accounts/${staffId}`, { method: 'PATCH', token: managerToken, body: { resetMfa: true } }))
+        .status,
+    ).toBe(200);
     expect(await refusedAfter(0, token)).toBeLessThan(1500);
     expect((await refresh(0, cookieOf(live)!)).status).toBe(401);
-    const [row] = (await db.execute(sql`select mfa_failed_count, mfa_locked_until from users where id = ${staffId}::uuid`)).rows;
+    const [row] = (
+      await db.execute(sql`select mfa_failed_count, mfa_locked_until from users where id = ${staffId}::uuid`)
+    ).rows;
     expect(row).toMatchObject({ mfa_failed_count: 0, mfa_locked_until: null });
     const managerId = decodeJwt(managerToken).sub!;
-    expect(await auditOf('staff.mfa_reset', staffId)).toEqual([expect.objectContaining({ actor_kind: 'staff', actor_id: managerId })]);
+    expect(await auditOf('staff.mfa_reset', staffId)).toEqual([
+      expect.objectContaining({ actor_kind: 'staff', actor_id: managerId }),
+    ]);
   }, 60_000);
 });

@@ -27,7 +27,12 @@ describe('the dev mailbox answers loopback only, even when HOST opens the API', 
   it('behind a trusted proxy on this machine, the client must be loopback too', async () => {
     const proxied = await createTestApp({ TRUST_PROXY: 'true' });
     try {
-      const via = (client: string) => proxied.app.inject({ url: '/api/v1/dev/outbox', remoteAddress: '127.0.0.1', headers: { 'x-forwarded-for': client } });
+      const via = (client: string) =>
+        proxied.app.inject({
+          url: '/api/v1/dev/outbox',
+          remoteAddress: '127.0.0.1',
+          headers: { 'x-forwarded-for': client },
+        });
       expect((await via('203.0.113.9')).statusCode).toBe(404);
       expect((await via('127.0.0.1')).statusCode).toBe(200);
     } finally {
@@ -53,6 +58,8 @@ describe('NODE_ENV=production refuses a database with the demo accounts', () => 
       SERVE_WEB: 'false',
     });
     const secrets = { jwtPrivateKeyPem: await generateJwtKey(), appCheckSecret: 'x'.repeat(32) };
-    await expect(runServer(config, secrets, t.databaseUrl, { migrationUrl: t.ownerUrl })).rejects.toThrow(/^Invalid configuration: DATABASE_URL: this database has the demo accounts \(demo@kringle.test, new@kringle.test, elf@kringle.test, support@kringle.test, manager@kringle.test\)/);
+    await expect(runServer(config, secrets, t.databaseUrl, { migrationUrl: t.ownerUrl })).rejects.toThrow(
+      /^Invalid configuration: DATABASE_URL: this database has the demo accounts \(demo@kringle.test, new@kringle.test, elf@kringle.test, support@kringle.test, manager@kringle.test\)/,
+    );
   });
 });

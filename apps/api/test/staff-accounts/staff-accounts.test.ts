@@ -25,14 +25,21 @@ describe('staff accounts', () => {
     await loadSeason(t.db, demoSeason(t.clock.now(), { days: 3 }), t.clock.now());
     await seedDemoAccounts(t.db, t.clock.now());
     ({ idToken: manager, secret: managerSecret } = await enrol(t.app, t.clock, 'manager@kringle.test', DEMO_PASSWORD));
-    sydney = (await t.db.execute(sql`select id from locations where slug = 'sydney-pitt-street'`)).rows[0]!.id as string;
+    sydney = (await t.db.execute(sql`select id from locations where slug = 'sydney-pitt-street'`)).rows[0]!
+      .id as string;
   });
   afterAll(async () => t?.close());
 
   const call = (method: 'GET' | 'POST' | 'PATCH', url: string, idToken: string | null, payload?: object) =>
-    t.app.inject({ method, url: `/api/v1${url}`, headers: idToken ? bearer(idToken) : {}, ...(payload ? { payload } : {}) });
+    t.app.inject({
+      method,
+      url: `/api/v1${url}`,
+      headers: idToken ? bearer(idToken) : {},
+      ...(payload ? { payload } : {}),
+    });
   const codeOf = (link: string) => new URL(link).searchParams.get('code')!;
-  const inviteLink = async (email: string) => /https?:\/\/\S+\/staff\/invite\?code=[\w-]+/.exec((await awaitMails(t.db, email))[0]!.text)![0];
+  const inviteLink = async (email: string) =>
+    /https?:\/\/\S+\/staff\/invite\?code=[\w-]+/.exec((await awaitMails(t.db, email))[0]!.text)![0];
 
   it('lists the demo staff with their roles, never a secret', async () => {
     const res = await call('GET', '/staff/accounts', manager);
@@ -46,25 +53,60 @@ describe('staff accounts', () => {
   });
 
   it('invites by e-mail; the single-use link sets the password; the new member signs in with their role', async () => {
-    const created = await call('POST', '/staff/accounts', manager, { email: ' Holly.Berry@Kringle.test ', role: 'set', locationIds: [sydney] });
+    const created = await call('POST', '/staff/accounts', manager, {
+      email: ' Holly.Berry@Kringle.test ',
+      role: 'set',
+      locationIds: [sydney],
+    });
     expect(created.statusCode, created.body).toBe(201);
-    expect(created.json()).toMatchObject({ email: 'holly.berry@kringle.test', role: 'set', locationIds: [sydney], mfaEnrolled: false, active: true, lastSignInAt: null, invitationPending: true });
+    expect(created.json()).toMatchObject({
+      email: 'holly.berry@kringle.test',
+      role: 'set',
+      locationIds: [sydney],
+      mfaEnrolled: false,
+      active: true,
+      lastSignInAt: null,
+      invitationPending: true,
+    });
     const link = await inviteLink('holly.berry@kringle.test');
     expect(link).toContain('/staff/invite?code=');
-    const pending = (await call('GET', '/staff/accounts', manager)).json().items.find((i: { email: string }) => i.email === 'holly.berry@kringle.test');
+    const pending = (await call('GET', '/staff/accounts', manager))
+      .json()
+      .items.find((i: { email: string }) => i.email === 'holly.berry@kringle.test');
     expect(pending).toMatchObject({ invitationPending: true, lastSignInAt: null });
     // No password works before the invitation is accepted.
     expectContractError(await signIn(t.app, 'holly.berry@kringle.test', NEW_PASSWORD), 401, 'INVALID_CREDENTIALS');
-    expectContractError(await call('POST', '/staff/invitations/accept', null, { code: codeOf(link), password: 'password' }), 400, 'WEAK_PASSWORD');
-    const accepted = await call('POST', '/staff/invitations/accept', null, { code: codeOf(link), password: NEW_PASSWORD });
+    expectContractError(
+      await call('POST', '/staff/invitations/accept', null, { code: codeOf(link), password: 'password' }),
+      400,
+      'WEAK_PASSWORD',
+    );
+    const accepted = await call('POST', '/staff/invitations/accept', null, {
+      code: codeOf(link),
+      password: NEW_PASSWORD,
+    });
     expect(accepted.statusCode, accepted.body).toBe(200);
-    expectContractError(await call('POST', '/staff/invitations/accept', null, { code: codeOf(link), password: NEW_PASSWORD }), 400, 'INVALID_ACTION_CODE');
+    expectContractError(
+      await call('POST', '/staff/invitations/accept', null, { code: codeOf(link), password: NEW_PASSWORD }),
+      400,
+      'INVALID_ACTION_CODE',
+    );
     const session = await signIn(t.app, 'holly.berry@kringle.test', NEW_PASSWORD);
     expect(decodeJwt(session.json().idToken)).toMatchObject({ dashboard_user: true, staff_role: 'set' });
-    const listed = (await call('GET', '/staff/accounts', manager)).json().items.find((i: { email: string }) => i.email === 'holly.berry@kringle.test');
+    const listed = (await call('GET', '/staff/accounts', manager))
+      .json()
+      .items.find((i: { email: string }) => i.email === 'holly.berry@kringle.test');
     expect(listed).toMatchObject({ invitationPending: false, lastSignInAt: expect.any(String) });
     expectContractError(await call('GET', '/staff/accounts', session.json().idToken), 403, 'ROLE_FORBIDDEN');
-    expectContractError(await call('POST', '/staff/accounts', manager, { email: 'holly.berry@kringle.test', role: 'set', locationIds: [] }), 409, 'EMAIL_IN_USE');
+    expectContractError(
+      await call('POST', '/staff/accounts', manager, {
+        email: 'holly.berry@kringle.test',
+        role: 'set',
+        locationIds: [],
+      }),
+      409,
+      'EMAIL_IN_USE',
+    );
   });
 
   it('refuses an expired invitation and unknown locations', async () => {
@@ -72,9 +114,25 @@ describe('staff accounts', () => {
     const link = await inviteLink('late@kringle.test');
     t.clock.advance(7 * 24 * 3600_000 + 1000);
     manager = (await signInAgain()).idToken;
-    expectContractError(await call('POST', '/staff/invitations/accept', null, { code: codeOf(link), password: NEW_PASSWORD }), 400, 'INVALID_ACTION_CODE');
-    expectContractError(await call('POST', '/staff/accounts', manager, { email: 'x@kringle.test', role: 'set', locationIds: ['00000000-0000-4000-8000-000000000000'] }), 400, 'VALIDATION_FAILED');
-    expectContractError(await call('POST', '/staff/accounts', manager, { email: 'x@kringle.test', role: 'boss', locationIds: [] }), 400, 'VALIDATION_FAILED');
+    expectContractError(
+      await call('POST', '/staff/invitations/accept', null, { code: codeOf(link), password: NEW_PASSWORD }),
+      400,
+      'INVALID_ACTION_CODE',
+    );
+    expectContractError(
+      await call('POST', '/staff/accounts', manager, {
+        email: 'x@kringle.test',
+        role: 'set',
+        locationIds: ['00000000-0000-4000-8000-000000000000'],
+      }),
+      400,
+      'VALIDATION_FAILED',
+    );
+    expectContractError(
+      await call('POST', '/staff/accounts', manager, { email: 'x@kringle.test', role: 'boss', locationIds: [] }),
+      400,
+      'VALIDATION_FAILED',
+    );
   });
 
   /** The manager's two steps again, with a fresh code (the clock moved on). */
@@ -90,21 +148,38 @@ describe('staff accounts', () => {
     const elfToken = elf.json().idToken as string;
     const id = decodeJwt(elfToken).sub!;
     expect((await call('GET', `/staff/run-sheet?locationId=${sydney}`, elfToken)).statusCode).toBe(200);
-    const brisbane = (await t.db.execute(sql`select id from locations where slug = 'brisbane-queen-street'`)).rows[0]!.id as string;
+    const brisbane = (await t.db.execute(sql`select id from locations where slug = 'brisbane-queen-street'`)).rows[0]!
+      .id as string;
     const patched = await call('PATCH', `/staff/accounts/${id}`, manager, { locationIds: [brisbane] });
     expect(patched.json()).toMatchObject({ role: 'set', locationIds: [brisbane] });
-    expectContractError(await call('GET', `/staff/run-sheet?locationId=${sydney}`, elfToken), 403, 'LOCATION_FORBIDDEN');
+    expectContractError(
+      await call('GET', `/staff/run-sheet?locationId=${sydney}`, elfToken),
+      403,
+      'LOCATION_FORBIDDEN',
+    );
     await call('PATCH', `/staff/accounts/${id}`, manager, { role: 'manager', locationIds: [] });
     // A manager now, so a second factor first: the password-only session ends (issue 48), token and cookie.
     expectContractError(await call('GET', `/staff/run-sheet?locationId=${sydney}`, elfToken), 401, 'UNAUTHENTICATED');
-    expectContractError(await t.app.inject({ method: 'POST', url: '/api/v1/auth/refresh', cookies: { [REFRESH_COOKIE]: cookieOf(elf)! } }), 401, 'UNAUTHENTICATED');
+    expectContractError(
+      await t.app.inject({
+        method: 'POST',
+        url: '/api/v1/auth/refresh',
+        cookies: { [REFRESH_COOKIE]: cookieOf(elf)! },
+      }),
+      401,
+      'UNAUTHENTICATED',
+    );
     const promoted = (await signIn(t.app, 'elf@kringle.test', DEMO_PASSWORD)).json().idToken as string;
     expectContractError(await call('GET', `/staff/run-sheet?locationId=${sydney}`, promoted), 403, 'MFA_REQUIRED');
     // Back to the set: no factor needed, so that session goes on.
     await call('PATCH', `/staff/accounts/${id}`, manager, { role: 'set' });
     expect((await call('GET', `/staff/run-sheet?locationId=${sydney}`, promoted)).statusCode).toBe(200);
     expectContractError(await call('PATCH', `/staff/accounts/${id}`, manager, {}), 400, 'VALIDATION_FAILED');
-    expectContractError(await call('PATCH', '/staff/accounts/00000000-0000-4000-8000-000000000000', manager, { active: false }), 404, 'NOT_FOUND');
+    expectContractError(
+      await call('PATCH', '/staff/accounts/00000000-0000-4000-8000-000000000000', manager, { active: false }),
+      404,
+      'NOT_FOUND',
+    );
   });
 
   it('deactivates at once: the next request, the refresh cookie and the password are all refused', async () => {
@@ -113,16 +188,25 @@ describe('staff accounts', () => {
     const cookie = cookieOf(elf)!;
     const id = decodeJwt(elfToken).sub!;
     expect((await call('GET', '/staff/catalogue', elfToken)).statusCode).toBe(200);
-    expect((await call('PATCH', `/staff/accounts/${id}`, manager, { active: false })).json()).toMatchObject({ active: false });
+    expect((await call('PATCH', `/staff/accounts/${id}`, manager, { active: false })).json()).toMatchObject({
+      active: false,
+    });
     expectContractError(await call('GET', '/staff/catalogue', elfToken), 401, 'UNAUTHENTICATED');
-    expectContractError(await t.app.inject({ method: 'POST', url: '/api/v1/auth/refresh', cookies: { [REFRESH_COOKIE]: cookie } }), 401, 'UNAUTHENTICATED');
+    expectContractError(
+      await t.app.inject({ method: 'POST', url: '/api/v1/auth/refresh', cookies: { [REFRESH_COOKIE]: cookie } }),
+      401,
+      'UNAUTHENTICATED',
+    );
     expectContractError(await signIn(t.app, 'elf@kringle.test', DEMO_PASSWORD), 401, 'INVALID_CREDENTIALS');
     await call('PATCH', `/staff/accounts/${id}`, manager, { active: true });
     expect((await signIn(t.app, 'elf@kringle.test', DEMO_PASSWORD)).statusCode).toBe(200);
   });
 
-  it('signs a member out everywhere at once: the other devices\' ID tokens and refresh cookies are refused; a new sign-in works', async () => {
-    const [phone, laptop] = [await signIn(t.app, 'elf@kringle.test', DEMO_PASSWORD), await signIn(t.app, 'elf@kringle.test', DEMO_PASSWORD)];
+  it("signs a member out everywhere at once: the other devices' ID tokens and refresh cookies are refused; a new sign-in works", async () => {
+    const [phone, laptop] = [
+      await signIn(t.app, 'elf@kringle.test', DEMO_PASSWORD),
+      await signIn(t.app, 'elf@kringle.test', DEMO_PASSWORD),
+    ];
     const phoneToken = phone.json().idToken as string;
     expect((await call('GET', `/staff/run-sheet?locationId=${sydney}`, phoneToken)).statusCode).toBe(200);
     t.clock.advance(2000);
@@ -132,17 +216,33 @@ describe('staff accounts', () => {
     // The phone's token still has 15 minutes on it, and is refused all the same (its session epoch is behind, decision 0063).
     expectContractError(await call('GET', `/staff/run-sheet?locationId=${sydney}`, phoneToken), 401, 'UNAUTHENTICATED');
     for (const device of [phone, laptop]) {
-      expectContractError(await t.app.inject({ method: 'POST', url: '/api/v1/auth/refresh', cookies: { [REFRESH_COOKIE]: cookieOf(device)! } }), 401, 'UNAUTHENTICATED');
+      expectContractError(
+        await t.app.inject({
+          method: 'POST',
+          url: '/api/v1/auth/refresh',
+          cookies: { [REFRESH_COOKIE]: cookieOf(device)! },
+        }),
+        401,
+        'UNAUTHENTICATED',
+      );
     }
     const again = await signIn(t.app, 'elf@kringle.test', DEMO_PASSWORD);
-    expect((await call('GET', `/staff/run-sheet?locationId=${sydney}`, again.json().idToken as string)).statusCode).toBe(200);
+    expect(
+      (await call('GET', `/staff/run-sheet?locationId=${sydney}`, again.json().idToken as string)).statusCode,
+    ).toBe(200);
     // Only staff accounts: a family signs out everywhere through /auth/sign-out-everywhere.
     expectContractError(await call('POST', '/staff/sign-out-everywhere', null, {}), 401, 'UNAUTHENTICATED');
   });
 
   it('deactivates at once on another API instance too: its cached staff state does not outlive the session epoch (decision 0063)', async () => {
     const other = await createTestApp({}, t.clock, undefined, { databaseUrl: t.databaseUrl });
-    const listener = startSessionCutoffsListener({ cutoffs: other.app.sessionCutoffs, db: other.db, clock: t.clock, log: other.app.log, databaseUrl: t.databaseUrl });
+    const listener = startSessionCutoffsListener({
+      cutoffs: other.app.sessionCutoffs,
+      db: other.db,
+      clock: t.clock,
+      log: other.app.log,
+      databaseUrl: t.databaseUrl,
+    });
     await listener.ready;
     try {
       const elfToken = (await signIn(t.app, 'elf@kringle.test', DEMO_PASSWORD)).json().idToken as string;
@@ -152,7 +252,8 @@ describe('staff accounts', () => {
       expect((await there()).statusCode).toBe(200);
       expect((await call('PATCH', `/staff/accounts/${id}`, manager, { active: false })).statusCode).toBe(200);
       const started = Date.now();
-      while ((await there()).statusCode === 200 && Date.now() - started < 5000) await new Promise((r) => setTimeout(r, 25));
+      while ((await there()).statusCode === 200 && Date.now() - started < 5000)
+        await new Promise((r) => setTimeout(r, 25));
       expect(Date.now() - started).toBeLessThan(1500);
       expectContractError(await there(), 401, 'UNAUTHENTICATED');
       await call('PATCH', `/staff/accounts/${id}`, manager, { active: true });
@@ -175,15 +276,22 @@ describe('staff accounts', () => {
     const first = await signIn(t.app, 'support@kringle.test', DEMO_PASSWORD);
     expect(first.json().mfaRequired).toBe(true);
     const id = decodeJwt(support.idToken).sub!;
-    expect((await call('PATCH', `/staff/accounts/${id}`, manager, { resetMfa: true })).json()).toMatchObject({ mfaEnrolled: false });
+    expect((await call('PATCH', `/staff/accounts/${id}`, manager, { resetMfa: true })).json()).toMatchObject({
+      mfaEnrolled: false,
+    });
     const again = await signIn(t.app, 'support@kringle.test', DEMO_PASSWORD);
     expect(again.json().idToken).toEqual(expect.any(String));
-    expectContractError(await call('GET', `/staff/run-sheet?locationId=${sydney}`, again.json().idToken), 403, 'MFA_REQUIRED');
+    expectContractError(
+      await call('GET', `/staff/run-sheet?locationId=${sydney}`, again.json().idToken),
+      403,
+      'MFA_REQUIRED',
+    );
     expect((await call('POST', '/staff/mfa/setup', again.json().idToken, {})).statusCode).toBe(200);
   });
 
   it('ends an idle staff session after 30 minutes without a refresh, and any after 12 hours', async () => {
-    const refresh = (cookie: string) => t.app.inject({ method: 'POST', url: '/api/v1/auth/refresh', cookies: { [REFRESH_COOKIE]: cookie } });
+    const refresh = (cookie: string) =>
+      t.app.inject({ method: 'POST', url: '/api/v1/auth/refresh', cookies: { [REFRESH_COOKIE]: cookie } });
     let cookie = cookieOf(await signIn(t.app, 'elf@kringle.test', DEMO_PASSWORD))!;
     t.clock.advance(31 * 60_000);
     expectContractError(await refresh(cookie), 401, 'UNAUTHENTICATED');

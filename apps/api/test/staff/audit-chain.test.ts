@@ -57,16 +57,28 @@ describe('the audit trail, least privilege and its hash chain', () => {
     await sandbox?.stop();
   });
 
-  const post = (url: string, who: TestCustomer, payload: object) => t.app.inject({ method: 'POST', url, headers: who.headers, payload });
+  const post = (url: string, who: TestCustomer, payload: object) =>
+    t.app.inject({ method: 'POST', url, headers: who.headers, payload });
   /** A hold, a cart and a checkout through the API (each writes audit entries as the runtime role). */
   const holdAndCheckout = async () => {
     const who = await createCustomer(t.db, t.app.idTokens);
     const hold = await post('/api/v1/bookings/reservation', who, { slotId: sessionIds[next++]! });
     expect(hold.statusCode).toBe(201);
-    const pkg = (await t.db.execute(sql`select id, price_cents from packages where slot_type_slugs is null order by price_cents limit 1`)).rows[0]!;
-    const cart = await post('/api/v1/cart', who, { reservationId: hold.json().id, packages: [{ id: pkg.id, quantity: 1 }], addOns: [], amount: pkg.price_cents });
+    const pkg = (
+      await t.db.execute(
+        sql`select id, price_cents from packages where slot_type_slugs is null order by price_cents limit 1`,
+      )
+    ).rows[0]!;
+    const cart = await post('/api/v1/cart', who, {
+      reservationId: hold.json().id,
+      packages: [{ id: pkg.id, quantity: 1 }],
+      addOns: [],
+      amount: pkg.price_cents,
+    });
     expect(cart.statusCode).toBe(201);
-    const checkout = await post(`/api/v1/bookings/reservation/${hold.json().id}/checkoutOrder`, who, { cartId: cart.json().id });
+    const checkout = await post(`/api/v1/bookings/reservation/${hold.json().id}/checkoutOrder`, who, {
+      cartId: cart.json().id,
+    });
     expect(checkout.statusCode).toBe(201);
     return { who, bookingId: checkout.json().bookingId as string };
   };
@@ -74,7 +86,10 @@ describe('the audit trail, least privilege and its hash chain', () => {
     await expect(runtime.query(statement)).rejects.toThrow(/permission denied|must be owner|append-only/);
   };
   const verifyCli = () =>
-    promisify(execFile)(TSX, ['src/cli/audit-verify.ts'], { cwd: API_DIR, env: { ...process.env, DATABASE_URL: t.databaseUrl, LOG_LEVEL: 'silent' } }).then(
+    promisify(execFile)(TSX, ['src/cli/audit-verify.ts'], {
+      cwd: API_DIR,
+      env: { ...process.env, DATABASE_URL: t.databaseUrl, LOG_LEVEL: 'silent' },
+    }).then(
       (r) => ({ code: 0, out: r.stdout + r.stderr }),
       (e: { code: number; stdout: string; stderr: string }) => ({ code: e.code, out: e.stdout + e.stderr }),
     );
@@ -83,9 +98,15 @@ describe('the audit trail, least privilege and its hash chain', () => {
     const { bookingId } = await holdAndCheckout();
     expect(await runtimeRoleProblems(runtime)).toEqual([]);
     // What a single-URL start warns about (decision 0078): the owner (here the superuser) could rewrite the trail.
-    expect(await runtimeRoleProblems(owner)).toEqual(expect.arrayContaining([expect.stringMatching(/is a superuser$/), expect.stringMatching(/owns \d+ tables, views or sequences$/)]));
+    expect(await runtimeRoleProblems(owner)).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/is a superuser$/),
+        expect.stringMatching(/owns \d+ tables, views or sequences$/),
+      ]),
+    );
     expect((await runtime.query('select current_user as u')).rows[0].u).toBe('kringle_app');
-    const id = (await runtime.query('select id from audit_entries where booking_id = $1 limit 1', [bookingId])).rows[0].id as string;
+    const id = (await runtime.query('select id from audit_entries where booking_id = $1 limit 1', [bookingId])).rows[0]
+      .id as string;
     await refusedAsRuntime('set session_replication_role = replica');
     await refusedAsRuntime('alter table audit_entries disable trigger audit_entries_no_update');
     await refusedAsRuntime('alter table audit_entries disable trigger all');
@@ -101,8 +122,16 @@ describe('the audit trail, least privilege and its hash chain', () => {
     await refusedAsRuntime('create table mine (id int)');
     // The API goes on: another hold and checkout, and a manager reads the trail.
     await holdAndCheckout();
-    const manager = await createPerson(t.db, true, { firstName: 'Mona', lastName: 'Manager' }, { role: 'manager', mfaEnrolled: true });
-    const read = await t.app.inject({ url: `/api/v1/staff/audit?bookingId=${bookingId}`, headers: await signedInHeaders(t, manager) });
+    const manager = await createPerson(
+      t.db,
+      true,
+      { firstName: 'Mona', lastName: 'Manager' },
+      { role: 'manager', mfaEnrolled: true },
+    );
+    const read = await t.app.inject({
+      url: `/api/v1/staff/audit?bookingId=${bookingId}`,
+      headers: await signedInHeaders(t, manager),
+    });
     expect(read.statusCode).toBe(200);
     expect(read.json().items.length).toBeGreaterThan(0);
   });
@@ -121,8 +150,11 @@ describe('the audit trail, least privilege and its hash chain', () => {
     // 5,000 entries written as the API writes them (as the runtime role), while three sealers run.
     const writing = (async () => {
       for (let i = 0; i < 10; i++) {
-        await runtime.query(`insert into audit_entries (actor_kind, action, season_version, after)
-          select 'system', 'saveSeason', n, jsonb_build_object('n', n) from generate_series($1::int, $1::int + 499) n`, [i * 500]);
+        await runtime.query(
+          `insert into audit_entries (actor_kind, action, season_version, after)
+          select 'system', 'saveSeason', n, jsonb_build_object('n', n) from generate_series($1::int, $1::int + 499) n`,
+          [i * 500],
+        );
       }
     })();
     const pools = [0, 1, 2].map(() => createDb(t.databaseUrl, 1));
@@ -158,17 +190,28 @@ describe('the audit trail, least privilege and its hash chain', () => {
     expect(clean.unsealed.count).toBe(0);
     const ok = await verifyCli();
     expect(ok.code, ok.out).toBe(0);
-    expect(ok.out).toMatch(new RegExp(`Audit chain verified: ${clean.links} links, head link ${clean.head!.link} ${clean.head!.hash}`));
+    expect(ok.out).toMatch(
+      new RegExp(`Audit chain verified: ${clean.links} links, head link ${clean.head!.link} ${clean.head!.hash}`),
+    );
 
     // An entry in the middle of the chain, rewritten by the owner with the triggers off.
-    const target = (await owner.query(`select c.link::text, e.id, e.seq::text, e.reason from audit_chain c join audit_entries e on e.id = c.entry_id where c.link = 3`)).rows[0] as { link: string; id: string; seq: string; reason: string | null };
+    const target = (
+      await owner.query(
+        `select c.link::text, e.id, e.seq::text, e.reason from audit_chain c join audit_entries e on e.id = c.entry_id where c.link = 3`,
+      )
+    ).rows[0] as { link: string; id: string; seq: string; reason: string | null };
     rewritten = target;
     await owner.query('begin');
     await owner.query('set local session_replication_role = replica');
     await owner.query(`update audit_entries set reason = 'nothing to see' where id = $1`, [target.id]);
     await owner.query('commit');
     const report = await verifyAuditChain(t.db);
-    expect(report.broken).toMatchObject({ link: '3', entryId: target.id, seq: target.seq, problem: 'its entry was changed after it was sealed' });
+    expect(report.broken).toMatchObject({
+      link: '3',
+      entryId: target.id,
+      seq: target.seq,
+      problem: 'its entry was changed after it was sealed',
+    });
     expect(report.links).toBe(2);
     const bad = await verifyCli();
     expect(bad.code).toBe(1);
@@ -185,13 +228,18 @@ describe('the audit trail, least privilege and its hash chain', () => {
     const before = await verifyAuditChain(t.db);
     // The earlier test's rewrite is still the first break.
     expect(before.broken?.link).toBe('3');
-    const last = (await owner.query('select entry_id, link::text from audit_chain order by link desc limit 1')).rows[0] as { entry_id: string; link: string };
+    const last = (await owner.query('select entry_id, link::text from audit_chain order by link desc limit 1'))
+      .rows[0] as { entry_id: string; link: string };
     await owner.query('begin');
     await owner.query('set local session_replication_role = replica');
     await owner.query('update audit_entries set reason = $2 where id = $1', [rewritten.id, rewritten.reason]);
     await owner.query('delete from audit_entries where id = $1', [last.entry_id]);
     await owner.query('commit');
     const report = await verifyAuditChain(t.db);
-    expect(report.broken).toMatchObject({ link: last.link, entryId: last.entry_id, problem: 'its entry is gone (deleted)' });
+    expect(report.broken).toMatchObject({
+      link: last.link,
+      entryId: last.entry_id,
+      problem: 'its entry is gone (deleted)',
+    });
   });
 });

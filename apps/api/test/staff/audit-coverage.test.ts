@@ -6,7 +6,11 @@ import { familyActor } from '../../src/modules/booking-lifecycle/audit.repositor
 import { batchHold } from '../../src/modules/booking-lifecycle/hold-statements.repository';
 import { recordFailedRefund, settleRefund } from '../../src/modules/booking-lifecycle/refund-transitions';
 import { insertRefund } from '../../src/modules/booking-lifecycle/refunds.repository';
-import { claimSlot, closeSessions, expireLapsedHolds } from '../../src/modules/booking-lifecycle/session-holds.repository';
+import {
+  claimSlot,
+  closeSessions,
+  expireLapsedHolds,
+} from '../../src/modules/booking-lifecycle/session-holds.repository';
 import { recordVersion, SYSTEM_SAVER } from '../../src/modules/catalogue/season-versions.repository';
 import { handleStripeEvent } from '../../src/modules/payments/payments.service';
 import { handOffSlot, settleOffers } from '../../src/modules/waitlist/waitlist.hand-off';
@@ -48,7 +52,15 @@ describe('audit trail covers holds, waitlist offers, closures, refunds and seaso
     expect(held.statusCode).toBe(201);
     const id = held.json().id as string;
     expect(await entriesAbout({ slotId: slot })).toMatchObject([
-      { action: 'takeHold', actor_kind: 'family', actor_id: w.family.id, actor_email: w.family.email, booking_id: null, before: { state: 'free' }, after: { state: 'held', reservationId: id } },
+      {
+        action: 'takeHold',
+        actor_kind: 'family',
+        actor_id: w.family.id,
+        actor_email: w.family.email,
+        booking_id: null,
+        before: { state: 'free' },
+        after: { state: 'held', reservationId: id },
+      },
     ]);
     // Another family asking for it is refused: the session did not change, so no entry.
     const other = await createPerson(w.t.db, false);
@@ -62,7 +74,11 @@ describe('audit trail covers holds, waitlist offers, closures, refunds and seaso
     expect(refreshed).toMatchObject({ before: { state: 'held' }, after: { state: 'held' } });
     const until = (side: unknown) => Date.parse((side as { holdExpiresAt: string }).holdExpiresAt);
     expect(until(refreshed!.after)).toBeGreaterThanOrEqual(until(refreshed!.before));
-    expect(released).toMatchObject({ actor_kind: 'family', before: { state: 'held', reservationId: id }, after: { state: 'free' } });
+    expect(released).toMatchObject({
+      actor_kind: 'family',
+      before: { state: 'held', reservationId: id },
+      after: { state: 'free' },
+    });
   });
 
   it('a hold that runs out is expired once, by Kringle', async () => {
@@ -72,19 +88,28 @@ describe('audit trail covers holds, waitlist offers, closures, refunds and seaso
     w.clock.advance(60 * 60_000);
     expect(await expireLapsedHolds(w.t.db, w.clock.now())).toBe(1);
     expect(await expireLapsedHolds(w.t.db, w.clock.now())).toBe(0);
-    expect(await entriesAbout({ slotId: slot })).toMatchObject([{ action: 'takeHold' }, { action: 'expireHold', actor_kind: 'system', actor_id: null, after: { state: 'free' } }]);
+    expect(await entriesAbout({ slotId: slot })).toMatchObject([
+      { action: 'takeHold' },
+      { action: 'expireHold', actor_kind: 'system', actor_id: null, after: { state: 'free' } },
+    ]);
   });
 
   it("the drop day's batch statement writes one entry per session it holds, and none for the one it refuses", async () => {
     const [a, b] = [session().id, session().id];
-    const [x, y, z] = [await createPerson(w.t.db, false), await createPerson(w.t.db, false), await createPerson(w.t.db, false)];
+    const [x, y, z] = [
+      await createPerson(w.t.db, false),
+      await createPerson(w.t.db, false),
+      await createPerson(w.t.db, false),
+    ];
     const now = w.clock.now();
     const args = (userId: string, slotId: string) => holdArgs(userId, slotId, now);
     const first = await batchHold(w.t.app.pool, [args(x.id, a), args(y.id, b)]);
     expect(first.map((o) => o.held)).toEqual([true, true]);
     const second = await batchHold(w.t.app.pool, [args(z.id, a)]);
     expect(second[0]!.held).toBe(false);
-    expect(await entriesAbout({ slotId: a })).toMatchObject([{ action: 'takeHold', actor_id: x.id, actor_email: x.email }]);
+    expect(await entriesAbout({ slotId: a })).toMatchObject([
+      { action: 'takeHold', actor_id: x.id, actor_email: x.email },
+    ]);
     expect(await entriesAbout({ slotId: b })).toMatchObject([{ action: 'takeHold', actor_id: y.id }]);
   });
 
@@ -94,19 +119,31 @@ describe('audit trail covers holds, waitlist offers, closures, refunds and seaso
     const target = session().id;
     const moved = await w.call('POST', '/bookings/reservation', family, { slotId: target, bookingId: booked.id });
     expect(moved.statusCode).toBe(201);
-    expect(await entriesAbout({ bookingId: booked.id })).toMatchObject([{ action: 'takeHold', slot_id: target, booking_id: booked.id }]);
+    expect(await entriesAbout({ bookingId: booked.id })).toMatchObject([
+      { action: 'takeHold', slot_id: target, booking_id: booked.id },
+    ]);
 
     const slot = session().id;
     const now = w.clock.now();
     await expect(
       w.t.db.transaction(async (tx) => {
-        const args = { slotId: slot, reservationId: crypto.randomUUID(), expiresAt: new Date(now.getTime() + 600_000), now, leadCutoff: now, bookingId: null };
+        const args = {
+          slotId: slot,
+          reservationId: crypto.randomUUID(),
+          expiresAt: new Date(now.getTime() + 600_000),
+          now,
+          leadCutoff: now,
+          bookingId: null,
+        };
         expect(await claimSlot(tx, args, { actor: familyActor(family.id), at: now })).toBe(true);
         throw new Error('rolled back after the hold');
       }),
     ).rejects.toThrow('rolled back');
     expect(await entriesAbout({ slotId: slot })).toEqual([]);
-    expect((await w.t.db.execute(sql`select hold_reservation_id from slots where id = ${slot}::uuid`)).rows[0]!.hold_reservation_id).toBeNull();
+    expect(
+      (await w.t.db.execute(sql`select hold_reservation_id from slots where id = ${slot}::uuid`)).rows[0]!
+        .hold_reservation_id,
+    ).toBeNull();
   });
 
   it('a waitlist offer made, passed on, lapsed and claimed: one entry each', async () => {
@@ -117,14 +154,20 @@ describe('audit trail covers holds, waitlist offers, closures, refunds and seaso
         select ${family.id}::uuid, s.location_id, s.slot_type_id, ${w.day}::date, 'waiting', now(), now() from slots s where s.id = ${slotId}::uuid`);
       return family;
     };
-    const entryOf = async (family: Person) => (await w.t.db.execute(sql`select id, reservation_id from waitlist_entries where user_id = ${family.id}::uuid`)).rows[0]!;
+    const entryOf = async (family: Person) =>
+      (await w.t.db.execute(sql`select id, reservation_id from waitlist_entries where user_id = ${family.id}::uuid`))
+        .rows[0]!;
 
     const passed = session().id;
     const p = await waiting(passed);
     expect(await handOffSlot(w.t.app, passed)).toBe(true);
     await leaveWaitlist(w.t.app, p.id, (await entryOf(p)).id as string);
     expect(await entriesAbout({ slotId: passed })).toMatchObject([
-      { action: 'offerFromWaitlist', actor_kind: 'system', after: { state: 'held', waitlistEntryId: (await entryOf(p)).id } },
+      {
+        action: 'offerFromWaitlist',
+        actor_kind: 'system',
+        after: { state: 'held', waitlistEntryId: (await entryOf(p)).id },
+      },
       { action: 'passOffer', actor_kind: 'family', actor_id: p.id, after: { state: 'free' } },
     ]);
 
@@ -141,12 +184,18 @@ describe('audit trail covers holds, waitlist offers, closures, refunds and seaso
     const c = await waiting(claimed);
     expect(await handOffSlot(w.t.app, claimed)).toBe(true);
     // The family checked the offer out and paid (the payment path has its own tests and entries).
-    await w.t.db.execute(sql`update slots set hold_reservation_id = null, hold_expires_at = null where id = ${claimed}::uuid`);
+    await w.t.db.execute(
+      sql`update slots set hold_reservation_id = null, hold_expires_at = null where id = ${claimed}::uuid`,
+    );
     const booked = await bookDirect(w.t.db, c, claimed);
-    await w.t.db.execute(sql`update reservations set status = 'checked_out', booking_id = ${booked.id}::uuid where id = ${(await entryOf(c)).reservation_id as string}::uuid`);
+    await w.t.db.execute(
+      sql`update reservations set status = 'checked_out', booking_id = ${booked.id}::uuid where id = ${(await entryOf(c)).reservation_id as string}::uuid`,
+    );
     await settleOffers(w.t.app);
     await settleOffers(w.t.app);
-    expect(await entriesAbout({ bookingId: booked.id })).toMatchObject([{ action: 'claimOffer', slot_id: claimed, after: { waitlist: 'booked' } }]);
+    expect(await entriesAbout({ bookingId: booked.id })).toMatchObject([
+      { action: 'claimOffer', slot_id: claimed, after: { waitlist: 'booked' } },
+    ]);
   });
 
   it('a closure writes one entry per session it closes, with the hold it ended; rolled back, none', async () => {
@@ -154,7 +203,11 @@ describe('audit trail covers holds, waitlist offers, closures, refunds and seaso
     const family = await createPerson(w.t.db, false);
     const reservationId = (await hold(family, held)).json().id as string;
     const manager = await createPerson(w.t.db, true, undefined, { role: 'manager', mfaEnrolled: true });
-    const by = { actor: { kind: 'staff' as const, id: manager.id, email: manager.email }, at: w.clock.now(), reason: 'Santa has the flu' };
+    const by = {
+      actor: { kind: 'staff' as const, id: manager.id, email: manager.email },
+      at: w.clock.now(),
+      reason: 'Santa has the flu',
+    };
     await expect(
       w.t.db.transaction(async (tx) => {
         await closeSessions(tx, [free], by);
@@ -165,7 +218,13 @@ describe('audit trail covers holds, waitlist offers, closures, refunds and seaso
     await w.t.db.transaction((tx) => closeSessions(tx, [held, free], by));
     expect(await entriesAbout({ slotId: held })).toMatchObject([
       { action: 'takeHold' },
-      { action: 'closeSession', actor_kind: 'staff', actor_id: manager.id, reason: 'Santa has the flu', after: { state: 'closed', holdsEnded: [reservationId] } },
+      {
+        action: 'closeSession',
+        actor_kind: 'staff',
+        actor_id: manager.id,
+        reason: 'Santa has the flu',
+        after: { state: 'closed', holdsEnded: [reservationId] },
+      },
     ]);
     expect(await entriesAbout({ slotId: free })).toMatchObject([{ action: 'closeSession', after: { holdsEnded: [] } }]);
   });
@@ -173,9 +232,13 @@ describe('audit trail covers holds, waitlist offers, closures, refunds and seaso
   it('a refund settled by Stripe, given up, or reported by a charge.refunded webhook: one entry each, none for old news', async () => {
     const family = await createPerson(w.t.db, false);
     const booked = await bookDirect(w.t.db, family, session().id);
-    const orderId = (await w.t.db.execute(sql`select id from orders where booking_id = ${booked.id}::uuid`)).rows[0]!.id as string;
+    const orderId = (await w.t.db.execute(sql`select id from orders where booking_id = ${booked.id}::uuid`)).rows[0]!
+      .id as string;
     const now = w.clock.now();
-    const refundOf = (amountCents: number) => w.t.db.transaction((tx) => insertRefund(tx, { orderId, bookingId: booked.id, amountCents, reason: 'staff_refund' }));
+    const refundOf = (amountCents: number) =>
+      w.t.db.transaction((tx) =>
+        insertRefund(tx, { orderId, bookingId: booked.id, amountCents, reason: 'staff_refund' }),
+      );
 
     const sent = await refundOf(1000);
     await w.t.db.transaction((tx) => settleRefund(tx, sent, 're_test_1', now));
@@ -185,17 +248,34 @@ describe('audit trail covers holds, waitlist offers, closures, refunds and seaso
     await w.t.db.transaction((tx) => recordFailedRefund(tx, failing, 'card network down', true, now));
     await w.t.db.transaction((tx) => recordFailedRefund(tx, failing, 'card network down', true, now));
 
-    await w.t.db.execute(sql`update orders set payment_intent_id = ${`pi_audit_${booked.id}`} where id = ${orderId}::uuid`);
+    await w.t.db.execute(
+      sql`update orders set payment_intent_id = ${`pi_audit_${booked.id}`} where id = ${orderId}::uuid`,
+    );
     const charge = (id: string, refunded: number) =>
-      ({ id, type: 'charge.refunded', data: { object: { payment_intent: `pi_audit_${booked.id}`, amount_refunded: refunded } } }) as unknown as Stripe.Event;
+      ({
+        id,
+        type: 'charge.refunded',
+        data: { object: { payment_intent: `pi_audit_${booked.id}`, amount_refunded: refunded } },
+      }) as unknown as Stripe.Event;
     await handleStripeEvent(w.t.app, charge(`evt_a_${booked.id}`, 3995));
     await handleStripeEvent(w.t.app, charge(`evt_a_${booked.id}`, 3995));
     await handleStripeEvent(w.t.app, charge(`evt_b_${booked.id}`, 3995));
 
     expect(await entriesAbout({ bookingId: booked.id })).toMatchObject([
-      { action: 'settleRefund', actor_kind: 'stripe', order_id: orderId, before: { refund: 'pending', refundedCents: 0 }, after: { refund: 'succeeded', refundedCents: 1000, orderStatus: 'paid' } },
+      {
+        action: 'settleRefund',
+        actor_kind: 'stripe',
+        order_id: orderId,
+        before: { refund: 'pending', refundedCents: 0 },
+        after: { refund: 'succeeded', refundedCents: 1000, orderStatus: 'paid' },
+      },
       { action: 'giveUpRefund', actor_kind: 'system', after: { refund: 'failed' } },
-      { action: 'refundReported', actor_kind: 'stripe', before: { refundedCents: 1000, orderStatus: 'paid' }, after: { refundedCents: 3995, orderStatus: 'refunded' } },
+      {
+        action: 'refundReported',
+        actor_kind: 'stripe',
+        before: { refundedCents: 1000, orderStatus: 'paid' },
+        after: { refundedCents: 3995, orderStatus: 'refunded' },
+      },
     ]);
   });
 
@@ -203,9 +283,18 @@ describe('audit trail covers holds, waitlist offers, closures, refunds and seaso
     const file = { note: `audit ${crypto.randomUUID()}` };
     const counts = { sessionsAdded: 1, sessionsRemoved: 0, sessionsChanged: 2 };
     const version = await w.t.db.transaction((tx) => recordVersion(tx, file, SYSTEM_SAVER, counts, w.clock.now()));
-    expect(await w.t.db.transaction((tx) => recordVersion(tx, file, SYSTEM_SAVER, counts, w.clock.now()))).toBe(version);
+    expect(await w.t.db.transaction((tx) => recordVersion(tx, file, SYSTEM_SAVER, counts, w.clock.now()))).toBe(
+      version,
+    );
     expect(await entriesAbout({ seasonVersion: version })).toMatchObject([
-      { action: 'saveSeason', actor_kind: 'system', booking_id: null, slot_id: null, before: { version: version - 1 }, after: { version, sessionsAdded: 1, sessionsChanged: 2 } },
+      {
+        action: 'saveSeason',
+        actor_kind: 'system',
+        booking_id: null,
+        slot_id: null,
+        before: { version: version - 1 },
+        after: { version, sessionsAdded: 1, sessionsChanged: 2 },
+      },
     ]);
   });
 
@@ -216,16 +305,35 @@ describe('audit trail covers holds, waitlist offers, closures, refunds and seaso
     const manager = await createPerson(w.t.db, true, undefined, { role: 'manager', mfaEnrolled: true });
     const page = await w.call('GET', `/staff/audit?actorId=${family.id}`, manager);
     expect(page.statusCode).toBe(200);
-    expect(page.json().items).toMatchObject([{ action: 'takeHold', bookingId: null, slotId: slot, seasonVersion: null, actor: { kind: 'family', id: family.id } }]);
+    expect(page.json().items).toMatchObject([
+      {
+        action: 'takeHold',
+        bookingId: null,
+        slotId: slot,
+        seasonVersion: null,
+        actor: { kind: 'family', id: family.id },
+      },
+    ]);
     expect((await w.call('GET', `/staff/audit.csv?actorId=${family.id}`, manager)).body).toContain(slot);
 
-    const refused = (attempt: Promise<unknown>) => expect(attempt).rejects.toSatisfy((e: Error & { cause?: Error }) => /append-only|permission denied/.test(e.cause?.message ?? e.message));
+    const refused = (attempt: Promise<unknown>) =>
+      expect(attempt).rejects.toSatisfy((e: Error & { cause?: Error }) =>
+        /append-only|permission denied/.test(e.cause?.message ?? e.message),
+      );
     const id = page.json().items[0].id as string;
-    await refused(w.t.db.execute(sql`update audit_entries set slot_id = gen_random_uuid(), actor_email = null where id = ${id}::uuid`));
-    await refused(w.t.db.execute(sql`update audit_entries set season_version = 1, actor_email = null where id = ${id}::uuid`));
+    await refused(
+      w.t.db.execute(
+        sql`update audit_entries set slot_id = gen_random_uuid(), actor_email = null where id = ${id}::uuid`,
+      ),
+    );
+    await refused(
+      w.t.db.execute(sql`update audit_entries set season_version = 1, actor_email = null where id = ${id}::uuid`),
+    );
     await refused(w.t.db.execute(sql`delete from audit_entries where id = ${id}::uuid`));
     // An entry must be about something.
-    await expect(w.t.db.execute(sql`insert into audit_entries (actor_kind, action) values ('system', 'nothing')`)).rejects.toSatisfy((e: Error & { cause?: Error }) =>
+    await expect(
+      w.t.db.execute(sql`insert into audit_entries (actor_kind, action) values ('system', 'nothing')`),
+    ).rejects.toSatisfy((e: Error & { cause?: Error }) =>
       /audit_entries_has_subject/.test(e.cause?.message ?? e.message),
     );
   });

@@ -23,11 +23,14 @@ describe('GET /staff/catalogue: queueOpensAt', () => {
       s.locations[1] = { ...s.locations[1]!, salesOpenAt: '2026-12-01T11:30', queue: { opensMinutesBefore: 0 } };
       await loadSeason(t.db, s, NOW);
       const [staff] = await createCustomers(t.db, t.app.idTokens, 1, { staff: true });
-      await t.db.execute(sql`update users set staff_role = 'manager', mfa_enrolled_at = now() where id = ${staff!.id}::uuid`);
+      await t.db.execute(
+        sql`update users set staff_role = 'manager', mfa_enrolled_at = now() where id = ${staff!.id}::uuid`,
+      );
 
       const res = await t.app.inject({ url: '/api/v1/staff/catalogue', headers: staff!.headers });
       expect(res.statusCode).toBe(200);
-      const locations = (res.json() as { locations: { id: string; name: string; queueOpensAt: string | null }[] }).locations;
+      const locations = (res.json() as { locations: { id: string; name: string; queueOpensAt: string | null }[] })
+        .locations;
       expect(locations.map((l) => l.queueOpensAt)).toEqual(['2026-11-30T23:45:00.000Z', null, null]);
 
       // What the app relies on: where it says null, the line's route has nothing to tell (the 404 it no longer asks for).

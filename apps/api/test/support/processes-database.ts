@@ -21,7 +21,9 @@ export interface ProcessesDatabase {
  * the demo season on the system clock when `seasonDays` is given, and one JWT key for the test and
  * the processes.
  */
-export async function createProcessesDatabase(options: { poolSize?: number; season?: { days?: number } } = {}): Promise<ProcessesDatabase> {
+export async function createProcessesDatabase(
+  options: { poolSize?: number; season?: { days?: number } } = {},
+): Promise<ProcessesDatabase> {
   const url = await createTestDatabase();
   const { db, pool } = createDb(url, options.poolSize ?? 5);
   if (options.season) {
@@ -29,8 +31,18 @@ export async function createProcessesDatabase(options: { poolSize?: number; seas
     await loadSeason(db, demoSeason(now, options.season), now);
   }
   const jwtKey = await generateJwtKey();
-  const idTokens = await IdTokens.create({ privateKeyPem: jwtKey, issuer: 'kringle', audience: 'kringle-web', clock: systemClock });
+  const idTokens = await IdTokens.create({
+    privateKeyPem: jwtKey,
+    issuer: 'kringle',
+    audience: 'kringle-web',
+    clock: systemClock,
+  });
   // App check is off in the processes (api-processes.ts); the secret is only required configuration.
-  const env = { DATABASE_URL: url, MIGRATION_DATABASE_URL: ownerUrlOf(url), JWT_PRIVATE_KEY: jwtKey, APP_CHECK_SECRET: 'processes-test-secret-0123456789abcdef' };
+  const env = {
+    DATABASE_URL: url,
+    MIGRATION_DATABASE_URL: ownerUrlOf(url),
+    JWT_PRIVATE_KEY: jwtKey,
+    APP_CHECK_SECRET: 'processes-test-secret-0123456789abcdef',
+  };
   return { db, idTokens, env, close: () => pool.end() };
 }

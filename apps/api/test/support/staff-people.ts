@@ -5,7 +5,10 @@ import { REFRESH_COOKIE } from '../../src/modules/accounts/refresh-cookie';
 
 /** Shared by the staff accounts and second-factor tests (not a test file itself). */
 
-export const codeAt = (secret: string, at: Date) => new TOTP({ secret: Secret.fromBase32(secret), digits: 6, period: 30, algorithm: 'SHA1' }).generate({ timestamp: at.getTime() });
+export const codeAt = (secret: string, at: Date) =>
+  new TOTP({ secret: Secret.fromBase32(secret), digits: 6, period: 30, algorithm: 'SHA1' }).generate({
+    timestamp: at.getTime(),
+  });
 
 export const bearer = (idToken: string) => ({ authorization: `Bearer ${idToken}` });
 
@@ -18,7 +21,12 @@ export async function signIn(app: FastifyInstance, email: string, password: stri
 }
 
 export async function secondStep(app: FastifyInstance, mfaToken: string, code: string, remoteAddress?: string) {
-  return app.inject({ method: 'POST', url: '/api/v1/auth/mfa', payload: { mfaToken, code }, ...(remoteAddress ? { remoteAddress } : {}) });
+  return app.inject({
+    method: 'POST',
+    url: '/api/v1/auth/mfa',
+    payload: { mfaToken, code },
+    ...(remoteAddress ? { remoteAddress } : {}),
+  });
 }
 
 /**
@@ -29,14 +37,35 @@ export async function enrol(app: FastifyInstance, clock: ManualClock, email: str
   const session = await signIn(app, email, password);
   if (session.statusCode !== 200 || !session.json().idToken) throw new Error(`sign-in failed: ${session.body}`);
   const idToken = session.json().idToken as string;
-  const setup = await app.inject({ method: 'POST', url: '/api/v1/staff/mfa/setup', headers: bearer(idToken), payload: {} });
+  const setup = await app.inject({
+    method: 'POST',
+    url: '/api/v1/staff/mfa/setup',
+    headers: bearer(idToken),
+    payload: {},
+  });
   if (setup.statusCode !== 200) throw new Error(`setup failed: ${setup.body}`);
   const secret = setup.json().secret as string;
-  const confirm = await app.inject({ method: 'POST', url: '/api/v1/staff/mfa/confirm', headers: bearer(idToken), payload: { code: codeAt(secret, clock.now()) } });
+  const confirm = await app.inject({
+    method: 'POST',
+    url: '/api/v1/staff/mfa/confirm',
+    headers: bearer(idToken),
+    payload: { code: codeAt(secret, clock.now()) },
+  });
   if (confirm.statusCode !== 200) throw new Error(`confirm failed: ${confirm.body}`);
   // Enrolment raised the session epoch (issue 48): this session stays, with a fresh token, as the staff app's refresh on a 401 gets it.
-  const refreshed = await app.inject({ method: 'POST', url: '/api/v1/auth/refresh', cookies: { [REFRESH_COOKIE]: cookieOf(session)! } });
+  const refreshed = await app.inject({
+    method: 'POST',
+    url: '/api/v1/auth/refresh',
+    cookies: { [REFRESH_COOKIE]: cookieOf(session)! },
+  });
   if (refreshed.statusCode !== 200) throw new Error(`refresh after enrolment failed: ${refreshed.body}`);
   clock.advance(30_000);
-  return { idToken: refreshed.json().idToken as string, cookie: cookieOf(refreshed)!, enrollingIdToken: idToken, secret, recoveryCodes: confirm.json().recoveryCodes as string[], otpauthUrl: setup.json().otpauthUrl as string };
+  return {
+    idToken: refreshed.json().idToken as string,
+    cookie: cookieOf(refreshed)!,
+    enrollingIdToken: idToken,
+    secret,
+    recoveryCodes: confirm.json().recoveryCodes as string[],
+    otpauthUrl: setup.json().otpauthUrl as string,
+  };
 }

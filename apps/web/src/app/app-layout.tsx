@@ -45,7 +45,10 @@ export function AppLayout() {
 
   return (
     <div className="flex min-h-dvh flex-col bg-cream-100">
-      <a href="#main" className="sr-only z-50 rounded-lg bg-festive-700 px-4 py-3 text-cream-50 focus:not-sr-only focus:fixed focus:left-4 focus:top-4">
+      <a
+        href="#main"
+        className="sr-only z-50 rounded-lg bg-festive-700 px-4 py-3 text-cream-50 focus:not-sr-only focus:fixed focus:left-4 focus:top-4"
+      >
         Skip to content
       </a>
       {mobile && (
@@ -90,7 +93,9 @@ export function AppLayout() {
         data-toast-space
         className={clsx(
           'flex-1 transition-[padding] duration-200 focus:outline-none',
-          mobile ? 'pt-[var(--toast-space,0px)] pb-24' : ['pb-20', collapsed ? 'pl-(--width-sidebar-collapsed)' : 'pl-(--width-sidebar)'],
+          mobile
+            ? 'pt-[var(--toast-space,0px)] pb-24'
+            : ['pb-20', collapsed ? 'pl-(--width-sidebar-collapsed)' : 'pl-(--width-sidebar)'],
         )}
       >
         <Outlet />

@@ -1,6 +1,16 @@
 import { combineReducers, configureStore, type Reducer } from '@reduxjs/toolkit';
 import { setupListeners } from '@reduxjs/toolkit/query';
-import { createTransform, FLUSH, PAUSE, PERSIST, persistReducer, persistStore, PURGE, REGISTER, REHYDRATE } from 'redux-persist';
+import {
+  createTransform,
+  FLUSH,
+  PAUSE,
+  PERSIST,
+  persistReducer,
+  persistStore,
+  PURGE,
+  REGISTER,
+  REHYDRATE,
+} from 'redux-persist';
 import { persistStorage } from '../lib/persist-storage';
 import { authReducer, initialAuthState, type AuthState } from '../features/auth/auth-slice';
 import { followOtherTabs, refreshSession, signOut, type AuthExtra } from '../features/auth/session';
@@ -50,7 +60,10 @@ const authReady = new Promise<void>((resolve) => {
 export type StoreExtra = AuthExtra & BaseQueryExtra;
 
 /** Every way the app calls the API sends the same app-check token and follows one retry rule (lib/app-check-retry.ts). */
-const appCheckAccess: AppCheckAccess = { getAppCheckToken: () => appCheck.getToken(), invalidateAppCheck: () => appCheck.invalidate() };
+const appCheckAccess: AppCheckAccess = {
+  getAppCheckToken: () => appCheck.getToken(),
+  invalidateAppCheck: () => appCheck.invalidate(),
+};
 
 const extra: StoreExtra = {
   auth: {

@@ -11,4 +11,5 @@ export function zoneLabel(timezone: string, abbreviation: string | null): string
 }
 
 /** The label at one instant (a session's start). */
-export const zoneLabelAt = (instant: string | Date, timezone: string) => zoneLabel(timezone, zoneAbbreviation(typeof instant === 'string' ? new Date(instant) : instant, timezone));
+export const zoneLabelAt = (instant: string | Date, timezone: string) =>
+  zoneLabel(timezone, zoneAbbreviation(typeof instant === 'string' ? new Date(instant) : instant, timezone));

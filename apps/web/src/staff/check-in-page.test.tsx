@@ -5,7 +5,13 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { canUndoCheckIn } from './booking-card';
 import { CheckInPage, checkInEntry } from './check-in-page';
 
-const LOCATION = { id: '00000000-0000-4000-8000-000000000001', name: 'Kringle Sydney', address: '1 Pitt Street', timezone: 'UTC', queueOpensAt: null };
+const LOCATION = {
+  id: '00000000-0000-4000-8000-000000000001',
+  name: 'Kringle Sydney',
+  address: '1 Pitt Street',
+  timezone: 'UTC',
+  queueOpensAt: null,
+};
 
 /** A confirmed family at a session starting now, checked in at `checkedInAt` by `by`. */
 function family(checkedInAt: Date, by = 'elf@kringle.test'): StaffBooking {
@@ -31,7 +37,10 @@ function fakeApi(answer: (body: Record<string, string>) => StaffBooking) {
     vi.fn(async (_url: string, init?: RequestInit) => {
       const body = JSON.parse(String(init?.body)) as Record<string, string>;
       sent.push(body);
-      return new Response(JSON.stringify(answer(body)), { status: 200, headers: { 'content-type': 'application/json' } });
+      return new Response(JSON.stringify(answer(body)), {
+        status: 200,
+        headers: { 'content-type': 'application/json' },
+      });
     }),
   );
   return sent;
@@ -66,7 +75,9 @@ describe('check-in', () => {
     fakeApi(() => family(new Date(Date.now() - 5 * 60_000), 'rudolph@kringle.test'));
     render(<CheckInPage location={LOCATION} />);
     await userEvent.type(screen.getByLabelText('Booking reference'), 'KR-7K3Q9{Enter}');
-    expect(await screen.findByText(/^Already checked in at \d{1,2}:\d\d (am|pm) by rudolph@kringle\.test\.$/)).toBeInTheDocument();
+    expect(
+      await screen.findByText(/^Already checked in at \d{1,2}:\d\d (am|pm) by rudolph@kringle\.test\.$/),
+    ).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Undo check-in' })).not.toBeInTheDocument();
   });
 

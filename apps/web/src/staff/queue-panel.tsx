@@ -24,7 +24,8 @@ export function QueuePanel({ locationId, opensAt }: { locationId: string; opensA
       })
       .catch((err: unknown) => {
         setSummary(null);
-        if (!(err instanceof ApiProblem && err.code === 'NOT_FOUND')) setProblem(err instanceof Error ? err.message : 'The waiting room could not be read.');
+        if (!(err instanceof ApiProblem && err.code === 'NOT_FOUND'))
+          setProblem(err instanceof Error ? err.message : 'The waiting room could not be read.');
       });
   }, [locationId]);
   const closed = summary?.closed ?? false;
@@ -60,7 +61,11 @@ export function QueuePanel({ locationId, opensAt }: { locationId: string; opensA
     ['Free sessions', summary.freeSessions],
   ];
   return (
-    <section aria-labelledby="queue-panel-title" className="mb-4 rounded-2xl border border-gold-400 bg-gold-300/25 p-4" data-print="hide">
+    <section
+      aria-labelledby="queue-panel-title"
+      className="mb-4 rounded-2xl border border-gold-400 bg-gold-300/25 p-4"
+      data-print="hide"
+    >
       <div className="flex flex-wrap items-center gap-3">
         <h2 id="queue-panel-title" className="font-semibold text-ink-900">
           Waiting room {summary.drawnAt ? '' : '(before the draw)'} {summary.paused && '· paused'}

@@ -5,7 +5,13 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { RunSheetPage } from './run-sheet-page';
 
-const LOCATION = { id: '00000000-0000-4000-8000-000000000001', name: 'Kringle Sydney', address: '1 Pitt Street', timezone: 'UTC', queueOpensAt: null };
+const LOCATION = {
+  id: '00000000-0000-4000-8000-000000000001',
+  name: 'Kringle Sydney',
+  address: '1 Pitt Street',
+  timezone: 'UTC',
+  queueOpensAt: null,
+};
 const HOUR = 3_600_000;
 /** Three free sessions today: one over, one on now, one later. */
 const slot = (n: number, startsIn: number) => ({
@@ -18,7 +24,15 @@ const slot = (n: number, startsIn: number) => ({
 });
 
 const none = { bookings: 0, amountCents: 0 };
-const COUNTS = { booked: 1, checkedIn: 0, noShow: 0, cancelled: 0, free: 2, people: 3, paidWith: { cash: { bookings: 2, amountCents: 7990 }, card: none, eftpos: none } };
+const COUNTS = {
+  booked: 1,
+  checkedIn: 0,
+  noShow: 0,
+  cancelled: 0,
+  free: 2,
+  people: 3,
+  paidWith: { cash: { bookings: 2, amountCents: 7990 }, card: none, eftpos: none },
+};
 const family = (reference: string, name: string) => ({
   id: `00000000-0000-4000-8000-0000000002${reference.slice(-2)}`,
   reference,
@@ -31,7 +45,8 @@ const family = (reference: string, name: string) => ({
   paidWith: null,
   checkedInAt: null,
 });
-const json = (body: unknown) => new Response(JSON.stringify(body), { status: 200, headers: { 'content-type': 'application/json' } });
+const json = (body: unknown) =>
+  new Response(JSON.stringify(body), { status: 200, headers: { 'content-type': 'application/json' } });
 
 describe('run sheet', () => {
   afterEach(() => vi.unstubAllGlobals());
@@ -40,8 +55,20 @@ describe('run sheet', () => {
     // A moment inside today in UTC, so the three sessions stay on today's sheet.
     vi.useFakeTimers({ toFake: ['Date'], now: new Date(`${localDateOf(new Date(), 'UTC')}T12:00:00.000Z`) });
     const items = [slot(1, -2 * HOUR), slot(2, -5 * 60_000), slot(3, HOUR)].map((s) => ({ slot: s, booking: null }));
-    const sheet = { location: LOCATION, date: localDateOf(new Date(), 'UTC'), timezone: 'UTC', counts: COUNTS, items } as unknown as RunSheet;
-    vi.stubGlobal('fetch', vi.fn(async () => new Response(JSON.stringify(sheet), { status: 200, headers: { 'content-type': 'application/json' } })));
+    const sheet = {
+      location: LOCATION,
+      date: localDateOf(new Date(), 'UTC'),
+      timezone: 'UTC',
+      counts: COUNTS,
+      items,
+    } as unknown as RunSheet;
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(
+        async () =>
+          new Response(JSON.stringify(sheet), { status: 200, headers: { 'content-type': 'application/json' } }),
+      ),
+    );
     const scrolled = vi.fn();
     Element.prototype.scrollIntoView = scrolled;
 
@@ -56,7 +83,12 @@ describe('run sheet', () => {
 
   it('on a phone, today opens on "Now and next": the session on now, then the next family, quiet sessions folded into one line each, the earlier ones too; the takings by way of paying', async () => {
     vi.useFakeTimers({ toFake: ['Date'], now: new Date(`${localDateOf(new Date(), 'UTC')}T12:00:00.000Z`) });
-    vi.stubGlobal('matchMedia', (query: string) => ({ matches: query === '(max-width: 800px)', media: query, addEventListener() {}, removeEventListener() {} }));
+    vi.stubGlobal('matchMedia', (query: string) => ({
+      matches: query === '(max-width: 800px)',
+      media: query,
+      addEventListener() {},
+      removeEventListener() {},
+    }));
     const MIN = 60_000;
     const items = [
       { slot: slot(1, -30 * MIN), booking: family('KR-AAA01', 'ada') },
@@ -66,7 +98,12 @@ describe('run sheet', () => {
       { slot: slot(5, 30 * MIN), booking: family('KR-AAA05', 'cal') },
       { slot: slot(6, 40 * MIN), booking: null },
     ];
-    vi.stubGlobal('fetch', vi.fn(async () => json({ location: LOCATION, date: localDateOf(new Date(), 'UTC'), timezone: 'UTC', counts: COUNTS, items })));
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () =>
+        json({ location: LOCATION, date: localDateOf(new Date(), 'UTC'), timezone: 'UTC', counts: COUNTS, items }),
+      ),
+    );
     render(<RunSheetPage location={LOCATION} onSellWalkIn={() => {}} />);
 
     expect(await screen.findByRole('button', { name: 'Now and next' })).toHaveAttribute('aria-pressed', 'true');
@@ -90,7 +127,9 @@ describe('run sheet', () => {
     expect(earlier).not.toHaveTextContent('Ada Berry');
     await userEvent.click(within(earlier).getByRole('button', { name: /^Show / }));
     expect(earlier).toHaveTextContent('Ada Berry');
-    expect(screen.getByRole('list', { name: 'Walk-in takings' })).toHaveTextContent('$79.90Cash: 2 walk-ins$0.00Card: 0 walk-ins$0.00EFTPOS: 0 walk-ins');
+    expect(screen.getByRole('list', { name: 'Walk-in takings' })).toHaveTextContent(
+      '$79.90Cash: 2 walk-ins$0.00Card: 0 walk-ins$0.00EFTPOS: 0 walk-ins',
+    );
     // The whole day is a tap away.
     await userEvent.click(screen.getByRole('button', { name: 'Whole day' }));
     expect(screen.queryByRole('region', { name: 'Now' })).toBeNull();

@@ -5,8 +5,19 @@ import { StaffApp } from './staff-app';
 
 const b64 = (o: object) => btoa(JSON.stringify(o)).replace(/=+$/, '').replace(/\+/g, '-').replace(/\//g, '_');
 const staffToken = `${b64({ alg: 'ES256' })}.${b64({ sub: 'u1', dashboard_user: true, staff_role: 'set' })}.sig`;
-const reply = (status: number, body: unknown) => new Response(body === null ? null : JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
-const ME = { id: '7f000000-0000-4000-8000-000000000001', email: 'elf@kringle.test', role: 'set', locationIds: [], mfaEnrolled: true, mfaRequired: false };
+const reply = (status: number, body: unknown) =>
+  new Response(body === null ? null : JSON.stringify(body), {
+    status,
+    headers: { 'content-type': 'application/json' },
+  });
+const ME = {
+  id: '7f000000-0000-4000-8000-000000000001',
+  email: 'elf@kringle.test',
+  role: 'set',
+  locationIds: [],
+  mfaEnrolled: true,
+  mfaRequired: false,
+};
 
 /** A signed-in set member's staff app against a stand-in API; `everywhere` answers the sign-out-everywhere call. */
 function signedInApp(everywhere: () => Response) {
@@ -17,7 +28,12 @@ function signedInApp(everywhere: () => Response) {
       const path = String(url).replace(/^.*\/api\/v1/, '');
       if (path === '/app-check/challenge') return reply(404, { error: 'off', code: 'NOT_FOUND' });
       calls.push(`${init?.method ?? 'GET'} ${path} ${new Headers(init?.headers).get('authorization') ?? ''}`.trim());
-      if (path === '/auth/refresh') return reply(200, { idToken: staffToken, expiresAt: '2026-12-01T00:00:00.000Z', user: { email: ME.email, firstName: 'Buddy' } });
+      if (path === '/auth/refresh')
+        return reply(200, {
+          idToken: staffToken,
+          expiresAt: '2026-12-01T00:00:00.000Z',
+          user: { email: ME.email, firstName: 'Buddy' },
+        });
       if (path === '/staff/me') return reply(200, ME);
       if (path === '/staff/catalogue') return reply(200, { locations: [], packages: [], addOns: [] });
       if (path === '/staff/sign-out-everywhere') return everywhere();

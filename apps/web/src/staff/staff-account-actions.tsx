@@ -3,7 +3,8 @@ import { Button } from '../components/ui/button';
 import { signOut, signOutEverywhere } from './staff-client';
 
 // The nav links' look: the shared ghost button is ink on cream, unreadable on the pine header.
-const headerButton = 'inline-flex min-h-11 items-center rounded-lg px-4 font-semibold text-cream-50 underline underline-offset-4 hover:bg-pine-700 disabled:opacity-70';
+const headerButton =
+  'inline-flex min-h-11 items-center rounded-lg px-4 font-semibold text-cream-50 underline underline-offset-4 hover:bg-pine-700 disabled:opacity-70';
 
 /**
  * The staff header's account corner: who is signed in, the offer of a second step, and the two
@@ -11,7 +12,15 @@ const headerButton = 'inline-flex min-h-11 items-center rounded-lg px-4 font-sem
  * set, a shared laptop), then shows the sign-in here; when the server cannot be told, it says so
  * and nothing changes.
  */
-export function StaffAccountActions({ email, onEnrol, stacked }: { email: string; onEnrol?: () => void; stacked?: boolean }) {
+export function StaffAccountActions({
+  email,
+  onEnrol,
+  stacked,
+}: {
+  email: string;
+  onEnrol?: () => void;
+  stacked?: boolean;
+}) {
   const [busy, setBusy] = useState(false);
   const [problem, setProblem] = useState<string | null>(null);
   const everywhere = () => {
@@ -23,7 +32,9 @@ export function StaffAccountActions({ email, onEnrol, stacked }: { email: string
     });
   };
   return (
-    <div className={stacked ? 'flex flex-col items-start gap-1' : 'ml-auto flex flex-wrap items-center gap-x-3 gap-y-1'}>
+    <div
+      className={stacked ? 'flex flex-col items-start gap-1' : 'ml-auto flex flex-wrap items-center gap-x-3 gap-y-1'}
+    >
       <span className="break-all text-sm">{stacked ? `Signed in as ${email}` : email}</span>
       {onEnrol && (
         <button type="button" className={headerButton} onClick={onEnrol}>

@@ -38,7 +38,8 @@ const PhotosPage = lazy(() => import('./photos/photos-page').then((m) => ({ defa
  * /staff/invite needs no session: a new member sets a password there.
  */
 export function StaffApp() {
-  if (window.location.pathname.replace(/\/+$/, '') === '/staff/invite') return <InvitePage code={new URLSearchParams(window.location.search).get('code')} />;
+  if (window.location.pathname.replace(/\/+$/, '') === '/staff/invite')
+    return <InvitePage code={new URLSearchParams(window.location.search).get('code')} />;
   return <StaffSession />;
 }
 
@@ -121,7 +122,8 @@ function SignedIn({ user, me, onEnrol }: { user: StaffUser; me: StaffMe; onEnrol
   const [page, setPage] = useState<Page>(() => {
     const first = startPage(window.location.pathname, me.role);
     // The address says where the app opened, so back and reload keep the page.
-    if (first === 'support' && !window.location.pathname.startsWith(PATHS.support)) window.history.replaceState(null, '', PATHS.support);
+    if (first === 'support' && !window.location.pathname.startsWith(PATHS.support))
+      window.history.replaceState(null, '', PATHS.support);
     return first;
   });
   const [catalogue, setCatalogue] = useState<StaffCatalogue | null>(null);
@@ -155,10 +157,17 @@ function SignedIn({ user, me, onEnrol }: { user: StaffUser; me: StaffMe; onEnrol
     <div className="min-h-dvh">
       <StaffHeader role={me.role} page={page} go={go} email={user.email} onEnrol={onEnrol} />
       <main tabIndex={-1} className="mx-auto max-w-6xl px-4 py-5 outline-none">
-        <div className={clsx('mb-4 flex flex-wrap items-end gap-4', !LOCATION_PAGES.includes(page) && 'hidden')} data-print="hide">
+        <div
+          className={clsx('mb-4 flex flex-wrap items-end gap-4', !LOCATION_PAGES.includes(page) && 'hidden')}
+          data-print="hide"
+        >
           <label className="flex flex-col gap-1 text-sm font-semibold">
             Location
-            <select className="min-h-11 rounded-lg border border-cream-300 bg-cream-50 px-3 text-base font-normal" value={locationId} onChange={(e) => setLocationId(e.target.value)}>
+            <select
+              className="min-h-11 rounded-lg border border-cream-300 bg-cream-50 px-3 text-base font-normal"
+              value={locationId}
+              onChange={(e) => setLocationId(e.target.value)}
+            >
               {catalogue?.locations.map((l) => (
                 <option key={l.id} value={l.id}>
                   {l.name}
@@ -168,10 +177,18 @@ function SignedIn({ user, me, onEnrol }: { user: StaffUser; me: StaffMe; onEnrol
           </label>
         </div>
         {/* The line before the opening minute (decision 0053): the managers' to watch and pause. */}
-        {me.role === 'manager' && locationId && LOCATION_PAGES.includes(page) && <QueuePanel key={locationId} locationId={locationId} opensAt={location?.queueOpensAt ?? null} />}
+        {me.role === 'manager' && locationId && LOCATION_PAGES.includes(page) && (
+          <QueuePanel key={locationId} locationId={locationId} opensAt={location?.queueOpensAt ?? null} />
+        )}
         {page === 'support' || page === 'audit' || page === 'season' ? (
           <Suspense fallback={<p className="text-ink-700">Loading…</p>}>
-            {page === 'support' ? <SupportPage /> : page === 'audit' ? <AuditPage timezone={location?.timezone ?? 'Australia/Sydney'} locationName={location?.name} /> : <SeasonPage timezone={location?.timezone ?? 'Australia/Sydney'} />}
+            {page === 'support' ? (
+              <SupportPage />
+            ) : page === 'audit' ? (
+              <AuditPage timezone={location?.timezone ?? 'Australia/Sydney'} locationName={location?.name} />
+            ) : (
+              <SeasonPage timezone={location?.timezone ?? 'Australia/Sydney'} />
+            )}
           </Suspense>
         ) : page === 'reports' ? (
           catalogue ? (
@@ -219,7 +236,12 @@ function SignedIn({ user, me, onEnrol }: { user: StaffUser; me: StaffMe; onEnrol
               <PhotosPage location={location} target={photoTarget} onClearTarget={() => setPhotoTarget(null)} />
             </Suspense>
           ) : (
-            <WalkInPage location={location} catalogue={catalogue} initialSlotId={walkInSlot} today={localDateOf(new Date(), location.timezone)} />
+            <WalkInPage
+              location={location}
+              catalogue={catalogue}
+              initialSlotId={walkInSlot}
+              today={localDateOf(new Date(), location.timezone)}
+            />
           )
         ) : (
           <p className="text-ink-700">Loading…</p>

@@ -32,7 +32,22 @@ describe('the staff header', () => {
     await userEvent.click(menu);
     expect(menu).toHaveAttribute('aria-expanded', 'true');
     const nav = screen.getByRole('navigation', { name: 'Staff' });
-    expect(within(nav).getAllByRole('link').map((a) => a.textContent)).toEqual(['Run sheet', 'Check in', 'Walk-in', 'Photos', 'Support', 'Audit', 'Reports', 'Closures', 'Season', 'Staff']);
+    expect(
+      within(nav)
+        .getAllByRole('link')
+        .map((a) => a.textContent),
+    ).toEqual([
+      'Run sheet',
+      'Check in',
+      'Walk-in',
+      'Photos',
+      'Support',
+      'Audit',
+      'Reports',
+      'Closures',
+      'Season',
+      'Staff',
+    ]);
     expect(within(nav).getByRole('link', { name: 'Run sheet' })).toHaveFocus();
     expect(screen.getByRole('button', { name: 'Sign out everywhere' })).toBeVisible();
 
@@ -68,7 +83,9 @@ describe('the staff header', () => {
   it('where they fit, the pages are on the header line and the menu holds the account', async () => {
     screenOf(1280);
     render(<StaffHeader role="manager" page="season" go={vi.fn()} email="manager@kringle.test" />);
-    expect(within(screen.getByRole('navigation', { name: 'Staff' })).getByRole('link', { name: 'Season' })).toHaveAttribute('aria-current', 'page');
+    expect(
+      within(screen.getByRole('navigation', { name: 'Staff' })).getByRole('link', { name: 'Season' }),
+    ).toHaveAttribute('aria-current', 'page');
     await userEvent.click(screen.getByRole('button', { name: 'Menu' }));
     expect(screen.getAllByRole('navigation', { name: 'Staff' })).toHaveLength(1);
     expect(screen.getByText('Signed in as manager@kringle.test')).toBeVisible();

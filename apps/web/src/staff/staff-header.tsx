@@ -11,7 +11,11 @@ import { LABELS, pagesFor, PATHS, type Page } from './staff-nav';
  * a manager's ten links took 345 of 844 px on a phone and wrapped at 1024). Below it the links
  * are in the menu.
  */
-const INLINE_FROM: Record<StaffRole, string> = { manager: '(min-width: 1280px)', support: '(min-width: 768px)', set: '(min-width: 768px)' };
+const INLINE_FROM: Record<StaffRole, string> = {
+  manager: '(min-width: 1280px)',
+  support: '(min-width: 768px)',
+  set: '(min-width: 768px)',
+};
 
 /** Whether a media query matches, kept current; without matchMedia (jsdom) the wide layout. */
 function useMedia(query: string): boolean {
@@ -26,7 +30,17 @@ function useMedia(query: string): boolean {
   );
 }
 
-function NavLinks({ role, page, go, stacked }: { role: StaffRole; page: Page; go: (p: Page) => void; stacked?: boolean }) {
+function NavLinks({
+  role,
+  page,
+  go,
+  stacked,
+}: {
+  role: StaffRole;
+  page: Page;
+  go: (p: Page) => void;
+  stacked?: boolean;
+}) {
   return (
     <nav aria-label="Staff" className={clsx('flex', stacked ? 'flex-col gap-1' : 'flex-nowrap gap-0.5')}>
       {pagesFor(role).map((p) => (
@@ -116,7 +130,15 @@ export function StaffHeader({
           onClick={() => setOpen((v) => !v)}
           className="ml-auto inline-flex min-h-11 shrink-0 items-center gap-2 rounded-lg px-3 font-semibold text-cream-50 ring-1 ring-cream-50/60 hover:bg-pine-700"
         >
-          <svg aria-hidden="true" viewBox="0 0 24 24" className="size-5" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round">
+          <svg
+            aria-hidden="true"
+            viewBox="0 0 24 24"
+            className="size-5"
+            fill="none"
+            stroke="currentColor"
+            strokeWidth="2"
+            strokeLinecap="round"
+          >
             {open ? <path d="M6 6l12 12M18 6L6 18" /> : <path d="M4 7h16M4 12h16M4 17h16" />}
           </svg>
           Menu
@@ -132,7 +154,8 @@ export function StaffHeader({
             }
           }}
           onBlur={(e) => {
-            if (open && !box.current?.contains(e.relatedTarget as Node | null) && e.relatedTarget !== null) setOpen(false);
+            if (open && !box.current?.contains(e.relatedTarget as Node | null) && e.relatedTarget !== null)
+              setOpen(false);
           }}
           className="absolute right-4 top-full z-30 mt-1 flex w-72 max-w-[calc(100vw-2rem)] flex-col gap-3 rounded-xl bg-pine-800 p-3 shadow-lg ring-1 ring-pine-700"
         >

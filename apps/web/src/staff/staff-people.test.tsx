@@ -11,7 +11,11 @@ vi.mock('qrcode', () => ({ default: { toDataURL: vi.fn(async () => 'data:image/p
 
 const b64 = (o: object) => btoa(JSON.stringify(o)).replace(/=+$/, '').replace(/\+/g, '-').replace(/\//g, '_');
 const staffToken = `${b64({ alg: 'ES256' })}.${b64({ sub: 'u1', dashboard_user: true, staff_role: 'manager' })}.sig`;
-const json = (status: number, body: unknown) => new Response(body === null ? null : JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+const json = (status: number, body: unknown) =>
+  new Response(body === null ? null : JSON.stringify(body), {
+    status,
+    headers: { 'content-type': 'application/json' },
+  });
 
 type Handler = (path: string, init: RequestInit | undefined) => Response | undefined;
 /** The API as these pages meet it: app check off, then `handle` answers, recording each call with its body. */
@@ -22,7 +26,10 @@ function fakeApi(handle: Handler) {
     vi.fn(async (url: string, init?: RequestInit) => {
       const path = String(url).replace(/^.*\/api\/v1/, '');
       if (path === '/app-check/challenge') return json(404, { error: 'off', code: 'NOT_FOUND' });
-      calls.push({ call: `${init?.method ?? 'GET'} ${path}`, body: init?.body ? JSON.parse(String(init.body)) : undefined });
+      calls.push({
+        call: `${init?.method ?? 'GET'} ${path}`,
+        body: init?.body ? JSON.parse(String(init.body)) : undefined,
+      });
       return handle(path, init) ?? json(404, { error: 'no', code: 'NOT_FOUND' });
     }),
   );
@@ -35,7 +42,12 @@ describe('staff sign-in with a second step', () => {
   it('asks for the code after the password, focuses it, and signs in with it', async () => {
     const calls = fakeApi((path) => {
       if (path === '/auth/sign-in') return json(200, { mfaRequired: true, mfaToken: 'mfa-1' });
-      if (path === '/auth/mfa') return json(200, { idToken: staffToken, expiresAt: '2026-12-01T00:00:00.000Z', user: { email: 'manager@kringle.test', firstName: 'Nick' } });
+      if (path === '/auth/mfa')
+        return json(200, {
+          idToken: staffToken,
+          expiresAt: '2026-12-01T00:00:00.000Z',
+          user: { email: 'manager@kringle.test', firstName: 'Nick' },
+        });
     });
     const onSignedIn = vi.fn();
     render(<SignInPage onSignedIn={onSignedIn} />);
@@ -47,13 +59,21 @@ describe('staff sign-in with a second step', () => {
     expect(onSignedIn).not.toHaveBeenCalled();
     await userEvent.type(code, '123456');
     await userEvent.click(screen.getByRole('button', { name: 'Continue' }));
-    await vi.waitFor(() => expect(onSignedIn).toHaveBeenCalledWith({ email: 'manager@kringle.test', firstName: 'Nick' }));
+    await vi.waitFor(() =>
+      expect(onSignedIn).toHaveBeenCalledWith({ email: 'manager@kringle.test', firstName: 'Nick' }),
+    );
     expect(calls.find((c) => c.call === 'POST /auth/mfa')?.body).toEqual({ mfaToken: 'mfa-1', code: '123456' });
   });
 
   it('says a wrong code plainly and stays on the code step; a spent token goes back to the password', async () => {
     let answer = json(401, { error: 'That code is not right.', code: 'INVALID_MFA_CODE' });
-    fakeApi((path) => (path === '/auth/sign-in' ? json(200, { mfaRequired: true, mfaToken: 'mfa-1' }) : path === '/auth/mfa' ? answer : undefined));
+    fakeApi((path) =>
+      path === '/auth/sign-in'
+        ? json(200, { mfaRequired: true, mfaToken: 'mfa-1' })
+        : path === '/auth/mfa'
+          ? answer
+          : undefined,
+    );
     render(<SignInPage onSignedIn={vi.fn()} />);
     await userEvent.type(screen.getByLabelText('E-mail'), 'manager@kringle.test');
     await userEvent.type(screen.getByLabelText('Password'), 'x');
@@ -72,7 +92,11 @@ describe('second-factor enrolment', () => {
   it('shows the QR code and the key, confirms a code, then the 10 recovery codes until "I have saved them"', async () => {
     const codes = Array.from({ length: 10 }, (_, i) => `abcde-fgh${i}${i}`);
     const calls = fakeApi((path) => {
-      if (path === '/staff/mfa/setup') return json(200, { secret: 'JBSWY3DPEHPK3PXP', otpauthUrl: 'otpauth://totp/Kringle:m?secret=JBSWY3DPEHPK3PXP' });
+      if (path === '/staff/mfa/setup')
+        return json(200, {
+          secret: 'JBSWY3DPEHPK3PXP',
+          otpauthUrl: 'otpauth://totp/Kringle:m?secret=JBSWY3DPEHPK3PXP',
+        });
       if (path === '/staff/mfa/confirm') return json(200, { recoveryCodes: codes });
     });
     const onEnrolled = vi.fn();
@@ -82,7 +106,11 @@ describe('second-factor enrolment', () => {
     await userEvent.type(screen.getByLabelText('Code from the app'), '654321');
     await userEvent.click(screen.getByRole('button', { name: 'Turn on the second step' }));
     const list = await screen.findByRole('list', { name: 'Recovery codes' });
-    expect(within(list).getAllByRole('listitem').map((li) => li.textContent)).toEqual(codes);
+    expect(
+      within(list)
+        .getAllByRole('listitem')
+        .map((li) => li.textContent),
+    ).toEqual(codes);
     expect(screen.getByRole('heading', { name: 'Save your recovery codes' })).toHaveFocus();
     const go = screen.getByRole('button', { name: 'Continue to the staff app' });
     expect(go).toBeDisabled();
@@ -95,7 +123,11 @@ describe('second-factor enrolment', () => {
 
 describe('second step offered to set staff', () => {
   it('can be put off with "Not now" instead of signing out', async () => {
-    fakeApi((path) => (path === '/staff/mfa/setup' ? json(200, { secret: 'JBSWY3DPEHPK3PXP', otpauthUrl: 'otpauth://totp/K:e?secret=JBSWY3DPEHPK3PXP' }) : undefined));
+    fakeApi((path) =>
+      path === '/staff/mfa/setup'
+        ? json(200, { secret: 'JBSWY3DPEHPK3PXP', otpauthUrl: 'otpauth://totp/K:e?secret=JBSWY3DPEHPK3PXP' })
+        : undefined,
+    );
     const onNotNow = vi.fn();
     render(<MfaEnrolPage onEnrolled={vi.fn()} onSignOut={vi.fn()} onNotNow={onNotNow} />);
     await screen.findByText('JBSWY3DPEHPK3PXP');
@@ -107,14 +139,21 @@ describe('second step offered to set staff', () => {
 
 describe('invitation page', () => {
   it('sets the password with the code from the link', async () => {
-    const calls = fakeApi((path) => (path === '/staff/invitations/accept' ? json(200, { message: 'Your password is set. Sign in to the staff app.' }) : undefined));
+    const calls = fakeApi((path) =>
+      path === '/staff/invitations/accept'
+        ? json(200, { message: 'Your password is set. Sign in to the staff app.' })
+        : undefined,
+    );
     render(<InvitePage code="invite-code-123" />);
     await userEvent.type(screen.getByLabelText('New password'), 'Tinsel-Town-2026');
     await userEvent.type(screen.getByLabelText('Repeat the password'), 'Tinsel-Town-2026');
     await userEvent.click(screen.getByRole('button', { name: 'Set my password' }));
     expect(await screen.findByRole('status')).toHaveTextContent('Your password is set.');
     expect(screen.getByRole('link', { name: 'Go to sign in' })).toHaveAttribute('href', '/staff');
-    expect(calls[0]).toEqual({ call: 'POST /staff/invitations/accept', body: { code: 'invite-code-123', password: 'Tinsel-Town-2026' } });
+    expect(calls[0]).toEqual({
+      call: 'POST /staff/invitations/accept',
+      body: { code: 'invite-code-123', password: 'Tinsel-Town-2026' },
+    });
   });
 
   it('refuses two different passwords before sending anything, and says when the link has no code', async () => {
@@ -136,12 +175,29 @@ describe("manager's Staff page", () => {
     { id: 'l-syd', name: 'Sydney Pitt Street', address: '', timezone: 'Australia/Sydney', queueOpensAt: null },
     { id: 'l-bne', name: 'Brisbane Queen Street', address: '', timezone: 'Australia/Brisbane', queueOpensAt: null },
   ];
-  const account = (over: object) => ({ id: 'a1', email: 'elf@kringle.test', role: 'set', locationIds: [], mfaEnrolled: false, active: true, lastSignInAt: null, invitationPending: false, ...over });
+  const account = (over: object) => ({
+    id: 'a1',
+    email: 'elf@kringle.test',
+    role: 'set',
+    locationIds: [],
+    mfaEnrolled: false,
+    active: true,
+    lastSignInAt: null,
+    invitationPending: false,
+    ...over,
+  });
 
   it('lists the team, invites with a role and locations, and deactivates someone else (never oneself)', async () => {
     const calls = fakeApi((path, init) => {
-      if (path === '/staff/accounts' && (init?.method ?? 'GET') === 'GET') return json(200, { items: [account({}), account({ id: 'me', email: 'manager@kringle.test', role: 'manager', mfaEnrolled: true })] });
-      if (path === '/staff/accounts') return json(201, account({ id: 'a2', email: 'holly@kringle.test', invitationPending: true }));
+      if (path === '/staff/accounts' && (init?.method ?? 'GET') === 'GET')
+        return json(200, {
+          items: [
+            account({}),
+            account({ id: 'me', email: 'manager@kringle.test', role: 'manager', mfaEnrolled: true }),
+          ],
+        });
+      if (path === '/staff/accounts')
+        return json(201, account({ id: 'a2', email: 'holly@kringle.test', invitationPending: true }));
       if (path === '/staff/accounts/a1') return json(200, account({ active: false }));
     });
     render(<StaffAccountsPage locations={locations} myId="me" />);
@@ -155,7 +211,11 @@ describe("manager's Staff page", () => {
     await userEvent.click(within(invite).getByLabelText('Sydney Pitt Street'));
     await userEvent.click(within(invite).getByRole('button', { name: 'Send invitation' }));
     expect(await screen.findByText('Invitation sent to holly@kringle.test.')).toBeInTheDocument();
-    expect(calls.find((c) => c.call === 'POST /staff/accounts')?.body).toEqual({ email: 'holly@kringle.test', role: 'set', locationIds: ['l-syd'] });
+    expect(calls.find((c) => c.call === 'POST /staff/accounts')?.body).toEqual({
+      email: 'holly@kringle.test',
+      role: 'set',
+      locationIds: ['l-syd'],
+    });
 
     await userEvent.click(screen.getByRole('button', { name: 'Deactivate elf@kringle.test' }));
     expect(await screen.findByText('elf@kringle.test deactivated: signed out everywhere.')).toBeInTheDocument();
@@ -167,7 +227,18 @@ describe('the nav by role', () => {
   it('shows each role only what it may do, and sends a page it may not see to its first', () => {
     expect(pagesFor('set')).toEqual(['run-sheet', 'check-in', 'walk-in', 'photos']);
     expect(pagesFor('support')).toEqual(['run-sheet', 'support']);
-    expect(pagesFor('manager')).toEqual(['run-sheet', 'check-in', 'walk-in', 'photos', 'support', 'audit', 'reports', 'closures', 'season', 'staff']);
+    expect(pagesFor('manager')).toEqual([
+      'run-sheet',
+      'check-in',
+      'walk-in',
+      'photos',
+      'support',
+      'audit',
+      'reports',
+      'closures',
+      'season',
+      'staff',
+    ]);
     expect(pageOf('/staff/people', 'set')).toBe('run-sheet');
     expect(pageOf('/staff', 'support')).toBe('run-sheet');
     expect(startPage('/staff', 'support')).toBe('support');

@@ -5,11 +5,31 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { WalkInPage } from './walk-in-page';
 
-const LOCATION = { id: '00000000-0000-4000-8000-000000000001', name: 'Kringle Sydney', address: '1 Pitt Street', timezone: 'UTC', queueOpensAt: null };
+const LOCATION = {
+  id: '00000000-0000-4000-8000-000000000001',
+  name: 'Kringle Sydney',
+  address: '1 Pitt Street',
+  timezone: 'UTC',
+  queueOpensAt: null,
+};
 const CLASSIC = '00000000-0000-4000-8000-0000000000a1';
-const CATALOGUE: StaffCatalogue = { locations: [LOCATION], packages: [{ id: CLASSIC, name: 'Classic Print', priceCents: 2900, maxQuantity: 3, slotTypeSlugs: null }], addOns: [] };
-const CLASSIC_TYPE = { id: '00000000-0000-4000-8000-0000000000b1', slug: 'classic', name: 'Classic', allowsPets: false };
-const PET_NIGHT = { id: '00000000-0000-4000-8000-0000000000b2', slug: 'pet-night', name: 'Pet night', allowsPets: true };
+const CATALOGUE: StaffCatalogue = {
+  locations: [LOCATION],
+  packages: [{ id: CLASSIC, name: 'Classic Print', priceCents: 2900, maxQuantity: 3, slotTypeSlugs: null }],
+  addOns: [],
+};
+const CLASSIC_TYPE = {
+  id: '00000000-0000-4000-8000-0000000000b1',
+  slug: 'classic',
+  name: 'Classic',
+  allowsPets: false,
+};
+const PET_NIGHT = {
+  id: '00000000-0000-4000-8000-0000000000b2',
+  slug: 'pet-night',
+  name: 'Pet night',
+  allowsPets: true,
+};
 /** Sessions 1 to 3 are Classic, 4 a pet night. */
 const slot = (n: number) => ({
   id: `00000000-0000-4000-8000-00000000010${n}`,
@@ -21,7 +41,15 @@ const slot = (n: number) => ({
 });
 /** The day's sheet: sessions 1 to 4, those in `taken` booked. */
 const sheetWith = (taken: number[]) =>
-  ({ location: LOCATION, date: '2026-12-01', timezone: 'UTC', items: [1, 2, 3, 4].map((n) => ({ slot: { ...slot(n), state: taken.includes(n) ? 'booked' : 'free' }, booking: null })) }) as unknown as RunSheet;
+  ({
+    location: LOCATION,
+    date: '2026-12-01',
+    timezone: 'UTC',
+    items: [1, 2, 3, 4].map((n) => ({
+      slot: { ...slot(n), state: taken.includes(n) ? 'booked' : 'free' },
+      booking: null,
+    })),
+  }) as unknown as RunSheet;
 // The family as the API answers it: names as the parent typed them, in lower case.
 const SOLD = {
   reference: 'KR-7K3Q9',
@@ -31,7 +59,8 @@ const SOLD = {
   amountCents: 2900,
 } as unknown as StaffBooking;
 
-const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+const json = (status: number, body: unknown) =>
+  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 
 /**
  * The API as the walk-in page meets it: app check off, the run sheet, and a sale that goes through
@@ -97,11 +126,28 @@ describe('walk-in', () => {
     expect(status).toHaveTextContent('Sold: KR-7K3Q9 for Holly Berry, Classic at');
     expect(status).toHaveTextContent('($29.00, paid in store by EFTPOS)');
     expect(status).toHaveFocus();
-    expect(sales).toEqual([expect.objectContaining({ slotId: slot(2).id, firstName: 'holly', lastName: 'berry', email: 'holly@example.com', paidWith: 'eftpos' })]);
+    expect(sales).toEqual([
+      expect.objectContaining({
+        slotId: slot(2).id,
+        firstName: 'holly',
+        lastName: 'berry',
+        email: 'holly@example.com',
+        paidWith: 'eftpos',
+      }),
+    ]);
     // The next family is asked again how they paid: no way of paying is carried over.
-    for (const method of ['Cash', 'Card', 'EFTPOS']) expect(screen.getByRole('radio', { name: method })).not.toBeChecked();
+    for (const method of ['Cash', 'Card', 'EFTPOS'])
+      expect(screen.getByRole('radio', { name: method })).not.toBeChecked();
     expect(sales[0]!.details.children).toEqual([{ firstName: 'Mia', age: 6 }]);
-    for (const field of ['First name', 'Last name', 'E-mail for the receipt (optional)', 'Child 1 first name', 'Age', 'Note for Santa']) expect(screen.getByLabelText(field)).toHaveValue('');
+    for (const field of [
+      'First name',
+      'Last name',
+      'E-mail for the receipt (optional)',
+      'Child 1 first name',
+      'Age',
+      'Note for Santa',
+    ])
+      expect(screen.getByLabelText(field)).toHaveValue('');
     expect(screen.getByLabelText('Quantity of Classic Print')).toHaveValue('0');
     expect(session).toHaveValue(slot(1).id);
     expect(screen.queryByText(/no longer free/)).not.toBeInTheDocument();
@@ -114,7 +160,9 @@ describe('walk-in', () => {
 
     expect(await screen.findByRole('alert')).toHaveTextContent('Sorry, that session was just taken.');
     expect(session).toHaveValue('');
-    expect(session).toHaveAccessibleDescription('The 12:00 pm session is no longer free (booked online, or started). Choose another session.');
+    expect(session).toHaveAccessibleDescription(
+      'The 12:00 pm session is no longer free (booked online, or started). Choose another session.',
+    );
     const sell = screen.getByRole('button', { name: 'Sell and mark paid in store' });
     expect(sell).toBeDisabled();
     // Said at the button too: on a phone the session field is out of sight from there.
@@ -134,9 +182,15 @@ describe('walk-in', () => {
     expect(first).toHaveAttribute('aria-invalid', 'true');
     expect(first).toHaveAccessibleDescription('Enter the first name.');
     expect(screen.getByLabelText('Last name')).toHaveAccessibleDescription('Enter the last name.');
-    expect(screen.getByLabelText('E-mail for the receipt (optional)')).toHaveAccessibleDescription('Enter a valid e-mail address, or leave it empty.');
-    expect(screen.getByRole('group', { name: 'Packages and add-ons' })).toHaveAccessibleDescription('Choose at least one package');
-    expect(screen.getByRole('group', { name: 'Paid with' })).toHaveAccessibleDescription('Choose how the family paid: cash, card or EFTPOS.');
+    expect(screen.getByLabelText('E-mail for the receipt (optional)')).toHaveAccessibleDescription(
+      'Enter a valid e-mail address, or leave it empty.',
+    );
+    expect(screen.getByRole('group', { name: 'Packages and add-ons' })).toHaveAccessibleDescription(
+      'Choose at least one package',
+    );
+    expect(screen.getByRole('group', { name: 'Paid with' })).toHaveAccessibleDescription(
+      'Choose how the family paid: cash, card or EFTPOS.',
+    );
     expect(sales).toEqual([]);
 
     // Corrected, the messages go.
@@ -186,13 +240,17 @@ describe('walk-in', () => {
     expect(screen.queryByLabelText('Pets')).not.toBeInTheDocument();
     await sellToHollyBerry();
     await screen.findByRole('status');
-    expect(sales).toEqual([expect.objectContaining({ slotId: slot(3).id, details: expect.objectContaining({ pets: 0, children: [] }) })]);
+    expect(sales).toEqual([
+      expect.objectContaining({ slotId: slot(3).id, details: expect.objectContaining({ pets: 0, children: [] }) }),
+    ]);
   });
 
   it('a sale for a session already on says the family is checked in', async () => {
     const { session } = await openPage({ attendance: 'checked_in' });
     await userEvent.selectOptions(session, slot(1).id);
     await sellToHollyBerry();
-    expect(await screen.findByRole('status')).toHaveTextContent('($29.00, paid in store by cash), checked in: their session is on now. Receipt sent to holly@example.com.');
+    expect(await screen.findByRole('status')).toHaveTextContent(
+      '($29.00, paid in store by cash), checked in: their session is on now. Receipt sent to holly@example.com.',
+    );
   });
 });

@@ -18,7 +18,10 @@ export const users = pgTable(
     /** Set exactly for staff accounts (a check constraint says so); decision 0050. */
     staffRole: text('staff_role').$type<StaffRole>(),
     /** The locations a staff account may touch; empty means all of them. */
-    locationIds: uuid('location_ids').array().notNull().default(sql`'{}'`),
+    locationIds: uuid('location_ids')
+      .array()
+      .notNull()
+      .default(sql`'{}'`),
     /** A deactivated account is refused at once (its refresh tokens are revoked too). */
     active: boolean('active').notNull().default(true),
     /** The TOTP secret, encrypted (mfa-secret-box.ts); set at setup, trusted once enrolledAt is set. */
@@ -47,8 +50,12 @@ export const users = pgTable(
   },
   (t) => [
     uniqueIndex('users_email_key').on(t.email),
-    index('users_sessions_ended_idx').on(t.sessionsEndedAt).where(sql`sessions_ended_at IS NOT NULL`),
-    index('users_unverified_idx').on(t.createdAt).where(sql`email_verified_at IS NULL AND is_staff = false AND deleted_at IS NULL`),
+    index('users_sessions_ended_idx')
+      .on(t.sessionsEndedAt)
+      .where(sql`sessions_ended_at IS NOT NULL`),
+    index('users_unverified_idx')
+      .on(t.createdAt)
+      .where(sql`email_verified_at IS NULL AND is_staff = false AND deleted_at IS NULL`),
   ],
 );
 
@@ -72,7 +79,10 @@ export const refreshTokens = pgTable(
      */
     successorSealed: text('successor_sealed'),
     /** How the family was signed into (RFC 8176): 'pwd', plus 'otp' once a second-factor code was proved (decision 0080). */
-    amr: text('amr').array().notNull().default(sql`'{pwd}'`),
+    amr: text('amr')
+      .array()
+      .notNull()
+      .default(sql`'{pwd}'`),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [uniqueIndex('refresh_tokens_hash_key').on(t.tokenHash), index('refresh_tokens_family_idx').on(t.familyId)],
@@ -94,7 +104,9 @@ export const actionCodes = pgTable(
   },
   (t) => [
     uniqueIndex('action_codes_hash_key').on(t.codeHash),
-    index('action_codes_user_mode_idx').on(t.userId, t.mode).where(sql`used_at is null`),
+    index('action_codes_user_mode_idx')
+      .on(t.userId, t.mode)
+      .where(sql`used_at is null`),
   ],
 );
 

@@ -94,7 +94,8 @@ export class AccountsService {
     const row = await users.findUserByEmail(this.db, email);
     const ok = row ? await verifyPassword(row.passwordHash, password) : await verifyAgainstDummy(password);
     if (!row || !ok || (row.isStaff && !row.active)) throw errors.invalidCredentials();
-    if (row.isStaff && row.mfaEnrolledAt) return { mfaRequired: true, mfaToken: await this.secondFactor.challenge(row.id) };
+    if (row.isStaff && row.mfaEnrolledAt)
+      return { mfaRequired: true, mfaToken: await this.secondFactor.challenge(row.id) };
     return this.startSession(row, refreshTokens.PASSWORD_AMR);
   }
 
@@ -120,7 +121,8 @@ export class AccountsService {
     }
     const problem = passwordProblem(newPassword, row.email);
     if (problem) throw errors.weakPassword(problem, 'body.newPassword');
-    if (newPassword === currentPassword) throw errors.weakPassword('Choose a password different from the current one', 'body.newPassword');
+    if (newPassword === currentPassword)
+      throw errors.weakPassword('Choose a password different from the current one', 'body.newPassword');
     const now = this.clock.now();
     const passwordHash = await hashPassword(newPassword);
     const ended = await this.db.transaction(async (tx) => {
@@ -139,7 +141,14 @@ export class AccountsService {
     const refreshExpiresAt = new Date(now.getTime() + (row.isStaff ? STAFF_REFRESH_TTL_MS : REFRESH_TTL_MS));
     if (row.isStaff) await users.recordSignIn(this.db, row.id, now);
     const familyId = randomUUID();
-    await refreshTokens.insertRefreshToken(this.db, { userId: row.id, familyId, tokenHash: sha256(refreshToken), expiresAt: refreshExpiresAt, createdAt: now, amr });
+    await refreshTokens.insertRefreshToken(this.db, {
+      userId: row.id,
+      familyId,
+      tokenHash: sha256(refreshToken),
+      expiresAt: refreshExpiresAt,
+      createdAt: now,
+      amr,
+    });
     return { ...(await this.idTokenFor(row, { amr, familyId })), refreshToken, refreshExpiresAt };
   }
 
@@ -177,7 +186,11 @@ export class AccountsService {
     });
     // Outside the transaction: the revocation of a replayed family must commit before we answer 401.
     if (!outcome) throw errors.sessionEnded();
-    return { ...(await this.idTokenFor(outcome.user, outcome.family)), refreshToken: outcome.refreshToken, refreshExpiresAt: outcome.refreshExpiresAt };
+    return {
+      ...(await this.idTokenFor(outcome.user, outcome.family)),
+      refreshToken: outcome.refreshToken,
+      refreshExpiresAt: outcome.refreshExpiresAt,
+    };
   }
 
   /**
@@ -204,7 +217,12 @@ export class AccountsService {
     if (successor.rotatedAt) return theft('not_the_predecessor');
     const user = await users.findUserById(tx, token.userId);
     if (!user || !staffSessionLive(user, successor, now)) return null;
-    return { user, refreshToken: current, refreshExpiresAt: successor.expiresAt, family: { amr: successor.amr, familyId: successor.familyId } };
+    return {
+      user,
+      refreshToken: current,
+      refreshExpiresAt: successor.expiresAt,
+      family: { amr: successor.amr, familyId: successor.familyId },
+    };
   }
 
   /** Revokes the presented token's whole family; unknown or missing tokens are a no-op. */
@@ -246,7 +264,11 @@ export class AccountsService {
   }
 
   private async idTokenFor(row: users.UserRow, family: { amr: string[]; familyId: string }): Promise<SessionResponse> {
-    const { idToken, expiresAt } = await this.idTokens.issue({ ...tokenSubject(row), amr: family.amr, sessionId: family.familyId });
+    const { idToken, expiresAt } = await this.idTokens.issue({
+      ...tokenSubject(row),
+      amr: family.amr,
+      sessionId: family.familyId,
+    });
     return { idToken, expiresAt: expiresAt.toISOString(), user: toUser(row) };
   }
 }

@@ -78,8 +78,17 @@ export class IdTokens {
     const roleClaim = user.isStaff && user.staffRole ? { staff_role: user.staffRole } : {};
     // `amr` and `sid` only on staff tokens: nothing reads them on a family's, and every byte of
     // the header is paid on each of its requests (decision 0077).
-    const sessionClaims = user.isStaff ? { ...(user.amr ? { amr: [...user.amr] } : {}), ...(user.sessionId ? { sid: user.sessionId } : {}) } : {};
-    const claims = { email: user.email, email_verified: user.emailVerified, dashboard_user: user.isStaff, ...roleClaim, session_epoch: user.sessionEpoch ?? 0, ...sessionClaims };
+    const sessionClaims = user.isStaff
+      ? { ...(user.amr ? { amr: [...user.amr] } : {}), ...(user.sessionId ? { sid: user.sessionId } : {}) }
+      : {};
+    const claims = {
+      email: user.email,
+      email_verified: user.emailVerified,
+      dashboard_user: user.isStaff,
+      ...roleClaim,
+      session_epoch: user.sessionEpoch ?? 0,
+      ...sessionClaims,
+    };
     const idToken = await new SignJWT(claims)
       .setProtectedHeader({ alg: ALG, typ: 'JWT', kid: this.kid })
       .setSubject(user.id)

@@ -13,7 +13,8 @@ const PROFILE_FIELDS = ['firstName', 'lastName', 'phone', 'preferredLocationId']
 export async function auditProfileChange(tx: Tx, now: Date, before: UserRow, after: UserRow): Promise<void> {
   const changed = PROFILE_FIELDS.filter((k) => (before[k] ?? null) !== (after[k] ?? null));
   if (!changed.length) return;
-  const location = (r: UserRow) => (changed.includes('preferredLocationId') ? { preferredLocationId: r.preferredLocationId ?? null } : {});
+  const location = (r: UserRow) =>
+    changed.includes('preferredLocationId') ? { preferredLocationId: r.preferredLocationId ?? null } : {};
   await insertAuditEntry(tx, {
     at: now,
     actor: familyActor(before.id),

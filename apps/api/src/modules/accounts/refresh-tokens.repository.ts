@@ -76,6 +76,12 @@ export async function revokePasswordOnlyForUser(db: DbOrTx, userId: string, now:
   await db
     .update(refreshTokens)
     .set({ revokedAt: now })
-    .where(and(eq(refreshTokens.userId, userId), isNull(refreshTokens.revokedAt), not(sql`${SECOND_FACTOR_AMR} = any(${refreshTokens.amr})`)));
+    .where(
+      and(
+        eq(refreshTokens.userId, userId),
+        isNull(refreshTokens.revokedAt),
+        not(sql`${SECOND_FACTOR_AMR} = any(${refreshTokens.amr})`),
+      ),
+    );
   await notifySignedOut(db, userId);
 }

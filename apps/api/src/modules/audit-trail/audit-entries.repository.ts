@@ -25,7 +25,11 @@ export interface Actor {
 export const SYSTEM: Actor = { kind: 'system', id: null, email: null };
 export const STRIPE: Actor = { kind: 'stripe', id: null, email: null };
 export const familyActor = (userId: string): Actor => ({ kind: 'family', id: userId, email: null });
-export const staffActor = (user: { userId: string; email: string }): Actor => ({ kind: 'staff', id: user.userId, email: user.email });
+export const staffActor = (user: { userId: string; email: string }): Actor => ({
+  kind: 'staff',
+  id: user.userId,
+  email: user.email,
+});
 
 /** Who changes a session's state, when and why: what the slot-row statements write beside the change. */
 export interface AuditBy {
@@ -49,7 +53,8 @@ export interface NewAuditEntry {
 }
 
 /** The actor's columns; the e-mail is read from the account when the caller has only its id. */
-const actorValues = (a: Actor): SQL => sql`${a.kind}, ${a.id}::uuid, coalesce(${a.email}, (select u.email from users u where u.id = ${a.id}::uuid))`;
+const actorValues = (a: Actor): SQL =>
+  sql`${a.kind}, ${a.id}::uuid, coalesce(${a.email}, (select u.email from users u where u.id = ${a.id}::uuid))`;
 
 export async function insertAuditEntry(tx: Tx, e: NewAuditEntry): Promise<void> {
   await tx.execute(sql`

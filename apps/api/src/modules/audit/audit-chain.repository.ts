@@ -104,7 +104,17 @@ export async function verifyAuditChain(db: Db): Promise<ChainReport> {
   let count = 0;
   page: for (;;) {
     const rows = (
-      await db.execute<{ link: string; entry_id: string; entry_seq: string; prev: string; hash: string; seq: string | null; action: string | null; at: string | null; content: string | null }>(sql`
+      await db.execute<{
+        link: string;
+        entry_id: string;
+        entry_seq: string;
+        prev: string;
+        hash: string;
+        seq: string | null;
+        action: string | null;
+        at: string | null;
+        content: string | null;
+      }>(sql`
         select c.link::text, c.entry_id, c.entry_seq::text, encode(c.prev_hash, 'hex') as prev, encode(c.hash, 'hex') as hash,
                e.seq::text as seq, e.action, to_char(e.at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as at,
                case when e.id is null then null else ${CONTENT} end as content
@@ -112,9 +122,18 @@ export async function verifyAuditChain(db: Db): Promise<ChainReport> {
          where c.link >= ${expected.toString()}::bigint order by c.link limit ${PAGE}`)
     ).rows;
     for (const r of rows) {
-      const at = (problem: string): ChainBreak => ({ link: r.link, entryId: r.entry_id, seq: r.entry_seq, action: r.action, at: r.at, problem });
-      if (BigInt(r.link) !== expected) broken = at(`link ${expected} is missing (the chain goes from ${expected - 1n} to ${r.link})`);
-      else if (r.prev !== prev) broken = at(`its previous hash is not link ${expected - 1n}'s (a link was changed or replaced)`);
+      const at = (problem: string): ChainBreak => ({
+        link: r.link,
+        entryId: r.entry_id,
+        seq: r.entry_seq,
+        action: r.action,
+        at: r.at,
+        problem,
+      });
+      if (BigInt(r.link) !== expected)
+        broken = at(`link ${expected} is missing (the chain goes from ${expected - 1n} to ${r.link})`);
+      else if (r.prev !== prev)
+        broken = at(`its previous hash is not link ${expected - 1n}'s (a link was changed or replaced)`);
       else if (r.content === null) broken = at('its entry is gone (deleted)');
       else if (r.seq !== r.entry_seq) broken = at(`its entry's seq is ${r.seq}, not ${r.entry_seq}`);
       else if (linkHash(prev, r.content) !== r.hash) broken = at('its entry was changed after it was sealed');

@@ -5,7 +5,23 @@ import { describeChange } from '@kringle/contracts/audit-words';
 import type { AuditRow } from '../booking-lifecycle/audit.repository';
 import { csvCell } from '../staff/run-sheet.csv';
 
-const HEADER = ['At (UTC)', 'Actor', 'Actor id', 'Actor e-mail', 'Action', 'Booking', 'Session', 'Season version', 'Order', 'Reason', 'Before', 'After', 'Booking reference', 'Family', 'What changed'] as const;
+const HEADER = [
+  'At (UTC)',
+  'Actor',
+  'Actor id',
+  'Actor e-mail',
+  'Action',
+  'Booking',
+  'Session',
+  'Season version',
+  'Order',
+  'Reason',
+  'Before',
+  'After',
+  'Booking reference',
+  'Family',
+  'What changed',
+] as const;
 
 /**
  * The audit trail as CSV. Reasons are typed by staff and the before/after values carry families'

@@ -33,7 +33,12 @@ function decodeCursor(cursor: string): { at: string; seq: number } {
   try {
     const [at, seq] = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as [string, number];
     // Checked here so that only a well-formed instant ever reaches the query.
-    if (typeof at !== 'string' || !/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d(\.\d{1,6})?[+-]\d\d(:\d\d)?$/.test(at) || !Number.isSafeInteger(seq)) throw new Error('bad cursor');
+    if (
+      typeof at !== 'string' ||
+      !/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d(\.\d{1,6})?[+-]\d\d(:\d\d)?$/.test(at) ||
+      !Number.isSafeInteger(seq)
+    )
+      throw new Error('bad cursor');
     return { at, seq };
   } catch {
     throw errors.invalidField('cursor', 'That cursor is not one this list gave.');
@@ -43,7 +48,8 @@ function decodeCursor(cursor: string): { at: string; seq: number } {
 /** from/to are whole days, both inclusive: UTC days, or the days of `timeZone` (a location's local day). */
 export function filterOf(q: Omit<AuditQuery, 'cursor'>, limit: number): AuditFilter {
   if (q.from && q.to && q.from > q.to) throw errors.invalidField('to', 'The last day is before the first.');
-  const startOf = (day: string) => (q.timeZone ? zonedToInstant(day, '00:00', q.timeZone) : new Date(`${day}T00:00:00Z`));
+  const startOf = (day: string) =>
+    q.timeZone ? zonedToInstant(day, '00:00', q.timeZone) : new Date(`${day}T00:00:00Z`);
   return {
     bookingId: q.bookingId,
     actorId: q.actorId,
@@ -62,11 +68,17 @@ export async function listAudit(deps: Deps, q: AuditQuery): Promise<AuditList> {
   const rows = await listAuditEntries(deps.db, filter);
   const page = rows.slice(0, AUDIT_PAGE);
   const about = await aboutOf(deps.db, page);
-  return { items: page.map((r) => toAuditEntry(r, about.get(r.id))), nextCursor: rows.length > AUDIT_PAGE ? encodeCursor(page.at(-1)!) : null };
+  return {
+    items: page.map((r) => toAuditEntry(r, about.get(r.id))),
+    nextCursor: rows.length > AUDIT_PAGE ? encodeCursor(page.at(-1)!) : null,
+  };
 }
 
 /** The CSV's rows, each with what it is about (for its plain words). */
-export async function auditRows(deps: Deps, q: Omit<AuditQuery, 'cursor'>): Promise<{ rows: AuditRow[]; about: Map<string, AuditAbout> }> {
+export async function auditRows(
+  deps: Deps,
+  q: Omit<AuditQuery, 'cursor'>,
+): Promise<{ rows: AuditRow[]; about: Map<string, AuditAbout> }> {
   const rows = await listAuditEntries(deps.db, filterOf(q, AUDIT_CSV_MAX));
   return { rows, about: await aboutOf(deps.db, rows) };
 }

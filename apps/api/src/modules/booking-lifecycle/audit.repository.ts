@@ -63,7 +63,9 @@ export async function listAuditEntries(db: DbOrTx, f: AuditFilter): Promise<Audi
   if (f.reference) where.push(sql`booking_id = (select b.id from bookings b where b.reference = ${f.reference})`);
   if (f.staffEmail) {
     const p = likeOf(f.staffEmail);
-    where.push(sql`((actor_kind = 'staff' and actor_email ilike ${p}) or (action like 'staff.%' and after->>'email' ilike ${p}))`);
+    where.push(
+      sql`((actor_kind = 'staff' and actor_email ilike ${p}) or (action like 'staff.%' and after->>'email' ilike ${p}))`,
+    );
   }
   if (f.after) where.push(sql`(at, seq) > (${f.after.at}::timestamptz, ${f.after.seq}::bigint)`);
   const result = await db.execute(sql`
@@ -74,7 +76,11 @@ export async function listAuditEntries(db: DbOrTx, f: AuditFilter): Promise<Audi
     at: new Date(r.at as string),
     seq: Number(r.seq),
     atExact: r.at_exact as string,
-    actor: { kind: r.actor_kind as ActorKind, id: (r.actor_id as string | null) ?? null, email: (r.actor_email as string | null) ?? null },
+    actor: {
+      kind: r.actor_kind as ActorKind,
+      id: (r.actor_id as string | null) ?? null,
+      email: (r.actor_email as string | null) ?? null,
+    },
     action: r.action as AuditAction,
     bookingId: (r.booking_id as string | null) ?? null,
     slotId: (r.slot_id as string | null) ?? null,

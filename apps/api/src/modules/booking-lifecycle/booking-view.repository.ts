@@ -14,13 +14,22 @@ import { leftOnBooking } from './money-left';
 const COLUMNS = {
   booking: bookings,
   user: { email: users.email, firstName: users.firstName, lastName: users.lastName },
-  location: { name: locations.name, address: locations.address, suburb: locations.suburb, state: locations.state, timezone: locations.timezone },
+  location: {
+    name: locations.name,
+    address: locations.address,
+    suburb: locations.suburb,
+    state: locations.state,
+    timezone: locations.timezone,
+  },
   slot: { startAt: slots.startAt, endAt: slots.endAt },
   slotType: { name: slotTypes.name, allowsPets: slotTypes.allowsPets },
   /** The checkout's hold (continue-payment works until it lapses). */
   holdExpiresAt: reservations.expiresAt,
   /** The booking's own order: photos bought later are orders of their own (decision 0065). */
-  refundedCents: sql<number>`coalesce((select sum(o.refunded_cents) from orders o where o.booking_id = ${bookings.id} and o.kind = 'booking'), 0)::int`.mapWith(Number),
+  refundedCents:
+    sql<number>`coalesce((select sum(o.refunded_cents) from orders o where o.booking_id = ${bookings.id} and o.kind = 'booking'), 0)::int`.mapWith(
+      Number,
+    ),
   /** What is left to refund on it (the one definition, money-left.ts): every refund offered starts here. */
   leftCents: leftOnBooking(bookings.id).mapWith(Number),
   /** Photos in its gallery while it is open (the card says "5 photos"; decision 0065). */
@@ -57,7 +66,10 @@ export function selectBookingReads(db: DbOrTx, where: SQL | undefined) {
 export type BookingRead = Awaited<ReturnType<typeof selectBookingReads>>[number];
 
 export async function findBookingRead(db: DbOrTx, id: string, userId?: string): Promise<BookingRead | undefined> {
-  const [row] = await selectBookingReads(db, userId ? and(eq(bookings.id, id), eq(bookings.userId, userId)) : eq(bookings.id, id));
+  const [row] = await selectBookingReads(
+    db,
+    userId ? and(eq(bookings.id, id), eq(bookings.userId, userId)) : eq(bookings.id, id),
+  );
   return row;
 }
 
@@ -89,7 +101,10 @@ export interface BookingView {
   holdExpiresAt: Date | null;
   photoCount: number;
   /** Its session was closed: why, and the replacement held while the offer is open. */
-  closure: { reason: string; offer: { slotId: string; startAt: Date; expiresAt: Date; locationName: string } | null } | null;
+  closure: {
+    reason: string;
+    offer: { slotId: string; startAt: Date; expiresAt: Date; locationName: string } | null;
+  } | null;
 }
 
 export function toView(r: BookingRead): BookingView {
@@ -126,12 +141,23 @@ export function toView(r: BookingRead): BookingView {
 function closureOf(c: ClosureFacts | null): BookingView['closure'] {
   if (!c) return null;
   const open = c.outcome === 'move_offered' && c.slotId && c.startAt && c.expiresAt;
-  return { reason: c.reason, offer: open ? { slotId: c.slotId!, startAt: new Date(c.startAt!), expiresAt: new Date(c.expiresAt!), locationName: c.locationName ?? '' } : null };
+  return {
+    reason: c.reason,
+    offer: open
+      ? {
+          slotId: c.slotId!,
+          startAt: new Date(c.startAt!),
+          expiresAt: new Date(c.expiresAt!),
+          locationName: c.locationName ?? '',
+        }
+      : null,
+  };
 }
 
 /** The family a booking is for: a walk-in has no account (its booking belongs to the staff member who sold it). */
 export function customerOf(r: BookingRead): { firstName: string; lastName: string; email: string | null } {
   const b = r.booking;
-  if (b.source === 'walkin') return { firstName: b.walkinFirstName ?? '', lastName: b.walkinLastName ?? '', email: b.walkinEmail };
+  if (b.source === 'walkin')
+    return { firstName: b.walkinFirstName ?? '', lastName: b.walkinLastName ?? '', email: b.walkinEmail };
   return { firstName: r.user.firstName, lastName: r.user.lastName, email: r.user.email };
 }

@@ -1,6 +1,12 @@
 import type pg from 'pg';
 import type { AuditAction } from '@kringle/contracts/audit-actions';
-import { addressHoldsOn, churnReleaseOf, claimableOnline, familyHoldsOrPays, upcomingBookingsOf } from './session-rules.sql';
+import {
+  addressHoldsOn,
+  churnReleaseOf,
+  claimableOnline,
+  familyHoldsOrPays,
+  upcomingBookingsOf,
+} from './session-rules.sql';
 
 /**
  * The drop-day hold statements (decisions 0014, 0015): one round trip per racer (quickHold) or per

@@ -46,6 +46,11 @@ export async function moneyLeftOnBooking(db: DbOrTx, bookingId: string): Promise
  * What cancelling now gives back by the policy: all that is left on the order until the cut-off,
  * nothing after (the rule itself is the shared policy's, which the web app shows too).
  */
-export function refundByPolicy(b: Pick<PolicyBooking, 'status' | 'startAt' | 'rescheduleCount'>, leftCents: number, now: Date, rules: PolicyRules): number {
+export function refundByPolicy(
+  b: Pick<PolicyBooking, 'status' | 'startAt' | 'rescheduleCount'>,
+  leftCents: number,
+  now: Date,
+  rules: PolicyRules,
+): number {
   return refundableCents({ ...b, amountCents: leftCents, refundedCents: 0 }, now, rules);
 }

@@ -15,7 +15,13 @@ import { guard, type Ctx } from './transitions';
 type Booking = Pick<BookingRow, 'id' | 'status' | 'cancelReason' | 'checkedInAt' | 'noShowAt'>;
 
 /** `order.status` null: the order is new. */
-async function auditOrder(ctx: Ctx, action: AuditAction, booking: Booking, order: { id: string; status: OrderRow['status'] | null }, after: Record<string, unknown>): Promise<void> {
+async function auditOrder(
+  ctx: Ctx,
+  action: AuditAction,
+  booking: Booking,
+  order: { id: string; status: OrderRow['status'] | null },
+  after: Record<string, unknown>,
+): Promise<void> {
   const state = stateOf(booking);
   await insertAuditEntry(ctx.tx, {
     at: ctx.now,
@@ -30,10 +36,20 @@ async function auditOrder(ctx: Ctx, action: AuditAction, booking: Booking, order
 }
 
 /** A pending photo order for photos of a confirmed (or attended) booking. */
-export async function openPhotoOrder(ctx: Ctx, booking: Booking, order: Omit<NewOrder, 'bookingId' | 'kind' | 'photoIds'> & { photoIds: string[] }): Promise<OrderRow> {
+export async function openPhotoOrder(
+  ctx: Ctx,
+  booking: Booking,
+  order: Omit<NewOrder, 'bookingId' | 'kind' | 'photoIds'> & { photoIds: string[] },
+): Promise<OrderRow> {
   guard(ctx, booking, 'openPhotoOrder');
   const created = await insertOrderRow(ctx.tx, { ...order, bookingId: booking.id, kind: 'photos', createdAt: ctx.now });
-  await auditOrder(ctx, 'openPhotoOrder', booking, { id: created.id, status: null }, { orderStatus: created.status, photoIds: created.photoIds, amountCents: created.amountCents });
+  await auditOrder(
+    ctx,
+    'openPhotoOrder',
+    booking,
+    { id: created.id, status: null },
+    { orderStatus: created.status, photoIds: created.photoIds, amountCents: created.amountCents },
+  );
   return created;
 }
 
@@ -44,18 +60,40 @@ export type PhotoPaymentOutcome = 'unlocked' | 'refunded';
  * once per order). Its photos unlock and the allowance grows by as many; when they can no longer
  * be had (the booking cancelled, the gallery ended or a photo deleted) the money goes back in full.
  */
-export async function recordPhotoPayment(ctx: Ctx, booking: Booking, order: OrderRow, paymentIntentId: string): Promise<{ outcome: PhotoPaymentOutcome; refund: RefundRow | null }> {
+export async function recordPhotoPayment(
+  ctx: Ctx,
+  booking: Booking,
+  order: OrderRow,
+  paymentIntentId: string,
+): Promise<{ outcome: PhotoPaymentOutcome; refund: RefundRow | null }> {
   // A paid order needs no further look from the reconciliation job, from the moment it is paid.
   await setOrder(ctx.tx, order.id, { status: 'paid', paidAt: ctx.now, paymentIntentId, reconcileAt: null });
   const photoIds = order.photoIds ?? [];
-  if (nextState(stateOf(booking), 'payPhotoOrder') && (await lockOpenGalleryWith(ctx.tx, booking.id, photoIds, ctx.now))) {
+  if (
+    nextState(stateOf(booking), 'payPhotoOrder') &&
+    (await lockOpenGalleryWith(ctx.tx, booking.id, photoIds, ctx.now))
+  ) {
     const extraPhotos = await unlockBoughtPhotos(ctx.tx, booking.id, photoIds, ctx.now);
-    await auditOrder(ctx, 'payPhotoOrder', booking, order, { orderStatus: 'paid', paidCents: order.amountCents, photoIds, extraPhotos });
+    await auditOrder(ctx, 'payPhotoOrder', booking, order, {
+      orderStatus: 'paid',
+      paidCents: order.amountCents,
+      photoIds,
+      extraPhotos,
+    });
     return { outcome: 'unlocked', refund: null };
   }
   guard(ctx, booking, 'refundPhotoOrder');
-  const refund = await insertRefund(ctx.tx, { orderId: order.id, bookingId: booking.id, amountCents: order.amountCents, reason: 'photos_unavailable' });
-  await auditOrder(ctx, 'refundPhotoOrder', booking, order, { orderStatus: 'paid', paidCents: order.amountCents, refundCents: refund.amountCents });
+  const refund = await insertRefund(ctx.tx, {
+    orderId: order.id,
+    bookingId: booking.id,
+    amountCents: order.amountCents,
+    reason: 'photos_unavailable',
+  });
+  await auditOrder(ctx, 'refundPhotoOrder', booking, order, {
+    orderStatus: 'paid',
+    paidCents: order.amountCents,
+    refundCents: refund.amountCents,
+  });
   return { outcome: 'refunded', refund };
 }
 

@@ -1,12 +1,30 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Tx } from '../../db/client';
 import { errors } from '../../lib/errors';
-import { insertBookingRow, insertOrderRow, lockBooking, setBooking, setOrder, setReservationStatus, type BookingRow, type NewBooking, type NewOrder, type OrderRow } from './booking-rows.repository';
+import {
+  insertBookingRow,
+  insertOrderRow,
+  lockBooking,
+  setBooking,
+  setOrder,
+  setReservationStatus,
+  type BookingRow,
+  type NewBooking,
+  type NewOrder,
+  type OrderRow,
+} from './booking-rows.repository';
 import type { BookingDetails as FamilyDetails } from '@kringle/contracts/booking-details';
 import { insertAuditEntry, type Actor } from './audit.repository';
 import { saveDetails } from './booking-details.repository';
 import { insertRefund, type RefundRow } from './refunds.repository';
-import { claimSlotForStaffMove, claimSlotForWalkIn, freeBookingSlot, releaseSlotHoldOf, takeHeldSlot, takeSlotForBooking } from './slot-row.repository';
+import {
+  claimSlotForStaffMove,
+  claimSlotForWalkIn,
+  freeBookingSlot,
+  releaseSlotHoldOf,
+  takeHeldSlot,
+  takeSlotForBooking,
+} from './slot-row.repository';
 import { nextState, stateOf, type BookingState, type TransitionName } from './transition-table';
 
 /**
@@ -43,7 +61,12 @@ type Snapshot = Partial<Pick<BookingRow, 'id' | 'status' | 'cancelReason' | 'che
  * transaction, so a change and its entry commit or roll back together. `before` is the booking's
  * state and the old values of the fields the move changed; `after` the state and the new values.
  */
-async function audit(ctx: Pick<Ctx, 'tx' | 'now' | 'actor' | 'reason'>, action: TransitionName, booking: Snapshot & { id: string }, change: { to: BookingState | null; set?: Record<string, unknown>; orderId?: string | null }): Promise<void> {
+async function audit(
+  ctx: Pick<Ctx, 'tx' | 'now' | 'actor' | 'reason'>,
+  action: TransitionName,
+  booking: Snapshot & { id: string },
+  change: { to: BookingState | null; set?: Record<string, unknown>; orderId?: string | null },
+): Promise<void> {
   const set = change.set ?? {};
   const from = booking.status ? stateOf(booking as Facts) : null;
   const old = Object.fromEntries(Object.keys(set).map((k) => [k, (booking as Record<string, unknown>)[k] ?? null]));
@@ -60,12 +83,31 @@ async function audit(ctx: Pick<Ctx, 'tx' | 'now' | 'actor' | 'reason'>, action: 
 }
 
 /** A held session and its cart become a payment_pending booking and a pending order. */
-export async function openCheckout(ctx: Ctx, booking: Omit<NewBooking, 'status' | 'source'>, order: Omit<NewOrder, 'bookingId'>): Promise<{ booking: BookingRow; order: OrderRow }> {
+export async function openCheckout(
+  ctx: Ctx,
+  booking: Omit<NewBooking, 'status' | 'source'>,
+  order: Omit<NewOrder, 'bookingId'>,
+): Promise<{ booking: BookingRow; order: OrderRow }> {
   guard(ctx, undefined, 'openCheckout');
-  const created = await insertBookingRow(ctx.tx, { ...booking, status: 'payment_pending', source: 'online', createdAt: ctx.now, updatedAt: ctx.now });
+  const created = await insertBookingRow(ctx.tx, {
+    ...booking,
+    status: 'payment_pending',
+    source: 'online',
+    createdAt: ctx.now,
+    updatedAt: ctx.now,
+  });
   const createdOrder = await insertOrderRow(ctx.tx, { ...order, bookingId: created.id, createdAt: ctx.now });
   await setReservationStatus(ctx.tx, booking.reservationId!, 'checked_out', ctx.now, created.id);
-  await audit(ctx, 'openCheckout', { id: created.id }, { to: 'pending', orderId: createdOrder.id, set: { status: created.status, slotId: created.slotId, amountCents: createdOrder.amountCents } });
+  await audit(
+    ctx,
+    'openCheckout',
+    { id: created.id },
+    {
+      to: 'pending',
+      orderId: createdOrder.id,
+      set: { status: created.status, slotId: created.slotId, amountCents: createdOrder.amountCents },
+    },
+  );
   return { booking: created, order: createdOrder };
 }
 
@@ -76,24 +118,54 @@ export type PaymentOutcome = 'confirmed' | 'session_lost' | 'late';
  * still its own or free; paid after the session went to another family, it is cancelled and
  * refunded in full; paid for a booking not awaiting payment, the money goes back.
  */
-export async function recordPayment(ctx: Ctx, booking: BookingRow, order: OrderRow, paymentIntentId: string): Promise<{ outcome: PaymentOutcome; refund: RefundRow | null }> {
+export async function recordPayment(
+  ctx: Ctx,
+  booking: BookingRow,
+  order: OrderRow,
+  paymentIntentId: string,
+): Promise<{ outcome: PaymentOutcome; refund: RefundRow | null }> {
   // A paid order needs no further look from the reconciliation job, from the moment it is paid.
   await setOrder(ctx.tx, order.id, { status: 'paid', paidAt: ctx.now, paymentIntentId, reconcileAt: null });
   const state = stateOf(booking);
   if (nextState(state, 'confirmPaid') && (await takeSlotForBooking(ctx.tx, booking, ctx.now))) {
     const to = guard(ctx, booking, 'confirmPaid');
-    await setBooking(ctx.tx, booking.id, { status: 'completed', confirmedAt: ctx.now, cancelledAt: null, cancelReason: null, updatedAt: ctx.now });
-    await audit(ctx, 'confirmPaid', booking, { to, orderId: order.id, set: { status: 'completed', cancelReason: null, paidCents: order.amountCents } });
+    await setBooking(ctx.tx, booking.id, {
+      status: 'completed',
+      confirmedAt: ctx.now,
+      cancelledAt: null,
+      cancelReason: null,
+      updatedAt: ctx.now,
+    });
+    await audit(ctx, 'confirmPaid', booking, {
+      to,
+      orderId: order.id,
+      set: { status: 'completed', cancelReason: null, paidCents: order.amountCents },
+    });
     return { outcome: 'confirmed', refund: null };
   }
   const lost = nextState(state, 'loseSessionAfterPayment') !== null;
-  if (lost) await setBooking(ctx.tx, booking.id, { status: 'cancelled', cancelledAt: ctx.now, cancelReason: 'session_taken_before_payment', updatedAt: ctx.now });
+  if (lost)
+    await setBooking(ctx.tx, booking.id, {
+      status: 'cancelled',
+      cancelledAt: ctx.now,
+      cancelReason: 'session_taken_before_payment',
+      updatedAt: ctx.now,
+    });
   else guard(ctx, booking, 'refundLatePayment');
-  const refund = await insertRefund(ctx.tx, { orderId: order.id, bookingId: booking.id, amountCents: order.amountCents, reason: 'session_taken_before_payment' });
+  const refund = await insertRefund(ctx.tx, {
+    orderId: order.id,
+    bookingId: booking.id,
+    amountCents: order.amountCents,
+    reason: 'session_taken_before_payment',
+  });
   await audit(ctx, lost ? 'loseSessionAfterPayment' : 'refundLatePayment', booking, {
     to: lost ? 'cancelled' : null,
     orderId: order.id,
-    set: { ...(lost ? { status: 'cancelled', cancelReason: 'session_taken_before_payment' } : {}), paidCents: order.amountCents, refundCents: refund.amountCents },
+    set: {
+      ...(lost ? { status: 'cancelled', cancelReason: 'session_taken_before_payment' } : {}),
+      paidCents: order.amountCents,
+      refundCents: refund.amountCents,
+    },
   });
   return { outcome: lost ? 'session_lost' : 'late', refund };
 }
@@ -102,7 +174,8 @@ export async function recordPayment(ctx: Ctx, booking: BookingRow, order: OrderR
 export async function failPayment(ctx: Ctx, booking: BookingRow, order: OrderRow): Promise<void> {
   const to = guard(ctx, booking, 'failPayment');
   await setOrder(ctx.tx, order.id, { status: 'failed' });
-  if (booking.status !== 'payment_failed') await setBooking(ctx.tx, booking.id, { status: 'payment_failed', updatedAt: ctx.now });
+  if (booking.status !== 'payment_failed')
+    await setBooking(ctx.tx, booking.id, { status: 'payment_failed', updatedAt: ctx.now });
   await audit(ctx, 'failPayment', booking, { to, orderId: order.id, set: { status: 'payment_failed' } });
 }
 
@@ -110,19 +183,42 @@ export async function failPayment(ctx: Ctx, booking: BookingRow, order: OrderRow
 export async function cancelPayment(ctx: Ctx, booking: BookingRow, order: OrderRow): Promise<void> {
   const to = guard(ctx, booking, 'cancelPayment');
   await setOrder(ctx.tx, order.id, { status: 'failed' });
-  await setBooking(ctx.tx, booking.id, { status: 'cancelled', cancelledAt: ctx.now, cancelReason: 'payment_cancelled', updatedAt: ctx.now });
+  await setBooking(ctx.tx, booking.id, {
+    status: 'cancelled',
+    cancelledAt: ctx.now,
+    cancelReason: 'payment_cancelled',
+    updatedAt: ctx.now,
+  });
   await releaseSlotHoldOf(ctx.tx, booking);
-  await audit(ctx, 'cancelPayment', booking, { to, orderId: order.id, set: { status: 'cancelled', cancelReason: 'payment_cancelled' } });
+  await audit(ctx, 'cancelPayment', booking, {
+    to,
+    orderId: order.id,
+    set: { status: 'cancelled', cancelReason: 'payment_cancelled' },
+  });
 }
 
 /** The checkout's hold ran out unpaid: cancelled (a payment may still revive it), its session let go. */
-export async function lapseCheckout(ctx: Ctx, booking: BookingRow, orderId: string, reservationId: string): Promise<void> {
+export async function lapseCheckout(
+  ctx: Ctx,
+  booking: BookingRow,
+  orderId: string,
+  reservationId: string,
+): Promise<void> {
   const to = guard(ctx, booking, 'lapseCheckout');
-  await setBooking(ctx.tx, booking.id, { status: 'cancelled', cancelledAt: ctx.now, cancelReason: 'hold_expired', updatedAt: ctx.now });
+  await setBooking(ctx.tx, booking.id, {
+    status: 'cancelled',
+    cancelledAt: ctx.now,
+    cancelReason: 'hold_expired',
+    updatedAt: ctx.now,
+  });
   await setOrder(ctx.tx, orderId, { status: 'failed' });
   await setReservationStatus(ctx.tx, reservationId, 'expired', ctx.now);
   await releaseSlotHoldOf(ctx.tx, booking);
-  await audit(ctx, 'lapseCheckout', booking, { to, orderId, set: { status: 'cancelled', cancelReason: 'hold_expired' } });
+  await audit(ctx, 'lapseCheckout', booking, {
+    to,
+    orderId,
+    set: { status: 'cancelled', cancelReason: 'hold_expired' },
+  });
 }
 
 /**
@@ -133,27 +229,58 @@ export async function cancel(
   ctx: Ctx,
   booking: BookingRow,
   order: OrderRow | undefined,
-  args: { reason: string; refundCents: number; refundReason: string; transition?: 'cancel' | 'staffCancel' | 'closureCancel' },
+  args: {
+    reason: string;
+    refundCents: number;
+    refundReason: string;
+    transition?: 'cancel' | 'staffCancel' | 'closureCancel';
+  },
 ): Promise<RefundRow | undefined> {
   const name = args.transition ?? 'cancel';
   const to = guard(ctx, booking, name);
   const unpaid = booking.status === 'payment_pending' || booking.status === 'payment_failed';
-  await setBooking(ctx.tx, booking.id, { status: 'cancelled', cancelledAt: ctx.now, cancelReason: args.reason, updatedAt: ctx.now });
+  await setBooking(ctx.tx, booking.id, {
+    status: 'cancelled',
+    cancelledAt: ctx.now,
+    cancelReason: args.reason,
+    updatedAt: ctx.now,
+  });
   await freeBookingSlot(ctx.tx, booking);
   if (unpaid && booking.reservationId) await setReservationStatus(ctx.tx, booking.reservationId, 'cancelled', ctx.now);
   if (unpaid && order) await setOrder(ctx.tx, order.id, { status: 'failed' });
   const refunded = args.refundCents > 0 && order ? args.refundCents : 0;
-  await audit(ctx, name, booking, { to, orderId: order?.id, set: { status: 'cancelled', cancelReason: args.reason, refundCents: refunded } });
+  await audit(ctx, name, booking, {
+    to,
+    orderId: order?.id,
+    set: { status: 'cancelled', cancelReason: args.reason, refundCents: refunded },
+  });
   if (!refunded || !order) return undefined;
-  return insertRefund(ctx.tx, { orderId: order.id, bookingId: booking.id, amountCents: refunded, reason: args.refundReason });
+  return insertRefund(ctx.tx, {
+    orderId: order.id,
+    bookingId: booking.id,
+    amountCents: refunded,
+    reason: args.refundReason,
+  });
 }
 
 /** Moves a confirmed booking onto the session its hold owns; false (nothing changed) if the hold no longer owns it. */
-export async function reschedule(ctx: Ctx, booking: BookingRow, target: { id: string; slotTypeId: string }, reservationId: string): Promise<boolean> {
+export async function reschedule(
+  ctx: Ctx,
+  booking: BookingRow,
+  target: { id: string; slotTypeId: string },
+  reservationId: string,
+): Promise<boolean> {
   const to = guard(ctx, booking, 'reschedule');
   await freeBookingSlot(ctx.tx, { id: booking.id, slotId: booking.slotId, reservationId: null });
-  if (!(await takeHeldSlot(ctx.tx, { bookingId: booking.id, slotId: target.id, reservationId, now: ctx.now }))) return false;
-  await setBooking(ctx.tx, booking.id, { slotId: target.id, slotTypeId: target.slotTypeId, rescheduleCount: booking.rescheduleCount + 1, reminderSentAt: null, updatedAt: ctx.now });
+  if (!(await takeHeldSlot(ctx.tx, { bookingId: booking.id, slotId: target.id, reservationId, now: ctx.now })))
+    return false;
+  await setBooking(ctx.tx, booking.id, {
+    slotId: target.id,
+    slotTypeId: target.slotTypeId,
+    rescheduleCount: booking.rescheduleCount + 1,
+    reminderSentAt: null,
+    updatedAt: ctx.now,
+  });
   await setReservationStatus(ctx.tx, reservationId, 'checked_out', ctx.now);
   await audit(ctx, 'reschedule', booking, { to, set: { slotId: target.id } });
   return true;
@@ -164,11 +291,23 @@ export async function reschedule(ctx: Ctx, booking: BookingRow, target: { id: st
  * for it (the hold's id is the offer's); false (nothing changed) when the hold no longer owns it.
  * Like a staff move, the family's reschedule count is left alone.
  */
-export async function closureMove(ctx: Ctx, booking: BookingRow, target: { id: string; slotTypeId: string; locationId: string }, offerId: string): Promise<boolean> {
+export async function closureMove(
+  ctx: Ctx,
+  booking: BookingRow,
+  target: { id: string; slotTypeId: string; locationId: string },
+  offerId: string,
+): Promise<boolean> {
   const to = guard(ctx, booking, 'closureMove');
-  if (!(await takeHeldSlot(ctx.tx, { bookingId: booking.id, slotId: target.id, reservationId: offerId, now: ctx.now }))) return false;
+  if (!(await takeHeldSlot(ctx.tx, { bookingId: booking.id, slotId: target.id, reservationId: offerId, now: ctx.now })))
+    return false;
   await freeBookingSlot(ctx.tx, { id: booking.id, slotId: booking.slotId, reservationId: null });
-  await setBooking(ctx.tx, booking.id, { slotId: target.id, slotTypeId: target.slotTypeId, locationId: target.locationId, reminderSentAt: null, updatedAt: ctx.now });
+  await setBooking(ctx.tx, booking.id, {
+    slotId: target.id,
+    slotTypeId: target.slotTypeId,
+    locationId: target.locationId,
+    reminderSentAt: null,
+    updatedAt: ctx.now,
+  });
   await audit(ctx, 'closureMove', booking, { to, set: { slotId: target.id, locationId: target.locationId } });
   return true;
 }
@@ -180,11 +319,20 @@ export async function closureMove(ctx: Ctx, booking: BookingRow, target: { id: s
  * number of families racing for it exactly one gets it; false (nothing changed) when it is taken.
  * The family's reschedule count is left alone: the move was the brand's, not theirs.
  */
-export async function staffReschedule(ctx: Ctx, booking: BookingRow, target: { id: string; slotTypeId: string }): Promise<boolean> {
+export async function staffReschedule(
+  ctx: Ctx,
+  booking: BookingRow,
+  target: { id: string; slotTypeId: string },
+): Promise<boolean> {
   const to = guard(ctx, booking, 'staffReschedule');
   if (!(await claimSlotForStaffMove(ctx.tx, target.id, booking.id, ctx.now))) return false;
   await freeBookingSlot(ctx.tx, { id: booking.id, slotId: booking.slotId, reservationId: null });
-  await setBooking(ctx.tx, booking.id, { slotId: target.id, slotTypeId: target.slotTypeId, reminderSentAt: null, updatedAt: ctx.now });
+  await setBooking(ctx.tx, booking.id, {
+    slotId: target.id,
+    slotTypeId: target.slotTypeId,
+    reminderSentAt: null,
+    updatedAt: ctx.now,
+  });
   await audit(ctx, 'staffReschedule', booking, { to, set: { slotId: target.id } });
   return true;
 }
@@ -194,9 +342,20 @@ export async function staffReschedule(ctx: Ctx, booking: BookingRow, target: { i
  * checked the amount against what is left (refunds pending or sent count as gone); the refund is
  * sent to Stripe after the commit.
  */
-export async function refundPart(ctx: Ctx, booking: BookingRow, order: OrderRow, amountCents: number, refundedBefore: number): Promise<RefundRow> {
+export async function refundPart(
+  ctx: Ctx,
+  booking: BookingRow,
+  order: OrderRow,
+  amountCents: number,
+  refundedBefore: number,
+): Promise<RefundRow> {
   const to = guard(ctx, booking, 'refundPart');
-  const refund = await insertRefund(ctx.tx, { orderId: order.id, bookingId: booking.id, amountCents, reason: 'staff_refund' });
+  const refund = await insertRefund(ctx.tx, {
+    orderId: order.id,
+    bookingId: booking.id,
+    amountCents,
+    reason: 'staff_refund',
+  });
   await insertAuditEntry(ctx.tx, {
     at: ctx.now,
     actor: ctx.actor,
@@ -217,7 +376,8 @@ export async function refundPart(ctx: Ctx, booking: BookingRow, order: OrderRow,
  */
 export async function staffEditDetails(ctx: Ctx, booking: BookingRow, details: FamilyDetails): Promise<boolean> {
   const to = guard(ctx, booking, 'staffEditDetails');
-  if (!(await saveDetails(ctx.tx, { bookingId: booking.id, userId: booking.userId, details, now: ctx.now }))) return false;
+  if (!(await saveDetails(ctx.tx, { bookingId: booking.id, userId: booking.userId, details, now: ctx.now })))
+    return false;
   const people = (d: FamilyDetails | null) => (d ? d.children.length + d.adults : null);
   await insertAuditEntry(ctx.tx, {
     at: ctx.now,
@@ -233,12 +393,38 @@ export async function staffEditDetails(ctx: Ctx, booking: BookingRow, details: F
 }
 
 /** A walk-in at the set takes the session (false: lost the race) and is booked, paid in store. */
-export async function sellWalkIn(ctx: Ctx, booking: Omit<NewBooking, 'status' | 'source'> & { id: string }, order: Omit<NewOrder, 'bookingId'>): Promise<boolean> {
+export async function sellWalkIn(
+  ctx: Ctx,
+  booking: Omit<NewBooking, 'status' | 'source'> & { id: string },
+  order: Omit<NewOrder, 'bookingId'>,
+): Promise<boolean> {
   guard(ctx, undefined, 'sellWalkIn');
   if (!(await claimSlotForWalkIn(ctx.tx, booking.slotId, booking.id, ctx.now))) return false;
-  await insertBookingRow(ctx.tx, { ...booking, status: 'completed', source: 'walkin', createdAt: ctx.now, updatedAt: ctx.now, confirmedAt: ctx.now });
-  const created = await insertOrderRow(ctx.tx, { ...order, bookingId: booking.id, status: 'paid', createdAt: ctx.now, paidAt: ctx.now });
-  await audit(ctx, 'sellWalkIn', { id: booking.id }, { to: 'confirmed', orderId: created.id, set: { status: 'completed', slotId: booking.slotId, amountCents: created.amountCents } });
+  await insertBookingRow(ctx.tx, {
+    ...booking,
+    status: 'completed',
+    source: 'walkin',
+    createdAt: ctx.now,
+    updatedAt: ctx.now,
+    confirmedAt: ctx.now,
+  });
+  const created = await insertOrderRow(ctx.tx, {
+    ...order,
+    bookingId: booking.id,
+    status: 'paid',
+    createdAt: ctx.now,
+    paidAt: ctx.now,
+  });
+  await audit(
+    ctx,
+    'sellWalkIn',
+    { id: booking.id },
+    {
+      to: 'confirmed',
+      orderId: created.id,
+      set: { status: 'completed', slotId: booking.slotId, amountCents: created.amountCents },
+    },
+  );
   return true;
 }
 
@@ -250,8 +436,17 @@ export async function sellWalkIn(ctx: Ctx, booking: Omit<NewBooking, 'status' | 
 export async function checkIn(ctx: Omit<Ctx, 'log'>, bookingId: string): Promise<boolean> {
   // Locked first, so the entry says the state it came from (confirmed or no-show, issue 53 item 9).
   const before = await lockBooking(ctx.tx, bookingId);
-  const moved = await setBooking(ctx.tx, bookingId, { checkedInAt: ctx.now, noShowAt: null, updatedAt: ctx.now }, { status: 'completed', checkedInAt: null });
-  if (moved) await audit(ctx, 'checkIn', before ? { ...before, checkedInAt: null } : { id: bookingId, checkedInAt: null }, { to: 'checked_in', set: { checkedInAt: ctx.now } });
+  const moved = await setBooking(
+    ctx.tx,
+    bookingId,
+    { checkedInAt: ctx.now, noShowAt: null, updatedAt: ctx.now },
+    { status: 'completed', checkedInAt: null },
+  );
+  if (moved)
+    await audit(ctx, 'checkIn', before ? { ...before, checkedInAt: null } : { id: bookingId, checkedInAt: null }, {
+      to: 'checked_in',
+      set: { checkedInAt: ctx.now },
+    });
   return moved;
 }
 

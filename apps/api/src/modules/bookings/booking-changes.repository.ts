@@ -5,23 +5,40 @@ import { slots } from '../../db/schema/catalogue';
 import { reservations } from '../../db/schema/reservations';
 
 export async function lockOwnBooking(tx: Tx, id: string, userId: string) {
-  const [row] = await tx.select().from(bookings).where(and(eq(bookings.id, id), eq(bookings.userId, userId))).for('update');
+  const [row] = await tx
+    .select()
+    .from(bookings)
+    .where(and(eq(bookings.id, id), eq(bookings.userId, userId)))
+    .for('update');
   return row;
 }
 
 /** The booking's own order (photos bought later are orders of their own, decision 0065). */
 export async function latestOrder(tx: Tx, bookingId: string) {
-  const [row] = await tx.select().from(orders).where(and(eq(orders.bookingId, bookingId), eq(orders.kind, 'booking'))).orderBy(desc(orders.createdAt)).limit(1).for('update');
+  const [row] = await tx
+    .select()
+    .from(orders)
+    .where(and(eq(orders.bookingId, bookingId), eq(orders.kind, 'booking')))
+    .orderBy(desc(orders.createdAt))
+    .limit(1)
+    .for('update');
   return row;
 }
 
 export async function lockReservationOf(tx: Tx, id: string, userId: string) {
-  const [row] = await tx.select().from(reservations).where(and(eq(reservations.id, id), eq(reservations.userId, userId))).for('update');
+  const [row] = await tx
+    .select()
+    .from(reservations)
+    .where(and(eq(reservations.id, id), eq(reservations.userId, userId)))
+    .for('update');
   return row;
 }
 
 export async function slotWithType(tx: Tx, slotId: string) {
-  const [row] = await tx.select({ id: slots.id, locationId: slots.locationId, slotTypeId: slots.slotTypeId, startAt: slots.startAt }).from(slots).where(eq(slots.id, slotId));
+  const [row] = await tx
+    .select({ id: slots.id, locationId: slots.locationId, slotTypeId: slots.slotTypeId, startAt: slots.startAt })
+    .from(slots)
+    .where(eq(slots.id, slotId));
   return row!;
 }
 

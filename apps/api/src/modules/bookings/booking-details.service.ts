@@ -10,7 +10,14 @@ import { getBooking } from './bookings.service';
 
 type Deps = Pick<FastifyInstance, 'db' | 'clock' | 'config'>;
 
-const DETAIL_FIELDS = ['children', 'adults', 'pets', 'accessNeeds', 'accessNote', 'noteForSanta'] as const satisfies readonly (keyof BookingDetails)[];
+const DETAIL_FIELDS = [
+  'children',
+  'adults',
+  'pets',
+  'accessNeeds',
+  'accessNote',
+  'noteForSanta',
+] as const satisfies readonly (keyof BookingDetails)[];
 const peopleOf = (d: BookingDetails | null) => (d ? d.children.length + d.adults : null);
 
 /**
@@ -18,7 +25,10 @@ const peopleOf = (d: BookingDetails | null) => (d ? d.children.length + d.adults
  * count, never the children's names, ages or needs (deleted after the season; the trail is kept),
  * as the support desk's edit does (transitions.ts staffEditDetails).
  */
-export function detailsChange(before: BookingDetails | null, after: BookingDetails): { before: Record<string, unknown>; after: Record<string, unknown> } {
+export function detailsChange(
+  before: BookingDetails | null,
+  after: BookingDetails,
+): { before: Record<string, unknown>; after: Record<string, unknown> } {
   const changed = DETAIL_FIELDS.filter((k) => JSON.stringify(before?.[k] ?? null) !== JSON.stringify(after[k] ?? null));
   return { before: { people: peopleOf(before), changed }, after: { people: peopleOf(after), changed } };
 }
@@ -31,18 +41,39 @@ export function detailsChange(before: BookingDetails | null, after: BookingDetai
  * the same contract function the web form uses; access needs come with the parent's consent,
  * recorded in the same transaction (decision 0058).
  */
-export async function updateBookingDetails(deps: Deps, userId: string, bookingId: string, body: BookingDetailsBody): Promise<Booking> {
+export async function updateBookingDetails(
+  deps: Deps,
+  userId: string,
+  bookingId: string,
+  body: BookingDetailsBody,
+): Promise<Booking> {
   const view = await findBookingView(deps.db, bookingId, userId);
   if (!view) throw notFound('That booking');
   const now = deps.clock.now();
-  if (view.status === 'cancelled') throw errors.detailsLocked('This booking is cancelled, so its details can no longer change.');
-  if (view.startAt <= now) throw errors.detailsLocked('The session has started, so who is coming can no longer change. Please tell Santa’s team at the set.');
-  const { details, consented } = checkDetailsInput(body, { maxPeople: deps.config.MAX_PEOPLE_PER_PHOTO, allowsPets: view.allowsPets }, ['body']);
+  if (view.status === 'cancelled')
+    throw errors.detailsLocked('This booking is cancelled, so its details can no longer change.');
+  if (view.startAt <= now)
+    throw errors.detailsLocked(
+      'The session has started, so who is coming can no longer change. Please tell Santa’s team at the set.',
+    );
+  const { details, consented } = checkDetailsInput(
+    body,
+    { maxPeople: deps.config.MAX_PEOPLE_PER_PHOTO, allowsPets: view.allowsPets },
+    ['body'],
+  );
   await deps.db.transaction(async (tx) => {
     // Conditional on the state just checked, so a cancel or the session's start in between wins.
     if (!(await saveDetails(tx, { bookingId, userId, details, now }))) throw errors.detailsLocked();
     if (consented) await recordAccessConsent(tx, { userId, bookingId, recordedBy: null, now });
-    await insertAuditEntry(tx, { at: now, actor: familyActor(userId), action: 'family.booking_details_changed', bookingId, orderId: null, reason: null, ...detailsChange(view.details, details) });
+    await insertAuditEntry(tx, {
+      at: now,
+      actor: familyActor(userId),
+      action: 'family.booking_details_changed',
+      bookingId,
+      orderId: null,
+      reason: null,
+      ...detailsChange(view.details, details),
+    });
   });
   return getBooking(deps, userId, bookingId);
 }

@@ -13,12 +13,18 @@ type Deps = Pick<FastifyInstance, 'db' | 'clock' | 'config'>;
 
 const PAGE_SIZE = 20;
 
-
 /** Only a confirmed booking checks in; an unpaid or cancelled one shows no code. */
-const codeOf = (deps: Deps, v: BookingView) => (v.status === 'completed' ? checkInCodeFor(deps.db, v) : Promise.resolve(null));
+const codeOf = (deps: Deps, v: BookingView) =>
+  v.status === 'completed' ? checkInCodeFor(deps.db, v) : Promise.resolve(null);
 
 export function toBooking(v: BookingView, now: Date, rules: PolicyRules, checkInCode: string | null): Booking {
-  const policy = { status: v.status, startAt: v.startAt, amountCents: v.amountCents, refundedCents: v.refundedCents, rescheduleCount: v.rescheduleCount };
+  const policy = {
+    status: v.status,
+    startAt: v.startAt,
+    amountCents: v.amountCents,
+    refundedCents: v.refundedCents,
+    rescheduleCount: v.rescheduleCount,
+  };
   return {
     id: v.id,
     reference: v.reference,
@@ -42,7 +48,15 @@ export function toBooking(v: BookingView, now: Date, rules: PolicyRules, checkIn
     closure: v.closure && {
       reason: v.closure.reason,
       // An offer past its time is as good as gone: the offers job refunds it within seconds.
-      offer: v.closure.offer && v.closure.offer.expiresAt > now ? { ...v.closure.offer, startAt: v.closure.offer.startAt.toISOString(), expiresAt: v.closure.offer.expiresAt.toISOString(), refundCents: v.leftCents } : null,
+      offer:
+        v.closure.offer && v.closure.offer.expiresAt > now
+          ? {
+              ...v.closure.offer,
+              startAt: v.closure.offer.startAt.toISOString(),
+              expiresAt: v.closure.offer.expiresAt.toISOString(),
+              refundCents: v.leftCents,
+            }
+          : null,
     },
   };
 }
@@ -65,14 +79,26 @@ function decodeCursor(raw: string | undefined): Cursor | null {
   throw errors.validation([{ path: 'querystring.cursor', message: 'Invalid cursor' }], 'That page link is not valid.');
 }
 
-export async function listBookings(deps: Deps, userId: string, tab: 'upcoming' | 'past', rawCursor?: string): Promise<BookingList> {
+export async function listBookings(
+  deps: Deps,
+  userId: string,
+  tab: 'upcoming' | 'past',
+  rawCursor?: string,
+): Promise<BookingList> {
   const now = deps.clock.now();
-  const views = await listBookingViews(deps.db, { userId, tab, now, cursor: decodeCursor(rawCursor), limit: PAGE_SIZE + 1 });
+  const views = await listBookingViews(deps.db, {
+    userId,
+    tab,
+    now,
+    cursor: decodeCursor(rawCursor),
+    limit: PAGE_SIZE + 1,
+  });
   const page = views.slice(0, PAGE_SIZE);
   const last = page.at(-1);
   const codes = await Promise.all(page.map((v) => codeOf(deps, v)));
   return {
     items: page.map((v, i) => toBooking(v, now, policyOf(deps.config), codes[i] ?? null)),
-    nextCursor: views.length > PAGE_SIZE && last ? encodeCursor({ startAt: last.startAt.toISOString(), id: last.id }) : null,
+    nextCursor:
+      views.length > PAGE_SIZE && last ? encodeCursor({ startAt: last.startAt.toISOString(), id: last.id }) : null,
   };
 }

@@ -23,14 +23,20 @@ export interface CancelResult {
   refund: { id: string; amountCents: number; status: RefundRow['status'] } | null;
 }
 
-const refundView = (r: RefundRow | undefined) => (r ? { id: r.id, amountCents: r.amountCents, status: r.status } : null);
+const refundView = (r: RefundRow | undefined) =>
+  r ? { id: r.id, amountCents: r.amountCents, status: r.status } : null;
 
 /**
  * Cancels a booking with the refund the policy gives. The booking's row lock makes a second
  * click or a second tab wait and then find it cancelled (409), so there is one refund at most; the
  * refund is recorded with the cancellation and sent to Stripe afterwards (retried by a job).
  */
-export async function cancelBooking(deps: Deps, userId: string, bookingId: string, reason?: string): Promise<CancelResult> {
+export async function cancelBooking(
+  deps: Deps,
+  userId: string,
+  bookingId: string,
+  reason?: string,
+): Promise<CancelResult> {
   const now = deps.clock.now();
   const outcome = await transactionWithRetry(deps.db, async (tx) => {
     const booking = await lockOwnBooking(tx, bookingId, userId);
@@ -40,16 +46,34 @@ export async function cancelBooking(deps: Deps, userId: string, bookingId: strin
     const startAt = await slotStart(tx, booking.slotId);
     const order = await latestOrder(tx, booking.id);
     const policyBooking = { ...booking, startAt, refundedCents: order?.refundedCents ?? 0 };
-    if (!canCancel(policyBooking, now)) throw errors.notCancellable('This session has already started, so it can no longer be cancelled.');
+    if (!canCancel(policyBooking, now))
+      throw errors.notCancellable('This session has already started, so it can no longer be cancelled.');
     // What is left on the order after earlier refunds (a support refund of part of it), not the price.
     const { left } = order ? await moneyLeftOnOrder(tx, order.id) : { left: 0 };
     const refundCents = refundByPolicy(policyBooking, left, now, policyOf(deps.config));
     const unpaid = booking.status === 'payment_pending' || booking.status === 'payment_failed';
 
-    const refund = await cancel({ tx, now, log: deps.log, actor: familyActor(userId) }, booking, order, { reason: reason?.trim() || 'customer_cancelled', refundCents, refundReason: 'customer_cancelled' });
+    const refund = await cancel({ tx, now, log: deps.log, actor: familyActor(userId) }, booking, order, {
+      reason: reason?.trim() || 'customer_cancelled',
+      refundCents,
+      refundReason: 'customer_cancelled',
+    });
     const details = await bookingDetails(tx, booking.id);
-    await enqueueMail(tx, bookingCancelledMail({ ...details, booking: { ...details.booking, status: booking.status } }, deps.config.BRAND_NAME, deps.config.PUBLIC_URL, refundCents, policyOf(deps.config)));
-    return { refund, slotId: booking.slotId, intentToCancel: unpaid && order?.paymentIntentId ? { orderId: order.id, id: order.paymentIntentId } : null };
+    await enqueueMail(
+      tx,
+      bookingCancelledMail(
+        { ...details, booking: { ...details.booking, status: booking.status } },
+        deps.config.BRAND_NAME,
+        deps.config.PUBLIC_URL,
+        refundCents,
+        policyOf(deps.config),
+      ),
+    );
+    return {
+      refund,
+      slotId: booking.slotId,
+      intentToCancel: unpaid && order?.paymentIntentId ? { orderId: order.id, id: order.paymentIntentId } : null,
+    };
   });
   // The session is free again: this process shows and offers it at once.
   deps.slotState.changed({ freed: [outcome.slotId] });
@@ -58,7 +82,11 @@ export async function cancelBooking(deps: Deps, userId: string, bookingId: strin
   if (refund?.status === 'pending') refund = await sendRefund(deps, refund.id);
   if (outcome.intentToCancel && deps.stripe) {
     try {
-      await deps.stripe.paymentIntents.cancel(outcome.intentToCancel.id, {}, { idempotencyKey: `order-${outcome.intentToCancel.orderId}-cancel-intent` });
+      await deps.stripe.paymentIntents.cancel(
+        outcome.intentToCancel.id,
+        {},
+        { idempotencyKey: `order-${outcome.intentToCancel.orderId}-cancel-intent` },
+      );
     } catch (err) {
       // Already paid in the meantime: the success webhook finds the booking cancelled and refunds it.
       deps.log.warn({ err, bookingId }, 'could not cancel the PaymentIntent of a cancelled booking');

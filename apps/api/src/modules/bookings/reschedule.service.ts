@@ -12,13 +12,16 @@ import { getBooking } from './bookings.service';
 
 type Deps = Pick<FastifyInstance, 'db' | 'clock' | 'config' | 'slotState' | 'log'>;
 
-
-
 /**
  * Moves a confirmed booking onto the session held for it, in one transaction: the old session is
  * freed, the new one booked, the count goes up, or nothing changes at all.
  */
-export async function rescheduleBooking(deps: Deps, userId: string, bookingId: string, reservationId: string): Promise<Booking> {
+export async function rescheduleBooking(
+  deps: Deps,
+  userId: string,
+  bookingId: string,
+  reservationId: string,
+): Promise<Booking> {
   const now = deps.clock.now();
   const freedSlotId = await deps.db.transaction(async (tx) => {
     const booking = await lockOwnBooking(tx, bookingId, userId);
@@ -31,8 +34,18 @@ export async function rescheduleBooking(deps: Deps, userId: string, bookingId: s
     const target = await slotWithType(tx, reservation.slotId);
     assertReschedulable(deps, booking, previousStart, target.locationId, now);
     if (reservation.status !== 'active' || reservation.expiresAt <= now) throw errors.holdExpired();
-    if (!(await reschedule({ tx, now, log: deps.log, actor: familyActor(userId) }, booking, target, reservation.id))) throw errors.holdExpired();
-    await enqueueMail(tx, bookingRescheduledMail(await bookingDetails(tx, booking.id), deps.config.BRAND_NAME, deps.config.PUBLIC_URL, previousStart, now));
+    if (!(await reschedule({ tx, now, log: deps.log, actor: familyActor(userId) }, booking, target, reservation.id)))
+      throw errors.holdExpired();
+    await enqueueMail(
+      tx,
+      bookingRescheduledMail(
+        await bookingDetails(tx, booking.id),
+        deps.config.BRAND_NAME,
+        deps.config.PUBLIC_URL,
+        previousStart,
+        now,
+      ),
+    );
     return booking.slotId;
   });
   // The old session is free again: this process shows and offers it at once.

@@ -1,6 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { addOnListSchema, addOnsQuerySchema, locationListSchema, packageListSchema, packagesQuerySchema } from '@kringle/contracts/catalogue';
+import {
+  addOnListSchema,
+  addOnsQuerySchema,
+  locationListSchema,
+  packageListSchema,
+  packagesQuerySchema,
+} from '@kringle/contracts/catalogue';
 import { errorBodySchema } from '@kringle/contracts/errors';
 import { publicCatalogueSchema } from '@kringle/contracts/public-catalogue';
 import { z } from 'zod';
@@ -23,8 +29,12 @@ export async function catalogueRoutes(app: FastifyInstance) {
       schema: {
         tags: ['catalogue'],
         summary: 'What a visitor can book: locations, dates, session types and all-in from prices',
-        description: 'Public, no app check. Cache-Control: public, max-age=60, with an ETag; If-None-Match with it answers 304. Built once per season version (and again when a session type runs out of sessions).',
-        response: { 200: publicCatalogueSchema, 304: z.null().describe('Not modified: the copy named by If-None-Match is current') },
+        description:
+          'Public, no app check. Cache-Control: public, max-age=60, with an ETag; If-None-Match with it answers 304. Built once per season version (and again when a session type runs out of sessions).',
+        response: {
+          200: publicCatalogueSchema,
+          304: z.null().describe('Not modified: the copy named by If-None-Match is current'),
+        },
       },
     },
     async (req, reply) => {
@@ -35,19 +45,46 @@ export async function catalogueRoutes(app: FastifyInstance) {
     },
   );
 
-  r.get('/common/locations', { config: customer, schema: { tags: ['catalogue'], summary: 'Locations with their session types', response: { 200: locationListSchema } } }, async () => ({
-    items: await getLocations(app.db, app.clock),
-  }));
+  r.get(
+    '/common/locations',
+    {
+      config: customer,
+      schema: {
+        tags: ['catalogue'],
+        summary: 'Locations with their session types',
+        response: { 200: locationListSchema },
+      },
+    },
+    async () => ({
+      items: await getLocations(app.db, app.clock),
+    }),
+  );
 
   r.get(
     '/product/packages',
-    { config: customer, schema: { tags: ['catalogue'], summary: 'Photo packages', querystring: packagesQuerySchema, response: { 200: packageListSchema, ...notFound } } },
+    {
+      config: customer,
+      schema: {
+        tags: ['catalogue'],
+        summary: 'Photo packages',
+        querystring: packagesQuerySchema,
+        response: { 200: packageListSchema, ...notFound },
+      },
+    },
     async (req) => ({ items: await getPackages(app.db, req.query) }),
   );
 
   r.get(
     '/product/addons',
-    { config: customer, schema: { tags: ['catalogue'], summary: 'Add-ons', querystring: addOnsQuerySchema, response: { 200: addOnListSchema, ...notFound } } },
+    {
+      config: customer,
+      schema: {
+        tags: ['catalogue'],
+        summary: 'Add-ons',
+        querystring: addOnsQuerySchema,
+        response: { 200: addOnListSchema, ...notFound },
+      },
+    },
     async (req) => ({ items: await getAddOns(app.db, req.query) }),
   );
 }

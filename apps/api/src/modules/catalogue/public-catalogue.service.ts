@@ -67,7 +67,9 @@ export async function buildCatalogue(db: DbOrTx, now: Date, version: number): Pr
       seasonStart: loc.seasonStart,
       seasonEnd: loc.seasonEnd,
       salesOpenAt: loc.salesOpenAt?.toISOString() ?? null,
-      slotTypes: types.filter((t) => t.locationId === loc.id).map((t) => ({ id: t.id, name: t.name, durationMinutes: t.durationMinutes, fromPriceCents: t.fromPriceCents })),
+      slotTypes: types
+        .filter((t) => t.locationId === loc.id)
+        .map((t) => ({ id: t.id, name: t.name, durationMinutes: t.durationMinutes, fromPriceCents: t.fromPriceCents })),
     })),
   };
   const validUntil = Math.min(Number.POSITIVE_INFINITY, ...types.map((t) => t.lastStartAt.getTime()));

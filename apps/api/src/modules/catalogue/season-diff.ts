@@ -9,7 +9,8 @@ import { planLocationSlots, type PlannedSlot } from './slot-planner';
 const keyOf = (location: string, slotType: string, startAt: Date) => `${location}|${slotType}|${startAt.toISOString()}`;
 
 /** A family's session whose time the change would alter (a longer one too: the family bought that time). */
-const altered = (old: ExistingSlot, planned: PlannedSlot) => old.kind !== planned.kind || old.endAt.getTime() !== planned.endAt.getTime();
+const altered = (old: ExistingSlot, planned: PlannedSlot) =>
+  old.kind !== planned.kind || old.endAt.getTime() !== planned.endAt.getTime();
 
 /**
  * What loading `season` would do to the future sessions of its locations, read but never written:
@@ -26,12 +27,23 @@ export async function diffSeason(db: DbOrTx, season: Season, now: Date): Promise
       if (slot.startAt >= now) planned.set(keyOf(loc.slug, slot.slotTypeSlug, slot.startAt), slot);
     }
   }
-  const existing = await futureSlotsOf(db, season.locations.map((l) => l.slug), now);
+  const existing = await futureSlotsOf(
+    db,
+    season.locations.map((l) => l.slug),
+    now,
+  );
   const changes = diffSeasonFiles(before?.success ? before.data : null, season);
   const preview: SeasonPreview = { sessionsAdded: 0, sessionsRemoved: 0, sessionsChanged: 0, conflicts: [], changes };
   const conflict = (old: ExistingSlot, change: SeasonConflict['change']) => {
     if (old.bookingId || old.held) {
-      preview.conflicts.push({ slotId: old.id, bookingId: old.bookingId, reference: old.reference, location: old.location, startAt: old.startAt.toISOString(), change });
+      preview.conflicts.push({
+        slotId: old.id,
+        bookingId: old.bookingId,
+        reference: old.reference,
+        location: old.location,
+        startAt: old.startAt.toISOString(),
+        change,
+      });
     }
   };
   for (const old of existing) {

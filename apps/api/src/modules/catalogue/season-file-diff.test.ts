@@ -22,24 +22,74 @@ describe('diffSeasonFiles: every change a save makes take effect (issue 53 items
     next.extraPhotoPriceCents = 1000;
     const changes = diffSeasonFiles(parsed(file()), parsed(next));
     expect(changes).toEqual([
-      { item: 'season', slug: null, name: 'Extra photos', change: 'changed', field: 'extraPhotoPriceCents', before: 900, after: 1000 },
-      { item: 'package', slug: classic.slug, name: classic.name, change: 'changed', field: 'priceCents', before: 3995, after: 4295 },
-      { item: 'addOn', slug: next.addOns![0]!.slug, name: next.addOns![0]!.name, change: 'changed', field: 'priceCents', before: file().addOns![0]!.priceCents, after: next.addOns![0]!.priceCents },
+      {
+        item: 'season',
+        slug: null,
+        name: 'Extra photos',
+        change: 'changed',
+        field: 'extraPhotoPriceCents',
+        before: 900,
+        after: 1000,
+      },
+      {
+        item: 'package',
+        slug: classic.slug,
+        name: classic.name,
+        change: 'changed',
+        field: 'priceCents',
+        before: 3995,
+        after: 4295,
+      },
+      {
+        item: 'addOn',
+        slug: next.addOns![0]!.slug,
+        name: next.addOns![0]!.name,
+        change: 'changed',
+        field: 'priceCents',
+        before: file().addOns![0]!.priceCents,
+        after: next.addOns![0]!.priceCents,
+      },
     ]);
   });
 
-  it("lists an opening time and the waiting room as they take effect (30 minutes by default, 0 for none)", () => {
+  it('lists an opening time and the waiting room as they take effect (30 minutes by default, 0 for none)', () => {
     const next = file();
     const sydney = next.locations[0]!;
     sydney.salesOpenAt = '2026-12-05T09:00';
     const changes = diffSeasonFiles(parsed(file()), parsed(next));
     expect(changes).toEqual([
-      { item: 'location', slug: sydney.slug, name: sydney.name, change: 'changed', field: 'salesOpenAt', before: null, after: '2026-12-05T09:00' },
-      { item: 'location', slug: sydney.slug, name: sydney.name, change: 'changed', field: 'queue', before: 0, after: 30 },
+      {
+        item: 'location',
+        slug: sydney.slug,
+        name: sydney.name,
+        change: 'changed',
+        field: 'salesOpenAt',
+        before: null,
+        after: '2026-12-05T09:00',
+      },
+      {
+        item: 'location',
+        slug: sydney.slug,
+        name: sydney.name,
+        change: 'changed',
+        field: 'queue',
+        before: 0,
+        after: 30,
+      },
     ]);
     const noLine = structuredClone(next);
     noLine.locations[0]!.queue = { opensMinutesBefore: 0 };
-    expect(diffSeasonFiles(parsed(next), parsed(noLine))).toEqual([{ item: 'location', slug: sydney.slug, name: sydney.name, change: 'changed', field: 'queue', before: 30, after: 0 }]);
+    expect(diffSeasonFiles(parsed(next), parsed(noLine))).toEqual([
+      {
+        item: 'location',
+        slug: sydney.slug,
+        name: sydney.name,
+        change: 'changed',
+        field: 'queue',
+        before: 30,
+        after: 0,
+      },
+    ]);
     // Spelling out the default changes nothing.
     const spelled = structuredClone(next);
     spelled.locations[0]!.queue = { opensMinutesBefore: 30 };

@@ -33,7 +33,8 @@ export async function createCart(deps: Deps, userId: string, body: CartBody): Pr
   // (A checkout names its own new booking on the hold only once it is checked out.)
   if (reservation.status === 'active' && reservation.bookingId) throw errors.rescheduleHold();
   // Its checkout lives on (issue 36: this answered HOLD_EXPIRED while the hold still held the session).
-  if (reservation.status === 'checked_out') throw errors.cartInvalid('This session is already checked out: continue its payment from My Bookings.');
+  if (reservation.status === 'checked_out')
+    throw errors.cartInvalid('This session is already checked out: continue its payment from My Bookings.');
   if (reservation.status !== 'active' || reservation.expiresAt <= deps.clock.now()) {
     throw errors.holdExpired();
   }
@@ -42,7 +43,13 @@ export async function createCart(deps: Deps, userId: string, body: CartBody): Pr
   if (body.amount !== amountCents) {
     throw errors.priceMismatch(amountCents);
   }
-  const row = await insertCart(deps.db, { userId, reservationId: reservation.id, items, amountCents, gstCents: gstOf(amountCents) });
+  const row = await insertCart(deps.db, {
+    userId,
+    reservationId: reservation.id,
+    items,
+    amountCents,
+    gstCents: gstOf(amountCents),
+  });
   return toCart(row);
 }
 
@@ -54,7 +61,11 @@ type Lines = { packages: { id: string; quantity: number }[]; addOns: { id: strin
  */
 export async function priceLines(db: DbOrTx, slotId: string, body: Lines): Promise<LineItem[]> {
   const typeSlug = await slotTypeSlugOfSlot(db, slotId);
-  const found = await activeProducts(db, body.packages.map((p) => p.id), body.addOns.map((a) => a.id));
+  const found = await activeProducts(
+    db,
+    body.packages.map((p) => p.id),
+    body.addOns.map((a) => a.id),
+  );
   const problems: ErrorDetail[] = [];
   const items: LineItem[] = [];
 
@@ -65,7 +76,14 @@ export async function priceLines(db: DbOrTx, slotId: string, body: Lines): Promi
     } else if (line.quantity > pkg.maxQuantity) {
       problems.push({ path: `body.packages.${i}.quantity`, message: `At most ${pkg.maxQuantity}` });
     } else {
-      items.push({ id: pkg.id, type: 'package', name: pkg.name, quantity: line.quantity, unitPriceCents: pkg.priceCents, totalCents: pkg.priceCents * line.quantity });
+      items.push({
+        id: pkg.id,
+        type: 'package',
+        name: pkg.name,
+        quantity: line.quantity,
+        unitPriceCents: pkg.priceCents,
+        totalCents: pkg.priceCents * line.quantity,
+      });
     }
   });
   body.addOns.forEach((line, i) => {
@@ -75,7 +93,14 @@ export async function priceLines(db: DbOrTx, slotId: string, body: Lines): Promi
     } else if (line.quantity > extra.maxQuantity) {
       problems.push({ path: `body.addOns.${i}.quantity`, message: `At most ${extra.maxQuantity}` });
     } else {
-      items.push({ id: extra.id, type: 'add_on', name: extra.name, quantity: line.quantity, unitPriceCents: extra.priceCents, totalCents: extra.priceCents * line.quantity });
+      items.push({
+        id: extra.id,
+        type: 'add_on',
+        name: extra.name,
+        quantity: line.quantity,
+        unitPriceCents: extra.priceCents,
+        totalCents: extra.priceCents * line.quantity,
+      });
     }
   });
   if (problems.length) throw errors.validation(problems, 'Some items in your cart are not available.');

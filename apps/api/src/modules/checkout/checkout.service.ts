@@ -33,7 +33,12 @@ async function assertCartCurrent(deps: Deps, cart: CartRow): Promise<void> {
  * order. Calling it again with the same cart returns the same booking, order and intent, so a
  * double click, a retry after a timeout, or a crash between the two steps never charges twice.
  */
-export async function checkoutOrder(deps: Deps, userId: string, reservationId: string, cartId: string): Promise<CheckoutResult> {
+export async function checkoutOrder(
+  deps: Deps,
+  userId: string,
+  reservationId: string,
+  cartId: string,
+): Promise<CheckoutResult> {
   const stripe = stripeOf(deps);
   const now = deps.clock.now();
   const { order, expiresAt } = await transactionWithRetry(deps.db, async (tx) => {
@@ -43,7 +48,8 @@ export async function checkoutOrder(deps: Deps, userId: string, reservationId: s
     // checked-out hold names the booking its own checkout made: a retry answers that one below.
     if (reservation.status === 'active' && reservation.bookingId) throw errors.rescheduleHold();
     const cart = await findCart(tx, cartId, userId);
-    if (!cart || cart.reservationId !== reservation.id) throw errors.cartInvalid('That cart does not belong to this reservation.');
+    if (!cart || cart.reservationId !== reservation.id)
+      throw errors.cartInvalid('That cart does not belong to this reservation.');
     const existing = await findOrderByCart(tx, cart.id);
     if (existing) return { order: existing, expiresAt: reservation.expiresAt };
     if (reservation.status !== 'active' || reservation.expiresAt <= now) throw errors.holdExpired();
@@ -52,13 +58,29 @@ export async function checkoutOrder(deps: Deps, userId: string, reservationId: s
     const reconcileAt = new Date(now.getTime() + deps.config.PAYMENT_RECONCILE_GRACE_SECONDS * 1000);
     const created = await openCheckout(
       { tx, now, log: deps.log, actor: familyActor(userId) },
-      { reference: newBookingReference(), userId, locationId: slot.locationId, slotId: slot.id, slotTypeId: slot.slotTypeId, reservationId: reservation.id, items: cart.items, amountCents: cart.amountCents },
+      {
+        reference: newBookingReference(),
+        userId,
+        locationId: slot.locationId,
+        slotId: slot.id,
+        slotTypeId: slot.slotTypeId,
+        reservationId: reservation.id,
+        items: cart.items,
+        amountCents: cart.amountCents,
+      },
       { userId, cartId: cart.id, items: cart.items, amountCents: cart.amountCents, reconcileAt },
     );
     return { order: created.order, expiresAt: reservation.expiresAt };
   });
   const clientSecret = await ensurePaymentIntent(deps, stripe, order);
-  return { bookingId: order.bookingId, orderId: order.id, client_secret: clientSecret, message: PAY_MESSAGE, amountCents: order.amountCents, expiresAt: expiresAt.toISOString() };
+  return {
+    bookingId: order.bookingId,
+    orderId: order.id,
+    client_secret: clientSecret,
+    message: PAY_MESSAGE,
+    amountCents: order.amountCents,
+    expiresAt: expiresAt.toISOString(),
+  };
 }
 
 /**
@@ -97,6 +119,15 @@ export async function continuePayment(deps: Deps, userId: string, bookingId: str
   const { booking, order, reservation } = found;
   if (booking.status === 'completed' || order.status === 'paid') throw errors.alreadyPaid();
   const live = reservation && reservation.expiresAt > deps.clock.now();
-  if (!live || !['payment_pending', 'payment_failed'].includes(booking.status) || !['pending', 'failed'].includes(order.status)) throw errors.holdExpired();
-  return { client_secret: await ensurePaymentIntent(deps, stripe, order), expiresAt: reservation.expiresAt.toISOString(), reservationId: reservation.id };
+  if (
+    !live ||
+    !['payment_pending', 'payment_failed'].includes(booking.status) ||
+    !['pending', 'failed'].includes(order.status)
+  )
+    throw errors.holdExpired();
+  return {
+    client_secret: await ensurePaymentIntent(deps, stripe, order),
+    expiresAt: reservation.expiresAt.toISOString(),
+    reservationId: reservation.id,
+  };
 }

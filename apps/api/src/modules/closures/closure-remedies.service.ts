@@ -15,7 +15,15 @@ import { sendRefund } from '../payments/refunds.service';
 import { moneyLeftOnOrder } from '../booking-lifecycle/money-left';
 import { slotForMove } from '../support/support.repository';
 import { closureOfferMail, closureRefundMail } from './closures.emails';
-import { closureOfBooking, findClosure, freeSessionsNear, lockClosureBooking, setOutcome, type ClosureBookingRow, type ClosureRow } from './closures.repository';
+import {
+  closureOfBooking,
+  findClosure,
+  freeSessionsNear,
+  lockClosureBooking,
+  setOutcome,
+  type ClosureBookingRow,
+  type ClosureRow,
+} from './closures.repository';
 import { transactionWithRetry } from '../../db/retry-transaction';
 
 /**
@@ -33,15 +41,38 @@ export interface Step {
   changed: string[];
 }
 
-const manager = (closure: Pick<ClosureRow, 'createdBy'>): Actor => ({ kind: 'staff', id: closure.createdBy, email: null });
+const manager = (closure: Pick<ClosureRow, 'createdBy'>): Actor => ({
+  kind: 'staff',
+  id: closure.createdBy,
+  email: null,
+});
 const words = (c: { reason: string; message: string }) => ({ reason: c.reason, message: c.message });
 
 /** Cancels the booking with everything paid refunded and tells the family. */
-async function refundInTx(deps: Deps, ctx: Ctx, booking: BookingRow, closure: { reason: string; message: string }): Promise<RefundRow | undefined> {
+async function refundInTx(
+  deps: Deps,
+  ctx: Ctx,
+  booking: BookingRow,
+  closure: { reason: string; message: string },
+): Promise<RefundRow | undefined> {
   const order = await latestOrder(ctx.tx, booking.id);
   const { left } = order?.paidAt ? await moneyLeftOnOrder(ctx.tx, order.id) : { left: 0 };
-  const refund = await cancel(ctx, booking, order, { reason: 'session_closed', refundCents: left, refundReason: 'session_closed', transition: 'closureCancel' });
-  await enqueueMail(ctx.tx, closureRefundMail(await bookingDetails(ctx.tx, booking.id), words(closure), deps.config.BRAND_NAME, deps.config.PUBLIC_URL, left));
+  const refund = await cancel(ctx, booking, order, {
+    reason: 'session_closed',
+    refundCents: left,
+    refundReason: 'session_closed',
+    transition: 'closureCancel',
+  });
+  await enqueueMail(
+    ctx.tx,
+    closureRefundMail(
+      await bookingDetails(ctx.tx, booking.id),
+      words(closure),
+      deps.config.BRAND_NAME,
+      deps.config.PUBLIC_URL,
+      left,
+    ),
+  );
   return refund;
 }
 
@@ -67,30 +98,67 @@ export async function remedyOne(deps: Deps, tx: Tx, row: ClosureBookingRow, clos
     if (offered) return { refund: undefined, changed: [offered] };
   }
   const refund = await refundInTx(deps, ctx, booking, closure);
-  const detail = closure.remedy === 'offer_move' && booking.status === 'completed' ? 'No free session of the same type was left to offer: refunded in full.' : 'Cancelled and refunded in full.';
+  const detail =
+    closure.remedy === 'offer_move' && booking.status === 'completed'
+      ? 'No free session of the same type was left to offer: refunded in full.'
+      : 'Cancelled and refunded in full.';
   await setOutcome(tx, row.id, now, { outcome: 'refunded', detail });
   return { refund, changed: [booking.slotId] };
 }
 
 /** Holds the nearest free session of the same type for the family (another location only if none); null when none is left. */
-async function offerMove(deps: Deps, ctx: Ctx, row: ClosureBookingRow, booking: BookingRow, closure: ClosureRow): Promise<string | null> {
+async function offerMove(
+  deps: Deps,
+  ctx: Ctx,
+  row: ClosureBookingRow,
+  booking: BookingRow,
+  closure: ClosureRow,
+): Promise<string | null> {
   const near = await slotStart(ctx.tx, booking.slotId);
   // The family gets at least the lead time to answer, and the lead time again to get there.
   const lead = leadCutoffOf(deps.config, ctx.now).getTime() - ctx.now.getTime();
   const leadCutoff = new Date(ctx.now.getTime() + 2 * lead);
-  const [target] = await freeSessionsNear(ctx.tx, { locationId: closure.locationId, slotTypeIds: [booking.slotTypeId], near, now: ctx.now, leadCutoff, limit: 1, lock: true });
+  const [target] = await freeSessionsNear(ctx.tx, {
+    locationId: closure.locationId,
+    slotTypeIds: [booking.slotTypeId],
+    near,
+    now: ctx.now,
+    leadCutoff,
+    limit: 1,
+    lock: true,
+  });
   if (!target) return null;
-  const expiresAt = new Date(Math.min(ctx.now.getTime() + deps.config.CLOSURE_OFFER_HOURS * 3_600_000, target.startAt.getTime() - lead));
-  await holdFreeSlot(ctx.tx, { slotId: target.slotId, reservationId: row.id, expiresAt, action: 'offerClosureMove', bookingId: booking.id }, { actor: ctx.actor, at: ctx.now, reason: ctx.reason });
+  const expiresAt = new Date(
+    Math.min(ctx.now.getTime() + deps.config.CLOSURE_OFFER_HOURS * 3_600_000, target.startAt.getTime() - lead),
+  );
+  await holdFreeSlot(
+    ctx.tx,
+    { slotId: target.slotId, reservationId: row.id, expiresAt, action: 'offerClosureMove', bookingId: booking.id },
+    { actor: ctx.actor, at: ctx.now, reason: ctx.reason },
+  );
   const where = target.locationId === closure.locationId ? '' : ` at ${target.locationName}`;
   const detail = `Offered ${formatSessionTime(target.startAt, target.timezone)}${where}, held until ${formatSessionTime(expiresAt, target.timezone)}.`;
-  await setOutcome(ctx.tx, row.id, ctx.now, { outcome: 'move_offered', detail, offerSlotId: target.slotId, offerExpiresAt: expiresAt });
+  await setOutcome(ctx.tx, row.id, ctx.now, {
+    outcome: 'move_offered',
+    detail,
+    offerSlotId: target.slotId,
+    offerExpiresAt: expiresAt,
+  });
   // The refund it offers is what is left on the order, not the price: part may be refunded already (issue 53).
   const order = await latestOrder(ctx.tx, booking.id);
   const left = order?.paidAt ? (await moneyLeftOnOrder(ctx.tx, order.id)).left : 0;
   const details = await bookingDetails(ctx.tx, booking.id);
-  const offer = { startAt: target.startAt, locationName: target.locationName, timezone: target.timezone, expiresAt, refundCents: left };
-  await enqueueMail(ctx.tx, closureOfferMail(details, words(closure), offer, deps.config.BRAND_NAME, deps.config.PUBLIC_URL));
+  const offer = {
+    startAt: target.startAt,
+    locationName: target.locationName,
+    timezone: target.timezone,
+    expiresAt,
+    refundCents: left,
+  };
+  await enqueueMail(
+    ctx.tx,
+    closureOfferMail(details, words(closure), offer, deps.config.BRAND_NAME, deps.config.PUBLIC_URL),
+  );
   return target.slotId;
 }
 
@@ -101,30 +169,65 @@ export type Answer = 'accept' | 'refund' | 'expire';
  * so a tap racing the expiry, or two taps, change the booking once. Family answers need the
  * family's own booking (404 otherwise) and an open offer (409 NO_CLOSURE_OFFER).
  */
-export async function answerOffer(deps: Deps, bookingId: string, answer: Answer, userId: string | null): Promise<Step | null> {
+export async function answerOffer(
+  deps: Deps,
+  bookingId: string,
+  answer: Answer,
+  userId: string | null,
+): Promise<Step | null> {
   const step = await transactionWithRetry(deps.db, async (tx): Promise<Step | null> => {
     const now = deps.clock.now();
     const booking = (await lockBooking(tx, bookingId)) as BookingRow | undefined;
     if (userId && (!booking || booking.userId !== userId)) throw notFound('That booking');
     const found = booking && (await closureOfBooking(tx, bookingId));
     const row = found && (await lockClosureBooking(tx, found.id));
-    const open = row && row.outcome === 'move_offered' && row.offerExpiresAt && (answer === 'expire' ? row.offerExpiresAt <= now : row.offerExpiresAt > now);
+    const open =
+      row &&
+      row.outcome === 'move_offered' &&
+      row.offerExpiresAt &&
+      (answer === 'expire' ? row.offerExpiresAt <= now : row.offerExpiresAt > now);
     if (!open || !booking || !found) {
       if (userId) throw errors.noClosureOffer();
       return null;
     }
-    const ctx: Ctx = { tx, now, log: deps.log, actor: userId ? familyActor(userId) : manager((await findClosure(tx, row.closureId))!), reason: found.reason };
+    const ctx: Ctx = {
+      tx,
+      now,
+      log: deps.log,
+      actor: userId ? familyActor(userId) : manager((await findClosure(tx, row.closureId))!),
+      reason: found.reason,
+    };
     if (answer === 'accept') {
       const target = await slotForMove(tx, row.offerSlotId!);
       if (!target || !(await closureMove(ctx, booking, target, row.id))) throw errors.noClosureOffer();
       const previous = await slotStart(tx, booking.slotId);
       await setOutcome(tx, row.id, now, { outcome: 'moved', detail: 'The family accepted the new session.' });
-      await enqueueMail(tx, bookingRescheduledMail(await bookingDetails(tx, booking.id), deps.config.BRAND_NAME, deps.config.PUBLIC_URL, previous, now, true));
+      await enqueueMail(
+        tx,
+        bookingRescheduledMail(
+          await bookingDetails(tx, booking.id),
+          deps.config.BRAND_NAME,
+          deps.config.PUBLIC_URL,
+          previous,
+          now,
+          true,
+        ),
+      );
       return { refund: undefined, changed: [booking.slotId, target.id] };
     }
-    await releaseHold(tx, { reservationId: row.id, action: 'endClosureOffer', bookingId: booking.id }, { actor: ctx.actor, at: now, reason: ctx.reason });
+    await releaseHold(
+      tx,
+      { reservationId: row.id, action: 'endClosureOffer', bookingId: booking.id },
+      { actor: ctx.actor, at: now, reason: ctx.reason },
+    );
     const refund = await refundInTx(deps, ctx, booking, found);
-    await setOutcome(tx, row.id, now, { outcome: 'refunded', detail: answer === 'refund' ? 'The family chose the refund.' : `The offer was not answered in ${deps.config.CLOSURE_OFFER_HOURS} hours: refunded in full.` });
+    await setOutcome(tx, row.id, now, {
+      outcome: 'refunded',
+      detail:
+        answer === 'refund'
+          ? 'The family chose the refund.'
+          : `The offer was not answered in ${deps.config.CLOSURE_OFFER_HOURS} hours: refunded in full.`,
+    });
     return { refund, changed: [booking.slotId, row.offerSlotId!] };
   });
   if (step) await settle(deps, step);

@@ -22,10 +22,19 @@ const sorry = (d: BookingDetails, w: ClosureWords) => [
  * "All of it" only when nothing was refunded before: after a partial refund the family gets, and
  * is told, what is left (issue 53: "we refund all of it, $39.95" when $29.95 was left).
  */
-const allOf = (d: BookingDetails, refundCents: number) => (refundCents < d.booking.amountCents ? `all that is left to refund, ${formatAud(refundCents)}` : `all of it, ${formatAud(refundCents)}`);
+const allOf = (d: BookingDetails, refundCents: number) =>
+  refundCents < d.booking.amountCents
+    ? `all that is left to refund, ${formatAud(refundCents)}`
+    : `all of it, ${formatAud(refundCents)}`;
 
 /** The refund remedy, a refused offer or one left unanswered: cancelled, everything still paid goes back. */
-export function closureRefundMail(d: BookingDetails, w: ClosureWords, brandName: string, appUrl: string, refundCents: number): OutgoingMail {
+export function closureRefundMail(
+  d: BookingDetails,
+  w: ClosureWords,
+  brandName: string,
+  appUrl: string,
+  refundCents: number,
+): OutgoingMail {
   const money =
     refundCents > 0
       ? `Your booking ${d.booking.reference} is cancelled and we are refunding ${allOf(d, refundCents)}, to your card. It can take 5 to 10 business days to appear.`
@@ -54,7 +63,13 @@ export interface OfferFacts {
 }
 
 /** The move offer: a replacement held for the family, accepted or turned into a full refund from My Bookings. */
-export function closureOfferMail(d: BookingDetails, w: ClosureWords, o: OfferFacts, brandName: string, appUrl: string): OutgoingMail {
+export function closureOfferMail(
+  d: BookingDetails,
+  w: ClosureWords,
+  o: OfferFacts,
+  brandName: string,
+  appUrl: string,
+): OutgoingMail {
   const session = formatSessionTime(o.startAt, o.timezone);
   const until = formatSessionTime(o.expiresAt, d.timezone);
   return {
@@ -67,21 +82,34 @@ export function closureOfferMail(d: BookingDetails, w: ClosureWords, o: OfferFac
       intro: [
         ...sorry(d, w),
         `We are holding the ${d.slotTypeName} session on ${session} at ${o.locationName} for you until ${until}. One tap moves your booking there; nothing else changes.`,
-        ...(o.refundCents > 0 ? [`Would you rather have your money back? Choose the refund instead and we refund ${allOf(d, o.refundCents)}.`] : []),
+        ...(o.refundCents > 0
+          ? [
+              `Would you rather have your money back? Choose the refund instead and we refund ${allOf(d, o.refundCents)}.`,
+            ]
+          : []),
       ],
       details: [
         { label: 'Booking', value: d.booking.reference },
         { label: 'New session', value: `${session}, ${o.locationName}` },
         { label: 'Held for you until', value: until },
       ],
-      action: { label: 'Accept the new session', url: `${appUrl}/bookings?closure=${encodeURIComponent(d.booking.id)}` },
+      action: {
+        label: 'Accept the new session',
+        url: `${appUrl}/bookings?closure=${encodeURIComponent(d.booking.id)}`,
+      },
       outro: [`If we do not hear from you by ${until}, we cancel the booking and refund it in full.`],
     }),
   };
 }
 
 /** A family waiting for a day whose sessions were closed. */
-export function closureWaitlistMail(to: { email: string; firstName: string }, w: ClosureWords, day: { locationName: string; slotTypeName: string; date: string; ended: boolean }, brandName: string, appUrl: string): OutgoingMail {
+export function closureWaitlistMail(
+  to: { email: string; firstName: string },
+  w: ClosureWords,
+  day: { locationName: string; slotTypeName: string; date: string; ended: boolean },
+  brandName: string,
+  appUrl: string,
+): OutgoingMail {
   return {
     to: to.email,
     subject: `Sessions closed at ${day.locationName} on ${day.date}`,
@@ -92,7 +120,9 @@ export function closureWaitlistMail(to: { email: string; firstName: string }, w:
       intro: [
         greeting(to.firstName),
         `We have had to close ${day.slotTypeName} sessions at ${day.locationName} on ${day.date} (${w.reason}).`,
-        day.ended ? 'No session of that day is left, so you are no longer on its waitlist.' : 'You stay on the waitlist for the sessions of that day still open.',
+        day.ended
+          ? 'No session of that day is left, so you are no longer on its waitlist.'
+          : 'You stay on the waitlist for the sessions of that day still open.',
       ],
       action: { label: 'Find another session', url: `${appUrl}/create-booking` },
     }),

@@ -27,7 +27,10 @@ export interface ClosedSession {
   blocked: boolean;
 }
 
-export async function locationOf(db: DbOrTx, id: string): Promise<{ id: string; name: string; timezone: string } | undefined> {
+export async function locationOf(
+  db: DbOrTx,
+  id: string,
+): Promise<{ id: string; name: string; timezone: string } | undefined> {
   const { rows } = await db.execute(sql`select id, name, timezone from locations where id = ${id}::uuid`);
   return rows[0] as { id: string; name: string; timezone: string } | undefined;
 }
@@ -41,7 +44,13 @@ export async function instantsOf(db: DbOrTx, range: Range): Promise<{ fromAt: Da
 }
 
 /** Sessions (not breaks) starting in [from, to), of one type if asked, blocked or not. */
-export async function sessionsIn(db: DbOrTx, locationId: string, fromAt: Date, toAt: Date, slotTypeId: string | null): Promise<ClosedSession[]> {
+export async function sessionsIn(
+  db: DbOrTx,
+  locationId: string,
+  fromAt: Date,
+  toAt: Date,
+  slotTypeId: string | null,
+): Promise<ClosedSession[]> {
   const { rows } = await db.execute(sql`
     select s.id, s.slot_type_id, st.name, s.start_at, s.end_at, s.blocked, to_char(s.start_at at time zone l.timezone, 'YYYY-MM-DD') as date
     from slots s join slot_types st on st.id = s.slot_type_id join locations l on l.id = s.location_id
@@ -49,7 +58,15 @@ export async function sessionsIn(db: DbOrTx, locationId: string, fromAt: Date, t
       and s.start_at >= ${fromAt.toISOString()}::timestamptz and s.start_at < ${toAt.toISOString()}::timestamptz
       and (${slotTypeId}::uuid is null or s.slot_type_id = ${slotTypeId}::uuid)
     order by s.start_at, st.name`);
-  return rows.map((r) => ({ slotId: r.id as string, slotTypeId: r.slot_type_id as string, slotTypeName: r.name as string, startAt: new Date(r.start_at as string), endAt: new Date(r.end_at as string), date: r.date as string, blocked: r.blocked as boolean }));
+  return rows.map((r) => ({
+    slotId: r.id as string,
+    slotTypeId: r.slot_type_id as string,
+    slotTypeName: r.name as string,
+    startAt: new Date(r.start_at as string),
+    endAt: new Date(r.end_at as string),
+    date: r.date as string,
+    blocked: r.blocked as boolean,
+  }));
 }
 
 export interface AffectedBooking {
@@ -67,10 +84,18 @@ export async function bookingsOn(db: DbOrTx, slotIds: string[]): Promise<Affecte
     select b.id, b.reference, b.status,
       ${leftOnBooking(sql`b.id`)} as paid
     from bookings b join slots s on s.id = b.slot_id
-    where b.slot_id in (${sql.join(slotIds.map((id) => sql`${id}::uuid`), sql`, `)})
+    where b.slot_id in (${sql.join(
+      slotIds.map((id) => sql`${id}::uuid`),
+      sql`, `,
+    )})
       and b.status in ('payment_pending', 'payment_failed', 'completed') and b.checked_in_at is null
     order by s.start_at, b.reference`);
-  return rows.map((r) => ({ bookingId: r.id as string, reference: r.reference as string, status: r.status as AffectedBooking['status'], paidCents: r.paid as number }));
+  return rows.map((r) => ({
+    bookingId: r.id as string,
+    reference: r.reference as string,
+    status: r.status as AffectedBooking['status'],
+    paidCents: r.paid as number,
+  }));
 }
 
 export interface FreeSession {
@@ -91,13 +116,24 @@ export interface FreeSession {
  */
 export async function freeSessionsNear(
   db: DbOrTx,
-  args: { locationId: string; slotTypeIds: string[]; near: Date; now: Date; leadCutoff: Date; limit: number; lock?: boolean },
+  args: {
+    locationId: string;
+    slotTypeIds: string[];
+    near: Date;
+    now: Date;
+    leadCutoff: Date;
+    limit: number;
+    lock?: boolean;
+  },
 ): Promise<FreeSession[]> {
   if (args.slotTypeIds.length === 0) return [];
   const { rows } = await db.execute(sql`
     select s.id, s.location_id, l.name as location_name, l.timezone, s.slot_type_id, st.name as type_name, s.start_at, s.end_at
     from slots s join slot_types st on st.id = s.slot_type_id join locations l on l.id = s.location_id
-    where st.slug in (select slug from slot_types where id in (${sql.join(args.slotTypeIds.map((id) => sql`${id}::uuid`), sql`, `)}))
+    where st.slug in (select slug from slot_types where id in (${sql.join(
+      args.slotTypeIds.map((id) => sql`${id}::uuid`),
+      sql`, `,
+    )}))
       and ${sql.raw(holdableSession('s', instant(args.now), instant(args.leadCutoff)))}
     order by (s.location_id <> ${args.locationId}::uuid), abs(extract(epoch from s.start_at - ${args.near.toISOString()}::timestamptz)), s.start_at
     limit ${args.limit} ${args.lock ? sql`for update of s skip locked` : sql``}`);
@@ -114,7 +150,10 @@ export async function freeSessionsNear(
 }
 
 /** A new closure, or the one this manager already made with this Idempotency-Key. */
-export async function insertClosure(tx: Tx, values: typeof closures.$inferInsert): Promise<{ row: ClosureRow; created: boolean }> {
+export async function insertClosure(
+  tx: Tx,
+  values: typeof closures.$inferInsert,
+): Promise<{ row: ClosureRow; created: boolean }> {
   const [created] = await tx.insert(closures).values(values).onConflictDoNothing().returning();
   if (created) return { row: created, created: true };
   const [existing] = await tx
@@ -130,7 +169,10 @@ export async function setSessionCount(tx: Tx, closureId: string, sessions: numbe
 
 export async function insertClosureBookings(tx: Tx, closureId: string, bookingIds: string[]): Promise<void> {
   if (bookingIds.length === 0) return;
-  await tx.insert(closureBookings).values(bookingIds.map((bookingId) => ({ closureId, bookingId }))).onConflictDoNothing();
+  await tx
+    .insert(closureBookings)
+    .values(bookingIds.map((bookingId) => ({ closureId, bookingId })))
+    .onConflictDoNothing();
 }
 
 export async function findClosure(db: DbOrTx, id: string): Promise<ClosureRow | undefined> {
@@ -138,7 +180,10 @@ export async function findClosure(db: DbOrTx, id: string): Promise<ClosureRow | 
   return row;
 }
 
-export async function outcomesOf(db: DbOrTx, closureId: string): Promise<(ClosureBookingRow & { reference: string })[]> {
+export async function outcomesOf(
+  db: DbOrTx,
+  closureId: string,
+): Promise<(ClosureBookingRow & { reference: string })[]> {
   const { rows } = await db.execute(sql`
     select cb.id, cb.booking_id, b.reference, cb.outcome, cb.detail, cb.offer_slot_id, cb.offer_expires_at, cb.handled_at
     from closure_bookings cb join bookings b on b.id = cb.booking_id where cb.closure_id = ${closureId}::uuid order by cb.seq`);
@@ -158,17 +203,37 @@ export async function outcomesOf(db: DbOrTx, closureId: string): Promise<(Closur
 
 /** The claim: the next booking of the closure nobody has handled, locked; null when none is left. */
 export async function claimNextBooking(tx: Tx, closureId: string): Promise<ClosureBookingRow | null> {
-  const [row] = await tx.select().from(closureBookings).where(and(eq(closureBookings.closureId, closureId), isNull(closureBookings.outcome))).orderBy(asc(closureBookings.seq)).limit(1).for('update', { skipLocked: true });
+  const [row] = await tx
+    .select()
+    .from(closureBookings)
+    .where(and(eq(closureBookings.closureId, closureId), isNull(closureBookings.outcome)))
+    .orderBy(asc(closureBookings.seq))
+    .limit(1)
+    .for('update', { skipLocked: true });
   return row ?? null;
 }
 
-export async function setOutcome(tx: Tx, id: string, now: Date, values: Pick<ClosureBookingRow, 'outcome' | 'detail'> & Partial<Pick<ClosureBookingRow, 'offerSlotId' | 'offerExpiresAt'>>): Promise<void> {
-  await tx.update(closureBookings).set({ ...values, handledAt: now }).where(eq(closureBookings.id, id));
+export async function setOutcome(
+  tx: Tx,
+  id: string,
+  now: Date,
+  values: Pick<ClosureBookingRow, 'outcome' | 'detail'> &
+    Partial<Pick<ClosureBookingRow, 'offerSlotId' | 'offerExpiresAt'>>,
+): Promise<void> {
+  await tx
+    .update(closureBookings)
+    .set({ ...values, handledAt: now })
+    .where(eq(closureBookings.id, id));
 }
 
 /** Running closures, oldest first. */
 export async function runningClosures(db: DbOrTx, limit: number): Promise<string[]> {
-  const rows = await db.select({ id: closures.id }).from(closures).where(eq(closures.status, 'running')).orderBy(asc(closures.createdAt)).limit(limit);
+  const rows = await db
+    .select({ id: closures.id })
+    .from(closures)
+    .where(eq(closures.status, 'running'))
+    .orderBy(asc(closures.createdAt))
+    .limit(limit);
   return rows.map((r) => r.id);
 }
 
@@ -185,13 +250,21 @@ export async function dueOffers(db: DbOrTx, now: Date, limit: number): Promise<s
   const rows = await db
     .select({ bookingId: closureBookings.bookingId })
     .from(closureBookings)
-    .where(and(eq(closureBookings.outcome, 'move_offered'), sql`${closureBookings.offerExpiresAt} <= ${now.toISOString()}::timestamptz`))
+    .where(
+      and(
+        eq(closureBookings.outcome, 'move_offered'),
+        sql`${closureBookings.offerExpiresAt} <= ${now.toISOString()}::timestamptz`,
+      ),
+    )
     .limit(limit);
   return rows.map((r) => r.bookingId);
 }
 
 /** The booking's latest closure row with the closure's words (the booking's `closure` field, the family's answers). */
-export async function closureOfBooking(db: DbOrTx, bookingId: string): Promise<(ClosureBookingRow & { reason: string; message: string }) | undefined> {
+export async function closureOfBooking(
+  db: DbOrTx,
+  bookingId: string,
+): Promise<(ClosureBookingRow & { reason: string; message: string }) | undefined> {
   const [row] = await db
     .select({ cb: closureBookings, reason: closures.reason, message: closures.message })
     .from(closureBookings)
@@ -224,7 +297,10 @@ export async function waitingFor(tx: Tx, locationId: string, slotIds: string[]):
   const { rows } = await tx.execute(sql`
     with days as (
       select distinct s.slot_type_id, (s.start_at at time zone l.timezone)::date as date, l.timezone
-      from slots s join locations l on l.id = s.location_id where s.id in (${sql.join(slotIds.map((id) => sql`${id}::uuid`), sql`, `)})
+      from slots s join locations l on l.id = s.location_id where s.id in (${sql.join(
+        slotIds.map((id) => sql`${id}::uuid`),
+        sql`, `,
+      )})
     )
     select w.id, u.email, u.first_name, st.name, to_char(w.date, 'YYYY-MM-DD') as date,
       not exists (select 1 from slots o where o.location_id = w.location_id and o.slot_type_id = w.slot_type_id and o.kind = 'session'
@@ -233,7 +309,14 @@ export async function waitingFor(tx: Tx, locationId: string, slotIds: string[]):
       join users u on u.id = w.user_id join slot_types st on st.id = w.slot_type_id
     where w.location_id = ${locationId}::uuid and w.status in ('waiting', 'offered')
     for update of w`);
-  return rows.map((r) => ({ entryId: r.id as string, email: r.email as string, firstName: r.first_name as string, slotTypeName: r.name as string, date: r.date as string, dayGone: r.day_gone as boolean }));
+  return rows.map((r) => ({
+    entryId: r.id as string,
+    email: r.email as string,
+    firstName: r.first_name as string,
+    slotTypeName: r.name as string,
+    date: r.date as string,
+    dayGone: r.day_gone as boolean,
+  }));
 }
 
 /**
@@ -246,7 +329,10 @@ export async function lockBookingsOn(tx: Tx, slotIds: string[]): Promise<void> {
   if (slotIds.length === 0) return;
   await tx.execute(sql`
     select b.id from bookings b
-    where b.slot_id in (${sql.join(slotIds.map((id) => sql`${id}::uuid`), sql`, `)})
+    where b.slot_id in (${sql.join(
+      slotIds.map((id) => sql`${id}::uuid`),
+      sql`, `,
+    )})
       and b.status in ('payment_pending', 'payment_failed', 'completed') and b.checked_in_at is null
     order by b.id for update`);
 }

@@ -2,7 +2,14 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { bookingParamsSchema, bookingSchema } from '@kringle/contracts/bookings';
-import { closureBodySchema, closureCreatedSchema, closureParamsSchema, closurePreviewBodySchema, closurePreviewSchema, closureSchema } from '@kringle/contracts/closures';
+import {
+  closureBodySchema,
+  closureCreatedSchema,
+  closureParamsSchema,
+  closurePreviewBodySchema,
+  closurePreviewSchema,
+  closureSchema,
+} from '@kringle/contracts/closures';
 import { errorBodySchema } from '@kringle/contracts/errors';
 import { authOf } from '../../plugins/auth';
 import { assertStaffLocation } from '../../plugins/staff-access';
@@ -12,7 +19,15 @@ import { closureCsv } from './closures.csv';
 import { getClosure, previewClosure, startClosure } from './closures.service';
 
 const idempotencyHeaders = z.object({
-  'idempotency-key': z.string().min(1).max(200).optional().meta({ description: 'The same key from the same manager answers the same closure; with a different body, 422 IDEMPOTENCY_MISMATCH' }),
+  'idempotency-key': z
+    .string()
+    .min(1)
+    .max(200)
+    .optional()
+    .meta({
+      description:
+        'The same key from the same manager answers the same closure; with a different body, 422 IDEMPOTENCY_MISMATCH',
+    }),
 });
 
 /** Closures (issue 35, API.md "Season editor, closures, reports"; decision 0055). */
@@ -51,13 +66,21 @@ export async function closuresRoutes(app: FastifyInstance) {
         response: { 202: closureCreatedSchema, 400: errorBodySchema, 404: errorBodySchema, 422: errorBodySchema },
       },
     },
-    async (req, reply) => reply.code(202).send(await startClosure(app, req.body, authOf(req), req.headers['idempotency-key'], locationOf(req))),
+    async (req, reply) =>
+      reply
+        .code(202)
+        .send(await startClosure(app, req.body, authOf(req), req.headers['idempotency-key'], locationOf(req))),
   );
   r.get(
     '/staff/closures/:id',
     {
       config: manager,
-      schema: { tags, summary: "A closure's progress and the outcome of each booking", params: closureParamsSchema, response: { 200: closureSchema, 400: errorBodySchema, 404: errorBodySchema } },
+      schema: {
+        tags,
+        summary: "A closure's progress and the outcome of each booking",
+        params: closureParamsSchema,
+        response: { 200: closureSchema, 400: errorBodySchema, 404: errorBodySchema },
+      },
     },
     async (req) => getClosure(app, req.params.id, locationOf(req)),
   );

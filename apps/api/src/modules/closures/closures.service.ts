@@ -47,21 +47,47 @@ async function rangeOf(deps: Deps, body: ClosurePreviewBody, assertLocation: Loc
 const isoOf = (s: ClosedSession) => ({ startAt: s.startAt.toISOString(), endAt: s.endAt.toISOString() });
 
 /** POST /staff/closures/preview: what closing would do, changing nothing. */
-export async function previewClosure(deps: Deps, body: ClosurePreviewBody, assertLocation: LocationCheck): Promise<ClosurePreview> {
+export async function previewClosure(
+  deps: Deps,
+  body: ClosurePreviewBody,
+  assertLocation: LocationCheck,
+): Promise<ClosurePreview> {
   const { location, fromAt, toAt, slotTypeId } = await rangeOf(deps, body, assertLocation);
   const sessions = await sessionsIn(deps.db, location.id, fromAt, toAt, slotTypeId);
-  const bookings = await bookingsOn(deps.db, sessions.map((s) => s.slotId));
+  const bookings = await bookingsOn(
+    deps.db,
+    sessions.map((s) => s.slotId),
+  );
   const now = deps.clock.now();
   const inRange = new Set(sessions.map((s) => s.slotId));
-  const free = await freeSessionsNear(deps.db, { locationId: location.id, slotTypeIds: [...new Set(sessions.map((s) => s.slotTypeId))], near: fromAt, now, leadCutoff: leadCutoffOf(deps.config, now), limit: ALTERNATIVES + inRange.size });
+  const free = await freeSessionsNear(deps.db, {
+    locationId: location.id,
+    slotTypeIds: [...new Set(sessions.map((s) => s.slotTypeId))],
+    near: fromAt,
+    now,
+    leadCutoff: leadCutoffOf(deps.config, now),
+    limit: ALTERNATIVES + inRange.size,
+  });
   return {
-    sessions: sessions.map((s) => ({ slotId: s.slotId, slotTypeId: s.slotTypeId, slotTypeName: s.slotTypeName, ...isoOf(s), closed: s.blocked })),
+    sessions: sessions.map((s) => ({
+      slotId: s.slotId,
+      slotTypeId: s.slotTypeId,
+      slotTypeName: s.slotTypeName,
+      ...isoOf(s),
+      closed: s.blocked,
+    })),
     bookings,
     refundTotalCents: bookings.reduce((sum, b) => sum + b.paidCents, 0),
     alternatives: free
       .filter((f) => !inRange.has(f.slotId))
       .slice(0, ALTERNATIVES)
-      .map((f) => ({ slotId: f.slotId, locationId: f.locationId, locationName: f.locationName, slotTypeName: f.slotTypeName, startAt: f.startAt.toISOString() })),
+      .map((f) => ({
+        slotId: f.slotId,
+        locationId: f.locationId,
+        locationName: f.locationName,
+        slotTypeName: f.slotTypeName,
+        startAt: f.startAt.toISOString(),
+      })),
   };
 }
 
@@ -71,12 +97,29 @@ export async function previewClosure(deps: Deps, body: ClosurePreviewBody, asser
  * remedy; the closures job does the rest. The same Idempotency-Key from the same manager answers
  * the same closure and changes nothing more.
  */
-export async function startClosure(deps: Deps, body: ClosureBody, staff: AuthClaims, idempotencyKey: string | undefined, assertLocation: LocationCheck): Promise<{ id: string }> {
+export async function startClosure(
+  deps: Deps,
+  body: ClosureBody,
+  staff: AuthClaims,
+  idempotencyKey: string | undefined,
+  assertLocation: LocationCheck,
+): Promise<{ id: string }> {
   const { location, fromAt, toAt, slotTypeId } = await rangeOf(deps, body as ClosurePreviewBody, assertLocation);
   if (body.confirm.trim() !== location.name) throw errors.closureNotConfirmed(location.name);
   const now = deps.clock.now();
   const result = await transactionWithRetry(deps.db, async (tx) => {
-    const values = { locationId: location.id, slotTypeId, fromAt, toAt, reason: body.reason, message: body.message ?? '', remedy: body.remedy, createdBy: staff.userId, idempotencyKey: idempotencyKey ?? null, createdAt: now };
+    const values = {
+      locationId: location.id,
+      slotTypeId,
+      fromAt,
+      toAt,
+      reason: body.reason,
+      message: body.message ?? '',
+      remedy: body.remedy,
+      createdBy: staff.userId,
+      idempotencyKey: idempotencyKey ?? null,
+      createdAt: now,
+    };
     const { row, created } = await insertClosure(tx, values);
     if (!created) {
       // Stripe's rule (issue 48): the same key with other parameters is a mistake, not a retry.
@@ -89,7 +132,11 @@ export async function startClosure(deps: Deps, body: ClosureBody, staff: AuthCla
     // (its booking is no longer on these sessions) or waits and then finds its session closed.
     await lockBookingsOn(tx, slotIds);
     await closeSessions(tx, slotIds, { actor: staffActor(staff), at: now, reason: body.reason });
-    await insertClosureBookings(tx, row.id, (await bookingsOn(tx, slotIds)).map((b) => b.bookingId));
+    await insertClosureBookings(
+      tx,
+      row.id,
+      (await bookingsOn(tx, slotIds)).map((b) => b.bookingId),
+    );
     await setSessionCount(tx, row.id, slotIds.length);
     await tellWaitingFamilies(deps, tx, location, slotIds, { reason: body.reason, message: body.message ?? '' });
     return { id: row.id, slotIds };
@@ -99,7 +146,10 @@ export async function startClosure(deps: Deps, body: ClosureBody, staff: AuthCla
 }
 
 /** What a retry must repeat exactly: the range, the type, the remedy and the words the families read. */
-function sameClosure(row: ClosureRow, values: Pick<ClosureRow, 'locationId' | 'slotTypeId' | 'fromAt' | 'toAt' | 'reason' | 'message' | 'remedy'>): boolean {
+function sameClosure(
+  row: ClosureRow,
+  values: Pick<ClosureRow, 'locationId' | 'slotTypeId' | 'fromAt' | 'toAt' | 'reason' | 'message' | 'remedy'>,
+): boolean {
   return (
     row.locationId === values.locationId &&
     row.slotTypeId === values.slotTypeId &&
@@ -111,11 +161,26 @@ function sameClosure(row: ClosureRow, values: Pick<ClosureRow, 'locationId' | 's
   );
 }
 
-async function tellWaitingFamilies(deps: Deps, tx: Tx, location: { id: string; name: string }, slotIds: string[], w: ClosureWords): Promise<void> {
+async function tellWaitingFamilies(
+  deps: Deps,
+  tx: Tx,
+  location: { id: string; name: string },
+  slotIds: string[],
+  w: ClosureWords,
+): Promise<void> {
   const now = deps.clock.now();
   for (const f of await waitingFor(tx, location.id, slotIds)) {
     if (f.dayGone) await endEntry(tx, f.entryId, 'ended', now);
-    await enqueueMail(tx, closureWaitlistMail(f, w, { locationName: location.name, slotTypeName: f.slotTypeName, date: f.date, ended: f.dayGone }, deps.config.BRAND_NAME, deps.config.PUBLIC_URL));
+    await enqueueMail(
+      tx,
+      closureWaitlistMail(
+        f,
+        w,
+        { locationName: location.name, slotTypeName: f.slotTypeName, date: f.date, ended: f.dayGone },
+        deps.config.BRAND_NAME,
+        deps.config.PUBLIC_URL,
+      ),
+    );
   }
 }
 
@@ -134,7 +199,12 @@ export async function getClosure(deps: Deps, id: string, assertLocation: Locatio
     sessions: closure.sessions,
     total: outcomes.length,
     done: outcomes.filter((o) => o.outcome !== null).length,
-    outcomes: outcomes.map((o) => ({ bookingId: o.bookingId, reference: o.reference, outcome: o.outcome, detail: o.detail })),
+    outcomes: outcomes.map((o) => ({
+      bookingId: o.bookingId,
+      reference: o.reference,
+      outcome: o.outcome,
+      detail: o.detail,
+    })),
   };
 }
 
@@ -153,7 +223,10 @@ export async function runClosure(deps: Deps, closureId: string): Promise<number>
       if (!row) return null;
       // Moved off the closed sessions since (a staff move, an accepted offer): nothing to remedy.
       if (!(await stillOnClosedSession(tx, row.bookingId))) {
-        await setOutcome(tx, row.id, deps.clock.now(), { outcome: 'failed', detail: 'The booking had already moved to an open session.' });
+        await setOutcome(tx, row.id, deps.clock.now(), {
+          outcome: 'failed',
+          detail: 'The booking had already moved to an open session.',
+        });
         return { refund: undefined, changed: [] };
       }
       return remedyOne(deps, tx, row, closure);

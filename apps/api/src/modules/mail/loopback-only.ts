@@ -21,7 +21,10 @@ export const isLoopbackHost = (host: string | undefined): boolean => !!host && L
 export async function loopbackOnly(request: FastifyRequest, _reply: FastifyReply): Promise<void> {
   if (!isLoopback(request.socket.remoteAddress) || !isLoopback(request.ip)) throw notFound('That page');
   const forwardedHost = request.headers['x-forwarded-host'];
-  if (!isLoopbackHost(request.headers.host) || (forwardedHost !== undefined && !isLoopbackHost(String(forwardedHost)))) {
+  if (
+    !isLoopbackHost(request.headers.host) ||
+    (forwardedHost !== undefined && !isLoopbackHost(String(forwardedHost)))
+  ) {
     throw notFound('That page');
   }
 }

@@ -47,8 +47,16 @@ export function bindTimer(route: string, method: string, status: number): BoundT
   const child = httpRequestDuration.labels(labels);
   child.observe(0);
   const map = (httpRequestDuration as unknown as { hashMap?: Record<string, SeriesEntry> }).hashMap ?? {};
-  const entry = Object.values(map).find((e) => e.labels?.route === route && e.labels.method === method && e.labels.status_code === labels.status_code);
-  if (!entry || !BOUNDS.length || typeof entry.sum !== 'number' || !BOUND_KEYS.every((k) => typeof entry.bucketValues?.[k] === 'number')) return child;
+  const entry = Object.values(map).find(
+    (e) => e.labels?.route === route && e.labels.method === method && e.labels.status_code === labels.status_code,
+  );
+  if (
+    !entry ||
+    !BOUNDS.length ||
+    typeof entry.sum !== 'number' ||
+    !BOUND_KEYS.every((k) => typeof entry.bucketValues?.[k] === 'number')
+  )
+    return child;
   // Undo the probe's observation of 0 (counted in the first bucket).
   entry.count -= 1;
   entry.bucketValues[BOUND_KEYS[0]!]! -= 1;

@@ -22,7 +22,10 @@ export async function startMetricsServer(host: string, port: number): Promise<Me
       return;
     }
     metricsRegistry.metrics().then(
-      (text) => res.writeHead(200, { 'content-type': metricsRegistry.contentType }).end(req.method === 'HEAD' ? undefined : text),
+      (text) =>
+        res
+          .writeHead(200, { 'content-type': metricsRegistry.contentType })
+          .end(req.method === 'HEAD' ? undefined : text),
       (err: unknown) => res.writeHead(500, { 'content-type': 'text/plain' }).end(`metrics failed: ${String(err)}\n`),
     );
   });
@@ -43,7 +46,10 @@ export async function startMetricsServer(host: string, port: number): Promise<Me
  * already taken (the old process of a rolling restart, say) is logged, not fatal: families are
  * served, and Prometheus shows the target down.
  */
-export async function startConfiguredMetrics(config: { METRICS_ENABLED: boolean; METRICS_HOST: string; METRICS_PORT: number }, log: FastifyBaseLogger): Promise<MetricsServer | null> {
+export async function startConfiguredMetrics(
+  config: { METRICS_ENABLED: boolean; METRICS_HOST: string; METRICS_PORT: number },
+  log: FastifyBaseLogger,
+): Promise<MetricsServer | null> {
   if (!config.METRICS_ENABLED || config.METRICS_PORT === 0) return null;
   try {
     const server = await startMetricsServer(config.METRICS_HOST, config.METRICS_PORT);

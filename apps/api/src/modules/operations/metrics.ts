@@ -9,7 +9,19 @@ export const metricsRegistry = new Registry();
 collectDefaultMetrics({ register: metricsRegistry });
 
 /** Outcomes a hold request ends in, as the reservation service decides it. */
-export const HOLD_OUTCOMES = ['granted', 'existing', 'taken', 'limit', 'cooldown', 'not_admitted', 'rate_limited', 'booking_limit', 'not_open', 'not_found', 'error'] as const;
+export const HOLD_OUTCOMES = [
+  'granted',
+  'existing',
+  'taken',
+  'limit',
+  'cooldown',
+  'not_admitted',
+  'rate_limited',
+  'booking_limit',
+  'not_open',
+  'not_found',
+  'error',
+] as const;
 export type HoldOutcome = (typeof HOLD_OUTCOMES)[number];
 export const PAYMENT_OUTCOMES = ['succeeded', 'failed', 'canceled'] as const;
 export const REFUND_OUTCOMES = ['sent', 'retrying', 'failed'] as const;

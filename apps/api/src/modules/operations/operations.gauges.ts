@@ -59,12 +59,13 @@ new Gauge({
 
 new Gauge({
   name: 'kringle_job_lag_seconds',
-  help: "Seconds a background job is behind: since its last finished pass in this process, less its interval (0 = on time).",
+  help: 'Seconds a background job is behind: since its last finished pass in this process, less its interval (0 = on time).',
   labelNames: ['job'] as const,
   registers: [metricsRegistry],
   collect() {
     const now = Date.now();
-    for (const [job, pass] of jobPasses) this.labels(job).set(Math.max(0, (now - pass.finishedAt - pass.intervalMs) / 1000));
+    for (const [job, pass] of jobPasses)
+      this.labels(job).set(Math.max(0, (now - pass.finishedAt - pass.intervalMs) / 1000));
   },
 });
 

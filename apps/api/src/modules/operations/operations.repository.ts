@@ -2,7 +2,9 @@ import type pg from 'pg';
 
 /** Mail rows still to send (one index scan on mail_outbox_due_idx). */
 export async function pendingMail(pool: pg.Pool): Promise<number> {
-  const { rows } = await pool.query<{ n: number }>(`select count(*)::int as n from mail_outbox where status = 'pending'`);
+  const { rows } = await pool.query<{ n: number }>(
+    `select count(*)::int as n from mail_outbox where status = 'pending'`,
+  );
   return rows[0]?.n ?? 0;
 }
 

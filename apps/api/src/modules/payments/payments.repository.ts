@@ -9,7 +9,11 @@ export async function recordEvent(tx: Tx, id: string, type: string): Promise<boo
 }
 
 /** An order and its booking by PaymentIntent id (or by order id), read without a lock: the webhook locks the booking first. */
-export async function orderOfIntent(tx: Tx, intentId: string | null, orderId?: string): Promise<{ id: string; bookingId: string } | undefined> {
+export async function orderOfIntent(
+  tx: Tx,
+  intentId: string | null,
+  orderId?: string,
+): Promise<{ id: string; bookingId: string } | undefined> {
   const { rows } = await tx.execute(sql`
     select id, booking_id from orders
     where ${intentId ? sql`payment_intent_id = ${intentId}` : sql`id = ${orderId ?? null}::uuid`}`);

@@ -25,7 +25,10 @@ export async function stripeWebhookRoutes(app: FastifyInstance) {
           'against the Stripe-Signature header and STRIPE_WEBHOOK_SECRET. No token and no app check.',
         // Loose: the other headers stay on the request as they came.
         headers: z.looseObject({
-          'stripe-signature': z.string().min(1).meta({ description: 'Stripe\'s signature of the raw body: t=<timestamp>,v1=<HMAC-SHA256>' }),
+          'stripe-signature': z
+            .string()
+            .min(1)
+            .meta({ description: "Stripe's signature of the raw body: t=<timestamp>,v1=<HMAC-SHA256>" }),
         }),
         response: {
           200: z.object({ received: z.literal(true) }).describe('The event was applied (or had been already)'),

@@ -4,7 +4,12 @@ import type { Tx } from '../../db/client';
 import { bookingConfirmedMail, slotLostRefundMail } from '../booking-lifecycle/bookings.emails';
 import { policyOf } from '../booking-lifecycle/booking-policy';
 import { enqueueMail } from '../mail/outbox.repository';
-import { bookingDetails, lockBooking, lockOrder, lockOrderByIntent } from '../booking-lifecycle/booking-rows.repository';
+import {
+  bookingDetails,
+  lockBooking,
+  lockOrder,
+  lockOrderByIntent,
+} from '../booking-lifecycle/booking-rows.repository';
 import { orderOfIntent, recordEvent } from './payments.repository';
 import { cancelPayment, failPayment, recordPayment } from '../booking-lifecycle/transitions';
 import { failPhotoOrder, recordPhotoPayment } from '../booking-lifecycle/photo-order-transitions';
@@ -24,10 +29,15 @@ type Deps = Pick<FastifyInstance, 'db' | 'clock' | 'config' | 'stripe' | 'log' |
  * webhook deadlocked with a deletion cancelling the same booking (issue 48).
  */
 async function orderFor(tx: Tx, intent: { id: string; metadata?: Stripe.Metadata | null }) {
-  const found = (await orderOfIntent(tx, intent.id)) ?? (intent.metadata?.orderId ? await orderOfIntent(tx, null, intent.metadata.orderId) : undefined);
+  const found =
+    (await orderOfIntent(tx, intent.id)) ??
+    (intent.metadata?.orderId ? await orderOfIntent(tx, null, intent.metadata.orderId) : undefined);
   if (!found) return undefined;
   await lockBooking(tx, found.bookingId);
-  return (await lockOrderByIntent(tx, intent.id)) ?? (intent.metadata?.orderId ? await lockOrder(tx, intent.metadata.orderId) : undefined);
+  return (
+    (await lockOrderByIntent(tx, intent.id)) ??
+    (intent.metadata?.orderId ? await lockOrder(tx, intent.metadata.orderId) : undefined)
+  );
 }
 
 /** What a PaymentIntent's outcome means for its order; `open` = nothing decided yet. */
@@ -51,7 +61,12 @@ type EventRef = Pick<Stripe.Event, 'id' | 'type'> | null;
  * are harmless. Follow-up calls to Stripe (a refund) are derived from state afterwards, so a
  * repeat after a failed call completes the work.
  */
-export async function applyIntentOutcome(deps: Deps, outcome: IntentOutcome, intent: Stripe.PaymentIntent, event: EventRef = null): Promise<void> {
+export async function applyIntentOutcome(
+  deps: Deps,
+  outcome: IntentOutcome,
+  intent: Stripe.PaymentIntent,
+  event: EventRef = null,
+): Promise<void> {
   // Counted as applied (a redelivered event counts again: a rate, not a ledger; decision 0088).
   if (outcome !== 'open') payments[outcome].inc();
   switch (outcome) {
@@ -101,7 +116,10 @@ async function onSucceeded(deps: Deps, event: EventRef, intent: Stripe.PaymentIn
     const { outcome } = await recordPayment({ tx, now, log: deps.log, actor: STRIPE }, booking, order, intent.id);
     const details = await bookingDetails(tx, booking.id);
     if (outcome === 'confirmed') {
-      await enqueueMail(tx, bookingConfirmedMail(details, deps.config.BRAND_NAME, deps.config.PUBLIC_URL, now, policyOf(deps.config)));
+      await enqueueMail(
+        tx,
+        bookingConfirmedMail(details, deps.config.BRAND_NAME, deps.config.PUBLIC_URL, now, policyOf(deps.config)),
+      );
     } else if (outcome === 'session_lost') {
       await enqueueMail(tx, slotLostRefundMail(details, deps.config.BRAND_NAME, deps.config.PUBLIC_URL));
     }

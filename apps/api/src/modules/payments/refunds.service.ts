@@ -21,7 +21,11 @@ export async function sendRefund(deps: Deps, refundId: string): Promise<RefundRo
     const paymentIntent = await paymentIntentOfOrder(deps.db, refund.orderId);
     if (!paymentIntent) throw new Error('order has no PaymentIntent');
     const created = await stripeOf(deps).refunds.create(
-      { payment_intent: paymentIntent, amount: refund.amountCents, metadata: { refundId: refund.id, orderId: refund.orderId, bookingId: refund.bookingId } },
+      {
+        payment_intent: paymentIntent,
+        amount: refund.amountCents,
+        metadata: { refundId: refund.id, orderId: refund.orderId, bookingId: refund.bookingId },
+      },
       { idempotencyKey: `refund-${refund.id}` },
     );
     const settled = await transactionWithRetry(deps.db, async (tx) => {

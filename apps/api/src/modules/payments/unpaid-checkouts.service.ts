@@ -33,7 +33,14 @@ export async function settleLapsedCheckouts(deps: Deps, batch = 100): Promise<nu
       settled += 1;
       continue;
     }
-    if (!(await cancelCheckout(deps, lapsed, intent?.last_payment_error?.code === 'payment_intent_authentication_failure' ? 'three_d_secure' : 'declined'))) continue;
+    if (
+      !(await cancelCheckout(
+        deps,
+        lapsed,
+        intent?.last_payment_error?.code === 'payment_intent_authentication_failure' ? 'three_d_secure' : 'declined',
+      ))
+    )
+      continue;
     settled += 1;
     if (intent && intent.status !== 'canceled') await cancelIntent(deps, lapsed.orderId, intent.id);
   }
@@ -48,15 +55,25 @@ async function retrieveIntent(deps: Deps, lapsed: LapsedCheckout): Promise<Strip
   } catch (err) {
     if (isPermanentStripeError(err)) {
       // Nothing at Stripe can be paid or cancelled: the checkout lapses like one without an intent.
-      deps.log.warn({ orderId: lapsed.orderId, code: (err as { code?: unknown }).code }, 'the PaymentIntent of a lapsed checkout is unknown to Stripe; cancelling the checkout without it');
+      deps.log.warn(
+        { orderId: lapsed.orderId, code: (err as { code?: unknown }).code },
+        'the PaymentIntent of a lapsed checkout is unknown to Stripe; cancelling the checkout without it',
+      );
       return null;
     }
-    deps.log.warn({ err, orderId: lapsed.orderId }, 'could not read the PaymentIntent of a lapsed checkout; will try again');
+    deps.log.warn(
+      { err, orderId: lapsed.orderId },
+      'could not read the PaymentIntent of a lapsed checkout; will try again',
+    );
     return undefined;
   }
 }
 
-async function cancelCheckout(deps: Deps, lapsed: LapsedCheckout, failure: 'declined' | 'three_d_secure'): Promise<boolean> {
+async function cancelCheckout(
+  deps: Deps,
+  lapsed: LapsedCheckout,
+  failure: 'declined' | 'three_d_secure',
+): Promise<boolean> {
   const now = deps.clock.now();
   return transactionWithRetry(deps.db, async (tx) => {
     const claimed = await claimLapsedCheckout(tx, lapsed.bookingId, now);
@@ -67,7 +84,9 @@ async function cancelCheckout(deps: Deps, lapsed: LapsedCheckout, failure: 'decl
     // One e-mail when the checkout finally lapses: "Payment not completed" after a declined attempt
     // (naming a failed 3-D Secure check), otherwise the hold simply ended (issue 37 item 3).
     const details = await bookingDetails(tx, claimed.bookingId);
-    const mail = declined ? paymentFailedMail(details, deps.config.BRAND_NAME, deps.config.PUBLIC_URL, failure) : holdLapsedMail(details, deps.config.BRAND_NAME, deps.config.PUBLIC_URL);
+    const mail = declined
+      ? paymentFailedMail(details, deps.config.BRAND_NAME, deps.config.PUBLIC_URL, failure)
+      : holdLapsedMail(details, deps.config.BRAND_NAME, deps.config.PUBLIC_URL);
     await enqueueMail(tx, mail);
     return true;
   });

@@ -20,7 +20,12 @@ type Deps = Pick<FastifyInstance, 'db' | 'clock' | 'config' | 'stripe' | 'log'>;
  * deciding, so the same photos asked for again while unpaid (a double tap, a retry after a
  * decline) get the same order and intent, never a second charge.
  */
-export async function checkoutPhotos(deps: Deps, userId: string, bookingId: string, photoIds: string[]): Promise<PhotoCheckout> {
+export async function checkoutPhotos(
+  deps: Deps,
+  userId: string,
+  bookingId: string,
+  photoIds: string[],
+): Promise<PhotoCheckout> {
   const stripe = stripeOf(deps);
   const now = deps.clock.now();
   const wanted = [...new Set(photoIds)].sort();
@@ -34,13 +39,31 @@ export async function checkoutPhotos(deps: Deps, userId: string, bookingId: stri
     if (wanted.some((id) => !byId.has(id))) throw errors.notFound('That photo');
     const included = await includedPhotos({ db: tx }, booking, gallery);
     if (included === 'all' || wanted.some((id) => byId.get(id)!.unlockedAt !== null)) {
-      throw appError('ALREADY_PAID', included === 'all' ? 'Every photo is already included in your package.' : 'Some of these photos are already unlocked. Choose locked photos to buy.');
+      throw appError(
+        'ALREADY_PAID',
+        included === 'all'
+          ? 'Every photo is already included in your package.'
+          : 'Some of these photos are already unlocked. Choose locked photos to buy.',
+      );
     }
     const unitPriceCents = await extraPhotoPriceCents(tx);
     const amountCents = unitPriceCents * wanted.length;
-    const item = { id: EXTRA_PHOTO_ITEM_ID, type: 'photo' as const, name: 'Extra digital photo', quantity: wanted.length, unitPriceCents, totalCents: amountCents };
+    const item = {
+      id: EXTRA_PHOTO_ITEM_ID,
+      type: 'photo' as const,
+      name: 'Extra digital photo',
+      quantity: wanted.length,
+      unitPriceCents,
+      totalCents: amountCents,
+    };
     const reconcileAt = new Date(now.getTime() + deps.config.PAYMENT_RECONCILE_GRACE_SECONDS * 1000);
-    return openPhotoOrder({ tx, now, log: deps.log, actor: familyActor(userId) }, booking, { userId, items: [item], amountCents, photoIds: wanted, reconcileAt });
+    return openPhotoOrder({ tx, now, log: deps.log, actor: familyActor(userId) }, booking, {
+      userId,
+      items: [item],
+      amountCents,
+      photoIds: wanted,
+      reconcileAt,
+    });
   });
   const clientSecret = await ensurePaymentIntent(deps, stripe, order);
   return { orderId: order.id, client_secret: clientSecret, amountCents: order.amountCents };

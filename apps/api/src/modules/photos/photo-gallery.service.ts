@@ -6,7 +6,18 @@ import { familyActor, insertAuditEntry } from '../booking-lifecycle/audit.reposi
 import { auditUnlocked } from './photo-audit';
 import { ALL_PHOTOS } from '@kringle/contracts/season';
 import { MAX_SIGNED_SECONDS, photoKey, photoStorageFor } from './photo-storage';
-import { digitalPhotosOf, extraPhotoPriceCents, findGallery, findPhotoBooking, lockPhotoBooking, markUnlocked, photosOfBooking, type GalleryRow, type PhotoBooking, type PhotoRow } from './photos.repository';
+import {
+  digitalPhotosOf,
+  extraPhotoPriceCents,
+  findGallery,
+  findPhotoBooking,
+  lockPhotoBooking,
+  markUnlocked,
+  photosOfBooking,
+  type GalleryRow,
+  type PhotoBooking,
+  type PhotoRow,
+} from './photos.repository';
 
 export type Deps = Pick<FastifyInstance, 'db' | 'clock' | 'config' | 'log'>;
 
@@ -29,7 +40,11 @@ async function ownBooking(deps: Deps, userId: string, bookingId: string): Promis
 }
 
 /** The sum of digitalPhotos × quantity over the booking's packages and add-ons, "all" if any says so. */
-export async function includedPhotos(deps: Pick<Deps, 'db'>, booking: PhotoBooking, gallery: GalleryRow | null): Promise<number | 'all'> {
+export async function includedPhotos(
+  deps: Pick<Deps, 'db'>,
+  booking: PhotoBooking,
+  gallery: GalleryRow | null,
+): Promise<number | 'all'> {
   const perUnit = await digitalPhotosOf(deps.db, booking.items);
   let total = gallery?.extraPhotos ?? 0;
   for (const item of booking.items) {
@@ -41,8 +56,10 @@ export async function includedPhotos(deps: Pick<Deps, 'db'>, booking: PhotoBooki
 }
 
 /** A gallery past its end shows no photos, whether or not the job has deleted them yet. */
-const closed = (gallery: GalleryRow | null, now: Date) => Boolean(gallery && (gallery.deletedAt || gallery.expiresAt.getTime() <= now.getTime()));
-export const visiblePhotos = (gallery: GalleryRow | null, rows: PhotoRow[], now: Date) => (closed(gallery, now) ? [] : rows);
+const closed = (gallery: GalleryRow | null, now: Date) =>
+  Boolean(gallery && (gallery.deletedAt || gallery.expiresAt.getTime() <= now.getTime()));
+export const visiblePhotos = (gallery: GalleryRow | null, rows: PhotoRow[], now: Date) =>
+  closed(gallery, now) ? [] : rows;
 
 async function view(deps: Deps, booking: PhotoBooking): Promise<Gallery> {
   const storage = photoStorageFor(deps);
@@ -52,7 +69,13 @@ async function view(deps: Deps, booking: PhotoBooking): Promise<Gallery> {
   const isUnlocked = (r: PhotoRow) => included === 'all' || r.unlockedAt !== null;
   return {
     items: await Promise.all(
-      rows.map(async (r) => ({ id: r.id, previewUrl: await storage.signedUrl(photoKey(r.id, 'preview'), MAX_SIGNED_SECONDS), width: r.width, height: r.height, unlocked: isUnlocked(r) })),
+      rows.map(async (r) => ({
+        id: r.id,
+        previewUrl: await storage.signedUrl(photoKey(r.id, 'preview'), MAX_SIGNED_SECONDS),
+        width: r.width,
+        height: r.height,
+        unlocked: isUnlocked(r),
+      })),
     ),
     included,
     unlocked: rows.filter(isUnlocked).length,
@@ -70,7 +93,12 @@ export async function familyGallery(deps: Deps, userId: string, bookingId: strin
  * so two devices unlocking at once cannot pass the allowance together. Already unlocked photos
  * count once; unknown ids (or another booking's) are 404.
  */
-export async function unlockPhotos(deps: Deps, userId: string, bookingId: string, photoIds: string[]): Promise<Gallery> {
+export async function unlockPhotos(
+  deps: Deps,
+  userId: string,
+  bookingId: string,
+  photoIds: string[],
+): Promise<Gallery> {
   await ownBooking(deps, userId, bookingId);
   await deps.db.transaction(async (tx) => {
     const booking = await lockPhotoBooking(tx, bookingId);
@@ -87,7 +115,15 @@ export async function unlockPhotos(deps: Deps, userId: string, bookingId: string
       if (fresh.length > left) throw errors.photoAllowanceUsed(Math.max(0, left));
     }
     await markUnlocked(tx, bookingId, fresh, deps.clock.now());
-    if (fresh.length) await auditUnlocked(tx, deps.clock.now(), familyActor(userId), bookingId, fresh, rows.filter((r) => r.unlockedAt !== null).length);
+    if (fresh.length)
+      await auditUnlocked(
+        tx,
+        deps.clock.now(),
+        familyActor(userId),
+        bookingId,
+        fresh,
+        rows.filter((r) => r.unlockedAt !== null).length,
+      );
   });
   return familyGallery(deps, userId, bookingId);
 }
@@ -95,7 +131,9 @@ export async function unlockPhotos(deps: Deps, userId: string, bookingId: string
 async function unlockedPhoto(deps: Deps, userId: string, bookingId: string, photoId: string): Promise<PhotoRow> {
   const booking = await ownBooking(deps, userId, bookingId);
   const gallery = await findGallery(deps.db, bookingId);
-  const photo = visiblePhotos(gallery, await photosOfBooking(deps.db, bookingId), deps.clock.now()).find((r) => r.id === photoId);
+  const photo = visiblePhotos(gallery, await photosOfBooking(deps.db, bookingId), deps.clock.now()).find(
+    (r) => r.id === photoId,
+  );
   if (!photo) throw errors.notFound('That photo');
   if (photo.unlockedAt === null && (await includedPhotos(deps, booking, gallery)) !== 'all') throw errors.photoLocked();
   return photo;
@@ -105,10 +143,25 @@ async function unlockedPhoto(deps: Deps, userId: string, bookingId: string, phot
  * Every original handed out is in the audit trail (issue 39, decision 0065): who, which booking and
  * which photos, written before the link or the zip is given, so no download goes unrecorded.
  */
-async function auditDownload(deps: Deps, userId: string, bookingId: string, action: 'downloadPhotoOriginal' | 'downloadPhotoZip', photoIds: string[]): Promise<void> {
+async function auditDownload(
+  deps: Deps,
+  userId: string,
+  bookingId: string,
+  action: 'downloadPhotoOriginal' | 'downloadPhotoZip',
+  photoIds: string[],
+): Promise<void> {
   const at = deps.clock.now();
   await deps.db.transaction((tx) =>
-    insertAuditEntry(tx, { at, actor: familyActor(userId), action, bookingId, orderId: null, reason: null, before: {}, after: { photoIds, count: photoIds.length } }),
+    insertAuditEntry(tx, {
+      at,
+      actor: familyActor(userId),
+      action,
+      bookingId,
+      orderId: null,
+      reason: null,
+      before: {},
+      after: { photoIds, count: photoIds.length },
+    }),
   );
 }
 
@@ -123,11 +176,17 @@ export async function originalUrl(deps: Deps, userId: string, bookingId: string,
  * The unlocked originals as one zip, streamed: each file is opened only when the zip writer
  * reaches it (stored, not deflated: JPEGs do not compress), so memory stays at one file's buffer.
  */
-export async function originalsZip(deps: Deps, userId: string, bookingId: string): Promise<{ stream: Readable; reference: string; count: number }> {
+export async function originalsZip(
+  deps: Deps,
+  userId: string,
+  bookingId: string,
+): Promise<{ stream: Readable; reference: string; count: number }> {
   const booking = await ownBooking(deps, userId, bookingId);
   const gallery = await findGallery(deps.db, bookingId);
   const included = await includedPhotos(deps, booking, gallery);
-  const rows = visiblePhotos(gallery, await photosOfBooking(deps.db, bookingId), deps.clock.now()).filter((r) => included === 'all' || r.unlockedAt !== null);
+  const rows = visiblePhotos(gallery, await photosOfBooking(deps.db, bookingId), deps.clock.now()).filter(
+    (r) => included === 'all' || r.unlockedAt !== null,
+  );
   const storage = photoStorageFor(deps);
   const zip = new yazl.ZipFile();
   rows.forEach((r, i) => {
@@ -139,6 +198,12 @@ export async function originalsZip(deps: Deps, userId: string, bookingId: string
     });
   });
   zip.end();
-  await auditDownload(deps, userId, bookingId, 'downloadPhotoZip', rows.map((r) => r.id));
+  await auditDownload(
+    deps,
+    userId,
+    bookingId,
+    'downloadPhotoZip',
+    rows.map((r) => r.id),
+  );
   return { stream: zip.outputStream as Readable, reference: booking.reference, count: rows.length };
 }

@@ -56,19 +56,27 @@ describe('processPhoto', () => {
     expect(stats.channels[1]!.max).toBeGreaterThan(100);
   });
 
-  it.skipIf(!exiftool && process.env.CI !== 'true')('exiftool finds no EXIF, GPS, XMP or IPTC in either file', async () => {
-    const out = await processPhoto(await cameraJpeg(), 'Kringle', MAX);
-    for (const [name, file] of [['original.jpg', out.original], ['preview.jpg', out.preview]] as const) {
-      const target = path.join(dir, name);
-      await writeFile(target, file);
-      const groups = execFileSync('exiftool', ['-G0', '-s', '-a', target]).toString();
-      expect(groups).not.toMatch(/^\[(EXIF|GPS|XMP|IPTC|MakerNotes|ICC_Profile)\]/m);
-    }
-  });
+  it.skipIf(!exiftool && process.env.CI !== 'true')(
+    'exiftool finds no EXIF, GPS, XMP or IPTC in either file',
+    async () => {
+      const out = await processPhoto(await cameraJpeg(), 'Kringle', MAX);
+      for (const [name, file] of [
+        ['original.jpg', out.original],
+        ['preview.jpg', out.preview],
+      ] as const) {
+        const target = path.join(dir, name);
+        await writeFile(target, file);
+        const groups = execFileSync('exiftool', ['-G0', '-s', '-a', target]).toString();
+        expect(groups).not.toMatch(/^\[(EXIF|GPS|XMP|IPTC|MakerNotes|ICC_Profile)\]/m);
+      }
+    },
+  );
 
   it('refuses what is not a JPEG', async () => {
     await expect(processPhoto(Buffer.from('not an image'), 'Kringle', MAX)).rejects.toBeInstanceOf(RejectedPhotoError);
-    const png = await sharp({ create: { width: 10, height: 10, channels: 3, background: 'white' } }).png().toBuffer();
+    const png = await sharp({ create: { width: 10, height: 10, channels: 3, background: 'white' } })
+      .png()
+      .toBuffer();
     await expect(processPhoto(png, 'Kringle', MAX)).rejects.toBeInstanceOf(RejectedPhotoError);
   });
 
@@ -78,14 +86,20 @@ describe('processPhoto', () => {
     const before = process.resourceUsage().maxRSS;
     const refused = processPhoto(huge, 'Kringle', MAX);
     await expect(refused).rejects.toBeInstanceOf(RejectedPhotoError);
-    await expect(refused).rejects.toMatchObject({ code: 'PAYLOAD_TOO_LARGE', message: '16000 × 16000 pixels (256 megapixels); at most 60 megapixels' });
+    await expect(refused).rejects.toMatchObject({
+      code: 'PAYLOAD_TOO_LARGE',
+      message: '16000 × 16000 pixels (256 megapixels); at most 60 megapixels',
+    });
     await expect(readQrCode(huge, MAX)).rejects.toMatchObject({ code: 'PAYLOAD_TOO_LARGE' });
     // Decoded, it would have taken 768 MB: the process's peak grew by far less (kilobytes in KB).
     expect(process.resourceUsage().maxRSS - before).toBeLessThan(100 * 1024);
   });
 
   it('refuses a truncated JPEG whose header reads but whose pixels do not (issue 48 item 8)', async () => {
-    await expect(processPhoto(await truncatedJpeg(), 'Kringle', MAX)).rejects.toMatchObject({ code: 'UNSUPPORTED_MEDIA_TYPE', message: expect.stringMatching(/truncated/) });
+    await expect(processPhoto(await truncatedJpeg(), 'Kringle', MAX)).rejects.toMatchObject({
+      code: 'UNSUPPORTED_MEDIA_TYPE',
+      message: expect.stringMatching(/truncated/),
+    });
   });
 
   it('decodes at most two photos at once in a process, however many are asked for at once', async () => {

@@ -99,7 +99,10 @@ export async function inspectPhoto(input: Buffer | string, maxPixels: number): P
   if (meta.format !== 'jpeg') throw new RejectedPhotoError('UNSUPPORTED_MEDIA_TYPE', 'not a JPEG');
   const pixels = (meta.width ?? 0) * (meta.height ?? 0);
   if (pixels > maxPixels) {
-    throw new RejectedPhotoError('PAYLOAD_TOO_LARGE', `${meta.width} × ${meta.height} pixels (${megapixels(pixels)}); at most ${megapixels(maxPixels)}`);
+    throw new RejectedPhotoError(
+      'PAYLOAD_TOO_LARGE',
+      `${meta.width} × ${meta.height} pixels (${megapixels(pixels)}); at most ${megapixels(maxPixels)}`,
+    );
   }
 }
 
@@ -138,7 +141,10 @@ export async function processPhoto(input: Buffer | string, brand: string, maxPix
         .toBuffer({ resolveWithObject: true });
     } catch {
       // A header that reads but pixels that do not: a truncated or corrupt file (issue 48 item 8).
-      throw new RejectedPhotoError('UNSUPPORTED_MEDIA_TYPE', 'a JPEG that cannot be read to its end (truncated or damaged)');
+      throw new RejectedPhotoError(
+        'UNSUPPORTED_MEDIA_TYPE',
+        'a JPEG that cannot be read to its end (truncated or damaged)',
+      );
     }
     const { data: original, info } = decoded;
     const resized = await sharp(original)
@@ -148,7 +154,14 @@ export async function processPhoto(input: Buffer | string, brand: string, maxPix
       .composite([{ input: watermarkSvg(resized.info.width, resized.info.height, brand), top: 0, left: 0 }])
       .jpeg({ quality: 80 })
       .toBuffer();
-    return { original, preview, width: info.width, height: info.height, previewWidth: resized.info.width, previewHeight: resized.info.height };
+    return {
+      original,
+      preview,
+      width: info.width,
+      height: info.height,
+      previewWidth: resized.info.width,
+      previewHeight: resized.info.height,
+    };
   });
 }
 

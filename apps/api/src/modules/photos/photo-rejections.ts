@@ -11,7 +11,8 @@ export async function orRejected<T>(name: string, work: () => Promise<T>): Promi
   try {
     return await work();
   } catch (e) {
-    if (e instanceof RejectedPhotoError) return { rejected: { file: name, code: e.code, message: `${name}: ${e.message}` } };
+    if (e instanceof RejectedPhotoError)
+      return { rejected: { file: name, code: e.code, message: `${name}: ${e.message}` } };
     throw e;
   }
 }
@@ -21,6 +22,13 @@ export const isRejected = (v: object): v is { rejected: RejectedPhoto } => 'reje
 /** 415 (unreadable) or 413 (too many pixels) when no file of the request could be kept, each named in the details. */
 export function noneKept(rejected: RejectedPhoto[]) {
   const first = rejected[0]!;
-  const message = rejected.length === 1 ? `${first.message}. Nothing was uploaded.` : `None of the ${rejected.length} photos could be kept (${rejected.map((r) => r.file).join(', ')}). Nothing was uploaded.`;
-  return errors.photosNotKept(first.code, message, rejected.map((r) => ({ path: 'body.files', message: r.message })));
+  const message =
+    rejected.length === 1
+      ? `${first.message}. Nothing was uploaded.`
+      : `None of the ${rejected.length} photos could be kept (${rejected.map((r) => r.file).join(', ')}). Nothing was uploaded.`;
+  return errors.photosNotKept(
+    first.code,
+    message,
+    rejected.map((r) => ({ path: 'body.files', message: r.message })),
+  );
 }

@@ -12,7 +12,16 @@ import { Incoming, incomingDir, type UploadedFile } from './incoming';
 import { overlapped } from './overlapped';
 import { auditAssigned, auditUploaded } from './photo-audit';
 import { photoKey, photoStorageFor, type PhotoStorage } from './photo-storage';
-import { assignPhoto, ensureGallery, findPhoto, findPhotoBooking, insertPhotos, lockPhotoBooking, type PhotoBooking, type PhotoRow } from './photos.repository';
+import {
+  assignPhoto,
+  ensureGallery,
+  findPhoto,
+  findPhotoBooking,
+  insertPhotos,
+  lockPhotoBooking,
+  type PhotoBooking,
+  type PhotoRow,
+} from './photos.repository';
 
 export type Deps = Pick<FastifyInstance, 'db' | 'clock' | 'config' | 'log'>;
 
@@ -61,14 +70,19 @@ async function stage(deps: Deps, storage: PhotoStorage, input: string, staged: S
   const out = await processPhoto(input, deps.config.BRAND_NAME, deps.config.PHOTO_MAX_PIXELS);
   entry.width = out.width;
   entry.height = out.height;
-  await Promise.all([storage.put(photoKey(entry.id, 'original'), out.original, 'image/jpeg'), storage.put(photoKey(entry.id, 'preview'), out.preview, 'image/jpeg')]);
+  await Promise.all([
+    storage.put(photoKey(entry.id, 'original'), out.original, 'image/jpeg'),
+    storage.put(photoKey(entry.id, 'preview'), out.preview, 'image/jpeg'),
+  ]);
   return entry;
 }
 
 async function discard(deps: Deps, storage: PhotoStorage, staged: Staged[]): Promise<void> {
   for (const s of staged) {
     for (const variant of ['original', 'preview'] as const) {
-      await storage.delete(photoKey(s.id, variant)).catch((err: unknown) => deps.log.warn({ err, photoId: s.id }, 'could not delete a staged photo file'));
+      await storage
+        .delete(photoKey(s.id, variant))
+        .catch((err: unknown) => deps.log.warn({ err, photoId: s.id }, 'could not delete a staged photo file'));
     }
   }
 }
@@ -79,7 +93,10 @@ async function discard(deps: Deps, storage: PhotoStorage, staged: Staged[]): Pro
  * deletes the files already stored, so nothing half-made stays. The files are processed while the
  * next ones arrive (`overlapped`, which ends every work started before it throws).
  */
-async function uploadAtomically<T>(deps: Deps, work: (staged: Staged[], storage: PhotoStorage, incoming: Incoming) => Promise<T>): Promise<T> {
+async function uploadAtomically<T>(
+  deps: Deps,
+  work: (staged: Staged[], storage: PhotoStorage, incoming: Incoming) => Promise<T>,
+): Promise<T> {
   const storage = photoStorageFor(deps);
   const staged: Staged[] = [];
   const incoming = new Incoming(incomingDir(deps.config.DATA_DIR));
@@ -104,7 +121,10 @@ const expiryFrom = (deps: Deps, now: Date) => new Date(now.getTime() + deps.conf
 
 /** Photos for the family in front of the camera: any confirmed booking, whatever its day. */
 /** A received file: where it waits on disk, and the name it was sent with. */
-const received = (incoming: Incoming) => async (f: UploadedFile) => ({ at: await incoming.receive(f), name: f.filename });
+const received = (incoming: Incoming) => async (f: UploadedFile) => ({
+  at: await incoming.receive(f),
+  name: f.filename,
+});
 
 export async function uploadToBooking(
   deps: Deps,
@@ -132,7 +152,15 @@ export async function uploadToBooking(
       const now = deps.clock.now();
       const inserted = await insertPhotos(
         tx,
-        done.map((s) => ({ id: s.id, bookingId, locationId: booking.locationId, uploadedBy: staff.userId, width: s.width, height: s.height, createdAt: now })),
+        done.map((s) => ({
+          id: s.id,
+          bookingId,
+          locationId: booking.locationId,
+          uploadedBy: staff.userId,
+          width: s.width,
+          height: s.height,
+          createdAt: now,
+        })),
       );
       await ensureGallery(tx, bookingId, now, expiryFrom(deps, now));
       await auditUploaded(tx, now, staffActor(staff), booking.locationId, inserted);
@@ -162,7 +190,13 @@ async function runOwner(deps: Deps, bookingId: string | null, locationId: string
  * A sequence too large for one request is sent in several: each continues the run the one before
  * ended with (`continueRunOf`, the previous answer's `openRunOf`), so a cut never orphans a family.
  */
-export async function uploadBatch(deps: Deps, staff: AuthClaims, locationId: string, files: AsyncIterable<UploadedFile>, continueRunOf?: string): Promise<BatchResult> {
+export async function uploadBatch(
+  deps: Deps,
+  staff: AuthClaims,
+  locationId: string,
+  files: AsyncIterable<UploadedFile>,
+  continueRunOf?: string,
+): Promise<BatchResult> {
   if (!(await findLocation(deps.db, locationId))) throw errors.notFound('That location');
   const continued = await runOwner(deps, continueRunOf ?? null, locationId);
   return uploadAtomically(deps, async (staged, storage, incoming) => {
@@ -210,7 +244,15 @@ export async function uploadBatch(deps: Deps, staff: AuthClaims, locationId: str
       }
       const inserted = await insertPhotos(
         tx,
-        inOrder.map((s) => ({ id: s.id, bookingId: owner.get(s.id) ?? null, locationId, uploadedBy: staff.userId, width: s.width, height: s.height, createdAt: now })),
+        inOrder.map((s) => ({
+          id: s.id,
+          bookingId: owner.get(s.id) ?? null,
+          locationId,
+          uploadedBy: staff.userId,
+          width: s.width,
+          height: s.height,
+          createdAt: now,
+        })),
       );
       await auditUploaded(tx, now, staffActor(staff), locationId, inserted);
       return inserted;
@@ -227,7 +269,13 @@ export async function uploadBatch(deps: Deps, staff: AuthClaims, locationId: str
 }
 
 /** A photo from the unmatched tray, given by hand to a confirmed booking of the same location. */
-export async function assignUnmatched(deps: Deps, actor: Actor, photoId: string, bookingId: string, assertLocation: (locationId: string) => void): Promise<StaffPhoto> {
+export async function assignUnmatched(
+  deps: Deps,
+  actor: Actor,
+  photoId: string,
+  bookingId: string,
+  assertLocation: (locationId: string) => void,
+): Promise<StaffPhoto> {
   const photo = await findPhoto(deps.db, photoId);
   if (!photo) throw errors.notFound('That photo');
   assertLocation(photo.locationId);

@@ -37,7 +37,8 @@ async function* jpegFiles(req: FastifyRequest): AsyncIterable<UploadedFile> {
   try {
     for await (const part of req.parts()) {
       if (part.type !== 'file') continue;
-      if (part.fieldname !== 'files') throw errors.invalidField(`body.${part.fieldname}`, 'Send photos in fields named files');
+      if (part.fieldname !== 'files')
+        throw errors.invalidField(`body.${part.fieldname}`, 'Send photos in fields named files');
       yield {
         mimetype: part.mimetype,
         filename: part.filename || 'a file without a name',
@@ -67,12 +68,20 @@ const multipartBody = {
 /** Photos (issue 39, API.md Additions → "Photos"; decision 0054). */
 export async function photosRoutes(app: FastifyInstance) {
   // Only this plugin's routes accept multipart; the rest of the API stays JSON-only.
-  await app.register(multipart, { limits: { fileSize: MAX_PHOTO_BYTES, files: MAX_PHOTOS_PER_UPLOAD, fields: 10, parts: MAX_PHOTOS_PER_UPLOAD + 10 } });
+  await app.register(multipart, {
+    limits: { fileSize: MAX_PHOTO_BYTES, files: MAX_PHOTOS_PER_UPLOAD, fields: 10, parts: MAX_PHOTOS_PER_UPLOAD + 10 },
+  });
   const r = app.withTypeProvider<ZodTypeProvider>();
   const set = { auth: 'staff' as const, staffRoles: ['set'] as const };
   const staffTags = ['staff', 'photos'];
   const tags = ['photos'];
-  const errs = { 400: errorBodySchema, 404: errorBodySchema, 409: errorBodySchema, 413: errorBodySchema, 415: errorBodySchema };
+  const errs = {
+    400: errorBodySchema,
+    404: errorBodySchema,
+    409: errorBodySchema,
+    413: errorBodySchema,
+    415: errorBodySchema,
+  };
 
   r.post(
     '/staff/bookings/:id/photos',
@@ -87,7 +96,14 @@ export async function photosRoutes(app: FastifyInstance) {
         response: { 201: staffPhotoListSchema, ...errs },
       },
     },
-    async (req, reply) => reply.code(201).send(await uploadToBooking(app, authOf(req), req.params.id, jpegFiles(req), (locationId) => assertStaffLocation(req, locationId))),
+    async (req, reply) =>
+      reply
+        .code(201)
+        .send(
+          await uploadToBooking(app, authOf(req), req.params.id, jpegFiles(req), (locationId) =>
+            assertStaffLocation(req, locationId),
+          ),
+        ),
   );
   r.post(
     '/staff/photos/batch',
@@ -104,16 +120,27 @@ export async function photosRoutes(app: FastifyInstance) {
     },
     async (req, reply) => {
       assertStaffLocation(req, req.query.locationId);
-      return reply.code(201).send(await uploadBatch(app, authOf(req), req.query.locationId, jpegFiles(req), req.query.continueRunOf));
+      return reply
+        .code(201)
+        .send(await uploadBatch(app, authOf(req), req.query.locationId, jpegFiles(req), req.query.continueRunOf));
     },
   );
   r.post(
     '/staff/photos/:id/assign',
     {
       config: set,
-      schema: { tags: staffTags, summary: 'Give an unmatched photo to a confirmed booking of its location', params: photoParamsSchema, body: assignPhotoBodySchema, response: { 200: staffPhotoSchema, ...errs } },
+      schema: {
+        tags: staffTags,
+        summary: 'Give an unmatched photo to a confirmed booking of its location',
+        params: photoParamsSchema,
+        body: assignPhotoBodySchema,
+        response: { 200: staffPhotoSchema, ...errs },
+      },
     },
-    async (req) => assignUnmatched(app, staffActor(authOf(req)), req.params.id, req.body.bookingId, (locationId) => assertStaffLocation(req, locationId)),
+    async (req) =>
+      assignUnmatched(app, staffActor(authOf(req)), req.params.id, req.body.bookingId, (locationId) =>
+        assertStaffLocation(req, locationId),
+      ),
   );
   r.post(
     '/staff/bookings/:id/photos/extend',
@@ -131,19 +158,37 @@ export async function photosRoutes(app: FastifyInstance) {
         response: { 200: galleryExtendedSchema, ...errs },
       },
     },
-    async (req) => extendPhotoGallery(app, authOf(req), req.params.id, req.body, (locationId) => assertStaffLocation(req, locationId)),
+    async (req) =>
+      extendPhotoGallery(app, authOf(req), req.params.id, req.body, (locationId) =>
+        assertStaffLocation(req, locationId),
+      ),
   );
 
   r.get(
     '/bookings/:id/photos',
-    { config: { auth: 'customer' }, schema: { tags, summary: "The family's gallery: watermarked previews behind signed URLs (15 minutes)", params: photoParamsSchema, response: { 200: gallerySchema, 404: errorBodySchema } } },
+    {
+      config: { auth: 'customer' },
+      schema: {
+        tags,
+        summary: "The family's gallery: watermarked previews behind signed URLs (15 minutes)",
+        params: photoParamsSchema,
+        response: { 200: gallerySchema, 404: errorBodySchema },
+      },
+    },
     async (req) => familyGallery(app, authOf(req).userId, req.params.id),
   );
   r.post(
     '/bookings/:id/photos/unlock',
     {
       config: { auth: 'customer' },
-      schema: { tags, summary: 'Unlock photos within what the packages include', description: '409 PHOTO_ALLOWANCE_USED past the allowance.', params: photoParamsSchema, body: unlockPhotosBodySchema, response: { 200: gallerySchema, ...errs } },
+      schema: {
+        tags,
+        summary: 'Unlock photos within what the packages include',
+        description: '409 PHOTO_ALLOWANCE_USED past the allowance.',
+        params: photoParamsSchema,
+        body: unlockPhotosBodySchema,
+        response: { 200: gallerySchema, ...errs },
+      },
     },
     async (req) => unlockPhotos(app, authOf(req).userId, req.params.id, req.body.photoIds),
   );
@@ -158,26 +203,44 @@ export async function photosRoutes(app: FastifyInstance) {
           "Creates an order of the booking for these locked photos at the season's `extraPhotoPriceCents` each, and its PaymentIntent: confirm " +
           '`client_secret` with the card form as at checkout. Once Stripe reports it paid (webhook or reconciliation) exactly these photos unlock, ' +
           'once; a failed payment unlocks nothing. The same photos asked for again while unpaid return the same order and intent. The tax invoice ' +
-          'is the order\'s payment receipt (GET /orders/{bookingId}/orders/{orderId}/payment-receipt). 409 ALREADY_PAID when a photo is already ' +
+          "is the order's payment receipt (GET /orders/{bookingId}/orders/{orderId}/payment-receipt). 409 ALREADY_PAID when a photo is already " +
           'unlocked or every photo is included; 404 for a photo not in the gallery; 503 when card payments are not configured.',
         params: photoParamsSchema,
         body: photoCheckoutBodySchema,
         response: { 201: photoCheckoutResultSchema, ...errs, 503: errorBodySchema },
       },
     },
-    async (req, reply) => reply.code(201).send(await checkoutPhotos(app, authOf(req).userId, req.params.id, req.body.photoIds)),
+    async (req, reply) =>
+      reply.code(201).send(await checkoutPhotos(app, authOf(req).userId, req.params.id, req.body.photoIds)),
   );
   r.get(
     '/bookings/:id/photos/:photoId/original',
     {
       config: { auth: 'customer' },
-      schema: { tags, summary: 'Redirect (302) to a signed URL of the original, valid at most 15 minutes', description: '403 PHOTO_LOCKED when not unlocked.', params: bookingPhotoParamsSchema, response: { 302: z.null(), 403: errorBodySchema, 404: errorBodySchema } },
+      schema: {
+        tags,
+        summary: 'Redirect (302) to a signed URL of the original, valid at most 15 minutes',
+        description: '403 PHOTO_LOCKED when not unlocked.',
+        params: bookingPhotoParamsSchema,
+        response: { 302: z.null(), 403: errorBodySchema, 404: errorBodySchema },
+      },
     },
-    async (req, reply) => reply.header('cache-control', 'no-store').redirect(await originalUrl(app, authOf(req).userId, req.params.id, req.params.photoId), 302),
+    async (req, reply) =>
+      reply
+        .header('cache-control', 'no-store')
+        .redirect(await originalUrl(app, authOf(req).userId, req.params.id, req.params.photoId), 302),
   );
   r.get(
     '/bookings/:id/photos.zip',
-    { config: { auth: 'customer' }, schema: { tags, summary: 'The unlocked originals as one zip (application/zip), streamed', params: photoParamsSchema, response: { 200: z.any().meta({ description: 'application/zip' }), 404: errorBodySchema } } },
+    {
+      config: { auth: 'customer' },
+      schema: {
+        tags,
+        summary: 'The unlocked originals as one zip (application/zip), streamed',
+        params: photoParamsSchema,
+        response: { 200: z.any().meta({ description: 'application/zip' }), 404: errorBodySchema },
+      },
+    },
     async (req, reply) => {
       const zip = await originalsZip(app, authOf(req).userId, req.params.id);
       return reply
@@ -201,9 +264,18 @@ export async function photosRoutes(app: FastifyInstance) {
       },
     },
     async (req, reply) => {
-      const file = await servePhotoFile(app, `photos/${req.params.photoId}/${req.params.file}`, req.query.expires, req.query.sig);
-      reply.type('image/jpeg').header('cache-control', `private, max-age=${file.maxAgeSeconds}`).header('x-content-type-options', 'nosniff');
-      if (req.params.file === 'original.jpg') reply.header('content-disposition', `attachment; filename="${req.params.photoId}.jpg"`);
+      const file = await servePhotoFile(
+        app,
+        `photos/${req.params.photoId}/${req.params.file}`,
+        req.query.expires,
+        req.query.sig,
+      );
+      reply
+        .type('image/jpeg')
+        .header('cache-control', `private, max-age=${file.maxAgeSeconds}`)
+        .header('x-content-type-options', 'nosniff');
+      if (req.params.file === 'original.jpg')
+        reply.header('content-disposition', `attachment; filename="${req.params.photoId}.jpg"`);
       return reply.send(file.stream);
     },
   );

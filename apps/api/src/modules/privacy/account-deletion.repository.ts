@@ -4,7 +4,11 @@ import { mailOfAccount } from '../mail/outbox.repository';
 import { LIVE_BOOKING_STATUSES } from '../booking-lifecycle/session-rules.sql';
 
 /** The family's bookings still ahead, paid or being paid: what deleting the account would cancel. */
-export async function upcomingBookingsOf(db: DbOrTx, userId: string, now: Date): Promise<{ id: string; reference: string }[]> {
+export async function upcomingBookingsOf(
+  db: DbOrTx,
+  userId: string,
+  now: Date,
+): Promise<{ id: string; reference: string }[]> {
   const r = await db.execute(sql`
     select b.id, b.reference from bookings b join slots s on s.id = b.slot_id
     where b.user_id = ${userId}::uuid and b.status in ${sql.raw(LIVE_BOOKING_STATUSES)} and s.start_at > ${now.toISOString()}::timestamptz
@@ -35,11 +39,15 @@ export async function anonymiseAccount(tx: DbOrTx, userId: string, email: string
   await tx.execute(sql`
     update bookings set details = null, details_deleted_at = ${at}::timestamptz, updated_at = ${at}::timestamptz
     where user_id = ${userId}::uuid and details is not null`);
-  await tx.execute(sql`delete from mail_outbox m where ${mailOfAccount(sql`${userId}::uuid`, sql`${email}`)} and m.status <> 'pending'`);
+  await tx.execute(
+    sql`delete from mail_outbox m where ${mailOfAccount(sql`${userId}::uuid`, sql`${email}`)} and m.status <> 'pending'`,
+  );
   await tx.execute(sql`delete from password_reset_requests where email = ${email}`);
   await tx.execute(sql`delete from action_codes where user_id = ${userId}::uuid`);
   // The one change the audit trail allows: an actor's e-mail erased, its id kept.
-  await tx.execute(sql`update audit_entries set actor_email = null where actor_id = ${userId}::uuid and actor_email is not null`);
+  await tx.execute(
+    sql`update audit_entries set actor_email = null where actor_id = ${userId}::uuid and actor_email is not null`,
+  );
   await tx.execute(sql`
     update users set email = 'deleted-' || id || '@deleted.invalid', first_name = '', last_name = '', phone = null,
       password_hash = '!', preferred_location_id = null, deleted_at = ${at}::timestamptz, updated_at = ${at}::timestamptz

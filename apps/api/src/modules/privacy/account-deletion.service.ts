@@ -19,14 +19,21 @@ import { transactionWithRetry } from '../../db/retry-transaction';
  * policy's refund, the e-mail). Then waitlist places go, photos go, and one transaction removes
  * names, e-mail and phone and revokes every session.
  */
-export async function deleteAccount(app: FastifyInstance, userId: string, body: DeleteAccountBody): Promise<DeleteAccountResult> {
+export async function deleteAccount(
+  app: FastifyInstance,
+  userId: string,
+  body: DeleteAccountBody,
+): Promise<DeleteAccountResult> {
   const user = await findUserById(app.db, userId);
   if (!user || user.deletedAt) throw errors.sessionEnded();
-  if (!(await verifyPassword(user.passwordHash, body.password))) throw errors.invalidField('body.password', 'The password is not right.');
-  if (normaliseEmail(body.confirmEmail) !== user.email) throw errors.invalidField('body.confirmEmail', 'Type the e-mail address of this account exactly.');
+  if (!(await verifyPassword(user.passwordHash, body.password)))
+    throw errors.invalidField('body.password', 'The password is not right.');
+  if (normaliseEmail(body.confirmEmail) !== user.email)
+    throw errors.invalidField('body.confirmEmail', 'Type the e-mail address of this account exactly.');
 
   const upcoming = await upcomingBookingsOf(app.db, userId, app.clock.now());
-  if (upcoming.length > 0 && body.cancelUpcoming !== true) throw errors.upcomingBookings(upcoming.map((b) => b.reference));
+  if (upcoming.length > 0 && body.cancelUpcoming !== true)
+    throw errors.upcomingBookings(upcoming.map((b) => b.reference));
   const cancelled: DeleteAccountResult['cancelled'] = [];
   for (const b of upcoming) {
     const result = await cancelBooking(app, userId, b.id, 'account_deleted');
@@ -34,7 +41,9 @@ export async function deleteAccount(app: FastifyInstance, userId: string, body: 
   }
 
   for (const entry of await listLiveEntries(app.db, userId, app.clock.now())) {
-    await leaveWaitlist(app, userId, entry.id).catch((err: unknown) => app.log.warn({ err, entryId: entry.id }, 'waitlist entry ended meanwhile'));
+    await leaveWaitlist(app, userId, entry.id).catch((err: unknown) =>
+      app.log.warn({ err, entryId: entry.id }, 'waitlist entry ended meanwhile'),
+    );
   }
   await deleteBookingPhotos(app, await bookingIdsOf(app.db, userId));
 

@@ -52,7 +52,8 @@ export async function readExport(db: Db, userId: string): Promise<Record<ExportP
   return db.transaction(
     async (tx) => {
       const out = {} as Record<ExportPart, Row[]>;
-      for (const [name, query] of Object.entries(parts) as [ExportPart, SQL][]) out[name] = (await tx.execute(query)).rows as Row[];
+      for (const [name, query] of Object.entries(parts) as [ExportPart, SQL][])
+        out[name] = (await tx.execute(query)).rows as Row[];
       return out;
     },
     { isolationLevel: 'repeatable read', accessMode: 'read only' },

@@ -21,7 +21,10 @@ export const ticketsPerAddress = (deps: Pick<FastifyInstance, 'config'>): number
 /** The stored form of where a join came from, or null when no cap is in force (nothing is stored then). */
 export function queueAddressOf(deps: Deps, ip: string): string | null {
   if (ticketsPerAddress(deps) === null) return null;
-  return createHmac('sha256', deps.secrets.appCheckSecret).update(`queue-address:${addressPlace(ip)}`).digest('base64url').slice(0, 22);
+  return createHmac('sha256', deps.secrets.appCheckSecret)
+    .update(`queue-address:${addressPlace(ip)}`)
+    .digest('base64url')
+    .slice(0, 22);
 }
 
 /**
@@ -34,7 +37,9 @@ export async function insertTicketFrom(
   tx: DbOrTx,
   args: { locationId: string; userId: string; now: Date; position: number | null; address: string; limit: number },
 ): Promise<boolean> {
-  await tx.execute(sql`select pg_advisory_xact_lock(hashtext('kringle_queue_address'), hashtext(${`${args.locationId} ${args.address}`}))`);
+  await tx.execute(
+    sql`select pg_advisory_xact_lock(hashtext('kringle_queue_address'), hashtext(${`${args.locationId} ${args.address}`}))`,
+  );
   const { rows } = await tx.execute(sql`
     with mine as (select 1 from queue_tickets where location_id = ${args.locationId}::uuid and user_id = ${args.userId}::uuid),
     here as (

@@ -47,7 +47,9 @@ export async function findLine(db: DbOrTx, locationId: string): Promise<LineRow 
 }
 
 /** Locations whose line may matter now: a queue, a sales opening, and the line not over. */
-export async function queuedLocations(db: DbOrTx): Promise<{ locationId: string; salesOpenAt: Date; opensMinutesBefore: number; closed: boolean }[]> {
+export async function queuedLocations(
+  db: DbOrTx,
+): Promise<{ locationId: string; salesOpenAt: Date; opensMinutesBefore: number; closed: boolean }[]> {
   const { rows } = await db.execute(sql`
     select l.id, l.sales_open_at, l.queue_opens_minutes_before, q.closed_at is not null and q.sales_open_at = l.sales_open_at as closed
     from locations l left join queue_lines q on q.location_id = l.id
@@ -65,7 +67,10 @@ export async function queuedLocations(db: DbOrTx): Promise<{ locationId: string;
  * season reloaded with another opening before the draw moves it and draws a fresh seed; after
  * the draw a new opening starts a new line.
  */
-export async function openLine(db: DbOrTx, args: { locationId: string; salesOpenAt: Date; seed: string; seedHash: string }): Promise<void> {
+export async function openLine(
+  db: DbOrTx,
+  args: { locationId: string; salesOpenAt: Date; seed: string; seedHash: string },
+): Promise<void> {
   // Tickets of an earlier opening's line start over with the new one.
   await db.execute(sql`
     with moved as (
@@ -88,7 +93,10 @@ export interface TicketRow {
 }
 
 /** Joins the line: one place per account and location (the unique index settles racing tabs and processes). */
-export async function insertTicket(db: DbOrTx, args: { locationId: string; userId: string; now: Date; position: number | null }): Promise<void> {
+export async function insertTicket(
+  db: DbOrTx,
+  args: { locationId: string; userId: string; now: Date; position: number | null },
+): Promise<void> {
   await db.execute(sql`
     insert into queue_tickets (location_id, user_id, joined_at, position)
     values (${args.locationId}::uuid, ${args.userId}::uuid, ${args.now.toISOString()}::timestamptz, ${args.position})
@@ -96,7 +104,9 @@ export async function insertTicket(db: DbOrTx, args: { locationId: string; userI
 }
 
 export async function nextBackPosition(db: DbOrTx, locationId: string): Promise<number> {
-  const { rows } = await db.execute(sql`select coalesce(max(position), 0)::int + 1 as next from queue_tickets where location_id = ${locationId}::uuid`);
+  const { rows } = await db.execute(
+    sql`select coalesce(max(position), 0)::int + 1 as next from queue_tickets where location_id = ${locationId}::uuid`,
+  );
   return rows[0]!.next as number;
 }
 
@@ -105,7 +115,9 @@ export async function lockLine(tx: DbOrTx, locationId: string): Promise<void> {
   await tx.execute(sql`select pg_advisory_xact_lock(hashtext('kringle_queue'), hashtext(${locationId}))`);
 }
 export async function tryLockLine(tx: DbOrTx, locationId: string): Promise<boolean> {
-  const { rows } = await tx.execute(sql`select pg_try_advisory_xact_lock(hashtext('kringle_queue'), hashtext(${locationId})) as ok`);
+  const { rows } = await tx.execute(
+    sql`select pg_try_advisory_xact_lock(hashtext('kringle_queue'), hashtext(${locationId})) as ok`,
+  );
   return rows[0]!.ok as boolean;
 }
 
@@ -125,7 +137,9 @@ function toTicket(r: Record<string, unknown>): TicketRow {
 }
 
 export async function findTicket(db: DbOrTx, locationId: string, userId: string): Promise<TicketRow | undefined> {
-  const { rows } = await db.execute(sql`select ${ticketColumns} from queue_tickets t where t.location_id = ${locationId}::uuid and t.user_id = ${userId}::uuid`);
+  const { rows } = await db.execute(
+    sql`select ${ticketColumns} from queue_tickets t where t.location_id = ${locationId}::uuid and t.user_id = ${userId}::uuid`,
+  );
   return rows[0] ? toTicket(rows[0]) : undefined;
 }
 
@@ -147,12 +161,18 @@ export async function entrantIds(db: DbOrTx, locationId: string, salesOpenAt: Da
 
 /** After the draw: the entrants in drawn order (they are the tickets with `in_draw`). */
 export async function drawnEntrants(db: DbOrTx, locationId: string): Promise<string[]> {
-  const { rows } = await db.execute(sql`select id from queue_tickets where location_id = ${locationId}::uuid and in_draw order by position`);
+  const { rows } = await db.execute(
+    sql`select id from queue_tickets where location_id = ${locationId}::uuid and in_draw order by position`,
+  );
   return rows.map((r) => r.id as string);
 }
 
 /** The one conditional UPDATE that makes the draw happen once: null when someone else drew (or it is not time). */
-export async function claimDraw(tx: DbOrTx, locationId: string, now: Date): Promise<{ seed: string; salesOpenAt: Date } | null> {
+export async function claimDraw(
+  tx: DbOrTx,
+  locationId: string,
+  now: Date,
+): Promise<{ seed: string; salesOpenAt: Date } | null> {
   const { rows } = await tx.execute(sql`
     update queue_lines set drawn_at = ${now.toISOString()}::timestamptz, version = version + 1
     where location_id = ${locationId}::uuid and drawn_at is null and sales_open_at <= ${now.toISOString()}::timestamptz
@@ -193,10 +213,16 @@ export async function freeSessions(db: DbOrTx, locationId: string, now: Date, le
 }
 
 /** Live holds or unpaid checkouts of a family at the location. */
-const holding = (now: Date) => sql`exists (select 1 from reservations r where r.user_id = t.user_id and r.location_id = t.location_id
+const holding = (
+  now: Date,
+) => sql`exists (select 1 from reservations r where r.user_id = t.user_id and r.location_id = t.location_id
   and r.status in ('active', 'checked_out') and r.expires_at > ${now.toISOString()}::timestamptz)`;
 
-export async function lineCounts(db: DbOrTx, locationId: string, now: Date): Promise<{ waiting: number; admittedNotHolding: number; holding: number; admittedRecently: number }> {
+export async function lineCounts(
+  db: DbOrTx,
+  locationId: string,
+  now: Date,
+): Promise<{ waiting: number; admittedNotHolding: number; holding: number; admittedRecently: number }> {
   const n = now.toISOString();
   const { rows } = await db.execute(sql`
     select count(*) filter (where t.status = 'waiting')::int as waiting,
@@ -205,7 +231,12 @@ export async function lineCounts(db: DbOrTx, locationId: string, now: Date): Pro
       count(*) filter (where t.admitted_at > ${n}::timestamptz - interval '5 minutes')::int as admitted_recently
     from queue_tickets t where t.location_id = ${locationId}::uuid`);
   const r = rows[0]!;
-  return { waiting: r.waiting as number, admittedNotHolding: r.admitted_not_holding as number, holding: r.holding as number, admittedRecently: r.admitted_recently as number };
+  return {
+    waiting: r.waiting as number,
+    admittedNotHolding: r.admitted_not_holding as number,
+    holding: r.holding as number,
+    admittedRecently: r.admitted_recently as number,
+  };
 }
 
 /** Admissions over: the family did not hold in time (or held and is done with the line). */
@@ -218,7 +249,10 @@ export async function closeLapsedAdmissions(tx: DbOrTx, locationId: string, now:
   return rows.length;
 }
 
-export async function admitNext(tx: DbOrTx, args: { locationId: string; count: number; now: Date; until: Date }): Promise<number> {
+export async function admitNext(
+  tx: DbOrTx,
+  args: { locationId: string; count: number; now: Date; until: Date },
+): Promise<number> {
   if (args.count <= 0) return 0;
   const { rows } = await tx.execute(sql`
     update queue_tickets t set status = 'admitted', admitted_at = ${args.now.toISOString()}::timestamptz, admitted_until = ${args.until.toISOString()}::timestamptz
@@ -228,7 +262,11 @@ export async function admitNext(tx: DbOrTx, args: { locationId: string; count: n
   return rows.length;
 }
 
-export async function updateLineState(tx: DbOrTx, locationId: string, change: { freeSessions: number; bump: boolean; close: boolean; now: Date }): Promise<void> {
+export async function updateLineState(
+  tx: DbOrTx,
+  locationId: string,
+  change: { freeSessions: number; bump: boolean; close: boolean; now: Date },
+): Promise<void> {
   await tx.execute(sql`
     update queue_lines set free_sessions = ${change.freeSessions},
       version = version + ${change.bump ? 1 : 0},
@@ -237,7 +275,11 @@ export async function updateLineState(tx: DbOrTx, locationId: string, change: { 
 }
 
 /** Pauses or resumes admissions; whether the line was paused before (null: no line), for the audit entry. */
-export async function setPaused(db: DbOrTx, locationId: string, paused: boolean): Promise<{ wasPaused: boolean } | null> {
+export async function setPaused(
+  db: DbOrTx,
+  locationId: string,
+  paused: boolean,
+): Promise<{ wasPaused: boolean } | null> {
   const { rows } = await db.execute(sql`
     update queue_lines q set paused = ${paused}, version = q.version + 1
     from (select location_id, coalesce(paused, false) as paused from queue_lines where location_id = ${locationId}::uuid for update) old

@@ -2,14 +2,29 @@ import { PassThrough } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { errorBodySchema } from '@kringle/contracts/errors';
-import { queueFairnessSchema, queueParamsSchema, queueTicketSchema, staffQueueSummarySchema, type QueueTicket } from '@kringle/contracts/queue';
+import {
+  queueFairnessSchema,
+  queueParamsSchema,
+  queueTicketSchema,
+  staffQueueSummarySchema,
+  type QueueTicket,
+} from '@kringle/contracts/queue';
 import { z } from 'zod';
 import { errors } from '../../lib/errors';
 import { authOf } from '../../plugins/auth';
 import { assertStaffLocation } from '../../plugins/staff-access';
 import { staffActor } from '../audit-trail/audit-entries.repository';
 import { LiveStreamRegistry, signOutListener } from '../availability/live-stream-limits';
-import { fairness, getTicket, joinQueue, lineVersion, passLocation, pauseQueue, staffSummary, ticketsByUser } from './queue.service';
+import {
+  fairness,
+  getTicket,
+  joinQueue,
+  lineVersion,
+  passLocation,
+  pauseQueue,
+  staffSummary,
+  ticketsByUser,
+} from './queue.service';
 import { queueAddressOf } from './queue-address';
 
 const KEEP_ALIVE_MS = 25_000;
@@ -45,7 +60,12 @@ export async function queueRoutes(app: FastifyInstance) {
     '/queue/:locationId',
     {
       config: { auth: 'customer' },
-      schema: { tags, summary: 'Your place in the line', params: queueParamsSchema, response: { 200: queueTicketSchema, 404: errorBodySchema } },
+      schema: {
+        tags,
+        summary: 'Your place in the line',
+        params: queueParamsSchema,
+        response: { 200: queueTicketSchema, 404: errorBodySchema },
+      },
     },
     async (req) => getTicket(app, authOf(req).userId, req.params.locationId),
   );
@@ -57,7 +77,8 @@ export async function queueRoutes(app: FastifyInstance) {
       schema: {
         tags,
         summary: "The draw's seed hash, the seed after the draw, and the entrants (anyone can recompute the order)",
-        description: 'Order = entrants sorted by hex HMAC-SHA256(key: seed, message: ticket id), ascending; sha256(seed) = seedHash. docs/fair-start.md; tools/check-queue-draw.mjs checks it.',
+        description:
+          'Order = entrants sorted by hex HMAC-SHA256(key: seed, message: ticket id), ascending; sha256(seed) = seedHash. docs/fair-start.md; tools/check-queue-draw.mjs checks it.',
         params: queueParamsSchema,
         response: { 200: queueFairnessSchema, 404: errorBodySchema },
       },
@@ -72,7 +93,10 @@ export async function queueRoutes(app: FastifyInstance) {
   // Every session of the account ended (decision 0063), told here or by any other process.
   app.sessionCutoffs.onRaised((userId) => registry.endUser(userId));
   type Watcher = { userId: string; send: (t: QueueTicket) => void; last: string };
-  const watched = new Map<string, { watchers: Set<Watcher>; version: number | null; timer: NodeJS.Timeout; busy: boolean; readAtMs: number }>();
+  const watched = new Map<
+    string,
+    { watchers: Set<Watcher>; version: number | null; timer: NodeJS.Timeout; busy: boolean; readAtMs: number }
+  >();
   const open = new Set<() => void>();
 
   const push = async (locationId: string, force = false) => {
@@ -121,14 +145,24 @@ export async function queueRoutes(app: FastifyInstance) {
           'text/event-stream: `retry: 3000`, then `event: ticket` with the ticket as JSON at once and on every change, and a `: keep-alive` comment every 25 s. ' +
           'Same caps as the availability stream (5 per account, 20 per address: 429 RATE_LIMITED); ends when the token expires or the account signs out. 404 when not in the line.',
         params: queueParamsSchema,
-        response: { 200: z.any().meta({ description: 'text/event-stream' }), 404: errorBodySchema, 429: errorBodySchema },
+        response: {
+          200: z.any().meta({ description: 'text/event-stream' }),
+          404: errorBodySchema,
+          429: errorBodySchema,
+        },
       },
     },
     async (req, reply) => {
       const { locationId } = req.params;
       const auth = authOf(req);
       const refused = registry.refusal(auth.userId, req.ip);
-      if (refused) throw errors.rateLimited(refused === 'account' ? `At most ${perAccount} live updates can be open per account: close another tab.` : 'Too many live updates are open from this network. Try again in 30 seconds.', 30);
+      if (refused)
+        throw errors.rateLimited(
+          refused === 'account'
+            ? `At most ${perAccount} live updates can be open per account: close another tab.`
+            : 'Too many live updates are open from this network. Try again in 30 seconds.',
+          30,
+        );
       const ender = { end: () => {} };
       const release = registry.add(auth.userId, req.ip, () => ender.end());
       let first: QueueTicket;
@@ -146,7 +180,11 @@ export async function queueRoutes(app: FastifyInstance) {
         if (stream.writableLength > MAX_BUFFERED_BYTES) return end();
         stream.write(text);
       };
-      const watcher: Watcher = { userId: auth.userId, send: (t) => write(`event: ticket\ndata: ${JSON.stringify(t)}\n\n`), last: JSON.stringify(first) };
+      const watcher: Watcher = {
+        userId: auth.userId,
+        send: (t) => write(`event: ticket\ndata: ${JSON.stringify(t)}\n\n`),
+        last: JSON.stringify(first),
+      };
       let w = watched.get(locationId);
       if (!w) {
         const timer = setInterval(() => void push(locationId), WATCH_MS);
@@ -179,7 +217,11 @@ export async function queueRoutes(app: FastifyInstance) {
       reply.raw.once('close', end);
       stream.write('retry: 3000\n\n');
       watcher.send(first);
-      return reply.header('cache-control', 'no-cache, no-transform').header('x-accel-buffering', 'no').type('text/event-stream; charset=utf-8').send(stream);
+      return reply
+        .header('cache-control', 'no-cache, no-transform')
+        .header('x-accel-buffering', 'no')
+        .type('text/event-stream; charset=utf-8')
+        .send(stream);
     },
   );
 
@@ -187,7 +229,15 @@ export async function queueRoutes(app: FastifyInstance) {
   const staff = { auth: 'staff' as const, staffRoles: ['manager'] as const };
   r.get(
     '/staff/queue/:locationId',
-    { config: staff, schema: { tags: ['staff'], summary: "A location's waiting room: length, admitted, holding, sold", params: queueParamsSchema, response: { 200: staffQueueSummarySchema, 404: errorBodySchema } } },
+    {
+      config: staff,
+      schema: {
+        tags: ['staff'],
+        summary: "A location's waiting room: length, admitted, holding, sold",
+        params: queueParamsSchema,
+        response: { 200: staffQueueSummarySchema, 404: errorBodySchema },
+      },
+    },
     async (req) => {
       assertStaffLocation(req, req.params.locationId);
       return staffSummary(app, req.params.locationId);
@@ -195,7 +245,15 @@ export async function queueRoutes(app: FastifyInstance) {
   );
   r.post(
     '/staff/queue/:locationId/pause',
-    { config: staff, schema: { tags: ['staff'], summary: 'Pause admissions (families keep their places)', params: queueParamsSchema, response: { 200: staffQueueSummarySchema, 404: errorBodySchema } } },
+    {
+      config: staff,
+      schema: {
+        tags: ['staff'],
+        summary: 'Pause admissions (families keep their places)',
+        params: queueParamsSchema,
+        response: { 200: staffQueueSummarySchema, 404: errorBodySchema },
+      },
+    },
     async (req) => {
       assertStaffLocation(req, req.params.locationId);
       return pauseQueue(app, req.params.locationId, true, staffActor(authOf(req)));
@@ -203,7 +261,15 @@ export async function queueRoutes(app: FastifyInstance) {
   );
   r.post(
     '/staff/queue/:locationId/resume',
-    { config: staff, schema: { tags: ['staff'], summary: 'Resume admissions', params: queueParamsSchema, response: { 200: staffQueueSummarySchema, 404: errorBodySchema } } },
+    {
+      config: staff,
+      schema: {
+        tags: ['staff'],
+        summary: 'Resume admissions',
+        params: queueParamsSchema,
+        response: { 200: staffQueueSummarySchema, 404: errorBodySchema },
+      },
+    },
     async (req) => {
       assertStaffLocation(req, req.params.locationId);
       const summary = await pauseQueue(app, req.params.locationId, false, staffActor(authOf(req)));

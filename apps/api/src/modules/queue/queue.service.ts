@@ -60,7 +60,12 @@ async function ensureOpen(deps: Deps, line: LineRow): Promise<LineRow> {
   if (!opensAt || !line.salesOpenAt || deps.clock.now() < opensAt) return line;
   if (line.hasLine && line.lineSalesOpenAt?.getTime() === line.salesOpenAt.getTime()) return line;
   const seed = randomBytes(32).toString('hex');
-  await openLine(deps.db, { locationId: line.locationId, salesOpenAt: line.salesOpenAt, seed, seedHash: seedHashOf(seed) });
+  await openLine(deps.db, {
+    locationId: line.locationId,
+    salesOpenAt: line.salesOpenAt,
+    seed,
+    seedHash: seedHashOf(seed),
+  });
   return (await findLine(deps.db, line.locationId))!;
 }
 
@@ -80,13 +85,20 @@ function ratePerSecond(line: LineRow, admittedRecently: number, now: Date): numb
   return admittedRecently / Math.max(windowMs / 1000, 1);
 }
 
-const emptyTicket = (line: LineRow) => ({ position: null, ahead: null, estimatedWaitSeconds: null, admittedUntil: null, opensAt: line.salesOpenAt!.toISOString() });
+const emptyTicket = (line: LineRow) => ({
+  position: null,
+  ahead: null,
+  estimatedWaitSeconds: null,
+  admittedUntil: null,
+  opensAt: line.salesOpenAt!.toISOString(),
+});
 
 export function ticketView(line: LineRow, row: TicketRow | undefined, now: Date, rate: number | null): QueueTicket {
   const base = emptyTicket(line);
   if (!row) return { ...base, status: line.closedAt ? 'closed' : 'before_open' };
   const admittedUntil = row.admittedUntil?.toISOString() ?? null;
-  if (row.status === 'admitted' && row.admittedUntil && row.admittedUntil > now) return { ...base, status: 'admitted', position: row.position, ahead: 0, estimatedWaitSeconds: 0, admittedUntil };
+  if (row.status === 'admitted' && row.admittedUntil && row.admittedUntil > now)
+    return { ...base, status: 'admitted', position: row.position, ahead: 0, estimatedWaitSeconds: 0, admittedUntil };
   if (row.status !== 'waiting') return { ...base, status: 'closed', position: row.position, admittedUntil };
   if (!line.drawnAt || row.position === null) return { ...base, status: 'before_open' };
   const status = line.freeSessions === 0 ? 'sold_out' : 'waiting';
@@ -100,7 +112,12 @@ async function rateOf(deps: Deps, line: LineRow, now: Date): Promise<number | nu
 }
 
 /** A new ticket, counted against its address's cap when one is in force (queue-address.ts); 429 past it. */
-async function insertJoin(deps: Deps, db: DbOrTx, args: { locationId: string; userId: string; now: Date; position: number | null }, address: string | null): Promise<void> {
+async function insertJoin(
+  deps: Deps,
+  db: DbOrTx,
+  args: { locationId: string; userId: string; now: Date; position: number | null },
+  address: string | null,
+): Promise<void> {
   const limit = ticketsPerAddress(deps);
   if (address === null || limit === null) return insertTicket(db, args);
   const counted = (tx: DbOrTx) => insertTicketFrom(tx, { ...args, address, limit });
@@ -113,7 +130,12 @@ async function insertJoin(deps: Deps, db: DbOrTx, args: { locationId: string; us
  * POST /queue/{locationId}: one place per account; again (another tab, device or process) → the
  * same one. `address` is where the join came from (queueAddressOf), null when no cap is in force.
  */
-export async function joinQueue(deps: Deps & Pick<FastifyInstance, 'queueGate'>, userId: string, locationId: string, address: string | null = null): Promise<QueueTicket> {
+export async function joinQueue(
+  deps: Deps & Pick<FastifyInstance, 'queueGate'>,
+  userId: string,
+  locationId: string,
+  address: string | null = null,
+): Promise<QueueTicket> {
   const line = await openLineOf(deps, locationId);
   const now = deps.clock.now();
   if (line.closedAt) return ticketView(line, await findTicket(deps.db, locationId, userId), now, null);
@@ -130,7 +152,12 @@ export async function joinQueue(deps: Deps & Pick<FastifyInstance, 'queueGate'>,
       await deps.db.transaction(async (tx) => {
         await lockLine(tx, locationId);
         const drawn = await findLine(tx, locationId);
-        await insertJoin(deps, tx, { locationId, userId, now, position: drawn?.drawnAt ? await nextBackPosition(tx, locationId) : null }, address);
+        await insertJoin(
+          deps,
+          tx,
+          { locationId, userId, now, position: drawn?.drawnAt ? await nextBackPosition(tx, locationId) : null },
+          address,
+        );
       });
     } else {
       // Before the opening the order does not matter: no lock, a single insert.
@@ -152,7 +179,10 @@ export async function getTicket(deps: Deps, userId: string, locationId: string):
 }
 
 /** Every family's ticket of one line, for the live streams (one query for all of them). */
-export async function ticketsByUser(deps: Deps, locationId: string): Promise<{ version: number; tickets: Map<string, QueueTicket> } | null> {
+export async function ticketsByUser(
+  deps: Deps,
+  locationId: string,
+): Promise<{ version: number; tickets: Map<string, QueueTicket> } | null> {
   const line = await findLine(deps.db, locationId);
   if (!line?.hasLine) return null;
   const now = deps.clock.now();
@@ -175,7 +205,9 @@ export async function fairness(deps: Deps, locationId: string): Promise<QueueFai
     seedHash: line.seedHash!,
     seed: drawn ? line.seed : null,
     drawnAt: line.drawnAt?.toISOString() ?? null,
-    entrants: drawn ? await drawnEntrants(deps.db, locationId) : await entrantIds(deps.db, locationId, line.salesOpenAt!),
+    entrants: drawn
+      ? await drawnEntrants(deps.db, locationId)
+      : await entrantIds(deps.db, locationId, line.salesOpenAt!),
   };
 }
 
@@ -216,7 +248,11 @@ export async function passLocation(deps: Deps, locationId: string): Promise<bool
     }
     const after = await lineCounts(tx, locationId, now);
     // The line has done its work when nobody waits and no admission is still live.
-    const close = after.waiting === 0 && after.admittedNotHolding === 0 && after.holding === 0 && now.getTime() - line.salesOpenAt!.getTime() > deps.config.QUEUE_ADMIT_MINUTES * 60_000;
+    const close =
+      after.waiting === 0 &&
+      after.admittedNotHolding === 0 &&
+      after.holding === 0 &&
+      now.getTime() - line.salesOpenAt!.getTime() > deps.config.QUEUE_ADMIT_MINUTES * 60_000;
     if (free !== current.freeSessions) changed = true;
     await updateLineState(tx, locationId, { freeSessions: free, bump: changed || close, close, now });
     return changed || close;
@@ -256,7 +292,12 @@ export async function staffSummary(deps: Deps, locationId: string): Promise<Staf
 }
 
 /** Pausing and resuming admissions are audited in the same transaction (issue 48 item 5), the location in before/after. */
-export async function pauseQueue(deps: Deps, locationId: string, paused: boolean, actor: Actor): Promise<StaffQueueSummary> {
+export async function pauseQueue(
+  deps: Deps,
+  locationId: string,
+  paused: boolean,
+  actor: Actor,
+): Promise<StaffQueueSummary> {
   await openLineOf(deps, locationId);
   await deps.db.transaction(async (tx) => {
     const changed = await setPaused(tx, locationId, paused);

@@ -9,9 +9,25 @@ import { announceTaken } from './slot-events.listener';
 import { assertCanHoldForReschedule, leadCutoffOf } from '../booking-lifecycle/booking-policy';
 import { findLocation } from '../catalogue/catalogue.repository';
 import { formatSessionTime } from '@kringle/contracts/dates';
-import { addressHoldsFor, churnReleaseAt, findReservation, insertReservation, liveCheckoutOn, liveReservations, lockReservation, slotForHold, updateReservation, type ReservationRow } from './reservations.repository';
+import {
+  addressHoldsFor,
+  churnReleaseAt,
+  findReservation,
+  insertReservation,
+  liveCheckoutOn,
+  liveReservations,
+  lockReservation,
+  slotForHold,
+  updateReservation,
+  type ReservationRow,
+} from './reservations.repository';
 import { countUpcomingBookings } from '../booking-lifecycle/slot-row.repository';
-import { claimSlot, extendSlotHold, releaseHold, sweepLapsedHolds } from '../booking-lifecycle/session-holds.repository';
+import {
+  claimSlot,
+  extendSlotHold,
+  releaseHold,
+  sweepLapsedHolds,
+} from '../booking-lifecycle/session-holds.repository';
 import { familyActor } from '../booking-lifecycle/audit.repository';
 import { countHoldRefusal, holds } from '../operations/metrics';
 
@@ -26,7 +42,8 @@ export interface HoldFrom {
 }
 
 /** Seconds until the first of an address's holds ends (decision 0069), at least 1. */
-const secondsUntil = (at: Date | null, now: Date) => Math.max(1, Math.ceil(((at?.getTime() ?? now.getTime()) - now.getTime()) / 1000));
+const secondsUntil = (at: Date | null, now: Date) =>
+  Math.max(1, Math.ceil(((at?.getTime() ?? now.getTime()) - now.getTime()) / 1000));
 
 /** Names the opening in the location's own clock: "Bookings for Westfield Sydney open Sat 1 Nov, 9:00 am AEDT." */
 async function salesNotOpen(deps: Deps, locationId: string): Promise<AppError> {
@@ -56,7 +73,12 @@ export function toReservation(row: ReservationRow, now: Date): Reservation {
  * location's day is answered RATE_LIMITED (decision 0069). Most holds (a customer without a live
  * hold, not rescheduling) take the one-statement path.
  */
-export async function createReservation(deps: HoldDeps, userId: string, body: CreateReservationBody, from: HoldFrom): Promise<{ reservation: Reservation; existing: boolean }> {
+export async function createReservation(
+  deps: HoldDeps,
+  userId: string,
+  body: CreateReservationBody,
+  from: HoldFrom,
+): Promise<{ reservation: Reservation; existing: boolean }> {
   // Every decision below, counted by outcome (kringle_holds_total; decision 0088).
   try {
     const held = await decideHold(deps, userId, body, from);
@@ -68,7 +90,12 @@ export async function createReservation(deps: HoldDeps, userId: string, body: Cr
   }
 }
 
-async function decideHold(deps: HoldDeps, userId: string, body: CreateReservationBody, from: HoldFrom): Promise<{ reservation: Reservation; existing: boolean }> {
+async function decideHold(
+  deps: HoldDeps,
+  userId: string,
+  body: CreateReservationBody,
+  from: HoldFrom,
+): Promise<{ reservation: Reservation; existing: boolean }> {
   if (!body.bookingId) {
     // The fair start (decision 0053): past the opening, a location's open line admits families in
     // turn. Locations without a line ask nothing (the gate knows them without a query).
@@ -80,7 +107,11 @@ async function decideHold(deps: HoldDeps, userId: string, body: CreateReservatio
     } catch (err) {
       // Refused because the family's own unpaid checkout has it: that same reservation (issue 37 item 1).
       // Not when another family's hold has it, as on drop day: most refusals then cost no query.
-      if ((err as AppError).code !== 'SLOT_UNAVAILABLE' || deps.slotState.taken.heldByAnother(body.slotId, userId, deps.clock.now())) throw err;
+      if (
+        (err as AppError).code !== 'SLOT_UNAVAILABLE' ||
+        deps.slotState.taken.heldByAnother(body.slotId, userId, deps.clock.now())
+      )
+        throw err;
       const own = await liveCheckoutOn(deps.db, userId, body.slotId, deps.clock.now());
       if (own) return { reservation: toReservation(own, deps.clock.now()), existing: true };
       throw err;
@@ -90,7 +121,12 @@ async function decideHold(deps: HoldDeps, userId: string, body: CreateReservatio
 }
 
 /** The drop-day path, then the family's own live hold on this session; null when the general path must decide. */
-async function quickOrOwn(deps: HoldDeps, userId: string, slotId: string, from: HoldFrom): Promise<{ reservation: Reservation; existing: boolean } | null> {
+async function quickOrOwn(
+  deps: HoldDeps,
+  userId: string,
+  slotId: string,
+  from: HoldFrom,
+): Promise<{ reservation: Reservation; existing: boolean } | null> {
   // Drop day (decision 0014): a session this process has just seen taken costs no query. Nor
   // does one another attempt here is asking about right now, once that one found it taken; if it
   // failed or lost to a racer elsewhere, this attempt asks the database itself.
@@ -116,7 +152,13 @@ export async function listReservations(deps: Deps, userId: string): Promise<{ it
 }
 
 /** The one-round-trip hold; null when the general path must decide (the customer has a live hold). */
-async function tryQuickHold(deps: HoldDeps, taken: TakenSessions, userId: string, slotId: string, from: HoldFrom): Promise<Reservation | null> {
+async function tryQuickHold(
+  deps: HoldDeps,
+  taken: TakenSessions,
+  userId: string,
+  slotId: string,
+  from: HoldFrom,
+): Promise<Reservation | null> {
   const now = deps.clock.now();
   const limit = deps.config.MAX_UPCOMING_BOOKINGS;
   const expiresAt = new Date(now.getTime() + deps.config.HOLD_MINUTES * 60_000);
@@ -151,9 +193,27 @@ async function tryQuickHold(deps: HoldDeps, taken: TakenSessions, userId: string
     deps.slotState.changed({ locationId: outcome.slotLocationId });
     deps.queueGate.held(outcome.slotLocationId);
     taken.remember(slotId, userId, expiresAt, now, version);
-    announceTaken(deps.slotState, deps.pool, deps.log, { slotId, holderId: userId, reservationId: id, endsAt: expiresAt });
+    announceTaken(deps.slotState, deps.pool, deps.log, {
+      slotId,
+      holderId: userId,
+      reservationId: id,
+      endsAt: expiresAt,
+    });
     return toReservation(
-      { id, userId, slotId, locationId: outcome.slotLocationId, status: 'active', expiresAt, refreshesLeft, bookingId: null, waitlistEntryId: null, holdAddress: from.address, createdAt: now, updatedAt: now },
+      {
+        id,
+        userId,
+        slotId,
+        locationId: outcome.slotLocationId,
+        status: 'active',
+        expiresAt,
+        refreshesLeft,
+        bookingId: null,
+        waitlistEntryId: null,
+        holdAddress: from.address,
+        createdAt: now,
+        updatedAt: now,
+      },
       now,
     );
   }
@@ -161,10 +221,12 @@ async function tryQuickHold(deps: HoldDeps, taken: TakenSessions, userId: string
   // A family with a hold or an unpaid checkout, or cooling down, is not tried: the general path answers.
   if (outcome.blocked && !outcome.takenBefore) return null;
   // The address holds its share of this day already; a session taken anyway is answered as taken.
-  if (outcome.addressFullUntil && !outcome.takenBefore) throw errors.holdAddressFull(secondsUntil(outcome.addressFullUntil, now));
+  if (outcome.addressFullUntil && !outcome.takenBefore)
+    throw errors.holdAddressFull(secondsUntil(outcome.addressFullUntil, now));
   // Remembered only if it was taken before the statement began: a racer's hold that won meanwhile
   // is not visible to the statement, so its holder is not known.
-  if (outcome.takenBefore) taken.remember(slotId, outcome.takenBefore.holderId, outcome.takenBefore.holdExpiresAt, now, version);
+  if (outcome.takenBefore)
+    taken.remember(slotId, outcome.takenBefore.holderId, outcome.takenBefore.holdExpiresAt, now, version);
   throw errors.slotUnavailable();
 }
 
@@ -175,7 +237,12 @@ async function cooldownSeconds(deps: HoldDeps, userId: string, now: Date): Promi
   return tipped ? Math.max(1, Math.ceil((tipped.getTime() + windowMinutes * 60_000 - now.getTime()) / 1000)) : 0;
 }
 
-async function holdInGeneral(deps: HoldDeps, userId: string, body: CreateReservationBody, from: HoldFrom): Promise<{ reservation: Reservation; existing: boolean }> {
+async function holdInGeneral(
+  deps: HoldDeps,
+  userId: string,
+  body: CreateReservationBody,
+  from: HoldFrom,
+): Promise<{ reservation: Reservation; existing: boolean }> {
   const slot = await slotForHold(deps.db, body.slotId);
   if (!slot) throw notFound('That session');
   // Reschedule holds too: before the opening nobody, booked elsewhere or not, gets a head start.
@@ -200,7 +267,9 @@ async function holdInGeneral(deps: HoldDeps, userId: string, body: CreateReserva
         released = await sweepLapsedHolds(tx, userId, now);
         // Waitlist offers are given, not taken: they neither count nor are counted (decision 0059).
         const live = (await liveReservations(tx, userId, now)).filter((r) => r.waitlistEntryId === null);
-        existing = live.find((r) => r.slotId === slot.id && (!body.bookingId || (r.bookingId === body.bookingId && r.status === 'active')));
+        existing = live.find(
+          (r) => r.slotId === slot.id && (!body.bookingId || (r.bookingId === body.bookingId && r.status === 'active')),
+        );
         if (existing) return existing;
         if (live.length > 0) throw errors.holdLimit();
         if (from.address && from.limit > 0) {
@@ -219,7 +288,14 @@ async function holdInGeneral(deps: HoldDeps, userId: string, body: CreateReserva
         });
         const claimed = await claimSlot(
           tx,
-          { slotId: slot.id, reservationId: reservation.id, expiresAt: reservation.expiresAt, now, leadCutoff: leadCutoffOf(deps.config, now), bookingId: reservation.bookingId },
+          {
+            slotId: slot.id,
+            reservationId: reservation.id,
+            expiresAt: reservation.expiresAt,
+            now,
+            leadCutoff: leadCutoffOf(deps.config, now),
+            bookingId: reservation.bookingId,
+          },
           { actor: familyActor(userId), at: now },
         );
         if (!claimed) throw errors.slotUnavailable();
@@ -260,8 +336,14 @@ export async function refreshReservation(deps: Deps, userId: string, id: string)
     if (!['active', 'checked_out'].includes(current.status) || current.expiresAt <= now) throw errors.holdExpired();
     if (current.refreshesLeft <= 0) throw errors.refreshLimit();
     // Never shortens: a waitlist offer may have more than HOLD_MINUTES left.
-    const expiresAt = new Date(Math.max(current.expiresAt.getTime(), now.getTime() + deps.config.HOLD_MINUTES * 60_000));
-    const extended = await extendSlotHold(tx, { reservationId: current.id, bookingId: current.bookingId, from: current.expiresAt, to: expiresAt }, { actor: familyActor(userId), at: now });
+    const expiresAt = new Date(
+      Math.max(current.expiresAt.getTime(), now.getTime() + deps.config.HOLD_MINUTES * 60_000),
+    );
+    const extended = await extendSlotHold(
+      tx,
+      { reservationId: current.id, bookingId: current.bookingId, from: current.expiresAt, to: expiresAt },
+      { actor: familyActor(userId), at: now },
+    );
     if (!extended) throw errors.holdExpired();
     return updateReservation(tx, current.id, { expiresAt, refreshesLeft: current.refreshesLeft - 1 }, now);
   });
@@ -277,7 +359,11 @@ export async function cancelReservation(deps: Deps, userId: string, id: string):
     if (current.status === 'checked_out') {
       throw errors.notCancellable('This hold is already part of a booking. Cancel the booking instead.');
     }
-    await releaseHold(tx, { reservationId: current.id, action: 'releaseHold', bookingId: current.bookingId }, { actor: familyActor(userId), at: now });
+    await releaseHold(
+      tx,
+      { reservationId: current.id, action: 'releaseHold', bookingId: current.bookingId },
+      { actor: familyActor(userId), at: now },
+    );
     if (current.status === 'cancelled') return current;
     return updateReservation(tx, current.id, { status: 'cancelled' }, now);
   });

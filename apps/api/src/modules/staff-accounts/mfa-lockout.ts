@@ -44,7 +44,8 @@ export async function countWrongCode(tx: Tx, user: UserRow, now: Date, brandName
   // The count starts again: after the lock, another MFA_LOCK_AFTER wrong codes lock it again.
   await repo.setMfaFailures(tx, user.id, 0, until);
   const managers = await repo.activeManagerEmails(tx);
-  for (const mail of mfaLockedMails({ brandName, member: user.email, managers, lockedUntil: until, failures })) await enqueueMail(tx, mail);
+  for (const mail of mfaLockedMails({ brandName, member: user.email, managers, lockedUntil: until, failures }))
+    await enqueueMail(tx, mail);
   await insertAuditEntry(tx, {
     at: now,
     actor: SYSTEM,

@@ -51,7 +51,14 @@ export class MfaService {
   ) {}
 
   private totp(secretBase32: string, label: string): TOTP {
-    return new TOTP({ issuer: this.issuer, label, algorithm: 'SHA1', digits: 6, period: TOTP_PERIOD, secret: Secret.fromBase32(secretBase32) });
+    return new TOTP({
+      issuer: this.issuer,
+      label,
+      algorithm: 'SHA1',
+      digits: 6,
+      period: TOTP_PERIOD,
+      secret: Secret.fromBase32(secretBase32),
+    });
   }
 
   /** A new secret (replacing an unconfirmed one); refused once enrolled (409 MFA_ALREADY_ENROLLED). */
@@ -75,7 +82,11 @@ export class MfaService {
    * (`sessionId`, the caller's `sid`) has just proved a code: its family is marked as having
    * passed it and stays; its next refresh gives a token of the new epoch.
    */
-  async confirm(userId: string, code: string, sessionId: string | undefined): Promise<MfaConfirmResponse & { ended: SessionsEnded }> {
+  async confirm(
+    userId: string,
+    code: string,
+    sessionId: string | undefined,
+  ): Promise<MfaConfirmResponse & { ended: SessionsEnded }> {
     const now = this.clock.now();
     const recoveryCodes = Array.from({ length: RECOVERY_CODE_COUNT }, newRecoveryCode);
     const ended = await this.db.transaction(async (tx) => {
@@ -85,9 +96,15 @@ export class MfaService {
       const secret = user.mfaSecret ? this.box.open(user.mfaSecret) : null;
       if (!secret) throw errors.badRequest('Start the set-up of the second step first.');
       const step = this.acceptedStep(secret, user.email, code, now);
-      if (step === null) throw errors.invalidField('body.code', 'That code is not right. Enter the newest code from your app.');
+      if (step === null)
+        throw errors.invalidField('body.code', 'That code is not right. Enter the newest code from your app.');
       await repo.markMfaEnrolled(tx, userId, step, now);
-      await repo.replaceRecoveryCodes(tx, userId, recoveryCodes.map((c) => sha256(normaliseRecovery(c))), now);
+      await repo.replaceRecoveryCodes(
+        tx,
+        userId,
+        recoveryCodes.map((c) => sha256(normaliseRecovery(c))),
+        now,
+      );
       const sessionKept = sessionId ? await markFamilyTwoFactor(tx, userId, sessionId) : false;
       const ended = await endPasswordOnlySessions(tx, userId, now);
       await insertAuditEntry(tx, {
@@ -98,7 +115,13 @@ export class MfaService {
         orderId: null,
         reason: null,
         before: { staffId: userId, email: user.email, mfaEnrolled: false },
-        after: { staffId: userId, email: user.email, mfaEnrolled: true, passwordOnlySessionsEnded: true, enrollingSessionKept: sessionKept },
+        after: {
+          staffId: userId,
+          email: user.email,
+          mfaEnrolled: true,
+          passwordOnlySessionsEnded: true,
+          enrollingSessionKept: sessionKept,
+        },
       });
       return ended;
     });
@@ -117,7 +140,12 @@ export class MfaService {
   async challenge(userId: string): Promise<string> {
     const now = this.clock.now();
     const token = randomToken();
-    await repo.insertMfaChallenge(this.db, { userId, tokenHash: sha256(token), expiresAt: new Date(now.getTime() + MFA_TOKEN_TTL_MS), createdAt: now });
+    await repo.insertMfaChallenge(this.db, {
+      userId,
+      tokenHash: sha256(token),
+      expiresAt: new Date(now.getTime() + MFA_TOKEN_TTL_MS),
+      createdAt: now,
+    });
     return token;
   }
 

@@ -17,18 +17,33 @@ export async function listStaff(db: DbOrTx): Promise<(UserRow & { invitationPend
 }
 
 /** Invited and never accepted: some invitation, none used (a replaced one counts as used, but never alone). */
-const pendingOf = (invitations: { usedAt: Date | null }[]) => invitations.length > 0 && invitations.some((i) => i.usedAt === null);
+const pendingOf = (invitations: { usedAt: Date | null }[]) =>
+  invitations.length > 0 && invitations.some((i) => i.usedAt === null);
 
 export async function isInvitationPending(db: DbOrTx, userId: string): Promise<boolean> {
-  return pendingOf(await db.select({ usedAt: staffInvitations.usedAt }).from(staffInvitations).where(eq(staffInvitations.userId, userId)));
+  return pendingOf(
+    await db
+      .select({ usedAt: staffInvitations.usedAt })
+      .from(staffInvitations)
+      .where(eq(staffInvitations.userId, userId)),
+  );
 }
 
 export async function lockStaff(db: DbOrTx, id: string): Promise<UserRow | null> {
-  const [row] = await db.select().from(users).where(and(eq(users.id, id), eq(users.isStaff, true))).for('update');
+  const [row] = await db
+    .select()
+    .from(users)
+    .where(and(eq(users.id, id), eq(users.isStaff, true)))
+    .for('update');
   return row ?? null;
 }
 
-export async function updateStaff(db: DbOrTx, id: string, patch: { staffRole?: StaffRole; locationIds?: string[]; active?: boolean }, now: Date): Promise<UserRow> {
+export async function updateStaff(
+  db: DbOrTx,
+  id: string,
+  patch: { staffRole?: StaffRole; locationIds?: string[]; active?: boolean },
+  now: Date,
+): Promise<UserRow> {
   const [row] = await db
     .update(users)
     .set({ ...patch, updatedAt: now })
@@ -50,9 +65,15 @@ export async function locationIdsBySlug(db: DbOrTx, slugs: string[]): Promise<Ma
   return new Map(rows.filter((r) => slugs.includes(r.slug)).map((r) => [r.slug, r.id]));
 }
 
-export async function insertInvitation(db: DbOrTx, values: { userId: string; codeHash: string; expiresAt: Date; createdAt: Date }): Promise<void> {
+export async function insertInvitation(
+  db: DbOrTx,
+  values: { userId: string; codeHash: string; expiresAt: Date; createdAt: Date },
+): Promise<void> {
   // A new invitation replaces the older ones of the same account.
-  await db.update(staffInvitations).set({ usedAt: values.createdAt }).where(and(eq(staffInvitations.userId, values.userId), isNull(staffInvitations.usedAt)));
+  await db
+    .update(staffInvitations)
+    .set({ usedAt: values.createdAt })
+    .where(and(eq(staffInvitations.userId, values.userId), isNull(staffInvitations.usedAt)));
   await db.insert(staffInvitations).values(values);
 }
 
@@ -61,13 +82,22 @@ export async function consumeInvitation(db: DbOrTx, codeHash: string, now: Date)
   const [row] = await db
     .update(staffInvitations)
     .set({ usedAt: now })
-    .where(and(eq(staffInvitations.codeHash, codeHash), isNull(staffInvitations.usedAt), gt(staffInvitations.expiresAt, now)))
+    .where(
+      and(
+        eq(staffInvitations.codeHash, codeHash),
+        isNull(staffInvitations.usedAt),
+        gt(staffInvitations.expiresAt, now),
+      ),
+    )
     .returning({ userId: staffInvitations.userId });
   return row?.userId ?? null;
 }
 
 export async function setMfaSecret(db: DbOrTx, userId: string, sealed: string, now: Date): Promise<void> {
-  await db.update(users).set({ mfaSecret: sealed, updatedAt: now }).where(and(eq(users.id, userId), isNull(users.mfaEnrolledAt)));
+  await db
+    .update(users)
+    .set({ mfaSecret: sealed, updatedAt: now })
+    .where(and(eq(users.id, userId), isNull(users.mfaEnrolledAt)));
 }
 
 export async function markMfaEnrolled(db: DbOrTx, userId: string, step: number, now: Date): Promise<void> {
@@ -94,17 +124,30 @@ export async function consumeRecoveryCode(db: DbOrTx, userId: string, codeHash: 
   const rows = await db
     .update(staffRecoveryCodes)
     .set({ usedAt: now })
-    .where(and(eq(staffRecoveryCodes.userId, userId), eq(staffRecoveryCodes.codeHash, codeHash), isNull(staffRecoveryCodes.usedAt)))
+    .where(
+      and(
+        eq(staffRecoveryCodes.userId, userId),
+        eq(staffRecoveryCodes.codeHash, codeHash),
+        isNull(staffRecoveryCodes.usedAt),
+      ),
+    )
     .returning({ id: staffRecoveryCodes.id });
   return rows.length > 0;
 }
 
-export async function insertMfaChallenge(db: DbOrTx, values: { userId: string; tokenHash: string; expiresAt: Date; createdAt: Date }): Promise<void> {
+export async function insertMfaChallenge(
+  db: DbOrTx,
+  values: { userId: string; tokenHash: string; expiresAt: Date; createdAt: Date },
+): Promise<void> {
   await db.insert(mfaChallenges).values(values);
 }
 
 /** Locks a live challenge (unused, unexpired), so two answers to one challenge are serialised. */
-export async function lockLiveChallenge(db: DbOrTx, tokenHash: string, now: Date): Promise<{ id: string; userId: string } | null> {
+export async function lockLiveChallenge(
+  db: DbOrTx,
+  tokenHash: string,
+  now: Date,
+): Promise<{ id: string; userId: string } | null> {
   const [row] = await db
     .select({ id: mfaChallenges.id, userId: mfaChallenges.userId })
     .from(mfaChallenges)
@@ -117,15 +160,29 @@ export async function markChallengeUsed(db: DbOrTx, id: string, now: Date): Prom
   await db.update(mfaChallenges).set({ usedAt: now }).where(eq(mfaChallenges.id, id));
 }
 
-
 /** Removes the second factor (secret, last step, recovery codes): the member enrols again. */
 export async function resetMfa(db: DbOrTx, userId: string, now: Date): Promise<void> {
-  await db.update(users).set({ mfaSecret: null, mfaEnrolledAt: null, mfaLastStep: null, mfaFailedCount: 0, mfaLockedUntil: null, updatedAt: now }).where(eq(users.id, userId));
+  await db
+    .update(users)
+    .set({
+      mfaSecret: null,
+      mfaEnrolledAt: null,
+      mfaLastStep: null,
+      mfaFailedCount: 0,
+      mfaLockedUntil: null,
+      updatedAt: now,
+    })
+    .where(eq(users.id, userId));
   await db.delete(staffRecoveryCodes).where(eq(staffRecoveryCodes.userId, userId));
 }
 
 /** The consecutive wrong second-factor codes and the lock (issue 48 item 2); the row is locked by the caller (lockStaff). */
-export async function setMfaFailures(db: DbOrTx, userId: string, failedCount: number, lockedUntil: Date | null): Promise<void> {
+export async function setMfaFailures(
+  db: DbOrTx,
+  userId: string,
+  failedCount: number,
+  lockedUntil: Date | null,
+): Promise<void> {
   await db.update(users).set({ mfaFailedCount: failedCount, mfaLockedUntil: lockedUntil }).where(eq(users.id, userId));
 }
 

@@ -41,12 +41,22 @@ export async function staffAccountsRoutes(app: FastifyInstance) {
 
   r.get(
     '/staff/me',
-    { config: anyRoleBeforeMfa, schema: { tags, summary: "The caller's role, locations and second-factor state (what the staff app shows)", response: { 200: staffMeSchema } } },
+    {
+      config: anyRoleBeforeMfa,
+      schema: {
+        tags,
+        summary: "The caller's role, locations and second-factor state (what the staff app shows)",
+        response: { 200: staffMeSchema },
+      },
+    },
     async (req) => service.me(req.staffAccess!),
   );
   r.get(
     '/staff/accounts',
-    { config: managers, schema: { tags, summary: 'Every staff account, by e-mail', response: { 200: staffAccountListSchema } } },
+    {
+      config: managers,
+      schema: { tags, summary: 'Every staff account, by e-mail', response: { 200: staffAccountListSchema } },
+    },
     async () => ({ items: await service.list() }),
   );
   r.post(
@@ -55,7 +65,8 @@ export async function staffAccountsRoutes(app: FastifyInstance) {
       config: managers,
       schema: {
         tags,
-        summary: 'Invite a staff member: the account, and an e-mail with a single-use link to /staff/invite?code= (7 days)',
+        summary:
+          'Invite a staff member: the account, and an e-mail with a single-use link to /staff/invite?code= (7 days)',
         description: '409 EMAIL_IN_USE when any account (staff or family) has the e-mail.',
         body: createStaffAccountSchema,
         response: { 201: staffAccountSchema, ...errs },
@@ -69,7 +80,8 @@ export async function staffAccountsRoutes(app: FastifyInstance) {
       config: managers,
       schema: {
         tags,
-        summary: "Change a staff account's role, locations or active flag, or reset its second factor; deactivating or a reset ends its sessions at once",
+        summary:
+          "Change a staff account's role, locations or active flag, or reset its second factor; deactivating or a reset ends its sessions at once",
         description: 'A manager cannot demote, deactivate or reset their own account (400).',
         params: staffAccountParamsSchema,
         body: updateStaffAccountSchema,
@@ -85,7 +97,8 @@ export async function staffAccountsRoutes(app: FastifyInstance) {
       schema: {
         tags,
         summary: "Accept an invitation: choose the account's password (the link then never works again)",
-        description: '400 INVALID_ACTION_CODE for an unknown, used or expired code; 400 WEAK_PASSWORD (the link stays usable).',
+        description:
+          '400 INVALID_ACTION_CODE for an unknown, used or expired code; 400 WEAK_PASSWORD (the link stays usable).',
         body: acceptInvitationSchema,
         response: { 200: messageSchema, 400: errorBodySchema, 429: errorBodySchema },
       },
@@ -136,7 +149,8 @@ export async function staffAccountsRoutes(app: FastifyInstance) {
       config: anyRoleBeforeMfa,
       schema: {
         tags,
-        summary: "Sign out on every device: revokes all of the caller's refresh families, refuses the staff ID tokens already issued (401), and clears this cookie",
+        summary:
+          "Sign out on every device: revokes all of the caller's refresh families, refuses the staff ID tokens already issued (401), and clears this cookie",
         description:
           "A staff member's own sign-out everywhere (decision 0062), beside the families' `POST /auth/sign-out-everywhere`, which refuses staff tokens: the session epoch is raised (decision 0063), so every process refuses the member's older ID tokens at once and a lost staff device reads nothing more.",
         body: z.strictObject({}).nullish(),
@@ -150,4 +164,3 @@ export async function staffAccountsRoutes(app: FastifyInstance) {
     },
   );
 }
-

@@ -68,7 +68,10 @@ export class StaffAccountsService {
    * Makes the account (no usable password until the invitation is accepted) and queues the
    * invitation in the same transaction. Answers the link too, for the CLI to print.
    */
-  async invite(input: { email: string; role: StaffRole; locationIds: string[] }, actor: Actor = SYSTEM): Promise<{ account: StaffAccount; link: string }> {
+  async invite(
+    input: { email: string; role: StaffRole; locationIds: string[] },
+    actor: Actor = SYSTEM,
+  ): Promise<{ account: StaffAccount; link: string }> {
     await this.checkLocations(this.db, input.locationIds);
     const now = this.clock.now();
     // A random password nobody knows: the account cannot be signed into before the invitation.
@@ -86,7 +89,10 @@ export class StaffAccountsService {
       });
       if (!row) throw errors.emailInUse();
       const link = await this.newInvitation(tx, row.id, now);
-      await enqueueMail(tx, staffInviteMail({ brandName: this.settings.brandName, to: row.email, role: input.role, link }));
+      await enqueueMail(
+        tx,
+        staffInviteMail({ brandName: this.settings.brandName, to: row.email, role: input.role, link }),
+      );
       await auditInvited(tx, now, actor, row);
       return { account: toStaffAccount(row, true), link };
     });
@@ -94,7 +100,12 @@ export class StaffAccountsService {
 
   private async newInvitation(tx: DbOrTx, userId: string, now: Date): Promise<string> {
     const code = randomToken();
-    await repo.insertInvitation(tx, { userId, codeHash: sha256(code), expiresAt: new Date(now.getTime() + INVITATION_TTL_MS), createdAt: now });
+    await repo.insertInvitation(tx, {
+      userId,
+      codeHash: sha256(code),
+      expiresAt: new Date(now.getTime() + INVITATION_TTL_MS),
+      createdAt: now,
+    });
     const url = new URL('/staff/invite', this.settings.publicUrl);
     url.searchParams.set('code', code);
     return url.toString();
@@ -107,8 +118,15 @@ export class StaffAccountsService {
    * epoch raised: every process refuses its ID tokens at once, decision 0063). A manager cannot
    * demote or deactivate themself (no brand left without one by a slip); another manager can.
    */
-  async update(actorId: string, id: string, patch: { role?: StaffRole; locationIds?: string[]; active?: boolean; resetMfa?: true }): Promise<StaffAccount> {
-    if (id === actorId && ((patch.role !== undefined && patch.role !== 'manager') || patch.active === false || patch.resetMfa)) {
+  async update(
+    actorId: string,
+    id: string,
+    patch: { role?: StaffRole; locationIds?: string[]; active?: boolean; resetMfa?: true },
+  ): Promise<StaffAccount> {
+    if (
+      id === actorId &&
+      ((patch.role !== undefined && patch.role !== 'manager') || patch.active === false || patch.resetMfa)
+    ) {
       throw errors.badRequest('You cannot demote, deactivate or reset your own account. Ask another manager.');
     }
     if (patch.locationIds) await this.checkLocations(this.db, patch.locationIds);
@@ -119,14 +137,38 @@ export class StaffAccountsService {
       if (patch.resetMfa) {
         await repo.resetMfa(tx, id, now);
         const subject = { staffId: id, email: current.email };
-        await insertAuditEntry(tx, { at: now, actor: { kind: 'staff', id: actorId, email: null }, action: 'staff.mfa_reset', bookingId: null, orderId: null, reason: null, before: { ...subject, mfaEnrolled: current.mfaEnrolledAt !== null }, after: { ...subject, mfaEnrolled: false, sessionsEnded: true } });
+        await insertAuditEntry(tx, {
+          at: now,
+          actor: { kind: 'staff', id: actorId, email: null },
+          action: 'staff.mfa_reset',
+          bookingId: null,
+          orderId: null,
+          reason: null,
+          before: { ...subject, mfaEnrolled: current.mfaEnrolledAt !== null },
+          after: { ...subject, mfaEnrolled: false, sessionsEnded: true },
+        });
       }
-      const updated = await repo.updateStaff(tx, id, { staffRole: patch.role, locationIds: patch.locationIds, active: patch.active }, now);
+      const updated = await repo.updateStaff(
+        tx,
+        id,
+        { staffRole: patch.role, locationIds: patch.locationIds, active: patch.active },
+        now,
+      );
       await auditAccountChanges(tx, now, { kind: 'staff', id: actorId, email: null }, current, updated);
       const endsSessions = patch.active === false || patch.resetMfa;
       // Issue 48: a role that needs the second factor ends the sessions that never passed it.
-      const needsFactorNow = patch.role !== undefined && MFA_REQUIRED_ROLES.includes(patch.role) && !(current.staffRole && MFA_REQUIRED_ROLES.includes(current.staffRole));
-      return { row: updated, ended: endsSessions ? await endAllSessions(tx, id, now) : needsFactorNow ? await endPasswordOnlySessions(tx, id, now) : null };
+      const needsFactorNow =
+        patch.role !== undefined &&
+        MFA_REQUIRED_ROLES.includes(patch.role) &&
+        !(current.staffRole && MFA_REQUIRED_ROLES.includes(current.staffRole));
+      return {
+        row: updated,
+        ended: endsSessions
+          ? await endAllSessions(tx, id, now)
+          : needsFactorNow
+            ? await endPasswordOnlySessions(tx, id, now)
+            : null,
+      };
     });
     this.settings.forget(id);
     if (ended) this.settings.sessionsEnded?.(ended);
@@ -160,7 +202,7 @@ export class StaffAccountsService {
 
   private async checkLocations(db: DbOrTx, ids: string[]): Promise<void> {
     const unknown = await repo.unknownLocations(db, ids);
-    if (unknown.length) throw errors.validation([{ path: 'body.locationIds', message: `Unknown location ${unknown[0]}` }]);
+    if (unknown.length)
+      throw errors.validation([{ path: 'body.locationIds', message: `Unknown location ${unknown[0]}` }]);
   }
 }
-

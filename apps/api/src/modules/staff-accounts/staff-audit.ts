@@ -11,28 +11,85 @@ import { insertAuditEntry, type Actor } from '../audit-trail/audit-entries.repos
 type Account = Pick<UserRow, 'id' | 'email' | 'staffRole' | 'locationIds' | 'active'>;
 
 const subject = (a: Account) => ({ staffId: a.id, email: a.email });
-const sameLocations = (a: readonly string[], b: readonly string[]) => a.length === b.length && [...a].sort().join() === [...b].sort().join();
+const sameLocations = (a: readonly string[], b: readonly string[]) =>
+  a.length === b.length && [...a].sort().join() === [...b].sort().join();
 
-async function write(tx: Tx, now: Date, actor: Actor, action: 'staff.invited' | 'staff.invitation_accepted' | 'staff.role_changed' | 'staff.locations_changed' | 'staff.deactivated' | 'staff.reactivated', before: Record<string, unknown>, after: Record<string, unknown>): Promise<void> {
+async function write(
+  tx: Tx,
+  now: Date,
+  actor: Actor,
+  action:
+    | 'staff.invited'
+    | 'staff.invitation_accepted'
+    | 'staff.role_changed'
+    | 'staff.locations_changed'
+    | 'staff.deactivated'
+    | 'staff.reactivated',
+  before: Record<string, unknown>,
+  after: Record<string, unknown>,
+): Promise<void> {
   await insertAuditEntry(tx, { at: now, actor, action, bookingId: null, orderId: null, reason: null, before, after });
 }
 
 export async function auditInvited(tx: Tx, now: Date, actor: Actor, account: Account): Promise<void> {
-  await write(tx, now, actor, 'staff.invited', { ...subject(account), invited: false }, { ...subject(account), invited: true, role: account.staffRole, locationIds: account.locationIds });
+  await write(
+    tx,
+    now,
+    actor,
+    'staff.invited',
+    { ...subject(account), invited: false },
+    { ...subject(account), invited: true, role: account.staffRole, locationIds: account.locationIds },
+  );
 }
 
 /** The invited member sets a password: the account can be signed into from now on. */
 export async function auditInvitationAccepted(tx: Tx, now: Date, account: Account): Promise<void> {
   const actor: Actor = { kind: 'staff', id: account.id, email: account.email };
-  await write(tx, now, actor, 'staff.invitation_accepted', { ...subject(account), invitationPending: true }, { ...subject(account), invitationPending: false });
+  await write(
+    tx,
+    now,
+    actor,
+    'staff.invitation_accepted',
+    { ...subject(account), invitationPending: true },
+    { ...subject(account), invitationPending: false },
+  );
 }
 
 /** One entry per kind of change a manager's edit made: role, locations, deactivated or reactivated. */
-export async function auditAccountChanges(tx: Tx, now: Date, actor: Actor, before: Account, after: Account): Promise<void> {
+export async function auditAccountChanges(
+  tx: Tx,
+  now: Date,
+  actor: Actor,
+  before: Account,
+  after: Account,
+): Promise<void> {
   const who = subject(before);
-  if (before.staffRole !== after.staffRole) await write(tx, now, actor, 'staff.role_changed', { ...who, role: before.staffRole }, { ...who, role: after.staffRole });
+  if (before.staffRole !== after.staffRole)
+    await write(
+      tx,
+      now,
+      actor,
+      'staff.role_changed',
+      { ...who, role: before.staffRole },
+      { ...who, role: after.staffRole },
+    );
   if (!sameLocations(before.locationIds, after.locationIds)) {
-    await write(tx, now, actor, 'staff.locations_changed', { ...who, locationIds: before.locationIds }, { ...who, locationIds: after.locationIds });
+    await write(
+      tx,
+      now,
+      actor,
+      'staff.locations_changed',
+      { ...who, locationIds: before.locationIds },
+      { ...who, locationIds: after.locationIds },
+    );
   }
-  if (before.active !== after.active) await write(tx, now, actor, after.active ? 'staff.reactivated' : 'staff.deactivated', { ...who, active: before.active }, { ...who, active: after.active });
+  if (before.active !== after.active)
+    await write(
+      tx,
+      now,
+      actor,
+      after.active ? 'staff.reactivated' : 'staff.deactivated',
+      { ...who, active: before.active },
+      { ...who, active: after.active },
+    );
 }

@@ -1,16 +1,50 @@
 import { addDays, formatSessionTime, localDateOf, zonedToInstant } from '@kringle/contracts/dates';
-import { CHECK_IN_UNDO_SECONDS, PAID_WITH, type Attendance, type PaidTotal, type PaidWith, type CheckInBody, type RunSheet, type RunSheetSlot, type StaffAction, type StaffBooking, type StaffCatalogue } from '@kringle/contracts/staff';
+import {
+  CHECK_IN_UNDO_SECONDS,
+  PAID_WITH,
+  type Attendance,
+  type PaidTotal,
+  type PaidWith,
+  type CheckInBody,
+  type RunSheet,
+  type RunSheetSlot,
+  type StaffAction,
+  type StaffBooking,
+  type StaffCatalogue,
+} from '@kringle/contracts/staff';
 import type { FastifyInstance } from 'fastify';
 import type { Tx } from '../../db/client';
 import { errors, notFound } from '../../lib/errors';
 import type { AuthClaims } from '../accounts/id-tokens';
 import { policyOf } from '../booking-lifecycle/booking-policy';
 import { toBooking } from '../bookings/bookings.service';
-import { findLocation, listAddOns, listLocations, listPackages, type LocationRow } from '../catalogue/catalogue.repository';
+import {
+  findLocation,
+  listAddOns,
+  listLocations,
+  listPackages,
+  type LocationRow,
+} from '../catalogue/catalogue.repository';
 import { bookingOfCheckInCode } from '../check-in/check-in-codes';
 import { staffActor } from '../booking-lifecycle/audit.repository';
-import { checkIn as checkInTransition, markNoShow as markNoShowTransition, undoCheckIn, undoNoShow } from '../booking-lifecycle/transitions';
-import { actionsOf, bookingIdByReference, lockAttendance, recordAction, slotsOfDay, staffBookingsOfDay, staffBookingView, type ActionRow, type RunSheetSlotRow, type StaffBookingView } from './staff.repository';
+import {
+  checkIn as checkInTransition,
+  markNoShow as markNoShowTransition,
+  undoCheckIn,
+  undoNoShow,
+} from '../booking-lifecycle/transitions';
+import {
+  actionsOf,
+  bookingIdByReference,
+  lockAttendance,
+  recordAction,
+  slotsOfDay,
+  staffBookingsOfDay,
+  staffBookingView,
+  type ActionRow,
+  type RunSheetSlotRow,
+  type StaffBookingView,
+} from './staff.repository';
 
 export type Deps = Pick<FastifyInstance, 'db' | 'clock' | 'config' | 'log'>;
 
@@ -36,7 +70,9 @@ export function toStaffBooking(deps: Deps, v: StaffBookingView, actions: ActionR
     noShowAt: v.noShowAt?.toISOString() ?? null,
     attendance: attendanceOf(v),
     paidWith: v.paidWith,
-    actions: actions.filter((a) => a.bookingId === v.id).map((a) => ({ at: a.at.toISOString(), staffEmail: a.staffEmail, action: a.action })),
+    actions: actions
+      .filter((a) => a.bookingId === v.id)
+      .map((a) => ({ at: a.at.toISOString(), staffEmail: a.staffEmail, action: a.action })),
   };
 }
 
@@ -55,7 +91,11 @@ async function locationOr404(deps: Deps, id: string): Promise<LocationRow> {
 /** The location's day as instants: `date` in its zone, today there by default. */
 export function dayOf(location: Pick<LocationRow, 'timezone'>, date: string | undefined, now: Date) {
   const day = date ?? localDateOf(now, location.timezone);
-  return { date: day, from: zonedToInstant(day, '00:00', location.timezone), to: zonedToInstant(addDays(day, 1), '00:00', location.timezone) };
+  return {
+    date: day,
+    from: zonedToInstant(day, '00:00', location.timezone),
+    to: zonedToInstant(addDays(day, 1), '00:00', location.timezone),
+  };
 }
 
 export function slotState(s: RunSheetSlotRow, now: Date): RunSheetSlot['state'] {
@@ -90,12 +130,24 @@ export async function dayData(deps: Deps, locationId: string, date: string | und
   return { location, date: day.date, now, slots, bookings: views.map((v) => toStaffBooking(deps, v, actions, now)) };
 }
 
-export async function runSheet(deps: Deps, locationId: string, date: string | undefined, filter: 'all' | 'break'): Promise<RunSheet> {
+export async function runSheet(
+  deps: Deps,
+  locationId: string,
+  date: string | undefined,
+  filter: 'all' | 'break',
+): Promise<RunSheet> {
   const now = deps.clock.now();
   const all = await dayData(deps, locationId, date);
   const slots = filter === 'break' ? all.slots.filter((s) => s.kind === 'break') : all.slots;
   const items = slots.flatMap((s): RunSheet['items'] => {
-    const slot: RunSheetSlot = { id: s.id, kind: s.kind, startAt: s.startAt.toISOString(), endAt: s.endAt.toISOString(), slotType: { id: s.slotTypeId, slug: s.slotTypeSlug, name: s.slotTypeName, allowsPets: s.slotTypeAllowsPets }, state: slotState(s, now) };
+    const slot: RunSheetSlot = {
+      id: s.id,
+      kind: s.kind,
+      startAt: s.startAt.toISOString(),
+      endAt: s.endAt.toISOString(),
+      slotType: { id: s.slotTypeId, slug: s.slotTypeSlug, name: s.slotTypeName, allowsPets: s.slotTypeAllowsPets },
+      state: slotState(s, now),
+    };
     const here = all.bookings.filter((b) => b.slot.id === s.id);
     // A slot whose bookings were all cancelled gets its own row too: it may be free to sell again.
     const open = here.every((b) => b.attendance === 'cancelled');
@@ -104,7 +156,12 @@ export async function runSheet(deps: Deps, locationId: string, date: string | un
   const live = all.bookings.filter((b) => b.attendance !== 'cancelled');
   const count = (a: Attendance) => all.bookings.filter((b) => b.attendance === a).length;
   return {
-    location: { id: all.location.id, name: all.location.name, address: all.location.address, timezone: all.location.timezone },
+    location: {
+      id: all.location.id,
+      name: all.location.name,
+      address: all.location.address,
+      timezone: all.location.timezone,
+    },
     date: all.date,
     timezone: all.location.timezone,
     counts: {
@@ -124,7 +181,10 @@ export async function runSheet(deps: Deps, locationId: string, date: string | un
 
 /** The day's live walk-ins by how they were paid: what the till should hold at the end of the day. */
 export function paidTotals(bookings: StaffBooking[]): Record<PaidWith, PaidTotal> {
-  const totals = Object.fromEntries(PAID_WITH.map((m) => [m, { bookings: 0, amountCents: 0 }])) as Record<PaidWith, PaidTotal>;
+  const totals = Object.fromEntries(PAID_WITH.map((m) => [m, { bookings: 0, amountCents: 0 }])) as Record<
+    PaidWith,
+    PaidTotal
+  >;
   for (const b of bookings) {
     if (b.source !== 'walkin' || !b.paidWith || b.attendance === 'cancelled') continue;
     totals[b.paidWith].bookings += 1;
@@ -140,7 +200,10 @@ export function paidTotals(bookings: StaffBooking[]): Record<PaidWith, PaidTotal
  */
 export async function checkIn(deps: Deps, staff: AuthClaims, body: CheckInBody): Promise<StaffBooking> {
   const location = await locationOr404(deps, body.locationId);
-  const id = 'code' in body ? (await bookingOfCheckInCode(deps.db, body.code))?.id : await bookingIdByReference(deps.db, body.reference);
+  const id =
+    'code' in body
+      ? (await bookingOfCheckInCode(deps.db, body.code))?.id
+      : await bookingIdByReference(deps.db, body.reference);
   if (!id) throw notFound('That booking');
   const view = await staffBookingView(deps.db, id);
   if (!view) throw notFound('That booking');
@@ -151,7 +214,8 @@ export async function checkIn(deps: Deps, staff: AuthClaims, body: CheckInBody):
     throw errors.wrongLocationOrDay({ ...view, when: formatSessionTime(view.startAt, view.timezone) });
   }
   await deps.db.transaction(async (tx) => {
-    if (await checkInTransition({ tx, now, actor: staffActor(staff) }, id)) await record(tx, staff, id, 'check_in', now);
+    if (await checkInTransition({ tx, now, actor: staffActor(staff) }, id))
+      await record(tx, staff, id, 'check_in', now);
   });
   const after = await getStaffBooking(deps, id);
   // Cancelled between the checks and the update: the update changed nothing.
@@ -163,7 +227,12 @@ const record = (tx: Tx, staff: AuthClaims, bookingId: string, action: StaffActio
   recordAction(tx, { bookingId, staffUserId: staff.userId, staffEmail: staff.email, action, at });
 
 /** POST /staff/bookings/{id}/no-show: once the session has started; harmless twice. */
-export async function markNoShow(deps: Deps, staff: AuthClaims, id: string, guard: LocationGuard): Promise<StaffBooking> {
+export async function markNoShow(
+  deps: Deps,
+  staff: AuthClaims,
+  id: string,
+  guard: LocationGuard,
+): Promise<StaffBooking> {
   const now = deps.clock.now();
   await deps.db.transaction(async (tx) => {
     const b = await lockAttendance(tx, id);
@@ -185,7 +254,12 @@ export async function markNoShow(deps: Deps, staff: AuthClaims, id: string, guar
  * POST /staff/bookings/{id}/undo: takes back a check-in made in the last CHECK_IN_UNDO_SECONDS
  * (the wrong family tapped), or a no-show at any time (the family turned up late).
  */
-export async function undoAttendance(deps: Deps, staff: AuthClaims, id: string, guard: LocationGuard): Promise<StaffBooking> {
+export async function undoAttendance(
+  deps: Deps,
+  staff: AuthClaims,
+  id: string,
+  guard: LocationGuard,
+): Promise<StaffBooking> {
   const now = deps.clock.now();
   await deps.db.transaction(async (tx) => {
     const b = await lockAttendance(tx, id);
@@ -209,9 +283,18 @@ export async function undoAttendance(deps: Deps, staff: AuthClaims, id: string, 
 
 /** The catalogue with only the locations the caller covers (`covers`), so the app offers no other. */
 export async function staffCatalogue(deps: Deps, covers: (locationId: string) => boolean): Promise<StaffCatalogue> {
-  const [all, packages, addOns] = await Promise.all([listLocations(deps.db), listPackages(deps.db), listAddOns(deps.db)]);
+  const [all, packages, addOns] = await Promise.all([
+    listLocations(deps.db),
+    listPackages(deps.db),
+    listAddOns(deps.db),
+  ]);
   const locations = all.filter((l) => covers(l.id));
-  const product = (p: { id: string; name: string; priceCents: number; maxQuantity: number }) => ({ id: p.id, name: p.name, priceCents: p.priceCents, maxQuantity: p.maxQuantity });
+  const product = (p: { id: string; name: string; priceCents: number; maxQuantity: number }) => ({
+    id: p.id,
+    name: p.name,
+    priceCents: p.priceCents,
+    maxQuantity: p.maxQuantity,
+  });
   return {
     locations: locations.map((l) => ({
       id: l.id,
@@ -219,7 +302,10 @@ export async function staffCatalogue(deps: Deps, covers: (locationId: string) =>
       address: l.address,
       timezone: l.timezone,
       // The staff app asks for the line only where there is one (issue 53 item 17: no 404 on every page).
-      queueOpensAt: l.salesOpenAt && l.queueOpensMinutesBefore > 0 ? new Date(l.salesOpenAt.getTime() - l.queueOpensMinutesBefore * 60_000).toISOString() : null,
+      queueOpensAt:
+        l.salesOpenAt && l.queueOpensMinutesBefore > 0
+          ? new Date(l.salesOpenAt.getTime() - l.queueOpensMinutesBefore * 60_000).toISOString()
+          : null,
     })),
     packages: packages.map((p) => ({ ...product(p), slotTypeSlugs: p.slotTypeSlugs ?? null })),
     addOns: addOns.map(product),

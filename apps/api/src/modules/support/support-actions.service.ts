@@ -5,10 +5,29 @@ import { checkDetailsInput, recordAccessConsent } from '../booking-lifecycle/det
 import { errors, notFound } from '../../lib/errors';
 import { staffActor } from '../booking-lifecycle/audit.repository';
 import { policyOf } from '../booking-lifecycle/booking-policy';
-import { bookingDetails, findBooking, findOrder, lockBooking, lockOrder, slotStart, type BookingRow } from '../booking-lifecycle/booking-rows.repository';
-import { bookingCancelledMail, bookingConfirmedMail, bookingRescheduledMail, partRefundMail } from '../booking-lifecycle/bookings.emails';
+import {
+  bookingDetails,
+  findBooking,
+  findOrder,
+  lockBooking,
+  lockOrder,
+  slotStart,
+  type BookingRow,
+} from '../booking-lifecycle/booking-rows.repository';
+import {
+  bookingCancelledMail,
+  bookingConfirmedMail,
+  bookingRescheduledMail,
+  partRefundMail,
+} from '../booking-lifecycle/bookings.emails';
 import type { RefundRow } from '../booking-lifecycle/refunds.repository';
-import { cancel, refundPart, staffEditDetails, staffReschedule as moveTransition, type Ctx } from '../booking-lifecycle/transitions';
+import {
+  cancel,
+  refundPart,
+  staffEditDetails,
+  staffReschedule as moveTransition,
+  type Ctx,
+} from '../booking-lifecycle/transitions';
 import { staffBookingView } from '../staff/staff.repository';
 import type { AuthClaims } from '../accounts/id-tokens';
 import { latestOrder } from '../bookings/booking-changes.repository';
@@ -33,7 +52,13 @@ interface Acting {
   assertLocation: LocationCheck;
 }
 
-const ctxOf = (deps: Deps, tx: Tx, a: Acting): Ctx => ({ tx, now: deps.clock.now(), log: deps.log, actor: staffActor(a.staff), reason: a.reason });
+const ctxOf = (deps: Deps, tx: Tx, a: Acting): Ctx => ({
+  tx,
+  now: deps.clock.now(),
+  log: deps.log,
+  actor: staffActor(a.staff),
+  reason: a.reason,
+});
 
 async function lockedBooking(tx: Tx, id: string, a: Acting): Promise<BookingRow> {
   const booking = await lockBooking(tx, id);
@@ -53,7 +78,17 @@ export async function rescheduleForFamily(deps: Deps, id: string, slotId: string
     const ctx = ctxOf(deps, tx, a);
     const previousStart = await slotStart(tx, booking.slotId);
     if (!(await moveTransition(ctx, booking, target))) throw errors.slotUnavailable();
-    await enqueueMail(tx, bookingRescheduledMail(await bookingDetails(tx, booking.id), deps.config.BRAND_NAME, deps.config.PUBLIC_URL, previousStart, ctx.now, true));
+    await enqueueMail(
+      tx,
+      bookingRescheduledMail(
+        await bookingDetails(tx, booking.id),
+        deps.config.BRAND_NAME,
+        deps.config.PUBLIC_URL,
+        previousStart,
+        ctx.now,
+        true,
+      ),
+    );
     return booking.slotId;
   });
   // The old session is free again: this process shows and offers it at once.
@@ -72,19 +107,39 @@ export async function cancelForFamily(deps: Deps, id: string, choice: SupportRef
     const startAt = await slotStart(tx, booking.slotId);
     const byPolicy = refundByPolicy({ ...booking, startAt }, left, ctx.now, policyOf(deps.config));
     const refundCents = choice === 'full' ? left : choice === 'policy' ? Math.min(left, byPolicy) : 0;
-    const refund = await cancel(ctx, booking, order, { reason: 'staff_cancelled', refundCents, refundReason: 'staff_cancelled', transition: 'staffCancel' });
+    const refund = await cancel(ctx, booking, order, {
+      reason: 'staff_cancelled',
+      refundCents,
+      refundReason: 'staff_cancelled',
+      transition: 'staffCancel',
+    });
     const details = await bookingDetails(tx, booking.id);
-    const mail = bookingCancelledMail({ ...details, booking: { ...details.booking, status: booking.status } }, deps.config.BRAND_NAME, deps.config.PUBLIC_URL, refundCents, policyOf(deps.config), true);
+    const mail = bookingCancelledMail(
+      { ...details, booking: { ...details.booking, status: booking.status } },
+      deps.config.BRAND_NAME,
+      deps.config.PUBLIC_URL,
+      refundCents,
+      policyOf(deps.config),
+      true,
+    );
     await enqueueMail(tx, mail);
     const unpaid = booking.status === 'payment_pending' || booking.status === 'payment_failed';
-    return { refund, slotId: booking.slotId, intent: unpaid && order?.paymentIntentId ? { orderId: order.id, id: order.paymentIntentId } : null };
+    return {
+      refund,
+      slotId: booking.slotId,
+      intent: unpaid && order?.paymentIntentId ? { orderId: order.id, id: order.paymentIntentId } : null,
+    };
   });
   deps.slotState.changed({ freed: [outcome.slotId] });
   if (outcome.refund?.status === 'pending') await sendRefund(deps, outcome.refund.id);
   // An unpaid checkout: its PaymentIntent is cancelled too, as the family's own cancel does (same key).
   if (outcome.intent && deps.stripe) {
     try {
-      await deps.stripe.paymentIntents.cancel(outcome.intent.id, {}, { idempotencyKey: `order-${outcome.intent.orderId}-cancel-intent` });
+      await deps.stripe.paymentIntents.cancel(
+        outcome.intent.id,
+        {},
+        { idempotencyKey: `order-${outcome.intent.orderId}-cancel-intent` },
+      );
     } catch (err) {
       // Paid in the meantime: the success webhook finds the booking cancelled and refunds it.
       deps.log.warn({ err, bookingId: id }, 'could not cancel the PaymentIntent of a booking cancelled by staff');
@@ -97,7 +152,12 @@ export async function cancelForFamily(deps: Deps, id: string, choice: SupportRef
  * cancel also reaches through its booking), so two refunds at once run one after the other and the
  * second sees the first: never more than is left.
  */
-export async function refundForFamily(deps: Deps, orderId: string, amountCents: number, a: Acting): Promise<SupportRefund> {
+export async function refundForFamily(
+  deps: Deps,
+  orderId: string,
+  amountCents: number,
+  a: Acting,
+): Promise<SupportRefund> {
   const unlocked = await findOrder(deps.db, orderId);
   if (!unlocked) throw notFound('That order');
   const created: RefundRow = await transactionWithRetry(deps.db, async (tx) => {
@@ -107,11 +167,21 @@ export async function refundForFamily(deps: Deps, orderId: string, amountCents: 
     const { left, refunded } = await moneyLeftOnOrder(tx, order.id);
     if (amountCents > left) throw errors.refundTooLarge(left);
     const refund = await refundPart(ctxOf(deps, tx, a), booking, order, amountCents, refunded);
-    await enqueueMail(tx, partRefundMail(await bookingDetails(tx, booking.id), deps.config.BRAND_NAME, deps.config.PUBLIC_URL, amountCents));
+    await enqueueMail(
+      tx,
+      partRefundMail(await bookingDetails(tx, booking.id), deps.config.BRAND_NAME, deps.config.PUBLIC_URL, amountCents),
+    );
     return refund;
   });
   const sent = created.status === 'pending' ? await sendRefund(deps, created.id) : created;
-  return { id: sent.id, orderId: sent.orderId, amountCents: sent.amountCents, status: sent.status, reason: sent.reason, createdAt: sent.createdAt.toISOString() };
+  return {
+    id: sent.id,
+    orderId: sent.orderId,
+    amountCents: sent.amountCents,
+    status: sent.status,
+    reason: sent.reason,
+    createdAt: sent.createdAt.toISOString(),
+  };
 }
 
 /**
@@ -123,12 +193,19 @@ export async function editDetailsForFamily(deps: Deps, id: string, body: Booking
     const booking = await lockedBooking(tx, id, a);
     const view = (await staffBookingView(tx, id))!;
     const now = deps.clock.now();
-    if (booking.status === 'cancelled') throw errors.detailsLocked('This booking is cancelled, so its details can no longer change.');
-    if (view.startAt <= now) throw errors.detailsLocked('The session has started, so who is coming can no longer change.');
+    if (booking.status === 'cancelled')
+      throw errors.detailsLocked('This booking is cancelled, so its details can no longer change.');
+    if (view.startAt <= now)
+      throw errors.detailsLocked('The session has started, so who is coming can no longer change.');
     // The parent's consent, asked by the desk on the phone, for access needs (decision 0058).
-    const { details, consented } = checkDetailsInput(body, { maxPeople: deps.config.MAX_PEOPLE_PER_PHOTO, allowsPets: view.allowsPets }, ['body', 'details']);
+    const { details, consented } = checkDetailsInput(
+      body,
+      { maxPeople: deps.config.MAX_PEOPLE_PER_PHOTO, allowsPets: view.allowsPets },
+      ['body', 'details'],
+    );
     if (!(await staffEditDetails(ctxOf(deps, tx, a), booking, details))) throw errors.detailsLocked();
-    if (consented) await recordAccessConsent(tx, { userId: booking.userId, bookingId: booking.id, recordedBy: a.staff.userId, now });
+    if (consented)
+      await recordAccessConsent(tx, { userId: booking.userId, bookingId: booking.id, recordedBy: a.staff.userId, now });
   });
 }
 
@@ -139,5 +216,14 @@ export async function resendConfirmation(deps: Deps, id: string, assertLocation:
   assertLocation(booking.locationId);
   if (booking.status !== 'completed') throw errors.bookingNotConfirmed(booking.reference);
   const details = await bookingDetails(deps.db, id);
-  await enqueueMail(deps.db, bookingConfirmedMail(details, deps.config.BRAND_NAME, deps.config.PUBLIC_URL, deps.clock.now(), policyOf(deps.config)));
+  await enqueueMail(
+    deps.db,
+    bookingConfirmedMail(
+      details,
+      deps.config.BRAND_NAME,
+      deps.config.PUBLIC_URL,
+      deps.clock.now(),
+      policyOf(deps.config),
+    ),
+  );
 }

@@ -39,12 +39,20 @@ export async function searchFamilies(deps: Deps, q: string, locationIds: string[
   const now = deps.clock.now();
   const byId = new Map(views.map((v) => [v.id, toStaffBooking(deps, v, actions, now)]));
   return {
-    items: families.map((user) => ({ user, bookings: (idsByFamily.get(user.id) ?? []).flatMap((id) => byId.get(id) ?? []) })),
+    items: families.map((user) => ({
+      user,
+      bookings: (idsByFamily.get(user.id) ?? []).flatMap((id) => byId.get(id) ?? []),
+    })),
   };
 }
 
 /** GET /staff/bookings/{id}/free-sessions?date=: where support can move the booking on that day. */
-export async function freeSessionsFor(deps: Deps, id: string, date: string, assertLocation: LocationCheck): Promise<FreeSessions> {
+export async function freeSessionsFor(
+  deps: Deps,
+  id: string,
+  date: string,
+  assertLocation: LocationCheck,
+): Promise<FreeSessions> {
   const view = await staffBookingView(deps.db, id);
   if (!view) throw notFound('That booking');
   assertLocation(view.locationId);
@@ -54,7 +62,12 @@ export async function freeSessionsFor(deps: Deps, id: string, date: string, asse
   return {
     items: slots
       .filter((s) => s.kind === 'session' && slotState(s, now) === 'free' && s.startAt > now && s.id !== view.slotId)
-      .map((s) => ({ id: s.id, startAt: s.startAt.toISOString(), endAt: s.endAt.toISOString(), slotTypeName: s.slotTypeName })),
+      .map((s) => ({
+        id: s.id,
+        startAt: s.startAt.toISOString(),
+        endAt: s.endAt.toISOString(),
+        slotTypeName: s.slotTypeName,
+      })),
   };
 }
 
@@ -79,8 +92,20 @@ export async function supportBooking(deps: Deps, id: string, assertLocation: Loc
   return {
     ...toStaffBooking(deps, view, actions, deps.clock.now()),
     orders: orders.map((o) => toOrder(o, pending.get(o.id) ?? 0)),
-    refunds: refunds.map((r) => ({ id: r.id, orderId: r.orderId, amountCents: r.amountCents, status: r.status, reason: r.reason, createdAt: r.createdAt.toISOString() })),
-    emails: emails.map((e) => ({ subject: e.subject, status: e.status, sentAt: e.sentAt?.toISOString() ?? null, createdAt: e.createdAt.toISOString() })),
+    refunds: refunds.map((r) => ({
+      id: r.id,
+      orderId: r.orderId,
+      amountCents: r.amountCents,
+      status: r.status,
+      reason: r.reason,
+      createdAt: r.createdAt.toISOString(),
+    })),
+    emails: emails.map((e) => ({
+      subject: e.subject,
+      status: e.status,
+      sentAt: e.sentAt?.toISOString() ?? null,
+      createdAt: e.createdAt.toISOString(),
+    })),
     audit: audit.map((r) => toAuditEntry(r, about.get(r.id))),
     galleryExpiresAt: gallery && !gallery.deletedAt ? gallery.expiresAt.toISOString() : null,
   };

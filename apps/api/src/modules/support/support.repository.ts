@@ -31,11 +31,20 @@ export function phoneDigits(q: string): string | null {
  * = all), and a caller scoped to some locations finds only families with an online booking there. Each arm is served by a trigram GIN index (migrations 0015, 0024); exact e-mail and
  * reference matches come first, then the most recently created accounts.
  */
-export async function searchFamilies(db: DbOrTx, q: string, bookingId: string | null, limit: number, locationIds: string[]): Promise<FamilyRow[]> {
+export async function searchFamilies(
+  db: DbOrTx,
+  q: string,
+  bookingId: string | null,
+  limit: number,
+  locationIds: string[],
+): Promise<FamilyRow[]> {
   const like = containing(q);
   const exact = q.toLowerCase();
   const digits = phoneDigits(q);
-  const atLocations = locationIds.length === 0 ? sql`true` : sql`exists (select 1 from slots s where s.id = b.slot_id and s.location_id = any(${sql.param(locationIds)}::uuid[]))`;
+  const atLocations =
+    locationIds.length === 0
+      ? sql`true`
+      : sql`exists (select 1 from slots s where s.id = b.slot_id and s.location_id = any(${sql.param(locationIds)}::uuid[]))`;
   // Least privilege (decision 0079): support scoped to some locations finds only families with an
   // online booking there, the same bookings it is shown; a family that never booked there is no
   // business of theirs. Support covering every location (empty list) finds any family.
@@ -62,11 +71,22 @@ export async function searchFamilies(db: DbOrTx, q: string, bookingId: string | 
       exists (select 1 from bookings x where x.user_id = u.id and lower(x.reference) = ${exact}) desc,
       u.created_at desc
     limit ${limit}`);
-  return result.rows.map((r) => ({ id: r.id as string, email: r.email as string, firstName: r.first_name as string, lastName: r.last_name as string, phone: (r.phone as string | null) ?? null }));
+  return result.rows.map((r) => ({
+    id: r.id as string,
+    email: r.email as string,
+    firstName: r.first_name as string,
+    lastName: r.last_name as string,
+    phone: (r.phone as string | null) ?? null,
+  }));
 }
 
 /** Each family's bookings at the caller's locations (empty = all), newest session first, at most `perFamily` each. */
-export async function bookingIdsOfFamilies(db: DbOrTx, userIds: string[], perFamily: number, locationIds: string[]): Promise<Map<string, string[]>> {
+export async function bookingIdsOfFamilies(
+  db: DbOrTx,
+  userIds: string[],
+  perFamily: number,
+  locationIds: string[],
+): Promise<Map<string, string[]>> {
   const out = new Map<string, string[]>(userIds.map((id) => [id, []]));
   if (userIds.length === 0) return out;
   const result = await db.execute(sql`
@@ -99,8 +119,20 @@ export async function emailsTo(db: DbOrTx, address: string, limit: number): Prom
   }));
 }
 
-export async function slotForMove(db: DbOrTx, slotId: string): Promise<{ id: string; slotTypeId: string; locationId: string; startAt: Date } | undefined> {
-  const result = await db.execute(sql`select id, slot_type_id, location_id, start_at from slots where id = ${slotId}::uuid and kind = 'session'`);
+export async function slotForMove(
+  db: DbOrTx,
+  slotId: string,
+): Promise<{ id: string; slotTypeId: string; locationId: string; startAt: Date } | undefined> {
+  const result = await db.execute(
+    sql`select id, slot_type_id, location_id, start_at from slots where id = ${slotId}::uuid and kind = 'session'`,
+  );
   const r = result.rows[0];
-  return r ? { id: r.id as string, slotTypeId: r.slot_type_id as string, locationId: r.location_id as string, startAt: new Date(r.start_at as string) } : undefined;
+  return r
+    ? {
+        id: r.id as string,
+        slotTypeId: r.slot_type_id as string,
+        locationId: r.location_id as string,
+        startAt: new Date(r.start_at as string),
+      }
+    : undefined;
 }

@@ -24,7 +24,13 @@ import { assertStaffLocation } from '../../plugins/staff-access';
 import { auditCsv } from '../audit/audit.csv';
 import { auditRows, listAudit } from '../audit/audit.service';
 import { getStaffBooking } from '../staff/staff.service';
-import { cancelForFamily, editDetailsForFamily, refundForFamily, rescheduleForFamily, resendConfirmation } from './support-actions.service';
+import {
+  cancelForFamily,
+  editDetailsForFamily,
+  refundForFamily,
+  rescheduleForFamily,
+  resendConfirmation,
+} from './support-actions.service';
 import { freeSessionsFor, searchFamilies, supportBooking } from './support-desk.service';
 
 /** The support desk and the audit trail (issue 34, API.md "Staff roles, multi-factor sign-in, audit"; decision 0051). */
@@ -35,7 +41,11 @@ export async function supportRoutes(app: FastifyInstance) {
   const tags = ['staff'];
   const errors = { 400: errorBodySchema, 404: errorBodySchema, 409: errorBodySchema };
   const locationOf = (req: FastifyRequest) => (locationId: string) => assertStaffLocation(req, locationId);
-  const acting = (req: FastifyRequest, reason: string) => ({ staff: authOf(req), reason, assertLocation: locationOf(req) });
+  const acting = (req: FastifyRequest, reason: string) => ({
+    staff: authOf(req),
+    reason,
+    assertLocation: locationOf(req),
+  });
 
   r.get(
     '/staff/families',
@@ -44,11 +54,19 @@ export async function supportRoutes(app: FastifyInstance) {
       schema: {
         tags,
         summary: 'Find families by part of an e-mail, name, phone or booking reference, or a check-in code',
-        description: 'At most 20 families, each with its latest 10 online bookings at the caller\'s locations (a booking elsewhere is neither shown nor found by its reference or code). Support scoped to some locations finds only families with an online booking at them (decision 0079). A phone matches however it is typed (spaces, +61 or a leading 0). Limited to 60 searches a minute per staff member (429 RATE_LIMITED): the box searches as staff type.',
+        description:
+          "At most 20 families, each with its latest 10 online bookings at the caller's locations (a booking elsewhere is neither shown nor found by its reference or code). Support scoped to some locations finds only families with an online booking at them (decision 0079). A phone matches however it is typed (spaces, +61 or a leading 0). Limited to 60 searches a minute per staff member (429 RATE_LIMITED): the box searches as staff type.",
         querystring: familySearchQuerySchema,
         response: { 200: familySearchResultSchema, 400: errorBodySchema, 429: errorBodySchema },
       },
-      preHandler: [rateLimit(app, { name: 'staff-family-search:user', max: 60, window: '1 minute', key: (req) => req.auth?.userId })],
+      preHandler: [
+        rateLimit(app, {
+          name: 'staff-family-search:user',
+          max: 60,
+          window: '1 minute',
+          key: (req) => req.auth?.userId,
+        }),
+      ],
     },
     async (req) => searchFamilies(app, req.query.q, req.staffAccess?.locationIds ?? []),
   );
@@ -59,7 +77,7 @@ export async function supportRoutes(app: FastifyInstance) {
       schema: {
         tags,
         summary: 'A booking with its orders, refunds, the e-mails sent to the family and its audit trail',
-        description: "Set staff only for their own locations (403 LOCATION_FORBIDDEN).",
+        description: 'Set staff only for their own locations (403 LOCATION_FORBIDDEN).',
         params: staffBookingParamsSchema,
         response: { 200: supportBookingSchema, 400: errorBodySchema, 404: errorBodySchema },
       },
@@ -72,8 +90,9 @@ export async function supportRoutes(app: FastifyInstance) {
       config: support,
       schema: {
         tags,
-        summary: 'Free sessions of a day at the booking\'s location, to move it onto',
-        description: 'Free now: not booked, blocked or held, not started. A session on a day families wait for is not listed (the waitlist is offered it first).',
+        summary: "Free sessions of a day at the booking's location, to move it onto",
+        description:
+          'Free now: not booked, blocked or held, not started. A session on a day families wait for is not listed (the waitlist is offered it first).',
         params: staffBookingParamsSchema,
         querystring: freeSessionsQuerySchema,
         response: { 200: freeSessionsSchema, 400: errorBodySchema, 404: errorBodySchema },
@@ -88,7 +107,8 @@ export async function supportRoutes(app: FastifyInstance) {
       schema: {
         tags,
         summary: 'Move a confirmed booking for the family, with a reason',
-        description: "May pass the family's reschedule cutoff and limit (the family's count is left as it was), never capacity: the session is claimed like any hold, 409 SLOT_UNAVAILABLE when taken. 400 DIFFERENT_LOCATION for another location's session. The family is e-mailed.",
+        description:
+          "May pass the family's reschedule cutoff and limit (the family's count is left as it was), never capacity: the session is claimed like any hold, 409 SLOT_UNAVAILABLE when taken. 400 DIFFERENT_LOCATION for another location's session. The family is e-mailed.",
         params: staffBookingParamsSchema,
         body: supportRescheduleBodySchema,
         response: { 200: staffBookingSchema, ...errors },
@@ -106,7 +126,8 @@ export async function supportRoutes(app: FastifyInstance) {
       schema: {
         tags,
         summary: "Cancel a booking for the family with the policy's refund, a full refund or none, with a reason",
-        description: 'full = everything not yet refunded; policy = what the family would get cancelling now. The refund is sent to Stripe after the change is saved. 409 NOT_CANCELLABLE when already cancelled.',
+        description:
+          'full = everything not yet refunded; policy = what the family would get cancelling now. The refund is sent to Stripe after the change is saved. 409 NOT_CANCELLABLE when already cancelled.',
         params: staffBookingParamsSchema,
         body: supportCancelBodySchema,
         response: { 200: staffBookingSchema, ...errors },
@@ -124,13 +145,17 @@ export async function supportRoutes(app: FastifyInstance) {
       schema: {
         tags,
         summary: 'Refund part of a paid order, with a reason',
-        description: 'The booking keeps its state. 409 REFUND_TOO_LARGE past what is left (refunds still pending count as gone); 409 NOT_PAID for an unpaid order.',
+        description:
+          'The booking keeps its state. 409 REFUND_TOO_LARGE past what is left (refunds still pending count as gone); 409 NOT_PAID for an unpaid order.',
         params: orderParamsSchema,
         body: supportRefundBodySchema,
         response: { 201: supportRefundSchema, ...errors },
       },
     },
-    async (req, reply) => reply.code(201).send(await refundForFamily(app, req.params.id, req.body.amountCents, acting(req, req.body.reason))),
+    async (req, reply) =>
+      reply
+        .code(201)
+        .send(await refundForFamily(app, req.params.id, req.body.amountCents, acting(req, req.body.reason))),
   );
   r.post(
     '/staff/bookings/:id/resend',
@@ -156,8 +181,9 @@ export async function supportRoutes(app: FastifyInstance) {
       config: support,
       schema: {
         tags,
-        summary: "Change who is coming for the family, with a reason",
-        description: "The family's own rules (PUT /bookings/{id}/details): pets only on a pet night, the people per photo; until the session starts (409 DETAILS_LOCKED). The audit entry keeps the head count only.",
+        summary: 'Change who is coming for the family, with a reason',
+        description:
+          "The family's own rules (PUT /bookings/{id}/details): pets only on a pet night, the people per photo; until the session starts (409 DETAILS_LOCKED). The audit entry keeps the head count only.",
         params: staffBookingParamsSchema,
         body: supportDetailsBodySchema,
         response: { 200: staffBookingSchema, ...errors },
@@ -190,7 +216,8 @@ export async function supportRoutes(app: FastifyInstance) {
       schema: {
         tags,
         summary: 'The audit trail as CSV (text/csv), with the same filters and a plain-words column',
-        description: 'Cells starting with = + - @ are prefixed with an apostrophe so spreadsheets never run them. At most 50,000 rows.',
+        description:
+          'Cells starting with = + - @ are prefixed with an apostrophe so spreadsheets never run them. At most 50,000 rows.',
         querystring: auditCsvQuerySchema,
         response: { 200: z.any().meta({ description: 'text/csv' }), 400: errorBodySchema },
       },
@@ -198,7 +225,10 @@ export async function supportRoutes(app: FastifyInstance) {
     async (req, reply) =>
       reply
         .type('text/csv; charset=utf-8')
-        .header('content-disposition', `attachment; filename="audit-${req.query.from ?? 'all'}-${req.query.to ?? 'now'}.csv"`)
+        .header(
+          'content-disposition',
+          `attachment; filename="audit-${req.query.from ?? 'all'}-${req.query.to ?? 'now'}.csv"`,
+        )
         .send(auditCsv(await auditRows(app, req.query))),
   );
 }

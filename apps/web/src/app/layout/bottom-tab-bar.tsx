@@ -44,11 +44,29 @@ function ProfileTab(props: ProfileTabProps) {
       <span>Profile</span>
     </button>
   );
-  return <Suspense fallback={button}>{opened ? <ProfileMenu {...props} triggerClass={profileTriggerClass} focusFirstItem={opened.byKeyboard} /> : button}</Suspense>;
+  return (
+    <Suspense fallback={button}>
+      {opened ? (
+        <ProfileMenu {...props} triggerClass={profileTriggerClass} focusFirstItem={opened.byKeyboard} />
+      ) : (
+        button
+      )}
+    </Suspense>
+  );
 }
 
 /** Screens 800 px wide or less (spec §2): the sidebar's items plus Profile and Help. */
-export function BottomTabBar({ displayName, initials, locationLabel, onLogout, onHelp, showHelp = true, onEditProfile, onChangePassword, onYourData }: BottomTabBarProps) {
+export function BottomTabBar({
+  displayName,
+  initials,
+  locationLabel,
+  onLogout,
+  onHelp,
+  showHelp = true,
+  onEditProfile,
+  onChangePassword,
+  onYourData,
+}: BottomTabBarProps) {
   return (
     <nav
       aria-label="Main"
@@ -58,7 +76,10 @@ export function BottomTabBar({ displayName, initials, locationLabel, onLogout, o
       <ul className="mx-auto flex max-w-xl">
         {NAV_ITEMS.map((item) => (
           <li key={item.to} className="flex flex-1">
-            <NavLink to={item.to} className={({ isActive }) => clsx(tabClass, isActive ? 'text-festive-700' : 'text-ink-600')}>
+            <NavLink
+              to={item.to}
+              className={({ isActive }) => clsx(tabClass, isActive ? 'text-festive-700' : 'text-ink-600')}
+            >
               {item.icon}
               <span className="text-center leading-tight">{item.label}</span>
             </NavLink>

@@ -28,7 +28,13 @@ export default function PrivacyActions() {
 
   const download = async () => {
     try {
-      await dispatch(downloadFile({ url: '/user/export', filename: exportFileName(new Date(), Intl.DateTimeFormat().resolvedOptions().timeZone), what: 'your data' })).unwrap();
+      await dispatch(
+        downloadFile({
+          url: '/user/export',
+          filename: exportFileName(new Date(), Intl.DateTimeFormat().resolvedOptions().timeZone),
+          what: 'your data',
+        }),
+      ).unwrap();
     } catch (error) {
       void toastError(errorMessage(error, 'We could not download your data. Please try again.'));
     }
@@ -42,7 +48,8 @@ export default function PrivacyActions() {
       if (errorCode(result.error) === 'UPCOMING_BOOKINGS') return setUpcoming(errorMessage(result.error));
       const byField = fieldErrors(result.error);
       setErrors(byField);
-      if (Object.keys(byField).length === 0) setProblem(errorMessage(result.error, 'We could not delete your account. Please try again.'));
+      if (Object.keys(byField).length === 0)
+        setProblem(errorMessage(result.error, 'We could not delete your account. Please try again.'));
       return;
     }
     void toastSuccess('Your account is deleted. Thank you for visiting Santa with us.');
@@ -72,22 +79,41 @@ export default function PrivacyActions() {
         </Button>
       )}
       {deleting && !upcoming && (
-        <form onSubmit={(e) => void submit(e)} noValidate className="flex flex-col gap-3 rounded-xl bg-festive-50 p-3" aria-label="Delete my account">
-          <p className="text-sm text-ink-900">Deleting your account removes your details, your children's details, notes and photos at once. You will not be able to sign in again. Tax invoices are kept for the tax office.</p>
+        <form
+          onSubmit={(e) => void submit(e)}
+          noValidate
+          className="flex flex-col gap-3 rounded-xl bg-festive-50 p-3"
+          aria-label="Delete my account"
+        >
+          <p className="text-sm text-ink-900">
+            Deleting your account removes your details, your children's details, notes and photos at once. You will not
+            be able to sign in again. Tax invoices are kept for the tax office.
+          </p>
           {problem && <FormAlert tone="error">{problem}</FormAlert>}
           <PasswordField label="Your password" autoComplete="current-password" {...field('password')} />
-          <FormField label={`Type your e-mail address (${email}) to confirm`} type="email" autoComplete="off" {...field('confirmEmail')} />
+          <FormField
+            label={`Type your e-mail address (${email}) to confirm`}
+            type="email"
+            autoComplete="off"
+            {...field('confirmEmail')}
+          />
           <Button type="submit" disabled={isLoading} aria-busy={isLoading}>
             {isLoading ? 'Deleting...' : 'Delete my account'}
           </Button>
         </form>
       )}
       {upcoming && (
-        <form onSubmit={(e) => void submit(e, true)} className="flex flex-col gap-3 rounded-xl bg-festive-50 p-3" aria-label="Cancel upcoming bookings and delete">
+        <form
+          onSubmit={(e) => void submit(e, true)}
+          className="flex flex-col gap-3 rounded-xl bg-festive-50 p-3"
+          aria-label="Cancel upcoming bookings and delete"
+        >
           <p role="alert" className="text-sm font-semibold text-ink-900">
             {upcoming}
           </p>
-          <p className="text-sm text-ink-900">Each is cancelled by our policy and refunded to your card, and you get an e-mail for each.</p>
+          <p className="text-sm text-ink-900">
+            Each is cancelled by our policy and refunded to your card, and you get an e-mail for each.
+          </p>
           {problem && <FormAlert tone="error">{problem}</FormAlert>}
           <Button variant="secondary" onClick={() => setUpcoming(null)}>
             Keep my account

@@ -15,7 +15,11 @@ import { setSession } from '../../features/auth/session';
 
 export type ProfileDialogMode = 'profile' | 'password' | 'data';
 
-const TITLES: Record<ProfileDialogMode, string> = { profile: 'Your details', password: 'Change password', data: 'Your data' };
+const TITLES: Record<ProfileDialogMode, string> = {
+  profile: 'Your details',
+  password: 'Change password',
+  data: 'Your data',
+};
 
 // Download and deletion: their own chunk, loaded only when "Your data" opens.
 const PrivacyActions = lazy(() => import('./privacy-actions'));
@@ -36,21 +40,29 @@ function ProfileForm({ onDone }: { onDone: () => void }) {
   const dispatch = useAppDispatch();
   const user = useAppSelector((state) => state.auth.user);
   const [update, { isLoading }] = useUpdateProfileMutation();
-  const [values, setValues] = useState({ firstName: user?.firstName ?? '', lastName: user?.lastName ?? '', phone: user?.phone ?? '' });
+  const [values, setValues] = useState({
+    firstName: user?.firstName ?? '',
+    lastName: user?.lastName ?? '',
+    phone: user?.phone ?? '',
+  });
   const [errors, setErrors] = useState<Errors>({});
   const [problem, setProblem] = useState<string | null>(null);
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     // An emptied phone clears it (PATCH null); names are kept exactly as typed (spec §3 helper only capitalises first letters).
-    const parsed = updateProfileRequestSchema.safeParse({ ...values, phone: values.phone.trim() ? values.phone : null });
+    const parsed = updateProfileRequestSchema.safeParse({
+      ...values,
+      phone: values.phone.trim() ? values.phone : null,
+    });
     if (!parsed.success) return setErrors(issuesOf(parsed.error));
     setErrors({});
     const result = await update(parsed.data);
     if (result.error) {
       const byField = fieldErrors(result.error);
       setErrors(byField);
-      if (Object.keys(byField).length === 0) setProblem(errorMessage(result.error, 'We could not save your details. Please try again.'));
+      if (Object.keys(byField).length === 0)
+        setProblem(errorMessage(result.error, 'We could not save your details. Please try again.'));
       return;
     }
     dispatch(userUpdated(result.data.user));
@@ -70,7 +82,9 @@ function ProfileForm({ onDone }: { onDone: () => void }) {
       <FormField label="First name" autoComplete="given-name" {...field('firstName')} />
       <FormField label="Last name" autoComplete="family-name" {...field('lastName')} />
       <FormField label="Phone" type="tel" autoComplete="tel" optional {...field('phone')} />
-      <p className="text-sm text-ink-600">Your email address ({user?.email}) is how you sign in, so it stays as it is.</p>
+      <p className="text-sm text-ink-600">
+        Your email address ({user?.email}) is how you sign in, so it stays as it is.
+      </p>
       <div className={CONFIRM_DIALOG.actions}>
         <Dialog.Close asChild>
           <Button variant="secondary">Cancel</Button>
@@ -99,7 +113,8 @@ function PasswordForm({ onDone }: { onDone: () => void }) {
     if (result.error) {
       const byField = fieldErrors(result.error);
       setErrors(byField);
-      if (Object.keys(byField).length === 0) setProblem(errorMessage(result.error, 'We could not change your password. Please try again.'));
+      if (Object.keys(byField).length === 0)
+        setProblem(errorMessage(result.error, 'We could not change your password. Please try again.'));
       return;
     }
     // The API signed every other device out and started a fresh session here.
@@ -118,7 +133,12 @@ function PasswordForm({ onDone }: { onDone: () => void }) {
     <form onSubmit={submit} noValidate className="flex flex-col gap-4">
       {problem && <FormAlert tone="error">{problem}</FormAlert>}
       <PasswordField label="Current password" autoComplete="current-password" {...field('currentPassword')} />
-      <PasswordField label="New password" autoComplete="new-password" hint="At least 8 characters, not a common password." {...field('newPassword')} />
+      <PasswordField
+        label="New password"
+        autoComplete="new-password"
+        hint="At least 8 characters, not a common password."
+        {...field('newPassword')}
+      />
       <div className={CONFIRM_DIALOG.actions}>
         <Dialog.Close asChild>
           <Button variant="secondary">Cancel</Button>

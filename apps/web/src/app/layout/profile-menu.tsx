@@ -26,7 +26,17 @@ const menuItemClass = 'flex min-h-11 cursor-pointer items-center gap-2 rounded-x
  * The tab bar's Profile menu (Radix DropdownMenu and its positioning), loaded on the first tap
  * of Profile and mounted open: it then serves every later opening itself.
  */
-export default function ProfileMenu({ displayName, initials, locationLabel, triggerClass, focusFirstItem, onLogout, onEditProfile, onChangePassword, onYourData }: ProfileMenuProps) {
+export default function ProfileMenu({
+  displayName,
+  initials,
+  locationLabel,
+  triggerClass,
+  focusFirstItem,
+  onLogout,
+  onEditProfile,
+  onChangePassword,
+  onYourData,
+}: ProfileMenuProps) {
   const firstItem = useRef<HTMLDivElement>(null);
   // The menu focuses its content as it mounts (it saw no key): move on to the first item, once.
   const pendingFirstItem = useRef(focusFirstItem);
@@ -61,20 +71,33 @@ export default function ProfileMenu({ displayName, initials, locationLabel, trig
             </div>
           </div>
           <DropdownMenu.Separator className="my-1 h-px bg-cream-200" />
-          <DropdownMenu.Item ref={firstItem} onSelect={onEditProfile} className={clsx(menuItemClass, 'text-ink-900 data-highlighted:bg-cream-200')}>
+          <DropdownMenu.Item
+            ref={firstItem}
+            onSelect={onEditProfile}
+            className={clsx(menuItemClass, 'text-ink-900 data-highlighted:bg-cream-200')}
+          >
             <UserIcon />
             Edit name and phone
           </DropdownMenu.Item>
-          <DropdownMenu.Item onSelect={onChangePassword} className={clsx(menuItemClass, 'text-ink-900 data-highlighted:bg-cream-200')}>
+          <DropdownMenu.Item
+            onSelect={onChangePassword}
+            className={clsx(menuItemClass, 'text-ink-900 data-highlighted:bg-cream-200')}
+          >
             <UserIcon />
             Change password
           </DropdownMenu.Item>
-          <DropdownMenu.Item onSelect={onYourData} className={clsx(menuItemClass, 'text-ink-900 data-highlighted:bg-cream-200')}>
+          <DropdownMenu.Item
+            onSelect={onYourData}
+            className={clsx(menuItemClass, 'text-ink-900 data-highlighted:bg-cream-200')}
+          >
             <UserIcon />
             Your data
           </DropdownMenu.Item>
           <DropdownMenu.Separator className="my-1 h-px bg-cream-200" />
-          <DropdownMenu.Item onSelect={onLogout} className={clsx(menuItemClass, 'text-festive-700 data-highlighted:bg-festive-50')}>
+          <DropdownMenu.Item
+            onSelect={onLogout}
+            className={clsx(menuItemClass, 'text-festive-700 data-highlighted:bg-festive-50')}
+          >
             <LogoutIcon />
             Logout
           </DropdownMenu.Item>

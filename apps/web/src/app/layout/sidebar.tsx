@@ -19,7 +19,17 @@ export interface SidebarProps {
 }
 
 /** Wide screens (spec §2, §9): 20rem, collapsible to 7.5rem, expanded by default. */
-export function Sidebar({ brandName, displayName, initials, collapsed, onToggle, onLogout, onEditProfile, onChangePassword, onYourData }: SidebarProps) {
+export function Sidebar({
+  brandName,
+  displayName,
+  initials,
+  collapsed,
+  onToggle,
+  onLogout,
+  onEditProfile,
+  onChangePassword,
+  onYourData,
+}: SidebarProps) {
   return (
     <aside
       data-testid="sidebar"
@@ -29,12 +39,16 @@ export function Sidebar({ brandName, displayName, initials, collapsed, onToggle,
         collapsed ? 'w-(--width-sidebar-collapsed)' : 'w-(--width-sidebar)',
       )}
     >
-      <div className={clsx('flex items-center gap-3 border-b border-cream-200 px-5 py-5', collapsed && 'flex-col px-2')}>
+      <div
+        className={clsx('flex items-center gap-3 border-b border-cream-200 px-5 py-5', collapsed && 'flex-col px-2')}
+      >
         <Logo brandName={brandName} className="size-11" />
         {!collapsed && (
           <div className="min-w-0 flex-1">
             <p className="truncate font-display text-xl font-semibold text-festive-700">{brandName}</p>
-            <p className="text-[0.7rem] font-semibold tracking-[0.12em] whitespace-nowrap text-gold-700">PHOTOS WITH SANTA</p>
+            <p className="text-[0.7rem] font-semibold tracking-[0.12em] whitespace-nowrap text-gold-700">
+              PHOTOS WITH SANTA
+            </p>
           </div>
         )}
         <button
@@ -87,13 +101,25 @@ export function Sidebar({ brandName, displayName, initials, collapsed, onToggle,
         </div>
         {!collapsed && (
           <div className="mt-2 flex flex-col">
-            <button type="button" onClick={onEditProfile} className="flex min-h-11 items-center rounded-xl px-4 text-left font-medium text-ink-700 hover:bg-cream-200">
+            <button
+              type="button"
+              onClick={onEditProfile}
+              className="flex min-h-11 items-center rounded-xl px-4 text-left font-medium text-ink-700 hover:bg-cream-200"
+            >
               Edit name and phone
             </button>
-            <button type="button" onClick={onChangePassword} className="flex min-h-11 items-center rounded-xl px-4 text-left font-medium text-ink-700 hover:bg-cream-200">
+            <button
+              type="button"
+              onClick={onChangePassword}
+              className="flex min-h-11 items-center rounded-xl px-4 text-left font-medium text-ink-700 hover:bg-cream-200"
+            >
               Change password
             </button>
-            <button type="button" onClick={onYourData} className="flex min-h-11 items-center rounded-xl px-4 text-left font-medium text-ink-700 hover:bg-cream-200">
+            <button
+              type="button"
+              onClick={onYourData}
+              className="flex min-h-11 items-center rounded-xl px-4 text-left font-medium text-ink-700 hover:bg-cream-200"
+            >
               Your data
             </button>
           </div>

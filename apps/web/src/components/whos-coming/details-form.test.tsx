@@ -83,9 +83,15 @@ describe('DetailsForm', () => {
   });
 
   it('offers pets only on a pet night, and shows the API’s field errors', async () => {
-    setup({ serverErrors: [{ path: 'body.adults', message: 'At most 4 people fit in the photo (children and adults together).' }] });
+    setup({
+      serverErrors: [
+        { path: 'body.adults', message: 'At most 4 people fit in the photo (children and adults together).' },
+      ],
+    });
     expect(screen.queryByText('Pets')).toBeNull();
-    expect(await screen.findByText('At most 4 people fit in the photo (children and adults together).')).toBeInTheDocument();
+    expect(
+      await screen.findByText('At most 4 people fit in the photo (children and adults together).'),
+    ).toBeInTheDocument();
   });
 
   it('asks no consent without access needs, and none is sent', async () => {

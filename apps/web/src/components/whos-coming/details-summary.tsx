@@ -6,10 +6,17 @@ import type { BookingDetails } from '@kringle/contracts/booking-details';
  * one run of text (the booking card on a phone, issue 53 item 13), not a row per kind.
  */
 export function DetailsSummary({ details, inline = false }: { details: BookingDetails | null; inline?: boolean }) {
-  if (!details) return <p className="min-w-0 text-sm text-ink-700">{inline ? 'Coming: not told yet' : "Who's coming: not told yet."}</p>;
+  if (!details)
+    return (
+      <p className="min-w-0 text-sm text-ink-700">{inline ? 'Coming: not told yet' : "Who's coming: not told yet."}</p>
+    );
   const adults = `${details.adults} adult${details.adults === 1 ? '' : 's'}`;
   if (inline) {
-    const who = [...details.children.map((c) => `${c.firstName} (${c.age})`), adults, ...(details.pets ? [`${details.pets} pet${details.pets === 1 ? '' : 's'}`] : [])];
+    const who = [
+      ...details.children.map((c) => `${c.firstName} (${c.age})`),
+      adults,
+      ...(details.pets ? [`${details.pets} pet${details.pets === 1 ? '' : 's'}`] : []),
+    ];
     return (
       <p className="min-w-0 flex-1 text-sm text-ink-900" data-testid="details-summary">
         <span className="text-ink-600">Coming: </span>
@@ -27,7 +34,9 @@ export function DetailsSummary({ details, inline = false }: { details: BookingDe
     <dl className="grid gap-1 text-sm" data-testid="details-summary">
       <div className="flex flex-wrap gap-x-2">
         <dt className="text-ink-600">Children</dt>
-        <dd className="font-semibold text-ink-900">{details.children.length ? details.children.map((c) => `${c.firstName} (${c.age})`).join(', ') : 'None'}</dd>
+        <dd className="font-semibold text-ink-900">
+          {details.children.length ? details.children.map((c) => `${c.firstName} (${c.age})`).join(', ') : 'None'}
+        </dd>
       </div>
       <div className="flex flex-wrap gap-x-2">
         <dt className="text-ink-600">Also coming</dt>

@@ -29,17 +29,29 @@ export function AuthLayout({ children }: { children?: ReactNode }) {
       </header>
       <main className="flex flex-1 items-start justify-center px-4 py-8 sm:items-center sm:py-12">
         {/* The form first (on a phone it is the first screen), what can be booked after it: below on a phone, beside it on a wide screen. */}
-        <div className={catalogue ? 'flex w-full max-w-md flex-col gap-6 lg:max-w-4xl lg:flex-row lg:items-start' : 'contents'}>
-          <div className="w-full max-w-md shrink-0 rounded-3xl border border-cream-200 bg-cream-50 p-6 shadow-sm sm:p-8">{children ?? <Outlet />}</div>
+        <div
+          className={
+            catalogue ? 'flex w-full max-w-md flex-col gap-6 lg:max-w-4xl lg:flex-row lg:items-start' : 'contents'
+          }
+        >
+          <div className="w-full max-w-md shrink-0 rounded-3xl border border-cream-200 bg-cream-50 p-6 shadow-sm sm:p-8">
+            {children ?? <Outlet />}
+          </div>
           {catalogue && <VisitorCatalogue />}
         </div>
       </main>
       <footer className="px-4 pb-6 text-center text-sm text-ink-600">
-        <Link to="/terms_and_conditions" className="inline-flex min-h-11 items-center underline underline-offset-4 hover:text-festive-700">
+        <Link
+          to="/terms_and_conditions"
+          className="inline-flex min-h-11 items-center underline underline-offset-4 hover:text-festive-700"
+        >
           Terms and Conditions
         </Link>
         <span aria-hidden="true"> · </span>
-        <Link to="/privacy" className="inline-flex min-h-11 items-center underline underline-offset-4 hover:text-festive-700">
+        <Link
+          to="/privacy"
+          className="inline-flex min-h-11 items-center underline underline-offset-4 hover:text-festive-700"
+        >
           Privacy
         </Link>
       </footer>

@@ -96,7 +96,10 @@ describe('RegisterPage', { timeout: 20_000 }, () => {
       password: 'Mistletoe-Lane-42',
       phone: '0412 345 678',
     });
-    expect(api.called('POST /auth/sign-in')[0]!.body).toEqual({ email: 'holly@example.com', password: 'Mistletoe-Lane-42' });
+    expect(api.called('POST /auth/sign-in')[0]!.body).toEqual({
+      email: 'holly@example.com',
+      password: 'Mistletoe-Lane-42',
+    });
     expect(api.called('POST /user/auth/email-verification')[0]!.body).toEqual({ redirectUrl: window.location.origin });
     expect(store.getState().auth.user?.email).toBe('holly@example.com');
     expect(recordedEvents()).toEqual(['sign_up']);
@@ -126,7 +129,9 @@ describe('RegisterPage', { timeout: 20_000 }, () => {
   });
 
   it('an e-mail in use gets plain words and links to log in or reset', async () => {
-    const api = fakeApi({ 'POST /user': () => apiError(409, 'EMAIL_IN_USE', 'An account with this email address already exists.') });
+    const api = fakeApi({
+      'POST /user': () => apiError(409, 'EMAIL_IN_USE', 'An account with this email address already exists.'),
+    });
     renderAuthPage(<RegisterPage />, { path: '/register', fetchFn: api.fetchFn });
     const user = userEvent.setup();
     await fill(user);
@@ -140,12 +145,17 @@ describe('RegisterPage', { timeout: 20_000 }, () => {
 
   it('puts a server-side field refusal next to its field', async () => {
     const api = fakeApi({
-      'POST /user': () => apiError(400, 'WEAK_PASSWORD', 'That password is too common', [{ path: 'body.password', message: 'That password is too common' }]),
+      'POST /user': () =>
+        apiError(400, 'WEAK_PASSWORD', 'That password is too common', [
+          { path: 'body.password', message: 'That password is too common' },
+        ]),
     });
     renderAuthPage(<RegisterPage />, { path: '/register', fetchFn: api.fetchFn });
     const user = userEvent.setup();
     await fill(user);
     await user.click(screen.getByRole('button', { name: 'Create account' }));
-    await waitFor(() => expect(screen.getByLabelText('Password')).toHaveAccessibleDescription(/That password is too common/));
+    await waitFor(() =>
+      expect(screen.getByLabelText('Password')).toHaveAccessibleDescription(/That password is too common/),
+    );
   });
 });

@@ -4,7 +4,12 @@ import { Button } from '../../components/ui/button';
 import { track } from '../../lib/analytics';
 import { errorCode, errorMessage, fieldErrors } from './api-error';
 import { useRegisterMutation, useSendVerificationEmailMutation, useSignInMutation } from './api';
-import { forgetVerificationSent, noteVerificationFailed, noteVerificationSending, noteVerificationSent } from './verification-sent';
+import {
+  forgetVerificationSent,
+  noteVerificationFailed,
+  noteVerificationSending,
+  noteVerificationSent,
+} from './verification-sent';
 import type { RegisterForm } from '@kringle/contracts/accounts';
 import type { RegisterFormOutput } from './auth-form-schemas';
 import { useAuthDispatch } from './auth-hooks';
@@ -16,7 +21,10 @@ import { PasswordStrengthMeter, preloadPasswordStrength } from './password-stren
 import { setSession } from './session';
 import { useLightForm } from './use-light-form';
 
-type Problem = { kind: 'email-in-use'; message: string; email: string } | { kind: 'signed-up-not-in' } | { kind: 'other'; message: string };
+type Problem =
+  | { kind: 'email-in-use'; message: string; email: string }
+  | { kind: 'signed-up-not-in' }
+  | { kind: 'other'; message: string };
 
 const FIELDS = ['firstName', 'lastName', 'email', 'password', 'phone'] as const;
 
@@ -28,7 +36,8 @@ const validation = {
   preload: () => Promise.all([loadCheck(), preloadPasswordStrength()]),
 };
 // An empty phone is no phone (it is optional), as react-hook-form's setValueAs did.
-const check = async (values: RegisterFields) => (await loadCheck())({ ...values, phone: values.phone.trim() ? values.phone : undefined });
+const check = async (values: RegisterFields) =>
+  (await loadCheck())({ ...values, phone: values.phone.trim() ? values.phone : undefined });
 
 /**
  * /register. On success the new customer is signed in and a verification e-mail is asked for
@@ -61,7 +70,11 @@ export function RegisterPage() {
       const byField = fieldErrors(created.error);
       const known = FIELDS.filter((field) => byField[field]);
       for (const field of known) form.setError(field, byField[field]);
-      if (known.length === 0) setProblem({ kind: 'other', message: errorMessage(created.error, 'We could not create your account. Please try again.') });
+      if (known.length === 0)
+        setProblem({
+          kind: 'other',
+          message: errorMessage(created.error, 'We could not create your account. Please try again.'),
+        });
       return;
     }
     track('sign_up', { method: 'password' });
@@ -96,7 +109,11 @@ export function RegisterPage() {
               Log in
             </Link>{' '}
             instead, or{' '}
-            <Link to="/forgot-password" state={{ email: problem.email }} className="font-semibold underline underline-offset-4">
+            <Link
+              to="/forgot-password"
+              state={{ email: problem.email }}
+              className="font-semibold underline underline-offset-4"
+            >
               reset your password
             </Link>{' '}
             if you have forgotten it.
@@ -118,10 +135,22 @@ export function RegisterPage() {
 
       <form noValidate onSubmit={onSubmit} className="flex flex-col gap-4" {...preloadOnIntent(validation)}>
         <div className="grid gap-4 sm:grid-cols-2">
-          <FormField label="First name" autoComplete="given-name" error={errors.firstName} {...form.field('firstName')} />
+          <FormField
+            label="First name"
+            autoComplete="given-name"
+            error={errors.firstName}
+            {...form.field('firstName')}
+          />
           <FormField label="Last name" autoComplete="family-name" error={errors.lastName} {...form.field('lastName')} />
         </div>
-        <FormField label="Email address" type="email" autoComplete="email" inputMode="email" error={errors.email} {...form.field('email')} />
+        <FormField
+          label="Email address"
+          type="email"
+          autoComplete="email"
+          inputMode="email"
+          error={errors.email}
+          {...form.field('email')}
+        />
         <PasswordField
           label="Password"
           autoComplete="new-password"

@@ -9,9 +9,11 @@ const KEY = 'kringle.verification-sent-at';
  * only what is known: it said "We've sent a verification link" when the send had been refused
  * (400 REDIRECT_NOT_ALLOWED at 127.0.0.1) or never made (issue 53).
  */
-export type VerificationSend = { state: 'none' } | { state: 'sending' | 'sent'; at: number } | { state: 'failed'; message: string };
+export type VerificationSend =
+  { state: 'none' } | { state: 'sending' | 'sent'; at: number } | { state: 'failed'; message: string };
 
-type Stored = { state: 'sending' | 'sent'; at: number; email: string } | { state: 'failed'; message: string; email: string };
+type Stored =
+  { state: 'sending' | 'sent'; at: number; email: string } | { state: 'failed'; message: string; email: string };
 
 const NONE: VerificationSend = { state: 'none' };
 /** Registration's request answers in a second or two; one older than this was cut off. */

@@ -2,7 +2,16 @@ import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { toast } from 'sonner';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { apiError, customerToken, fakeApi, json, recordedEvents, renderAuthPage, session, testUser } from './auth-test-support';
+import {
+  apiError,
+  customerToken,
+  fakeApi,
+  json,
+  recordedEvents,
+  renderAuthPage,
+  session,
+  testUser,
+} from './auth-test-support';
 import { noteVerificationFailed, noteVerificationSending, noteVerificationSent } from './verification-sent';
 import { VerifyEmailPage } from './verify-email-page';
 
@@ -22,7 +31,9 @@ describe('VerifyEmailPage (spec §2)', { timeout: 20_000 }, () => {
     renderAuthPage(<VerifyEmailPage />, { path: '/bookings', auth: signedIn, fetchFn: fakeApi({}).fetchFn });
     expect(screen.getByRole('heading', { name: 'Verify your email address' })).toBeInTheDocument();
     // Nothing known to be sent from this tab (a later sign-in, the seeded demo account): no claim that a link went (issue 53).
-    expect(screen.getByText(/To use your account, confirm that/)).toHaveTextContent(/holly@example\.com is yours.*No email from us yet\? Press .Resend Email. below\./);
+    expect(screen.getByText(/To use your account, confirm that/)).toHaveTextContent(
+      /holly@example\.com is yours.*No email from us yet\? Press .Resend Email. below\./,
+    );
     expect(screen.queryByText(/We've sent a verification link/)).toBeNull();
     expect(screen.getByRole('button', { name: 'Verify Email address' })).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Back to login' })).toBeInTheDocument();
@@ -35,7 +46,9 @@ describe('VerifyEmailPage (spec §2)', { timeout: 20_000 }, () => {
     act(() => noteVerificationSending('holly@example.com'));
     expect(screen.getByText(/We're sending a verification link to/)).toHaveTextContent('holly@example.com');
     act(() => noteVerificationFailed('holly@example.com', 'That link is not allowed.'));
-    expect(screen.getByRole('alert')).toHaveTextContent(/We could not send the verification email.*That link is not allowed\..*Resend Email/);
+    expect(screen.getByRole('alert')).toHaveTextContent(
+      /We could not send the verification email.*That link is not allowed\..*Resend Email/,
+    );
     expect(screen.queryByText(/We've sent a verification link/)).toBeNull();
     act(() => noteVerificationSent('holly@example.com'));
     expect(screen.getByText(/We've sent a verification link to/)).toHaveTextContent('holly@example.com');
@@ -50,17 +63,23 @@ describe('VerifyEmailPage (spec §2)', { timeout: 20_000 }, () => {
   });
 
   it('a refused resend says so on the screen, not only in a toast', async () => {
-    const api = fakeApi({ 'POST /user/auth/email-verification': () => apiError(400, 'REDIRECT_NOT_ALLOWED', 'That link is not allowed.') });
+    const api = fakeApi({
+      'POST /user/auth/email-verification': () => apiError(400, 'REDIRECT_NOT_ALLOWED', 'That link is not allowed.'),
+    });
     renderAuthPage(<VerifyEmailPage />, { path: '/bookings', auth: signedIn, fetchFn: api.fetchFn });
     await userEvent.setup().click(screen.getByRole('button', { name: 'Resend Email' }));
-    expect(await screen.findByRole('alert')).toHaveTextContent(/We could not send the verification email.*That link is not allowed\./);
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      /We could not send the verification email.*That link is not allowed\./,
+    );
     expect(toast.error).toHaveBeenCalledWith('That link is not allowed.');
     expect(screen.queryByText(/sent a new verification link/)).toBeNull();
   });
 
   it("'Resend Email' says 'Sending...' while busy, then the sent text and the server's message", async () => {
     let release: (r: Response) => void = () => {};
-    const api = fakeApi({ 'POST /user/auth/email-verification': () => new Promise<Response>((resolve) => (release = resolve)) });
+    const api = fakeApi({
+      'POST /user/auth/email-verification': () => new Promise<Response>((resolve) => (release = resolve)),
+    });
     renderAuthPage(<VerifyEmailPage />, { path: '/bookings', auth: signedIn, fetchFn: api.fetchFn });
     await userEvent.setup().click(screen.getByRole('button', { name: 'Resend Email' }));
     expect(await screen.findByRole('button', { name: 'Sending...' })).toBeDisabled();
@@ -85,7 +104,11 @@ describe('VerifyEmailPage (spec §2)', { timeout: 20_000 }, () => {
   it("counts down the server's Retry-After on a 429 and enables Resend when it ends", async () => {
     vi.useFakeTimers({ shouldAdvanceTime: true });
     try {
-      const limited = () => new Response(JSON.stringify({ error: 'Too many attempts. Try again in 3 seconds.', code: 'RATE_LIMITED' }), { status: 429, headers: { 'Content-Type': 'application/json', 'Retry-After': '3' } });
+      const limited = () =>
+        new Response(JSON.stringify({ error: 'Too many attempts. Try again in 3 seconds.', code: 'RATE_LIMITED' }), {
+          status: 429,
+          headers: { 'Content-Type': 'application/json', 'Retry-After': '3' },
+        });
       const api = fakeApi({ 'POST /user/auth/email-verification': limited });
       renderAuthPage(<VerifyEmailPage />, { path: '/bookings', auth: signedIn, fetchFn: api.fetchFn });
       fireEvent.click(screen.getByRole('button', { name: 'Resend Email' }));
@@ -108,7 +131,10 @@ describe('VerifyEmailPage (spec §2)', { timeout: 20_000 }, () => {
   });
 
   it("failure toasts the response's message, or 'Something went wrong'", async () => {
-    const responses = [apiError(409, 'ALREADY_VERIFIED', 'Your email address is already verified.'), new Response(null, { status: 400 })];
+    const responses = [
+      apiError(409, 'ALREADY_VERIFIED', 'Your email address is already verified.'),
+      new Response(null, { status: 400 }),
+    ];
     const api = fakeApi({ 'POST /user/auth/email-verification': () => responses.shift()! });
     renderAuthPage(<VerifyEmailPage />, { path: '/bookings', auth: signedIn, fetchFn: api.fetchFn });
     const user = userEvent.setup();
@@ -124,9 +150,16 @@ describe('VerifyEmailPage (spec §2)', { timeout: 20_000 }, () => {
   it("'Verify Email address' refreshes the token, reloads the user, then the page after 3 s", async () => {
     const setTimeoutSpy = vi.spyOn(window, 'setTimeout');
     const verified = { ...testUser, emailVerified: true };
-    const api = fakeApi({ 'POST /auth/refresh': () => session(verified), 'GET /user/me': () => json(200, { user: verified }) });
+    const api = fakeApi({
+      'POST /auth/refresh': () => session(verified),
+      'GET /user/me': () => json(200, { user: verified }),
+    });
     const reloadPage = vi.fn();
-    const { store } = renderAuthPage(<VerifyEmailPage reloadPage={reloadPage} />, { path: '/bookings', auth: signedIn, fetchFn: api.fetchFn });
+    const { store } = renderAuthPage(<VerifyEmailPage reloadPage={reloadPage} />, {
+      path: '/bookings',
+      auth: signedIn,
+      fetchFn: api.fetchFn,
+    });
     fireEvent.click(screen.getByRole('button', { name: 'Verify Email address' }));
     await screen.findByText('Thanks! This page will reload in a moment.');
     expect(api.called('POST /auth/refresh')).toHaveLength(1);
@@ -143,11 +176,20 @@ describe('VerifyEmailPage (spec §2)', { timeout: 20_000 }, () => {
 
   it("'Verify Email address' before the link is opened says so, and does not reload", async () => {
     const setTimeoutSpy = vi.spyOn(window, 'setTimeout');
-    const api = fakeApi({ 'POST /auth/refresh': () => session(testUser), 'GET /user/me': () => json(200, { user: testUser }) });
+    const api = fakeApi({
+      'POST /auth/refresh': () => session(testUser),
+      'GET /user/me': () => json(200, { user: testUser }),
+    });
     const reloadPage = vi.fn();
-    renderAuthPage(<VerifyEmailPage reloadPage={reloadPage} />, { path: '/bookings', auth: signedIn, fetchFn: api.fetchFn });
+    renderAuthPage(<VerifyEmailPage reloadPage={reloadPage} />, {
+      path: '/bookings',
+      auth: signedIn,
+      fetchFn: api.fetchFn,
+    });
     fireEvent.click(screen.getByRole('button', { name: 'Verify Email address' }));
-    expect(await screen.findByRole('alert')).toHaveTextContent(/^Not verified yet: open the link we sent to holly@example\.com, then press .Verify Email address. again\.$/);
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      /^Not verified yet: open the link we sent to holly@example\.com, then press .Verify Email address. again\.$/,
+    );
     expect(screen.queryByText('Thanks! This page will reload in a moment.')).toBeNull();
     expect(setTimeoutSpy.mock.calls.find(([, ms]) => ms === 3000)).toBeUndefined();
     expect(screen.getByRole('button', { name: 'Verify Email address' })).toBeEnabled();
@@ -156,11 +198,18 @@ describe('VerifyEmailPage (spec §2)', { timeout: 20_000 }, () => {
   });
 
   it("'Verify Email address' when the server cannot answer says so, not 'Not verified yet', and keeps the user", async () => {
-    const down = () => json(503, { error: 'Something went wrong on our side. Please try again.', code: 'SERVICE_UNAVAILABLE' });
+    const down = () =>
+      json(503, { error: 'Something went wrong on our side. Please try again.', code: 'SERVICE_UNAVAILABLE' });
     const api = fakeApi({ 'POST /auth/refresh': down, 'GET /user/me': down });
-    const { store } = renderAuthPage(<VerifyEmailPage reloadPage={vi.fn()} />, { path: '/bookings', auth: signedIn, fetchFn: api.fetchFn });
+    const { store } = renderAuthPage(<VerifyEmailPage reloadPage={vi.fn()} />, {
+      path: '/bookings',
+      auth: signedIn,
+      fetchFn: api.fetchFn,
+    });
     fireEvent.click(screen.getByRole('button', { name: 'Verify Email address' }));
-    await waitFor(() => expect(toast.error).toHaveBeenCalledWith('Something went wrong on our side. Please try again.'));
+    await waitFor(() =>
+      expect(toast.error).toHaveBeenCalledWith('Something went wrong on our side. Please try again.'),
+    );
     expect(screen.queryByRole('alert')).toBeNull();
     expect(screen.getByRole('button', { name: 'Verify Email address' })).toBeEnabled();
     expect(store.getState().auth.user).toEqual(testUser);
@@ -168,7 +217,11 @@ describe('VerifyEmailPage (spec §2)', { timeout: 20_000 }, () => {
 
   it("'Wrong address? Change it' opens a form with the address filled in; Cancel closes it and changes nothing", async () => {
     const api = fakeApi({});
-    const { store, router } = renderAuthPage(<VerifyEmailPage />, { path: '/bookings', auth: signedIn, fetchFn: api.fetchFn });
+    const { store, router } = renderAuthPage(<VerifyEmailPage />, {
+      path: '/bookings',
+      auth: signedIn,
+      fetchFn: api.fetchFn,
+    });
     const user = userEvent.setup();
     await user.click(screen.getByRole('button', { name: 'Wrong address? Change it' }));
     const form = await screen.findByRole('form', { name: 'Change your email address' });
@@ -196,8 +249,14 @@ describe('VerifyEmailPage (spec §2)', { timeout: 20_000 }, () => {
     await user.type(screen.getByLabelText('Password'), 'Sleigh-Bells-Ring-42');
     await user.click(screen.getByRole('button', { name: 'Save' }));
     expect(await screen.findByText('Email address changed')).toBeInTheDocument();
-    expect(api.called('PUT /user/me/email')[0]!.body).toEqual({ email: 'holly@example.net', password: 'Sleigh-Bells-Ring-42', redirectUrl: window.location.origin });
-    expect(screen.getByText('Email address changed').closest('[role="status"]')).toHaveTextContent(/sent a new verification link to holly@example\.net\. Links sent to the old address no longer work\./);
+    expect(api.called('PUT /user/me/email')[0]!.body).toEqual({
+      email: 'holly@example.net',
+      password: 'Sleigh-Bells-Ring-42',
+      redirectUrl: window.location.origin,
+    });
+    expect(screen.getByText('Email address changed').closest('[role="status"]')).toHaveTextContent(
+      /sent a new verification link to holly@example\.net\. Links sent to the old address no longer work\./,
+    );
     expect(screen.getByText(/We've sent a verification link to/)).toHaveTextContent('holly@example.net');
     expect(store.getState().auth.user?.email).toBe('holly@example.net');
     expect(screen.queryByRole('form', { name: 'Change your email address' })).toBeNull();
@@ -209,7 +268,9 @@ describe('VerifyEmailPage (spec §2)', { timeout: 20_000 }, () => {
   it('shows each refusal next to its field: the same address, a taken one, a wrong password', async () => {
     const responses = [
       apiError(409, 'EMAIL_IN_USE', 'An account with this email address already exists.'),
-      apiError(400, 'WRONG_PASSWORD', 'The password is not right.', [{ path: 'body.password', message: 'The password is not right.' }]),
+      apiError(400, 'WRONG_PASSWORD', 'The password is not right.', [
+        { path: 'body.password', message: 'The password is not right.' },
+      ]),
     ];
     const api = fakeApi({ 'PUT /user/me/email': () => responses.shift()! });
     renderAuthPage(<VerifyEmailPage />, { path: '/bookings', auth: signedIn, fetchFn: api.fetchFn });
@@ -223,12 +284,18 @@ describe('VerifyEmailPage (spec §2)', { timeout: 20_000 }, () => {
     await user.clear(screen.getByLabelText('Email address'));
     await user.type(screen.getByLabelText('Email address'), 'taken@example.com');
     await user.click(screen.getByRole('button', { name: 'Save' }));
-    await waitFor(() => expect(screen.getByLabelText('Email address')).toHaveAccessibleDescription('An account with this email address already exists.'));
+    await waitFor(() =>
+      expect(screen.getByLabelText('Email address')).toHaveAccessibleDescription(
+        'An account with this email address already exists.',
+      ),
+    );
 
     await user.clear(screen.getByLabelText('Email address'));
     await user.type(screen.getByLabelText('Email address'), 'free@example.com');
     await user.click(screen.getByRole('button', { name: 'Save' }));
-    await waitFor(() => expect(screen.getByLabelText('Password')).toHaveAccessibleDescription(/The password is not right\./));
+    await waitFor(() =>
+      expect(screen.getByLabelText('Password')).toHaveAccessibleDescription(/The password is not right\./),
+    );
     expect(screen.getByLabelText('Email address')).not.toHaveAccessibleDescription(/already exists/);
     expect(screen.getByRole('form', { name: 'Change your email address' })).toBeInTheDocument();
     expect(screen.queryByText('Email address changed')).toBeNull();
@@ -236,7 +303,11 @@ describe('VerifyEmailPage (spec §2)', { timeout: 20_000 }, () => {
 
   it("'Back to login' signs out, purges and goes to /login", async () => {
     const api = fakeApi({ 'POST /auth/sign-out': () => json(204, null) });
-    const { store, router, purgePersisted } = renderAuthPage(<VerifyEmailPage />, { path: '/bookings', auth: signedIn, fetchFn: api.fetchFn });
+    const { store, router, purgePersisted } = renderAuthPage(<VerifyEmailPage />, {
+      path: '/bookings',
+      auth: signedIn,
+      fetchFn: api.fetchFn,
+    });
     await userEvent.setup().click(screen.getByRole('link', { name: 'Back to login' }));
     await waitFor(() => expect(router.state.location.pathname).toBe('/login'));
     expect(store.getState().auth.user).toBeNull();

@@ -10,7 +10,12 @@ import { userUpdated } from './auth-slice';
 import { useAuthDispatch, useAuthSelector } from './auth-hooks';
 import { AuthHeading, FormAlert, linkClasses } from './auth-ui';
 import { refreshSession, signOut } from './session';
-import { noteVerificationFailed, noteVerificationSent, secondsUntilResend, useVerificationSend } from './verification-sent';
+import {
+  noteVerificationFailed,
+  noteVerificationSent,
+  secondsUntilResend,
+  useVerificationSend,
+} from './verification-sent';
 
 // This screen is in the main bundle; the change-address form loads when it is asked for.
 const ChangeEmailForm = lazy(() => import('./change-email-form').then((m) => ({ default: m.ChangeEmailForm })));
@@ -143,13 +148,14 @@ export function VerifyEmailPage({ reloadPage = () => window.location.reload() }:
         {/* Only what is known: "We've sent" once a send was taken (issue 53). */}
         {lastSend.state === 'sent' || lastSend.state === 'sending' ? (
           <p>
-            {lastSend.state === 'sent' ? "We've sent" : "We're sending"} a verification link to {address}. Open the link in that email to confirm your address, then come back
-            and press &lsquo;Verify Email address&rsquo;.
+            {lastSend.state === 'sent' ? "We've sent" : "We're sending"} a verification link to {address}. Open the link
+            in that email to confirm your address, then come back and press &lsquo;Verify Email address&rsquo;.
           </p>
         ) : (
           <p>
-            To use your account, confirm that {address} is yours: open the link in our verification email, then come back and press &lsquo;Verify Email
-            address&rsquo;.{lastSend.state === 'none' && <> No email from us yet? Press &lsquo;Resend Email&rsquo; below.</>}
+            To use your account, confirm that {address} is yours: open the link in our verification email, then come
+            back and press &lsquo;Verify Email address&rsquo;.
+            {lastSend.state === 'none' && <> No email from us yet? Press &lsquo;Resend Email&rsquo; below.</>}
           </p>
         )}
       </AuthHeading>
@@ -161,7 +167,12 @@ export function VerifyEmailPage({ reloadPage = () => window.location.reload() }:
       )}
 
       <div className="flex flex-col gap-3">
-        <Button onClick={verify} disabled={checking === 'checking' || checking === 'reloading'} aria-busy={checking === 'checking'} className="w-full">
+        <Button
+          onClick={verify}
+          disabled={checking === 'checking' || checking === 'reloading'}
+          aria-busy={checking === 'checking'}
+          className="w-full"
+        >
           Verify Email address
         </Button>
         {(checking === 'checking' || checking === 'reloading') && (
@@ -171,7 +182,8 @@ export function VerifyEmailPage({ reloadPage = () => window.location.reload() }:
         )}
         {checking === 'not-verified' && (
           <FormAlert tone="error">
-            Not verified yet: open the link we sent to {email ? <strong className="[overflow-wrap:anywhere]">{email}</strong> : 'your email address'}, then press
+            Not verified yet: open the link we sent to{' '}
+            {email ? <strong className="[overflow-wrap:anywhere]">{email}</strong> : 'your email address'}, then press
             &lsquo;Verify Email address&rsquo; again.
           </FormAlert>
         )}
@@ -185,20 +197,28 @@ export function VerifyEmailPage({ reloadPage = () => window.location.reload() }:
           Did not receive the email?
         </h2>
         <p className="text-sm text-ink-700">It can take a few minutes to arrive. We can send you a new link.</p>
-        <Button variant="secondary" onClick={resend} disabled={sending || waitSeconds > 0} aria-busy={sending} className="w-full">
+        <Button
+          variant="secondary"
+          onClick={resend}
+          disabled={sending || waitSeconds > 0}
+          aria-busy={sending}
+          className="w-full"
+        >
           {sending ? 'Sending...' : waitSeconds > 0 ? `Resend Email (${waitSeconds} s)` : 'Resend Email'}
         </Button>
-        {waitSeconds > 0 && <p className="text-center text-sm text-ink-700">You can ask for another link in {waitSeconds} seconds.</p>}
+        {waitSeconds > 0 && (
+          <p className="text-center text-sm text-ink-700">You can ask for another link in {waitSeconds} seconds.</p>
+        )}
         {sent && (
           <FormAlert tone="success">
-            We&apos;ve sent a new verification link to {email ?? 'your email address'}. If you can&apos;t see it in your inbox, check your spam or junk
-            folder.
+            We&apos;ve sent a new verification link to {email ?? 'your email address'}. If you can&apos;t see it in your
+            inbox, check your spam or junk folder.
           </FormAlert>
         )}
         {changedTo && (
           <FormAlert tone="success" title="Email address changed">
-            We&apos;ve sent a new verification link to <strong className="[overflow-wrap:anywhere]">{changedTo}</strong>. Links sent to the old address no
-            longer work.
+            We&apos;ve sent a new verification link to <strong className="[overflow-wrap:anywhere]">{changedTo}</strong>
+            . Links sent to the old address no longer work.
           </FormAlert>
         )}
         {changing && email ? (

@@ -28,13 +28,26 @@ const catalogue: PublicCatalogue = {
       seasonStart: '2026-12-05',
       seasonEnd: '2027-01-02',
       salesOpenAt: '2099-12-04T01:00:00.000Z',
-      slotTypes: [{ id: '6b7c8d9e-0f1a-4b2c-8d3e-4f5a6b7c8d95', name: 'Santa photos', durationMinutes: 10, fromPriceCents: 3195 }],
+      slotTypes: [
+        { id: '6b7c8d9e-0f1a-4b2c-8d3e-4f5a6b7c8d95', name: 'Santa photos', durationMinutes: 10, fromPriceCents: 3195 },
+      ],
     },
-    { id: '6b7c8d9e-0f1a-4b2c-8d3e-4f5a6b7c8d96', name: 'Closed for the year', suburb: 'X', state: 'QLD', timezone: 'Australia/Brisbane', seasonStart: '2026-11-01', seasonEnd: '2026-11-30', salesOpenAt: null, slotTypes: [] },
+    {
+      id: '6b7c8d9e-0f1a-4b2c-8d3e-4f5a6b7c8d96',
+      name: 'Closed for the year',
+      suburb: 'X',
+      state: 'QLD',
+      timezone: 'Australia/Brisbane',
+      seasonStart: '2026-11-01',
+      seasonEnd: '2026-11-30',
+      salesOpenAt: null,
+      slotTypes: [],
+    },
   ],
 };
 
-const answering = (status: number, body: unknown) => vi.fn(async () => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } }));
+const answering = (status: number, body: unknown) =>
+  vi.fn(async () => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } }));
 
 describe('VisitorCatalogue (issue 53 item 3)', () => {
   beforeEach(() => forgetVisitorCatalogue());
@@ -43,7 +56,9 @@ describe('VisitorCatalogue (issue 53 item 3)', () => {
     const fetchFn = answering(200, catalogue);
     render(<VisitorCatalogue fetchFn={fetchFn} />);
     const section = await screen.findByRole('region', { name: 'Santa photos this season' });
-    const [sydney, perth] = within(section).getAllByRole('listitem').filter((li) => li.parentElement?.parentElement === section);
+    const [sydney, perth] = within(section)
+      .getAllByRole('listitem')
+      .filter((li) => li.parentElement?.parentElement === section);
     expect(sydney).toHaveTextContent(/Kringle Sydney, Pitt Street\s*1\s*–\s*24 Dec/);
     expect(sydney).toHaveTextContent(/Santa photos · 10 min\s*from \$29\.95/);
     expect(sydney).toHaveTextContent(/Pet night · 15 min\s*from \$34\.95/);

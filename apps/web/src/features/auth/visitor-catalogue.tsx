@@ -34,9 +34,18 @@ const formatAud = (cents: number) => aud.format(cents / 100);
 
 // Season dates are calendar dates: shown as written, whatever the visitor's zone.
 const dayFormat = new Intl.DateTimeFormat('en-AU', { day: 'numeric', month: 'short', timeZone: 'UTC' });
-const seasonDates = (l: CatalogueLocation) => dayFormat.formatRange(new Date(`${l.seasonStart}T00:00:00Z`), new Date(`${l.seasonEnd}T00:00:00Z`));
+const seasonDates = (l: CatalogueLocation) =>
+  dayFormat.formatRange(new Date(`${l.seasonStart}T00:00:00Z`), new Date(`${l.seasonEnd}T00:00:00Z`));
 const opening = (l: CatalogueLocation) =>
-  new Intl.DateTimeFormat('en-AU', { weekday: 'short', day: 'numeric', month: 'short', hour: 'numeric', minute: '2-digit', timeZone: l.timezone, timeZoneName: 'short' }).format(new Date(l.salesOpenAt!));
+  new Intl.DateTimeFormat('en-AU', {
+    weekday: 'short',
+    day: 'numeric',
+    month: 'short',
+    hour: 'numeric',
+    minute: '2-digit',
+    timeZone: l.timezone,
+    timeZoneName: 'short',
+  }).format(new Date(l.salesOpenAt!));
 
 /**
  * What can be booked, for a visitor on /login and /register (issue 53): every other page needs
@@ -60,7 +69,11 @@ export function VisitorCatalogue({ fetchFn }: { fetchFn?: typeof fetch }) {
   if (!loaded) return null;
   const open = loaded.catalogue.locations.filter((l) => l.slotTypes.length > 0);
   return (
-    <section aria-labelledby={id} className="flex w-full flex-col gap-3 rounded-3xl border border-cream-200 bg-cream-50 p-5 sm:p-6 lg:flex-1" data-testid="visitor-catalogue">
+    <section
+      aria-labelledby={id}
+      className="flex w-full flex-col gap-3 rounded-3xl border border-cream-200 bg-cream-50 p-5 sm:p-6 lg:flex-1"
+      data-testid="visitor-catalogue"
+    >
       <h2 id={id} className="font-sans text-base font-semibold text-ink-900">
         Santa photos this season
       </h2>
@@ -74,14 +87,18 @@ export function VisitorCatalogue({ fetchFn }: { fetchFn?: typeof fetch }) {
                 <span className="font-semibold text-ink-900">{l.name}</span>
                 <span className="text-sm text-ink-700">{seasonDates(l)}</span>
               </p>
-              {l.salesOpenAt && Date.parse(l.salesOpenAt) > loaded.at && <p className="text-sm font-medium text-festive-700">Bookings open {opening(l)}</p>}
+              {l.salesOpenAt && Date.parse(l.salesOpenAt) > loaded.at && (
+                <p className="text-sm font-medium text-festive-700">Bookings open {opening(l)}</p>
+              )}
               <ul className="mt-1 flex flex-col text-sm text-ink-700">
                 {l.slotTypes.map((t) => (
                   <li key={t.id} className="flex justify-between gap-3">
                     <span>
                       {t.name} <span className="whitespace-nowrap">· {t.durationMinutes} min</span>
                     </span>
-                    <span className="whitespace-nowrap font-semibold text-ink-900">from {formatAud(t.fromPriceCents)}</span>
+                    <span className="whitespace-nowrap font-semibold text-ink-900">
+                      from {formatAud(t.fromPriceCents)}
+                    </span>
                   </li>
                 ))}
               </ul>

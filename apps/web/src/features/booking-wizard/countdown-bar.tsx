@@ -45,7 +45,14 @@ function useStickyHeaderHeight(): number {
 export function StickyHoldBars({ children }: { children: ReactNode }) {
   const headerHeight = useStickyHeaderHeight();
   return (
-    <div data-testid="hold-bars" style={{ top: headerHeight }} className={clsx('sticky z-10 -mx-4 flex flex-col gap-1.5 bg-cream-100 sm:-mx-2 sm:px-2 sm:pb-1.5', headerHeight > 0 ? '' : 'pt-2')}>
+    <div
+      data-testid="hold-bars"
+      style={{ top: headerHeight }}
+      className={clsx(
+        'sticky z-10 -mx-4 flex flex-col gap-1.5 bg-cream-100 sm:-mx-2 sm:px-2 sm:pb-1.5',
+        headerHeight > 0 ? '' : 'pt-2',
+      )}
+    >
       {children}
     </div>
   );
@@ -64,7 +71,10 @@ export function CountdownBar() {
   const shown = useShownRemaining(endDate, remaining);
   const holdId = hold?.holdId;
   const reservation = useGetReservationQuery(holdId ?? '', { skip: !holdId, refetchOnFocus: true });
-  const slot = useGetSlotQuery({ locationId: location?.id ?? '', slotId: hold?.slotId ?? '' }, { skip: !hold || !location });
+  const slot = useGetSlotQuery(
+    { locationId: location?.id ?? '', slotId: hold?.slotId ?? '' },
+    { skip: !hold || !location },
+  );
   const [extendError, setExtendError] = useState<string | null>(null);
   const [extending, setExtending] = useState(false);
 
@@ -100,7 +110,8 @@ export function CountdownBar() {
   const urgent = remaining > 0 && remaining <= URGENT_SECONDS;
   const refreshesLeft = reservation.currentData?.refreshesLeft ?? 0;
   // currentData, not data: while a new hold's session loads, data is still the previous session's.
-  const sessionLabel = slot.currentData && location ? formatSessionTime(slot.currentData.startAt, location.timezone) : null;
+  const sessionLabel =
+    slot.currentData && location ? formatSessionTime(slot.currentData.startAt, location.timezone) : null;
 
   const askForTime = async () => {
     setExtending(true);
@@ -147,7 +158,12 @@ export function CountdownBar() {
           )}
         </p>
         {urgent && refreshesLeft > 0 && (
-          <Button variant="secondary" className="ml-auto shrink-0 px-3 text-sm" onClick={() => void askForTime()} disabled={extending}>
+          <Button
+            variant="secondary"
+            className="ml-auto shrink-0 px-3 text-sm"
+            onClick={() => void askForTime()}
+            disabled={extending}
+          >
             {extending ? 'Adding time…' : 'I need more time'}
           </Button>
         )}

@@ -48,7 +48,16 @@ let laterStepsRequested = false;
 function preloadLaterSteps() {
   if (laterStepsRequested) return;
   laterStepsRequested = true;
-  for (const load of [loadBookingTypeStep, loadSessionTimeStep, loadPackageStep, loadTermsStep, loadOverviewStep, loadCartDrawer, loadReleaseHoldDialog]) void load().catch(() => undefined);
+  for (const load of [
+    loadBookingTypeStep,
+    loadSessionTimeStep,
+    loadPackageStep,
+    loadTermsStep,
+    loadOverviewStep,
+    loadCartDrawer,
+    loadReleaseHoldDialog,
+  ])
+    void load().catch(() => undefined);
 }
 
 /**
@@ -66,7 +75,11 @@ export function CreateBookingPage() {
   const reference = typeof reschedule?.reference === 'string' ? reschedule.reference : '';
   const dispatch = useWizardDispatch();
   const { problem: offerProblem, opened: offerOpened, opening } = useOfferLink();
-  useStepHistory(step, useCallback((target: number) => void dispatch(popToStep(target)), [dispatch]), opening);
+  useStepHistory(
+    step,
+    useCallback((target: number) => void dispatch(popToStep(target)), [dispatch]),
+    opening,
+  );
   // The route's title says Create Booking; a reschedule is not one (this runs after the route's title).
   useEffect(() => {
     if (reschedule) document.title = pageTitle('Reschedule Booking');
@@ -98,8 +111,16 @@ export function CreateBookingPage() {
       {reschedule ? (
         <>
           <h1 className="text-3xl font-semibold text-ink-900 sm:text-4xl">Reschedule Booking</h1>
-          {reference && <p className="-mt-3 text-ink-700">Booking {reference}: same place, packages and price, a new time.</p>}
-          <WizardStepper current={Math.max(0, RESCHEDULE_STEPS.findIndex((s) => s.key === key))} steps={RESCHEDULE_STEPS} />
+          {reference && (
+            <p className="-mt-3 text-ink-700">Booking {reference}: same place, packages and price, a new time.</p>
+          )}
+          <WizardStepper
+            current={Math.max(
+              0,
+              RESCHEDULE_STEPS.findIndex((s) => s.key === key),
+            )}
+            steps={RESCHEDULE_STEPS}
+          />
         </>
       ) : (
         <>
@@ -108,13 +129,18 @@ export function CreateBookingPage() {
         </>
       )}
       {offerProblem && (
-        <p role="alert" className="rounded-2xl border border-festive-100 bg-festive-50 p-4 font-medium text-festive-800">
+        <p
+          role="alert"
+          className="rounded-2xl border border-festive-100 bg-festive-50 p-4 font-medium text-festive-800"
+        >
           {offerProblem}
         </p>
       )}
       {key === 'location' && !reschedule && <LimitUpFront />}
       {/* Before a session is held (a reload, another device, a tab that lost to another tab's checkout). */}
-      {(key === 'location' || key === 'bookingType' || key === 'sessionTime') && !reschedule && <ResumeHoldOffer keptAtOpen={keptAtOpen} />}
+      {(key === 'location' || key === 'bookingType' || key === 'sessionTime') && !reschedule && (
+        <ResumeHoldOffer keptAtOpen={keptAtOpen} />
+      )}
       {offerOpened && hasHold && (
         <p role="status" className="rounded-2xl border border-pine-200 bg-pine-50 p-4 font-medium text-ink-900">
           {offerOpened}
@@ -131,7 +157,11 @@ export function CreateBookingPage() {
         {key === 'location' ? (
           <LocationStep focusOnMount={focusOnMount} />
         ) : (
-          <Suspense fallback={<LoadingList label={key === 'payment' ? 'Loading the payment step' : 'Loading this step'} rows={2} />}>
+          <Suspense
+            fallback={
+              <LoadingList label={key === 'payment' ? 'Loading the payment step' : 'Loading this step'} rows={2} />
+            }
+          >
             {key === 'bookingType' && <BookingTypeStep focusOnMount={focusOnMount} />}
             {key === 'sessionTime' && <SessionTimeStep focusOnMount={focusOnMount} />}
             {key === 'package' && <PackageStep focusOnMount={focusOnMount} />}

@@ -17,7 +17,9 @@ describe('the package choice kept across a sign-out (issue 53 item 4)', () => {
     store.dispatch(resetBooking());
     stop();
     expect(takeKeptCart('h2')).toBeNull();
-    expect(takeKeptCart('h1')).toEqual({ p1: { _id: 'p1', type: 'package', totalPrice: 7990, totalQuantity: 2, remove: false } });
+    expect(takeKeptCart('h1')).toEqual({
+      p1: { _id: 'p1', type: 'package', totalPrice: 7990, totalQuantity: 2, remove: false },
+    });
     expect(takeKeptCart('h1')).toBeNull();
   });
 });

@@ -35,7 +35,9 @@ export function takeKeptCart(holdId: string): Record<string, CartItem> | null {
   return kept.packages;
 }
 
-type WithBooking = { booking: { reservationData: { holdId: string } | null; packages: Record<string, CartItem>; rescheduleData: unknown } };
+type WithBooking = {
+  booking: { reservationData: { holdId: string } | null; packages: Record<string, CartItem>; rescheduleData: unknown };
+};
 
 /**
  * Writes the note as the family chooses: package ids, kinds, quantities and prices, nothing about
@@ -49,7 +51,10 @@ export function keepHoldCart(store: Pick<Store<WithBooking>, 'getState' | 'subsc
     if (!reservationData || rescheduleData || packages === last) return;
     last = packages;
     try {
-      window.localStorage.setItem(KEPT_CART_KEY, JSON.stringify({ holdId: reservationData.holdId, packages } satisfies KeptCart));
+      window.localStorage.setItem(
+        KEPT_CART_KEY,
+        JSON.stringify({ holdId: reservationData.holdId, packages } satisfies KeptCart),
+      );
     } catch {
       // ignore: storage is a convenience
     }

@@ -19,7 +19,15 @@ function useMsLeft(until: string): number {
  * server's clock. The count is hidden from screen readers (read once, not every second); the
  * sentence says the time.
  */
-export function AdmissionNotice({ admittedUntil, timezone, centre }: { admittedUntil: string; timezone: string; centre: string }) {
+export function AdmissionNotice({
+  admittedUntil,
+  timezone,
+  centre,
+}: {
+  admittedUntil: string;
+  timezone: string;
+  centre: string;
+}) {
   const left = useMsLeft(admittedUntil);
   const minutes = Math.max(1, Math.ceil(left / 60_000));
   const until = `${formatClockTime(admittedUntil, timezone)} ${zoneAbbreviation(new Date(admittedUntil), timezone)}`;
@@ -33,7 +41,8 @@ export function AdmissionNotice({ admittedUntil, timezone, centre }: { admittedU
   return (
     <div className="flex flex-col gap-1" data-testid="queue-admission">
       <p role="status" className="font-semibold">
-        It&apos;s your turn at {centre}! You have {minutes} minute{minutes === 1 ? '' : 's'}, until {until}, to choose a session.
+        It&apos;s your turn at {centre}! You have {minutes} minute{minutes === 1 ? '' : 's'}, until {until}, to choose a
+        session.
       </p>
       <p className="text-sm text-ink-700">Once you pick a time it is held for you while you pay.</p>
       <p aria-hidden="true" className="text-3xl font-semibold tabular-nums" data-testid="admission-countdown">

@@ -20,7 +20,9 @@ const LIVE_POLL_MS = 15_000;
 function waitText(ticket: QueueTicket): string {
   if (ticket.estimatedWaitSeconds === null) return 'We will show an estimate once families start going in.';
   const minutes = Math.round(ticket.estimatedWaitSeconds / 60);
-  return minutes < 1 ? 'About a minute or less, at the pace families are going in now.' : `About ${minutes} minute${minutes === 1 ? '' : 's'}, at the pace families are going in now.`;
+  return minutes < 1
+    ? 'About a minute or less, at the pace families are going in now.'
+    : `About ${minutes} minute${minutes === 1 ? '' : 's'}, at the pace families are going in now.`;
 }
 
 function Countdown({ opensAt }: { opensAt: string }) {
@@ -53,7 +55,10 @@ export function QueuePage() {
   const [inLine, setInLine] = useState(false);
   // Live (server-sent events) once in the line; polling is the fallback while the stream is down.
   const live = useQueueLiveQuery(locationId, { skip: !inLine }).data?.live ?? false;
-  const ticketQuery = useGetQueueTicketQuery(locationId, { pollingInterval: live ? LIVE_POLL_MS : POLL_MS, skipPollingIfUnfocused: false });
+  const ticketQuery = useGetQueueTicketQuery(locationId, {
+    pollingInterval: live ? LIVE_POLL_MS : POLL_MS,
+    skipPollingIfUnfocused: false,
+  });
   const ticket = ticketQuery.data;
   if (ticket && !inLine) setInLine(true);
   const notInLine = ticketQuery.isError && !ticket;
@@ -81,9 +86,15 @@ export function QueuePage() {
       <div className="rounded-2xl border border-cream-300 bg-cream-50 p-4 text-ink-900">
         <h2 className="font-semibold">How it works</h2>
         <ul className="mt-2 list-disc pl-5 text-sm text-ink-700">
-          <li>Everyone who joins before the opening gets a place drawn at random at the opening moment: arriving early or late before then makes no difference.</li>
+          <li>
+            Everyone who joins before the opening gets a place drawn at random at the opening moment: arriving early or
+            late before then makes no difference.
+          </li>
           <li>Families who join after the opening go to the back of the line.</li>
-          <li>We let families in while there are sessions left. When it is your turn we tell you here, and you have a few minutes to choose a session.</li>
+          <li>
+            We let families in while there are sessions left. When it is your turn we tell you here, and you have a few
+            minutes to choose a session.
+          </li>
           <li>You can close this page and come back: your place is kept for your account.</li>
         </ul>
       </div>
@@ -103,7 +114,11 @@ export function QueuePage() {
       {joining.isError && <p role="alert">We could not add you to the line. Please try again.</p>}
 
       {ticket && (
-        <div className="flex flex-col gap-2 rounded-2xl border border-gold-400 bg-gold-300/25 p-4 text-ink-900" data-testid="queue-ticket" data-status={ticket.status}>
+        <div
+          className="flex flex-col gap-2 rounded-2xl border border-gold-400 bg-gold-300/25 p-4 text-ink-900"
+          data-testid="queue-ticket"
+          data-status={ticket.status}
+        >
           {ticket.status === 'before_open' && (
             <>
               <p role="status" className="font-semibold">
@@ -117,13 +132,21 @@ export function QueuePage() {
               <p role="status" className="font-semibold">
                 Your place in line: {ticket.position}
               </p>
-              <p>{ticket.ahead === 0 ? 'You are next.' : `${ticket.ahead} ${ticket.ahead === 1 ? 'family is' : 'families are'} ahead of you.`}</p>
+              <p>
+                {ticket.ahead === 0
+                  ? 'You are next.'
+                  : `${ticket.ahead} ${ticket.ahead === 1 ? 'family is' : 'families are'} ahead of you.`}
+              </p>
               <p className="text-sm text-ink-700">{waitText(ticket)}</p>
             </>
           )}
           {ticket.status === 'admitted' && ticket.admittedUntil && (
             <>
-              <AdmissionNotice admittedUntil={ticket.admittedUntil} timezone={location?.timezone ?? 'Australia/Sydney'} centre={name} />
+              <AdmissionNotice
+                admittedUntil={ticket.admittedUntil}
+                timezone={location?.timezone ?? 'Australia/Sydney'}
+                centre={name}
+              />
               <Button className="w-full sm:w-fit" disabled={!location} onClick={chooseSession}>
                 Choose a session
               </Button>
@@ -134,8 +157,15 @@ export function QueuePage() {
               <p role="status" className="font-semibold">
                 Sold out for now
               </p>
-              <p className="text-sm text-ink-700">Every session is taken or held. If a family lets one go, we let the next in line in: keep this page open. Or join the waitlist for a day.</p>
-              <Link className={buttonClasses('secondary', 'w-fit')} to="/create-booking" onClick={() => location && dispatch(setLocation(location))}>
+              <p className="text-sm text-ink-700">
+                Every session is taken or held. If a family lets one go, we let the next in line in: keep this page
+                open. Or join the waitlist for a day.
+              </p>
+              <Link
+                className={buttonClasses('secondary', 'w-fit')}
+                to="/create-booking"
+                onClick={() => location && dispatch(setLocation(location))}
+              >
                 Join the waitlist
               </Link>
             </>

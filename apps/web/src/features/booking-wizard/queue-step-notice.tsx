@@ -17,7 +17,11 @@ const POLL_MS = 5000;
 export function QueueStepNotice({ location }: { location: Location }) {
   const opensAt = location.queueOpensAt ? Date.parse(location.queueOpensAt) : null;
   const open = opensAt !== null && opensAt <= serverNow();
-  const { data: ticket, isError, isLoading } = useGetQueueTicketQuery(location.id, { skip: !open, pollingInterval: POLL_MS, skipPollingIfUnfocused: true });
+  const {
+    data: ticket,
+    isError,
+    isLoading,
+  } = useGetQueueTicketQuery(location.id, { skip: !open, pollingInterval: POLL_MS, skipPollingIfUnfocused: true });
   if (opensAt === null) return null;
   const box = 'mt-4 flex flex-col gap-2 rounded-2xl border border-gold-400 bg-gold-300/25 p-4 text-ink-900';
   const toLine = (text: string, primary = true) => (
@@ -31,7 +35,8 @@ export function QueueStepNotice({ location }: { location: Location }) {
       <div className={box} data-testid="queue-step-notice" data-state="later">
         <p className="font-semibold">{location.name} opens bookings through a waiting room.</p>
         <p className="text-sm text-ink-700">
-          Its waiting room opens {formatSessionTime(new Date(opensAt), location.timezone)}. Join it then: a place in the line is what lets you pick a time.
+          Its waiting room opens {formatSessionTime(new Date(opensAt), location.timezone)}. Join it then: a place in the
+          line is what lets you pick a time.
         </p>
       </div>
     );
@@ -48,7 +53,9 @@ export function QueueStepNotice({ location }: { location: Location }) {
     return (
       <div className={box} data-testid="queue-step-notice" data-state="in-line">
         <p className="font-semibold">
-          {ticket.status === 'sold_out' ? `${location.name} is sold out for now.` : `You are in ${location.name}'s waiting room${ticket.position ? `, place ${ticket.position}` : ''}.`}
+          {ticket.status === 'sold_out'
+            ? `${location.name} is sold out for now.`
+            : `You are in ${location.name}'s waiting room${ticket.position ? `, place ${ticket.position}` : ''}.`}
         </p>
         <p className="text-sm text-ink-700">You can pick a time once we let you in. We tell you in the waiting room.</p>
         {toLine('Back to the waiting room')}
@@ -60,7 +67,10 @@ export function QueueStepNotice({ location }: { location: Location }) {
   return (
     <div className={box} data-testid="queue-step-notice" data-state={isError ? 'not-in-line' : 'unknown'}>
       <p className="font-semibold">{location.name} opens bookings through a waiting room, and you are not in it yet.</p>
-      <p className="text-sm text-ink-700">You need a place in the line to pick a time. Places are drawn at random when bookings open, and we let families in while sessions are left.</p>
+      <p className="text-sm text-ink-700">
+        You need a place in the line to pick a time. Places are drawn at random when bookings open, and we let families
+        in while sessions are left.
+      </p>
       {toLine('Join the waiting room')}
     </div>
   );

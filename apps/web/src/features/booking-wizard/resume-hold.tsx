@@ -18,9 +18,13 @@ import { stepIndex } from './wizard-steps';
 export function useLiveHold(skip = false, fresh = false) {
   // `fresh`: asked again on mount, never an answer cached from before a hold was let go here.
   const live = useGetLiveReservationsQuery(undefined, { skip, refetchOnMountOrArgChange: fresh });
-  const hold = live.data?.find((r) => r.status === 'checked_out' || (r.status === 'active' && r.bookingId === null)) ?? null;
+  const hold =
+    live.data?.find((r) => r.status === 'checked_out' || (r.status === 'active' && r.bookingId === null)) ?? null;
   const locations = useGetLocationsQuery(undefined, { skip: !hold });
-  const slot = useGetSlotQuery(hold ? { locationId: hold.locationId, slotId: hold.slotId } : { locationId: '', slotId: '' }, { skip: !hold });
+  const slot = useGetSlotQuery(
+    hold ? { locationId: hold.locationId, slotId: hold.slotId } : { locationId: '', slotId: '' },
+    { skip: !hold },
+  );
   const location = locations.data?.find((l) => l.id === hold?.locationId) ?? null;
   const slotType = location?.slotTypes.find((t) => t.id === slot.data?.slotTypeId) ?? null;
   if (!hold || !location || !slot.data || !slotType) return null;
@@ -53,7 +57,8 @@ function expiresIn(hold: Reservation): string {
 
 /** Picks up the family's live hold or unpaid checkout in this wizard: at Package, or at Payment. */
 async function resume(dispatch: ReturnType<typeof useWizardDispatch>, live: LiveHold) {
-  if (live.hold.status === 'checked_out' && live.hold.bookingId) return dispatch(continuePaymentOf(live.hold.bookingId)).unwrap();
+  if (live.hold.status === 'checked_out' && live.hold.bookingId)
+    return dispatch(continuePaymentOf(live.hold.bookingId)).unwrap();
   resumeLiveHold(dispatch, live);
   return true;
 }
@@ -86,7 +91,10 @@ export function ResumeHoldOffer({ keptAtOpen }: { keptAtOpen: string | null }) {
   }, [ownHold, live, dispatch]);
   if (hasHold || !live || ownHold) return null;
   return (
-    <section aria-labelledby="resume-hold-title" className="rounded-2xl border border-pine-200 bg-pine-50 p-4 text-ink-900">
+    <section
+      aria-labelledby="resume-hold-title"
+      className="rounded-2xl border border-pine-200 bg-pine-50 p-4 text-ink-900"
+    >
       <h2 id="resume-hold-title" className="text-lg font-semibold">
         {live.hold.status === 'checked_out' ? 'Your booking is waiting for payment' : 'You are holding a session'}
       </h2>

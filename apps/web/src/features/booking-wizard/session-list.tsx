@@ -13,12 +13,19 @@ const PARTS_OF_DAY = [
 export function groupByPartOfDay(slots: Slot[], timezone: string) {
   return PARTS_OF_DAY.map((part, i) => {
     const from = i === 0 ? '00:00' : PARTS_OF_DAY[i - 1]!.until;
-    return { ...part, slots: slots.filter((s) => localTimeOf(new Date(s.startAt), timezone) >= from && localTimeOf(new Date(s.startAt), timezone) < part.until) };
+    return {
+      ...part,
+      slots: slots.filter(
+        (s) =>
+          localTimeOf(new Date(s.startAt), timezone) >= from && localTimeOf(new Date(s.startAt), timezone) < part.until,
+      ),
+    };
   }).filter((group) => group.slots.length > 0);
 }
 
 /** "10:40 am AEDT": a session time as a person reads it, in the location's zone. */
-export const sessionTime = (instant: string, timezone: string) => `${formatClockTime(instant, timezone)} ${zoneAbbreviation(new Date(instant), timezone)}`;
+export const sessionTime = (instant: string, timezone: string) =>
+  `${formatClockTime(instant, timezone)} ${zoneAbbreviation(new Date(instant), timezone)}`;
 
 const TAKEN_WORDS: Record<Exclude<Slot['status'], 'available'>, string> = {
   reserved: 'Taken',
@@ -55,7 +62,12 @@ export interface SessionListProps {
 
 /** The zone's short name when every slot of the day shares it ("AEDT"), else null (a day the clocks change). */
 export function dayZone(slots: Slot[], timezone: string): string | null {
-  const zones = new Set(slots.flatMap((s) => [zoneAbbreviation(new Date(s.startAt), timezone), zoneAbbreviation(new Date(s.endAt), timezone)]));
+  const zones = new Set(
+    slots.flatMap((s) => [
+      zoneAbbreviation(new Date(s.startAt), timezone),
+      zoneAbbreviation(new Date(s.endAt), timezone),
+    ]),
+  );
   return zones.size === 1 ? [...zones][0]! : null;
 }
 
@@ -64,9 +76,20 @@ export function dayZone(slots: Slot[], timezone: string): string | null {
  * does not jump when news arrives. Breaks read as Santa's break. The zone is said once, above
  * the list (the step's heading), unless the clocks change that day: then on every time.
  */
-export function SessionList({ slots, timezone, heldSlotId, currentSlotId = null, pendingSlotId, onPick, onResumeHeld, notOpenYet = false }: SessionListProps) {
+export function SessionList({
+  slots,
+  timezone,
+  heldSlotId,
+  currentSlotId = null,
+  pendingSlotId,
+  onPick,
+  onResumeHeld,
+  notOpenYet = false,
+}: SessionListProps) {
   // Before the opening every session reads unavailable: only those already started are folded away.
-  const judged = notOpenYet ? slots.map((s) => (Date.parse(s.startAt) > serverNow() ? { ...s, status: 'available' as const } : s)) : slots;
+  const judged = notOpenYet
+    ? slots.map((s) => (Date.parse(s.startAt) > serverNow() ? { ...s, status: 'available' as const } : s))
+    : slots;
   const { passed, rest: judgedRest } = skipPassed(judged);
   const rest = slots.slice(slots.length - judgedRest.length);
   const groups = groupByPartOfDay(rest, timezone);
@@ -89,7 +112,10 @@ export function SessionList({ slots, timezone, heldSlotId, currentSlotId = null,
               const time = clock(slot.startAt);
               if (slot.kind === 'break') {
                 return (
-                  <li key={slot.id} className="col-span-full flex min-h-11 items-center justify-center gap-2 rounded-xl border border-dashed border-gold-400 bg-gold-300/25 px-3 text-sm text-ink-700">
+                  <li
+                    key={slot.id}
+                    className="col-span-full flex min-h-11 items-center justify-center gap-2 rounded-xl border border-dashed border-gold-400 bg-gold-300/25 px-3 text-sm text-ink-700"
+                  >
                     <span>
                       Santa's break, {formatClockTime(slot.startAt, timezone)} to {clock(slot.endAt)}
                     </span>
@@ -105,7 +131,19 @@ export function SessionList({ slots, timezone, heldSlotId, currentSlotId = null,
               // While a tap waits for its answer, that time says so and the others wait (issue 37 item 5).
               const waiting = pendingSlotId != null && !pending;
               const resumable = held && !current && onResumeHeld !== undefined;
-              const note = pending ? 'Holding…' : current ? 'Your current time' : resumable ? 'Yours: continue' : held ? 'Your session' : slot.status === 'available' ? null : soon ? 'Opens soon' : TAKEN_WORDS[slot.status];
+              const note = pending
+                ? 'Holding…'
+                : current
+                  ? 'Your current time'
+                  : resumable
+                    ? 'Yours: continue'
+                    : held
+                      ? 'Your session'
+                      : slot.status === 'available'
+                        ? null
+                        : soon
+                          ? 'Opens soon'
+                          : TAKEN_WORDS[slot.status];
               return (
                 <li key={slot.id}>
                   <button
@@ -118,7 +156,9 @@ export function SessionList({ slots, timezone, heldSlotId, currentSlotId = null,
                     onClick={() => (resumable ? onResumeHeld() : onPick(slot))}
                     className={clsx(
                       'flex min-h-12 w-full flex-col items-center justify-center rounded-xl px-2 py-1 text-center leading-tight tabular-nums',
-                      open && !held && 'bg-cream-50 font-semibold text-ink-900 ring-1 ring-cream-300 hover:bg-festive-50 hover:ring-festive-700',
+                      open &&
+                        !held &&
+                        'bg-cream-50 font-semibold text-ink-900 ring-1 ring-cream-300 hover:bg-festive-50 hover:ring-festive-700',
                       held && 'bg-pine-700 font-semibold text-cream-50',
                       soon && 'cursor-not-allowed border border-dashed border-ink-600/50 bg-cream-50 text-ink-700',
                       !open && !held && !soon && 'cursor-not-allowed bg-cream-200/60 text-ink-600',
@@ -127,7 +167,12 @@ export function SessionList({ slots, timezone, heldSlotId, currentSlotId = null,
                   >
                     <span className={clsx(!open && !held && !soon && 'line-through decoration-ink-600/50')}>
                       {formatClockTime(slot.startAt, timezone)}
-                      {!oneZone && <span className="whitespace-nowrap text-sm font-medium"> {zoneAbbreviation(new Date(slot.startAt), timezone)}</span>}
+                      {!oneZone && (
+                        <span className="whitespace-nowrap text-sm font-medium">
+                          {' '}
+                          {zoneAbbreviation(new Date(slot.startAt), timezone)}
+                        </span>
+                      )}
                     </span>
                     {note && <span className="text-xs font-medium">{note}</span>}
                   </button>

@@ -12,7 +12,14 @@ describe('BookingCard, compact', () => {
   afterEach(() => vi.useRealTimers());
 
   it("puts today's visit first, above a booking to pay and the rest", () => {
-    const list = [aBooking({ id: 'later', slot: { id: 's2', startAt: '2026-12-09T23:40:00.000Z', endAt: '2026-12-09T23:50:00.000Z' } }), aBooking({ id: 'pay', status: 'payment_pending' }), aBooking({ id: 'today' })];
+    const list = [
+      aBooking({
+        id: 'later',
+        slot: { id: 's2', startAt: '2026-12-09T23:40:00.000Z', endAt: '2026-12-09T23:50:00.000Z' },
+      }),
+      aBooking({ id: 'pay', status: 'payment_pending' }),
+      aBooking({ id: 'today' }),
+    ];
     expect(needsActionFirst(list, onTheDay.getTime()).map((b) => b.id)).toEqual(['today', 'pay', 'later']);
     // The day before, the booking to pay is on top.
     expect(needsActionFirst(list, onTheDay.getTime() - 86_400_000).map((b) => b.id)).toEqual(['pay', 'later', 'today']);
@@ -28,15 +35,37 @@ describe('BookingCard, compact', () => {
     // It comes before the card's other controls.
     expect(screen.getAllByRole('button')[0]).toBe(show);
     await userEvent.click(show);
-    expect(await screen.findByRole('img', { name: `Check-in QR code for booking ${booking.reference}` })).toBeInTheDocument();
+    expect(
+      await screen.findByRole('img', { name: `Check-in QR code for booking ${booking.reference}` }),
+    ).toBeInTheDocument();
     await userEvent.click(screen.getByRole('button', { name: 'Hide check-in code' }));
     expect(screen.queryByTestId('check-in-qr')).toBeNull();
     vi.useRealTimers();
   });
 
   it("says who's coming in one line", () => {
-    render(<BookingCard booking={aBooking({ details: { children: [{ firstName: 'Mia', age: 6 }, { firstName: 'Leo', age: 3 }], adults: 2, pets: 0, accessNeeds: ['wheelchair'], accessNote: '', noteForSanta: '' } })} tab="upcoming" onAction={() => {}} />);
+    render(
+      <BookingCard
+        booking={aBooking({
+          details: {
+            children: [
+              { firstName: 'Mia', age: 6 },
+              { firstName: 'Leo', age: 3 },
+            ],
+            adults: 2,
+            pets: 0,
+            accessNeeds: ['wheelchair'],
+            accessNote: '',
+            noteForSanta: '',
+          },
+        })}
+        tab="upcoming"
+        onAction={() => {}}
+      />,
+    );
     expect(screen.getByTestId('details-summary').tagName).toBe('P');
-    expect(screen.getByTestId('details-summary')).toHaveTextContent(/^Coming: Mia \(6\), Leo \(3\), 2 adults\. Access: Wheelchair access/);
+    expect(screen.getByTestId('details-summary')).toHaveTextContent(
+      /^Coming: Mia \(6\), Leo \(3\), 2 adults\. Access: Wheelchair access/,
+    );
   });
 });

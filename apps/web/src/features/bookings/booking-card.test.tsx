@@ -37,17 +37,40 @@ describe('BookingCard', () => {
   });
 
   it('states the free-reschedule and full-refund deadlines in the location’s zone while they apply', () => {
-    const { unmount } = render(<BookingCard booking={aBooking({ rescheduleCount: 1 })} tab="upcoming" onAction={() => {}} policy={DEFAULT_POLICY} />);
+    const { unmount } = render(
+      <BookingCard
+        booking={aBooking({ rescheduleCount: 1 })}
+        tab="upcoming"
+        onAction={() => {}}
+        policy={DEFAULT_POLICY}
+      />,
+    );
     // The zone is the heading's (AEDT): said once, so each deadline is one line on a phone (issue 53 item 13).
-    expect(screen.getByTestId('booking-deadlines')).toHaveTextContent(/^Free reschedule until Sat 5 Dec, 10:40 amFull refund until Fri 4 Dec, 10:40 am$/);
+    expect(screen.getByTestId('booking-deadlines')).toHaveTextContent(
+      /^Free reschedule until Sat 5 Dec, 10:40 amFull refund until Fri 4 Dec, 10:40 am$/,
+    );
     expect(screen.getByText('1 of 2 free moves used.')).toBeInTheDocument();
     unmount();
-    render(<BookingCard booking={aBooking({ canReschedule: false, refundableCents: 0 })} tab="upcoming" onAction={() => {}} policy={DEFAULT_POLICY} />);
+    render(
+      <BookingCard
+        booking={aBooking({ canReschedule: false, refundableCents: 0 })}
+        tab="upcoming"
+        onAction={() => {}}
+        policy={DEFAULT_POLICY}
+      />,
+    );
     expect(screen.queryByTestId('booking-deadlines')).toBeNull();
   });
 
   it('a cancelled booking no longer counts its moves; who is coming is named for its booking', () => {
-    render(<BookingCard booking={aBooking({ status: 'cancelled', rescheduleCount: 1 })} tab="past" onAction={() => {}} policy={DEFAULT_POLICY} />);
+    render(
+      <BookingCard
+        booking={aBooking({ status: 'cancelled', rescheduleCount: 1 })}
+        tab="past"
+        onAction={() => {}}
+        policy={DEFAULT_POLICY}
+      />,
+    );
     expect(screen.queryByText('1 of 2 free moves used.')).toBeNull();
     expect(screen.getByRole('region', { name: "Who's coming, KR-7K3Q9" })).toBeInTheDocument();
   });
@@ -63,35 +86,97 @@ describe('BookingCard', () => {
   });
 
   it('follows the policy flags: no reschedule or cancel when the API says no', () => {
-    render(<BookingCard booking={aBooking({ canReschedule: false, canCancel: false })} tab="upcoming" onAction={() => {}} />);
+    render(
+      <BookingCard booking={aBooking({ canReschedule: false, canCancel: false })} tab="upcoming" onAction={() => {}} />,
+    );
     expect(buttons()).toEqual(['Add to calendar']);
   });
 
   it('offers continue payment and cancel on an unpaid upcoming booking, and says until when it is held', () => {
     vi.useFakeTimers({ toFake: ['Date'], now: Date.parse('2026-11-24T22:35:00.000Z') });
-    render(<BookingCard booking={aBooking({ status: 'payment_failed', canReschedule: false, refundableCents: 0, holdExpiresAt: '2026-11-24T22:42:30.000Z' })} tab="upcoming" onAction={() => {}} />);
+    render(
+      <BookingCard
+        booking={aBooking({
+          status: 'payment_failed',
+          canReschedule: false,
+          refundableCents: 0,
+          holdExpiresAt: '2026-11-24T22:42:30.000Z',
+        })}
+        tab="upcoming"
+        onAction={() => {}}
+      />,
+    );
     expect(buttons()).toEqual(['Continue payment', 'Cancel booking']);
-    expect(screen.getByText(/This session is held for you until 9:42 am AEDT\. Finish paying to confirm it\./)).toBeInTheDocument();
+    expect(
+      screen.getByText(/This session is held for you until 9:42 am AEDT\. Finish paying to confirm it\./),
+    ).toBeInTheDocument();
     vi.useRealTimers();
   });
 
   it('offers both receipts on a refunded booking in the past tab', () => {
-    const orders = [anOrder({ status: 'refunded', paymentStatus: 'refunded', refundedCents: 6995, refundedAt: '2026-11-21T00:00:00.000Z' })];
-    render(<BookingCard booking={aBooking({ status: 'cancelled', canReschedule: false, canCancel: false, refundableCents: 0 })} tab="past" orders={orders} onAction={() => {}} />);
+    const orders = [
+      anOrder({
+        status: 'refunded',
+        paymentStatus: 'refunded',
+        refundedCents: 6995,
+        refundedAt: '2026-11-21T00:00:00.000Z',
+      }),
+    ];
+    render(
+      <BookingCard
+        booking={aBooking({ status: 'cancelled', canReschedule: false, canCancel: false, refundableCents: 0 })}
+        tab="past"
+        orders={orders}
+        onAction={() => {}}
+      />,
+    );
     expect(buttons()).toEqual(['Tax invoice', 'Refund receipt']);
     expect(screen.getByText('Refunded $69.95 to the card you paid with.')).toBeInTheDocument();
   });
 
   it("speaks of the booking's own order only: a photo order's receipts and refund are in the gallery", () => {
-    const photos = anOrder({ id: '5a6b7c8d-9e0f-4a1b-8c2d-3e4f5a6b7c8d', amountCents: 900, refundedCents: 900, paymentStatus: 'refunded', items: [{ id: '9a6b7c8d-9e0f-4a1b-8c2d-3e4f5a6b7c81', type: 'photo', name: 'Extra digital photo', quantity: 1, unitPriceCents: 900, totalCents: 900 }] });
-    render(<BookingCard booking={aBooking({ status: 'cancelled', canReschedule: false, canCancel: false, refundableCents: 0 })} tab="past" orders={[anOrder(), photos]} onAction={() => {}} />);
+    const photos = anOrder({
+      id: '5a6b7c8d-9e0f-4a1b-8c2d-3e4f5a6b7c8d',
+      amountCents: 900,
+      refundedCents: 900,
+      paymentStatus: 'refunded',
+      items: [
+        {
+          id: '9a6b7c8d-9e0f-4a1b-8c2d-3e4f5a6b7c81',
+          type: 'photo',
+          name: 'Extra digital photo',
+          quantity: 1,
+          unitPriceCents: 900,
+          totalCents: 900,
+        },
+      ],
+    });
+    render(
+      <BookingCard
+        booking={aBooking({ status: 'cancelled', canReschedule: false, canCancel: false, refundableCents: 0 })}
+        tab="past"
+        orders={[anOrder(), photos]}
+        onAction={() => {}}
+      />,
+    );
     expect(buttons()).toEqual(['Tax invoice']);
     expect(screen.getByText('No refund: this booking was cancelled after the refund cut-off.')).toBeInTheDocument();
   });
 
   it('once the hold has ended, says so and no longer offers to pay', () => {
     vi.useFakeTimers({ toFake: ['Date', 'setTimeout', 'clearTimeout'], now: Date.parse('2026-11-24T22:42:00.000Z') });
-    render(<BookingCard booking={aBooking({ status: 'payment_pending', canReschedule: false, refundableCents: 0, holdExpiresAt: '2026-11-24T22:42:30.000Z' })} tab="upcoming" onAction={() => {}} />);
+    render(
+      <BookingCard
+        booking={aBooking({
+          status: 'payment_pending',
+          canReschedule: false,
+          refundableCents: 0,
+          holdExpiresAt: '2026-11-24T22:42:30.000Z',
+        })}
+        tab="upcoming"
+        onAction={() => {}}
+      />,
+    );
     expect(buttons()).toEqual(['Continue payment', 'Cancel booking']);
     act(() => vi.advanceTimersByTime(31_000));
     expect(screen.getByText(/The hold on this session has ended/)).toBeInTheDocument();
@@ -101,7 +186,14 @@ describe('BookingCard', () => {
 
   it('says a refund is on its way while Stripe has not confirmed it, with no refund receipt yet', () => {
     const orders = [anOrder({ refundPendingCents: 6995 })];
-    render(<BookingCard booking={aBooking({ status: 'cancelled', canReschedule: false, canCancel: false, refundableCents: 0 })} tab="past" orders={orders} onAction={() => {}} />);
+    render(
+      <BookingCard
+        booking={aBooking({ status: 'cancelled', canReschedule: false, canCancel: false, refundableCents: 0 })}
+        tab="past"
+        orders={orders}
+        onAction={() => {}}
+      />,
+    );
     expect(buttons()).toEqual(['Tax invoice']);
     expect(screen.getByText(/A refund of \$69.95 is on its way/)).toBeInTheDocument();
     expect(screen.queryByText(/No refund/)).not.toBeInTheDocument();
@@ -114,7 +206,14 @@ describe('BookingCard', () => {
     rerender(<BookingCard booking={cancelled} tab="past" orders={[anOrder()]} onAction={() => {}} />);
     expect(screen.getByText('No refund: this booking was cancelled after the refund cut-off.')).toBeInTheDocument();
     // Never paid (a hold that ran out): there was nothing to refund, so nothing is said.
-    rerender(<BookingCard booking={cancelled} tab="past" orders={[anOrder({ status: 'pending', paymentStatus: null, paidAt: null })]} onAction={() => {}} />);
+    rerender(
+      <BookingCard
+        booking={cancelled}
+        tab="past"
+        orders={[anOrder({ status: 'pending', paymentStatus: null, paidAt: null })]}
+        onAction={() => {}}
+      />,
+    );
     expect(screen.queryByText(/No refund/)).not.toBeInTheDocument();
   });
 
@@ -136,7 +235,9 @@ describe('BookingCard', () => {
     render(<BookingCard booking={booking} tab="upcoming" onAction={() => {}} />);
     expect(screen.queryByTestId('check-in-qr')).toBeNull();
     await userEvent.click(screen.getByRole('button', { name: 'Show check-in code' }));
-    expect(await screen.findByRole('img', { name: `Check-in QR code for booking ${booking.reference}` })).toBeInTheDocument();
+    expect(
+      await screen.findByRole('img', { name: `Check-in QR code for booking ${booking.reference}` }),
+    ).toBeInTheDocument();
   });
 
   it('puts a booking waiting to be paid on top and keeps the rest in order', () => {
@@ -144,14 +245,33 @@ describe('BookingCard', () => {
     expect(needsActionFirst([a, b, c]).map((x) => x.id)).toEqual(['b', 'a', 'c']);
   });
 
-  it('puts a closed session\'s replacement waiting for an answer next, under a booking to pay; an offer that has lapsed keeps its place', () => {
-    const offer = (hours: number) => ({ reason: 'Flooding', offer: { slotId: 's', startAt: '2026-12-07T00:00:00.000Z', expiresAt: new Date(Date.now() + hours * 3_600_000).toISOString(), locationName: 'Sydney', refundCents: 6995 } });
-    const list = [aBooking({ id: 'a' }), aBooking({ id: 'lapsed', closure: offer(-1) }), aBooking({ id: 'move', closure: offer(20) }), aBooking({ id: 'pay', status: 'payment_failed' })];
+  it("puts a closed session's replacement waiting for an answer next, under a booking to pay; an offer that has lapsed keeps its place", () => {
+    const offer = (hours: number) => ({
+      reason: 'Flooding',
+      offer: {
+        slotId: 's',
+        startAt: '2026-12-07T00:00:00.000Z',
+        expiresAt: new Date(Date.now() + hours * 3_600_000).toISOString(),
+        locationName: 'Sydney',
+        refundCents: 6995,
+      },
+    });
+    const list = [
+      aBooking({ id: 'a' }),
+      aBooking({ id: 'lapsed', closure: offer(-1) }),
+      aBooking({ id: 'move', closure: offer(20) }),
+      aBooking({ id: 'pay', status: 'payment_failed' }),
+    ];
     expect(needsActionFirst(list).map((x) => x.id)).toEqual(['pay', 'move', 'a', 'lapsed']);
   });
 
   it('one package: one line with its total; the check-in code is one quiet tap beside the files before the day', async () => {
-    const booking = aBooking({ items: [{ id: 'p', type: 'package', name: 'Classic package', quantity: 1, unitPriceCents: 3995, totalCents: 3995 }], amountCents: 3995 });
+    const booking = aBooking({
+      items: [
+        { id: 'p', type: 'package', name: 'Classic package', quantity: 1, unitPriceCents: 3995, totalCents: 3995 },
+      ],
+      amountCents: 3995,
+    });
     render(<BookingCard booking={booking} tab="upcoming" onAction={() => {}} />);
     expect(screen.getByText(/^1 × Classic package/)).toHaveTextContent('1 × Classic package (incl. $3.63 GST)');
     expect(screen.getByTestId('booking-total')).toHaveTextContent('$39.95');

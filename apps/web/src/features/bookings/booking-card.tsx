@@ -34,7 +34,8 @@ export interface BookingCardProps {
 
 /** Which actions this booking offers, from the API's policy flags and its orders. */
 /** The hold's end, for a booking still waiting to be paid. */
-const unpaidHold = (b: Booking) => (b.status === 'payment_pending' || b.status === 'payment_failed' ? b.holdExpiresAt : null);
+const unpaidHold = (b: Booking) =>
+  b.status === 'payment_pending' || b.status === 'payment_failed' ? b.holdExpiresAt : null;
 
 function cardActions(booking: Booking, tab: BookingTab, orders: BookingOrder[] = []): CardAction[] {
   const unpaid = booking.status === 'payment_pending' || booking.status === 'payment_failed';
@@ -50,7 +51,15 @@ function cardActions(booking: Booking, tab: BookingTab, orders: BookingOrder[] =
 
 // A page with a folded corner, for the receipt downloads (drawn like the shared icon set).
 const DocumentIcon = (p: SVGProps<SVGSVGElement>) => (
-  <svg viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth={1.8} strokeLinecap="round" strokeLinejoin="round" {...p}>
+  <svg
+    viewBox="0 0 24 24"
+    fill="none"
+    stroke="currentColor"
+    strokeWidth={1.8}
+    strokeLinecap="round"
+    strokeLinejoin="round"
+    {...p}
+  >
     <path d="M14 3H7a2 2 0 0 0-2 2v14a2 2 0 0 0 2 2h10a2 2 0 0 0 2-2V8z" />
     <path d="M14 3v5h5M9 13h6M9 17h6" />
   </svg>
@@ -67,7 +76,8 @@ const LABELS: Record<CardAction, { idle: string; busy: string }> = {
 
 /** How long an unpaid booking's session is still held, in the location's time. */
 function holdWords(b: Booking, ended: boolean): string {
-  if (ended) return 'The hold on this session has ended, so this booking will be cancelled and the session goes back on sale.';
+  if (ended)
+    return 'The hold on this session has ended, so this booking will be cancelled and the session goes back on sale.';
   if (!b.holdExpiresAt) return 'This session is only held for a short while. Finish paying to confirm it.';
   const tz = b.location.timezone;
   return `This session is held for you until ${formatClockTime(b.holdExpiresAt, tz)} ${zoneAbbreviation(new Date(b.holdExpiresAt), tz)}. Finish paying to confirm it.`;
@@ -77,7 +87,17 @@ function holdWords(b: Booking, ended: boolean): string {
 const PRIMARY: CardAction[] = ['continue'];
 const MANAGE: CardAction[] = ['continue', 'reschedule', 'cancel'];
 
-export function BookingCard({ booking, tab, orders: allOrders, busy = null, onAction, editDetails, policy, closure, photos }: BookingCardProps) {
+export function BookingCard({
+  booking,
+  tab,
+  orders: allOrders,
+  busy = null,
+  onAction,
+  editDetails,
+  policy,
+  closure,
+  photos,
+}: BookingCardProps) {
   const headingId = useId();
   // The card's money and receipts are the booking's own order's; a photo order's are in the gallery (decision 0070).
   const orders = allOrders?.filter((o) => !isPhotoOrder(o));
@@ -112,7 +132,12 @@ export function BookingCard({ booking, tab, orders: allOrders, busy = null, onAc
   const refundedCents = (orders ?? []).reduce((sum, o) => sum + o.refundedCents, 0);
   const refundPendingCents = (orders ?? []).reduce((sum, o) => sum + o.refundPendingCents, 0);
   // Known only once the orders answer: until then the card says nothing about money back.
-  const paidNoRefund = booking.status === 'cancelled' && orders !== undefined && orders.some((o) => o.paidAt !== null) && refundedCents === 0 && refundPendingCents === 0;
+  const paidNoRefund =
+    booking.status === 'cancelled' &&
+    orders !== undefined &&
+    orders.some((o) => o.paidAt !== null) &&
+    refundedCents === 0 &&
+    refundPendingCents === 0;
   const buttonProps = (action: CardAction) => ({
     disabled: busy !== null,
     'aria-busy': busy === action,
@@ -121,10 +146,19 @@ export function BookingCard({ booking, tab, orders: allOrders, busy = null, onAc
   });
 
   return (
-    <article aria-labelledby={headingId} data-testid="booking-card" data-reference={booking.reference} className="flex flex-col gap-2.5 rounded-2xl border border-cream-300 bg-cream-50 p-4 shadow-sm sm:gap-4 sm:p-5">
+    <article
+      aria-labelledby={headingId}
+      data-testid="booking-card"
+      data-reference={booking.reference}
+      className="flex flex-col gap-2.5 rounded-2xl border border-cream-300 bg-cream-50 p-4 shadow-sm sm:gap-4 sm:p-5"
+    >
       <div className="flex flex-wrap items-center gap-2">
         <StatusTag status={booking.status} />
-        {booking.source === 'walkin' && <span className="inline-flex items-center rounded-full border border-gold-400 bg-gold-300/30 px-3 py-1 text-sm font-semibold text-ink-900">Walk-in booking</span>}
+        {booking.source === 'walkin' && (
+          <span className="inline-flex items-center rounded-full border border-gold-400 bg-gold-300/30 px-3 py-1 text-sm font-semibold text-ink-900">
+            Walk-in booking
+          </span>
+        )}
         <span className="ml-auto text-sm text-ink-600">
           Ref <span className="font-mono font-semibold tracking-wide text-ink-900">{booking.reference}</span>
         </span>
@@ -154,7 +188,10 @@ export function BookingCard({ booking, tab, orders: allOrders, busy = null, onAc
       {/* Named for its booking: with two or more cards, landmarks with one name say nothing apart. */}
       <section
         aria-label={`Who's coming, ${booking.reference}`}
-        className={clsx('flex items-center justify-between gap-2', !askOnly && 'sm:rounded-xl sm:border sm:border-cream-200 sm:px-3 sm:py-2')}
+        className={clsx(
+          'flex items-center justify-between gap-2',
+          !askOnly && 'sm:rounded-xl sm:border sm:border-cream-200 sm:px-3 sm:py-2',
+        )}
       >
         {!askOnly && <DetailsSummary details={booking.details} inline />}
         {tab === 'upcoming' && editDetails}
@@ -166,18 +203,32 @@ export function BookingCard({ booking, tab, orders: allOrders, busy = null, onAc
         <p className="flex items-start gap-2 rounded-xl bg-[#fff3e2] p-3 text-sm text-[#7a4100]">
           <ClockIcon aria-hidden="true" className="mt-0.5 size-4 shrink-0" />
           <span>
-            {booking.status === 'payment_failed' ? 'Your last payment did not go through, and you have not been charged. ' : ''}
+            {booking.status === 'payment_failed'
+              ? 'Your last payment did not go through, and you have not been charged. '
+              : ''}
             {holdWords(booking, holdEnded)}
           </span>
         </p>
       )}
-      {policy && tab === 'upcoming' && booking.status === 'completed' && (booking.canReschedule || booking.refundableCents > 0) && (
-        // The API's flags say whether each still applies; the dates come from the policy numbers, in the location's zone.
-        <ul className="flex flex-col gap-0.5 text-sm text-ink-700" data-testid="booking-deadlines">
-          {booking.canReschedule && <li>Free reschedule until {deadlineWords(rescheduleDeadline(new Date(booking.slot.startAt), policy), booking)}</li>}
-          {booking.refundableCents > 0 && <li>Full refund until {deadlineWords(refundDeadline(new Date(booking.slot.startAt), policy), booking)}</li>}
-        </ul>
-      )}
+      {policy &&
+        tab === 'upcoming' &&
+        booking.status === 'completed' &&
+        (booking.canReschedule || booking.refundableCents > 0) && (
+          // The API's flags say whether each still applies; the dates come from the policy numbers, in the location's zone.
+          <ul className="flex flex-col gap-0.5 text-sm text-ink-700" data-testid="booking-deadlines">
+            {booking.canReschedule && (
+              <li>
+                Free reschedule until{' '}
+                {deadlineWords(rescheduleDeadline(new Date(booking.slot.startAt), policy), booking)}
+              </li>
+            )}
+            {booking.refundableCents > 0 && (
+              <li>
+                Full refund until {deadlineWords(refundDeadline(new Date(booking.slot.startAt), policy), booking)}
+              </li>
+            )}
+          </ul>
+        )}
       {policy && booking.rescheduleCount > 0 && booking.status !== 'cancelled' && (
         <p className="text-sm text-ink-600">
           {booking.rescheduleCount} of {policy.rescheduleLimit} free moves used.
@@ -185,14 +236,21 @@ export function BookingCard({ booking, tab, orders: allOrders, busy = null, onAc
       )}
 
       {refundedCents > 0 && (
-        <p className="rounded-xl bg-pine-50 p-3 text-sm font-semibold text-pine-800">Refunded {formatAud(refundedCents)} to the card you paid with.</p>
+        <p className="rounded-xl bg-pine-50 p-3 text-sm font-semibold text-pine-800">
+          Refunded {formatAud(refundedCents)} to the card you paid with.
+        </p>
       )}
       {refundPendingCents > 0 && (
         <p className="rounded-xl bg-pine-50 p-3 text-sm text-pine-800">
-          <span className="font-semibold">A refund of {formatAud(refundPendingCents)} is on its way</span> to the card you paid with. Its receipt follows once it goes through.
+          <span className="font-semibold">A refund of {formatAud(refundPendingCents)} is on its way</span> to the card
+          you paid with. Its receipt follows once it goes through.
         </p>
       )}
-      {paidNoRefund && <p className="rounded-xl bg-cream-100 p-3 text-sm text-ink-700">No refund: this booking was cancelled after the refund cut-off.</p>}
+      {paidNoRefund && (
+        <p className="rounded-xl bg-cream-100 p-3 text-sm text-ink-700">
+          No refund: this booking was cancelled after the refund cut-off.
+        </p>
+      )}
 
       {manage.length > 0 && (
         <div className="flex flex-wrap gap-2">
@@ -200,7 +258,11 @@ export function BookingCard({ booking, tab, orders: allOrders, busy = null, onAc
             <Button
               key={action}
               variant={PRIMARY.includes(action) ? 'primary' : 'secondary'}
-              className={clsx('flex-1 whitespace-nowrap px-4! sm:flex-none', action === 'continue' && 'basis-full sm:basis-auto', action === 'cancel' && 'text-festive-800!')}
+              className={clsx(
+                'flex-1 whitespace-nowrap px-4! sm:flex-none',
+                action === 'continue' && 'basis-full sm:basis-auto',
+                action === 'cancel' && 'text-festive-800!',
+              )}
               {...buttonProps(action)}
             />
           ))}
@@ -237,11 +299,14 @@ function deadlineWords(at: Date, b: Booking): string {
 }
 
 /** True when the session is on the location's today: the day the family stands at the set. */
-export const isToday = (b: Booking, now = new Date()) => localDateOf(new Date(b.slot.startAt), b.location.timezone) === localDateOf(now, b.location.timezone);
+export const isToday = (b: Booking, now = new Date()) =>
+  localDateOf(new Date(b.slot.startAt), b.location.timezone) === localDateOf(now, b.location.timezone);
 
 /** What was bought and the total: one line for a single package (most bookings), a list otherwise. */
 function Bought({ booking }: { booking: Booking }) {
-  const gst = <span className="text-sm font-normal text-ink-600">(incl. {formatAud(gstOf(booking.amountCents))} GST)</span>;
+  const gst = (
+    <span className="text-sm font-normal text-ink-600">(incl. {formatAud(gstOf(booking.amountCents))} GST)</span>
+  );
   const total = (
     <span className="shrink-0 text-lg font-semibold tabular-nums text-ink-900" data-testid="booking-total">
       {formatAud(booking.amountCents)}
@@ -280,7 +345,15 @@ function Bought({ booking }: { booking: Booking }) {
 
 // A small QR-code mark for "Show check-in code" (drawn like the shared icon set).
 const QrIcon = (p: SVGProps<SVGSVGElement>) => (
-  <svg viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth={1.8} strokeLinecap="round" strokeLinejoin="round" {...p}>
+  <svg
+    viewBox="0 0 24 24"
+    fill="none"
+    stroke="currentColor"
+    strokeWidth={1.8}
+    strokeLinecap="round"
+    strokeLinejoin="round"
+    {...p}
+  >
     <rect x="3" y="3" width="7" height="7" rx="1" />
     <rect x="14" y="3" width="7" height="7" rx="1" />
     <rect x="3" y="14" width="7" height="7" rx="1" />

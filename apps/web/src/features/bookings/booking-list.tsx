@@ -24,10 +24,20 @@ export interface BookingListProps {
 const HAS_ORDERS = new Set<Booking['status']>(['completed', 'cancelled']);
 const REFUND_POLL_MS = 15_000;
 
-function CardWithOrders({ booking, tab, busy, onAction, policy }: Omit<BookingListProps, 'onBookNow'> & { booking: Booking }) {
+function CardWithOrders({
+  booking,
+  tab,
+  busy,
+  onAction,
+  policy,
+}: Omit<BookingListProps, 'onBookNow'> & { booking: Booking }) {
   // While a refund is on its way, look again now and then: the card then offers its receipt.
   const [refundOwed, setRefundOwed] = useState(false);
-  const orders = useBookingOrdersQuery(booking.id, { skip: !HAS_ORDERS.has(booking.status), pollingInterval: refundOwed ? REFUND_POLL_MS : 0, skipPollingIfUnfocused: true });
+  const orders = useBookingOrdersQuery(booking.id, {
+    skip: !HAS_ORDERS.has(booking.status),
+    pollingInterval: refundOwed ? REFUND_POLL_MS : 0,
+    skipPollingIfUnfocused: true,
+  });
   const owed = orders.data?.some((o) => o.refundPendingCents > 0) ?? false;
   if (owed !== refundOwed) setRefundOwed(owed);
   return (
@@ -50,7 +60,11 @@ function SkeletonCards() {
     <div role="status" aria-live="polite" className="flex flex-col gap-4">
       <span className="sr-only">Loading your bookings</span>
       {[0, 1].map((n) => (
-        <div key={n} aria-hidden="true" className="flex animate-pulse flex-col gap-3 rounded-2xl border border-cream-300 bg-cream-50 p-5">
+        <div
+          key={n}
+          aria-hidden="true"
+          className="flex animate-pulse flex-col gap-3 rounded-2xl border border-cream-300 bg-cream-50 p-5"
+        >
           <div className="h-7 w-32 rounded-full bg-cream-200" />
           <div className="h-6 w-3/4 rounded bg-cream-200" />
           <div className="h-4 w-1/2 rounded bg-cream-200" />
@@ -65,13 +79,18 @@ function SkeletonCards() {
 function EmptyState({ tab, onBookNow }: { tab: BookingTab; onBookNow: () => void }) {
   return (
     <div className="flex flex-col items-center gap-4 rounded-2xl border border-dashed border-cream-300 bg-cream-50 px-6 py-10 text-center">
-      <span aria-hidden="true" className="flex size-14 items-center justify-center rounded-full bg-cream-200 text-festive-700">
+      <span
+        aria-hidden="true"
+        className="flex size-14 items-center justify-center rounded-full bg-cream-200 text-festive-700"
+      >
         <CalendarIcon />
       </span>
       {tab === 'upcoming' ? (
         <>
           <p className="max-w-md text-lg font-semibold text-ink-900">No upcoming visits with Santa yet.</p>
-          <p className="max-w-md leading-relaxed text-ink-700">Choose a place and a time that suits your family. We hold your session while you book.</p>
+          <p className="max-w-md leading-relaxed text-ink-700">
+            Choose a place and a time that suits your family. We hold your session while you book.
+          </p>
           <Button onClick={onBookNow} className="w-full sm:w-auto sm:min-w-40">
             Book a session
           </Button>
@@ -79,7 +98,9 @@ function EmptyState({ tab, onBookNow }: { tab: BookingTab; onBookNow: () => void
       ) : (
         <>
           <p className="max-w-md text-lg font-semibold text-ink-900">Nothing here yet.</p>
-          <p className="max-w-md leading-relaxed text-ink-700">Sessions you have been to, and any bookings you cancel, will show here with their receipts.</p>
+          <p className="max-w-md leading-relaxed text-ink-700">
+            Sessions you have been to, and any bookings you cancel, will show here with their receipts.
+          </p>
         </>
       )}
     </div>
@@ -179,7 +200,12 @@ export function BookingList({ tab, busy, onAction, onBookNow, policy }: BookingL
       </ul>
       {/* After the last card, not under the first one for a frame. */}
       {query.hasNextPage && shown === bookings.length && (
-        <Button variant="secondary" className="self-center" disabled={query.isFetchingNextPage} onClick={() => void query.fetchNextPage()}>
+        <Button
+          variant="secondary"
+          className="self-center"
+          disabled={query.isFetchingNextPage}
+          onClick={() => void query.fetchNextPage()}
+        >
           {query.isFetchingNextPage ? 'Loading…' : 'Load more bookings'}
         </Button>
       )}

@@ -13,7 +13,21 @@ type Offer = NonNullable<NonNullable<Booking['closure']>['offer']>;
  * happen, the new time for a move and the amount for a refund (the API's `refundCents`: what is
  * left to refund on the order), before anything is sent. Focus starts on "Not yet".
  */
-export function ClosureConfirm({ booking, offer, asking, busy, onAnswer, onClose }: { booking: Booking; offer: Offer; asking: ClosureAnswer | null; busy: boolean; onAnswer: (answer: ClosureAnswer) => void; onClose: () => void }) {
+export function ClosureConfirm({
+  booking,
+  offer,
+  asking,
+  busy,
+  onAnswer,
+  onClose,
+}: {
+  booking: Booking;
+  offer: Offer;
+  asking: ClosureAnswer | null;
+  busy: boolean;
+  onAnswer: (answer: ClosureAnswer) => void;
+  onClose: () => void;
+}) {
   const tz = booking.location.timezone;
   const from = formatSessionTime(booking.slot.startAt, tz);
   const to = formatSessionTime(offer.startAt, tz);
@@ -30,18 +44,24 @@ export function ClosureConfirm({ booking, offer, asking, busy, onAnswer, onClose
               {move ? (
                 <>
                   <p>
-                    Your booking <span className="font-mono">{booking.reference}</span> moves from <span className="whitespace-nowrap">{from}</span> (closed) to{' '}
+                    Your booking <span className="font-mono">{booking.reference}</span> moves from{' '}
+                    <span className="whitespace-nowrap">{from}</span> (closed) to{' '}
                     <strong className="whitespace-nowrap text-ink-900">{to}</strong> at {offer.locationName}.
                   </p>
-                  <p className="rounded-xl bg-pine-50 p-3 font-semibold text-pine-800">Nothing is charged or refunded, and it does not count as one of your reschedules.</p>
+                  <p className="rounded-xl bg-pine-50 p-3 font-semibold text-pine-800">
+                    Nothing is charged or refunded, and it does not count as one of your reschedules.
+                  </p>
                 </>
               ) : (
                 <>
                   <p>
-                    Your booking <span className="font-mono">{booking.reference}</span> for <span className="whitespace-nowrap">{from}</span> is cancelled, and we let go of the session held for you on{' '}
-                    <span className="whitespace-nowrap">{to}</span>.
+                    Your booking <span className="font-mono">{booking.reference}</span> for{' '}
+                    <span className="whitespace-nowrap">{from}</span> is cancelled, and we let go of the session held
+                    for you on <span className="whitespace-nowrap">{to}</span>.
                   </p>
-                  <p className="rounded-xl bg-pine-50 p-3 font-semibold text-pine-800">{amount} goes back to the card you paid with, usually within 5 to 10 business days.</p>
+                  <p className="rounded-xl bg-pine-50 p-3 font-semibold text-pine-800">
+                    {amount} goes back to the card you paid with, usually within 5 to 10 business days.
+                  </p>
                 </>
               )}
               <p className="text-sm">This cannot be undone.</p>

@@ -26,25 +26,42 @@ export function ClosureOffer({ booking }: { booking: Booking }) {
     // Without an open offer the booking was either refunded or moved (the job takes seconds to reach it).
     return (
       <p className="rounded-xl bg-[#fff3e2] p-3 text-sm text-[#7a4100]">
-        {booking.status === 'cancelled' ? `We had to close this session (${closure.reason}). We are sorry.` : `Moved here: we had to close the session you first booked (${closure.reason}).`}
+        {booking.status === 'cancelled'
+          ? `We had to close this session (${closure.reason}). We are sorry.`
+          : `Moved here: we had to close the session you first booked (${closure.reason}).`}
       </p>
     );
   }
   const busy = state.isLoading ? state.originalArgs?.answer : null;
   return (
-    <section aria-labelledby={id} className="flex flex-col gap-3 rounded-xl border border-festive-700 bg-[#fff3e2] p-3 text-[#5c3100]">
+    <section
+      aria-labelledby={id}
+      className="flex flex-col gap-3 rounded-xl border border-festive-700 bg-[#fff3e2] p-3 text-[#5c3100]"
+    >
       <h4 id={id} className="font-semibold">
         We had to close this session ({closure.reason})
       </h4>
       <p className="text-sm">
-        We are holding {formatSessionTime(offer.startAt, tz)} at {offer.locationName} for you until {formatSessionTime(offer.expiresAt, tz)}. Move your booking there, or take
-        back all that is left to refund on it.
+        We are holding {formatSessionTime(offer.startAt, tz)} at {offer.locationName} for you until{' '}
+        {formatSessionTime(offer.expiresAt, tz)}. Move your booking there, or take back all that is left to refund on
+        it.
       </p>
       <div className="flex flex-wrap gap-2">
-        <Button className="flex-1 whitespace-nowrap sm:flex-none" disabled={state.isLoading} aria-busy={busy === 'accept'} onClick={() => setAsking('accept')}>
+        <Button
+          className="flex-1 whitespace-nowrap sm:flex-none"
+          disabled={state.isLoading}
+          aria-busy={busy === 'accept'}
+          onClick={() => setAsking('accept')}
+        >
           {busy === 'accept' ? 'Moving…' : 'Move to this session'}
         </Button>
-        <Button variant="secondary" className="flex-1 whitespace-nowrap sm:flex-none" disabled={state.isLoading} aria-busy={busy === 'refund'} onClick={() => setAsking('refund')}>
+        <Button
+          variant="secondary"
+          className="flex-1 whitespace-nowrap sm:flex-none"
+          disabled={state.isLoading}
+          aria-busy={busy === 'refund'}
+          onClick={() => setAsking('refund')}
+        >
           {busy === 'refund' ? 'Refunding…' : `Refund me in full (${formatAud(offer.refundCents)})`}
         </Button>
       </div>
@@ -58,7 +75,10 @@ export function ClosureOffer({ booking }: { booking: Booking }) {
           void answer({ id: booking.id, answer: a }).then((result) => {
             setAsking(null);
             // Refunded, the booking leaves Upcoming: say what happened, as a cancellation does.
-            if (!result.error && a === 'refund') void toastSuccess(`Booking ${booking.reference} is cancelled. ${formatAud(offer.refundCents)} is on its way back to your card (allow 5 to 10 business days).`);
+            if (!result.error && a === 'refund')
+              void toastSuccess(
+                `Booking ${booking.reference} is cancelled. ${formatAud(offer.refundCents)} is on its way back to your card (allow 5 to 10 business days).`,
+              );
           })
         }
       />

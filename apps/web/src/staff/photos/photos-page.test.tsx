@@ -8,18 +8,35 @@ import { postPhotos } from './photo-upload';
 import { PhotosPage } from './photos-page';
 
 vi.mock('../use-run-sheet', () => ({ useRunSheet: () => ({ sheet: null }) }));
-vi.mock('./photo-upload', async (importOriginal) => ({ ...(await importOriginal<typeof photoUpload>()), postPhotos: vi.fn() }));
+vi.mock('./photo-upload', async (importOriginal) => ({
+  ...(await importOriginal<typeof photoUpload>()),
+  postPhotos: vi.fn(),
+}));
 
-const LOCATION = { id: '00000000-0000-4000-8000-000000000001', name: 'Kringle Sydney', timezone: 'Australia/Sydney' } as StaffCatalogue['locations'][number];
+const LOCATION = {
+  id: '00000000-0000-4000-8000-000000000001',
+  name: 'Kringle Sydney',
+  timezone: 'Australia/Sydney',
+} as StaffCatalogue['locations'][number];
 const A = '00000000-0000-4000-8000-0000000000a1';
 const B = '00000000-0000-4000-8000-0000000000b1';
-const timedOut = () => new ApiProblem({ status: 408, data: { error: 'The request took too long.', code: 'REQUEST_TIMEOUT' } });
+const timedOut = () =>
+  new ApiProblem({ status: 408, data: { error: 'The request took too long.', code: 'REQUEST_TIMEOUT' } });
 const refused = () => new ApiProblem({ status: 413, data: { error: 'Too large.', code: 'PAYLOAD_TOO_LARGE' } });
 
 /** Each request the page made: how many files, and the run it continued. */
 const requests = () =>
-  vi.mocked(postPhotos).mock.calls.map(([path, files]) => ({ files: files.length, continueRunOf: new URL(path, 'http://x').searchParams.get('continueRunOf') }));
-const answer = (assigned: [string, number][], openRunOf: string | null, rejected: { file: string; code: string; message: string }[] = []) => ({
+  vi
+    .mocked(postPhotos)
+    .mock.calls.map(([path, files]) => ({
+      files: files.length,
+      continueRunOf: new URL(path, 'http://x').searchParams.get('continueRunOf'),
+    }));
+const answer = (
+  assigned: [string, number][],
+  openRunOf: string | null,
+  rejected: { file: string; code: string; message: string }[] = [],
+) => ({
   assigned: assigned.map(([bookingId, count]) => ({ bookingId, count })),
   unmatched: [],
   openRunOf,
@@ -38,9 +55,19 @@ describe('uploading a sequence in several requests', () => {
   beforeEach(() => vi.mocked(postPhotos).mockReset());
 
   it('names each file the API could not keep, and counts the rest as uploaded (issue 48 items 7, 8)', async () => {
-    const bomb = { file: 'IMG_7.jpg', code: 'PAYLOAD_TOO_LARGE', message: 'IMG_7.jpg: 16000 × 16000 pixels (256 megapixels); at most 60 megapixels' };
-    const cut = { file: 'IMG_100.jpg', code: 'UNSUPPORTED_MEDIA_TYPE', message: 'IMG_100.jpg: a JPEG that cannot be read to its end (truncated or damaged)' };
-    vi.mocked(postPhotos).mockResolvedValueOnce(answer([[A, 99]], A, [bomb])).mockResolvedValueOnce(answer([], A, [cut]));
+    const bomb = {
+      file: 'IMG_7.jpg',
+      code: 'PAYLOAD_TOO_LARGE',
+      message: 'IMG_7.jpg: 16000 × 16000 pixels (256 megapixels); at most 60 megapixels',
+    };
+    const cut = {
+      file: 'IMG_100.jpg',
+      code: 'UNSUPPORTED_MEDIA_TYPE',
+      message: 'IMG_100.jpg: a JPEG that cannot be read to its end (truncated or damaged)',
+    };
+    vi.mocked(postPhotos)
+      .mockResolvedValueOnce(answer([[A, 99]], A, [bomb]))
+      .mockResolvedValueOnce(answer([], A, [cut]));
     await chooseSequence();
     const list = await screen.findByTestId('photos-rejected');
     await vi.waitFor(() => expect(list.querySelectorAll('li')).toHaveLength(2));
@@ -52,7 +79,15 @@ describe('uploading a sequence in several requests', () => {
     vi.mocked(postPhotos)
       .mockRejectedValueOnce(timedOut())
       .mockResolvedValueOnce(answer([[A, 49]], A))
-      .mockResolvedValueOnce(answer([[A, 10], [B, 39]], B))
+      .mockResolvedValueOnce(
+        answer(
+          [
+            [A, 10],
+            [B, 39],
+          ],
+          B,
+        ),
+      )
       .mockResolvedValueOnce(answer([[B, 1]], B));
     await chooseSequence();
     await vi.waitFor(() => expect(screen.getAllByText('Uploaded', { selector: 'span' })).toHaveLength(101));
@@ -79,6 +114,8 @@ describe('uploading a sequence in several requests', () => {
     await userEvent.click(await screen.findByRole('button', { name: 'Try the failed ones again' }));
     await vi.waitFor(() => expect(screen.getAllByText('Uploaded', { selector: 'span' })).toHaveLength(101));
     expect(requests()[4]).toEqual({ files: 50, continueRunOf: A });
-    expect(vi.mocked(postPhotos).mock.calls[4]![1].map((f) => f.name)).toEqual(Array.from({ length: 50 }, (_, i) => `IMG_${50 + i}.jpg`));
+    expect(vi.mocked(postPhotos).mock.calls[4]![1].map((f) => f.name)).toEqual(
+      Array.from({ length: 50 }, (_, i) => `IMG_${50 + i}.jpg`),
+    );
   });
 });

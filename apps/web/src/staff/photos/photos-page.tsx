@@ -24,9 +24,20 @@ interface Batch {
   /** The sequence's run at the batch's end (done) or where its unsent files start (failed after some went). */
   run?: string | null;
 }
-type BatchAnswer = { assigned: { bookingId: string; count: number }[]; unmatched: StaffPhoto[]; openRunOf: string | null; rejected: RejectedPhoto[] };
+type BatchAnswer = {
+  assigned: { bookingId: string; count: number }[];
+  unmatched: StaffPhoto[];
+  openRunOf: string | null;
+  rejected: RejectedPhoto[];
+};
 
-const STATE_WORDS: Record<BatchState['state'], string> = { waiting: 'Waiting', sending: 'Sending', retrying: 'Trying again', done: 'Uploaded', failed: 'Not sent' };
+const STATE_WORDS: Record<BatchState['state'], string> = {
+  waiting: 'Waiting',
+  sending: 'Sending',
+  retrying: 'Trying again',
+  done: 'Uploaded',
+  failed: 'Not sent',
+};
 
 /**
  * Uploading at the set (issue 39): the photos of one family (opened from the run sheet), or a
@@ -34,7 +45,15 @@ const STATE_WORDS: Record<BatchState['state'], string> = { waiting: 'Waiting', s
  * Requests go one after another in shooting order, each retried on its own; the result says
  * how many photos each booking got, and the unmatched ones wait in the tray.
  */
-export function PhotosPage({ location, target, onClearTarget }: { location: Location; target: PhotoTarget | null; onClearTarget: () => void }) {
+export function PhotosPage({
+  location,
+  target,
+  onClearTarget,
+}: {
+  location: Location;
+  target: PhotoTarget | null;
+  onClearTarget: () => void;
+}) {
   const [files, setFiles] = useState<File[]>([]);
   const [progress, setProgress] = useState<number[]>([]);
   const [batches, setBatches] = useState<Batch[]>([]);
@@ -51,7 +70,8 @@ export function PhotosPage({ location, target, onClearTarget }: { location: Loca
     return b ? `${familyName(b.customer).fullname}, ${b.reference}` : 'A booking on another day';
   };
 
-  const setBatch = (at: number, change: Partial<Batch>) => setBatches((all) => all.map((b, i) => (i === at ? { ...b, ...change } : b)));
+  const setBatch = (at: number, change: Partial<Batch>) =>
+    setBatches((all) => all.map((b, i) => (i === at ? { ...b, ...change } : b)));
   const send = async (all: Batch[], which: number[]) => {
     setRunning(true);
     // The run each batch ended with, for the next to continue (a sequence cut into requests keeps its families).
@@ -63,37 +83,54 @@ export function PhotosPage({ location, target, onClearTarget }: { location: Loca
       const unsent = batch.indexes.filter((i) => !sent.includes(i));
       setBatch(at, { status: { state: 'sending' } });
       try {
-        await sendHalvingOnTimeout(
-          unsent,
-          async (part, attempt) => {
-            if (attempt > 0 || part.length < unsent.length) setBatch(at, { status: { state: 'retrying' } });
-            const chosen = part.map((i) => files[i]!);
-            const onProgress = (perFile: number[]) => setProgress((p) => p.map((v, i) => (part.includes(i) ? perFile[part.indexOf(i)]! : v)));
-            const answer = target
-              ? await postPhotos<{ items: StaffPhoto[]; rejected: RejectedPhoto[] }>(`/staff/bookings/${target.id}/photos`, chosen, onProgress).then(
-                  (r): BatchAnswer => ({ assigned: [{ bookingId: target.id, count: r.items.length }], unmatched: [], openRunOf: null, rejected: r.rejected }),
-                )
-              : await postPhotos<BatchAnswer>(`/staff/photos/batch?${new URLSearchParams({ locationId: location.id, ...(run ? { continueRunOf: run } : {}) }).toString()}`, chosen, onProgress);
-            sent.push(...part);
-            run = answer.openRunOf;
-            setAssigned((a) => answer.assigned.reduce((sum, x) => ({ ...sum, [x.bookingId]: (sum[x.bookingId] ?? 0) + x.count }), a));
-            setUnmatched((u) => [...u, ...answer.unmatched]);
-            setRejected((r) => [...r, ...answer.rejected]);
-            setBatch(at, { sent: [...sent], run });
-          },
-        );
+        await sendHalvingOnTimeout(unsent, async (part, attempt) => {
+          if (attempt > 0 || part.length < unsent.length) setBatch(at, { status: { state: 'retrying' } });
+          const chosen = part.map((i) => files[i]!);
+          const onProgress = (perFile: number[]) =>
+            setProgress((p) => p.map((v, i) => (part.includes(i) ? perFile[part.indexOf(i)]! : v)));
+          const answer = target
+            ? await postPhotos<{ items: StaffPhoto[]; rejected: RejectedPhoto[] }>(
+                `/staff/bookings/${target.id}/photos`,
+                chosen,
+                onProgress,
+              ).then((r): BatchAnswer => ({
+                assigned: [{ bookingId: target.id, count: r.items.length }],
+                unmatched: [],
+                openRunOf: null,
+                rejected: r.rejected,
+              }))
+            : await postPhotos<BatchAnswer>(
+                `/staff/photos/batch?${new URLSearchParams({ locationId: location.id, ...(run ? { continueRunOf: run } : {}) }).toString()}`,
+                chosen,
+                onProgress,
+              );
+          sent.push(...part);
+          run = answer.openRunOf;
+          setAssigned((a) =>
+            answer.assigned.reduce((sum, x) => ({ ...sum, [x.bookingId]: (sum[x.bookingId] ?? 0) + x.count }), a),
+          );
+          setUnmatched((u) => [...u, ...answer.unmatched]);
+          setRejected((r) => [...r, ...answer.rejected]);
+          setBatch(at, { sent: [...sent], run });
+        });
         runs[at] = run;
         setBatch(at, { status: { state: 'done' } });
       } catch (e) {
         // The API keeps a request's photos all or none: what was not kept is sent again, never what was.
         setProgress((p) => p.map((v, i) => (batch.indexes.includes(i) && !sent.includes(i) ? 0 : v)));
-        setBatch(at, { status: { state: 'failed', message: e instanceof Error ? e.message : 'The upload did not go through.' } });
+        setBatch(at, {
+          status: { state: 'failed', message: e instanceof Error ? e.message : 'The upload did not go through.' },
+        });
       }
     }
     setRunning(false);
   };
   const start = () => {
-    const next = batchesOf(files.map((file, index) => ({ size: file.size, index }))).map((g): Batch => ({ indexes: g.map((f) => f.index), status: { state: 'waiting' }, sent: [] }));
+    const next = batchesOf(files.map((file, index) => ({ size: file.size, index }))).map((g): Batch => ({
+      indexes: g.map((f) => f.index),
+      status: { state: 'waiting' },
+      sent: [],
+    }));
     setBatches(next);
     setProgress(files.map(() => 0));
     void send(
@@ -122,7 +159,8 @@ export function PhotosPage({ location, target, onClearTarget }: { location: Loca
         </p>
       ) : (
         <p className="max-w-3xl text-ink-700">
-          Choose a shooting sequence in order. Photograph each family's check-in QR code (their phone or printed card) before their photos: the photos after it are theirs. Photos before the first code wait in the unmatched tray.
+          Choose a shooting sequence in order. Photograph each family's check-in QR code (their phone or printed card)
+          before their photos: the photos after it are theirs. Photos before the first code wait in the unmatched tray.
         </p>
       )}
       <div className="flex flex-wrap items-end gap-3">
@@ -155,12 +193,22 @@ export function PhotosPage({ location, target, onClearTarget }: { location: Loca
           {files.map((file, i) => {
             const status = statusOf(i);
             return (
-              <li key={`${file.name}-${i}`} className="flex flex-col gap-1 rounded-lg bg-cream-50 px-3 py-2 ring-1 ring-cream-300">
+              <li
+                key={`${file.name}-${i}`}
+                className="flex flex-col gap-1 rounded-lg bg-cream-50 px-3 py-2 ring-1 ring-cream-300"
+              >
                 <span className="flex justify-between gap-2 text-sm">
                   <span className="truncate font-mono">{file.name}</span>
-                  <span className={status.state === 'failed' ? 'font-semibold text-festive-800' : 'text-ink-700'}>{STATE_WORDS[status.state]}</span>
+                  <span className={status.state === 'failed' ? 'font-semibold text-festive-800' : 'text-ink-700'}>
+                    {STATE_WORDS[status.state]}
+                  </span>
                 </span>
-                <progress className="h-2 w-full accent-pine-700" max={1} value={status.state === 'done' ? 1 : (progress[i] ?? 0)} aria-label={`${file.name} sent`} />
+                <progress
+                  className="h-2 w-full accent-pine-700"
+                  max={1}
+                  value={status.state === 'done' ? 1 : (progress[i] ?? 0)}
+                  aria-label={`${file.name} sent`}
+                />
               </li>
             );
           })}
@@ -175,7 +223,11 @@ export function PhotosPage({ location, target, onClearTarget }: { location: Loca
         ) : null;
       })}
       {rejected.length > 0 && (
-        <section role="alert" aria-labelledby="photos-rejected" className="space-y-1 rounded-lg bg-festive-50 px-4 py-3 text-festive-800">
+        <section
+          role="alert"
+          aria-labelledby="photos-rejected"
+          className="space-y-1 rounded-lg bg-festive-50 px-4 py-3 text-festive-800"
+        >
           <h2 id="photos-rejected" className="font-semibold">
             {rejected.length} file{rejected.length === 1 ? '' : 's'} not kept (the others were)
           </h2>

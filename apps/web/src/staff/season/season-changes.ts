@@ -3,7 +3,13 @@ import { formatAud } from '@kringle/contracts/money';
 import type { SeasonChange, SeasonChangeValue } from '@kringle/contracts/season-editor';
 import type { SeasonFile } from './season-api';
 
-const ITEMS: Record<SeasonChange['item'], string> = { season: 'Season', location: 'Location', slotType: 'Session type', package: 'Package', addOn: 'Add-on' };
+const ITEMS: Record<SeasonChange['item'], string> = {
+  season: 'Season',
+  location: 'Location',
+  slotType: 'Session type',
+  package: 'Package',
+  addOn: 'Add-on',
+};
 const FIELDS: Record<string, string> = {
   priceCents: 'price',
   extraPhotoPriceCents: 'price of each extra photo',
@@ -57,7 +63,8 @@ function valueText(change: SeasonChange, value: SeasonChangeValue | null, timeZo
 export function describeChange(change: SeasonChange, file: SeasonFile): string {
   const what = `${ITEMS[change.item]} ${change.name}`.replace(/^Season Extra photos$/, 'Extra photos');
   if (change.change === 'added') return `${what}: added`;
-  if (change.change === 'removed') return `${what}: ${change.item === 'slotType' ? 'removed' : 'retired (no longer sold)'}`;
+  if (change.change === 'removed')
+    return `${what}: ${change.item === 'slotType' ? 'removed' : 'retired (no longer sold)'}`;
   const timeZone = file.locations.find((l) => l.slug === change.slug)?.timezone ?? 'Australia/Sydney';
   const field = FIELDS[change.field ?? ''] ?? change.field ?? '';
   return `${what}: ${field} ${valueText(change, change.before, timeZone)} → ${valueText(change, change.after, timeZone)}`;

@@ -30,7 +30,9 @@ function firstDay(l: SeasonFileLocation): string {
 
 /** "Perth time, AWST" for an Australian zone; the abbreviation alone for others ("GMT+10" for Etc/GMT-10, whose name reads backwards). */
 const zoneLabel = (timeZone: string, abbreviation: string) =>
-  /^[A-Z][a-z]+\/[A-Za-z_]+$/.test(timeZone) ? `${timeZone.replace(/^.*\//, '').replace(/_/g, ' ')} time, ${abbreviation}` : `${abbreviation} time`;
+  /^[A-Z][a-z]+\/[A-Za-z_]+$/.test(timeZone)
+    ? `${timeZone.replace(/^.*\//, '').replace(/_/g, ' ')} time, ${abbreviation}`
+    : `${abbreviation} time`;
 
 /**
  * When bookings open (`salesOpenAt`, the location's own local time) and the fair start's waiting
@@ -47,12 +49,18 @@ export function OpeningFields({ location: loc, edit }: { location: SeasonFileLoc
       <legend className="px-1 font-semibold text-ink-900">Bookings open</legend>
       <div className="flex flex-col gap-1">
         <label className="flex min-h-11 items-center gap-2">
-          <input type="radio" className="size-5" name={`${id}-when`} checked={!atSetTime} onChange={() =>
+          <input
+            type="radio"
+            className="size-5"
+            name={`${id}-when`}
+            checked={!atSetTime}
+            onChange={() =>
               edit((l) => {
                 delete l.salesOpenAt;
                 delete l.queue;
               })
-            } />
+            }
+          />
           As soon as the season is saved
         </label>
         <label className="flex min-h-11 items-center gap-2">
@@ -82,7 +90,8 @@ export function OpeningFields({ location: loc, edit }: { location: SeasonFileLoc
               onChange={(e) => e.target.value && edit((l) => void (l.salesOpenAt = e.target.value.slice(0, 16)))}
             />
             <p id={`${id}-at-hint`} className="text-sm text-ink-700">
-              {formatLocalOpening(loc.salesOpenAt!, loc.timezone)}, the location&apos;s own time whatever this device&apos;s zone.
+              {formatLocalOpening(loc.salesOpenAt!, loc.timezone)}, the location&apos;s own time whatever this
+              device&apos;s zone.
             </p>
           </div>
           <div className={label}>
@@ -99,7 +108,14 @@ export function OpeningFields({ location: loc, edit }: { location: SeasonFileLoc
               className={input}
               value={minutes}
               aria-describedby={`${id}-queue-hint`}
-              onChange={(e) => edit((l) => void (l.queue = { opensMinutesBefore: Math.max(0, Math.min(1440, Math.round(Number(e.target.value) || 0))) }))}
+              onChange={(e) =>
+                edit(
+                  (l) =>
+                    void (l.queue = {
+                      opensMinutesBefore: Math.max(0, Math.min(1440, Math.round(Number(e.target.value) || 0))),
+                    }),
+                )
+              }
             />
             <p id={`${id}-queue-hint`} className="text-sm text-ink-700">
               {minutes > 0

@@ -23,7 +23,16 @@ const FILE: SeasonFile = {
   ],
   packages: [{ slug: 'classic', name: 'Classic Print', description: 'One print.', priceCents: 3995 }],
 };
-const change = (over: Partial<SeasonChange>): SeasonChange => ({ item: 'package', slug: 'classic', name: 'Classic Print', change: 'changed', field: 'priceCents', before: 3995, after: 4295, ...over });
+const change = (over: Partial<SeasonChange>): SeasonChange => ({
+  item: 'package',
+  slug: 'classic',
+  name: 'Classic Print',
+  change: 'changed',
+  field: 'priceCents',
+  before: 3995,
+  after: 4295,
+  ...over,
+});
 
 const json = (status: number, body: unknown, headers: Record<string, string> = {}) =>
   new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json', ...headers } });
@@ -33,12 +42,52 @@ afterEach(() => vi.unstubAllGlobals());
 describe("the season preview's changes in words (issue 53 item 6)", () => {
   it('names prices in dollars, the opening in the location’s zone, the waiting room and retired products', () => {
     expect(describeChange(change({}), FILE)).toBe('Package Classic Print: price $39.95 → $42.95');
-    expect(describeChange(change({ item: 'location', slug: 'perth', name: 'Kringle Perth', field: 'salesOpenAt', before: null, after: '2026-12-05T09:00' }), FILE)).toBe(
-      'Location Kringle Perth: bookings open as soon as saved → Sat 5 Dec, 9:00 am AWST',
-    );
-    expect(describeChange(change({ item: 'location', slug: 'perth', name: 'Kringle Perth', field: 'queue', before: 0, after: 30 }), FILE)).toBe('Location Kringle Perth: waiting room none → opens 30 minutes before');
-    expect(describeChange(change({ item: 'addOn', slug: 'elf', name: 'Elf hat', change: 'removed', field: null, before: null, after: null }), FILE)).toBe('Add-on Elf hat: retired (no longer sold)');
-    expect(describeChange(change({ item: 'season', slug: null, name: 'Extra photos', field: 'extraPhotoPriceCents', before: 900, after: 1000 }), FILE)).toBe('Extra photos: price of each extra photo $9.00 → $10.00');
+    expect(
+      describeChange(
+        change({
+          item: 'location',
+          slug: 'perth',
+          name: 'Kringle Perth',
+          field: 'salesOpenAt',
+          before: null,
+          after: '2026-12-05T09:00',
+        }),
+        FILE,
+      ),
+    ).toBe('Location Kringle Perth: bookings open as soon as saved → Sat 5 Dec, 9:00 am AWST');
+    expect(
+      describeChange(
+        change({ item: 'location', slug: 'perth', name: 'Kringle Perth', field: 'queue', before: 0, after: 30 }),
+        FILE,
+      ),
+    ).toBe('Location Kringle Perth: waiting room none → opens 30 minutes before');
+    expect(
+      describeChange(
+        change({
+          item: 'addOn',
+          slug: 'elf',
+          name: 'Elf hat',
+          change: 'removed',
+          field: null,
+          before: null,
+          after: null,
+        }),
+        FILE,
+      ),
+    ).toBe('Add-on Elf hat: retired (no longer sold)');
+    expect(
+      describeChange(
+        change({
+          item: 'season',
+          slug: null,
+          name: 'Extra photos',
+          field: 'extraPhotoPriceCents',
+          before: 900,
+          after: 1000,
+        }),
+        FILE,
+      ),
+    ).toBe('Extra photos: price of each extra photo $9.00 → $10.00');
   });
 });
 
@@ -58,7 +107,14 @@ describe('the season editor: opening time and waiting room (issue 53 item 7)', (
             sessionsChanged: 0,
             conflicts: [],
             changes: [
-              change({ item: 'location', slug: 'perth', name: 'Kringle Perth', field: 'salesOpenAt', before: null, after: '2026-12-05T09:30' }),
+              change({
+                item: 'location',
+                slug: 'perth',
+                name: 'Kringle Perth',
+                field: 'salesOpenAt',
+                before: null,
+                after: '2026-12-05T09:30',
+              }),
               change({ item: 'location', slug: 'perth', name: 'Kringle Perth', field: 'queue', before: 0, after: 45 }),
             ],
           });
@@ -81,9 +137,14 @@ describe('the season editor: opening time and waiting room (issue 53 item 7)', (
     await userEvent.click(screen.getByRole('button', { name: 'Preview changes' }));
     const preview = await screen.findByTestId('season-preview');
     expect(preview).toHaveTextContent('It also changes 2 things:');
-    expect(preview).toHaveTextContent('Location Kringle Perth: bookings open as soon as saved → Sat 5 Dec, 9:30 am AWST');
+    expect(preview).toHaveTextContent(
+      'Location Kringle Perth: bookings open as soon as saved → Sat 5 Dec, 9:30 am AWST',
+    );
     expect(preview).toHaveTextContent('Location Kringle Perth: waiting room none → opens 45 minutes before');
-    expect(bodies.at(-1)!.locations[0]).toMatchObject({ salesOpenAt: '2026-12-05T09:30', queue: { opensMinutesBefore: 45 } });
+    expect(bodies.at(-1)!.locations[0]).toMatchObject({
+      salesOpenAt: '2026-12-05T09:30',
+      queue: { opensMinutesBefore: 45 },
+    });
 
     // Back to "as soon as saved": the file carries neither.
     await userEvent.click(within(opening).getByLabelText('As soon as the season is saved'));

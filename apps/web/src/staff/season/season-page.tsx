@@ -35,7 +35,12 @@ export function SeasonPage({ timezone }: { timezone: string }) {
         setPreview(null);
         setNotice(null);
       })
-      .catch((err: unknown) => setNotice({ kind: 'problem', text: err instanceof ApiProblem ? err.message : 'The season could not be loaded.' }));
+      .catch((err: unknown) =>
+        setNotice({
+          kind: 'problem',
+          text: err instanceof ApiProblem ? err.message : 'The season could not be loaded.',
+        }),
+      );
   }, []);
   useEffect(load, [load]);
 
@@ -48,9 +53,14 @@ export function SeasonPage({ timezone }: { timezone: string }) {
     setPreview(null);
   };
   const failed = (err: unknown) => {
-    if (!(err instanceof ApiProblem)) return setNotice({ kind: 'problem', text: 'Something went wrong. Please try again.' });
+    if (!(err instanceof ApiProblem))
+      return setNotice({ kind: 'problem', text: 'Something went wrong. Please try again.' });
     if (err.code === 'SEASON_VERSION_STALE') return setNotice({ kind: 'stale', text: err.message });
-    setNotice({ kind: 'problem', text: err.code === 'VALIDATION_FAILED' ? 'The season has problems to fix:' : err.message, details: err.details.map((d) => `${d.path}: ${d.message}`) });
+    setNotice({
+      kind: 'problem',
+      text: err.code === 'VALIDATION_FAILED' ? 'The season has problems to fix:' : err.message,
+      details: err.details.map((d) => `${d.path}: ${d.message}`),
+    });
   };
   const run = async (task: () => Promise<void>) => {
     setBusy(true);
@@ -75,8 +85,13 @@ export function SeasonPage({ timezone }: { timezone: string }) {
         setEtag(next);
         setSaved(file);
         setPreview(null);
-        const also = changed ? ` ${changed} ${changed === 1 ? 'change' : 'changes'} to prices and settings applied.` : '';
-        setNotice({ kind: 'saved', text: `Saved as version ${saved.version}: ${saved.sessionsAdded} sessions added, ${saved.sessionsRemoved} removed, ${saved.sessionsChanged} changed.${also}` });
+        const also = changed
+          ? ` ${changed} ${changed === 1 ? 'change' : 'changes'} to prices and settings applied.`
+          : '';
+        setNotice({
+          kind: 'saved',
+          text: `Saved as version ${saved.version}: ${saved.sessionsAdded} sessions added, ${saved.sessionsRemoved} removed, ${saved.sessionsChanged} changed.${also}`,
+        });
       } catch (err) {
         // Booked in the meantime: the list says which sessions to close first.
         if (err instanceof ApiProblem && err.code === 'SESSIONS_HAVE_BOOKINGS') setPreview(await previewSeason(file!));
@@ -88,19 +103,26 @@ export function SeasonPage({ timezone }: { timezone: string }) {
     const index = file!.locations.length;
     edit((f) => {
       const from = f.locations[locationIndex]!;
-      f.locations.push({ ...structuredClone(from), slug: freshSlug(`${from.slug}-copy`, f.locations), name: `${from.name} (copy)` });
+      f.locations.push({
+        ...structuredClone(from),
+        slug: freshSlug(`${from.slug}-copy`, f.locations),
+        name: `${from.name} (copy)`,
+      });
     });
     setLocationIndex(index);
   };
 
-  if (!file || !saved) return notice ? <NoticeBox notice={notice} onReload={load} /> : <p className="text-ink-700">Loading…</p>;
+  if (!file || !saved)
+    return notice ? <NoticeBox notice={notice} onReload={load} /> : <p className="text-ink-700">Loading…</p>;
   const location = file.locations[locationIndex] ?? file.locations[0]!;
   return (
     <div className="flex flex-col gap-4 pb-28">
       <div className="flex flex-wrap items-end justify-between gap-3">
         <div>
           <h1 className="font-display text-3xl font-semibold text-ink-900">Season</h1>
-          <p className="text-ink-700">Version {etag.replace(/\D/g, '')} is live. Changes apply to sessions from now on.</p>
+          <p className="text-ink-700">
+            Version {etag.replace(/\D/g, '')} is live. Changes apply to sessions from now on.
+          </p>
         </div>
         <Button variant="secondary" onClick={() => void run(() => downloadSeason(etag))}>
           Download season file
@@ -131,7 +153,10 @@ export function SeasonPage({ timezone }: { timezone: string }) {
       />
       <ProductsForm key={etag} file={file} saved={saved} edit={edit} />
 
-      <div className="sticky bottom-0 -mx-4 flex flex-col gap-3 border-t border-cream-300 bg-cream-100 px-4 py-3" aria-live="polite">
+      <div
+        className="sticky bottom-0 -mx-4 flex flex-col gap-3 border-t border-cream-300 bg-cream-100 px-4 py-3"
+        aria-live="polite"
+      >
         {notice && <NoticeBox notice={notice} onReload={load} />}
         {preview && <PreviewBox preview={preview} timezone={timezone} file={file} />}
         <div className="flex flex-wrap gap-3">
@@ -151,7 +176,10 @@ export function SeasonPage({ timezone }: { timezone: string }) {
 function NoticeBox({ notice, onReload }: { notice: Notice; onReload: () => void }) {
   const tone = notice.kind === 'saved' ? 'bg-pine-50 text-pine-800' : 'bg-festive-50 text-festive-800';
   return (
-    <div role={notice.kind === 'saved' ? 'status' : 'alert'} className={`flex flex-col gap-2 rounded-lg px-3 py-2 font-semibold ${tone}`}>
+    <div
+      role={notice.kind === 'saved' ? 'status' : 'alert'}
+      className={`flex flex-col gap-2 rounded-lg px-3 py-2 font-semibold ${tone}`}
+    >
       <p>{notice.text}</p>
       {notice.details && notice.details.length > 0 && (
         <ul className="list-disc pl-5 font-normal">
@@ -170,18 +198,34 @@ function NoticeBox({ notice, onReload }: { notice: Notice; onReload: () => void 
 }
 
 function PreviewBox({ preview, timezone, file }: { preview: SeasonPreview; timezone: string; file: SeasonFile }) {
-  const when = new Intl.DateTimeFormat('en-AU', { timeZone: timezone, weekday: 'short', day: 'numeric', month: 'short', hour: 'numeric', minute: '2-digit' });
+  const when = new Intl.DateTimeFormat('en-AU', {
+    timeZone: timezone,
+    weekday: 'short',
+    day: 'numeric',
+    month: 'short',
+    hour: 'numeric',
+    minute: '2-digit',
+  });
   const changes = preview.changes ?? [];
   return (
     // Scrolls when long, inside the sticky bar: focusable and named, so a keyboard can scroll it too.
-    <div role="region" aria-label="What saving would change" tabIndex={0} className="flex max-h-[50dvh] flex-col gap-2 overflow-y-auto rounded" data-testid="season-preview">
+    <div
+      role="region"
+      aria-label="What saving would change"
+      tabIndex={0}
+      className="flex max-h-[50dvh] flex-col gap-2 overflow-y-auto rounded"
+      data-testid="season-preview"
+    >
       <p className="font-semibold text-ink-900">
-        This change adds {preview.sessionsAdded} sessions, removes {preview.sessionsRemoved} and changes {preview.sessionsChanged}.
+        This change adds {preview.sessionsAdded} sessions, removes {preview.sessionsRemoved} and changes{' '}
+        {preview.sessionsChanged}.
       </p>
       {/* Prices, the opening time and the rest of the file: what a save makes take effect besides the sessions (issue 53 item 6). */}
       {changes.length > 0 ? (
         <div>
-          <p className="font-semibold text-ink-900">{changes.length === 1 ? 'It also changes 1 thing:' : `It also changes ${changes.length} things:`}</p>
+          <p className="font-semibold text-ink-900">
+            {changes.length === 1 ? 'It also changes 1 thing:' : `It also changes ${changes.length} things:`}
+          </p>
           <ul className="list-disc pl-5 text-ink-900 break-words">
             {changes.map((c) => (
               <li key={`${c.item}-${c.slug ?? ''}-${c.field ?? c.change}`}>{describeChange(c, file)}</li>
@@ -193,11 +237,15 @@ function PreviewBox({ preview, timezone, file }: { preview: SeasonPreview; timez
       )}
       {preview.conflicts.length > 0 && (
         <div className="rounded-lg bg-festive-50 px-3 py-2 text-festive-800">
-          <p className="font-semibold">Families are booked in {preview.conflicts.length} of those sessions, so this cannot be saved. Close those sessions instead, or keep their hours:</p>
+          <p className="font-semibold">
+            Families are booked in {preview.conflicts.length} of those sessions, so this cannot be saved. Close those
+            sessions instead, or keep their hours:
+          </p>
           <ul className="list-disc pl-5">
             {preview.conflicts.map((c) => (
               <li key={c.slotId}>
-                {when.format(new Date(c.startAt))} at {c.location}: {c.reference ? `booking ${c.reference}` : 'a family is holding it'} ({c.change})
+                {when.format(new Date(c.startAt))} at {c.location}:{' '}
+                {c.reference ? `booking ${c.reference}` : 'a family is holding it'} ({c.change})
               </li>
             ))}
           </ul>

@@ -46,13 +46,19 @@ export function AuditPage({ timezone, locationName }: { timezone: string; locati
         setCursor(page.nextCursor);
         setProblem(null);
       })
-      .catch((err: unknown) => setProblem(err instanceof ApiProblem ? err.message : 'The audit trail could not be loaded.'));
+      .catch((err: unknown) =>
+        setProblem(err instanceof ApiProblem ? err.message : 'The audit trail could not be loaded.'),
+      );
   }, [filter, timezone]);
 
   const onSubmit = (e: FormEvent) => {
     e.preventDefault();
     const clean = Object.fromEntries(Object.entries(draft).filter(([, v]) => v)) as AuditFilter;
-    window.history.replaceState(null, '', `/staff/support/audit?${new URLSearchParams(clean as Record<string, string>).toString()}`);
+    window.history.replaceState(
+      null,
+      '',
+      `/staff/support/audit?${new URLSearchParams(clean as Record<string, string>).toString()}`,
+    );
     setFilter(clean);
   };
   const clear = () => {
@@ -75,7 +81,11 @@ export function AuditPage({ timezone, locationName }: { timezone: string; locati
       <h1 id={`${baseId}-h`} className="font-display text-2xl font-semibold">
         Audit trail
       </h1>
-      <form onSubmit={onSubmit} className="grid gap-3 sm:grid-cols-3 lg:grid-cols-5" aria-label="Filter the audit trail">
+      <form
+        onSubmit={onSubmit}
+        className="grid gap-3 sm:grid-cols-3 lg:grid-cols-5"
+        aria-label="Filter the audit trail"
+      >
         {FIELDS.map((f) => (
           <div key={f.key} className={label}>
             <label htmlFor={`${baseId}-${f.key}`}>{f.text}</label>
@@ -105,9 +115,15 @@ export function AuditPage({ timezone, locationName }: { timezone: string; locati
           </Button>
         </div>
       </form>
-      {hidden.length > 0 && <p className="text-sm text-ink-700">Also narrowed to one {hidden.map((k) => (k === 'bookingId' ? 'booking' : 'staff member')).join(' and one ')} (from the link you followed).</p>}
+      {hidden.length > 0 && (
+        <p className="text-sm text-ink-700">
+          Also narrowed to one {hidden.map((k) => (k === 'bookingId' ? 'booking' : 'staff member')).join(' and one ')}{' '}
+          (from the link you followed).
+        </p>
+      )}
       <p role="status" className="text-sm text-ink-700">
-        {problem ?? (items ? `${items.length}${cursor ? '+' : ''} ${items.length === 1 ? 'entry' : 'entries'}` : 'Loading…')}
+        {problem ??
+          (items ? `${items.length}${cursor ? '+' : ''} ${items.length === 1 ? 'entry' : 'entries'}` : 'Loading…')}
       </p>
       {items && <AuditList entries={items} timezone={timezone} showSubject />}
       {cursor && (

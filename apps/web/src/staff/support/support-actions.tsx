@@ -1,7 +1,13 @@
 import { addDays, formatClockTime, formatSessionTime, localDateOf } from '@kringle/contracts/dates';
 import { formatAud } from '@kringle/contracts/money';
 import type { Order } from '@kringle/contracts/orders';
-import { REASON_MAX, REASON_MIN, type FreeSessions, type SupportBooking, type SupportRefundChoice } from '@kringle/contracts/support';
+import {
+  REASON_MAX,
+  REASON_MIN,
+  type FreeSessions,
+  type SupportBooking,
+  type SupportRefundChoice,
+} from '@kringle/contracts/support';
 import { useEffect, useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { Button } from '../../components/ui/button';
 import { ApiProblem } from '../../lib/api-error';
@@ -10,15 +16,34 @@ import { cancelBooking, freeSessions, refundOrder, reschedule } from './support-
 
 type Done = (message: string) => void;
 
-const reasonProblem = (reason: string) => (reason.trim().length < REASON_MIN ? `Say why in at least ${REASON_MIN} characters.` : null);
+const reasonProblem = (reason: string) =>
+  reason.trim().length < REASON_MIN ? `Say why in at least ${REASON_MIN} characters.` : null;
 
 /** Every action that changes a booking or money says why: the reason goes into the audit trail. */
-function ReasonField({ value, onChange, error }: { value: string; onChange: (v: string) => void; error: string | null }) {
+function ReasonField({
+  value,
+  onChange,
+  error,
+}: {
+  value: string;
+  onChange: (v: string) => void;
+  error: string | null;
+}) {
   const id = useId();
   return (
     <div className={label}>
       <label htmlFor={id}>Reason (kept in the audit trail)</label>
-      <textarea id={id} rows={2} maxLength={REASON_MAX} required className={input} value={value} onChange={(e) => onChange(e.target.value)} aria-invalid={error ? true : undefined} aria-describedby={error ? `${id}-e` : undefined} />
+      <textarea
+        id={id}
+        rows={2}
+        maxLength={REASON_MAX}
+        required
+        className={input}
+        value={value}
+        onChange={(e) => onChange(e.target.value)}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={error ? `${id}-e` : undefined}
+      />
       {error && <ErrorText id={`${id}-e`}>{error}</ErrorText>}
     </div>
   );
@@ -94,7 +119,13 @@ export function ActionForm({
     }
   };
   return (
-    <form onSubmit={onSubmit} onChange={() => setPending(null)} aria-labelledby={headingId} className="flex flex-col gap-3 border-t border-cream-300 pt-3" noValidate>
+    <form
+      onSubmit={onSubmit}
+      onChange={() => setPending(null)}
+      aria-labelledby={headingId}
+      className="flex flex-col gap-3 border-t border-cream-300 pt-3"
+      noValidate
+    >
       <h3 id={headingId} className="font-semibold">
         {title}
       </h3>
@@ -162,7 +193,8 @@ export function RescheduleForm({ booking, onDone }: { booking: SupportBooking; o
   }, [booking.id, date]);
   const chosen = () => {
     const session = sessions?.find((s) => s.id === slotId);
-    if (!session) throw new ApiProblem({ status: 400, data: { error: 'Choose a session first.', code: 'VALIDATION_FAILED' } });
+    if (!session)
+      throw new ApiProblem({ status: 400, data: { error: 'Choose a session first.', code: 'VALIDATION_FAILED' } });
     return session;
   };
   const run = async (reason: string) => {
@@ -181,12 +213,28 @@ export function RescheduleForm({ booking, onDone }: { booking: SupportBooking; o
       <div className="grid gap-3 sm:grid-cols-2">
         <div className={label}>
           <label htmlFor={dateId}>Day</label>
-          <input id={dateId} type="date" className={input} value={date} min={localDateOf(new Date(), tz)} max={addDays(localDateOf(new Date(), tz), 120)} onChange={(e) => pickDay(e.target.value)} />
+          <input
+            id={dateId}
+            type="date"
+            className={input}
+            value={date}
+            min={localDateOf(new Date(), tz)}
+            max={addDays(localDateOf(new Date(), tz), 120)}
+            onChange={(e) => pickDay(e.target.value)}
+          />
         </div>
         <div className={label}>
           <label htmlFor={slotIdField}>Free session</label>
-          <select id={slotIdField} className={input} value={slotId} onChange={(e) => setSlotId(e.target.value)} disabled={!sessions?.length}>
-            <option value="">{sessions === null ? 'Loading…' : sessions.length ? 'Choose a session' : 'No free session that day'}</option>
+          <select
+            id={slotIdField}
+            className={input}
+            value={slotId}
+            onChange={(e) => setSlotId(e.target.value)}
+            disabled={!sessions?.length}
+          >
+            <option value="">
+              {sessions === null ? 'Loading…' : sessions.length ? 'Choose a session' : 'No free session that day'}
+            </option>
             {sessions?.map((s) => (
               <option key={s.id} value={s.id}>
                 {formatClockTime(s.startAt, tz)} · {s.slotTypeName}
@@ -208,7 +256,11 @@ export function CancelForm({ booking, onDone }: { booking: SupportBooking; onDon
   const policy = Math.min(full, booking.refundableCents);
   const [choice, setChoice] = useState<SupportRefundChoice>('policy');
   const amounts: Record<SupportRefundChoice, number> = { policy, full, none: 0 };
-  const words: Record<SupportRefundChoice, string> = { policy: 'As the policy gives', full: 'Everything left', none: 'No refund' };
+  const words: Record<SupportRefundChoice, string> = {
+    policy: 'As the policy gives',
+    full: 'Everything left',
+    none: 'No refund',
+  };
   return (
     <ActionForm
       title="Cancel the booking"
@@ -222,14 +274,22 @@ export function CancelForm({ booking, onDone }: { booking: SupportBooking; onDon
         text: `Cancel booking ${booking.reference} (${formatSessionTime(booking.slot.startAt, booking.location.timezone)} at ${booking.location.name}) and ${
           amounts[choice] > 0 ? `refund ${formatAud(amounts[choice])} to the family's card` : 'refund nothing'
         }? The session is freed and the family is e-mailed.`,
-        yes: amounts[choice] > 0 ? `Yes, cancel and refund ${formatAud(amounts[choice])}` : 'Yes, cancel without a refund',
+        yes:
+          amounts[choice] > 0 ? `Yes, cancel and refund ${formatAud(amounts[choice])}` : 'Yes, cancel without a refund',
       })}
     >
       <fieldset className="flex flex-col gap-1">
         <legend className="font-semibold">Refund</legend>
         {(['policy', 'full', 'none'] as const).map((c) => (
           <label key={c} className="flex min-h-11 items-center gap-2">
-            <input type="radio" name={`refund-${booking.id}`} value={c} checked={choice === c} onChange={() => setChoice(c)} className="size-5" />
+            <input
+              type="radio"
+              name={`refund-${booking.id}`}
+              value={c}
+              checked={choice === c}
+              onChange={() => setChoice(c)}
+              className="size-5"
+            />
             {words[c]}: {formatAud(amounts[c])}
           </label>
         ))}
@@ -245,7 +305,11 @@ export function RefundForm({ order, onDone }: { order: Order; onDone: Done }) {
   const id = useId();
   const cents = Math.round(Number(amount) * 100);
   const checked = () => {
-    if (!Number.isFinite(cents) || cents < 1 || cents > left) throw new ApiProblem({ status: 400, data: { error: `Enter an amount from $0.01 to ${formatAud(left)}.`, code: 'VALIDATION_FAILED' } });
+    if (!Number.isFinite(cents) || cents < 1 || cents > left)
+      throw new ApiProblem({
+        status: 400,
+        data: { error: `Enter an amount from $0.01 to ${formatAud(left)}.`, code: 'VALIDATION_FAILED' },
+      });
     return cents;
   };
   const run = async (reason: string) => {
@@ -260,10 +324,27 @@ export function RefundForm({ order, onDone }: { order: Order; onDone: Done }) {
     };
   };
   return (
-    <ActionForm title={`Refund part of the ${formatAud(order.amountCents)} payment`} submit="Refund" run={run} onDone={onDone} confirm={confirm}>
+    <ActionForm
+      title={`Refund part of the ${formatAud(order.amountCents)} payment`}
+      submit="Refund"
+      run={run}
+      onDone={onDone}
+      confirm={confirm}
+    >
       <div className={label}>
         <label htmlFor={id}>Amount in dollars ({formatAud(left)} left to refund)</label>
-        <input id={id} type="number" inputMode="decimal" min="0.01" max={(left / 100).toFixed(2)} step="0.01" className={input} value={amount} onChange={(e) => setAmount(e.target.value)} disabled={left === 0} />
+        <input
+          id={id}
+          type="number"
+          inputMode="decimal"
+          min="0.01"
+          max={(left / 100).toFixed(2)}
+          step="0.01"
+          className={input}
+          value={amount}
+          onChange={(e) => setAmount(e.target.value)}
+          disabled={left === 0}
+        />
       </div>
     </ActionForm>
   );

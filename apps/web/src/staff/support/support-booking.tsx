@@ -25,17 +25,34 @@ export function changeOf(e: AuditEntry, timezone: string): string {
  * The trail as a list: the action's label, when (the location's local time), who, what it is
  * about (booking reference and family, when the list mixes bookings) and what changed.
  */
-export function AuditList({ entries, timezone, showSubject = false }: { entries: AuditEntry[]; timezone: string; showSubject?: boolean }) {
+export function AuditList({
+  entries,
+  timezone,
+  showSubject = false,
+}: {
+  entries: AuditEntry[];
+  timezone: string;
+  showSubject?: boolean;
+}) {
   if (entries.length === 0) return <p className="text-sm text-ink-700">Nothing recorded yet.</p>;
   return (
     <ol className="flex flex-col gap-2 text-sm">
       {entries.map((e) => {
         const change = changeOf(e, timezone);
-        const subject = showSubject ? [e.about?.reference, e.about?.family ? e.about.family.name || e.about.family.email : null, e.about?.location?.name].filter(Boolean).join(' · ') : '';
+        const subject = showSubject
+          ? [
+              e.about?.reference,
+              e.about?.family ? e.about.family.name || e.about.family.email : null,
+              e.about?.location?.name,
+            ]
+              .filter(Boolean)
+              .join(' · ')
+          : '';
         return (
           <li key={e.id} className="border-l-4 border-pine-700 pl-3">
             <p>
-              <span className="font-semibold">{AUDIT_ACTION_LABELS[e.action] ?? e.action}</span> · {formatSessionTime(e.at, e.about?.location?.timezone ?? timezone)}
+              <span className="font-semibold">{AUDIT_ACTION_LABELS[e.action] ?? e.action}</span> ·{' '}
+              {formatSessionTime(e.at, e.about?.location?.timezone ?? timezone)}
             </p>
             {subject && <p className="font-mono text-xs text-ink-700 break-words">{subject}</p>}
             <p className="text-ink-700 break-words">
@@ -65,7 +82,9 @@ export function SupportBookingPanel({ bookingId }: { bookingId: string }) {
         setBooking(b);
         setProblem(null);
       })
-      .catch((err: unknown) => setProblem(err instanceof ApiProblem ? err.message : 'This booking could not be loaded.'));
+      .catch((err: unknown) =>
+        setProblem(err instanceof ApiProblem ? err.message : 'This booking could not be loaded.'),
+      );
   }, [bookingId]);
   useEffect(load, [load]);
 
@@ -82,7 +101,8 @@ export function SupportBookingPanel({ bookingId }: { bookingId: string }) {
     <article aria-labelledby="support-booking-h" className="flex flex-col gap-4">
       <header className="flex flex-col gap-1">
         <h1 id="support-booking-h" className="font-display text-2xl font-semibold">
-          {familyName(booking.customer).fullname || booking.customer.email} · <span className="font-mono">{booking.reference}</span>
+          {familyName(booking.customer).fullname || booking.customer.email} ·{' '}
+          <span className="font-mono">{booking.reference}</span>
         </h1>
         <p className="flex flex-wrap items-center gap-2">
           <span>
@@ -110,7 +130,9 @@ export function SupportBookingPanel({ bookingId }: { bookingId: string }) {
             {booking.orders.map((o) => (
               <li key={o.id}>
                 {formatAud(o.amountCents)} {o.paidAt ? `paid ${formatSessionTime(o.paidAt, tz)}` : `(${o.status})`}
-                {o.refundedCents + o.refundPendingCents > 0 ? ` · ${formatAud(o.refundedCents + o.refundPendingCents)} refunded` : ''}
+                {o.refundedCents + o.refundPendingCents > 0
+                  ? ` · ${formatAud(o.refundedCents + o.refundPendingCents)} refunded`
+                  : ''}
               </li>
             ))}
           </ul>
@@ -140,7 +162,16 @@ export function SupportBookingPanel({ bookingId }: { bookingId: string }) {
             </ul>
           )}
           {booking.status === 'completed' && (
-            <Button variant="secondary" className="self-start" onClick={() => void resendConfirmation(booking.id).then(() => done('The confirmation is on its way.'), (err: unknown) => setNotice(err instanceof ApiProblem ? err.message : 'Could not resend.'))}>
+            <Button
+              variant="secondary"
+              className="self-start"
+              onClick={() =>
+                void resendConfirmation(booking.id).then(
+                  () => done('The confirmation is on its way.'),
+                  (err: unknown) => setNotice(err instanceof ApiProblem ? err.message : 'Could not resend.'),
+                )
+              }
+            >
               Resend confirmation
             </Button>
           )}
@@ -159,7 +190,9 @@ export function SupportBookingPanel({ bookingId }: { bookingId: string }) {
           </h2>
           {/* Keyed by the session: after a move the form starts again with that day's sessions as they are now. */}
           {booking.status === 'completed' && <RescheduleForm key={booking.slot.id} booking={booking} onDone={done} />}
-          {Date.parse(booking.slot.startAt) > openedAt && <DetailsForm key={`details-${booking.id}`} booking={booking} onDone={done} />}
+          {Date.parse(booking.slot.startAt) > openedAt && (
+            <DetailsForm key={`details-${booking.id}`} booking={booking} onDone={done} />
+          )}
           <CancelForm booking={booking} onDone={done} />
         </section>
       )}

@@ -35,7 +35,10 @@ export function CartSummaryBar() {
         >
           <GiftIcon aria-hidden="true" className="size-5" />
           View cart
-          <span className="min-w-6 rounded-full bg-festive-700 px-1.5 py-0.5 text-center text-sm text-cream-50 tabular-nums" aria-label={`${count} item${count === 1 ? '' : 's'}`}>
+          <span
+            className="min-w-6 rounded-full bg-festive-700 px-1.5 py-0.5 text-center text-sm text-cream-50 tabular-nums"
+            aria-label={`${count} item${count === 1 ? '' : 's'}`}
+          >
             {count}
           </span>
         </button>

@@ -26,7 +26,10 @@ export function OverviewStep({ focusOnMount }: { focusOnMount: boolean }) {
   const navigate = useNavigate();
   const { location, slotType, reservationData, packages, details } = useWizardSelector((s) => s.booking);
   const store = useWizardStore();
-  const slot = useGetSlotQuery({ locationId: location?.id ?? '', slotId: reservationData?.slotId ?? '' }, { skip: !location || !reservationData });
+  const slot = useGetSlotQuery(
+    { locationId: location?.id ?? '', slotId: reservationData?.slotId ?? '' },
+    { skip: !location || !reservationData },
+  );
   const { catalogue } = useCatalogue();
   const [busy, setBusy] = useState(false);
   const [problem, setProblem] = useState<{ message: string; prices: boolean } | null>(null);
@@ -46,7 +49,8 @@ export function OverviewStep({ focusOnMount }: { focusOnMount: boolean }) {
     setBusy(false);
     if (placeOrder.rejected.match(result)) {
       const error = result.payload?.data;
-      if (error?.code === 'HOLD_EXPIRED') return void navigate('/expired', expiredState(store.getState().timer.remaining));
+      if (error?.code === 'HOLD_EXPIRED')
+        return void navigate('/expired', expiredState(store.getState().timer.remaining));
       if (error?.details?.length) setFieldErrors(error.details);
       const prices = PRICE_CODES.includes(error?.code ?? '');
       setProblem({
@@ -68,14 +72,27 @@ export function OverviewStep({ focusOnMount }: { focusOnMount: boolean }) {
           <Button variant="ghost" onClick={back} disabled={busy}>
             Back
           </Button>
-          <Button type="submit" form={DETAILS_FORM} className="sm:min-w-56" disabled={busy || lines.length === 0 || !formReady}>
+          <Button
+            type="submit"
+            form={DETAILS_FORM}
+            className="sm:min-w-56"
+            disabled={busy || lines.length === 0 || !formReady}
+          >
             {busy ? 'Preparing payment…' : 'Continue to payment'}
           </Button>
         </>
       }
     >
       {problem && (
-        <p role="alert" className={'rounded-2xl border p-4 font-medium ' + (problem.prices ? 'border-gold-400 bg-gold-300/30 text-ink-900' : 'border-festive-100 bg-festive-50 text-festive-800')}>
+        <p
+          role="alert"
+          className={
+            'rounded-2xl border p-4 font-medium ' +
+            (problem.prices
+              ? 'border-gold-400 bg-gold-300/30 text-ink-900'
+              : 'border-festive-100 bg-festive-50 text-festive-800')
+          }
+        >
           {problem.message}
         </p>
       )}
@@ -124,7 +141,14 @@ export function OverviewStep({ focusOnMount }: { focusOnMount: boolean }) {
         </dl>
       </section>
       <Suspense fallback={<div className="h-40 animate-pulse rounded-2xl bg-cream-200" aria-hidden="true" />}>
-        <WhosComingSection formId={DETAILS_FORM} allowsPets={slotType[0]?.allowsPets ?? false} current={details ?? null} onValid={proceed} serverErrors={fieldErrors} onMounted={onFormMounted} />
+        <WhosComingSection
+          formId={DETAILS_FORM}
+          allowsPets={slotType[0]?.allowsPets ?? false}
+          current={details ?? null}
+          onValid={proceed}
+          serverErrors={fieldErrors}
+          onMounted={onFormMounted}
+        />
       </Suspense>
     </StepFrame>
   );

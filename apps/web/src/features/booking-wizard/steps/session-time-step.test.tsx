@@ -13,14 +13,37 @@ import { SessionTimeStep } from './session-time-step';
 
 const NOW = '2026-11-23T00:00:00.000Z'; // 11 am AEDT, Mon 23 Nov
 const location = SYDNEY_FIXTURE;
-const slot = (id: string, startAt: string): Slot => ({ id, slotTypeId: 't1', kind: 'session', startAt, endAt: startAt, status: 'available' });
+const slot = (id: string, startAt: string): Slot => ({
+  id,
+  slotTypeId: 't1',
+  kind: 'session',
+  startAt,
+  endAt: startAt,
+  status: 'available',
+});
 // Tue 24 Nov, 4:00 pm AEDT: 29 h away, inside the 48 h refund cut-off.
 const tomorrow = [slot('s-late', '2026-11-24T05:00:00.000Z')];
 // Sat 28 Nov, 10:00 am AEDT: well before the cut-off.
 const saturday = [slot('s-early', '2026-11-27T23:00:00.000Z')];
 
-function renderStep({ rescheduleFrom, routes = {}, place = location, booked = {} }: { rescheduleFrom?: string; routes?: Record<string, unknown>; place?: Location; booked?: Record<string, unknown> } = {}) {
-  const reservation = { id: 'h2', slotId: 's-late', bookingId: 'b1', status: 'active', expiresAt: '2099-01-01T00:00:00.000Z' };
+function renderStep({
+  rescheduleFrom,
+  routes = {},
+  place = location,
+  booked = {},
+}: {
+  rescheduleFrom?: string;
+  routes?: Record<string, unknown>;
+  place?: Location;
+  booked?: Record<string, unknown>;
+} = {}) {
+  const reservation = {
+    id: 'h2',
+    slotId: 's-late',
+    bookingId: 'b1',
+    status: 'active',
+    expiresAt: '2099-01-01T00:00:00.000Z',
+  };
   const t = wizardTestStore({
     'GET /booking-slot/loc-1/available-dates': {
       timezone: location.timezone,
@@ -29,9 +52,17 @@ function renderStep({ rescheduleFrom, routes = {}, place = location, booked = {}
         { date: '2026-11-28', available: 1, sessions: 1 },
       ],
     },
-    'GET /booking-slot/loc-1/available-slots': (url: string) => ({ timezone: location.timezone, items: new URL(url).searchParams.get('date') === '2026-11-28' ? saturday : tomorrow }),
+    'GET /booking-slot/loc-1/available-slots': (url: string) => ({
+      timezone: location.timezone,
+      items: new URL(url).searchParams.get('date') === '2026-11-28' ? saturday : tomorrow,
+    }),
     'POST /bookings/reservation': reservation,
-    'POST /bookings/b1/reschedule': { id: 'b1', slot: { id: 's-late', startAt: tomorrow[0]!.startAt, endAt: tomorrow[0]!.endAt }, location, rescheduleCount: 1 },
+    'POST /bookings/b1/reschedule': {
+      id: 'b1',
+      slot: { id: 's-late', startAt: tomorrow[0]!.startAt, endAt: tomorrow[0]!.endAt },
+      location,
+      rescheduleCount: 1,
+    },
     ...routes,
   });
   t.store.dispatch(setLocation(place));
@@ -74,7 +105,9 @@ describe('SessionTimeStep, rescheduling into the refund cut-off', () => {
 
     const dialog = await screen.findByRole('alertdialog', { name: 'Move to a session without a refund?' });
     // The same from → to and free-move count as any move, and the warning with them.
-    expect(within(dialog).getByTestId('move-from-to')).toHaveTextContent(/^FromSat 5 Dec, 11:00 am AEDTToTue 24 Nov, 4:00 pm AEDT$/);
+    expect(within(dialog).getByTestId('move-from-to')).toHaveTextContent(
+      /^FromSat 5 Dec, 11:00 am AEDTToTue 24 Nov, 4:00 pm AEDT$/,
+    );
     expect(within(dialog).getByText('The new time is less than 48 hours away.', { exact: false })).toBeInTheDocument();
     expect(within(dialog).getByText(/uses free move 1 of 2/)).toBeInTheDocument();
     expect(within(dialog).getByText(/cancel it later, there is no refund/)).toBeInTheDocument();
@@ -88,10 +121,15 @@ describe('SessionTimeStep, rescheduling into the refund cut-off', () => {
 
   it("opens on the booking's own day, and says so when the move changes the session type (issue 37 item 4)", async () => {
     // Booked Sat 28 Nov, 11:00 am AEDT as Pet photos; the type chosen now is Santa photos.
-    renderStep({ rescheduleFrom: '2026-11-28T00:00:00.000Z', booked: { slotTypeId: 't-pets', slotTypeName: 'Pet photos' } });
+    renderStep({
+      rescheduleFrom: '2026-11-28T00:00:00.000Z',
+      booked: { slotTypeId: 't-pets', slotTypeName: 'Pet photos' },
+    });
     await userEvent.click(await screen.findByRole('button', { name: /10:00 am/ }));
     const confirm = await screen.findByRole('dialog', { name: 'Move your booking?' });
-    expect(within(confirm).getByTestId('move-type-change')).toHaveTextContent('The session type changes from Pet photos to Santa photos. Your packages and the price you paid stay the same.');
+    expect(within(confirm).getByTestId('move-type-change')).toHaveTextContent(
+      'The session type changes from Pet photos to Santa photos. Your packages and the price you paid stay the same.',
+    );
   });
 
   it('a slow hold: a second tap before the answer changes nothing, the first tap holds (issue 37 item 5)', async () => {
@@ -104,13 +142,31 @@ describe('SessionTimeStep, rescheduling into the refund cut-off', () => {
     // Tapping again (the same time or, on another day, any other) sends nothing more.
     await userEvent.click(first);
     expect(calls.filter((c) => c.startsWith('POST'))).toEqual(['POST /bookings/reservation']);
-    answer(new Response(JSON.stringify({ id: 'h2', slotId: 's-late', locationId: 'loc-1', bookingId: null, status: 'active', refreshesLeft: 2, expiresAt: '2099-01-01T00:00:00.000Z' }), { status: 201, headers: { 'content-type': 'application/json' } }));
+    answer(
+      new Response(
+        JSON.stringify({
+          id: 'h2',
+          slotId: 's-late',
+          locationId: 'loc-1',
+          bookingId: null,
+          status: 'active',
+          refreshesLeft: 2,
+          expiresAt: '2099-01-01T00:00:00.000Z',
+        }),
+        { status: 201, headers: { 'content-type': 'application/json' } },
+      ),
+    );
     await vi.waitFor(() => expect(store.getState().booking.reservationData?.slotId).toBe('s-late'));
   });
 
   it('a hold refused because the address holds many of the day (429, decision 0069): the server’s words beside the times, nothing held', async () => {
-    const message = 'Many sessions on this day are on hold from your internet connection right now (a shared Wi-Fi, perhaps). Please try again in 4 minutes, or pick another day.';
-    const refused = () => new Response(JSON.stringify({ error: message, code: 'RATE_LIMITED' }), { status: 429, headers: { 'content-type': 'application/json', 'retry-after': '240' } });
+    const message =
+      'Many sessions on this day are on hold from your internet connection right now (a shared Wi-Fi, perhaps). Please try again in 4 minutes, or pick another day.';
+    const refused = () =>
+      new Response(JSON.stringify({ error: message, code: 'RATE_LIMITED' }), {
+        status: 429,
+        headers: { 'content-type': 'application/json', 'retry-after': '240' },
+      });
     const { store } = renderStep({ routes: { 'POST /bookings/reservation': refused } });
     await userEvent.click(await screen.findByRole('button', { name: /4:00 pm/ }));
     expect(await screen.findByRole('alert')).toHaveTextContent(message);
@@ -121,8 +177,15 @@ describe('SessionTimeStep, rescheduling into the refund cut-off', () => {
   it('moves the booking once the family confirms', async () => {
     const { calls } = renderStep({ rescheduleFrom: '2026-12-05T00:00:00.000Z' });
     await userEvent.click(await screen.findByRole('button', { name: /4:00 pm/ }));
-    await userEvent.click(within(await screen.findByRole('alertdialog')).getByRole('button', { name: 'Move my booking' }));
-    await vi.waitFor(() => expect(calls.filter((c) => c.startsWith('POST'))).toEqual(['POST /bookings/reservation', 'POST /bookings/b1/reschedule']));
+    await userEvent.click(
+      within(await screen.findByRole('alertdialog')).getByRole('button', { name: 'Move my booking' }),
+    );
+    await vi.waitFor(() =>
+      expect(calls.filter((c) => c.startsWith('POST'))).toEqual([
+        'POST /bookings/reservation',
+        'POST /bookings/b1/reschedule',
+      ]),
+    );
   });
 
   it('shows from → to once before moving to a session before the cut-off, and moves nothing until confirmed', async () => {
@@ -130,16 +193,28 @@ describe('SessionTimeStep, rescheduling into the refund cut-off', () => {
     await userEvent.click(await screen.findByRole('button', { name: /28 November, few left: 1 session left/ }));
     await userEvent.click(await screen.findByRole('button', { name: /10:00 am/ }));
     const confirm = await screen.findByRole('dialog', { name: 'Move your booking?' });
-    expect(within(confirm).getByTestId('move-from-to')).toHaveTextContent(/^FromSat 5 Dec, 11:00 am AEDTTo.+10:00 am AEDT$/);
+    expect(within(confirm).getByTestId('move-from-to')).toHaveTextContent(
+      /^FromSat 5 Dec, 11:00 am AEDTTo.+10:00 am AEDT$/,
+    );
     expect(confirm).toHaveTextContent('This uses free move 1 of 2.');
     expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument();
     expect(calls.filter((c) => c.startsWith('POST'))).toEqual([]);
     await userEvent.click(within(confirm).getByRole('button', { name: 'Move my booking' }));
-    await vi.waitFor(() => expect(calls.filter((c) => c.startsWith('POST'))).toEqual(['POST /bookings/reservation', 'POST /bookings/b1/reschedule']));
+    await vi.waitFor(() =>
+      expect(calls.filter((c) => c.startsWith('POST'))).toEqual([
+        'POST /bookings/reservation',
+        'POST /bookings/b1/reschedule',
+      ]),
+    );
   });
 
   it('asks about the booking as it is now: moved in another tab since, the dialog says from where and which move', async () => {
-    const movedElsewhere = { id: 'b1', status: 'completed', rescheduleCount: 1, slot: { id: 's-other', startAt: '2026-12-06T00:00:00.000Z', endAt: '2026-12-06T00:10:00.000Z' } };
+    const movedElsewhere = {
+      id: 'b1',
+      status: 'completed',
+      rescheduleCount: 1,
+      slot: { id: 's-other', startAt: '2026-12-06T00:00:00.000Z', endAt: '2026-12-06T00:10:00.000Z' },
+    };
     renderStep({ rescheduleFrom: '2026-12-05T00:00:00.000Z', routes: { 'GET /bookings/b1': movedElsewhere } });
     await userEvent.click(await screen.findByRole('button', { name: /28 November, few left: 1 session left/ }));
     await userEvent.click(await screen.findByRole('button', { name: /10:00 am/ }));
@@ -152,7 +227,11 @@ describe('SessionTimeStep, rescheduling into the refund cut-off', () => {
     const { calls } = renderStep({ rescheduleFrom: '2026-12-05T00:00:00.000Z' });
     await userEvent.click(await screen.findByRole('button', { name: /28 November, few left: 1 session left/ }));
     await userEvent.click(await screen.findByRole('button', { name: /10:00 am/ }));
-    await userEvent.click(within(await screen.findByRole('dialog', { name: 'Move your booking?' })).getByRole('button', { name: 'Choose another time' }));
+    await userEvent.click(
+      within(await screen.findByRole('dialog', { name: 'Move your booking?' })).getByRole('button', {
+        name: 'Choose another time',
+      }),
+    );
     await vi.waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
     expect(calls.filter((c) => c.startsWith('POST'))).toEqual([]);
   });
@@ -175,7 +254,8 @@ describe('SessionTimeStep, choosing another day', () => {
     renderStep({
       routes: {
         'GET /booking-slot/loc-1/available-slots': async (url: string) => {
-          if (new URL(url).searchParams.get('date') !== '2026-11-28') return { timezone: location.timezone, items: tomorrow };
+          if (new URL(url).searchParams.get('date') !== '2026-11-28')
+            return { timezone: location.timezone, items: tomorrow };
           await saturdayLoaded;
           return { timezone: location.timezone, items: saturday };
         },
@@ -202,18 +282,29 @@ describe('SessionTimeStep, at the sales opening', () => {
     renderStep({
       place: { ...location, salesOpenAt },
       routes: {
-        'GET /booking-slot/loc-1/available-dates': () => ({ timezone: location.timezone, salesOpenAt, items: [{ date: today, available: serverOpen() ? 1 : 0, sessions: 1 }] }),
-        'GET /booking-slot/loc-1/available-slots': () => ({ timezone: location.timezone, salesOpenAt, items: [{ ...session, status: serverOpen() ? 'available' : 'unavailable' }] }),
+        'GET /booking-slot/loc-1/available-dates': () => ({
+          timezone: location.timezone,
+          salesOpenAt,
+          items: [{ date: today, available: serverOpen() ? 1 : 0, sessions: 1 }],
+        }),
+        'GET /booking-slot/loc-1/available-slots': () => ({
+          timezone: location.timezone,
+          salesOpenAt,
+          items: [{ ...session, status: serverOpen() ? 'available' : 'unavailable' }],
+        }),
       },
     });
     await screen.findByText(/Bookings are open/, undefined, { timeout: 3000 });
     // The second look, 2 s after the instant, finds the server open: the list shows the session bookable.
-    await vi.waitFor(() => expect(document.querySelector('[data-status="available"]')).not.toBeNull(), { timeout: 5000, interval: 100 });
+    await vi.waitFor(() => expect(document.querySelector('[data-status="available"]')).not.toBeNull(), {
+      timeout: 5000,
+      interval: 100,
+    });
     expect(screen.queryByText('Fully booked.')).not.toBeInTheDocument();
   }, 10_000);
 });
 
-describe('SessionTimeStep, the family\'s own hold after signing out and in (issue 53 item 4)', () => {
+describe("SessionTimeStep, the family's own hold after signing out and in (issue 53 item 4)", () => {
   beforeEach(() => vi.useFakeTimers({ toFake: ['Date'], now: Date.parse(NOW) }));
   afterEach(() => {
     vi.useRealTimers();
@@ -221,15 +312,32 @@ describe('SessionTimeStep, the family\'s own hold after signing out and in (issu
   });
 
   it('shows the held session as theirs, not Taken, and a tap resumes it at Package with the packages chosen before', async () => {
-    const held = { id: 'h9', slotId: 's-late', locationId: 'loc-1', status: 'active', expiresAt: '2099-01-01T00:00:00.000Z', refreshesLeft: 2, bookingId: null };
+    const held = {
+      id: 'h9',
+      slotId: 's-late',
+      locationId: 'loc-1',
+      status: 'active',
+      expiresAt: '2099-01-01T00:00:00.000Z',
+      refreshesLeft: 2,
+      bookingId: null,
+    };
     // Written before the sign-out (kept-cart.ts); the purge and the wizard's reset left it.
-    localStorage.setItem(KEPT_CART_KEY, JSON.stringify({ holdId: 'h9', packages: { p1: { _id: 'p1', type: 'package', totalQuantity: 2, totalPrice: 7990, remove: false } } }));
+    localStorage.setItem(
+      KEPT_CART_KEY,
+      JSON.stringify({
+        holdId: 'h9',
+        packages: { p1: { _id: 'p1', type: 'package', totalQuantity: 2, totalPrice: 7990, remove: false } },
+      }),
+    );
     const t = renderStep({
       routes: {
         'GET /bookings/reservation': { items: [held] },
         'GET /common/locations': { items: [location] },
         'GET /booking-slot/loc-1/slots/s-late': { ...tomorrow[0]!, status: 'reserved' },
-        'GET /booking-slot/loc-1/available-slots': { timezone: location.timezone, items: [{ ...tomorrow[0]!, status: 'reserved' }] },
+        'GET /booking-slot/loc-1/available-slots': {
+          timezone: location.timezone,
+          items: [{ ...tomorrow[0]!, status: 'reserved' }],
+        },
       },
     });
     const mine = await screen.findByRole('button', { name: '4:00 pm, yours: continue' });
@@ -239,7 +347,9 @@ describe('SessionTimeStep, the family\'s own hold after signing out and in (issu
     const state = t.store.getState();
     expect(state.booking.reservationData).toEqual({ holdId: 'h9', slotId: 's-late', expiresAt: held.expiresAt });
     expect(selectActiveStep(state)).toBe(stepIndex('package'));
-    expect(state.booking.packages).toEqual({ p1: { _id: 'p1', type: 'package', totalQuantity: 2, totalPrice: 7990, remove: false } });
+    expect(state.booking.packages).toEqual({
+      p1: { _id: 'p1', type: 'package', totalQuantity: 2, totalPrice: 7990, remove: false },
+    });
     // Asked to hold nothing anew: the hold is the one the server keeps.
     expect(t.calls).not.toContain('POST /bookings/reservation');
     // The note is used once.

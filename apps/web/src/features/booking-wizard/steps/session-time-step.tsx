@@ -21,7 +21,12 @@ import { useSessionPick } from './use-session-pick';
 // Only a fully booked day needs it: loaded then, not with the wizard (the /create-booking budget).
 const WaitlistJoin = lazy(() => import('../waitlist-join').then((m) => ({ default: m.WaitlistJoin })));
 
-const dayHeading = new Intl.DateTimeFormat('en-AU', { timeZone: 'UTC', weekday: 'long', day: 'numeric', month: 'long' });
+const dayHeading = new Intl.DateTimeFormat('en-AU', {
+  timeZone: 'UTC',
+  weekday: 'long',
+  day: 'numeric',
+  month: 'long',
+});
 
 /** A reschedule onto another session type: from which to which (the move dialog says so), else null. */
 function typeChangeOf(data: Record<string, unknown> | null, type: { id: string; name: string } | undefined) {
@@ -38,17 +43,37 @@ export function SessionTimeStep({ focusOnMount }: { focusOnMount: boolean }) {
   const rescheduling = rescheduleData !== null;
   const policy = useGetPolicyQuery().data;
   const toMove = useBookingToMove(rescheduleData);
-  const { locationId, slotTypeId, timezone, dates, slots, date, setChosenDate, firstOpen, opensAt, salesOpen, openedHere } = useSessionDay(location, slotType, hold, toMove.from);
+  const {
+    locationId,
+    slotTypeId,
+    timezone,
+    dates,
+    slots,
+    date,
+    setChosenDate,
+    firstOpen,
+    opensAt,
+    salesOpen,
+    openedHere,
+  } = useSessionDay(location, slotType, hold, toMove.from);
   const refetchDay = () => {
     void slots.refetch();
     void dates.refetch();
   };
-  const { pendingSlotId, taken, error, confirmMove, setConfirmMove, clearNotices, pick } = useSessionPick({ rescheduling, policy, toMove, refetchDay });
+  const { pendingSlotId, taken, error, confirmMove, setConfirmMove, clearNotices, pick } = useSessionPick({
+    rescheduling,
+    policy,
+    toMove,
+    refetchDay,
+  });
   // The family's own hold the server keeps but this wizard does not (signed out and in during it):
   // its session is theirs, not "Taken", and a tap picks it up where they were (issue 53 item 4).
   const dispatch = useWizardDispatch();
   const live = useLiveHold(hold !== null || rescheduling);
-  const liveHere = live && live.hold.status === 'active' && live.location.id === location?.id && live.slotType.id === slotType?.id ? live : null;
+  const liveHere =
+    live && live.hold.status === 'active' && live.location.id === location?.id && live.slotType.id === slotType?.id
+      ? live
+      : null;
 
   const sessionsHeading = useRef<HTMLHeadingElement>(null);
   const chooseDate = (next: string) => {
@@ -65,12 +90,15 @@ export function SessionTimeStep({ focusOnMount }: { focusOnMount: boolean }) {
   const daySlots = slots.currentData;
   const items = daySlots?.items ?? [];
   const suggestions = taken ? nextFreeSessions(items, taken.slot) : [];
-  const zone = (daySlots && dayZone(items, timezone)) ?? (date ? zoneAbbreviation(new Date(`${date}T12:00:00Z`), timezone) : '');
+  const zone =
+    (daySlots && dayZone(items, timezone)) ?? (date ? zoneAbbreviation(new Date(`${date}T12:00:00Z`), timezone) : '');
   // Flips at the opening instant itself (useSalesOpen), not at the next render after it.
   const notOnSale = !salesOpen;
   const day = dates.data?.items.find((d) => d.date === date);
   // The list is the fresher count (live changes patch it); the calendar's is the fallback.
-  const free = daySlots ? items.filter((s) => s.kind === 'session' && s.status === 'available').length : (day?.available ?? 0);
+  const free = daySlots
+    ? items.filter((s) => s.kind === 'session' && s.status === 'available').length
+    : (day?.available ?? 0);
 
   return (
     <StepFrame
@@ -92,14 +120,20 @@ export function SessionTimeStep({ focusOnMount }: { focusOnMount: boolean }) {
     >
       {dates.isLoading && <LoadingList label="Loading days" rows={2} />}
       {dates.isError && <LoadProblem what="the available days" onRetry={() => void dates.refetch()} />}
-      {opensAt && (!salesOpen || openedHere) && <SalesCountdown opensAt={opensAt} timezone={timezone} open={salesOpen} />}
+      {opensAt && (!salesOpen || openedHere) && (
+        <SalesCountdown opensAt={opensAt} timezone={timezone} open={salesOpen} />
+      )}
       {dates.data && (
         <div className="rounded-2xl border border-cream-300 bg-cream-50 p-2 sm:p-4">
           <DatePicker days={dates.data.items} selected={date} onSelect={chooseDate} notOnSale={notOnSale} />
           <DatePickerKey />
         </div>
       )}
-      {dates.data && salesOpen && !firstOpen && <p className="rounded-2xl bg-cream-200 p-4 text-ink-700">Every session of this kind is taken for the rest of the season. Please try another type of visit or location.</p>}
+      {dates.data && salesOpen && !firstOpen && (
+        <p className="rounded-2xl bg-cream-200 p-4 text-ink-700">
+          Every session of this kind is taken for the rest of the season. Please try another type of visit or location.
+        </p>
+      )}
 
       {date && (
         <section aria-labelledby="sessions-heading" className="flex flex-col gap-3">
@@ -107,17 +141,32 @@ export function SessionTimeStep({ focusOnMount }: { focusOnMount: boolean }) {
             <h3 id="sessions-heading" ref={sessionsHeading} className="text-xl font-semibold text-ink-900">
               {dayHeading.format(new Date(`${date}T00:00:00Z`))}
             </h3>
-            <p className="text-sm text-ink-600">
-              Times are {zoneLabel(timezone, zone || null)}
-            </p>
+            <p className="text-sm text-ink-600">Times are {zoneLabel(timezone, zone || null)}</p>
           </div>
           {!notOnSale && day && (daySlots || !slots.isFetching) && (
-            <DayNotice free={free} sessions={day.sessions} nextFree={nextFreeDay(dates.data?.items ?? [], date)} onJump={chooseDate} />
+            <DayNotice
+              free={free}
+              sessions={day.sessions}
+              nextFree={nextFreeDay(dates.data?.items ?? [], date)}
+              onJump={chooseDate}
+            />
           )}
 
-          {taken && <TakenNotice message={taken.message} suggestions={suggestions} timezone={timezone} busy={pendingSlotId !== null} loading={slots.isFetching} onPick={(s) => void pick(s)} />}
+          {taken && (
+            <TakenNotice
+              message={taken.message}
+              suggestions={suggestions}
+              timezone={timezone}
+              busy={pendingSlotId !== null}
+              loading={slots.isFetching}
+              onPick={(s) => void pick(s)}
+            />
+          )}
           {error && (
-            <p role="alert" className="rounded-2xl border border-festive-100 bg-festive-50 p-4 font-medium text-festive-800">
+            <p
+              role="alert"
+              className="rounded-2xl border border-festive-100 bg-festive-50 p-4 font-medium text-festive-800"
+            >
               {error}
             </p>
           )}
@@ -125,18 +174,37 @@ export function SessionTimeStep({ focusOnMount }: { focusOnMount: boolean }) {
           {!daySlots && slots.isFetching && <LoadingList label="Loading sessions" rows={2} />}
           {slots.isError && <LoadProblem what="the sessions" onRetry={() => void slots.refetch()} />}
           {daySlots && (
-            <SessionList slots={items} timezone={timezone} heldSlotId={hold?.slotId ?? liveHere?.hold.slotId ?? null}
+            <SessionList
+              slots={items}
+              timezone={timezone}
+              heldSlotId={hold?.slotId ?? liveHere?.hold.slotId ?? null}
               onResumeHeld={liveHere ? () => resumeLiveHold(dispatch, liveHere) : undefined}
-              currentSlotId={toMove.currentSlotId} pendingSlotId={pendingSlotId} onPick={(s) => void pick(s)} notOpenYet={notOnSale} />
+              currentSlotId={toMove.currentSlotId}
+              pendingSlotId={pendingSlotId}
+              onPick={(s) => void pick(s)}
+              notOpenYet={notOnSale}
+            />
           )}
         </section>
       )}
       {/* Issue 20: after the day's sessions, so they stay right under the calendar. */}
-      {dates.data && !rescheduling && !notOnSale && location && slotType && dates.data.items.some((d) => d.available === 0 && d.sessions > 0) && (
-        <Suspense fallback={null}>
-          <WaitlistJoin locationId={locationId} locationName={location.name} slotTypeId={slotTypeId} slotTypeName={slotType.name} days={dates.data.items} shownDate={date} />
-        </Suspense>
-      )}
+      {dates.data &&
+        !rescheduling &&
+        !notOnSale &&
+        location &&
+        slotType &&
+        dates.data.items.some((d) => d.available === 0 && d.sessions > 0) && (
+          <Suspense fallback={null}>
+            <WaitlistJoin
+              locationId={locationId}
+              locationName={location.name}
+              slotTypeId={slotTypeId}
+              slotTypeName={slotType.name}
+              days={dates.data.items}
+              shownDate={date}
+            />
+          </Suspense>
+        )}
       <MoveConfirmDialog
         slot={confirmMove?.slot ?? null}
         typeChange={typeChangeOf(rescheduleData, slotType)}

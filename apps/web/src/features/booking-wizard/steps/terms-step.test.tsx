@@ -9,13 +9,32 @@ import { POLICY_FIXTURE, SYDNEY_FIXTURE, wizardTestStore } from '../wizard-test-
 import { TermsStep } from './terms-step';
 
 const sydney = SYDNEY_FIXTURE;
-const perth = { ...sydney, id: 'loc-2', name: 'Kringle Perth, Murray Street', suburb: 'Perth', timezone: 'Australia/Perth' } satisfies Location;
-const brisbane = { ...sydney, id: 'loc-3', name: 'Kringle Brisbane, Queen Street', suburb: 'Brisbane City', timezone: 'Australia/Brisbane' } satisfies Location;
+const perth = {
+  ...sydney,
+  id: 'loc-2',
+  name: 'Kringle Perth, Murray Street',
+  suburb: 'Perth',
+  timezone: 'Australia/Perth',
+} satisfies Location;
+const brisbane = {
+  ...sydney,
+  id: 'loc-3',
+  name: 'Kringle Brisbane, Queen Street',
+  suburb: 'Brisbane City',
+  timezone: 'Australia/Brisbane',
+} satisfies Location;
 
 function renderStep(location: Location, startAt: string, policy = POLICY_FIXTURE) {
   const t = wizardTestStore({
     'GET /common/policy': policy,
-    [`GET /booking-slot/${location.id}/slots/s1`]: { id: 's1', slotTypeId: 't1', kind: 'session', startAt, endAt: startAt, status: 'reserved' },
+    [`GET /booking-slot/${location.id}/slots/s1`]: {
+      id: 's1',
+      slotTypeId: 't1',
+      kind: 'session',
+      startAt,
+      endAt: startAt,
+      status: 'reserved',
+    },
   });
   t.store.dispatch(setLocation(location));
   t.store.dispatch(toggleSlotType(location.slotTypes[0]!));
@@ -40,7 +59,10 @@ describe('TermsStep (Policy)', () => {
     expect(await screen.findByText(/Free reschedule until Sat 5 Dec, 10:40 am AEDT, up to twice/)).toBeInTheDocument();
     expect(screen.getByText(/Full refund if you cancel before Fri 4 Dec, 10:40 am AEDT/)).toBeInTheDocument();
     expect(screen.getByText('Sun 6 Dec, 10:40 am AEDT')).toBeInTheDocument();
-    expect(screen.getByRole('link', { name: /full terms and conditions/ })).toHaveAttribute('href', '/terms_and_conditions');
+    expect(screen.getByRole('link', { name: /full terms and conditions/ })).toHaveAttribute(
+      'href',
+      '/terms_and_conditions',
+    );
   });
 
   it('uses the zone of the location (Perth has no daylight saving)', async () => {

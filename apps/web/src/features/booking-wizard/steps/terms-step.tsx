@@ -18,7 +18,10 @@ export function TermsStep({ focusOnMount }: { focusOnMount: boolean }) {
   const back = useStepBack();
   const location = useWizardSelector((s) => s.booking.location);
   const hold = useWizardSelector((s) => s.booking.reservationData);
-  const slot = useGetSlotQuery({ locationId: location?.id ?? '', slotId: hold?.slotId ?? '' }, { skip: !location || !hold });
+  const slot = useGetSlotQuery(
+    { locationId: location?.id ?? '', slotId: hold?.slotId ?? '' },
+    { skip: !location || !hold },
+  );
   const [accepted, setAccepted] = useState(false);
   const timezone = location?.timezone ?? 'Australia/Sydney';
   const rules = useGetPolicyQuery();
@@ -43,13 +46,21 @@ export function TermsStep({ focusOnMount }: { focusOnMount: boolean }) {
       {!policy && !rules.isError && <LoadingList label="Loading your session" rows={2} />}
       {rules.isError && <LoadProblem what="the booking policy" onRetry={() => void rules.refetch()} />}
       {policy && slot.currentData && (
-        <div className="flex flex-col gap-3 rounded-2xl border border-cream-300 bg-cream-50 p-4 sm:p-5" data-testid="policy-dates">
+        <div
+          className="flex flex-col gap-3 rounded-2xl border border-cream-300 bg-cream-50 p-4 sm:p-5"
+          data-testid="policy-dates"
+        >
           <p className="text-ink-700">
-            Your session: <strong className="text-ink-900">{formatSessionTime(slot.currentData.startAt, timezone)}</strong> at {location?.name}. Times are {zoneLabelAt(slot.currentData.startAt, timezone)}.
+            Your session:{' '}
+            <strong className="text-ink-900">{formatSessionTime(slot.currentData.startAt, timezone)}</strong> at{' '}
+            {location?.name}. Times are {zoneLabelAt(slot.currentData.startAt, timezone)}.
           </p>
           <ul className="flex flex-col gap-3">
             <li className="flex gap-3">
-              <CalendarIcon aria-hidden="true" className={'mt-0.5 size-6 shrink-0 ' + (policy.canReschedule ? 'text-pine-700' : 'text-gold-700')} />
+              <CalendarIcon
+                aria-hidden="true"
+                className={'mt-0.5 size-6 shrink-0 ' + (policy.canReschedule ? 'text-pine-700' : 'text-gold-700')}
+              />
               <span className="text-ink-900">{policy.reschedule}</span>
             </li>
             <li className="flex gap-3">
@@ -63,19 +74,31 @@ export function TermsStep({ focusOnMount }: { focusOnMount: boolean }) {
             </li>
             <li className="flex gap-3">
               <ClockIcon aria-hidden="true" className="mt-0.5 size-6 shrink-0 text-gold-700" />
-              <span className="text-ink-900">Please arrive 10 minutes early. Sessions run to time, so a late start may mean a shorter visit.</span>
+              <span className="text-ink-900">
+                Please arrive 10 minutes early. Sessions run to time, so a late start may mean a shorter visit.
+              </span>
             </li>
           </ul>
           <p className="text-sm text-ink-600">
             Refunds go back to your card and usually arrive within 5 to 10 business days.{' '}
-            <a href="/terms_and_conditions" target="_blank" rel="noopener" className="font-medium text-festive-700 underline underline-offset-4">
+            <a
+              href="/terms_and_conditions"
+              target="_blank"
+              rel="noopener"
+              className="font-medium text-festive-700 underline underline-offset-4"
+            >
               Read the full terms and conditions (opens in a new tab)
             </a>
           </p>
         </div>
       )}
       <label className="flex min-h-11 cursor-pointer items-start gap-3 rounded-2xl border-2 border-cream-300 bg-cream-50 p-4 has-checked:border-pine-700 has-checked:bg-pine-50">
-        <input type="checkbox" checked={accepted} onChange={(e) => setAccepted(e.target.checked)} className="mt-0.5 size-6 shrink-0 accent-pine-700" />
+        <input
+          type="checkbox"
+          checked={accepted}
+          onChange={(e) => setAccepted(e.target.checked)}
+          className="mt-0.5 size-6 shrink-0 accent-pine-700"
+        />
         <span className="text-ink-900">I have read and accept the booking policy and the terms and conditions.</span>
       </label>
     </StepFrame>

@@ -52,7 +52,12 @@ export default function GalleryDialog({ booking, onClose }: { booking: Booking; 
     setConfirming(false);
     if (chosen.includes(photo.id)) setChosen(chosen.filter((id) => id !== photo.id));
     else if (chosen.length < left) setChosen([...chosen, photo.id]);
-    else setProblem(left === 0 ? 'You have chosen all the photos your package includes.' : `Your package has ${left} more photo${left === 1 ? '' : 's'} to choose.`);
+    else
+      setProblem(
+        left === 0
+          ? 'You have chosen all the photos your package includes.'
+          : `Your package has ${left} more photo${left === 1 ? '' : 's'} to choose.`,
+      );
   };
   const submit = async () => {
     setProblem(null);
@@ -76,7 +81,8 @@ export default function GalleryDialog({ booking, onClose }: { booking: Booking; 
       await dispatch(downloadFile({ url, filename, what })).unwrap();
     } catch (e) {
       // 429s are toasted by the base query already.
-      if ((e as ApiError).status !== 429) void toastError((e as ApiError).data?.error ?? `We could not download ${what}.`);
+      if ((e as ApiError).status !== 429)
+        void toastError((e as ApiError).data?.error ?? `We could not download ${what}.`);
     } finally {
       setDownloading(null);
     }
@@ -88,7 +94,14 @@ export default function GalleryDialog({ booking, onClose }: { booking: Booking; 
       disabled={downloading !== null}
       aria-busy={downloading === photo.id}
       aria-label={`Download photo ${index + 1}`}
-      onClick={() => void download(photo.id, `/bookings/${booking.id}/photos/${photo.id}/original`, `${booking.reference}-${index + 1}.jpg`, 'the photo')}
+      onClick={() =>
+        void download(
+          photo.id,
+          `/bookings/${booking.id}/photos/${photo.id}/original`,
+          `${booking.reference}-${index + 1}.jpg`,
+          'the photo',
+        )
+      }
     >
       {downloading === photo.id ? 'Downloading…' : 'Download'}
     </Button>
@@ -96,7 +109,12 @@ export default function GalleryDialog({ booking, onClose }: { booking: Booking; 
   // Once the allowance is used, locked photos stay previews: nothing left to choose them with.
   const canChoose = (photo: Photo) => left > 0 || chosen.includes(photo.id);
   const choose = (photo: Photo, index: number) => (
-    <Button variant={chosen.includes(photo.id) ? 'primary' : 'secondary'} className="px-3! text-sm!" aria-pressed={chosen.includes(photo.id)} onClick={() => toggle(photo)}>
+    <Button
+      variant={chosen.includes(photo.id) ? 'primary' : 'secondary'}
+      className="px-3! text-sm!"
+      aria-pressed={chosen.includes(photo.id)}
+      onClick={() => toggle(photo)}
+    >
       {chosen.includes(photo.id) ? `Chosen: photo ${index + 1}` : `Choose photo ${index + 1}`}
     </Button>
   );
@@ -107,11 +125,18 @@ export default function GalleryDialog({ booking, onClose }: { booking: Booking; 
     setBuying(buying.includes(photo.id) ? buying.filter((id) => id !== photo.id) : [...buying, photo.id]);
   };
   const buy = (photo: Photo, index: number) => (
-    <Button variant={buying.includes(photo.id) ? 'primary' : 'secondary'} className="px-3! text-sm!" aria-pressed={buying.includes(photo.id)} disabled={paying} onClick={() => toggleBuy(photo)}>
+    <Button
+      variant={buying.includes(photo.id) ? 'primary' : 'secondary'}
+      className="px-3! text-sm!"
+      aria-pressed={buying.includes(photo.id)}
+      disabled={paying}
+      onClick={() => toggleBuy(photo)}
+    >
       {buying.includes(photo.id) ? `Buying photo ${index + 1}` : `Buy photo ${index + 1}`}
     </Button>
   );
-  const lockedAction = (photo: Photo, index: number) => (canChoose(photo) ? choose(photo, index) : price !== null ? buy(photo, index) : null);
+  const lockedAction = (photo: Photo, index: number) =>
+    canChoose(photo) ? choose(photo, index) : price !== null ? buy(photo, index) : null;
 
   return (
     <Dialog.Root open onOpenChange={(next) => !next && viewing === null && onClose()}>
@@ -122,7 +147,8 @@ export default function GalleryDialog({ booking, onClose }: { booking: Booking; 
             <div className="flex min-w-0 flex-1 flex-col gap-1">
               <Dialog.Title className="text-xl font-semibold text-ink-900">Your photos</Dialog.Title>
               <Dialog.Description className="text-sm text-ink-700">
-                {booking.slotType.name} at {booking.location.name}, reference <span className="font-mono">{booking.reference}</span>. Only your family can see them.
+                {booking.slotType.name} at {booking.location.name}, reference{' '}
+                <span className="font-mono">{booking.reference}</span>. Only your family can see them.
               </Dialog.Description>
             </div>
             <Dialog.Close asChild>
@@ -136,22 +162,34 @@ export default function GalleryDialog({ booking, onClose }: { booking: Booking; 
               </p>
             ) : !g ? (
               <div role="alert" className="flex flex-col items-start gap-3">
-                <p className="text-ink-900">{(gallery.error as ApiError | undefined)?.data?.error ?? 'We could not load your photos just now.'}</p>
+                <p className="text-ink-900">
+                  {(gallery.error as ApiError | undefined)?.data?.error ?? 'We could not load your photos just now.'}
+                </p>
                 <Button variant="secondary" onClick={() => void gallery.refetch()}>
                   Try again
                 </Button>
               </div>
             ) : g.items.length === 0 ? (
-              <p className="rounded-xl bg-cream-100 p-4 text-ink-900">No photos yet. Santa's team uploads them after your visit, and we e-mail you when they are ready.</p>
+              <p className="rounded-xl bg-cream-100 p-4 text-ink-900">
+                No photos yet. Santa's team uploads them after your visit, and we e-mail you when they are ready.
+              </p>
             ) : (
               <>
                 <div className="flex flex-col gap-1 rounded-xl bg-cream-100 p-3">
                   <p className="text-lg font-semibold text-ink-900" data-testid="photo-allowance">
                     {allowanceWords(g, boughtCount)}
                   </p>
-                  {allowanceHint(g, boughtCount) && <p className="text-sm text-ink-700">{allowanceHint(g, boughtCount)}</p>}
-                  {price !== null && locked > 0 && <p className="text-sm text-ink-700">Want more? Buy any other photo for {formatAud(price)} each: pick them below.</p>}
-                  {g.expiresAt && <p className="text-sm text-ink-700">{expiryWords(g.expiresAt, booking.location.timezone)}</p>}
+                  {allowanceHint(g, boughtCount) && (
+                    <p className="text-sm text-ink-700">{allowanceHint(g, boughtCount)}</p>
+                  )}
+                  {price !== null && locked > 0 && (
+                    <p className="text-sm text-ink-700">
+                      Want more? Buy any other photo for {formatAud(price)} each: pick them below.
+                    </p>
+                  )}
+                  {g.expiresAt && (
+                    <p className="text-sm text-ink-700">{expiryWords(g.expiresAt, booking.location.timezone)}</p>
+                  )}
                 </div>
                 {problem && (
                   <p role="alert" className="rounded-xl bg-festive-50 p-3 font-semibold text-festive-800">
@@ -168,13 +206,24 @@ export default function GalleryDialog({ booking, onClose }: { booking: Booking; 
                   />
                 )}
                 <div className="flex flex-wrap gap-2">
-                  {chosen.length > 0 && !confirming && <Button onClick={() => setConfirming(true)}>{`Unlock ${chosen.length} photo${chosen.length === 1 ? '' : 's'}`}</Button>}
+                  {chosen.length > 0 && !confirming && (
+                    <Button
+                      onClick={() => setConfirming(true)}
+                    >{`Unlock ${chosen.length} photo${chosen.length === 1 ? '' : 's'}`}</Button>
+                  )}
                   {g.unlocked > 0 && (
                     <Button
                       variant="secondary"
                       disabled={downloading !== null}
                       aria-busy={downloading === 'zip'}
-                      onClick={() => void download('zip', `/bookings/${booking.id}/photos.zip`, `photos-${booking.reference}.zip`, 'your photos')}
+                      onClick={() =>
+                        void download(
+                          'zip',
+                          `/bookings/${booking.id}/photos.zip`,
+                          `photos-${booking.reference}.zip`,
+                          'your photos',
+                        )
+                      }
                     >
                       {downloading === 'zip' ? 'Preparing the zip…' : `Download all unlocked (${g.unlocked})`}
                     </Button>
@@ -182,7 +231,8 @@ export default function GalleryDialog({ booking, onClose }: { booking: Booking; 
                 </div>
                 {bought && buying.length === 0 && (
                   <p role="status" className="rounded-xl bg-pine-50 p-3 font-semibold text-pine-800">
-                    Thank you: {bought.count === 1 ? 'your photo is' : `your ${bought.count} photos are`} unlocked. Its tax invoice is just below.
+                    Thank you: {bought.count === 1 ? 'your photo is' : `your ${bought.count} photos are`} unlocked. Its
+                    tax invoice is just below.
                   </p>
                 )}
                 {buying.length > 0 && g.extraPhotoPriceCents !== null && (
@@ -200,12 +250,35 @@ export default function GalleryDialog({ booking, onClose }: { booking: Booking; 
                     }}
                   />
                 )}
-                <PhotoPurchases booking={booking} justBought={bought?.orderId ?? null} downloading={downloading} onDownload={(...a) => void download(...a)} />
+                <PhotoPurchases
+                  booking={booking}
+                  justBought={bought?.orderId ?? null}
+                  downloading={downloading}
+                  onDownload={(...a) => void download(...a)}
+                />
                 <ul className="grid grid-cols-2 gap-3 sm:grid-cols-3 lg:grid-cols-4" aria-label="Photos">
                   {g.items.map((photo, index) => (
-                    <li key={photo.id} className={clsx('flex flex-col gap-2 rounded-xl border bg-cream-50 p-2', chosen.includes(photo.id) ? 'border-festive-700 ring-2 ring-festive-700' : 'border-cream-300')}>
-                      <button type="button" className="overflow-hidden rounded-lg" aria-label={`View photo ${index + 1}`} onClick={() => setViewing(index)}>
-                        <img src={photo.previewUrl} alt="" width={photo.width} height={photo.height} loading="lazy" className="aspect-[3/2] w-full object-cover" />
+                    <li
+                      key={photo.id}
+                      className={clsx(
+                        'flex flex-col gap-2 rounded-xl border bg-cream-50 p-2',
+                        chosen.includes(photo.id) ? 'border-festive-700 ring-2 ring-festive-700' : 'border-cream-300',
+                      )}
+                    >
+                      <button
+                        type="button"
+                        className="overflow-hidden rounded-lg"
+                        aria-label={`View photo ${index + 1}`}
+                        onClick={() => setViewing(index)}
+                      >
+                        <img
+                          src={photo.previewUrl}
+                          alt=""
+                          width={photo.width}
+                          height={photo.height}
+                          loading="lazy"
+                          className="aspect-[3/2] w-full object-cover"
+                        />
                       </button>
                       {photo.unlocked ? (
                         <>
