@@ -42,12 +42,24 @@ const API_MODULES = [
 const kringle = { rules: { boundaries } };
 const apiModuleLayers = API_MODULES.map((name, i) => ({
   from: `apps/api/src/modules/${name}`,
-  disallow: API_MODULES.slice(0, i + 1).filter((above) => above !== name).map((above) => `apps/api/src/modules/${above}`),
+  disallow: API_MODULES.slice(0, i + 1)
+    .filter((above) => above !== name)
+    .map((above) => `apps/api/src/modules/${above}`),
   message: `The API's modules import downwards only (${API_MODULES.join(' > ')})`,
 }));
 
 export default tseslint.config(
-  { ignores: ['**/node_modules/**', '**/dist/**', '.data/**', '**/drizzle/**', 'bench/reports/**', 'test-results/**', 'playwright-report/**'] },
+  {
+    ignores: [
+      '**/node_modules/**',
+      '**/dist/**',
+      '.data/**',
+      '**/drizzle/**',
+      'bench/reports/**',
+      'test-results/**',
+      'playwright-report/**',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -55,7 +67,10 @@ export default tseslint.config(
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       '@typescript-eslint/consistent-type-imports': 'error',
-      'no-restricted-syntax': ['error', { selector: 'ExportAllDeclaration', message: 'No barrel files: import from the module itself.' }],
+      'no-restricted-syntax': [
+        'error',
+        { selector: 'ExportAllDeclaration', message: 'No barrel files: import from the module itself.' },
+      ],
     },
   },
   {

@@ -51,11 +51,23 @@ export default defineConfig({
     screenshot: 'only-on-failure',
     launchOptions: {
       executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-      args: ['--no-sandbox', '--disable-dev-shm-usage', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-gpu'],
+      args: [
+        '--no-sandbox',
+        '--disable-dev-shm-usage',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--disable-gpu',
+      ],
     },
   },
   projects: [
-    { name: 'chromium', testIgnore: CLOCK_SPECS, workers: WORKERS, use: { ...devices['Desktop Chrome'], channel: undefined } },
+    {
+      name: 'chromium',
+      testIgnore: CLOCK_SPECS,
+      workers: WORKERS,
+      use: { ...devices['Desktop Chrome'], channel: undefined },
+    },
     { name: 'clock', testMatch: CLOCK_SPECS, workers: 1, use: { ...devices['Desktop Chrome'], channel: undefined } },
   ],
   webServer: {

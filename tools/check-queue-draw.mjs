@@ -16,10 +16,15 @@ export function drawOrder(seed, ids) {
 export function checkDraw(fairness) {
   if (!fairness.seed) return { ok: false, reason: 'the draw has not happened yet (seed not published)' };
   const hash = createHash('sha256').update(fairness.seed, 'utf8').digest('hex');
-  if (hash !== fairness.seedHash) return { ok: false, reason: `sha256(seed) = ${hash}, but the published seedHash is ${fairness.seedHash}` };
+  if (hash !== fairness.seedHash)
+    return { ok: false, reason: `sha256(seed) = ${hash}, but the published seedHash is ${fairness.seedHash}` };
   const recomputed = drawOrder(fairness.seed, [...fairness.entrants].sort());
   const first = recomputed.findIndex((id, i) => id !== fairness.entrants[i]);
-  if (first !== -1) return { ok: false, reason: `position ${first + 1}: published ${fairness.entrants[first]}, recomputed ${recomputed[first]}` };
+  if (first !== -1)
+    return {
+      ok: false,
+      reason: `position ${first + 1}: published ${fairness.entrants[first]}, recomputed ${recomputed[first]}`,
+    };
   return { ok: true, reason: `${recomputed.length} entrants in the published order; seed matches its hash` };
 }
 

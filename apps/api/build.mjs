@@ -17,7 +17,9 @@ await esbuild.build({
     {
       name: 'node-modules-external',
       setup(build) {
-        build.onResolve({ filter: /^[^./]/ }, (args) => (args.path.startsWith('@kringle/') ? undefined : { path: args.path, external: true }));
+        build.onResolve({ filter: /^[^./]/ }, (args) =>
+          args.path.startsWith('@kringle/') ? undefined : { path: args.path, external: true },
+        );
       },
     },
   ],

@@ -17,7 +17,9 @@ process.env.VITE_BRAND_NAME ||= 'Kringle';
 export function precompress(): Plugin {
   let outDir = 'dist';
   const walk = (dir: string): string[] =>
-    fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => (entry.isDirectory() ? walk(path.join(dir, entry.name)) : [path.join(dir, entry.name)]));
+    fs
+      .readdirSync(dir, { withFileTypes: true })
+      .flatMap((entry) => (entry.isDirectory() ? walk(path.join(dir, entry.name)) : [path.join(dir, entry.name)]));
   return {
     name: 'kringle-precompress',
     apply: 'build',
@@ -45,7 +47,9 @@ function privateSourceMaps(): Plugin {
   let outDir = 'dist';
   let mapsDir = 'sourcemaps';
   const walk = (dir: string): string[] =>
-    fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => (entry.isDirectory() ? walk(path.join(dir, entry.name)) : [path.join(dir, entry.name)]));
+    fs
+      .readdirSync(dir, { withFileTypes: true })
+      .flatMap((entry) => (entry.isDirectory() ? walk(path.join(dir, entry.name)) : [path.join(dir, entry.name)]));
   return {
     name: 'kringle-private-source-maps',
     apply: 'build',
@@ -99,7 +103,11 @@ function routePreloads(): Plugin {
         });
         preloads[route] = [...closure(files)].filter((file) => !entry.has(file)).map((file) => `/${file}`);
       }
-      this.emitFile({ type: 'asset', fileName: '.vite/route-preloads.json', source: JSON.stringify(preloads, null, 2) });
+      this.emitFile({
+        type: 'asset',
+        fileName: '.vite/route-preloads.json',
+        source: JSON.stringify(preloads, null, 2),
+      });
     },
   };
 }
@@ -138,7 +146,11 @@ const config: UserConfig = {
               includeDependenciesRecursively: false,
               test: /(packages[\\/]contracts[\\/]src[\\/](access-needs|cart|dates|money|policy|reservations)|src[\\/](features[\\/](booking-wizard[\\/](api|hold-actions|checkout[\\/]cart-math)|bookings[\\/]api)|components[\\/](ui[\\/](icons|use-opened-once)|whos-coming[\\/](check-in-qr|details-summary))|lib[\\/](download-file|policy-api|waitlist-api|waitlist-words)))\.tsx?$/,
             },
-            { name: 'auth-forms', priority: 1, test: /src\/features\/auth\/(auth-ui|form-field|password-field|lazy-resolver|use-light-form|password-strength-meter)\.tsx?$/ },
+            {
+              name: 'auth-forms',
+              priority: 1,
+              test: /src\/features\/auth\/(auth-ui|form-field|password-field|lazy-resolver|use-light-form|password-strength-meter)\.tsx?$/,
+            },
           ],
         },
       },

@@ -11,7 +11,10 @@ import type { Db } from '../../apps/api/src/db/client';
  */
 export const BIG_BRAND = { locations: 50, days: 40, sessionsPerDay: 90, families: 20_000, bookings: 150_000 };
 
-export async function loadBigBrand(db: Db, size = BIG_BRAND): Promise<{ from: string; to: string; locationId: string }> {
+export async function loadBigBrand(
+  db: Db,
+  size = BIG_BRAND,
+): Promise<{ from: string; to: string; locationId: string }> {
   const zone = 'Australia/Sydney';
   const today = new Intl.DateTimeFormat('en-CA', { timeZone: zone }).format(new Date());
   const from = addDays(today, -Math.floor(size.days / 2));

@@ -33,9 +33,12 @@ const SETS = 4;
 const ZONE = 'Australia/Sydney';
 const PORTS = { postgres: 4322, api: 4332, smtp: 4399 };
 const API_DIR = path.join(REPO_ROOT, 'apps/api');
-const load = (): string => (fs.readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' '));
+const load = (): string => fs.readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
 
-const { tmp, databaseUrl, db, endPool, season, jwtKey, idTokens, stop } = await startBenchDatabase('closure', PORTS.postgres);
+const { tmp, databaseUrl, db, endPool, season, jwtKey, idTokens, stop } = await startBenchDatabase(
+  'closure',
+  PORTS.postgres,
+);
 // Webhooks to the API only once the families have paid (the API is not up while they pay).
 const sandbox = createStripeSandbox(sandboxKeys());
 const stripeUrl = await sandbox.start();
@@ -60,7 +63,11 @@ try {
     cross join lateral (select (${day}::date + time '10:00' + n * interval '5 minutes') at time zone ${ZONE} as t) s
     where st.location_id = ${centre!.id}::uuid`);
   const families = await createCustomers(db, idTokens, FAMILIES, 'closure');
-  const slots = (await db.execute(sql`select id, slot_type_id from slots where location_id = ${centre!.id}::uuid order by start_at, slot_type_id limit ${FAMILIES}`)).rows;
+  const slots = (
+    await db.execute(
+      sql`select id, slot_type_id from slots where location_id = ${centre!.id}::uuid order by start_at, slot_type_id limit ${FAMILIES}`,
+    )
+  ).rows;
   const stripe = new Stripe(sandbox.secretKey, sandbox.stripeClientOptions());
   const intentIds: string[] = [];
   for (const [i, family] of families.entries()) {
@@ -69,7 +76,16 @@ try {
     if (paid.status !== 'succeeded') throw new Error(`sandbox payment ${paid.status}`);
     intentIds.push(intent.id);
     const slot = slots[i]!;
-    const items = JSON.stringify([{ id: crypto.randomUUID(), type: 'package', name: 'Classic Print', quantity: 1, unitPriceCents: 3995, totalCents: 3995 }]);
+    const items = JSON.stringify([
+      {
+        id: crypto.randomUUID(),
+        type: 'package',
+        name: 'Classic Print',
+        quantity: 1,
+        unitPriceCents: 3995,
+        totalCents: 3995,
+      },
+    ]);
     await db.execute(sql`
       with b as (
         insert into bookings (reference, user_id, location_id, slot_id, slot_type_id, status, source, items, amount_cents, confirmed_at)
@@ -81,13 +97,21 @@ try {
       )
       update slots set booking_id = (select id from b) where id = ${slot.id as string}::uuid`);
   }
-  console.log(`loaded in ${((performance.now() - t0) / 1000).toFixed(0)} s: the big brand, and ${FAMILIES} families paid at ${centre!.name as string} on ${day}`);
+  console.log(
+    `loaded in ${((performance.now() - t0) / 1000).toFixed(0)} s: the big brand, and ${FAMILIES} families paid at ${centre!.name as string} on ${day}`,
+  );
   const [manager] = (
     await db.execute(sql`
     insert into users (email, password_hash, first_name, last_name, email_verified_at, is_staff, staff_role, mfa_enrolled_at)
     values ('bench-manager@kringle.test', 'not-a-real-hash', 'Bench', 'Manager', now(), true, 'manager', now()) returning id`)
   ).rows;
-  const { idToken } = await idTokens.issue({ id: manager!.id as string, email: 'bench-manager@kringle.test', emailVerified: true, isStaff: true, staffRole: 'manager' });
+  const { idToken } = await idTokens.issue({
+    id: manager!.id as string,
+    email: 'bench-manager@kringle.test',
+    emailVerified: true,
+    isStaff: true,
+    staffRole: 'manager',
+  });
   const readers = await createCustomers(db, idTokens, 200, 'reader');
   await endPool();
 
@@ -100,21 +124,49 @@ try {
     STRIPE_WEBHOOK_SECRET: sandbox.webhookSecret,
     STRIPE_API_URL: stripeUrl,
   };
-  const api = await startProcesses({ name: 'api', script: 'dist/start.mjs', cwd: API_DIR, ports: [PORTS.api], env, readyPath: '/api/v1/ready', logDir: tmp });
+  const api = await startProcesses({
+    name: 'api',
+    script: 'dist/start.mjs',
+    cwd: API_DIR,
+    ports: [PORTS.api],
+    env,
+    readyPath: '/api/v1/ready',
+    logDir: tmp,
+  });
   try {
     const appCheck = await appCheckToken(base);
     const probe = (seconds: number) =>
-      runLoad({ url: base, connections: 20, duration: seconds, overallRate: PROBE_RATE, requests: availableSlotsReads(readers, season.targets, appCheck) }, tmp);
+      runLoad(
+        {
+          url: base,
+          connections: 20,
+          duration: seconds,
+          overallRate: PROBE_RATE,
+          requests: availableSlotsReads(readers, season.targets, appCheck),
+        },
+        tmp,
+      );
     const loadBefore = load();
     const alone = await probe(10);
     const headers = { authorization: `Bearer ${idToken}`, 'x-app-check': appCheck, 'content-type': 'application/json' };
-    const body = { locationId: centre!.id, from: `${day}T00:00`, to: `${addDays(day, 1)}T00:00`, reason: 'Santa is unwell', remedy: 'refund', confirm: centre!.name };
+    const body = {
+      locationId: centre!.id,
+      from: `${day}T00:00`,
+      to: `${addDays(day, 1)}T00:00`,
+      reason: 'Santa is unwell',
+      remedy: 'refund',
+      confirm: centre!.name,
+    };
     // The probe runs through the whole closure (it is long enough; the closure is timed on its own).
     const during = probe(60);
     await new Promise((resolve) => setTimeout(resolve, 2000));
     const loadAtStart = load();
     const started = performance.now();
-    const res = await fetch(`${base}/api/v1/staff/closures`, { method: 'POST', headers: { ...headers, 'idempotency-key': 'bench-closure' }, body: JSON.stringify(body) });
+    const res = await fetch(`${base}/api/v1/staff/closures`, {
+      method: 'POST',
+      headers: { ...headers, 'idempotency-key': 'bench-closure' },
+      body: JSON.stringify(body),
+    });
     if (res.status !== 202) throw new Error(`closure answered ${res.status}: ${await res.text()}`);
     const { id } = (await res.json()) as { id: string };
     let closure: { status: string; total: number; done: number } = { status: 'running', total: 0, done: 0 };
@@ -140,7 +192,8 @@ try {
       const charge = sandbox.paymentIntent(pi)?.latest_charge;
       if (charge && sandbox.charge(charge)?.amount_refunded === 3995) atStripe++;
     }
-    const closed = closure.status === 'done' && seconds < BUDGET_S && outcome.cancelled === FAMILIES && atStripe === FAMILIES;
+    const closed =
+      closure.status === 'done' && seconds < BUDGET_S && outcome.cancelled === FAMILIES && atStripe === FAMILIES;
     const readsOk = readsDuring.latencyMs.p99 < READS_P99_MS;
     const row = (name: string, r: LoadResult) =>
       `| ${name} | ${r.total} | ${r.latencyMs.p50.toFixed(1)} | ${r.latencyMs.p99.toFixed(1)} | ${r.latencyMs.max.toFixed(0)} | ${JSON.stringify(r.statusCodes)} |`;
@@ -171,4 +224,3 @@ try {
   await sandbox.stop();
   await stop();
 }
-

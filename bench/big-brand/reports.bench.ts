@@ -26,31 +26,67 @@ const SURNAMES = Array.from({ length: 100 }, (_, i) => (i === 0 ? 'Nguyen' : `Su
 const load = (): string => fs.readFileSync('/proc/loadavg', 'utf8').split(' ')[0]!;
 const PORTS = { postgres: 4320, api: 4330 };
 const API_DIR = path.join(REPO_ROOT, 'apps/api');
-const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)] ?? NaN;
+const quantile = (sorted: number[], q: number) =>
+  sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)] ?? NaN;
 
 const { tmp, databaseUrl, db, endPool, jwtKey, idTokens, stop } = await startBenchDatabase('reports', PORTS.postgres);
 try {
   const t0 = performance.now();
   const brand = await loadBigBrand(db);
-  const counts = (await db.execute(sql`select (select count(*) from bookings)::int as bookings, (select count(*) from orders)::int as orders, (select count(*) from slots)::int as slots, (select count(*) from refunds)::int as refunds`)).rows[0]!;
-  console.log(`big brand loaded in ${((performance.now() - t0) / 1000).toFixed(0)} s: ${JSON.stringify(counts)}, season ${brand.from} to ${brand.to}`);
+  const counts = (
+    await db.execute(
+      sql`select (select count(*) from bookings)::int as bookings, (select count(*) from orders)::int as orders, (select count(*) from slots)::int as slots, (select count(*) from refunds)::int as refunds`,
+    )
+  ).rows[0]!;
+  console.log(
+    `big brand loaded in ${((performance.now() - t0) / 1000).toFixed(0)} s: ${JSON.stringify(counts)}, season ${brand.from} to ${brand.to}`,
+  );
   // Phones for the families, so the search's phone arm has something to find among 20,000,
   // and a hundred surnames, so a common one matches 200 families, as a busy brand's "Nguyen" would.
   await db.execute(sql`
     update users set phone = '04' || lpad((10000000 + n)::text, 8, '0'), last_name = (${sql.param(SURNAMES)}::text[])[1 + n % ${SURNAMES.length}]
     from (select id, (substring(email from 'big-family-(\\d+)@'))::int as n from users where email like 'big-family-%') f where users.id = f.id`);
-  const busiest = (await db.execute(sql`select (s.start_at at time zone 'Australia/Sydney')::date::text as day from slots s where s.location_id = ${brand.locationId}::uuid and s.booking_id is not null group by 1 order by count(*) desc limit 1`)).rows[0]!.day as string;
-  const [manager] = (await db.execute(sql`
+  const busiest = (
+    await db.execute(
+      sql`select (s.start_at at time zone 'Australia/Sydney')::date::text as day from slots s where s.location_id = ${brand.locationId}::uuid and s.booking_id is not null group by 1 order by count(*) desc limit 1`,
+    )
+  ).rows[0]!.day as string;
+  const [manager] = (
+    await db.execute(sql`
     insert into users (email, password_hash, first_name, last_name, email_verified_at, is_staff, staff_role, mfa_enrolled_at)
-    values ('bench-manager@kringle.test', 'not-a-real-hash', 'Bench', 'Manager', now(), true, 'manager', now()) returning id`)).rows;
-  const { idToken } = await idTokens.issue({ id: manager!.id as string, email: 'bench-manager@kringle.test', emailVerified: true, isStaff: true, staffRole: 'manager' });
+    values ('bench-manager@kringle.test', 'not-a-real-hash', 'Bench', 'Manager', now(), true, 'manager', now()) returning id`)
+  ).rows;
+  const { idToken } = await idTokens.issue({
+    id: manager!.id as string,
+    email: 'bench-manager@kringle.test',
+    emailVerified: true,
+    isStaff: true,
+    staffRole: 'manager',
+  });
   await endPool();
 
-  const env = benchApiEnv({ databaseUrl, jwtKey, publicUrl: `http://127.0.0.1:${PORTS.api}`, deadStripePort: 4398, deadSmtpPort: 4399 });
-  const api = await startProcesses({ name: 'api', script: 'dist/start.mjs', cwd: API_DIR, ports: [PORTS.api], env, readyPath: '/api/v1/ready', logDir: tmp });
+  const env = benchApiEnv({
+    databaseUrl,
+    jwtKey,
+    publicUrl: `http://127.0.0.1:${PORTS.api}`,
+    deadStripePort: 4398,
+    deadSmtpPort: 4399,
+  });
+  const api = await startProcesses({
+    name: 'api',
+    script: 'dist/start.mjs',
+    cwd: API_DIR,
+    ports: [PORTS.api],
+    env,
+    readyPath: '/api/v1/ready',
+    logDir: tmp,
+  });
   try {
     const base = `http://127.0.0.1:${PORTS.api}/api/v1`;
-    const headers = { authorization: `Bearer ${idToken}`, 'x-app-check': await appCheckToken(`http://127.0.0.1:${PORTS.api}`) };
+    const headers = {
+      authorization: `Bearer ${idToken}`,
+      'x-app-check': await appCheckToken(`http://127.0.0.1:${PORTS.api}`),
+    };
     const season = `from=${brand.from}&to=${brand.to}`;
     const week = `from=${brand.from}&to=${addDays(brand.from, 6)}&locationId=${brand.locationId}`;
     const reports = `/staff/reports`;
@@ -63,10 +99,18 @@ try {
       ['occupancy CSV, whole season, all locations', `${reports}/occupancy.csv?${season}`, REPORT_MS],
       ['sales by day, a week at one location', `${reports}/sales?${week}&groupBy=day`, REPORT_MS],
       ['occupancy, a week at one location', `${reports}/occupancy?${week}`, REPORT_MS],
-      [`run sheet, the busiest day at one location (${busiest})`, `/staff/run-sheet?locationId=${brand.locationId}&date=${busiest}`, RUN_SHEET_MS],
+      [
+        `run sheet, the busiest day at one location (${busiest})`,
+        `/staff/run-sheet?locationId=${brand.locationId}&date=${busiest}`,
+        RUN_SHEET_MS,
+      ],
       ['support search, part of an e-mail (one family)', `/staff/families?q=big-family-12345@`, SEARCH_MS],
       ['support search, a common surname (200 families match, 20 shown)', `/staff/families?q=Nguyen`, SEARCH_MS],
-      ['support search, "Family" (every e-mail matches: 20,000 families, 20 shown)', `/staff/families?q=Family`, SEARCH_MS],
+      [
+        'support search, "Family" (every e-mail matches: 20,000 families, 20 shown)',
+        `/staff/families?q=Family`,
+        SEARCH_MS,
+      ],
       ['support search, a phone as typed', `/staff/families?q=${encodeURIComponent('0410 012 345')}`, SEARCH_MS],
       ['support search, a booking reference', `/staff/families?q=BB-54321`, SEARCH_MS],
     ];
@@ -95,7 +139,15 @@ try {
     }
     const check = createDb(databaseUrl, 1);
     // What the whole-season sales by day costs PostgreSQL now (decision 0066), for scale.
-    const plan = (await check.db.execute(sql.raw(`explain (analyze, buffers off, timing off, summary on) select day, channel, count(*), sum(gross_cents), sum(gst_cents), sum(refunds_cents), sum(refunds_gst_cents) from sale_facts where day between '${brand.from}' and '${brand.to}' group by 1, 2`))).rows.map((r) => Object.values(r)[0]).join('\n');
+    const plan = (
+      await check.db.execute(
+        sql.raw(
+          `explain (analyze, buffers off, timing off, summary on) select day, channel, count(*), sum(gross_cents), sum(gst_cents), sum(refunds_cents), sum(refunds_gst_cents) from sale_facts where day between '${brand.from}' and '${brand.to}' group by 1, 2`,
+        ),
+      )
+    ).rows
+      .map((r) => Object.values(r)[0])
+      .join('\n');
     await check.pool.end();
     const report = [
       `# Reports bench (${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC)`,

@@ -22,9 +22,14 @@ async function ready(url: string): Promise<boolean> {
  * PostgreSQL), on its own port and data folder, wiped first so a crashed run never leaves a
  * stale database behind. `distDir` overrides the web build it serves (WEB_DIST_DIR).
  */
-export async function startApiServer(options: { port: number; distDir?: string; timeoutMs?: number }): Promise<RunningServer> {
+export async function startApiServer(options: {
+  port: number;
+  distDir?: string;
+  timeoutMs?: number;
+}): Promise<RunningServer> {
   const url = `http://localhost:${options.port}`;
-  if (await ready(url)) throw new Error(`port ${options.port} is already serving something: stop it or set BUDGETS_PORT`);
+  if (await ready(url))
+    throw new Error(`port ${options.port} is already serving something: stop it or set BUDGETS_PORT`);
   const dataDir = `.data/budgets-${options.port}`;
   fs.rmSync(path.join(REPO_ROOT, dataDir), { recursive: true, force: true });
   const child: ChildProcess = spawn('npm', ['run', 'start', '-w', 'apps/api'], {

@@ -13,10 +13,20 @@ const score = (value: number) => String(Math.round(value * 100));
 
 /** The machine the figures come from, so a reader can weigh them. */
 function machine() {
-  return { cpus: `${os.cpus().length} × ${os.cpus()[0]?.model ?? 'unknown CPU'}`, memory: `${Math.round(os.totalmem() / 2 ** 30)} GiB`, node: process.version, load1m: Number(os.loadavg()[0]?.toFixed(2)) };
+  return {
+    cpus: `${os.cpus().length} × ${os.cpus()[0]?.model ?? 'unknown CPU'}`,
+    memory: `${Math.round(os.totalmem() / 2 ** 30)} GiB`,
+    node: process.version,
+    load1m: Number(os.loadavg()[0]?.toFixed(2)),
+  };
 }
 
-function markdown(sizes: SizeResult[], pages: PageResult[] | null, inp: ActionResult[] | null, seconds: number): string {
+function markdown(
+  sizes: SizeResult[],
+  pages: PageResult[] | null,
+  inp: ActionResult[] | null,
+  seconds: number,
+): string {
   const lines = [
     '# Front-end budgets',
     '',
@@ -24,16 +34,24 @@ function markdown(sizes: SizeResult[], pages: PageResult[] | null, inp: ActionRe
     '',
     '## Initial JavaScript per route (gzip, size-limit)',
     '',
-    'Entry chunk plus every chunk the route loads before it is usable (its lazy layout/page modules and their static imports), read from Vite\'s build manifest. 1 kB = 1000 bytes.',
+    "Entry chunk plus every chunk the route loads before it is usable (its lazy layout/page modules and their static imports), read from Vite's build manifest. 1 kB = 1000 bytes.",
     '',
     '| Route | Initial JS | Budget | Result | Loaded later by the route |',
     '|---|---|---|---|---|',
-    ...sizes.map((s) => `| ${s.route} | ${kb(s.bytes)} | ${s.limit} | ${s.passed ? 'pass' : '**FAIL**'} | ${kb(s.deferred.reduce((n, d) => n + d.gzipBytes, 0))} |`),
+    ...sizes.map(
+      (s) =>
+        `| ${s.route} | ${kb(s.bytes)} | ${s.limit} | ${s.passed ? 'pass' : '**FAIL**'} | ${kb(s.deferred.reduce((n, d) => n + d.gzipBytes, 0))} |`,
+    ),
     '',
   ];
   for (const s of sizes) {
-    lines.push(`<details><summary>${s.route}: ${s.files.length} chunks</summary>`, '', ...s.files.map((f) => `- ${f.file}: ${kb(f.gzipBytes)}`));
-    if (s.deferred.length) lines.push('', 'Later (not in the budget):', ...s.deferred.map((f) => `- ${f.file}: ${kb(f.gzipBytes)}`));
+    lines.push(
+      `<details><summary>${s.route}: ${s.files.length} chunks</summary>`,
+      '',
+      ...s.files.map((f) => `- ${f.file}: ${kb(f.gzipBytes)}`),
+    );
+    if (s.deferred.length)
+      lines.push('', 'Later (not in the budget):', ...s.deferred.map((f) => `- ${f.file}: ${kb(f.gzipBytes)}`));
     lines.push('', '</details>', '');
   }
   if (pages) {
@@ -42,7 +60,7 @@ function markdown(sizes: SizeResult[], pages: PageResult[] | null, inp: ActionRe
       '',
       `Thresholds: performance ≥ ${score(THRESHOLDS.performance)}, accessibility ${score(THRESHOLDS.accessibility)}. A page passes when one of up to ${MAX_RUNS} runs meets both (contention only lowers scores); every run is listed with Lighthouse's benchmark index (the host's speed as the run began; it falls when the CPU is shared). Each run waits first for a second in which the host is at most 25% busy (60 s in all at most). No request may leave the app's origin.`,
       '',
-      'The signed-in pages are audited as a returning family sees them: a verified customer with three paid upcoming bookings and a cancelled one (Past), made through the app\'s own paths, logs in through the form in Lighthouse\'s browser first; each run is a cold load (caches cleared, the session cookie kept).',
+      "The signed-in pages are audited as a returning family sees them: a verified customer with three paid upcoming bookings and a cancelled one (Past), made through the app's own paths, logs in through the form in Lighthouse's browser first; each run is a cold load (caches cleared, the session cookie kept).",
       '',
       '| Page | Performance | Accessibility | FCP | LCP | TBT | CLS | Runs (perf/a11y, benchmark index) | Result |',
       '|---|---|---|---|---|---|---|---|---|',
@@ -53,11 +71,25 @@ function markdown(sizes: SizeResult[], pages: PageResult[] | null, inp: ActionRe
       '',
     );
     for (const p of pages) {
-      if (p.lostAttempts.length) lines.push(`${p.page}: ${p.lostAttempts.length} attempt(s) gave no trace and were run again (${p.lostAttempts.join('; ')})`, '');
-      if (p.best.foreignRequests.length) lines.push(`${p.page} reached other origins: ${p.best.foreignRequests.join(', ')}`, '');
-      if (p.best.failedAudits.length) lines.push(`${p.page}, audits below 90: ${p.best.failedAudits.map((a) => `${a.id} (${a.score})`).join(', ')}`, '');
+      if (p.lostAttempts.length)
+        lines.push(
+          `${p.page}: ${p.lostAttempts.length} attempt(s) gave no trace and were run again (${p.lostAttempts.join('; ')})`,
+          '',
+        );
+      if (p.best.foreignRequests.length)
+        lines.push(`${p.page} reached other origins: ${p.best.foreignRequests.join(', ')}`, '');
+      if (p.best.failedAudits.length)
+        lines.push(
+          `${p.page}, audits below 90: ${p.best.failedAudits.map((a) => `${a.id} (${a.score})`).join(', ')}`,
+          '',
+        );
     }
-    lines.push('Full reports: ' + pages.map((p) => `[lighthouse-${slug(p.page)}.json](lighthouse-${slug(p.page)}.json)`).join(', ') + ' (open in https://googlechrome.github.io/lighthouse/viewer/).', '');
+    lines.push(
+      'Full reports: ' +
+        pages.map((p) => `[lighthouse-${slug(p.page)}.json](lighthouse-${slug(p.page)}.json)`).join(', ') +
+        ' (open in https://googlechrome.github.io/lighthouse/viewer/).',
+      '',
+    );
     if (inp) {
       lines.push(
         `## Interaction to Next Paint on the wizard (${CPU_SLOWDOWN}× CPU slowdown, phone screen)`,
@@ -66,7 +98,10 @@ function markdown(sizes: SizeResult[], pages: PageResult[] | null, inp: ActionRe
         '',
         '| Action | INP (best) | Input delay | Processing | Presentation | Runs (ms) | Result |',
         '|---|---|---|---|---|---|---|',
-        ...inp.map((a) => `| ${a.action} | ${a.best.inpMs} ms | ${a.best.inputDelayMs} ms | ${a.best.processingMs} ms | ${a.best.presentationMs} ms | ${a.runs.join(', ')} | ${a.passed ? 'pass' : '**FAIL**'} |`),
+        ...inp.map(
+          (a) =>
+            `| ${a.action} | ${a.best.inpMs} ms | ${a.best.inputDelayMs} ms | ${a.best.processingMs} ms | ${a.best.presentationMs} ms | ${a.runs.join(', ')} | ${a.passed ? 'pass' : '**FAIL**'} |`,
+        ),
         '',
       );
     }
@@ -76,7 +111,12 @@ function markdown(sizes: SizeResult[], pages: PageResult[] | null, inp: ActionRe
 
 const slug = (page: string) => page.replace(/^\//, '').replace(/[^a-z0-9]+/gi, '-') || 'home';
 
-export function writeReports(sizes: SizeResult[], pages: PageResult[] | null, inp: ActionResult[] | null, seconds: number) {
+export function writeReports(
+  sizes: SizeResult[],
+  pages: PageResult[] | null,
+  inp: ActionResult[] | null,
+  seconds: number,
+) {
   fs.mkdirSync(REPORTS_DIR, { recursive: true });
   const summary = {
     measuredAt: new Date().toISOString(),
@@ -92,6 +132,9 @@ export function writeReports(sizes: SizeResult[], pages: PageResult[] | null, in
     // Screenshots make up most of a report and say nothing the scores do not.
     const { 'screenshot-thumbnails': _thumbs, 'final-screenshot': _final, ...audits } = p.lhr.audits;
     const { fullPageScreenshot: _full, ...lhr } = p.lhr;
-    fs.writeFileSync(path.join(REPORTS_DIR, `lighthouse-${slug(p.page)}.json`), `${JSON.stringify({ ...lhr, audits }, null, 1)}\n`);
+    fs.writeFileSync(
+      path.join(REPORTS_DIR, `lighthouse-${slug(p.page)}.json`),
+      `${JSON.stringify({ ...lhr, audits }, null, 1)}\n`,
+    );
   }
 }

@@ -46,7 +46,10 @@ function shares(before: number[], after: number[]): HostCpu | null {
  * and returns the last sample. Between Lighthouse runs our own processes are idle, so a busy
  * host is something else's work, which a simulated-throttling score would count as the page's.
  */
-export async function waitForQuietHost({ maxBusy = 0.25, maxWaitMs = 20_000 } = {}): Promise<{ sample: HostCpu | null; waitedMs: number }> {
+export async function waitForQuietHost({ maxBusy = 0.25, maxWaitMs = 20_000 } = {}): Promise<{
+  sample: HostCpu | null;
+  waitedMs: number;
+}> {
   const started = Date.now();
   for (;;) {
     const sample = await sampleHostCpu();

@@ -50,7 +50,12 @@ export interface ActionResult {
 
 const require = createRequire(import.meta.url);
 // The package's script-tag build, which defines `webVitals` (its exports map names the module builds only).
-const WEB_VITALS = fs.readFileSync(path.join(path.dirname(require.resolve('web-vitals/attribution')), 'web-vitals.attribution.iife.js'), 'utf8').replace(/\/\/# sourceMappingURL=.*$/m, '')
+const WEB_VITALS = fs
+  .readFileSync(
+    path.join(path.dirname(require.resolve('web-vitals/attribution')), 'web-vitals.attribution.iife.js'),
+    'utf8',
+  )
+  .replace(/\/\/# sourceMappingURL=.*$/m, '')
   // Init scripts run in a function of their own: make it the page's global, as a script tag would.
   .concat('\nwindow.webVitals = webVitals;');
 
@@ -90,7 +95,12 @@ async function measure(page: Page, ready: () => Promise<void>, act: () => Promis
   return page.evaluate(() => (window as unknown as { __inp: InpSample }).__inp);
 }
 
-async function oneRun(browser: Browser, baseUrl: string, family: Family, run: number): Promise<Partial<Record<WizardAction, InpSample>>> {
+async function oneRun(
+  browser: Browser,
+  baseUrl: string,
+  family: Family,
+  run: number,
+): Promise<Partial<Record<WizardAction, InpSample>>> {
   const context = await browser.newContext({ ...PHONE, baseURL: baseUrl, locale: 'en-AU', timezoneId: 'UTC' });
   let idToken: string | null = null;
   try {
@@ -134,7 +144,8 @@ async function releaseHolds(context: BrowserContext, idToken: string): Promise<v
   const headers = { Authorization: `Bearer ${idToken}`, ...(token ? { 'X-App-Check': token } : {}) };
   const live = await context.request.get('/api/v1/bookings/reservation', { headers });
   const { items } = (await live.json()) as { items: { id: string; status: string }[] };
-  for (const hold of items.filter((r) => r.status === 'active')) await context.request.post(`/api/v1/bookings/reservation/${hold.id}/cancel`, { headers });
+  for (const hold of items.filter((r) => r.status === 'active'))
+    await context.request.post(`/api/v1/bookings/reservation/${hold.id}/cancel`, { headers });
 }
 
 /**
@@ -149,7 +160,14 @@ export async function measureWizardInp(
 ): Promise<{ actions: ActionResult[]; runs: InpRun[] }> {
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-dev-shm-usage', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-gpu'],
+    args: [
+      '--no-sandbox',
+      '--disable-dev-shm-usage',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--disable-gpu',
+    ],
   });
   const runs: InpRun[] = [];
   const passed = (action: WizardAction) => runs.some((r) => (r.samples[action]?.inpMs ?? Infinity) < INP_BUDGET_MS);
@@ -157,9 +175,14 @@ export async function measureWizardInp(
     while (runs.length < INP_MAX_RUNS && (everyRun || !WIZARD_ACTIONS.every(passed))) {
       const quiet = await waitForQuietHost({ maxWaitMs: 20_000 });
       const samples = await oneRun(browser, baseUrl, family, runs.length);
-      runs.push({ samples, host: { busy: quiet.sample?.busy ?? null, steal: quiet.sample?.steal ?? null, waitedMs: quiet.waitedMs } });
+      runs.push({
+        samples,
+        host: { busy: quiet.sample?.busy ?? null, steal: quiet.sample?.steal ?? null, waitedMs: quiet.waitedMs },
+      });
       const busy = quiet.sample ? `${Math.round(quiet.sample.busy * 100)}%` : '?';
-      log(`  wizard INP run ${runs.length} at ${CPU_SLOWDOWN}x CPU slowdown (host ${busy} busy): ${WIZARD_ACTIONS.map((a) => `${a} ${samples[a]?.inpMs ?? '?'} ms`).join(', ')}`);
+      log(
+        `  wizard INP run ${runs.length} at ${CPU_SLOWDOWN}x CPU slowdown (host ${busy} busy): ${WIZARD_ACTIONS.map((a) => `${a} ${samples[a]?.inpMs ?? '?'} ms`).join(', ')}`,
+      );
     }
   } finally {
     await browser.close();

@@ -9,7 +9,12 @@ import { signInBrowser, type Family } from './signed-in-family';
  * Lighthouse's mobile defaults (simulated throttling): the auth pages signed out (issue 7), and
  * the pages a family uses signed in, with their bookings and the season's sessions (issue 21).
  */
-export const LIGHTHOUSE_PAGES: readonly { page: string; signedIn: boolean; data?: string; performanceEnforced: boolean }[] = [
+export const LIGHTHOUSE_PAGES: readonly {
+  page: string;
+  signedIn: boolean;
+  data?: string;
+  performanceEnforced: boolean;
+}[] = [
   { page: '/login', signedIn: false, performanceEnforced: true },
   { page: '/register', signedIn: false, performanceEnforced: true },
   // `data`: the API call that must have answered 200 in the run, proof that the page was audited signed in and with its data.
@@ -73,9 +78,18 @@ export interface PageResult {
 function summarise(lhr: LighthouseResult, origin: string, host: Omit<PageRun['host'], 'benchmarkIndex'>): PageRun {
   const numeric = (id: string) => lhr.audits[id]?.numericValue ?? NaN;
   const requests = (lhr.audits['network-requests']?.details as { items?: { url: string }[] } | undefined)?.items ?? [];
-  const foreign = [...new Set(requests.map((r) => r.url).filter((u) => /^https?:/.test(u) && new URL(u).origin !== origin))];
+  const foreign = [
+    ...new Set(requests.map((r) => r.url).filter((u) => /^https?:/.test(u) && new URL(u).origin !== origin)),
+  ];
   const failedAudits = Object.values(lhr.audits)
-    .filter((a) => a.score !== null && a.score < 0.9 && a.scoreDisplayMode !== 'informative' && a.scoreDisplayMode !== 'notApplicable' && a.scoreDisplayMode !== 'manual')
+    .filter(
+      (a) =>
+        a.score !== null &&
+        a.score < 0.9 &&
+        a.scoreDisplayMode !== 'informative' &&
+        a.scoreDisplayMode !== 'notApplicable' &&
+        a.scoreDisplayMode !== 'manual',
+    )
     .map((a) => ({ id: a.id, title: a.title, score: a.score }));
   return {
     performance: lhr.categories.performance?.score ?? 0,
@@ -100,13 +114,22 @@ const describeHost = (host: PageRun['host']) =>
 /** A signed-in page that lost its session lands on /login: that run would measure the wrong page. */
 function checkShownSignedIn(lhr: LighthouseResult, page: string, data: string) {
   const landed = new URL(lhr.finalDisplayedUrl).pathname;
-  if (landed !== page) throw new Error(`Lighthouse's run of ${page} ended on ${landed}: the browser's session was lost`);
-  const requests = (lhr.audits['network-requests']?.details as { items?: { url: string; statusCode: number }[] } | undefined)?.items ?? [];
+  if (landed !== page)
+    throw new Error(`Lighthouse's run of ${page} ended on ${landed}: the browser's session was lost`);
+  const requests =
+    (lhr.audits['network-requests']?.details as { items?: { url: string; statusCode: number }[] } | undefined)?.items ??
+    [];
   const answered = requests.filter((r) => new URL(r.url).pathname === data).map((r) => r.statusCode);
-  if (!answered.includes(200)) throw new Error(`Lighthouse's run of ${page} got no 200 from ${data} (${answered.join(', ') || 'not requested'}): not signed in, or no data`);
+  if (!answered.includes(200))
+    throw new Error(
+      `Lighthouse's run of ${page} got no 200 from ${data} (${answered.join(', ') || 'not requested'}): not signed in, or no data`,
+    );
 }
 
-const meets = (run: PageRun) => run.performance >= THRESHOLDS.performance && run.accessibility >= THRESHOLDS.accessibility && run.foreignRequests.length === 0;
+const meets = (run: PageRun) =>
+  run.performance >= THRESHOLDS.performance &&
+  run.accessibility >= THRESHOLDS.accessibility &&
+  run.foreignRequests.length === 0;
 const meetsEnforced = (run: PageRun, performanceEnforced: boolean) =>
   performanceEnforced ? meets(run) : run.accessibility >= THRESHOLDS.accessibility && run.foreignRequests.length === 0;
 
@@ -122,7 +145,11 @@ export async function auditPages(
   family: Family,
   { everyRun = false, log = console.log }: { everyRun?: boolean; log?: (line: string) => void } = {},
 ): Promise<PageResult[]> {
-  const chrome = await chromeLauncher.launch({ chromePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', chromeFlags: CHROME_FLAGS, logLevel: 'error' });
+  const chrome = await chromeLauncher.launch({
+    chromePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    chromeFlags: CHROME_FLAGS,
+    logLevel: 'error',
+  });
   try {
     const results: PageResult[] = [];
     let quietBudgetMs = QUIET_WAIT_BUDGET_MS;
@@ -159,13 +186,34 @@ export async function auditPages(
           continue;
         }
         if (data) checkShownSignedIn(result.lhr, page, data);
-        const run = summarise(result.lhr, new URL(baseUrl).origin, { busy: quiet.sample?.busy ?? null, steal: quiet.sample?.steal ?? null, waitedMs: quiet.waitedMs });
+        const run = summarise(result.lhr, new URL(baseUrl).origin, {
+          busy: quiet.sample?.busy ?? null,
+          steal: quiet.sample?.steal ?? null,
+          waitedMs: quiet.waitedMs,
+        });
         runs.push({ run, lhr: result.lhr });
-        log(`  ${page} run ${runs.length}: performance ${Math.round(run.performance * 100)}, accessibility ${Math.round(run.accessibility * 100)} (FCP ${run.metrics.fcpMs} ms, LCP ${run.metrics.lcpMs} ms, TBT ${run.metrics.tbtMs} ms, CLS ${run.metrics.cls}; ${describeHost(run.host)})`);
+        log(
+          `  ${page} run ${runs.length}: performance ${Math.round(run.performance * 100)}, accessibility ${Math.round(run.accessibility * 100)} (FCP ${run.metrics.fcpMs} ms, LCP ${run.metrics.lcpMs} ms, TBT ${run.metrics.tbtMs} ms, CLS ${run.metrics.cls}; ${describeHost(run.host)})`,
+        );
       }
-      if (runs.length === 0) throw new Error(`Lighthouse could not measure ${page} in ${MAX_RUNS} attempts: ${problems.join('; ')}`);
-      const best = runs.reduce((a, b) => (meets(b.run) && !meets(a.run)) || b.run.performance + b.run.accessibility > a.run.performance + a.run.accessibility ? b : a);
-      results.push({ page, signedIn: needsSession, passed: meetsEnforced(best.run, performanceEnforced), performanceMet: best.run.performance >= THRESHOLDS.performance, runs: runs.map((r) => r.run), best: best.run, lostAttempts: problems, lhr: best.lhr });
+      if (runs.length === 0)
+        throw new Error(`Lighthouse could not measure ${page} in ${MAX_RUNS} attempts: ${problems.join('; ')}`);
+      const best = runs.reduce((a, b) =>
+        (meets(b.run) && !meets(a.run)) ||
+        b.run.performance + b.run.accessibility > a.run.performance + a.run.accessibility
+          ? b
+          : a,
+      );
+      results.push({
+        page,
+        signedIn: needsSession,
+        passed: meetsEnforced(best.run, performanceEnforced),
+        performanceMet: best.run.performance >= THRESHOLDS.performance,
+        runs: runs.map((r) => r.run),
+        best: best.run,
+        lostAttempts: problems,
+        lhr: best.lhr,
+      });
     }
     return results;
   } finally {

@@ -22,7 +22,8 @@ export interface RouteChunks {
 
 export function readManifest(distDir: string): Manifest {
   const file = path.join(distDir, '.vite', 'manifest.json');
-  if (!fs.existsSync(file)) throw new Error(`${file} not found: build the web app first (build.manifest is on in apps/web/vite.config.ts)`);
+  if (!fs.existsSync(file))
+    throw new Error(`${file} not found: build the web app first (build.manifest is on in apps/web/vite.config.ts)`);
   return JSON.parse(fs.readFileSync(file, 'utf8')) as Manifest;
 }
 
@@ -61,8 +62,14 @@ export function routeChunks(manifest: Manifest, lazyModules: string[]): RouteChu
   const entryKeys = staticClosure(manifest, entries);
   const initialKeys = staticClosure(manifest, [...entries, ...lazyModules]);
   // Only what the route's own modules load later, not the other pages the entry can lazy-load.
-  const later = [...initialKeys].filter((key) => !entryKeys.has(key)).flatMap((key) => chunkOf(key).dynamicImports ?? []);
+  const later = [...initialKeys]
+    .filter((key) => !entryKeys.has(key))
+    .flatMap((key) => chunkOf(key).dynamicImports ?? []);
   const deferredKeys = [...staticClosure(manifest, later)].filter((key) => !initialKeys.has(key));
-  const files = (keys: Iterable<string>) => [...keys].map((key) => chunkOf(key).file).filter((file) => file.endsWith('.js')).sort();
+  const files = (keys: Iterable<string>) =>
+    [...keys]
+      .map((key) => chunkOf(key).file)
+      .filter((file) => file.endsWith('.js'))
+      .sort();
   return { initial: files(initialKeys), deferred: files(deferredKeys) };
 }

@@ -37,12 +37,20 @@ function buildIfStale() {
   const manifest = path.join(distDir, '.vite', 'manifest.json');
   const built = fs.statSync(manifest, { throwIfNoEntry: false })?.mtimeMs ?? 0;
   const sources = ['src', 'public', 'index.html', 'vite.config.ts', 'package.json'].map((p) => path.join(WEB_DIR, p));
-  const newest = Math.max(...[...sources, path.join(REPO_ROOT, 'packages/contracts/src'), path.join(REPO_ROOT, 'package-lock.json')].map(newestMtime));
+  const newest = Math.max(
+    ...[...sources, path.join(REPO_ROOT, 'packages/contracts/src'), path.join(REPO_ROOT, 'package-lock.json')].map(
+      newestMtime,
+    ),
+  );
   if (built >= newest) return console.log(`web build is up to date (${path.relative(REPO_ROOT, distDir)})`);
   console.log('building the web app (its build is older than its sources)...');
   const args = ['vite', 'build', ...(process.env.WEB_DIST_DIR ? ['--outDir', distDir, '--emptyOutDir'] : [])];
   // NODE_ENV=development on purpose: the shell a developer may have; the build must not follow it.
-  const run = spawnSync('npx', args, { cwd: WEB_DIR, stdio: 'inherit', env: { ...process.env, NODE_ENV: 'development' } });
+  const run = spawnSync('npx', args, {
+    cwd: WEB_DIR,
+    stdio: 'inherit',
+    env: { ...process.env, NODE_ENV: 'development' },
+  });
   if (run.status !== 0) throw new Error('the web build failed');
 }
 
@@ -53,7 +61,10 @@ async function main() {
   const sizes = checkSizes(distDir);
   const react = checkProductionReact(distDir);
   console.log(`${react.passed ? 'pass' : 'FAIL'} React build: ${react.detail}`);
-  for (const s of sizes) console.log(`${s.passed ? 'pass' : 'FAIL'} ${s.route}: initial JS ${(s.bytes / 1000).toFixed(1)} kB gzip (budget ${s.limit}, ${s.files.length} chunks)`);
+  for (const s of sizes)
+    console.log(
+      `${s.passed ? 'pass' : 'FAIL'} ${s.route}: initial JS ${(s.bytes / 1000).toFixed(1)} kB gzip (budget ${s.limit}, ${s.files.length} chunks)`,
+    );
 
   let pages: PageResult[] | null = null;
   let inp: ActionResult[] | null = null;
@@ -62,7 +73,9 @@ async function main() {
     const server = await startApiServer({ port, distDir: process.env.WEB_DIST_DIR ? distDir : undefined });
     try {
       const family = await seedFamily(server.url);
-      console.log(`  a family with ${family.upcoming.length} upcoming and ${family.past.length} past booking(s) (${family.email})`);
+      console.log(
+        `  a family with ${family.upcoming.length} upcoming and ${family.past.length} past booking(s) (${family.email})`,
+      );
       pages = await auditPages(server.url, family, { everyRun });
       console.log('Interaction to Next Paint on the wizard...');
       inp = (await measureWizardInp(server.url, family, { everyRun })).actions;
@@ -70,8 +83,14 @@ async function main() {
       await server.stop();
     }
     const verdict = (p: PageResult) => (!p.passed ? 'FAIL' : p.performanceMet ? 'pass' : 'MISS');
-    for (const p of pages) console.log(`${verdict(p)} ${p.page}: performance ${Math.round(p.best.performance * 100)}${p.performanceMet ? '' : ' (under 95: reported, not enforced yet, issue 21)'}, accessibility ${Math.round(p.best.accessibility * 100)}${p.best.foreignRequests.length ? `, reached ${p.best.foreignRequests.join(', ')}` : ''}`);
-    for (const a of inp) console.log(`${a.passed ? 'pass' : 'FAIL'} wizard, ${a.action}: INP ${a.best.inpMs} ms (budget under ${INP_BUDGET_MS} ms; runs ${a.runs.join(', ')} ms)`);
+    for (const p of pages)
+      console.log(
+        `${verdict(p)} ${p.page}: performance ${Math.round(p.best.performance * 100)}${p.performanceMet ? '' : ' (under 95: reported, not enforced yet, issue 21)'}, accessibility ${Math.round(p.best.accessibility * 100)}${p.best.foreignRequests.length ? `, reached ${p.best.foreignRequests.join(', ')}` : ''}`,
+      );
+    for (const a of inp)
+      console.log(
+        `${a.passed ? 'pass' : 'FAIL'} wizard, ${a.action}: INP ${a.best.inpMs} ms (budget under ${INP_BUDGET_MS} ms; runs ${a.runs.join(', ')} ms)`,
+      );
   }
 
   const seconds = (performance.now() - started) / 1000;
@@ -79,7 +98,11 @@ async function main() {
     writeReports(sizes, pages, inp, seconds);
     console.log(`reports in ${path.relative(REPO_ROOT, REPORTS_DIR)}/ (${seconds.toFixed(0)} s)`);
   } else if (pages) console.log(`done in ${seconds.toFixed(0)} s (--write-reports updates bench/reports/)`);
-  const failed = !react.passed || sizes.some((s) => !s.passed) || (pages ?? []).some((p) => !p.passed) || (inp ?? []).some((a) => !a.passed);
+  const failed =
+    !react.passed ||
+    sizes.some((s) => !s.passed) ||
+    (pages ?? []).some((p) => !p.passed) ||
+    (inp ?? []).some((a) => !a.passed);
   process.exitCode = failed ? 1 : 0;
 }
 

@@ -39,13 +39,25 @@ export interface SizeResult {
 const SIZE_LIMIT_BIN = path.resolve(import.meta.dirname, '../../node_modules/size-limit/bin.js');
 
 /** size-limit's own gzip figure for each file set, from a generated config (exact file lists). */
-function runSizeLimit(checks: { name: string; path: string[]; limit?: string }[]): { name: string; size: number; passed?: boolean }[] {
+function runSizeLimit(
+  checks: { name: string; path: string[]; limit?: string }[],
+): { name: string; size: number; passed?: boolean }[] {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kringle-size-limit-'));
   try {
     const config = path.join(dir, '.size-limit.json');
-    fs.writeFileSync(config, JSON.stringify(checks.map((check) => ({ ...check, gzip: true })), null, 2));
+    fs.writeFileSync(
+      config,
+      JSON.stringify(
+        checks.map((check) => ({ ...check, gzip: true })),
+        null,
+        2,
+      ),
+    );
     // Run from bench/, whose package.json lists @size-limit/file (size-limit finds plugins there).
-    const run = spawnSync(process.execPath, [SIZE_LIMIT_BIN, '--config', config, '--json'], { cwd: path.resolve(import.meta.dirname, '..'), encoding: 'utf8' });
+    const run = spawnSync(process.execPath, [SIZE_LIMIT_BIN, '--config', config, '--json'], {
+      cwd: path.resolve(import.meta.dirname, '..'),
+      encoding: 'utf8',
+    });
     const out = run.stdout.trim();
     if (!out.startsWith('[')) throw new Error(`size-limit failed (exit ${run.status}): ${run.stderr || out}`);
     return JSON.parse(out) as { name: string; size: number; passed?: boolean }[];
@@ -59,9 +71,11 @@ export function checkSizes(distDir: string): SizeResult[] {
   const routes = ROUTE_BUDGETS.map((budget) => ({ ...budget, chunks: routeChunks(manifest, [...budget.lazyModules]) }));
 
   const stripeFile = manifest[PAYMENT_STEP_MODULE]?.file;
-  if (!stripeFile) throw new Error(`${PAYMENT_STEP_MODULE} is not its own chunk: Stripe must load on the payment step only`);
+  if (!stripeFile)
+    throw new Error(`${PAYMENT_STEP_MODULE} is not its own chunk: Stripe must load on the payment step only`);
   for (const route of routes) {
-    if (route.chunks.initial.includes(stripeFile)) throw new Error(`${route.route} loads the Stripe payment element up front`);
+    if (route.chunks.initial.includes(stripeFile))
+      throw new Error(`${route.route} loads the Stripe payment element up front`);
   }
 
   const abs = (file: string) => path.join(distDir, file);
@@ -98,8 +112,13 @@ export function checkProductionReact(distDir: string): { passed: boolean; detail
   const assets = path.join(distDir, 'assets');
   const files = fs.readdirSync(assets).filter((f) => f.endsWith('.js'));
   const withReactDom = files.filter((f) => fs.readFileSync(path.join(assets, f), 'utf8').includes('react-dom'));
-  const production = files.some((f) => fs.readFileSync(path.join(assets, f), 'utf8').includes('Minified React error #'));
+  const production = files.some((f) =>
+    fs.readFileSync(path.join(assets, f), 'utf8').includes('Minified React error #'),
+  );
   return production
-    ? { passed: true, detail: 'production (React\'s minified error messages present)' }
-    : { passed: false, detail: `development build of React in ${withReactDom.join(', ') || 'the bundle'}: build without NODE_ENV=development leaking in` };
+    ? { passed: true, detail: "production (React's minified error messages present)" }
+    : {
+        passed: false,
+        detail: `development build of React in ${withReactDom.join(', ') || 'the bundle'}: build without NODE_ENV=development leaking in`,
+      };
 }

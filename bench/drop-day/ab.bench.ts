@@ -20,7 +20,8 @@ import { appCheckToken, availableSlotsReads, createCustomers } from './seed-data
 import { ensureWrk, runWrk, type WrkResult } from './wrk';
 
 const [before, after] = process.argv.slice(2);
-if (!before || !after) throw new Error('usage: npm run bench:ab -- <before entry> <after entry> (relative to apps/api)');
+if (!before || !after)
+  throw new Error('usage: npm run bench:ab -- <before entry> <after entry> (relative to apps/api)');
 const ABBA = ['before', 'after', 'after', 'before'] as const;
 const ROUNDS = [...ABBA, ...ABBA, ...ABBA];
 const SECONDS = 4;
@@ -29,41 +30,80 @@ type Side = 'before' | 'after';
 type Kind = 'reads' | 'revalidations';
 
 await ensureWrk();
-const { tmp, databaseUrl, db, endPool, season, jwtKey, idTokens, stop } = await startBenchDatabase('ab', PORTS.postgres);
+const { tmp, databaseUrl, db, endPool, season, jwtKey, idTokens, stop } = await startBenchDatabase(
+  'ab',
+  PORTS.postgres,
+);
 try {
   const customers = await createCustomers(db, idTokens, 1000, 'ab');
   await db.execute(sql`vacuum analyze`);
   await endPool();
 
-  const afterEnv = Object.fromEntries((process.env.BENCH_AB_AFTER_ENV ?? '').split(',').filter(Boolean).map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]));
-  const sides = await startAbSides({ databaseUrl, jwtKey, logDir: tmp, scripts: { before, after }, ports: PORTS, afterEnv, afterNodeFlags: (process.env.BENCH_AB_AFTER_NODE_FLAGS ?? '').split(' ').filter(Boolean) });
+  const afterEnv = Object.fromEntries(
+    (process.env.BENCH_AB_AFTER_ENV ?? '')
+      .split(',')
+      .filter(Boolean)
+      .map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]),
+  );
+  const sides = await startAbSides({
+    databaseUrl,
+    jwtKey,
+    logDir: tmp,
+    scripts: { before, after },
+    ports: PORTS,
+    afterEnv,
+    afterNodeFlags: (process.env.BENCH_AB_AFTER_NODE_FLAGS ?? '').split(' ').filter(Boolean),
+  });
   try {
     const url = (side: Side) => `http://127.0.0.1:${PORTS[side]}`;
     const reads = availableSlotsReads(customers, season.targets, await appCheckToken(url('before'))).slice(0, 1000);
     // Every customer's token verified by both sides once (families on the page before the drop).
-    for (const side of ['before', 'after'] as const) await runLoad({ url: url(side), connections: 30, amount: reads.length, requests: reads }, tmp);
+    for (const side of ['before', 'after'] as const)
+      await runLoad({ url: url(side), connections: 30, amount: reads.length, requests: reads }, tmp);
     const load = async (side: Side, kind: Kind, measured: boolean, unmeasuredSeconds = 2) => {
       // Tags taken just before: a session passing the lead time changes its day's answer (and tag).
       const requests = kind === 'reads' ? reads : (await revalidationsOf(url(side), reads)).requests;
-      return runWrk({ url: url(side), connections: DIRECT.connections, duration: measured ? SECONDS : unmeasuredSeconds, requests, ...(measured ? { cpuPids: sides[side].pids } : {}) }, tmp);
+      return runWrk(
+        {
+          url: url(side),
+          connections: DIRECT.connections,
+          duration: measured ? SECONDS : unmeasuredSeconds,
+          requests,
+          ...(measured ? { cpuPids: sides[side].pids } : {}),
+        },
+        tmp,
+      );
     };
-    for (const side of ['before', 'after'] as const) for (const kind of ['reads', 'revalidations'] as const) await load(side, kind, false);
-    const results: Record<Side, Record<Kind, WrkResult[]>> = { before: { reads: [], revalidations: [] }, after: { reads: [], revalidations: [] } };
+    for (const side of ['before', 'after'] as const)
+      for (const kind of ['reads', 'revalidations'] as const) await load(side, kind, false);
+    const results: Record<Side, Record<Kind, WrkResult[]>> = {
+      before: { reads: [], revalidations: [] },
+      after: { reads: [], revalidations: [] },
+    };
     for (const side of ROUNDS) {
       // Unmeasured: this side idled through the other's rounds, past its answers' 1 s life (decision 0073).
       await load(side, 'reads', false, 1);
       for (const kind of ['reads', 'revalidations'] as const) {
         const r = await load(side, kind, true);
-        if (r.statusCodes.other || r.errors || r.timeouts) throw new Error(`${side} ${kind}: ${JSON.stringify(r.statusCodes)}, ${r.errors} errors, ${r.timeouts} timeouts`);
+        if (r.statusCodes.other || r.errors || r.timeouts)
+          throw new Error(
+            `${side} ${kind}: ${JSON.stringify(r.statusCodes)}, ${r.errors} errors, ${r.timeouts} timeouts`,
+          );
         results[side][kind].push(r);
-        console.log(`${side.padEnd(6)} ${kind.padEnd(13)} ${Math.round(r.requestsPerSecond)}/s, ${r.serverCpuMicrosPerRequest} µs CPU each, p99 ${r.latencyMs.p99} ms, ${r.bytesPerResponse} B each`);
+        console.log(
+          `${side.padEnd(6)} ${kind.padEnd(13)} ${Math.round(r.requestsPerSecond)}/s, ${r.serverCpuMicrosPerRequest} µs CPU each, p99 ${r.latencyMs.p99} ms, ${r.bytesPerResponse} B each`,
+        );
       }
     }
-    console.log(`\nMedians of ${ROUNDS.length / 2} rounds each, wrk at ${DIRECT.connections} connections, ${SECONDS} s per round:`);
+    console.log(
+      `\nMedians of ${ROUNDS.length / 2} rounds each, wrk at ${DIRECT.connections} connections, ${SECONDS} s per round:`,
+    );
     for (const kind of ['reads', 'revalidations'] as const) {
       for (const side of ['before', 'after'] as const) {
         const rs = results[side][kind];
-        console.log(`  ${kind.padEnd(13)} ${side.padEnd(6)} ${median(rs.map((r) => Math.round(r.requestsPerSecond)))}/s, ${median(rs.map((r) => r.serverCpuMicrosPerRequest!))} µs CPU each, p99 ${median(rs.map((r) => r.latencyMs.p99))} ms`);
+        console.log(
+          `  ${kind.padEnd(13)} ${side.padEnd(6)} ${median(rs.map((r) => Math.round(r.requestsPerSecond)))}/s, ${median(rs.map((r) => r.serverCpuMicrosPerRequest!))} µs CPU each, p99 ${median(rs.map((r) => r.latencyMs.p99))} ms`,
+        );
       }
     }
   } finally {

@@ -38,7 +38,13 @@ interface Lane {
  * `reattemptMs`: the pressure lasts through the measurement instead of ending with the first wave.
  * Opened in waves of 200 so the attacker's own event loop keeps up.
  */
-export function startFlood(opts: { port: number; attacker: string; slow: Omit<Lane, 'name'>; streams: Omit<Lane, 'name'>; reattemptMs: number }) {
+export function startFlood(opts: {
+  port: number;
+  attacker: string;
+  slow: Omit<Lane, 'name'>;
+  streams: Omit<Lane, 'name'>;
+  reattemptMs: number;
+}) {
   let running = true;
   /** Every open socket and when it was opened. */
   const all = new Map<net.Socket, number>();
@@ -92,7 +98,9 @@ export function startFlood(opts: { port: number; attacker: string; slow: Omit<La
       { name: 'slow', ...opts.slow },
     ];
     for (let i = 0; running && order.some((l) => i < l.count); i += 200) {
-      for (const lane of order) if (i < lane.count) await Promise.all(Array.from({ length: Math.min(200, lane.count - i) }, () => attempt(lane)));
+      for (const lane of order)
+        if (i < lane.count)
+          await Promise.all(Array.from({ length: Math.min(200, lane.count - i) }, () => attempt(lane)));
     }
   })();
 

@@ -38,20 +38,52 @@ const load1 = () => os.loadavg()[0]!;
 const log = (msg: string) => console.log(`[${new Date().toISOString().slice(11, 19)}] ${msg}`);
 
 const loadAtStart = load1();
-const { tmp, databaseUrl, db, endPool, season, jwtKey, idTokens, stop } = await startBenchDatabase('abuse', PORTS.postgres);
+const { tmp, databaseUrl, db, endPool, season, jwtKey, idTokens, stop } = await startBenchDatabase(
+  'abuse',
+  PORTS.postgres,
+);
 try {
   const customers = await createCustomers(db, idTokens, 51, 'abuse');
   const postgres = String((await db.execute('show server_version')).rows[0]!.server_version);
   await endPool();
   const attacker = customers.pop()!;
   execFileSync(process.execPath, ['build.mjs'], { cwd: API_DIR, stdio: 'inherit' });
-  const env = { ...benchApiEnv({ databaseUrl, jwtKey, publicUrl: `http://127.0.0.1:${PORTS.api}`, deadStripePort: 4198, deadSmtpPort: 4199 }), TRUST_PROXY: 'false', RATE_LIMIT_MODE: 'on' };
-  const api = await startProcesses({ name: 'api', script: 'dist/start.mjs', cwd: API_DIR, ports: [PORTS.api], env, readyPath: '/api/v1/ready', logDir: tmp });
+  const env = {
+    ...benchApiEnv({
+      databaseUrl,
+      jwtKey,
+      publicUrl: `http://127.0.0.1:${PORTS.api}`,
+      deadStripePort: 4198,
+      deadSmtpPort: 4199,
+    }),
+    TRUST_PROXY: 'false',
+    RATE_LIMIT_MODE: 'on',
+  };
+  const api = await startProcesses({
+    name: 'api',
+    script: 'dist/start.mjs',
+    cwd: API_DIR,
+    ports: [PORTS.api],
+    env,
+    readyPath: '/api/v1/ready',
+    logDir: tmp,
+  });
   try {
     const base = `http://127.0.0.1:${PORTS.api}`;
     const appCheck = await appCheckToken(base);
     const reads = availableSlotsReads(customers, season.targets, appCheck);
-    const probe = () => runLoad({ url: base, connections: 10, overallRate: PROBE_RATE, duration: PROBE_SECONDS, requests: reads, warmUpPath: '/api/v1/health' }, tmp);
+    const probe = () =>
+      runLoad(
+        {
+          url: base,
+          connections: 10,
+          overallRate: PROBE_RATE,
+          duration: PROBE_SECONDS,
+          requests: reads,
+          warmUpPath: '/api/v1/health',
+        },
+        tmp,
+      );
     const before = await probe();
     log(`before: p99 ${before.latencyMs.p99} ms at ${PROBE_RATE}/s; load average ${load1().toFixed(2)}`);
 
@@ -60,20 +92,48 @@ try {
       port: PORTS.api,
       attacker: ATTACKER,
       reattemptMs: REATTEMPT_MS,
-      slow: { count: SLOW, settleMs: 300, payload: 'POST /api/v1/app-check/exchange HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 60000\r\n\r\n{' },
-      streams: { count: STREAMS, settleMs: 3000, payload: `GET ${live} HTTP/1.1\r\nHost: x\r\nAccept: text/event-stream\r\nAuthorization: ${attacker.authorization}\r\nX-App-Check: ${appCheck}\r\n\r\n` },
+      slow: {
+        count: SLOW,
+        settleMs: 300,
+        payload:
+          'POST /api/v1/app-check/exchange HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 60000\r\n\r\n{',
+      },
+      streams: {
+        count: STREAMS,
+        settleMs: 3000,
+        payload: `GET ${live} HTTP/1.1\r\nHost: x\r\nAccept: text/event-stream\r\nAuthorization: ${attacker.authorization}\r\nX-App-Check: ${appCheck}\r\n\r\n`,
+      },
     });
     await flood.ready;
-    log(`flood under way from ${ATTACKER}: ${SLOW} slow sockets and ${STREAMS} stream attempts, each closed one tried again after ${REATTEMPT_MS} ms`);
+    log(
+      `flood under way from ${ATTACKER}: ${SLOW} slow sockets and ${STREAMS} stream attempts, each closed one tried again after ${REATTEMPT_MS} ms`,
+    );
     const during = await probe();
     const result = flood.stop();
-    log(`during: p99 ${during.latencyMs.p99} ms, statuses ${JSON.stringify(during.statusCodes)}, ${during.errors} errors; load average ${load1().toFixed(2)}`);
-    log(`slow sockets: ${result.slow.attempts} attempts (${tally(result.slow.outcomes)}); streams: ${result.streams.attempts} attempts (${tally(result.streams.outcomes)}); at most ${result.peakHeld} held at once`);
+    log(
+      `during: p99 ${during.latencyMs.p99} ms, statuses ${JSON.stringify(during.statusCodes)}, ${during.errors} errors; load average ${load1().toFixed(2)}`,
+    );
+    log(
+      `slow sockets: ${result.slow.attempts} attempts (${tally(result.slow.outcomes)}); streams: ${result.streams.attempts} attempts (${tally(result.streams.outcomes)}); at most ${result.peakHeld} held at once`,
+    );
 
     const budgets = abuseBudgets(during, result);
     for (const b of budgets) console.log(`${b.pass ? 'PASS' : 'FAIL'}  ${b.name}: ${b.measured} (target ${b.target})`);
     const machine = describeMachine(postgres, 'none (no proxy)', loadAtStart);
-    const report = { machine, setup: { slowSockets: SLOW, streamAttempts: STREAMS, probeSeconds: PROBE_SECONDS, probeRate: PROBE_RATE, reattemptMs: REATTEMPT_MS }, before, during, flood: result, budgets };
+    const report = {
+      machine,
+      setup: {
+        slowSockets: SLOW,
+        streamAttempts: STREAMS,
+        probeSeconds: PROBE_SECONDS,
+        probeRate: PROBE_RATE,
+        reattemptMs: REATTEMPT_MS,
+      },
+      before,
+      during,
+      flood: result,
+      budgets,
+    };
     writeReport(report);
     if (budgets.some((b) => !b.pass)) process.exitCode = 1;
   } finally {
@@ -86,13 +146,35 @@ try {
 function abuseBudgets(during: LoadResult, flood: FloodResult): Budget[] {
   const allOk = during.errors === 0 && Object.keys(during.statusCodes).every((code) => code.startsWith('2'));
   return [
-    { name: "a family's reads during the flood: p99", target: `under ${P99_BUDGET_MS} ms, every answer 2xx`, measured: `${during.latencyMs.p99} ms${allOk ? '' : `, statuses ${JSON.stringify(during.statusCodes)}, ${during.errors} errors`}`, pass: during.latencyMs.p99 < P99_BUDGET_MS && allOk },
-    { name: "the attacker's sockets held at once", target: `at most ${SOCKET_CAP} (MAX_CONNECTIONS_PER_ADDRESS)`, measured: String(flood.peakHeld), pass: flood.peakHeld <= SOCKET_CAP },
-    { name: "the attacker's live streams open at once", target: `at most ${STREAM_CAP} (LIVE_STREAMS_PER_ACCOUNT)`, measured: String(flood.streams.peak200), pass: flood.streams.peak200 <= STREAM_CAP },
+    {
+      name: "a family's reads during the flood: p99",
+      target: `under ${P99_BUDGET_MS} ms, every answer 2xx`,
+      measured: `${during.latencyMs.p99} ms${allOk ? '' : `, statuses ${JSON.stringify(during.statusCodes)}, ${during.errors} errors`}`,
+      pass: during.latencyMs.p99 < P99_BUDGET_MS && allOk,
+    },
+    {
+      name: "the attacker's sockets held at once",
+      target: `at most ${SOCKET_CAP} (MAX_CONNECTIONS_PER_ADDRESS)`,
+      measured: String(flood.peakHeld),
+      pass: flood.peakHeld <= SOCKET_CAP,
+    },
+    {
+      name: "the attacker's live streams open at once",
+      target: `at most ${STREAM_CAP} (LIVE_STREAMS_PER_ACCOUNT)`,
+      measured: String(flood.streams.peak200),
+      pass: flood.streams.peak200 <= STREAM_CAP,
+    },
   ];
 }
 
-function writeReport(report: { machine: ReturnType<typeof describeMachine>; setup: Record<string, number>; before: LoadResult; during: LoadResult; flood: FloodResult; budgets: Budget[] }) {
+function writeReport(report: {
+  machine: ReturnType<typeof describeMachine>;
+  setup: Record<string, number>;
+  before: LoadResult;
+  during: LoadResult;
+  flood: FloodResult;
+  budgets: Budget[];
+}) {
   const dir = path.join(REPO_ROOT, 'bench/reports');
   fs.mkdirSync(dir, { recursive: true });
   fs.writeFileSync(path.join(dir, 'abuse.json'), `${JSON.stringify(report, null, 2)}\n`);

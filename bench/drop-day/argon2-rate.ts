@@ -6,7 +6,11 @@ import { verify } from '@node-rs/argon2';
  * for `seconds`, with the API's stored-hash parameters (the hash carries them). No HTTP, no
  * database, no per-process cap: the ceiling a sign-in storm is weighed against (issue 21).
  */
-export async function argon2RawRate(storedHash: string, password: string, seconds = 3): Promise<{ perSecond: number; concurrency: number }> {
+export async function argon2RawRate(
+  storedHash: string,
+  password: string,
+  seconds = 3,
+): Promise<{ perSecond: number; concurrency: number }> {
   const concurrency = os.availableParallelism();
   const until = performance.now() + seconds * 1000;
   let done = 0;

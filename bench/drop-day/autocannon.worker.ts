@@ -25,7 +25,12 @@ try {
 // A fresh process runs autocannon's code cold, and a race lasts under a second: its first
 // requests would pay for the compiling. A short run on a trivial route pays it first.
 if (spec.warmUpPath) {
-  await autocannon({ url: spec.url, connections: spec.connections, amount: 3000, requests: [{ method: 'GET', path: spec.warmUpPath }] });
+  await autocannon({
+    url: spec.url,
+    connections: spec.connections,
+    amount: 3000,
+    requests: [{ method: 'GET', path: spec.warmUpPath }],
+  });
 }
 
 // The opening race: every attempt is sent from the instant sales open, not before.
@@ -55,24 +60,42 @@ async function closedLoop(): Promise<Omit<LoadResult, 'requestsPerSecond' | 'rai
         // Called for every request: each one takes the next entry (customer, path, body) of the list.
         setupRequest: (req) => {
           const r = pick();
-          return { ...req, method: r.method, path: r.path, headers: { ...r.headers, ...(r.body ? { 'content-type': 'application/json' } : {}) }, body: r.body };
+          return {
+            ...req,
+            method: r.method,
+            path: r.path,
+            headers: { ...r.headers, ...(r.body ? { 'content-type': 'application/json' } : {}) },
+            body: r.body,
+          };
         },
       },
     ],
   });
   const statusCodes: Record<string, number> = {};
-  for (const [code, stats] of Object.entries(result.statusCodeStats ?? {})) statusCodes[code] = (stats as { count: number }).count;
+  for (const [code, stats] of Object.entries(result.statusCodeStats ?? {}))
+    statusCodes[code] = (stats as { count: number }).count;
   const { p50, p90, p99, max, mean } = result.latency;
-  return { total: result.requests.total, durationSeconds: result.duration, latencyMs: { p50, p90, p99, max, mean }, statusCodes, errors: result.errors, timeouts: result.timeouts };
+  return {
+    total: result.requests.total,
+    durationSeconds: result.duration,
+    latencyMs: { p50, p90, p99, max, mean },
+    statusCodes,
+    errors: result.errors,
+    timeouts: result.timeouts,
+  };
 }
 
 // overallRate: an open-loop probe at a steady rate (paced-load.ts); otherwise autocannon.
-const run = spec.overallRate ? { ...(await runPaced({ ...spec, overallRate: spec.overallRate }, pick)), timeouts: 0 } : await closedLoop();
+const run = spec.overallRate
+  ? { ...(await runPaced({ ...spec, overallRate: spec.overallRate }, pick)), timeouts: 0 }
+  : await closedLoop();
 const summary: LoadResult = {
   ...run,
   requestsPerSecond: run.durationSeconds > 0 ? run.total / run.durationSeconds : 0,
   raisedPriority,
-  ...(spec.cpuPids && run.total > 0 ? { serverCpuMicrosPerRequest: Math.round(((cpuSeconds(spec.cpuPids) - cpuBefore) * 1e6) / run.total) } : {}),
+  ...(spec.cpuPids && run.total > 0
+    ? { serverCpuMicrosPerRequest: Math.round(((cpuSeconds(spec.cpuPids) - cpuBefore) * 1e6) / run.total) }
+    : {}),
 };
 const host = hostCpu?.();
 if (host) summary.hostBusy = host.busy;

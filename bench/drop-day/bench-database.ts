@@ -45,7 +45,16 @@ export async function startBenchDatabase(name: string, port: number): Promise<Be
     const { db, pool } = createDb(databaseUrl, 4);
     const season = await loadBenchSeason(db);
     const jwtKey = await generateJwtKey();
-    return { tmp, databaseUrl, db, endPool: () => pool.end(), season, jwtKey, idTokens: await benchIdTokens(jwtKey), stop };
+    return {
+      tmp,
+      databaseUrl,
+      db,
+      endPool: () => pool.end(),
+      season,
+      jwtKey,
+      idTokens: await benchIdTokens(jwtKey),
+      stop,
+    };
   } catch (err) {
     await stop();
     throw err;

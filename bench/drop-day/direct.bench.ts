@@ -43,26 +43,68 @@ interface Run {
 const wrk = await ensureWrk();
 const loadAtStart = load1();
 const runs: Run[] = [];
-const { tmp, databaseUrl, db, endPool, season, jwtKey, idTokens, stop } = await startBenchDatabase('direct', PORTS.postgres);
+const { tmp, databaseUrl, db, endPool, season, jwtKey, idTokens, stop } = await startBenchDatabase(
+  'direct',
+  PORTS.postgres,
+);
 try {
   const customers = await createCustomers(db, idTokens, 1000, 'direct');
   await db.execute(sql`vacuum analyze`);
   await endPool();
   execFileSync(process.execPath, ['build.mjs'], { cwd: API_DIR, stdio: 'inherit' });
-  const env = benchApiEnv({ databaseUrl, jwtKey, publicUrl: `http://127.0.0.1:${PORTS.api}`, deadStripePort: 4198, deadSmtpPort: 4199 });
+  const env = benchApiEnv({
+    databaseUrl,
+    jwtKey,
+    publicUrl: `http://127.0.0.1:${PORTS.api}`,
+    deadStripePort: 4198,
+    deadSmtpPort: 4199,
+  });
   for (let run = 1; run <= RUNS; run++) {
     const start = load1();
-    const api = await startProcesses({ name: `api-${run}`, script: 'dist/start.mjs', cwd: API_DIR, ports: [PORTS.api], env, readyPath: '/api/v1/ready', logDir: tmp, nodeFlags: API_NODE_FLAGS });
+    const api = await startProcesses({
+      name: `api-${run}`,
+      script: 'dist/start.mjs',
+      cwd: API_DIR,
+      ports: [PORTS.api],
+      env,
+      readyPath: '/api/v1/ready',
+      logDir: tmp,
+      nodeFlags: API_NODE_FLAGS,
+    });
     try {
       // Tokens issued for this run: the first run's would lapse (15 minutes) during a spread.
-      const reads = availableSlotsReads(await withFreshTokens(idTokens, customers), season.targets, await appCheckToken(`http://127.0.0.1:${PORTS.api}`));
+      const reads = availableSlotsReads(
+        await withFreshTokens(idTokens, customers),
+        season.targets,
+        await appCheckToken(`http://127.0.0.1:${PORTS.api}`),
+      );
       // Every family's token verified once, as on the page before the drop.
-      await runLoad({ url: `http://127.0.0.1:${PORTS.api}`, connections: 30, amount: reads.length, requests: reads }, tmp);
+      await runLoad(
+        { url: `http://127.0.0.1:${PORTS.api}`, connections: 30, amount: reads.length, requests: reads },
+        tmp,
+      );
       log(`Direct scenario, run ${run} of ${RUNS}: load average ${start} at its start, wrk ${wrk.version}`);
-      const d = await runDirectScenario({ apiAddress: api.addresses[0]!, apiPid: api.pids[0]!, helloPort: PORTS.hello, reads, duration: SECONDS, tmp, wrkVersion: wrk.version, log });
-      const r: Run = { run, loadAverage: { start, end: load1() }, scenario: d, budgets: directBudgets(d), targets: directTargets(d) };
+      const d = await runDirectScenario({
+        apiAddress: api.addresses[0]!,
+        apiPid: api.pids[0]!,
+        helloPort: PORTS.hello,
+        reads,
+        duration: SECONDS,
+        tmp,
+        wrkVersion: wrk.version,
+        log,
+      });
+      const r: Run = {
+        run,
+        loadAverage: { start, end: load1() },
+        scenario: d,
+        budgets: directBudgets(d),
+        targets: directTargets(d),
+      };
       runs.push(r);
-      console.log(`  CPU per answer (median of ${d.cpuRounds.helloWorld.length} rounds): hello-world ${d.cpu.helloWorld} µs, available slots ${d.cpu.availableSlots} µs, 304 ${d.cpu.notModified} µs; identity (no Accept-Encoding, not a budget) ${d.cpu.identity} µs, ${(d.cpu.identity / d.cpu.helloWorld).toFixed(2)}×; hello-world with a 16 MB young generation ${d.cpu.helloWorldLargeYoung} µs (not a budget, decision 0039); hello-world sent the 304's request ${d.cpu.helloWorldSameRequest} µs, the 304 over it ${(d.cpu.notModified / d.cpu.helloWorldSameRequest).toFixed(2)}× (not a budget, decision 0077)`);
+      console.log(
+        `  CPU per answer (median of ${d.cpuRounds.helloWorld.length} rounds): hello-world ${d.cpu.helloWorld} µs, available slots ${d.cpu.availableSlots} µs, 304 ${d.cpu.notModified} µs; identity (no Accept-Encoding, not a budget) ${d.cpu.identity} µs, ${(d.cpu.identity / d.cpu.helloWorld).toFixed(2)}×; hello-world with a 16 MB young generation ${d.cpu.helloWorldLargeYoung} µs (not a budget, decision 0039); hello-world sent the 304's request ${d.cpu.helloWorldSameRequest} µs, the 304 over it ${(d.cpu.notModified / d.cpu.helloWorldSameRequest).toFixed(2)}× (not a budget, decision 0077)`,
+      );
       for (const b of r.budgets) console.log(budgetLine(b));
       for (const b of r.targets) console.log(targetLine(b));
     } finally {
@@ -79,7 +121,10 @@ const held = names.map((name) => {
   return { name, passes, held: RUNS === 1 ? passes === 1 : passes >= Math.ceil(RUNS * REQUIRED_SHARE) };
 });
 const machine = describeMachine('bench PostgreSQL', 'none (no proxy)', loadAtStart);
-const cell = (d: DirectScenario, k: 'helloWorld' | 'helloWorldSameRequest' | 'availableSlots' | 'notModified' | 'identity') => `${Math.round(d[k].requestsPerSecond).toLocaleString('en-AU')}/s, ${d.cpu[k]} µs`;
+const cell = (
+  d: DirectScenario,
+  k: 'helloWorld' | 'helloWorldSameRequest' | 'availableSlots' | 'notModified' | 'identity',
+) => `${Math.round(d[k].requestsPerSecond).toLocaleString('en-AU')}/s, ${d.cpu[k]} µs`;
 const md = `# Direct read budgets: \`npm run bench:direct${RUNS > 1 ? ` -- ${RUNS}` : ''}\`
 
 Commit \`${machine.commit}\`, ${machine.date}, ${machine.cpu}, ${machine.cores} cores, Node ${machine.node}; load average
@@ -102,8 +147,13 @@ ${held.map((h) => `| ${h.name} | ${runs[0]!.budgets.find((b) => b.name === h.nam
 ${runs.map((r) => `| ${r.run} | ${r.loadAverage.start} | ${cell(r.scenario, 'helloWorld')} | ${cell(r.scenario, 'availableSlots')} | ${cell(r.scenario, 'notModified')} | ${r.budgets[0]!.pass ? '' : '**miss** '}${r.budgets[0]!.measured.split(' ')[0]} | ${r.budgets[1]!.pass ? '' : '**miss** '}${r.budgets[1]!.measured.split(' ')[0]} | ${(r.scenario.cpu.notModified / r.scenario.cpu.helloWorldSameRequest).toFixed(2)}× (${cell(r.scenario, 'helloWorldSameRequest')}) | ${r.budgets[2]!.pass ? '' : '**miss** '}${r.budgets[2]!.measured} | ${r.targets.map((t) => t.measured).join(' / ')} | ${cell(r.scenario, 'identity')}, ${(r.scenario.cpu.identity / r.scenario.cpu.helloWorld).toFixed(2)}× | ${r.scenario.coldStart.latencyMs.p99} / ${r.scenario.coldStartWorstP99} ms |`).join('\n')}
 `;
 fs.writeFileSync(path.join(REPORTS, 'direct.md'), md);
-fs.writeFileSync(path.join(REPORTS, 'direct.json'), `${JSON.stringify({ machine, seconds: SECONDS, held, runs: runs.map((r) => ({ ...r, scenario: { ...r.scenario, wrk: undefined } })) }, null, 2)}\n`);
-console.log(`\n${RUNS > 1 ? `The spread over ${RUNS} runs` : 'The run'} (commit ${machine.commit}, load average ${loadAtStart} at the start, ${machine.loadAverage.end} at the end):`);
+fs.writeFileSync(
+  path.join(REPORTS, 'direct.json'),
+  `${JSON.stringify({ machine, seconds: SECONDS, held, runs: runs.map((r) => ({ ...r, scenario: { ...r.scenario, wrk: undefined } })) }, null, 2)}\n`,
+);
+console.log(
+  `\n${RUNS > 1 ? `The spread over ${RUNS} runs` : 'The run'} (commit ${machine.commit}, load average ${loadAtStart} at the start, ${machine.loadAverage.end} at the end):`,
+);
 for (const h of held) console.log(`  ${h.held ? 'HELD' : 'MISS'}  ${h.name}: ${h.passes} of ${RUNS}`);
 console.log('Report: bench/reports/direct.md');
 process.exit(held.every((h) => h.held) && runs.length === RUNS ? 0 : 1);

@@ -22,7 +22,9 @@ export function directPlacement(): { server: string; wrk: string } | null {
 
 /** Every thread of `pid` on `cpus` (taskset's list); returns the list to put back. */
 function pin(pid: number, cpus: string): string {
-  const before = /: (\S+)\s*$/.exec(execFileSync('taskset', ['-p', '-c', String(pid)]).toString())?.[1] ?? `0-${os.availableParallelism() - 1}`;
+  const before =
+    /: (\S+)\s*$/.exec(execFileSync('taskset', ['-p', '-c', String(pid)]).toString())?.[1] ??
+    `0-${os.availableParallelism() - 1}`;
   execFileSync('taskset', ['-a', '-p', '-c', cpus, String(pid)], { stdio: 'ignore' });
   return before;
 }
@@ -43,9 +45,13 @@ export const LARGE_YOUNG_FLAGS = ['--min-semi-space-size=16'];
  * reads without it (the 9.6 kB identity answer) are measured too and reported.
  */
 export const BROWSER_ACCEPT_ENCODING = 'gzip, deflate, br, zstd';
-const asBrowser = (reads: LoadRequest[]): LoadRequest[] => reads.map((r) => ({ ...r, headers: { ...r.headers, 'accept-encoding': BROWSER_ACCEPT_ENCODING } }));
+const asBrowser = (reads: LoadRequest[]): LoadRequest[] =>
+  reads.map((r) => ({ ...r, headers: { ...r.headers, 'accept-encoding': BROWSER_ACCEPT_ENCODING } }));
 const withoutEncoding = (reads: LoadRequest[]): LoadRequest[] =>
-  reads.map((r) => ({ ...r, headers: Object.fromEntries(Object.entries(r.headers ?? {}).filter(([k]) => k.toLowerCase() !== 'accept-encoding')) }));
+  reads.map((r) => ({
+    ...r,
+    headers: Object.fromEntries(Object.entries(r.headers ?? {}).filter(([k]) => k.toLowerCase() !== 'accept-encoding')),
+  }));
 
 export interface DirectScenario {
   helloWorld: WrkResult;
@@ -66,14 +72,35 @@ export interface DirectScenario {
   coldStart: WrkResult;
   /** The highest p99 of those first seconds, ms. */
   coldStartWorstP99: number;
-  rounds: { helloWorld: number[]; helloWorldLargeYoung: number[]; helloWorldSameRequest: number[]; availableSlots: number[]; notModified: number[]; identity: number[] };
+  rounds: {
+    helloWorld: number[];
+    helloWorldLargeYoung: number[];
+    helloWorldSameRequest: number[];
+    availableSlots: number[];
+    notModified: number[];
+    identity: number[];
+  };
   /**
    * Each path's server CPU per answer (user + system, µs), the median of its rounds: the budgets
    * compare these (issue 41), since the API is CPU-bound here and hello-world's speed moves with the host.
    */
-  cpu: { helloWorld: number; helloWorldLargeYoung: number; helloWorldSameRequest: number; availableSlots: number; notModified: number; identity: number };
+  cpu: {
+    helloWorld: number;
+    helloWorldLargeYoung: number;
+    helloWorldSameRequest: number;
+    availableSlots: number;
+    notModified: number;
+    identity: number;
+  };
   /** The same per round, in round order. */
-  cpuRounds: { helloWorld: number[]; helloWorldLargeYoung: number[]; helloWorldSameRequest: number[]; availableSlots: number[]; notModified: number[]; identity: number[] };
+  cpuRounds: {
+    helloWorld: number[];
+    helloWorldLargeYoung: number[];
+    helloWorldSameRequest: number[];
+    availableSlots: number[];
+    notModified: number[];
+    identity: number[];
+  };
   /** Distinct day answers the reads cycle over, and the If-None-Match sanity check's status. */
   /** The cores the servers and wrk ran on (null: shared, BENCH_DIRECT_PIN=0 or one core). */
   placement: { server: string; wrk: string } | null;
@@ -85,7 +112,8 @@ export interface DirectScenario {
 const cpuOf = (r: WrkResult) => r.serverCpuMicrosPerRequest ?? Number.NaN;
 
 /** The round with the median throughput (its latencies come with it). */
-const medianRound = (rounds: WrkResult[]): WrkResult => [...rounds].sort((a, b) => a.requestsPerSecond - b.requestsPerSecond)[Math.floor(rounds.length / 2)]!;
+const medianRound = (rounds: WrkResult[]): WrkResult =>
+  [...rounds].sort((a, b) => a.requestsPerSecond - b.requestsPerSecond)[Math.floor(rounds.length / 2)]!;
 
 /** Each read path's current ETag, from the API itself (the same bytes have the same tag everywhere). */
 async function etagsOf(apiUrl: string, requests: LoadRequest[]): Promise<Map<string, string>> {
@@ -102,9 +130,15 @@ async function etagsOf(apiUrl: string, requests: LoadRequest[]): Promise<Map<str
 }
 
 /** The same reads with If-None-Match naming each path's current answer (answered 304). */
-export async function revalidationsOf(apiUrl: string, reads: LoadRequest[]): Promise<{ tags: Map<string, string>; requests: LoadRequest[] }> {
+export async function revalidationsOf(
+  apiUrl: string,
+  reads: LoadRequest[],
+): Promise<{ tags: Map<string, string>; requests: LoadRequest[] }> {
   const tags = await etagsOf(apiUrl, reads);
-  return { tags, requests: reads.map((r) => ({ ...r, headers: { ...r.headers, 'if-none-match': tags.get(r.path)! } })) };
+  return {
+    tags,
+    requests: reads.map((r) => ({ ...r, headers: { ...r.headers, 'if-none-match': tags.get(r.path)! } })),
+  };
 }
 
 /**
@@ -129,38 +163,79 @@ export async function runDirectScenario(opts: {
   const apiUrl = `http://${opts.apiAddress}`;
   const script = path.join(REPO_ROOT, 'bench/drop-day/hello-world.server.ts');
   const largeYoungPort = opts.helloPort + 1;
-  const hello = await startProcesses({ name: 'hello-direct', script, cwd: REPO_ROOT, ports: [opts.helloPort], env: {}, readyPath: '/hello', logDir: opts.tmp });
-  const helloLargeYoung = await startProcesses({ name: 'hello-direct-large-young', script, cwd: REPO_ROOT, ports: [largeYoungPort], env: {}, readyPath: '/hello', logDir: opts.tmp, nodeFlags: LARGE_YOUNG_FLAGS }).catch(
-    async (err: unknown) => {
-      await hello.stop();
-      throw err;
-    },
-  );
+  const hello = await startProcesses({
+    name: 'hello-direct',
+    script,
+    cwd: REPO_ROOT,
+    ports: [opts.helloPort],
+    env: {},
+    readyPath: '/hello',
+    logDir: opts.tmp,
+  });
+  const helloLargeYoung = await startProcesses({
+    name: 'hello-direct-large-young',
+    script,
+    cwd: REPO_ROOT,
+    ports: [largeYoungPort],
+    env: {},
+    readyPath: '/hello',
+    logDir: opts.tmp,
+    nodeFlags: LARGE_YOUNG_FLAGS,
+  }).catch(async (err: unknown) => {
+    await hello.stop();
+    throw err;
+  });
   const placement = directPlacement();
-  const pinned = placement ? [opts.apiPid, ...hello.pids, ...helloLargeYoung.pids].map((pid) => ({ pid, restore: pin(pid, placement.server) })) : [];
+  const pinned = placement
+    ? [opts.apiPid, ...hello.pids, ...helloLargeYoung.pids].map((pid) => ({ pid, restore: pin(pid, placement.server) }))
+    : [];
   try {
     const reads = asBrowser(opts.reads.slice(0, 1000));
     const identityReads = withoutEncoding(reads);
     const helloReqs: LoadRequest[] = [{ method: 'GET', path: '/hello' }];
     const revalidations = () => revalidationsOf(apiUrl, reads);
-    opts.log(placement ? `  servers on core ${placement.server}, wrk on ${placement.wrk}` : '  servers and wrk share the cores');
+    opts.log(
+      placement
+        ? `  servers on core ${placement.server}, wrk on ${placement.wrk}`
+        : '  servers and wrk share the cores',
+    );
     const first = await revalidations();
     const check = await fetch(apiUrl + first.requests[0]!.path, { headers: first.requests[0]!.headers });
     if (check.status !== 304) throw new Error(`If-None-Match with the current ETag answered ${check.status}, not 304`);
     // Bare Fastify ignores the headers; the tags only need their length (the same for every answer).
     const sameRequests = first.requests.map((r) => ({ ...r, path: '/hello' }));
     const load = (url: string, requests: LoadRequest[], pid: number | undefined, duration = opts.duration) =>
-      runWrk({ url, connections: DIRECT.connections, duration, requests, ...(pid ? { cpuPids: [pid] } : {}), ...(placement ? { cpus: placement.wrk } : {}) }, opts.tmp);
+      runWrk(
+        {
+          url,
+          connections: DIRECT.connections,
+          duration,
+          requests,
+          ...(pid ? { cpuPids: [pid] } : {}),
+          ...(placement ? { cpus: placement.wrk } : {}),
+        },
+        opts.tmp,
+      );
     // Unmeasured: both servers' code warm on these routes.
     await load(`http://127.0.0.1:${opts.helloPort}`, helloReqs, undefined, 2);
     await load(`http://127.0.0.1:${largeYoungPort}`, helloReqs, undefined, 2);
     await load(apiUrl, reads, undefined, 2);
     await load(apiUrl, first.requests, undefined, 2);
     await load(apiUrl, identityReads, undefined, 2);
-    const rounds = { helloWorld: [] as WrkResult[], helloWorldLargeYoung: [] as WrkResult[], helloWorldSameRequest: [] as WrkResult[], coldStart: [] as WrkResult[], availableSlots: [] as WrkResult[], notModified: [] as WrkResult[], identity: [] as WrkResult[] };
+    const rounds = {
+      helloWorld: [] as WrkResult[],
+      helloWorldLargeYoung: [] as WrkResult[],
+      helloWorldSameRequest: [] as WrkResult[],
+      coldStart: [] as WrkResult[],
+      availableSlots: [] as WrkResult[],
+      notModified: [] as WrkResult[],
+      identity: [] as WrkResult[],
+    };
     for (let round = 0; round < DIRECT.rounds; round++) {
       rounds.helloWorld.push(await load(`http://127.0.0.1:${opts.helloPort}`, helloReqs, hello.pids[0]));
-      rounds.helloWorldLargeYoung.push(await load(`http://127.0.0.1:${largeYoungPort}`, helloReqs, helloLargeYoung.pids[0]));
+      rounds.helloWorldLargeYoung.push(
+        await load(`http://127.0.0.1:${largeYoungPort}`, helloReqs, helloLargeYoung.pids[0]),
+      );
       rounds.helloWorldSameRequest.push(await load(`http://127.0.0.1:${opts.helloPort}`, sameRequests, hello.pids[0]));
       // The API idled through the hello-world rounds, past its availability answers' 1 s life: a
       // round begun on an empty cache spends its first second on the queries (decision 0073). The
@@ -170,7 +245,15 @@ export async function runDirectScenario(opts: {
       // Tags taken just before: a session passing the lead time changes its day's answer (and tag).
       rounds.notModified.push(await load(apiUrl, (await revalidations()).requests, opts.apiPid));
       rounds.identity.push(await load(apiUrl, identityReads, opts.apiPid));
-      const [h, y, q, a, n, i, c] = [rounds.helloWorld[round]!, rounds.helloWorldLargeYoung[round]!, rounds.helloWorldSameRequest[round]!, rounds.availableSlots[round]!, rounds.notModified[round]!, rounds.identity[round]!, rounds.coldStart[round]!];
+      const [h, y, q, a, n, i, c] = [
+        rounds.helloWorld[round]!,
+        rounds.helloWorldLargeYoung[round]!,
+        rounds.helloWorldSameRequest[round]!,
+        rounds.availableSlots[round]!,
+        rounds.notModified[round]!,
+        rounds.identity[round]!,
+        rounds.coldStart[round]!,
+      ];
       opts.log(
         `  round ${round + 1}: first second after idle ${c.serverCpuMicrosPerRequest} µs CPU each, p99 ${c.latencyMs.p99} ms; hello-world ${Math.round(h.requestsPerSecond)}/s (${h.serverCpuMicrosPerRequest} µs CPU each, p99 ${h.latencyMs.p99} ms), ` +
           `with a 16 MB young generation ${Math.round(y.requestsPerSecond)}/s (${y.serverCpuMicrosPerRequest} µs CPU each), sent the 304's request ${Math.round(q.requestsPerSecond)}/s (${q.serverCpuMicrosPerRequest} µs CPU each), available-slots ${Math.round(a.requestsPerSecond)}/s ` +
@@ -219,7 +302,9 @@ export async function runDirectScenario(opts: {
     };
   } finally {
     // The API process goes on to other scenarios (npm run bench): all its cores back.
-    for (const p of pinned) if (p.pid === opts.apiPid) execFileSync('taskset', ['-a', '-p', '-c', p.restore, String(p.pid)], { stdio: 'ignore' });
+    for (const p of pinned)
+      if (p.pid === opts.apiPid)
+        execFileSync('taskset', ['-a', '-p', '-c', p.restore, String(p.pid)], { stdio: 'ignore' });
     await Promise.all([hello.stop(), helloLargeYoung.stop()]);
   }
 }

@@ -31,13 +31,13 @@ export function directBudgets(d: DirectRuns): Budget[] {
   const notModified = d.cpu.notModified / d.cpu.helloWorld;
   return [
     {
-      name: 'Direct, one process each (wrk): available slots, CPU per answer over bare Fastify\'s',
+      name: "Direct, one process each (wrk): available slots, CPU per answer over bare Fastify's",
       target: `<= ${times(DIRECT_CPU.availableSlots)}`,
       measured: `${times(slots)} (${d.cpu.availableSlots} µs over ${d.cpu.helloWorld} µs)`,
       pass: slots <= DIRECT_CPU.availableSlots,
     },
     {
-      name: 'Direct, one process each (wrk): 304 revalidation, CPU per answer over bare Fastify\'s',
+      name: "Direct, one process each (wrk): 304 revalidation, CPU per answer over bare Fastify's",
       target: `<= ${times(DIRECT_CPU.notModified)}`,
       measured: `${times(notModified)} (${d.cpu.notModified} µs over ${d.cpu.helloWorld} µs)`,
       pass: notModified <= DIRECT_CPU.notModified,
@@ -60,13 +60,24 @@ export function directBudgets(d: DirectRuns): Budget[] {
 export function directTargets(d: DirectRuns): Budget[] {
   const { directSlots, directNotModified } = directRatiosOf(d);
   return [
-    { name: 'Direct (wrk): available slots over bare Fastify, answers per second', target: '>= 60%', measured: pct(directSlots), pass: directSlots >= 0.6 },
-    { name: 'Direct (wrk): 304 revalidation over bare Fastify, answers per second', target: '>= 80%', measured: pct(directNotModified), pass: directNotModified >= 0.8 },
+    {
+      name: 'Direct (wrk): available slots over bare Fastify, answers per second',
+      target: '>= 60%',
+      measured: pct(directSlots),
+      pass: directSlots >= 0.6,
+    },
+    {
+      name: 'Direct (wrk): 304 revalidation over bare Fastify, answers per second',
+      target: '>= 80%',
+      measured: pct(directNotModified),
+      pass: directNotModified >= 0.8,
+    },
   ];
 }
 
 /** The line each bench prints for a target that is reported, not failed on. */
-export const targetLine = (b: Budget) => `  ${b.pass ? 'MET ' : 'MISS'}  ${b.name}: ${b.measured} (target ${b.target}; not a budget)`;
+export const targetLine = (b: Budget) =>
+  `  ${b.pass ? 'MET ' : 'MISS'}  ${b.name}: ${b.measured} (target ${b.target}; not a budget)`;
 
 /** The line each bench prints for a budget. */
 export const budgetLine = (b: Budget) => `  ${b.pass ? 'PASS' : 'FAIL'}  ${b.name}: ${b.measured} (target ${b.target})`;
@@ -85,7 +96,12 @@ export function evaluateBudgets(m: {
   storm: LoadResult;
   readsDuringStorm: LoadResult;
   direct: DirectScenario;
-}): { budgets: Budget[]; readRatio: number; holdRatio: number; directRatios: { directAvailableSlotsOverHelloWorld: number; directNotModifiedOverHelloWorld: number } } {
+}): {
+  budgets: Budget[];
+  readRatio: number;
+  holdRatio: number;
+  directRatios: { directAvailableSlotsOverHelloWorld: number; directNotModifiedOverHelloWorld: number };
+} {
   const readRatio = m.availableSlots.requestsPerSecond / m.helloWorld.requestsPerSecond;
   const holdRatio = m.raceMedian.requestsPerSecond / m.pgbenchTps;
   // A race lasts about a second: one round's p99 is a handful of requests, so the rounds' median is used.
@@ -98,15 +114,25 @@ export function evaluateBudgets(m: {
     r.database.slotsWithTwoHolders === 0 &&
     r.total === attempts &&
     (r.statusCodes['409'] ?? 0) === attempts - slots;
-  const okOnly = (r: LoadResult, ...ok: string[]) => Object.keys(r.statusCodes).every((c) => ok.includes(c)) && r.errors === 0 && r.timeouts === 0;
-  const clean = m.readRounds.every((r) => okOnly(r, '200')) && [...m.raceRounds, m.opening].every((r) => okOnly(r, '201', '409')) && okOnly(m.storm, '200') && okOnly(m.readsDuringStorm, '200');
+  const okOnly = (r: LoadResult, ...ok: string[]) =>
+    Object.keys(r.statusCodes).every((c) => ok.includes(c)) && r.errors === 0 && r.timeouts === 0;
+  const clean =
+    m.readRounds.every((r) => okOnly(r, '200')) &&
+    [...m.raceRounds, m.opening].every((r) => okOnly(r, '201', '409')) &&
+    okOnly(m.storm, '200') &&
+    okOnly(m.readsDuringStorm, '200');
   const d = m.direct;
   const { directSlots, directNotModified } = directRatiosOf(d);
   const directClean = [d.helloWorld, d.availableSlots, d.notModified].every((r) => okOnly(r, '2xx/3xx'));
   const budgets: Budget[] = [
     { name: 'Available slots over bare Fastify', target: '>= 40%', measured: pct(readRatio), pass: readRatio >= 0.4 },
     ...directBudgets(d),
-    { name: 'Hold attempts over the pgbench ceiling', target: '>= 50%', measured: pct(holdRatio), pass: holdRatio >= 0.5 },
+    {
+      name: 'Hold attempts over the pgbench ceiling',
+      target: '>= 50%',
+      measured: pct(holdRatio),
+      pass: holdRatio >= 0.5,
+    },
     {
       name: `Available slots p99 at ${m.connections} connections`,
       target: '< 100 ms',
@@ -129,7 +155,8 @@ export function evaluateBudgets(m: {
       name: `${attempts.toLocaleString('en-AU')} attempts from the instant sales open`,
       target: `409 SALES_NOT_OPEN before it; exactly ${slots} holds after`,
       measured: `before: ${m.opening.beforeOpening.status} ${m.opening.beforeOpening.code ?? ''}; after: ${m.opening.granted} granted in ${m.opening.durationSeconds.toFixed(2)} s, ${m.opening.database.heldSlots} held, ${m.opening.database.slotsWithTwoHolders} doubled`,
-      pass: m.opening.beforeOpening.status === 409 && m.opening.beforeOpening.code === 'SALES_NOT_OPEN' && exact(m.opening),
+      pass:
+        m.opening.beforeOpening.status === 409 && m.opening.beforeOpening.code === 'SALES_NOT_OPEN' && exact(m.opening),
     },
     {
       name: 'Reads stay responsive during a sign-in storm (p99)',
@@ -144,5 +171,13 @@ export function evaluateBudgets(m: {
       pass: clean && directClean,
     },
   ];
-  return { budgets, readRatio, holdRatio, directRatios: { directAvailableSlotsOverHelloWorld: directSlots, directNotModifiedOverHelloWorld: directNotModified } };
+  return {
+    budgets,
+    readRatio,
+    holdRatio,
+    directRatios: {
+      directAvailableSlotsOverHelloWorld: directSlots,
+      directNotModifiedOverHelloWorld: directNotModified,
+    },
+  };
 }

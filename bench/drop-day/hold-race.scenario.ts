@@ -64,23 +64,54 @@ export async function runHoldRaceScenario(opts: {
     const warmUp = round === 0;
     await resetRaceSlots(db);
     await takeStatementCounts(db);
-    const run = await pgbench(opts.pg, opts.database, script, { clients: connections, transactionsPerClient: RACE.attempts / connections });
+    const run = await pgbench(opts.pg, opts.database, script, {
+      clients: connections,
+      transactionsPerClient: RACE.attempts / connections,
+    });
     pgbenchStatements = await takeStatementCounts(db, 1);
     if (run.failed) throw new Error(`pgbench: ${run.failed} failed transactions`);
     if (!warmUp) pgbenchRuns.push(run.tps);
     // Frees the sessions and ends the previous round's holds, so every racer starts without one.
     await resetRaceSlots(db);
     await takeStatementCounts(db);
-    const race = await runLoad({ url: opts.apiUrl, connections, amount: RACE.attempts, requests: opts.requests, warmUpPath: opts.warmUpPath, cpuPids: opts.apiPids }, opts.tmp);
+    const race = await runLoad(
+      {
+        url: opts.apiUrl,
+        connections,
+        amount: RACE.attempts,
+        requests: opts.requests,
+        warmUpPath: opts.warmUpPath,
+        cpuPids: opts.apiPids,
+      },
+      opts.tmp,
+    );
     raceStatements = await takeStatementCounts(db);
     // One row per attempt: the one-statement hold, or its batch (hold-batcher.ts) answering many.
-    const holdQueries = (raceStatements.find((st) => st.query.startsWith('with upcoming as'))?.calls ?? 0) + (raceStatements.find((st) => st.query.startsWith('with req as'))?.rows ?? 0);
-    const raceRound: RaceRound = { ...race, granted: race.statusCodes['201'] ?? 0, holdQueries, database: await countRaceHolds(db) };
+    const holdQueries =
+      (raceStatements.find((st) => st.query.startsWith('with upcoming as'))?.calls ?? 0) +
+      (raceStatements.find((st) => st.query.startsWith('with req as'))?.rows ?? 0);
+    const raceRound: RaceRound = {
+      ...race,
+      granted: race.statusCodes['201'] ?? 0,
+      holdQueries,
+      database: await countRaceHolds(db),
+    };
     if (warmUp) {
-      if (raceRound.granted !== RACE.slots || raceRound.database.slotsWithTwoHolders !== 0) throw new Error(`warm-up race: ${JSON.stringify(raceRound.database)}, ${raceRound.granted} granted`);
+      if (raceRound.granted !== RACE.slots || raceRound.database.slotsWithTwoHolders !== 0)
+        throw new Error(`warm-up race: ${JSON.stringify(raceRound.database)}, ${raceRound.granted} granted`);
     } else raceRounds.push(raceRound);
-    opts.log(`  ${warmUp ? 'warm-up' : `round ${round}`}: pgbench ${Math.round(run.tps)} tps, race ${Math.round(race.requestsPerSecond)} attempts/s (${race.serverCpuMicrosPerRequest} µs CPU each, p99 ${race.latencyMs.p99} ms), ${raceRound.granted} granted, ${holdQueries} attempts reached PostgreSQL, database ${JSON.stringify(raceRound.database)}`);
+    opts.log(
+      `  ${warmUp ? 'warm-up' : `round ${round}`}: pgbench ${Math.round(run.tps)} tps, race ${Math.round(race.requestsPerSecond)} attempts/s (${race.serverCpuMicrosPerRequest} µs CPU each, p99 ${race.latencyMs.p99} ms), ${raceRound.granted} granted, ${holdQueries} attempts reached PostgreSQL, database ${JSON.stringify(raceRound.database)}`,
+    );
   }
-  for (const st of [...pgbenchStatements, ...raceStatements]) opts.log(`    ${st.calls} x ${st.meanMs} ms: ${st.query}`);
-  return { race: medianRound(raceRounds), raceRounds, pgbenchTps: median(pgbenchRuns), pgbenchRuns, raceStatements, pgbenchStatements };
+  for (const st of [...pgbenchStatements, ...raceStatements])
+    opts.log(`    ${st.calls} x ${st.meanMs} ms: ${st.query}`);
+  return {
+    race: medianRound(raceRounds),
+    raceRounds,
+    pgbenchTps: median(pgbenchRuns),
+    pgbenchRuns,
+    raceStatements,
+    pgbenchStatements,
+  };
 }

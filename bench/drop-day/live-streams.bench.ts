@@ -45,7 +45,9 @@ function openStream(port: number, pathAndQuery: string, headers: Record<string, 
     let open = false;
     socket.setEncoding('utf8');
     socket.on('connect', () => {
-      const lines = Object.entries({ host: `127.0.0.1:${port}`, accept: 'text/event-stream', ...headers }).map(([k, v]) => `${k}: ${v}`);
+      const lines = Object.entries({ host: `127.0.0.1:${port}`, accept: 'text/event-stream', ...headers }).map(
+        ([k, v]) => `${k}: ${v}`,
+      );
       socket.write(`GET ${pathAndQuery} HTTP/1.1\r\n${lines.join('\r\n')}\r\n\r\n`);
     });
     socket.on('data', (chunk: string) => {
@@ -62,40 +64,67 @@ function openStream(port: number, pathAndQuery: string, headers: Record<string, 
         chunk = head.slice(end + 4);
       }
       // Comments (": keep-alive") are not events; any `event:` line after arming counts.
-      if (stream.armed && stream.heardAt === null && /(^|\n)event: (slot|changed)\b/.test(chunk)) stream.heardAt = performance.now();
+      if (stream.armed && stream.heardAt === null && /(^|\n)event: (slot|changed)\b/.test(chunk))
+        stream.heardAt = performance.now();
     });
     socket.on('error', reject);
   });
 }
 
-const { tmp, databaseUrl, db, endPool, season, jwtKey, idTokens, stop } = await startBenchDatabase('live', PORTS.postgres);
+const { tmp, databaseUrl, db, endPool, season, jwtKey, idTokens, stop } = await startBenchDatabase(
+  'live',
+  PORTS.postgres,
+);
 const streams: Stream[] = [];
 try {
   const customers = await createCustomers(db, idTokens, Math.min(STREAMS, 2000) + 1, 'live');
   const target = season.targets[0]!;
   const slot = (
-    await db.execute(sql`select id from slots where location_id = ${target.locationId}::uuid and kind = 'session' and start_at > now() + interval '1 day' order by start_at limit 1`)
+    await db.execute(
+      sql`select id from slots where location_id = ${target.locationId}::uuid and kind = 'session' and start_at > now() + interval '1 day' order by start_at limit 1`,
+    )
   ).rows[0]!.id as string;
   await endPool();
 
-  const env = benchApiEnv({ databaseUrl, jwtKey, publicUrl: `http://127.0.0.1:${PORTS.api}`, deadStripePort: 4198, deadSmtpPort: 4199 });
-  const api = await startProcesses({ name: 'api', script: 'dist/start.mjs', cwd: API_DIR, ports: [PORTS.api], env, readyPath: '/api/v1/ready', logDir: tmp });
+  const env = benchApiEnv({
+    databaseUrl,
+    jwtKey,
+    publicUrl: `http://127.0.0.1:${PORTS.api}`,
+    deadStripePort: 4198,
+    deadSmtpPort: 4199,
+  });
+  const api = await startProcesses({
+    name: 'api',
+    script: 'dist/start.mjs',
+    cwd: API_DIR,
+    ports: [PORTS.api],
+    env,
+    readyPath: '/api/v1/ready',
+    logDir: tmp,
+  });
   try {
     const appCheck = await appCheckToken(`http://127.0.0.1:${PORTS.api}`);
     const pid = api.pids[0]!;
     const rssBefore = rssKiB(pid);
-    console.log(`load average ${load1()}; opening ${STREAMS} streams on one process (RSS ${Math.round(rssBefore / 1024)} MiB)`);
+    console.log(
+      `load average ${load1()}; opening ${STREAMS} streams on one process (RSS ${Math.round(rssBefore / 1024)} MiB)`,
+    );
     const livePath = `/api/v1/booking-slot/${target.locationId}/live`;
     for (let i = 0; i < STREAMS; i += 200) {
       const batch = Array.from({ length: Math.min(200, STREAMS - i) }, (_, j) =>
-        openStream(PORTS.api, livePath, { authorization: customers[(i + j) % (customers.length - 1)]!.authorization, 'x-app-check': appCheck }),
+        openStream(PORTS.api, livePath, {
+          authorization: customers[(i + j) % (customers.length - 1)]!.authorization,
+          'x-app-check': appCheck,
+        }),
       );
       streams.push(...(await Promise.all(batch)));
     }
     // Let the first events (a snapshot, if the stream sends one) and the collector settle.
     await new Promise((resolve) => setTimeout(resolve, 3000));
     const rssOpen = rssKiB(pid);
-    console.log(`${streams.length} streams open: RSS ${Math.round(rssOpen / 1024)} MiB, ${(((rssOpen - rssBefore) * 1024) / streams.length / 1024).toFixed(1)} KiB per stream`);
+    console.log(
+      `${streams.length} streams open: RSS ${Math.round(rssOpen / 1024)} MiB, ${(((rssOpen - rssBefore) * 1024) / streams.length / 1024).toFixed(1)} KiB per stream`,
+    );
 
     for (const s of streams) s.armed = true;
     const holder = customers[customers.length - 1]!;
@@ -107,19 +136,39 @@ try {
     const changedAt = performance.now();
     if (hold.status !== 201) throw new Error(`the hold answered ${hold.status}: ${await hold.text()}`);
     await new Promise((resolve) => setTimeout(resolve, 5000));
-    const delays = streams.map((s) => (s.heardAt === null ? Infinity : Math.max(0, s.heardAt - changedAt))).sort((a, b) => a - b);
+    const delays = streams
+      .map((s) => (s.heardAt === null ? Infinity : Math.max(0, s.heardAt - changedAt)))
+      .sort((a, b) => a - b);
     const within1s = delays.filter((d) => d <= 1000).length / delays.length;
     const at = (q: number) => delays[Math.min(delays.length - 1, Math.floor(q * delays.length))]!;
-    console.log(`after the hold: p50 ${at(0.5).toFixed(0)} ms, p99 ${at(0.99).toFixed(0)} ms, ${(within1s * 100).toFixed(1)}% within 1 s, ${delays.filter((d) => d === Infinity).length} never heard in 5 s`);
-    console.log(`${within1s >= 0.99 ? 'PASS' : 'FAIL'}  a change reaches 99% of ${streams.length} streams within 1 s; load average ${load1()}`);
+    console.log(
+      `after the hold: p50 ${at(0.5).toFixed(0)} ms, p99 ${at(0.99).toFixed(0)} ms, ${(within1s * 100).toFixed(1)}% within 1 s, ${delays.filter((d) => d === Infinity).length} never heard in 5 s`,
+    );
+    console.log(
+      `${within1s >= 0.99 ? 'PASS' : 'FAIL'}  a change reaches 99% of ${streams.length} streams within 1 s; load average ${load1()}`,
+    );
 
     // The read budgets with every stream still open (issue 21): the same direct scenario as `npm run bench`.
     const wrk = await ensureWrk();
     const reads = availableSlotsReads(customers.slice(0, -1), season.targets, appCheck);
-    await runLoad({ url: `http://127.0.0.1:${PORTS.api}`, connections: 30, amount: reads.length, requests: reads }, tmp);
-    const d = await runDirectScenario({ apiAddress: api.addresses[0]!, apiPid: pid, helloPort: PORTS.hello, reads, duration: 6, tmp, wrkVersion: wrk.version, log: console.log });
+    await runLoad(
+      { url: `http://127.0.0.1:${PORTS.api}`, connections: 30, amount: reads.length, requests: reads },
+      tmp,
+    );
+    const d = await runDirectScenario({
+      apiAddress: api.addresses[0]!,
+      apiPid: pid,
+      helloPort: PORTS.hello,
+      reads,
+      duration: 6,
+      tmp,
+      wrkVersion: wrk.version,
+      log: console.log,
+    });
     const still = streams.filter((s) => !s.socket.destroyed).length;
-    console.log(`with ${still} streams open, medians of the rounds: hello-world ${Math.round(d.helloWorld.requestsPerSecond)}/s; load average ${load1()}`);
+    console.log(
+      `with ${still} streams open, medians of the rounds: hello-world ${Math.round(d.helloWorld.requestsPerSecond)}/s; load average ${load1()}`,
+    );
     for (const b of directBudgets(d)) console.log(budgetLine(b));
     for (const b of directTargets(d)) console.log(targetLine(b));
   } finally {

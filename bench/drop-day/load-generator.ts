@@ -71,7 +71,9 @@ export async function runLoad(spec: LoadSpec, tmpDir: string): Promise<LoadResul
       let err = '';
       child.stdout.on('data', (d: Buffer) => (out += d.toString()));
       child.stderr.on('data', (d: Buffer) => (err += d.toString()));
-      child.on('exit', (code) => (code === 0 ? resolve(out) : reject(new Error(`autocannon worker exited with ${code}: ${err}`))));
+      child.on('exit', (code) =>
+        code === 0 ? resolve(out) : reject(new Error(`autocannon worker exited with ${code}: ${err}`)),
+      );
     });
     return JSON.parse(output) as LoadResult;
   } finally {

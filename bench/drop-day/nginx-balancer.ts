@@ -5,10 +5,18 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 
 const run = promisify(execFile);
-export const NGINX_TEMPLATE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../nginx/kringle.conf.template');
+export const NGINX_TEMPLATE = path.resolve(
+  path.dirname(fileURLToPath(import.meta.url)),
+  '../nginx/kringle.conf.template',
+);
 
 /** Fills the committed template (the same file docs/deploy.md installs). */
-export function renderSiteConfig(opts: { listen: string; serverName: string; upstreams: string[]; accessLog: string }): string {
+export function renderSiteConfig(opts: {
+  listen: string;
+  serverName: string;
+  upstreams: string[];
+  accessLog: string;
+}): string {
   const servers = opts.upstreams.map((u) => `server ${u} max_fails=3 fail_timeout=10s;`).join('\n    ');
   return fs
     .readFileSync(NGINX_TEMPLATE, 'utf8')
@@ -22,9 +30,12 @@ export function renderSiteConfig(opts: { listen: string; serverName: string; ups
 export async function ensureNginx(): Promise<{ bin: string; version: string }> {
   const bin = '/usr/sbin/nginx';
   if (!fs.existsSync(bin)) {
-    if (process.getuid?.() !== 0) throw new Error('nginx is not installed: run `sudo apt-get install -y nginx` (Debian\'s package) and try again');
-    console.log('Installing Debian\'s nginx (apt-get install -y nginx)...');
-    await run('apt-get', ['install', '-y', '--no-install-recommends', 'nginx'], { env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } }).catch((err: Error) => {
+    if (process.getuid?.() !== 0)
+      throw new Error("nginx is not installed: run `sudo apt-get install -y nginx` (Debian's package) and try again");
+    console.log("Installing Debian's nginx (apt-get install -y nginx)...");
+    await run('apt-get', ['install', '-y', '--no-install-recommends', 'nginx'], {
+      env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+    }).catch((err: Error) => {
       throw new Error(`Could not install nginx (apt-get install -y nginx): ${err.message}`);
     });
   }
@@ -44,7 +55,15 @@ export interface Balancer {
 export async function startBalancer(bin: string, dir: string, port: number, upstreams: string[]): Promise<Balancer> {
   fs.mkdirSync(dir, { recursive: true });
   const site = path.join(dir, 'kringle.conf');
-  fs.writeFileSync(site, renderSiteConfig({ listen: `127.0.0.1:${port}`, serverName: 'localhost', upstreams, accessLog: path.join(dir, 'access.log') }));
+  fs.writeFileSync(
+    site,
+    renderSiteConfig({
+      listen: `127.0.0.1:${port}`,
+      serverName: 'localhost',
+      upstreams,
+      accessLog: path.join(dir, 'access.log'),
+    }),
+  );
   const main = path.join(dir, 'nginx.conf');
   fs.writeFileSync(
     main,
@@ -70,10 +89,14 @@ http {
   let stderr = '';
   child.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
   const url = `http://127.0.0.1:${port}`;
-  await waitFor(async () => {
-    if (child.exitCode !== null) throw new Error(`nginx exited: ${stderr}`);
-    return (await fetch(url).catch(() => null)) !== null;
-  }, 10_000, 'nginx');
+  await waitFor(
+    async () => {
+      if (child.exitCode !== null) throw new Error(`nginx exited: ${stderr}`);
+      return (await fetch(url).catch(() => null)) !== null;
+    },
+    10_000,
+    'nginx',
+  );
   return {
     url,
     stop: () =>

@@ -18,7 +18,15 @@ export interface OpeningRace extends RaceRound {
  * attempt is sent from the instant on (the load generator waits for it after its warm-up).
  * The same exactly-N check as the plain race applies. The opening is cleared afterwards.
  */
-export async function runOpeningRace(args: { db: Db; url: string; requests: LoadRequest[]; connections: number; cpuPids: number[]; tmp: string; warmUpPath: string }): Promise<OpeningRace> {
+export async function runOpeningRace(args: {
+  db: Db;
+  url: string;
+  requests: LoadRequest[];
+  connections: number;
+  cpuPids: number[];
+  tmp: string;
+  warmUpPath: string;
+}): Promise<OpeningRace> {
   const { db } = args;
   await resetRaceSlots(db);
   const locations = sql`(select distinct s.location_id from slots s join bench_race_slots r on r.slot_id = s.id)`;
@@ -28,10 +36,31 @@ export async function runOpeningRace(args: { db: Db; url: string; requests: Load
   const opensAt = Math.round(Number(opened.rows[0]!.at));
   try {
     const first = args.requests[0]!;
-    const early = await fetch(args.url + first.path, { method: first.method, headers: { ...first.headers, 'content-type': 'application/json' }, body: first.body });
+    const early = await fetch(args.url + first.path, {
+      method: first.method,
+      headers: { ...first.headers, 'content-type': 'application/json' },
+      body: first.body,
+    });
     const beforeOpening = { status: early.status, code: ((await early.json()) as { code?: string }).code };
-    const race = await runLoad({ url: args.url, connections: args.connections, amount: args.requests.length, requests: args.requests, warmUpPath: args.warmUpPath, cpuPids: args.cpuPids, startAt: opensAt }, args.tmp);
-    return { ...race, granted: race.statusCodes['201'] ?? 0, holdQueries: 0, database: await countRaceHolds(db), beforeOpening };
+    const race = await runLoad(
+      {
+        url: args.url,
+        connections: args.connections,
+        amount: args.requests.length,
+        requests: args.requests,
+        warmUpPath: args.warmUpPath,
+        cpuPids: args.cpuPids,
+        startAt: opensAt,
+      },
+      args.tmp,
+    );
+    return {
+      ...race,
+      granted: race.statusCodes['201'] ?? 0,
+      holdQueries: 0,
+      database: await countRaceHolds(db),
+      beforeOpening,
+    };
   } finally {
     await db.execute(sql`update locations set sales_open_at = null where id in ${locations}`);
   }

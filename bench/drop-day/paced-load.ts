@@ -16,7 +16,10 @@ export interface PacedResult {
  * second's start, which measured its own queue. One unmeasured second first: the sockets, and the
  * generator's own code compiled, or the first tens of requests would measure its start-up.
  */
-export async function runPaced(spec: LoadSpec & { overallRate: number }, pick: () => LoadRequest): Promise<PacedResult> {
+export async function runPaced(
+  spec: LoadSpec & { overallRate: number },
+  pick: () => LoadRequest,
+): Promise<PacedResult> {
   const agent = new http.Agent({ keepAlive: true, maxSockets: spec.connections });
   try {
     await paced(spec, pick, agent, 1);
@@ -26,7 +29,12 @@ export async function runPaced(spec: LoadSpec & { overallRate: number }, pick: (
   }
 }
 
-async function paced(spec: LoadSpec & { overallRate: number }, pick: () => LoadRequest, agent: http.Agent, seconds: number): Promise<PacedResult> {
+async function paced(
+  spec: LoadSpec & { overallRate: number },
+  pick: () => LoadRequest,
+  agent: http.Agent,
+  seconds: number,
+): Promise<PacedResult> {
   const url = new URL(spec.url);
   const due = Math.round(seconds * spec.overallRate);
   const latencies: number[] = [];
@@ -38,7 +46,14 @@ async function paced(spec: LoadSpec & { overallRate: number }, pick: () => LoadR
     new Promise<void>((resolve) => {
       const r = pick();
       const req = http.request(
-        { host: url.hostname, port: url.port, agent, method: r.method, path: r.path, headers: { ...r.headers, ...(r.body ? { 'content-type': 'application/json' } : {}) } },
+        {
+          host: url.hostname,
+          port: url.port,
+          agent,
+          method: r.method,
+          path: r.path,
+          headers: { ...r.headers, ...(r.body ? { 'content-type': 'application/json' } : {}) },
+        },
         (res) => {
           res.resume();
           res.on('end', () => {
@@ -57,16 +72,24 @@ async function paced(spec: LoadSpec & { overallRate: number }, pick: () => LoadR
   const inFlight: Promise<void>[] = [];
   while (sent < due) {
     const now = performance.now();
-    while (sent < due && start + (sent * 1000) / spec.overallRate <= now) inFlight.push(send(start + (sent++ * 1000) / spec.overallRate));
+    while (sent < due && start + (sent * 1000) / spec.overallRate <= now)
+      inFlight.push(send(start + (sent++ * 1000) / spec.overallRate));
     await new Promise((resolve) => setTimeout(resolve, 1));
   }
   await Promise.all(inFlight);
   latencies.sort((a, b) => a - b);
-  const at = (q: number) => Math.round((latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? 0) * 100) / 100;
+  const at = (q: number) =>
+    Math.round((latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? 0) * 100) / 100;
   return {
     total: latencies.length,
     durationSeconds: (performance.now() - start) / 1000,
-    latencyMs: { p50: at(0.5), p90: at(0.9), p99: at(0.99), max: at(1), mean: Math.round((latencies.reduce((a, b) => a + b, 0) / Math.max(1, latencies.length)) * 100) / 100 },
+    latencyMs: {
+      p50: at(0.5),
+      p90: at(0.9),
+      p99: at(0.99),
+      max: at(1),
+      mean: Math.round((latencies.reduce((a, b) => a + b, 0) / Math.max(1, latencies.length)) * 100) / 100,
+    },
     statusCodes,
     errors,
   };

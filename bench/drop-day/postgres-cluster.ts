@@ -26,7 +26,7 @@ const asOwner = (cmd: string, args: string[]) =>
  * synchronous_commit stay at their defaults) so a hold costs what it costs in production.
  */
 const TUNING = [
-  'listen_addresses = \'127.0.0.1\'',
+  "listen_addresses = '127.0.0.1'",
   'max_connections = 250',
   'shared_buffers = 256MB',
   'effective_cache_size = 1GB',
@@ -52,9 +52,30 @@ export async function startPostgres(dir: string, port: number): Promise<Postgres
   const data = path.join(dir, 'pgdata');
   fs.mkdirSync(dir, { recursive: true });
   if (process.getuid?.() === 0) await run('chown', ['-R', 'postgres:postgres', dir]);
-  await asOwner(path.join(PG_BIN, 'initdb'), ['-D', data, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--locale=C.UTF-8']);
-  fs.appendFileSync(path.join(data, 'postgresql.conf'), `\n# drop-day benchmark\nport = ${port}\n${TUNING.join('\n')}\n`);
-  await asOwner(path.join(PG_BIN, 'pg_ctl'), ['-D', data, '-l', path.join(dir, 'postgres.log'), '-w', '-t', '60', 'start']);
+  await asOwner(path.join(PG_BIN, 'initdb'), [
+    '-D',
+    data,
+    '-U',
+    'postgres',
+    '--auth=trust',
+    '-E',
+    'UTF8',
+    '--locale=C.UTF-8',
+  ]);
+  fs.appendFileSync(
+    path.join(data, 'postgresql.conf'),
+    `\n# drop-day benchmark\nport = ${port}\n${TUNING.join('\n')}\n`,
+  );
+  await asOwner(path.join(PG_BIN, 'pg_ctl'), [
+    '-D',
+    data,
+    '-l',
+    path.join(dir, 'postgres.log'),
+    '-w',
+    '-t',
+    '60',
+    'start',
+  ]);
   const { stdout } = await run(path.join(PG_BIN, 'postgres'), ['--version']);
   const url = (database = 'postgres') => `postgres://postgres@127.0.0.1:${port}/${database}`;
   let stopped = false;
@@ -74,15 +95,43 @@ export async function startPostgres(dir: string, port: number): Promise<Postgres
  * Runs pgbench with a custom script as prepared statements (as the API runs the hold), and
  * returns transactions per second (connection time excluded).
  */
-export async function pgbench(cluster: PostgresCluster, database: string, script: string, opts: { clients: number; transactionsPerClient: number }) {
+export async function pgbench(
+  cluster: PostgresCluster,
+  database: string,
+  script: string,
+  opts: { clients: number; transactionsPerClient: number },
+) {
   const { stdout } = await run(
     path.join(PG_BIN, 'pgbench'),
-    ['-n', '-M', 'prepared', '-h', '127.0.0.1', '-p', String(cluster.port), '-U', 'postgres', '-c', String(opts.clients), '-j', '2', '-t', String(opts.transactionsPerClient), '-f', script, database],
+    [
+      '-n',
+      '-M',
+      'prepared',
+      '-h',
+      '127.0.0.1',
+      '-p',
+      String(cluster.port),
+      '-U',
+      'postgres',
+      '-c',
+      String(opts.clients),
+      '-j',
+      '2',
+      '-t',
+      String(opts.transactionsPerClient),
+      '-f',
+      script,
+      database,
+    ],
     { maxBuffer: 10 * 1024 * 1024 },
   );
   const tps = /tps = ([\d.]+) \(without initial connection time\)/.exec(stdout);
   const latency = /latency average = ([\d.]+) ms/.exec(stdout);
   const failed = /number of failed transactions: (\d+)/.exec(stdout);
   if (!tps) throw new Error(`pgbench output not understood:\n${stdout}`);
-  return { tps: Number(tps[1]), latencyAvgMs: latency ? Number(latency[1]) : null, failed: failed ? Number(failed[1]) : 0 };
+  return {
+    tps: Number(tps[1]),
+    latencyAvgMs: latency ? Number(latency[1]) : null,
+    failed: failed ? Number(failed[1]) : 0,
+  };
 }

@@ -11,14 +11,22 @@ export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url
  * it as `npm start` and production do (decision 0077: the young generation's size is one of them).
  */
 export const API_NODE_FLAGS: string[] = (() => {
-  const start = (JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'apps/api/package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start;
+  const start = (
+    JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'apps/api/package.json'), 'utf8')) as { scripts: { start: string } }
+  ).scripts.start;
   const flags = /\bnode ((?:--\S+ )*)dist\/start\.mjs/.exec(start)?.[1];
   if (flags === undefined) throw new Error(`apps/api's start script no longer runs dist/start.mjs with node: ${start}`);
   return flags.split(' ').filter(Boolean);
 })();
 
 /** The API's environment in the benches: production mode, nothing that leaves this machine. */
-export function benchApiEnv(opts: { databaseUrl: string; jwtKey: string; publicUrl: string; deadStripePort: number; deadSmtpPort: number }): Record<string, string> {
+export function benchApiEnv(opts: {
+  databaseUrl: string;
+  jwtKey: string;
+  publicUrl: string;
+  deadStripePort: number;
+  deadSmtpPort: number;
+}): Record<string, string> {
   return {
     NODE_ENV: 'production',
     DATABASE_URL: opts.databaseUrl,
@@ -79,7 +87,12 @@ export async function startProcesses(opts: {
     logs[i] = path.join(opts.logDir, `${opts.name}-${port}.log`);
     const fd = fs.openSync(logs[i], 'a');
     // tsx as a loader, not its CLI (which runs the script in a child): the pid must be the server's own.
-    const args = [...profileFlags(), ...(opts.nodeFlags ?? []), ...(opts.script.endsWith('.ts') ? ['--import', 'tsx'] : API_NODE_FLAGS), opts.script];
+    const args = [
+      ...profileFlags(),
+      ...(opts.nodeFlags ?? []),
+      ...(opts.script.endsWith('.ts') ? ['--import', 'tsx'] : API_NODE_FLAGS),
+      opts.script,
+    ];
     const child = spawn(process.execPath, args, {
       cwd: opts.cwd,
       env: { ...process.env, ...opts.env, PORT: String(port), HOST: '127.0.0.1' },
@@ -114,7 +127,8 @@ export async function startProcesses(opts: {
         waitFor(
           async () => {
             const child = children[i]!;
-            if (child.exitCode !== null) throw new Error(`${opts.name} on ${port} exited with ${child.exitCode}:\n${tail(i)}`);
+            if (child.exitCode !== null)
+              throw new Error(`${opts.name} on ${port} exited with ${child.exitCode}:\n${tail(i)}`);
             return (await fetch(`http://127.0.0.1:${port}${opts.readyPath}`).catch(() => null))?.ok === true;
           },
           120_000,
@@ -141,7 +155,13 @@ export async function startAbSides(opts: {
   /** Node flags only the after side gets (e.g. a young-generation size). */
   afterNodeFlags?: string[];
 }): Promise<Record<'before' | 'after', ProcessGroup>> {
-  const env = benchApiEnv({ databaseUrl: opts.databaseUrl, jwtKey: opts.jwtKey, publicUrl: `http://127.0.0.1:${opts.ports.before}`, deadStripePort: 4198, deadSmtpPort: 4199 });
+  const env = benchApiEnv({
+    databaseUrl: opts.databaseUrl,
+    jwtKey: opts.jwtKey,
+    publicUrl: `http://127.0.0.1:${opts.ports.before}`,
+    deadStripePort: 4198,
+    deadSmtpPort: 4199,
+  });
   const start = (side: 'before' | 'after') =>
     startProcesses({
       name: side,
@@ -154,5 +174,11 @@ export async function startAbSides(opts: {
       nodeFlags: side === 'after' ? opts.afterNodeFlags : [],
     });
   const before = await start('before');
-  return { before, after: await start('after').catch(async (err: unknown) => { await before.stop(); throw err; }) };
+  return {
+    before,
+    after: await start('after').catch(async (err: unknown) => {
+      await before.stop();
+      throw err;
+    }),
+  };
 }

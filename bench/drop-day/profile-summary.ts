@@ -64,9 +64,12 @@ const selfTime = new Map<number, number>();
 profile.samples.forEach((id, i) => selfTime.set(id, (selfTime.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0)));
 
 const total = [...selfTime.values()].reduce((a, b) => a + b, 0);
-const idle = [...selfTime].filter(([id]) => byId.get(id)!.callFrame.functionName === '(idle)').reduce((a, [, t]) => a + t, 0);
+const idle = [...selfTime]
+  .filter(([id]) => byId.get(id)!.callFrame.functionName === '(idle)')
+  .reduce((a, [, t]) => a + t, 0);
 const busy = total - idle;
-const label = (n: Node) => `${n.callFrame.functionName || '(anonymous)'} ${path.basename(n.callFrame.url)}:${n.callFrame.lineNumber + 1}`;
+const label = (n: Node) =>
+  `${n.callFrame.functionName || '(anonymous)'} ${path.basename(n.callFrame.url)}:${n.callFrame.lineNumber + 1}`;
 
 // Inclusive time per function name: each sample counts once per name on its stack (recursion once).
 const inclusive = new Map<string, number>();
@@ -85,11 +88,14 @@ for (const [id, t] of selfTime) {
 
 const share = (t: number) => `${((100 * t) / busy).toFixed(1).padStart(5)}%`;
 const perAnswer = (t: number) => (answers > 0 ? `${(t / answers).toFixed(2).padStart(6)} µs` : '');
-console.log(`${path.basename(file)}: ${(total / 1e6).toFixed(1)} s sampled, busy ${(busy / 1e6).toFixed(1)} s${answers ? `, ${answers} answers` : ''}\n`);
+console.log(
+  `${path.basename(file)}: ${(total / 1e6).toFixed(1)} s sampled, busy ${(busy / 1e6).toFixed(1)} s${answers ? `, ${answers} answers` : ''}\n`,
+);
 console.log('The read path, inclusive (share of busy time, per answer):');
 for (const [name, what] of STEPS) {
   const t = inclusive.get(name) ?? 0;
   console.log(`  ${share(t)} ${perAnswer(t)}  ${what}${t === 0 ? ' (not seen)' : ''}`);
 }
 console.log('\nMost self time:');
-for (const [name, t] of [...self].sort((a, b) => b[1] - a[1]).slice(0, 25)) console.log(`  ${share(t)} ${perAnswer(t)}  ${name}`);
+for (const [name, t] of [...self].sort((a, b) => b[1] - a[1]).slice(0, 25))
+  console.log(`  ${share(t)} ${perAnswer(t)}  ${name}`);

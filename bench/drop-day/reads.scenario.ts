@@ -41,9 +41,22 @@ export async function runReadsScenario(opts: {
   log: (msg: string) => void;
 }): Promise<ReadsScenario> {
   const { db, tmp } = opts;
-  const hello = await startProcesses({ name: 'hello', script: path.join(REPO_ROOT, 'bench/drop-day/hello-world.server.ts'), cwd: REPO_ROOT, ports: opts.helloPorts, env: {}, readyPath: '/hello', logDir: tmp });
+  const hello = await startProcesses({
+    name: 'hello',
+    script: path.join(REPO_ROOT, 'bench/drop-day/hello-world.server.ts'),
+    cwd: REPO_ROOT,
+    ports: opts.helloPorts,
+    env: {},
+    readyPath: '/hello',
+    logDir: tmp,
+  });
   opts.onCleanup(() => hello.stop());
-  const helloLb = await startBalancer(opts.nginxBin, path.join(tmp, 'nginx-hello'), opts.helloBalancerPort, hello.addresses);
+  const helloLb = await startBalancer(
+    opts.nginxBin,
+    path.join(tmp, 'nginx-hello'),
+    opts.helloBalancerPort,
+    hello.addresses,
+  );
   opts.onCleanup(() => helloLb.stop());
   const helloRequests: LoadRequest[] = [{ method: 'GET', path: '/hello' }];
   await runLoad({ url: helloLb.url, connections: opts.connections, duration: 3, requests: helloRequests }, tmp);
@@ -52,14 +65,46 @@ export async function runReadsScenario(opts: {
   const helloRounds: LoadResult[] = [];
   const readRounds: LoadResult[] = [];
   for (let round = 0; round < READ_ROUNDS; round++) {
-    helloRounds.push(await runLoad({ url: helloLb.url, connections: opts.connections, duration: opts.duration, requests: helloRequests, warmUpPath: '/hello', cpuPids: hello.pids }, tmp));
-    readRounds.push(await runLoad({ url: opts.apiUrl, connections: opts.connections, duration: opts.duration, requests: opts.reads, warmUpPath: opts.warmUpPath, cpuPids: opts.apiPids }, tmp));
+    helloRounds.push(
+      await runLoad(
+        {
+          url: helloLb.url,
+          connections: opts.connections,
+          duration: opts.duration,
+          requests: helloRequests,
+          warmUpPath: '/hello',
+          cpuPids: hello.pids,
+        },
+        tmp,
+      ),
+    );
+    readRounds.push(
+      await runLoad(
+        {
+          url: opts.apiUrl,
+          connections: opts.connections,
+          duration: opts.duration,
+          requests: opts.reads,
+          warmUpPath: opts.warmUpPath,
+          cpuPids: opts.apiPids,
+        },
+        tmp,
+      ),
+    );
     const [h, a] = [helloRounds[round]!, readRounds[round]!];
-    opts.log(`  round ${round + 1}: hello-world ${Math.round(h.requestsPerSecond)}/s (${h.serverCpuMicrosPerRequest} µs CPU each), available-slots ${Math.round(a.requestsPerSecond)}/s (${a.serverCpuMicrosPerRequest} µs CPU each, p99 ${a.latencyMs.p99} ms)`);
+    opts.log(
+      `  round ${round + 1}: hello-world ${Math.round(h.requestsPerSecond)}/s (${h.serverCpuMicrosPerRequest} µs CPU each), available-slots ${Math.round(a.requestsPerSecond)}/s (${a.serverCpuMicrosPerRequest} µs CPU each, p99 ${a.latencyMs.p99} ms)`,
+    );
   }
   const readStatements = await takeStatementCounts(db);
   for (const st of readStatements) opts.log(`    ${st.calls} x ${st.meanMs} ms: ${st.query}`);
   await helloLb.stop();
   await hello.stop();
-  return { helloWorld: medianRound(helloRounds), availableSlots: medianRound(readRounds), helloRounds, readRounds, readStatements };
+  return {
+    helloWorld: medianRound(helloRounds),
+    availableSlots: medianRound(readRounds),
+    helloRounds,
+    readRounds,
+    readStatements,
+  };
 }

@@ -31,7 +31,14 @@ export function describeMachine(postgres: string, nginx: string, loadAtStart: nu
   let commit = 'unknown';
   try {
     commit = execFileSync('git', ['rev-parse', '--short=12', 'HEAD'], { cwd: REPO_ROOT }).toString().trim();
-    if (execFileSync('git', ['status', '--porcelain', '--', 'apps', 'packages', 'bench/drop-day', 'bench/nginx'], { cwd: REPO_ROOT }).toString().trim()) commit += ' (with local changes)';
+    if (
+      execFileSync('git', ['status', '--porcelain', '--', 'apps', 'packages', 'bench/drop-day', 'bench/nginx'], {
+        cwd: REPO_ROOT,
+      })
+        .toString()
+        .trim()
+    )
+      commit += ' (with local changes)';
   } catch {
     // Not a git checkout: the report says so.
   }
@@ -100,11 +107,19 @@ export interface Report {
   };
   /** The statements PostgreSQL ran most during a scenario (pg_stat_statements). */
   statements: Record<string, Array<{ calls: number; rows: number; meanMs: number; query: string }>>;
-  ratios: { availableSlotsOverHelloWorld: number; holdsOverPgbench: number; directAvailableSlotsOverHelloWorld: number; directNotModifiedOverHelloWorld: number };
+  ratios: {
+    availableSlotsOverHelloWorld: number;
+    holdsOverPgbench: number;
+    directAvailableSlotsOverHelloWorld: number;
+    directNotModifiedOverHelloWorld: number;
+  };
   budgets: Budget[];
 }
 
-export function writeReports(report: Report, dir = path.join(REPO_ROOT, 'bench/reports')): { json: string; md: string } {
+export function writeReports(
+  report: Report,
+  dir = path.join(REPO_ROOT, 'bench/reports'),
+): { json: string; md: string } {
   fs.mkdirSync(dir, { recursive: true });
   const json = path.join(dir, 'drop-day.json');
   const md = path.join(dir, 'drop-day.md');

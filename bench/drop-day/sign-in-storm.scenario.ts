@@ -44,18 +44,37 @@ export async function runSignInStormScenario(opts: {
     body: JSON.stringify({ email: c.email, password: SIGN_IN_PASSWORD }),
   }));
   // The same probe without the storm, just before it: what the storm adds to the reads' p99.
-  const probe = { url: apiUrl, connections: SIGN_IN.probeConnections, overallRate: SIGN_IN.probeRate, duration: opts.duration, requests: opts.reads, warmUpPath: opts.warmUpPath };
+  const probe = {
+    url: apiUrl,
+    connections: SIGN_IN.probeConnections,
+    overallRate: SIGN_IN.probeRate,
+    duration: opts.duration,
+    requests: opts.reads,
+    warmUpPath: opts.warmUpPath,
+  };
   const readsAlone = await runLoad({ ...probe, cpuPids: opts.apiPids }, tmp);
   // The API processes' own CPU time (hash threads included) and the host's CPUs, both over the
   // storm's measured run (after its warm-up, as the other figures).
   const [storm, readsDuringStorm] = await Promise.all([
-    runLoad({ url: apiUrl, connections: SIGN_IN.connections, duration: opts.duration, requests: signInRequests, warmUpPath: opts.warmUpPath, cpuPids: opts.apiPids }, tmp),
+    runLoad(
+      {
+        url: apiUrl,
+        connections: SIGN_IN.connections,
+        duration: opts.duration,
+        requests: signInRequests,
+        warmUpPath: opts.warmUpPath,
+        cpuPids: opts.apiPids,
+      },
+      tmp,
+    ),
     runLoad(probe, tmp),
   ]);
   const hostBusyDuringStorm = storm.hostBusy ?? null;
   // The storm's run was charged with the probe's reads too: those cost what they cost alone.
   const apiCpuMsPerSignIn =
-    (storm.serverCpuMicrosPerRequest! * storm.total - readsAlone.serverCpuMicrosPerRequest! * readsDuringStorm.total) / storm.total / 1000;
+    (storm.serverCpuMicrosPerRequest! * storm.total - readsAlone.serverCpuMicrosPerRequest! * readsDuringStorm.total) /
+    storm.total /
+    1000;
   // Mirrors apps/api/src/modules/accounts/passwords.ts: at most 3 hashes at once per process, one core left free.
   const perProcess = Math.max(1, Math.min(3, os.availableParallelism() - 1));
   const boundPerSecond = Math.min(os.availableParallelism(), perProcess * opts.apiProcesses) * (1000 / verifyMs);

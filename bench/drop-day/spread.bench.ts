@@ -18,9 +18,14 @@ const REPO_ROOT = path.resolve(import.meta.dirname, '../..');
 const REPORTS = path.join(REPO_ROOT, 'bench/reports');
 const args = process.argv.slice(2);
 const runs = Number(args.find((a) => a !== '--direct') ?? 10);
-if (!Number.isInteger(runs) || runs < 1) throw new Error('usage: npm run bench:spread -- [runs, 10 by default] [--direct]');
+if (!Number.isInteger(runs) || runs < 1)
+  throw new Error('usage: npm run bench:spread -- [runs, 10 by default] [--direct]');
 if (args.includes('--direct')) {
-  const child = spawnSync(process.execPath, ['--import', 'tsx', path.join(import.meta.dirname, 'direct.bench.ts'), String(runs)], { cwd: path.join(REPO_ROOT, 'bench'), stdio: 'inherit' });
+  const child = spawnSync(
+    process.execPath,
+    ['--import', 'tsx', path.join(import.meta.dirname, 'direct.bench.ts'), String(runs)],
+    { cwd: path.join(REPO_ROOT, 'bench'), stdio: 'inherit' },
+  );
   process.exit(child.status ?? 1);
 }
 const REQUIRED_SHARE = 0.9;
@@ -40,7 +45,10 @@ for (let run = 1; run <= runs; run++) {
   console.log(`\n=== run ${run} of ${runs} (load average ${loadAtStart}) ===`);
   const jsonPath = path.join(REPORTS, 'drop-day.json');
   fs.rmSync(jsonPath, { force: true });
-  const child = spawnSync(process.execPath, ['--import', 'tsx', path.join(import.meta.dirname, 'drop-day.bench.ts')], { cwd: path.join(REPO_ROOT, 'bench'), stdio: 'inherit' });
+  const child = spawnSync(process.execPath, ['--import', 'tsx', path.join(import.meta.dirname, 'drop-day.bench.ts')], {
+    cwd: path.join(REPO_ROOT, 'bench'),
+    stdio: 'inherit',
+  });
   // A run that failed before writing its report (exit 2) counts as a miss for every budget.
   const report = fs.existsSync(jsonPath) ? (JSON.parse(fs.readFileSync(jsonPath, 'utf8')) as Report) : null;
   records.push({ run, startedAt, loadAtStart, exitCode: child.status, report });
@@ -50,9 +58,16 @@ const names = [...new Set(records.flatMap((r) => r.report?.budgets.map((b) => b.
 const rows = names.map((name) => {
   const each = records.map((r) => r.report?.budgets.find((b) => b.name === name) ?? null);
   const passes = each.filter((b) => b?.pass).length;
-  return { name, target: each.find((b) => b)?.target ?? '', passes, held: passes >= Math.ceil(runs * REQUIRED_SHARE), measured: each.map((b) => (b ? `${b.pass ? '' : '**miss** '}${b.measured}` : 'no report')) };
+  return {
+    name,
+    target: each.find((b) => b)?.target ?? '',
+    passes,
+    held: passes >= Math.ceil(runs * REQUIRED_SHARE),
+    measured: each.map((b) => (b ? `${b.pass ? '' : '**miss** '}${b.measured}` : 'no report')),
+  };
 });
-const directCell = (w: { requestsPerSecond: number; serverCpuMicrosPerRequest?: number }) => `${Math.round(w.requestsPerSecond).toLocaleString('en-AU')}/s, ${w.serverCpuMicrosPerRequest ?? '?'} µs`;
+const directCell = (w: { requestsPerSecond: number; serverCpuMicrosPerRequest?: number }) =>
+  `${Math.round(w.requestsPerSecond).toLocaleString('en-AU')}/s, ${w.serverCpuMicrosPerRequest ?? '?'} µs`;
 const commit = records.find((r) => r.report)?.report?.machine.commit ?? 'unknown';
 
 const md = `# Drop-day bench: the spread
@@ -82,7 +97,10 @@ ${records.map((r) => `| ${r.run} | ${r.report ? [r.report.scenarios.direct.hello
 ${rows.map((r) => `### ${r.name}\n\n${r.measured.map((m, i) => `${i + 1}. ${m}`).join('\n')}`).join('\n\n')}
 `;
 fs.writeFileSync(path.join(REPORTS, 'drop-day-spread.md'), md);
-fs.writeFileSync(path.join(REPORTS, 'drop-day-spread.json'), `${JSON.stringify({ commit, runs: records.map(({ report, ...r }) => ({ ...r, budgets: report?.budgets ?? null, ratios: report?.ratios ?? null, direct: report?.scenarios.direct ?? null })) }, null, 2)}\n`);
+fs.writeFileSync(
+  path.join(REPORTS, 'drop-day-spread.json'),
+  `${JSON.stringify({ commit, runs: records.map(({ report, ...r }) => ({ ...r, budgets: report?.budgets ?? null, ratios: report?.ratios ?? null, direct: report?.scenarios.direct ?? null })) }, null, 2)}\n`,
+);
 
 console.log(`\nThe spread over ${runs} runs (commit ${commit}):`);
 for (const r of rows) console.log(`  ${r.held ? 'HELD' : 'MISS'}  ${r.name}: ${r.passes} of ${runs}`);

@@ -11,14 +11,20 @@ const WRK = '/usr/bin/wrk';
 /** Debian's wrk, installed once with apt when missing (as ensureNginx does for nginx). */
 export async function ensureWrk(): Promise<{ bin: string; version: string }> {
   if (!fs.existsSync(WRK)) {
-    if (process.getuid?.() !== 0) throw new Error('wrk is not installed: run `sudo apt-get install -y wrk` (Debian\'s package) and try again');
-    console.log('Installing Debian\'s wrk (apt-get install -y wrk)...');
-    await run('apt-get', ['install', '-y', '--no-install-recommends', 'wrk'], { env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } }).catch((err: Error) => {
+    if (process.getuid?.() !== 0)
+      throw new Error("wrk is not installed: run `sudo apt-get install -y wrk` (Debian's package) and try again");
+    console.log("Installing Debian's wrk (apt-get install -y wrk)...");
+    await run('apt-get', ['install', '-y', '--no-install-recommends', 'wrk'], {
+      env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+    }).catch((err: Error) => {
       throw new Error(`Could not install wrk (apt-get install -y wrk): ${err.message}`);
     });
   }
   // `wrk --version` prints its banner and usage, and exits 1.
-  const out = await run(WRK, ['--version']).then((r) => r.stdout, (err: { stdout?: string }) => err.stdout ?? '');
+  const out = await run(WRK, ['--version']).then(
+    (r) => r.stdout,
+    (err: { stdout?: string }) => err.stdout ?? '',
+  );
   return { bin: WRK, version: /wrk (\S+)/.exec(out)?.[1] ?? 'unknown' };
 }
 
@@ -38,7 +44,8 @@ export interface WrkResult extends LoadResult {
   bytesPerResponse: number;
 }
 
-const luaString = (s: string) => `"${s.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\r/g, '\\r').replace(/\n/g, '\\n')}"`;
+const luaString = (s: string) =>
+  `"${s.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\r/g, '\\r').replace(/\n/g, '\\n')}"`;
 
 /**
  * The Lua script: every request is formatted once in init() (not per request, which would make the
@@ -103,9 +110,12 @@ export async function runWrk(spec: WrkSpec, tmpDir: string): Promise<WrkResult> 
   try {
     const cpuBefore = spec.cpuPids ? cpuSeconds(spec.cpuPids) : 0;
     const command = spec.cpus ? ['taskset', '-c', spec.cpus, WRK, ...args] : [WRK, ...args];
-    const { stdout } = raisedPriority ? await run('nice', ['-n', '-10', ...command]) : await run(command[0]!, command.slice(1));
+    const { stdout } = raisedPriority
+      ? await run('nice', ['-n', '-10', ...command])
+      : await run(command[0]!, command.slice(1));
     const cpuAfter = spec.cpuPids ? cpuSeconds(spec.cpuPids) : 0;
-    if (statuses) for (const l of stdout.split('\n').filter((x) => x.startsWith('status '))) console.log(`    wrk: ${l}`);
+    if (statuses)
+      for (const l of stdout.split('\n').filter((x) => x.startsWith('status '))) console.log(`    wrk: ${l}`);
     const line = stdout.split('\n').find((l) => l.startsWith('{"requests"'));
     if (!line) throw new Error(`wrk printed no summary:\n${stdout}`);
     const s = JSON.parse(line) as Record<string, number>;
@@ -118,12 +128,14 @@ export async function runWrk(spec: WrkSpec, tmpDir: string): Promise<WrkResult> 
       durationSeconds: seconds,
       latencyMs: { p50: ms(s.p50!), p90: ms(s.p90!), p99: ms(s.p99!), max: ms(s.max!), mean: ms(s.mean!) },
       // wrk counts only answers outside 2xx/3xx; what they were is checked before the run (direct scenario).
-      statusCodes: { '2xx/3xx': s.requests! - bad, ...(bad ? { 'other': bad } : {}) },
+      statusCodes: { '2xx/3xx': s.requests! - bad, ...(bad ? { other: bad } : {}) },
       errors: s.connect! + s.read! + s.write!,
       timeouts: s.timeout!,
       raisedPriority,
       bytesPerResponse: s.requests! > 0 ? Math.round(s.bytes! / s.requests!) : 0,
-      ...(spec.cpuPids && s.requests! > 0 ? { serverCpuMicrosPerRequest: Math.round(((cpuAfter - cpuBefore) * 1e7) / s.requests!) / 10 } : {}),
+      ...(spec.cpuPids && s.requests! > 0
+        ? { serverCpuMicrosPerRequest: Math.round(((cpuAfter - cpuBefore) * 1e7) / s.requests!) / 10 }
+        : {}),
     };
   } finally {
     fs.rmSync(file, { force: true });

@@ -10,10 +10,35 @@ import { endWithHead, headPrefix, HeadTail, rawHeadSupported, takesRawHead } fro
 const raw = process.env.HEAD === 'raw';
 const KEEP_ALIVE_MS = 72_000;
 const BODY = Buffer.alloc(9648, 'x');
-const BODY_HEADERS = ['content-security-policy', "default-src 'none'; frame-ancestors 'none'", 'x-content-type-options', 'nosniff', 'x-frame-options', 'DENY', 'referrer-policy', 'no-referrer', 'cross-origin-resource-policy', 'same-origin'];
-const COMMON = ['cache-control', 'private, no-cache', 'vary', 'Origin, Accept-Encoding', 'etag', '"WDu-zjE5qcVLDkV3u11Vlw"'];
+const BODY_HEADERS = [
+  'content-security-policy',
+  "default-src 'none'; frame-ancestors 'none'",
+  'x-content-type-options',
+  'nosniff',
+  'x-frame-options',
+  'DENY',
+  'referrer-policy',
+  'no-referrer',
+  'cross-origin-resource-policy',
+  'same-origin',
+];
+const COMMON = [
+  'cache-control',
+  'private, no-cache',
+  'vary',
+  'Origin, Accept-Encoding',
+  'etag',
+  '"WDu-zjE5qcVLDkV3u11Vlw"',
+];
 const lists = {
-  200: [...COMMON, ...BODY_HEADERS, 'content-type', 'application/json; charset=utf-8', 'content-length', String(BODY.length)],
+  200: [
+    ...COMMON,
+    ...BODY_HEADERS,
+    'content-type',
+    'application/json; charset=utf-8',
+    'content-length',
+    String(BODY.length),
+  ],
   304: COMMON,
 };
 const prefixes = { 200: headPrefix(200, lists[200]), 304: headPrefix(304, lists[304]) };
@@ -22,7 +47,8 @@ const server = http.createServer((req, res) => {
   const status = req.url === '/304' ? 304 : 200;
   const body = status === 200 ? BODY : null;
   const id = randomUUID();
-  if (raw && rawHeadSupported(res) && takesRawHead(req, res, KEEP_ALIVE_MS)) return endWithHead(res, status, prefixes[status] + id + tail.now(), body);
+  if (raw && rawHeadSupported(res) && takesRawHead(req, res, KEEP_ALIVE_MS))
+    return endWithHead(res, status, prefixes[status] + id + tail.now(), body);
   res.writeHead(status, [...lists[status], 'x-request-id', id]);
   res.end(body ?? undefined);
 });

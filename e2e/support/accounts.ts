@@ -28,7 +28,12 @@ interface OutboxItem {
  * Waits for an e-mail to `to` whose subject matches, in the dev outbox (newest first), and
  * returns the `/verify?...` link from its text. `notId` skips a mail already used.
  */
-export async function actionLinkFromOutbox(request: APIRequestContext, to: string, subject: RegExp, options: { notId?: string } = {}): Promise<{ link: string; id: string }> {
+export async function actionLinkFromOutbox(
+  request: APIRequestContext,
+  to: string,
+  subject: RegExp,
+  options: { notId?: string } = {},
+): Promise<{ link: string; id: string }> {
   let found: OutboxItem | undefined;
   await expect
     .poll(
@@ -70,7 +75,9 @@ export async function expectNoAxeViolations(page: Page, label: string): Promise<
     ),
   );
   const results = await new AxeBuilder({ page }).withTags(WCAG_22_AA).analyze();
-  expect(results.violations.map((v) => `${label}: ${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+  expect(
+    results.violations.map((v) => `${label}: ${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
+  ).toEqual([]);
 }
 
 /** Full-page screenshot for people to look at (not compared). */
@@ -93,10 +100,15 @@ export async function expectNoSidewaysScrollAt320(page: Page): Promise<void> {
 
 /** Events the app recorded through its analytics no-op sink (window.__kringleAnalytics). */
 export async function analyticsEvents(page: Page): Promise<string[]> {
-  return page.evaluate(() => ((window as unknown as { __kringleAnalytics?: { event: string }[] }).__kringleAnalytics ?? []).map((e) => e.event));
+  return page.evaluate(() =>
+    ((window as unknown as { __kringleAnalytics?: { event: string }[] }).__kringleAnalytics ?? []).map((e) => e.event),
+  );
 }
 
-export async function registerThroughForm(page: Page, account: { email: string; password: string; firstName?: string; lastName?: string }): Promise<void> {
+export async function registerThroughForm(
+  page: Page,
+  account: { email: string; password: string; firstName?: string; lastName?: string },
+): Promise<void> {
   await page.getByLabel('First name').fill(account.firstName ?? 'Holly');
   await page.getByLabel('Last name').fill(account.lastName ?? 'Winters');
   await page.getByLabel('Email address').fill(account.email);
@@ -111,7 +123,11 @@ export async function logInThroughForm(page: Page, email: string, password: stri
 }
 
 /** Creates a customer through the API (with an app-check token, as the web app would). */
-export async function createAccountThroughApi(request: APIRequestContext, email: string, password = STRONG_PASSWORD): Promise<void> {
+export async function createAccountThroughApi(
+  request: APIRequestContext,
+  email: string,
+  password = STRONG_PASSWORD,
+): Promise<void> {
   const token = await appCheckToken(request);
   const response = await request.post('/api/v1/user', {
     data: { email, password, firstName: 'Noel', lastName: 'Frost' },
@@ -119,4 +135,3 @@ export async function createAccountThroughApi(request: APIRequestContext, email:
   });
   if (response.status() !== 201) throw new Error(`register failed: ${response.status()} ${await response.text()}`);
 }
-

@@ -32,7 +32,10 @@ export default class FlakySummaryReporter implements Reporter {
     );
     for (const t of flaky) console.log(`  flaky: ${t.titlePath().filter(Boolean).join(' › ')}`);
     mkdirSync(OUT_DIR, { recursive: true });
-    writeFileSync(`${OUT_DIR}/flaky.json`, JSON.stringify({ flaky: flaky.map((t) => t.titlePath().filter(Boolean).join(' › ')) }, null, 2));
+    writeFileSync(
+      `${OUT_DIR}/flaky.json`,
+      JSON.stringify({ flaky: flaky.map((t) => t.titlePath().filter(Boolean).join(' › ')) }, null, 2),
+    );
   }
 
   printsToStdio(): boolean {

@@ -15,7 +15,9 @@ for (const viewport of [
       await page.goto(path);
       await expect(page.locator('h1')).toBeVisible();
       const results = await new AxeBuilder({ page }).withTags(WCAG_22_AA).analyze();
-      expect(results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+      expect(results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual(
+        [],
+      );
     });
   }
 }
@@ -30,7 +32,11 @@ test.describe('signed-in layout', () => {
     await page.setViewportSize({ width: 1280, height: 800 });
     await page.goto('/bookings');
     await expect(page.getByTestId('sidebar')).toBeVisible();
-    const sidebar = await new AxeBuilder({ page }).include('[data-testid="sidebar"]').include('[data-testid="help-launcher"]').withTags(WCAG_22_AA).analyze();
+    const sidebar = await new AxeBuilder({ page })
+      .include('[data-testid="sidebar"]')
+      .include('[data-testid="help-launcher"]')
+      .withTags(WCAG_22_AA)
+      .analyze();
     expect(sidebar.violations.map((v) => v.id)).toEqual([]);
     await page.getByTestId('help-launcher').click();
     await expect(page.getByRole('dialog')).toBeVisible();

@@ -109,10 +109,18 @@ test('a used reset link offers a new one to a guest', async ({ page }) => {
 test('an expired link says so and offers a new one', async ({ page }) => {
   // Links live 1 h (reset) and 24 h (verify); the API's answer for an old one is stood in for here.
   await page.route('**/api/v1/auth/action/check', (route) =>
-    route.fulfill({ status: 400, contentType: 'application/json', body: JSON.stringify({ error: 'This link has expired. Please ask for a new one.', code: 'EXPIRED_ACTION_CODE' }) }),
+    route.fulfill({
+      status: 400,
+      contentType: 'application/json',
+      body: JSON.stringify({ error: 'This link has expired. Please ask for a new one.', code: 'EXPIRED_ACTION_CODE' }),
+    }),
   );
   await page.route('**/api/v1/auth/action/verify-email', (route) =>
-    route.fulfill({ status: 400, contentType: 'application/json', body: JSON.stringify({ error: 'This link has expired. Please ask for a new one.', code: 'EXPIRED_ACTION_CODE' }) }),
+    route.fulfill({
+      status: 400,
+      contentType: 'application/json',
+      body: JSON.stringify({ error: 'This link has expired. Please ask for a new one.', code: 'EXPIRED_ACTION_CODE' }),
+    }),
   );
   await page.goto('/verify?mode=resetPassword&oobCode=old');
   await expect(page.getByRole('heading', { name: 'This link has expired' })).toBeVisible();

@@ -84,7 +84,9 @@ for (const [name, viewport] of [
 
   // Issue 37 item 10 (decision 0068): a typo in the address is corrected on the unverified
   // account itself, from the verify screen; the new address's link verifies, the old one is refused.
-  test(`register with a typo, change the address, verify from the new mail; the old link is refused (${name})`, async ({ page }) => {
+  test(`register with a typo, change the address, verify from the new mail; the old link is refused (${name})`, async ({
+    page,
+  }) => {
     await page.setViewportSize(viewport);
     const right = uniqueEmail(`change-${name}`);
     const typo = right.replace('@example.com', '@exmaple.com');
@@ -111,14 +113,18 @@ for (const [name, viewport] of [
     await emailField.fill(right);
     await form.getByLabel('Password', { exact: true }).fill('Not-The-Password-1');
     await form.getByRole('button', { name: 'Save' }).click();
-    await expect(form.getByLabel('Password', { exact: true })).toHaveAccessibleDescription(/The password is not right\./);
+    await expect(form.getByLabel('Password', { exact: true })).toHaveAccessibleDescription(
+      /The password is not right\./,
+    );
     await expectNoAxeViolations(page, 'change-address form with an error');
     await shot(page, 'change-email-wrong-password');
 
     await form.getByLabel('Password', { exact: true }).fill(STRONG_PASSWORD);
     await form.getByRole('button', { name: 'Save' }).click();
     const changed = page.getByRole('status').filter({ hasText: 'Email address changed' });
-    await expect(changed).toContainText(`We've sent a new verification link to ${right}. Links sent to the old address no longer work.`);
+    await expect(changed).toContainText(
+      `We've sent a new verification link to ${right}. Links sent to the old address no longer work.`,
+    );
     await expect(form).toHaveCount(0);
     await expect(page.getByText(/We've sent a verification link to/)).toContainText(right);
     // The change sent a mail: Resend waits its minute out, as after registering.
@@ -156,7 +162,10 @@ test('links between the auth pages and to the terms', async ({ page }) => {
   await page.goto('/login');
   await page.getByRole('link', { name: 'Create an account' }).click();
   await expect(page).toHaveURL(/\/register$/);
-  await expect(page.getByRole('main').getByRole('link', { name: 'Terms and Conditions' })).toHaveAttribute('href', '/terms_and_conditions');
+  await expect(page.getByRole('main').getByRole('link', { name: 'Terms and Conditions' })).toHaveAttribute(
+    'href',
+    '/terms_and_conditions',
+  );
   await page.getByRole('main').getByRole('link', { name: 'Log in' }).click();
   await expect(page).toHaveURL(/\/login$/);
   await page.getByRole('link', { name: 'Forgot your password?' }).click();

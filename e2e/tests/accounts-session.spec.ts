@@ -64,7 +64,11 @@ test('an expired ID token is refreshed once, transparently, and the call retried
     meAuthHeaders.push(route.request().headers().authorization ?? '');
     if (!answered401) {
       answered401 = true;
-      await route.fulfill({ status: 401, contentType: 'application/json', body: JSON.stringify({ error: 'Your session has ended. Please sign in again.', code: 'UNAUTHENTICATED' }) });
+      await route.fulfill({
+        status: 401,
+        contentType: 'application/json',
+        body: JSON.stringify({ error: 'Your session has ended. Please sign in again.', code: 'UNAUTHENTICATED' }),
+      });
     } else await route.continue();
   });
 
@@ -93,12 +97,19 @@ test('a refresh refused for a moment (429, or the server down) keeps the family 
   let refused = 0;
   await page.route('**/api/v1/auth/refresh', async (route) => {
     refused += 1;
-    await route.fulfill({ status: 429, headers: { 'Retry-After': '30' }, contentType: 'application/json', body: JSON.stringify({ error: 'Too many attempts. Try again in 30 seconds.', code: 'RATE_LIMITED' }) });
+    await route.fulfill({
+      status: 429,
+      headers: { 'Retry-After': '30' },
+      contentType: 'application/json',
+      body: JSON.stringify({ error: 'Too many attempts. Try again in 30 seconds.', code: 'RATE_LIMITED' }),
+    });
   });
   // A reload has no ID token: the boot's refresh and the bookings call's both meet the 429.
   await page.reload();
   await expect(page.getByText('We could not load your bookings just now.')).toBeVisible();
-  await expect(page.locator('[data-sonner-toast]').filter({ hasText: 'We could not renew your sign-in just now.' })).toBeVisible();
+  await expect(
+    page.locator('[data-sonner-toast]').filter({ hasText: 'We could not renew your sign-in just now.' }),
+  ).toBeVisible();
   expect(refused).toBeGreaterThanOrEqual(2);
   expect(urls.filter((u) => /\/(login|register)$/.test(u))).toEqual([]);
   expect(await storedState(page)).toContain(DEMO_EMAIL);
@@ -123,7 +134,8 @@ test('a reload keeps the session without flashing the login page; logout purges'
     const seen: string[] = [];
     (window as unknown as { __headings: string[] }).__headings = seen;
     new MutationObserver(() => {
-      for (const h of Array.from(document.querySelectorAll('h1'))) if (!seen.includes(h.textContent ?? '')) seen.push(h.textContent ?? '');
+      for (const h of Array.from(document.querySelectorAll('h1')))
+        if (!seen.includes(h.textContent ?? '')) seen.push(h.textContent ?? '');
     }).observe(document, { childList: true, subtree: true });
   });
   const urls: string[] = [];

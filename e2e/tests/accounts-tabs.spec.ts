@@ -8,7 +8,10 @@ test.beforeEach(() => test.slow());
 
 const storedState = (page: Page) => page.evaluate(() => window.localStorage.getItem('persist:kringle') ?? '');
 
-test('three tabs opened together stay signed in, survive a reload, and all sign out together', async ({ page, context }) => {
+test('three tabs opened together stay signed in, survive a reload, and all sign out together', async ({
+  page,
+  context,
+}) => {
   const refreshStatuses: number[] = [];
   context.on('response', (response) => {
     if (response.url().endsWith('/api/v1/auth/refresh')) refreshStatuses.push(response.status());

@@ -34,7 +34,10 @@ export async function customerClient(request: APIRequestContext, email: string, 
     expect(expected, `${method} ${path}: ${res.status()} ${await res.text()}`).toContain(res.status());
     return (await res.json()) as T;
   };
-  return { get: <T>(path: string) => call<T>('GET', path), post: <T>(path: string, data: unknown = {}, expected?: number[]) => call<T>('POST', path, data, expected) };
+  return {
+    get: <T>(path: string) => call<T>('GET', path),
+    post: <T>(path: string, data: unknown = {}, expected?: number[]) => call<T>('POST', path, data, expected),
+  };
 }
 export type CustomerClient = Awaited<ReturnType<typeof customerClient>>;
 
@@ -52,15 +55,25 @@ export async function bookThroughApi(
   options: { pay?: boolean; daysAhead?: number; slot?: { id: string; locationId: string; slotTypeId: string } } = {},
 ): Promise<Booking> {
   const { items: locations } = await api.get<{ items: Location[] }>('/common/locations');
-  const location = locations.find((l) => (options.slot ? l.id === options.slot.locationId : l.name.includes('Sydney'))) ?? locations[0]!;
-  const slotType = location.slotTypes.find((t) => (options.slot ? t.id === options.slot.slotTypeId : t.name === 'Santa photos')) ?? location.slotTypes[0]!;
+  const location =
+    locations.find((l) => (options.slot ? l.id === options.slot.locationId : l.name.includes('Sydney'))) ??
+    locations[0]!;
+  const slotType =
+    location.slotTypes.find((t) => (options.slot ? t.id === options.slot.slotTypeId : t.name === 'Santa photos')) ??
+    location.slotTypes[0]!;
   const from = isoDate(new Date(Date.now() + (options.daysAhead ?? 4) * 86_400_000));
   const to = isoDate(new Date(Date.now() + ((options.daysAhead ?? 4) + 10) * 86_400_000));
-  const dates = await api.get<{ items: { date: string; available: number }[] }>(`/booking-slot/${location.id}/available-dates?slotTypeId=${slotType.id}&from=${from}&to=${to}`);
+  const dates = await api.get<{ items: { date: string; available: number }[] }>(
+    `/booking-slot/${location.id}/available-dates?slotTypeId=${slotType.id}&from=${from}&to=${to}`,
+  );
   const open = dates.items.filter((d) => d.available > 0);
   const day = open[Math.floor(Math.random() * open.length)]!;
-  const slots = await api.get<{ items: { id: string; kind: string; status: string }[] }>(`/booking-slot/${location.id}/available-slots?date=${day.date}&slotTypeId=${slotType.id}`);
-  const free = options.slot ? [{ id: options.slot.id }] : slots.items.filter((s) => s.kind === 'session' && s.status === 'available');
+  const slots = await api.get<{ items: { id: string; kind: string; status: string }[] }>(
+    `/booking-slot/${location.id}/available-slots?date=${day.date}&slotTypeId=${slotType.id}`,
+  );
+  const free = options.slot
+    ? [{ id: options.slot.id }]
+    : slots.items.filter((s) => s.kind === 'session' && s.status === 'available');
   // Another test may take the same session between the list and the hold: try a few.
   let hold: { id?: string; code?: string } = {};
   for (let attempt = 0; attempt < 3 && !hold.id; attempt++) {
@@ -68,10 +81,20 @@ export async function bookThroughApi(
     hold = await api.post<{ id?: string; code?: string }>('/bookings/reservation', { slotId: slot.id }, [201, 409]);
   }
   expect(hold.id, `no session could be held: ${hold.code}`).toBeTruthy();
-  const { items: packages } = await api.get<{ items: { id: string; priceCents: number }[] }>(`/product/packages?locationId=${location.id}&slotTypeId=${slotType.id}`);
+  const { items: packages } = await api.get<{ items: { id: string; priceCents: number }[] }>(
+    `/product/packages?locationId=${location.id}&slotTypeId=${slotType.id}`,
+  );
   const pkg = packages[0]!;
-  const cart = await api.post<{ id: string }>('/cart', { reservationId: hold.id!, amount: pkg.priceCents, packages: [{ id: pkg.id, quantity: 1 }], addOns: [] });
-  const checkout = await api.post<{ bookingId: string; client_secret: string }>(`/bookings/reservation/${hold.id!}/checkoutOrder`, { cartId: cart.id });
+  const cart = await api.post<{ id: string }>('/cart', {
+    reservationId: hold.id!,
+    amount: pkg.priceCents,
+    packages: [{ id: pkg.id, quantity: 1 }],
+    addOns: [],
+  });
+  const checkout = await api.post<{ bookingId: string; client_secret: string }>(
+    `/bookings/reservation/${hold.id!}/checkoutOrder`,
+    { cartId: cart.id },
+  );
   if (options.pay === false) return api.get<Booking>(`/bookings/${checkout.bookingId}`);
 
   const stripe = await api.get<{ publishableKey: string; sandboxUrl?: string }>('/common/stripe-client-secret');
@@ -107,11 +130,18 @@ export async function bookThroughApi(
 export async function rescheduleThroughApi(api: CustomerClient, booking: Booking): Promise<Booking> {
   const from = isoDate(new Date(Date.now() + 5 * 86_400_000));
   const to = isoDate(new Date(Date.now() + 12 * 86_400_000));
-  const dates = await api.get<{ items: { date: string; available: number }[] }>(`/booking-slot/${booking.location.id}/available-dates?slotTypeId=${booking.slotType.id}&from=${from}&to=${to}`);
+  const dates = await api.get<{ items: { date: string; available: number }[] }>(
+    `/booking-slot/${booking.location.id}/available-dates?slotTypeId=${booking.slotType.id}&from=${from}&to=${to}`,
+  );
   const day = dates.items.find((d) => d.available > 0)!.date;
-  const slots = await api.get<{ items: { id: string; kind: string; status: string }[] }>(`/booking-slot/${booking.location.id}/available-slots?date=${day}&slotTypeId=${booking.slotType.id}`);
+  const slots = await api.get<{ items: { id: string; kind: string; status: string }[] }>(
+    `/booking-slot/${booking.location.id}/available-slots?date=${day}&slotTypeId=${booking.slotType.id}`,
+  );
   const free = slots.items.filter((s) => s.kind === 'session' && s.status === 'available' && s.id !== booking.slot.id);
-  const hold = await api.post<{ id: string }>('/bookings/reservation', { slotId: free[Math.floor(Math.random() * free.length)]!.id, bookingId: booking.id });
+  const hold = await api.post<{ id: string }>('/bookings/reservation', {
+    slotId: free[Math.floor(Math.random() * free.length)]!.id,
+    bookingId: booking.id,
+  });
   return api.post<Booking>(`/bookings/${booking.id}/reschedule`, { reservationId: hold.id }, [200]);
 }
 
@@ -124,11 +154,16 @@ export async function familyWithSession(page: Page, baseURL: string, tag: string
 }
 
 /** The card of one booking on the open tab. */
-export const cardOf = (page: Page, reference: string) => page.locator(`[data-testid="booking-card"][data-reference="${reference}"]`);
+export const cardOf = (page: Page, reference: string) =>
+  page.locator(`[data-testid="booking-card"][data-reference="${reference}"]`);
 
 /** Clicks a download button and returns the HTTP response behind it and the saved file's bytes. */
 export async function downloadFrom(page: Page, button: ReturnType<Page['getByRole']>, urlPart: string) {
-  const [response, download] = await Promise.all([page.waitForResponse((r) => r.url().includes(urlPart) && r.request().method() === 'GET'), page.waitForEvent('download'), button.click()]);
+  const [response, download] = await Promise.all([
+    page.waitForResponse((r) => r.url().includes(urlPart) && r.request().method() === 'GET'),
+    page.waitForEvent('download'),
+    button.click(),
+  ]);
   const path = await download.path();
   const { readFile } = await import('node:fs/promises');
   return { response, filename: download.suggestedFilename(), bytes: await readFile(path) };

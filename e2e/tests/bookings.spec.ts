@@ -16,7 +16,8 @@ async function expectNoAxeViolations(page: Page) {
   expect(results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
 }
 
-const shot = (page: Page, name: string) => page.screenshot({ path: `${SCREENSHOT_DIR}/bookings-${name}.png`, fullPage: true });
+const shot = (page: Page, name: string) =>
+  page.screenshot({ path: `${SCREENSHOT_DIR}/bookings-${name}.png`, fullPage: true });
 const dollars = (cents: number) => `$${(cents / 100).toFixed(2)}`;
 
 async function openBookings(page: Page, tab: 'Upcoming' | 'Past' = 'Upcoming') {
@@ -32,7 +33,10 @@ function expectPdf(file: { response: { headers(): Record<string, string> }; byte
 }
 
 for (const viewport of VIEWPORTS) {
-  test(`a family sees a paid booking, downloads receipts, cancels with a refund and finds it under Past at ${viewport.width} px`, async ({ page, baseURL }) => {
+  test(`a family sees a paid booking, downloads receipts, cancels with a refund and finds it under Past at ${viewport.width} px`, async ({
+    page,
+    baseURL,
+  }) => {
     await page.setViewportSize(viewport);
     const api = await familyWithSession(page, baseURL!, `cancel-${viewport.width}`);
     const booking = await bookThroughApi(api, page.request);
@@ -54,12 +58,16 @@ for (const viewport of VIEWPORTS) {
 
     await card.getByRole('button', { name: 'Cancel booking' }).click();
     const dialog = page.getByRole('alertdialog', { name: 'Cancel this booking?' });
-    await expect(dialog).toContainText(`You will be refunded ${dollars(booking.amountCents)} to the card you paid with.`);
+    await expect(dialog).toContainText(
+      `You will be refunded ${dollars(booking.amountCents)} to the card you paid with.`,
+    );
     await expect(dialog.getByRole('button', { name: 'Keep booking' })).toBeFocused();
     await expectNoAxeViolations(page);
     await shot(page, `${viewport.name}-2-cancel-dialog`);
     await dialog.getByRole('button', { name: 'Cancel booking' }).click();
-    await expect(page.getByText(`Booking ${booking.reference} is cancelled. ${dollars(booking.amountCents)} is on its way back`)).toBeVisible();
+    await expect(
+      page.getByText(`Booking ${booking.reference} is cancelled. ${dollars(booking.amountCents)} is on its way back`),
+    ).toBeVisible();
     await expect(card).toHaveCount(0);
     // The cancelled card has gone, so keyboard focus waits on the open tab rather than the page's start.
     await expect(page.getByRole('tab', { name: 'Upcoming' })).toBeFocused();
@@ -89,8 +97,16 @@ test('reschedule hands the booking to the wizard with its location kept', async 
   await cardOf(page, booking.reference).getByRole('button', { name: 'Reschedule' }).click();
   await expect(page).toHaveURL(/\/create-booking$/);
   // The wizard state persists (spec §4): the reschedule data names the booking, the location is the booking's.
-  await expect.poll(async () => (await page.evaluate(() => window.localStorage.getItem('persist:kringle'))) ?? '').toContain(booking.id);
-  const stored = await page.evaluate(() => JSON.parse(JSON.parse(window.localStorage.getItem('persist:kringle') ?? '{}').booking ?? '{}') as { rescheduleData?: { bookingId: string }; location?: { name: string } });
+  await expect
+    .poll(async () => (await page.evaluate(() => window.localStorage.getItem('persist:kringle'))) ?? '')
+    .toContain(booking.id);
+  const stored = await page.evaluate(
+    () =>
+      JSON.parse(JSON.parse(window.localStorage.getItem('persist:kringle') ?? '{}').booking ?? '{}') as {
+        rescheduleData?: { bookingId: string };
+        location?: { name: string };
+      },
+  );
   expect(stored.rescheduleData?.bookingId).toBe(booking.id);
   expect(stored.location?.name ?? '').toContain('Sydney');
   const events = (await recordedEvents(page)).map((e) => e.event);
@@ -114,11 +130,15 @@ test('an unpaid booking can be paid from My Bookings', async ({ page, baseURL })
   const card = cardOf(page, booking.reference);
   await expect(card.getByText('Payment Pending')).toBeVisible();
   // Until when, in the location's time: the hold the checkout runs on.
-  await expect(card.getByText(/This session is held for you until \d{1,2}:\d\d (am|pm) AE[DS]T\. Finish paying to confirm it\./)).toBeVisible();
+  await expect(
+    card.getByText(/This session is held for you until \d{1,2}:\d\d (am|pm) AE[DS]T\. Finish paying to confirm it\./),
+  ).toBeVisible();
   await expectNoAxeViolations(page);
   await shot(page, 'wide-5-pending');
   // The countdown loads the hold that still runs (named by continue-payment), so it can offer more time.
-  const holdLoaded = page.waitForResponse((r) => /\/api\/v1\/bookings\/reservation\/[0-9a-f-]{36}$/.test(r.url()) && r.request().method() === 'GET');
+  const holdLoaded = page.waitForResponse(
+    (r) => /\/api\/v1\/bookings\/reservation\/[0-9a-f-]{36}$/.test(r.url()) && r.request().method() === 'GET',
+  );
   await card.getByRole('button', { name: 'Continue payment' }).click();
   await expect(page).toHaveURL(/\/create-booking$/);
   const hold = await holdLoaded;
@@ -138,7 +158,10 @@ test('an unpaid booking can be paid from My Bookings', async ({ page, baseURL })
   await expect(cardOf(page, booking.reference).getByText('Confirmed')).toBeVisible();
 });
 
-test('a family with no bookings is offered one Book a session button, at 320 px without sideways scrolling', async ({ page, baseURL }) => {
+test('a family with no bookings is offered one Book a session button, at 320 px without sideways scrolling', async ({
+  page,
+  baseURL,
+}) => {
   await page.setViewportSize({ width: 320, height: 640 });
   await familyWithSession(page, baseURL!, 'empty');
   await openBookings(page);

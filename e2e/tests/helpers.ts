@@ -24,13 +24,22 @@ export async function appCheckToken(request: APIRequestContext): Promise<string 
   if (cachedAppCheck && Date.now() < cachedAppCheck.expiresAt - 5 * 60_000) return cachedAppCheck.token;
   const challengeRes = await request.post('/api/v1/app-check/challenge');
   if (challengeRes.status() === 404) return null;
-  const c = (await challengeRes.json()) as { algorithm: string; challenge: string; salt: string; signature: string; maxnumber: number };
+  const c = (await challengeRes.json()) as {
+    algorithm: string;
+    challenge: string;
+    salt: string;
+    signature: string;
+    maxnumber: number;
+  };
   if (c.algorithm !== 'SHA-256') throw new Error(`unexpected app-check algorithm ${c.algorithm}`);
   const number = solveAppCheck(c.challenge, c.salt, c.maxnumber);
   if (number === null) throw new Error('could not solve the app-check challenge');
-  const payload = Buffer.from(JSON.stringify({ algorithm: c.algorithm, challenge: c.challenge, number, salt: c.salt, signature: c.signature })).toString('base64');
+  const payload = Buffer.from(
+    JSON.stringify({ algorithm: c.algorithm, challenge: c.challenge, number, salt: c.salt, signature: c.signature }),
+  ).toString('base64');
   const exchangeRes = await request.post('/api/v1/app-check/exchange', { data: { payload } });
-  if (!exchangeRes.ok()) throw new Error(`app-check exchange failed: ${exchangeRes.status()} ${await exchangeRes.text()}`);
+  if (!exchangeRes.ok())
+    throw new Error(`app-check exchange failed: ${exchangeRes.status()} ${await exchangeRes.text()}`);
   const body = (await exchangeRes.json()) as { token: string; expiresAt: string };
   cachedAppCheck = { token: body.token, expiresAt: Date.parse(body.expiresAt) };
   return body.token;
@@ -45,7 +54,11 @@ export async function appCheckToken(request: APIRequestContext): Promise<string 
  * signed out still solve in the browser. Any failure (a 404 included) fails the test: a broken sign-in must
  * never pass as a skipped test.
  */
-export async function signInThroughApi(page: Page, email = DEMO_EMAIL, password = DEMO_PASSWORD): Promise<SignInResult> {
+export async function signInThroughApi(
+  page: Page,
+  email = DEMO_EMAIL,
+  password = DEMO_PASSWORD,
+): Promise<SignInResult> {
   const token = await appCheckToken(page.request);
   const response = await page.request.post('/api/v1/auth/sign-in', {
     data: { email, password },
@@ -56,13 +69,17 @@ export async function signInThroughApi(page: Page, email = DEMO_EMAIL, password 
   await page.addInitScript((user) => {
     // redux-persist stores each slice as its own JSON string.
     if (!window.localStorage.getItem('persist:kringle')) {
-      window.localStorage.setItem('persist:kringle', JSON.stringify({ auth: JSON.stringify({ user }), _persist: JSON.stringify({ version: 1, rehydrated: true }) }));
+      window.localStorage.setItem(
+        'persist:kringle',
+        JSON.stringify({ auth: JSON.stringify({ user }), _persist: JSON.stringify({ version: 1, rehydrated: true }) }),
+      );
     }
   }, session.user);
   if (cachedAppCheck) {
     await page.addInitScript((stored) => {
       // The key and shape apps/web/src/lib/app-check.ts keeps its token under.
-      if (!window.sessionStorage.getItem('kringle.appCheck')) window.sessionStorage.setItem('kringle.appCheck', JSON.stringify(stored));
+      if (!window.sessionStorage.getItem('kringle.appCheck'))
+        window.sessionStorage.setItem('kringle.appCheck', JSON.stringify(stored));
     }, cachedAppCheck);
   }
   return session;
@@ -80,5 +97,9 @@ export function loadSeason(season: ReturnType<typeof demoSeason>): void {
   const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'kringle-season-')), 'season.json');
   fs.writeFileSync(file, JSON.stringify(season));
   const root = path.resolve(import.meta.dirname, '../..');
-  execFileSync('npm', ['run', '--silent', 'season:load', '--', file], { cwd: root, env: { ...process.env, DATA_DIR: process.env.E2E_DATA_DIR ?? '.data/e2e' }, stdio: 'pipe' });
+  execFileSync('npm', ['run', '--silent', 'season:load', '--', file], {
+    cwd: root,
+    env: { ...process.env, DATA_DIR: process.env.E2E_DATA_DIR ?? '.data/e2e' },
+    stdio: 'pipe',
+  });
 }

@@ -12,7 +12,10 @@ const CARD_BUDGET_PX = 590;
  * that found it), and what needs the family's action on top: the booking waiting for payment comes
  * first although it is the latest by date. At 390 and 1280 px, axe clean.
  */
-test('My Bookings: compact cards, the booking waiting for payment on top, at 390 and 1280 px (item 7)', async ({ page, baseURL }) => {
+test('My Bookings: compact cards, the booking waiting for payment on top, at 390 and 1280 px (item 7)', async ({
+  page,
+  baseURL,
+}) => {
   test.setTimeout(150_000);
   const family = await createVerifiedCustomer(page.request, baseURL!, 'compact-cards');
   const api = await customerClient(page.request, family.email, family.password);
@@ -28,13 +31,24 @@ test('My Bookings: compact cards, the booking waiting for payment on top, at 390
     await page.goto('/bookings');
     const cards = page.getByTestId('booking-card');
     await expect(cards).toHaveCount(3, { timeout: 20_000 });
-    expect(await cards.evaluateAll((all) => all.map((c) => c.getAttribute('data-reference')))).toEqual([unpaid.reference, soon.reference, later.reference]);
+    expect(await cards.evaluateAll((all) => all.map((c) => c.getAttribute('data-reference')))).toEqual([
+      unpaid.reference,
+      soon.reference,
+      later.reference,
+    ]);
     await expect(cardOf(page, unpaid.reference).getByRole('button', { name: 'Continue payment' })).toBeVisible();
-    const heights = await Promise.all([soon, later].map(async (b) => (await cardOf(page, b.reference).boundingBox())!.height));
+    const heights = await Promise.all(
+      [soon, later].map(async (b) => (await cardOf(page, b.reference).boundingBox())!.height),
+    );
     console.log(`card heights at ${viewport.width}: ${heights.join(', ')}`);
-    await cardOf(page, soon.reference).screenshot({ path: `${SCREENSHOT_DIR}/journey-two/${viewport.width}-card-compact.png` });
+    await cardOf(page, soon.reference).screenshot({
+      path: `${SCREENSHOT_DIR}/journey-two/${viewport.width}-card-compact.png`,
+    });
     if (viewport.width === 390) for (const h of heights) expect(h).toBeLessThanOrEqual(CARD_BUDGET_PX);
     await expectAccessible(page, `compact cards at ${viewport.width}`);
-    await page.screenshot({ path: `${SCREENSHOT_DIR}/journey-two/${viewport.width}-bookings-compact.png`, fullPage: true });
+    await page.screenshot({
+      path: `${SCREENSHOT_DIR}/journey-two/${viewport.width}-bookings-compact.png`,
+      fullPage: true,
+    });
   }
 });

@@ -20,7 +20,10 @@ for (const viewport of [
     const family = await signInFreshCustomer(page, baseURL!, `logout-${viewport.name}`);
     for (const from of ['/bookings', '/create-booking']) {
       await page.goto(from);
-      await expect(page.getByRole('heading', { level: 1 })).toHaveText(from === '/bookings' ? 'My Bookings' : 'Create Booking', { timeout: 20_000 });
+      await expect(page.getByRole('heading', { level: 1 })).toHaveText(
+        from === '/bookings' ? 'My Bookings' : 'Create Booking',
+        { timeout: 20_000 },
+      );
       await logout(page);
       await expect(page).toHaveURL(/\/login$/);
       await expect(page.getByRole('heading', { name: 'Log in' })).toBeVisible();

@@ -15,7 +15,11 @@ for (const viewport of [
   { name: 'wide', width: 1280, height: 800 },
   { name: 'narrow', width: 390, height: 844 },
 ]) {
-  test(`${viewport.name}: the tab that lost to the other tab's checkout, reloaded, resumes at Payment (item 8)`, async ({ page, context, baseURL }) => {
+  test(`${viewport.name}: the tab that lost to the other tab's checkout, reloaded, resumes at Payment (item 8)`, async ({
+    page,
+    context,
+    baseURL,
+  }) => {
     test.setTimeout(150_000);
     await page.setViewportSize(viewport);
     await signInFreshCustomer(page, baseURL!, `two-tabs-reload-${viewport.name}`);
@@ -33,7 +37,9 @@ for (const viewport of [
     await other.getByRole('button', { name: 'Back', exact: true }).click();
     await expect(stepHeading(other)).toHaveText('Choose a day and time');
     await other.locator('[data-status="available"]').first().click();
-    await expect(other.getByText('You already have a session on hold or waiting for payment.', { exact: false })).toBeVisible({ timeout: 15_000 });
+    await expect(
+      other.getByText('You already have a session on hold or waiting for payment.', { exact: false }),
+    ).toBeVisible({ timeout: 15_000 });
     const offer = other.getByRole('region', { name: 'Your booking is waiting for payment' });
     await expect(offer).toBeVisible();
     await expect(offer.getByRole('button', { name: 'Continue payment' })).toBeVisible();
@@ -45,7 +51,9 @@ for (const viewport of [
     await expect(stepHeading(other)).toHaveText('Payment', { timeout: 20_000 });
     await expect(sessionOf(other)).toHaveText(held);
     await expect(other.getByTestId('hold-countdown')).toContainText(/Held for you: \d+:\d\d/);
-    const toast = other.locator('[data-sonner-toast]').filter({ hasText: 'Your booking is waiting for payment: pay here to confirm it.' });
+    const toast = other
+      .locator('[data-sonner-toast]')
+      .filter({ hasText: 'Your booking is waiting for payment: pay here to confirm it.' });
     await expect(toast).toBeVisible();
     // Spec §9: 50 px from the top; and clear of the page's heading (item 10), beside it or above it.
     const heading = other.getByRole('heading', { name: 'Create Booking', level: 1 });
@@ -68,7 +76,9 @@ for (const viewport of [
     // And the family pays there.
     await fillCard(other, CARDS.success);
     await other.getByRole('button', { name: /^Pay \$/ }).click();
-    await expect(other.getByRole('heading', { name: "You're booked in to see Santa!" })).toBeVisible({ timeout: 30_000 });
+    await expect(other.getByRole('heading', { name: "You're booked in to see Santa!" })).toBeVisible({
+      timeout: 30_000,
+    });
     await other.close();
   });
 }

@@ -18,14 +18,26 @@ async function expectNoAxeViolations(page: Page) {
 async function holdElsewhere(request: APIRequestContext, email: string, password: string) {
   const token = await appCheckToken(request);
   const check: Record<string, string> = token ? { 'X-App-Check': token } : {};
-  const { idToken } = (await (await request.post('/api/v1/auth/sign-in', { data: { email, password }, headers: check })).json()) as { idToken: string };
+  const { idToken } = (await (
+    await request.post('/api/v1/auth/sign-in', { data: { email, password }, headers: check })
+  ).json()) as { idToken: string };
   const headers = { ...check, Authorization: `Bearer ${idToken}` };
   const get = async <T>(path: string) => (await (await request.get(`/api/v1${path}`, { headers })).json()) as T;
-  const location = (await get<{ items: { id: string; name: string; slotTypes: { id: string; name: string }[] }[] }>('/common/locations')).items.find((l) => l.name === SYDNEY)!;
+  const location = (
+    await get<{ items: { id: string; name: string; slotTypes: { id: string; name: string }[] }[] }>('/common/locations')
+  ).items.find((l) => l.name === SYDNEY)!;
   const type = location.slotTypes.find((t) => t.name === 'Santa photos')!;
-  const days = (await get<{ items: { date: string; available: number }[] }>(`/booking-slot/${location.id}/available-dates?slotTypeId=${type.id}`)).items.filter((d) => d.available > 10);
+  const days = (
+    await get<{ items: { date: string; available: number }[] }>(
+      `/booking-slot/${location.id}/available-dates?slotTypeId=${type.id}`,
+    )
+  ).items.filter((d) => d.available > 10);
   const day = days[Math.min(7, days.length - 1)]!.date;
-  const slots = (await get<{ items: { id: string; kind: string; status: string }[] }>(`/booking-slot/${location.id}/available-slots?slotTypeId=${type.id}&date=${day}`)).items;
+  const slots = (
+    await get<{ items: { id: string; kind: string; status: string }[] }>(
+      `/booking-slot/${location.id}/available-slots?slotTypeId=${type.id}&date=${day}`,
+    )
+  ).items;
   const free = slots.filter((s) => s.kind === 'session' && s.status === 'available');
   const slot = free[Math.floor(Math.random() * free.length)]!;
   const held = await request.post('/api/v1/bookings/reservation', { headers, data: { slotId: slot.id } });
@@ -38,7 +50,11 @@ for (const viewport of [
   { name: 'wide', width: 1280, height: 800 },
   { name: 'narrow', width: 390, height: 844 },
 ]) {
-  test(`${viewport.name}: a hold taken on another device is offered back after sign-in, and resumes at Package with its countdown (item 1)`, async ({ page, baseURL, playwright }) => {
+  test(`${viewport.name}: a hold taken on another device is offered back after sign-in, and resumes at Package with its countdown (item 1)`, async ({
+    page,
+    baseURL,
+    playwright,
+  }) => {
     await page.setViewportSize(viewport);
     const family = await createVerifiedCustomer(page.request, baseURL!, `follows-${viewport.name}`);
     const phone = await playwright.request.newContext({ baseURL });
@@ -48,8 +64,14 @@ for (const viewport of [
     await signInThroughApi(page, family.email, family.password);
     await page.goto('/bookings');
     const held = page.getByTestId('held-session');
-    await expect(held).toContainText(/You are holding \w{3} \d{1,2} \w{3,4}, \d{1,2}:\d\d (am|pm) AE[DS]T at .+ until/, { timeout: 20_000 });
-    await page.screenshot({ path: `${SCREENSHOT_DIR}/journey-two/${viewport.width}-bookings-remote-hold.png`, fullPage: true });
+    await expect(held).toContainText(
+      /You are holding \w{3} \d{1,2} \w{3,4}, \d{1,2}:\d\d (am|pm) AE[DS]T at .+ until/,
+      { timeout: 20_000 },
+    );
+    await page.screenshot({
+      path: `${SCREENSHOT_DIR}/journey-two/${viewport.width}-bookings-remote-hold.png`,
+      fullPage: true,
+    });
 
     await page.goto('/create-booking');
     const offer = page.getByRole('region', { name: 'You are holding a session' });
@@ -67,7 +89,11 @@ for (const viewport of [
   { name: 'wide', width: 1280, height: 800 },
   { name: 'narrow', width: 390, height: 844 },
 ]) {
-  test(`${viewport.name}: Back before the Session step asks before letting the held session go, and keeping it keeps it (item 2)`, async ({ page, baseURL, playwright }) => {
+  test(`${viewport.name}: Back before the Session step asks before letting the held session go, and keeping it keeps it (item 2)`, async ({
+    page,
+    baseURL,
+    playwright,
+  }) => {
     await page.setViewportSize(viewport);
     const family = await createVerifiedCustomer(page.request, baseURL!, `back-asks-${viewport.name}`);
     const phone = await playwright.request.newContext({ baseURL });
@@ -99,7 +125,10 @@ for (const viewport of [
   });
 }
 
-test('at the five-upcoming-bookings limit, the first step and My Bookings say so up front, at 1280 and 390 px (item 6)', async ({ page, baseURL }) => {
+test('at the five-upcoming-bookings limit, the first step and My Bookings say so up front, at 1280 and 390 px (item 6)', async ({
+  page,
+  baseURL,
+}) => {
   const family = await createVerifiedCustomer(page.request, baseURL!, 'at-limit');
   const api = await customerClient(page.request, family.email, family.password);
   for (let i = 0; i < 5; i++) await bookThroughApi(api, page.request, { daysAhead: 4 + i });
@@ -111,7 +140,10 @@ test('at the five-upcoming-bookings limit, the first step and My Bookings say so
   ]) {
     await page.setViewportSize(viewport);
     await page.goto('/create-booking');
-    await expect(limit).toHaveText('You have 5 upcoming bookings, the most one account can hold. To book another, cancel one of them or contact us.', { timeout: 20_000 });
+    await expect(limit).toHaveText(
+      'You have 5 upcoming bookings, the most one account can hold. To book another, cancel one of them or contact us.',
+      { timeout: 20_000 },
+    );
     await expect(stepHeading(page)).toHaveText('Where would you like to visit Santa?');
     await expectNoAxeViolations(page);
     await page.screenshot({ path: `${SCREENSHOT_DIR}/journey-two/${viewport.width}-limit-first-step.png` });

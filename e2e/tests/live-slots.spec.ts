@@ -7,7 +7,11 @@ import { apiCustomer, signInFreshCustomer } from './wizard-helpers';
  * within a second or two, without a reload and without asking for the day again (pushed by
  * GET /booking-slot/{locationId}/live, decision 0026); let go, it is free again.
  */
-test('a time another family takes shows as taken on an open Session step without a reload, and free again when let go', async ({ page, baseURL, request }) => {
+test('a time another family takes shows as taken on an open Session step without a reload, and free again when let go', async ({
+  page,
+  baseURL,
+  request,
+}) => {
   test.setTimeout(90_000);
   await page.setViewportSize({ width: 390, height: 844 });
   await signInFreshCustomer(page, baseURL!, 'watcher');
@@ -42,7 +46,12 @@ test('a time another family takes shows as taken on an open Session step without
 
 test('without the stream the Session step still learns of taken times by polling', async ({ page, baseURL }) => {
   await signInFreshCustomer(page, baseURL!, 'no-stream');
-  await page.route('**/booking-slot/*/live', (route) => route.fulfill({ status: 503, json: { code: 'SERVICE_UNAVAILABLE', error: 'Live updates are not available right now.' } }));
+  await page.route('**/booking-slot/*/live', (route) =>
+    route.fulfill({
+      status: 503,
+      json: { code: 'SERVICE_UNAVAILABLE', error: 'Live updates are not available right now.' },
+    }),
+  );
   await toSessionStep(page);
   await expect(page.locator('[data-status="available"]').first()).toBeVisible();
   // The polled read of the day comes again within the polling interval (15 s).

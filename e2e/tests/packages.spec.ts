@@ -9,7 +9,9 @@ for (const viewport of [
   { name: 'wide', width: 1280, height: 800 },
   { name: 'narrow', width: 390, height: 844 },
 ] as const) {
-  test(`View Packages lists packages and add-ons with prices, and Book now starts the wizard (${viewport.width} px)`, async ({ page }) => {
+  test(`View Packages lists packages and add-ons with prices, and Book now starts the wizard (${viewport.width} px)`, async ({
+    page,
+  }) => {
     await page.setViewportSize(viewport);
     await signInThroughApi(page);
     await page.goto('/packages');

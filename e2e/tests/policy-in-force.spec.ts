@@ -27,8 +27,12 @@ test.describe('policy in force', () => {
       else await page.getByTestId('bottom-tab-bar').getByRole('button', { name: 'Help' }).click();
       const served = (await (await answer).json()) as { refundCutoffHours: number; maxUpcomingBookings: number };
       const dialog = page.getByRole('dialog', { name: 'How can we help?' });
-      await expect(dialog.getByText(`Cancel up to ${served.refundCutoffHours} hours before for a full refund.`, { exact: false })).toBeVisible();
-      await expect(dialog.getByText(`You can have up to ${served.maxUpcomingBookings} upcoming bookings at a time.`)).toBeVisible();
+      await expect(
+        dialog.getByText(`Cancel up to ${served.refundCutoffHours} hours before for a full refund.`, { exact: false }),
+      ).toBeVisible();
+      await expect(
+        dialog.getByText(`You can have up to ${served.maxUpcomingBookings} upcoming bookings at a time.`),
+      ).toBeVisible();
       const axe = await new AxeBuilder({ page }).include('[role="dialog"]').withTags(WCAG_22_AA).analyze();
       expect(axe.violations.map((v) => v.id)).toEqual([]);
       await page.screenshot({ path: `${SCREENSHOT_DIR}/${name}-help-policy.png`, fullPage: true });

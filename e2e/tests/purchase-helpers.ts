@@ -16,7 +16,9 @@ export const stepHeading = (page: Page) => page.locator('#wizard-step-title');
 /** axe (WCAG 2.2 AA) finds nothing, and nothing scrolls sideways. */
 export async function expectAccessible(page: Page, label: string) {
   const results = await new AxeBuilder({ page }).withTags(WCAG_22_AA).analyze();
-  expect(results.violations.map((v) => `${label}: ${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+  expect(
+    results.violations.map((v) => `${label}: ${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
+  ).toEqual([]);
   expect(await hasHorizontalScroll(page), `${label}: no sideways scroll`).toBe(false);
 }
 
@@ -41,7 +43,9 @@ export async function chooseOpenDay(page: Page, index: number): Promise<void> {
 
 /** chooseOpenDay, returning the day it chose (the location's date). */
 export async function chooseOpenDate(page: Page, index: number): Promise<string> {
-  const day = page.locator('button[data-date]:not([aria-disabled="true"]):not([aria-label*="fully booked"])').nth(index);
+  const day = page
+    .locator('button[data-date]:not([aria-disabled="true"]):not([aria-label*="fully booked"])')
+    .nth(index);
   const date = (await day.getAttribute('data-date'))!;
   const loaded = page.waitForResponse((r) => r.url().includes('/available-slots') && r.url().includes(`date=${date}`));
   await day.click();
@@ -122,12 +126,18 @@ export async function chooseAndCheckOut(page: Page) {
 }
 
 /** The customer's upcoming bookings through the API (My Bookings is a later issue). */
-export async function upcomingReferences(page: Page, email: string, password: string): Promise<{ reference: string; status: string }[]> {
+export async function upcomingReferences(
+  page: Page,
+  email: string,
+  password: string,
+): Promise<{ reference: string; status: string }[]> {
   const token = await appCheckToken(page.request);
   const headers: Record<string, string> = token ? { 'X-App-Check': token } : {};
   const signIn = await page.request.post('/api/v1/auth/sign-in', { data: { email, password }, headers });
   const { idToken } = (await signIn.json()) as { idToken: string };
-  const res = await page.request.get('/api/v1/bookings/upcoming-bookings', { headers: { ...headers, Authorization: `Bearer ${idToken}` } });
+  const res = await page.request.get('/api/v1/bookings/upcoming-bookings', {
+    headers: { ...headers, Authorization: `Bearer ${idToken}` },
+  });
   expect(res.ok(), await res.text()).toBe(true);
   return ((await res.json()) as { items: { reference: string; status: string }[] }).items;
 }

@@ -1,10 +1,21 @@
 import { expect, test } from '@playwright/test';
 import { signInFreshCustomer } from './wizard-helpers';
-import { CARDS, chooseAndCheckOut, expectAccessible, fillCard, holdASession, shot, upcomingReferences } from './purchase-helpers';
+import {
+  CARDS,
+  chooseAndCheckOut,
+  expectAccessible,
+  fillCard,
+  holdASession,
+  shot,
+  upcomingReferences,
+} from './purchase-helpers';
 
 test.use({ viewport: { width: 390, height: 844 } });
 
-test('a declined card says so in plain words, and paying again with another card succeeds', async ({ page, baseURL }) => {
+test('a declined card says so in plain words, and paying again with another card succeeds', async ({
+  page,
+  baseURL,
+}) => {
   test.setTimeout(120_000);
   const customer = await signInFreshCustomer(page, baseURL!, 'decline');
   await holdASession(page, { daysAhead: 1 });
@@ -39,7 +50,9 @@ test('a declined card says so in plain words, and paying again with another card
   await page.getByRole('button', { name: /^Pay \$/ }).click();
   await expect(page.getByRole('heading', { name: "You're booked in to see Santa!" })).toBeVisible({ timeout: 20_000 });
   const reference = (await page.getByTestId('booking-reference').textContent())!.trim();
-  expect(await upcomingReferences(page, customer.email, customer.password)).toContainEqual(expect.objectContaining({ reference, status: 'completed' }));
+  expect(await upcomingReferences(page, customer.email, customer.password)).toContainEqual(
+    expect.objectContaining({ reference, status: 'completed' }),
+  );
 });
 
 test('a 3-D Secure card goes to the bank page and, approved, comes back confirmed', async ({ page, baseURL }) => {
@@ -57,10 +70,15 @@ test('a 3-D Secure card goes to the bank page and, approved, comes back confirme
   await expect(page).toHaveURL(/\/success\?bookingId=.*redirect_status=succeeded/);
   await expect(page.getByRole('heading', { name: "You're booked in to see Santa!" })).toBeVisible({ timeout: 20_000 });
   const reference = (await page.getByTestId('booking-reference').textContent())!.trim();
-  expect(await upcomingReferences(page, customer.email, customer.password)).toContainEqual(expect.objectContaining({ reference, status: 'completed' }));
+  expect(await upcomingReferences(page, customer.email, customer.password)).toContainEqual(
+    expect.objectContaining({ reference, status: 'completed' }),
+  );
 });
 
-test('a failed 3-D Secure check lands on /error, which offers paying again while the hold lives', async ({ page, baseURL }) => {
+test('a failed 3-D Secure check lands on /error, which offers paying again while the hold lives', async ({
+  page,
+  baseURL,
+}) => {
   test.setTimeout(120_000);
   await signInFreshCustomer(page, baseURL!, 'threeds-fail');
   await holdASession(page, { daysAhead: 3 });

@@ -1,7 +1,15 @@
 import { readFileSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
 import { recordedEvents, signInFreshCustomer } from './wizard-helpers';
-import { CARDS, expectAccessible, fillCard, holdASession, shot, stepHeading, upcomingReferences } from './purchase-helpers';
+import {
+  CARDS,
+  expectAccessible,
+  fillCard,
+  holdASession,
+  shot,
+  stepHeading,
+  upcomingReferences,
+} from './purchase-helpers';
 
 const VIEWPORTS = [
   { width: 390, height: 844 },
@@ -40,7 +48,9 @@ for (const viewport of VIEWPORTS) {
     // Policy: this booking's dates, to be accepted.
     await page.getByRole('button', { name: 'Continue' }).click();
     await expect(stepHeading(page)).toHaveText('Our booking policy');
-    await expect(page.getByTestId('policy-dates')).toContainText(/Free reschedule until \w{3} \d{1,2} \w{3,4}, \d{1,2}:\d{2} [ap]m AE[DS]T/);
+    await expect(page.getByTestId('policy-dates')).toContainText(
+      /Free reschedule until \w{3} \d{1,2} \w{3,4}, \d{1,2}:\d{2} [ap]m AE[DS]T/,
+    );
     await expect(page.getByTestId('policy-dates')).toContainText(/cancel/);
     await expect(page.getByRole('button', { name: 'Continue' })).toBeDisabled();
     await page.getByRole('checkbox', { name: /accept the booking policy/ }).check();
@@ -67,7 +77,9 @@ for (const viewport of VIEWPORTS) {
 
     // /success waits for the webhook, then shows the booking.
     await expect(page).toHaveURL(/\/success\?bookingId=/);
-    await expect(page.getByRole('heading', { name: "You're booked in to see Santa!" })).toBeVisible({ timeout: 20_000 });
+    await expect(page.getByRole('heading', { name: "You're booked in to see Santa!" })).toBeVisible({
+      timeout: 20_000,
+    });
     const reference = (await page.getByTestId('booking-reference').textContent())!.trim();
     expect(reference).toMatch(/^KR-/);
     await expect(page.getByTestId('booking-session')).toContainText(/AE[DS]T$/);
@@ -88,7 +100,8 @@ for (const viewport of VIEWPORTS) {
 
     const events = await recordedEvents(page);
     const names = events.map((e) => e.event);
-    for (const name of ['add_to_cart', 'remove_from_cart', 'view_cart', 'begin_checkout', 'purchase', 'add_booking']) expect(names).toContain(name);
+    for (const name of ['add_to_cart', 'remove_from_cart', 'view_cart', 'begin_checkout', 'purchase', 'add_booking'])
+      expect(names).toContain(name);
     const purchase = events.find((e) => e.event === 'purchase')!;
     expect(purchase.params).toMatchObject({ currency: 'AUD', value: 59.9, transaction_id: reference });
     expect(purchase.params.items).toHaveLength(2);
@@ -101,7 +114,9 @@ for (const viewport of VIEWPORTS) {
     expect(await page.evaluate(() => window.scrollY)).toBe(0);
 
     // The booking is confirmed and upcoming; the wizard starts afresh.
-    expect(await upcomingReferences(page, customer.email, customer.password)).toContainEqual(expect.objectContaining({ reference, status: 'completed' }));
+    expect(await upcomingReferences(page, customer.email, customer.password)).toContainEqual(
+      expect.objectContaining({ reference, status: 'completed' }),
+    );
     await page.goto('/create-booking');
     await expect(stepHeading(page)).toHaveText('Where would you like to visit Santa?', { timeout: 20_000 });
   });

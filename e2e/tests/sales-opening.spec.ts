@@ -14,31 +14,50 @@ const NAME = 'Kringle Opening Day, Brisbane';
  * down and sell at the instant, without a reload. The location is the demo's Brisbane one under
  * another slug and name, so the other journeys' locations are untouched.
  */
-test('a season that opens a minute after loading: the Session step counts down and sells at the instant', async ({ page, baseURL }) => {
+test('a season that opens a minute after loading: the Session step counts down and sells at the instant', async ({
+  page,
+  baseURL,
+}) => {
   test.setTimeout(180_000);
   const at = new Date(Math.ceil((Date.now() + 30_000) / 60_000) * 60_000);
   const salesOpenAt = `${localDateOf(at, ZONE)}T${localTimeOf(at, ZONE)}`;
   const season = demoSeason(new Date(), { days: 42 });
   const today = localDateOf(new Date(), ZONE);
   // No closed days (the demo's Christmas Day): the calendar's second day below must have sessions, on 24 December too.
-  const location = { ...season.locations.find((l) => l.timezone === ZONE)!, slug: 'opening-day-brisbane', name: NAME, seasonStart: today, seasonEnd: addDays(today, 6), closedDates: [], salesOpenAt, queue: { opensMinutesBefore: 0 } };
+  const location = {
+    ...season.locations.find((l) => l.timezone === ZONE)!,
+    slug: 'opening-day-brisbane',
+    name: NAME,
+    seasonStart: today,
+    seasonEnd: addDays(today, 6),
+    closedDates: [],
+    salesOpenAt,
+    queue: { opensMinutesBefore: 0 },
+  };
   loadSeason({ ...season, locations: [location] });
 
   // Before the instant the API refuses a hold, naming the local opening time.
   const other = await apiCustomer(page.request, baseURL!, 'opening-api');
-  const { items: locations } = await other.get<{ items: { id: string; name: string; salesOpenAt: string | null }[] }>('/common/locations');
+  const { items: locations } = await other.get<{ items: { id: string; name: string; salesOpenAt: string | null }[] }>(
+    '/common/locations',
+  );
   const opening = locations.find((l) => l.name === NAME)!;
   expect(opening.salesOpenAt).toBe(at.toISOString());
   let session: { id: string; status: string } | undefined;
   for (let day = 1; !session && day < 4; day++) {
-    const slots = await other.get<{ items: { id: string; kind: string; status: string }[] }>(`/booking-slot/${opening.id}/available-slots?date=${addDays(today, day)}`);
+    const slots = await other.get<{ items: { id: string; kind: string; status: string }[] }>(
+      `/booking-slot/${opening.id}/available-slots?date=${addDays(today, day)}`,
+    );
     session = slots.items.find((s) => s.kind === 'session');
   }
   if (!session) throw new Error('no session in the next three days');
   expect(session.status).toBe('unavailable');
   const refused = await other.post('/bookings/reservation', { slotId: session.id });
   expect(refused.status()).toBe(409);
-  expect(await refused.json()).toMatchObject({ code: 'SALES_NOT_OPEN', error: expect.stringMatching(/AEST/) as unknown });
+  expect(await refused.json()).toMatchObject({
+    code: 'SALES_NOT_OPEN',
+    error: expect.stringMatching(/AEST/) as unknown,
+  });
 
   await page.setViewportSize({ width: 390, height: 844 });
   await signInFreshCustomer(page, baseURL!, 'opening');

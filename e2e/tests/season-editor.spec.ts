@@ -63,12 +63,10 @@ for (const viewport of [
     await expect(preview).not.toContainText('Classic Print');
     await page.getByRole('button', { name: 'Save' }).click();
     await expect(
-      page
-        .getByRole('status')
-        .filter({
-          hasText:
-            /Saved as version \d+: 21 sessions added, 0 removed, 0 changed\. 3 changes to prices and settings applied\./,
-        }),
+      page.getByRole('status').filter({
+        hasText:
+          /Saved as version \d+: 21 sessions added, 0 removed, 0 changed\. 3 changes to prices and settings applied\./,
+      }),
     ).toBeVisible({ timeout: 15_000 });
     await expectAccessible(page, `season saved ${viewport.width}`);
     await page.screenshot({ path: `${DIR}/${viewport.width}-saved.png` });

@@ -1,5 +1,13 @@
 import { expect as baseExpect, test, type Page } from '@playwright/test';
-import { actionLinkFromOutbox, logInThroughForm, NARROW, pathOf, registerThroughForm, STRONG_PASSWORD, uniqueEmail } from '../support/accounts';
+import {
+  actionLinkFromOutbox,
+  logInThroughForm,
+  NARROW,
+  pathOf,
+  registerThroughForm,
+  STRONG_PASSWORD,
+  uniqueEmail,
+} from '../support/accounts';
 
 // Journeys wait on the server (app check, argon2, the mail job): give them room on a busy machine.
 const expect = baseExpect.configure({ timeout: 15_000 });
@@ -29,7 +37,9 @@ function watchForScript(page: Page): { dialogs: string[]; cspViolations: string[
 }
 const injectedElements = (page: Page) => page.locator('img[src="x"], svg[onload]').count();
 
-test('a customer named with markup and SQL sees the name as text everywhere it is shown; nothing runs', async ({ page }) => {
+test('a customer named with markup and SQL sees the name as text everywhere it is shown; nothing runs', async ({
+  page,
+}) => {
   const seen = watchForScript(page);
   const email = uniqueEmail('inert');
   const served = await page.goto('/register');
@@ -82,7 +92,11 @@ test('redirect-looking parameters never take a signed-in customer off the site',
   await expect(page.getByRole('heading', { name: 'Verify your email address' })).toBeVisible();
   const { link } = await actionLinkFromOutbox(page.request, email, /Verify your email/);
   const evil = ['https://evil.example/', '//evil.example/', '/\\evil.example/', 'javascript:alert(1)'];
-  const params = evil.flatMap((target) => ['redirectUrl', 'redirect', 'returnTo', 'next', 'continueUrl'].map((name) => `${name}=${encodeURIComponent(target)}`));
+  const params = evil.flatMap((target) =>
+    ['redirectUrl', 'redirect', 'returnTo', 'next', 'continueUrl'].map(
+      (name) => `${name}=${encodeURIComponent(target)}`,
+    ),
+  );
   await page.goto(`${pathOf(link)}&${params.slice(0, 10).join('&')}`);
   await expect(page.getByRole('heading', { name: 'Your email address is verified' })).toBeVisible();
   await page.getByRole('button', { name: 'Continue to my bookings' }).click();

@@ -21,7 +21,10 @@ export async function newStaffMember(page: Page, role: 'support' | 'manager', ta
   });
   const code = new URL(out.match(/https?:\/\/\S+/)![0]).searchParams.get('code')!;
   const token = await appCheckToken(page.request);
-  const accepted = await page.request.post('/api/v1/staff/invitations/accept', { data: { code, password: STAFF_PASSWORD }, headers: token ? { 'X-App-Check': token } : {} });
+  const accepted = await page.request.post('/api/v1/staff/invitations/accept', {
+    data: { code, password: STAFF_PASSWORD },
+    headers: token ? { 'X-App-Check': token } : {},
+  });
   expect(accepted.status(), await accepted.text()).toBe(200);
   return email;
 }
@@ -34,7 +37,9 @@ export async function signInAndEnrol(page: Page, email: string) {
   await page.getByRole('button', { name: 'Sign in' }).click();
   await expect(page.getByRole('heading', { name: 'Set up your sign-in code' })).toBeVisible({ timeout: 30_000 });
   const secret = (await page.locator('code').textContent())!.trim();
-  await page.getByLabel('Code from the app').fill(new TOTP({ secret: Secret.fromBase32(secret), algorithm: 'SHA1', digits: 6, period: 30 }).generate());
+  await page
+    .getByLabel('Code from the app')
+    .fill(new TOTP({ secret: Secret.fromBase32(secret), algorithm: 'SHA1', digits: 6, period: 30 }).generate());
   await page.getByRole('button', { name: 'Turn on the second step' }).click();
   await page.getByLabel('I have saved them').check();
   await page.getByRole('button', { name: 'Continue to the staff app' }).click();

@@ -27,16 +27,26 @@ export async function family(request: APIRequestContext, origin: string, tag: st
  * Each filler family holds one session (a customer has one hold at a time). Days are taken from
  * the season's end, `skip` open days in, so parallel runs and reruns keep to their own days.
  */
-export async function sellOutADay(request: APIRequestContext, origin: string, skip: number, tag: string, exclude: string[] = []): Promise<FullDay> {
+export async function sellOutADay(
+  request: APIRequestContext,
+  origin: string,
+  skip: number,
+  tag: string,
+  exclude: string[] = [],
+): Promise<FullDay> {
   const a = await family(request, origin, `${tag}-a`);
   const { items: locations } = await a.api.get<{ items: Location[] }>('/common/locations');
   const sydney = locations.find((l) => l.name.includes('Sydney'))!;
   const sensory = sydney.slotTypes.find((t) => t.name.startsWith('Sensory'))!;
-  const dates = await a.api.get<{ items: { date: string; available: number }[] }>(`/booking-slot/${sydney.id}/available-dates?slotTypeId=${sensory.id}`);
+  const dates = await a.api.get<{ items: { date: string; available: number }[] }>(
+    `/booking-slot/${sydney.id}/available-dates?slotTypeId=${sensory.id}`,
+  );
   const open = dates.items.filter((d) => d.available > 0 && d.available <= 6 && !exclude.includes(d.date));
   const day = open[open.length - 1 - skip]!;
   expect(day, 'an open Sensory-friendly day').toBeTruthy();
-  const slots = await a.api.get<{ items: { id: string; kind: string; status: string }[] }>(`/booking-slot/${sydney.id}/available-slots?date=${day.date}&slotTypeId=${sensory.id}`);
+  const slots = await a.api.get<{ items: { id: string; kind: string; status: string }[] }>(
+    `/booking-slot/${sydney.id}/available-slots?date=${day.date}&slotTypeId=${sensory.id}`,
+  );
   const free = slots.items.filter((s) => s.kind === 'session' && s.status === 'available');
   for (const [i, slot] of free.slice(0, -1).entries()) {
     const filler = await family(request, origin, `${tag}-f${i}`);
@@ -57,7 +67,9 @@ export async function offerLinkFor(request: APIRequestContext, to: string, notPa
   await expect
     .poll(
       async () => {
-        const { items } = (await (await request.get(`/api/v1/dev/outbox?to=${encodeURIComponent(to)}`)).json()) as { items: OutboxItem[] };
+        const { items } = (await (await request.get(`/api/v1/dev/outbox?to=${encodeURIComponent(to)}`)).json()) as {
+          items: OutboxItem[];
+        };
         const paths = items
           .filter((m) => /^A session came free/.test(m.subject))
           .map((m) => /https?:\/\/\S+\/create-booking\?offer=[\w-]+/.exec(m.text)?.[0])

@@ -17,10 +17,16 @@ interface Entry {
   offer: { reservationId: string } | null;
 }
 
-const longDay = (date: string) => new Intl.DateTimeFormat('en-AU', { timeZone: 'UTC', weekday: 'long', day: 'numeric', month: 'long' }).format(new Date(`${date}T00:00:00Z`));
+const longDay = (date: string) =>
+  new Intl.DateTimeFormat('en-AU', { timeZone: 'UTC', weekday: 'long', day: 'numeric', month: 'long' }).format(
+    new Date(`${date}T00:00:00Z`),
+  );
 
 async function shot(page: Page, name: string) {
-  await page.screenshot({ path: `${SCREENSHOT_DIR}/waitlist/${page.viewportSize()?.width}-${name}.png`, fullPage: true });
+  await page.screenshot({
+    path: `${SCREENSHOT_DIR}/waitlist/${page.viewportSize()?.width}-${name}.png`,
+    fullPage: true,
+  });
 }
 
 const day = (d: FullDay) => ({ locationId: d.locationId, slotTypeId: d.slotTypeId, date: d.date });
@@ -32,7 +38,11 @@ const day = (d: FullDay) => ({ locationId: d.locationId, slotTypeId: d.slotTypeI
  * follows the first and pays; B lets the second lapse, which goes to C.
  */
 for (const viewport of VIEWPORTS) {
-  test(`a family waits for a full day, is offered a freed session, books it, and lets another offer pass on, at ${viewport.width} px`, async ({ page, request, baseURL }) => {
+  test(`a family waits for a full day, is offered a freed session, books it, and lets another offer pass on, at ${viewport.width} px`, async ({
+    page,
+    request,
+    baseURL,
+  }) => {
     test.setTimeout(420_000);
     await page.setViewportSize(viewport);
     const skip = viewport.width === 1280 ? 0 : 2;
@@ -56,7 +66,9 @@ for (const viewport of VIEWPORTS) {
     for (const d of [d1, d2]) {
       await panel.getByLabel('Full day').selectOption(d.date);
       await panel.getByRole('button', { name: 'Join the waitlist' }).click();
-      await expect(panel.getByRole('status')).toContainText(`You are on the waitlist for ${longDay(d.date)}, 1st in line`);
+      await expect(panel.getByRole('status')).toContainText(
+        `You are on the waitlist for ${longDay(d.date)}, 1st in line`,
+      );
     }
     expect((await recordedEvents(page)).filter((e) => e.event === 'waitlist_join')).toHaveLength(2);
     await panel.scrollIntoViewIfNeeded();
@@ -83,7 +95,10 @@ for (const viewport of VIEWPORTS) {
     await page.reload();
     await expect(page.getByTestId('waitlist-offer')).toHaveCount(2);
     await expect(page.getByTestId('waitlist-offer').first().getByRole('timer')).toHaveText(/^\d+:\d{2}$/);
-    await expect(page.getByRole('link', { name: 'Continue booking' }).first()).toHaveAttribute('href', /\/create-booking\?offer=/);
+    await expect(page.getByRole('link', { name: 'Continue booking' }).first()).toHaveAttribute(
+      'href',
+      /\/create-booking\?offer=/,
+    );
     await expectAccessible(page, 'my bookings with offers');
     await shot(page, '3-my-bookings-offers');
 
@@ -97,16 +112,24 @@ for (const viewport of VIEWPORTS) {
     await chooseAndCheckOut(page);
     await fillCard(page, CARDS.success);
     await page.getByRole('button', { name: /^Pay \$/ }).click();
-    await expect(page.getByRole('heading', { name: "You're booked in to see Santa!" })).toBeVisible({ timeout: 30_000 });
+    await expect(page.getByRole('heading', { name: "You're booked in to see Santa!" })).toBeVisible({
+      timeout: 30_000,
+    });
     await shot(page, '5-booked');
 
     // B lets the other offer lapse: it goes to C, and B is out of that line.
     await expect
-      .poll(async () => (await c.api.get<{ items: Entry[] }>('/waitlist')).items.find((e) => e.date === d2.date)?.status, { timeout: 240_000, intervals: [2000] })
+      .poll(
+        async () => (await c.api.get<{ items: Entry[] }>('/waitlist')).items.find((e) => e.date === d2.date)?.status,
+        { timeout: 240_000, intervals: [2000] },
+      )
       .toBe('offered');
     expect(await offerLinkFor(request, c.email)).toMatch(/^\/create-booking\?offer=/);
     expect((await bApi.get<{ items: Entry[] }>('/waitlist')).items).toEqual([]);
-    expect((await c.api.get<{ items: Entry[] }>('/waitlist')).items.find((e) => e.date === d1.date)).toMatchObject({ status: 'waiting', position: 1 });
+    expect((await c.api.get<{ items: Entry[] }>('/waitlist')).items.find((e) => e.date === d1.date)).toMatchObject({
+      status: 'waiting',
+      position: 1,
+    });
     await page.goto('/bookings');
     await expect(page.getByRole('heading', { name: 'My Bookings' })).toBeVisible();
     await expect(page.getByTestId('waitlist-entry')).toHaveCount(0);

@@ -14,12 +14,19 @@ export const recordedEvents = (page: Page): Promise<RecordedEvent[]> =>
  * A customer has one live hold at a time (another is HOLD_LIMIT, decision 0059), so tests that hold
  * sessions each get their own verified customer instead of sharing the demo account.
  */
-export async function createVerifiedCustomer(request: APIRequestContext, origin: string, tag: string): Promise<{ email: string; password: string }> {
+export async function createVerifiedCustomer(
+  request: APIRequestContext,
+  origin: string,
+  tag: string,
+): Promise<{ email: string; password: string }> {
   const email = `wizard-${tag}-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@kringle.test`;
   const password = DEMO_PASSWORD;
   const token = await appCheckToken(request);
   const headers: Record<string, string> = token ? { 'X-App-Check': token } : {};
-  const created = await request.post('/api/v1/user', { data: { email, password, firstName: 'Holly', lastName: 'Berry' }, headers });
+  const created = await request.post('/api/v1/user', {
+    data: { email, password, firstName: 'Holly', lastName: 'Berry' },
+    headers,
+  });
   expect(created.status(), await created.text()).toBe(201);
   const signIn = await request.post('/api/v1/auth/sign-in', { data: { email, password }, headers });
   const { idToken } = (await signIn.json()) as { idToken: string };
@@ -31,7 +38,9 @@ export async function createVerifiedCustomer(request: APIRequestContext, origin:
   let oobCode: string | undefined;
   await expect
     .poll(async () => {
-      const outbox = (await (await request.get(`/api/v1/dev/outbox?to=${encodeURIComponent(email)}`)).json()) as { items: { text: string }[] };
+      const outbox = (await (await request.get(`/api/v1/dev/outbox?to=${encodeURIComponent(email)}`)).json()) as {
+        items: { text: string }[];
+      };
       oobCode = outbox.items.map((m) => /oobCode=([\w-]+)/.exec(m.text)?.[1]).find(Boolean);
       return oobCode;
     })
@@ -42,7 +51,11 @@ export async function createVerifiedCustomer(request: APIRequestContext, origin:
 }
 
 /** Signs a fresh customer in the way helpers.signInThroughApi does for the demo account. */
-export async function signInFreshCustomer(page: Page, origin: string, tag: string): Promise<{ email: string; password: string }> {
+export async function signInFreshCustomer(
+  page: Page,
+  origin: string,
+  tag: string,
+): Promise<{ email: string; password: string }> {
   const customer = await createVerifiedCustomer(page.request, origin, tag);
   const session = await signInThroughApi(page, customer.email, customer.password);
   expect(session?.user.emailVerified).toBe(true);
@@ -53,9 +66,15 @@ export async function signInFreshCustomer(page: Page, origin: string, tag: strin
 export async function apiCustomer(request: APIRequestContext, origin: string, tag: string) {
   const { email, password } = await createVerifiedCustomer(request, origin, tag);
   const token = await appCheckToken(request);
-  const signIn = await request.post('/api/v1/auth/sign-in', { data: { email, password }, headers: token ? { 'X-App-Check': token } : {} });
+  const signIn = await request.post('/api/v1/auth/sign-in', {
+    data: { email, password },
+    headers: token ? { 'X-App-Check': token } : {},
+  });
   const { idToken } = (await signIn.json()) as { idToken: string };
-  const headers: Record<string, string> = { Authorization: `Bearer ${idToken}`, ...(token ? { 'X-App-Check': token } : {}) };
+  const headers: Record<string, string> = {
+    Authorization: `Bearer ${idToken}`,
+    ...(token ? { 'X-App-Check': token } : {}),
+  };
   return {
     get: async <T>(path: string): Promise<T> => {
       const res = await request.get(`/api/v1${path}`, { headers });

@@ -1,6 +1,15 @@
 import { expect, test, type Page } from '@playwright/test';
 import { apiCustomer, signInFreshCustomer } from './wizard-helpers';
-import { VIEWPORTS, SYDNEY, expectNoAxeViolations, shot, stepHeading, freeSession, chooseLocationAndType, countdownSeconds } from './wizard-steps';
+import {
+  VIEWPORTS,
+  SYDNEY,
+  expectNoAxeViolations,
+  shot,
+  stepHeading,
+  freeSession,
+  chooseLocationAndType,
+  countdownSeconds,
+} from './wizard-steps';
 
 test('when the hold runs out the app lands on /expired, and Start again begins afresh', async ({ page, baseURL }) => {
   await page.setViewportSize({ width: 390, height: 844 });
@@ -34,7 +43,9 @@ test('when the hold runs out the app lands on /expired, and Start again begins a
   // The choices are kept: the same session again when free, else the same day.
   // No package was chosen yet, so none is said to be kept.
   await expect(page.getByText(/Your location and visit are kept/)).toBeVisible();
-  await expect(page.getByRole('button', { name: /^(Hold the same session again|Choose another time on .+)$/ })).toBeVisible();
+  await expect(
+    page.getByRole('button', { name: /^(Hold the same session again|Choose another time on .+)$/ }),
+  ).toBeVisible();
   await expectNoAxeViolations(page);
   await shot(page, 'narrow-expired');
   const stored = await page.evaluate(() => window.localStorage.getItem('persist:kringle') ?? '');
@@ -79,7 +90,11 @@ test('"I need more time" near the end gives a fresh hold', async ({ page, baseUR
   expect(await countdownSeconds(page)).toBeGreaterThan(590);
 });
 
-test('a session taken by someone else just before the click says so and offers the next free ones', async ({ page, baseURL, request }) => {
+test('a session taken by someone else just before the click says so and offers the next free ones', async ({
+  page,
+  baseURL,
+  request,
+}) => {
   await page.setViewportSize({ width: 390, height: 844 });
   await signInFreshCustomer(page, baseURL!, 'loser');
   const rival = await apiCustomer(request, baseURL!, 'rival');
@@ -106,12 +121,22 @@ test('a session taken by someone else just before the click says so and offers t
   await expect(page.getByTestId('hold-countdown')).toBeVisible();
 });
 
-test('a hold refused because the address holds many of the day (429, decision 0069) is said once, beside the times', async ({ page, baseURL }) => {
+test('a hold refused because the address holds many of the day (429, decision 0069) is said once, beside the times', async ({
+  page,
+  baseURL,
+}) => {
   await signInFreshCustomer(page, baseURL!, 'address-cap');
   // The e2e stack runs with limits off (one address for every test), so the server's answer is played here.
-  const message = 'Many sessions on this day are on hold from your internet connection right now (a shared Wi-Fi, perhaps). Please try again in 4 minutes, or pick another day.';
+  const message =
+    'Many sessions on this day are on hold from your internet connection right now (a shared Wi-Fi, perhaps). Please try again in 4 minutes, or pick another day.';
   await page.route('**/api/v1/bookings/reservation', (route) =>
-    route.request().method() === 'POST' ? route.fulfill({ status: 429, headers: { 'retry-after': '240' }, json: { error: message, code: 'RATE_LIMITED' } }) : route.continue(),
+    route.request().method() === 'POST'
+      ? route.fulfill({
+          status: 429,
+          headers: { 'retry-after': '240' },
+          json: { error: message, code: 'RATE_LIMITED' },
+        })
+      : route.continue(),
   );
   await chooseLocationAndType(page);
   for (const viewport of VIEWPORTS) {
@@ -136,21 +161,31 @@ test('going back from the Session step releases the hold', async ({ page, baseUR
   await expect(stepHeading(page)).toHaveText('Choose your photo package');
   const locations = await observer.get<{ items: { id: string; name: string }[] }>('/common/locations');
   const sydney = locations.items.find((l) => l.name === SYDNEY)!;
-  expect((await observer.get<{ status: string }>(`/booking-slot/${sydney.id}/slots/${slotId}`)).status).toBe('reserved');
+  expect((await observer.get<{ status: string }>(`/booking-slot/${sydney.id}/slots/${slotId}`)).status).toBe(
+    'reserved',
+  );
 
   await page.getByRole('button', { name: 'Back' }).click();
   await expect(stepHeading(page)).toHaveText('Choose a day and time');
   await expect(page.locator(`[data-slot-id="${slotId}"]`)).toHaveAttribute('data-status', 'held');
   await page.getByRole('button', { name: 'Back' }).click();
   // Asked first (issue 37 item 2): the session goes only when the family lets it go.
-  await expect(page.getByRole('heading', { name: /^Let go of \w{3} \d{1,2} \w{3,4} \d{1,2}:\d\d (am|pm)\?$/ })).toBeVisible();
+  await expect(
+    page.getByRole('heading', { name: /^Let go of \w{3} \d{1,2} \w{3,4} \d{1,2}:\d\d (am|pm)\?$/ }),
+  ).toBeVisible();
   await page.getByRole('button', { name: 'Let it go' }).click();
   await expect(stepHeading(page)).toHaveText('What kind of visit?');
   await expect(page.getByTestId('hold-countdown')).toHaveCount(0);
-  await expect.poll(async () => (await observer.get<{ status: string }>(`/booking-slot/${sydney.id}/slots/${slotId}`)).status).toBe('available');
+  await expect
+    .poll(async () => (await observer.get<{ status: string }>(`/booking-slot/${sydney.id}/slots/${slotId}`)).status)
+    .toBe('available');
 });
 
-test('two tabs: a session chosen in one replaces the hold in the other, which follows at once', async ({ page, context, baseURL }) => {
+test('two tabs: a session chosen in one replaces the hold in the other, which follows at once', async ({
+  page,
+  context,
+  baseURL,
+}) => {
   await signInFreshCustomer(page, baseURL!, 'two-tabs');
   await chooseLocationAndType(page);
   await freeSession(page, 9).click();
@@ -174,7 +209,9 @@ test('two tabs: a session chosen in one replaces the hold in the other, which fo
 
   await expect(sessionOf(page)).toHaveText(second!);
   await expect(stepHeading(page)).toHaveText('Choose your photo package');
-  await expect(page.locator('[data-sonner-toast]').filter({ hasText: 'This tab now shows the session you chose in another tab.' })).toBeVisible();
+  await expect(
+    page.locator('[data-sonner-toast]').filter({ hasText: 'This tab now shows the session you chose in another tab.' }),
+  ).toBeVisible();
   await shot(page, 'wide-hold-from-other-tab');
 
   // Let go there (Back twice), let go here: no hold shown that the server no longer keeps.

@@ -22,7 +22,8 @@ export async function shot(page: Page, name: string) {
 }
 
 export const stepHeading = (page: Page) => page.locator('#wizard-step-title');
-export const currentStep = (page: Page) => page.getByRole('navigation', { name: 'Booking steps' }).locator('[aria-current="step"]');
+export const currentStep = (page: Page) =>
+  page.getByRole('navigation', { name: 'Booking steps' }).locator('[aria-current="step"]');
 
 /** Opens the wizard; the first load waits for the session restore and app check, slow under parallel load. */
 export async function openWizard(page: Page) {

@@ -59,6 +59,10 @@ export default {
         }
       }
     }
-    return { ImportDeclaration: check, ExportNamedDeclaration: check, ImportExpression: (node) => check({ source: node.source }) };
+    return {
+      ImportDeclaration: check,
+      ExportNamedDeclaration: check,
+      ImportExpression: (node) => check({ source: node.source }),
+    };
   },
 };

@@ -22,7 +22,8 @@ describe('availability answers with ETags and compressed forms', () => {
   let sessionId: string;
   let clock: ManualClock;
 
-  const read = (url: string, headers: Record<string, string> = {}) => t.app.inject({ url, headers: { ...family.headers, ...headers } });
+  const read = (url: string, headers: Record<string, string> = {}) =>
+    t.app.inject({ url, headers: { ...family.headers, ...headers } });
 
   beforeAll(async () => {
     clock = new ManualClock(NOW);
@@ -81,7 +82,9 @@ describe('availability answers with ETags and compressed forms', () => {
     expect(gz.headers['content-encoding']).toBe('gzip');
     expect(gunzipSync(gz.rawPayload).toString()).toBe(plain.body);
     expect(gz.rawPayload.length).toBeLessThan(plain.rawPayload.length / 3);
-    expect((await read(slotsUrl, { 'accept-encoding': 'br;q=0, identity' })).headers['content-encoding']).toBeUndefined();
+    expect(
+      (await read(slotsUrl, { 'accept-encoding': 'br;q=0, identity' })).headers['content-encoding'],
+    ).toBeUndefined();
     const dates = await read(datesUrl, { 'accept-encoding': 'gzip' });
     expect(gunzipSync(dates.rawPayload).toString()).toBe((await read(datesUrl)).body);
   });
@@ -101,13 +104,22 @@ describe('availability answers with ETags and compressed forms', () => {
 
   it('gives a new ETag and the new data as soon as a slot changes through this process', async () => {
     const before = await read(slotsUrl);
-    const hold = await t.app.inject({ method: 'POST', url: '/api/v1/bookings/reservation', headers: family.headers, payload: { slotId: sessionId } });
+    const hold = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/bookings/reservation',
+      headers: family.headers,
+      payload: { slotId: sessionId },
+    });
     expect(hold.statusCode).toBe(201);
     const after = await read(slotsUrl, { 'if-none-match': before.headers.etag as string });
     expect(after.statusCode).toBe(200);
     expect(after.headers.etag).not.toBe(before.headers.etag);
     expect(after.json().items.find((s: { id: string }) => s.id === sessionId).status).toBe('reserved');
-    await t.app.inject({ method: 'POST', url: `/api/v1/bookings/reservation/${hold.json().id}/cancel`, headers: family.headers });
+    await t.app.inject({
+      method: 'POST',
+      url: `/api/v1/bookings/reservation/${hold.json().id}/cancel`,
+      headers: family.headers,
+    });
     // Freed again: the same bytes as before, so the same tag, and the old copy is current again.
     expect((await read(slotsUrl, { 'if-none-match': before.headers.etag as string })).statusCode).toBe(304);
   });
@@ -130,7 +142,9 @@ describe('availability ETags across two API processes', () => {
   });
 
   const read = (i: number, ifNoneMatch?: string) =>
-    fetch(`${api.urls[i]}${slotsUrl}`, { headers: { ...families[0]!.headers, ...(ifNoneMatch ? { 'if-none-match': ifNoneMatch } : {}) } });
+    fetch(`${api.urls[i]}${slotsUrl}`, {
+      headers: { ...families[0]!.headers, ...(ifNoneMatch ? { 'if-none-match': ifNoneMatch } : {}) },
+    });
 
   it('tags the same answer alike everywhere, and a hold taken on one process retags it on both', async () => {
     const [a, b] = await Promise.all([read(0), read(1)]);

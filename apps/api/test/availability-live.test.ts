@@ -58,7 +58,8 @@ function sseReader(body: ReadableStream<Uint8Array>) {
     /** Resolves when the stream ends (true) or after `ms` (false). */
     async ended(ms: number): Promise<boolean> {
       const until = Date.now() + ms;
-      while (!done && Date.now() < until) await Promise.race([pump(), new Promise((resolve) => setTimeout(resolve, until - Date.now()))]);
+      while (!done && Date.now() < until)
+        await Promise.race([pump(), new Promise((resolve) => setTimeout(resolve, until - Date.now()))]);
       return done;
     },
     cancel: () => reader.cancel().catch(() => {}),
@@ -116,7 +117,10 @@ describe('live slot changes across API processes', () => {
     expect(Date.now() - started).toBeLessThan(2000);
     expect(JSON.parse(taken.data!)).toEqual({ slotId: session.slotId, date: session.date, status: 'reserved' });
 
-    const cancelled = await fetch(`${api.urls[1]}/api/v1/bookings/reservation/${reservationId}/cancel`, { method: 'POST', headers: families[1]!.headers });
+    const cancelled = await fetch(`${api.urls[1]}/api/v1/bookings/reservation/${reservationId}/cancel`, {
+      method: 'POST',
+      headers: families[1]!.headers,
+    });
     expect(cancelled.status).toBe(200);
     const freed = await events.next((e) => e.event === 'slot', 2000);
     expect(JSON.parse(freed.data!)).toEqual({ slotId: session.slotId, date: session.date, status: 'available' });
@@ -124,7 +128,8 @@ describe('live slot changes across API processes', () => {
   }, 30_000);
 
   it('sends nothing about another location', async () => {
-    const other = (await db.execute(sql`select id from locations where id <> ${session.locationId}::uuid limit 1`)).rows[0]?.id as string | undefined;
+    const other = (await db.execute(sql`select id from locations where id <> ${session.locationId}::uuid limit 1`))
+      .rows[0]?.id as string | undefined;
     if (!other) return;
     const events = sseReader((await live(0, families[0]!, other)).body!);
     await events.next((e) => e.retry === '3000');
@@ -161,7 +166,12 @@ describe('live slot changes in one process', () => {
     expect(refused.statusCode).toBe(503);
     expect(refused.json().code).toBe('SERVICE_UNAVAILABLE');
 
-    const listener = startSlotEventsListener({ state: t.app.slotState, clock: t.clock, log: t.app.log, databaseUrl: t.databaseUrl });
+    const listener = startSlotEventsListener({
+      state: t.app.slotState,
+      clock: t.clock,
+      log: t.app.log,
+      databaseUrl: t.databaseUrl,
+    });
     await listener.ready;
     const address = await t.app.listen({ port: 0, host: '127.0.0.1' });
     const events = sseReader((await fetch(`${address}${url}`, { headers: family.headers })).body!);

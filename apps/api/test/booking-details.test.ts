@@ -56,16 +56,27 @@ describe("who's coming and check-in codes", () => {
     await sandbox?.stop();
   });
 
-  const post = (url: string, who: TestCustomer, payload?: object) => t.app.inject({ method: 'POST', url, headers: who.headers, ...(payload ? { payload } : {}) });
+  const post = (url: string, who: TestCustomer, payload?: object) =>
+    t.app.inject({ method: 'POST', url, headers: who.headers, ...(payload ? { payload } : {}) });
   // With the parent's consent to keep access needs (CONSENT_REQUIRED without it: privacy/consent.test.ts).
-  const put = (id: string, who: TestCustomer, payload: object) => t.app.inject({ method: 'PUT', url: `/api/v1/bookings/${id}/details`, headers: who.headers, payload: { consent: true, ...payload } });
+  const put = (id: string, who: TestCustomer, payload: object) =>
+    t.app.inject({
+      method: 'PUT',
+      url: `/api/v1/bookings/${id}/details`,
+      headers: who.headers,
+      payload: { consent: true, ...payload },
+    });
   const get = (url: string, who: TestCustomer) => t.app.inject({ url, headers: who.headers });
 
   /** Hold, cart, checkout; with `pay` the card goes through the sandbox and the webhook confirms. */
   async function booking(who: TestCustomer, slotId: string, pay = true) {
     const hold = (await post('/api/v1/bookings/reservation', who, { slotId })).json();
-    const cart = (await post('/api/v1/cart', who, { reservationId: hold.id, amount: pkg.priceCents, packages: [{ id: pkg.id }] })).json();
-    const checkout = (await post(`/api/v1/bookings/reservation/${hold.id}/checkoutOrder`, who, { cartId: cart.id })).json();
+    const cart = (
+      await post('/api/v1/cart', who, { reservationId: hold.id, amount: pkg.priceCents, packages: [{ id: pkg.id }] })
+    ).json();
+    const checkout = (
+      await post(`/api/v1/bookings/reservation/${hold.id}/checkoutOrder`, who, { cartId: cart.id })
+    ).json();
     if (pay) {
       await payWithCard(sandbox, checkout.client_secret, CARDS.success);
       await sandbox.webhooksIdle();
@@ -77,7 +88,13 @@ describe("who's coming and check-in codes", () => {
     const who = await createCustomer(t.db, t.app.idTokens);
     const unpaid = await booking(who, standard.shift()!.id, false);
     expect(unpaid).toMatchObject({ status: 'payment_pending', details: null, checkInCode: null });
-    const saved = await put(unpaid.id, who, { ...valid(), children: [{ firstName: '  Mia ', age: 6 }, { firstName: 'Leo', age: 3 }] });
+    const saved = await put(unpaid.id, who, {
+      ...valid(),
+      children: [
+        { firstName: '  Mia ', age: 6 },
+        { firstName: 'Leo', age: 3 },
+      ],
+    });
     expect(saved.statusCode).toBe(200);
     expect(saved.json().details).toEqual(valid());
     expect(saved.json().checkInCode).toBeNull();
@@ -128,11 +145,21 @@ describe("who's coming and check-in codes", () => {
       expect(res.statusCode, JSON.stringify(change)).toBe(400);
       const body = res.json();
       expect(body.code).toBe('VALIDATION_FAILED');
-      expect(body.details.map((d: { path: string }) => d.path), JSON.stringify(change)).toContain(path);
+      expect(
+        body.details.map((d: { path: string }) => d.path),
+        JSON.stringify(change),
+      ).toContain(path);
       for (const d of body.details) expect(d.message.length).toBeGreaterThan(3);
     }
     // The edges themselves pass: 8 children, age 0 and 17, 40-character names, 200-character notes.
-    const edge = { ...valid(), children: Array.from({ length: 8 }, (_, i) => child(`${'x'.repeat(39)}${i}`, i % 2 ? 17 : 0)), adults: 0, accessNote: 'a'.repeat(200), noteForSanta: 'b'.repeat(200), accessNeeds: ['wheelchair', 'sensory', 'auslan'] };
+    const edge = {
+      ...valid(),
+      children: Array.from({ length: 8 }, (_, i) => child(`${'x'.repeat(39)}${i}`, i % 2 ? 17 : 0)),
+      adults: 0,
+      accessNote: 'a'.repeat(200),
+      noteForSanta: 'b'.repeat(200),
+      accessNeeds: ['wheelchair', 'sensory', 'auslan'],
+    };
     expect((await put(b.id, who, edge)).statusCode).toBe(200);
     expect((await put(b.id, who, { ...valid(), children: [], adults: 8 })).statusCode).toBe(200);
     // A bare CR (it ends a line of the .ics) is kept as a line break, stored as LF.
@@ -179,12 +206,18 @@ describe("who's coming and check-in codes", () => {
   it('keeps the code through a reschedule; a cancelled booking, a forged or unknown code does not check in', async () => {
     const who = await createCustomer(t.db, t.app.idTokens);
     const b = await booking(who, standard.shift()!.id);
-    const hold = (await post('/api/v1/bookings/reservation', who, { slotId: standard.shift()!.id, bookingId: b.id })).json();
+    const hold = (
+      await post('/api/v1/bookings/reservation', who, { slotId: standard.shift()!.id, bookingId: b.id })
+    ).json();
     const moved = (await post(`/api/v1/bookings/${b.id}/reschedule`, who, { reservationId: hold.id })).json();
     expect(moved.slot.id).toBe(hold.slotId);
     expect(moved.checkInCode).toBe(b.checkInCode);
     expect(await verifyCheckInCode(t.db, b.checkInCode)).toBe(b.id);
-    const [movedMail] = await t.db.select().from(mailOutbox).where(eq(mailOutbox.toAddress, who.email)).orderBy(desc(mailOutbox.createdAt));
+    const [movedMail] = await t.db
+      .select()
+      .from(mailOutbox)
+      .where(eq(mailOutbox.toAddress, who.email))
+      .orderBy(desc(mailOutbox.createdAt));
     expect(movedMail!.subject).toMatch(/^Moved:/);
     expect(movedMail!.text).toContain(`Check-in code: ${b.checkInCode}.`);
     expect(movedMail!.text).toContain("Who's coming: not told yet.");
@@ -215,7 +248,11 @@ describe("who's coming and check-in codes", () => {
     await sandbox.webhooksIdle();
     const b = (await get(`/api/v1/bookings/${unpaid.id}`, who)).json();
     expect(b.status).toBe('completed');
-    const [mail] = await t.db.select().from(mailOutbox).where(eq(mailOutbox.toAddress, who.email)).orderBy(desc(mailOutbox.createdAt));
+    const [mail] = await t.db
+      .select()
+      .from(mailOutbox)
+      .where(eq(mailOutbox.toAddress, who.email))
+      .orderBy(desc(mailOutbox.createdAt));
     expect(mail!.subject).toMatch(/^Booked:/);
     expect(mail!.text).toContain("Who's coming: Mia (6) and Leo (3), 2 adults.");
     expect(mail!.text).toContain('Access needs: Wheelchair access.');

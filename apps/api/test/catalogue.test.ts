@@ -32,8 +32,16 @@ describe('catalogue and availability', () => {
     const res = await get('/api/v1/common/locations');
     expect(res.statusCode).toBe(200);
     const items = res.json().items;
-    expect(items.map((l: { timezone: string }) => l.timezone)).toEqual(['Australia/Sydney', 'Australia/Brisbane', 'Australia/Perth']);
-    expect(items[0].slotTypes.map((s: { name: string }) => s.name)).toEqual(['Santa photos', 'Sensory-friendly Santa', 'Pet night']);
+    expect(items.map((l: { timezone: string }) => l.timezone)).toEqual([
+      'Australia/Sydney',
+      'Australia/Brisbane',
+      'Australia/Perth',
+    ]);
+    expect(items[0].slotTypes.map((s: { name: string }) => s.name)).toEqual([
+      'Santa photos',
+      'Sensory-friendly Santa',
+      'Pet night',
+    ]);
     expect(items[0]).toMatchObject({ seasonStart: '2026-12-01', seasonEnd: '2026-12-24', address: expect.any(String) });
   });
 
@@ -48,9 +56,17 @@ describe('catalogue and availability', () => {
   it('lists packages for a session type and add-ons, priced in AUD cents', async () => {
     const all = (await get('/api/v1/product/packages')).json().items;
     expect(all).toHaveLength(5);
-    const standard = (await get(`/api/v1/product/packages?locationId=${sydney.id}&slotTypeId=${typeId('Santa photos')}`)).json().items;
+    const standard = (
+      await get(`/api/v1/product/packages?locationId=${sydney.id}&slotTypeId=${typeId('Santa photos')}`)
+    ).json().items;
     expect(standard.map((p: { name: string }) => p.name)).not.toContain('Pawsome Pet Pack');
-    expect(standard[0]).toMatchObject({ type: 'package', currency: 'AUD', priceCents: 2995, includes: expect.any(Array), maxQuantity: 3 });
+    expect(standard[0]).toMatchObject({
+      type: 'package',
+      currency: 'AUD',
+      priceCents: 2995,
+      includes: expect.any(Array),
+      maxQuantity: 3,
+    });
     const pets = (await get(`/api/v1/product/packages?slotTypeId=${typeId('Pet night')}`)).json().items;
     expect(pets.map((p: { name: string }) => p.name)).toContain('Pawsome Pet Pack');
     const addOns = (await get(`/api/v1/product/addons?locationId=${sydney.id}`)).json().items;
@@ -61,7 +77,9 @@ describe('catalogue and availability', () => {
   });
 
   it('counts bookable sessions per local day, zero on Christmas Day', async () => {
-    const res = await get(`/api/v1/booking-slot/${sydney.id}/available-dates?slotTypeId=${typeId('Santa photos')}&from=2026-12-01&to=2026-12-31`);
+    const res = await get(
+      `/api/v1/booking-slot/${sydney.id}/available-dates?slotTypeId=${typeId('Santa photos')}&from=2026-12-01&to=2026-12-31`,
+    );
     expect(res.statusCode).toBe(200);
     const body = res.json();
     expect(body.timezone).toBe('Australia/Sydney');
@@ -71,14 +89,25 @@ describe('catalogue and availability', () => {
     expect(day('2026-12-05')).toBe(39);
     // Today: sessions before 12:00 (11:00 now + 60 min lead time) are gone.
     expect(day('2026-12-01')).toBeLessThan(39);
-    const tooLong = await get(`/api/v1/booking-slot/${sydney.id}/available-dates?slotTypeId=${typeId('Santa photos')}&from=2026-12-01&to=2027-06-01`);
+    const tooLong = await get(
+      `/api/v1/booking-slot/${sydney.id}/available-dates?slotTypeId=${typeId('Santa photos')}&from=2026-12-01&to=2027-06-01`,
+    );
     expect(tooLong.json().code).toBe('VALIDATION_FAILED');
   });
 
   it('tells a fully booked day (sessions, none available) from a closed one (no sessions)', async () => {
     const days = async (to: string) => {
-      const items = (await get(`/api/v1/booking-slot/${sydney.id}/available-dates?slotTypeId=${typeId('Santa photos')}&from=2026-12-05&to=${to}`)).json().items;
-      return Object.fromEntries(items.map((i: { date: string; available: number; sessions: number }) => [i.date, { available: i.available, sessions: i.sessions }]));
+      const items = (
+        await get(
+          `/api/v1/booking-slot/${sydney.id}/available-dates?slotTypeId=${typeId('Santa photos')}&from=2026-12-05&to=${to}`,
+        )
+      ).json().items;
+      return Object.fromEntries(
+        items.map((i: { date: string; available: number; sessions: number }) => [
+          i.date,
+          { available: i.available, sessions: i.sessions },
+        ]),
+      );
     };
     expect((await days('2026-12-06'))['2026-12-05']).toEqual({ available: 39, sessions: 39 });
     // Every session of the 6th held by someone: fully booked. (Another `to`: not the cached answer.)
@@ -90,10 +119,13 @@ describe('catalogue and availability', () => {
   });
 
   it("lists a day's sessions and breaks in the location's zone with derived statuses", async () => {
-    const res = await get(`/api/v1/booking-slot/${sydney.id}/available-slots?date=2026-12-01&slotTypeId=${typeId('Santa photos')}`);
+    const res = await get(
+      `/api/v1/booking-slot/${sydney.id}/available-slots?date=2026-12-01&slotTypeId=${typeId('Santa photos')}`,
+    );
     const { timezone, items } = res.json();
     expect(timezone).toBe('Australia/Sydney');
-    const at = (hhmm: string) => items.find((s: { startAt: string }) => localTimeOf(new Date(s.startAt), timezone) === hhmm);
+    const at = (hhmm: string) =>
+      items.find((s: { startAt: string }) => localTimeOf(new Date(s.startAt), timezone) === hhmm);
     expect(at('10:00')).toMatchObject({ kind: 'session', status: 'unavailable' }); // past
     expect(at('11:50')).toMatchObject({ kind: 'session', status: 'unavailable' }); // inside the lead time
     expect(at('12:00')).toMatchObject({ kind: 'break', status: 'unavailable' });
@@ -102,8 +134,12 @@ describe('catalogue and availability', () => {
     expect(breaks.json().items.every((s: { kind: string }) => s.kind === 'break')).toBe(true);
     const one = await get(`/api/v1/booking-slot/${sydney.id}/slots/${at('12:40').id}`);
     expect(one.json()).toEqual({ ...at('12:40'), salesOpenAt: null });
-    expect((await get(`/api/v1/booking-slot/${sydney.id}/available-slots?date=2026-13-01`)).json().code).toBe('VALIDATION_FAILED');
-    expect((await get(`/api/v1/booking-slot/${sydney.id}/available-slots?date=2026-12-01&filter=nap`)).json().code).toBe('VALIDATION_FAILED');
+    expect((await get(`/api/v1/booking-slot/${sydney.id}/available-slots?date=2026-13-01`)).json().code).toBe(
+      'VALIDATION_FAILED',
+    );
+    expect(
+      (await get(`/api/v1/booking-slot/${sydney.id}/available-slots?date=2026-12-01&filter=nap`)).json().code,
+    ).toBe('VALIDATION_FAILED');
   });
 
   it('answers 404 for a slot of another location', async () => {
@@ -118,7 +154,10 @@ describe('catalogue and availability', () => {
     for (const path of ['available-slots?date=2026-12-02&slotTypeId=', 'available-dates?slotTypeId=']) {
       const otherType = await get(`/api/v1/booking-slot/${sydney.id}/${path}${perthType}`);
       expect(otherType.statusCode).toBe(404);
-      expect(otherType.json()).toMatchObject({ code: 'NOT_FOUND', error: expect.stringContaining('That session type') });
+      expect(otherType.json()).toMatchObject({
+        code: 'NOT_FOUND',
+        error: expect.stringContaining('That session type'),
+      });
       const nowhere = await get(`/api/v1/booking-slot/7c9e6679-7425-40de-944b-e07fc1f90ae7/${path}${perthType}`);
       expect(nowhere.statusCode).toBe(404);
       expect(nowhere.json().error).toContain('That location');
@@ -133,15 +172,27 @@ describe('a daylight-saving change day', () => {
     const t = await createTestApp({}, new ManualClock(now));
     try {
       const season = demoSeason(now);
-      season.locations = season.locations.slice(0, 1).map((l) => ({ ...l, seasonStart: '2027-04-03', seasonEnd: '2027-04-05', closedDates: [] }));
+      season.locations = season.locations
+        .slice(0, 1)
+        .map((l) => ({ ...l, seasonStart: '2027-04-03', seasonEnd: '2027-04-05', closedDates: [] }));
       await loadSeason(t.db, season, now);
       const family = await createCustomer(t.db, t.app.idTokens);
       const loc = (await t.app.inject({ url: '/api/v1/common/locations', headers: family.headers })).json().items[0];
       const first = async (date: string) =>
-        (await t.app.inject({ url: `/api/v1/booking-slot/${loc.id}/available-slots?date=${date}&slotTypeId=${loc.slotTypes[0].id}`, headers: family.headers })).json().items[0];
+        (
+          await t.app.inject({
+            url: `/api/v1/booking-slot/${loc.id}/available-slots?date=${date}&slotTypeId=${loc.slotTypes[0].id}`,
+            headers: family.headers,
+          })
+        ).json().items[0];
       expect((await first('2027-04-03')).startAt).toBe('2027-04-02T23:00:00.000Z'); // 10:00 AEDT
       expect((await first('2027-04-04')).startAt).toBe('2027-04-04T00:00:00.000Z'); // 10:00 AEST
-      const days = (await t.app.inject({ url: `/api/v1/booking-slot/${loc.id}/available-dates?slotTypeId=${loc.slotTypes[0].id}`, headers: family.headers })).json();
+      const days = (
+        await t.app.inject({
+          url: `/api/v1/booking-slot/${loc.id}/available-dates?slotTypeId=${loc.slotTypes[0].id}`,
+          headers: family.headers,
+        })
+      ).json();
       expect(days.items.map((d: { date: string }) => d.date)).toEqual(['2027-04-03', '2027-04-04', '2027-04-05']);
       expect(days.items[0].available).toBe(days.items[1].available);
     } finally {

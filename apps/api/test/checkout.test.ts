@@ -20,7 +20,11 @@ describe('cart, checkout and card payment', () => {
   let clock: ManualClock;
   let sessionIds: string[];
   let next = 0;
-  let catalogue: { standardPackages: { id: string; priceCents: number; name: string }[]; petPack: string; addOns: { id: string; priceCents: number }[] };
+  let catalogue: {
+    standardPackages: { id: string; priceCents: number; name: string }[];
+    petPack: string;
+    addOns: { id: string; priceCents: number }[];
+  };
 
   beforeAll(async () => {
     const s = await startSandbox();
@@ -37,7 +41,9 @@ describe('cart, checkout and card payment', () => {
     const who = await createCustomer(t.db, t.app.idTokens);
     const addOns = (await t.app.inject({ url: '/api/v1/product/addons', headers: who.headers })).json().items;
     catalogue = {
-      standardPackages: pkgs.filter((p) => !p.slotTypeSlugs).map((p) => ({ id: p.id, priceCents: p.priceCents, name: p.name })),
+      standardPackages: pkgs
+        .filter((p) => !p.slotTypeSlugs)
+        .map((p) => ({ id: p.id, priceCents: p.priceCents, name: p.name })),
       petPack: pkgs.find((p) => p.slotTypeSlugs)!.id,
       addOns,
     };
@@ -47,7 +53,8 @@ describe('cart, checkout and card payment', () => {
     await sandbox?.stop();
   });
 
-  const post = (url: string, who: TestCustomer, payload?: object) => t.app.inject({ method: 'POST', url, headers: who.headers, ...(payload ? { payload } : {}) });
+  const post = (url: string, who: TestCustomer, payload?: object) =>
+    t.app.inject({ method: 'POST', url, headers: who.headers, ...(payload ? { payload } : {}) });
   const holdNew = async (who: TestCustomer, slotId = sessionIds[next++]!) => {
     const res = await post('/api/v1/bookings/reservation', who, { slotId });
     expect(res.statusCode).toBe(201);
@@ -56,7 +63,14 @@ describe('cart, checkout and card payment', () => {
   const basket = () => {
     const [a, b] = catalogue.standardPackages;
     const extra = catalogue.addOns[0]!;
-    return { packages: [{ id: a!.id, quantity: 1 }, { id: b!.id, quantity: 2 }], addOns: [{ id: extra.id, quantity: 3 }], amount: a!.priceCents + 2 * b!.priceCents + 3 * extra.priceCents };
+    return {
+      packages: [
+        { id: a!.id, quantity: 1 },
+        { id: b!.id, quantity: 2 },
+      ],
+      addOns: [{ id: extra.id, quantity: 3 }],
+      amount: a!.priceCents + 2 * b!.priceCents + 3 * extra.priceCents,
+    };
   };
   const checkout = async (who: TestCustomer) => {
     const hold = await holdNew(who);
@@ -64,18 +78,25 @@ describe('cart, checkout and card payment', () => {
     expect(cart.statusCode).toBe(201);
     const res = await post(`/api/v1/bookings/reservation/${hold.id}/checkoutOrder`, who, { cartId: cart.json().id });
     expect(res.statusCode).toBe(201);
-    return { hold, cart: cart.json(), result: res.json() as { bookingId: string; orderId: string; client_secret: string; amountCents: number } };
+    return {
+      hold,
+      cart: cart.json(),
+      result: res.json() as { bookingId: string; orderId: string; client_secret: string; amountCents: number },
+    };
   };
   const bookingRow = async (id: string) => (await t.db.select().from(bookings).where(eq(bookings.id, id)))[0]!;
   const orderRow = async (id: string) => (await t.db.select().from(orders).where(eq(orders.id, id)))[0]!;
   const slotRow = async (id: string) => (await t.db.select().from(slots).where(eq(slots.id, id)))[0]!;
-  const mailsTo = (email: string) => t.db.select().from(mailOutbox).where(eq(mailOutbox.toAddress, email)).orderBy(desc(mailOutbox.createdAt));
+  const mailsTo = (email: string) =>
+    t.db.select().from(mailOutbox).where(eq(mailOutbox.toAddress, email)).orderBy(desc(mailOutbox.createdAt));
 
   it('an unpaid checkout follows the family: listed, and holding its session again answers that same reservation (issue 37 item 1)', async () => {
     const who = await createCustomer(t.db, t.app.idTokens);
     const { hold, result } = await checkout(who);
     const listed = (await t.app.inject({ url: '/api/v1/bookings/reservation', headers: who.headers })).json();
-    expect(listed.items).toEqual([expect.objectContaining({ id: hold.id, status: 'checked_out', bookingId: result.bookingId })]);
+    expect(listed.items).toEqual([
+      expect.objectContaining({ id: hold.id, status: 'checked_out', bookingId: result.bookingId }),
+    ]);
     const again = await post('/api/v1/bookings/reservation', who, { slotId: hold.slotId });
     expect(again.statusCode).toBe(200);
     expect(again.json()).toMatchObject({ id: hold.id, bookingId: result.bookingId });
@@ -86,7 +107,12 @@ describe('cart, checkout and card payment', () => {
     const hold = await holdNew(who);
     const b = basket();
     const ok = await post('/api/v1/cart', who, { reservationId: hold.id, ...b });
-    expect(ok.json()).toMatchObject({ amountCents: b.amount, gstCents: Math.round(b.amount / 11), currency: 'AUD', reservationId: hold.id });
+    expect(ok.json()).toMatchObject({
+      amountCents: b.amount,
+      gstCents: Math.round(b.amount / 11),
+      currency: 'AUD',
+      reservationId: hold.id,
+    });
     expect(ok.json().items).toHaveLength(3);
     const tampered = await post('/api/v1/cart', who, { reservationId: hold.id, ...b, amount: 100 });
     expect(tampered.statusCode).toBe(409);
@@ -100,8 +126,19 @@ describe('cart, checkout and card payment', () => {
     const cart = (body: object) => post('/api/v1/cart', who, { reservationId: hold.id, amount: 0, ...body });
     expect((await cart({ packages: [] })).json().code).toBe('VALIDATION_FAILED');
     expect((await cart({ packages: [{ id: a!.id, quantity: 4 }] })).json().code).toBe('VALIDATION_FAILED');
-    expect((await cart({ packages: [{ id: a!.id, quantity: 2 }, { id: catalogue.standardPackages[1]!.id, quantity: 2 }] })).json().code).toBe('VALIDATION_FAILED');
-    expect((await cart({ packages: [{ id: a!.id }], addOns: [{ id: catalogue.addOns[0]!.id, quantity: 11 }] })).json().code).toBe('VALIDATION_FAILED');
+    expect(
+      (
+        await cart({
+          packages: [
+            { id: a!.id, quantity: 2 },
+            { id: catalogue.standardPackages[1]!.id, quantity: 2 },
+          ],
+        })
+      ).json().code,
+    ).toBe('VALIDATION_FAILED');
+    expect(
+      (await cart({ packages: [{ id: a!.id }], addOns: [{ id: catalogue.addOns[0]!.id, quantity: 11 }] })).json().code,
+    ).toBe('VALIDATION_FAILED');
     const pet = await cart({ packages: [{ id: catalogue.petPack }] });
     expect(pet.json()).toMatchObject({ code: 'VALIDATION_FAILED', details: [{ path: 'body.packages.0.id' }] });
     // Default quantity is 1.
@@ -111,14 +148,28 @@ describe('cart, checkout and card payment', () => {
   it('checks out once: calling again returns the same booking, order and intent', async () => {
     const who = await createCustomer(t.db, t.app.idTokens);
     const { hold, cart, result } = await checkout(who);
-    expect(result).toMatchObject({ amountCents: cart.amountCents, client_secret: expect.stringMatching(/^pi_.+_secret_/), message: expect.any(String) });
+    expect(result).toMatchObject({
+      amountCents: cart.amountCents,
+      client_secret: expect.stringMatching(/^pi_.+_secret_/),
+      message: expect.any(String),
+    });
     const again = await post(`/api/v1/bookings/reservation/${hold.id}/checkoutOrder`, who, { cartId: cart.id });
     expect(again.json()).toEqual(result);
     expect((await bookingRow(result.bookingId)).status).toBe('payment_pending');
     expect((await bookingRow(result.bookingId)).reference).toMatch(/^KR-[2-9A-Z]{5}$/);
-    expect(sandbox.events('payment_intent.created').filter((e) => (e.data.object as unknown as { metadata: { orderId?: string } }).metadata.orderId === result.orderId)).toHaveLength(1);
+    expect(
+      sandbox
+        .events('payment_intent.created')
+        .filter(
+          (e) => (e.data.object as unknown as { metadata: { orderId?: string } }).metadata.orderId === result.orderId,
+        ),
+    ).toHaveLength(1);
     const pi = sandbox.paymentIntent(result.client_secret.split('_secret_')[0]!)!;
-    expect(pi).toMatchObject({ amount: cart.amountCents, currency: 'aud', metadata: { bookingId: result.bookingId, orderId: result.orderId } });
+    expect(pi).toMatchObject({
+      amount: cart.amountCents,
+      currency: 'aud',
+      metadata: { bookingId: result.bookingId, orderId: result.orderId },
+    });
   });
 
   it('confirms the booking when the payment succeeds and e-mails a confirmation with a calendar file', async () => {
@@ -128,12 +179,17 @@ describe('cart, checkout and card payment', () => {
     await sandbox.webhooksIdle();
     expect((await bookingRow(result.bookingId)).status).toBe('completed');
     // Paid by the webhook: the reconciliation job's next look is cleared in the same transaction.
-    expect(await orderRow(result.orderId)).toMatchObject({ status: 'paid', paidAt: expect.any(Date), reconcileAt: null });
+    expect(await orderRow(result.orderId)).toMatchObject({
+      status: 'paid',
+      paidAt: expect.any(Date),
+      reconcileAt: null,
+    });
     expect(await slotRow(hold.slotId)).toMatchObject({ bookingId: result.bookingId, holdReservationId: null });
     const [mail] = await mailsTo(who.email);
     expect(mail!.subject).toMatch(/^Booked:/);
     // One summary block and this booking's own deadlines (default policy: 24 h to move, 48 h to refund).
-    for (const label of ['Date:', 'Time:', 'Place:', 'Reference:', 'Free reschedule until:', 'Full refund until:']) expect(mail!.text).toContain(label);
+    for (const label of ['Date:', 'Time:', 'Place:', 'Reference:', 'Free reschedule until:', 'Full refund until:'])
+      expect(mail!.text).toContain(label);
     expect(mail!.html).toContain('#a3162a');
     expect(mail!.attachments[0]).toMatchObject({ contentType: expect.stringContaining('text/calendar') });
     expect(Buffer.from(mail!.attachments[0]!.content, 'base64').toString()).toContain('BEGIN:VEVENT');
@@ -157,7 +213,9 @@ describe('cart, checkout and card payment', () => {
     expect((await payWithCard(sandbox, retry.json().client_secret, CARDS.success)).status).toBe('succeeded');
     await sandbox.webhooksIdle();
     expect((await bookingRow(result.bookingId)).status).toBe('completed');
-    expect((await t.app.inject({ url: `/api/v1/bookings/${result.bookingId}`, headers: who.headers })).json().holdExpiresAt).toBeNull();
+    expect(
+      (await t.app.inject({ url: `/api/v1/bookings/${result.bookingId}`, headers: who.headers })).json().holdExpiresAt,
+    ).toBeNull();
     expect((await post(`/api/v1/bookings/${result.bookingId}/continue-payment`, who)).json().code).toBe('ALREADY_PAID');
     expect((await post(`/api/v1/bookings/reservation/${hold.id}/refresh`, who)).json().code).toBe('HOLD_EXPIRED');
     // Paid seconds after the decline: no "Payment not completed" e-mail ever went (issue 37 item 3).
@@ -187,7 +245,8 @@ describe('cart, checkout and card payment', () => {
     await payWithCard(sandbox, result.client_secret, CARDS.declined);
     await payWithCard(sandbox, result.client_secret, CARDS.success);
     const pi = result.client_secret.split('_secret_')[0]!;
-    const ofIntent = (type: string) => sandbox.events(type).filter((e) => (e.data.object as unknown as { id: string }).id === pi);
+    const ofIntent = (type: string) =>
+      sandbox.events(type).filter((e) => (e.data.object as unknown as { id: string }).id === pi);
     // Success first, then the older failure, then the success again.
     await sandbox.redeliver(ofIntent('payment_intent.succeeded')[0]!.id);
     await sandbox.redeliver(ofIntent('payment_intent.payment_failed')[0]!.id);
@@ -201,10 +260,21 @@ describe('cart, checkout and card payment', () => {
 
   it('refuses forged webhooks', async () => {
     const address = `http://127.0.0.1:${(t.app.server.address() as { port: number }).port}/api/v1/webhooks/stripe`;
-    const body = JSON.stringify({ id: 'evt_forged', type: 'payment_intent.succeeded', data: { object: { id: 'pi_x', metadata: {} } } });
+    const body = JSON.stringify({
+      id: 'evt_forged',
+      type: 'payment_intent.succeeded',
+      data: { object: { id: 'pi_x', metadata: {} } },
+    });
     const unsigned = await fetch(address, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
     expect(unsigned.status).toBe(400);
-    const badSig = await fetch(address, { method: 'POST', headers: { 'content-type': 'application/json', 'stripe-signature': `t=${Math.floor(Date.now() / 1000)},v1=${'0'.repeat(64)}` }, body });
+    const badSig = await fetch(address, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        'stripe-signature': `t=${Math.floor(Date.now() / 1000)},v1=${'0'.repeat(64)}`,
+      },
+      body,
+    });
     expect(badSig.status).toBe(400);
     expect(await badSig.json()).toMatchObject({ code: 'BAD_REQUEST' });
   });
@@ -245,20 +315,29 @@ describe('cart, checkout and card payment', () => {
     clock.set(new Date());
   });
 
-  it('refuses a stale cart, an expired hold and someone else\'s cart', async () => {
+  it("refuses a stale cart, an expired hold and someone else's cart", async () => {
     const who = await createCustomer(t.db, t.app.idTokens);
     const hold = await holdNew(who);
     const cart = (await post('/api/v1/cart', who, { reservationId: hold.id, ...basket() })).json();
     const [a] = catalogue.standardPackages;
-    await t.db.update(packages).set({ priceCents: a!.priceCents + 500 }).where(eq(packages.id, a!.id));
+    await t.db
+      .update(packages)
+      .set({ priceCents: a!.priceCents + 500 })
+      .where(eq(packages.id, a!.id));
     const stale = await post(`/api/v1/bookings/reservation/${hold.id}/checkoutOrder`, who, { cartId: cart.id });
     await t.db.update(packages).set({ priceCents: a!.priceCents }).where(eq(packages.id, a!.id));
     expect(stale.json().code).toBe('CART_INVALID');
 
     const stranger = await createCustomer(t.db, t.app.idTokens);
     const strangerHold = await holdNew(stranger);
-    expect((await post(`/api/v1/bookings/reservation/${strangerHold.id}/checkoutOrder`, stranger, { cartId: cart.id })).json().code).toBe('CART_INVALID');
-    expect((await post(`/api/v1/bookings/reservation/${hold.id}/checkoutOrder`, stranger, { cartId: cart.id })).statusCode).toBe(404);
+    expect(
+      (
+        await post(`/api/v1/bookings/reservation/${strangerHold.id}/checkoutOrder`, stranger, { cartId: cart.id })
+      ).json().code,
+    ).toBe('CART_INVALID');
+    expect(
+      (await post(`/api/v1/bookings/reservation/${hold.id}/checkoutOrder`, stranger, { cartId: cart.id })).statusCode,
+    ).toBe(404);
 
     clock.advance(10 * MINUTE);
     const expired = await post(`/api/v1/bookings/reservation/${hold.id}/checkoutOrder`, who, { cartId: cart.id });
@@ -282,6 +361,11 @@ describe('cart, checkout and card payment', () => {
   it('gives the web app the publishable key and the sandbox address', async () => {
     const who = await createCustomer(t.db, t.app.idTokens);
     const res = await t.app.inject({ url: '/api/v1/common/stripe-client-secret', headers: who.headers });
-    expect(res.json()).toEqual({ provider: 'stripe', publishableKey: sandbox.publishableKey, sandbox: true, sandboxUrl: sandbox.url });
+    expect(res.json()).toEqual({
+      provider: 'stripe',
+      publishableKey: sandbox.publishableKey,
+      sandbox: true,
+      sandboxUrl: sandbox.url,
+    });
   });
 });

@@ -33,7 +33,12 @@ describe('error model (API.md "Conventions")', () => {
 
   const id = '7c9e6679-7425-40de-944b-e07fc1f90ae7';
   const post = (url: string, payload: unknown, headers: Record<string, string> = {}) =>
-    t.app.inject({ method: 'POST', url, payload: payload as string, headers: { 'content-type': 'application/json', ...headers } });
+    t.app.inject({
+      method: 'POST',
+      url,
+      payload: payload as string,
+      headers: { 'content-type': 'application/json', ...headers },
+    });
 
   it('accepts a valid request', async () => {
     const res = await post(`/api/v1/test/echo/${id}`, { name: 'Holly' });
@@ -71,7 +76,9 @@ describe('error model (API.md "Conventions")', () => {
   });
 
   it('refuses other media types with 415', async () => {
-    const res = await post(`/api/v1/test/echo/${id}`, 'name=x', { 'content-type': 'application/x-www-form-urlencoded' });
+    const res = await post(`/api/v1/test/echo/${id}`, 'name=x', {
+      'content-type': 'application/x-www-form-urlencoded',
+    });
     expect(res.statusCode).toBe(415);
     expect(res.json().code).toBe('UNSUPPORTED_MEDIA_TYPE');
   });

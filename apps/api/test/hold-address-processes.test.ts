@@ -29,9 +29,15 @@ describe('sessions held per address, across two API processes', () => {
       from slots s join locations l on l.id = s.location_id
       where s.kind = 'session' and s.start_at > now() + interval '2 days' order by s.location_id, s.start_at`);
     const byDay = new Map<string, string[]>();
-    for (const r of rows.rows) byDay.set(`${r.location_id} ${r.day}`, [...(byDay.get(`${r.location_id} ${r.day}`) ?? []), r.id as string]);
+    for (const r of rows.rows)
+      byDay.set(`${r.location_id} ${r.day}`, [...(byDay.get(`${r.location_id} ${r.day}`) ?? []), r.id as string]);
     [day, burstDay] = [...byDay.values()].filter((ids) => ids.length >= 14) as [string[], string[]];
-    api = await startApiProcesses(2, { ...conn.env, RATE_LIMIT_MODE: 'on', TRUST_PROXY: 'true', HOLD_ADDRESS_LIMIT: String(CAP) });
+    api = await startApiProcesses(2, {
+      ...conn.env,
+      RATE_LIMIT_MODE: 'on',
+      TRUST_PROXY: 'true',
+      HOLD_ADDRESS_LIMIT: String(CAP),
+    });
   }, 120_000);
   afterAll(async () => {
     await api?.stop();
@@ -43,11 +49,16 @@ describe('sessions held per address, across two API processes', () => {
       method: 'POST',
       headers: { ...headers, 'content-type': 'application/json', 'x-forwarded-for': ip },
       body: JSON.stringify({ slotId }),
-    }).then(async (res) => ({ status: res.status, code: ((await res.json()) as { code?: string }).code, retryAfter: res.headers.get('retry-after') }));
+    }).then(async (res) => ({
+      status: res.status,
+      code: ((await res.json()) as { code?: string }).code,
+      retryAfter: res.headers.get('retry-after'),
+    }));
 
   it('holds taken through either process count against one cap; another address is not held back', async () => {
     const script = await createCustomers(db, idTokens, CAP + 2);
-    for (let i = 0; i < CAP; i++) expect((await hold(i % 2, script[i]!.headers, day[i]!, '10.69.0.1')).status).toBe(201);
+    for (let i = 0; i < CAP; i++)
+      expect((await hold(i % 2, script[i]!.headers, day[i]!, '10.69.0.1')).status).toBe(201);
     for (const process of [0, 1]) {
       const refused = await hold(process, script[CAP]!.headers, day[CAP]!, '10.69.0.1');
       expect(refused).toMatchObject({ status: 429, code: 'RATE_LIMITED' });
@@ -65,6 +76,7 @@ describe('sessions held per address, across two API processes', () => {
     expect(held).toBeLessThanOrEqual(CAP * 2);
     // Once the burst is in, neither process lets the address take more.
     const [late] = await createCustomers(db, idTokens, 1);
-    for (const process of [0, 1]) expect((await hold(process, late!.headers, burstDay[12 + process]!, '10.69.1.1')).status).toBe(429);
+    for (const process of [0, 1])
+      expect((await hold(process, late!.headers, burstDay[12 + process]!, '10.69.1.1')).status).toBe(429);
   }, 60_000);
 });

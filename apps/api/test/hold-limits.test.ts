@@ -56,7 +56,10 @@ describe('hold limits', () => {
     expect(first.status).toBe(201);
     const other = await hold(b);
     expect(other.status).toBe(409);
-    expect(other.body).toMatchObject({ code: 'HOLD_LIMIT', error: expect.stringContaining('already have a session on hold') });
+    expect(other.body).toMatchObject({
+      code: 'HOLD_LIMIT',
+      error: expect.stringContaining('already have a session on hold'),
+    });
     expect((await call('GET', `/api/v1/bookings/reservation/${first.body.id}`, family)).body.status).toBe('active');
     const again = await hold(a);
     expect(again.status).toBe(200);

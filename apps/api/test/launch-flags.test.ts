@@ -13,7 +13,9 @@ const flagsOf = (command: string) => /\bnode ((?:--\S+ )*)dist\/start\.mjs/.exec
 
 describe('the API runs with the same Node flags everywhere', () => {
   it('keeps the young generation pinned in npm start and in the production command', () => {
-    const start = (JSON.parse(fs.readFileSync(path.join(ROOT, 'apps/api/package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start;
+    const start = (
+      JSON.parse(fs.readFileSync(path.join(ROOT, 'apps/api/package.json'), 'utf8')) as { scripts: { start: string } }
+    ).scripts.start;
     const npmStart = flagsOf(start);
     expect(npmStart).toContain('--min-semi-space-size=32');
     const deploy = fs.readFileSync(path.join(ROOT, 'docs/deploy.md'), 'utf8');

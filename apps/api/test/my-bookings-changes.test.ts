@@ -42,15 +42,20 @@ describe('my bookings: cancel, reschedule, receipts, reminders', () => {
     await sandbox?.stop();
   });
 
-  const post = (url: string, who: TestCustomer, payload?: object) => t.app.inject({ method: 'POST', url, headers: who.headers, ...(payload ? { payload } : {}) });
+  const post = (url: string, who: TestCustomer, payload?: object) =>
+    t.app.inject({ method: 'POST', url, headers: who.headers, ...(payload ? { payload } : {}) });
   const get = (url: string, who: TestCustomer) => t.app.inject({ url, headers: who.headers });
   const take = () => free.shift()!;
 
   /** A real paid booking: hold, cart, checkout, card through the sandbox, webhook. */
   async function paidBooking(who: TestCustomer, slotId = take().id) {
     const hold = (await post('/api/v1/bookings/reservation', who, { slotId })).json();
-    const cart = (await post('/api/v1/cart', who, { reservationId: hold.id, amount: pkg.priceCents, packages: [{ id: pkg.id }] })).json();
-    const checkout = (await post(`/api/v1/bookings/reservation/${hold.id}/checkoutOrder`, who, { cartId: cart.id })).json();
+    const cart = (
+      await post('/api/v1/cart', who, { reservationId: hold.id, amount: pkg.priceCents, packages: [{ id: pkg.id }] })
+    ).json();
+    const checkout = (
+      await post(`/api/v1/bookings/reservation/${hold.id}/checkoutOrder`, who, { cartId: cart.id })
+    ).json();
     await payWithCard(sandbox, checkout.client_secret, CARDS.success);
     await sandbox.webhooksIdle();
     const booking = (await get(`/api/v1/bookings/${checkout.bookingId}`, who)).json();
@@ -62,7 +67,10 @@ describe('my bookings: cancel, reschedule, receipts, reminders', () => {
   it('cancels with a full refund more than 48 h ahead, once, even when sent twice at the same moment', async () => {
     const who = await createCustomer(t.db, t.app.idTokens);
     const { booking, orderId } = await paidBooking(who);
-    const both = await Promise.all([post(`/api/v1/bookings/${booking.id}/cancel`, who, {}), t.app.inject({ method: 'POST', url: `/api/v1/bookings/${booking.id}/cancel`, headers: who.headers })]);
+    const both = await Promise.all([
+      post(`/api/v1/bookings/${booking.id}/cancel`, who, {}),
+      t.app.inject({ method: 'POST', url: `/api/v1/bookings/${booking.id}/cancel`, headers: who.headers }),
+    ]);
     const a = both.find((r) => r.statusCode === 200)!;
     const b = both.find((r) => r.statusCode !== 200)!;
     expect(b.statusCode).toBe(409);
@@ -74,8 +82,17 @@ describe('my bookings: cancel, reschedule, receipts, reminders', () => {
     const [slot] = await t.db.select().from(slots).where(eq(slots.id, booking.slot.id));
     expect(slot!.bookingId).toBeNull();
     const order = (await get(`/api/v1/orders/${booking.id}/orders/${orderId}`, who)).json();
-    expect(order).toMatchObject({ status: 'refunded', paymentStatus: 'refunded', refundedCents: pkg.priceCents, refundPendingCents: 0 });
-    const [mail] = await t.db.select().from(mailOutbox).where(eq(mailOutbox.toAddress, who.email)).orderBy(desc(mailOutbox.createdAt));
+    expect(order).toMatchObject({
+      status: 'refunded',
+      paymentStatus: 'refunded',
+      refundedCents: pkg.priceCents,
+      refundPendingCents: 0,
+    });
+    const [mail] = await t.db
+      .select()
+      .from(mailOutbox)
+      .where(eq(mailOutbox.toAddress, who.email))
+      .orderBy(desc(mailOutbox.createdAt));
     expect(mail!.subject).toMatch(/^Cancelled:/);
     expect(mail!.text).toContain('refunding $');
     expect(mail!.text).toMatch(/Get my refund receipt: https?:\/\/[^\s]+\/bookings\?tab=past\n/);
@@ -105,7 +122,9 @@ describe('my bookings: cancel, reschedule, receipts, reminders', () => {
     who = await reauthenticate(t.app.idTokens, who);
     const noRefund = await post(`/api/v1/bookings/${booking.id}/cancel`, who, { reason: 'Sick' });
     expect(noRefund.json()).toMatchObject({ booking: { status: 'cancelled', refundableCents: 0 }, refund: null });
-    expect((await get(`/api/v1/orders/${booking.id}/orders/${orderId}/refund-receipt`, who)).json().code).toBe('NO_REFUND');
+    expect((await get(`/api/v1/orders/${booking.id}/orders/${orderId}/refund-receipt`, who)).json().code).toBe(
+      'NO_REFUND',
+    );
     clock.set(new Date());
     who = await reauthenticate(t.app.idTokens, who);
 
@@ -120,14 +139,20 @@ describe('my bookings: cancel, reschedule, receipts, reminders', () => {
     const who = await createCustomer(t.db, t.app.idTokens);
     const slot = take();
     const hold = (await post('/api/v1/bookings/reservation', who, { slotId: slot.id })).json();
-    const cart = (await post('/api/v1/cart', who, { reservationId: hold.id, amount: pkg.priceCents, packages: [{ id: pkg.id }] })).json();
-    const checkout = (await post(`/api/v1/bookings/reservation/${hold.id}/checkoutOrder`, who, { cartId: cart.id })).json();
+    const cart = (
+      await post('/api/v1/cart', who, { reservationId: hold.id, amount: pkg.priceCents, packages: [{ id: pkg.id }] })
+    ).json();
+    const checkout = (
+      await post(`/api/v1/bookings/reservation/${hold.id}/checkoutOrder`, who, { cartId: cart.id })
+    ).json();
     const res = await post(`/api/v1/bookings/${checkout.bookingId}/cancel`, who, {});
     expect(res.json()).toMatchObject({ booking: { status: 'cancelled' }, refund: null });
     expect(sandbox.paymentIntent(checkout.client_secret.split('_secret_')[0])!.status).toBe('canceled');
     const [row] = await t.db.select().from(slots).where(eq(slots.id, slot.id));
     expect(row).toMatchObject({ holdReservationId: null, bookingId: null });
-    expect((await get(`/api/v1/orders/${checkout.bookingId}/orders/${checkout.orderId}/payment-receipt`, who)).json().code).toBe('NOT_PAID');
+    expect(
+      (await get(`/api/v1/orders/${checkout.bookingId}/orders/${checkout.orderId}/payment-receipt`, who)).json().code,
+    ).toBe('NOT_PAID');
   });
 
   it('reschedules atomically, at most twice, same location only', async () => {
@@ -140,17 +165,31 @@ describe('my bookings: cancel, reschedule, receipts, reminders', () => {
     };
     const first = take();
     const moved = await move(first.id);
-    expect(moved.json()).toMatchObject({ slot: { id: first.id }, rescheduleCount: 1, status: 'completed', amountCents: booking.amountCents });
+    expect(moved.json()).toMatchObject({
+      slot: { id: first.id },
+      rescheduleCount: 1,
+      status: 'completed',
+      amountCents: booking.amountCents,
+    });
     const [old] = await t.db.select().from(slots).where(eq(slots.id, booking.slot.id));
     expect(old!.bookingId).toBeNull();
     const [now] = await t.db.select().from(slots).where(eq(slots.id, first.id));
     expect(now!.bookingId).toBe(booking.id);
 
-    const perth = await t.db.execute(sql`select s.id from slots s join locations l on l.id = s.location_id where l.slug = 'perth-murray-street' and s.kind = 'session' and s.start_at > now() + interval '5 days' limit 1`);
+    const perth = await t.db.execute(
+      sql`select s.id from slots s join locations l on l.id = s.location_id where l.slug = 'perth-murray-street' and s.kind = 'session' and s.start_at > now() + interval '5 days' limit 1`,
+    );
     expect((await move(perth.rows[0]!.id as string)).json().code).toBe('DIFFERENT_LOCATION');
     expect((await move(take().id)).json().rescheduleCount).toBe(2);
     expect((await move(take().id)).json().code).toBe('RESCHEDULE_LIMIT');
-    expect((await t.db.select().from(mailOutbox).where(and(eq(mailOutbox.toAddress, who.email), sql`subject like 'Moved:%'`))).length).toBe(2);
+    expect(
+      (
+        await t.db
+          .select()
+          .from(mailOutbox)
+          .where(and(eq(mailOutbox.toAddress, who.email), sql`subject like 'Moved:%'`))
+      ).length,
+    ).toBe(2);
   });
 
   it('refuses to reschedule inside 24 h or onto a lapsed hold, changing nothing', async () => {
@@ -160,10 +199,14 @@ describe('my bookings: cancel, reschedule, receipts, reminders', () => {
     const hold = (await post('/api/v1/bookings/reservation', who, { slotId: target.id, bookingId: booking.id })).json();
     clock.advance(11 * 60_000);
     who = await reauthenticate(t.app.idTokens, who);
-    expect((await post(`/api/v1/bookings/${booking.id}/reschedule`, who, { reservationId: hold.id })).json().code).toBe('HOLD_EXPIRED');
+    expect((await post(`/api/v1/bookings/${booking.id}/reschedule`, who, { reservationId: hold.id })).json().code).toBe(
+      'HOLD_EXPIRED',
+    );
     clock.set(new Date(new Date(booking.slot.startAt).getTime() - 23 * HOUR));
     who = await reauthenticate(t.app.idTokens, who);
-    expect((await post('/api/v1/bookings/reservation', who, { slotId: take().id, bookingId: booking.id })).json().code).toBe('RESCHEDULE_WINDOW_CLOSED');
+    expect(
+      (await post('/api/v1/bookings/reservation', who, { slotId: take().id, bookingId: booking.id })).json().code,
+    ).toBe('RESCHEDULE_WINDOW_CLOSED');
     const [row] = await t.db.select().from(bookings).where(eq(bookings.id, booking.id));
     expect(row).toMatchObject({ slotId: booking.slot.id, rescheduleCount: 0, status: 'completed' });
     clock.set(new Date());
@@ -182,7 +225,9 @@ describe('my bookings: cancel, reschedule, receipts, reminders', () => {
     expect([200, 409]).toContain(moved.statusCode);
     const [row] = await t.db.select().from(bookings).where(eq(bookings.id, booking.id));
     expect(row!.status).toBe('cancelled');
-    const stillBooked = await t.db.execute(sql`select count(*)::int as n from slots where booking_id = ${booking.id}::uuid`);
+    const stillBooked = await t.db.execute(
+      sql`select count(*)::int as n from slots where booking_id = ${booking.id}::uuid`,
+    );
     expect(stillBooked.rows[0]!.n).toBe(0);
     expect(await t.db.select().from(refunds).where(eq(refunds.bookingId, booking.id))).toHaveLength(1);
   });
@@ -201,7 +246,9 @@ describe('my bookings: cancel, reschedule, receipts, reminders', () => {
       expect((await get(url, stranger)).statusCode).toBe(404);
     }
     expect((await post(`/api/v1/bookings/${booking.id}/cancel`, stranger, {})).statusCode).toBe(404);
-    expect((await post('/api/v1/bookings/reservation', stranger, { slotId: take().id, bookingId: booking.id })).statusCode).toBe(404);
+    expect(
+      (await post('/api/v1/bookings/reservation', stranger, { slotId: take().id, bookingId: booking.id })).statusCode,
+    ).toBe(404);
   });
 
   it("serves the calendar file in the location's zone", async () => {
@@ -222,7 +269,10 @@ describe('my bookings: cancel, reschedule, receipts, reminders', () => {
     clock.set(new Date(new Date(booking.slot.startAt).getTime() - 20 * HOUR));
     await Promise.all([sendDueReminders(t.app), sendDueReminders(t.app)]);
     await sendDueReminders(t.app);
-    const reminders = await t.db.select().from(mailOutbox).where(and(eq(mailOutbox.toAddress, who.email), sql`subject like 'Tomorrow:%'`));
+    const reminders = await t.db
+      .select()
+      .from(mailOutbox)
+      .where(and(eq(mailOutbox.toAddress, who.email), sql`subject like 'Tomorrow:%'`));
     expect(reminders).toHaveLength(1);
     clock.set(new Date());
   });

@@ -26,13 +26,18 @@ describe('OpenAPI document passes redocly lint', () => {
   it('has no errors and no warnings', async () => {
     // The ignore file names the document by its path next to it, so all three share a folder.
     writeFileSync(path.join(dir, 'openapi.json'), (await t.app.inject('/api/v1/openapi.json')).body);
-    for (const name of ['redocly.yaml', '.redocly.lint-ignore.yaml']) copyFileSync(path.join(REPO_ROOT, name), path.join(dir, name));
-    const run = spawnSync(path.join(REPO_ROOT, 'node_modules/.bin/redocly'), ['lint', 'openapi.json', '--format', 'stylish', '--max-problems', '200'], {
-      cwd: dir,
-      encoding: 'utf8',
-      env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true', NO_COLOR: '1' },
-      timeout: 120_000,
-    });
+    for (const name of ['redocly.yaml', '.redocly.lint-ignore.yaml'])
+      copyFileSync(path.join(REPO_ROOT, name), path.join(dir, name));
+    const run = spawnSync(
+      path.join(REPO_ROOT, 'node_modules/.bin/redocly'),
+      ['lint', 'openapi.json', '--format', 'stylish', '--max-problems', '200'],
+      {
+        cwd: dir,
+        encoding: 'utf8',
+        env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true', NO_COLOR: '1' },
+        timeout: 120_000,
+      },
+    );
     const output = `${run.stdout}\n${run.stderr}`;
     expect(output, output).toMatch(/Woohoo! Your API description is valid/);
     expect(output, output).not.toMatch(/warning/i);
@@ -40,8 +45,15 @@ describe('OpenAPI document passes redocly lint', () => {
   }, 180_000);
 
   it('describes the refresh cookie, the Stripe webhook and who may call what', async () => {
-    type Op = { operationId?: string; security?: Record<string, string[]>[]; parameters?: { in: string; name: string; required?: boolean }[] };
-    const doc = (await t.app.inject('/api/v1/openapi.json')).json() as { paths: Record<string, Record<string, Op>>; components: { securitySchemes: Record<string, unknown> } };
+    type Op = {
+      operationId?: string;
+      security?: Record<string, string[]>[];
+      parameters?: { in: string; name: string; required?: boolean }[];
+    };
+    const doc = (await t.app.inject('/api/v1/openapi.json')).json() as {
+      paths: Record<string, Record<string, Op>>;
+      components: { securitySchemes: Record<string, unknown> };
+    };
     const op = (method: string, p: string) => doc.paths[`/api/v1${p}`]![method]!;
     const ops = Object.values(doc.paths).flatMap((item) => Object.values(item));
     const ids = ops.map((o) => o.operationId);
@@ -49,10 +61,17 @@ describe('OpenAPI document passes redocly lint', () => {
     expect(new Set(ids).size).toBe(ids.length);
     expect(ops.every((o) => Array.isArray(o.security))).toBe(true);
 
-    expect(doc.components.securitySchemes.cookieAuth).toMatchObject({ type: 'apiKey', in: 'cookie', name: 'kringle_refresh' });
-    for (const p of ['/auth/refresh', '/auth/sign-out']) expect(op('post', p).security).toEqual([{ cookieAuth: [], appCheck: [] }]);
+    expect(doc.components.securitySchemes.cookieAuth).toMatchObject({
+      type: 'apiKey',
+      in: 'cookie',
+      name: 'kringle_refresh',
+    });
+    for (const p of ['/auth/refresh', '/auth/sign-out'])
+      expect(op('post', p).security).toEqual([{ cookieAuth: [], appCheck: [] }]);
     expect(op('post', '/webhooks/stripe').security).toEqual([]);
-    expect(op('post', '/webhooks/stripe').parameters).toContainEqual(expect.objectContaining({ in: 'header', name: 'stripe-signature', required: true }));
+    expect(op('post', '/webhooks/stripe').parameters).toContainEqual(
+      expect.objectContaining({ in: 'header', name: 'stripe-signature', required: true }),
+    );
     expect(op('get', '/health').security).toEqual([]);
     expect(op('get', '/common/policy').security).toEqual([{ appCheck: [] }]);
     expect(op('get', '/bookings/{id}/calendar.ics').operationId).toBe('getBookingsByIdCalendarIcs');

@@ -10,7 +10,9 @@ describe('OpenAPI document', () => {
   afterAll(async () => t.close());
 
   it('documents every route of the contract', async () => {
-    const doc = (await t.app.inject('/api/v1/openapi.json')).json() as { paths: Record<string, Record<string, unknown>> };
+    const doc = (await t.app.inject('/api/v1/openapi.json')).json() as {
+      paths: Record<string, Record<string, unknown>>;
+    };
     const has = (method: string, path: string) => Boolean(doc.paths[`/api/v1${path}`]?.[method]);
     const contract: [string, string][] = [
       ['get', '/health'],

@@ -17,7 +17,11 @@ describe('files of interrupted uploads', () => {
     await writeFile(path.join(dir, 'abandoned.jpg'), 'x');
     await utimes(path.join(dir, 'abandoned.jpg'), old, old);
     await writeFile(path.join(dir, 'waiting.jpg'), 'x');
-    await utimes(path.join(dir, 'waiting.jpg'), new Date(now - ABANDONED_AFTER_MS + 60_000), new Date(now - ABANDONED_AFTER_MS + 60_000));
+    await utimes(
+      path.join(dir, 'waiting.jpg'),
+      new Date(now - ABANDONED_AFTER_MS + 60_000),
+      new Date(now - ABANDONED_AFTER_MS + 60_000),
+    );
     await mkdir(path.join(dir, 'a-folder'));
     await utimes(path.join(dir, 'a-folder'), old, old);
 

@@ -3,8 +3,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createProbeApp, type ProbeApp } from './platform-probe-app';
 import { solvedPayload, type Challenge } from './support/app-check';
 
-const exchange = (app: FastifyInstance, payload: unknown) => app.inject({ method: 'POST', url: '/api/v1/app-check/exchange', payload: { payload } });
-const probe = (app: FastifyInstance, token?: string) => app.inject({ url: '/api/v1/probe', headers: token === undefined ? {} : { 'x-app-check': token } });
+const exchange = (app: FastifyInstance, payload: unknown) =>
+  app.inject({ method: 'POST', url: '/api/v1/app-check/exchange', payload: { payload } });
+const probe = (app: FastifyInstance, token?: string) =>
+  app.inject({ url: '/api/v1/probe', headers: token === undefined ? {} : { 'x-app-check': token } });
 
 describe('app check (enforce)', () => {
   let p: ProbeApp;
@@ -15,7 +17,13 @@ describe('app check (enforce)', () => {
 
   it('issues a modest ALTCHA challenge', async () => {
     const c = (await p.app.inject({ method: 'POST', url: '/api/v1/app-check/challenge' })).json<Challenge>();
-    expect(c).toEqual({ algorithm: 'SHA-256', challenge: expect.stringMatching(/^[0-9a-f]{64}$/), salt: expect.stringContaining('expires='), signature: expect.stringMatching(/^[0-9a-f]{64}$/), maxnumber: 50_000 });
+    expect(c).toEqual({
+      algorithm: 'SHA-256',
+      challenge: expect.stringMatching(/^[0-9a-f]{64}$/),
+      salt: expect.stringContaining('expires='),
+      signature: expect.stringMatching(/^[0-9a-f]{64}$/),
+      maxnumber: 50_000,
+    });
   });
 
   it('exchanges a solved challenge for a token the API accepts', async () => {
@@ -56,7 +64,11 @@ describe('app check (enforce)', () => {
   });
 
   it('validates the exchange body strictly', async () => {
-    const extraField = await p.app.inject({ method: 'POST', url: '/api/v1/app-check/exchange', payload: { payload: 'YWJj', more: 1 } });
+    const extraField = await p.app.inject({
+      method: 'POST',
+      url: '/api/v1/app-check/exchange',
+      payload: { payload: 'YWJj', more: 1 },
+    });
     expect(extraField.statusCode).toBe(400);
     expect(extraField.json().code).toBe('VALIDATION_FAILED');
     expect((await exchange(p.app, 'not base64!')).statusCode).toBe(400);
@@ -69,7 +81,10 @@ describe('app check (enforce)', () => {
     expect(missing.json()).toMatchObject({ code: 'APP_CHECK_REQUIRED' });
     expect((await probe(p.app, 'garbage')).json()).toMatchObject({ code: 'APP_CHECK_INVALID' });
 
-    const other = await createProbeApp({ APP_CHECK_MODE: 'enforce' }, { secret: 'another-secret-another-secret-0123456789' });
+    const other = await createProbeApp(
+      { APP_CHECK_MODE: 'enforce' },
+      { secret: 'another-secret-another-secret-0123456789' },
+    );
     try {
       const { token } = (await exchange(other.app, await solvedPayload(other.app))).json<{ token: string }>();
       expect((await probe(other.app, token)).statusCode).toBe(200);

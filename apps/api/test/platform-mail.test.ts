@@ -41,7 +41,13 @@ describe('mail outbox and dev mailbox', () => {
   it('sends queued mail through a real SMTP catcher and shows it in the dev outbox', async () => {
     await enqueueMail(t.db, {
       ...mail('Mary@Example.com', 'Confirm your e-mail'),
-      attachments: [{ filename: 'booking.ics', contentType: 'text/calendar', content: Buffer.from('BEGIN:VCALENDAR').toString('base64') }],
+      attachments: [
+        {
+          filename: 'booking.ics',
+          contentType: 'text/calendar',
+          content: Buffer.from('BEGIN:VCALENDAR').toString('base64'),
+        },
+      ],
     });
     const job = createOutboxJob(t.app, { smtpUrl: catcher.url })!;
     await job.run();
@@ -55,7 +61,11 @@ describe('mail outbox and dev mailbox', () => {
     expect(res.statusCode).toBe(200);
     const { items } = res.json();
     expect(items).toHaveLength(1);
-    expect(items[0]).toMatchObject({ to: 'mary@example.com', subject: 'Confirm your e-mail', createdAt: expect.any(String) });
+    expect(items[0]).toMatchObject({
+      to: 'mary@example.com',
+      subject: 'Confirm your e-mail',
+      createdAt: expect.any(String),
+    });
     expect(items[0].html).toContain('href="http://localhost:5173/verify?mode=verifyEmail&amp;oobCode=abc"');
     expect(items[0].text).toContain('Confirm e-mail: http://localhost:5173/verify?mode=verifyEmail&oobCode=abc');
   });
@@ -100,7 +110,10 @@ describe('mail outbox and dev mailbox', () => {
 
   it('gives up after the last attempt and keeps the last error', async () => {
     await enqueueMail(t.db, mail('dead@example.com', 'Never arrives'));
-    await t.db.update(mailOutbox).set({ attempts: OUTBOX_POLICY.maxAttempts - 1 }).where(eq(mailOutbox.subject, 'Never arrives'));
+    await t.db
+      .update(mailOutbox)
+      .set({ attempts: OUTBOX_POLICY.maxAttempts - 1 })
+      .where(eq(mailOutbox.subject, 'Never arrives'));
     t.clock.advance(24 * 3600_000);
     await createOutboxJob(t.app, { smtpUrl: `smtp://127.0.0.1:${await freePort()}` })!.run();
     const row = await outboxRow(t, 'Never arrives');
@@ -121,7 +134,9 @@ describe('mail outbox and dev mailbox', () => {
     );
     expect(received.rows).toHaveLength(count);
     expect(received.rows.every((r) => r.n === 1)).toBe(true);
-    const sent = await t.db.execute<{ n: number }>(sql`select count(*)::int as n from mail_outbox where subject like 'Crowd %' and status = 'sent' and attempts = 1`);
+    const sent = await t.db.execute<{ n: number }>(
+      sql`select count(*)::int as n from mail_outbox where subject like 'Crowd %' and status = 'sent' and attempts = 1`,
+    );
     expect(sent.rows[0]!.n).toBe(count);
   });
 
@@ -147,27 +162,38 @@ describe('pruning old mail', () => {
       const now = t.app.clock.now().getTime();
       const daysAgo = (d: number) => new Date(now - d * 24 * 3600_000).toISOString();
       const row = (subject: string, status: string, sentDaysAgo: number | null) =>
-        t.pool.query(`insert into mail_outbox (to_address, subject, html, text, status, sent_at, created_at) values ('a@example.com', $1, '', '', $2, $3, $4)`, [
-          subject,
-          status,
-          sentDaysAgo === null ? null : daysAgo(sentDaysAgo),
-          daysAgo(sentDaysAgo ?? 40),
-        ]);
+        t.pool.query(
+          `insert into mail_outbox (to_address, subject, html, text, status, sent_at, created_at) values ('a@example.com', $1, '', '', $2, $3, $4)`,
+          [subject, status, sentDaysAgo === null ? null : daysAgo(sentDaysAgo), daysAgo(sentDaysAgo ?? 40)],
+        );
       await row('old sent', 'sent', 31);
       await row('recent sent', 'sent', 29);
       await row('old failed', 'failed', null);
-      for (const [subject, d] of [['old caught', 8], ['recent caught', 6]] as const) {
-        await t.pool.query(`insert into dev_mailbox (to_address, subject, created_at) values ('a@example.com', $1, $2)`, [subject, daysAgo(d)]);
+      for (const [subject, d] of [
+        ['old caught', 8],
+        ['recent caught', 6],
+      ] as const) {
+        await t.pool.query(
+          `insert into dev_mailbox (to_address, subject, created_at) values ('a@example.com', $1, $2)`,
+          [subject, daysAgo(d)],
+        );
       }
       await createOutboxJob(t.app, { smtpUrl: catcher.url })!.run();
-      const subjects = async (table: string) => (await t.pool.query<{ subject: string }>(`select subject from ${table} order by subject`)).rows.map((r) => r.subject);
+      const subjects = async (table: string) =>
+        (await t.pool.query<{ subject: string }>(`select subject from ${table} order by subject`)).rows.map(
+          (r) => r.subject,
+        );
       expect(await subjects('mail_outbox')).toEqual(['old failed', 'recent sent']);
       expect(await subjects('dev_mailbox')).toEqual(['recent caught']);
 
       // And at most the newest 1,000 caught messages, whatever their age.
-      await t.pool.query(`insert into dev_mailbox (to_address, subject, created_at) select 'b@example.com', 'bulk ' || i, now() - i * interval '1 second' from generate_series(1, ${OUTBOX_POLICY.devMailboxKeep + 5}) i`);
+      await t.pool.query(
+        `insert into dev_mailbox (to_address, subject, created_at) select 'b@example.com', 'bulk ' || i, now() - i * interval '1 second' from generate_series(1, ${OUTBOX_POLICY.devMailboxKeep + 5}) i`,
+      );
       await pruneOldMail(t.app);
-      expect(Number((await t.pool.query('select count(*) from dev_mailbox')).rows[0].count)).toBe(OUTBOX_POLICY.devMailboxKeep);
+      expect(Number((await t.pool.query('select count(*) from dev_mailbox')).rows[0].count)).toBe(
+        OUTBOX_POLICY.devMailboxKeep,
+      );
       expect((await t.pool.query(`select 1 from dev_mailbox where subject = 'bulk 1'`)).rowCount).toBe(1);
     } finally {
       await catcher.stop();
@@ -190,10 +216,17 @@ describe('dev mailbox with a real SMTP server configured', () => {
   });
 
   it('is never served in production: without SMTP_URL production does not start, and the routes stay off whatever is set', async () => {
-    expect(() => loadConfig({ NODE_ENV: 'production', SELLER_ABN: '51 824 753 556' })).toThrow(/^Invalid configuration: SMTP_URL: required when NODE_ENV=production/);
+    expect(() => loadConfig({ NODE_ENV: 'production', SELLER_ABN: '51 824 753 556' })).toThrow(
+      /^Invalid configuration: SMTP_URL: required when NODE_ENV=production/,
+    );
     // Before: production on the embedded default (no DATABASE_URL, no SMTP_URL) served it.
     expect(devMailboxEnabled({ NODE_ENV: 'production', SMTP_URL: undefined })).toBe(false);
-    const t = await createTestApp({ NODE_ENV: 'production', SMTP_URL: 'smtp://mail.example.com:587', SELLER_ABN: '51 824 753 556', STRIPE_SECRET_KEY: 'sk_test_x' });
+    const t = await createTestApp({
+      NODE_ENV: 'production',
+      SMTP_URL: 'smtp://mail.example.com:587',
+      SELLER_ABN: '51 824 753 556',
+      STRIPE_SECRET_KEY: 'sk_test_x',
+    });
     try {
       expect((await t.app.inject('/api/v1/dev/outbox')).statusCode).toBe(404);
       expect((await t.app.inject('/dev/mailbox')).statusCode).toBe(404);

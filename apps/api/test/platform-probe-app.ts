@@ -12,8 +12,14 @@ export type ProbeApp = TestApp;
  * feature owns, so app check and rate limits can be tested on ordinary routes. Pass
  * `databaseUrl` to run a second instance on the same database.
  */
-export async function createProbeApp(env: Record<string, string>, options: { databaseUrl?: string; clock?: ManualClock; secret?: string } = {}): Promise<ProbeApp> {
-  return createTestApp(env, options.clock ?? new ManualClock(), registerProbeRoutes, { databaseUrl: options.databaseUrl, appCheckSecret: options.secret });
+export async function createProbeApp(
+  env: Record<string, string>,
+  options: { databaseUrl?: string; clock?: ManualClock; secret?: string } = {},
+): Promise<ProbeApp> {
+  return createTestApp(env, options.clock ?? new ManualClock(), registerProbeRoutes, {
+    databaseUrl: options.databaseUrl,
+    appCheckSecret: options.secret,
+  });
 }
 
 async function registerProbeRoutes(app: FastifyInstance) {
@@ -21,8 +27,12 @@ async function registerProbeRoutes(app: FastifyInstance) {
     async (api) => {
       const r = api.withTypeProvider<ZodTypeProvider>();
       const ok = { 200: z.object({ ok: z.literal(true) }) };
-      r.get('/probe', { config: { auth: 'public' }, schema: { summary: 'probe', response: ok } }, async () => ({ ok: true as const }));
-      r.get('/probe-open', { schema: { response: ok }, config: { auth: 'public', appCheck: false } }, async () => ({ ok: true as const }));
+      r.get('/probe', { config: { auth: 'public' }, schema: { summary: 'probe', response: ok } }, async () => ({
+        ok: true as const,
+      }));
+      r.get('/probe-open', { schema: { response: ok }, config: { auth: 'public', appCheck: false } }, async () => ({
+        ok: true as const,
+      }));
       r.post(
         '/probe-limited',
         {

@@ -51,14 +51,25 @@ describe('rate limits on the PostgreSQL store', () => {
 
   it('does not count requests that fail validation', async () => {
     for (let i = 0; i < 10; i++) {
-      const res = await a.app.inject({ method: 'POST', url: '/api/v1/probe-limited', payload: { email: 'nope' }, remoteAddress: '192.0.2.50' });
+      const res = await a.app.inject({
+        method: 'POST',
+        url: '/api/v1/probe-limited',
+        payload: { email: 'nope' },
+        remoteAddress: '192.0.2.50',
+      });
       expect(res.statusCode).toBe(400);
     }
     expect((await limited(a.app, 'valid@example.com', '192.0.2.50')).statusCode).toBe(200);
   });
 
   it('limits the app-check exchange per IP, sized for a shared address (20 a minute before decision 0022)', async () => {
-    const exchange = () => a.app.inject({ method: 'POST', url: '/api/v1/app-check/exchange', payload: { payload: 'YWJj' }, remoteAddress: '192.0.2.77' });
+    const exchange = () =>
+      a.app.inject({
+        method: 'POST',
+        url: '/api/v1/app-check/exchange',
+        payload: { payload: 'YWJj' },
+        remoteAddress: '192.0.2.77',
+      });
     for (let i = 0; i < 25; i++) expect((await exchange()).statusCode).toBe(403);
     // The rest of the window as if the other families behind the address had used it.
     await a.db
@@ -151,9 +162,16 @@ const inCi = ['true', '1'].includes(process.env.CI ?? '');
 
 /** A throwaway redis-server on a free port, answering once started. */
 async function startRedis(): Promise<{ url: string; process: ChildProcess }> {
-  if (!redisBinary) throw new Error('redis-server is not installed, and CI=true requires the Redis rate-limit tests to run: apt-get install -y redis-server');
+  if (!redisBinary)
+    throw new Error(
+      'redis-server is not installed, and CI=true requires the Redis rate-limit tests to run: apt-get install -y redis-server',
+    );
   const port = await freePort();
-  const child = spawn(redisBinary, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+  const child = spawn(
+    redisBinary,
+    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+    { stdio: 'ignore' },
+  );
   for (let i = 0; i < 50; i++) {
     const up = await new Promise<boolean>((resolve) => {
       const socket = net.connect(port, '127.0.0.1', () => (socket.end(), resolve(true)));
@@ -202,7 +220,10 @@ describe.skipIf(!redisBinary && !inCi)('rate limits on the Redis store (REDIS_UR
       const res = await limited(one.app, 'redis@example.com');
       expect(res.statusCode).toBe(429);
       expect(Number(res.headers['retry-after'])).toBeGreaterThan(3500);
-      expect(res.json()).toEqual({ error: expect.stringMatching(/^Too many attempts\. Try again in \d+ minutes\.$/), code: 'RATE_LIMITED' });
+      expect(res.json()).toEqual({
+        error: expect.stringMatching(/^Too many attempts\. Try again in \d+ minutes\.$/),
+        code: 'RATE_LIMITED',
+      });
     } finally {
       await two.close();
       await one.close();

@@ -39,9 +39,17 @@ describe('platform', () => {
   });
 
   it('allows CORS only for configured origins', async () => {
-    const allowed = await t.app.inject({ method: 'OPTIONS', url: '/api/v1/health', headers: { origin: 'http://localhost:5173', 'access-control-request-method': 'GET' } });
+    const allowed = await t.app.inject({
+      method: 'OPTIONS',
+      url: '/api/v1/health',
+      headers: { origin: 'http://localhost:5173', 'access-control-request-method': 'GET' },
+    });
     expect(allowed.headers['access-control-allow-origin']).toBe('http://localhost:5173');
-    const refused = await t.app.inject({ method: 'OPTIONS', url: '/api/v1/health', headers: { origin: 'https://evil.example', 'access-control-request-method': 'GET' } });
+    const refused = await t.app.inject({
+      method: 'OPTIONS',
+      url: '/api/v1/health',
+      headers: { origin: 'https://evil.example', 'access-control-request-method': 'GET' },
+    });
     expect(refused.headers['access-control-allow-origin']).toBeUndefined();
   });
 });

@@ -7,7 +7,12 @@ describe('GET /api/v1/common/policy', () => {
 
   beforeAll(async () => {
     defaults = await createTestApp();
-    operator = await createTestApp({ REFUND_CUTOFF_HOURS: '72', HOLD_MINUTES: '7', WAITLIST_LIMIT: '5', MAX_PEOPLE_PER_PHOTO: '6' });
+    operator = await createTestApp({
+      REFUND_CUTOFF_HOURS: '72',
+      HOLD_MINUTES: '7',
+      WAITLIST_LIMIT: '5',
+      MAX_PEOPLE_PER_PHOTO: '6',
+    });
   });
   afterAll(async () => Promise.all([defaults.close(), operator.close()]));
 
@@ -30,7 +35,13 @@ describe('GET /api/v1/common/policy', () => {
 
   it("answers the operator's numbers, not built-in ones", async () => {
     const body = (await operator.app.inject('/api/v1/common/policy')).json();
-    expect(body).toMatchObject({ refundCutoffHours: 72, holdMinutes: 7, waitlistLimit: 5, maxPeoplePerPhoto: 6, rescheduleCutoffHours: 24 });
+    expect(body).toMatchObject({
+      refundCutoffHours: 72,
+      holdMinutes: 7,
+      waitlistLimit: 5,
+      maxPeoplePerPhoto: 6,
+      rescheduleCutoffHours: 24,
+    });
   });
 
   it('sits behind the app check like every other /api/v1 route', async () => {

@@ -35,15 +35,26 @@ describe('refresh reuse grace, three API processes', () => {
   it('simultaneous refreshes of one token on three processes all get 200 and one current token', async () => {
     const email = 'three-tabs@example.com';
     const json = { 'content-type': 'application/json' };
-    const reg = await fetch(`${api.urls[0]}/api/v1/user`, { method: 'POST', headers: json, body: JSON.stringify({ email, password: STRONG_PASSWORD, firstName: 'mary', lastName: 'christmas' }) });
+    const reg = await fetch(`${api.urls[0]}/api/v1/user`, {
+      method: 'POST',
+      headers: json,
+      body: JSON.stringify({ email, password: STRONG_PASSWORD, firstName: 'mary', lastName: 'christmas' }),
+    });
     expect(reg.status).toBe(201);
     for (let round = 0; round < 5; round++) {
-      const signIn = await fetch(`${api.urls[1]}/api/v1/auth/sign-in`, { method: 'POST', headers: json, body: JSON.stringify({ email, password: STRONG_PASSWORD }) });
+      const signIn = await fetch(`${api.urls[1]}/api/v1/auth/sign-in`, {
+        method: 'POST',
+        headers: json,
+        body: JSON.stringify({ email, password: STRONG_PASSWORD }),
+      });
       expect(signIn.status).toBe(200);
       const token = cookieOf(signIn)!;
       const results = await Promise.all([0, 1, 2].map((i) => refreshAt(i, token)));
       expect(results.map((r) => r.status)).toEqual([200, 200, 200]);
-      const bodies = (await Promise.all(results.map((r) => r.json()))) as { idToken: string; user: { email: string } }[];
+      const bodies = (await Promise.all(results.map((r) => r.json()))) as {
+        idToken: string;
+        user: { email: string };
+      }[];
       expect(bodies.every((b) => b.idToken && b.user.email === email)).toBe(true);
       const cookies = new Set(results.map(cookieOf));
       expect(cookies.size).toBe(1);

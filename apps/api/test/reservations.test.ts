@@ -24,7 +24,8 @@ describe('reservations (timed holds)', () => {
     t.app.inject({ method: 'POST', url, headers: who.headers, ...(payload ? { payload } : {}) });
   const hold = (who: TestCustomer, slotId: string) => post('/api/v1/bookings/reservation', who, { slotId });
   const statusOf = async (slotId: string, who = noel) =>
-    (await t.app.inject({ url: `/api/v1/booking-slot/${locationId}/slots/${slotId}`, headers: who.headers })).json().status;
+    (await t.app.inject({ url: `/api/v1/booking-slot/${locationId}/slots/${slotId}`, headers: who.headers })).json()
+      .status;
 
   beforeAll(async () => {
     clock = new ManualClock(NOW);
@@ -34,7 +35,10 @@ describe('reservations (timed holds)', () => {
     const loc = (await t.app.inject({ url: '/api/v1/common/locations', headers: family.headers })).json().items[0];
     locationId = loc.id;
     sessions = (
-      await t.app.inject({ url: `/api/v1/booking-slot/${locationId}/available-slots?date=2026-12-03&slotTypeId=${loc.slotTypes[0].id}`, headers: family.headers })
+      await t.app.inject({
+        url: `/api/v1/booking-slot/${locationId}/available-slots?date=2026-12-03&slotTypeId=${loc.slotTypes[0].id}`,
+        headers: family.headers,
+      })
     ).json().items;
   });
   beforeEach(async () => {
@@ -44,7 +48,8 @@ describe('reservations (timed holds)', () => {
   });
   afterAll(async () => t.close());
 
-  const session = (hhmm: string) => sessions.find((s) => s.kind === 'session' && localTimeOf(new Date(s.startAt), 'Australia/Sydney') === hhmm)!;
+  const session = (hhmm: string) =>
+    sessions.find((s) => s.kind === 'session' && localTimeOf(new Date(s.startAt), 'Australia/Sydney') === hhmm)!;
 
   it('holds a session for 10 minutes and shows it as reserved to everyone', async () => {
     const res = await hold(holly, session('10:00').id);
@@ -85,7 +90,8 @@ describe('reservations (timed holds)', () => {
   });
 
   it('follows the family: its own session again is the same hold (200), and GET lists its live holds (issue 37 item 1)', async () => {
-    const list = async (who: TestCustomer) => (await t.app.inject({ url: '/api/v1/bookings/reservation', headers: who.headers })).json();
+    const list = async (who: TestCustomer) =>
+      (await t.app.inject({ url: '/api/v1/bookings/reservation', headers: who.headers })).json();
     expect(await list(holly)).toEqual({ items: [] });
     const first = (await hold(holly, session('14:00').id)).json();
     clock.advance(2 * MINUTE);
@@ -111,7 +117,10 @@ describe('reservations (timed holds)', () => {
     const mine = (await hold(holly, session('11:00').id)).json();
     clock.advance(8 * MINUTE);
     const r1 = await post(`/api/v1/bookings/reservation/${mine.id}/refresh`, holly);
-    expect(r1.json()).toMatchObject({ refreshesLeft: 1, expiresAt: new Date(clock.now().getTime() + 10 * MINUTE).toISOString() });
+    expect(r1.json()).toMatchObject({
+      refreshesLeft: 1,
+      expiresAt: new Date(clock.now().getTime() + 10 * MINUTE).toISOString(),
+    });
     clock.advance(8 * MINUTE);
     holly = await reauthenticate(t.app.idTokens, holly);
     noel = await reauthenticate(t.app.idTokens, noel);
@@ -161,7 +170,15 @@ describe('reservations (timed holds)', () => {
     expect(extra.json().code).toBe('VALIDATION_FAILED');
     expect(await statusOf(session('13:00').id)).toBe('available');
     expect((await hold(holly, '7c9e6679-7425-40de-944b-e07fc1f90ae7')).statusCode).toBe(404);
-    expect((await t.app.inject({ method: 'POST', url: '/api/v1/bookings/reservation', payload: { slotId: session('13:00').id } })).statusCode).toBe(401);
+    expect(
+      (
+        await t.app.inject({
+          method: 'POST',
+          url: '/api/v1/bookings/reservation',
+          payload: { slotId: session('13:00').id },
+        })
+      ).statusCode,
+    ).toBe(401);
   });
 
   it('sweeps lapsed holds: marks them expired and clears the slot', async () => {

@@ -35,14 +35,23 @@ describe('season file: salesOpenAt', () => {
 
   it('accepts a local date-time and refuses other shapes', () => {
     expect(problems('2026-11-01T09:00')).toEqual([]);
-    for (const bad of ['2026-11-01 09:00', '2026-11-01T09:00:00', '2026-11-01T9:00', '2026-13-01T09:00', '2026-11-01T24:00', '2026-11-01T09:00Z']) {
+    for (const bad of [
+      '2026-11-01 09:00',
+      '2026-11-01T09:00:00',
+      '2026-11-01T9:00',
+      '2026-13-01T09:00',
+      '2026-11-01T24:00',
+      '2026-11-01T09:00Z',
+    ]) {
       expect(problems(bad)).toEqual(['locations.0.salesOpenAt: a local date and time like 2026-11-01T09:00']);
     }
   });
 
   it('refuses a local time that the zone skips for daylight saving', () => {
     // Sydney's clocks go from 02:00 to 03:00 on 4 October 2026.
-    expect(problems('2026-10-04T02:30')).toEqual(['locations.0.salesOpenAt: 2026-10-04T02:30 does not exist in Australia/Sydney (clocks skip it for daylight saving)']);
+    expect(problems('2026-10-04T02:30')).toEqual([
+      'locations.0.salesOpenAt: 2026-10-04T02:30 does not exist in Australia/Sydney (clocks skip it for daylight saving)',
+    ]);
     expect(problems('2026-10-04T03:00')).toEqual([]);
     // Brisbane keeps no daylight saving: the same wall-clock time exists there.
     expect(problems('2026-10-04T02:30', 'Australia/Brisbane')).toEqual([]);
@@ -59,7 +68,8 @@ describe('bookings open at a set time', () => {
   let sessionId: string;
 
   const read = (url: string) => t.app.inject({ url, headers: family.headers });
-  const hold = (slotId: string) => t.app.inject({ method: 'POST', url: '/api/v1/bookings/reservation', headers: family.headers, payload: { slotId } });
+  const hold = (slotId: string) =>
+    t.app.inject({ method: 'POST', url: '/api/v1/bookings/reservation', headers: family.headers, payload: { slotId } });
 
   beforeAll(async () => {
     clock = new ManualClock(NOW);
@@ -71,12 +81,17 @@ describe('bookings open at a set time', () => {
     slotsUrl = `/api/v1/booking-slot/${loc.id}/available-slots?date=2026-12-03&slotTypeId=${loc.slotTypes[0].id}`;
     datesUrl = `/api/v1/booking-slot/${loc.id}/available-dates?slotTypeId=${loc.slotTypes[0].id}&from=2026-12-03&to=2026-12-03`;
     const items: { id: string; kind: string; startAt: string }[] = (await read(slotsUrl)).json().items;
-    sessionId = items.find((s) => s.kind === 'session' && localTimeOf(new Date(s.startAt), 'Australia/Sydney') === '11:00')!.id;
+    sessionId = items.find(
+      (s) => s.kind === 'session' && localTimeOf(new Date(s.startAt), 'Australia/Sydney') === '11:00',
+    )!.id;
   });
   afterAll(async () => t.close());
 
   it('stores the local time as an instant and lists it with the location', async () => {
-    const [row] = await t.db.select({ salesOpenAt: locations.salesOpenAt }).from(locations).where(eq(locations.id, locationId));
+    const [row] = await t.db
+      .select({ salesOpenAt: locations.salesOpenAt })
+      .from(locations)
+      .where(eq(locations.id, locationId));
     expect(row!.salesOpenAt).toEqual(OPENS_AT);
     const items = (await read('/api/v1/common/locations')).json().items;
     expect(items[0].salesOpenAt).toBe(OPENS_AT.toISOString());
@@ -102,7 +117,10 @@ describe('bookings open at a set time', () => {
 
     const refused = await hold(sessionId);
     expect(refused.statusCode).toBe(409);
-    expect(refused.json()).toMatchObject({ code: 'SALES_NOT_OPEN', error: 'Bookings for Kringle Sydney, Pitt Street open Tue 1 Dec, 11:01 am AEDT.' });
+    expect(refused.json()).toMatchObject({
+      code: 'SALES_NOT_OPEN',
+      error: 'Bookings for Kringle Sydney, Pitt Street open Tue 1 Dec, 11:01 am AEDT.',
+    });
     // Asked again, it goes to the database again (a refusal before the opening is not remembered as "taken").
     expect((await hold(sessionId)).json().code).toBe('SALES_NOT_OPEN');
   });
@@ -122,7 +140,9 @@ describe('bookings open at a set time', () => {
   it('a reschedule hold into a location not open yet is refused the same way', async () => {
     // Reloading with a later opening takes the location off sale again; the held session stays held.
     await loadSeason(t.db, seasonOpeningAt('2026-12-01T12:00'), NOW);
-    const other = (await read(slotsUrl)).json().items.find((s: { kind: string; id: string }) => s.kind === 'session' && s.id !== sessionId);
+    const other = (await read(slotsUrl))
+      .json()
+      .items.find((s: { kind: string; id: string }) => s.kind === 'session' && s.id !== sessionId);
     const refused = await t.app.inject({
       method: 'POST',
       url: '/api/v1/bookings/reservation',
@@ -130,7 +150,10 @@ describe('bookings open at a set time', () => {
       payload: { slotId: other.id, bookingId: '00000000-0000-4000-8000-000000000000' },
     });
     expect(refused.statusCode).toBe(409);
-    expect(refused.json()).toMatchObject({ code: 'SALES_NOT_OPEN', error: 'Bookings for Kringle Sydney, Pitt Street open Tue 1 Dec, 12:00 pm AEDT.' });
+    expect(refused.json()).toMatchObject({
+      code: 'SALES_NOT_OPEN',
+      error: 'Bookings for Kringle Sydney, Pitt Street open Tue 1 Dec, 12:00 pm AEDT.',
+    });
     // And a new hold by a family that already holds one (the general path) too.
     expect((await hold(other.id)).json().code).toBe('SALES_NOT_OPEN');
   });

@@ -37,7 +37,12 @@ describe('loading a season file', () => {
       .where(and(eq(slots.kind, 'session'), sql`${slots.startAt} > '2026-12-10T00:00:00Z'`))
       .orderBy(slots.startAt)
       .limit(1);
-    const held = await t.app.inject({ method: 'POST', url: '/api/v1/bookings/reservation', headers: family.headers, payload: { slotId: target!.id } });
+    const held = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/bookings/reservation',
+      headers: family.headers,
+      payload: { slotId: target!.id },
+    });
     expect(held.statusCode).toBe(201);
 
     const season = demoSeason(NOW);

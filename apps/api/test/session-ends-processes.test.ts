@@ -36,7 +36,14 @@ describe('sessions ended on one API process end on the other at once', () => {
     });
 
   async function family(email: string) {
-    expect((await at(0, '/user', { method: 'POST', body: { email, password: STRONG_PASSWORD, firstName: 'Holly', lastName: 'Ivy' } })).status).toBe(201);
+    expect(
+      (
+        await at(0, '/user', {
+          method: 'POST',
+          body: { email, password: STRONG_PASSWORD, firstName: 'Holly', lastName: 'Ivy' },
+        })
+      ).status,
+    ).toBe(201);
     await db.execute(sql`update users set email_verified_at = now() where email = ${email}`);
     return signIn(1, email);
   }
@@ -84,7 +91,13 @@ describe('sessions ended on one API process end on the other at once', () => {
     const token = await family('everywhere@example.com');
     // Process 1 has verified (and cached) the token: the refusal must not wait for its expiry.
     expect((await at(1, '/user/me', { token })).status).toBe(200);
-    expect((await at(1, `/booking-slot/${locationId}/available-slots?date=${new Date().toISOString().slice(0, 10)}`, { token })).status).not.toBe(401);
+    expect(
+      (
+        await at(1, `/booking-slot/${locationId}/available-slots?date=${new Date().toISOString().slice(0, 10)}`, {
+          token,
+        })
+      ).status,
+    ).not.toBe(401);
     const stream = await streamEnds(1, token);
     expect((await at(0, '/auth/sign-out-everywhere', { method: 'POST', token })).status).toBe(204);
     expect(await refusedAfter(1, token)).toBeLessThan(1500);
@@ -101,7 +114,11 @@ describe('sessions ended on one API process end on the other at once', () => {
     const other = await signIn(0, 'deleted@example.com');
     expect((await at(1, '/user/me', { token: other })).status).toBe(200);
     const stream = await streamEnds(1, token);
-    const del = await at(0, '/user', { method: 'DELETE', token, body: { password: STRONG_PASSWORD, confirmEmail: 'deleted@example.com' } });
+    const del = await at(0, '/user', {
+      method: 'DELETE',
+      token,
+      body: { password: STRONG_PASSWORD, confirmEmail: 'deleted@example.com' },
+    });
     expect(del.status).toBe(202);
     expect(await refusedAfter(1, other)).toBeLessThan(1500);
     expect((await at(1, '/user/me', { token })).status).toBe(401);
@@ -112,7 +129,11 @@ describe('sessions ended on one API process end on the other at once', () => {
     const token = await family('changed@example.com');
     expect((await at(1, '/user/me', { token })).status).toBe(200);
     const newPassword = `${STRONG_PASSWORD}-new`;
-    const changed = await at(0, '/user/me/password', { method: 'POST', token, body: { currentPassword: STRONG_PASSWORD, newPassword } });
+    const changed = await at(0, '/user/me/password', {
+      method: 'POST',
+      token,
+      body: { currentPassword: STRONG_PASSWORD, newPassword },
+    });
     expect(changed.status).toBe(200);
     const fresh = ((await changed.json()) as { idToken: string }).idToken;
     expect(await refusedAfter(1, token)).toBeLessThan(1500);
@@ -124,7 +145,9 @@ describe('sessions ended on one API process end on the other at once', () => {
     const token = await family('unheard@example.com');
     expect((await at(1, '/user/me', { token })).status).toBe(200);
     // Both processes lose their listening connection; the end is NOTIFY'd while they cannot hear.
-    await db.execute(sql`select pg_terminate_backend(pid) from pg_stat_activity where application_name = 'kringle-api-session-ends'`);
+    await db.execute(
+      sql`select pg_terminate_backend(pid) from pg_stat_activity where application_name = 'kringle-api-session-ends'`,
+    );
     expect((await at(0, '/auth/sign-out-everywhere', { method: 'POST', token })).status).toBe(204);
     expect(await refusedAfter(1, token)).toBeLessThan(4000);
   }, 60_000);

@@ -21,7 +21,9 @@ describe('start-up failure messages', () => {
 
   it('prints the whole cause chain, with error codes', () => {
     const root = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
-    const text = describeStartupFailure(new Error('migrations failed', { cause: new Error('could not connect', { cause: root }) }));
+    const text = describeStartupFailure(
+      new Error('migrations failed', { cause: new Error('could not connect', { cause: root }) }),
+    );
     expect(text).toContain('Kringle could not start: migrations failed');
     expect(text).toContain('because: could not connect');
     expect(text).toContain('because: connect ECONNREFUSED 127.0.0.1:5432');
@@ -29,7 +31,10 @@ describe('start-up failure messages', () => {
   });
 
   it('says what to do when the port is taken, and lists the errors of an AggregateError', () => {
-    const inUse = Object.assign(new Error('listen EADDRINUSE: address already in use 0.0.0.0:3000'), { code: 'EADDRINUSE', port: 3000 });
+    const inUse = Object.assign(new Error('listen EADDRINUSE: address already in use 0.0.0.0:3000'), {
+      code: 'EADDRINUSE',
+      port: 3000,
+    });
     expect(describeStartupFailure(inUse)).toMatch(/port 3000.*PORT=3001 npm start/s);
     const both = describeStartupFailure(new AggregateError([new Error('first'), new Error('second')], ''));
     expect(both).toContain('AggregateError');
@@ -52,7 +57,7 @@ describe('two starts on one data folder', () => {
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
-  it('refuses the second embedded server with the first one\'s pid and what to do', async () => {
+  it("refuses the second embedded server with the first one's pid and what to do", async () => {
     const second = startEmbeddedPostgres(path.join(dir, 'postgres'));
     await expect(second).rejects.toBeInstanceOf(DatabaseInUseError);
     const err = (await second.catch((e: unknown) => e)) as DatabaseInUseError;
@@ -67,7 +72,16 @@ describe('two starts on one data folder', () => {
   it('makes a second `npm start` (src/start.ts) on that folder exit with that message, not "undefined"', async () => {
     const child = spawn(TSX, ['src/start.ts'], {
       cwd: API_DIR,
-      env: { ...process.env, NODE_ENV: 'development', DATA_DIR: dir, PORT: '0', LOG_LEVEL: 'silent', DATABASE_URL: '', SMTP_URL: '', STRIPE_SECRET_KEY: '' },
+      env: {
+        ...process.env,
+        NODE_ENV: 'development',
+        DATA_DIR: dir,
+        PORT: '0',
+        LOG_LEVEL: 'silent',
+        DATABASE_URL: '',
+        SMTP_URL: '',
+        STRIPE_SECRET_KEY: '',
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let output = '';
@@ -75,7 +89,9 @@ describe('two starts on one data folder', () => {
     child.stderr.on('data', (d: Buffer) => (output += d.toString()));
     const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
     expect(code, output).toBe(1);
-    expect(output).toMatch(/Kringle could not start: the embedded database in .* is in use by another start \(PostgreSQL pid \d+\)/);
+    expect(output).toMatch(
+      /Kringle could not start: the embedded database in .* is in use by another start \(PostgreSQL pid \d+\)/,
+    );
     expect(output).toContain('DATA_DIR=');
     expect(output).not.toContain('undefined');
   }, 120_000);

@@ -36,9 +36,11 @@ describe('taken sessions (drop-day refusals from memory)', () => {
   const post = (url: string, who: TestCustomer, payload?: object) =>
     t.app.inject({ method: 'POST', url, headers: who.headers, ...(payload ? { payload } : {}) });
   const hold = (who: TestCustomer, slotId: string) => post('/api/v1/bookings/reservation', who, { slotId });
-  const session = (hhmm: string) => sessions.find((s) => s.kind === 'session' && localTimeOf(new Date(s.startAt), 'Australia/Sydney') === hhmm)!.id;
+  const session = (hhmm: string) =>
+    sessions.find((s) => s.kind === 'session' && localTimeOf(new Date(s.startAt), 'Australia/Sydney') === hhmm)!.id;
   /** What another API process (or a job there) does when it lets a session go. */
-  const freedElsewhere = (slotId: string) => t.db.update(slots).set({ holdReservationId: null, holdExpiresAt: null }).where(eq(slots.id, slotId));
+  const freedElsewhere = (slotId: string) =>
+    t.db.update(slots).set({ holdReservationId: null, holdExpiresAt: null }).where(eq(slots.id, slotId));
 
   beforeAll(async () => {
     clock = new ManualClock(NOW);
@@ -47,7 +49,10 @@ describe('taken sessions (drop-day refusals from memory)', () => {
     const family = await createCustomer(t.db, t.app.idTokens);
     const loc = (await t.app.inject({ url: '/api/v1/common/locations', headers: family.headers })).json().items[0];
     sessions = (
-      await t.app.inject({ url: `/api/v1/booking-slot/${loc.id}/available-slots?date=2026-12-04&slotTypeId=${loc.slotTypes[0].id}`, headers: family.headers })
+      await t.app.inject({
+        url: `/api/v1/booking-slot/${loc.id}/available-slots?date=2026-12-04&slotTypeId=${loc.slotTypes[0].id}`,
+        headers: family.headers,
+      })
     ).json().items;
     const query = t.pool.query.bind(t.pool) as (...args: unknown[]) => unknown;
     (t.pool as { query: unknown }).query = (...args: unknown[]) => {
@@ -76,7 +81,10 @@ describe('taken sessions (drop-day refusals from memory)', () => {
     const before = queries;
     const refused = await hold(noel, session('10:00'));
     expect(refused.statusCode).toBe(409);
-    expect(refused.json()).toEqual({ code: 'SLOT_UNAVAILABLE', error: 'Sorry, that session was just taken. Please choose another time.' });
+    expect(refused.json()).toEqual({
+      code: 'SLOT_UNAVAILABLE',
+      error: 'Sorry, that session was just taken. Please choose another time.',
+    });
     expect(holdQueries).toBe(1);
     expect(queries).toBe(before);
 
@@ -90,7 +98,12 @@ describe('taken sessions (drop-day refusals from memory)', () => {
   it('learns from a lost attempt too, and never remembers past the hold that took the session', async () => {
     const other = await createTestApp({}, clock, undefined, { databaseUrl: t.databaseUrl });
     const holdThere = (who: TestCustomer, slotId: string) =>
-      other.app.inject({ method: 'POST', url: '/api/v1/bookings/reservation', headers: who.headers, payload: { slotId } });
+      other.app.inject({
+        method: 'POST',
+        url: '/api/v1/bookings/reservation',
+        headers: who.headers,
+        payload: { slotId },
+      });
     try {
       // Taken through another process: this one learns it from its first refusal.
       expect((await holdThere(holly, session('10:10'))).statusCode).toBe(201);
@@ -101,7 +114,10 @@ describe('taken sessions (drop-day refusals from memory)', () => {
       // Taken there by a hold with half a second left: refused here for that half second only.
       const elf = await createCustomer(t.db, t.app.idTokens);
       expect((await holdThere(elf, session('10:20'))).statusCode).toBe(201);
-      await t.db.update(slots).set({ holdExpiresAt: new Date(NOW.getTime() + 500) }).where(eq(slots.id, session('10:20')));
+      await t.db
+        .update(slots)
+        .set({ holdExpiresAt: new Date(NOW.getTime() + 500) })
+        .where(eq(slots.id, session('10:20')));
       expect((await hold(noel, session('10:20'))).statusCode).toBe(409);
       clock.advance(500);
       expect((await hold(noel, session('10:20'))).statusCode).toBe(201);
@@ -144,11 +160,22 @@ describe('taken sessions (drop-day refusals from memory)', () => {
 
   it('hears about sessions other processes take, and keeps listening after its connection drops', async () => {
     const other = await createTestApp({}, clock, undefined, { databaseUrl: t.databaseUrl });
-    const listener = startSlotEventsListener({ state: t.app.slotState, clock, log: t.app.log, databaseUrl: t.databaseUrl });
+    const listener = startSlotEventsListener({
+      state: t.app.slotState,
+      clock,
+      log: t.app.log,
+      databaseUrl: t.databaseUrl,
+    });
     const memo = t.app.slotState.taken;
-    const heard = (slotId: string) => expect.poll(() => memo.refuses(slotId, noel.id, clock.now()), { timeout: 5000 }).toBe(true);
+    const heard = (slotId: string) =>
+      expect.poll(() => memo.refuses(slotId, noel.id, clock.now()), { timeout: 5000 }).toBe(true);
     const holdThere = (who: TestCustomer, slotId: string) =>
-      other.app.inject({ method: 'POST', url: '/api/v1/bookings/reservation', headers: who.headers, payload: { slotId } });
+      other.app.inject({
+        method: 'POST',
+        url: '/api/v1/bookings/reservation',
+        headers: who.headers,
+        payload: { slotId },
+      });
     try {
       await listener.ready;
       expect((await holdThere(holly, session('11:30'))).statusCode).toBe(201);
@@ -169,7 +196,8 @@ describe('taken sessions (drop-day refusals from memory)', () => {
       // An announcement is sent a moment after its hold: arriving after that hold's free, it is dropped.
       const [slot, ended, live] = [sessions.filter((x) => x.kind === 'session').at(-1)!.id, randomUUID(), randomUUID()];
       const notify = (channel: string, payload: string) => t.pool.query('select pg_notify($1, $2)', [channel, payload]);
-      const announcement = (reservationId: string) => `another-process|${slot} ${holly.id} ${NOW.getTime() + 600_000} ${reservationId}`;
+      const announcement = (reservationId: string) =>
+        `another-process|${slot} ${holly.id} ${NOW.getTime() + 600_000} ${reservationId}`;
       await notify('kringle_freed', `${slot} ${ended}`);
       await notify('kringle_taken', announcement(ended));
       await notify('kringle_taken', announcement(live));
@@ -185,12 +213,16 @@ describe('taken sessions (drop-day refusals from memory)', () => {
       const elf = await createCustomer(t.db, t.app.idTokens);
       expect((await holdThere(elf, session('11:40'))).statusCode).toBe(201);
       await heard(session('11:40'));
-      await t.pool.query(`select pg_terminate_backend(pid) from pg_stat_activity where application_name = 'kringle-api-listener' and datname = current_database()`);
+      await t.pool.query(
+        `select pg_terminate_backend(pid) from pg_stat_activity where application_name = 'kringle-api-listener' and datname = current_database()`,
+      );
       await expect.poll(() => memo.refuses(session('11:40'), noel.id, clock.now()), { timeout: 5000 }).toBe(false);
       await expect
         .poll(
           async () => {
-            const seen = await t.pool.query(`select count(*)::int as n from pg_stat_activity where application_name = 'kringle-api-listener' and datname = current_database()`);
+            const seen = await t.pool.query(
+              `select count(*)::int as n from pg_stat_activity where application_name = 'kringle-api-listener' and datname = current_database()`,
+            );
             return seen.rows[0].n;
           },
           { timeout: 10_000, interval: 200 },
@@ -208,7 +240,10 @@ describe('taken sessions (drop-day refusals from memory)', () => {
   it('answers a burst of first attempts in batches, each exactly as alone', async () => {
     const loc = (await t.app.inject({ url: '/api/v1/common/locations', headers: holly.headers })).json().items[0];
     const day: { id: string; kind: string }[] = (
-      await t.app.inject({ url: `/api/v1/booking-slot/${loc.id}/available-slots?date=2026-12-05&slotTypeId=${loc.slotTypes[0].id}`, headers: holly.headers })
+      await t.app.inject({
+        url: `/api/v1/booking-slot/${loc.id}/available-slots?date=2026-12-05&slotTypeId=${loc.slotTypes[0].id}`,
+        headers: holly.headers,
+      })
     ).json().items;
     const free = day.filter((x) => x.kind === 'session').map((x) => x.id);
     const batches = () => statementsNamed('kringle-batch-hold');
@@ -222,7 +257,8 @@ describe('taken sessions (drop-day refusals from memory)', () => {
     await t.db.update(slots).set({ blocked: true }).where(eq(slots.id, blocked));
 
     // Every token verified once, so the burst reaches the holds together.
-    for (const who of [...fresh, holly, noel]) await t.app.inject({ url: '/api/v1/common/locations', headers: who.headers });
+    for (const who of [...fresh, holly, noel])
+      await t.app.inject({ url: '/api/v1/common/locations', headers: who.headers });
 
     // A lock that makes inserts into reservations wait holds the first statement at the database,
     // so the rest of the burst queues behind it and must go out in batches.
@@ -237,7 +273,11 @@ describe('taken sessions (drop-day refusals from memory)', () => {
       hold(noel, unknown),
     ]);
     const waiting = async () =>
-      (await blocker.query(`select count(*)::int as n from pg_stat_activity where wait_event_type = 'Lock' and datname = current_database()`)).rows[0].n;
+      (
+        await blocker.query(
+          `select count(*)::int as n from pg_stat_activity where wait_event_type = 'Lock' and datname = current_database()`,
+        )
+      ).rows[0].n;
     await expect.poll(waiting, { timeout: 10_000 }).toBeGreaterThanOrEqual(1);
     await new Promise((r) => setTimeout(r, 200));
     await blocker.query('commit');
@@ -252,12 +292,16 @@ describe('taken sessions (drop-day refusals from memory)', () => {
     // In the database: each one's one hold, on the session it holds; the sessions refused stay free.
     const expected = [...holders.map((_, i) => free[i]!), ...fresh.map((_, i) => free[15 + i]!)];
     for (const [i, who] of [...holders, ...fresh].entries()) {
-      const live = await t.db.select().from(reservations).where(and(eq(reservations.userId, who.id), eq(reservations.status, 'active')));
+      const live = await t.db
+        .select()
+        .from(reservations)
+        .where(and(eq(reservations.userId, who.id), eq(reservations.status, 'active')));
       expect(live.map((r) => r.slotId)).toEqual([expected[i]!]);
       const [slot] = await t.db.select().from(slots).where(eq(slots.id, expected[i]!));
       expect(slot!.holdReservationId).toBe(live[0]!.id);
     }
-    for (const id of free.slice(10, 15)) expect((await t.db.select().from(slots).where(eq(slots.id, id)))[0]!.holdReservationId).toBeNull();
+    for (const id of free.slice(10, 15))
+      expect((await t.db.select().from(slots).where(eq(slots.id, id)))[0]!.holdReservationId).toBeNull();
   });
 
   it('does not keep the other first attempts waiting behind one that waits on a session row', async () => {
@@ -269,10 +313,17 @@ describe('taken sessions (drop-day refusals from memory)', () => {
       await writer.query('select id from slots where id = $1 for update', [session('13:00')]);
       const waiting = hold(holly, session('13:00'));
       const onLock = async () =>
-        (await writer.query(`select count(*)::int as n from pg_stat_activity where wait_event_type = 'Lock' and datname = current_database()`)).rows[0].n;
+        (
+          await writer.query(
+            `select count(*)::int as n from pg_stat_activity where wait_event_type = 'Lock' and datname = current_database()`,
+          )
+        ).rows[0].n;
       await expect.poll(onLock, { timeout: 10_000 }).toBe(1);
       // Answered while that statement still waits: the writer commits only afterwards.
-      const other = await Promise.race([hold(noel, session('13:10')), new Promise<null>((r) => setTimeout(() => r(null), 5_000))]);
+      const other = await Promise.race([
+        hold(noel, session('13:10')),
+        new Promise<null>((r) => setTimeout(() => r(null), 5_000)),
+      ]);
       await writer.query('commit');
       expect(other?.statusCode).toBe(201);
       expect((await waiting).statusCode).toBe(201);
@@ -282,9 +333,17 @@ describe('taken sessions (drop-day refusals from memory)', () => {
   });
 
   it('asks PostgreSQL every time with AVAILABILITY_CACHE_MS=0', async () => {
-    const strict = await createTestApp({ AVAILABILITY_CACHE_MS: '0' }, clock, undefined, { databaseUrl: t.databaseUrl });
+    const strict = await createTestApp({ AVAILABILITY_CACHE_MS: '0' }, clock, undefined, {
+      databaseUrl: t.databaseUrl,
+    });
     try {
-      const at = (who: TestCustomer) => strict.app.inject({ method: 'POST', url: '/api/v1/bookings/reservation', headers: who.headers, payload: { slotId: session('11:20') } });
+      const at = (who: TestCustomer) =>
+        strict.app.inject({
+          method: 'POST',
+          url: '/api/v1/bookings/reservation',
+          headers: who.headers,
+          payload: { slotId: session('11:20') },
+        });
       expect((await at(holly)).statusCode).toBe(201);
       expect((await at(noel)).statusCode).toBe(409);
       await freedElsewhere(session('11:20'));

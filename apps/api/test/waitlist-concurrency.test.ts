@@ -52,11 +52,19 @@ describe('waitlist under contention, three API processes', () => {
       method,
       headers: { ...who.headers, ...(body ? { 'content-type': 'application/json' } : {}) },
       ...(body ? { body: JSON.stringify(body) } : {}),
-    }).then(async (res) => ({ status: res.status, body: (res.status === 204 ? {} : await res.json()) as Record<string, unknown> & { code?: string } }));
+    }).then(async (res) => ({
+      status: res.status,
+      body: (res.status === 204 ? {} : await res.json()) as Record<string, unknown> & { code?: string },
+    }));
   const families = (n: number) => createCustomers(db, idTokens, n);
-  const hold = (i: number, who: TestCustomer, slotId: string) => call(i, 'POST', '/bookings/reservation', who, { slotId });
+  const hold = (i: number, who: TestCustomer, slotId: string) =>
+    call(i, 'POST', '/bookings/reservation', who, { slotId });
   const join = async (i: number, who: TestCustomer, day: OneSessionDay) => {
-    const res = await call(i, 'POST', '/waitlist', who, { locationId: day.locationId, slotTypeId: day.slotTypeId, date: day.date });
+    const res = await call(i, 'POST', '/waitlist', who, {
+      locationId: day.locationId,
+      slotTypeId: day.slotTypeId,
+      date: day.date,
+    });
     expect(res.status).toBe(201);
     return res.body as unknown as Entry;
   };
@@ -86,18 +94,29 @@ describe('waitlist under contention, three API processes', () => {
     const [a, b] = await families(2);
     const racers = await families(90);
     expect((await hold(0, a!, day.slotId)).status).toBe(201);
-    const aHold = (await db.execute(sql`select hold_reservation_id from slots where id = ${day.slotId}::uuid`)).rows[0]!.hold_reservation_id as string;
+    const aHold = (await db.execute(sql`select hold_reservation_id from slots where id = ${day.slotId}::uuid`)).rows[0]!
+      .hold_reservation_id as string;
     await join(1, b!, day);
     // Three waves of public attempts: before, during and after the free.
     const wave = (from: number) => Promise.all(racers.slice(from, from + 30).map((r, i) => hold(i, r, day.slotId)));
-    const [w1, , w2] = await Promise.all([wave(0), call(2, 'POST', `/bookings/reservation/${aHold}/cancel`, a!), wave(30)]);
+    const [w1, , w2] = await Promise.all([
+      wave(0),
+      call(2, 'POST', `/bookings/reservation/${aHold}/cancel`, a!),
+      wave(30),
+    ]);
     const w3 = await wave(60);
     const results = [...w1, ...w2, ...w3];
     expect(results.filter((r) => r.status === 201)).toEqual([]);
     expect(results.every((r) => r.body.code === 'SLOT_UNAVAILABLE')).toBe(true);
     const offer = await offerOf(b!);
     expect(offer.slotId).toBe(day.slotId);
-    expect(await owners(day.slotId)).toMatchObject({ hold_reservation_id: offer.reservationId, holder: b!.id, booking_id: null, live_holds: 1, sold: 0 });
+    expect(await owners(day.slotId)).toMatchObject({
+      hold_reservation_id: offer.reservationId,
+      holder: b!.id,
+      booking_id: null,
+      live_holds: 1,
+      sold: 0,
+    });
   }, 90_000);
 
   it('two frees at once give two offers to the first two families, one each', async () => {
@@ -114,14 +133,20 @@ describe('waitlist under contention, three API processes', () => {
     const holds = await Promise.all(holders.map((h, i) => hold(i, h, slotIds[i]!)));
     expect(holds.map((h) => h.status)).toEqual([201, 201]);
     for (const [i, who] of line.entries()) await join(i, who, day);
-    await Promise.all(holds.map((h, i) => call(i + 1, 'POST', `/bookings/reservation/${h.body.id as string}/cancel`, holders[i]!)));
+    await Promise.all(
+      holds.map((h, i) => call(i + 1, 'POST', `/bookings/reservation/${h.body.id as string}/cancel`, holders[i]!)),
+    );
     const offers = await Promise.all([offerOf(line[0]!), offerOf(line[1]!)]);
     expect(new Set(offers.map((o) => o.slotId))).toEqual(new Set(slotIds));
     // A moment later the third family still waits, behind the two offers.
     await new Promise((r) => setTimeout(r, 2500));
     expect(await entriesOf(line[2]!)).toMatchObject([{ status: 'waiting', position: 3, offer: null }]);
     for (const [i, slotId] of slotIds.entries()) {
-      expect(await owners(slotId)).toMatchObject({ hold_reservation_id: offers.find((o) => o.slotId === slotId)!.reservationId, live_holds: 1, sold: 0 });
+      expect(await owners(slotId)).toMatchObject({
+        hold_reservation_id: offers.find((o) => o.slotId === slotId)!.reservationId,
+        live_holds: 1,
+        sold: 0,
+      });
       expect(i).toBeGreaterThanOrEqual(0);
     }
   }, 90_000);
@@ -139,7 +164,9 @@ describe('waitlist under contention, three API processes', () => {
       const offer = await offerOf(w1!);
       // The offer lapses (its end moved to now) while W1 both cancels the hold and leaves the line.
       await db.execute(sql`update reservations set expires_at = now() where id = ${offer.reservationId}::uuid`);
-      await db.execute(sql`update slots set hold_expires_at = now() where hold_reservation_id = ${offer.reservationId}::uuid`);
+      await db.execute(
+        sql`update slots set hold_expires_at = now() where hold_reservation_id = ${offer.reservationId}::uuid`,
+      );
       const [cancel, leave] = await Promise.all([
         call(round + 1, 'POST', `/bookings/reservation/${offer.reservationId}/cancel`, w1!),
         call(round + 2, 'DELETE', `/waitlist/${w1Entry.id}`, w1!),
@@ -151,7 +178,12 @@ describe('waitlist under contention, three API processes', () => {
       await new Promise((r) => setTimeout(r, 1500));
       expect(await entriesOf(w1!)).toEqual([]);
       expect(await entriesOf(w3!)).toMatchObject([{ status: 'waiting', offer: null }]);
-      expect(await owners(day.slotId)).toMatchObject({ hold_reservation_id: next2.reservationId, holder: w2!.id, live_holds: 1, sold: 0 });
+      expect(await owners(day.slotId)).toMatchObject({
+        hold_reservation_id: next2.reservationId,
+        holder: w2!.id,
+        live_holds: 1,
+        sold: 0,
+      });
     }
   }, 120_000);
 
@@ -163,17 +195,38 @@ describe('waitlist under contention, three API processes', () => {
     await join(2, w2!, day);
     await call(0, 'POST', `/bookings/reservation/${aHold.body.id as string}/cancel`, a!);
     const offer = await offerOf(w1!);
-    const [pkg] = await db.select().from(packages).where(sql`${packages.slotTypeSlugs} is null`);
-    const cart = await call(1, 'POST', '/cart', w1!, { reservationId: offer.reservationId, amount: pkg!.priceCents, packages: [{ id: pkg!.id, quantity: 1 }], addOns: [] });
+    const [pkg] = await db
+      .select()
+      .from(packages)
+      .where(sql`${packages.slotTypeSlugs} is null`);
+    const cart = await call(1, 'POST', '/cart', w1!, {
+      reservationId: offer.reservationId,
+      amount: pkg!.priceCents,
+      packages: [{ id: pkg!.id, quantity: 1 }],
+      addOns: [],
+    });
     expect(cart.status).toBe(201);
-    await db.execute(sql`update reservations set expires_at = now() + interval '300 milliseconds' where id = ${offer.reservationId}::uuid`);
-    await db.execute(sql`update slots set hold_expires_at = now() + interval '300 milliseconds' where hold_reservation_id = ${offer.reservationId}::uuid`);
+    await db.execute(
+      sql`update reservations set expires_at = now() + interval '300 milliseconds' where id = ${offer.reservationId}::uuid`,
+    );
+    await db.execute(
+      sql`update slots set hold_expires_at = now() + interval '300 milliseconds' where hold_reservation_id = ${offer.reservationId}::uuid`,
+    );
     await new Promise((r) => setTimeout(r, 400));
-    const attempts = await Promise.all([0, 1, 2].map((i) => call(i, 'POST', `/bookings/reservation/${offer.reservationId}/checkoutOrder`, w1!, { cartId: cart.body.id })));
+    const attempts = await Promise.all(
+      [0, 1, 2].map((i) =>
+        call(i, 'POST', `/bookings/reservation/${offer.reservationId}/checkoutOrder`, w1!, { cartId: cart.body.id }),
+      ),
+    );
     expect(attempts.map((r) => r.body.code)).toEqual(['HOLD_EXPIRED', 'HOLD_EXPIRED', 'HOLD_EXPIRED']);
     const next2 = await offerOf(w2!);
     expect(next2.slotId).toBe(day.slotId);
     expect(await entriesOf(w1!)).toEqual([]);
-    expect(await owners(day.slotId)).toMatchObject({ hold_reservation_id: next2.reservationId, holder: w2!.id, live_holds: 1, sold: 0 });
+    expect(await owners(day.slotId)).toMatchObject({
+      hold_reservation_id: next2.reservationId,
+      holder: w2!.id,
+      live_holds: 1,
+      sold: 0,
+    });
   }, 90_000);
 });

@@ -34,7 +34,10 @@ describe('waitlist (API.md "Waitlist")', () => {
     await loadSeason(t.db, demoSeason(clock.now(), { days: 42 }), clock.now());
     days = await oneSessionDays(t.db, 14);
     pass = waitlistPass(t.app);
-    const [pkg] = await t.db.select().from(packages).where(sql`${packages.slotTypeSlugs} is null`);
+    const [pkg] = await t.db
+      .select()
+      .from(packages)
+      .where(sql`${packages.slotTypeSlugs} is null`);
     packageId = pkg!.id;
     packagePrice = pkg!.priceCents;
   });
@@ -46,9 +49,21 @@ describe('waitlist (API.md "Waitlist")', () => {
   const family = () => createCustomer(t.db, t.app.idTokens);
   // A fresh ID token each time: tests move the clock past their 15 minutes.
   const call = async (method: 'GET' | 'POST' | 'DELETE', url: string, who: TestCustomer, payload?: object) =>
-    t.app.inject({ method, url: `/api/v1${url}`, headers: (await reauthenticate(t.app.idTokens, who)).headers, ...(payload ? { payload } : {}) });
-  const join = (who: TestCustomer, day: OneSessionDay) => call('POST', '/waitlist', who, { locationId: day.locationId, slotTypeId: day.slotTypeId, date: day.date });
-  const entries = async (who: TestCustomer) => (await call('GET', '/waitlist', who)).json().items as { id: string; status: string; position: number; offer: { reservationId: string; slotId: string; expiresAt: string } | null }[];
+    t.app.inject({
+      method,
+      url: `/api/v1${url}`,
+      headers: (await reauthenticate(t.app.idTokens, who)).headers,
+      ...(payload ? { payload } : {}),
+    });
+  const join = (who: TestCustomer, day: OneSessionDay) =>
+    call('POST', '/waitlist', who, { locationId: day.locationId, slotTypeId: day.slotTypeId, date: day.date });
+  const entries = async (who: TestCustomer) =>
+    (await call('GET', '/waitlist', who)).json().items as {
+      id: string;
+      status: string;
+      position: number;
+      offer: { reservationId: string; slotId: string; expiresAt: string } | null;
+    }[];
   const hold = (who: TestCustomer, slotId: string) => call('POST', '/bookings/reservation', who, { slotId });
   /** A day sold out by family A's hold on its last session. */
   const soldOut = async () => {
@@ -58,15 +73,24 @@ describe('waitlist (API.md "Waitlist")', () => {
     expect(held.statusCode).toBe(201);
     return { day, a, aHold: held.json().id as string };
   };
-  const slotHolder = async (slotId: string) => (await t.db.select().from(slots).where(eq(slots.id, slotId)))[0]!.holdReservationId;
-  const mailsTo = (email: string) => t.db.select().from(mailOutbox).where(eq(mailOutbox.toAddress, email)).orderBy(desc(mailOutbox.createdAt));
+  const slotHolder = async (slotId: string) =>
+    (await t.db.select().from(slots).where(eq(slots.id, slotId)))[0]!.holdReservationId;
+  const mailsTo = (email: string) =>
+    t.db.select().from(mailOutbox).where(eq(mailOutbox.toAddress, email)).orderBy(desc(mailOutbox.createdAt));
 
   it('joins a sold-out day, numbers the line, and shows each family only its own entries', async () => {
     const { day } = await soldOut();
     const [b, c] = [await family(), await family()];
     const first = await join(b, day);
     expect(first.statusCode).toBe(201);
-    expect(first.json()).toMatchObject({ locationId: day.locationId, slotTypeId: day.slotTypeId, date: day.date, status: 'waiting', position: 1, offer: null });
+    expect(first.json()).toMatchObject({
+      locationId: day.locationId,
+      slotTypeId: day.slotTypeId,
+      date: day.date,
+      status: 'waiting',
+      position: 1,
+      offer: null,
+    });
     expect((await join(c, day)).json()).toMatchObject({ position: 2 });
     expect(await entries(b)).toHaveLength(1);
     expect((await entries(c)).map((e) => e.position)).toEqual([2]);
@@ -86,13 +110,38 @@ describe('waitlist (API.md "Waitlist")', () => {
     expect((await join(b, d1.day)).statusCode).toBe(201);
     expect((await join(b, d1.day)).json()).toMatchObject({ code: 'ALREADY_WAITLISTED' });
     expect((await join(b, d2.day)).statusCode).toBe(201);
-    expect((await join(b, d3.day)).json()).toMatchObject({ code: 'WAITLIST_LIMIT', error: expect.stringContaining('2 days') });
-    const bad = await call('POST', '/waitlist', b, { locationId: d3.day.locationId, slotTypeId: d3.day.slotTypeId, date: '2026-13-01' });
+    expect((await join(b, d3.day)).json()).toMatchObject({
+      code: 'WAITLIST_LIMIT',
+      error: expect.stringContaining('2 days'),
+    });
+    const bad = await call('POST', '/waitlist', b, {
+      locationId: d3.day.locationId,
+      slotTypeId: d3.day.slotTypeId,
+      date: '2026-13-01',
+    });
     expect(bad.json()).toMatchObject({ code: 'VALIDATION_FAILED' });
-    expect((await call('POST', '/waitlist', b, { ...d3.day, slotId: undefined, extra: 1 })).json().code).toBe('VALIDATION_FAILED');
+    expect((await call('POST', '/waitlist', b, { ...d3.day, slotId: undefined, extra: 1 })).json().code).toBe(
+      'VALIDATION_FAILED',
+    );
     const c = await family();
-    expect((await call('POST', '/waitlist', c, { locationId: d3.day.slotTypeId, slotTypeId: d3.day.slotTypeId, date: d3.day.date })).statusCode).toBe(404);
-    expect((await call('POST', '/waitlist', c, { locationId: d3.day.locationId, slotTypeId: d3.day.slotTypeId, date: '2020-01-01' })).json().code).toBe('VALIDATION_FAILED');
+    expect(
+      (
+        await call('POST', '/waitlist', c, {
+          locationId: d3.day.slotTypeId,
+          slotTypeId: d3.day.slotTypeId,
+          date: d3.day.date,
+        })
+      ).statusCode,
+    ).toBe(404);
+    expect(
+      (
+        await call('POST', '/waitlist', c, {
+          locationId: d3.day.locationId,
+          slotTypeId: d3.day.slotTypeId,
+          date: '2020-01-01',
+        })
+      ).json().code,
+    ).toBe('VALIDATION_FAILED');
     expect((await call('DELETE', '/waitlist/not-a-uuid', c)).statusCode).toBe(400);
   });
 
@@ -112,11 +161,24 @@ describe('waitlist (API.md "Waitlist")', () => {
     expect(await slotHolder(day.slotId)).toBe(offerId);
     expect((await entries(c))[0]).toMatchObject({ status: 'waiting', position: 2 });
     // The offer is an ordinary reservation of B's; for anyone else it does not exist.
-    expect((await call('GET', `/bookings/reservation/${offerId}`, b)).json()).toMatchObject({ id: offerId, status: 'active', slotId: day.slotId });
+    expect((await call('GET', `/bookings/reservation/${offerId}`, b)).json()).toMatchObject({
+      id: offerId,
+      status: 'active',
+      slotId: day.slotId,
+    });
     for (const url of [`/bookings/reservation/${offerId}`]) expect((await call('GET', url, c)).statusCode).toBe(404);
     expect((await call('POST', `/bookings/reservation/${offerId}/refresh`, c)).statusCode).toBe(404);
     expect((await call('POST', `/bookings/reservation/${offerId}/cancel`, c)).statusCode).toBe(404);
-    expect((await call('POST', '/cart', c, { reservationId: offerId, amount: packagePrice, packages: [{ id: packageId, quantity: 1 }], addOns: [] })).statusCode).toBe(404);
+    expect(
+      (
+        await call('POST', '/cart', c, {
+          reservationId: offerId,
+          amount: packagePrice,
+          packages: [{ id: packageId, quantity: 1 }],
+          addOns: [],
+        })
+      ).statusCode,
+    ).toBe(404);
     expect((await hold(d, day.slotId)).json().code).toBe('SLOT_UNAVAILABLE');
     const [mail] = await mailsTo(b.email);
     expect(mail!.subject).toMatch(/^A session came free: .+\. It is yours until \d{1,2}:\d\d (am|pm) A[CEW][DS]T$/);
@@ -143,12 +205,16 @@ describe('waitlist (API.md "Waitlist")', () => {
     expect(await entries(b)).toEqual([]);
     await pass();
     expect(await entries(b)).toEqual([]);
-    expect((await t.db.select().from(waitlistEntries).where(eq(waitlistEntries.userId, b.id)))[0]!.status).toBe('lapsed');
+    expect((await t.db.select().from(waitlistEntries).where(eq(waitlistEntries.userId, b.id)))[0]!.status).toBe(
+      'lapsed',
+    );
     expect((await t.db.select().from(reservations).where(eq(reservations.id, bOffer)))[0]!.status).toBe('expired');
     const [cEntry] = await entries(c);
     expect(cEntry).toMatchObject({ status: 'offered', position: 1 });
     // C declines (cancels the hold): nobody is left, so the session is an ordinary free one.
-    expect((await call('POST', `/bookings/reservation/${cEntry!.offer!.reservationId}/cancel`, c)).statusCode).toBe(200);
+    expect((await call('POST', `/bookings/reservation/${cEntry!.offer!.reservationId}/cancel`, c)).statusCode).toBe(
+      200,
+    );
     await pass();
     expect(await entries(c)).toEqual([]);
     expect((await hold(d, day.slotId)).statusCode).toBe(201);
@@ -177,17 +243,31 @@ describe('waitlist (API.md "Waitlist")', () => {
     await call('POST', `/bookings/reservation/${aHold}/cancel`, a);
     await pass();
     const offerId = (await entries(b))[0]!.offer!.reservationId;
-    const basket = { reservationId: offerId, amount: packagePrice, packages: [{ id: packageId, quantity: 1 }], addOns: [] };
+    const basket = {
+      reservationId: offerId,
+      amount: packagePrice,
+      packages: [{ id: packageId, quantity: 1 }],
+      addOns: [],
+    };
     const cart = await call('POST', '/cart', b, basket);
     expect(cart.statusCode).toBe(201);
     const order = await call('POST', `/bookings/reservation/${offerId}/checkoutOrder`, b, { cartId: cart.json().id });
     expect(order.statusCode).toBe(201);
     expect((await payWithCard(sandbox, order.json().client_secret, CARDS.success)).status).toBe('succeeded');
     await sandbox.webhooksIdle();
-    expect((await t.db.select().from(slots).where(eq(slots.id, day.slotId)))[0]!.bookingId).toBe(order.json().bookingId);
+    expect((await t.db.select().from(slots).where(eq(slots.id, day.slotId)))[0]!.bookingId).toBe(
+      order.json().bookingId,
+    );
     expect(await entries(b)).toEqual([]);
     await pass();
-    expect((await t.db.select().from(waitlistEntries).where(and(eq(waitlistEntries.userId, b.id))))[0]!.status).toBe('booked');
+    expect(
+      (
+        await t.db
+          .select()
+          .from(waitlistEntries)
+          .where(and(eq(waitlistEntries.userId, b.id)))
+      )[0]!.status,
+    ).toBe('booked');
     // B has a booking that day now: joining it again is refused.
     expect((await join(b, day)).json().code).toBe('ALREADY_BOOKED');
     expect((await entries(c))[0]).toMatchObject({ status: 'waiting', position: 1 });
@@ -206,6 +286,8 @@ describe('waitlist (API.md "Waitlist")', () => {
     const eOffer = (await entries(e))[0]!.offer!.reservationId;
     const eCart = await call('POST', '/cart', e, { ...basket, reservationId: eOffer });
     clock.advance(30 * MINUTE);
-    expect((await call('POST', `/bookings/reservation/${eOffer}/checkoutOrder`, e, { cartId: eCart.json().id })).json().code).toBe('HOLD_EXPIRED');
+    expect(
+      (await call('POST', `/bookings/reservation/${eOffer}/checkoutOrder`, e, { cartId: eCart.json().id })).json().code,
+    ).toBe('HOLD_EXPIRED');
   });
 });

@@ -15,12 +15,21 @@ describe('serving the built web app', () => {
     dist = fs.mkdtempSync(path.join(os.tmpdir(), 'kringle-web-static-'));
     fs.mkdirSync(path.join(dist, 'assets'));
     fs.mkdirSync(path.join(dist, '.vite'));
-    fs.writeFileSync(path.join(dist, 'index.html'), '<!doctype html><html><head><title>Kringle</title></head><body><div id="root"></div></body></html>');
-    fs.writeFileSync(path.join(dist, 'staff.html'), '<!doctype html><html><head><title>Staff</title></head><body><div id="root"></div></body></html>');
+    fs.writeFileSync(
+      path.join(dist, 'index.html'),
+      '<!doctype html><html><head><title>Kringle</title></head><body><div id="root"></div></body></html>',
+    );
+    fs.writeFileSync(
+      path.join(dist, 'staff.html'),
+      '<!doctype html><html><head><title>Staff</title></head><body><div id="root"></div></body></html>',
+    );
     fs.writeFileSync(path.join(dist, 'assets', 'login-page-abc.js'), script);
     fs.writeFileSync(path.join(dist, 'assets', 'login-page-abc.js.br'), brotliCompressSync(script));
     // What a build with public source maps leaves (apps/web keeps them out of dist/ now).
-    fs.writeFileSync(path.join(dist, 'assets', 'login-page-abc.js.map'), '{"version":3,"sourcesContent":["secret source"]}');
+    fs.writeFileSync(
+      path.join(dist, 'assets', 'login-page-abc.js.map'),
+      '{"version":3,"sourcesContent":["secret source"]}',
+    );
     fs.writeFileSync(path.join(dist, 'index.js.map'), '{"version":3}');
     fs.writeFileSync(
       path.join(dist, '.vite', 'route-preloads.json'),
@@ -38,7 +47,9 @@ describe('serving the built web app', () => {
       const page = await t.app.inject(url);
       expect(page.statusCode, url).toBe(200);
       expect(page.headers['cache-control']).toBe('no-cache');
-      expect(page.body, url).toContain('<link rel="modulepreload" crossorigin href="/assets/login-page-abc.js"></head>');
+      expect(page.body, url).toContain(
+        '<link rel="modulepreload" crossorigin href="/assets/login-page-abc.js"></head>',
+      );
       expect(page.body).not.toContain('<script>');
     }
     for (const url of ['/', '/register', '/no/such/page']) {
@@ -64,7 +75,10 @@ describe('serving the built web app', () => {
   });
 
   it('sends the brotli file to browsers that accept it, the original to others, and never the build manifest', async () => {
-    const br = await t.app.inject({ url: '/assets/login-page-abc.js', headers: { 'accept-encoding': 'gzip, deflate, br' } });
+    const br = await t.app.inject({
+      url: '/assets/login-page-abc.js',
+      headers: { 'accept-encoding': 'gzip, deflate, br' },
+    });
     expect(br.statusCode).toBe(200);
     expect(br.headers['content-encoding']).toBe('br');
     expect(br.headers['content-type']).toMatch(/javascript/);
@@ -81,8 +95,14 @@ describe('serving the built web app', () => {
     expect(manifest.body).not.toContain('alert');
   });
 
-  it('never serves source maps, and answers a missing asset with 404, not the app\'s page', async () => {
-    for (const url of ['/assets/login-page-abc.js.map', '/index.js.map', '/assets/login-page-abc.js.map?x=1', '/assets/missing-abc.js', '/assets/missing.css']) {
+  it("never serves source maps, and answers a missing asset with 404, not the app's page", async () => {
+    for (const url of [
+      '/assets/login-page-abc.js.map',
+      '/index.js.map',
+      '/assets/login-page-abc.js.map?x=1',
+      '/assets/missing-abc.js',
+      '/assets/missing.css',
+    ]) {
       const res = await t.app.inject(url);
       expect(res.statusCode, url).toBe(404);
       expect(res.headers['content-type'], url).toMatch(/^application\/json/);
@@ -91,7 +111,9 @@ describe('serving the built web app', () => {
     }
     // HEAD as browsers' preloaders may send it, and with brotli accepted.
     expect((await t.app.inject({ method: 'HEAD', url: '/assets/missing-abc.js' })).statusCode).toBe(404);
-    expect((await t.app.inject({ url: '/assets/login-page-abc.js.map', headers: { 'accept-encoding': 'br' } })).statusCode).toBe(404);
+    expect(
+      (await t.app.inject({ url: '/assets/login-page-abc.js.map', headers: { 'accept-encoding': 'br' } })).statusCode,
+    ).toBe(404);
     // Deep links of the app still get its page, and real assets still load.
     expect((await t.app.inject('/bookings/abc')).headers['content-type']).toMatch(/^text\/html/);
     expect((await t.app.inject('/assets/login-page-abc.js')).statusCode).toBe(200);

@@ -58,7 +58,8 @@ export async function confirmCardPayment(input: ConfirmCardPaymentInput): Promis
 export async function answerThreeDSecure(redirectUrl: string, decision: 'approve' | 'fail'): Promise<string | null> {
   const page = await fetch(redirectUrl);
   const html = await page.text();
-  if (page.status !== 200 || !html.includes(`value="${decision}"`)) throw new Error(`No ${decision} button on ${redirectUrl}`);
+  if (page.status !== 200 || !html.includes(`value="${decision}"`))
+    throw new Error(`No ${decision} button on ${redirectUrl}`);
   const res = await fetch(redirectUrl, {
     method: 'POST',
     headers: { 'content-type': 'application/x-www-form-urlencoded' },

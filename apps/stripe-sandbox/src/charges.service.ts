@@ -43,11 +43,20 @@ export function createCharge(
           seller_message: 'The bank did not return any further details with this decline.',
           type: 'issuer_declined',
         }
-      : { network_status: 'approved_by_network', reason: null, risk_level: 'normal', seller_message: 'Payment complete.', type: 'authorized' },
+      : {
+          network_status: 'approved_by_network',
+          reason: null,
+          risk_level: 'normal',
+          seller_message: 'Payment complete.',
+          type: 'authorized',
+        },
     paid: !failed,
     payment_intent: pi.id,
     payment_method: pm.id,
-    payment_method_details: { type: 'card', card: { ...card, three_d_secure: opts.threeDSecure ? { result: 'authenticated' } : null } },
+    payment_method_details: {
+      type: 'card',
+      card: { ...card, three_d_secure: opts.threeDSecure ? { result: 'authenticated' } : null },
+    },
     receipt_email: pi.receipt_email,
     receipt_url: `https://pay.stripe.com/receipts/sandbox/${pi.id}`,
     refunded: false,

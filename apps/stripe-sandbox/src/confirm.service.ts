@@ -7,7 +7,13 @@ import { chargeAndSettle } from './charges.service';
 import { TEST_PAYMENT_METHODS, validateCard } from './test-cards';
 import { cancelThreeDSecure, startThreeDSecure } from './three-d-secure.service';
 
-export const CONFIRM_FIELDS = ['client_secret', 'payment_method', 'payment_method_data', 'return_url', 'use_stripe_sdk'];
+export const CONFIRM_FIELDS = [
+  'client_secret',
+  'payment_method',
+  'payment_method_data',
+  'return_url',
+  'use_stripe_sdk',
+];
 const CONFIRMABLE = ['requires_payment_method', 'requires_confirmation', 'requires_action'];
 
 export interface ConfirmResult {
@@ -50,11 +56,16 @@ export function confirmPaymentIntent(
 function resolvePaymentMethod(state: SandboxState, pi: PaymentIntent, p: ParamsReader): PaymentMethod {
   const data = p.object('payment_method_data');
   const id = p.string('payment_method');
-  if (data && id) throw invalidParam('payment_method', 'You may only specify one of these parameters: payment_method, payment_method_data.');
+  if (data && id)
+    throw invalidParam(
+      'payment_method',
+      'You may only specify one of these parameters: payment_method, payment_method_data.',
+    );
   if (data) {
     const d = nested(data, ['type', 'card', 'billing_details']);
     const type = d.string('payment_method_data[type]', { required: true });
-    if (type !== 'card') throw invalidParam('payment_method_data[type]', 'The sandbox supports only the payment method type card.');
+    if (type !== 'card')
+      throw invalidParam('payment_method_data[type]', 'The sandbox supports only the payment method type card.');
     const cardSource = d.object('payment_method_data[card]');
     if (!cardSource) throw missingParam('payment_method_data[card]');
     const c = nested(cardSource, ['number', 'exp_month', 'exp_year', 'cvc']);
@@ -124,6 +135,7 @@ function readReturnUrl(p: ParamsReader): string | null {
   } catch {
     throw invalidParam('return_url', 'Not a valid URL', 'url_invalid');
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw invalidParam('return_url', 'Not a valid URL', 'url_invalid');
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw invalidParam('return_url', 'Not a valid URL', 'url_invalid');
   return url.toString();
 }

@@ -19,7 +19,8 @@ export function corsHook(extraOrigins: readonly string[]) {
         .header('access-control-expose-headers', 'Request-Id, Idempotent-Replayed, Original-Request, Stripe-Version')
         .header('access-control-max-age', '600');
       // Chrome's Private Network Access preflight, for a page on a LAN address calling a loopback sandbox.
-      if (req.headers['access-control-request-private-network'] === 'true') void reply.header('access-control-allow-private-network', 'true');
+      if (req.headers['access-control-request-private-network'] === 'true')
+        void reply.header('access-control-allow-private-network', 'true');
     }
     done();
   };

@@ -21,7 +21,8 @@ export function eventsRoutes(app: FastifyInstance, { deps, state }: { deps: Rout
     stripeRoute(deps, {}, (call) => {
       const p = new ParamsReader(call.params, ['limit', 'type', 'starting_after']);
       const limit = p.integer('limit') ?? 10;
-      if (limit < 1 || limit > 100) throw invalidParam('limit', 'This value must be between 1 and 100.', 'parameter_invalid_integer');
+      if (limit < 1 || limit > 100)
+        throw invalidParam('limit', 'This value must be between 1 and 100.', 'parameter_invalid_integer');
       const type = p.string('type');
       const after = p.string('starting_after');
       let events = [...state.events].reverse().filter((e) => !type || matchesType(e.type, type));

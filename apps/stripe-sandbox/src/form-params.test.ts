@@ -17,7 +17,9 @@ describe('parseFormParams', () => {
   });
 
   it('reads percent-encoded brackets and deep nesting', () => {
-    expect(parseFormParams('payment_method_data%5Bcard%5D%5Bnumber%5D=4242')).toEqual({ payment_method_data: { card: { number: '4242' } } });
+    expect(parseFormParams('payment_method_data%5Bcard%5D%5Bnumber%5D=4242')).toEqual({
+      payment_method_data: { card: { number: '4242' } },
+    });
   });
 
   it('ignores prototype keys and malformed keys', () => {

@@ -8,7 +8,8 @@ async function main() {
   const env = process.env;
   const generated = sandboxKeys();
   const port = Number(env.STRIPE_SANDBOX_PORT ?? 12111);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`STRIPE_SANDBOX_PORT is not a port: ${env.STRIPE_SANDBOX_PORT}`);
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new Error(`STRIPE_SANDBOX_PORT is not a port: ${env.STRIPE_SANDBOX_PORT}`);
   const sandbox = createStripeSandbox({
     secretKey: env.STRIPE_SANDBOX_SECRET_KEY ?? generated.secretKey,
     publishableKey: env.STRIPE_SANDBOX_PUBLISHABLE_KEY ?? generated.publishableKey,
@@ -19,7 +20,9 @@ async function main() {
     allowedOrigins: env.STRIPE_SANDBOX_ALLOWED_ORIGINS?.split(',').filter(Boolean),
     logger: env.STRIPE_SANDBOX_LOG === '1',
     onWebhookGiveUp: (event, attempt) =>
-      console.error(`Stripe sandbox: gave up delivering ${event.type} ${event.id} (${attempt.status ?? attempt.error})`),
+      console.error(
+        `Stripe sandbox: gave up delivering ${event.type} ${event.id} (${attempt.status ?? attempt.error})`,
+      ),
   });
   const url = await sandbox.start(port);
   console.log(

@@ -113,7 +113,10 @@ export interface ParamsReaderSource {
 export function nested(source: ParamsReaderSource, allowed: readonly string[]): ParamsReader {
   const prefixed: Params = {};
   for (const [key, value] of Object.entries(source.params)) prefixed[`${source.path}[${key}]`] = value;
-  return new ParamsReader(prefixed, allowed.map((k) => `${source.path}[${k}]`));
+  return new ParamsReader(
+    prefixed,
+    allowed.map((k) => `${source.path}[${k}]`),
+  );
 }
 
 /** Applies a metadata update the way Stripe merges it. */

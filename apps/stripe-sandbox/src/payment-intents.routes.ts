@@ -22,9 +22,13 @@ export interface PaymentIntentRoutesOptions {
   publicUrl: () => string;
 }
 
-export function paymentIntentsRoutes(app: FastifyInstance, { deps, state, publicUrl }: PaymentIntentRoutesOptions): void {
+export function paymentIntentsRoutes(
+  app: FastifyInstance,
+  { deps, state, publicUrl }: PaymentIntentRoutesOptions,
+): void {
   const id = (call: StripeCall) => getPaymentIntent(state, call.pathParams.id!);
-  const render = (pi: PaymentIntent, expand: string[], call: StripeCall) => renderPaymentIntent(state, pi, expand, call.keyKind);
+  const render = (pi: PaymentIntent, expand: string[], call: StripeCall) =>
+    renderPaymentIntent(state, pi, expand, call.keyKind);
 
   app.post(
     '/v1/payment_intents',
@@ -33,7 +37,10 @@ export function paymentIntentsRoutes(app: FastifyInstance, { deps, state, public
       const expand = expansions(p);
       const confirm = p.boolean('confirm') ?? false;
       if (!confirm && (p.has('payment_method') || p.has('return_url'))) {
-        throw invalidParam('confirm', 'The sandbox takes payment_method and return_url on create only with confirm=true.');
+        throw invalidParam(
+          'confirm',
+          'The sandbox takes payment_method and return_url on create only with confirm=true.',
+        );
       }
       const pi = createPaymentIntent(state, p, call.request);
       if (confirm) secretConfirmOutcome(confirmWithCardErrors(state, pi, p, call, publicUrl()), state, expand, call);
@@ -88,7 +95,13 @@ export function paymentIntentsRoutes(app: FastifyInstance, { deps, state, public
 }
 
 /** A card refused before charging (bad number, date, CVC) is a 402 carrying the unchanged PaymentIntent. */
-function confirmWithCardErrors(state: SandboxState, pi: PaymentIntent, p: ParamsReader, call: StripeCall, publicUrl: string): ConfirmResult {
+function confirmWithCardErrors(
+  state: SandboxState,
+  pi: PaymentIntent,
+  p: ParamsReader,
+  call: StripeCall,
+  publicUrl: string,
+): ConfirmResult {
   try {
     return confirmPaymentIntent(state, pi, p, call.request, publicUrl);
   } catch (err) {
@@ -130,13 +143,24 @@ const EXPANDABLE = ['latest_charge', 'payment_method'];
 function expansions(p: ParamsReader): string[] {
   const expand = p.stringList('expand');
   const bad = expand.find((e) => !EXPANDABLE.includes(e));
-  if (bad) throw invalidParam('expand', `This property cannot be expanded (${bad}). The sandbox expands: ${EXPANDABLE.join(', ')}.`);
+  if (bad)
+    throw invalidParam(
+      'expand',
+      `This property cannot be expanded (${bad}). The sandbox expands: ${EXPANDABLE.join(', ')}.`,
+    );
   return expand;
 }
 
-export function renderPaymentIntent(state: SandboxState, pi: PaymentIntent, expand: string[], keyKind: 'secret' | 'publishable'): unknown {
+export function renderPaymentIntent(
+  state: SandboxState,
+  pi: PaymentIntent,
+  expand: string[],
+  keyKind: 'secret' | 'publishable',
+): unknown {
   const body: Record<string, unknown> = keyKind === 'publishable' ? publicView(pi) : { ...pi };
-  if (expand.includes('latest_charge') && pi.latest_charge) body.latest_charge = state.charges.get(pi.latest_charge) ?? null;
-  if (expand.includes('payment_method') && pi.payment_method) body.payment_method = state.paymentMethods.get(pi.payment_method) ?? null;
+  if (expand.includes('latest_charge') && pi.latest_charge)
+    body.latest_charge = state.charges.get(pi.latest_charge) ?? null;
+  if (expand.includes('payment_method') && pi.payment_method)
+    body.payment_method = state.paymentMethods.get(pi.payment_method) ?? null;
   return structuredClone(body);
 }

@@ -9,7 +9,12 @@ export const CURRENCIES = ['aud', 'usd', 'nzd', 'eur', 'gbp', 'cad', 'sgd'] as c
 const MIN_AMOUNT = 50;
 const MAX_AMOUNT = 99_999_999;
 const AMOUNT_EDITABLE: PaymentIntentStatus[] = ['requires_payment_method', 'requires_confirmation', 'requires_action'];
-const CANCELABLE: PaymentIntentStatus[] = ['requires_payment_method', 'requires_confirmation', 'requires_action', 'processing'];
+const CANCELABLE: PaymentIntentStatus[] = [
+  'requires_payment_method',
+  'requires_confirmation',
+  'requires_action',
+  'processing',
+];
 export const CREATE_FIELDS = [
   'amount',
   'currency',
@@ -25,7 +30,15 @@ export const CREATE_FIELDS = [
   'confirm',
   'return_url',
 ] as const;
-export const UPDATE_FIELDS = ['amount', 'currency', 'metadata', 'description', 'receipt_email', 'statement_descriptor', 'statement_descriptor_suffix'];
+export const UPDATE_FIELDS = [
+  'amount',
+  'currency',
+  'metadata',
+  'description',
+  'receipt_email',
+  'statement_descriptor',
+  'statement_descriptor_suffix',
+];
 
 export function getPaymentIntent(state: SandboxState, id: string): PaymentIntent {
   const pi = state.paymentIntents.get(id);
@@ -39,15 +52,23 @@ export function createPaymentIntent(state: SandboxState, p: ParamsReader, reques
   const automatic = p.object('automatic_payment_methods');
   const types = p.stringList('payment_method_types');
   if (automatic && types.length) {
-    throw invalidParam('automatic_payment_methods', 'You may only specify one of these parameters: automatic_payment_methods, payment_method_types.');
+    throw invalidParam(
+      'automatic_payment_methods',
+      'You may only specify one of these parameters: automatic_payment_methods, payment_method_types.',
+    );
   }
-  if (types.some((t) => t !== 'card')) throw invalidParam('payment_method_types', 'The sandbox supports only the payment method type card.');
+  if (types.some((t) => t !== 'card'))
+    throw invalidParam('payment_method_types', 'The sandbox supports only the payment method type card.');
   let automaticPaymentMethods: PaymentIntent['automatic_payment_methods'] = types.length ? null : { enabled: true };
   if (automatic) {
     const enabled = automatic.params.enabled;
-    if (enabled !== 'true' && enabled !== 'false') throw invalidParam('automatic_payment_methods[enabled]', 'Invalid boolean');
+    if (enabled !== 'true' && enabled !== 'false')
+      throw invalidParam('automatic_payment_methods[enabled]', 'Invalid boolean');
     const allow = automatic.params.allow_redirects;
-    automaticPaymentMethods = { enabled: enabled === 'true', ...(allow === 'always' || allow === 'never' ? { allow_redirects: allow } : {}) };
+    automaticPaymentMethods = {
+      enabled: enabled === 'true',
+      ...(allow === 'always' || allow === 'never' ? { allow_redirects: allow } : {}),
+    };
   }
   const id = newId('pi');
   const pi: PaymentIntent = {
@@ -97,7 +118,10 @@ export function createPaymentIntent(state: SandboxState, p: ParamsReader, reques
 export function updatePaymentIntent(state: SandboxState, pi: PaymentIntent, p: ParamsReader): PaymentIntent {
   const amount = readAmount(p, false);
   const currency = readCurrency(p, false);
-  for (const [field, changed] of [['amount', amount], ['currency', currency]] as const) {
+  for (const [field, changed] of [
+    ['amount', amount],
+    ['currency', currency],
+  ] as const) {
     if (changed !== undefined && !AMOUNT_EDITABLE.includes(pi.status)) {
       throw unexpectedState(
         `This PaymentIntent's ${field} could not be updated because it has a status of ${pi.status}. You may only update the ${field} of a PaymentIntent with one of the following statuses: ${AMOUNT_EDITABLE.join(', ')}.`,
@@ -128,8 +152,18 @@ export function updatePaymentIntent(state: SandboxState, pi: PaymentIntent, p: P
   return pi;
 }
 
-export function cancelPaymentIntent(state: SandboxState, pi: PaymentIntent, p: ParamsReader, request: RequestInfo): PaymentIntent {
-  const reason = p.oneOf('cancellation_reason', ['duplicate', 'fraudulent', 'requested_by_customer', 'abandoned'] as const);
+export function cancelPaymentIntent(
+  state: SandboxState,
+  pi: PaymentIntent,
+  p: ParamsReader,
+  request: RequestInfo,
+): PaymentIntent {
+  const reason = p.oneOf('cancellation_reason', [
+    'duplicate',
+    'fraudulent',
+    'requested_by_customer',
+    'abandoned',
+  ] as const);
   if (!CANCELABLE.includes(pi.status)) {
     throw unexpectedState(
       `You cannot cancel this PaymentIntent because it has a status of ${pi.status}. Only a PaymentIntent with one of the following statuses may be canceled: requires_payment_method, requires_capture, requires_confirmation, requires_action, processing.`,
@@ -186,6 +220,7 @@ function readCurrency(p: ParamsReader, required: boolean): string | undefined {
 
 function readEmail(p: ParamsReader): string | undefined {
   const email = p.string('receipt_email', { max: 800 });
-  if (email && !/^[^\s@]+@[^\s@]+$/.test(email)) throw invalidParam('receipt_email', `Invalid email address: ${email}`, 'email_invalid');
+  if (email && !/^[^\s@]+@[^\s@]+$/.test(email))
+    throw invalidParam('receipt_email', `Invalid email address: ${email}`, 'email_invalid');
   return email;
 }

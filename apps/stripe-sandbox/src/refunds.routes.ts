@@ -9,7 +9,9 @@ import { createRefund, getRefund, REFUND_FIELDS } from './refunds.service';
 export function refundsRoutes(app: FastifyInstance, { deps, state }: { deps: RouteDeps; state: SandboxState }): void {
   app.post(
     '/v1/refunds',
-    stripeRoute(deps, {}, (call) => structuredClone(createRefund(state, new ParamsReader(call.params, REFUND_FIELDS), call.request))),
+    stripeRoute(deps, {}, (call) =>
+      structuredClone(createRefund(state, new ParamsReader(call.params, REFUND_FIELDS), call.request)),
+    ),
   );
 
   app.get(

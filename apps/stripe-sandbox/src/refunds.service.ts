@@ -17,7 +17,8 @@ export function createRefund(state: SandboxState, p: ParamsReader, request: Requ
   const amount = p.integer('amount');
   const reason = p.oneOf('reason', ['duplicate', 'fraudulent', 'requested_by_customer'] as const);
   const metadata = p.metadata();
-  if (amount !== undefined && amount < 1) throw invalidParam('amount', 'Invalid positive integer', 'parameter_invalid_integer');
+  if (amount !== undefined && amount < 1)
+    throw invalidParam('amount', 'Invalid positive integer', 'parameter_invalid_integer');
   const charge = refundableCharge(state, p);
   const remaining = charge.amount_captured - charge.amount_refunded;
   if (remaining <= 0) {
@@ -65,11 +66,13 @@ export function createRefund(state: SandboxState, p: ParamsReader, request: Requ
 function refundableCharge(state: SandboxState, p: ParamsReader): Charge {
   const piId = p.string('payment_intent');
   const chargeId = p.string('charge');
-  if (piId && chargeId) throw invalidParam('charge', 'You may only specify one of these parameters: charge, payment_intent.');
+  if (piId && chargeId)
+    throw invalidParam('charge', 'You may only specify one of these parameters: charge, payment_intent.');
   if (chargeId) {
     const charge = state.charges.get(chargeId);
     if (!charge) throw noSuchResource('charge', chargeId, 'charge');
-    if (charge.status !== 'succeeded') throw notRefundable(`Charge ${charge.id} has not succeeded and cannot be refunded.`);
+    if (charge.status !== 'succeeded')
+      throw notRefundable(`Charge ${charge.id} has not succeeded and cannot be refunded.`);
     return charge;
   }
   if (!piId) throw missingParam('payment_intent');

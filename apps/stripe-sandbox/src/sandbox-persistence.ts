@@ -34,7 +34,10 @@ export function readSnapshot(file: string): SandboxSnapshot | null {
     throw err;
   }
   const snapshot = JSON.parse(text) as SandboxSnapshot;
-  if (snapshot.version !== 1) throw new Error(`Stripe sandbox: ${file} has an unknown format (version ${String(snapshot.version)}); move it away to start afresh.`);
+  if (snapshot.version !== 1)
+    throw new Error(
+      `Stripe sandbox: ${file} has an unknown format (version ${String(snapshot.version)}); move it away to start afresh.`,
+    );
   return snapshot;
 }
 
@@ -57,7 +60,11 @@ export function restoreState(state: SandboxState, snapshot: SandboxSnapshot): vo
   }
 }
 
-export function takeSnapshot(state: SandboxState, keys: SandboxSnapshot['keys'], idempotency: [string, StoredResponse][]): SandboxSnapshot {
+export function takeSnapshot(
+  state: SandboxState,
+  keys: SandboxSnapshot['keys'],
+  idempotency: [string, StoredResponse][],
+): SandboxSnapshot {
   return {
     version: 1,
     keys,

@@ -45,7 +45,9 @@ export class SandboxState {
       object: 'event',
       api_version: this.apiVersion,
       created: unixNow(),
-      data: previous ? { object: structuredClone(object), previous_attributes: previous } : { object: structuredClone(object) },
+      data: previous
+        ? { object: structuredClone(object), previous_attributes: previous }
+        : { object: structuredClone(object) },
       livemode: false,
       pending_webhooks: this.hasWebhookEndpoint() ? 1 : 0,
       request: { id: request.id, idempotency_key: request.idempotencyKey },

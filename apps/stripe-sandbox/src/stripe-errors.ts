@@ -1,8 +1,4 @@
-export type StripeErrorType =
-  | 'invalid_request_error'
-  | 'card_error'
-  | 'idempotency_error'
-  | 'api_error';
+export type StripeErrorType = 'invalid_request_error' | 'card_error' | 'idempotency_error' | 'api_error';
 
 export interface StripeErrorInit {
   status: number;
@@ -55,7 +51,14 @@ export class StripeError extends Error {
 }
 
 export function invalidParam(param: string, message: string, code = 'parameter_invalid_string'): StripeError {
-  return new StripeError({ status: 400, type: 'invalid_request_error', code, param, message, saveForIdempotency: false });
+  return new StripeError({
+    status: 400,
+    type: 'invalid_request_error',
+    code,
+    param,
+    message,
+    saveForIdempotency: false,
+  });
 }
 
 export function missingParam(param: string): StripeError {
@@ -91,5 +94,10 @@ export function noSuchResource(kind: string, id: string, param = 'id'): StripeEr
 }
 
 export function unexpectedState(message: string): StripeError {
-  return new StripeError({ status: 400, type: 'invalid_request_error', code: 'payment_intent_unexpected_state', message });
+  return new StripeError({
+    status: 400,
+    type: 'invalid_request_error',
+    code: 'payment_intent_unexpected_state',
+    message,
+  });
 }

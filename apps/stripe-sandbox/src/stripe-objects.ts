@@ -3,12 +3,7 @@ import type { Metadata } from './params-reader';
 /** The JSON shapes the sandbox answers, as Stripe names them (a subset of each object's fields). */
 
 export type PaymentIntentStatus =
-  | 'requires_payment_method'
-  | 'requires_confirmation'
-  | 'requires_action'
-  | 'processing'
-  | 'succeeded'
-  | 'canceled';
+  'requires_payment_method' | 'requires_confirmation' | 'requires_action' | 'processing' | 'succeeded' | 'canceled';
 
 export interface PaymentError {
   type: 'card_error' | 'invalid_request_error';
@@ -113,7 +108,10 @@ export interface Charge {
   paid: boolean;
   payment_intent: string;
   payment_method: string;
-  payment_method_details: { type: 'card'; card: Omit<CardDetails, 'fingerprint'> & { three_d_secure: { result: 'authenticated' } | null } };
+  payment_method_details: {
+    type: 'card';
+    card: Omit<CardDetails, 'fingerprint'> & { three_d_secure: { result: 'authenticated' } | null };
+  };
   receipt_email: string | null;
   receipt_url: string;
   refunded: boolean;

@@ -34,8 +34,15 @@ export interface RouteDeps {
 export function stripeRoute(deps: RouteDeps, opts: { publishable?: boolean }, handler: StripeHandler) {
   return (req: FastifyRequest, reply: FastifyReply): void => {
     const requestId = `req_${randomToken(14)}`;
-    void reply.header('request-id', requestId).header('stripe-version', deps.apiVersion).header('cache-control', 'no-cache, no-store');
-    const send = (status: number, body: unknown) => void reply.code(status).type('application/json').send(JSON.stringify(body, null, 2));
+    void reply
+      .header('request-id', requestId)
+      .header('stripe-version', deps.apiVersion)
+      .header('cache-control', 'no-cache, no-store');
+    const send = (status: number, body: unknown) =>
+      void reply
+        .code(status)
+        .type('application/json')
+        .send(JSON.stringify(body, null, 2));
     try {
       const auth = authenticate(req, deps.keys, opts.publishable === true);
       if (req.method === 'POST' && /json/i.test(header(req, 'content-type') ?? '')) {
@@ -45,12 +52,20 @@ export function stripeRoute(deps: RouteDeps, opts: { publishable?: boolean }, ha
           message: 'Invalid request: v1 endpoints take application/x-www-form-urlencoded bodies, not JSON.',
         });
       }
-      const params = req.method === 'POST' ? parseFormParams(typeof req.body === 'string' ? req.body : '') : parseFormParams(rawQuery(req.url));
+      const params =
+        req.method === 'POST'
+          ? parseFormParams(typeof req.body === 'string' ? req.body : '')
+          : parseFormParams(rawQuery(req.url));
       const key = req.method === 'POST' ? header(req, 'idempotency-key') : undefined;
       const endpoint = `${req.method} ${req.url.split('?')[0]}`;
       const print = fingerprint(params);
       if (key !== undefined) {
-        if (key.length > 255) throw new StripeError({ status: 400, type: 'invalid_request_error', message: 'Idempotency keys can be at most 255 characters long.' });
+        if (key.length > 255)
+          throw new StripeError({
+            status: 400,
+            type: 'invalid_request_error',
+            message: 'Idempotency keys can be at most 255 characters long.',
+          });
         void reply.header('idempotency-key', key);
         const stored = deps.idempotency.lookup(auth.apiKey, key, endpoint, print);
         if (stored) {
@@ -75,17 +90,29 @@ export function stripeRoute(deps: RouteDeps, opts: { publishable?: boolean }, ha
         body = err.toBody(requestId);
         save = err.saveForIdempotency;
       }
-      if (key !== undefined && save) deps.idempotency.save(auth.apiKey, key, { endpoint, fingerprint: print, status, body, requestId });
+      if (key !== undefined && save)
+        deps.idempotency.save(auth.apiKey, key, { endpoint, fingerprint: print, status, body, requestId });
       send(status, body);
     } catch (err) {
       if (err instanceof StripeError) return send(err.status, err.toBody(requestId));
       req.log.error(err);
-      send(500, new StripeError({ status: 500, type: 'api_error', message: 'An unknown error occurred in the Stripe sandbox.' }).toBody(requestId));
+      send(
+        500,
+        new StripeError({
+          status: 500,
+          type: 'api_error',
+          message: 'An unknown error occurred in the Stripe sandbox.',
+        }).toBody(requestId),
+      );
     }
   };
 }
 
-function authenticate(req: FastifyRequest, keys: ApiKeys, allowPublishable: boolean): { apiKey: string; kind: 'secret' | 'publishable' } {
+function authenticate(
+  req: FastifyRequest,
+  keys: ApiKeys,
+  allowPublishable: boolean,
+): { apiKey: string; kind: 'secret' | 'publishable' } {
   const apiKey = bearerOrBasic(header(req, 'authorization'));
   if (!apiKey) {
     throw authError(
@@ -106,7 +133,8 @@ function bearerOrBasic(value: string | undefined): string | null {
   if (!credentials) return null;
   if (scheme?.toLowerCase() === 'bearer') return credentials.trim();
   // `curl -u sk_test_…:` sends the key as the Basic user name.
-  if (scheme?.toLowerCase() === 'basic') return Buffer.from(credentials, 'base64').toString('utf8').split(':')[0] ?? null;
+  if (scheme?.toLowerCase() === 'basic')
+    return Buffer.from(credentials, 'base64').toString('utf8').split(':')[0] ?? null;
   return null;
 }
 

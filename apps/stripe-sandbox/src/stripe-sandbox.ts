@@ -11,7 +11,12 @@ import { SandboxState } from './sandbox-state';
 import type { Charge, PaymentIntent, Refund, StripeEvent } from './stripe-objects';
 import { StripeError } from './stripe-errors';
 import { threeDSecureRoutes } from './three-d-secure.routes';
-import { DEFAULT_WEBHOOK_RETRY, WebhookDispatcher, type DeliveryAttempt, type WebhookRetryOptions } from './webhook-dispatcher';
+import {
+  DEFAULT_WEBHOOK_RETRY,
+  WebhookDispatcher,
+  type DeliveryAttempt,
+  type WebhookRetryOptions,
+} from './webhook-dispatcher';
 
 /** The API version stripe@23 sends; events carry it like a Stripe account's default version. */
 export const DEFAULT_API_VERSION = '2026-10-28.endive';
@@ -102,7 +107,11 @@ export function createStripeSandbox(options: StripeSandboxOptions): StripeSandbo
     options.onWebhookGiveUp,
   );
   let webhookUrl = options.webhookUrl ?? null;
-  const state = new SandboxState(apiVersion, (event) => dispatcher.enqueue(event), () => webhookUrl !== null);
+  const state = new SandboxState(
+    apiVersion,
+    (event) => dispatcher.enqueue(event),
+    () => webhookUrl !== null,
+  );
   let listeningUrl: string | null = null;
   const publicUrl = () => options.publicUrl?.replace(/\/$/, '') ?? listening();
   const listening = () => {
@@ -128,7 +137,11 @@ export function createStripeSandbox(options: StripeSandboxOptions): StripeSandbo
         return payload;
       } catch (err) {
         console.error(`Stripe sandbox: could not write ${options.stateFile}: ${(err as Error).message}`);
-        const error = new StripeError({ status: 500, type: 'api_error', message: 'The Stripe sandbox could not save this change (its state file could not be written).' });
+        const error = new StripeError({
+          status: 500,
+          type: 'api_error',
+          message: 'The Stripe sandbox could not save this change (its state file could not be written).',
+        });
         void reply.code(500).type('application/json');
         return JSON.stringify(error.toBody(`req_${randomToken(14)}`));
       }
@@ -208,7 +221,10 @@ export function createStripeSandbox(options: StripeSandboxOptions): StripeSandbo
 function persistence(file: string, keys: StripeSandboxOptions, state: SandboxState, idempotency: IdempotencyStore) {
   const snapshot = readSnapshot(file);
   if (snapshot) {
-    if (snapshot.keys.secretKey !== keys.secretKey) throw new Error(`Stripe sandbox: ${file} was written with other keys; pass its keys (snapshotKeys) or move it away.`);
+    if (snapshot.keys.secretKey !== keys.secretKey)
+      throw new Error(
+        `Stripe sandbox: ${file} was written with other keys; pass its keys (snapshotKeys) or move it away.`,
+      );
     restoreState(state, snapshot);
     idempotency.restore(snapshot.idempotency);
   }

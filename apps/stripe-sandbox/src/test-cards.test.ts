@@ -6,7 +6,8 @@ const now = new Date('2026-11-21T00:00:00Z');
 
 describe('validateCard', () => {
   it('knows the test cards of API.md', () => {
-    const outcome = (number: string) => validateCard({ number, expMonth: '12', expYear: '2030', cvc: '123' }, now).outcome;
+    const outcome = (number: string) =>
+      validateCard({ number, expMonth: '12', expYear: '2030', cvc: '123' }, now).outcome;
     expect(outcome('4242 4242 4242 4242')).toEqual({ kind: 'success' });
     expect(outcome('4000 0000 0000 0002')).toMatchObject({ kind: 'decline', declineCode: 'generic_decline' });
     expect(outcome('4000 0000 0000 9995')).toMatchObject({ kind: 'decline', declineCode: 'insufficient_funds' });

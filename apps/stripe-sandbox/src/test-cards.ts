@@ -24,7 +24,11 @@ const TEST_CARDS: Record<string, { outcome: CardOutcome; country?: string; fundi
   '4000000000000069': { outcome: decline('expired_card', 'expired_card', 'Your card has expired.') },
   '4000000000000127': { outcome: decline('incorrect_cvc', 'incorrect_cvc', "Your card's security code is incorrect.") },
   '4000000000000119': {
-    outcome: decline('processing_error', 'processing_error', 'An error occurred while processing your card. Try again in a little bit.'),
+    outcome: decline(
+      'processing_error',
+      'processing_error',
+      'An error occurred while processing your card. Try again in a little bit.',
+    ),
   },
   '4000002500003155': { outcome: { kind: 'three_d_secure' } },
   '4000002760003184': { outcome: { kind: 'three_d_secure' } },
@@ -73,7 +77,8 @@ const PARAM = 'payment_method_data[card]';
 export function validateCard(input: CardInput, now = new Date()): ValidCard {
   // Browsers' card fields keep the spaces people type; Stripe.js strips them before sending.
   const number = input.number.replace(/[\s-]/g, '');
-  if (!/^\d{12,19}$/.test(number)) throw cardError('invalid_number', 'Your card number is invalid.', `${PARAM}[number]`);
+  if (!/^\d{12,19}$/.test(number))
+    throw cardError('invalid_number', 'Your card number is invalid.', `${PARAM}[number]`);
   if (!luhnValid(number)) throw cardError('incorrect_number', 'Your card number is incorrect.', `${PARAM}[number]`);
   const month = /^\d{1,2}$/.test(input.expMonth) ? Number(input.expMonth) : NaN;
   if (!(month >= 1 && month <= 12)) {

@@ -77,7 +77,9 @@ function formatAmount(cents: number, currency: string): string {
 }
 
 function brandName(brand: string): string {
-  return ({ visa: 'Visa', mastercard: 'Mastercard', amex: 'American Express' } as Record<string, string>)[brand] ?? 'test';
+  return (
+    ({ visa: 'Visa', mastercard: 'Mastercard', amex: 'American Express' } as Record<string, string>)[brand] ?? 'test'
+  );
 }
 
 function esc(text: string): string {

@@ -48,15 +48,27 @@ describe('PaymentIntents through the real SDK', () => {
     expect(other).toBeInstanceOf(Stripe.errors.StripeIdempotencyError);
     expect(other).toMatchObject({ type: 'StripeIdempotencyError', statusCode: 400 });
     expect((other as Error).message).toContain('same parameters');
-    const refund = await f.stripe.refunds.create({ payment_intent: 'pi_x' }, { idempotencyKey: 'checkout-order-2' }).catch((e: unknown) => e);
+    const refund = await f.stripe.refunds
+      .create({ payment_intent: 'pi_x' }, { idempotencyKey: 'checkout-order-2' })
+      .catch((e: unknown) => e);
     expect(refund).toBeInstanceOf(Stripe.errors.StripeIdempotencyError);
     expect((refund as Error).message).toContain('same endpoint');
   });
 
   it('does not store a request that failed validation, so the key can be reused', async () => {
-    const bad = await f.stripe.paymentIntents.create({ amount: 10, currency: 'aud' }, { idempotencyKey: 'k-validation' }).catch((e: unknown) => e);
-    expect(bad).toMatchObject({ type: 'StripeInvalidRequestError', code: 'amount_too_small', param: 'amount', statusCode: 400 });
-    const good = await f.stripe.paymentIntents.create({ amount: 5_000, currency: 'aud' }, { idempotencyKey: 'k-validation' });
+    const bad = await f.stripe.paymentIntents
+      .create({ amount: 10, currency: 'aud' }, { idempotencyKey: 'k-validation' })
+      .catch((e: unknown) => e);
+    expect(bad).toMatchObject({
+      type: 'StripeInvalidRequestError',
+      code: 'amount_too_small',
+      param: 'amount',
+      statusCode: 400,
+    });
+    const good = await f.stripe.paymentIntents.create(
+      { amount: 5_000, currency: 'aud' },
+      { idempotencyKey: 'k-validation' },
+    );
     expect(good.amount).toBe(5_000);
   });
 
@@ -78,7 +90,10 @@ describe('PaymentIntents through the real SDK', () => {
   it('retrieves, updates metadata and amount, and cancels', async () => {
     const pi = await createBookingPayment(f.stripe);
     expect((await f.stripe.paymentIntents.retrieve(pi.id)).id).toBe(pi.id);
-    const updated = await f.stripe.paymentIntents.update(pi.id, { amount: 9_000, metadata: { orderId: '', holdId: 'h_9' } });
+    const updated = await f.stripe.paymentIntents.update(pi.id, {
+      amount: 9_000,
+      metadata: { orderId: '', holdId: 'h_9' },
+    });
     expect(updated.amount).toBe(9_000);
     expect(updated.metadata).toEqual({ bookingId: 'b_1', holdId: 'h_9' });
     const canceled = await f.stripe.paymentIntents.cancel(pi.id, { cancellation_reason: 'abandoned' });
@@ -92,7 +107,11 @@ describe('PaymentIntents through the real SDK', () => {
     const pi = await createBookingPayment(f.stripe);
     await f.stripe.paymentIntents.confirm(pi.id, { payment_method: 'pm_card_visa' });
     const cancel = await f.stripe.paymentIntents.cancel(pi.id).catch((e: unknown) => e);
-    expect(cancel).toMatchObject({ type: 'StripeInvalidRequestError', code: 'payment_intent_unexpected_state', statusCode: 400 });
+    expect(cancel).toMatchObject({
+      type: 'StripeInvalidRequestError',
+      code: 'payment_intent_unexpected_state',
+      statusCode: 400,
+    });
     expect((cancel as Error).message).toContain('status of succeeded');
     const amount = await f.stripe.paymentIntents.update(pi.id, { amount: 100 }).catch((e: unknown) => e);
     expect(amount).toMatchObject({ code: 'payment_intent_unexpected_state' });
@@ -125,19 +144,27 @@ describe('PaymentIntents through the real SDK', () => {
     });
     const unknown = f.stripe.paymentIntents.create({ amount: 5_000, currency: 'aud', customer: 'cus_1' });
     await expect(unknown).rejects.toMatchObject({ code: 'parameter_unknown', param: 'customer' });
-    await expect(f.stripe.paymentIntents.create({ currency: 'aud' } as Stripe.PaymentIntentCreateParams)).rejects.toMatchObject({
+    await expect(
+      f.stripe.paymentIntents.create({ currency: 'aud' } as Stripe.PaymentIntentCreateParams),
+    ).rejects.toMatchObject({
       code: 'parameter_missing',
       param: 'amount',
     });
   });
 
   it('refuses a wrong or publishable key on server calls with 401', async () => {
-    const wrong = new Stripe('sk_test_sandbox_wrongwrongwrong', { ...f.sandbox.stripeClientOptions(), maxNetworkRetries: 0 });
+    const wrong = new Stripe('sk_test_sandbox_wrongwrongwrong', {
+      ...f.sandbox.stripeClientOptions(),
+      maxNetworkRetries: 0,
+    });
     await expect(wrong.paymentIntents.retrieve('pi_x')).rejects.toMatchObject({
       type: 'StripeAuthenticationError',
       statusCode: 401,
     });
-    const publishable = new Stripe(f.sandbox.publishableKey, { ...f.sandbox.stripeClientOptions(), maxNetworkRetries: 0 });
+    const publishable = new Stripe(f.sandbox.publishableKey, {
+      ...f.sandbox.stripeClientOptions(),
+      maxNetworkRetries: 0,
+    });
     await expect(createBookingPayment(publishable)).rejects.toMatchObject({ type: 'StripeAuthenticationError' });
     const res = await fetch(`${f.sandbox.url}/v1/payment_intents/pi_x`);
     expect(res.status).toBe(401);
@@ -162,6 +189,11 @@ describe('PaymentIntents through the real SDK', () => {
     const pi = await createBookingPayment(f.stripe);
     await f.stripe.paymentIntents.confirm(pi.id, { payment_method: 'pm_card_visa' });
     const expanded = await f.stripe.paymentIntents.retrieve(pi.id, { expand: ['latest_charge'] });
-    expect(expanded.latest_charge).toMatchObject({ object: 'charge', status: 'succeeded', amount: 7_500, payment_intent: pi.id });
+    expect(expanded.latest_charge).toMatchObject({
+      object: 'charge',
+      status: 'succeeded',
+      amount: 7_500,
+      payment_intent: pi.id,
+    });
   });
 });

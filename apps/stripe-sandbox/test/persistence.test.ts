@@ -52,7 +52,9 @@ describe('the sandbox keeps its state across restarts when given a state file', 
     const third = await start(file);
     try {
       expect((await third.stripe.paymentIntents.retrieve(unpaid.id)).status).toBe('succeeded');
-      expect(third.sandbox.events('charge.refunded').length + third.sandbox.events('refund.created').length).toBeGreaterThan(0);
+      expect(
+        third.sandbox.events('charge.refunded').length + third.sandbox.events('refund.created').length,
+      ).toBeGreaterThan(0);
     } finally {
       await third.sandbox.stop();
     }
@@ -63,7 +65,11 @@ describe('the sandbox keeps its state across restarts when given a state file', 
     await sandbox.start();
     const stripe = new Stripe(sandbox.secretKey, { ...sandbox.stripeClientOptions(), maxNetworkRetries: 0 });
     try {
-      await expect(stripe.paymentIntents.retrieve('pi_gone_after_restart')).rejects.toMatchObject({ type: 'StripeInvalidRequestError', code: 'resource_missing', statusCode: 404 });
+      await expect(stripe.paymentIntents.retrieve('pi_gone_after_restart')).rejects.toMatchObject({
+        type: 'StripeInvalidRequestError',
+        code: 'resource_missing',
+        statusCode: 404,
+      });
     } finally {
       await sandbox.stop();
     }
@@ -84,7 +90,13 @@ describe('the state file is written before the answer, and a failed write is one
     const { sandbox, stripe } = await start(file);
     try {
       const intent = await createBookingPayment(stripe, 2_500, 'at-once-intent');
-      const paid = await confirmCardPayment({ sandboxUrl: sandbox.url, publishableKey: sandbox.publishableKey, clientSecret: intent.client_secret!, card: { number: TEST_CARDS.success }, returnUrl: 'http://localhost:3000/payment/return' });
+      const paid = await confirmCardPayment({
+        sandboxUrl: sandbox.url,
+        publishableKey: sandbox.publishableKey,
+        clientSecret: intent.client_secret!,
+        card: { number: TEST_CARDS.success },
+        returnUrl: 'http://localhost:3000/payment/return',
+      });
       expect(paid.body).toMatchObject({ status: 'succeeded' });
       // Before: written up to 200 ms later, so a crash just after the answer lost the payment.
       const onDisk = new Map(readSnapshot(file)!.paymentIntents);
@@ -102,7 +114,10 @@ describe('the state file is written before the answer, and a failed write is one
       // A folder where the file goes: the rename over it fails.
       rmSync(file);
       mkdirSync(path.join(file, 'blocker'), { recursive: true });
-      await expect(createBookingPayment(stripe, 1_000, 'fails-to-save')).rejects.toMatchObject({ type: 'StripeAPIError', statusCode: 500 });
+      await expect(createBookingPayment(stripe, 1_000, 'fails-to-save')).rejects.toMatchObject({
+        type: 'StripeAPIError',
+        statusCode: 500,
+      });
       expect(errors).toHaveBeenCalledWith(expect.stringContaining('could not write'));
       rmSync(file, { recursive: true });
       expect((await createBookingPayment(stripe, 1_000, 'saves-again')).status).toBe('requires_payment_method');

@@ -22,7 +22,10 @@ function chargeRefundedEvents(chargeId: string): Stripe.Event[] {
 describe('refunds', () => {
   it('refunds in full by default and delivers charge.refunded with the charge', async () => {
     const pi = await paidIntent();
-    const refund = await f.stripe.refunds.create({ payment_intent: pi.id, reason: 'requested_by_customer', metadata: { bookingId: 'b_1' } }, { idempotencyKey: 'refund-b_1' });
+    const refund = await f.stripe.refunds.create(
+      { payment_intent: pi.id, reason: 'requested_by_customer', metadata: { bookingId: 'b_1' } },
+      { idempotencyKey: 'refund-b_1' },
+    );
     expect(refund).toMatchObject({
       object: 'refund',
       amount: 10_000,
@@ -35,12 +38,21 @@ describe('refunds', () => {
     });
     expect(refund.id).toMatch(/^re_/);
     expect((await f.stripe.refunds.retrieve(refund.id)).amount).toBe(10_000);
-    const replay = await f.stripe.refunds.create({ payment_intent: pi.id, reason: 'requested_by_customer', metadata: { bookingId: 'b_1' } }, { idempotencyKey: 'refund-b_1' });
+    const replay = await f.stripe.refunds.create(
+      { payment_intent: pi.id, reason: 'requested_by_customer', metadata: { bookingId: 'b_1' } },
+      { idempotencyKey: 'refund-b_1' },
+    );
     expect(replay.id).toBe(refund.id);
 
     await f.sandbox.webhooksIdle();
     const [event] = chargeRefundedEvents(pi.latest_charge as string);
-    expect(event!.data.object).toMatchObject({ object: 'charge', amount: 10_000, amount_refunded: 10_000, refunded: true, payment_intent: pi.id });
+    expect(event!.data.object).toMatchObject({
+      object: 'charge',
+      amount: 10_000,
+      amount_refunded: 10_000,
+      refunded: true,
+      payment_intent: pi.id,
+    });
     expect(event!.data.previous_attributes).toEqual({ amount_refunded: 0, refunded: false });
     const charge = await f.stripe.charges.retrieve(pi.latest_charge as string);
     expect(charge).toMatchObject({ amount_refunded: 10_000, refunded: true });
@@ -55,7 +67,9 @@ describe('refunds', () => {
     expect((over as Error).message).toBe('Refund amount ($80.00) is greater than unrefunded amount on charge ($75.00)');
     const rest = await f.stripe.refunds.create({ payment_intent: pi.id });
     expect(rest.amount).toBe(7_500);
-    await expect(f.stripe.refunds.create({ payment_intent: pi.id, amount: 1 })).rejects.toMatchObject({ code: 'charge_already_refunded' });
+    await expect(f.stripe.refunds.create({ payment_intent: pi.id, amount: 1 })).rejects.toMatchObject({
+      code: 'charge_already_refunded',
+    });
 
     await f.sandbox.webhooksIdle();
     const events = chargeRefundedEvents(pi.latest_charge as string).map((e) => e.data.object as Stripe.Charge);
@@ -67,9 +81,17 @@ describe('refunds', () => {
 
   it('refuses to refund a PaymentIntent that was not paid, or does not exist', async () => {
     const pi = await createBookingPayment(f.stripe);
-    await expect(f.stripe.refunds.create({ payment_intent: pi.id })).rejects.toMatchObject({ code: 'charge_not_refundable', statusCode: 400 });
-    await expect(f.stripe.refunds.create({ payment_intent: 'pi_nope' })).rejects.toMatchObject({ code: 'resource_missing', statusCode: 404 });
+    await expect(f.stripe.refunds.create({ payment_intent: pi.id })).rejects.toMatchObject({
+      code: 'charge_not_refundable',
+      statusCode: 400,
+    });
+    await expect(f.stripe.refunds.create({ payment_intent: 'pi_nope' })).rejects.toMatchObject({
+      code: 'resource_missing',
+      statusCode: 404,
+    });
     await expect(f.stripe.refunds.retrieve('re_nope')).rejects.toMatchObject({ code: 'resource_missing' });
-    await expect(f.stripe.refunds.create({ payment_intent: pi.id, amount: 0 })).rejects.toMatchObject({ param: 'amount' });
+    await expect(f.stripe.refunds.create({ payment_intent: pi.id, amount: 0 })).rejects.toMatchObject({
+      param: 'amount',
+    });
   });
 });

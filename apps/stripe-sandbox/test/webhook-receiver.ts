@@ -23,7 +23,11 @@ export async function startWebhookReceiver(): Promise<WebhookReceiver> {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      received.push({ body: Buffer.concat(chunks).toString('utf8'), signature: String(req.headers['stripe-signature']), headers: req.headers });
+      received.push({
+        body: Buffer.concat(chunks).toString('utf8'),
+        signature: String(req.headers['stripe-signature']),
+        headers: req.headers,
+      });
       res.statusCode = statuses.shift() ?? 200;
       res.end();
     });

@@ -20,7 +20,12 @@ afterEach(async () => {
 
 async function paySuccessfully() {
   const pi = await createBookingPayment(f.stripe);
-  await confirmCardPayment({ sandboxUrl: f.sandbox.url, publishableKey: f.sandbox.publishableKey, clientSecret: pi.client_secret!, card: { number: TEST_CARDS.success } });
+  await confirmCardPayment({
+    sandboxUrl: f.sandbox.url,
+    publishableKey: f.sandbox.publishableKey,
+    clientSecret: pi.client_secret!,
+    card: { number: TEST_CARDS.success },
+  });
   return pi;
 }
 
@@ -37,7 +42,14 @@ describe('webhook signatures', () => {
       type: 'payment_intent.succeeded',
       livemode: false,
       api_version: expect.any(String),
-      data: { object: { id: pi.id, object: 'payment_intent', status: 'succeeded', metadata: { bookingId: 'b_1', orderId: 'o_1' } } },
+      data: {
+        object: {
+          id: pi.id,
+          object: 'payment_intent',
+          status: 'succeeded',
+          metadata: { bookingId: 'b_1', orderId: 'o_1' },
+        },
+      },
     });
     expect(event.id).toMatch(/^evt_/);
     expect(Math.abs(event.created - Date.now() / 1000)).toBeLessThan(5);
@@ -49,10 +61,14 @@ describe('webhook signatures', () => {
     await paySuccessfully();
     await f.sandbox.webhooksIdle();
     const { body, signature } = f.receiver.received.at(-1)!;
-    expect(() => f.stripe.webhooks.constructEvent(body, signature, 'whsec_someoneelse')).toThrow(Stripe.errors.StripeSignatureVerificationError);
+    expect(() => f.stripe.webhooks.constructEvent(body, signature, 'whsec_someoneelse')).toThrow(
+      Stripe.errors.StripeSignatureVerificationError,
+    );
     const tampered = body.replace('"amount": 7500', '"amount": 1');
     expect(tampered).not.toBe(body);
-    expect(() => f.stripe.webhooks.constructEvent(tampered, signature, f.sandbox.webhookSecret)).toThrow(Stripe.errors.StripeSignatureVerificationError);
+    expect(() => f.stripe.webhooks.constructEvent(tampered, signature, f.sandbox.webhookSecret)).toThrow(
+      Stripe.errors.StripeSignatureVerificationError,
+    );
     const old = signWebhookPayload(body, f.sandbox.webhookSecret, Math.floor(Date.now() / 1000) - 3_600);
     expect(() => f.stripe.webhooks.constructEvent(body, old, f.sandbox.webhookSecret)).toThrow(/tolerance/);
   });
@@ -79,7 +95,8 @@ describe('webhook delivery', () => {
     expect(gaps[0]).toBeGreaterThanOrEqual(19);
     expect(gaps[1]).toBeGreaterThanOrEqual(39);
     expect(gaps[2]).toBeGreaterThanOrEqual(79);
-    for (const r of f.receiver.received) expect(() => f.stripe.webhooks.constructEvent(r.body, r.signature, f.sandbox.webhookSecret)).not.toThrow();
+    for (const r of f.receiver.received)
+      expect(() => f.stripe.webhooks.constructEvent(r.body, r.signature, f.sandbox.webhookSecret)).not.toThrow();
     expect(f.sandbox.pendingWebhooks()).toEqual([]);
   });
 

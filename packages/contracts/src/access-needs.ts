@@ -10,5 +10,5 @@ export const ACCESS_NEED_LABELS: Record<AccessNeed, string> = {
   auslan: 'An Auslan interpreter',
 };
 
-export const accessSummary = (d: { accessNeeds: readonly AccessNeed[] }): string => d.accessNeeds.map((n) => ACCESS_NEED_LABELS[n]).join(', ');
-
+export const accessSummary = (d: { accessNeeds: readonly AccessNeed[] }): string =>
+  d.accessNeeds.map((n) => ACCESS_NEED_LABELS[n]).join(', ');

@@ -37,7 +37,12 @@ describe('password rules', () => {
 
 describe('accounts request schemas', () => {
   it('normalises the e-mail and rejects unknown fields', () => {
-    const ok = registerRequestSchema.parse({ email: ' Mary@Example.com ', password: 'Sleigh-Bells-Ring-42', firstName: ' Mary ', lastName: 'C' });
+    const ok = registerRequestSchema.parse({
+      email: ' Mary@Example.com ',
+      password: 'Sleigh-Bells-Ring-42',
+      firstName: ' Mary ',
+      lastName: 'C',
+    });
     expect(ok.email).toBe('mary@example.com');
     expect(ok.firstName).toBe('Mary');
     expect(signInRequestSchema.safeParse({ email: 'a@b.co', password: 'x', remember: true }).success).toBe(false);
@@ -46,9 +51,16 @@ describe('accounts request schemas', () => {
   });
 
   it('form schemas add the password rules with the message on the password field', () => {
-    const form = registerFormSchema.safeParse({ email: 'mary@example.com', password: 'Password123', firstName: 'M', lastName: 'C' });
+    const form = registerFormSchema.safeParse({
+      email: 'mary@example.com',
+      password: 'Password123',
+      firstName: 'M',
+      lastName: 'C',
+    });
     expect(form.error?.issues[0]).toMatchObject({ path: ['password'], message: expect.stringMatching(/too common/) });
-    expect(newPasswordFormSchema.safeParse({ newPassword: 'qwertyuiop' }).error?.issues[0]?.path).toEqual(['newPassword']);
+    expect(newPasswordFormSchema.safeParse({ newPassword: 'qwertyuiop' }).error?.issues[0]?.path).toEqual([
+      'newPassword',
+    ]);
     expect(newPasswordFormSchema.safeParse({ newPassword: 'Fresh-Snow-On-The-Roof-7' }).success).toBe(true);
   });
 });

@@ -47,12 +47,10 @@ export const auditEntrySchema = z
       id: z.uuid().nullable().meta({ description: 'The account; null for system jobs and Stripe' }),
       email: z.string().nullable().meta({ description: 'As it was at the time; null once the account was deleted' }),
     }),
-    action: z
-      .enum(AUDIT_ACTIONS)
-      .meta({
-        description:
-          'The action, from the typed list (audit-actions.ts): a named transition (decision 0049) such as staffReschedule, or e.g. staff.role_changed',
-      }),
+    action: z.enum(AUDIT_ACTIONS).meta({
+      description:
+        'The action, from the typed list (audit-actions.ts): a named transition (decision 0049) such as staffReschedule, or e.g. staff.role_changed',
+    }),
     bookingId: z
       .uuid()
       .nullable()
@@ -97,15 +95,9 @@ export const auditQuerySchema = z.strictObject({
     .regex(DATE_PATTERN, 'Use YYYY-MM-DD')
     .optional()
     .meta({ description: 'Last day, inclusive: a UTC day, or a day in timeZone when given' }),
-  timeZone: z
-    .string()
-    .max(64)
-    .refine(isTimeZone, 'Use an IANA time zone, e.g. Australia/Sydney')
-    .optional()
-    .meta({
-      description:
-        "The zone from and to are days of (the location's local day, e.g. Australia/Sydney); UTC when absent",
-    }),
+  timeZone: z.string().max(64).refine(isTimeZone, 'Use an IANA time zone, e.g. Australia/Sydney').optional().meta({
+    description: "The zone from and to are days of (the location's local day, e.g. Australia/Sydney); UTC when absent",
+  }),
   family: z
     .string()
     .trim()

@@ -13,7 +13,11 @@ export const bookingSchema = z
     source: z.enum(BOOKING_SOURCES),
     location: z.object({ id: z.uuid(), name: z.string(), address: z.string(), timezone: z.string() }),
     slot: z.object({ id: z.uuid(), startAt: z.iso.datetime(), endAt: z.iso.datetime() }),
-    slotType: z.object({ id: z.uuid(), name: z.string(), allowsPets: z.boolean().meta({ description: 'Pets may be listed in details (pet nights)' }) }),
+    slotType: z.object({
+      id: z.uuid(),
+      name: z.string(),
+      allowsPets: z.boolean().meta({ description: 'Pets may be listed in details (pet nights)' }),
+    }),
     items: z.array(lineItemSchema),
     amountCents: z.number().int(),
     currency: z.literal(CURRENCY),
@@ -22,16 +26,33 @@ export const bookingSchema = z
     canCancel: z.boolean(),
     refundableCents: z.number().int(),
     createdAt: z.iso.datetime(),
-    details: bookingDetailsSchema.nullable().meta({ description: "Who is coming (PUT /bookings/{id}/details); null until given, and again once deleted after the session" }),
-    checkInCode: z.string().nullable().meta({ description: 'The signed code the QR encodes; only for the owner, null unless the booking is confirmed (completed)' }),
-    holdExpiresAt: z.iso.datetime().nullable().meta({ description: 'Unpaid (payment_pending, payment_failed) only: when the hold on the session lapses; POST /bookings/{id}/continue-payment works until then' }),
-    photoCount: z.number().int().meta({ description: 'Photos in the booking\'s gallery while it is open (GET /bookings/{id}/photos); 0 before the first upload and once the gallery is deleted' }),
-    closure: bookingClosureSchema.nullable().meta({ description: 'Set when the brand closed the session: why, and the replacement held for the family while the offer is open (POST /bookings/{id}/closure/accept or /refund)' }),
+    details: bookingDetailsSchema.nullable().meta({
+      description:
+        'Who is coming (PUT /bookings/{id}/details); null until given, and again once deleted after the session',
+    }),
+    checkInCode: z.string().nullable().meta({
+      description:
+        'The signed code the QR encodes; only for the owner, null unless the booking is confirmed (completed)',
+    }),
+    holdExpiresAt: z.iso.datetime().nullable().meta({
+      description:
+        'Unpaid (payment_pending, payment_failed) only: when the hold on the session lapses; POST /bookings/{id}/continue-payment works until then',
+    }),
+    photoCount: z.number().int().meta({
+      description:
+        "Photos in the booking's gallery while it is open (GET /bookings/{id}/photos); 0 before the first upload and once the gallery is deleted",
+    }),
+    closure: bookingClosureSchema.nullable().meta({
+      description:
+        'Set when the brand closed the session: why, and the replacement held for the family while the offer is open (POST /bookings/{id}/closure/accept or /refund)',
+    }),
   })
   .meta({ id: 'Booking' });
 export type Booking = z.infer<typeof bookingSchema>;
 
-export const bookingListSchema = z.object({ items: z.array(bookingSchema), nextCursor: z.string().nullable() }).meta({ id: 'BookingList' });
+export const bookingListSchema = z
+  .object({ items: z.array(bookingSchema), nextCursor: z.string().nullable() })
+  .meta({ id: 'BookingList' });
 export type BookingList = z.infer<typeof bookingListSchema>;
 export const bookingListQuerySchema = z.strictObject({ cursor: z.string().max(200).optional() });
 export const bookingParamsSchema = z.strictObject({ id: z.uuid() });
@@ -41,7 +62,9 @@ export const cancelBodySchema = z.strictObject({ reason: z.string().trim().max(5
 export const cancelResultSchema = z
   .object({
     booking: bookingSchema,
-    refund: z.object({ id: z.uuid(), amountCents: z.number().int(), status: z.enum(['pending', 'succeeded', 'failed']) }).nullable(),
+    refund: z
+      .object({ id: z.uuid(), amountCents: z.number().int(), status: z.enum(['pending', 'succeeded', 'failed']) })
+      .nullable(),
   })
   .meta({ id: 'CancelResult' });
 export type CancelResult = z.infer<typeof cancelResultSchema>;

@@ -9,13 +9,18 @@ export const DEFAULT_QUANTITY = 1;
 // The annotation and the hoisted message let the web bundler drop these schemas from pages that
 // only need the limits (apps/web/vite.config.ts treeshake; checked by bench/budgets).
 const TOO_MANY_PACKAGES = `At most ${MAX_PACKAGES} packages in total`;
-/* @__NO_SIDE_EFFECTS__ */ const line = (max: number) => z.strictObject({ id: z.uuid(), quantity: z.number().int().min(1).max(max).default(DEFAULT_QUANTITY) });
+/* @__NO_SIDE_EFFECTS__ */ const line = (max: number) =>
+  z.strictObject({ id: z.uuid(), quantity: z.number().int().min(1).max(max).default(DEFAULT_QUANTITY) });
 
 /** Spec §3 cart conversion payload; API.md quantity rules. `amount` is checked, never charged. */
 export const createCartBodySchema = z
   .strictObject({
     reservationId: z.uuid(),
-    amount: z.number().int().min(0).meta({ description: 'the total the customer saw, in cents; must equal the server total' }),
+    amount: z
+      .number()
+      .int()
+      .min(0)
+      .meta({ description: 'the total the customer saw, in cents; must equal the server total' }),
     packages: z.array(line(MAX_PACKAGES)).min(1, 'Choose at least one package').max(MAX_PACKAGES),
     addOns: z.array(line(MAX_ADD_ON_QUANTITY)).max(20).default([]),
   })

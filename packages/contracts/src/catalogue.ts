@@ -25,7 +25,10 @@ export const locationSchema = z
     seasonStart: z.string().regex(DATE_PATTERN),
     seasonEnd: z.string().regex(DATE_PATTERN),
     salesOpenAt: z.iso.datetime().nullable().meta({ description: 'when bookings open (an instant); null: on sale' }),
-    queueOpensAt: z.iso.datetime().nullable().optional().meta({ description: "when the location's waiting room opens (fair start, decision 0053); null or absent: no waiting room" }),
+    queueOpensAt: z.iso.datetime().nullable().optional().meta({
+      description:
+        "when the location's waiting room opens (fair start, decision 0053); null or absent: no waiting room",
+    }),
     slotTypes: z.array(slotTypeSchema),
   })
   .meta({ id: 'Location' });
@@ -65,7 +68,10 @@ export const addOnListSchema = z.object({ items: z.array(addOnSchema) });
 export const addOnsQuerySchema = z.strictObject({ locationId: z.uuid().optional() });
 
 /** Availability answers say when the location's bookings open: before then every session is unavailable. */
-const salesOpenAt = z.iso.datetime().nullable().meta({ description: 'when bookings open at this location; null: on sale' });
+const salesOpenAt = z.iso
+  .datetime()
+  .nullable()
+  .meta({ description: 'when bookings open at this location; null: on sale' });
 
 const calendarDate = calendarDateSchema;
 
@@ -81,7 +87,8 @@ export const availableDatesSchema = z
         date: calendarDate,
         available: z.number().int().meta({ description: 'bookable sessions left that day' }),
         sessions: z.number().int().meta({
-          description: 'sessions still to come that day (not blocked, after the lead time), bookable or not: 0 is a closed day, available 0 of sessions > 0 a fully booked one (or not on sale yet: see salesOpenAt)',
+          description:
+            'sessions still to come that day (not blocked, after the lead time), bookable or not: 0 is a closed day, available 0 of sessions > 0 a fully booked one (or not on sale yet: see salesOpenAt)',
         }),
       }),
     ),
@@ -106,7 +113,9 @@ export const availableSlotsQuerySchema = z.strictObject({
   slotTypeId: z.uuid().optional(),
   filter: z.enum(SLOT_FILTERS).default('all'),
 });
-export const availableSlotsSchema = z.object({ timezone: z.string(), salesOpenAt, items: z.array(slotSchema) }).meta({ id: 'AvailableSlots' });
+export const availableSlotsSchema = z
+  .object({ timezone: z.string(), salesOpenAt, items: z.array(slotSchema) })
+  .meta({ id: 'AvailableSlots' });
 /** GET one slot: the slot, and when its location's bookings open. */
 export const slotAnswerSchema = slotSchema.extend({ salesOpenAt }).meta({ id: 'SlotAnswer' });
 export type SlotAnswer = z.infer<typeof slotAnswerSchema>;

@@ -10,4 +10,5 @@ export const ACCESS_CONSENT = {
 } as const;
 
 /** Whether these details carry something that needs the consent above. */
-export const needsConsent = (d: { accessNeeds: readonly string[]; accessNote?: string }): boolean => d.accessNeeds.length > 0 || (d.accessNote ?? '').trim() !== '';
+export const needsConsent = (d: { accessNeeds: readonly string[]; accessNote?: string }): boolean =>
+  d.accessNeeds.length > 0 || (d.accessNote ?? '').trim() !== '';

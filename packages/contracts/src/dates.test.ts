@@ -1,5 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { addDays, calendarDateSchema, formatSessionTime, localDateOf, localTimeOf, weekdayOf, zonedToInstant, zoneAbbreviation, zoneOffsetMinutes } from './dates';
+import {
+  addDays,
+  calendarDateSchema,
+  formatSessionTime,
+  localDateOf,
+  localTimeOf,
+  weekdayOf,
+  zonedToInstant,
+  zoneAbbreviation,
+  zoneOffsetMinutes,
+} from './dates';
 
 describe('dates in a location time zone', () => {
   it('converts wall-clock times to instants in zones with and without daylight saving', () => {
@@ -46,7 +56,9 @@ describe('dates in a location time zone', () => {
 
 describe('calendarDateSchema (issue 36)', () => {
   it('accepts real days from 2000 to 2100 and refuses impossible or far-off ones', () => {
-    for (const ok of ['2026-12-06', '2028-02-29', '2000-01-01', '2100-12-31']) expect(calendarDateSchema.safeParse(ok).success, ok).toBe(true);
-    for (const bad of ['2026-02-30', '2027-02-29', '2026-04-31', '9999-12-31', '1999-12-31', '2026-13-01', '2026-1-1']) expect(calendarDateSchema.safeParse(bad).success, bad).toBe(false);
+    for (const ok of ['2026-12-06', '2028-02-29', '2000-01-01', '2100-12-31'])
+      expect(calendarDateSchema.safeParse(ok).success, ok).toBe(true);
+    for (const bad of ['2026-02-30', '2027-02-29', '2026-04-31', '9999-12-31', '1999-12-31', '2026-13-01', '2026-1-1'])
+      expect(calendarDateSchema.safeParse(bad).success, bad).toBe(false);
   });
 });

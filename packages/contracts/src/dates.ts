@@ -6,7 +6,15 @@ import { z } from 'zod';
 
 /** What each formatter shows; the zone is added per use. */
 const FORMATS = {
-  parts: { hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit' },
+  parts: {
+    hourCycle: 'h23',
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+    second: '2-digit',
+  },
   day: { weekday: 'short', day: 'numeric', month: 'short' },
   clock: { hour: 'numeric', minute: '2-digit', hour12: true },
   zoneName: { timeZoneName: 'short' },
@@ -39,7 +47,11 @@ interface WallClock {
 }
 
 function wallClock(instant: Date, timeZone: string): WallClock {
-  const parts = Object.fromEntries(formatter(timeZone, 'parts').formatToParts(instant).map((p) => [p.type, p.value]));
+  const parts = Object.fromEntries(
+    formatter(timeZone, 'parts')
+      .formatToParts(instant)
+      .map((p) => [p.type, p.value]),
+  );
   return {
     year: Number(parts.year),
     month: Number(parts.month),
@@ -118,7 +130,11 @@ export const TIME_PATTERN = /^([01]\d|2[0-3]):[0-5]\d$/;
 /** "Sat 6 Dec, 10:40 am AEDT": how a session is shown to a person (DESIGN.md). */
 export function formatSessionTime(instant: Date | string, timeZone: string): string {
   const at = typeof instant === 'string' ? new Date(instant) : instant;
-  const parts = Object.fromEntries(formatter(timeZone, 'day').formatToParts(at).map((p) => [p.type, p.value]));
+  const parts = Object.fromEntries(
+    formatter(timeZone, 'day')
+      .formatToParts(at)
+      .map((p) => [p.type, p.value]),
+  );
   return `${parts.weekday} ${parts.day} ${parts.month}, ${formatClockTime(at, timeZone)} ${zoneAbbreviation(at, timeZone)}`;
 }
 
@@ -148,7 +164,9 @@ export function zoneAbbreviation(instant: Date, timeZone: string): string {
     const now = zoneOffsetMinutes(instant, timeZone);
     return now === Math.max(january, july) && january !== july ? names[1] : names[0];
   }
-  const part = formatter(timeZone, 'zoneName').formatToParts(instant).find((p) => p.type === 'timeZoneName');
+  const part = formatter(timeZone, 'zoneName')
+    .formatToParts(instant)
+    .find((p) => p.type === 'timeZoneName');
   return part?.value ?? timeZone;
 }
 

@@ -10,7 +10,10 @@ export const orderSchema = z
     paymentStatus: z.enum(PAYMENT_STATUSES).nullable(),
     amountCents: z.number().int(),
     refundedCents: z.number().int(),
-    refundPendingCents: z.number().int().meta({ description: 'Refunds decided but not yet at the card: pending at Stripe, or being retried by staff.' }),
+    refundPendingCents: z
+      .number()
+      .int()
+      .meta({ description: 'Refunds decided but not yet at the card: pending at Stripe, or being retried by staff.' }),
     items: z.array(lineItemSchema),
     createdAt: z.iso.datetime(),
     paidAt: z.iso.datetime().nullable(),

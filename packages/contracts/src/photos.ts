@@ -10,13 +10,10 @@ export const photoParamsSchema = z.strictObject({ id: z.uuid() });
 export const bookingPhotoParamsSchema = z.strictObject({ id: z.uuid(), photoId: z.uuid() });
 export const photoBatchQuerySchema = z.strictObject({
   locationId: z.uuid(),
-  continueRunOf: z
-    .uuid()
-    .optional()
-    .meta({
-      description:
-        "The previous request's openRunOf: a sequence sent in several requests keeps its family across the cut",
-    }),
+  continueRunOf: z.uuid().optional().meta({
+    description:
+      "The previous request's openRunOf: a sequence sent in several requests keeps its family across the cut",
+  }),
 });
 export const assignPhotoBodySchema = z.strictObject({ bookingId: z.uuid() });
 export const unlockPhotosBodySchema = z.strictObject({ photoIds: z.array(z.uuid()).min(1).max(500) });
@@ -58,12 +55,10 @@ export type StaffPhoto = z.infer<typeof staffPhotoSchema>;
 export const rejectedPhotoSchema = z
   .object({
     file: z.string().meta({ description: "The file's name as sent" }),
-    code: z
-      .enum(['UNSUPPORTED_MEDIA_TYPE', 'PAYLOAD_TOO_LARGE'])
-      .meta({
-        description:
-          'UNSUPPORTED_MEDIA_TYPE: not a JPEG that reads to its end (truncated or damaged); PAYLOAD_TOO_LARGE: more pixels than PHOTO_MAX_PIXELS',
-      }),
+    code: z.enum(['UNSUPPORTED_MEDIA_TYPE', 'PAYLOAD_TOO_LARGE']).meta({
+      description:
+        'UNSUPPORTED_MEDIA_TYPE: not a JPEG that reads to its end (truncated or damaged); PAYLOAD_TOO_LARGE: more pixels than PHOTO_MAX_PIXELS',
+    }),
     message: z.string(),
   })
   .meta({ id: 'RejectedPhoto' });
@@ -77,12 +72,9 @@ export const photoBatchResultSchema = z.object({
   rejected,
   assigned: z.array(z.object({ bookingId: z.uuid(), count: z.number().int() })),
   unmatched: z.array(staffPhotoSchema),
-  openRunOf: z
-    .uuid()
-    .nullable()
-    .meta({
-      description: "The family whose photos the sequence's last code started: the next request's continueRunOf",
-    }),
+  openRunOf: z.uuid().nullable().meta({
+    description: "The family whose photos the sequence's last code started: the next request's continueRunOf",
+  }),
 });
 export const galleryExtendedSchema = z.object({ bookingId: z.uuid(), expiresAt: z.iso.datetime() });
 
@@ -100,13 +92,9 @@ export const gallerySchema = z
       .union([z.number().int(), z.literal('all')])
       .meta({ description: 'Photos the packages include plus any bought, or "all"' }),
     unlocked: z.number().int(),
-    extraPhotoPriceCents: z
-      .number()
-      .int()
-      .nullable()
-      .meta({
-        description: 'What one more photo costs by card (POST .../photos/checkout); null when every photo is included',
-      }),
+    extraPhotoPriceCents: z.number().int().nullable().meta({
+      description: 'What one more photo costs by card (POST .../photos/checkout); null when every photo is included',
+    }),
     expiresAt: z.iso
       .datetime()
       .nullable()

@@ -1,8 +1,22 @@
 import { describe, expect, it } from 'vitest';
-import { canCancel, canReschedule, DEFAULT_POLICY, refundableCents, refundDeadline, rescheduleDeadline, type PolicyBooking } from './policy';
+import {
+  canCancel,
+  canReschedule,
+  DEFAULT_POLICY,
+  refundableCents,
+  refundDeadline,
+  rescheduleDeadline,
+  type PolicyBooking,
+} from './policy';
 
 const start = new Date('2026-12-10T00:00:00Z');
-const booking = (over: Partial<PolicyBooking> = {}): PolicyBooking => ({ status: 'completed', startAt: start, amountCents: 8990, rescheduleCount: 0, ...over });
+const booking = (over: Partial<PolicyBooking> = {}): PolicyBooking => ({
+  status: 'completed',
+  startAt: start,
+  amountCents: 8990,
+  rescheduleCount: 0,
+  ...over,
+});
 const hoursBefore = (h: number) => new Date(start.getTime() - h * 3_600_000);
 
 describe('policy rules', () => {

@@ -26,14 +26,18 @@ export interface PolicyBooking {
 }
 
 /** Last moment a booking may be moved to another session. */
-export const rescheduleDeadline = (startAt: Date, rules: PolicyRules = DEFAULT_POLICY) => new Date(startAt.getTime() - rules.rescheduleCutoffHours * HOUR);
+export const rescheduleDeadline = (startAt: Date, rules: PolicyRules = DEFAULT_POLICY) =>
+  new Date(startAt.getTime() - rules.rescheduleCutoffHours * HOUR);
 
 /** Last moment a cancellation is refunded in full. */
-export const refundDeadline = (startAt: Date, rules: PolicyRules = DEFAULT_POLICY) => new Date(startAt.getTime() - rules.refundCutoffHours * HOUR);
+export const refundDeadline = (startAt: Date, rules: PolicyRules = DEFAULT_POLICY) =>
+  new Date(startAt.getTime() - rules.refundCutoffHours * HOUR);
 
 /** Confirmed, before the cut-off, and not moved too often already. Walk-in bookings follow the same rule. */
 export function canReschedule(b: PolicyBooking, now: Date, rules: PolicyRules = DEFAULT_POLICY): boolean {
-  return b.status === 'completed' && now < rescheduleDeadline(b.startAt, rules) && b.rescheduleCount < rules.rescheduleLimit;
+  return (
+    b.status === 'completed' && now < rescheduleDeadline(b.startAt, rules) && b.rescheduleCount < rules.rescheduleLimit
+  );
 }
 
 /** Anything not yet cancelled whose session has not started; after the refund cut-off it cancels without refund. */

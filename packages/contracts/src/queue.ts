@@ -13,9 +13,21 @@ export const queueTicketSchema = z
         'before_open: in the line, the draw has not happened; waiting: placed, not yet admitted; admitted: may hold a session until admittedUntil; ' +
         'sold_out: nothing free right now (the waitlist is open; a freed session admits the next family); closed: the admission lapsed or the line closed',
     }),
-    position: z.number().int().min(1).nullable().meta({ description: 'the place in the line (1 = first); null before the draw' }),
-    ahead: z.number().int().min(0).nullable().meta({ description: 'families still waiting ahead; null before the draw' }),
-    estimatedWaitSeconds: z.number().int().min(0).nullable().meta({ description: 'from the admission rate measured over the last minutes; null when nothing has been measured yet' }),
+    position: z
+      .number()
+      .int()
+      .min(1)
+      .nullable()
+      .meta({ description: 'the place in the line (1 = first); null before the draw' }),
+    ahead: z
+      .number()
+      .int()
+      .min(0)
+      .nullable()
+      .meta({ description: 'families still waiting ahead; null before the draw' }),
+    estimatedWaitSeconds: z.number().int().min(0).nullable().meta({
+      description: 'from the admission rate measured over the last minutes; null when nothing has been measured yet',
+    }),
     admittedUntil: z.iso.datetime().nullable(),
     opensAt: z.iso.datetime().meta({ description: 'the sales opening instant, when the draw happens' }),
   })
@@ -24,11 +36,14 @@ export type QueueTicket = z.infer<typeof queueTicketSchema>;
 
 export const queueFairnessSchema = z
   .object({
-    seedHash: z.string().meta({ description: 'hex SHA-256 of the seed (its UTF-8 text), published when the line opened' }),
+    seedHash: z
+      .string()
+      .meta({ description: 'hex SHA-256 of the seed (its UTF-8 text), published when the line opened' }),
     seed: z.string().nullable().meta({ description: 'the seed, published after the draw (null before)' }),
     drawnAt: z.iso.datetime().nullable(),
     entrants: z.array(z.string()).meta({
-      description: 'the ticket ids in the draw; after it, in drawn order (position 1 first): sorting them by hex HMAC-SHA256(key = seed, message = ticket id) ascending gives this order',
+      description:
+        'the ticket ids in the draw; after it, in drawn order (position 1 first): sorting them by hex HMAC-SHA256(key = seed, message = ticket id) ascending gives this order',
     }),
   })
   .meta({ id: 'QueueFairness' });

@@ -18,12 +18,18 @@ export const SALES_CHANNEL_LABELS: Record<SalesChannel, string> = { online: 'Onl
 const range = {
   from: calendarDateSchema.meta({ description: "First day, inclusive (YYYY-MM-DD, each location's own calendar)" }),
   to: calendarDateSchema.meta({ description: `Last day, inclusive; at most ${REPORT_MAX_DAYS} days after from` }),
-  locationId: z.uuid().optional().meta({ description: "One location (403 LOCATION_FORBIDDEN outside the caller's list); without it, every location the caller covers" }),
+  locationId: z.uuid().optional().meta({
+    description:
+      "One location (403 LOCATION_FORBIDDEN outside the caller's list); without it, every location the caller covers",
+  }),
 };
 
 export const salesQuerySchema = z.strictObject({
   ...range,
-  groupBy: z.enum(SALES_GROUPS).default('day').meta({ description: 'day (YYYY-MM-DD), location (its id) or package (the package names of the order)' }),
+  groupBy: z
+    .enum(SALES_GROUPS)
+    .default('day')
+    .meta({ description: 'day (YYYY-MM-DD), location (its id) or package (the package names of the order)' }),
 });
 export type SalesQuery = z.infer<typeof salesQuerySchema>;
 
@@ -33,7 +39,9 @@ export type OccupancyQuery = z.infer<typeof occupancyQuerySchema>;
 const moneyFields = {
   bookings: z.int().meta({ description: 'Paid orders (one per booking)' }),
   grossCents: z.int().meta({ description: 'What was paid, GST included' }),
-  gstCents: z.int().meta({ description: "The GST of the tax invoices: each invoice's one eleventh, rounded to the cent, summed" }),
+  gstCents: z
+    .int()
+    .meta({ description: "The GST of the tax invoices: each invoice's one eleventh, rounded to the cent, summed" }),
   refundsCents: z.int().meta({ description: 'Succeeded refunds of these orders, whenever made' }),
   refundsGstCents: z.int().meta({ description: 'The GST of the refund receipts, summed the same way' }),
   netCents: z.int().meta({ description: 'grossCents - refundsCents' }),
@@ -43,12 +51,16 @@ export type SalesFigures = z.infer<typeof salesFiguresSchema>;
 
 const withChannels = z.object({
   ...moneyFields,
-  channels: z.object({ online: salesFiguresSchema, walkin: salesFiguresSchema }).meta({ description: 'The same figures for online sales and walk-ins (paid in store) apart; they add up to the row' }),
+  channels: z.object({ online: salesFiguresSchema, walkin: salesFiguresSchema }).meta({
+    description: 'The same figures for online sales and walk-ins (paid in store) apart; they add up to the row',
+  }),
 });
 
 export const salesRowSchema = withChannels.extend({
   key: z.string().meta({ description: 'The day, the location id, or the package names (" + " between several)' }),
-  label: z.string().meta({ description: "As a person reads the key: the location's name; the day and package as the key" }),
+  label: z
+    .string()
+    .meta({ description: "As a person reads the key: the location's name; the day and package as the key" }),
 });
 export type SalesRow = z.infer<typeof salesRowSchema>;
 
@@ -77,5 +89,7 @@ export const occupancyRowSchema = z.object({
 });
 export type OccupancyRow = z.infer<typeof occupancyRowSchema>;
 
-export const occupancyReportSchema = z.object({ from: z.string(), to: z.string(), items: z.array(occupancyRowSchema) }).meta({ id: 'OccupancyReport' });
+export const occupancyReportSchema = z
+  .object({ from: z.string(), to: z.string(), items: z.array(occupancyRowSchema) })
+  .meta({ id: 'OccupancyReport' });
 export type OccupancyReport = z.infer<typeof occupancyReportSchema>;

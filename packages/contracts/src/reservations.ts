@@ -33,4 +33,8 @@ export interface ReservationData {
   slotId: string;
   expiresAt: string;
 }
-export const toReservationData = (r: Reservation): ReservationData => ({ holdId: r.id, slotId: r.slotId, expiresAt: r.expiresAt });
+export const toReservationData = (r: Reservation): ReservationData => ({
+  holdId: r.id,
+  slotId: r.slotId,
+  expiresAt: r.expiresAt,
+});

@@ -34,12 +34,9 @@ export const seasonChangeSchema = z
       .nullable()
       .meta({ description: "The item's slug; null for the season's own fields (extraPhotoPriceCents)" }),
     name: z.string().meta({ description: "The item's name in the new file" }),
-    change: z
-      .enum(['added', 'removed', 'changed'])
-      .meta({
-        description:
-          'removed: a session type, package or add-on left out of the file (packages and add-ons are retired)',
-      }),
+    change: z.enum(['added', 'removed', 'changed']).meta({
+      description: 'removed: a session type, package or add-on left out of the file (packages and add-ons are retired)',
+    }),
     field: z.string().nullable().meta({
       description:
         "The file's field that changes (priceCents, salesOpenAt, …; `queue` is the waiting room's effective opensMinutesBefore, 0 for none); null when the item is added or removed",
@@ -58,12 +55,10 @@ export const seasonPreviewSchema = z
     conflicts: z
       .array(seasonConflictSchema)
       .meta({ description: 'Future sessions with a booking or a live hold that the change would remove or change' }),
-    changes: z
-      .array(seasonChangeSchema)
-      .meta({
-        description:
-          'Every change of the file against the live version, prices, opening time and waiting room included (issue 53)',
-      }),
+    changes: z.array(seasonChangeSchema).meta({
+      description:
+        'Every change of the file against the live version, prices, opening time and waiting room included (issue 53)',
+    }),
   })
   .meta({ id: 'SeasonPreview' });
 export type SeasonPreview = z.infer<typeof seasonPreviewSchema>;

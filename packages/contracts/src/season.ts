@@ -43,7 +43,15 @@ const location = z.strictObject({
   /** When bookings open, a local date-time in the location's zone; absent: on sale once loaded. */
   salesOpenAt: z.string().refine(isLocalDateTime, 'a local date and time like 2026-11-01T09:00').optional(),
   /** The fair start (decision 0053): a line opening this long before salesOpenAt; 0 = no line. Default 30 with a salesOpenAt. */
-  queue: z.strictObject({ opensMinutesBefore: z.number().int().min(0).max(24 * 60) }).optional(),
+  queue: z
+    .strictObject({
+      opensMinutesBefore: z
+        .number()
+        .int()
+        .min(0)
+        .max(24 * 60),
+    })
+    .optional(),
 });
 
 /** Minutes the line opens before the sales do: 30 unless the file says; no salesOpenAt, no line. */
@@ -131,7 +139,8 @@ export const seasonSchema = z
     const duplicates = (list: { slug: string }[], path: string) => {
       const seen = new Set<string>();
       list.forEach((item, i) => {
-        if (seen.has(item.slug)) ctx.addIssue({ code: 'custom', path: [path, i, 'slug'], message: `duplicate slug "${item.slug}"` });
+        if (seen.has(item.slug))
+          ctx.addIssue({ code: 'custom', path: [path, i, 'slug'], message: `duplicate slug "${item.slug}"` });
         seen.add(item.slug);
       });
     };
@@ -140,27 +149,46 @@ export const seasonSchema = z
     duplicates(season.packages, 'packages');
     duplicates(season.addOns, 'addOns');
     season.locations.forEach((loc, li) => {
-      if (loc.seasonEnd < loc.seasonStart) ctx.addIssue({ code: 'custom', path: ['locations', li, 'seasonEnd'], message: 'ends before it starts' });
+      if (loc.seasonEnd < loc.seasonStart)
+        ctx.addIssue({ code: 'custom', path: ['locations', li, 'seasonEnd'], message: 'ends before it starts' });
       // A clock that skips 02:00-03:00 never shows 02:30: the operator must say which instant they mean.
-      if (loc.salesOpenAt && isLocalDateTime(loc.salesOpenAt) && timezoneOk(loc.timezone) && !salesOpenInstant(loc.salesOpenAt, loc.timezone)) {
-        ctx.addIssue({ code: 'custom', path: ['locations', li, 'salesOpenAt'], message: `${loc.salesOpenAt} does not exist in ${loc.timezone} (clocks skip it for daylight saving)` });
+      if (
+        loc.salesOpenAt &&
+        isLocalDateTime(loc.salesOpenAt) &&
+        timezoneOk(loc.timezone) &&
+        !salesOpenInstant(loc.salesOpenAt, loc.timezone)
+      ) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['locations', li, 'salesOpenAt'],
+          message: `${loc.salesOpenAt} does not exist in ${loc.timezone} (clocks skip it for daylight saving)`,
+        });
       }
       loc.sessions.forEach((s, si) => {
         if (!typeSlugs.has(s.slotType)) {
-          ctx.addIssue({ code: 'custom', path: ['locations', li, 'sessions', si, 'slotType'], message: `unknown slot type "${s.slotType}"` });
+          ctx.addIssue({
+            code: 'custom',
+            path: ['locations', li, 'sessions', si, 'slotType'],
+            message: `unknown slot type "${s.slotType}"`,
+          });
         }
         // Santa is in one place at a time: windows on a shared weekday must not overlap.
         loc.sessions.slice(0, si).forEach((other, oi) => {
           const sharedDay = s.days.some((d) => other.days.includes(d));
           if (sharedDay && s.hours.from < other.hours.to && other.hours.from < s.hours.to) {
-            ctx.addIssue({ code: 'custom', path: ['locations', li, 'sessions', si, 'hours'], message: `overlaps sessions[${oi}] on a shared day` });
+            ctx.addIssue({
+              code: 'custom',
+              path: ['locations', li, 'sessions', si, 'hours'],
+              message: `overlaps sessions[${oi}] on a shared day`,
+            });
           }
         });
       });
     });
     season.packages.forEach((p, pi) =>
       p.slotTypes?.forEach((t) => {
-        if (!typeSlugs.has(t)) ctx.addIssue({ code: 'custom', path: ['packages', pi, 'slotTypes'], message: `unknown slot type "${t}"` });
+        if (!typeSlugs.has(t))
+          ctx.addIssue({ code: 'custom', path: ['packages', pi, 'slotTypes'], message: `unknown slot type "${t}"` });
       }),
     );
   });

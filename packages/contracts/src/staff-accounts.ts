@@ -41,9 +41,14 @@ export const updateStaffAccountSchema = z
     role: staffRoleSchema.optional(),
     locationIds: locationIdsSchema.optional(),
     active: z.boolean().optional(),
-    resetMfa: z.literal(true).optional().meta({ description: 'Lost phone and recovery codes: removes the second factor and ends the sessions; the member enrols again' }),
+    resetMfa: z.literal(true).optional().meta({
+      description:
+        'Lost phone and recovery codes: removes the second factor and ends the sessions; the member enrols again',
+    }),
   })
-  .refine((patch) => Object.keys(patch).length > 0, { message: 'Change at least one of role, locationIds, active, resetMfa' })
+  .refine((patch) => Object.keys(patch).length > 0, {
+    message: 'Change at least one of role, locationIds, active, resetMfa',
+  })
   .meta({ id: 'UpdateStaffAccount' });
 export type UpdateStaffAccount = z.input<typeof updateStaffAccountSchema>;
 
@@ -57,20 +62,42 @@ export type AcceptInvitation = z.input<typeof acceptInvitationSchema>;
 export const messageSchema = z.object({ message: z.string() });
 
 export const mfaSetupResponseSchema = z
-  .object({ secret: z.string().meta({ description: 'Base32, for typing into an app by hand' }), otpauthUrl: z.string() })
+  .object({
+    secret: z.string().meta({ description: 'Base32, for typing into an app by hand' }),
+    otpauthUrl: z.string(),
+  })
   .meta({ id: 'MfaSetup' });
 export type MfaSetupResponse = z.infer<typeof mfaSetupResponseSchema>;
 
-export const mfaConfirmSchema = z.strictObject({ code: z.string().trim().regex(/^\d{6}$/, 'Enter the 6-digit code') }).meta({ id: 'MfaConfirm' });
+export const mfaConfirmSchema = z
+  .strictObject({
+    code: z
+      .string()
+      .trim()
+      .regex(/^\d{6}$/, 'Enter the 6-digit code'),
+  })
+  .meta({ id: 'MfaConfirm' });
 export type MfaConfirmRequest = z.input<typeof mfaConfirmSchema>;
 
 export const mfaConfirmResponseSchema = z
-  .object({ recoveryCodes: z.array(z.string()).length(RECOVERY_CODE_COUNT).meta({ description: 'Shown once; each works once instead of a code' }) })
+  .object({
+    recoveryCodes: z
+      .array(z.string())
+      .length(RECOVERY_CODE_COUNT)
+      .meta({ description: 'Shown once; each works once instead of a code' }),
+  })
   .meta({ id: 'MfaRecoveryCodes' });
 export type MfaConfirmResponse = z.infer<typeof mfaConfirmResponseSchema>;
 
 /** GET /staff/me: what the staff app needs to show only what the role may do. */
 export const staffMeSchema = z
-  .object({ id: z.uuid(), email: z.string(), role: staffRoleSchema, locationIds: z.array(z.uuid()), mfaEnrolled: z.boolean(), mfaRequired: z.boolean() })
+  .object({
+    id: z.uuid(),
+    email: z.string(),
+    role: staffRoleSchema,
+    locationIds: z.array(z.uuid()),
+    mfaEnrolled: z.boolean(),
+    mfaRequired: z.boolean(),
+  })
   .meta({ id: 'StaffMe' });
 export type StaffMe = z.infer<typeof staffMeSchema>;

@@ -55,13 +55,10 @@ export const staffBookingSchema = bookingSchema
     attendance: z
       .enum(ATTENDANCE)
       .meta({ description: 'confirmed, checked_in, no_show or cancelled: what the run sheet shows' }),
-    paidWith: z
-      .enum(PAID_WITH)
-      .nullable()
-      .meta({
-        description:
-          'A walk-in: how it was paid at the set; null for online bookings (and walk-ins sold before it was recorded)',
-      }),
+    paidWith: z.enum(PAID_WITH).nullable().meta({
+      description:
+        'A walk-in: how it was paid at the set; null for online bookings (and walk-ins sold before it was recorded)',
+    }),
     actions: z
       .array(z.object({ at: z.iso.datetime(), staffEmail: z.string(), action: z.enum(STAFF_ACTIONS) }))
       .meta({ description: 'Every staff action on this booking, oldest first' }),
@@ -108,11 +105,9 @@ export const runSheetCountsSchema = z.object({
     .number()
     .int()
     .meta({ description: 'Children and adults expected across confirmed bookings that gave details' }),
-  paidWith: z
-    .object({ cash: paidTotalSchema, card: paidTotalSchema, eftpos: paidTotalSchema })
-    .meta({
-      description: "The day's walk-ins by how they were paid (cancelled ones left out), for the end-of-day totals",
-    }),
+  paidWith: z.object({ cash: paidTotalSchema, card: paidTotalSchema, eftpos: paidTotalSchema }).meta({
+    description: "The day's walk-ins by how they were paid (cancelled ones left out), for the end-of-day totals",
+  }),
 });
 export type RunSheetCounts = z.infer<typeof runSheetCountsSchema>;
 
@@ -122,12 +117,10 @@ export const runSheetSchema = z
     date: z.string(),
     timezone: z.string(),
     counts: runSheetCountsSchema,
-    items: z
-      .array(z.object({ slot: runSheetSlotSchema, booking: staffBookingSchema.nullable() }))
-      .meta({
-        description:
-          'In time order: a row per booking of a slot, or one with booking null when it has none; a slot whose bookings were all cancelled also gets the null row (its state says whether it can be sold again)',
-      }),
+    items: z.array(z.object({ slot: runSheetSlotSchema, booking: staffBookingSchema.nullable() })).meta({
+      description:
+        'In time order: a row per booking of a slot, or one with booking null when it has none; a slot whose bookings were all cancelled also gets the null row (its state says whether it can be sold again)',
+    }),
   })
   .meta({ id: 'RunSheet' });
 export type RunSheet = z.infer<typeof runSheetSchema>;
@@ -197,13 +190,10 @@ export const staffCatalogueSchema = z
         name: z.string(),
         address: z.string(),
         timezone: z.string(),
-        queueOpensAt: z.iso
-          .datetime()
-          .nullable()
-          .meta({
-            description:
-              "When the location's waiting room opens (decision 0053); null: it has none, so GET /staff/queue/{locationId} would answer 404",
-          }),
+        queueOpensAt: z.iso.datetime().nullable().meta({
+          description:
+            "When the location's waiting room opens (decision 0053); null: it has none, so GET /staff/queue/{locationId} would answer 404",
+        }),
       }),
     ),
     packages: z.array(

@@ -5,7 +5,10 @@ export const BOOKING_STATUSES = ['payment_pending', 'completed', 'cancelled', 'p
 export type BookingStatus = (typeof BOOKING_STATUSES)[number];
 
 /** Spec §4: label and colour name of each booking status tag. */
-export const BOOKING_STATUS_TAGS: Record<BookingStatus, { label: string; colour: 'orange' | 'green' | 'red' | 'volcano' }> = {
+export const BOOKING_STATUS_TAGS: Record<
+  BookingStatus,
+  { label: string; colour: 'orange' | 'green' | 'red' | 'volcano' }
+> = {
   payment_pending: { label: 'Payment Pending', colour: 'orange' },
   completed: { label: 'Confirmed', colour: 'green' },
   cancelled: { label: 'Cancelled', colour: 'red' },

@@ -73,7 +73,9 @@ export const TERMS_SECTIONS: TermsSection[] = [
   },
   {
     heading: '9. Contact us',
-    paragraphs: ['Questions about a booking? Use the Help button in the app or email hello@kringle.test and we will get back to you within one business day.'],
+    paragraphs: [
+      'Questions about a booking? Use the Help button in the app or email hello@kringle.test and we will get back to you within one business day.',
+    ],
   },
 ];
 

@@ -13,7 +13,9 @@ export const WAITLIST_ENTRY_STATUSES = ['waiting', 'offered'] as const;
 
 export const waitlistOfferSchema = z
   .object({
-    reservationId: z.uuid().meta({ description: 'the hold kept for this family: use it with the reservation, cart and checkout endpoints' }),
+    reservationId: z
+      .uuid()
+      .meta({ description: 'the hold kept for this family: use it with the reservation, cart and checkout endpoints' }),
     slotId: z.uuid(),
     startAt: z.iso.datetime(),
     expiresAt: z.iso.datetime(),
@@ -28,7 +30,9 @@ export const waitlistEntrySchema = z
     slotTypeId: z.uuid(),
     date: z.string().regex(DATE_PATTERN),
     status: z.enum(WAITLIST_ENTRY_STATUSES),
-    position: z.number().int().min(1).meta({ description: '1 for the first in line (families with an open offer count, ahead of those who joined after them)' }),
+    position: z.number().int().min(1).meta({
+      description: '1 for the first in line (families with an open offer count, ahead of those who joined after them)',
+    }),
     createdAt: z.iso.datetime(),
     offer: waitlistOfferSchema.nullable(),
   })

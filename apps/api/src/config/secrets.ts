@@ -21,8 +21,14 @@ export async function resolveSecrets(config: Config): Promise<Secrets> {
   const jwtPrivateKeyPem = config.JWT_PRIVATE_KEY?.replace(/\\n/g, '\n') ?? stored.jwtPrivateKeyPem;
   const appCheckSecret = config.APP_CHECK_SECRET ?? stored.appCheckSecret;
   if (!config.embedded) {
-    if (!jwtPrivateKeyPem) throw new ConfigError('Invalid configuration: JWT_PRIVATE_KEY: required when DATABASE_URL is set (an ES256 private key in PKCS#8 PEM)');
-    if (!appCheckSecret) throw new ConfigError('Invalid configuration: APP_CHECK_SECRET: required when DATABASE_URL is set (at least 32 characters)');
+    if (!jwtPrivateKeyPem)
+      throw new ConfigError(
+        'Invalid configuration: JWT_PRIVATE_KEY: required when DATABASE_URL is set (an ES256 private key in PKCS#8 PEM)',
+      );
+    if (!appCheckSecret)
+      throw new ConfigError(
+        'Invalid configuration: APP_CHECK_SECRET: required when DATABASE_URL is set (at least 32 characters)',
+      );
   }
   const secrets: Secrets = {
     jwtPrivateKeyPem: jwtPrivateKeyPem ?? (await generateJwtKey()),

@@ -11,7 +11,18 @@ import * as privacy from './schema/privacy';
 import * as reservations from './schema/reservations';
 import * as seasonVersions from './schema/season-versions';
 
-export const schema = { ...accounts, ...bookings, ...catalogue, ...closureTables, ...mail, ...photos, ...platform, ...privacy, ...reservations, ...seasonVersions };
+export const schema = {
+  ...accounts,
+  ...bookings,
+  ...catalogue,
+  ...closureTables,
+  ...mail,
+  ...photos,
+  ...platform,
+  ...privacy,
+  ...reservations,
+  ...seasonVersions,
+};
 export type Db = NodePgDatabase<typeof schema>;
 /** A transaction handle; repositories accept either this or the Db. */
 export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
@@ -21,7 +32,12 @@ export type DbOrTx = Db | Tx;
 const CONNECT_TIMEOUT_MS = 10_000;
 
 export function createDb(url: string, poolSize: number): { pool: pg.Pool; db: Db } {
-  const pool = new pg.Pool({ connectionString: url, max: poolSize, application_name: 'kringle-api', connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: poolSize,
+    application_name: 'kringle-api',
+    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+  });
   // An idle client's error (e.g. the server restarting) must not crash the process.
   pool.on('error', () => {});
   // Nor may a checked-out one's: pg-pool removes its listener while a client is lent out, and the
@@ -65,11 +81,20 @@ export function isUniqueViolation(err: unknown): boolean {
 
 /** SQLSTATE classes and client errors that mean "the server is gone or restarting", not "the query is wrong". */
 const UNAVAILABLE_SQLSTATES = /^(08|57P0[1-3]|53300)/;
-const UNAVAILABLE_MESSAGES = /Connection terminated|not queryable|timeout exceeded when trying to connect|connect ECONNREFUSED|ECONNRESET|the database system is (starting up|shutting down|in recovery mode)/i;
+const UNAVAILABLE_MESSAGES =
+  /Connection terminated|not queryable|timeout exceeded when trying to connect|connect ECONNREFUSED|ECONNRESET|the database system is (starting up|shutting down|in recovery mode)/i;
 
 export function isDatabaseUnavailable(err: unknown): boolean {
-  for (let e = err as { code?: unknown; message?: unknown; cause?: unknown } | undefined, depth = 0; e && depth < 5; e = e.cause as typeof e, depth++) {
-    if (typeof e.code === 'string' && (UNAVAILABLE_SQLSTATES.test(e.code) || e.code === 'ECONNREFUSED' || e.code === 'ECONNRESET')) return true;
+  for (
+    let e = err as { code?: unknown; message?: unknown; cause?: unknown } | undefined, depth = 0;
+    e && depth < 5;
+    e = e.cause as typeof e, depth++
+  ) {
+    if (
+      typeof e.code === 'string' &&
+      (UNAVAILABLE_SQLSTATES.test(e.code) || e.code === 'ECONNREFUSED' || e.code === 'ECONNRESET')
+    )
+      return true;
     if (typeof e.message === 'string' && UNAVAILABLE_MESSAGES.test(e.message)) return true;
   }
   return false;

@@ -41,7 +41,11 @@ export function listenWithReconnect(options: ListenOptions): { ready: Promise<vo
 
   const connect = async (): Promise<void> => {
     if (stopped) return;
-    const c = new pg.Client({ connectionString: options.databaseUrl, application_name: options.applicationName, keepAlive: true });
+    const c = new pg.Client({
+      connectionString: options.databaseUrl,
+      application_name: options.applicationName,
+      keepAlive: true,
+    });
     c.on('notification', (msg) => {
       if (msg.payload) options.onNotification(msg.channel, msg.payload);
     });

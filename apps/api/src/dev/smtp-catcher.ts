@@ -35,9 +35,18 @@ export async function startSmtpCatcher(databaseUrl: string, options: { port?: nu
           const from = email.from?.address ?? (session.envelope.mailFrom ? session.envelope.mailFrom.address : '');
           await storeCaughtMail(
             db,
-            recipients.map((to) => ({ to, from, subject: email.subject ?? '', text: email.text ?? '', html: email.html ?? '' })),
+            recipients.map((to) => ({
+              to,
+              from,
+              subject: email.subject ?? '',
+              text: email.text ?? '',
+              html: email.html ?? '',
+            })),
           );
-        })().then(() => callback(), (err: Error) => callback(err));
+        })().then(
+          () => callback(),
+          (err: Error) => callback(err),
+        );
       });
     },
   });

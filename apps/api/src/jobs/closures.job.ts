@@ -13,7 +13,8 @@ import type { Job } from './runner';
 export function closuresPass(app: FastifyInstance): () => Promise<void> {
   return async () => {
     for (const id of await runningClosures(app.db, 20)) await runClosure(app, id);
-    for (const bookingId of await dueOffers(app.db, app.clock.now(), 100)) await answerOffer(app, bookingId, 'expire', null);
+    for (const bookingId of await dueOffers(app.db, app.clock.now(), 100))
+      await answerOffer(app, bookingId, 'expire', null);
   };
 }
 

@@ -8,7 +8,11 @@ const BATCH = 500;
 export async function purgeDetails(app: Pick<FastifyInstance, 'db' | 'clock' | 'config'>): Promise<number> {
   let total = 0;
   for (;;) {
-    const n = await purgeExpiredDetails(app.db, { now: app.clock.now(), retentionDays: app.config.DETAILS_RETENTION_DAYS, limit: BATCH });
+    const n = await purgeExpiredDetails(app.db, {
+      now: app.clock.now(),
+      retentionDays: app.config.DETAILS_RETENTION_DAYS,
+      limit: BATCH,
+    });
     total += n;
     if (n < BATCH) return total;
   }

@@ -15,7 +15,10 @@ export interface OutboxJobOptions {
  * (modules/mail/outbox.repository.ts); the prune's deletes are idempotent.
  * Returns null when there is nowhere to send mail (no SMTP_URL and no embedded catcher).
  */
-export function createOutboxJob(app: FastifyInstance, options: OutboxJobOptions = {}): (Job & { close(): void }) | null {
+export function createOutboxJob(
+  app: FastifyInstance,
+  options: OutboxJobOptions = {},
+): (Job & { close(): void }) | null {
   const url = options.smtpUrl ?? smtpTarget(app.config);
   if (!url) return null;
   const transport = createMailTransport(url);

@@ -16,7 +16,10 @@ export function addressPlace(ip: string): string {
   const left = groups(head!);
   const right = tail === undefined ? [] : groups(tail);
   const full = [...left, ...Array<string>(8 - left.length - right.length).fill('0'), ...right];
-  return `${full.slice(0, 4).map((g) => parseInt(g, 16).toString(16)).join(':')}::/64`;
+  return `${full
+    .slice(0, 4)
+    .map((g) => parseInt(g, 16).toString(16))
+    .join(':')}::/64`;
 }
 
 const ipv4Groups = (v4: string): string[] => {

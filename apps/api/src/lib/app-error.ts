@@ -12,7 +12,13 @@ export class AppError extends Error {
   declare readonly details?: ErrorDetail[];
   declare readonly headers?: Record<string, string>;
 
-  constructor(code: ErrorCode, statusCode: number, message: string, details?: ErrorDetail[], headers?: Record<string, string>) {
+  constructor(
+    code: ErrorCode,
+    statusCode: number,
+    message: string,
+    details?: ErrorDetail[],
+    headers?: Record<string, string>,
+  ) {
     // An answer the contract lists (a lost race, a bad input), not a bug: no stack trace. On drop day
     // thousands of 409s a second each paid for a stack walk nobody reads.
     const limit = Error.stackTraceLimit;

@@ -4,7 +4,14 @@ import { ForwardClock } from './clock';
 /** An injected stepped clock: `wall` is the system clock an operator (or NTP) can step, `mono` cannot go back. */
 function stepped(start = Date.parse('2026-12-06T00:00:00Z')) {
   const t = { wall: start, mono: 1000 };
-  return { t, clock: new ForwardClock(() => t.wall, () => t.mono), pass: (ms: number) => ((t.wall += ms), (t.mono += ms)) };
+  return {
+    t,
+    clock: new ForwardClock(
+      () => t.wall,
+      () => t.mono,
+    ),
+    pass: (ms: number) => ((t.wall += ms), (t.mono += ms)),
+  };
 }
 
 describe('ForwardClock (issue 36: a clock stepped back stretched every window)', () => {

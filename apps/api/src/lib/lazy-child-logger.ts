@@ -50,6 +50,10 @@ class LazyChildLogger {
 }
 
 /** Fastify's `childLoggerFactory`. */
-export function lazyChildLogger(logger: FastifyBaseLogger, bindings: Bindings, opts: ChildLoggerOptions): FastifyBaseLogger {
+export function lazyChildLogger(
+  logger: FastifyBaseLogger,
+  bindings: Bindings,
+  opts: ChildLoggerOptions,
+): FastifyBaseLogger {
   return new LazyChildLogger(logger, bindings, opts) as unknown as FastifyBaseLogger;
 }

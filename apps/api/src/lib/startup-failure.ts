@@ -23,7 +23,8 @@ function causeChain(err: unknown): unknown[] {
 }
 
 function describeOne(e: unknown): string {
-  if (e === undefined || e === null) return 'a part of the start-up failed without saying why (it gave no error); the lines above may tell more';
+  if (e === undefined || e === null)
+    return 'a part of the start-up failed without saying why (it gave no error); the lines above may tell more';
   if (e instanceof Error) {
     const code = (e as NodeJS.ErrnoException).code;
     const message = e.message || e.name;

@@ -66,7 +66,8 @@ export function unstorableUrlPart(url: string): string | null {
 export function unstorableHeader(headers: IncomingHttpHeaders): string | null {
   for (const name in headers) {
     const value = headers[name];
-    if (typeof value === 'string' ? !isStorableText(value) : value?.some((v) => !isStorableText(v))) return `headers.${name}`;
+    if (typeof value === 'string' ? !isStorableText(value) : value?.some((v) => !isStorableText(v)))
+      return `headers.${name}`;
   }
   return null;
 }

@@ -21,7 +21,11 @@ declare module 'fastify' {
   }
 }
 
-const EXEMPT = [/^\/api\/v1\/(health|ready|openapi\.json)\/?$/, /^\/api\/v1\/docs(\/|$)/, /^\/api\/v1\/(app-check|webhooks|dev)\//];
+const EXEMPT = [
+  /^\/api\/v1\/(health|ready|openapi\.json)\/?$/,
+  /^\/api\/v1\/docs(\/|$)/,
+  /^\/api\/v1\/(app-check|webhooks|dev)\//,
+];
 
 export function requiresAppCheck(url: string | undefined, config: { appCheck?: boolean } | undefined): boolean {
   if (!url || !url.startsWith('/api/v1/') || config?.appCheck === false) return false;
@@ -51,7 +55,8 @@ export const appCheckPlugin = fp(async (app: FastifyInstance) => {
 
   if (mode === 'off') return;
   const verified = new VerifiedTokenCache<true>();
-  const verify = async (token: string) => ((await verifyAppCheckToken(token, app.secrets.appCheckSecret, app.clock)) ? (true as const) : null);
+  const verify = async (token: string) =>
+    (await verifyAppCheckToken(token, app.secrets.appCheckSecret, app.clock)) ? (true as const) : null;
   // Callback style: a token this process verified before (most requests) costs no promise.
   const tokenOf = (headers: IncomingHttpHeaders) => {
     const header = headers['x-app-check'];

@@ -63,7 +63,9 @@ export function markPublicScope(scope: FastifyInstance): void {
 export function settleRouteAccess(this: FastifyInstance, route: RouteOptions): void {
   const declared = route.config?.auth;
   const preflight = route.method === 'OPTIONS' && route.url === '*';
-  const access = declared ?? ((this as unknown as Record<symbol, boolean>)[PUBLIC_SCOPE] || preflight ? 'public' : DEFAULT_AUTH_ACCESS);
+  const access =
+    declared ??
+    ((this as unknown as Record<symbol, boolean>)[PUBLIC_SCOPE] || preflight ? 'public' : DEFAULT_AUTH_ACCESS);
   if (!AUTH_ACCESS.includes(access)) throw new Error(`Route ${route.url}: unknown auth access '${String(access)}'`);
   route.config = { ...route.config, auth: access };
   if (access === 'public' || !route.schema) return;
@@ -139,7 +141,9 @@ export const authPlugin = fp(
     });
 
     async function authenticate(request: FastifyRequest, access: AuthAccess, token: string | null): Promise<void> {
-      const claims = token ? await verified.verify(token, app.clock.now().getTime(), (t) => app.idTokens.verify(t)) : null;
+      const claims = token
+        ? await verified.verify(token, app.clock.now().getTime(), (t) => app.idTokens.verify(t))
+        : null;
       if (!claims || cutoffs.refuses(claims)) throw errors.unauthenticated();
       if (access === 'staff') {
         if (!claims.staff) throw errors.staffOnly();

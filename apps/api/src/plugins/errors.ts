@@ -43,17 +43,31 @@ function fromFastifyError(error: FastifyError): AppError | null {
 export const errorsPlugin = fp(async (app: FastifyInstance) => {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (error instanceof AppError) {
-      return send(reply, error.statusCode, { error: error.message, code: error.code, details: error.details }, error.headers);
+      return send(
+        reply,
+        error.statusCode,
+        { error: error.message, code: error.code, details: error.details },
+        error.headers,
+      );
     }
     if (hasZodFastifySchemaValidationErrors(error)) {
-      return send(reply, 400, { error: ERROR_CATALOGUE.VALIDATION_FAILED.text, code: 'VALIDATION_FAILED', details: validationDetails(error) });
+      return send(reply, 400, {
+        error: ERROR_CATALOGUE.VALIDATION_FAILED.text,
+        code: 'VALIDATION_FAILED',
+        details: validationDetails(error),
+      });
     }
     const known = fromFastifyError(error);
     if (known) return send(reply, known.statusCode, { error: known.message, code: known.code, details: known.details });
     if (isDatabaseUnavailable(error)) {
       // PostgreSQL restarting or unreachable: transactions leave nothing half-done, so the client may retry.
       request.log.warn({ err: error }, 'database unavailable');
-      return send(reply, 503, { error: ERROR_CATALOGUE.SERVICE_UNAVAILABLE.text, code: 'SERVICE_UNAVAILABLE' }, { 'retry-after': '5' });
+      return send(
+        reply,
+        503,
+        { error: ERROR_CATALOGUE.SERVICE_UNAVAILABLE.text, code: 'SERVICE_UNAVAILABLE' },
+        { 'retry-after': '5' },
+      );
     }
     if (isResponseSerializationError(error)) {
       request.log.error({ err: error, issues: error.cause.issues }, 'response did not match its schema');

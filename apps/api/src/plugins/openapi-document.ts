@@ -21,7 +21,11 @@ export function operationIdOf(method: string, path: string): string {
     .map((segment) => {
       const param = /^\{(\w+)\}$/.exec(segment);
       if (param) return `By${capital(param[1]!)}`;
-      return segment.split(/[^A-Za-z0-9]+/).filter(Boolean).map(capital).join('');
+      return segment
+        .split(/[^A-Za-z0-9]+/)
+        .filter(Boolean)
+        .map(capital)
+        .join('');
     });
   return method.toLowerCase() + (inApi ? '' : 'Root') + words.join('');
 }

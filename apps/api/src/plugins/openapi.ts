@@ -30,7 +30,8 @@ export const openapiPlugin = fp(async (app: FastifyInstance) => {
             type: 'apiKey',
             in: 'cookie',
             name: REFRESH_COOKIE,
-            description: 'The httpOnly refresh-token cookie set by sign-in (path /api/v1/auth); used by /auth/refresh and /auth/sign-out only.',
+            description:
+              'The httpOnly refresh-token cookie set by sign-in (path /api/v1/auth); used by /auth/refresh and /auth/sign-out only.',
           },
         },
       },

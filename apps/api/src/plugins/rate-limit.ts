@@ -102,11 +102,15 @@ export function rateLimit(app: FastifyInstance, rule: RateLimitRule): RateLimitH
  * limits that change what is asked of the client (a fresh app-check proof) rather than refuse it.
  * Always null with RATE_LIMIT_MODE=off.
  */
-export function rateCount(app: FastifyInstance, rule: RateLimitRule): (request: FastifyRequest) => Promise<{ retryAfterSeconds: number } | null> {
+export function rateCount(
+  app: FastifyInstance,
+  rule: RateLimitRule,
+): (request: FastifyRequest) => Promise<{ retryAfterSeconds: number } | null> {
   const windowMs = parseWindow(rule.window);
   if (!/^[\w:.-]{1,60}$/.test(rule.name)) throw new Error(`Bad rate-limit name: ${rule.name}`);
   if (app.config.RATE_LIMIT_MODE === 'off') return async () => null;
-  if (!app.hasDecorator('createRateLimit')) throw new Error('rateLimitPlugin must be registered before routes that use rateLimit()');
+  if (!app.hasDecorator('createRateLimit'))
+    throw new Error('rateLimitPlugin must be registered before routes that use rateLimit()');
   const bucket = (request: FastifyRequest) => {
     const value = rule.key(request);
     return value ? bucketKey(rule.name, value) : null;
@@ -206,7 +210,11 @@ export const rateLimitPlugin = fp(async (app: FastifyInstance) => {
   if (app.config.RATE_LIMIT_MODE === 'off') return;
   if (app.config.REDIS_URL) {
     // No offline queue: while Redis is away a hit goes to PostgreSQL at once instead of waiting for a reconnect.
-    const redis = new Redis(app.config.REDIS_URL, { maxRetriesPerRequest: 1, connectTimeout: 5000, enableOfflineQueue: false });
+    const redis = new Redis(app.config.REDIS_URL, {
+      maxRetriesPerRequest: 1,
+      connectTimeout: 5000,
+      enableOfflineQueue: false,
+    });
     redis.on('error', (err) => app.log.error({ err }, 'rate-limit redis error'));
     app.addHook('onClose', async () => {
       await redis.quit().catch(() => redis.disconnect());

@@ -24,7 +24,13 @@ interface NodeResponse extends ServerResponse {
 /** Checked once per process: a Node whose ServerResponse lacks these fields always takes writeHead. */
 export function rawHeadSupported(res: ServerResponse): boolean {
   const r = res as NodeResponse;
-  return r._header === null && r._headerSent === false && typeof r._hasBody === 'boolean' && typeof r.shouldKeepAlive === 'boolean' && typeof r._defaultKeepAlive === 'boolean';
+  return (
+    r._header === null &&
+    r._headerSent === false &&
+    typeof r._hasBody === 'boolean' &&
+    typeof r.shouldKeepAlive === 'boolean' &&
+    typeof r._defaultKeepAlive === 'boolean'
+  );
 }
 
 /** The status line and the given headers, up to the request id's value (the head's per-answer part). */
@@ -46,7 +52,9 @@ export class HeadTail {
     const second = Math.floor(ms / 1000);
     if (second !== this.second) {
       this.second = second;
-      const keepAlive = this.keepAliveTimeoutMs ? `Keep-Alive: timeout=${Math.floor(this.keepAliveTimeoutMs / 1000)}\r\n` : '';
+      const keepAlive = this.keepAliveTimeoutMs
+        ? `Keep-Alive: timeout=${Math.floor(this.keepAliveTimeoutMs / 1000)}\r\n`
+        : '';
       this.tail = `\r\nDate: ${new Date(second * 1000).toUTCString()}\r\nConnection: keep-alive\r\n${keepAlive}\r\n`;
     }
     return this.tail;

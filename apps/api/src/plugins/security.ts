@@ -8,7 +8,11 @@ import { ERROR_CATALOGUE } from '@kringle/contracts/error-catalogue';
 import { errors } from '../lib/errors';
 import { unstorableHeader, unstorablePath, unstorableProblem, unstorableUrlPart } from '../lib/storable-text';
 
-const unstorableBody = (path: string) => ({ error: ERROR_CATALOGUE.VALIDATION_FAILED.text, code: 'VALIDATION_FAILED', details: [{ path, message: unstorableProblem }] });
+const unstorableBody = (path: string) => ({
+  error: ERROR_CATALOGUE.VALIDATION_FAILED.text,
+  code: 'VALIDATION_FAILED',
+  details: [{ path, message: unstorableProblem }],
+});
 const unstorableInput = (path: string) => errors.validation(unstorableBody(path).details);
 
 /**
@@ -87,7 +91,8 @@ function headersOf(middleware: ReturnType<typeof helmet>): Record<string, string
  * stays open to Stripe.js's frames: its Payment Element offers Apple Pay / Google Pay through the
  * Payment Request API inside js.stripe.com iframes, which a top-level `payment=(self)` would block.
  */
-const PERMISSIONS_POLICY = 'camera=(), microphone=(), geolocation=(), payment=(self "https://js.stripe.com"), usb=(), display-capture=()';
+const PERMISSIONS_POLICY =
+  'camera=(), microphone=(), geolocation=(), payment=(self "https://js.stripe.com"), usb=(), display-capture=()';
 /**
  * The camera is allowed on one path only: the staff app under /staff (issue 19) scans the
  * bookings' QR codes there. Everything else (the customer app, the API) never needs it.
@@ -105,23 +110,25 @@ export const securityPlugin = fp(async (app: FastifyInstance) => {
   // helmet's headers are the same on every response (no nonces), so they are worked out once and
   // set as one object per request: @fastify/helmet rebuilt the middleware (re-parsing the CSP) and
   // set each header through Node on every request, which cost more than a cached availability read.
-  const securityHeaders = headersOf(helmet({
-    contentSecurityPolicy: {
-      directives: {
-        defaultSrc: ["'self'"],
-        scriptSrc: ["'self'", ...stripe, 'https://www.googletagmanager.com'],
-        styleSrc: ["'self'", "'unsafe-inline'"],
-        imgSrc: ["'self'", 'data:', 'blob:', 'https:'],
-        connectSrc: ["'self'", ...stripe, 'https://*.google-analytics.com', ...local],
-        frameSrc: ["'self'", ...stripe, ...local],
-        workerSrc: ["'self'", 'blob:'],
-        formAction: ["'self'", ...local],
-        upgradeInsecureRequests: null,
+  const securityHeaders = headersOf(
+    helmet({
+      contentSecurityPolicy: {
+        directives: {
+          defaultSrc: ["'self'"],
+          scriptSrc: ["'self'", ...stripe, 'https://www.googletagmanager.com'],
+          styleSrc: ["'self'", "'unsafe-inline'"],
+          imgSrc: ["'self'", 'data:', 'blob:', 'https:'],
+          connectSrc: ["'self'", ...stripe, 'https://*.google-analytics.com', ...local],
+          frameSrc: ["'self'", ...stripe, ...local],
+          workerSrc: ["'self'", 'blob:'],
+          formAction: ["'self'", ...local],
+          upgradeInsecureRequests: null,
+        },
       },
-    },
-    crossOriginEmbedderPolicy: false,
-    hsts: app.config.NODE_ENV === 'production',
-  }));
+      crossOriginEmbedderPolicy: false,
+      hsts: app.config.NODE_ENV === 'production',
+    }),
+  );
   const pageHeaders = { ...securityHeaders, 'permissions-policy': PERMISSIONS_POLICY };
   const staffPageHeaders = { ...securityHeaders, 'permissions-policy': STAFF_PERMISSIONS_POLICY };
   const mailAssetHeaders = { ...pageHeaders, 'cross-origin-resource-policy': 'cross-origin' };
@@ -129,7 +136,15 @@ export const securityPlugin = fp(async (app: FastifyInstance) => {
   const apiHeaders = { ...API_HEADERS, ...(hsts ? { 'strict-transport-security': hsts } : {}) };
   app.addHook('onRequest', function securityHeaders(request, reply, done) {
     const url = request.url;
-    reply.headers(url.startsWith('/api/') ? apiHeaders : isStaffPath(url) ? staffPageHeaders : MAIL_ASSETS.has(url) ? mailAssetHeaders : pageHeaders);
+    reply.headers(
+      url.startsWith('/api/')
+        ? apiHeaders
+        : isStaffPath(url)
+          ? staffPageHeaders
+          : MAIL_ASSETS.has(url)
+            ? mailAssetHeaders
+            : pageHeaders,
+    );
     // Before any other hook (auth, app check, rate limits, idempotency keys) or route reads them:
     // a NUL or a lone surrogate in the path, the query string or a header is refused here, once
     // for every route, instead of failing in PostgreSQL as a 500.
@@ -149,7 +164,8 @@ export const securityPlugin = fp(async (app: FastifyInstance) => {
   await app.register(cors, {
     // No Origin, no CORS headers: a request without one is same-origin or not from a browser, and
     // Allow-Credentials and Expose-Headers would only be bytes to write (decision 0038).
-    origin: (origin: string | undefined, cb: (error: Error | null, origin: string[] | false) => void) => cb(null, origin === undefined ? false : appOrigins),
+    origin: (origin: string | undefined, cb: (error: Error | null, origin: string[] | false) => void) =>
+      cb(null, origin === undefined ? false : appOrigins),
     credentials: true,
     methods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'],
     // If-None-Match / ETag: the web app revalidates availability answers itself (decision 0029).

@@ -16,7 +16,14 @@ describe('staff access', () => {
   });
 
   it('reads an account at most once per TTL, again after it, and at once after forget', async () => {
-    const load = vi.fn(async (id: string) => ({ userId: id, email: 'e', role: 'set' as const, locationIds: [], active: true, mfaEnrolled: false }));
+    const load = vi.fn(async (id: string) => ({
+      userId: id,
+      email: 'e',
+      role: 'set' as const,
+      locationIds: [],
+      active: true,
+      mfaEnrolled: false,
+    }));
     const cache = new StaffStateCache(load, 5000);
     await cache.get('u', 1000);
     await cache.get('u', 5999);

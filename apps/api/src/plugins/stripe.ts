@@ -33,7 +33,11 @@ export function createStripeClient(secretKey: string, options: StripeClientOptio
     maxNetworkRetries: options.maxNetworkRetries ?? 2,
     timeout: options.timeoutMs ?? 8_000,
     ...(target
-      ? { host: target.hostname, port: Number(target.port || (target.protocol === 'https:' ? 443 : 80)), protocol: target.protocol.replace(':', '') as 'http' | 'https' }
+      ? {
+          host: target.hostname,
+          port: Number(target.port || (target.protocol === 'https:' ? 443 : 80)),
+          protocol: target.protocol.replace(':', '') as 'http' | 'https',
+        }
       : {}),
   });
 }
@@ -49,11 +53,19 @@ export function isStripeUnavailable(err: unknown): boolean {
 }
 
 export const paymentsUnavailable = () =>
-  errors.serviceUnavailable('Card payments are not available right now. Your session is still held: please try again in a moment.', { 'retry-after': '5' });
+  errors.serviceUnavailable(
+    'Card payments are not available right now. Your session is still held: please try again in a moment.',
+    { 'retry-after': '5' },
+  );
 
 export const stripePlugin = fp(
   async (app: FastifyInstance) => {
-    const { STRIPE_SECRET_KEY: key, STRIPE_API_URL: apiUrl, STRIPE_TIMEOUT_MS: timeoutMs, STRIPE_MAX_NETWORK_RETRIES: maxNetworkRetries } = app.config;
+    const {
+      STRIPE_SECRET_KEY: key,
+      STRIPE_API_URL: apiUrl,
+      STRIPE_TIMEOUT_MS: timeoutMs,
+      STRIPE_MAX_NETWORK_RETRIES: maxNetworkRetries,
+    } = app.config;
     app.decorate('stripe', key ? createStripeClient(key, { apiUrl, timeoutMs, maxNetworkRetries }) : null);
   },
   { name: 'stripe' },

@@ -3,7 +3,18 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../test-app';
 import { actionCodes } from '../../src/db/schema/accounts';
-import { APP_ORIGIN, awaitMails, bearer, createSignedInUser, latestLink, outboxFor, refresh, register, signIn, STRONG_PASSWORD } from '../support/accounts';
+import {
+  APP_ORIGIN,
+  awaitMails,
+  bearer,
+  createSignedInUser,
+  latestLink,
+  outboxFor,
+  refresh,
+  register,
+  signIn,
+  STRONG_PASSWORD,
+} from '../support/accounts';
 import { sha256 } from '../../src/modules/accounts/secure-tokens';
 
 const MINUTE = 60 * 1000;
@@ -18,8 +29,10 @@ describe('e-mail actions: verification, password reset, action codes', () => {
 
   const post = (url: string, payload: object, headers: Record<string, string> = {}) =>
     t.app.inject({ method: 'POST', url: `/api/v1${url}`, payload, headers });
-  const askVerification = (idToken: string, redirectUrl = APP_ORIGIN) => post('/user/auth/email-verification', { redirectUrl }, bearer(idToken));
-  const askReset = (email: string, redirectUrl = APP_ORIGIN) => post('/user/auth/reset-password', { email, redirectUrl });
+  const askVerification = (idToken: string, redirectUrl = APP_ORIGIN) =>
+    post('/user/auth/email-verification', { redirectUrl }, bearer(idToken));
+  const askReset = (email: string, redirectUrl = APP_ORIGIN) =>
+    post('/user/auth/reset-password', { email, redirectUrl });
 
   it('mails a branded verification link on the app origin, then verifies with it once', async () => {
     const u = await createSignedInUser(t.app, t.db, 'verify@example.com');
@@ -38,7 +51,12 @@ describe('e-mail actions: verification, password reset, action codes', () => {
     expect(mail!.html).toContain(oobCode);
     // Stored hashed only.
     expect(await t.db.select().from(actionCodes).where(eq(actionCodes.codeHash, oobCode))).toHaveLength(0);
-    expect(await t.db.select().from(actionCodes).where(eq(actionCodes.codeHash, sha256(oobCode)))).toHaveLength(1);
+    expect(
+      await t.db
+        .select()
+        .from(actionCodes)
+        .where(eq(actionCodes.codeHash, sha256(oobCode))),
+    ).toHaveLength(1);
 
     const check = await post('/auth/action/check', { oobCode });
     expect(check.json()).toEqual({ mode: 'verifyEmail', email: 'v***y@example.com' });
@@ -51,11 +69,18 @@ describe('e-mail actions: verification, password reset, action codes', () => {
     expect((await post('/auth/action/check', { oobCode })).json().code).toBe('INVALID_ACTION_CODE');
 
     // The old token still says unverified; the customer route checks the database instead.
-    const patch = await t.app.inject({ method: 'PATCH', url: '/api/v1/user/me', headers: bearer(u.idToken), payload: { lastName: 'Ok' } });
+    const patch = await t.app.inject({
+      method: 'PATCH',
+      url: '/api/v1/user/me',
+      headers: bearer(u.idToken),
+      payload: { lastName: 'Ok' },
+    });
     expect(patch.statusCode).toBe(200);
     const fresh = await refresh(t.app, u.refreshToken);
     expect(fresh.json().user.emailVerified).toBe(true);
-    expect(JSON.parse(Buffer.from(fresh.json().idToken.split('.')[1], 'base64url').toString()).email_verified).toBe(true);
+    expect(JSON.parse(Buffer.from(fresh.json().idToken.split('.')[1], 'base64url').toString()).email_verified).toBe(
+      true,
+    );
 
     const already = await askVerification(u.idToken);
     expect(already.statusCode).toBe(409);
@@ -90,7 +115,9 @@ describe('e-mail actions: verification, password reset, action codes', () => {
   });
 
   it('requires a token for the verification e-mail and lets an expired verify link fail clearly', async () => {
-    expect((await post('/user/auth/email-verification', { redirectUrl: APP_ORIGIN })).json().code).toBe('UNAUTHENTICATED');
+    expect((await post('/user/auth/email-verification', { redirectUrl: APP_ORIGIN })).json().code).toBe(
+      'UNAUTHENTICATED',
+    );
     const u = await createSignedInUser(t.app, t.db, 'late@example.com');
     await askVerification(u.idToken);
     const oobCode = (await latestLink(t.db, 'late@example.com')).searchParams.get('oobCode')!;
@@ -123,7 +150,10 @@ describe('e-mail actions: verification, password reset, action codes', () => {
     const link = await latestLink(t.db, 'reset@example.com');
     expect(link.searchParams.get('mode')).toBe('resetPassword');
     const oobCode = link.searchParams.get('oobCode')!;
-    expect((await post('/auth/action/check', { oobCode })).json()).toEqual({ mode: 'resetPassword', email: 'r***t@example.com' });
+    expect((await post('/auth/action/check', { oobCode })).json()).toEqual({
+      mode: 'resetPassword',
+      email: 'r***t@example.com',
+    });
     // A verify-email call cannot spend a reset code.
     expect((await post('/auth/action/verify-email', { oobCode })).json().code).toBe('INVALID_ACTION_CODE');
 
@@ -135,7 +165,9 @@ describe('e-mail actions: verification, password reset, action codes', () => {
 
     const done = await post('/auth/action/reset-password', { oobCode, newPassword: 'Fresh-Snow-On-The-Roof-7' });
     expect(done.statusCode).toBe(200);
-    expect((await post('/auth/action/reset-password', { oobCode, newPassword: 'Another-Fresh-Snow-8' })).json().code).toBe('INVALID_ACTION_CODE');
+    expect(
+      (await post('/auth/action/reset-password', { oobCode, newPassword: 'Another-Fresh-Snow-8' })).json().code,
+    ).toBe('INVALID_ACTION_CODE');
 
     expect((await signIn(t.app, 'reset@example.com', STRONG_PASSWORD)).json().code).toBe('INVALID_CREDENTIALS');
     expect((await signIn(t.app, 'reset@example.com', 'Fresh-Snow-On-The-Roof-7')).statusCode).toBe(200);
@@ -154,10 +186,16 @@ describe('e-mail actions: verification, password reset, action codes', () => {
     await awaitMails(t.db, 'twice@example.com', 2);
     const second = (await latestLink(t.db, 'twice@example.com')).searchParams.get('oobCode')!;
     expect(second).not.toBe(first);
-    expect((await post('/auth/action/reset-password', { oobCode: first, newPassword: 'Fresh-Snow-On-The-Roof-7' })).json().code).toBe('INVALID_ACTION_CODE');
+    expect(
+      (await post('/auth/action/reset-password', { oobCode: first, newPassword: 'Fresh-Snow-On-The-Roof-7' })).json()
+        .code,
+    ).toBe('INVALID_ACTION_CODE');
     expect((await post('/auth/action/check', { oobCode: second })).statusCode).toBe(200);
     t.clock.advance(HOUR);
-    const late = await post('/auth/action/reset-password', { oobCode: second, newPassword: 'Fresh-Snow-On-The-Roof-7' });
+    const late = await post('/auth/action/reset-password', {
+      oobCode: second,
+      newPassword: 'Fresh-Snow-On-The-Roof-7',
+    });
     expect(late.statusCode).toBe(400);
     expect(late.json().code).toBe('EXPIRED_ACTION_CODE');
   });
@@ -166,7 +204,11 @@ describe('e-mail actions: verification, password reset, action codes', () => {
     expect((await post('/auth/action/check', { oobCode: 'no-such-code' })).json().code).toBe('INVALID_ACTION_CODE');
     expect((await post('/auth/action/check', {})).json().code).toBe('VALIDATION_FAILED');
     expect((await post('/auth/action/verify-email', { oobCode: 'x', extra: 1 })).json().code).toBe('VALIDATION_FAILED');
-    expect((await post('/auth/action/reset-password', { oobCode: 'no-such-code', newPassword: 'Fresh-Snow-On-The-Roof-7' })).json().code).toBe('INVALID_ACTION_CODE');
+    expect(
+      (
+        await post('/auth/action/reset-password', { oobCode: 'no-such-code', newPassword: 'Fresh-Snow-On-The-Roof-7' })
+      ).json().code,
+    ).toBe('INVALID_ACTION_CODE');
   });
 });
 
@@ -180,7 +222,11 @@ describe('shutdown with a reset request just answered', () => {
     // Many queued at once, so the queue is still busy when close() begins.
     const answers = await Promise.all(
       Array.from({ length: 5 }, () =>
-        t.app.inject({ method: 'POST', url: '/api/v1/user/auth/reset-password', payload: { email: 'closing@example.com', redirectUrl: APP_ORIGIN } }),
+        t.app.inject({
+          method: 'POST',
+          url: '/api/v1/user/auth/reset-password',
+          payload: { email: 'closing@example.com', redirectUrl: APP_ORIGIN },
+        }),
       ),
     );
     expect(answers.map((a) => a.statusCode)).toEqual([200, 200, 200, 200, 200]);
@@ -189,7 +235,9 @@ describe('shutdown with a reset request just answered', () => {
     const check = new pg.Client({ connectionString: t.databaseUrl });
     await check.connect();
     try {
-      const { rows } = await check.query<{ n: number }>("select count(*)::int as n from mail_outbox where to_address = 'closing@example.com'");
+      const { rows } = await check.query<{ n: number }>(
+        "select count(*)::int as n from mail_outbox where to_address = 'closing@example.com'",
+      );
       expect(rows[0]!.n).toBe(5);
     } finally {
       await check.end();

@@ -15,7 +15,13 @@ describe('accounts: register, sign in, profile, access levels', () => {
     const res = await register(t.app, '  Mary@Example.COM ');
     expect(res.statusCode).toBe(201);
     const { user } = res.json();
-    expect(user).toMatchObject({ email: 'mary@example.com', emailVerified: false, firstName: 'mary', displayName: 'Mary Christmas', phone: null });
+    expect(user).toMatchObject({
+      email: 'mary@example.com',
+      emailVerified: false,
+      firstName: 'mary',
+      displayName: 'Mary Christmas',
+      phone: null,
+    });
     const again = await register(t.app, 'MARY@example.com');
     expect(again.statusCode).toBe(409);
     expect(again.json()).toMatchObject({ code: 'EMAIL_IN_USE', error: expect.any(String) });
@@ -97,7 +103,12 @@ describe('accounts: register, sign in, profile, access levels', () => {
     const me = await t.app.inject({ url: '/api/v1/user/me', headers: bearer(u.idToken) });
     expect(me.statusCode).toBe(200);
     expect(me.json().user.emailVerified).toBe(false);
-    const patch = await t.app.inject({ method: 'PATCH', url: '/api/v1/user/me', headers: bearer(u.idToken), payload: { firstName: 'Jo' } });
+    const patch = await t.app.inject({
+      method: 'PATCH',
+      url: '/api/v1/user/me',
+      headers: bearer(u.idToken),
+      payload: { firstName: 'Jo' },
+    });
     expect(patch.statusCode).toBe(403);
     expect(patch.json()).toEqual({ error: 'Email not verified', code: 'EMAIL_NOT_VERIFIED' });
   });
@@ -120,17 +131,40 @@ describe('accounts: register, sign in, profile, access levels', () => {
     const u = await createSignedInUser(t.app, t.db, 'profile@example.com', { verified: true });
     const [location] = await t.db
       .insert(locations)
-      .values({ slug: 'perth', name: 'Perth', address: '1 Hay St', suburb: 'Perth', state: 'WA', timezone: 'Australia/Perth', seasonStart: '2026-11-01', seasonEnd: '2026-12-24' })
+      .values({
+        slug: 'perth',
+        name: 'Perth',
+        address: '1 Hay St',
+        suburb: 'Perth',
+        state: 'WA',
+        timezone: 'Australia/Perth',
+        seasonStart: '2026-11-01',
+        seasonEnd: '2026-12-24',
+      })
       .returning();
     const locationId = location!.id;
-    const patch = (payload: object) => t.app.inject({ method: 'PATCH', url: '/api/v1/user/me', headers: bearer(u.idToken), payload });
-    const res = await patch({ firstName: 'holly', lastName: 'berry', phone: '0412 345 678', preferredLocationId: locationId });
+    const patch = (payload: object) =>
+      t.app.inject({ method: 'PATCH', url: '/api/v1/user/me', headers: bearer(u.idToken), payload });
+    const res = await patch({
+      firstName: 'holly',
+      lastName: 'berry',
+      phone: '0412 345 678',
+      preferredLocationId: locationId,
+    });
     expect(res.statusCode).toBe(200);
-    expect(res.json().user).toMatchObject({ firstName: 'holly', displayName: 'Holly Berry', phone: '0412 345 678', preferredLocationId: locationId });
+    expect(res.json().user).toMatchObject({
+      firstName: 'holly',
+      displayName: 'Holly Berry',
+      phone: '0412 345 678',
+      preferredLocationId: locationId,
+    });
     expect((await patch({ phone: null })).json().user.phone).toBeNull();
     const unknown = await patch({ preferredLocationId: '7b0c1a52-2f3e-4b8e-9a51-0d2f7c4e9a10' });
     expect(unknown.statusCode).toBe(400);
-    expect(unknown.json()).toMatchObject({ code: 'VALIDATION_FAILED', details: [{ path: 'body.preferredLocationId' }] });
+    expect(unknown.json()).toMatchObject({
+      code: 'VALIDATION_FAILED',
+      details: [{ path: 'body.preferredLocationId' }],
+    });
     expect((await patch({ preferredLocationId: null })).json().user.preferredLocationId).toBeNull();
     expect((await patch({ email: 'other@example.com' })).json().code).toBe('VALIDATION_FAILED');
     expect((await patch({ phone: 'call me' })).json().code).toBe('VALIDATION_FAILED');
@@ -138,9 +172,18 @@ describe('accounts: register, sign in, profile, access levels', () => {
 
   it('documents every accounts route in OpenAPI with the bearer token where needed', async () => {
     const doc = (await t.app.inject('/api/v1/openapi.json')).json();
-    for (const path of ['/api/v1/user', '/api/v1/auth/sign-in', '/api/v1/auth/refresh', '/api/v1/auth/sign-out', '/api/v1/user/me',
-      '/api/v1/user/auth/email-verification', '/api/v1/user/auth/reset-password', '/api/v1/auth/action/check',
-      '/api/v1/auth/action/verify-email', '/api/v1/auth/action/reset-password']) {
+    for (const path of [
+      '/api/v1/user',
+      '/api/v1/auth/sign-in',
+      '/api/v1/auth/refresh',
+      '/api/v1/auth/sign-out',
+      '/api/v1/user/me',
+      '/api/v1/user/auth/email-verification',
+      '/api/v1/user/auth/reset-password',
+      '/api/v1/auth/action/check',
+      '/api/v1/auth/action/verify-email',
+      '/api/v1/auth/action/reset-password',
+    ]) {
       expect(Object.keys(doc.paths)).toContain(path);
     }
     const needsToken = (op: { security?: object[] }) => (op.security ?? []).some((s) => 'idToken' in s);

@@ -6,7 +6,17 @@ import { VERIFY_MAIL_LIMITS } from '../../src/modules/accounts/account-limits';
 import { sha256 } from '../../src/modules/accounts/secure-tokens';
 import { bucketKey } from '../../src/plugins/rate-limit';
 import { createTestApp, type TestApp } from '../test-app';
-import { APP_ORIGIN, awaitMails, bearer, createSignedInUser, latestLink, outboxFor, register, signIn, STRONG_PASSWORD } from '../support/accounts';
+import {
+  APP_ORIGIN,
+  awaitMails,
+  bearer,
+  createSignedInUser,
+  latestLink,
+  outboxFor,
+  register,
+  signIn,
+  STRONG_PASSWORD,
+} from '../support/accounts';
 
 /** PUT /user/me/email (issue 37 item 10, decision 0068): an unverified account corrects its address. */
 describe('changing the address of an account not yet verified', () => {
@@ -16,10 +26,14 @@ describe('changing the address of an account not yet verified', () => {
   });
   afterAll(async () => t.close());
 
-  const post = (url: string, payload: object, headers: Record<string, string> = {}) => t.app.inject({ method: 'POST', url: `/api/v1${url}`, payload, headers });
-  const change = (idToken: string, payload: object) => t.app.inject({ method: 'PUT', url: '/api/v1/user/me/email', payload, headers: bearer(idToken) });
-  const changeTo = (idToken: string, email: string, password = STRONG_PASSWORD) => change(idToken, { email, password, redirectUrl: APP_ORIGIN });
-  const askVerification = (idToken: string) => post('/user/auth/email-verification', { redirectUrl: APP_ORIGIN }, bearer(idToken));
+  const post = (url: string, payload: object, headers: Record<string, string> = {}) =>
+    t.app.inject({ method: 'POST', url: `/api/v1${url}`, payload, headers });
+  const change = (idToken: string, payload: object) =>
+    t.app.inject({ method: 'PUT', url: '/api/v1/user/me/email', payload, headers: bearer(idToken) });
+  const changeTo = (idToken: string, email: string, password = STRONG_PASSWORD) =>
+    change(idToken, { email, password, redirectUrl: APP_ORIGIN });
+  const askVerification = (idToken: string) =>
+    post('/user/auth/email-verification', { redirectUrl: APP_ORIGIN }, bearer(idToken));
   const codeOf = async (to: string) => (await latestLink(t.db, to)).searchParams.get('oobCode')!;
   const userRow = async (id: string) => (await t.db.select().from(users).where(eq(users.id, id)))[0]!;
 
@@ -28,7 +42,9 @@ describe('changing the address of an account not yet verified', () => {
     expect((await askVerification(u.idToken)).statusCode).toBe(200);
     const oldCode = await codeOf('holly@exmaple.com');
     // A reset link verifies the address too (the mailbox is proven): it must die with the address.
-    expect((await post('/user/auth/reset-password', { email: 'holly@exmaple.com', redirectUrl: APP_ORIGIN })).statusCode).toBe(200);
+    expect(
+      (await post('/user/auth/reset-password', { email: 'holly@exmaple.com', redirectUrl: APP_ORIGIN })).statusCode,
+    ).toBe(200);
     const [reset] = await awaitMails(t.db, 'holly@exmaple.com', 2);
     const resetCode = new URL(reset!.text.match(/https?:\/\/\S+\/verify\?\S+/)![0]).searchParams.get('oobCode')!;
 
@@ -41,14 +57,21 @@ describe('changing the address of an account not yet verified', () => {
       expect((await post('/auth/action/check', { oobCode })).json().code).toBe('INVALID_ACTION_CODE');
     }
     expect((await post('/auth/action/verify-email', { oobCode: oldCode })).json().code).toBe('INVALID_ACTION_CODE');
-    expect((await post('/auth/action/reset-password', { oobCode: resetCode, newPassword: 'Fresh-Snow-On-The-Roof-7' })).json().code).toBe('INVALID_ACTION_CODE');
+    expect(
+      (
+        await post('/auth/action/reset-password', { oobCode: resetCode, newPassword: 'Fresh-Snow-On-The-Roof-7' })
+      ).json().code,
+    ).toBe('INVALID_ACTION_CODE');
     expect((await userRow(u.id)).emailVerifiedAt).toBeNull();
 
     const mails = await outboxFor(t.db, 'holly@example.com');
     expect(mails).toHaveLength(1);
     expect(mails[0]!.subject).toContain('Verify your email address');
     const newCode = await codeOf('holly@example.com');
-    expect((await post('/auth/action/check', { oobCode: newCode })).json()).toEqual({ mode: 'verifyEmail', email: 'h***y@example.com' });
+    expect((await post('/auth/action/check', { oobCode: newCode })).json()).toEqual({
+      mode: 'verifyEmail',
+      email: 'h***y@example.com',
+    });
     expect((await post('/auth/action/verify-email', { oobCode: newCode })).statusCode).toBe(200);
     expect((await userRow(u.id)).emailVerifiedAt).not.toBeNull();
 
@@ -67,7 +90,10 @@ describe('changing the address of an account not yet verified', () => {
     expect(await outboxFor(t.db, 'twice@example.com')).toHaveLength(1);
 
     const v = await createSignedInUser(t.app, t.db, 'racer@exmaple.com');
-    const raced = await Promise.all([changeTo(v.idToken, 'racer@example.com'), changeTo(v.idToken, 'racer@example.com')]);
+    const raced = await Promise.all([
+      changeTo(v.idToken, 'racer@example.com'),
+      changeTo(v.idToken, 'racer@example.com'),
+    ]);
     expect(raced.map((r) => r.statusCode)).toEqual([200, 200]);
     expect(await outboxFor(t.db, 'racer@example.com')).toHaveLength(1);
   });
@@ -80,12 +106,16 @@ describe('changing the address of an account not yet verified', () => {
     const client = await t.pool.connect();
     try {
       await client.query('begin');
-      await client.query('update action_codes set used_at = now() where code_hash = $1 and used_at is null', [sha256(code)]);
+      await client.query('update action_codes set used_at = now() where code_hash = $1 and used_at is null', [
+        sha256(code),
+      ]);
       const changing = changeTo(u.idToken, 'clicking@example.com');
       // Until the change waits on a lock the link's use holds (argon2 first: it takes a moment).
       for (let i = 0; i < 200; i++) {
         // Another connection: pg_stat_activity keeps one snapshot for a whole transaction.
-        const waiting = await t.pool.query("select 1 from pg_stat_activity where wait_event_type = 'Lock' and datname = current_database()");
+        const waiting = await t.pool.query(
+          "select 1 from pg_stat_activity where wait_event_type = 'Lock' and datname = current_database()",
+        );
         if (waiting.rowCount) break;
         await new Promise((resolve) => setTimeout(resolve, 25));
       }
@@ -136,12 +166,28 @@ describe('changing the address of an account not yet verified', () => {
     await askVerification(u.idToken);
     const oldCode = await codeOf('steady@exmaple.com');
     const cases: [object, string, string][] = [
-      [{ email: 'not an email', password: STRONG_PASSWORD, redirectUrl: APP_ORIGIN }, 'VALIDATION_FAILED', 'body.email'],
+      [
+        { email: 'not an email', password: STRONG_PASSWORD, redirectUrl: APP_ORIGIN },
+        'VALIDATION_FAILED',
+        'body.email',
+      ],
       [{ email: 'steady@example.com', redirectUrl: APP_ORIGIN }, 'VALIDATION_FAILED', 'body.password'],
       [{ email: 'steady@example.com', password: STRONG_PASSWORD }, 'VALIDATION_FAILED', 'body.redirectUrl'],
-      [{ email: 'steady@example.com', password: STRONG_PASSWORD, redirectUrl: APP_ORIGIN, emailVerified: true }, 'VALIDATION_FAILED', 'body'],
-      [{ email: 'steady@example.com', password: 'Not-My-Password-1', redirectUrl: APP_ORIGIN }, 'WRONG_PASSWORD', 'body.password'],
-      [{ email: 'steady@example.com', password: STRONG_PASSWORD, redirectUrl: 'https://evil.example' }, 'REDIRECT_NOT_ALLOWED', 'body.redirectUrl'],
+      [
+        { email: 'steady@example.com', password: STRONG_PASSWORD, redirectUrl: APP_ORIGIN, emailVerified: true },
+        'VALIDATION_FAILED',
+        'body',
+      ],
+      [
+        { email: 'steady@example.com', password: 'Not-My-Password-1', redirectUrl: APP_ORIGIN },
+        'WRONG_PASSWORD',
+        'body.password',
+      ],
+      [
+        { email: 'steady@example.com', password: STRONG_PASSWORD, redirectUrl: 'https://evil.example' },
+        'REDIRECT_NOT_ALLOWED',
+        'body.redirectUrl',
+      ],
     ];
     for (const [payload, code, path] of cases) {
       const res = await change(u.idToken, payload);
@@ -152,7 +198,15 @@ describe('changing the address of an account not yet verified', () => {
     expect((await userRow(u.id)).email).toBe('steady@exmaple.com');
     expect(await outboxFor(t.db, 'steady@example.com')).toHaveLength(0);
     expect((await post('/auth/action/check', { oobCode: oldCode })).statusCode).toBe(200);
-    expect((await t.app.inject({ method: 'PUT', url: '/api/v1/user/me/email', payload: { email: 'x@example.com', password: 'x', redirectUrl: APP_ORIGIN } })).statusCode).toBe(401);
+    expect(
+      (
+        await t.app.inject({
+          method: 'PUT',
+          url: '/api/v1/user/me/email',
+          payload: { email: 'x@example.com', password: 'x', redirectUrl: APP_ORIGIN },
+        })
+      ).statusCode,
+    ).toBe(401);
   });
 
   it("keeps the old address's mail in the family's export and deletion, and out of the next holder's", async () => {
@@ -177,10 +231,19 @@ describe('changing the address of an account not yet verified', () => {
     expect(theirs).toHaveLength(1);
 
     const token = (await signIn(t.app, 'export@example.com')).json().idToken as string;
-    await t.db.execute(sql`update mail_outbox set status = 'sent' where user_id = ${u.id}::uuid or to_address = 'export@example.com'`);
-    const del = await t.app.inject({ method: 'DELETE', url: '/api/v1/user', headers: bearer(token), payload: { password: STRONG_PASSWORD, confirmEmail: 'export@example.com' } });
+    await t.db.execute(
+      sql`update mail_outbox set status = 'sent' where user_id = ${u.id}::uuid or to_address = 'export@example.com'`,
+    );
+    const del = await t.app.inject({
+      method: 'DELETE',
+      url: '/api/v1/user',
+      headers: bearer(token),
+      payload: { password: STRONG_PASSWORD, confirmEmail: 'export@example.com' },
+    });
     expect(del.statusCode, del.body).toBe(202);
-    const left = await t.db.execute(sql`select to_address from mail_outbox where user_id = ${u.id}::uuid or to_address = 'export@example.com'`);
+    const left = await t.db.execute(
+      sql`select to_address from mail_outbox where user_id = ${u.id}::uuid or to_address = 'export@example.com'`,
+    );
     expect(left.rows).toEqual([]);
     // The stranger's own mail at the old address stays theirs.
     expect(await outboxFor(t.db, 'export@exmaple.com')).toHaveLength(1);
@@ -195,17 +258,35 @@ describe('changing the address counts against the verification mail limits', () 
   afterAll(async () => t.close());
 
   const changeTo = (idToken: string, email: string) =>
-    t.app.inject({ method: 'PUT', url: '/api/v1/user/me/email', payload: { email, password: STRONG_PASSWORD, redirectUrl: APP_ORIGIN }, headers: bearer(idToken) });
-  const countOf = async (key: string) => (await t.db.select().from(rateLimitCounters).where(eq(rateLimitCounters.key, key)))[0]?.count ?? 0;
+    t.app.inject({
+      method: 'PUT',
+      url: '/api/v1/user/me/email',
+      payload: { email, password: STRONG_PASSWORD, redirectUrl: APP_ORIGIN },
+      headers: bearer(idToken),
+    });
+  const countOf = async (key: string) =>
+    (await t.db.select().from(rateLimitCounters).where(eq(rateLimitCounters.key, key)))[0]?.count ?? 0;
 
   it("shares the account's daily count with re-sends, and stops at it with nothing changed", async () => {
     const u = await createSignedInUser(t.app, t.db, 'limited@exmaple.com');
-    expect((await t.app.inject({ method: 'POST', url: '/api/v1/user/auth/email-verification', payload: { redirectUrl: APP_ORIGIN }, headers: bearer(u.idToken) })).statusCode).toBe(200);
+    expect(
+      (
+        await t.app.inject({
+          method: 'POST',
+          url: '/api/v1/user/auth/email-verification',
+          payload: { redirectUrl: APP_ORIGIN },
+          headers: bearer(u.idToken),
+        })
+      ).statusCode,
+    ).toBe(200);
     expect((await changeTo(u.idToken, 'limited@example.com')).statusCode).toBe(200);
     const key = bucketKey('verify-mail:user-day', u.id);
     expect(await countOf(key)).toBe(2);
 
-    await t.db.update(rateLimitCounters).set({ count: VERIFY_MAIL_LIMITS.perUser }).where(eq(rateLimitCounters.key, key));
+    await t.db
+      .update(rateLimitCounters)
+      .set({ count: VERIFY_MAIL_LIMITS.perUser })
+      .where(eq(rateLimitCounters.key, key));
     const limited = await changeTo(u.idToken, 'limited-again@example.com');
     expect(limited.statusCode).toBe(429);
     expect(limited.json().code).toBe('RATE_LIMITED');
@@ -220,7 +301,10 @@ describe('changing the address counts against the verification mail limits', () 
       const u = await createSignedInUser(t.app, t.db, `spray${i}@exmaple.com`);
       codes.push((await changeTo(u.idToken, 'victim@example.com')).statusCode);
       // Free the address again for the next account, so only the per-address count can refuse.
-      await t.db.update(users).set({ email: `spray${i}@elsewhere.example` }).where(eq(users.id, u.id));
+      await t.db
+        .update(users)
+        .set({ email: `spray${i}@elsewhere.example` })
+        .where(eq(users.id, u.id));
     }
     expect(codes).toEqual([200, 200, 200, 200, 200, 429]);
   });

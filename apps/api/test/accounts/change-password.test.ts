@@ -12,7 +12,12 @@ describe('POST /user/me/password', () => {
   afterAll(async () => t.close());
 
   const change = (idToken: string, payload: unknown) =>
-    t.app.inject({ method: 'POST', url: '/api/v1/user/me/password', headers: bearer(idToken), payload: payload as object });
+    t.app.inject({
+      method: 'POST',
+      url: '/api/v1/user/me/password',
+      headers: bearer(idToken),
+      payload: payload as object,
+    });
 
   it('changes the password, signs other devices out and keeps this one signed in', async () => {
     const here = await createSignedInUser(t.app, t.db, 'change@example.com', { verified: true });
@@ -45,14 +50,22 @@ describe('POST /user/me/password', () => {
     expect(weak.json()).toMatchObject({ code: 'WEAK_PASSWORD', details: [{ path: 'body.newPassword' }] });
     const same = await change(who.idToken, { currentPassword: STRONG_PASSWORD, newPassword: STRONG_PASSWORD });
     expect(same.json().code).toBe('WEAK_PASSWORD');
-    const extra = await change(who.idToken, { currentPassword: STRONG_PASSWORD, newPassword: NEW_PASSWORD, email: 'x@example.com' });
+    const extra = await change(who.idToken, {
+      currentPassword: STRONG_PASSWORD,
+      newPassword: NEW_PASSWORD,
+      email: 'x@example.com',
+    });
     expect(extra.statusCode).toBe(400);
     expect(extra.json().code).toBe('VALIDATION_FAILED');
     expect((await change(who.idToken, { newPassword: NEW_PASSWORD })).json().code).toBe('VALIDATION_FAILED');
   });
 
   it('needs a signed-in customer', async () => {
-    const res = await t.app.inject({ method: 'POST', url: '/api/v1/user/me/password', payload: { currentPassword: STRONG_PASSWORD, newPassword: NEW_PASSWORD } });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/user/me/password',
+      payload: { currentPassword: STRONG_PASSWORD, newPassword: NEW_PASSWORD },
+    });
     expect(res.statusCode).toBe(401);
   });
 });

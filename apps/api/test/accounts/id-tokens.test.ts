@@ -41,7 +41,13 @@ describe('ID tokens: ES256, 15 minutes, our issuer and audience only', () => {
   });
 
   it('refuses alg=none', async () => {
-    const none = new UnsecuredJWT(claims()).setSubject(user.id).setIssuer('kringle').setAudience('kringle-web').setIssuedAt(now()).setExpirationTime(now() + 600).encode();
+    const none = new UnsecuredJWT(claims())
+      .setSubject(user.id)
+      .setIssuer('kringle')
+      .setAudience('kringle-web')
+      .setIssuedAt(now())
+      .setExpirationTime(now() + 600)
+      .encode();
     await expectRefused(none);
   });
 
@@ -49,7 +55,11 @@ describe('ID tokens: ES256, 15 minutes, our issuer and audience only', () => {
     const key = createSecretKey(Buffer.from(t.app.secrets.jwtPrivateKeyPem));
     const hs = await new SignJWT(claims())
       .setProtectedHeader({ alg: 'HS256', kid: header(user.idToken).kid })
-      .setSubject(user.id).setIssuer('kringle').setAudience('kringle-web').setIssuedAt(now()).setExpirationTime(now() + 600)
+      .setSubject(user.id)
+      .setIssuer('kringle')
+      .setAudience('kringle-web')
+      .setIssuedAt(now())
+      .setExpirationTime(now() + 600)
       .sign(key);
     await expectRefused(hs);
   });
@@ -58,7 +68,14 @@ describe('ID tokens: ES256, 15 minutes, our issuer and audience only', () => {
     const { privateKey } = await generateKeyPair('ES256');
     const kid = header(user.idToken).kid;
     const sign = (aud: string, iss: string) =>
-      new SignJWT(claims()).setProtectedHeader({ alg: 'ES256', kid }).setSubject(user.id).setIssuer(iss).setAudience(aud).setIssuedAt(now()).setExpirationTime(now() + 600).sign(privateKey);
+      new SignJWT(claims())
+        .setProtectedHeader({ alg: 'ES256', kid })
+        .setSubject(user.id)
+        .setIssuer(iss)
+        .setAudience(aud)
+        .setIssuedAt(now())
+        .setExpirationTime(now() + 600)
+        .sign(privateKey);
     await expectRefused(await sign('kringle-web', 'kringle'));
   });
 
@@ -66,7 +83,14 @@ describe('ID tokens: ES256, 15 minutes, our issuer and audience only', () => {
     const key = createPrivateKey(t.app.secrets.jwtPrivateKeyPem);
     const kid = header(user.idToken).kid;
     const sign = (aud: string, iss: string) =>
-      new SignJWT(claims()).setProtectedHeader({ alg: 'ES256', kid }).setSubject(user.id).setIssuer(iss).setAudience(aud).setIssuedAt(now()).setExpirationTime(now() + 600).sign(key);
+      new SignJWT(claims())
+        .setProtectedHeader({ alg: 'ES256', kid })
+        .setSubject(user.id)
+        .setIssuer(iss)
+        .setAudience(aud)
+        .setIssuedAt(now())
+        .setExpirationTime(now() + 600)
+        .sign(key);
     expect((await me(await sign('kringle-web', 'kringle'))).statusCode).toBe(200);
     await expectRefused(await sign('kringle-admin', 'kringle'));
     await expectRefused(await sign('kringle-web', 'someone-else'));
@@ -74,7 +98,9 @@ describe('ID tokens: ES256, 15 minutes, our issuer and audience only', () => {
 
   it('refuses a token whose signature was tampered with', async () => {
     const [h, , s] = user.idToken.split('.');
-    const forged = Buffer.from(JSON.stringify({ ...payload(user.idToken), dashboard_user: false, email: 'admin@example.com' })).toString('base64url');
+    const forged = Buffer.from(
+      JSON.stringify({ ...payload(user.idToken), dashboard_user: false, email: 'admin@example.com' }),
+    ).toString('base64url');
     await expectRefused(`${h}.${forged}.${s}`);
   });
 });

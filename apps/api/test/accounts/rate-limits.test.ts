@@ -14,14 +14,22 @@ describe('accounts rate limits (API.md: per e-mail sign-in 10/min, register 5/h,
   afterAll(async () => t.close());
 
   const signIn = (email: string, ip: string) =>
-    t.app.inject({ method: 'POST', url: '/api/v1/auth/sign-in', remoteAddress: ip, payload: { email, password: 'Wrong-Password-1' } });
+    t.app.inject({
+      method: 'POST',
+      url: '/api/v1/auth/sign-in',
+      remoteAddress: ip,
+      payload: { email, password: 'Wrong-Password-1' },
+    });
 
   it('limits sign-in per e-mail and address, with Retry-After, and the window ends; other addresses are not locked out', async () => {
     for (let i = 0; i < 10; i++) expect((await signIn('target@example.com', '10.0.0.1')).statusCode).toBe(401);
     expect((await signIn('target@example.com', '10.0.1.2')).statusCode).toBe(401);
     const limited = await signIn('target@example.com', '10.0.0.1');
     expect(limited.statusCode).toBe(429);
-    expect(limited.json()).toMatchObject({ code: 'RATE_LIMITED', error: expect.stringMatching(/Try again in \d+ seconds?/) });
+    expect(limited.json()).toMatchObject({
+      code: 'RATE_LIMITED',
+      error: expect.stringMatching(/Try again in \d+ seconds?/),
+    });
     expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
     expect((await signIn('someone-else@example.com', '10.0.1.1')).statusCode).toBe(401);
     t.clock.advance(61 * 1000);
@@ -30,7 +38,9 @@ describe('accounts rate limits (API.md: per e-mail sign-in 10/min, register 5/h,
 
   /** Starts the IP's current window just below its cap, as if that many families had come before. */
   const fillWindow = async (name: string, ip: string, count: number, windowMs: number) => {
-    await t.db.insert(rateLimitCounters).values({ key: bucketKey(name, ip), count, resetAt: new Date(t.clock.now().getTime() + windowMs) });
+    await t.db
+      .insert(rateLimitCounters)
+      .values({ key: bucketKey(name, ip), count, resetAt: new Date(t.clock.now().getTime() + windowMs) });
   };
 
   it('lets many families sign in behind one address, then limits that address', async () => {
@@ -42,7 +52,12 @@ describe('accounts rate limits (API.md: per e-mail sign-in 10/min, register 5/h,
   });
 
   const reg = (email: string, ip: string) =>
-    t.app.inject({ method: 'POST', url: '/api/v1/user', remoteAddress: ip, payload: { email, password: STRONG_PASSWORD, firstName: 'A', lastName: 'B' } });
+    t.app.inject({
+      method: 'POST',
+      url: '/api/v1/user',
+      remoteAddress: ip,
+      payload: { email, password: STRONG_PASSWORD, firstName: 'A', lastName: 'B' },
+    });
 
   it('registers far more than 5 families an hour from one shared address, up to 300', async () => {
     expect(ACCOUNT_LIMITS.register.perIp).toBe(300);
@@ -52,7 +67,10 @@ describe('accounts rate limits (API.md: per e-mail sign-in 10/min, register 5/h,
     expect((await reg('last-one@example.com', '10.7.7.6')).statusCode).toBe(201);
     const limited = await reg('one-too-many@example.com', '10.7.7.6');
     expect(limited.statusCode).toBe(429);
-    expect(limited.json()).toMatchObject({ code: 'RATE_LIMITED', error: expect.stringMatching(/Try again in \d+ minutes?/) });
+    expect(limited.json()).toMatchObject({
+      code: 'RATE_LIMITED',
+      error: expect.stringMatching(/Try again in \d+ minutes?/),
+    });
     expect(limited.headers['retry-after']).toBeTruthy();
   });
 
@@ -67,23 +85,41 @@ describe('accounts rate limits (API.md: per e-mail sign-in 10/min, register 5/h,
   it('raises the app-check exchange per IP (20 a minute before)', async () => {
     expect(APP_CHECK_LIMITS.exchange.perIp).toBeGreaterThanOrEqual(300);
     await fillWindow('app-check-exchange:ip', '10.6.6.6', APP_CHECK_LIMITS.exchange.perIp, 60_000);
-    const limited = await t.app.inject({ method: 'POST', url: '/api/v1/app-check/exchange', remoteAddress: '10.6.6.6', payload: { payload: 'YWJj' } });
+    const limited = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/app-check/exchange',
+      remoteAddress: '10.6.6.6',
+      payload: { payload: 'YWJj' },
+    });
     expect(limited.statusCode).toBe(429);
-    const other = await t.app.inject({ method: 'POST', url: '/api/v1/app-check/exchange', remoteAddress: '10.6.6.5', payload: { payload: 'YWJj' } });
+    const other = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/app-check/exchange',
+      remoteAddress: '10.6.6.5',
+      payload: { payload: 'YWJj' },
+    });
     expect(other.statusCode).toBe(403);
   });
 
   it('limits the refresh cookie per IP, and a refused refresh leaves the cookie as it was', async () => {
     const u = await createSignedInUser(t.app, t.db, 'refresh-limit@example.com', { verified: true });
     const refreshFrom = (ip: string, token: string) =>
-      t.app.inject({ method: 'POST', url: '/api/v1/auth/refresh', remoteAddress: ip, cookies: { [REFRESH_COOKIE]: token } });
+      t.app.inject({
+        method: 'POST',
+        url: '/api/v1/auth/refresh',
+        remoteAddress: ip,
+        cookies: { [REFRESH_COOKIE]: token },
+      });
     await fillWindow('refresh:ip', '10.4.4.4', SESSION_LIMITS.refresh.perIp - 1, 60_000);
     const last = await refreshFrom('10.4.4.4', u.refreshToken);
     expect(last.statusCode).toBe(200);
     const current = refreshCookieOf(last)!;
     const limited = await refreshFrom('10.4.4.4', current);
     expect(limited.statusCode).toBe(429);
-    expect(limited.json()).toMatchObject({ code: 'RATE_LIMITED', error: expect.stringMatching(/Try again in \d+ seconds?/) });
+    expect(limited.json()).toMatchObject({
+      code: 'RATE_LIMITED',
+      error: expect.stringMatching(/Try again in \d+ seconds?/),
+    });
     expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
     // Neither rotated nor cleared: the family is still signed in, and the same cookie works elsewhere or later.
     expect(limited.headers['set-cookie']).toBeUndefined();
@@ -95,7 +131,12 @@ describe('accounts rate limits (API.md: per e-mail sign-in 10/min, register 5/h,
 
   it('limits reset requests to 3 an hour per e-mail, whether or not the account exists', async () => {
     const reset = (ip: string) =>
-      t.app.inject({ method: 'POST', url: '/api/v1/user/auth/reset-password', remoteAddress: ip, payload: { email: 'nobody@example.com', redirectUrl: APP_ORIGIN } });
+      t.app.inject({
+        method: 'POST',
+        url: '/api/v1/user/auth/reset-password',
+        remoteAddress: ip,
+        payload: { email: 'nobody@example.com', redirectUrl: APP_ORIGIN },
+      });
     for (let i = 0; i < 3; i++) expect((await reset(`10.5.5.${i + 1}`)).statusCode).toBe(200);
     expect((await reset('10.5.6.1')).statusCode).toBe(429);
   });

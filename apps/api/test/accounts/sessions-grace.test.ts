@@ -24,14 +24,18 @@ describe('sessions: the refresh reuse grace', () => {
     return () => warn.mock.calls.filter(([obj]) => (obj as { event?: string }).event === 'auth.refresh_token_reuse');
   };
 
-  it('answers a retried refresh whose answer was lost with the family\'s current token', async () => {
+  it("answers a retried refresh whose answer was lost with the family's current token", async () => {
     const u = await createSignedInUser(t.app, t.db, 'lost@example.com');
     const lost = await refresh(t.app, u.refreshToken); // the answer never reaches the browser
     const current = refreshCookieOf(lost)!;
     t.clock.advance(4_000);
     const retry = await refresh(t.app, u.refreshToken);
     expect(retry.statusCode).toBe(200);
-    expect(retry.json()).toMatchObject({ idToken: expect.any(String), expiresAt: expect.any(String), user: { email: 'lost@example.com' } });
+    expect(retry.json()).toMatchObject({
+      idToken: expect.any(String),
+      expiresAt: expect.any(String),
+      user: { email: 'lost@example.com' },
+    });
     const cookie = retry.cookies.find((c) => c.name === REFRESH_COOKIE)!;
     expect(cookie.value).toBe(current);
     expect(cookie).toMatchObject({ httpOnly: true, path: '/api/v1/auth' });
@@ -63,7 +67,10 @@ describe('sessions: the refresh reuse grace', () => {
     expect((await refresh(t.app, current)).statusCode).toBe(401);
     expect((await refresh(t.app, parent)).statusCode).toBe(401);
     expect(warnings()).toEqual([
-      [expect.objectContaining({ reason: 'not_the_predecessor', userId: u.id }), 'refresh token reuse detected: family revoked'],
+      [
+        expect.objectContaining({ reason: 'not_the_predecessor', userId: u.id }),
+        'refresh token reuse detected: family revoked',
+      ],
     ]);
     const rows = await t.db.select().from(refreshTokens);
     const family = rows.filter((r) => r.userId === u.id);
@@ -78,13 +85,19 @@ describe('sessions: the refresh reuse grace', () => {
     t.clock.advance(5_001);
     expect((await refresh(t.app, u.refreshToken)).statusCode).toBe(401);
     expect((await refresh(t.app, current)).statusCode).toBe(401);
-    expect(warnings()).toEqual([[expect.objectContaining({ reason: 'after_grace', userId: u.id }), expect.any(String)]]);
+    expect(warnings()).toEqual([
+      [expect.objectContaining({ reason: 'after_grace', userId: u.id }), expect.any(String)],
+    ]);
   });
 
   it('does not let a predecessor back in after sign-out', async () => {
     const u = await createSignedInUser(t.app, t.db, 'signout-grace@example.com');
     const current = refreshCookieOf(await refresh(t.app, u.refreshToken))!;
-    const out = await t.app.inject({ method: 'POST', url: '/api/v1/auth/sign-out', cookies: { [REFRESH_COOKIE]: current } });
+    const out = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/auth/sign-out',
+      cookies: { [REFRESH_COOKIE]: current },
+    });
     expect(out.statusCode).toBe(204);
     expect((await refresh(t.app, u.refreshToken)).statusCode).toBe(401);
     expect((await refresh(t.app, current)).statusCode).toBe(401);

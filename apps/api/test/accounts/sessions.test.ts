@@ -19,11 +19,19 @@ describe('sessions: refresh cookie, rotation, replay, sign-out', () => {
     await register(t.app, 'cookie@example.com');
     const res = await signIn(t.app, 'cookie@example.com');
     const cookie = res.cookies.find((c) => c.name === REFRESH_COOKIE)!;
-    expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Strict', path: '/api/v1/auth', maxAge: 30 * 24 * 60 * 60 });
+    expect(cookie).toMatchObject({
+      httpOnly: true,
+      sameSite: 'Strict',
+      path: '/api/v1/auth',
+      maxAge: 30 * 24 * 60 * 60,
+    });
     expect(cookie.secure).toBeFalsy(); // inject's host is localhost
     expect(Buffer.from(cookie.value, 'base64url')).toHaveLength(32);
     expect(JSON.stringify(res.json())).not.toContain(cookie.value);
-    const rows = await t.db.select().from(refreshTokens).where(eq(refreshTokens.tokenHash, sha256(cookie.value)));
+    const rows = await t.db
+      .select()
+      .from(refreshTokens)
+      .where(eq(refreshTokens.tokenHash, sha256(cookie.value)));
     expect(rows).toHaveLength(1);
     const raw = await t.db.select().from(refreshTokens);
     expect(raw.some((r) => r.tokenHash === cookie.value)).toBe(false);
@@ -96,7 +104,11 @@ describe('sessions: refresh cookie, rotation, replay, sign-out', () => {
 
   it('signs out: 204, family revoked, cookie cleared; without a cookie still 204', async () => {
     const u = await createSignedInUser(t.app, t.db, 'signout@example.com');
-    const res = await t.app.inject({ method: 'POST', url: '/api/v1/auth/sign-out', cookies: { [REFRESH_COOKIE]: u.refreshToken } });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/auth/sign-out',
+      cookies: { [REFRESH_COOKIE]: u.refreshToken },
+    });
     expect(res.statusCode).toBe(204);
     expect(res.body).toBe('');
     const cleared = res.cookies.find((c) => c.name === REFRESH_COOKIE)!;

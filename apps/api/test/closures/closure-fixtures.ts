@@ -24,8 +24,14 @@ export async function closureWorld(options: { proxy?: boolean } = {}): Promise<C
   const proxy = options.proxy ? await startFaultyProxy(stripeEnv.STRIPE_API_URL!) : null;
   const env = { ...stripeEnv, ...(proxy ? { STRIPE_API_URL: proxy.url } : {}) };
   const w = await staffDay(env);
-  const manager = await createPerson(w.t.db, true, { firstName: 'Mo', lastName: 'Manager' }, { role: 'manager', mfaEnrolled: true });
-  const name = (await w.t.db.execute(sql`select name from locations where id = ${w.sydney}::uuid`)).rows[0]!.name as string;
+  const manager = await createPerson(
+    w.t.db,
+    true,
+    { firstName: 'Mo', lastName: 'Manager' },
+    { role: 'manager', mfaEnrolled: true },
+  );
+  const name = (await w.t.db.execute(sql`select name from locations where id = ${w.sydney}::uuid`)).rows[0]!
+    .name as string;
   return {
     w,
     sandbox,
@@ -42,10 +48,18 @@ export async function closureWorld(options: { proxy?: boolean } = {}): Promise<C
 }
 
 /** A confirmed booking paid by card at the sandbox (a real PaymentIntent, so a refund really happens). */
-export async function paidBooking(c: ClosureWorld, slotId: string, who?: Person): Promise<{ id: string; reference: string; family: Person; intentId: string }> {
+export async function paidBooking(
+  c: ClosureWorld,
+  slotId: string,
+  who?: Person,
+): Promise<{ id: string; reference: string; family: Person; intentId: string }> {
   const family = who ?? (await createPerson(c.w.t.db, false));
   const booked = await bookDirect(c.w.t.db, family, slotId);
-  const intent = await stripeOf(c.w.t.app).paymentIntents.create({ amount: 3995, currency: 'aud', metadata: { bookingId: booked.id } });
+  const intent = await stripeOf(c.w.t.app).paymentIntents.create({
+    amount: 3995,
+    currency: 'aud',
+    metadata: { bookingId: booked.id },
+  });
   const paid = await payWithCard(c.sandbox, intent.client_secret!, CARDS.success);
   if (paid.status !== 'succeeded') throw new Error(`sandbox payment ${paid.status}`);
   await c.w.t.db.execute(sql`update orders set payment_intent_id = ${intent.id} where booking_id = ${booked.id}::uuid`);
@@ -59,7 +73,12 @@ export function refundedAtStripe(c: ClosureWorld, intentId: string): number {
 }
 
 /** The body of a closure of the staff day from `from` to `to` (local times of that day). */
-export const rangeOf = (c: ClosureWorld, from: string, to: string) => ({ locationId: c.w.sydney, from: `${c.w.day}T${from}`, to: `${c.w.day}T${to}`, reason: 'Santa is unwell' });
+export const rangeOf = (c: ClosureWorld, from: string, to: string) => ({
+  locationId: c.w.sydney,
+  from: `${c.w.day}T${from}`,
+  to: `${c.w.day}T${to}`,
+  reason: 'Santa is unwell',
+});
 
 export async function countRows(c: ClosureWorld, query: ReturnType<typeof sql>): Promise<number> {
   return Number((await c.w.t.db.execute(query)).rows[0]!.n);

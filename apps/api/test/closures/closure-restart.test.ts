@@ -29,8 +29,19 @@ describe('closures: a process stopping midway', { timeout: 60_000 }, () => {
   it('hands the rest to another process and refunds each booking once', async () => {
     const booked = [];
     for (const s of c.w.sessions.slice(0, 3)) booked.push(await paidBooking(c, s.id));
-    const local = (at: string) => new Intl.DateTimeFormat('en-GB', { timeZone: SYDNEY, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(new Date(at));
-    const body = { ...rangeOf(c, local(c.w.sessions[0]!.start_at), local(c.w.sessions[3]!.start_at)), remedy: 'refund', message: '', confirm: c.sydneyName };
+    const local = (at: string) =>
+      new Intl.DateTimeFormat('en-GB', {
+        timeZone: SYDNEY,
+        hour: '2-digit',
+        minute: '2-digit',
+        hourCycle: 'h23',
+      }).format(new Date(at));
+    const body = {
+      ...rangeOf(c, local(c.w.sessions[0]!.start_at), local(c.w.sessions[3]!.start_at)),
+      remedy: 'refund',
+      message: '',
+      confirm: c.sydneyName,
+    };
     const res = await c.w.call('POST', '/staff/closures', c.manager, body);
     expect(res.statusCode, res.body).toBe(202);
 
@@ -38,7 +49,9 @@ describe('closures: a process stopping midway', { timeout: 60_000 }, () => {
     const held = c.proxy!.holdNext('POST /v1/refunds');
     const passA = closuresPass(c.w.t.app)();
     await held.reached;
-    const handledByA = (await c.w.t.db.execute(sql`select count(*)::int as n from closure_bookings where outcome is not null`)).rows[0]!.n;
+    const handledByA = (
+      await c.w.t.db.execute(sql`select count(*)::int as n from closure_bookings where outcome is not null`)
+    ).rows[0]!.n;
     expect(handledByA).toBe(1);
 
     // Process B picks up what is left, and later resends the refund A left pending.
@@ -51,8 +64,12 @@ describe('closures: a process stopping midway', { timeout: 60_000 }, () => {
 
     for (const one of booked) {
       expect(refundedAtStripe(c, one.intentId), one.reference).toBe(3995);
-      expect((await c.w.t.db.execute(sql`select status from refunds where booking_id = ${one.id}::uuid`)).rows).toEqual([{ status: 'succeeded' }]);
+      expect((await c.w.t.db.execute(sql`select status from refunds where booking_id = ${one.id}::uuid`)).rows).toEqual(
+        [{ status: 'succeeded' }],
+      );
     }
-    expect((await c.w.t.db.execute(sql`select outcome, count(*)::int as n from closure_bookings group by outcome`)).rows).toEqual([{ outcome: 'refunded', n: 3 }]);
+    expect(
+      (await c.w.t.db.execute(sql`select outcome, count(*)::int as n from closure_bookings group by outcome`)).rows,
+    ).toEqual([{ outcome: 'refunded', n: 3 }]);
   });
 });

@@ -64,7 +64,9 @@ describe('fault: the API killed between payment success and the booking write', 
     expect((await payWithCard(sandbox, checkout.body.client_secret as string, CARDS.success)).status).toBe('succeeded');
     // Stripe tries the dead endpoint until it gives up: nobody applied the payment.
     await sandbox.webhooksIdle();
-    const succeeded = sandbox.events('payment_intent.succeeded').find((e) => (e.data.object as unknown as { metadata: { orderId: string } }).metadata.orderId === orderId)!;
+    const succeeded = sandbox
+      .events('payment_intent.succeeded')
+      .find((e) => (e.data.object as unknown as { metadata: { orderId: string } }).metadata.orderId === orderId)!;
     const attempts = sandbox.webhookAttempts(succeeded.id);
     expect(attempts.length).toBeGreaterThan(0);
     expect(attempts.every((a) => !a.ok)).toBe(true);
@@ -74,11 +76,15 @@ describe('fault: the API killed between payment success and the booking write', 
     second = await startApiProcesses(1, env);
     // Confirmed and no further look due: since recordPayment clears the order's next look in the
     // confirming transaction, both become true together (CI once read between two statements).
-    await waitFor('the booking to be confirmed by reconciliation', async () => {
-      const [booking] = await db.select().from(bookings).where(eq(bookings.id, bookingId));
-      const [order] = await db.select().from(orders).where(eq(orders.id, orderId));
-      return booking!.status === 'completed' && order!.reconcileAt === null ? true : undefined;
-    }, 30_000);
+    await waitFor(
+      'the booking to be confirmed by reconciliation',
+      async () => {
+        const [booking] = await db.select().from(bookings).where(eq(bookings.id, bookingId));
+        const [order] = await db.select().from(orders).where(eq(orders.id, orderId));
+        return booking!.status === 'completed' && order!.reconcileAt === null ? true : undefined;
+      },
+      30_000,
+    );
     const confirmed = async () => {
       const [booking] = await db.select().from(bookings).where(eq(bookings.id, bookingId));
       const [order] = await db.select().from(orders).where(eq(orders.id, orderId));
@@ -93,7 +99,11 @@ describe('fault: the API killed between payment success and the booking write', 
     };
     await confirmed();
     // The confirmation goes out by the outbox of the new processes.
-    await waitFor('the confirmation e-mail to be sent', async () => ((await confirmed()).status === 'sent' ? true : undefined), 20_000);
+    await waitFor(
+      'the confirmation e-mail to be sent',
+      async () => ((await confirmed()).status === 'sent' ? true : undefined),
+      20_000,
+    );
 
     // Stripe's late redelivery (twice) after the repair: accepted, and nothing changes.
     sandbox.setWebhookUrl(`${second.urls[0]}/api/v1/webhooks/stripe`);

@@ -18,7 +18,11 @@ export const injectCall =
   (app: FastifyInstance): Call =>
   async (method, url, who, payload) => {
     const res = await app.inject({ method, url, headers: who?.headers ?? {}, ...(payload ? { payload } : {}) });
-    return { status: res.statusCode, body: res.body ? res.json() : {}, retryAfter: (res.headers['retry-after'] as string | undefined) ?? null };
+    return {
+      status: res.statusCode,
+      body: res.body ? res.json() : {},
+      retryAfter: (res.headers['retry-after'] as string | undefined) ?? null,
+    };
   };
 
 /** Over HTTP to a real API process. */
@@ -46,7 +50,11 @@ export async function seedSessions(db: Db, now: Date, count: number): Promise<st
 
 /** One standard package: the cheapest valid basket. */
 export async function basketFor(db: Db) {
-  const [pkg] = await db.select().from(packages).where(sql`${packages.slotTypeSlugs} is null`).limit(1);
+  const [pkg] = await db
+    .select()
+    .from(packages)
+    .where(sql`${packages.slotTypeSlugs} is null`)
+    .limit(1);
   return { packages: [{ id: pkg!.id, quantity: 1 }], addOns: [], amount: pkg!.priceCents };
 }
 
@@ -57,13 +65,22 @@ export interface CheckoutStart {
 }
 
 /** Hold and cart, ready for checkoutOrder (which the test drives itself). */
-export async function holdAndCart(call: Call, who: TestCustomer, slotId: string, basket: object): Promise<CheckoutStart> {
+export async function holdAndCart(
+  call: Call,
+  who: TestCustomer,
+  slotId: string,
+  basket: object,
+): Promise<CheckoutStart> {
   const hold = await call('POST', '/api/v1/bookings/reservation', who, { slotId });
   if (hold.status !== 201) throw new Error(`hold: ${hold.status} ${JSON.stringify(hold.body)}`);
   const reservationId = hold.body.id as string;
   const cart = await call('POST', '/api/v1/cart', who, { reservationId, ...basket });
   if (cart.status !== 201) throw new Error(`cart: ${cart.status} ${JSON.stringify(cart.body)}`);
-  return { reservationId, cartId: cart.body.id as string, checkoutUrl: `/api/v1/bookings/reservation/${reservationId}/checkoutOrder` };
+  return {
+    reservationId,
+    cartId: cart.body.id as string,
+    checkoutUrl: `/api/v1/bookings/reservation/${reservationId}/checkoutOrder`,
+  };
 }
 
 /** Polls until `check` returns a value (not undefined), or fails after `timeoutMs`: waiting on a condition, never on a fixed sleep. */

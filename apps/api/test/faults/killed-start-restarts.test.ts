@@ -22,8 +22,11 @@ describe('fault: a start killed with SIGKILL', () => {
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
-  it('the next start stops the dead start\'s PostgreSQL and starts on the same data', async () => {
-    const child = spawn(TSX, ['test/support/embedded-postgres-child.ts', dataDir], { cwd: API_DIR, stdio: ['ignore', 'pipe', 'inherit'] });
+  it("the next start stops the dead start's PostgreSQL and starts on the same data", async () => {
+    const child = spawn(TSX, ['test/support/embedded-postgres-child.ts', dataDir], {
+      cwd: API_DIR,
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     const url = await new Promise<string>((resolve, reject) => {
       let out = '';
       child.stdout.on('data', (d: Buffer) => {

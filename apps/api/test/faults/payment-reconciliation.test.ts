@@ -51,8 +51,12 @@ describe('fault: lost payment webhooks, repaired by reconciliation', () => {
 
   const booking = async (id: string) => (await t.db.select().from(bookings).where(eq(bookings.id, id)))[0]!;
   const order = async (id: string) => (await t.db.select().from(orders).where(eq(orders.id, id)))[0]!;
-  const subjects = async (who: TestCustomer) => (await t.db.select().from(mailOutbox).where(eq(mailOutbox.toAddress, who.email))).map((m) => m.subject.split(/[:\s]/)[0]);
-  const eventOf = (type: string, intentId: string) => sandbox.events(type).find((e) => (e.data.object as unknown as { id: string }).id === intentId)!;
+  const subjects = async (who: TestCustomer) =>
+    (await t.db.select().from(mailOutbox).where(eq(mailOutbox.toAddress, who.email))).map(
+      (m) => m.subject.split(/[:\s]/)[0],
+    );
+  const eventOf = (type: string, intentId: string) =>
+    sandbox.events(type).find((e) => (e.data.object as unknown as { id: string }).id === intentId)!;
 
   /** Checks out and pays while webhooks are held back: the booking write never happens by webhook. */
   async function payWithoutWebhook(who: TestCustomer) {
@@ -74,7 +78,14 @@ describe('fault: lost payment webhooks, repaired by reconciliation', () => {
     await reconcilePayments(t.app);
     expect((await booking(paid.bookingId)).status).toBe('completed');
     expect(await order(paid.orderId)).toMatchObject({ status: 'paid', reconcileAt: null });
-    expect((await t.db.select().from(slots).where(eq(slots.id, (await booking(paid.bookingId)).slotId)))[0]!.bookingId).toBe(paid.bookingId);
+    expect(
+      (
+        await t.db
+          .select()
+          .from(slots)
+          .where(eq(slots.id, (await booking(paid.bookingId)).slotId))
+      )[0]!.bookingId,
+    ).toBe(paid.bookingId);
     expect(await subjects(who)).toEqual(['Booked']);
 
     sandbox.resumeWebhooks();
@@ -95,23 +106,40 @@ describe('fault: lost payment webhooks, repaired by reconciliation', () => {
     expect((await call('POST', '/api/v1/bookings/reservation', other, { slotId })).status).toBe(201);
 
     await reconcilePayments(t.app);
-    expect(await booking(paid.bookingId)).toMatchObject({ status: 'cancelled', cancelReason: 'session_taken_before_payment' });
+    expect(await booking(paid.bookingId)).toMatchObject({
+      status: 'cancelled',
+      cancelReason: 'session_taken_before_payment',
+    });
     expect(await order(paid.orderId)).toMatchObject({ status: 'refunded', refundedCents: basket.amount });
     sandbox.resumeWebhooks();
     await sandbox.webhooksIdle();
     await sandbox.redeliver(eventOf('payment_intent.succeeded', paid.intentId).id);
     expect(await refundsOfBooking(t.db, paid.bookingId)).toHaveLength(1);
-    expect(sandbox.events('refund.created').filter((e) => (e.data.object as unknown as { payment_intent: string }).payment_intent === paid.intentId)).toHaveLength(1);
+    expect(
+      sandbox
+        .events('refund.created')
+        .filter((e) => (e.data.object as unknown as { payment_intent: string }).payment_intent === paid.intentId),
+    ).toHaveLength(1);
     expect(await subjects(who)).toEqual(['Refund']);
   });
 
   it('two processes reconciling at once apply a payment once', async () => {
     const who = await createCustomer(t.db, t.app.idTokens);
     const paid = await payWithoutWebhook(who);
-    const second = await createTestApp({ ...sandboxEnv(), PAYMENT_RECONCILE_GRACE_SECONDS: String(GRACE_SECONDS) }, clock, undefined, { databaseUrl: t.databaseUrl });
+    const second = await createTestApp(
+      { ...sandboxEnv(), PAYMENT_RECONCILE_GRACE_SECONDS: String(GRACE_SECONDS) },
+      clock,
+      undefined,
+      { databaseUrl: t.databaseUrl },
+    );
     try {
       clock.advance(GRACE_SECONDS * 1000);
-      const looked = await Promise.all([reconcilePayments(t.app), reconcilePayments(second.app), reconcilePayments(t.app), reconcilePayments(second.app)]);
+      const looked = await Promise.all([
+        reconcilePayments(t.app),
+        reconcilePayments(second.app),
+        reconcilePayments(t.app),
+        reconcilePayments(second.app),
+      ]);
       expect(looked.reduce((a, b) => a + b, 0)).toBe(1);
       expect((await booking(paid.bookingId)).status).toBe('completed');
       expect(await subjects(who)).toEqual(['Booked']);
@@ -154,7 +182,8 @@ describe('fault: lost payment webhooks, repaired by reconciliation', () => {
       expect(stopped.reconcileAt).toBeNull();
       expect(stopped.reconcileError).toMatch(/^resource_missing: No such payment_intent/);
       expect(stopped.reconcileFailedAt).toEqual(clock.now());
-      const stopLines = () => errors.mock.calls.filter((c) => String(c[1]).startsWith('payment reconciliation stopped'));
+      const stopLines = () =>
+        errors.mock.calls.filter((c) => String(c[1]).startsWith('payment reconciliation stopped'));
       expect(stopLines()).toHaveLength(1);
       expect(stopLines()[0]![0]).toMatchObject({ orderId, paymentIntentId: forgotten, code: 'resource_missing' });
 
@@ -180,6 +209,11 @@ describe('fault: lost payment webhooks, repaired by reconciliation', () => {
   });
 
   function sandboxEnv() {
-    return { STRIPE_SECRET_KEY: sandbox.secretKey, STRIPE_PUBLISHABLE_KEY: sandbox.publishableKey, STRIPE_WEBHOOK_SECRET: sandbox.webhookSecret, STRIPE_API_URL: sandbox.url };
+    return {
+      STRIPE_SECRET_KEY: sandbox.secretKey,
+      STRIPE_PUBLISHABLE_KEY: sandbox.publishableKey,
+      STRIPE_WEBHOOK_SECRET: sandbox.webhookSecret,
+      STRIPE_API_URL: sandbox.url,
+    };
   }
 });

@@ -62,14 +62,27 @@ describe('fault: PostgreSQL restarts', { timeout: 60_000 }, () => {
     await blocker.query('begin');
     await blocker.query(`select 1 from ${table} where id = $1 for update`, [id]);
     return {
-      waiting: () => waitFor('an API transaction waiting on the lock', async () => ((await blocker.query(`select count(*)::int as n from pg_locks where not granted`)).rows[0].n > 0 ? true : undefined)),
+      waiting: () =>
+        waitFor('an API transaction waiting on the lock', async () =>
+          (await blocker.query(`select count(*)::int as n from pg_locks where not granted`)).rows[0].n > 0
+            ? true
+            : undefined,
+        ),
       close: () => blocker.end().catch(() => {}),
     };
   }
 
-  const ready = () => waitFor('the API to reach PostgreSQL again', async () => ((await call('GET', '/api/v1/ready')).status === 200 ? true : undefined));
+  const ready = () =>
+    waitFor('the API to reach PostgreSQL again', async () =>
+      (await call('GET', '/api/v1/ready')).status === 200 ? true : undefined,
+    );
   /** No pooled client may stay checked out: a leaked one would shrink the pool for good and end in a hang. */
-  const poolSettled = () => waitFor('the pool to settle', async () => (t.pool.totalCount === t.pool.idleCount && t.pool.waitingCount === 0 ? true : undefined), 5_000);
+  const poolSettled = () =>
+    waitFor(
+      'the pool to settle',
+      async () => (t.pool.totalCount === t.pool.idleCount && t.pool.waitingCount === 0 ? true : undefined),
+      5_000,
+    );
 
   it('a hold in flight when PostgreSQL stops immediately: 503, no half hold, and the same API holds again once it is back', async () => {
     const who = await createCustomer(t.db, t.app.idTokens);
@@ -99,7 +112,9 @@ describe('fault: PostgreSQL restarts', { timeout: 60_000 }, () => {
     const restarted = server.restart('fast');
     const answers = await Promise.all(attempts);
     await restarted;
-    expect(answers.every((a) => a.status === 201 || (a.status === 503 && a.body.code === 'SERVICE_UNAVAILABLE'))).toBe(true);
+    expect(answers.every((a) => a.status === 201 || (a.status === 503 && a.body.code === 'SERVICE_UNAVAILABLE'))).toBe(
+      true,
+    );
 
     await ready();
     const holds = await t.db.select().from(reservations).where(inArray(reservations.slotId, targets));
@@ -117,7 +132,9 @@ describe('fault: PostgreSQL restarts', { timeout: 60_000 }, () => {
     // Nothing stays stuck: once the holds lapse, every one of those sessions can be held by someone else.
     clock.advance(11 * MINUTE);
     const others = await createCustomers(t.db, t.app.idTokens, targets.length);
-    const retakes = await Promise.all(others.map((who, i) => call('POST', '/api/v1/bookings/reservation', who, { slotId: targets[i]! })));
+    const retakes = await Promise.all(
+      others.map((who, i) => call('POST', '/api/v1/bookings/reservation', who, { slotId: targets[i]! })),
+    );
     expect(retakes.map((r) => r.status)).toEqual(targets.map(() => 201));
   });
 
@@ -159,7 +176,12 @@ describe('fault: PostgreSQL restarts', { timeout: 60_000 }, () => {
     const retry = await call('POST', flow.checkoutUrl, who, { cartId: flow.cartId });
     expect(retry.status).toBe(201);
     await expectOneOrderAndIntent(flow.reservationId, flow.cartId, retry.body.orderId as string);
-    const creates = proxy.requests.filter((r) => r.method === 'POST' && r.path === '/v1/payment_intents' && r.idempotencyKey === `order-${retry.body.orderId}-payment-intent`);
+    const creates = proxy.requests.filter(
+      (r) =>
+        r.method === 'POST' &&
+        r.path === '/v1/payment_intents' &&
+        r.idempotencyKey === `order-${retry.body.orderId}-payment-intent`,
+    );
     expect(creates.length).toBe(2);
     await poolSettled();
   });
@@ -172,8 +194,12 @@ describe('fault: PostgreSQL restarts', { timeout: 60_000 }, () => {
     await server.stop('fast');
     expect((await payWithCard(sandbox, checkout.body.client_secret as string, CARDS.success)).status).toBe('succeeded');
     const intentId = (checkout.body.client_secret as string).split('_secret_')[0]!;
-    const succeeded = sandbox.events('payment_intent.succeeded').find((e) => (e.data.object as unknown as { id: string }).id === intentId)!;
-    await waitFor('a refused webhook', async () => (sandbox.webhookAttempts(succeeded.id).some((a) => a.status === 503) ? true : undefined));
+    const succeeded = sandbox
+      .events('payment_intent.succeeded')
+      .find((e) => (e.data.object as unknown as { id: string }).id === intentId)!;
+    await waitFor('a refused webhook', async () =>
+      sandbox.webhookAttempts(succeeded.id).some((a) => a.status === 503) ? true : undefined,
+    );
     await server.start();
     await ready();
     // Whichever comes first, Stripe's next retry or the reconciliation job, applies it; the other changes nothing.
@@ -222,8 +248,12 @@ describe('fault: PostgreSQL restarts', { timeout: 60_000 }, () => {
   async function expectOneOrderAndIntent(reservationId: string, cartId: string, orderId: string) {
     const rows = await t.db.select().from(orders).where(eq(orders.cartId, cartId));
     expect(rows.map((o) => o.id)).toEqual([orderId]);
-    expect(await t.db.select({ id: bookings.id }).from(bookings).where(eq(bookings.reservationId, reservationId))).toHaveLength(1);
-    const created = sandbox.events('payment_intent.created').filter((e) => (e.data.object as unknown as { metadata: { orderId?: string } }).metadata.orderId === orderId);
+    expect(
+      await t.db.select({ id: bookings.id }).from(bookings).where(eq(bookings.reservationId, reservationId)),
+    ).toHaveLength(1);
+    const created = sandbox
+      .events('payment_intent.created')
+      .filter((e) => (e.data.object as unknown as { metadata: { orderId?: string } }).metadata.orderId === orderId);
     expect(created).toHaveLength(1);
     expect(rows[0]!.paymentIntentId).toBe((created[0]!.data.object as unknown as { id: string }).id);
   }

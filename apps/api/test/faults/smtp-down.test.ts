@@ -56,7 +56,9 @@ describe('fault: SMTP down', () => {
     const queued = () => t.db.select().from(mailOutbox).where(eq(mailOutbox.toAddress, who.email));
     let rows = await queued();
     expect(rows.map((r) => r.subject.split(':')[0]).sort()).toEqual(['Booked', 'Cancelled']);
-    expect(rows.every((r) => r.status === 'pending' && r.attempts === 1 && /ECONNREFUSED|connect/i.test(r.lastError ?? ''))).toBe(true);
+    expect(
+      rows.every((r) => r.status === 'pending' && r.attempts === 1 && /ECONNREFUSED|connect/i.test(r.lastError ?? '')),
+    ).toBe(true);
 
     // Still down at the first retry: the next one waits longer.
     clock.advance(retryDelayMs(1));

@@ -58,9 +58,12 @@ describe('fault: Stripe answering 500 and timing out', { timeout: 60_000 }, () =
     await sandbox?.stop();
   });
 
-  const intentsOfOrder = (orderId: string) => sandbox.events('payment_intent.created').filter((e) => objectOf(e).metadata?.orderId === orderId);
-  const refundsOfIntent = (intentId: string) => sandbox.events('refund.created').filter((e) => objectOf(e).payment_intent === intentId);
-  const keysOf = (path: string) => proxy.requests.filter((r) => r.method === 'POST' && r.path === path).map((r) => r.idempotencyKey);
+  const intentsOfOrder = (orderId: string) =>
+    sandbox.events('payment_intent.created').filter((e) => objectOf(e).metadata?.orderId === orderId);
+  const refundsOfIntent = (intentId: string) =>
+    sandbox.events('refund.created').filter((e) => objectOf(e).payment_intent === intentId);
+  const keysOf = (path: string) =>
+    proxy.requests.filter((r) => r.method === 'POST' && r.path === path).map((r) => r.idempotencyKey);
 
   async function checkout(who: TestCustomer) {
     const flow = await holdAndCart(call, who, sessions[next++]!, basket);
@@ -73,7 +76,11 @@ describe('fault: Stripe answering 500 and timing out', { timeout: 60_000 }, () =
     await sandbox.webhooksIdle();
     const bookingId = answer.body.bookingId as string;
     expect((await t.db.select().from(bookings).where(eq(bookings.id, bookingId)))[0]!.status).toBe('completed');
-    return { bookingId, orderId: answer.body.orderId as string, intentId: (answer.body.client_secret as string).split('_secret_')[0]! };
+    return {
+      bookingId,
+      orderId: answer.body.orderId as string,
+      intentId: (answer.body.client_secret as string).split('_secret_')[0]!,
+    };
   }
 
   it('PaymentIntent create answered 500 twice: the SDK retries with the same key and the checkout gets one intent', async () => {
@@ -94,7 +101,9 @@ describe('fault: Stripe answering 500 and timing out', { timeout: 60_000 }, () =
     const created = intentsOfOrder(answer.body.orderId as string);
     expect(created).toHaveLength(1);
     expect(answer.body.client_secret).toMatch(new RegExp(`^${objectOf(created[0]!).id}_secret_`));
-    expect(keysOf('/v1/payment_intents').filter((k) => k === `order-${answer.body.orderId}-payment-intent`).length).toBeGreaterThanOrEqual(2);
+    expect(
+      keysOf('/v1/payment_intents').filter((k) => k === `order-${answer.body.orderId}-payment-intent`).length,
+    ).toBeGreaterThanOrEqual(2);
   });
 
   it('Stripe down at checkout: 503 with Retry-After, the hold stays, and the retry once Stripe is back gives one intent', async () => {
@@ -173,10 +182,15 @@ describe('fault: Stripe answering 500 and timing out', { timeout: 60_000 }, () =
     proxy.heal();
     proxy.answerLate(1, LATE_MS, `POST /v1/payment_intents/${intentId}/cancel`);
     await settleLapsedCheckouts(t.app);
-    expect((await t.db.select().from(bookings).where(eq(bookings.id, bookingId)))[0]).toMatchObject({ status: 'cancelled', cancelReason: 'hold_expired' });
+    expect((await t.db.select().from(bookings).where(eq(bookings.id, bookingId)))[0]).toMatchObject({
+      status: 'cancelled',
+      cancelReason: 'hold_expired',
+    });
     expect(sandbox.paymentIntent(intentId)!.status).toBe('canceled');
     expect(sandbox.events('payment_intent.canceled').filter((e) => objectOf(e).id === intentId)).toHaveLength(1);
-    expect(keysOf(`/v1/payment_intents/${intentId}/cancel`).every((k) => k === `order-${answer.body.orderId}-cancel-intent`)).toBe(true);
+    expect(
+      keysOf(`/v1/payment_intents/${intentId}/cancel`).every((k) => k === `order-${answer.body.orderId}-cancel-intent`),
+    ).toBe(true);
   });
 
   it('Stripe down while reconciling a lost webhook: nothing changes, and a later look applies the payment once', async () => {

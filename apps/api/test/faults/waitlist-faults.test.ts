@@ -20,7 +20,15 @@ async function freedWithBWaiting(t: TestApp, call: Call, day: OneSessionDay): Pr
   const [a, b] = await createCustomers(t.db, t.app.idTokens, 2);
   const held = await call('POST', '/api/v1/bookings/reservation', a, { slotId: day.slotId });
   expect(held.status).toBe(201);
-  expect((await call('POST', '/api/v1/waitlist', b, { locationId: day.locationId, slotTypeId: day.slotTypeId, date: day.date })).status).toBe(201);
+  expect(
+    (
+      await call('POST', '/api/v1/waitlist', b, {
+        locationId: day.locationId,
+        slotTypeId: day.slotTypeId,
+        date: day.date,
+      })
+    ).status,
+  ).toBe(201);
   expect((await call('POST', `/api/v1/bookings/reservation/${held.body.id as string}/cancel`, a)).status).toBe(200);
   return b!;
 }
@@ -78,7 +86,8 @@ describe('fault: the waitlist with SMTP or PostgreSQL down', { timeout: 90_000 }
     const days = await oneSessionDays(app.db, 3);
     const call = injectCall(app.app);
     const pass = waitlistPass(app.app);
-    const ready = () => waitFor('PostgreSQL back', async () => ((await call('GET', '/api/v1/ready')).status === 200 ? true : undefined));
+    const ready = () =>
+      waitFor('PostgreSQL back', async () => ((await call('GET', '/api/v1/ready')).status === 200 ? true : undefined));
     for (const [i, day] of days.entries()) {
       const b = await freedWithBWaiting(app, call, day);
       // The free is committed; the server goes down while (or before) the hand-off runs.
@@ -91,10 +100,16 @@ describe('fault: the waitlist with SMTP or PostgreSQL down', { timeout: 90_000 }
       await ready();
       const between = await offerState(app, b, day.slotId);
       // Whole or absent: offered with its hold and its one mail, or still waiting with the session free.
-      if (between.status === 'offered') expect(between).toMatchObject({ hold_reservation_id: between.reservation_id, mails: 1 });
+      if (between.status === 'offered')
+        expect(between).toMatchObject({ hold_reservation_id: between.reservation_id, mails: 1 });
       else expect(between).toMatchObject({ status: 'waiting', hold_reservation_id: null, mails: 0 });
       // The next pass (any process's job) finishes what the restart interrupted, and repeats nothing.
-      await waitFor('the next pass to succeed', () => pass().then(() => true, () => undefined));
+      await waitFor('the next pass to succeed', () =>
+        pass().then(
+          () => true,
+          () => undefined,
+        ),
+      );
       await pass();
       const after = await offerState(app, b, day.slotId);
       expect(after).toMatchObject({ status: 'offered', hold_reservation_id: after.reservation_id, mails: 1 });

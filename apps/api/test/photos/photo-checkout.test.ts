@@ -21,13 +21,31 @@ describe('photos: buy more by card', () => {
 
   const family = (who: Person = w.family) => headersOf(w.t.app.idTokens, who);
   const checkout = async (photoIds: string[], who?: Person) =>
-    w.t.app.inject({ method: 'POST', url: `/api/v1/bookings/${booking.id}/photos/checkout`, headers: await family(who), payload: { photoIds } });
-  const gallery = async () => (await w.t.app.inject({ url: `/api/v1/bookings/${booking.id}/photos`, headers: await family() })).json();
-  const locked = async () => (await gallery()).items.filter((i: { unlocked: boolean }) => !i.unlocked).map((i: { id: string }) => i.id) as string[];
-  const extraPhotos = async () => Number((await w.t.db.execute(sql`select extra_photos from photo_galleries where booking_id = ${booking.id}::uuid`)).rows[0]!.extra_photos);
+    w.t.app.inject({
+      method: 'POST',
+      url: `/api/v1/bookings/${booking.id}/photos/checkout`,
+      headers: await family(who),
+      payload: { photoIds },
+    });
+  const gallery = async () =>
+    (await w.t.app.inject({ url: `/api/v1/bookings/${booking.id}/photos`, headers: await family() })).json();
+  const locked = async () =>
+    (await gallery()).items
+      .filter((i: { unlocked: boolean }) => !i.unlocked)
+      .map((i: { id: string }) => i.id) as string[];
+  const extraPhotos = async () =>
+    Number(
+      (await w.t.db.execute(sql`select extra_photos from photo_galleries where booking_id = ${booking.id}::uuid`))
+        .rows[0]!.extra_photos,
+    );
   const trail = async (orderId: string) =>
-    (await w.t.db.execute(sql`select actor_kind, action from audit_entries where order_id = ${orderId}::uuid order by seq`)).rows.map((r) => `${r.actor_kind as string}:${r.action as string}`);
-  const ofIntent = (type: string, intentId: string) => sandbox.events(type).filter((e) => (e.data.object as unknown as { id: string }).id === intentId);
+    (
+      await w.t.db.execute(
+        sql`select actor_kind, action from audit_entries where order_id = ${orderId}::uuid order by seq`,
+      )
+    ).rows.map((r) => `${r.actor_kind as string}:${r.action as string}`);
+  const ofIntent = (type: string, intentId: string) =>
+    sandbox.events(type).filter((e) => (e.data.object as unknown as { id: string }).id === intentId);
 
   beforeAll(async () => {
     dataDir = await mkdtemp(path.join(tmpdir(), 'photo-checkout-'));
@@ -37,8 +55,14 @@ describe('photos: buy more by card', () => {
     await listenForWebhooks(w.t.app, sandbox);
     booking = await bookDirect(w.t.db, w.family, w.sessions[0]!.id);
     // Classic Print includes 2 digital photos (the demo season).
-    await w.t.db.execute(sql`update bookings set items = ${JSON.stringify([{ id: w.classic, type: 'package', name: 'Classic Print', quantity: 1, unitPriceCents: 3995, totalCents: 3995 }])}::jsonb where id = ${booking.id}::uuid`);
-    const body = multipart(await Promise.all([1, 2, 3, 4, 5].map(() => cameraJpeg(600, 400))).then((files) => files.map((data) => ({ data }))));
+    await w.t.db.execute(
+      sql`update bookings set items = ${JSON.stringify([{ id: w.classic, type: 'package', name: 'Classic Print', quantity: 1, unitPriceCents: 3995, totalCents: 3995 }])}::jsonb where id = ${booking.id}::uuid`,
+    );
+    const body = multipart(
+      await Promise.all([1, 2, 3, 4, 5].map(() => cameraJpeg(600, 400))).then((files) =>
+        files.map((data) => ({ data })),
+      ),
+    );
     const upload = await w.t.app.inject({
       method: 'POST',
       url: `/api/v1/staff/bookings/${booking.id}/photos`,
@@ -47,7 +71,12 @@ describe('photos: buy more by card', () => {
     });
     expect(upload.statusCode).toBe(201);
     ids = upload.json().items.map((i: { id: string }) => i.id);
-    const unlocked = await w.t.app.inject({ method: 'POST', url: `/api/v1/bookings/${booking.id}/photos/unlock`, headers: await family(), payload: { photoIds: ids.slice(0, 2) } });
+    const unlocked = await w.t.app.inject({
+      method: 'POST',
+      url: `/api/v1/bookings/${booking.id}/photos/unlock`,
+      headers: await family(),
+      payload: { photoIds: ids.slice(0, 2) },
+    });
     expect(unlocked.statusCode).toBe(200);
   });
   afterAll(async () => {
@@ -65,9 +94,21 @@ describe('photos: buy more by card', () => {
     expect(first.json()).toMatchObject({ amountCents: 900 });
     const intentId = (first.json().client_secret as string).split('_secret_')[0]!;
     expect(ofIntent('payment_intent.created', intentId)).toHaveLength(1);
-    const [order] = (await w.t.db.execute(sql`select kind, status, amount_cents, items, photo_ids from orders where id = ${first.json().orderId}::uuid`)).rows;
+    const [order] = (
+      await w.t.db.execute(
+        sql`select kind, status, amount_cents, items, photo_ids from orders where id = ${first.json().orderId}::uuid`,
+      )
+    ).rows;
     expect(order).toMatchObject({ kind: 'photos', status: 'pending', amount_cents: 900, photo_ids: [ids[2]] });
-    expect(order!.items).toEqual([expect.objectContaining({ type: 'photo', name: 'Extra digital photo', quantity: 1, unitPriceCents: 900, totalCents: 900 })]);
+    expect(order!.items).toEqual([
+      expect.objectContaining({
+        type: 'photo',
+        name: 'Extra digital photo',
+        quantity: 1,
+        unitPriceCents: 900,
+        totalCents: 900,
+      }),
+    ]);
     expect(await trail(first.json().orderId)).toEqual(['family:openPhotoOrder']);
   });
 
@@ -83,7 +124,9 @@ describe('photos: buy more by card', () => {
     expect((await payWithCard(sandbox, order.client_secret, CARDS.declined)).status).toBe('requires_payment_method');
     await sandbox.webhooksIdle();
     expect(await locked()).toEqual(ids.slice(2));
-    expect((await w.t.db.execute(sql`select status from orders where id = ${order.orderId}::uuid`)).rows[0]!.status).toBe('failed');
+    expect(
+      (await w.t.db.execute(sql`select status from orders where id = ${order.orderId}::uuid`)).rows[0]!.status,
+    ).toBe('failed');
 
     const retry = (await checkout([ids[2]!])).json();
     expect(retry.orderId).toBe(order.orderId);
@@ -95,11 +138,18 @@ describe('photos: buy more by card', () => {
     await sandbox.redeliver(ofIntent('payment_intent.succeeded', intentId)[0]!.id);
     await sandbox.webhooksIdle();
     expect(await extraPhotos()).toBe(1);
-    expect(await trail(order.orderId)).toEqual(['family:openPhotoOrder', 'stripe:failPhotoOrder', 'stripe:payPhotoOrder']);
+    expect(await trail(order.orderId)).toEqual([
+      'family:openPhotoOrder',
+      'stripe:failPhotoOrder',
+      'stripe:payPhotoOrder',
+    ]);
     // Paid: asking for the same photo again is refused, it is the family's.
     expectContractError(await checkout([ids[2]!]), 409, 'ALREADY_PAID');
 
-    const invoice = await w.t.app.inject({ url: `/api/v1/orders/${booking.id}/orders/${order.orderId}/payment-receipt`, headers: await family() });
+    const invoice = await w.t.app.inject({
+      url: `/api/v1/orders/${booking.id}/orders/${order.orderId}/payment-receipt`,
+      headers: await family(),
+    });
     expect(invoice.statusCode).toBe(200);
     expect(invoice.headers['content-type']).toBe('application/pdf');
     expect(invoice.rawPayload.subarray(0, 5).toString()).toBe('%PDF-');
@@ -122,41 +172,97 @@ describe('photos: buy more by card', () => {
     // Its own booking, photos uploaded ahead of the session (the API allows any day), one bought.
     const early = await bookDirect(w.t.db, w.family, w.sessions[1]!.id);
     // No card payment for the booking itself here (bookDirect's order has no PaymentIntent): only the photo order is under test.
-    await w.t.db.execute(sql`update bookings set amount_cents = 0, items = ${JSON.stringify([{ id: w.classic, type: 'package', name: 'Classic Print', quantity: 1, unitPriceCents: 0, totalCents: 0 }])}::jsonb where id = ${early.id}::uuid`);
+    await w.t.db.execute(
+      sql`update bookings set amount_cents = 0, items = ${JSON.stringify([{ id: w.classic, type: 'package', name: 'Classic Print', quantity: 1, unitPriceCents: 0, totalCents: 0 }])}::jsonb where id = ${early.id}::uuid`,
+    );
     await w.t.db.execute(sql`update orders set amount_cents = 0 where booking_id = ${early.id}::uuid`);
     const body = multipart((await Promise.all([1, 2, 3].map(() => cameraJpeg(600, 400)))).map((data) => ({ data })));
-    const upload = await w.t.app.inject({ method: 'POST', url: `/api/v1/staff/bookings/${early.id}/photos`, payload: body.payload, headers: { ...body.headers, ...(await headersOf(w.t.app.idTokens, w.elf)) } });
+    const upload = await w.t.app.inject({
+      method: 'POST',
+      url: `/api/v1/staff/bookings/${early.id}/photos`,
+      payload: body.payload,
+      headers: { ...body.headers, ...(await headersOf(w.t.app.idTokens, w.elf)) },
+    });
     const photoIds = upload.json().items.map((i: { id: string }) => i.id) as string[];
-    expect((await w.t.app.inject({ method: 'POST', url: `/api/v1/bookings/${early.id}/photos/unlock`, headers: await family(), payload: { photoIds: photoIds.slice(0, 2) } })).statusCode).toBe(200);
-    const bought = (await w.t.app.inject({ method: 'POST', url: `/api/v1/bookings/${early.id}/photos/checkout`, headers: await family(), payload: { photoIds: [photoIds[2]] } })).json();
+    expect(
+      (
+        await w.t.app.inject({
+          method: 'POST',
+          url: `/api/v1/bookings/${early.id}/photos/unlock`,
+          headers: await family(),
+          payload: { photoIds: photoIds.slice(0, 2) },
+        })
+      ).statusCode,
+    ).toBe(200);
+    const bought = (
+      await w.t.app.inject({
+        method: 'POST',
+        url: `/api/v1/bookings/${early.id}/photos/checkout`,
+        headers: await family(),
+        payload: { photoIds: [photoIds[2]] },
+      })
+    ).json();
     expect((await payWithCard(sandbox, bought.client_secret, CARDS.success)).status).toBe('succeeded');
     await sandbox.webhooksIdle();
 
-    const cancelled = await w.t.app.inject({ method: 'POST', url: `/api/v1/bookings/${early.id}/cancel`, headers: await family(), payload: {} });
+    const cancelled = await w.t.app.inject({
+      method: 'POST',
+      url: `/api/v1/bookings/${early.id}/cancel`,
+      headers: await family(),
+      payload: {},
+    });
     expect(cancelled.statusCode).toBe(200);
     expect(cancelled.json().booking.status).toBe('cancelled');
     // Kept: still paid, nothing refunded, the photos still the family's, its tax invoice still there.
-    expect((await w.t.db.execute(sql`select status, refunded_cents from orders where id = ${bought.orderId}::uuid`)).rows).toEqual([{ status: 'paid', refunded_cents: 0 }]);
-    expect((await w.t.db.execute(sql`select count(*)::int as n from refunds where order_id = ${bought.orderId}::uuid`)).rows[0]!.n).toBe(0);
-    const after = (await w.t.app.inject({ url: `/api/v1/bookings/${early.id}/photos`, headers: await family() })).json();
+    expect(
+      (await w.t.db.execute(sql`select status, refunded_cents from orders where id = ${bought.orderId}::uuid`)).rows,
+    ).toEqual([{ status: 'paid', refunded_cents: 0 }]);
+    expect(
+      (await w.t.db.execute(sql`select count(*)::int as n from refunds where order_id = ${bought.orderId}::uuid`))
+        .rows[0]!.n,
+    ).toBe(0);
+    const after = (
+      await w.t.app.inject({ url: `/api/v1/bookings/${early.id}/photos`, headers: await family() })
+    ).json();
     expect(after).toMatchObject({ unlocked: 3 });
-    const original = await w.t.app.inject({ url: `/api/v1/bookings/${early.id}/photos/${photoIds[2]}/original`, headers: await family() });
+    const original = await w.t.app.inject({
+      url: `/api/v1/bookings/${early.id}/photos/${photoIds[2]}/original`,
+      headers: await family(),
+    });
     expect(original.statusCode).toBe(302);
-    expect((await w.t.app.inject({ url: `/api/v1/orders/${early.id}/orders/${bought.orderId}/payment-receipt`, headers: await family() })).statusCode).toBe(200);
+    expect(
+      (
+        await w.t.app.inject({
+          url: `/api/v1/orders/${early.id}/orders/${bought.orderId}/payment-receipt`,
+          headers: await family(),
+        })
+      ).statusCode,
+    ).toBe(200);
   });
 
   it('paid after the booking was cancelled: nothing unlocks and the money goes back in full', async () => {
     const order = (await checkout([ids[4]!])).json();
-    await w.t.db.execute(sql`update bookings set status = 'cancelled', cancelled_at = now(), cancel_reason = 'customer_cancelled' where id = ${booking.id}::uuid`);
+    await w.t.db.execute(
+      sql`update bookings set status = 'cancelled', cancelled_at = now(), cancel_reason = 'customer_cancelled' where id = ${booking.id}::uuid`,
+    );
     expect((await payWithCard(sandbox, order.client_secret, CARDS.success)).status).toBe('succeeded');
     await sandbox.webhooksIdle();
     expect(await locked()).toEqual([ids[4]]);
     // The refund settles on its own webhook, which the sandbox may send after the payment's went idle.
-    const refunds = async () => (await w.t.db.execute(sql`select amount_cents, reason, status from refunds where order_id = ${order.orderId}::uuid`)).rows;
-    await expect.poll(refunds, { timeout: 10_000 }).toEqual([{ amount_cents: 900, reason: 'photos_unavailable', status: 'succeeded' }]);
+    const refunds = async () =>
+      (
+        await w.t.db.execute(
+          sql`select amount_cents, reason, status from refunds where order_id = ${order.orderId}::uuid`,
+        )
+      ).rows;
+    await expect
+      .poll(refunds, { timeout: 10_000 })
+      .toEqual([{ amount_cents: 900, reason: 'photos_unavailable', status: 'succeeded' }]);
     // The refund's settlement is audited too (decision 0062). Stripe's charge.refunded may reach
     // the order first (its own entry, the order's total), before the refund call's answer settles it.
-    await expect.poll(async () => (await trail(order.orderId)).some((e) => e.endsWith(':settleRefund')), { timeout: 10_000 }).toBe(true);
+    await expect
+      .poll(async () => (await trail(order.orderId)).some((e) => e.endsWith(':settleRefund')), { timeout: 10_000 })
+      .toBe(true);
     const [opened, refunded, ...settled] = await trail(order.orderId);
     expect([opened, refunded]).toEqual(['family:openPhotoOrder', 'stripe:refundPhotoOrder']);
     expect(settled.filter((e) => e.endsWith(':settleRefund'))).toHaveLength(1);

@@ -9,7 +9,12 @@ import { photoRetentionJob, ORPHAN_SWEEP_EVERY_MS } from '../../src/jobs/photo-r
 import { demoSeason } from '../../src/modules/catalogue/demo-season';
 import { loadSeason } from '../../src/modules/catalogue/season.service';
 import { ORPHANED_AFTER_MS, sweepOrphanedPhotoFiles } from '../../src/modules/photos/photo-orphans.service';
-import { LocalPhotoStorage, photoKey, photoStorageFor, type PhotoStorage } from '../../src/modules/photos/photo-storage';
+import {
+  LocalPhotoStorage,
+  photoKey,
+  photoStorageFor,
+  type PhotoStorage,
+} from '../../src/modules/photos/photo-storage';
 import { createTestApp, type TestApp } from '../test-app';
 import { startS3rverProcess, type S3rverProcess } from './s3rver-process';
 
@@ -30,7 +35,11 @@ function localStore(root: string): Store {
       await mkdir(path.dirname(file(key)), { recursive: true });
       await writeFile(file(key), 'x');
     },
-    exists: (key) => stat(file(key)).then(() => true, () => false),
+    exists: (key) =>
+      stat(file(key)).then(
+        () => true,
+        () => false,
+      ),
     age: (key, at) => utimes(file(key), at, at),
   };
 }
@@ -82,8 +91,10 @@ describe('photo files no row points at (decision 0075)', () => {
     if (withRow) await t.db.insert(photos).values({ id, locationId, width: 1, height: 1 });
     return id;
   }
-  const present = async (store: Store, ids: string[]) => (await Promise.all(ids.flatMap(keysOf).map((k) => store.exists(k)))).every(Boolean);
-  const gone = async (store: Store, ids: string[]) => !(await Promise.all(ids.flatMap(keysOf).map((k) => store.exists(k)))).some(Boolean);
+  const present = async (store: Store, ids: string[]) =>
+    (await Promise.all(ids.flatMap(keysOf).map((k) => store.exists(k)))).every(Boolean);
+  const gone = async (store: Store, ids: string[]) =>
+    !(await Promise.all(ids.flatMap(keysOf).map((k) => store.exists(k)))).some(Boolean);
   const sweep = (store: Store, batchSize?: number) => sweepOrphanedPhotoFiles(t.app, store.storage, { batchSize });
 
   describe.each([
@@ -124,7 +135,11 @@ describe('photo files no row points at (decision 0075)', () => {
 
     it('leaves what is not a photo file, however old', async () => {
       const store = await make();
-      const others = ['photos/readme.txt', `photos/${randomUUID()}/original.jpg.0a1b2c3d.part`, `photos/${randomUUID()}/notes.jpg`];
+      const others = [
+        'photos/readme.txt',
+        `photos/${randomUUID()}/original.jpg.0a1b2c3d.part`,
+        `photos/${randomUUID()}/notes.jpg`,
+      ];
       for (const key of others) {
         await store.putOther(key);
         await store.age(key, new Date('2025-01-01T00:00:00Z'));

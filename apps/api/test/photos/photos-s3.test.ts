@@ -17,7 +17,13 @@ describe('photos on S3 (s3rver)', () => {
 
   beforeAll(async () => {
     dir = await mkdtemp(path.join(tmpdir(), 'photos-s3-api-'));
-    server = new S3rver({ port: 0, address: '127.0.0.1', silent: true, directory: dir, configureBuckets: [{ name: 'kringle-photos', configs: [] }] });
+    server = new S3rver({
+      port: 0,
+      address: '127.0.0.1',
+      silent: true,
+      directory: dir,
+      configureBuckets: [{ name: 'kringle-photos', configs: [] }],
+    });
     const { port } = await server.run();
     w = await staffDay({
       PHOTO_STORAGE: 's3',
@@ -38,7 +44,9 @@ describe('photos on S3 (s3rver)', () => {
     const booking = await bookDirect(w.t.db, w.family, w.sessions[0]!.id);
     const boundary = `----kringle${randomUUID()}`;
     const payload = Buffer.concat([
-      Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="files"; filename="a.jpg"\r\nContent-Type: image/jpeg\r\n\r\n`),
+      Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="files"; filename="a.jpg"\r\nContent-Type: image/jpeg\r\n\r\n`,
+      ),
       await cameraJpeg(),
       Buffer.from(`\r\n--${boundary}--\r\n`),
     ]);
@@ -46,7 +54,10 @@ describe('photos on S3 (s3rver)', () => {
       method: 'POST',
       url: `/api/v1/staff/bookings/${booking.id}/photos`,
       payload,
-      headers: { 'content-type': `multipart/form-data; boundary=${boundary}`, ...(await headersOf(w.t.app.idTokens, w.elf)) },
+      headers: {
+        'content-type': `multipart/form-data; boundary=${boundary}`,
+        ...(await headersOf(w.t.app.idTokens, w.elf)),
+      },
     });
     expect(up.statusCode).toBe(201);
     const photoId = up.json().items[0].id as string;

@@ -23,7 +23,11 @@ export interface S3rverProcess {
 export async function startS3rverProcess(): Promise<S3rverProcess> {
   const dir = await mkdtemp(path.join(tmpdir(), 'photos-s3rver-'));
   const bin = createRequire(import.meta.url).resolve('s3rver/bin/s3rver.js');
-  const child = spawn(process.execPath, ['--openssl-legacy-provider', bin, '-d', dir, '-a', '127.0.0.1', '-p', '0', '--silent'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(
+    process.execPath,
+    ['--openssl-legacy-provider', bin, '-d', dir, '-a', '127.0.0.1', '-p', '0', '--silent'],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   let output = '';
   const port = await new Promise<number>((resolve, reject) => {
@@ -36,8 +40,19 @@ export async function startS3rverProcess(): Promise<S3rverProcess> {
     child.stderr.on('data', read);
     void exited.then(() => reject(new Error(`s3rver exited: ${output}`)));
   });
-  const settings: S3Settings = { endpoint: `http://127.0.0.1:${port}`, region: 'ap-southeast-2', bucket: '', accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' };
-  const admin = new S3Client({ endpoint: settings.endpoint, region: settings.region, forcePathStyle: true, credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } });
+  const settings: S3Settings = {
+    endpoint: `http://127.0.0.1:${port}`,
+    region: 'ap-southeast-2',
+    bucket: '',
+    accessKeyId: 'S3RVER',
+    secretAccessKey: 'S3RVER',
+  };
+  const admin = new S3Client({
+    endpoint: settings.endpoint,
+    region: settings.region,
+    forcePathStyle: true,
+    credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
+  });
   const made: S3PhotoStorage[] = [];
   return {
     async newBucket(options) {

@@ -60,16 +60,14 @@ describe('account deletion racing its payment webhook, two API processes', () =>
       staff: false,
       staffRole: null,
     };
-    await db
-      .insert(users)
-      .values({
-        id: person.id,
-        email: person.email,
-        passwordHash,
-        firstName: 'Holly',
-        lastName: 'Ivy',
-        emailVerifiedAt: new Date(),
-      });
+    await db.insert(users).values({
+      id: person.id,
+      email: person.email,
+      passwordHash,
+      firstName: 'Holly',
+      lastName: 'Ivy',
+      emailVerifiedAt: new Date(),
+    });
     const booked = await bookDirect(db, person, slotId, { status: 'payment_pending' });
     const orderId = (await db.execute(sql`select id from orders where booking_id = ${booked.id}::uuid`)).rows[0]!
       .id as string;

@@ -28,7 +28,12 @@ export interface PrivacyWorld {
   family(name?: { firstName: string; lastName: string }): Promise<Family>;
   /** Hold, cart, checkout and, with `pay`, the card through the sandbox: the booking as the family sees it. */
   book(who: Family, pay?: boolean): Promise<{ id: string; reference: string; amountCents: number }>;
-  call(method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, who: { headers: Record<string, string> } | null, payload?: object): Promise<LightMyRequestResponse>;
+  call(
+    method: 'GET' | 'POST' | 'PUT' | 'DELETE',
+    url: string,
+    who: { headers: Record<string, string> } | null,
+    payload?: object,
+  ): Promise<LightMyRequestResponse>;
   close(): Promise<void>;
 }
 
@@ -46,7 +51,8 @@ export async function privacyWorld(env: Record<string, string> = {}): Promise<Pr
       order by s.start_at limit 40`)
   ).rows.map((r) => r.id as string);
   const [pkg] = await t.db.select().from(packages).where(eq(packages.slug, 'classic-print'));
-  const call: PrivacyWorld['call'] = (method, url, who, payload) => t.app.inject({ method, url: `/api/v1${url}`, headers: who?.headers ?? {}, ...(payload ? { payload } : {}) });
+  const call: PrivacyWorld['call'] = (method, url, who, payload) =>
+    t.app.inject({ method, url: `/api/v1${url}`, headers: who?.headers ?? {}, ...(payload ? { payload } : {}) });
 
   return {
     t,
@@ -56,13 +62,23 @@ export async function privacyWorld(env: Record<string, string> = {}): Promise<Pr
     async family(name = { firstName: 'Wilhelmina', lastName: 'Quixote' }) {
       const email = `family-${randomUUID().slice(0, 8)}@kringle.test`;
       const u = await createSignedInUser(t.app, t.db, email, { verified: true });
-      await t.db.execute(sql`update users set first_name = ${name.firstName}, last_name = ${name.lastName}, phone = '+61 400 987 654' where id = ${u.id}::uuid`);
+      await t.db.execute(
+        sql`update users set first_name = ${name.firstName}, last_name = ${name.lastName}, phone = '+61 400 987 654' where id = ${u.id}::uuid`,
+      );
       return { id: u.id, email, refreshToken: u.refreshToken, headers: bearer(u.idToken) };
     },
     async book(who, pay = true) {
       const hold = (await call('POST', '/bookings/reservation', who, { slotId: sessions.shift()! })).json();
-      const cart = (await call('POST', '/cart', who, { reservationId: hold.id, amount: pkg!.priceCents, packages: [{ id: pkg!.id }] })).json();
-      const checkout = (await call('POST', `/bookings/reservation/${hold.id}/checkoutOrder`, who, { cartId: cart.id })).json();
+      const cart = (
+        await call('POST', '/cart', who, {
+          reservationId: hold.id,
+          amount: pkg!.priceCents,
+          packages: [{ id: pkg!.id }],
+        })
+      ).json();
+      const checkout = (
+        await call('POST', `/bookings/reservation/${hold.id}/checkoutOrder`, who, { cartId: cart.id })
+      ).json();
       if (pay) {
         await payWithCard(s.sandbox, checkout.client_secret, CARDS.success);
         await s.sandbox.webhooksIdle();

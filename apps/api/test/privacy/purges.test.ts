@@ -14,7 +14,8 @@ describe('privacy purges', () => {
   });
   afterAll(async () => w?.close());
 
-  const exists = async (id: string) => (await w.t.db.execute(sql`select 1 from users where id = ${id}::uuid`)).rows.length === 1;
+  const exists = async (id: string) =>
+    (await w.t.db.execute(sql`select 1 from users where id = ${id}::uuid`)).rows.length === 1;
 
   it('deletes accounts never verified after 30 days, and no other', async () => {
     const now = w.clock.now();
@@ -37,8 +38,12 @@ describe('privacy purges', () => {
     const who = await w.family({ firstName: 'Persephone', lastName: 'Blackwood' });
     const booked = await w.book(who);
     await w.call('POST', `/bookings/${booked.id}/cancel`, who, {});
-    expect((await w.call('DELETE', '/user', who, { password: STRONG_PASSWORD, confirmEmail: who.email })).statusCode).toBe(202);
-    const order = async () => (await w.t.db.execute(sql`select amount_cents, invoice_name from orders where booking_id = ${booked.id}::uuid`)).rows[0]!;
+    expect(
+      (await w.call('DELETE', '/user', who, { password: STRONG_PASSWORD, confirmEmail: who.email })).statusCode,
+    ).toBe(202);
+    const order = async () =>
+      (await w.t.db.execute(sql`select amount_cents, invoice_name from orders where booking_id = ${booked.id}::uuid`))
+        .rows[0]!;
     expect(await order()).toEqual({ amount_cents: booked.amountCents, invoice_name: 'Persephone Blackwood' });
     w.clock.set(new Date(now.getTime() + 5 * 365 * DAY - DAY));
     expect((await runPrivacyPurges(w.t.app)).invoiceNames).toBe(0);

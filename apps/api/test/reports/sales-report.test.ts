@@ -29,44 +29,114 @@ describe('sales report', () => {
   beforeAll(async () => {
     w = await staffDay();
     day1 = addDays(w.day, -1);
-    manager = await createPerson(w.t.db, true, { firstName: 'Mo', lastName: 'Manager' }, { role: 'manager', mfaEnrolled: true });
-    brisbaneManager = await createPerson(w.t.db, true, { firstName: 'Bri', lastName: 'Manager' }, { role: 'manager', mfaEnrolled: true, locationIds: [w.brisbane] });
-    const support = await createPerson(w.t.db, true, { firstName: 'Sam', lastName: 'Support' }, { role: 'support', mfaEnrolled: true });
+    manager = await createPerson(
+      w.t.db,
+      true,
+      { firstName: 'Mo', lastName: 'Manager' },
+      { role: 'manager', mfaEnrolled: true },
+    );
+    brisbaneManager = await createPerson(
+      w.t.db,
+      true,
+      { firstName: 'Bri', lastName: 'Manager' },
+      { role: 'manager', mfaEnrolled: true, locationIds: [w.brisbane] },
+    );
+    const support = await createPerson(
+      w.t.db,
+      true,
+      { firstName: 'Sam', lastName: 'Support' },
+      { role: 'support', mfaEnrolled: true },
+    );
     w.clock.set(zonedToInstant(w.day, '09:45', SYDNEY));
-    const brisbaneSession = (await w.call('GET', `/staff/run-sheet?locationId=${w.brisbane}&date=${w.day}`, manager)).json().items.find((i: { slot: { kind: string } }) => i.slot.kind === 'session').slot.id as string;
+    const brisbaneSession = (await w.call('GET', `/staff/run-sheet?locationId=${w.brisbane}&date=${w.day}`, manager))
+      .json()
+      .items.find((i: { slot: { kind: string } }) => i.slot.kind === 'session').slot.id as string;
     const online = [
-      { slotId: w.sessions[0]!.id, amountCents: 3995, paidAt: zonedToInstant(day1, '10:00', SYDNEY), packageNames: ['Classic Print'] },
-      { slotId: w.sessions[1]!.id, amountCents: 5490, paidAt: zonedToInstant(day1, '11:00', SYDNEY), packageNames: ['Deluxe Sleigh'] },
+      {
+        slotId: w.sessions[0]!.id,
+        amountCents: 3995,
+        paidAt: zonedToInstant(day1, '10:00', SYDNEY),
+        packageNames: ['Classic Print'],
+      },
+      {
+        slotId: w.sessions[1]!.id,
+        amountCents: 5490,
+        paidAt: zonedToInstant(day1, '11:00', SYDNEY),
+        packageNames: ['Deluxe Sleigh'],
+      },
       // 00:30 in Sydney is the day before in UTC: it counts on Sydney's day.
-      { slotId: w.sessions[2]!.id, amountCents: 2995, paidAt: zonedToInstant(w.day, '00:30', SYDNEY), packageNames: ['Classic Print'] },
-      { slotId: w.sessions[3]!.id, amountCents: 1506, paidAt: zonedToInstant(w.day, '09:00', SYDNEY), packageNames: ['Deluxe Sleigh', 'Classic Print'] },
-      { slotId: brisbaneSession, amountCents: 4321, paidAt: zonedToInstant(w.day, '09:30', BRISBANE), packageNames: ['Classic Print'] },
+      {
+        slotId: w.sessions[2]!.id,
+        amountCents: 2995,
+        paidAt: zonedToInstant(w.day, '00:30', SYDNEY),
+        packageNames: ['Classic Print'],
+      },
+      {
+        slotId: w.sessions[3]!.id,
+        amountCents: 1506,
+        paidAt: zonedToInstant(w.day, '09:00', SYDNEY),
+        packageNames: ['Deluxe Sleigh', 'Classic Print'],
+      },
+      {
+        slotId: brisbaneSession,
+        amountCents: 4321,
+        paidAt: zonedToInstant(w.day, '09:30', BRISBANE),
+        packageNames: ['Classic Print'],
+      },
       // Outside the range: two days before.
-      { slotId: w.sessions[4]!.id, amountCents: 9999, paidAt: zonedToInstant(addDays(w.day, -2), '12:00', SYDNEY), packageNames: ['Classic Print'] },
+      {
+        slotId: w.sessions[4]!.id,
+        amountCents: 9999,
+        paidAt: zonedToInstant(addDays(w.day, -2), '12:00', SYDNEY),
+        packageNames: ['Classic Print'],
+      },
     ];
     for (const sale of online) {
       const owner = await createPerson(w.t.db, false);
       sold.push({ ...(await sell(w, owner, sale.slotId, sale)), owner });
     }
     for (const slot of [w.sessions[10]!, w.sessions[11]!]) {
-      const res = await w.call('POST', '/staff/walk-ins', w.elf, { slotId: slot.id, firstName: 'Ada', lastName: 'Walker', details: FAMILY_AS_SENT, packages: [{ id: w.classic, quantity: 1 }], addOns: [], paidWith: 'cash' });
+      const res = await w.call('POST', '/staff/walk-ins', w.elf, {
+        slotId: slot.id,
+        firstName: 'Ada',
+        lastName: 'Walker',
+        details: FAMILY_AS_SENT,
+        packages: [{ id: w.classic, quantity: 1 }],
+        addOns: [],
+        paidWith: 'cash',
+      });
       expect(res.statusCode, res.body).toBe(201);
     }
     const reason = 'Family phoned: photos were late';
     // A partial refund settled by Stripe, and a second one still pending (not money back yet).
-    expect((await w.call('POST', `/staff/orders/${sold[2]!.orderId}/refunds`, support, { amountCents: 1000, reason })).statusCode).toBe(201);
+    expect(
+      (await w.call('POST', `/staff/orders/${sold[2]!.orderId}/refunds`, support, { amountCents: 1000, reason }))
+        .statusCode,
+    ).toBe(201);
     await settleRefunds(w, sold[2]!.id);
-    expect((await w.call('POST', `/staff/orders/${sold[2]!.orderId}/refunds`, support, { amountCents: 500, reason })).statusCode).toBe(201);
+    expect(
+      (await w.call('POST', `/staff/orders/${sold[2]!.orderId}/refunds`, support, { amountCents: 500, reason }))
+        .statusCode,
+    ).toBe(201);
     // A full refund.
-    expect((await w.call('POST', `/staff/bookings/${sold[3]!.id}/cancel`, support, { reason, refund: 'full' })).statusCode).toBe(200);
+    expect(
+      (await w.call('POST', `/staff/bookings/${sold[3]!.id}/cancel`, support, { reason, refund: 'full' })).statusCode,
+    ).toBe(200);
     await settleRefunds(w, sold[3]!.id);
   });
   afterAll(async () => w?.t.close());
 
-  const figures = (bookings: number, grossCents: number, gstCents: number, refundsCents = 0, refundsGstCents = 0) => ({ bookings, grossCents, gstCents, refundsCents, refundsGstCents, netCents: grossCents - refundsCents });
+  const figures = (bookings: number, grossCents: number, gstCents: number, refundsCents = 0, refundsGstCents = 0) => ({
+    bookings,
+    grossCents,
+    gstCents,
+    refundsCents,
+    refundsGstCents,
+    netCents: grossCents - refundsCents,
+  });
   const NONE = figures(0, 0, 0);
 
-  it('sums by day (each location\'s own calendar day), with walk-ins and online apart and refunds against their orders', async () => {
+  it("sums by day (each location's own calendar day), with walk-ins and online apart and refunds against their orders", async () => {
     const r = await report(`?from=${day1}&to=${w.day}&groupBy=day`);
     expect(r.items).toEqual([
       { key: day1, label: day1, ...figures(2, 9485, 862), channels: { online: figures(2, 9485, 862), walkin: NONE } },
@@ -77,7 +147,10 @@ describe('sales report', () => {
         channels: { online: figures(3, 8822, 802, 2506, 228), walkin: figures(2, 7990, 726) },
       },
     ]);
-    expect(r.totals).toEqual({ ...figures(7, 26297, 2390, 2506, 228), channels: { online: figures(5, 18307, 1664, 2506, 228), walkin: figures(2, 7990, 726) } });
+    expect(r.totals).toEqual({
+      ...figures(7, 26297, 2390, 2506, 228),
+      channels: { online: figures(5, 18307, 1664, 2506, 228), walkin: figures(2, 7990, 726) },
+    });
     // Each invoice's GST rounded, then summed: rounding the total would be a cent off here.
     expect(gstOf(r.totals.grossCents)).not.toBe(r.totals.gstCents);
   });
@@ -90,7 +163,9 @@ describe('sales report', () => {
       [w.brisbane, 'Kringle Brisbane, Queen Street', 1, 4321, 4321],
     ]);
     const byPackage = await report(`?from=${day1}&to=${w.day}&groupBy=package`);
-    expect(byPackage.items.map((i) => [i.key, i.bookings, i.grossCents, i.refundsCents, i.channels.walkin.bookings])).toEqual([
+    expect(
+      byPackage.items.map((i) => [i.key, i.bookings, i.grossCents, i.refundsCents, i.channels.walkin.bookings]),
+    ).toEqual([
       ['Classic Print', 5, 19301, 1000, 2],
       ['Deluxe Sleigh', 1, 5490, 0, 0],
       ['Classic Print + Deluxe Sleigh', 1, 1506, 1506, 0],
@@ -99,7 +174,7 @@ describe('sales report', () => {
     expect(byPackage.totals).toEqual(byDay.totals);
   });
 
-  it("agrees with the tax invoices and refund receipts to the cent", async () => {
+  it('agrees with the tax invoices and refund receipts to the cent', async () => {
     const r = await report(`?from=${day1}&to=${w.day}`);
     const amount = (text: string, label: string) => {
       const m = new RegExp(`${label}\\s*\\$([\\d,]+\\.\\d\\d)`).exec(text);
@@ -110,11 +185,20 @@ describe('sales report', () => {
       expect(res.statusCode, res.body).toBe(200);
       return (await new PDFParse({ data: res.rawPayload }).getText()).text;
     };
-    const ids = (await w.t.db.execute<{ id: string }>(`select b.id from bookings b join orders o on o.booking_id = b.id where o.paid_at >= '${zonedToInstant(day1, '00:00', SYDNEY).toISOString()}'`)).rows;
+    const ids = (
+      await w.t.db.execute<{ id: string }>(
+        `select b.id from bookings b join orders o on o.booking_id = b.id where o.paid_at >= '${zonedToInstant(day1, '00:00', SYDNEY).toISOString()}'`,
+      )
+    ).rows;
     let invoiced = 0;
-    for (const { id } of ids) invoiced += amount(await pdfText(await w.call('GET', `/staff/bookings/${id}/receipt`, manager)), 'GST included');
+    for (const { id } of ids)
+      invoiced += amount(await pdfText(await w.call('GET', `/staff/bookings/${id}/receipt`, manager)), 'GST included');
     let refunded = 0;
-    for (const s of [sold[2]!, sold[3]!]) refunded += amount(await pdfText(await w.call('GET', `/orders/${s.id}/orders/${s.orderId}/refund-receipt`, s.owner)), 'GST refunded');
+    for (const s of [sold[2]!, sold[3]!])
+      refunded += amount(
+        await pdfText(await w.call('GET', `/orders/${s.id}/orders/${s.orderId}/refund-receipt`, s.owner)),
+        'GST refunded',
+      );
     expect(ids).toHaveLength(7);
     expect(invoiced).toBe(r.totals.gstCents);
     expect(refunded).toBe(r.totals.refundsGstCents);
@@ -124,9 +208,19 @@ describe('sales report', () => {
     const r = await report(`?from=${day1}&to=${w.day}&groupBy=location`, brisbaneManager);
     expect(r.items.map((i) => i.key)).toEqual([w.brisbane]);
     expect(r.totals.grossCents).toBe(4321);
-    expect((await report(`?from=${day1}&to=${w.day}&locationId=${w.brisbane}`, brisbaneManager)).totals.bookings).toBe(1);
-    expectContractError(await get(`?from=${day1}&to=${w.day}&locationId=${w.sydney}`, brisbaneManager), 403, 'LOCATION_FORBIDDEN');
-    expectContractError(await w.call('GET', `/staff/reports/sales.csv?from=${day1}&to=${w.day}&locationId=${w.sydney}`, brisbaneManager), 403, 'LOCATION_FORBIDDEN');
+    expect((await report(`?from=${day1}&to=${w.day}&locationId=${w.brisbane}`, brisbaneManager)).totals.bookings).toBe(
+      1,
+    );
+    expectContractError(
+      await get(`?from=${day1}&to=${w.day}&locationId=${w.sydney}`, brisbaneManager),
+      403,
+      'LOCATION_FORBIDDEN',
+    );
+    expectContractError(
+      await w.call('GET', `/staff/reports/sales.csv?from=${day1}&to=${w.day}&locationId=${w.sydney}`, brisbaneManager),
+      403,
+      'LOCATION_FORBIDDEN',
+    );
   });
 
   it('answers the CSV with a line per key and channel, then the totals', async () => {
@@ -147,10 +241,24 @@ describe('sales report', () => {
   });
 
   it('refuses bad input with the contract body, and other roles', async () => {
-    for (const query of ['', `?from=${w.day}`, `?from=2026-02-30&to=${w.day}`, `?from=${w.day}&to=${day1}`, `?from=2026-01-01&to=2026-06-30`, `?from=${day1}&to=${w.day}&groupBy=week`, `?from=${day1}&to=${w.day}&locationId=nope`, `?from=${day1}&to=${w.day}&extra=1`]) {
+    for (const query of [
+      '',
+      `?from=${w.day}`,
+      `?from=2026-02-30&to=${w.day}`,
+      `?from=${w.day}&to=${day1}`,
+      `?from=2026-01-01&to=2026-06-30`,
+      `?from=${day1}&to=${w.day}&groupBy=week`,
+      `?from=${day1}&to=${w.day}&locationId=nope`,
+      `?from=${day1}&to=${w.day}&extra=1`,
+    ]) {
       expectContractError(await get(query), 400, 'VALIDATION_FAILED');
     }
-    const support = await createPerson(w.t.db, true, { firstName: 'Sue', lastName: 'Port' }, { role: 'support', mfaEnrolled: true });
+    const support = await createPerson(
+      w.t.db,
+      true,
+      { firstName: 'Sue', lastName: 'Port' },
+      { role: 'support', mfaEnrolled: true },
+    );
     expectContractError(await get(`?from=${day1}&to=${w.day}`, support), 403, 'ROLE_FORBIDDEN');
     expectContractError(await get(`?from=${day1}&to=${w.day}`, w.elf), 403, 'ROLE_FORBIDDEN');
     expectContractError(await get(`?from=${day1}&to=${w.day}`, w.family), 403, 'STAFF_ONLY');

@@ -18,21 +18,32 @@ export const demoFile = (): SeasonFile => structuredClone(demoSeason(NOW, { days
 export function withSydneyHours(hours: string): SeasonFile {
   const file = demoFile();
   const sydney = file.locations.find((l) => l.slug === SYDNEY)!;
-  sydney.sessions = sydney.sessions.map((s) => (s.slotType === 'standard' && !s.days.includes('thu') ? { ...s, hours } : s));
+  sydney.sessions = sydney.sessions.map((s) =>
+    s.slotType === 'standard' && !s.days.includes('thu') ? { ...s, hours } : s,
+  );
   return file;
 }
 
 export interface EditorWorld {
   t: TestApp;
   manager: Person;
-  call(method: 'GET' | 'POST' | 'PUT', url: string, opts?: { payload?: unknown; ifMatch?: string; who?: Person }): Promise<LightMyRequestResponse>;
+  call(
+    method: 'GET' | 'POST' | 'PUT',
+    url: string,
+    opts?: { payload?: unknown; ifMatch?: string; who?: Person },
+  ): Promise<LightMyRequestResponse>;
 }
 
 /** An app on a still clock with the demo season loaded (version 1) and a manager with a second factor. */
 export async function editorWorld(): Promise<EditorWorld> {
   const t = await createTestApp({}, new ManualClock(NOW));
   await loadSeason(t.db, demoFile(), NOW);
-  const manager = await createPerson(t.db, true, { firstName: 'Mary', lastName: 'Boss' }, { role: 'manager', mfaEnrolled: true });
+  const manager = await createPerson(
+    t.db,
+    true,
+    { firstName: 'Mary', lastName: 'Boss' },
+    { role: 'manager', mfaEnrolled: true },
+  );
   return {
     t,
     manager,
@@ -40,7 +51,10 @@ export async function editorWorld(): Promise<EditorWorld> {
       t.app.inject({
         method,
         url: `/api/v1${url}`,
-        headers: { ...(await headersOf(t.app.idTokens, opts.who ?? manager)), ...(opts.ifMatch ? { 'if-match': opts.ifMatch } : {}) },
+        headers: {
+          ...(await headersOf(t.app.idTokens, opts.who ?? manager)),
+          ...(opts.ifMatch ? { 'if-match': opts.ifMatch } : {}),
+        },
         ...(opts.payload === undefined ? {} : { payload: opts.payload as object }),
       }),
   };
@@ -48,8 +62,19 @@ export async function editorWorld(): Promise<EditorWorld> {
 
 /** Everything a season save may write, as one digest: equal before and after means nothing changed. */
 export async function catalogueChecksum(db: Db): Promise<string> {
-  const tables = ['slots', 'locations', 'slot_types', 'packages', 'add_ons', 'reservations', 'bookings', 'season_versions'];
-  const parts = tables.map((name) => sql`coalesce((select string_agg(t::text, ',' order by t::text) from ${sql.identifier(name)} t), '')`);
+  const tables = [
+    'slots',
+    'locations',
+    'slot_types',
+    'packages',
+    'add_ons',
+    'reservations',
+    'bookings',
+    'season_versions',
+  ];
+  const parts = tables.map(
+    (name) => sql`coalesce((select string_agg(t::text, ',' order by t::text) from ${sql.identifier(name)} t), '')`,
+  );
   const result = await db.execute(sql`select md5(${sql.join(parts, sql` || '|' || `)}) as digest`);
   return result.rows[0]!.digest as string;
 }

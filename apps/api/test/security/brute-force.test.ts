@@ -22,7 +22,13 @@ describe('brute force past the rate limits', () => {
   afterAll(async () => t.close());
 
   const signIn = (email: string, password: string, ip: string, headers: Record<string, string> = {}) =>
-    t.app.inject({ method: 'POST', url: '/api/v1/auth/sign-in', remoteAddress: ip, headers, payload: { email, password } });
+    t.app.inject({
+      method: 'POST',
+      url: '/api/v1/auth/sign-in',
+      remoteAddress: ip,
+      headers,
+      payload: { email, password },
+    });
 
   const expectLimited = (res: Awaited<ReturnType<typeof signIn>>) => {
     expectContractError(res, 429, 'RATE_LIMITED');
@@ -49,26 +55,47 @@ describe('brute force past the rate limits', () => {
 
   /** The per-IP limits are sized for a shared address (decision 0022): start the window at its cap. */
   const useUpWindow = async (name: string, ip: string, count: number) => {
-    const updated = await t.db.update(rateLimitCounters).set({ count }).where(eq(rateLimitCounters.key, bucketKey(name, ip))).returning();
+    const updated = await t.db
+      .update(rateLimitCounters)
+      .set({ count })
+      .where(eq(rateLimitCounters.key, bucketKey(name, ip)))
+      .returning();
     expect(updated).toHaveLength(1);
   };
 
   it('counts the socket address, not a forged X-Forwarded-For (TRUST_PROXY is off)', async () => {
     for (let i = 0; i < 5; i++) {
-      const res = await signIn(`spray${i}@example.com`, 'Guess-1234', '10.2.0.1', { 'x-forwarded-for': `198.51.100.${i}` });
+      const res = await signIn(`spray${i}@example.com`, 'Guess-1234', '10.2.0.1', {
+        'x-forwarded-for': `198.51.100.${i}`,
+      });
       expect(res.statusCode).toBe(401);
     }
     // Every forged address was counted against the socket's one, and none got a counter of its own.
-    const [row] = await t.db.select().from(rateLimitCounters).where(eq(rateLimitCounters.key, bucketKey('sign-in:ip', '10.2.0.1')));
+    const [row] = await t.db
+      .select()
+      .from(rateLimitCounters)
+      .where(eq(rateLimitCounters.key, bucketKey('sign-in:ip', '10.2.0.1')));
     expect(row!.count).toBe(5);
-    expect(await t.db.select().from(rateLimitCounters).where(eq(rateLimitCounters.key, bucketKey('sign-in:ip', '198.51.100.1')))).toHaveLength(0);
+    expect(
+      await t.db
+        .select()
+        .from(rateLimitCounters)
+        .where(eq(rateLimitCounters.key, bucketKey('sign-in:ip', '198.51.100.1'))),
+    ).toHaveLength(0);
     await useUpWindow('sign-in:ip', '10.2.0.1', ACCOUNT_LIMITS['sign-in'].perIp);
-    expectLimited(await signIn('spray-next@example.com', 'Guess-1234', '10.2.0.1', { 'x-forwarded-for': '198.51.100.200' }));
+    expectLimited(
+      await signIn('spray-next@example.com', 'Guess-1234', '10.2.0.1', { 'x-forwarded-for': '198.51.100.200' }),
+    );
   });
 
   it('limits reset requests per IP across e-mails and sends no mail past the limit', async () => {
     const reset = (email: string) =>
-      t.app.inject({ method: 'POST', url: '/api/v1/user/auth/reset-password', remoteAddress: '10.3.0.1', payload: { email, redirectUrl: APP_ORIGIN } });
+      t.app.inject({
+        method: 'POST',
+        url: '/api/v1/user/auth/reset-password',
+        remoteAddress: '10.3.0.1',
+        payload: { email, redirectUrl: APP_ORIGIN },
+      });
     for (let i = 0; i < 5; i++) expect((await reset(`someone${i}@example.com`)).statusCode).toBe(200);
     await useUpWindow('reset-password:ip', '10.3.0.1', ACCOUNT_LIMITS['reset-password'].perIp);
     const limited = await reset('victim@example.com');
@@ -79,22 +106,37 @@ describe('brute force past the rate limits', () => {
   });
 
   it('limits guessing of e-mail link codes per IP (30 a minute over check, verify and reset), and a real link still works elsewhere', async () => {
-    const routes = ['/api/v1/auth/action/check', '/api/v1/auth/action/verify-email', '/api/v1/auth/action/reset-password'];
+    const routes = [
+      '/api/v1/auth/action/check',
+      '/api/v1/auth/action/verify-email',
+      '/api/v1/auth/action/reset-password',
+    ];
     const guess = (i: number, ip = '10.4.0.1') =>
       t.app.inject({
         method: 'POST',
         url: routes[i % 3]!,
         remoteAddress: ip,
-        payload: i % 3 === 2 ? { oobCode: `guess-${i}`, newPassword: 'Fresh-Snow-On-The-Roof-7' } : { oobCode: `guess-${i}` },
+        payload:
+          i % 3 === 2 ? { oobCode: `guess-${i}`, newPassword: 'Fresh-Snow-On-The-Roof-7' } : { oobCode: `guess-${i}` },
       });
     for (let i = 0; i < 30; i++) expectContractError(await guess(i), 400, 'INVALID_ACTION_CODE');
     for (let i = 30; i < 33; i++) expectLimited(await guess(i));
 
     // The owner of a real link, on another address, is not locked out by the guesser.
-    await t.app.inject({ method: 'POST', url: '/api/v1/user/auth/reset-password', remoteAddress: '10.4.9.9', payload: { email: 'victim@example.com', redirectUrl: APP_ORIGIN } });
+    await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/user/auth/reset-password',
+      remoteAddress: '10.4.9.9',
+      payload: { email: 'victim@example.com', redirectUrl: APP_ORIGIN },
+    });
     await awaitMails(t.db, 'victim@example.com');
     const oobCode = (await latestLink(t.db, 'victim@example.com')).searchParams.get('oobCode')!;
-    const check = await t.app.inject({ method: 'POST', url: '/api/v1/auth/action/check', remoteAddress: '10.4.9.9', payload: { oobCode } });
+    const check = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/auth/action/check',
+      remoteAddress: '10.4.9.9',
+      payload: { oobCode },
+    });
     expect(check.json()).toMatchObject({ mode: 'resetPassword' });
     // The guesser's window ends like any other.
     t.clock.advance(61_000);

@@ -19,7 +19,11 @@ describe('account enumeration', () => {
   afterAll(async () => t.close());
 
   const resetRequest = (email: string) =>
-    t.app.inject({ method: 'POST', url: '/api/v1/user/auth/reset-password', payload: { email, redirectUrl: APP_ORIGIN } });
+    t.app.inject({
+      method: 'POST',
+      url: '/api/v1/user/auth/reset-password',
+      payload: { email, redirectUrl: APP_ORIGIN },
+    });
 
   it('sign-in: an unknown e-mail and a wrong password get the same status, body and headers', async () => {
     const wrong = await signIn(t.app, 'known@example.com', 'Not-The-Password-1');
@@ -30,7 +34,10 @@ describe('account enumeration', () => {
       expect(res.json()).toEqual({ error: 'The email address or password is incorrect.', code: 'INVALID_CREDENTIALS' });
       expect(res.headers['set-cookie']).toBeUndefined();
     }
-    const shape = (h: Record<string, unknown>) => Object.keys(h).filter((k) => !['date', 'x-request-id'].includes(k)).sort();
+    const shape = (h: Record<string, unknown>) =>
+      Object.keys(h)
+        .filter((k) => !['date', 'x-request-id'].includes(k))
+        .sort();
     expect(shape(unknown.headers)).toEqual(shape(wrong.headers));
     expect(unknown.headers['content-length']).toBe(wrong.headers['content-length']);
   });
@@ -46,7 +53,8 @@ describe('account enumeration', () => {
     const same = await interleavedMedians(15, known, unknown);
     expect(indistinguishable(same, 1.5), JSON.stringify(same)).toBe(true);
     // Power check: a sign-in refused before any hashing (bad body) is told apart by the same statistic.
-    const noHash = () => t.app.inject({ method: 'POST', url: '/api/v1/auth/sign-in', payload: { email: 'known@example.com' } });
+    const noHash = () =>
+      t.app.inject({ method: 'POST', url: '/api/v1/auth/sign-in', payload: { email: 'known@example.com' } });
     const gap = await interleavedMedians(15, known, noHash);
     expect(indistinguishable(gap, 1.5), JSON.stringify(gap)).toBe(false);
   });
@@ -62,36 +70,47 @@ describe('account enumeration', () => {
     expect(await outboxFor(t.db, 'nobody-here@example.com')).toHaveLength(0);
   });
 
-  it('reset request: a known e-mail answers as fast as an unknown one (the mail is written after the answer)', { retry: 1 }, async () => {
-    let n = 0;
-    let mailed = (await outboxFor(t.db, 'known@example.com')).length;
-    const known = async () => {
-      mailed += 1;
-      return resetRequest('known@example.com');
-    };
-    const unknown = () => resetRequest(`nobody${n++}@example.com`);
-    // The known request's mail is written after its answer: let it land before the next sample.
-    const settle = () => awaitMails(t.db, 'known@example.com', mailed);
-    await known();
-    await unknown();
-    await settle();
-    const same = await interleavedMedians(31, known, unknown, settle);
-    expect(indistinguishable(same, 1.5), JSON.stringify(same)).toBe(true);
-    // Power check: the gap the old code had (a lookup and a mail transaction on the request path
-    // for known e-mails only, about 3x) is visible to this statistic. An authenticated
-    // verification request does exactly that work.
-    const user = (await signIn(t.app, 'staff-like@example.com')).json().user as { id: string; email: string };
-    let idToken = '';
-    let calls = 0;
-    const synchronous = async () => {
-      t.clock.advance(61_000); // past the one-a-minute limit of verification mails
-      // ID tokens live 15 minutes of the moved clock: a fresh one now and then (a signature, no hashing).
-      if (calls++ % 10 === 0) idToken = (await t.app.idTokens.issue({ ...user, emailVerified: false, isStaff: false, staffRole: null })).idToken;
-      return t.app.inject({ method: 'POST', url: '/api/v1/user/auth/email-verification', headers: { authorization: `Bearer ${idToken}` }, payload: { redirectUrl: APP_ORIGIN } });
-    };
-    const gap = await interleavedMedians(31, unknown, synchronous);
-    expect(indistinguishable(gap, 1.5), JSON.stringify(gap)).toBe(false);
-  });
+  it(
+    'reset request: a known e-mail answers as fast as an unknown one (the mail is written after the answer)',
+    { retry: 1 },
+    async () => {
+      let n = 0;
+      let mailed = (await outboxFor(t.db, 'known@example.com')).length;
+      const known = async () => {
+        mailed += 1;
+        return resetRequest('known@example.com');
+      };
+      const unknown = () => resetRequest(`nobody${n++}@example.com`);
+      // The known request's mail is written after its answer: let it land before the next sample.
+      const settle = () => awaitMails(t.db, 'known@example.com', mailed);
+      await known();
+      await unknown();
+      await settle();
+      const same = await interleavedMedians(31, known, unknown, settle);
+      expect(indistinguishable(same, 1.5), JSON.stringify(same)).toBe(true);
+      // Power check: the gap the old code had (a lookup and a mail transaction on the request path
+      // for known e-mails only, about 3x) is visible to this statistic. An authenticated
+      // verification request does exactly that work.
+      const user = (await signIn(t.app, 'staff-like@example.com')).json().user as { id: string; email: string };
+      let idToken = '';
+      let calls = 0;
+      const synchronous = async () => {
+        t.clock.advance(61_000); // past the one-a-minute limit of verification mails
+        // ID tokens live 15 minutes of the moved clock: a fresh one now and then (a signature, no hashing).
+        if (calls++ % 10 === 0)
+          idToken = (await t.app.idTokens.issue({ ...user, emailVerified: false, isStaff: false, staffRole: null }))
+            .idToken;
+        return t.app.inject({
+          method: 'POST',
+          url: '/api/v1/user/auth/email-verification',
+          headers: { authorization: `Bearer ${idToken}` },
+          payload: { redirectUrl: APP_ORIGIN },
+        });
+      };
+      const gap = await interleavedMedians(31, unknown, synchronous);
+      expect(indistinguishable(gap, 1.5), JSON.stringify(gap)).toBe(false);
+    },
+  );
 
   it('registration of an existing e-mail: 409 EMAIL_IN_USE as API.md says, with nothing about the account', async () => {
     // API.md makes this answer differ on purpose (a family must learn they already have an

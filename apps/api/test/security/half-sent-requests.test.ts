@@ -10,7 +10,11 @@ let port: number;
 const MAX = 5;
 
 beforeAll(async () => {
-  t = await createTestApp({ HEADERS_TIMEOUT_MS: '1000', REQUEST_TIMEOUT_MS: '2000', MAX_CONNECTIONS_PER_ADDRESS: String(MAX) });
+  t = await createTestApp({
+    HEADERS_TIMEOUT_MS: '1000',
+    REQUEST_TIMEOUT_MS: '2000',
+    MAX_CONNECTIONS_PER_ADDRESS: String(MAX),
+  });
   await t.app.listen({ port: 0, host: '127.0.0.1' });
   port = (t.app.server.address() as AddressInfo).port;
 });
@@ -47,7 +51,9 @@ describe('half-sent requests time out', () => {
   it('a body that never completes: the socket is closed after REQUEST_TIMEOUT_MS', async () => {
     const socket = await connect();
     const closed = closedWithin(socket, 6000);
-    socket.write('POST /api/v1/auth/sign-in HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 60000\r\n\r\n{');
+    socket.write(
+      'POST /api/v1/auth/sign-in HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 60000\r\n\r\n{',
+    );
     const result = await closed;
     socket.destroy();
     expect(result, 'still open after 6 s').not.toBeNull();

@@ -36,12 +36,22 @@ function expectSecurityHeaders(res: LightMyRequestResponse, kind: 'page' | 'api'
   expect(csp['object-src'] ?? csp['default-src']).toMatch(/'none'|'self'/);
   expect(csp['script-src'] ?? csp['default-src']).not.toMatch(/'unsafe-inline'|'unsafe-eval'|\*(?!\.)/);
   expect(csp['base-uri'] ?? '').not.toBe('*');
-  expect(permissionsOf(res), 'permissions-policy').toMatchObject({ camera: '()', microphone: '()', geolocation: '()', payment: '(self "https://js.stripe.com")' });
+  expect(permissionsOf(res), 'permissions-policy').toMatchObject({
+    camera: '()',
+    microphone: '()',
+    geolocation: '()',
+    payment: '(self "https://js.stripe.com")',
+  });
 }
 
 function permissionsOf(res: LightMyRequestResponse): Record<string, string> {
   const header = String(res.headers['permissions-policy'] ?? '');
-  return Object.fromEntries(header.split(',').filter((d) => d.includes('=')).map((d) => d.trim().split('=', 2) as [string, string]));
+  return Object.fromEntries(
+    header
+      .split(',')
+      .filter((d) => d.includes('='))
+      .map((d) => d.trim().split('=', 2) as [string, string]),
+  );
 }
 
 describe('security headers, CORS and the refresh cookie', () => {
@@ -53,7 +63,10 @@ describe('security headers, CORS and the refresh cookie', () => {
     fs.mkdirSync(path.join(dist, 'assets'));
     fs.writeFileSync(path.join(dist, 'index.html'), '<!doctype html><title>Kringle</title><div id="root"></div>');
     fs.writeFileSync(path.join(dist, 'assets', 'app-abc123.js'), 'console.log(1)');
-    fs.writeFileSync(path.join(dist, 'logo.png'), fs.readFileSync(new URL('../../../web/public/logo.png', import.meta.url)));
+    fs.writeFileSync(
+      path.join(dist, 'logo.png'),
+      fs.readFileSync(new URL('../../../web/public/logo.png', import.meta.url)),
+    );
     t = await createTestApp({ SERVE_WEB: 'true', WEB_DIST_DIR: dist });
     await register(t.app, 'cookie@example.com');
   });
@@ -67,7 +80,12 @@ describe('security headers, CORS and the refresh cookie', () => {
       await t.app.inject('/api/v1/health'),
       await t.app.inject('/api/v1/user/me'),
       await t.app.inject('/api/v1/no-such-route'),
-      await t.app.inject({ method: 'POST', url: '/api/v1/auth/sign-in', payload: '{bad', headers: { 'content-type': 'application/json' } }),
+      await t.app.inject({
+        method: 'POST',
+        url: '/api/v1/auth/sign-in',
+        payload: '{bad',
+        headers: { 'content-type': 'application/json' },
+      }),
       await signIn(t.app, 'cookie@example.com'),
     ];
     for (const res of answers) {
@@ -85,10 +103,11 @@ describe('security headers, CORS and the refresh cookie', () => {
     const page = await t.app.inject('/login');
     expect(page.headers['content-type']).toMatch(/^text\/html/);
     expect(cspOf(page)['default-src']).toBe("'self'");
-    for (const url of ['/', '/assets/app-abc123.js']) expect((await t.app.inject(url)).headers['cross-origin-resource-policy'], url).toBe('same-origin');
+    for (const url of ['/', '/assets/app-abc123.js'])
+      expect((await t.app.inject(url)).headers['cross-origin-resource-policy'], url).toBe('same-origin');
   });
 
-  it('lets webmail show the e-mails\' logo from its own origin, and nothing else', async () => {
+  it("lets webmail show the e-mails' logo from its own origin, and nothing else", async () => {
     const logo = await t.app.inject('/logo.png');
     expect(logo.statusCode).toBe(200);
     expect(logo.headers['content-type']).toBe('image/png');
@@ -116,18 +135,26 @@ describe('security headers, CORS and the refresh cookie', () => {
       expect(permissionsOf(await t.app.inject(url)).camera, url).toBe('()');
     }
     // API answers are never documents, so no policy for browser features applies to them.
-    for (const url of ['/api/v1/health', '/api/v1/staff']) expect((await t.app.inject(url)).headers['permissions-policy'], url).toBeUndefined();
+    for (const url of ['/api/v1/health', '/api/v1/staff'])
+      expect((await t.app.inject(url)).headers['permissions-policy'], url).toBeUndefined();
   });
 
   it('sends HSTS in production only (plain http stays usable locally), no loopback sources in its CSP and no dev mailbox', async () => {
     expect((await t.app.inject('/api/v1/health')).headers['strict-transport-security']).toBeUndefined();
-    const prod = await createTestApp({ NODE_ENV: 'production', SMTP_URL: 'smtp://mail.example.com:587', SELLER_ABN: '51 824 753 556', STRIPE_SECRET_KEY: 'sk_test_x' });
+    const prod = await createTestApp({
+      NODE_ENV: 'production',
+      SMTP_URL: 'smtp://mail.example.com:587',
+      SELLER_ABN: '51 824 753 556',
+      STRIPE_SECRET_KEY: 'sk_test_x',
+    });
     try {
       const hsts = String((await prod.app.inject('/api/v1/health')).headers['strict-transport-security']);
       expect(Number(/max-age=(\d+)/.exec(hsts)?.[1])).toBeGreaterThanOrEqual(15_552_000); // 180 days
       expect(hsts).toContain('includeSubDomains');
       // The sandbox's loopback sources are for development only.
-      expect(String((await prod.app.inject('/api/v1/health')).headers['content-security-policy'])).not.toMatch(/localhost|127\.0\.0\.1/);
+      expect(String((await prod.app.inject('/api/v1/health')).headers['content-security-policy'])).not.toMatch(
+        /localhost|127\.0\.0\.1/,
+      );
       // Nor does production serve the development mailbox (it would show everyone's reset links).
       for (const url of ['/api/v1/dev/outbox?to=a@example.com', '/dev/mailbox']) {
         expect((await prod.app.inject(url)).statusCode, url).toBe(404);
@@ -148,7 +175,13 @@ describe('security headers, CORS and the refresh cookie', () => {
     const good = await preflight('http://localhost:5173');
     expect(good.headers['access-control-allow-origin']).toBe('http://localhost:5173');
     expect(good.headers['access-control-allow-credentials']).toBe('true');
-    for (const origin of ['https://evil.example', 'http://localhost:5173.evil.example', 'null', 'http://localhost:5174', 'https://localhost:5173']) {
+    for (const origin of [
+      'https://evil.example',
+      'http://localhost:5173.evil.example',
+      'null',
+      'http://localhost:5174',
+      'https://localhost:5173',
+    ]) {
       const res = await preflight(origin);
       expect(res.headers['access-control-allow-origin'], origin).toBeUndefined();
       const simple = await t.app.inject({ url: '/api/v1/health', headers: { origin } });
@@ -159,7 +192,11 @@ describe('security headers, CORS and the refresh cookie', () => {
     expect(Object.keys(sameOrigin.headers).filter((h) => h.startsWith('access-control-'))).toEqual([]);
     expect(sameOrigin.headers.vary).toContain('Origin');
     // Never a wildcard together with credentials.
-    expect((await t.app.inject({ url: '/api/v1/health', headers: { origin: 'http://localhost:3000' } })).headers['access-control-allow-origin']).toBe('http://localhost:3000');
+    expect(
+      (await t.app.inject({ url: '/api/v1/health', headers: { origin: 'http://localhost:3000' } })).headers[
+        'access-control-allow-origin'
+      ],
+    ).toBe('http://localhost:3000');
   });
 
   it('sets the refresh cookie HttpOnly, SameSite=Strict, Path=/api/v1/auth, and Secure off localhost', async () => {
@@ -178,7 +215,12 @@ describe('security headers, CORS and the refresh cookie', () => {
     });
     expect(String(remote.headers['set-cookie'])).toMatch(/; Secure/i);
     // Clearing keeps the same attributes, or the browser would keep the old cookie.
-    const cleared = await t.app.inject({ method: 'POST', url: '/api/v1/auth/sign-out', headers: { host: 'photos.kringle.example' }, cookies: { kringle_refresh: 'x' } });
+    const cleared = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/auth/sign-out',
+      headers: { host: 'photos.kringle.example' },
+      cookies: { kringle_refresh: 'x' },
+    });
     const clearedRaw = String(cleared.headers['set-cookie']);
     expect(clearedRaw).toMatch(/^kringle_refresh=;/);
     expect(clearedRaw).toMatch(/; Path=\/api\/v1\/auth/);

@@ -39,7 +39,8 @@ describe('sessions held per address: checkouts', () => {
 
   const post = (url: string, who: TestCustomer, payload: object, remoteAddress = '127.0.0.1') =>
     t.app.inject({ method: 'POST', url, remoteAddress, headers: who.headers, payload });
-  const hold = (who: TestCustomer, slotId: string) => post('/api/v1/bookings/reservation', who, { slotId }, '10.69.5.1');
+  const hold = (who: TestCustomer, slotId: string) =>
+    post('/api/v1/bookings/reservation', who, { slotId }, '10.69.5.1');
 
   it('counts an unpaid checkout, and frees its place once it is paid', async () => {
     const [payer, second, third] = await createCustomers(t.db, t.app.idTokens, 3);
@@ -47,7 +48,9 @@ describe('sessions held per address: checkouts', () => {
     expect(held.statusCode).toBe(201);
     const cart = await post('/api/v1/cart', payer!, { reservationId: held.json().id, ...(await basketFor(t.db)) });
     expect(cart.statusCode, cart.body).toBe(201);
-    const checkout = await post(`/api/v1/bookings/reservation/${held.json().id}/checkoutOrder`, payer!, { cartId: cart.json().id });
+    const checkout = await post(`/api/v1/bookings/reservation/${held.json().id}/checkoutOrder`, payer!, {
+      cartId: cart.json().id,
+    });
     expect(checkout.statusCode, checkout.body).toBe(201);
     expect((await hold(second!, day[1]!)).statusCode).toBe(201);
     // The checkout waiting for payment and the hold: the address's two.

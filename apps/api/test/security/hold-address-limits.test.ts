@@ -56,11 +56,18 @@ interface Answer {
   retryAfter?: string;
 }
 const hold = async (who: TestCustomer, slotId: string, ip: string): Promise<Answer> => {
-  const res = await t.app.inject({ method: 'POST', url: '/api/v1/bookings/reservation', remoteAddress: ip, headers: who.headers, payload: { slotId } });
+  const res = await t.app.inject({
+    method: 'POST',
+    url: '/api/v1/bookings/reservation',
+    remoteAddress: ip,
+    headers: who.headers,
+    payload: { slotId },
+  });
   const body = res.json<{ code?: string; error?: string; id?: string }>();
   return { ...body, status: res.statusCode, retryAfter: res.headers['retry-after'] as string | undefined };
 };
-const cancel = (who: TestCustomer, id: string) => t.app.inject({ method: 'POST', url: `/api/v1/bookings/reservation/${id}/cancel`, headers: who.headers });
+const cancel = (who: TestCustomer, id: string) =>
+  t.app.inject({ method: 'POST', url: `/api/v1/bookings/reservation/${id}/cancel`, headers: who.headers });
 const families = (n: number) => createCustomers(t.db, t.app.idTokens, n);
 
 describe('sessions held per address (HOLD_ADDRESS_LIMIT)', () => {
@@ -72,13 +79,19 @@ describe('sessions held per address (HOLD_ADDRESS_LIMIT)', () => {
       clock.advance(30_000);
     }
     const refused = await hold(script[CAP]!, day[CAP]!, '10.36.0.1');
-    expect(refused).toMatchObject({ status: 429, code: 'RATE_LIMITED', error: expect.stringContaining('internet connection') });
+    expect(refused).toMatchObject({
+      status: 429,
+      code: 'RATE_LIMITED',
+      error: expect.stringContaining('internet connection'),
+    });
     // The first hold ends 10 minutes (HOLD_MINUTES) after it was taken, 5 minutes ago.
     expect(refused.retryAfter).toBe('300');
     // Refused, not taken: the session is free for anyone else.
     const elsewhere = await hold(script[CAP]!, day[CAP]!, '10.36.0.2');
     expect(elsewhere.status).toBe(201);
-    const held = await t.db.execute(sql`select count(*)::int as n from reservations where slot_id = any(${sql.param(day.slice(0, CAP + 1))}::uuid[]) and status = 'active'`);
+    const held = await t.db.execute(
+      sql`select count(*)::int as n from reservations where slot_id = any(${sql.param(day.slice(0, CAP + 1))}::uuid[]) and status = 'active'`,
+    );
     expect(held.rows[0]!.n).toBe(CAP + 1);
   });
 
@@ -124,7 +137,8 @@ describe('sessions held per address (HOLD_ADDRESS_LIMIT)', () => {
   it('counts an IPv6 client by its /64 (one home, one place), and another /64 is not held back', async () => {
     const day = days[0]![4]!;
     const script = await families(CAP + 1);
-    for (let i = 0; i < CAP; i++) expect((await hold(script[i]!, day[i]!, `2001:db8:36:1::${(i + 1).toString(16)}`)).status).toBe(201);
+    for (let i = 0; i < CAP; i++)
+      expect((await hold(script[i]!, day[i]!, `2001:db8:36:1::${(i + 1).toString(16)}`)).status).toBe(201);
     expect((await hold(script[CAP]!, day[CAP]!, '2001:db8:36:1:ffff:ffff:ffff:1')).status).toBe(429);
     expect((await hold(script[CAP]!, day[CAP]!, '2001:db8:36:2::1')).status).toBe(201);
   });
@@ -138,7 +152,11 @@ describe('sessions held per address (HOLD_ADDRESS_LIMIT)', () => {
     for (let i = 0; i < CAP; i++) expect((await hold(script[i]!, day[i]!, '10.36.5.1')).status).toBe(201);
     // Its lapsed hold (no sweep job here) sends it the general way, which sweeps it, then counts.
     const again = await reauthenticate(t.app.idTokens, late!);
-    expect(await hold(again, day[CAP]!, '10.36.5.1')).toMatchObject({ status: 429, code: 'RATE_LIMITED', retryAfter: '600' });
+    expect(await hold(again, day[CAP]!, '10.36.5.1')).toMatchObject({
+      status: 429,
+      code: 'RATE_LIMITED',
+      retryAfter: '600',
+    });
     expect((await hold(again, day[CAP]!, '10.36.5.2')).status).toBe(201);
   });
 

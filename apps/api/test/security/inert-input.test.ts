@@ -60,18 +60,32 @@ describe('SQL- and script-looking input stays inert', () => {
     expect(me.headers['x-content-type-options']).toBe('nosniff');
     // The display name is the spec's capitalised full name, still plain data.
     expect(me.json().user.displayName).toBe(nameParts(SCRIPT_NAME, SQL_NAME).fullname);
-    const stored = await w.t.db.execute(sql`select first_name, last_name, (select count(*)::int from users) as n from users where email = ${email}`);
+    const stored = await w.t.db.execute(
+      sql`select first_name, last_name, (select count(*)::int from users) as n from users where email = ${email}`,
+    );
     expect(stored.rows[0]).toEqual({ first_name: SCRIPT_NAME, last_name: SQL_NAME, n: expect.any(Number) });
     // A second registration with SQL in the e-mail's shape is just a validation failure.
     expect((await register(w.t.app, "x'or'1'='1@example.com")).statusCode).toBeLessThan(500);
   });
 
   it('escapes the name in the verification e-mail (through the real SMTP catcher) and keeps it as text in the text part', async () => {
-    await w.t.app.inject({ method: 'POST', url: '/api/v1/user/auth/email-verification', headers: who.headers, payload: { redirectUrl: APP_ORIGIN } });
+    await w.t.app.inject({
+      method: 'POST',
+      url: '/api/v1/user/auth/email-verification',
+      headers: who.headers,
+      payload: { redirectUrl: APP_ORIGIN },
+    });
     const oobCode = (await latestLink(w.t.db, email)).searchParams.get('oobCode')!;
-    expect((await w.t.app.inject({ method: 'POST', url: '/api/v1/auth/action/verify-email', payload: { oobCode } })).statusCode).toBe(200);
+    expect(
+      (await w.t.app.inject({ method: 'POST', url: '/api/v1/auth/action/verify-email', payload: { oobCode } }))
+        .statusCode,
+    ).toBe(200);
     await deliverMail();
-    const [mail] = (await w.t.app.inject(`/api/v1/dev/outbox?to=${email}`)).json().items as { subject: string; html: string; text: string }[];
+    const [mail] = (await w.t.app.inject(`/api/v1/dev/outbox?to=${email}`)).json().items as {
+      subject: string;
+      html: string;
+      text: string;
+    }[];
     expect(mail!.html).not.toMatch(RAW_MARKUP);
     // The greeting capitalises first letters as typed (issue 17), and stays escaped text.
     expect(mail!.html).toContain(escapeHtml(greeting(SCRIPT_NAME)));
@@ -80,7 +94,12 @@ describe('SQL- and script-looking input stays inert', () => {
   });
 
   it('stores a profile update and a cancellation reason verbatim', async () => {
-    const patched = await w.t.app.inject({ method: 'PATCH', url: '/api/v1/user/me', headers: who.headers, payload: { firstName: SCRIPT_TOO, lastName: SQL_TOO } });
+    const patched = await w.t.app.inject({
+      method: 'PATCH',
+      url: '/api/v1/user/me',
+      headers: who.headers,
+      payload: { firstName: SCRIPT_TOO, lastName: SQL_TOO },
+    });
     expect(patched.json().user).toMatchObject({ firstName: SCRIPT_TOO, lastName: SQL_TOO });
     const paid = await w.book(who, { pay: true });
     const before = (await w.t.db.execute(sql`select count(*)::int as n from bookings`)).rows[0]!.n;
@@ -103,7 +122,11 @@ describe('SQL- and script-looking input stays inert', () => {
 
   it('escapes the names in every booking e-mail and in the dev mailbox page', async () => {
     await deliverMail();
-    const items = (await w.t.app.inject(`/api/v1/dev/outbox?to=${email}`)).json().items as { subject: string; html: string; text: string }[];
+    const items = (await w.t.app.inject(`/api/v1/dev/outbox?to=${email}`)).json().items as {
+      subject: string;
+      html: string;
+      text: string;
+    }[];
     expect(items.length).toBeGreaterThanOrEqual(3); // verification, booked, cancelled/refunded
     for (const mail of items) {
       expect(mail.html, mail.subject).not.toMatch(RAW_MARKUP);

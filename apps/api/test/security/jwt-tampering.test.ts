@@ -38,8 +38,11 @@ describe('ID token tampering', () => {
     iat: now,
     exp: now + 600,
   });
-  const signWith = (key: KeyObject | Awaited<ReturnType<typeof generateKeyPair>>['privateKey'] | Uint8Array, payload: JWTPayload, header: Record<string, unknown> = { alg: 'ES256', kid }) =>
-    new SignJWT(payload).setProtectedHeader(header as { alg: string }).sign(key);
+  const signWith = (
+    key: KeyObject | Awaited<ReturnType<typeof generateKeyPair>>['privateKey'] | Uint8Array,
+    payload: JWTPayload,
+    header: Record<string, unknown> = { alg: 'ES256', kid },
+  ) => new SignJWT(payload).setProtectedHeader(header as { alg: string }).sign(key);
   /** Signs any header as it is (jose refuses to sign some of what an attacker would send). */
   const rawSign = (header: object, payload: object) => {
     const input = `${b64(header)}.${b64(payload)}`;
@@ -50,38 +53,59 @@ describe('ID token tampering', () => {
   const cases: [string, () => Promise<string>][] = [
     ['alg none', async () => new UnsecuredJWT(claims()).encode()],
     ['alg none with our kid', async () => `${b64({ alg: 'none', kid, typ: 'JWT' })}.${b64(claims())}.`],
-    ['HS256 keyed with the public key PEM (algorithm confusion)', async () => {
-      const pem = createPublicKey(privateKey).export({ type: 'spki', format: 'pem' });
-      return signWith(createSecretKey(Buffer.from(pem)), claims(), { alg: 'HS256', kid });
-    }],
-    ['HS256 keyed with the public JWK', async () => {
-      const jwk = JSON.stringify(await exportJWK(createPublicKey(privateKey)));
-      return signWith(createSecretKey(Buffer.from(jwk)), claims(), { alg: 'HS256', kid });
-    }],
+    [
+      'HS256 keyed with the public key PEM (algorithm confusion)',
+      async () => {
+        const pem = createPublicKey(privateKey).export({ type: 'spki', format: 'pem' });
+        return signWith(createSecretKey(Buffer.from(pem)), claims(), { alg: 'HS256', kid });
+      },
+    ],
+    [
+      'HS256 keyed with the public JWK',
+      async () => {
+        const jwk = JSON.stringify(await exportJWK(createPublicKey(privateKey)));
+        return signWith(createSecretKey(Buffer.from(jwk)), claims(), { alg: 'HS256', kid });
+      },
+    ],
     ['another ES256 key under our kid', async () => signWith((await generateKeyPair('ES256')).privateKey, claims())],
-    ['an attacker key embedded as a jwk header', async () => {
-      const pair = await generateKeyPair('ES256', { extractable: true });
-      return signWith(pair.privateKey, claims(), { alg: 'ES256', kid, jwk: await exportJWK(pair.publicKey) });
-    }],
+    [
+      'an attacker key embedded as a jwk header',
+      async () => {
+        const pair = await generateKeyPair('ES256', { extractable: true });
+        return signWith(pair.privateKey, claims(), { alg: 'ES256', kid, jwk: await exportJWK(pair.publicKey) });
+      },
+    ],
     ['wrong audience', async () => signWith(privateKey, { ...claims(), aud: 'kringle-dashboard' })],
     ['wrong issuer', async () => signWith(privateKey, { ...claims(), iss: 'https://evil.example' })],
     ['expired a second ago', async () => signWith(privateKey, { ...claims(), iat: now - 901, exp: now - 1 })],
     ['not valid before a future time (nbf)', async () => signWith(privateKey, { ...claims(), nbf: now + 300 })],
     ['unknown kid', async () => signWith(privateKey, claims(), { alg: 'ES256', kid: 'some-other-key' })],
     ['no kid', async () => signWith(privateKey, claims(), { alg: 'ES256' })],
-    ['kid with path and SQL', async () => signWith(privateKey, claims(), { alg: 'ES256', kid: "../../etc/passwd' or '1'='1" })],
-    ['payload changed under the original signature', async () => {
-      const [h, p, s] = who.idToken.split('.');
-      return `${h}.${b64({ ...decode(p!), sub: '7c9e6679-7425-40de-944b-e07fc1f90ae7' })}.${s}`;
-    }],
-    ['claims escalated (dashboard_user off, verified on) under the original signature', async () => {
-      const [h, p, s] = who.idToken.split('.');
-      return `${h}.${b64({ ...decode(p!), email_verified: true, exp: now + 86_400 })}.${s}`;
-    }],
-    ['header changed to ES384 under the original signature', async () => {
-      const [, p, s] = who.idToken.split('.');
-      return `${b64({ alg: 'ES384', kid, typ: 'JWT' })}.${p}.${s}`;
-    }],
+    [
+      'kid with path and SQL',
+      async () => signWith(privateKey, claims(), { alg: 'ES256', kid: "../../etc/passwd' or '1'='1" }),
+    ],
+    [
+      'payload changed under the original signature',
+      async () => {
+        const [h, p, s] = who.idToken.split('.');
+        return `${h}.${b64({ ...decode(p!), sub: '7c9e6679-7425-40de-944b-e07fc1f90ae7' })}.${s}`;
+      },
+    ],
+    [
+      'claims escalated (dashboard_user off, verified on) under the original signature',
+      async () => {
+        const [h, p, s] = who.idToken.split('.');
+        return `${h}.${b64({ ...decode(p!), email_verified: true, exp: now + 86_400 })}.${s}`;
+      },
+    ],
+    [
+      'header changed to ES384 under the original signature',
+      async () => {
+        const [, p, s] = who.idToken.split('.');
+        return `${b64({ alg: 'ES384', kid, typ: 'JWT' })}.${p}.${s}`;
+      },
+    ],
     ['signature removed', async () => who.idToken.split('.').slice(0, 2).join('.') + '.'],
     ['missing sub', async () => signWith(privateKey, without('sub'))],
     ['missing exp', async () => signWith(privateKey, without('exp'))],
@@ -90,15 +114,23 @@ describe('ID token tampering', () => {
     ['missing email_verified', async () => signWith(privateKey, without('email_verified'))],
     ['missing dashboard_user', async () => signWith(privateKey, without('dashboard_user'))],
     ['sub that is not a user id', async () => signWith(privateKey, { ...claims(), sub: "1' or '1'='1" })],
-    ['a critical header the server does not know', async () => rawSign({ alg: 'ES256', kid, crit: ['exp-x'], 'exp-x': 1 }, claims())],
+    [
+      'a critical header the server does not know',
+      async () => rawSign({ alg: 'ES256', kid, crit: ['exp-x'], 'exp-x': 1 }, claims()),
+    ],
   ];
 
   it('accepts the genuine token (so the refusals below are about the tampering)', async () => {
     expect((await t.app.inject({ url: '/api/v1/user/me', headers: who.headers })).statusCode).toBe(200);
     const raw = rawSign({ alg: 'ES256', kid, typ: 'JWT' }, claims());
-    expect((await t.app.inject({ url: '/api/v1/user/me', headers: { authorization: `Bearer ${raw}` } })).statusCode).toBe(200);
+    expect(
+      (await t.app.inject({ url: '/api/v1/user/me', headers: { authorization: `Bearer ${raw}` } })).statusCode,
+    ).toBe(200);
     const fresh = await signWith(privateKey, claims());
-    expect((await t.app.inject({ url: '/api/v1/bookings/upcoming-bookings', headers: { authorization: `Bearer ${fresh}` } })).statusCode).toBe(200);
+    expect(
+      (await t.app.inject({ url: '/api/v1/bookings/upcoming-bookings', headers: { authorization: `Bearer ${fresh}` } }))
+        .statusCode,
+    ).toBe(200);
   });
 
   it.each(cases)('refuses %s with 401 UNAUTHENTICATED', async (_name, make) => {

@@ -24,7 +24,12 @@ beforeAll(async () => {
   const season = demoSeason(now);
   await loadSeason(t.db, season, now);
   locationId = (await t.db.execute(sql`select id from locations limit 1`)).rows[0]!.id as string;
-  const listener = startSlotEventsListener({ state: t.app.slotState, clock: t.clock, log: t.app.log, databaseUrl: t.databaseUrl });
+  const listener = startSlotEventsListener({
+    state: t.app.slotState,
+    clock: t.clock,
+    log: t.app.log,
+    databaseUrl: t.databaseUrl,
+  });
   await listener.ready;
   stopListener = listener.stop;
   await t.app.listen({ port: 0, host: '127.0.0.1' });
@@ -41,7 +46,10 @@ afterAll(async () => {
 async function open(idToken: string) {
   const controller = new AbortController();
   opened.push(controller);
-  const res = await fetch(`${base}/api/v1/booking-slot/${locationId}/live`, { headers: bearer(idToken), signal: controller.signal });
+  const res = await fetch(`${base}/api/v1/booking-slot/${locationId}/live`, {
+    headers: bearer(idToken),
+    signal: controller.signal,
+  });
   return { res, controller };
 }
 
@@ -79,12 +87,16 @@ describe('live streams are capped per account and per address', () => {
 });
 
 describe('a stream ends with its token and its sign-out', () => {
-  it('signing out ends the account\'s open streams', async () => {
+  it("signing out ends the account's open streams", async () => {
     await new Promise((r) => setTimeout(r, 100));
     const c = await createSignedInUser(t.app, t.db, 'streams-c@example.com', { verified: true });
     const { res } = await open(c.idToken);
     expect(res.status).toBe(200);
-    const out = await t.app.inject({ method: 'POST', url: '/api/v1/auth/sign-out', cookies: { [REFRESH_COOKIE]: c.refreshToken } });
+    const out = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/auth/sign-out',
+      cookies: { [REFRESH_COOKIE]: c.refreshToken },
+    });
     expect(out.statusCode).toBe(204);
     expect(await endsWithin(res, 3000)).toBe(true);
   }, 20_000);

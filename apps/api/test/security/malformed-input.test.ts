@@ -19,17 +19,30 @@ describe('oversized, malformed and odd input', () => {
   });
   afterAll(async () => t.close());
 
-  const raw = (url: string, body: string | Buffer, contentType = 'application/json', method: 'POST' | 'PATCH' = 'POST') =>
-    t.app.inject({ method, url, payload: body, headers: { ...who.headers, 'content-type': contentType } });
+  const raw = (
+    url: string,
+    body: string | Buffer,
+    contentType = 'application/json',
+    method: 'POST' | 'PATCH' = 'POST',
+  ) => t.app.inject({ method, url, payload: body, headers: { ...who.headers, 'content-type': contentType } });
   const signIn = (body: string) => raw('/api/v1/auth/sign-in', body);
 
   it('refuses a body over the limit (64 KiB) with 413 PAYLOAD_TOO_LARGE, on public, token and webhook routes', async () => {
     const big = JSON.stringify({ email: 'a@example.com', password: 'x'.repeat(70 * 1024) });
     expectContractError(await signIn(big), 413, 'PAYLOAD_TOO_LARGE');
-    expectContractError(await raw('/api/v1/user/me', JSON.stringify({ firstName: 'x'.repeat(70 * 1024) }), 'application/json', 'PATCH'), 413, 'PAYLOAD_TOO_LARGE');
+    expectContractError(
+      await raw('/api/v1/user/me', JSON.stringify({ firstName: 'x'.repeat(70 * 1024) }), 'application/json', 'PATCH'),
+      413,
+      'PAYLOAD_TOO_LARGE',
+    );
     expectContractError(await raw('/api/v1/webhooks/stripe', big), 413, 'PAYLOAD_TOO_LARGE');
     // A lying Content-Length does not get past the limit either.
-    const lying = await t.app.inject({ method: 'POST', url: '/api/v1/auth/sign-in', payload: big, headers: { 'content-type': 'application/json', 'content-length': '10' } });
+    const lying = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/auth/sign-in',
+      payload: big,
+      headers: { 'content-type': 'application/json', 'content-length': '10' },
+    });
     expect([400, 413]).toContain(lying.statusCode);
     expectContractError(lying, lying.statusCode);
   });
@@ -44,12 +57,21 @@ describe('oversized, malformed and odd input', () => {
     ['empty', ''],
     ['NaN', '{"email":"a@example.com","password":NaN}'],
     ['a lone surrogate escape in a key', '{"\\ud800":1}'],
-    ['prototype pollution (__proto__)', '{"email":"a@example.com","password":"Sleigh-Bells-Ring-42","__proto__":{"isAdmin":true}}'],
-    ['prototype pollution (constructor.prototype)', '{"email":"a@example.com","password":"Sleigh-Bells-Ring-42","constructor":{"prototype":{"isAdmin":true}}}'],
+    [
+      'prototype pollution (__proto__)',
+      '{"email":"a@example.com","password":"Sleigh-Bells-Ring-42","__proto__":{"isAdmin":true}}',
+    ],
+    [
+      'prototype pollution (constructor.prototype)',
+      '{"email":"a@example.com","password":"Sleigh-Bells-Ring-42","constructor":{"prototype":{"isAdmin":true}}}',
+    ],
     ['deep nesting', `{"email":${'['.repeat(20_000)}${']'.repeat(20_000)}}`],
     ['a huge array', `{"email":"a@example.com","password":[${Array.from({ length: 15_000 }, () => '1').join(',')}]}`],
     ['duplicate keys', '{"email":"a@example.com","email":"b@example.com","password":"x"}'],
-    ['invalid UTF-8 bytes', Buffer.from([0x7b, 0x22, 0x65, 0x6d, 0x61, 0x69, 0x6c, 0x22, 0x3a, 0x22, 0xc3, 0x28, 0xff, 0x22, 0x7d])],
+    [
+      'invalid UTF-8 bytes',
+      Buffer.from([0x7b, 0x22, 0x65, 0x6d, 0x61, 0x69, 0x6c, 0x22, 0x3a, 0x22, 0xc3, 0x28, 0xff, 0x22, 0x7d]),
+    ],
   ])('answers %s with a contract 4xx', async (_name, body) => {
     const res = await signIn(body as string);
     expect(res.statusCode).toBeGreaterThanOrEqual(400);
@@ -61,7 +83,10 @@ describe('oversized, malformed and odd input', () => {
   it.each([
     ['text/plain', 'email=a@example.com'],
     ['application/x-www-form-urlencoded', 'email=a%40example.com&password=x'],
-    ['multipart/form-data; boundary=x', '--x\r\nContent-Disposition: form-data; name="email"\r\n\r\na@example.com\r\n--x--'],
+    [
+      'multipart/form-data; boundary=x',
+      '--x\r\nContent-Disposition: form-data; name="email"\r\n\r\na@example.com\r\n--x--',
+    ],
     ['application/xml', '<email>a@example.com</email>'],
     ['application/json; charset=utf-16', '{"email":"a@example.com"}'],
     ['application/jsonx', '{"email":"a@example.com"}'],
@@ -90,7 +115,12 @@ describe('oversized, malformed and odd input', () => {
 
   it('stores unusual but legitimate names verbatim (accents, scripts, emoji, right-to-left)', async () => {
     for (const firstName of ['Zoë-Ōkawa', '张伟', 'Ngāti 🎅🏽', 'مريم', "O'Brien-Smith", 'e\u0301lodie']) {
-      const res = await t.app.inject({ method: 'PATCH', url: '/api/v1/user/me', headers: who.headers, payload: { firstName } });
+      const res = await t.app.inject({
+        method: 'PATCH',
+        url: '/api/v1/user/me',
+        headers: who.headers,
+        payload: { firstName },
+      });
       expect(res.statusCode, res.body).toBe(200);
       expect(res.json().user.firstName).toBe(firstName);
     }

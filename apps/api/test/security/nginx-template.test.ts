@@ -10,19 +10,23 @@ import { loadConfig } from '../../src/config/config';
  * as the API itself does when it is exposed directly (decision 0048), and never cuts a live stream
  * between its keep-alives. Read from the file, directive by directive.
  */
-const TEMPLATE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../../bench/nginx/kringle.conf.template');
+const TEMPLATE = path.resolve(
+  path.dirname(fileURLToPath(import.meta.url)),
+  '../../../../bench/nginx/kringle.conf.template',
+);
 const lines = fs
   .readFileSync(TEMPLATE, 'utf8')
   .split('\n')
   .map((l) => l.replace(/#.*/, '').trim())
   .filter(Boolean);
 /** The arguments of every occurrence of a directive, in file order. */
-const directive = (name: string) => lines.filter((l) => l.split(/\s+/)[0] === name).map((l) => l.replace(/;$/, '').split(/\s+/).slice(1));
+const directive = (name: string) =>
+  lines.filter((l) => l.split(/\s+/)[0] === name).map((l) => l.replace(/;$/, '').split(/\s+/).slice(1));
 const seconds = (v: string) => Number(/^(\d+)s$/.exec(v)?.[1] ?? NaN);
 const config = loadConfig({});
 
 describe('the nginx template caps and times out what one address can hold', () => {
-  it('counts connections per client address and refuses past the API\'s own per-address cap with 429', () => {
+  it("counts connections per client address and refuses past the API's own per-address cap with 429", () => {
     const [zone] = directive('limit_conn_zone');
     expect(zone?.[0]).toBe('$binary_remote_addr');
     const zoneName = /^zone=([\w-]+):/.exec(zone?.[1] ?? '')?.[1];

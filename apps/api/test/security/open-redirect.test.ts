@@ -19,9 +19,18 @@ describe('open redirect through redirectUrl', () => {
   afterAll(async () => t.close());
 
   const verification = (redirectUrl: unknown) =>
-    t.app.inject({ method: 'POST', url: '/api/v1/user/auth/email-verification', headers: bearer(idToken), payload: { redirectUrl } });
+    t.app.inject({
+      method: 'POST',
+      url: '/api/v1/user/auth/email-verification',
+      headers: bearer(idToken),
+      payload: { redirectUrl },
+    });
   const reset = (redirectUrl: unknown) =>
-    t.app.inject({ method: 'POST', url: '/api/v1/user/auth/reset-password', payload: { email: 'redirect@example.com', redirectUrl } });
+    t.app.inject({
+      method: 'POST',
+      url: '/api/v1/user/auth/reset-password',
+      payload: { email: 'redirect@example.com', redirectUrl },
+    });
 
   const refused = [
     'https://evil.example',
@@ -50,13 +59,16 @@ describe('open redirect through redirectUrl', () => {
     'x'.repeat(3000),
   ];
 
-  it.each(refused)('refuses %j for both the verification and the reset link, and mails nothing', async (redirectUrl) => {
-    for (const res of [await verification(redirectUrl), await reset(redirectUrl)]) {
-      expectContractError(res, 400);
-      expect(['REDIRECT_NOT_ALLOWED', 'VALIDATION_FAILED']).toContain(res.json().code);
-    }
-    expect(await outboxFor(t.db, 'redirect@example.com')).toHaveLength(0);
-  });
+  it.each(refused)(
+    'refuses %j for both the verification and the reset link, and mails nothing',
+    async (redirectUrl) => {
+      for (const res of [await verification(redirectUrl), await reset(redirectUrl)]) {
+        expectContractError(res, 400);
+        expect(['REDIRECT_NOT_ALLOWED', 'VALIDATION_FAILED']).toContain(res.json().code);
+      }
+      expect(await outboxFor(t.db, 'redirect@example.com')).toHaveLength(0);
+    },
+  );
 
   it('refuses non-string redirect targets', async () => {
     for (const value of [null, 42, ['http://localhost:5173'], { href: 'http://localhost:5173' }]) {

@@ -40,17 +40,32 @@ describe('dates that do not exist or are far off are 400 VALIDATION_FAILED, not 
 });
 
 it('the CORS preflight allows PUT (who is coming is saved with PUT)', async () => {
-  const res = await t.app.inject({ method: 'OPTIONS', url: `/api/v1/bookings/${randomUUID()}/details`, headers: { origin: APP_ORIGIN, 'access-control-request-method': 'PUT' } });
+  const res = await t.app.inject({
+    method: 'OPTIONS',
+    url: `/api/v1/bookings/${randomUUID()}/details`,
+    headers: { origin: APP_ORIGIN, 'access-control-request-method': 'PUT' },
+  });
   expect(res.statusCode).toBe(204);
   expect(String(res.headers['access-control-allow-methods'])).toContain('PUT');
 });
 
 it('an empty body with a JSON content type is no body, not "not valid JSON"', async () => {
   const session = await signIn(t.app, 'small-items@example.com');
-  const res = await t.app.inject({ method: 'POST', url: '/api/v1/auth/sign-out', headers: { 'content-type': 'application/json' }, payload: '', cookies: { [REFRESH_COOKIE]: refreshCookieOf(session)! } });
+  const res = await t.app.inject({
+    method: 'POST',
+    url: '/api/v1/auth/sign-out',
+    headers: { 'content-type': 'application/json' },
+    payload: '',
+    cookies: { [REFRESH_COOKIE]: refreshCookieOf(session)! },
+  });
   expect(res.statusCode).toBe(204);
   // A required body is still required.
-  const signInEmpty = await t.app.inject({ method: 'POST', url: '/api/v1/auth/sign-in', headers: { 'content-type': 'application/json' }, payload: '' });
+  const signInEmpty = await t.app.inject({
+    method: 'POST',
+    url: '/api/v1/auth/sign-in',
+    headers: { 'content-type': 'application/json' },
+    payload: '',
+  });
   expect(signInEmpty.statusCode).toBe(400);
   expect(signInEmpty.json()).toMatchObject({ code: 'VALIDATION_FAILED' });
 });
@@ -60,7 +75,11 @@ it('sign out everywhere revokes every refresh family of the account, and its ID 
   const laptop = refreshCookieOf(await signIn(t.app, 'small-items@example.com'))!;
   const phoneIdToken = phone.json<{ idToken: string }>().idToken;
   expect((await t.app.inject({ url: '/api/v1/user/me', headers: bearer(phoneIdToken) })).statusCode).toBe(200);
-  const res = await t.app.inject({ method: 'POST', url: '/api/v1/auth/sign-out-everywhere', headers: bearer(customer.idToken) });
+  const res = await t.app.inject({
+    method: 'POST',
+    url: '/api/v1/auth/sign-out-everywhere',
+    headers: bearer(customer.idToken),
+  });
   expect(res.statusCode).toBe(204);
   expect((await refresh(t.app, refreshCookieOf(phone))).statusCode).toBe(401);
   expect((await refresh(t.app, laptop)).statusCode).toBe(401);
@@ -71,17 +90,34 @@ it('sign out everywhere revokes every refresh family of the account, and its ID 
   }
   expect((await t.app.inject({ method: 'POST', url: '/api/v1/auth/sign-out-everywhere' })).statusCode).toBe(401);
   // Signing in again works: the new token carries the new epoch.
-  customer = { ...customer, idToken: (await signIn(t.app, 'small-items@example.com')).json<{ idToken: string }>().idToken };
+  customer = {
+    ...customer,
+    idToken: (await signIn(t.app, 'small-items@example.com')).json<{ idToken: string }>().idToken,
+  };
   expect((await t.app.inject({ url: '/api/v1/user/me', headers: bearer(customer.idToken) })).statusCode).toBe(200);
 });
 
 it('a new cart for a hold that has checked out answers 409 CART_INVALID (its checkout lives on), not HOLD_EXPIRED', async () => {
-  const slotId = (await t.db.execute(sql`select id from slots where kind = 'session' and start_at > now() + interval '2 days' order by start_at limit 1`)).rows[0]!.id as string;
-  const held = await t.app.inject({ method: 'POST', url: '/api/v1/bookings/reservation', headers: bearer(customer.idToken), payload: { slotId } });
+  const slotId = (
+    await t.db.execute(
+      sql`select id from slots where kind = 'session' and start_at > now() + interval '2 days' order by start_at limit 1`,
+    )
+  ).rows[0]!.id as string;
+  const held = await t.app.inject({
+    method: 'POST',
+    url: '/api/v1/bookings/reservation',
+    headers: bearer(customer.idToken),
+    payload: { slotId },
+  });
   expect(held.statusCode).toBe(201);
   const reservationId = held.json<{ id: string }>().id;
   await t.db.update(reservations).set({ status: 'checked_out' }).where(eq(reservations.id, reservationId));
-  const cart = await t.app.inject({ method: 'POST', url: '/api/v1/cart', headers: bearer(customer.idToken), payload: { reservationId, amount: 0, packages: [{ id: randomUUID(), quantity: 1 }] } });
+  const cart = await t.app.inject({
+    method: 'POST',
+    url: '/api/v1/cart',
+    headers: bearer(customer.idToken),
+    payload: { reservationId, amount: 0, packages: [{ id: randomUUID(), quantity: 1 }] },
+  });
   expect(cart.statusCode).toBe(409);
   expect(cart.json()).toMatchObject({ code: 'CART_INVALID' });
 });

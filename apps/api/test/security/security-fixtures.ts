@@ -19,7 +19,10 @@ export function expectContractError(res: LightMyRequestResponse, status: number,
   expect(res.statusCode, res.body).toBe(status);
   expect(res.headers['content-type']).toMatch(/^application\/json/);
   const body = res.json() as Record<string, unknown>;
-  expect(Object.keys(body).every((k) => ['error', 'code', 'details'].includes(k)), res.body).toBe(true);
+  expect(
+    Object.keys(body).every((k) => ['error', 'code', 'details'].includes(k)),
+    res.body,
+  ).toBe(true);
   expect(typeof body.error).toBe('string');
   expect(body.code).toEqual(code ?? expect.stringMatching(/^[A-Z_]+$/));
   expect(res.body).not.toMatch(/\bat \S+\.[jt]s:\d+|node_modules|postgres|relation "|syntax error at/i);
@@ -37,7 +40,12 @@ export interface Operation {
 /** Every operation of the served OpenAPI document: the suite reads the routes from it, so none is forgotten. */
 export async function operations(app: FastifyInstance): Promise<Operation[]> {
   const res = await app.inject('/api/v1/openapi.json');
-  const doc = res.json() as { paths: Record<string, Record<string, { security?: Record<string, unknown>[]; parameters?: { in: string; name: string }[] }>> };
+  const doc = res.json() as {
+    paths: Record<
+      string,
+      Record<string, { security?: Record<string, unknown>[]; parameters?: { in: string; name: string }[] }>
+    >;
+  };
   return Object.entries(doc.paths).flatMap(([path, ops]) =>
     Object.entries(ops).map(([method, op]) => ({
       method: method.toUpperCase(),
@@ -60,10 +68,25 @@ export const fillPath = (template: string, values: Record<string, string>) =>
  * an attack means the attack changed nothing (jobs are off in tests, so nothing else writes).
  */
 export async function stateChecksum(app: FastifyInstance): Promise<Record<string, string>> {
-  const tables = ['users', 'refresh_tokens', 'action_codes', 'reservations', 'carts', 'bookings', 'orders', 'refunds', 'slots', 'mail_outbox', 'stripe_events', 'waitlist_entries'];
+  const tables = [
+    'users',
+    'refresh_tokens',
+    'action_codes',
+    'reservations',
+    'carts',
+    'bookings',
+    'orders',
+    'refunds',
+    'slots',
+    'mail_outbox',
+    'stripe_events',
+    'waitlist_entries',
+  ];
   const out: Record<string, string> = {};
   for (const table of tables) {
-    const res = await app.pool.query<{ sum: string | null }>(`select md5(coalesce(string_agg(t::text, '|' order by t::text), '')) as sum from ${table} t`);
+    const res = await app.pool.query<{ sum: string | null }>(
+      `select md5(coalesce(string_agg(t::text, '|' order by t::text), '')) as sum from ${table} t`,
+    );
     out[table] = res.rows[0]!.sum ?? '';
   }
   return out;
@@ -76,7 +99,10 @@ export interface BookingWorld {
   post(url: string, who: TestCustomer, payload?: object): Promise<LightMyRequestResponse>;
   get(url: string, who: TestCustomer): Promise<LightMyRequestResponse>;
   /** Hold, cart and checkout; with `pay`, the sandbox card and its webhook too. */
-  book(who: TestCustomer, opts?: { pay?: boolean }): Promise<{ bookingId: string; orderId: string; reservationId: string; cartId: string; clientSecret: string }>;
+  book(
+    who: TestCustomer,
+    opts?: { pay?: boolean },
+  ): Promise<{ bookingId: string; orderId: string; reservationId: string; cartId: string; clientSecret: string }>;
   /** A fresh live hold and a priced cart on it (not checked out). */
   holdAndCart(who: TestCustomer): Promise<{ reservationId: string; cartId: string; slotId: string }>;
   close(): Promise<void>;
@@ -104,7 +130,12 @@ export async function bookingWorld(env: Record<string, string> = {}): Promise<Bo
     const slotId = free.shift()!;
     const hold = await post('/api/v1/bookings/reservation', who, { slotId });
     expect(hold.statusCode, hold.body).toBe(201);
-    const cart = await post('/api/v1/cart', who, { reservationId: hold.json().id, amount: pkg!.priceCents, packages: [{ id: pkg!.id, quantity: 1 }], addOns: [] });
+    const cart = await post('/api/v1/cart', who, {
+      reservationId: hold.json().id,
+      amount: pkg!.priceCents,
+      packages: [{ id: pkg!.id, quantity: 1 }],
+      addOns: [],
+    });
     expect(cart.statusCode, cart.body).toBe(201);
     return { reservationId: hold.json().id as string, cartId: cart.json().id as string, slotId };
   }
@@ -113,7 +144,11 @@ export async function bookingWorld(env: Record<string, string> = {}): Promise<Bo
     const { reservationId, cartId } = await holdAndCart(who);
     const checkout = await post(`/api/v1/bookings/reservation/${reservationId}/checkoutOrder`, who, { cartId });
     expect(checkout.statusCode, checkout.body).toBe(201);
-    const { bookingId, orderId, client_secret: clientSecret } = checkout.json() as { bookingId: string; orderId: string; client_secret: string };
+    const {
+      bookingId,
+      orderId,
+      client_secret: clientSecret,
+    } = checkout.json() as { bookingId: string; orderId: string; client_secret: string };
     if (opts.pay) {
       expect((await payWithCard(s.sandbox, clientSecret, CARDS.success)).status).toBe('succeeded');
       await s.sandbox.webhooksIdle();
@@ -175,4 +210,5 @@ export async function interleavedMedians(
 }
 
 /** True when two medians differ by less than `ratio` either way: the test's notion of "indistinguishable". */
-export const indistinguishable = (m: { a: number; b: number }, ratio: number) => Math.max(m.a, m.b) / Math.min(m.a, m.b) < ratio;
+export const indistinguishable = (m: { a: number; b: number }, ratio: number) =>
+  Math.max(m.a, m.b) / Math.min(m.a, m.b) < ratio;

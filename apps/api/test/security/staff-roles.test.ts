@@ -2,7 +2,15 @@ import { zonedToInstant } from '@kringle/contracts/dates';
 import { STAFF_ROLES, type StaffRole } from '@kringle/contracts/staff-roles';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bookDirect, createPerson, signedInHeaders, staffDay, SYDNEY, type Person, type StaffDay } from '../staff/staff-fixtures';
+import {
+  bookDirect,
+  createPerson,
+  signedInHeaders,
+  staffDay,
+  SYDNEY,
+  type Person,
+  type StaffDay,
+} from '../staff/staff-fixtures';
 import { expectContractError, fillPath, operations, type Operation } from './security-fixtures';
 import { LOCATION_SCOPED, NOT_LOCATION_SCOPED } from './staff-routes';
 
@@ -14,7 +22,12 @@ import { LOCATION_SCOPED, NOT_LOCATION_SCOPED } from './staff-routes';
  */
 
 /** Reachable before a manager or support member has enrolled the second factor. */
-const BEFORE_MFA = ['GET /api/v1/staff/me', 'POST /api/v1/staff/mfa/setup', 'POST /api/v1/staff/mfa/confirm', 'POST /api/v1/staff/sign-out-everywhere'];
+const BEFORE_MFA = [
+  'GET /api/v1/staff/me',
+  'POST /api/v1/staff/mfa/setup',
+  'POST /api/v1/staff/mfa/confirm',
+  'POST /api/v1/staff/sign-out-everywhere',
+];
 
 const key = (op: Operation) => `${op.method} ${op.path}`;
 
@@ -31,13 +44,22 @@ describe('staff roles and locations on every staff route', () => {
     w = await staffDay();
     w.clock.set(zonedToInstant(w.day, '10:05', SYDNEY));
     for (const role of STAFF_ROLES) {
-      const make = (locationIds: string[], mfaEnrolled = true) => createPerson(w.t.db, true, { firstName: 'Staff', lastName: role }, { role, locationIds, mfaEnrolled });
-      people[role] = { own: await make([w.sydney]), other: await make([w.brisbane]), all: await make([]), unenrolled: await make([], false) };
+      const make = (locationIds: string[], mfaEnrolled = true) =>
+        createPerson(w.t.db, true, { firstName: 'Staff', lastName: role }, { role, locationIds, mfaEnrolled });
+      people[role] = {
+        own: await make([w.sydney]),
+        other: await make([w.brisbane]),
+        all: await make([]),
+        unenrolled: await make([], false),
+      };
     }
     target = await createPerson(w.t.db, true, { firstName: 'Target', lastName: 'Elf' });
     booking = await bookDirect(w.t.db, w.family, w.sessions[0]!.id);
-    orderId = (await w.t.db.execute(sql`select id from orders where booking_id = ${booking.id}::uuid`)).rows[0]!.id as string;
-    const doc = (await w.t.app.inject('/api/v1/openapi.json')).json() as { paths: Record<string, Record<string, { 'x-staff-roles'?: StaffRole[] }>> };
+    orderId = (await w.t.db.execute(sql`select id from orders where booking_id = ${booking.id}::uuid`)).rows[0]!
+      .id as string;
+    const doc = (await w.t.app.inject('/api/v1/openapi.json')).json() as {
+      paths: Record<string, Record<string, { 'x-staff-roles'?: StaffRole[] }>>;
+    };
     ops = (await operations(w.t.app))
       .filter((op) => op.path.startsWith('/api/v1/staff/') && op.token)
       .map((op) => ({ ...op, roles: doc.paths[op.path]![op.method.toLowerCase()]!['x-staff-roles'] ?? [] }));
@@ -51,12 +73,23 @@ describe('staff roles and locations on every staff route', () => {
         slotId: w.sessions[5]!.id,
         firstName: 'Walk',
         lastName: 'In',
-        details: { children: [{ firstName: 'Ava', age: 4 }], adults: 1, pets: 0, accessNeeds: [], accessNote: '', noteForSanta: '' },
+        details: {
+          children: [{ firstName: 'Ava', age: 4 }],
+          adults: 1,
+          pets: 0,
+          accessNeeds: [],
+          accessNote: '',
+          noteForSanta: '',
+        },
         packages: [{ id: w.classic, quantity: 1 }],
         addOns: [],
         paidWith: 'cash',
       },
-      'POST /api/v1/staff/accounts': { email: `new-${Math.random().toString(36).slice(2, 8)}@kringle.test`, role: 'set', locationIds: [] },
+      'POST /api/v1/staff/accounts': {
+        email: `new-${Math.random().toString(36).slice(2, 8)}@kringle.test`,
+        role: 'set',
+        locationIds: [],
+      },
       'PATCH /api/v1/staff/accounts/{id}': { locationIds: [w.sydney] },
       'POST /api/v1/staff/mfa/confirm': { code: '000000' },
       'POST /api/v1/staff/mfa/setup': {},
@@ -67,9 +100,31 @@ describe('staff roles and locations on every staff route', () => {
       'POST /api/v1/staff/photos/{id}/assign': { bookingId: booking.id },
       'POST /api/v1/staff/bookings/{id}/photos/extend': { days: 7, reason: 'Family asked for more time' },
       // A closure of an hour without sessions: it changes no other route's answers.
-      'POST /api/v1/staff/closures/preview': { locationId: w.sydney, from: `${w.day}T23:00`, to: `${w.day}T23:30`, reason: 'Santa is unwell' },
-      'POST /api/v1/staff/closures': { locationId: w.sydney, from: `${w.day}T23:00`, to: `${w.day}T23:30`, reason: 'Santa is unwell', remedy: 'refund', confirm: 'Kringle Sydney, Pitt Street' },
-      'PUT /api/v1/staff/bookings/{id}/details': { details: { children: [{ firstName: 'Ava', age: 4 }], adults: 1, pets: 0, accessNeeds: [], accessNote: '', noteForSanta: '' }, reason: 'Family phoned' },
+      'POST /api/v1/staff/closures/preview': {
+        locationId: w.sydney,
+        from: `${w.day}T23:00`,
+        to: `${w.day}T23:30`,
+        reason: 'Santa is unwell',
+      },
+      'POST /api/v1/staff/closures': {
+        locationId: w.sydney,
+        from: `${w.day}T23:00`,
+        to: `${w.day}T23:30`,
+        reason: 'Santa is unwell',
+        remedy: 'refund',
+        confirm: 'Kringle Sydney, Pitt Street',
+      },
+      'PUT /api/v1/staff/bookings/{id}/details': {
+        details: {
+          children: [{ firstName: 'Ava', age: 4 }],
+          adults: 1,
+          pets: 0,
+          accessNeeds: [],
+          accessNote: '',
+          noteForSanta: '',
+        },
+        reason: 'Family phoned',
+      },
     })[key(op)];
   /** Each route's query: the run sheet's location and day, a day to move onto, a search. */
   const queryFor = (op: Operation) => {
@@ -80,18 +135,28 @@ describe('staff roles and locations on every staff route', () => {
     if (op.path.includes('/reports/')) return `?locationId=${w.sydney}&from=${w.day}&to=${w.day}`;
     return '';
   };
-  const idFor = (op: Operation) => (op.path.includes('/accounts/') ? target.id : op.path.includes('/orders/') ? orderId : booking.id);
-  const urlFor = (op: Operation) => fillPath(op.path, { id: idFor(op), locationId: w.sydney, version: '1' }) + queryFor(op);
+  const idFor = (op: Operation) =>
+    op.path.includes('/accounts/') ? target.id : op.path.includes('/orders/') ? orderId : booking.id;
+  const urlFor = (op: Operation) =>
+    fillPath(op.path, { id: idFor(op), locationId: w.sydney, version: '1' }) + queryFor(op);
   const send = async (op: Operation, who: Person) => {
     const payload = bodyFor(op);
     // A sign-in now: after the route list's own "sign out everywhere", the next token is the new epoch's.
-    return w.t.app.inject({ method: op.method as 'GET', url: urlFor(op), headers: await signedInHeaders(w.t, who), ...(payload ? { payload } : {}) });
+    return w.t.app.inject({
+      method: op.method as 'GET',
+      url: urlFor(op),
+      headers: await signedInHeaders(w.t, who),
+      ...(payload ? { payload } : {}),
+    });
   };
 
   it('classifies every staff route, and each declares its roles (manager always among them)', () => {
     expect(ops.length).toBeGreaterThanOrEqual(14);
     const known = [...LOCATION_SCOPED, ...NOT_LOCATION_SCOPED];
-    expect(ops.map(key).filter((k) => !known.includes(k)), 'a new staff route: add it to LOCATION_SCOPED or NOT_LOCATION_SCOPED').toEqual([]);
+    expect(
+      ops.map(key).filter((k) => !known.includes(k)),
+      'a new staff route: add it to LOCATION_SCOPED or NOT_LOCATION_SCOPED',
+    ).toEqual([]);
     for (const op of ops) expect(op.roles, key(op)).toContain('manager');
     // The accounts are the managers' alone (API.md); the set's day is not support's to change.
     const rolesOf = (k: string) => ops.find((op) => key(op) === k)!.roles.sort();
@@ -119,7 +184,7 @@ describe('staff roles and locations on every staff route', () => {
     }
   });
 
-  it('lets an allowed role in at its own location and with every location (the answers are the routes\' own)', async () => {
+  it("lets an allowed role in at its own location and with every location (the answers are the routes' own)", async () => {
     for (const op of ops) {
       for (const role of op.roles) {
         for (const who of [people[role].own, people[role].all]) {
@@ -134,11 +199,19 @@ describe('staff roles and locations on every staff route', () => {
     for (const op of ops) {
       for (const role of ['manager', 'support'] as const) {
         const res = await send(op, people[role].unenrolled);
-        if (BEFORE_MFA.includes(key(op))) expect([401, 403], `${key(op)} as ${role}: ${res.body}`).not.toContain(res.statusCode);
+        if (BEFORE_MFA.includes(key(op)))
+          expect([401, 403], `${key(op)} as ${role}: ${res.body}`).not.toContain(res.statusCode);
         else expectContractError(res, 403, 'MFA_REQUIRED');
       }
     }
-    expect((await send(ops.find((o) => key(o) === 'GET /api/v1/staff/run-sheet')!, people.set.unenrolled)).statusCode).toBe(200);
+    expect(
+      (
+        await send(
+          ops.find((o) => key(o) === 'GET /api/v1/staff/run-sheet')!,
+          people.set.unenrolled,
+        )
+      ).statusCode,
+    ).toBe(200);
   });
 
   it('shows a scoped account only its own locations in the catalogue', async () => {

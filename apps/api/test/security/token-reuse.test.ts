@@ -1,5 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { APP_ORIGIN, awaitMails, bearer, createSignedInUser, latestLink, refresh, refreshCookieOf, signIn, STRONG_PASSWORD } from '../support/accounts';
+import {
+  APP_ORIGIN,
+  awaitMails,
+  bearer,
+  createSignedInUser,
+  latestLink,
+  refresh,
+  refreshCookieOf,
+  signIn,
+  STRONG_PASSWORD,
+} from '../support/accounts';
 import { createTestApp, type TestApp } from '../test-app';
 import { expectContractError, stateChecksum } from './security-fixtures';
 
@@ -27,7 +37,11 @@ describe('replay of refresh tokens and e-mail links', () => {
     expectContractError(await refresh(t.app, newest), 401, 'UNAUTHENTICATED');
     // Sign-out with a dead token changes nothing and still answers 204.
     const before = await stateChecksum(t.app);
-    const out = await t.app.inject({ method: 'POST', url: '/api/v1/auth/sign-out', cookies: { kringle_refresh: u.refreshToken } });
+    const out = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/auth/sign-out',
+      cookies: { kringle_refresh: u.refreshToken },
+    });
     expect(out.statusCode).toBe(204);
     expect(await stateChecksum(t.app)).toEqual(before);
   });
@@ -38,9 +52,15 @@ describe('replay of refresh tokens and e-mail links', () => {
     await awaitMails(t.db, 'reset-once@example.com');
     const oobCode = (await latestLink(t.db, 'reset-once@example.com')).searchParams.get('oobCode')!;
     expectContractError(await post('/auth/action/verify-email', { oobCode }), 400, 'INVALID_ACTION_CODE');
-    expect((await post('/auth/action/reset-password', { oobCode, newPassword: 'Fresh-Snow-On-The-Roof-7' })).statusCode).toBe(200);
+    expect(
+      (await post('/auth/action/reset-password', { oobCode, newPassword: 'Fresh-Snow-On-The-Roof-7' })).statusCode,
+    ).toBe(200);
     const before = await stateChecksum(t.app);
-    expectContractError(await post('/auth/action/reset-password', { oobCode, newPassword: 'Attacker-Chosen-Pass-9' }), 400, 'INVALID_ACTION_CODE');
+    expectContractError(
+      await post('/auth/action/reset-password', { oobCode, newPassword: 'Attacker-Chosen-Pass-9' }),
+      400,
+      'INVALID_ACTION_CODE',
+    );
     expectContractError(await post('/auth/action/check', { oobCode }), 400, 'INVALID_ACTION_CODE');
     expect(await stateChecksum(t.app)).toEqual(before);
     expect((await signIn(t.app, 'reset-once@example.com', 'Attacker-Chosen-Pass-9')).statusCode).toBe(401);
@@ -49,10 +69,19 @@ describe('replay of refresh tokens and e-mail links', () => {
 
   it('a verify link works once; a second use, or use as a reset link, is refused and changes nothing', async () => {
     const u = await createSignedInUser(t.app, t.db, 'verify-once@example.com');
-    await t.app.inject({ method: 'POST', url: '/api/v1/user/auth/email-verification', headers: bearer(u.idToken), payload: { redirectUrl: APP_ORIGIN } });
+    await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/user/auth/email-verification',
+      headers: bearer(u.idToken),
+      payload: { redirectUrl: APP_ORIGIN },
+    });
     const oobCode = (await latestLink(t.db, 'verify-once@example.com')).searchParams.get('oobCode')!;
     // A verify code must not set a password.
-    expectContractError(await post('/auth/action/reset-password', { oobCode, newPassword: 'Attacker-Chosen-Pass-9' }), 400, 'INVALID_ACTION_CODE');
+    expectContractError(
+      await post('/auth/action/reset-password', { oobCode, newPassword: 'Attacker-Chosen-Pass-9' }),
+      400,
+      'INVALID_ACTION_CODE',
+    );
     expect((await post('/auth/action/verify-email', { oobCode })).statusCode).toBe(200);
     const before = await stateChecksum(t.app);
     expectContractError(await post('/auth/action/verify-email', { oobCode }), 400, 'INVALID_ACTION_CODE');

@@ -2,7 +2,14 @@ import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCustomer, type TestCustomer } from '../support/customers';
 import { createTestApp, type TestApp } from '../test-app';
-import { expectContractError, fillPath, operations, stateChecksum, UUID_ZERO, type Operation } from './security-fixtures';
+import {
+  expectContractError,
+  fillPath,
+  operations,
+  stateChecksum,
+  UUID_ZERO,
+  type Operation,
+} from './security-fixtures';
 
 /**
  * Text PostgreSQL cannot store (a NUL; a lone surrogate, which is invalid UTF-8 once percent-
@@ -25,13 +32,18 @@ describe('unstorable characters outside JSON bodies', () => {
   afterAll(async () => t?.close());
 
   const send = (op: Operation, url: string) =>
-    t.app.inject({ method: op.method as 'GET', url, headers: who.headers, ...(op.method === 'GET' ? {} : { payload: {} }) });
+    t.app.inject({
+      method: op.method as 'GET',
+      url,
+      headers: who.headers,
+      ...(op.method === 'GET' ? {} : { payload: {} }),
+    });
   const expectRefused = (res: Awaited<ReturnType<TestApp['app']['inject']>>, where: string | RegExp) => {
     expectContractError(res, 400, 'VALIDATION_FAILED');
     expect(res.json().details[0].path).toMatch(where);
   };
 
-  it('refuses them in the dev outbox query string (the scanner\'s 500)', async () => {
+  it("refuses them in the dev outbox query string (the scanner's 500)", async () => {
     for (const [name, bad] of Object.entries(BAD)) {
       const res = await t.app.inject(`/api/v1/dev/outbox?to=${bad}@example.com`);
       expect(res.statusCode, name).toBe(400);
@@ -48,7 +60,10 @@ describe('unstorable characters outside JSON bodies', () => {
         const withQuery = `${fillPath(op.path, Object.fromEntries(op.pathParams.map((p) => [p, UUID_ZERO])))}?q=${bad}`;
         expectRefused(await send(op, withQuery), 'query.q');
         for (const param of op.pathParams) {
-          const url = fillPath(op.path, Object.fromEntries(op.pathParams.map((p) => [p, p === param ? `${UUID_ZERO}${bad}` : UUID_ZERO])));
+          const url = fillPath(
+            op.path,
+            Object.fromEntries(op.pathParams.map((p) => [p, p === param ? `${UUID_ZERO}${bad}` : UUID_ZERO])),
+          );
           expectRefused(await send(op, url), 'path');
         }
         tried++;
@@ -64,13 +79,22 @@ describe('unstorable characters outside JSON bodies', () => {
       ['x-anything', '\ud800'],
       ['authorization', `${who.headers.authorization}\u0000`],
     ] as const) {
-      const res = await t.app.inject({ method: 'GET', url: '/api/v1/bookings/upcoming-bookings', headers: { ...who.headers, [name]: value } });
+      const res = await t.app.inject({
+        method: 'GET',
+        url: '/api/v1/bookings/upcoming-bookings',
+        headers: { ...who.headers, [name]: value },
+      });
       expectRefused(res, `headers.${name}`);
     }
   });
 
   it('refuses a lone surrogate in a JSON body too (it would be stored as U+FFFD)', async () => {
-    const res = await t.app.inject({ method: 'PATCH', url: '/api/v1/user/me', headers: { ...who.headers, 'content-type': 'application/json' }, payload: '{"firstName":"Holly\\ud800"}' });
+    const res = await t.app.inject({
+      method: 'PATCH',
+      url: '/api/v1/user/me',
+      headers: { ...who.headers, 'content-type': 'application/json' },
+      payload: '{"firstName":"Holly\\ud800"}',
+    });
     expectRefused(res, 'body.firstName');
   });
 
@@ -83,7 +107,9 @@ describe('unstorable characters outside JSON bodies', () => {
     // Fastify sees it: the answer is still a 400 with the contract body.
     const { port } = new URL(address);
     const raw = await new Promise<string>((resolve, reject) => {
-      const socket = net.connect(Number(port), '127.0.0.1', () => socket.end('GET /api/v1/health HTTP/1.1\r\nHost: x\r\nX-Test: a\u0000b\r\n\r\n'));
+      const socket = net.connect(Number(port), '127.0.0.1', () =>
+        socket.end('GET /api/v1/health HTTP/1.1\r\nHost: x\r\nX-Test: a\u0000b\r\n\r\n'),
+      );
       let text = '';
       socket.on('data', (d: Buffer) => (text += d.toString()));
       socket.on('end', () => resolve(text));

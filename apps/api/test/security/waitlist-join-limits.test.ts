@@ -21,15 +21,33 @@ beforeAll(async () => {
   day = (await oneSessionDays(t.db, 1))[0]!;
   // Sold out: another family holds the day's one session.
   const holder = await createCustomer(t.db, t.app.idTokens);
-  expect((await t.app.inject({ method: 'POST', url: '/api/v1/bookings/reservation', headers: holder.headers, payload: { slotId: day.slotId } })).statusCode).toBe(201);
+  expect(
+    (
+      await t.app.inject({
+        method: 'POST',
+        url: '/api/v1/bookings/reservation',
+        headers: holder.headers,
+        payload: { slotId: day.slotId },
+      })
+    ).statusCode,
+  ).toBe(201);
 });
 afterAll(async () => t?.close());
 
 const join = (who: TestCustomer, ip = '10.7.0.1') =>
-  t.app.inject({ method: 'POST', url: '/api/v1/waitlist', remoteAddress: ip, headers: who.headers, payload: { locationId: day.locationId, slotTypeId: day.slotTypeId, date: day.date } });
-const leave = (who: TestCustomer, id: string) => t.app.inject({ method: 'DELETE', url: `/api/v1/waitlist/${id}`, headers: who.headers });
+  t.app.inject({
+    method: 'POST',
+    url: '/api/v1/waitlist',
+    remoteAddress: ip,
+    headers: who.headers,
+    payload: { locationId: day.locationId, slotTypeId: day.slotTypeId, date: day.date },
+  });
+const leave = (who: TestCustomer, id: string) =>
+  t.app.inject({ method: 'DELETE', url: `/api/v1/waitlist/${id}`, headers: who.headers });
 const fill = (name: string, value: string, count: number, ms: number) =>
-  t.db.insert(rateLimitCounters).values({ key: bucketKey(name, value), count, resetAt: new Date(t.clock.now().getTime() + ms) });
+  t.db
+    .insert(rateLimitCounters)
+    .values({ key: bucketKey(name, value), count, resetAt: new Date(t.clock.now().getTime() + ms) });
 
 function expectRateLimited(res: Awaited<ReturnType<typeof join>>) {
   expect(res.statusCode, res.body).toBe(429);

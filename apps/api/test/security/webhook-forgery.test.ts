@@ -30,14 +30,20 @@ describe('Stripe webhook forgery and replay', () => {
     w.sandbox.pauseWebhooks();
     expect((await payWithCard(w.sandbox, booked.clientSecret, CARDS.success)).status).toBe('succeeded');
     const intentId = booked.clientSecret.split('_secret_')[0]!;
-    const event = w.sandbox.events('payment_intent.succeeded').find((e) => (e.data.object as { id?: string }).id === intentId)!;
+    const event = w.sandbox
+      .events('payment_intent.succeeded')
+      .find((e) => (e.data.object as { id?: string }).id === intentId)!;
     payload = JSON.stringify(event);
   });
   afterAll(async () => w?.close());
 
   const now = () => Math.floor(Date.now() / 1000);
   const sign = (body: string, opts: { secret?: string; timestamp?: number } = {}) =>
-    stripe.webhooks.generateTestHeaderString({ payload: body, secret: opts.secret ?? w.sandbox.webhookSecret, timestamp: opts.timestamp ?? now() });
+    stripe.webhooks.generateTestHeaderString({
+      payload: body,
+      secret: opts.secret ?? w.sandbox.webhookSecret,
+      timestamp: opts.timestamp ?? now(),
+    });
   const deliver = (body: string, signature?: string, contentType = 'application/json') =>
     w.t.app.inject({
       method: 'POST',
@@ -59,7 +65,10 @@ describe('Stripe webhook forgery and replay', () => {
       ['a tampered body under a valid signature', () => deliver(tampered, sign(payload))],
       ['a body with a trailing space', () => deliver(`${payload} `, sign(payload))],
       ['the signature of another timestamp', () => deliver(payload, sign(payload).replace(/^t=\d+/, `t=${now() - 1}`))],
-      [`a valid signature ${TOLERANCE_SECONDS + 1} s old (replay outside the tolerance)`, () => deliver(payload, sign(payload, { timestamp: now() - TOLERANCE_SECONDS - 1 }))],
+      [
+        `a valid signature ${TOLERANCE_SECONDS + 1} s old (replay outside the tolerance)`,
+        () => deliver(payload, sign(payload, { timestamp: now() - TOLERANCE_SECONDS - 1 })),
+      ],
       ['a valid signature a day old', () => deliver(payload, sign(payload, { timestamp: now() - 86_400 }))],
       ['only a v0 scheme', () => deliver(payload, sign(payload).replace('v1=', 'v0='))],
       ['a text/plain body', () => deliver(payload, sign(payload), 'text/plain')],

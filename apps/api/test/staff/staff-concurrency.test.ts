@@ -45,7 +45,9 @@ describe('staff devices racing, three API processes', () => {
     ).rows;
     // Perth's midnight is two hours or more from the others', so one location always has the next half hour in its today.
     const inHalfAnHour = new Date(Date.now() + 30 * 60_000);
-    const ids = candidates.find((c) => localDateOf(inHalfAnHour, c.timezone as string) === localDateOf(new Date(), c.timezone as string))!;
+    const ids = candidates.find(
+      (c) => localDateOf(inHalfAnHour, c.timezone as string) === localDateOf(new Date(), c.timezone as string),
+    )!;
     location = ids.location as string;
     slotType = ids.slot_type as string;
     packageId = ids.package as string;
@@ -69,18 +71,32 @@ describe('staff devices racing, three API processes', () => {
   it('30 check-ins of one family at once: all 200 with the same time, one check-in recorded', async () => {
     const family = await createPerson(db, false);
     const booked = await bookDirect(db, family, await freshSession());
-    const results = await Promise.all(Array.from({ length: 30 }, (_, i) => post(i, '/staff/check-ins', elves[i % elves.length]!, { locationId: location, reference: booked.reference })));
+    const results = await Promise.all(
+      Array.from({ length: 30 }, (_, i) =>
+        post(i, '/staff/check-ins', elves[i % elves.length]!, { locationId: location, reference: booked.reference }),
+      ),
+    );
     expect(results.map((r) => r.status)).toEqual(Array(30).fill(200));
     expect(new Set(results.map((r) => r.body.checkedInAt)).size).toBe(1);
     const actions = await db.execute(sql`select action from staff_actions where booking_id = ${booked.id}::uuid`);
     expect(actions.rows).toEqual([{ action: 'check_in' }]);
   }, 60_000);
 
-  const sale = (slotId: string) => ({ slotId, firstName: 'Ada', lastName: 'Walker', details: FAMILY_AS_SENT, packages: [{ id: packageId, quantity: 1 }], addOns: [], paidWith: 'card' });
+  const sale = (slotId: string) => ({
+    slotId,
+    firstName: 'Ada',
+    lastName: 'Walker',
+    details: FAMILY_AS_SENT,
+    packages: [{ id: packageId, quantity: 1 }],
+    addOns: [],
+    paidWith: 'card',
+  });
 
   it('30 walk-in sales of one free session on 6 devices: exactly one booking, the rest 409 SLOT_UNAVAILABLE', async () => {
     const slotId = await freshSession();
-    const results = await Promise.all(Array.from({ length: 30 }, (_, i) => post(i, '/staff/walk-ins', elves[i % elves.length]!, sale(slotId))));
+    const results = await Promise.all(
+      Array.from({ length: 30 }, (_, i) => post(i, '/staff/walk-ins', elves[i % elves.length]!, sale(slotId))),
+    );
     expect(results.filter((r) => r.status === 201)).toHaveLength(1);
     expect(results.filter((r) => r.status === 409 && r.body.code === 'SLOT_UNAVAILABLE')).toHaveLength(29);
     const booked = await db.execute(sql`select count(*)::int as n from bookings where slot_id = ${slotId}::uuid`);

@@ -30,7 +30,12 @@ export async function createPerson(
   access: { role?: StaffRole; locationIds?: string[]; mfaEnrolled?: boolean } = {},
 ): Promise<Person> {
   const staffRole = staff ? (access.role ?? 'set') : null;
-  const person = { id: randomUUID(), email: `${staff ? 'elf' : 'family'}-${randomUUID().slice(0, 8)}@kringle.test`, staff, staffRole };
+  const person = {
+    id: randomUUID(),
+    email: `${staff ? 'elf' : 'family'}-${randomUUID().slice(0, 8)}@kringle.test`,
+    staff,
+    staffRole,
+  };
   await db.insert(users).values({
     id: person.id,
     email: person.email,
@@ -47,7 +52,14 @@ export async function createPerson(
 
 /** A token signed now (by the app clock): tests move the clock past the 15-minute lifetime. */
 export async function headersOf(idTokens: IdTokens, who: Person, sessionEpoch = 0): Promise<{ authorization: string }> {
-  const { idToken } = await idTokens.issue({ id: who.id, email: who.email, emailVerified: true, isStaff: who.staff, staffRole: who.staffRole ?? null, sessionEpoch });
+  const { idToken } = await idTokens.issue({
+    id: who.id,
+    email: who.email,
+    emailVerified: true,
+    isStaff: who.staff,
+    staffRole: who.staffRole ?? null,
+    sessionEpoch,
+  });
   return { authorization: `Bearer ${idToken}` };
 }
 
@@ -84,7 +96,16 @@ export async function bookDirect(
 ): Promise<{ id: string; reference: string }> {
   const status = opts.status ?? 'completed';
   const slot = (await db.execute(sql`select location_id, slot_type_id from slots where id = ${slotId}::uuid`)).rows[0]!;
-  const items = [{ id: randomUUID(), type: 'package' as const, name: 'Classic Print', quantity: 1, unitPriceCents: 3995, totalCents: 3995 }];
+  const items = [
+    {
+      id: randomUUID(),
+      type: 'package' as const,
+      name: 'Classic Print',
+      quantity: 1,
+      unitPriceCents: 3995,
+      totalCents: 3995,
+    },
+  ];
   const [row] = await db
     .insert(bookings)
     .values({
@@ -101,8 +122,16 @@ export async function bookDirect(
       cancelledAt: status === 'cancelled' ? new Date() : null,
     })
     .returning();
-  await db.insert(orders).values({ bookingId: row!.id, userId: owner.id, status: status === 'payment_pending' ? 'pending' : 'paid', items, amountCents: 3995, paidAt: status === 'payment_pending' ? null : new Date() });
-  if (status === 'completed') await db.execute(sql`update slots set booking_id = ${row!.id}::uuid where id = ${slotId}::uuid`);
+  await db.insert(orders).values({
+    bookingId: row!.id,
+    userId: owner.id,
+    status: status === 'payment_pending' ? 'pending' : 'paid',
+    items,
+    amountCents: 3995,
+    paidAt: status === 'payment_pending' ? null : new Date(),
+  });
+  if (status === 'completed')
+    await db.execute(sql`update slots set booking_id = ${row!.id}::uuid where id = ${slotId}::uuid`);
   return { id: row!.id, reference: row!.reference };
 }
 
@@ -124,7 +153,12 @@ export interface StaffDay {
   sessions: { id: string; start_at: string }[];
   /** The Classic Print package's id. */
   classic: string;
-  call(method: 'GET' | 'POST' | 'PUT', url: string, who: Person | null, payload?: object): Promise<LightMyRequestResponse>;
+  call(
+    method: 'GET' | 'POST' | 'PUT',
+    url: string,
+    who: Person | null,
+    payload?: object,
+  ): Promise<LightMyRequestResponse>;
 }
 
 /** The staff tests' world: an app on a manual clock, the demo season, a staff member and a family. */
@@ -162,6 +196,11 @@ export async function staffDay(env: Record<string, string> = {}): Promise<StaffD
     sessions,
     classic: p!.id,
     call: async (method, url, who, payload) =>
-      t.app.inject({ method, url: `/api/v1${url}`, headers: who ? await headersOf(t.app.idTokens, who) : {}, ...(payload ? { payload } : {}) }),
+      t.app.inject({
+        method,
+        url: `/api/v1${url}`,
+        headers: who ? await headersOf(t.app.idTokens, who) : {},
+        ...(payload ? { payload } : {}),
+      }),
   };
 }

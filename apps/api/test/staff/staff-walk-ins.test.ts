@@ -21,7 +21,16 @@ describe('staff app API: walk-ins and CSV', () => {
   beforeEach(() => w.clock.set(zonedToInstant(w.day, '09:45', SYDNEY)));
 
   describe('walk-ins', () => {
-    const body = (slotId: string, extra: object = {}) => ({ slotId, firstName: 'Ada', lastName: 'Walker', details: FAMILY_AS_SENT, packages: [{ id: w.classic, quantity: 1 }], addOns: [], paidWith: 'eftpos', ...extra });
+    const body = (slotId: string, extra: object = {}) => ({
+      slotId,
+      firstName: 'Ada',
+      lastName: 'Walker',
+      details: FAMILY_AS_SENT,
+      packages: [{ id: w.classic, quantity: 1 }],
+      addOns: [],
+      paidWith: 'eftpos',
+      ...extra,
+    });
 
     it('sells a free session today: 201 walk-in, paid in store, the receipt mailed; the session is gone for everyone at once', async () => {
       const s = session();
@@ -40,11 +49,19 @@ describe('staff app API: walk-ins and CSV', () => {
         details: FAMILY,
         actions: [{ action: 'walk_in', staffEmail: w.elf.email }],
       });
-      const order = (await w.t.db.execute(sql`select status, paid_at, payment_intent_id from orders where booking_id = ${res.json().id}::uuid`)).rows;
+      const order = (
+        await w.t.db.execute(
+          sql`select status, paid_at, payment_intent_id from orders where booking_id = ${res.json().id}::uuid`,
+        )
+      ).rows;
       expect(order).toEqual([{ status: 'paid', paid_at: expect.anything(), payment_intent_id: null }]);
       const after = (await w.call('GET', `/booking-slot/${w.sydney}/available-slots?date=${date}`, w.family)).json();
       expect(after.items.find((i: { id: string }) => i.id === s.id).status).toBe('booked');
-      expectContractError(await w.call('POST', '/bookings/reservation', w.family, { slotId: s.id }), 409, 'SLOT_UNAVAILABLE');
+      expectContractError(
+        await w.call('POST', '/bookings/reservation', w.family, { slotId: s.id }),
+        409,
+        'SLOT_UNAVAILABLE',
+      );
       expectContractError(await w.call('POST', '/staff/walk-ins', w.elf, body(s.id)), 409, 'SLOT_UNAVAILABLE');
       const [mail] = await w.t.db.select().from(mailOutbox).where(eq(mailOutbox.toAddress, 'ada@example.com'));
       expect(mail!.subject).toContain(res.json().reference);
@@ -52,7 +69,9 @@ describe('staff app API: walk-ins and CSV', () => {
       expect(Buffer.from(mail!.attachments[0]!.content, 'base64').subarray(0, 5).toString()).toBe('%PDF-');
       // Walk-ins get no reminder (the booking's account is the staff member's).
       const sheet = (await w.call('GET', `/staff/run-sheet?locationId=${w.sydney}`, w.elf)).json();
-      expect(sheet.items.find((i: { booking: { id: string } | null }) => i.booking?.id === res.json().id).slot.state).toBe('booked');
+      expect(
+        sheet.items.find((i: { booking: { id: string } | null }) => i.booking?.id === res.json().id).slot.state,
+      ).toBe('booked');
     });
 
     it('without an e-mail, no mail, and a tax invoice to print; the walk-in checks in like anyone', async () => {
@@ -64,17 +83,35 @@ describe('staff app API: walk-ins and CSV', () => {
       const receipt = await w.call('GET', `/staff/bookings/${res.json().id}/receipt`, w.elf);
       expect(receipt.statusCode).toBe(200);
       expect(receipt.headers['content-type']).toBe('application/pdf');
-      expect(receipt.headers['content-disposition']).toMatch(new RegExp(`^attachment; filename="tax-invoice-${res.json().reference}-[0-9A-F]{6}\\.pdf"$`));
+      expect(receipt.headers['content-disposition']).toMatch(
+        new RegExp(`^attachment; filename="tax-invoice-${res.json().reference}-[0-9A-F]{6}\\.pdf"$`),
+      );
       const text = (await new PDFParse({ data: receipt.rawPayload }).getText()).text;
-      for (const words of ['Tax invoice', res.json().reference, 'Ada Walker', '$39.95', 'GST included', 'Paid in store']) expect(text).toContain(words);
+      for (const words of [
+        'Tax invoice',
+        res.json().reference,
+        'Ada Walker',
+        '$39.95',
+        'GST included',
+        'Paid in store',
+      ])
+        expect(text).toContain(words);
       expect(text).not.toContain('Paid by card');
       expect(text).not.toMatch(/Ada Walker,\s*$/m);
       // Only staff, only a paid booking.
       expectContractError(await w.call('GET', `/staff/bookings/${res.json().id}/receipt`, w.family), 403, 'STAFF_ONLY');
       const unpaid = await bookDirect(w.t.db, w.family, session().id, { status: 'payment_pending' });
       expectContractError(await w.call('GET', `/staff/bookings/${unpaid.id}/receipt`, w.elf), 409, 'NOT_PAID');
-      expectContractError(await w.call('GET', '/staff/bookings/00000000-0000-4000-8000-000000000000/receipt', w.elf), 404, 'NOT_FOUND');
-      expect((await w.call('POST', '/staff/check-ins', w.elf, { locationId: w.sydney, reference: res.json().reference })).json().attendance).toBe('checked_in');
+      expectContractError(
+        await w.call('GET', '/staff/bookings/00000000-0000-4000-8000-000000000000/receipt', w.elf),
+        404,
+        'NOT_FOUND',
+      );
+      expect(
+        (
+          await w.call('POST', '/staff/check-ins', w.elf, { locationId: w.sydney, reference: res.json().reference })
+        ).json().attendance,
+      ).toBe('checked_in');
     });
 
     it('a session already running: sold checked in, in the same transaction, with the check-in recorded as POST /staff/check-ins records it', async () => {
@@ -93,11 +130,16 @@ describe('staff app API: walk-ins and CSV', () => {
       });
       // Tapping Check in afterwards is harmless, as for any checked-in family: one check-in, recorded once.
       w.clock.advance(5_000);
-      const again = await w.call('POST', '/staff/check-ins', w.elf, { locationId: w.sydney, reference: res.json().reference });
+      const again = await w.call('POST', '/staff/check-ins', w.elf, {
+        locationId: w.sydney,
+        reference: res.json().reference,
+      });
       expect(again.json()).toMatchObject({ attendance: 'checked_in', checkedInAt: at });
       expect(again.json().actions).toHaveLength(2);
       const sheet = (await w.call('GET', `/staff/run-sheet?locationId=${w.sydney}`, w.elf)).json();
-      expect(sheet.items.find((i: { booking: { id: string } | null }) => i.booking?.id === res.json().id).booking.attendance).toBe('checked_in');
+      expect(
+        sheet.items.find((i: { booking: { id: string } | null }) => i.booking?.id === res.json().id).booking.attendance,
+      ).toBe('checked_in');
     });
 
     it("a pet night's sessions say allowsPets on the run sheet, and a walk-in there may bring pets", async () => {
@@ -111,11 +153,28 @@ describe('staff app API: walk-ins and CSV', () => {
       const sheet = (await w.call('GET', `/staff/run-sheet?locationId=${w.sydney}`, w.elf)).json();
       type Row = { slot: { id: string; kind: string; slotType: { slug: string; allowsPets: boolean } } };
       const sessions = sheet.items.filter((i: Row) => i.slot.kind === 'session');
-      expect(sessions.find((i: Row) => i.slot.id === pet.id).slot.slotType).toMatchObject({ slug: 'pet-night', allowsPets: true });
-      expect(sessions.filter((i: Row) => i.slot.slotType.slug === 'standard').every((i: Row) => i.slot.slotType.allowsPets === false)).toBe(true);
-      const res = await w.call('POST', '/staff/walk-ins', w.elf, body(pet.id, { details: { ...FAMILY_AS_SENT, pets: 1 } }));
+      expect(sessions.find((i: Row) => i.slot.id === pet.id).slot.slotType).toMatchObject({
+        slug: 'pet-night',
+        allowsPets: true,
+      });
+      expect(
+        sessions
+          .filter((i: Row) => i.slot.slotType.slug === 'standard')
+          .every((i: Row) => i.slot.slotType.allowsPets === false),
+      ).toBe(true);
+      const res = await w.call(
+        'POST',
+        '/staff/walk-ins',
+        w.elf,
+        body(pet.id, { details: { ...FAMILY_AS_SENT, pets: 1 } }),
+      );
       expect(res.statusCode, res.body).toBe(201);
-      expect(res.json()).toMatchObject({ attendance: 'confirmed', checkedInAt: null, details: { pets: 1 }, actions: [{ action: 'walk_in' }] });
+      expect(res.json()).toMatchObject({
+        attendance: 'confirmed',
+        checkedInAt: null,
+        details: { pets: 1 },
+        actions: [{ action: 'walk_in' }],
+      });
     });
 
     it('409 SLOT_UNAVAILABLE for a session held online, a break, one over, or one on another day', async () => {
@@ -125,14 +184,23 @@ describe('staff app API: walk-ins and CSV', () => {
       const hold = await w.call('POST', '/bookings/reservation', holder, { slotId: held.id });
       expect(hold.statusCode, hold.body).toBe(201);
       expectContractError(await w.call('POST', '/staff/walk-ins', w.elf, body(held.id)), 409, 'SLOT_UNAVAILABLE');
-      const brk = (await w.call('GET', `/staff/run-sheet?locationId=${w.sydney}&filter=break`, w.elf)).json().items[0].slot.id;
+      const brk = (await w.call('GET', `/staff/run-sheet?locationId=${w.sydney}&filter=break`, w.elf)).json().items[0]
+        .slot.id;
       expectContractError(await w.call('POST', '/staff/walk-ins', w.elf, body(brk)), 409, 'SLOT_UNAVAILABLE');
       const early = w.sessions[0]!;
       w.clock.set(zonedToInstant(w.day, '16:00', SYDNEY));
       expectContractError(await w.call('POST', '/staff/walk-ins', w.elf, body(early.id)), 409, 'SLOT_UNAVAILABLE');
       w.clock.set(zonedToInstant(addDays(w.day, -1), '12:00', SYDNEY));
-      expectContractError(await w.call('POST', '/staff/walk-ins', w.elf, body(w.sessions.at(-1)!.id)), 409, 'SLOT_UNAVAILABLE');
-      expectContractError(await w.call('POST', '/staff/walk-ins', w.elf, body('00000000-0000-4000-8000-000000000000')), 404, 'NOT_FOUND');
+      expectContractError(
+        await w.call('POST', '/staff/walk-ins', w.elf, body(w.sessions.at(-1)!.id)),
+        409,
+        'SLOT_UNAVAILABLE',
+      );
+      expectContractError(
+        await w.call('POST', '/staff/walk-ins', w.elf, body('00000000-0000-4000-8000-000000000000')),
+        404,
+        'NOT_FOUND',
+      );
     });
 
     it('400 for details the session does not allow, items not offered, and every limit of the body', async () => {
@@ -154,7 +222,12 @@ describe('staff app API: walk-ins and CSV', () => {
         const res = await w.call('POST', '/staff/walk-ins', w.elf, body(slotId, extra));
         expectContractError(res, 400, 'VALIDATION_FAILED');
       }
-      const pets = await w.call('POST', '/staff/walk-ins', w.elf, body(slotId, { details: { ...FAMILY_AS_SENT, pets: 1 } }));
+      const pets = await w.call(
+        'POST',
+        '/staff/walk-ins',
+        w.elf,
+        body(slotId, { details: { ...FAMILY_AS_SENT, pets: 1 } }),
+      );
       expect(pets.json().details).toEqual([{ path: 'body.details.pets', message: 'Pets come to pet nights only.' }]);
       // Nothing was sold.
       expect((await w.call('POST', '/staff/walk-ins', w.elf, body(slotId))).statusCode).toBe(201);
@@ -163,8 +236,14 @@ describe('staff app API: walk-ins and CSV', () => {
     it('records how the family paid (paidWith, required); the run sheet counts and the CSV total each way apart, cancelled walk-ins left out', async () => {
       const missing = await w.call('POST', '/staff/walk-ins', w.elf, { ...body(session().id), paidWith: undefined });
       expectContractError(missing, 400, 'VALIDATION_FAILED');
-      expect(missing.json().details).toEqual([{ path: 'body.paidWith', message: 'Choose how the family paid: cash, card or EFTPOS.' }]);
-      expectContractError(await w.call('POST', '/staff/walk-ins', w.elf, body(session().id, { paidWith: 'cheque' })), 400, 'VALIDATION_FAILED');
+      expect(missing.json().details).toEqual([
+        { path: 'body.paidWith', message: 'Choose how the family paid: cash, card or EFTPOS.' },
+      ]);
+      expectContractError(
+        await w.call('POST', '/staff/walk-ins', w.elf, body(session().id, { paidWith: 'cheque' })),
+        400,
+        'VALIDATION_FAILED',
+      );
       const before = (await w.call('GET', `/staff/run-sheet?locationId=${w.sydney}`, w.elf)).json().counts.paidWith;
       const sold: Record<string, { id: string; paidWith: string; amountCents: number }> = {};
       for (const paidWith of ['cash', 'card', 'card']) {
@@ -174,27 +253,59 @@ describe('staff app API: walk-ins and CSV', () => {
         sold[`${paidWith}-${Object.keys(sold).length}`] = res.json();
       }
       const sheet = (await w.call('GET', `/staff/run-sheet?locationId=${w.sydney}`, w.elf)).json();
-      const plus = (m: 'cash' | 'card' | 'eftpos', n: number) => ({ bookings: before[m].bookings + n, amountCents: before[m].amountCents + n * 3995 });
-      expect(sheet.counts.paidWith).toEqual({ cash: plus('cash', 1), card: plus('card', 2), eftpos: plus('eftpos', 0) });
+      const plus = (m: 'cash' | 'card' | 'eftpos', n: number) => ({
+        bookings: before[m].bookings + n,
+        amountCents: before[m].amountCents + n * 3995,
+      });
+      expect(sheet.counts.paidWith).toEqual({
+        cash: plus('cash', 1),
+        card: plus('card', 2),
+        eftpos: plus('eftpos', 0),
+      });
       // An online booking has no way of paying at the set.
       const online = await bookDirect(w.t.db, w.family, session().id);
-      expect(sheet.items.find((i: { booking: { id: string } | null }) => i.booking?.id === sold['cash-0']!.id).booking.paidWith).toBe('cash');
+      expect(
+        sheet.items.find((i: { booking: { id: string } | null }) => i.booking?.id === sold['cash-0']!.id).booking
+          .paidWith,
+      ).toBe('cash');
       const after = (await w.call('GET', `/staff/run-sheet?locationId=${w.sydney}`, w.elf)).json();
-      expect(after.items.find((i: { booking: { id: string } | null }) => i.booking?.id === online.id).booking.paidWith).toBeNull();
+      expect(
+        after.items.find((i: { booking: { id: string } | null }) => i.booking?.id === online.id).booking.paidWith,
+      ).toBeNull();
       expect(after.counts.paidWith).toEqual(sheet.counts.paidWith);
       // A cancelled walk-in is no longer money in the till.
-      await w.t.db.execute(sql`update bookings set status = 'cancelled', cancelled_at = now() where id = ${sold['card-1']!.id}::uuid`);
-      const csv = (await w.call('GET', `/staff/run-sheet.csv?locationId=${w.sydney}&date=${w.day}`, w.elf)).body.replace(/^\uFEFF/, '').split('\r\n');
+      await w.t.db.execute(
+        sql`update bookings set status = 'cancelled', cancelled_at = now() where id = ${sold['card-1']!.id}::uuid`,
+      );
+      const csv = (await w.call('GET', `/staff/run-sheet.csv?locationId=${w.sydney}&date=${w.day}`, w.elf)).body
+        .replace(/^\uFEFF/, '')
+        .split('\r\n');
       const header = csv[0]!.split(',');
       expect(header.slice(-5)).toEqual(['"Amount (AUD)"', '"Paid with"', '"Source"', '"Status"', '"Checked in"']);
-      const cashRow = csv.find((l) => l.includes(`"${(sheet.items.find((i: { booking: { id: string } | null }) => i.booking?.id === sold['cash-0']!.id).booking.reference)}"`))!;
+      const cashRow = csv.find((l) =>
+        l.includes(
+          `"${sheet.items.find((i: { booking: { id: string } | null }) => i.booking?.id === sold['cash-0']!.id).booking.reference}"`,
+        ),
+      )!;
       expect(cashRow).toContain('"39.95","Cash","Walk-in"');
       const totals = csv.filter((l) => l.includes('"Total"'));
       const dollars = (cents: number) => (cents / 100).toFixed(2);
       expect(totals).toEqual([
-        expect.stringMatching(new RegExp(`^"${w.day}","Kringle [^"]+","","","Total",.*"${before.cash.bookings + 1} walk-ins?","${dollars(before.cash.amountCents + 3995)}","Cash","Walk-in","",""$`)),
-        expect.stringMatching(new RegExp(`"${before.card.bookings + 1} walk-ins?","${dollars(before.card.amountCents + 3995)}","Card","Walk-in","",""$`)),
-        expect.stringMatching(new RegExp(`"${before.eftpos.bookings} walk-ins?","${dollars(before.eftpos.amountCents)}","EFTPOS","Walk-in","",""$`)),
+        expect.stringMatching(
+          new RegExp(
+            `^"${w.day}","Kringle [^"]+","","","Total",.*"${before.cash.bookings + 1} walk-ins?","${dollars(before.cash.amountCents + 3995)}","Cash","Walk-in","",""$`,
+          ),
+        ),
+        expect.stringMatching(
+          new RegExp(
+            `"${before.card.bookings + 1} walk-ins?","${dollars(before.card.amountCents + 3995)}","Card","Walk-in","",""$`,
+          ),
+        ),
+        expect.stringMatching(
+          new RegExp(
+            `"${before.eftpos.bookings} walk-ins?","${dollars(before.eftpos.amountCents)}","EFTPOS","Walk-in","",""$`,
+          ),
+        ),
       ]);
     });
 
@@ -205,7 +316,9 @@ describe('staff app API: walk-ins and CSV', () => {
       expect(refused.json().details).toEqual([{ path: 'body.details.consent', message: expect.any(String) }]);
       const sold = await w.call('POST', '/staff/walk-ins', w.elf, body(slotId));
       expect(sold.statusCode, sold.body).toBe(201);
-      const consents = (await w.t.db.execute(sql`select user_id, recorded_by from consents where booking_id = ${sold.json().id}::uuid`)).rows;
+      const consents = (
+        await w.t.db.execute(sql`select user_id, recorded_by from consents where booking_id = ${sold.json().id}::uuid`)
+      ).rows;
       expect(consents).toEqual([{ user_id: null, recorded_by: w.elf.id }]);
     });
   });
@@ -213,12 +326,19 @@ describe('staff app API: walk-ins and CSV', () => {
   describe('CSV export', () => {
     it('text/csv, a row per booking and per free session, every cell quoted, formulas defused', async () => {
       const s = session();
-      const naughty = { ...FAMILY_AS_SENT, noteForSanta: '=HYPERLINK("http://evil.example","click")', accessNote: '+61 400 000 000', children: [{ firstName: '@Mia', age: 6 }] };
+      const naughty = {
+        ...FAMILY_AS_SENT,
+        noteForSanta: '=HYPERLINK("http://evil.example","click")',
+        accessNote: '+61 400 000 000',
+        children: [{ firstName: '@Mia', age: 6 }],
+      };
       const b = await bookDirect(w.t.db, w.family, s.id, { details: naughty });
       const res = await w.call('GET', `/staff/run-sheet.csv?locationId=${w.sydney}&date=${w.day}`, w.elf);
       expect(res.statusCode, res.body).toBe(200);
       expect(res.headers['content-type']).toBe('text/csv; charset=utf-8');
-      expect(res.headers['content-disposition']).toBe(`attachment; filename="run-sheet-sydney-pitt-street-${w.day}.csv"`);
+      expect(res.headers['content-disposition']).toBe(
+        `attachment; filename="run-sheet-sydney-pitt-street-${w.day}.csv"`,
+      );
       const lines = res.body.replace(/^\uFEFF/, '').split('\r\n');
       expect(lines[0]).toMatch(/^"Date","Location","Start","End","Session","Reference","Family"/);
       const row = lines.find((l) => l.includes(b.reference))!;
@@ -230,7 +350,11 @@ describe('staff app API: walk-ins and CSV', () => {
       expect(row).toContain('"\'@Mia (6)"');
       expect(row).toContain('"Olive Ng"');
       expect(lines.filter((l) => l.includes('"Break"')).length).toBeGreaterThan(0);
-      expectContractError(await w.call('GET', `/staff/run-sheet.csv?locationId=${w.sydney}`, w.family), 403, 'STAFF_ONLY');
+      expectContractError(
+        await w.call('GET', `/staff/run-sheet.csv?locationId=${w.sydney}`, w.family),
+        403,
+        'STAFF_ONLY',
+      );
     });
   });
 });

@@ -10,7 +10,11 @@ export const STRONG_PASSWORD = 'Sleigh-Bells-Ring-42';
 export const APP_ORIGIN = 'http://localhost:5173';
 
 export async function register(app: FastifyInstance, email: string, password = STRONG_PASSWORD) {
-  return app.inject({ method: 'POST', url: '/api/v1/user', payload: { email, password, firstName: 'mary', lastName: 'christmas' } });
+  return app.inject({
+    method: 'POST',
+    url: '/api/v1/user',
+    payload: { email, password, firstName: 'mary', lastName: 'christmas' },
+  });
 }
 
 export async function signIn(app: FastifyInstance, email: string, password = STRONG_PASSWORD) {
@@ -28,14 +32,23 @@ export async function refresh(app: FastifyInstance, token: string | undefined) {
 export const bearer = (idToken: string) => ({ authorization: `Bearer ${idToken}` });
 
 /** Registers, optionally marks verified / staff in the database, and signs in. */
-export async function createSignedInUser(app: FastifyInstance, db: Db, email: string, opts: { verified?: boolean; staff?: boolean } = {}) {
+export async function createSignedInUser(
+  app: FastifyInstance,
+  db: Db,
+  email: string,
+  opts: { verified?: boolean; staff?: boolean } = {},
+) {
   const created = await register(app, email);
   if (created.statusCode !== 201) throw new Error(`register failed: ${created.body}`);
   const id = (created.json() as { user: { id: string } }).user.id;
   if (opts.verified || opts.staff) {
     await db
       .update(users)
-      .set({ emailVerifiedAt: opts.verified ? new Date() : null, isStaff: opts.staff ?? false, staffRole: opts.staff ? 'set' : null })
+      .set({
+        emailVerifiedAt: opts.verified ? new Date() : null,
+        isStaff: opts.staff ?? false,
+        staffRole: opts.staff ? 'set' : null,
+      })
       .where(eq(users.id, id));
   }
   const session = await signIn(app, email);

@@ -60,12 +60,16 @@ export async function startApiProcesses(count: number, env: Record<string, strin
       const started = await spawnOne(i);
       const gaveUp = new AbortController();
       const outcome = await Promise.race([
-        waitForHealth(urls[i]!, gaveUp.signal).then(() => 'ready' as const, () => 'not ready' as const),
+        waitForHealth(urls[i]!, gaveUp.signal).then(
+          () => 'ready' as const,
+          () => 'not ready' as const,
+        ),
         started.exited.then(() => 'exited' as const),
       ]);
       gaveUp.abort();
       if (outcome === 'ready') return;
-      if (attempt >= 3 || !started.output().includes('EADDRINUSE')) throw new Error(`API at ${urls[i]} did not become ready`);
+      if (attempt >= 3 || !started.output().includes('EADDRINUSE'))
+        throw new Error(`API at ${urls[i]} did not become ready`);
     }
   };
   const stopAll = () =>

@@ -18,14 +18,24 @@ export async function solvedPayload(app: FastifyInstance, tamper: (p: Record<str
   expect(c.algorithm).toBe('SHA-256');
   const number = solveAppCheck(c.challenge, c.salt, c.maxnumber);
   expect(number).not.toBeNull();
-  const payload: Record<string, unknown> = { algorithm: c.algorithm, challenge: c.challenge, number, salt: c.salt, signature: c.signature };
+  const payload: Record<string, unknown> = {
+    algorithm: c.algorithm,
+    challenge: c.challenge,
+    number,
+    salt: c.salt,
+    signature: c.signature,
+  };
   tamper(payload);
   return Buffer.from(JSON.stringify(payload)).toString('base64');
 }
 
 /** An app-check token the app issued, through its own challenge and exchange. */
 export async function appCheckToken(app: FastifyInstance): Promise<string> {
-  const res = await app.inject({ method: 'POST', url: '/api/v1/app-check/exchange', payload: { payload: await solvedPayload(app) } });
+  const res = await app.inject({
+    method: 'POST',
+    url: '/api/v1/app-check/exchange',
+    payload: { payload: await solvedPayload(app) },
+  });
   expect(res.statusCode).toBe(200);
   return res.json<{ token: string }>().token;
 }

@@ -45,11 +45,19 @@ export async function startFaultyProxy(target: string): Promise<FaultyProxy> {
   const forward = (req: http.IncomingMessage, body: Buffer) =>
     new Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }>((resolve, reject) => {
       const out = http.request(
-        { host: to.hostname, port: to.port, method: req.method, path: req.url, headers: { ...req.headers, host: to.host } },
+        {
+          host: to.hostname,
+          port: to.port,
+          method: req.method,
+          path: req.url,
+          headers: { ...req.headers, host: to.host },
+        },
         (res) => {
           const chunks: Buffer[] = [];
           res.on('data', (c: Buffer) => chunks.push(c));
-          res.on('end', () => resolve({ status: res.statusCode ?? 502, headers: res.headers, body: Buffer.concat(chunks) }));
+          res.on('end', () =>
+            resolve({ status: res.statusCode ?? 502, headers: res.headers, body: Buffer.concat(chunks) }),
+          );
           res.on('error', reject);
         },
       );
@@ -64,7 +72,12 @@ export async function startFaultyProxy(target: string): Promise<FaultyProxy> {
       void (async () => {
         const line = `${req.method} ${req.url}`;
         const key = req.headers['idempotency-key'];
-        const entry: ProxiedRequest = { method: req.method!, path: req.url!, idempotencyKey: typeof key === 'string' ? key : null, fault: 'none' };
+        const entry: ProxiedRequest = {
+          method: req.method!,
+          path: req.url!,
+          idempotencyKey: typeof key === 'string' ? key : null,
+          fault: 'none',
+        };
         requests.push(entry);
         const holdIndex = holds.findIndex((h) => line.startsWith(h.match));
         const rule = rules.find((r) => r.remaining > 0 && line.startsWith(r.match));
@@ -80,7 +93,12 @@ export async function startFaultyProxy(target: string): Promise<FaultyProxy> {
           rule.remaining -= 1;
           entry.fault = rule.kind === 'error' ? 'error' : 'late';
           if (rule.kind === 'error') {
-            return send(res, rule.status, { 'content-type': 'application/json' }, Buffer.from(JSON.stringify({ error: { type: 'api_error', message: 'Injected fault' } })));
+            return send(
+              res,
+              rule.status,
+              { 'content-type': 'application/json' },
+              Buffer.from(JSON.stringify({ error: { type: 'api_error', message: 'Injected fault' } })),
+            );
           }
           const answer = await forward(req, Buffer.concat(chunks));
           await new Promise((r) => setTimeout(r, rule.delayMs));
@@ -97,8 +115,10 @@ export async function startFaultyProxy(target: string): Promise<FaultyProxy> {
   return {
     url,
     requests,
-    failNext: (count, match = '', status = 500) => void rules.push({ kind: 'error', match, remaining: count, status, delayMs: 0 }),
-    answerLate: (count, delayMs, match = '') => void rules.push({ kind: 'late', match, remaining: count, status: 0, delayMs }),
+    failNext: (count, match = '', status = 500) =>
+      void rules.push({ kind: 'error', match, remaining: count, status, delayMs: 0 }),
+    answerLate: (count, delayMs, match = '') =>
+      void rules.push({ kind: 'late', match, remaining: count, status: 0, delayMs }),
     holdNext(match = '') {
       let reached!: () => void;
       let release!: () => void;

@@ -1,7 +1,12 @@
 import type { QuickHoldArgs } from '../../src/modules/booking-lifecycle/hold-statements.repository';
 
 /** A drop-day hold statement's arguments with the default policy (10-minute hold, no address cap unless given). */
-export const holdArgs = (userId: string, slotId: string, now: Date, more: Partial<QuickHoldArgs> = {}): QuickHoldArgs => ({
+export const holdArgs = (
+  userId: string,
+  slotId: string,
+  now: Date,
+  more: Partial<QuickHoldArgs> = {},
+): QuickHoldArgs => ({
   reservationId: crypto.randomUUID(),
   userId,
   slotId,

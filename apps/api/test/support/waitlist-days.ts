@@ -14,7 +14,11 @@ export interface OneSessionDay {
  * sells the day out (the waitlist's starting point). Whole days after `fromDays` days from now: a
  * day cut at that instant would keep earlier sessions free, and joining its waitlist is refused.
  */
-export async function oneSessionDays(db: Db, count: number, opts: { slug?: string; fromDays?: number; sessions?: number } = {}): Promise<OneSessionDay[]> {
+export async function oneSessionDays(
+  db: Db,
+  count: number,
+  opts: { slug?: string; fromDays?: number; sessions?: number } = {},
+): Promise<OneSessionDay[]> {
   const rows = await db.execute(sql`
     select s.location_id, s.slot_type_id, to_char(s.start_at at time zone l.timezone, 'YYYY-MM-DD') as day,
       array_agg(s.id::text order by s.start_at) as ids
@@ -28,7 +32,12 @@ export async function oneSessionDays(db: Db, count: number, opts: { slug?: strin
     const ids = r.ids as string[];
     const rest = ids.slice(keep);
     if (rest.length) await db.execute(sql`update slots set blocked = true where id = any(${sql.param(rest)}::uuid[])`);
-    days.push({ locationId: r.location_id as string, slotTypeId: r.slot_type_id as string, date: r.day as string, slotId: ids[0]! });
+    days.push({
+      locationId: r.location_id as string,
+      slotTypeId: r.slot_type_id as string,
+      date: r.day as string,
+      slotId: ids[0]!,
+    });
   }
   if (days.length < count) throw new Error(`only ${days.length} days found`);
   return days;

@@ -1,4 +1,4 @@
-import type { AppCheckError} from '../lib/app-check';
+import type { AppCheckError } from '../lib/app-check';
 import { createAppCheckClient } from '../lib/app-check';
 import { solveInWorker } from '../lib/app-check-solver';
 import { API_BASE_URL } from '../lib/env';
@@ -10,6 +10,10 @@ export const appCheck = createAppCheckClient({
   storage: typeof window === 'undefined' ? undefined : window.sessionStorage,
   onError: (error: AppCheckError) => {
     // Reported, not shown: the API answers with a readable error if it needs the token.
-    console.warn(`[app-check] ${error.kind}`, { waitMs: error.waitMs, httpStatus: error.httpStatus, message: error.message });
+    console.warn(`[app-check] ${error.kind}`, {
+      waitMs: error.waitMs,
+      httpStatus: error.httpStatus,
+      message: error.message,
+    });
   },
 });

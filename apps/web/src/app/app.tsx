@@ -34,7 +34,14 @@ export function App({ router }: { router: AppRouter }) {
         <RouterProvider router={router} />
       </PersistGate>
       {/* Spec §9: toasts last 5 s, 50 px from the top; at the right on wide screens, clear of the page's heading (issue 37 item 10). */}
-      <DeferredToaster position="top-right" duration={TOAST_DURATION_MS} offset={TOAST_OFFSET_PX} mobileOffset={TOAST_OFFSET_PX} richColors closeButton />
+      <DeferredToaster
+        position="top-right"
+        duration={TOAST_DURATION_MS}
+        offset={TOAST_OFFSET_PX}
+        mobileOffset={TOAST_OFFSET_PX}
+        richColors
+        closeButton
+      />
     </Provider>
   );
 }

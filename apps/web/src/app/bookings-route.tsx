@@ -2,7 +2,13 @@ import { useNavigate } from 'react-router';
 import type { Booking } from '@kringle/contracts/bookings';
 import type { Location } from '@kringle/contracts/catalogue';
 import { bookingApi } from '../features/booking-wizard/api';
-import { goToStep, resetBooking, setLocation, startReschedule, toggleSlotType } from '../features/booking-wizard/booking-slice';
+import {
+  goToStep,
+  resetBooking,
+  setLocation,
+  startReschedule,
+  toggleSlotType,
+} from '../features/booking-wizard/booking-slice';
 import { continuePayment } from '../features/booking-wizard/continue-payment';
 import { stopTimer } from '../features/booking-wizard/timer-slice';
 import { stepIndex } from '../features/booking-wizard/wizard-steps';
@@ -28,7 +34,8 @@ export function BookingsRoute() {
   const locationOf = async (booking: Booking): Promise<Location | null> => {
     const result = await dispatch(bookingApi.endpoints.getLocations.initiate(undefined, { subscribe: false }));
     const location = result.data?.find((l) => l.id === booking.location.id) ?? null;
-    if (!location) void toastError(errorText(result.error, 'We could not open this booking’s location. Please try again.'));
+    if (!location)
+      void toastError(errorText(result.error, 'We could not open this booking’s location. Please try again.'));
     return location;
   };
 
@@ -73,5 +80,12 @@ export function BookingsRoute() {
     if (await dispatch(continuePayment(booking)).unwrap()) navigate('/create-booking');
   };
 
-  return <BookingsPage onBookNow={onBookNow} onReschedule={onReschedule} onContinuePayment={onContinuePayment} heldSession={<HeldSessionNotice onResume={onBookNow} />} />;
+  return (
+    <BookingsPage
+      onBookNow={onBookNow}
+      onReschedule={onReschedule}
+      onContinuePayment={onContinuePayment}
+      heldSession={<HeldSessionNotice onResume={onBookNow} />}
+    />
+  );
 }

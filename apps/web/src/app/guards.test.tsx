@@ -26,7 +26,12 @@ const user: User = {
 /** Renders the real route table at `path` and waits until lazy pages and redirects settle. */
 async function renderAt(path: string, auth: Partial<AuthState>) {
   const store = configureStore({
-    reducer: combineReducers({ auth: authReducer, booking: bookingReducer, timer: timerReducer, [api.reducerPath]: api.reducer }),
+    reducer: combineReducers({
+      auth: authReducer,
+      booking: bookingReducer,
+      timer: timerReducer,
+      [api.reducerPath]: api.reducer,
+    }),
     preloadedState: { auth: { user: null, idToken: null, expiresAt: null, initialised: true, ...auth } },
     // Pages may call the API (e.g. /verify checks its link): answer everything with a 400.
     middleware: (getDefault) => getDefault({ thunk: { extraArgument: testExtra } }).concat(api.middleware),
@@ -37,19 +42,31 @@ async function renderAt(path: string, auth: Partial<AuthState>) {
       <RouterProvider router={router} />
     </Provider>,
   );
-  await waitFor(() => {
-    expect(router.state.initialized).toBe(true);
-    expect(router.state.navigation.state).toBe('idle');
-    expect(document.querySelector('h1, [role="status"]')).not.toBeNull();
-    // Lazy route modules load on first use: on a busy machine that alone can pass waitFor's 1 s.
-  }, { timeout: 5000 });
+  await waitFor(
+    () => {
+      expect(router.state.initialized).toBe(true);
+      expect(router.state.navigation.state).toBe('idle');
+      expect(document.querySelector('h1, [role="status"]')).not.toBeNull();
+      // Lazy route modules load on first use: on a busy machine that alone can pass waitFor's 1 s.
+    },
+    { timeout: 5000 },
+  );
   return router;
 }
 
-const offlineFetch = (async () => new Response(JSON.stringify({ error: 'test', code: 'BAD_REQUEST' }), { status: 400 })) as unknown as typeof fetch;
+const offlineFetch = (async () =>
+  new Response(JSON.stringify({ error: 'test', code: 'BAD_REQUEST' }), { status: 400 })) as unknown as typeof fetch;
 const testExtra = {
-  auth: { apiBaseUrl: 'http://test/api/v1', fetchFn: offlineFetch, getAppCheckToken: async () => null, purgePersisted: async () => {} },
-  baseQuery: testBaseQueryDeps(offlineFetch, { selectAuth: (state: unknown) => (state as { auth: AuthState }).auth, refreshIdToken: async () => null }),
+  auth: {
+    apiBaseUrl: 'http://test/api/v1',
+    fetchFn: offlineFetch,
+    getAppCheckToken: async () => null,
+    purgePersisted: async () => {},
+  },
+  baseQuery: testBaseQueryDeps(offlineFetch, {
+    selectAuth: (state: unknown) => (state as { auth: AuthState }).auth,
+    refreshIdToken: async () => null,
+  }),
 };
 
 const signedIn = { user, idToken: 'token' };
@@ -69,21 +86,30 @@ describe('route guards (spec §2)', () => {
     await waitFor(() => expect(router.state.location.pathname).toBe(to), { timeout: 5000 });
   });
 
-  it.each(['/', '/bookings', '/packages', '/create-booking'])('a session that ended at %s lands on /login, one place wherever it ended (issue 37 item 10)', async (from) => {
-    const router = await renderAt(from, { signedOutHere: true });
-    await waitFor(() => expect(router.state.location.pathname).toBe('/login'), { timeout: 5000 });
-  });
+  it.each(['/', '/bookings', '/packages', '/create-booking'])(
+    'a session that ended at %s lands on /login, one place wherever it ended (issue 37 item 10)',
+    async (from) => {
+      const router = await renderAt(from, { signedOutHere: true });
+      await waitFor(() => expect(router.state.location.pathname).toBe('/login'), { timeout: 5000 });
+    },
+  );
 
-  it.each(['/login', '/register', '/forgot-password', '/verify', '/terms_and_conditions'])('a guest may open %s', async (path) => {
-    const router = await renderAt(path, {});
-    expect(router.state.location.pathname).toBe(path);
-  });
+  it.each(['/login', '/register', '/forgot-password', '/verify', '/terms_and_conditions'])(
+    'a guest may open %s',
+    async (path) => {
+      const router = await renderAt(path, {});
+      expect(router.state.location.pathname).toBe(path);
+    },
+  );
 
-  it.each(['/login', '/register', '/forgot-password'])('a signed-in user at %s is sent to / and on to /bookings', async (path) => {
-    const router = await renderAt(path, signedIn);
-    await waitFor(() => expect(router.state.location.pathname).toBe('/bookings'), { timeout: 5000 });
-    expect(await screen.findByRole('heading', { name: 'My Bookings' })).toBeInTheDocument();
-  });
+  it.each(['/login', '/register', '/forgot-password'])(
+    'a signed-in user at %s is sent to / and on to /bookings',
+    async (path) => {
+      const router = await renderAt(path, signedIn);
+      await waitFor(() => expect(router.state.location.pathname).toBe('/bookings'), { timeout: 5000 });
+      expect(await screen.findByRole('heading', { name: 'My Bookings' })).toBeInTheDocument();
+    },
+  );
 
   it('a signed-in user may open every protected page, inside the layout', async () => {
     for (const path of ['/bookings', '/packages', '/create-booking', '/success', '/error', '/expired']) {

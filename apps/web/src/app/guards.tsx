@@ -6,7 +6,9 @@ import { useRouteHandle, useDocumentTitle } from './document-title';
 import { useAppSelector } from './hooks';
 
 // Only unverified users see it, so it (and the toast library it uses) loads on demand.
-const VerifyEmailPage = lazy(() => import('../features/auth/verify-email-page').then((m) => ({ default: m.VerifyEmailPage })));
+const VerifyEmailPage = lazy(() =>
+  import('../features/auth/verify-email-page').then((m) => ({ default: m.VerifyEmailPage })),
+);
 
 function VerifyEmailScreen() {
   useDocumentTitle('Verify Email');

@@ -46,16 +46,72 @@ export const routes: RouteObject[] = [
         element: <RequireAuth />,
         children: [
           {
-            lazy: lazyPage(() => import('./app-layout'), (m) => m.AppLayout),
+            lazy: lazyPage(
+              () => import('./app-layout'),
+              (m) => m.AppLayout,
+            ),
             children: [
-              { index: true, element: <Navigate to="/bookings" replace />, handle: h({ title: 'My Bookings', guestRedirect: '/register' }) },
-              { path: 'bookings', lazy: lazyPage(() => import('./bookings-route'), (m) => m.BookingsRoute), handle: h({ title: 'My Bookings', guestRedirect: '/register' }) },
-              { path: 'packages', lazy: lazyPage(() => import('../features/packages/packages-page'), (m) => m.PackagesPage), handle: h({ title: 'View Packages', guestRedirect: '/login' }) },
-              { path: 'create-booking', lazy: lazyPage(() => import('../features/booking-wizard/create-booking-page'), (m) => m.CreateBookingPage), handle: h({ title: 'Create Booking', guestRedirect: '/login' }) },
-              { path: 'queue/:locationId', lazy: lazyPage(() => import('../features/booking-wizard/queue-page'), (m) => m.QueuePage), handle: h({ title: 'Waiting Room', guestRedirect: '/login' }) },
-              { path: 'success', lazy: lazyPage(() => import('./payment-result-routes'), (m) => m.SuccessRoute), handle: h({ title: 'Payment Successful', guestRedirect: '/login' }) },
-              { path: 'error', lazy: lazyPage(() => import('./payment-result-routes'), (m) => m.ErrorRoute), handle: h({ title: 'Payment Failed', guestRedirect: '/login' }) },
-              { path: 'expired', lazy: lazyPage(() => import('../features/booking-wizard/expired-page'), (m) => m.ReservationExpiredPage), handle: h({ title: 'Reservation Expired', guestRedirect: '/login' }) },
+              {
+                index: true,
+                element: <Navigate to="/bookings" replace />,
+                handle: h({ title: 'My Bookings', guestRedirect: '/register' }),
+              },
+              {
+                path: 'bookings',
+                lazy: lazyPage(
+                  () => import('./bookings-route'),
+                  (m) => m.BookingsRoute,
+                ),
+                handle: h({ title: 'My Bookings', guestRedirect: '/register' }),
+              },
+              {
+                path: 'packages',
+                lazy: lazyPage(
+                  () => import('../features/packages/packages-page'),
+                  (m) => m.PackagesPage,
+                ),
+                handle: h({ title: 'View Packages', guestRedirect: '/login' }),
+              },
+              {
+                path: 'create-booking',
+                lazy: lazyPage(
+                  () => import('../features/booking-wizard/create-booking-page'),
+                  (m) => m.CreateBookingPage,
+                ),
+                handle: h({ title: 'Create Booking', guestRedirect: '/login' }),
+              },
+              {
+                path: 'queue/:locationId',
+                lazy: lazyPage(
+                  () => import('../features/booking-wizard/queue-page'),
+                  (m) => m.QueuePage,
+                ),
+                handle: h({ title: 'Waiting Room', guestRedirect: '/login' }),
+              },
+              {
+                path: 'success',
+                lazy: lazyPage(
+                  () => import('./payment-result-routes'),
+                  (m) => m.SuccessRoute,
+                ),
+                handle: h({ title: 'Payment Successful', guestRedirect: '/login' }),
+              },
+              {
+                path: 'error',
+                lazy: lazyPage(
+                  () => import('./payment-result-routes'),
+                  (m) => m.ErrorRoute,
+                ),
+                handle: h({ title: 'Payment Failed', guestRedirect: '/login' }),
+              },
+              {
+                path: 'expired',
+                lazy: lazyPage(
+                  () => import('../features/booking-wizard/expired-page'),
+                  (m) => m.ReservationExpiredPage,
+                ),
+                handle: h({ title: 'Reservation Expired', guestRedirect: '/login' }),
+              },
             ],
           },
         ],
@@ -66,16 +122,46 @@ export const routes: RouteObject[] = [
           {
             element: <AuthLayout />,
             children: [
-              { path: 'login', lazy: lazyPage(() => import('../features/auth/login-page'), (m) => m.LoginPage), handle: h({ title: 'Login' }) },
-              { path: 'register', lazy: lazyPage(() => import('../features/auth/register-page'), (m) => m.RegisterPage), handle: h({ title: 'Register' }) },
-              { path: 'forgot-password', lazy: lazyPage(() => import('../features/auth/forgot-password-page'), (m) => m.ForgotPasswordPage), handle: h({ title: 'Forgot Password' }) },
+              {
+                path: 'login',
+                lazy: lazyPage(
+                  () => import('../features/auth/login-page'),
+                  (m) => m.LoginPage,
+                ),
+                handle: h({ title: 'Login' }),
+              },
+              {
+                path: 'register',
+                lazy: lazyPage(
+                  () => import('../features/auth/register-page'),
+                  (m) => m.RegisterPage,
+                ),
+                handle: h({ title: 'Register' }),
+              },
+              {
+                path: 'forgot-password',
+                lazy: lazyPage(
+                  () => import('../features/auth/forgot-password-page'),
+                  (m) => m.ForgotPasswordPage,
+                ),
+                handle: h({ title: 'Forgot Password' }),
+              },
             ],
           },
         ],
       },
       {
         element: <AuthLayout />,
-        children: [{ path: 'verify', lazy: lazyPage(() => import('../features/auth/verify-action-page'), (m) => m.VerifyActionPage), handle: h({ title: 'Verify' }) }],
+        children: [
+          {
+            path: 'verify',
+            lazy: lazyPage(
+              () => import('../features/auth/verify-action-page'),
+              (m) => m.VerifyActionPage,
+            ),
+            handle: h({ title: 'Verify' }),
+          },
+        ],
       },
       {
         path: 'terms_and_conditions',

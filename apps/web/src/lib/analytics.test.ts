@@ -9,7 +9,7 @@ describe('analytics', () => {
     document.head.querySelectorAll('script').forEach((s) => s.remove());
   });
 
-  it('has the 24 events of spec §7 and the waitlist\'s 3, names exact', () => {
+  it("has the 24 events of spec §7 and the waitlist's 3, names exact", () => {
     expect(ANALYTICS_EVENTS).toHaveLength(27);
     expect(new Set(ANALYTICS_EVENTS).size).toBe(27);
     expect(ANALYTICS_EVENTS.slice(24)).toEqual(['waitlist_join', 'waitlist_leave', 'waitlist_offer_accept']);
@@ -20,7 +20,12 @@ describe('analytics', () => {
   it('without a measurement id records into the observable no-op sink', () => {
     initAnalytics(undefined);
     track('login', { method: 'password' });
-    track('purchase', { currency: 'AUD', value: 89.95, items: [{ item_id: 'p1', quantity: 1 }], transaction_id: 'KR-1' });
+    track('purchase', {
+      currency: 'AUD',
+      value: 89.95,
+      items: [{ item_id: 'p1', quantity: 1 }],
+      transaction_id: 'KR-1',
+    });
     expect(window.__kringleAnalytics?.map((e) => e.event)).toEqual(['login', 'purchase']);
     expect(window.__kringleAnalytics?.[1]?.params).toMatchObject({ currency: 'AUD', value: 89.95 });
     expect(document.head.querySelector('script')).toBeNull();

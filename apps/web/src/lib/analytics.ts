@@ -124,7 +124,10 @@ export function setAnalyticsSink(next: AnalyticsSink): void {
 }
 
 /** Records one analytics event. Never throws: analytics must not break a booking. */
-export function track<E extends AnalyticsEvent>(event: E, ...params: E extends EcommerceEvent ? [AnalyticsParams<E>] : [AnalyticsParams<E>?]): void {
+export function track<E extends AnalyticsEvent>(
+  event: E,
+  ...params: E extends EcommerceEvent ? [AnalyticsParams<E>] : [AnalyticsParams<E>?]
+): void {
   try {
     sink.send(event, { ...(params[0] ?? {}) });
   } catch {

@@ -36,7 +36,11 @@ function apiErrorBody(status: number, body: unknown, fallback: string = defaultF
 /** A refused answer whose body has been parsed (null when it could not be). */
 export function apiErrorOf(response: Response, body: unknown, fallback?: string): ApiError {
   const retryAfter = Number(response.headers.get('retry-after'));
-  return { status: response.status, data: apiErrorBody(response.status, body, fallback), ...(retryAfter > 0 ? { retryAfterSeconds: retryAfter } : {}) };
+  return {
+    status: response.status,
+    data: apiErrorBody(response.status, body, fallback),
+    ...(retryAfter > 0 ? { retryAfterSeconds: retryAfter } : {}),
+  };
 }
 
 /** Reads a refused answer's body into an ApiError; a body that is not JSON counts as none. */

@@ -10,11 +10,15 @@ export interface ApiFetchDeps extends AppCheckAccess {
 export type ApiFetchInit = Omit<RequestInit, 'headers'> & { headers?: Record<string, string> };
 
 /** `/api/v1` + `/auth/refresh`, with exactly one slash between them. */
-export const apiUrl = (baseUrl: string, path: string): string => `${baseUrl.replace(/\/$/, '')}/${path.replace(/^\//, '')}`;
+export const apiUrl = (baseUrl: string, path: string): string =>
+  `${baseUrl.replace(/\/$/, '')}/${path.replace(/^\//, '')}`;
 
 /** The error body's code of a refused answer (JSON), if it has one; the answer stays readable. */
 async function codeOf(response: Response): Promise<string | null> {
-  const body = (await response.clone().json().catch(() => null)) as { code?: unknown } | null;
+  const body = (await response
+    .clone()
+    .json()
+    .catch(() => null)) as { code?: unknown } | null;
   return typeof body?.code === 'string' ? body.code : null;
 }
 
@@ -28,11 +32,20 @@ async function codeOf(response: Response): Promise<string | null> {
  * `appCheckRetried` says the answer is already a second try. It rejects when fetch does (offline,
  * aborted). No Redux here: the staff bundle loads this file too.
  */
-export async function apiFetch(deps: ApiFetchDeps, url: string, init: ApiFetchInit = {}): Promise<{ response: Response; appCheckRetried: boolean }> {
+export async function apiFetch(
+  deps: ApiFetchDeps,
+  url: string,
+  init: ApiFetchInit = {},
+): Promise<{ response: Response; appCheckRetried: boolean }> {
   const fetchFn = deps.fetchFn ?? ((...a: Parameters<typeof fetch>) => fetch(...a));
   const { answer, retried } = await withAppCheckRetry(
     deps,
-    (appCheck) => fetchFn(url, { credentials: 'include', ...init, headers: { ...init.headers, ...(appCheck ? { 'X-App-Check': appCheck } : {}) } }),
+    (appCheck) =>
+      fetchFn(url, {
+        credentials: 'include',
+        ...init,
+        headers: { ...init.headers, ...(appCheck ? { 'X-App-Check': appCheck } : {}) },
+      }),
     async (response) => response.status === 401 && isAppCheckCode(await codeOf(response)),
   );
   noteServerDate(answer.headers.get('date'));

@@ -22,7 +22,13 @@ function client(responses: (() => Response)[], clock = { t: 1_000_000 }) {
   const fetchFn = vi.fn(async () => responses.shift()!());
   const solve = vi.fn(async () => 'payload');
   const onError = vi.fn();
-  const c = createAppCheckClient({ baseUrl: '/api/v1', fetchFn: fetchFn as unknown as typeof fetch, solve, now: () => clock.t, onError });
+  const c = createAppCheckClient({
+    baseUrl: '/api/v1',
+    fetchFn: fetchFn as unknown as typeof fetch,
+    solve,
+    now: () => clock.t,
+    onError,
+  });
   return { c, fetchFn, solve, onError, clock };
 }
 
@@ -32,10 +38,22 @@ const status = (s: number) => () => new Response('{}', { status: s });
 describe('app-check client', () => {
   it('solves, exchanges and caches the token until shortly before it expires', async () => {
     const clock = { t: Date.parse('2026-12-01T00:00:00Z') };
-    const t = client([ok(challenge), ok({ token: 'tok-1', expiresAt: '2026-12-01T01:00:00Z' }), ok(challenge), ok({ token: 'tok-2', expiresAt: '2026-12-01T02:00:00Z' })], clock);
+    const t = client(
+      [
+        ok(challenge),
+        ok({ token: 'tok-1', expiresAt: '2026-12-01T01:00:00Z' }),
+        ok(challenge),
+        ok({ token: 'tok-2', expiresAt: '2026-12-01T02:00:00Z' }),
+      ],
+      clock,
+    );
     expect(await t.c.getToken()).toBe('tok-1');
     expect(t.solve).toHaveBeenCalledWith(challenge);
-    expect(t.fetchFn).toHaveBeenNthCalledWith(2, '/api/v1/app-check/exchange', expect.objectContaining({ body: JSON.stringify({ payload: 'payload' }) }));
+    expect(t.fetchFn).toHaveBeenNthCalledWith(
+      2,
+      '/api/v1/app-check/exchange',
+      expect.objectContaining({ body: JSON.stringify({ payload: 'payload' }) }),
+    );
     clock.t += 50 * 60 * 1000;
     expect(await t.c.getToken()).toBe('tok-1');
     clock.t += 6 * 60 * 1000; // within the 5-minute margin
@@ -43,13 +61,20 @@ describe('app-check client', () => {
   });
 
   it('shares one exchange between parallel callers', async () => {
-    const t = client([ok(challenge), ok({ token: 'tok', expiresAt: new Date(Date.now() + 3600_000).toISOString() })], { t: Date.now() });
+    const t = client([ok(challenge), ok({ token: 'tok', expiresAt: new Date(Date.now() + 3600_000).toISOString() })], {
+      t: Date.now(),
+    });
     expect(await Promise.all([t.c.getToken(), t.c.getToken()])).toEqual(['tok', 'tok']);
     expect(t.solve).toHaveBeenCalledTimes(1);
   });
 
   it('a 403 gives initial-throttle with the wait and status, then throttled for 24 h', async () => {
-    const t = client([ok(challenge), status(403), ok(challenge), ok({ token: 'tok', expiresAt: new Date(1e13).toISOString() })]);
+    const t = client([
+      ok(challenge),
+      status(403),
+      ok(challenge),
+      ok({ token: 'tok', expiresAt: new Date(1e13).toISOString() }),
+    ]);
     const first = await t.c.getToken().catch((e: unknown) => e);
     expect(first).toBeInstanceOf(AppCheckError);
     expect(first).toMatchObject({ kind: 'initial-throttle', waitMs: LONG_BACKOFF_MS, httpStatus: 403 });
@@ -63,7 +88,12 @@ describe('app-check client', () => {
   });
 
   it('other failures back off 1 s, then 2 s', async () => {
-    const t = client([status(500), status(503), ok(challenge), ok({ token: 'tok', expiresAt: new Date(1e13).toISOString() })]);
+    const t = client([
+      status(500),
+      status(503),
+      ok(challenge),
+      ok({ token: 'tok', expiresAt: new Date(1e13).toISOString() }),
+    ]);
     await expect(t.c.getToken()).rejects.toMatchObject({ kind: 'initial-throttle', waitMs: 1000, httpStatus: 500 });
     t.clock.t += 1000;
     await expect(t.c.getToken()).rejects.toMatchObject({ kind: 'initial-throttle', waitMs: 2000, httpStatus: 503 });
@@ -81,12 +111,28 @@ describe('app-check client', () => {
 describe('app-check token storage', () => {
   it('reuses a stored token across page loads and forgets it when invalidated', async () => {
     const store = new Map<string, string>();
-    const storage = { getItem: (k: string) => store.get(k) ?? null, setItem: (k: string, v: string) => void store.set(k, v), removeItem: (k: string) => void store.delete(k) };
+    const storage = {
+      getItem: (k: string) => store.get(k) ?? null,
+      setItem: (k: string, v: string) => void store.set(k, v),
+      removeItem: (k: string) => void store.delete(k),
+    };
     const expiresAt = new Date(Date.now() + 3600_000).toISOString();
-    const fetchFn = vi.fn(async (url: string) => (url.endsWith('/challenge') ? ok(challenge)() : ok({ token: 'tok', expiresAt })()));
-    const first = createAppCheckClient({ baseUrl: '', fetchFn: fetchFn as unknown as typeof fetch, solve: async () => 'p', storage });
+    const fetchFn = vi.fn(async (url: string) =>
+      url.endsWith('/challenge') ? ok(challenge)() : ok({ token: 'tok', expiresAt })(),
+    );
+    const first = createAppCheckClient({
+      baseUrl: '',
+      fetchFn: fetchFn as unknown as typeof fetch,
+      solve: async () => 'p',
+      storage,
+    });
     expect(await first.getToken()).toBe('tok');
-    const second = createAppCheckClient({ baseUrl: '', fetchFn: fetchFn as unknown as typeof fetch, solve: async () => 'p', storage });
+    const second = createAppCheckClient({
+      baseUrl: '',
+      fetchFn: fetchFn as unknown as typeof fetch,
+      solve: async () => 'p',
+      storage,
+    });
     expect(await second.getToken()).toBe('tok');
     expect(fetchFn).toHaveBeenCalledTimes(2);
     second.invalidate();

@@ -61,8 +61,12 @@ export function createAppCheckClient(options: AppCheckClientOptions): AppCheckCl
   const margin = options.refreshMarginMs ?? 5 * 60 * 1000;
   let cached: { token: string; expiresAt: number } | null = null;
   try {
-    const stored = JSON.parse(options.storage?.getItem(STORAGE_KEY) ?? 'null') as { token?: unknown; expiresAt?: unknown } | null;
-    if (stored && typeof stored.token === 'string' && typeof stored.expiresAt === 'number') cached = { token: stored.token, expiresAt: stored.expiresAt };
+    const stored = JSON.parse(options.storage?.getItem(STORAGE_KEY) ?? 'null') as {
+      token?: unknown;
+      expiresAt?: unknown;
+    } | null;
+    if (stored && typeof stored.token === 'string' && typeof stored.expiresAt === 'number')
+      cached = { token: stored.token, expiresAt: stored.expiresAt };
   } catch {
     cached = null;
   }
@@ -79,7 +83,14 @@ export function createAppCheckClient(options: AppCheckClientOptions): AppCheckCl
     const waitMs = appCheckBackoffMs(httpStatus, failures);
     failures += 1;
     throttle = { allowAfter: now() + waitMs, httpStatus, failures };
-    return fail(new AppCheckError('initial-throttle', `App check failed (HTTP ${httpStatus}); retrying in ${waitMs} ms`, waitMs, httpStatus));
+    return fail(
+      new AppCheckError(
+        'initial-throttle',
+        `App check failed (HTTP ${httpStatus}); retrying in ${waitMs} ms`,
+        waitMs,
+        httpStatus,
+      ),
+    );
   };
 
   const post = async (path: string, body?: unknown): Promise<Response> => {
@@ -123,7 +134,9 @@ export function createAppCheckClient(options: AppCheckClientOptions): AppCheckCl
       if (cached && now() < cached.expiresAt - margin) return cached.token;
       if (throttle && now() < throttle.allowAfter) {
         const waitMs = throttle.allowAfter - now();
-        return fail(new AppCheckError('throttled', `App check is throttled for ${waitMs} ms`, waitMs, throttle.httpStatus));
+        return fail(
+          new AppCheckError('throttled', `App check is throttled for ${waitMs} ms`, waitMs, throttle.httpStatus),
+        );
       }
       inFlight ??= obtain().finally(() => {
         inFlight = null;

@@ -6,7 +6,10 @@ import { resetServerClock, serverNow } from './server-clock';
 const verified = { emailVerified: true };
 
 function json(status: number, body: unknown): Response {
-  return new Response(body === undefined ? null : JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+  return new Response(body === undefined ? null : JSON.stringify(body), {
+    status,
+    headers: { 'content-type': 'application/json' },
+  });
 }
 
 function setup(auth: Partial<AuthSnapshot>, responses: (Response | Error)[], overrides: Partial<BaseQueryDeps> = {}) {
@@ -50,7 +53,12 @@ describe('baseQuery', () => {
 
   it("sets the server clock from each answer's Date header (hold countdowns run on it)", async () => {
     const serverTime = Date.now() + 15 * 60_000;
-    const t = setup({}, [new Response('{}', { status: 200, headers: { 'content-type': 'application/json', date: new Date(serverTime).toUTCString() } })]);
+    const t = setup({}, [
+      new Response('{}', {
+        status: 200,
+        headers: { 'content-type': 'application/json', date: new Date(serverTime).toUTCString() },
+      }),
+    ]);
     await t.run('/bookings');
     expect(Math.abs(serverNow() - serverTime)).toBeLessThan(1_500);
   });
@@ -78,7 +86,10 @@ describe('baseQuery', () => {
     const refused = await t.run('/common/locations');
     expect(refused.error).toEqual({ status: 403, data: { error: 'Email not verified', code: 'EMAIL_NOT_VERIFIED' } });
     expect(t.fetchFn).not.toHaveBeenCalled();
-    const allowed = await t.run({ url: '/user/auth/email-verification', method: 'POST', body: { redirectUrl: 'http://x' } }, { skipVerified: true });
+    const allowed = await t.run(
+      { url: '/user/auth/email-verification', method: 'POST', body: { redirectUrl: 'http://x' } },
+      { skipVerified: true },
+    );
     expect(allowed.data).toEqual({ message: 'sent' });
   });
 
@@ -99,7 +110,10 @@ describe('baseQuery', () => {
   });
 
   it('does not loop when the retry is refused too', async () => {
-    const t = setup({}, [json(401, { error: 'x', code: 'UNAUTHENTICATED' }), json(401, { error: 'still no', code: 'UNAUTHENTICATED' })]);
+    const t = setup({}, [
+      json(401, { error: 'x', code: 'UNAUTHENTICATED' }),
+      json(401, { error: 'still no', code: 'UNAUTHENTICATED' }),
+    ]);
     const result = await t.run('/x');
     expect(result.error?.status).toBe(401);
     expect(t.deps.refreshIdToken).toHaveBeenCalledTimes(1);
@@ -107,7 +121,9 @@ describe('baseQuery', () => {
   });
 
   it('signs out when no token can be had', async () => {
-    const t = setup({}, [json(401, { error: 'x', code: 'UNAUTHENTICATED' })], { refreshIdToken: vi.fn(async () => null) });
+    const t = setup({}, [json(401, { error: 'x', code: 'UNAUTHENTICATED' })], {
+      refreshIdToken: vi.fn(async () => null),
+    });
     const result = await t.run('/x');
     expect(t.deps.signOut).toHaveBeenCalledTimes(1);
     expect(result.error).toEqual({ status: 401, data: { error: 'User not authenticated', code: 'UNAUTHENTICATED' } });
@@ -127,9 +143,14 @@ describe('baseQuery', () => {
     const before = await stale.run('/x');
     expect(stale.fetchFn).not.toHaveBeenCalled();
     expect(stale.deps.signOut).not.toHaveBeenCalled();
-    expect(before.error).toEqual({ status: 'FETCH_ERROR', data: { error: SESSION_UNAVAILABLE, code: 'SESSION_UNAVAILABLE' } });
+    expect(before.error).toEqual({
+      status: 'FETCH_ERROR',
+      data: { error: SESSION_UNAVAILABLE, code: 'SESSION_UNAVAILABLE' },
+    });
 
-    const expired = setup({}, [json(401, { error: 'expired', code: 'UNAUTHENTICATED' })], { refreshIdToken: unavailable });
+    const expired = setup({}, [json(401, { error: 'expired', code: 'UNAUTHENTICATED' })], {
+      refreshIdToken: unavailable,
+    });
     const after = await expired.run('/x');
     expect(expired.deps.signOut).not.toHaveBeenCalled();
     expect(after.error?.data.code).toBe('SESSION_UNAVAILABLE');
@@ -143,7 +164,12 @@ describe('baseQuery', () => {
   });
 
   it('leaves a 429 to the page when the endpoint shows it itself (the Session step, decision 0069)', async () => {
-    const t = setup({}, [json(429, { error: 'Many sessions on this day are on hold from your internet connection right now.', code: 'RATE_LIMITED' })]);
+    const t = setup({}, [
+      json(429, {
+        error: 'Many sessions on this day are on hold from your internet connection right now.',
+        code: 'RATE_LIMITED',
+      }),
+    ]);
     const result = await t.run({ url: '/bookings/reservation', method: 'POST', body: {} }, { showsRateLimit: true });
     expect(result.error?.data.code).toBe('RATE_LIMITED');
     expect(t.deps.notifyError).not.toHaveBeenCalled();
@@ -165,27 +191,43 @@ describe('baseQuery', () => {
     const slow = setup({}, [], {
       timeoutMs: 10,
       fetchFn: ((_url: string, init: RequestInit) =>
-        new Promise((_resolve, reject) => init.signal!.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError'))))) as unknown as typeof fetch,
+        new Promise((_resolve, reject) =>
+          init.signal!.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError'))),
+        )) as unknown as typeof fetch,
     });
     expect((await slow.run('/x')).error).toMatchObject({ status: 'TIMEOUT_ERROR', data: { code: 'TIMEOUT_ERROR' } });
   });
 
   it('keeps the server error body and fills one in when there is none', async () => {
-    const t = setup({}, [json(409, { error: 'That time was just taken.', code: 'SLOT_UNAVAILABLE' }), new Response('', { status: 502 })]);
-    expect((await t.run('/x')).error).toEqual({ status: 409, data: { error: 'That time was just taken.', code: 'SLOT_UNAVAILABLE' } });
+    const t = setup({}, [
+      json(409, { error: 'That time was just taken.', code: 'SLOT_UNAVAILABLE' }),
+      new Response('', { status: 502 }),
+    ]);
+    expect((await t.run('/x')).error).toEqual({
+      status: 409,
+      data: { error: 'That time was just taken.', code: 'SLOT_UNAVAILABLE' },
+    });
     expect((await t.run('/x')).error).toMatchObject({ status: 502, data: { code: 'HTTP_502' } });
   });
 
   it('still sends the call when no app-check token can be had (the API decides)', async () => {
-    const t = setup({}, [json(200, {})], { getAppCheckToken: vi.fn(async () => Promise.reject(new Error('throttled'))) });
+    const t = setup({}, [json(200, {})], {
+      getAppCheckToken: vi.fn(async () => Promise.reject(new Error('throttled'))),
+    });
     await t.run('/x');
     expect(t.header(0, 'X-App-Check')).toBeUndefined();
   });
 
   it('revalidates a tagged GET with If-None-Match and answers a 304 with the JSON it kept', async () => {
-    const tagged = (body: unknown, etag: string) => new Response(JSON.stringify(body), { status: 200, headers: { 'content-type': 'application/json', etag } });
+    const tagged = (body: unknown, etag: string) =>
+      new Response(JSON.stringify(body), { status: 200, headers: { 'content-type': 'application/json', etag } });
     const day = { items: [{ id: 's1', status: 'available' }] };
-    const t = setup({}, [tagged(day, '"v1"'), new Response(null, { status: 304, headers: { etag: '"v1"' } }), tagged({ items: [] }, '"v2"'), json(200, { x: 1 })]);
+    const t = setup({}, [
+      tagged(day, '"v1"'),
+      new Response(null, { status: 304, headers: { etag: '"v1"' } }),
+      tagged({ items: [] }, '"v2"'),
+      json(200, { x: 1 }),
+    ]);
     const url = { url: '/booking-slot/loc/available-slots', params: { date: '2026-12-03' } };
     const first = await t.run(url);
     expect(first).toEqual({ data: day });

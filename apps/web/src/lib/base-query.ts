@@ -59,11 +59,15 @@ const MESSAGES = {
   PARSING_ERROR: 'The server sent an answer we could not read. Please try again.',
 } as const;
 
-const clientError = (status: number, error: string, code: string): { error: ApiError } => ({ error: { status, data: { error, code } } });
+const clientError = (status: number, error: string, code: string): { error: ApiError } => ({
+  error: { status, data: { error, code } },
+});
 
 /** The ID token had to be renewed and could not be just now; the call was not sent. */
 export const SESSION_UNAVAILABLE = 'We could not renew your sign-in just now. Please try again in a moment.';
-const sessionUnavailable = (): { error: ApiError } => ({ error: { status: 'FETCH_ERROR', data: { error: SESSION_UNAVAILABLE, code: 'SESSION_UNAVAILABLE' } } });
+const sessionUnavailable = (): { error: ApiError } => ({
+  error: { status: 'FETCH_ERROR', data: { error: SESSION_UNAVAILABLE, code: 'SESSION_UNAVAILABLE' } },
+});
 
 /** refreshIdToken, with `undefined` for "not now" (it rejected) next to null for "gone". */
 async function renewedToken(deps: BaseQueryDeps, dispatch: Dispatch): Promise<string | null | undefined> {
@@ -101,7 +105,12 @@ function revalidationOf(deps: BaseQueryDeps) {
 }
 
 /** One call through the request path (api-fetch.ts), read into API.md's shapes; `appCheckRetried` as apiFetch says. */
-async function send(deps: BaseQueryDeps, args: RequestArgs, headers: Record<string, string>, outer: AbortSignal): Promise<{ result: Result; appCheckRetried: boolean }> {
+async function send(
+  deps: BaseQueryDeps,
+  args: RequestArgs,
+  headers: Record<string, string>,
+  outer: AbortSignal,
+): Promise<{ result: Result; appCheckRetried: boolean }> {
   const controller = new AbortController();
   let timedOut = false;
   const timer = setTimeout(() => {
@@ -112,7 +121,8 @@ async function send(deps: BaseQueryDeps, args: RequestArgs, headers: Record<stri
   outer.addEventListener('abort', onAbort);
   const hasBody = args.body !== undefined;
   const url = buildUrl(deps.baseUrl, args);
-  const memo = (args.method ?? 'GET') === 'GET' && (args.responseHandler ?? 'json') === 'json' ? revalidationOf(deps) : null;
+  const memo =
+    (args.method ?? 'GET') === 'GET' && (args.responseHandler ?? 'json') === 'json' ? revalidationOf(deps) : null;
   const kept = memo?.get(url);
   let appCheckRetried = false;
   const read = async (): Promise<Result> => {
@@ -164,13 +174,16 @@ async function send(deps: BaseQueryDeps, args: RequestArgs, headers: Record<stri
   }
 }
 
-
 /**
  * The one base query (spec §7–§8): waits for auth initialisation, sends the ID token and the
  * app-check token, refuses locally when signed out or unverified, refreshes the ID token once
  * on a 401 and retries, and toasts rate-limit messages.
  */
-export const baseQuery: BaseQueryFn<string | RequestArgs, unknown, ApiError, ApiExtraOptions> = async (rawArgs, api, extraOptions) => {
+export const baseQuery: BaseQueryFn<string | RequestArgs, unknown, ApiError, ApiExtraOptions> = async (
+  rawArgs,
+  api,
+  extraOptions,
+) => {
   const deps = (api.extra as BaseQueryExtra).baseQuery;
   const args: RequestArgs = typeof rawArgs === 'string' ? { url: rawArgs } : rawArgs;
   const opts = extraOptions ?? {};
@@ -181,7 +194,8 @@ export const baseQuery: BaseQueryFn<string | RequestArgs, unknown, ApiError, Api
   let idToken: string | null = null;
   if (!opts.skipAuth) {
     if (!auth.user) return clientError(401, NOT_AUTHENTICATED, 'UNAUTHENTICATED');
-    if (!opts.skipVerified && !auth.user.emailVerified) return clientError(403, EMAIL_NOT_VERIFIED, 'EMAIL_NOT_VERIFIED');
+    if (!opts.skipVerified && !auth.user.emailVerified)
+      return clientError(403, EMAIL_NOT_VERIFIED, 'EMAIL_NOT_VERIFIED');
     const token = auth.idToken ?? (await renewedToken(deps, dispatch));
     if (token === undefined) return sessionUnavailable();
     if (!token) {
@@ -191,7 +205,8 @@ export const baseQuery: BaseQueryFn<string | RequestArgs, unknown, ApiError, Api
     idToken = token;
   }
 
-  const sendWith = (token: string | null) => send(deps, args, token ? { Authorization: `Bearer ${token}` } : {}, api.signal);
+  const sendWith = (token: string | null) =>
+    send(deps, args, token ? { Authorization: `Bearer ${token}` } : {}, api.signal);
 
   const first = await sendWith(idToken);
   let result = first.result;

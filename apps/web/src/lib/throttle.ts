@@ -26,14 +26,17 @@ export function throttle<A extends unknown[]>(fn: (...args: A) => void, waitMs: 
     }
     pending = args;
     if (timer === null) {
-      timer = setTimeout(() => {
-        timer = null;
-        if (pending) {
-          const next = pending;
-          pending = null;
-          run(next);
-        }
-      }, Math.max(0, waitMs - elapsed));
+      timer = setTimeout(
+        () => {
+          timer = null;
+          if (pending) {
+            const next = pending;
+            pending = null;
+            run(next);
+          }
+        },
+        Math.max(0, waitMs - elapsed),
+      );
     }
   };
   throttled.cancel = () => {

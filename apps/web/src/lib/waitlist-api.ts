@@ -27,11 +27,18 @@ const waitlistApi = api.injectEndpoints({
     leaveWaitlist: build.mutation<void, string>({
       query: (id) => ({ url: `/waitlist/${id}`, method: 'DELETE' }),
       async onQueryStarted(id, { dispatch, queryFulfilled }) {
-        const { data } = await queryFulfilled.then(() => ({ data: true }), () => ({ data: false }));
-        if (data) dispatch(waitlistApi.util.updateQueryData('getWaitlist', undefined, (list) => list.filter((e) => e.id !== id)));
+        const { data } = await queryFulfilled.then(
+          () => ({ data: true }),
+          () => ({ data: false }),
+        );
+        if (data)
+          dispatch(
+            waitlistApi.util.updateQueryData('getWaitlist', undefined, (list) => list.filter((e) => e.id !== id)),
+          );
       },
     }),
   }),
 });
 
-export const { useGetWaitlistPlacesQuery, useGetWaitlistQuery, useJoinWaitlistMutation, useLeaveWaitlistMutation } = waitlistApi;
+export const { useGetWaitlistPlacesQuery, useGetWaitlistQuery, useJoinWaitlistMutation, useLeaveWaitlistMutation } =
+  waitlistApi;

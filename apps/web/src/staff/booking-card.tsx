@@ -1,7 +1,13 @@
 import { accessSummary } from '@kringle/contracts/access-needs';
 import { formatClockTime } from '@kringle/contracts/dates';
 import { nameParts } from '@kringle/contracts/names';
-import { ATTENDANCE_LABELS, CHECK_IN_UNDO_SECONDS, STAFF_ACTION_LABELS, type Attendance, type StaffBooking } from '@kringle/contracts/staff';
+import {
+  ATTENDANCE_LABELS,
+  CHECK_IN_UNDO_SECONDS,
+  STAFF_ACTION_LABELS,
+  type Attendance,
+  type StaffBooking,
+} from '@kringle/contracts/staff';
 import { clsx } from 'clsx';
 
 const TAG: Record<Attendance, string> = {
@@ -13,7 +19,9 @@ const TAG: Record<Attendance, string> = {
 
 /** Whether a check-in can still be taken back (the API allows CHECK_IN_UNDO_SECONDS): offered only then. */
 export const canUndoCheckIn = (booking: StaffBooking, now = Date.now()) =>
-  booking.attendance === 'checked_in' && !!booking.checkedInAt && now < Date.parse(booking.checkedInAt) + CHECK_IN_UNDO_SECONDS * 1000;
+  booking.attendance === 'checked_in' &&
+  !!booking.checkedInAt &&
+  now < Date.parse(booking.checkedInAt) + CHECK_IN_UNDO_SECONDS * 1000;
 
 /**
  * The family's name as the customer app and e-mails show it (the spec's name helper): the API
@@ -24,7 +32,11 @@ export function familyName(customer: StaffBooking['customer']) {
 }
 
 export function AttendanceTag({ attendance }: { attendance: Attendance }) {
-  return <span className={clsx('inline-flex items-center rounded-full px-3 py-0.5 text-sm font-semibold', TAG[attendance])}>{ATTENDANCE_LABELS[attendance]}</span>;
+  return (
+    <span className={clsx('inline-flex items-center rounded-full px-3 py-0.5 text-sm font-semibold', TAG[attendance])}>
+      {ATTENDANCE_LABELS[attendance]}
+    </span>
+  );
 }
 
 /** Everything the set needs to greet a family: names and ages, who else, needs, notes, what they bought, and who did what. */

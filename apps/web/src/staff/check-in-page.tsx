@@ -9,7 +9,9 @@ import { ApiProblem } from '../lib/api-error';
 import { postJson } from './staff-client';
 
 type Location = StaffCatalogue['locations'][number];
-type Outcome = { kind: 'ok'; booking: StaffBooking; timing?: string; already?: string } | { kind: 'problem'; title: string; message: string };
+type Outcome =
+  | { kind: 'ok'; booking: StaffBooking; timing?: string; already?: string }
+  | { kind: 'problem'; title: string; message: string };
 
 /** The scanner sees a code five times a second: it is handled again only after this long out of view. */
 const SAME_CODE_GAP_MS = 3000;
@@ -74,11 +76,20 @@ export function CheckInPage({ location }: { location: Location }) {
     const sentAt = Date.now();
     try {
       const booking = await postJson<StaffBooking>('/staff/check-ins', { locationId: location.id, ...body });
-      setOutcome({ kind: 'ok', booking, timing: timingOf(booking, location.timezone, Date.now()), already: alreadyOf(booking, sentAt, location.timezone) });
+      setOutcome({
+        kind: 'ok',
+        booking,
+        timing: timingOf(booking, location.timezone, Date.now()),
+        already: alreadyOf(booking, sentAt, location.timezone),
+      });
       return true;
     } catch (err) {
       const code = err instanceof ApiProblem ? err.code : 'ERROR';
-      setOutcome({ kind: 'problem', title: TITLES[code] ?? 'Not checked in', message: err instanceof Error ? err.message : 'Please try again.' });
+      setOutcome({
+        kind: 'problem',
+        title: TITLES[code] ?? 'Not checked in',
+        message: err instanceof Error ? err.message : 'Please try again.',
+      });
       return false;
     } finally {
       setBusy(false);
@@ -126,7 +137,11 @@ export function CheckInPage({ location }: { location: Location }) {
     try {
       setOutcome({ kind: 'ok', booking: await postJson<StaffBooking>(`/staff/bookings/${booking.id}/undo`) });
     } catch (err) {
-      setOutcome({ kind: 'problem', title: 'Not undone', message: err instanceof Error ? err.message : 'Please try again.' });
+      setOutcome({
+        kind: 'problem',
+        title: 'Not undone',
+        message: err instanceof Error ? err.message : 'Please try again.',
+      });
     }
   }
 
@@ -137,8 +152,16 @@ export function CheckInPage({ location }: { location: Location }) {
           Check in at {location.name}
         </h1>
         <div className="overflow-hidden rounded-2xl bg-ink-900">
-          <video ref={video} muted playsInline aria-label="Camera view for scanning QR codes" className={scanning ? 'aspect-video w-full object-cover' : 'hidden'} />
-          {!scanning && <p className="p-6 text-cream-50">Scan the QR code on the family&apos;s phone or confirmation e-mail.</p>}
+          <video
+            ref={video}
+            muted
+            playsInline
+            aria-label="Camera view for scanning QR codes"
+            className={scanning ? 'aspect-video w-full object-cover' : 'hidden'}
+          />
+          {!scanning && (
+            <p className="p-6 text-cream-50">Scan the QR code on the family&apos;s phone or confirmation e-mail.</p>
+          )}
         </div>
         <Button variant={scanning ? 'secondary' : 'confirm'} onClick={() => setScanning((s) => !s)}>
           {scanning ? 'Stop camera' : 'Scan QR code'}
@@ -151,7 +174,13 @@ export function CheckInPage({ location }: { location: Location }) {
         <form onSubmit={(e) => void submit(e)} className="flex flex-wrap items-end gap-2">
           <label className="flex flex-col gap-1 font-semibold">
             Booking reference
-            <input ref={referenceBox} name="reference" placeholder="KR-7K3Q9" autoComplete="off" className="min-h-11 rounded-lg border border-cream-300 bg-cream-50 px-3 font-mono text-base uppercase" />
+            <input
+              ref={referenceBox}
+              name="reference"
+              placeholder="KR-7K3Q9"
+              autoComplete="off"
+              className="min-h-11 rounded-lg border border-cream-300 bg-cream-50 px-3 font-mono text-base uppercase"
+            />
           </label>
           <Button type="submit" disabled={busy}>
             Check in
@@ -160,7 +189,13 @@ export function CheckInPage({ location }: { location: Location }) {
       </div>
       <div ref={result} aria-live="polite" className="scroll-mb-4">
         {outcome?.kind === 'ok' && (
-          <Result booking={outcome.booking} timing={outcome.timing} already={outcome.already} timezone={location.timezone} onUndo={() => void undo(outcome.booking)} />
+          <Result
+            booking={outcome.booking}
+            timing={outcome.timing}
+            already={outcome.already}
+            timezone={location.timezone}
+            onUndo={() => void undo(outcome.booking)}
+          />
         )}
         {outcome?.kind === 'problem' && (
           <div role="alert" className="rounded-2xl bg-festive-50 p-5 ring-2 ring-festive-700">
@@ -173,27 +208,42 @@ export function CheckInPage({ location }: { location: Location }) {
   );
 }
 
-function Result({ booking, timing, already, timezone, onUndo }: { booking: StaffBooking; timing?: string; already?: string; timezone: string; onUndo: () => void }) {
+function Result({
+  booking,
+  timing,
+  already,
+  timezone,
+  onUndo,
+}: {
+  booking: StaffBooking;
+  timing?: string;
+  already?: string;
+  timezone: string;
+  onUndo: () => void;
+}) {
   // The Undo button goes when the API would refuse it (re-rendered at that moment), rather than failing when tapped.
-  usePassed(booking.checkedInAt ? new Date(Date.parse(booking.checkedInAt) + CHECK_IN_UNDO_SECONDS * 1000).toISOString() : null);
+  usePassed(
+    booking.checkedInAt ? new Date(Date.parse(booking.checkedInAt) + CHECK_IN_UNDO_SECONDS * 1000).toISOString() : null,
+  );
   const undoable = canUndoCheckIn(booking);
   return (
     <div className="space-y-3 rounded-2xl bg-pine-50 p-5 ring-2 ring-pine-700">
       <div className="flex flex-wrap items-center gap-3">
-        <h2 className="text-2xl font-semibold">
-          {familyName(booking.customer).fullname}
-        </h2>
+        <h2 className="text-2xl font-semibold">{familyName(booking.customer).fullname}</h2>
         <AttendanceTag attendance={booking.attendance} />
       </div>
       <p>
-        <span className="font-mono">{booking.reference}</span> · {booking.slotType.name} at {formatClockTime(booking.slot.startAt, timezone)}
+        <span className="font-mono">{booking.reference}</span> · {booking.slotType.name} at{' '}
+        {formatClockTime(booking.slot.startAt, timezone)}
         {booking.checkedInAt && <> · checked in at {formatClockTime(booking.checkedInAt, timezone)}</>}
       </p>
       {already && <p className="rounded-lg bg-cream-200 px-3 py-2 font-semibold text-ink-900">{already}</p>}
       {timing && <p className="rounded-lg bg-gold-300 px-3 py-2 font-semibold text-ink-900">{timing}</p>}
       <FamilyDetails booking={booking} timezone={timezone} />
       {!already && booking.attendance !== 'checked_in' && booking.actions.at(-1)?.action === 'undo_check_in' && (
-        <p className="rounded-lg bg-cream-200 px-3 py-2 font-semibold text-ink-900">Check-in undone: this family is not checked in.</p>
+        <p className="rounded-lg bg-cream-200 px-3 py-2 font-semibold text-ink-900">
+          Check-in undone: this family is not checked in.
+        </p>
       )}
       {/* Not someone else's check-in from a while ago: only the one this device just made. */}
       {undoable && !already && (
@@ -201,7 +251,9 @@ function Result({ booking, timing, already, timezone, onUndo }: { booking: Staff
           <Button variant="secondary" onClick={onUndo}>
             Undo check-in
           </Button>
-          <span className="text-sm text-ink-700">Within {CHECK_IN_UNDO_SECONDS} seconds, if this was the wrong family.</span>
+          <span className="text-sm text-ink-700">
+            Within {CHECK_IN_UNDO_SECONDS} seconds, if this was the wrong family.
+          </span>
         </div>
       )}
     </div>

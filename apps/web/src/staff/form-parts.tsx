@@ -1,7 +1,8 @@
 import { useId } from 'react';
 
 /** The walk-in form's look, shared by its parts. */
-export const control = 'min-h-11 rounded-lg border border-cream-300 bg-cream-50 px-3 text-base font-normal aria-invalid:border-festive-700';
+export const control =
+  'min-h-11 rounded-lg border border-cream-300 bg-cream-50 px-3 text-base font-normal aria-invalid:border-festive-700';
 // min-w-0 and w-full: an input's own width (about 20 characters) pushed two side by side past a 390 px screen.
 export const input = `${control} w-full min-w-0`;
 export const label = 'flex min-w-0 flex-col gap-1 font-semibold';
@@ -17,7 +18,21 @@ export function ErrorText({ id, children }: { id: string; children: string }) {
 }
 
 /** A labelled input with its message outside the label, so the message is its description, not part of its name. */
-export function TextField({ name, label: text, type = 'text', value, onChange, error }: { name: string; label: string; type?: string; value: string; onChange: (value: string) => void; error?: string }) {
+export function TextField({
+  name,
+  label: text,
+  type = 'text',
+  value,
+  onChange,
+  error,
+}: {
+  name: string;
+  label: string;
+  type?: string;
+  value: string;
+  onChange: (value: string) => void;
+  error?: string;
+}) {
   const id = useId();
   return (
     <div className={label}>

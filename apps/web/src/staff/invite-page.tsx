@@ -58,14 +58,32 @@ export function InvitePage({ code }: { code: string | null }) {
           </p>
         ) : (
           <form onSubmit={(e) => void submit(e)} className="space-y-4">
-            <p className="text-ink-700">Choose a password for your staff account: at least {PASSWORD_MIN} characters, hard to guess.</p>
+            <p className="text-ink-700">
+              Choose a password for your staff account: at least {PASSWORD_MIN} characters, hard to guess.
+            </p>
             <div className="flex flex-col gap-1 font-semibold">
               <label htmlFor={passwordId}>New password</label>
-              <input id={passwordId} name="password" type="password" autoComplete="new-password" minLength={PASSWORD_MIN} required className={control} aria-describedby={error ? `${passwordId}-error` : undefined} />
+              <input
+                id={passwordId}
+                name="password"
+                type="password"
+                autoComplete="new-password"
+                minLength={PASSWORD_MIN}
+                required
+                className={control}
+                aria-describedby={error ? `${passwordId}-error` : undefined}
+              />
             </div>
             <div className="flex flex-col gap-1 font-semibold">
               <label htmlFor={repeatId}>Repeat the password</label>
-              <input id={repeatId} name="repeat" type="password" autoComplete="new-password" required className={control} />
+              <input
+                id={repeatId}
+                name="repeat"
+                type="password"
+                autoComplete="new-password"
+                required
+                className={control}
+              />
             </div>
             {error && (
               <div role="alert">

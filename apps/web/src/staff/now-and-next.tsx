@@ -38,7 +38,9 @@ function quietSummary(items: RunSheetItem[]) {
   const free = items.filter((i) => i.slot.state === 'free').length;
   const held = items.filter((i) => i.slot.state === 'held').length;
   const other = items.length - free - held;
-  const parts = [free && `${free} free`, held && `${held} being booked online`, other && `${other} closed`].filter(Boolean);
+  const parts = [free && `${free} free`, held && `${held} being booked online`, other && `${other} closed`].filter(
+    Boolean,
+  );
   if (free === items.length) return `${free} free session${free === 1 ? '' : 's'}`;
   return `${items.length} session${items.length === 1 ? '' : 's'}: ${parts.join(', ')}`;
 }
@@ -63,7 +65,12 @@ function Folded({ label, summary, children }: { label: string; summary: string; 
           <span className="block font-semibold">{label}</span>
           <span className="text-sm text-ink-700">{summary}</span>
         </span>
-        <Button variant="secondary" aria-expanded={open} onClick={() => setOpen((o) => !o)} aria-label={`${open ? 'Hide' : 'Show'} ${label}: ${summary}`}>
+        <Button
+          variant="secondary"
+          aria-expanded={open}
+          onClick={() => setOpen((o) => !o)}
+          aria-label={`${open ? 'Hide' : 'Show'} ${label}: ${summary}`}
+        >
           {open ? 'Hide' : 'Show'}
         </Button>
       </div>
@@ -76,7 +83,8 @@ function Folded({ label, summary, children }: { label: string; summary: string; 
 export function NowAndNext({ items, timezone, props }: { items: RunSheetItem[]; timezone: string; props: RowProps }) {
   // Split at each render: the sheet is read again every few seconds, so "now" moves on with it.
   const { earlier, current, later } = nowAndNext(items, new Date().getTime());
-  const span = (list: RunSheetItem[]) => `${formatClockTime(list[0]!.slot.startAt, timezone)} – ${formatClockTime(list.at(-1)!.slot.endAt, timezone)}`;
+  const span = (list: RunSheetItem[]) =>
+    `${formatClockTime(list[0]!.slot.startAt, timezone)} – ${formatClockTime(list.at(-1)!.slot.endAt, timezone)}`;
   const nextFamily = later.find((e) => e.kind === 'row' && e.item.booking);
   return (
     <div className="space-y-5">
@@ -84,7 +92,11 @@ export function NowAndNext({ items, timezone, props }: { items: RunSheetItem[]; 
         <h2 id="now-title" className="text-xl font-semibold">
           Now
         </h2>
-        {current.length > 0 ? <Rows items={current} props={props} /> : <p className="text-ink-700">No session is on right now.</p>}
+        {current.length > 0 ? (
+          <Rows items={current} props={props} />
+        ) : (
+          <p className="text-ink-700">No session is on right now.</p>
+        )}
       </section>
       <section aria-labelledby="next-title" className="space-y-2">
         <h2 id="next-title" className="text-xl font-semibold">
@@ -95,7 +107,13 @@ export function NowAndNext({ items, timezone, props }: { items: RunSheetItem[]; 
         <ol className="space-y-2">
           {later.map((entry) =>
             entry.kind === 'row' ? (
-              <SheetRow key={keyOf(entry.item)} item={entry.item} now={false} problem={props.problemOf(entry.item)} {...withoutProblem(props)} />
+              <SheetRow
+                key={keyOf(entry.item)}
+                item={entry.item}
+                now={false}
+                problem={props.problemOf(entry.item)}
+                {...withoutProblem(props)}
+              />
             ) : (
               <li key={`quiet-${entry.items[0]!.slot.id}`}>
                 <Folded label={span(entry.items)} summary={quietSummary(entry.items)}>
@@ -111,7 +129,14 @@ export function NowAndNext({ items, timezone, props }: { items: RunSheetItem[]; 
           <h2 id="earlier-title" className="text-xl font-semibold">
             Earlier today
           </h2>
-          <Folded label={span(earlier)} summary={plural(earlier.filter((i) => i.slot.kind === 'session').length, 'session') + ', ' + plural(earlier.filter((i) => i.booking).length, 'family', 'families')}>
+          <Folded
+            label={span(earlier)}
+            summary={
+              plural(earlier.filter((i) => i.slot.kind === 'session').length, 'session') +
+              ', ' +
+              plural(earlier.filter((i) => i.booking).length, 'family', 'families')
+            }
+          >
             <Rows items={earlier} props={props} />
           </Folded>
         </section>

@@ -12,7 +12,11 @@ import type { PhotoTarget } from './photos/photos-page';
 type Location = StaffCatalogue['locations'][number];
 
 const downloadCsv = (locationId: string, date: string) =>
-  downloadFile(`/staff/run-sheet.csv?${new URLSearchParams({ locationId, date }).toString()}`, 'text/csv', `run-sheet-${date}.csv`);
+  downloadFile(
+    `/staff/run-sheet.csv?${new URLSearchParams({ locationId, date }).toString()}`,
+    'text/csv',
+    `run-sheet-${date}.csv`,
+  );
 
 type Show = 'now' | 'all' | 'break';
 const SHOW_LABELS: Record<Show, string> = { now: 'Now and next', all: 'Whole day', break: 'Breaks only' };
@@ -24,7 +28,15 @@ const phone = () => window.matchMedia?.('(max-width: 800px)').matches ?? false;
  * today, what is on now and next with the quiet sessions folded: the view a phone opens on).
  * `onUploadPhotos`: offered to the roles that upload (set, manager) on each confirmed booking.
  */
-export function RunSheetPage({ location, onSellWalkIn, onUploadPhotos }: { location: Location; onSellWalkIn: (slotId: string) => void; onUploadPhotos?: (target: PhotoTarget) => void }) {
+export function RunSheetPage({
+  location,
+  onSellWalkIn,
+  onUploadPhotos,
+}: {
+  location: Location;
+  onSellWalkIn: (slotId: string) => void;
+  onUploadPhotos?: (target: PhotoTarget) => void;
+}) {
   const today = localDateOf(new Date(), location.timezone);
   const [date, setDate] = useState(today);
   const [chosen, setShow] = useState<Show>(() => (phone() ? 'now' : 'all'));
@@ -44,10 +56,15 @@ export function RunSheetPage({ location, onSellWalkIn, onUploadPhotos }: { locat
     await reload();
   }
   const actions = {
-    checkIn: (b: StaffBooking) => act(() => postJson('/staff/check-ins', { locationId: location.id, reference: b.reference }), b.id),
+    checkIn: (b: StaffBooking) =>
+      act(() => postJson('/staff/check-ins', { locationId: location.id, reference: b.reference }), b.id),
     noShow: (b: StaffBooking) => act(() => postJson(`/staff/bookings/${b.id}/no-show`), b.id),
     undo: (b: StaffBooking) => act(() => postJson(`/staff/bookings/${b.id}/undo`), b.id),
-    receipt: (b: StaffBooking) => act(() => downloadFile(`/staff/bookings/${b.id}/receipt`, 'application/pdf', `tax-invoice-${b.reference}.pdf`), b.id),
+    receipt: (b: StaffBooking) =>
+      act(
+        () => downloadFile(`/staff/bookings/${b.id}/receipt`, 'application/pdf', `tax-invoice-${b.reference}.pdf`),
+        b.id,
+      ),
   };
   const topProblem = problem && problem.bookingId === null ? problem.message : error;
   // A full day is a long list on a phone: the first session not yet over is one tap away.
@@ -63,12 +80,22 @@ export function RunSheetPage({ location, onSellWalkIn, onUploadPhotos }: { locat
       <div className="flex flex-wrap items-end gap-4" data-print="hide">
         <label className="flex flex-col gap-1 text-sm font-semibold">
           Day
-          <input type="date" value={date} onChange={(e) => setDate(e.target.value || today)} className="min-h-11 rounded-lg border border-cream-300 bg-cream-50 px-3 text-base font-normal" />
+          <input
+            type="date"
+            value={date}
+            onChange={(e) => setDate(e.target.value || today)}
+            className="min-h-11 rounded-lg border border-cream-300 bg-cream-50 px-3 text-base font-normal"
+          />
         </label>
         <fieldset className="flex flex-wrap gap-1">
           <legend className="mb-1 text-sm font-semibold">Show</legend>
           {(date === today ? (['now', 'all', 'break'] as const) : (['all', 'break'] as const)).map((f) => (
-            <Button key={f} variant={show === f ? 'confirm' : 'secondary'} aria-pressed={show === f} onClick={() => setShow(f)}>
+            <Button
+              key={f}
+              variant={show === f ? 'confirm' : 'secondary'}
+              aria-pressed={show === f}
+              onClick={() => setShow(f)}
+            >
               {SHOW_LABELS[f]}
             </Button>
           ))}
@@ -89,7 +116,9 @@ export function RunSheetPage({ location, onSellWalkIn, onUploadPhotos }: { locat
       </div>
       <h1 id="run-sheet-title" className="text-3xl font-semibold">
         Run sheet: {location.name},{' '}
-        {new Intl.DateTimeFormat('en-AU', { weekday: 'long', day: 'numeric', month: 'long', timeZone: 'UTC' }).format(new Date(`${date}T00:00:00Z`))}
+        {new Intl.DateTimeFormat('en-AU', { weekday: 'long', day: 'numeric', month: 'long', timeZone: 'UTC' }).format(
+          new Date(`${date}T00:00:00Z`),
+        )}
       </h1>
       {sheet && <RunSheetCounts counts={sheet.counts} />}
       {topProblem && (
@@ -105,7 +134,14 @@ export function RunSheetPage({ location, onSellWalkIn, onUploadPhotos }: { locat
         <NowAndNext
           items={sheet.items}
           timezone={sheet.timezone}
-          props={{ timezone: sheet.timezone, isToday: true, actions, onSellWalkIn, onUploadPhotos, problemOf: (item) => (item.booking && problem?.bookingId === item.booking.id ? problem.message : null) }}
+          props={{
+            timezone: sheet.timezone,
+            isToday: true,
+            actions,
+            onSellWalkIn,
+            onUploadPhotos,
+            problemOf: (item) => (item.booking && problem?.bookingId === item.booking.id ? problem.message : null),
+          }}
         />
       ) : (
         <ol className="space-y-2">
@@ -127,4 +163,3 @@ export function RunSheetPage({ location, onSellWalkIn, onUploadPhotos }: { locat
     </section>
   );
 }
-

@@ -5,7 +5,11 @@ import { SignInPage } from './sign-in-page';
 
 const b64 = (o: object) => btoa(JSON.stringify(o)).replace(/=+$/, '').replace(/\+/g, '-').replace(/\//g, '_');
 const token = (staff: boolean) => `${b64({ alg: 'ES256' })}.${b64({ sub: 'u1', dashboard_user: staff })}.sig`;
-const json = (status: number, body: unknown) => new Response(body === null ? null : JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+const json = (status: number, body: unknown) =>
+  new Response(body === null ? null : JSON.stringify(body), {
+    status,
+    headers: { 'content-type': 'application/json' },
+  });
 
 /** The API as the staff app meets it: no app check needed (mode off), sign-in answering `idToken`. */
 function fakeApi(idToken: string) {
@@ -16,7 +20,12 @@ function fakeApi(idToken: string) {
       const path = String(url).replace(/^.*\/api\/v1/, '');
       calls.push(`${init?.method ?? 'GET'} ${path}`);
       if (path === '/app-check/challenge') return json(404, { error: 'off', code: 'NOT_FOUND' });
-      if (path === '/auth/sign-in') return json(200, { idToken, expiresAt: '2026-12-01T00:00:00.000Z', user: { email: 'elf@kringle.test', firstName: 'Buddy' } });
+      if (path === '/auth/sign-in')
+        return json(200, {
+          idToken,
+          expiresAt: '2026-12-01T00:00:00.000Z',
+          user: { email: 'elf@kringle.test', firstName: 'Buddy' },
+        });
       if (path === '/auth/sign-out') return json(204, null);
       return json(404, { error: 'no', code: 'NOT_FOUND' });
     }),

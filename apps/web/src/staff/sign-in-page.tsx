@@ -59,7 +59,10 @@ export function SignInPage({ onSignedIn, notice }: { onSignedIn: (user: StaffUse
 
   return (
     <main className="flex min-h-dvh items-center justify-center p-4">
-      <form onSubmit={mfaToken ? submitCode : submitPassword} className="w-full max-w-sm space-y-4 rounded-2xl bg-cream-50 p-6 shadow-sm ring-1 ring-cream-300">
+      <form
+        onSubmit={mfaToken ? submitCode : submitPassword}
+        className="w-full max-w-sm space-y-4 rounded-2xl bg-cream-50 p-6 shadow-sm ring-1 ring-cream-300"
+      >
         <div className="flex items-center gap-3">
           <Logo brandName={BRAND_NAME} decorative />
           <h1 className="text-2xl font-semibold">{BRAND_NAME} staff</h1>
@@ -71,10 +74,22 @@ export function SignInPage({ onSignedIn, notice }: { onSignedIn: (user: StaffUse
         )}
         {mfaToken ? (
           <>
-            <p className="text-ink-700">Enter the 6-digit code from your authenticator app. Lost your phone? Enter one of your recovery codes instead.</p>
+            <p className="text-ink-700">
+              Enter the 6-digit code from your authenticator app. Lost your phone? Enter one of your recovery codes
+              instead.
+            </p>
             <label className="flex flex-col gap-1 font-semibold">
               Code
-              <input ref={codeRef} key="code" name="code" inputMode="text" autoComplete="one-time-code" required maxLength={20} className={field} />
+              <input
+                ref={codeRef}
+                key="code"
+                name="code"
+                inputMode="text"
+                autoComplete="one-time-code"
+                required
+                maxLength={20}
+                className={field}
+              />
             </label>
           </>
         ) : (

@@ -35,7 +35,10 @@ export function StaffAccountsPage({ locations, myId }: { locations: Locations; m
   return (
     <div className="flex flex-col gap-6">
       <h1 className="text-2xl font-semibold">Staff</h1>
-      <InviteForm locations={locations} onInvite={(body) => act(async () => `Invitation sent to ${(await inviteAccount(body)).email}.`)} />
+      <InviteForm
+        locations={locations}
+        onInvite={(body) => act(async () => `Invitation sent to ${(await inviteAccount(body)).email}.`)}
+      />
       <div aria-live="polite">
         {notice && <p className="rounded-lg bg-pine-50 px-3 py-2 font-semibold text-pine-800">{notice}</p>}
         {error && (
@@ -53,7 +56,13 @@ export function StaffAccountsPage({ locations, myId }: { locations: Locations; m
         ) : (
           <ul className="grid gap-3 lg:grid-cols-2">
             {accounts.map((a) => (
-              <AccountCard key={a.id} account={a} locations={locations} mine={a.id === myId} onChange={(patch, done) => act(async () => (await updateAccount(a.id, patch), done))} />
+              <AccountCard
+                key={a.id}
+                account={a}
+                locations={locations}
+                mine={a.id === myId}
+                onChange={(patch, done) => act(async () => (await updateAccount(a.id, patch), done))}
+              />
             ))}
           </ul>
         )}
@@ -62,14 +71,29 @@ export function StaffAccountsPage({ locations, myId }: { locations: Locations; m
   );
 }
 
-function LocationChoices({ locations, chosen, onChange, legend }: { locations: Locations; chosen: string[]; onChange: (ids: string[]) => void; legend: string }) {
+function LocationChoices({
+  locations,
+  chosen,
+  onChange,
+  legend,
+}: {
+  locations: Locations;
+  chosen: string[];
+  onChange: (ids: string[]) => void;
+  legend: string;
+}) {
   return (
     <fieldset className="flex flex-col gap-1">
       <legend className="font-semibold">{legend}</legend>
       <p className="text-sm text-ink-700">None ticked: every location.</p>
       {locations.map((l) => (
         <label key={l.id} className="flex min-h-11 items-center gap-3">
-          <input type="checkbox" className="size-5" checked={chosen.includes(l.id)} onChange={(e) => onChange(e.target.checked ? [...chosen, l.id] : chosen.filter((id) => id !== l.id))} />
+          <input
+            type="checkbox"
+            className="size-5"
+            checked={chosen.includes(l.id)}
+            onChange={(e) => onChange(e.target.checked ? [...chosen, l.id] : chosen.filter((id) => id !== l.id))}
+          />
           {l.name}
         </label>
       ))}
@@ -77,7 +101,15 @@ function LocationChoices({ locations, chosen, onChange, legend }: { locations: L
   );
 }
 
-function RoleSelect({ value, onChange, text }: { value: StaffRole; onChange: (role: StaffRole) => void; text: string }) {
+function RoleSelect({
+  value,
+  onChange,
+  text,
+}: {
+  value: StaffRole;
+  onChange: (role: StaffRole) => void;
+  text: string;
+}) {
   const id = useId();
   return (
     <div className={label}>
@@ -93,7 +125,13 @@ function RoleSelect({ value, onChange, text }: { value: StaffRole; onChange: (ro
   );
 }
 
-function InviteForm({ locations, onInvite }: { locations: Locations; onInvite: (body: { email: string; role: StaffRole; locationIds: string[] }) => Promise<void> }) {
+function InviteForm({
+  locations,
+  onInvite,
+}: {
+  locations: Locations;
+  onInvite: (body: { email: string; role: StaffRole; locationIds: string[] }) => Promise<void>;
+}) {
   const [email, setEmail] = useState('');
   const [role, setRole] = useState<StaffRole>('set');
   const [locationIds, setLocationIds] = useState<string[]>([]);
@@ -107,7 +145,11 @@ function InviteForm({ locations, onInvite }: { locations: Locations; onInvite: (
     setLocationIds([]);
   }
   return (
-    <form onSubmit={(e) => void submit(e)} aria-labelledby="invite-heading" className="flex flex-col gap-4 rounded-2xl bg-cream-50 p-4 ring-1 ring-cream-300">
+    <form
+      onSubmit={(e) => void submit(e)}
+      aria-labelledby="invite-heading"
+      className="flex flex-col gap-4 rounded-2xl bg-cream-50 p-4 ring-1 ring-cream-300"
+    >
       <h2 id="invite-heading" className="text-xl font-semibold">
         Invite someone
       </h2>
@@ -123,11 +165,26 @@ function InviteForm({ locations, onInvite }: { locations: Locations; onInvite: (
   );
 }
 
-function AccountCard({ account: a, locations, mine, onChange }: { account: StaffAccount; locations: Locations; mine: boolean; onChange: (patch: { role?: StaffRole; locationIds?: string[]; active?: boolean; resetMfa?: true }, done: string) => Promise<void> }) {
+function AccountCard({
+  account: a,
+  locations,
+  mine,
+  onChange,
+}: {
+  account: StaffAccount;
+  locations: Locations;
+  mine: boolean;
+  onChange: (
+    patch: { role?: StaffRole; locationIds?: string[]; active?: boolean; resetMfa?: true },
+    done: string,
+  ) => Promise<void>;
+}) {
   const [editing, setEditing] = useState(false);
   const [role, setRole] = useState(a.role);
   const [locationIds, setLocationIds] = useState(a.locationIds);
-  const names = a.locationIds.length ? a.locationIds.map((id) => locations.find((l) => l.id === id)?.name ?? 'Unknown location').join(', ') : 'Every location';
+  const names = a.locationIds.length
+    ? a.locationIds.map((id) => locations.find((l) => l.id === id)?.name ?? 'Unknown location').join(', ')
+    : 'Every location';
   return (
     <li className="flex flex-col gap-2 rounded-2xl bg-cream-50 p-4 ring-1 ring-cream-300">
       <p className="break-all font-semibold">
@@ -138,16 +195,30 @@ function AccountCard({ account: a, locations, mine, onChange }: { account: Staff
         {ROLE_LABELS[a.role]} · {names}
       </p>
       <p className="text-sm text-ink-700">
-        {!a.active ? 'Deactivated' : a.invitationPending ? 'Invitation not accepted yet' : a.lastSignInAt ? `Last signed in ${new Date(a.lastSignInAt).toLocaleString()}` : 'Never signed in'}
+        {!a.active
+          ? 'Deactivated'
+          : a.invitationPending
+            ? 'Invitation not accepted yet'
+            : a.lastSignInAt
+              ? `Last signed in ${new Date(a.lastSignInAt).toLocaleString()}`
+              : 'Never signed in'}
         {' · '}
         {a.mfaEnrolled ? 'Second step on' : 'No second step'}
       </p>
       {editing ? (
         <div className="flex flex-col gap-3">
           <RoleSelect text={`Role for ${a.email}`} value={role} onChange={setRole} />
-          <LocationChoices legend={`Locations for ${a.email}`} locations={locations} chosen={locationIds} onChange={setLocationIds} />
+          <LocationChoices
+            legend={`Locations for ${a.email}`}
+            locations={locations}
+            chosen={locationIds}
+            onChange={setLocationIds}
+          />
           <div className="flex flex-wrap gap-2">
-            <Button variant="confirm" onClick={() => void onChange({ role, locationIds }, `${a.email} updated.`).then(() => setEditing(false))}>
+            <Button
+              variant="confirm"
+              onClick={() => void onChange({ role, locationIds }, `${a.email} updated.`).then(() => setEditing(false))}
+            >
               Save
             </Button>
             <Button variant="ghost" onClick={() => setEditing(false)}>
@@ -164,12 +235,26 @@ function AccountCard({ account: a, locations, mine, onChange }: { account: Staff
             <Button
               variant="secondary"
               aria-label={`${a.active ? 'Deactivate' : 'Reactivate'} ${a.email}`}
-              onClick={() => void onChange({ active: !a.active }, a.active ? `${a.email} deactivated: signed out everywhere.` : `${a.email} reactivated.`)}
+              onClick={() =>
+                void onChange(
+                  { active: !a.active },
+                  a.active ? `${a.email} deactivated: signed out everywhere.` : `${a.email} reactivated.`,
+                )
+              }
             >
               {a.active ? 'Deactivate' : 'Reactivate'}
             </Button>
             {a.mfaEnrolled && (
-              <Button variant="secondary" aria-label={`Reset the second step of ${a.email}`} onClick={() => void onChange({ resetMfa: true }, `${a.email} signs in with the password and sets up a new second step.`)}>
+              <Button
+                variant="secondary"
+                aria-label={`Reset the second step of ${a.email}`}
+                onClick={() =>
+                  void onChange(
+                    { resetMfa: true },
+                    `${a.email} signs in with the password and sets up a new second step.`,
+                  )
+                }
+              >
                 Reset second step
               </Button>
             )}

@@ -7,8 +7,14 @@ vi.mock('../lib/save-blob', () => ({ saveBlob: vi.fn() }));
 
 const b64 = (o: object) => btoa(JSON.stringify(o)).replace(/=+$/, '').replace(/\+/g, '-').replace(/\//g, '_');
 const token = (n: number) => `${b64({ alg: 'ES256' })}.${b64({ sub: 'u1', dashboard_user: true, n })}.sig`;
-const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
-const session = (n: number) => json(200, { idToken: token(n), expiresAt: '2026-12-01T00:00:00.000Z', user: { email: 'elf@kringle.test', firstName: 'Buddy' } });
+const json = (status: number, body: unknown) =>
+  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+const session = (n: number) =>
+  json(200, {
+    idToken: token(n),
+    expiresAt: '2026-12-01T00:00:00.000Z',
+    user: { email: 'elf@kringle.test', firstName: 'Buddy' },
+  });
 
 /** The API as a signed-in staff member meets it: every run-sheet call says the token expired until `refresh` answers. */
 function fakeApi(refresh: () => Response | Promise<Response>) {
@@ -22,7 +28,9 @@ function fakeApi(refresh: () => Response | Promise<Response>) {
       if (path === '/auth/refresh') return refresh();
       const authorization = new Headers(init?.headers).get('authorization') ?? '';
       authorizations.push(authorization);
-      return authorization === `Bearer ${token(2)}` ? json(200, { items: [] }) : json(401, { error: 'Your session has ended.', code: 'UNAUTHENTICATED' });
+      return authorization === `Bearer ${token(2)}`
+        ? json(200, { items: [] })
+        : json(401, { error: 'Your session has ended.', code: 'UNAUTHENTICATED' });
     }),
   );
   return authorizations;
@@ -92,7 +100,12 @@ describe('a customer signed in to the family app in the same browser', () => {
       vi.fn(async (url: string) => {
         const path = String(url).replace(/^.*\/api\/v1/, '');
         calls.push(path);
-        if (path === '/auth/refresh') return json(200, { idToken: customerToken, expiresAt: '2026-12-01T00:00:00.000Z', user: { email: 'demo@kringle.test' } });
+        if (path === '/auth/refresh')
+          return json(200, {
+            idToken: customerToken,
+            expiresAt: '2026-12-01T00:00:00.000Z',
+            user: { email: 'demo@kringle.test' },
+          });
         return json(404, { error: 'off', code: 'NOT_FOUND' });
       }),
     );
@@ -105,8 +118,19 @@ describe('downloads', () => {
   afterEach(() => vi.unstubAllGlobals());
 
   it('saves the file under the name the API gives, with the customer app’s saveBlob', async () => {
-    const pdf = new Response('%PDF-', { status: 200, headers: { 'content-type': 'application/pdf', 'content-disposition': 'attachment; filename="tax-invoice-KR-7K3Q9-0A1B2C.pdf"' } });
-    vi.stubGlobal('fetch', vi.fn(async (url: string) => (String(url).endsWith('/app-check/challenge') ? json(404, { error: 'off', code: 'NOT_FOUND' }) : pdf)));
+    const pdf = new Response('%PDF-', {
+      status: 200,
+      headers: {
+        'content-type': 'application/pdf',
+        'content-disposition': 'attachment; filename="tax-invoice-KR-7K3Q9-0A1B2C.pdf"',
+      },
+    });
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async (url: string) =>
+        String(url).endsWith('/app-check/challenge') ? json(404, { error: 'off', code: 'NOT_FOUND' }) : pdf,
+      ),
+    );
     await downloadFile('/staff/bookings/b1/receipt', 'application/pdf', 'tax-invoice.pdf');
     expect(saveBlob).toHaveBeenCalledWith(expect.any(Blob), 'tax-invoice-KR-7K3Q9-0A1B2C.pdf');
   });
@@ -131,7 +155,8 @@ describe('the one request path (lib/api-fetch.ts)', () => {
     stubApi((path) => {
       if (path === '/auth/sign-in') return session(2);
       sent.push(path);
-      if (refusals-- > 0) return json(401, { error: 'Please reload the page and try again.', code: 'APP_CHECK_INVALID' });
+      if (refusals-- > 0)
+        return json(401, { error: 'Please reload the page and try again.', code: 'APP_CHECK_INVALID' });
       return json(200, { items: [] });
     });
     await signIn('elf@kringle.test', 'x');
@@ -146,9 +171,17 @@ describe('the one request path (lib/api-fetch.ts)', () => {
       return json(400, { error: 'Check the family’s details.', code: 'VALIDATION_FAILED', details });
     });
     await signIn('elf@kringle.test', 'x');
-    const failed = (await request('/staff/walk-ins', { method: 'POST', body: '{}' }).catch((err: unknown) => err)) as ApiProblem;
+    const failed = (await request('/staff/walk-ins', { method: 'POST', body: '{}' }).catch(
+      (err: unknown) => err,
+    )) as ApiProblem;
     expect(failed).toBeInstanceOf(ApiProblem);
-    expect(failed).toMatchObject({ message: 'Check the family’s details.', code: 'VALIDATION_FAILED', details, status: 400, data: { error: 'Check the family’s details.', code: 'VALIDATION_FAILED', details } });
+    expect(failed).toMatchObject({
+      message: 'Check the family’s details.',
+      code: 'VALIDATION_FAILED',
+      details,
+      status: 400,
+      data: { error: 'Check the family’s details.', code: 'VALIDATION_FAILED', details },
+    });
   });
 });
 
@@ -158,10 +191,16 @@ describe('the staff client and app-check proofs (decision 0048)', () => {
   it('signs in when the API asks for a fresh proof: it fetches one and sends the sign-in once more', async () => {
     let signIns = 0;
     stubApi((path) => {
-      if (path === '/auth/sign-in') return ++signIns === 1 ? json(401, { error: 'This app needs to verify itself again. Please try again.', code: 'APP_CHECK_INVALID' }) : session(1);
+      if (path === '/auth/sign-in')
+        return ++signIns === 1
+          ? json(401, { error: 'This app needs to verify itself again. Please try again.', code: 'APP_CHECK_INVALID' })
+          : session(1);
       return json(404, { error: 'not here', code: 'NOT_FOUND' });
     });
-    await expect(signIn('elf@kringle.test', 'x')).resolves.toMatchObject({ kind: 'signed-in', user: { email: 'elf@kringle.test' } });
+    await expect(signIn('elf@kringle.test', 'x')).resolves.toMatchObject({
+      kind: 'signed-in',
+      user: { email: 'elf@kringle.test' },
+    });
     expect(signIns).toBe(2);
   });
 });
@@ -176,11 +215,15 @@ describe('photo uploads through the staff client', () => {
     const transport = vi.fn(async (_url: RequestInfo | URL, init?: RequestInit) => {
       const headers = new Headers(init?.headers);
       sent.push({ auth: headers.get('authorization'), type: headers.get('content-type'), body: init?.body });
-      return headers.get('authorization') === `Bearer ${token(2)}` ? json(201, { items: [] }) : json(401, { error: 'Your session has ended.', code: 'UNAUTHENTICATED' });
+      return headers.get('authorization') === `Bearer ${token(2)}`
+        ? json(201, { items: [] })
+        : json(401, { error: 'Your session has ended.', code: 'UNAUTHENTICATED' });
     }) as unknown as typeof fetch;
     const form = new FormData();
     form.append('files', new Blob(['jpeg'], { type: 'image/jpeg' }), 'IMG_0001.jpg');
-    expect((await request('/staff/photos/batch?locationId=x', { method: 'POST', body: form, fetchFn: transport })).status).toBe(201);
+    expect(
+      (await request('/staff/photos/batch?locationId=x', { method: 'POST', body: form, fetchFn: transport })).status,
+    ).toBe(201);
     expect(sent.map((s) => s.auth)).toEqual([`Bearer ${token(1)}`, `Bearer ${token(2)}`]);
     expect(sent.every((s) => s.type === null && s.body === form)).toBe(true);
   });

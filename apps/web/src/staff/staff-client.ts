@@ -25,7 +25,10 @@ export interface StaffUser {
 }
 
 const appCheck = createAppCheckClient({ baseUrl: API_BASE_URL, solve: solveInWorker, storage: window.sessionStorage });
-const appCheckAccess: AppCheckAccess = { getAppCheckToken: () => appCheck.getToken(), invalidateAppCheck: () => appCheck.invalidate() };
+const appCheckAccess: AppCheckAccess = {
+  getAppCheckToken: () => appCheck.getToken(),
+  invalidateAppCheck: () => appCheck.invalidate(),
+};
 
 let idToken: string | null = null;
 let refreshing: Promise<string | null> | null = null;
@@ -177,7 +180,8 @@ export async function requestJson<T>(path: string, init: Init = {}): Promise<T> 
   return (await (await request(path, init)).json()) as T;
 }
 
-export const postJson = <T>(path: string, body?: unknown) => requestJson<T>(path, { method: 'POST', ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+export const postJson = <T>(path: string, body?: unknown) =>
+  requestJson<T>(path, { method: 'POST', ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
 
 /** Saves a file the API answers (the run sheet's CSV, a tax invoice) under the name it gives. */
 export async function downloadFile(path: string, accept: string, fallbackName: string): Promise<void> {

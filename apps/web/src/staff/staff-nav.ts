@@ -4,9 +4,32 @@ import type { StaffRole } from '@kringle/contracts/staff-roles';
  * The staff app's pages and who sees them (decision 0050): the nav shows only what the role may
  * do, as the API enforces it.
  */
-export type Page = 'run-sheet' | 'check-in' | 'walk-in' | 'photos' | 'support' | 'audit' | 'reports' | 'closures' | 'season' | 'staff';
-export const PATHS: Record<Page, string> = { 'run-sheet': '/staff', 'check-in': '/staff/check-in', 'walk-in': '/staff/walk-in', photos: '/staff/photos', support: '/staff/support', audit: '/staff/support/audit', reports: '/staff/reports', closures: '/staff/closures', season: '/staff/season', staff: '/staff/people' };
-export const LABELS: Record<Page, string> = { 'run-sheet': 'Run sheet', 'check-in': 'Check in', 'walk-in': 'Walk-in', photos: 'Photos', support: 'Support', audit: 'Audit', reports: 'Reports', closures: 'Closures', season: 'Season', staff: 'Staff' };
+export type Page =
+  'run-sheet' | 'check-in' | 'walk-in' | 'photos' | 'support' | 'audit' | 'reports' | 'closures' | 'season' | 'staff';
+export const PATHS: Record<Page, string> = {
+  'run-sheet': '/staff',
+  'check-in': '/staff/check-in',
+  'walk-in': '/staff/walk-in',
+  photos: '/staff/photos',
+  support: '/staff/support',
+  audit: '/staff/support/audit',
+  reports: '/staff/reports',
+  closures: '/staff/closures',
+  season: '/staff/season',
+  staff: '/staff/people',
+};
+export const LABELS: Record<Page, string> = {
+  'run-sheet': 'Run sheet',
+  'check-in': 'Check in',
+  'walk-in': 'Walk-in',
+  photos: 'Photos',
+  support: 'Support',
+  audit: 'Audit',
+  reports: 'Reports',
+  closures: 'Closures',
+  season: 'Season',
+  staff: 'Staff',
+};
 const ROLES: Record<Page, readonly StaffRole[]> = {
   'run-sheet': ['manager', 'set', 'support'],
   'check-in': ['manager', 'set'],

@@ -26,7 +26,8 @@ export function useRunSheet(locationId: string, date: string | null, filter: 'al
         setError(null);
       }
     } catch (err) {
-      if (ticket === latest.current) setError(err instanceof Error ? err.message : 'The run sheet could not be loaded.');
+      if (ticket === latest.current)
+        setError(err instanceof Error ? err.message : 'The run sheet could not be loaded.');
     }
   }, [locationId, date, filter, key]);
 

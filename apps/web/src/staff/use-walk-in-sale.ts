@@ -16,9 +16,17 @@ export interface SaleProblem {
  * the sale itself (checked here first, then sent; the list is read again either way). `form` is
  * where a refused field takes the focus.
  */
-export function useWalkInSale(locationId: string, catalogue: StaffCatalogue, initialSlotId: string | null, today: string, form: RefObject<HTMLFormElement | null>) {
+export function useWalkInSale(
+  locationId: string,
+  catalogue: StaffCatalogue,
+  initialSlotId: string | null,
+  today: string,
+  form: RefObject<HTMLFormElement | null>,
+) {
   const { sheet, reload } = useRunSheet(locationId, today);
-  const free = (sheet?.items ?? []).filter((i) => i.slot.kind === 'session' && i.slot.state === 'free' && !i.booking).map((i) => i.slot);
+  const free = (sheet?.items ?? [])
+    .filter((i) => i.slot.kind === 'session' && i.slot.state === 'free' && !i.booking)
+    .map((i) => i.slot);
   const [slotId, setSlotId] = useState(initialSlotId ?? '');
   // The next free session is proposed once, then stays the choice: when it goes (booked online, or
   // started), the form says so rather than selling another session in its place.
@@ -31,10 +39,16 @@ export function useWalkInSale(locationId: string, catalogue: StaffCatalogue, ini
 
   const slot = free.find((s) => s.id === slotId);
   const gone = slotId && !slot ? sheet?.items.find((i) => i.slot.id === slotId)?.slot : undefined;
-  const packages = catalogue.packages.filter((p) => !slot || !p.slotTypeSlugs || p.slotTypeSlugs.includes(slot.slotType.slug));
-  const total = [...catalogue.packages, ...catalogue.addOns].reduce((sum, p) => sum + (family.quantities[p.id] ?? 0) * p.priceCents, 0);
+  const packages = catalogue.packages.filter(
+    (p) => !slot || !p.slotTypeSlugs || p.slotTypeSlugs.includes(slot.slotType.slug),
+  );
+  const total = [...catalogue.packages, ...catalogue.addOns].reduce(
+    (sum, p) => sum + (family.quantities[p.id] ?? 0) * p.priceCents,
+    0,
+  );
   const change = (next: Partial<Family>) => setFamily((f) => ({ ...f, ...next }));
-  const setDetails = (update: (d: DetailsInput) => DetailsInput) => setFamily((f) => ({ ...f, details: update(f.details) }));
+  const setDetails = (update: (d: DetailsInput) => DetailsInput) =>
+    setFamily((f) => ({ ...f, details: update(f.details) }));
   const allowsPets = slot?.slotType.allowsPets ?? false;
 
   async function submit(event: FormEvent<HTMLFormElement>) {
@@ -42,9 +56,16 @@ export function useWalkInSale(locationId: string, catalogue: StaffCatalogue, ini
     const { body, rows } = walkInBody(family, slot?.id, packages, catalogue.addOns, allowsPets);
     const { ok, fieldErrors, others, first } = checkWalkIn(family, body, rows);
     setErrors(fieldErrors);
-    setProblem(others.length > 0 ? { message: others.length === 1 ? others[0]! : 'Check the family’s details.', details: others } : null);
+    setProblem(
+      others.length > 0
+        ? { message: others.length === 1 ? others[0]! : 'Check the family’s details.', details: others }
+        : null,
+    );
     if (!ok) {
-      if (first) form.current?.querySelector<HTMLElement>(first === 'packages' ? `[data-field="packages"] select` : `[name="${first}"]`)?.focus();
+      if (first)
+        form.current
+          ?.querySelector<HTMLElement>(first === 'packages' ? `[data-field="packages"] select` : `[name="${first}"]`)
+          ?.focus();
       return;
     }
     setBusy(true);
@@ -60,11 +81,31 @@ export function useWalkInSale(locationId: string, catalogue: StaffCatalogue, ini
     } catch (err) {
       // The list first: a session just taken then shows as gone, above the refusal, before it is scrolled to.
       await reload();
-      setProblem({ message: err instanceof Error ? err.message : 'The sale did not go through.', details: err instanceof ApiProblem ? err.details.map((d) => d.message) : [] });
+      setProblem({
+        message: err instanceof Error ? err.message : 'The sale did not go through.',
+        details: err instanceof ApiProblem ? err.details.map((d) => d.message) : [],
+      });
     } finally {
       setBusy(false);
     }
   }
 
-  return { free, slot, gone, setSlotId, family, change, setDetails, allowsPets, packages, total, errors, problem, setProblem, sold, busy, submit };
+  return {
+    free,
+    slot,
+    gone,
+    setSlotId,
+    family,
+    change,
+    setDetails,
+    allowsPets,
+    packages,
+    total,
+    errors,
+    problem,
+    setProblem,
+    sold,
+    busy,
+    submit,
+  };
 }

@@ -6,9 +6,23 @@ import { ErrorText } from './form-parts';
  * How the family paid at the set (issue 37): no way is chosen for the seller, so the end-of-day
  * totals count what was asked, not a default left as it was.
  */
-export function WalkInPaidWith({ id, value, error, onChange }: { id: string; value: PaidWith | ''; error: string | undefined; onChange: (paidWith: PaidWith) => void }) {
+export function WalkInPaidWith({
+  id,
+  value,
+  error,
+  onChange,
+}: {
+  id: string;
+  value: PaidWith | '';
+  error: string | undefined;
+  onChange: (paidWith: PaidWith) => void;
+}) {
   return (
-    <fieldset data-field="paidWith" className="min-w-0 space-y-2 lg:col-span-2" aria-describedby={error ? `${id}-paid-with-error` : undefined}>
+    <fieldset
+      data-field="paidWith"
+      className="min-w-0 space-y-2 lg:col-span-2"
+      aria-describedby={error ? `${id}-paid-with-error` : undefined}
+    >
       <legend className="mb-2 text-xl font-semibold">Paid with</legend>
       {error && <ErrorText id={`${id}-paid-with-error`}>{error}</ErrorText>}
       <div className="flex flex-wrap gap-2">
@@ -20,7 +34,15 @@ export function WalkInPaidWith({ id, value, error, onChange }: { id: string; val
               value === method ? 'bg-pine-50 ring-pine-700' : 'bg-cream-100 ring-cream-300',
             )}
           >
-            <input type="radio" name="paidWith" value={method} checked={value === method} onChange={() => onChange(method)} className="size-5 accent-pine-700" aria-invalid={error ? true : undefined} />
+            <input
+              type="radio"
+              name="paidWith"
+              value={method}
+              checked={value === method}
+              onChange={() => onChange(method)}
+              className="size-5 accent-pine-700"
+              aria-invalid={error ? true : undefined}
+            />
             {PAID_WITH_LABELS[method]}
           </label>
         ))}

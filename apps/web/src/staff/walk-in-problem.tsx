@@ -9,7 +9,11 @@ export function WalkInProblem({ problem }: { problem: SaleProblem }) {
     box.current?.scrollIntoView?.({ block: 'center' });
   }, [problem]);
   return (
-    <div ref={box} role="alert" className="scroll-mb-4 rounded-lg bg-festive-50 px-4 py-3 text-festive-800 lg:col-span-2">
+    <div
+      ref={box}
+      role="alert"
+      className="scroll-mb-4 rounded-lg bg-festive-50 px-4 py-3 text-festive-800 lg:col-span-2"
+    >
       <p className="font-semibold">{problem.message}</p>
       {problem.details.length > 1 && (
         <ul className="list-disc pl-5">

@@ -12,7 +12,14 @@ export interface Family {
   /** How they paid: asked each time, never defaulted. */
   paidWith: PaidWith | '';
 }
-export const NEW_FAMILY: Family = { firstName: '', lastName: '', email: '', details: { ...EMPTY_DETAILS, children: [NO_CHILD] }, quantities: {}, paidWith: '' };
+export const NEW_FAMILY: Family = {
+  firstName: '',
+  lastName: '',
+  email: '',
+  details: { ...EMPTY_DETAILS, children: [NO_CHILD] },
+  quantities: {},
+  paidWith: '',
+};
 
 /** Fields that show their own message (the children's too); the body's other problems are listed under the form. */
 const FIELDS = ['firstName', 'lastName', 'email', 'packages', 'paidWith'] as const;
@@ -21,9 +28,16 @@ const isField = (key: unknown): key is Field => FIELDS.includes(key as Field);
 const isChildField = (key: unknown): key is 'firstName' | 'age' => key === 'firstName' || key === 'age';
 
 /** The sale as the API takes it, and which of the form's child rows it sends (`rows[n]` is the body's child n). */
-export function walkInBody(family: Family, slotId: string | undefined, packages: { id: string }[], addOns: { id: string }[], allowsPets: boolean) {
+export function walkInBody(
+  family: Family,
+  slotId: string | undefined,
+  packages: { id: string }[],
+  addOns: { id: string }[],
+  allowsPets: boolean,
+) {
   const { details, quantities } = family;
-  const lines = (items: { id: string }[]) => items.filter((p) => (quantities[p.id] ?? 0) > 0).map((p) => ({ id: p.id, quantity: quantities[p.id]! }));
+  const lines = (items: { id: string }[]) =>
+    items.filter((p) => (quantities[p.id] ?? 0) > 0).map((p) => ({ id: p.id, quantity: quantities[p.id]! }));
   const email = family.email.trim();
   // A row left empty is no child (a family of adults); one with a name or an age is, and needs both.
   const rows = details.children.flatMap((c, i) => (c.firstName.trim() || c.age !== null ? [i] : []));
@@ -59,12 +73,21 @@ export function checkWalkIn(family: Family, body: ReturnType<typeof walkInBody>[
   const others: string[] = [];
   for (const issue of checked.error?.issues ?? []) {
     const [key, list, n, field] = issue.path;
-    const row = key === 'details' && list === 'children' && typeof n === 'number' && isChildField(field) ? rows[n] : undefined;
+    const row =
+      key === 'details' && list === 'children' && typeof n === 'number' && isChildField(field) ? rows[n] : undefined;
     if (isField(key)) fieldErrors[key] ??= issue.message;
-    else if (row !== undefined && field === 'age' && details.children[row]!.age === null) fieldErrors[childField(row, 'age')] ??= `Choose an age for child ${row + 1}.`;
+    else if (row !== undefined && field === 'age' && details.children[row]!.age === null)
+      fieldErrors[childField(row, 'age')] ??= `Choose an age for child ${row + 1}.`;
     else if (row !== undefined && isChildField(field)) fieldErrors[childField(row, field)] ??= issue.message;
     else others.push(issue.message);
   }
-  const order = ['firstName', 'lastName', 'email', ...details.children.flatMap((_, i) => [childField(i, 'firstName'), childField(i, 'age')]), 'packages', 'paidWith'];
+  const order = [
+    'firstName',
+    'lastName',
+    'email',
+    ...details.children.flatMap((_, i) => [childField(i, 'firstName'), childField(i, 'age')]),
+    'packages',
+    'paidWith',
+  ];
   return { ok: checked.success, fieldErrors, others, first: order.find((f) => fieldErrors[f]) };
 }

@@ -30,7 +30,8 @@ interface Props {
 /** Who's coming to the photo: children (name and age), adults, pets on pet nights, access needs and a note. */
 export function WhosComingFields({ details, onChange, allowsPets, errors }: Props) {
   const id = useId();
-  const setChild = (i: number, next: Partial<ChildRow>) => onChange((d) => ({ ...d, children: d.children.map((c, j) => (j === i ? { ...c, ...next } : c)) }));
+  const setChild = (i: number, next: Partial<ChildRow>) =>
+    onChange((d) => ({ ...d, children: d.children.map((c, j) => (j === i ? { ...c, ...next } : c)) }));
   return (
     <fieldset className="min-w-0 space-y-3">
       <legend className="mb-2 text-xl font-semibold">Who&apos;s coming</legend>
@@ -78,7 +79,12 @@ export function WhosComingFields({ details, onChange, allowsPets, errors }: Prop
                   ))}
                 </select>
               </div>
-              <Button variant="ghost" className="shrink-0" aria-label={`Remove child ${i + 1}`} onClick={() => onChange((d) => ({ ...d, children: d.children.filter((_, j) => j !== i) }))}>
+              <Button
+                variant="ghost"
+                className="shrink-0"
+                aria-label={`Remove child ${i + 1}`}
+                onClick={() => onChange((d) => ({ ...d, children: d.children.filter((_, j) => j !== i) }))}
+              >
                 Remove
               </Button>
             </div>
@@ -93,12 +99,26 @@ export function WhosComingFields({ details, onChange, allowsPets, errors }: Prop
       <div className="grid grid-cols-2 gap-3">
         <label className={label}>
           Adults
-          <input type="number" min={0} max={DETAILS_LIMITS.maxAdults} value={details.adults} onChange={(e) => onChange((d) => ({ ...d, adults: Number(e.target.value) }))} className={input} />
+          <input
+            type="number"
+            min={0}
+            max={DETAILS_LIMITS.maxAdults}
+            value={details.adults}
+            onChange={(e) => onChange((d) => ({ ...d, adults: Number(e.target.value) }))}
+            className={input}
+          />
         </label>
         {allowsPets && (
           <label className={label}>
             Pets
-            <input type="number" min={0} max={DETAILS_LIMITS.maxPets} value={details.pets} onChange={(e) => onChange((d) => ({ ...d, pets: Number(e.target.value) }))} className={input} />
+            <input
+              type="number"
+              min={0}
+              max={DETAILS_LIMITS.maxPets}
+              value={details.pets}
+              onChange={(e) => onChange((d) => ({ ...d, pets: Number(e.target.value) }))}
+              className={input}
+            />
           </label>
         )}
       </div>
@@ -110,23 +130,36 @@ export function WhosComingFields({ details, onChange, allowsPets, errors }: Prop
               type="checkbox"
               className="size-5"
               checked={details.accessNeeds.includes(need)}
-              onChange={(e) => onChange((d) => ({ ...d, accessNeeds: e.target.checked ? [...d.accessNeeds, need] : d.accessNeeds.filter((n) => n !== need) }))}
+              onChange={(e) =>
+                onChange((d) => ({
+                  ...d,
+                  accessNeeds: e.target.checked ? [...d.accessNeeds, need] : d.accessNeeds.filter((n) => n !== need),
+                }))
+              }
             />
             {ACCESS_NEED_LABELS[need]}
           </label>
         ))}
         {needsConsent(details) && (
           <label className="mt-1 flex items-start gap-2 rounded-lg bg-amber-50 p-2">
-            <input type="checkbox" className="mt-0.5 size-5 shrink-0" checked={details.consent === true} onChange={(e) => onChange((d) => ({ ...d, consent: e.target.checked }))} />
-            <span>
-              Ask the parent, and tick if they agree: “{ACCESS_CONSENT.text}”
-            </span>
+            <input
+              type="checkbox"
+              className="mt-0.5 size-5 shrink-0"
+              checked={details.consent === true}
+              onChange={(e) => onChange((d) => ({ ...d, consent: e.target.checked }))}
+            />
+            <span>Ask the parent, and tick if they agree: “{ACCESS_CONSENT.text}”</span>
           </label>
         )}
       </fieldset>
       <label className={label}>
         Note for Santa
-        <input value={details.noteForSanta} maxLength={DETAILS_LIMITS.maxNote} onChange={(e) => onChange((d) => ({ ...d, noteForSanta: e.target.value }))} className={input} />
+        <input
+          value={details.noteForSanta}
+          maxLength={DETAILS_LIMITS.maxNote}
+          onChange={(e) => onChange((d) => ({ ...d, noteForSanta: e.target.value }))}
+          className={input}
+        />
       </label>
     </fieldset>
   );

@@ -50,7 +50,9 @@ export const bookings = pgTable(
       .references(() => slotTypes.id),
     reservationId: uuid('reservation_id').references(() => reservations.id),
     status: text('status', { enum: ['payment_pending', 'completed', 'cancelled', 'payment_failed'] }).notNull(),
-    source: text('source', { enum: ['online', 'walkin'] }).notNull().default('online'),
+    source: text('source', { enum: ['online', 'walkin'] })
+      .notNull()
+      .default('online'),
     items: jsonb('items').$type<LineItem[]>().notNull(),
     amountCents: integer('amount_cents').notNull(),
     rescheduleCount: integer('reschedule_count').notNull().default(0),
@@ -79,9 +81,13 @@ export const bookings = pgTable(
   (t) => [
     uniqueIndex('bookings_reference_key').on(t.reference),
     // The last line of defence against a double booking: one confirmed booking per session.
-    uniqueIndex('bookings_one_confirmed_per_slot').on(t.slotId).where(sql`status = 'completed'`),
+    uniqueIndex('bookings_one_confirmed_per_slot')
+      .on(t.slotId)
+      .where(sql`status = 'completed'`),
     index('bookings_user_idx').on(t.userId, t.status),
-    index('bookings_with_details_idx').on(t.slotId).where(sql`details IS NOT NULL`),
+    index('bookings_with_details_idx')
+      .on(t.slotId)
+      .where(sql`details IS NOT NULL`),
   ],
 );
 
@@ -97,9 +103,13 @@ export const orders = pgTable(
       .references(() => users.id, { onDelete: 'cascade' }),
     /** One order per cart: checking the same cart out again returns this order. */
     cartId: uuid('cart_id').references(() => carts.id),
-    status: text('status', { enum: ['pending', 'paid', 'failed', 'refunded'] }).notNull().default('pending'),
+    status: text('status', { enum: ['pending', 'paid', 'failed', 'refunded'] })
+      .notNull()
+      .default('pending'),
     /** `booking`: the booking's own order; `photos`: more photos bought later (migration 0028, decision 0065). */
-    kind: text('kind', { enum: ['booking', 'photos'] }).notNull().default('booking'),
+    kind: text('kind', { enum: ['booking', 'photos'] })
+      .notNull()
+      .default('booking'),
     /** The photos a `photos` order unlocks once paid (sorted); null for a booking's order. */
     photoIds: uuid('photo_ids').array(),
     items: jsonb('items').$type<LineItem[]>().notNull(),
@@ -125,8 +135,12 @@ export const orders = pgTable(
     uniqueIndex('orders_cart_key').on(t.cartId),
     uniqueIndex('orders_payment_intent_key').on(t.paymentIntentId),
     index('orders_booking_idx').on(t.bookingId),
-    index('orders_reconcile_idx').on(t.reconcileAt).where(sql`reconcile_at is not null`),
-    index('orders_invoice_name_idx').on(t.paidAt).where(sql`invoice_name IS NOT NULL`),
+    index('orders_reconcile_idx')
+      .on(t.reconcileAt)
+      .where(sql`reconcile_at is not null`),
+    index('orders_invoice_name_idx')
+      .on(t.paidAt)
+      .where(sql`invoice_name IS NOT NULL`),
   ],
 );
 
@@ -153,7 +167,9 @@ export const refunds = pgTable(
       .notNull()
       .references(() => bookings.id, { onDelete: 'cascade' }),
     amountCents: integer('amount_cents').notNull(),
-    status: text('status', { enum: ['pending', 'succeeded', 'failed'] }).notNull().default('pending'),
+    status: text('status', { enum: ['pending', 'succeeded', 'failed'] })
+      .notNull()
+      .default('pending'),
     reason: text('reason').notNull(),
     stripeRefundId: text('stripe_refund_id'),
     attempts: integer('attempts').notNull().default(0),
@@ -161,7 +177,12 @@ export const refunds = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     completedAt: timestamp('completed_at', { withTimezone: true }),
   },
-  (t) => [index('refunds_order_idx').on(t.orderId), index('refunds_pending_idx').on(t.status).where(sql`status = 'pending'`)],
+  (t) => [
+    index('refunds_order_idx').on(t.orderId),
+    index('refunds_pending_idx')
+      .on(t.status)
+      .where(sql`status = 'pending'`),
+  ],
 );
 
 /** Every staff action on a booking (issue 19): who, what, when. */

@@ -1,5 +1,17 @@
 import { sql } from 'drizzle-orm';
-import { boolean, date, index, integer, jsonb, pgTable, smallint, text, timestamp, unique, uuid } from 'drizzle-orm/pg-core';
+import {
+  boolean,
+  date,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  smallint,
+  text,
+  timestamp,
+  unique,
+  uuid,
+} from 'drizzle-orm/pg-core';
 
 /** Loaded from the season file (`npm run season:load`); slugs are the natural keys that make reloads idempotent. */
 export const locations = pgTable('locations', {
@@ -105,6 +117,8 @@ export const slots = pgTable(
   (t) => [
     unique('slots_natural_key').on(t.locationId, t.slotTypeId, t.startAt),
     index('slots_location_start_idx').on(t.locationId, t.startAt),
-    index('slots_hold_reservation_idx').on(t.holdReservationId).where(sql`hold_reservation_id is not null`),
+    index('slots_hold_reservation_idx')
+      .on(t.holdReservationId)
+      .where(sql`hold_reservation_id is not null`),
   ],
 );

@@ -20,7 +20,9 @@ export const closures = pgTable(
     reason: text('reason').notNull(),
     message: text('message').notNull().default(''),
     remedy: text('remedy', { enum: CLOSURE_REMEDIES }).notNull(),
-    status: text('status', { enum: ['running', 'done'] }).notNull().default('running'),
+    status: text('status', { enum: ['running', 'done'] })
+      .notNull()
+      .default('running'),
     sessions: integer('sessions').notNull().default(0),
     createdBy: uuid('created_by').notNull(),
     idempotencyKey: text('idempotency_key'),
@@ -28,8 +30,12 @@ export const closures = pgTable(
     finishedAt: timestamp('finished_at', { withTimezone: true }),
   },
   (t) => [
-    uniqueIndex('closures_idempotency_idx').on(t.createdBy, t.idempotencyKey).where(sql`idempotency_key IS NOT NULL`),
-    index('closures_running_idx').on(t.createdAt).where(sql`status = 'running'`),
+    uniqueIndex('closures_idempotency_idx')
+      .on(t.createdBy, t.idempotencyKey)
+      .where(sql`idempotency_key IS NOT NULL`),
+    index('closures_running_idx')
+      .on(t.createdAt)
+      .where(sql`status = 'running'`),
   ],
 );
 
@@ -54,7 +60,11 @@ export const closureBookings = pgTable(
   (t) => [
     uniqueIndex('closure_bookings_one_idx').on(t.closureId, t.bookingId),
     index('closure_bookings_booking_idx').on(t.bookingId),
-    index('closure_bookings_todo_idx').on(t.closureId, t.seq).where(sql`outcome IS NULL`),
-    index('closure_bookings_offers_idx').on(t.offerExpiresAt).where(sql`outcome = 'move_offered'`),
+    index('closure_bookings_todo_idx')
+      .on(t.closureId, t.seq)
+      .where(sql`outcome IS NULL`),
+    index('closure_bookings_offers_idx')
+      .on(t.offerExpiresAt)
+      .where(sql`outcome = 'move_offered'`),
   ],
 );

@@ -23,7 +23,9 @@ export const mailOutbox = pgTable(
     html: text('html').notNull(),
     text: text('text').notNull(),
     attachments: jsonb('attachments').$type<MailAttachment[]>().notNull().default([]),
-    status: text('status', { enum: ['pending', 'sent', 'failed'] }).notNull().default('pending'),
+    status: text('status', { enum: ['pending', 'sent', 'failed'] })
+      .notNull()
+      .default('pending'),
     attempts: integer('attempts').notNull().default(0),
     nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }).notNull().defaultNow(),
     lastError: text('last_error'),
@@ -36,8 +38,14 @@ export const mailOutbox = pgTable(
      */
     userId: uuid('user_id'),
   },
-  (t) => [index('mail_outbox_due_idx').on(t.status, t.nextAttemptAt), index('mail_outbox_sent_idx').on(t.sentAt).where(sql`status = 'sent'`),
-    index('mail_outbox_user_idx').on(t.userId).where(sql`user_id is not null`),
+  (t) => [
+    index('mail_outbox_due_idx').on(t.status, t.nextAttemptAt),
+    index('mail_outbox_sent_idx')
+      .on(t.sentAt)
+      .where(sql`status = 'sent'`),
+    index('mail_outbox_user_idx')
+      .on(t.userId)
+      .where(sql`user_id is not null`),
   ],
 );
 

@@ -19,7 +19,11 @@ export const photoGalleries = pgTable(
     extraPhotos: integer('extra_photos').notNull().default(0),
     deletedAt: timestamp('deleted_at', { withTimezone: true }),
   },
-  (t) => [index('photo_galleries_expiry_idx').on(t.expiresAt).where(sql`deleted_at IS NULL`)],
+  (t) => [
+    index('photo_galleries_expiry_idx')
+      .on(t.expiresAt)
+      .where(sql`deleted_at IS NULL`),
+  ],
 );
 
 /** One photo; its files are in the photo store under keys made from its id (photo-storage.ts). */
@@ -41,6 +45,8 @@ export const photos = pgTable(
   },
   (t) => [
     index('photos_booking_idx').on(t.bookingId, t.seq),
-    index('photos_unmatched_idx').on(t.locationId, t.seq).where(sql`booking_id IS NULL`),
+    index('photos_unmatched_idx')
+      .on(t.locationId, t.seq)
+      .where(sql`booking_id IS NULL`),
   ],
 );

@@ -20,7 +20,9 @@ export const reservations = pgTable(
     locationId: uuid('location_id')
       .notNull()
       .references(() => locations.id, { onDelete: 'cascade' }),
-    status: text('status', { enum: ['active', 'expired', 'cancelled', 'checked_out'] }).notNull().default('active'),
+    status: text('status', { enum: ['active', 'expired', 'cancelled', 'checked_out'] })
+      .notNull()
+      .default('active'),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
     refreshesLeft: integer('refreshes_left').notNull(),
     /** The booking being rescheduled onto this hold, if any. */
@@ -34,10 +36,16 @@ export const reservations = pgTable(
   },
   (t) => [
     // One active hold per customer, even when two tabs race (waitlist offers aside).
-    uniqueIndex('reservations_one_active_per_user').on(t.userId).where(sql`status = 'active' AND waitlist_entry_id IS NULL`),
-    index('reservations_active_expiry_idx').on(t.expiresAt).where(sql`status = 'active'`),
+    uniqueIndex('reservations_one_active_per_user')
+      .on(t.userId)
+      .where(sql`status = 'active' AND waitlist_entry_id IS NULL`),
+    index('reservations_active_expiry_idx')
+      .on(t.expiresAt)
+      .where(sql`status = 'active'`),
     // The churn cool-down counts a family's recent releases on every hold (decision 0059).
-    index('reservations_user_released_idx').on(t.userId, t.updatedAt).where(sql`status = 'cancelled' AND waitlist_entry_id IS NULL`),
+    index('reservations_user_released_idx')
+      .on(t.userId, t.updatedAt)
+      .where(sql`status = 'cancelled' AND waitlist_entry_id IS NULL`),
     // Every hold counts its address's live holds on the session's location and day (decision 0069).
     index('reservations_address_live_idx')
       .on(t.holdAddress, t.locationId, t.expiresAt)
@@ -71,9 +79,17 @@ export const waitlistEntries = pgTable(
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
-    uniqueIndex('waitlist_one_live_per_day').on(t.userId, t.locationId, t.slotTypeId, t.date).where(sql`status IN ('waiting', 'offered')`),
-    index('waitlist_line_idx').on(t.locationId, t.slotTypeId, t.date, t.seq).where(sql`status = 'waiting'`),
-    index('waitlist_offered_idx').on(t.reservationId).where(sql`status = 'offered'`),
-    index('waitlist_user_live_idx').on(t.userId).where(sql`status IN ('waiting', 'offered')`),
+    uniqueIndex('waitlist_one_live_per_day')
+      .on(t.userId, t.locationId, t.slotTypeId, t.date)
+      .where(sql`status IN ('waiting', 'offered')`),
+    index('waitlist_line_idx')
+      .on(t.locationId, t.slotTypeId, t.date, t.seq)
+      .where(sql`status = 'waiting'`),
+    index('waitlist_offered_idx')
+      .on(t.reservationId)
+      .where(sql`status = 'offered'`),
+    index('waitlist_user_live_idx')
+      .on(t.userId)
+      .where(sql`status IN ('waiting', 'offered')`),
   ],
 );

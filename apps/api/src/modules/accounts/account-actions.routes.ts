@@ -32,7 +32,9 @@ export function accountActionsRoutes(app: FastifyInstance, actions: AccountActio
       },
       preHandler: verifyMailLimits(app),
     },
-    async (request) => ({ message: await actions.sendVerificationEmail(authOf(request).userId, request.body.redirectUrl) }),
+    async (request) => ({
+      message: await actions.sendVerificationEmail(authOf(request).userId, request.body.redirectUrl),
+    }),
   );
 
   r.post(
@@ -71,7 +73,7 @@ export function accountActionsRoutes(app: FastifyInstance, actions: AccountActio
       config: { auth: 'public' },
       schema: {
         tags,
-        summary: 'Verify the e-mail address with a link\'s code (single use, 24 h)',
+        summary: "Verify the e-mail address with a link's code (single use, 24 h)",
         body: actionCodeRequestSchema,
         response: { 200: messageResponseSchema, ...errors(400, 429) },
       },
@@ -86,7 +88,7 @@ export function accountActionsRoutes(app: FastifyInstance, actions: AccountActio
       config: { auth: 'public' },
       schema: {
         tags,
-        summary: 'Set a new password with a reset link\'s code (single use, 1 h); signs out every session',
+        summary: "Set a new password with a reset link's code (single use, 1 h); signs out every session",
         body: confirmPasswordResetRequestSchema,
         response: { 200: messageResponseSchema, ...errors(400, 429) },
       },

@@ -51,10 +51,18 @@ export class AccountActionsService {
     if (user.emailVerifiedAt) throw errors.alreadyVerified();
     const now = this.clock.now();
     await this.db.transaction(async (tx) => {
-      const claimed = await users.claimVerificationSlot(tx, user.id, now, new Date(now.getTime() - VERIFICATION_INTERVAL_MS));
+      const claimed = await users.claimVerificationSlot(
+        tx,
+        user.id,
+        now,
+        new Date(now.getTime() - VERIFICATION_INTERVAL_MS),
+      );
       if (!claimed) throw await this.tooSoon(tx, user.id, now);
       const link = await createActionLink(tx, user.id, 'verifyEmail', origin, now);
-      await enqueueMail(tx, verifyEmailMail({ brandName: this.settings.brandName, to: user.email, firstName: user.firstName, link }));
+      await enqueueMail(
+        tx,
+        verifyEmailMail({ brandName: this.settings.brandName, to: user.email, firstName: user.firstName, link }),
+      );
     });
     return 'Verification email sent successfully';
   }
@@ -119,7 +127,12 @@ export class AccountActionsService {
       return;
     }
     const retryAt = new Date(now.getTime() + RESET_RETRY.firstDelayMs * 2 ** request.attempts);
-    await resetRequests.markResetRequestFailed(this.db, request.id, err instanceof Error ? err.message : String(err), retryAt);
+    await resetRequests.markResetRequestFailed(
+      this.db,
+      request.id,
+      err instanceof Error ? err.message : String(err),
+      retryAt,
+    );
   }
 
   private async mailPasswordReset(tx: Tx, email: string, origin: string, now: Date): Promise<void> {
@@ -129,7 +142,10 @@ export class AccountActionsService {
     if (!user) return;
     await actionCodes.voidActionCodes(tx, user.id, 'resetPassword', now);
     const link = await createActionLink(tx, user.id, 'resetPassword', origin, now);
-    await enqueueMail(tx, resetPasswordMail({ brandName: this.settings.brandName, to: user.email, firstName: user.firstName, link }));
+    await enqueueMail(
+      tx,
+      resetPasswordMail({ brandName: this.settings.brandName, to: user.email, firstName: user.firstName, link }),
+    );
   }
 
   async check(oobCode: string): Promise<ActionCheckResponse> {
@@ -185,6 +201,9 @@ export class AccountActionsService {
   private async tooSoon(db: DbOrTx, userId: string, now: Date): Promise<AppError> {
     const sentAt = (await users.findUserById(db, userId))?.verificationSentAt ?? now;
     const seconds = Math.max(1, Math.ceil((sentAt.getTime() + VERIFICATION_INTERVAL_MS - now.getTime()) / 1000));
-    return errors.rateLimited(`We have just sent you a verification email. You can ask for another one in ${seconds} seconds.`, seconds);
+    return errors.rateLimited(
+      `We have just sent you a verification email. You can ask for another one in ${seconds} seconds.`,
+      seconds,
+    );
   }
 }

@@ -1,14 +1,21 @@
 import type { FastifyInstance } from 'fastify';
 import { errorBodySchema } from '@kringle/contracts/errors';
 import { byBodyEmail, byIp, byIpAndBodyEmail, rateLimit } from '../../plugins/rate-limit';
-import { ACCOUNT_LIMITS, EMAIL_CHANGE_LIMITS, REGISTER_PRICING, SIGN_IN_PRICING, VERIFY_MAIL_LIMITS } from './account-limits';
+import {
+  ACCOUNT_LIMITS,
+  EMAIL_CHANGE_LIMITS,
+  REGISTER_PRICING,
+  SIGN_IN_PRICING,
+  VERIFY_MAIL_LIMITS,
+} from './account-limits';
 import { registerProof, signInProof } from './proof-pricing';
 import type { Session } from './accounts.service';
 
 /** What the accounts route files have in common (accounts, sessions, account actions). */
 export const tags = ['accounts'];
 
-export const errors = (...statuses: (400 | 401 | 409 | 429)[]) => Object.fromEntries(statuses.map((s) => [s, errorBodySchema]));
+export const errors = (...statuses: (400 | 401 | 409 | 429)[]) =>
+  Object.fromEntries(statuses.map((s) => [s, errorBodySchema]));
 
 /**
  * API.md limits, per IP and per e-mail (counters shared by every API process). Per IP they are
@@ -29,7 +36,12 @@ export function signInLimits(app: FastifyInstance) {
   return [
     rateLimit(app, { name: 'sign-in:ip', max: perIp, window, key: byIp }),
     rateLimit(app, { name: 'sign-in:email-ip', max: perEmail, window, key: byIpAndBodyEmail }),
-    rateLimit(app, { name: 'sign-in:email', max: SIGN_IN_PRICING.ceiling.perEmail, window: SIGN_IN_PRICING.ceiling.window, key: byBodyEmail }),
+    rateLimit(app, {
+      name: 'sign-in:email',
+      max: SIGN_IN_PRICING.ceiling.perEmail,
+      window: SIGN_IN_PRICING.ceiling.window,
+      key: byBodyEmail,
+    }),
     signInProof(app),
   ];
 }
@@ -37,7 +49,12 @@ export function signInLimits(app: FastifyInstance) {
 export function registerLimits(app: FastifyInstance) {
   return [
     ...accountLimits(app, 'register'),
-    rateLimit(app, { name: 'register:ip-burst', max: REGISTER_PRICING.burst.perIp, window: REGISTER_PRICING.burst.window, key: byIp }),
+    rateLimit(app, {
+      name: 'register:ip-burst',
+      max: REGISTER_PRICING.burst.perIp,
+      window: REGISTER_PRICING.burst.window,
+      key: byIp,
+    }),
     registerProof(app),
   ];
 }
@@ -45,8 +62,18 @@ export function registerLimits(app: FastifyInstance) {
 /** Verification mail: besides one a minute (the service), a daily cap per account and per address. */
 export function verifyMailLimits(app: FastifyInstance) {
   return [
-    rateLimit(app, { name: 'verify-mail:user-day', max: VERIFY_MAIL_LIMITS.perUser, window: VERIFY_MAIL_LIMITS.window, key: (request) => request.auth?.userId }),
-    rateLimit(app, { name: 'verify-mail:ip-day', max: VERIFY_MAIL_LIMITS.perIp, window: VERIFY_MAIL_LIMITS.window, key: byIp }),
+    rateLimit(app, {
+      name: 'verify-mail:user-day',
+      max: VERIFY_MAIL_LIMITS.perUser,
+      window: VERIFY_MAIL_LIMITS.window,
+      key: (request) => request.auth?.userId,
+    }),
+    rateLimit(app, {
+      name: 'verify-mail:ip-day',
+      max: VERIFY_MAIL_LIMITS.perIp,
+      window: VERIFY_MAIL_LIMITS.window,
+      key: byIp,
+    }),
   ];
 }
 
@@ -54,9 +81,18 @@ export function verifyMailLimits(app: FastifyInstance) {
 export function emailChangeLimits(app: FastifyInstance) {
   return [
     ...verifyMailLimits(app),
-    rateLimit(app, { name: 'email-change:email', max: EMAIL_CHANGE_LIMITS.perEmail, window: EMAIL_CHANGE_LIMITS.window, key: byBodyEmail }),
+    rateLimit(app, {
+      name: 'email-change:email',
+      max: EMAIL_CHANGE_LIMITS.perEmail,
+      window: EMAIL_CHANGE_LIMITS.window,
+      key: byBodyEmail,
+    }),
   ];
 }
 
 /** The refresh token goes in the cookie only, never in a body. */
-export const sessionBody = (session: Session) => ({ idToken: session.idToken, expiresAt: session.expiresAt, user: session.user });
+export const sessionBody = (session: Session) => ({
+  idToken: session.idToken,
+  expiresAt: session.expiresAt,
+  user: session.user,
+});

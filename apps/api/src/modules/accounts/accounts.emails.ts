@@ -21,9 +21,15 @@ export function verifyEmailMail({ brandName, to, firstName, link }: ActionMailIn
       brandName,
       logoUrl: logoUrl(link),
       title: 'Verify your email address',
-      intro: [greeting(firstName), `Tap the button to confirm this is your email address, then you can book your photos with Santa.`],
+      intro: [
+        greeting(firstName),
+        `Tap the button to confirm this is your email address, then you can book your photos with Santa.`,
+      ],
       action: { label: 'Verify email address', url: link },
-      outro: ['This link works once and expires in 24 hours.', `If you did not create a ${brandName} account, you can ignore this email.`],
+      outro: [
+        'This link works once and expires in 24 hours.',
+        `If you did not create a ${brandName} account, you can ignore this email.`,
+      ],
     }),
   };
 }

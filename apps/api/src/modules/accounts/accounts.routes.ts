@@ -27,7 +27,15 @@ import { sessionsRoutes } from './sessions.routes';
 export async function accountsRoutes(app: FastifyInstance) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const sessionsEnded = (ended: SessionsEnded) => app.sessionCutoffs.raise(ended.userId, ended.epoch, ended.endedAtMs);
-  const accounts = new AccountsService(app.db, app.clock, app.idTokens, app.log, app.config.REFRESH_REUSE_GRACE_SECONDS * 1000, app.mfa, sessionsEnded);
+  const accounts = new AccountsService(
+    app.db,
+    app.clock,
+    app.idTokens,
+    app.log,
+    app.config.REFRESH_REUSE_GRACE_SECONDS * 1000,
+    app.mfa,
+    sessionsEnded,
+  );
   const actions = new AccountActionsService(app.db, app.clock, {
     brandName: app.config.BRAND_NAME,
     appOrigins: app.config.APP_ORIGINS,
@@ -36,7 +44,11 @@ export async function accountsRoutes(app: FastifyInstance) {
   });
   // The reset mail is written after the answer: shutdown waits for it. preClose, because the
   // root's onClose (which ends the pool) runs before this plugin's own onClose.
-  const emailChange = new EmailChangeService(app.db, app.clock, { brandName: app.config.BRAND_NAME, appOrigins: app.config.APP_ORIGINS, log: app.log });
+  const emailChange = new EmailChangeService(app.db, app.clock, {
+    brandName: app.config.BRAND_NAME,
+    appOrigins: app.config.APP_ORIGINS,
+    log: app.log,
+  });
   app.addHook('preClose', async () => actions.drain());
   prepareDummyHash();
   sessionsRoutes(app, accounts);
@@ -96,10 +108,21 @@ export async function accountsRoutes(app: FastifyInstance) {
         response: { 200: sessionResponseSchema, ...errors(400, 429) },
       },
       // Per user: a token left signed in on a shared device must not become a password-guessing oracle.
-      preHandler: [rateLimit(app, { name: 'change-password:user', max: 10, window: '1 minute', key: (request) => request.auth?.userId })],
+      preHandler: [
+        rateLimit(app, {
+          name: 'change-password:user',
+          max: 10,
+          window: '1 minute',
+          key: (request) => request.auth?.userId,
+        }),
+      ],
     },
     async (request, reply) => {
-      const session = await accounts.changePassword(authOf(request).userId, request.body.currentPassword, request.body.newPassword);
+      const session = await accounts.changePassword(
+        authOf(request).userId,
+        request.body.currentPassword,
+        request.body.newPassword,
+      );
       setRefreshCookie(request, reply, session.refreshToken, session.refreshExpiresAt, app.clock.now());
       return sessionBody(session);
     },
@@ -111,15 +134,16 @@ export async function accountsRoutes(app: FastifyInstance) {
       config: { auth: 'signed-in' },
       schema: {
         tags,
-        summary: 'Correct the e-mail address of an account not yet verified (unverified ok); mails a new verification link',
+        summary:
+          'Correct the e-mail address of an account not yet verified (unverified ok); mails a new verification link',
         description:
-          'Beyond API.md (decision 0068). Body `{email, password, redirectUrl}`: the new address (the registration rules), the account\'s ' +
+          "Beyond API.md (decision 0068). Body `{email, password, redirectUrl}`: the new address (the registration rules), the account's " +
           'password again, and an app origin for the link, as `POST /user/auth/email-verification`. 200 `{user}` with the new address, still ' +
-          'unverified: every unused link of the account is void (the old address\'s verification links, reset links) and one verification ' +
+          "unverified: every unused link of the account is void (the old address's verification links, reset links) and one verification " +
           'e-mail goes to the new address. The address the account already has answers 200 with nothing sent (a request sent twice sends ' +
           'one e-mail). 400 `WRONG_PASSWORD` (details on body.password), 400 `VALIDATION_FAILED`, 400 `REDIRECT_NOT_ALLOWED`; 409 ' +
           '`EMAIL_IN_USE` for an address another account has, as registration answers; 409 `ALREADY_VERIFIED` once the account is ' +
-          'verified; 403 `STAFF_NOT_ALLOWED` for staff. 429: it counts against the verification e-mail\'s daily limits per account and ' +
+          "verified; 403 `STAFF_NOT_ALLOWED` for staff. 429: it counts against the verification e-mail's daily limits per account and " +
           'per IP address (shared with re-sends), and 5 an hour per new address.',
         body: changeEmailRequestSchema,
         response: { 200: userResponseSchema, ...errors(400, 409, 429) },

@@ -35,7 +35,9 @@ export async function voidActionCodes(db: DbOrTx, userId: string, mode: ActionMo
   await db
     .update(actionCodes)
     .set({ usedAt: now })
-    .where(and(eq(actionCodes.userId, userId), mode ? eq(actionCodes.mode, mode) : undefined, isNull(actionCodes.usedAt)));
+    .where(
+      and(eq(actionCodes.userId, userId), mode ? eq(actionCodes.mode, mode) : undefined, isNull(actionCodes.usedAt)),
+    );
 }
 
 /**

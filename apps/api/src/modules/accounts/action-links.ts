@@ -21,7 +21,13 @@ export function allowedOrigin(redirectUrl: string, appOrigins: readonly string[]
 }
 
 /** A new single-use code, stored hashed, and the `/verify` link that carries it. */
-export async function createActionLink(tx: DbOrTx, userId: string, mode: ActionMode, origin: string, now: Date): Promise<string> {
+export async function createActionLink(
+  tx: DbOrTx,
+  userId: string,
+  mode: ActionMode,
+  origin: string,
+  now: Date,
+): Promise<string> {
   const code = randomToken();
   await actionCodes.insertActionCode(tx, {
     userId,

@@ -6,7 +6,13 @@ import { findUserByEmail, insertUser } from './users.repository';
 export const DEMO_PASSWORD = 'HoHoHo-2026!';
 
 /** Staff demo accounts have a role (decision 0050) and no second factor at start; customers have none. */
-export const DEMO_ACCOUNTS: readonly { email: string; firstName: string; lastName: string; verified: boolean; staffRole: StaffRole | null }[] = [
+export const DEMO_ACCOUNTS: readonly {
+  email: string;
+  firstName: string;
+  lastName: string;
+  verified: boolean;
+  staffRole: StaffRole | null;
+}[] = [
   { email: 'demo@kringle.test', firstName: 'Holly', lastName: 'Winters', verified: true, staffRole: null },
   { email: 'new@kringle.test', firstName: 'Noel', lastName: 'Carter', verified: false, staffRole: null },
   { email: 'elf@kringle.test', firstName: 'Buddy', lastName: 'Elf', verified: true, staffRole: 'set' },

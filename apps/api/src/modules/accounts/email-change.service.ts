@@ -39,7 +39,8 @@ export class EmailChangeService {
     const before = await users.findUserById(this.db, userId);
     if (!before) throw errors.sessionEnded();
     // The hash is checked outside the transaction (it takes a while); the locked row must still have it.
-    if (!(await verifyPassword(before.passwordHash, body.password))) throw errors.wrongPassword('body.password', 'The password is not right.');
+    if (!(await verifyPassword(before.passwordHash, body.password)))
+      throw errors.wrongPassword('body.password', 'The password is not right.');
     const now = this.clock.now();
     const outcome = { moved: false };
     try {
@@ -49,8 +50,10 @@ export class EmailChangeService {
         const row = await users.lockUser(tx, userId);
         if (!row) throw errors.sessionEnded();
         if (row.isStaff) throw errors.staffNotAllowed();
-        if (row.passwordHash !== before.passwordHash) throw errors.wrongPassword('body.password', 'The password is not right.');
-        if (row.emailVerifiedAt) throw errors.alreadyVerified('Your email address is already verified, so it can no longer be changed here.');
+        if (row.passwordHash !== before.passwordHash)
+          throw errors.wrongPassword('body.password', 'The password is not right.');
+        if (row.emailVerifiedAt)
+          throw errors.alreadyVerified('Your email address is already verified, so it can no longer be changed here.');
         // Already there (the same request twice, or the address it has): nothing to send again.
         if (row.email === body.email) return row;
         // As registration answers a taken address (and as cheaply); the unique index decides a race.
@@ -59,12 +62,24 @@ export class EmailChangeService {
         await actionCodes.voidActionCodes(tx, row.id, null, now);
         const changed = await users.changeEmail(tx, row.id, body.email, now);
         const link = await createActionLink(tx, row.id, 'verifyEmail', origin, now);
-        await enqueueMail(tx, verifyEmailMail({ brandName: this.settings.brandName, to: changed.email, firstName: changed.firstName, link }));
+        await enqueueMail(
+          tx,
+          verifyEmailMail({
+            brandName: this.settings.brandName,
+            to: changed.email,
+            firstName: changed.firstName,
+            link,
+          }),
+        );
         outcome.moved = true;
         return changed;
       });
       // Ids only: the addresses are the family's, and a log is kept longer than the account.
-      if (outcome.moved) this.settings.log.info({ event: 'account.email_changed', userId }, 'unverified account changed its e-mail address');
+      if (outcome.moved)
+        this.settings.log.info(
+          { event: 'account.email_changed', userId },
+          'unverified account changed its e-mail address',
+        );
       return toUser(user);
     } catch (err) {
       if (isUniqueViolation(err)) throw errors.emailInUse();

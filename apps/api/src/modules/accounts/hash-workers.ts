@@ -56,19 +56,22 @@ class HashWorker {
     this.worker.unref();
     let ready!: (n: number | null) => void;
     this.niceness = new Promise((resolve) => (ready = resolve));
-    this.worker.on('message', (m: { ready?: boolean; niceness?: number | null; id?: number; value?: string | boolean; error?: string }) => {
-      if (m.ready) return ready(m.niceness ?? null);
-      const job = this.pending.get(m.id!);
-      this.pending.delete(m.id!);
-      if (m.error !== undefined) job?.reject(new Error(m.error));
-      else job?.resolve(m.value!);
-      if (this.pending.size > 0) return;
-      this.idle = setTimeout(() => {
-        // Out of the pool first, so no job is sent to a thread on its way out.
-        onGone(this);
-        void this.worker.terminate();
-      }, IDLE_MS).unref();
-    });
+    this.worker.on(
+      'message',
+      (m: { ready?: boolean; niceness?: number | null; id?: number; value?: string | boolean; error?: string }) => {
+        if (m.ready) return ready(m.niceness ?? null);
+        const job = this.pending.get(m.id!);
+        this.pending.delete(m.id!);
+        if (m.error !== undefined) job?.reject(new Error(m.error));
+        else job?.resolve(m.value!);
+        if (this.pending.size > 0) return;
+        this.idle = setTimeout(() => {
+          // Out of the pool first, so no job is sent to a thread on its way out.
+          onGone(this);
+          void this.worker.terminate();
+        }, IDLE_MS).unref();
+      },
+    );
     const gone = (error: Error) => {
       for (const job of this.pending.values()) job.reject(error);
       this.pending.clear();

@@ -16,10 +16,20 @@ const priced = (app: FastifyInstance) => app.config.APP_CHECK_MODE === 'enforce'
 export function signInProof(app: FastifyInstance): RateLimitHandler {
   if (!priced(app)) return async () => {};
   const { pressure, perProof, perProofUnderPressure, proofWindow } = SIGN_IN_PRICING;
-  const underPressure = rateCount(app, { name: 'sign-in:email-pressure', max: pressure.perEmail, window: pressure.window, key: byBodyEmail });
+  const underPressure = rateCount(app, {
+    name: 'sign-in:email-pressure',
+    max: pressure.perEmail,
+    window: pressure.window,
+    key: byBodyEmail,
+  });
   const uses = rateCount(app, { name: 'sign-in:proof', max: perProof, window: proofWindow, key: byAppCheckToken });
   // Counted per token and e-mail, so a fresh proof spent on one account is not spent on another.
-  const freshUses = rateCount(app, { name: 'sign-in:proof-fresh', max: perProofUnderPressure, window: proofWindow, key: (r: FastifyRequest) => tokenAndEmail(r) });
+  const freshUses = rateCount(app, {
+    name: 'sign-in:proof-fresh',
+    max: perProofUnderPressure,
+    window: proofWindow,
+    key: (r: FastifyRequest) => tokenAndEmail(r),
+  });
   return async (request) => {
     const [pressed, spent, spentHere] = await Promise.all([underPressure(request), uses(request), freshUses(request)]);
     if (spent || (pressed && spentHere)) throw proofSpent();
@@ -29,7 +39,12 @@ export function signInProof(app: FastifyInstance): RateLimitHandler {
 /** Registration's: 3 accounts per proof. */
 export function registerProof(app: FastifyInstance): RateLimitHandler {
   if (!priced(app)) return async () => {};
-  const uses = rateCount(app, { name: 'register:proof', max: REGISTER_PRICING.perProof, window: REGISTER_PRICING.proofWindow, key: byAppCheckToken });
+  const uses = rateCount(app, {
+    name: 'register:proof',
+    max: REGISTER_PRICING.perProof,
+    window: REGISTER_PRICING.proofWindow,
+    key: byAppCheckToken,
+  });
   return async (request) => {
     if (await uses(request)) throw proofSpent();
   };

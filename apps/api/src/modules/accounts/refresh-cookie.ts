@@ -22,7 +22,13 @@ export function readRefreshCookie(request: FastifyRequest): string | undefined {
   return value ? value : undefined;
 }
 
-export function setRefreshCookie(request: FastifyRequest, reply: FastifyReply, token: string, expiresAt: Date, now: Date): void {
+export function setRefreshCookie(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  token: string,
+  expiresAt: Date,
+  now: Date,
+): void {
   const maxAge = Math.max(0, Math.floor((expiresAt.getTime() - now.getTime()) / 1000));
   reply.setCookie(REFRESH_COOKIE, token, { ...cookieOptions(request), maxAge });
 }

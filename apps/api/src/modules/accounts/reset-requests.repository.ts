@@ -5,7 +5,10 @@ import { passwordResetRequests } from '../../db/schema/accounts';
 export type ResetRequestRow = typeof passwordResetRequests.$inferSelect;
 
 /** One INSERT, the same for every e-mail, known or not (the answer's timing reveals nothing). */
-export async function insertResetRequest(db: Db, values: { email: string; origin: string; requestedAt: Date }): Promise<void> {
+export async function insertResetRequest(
+  db: Db,
+  values: { email: string; origin: string; requestedAt: Date },
+): Promise<void> {
   await db.insert(passwordResetRequests).values({ ...values, nextAttemptAt: values.requestedAt });
 }
 
@@ -31,6 +34,10 @@ export async function deleteResetRequest(db: DbOrTx, id: string): Promise<void> 
 export async function markResetRequestFailed(db: Db, id: string, error: string, retryAt: Date): Promise<void> {
   await db
     .update(passwordResetRequests)
-    .set({ attempts: sql`${passwordResetRequests.attempts} + 1`, lastError: error.slice(0, 500), nextAttemptAt: retryAt })
+    .set({
+      attempts: sql`${passwordResetRequests.attempts} + 1`,
+      lastError: error.slice(0, 500),
+      nextAttemptAt: retryAt,
+    })
     .where(eq(passwordResetRequests.id, id));
 }

@@ -17,7 +17,13 @@ const POLL_UNHEARD_MS = 2_000;
  * read, never neither), and a poll: every 15 s while listening, every 2 s while not. `ready`
  * resolves after the first load, or its failure (logged).
  */
-export function startSessionCutoffsListener(deps: { cutoffs: SessionCutoffs; db: Db; clock: Clock; log: FastifyBaseLogger; databaseUrl: string }): {
+export function startSessionCutoffsListener(deps: {
+  cutoffs: SessionCutoffs;
+  db: Db;
+  clock: Clock;
+  log: FastifyBaseLogger;
+  databaseUrl: string;
+}): {
   ready: Promise<void>;
   stop(): Promise<void>;
 } {
@@ -30,7 +36,8 @@ export function startSessionCutoffsListener(deps: { cutoffs: SessionCutoffs; db:
     const now = clock.now().getTime();
     cutoffs.prune(now);
     try {
-      for (const ended of await sessionsEndedSince(deps.db, new Date(now - CUTOFF_MEMORY_MS))) cutoffs.raise(ended.userId, ended.epoch, ended.endedAtMs);
+      for (const ended of await sessionsEndedSince(deps.db, new Date(now - CUTOFF_MEMORY_MS)))
+        cutoffs.raise(ended.userId, ended.epoch, ended.endedAtMs);
     } catch (err) {
       log.warn({ err }, 'could not read ended sessions; will try again');
     }
@@ -49,7 +56,8 @@ export function startSessionCutoffsListener(deps: { cutoffs: SessionCutoffs; db:
     channels: [SESSIONS_ENDED_CHANNEL],
     onNotification: (_channel, payload) => {
       const [userId, epoch, endedAtMs] = payload.split(' ');
-      if (userId && Number.isInteger(Number(epoch)) && Number.isFinite(Number(endedAtMs))) cutoffs.raise(userId, Number(epoch), Number(endedAtMs));
+      if (userId && Number.isInteger(Number(epoch)) && Number.isFinite(Number(endedAtMs)))
+        cutoffs.raise(userId, Number(epoch), Number(endedAtMs));
     },
     onListening: (now) => {
       listening = now;

@@ -5,7 +5,7 @@ import { CUTOFF_MEMORY_MS, SessionCutoffs } from './session-cutoffs';
 const claims = (userId: string, sessionEpoch: number) => ({ userId, sessionEpoch }) as AuthClaims;
 
 describe('SessionCutoffs (decision 0063)', () => {
-  it('refuses tokens of an older epoch than the account\'s, only for that account, and tells the streams once', () => {
+  it("refuses tokens of an older epoch than the account's, only for that account, and tells the streams once", () => {
     const cutoffs = new SessionCutoffs();
     const told: string[] = [];
     cutoffs.onRaised((userId) => told.push(userId));

@@ -1,7 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { mfaSignInRequestSchema, sessionResponseSchema, signInRequestSchema, signInResponseSchema } from '@kringle/contracts/accounts';
+import {
+  mfaSignInRequestSchema,
+  sessionResponseSchema,
+  signInRequestSchema,
+  signInResponseSchema,
+} from '@kringle/contracts/accounts';
 import { byIp, rateLimit } from '../../plugins/rate-limit';
 import { MFA_LIMITS, SESSION_LIMITS } from './account-limits';
 import { authOf } from '../../plugins/auth';
@@ -52,7 +57,12 @@ export function sessionsRoutes(app: FastifyInstance, accounts: AccountsService) 
       },
       preHandler: [
         rateLimit(app, { name: 'mfa:ip', max: MFA_LIMITS.perIp, window: MFA_LIMITS.window, key: byIp }),
-        rateLimit(app, { name: 'mfa:token', max: MFA_LIMITS.perToken, window: MFA_LIMITS.window, key: (req) => (req.body as { mfaToken?: string }).mfaToken }),
+        rateLimit(app, {
+          name: 'mfa:token',
+          max: MFA_LIMITS.perToken,
+          window: MFA_LIMITS.window,
+          key: (req) => (req.body as { mfaToken?: string }).mfaToken,
+        }),
       ],
     },
     async (request, reply) => {
@@ -68,14 +78,22 @@ export function sessionsRoutes(app: FastifyInstance, accounts: AccountsService) 
       config: { auth: 'public' },
       schema: {
         tags,
-        summary: 'New ID token from the refresh cookie; the cookie rotates; its predecessor re-sent within REFRESH_REUSE_GRACE_SECONDS gets the current cookie, any other replay revokes the family',
+        summary:
+          'New ID token from the refresh cookie; the cookie rotates; its predecessor re-sent within REFRESH_REUSE_GRACE_SECONDS gets the current cookie, any other replay revokes the family',
         security: [{ cookieAuth: [] }],
         body: emptyBody,
         response: { 200: sessionResponseSchema, ...errors(400, 401, 429) },
       },
       // Before the handler: a refused request neither rotates nor clears the cookie (the web app
       // keeps the family signed in on a 429 and tries again with its next call).
-      preHandler: [rateLimit(app, { name: 'refresh:ip', max: SESSION_LIMITS.refresh.perIp, window: SESSION_LIMITS.refresh.window, key: byIp })],
+      preHandler: [
+        rateLimit(app, {
+          name: 'refresh:ip',
+          max: SESSION_LIMITS.refresh.perIp,
+          window: SESSION_LIMITS.refresh.window,
+          key: byIp,
+        }),
+      ],
     },
     async (request, reply) => {
       try {
@@ -95,7 +113,7 @@ export function sessionsRoutes(app: FastifyInstance, accounts: AccountsService) 
       config: { auth: 'public' },
       schema: {
         tags,
-        summary: 'Sign out: revokes the refresh cookie\'s family and clears the cookie',
+        summary: "Sign out: revokes the refresh cookie's family and clears the cookie",
         security: [{ cookieAuth: [] }],
         body: emptyBody,
         response: { 204: z.null().describe('Signed out'), ...errors(400) },
@@ -114,7 +132,8 @@ export function sessionsRoutes(app: FastifyInstance, accounts: AccountsService) 
       config: { auth: 'signed-in' },
       schema: {
         tags,
-        summary: 'Sign out on every device: revokes all of the account\'s refresh families and clears this cookie; ID tokens already issued are refused at once (401) and live streams end',
+        summary:
+          "Sign out on every device: revokes all of the account's refresh families and clears this cookie; ID tokens already issued are refused at once (401) and live streams end",
         body: emptyBody,
         response: { 204: z.null().describe('Signed out everywhere'), ...errors(400, 401) },
       },

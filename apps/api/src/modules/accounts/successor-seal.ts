@@ -30,7 +30,9 @@ export function openSuccessor(rotatedToken: string, familyId: string, sealed: st
     const decipher = createDecipheriv('aes-256-gcm', keyFrom(rotatedToken), raw.subarray(0, IV_BYTES));
     decipher.setAAD(Buffer.from(familyId, 'utf8'));
     decipher.setAuthTag(raw.subarray(raw.length - TAG_BYTES));
-    return Buffer.concat([decipher.update(raw.subarray(IV_BYTES, raw.length - TAG_BYTES)), decipher.final()]).toString('utf8');
+    return Buffer.concat([decipher.update(raw.subarray(IV_BYTES, raw.length - TAG_BYTES)), decipher.final()]).toString(
+      'utf8',
+    );
   } catch {
     return null;
   }

@@ -19,5 +19,12 @@ export function toUser(row: UserRow): User {
 }
 
 export function tokenSubject(row: UserRow) {
-  return { id: row.id, email: row.email, emailVerified: row.emailVerifiedAt !== null, isStaff: row.isStaff, staffRole: row.staffRole ?? null, sessionEpoch: row.sessionEpoch };
+  return {
+    id: row.id,
+    email: row.email,
+    emailVerified: row.emailVerifiedAt !== null,
+    isStaff: row.isStaff,
+    staffRole: row.staffRole ?? null,
+    sessionEpoch: row.sessionEpoch,
+  };
 }

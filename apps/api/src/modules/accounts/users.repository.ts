@@ -24,7 +24,12 @@ export async function insertUser(db: DbOrTx, values: NewUserRow): Promise<UserRo
   return row ?? null;
 }
 
-export async function updateUserProfile(db: DbOrTx, id: string, patch: UserProfilePatch, now: Date): Promise<UserRow | null> {
+export async function updateUserProfile(
+  db: DbOrTx,
+  id: string,
+  patch: UserProfilePatch,
+  now: Date,
+): Promise<UserRow | null> {
   const [row] = await db
     .update(users)
     .set({ ...patch, updatedAt: now })
@@ -36,7 +41,10 @@ export async function updateUserProfile(db: DbOrTx, id: string, patch: UserProfi
 export async function markEmailVerified(db: DbOrTx, id: string, now: Date): Promise<void> {
   await db
     .update(users)
-    .set({ emailVerifiedAt: sql`coalesce(${users.emailVerifiedAt}, ${now.toISOString()}::timestamptz)`, updatedAt: now })
+    .set({
+      emailVerifiedAt: sql`coalesce(${users.emailVerifiedAt}, ${now.toISOString()}::timestamptz)`,
+      updatedAt: now,
+    })
     .where(eq(users.id, id));
 }
 
@@ -78,6 +86,10 @@ export async function lockUser(tx: DbOrTx, id: string): Promise<UserRow | null> 
  * a re-send). Throws PostgreSQL's unique violation (23505) when another account has the address.
  */
 export async function changeEmail(tx: DbOrTx, id: string, email: string, now: Date): Promise<UserRow> {
-  const [row] = await tx.update(users).set({ email, verificationSentAt: now, updatedAt: now }).where(eq(users.id, id)).returning();
+  const [row] = await tx
+    .update(users)
+    .set({ email, verificationSentAt: now, updatedAt: now })
+    .where(eq(users.id, id))
+    .returning();
   return row!;
 }

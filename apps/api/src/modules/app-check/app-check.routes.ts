@@ -14,7 +14,10 @@ const challengeSchema = z
     signature: z.string(),
     maxnumber: z.number().int(),
   })
-  .meta({ id: 'AppCheckChallenge', description: 'An ALTCHA proof-of-work challenge: find `number` with SHA-256(salt + number) = challenge.' });
+  .meta({
+    id: 'AppCheckChallenge',
+    description: 'An ALTCHA proof-of-work challenge: find `number` with SHA-256(salt + number) = challenge.',
+  });
 
 const exchangeBody = z.strictObject({
   payload: z
@@ -39,7 +42,14 @@ export async function appCheckRoutes(app: FastifyInstance) {
         summary: 'A proof-of-work challenge to solve before the exchange',
         response: { 200: challengeSchema, 429: errorBodySchema },
       },
-      preHandler: [rateLimit(app, { name: 'app-check-challenge:ip', max: APP_CHECK_LIMITS.challenge.perIp, window: APP_CHECK_LIMITS.challenge.window, key: byIp })],
+      preHandler: [
+        rateLimit(app, {
+          name: 'app-check-challenge:ip',
+          max: APP_CHECK_LIMITS.challenge.perIp,
+          window: APP_CHECK_LIMITS.challenge.window,
+          key: byIp,
+        }),
+      ],
     },
     async () => issueChallenge(deps()),
   );
@@ -59,7 +69,14 @@ export async function appCheckRoutes(app: FastifyInstance) {
           429: errorBodySchema,
         },
       },
-      preHandler: [rateLimit(app, { name: 'app-check-exchange:ip', max: APP_CHECK_LIMITS.exchange.perIp, window: APP_CHECK_LIMITS.exchange.window, key: byIp })],
+      preHandler: [
+        rateLimit(app, {
+          name: 'app-check-exchange:ip',
+          max: APP_CHECK_LIMITS.exchange.perIp,
+          window: APP_CHECK_LIMITS.exchange.window,
+          key: byIp,
+        }),
+      ],
     },
     async (request) => exchangeSolution(deps(), request.body.payload),
   );

@@ -63,7 +63,10 @@ function decodeSolution(payload: string): z.infer<typeof solutionSchema> | null 
 }
 
 /** A solved, unexpired, never-used challenge buys one app-check token (a 1 h HS256 JWT). */
-export async function exchangeSolution(deps: AppCheckDeps, payload: string): Promise<{ token: string; expiresAt: string }> {
+export async function exchangeSolution(
+  deps: AppCheckDeps,
+  payload: string,
+): Promise<{ token: string; expiresAt: string }> {
   const solution = decodeSolution(payload);
   if (!solution) throw errors.attestationFailed();
   const expires = Number(extractParams(solution).expires);
@@ -71,7 +74,8 @@ export async function exchangeSolution(deps: AppCheckDeps, payload: string): Pro
   if (!Number.isFinite(expires) || expires * 1000 <= now.getTime()) throw errors.attestationFailed();
   // Expiry was checked above against the app clock; altcha-lib would use the system clock.
   if (!(await verifySolution(solution, deps.secret, false))) throw errors.attestationFailed();
-  if (!(await markChallengeUsed(deps.db, solution.signature, new Date(expires * 1000)))) throw errors.attestationFailed();
+  if (!(await markChallengeUsed(deps.db, solution.signature, new Date(expires * 1000))))
+    throw errors.attestationFailed();
   if (Math.random() < 0.02) await deleteExpiredChallenges(deps.db, now).catch(() => {});
 
   const expiresAt = new Date(now.getTime() + APP_CHECK.tokenTtlMs);

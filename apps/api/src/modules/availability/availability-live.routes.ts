@@ -57,7 +57,12 @@ export async function availabilityLiveRoutes(app: FastifyInstance) {
         summary: "Live changes of the location's sessions (server-sent events)",
         description: DESCRIPTION,
         params: z.strictObject({ locationId: z.uuid() }),
-        response: { 200: z.any().meta({ description: 'text/event-stream' }), 404: errorBodySchema, 429: errorBodySchema, 503: errorBodySchema },
+        response: {
+          200: z.any().meta({ description: 'text/event-stream' }),
+          404: errorBodySchema,
+          429: errorBodySchema,
+          503: errorBodySchema,
+        },
       },
     },
     async (req, reply) => {
@@ -65,7 +70,10 @@ export async function availabilityLiveRoutes(app: FastifyInstance) {
       const auth = authOf(req);
       const refused = registry.refusal(auth.userId, req.ip);
       if (refused) {
-        const message = refused === 'account' ? `At most ${perAccount} live updates can be open per account: close another tab.` : 'Too many live updates are open from this network. Try again in 30 seconds.';
+        const message =
+          refused === 'account'
+            ? `At most ${perAccount} live updates can be open per account: close another tab.`
+            : 'Too many live updates are open from this network. Try again in 30 seconds.';
         throw errors.rateLimited(message, 30);
       }
       // Counted before the first await: 2,000 attempts arrive together.
@@ -74,7 +82,8 @@ export async function availabilityLiveRoutes(app: FastifyInstance) {
       try {
         await signOuts.ensure();
         if (!(await findLocation(app.db, locationId))) throw notFound('That location');
-        if (!feed.listening) throw errors.serviceUnavailable('Live updates are not available right now.', { 'retry-after': '30' });
+        if (!feed.listening)
+          throw errors.serviceUnavailable('Live updates are not available right now.', { 'retry-after': '30' });
       } catch (err) {
         release();
         throw err;
@@ -111,12 +120,14 @@ export async function availabilityLiveRoutes(app: FastifyInstance) {
       // The response's close: the client went away (the request's own close fires once its body is read).
       reply.raw.once('close', end);
       stream.write('retry: 3000\n\n');
-      return reply
-        .header('cache-control', 'no-cache, no-transform')
-        // Proxies (nginx) must pass events on as they come.
-        .header('x-accel-buffering', 'no')
-        .type('text/event-stream; charset=utf-8')
-        .send(stream);
+      return (
+        reply
+          .header('cache-control', 'no-cache, no-transform')
+          // Proxies (nginx) must pass events on as they come.
+          .header('x-accel-buffering', 'no')
+          .type('text/event-stream; charset=utf-8')
+          .send(stream)
+      );
     },
   );
 }

@@ -37,7 +37,9 @@ export async function buildAnswer(json: Buffer, previous?: BuiltAnswer): Promise
   const hash = createHash('sha256').update(json).digest().subarray(0, 16).toString('base64url');
   const [gz, br] = await Promise.all([
     gzipAsync(json),
-    brotliAsync(json, { params: { [constants.BROTLI_PARAM_QUALITY]: 5, [constants.BROTLI_PARAM_SIZE_HINT]: json.length } }),
+    brotliAsync(json, {
+      params: { [constants.BROTLI_PARAM_QUALITY]: 5, [constants.BROTLI_PARAM_SIZE_HINT]: json.length },
+    }),
   ]);
   // Each coding is its own representation, so its strong tag differs (RFC 9110 8.8.3); a
   // revalidation matches any of them (If-None-Match compares weakly).
@@ -45,14 +47,22 @@ export async function buildAnswer(json: Buffer, previous?: BuiltAnswer): Promise
   return { json, gzip: gz, br, hash, etag, outcomes: outcomesOf(hash, etag, { identity: json, gzip: gz, br }) };
 }
 
-function outcomesOf(hash: string, etag: BuiltAnswer['etag'], bodies: Record<'br' | 'gzip' | 'identity', Buffer>): Outcomes {
+function outcomesOf(
+  hash: string,
+  etag: BuiltAnswer['etag'],
+  bodies: Record<'br' | 'gzip' | 'identity', Buffer>,
+): Outcomes {
   const of = (status: 200 | 304, coding: 'br' | 'gzip' | 'identity'): AnswerOutcome => ({
     status,
     etag: etag[coding],
     coding: coding === 'identity' ? null : coding,
     body: status === 200 ? bodies[coding] : null,
   });
-  const codings = (status: 200 | 304): ByCoding => ({ br: of(status, 'br'), gzip: of(status, 'gzip'), identity: of(status, 'identity') });
+  const codings = (status: 200 | 304): ByCoding => ({
+    br: of(status, 'br'),
+    gzip: of(status, 'gzip'),
+    identity: of(status, 'identity'),
+  });
   return { tagStart: `"${hash}`, fresh: codings(200), unchanged: codings(304) };
 }
 
@@ -114,7 +124,10 @@ export interface AnswerOutcome {
   readonly body: Buffer | null;
 }
 
-export function outcomeOf(headers: { 'accept-encoding'?: string; 'if-none-match'?: string }, answer: BuiltAnswer): AnswerOutcome {
+export function outcomeOf(
+  headers: { 'accept-encoding'?: string; 'if-none-match'?: string },
+  answer: BuiltAnswer,
+): AnswerOutcome {
   const byCoding = isUnchanged(headers['if-none-match'], answer) ? answer.outcomes.unchanged : answer.outcomes.fresh;
   return byCoding[preferredEncoding(headers['accept-encoding']) ?? 'identity'];
 }
@@ -136,7 +149,9 @@ export function prepareBuilt(request: FastifyRequest, reply: FastifyReply, answe
   const outcome = outcomeOf(request.headers, answer);
   // CORS may have said Vary: Origin already (several app origins): added to, not replaced.
   const vary = reply.getHeader('vary');
-  reply.header('cache-control', BUILT_CACHE_CONTROL).header('vary', vary ? `${String(vary)}, Accept-Encoding` : 'Accept-Encoding');
+  reply
+    .header('cache-control', BUILT_CACHE_CONTROL)
+    .header('vary', vary ? `${String(vary)}, Accept-Encoding` : 'Accept-Encoding');
   reply.header('etag', outcome.etag);
   if (outcome.status === 304) return outcome;
   reply.type(JSON_TYPE);

@@ -72,10 +72,14 @@ describe('AvailabilityCache', () => {
   it('drops a failed refresh: the current answer is served until it expires, then the next reader computes', async () => {
     const cache = new AvailabilityCache(1000);
     await cache.getOrCompute('k', 'loc', at(0), async () => Buffer.from('v1'));
-    expect(String(await cache.getOrCompute('k', 'loc', at(900), () => Promise.reject(new Error('database down'))))).toBe('v1');
+    expect(
+      String(await cache.getOrCompute('k', 'loc', at(900), () => Promise.reject(new Error('database down')))),
+    ).toBe('v1');
     await new Promise((resolve) => setImmediate(resolve));
     expect(String(cache.get('k', at(999)))).toBe('v1');
-    await expect(cache.getOrCompute('k', 'loc', at(1000), () => Promise.reject(new Error('database down')))).rejects.toThrow('database down');
+    await expect(
+      cache.getOrCompute('k', 'loc', at(1000), () => Promise.reject(new Error('database down'))),
+    ).rejects.toThrow('database down');
   });
 
   it('does not keep a refresh that started before a change was forgotten', async () => {
@@ -91,7 +95,10 @@ describe('AvailabilityCache', () => {
 
   it('keeps an answer from before an opening instant no longer than that instant', async () => {
     const cache = new AvailabilityCache(1000);
-    await cache.getOrCompute('k', 'loc', at(0), async () => ({ body: Buffer.from('not open'), validUntil: at(300).getTime() }));
+    await cache.getOrCompute('k', 'loc', at(0), async () => ({
+      body: Buffer.from('not open'),
+      validUntil: at(300).getTime(),
+    }));
     expect(String(cache.get('k', at(299)))).toBe('not open');
     expect(cache.get('k', at(300))).toBeUndefined();
     expect(String(await cache.getOrCompute('k', 'loc', at(300), async () => Buffer.from('open')))).toBe('open');

@@ -29,7 +29,8 @@ type Answer<Body extends AnyBody> = Body | Computed<Body>;
 /** compute() is handed the answer it replaces (a refresh), so it can reuse what has not changed. */
 type Compute<Body extends AnyBody> = (previous: Body | undefined) => Promise<Answer<Body>>;
 
-const isComputed = <Body extends AnyBody>(answer: Answer<Body>): answer is Computed<Body> => !Buffer.isBuffer(answer) && 'body' in answer;
+const isComputed = <Body extends AnyBody>(answer: Answer<Body>): answer is Computed<Body> =>
+  !Buffer.isBuffer(answer) && 'body' in answer;
 
 interface Entry<Body> {
   body: Body;
@@ -41,7 +42,8 @@ interface Entry<Body> {
 
 /** The share of ttlMs after which a requested answer is refreshed ahead of its expiry. */
 const REFRESH_AHEAD = 0.75;
-const refreshDue = (entry: Entry<unknown>, now: Date) => now.getTime() - entry.computedAt >= (entry.expiresAt - entry.computedAt) * REFRESH_AHEAD;
+const refreshDue = (entry: Entry<unknown>, now: Date) =>
+  now.getTime() - entry.computedAt >= (entry.expiresAt - entry.computedAt) * REFRESH_AHEAD;
 
 export class AvailabilityCache<Body extends AnyBody = Buffer> {
   private readonly entries = new Map<string, Entry<Body>>();
@@ -93,7 +95,8 @@ export class AvailabilityCache<Body extends AnyBody = Buffer> {
     const entry = this.freshEntry(key, now);
     if (entry) {
       // A failed refresh is dropped: the answer expires as usual and the next reader computes it.
-      if (refreshDue(entry, now) && !this.pending.has(key)) this.computeOnce(key, locationId, now, compute).catch(() => {});
+      if (refreshDue(entry, now) && !this.pending.has(key))
+        this.computeOnce(key, locationId, now, compute).catch(() => {});
       return entry.body;
     }
     const joined = this.pending.get(key);
@@ -105,13 +108,18 @@ export class AvailabilityCache<Body extends AnyBody = Buffer> {
     return (await this.computeOnce(key, locationId, now, compute)).body;
   }
 
-  private async computeOnce(key: string, locationId: string, now: Date, compute: Compute<Body>): Promise<Computed<Body>> {
+  private async computeOnce(
+    key: string,
+    locationId: string,
+    now: Date,
+    compute: Compute<Body>,
+  ): Promise<Computed<Body>> {
     const generation = this.generation;
     const computing = compute(this.entries.get(key)?.body)
       .then((answer) => (isComputed(answer) ? answer : { body: answer }))
       .finally(() => {
-      if (this.pending.get(key) === computing) this.pending.delete(key);
-    });
+        if (this.pending.get(key) === computing) this.pending.delete(key);
+      });
     this.pending.set(key, computing);
     const answer = await computing;
     if (generation === this.generation) this.set(key, locationId, answer, now);

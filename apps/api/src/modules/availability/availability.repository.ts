@@ -38,7 +38,15 @@ const toRow = (r: Record<string, unknown>): SlotRow => ({
 
 export async function slotsBetween(
   db: DbOrTx,
-  args: { locationId: string; from: Date; to: Date; slotTypeId?: string; onlyBreaks: boolean; now: Date; leadCutoff: Date },
+  args: {
+    locationId: string;
+    from: Date;
+    to: Date;
+    slotTypeId?: string;
+    onlyBreaks: boolean;
+    now: Date;
+    leadCutoff: Date;
+  },
 ): Promise<SlotRow[]> {
   const result = await db.execute(sql`
     select s.id, s.slot_type_id, s.location_id, s.kind, s.start_at, s.end_at, ${slotStatusSql(args.now, args.leadCutoff)} as status
@@ -51,12 +59,17 @@ export async function slotsBetween(
   return result.rows.map(toRow);
 }
 
-export async function findSlot(db: DbOrTx, args: { slotId: string; now: Date; leadCutoff: Date }): Promise<(SlotRow & { salesOpenAt: Date | null }) | undefined> {
+export async function findSlot(
+  db: DbOrTx,
+  args: { slotId: string; now: Date; leadCutoff: Date },
+): Promise<(SlotRow & { salesOpenAt: Date | null }) | undefined> {
   const result = await db.execute(sql`
     select s.id, s.slot_type_id, s.location_id, s.kind, s.start_at, s.end_at, ${slotStatusSql(args.now, args.leadCutoff)} as status, l.sales_open_at
     from slots s join locations l on l.id = s.location_id where s.id = ${args.slotId}::uuid`);
   const row = result.rows[0];
-  return row ? { ...toRow(row), salesOpenAt: row.sales_open_at ? new Date(row.sales_open_at as string) : null } : undefined;
+  return row
+    ? { ...toRow(row), salesOpenAt: row.sales_open_at ? new Date(row.sales_open_at as string) : null }
+    : undefined;
 }
 
 /**
@@ -79,5 +92,7 @@ export async function availableCountsByDate(
       and s.start_at >= greatest(${args.from.toISOString()}::timestamptz, ${args.leadCutoff.toISOString()}::timestamptz)
       and s.start_at < ${args.to.toISOString()}::timestamptz
     group by 1`);
-  return new Map(result.rows.map((r) => [r.day as string, { available: r.available as number, sessions: r.sessions as number }]));
+  return new Map(
+    result.rows.map((r) => [r.day as string, { available: r.available as number, sessions: r.sessions as number }]),
+  );
 }

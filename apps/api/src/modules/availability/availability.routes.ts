@@ -30,7 +30,13 @@ export async function availabilityRoutes(app: FastifyInstance) {
    * bytes with their ETag and compressed forms (decision 0029); 304 when the client has them.
    * The answer lane then takes this URL's next reads while the answer is fresh (decision 0035).
    */
-  const cached = async (request: FastifyRequest, reply: FastifyReply, locationId: string, key: string, compute: () => Promise<{ salesOpenAt: string | null }>) => {
+  const cached = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    locationId: string,
+    key: string,
+    compute: () => Promise<{ salesOpenAt: string | null }>,
+  ) => {
     const built = await cache.getOrCompute(key, locationId, app.clock.now(), async (previous) => {
       const at = app.clock.now().getTime();
       const answer = await compute();
@@ -88,7 +94,15 @@ export async function availabilityRoutes(app: FastifyInstance) {
 
   r.get(
     '/booking-slot/:id/slots/:slotId',
-    { config: customer, schema: { tags: ['availability'], summary: 'One slot', params: slotParamsSchema, response: { 200: slotAnswerSchema, ...notFound } } },
+    {
+      config: customer,
+      schema: {
+        tags: ['availability'],
+        summary: 'One slot',
+        params: slotParamsSchema,
+        response: { 200: slotAnswerSchema, ...notFound },
+      },
+    },
     async (req) => getSlot(app, req.params.id, req.params.slotId),
   );
 }

@@ -45,8 +45,19 @@ export async function getAvailableSlots(
   const location = await locationAndType(deps, locationId, query.slotTypeId);
   const from = zonedToInstant(query.date, '00:00', location.timezone);
   const to = zonedToInstant(addDays(query.date, 1), '00:00', location.timezone);
-  const rows = await slotsBetween(deps.db, { locationId, from, to, slotTypeId: query.slotTypeId, onlyBreaks: query.filter === 'break', ...instants(deps) });
-  return { timezone: location.timezone, salesOpenAt: location.salesOpenAt?.toISOString() ?? null, items: rows.map(toSlot) };
+  const rows = await slotsBetween(deps.db, {
+    locationId,
+    from,
+    to,
+    slotTypeId: query.slotTypeId,
+    onlyBreaks: query.filter === 'break',
+    ...instants(deps),
+  });
+  return {
+    timezone: location.timezone,
+    salesOpenAt: location.salesOpenAt?.toISOString() ?? null,
+    items: rows.map(toSlot),
+  };
 }
 
 /** Bookable sessions left per day and sessions still to come, every day of the range (zeros included so the picker can tell closed from fully booked). */
@@ -60,7 +71,10 @@ export async function getAvailableDates(
   const from = query.from ?? (today > location.seasonStart ? today : location.seasonStart);
   const to = query.to ?? location.seasonEnd;
   if (addDays(from, MAX_RANGE_DAYS) < to) {
-    throw errors.validation([{ path: 'querystring.to', message: `at most ${MAX_RANGE_DAYS} days after from` }], `Ask for at most ${MAX_RANGE_DAYS} days at a time.`);
+    throw errors.validation(
+      [{ path: 'querystring.to', message: `at most ${MAX_RANGE_DAYS} days after from` }],
+      `Ask for at most ${MAX_RANGE_DAYS} days at a time.`,
+    );
   }
   const counts = await availableCountsByDate(deps.db, {
     locationId,
@@ -71,7 +85,8 @@ export async function getAvailableDates(
     ...instants(deps),
   });
   const items: AvailableDates['items'] = [];
-  for (let date = from; date <= to; date = addDays(date, 1)) items.push({ date, ...(counts.get(date) ?? { available: 0, sessions: 0 }) });
+  for (let date = from; date <= to; date = addDays(date, 1))
+    items.push({ date, ...(counts.get(date) ?? { available: 0, sessions: 0 }) });
   return { timezone: location.timezone, salesOpenAt: location.salesOpenAt?.toISOString() ?? null, items };
 }
 

@@ -55,7 +55,11 @@ export class LiveStreamRegistry {
  * account's streams here. Losing it is logged and retried at the next stream; streams still end
  * at their token's expiry meanwhile.
  */
-export function signOutListener(connectionOptions: pg.ClientConfig, registry: LiveStreamRegistry, log: FastifyBaseLogger) {
+export function signOutListener(
+  connectionOptions: pg.ClientConfig,
+  registry: LiveStreamRegistry,
+  log: FastifyBaseLogger,
+) {
   let client: pg.Client | null = null;
   let ready: Promise<void> | null = null;
   let stopped = false;
@@ -67,7 +71,9 @@ export function signOutListener(connectionOptions: pg.ClientConfig, registry: Li
         c.on('notification', (msg) => {
           if (msg.payload) registry.endUser(msg.payload);
         });
-        c.on('error', (err) => log.warn({ err }, 'sign-out listener failed; live streams still end at their token expiry'));
+        c.on('error', (err) =>
+          log.warn({ err }, 'sign-out listener failed; live streams still end at their token expiry'),
+        );
         c.on('end', () => {
           if (client !== c) return;
           client = null;

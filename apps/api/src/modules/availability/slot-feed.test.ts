@@ -49,7 +49,9 @@ describe('SlotFeed', () => {
 
   it('never sends a hold before a free still being read: the hold waits for the next read', async () => {
     let status: SlotChange['status'] = 'available';
-    const { feed, lookups, hold, release } = feedWith(() => [{ slotId: A, locationId: LOC, date: '2026-12-05', status }]);
+    const { feed, lookups, hold, release } = feedWith(() => [
+      { slotId: A, locationId: LOC, date: '2026-12-05', status },
+    ]);
     const got: string[] = [];
     feed.subscribe(LOC, { send: (c) => got.push(c.status), end: () => {} });
     feed.changed([A]);

@@ -6,7 +6,12 @@ import type { BookingDetails } from './booking-rows.repository';
 // Parsed with ical.js (an independent RFC 5545 parser), as a calendar app would read the file.
 const details = (startAt: string, over: Partial<{ status: string; locationName: string; timezone: string }> = {}) =>
   ({
-    booking: { id: '0d6f8f4e-2b1c-4a55-9d0e-3f2a1b4c5d6e', reference: 'KR-7Q2M4X', status: over.status ?? 'completed', rescheduleCount: 0 },
+    booking: {
+      id: '0d6f8f4e-2b1c-4a55-9d0e-3f2a1b4c5d6e',
+      reference: 'KR-7Q2M4X',
+      status: over.status ?? 'completed',
+      rescheduleCount: 0,
+    },
     timezone: over.timezone ?? 'Australia/Sydney',
     startAt: new Date(startAt),
     endAt: new Date(new Date(startAt).getTime() + 10 * 60_000),
@@ -23,7 +28,10 @@ function parse(ics: string) {
   const vevent = calendar.getFirstSubcomponent('vevent')!;
   const start = vevent.getFirstPropertyValue('dtstart') as ICAL.Time;
   // Resolve the TZID against the file's own VTIMEZONE, not a zone database of the parser's.
-  const local = new ICAL.Time({ year: start.year, month: start.month, day: start.day, hour: start.hour, minute: start.minute, second: 0 }, zone);
+  const local = new ICAL.Time(
+    { year: start.year, month: start.month, day: start.day, hour: start.hour, minute: start.minute, second: 0 },
+    zone,
+  );
   return { calendar, vevent, zone, local };
 }
 
@@ -46,7 +54,9 @@ describe('booking calendar file', () => {
   });
 
   it('Perth, which has no daylight saving, is at +08:00 all year', () => {
-    const { local } = parse(bookingIcs(details('2026-12-05T23:40:00Z', { timezone: 'Australia/Perth' }), 'Kringle', new Date()));
+    const { local } = parse(
+      bookingIcs(details('2026-12-05T23:40:00Z', { timezone: 'Australia/Perth' }), 'Kringle', new Date()),
+    );
     expect(local.utcOffset()).toBe(8 * 3600);
     expect(local.toString()).toBe('2026-12-06T07:40:00');
   });
@@ -55,23 +65,33 @@ describe('booking calendar file', () => {
     const { vevent } = parse(bookingIcs(details('2026-12-05T23:40:00Z'), 'Kringle', new Date()));
     const alarms = vevent.getAllSubcomponents('valarm');
     expect(alarms.map((a) => a.getFirstPropertyValue('action'))).toEqual(['DISPLAY', 'DISPLAY']);
-    expect(alarms.map((a) => (a.getFirstPropertyValue('trigger') as ICAL.Duration).toSeconds())).toEqual([-86_400, -7_200]);
+    expect(alarms.map((a) => (a.getFirstPropertyValue('trigger') as ICAL.Duration).toSeconds())).toEqual([
+      -86_400, -7_200,
+    ]);
     expect(alarms.every((a) => typeof a.getFirstPropertyValue('description') === 'string')).toBe(true);
   });
 
   it('a cancelled booking has no reminders', () => {
-    const { vevent } = parse(bookingIcs(details('2026-12-05T23:40:00Z', { status: 'cancelled' }), 'Kringle', new Date()));
+    const { vevent } = parse(
+      bookingIcs(details('2026-12-05T23:40:00Z', { status: 'cancelled' }), 'Kringle', new Date()),
+    );
     expect(vevent.getFirstPropertyValue('status')).toBe('CANCELLED');
     expect(vevent.getAllSubcomponents('valarm')).toHaveLength(0);
   });
 
   it('a bare CR or a control character in any text never ends or breaks a content line (issue 36, probe item 11)', () => {
-    const ics = bookingIcs(details('2026-12-05T23:40:00Z', { locationName: 'Kringle\rSydney\u0007 Plaza\r\nLevel 3' }), 'Kringle', new Date());
+    const ics = bookingIcs(
+      details('2026-12-05T23:40:00Z', { locationName: 'Kringle\rSydney\u0007 Plaza\r\nLevel 3' }),
+      'Kringle',
+      new Date(),
+    );
     // Every CR is part of a CRLF line end; no BEL survives.
     const rest = ics.replace(/\r\n/g, '');
     expect([rest.includes('\r'), rest.includes('\u0007')]).toEqual([false, false]);
     const { vevent } = parse(ics);
-    expect(vevent.getFirstPropertyValue('location')).toBe('Kringle\nSydney Plaza\nLevel 3, 188 Pitt Street Mall, Sydney NSW');
+    expect(vevent.getFirstPropertyValue('location')).toBe(
+      'Kringle\nSydney Plaza\nLevel 3, 188 Pitt Street Mall, Sydney NSW',
+    );
     expect(vevent.getFirstPropertyValue('summary')).toBe('Santa photos at Kringle\nSydney Plaza\nLevel 3 (KR-7Q2M4X)');
   });
 

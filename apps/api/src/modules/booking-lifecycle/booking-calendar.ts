@@ -4,13 +4,30 @@ import type { BookingDetails } from './booking-rows.repository';
 import { icsWhoIsComing } from './booking-details.emails';
 
 /** Only a paid booking is a confirmed event; an unpaid one is tentative. */
-const ICS_STATUS = { completed: 'CONFIRMED', payment_pending: 'TENTATIVE', payment_failed: 'TENTATIVE', cancelled: 'CANCELLED' } as const;
+const ICS_STATUS = {
+  completed: 'CONFIRMED',
+  payment_pending: 'TENTATIVE',
+  payment_failed: 'TENTATIVE',
+  cancelled: 'CANCELLED',
+} as const;
 
-const utcStamp = (d: Date) => d.toISOString().replace(/[-:]/g, '').replace(/\.\d{3}/, '');
-const localStamp = (d: Date, tz: string) => `${localDateOf(d, tz).replace(/-/g, '')}T${localTimeOf(d, tz).replace(':', '')}00`;
-// RFC 5545 text: escape backslash, semicolon, comma and newlines (a bare CR too: it ends a content line); drop other controls.
-// eslint-disable-next-line no-control-regex -- matching control characters is the point
-const text = (v: string) => v.replace(/\\/g, '\\\\').replace(/;/g, '\\;').replace(/,/g, '\\,').replace(/\r\n?|\n/g, '\\n').replace(/[\u0000-\u001f\u007f]/g, '');
+const utcStamp = (d: Date) =>
+  d
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d{3}/, '');
+const localStamp = (d: Date, tz: string) =>
+  `${localDateOf(d, tz).replace(/-/g, '')}T${localTimeOf(d, tz).replace(':', '')}00`;
+// RFC 5545 text: escape backslash, semicolon, comma and newlines (a bare CR too: it ends a content
+// line); drop other controls.
+const text = (v: string) =>
+  v
+    .replace(/\\/g, '\\\\')
+    .replace(/;/g, '\\;')
+    .replace(/,/g, '\\,')
+    .replace(/\r\n?|\n/g, '\\n')
+    // eslint-disable-next-line no-control-regex -- matching control characters is the point
+    .replace(/[\u0000-\u001f\u007f]/g, '');
 
 function offset(minutes: number): string {
   const sign = minutes < 0 ? '-' : '+';
@@ -33,7 +50,17 @@ function vtimezone(tz: string, at: Date): string[] {
   const block = tzlib_get_ical_block(tz);
   if (Array.isArray(block) && block[0]?.startsWith('BEGIN:VTIMEZONE')) return block[0].split(/\r?\n/).filter(Boolean);
   const off = offset(zoneOffsetMinutes(at, tz));
-  return ['BEGIN:VTIMEZONE', `TZID:${tz}`, 'BEGIN:STANDARD', 'DTSTART:19700101T000000', `TZOFFSETFROM:${off}`, `TZOFFSETTO:${off}`, `TZNAME:${zoneAbbreviation(at, tz)}`, 'END:STANDARD', 'END:VTIMEZONE'];
+  return [
+    'BEGIN:VTIMEZONE',
+    `TZID:${tz}`,
+    'BEGIN:STANDARD',
+    'DTSTART:19700101T000000',
+    `TZOFFSETFROM:${off}`,
+    `TZOFFSETTO:${off}`,
+    `TZNAME:${zoneAbbreviation(at, tz)}`,
+    'END:STANDARD',
+    'END:VTIMEZONE',
+  ];
 }
 
 const MAX_LINE_OCTETS = 75;
@@ -75,7 +102,13 @@ export function bookingIcs(details: BookingDetails, brandName: string, now: Date
   const alarms =
     status === 'CANCELLED'
       ? []
-      : ICS_REMINDERS.flatMap((r) => ['BEGIN:VALARM', 'ACTION:DISPLAY', `DESCRIPTION:${text(r.description)}`, `TRIGGER:${r.trigger}`, 'END:VALARM']);
+      : ICS_REMINDERS.flatMap((r) => [
+          'BEGIN:VALARM',
+          'ACTION:DISPLAY',
+          `DESCRIPTION:${text(r.description)}`,
+          `TRIGGER:${r.trigger}`,
+          'END:VALARM',
+        ]);
   const lines = [
     'BEGIN:VCALENDAR',
     'VERSION:2.0',

@@ -12,19 +12,33 @@ const CHECK_IN_CID = 'check-in-qr@kringle';
 /** "Who's coming: Mia (6) and Leo (3), 2 adults" (first names only), the access needs, and the check-in code. */
 export function whoIsComingLines(d: BookingDetails): string[] {
   const details = d.booking.details;
-  const lines = details ? [`Who's coming: ${detailsSummary(details)}.`] : ["Who's coming: not told yet. Please add it in My Bookings so Santa can greet everyone by name."];
+  const lines = details
+    ? [`Who's coming: ${detailsSummary(details)}.`]
+    : ["Who's coming: not told yet. Please add it in My Bookings so Santa can greet everyone by name."];
   if (details?.accessNeeds.length) lines.push(`Access needs: ${accessSummary(details)}.`);
-  lines.push(`Check-in code: ${d.checkInCode}. Show the QR code below at the set, or tell Santa's team your reference ${d.booking.reference}.`);
+  lines.push(
+    `Check-in code: ${d.checkInCode}. Show the QR code below at the set, or tell Santa's team your reference ${d.booking.reference}.`,
+  );
   return lines;
 }
 
 export function checkInImage(d: BookingDetails): EmailImage {
-  return { src: `cid:${CHECK_IN_CID}`, alt: `Check-in QR code for ${d.booking.reference}`, size: 200, caption: `${d.booking.reference} · ${d.checkInCode}` };
+  return {
+    src: `cid:${CHECK_IN_CID}`,
+    alt: `Check-in QR code for ${d.booking.reference}`,
+    size: 200,
+    caption: `${d.booking.reference} · ${d.checkInCode}`,
+  };
 }
 
 /** An inline PNG: mail apps block SVG and data: URIs. */
 export function checkInAttachment(d: BookingDetails): MailAttachment {
-  return { filename: `check-in-${d.booking.reference}.png`, contentType: 'image/png', content: checkInQrPng(d.checkInCode).toString('base64'), cid: CHECK_IN_CID };
+  return {
+    filename: `check-in-${d.booking.reference}.png`,
+    contentType: 'image/png',
+    content: checkInQrPng(d.checkInCode).toString('base64'),
+    cid: CHECK_IN_CID,
+  };
 }
 
 /** The calendar event's description: first names only, the reference and the code. */

@@ -3,7 +3,10 @@ import { sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
 
 /** Stores the details unless the booking was cancelled or its session began meanwhile. */
-export async function saveDetails(db: DbOrTx, args: { bookingId: string; userId: string; details: FamilyDetails; now: Date }): Promise<boolean> {
+export async function saveDetails(
+  db: DbOrTx,
+  args: { bookingId: string; userId: string; details: FamilyDetails; now: Date },
+): Promise<boolean> {
   const now = args.now.toISOString();
   const result = await db.execute(sql`
     update bookings b set details = ${JSON.stringify(args.details)}::jsonb, details_updated_at = ${now}::timestamptz, details_deleted_at = null, updated_at = ${now}::timestamptz
@@ -17,7 +20,10 @@ export async function saveDetails(db: DbOrTx, args: { bookingId: string; userId:
  * Deletes the details of bookings whose session ended more than `retentionDays` ago, in batches.
  * SKIP LOCKED lets several API processes run it at once without waiting or deleting twice.
  */
-export async function purgeExpiredDetails(db: DbOrTx, args: { now: Date; retentionDays: number; limit: number }): Promise<number> {
+export async function purgeExpiredDetails(
+  db: DbOrTx,
+  args: { now: Date; retentionDays: number; limit: number },
+): Promise<number> {
   const cutoff = new Date(args.now.getTime() - args.retentionDays * 86_400_000).toISOString();
   const result = await db.execute(sql`
     with due as (

@@ -17,7 +17,8 @@ export const policyOf = (config: Config): PolicyRules => {
 };
 
 /** Sessions starting before this instant can no longer be held or booked (LEAD_TIME_MINUTES). */
-export const leadCutoffOf = (config: Pick<Config, 'LEAD_TIME_MINUTES'>, now: Date): Date => new Date(now.getTime() + config.LEAD_TIME_MINUTES * 60_000);
+export const leadCutoffOf = (config: Pick<Config, 'LEAD_TIME_MINUTES'>, now: Date): Date =>
+  new Date(now.getTime() + config.LEAD_TIME_MINUTES * 60_000);
 
 /** The rules a reschedule must pass, checked when the new session is held and again when the booking moves. */
 export function assertReschedulable(
@@ -39,7 +40,13 @@ export function assertReschedulable(
 }
 
 /** For POST /bookings/reservation with a bookingId: the booking must be the caller's and movable there. */
-export async function assertCanHoldForReschedule(deps: Deps, db: DbOrTx, userId: string, bookingId: string, newLocationId: string): Promise<void> {
+export async function assertCanHoldForReschedule(
+  deps: Deps,
+  db: DbOrTx,
+  userId: string,
+  bookingId: string,
+  newLocationId: string,
+): Promise<void> {
   const [booking] = await db.select().from(bookings).where(eq(bookings.id, bookingId));
   if (!booking || booking.userId !== userId) throw notFound('That booking');
   assertReschedulable(deps, booking, await slotStart(db, booking.slotId), newLocationId, deps.clock.now());

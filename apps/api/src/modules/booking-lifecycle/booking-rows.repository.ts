@@ -42,8 +42,15 @@ export async function lockOrderByIntent(tx: Tx, paymentIntentId: string): Promis
 }
 
 /** Only for transitions.ts. `only` adds conditions the row must still meet; false when it did not. */
-export async function setBooking(tx: Tx, id: string, values: Partial<NewBooking>, only?: { status: BookingRow['status']; checkedInAt: null }): Promise<boolean> {
-  const where = only ? and(eq(bookings.id, id), eq(bookings.status, only.status), isNull(bookings.checkedInAt)) : eq(bookings.id, id);
+export async function setBooking(
+  tx: Tx,
+  id: string,
+  values: Partial<NewBooking>,
+  only?: { status: BookingRow['status']; checkedInAt: null },
+): Promise<boolean> {
+  const where = only
+    ? and(eq(bookings.id, id), eq(bookings.status, only.status), isNull(bookings.checkedInAt))
+    : eq(bookings.id, id);
   const result = await tx.update(bookings).set(values).where(where);
   return (result.rowCount ?? 0) === 1;
 }
@@ -64,12 +71,26 @@ export async function insertOrderRow(tx: Tx, values: NewOrder): Promise<OrderRow
 }
 
 /** A checkout's or a reschedule's hold ends with the booking's change. */
-export async function setReservationStatus(tx: Tx, id: string, status: 'checked_out' | 'cancelled' | 'expired', now: Date, bookingId?: string): Promise<void> {
-  await tx.update(reservations).set({ status, updatedAt: now, ...(bookingId ? { bookingId } : {}) }).where(eq(reservations.id, id));
+export async function setReservationStatus(
+  tx: Tx,
+  id: string,
+  status: 'checked_out' | 'cancelled' | 'expired',
+  now: Date,
+  bookingId?: string,
+): Promise<void> {
+  await tx
+    .update(reservations)
+    .set({ status, updatedAt: now, ...(bookingId ? { bookingId } : {}) })
+    .where(eq(reservations.id, id));
 }
 
 /** Stores the PaymentIntent once; a concurrent duplicate call keeps the first (same idempotency key, same intent). */
-export async function attachPaymentIntent(db: DbOrTx, orderId: string, paymentIntentId: string, clientSecret: string): Promise<void> {
+export async function attachPaymentIntent(
+  db: DbOrTx,
+  orderId: string,
+  paymentIntentId: string,
+  clientSecret: string,
+): Promise<void> {
   await db
     .update(orders)
     .set({ paymentIntentId, clientSecret })

@@ -8,7 +8,9 @@ export interface SummaryRow {
 
 /** "Saturday 6 December 2026" in the location's zone. */
 function longDate(at: Date, timeZone: string): string {
-  return new Intl.DateTimeFormat('en-AU', { timeZone, weekday: 'long', day: 'numeric', month: 'long', year: 'numeric' }).format(at).replace(',', '');
+  return new Intl.DateTimeFormat('en-AU', { timeZone, weekday: 'long', day: 'numeric', month: 'long', year: 'numeric' })
+    .format(at)
+    .replace(',', '');
 }
 
 /**
@@ -19,7 +21,10 @@ function longDate(at: Date, timeZone: string): string {
 export function bookingSummary(d: BookingDetails): SummaryRow[] {
   return [
     { label: 'Date', value: longDate(d.startAt, d.timezone) },
-    { label: 'Time', value: `${formatClockTime(d.startAt, d.timezone)} to ${formatClockTime(d.endAt, d.timezone)} ${zoneAbbreviation(d.startAt, d.timezone)}` },
+    {
+      label: 'Time',
+      value: `${formatClockTime(d.startAt, d.timezone)} to ${formatClockTime(d.endAt, d.timezone)} ${zoneAbbreviation(d.startAt, d.timezone)}`,
+    },
     { label: 'Session', value: d.slotTypeName },
     { label: 'Place', value: `${d.locationName}, ${d.address}, ${d.suburb} ${d.state}` },
     { label: 'Reference', value: d.booking.reference },

@@ -5,7 +5,15 @@ import { bookingCancelledMail, bookingConfirmedMail, paymentFailedMail, reminder
 // Sat 12 Dec 2026, 10:40 am in Sydney (AEDT, UTC+11).
 const startAt = new Date('2026-12-11T23:40:00Z');
 const details = {
-  booking: { id: '00000000-0000-4000-8000-000000000001', reference: 'KR-7K3Q9', amountCents: 3995, status: 'completed', rescheduleCount: 0, details: null, items: [{ name: 'Classic', quantity: 1, totalCents: 3995 }] },
+  booking: {
+    id: '00000000-0000-4000-8000-000000000001',
+    reference: 'KR-7K3Q9',
+    amountCents: 3995,
+    status: 'completed',
+    rescheduleCount: 0,
+    details: null,
+    items: [{ name: 'Classic', quantity: 1, totalCents: 3995 }],
+  },
   checkInCode: 'K7Q2-TEST-CODE',
   email: 'holly@kringle.test',
   firstName: 'mcKenzie',
@@ -22,7 +30,11 @@ const appUrl = 'https://kringle.test';
 
 describe('booking e-mails', () => {
   it('confirms with one summary block in the location zone and this booking’s deadlines', () => {
-    const mail = bookingConfirmedMail(details, 'Kringle', appUrl, new Date('2026-12-01T00:00:00Z'), { rescheduleCutoffHours: 24, rescheduleLimit: 2, refundCutoffHours: 48 });
+    const mail = bookingConfirmedMail(details, 'Kringle', appUrl, new Date('2026-12-01T00:00:00Z'), {
+      rescheduleCutoffHours: 24,
+      rescheduleLimit: 2,
+      refundCutoffHours: 48,
+    });
     expect(mail.text).toContain('Hi McKenzie,');
     expect(mail.text).toContain('Date: Saturday 12 December 2026');
     expect(mail.text).toContain('Time: 10:40 am to 10:50 am AEDT');
@@ -35,7 +47,11 @@ describe('booking e-mails', () => {
   });
 
   it('follows the configured policy, not the defaults', () => {
-    const mail = bookingConfirmedMail(details, 'Kringle', appUrl, new Date('2026-12-01T00:00:00Z'), { rescheduleCutoffHours: 2, rescheduleLimit: 1, refundCutoffHours: 72 });
+    const mail = bookingConfirmedMail(details, 'Kringle', appUrl, new Date('2026-12-01T00:00:00Z'), {
+      rescheduleCutoffHours: 2,
+      rescheduleLimit: 1,
+      refundCutoffHours: 72,
+    });
     expect(mail.text).toContain('Free reschedule until: Sat 12 Dec, 8:40 am AEDT');
     expect(mail.text).toContain('Full refund until: Wed 9 Dec, 10:40 am AEDT');
     expect(mail.text).toContain('move this booking once');
@@ -43,14 +59,24 @@ describe('booking e-mails', () => {
 
   it('booked inside the cut-offs: no deadline already past, but what no longer applies, as the Policy step said', () => {
     // Sat 12 Dec, 10:40 am AEDT is 30 hours away: inside the refund cut-off, outside the reschedule one.
-    const late = bookingConfirmedMail(details, 'Kringle', appUrl, new Date(startAt.getTime() - 30 * 3_600_000), { rescheduleCutoffHours: 24, rescheduleLimit: 2, refundCutoffHours: 48 });
+    const late = bookingConfirmedMail(details, 'Kringle', appUrl, new Date(startAt.getTime() - 30 * 3_600_000), {
+      rescheduleCutoffHours: 24,
+      rescheduleLimit: 2,
+      refundCutoffHours: 48,
+    });
     expect(late.text).toContain('Free reschedule until: Fri 11 Dec, 10:40 am AEDT');
     expect(late.text).toContain('Refund if cancelled: None');
     expect(late.text).not.toContain('Full refund until');
     expect(late.text).toContain('a cancellation is not refunded: the session is less than 48 hours away.');
-    const last = bookingConfirmedMail(details, 'Kringle', appUrl, new Date(startAt.getTime() - 5 * 3_600_000), { rescheduleCutoffHours: 24, rescheduleLimit: 2, refundCutoffHours: 48 });
+    const last = bookingConfirmedMail(details, 'Kringle', appUrl, new Date(startAt.getTime() - 5 * 3_600_000), {
+      rescheduleCutoffHours: 24,
+      rescheduleLimit: 2,
+      refundCutoffHours: 48,
+    });
     expect(last.text).toContain('Reschedule: No longer possible');
-    expect(last.text).toContain("This session is less than 24 hours away, so it can't be moved, and a cancellation is not refunded.");
+    expect(last.text).toContain(
+      "This session is less than 24 hours away, so it can't be moved, and a cancellation is not refunded.",
+    );
   });
 
   it('makes the refund receipt the cancellation’s main button when money goes back', () => {
@@ -71,9 +97,13 @@ describe('booking e-mails', () => {
 
   it('says "Today" for a session later the same (local) day, "Tomorrow" for the next (issue 37 item 3)', () => {
     // 7:00 am on Sat 12 Dec in Sydney: the 10:40 am session is today there (still Fri 11 Dec in UTC).
-    expect(reminderMail(details, 'Kringle', appUrl, new Date('2026-12-11T20:00:00Z')).subject).toBe('Today: photos with Santa, Sat 12 Dec, 10:40 am AEDT');
+    expect(reminderMail(details, 'Kringle', appUrl, new Date('2026-12-11T20:00:00Z')).subject).toBe(
+      'Today: photos with Santa, Sat 12 Dec, 10:40 am AEDT',
+    );
     // 11:30 pm on Fri 11 Dec in Sydney.
-    expect(reminderMail(details, 'Kringle', appUrl, new Date('2026-12-11T12:30:00Z')).subject).toBe('Tomorrow: photos with Santa, Sat 12 Dec, 10:40 am AEDT');
+    expect(reminderMail(details, 'Kringle', appUrl, new Date('2026-12-11T12:30:00Z')).subject).toBe(
+      'Tomorrow: photos with Santa, Sat 12 Dec, 10:40 am AEDT',
+    );
   });
 
   it('says "3-D Secure check failed" when that is why the lapsed checkout was not paid (issue 37 item 3)', () => {

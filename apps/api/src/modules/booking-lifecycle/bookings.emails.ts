@@ -11,7 +11,8 @@ import { bookingSummary } from './booking-summary.email';
 
 const hi = (d: BookingDetails) => greeting(d.firstName);
 const when = (d: BookingDetails) => formatSessionTime(d.startAt, d.timezone);
-const itemLines = (d: BookingDetails) => d.booking.items.map((i) => `${i.quantity} × ${i.name}: ${formatAud(i.totalCents)}`);
+const itemLines = (d: BookingDetails) =>
+  d.booking.items.map((i) => `${i.quantity} × ${i.name}: ${formatAud(i.totalCents)}`);
 const logoUrl = mailLogoUrl;
 
 /**
@@ -24,21 +25,32 @@ function policyLines(d: BookingDetails, now: Date, policy: PolicyRules) {
   const canMove = now < moveBy;
   const canRefund = now < refundBy;
   const moves = policy.rescheduleLimit === 1 ? 'once' : `up to ${policy.rescheduleLimit} times`;
-  const refundTerms = 'cancel for a full refund until the refund date above; after that a cancellation is not refunded.';
+  const refundTerms =
+    'cancel for a full refund until the refund date above; after that a cancellation is not refunded.';
   const tooCloseToRefund = `the session is less than ${hours(policy.refundCutoffHours)} away.`;
   const outro = canMove
     ? `You can move this booking ${moves} for free until the reschedule date above, and ${canRefund ? refundTerms : `a cancellation is not refunded: ${tooCloseToRefund}`}`
     : `This session is less than ${hours(policy.rescheduleCutoffHours)} away, so it can't be moved${canRefund ? `, but you can ${refundTerms}` : ', and a cancellation is not refunded.'}`;
   return {
     details: [
-      canMove ? { label: 'Free reschedule until', value: formatSessionTime(moveBy, d.timezone) } : { label: 'Reschedule', value: 'No longer possible' },
-      canRefund ? { label: 'Full refund until', value: formatSessionTime(refundBy, d.timezone) } : { label: 'Refund if cancelled', value: 'None' },
+      canMove
+        ? { label: 'Free reschedule until', value: formatSessionTime(moveBy, d.timezone) }
+        : { label: 'Reschedule', value: 'No longer possible' },
+      canRefund
+        ? { label: 'Full refund until', value: formatSessionTime(refundBy, d.timezone) }
+        : { label: 'Refund if cancelled', value: 'None' },
     ],
     outro,
   };
 }
 
-export function bookingConfirmedMail(d: BookingDetails, brandName: string, appUrl: string, now: Date, policy: PolicyRules = DEFAULT_POLICY): OutgoingMail {
+export function bookingConfirmedMail(
+  d: BookingDetails,
+  brandName: string,
+  appUrl: string,
+  now: Date,
+  policy: PolicyRules = DEFAULT_POLICY,
+): OutgoingMail {
   const terms = policyLines(d, now, policy);
   return {
     to: d.email,
@@ -56,12 +68,16 @@ export function bookingConfirmedMail(d: BookingDetails, brandName: string, appUr
       ],
       action: { label: 'See my bookings', url: `${appUrl}/bookings` },
       image: checkInImage(d),
-      outro: [
-        terms.outro,
-        'The calendar file attached adds the session to your calendar.',
-      ],
+      outro: [terms.outro, 'The calendar file attached adds the session to your calendar.'],
     }),
-    attachments: [{ filename: `${d.booking.reference}.ics`, contentType: 'text/calendar; charset=utf-8; method=PUBLISH', content: Buffer.from(bookingIcs(d, brandName, now)).toString('base64') }, checkInAttachment(d)],
+    attachments: [
+      {
+        filename: `${d.booking.reference}.ics`,
+        contentType: 'text/calendar; charset=utf-8; method=PUBLISH',
+        content: Buffer.from(bookingIcs(d, brandName, now)).toString('base64'),
+      },
+      checkInAttachment(d),
+    ],
   };
 }
 
@@ -69,7 +85,12 @@ export function bookingConfirmedMail(d: BookingDetails, brandName: string, appUr
  * Sent once, when an unpaid checkout that had a declined payment finally lapses (issue 37 item 3):
  * never while the family can still pay. Says "3-D Secure check failed" when that is what happened.
  */
-export function paymentFailedMail(d: BookingDetails, brandName: string, appUrl: string, reason: 'declined' | 'three_d_secure' = 'declined'): OutgoingMail {
+export function paymentFailedMail(
+  d: BookingDetails,
+  brandName: string,
+  appUrl: string,
+  reason: 'declined' | 'three_d_secure' = 'declined',
+): OutgoingMail {
   const what = reason === 'three_d_secure' ? 'The 3-D Secure check failed, so the card payment' : 'The card payment';
   return {
     to: d.email,
@@ -117,7 +138,10 @@ export function holdLapsedMail(d: BookingDetails, brandName: string, appUrl: str
       brandName,
       logoUrl: logoUrl(appUrl),
       title: 'Your hold has ended',
-      intro: [hi(d), `We did not receive payment for ${d.slotTypeName} on ${when(d)} before the hold ended, so the session has been released. Nothing was charged.`],
+      intro: [
+        hi(d),
+        `We did not receive payment for ${d.slotTypeName} on ${when(d)} before the hold ended, so the session has been released. Nothing was charged.`,
+      ],
       details: bookingSummary(d),
       action: { label: 'Book again', url: `${appUrl}/create-booking` },
     }),
@@ -125,9 +149,17 @@ export function holdLapsedMail(d: BookingDetails, brandName: string, appUrl: str
 }
 
 /** The line that tells the family a change was the brand's team's, not their own (support desk, decision 0051). */
-const teamLine = (brandName: string) => `The ${brandName} team made this change for you. Reply to this e-mail if anything looks wrong.`;
+const teamLine = (brandName: string) =>
+  `The ${brandName} team made this change for you. Reply to this e-mail if anything looks wrong.`;
 
-export function bookingCancelledMail(d: BookingDetails, brandName: string, appUrl: string, refundCents: number, policy: PolicyRules = DEFAULT_POLICY, byTeam = false): OutgoingMail {
+export function bookingCancelledMail(
+  d: BookingDetails,
+  brandName: string,
+  appUrl: string,
+  refundCents: number,
+  policy: PolicyRules = DEFAULT_POLICY,
+  byTeam = false,
+): OutgoingMail {
   const paid = d.booking.amountCents > 0 && d.booking.status !== 'payment_pending';
   const refundLine =
     refundCents > 0
@@ -144,18 +176,36 @@ export function bookingCancelledMail(d: BookingDetails, brandName: string, appUr
       brandName,
       logoUrl: logoUrl(appUrl),
       title: 'Your booking is cancelled',
-      intro: [hi(d), `Your booking for ${d.slotTypeName} on ${when(d)} at ${d.locationName} is cancelled.`, refundLine, ...(byTeam ? [teamLine(brandName)] : [])],
+      intro: [
+        hi(d),
+        `Your booking for ${d.slotTypeName} on ${when(d)} at ${d.locationName} is cancelled.`,
+        refundLine,
+        ...(byTeam ? [teamLine(brandName)] : []),
+      ],
       details: [...bookingSummary(d), ...(refundCents > 0 ? [{ label: 'Refund', value: formatAud(refundCents) }] : [])],
       // Receipts are PDFs behind the family's sign-in, so the button opens My Bookings (signing in
       // first brings them back there) rather than carrying a download token anyone could forward.
       // A cancelled booking is listed under Past.
-      action: refundCents > 0 ? { label: 'Get my refund receipt', url: `${appUrl}/bookings?tab=past` } : { label: 'Book another session', url: `${appUrl}/create-booking` },
-      outro: refundCents > 0 ? ['Your refund receipt is on this booking under Past in My Bookings: tap "Refund receipt" to download it.'] : undefined,
+      action:
+        refundCents > 0
+          ? { label: 'Get my refund receipt', url: `${appUrl}/bookings?tab=past` }
+          : { label: 'Book another session', url: `${appUrl}/create-booking` },
+      outro:
+        refundCents > 0
+          ? ['Your refund receipt is on this booking under Past in My Bookings: tap "Refund receipt" to download it.']
+          : undefined,
     }),
   };
 }
 
-export function bookingRescheduledMail(d: BookingDetails, brandName: string, appUrl: string, previousStart: Date, now: Date, byTeam = false): OutgoingMail {
+export function bookingRescheduledMail(
+  d: BookingDetails,
+  brandName: string,
+  appUrl: string,
+  previousStart: Date,
+  now: Date,
+  byTeam = false,
+): OutgoingMail {
   return {
     to: d.email,
     subject: `Moved: ${d.booking.reference} is now ${when(d)}`,
@@ -163,18 +213,36 @@ export function bookingRescheduledMail(d: BookingDetails, brandName: string, app
       brandName,
       logoUrl: logoUrl(appUrl),
       title: 'Your session has moved',
-      intro: [hi(d), `Your booking ${d.booking.reference} has moved from ${formatSessionTime(previousStart, d.timezone)} to ${when(d)} at ${d.locationName}.`, 'Everything else stays the same.', ...(byTeam ? [teamLine(brandName)] : []), ...whoIsComingLines(d)],
+      intro: [
+        hi(d),
+        `Your booking ${d.booking.reference} has moved from ${formatSessionTime(previousStart, d.timezone)} to ${when(d)} at ${d.locationName}.`,
+        'Everything else stays the same.',
+        ...(byTeam ? [teamLine(brandName)] : []),
+        ...whoIsComingLines(d),
+      ],
       details: bookingSummary(d),
       action: { label: 'See my bookings', url: `${appUrl}/bookings` },
       image: checkInImage(d),
       outro: ['The attached calendar file has the new time. Your check-in code has not changed.'],
     }),
-    attachments: [{ filename: `${d.booking.reference}.ics`, contentType: 'text/calendar; charset=utf-8; method=PUBLISH', content: Buffer.from(bookingIcs(d, brandName, now)).toString('base64') }, checkInAttachment(d)],
+    attachments: [
+      {
+        filename: `${d.booking.reference}.ics`,
+        contentType: 'text/calendar; charset=utf-8; method=PUBLISH',
+        content: Buffer.from(bookingIcs(d, brandName, now)).toString('base64'),
+      },
+      checkInAttachment(d),
+    ],
   };
 }
 
 /** A part of an order given back by the brand's team (support desk). */
-export function partRefundMail(d: BookingDetails, brandName: string, appUrl: string, refundCents: number): OutgoingMail {
+export function partRefundMail(
+  d: BookingDetails,
+  brandName: string,
+  appUrl: string,
+  refundCents: number,
+): OutgoingMail {
   return {
     to: d.email,
     subject: `Refund: ${formatAud(refundCents)} for ${d.booking.reference}`,
@@ -182,7 +250,12 @@ export function partRefundMail(d: BookingDetails, brandName: string, appUrl: str
       brandName,
       logoUrl: logoUrl(appUrl),
       title: 'We are refunding part of your booking',
-      intro: [hi(d), `We are refunding ${formatAud(refundCents)} of your booking ${d.booking.reference} to your card. It can take 5 to 10 business days to appear.`, 'Your booking itself has not changed.', teamLine(brandName)],
+      intro: [
+        hi(d),
+        `We are refunding ${formatAud(refundCents)} of your booking ${d.booking.reference} to your card. It can take 5 to 10 business days to appear.`,
+        'Your booking itself has not changed.',
+        teamLine(brandName),
+      ],
       details: [...bookingSummary(d), { label: 'Refund', value: formatAud(refundCents) }],
       action: { label: 'See my bookings', url: `${appUrl}/bookings` },
     }),
@@ -205,7 +278,10 @@ export function reminderMail(d: BookingDetails, brandName: string, appUrl: strin
       brandName,
       logoUrl: logoUrl(appUrl),
       title: 'See you soon',
-      intro: [hi(d), `A reminder: ${d.slotTypeName} on ${when(d)} at ${d.locationName}. Please arrive 10 minutes early.`],
+      intro: [
+        hi(d),
+        `A reminder: ${d.slotTypeName} on ${when(d)} at ${d.locationName}. Please arrive 10 minutes early.`,
+      ],
       details: bookingSummary(d),
       action: { label: 'See my booking', url: `${appUrl}/bookings` },
     }),

@@ -1,5 +1,10 @@
 import { ACCESS_CONSENT, needsConsent } from '@kringle/contracts/consent';
-import { bookingDetailsSchemaFor, type BookingDetails as FamilyDetails, type BookingDetailsBody, type DetailsRules } from '@kringle/contracts/booking-details';
+import {
+  bookingDetailsSchemaFor,
+  type BookingDetails as FamilyDetails,
+  type BookingDetailsBody,
+  type DetailsRules,
+} from '@kringle/contracts/booking-details';
 import type { DbOrTx } from '../../db/client';
 import { consents } from '../../db/schema/privacy';
 import { errors } from '../../lib/errors';
@@ -19,7 +24,10 @@ export function checkDetailsInput(body: BookingDetailsBody, rules: DetailsRules,
   const { consent, ...rest } = body;
   const parsed = bookingDetailsSchemaFor(rules).safeParse(rest);
   if (!parsed.success) {
-    const problems = parsed.error.issues.map((i) => ({ path: [...at, ...i.path.map(String)].join('.'), message: i.message }));
+    const problems = parsed.error.issues.map((i) => ({
+      path: [...at, ...i.path.map(String)].join('.'),
+      message: i.message,
+    }));
     throw errors.validation(problems, problems[0]?.message);
   }
   const consented = needsConsent(parsed.data);
@@ -28,6 +36,16 @@ export function checkDetailsInput(body: BookingDetailsBody, rules: DetailsRules,
 }
 
 /** Records the consent given with a booking's access needs, in the transaction that saves them. */
-export async function recordAccessConsent(tx: DbOrTx, args: { userId: string | null; bookingId: string; recordedBy: string | null; now: Date }): Promise<void> {
-  await tx.insert(consents).values({ userId: args.userId, bookingId: args.bookingId, kind: 'access_needs', wordingVersion: ACCESS_CONSENT.version, givenAt: args.now, recordedBy: args.recordedBy });
+export async function recordAccessConsent(
+  tx: DbOrTx,
+  args: { userId: string | null; bookingId: string; recordedBy: string | null; now: Date },
+): Promise<void> {
+  await tx.insert(consents).values({
+    userId: args.userId,
+    bookingId: args.bookingId,
+    kind: 'access_needs',
+    wordingVersion: ACCESS_CONSENT.version,
+    givenAt: args.now,
+    recordedBy: args.recordedBy,
+  });
 }

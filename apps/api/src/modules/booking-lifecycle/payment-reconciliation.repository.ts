@@ -15,8 +15,19 @@ export interface OrderToReconcile {
  * (reconcile_at pushed to `leaseUntil`), so a process that dies mid-way leaves the order to be
  * claimed again when the lease ends.
  */
-export async function claimOrdersToReconcile(db: DbOrTx, now: Date, leaseUntil: Date, limit: number): Promise<OrderToReconcile[]> {
-  const result = await db.execute<{ id: string; booking_id: string; payment_intent_id: string; created_at: string; booking_status: string }>(sql`
+export async function claimOrdersToReconcile(
+  db: DbOrTx,
+  now: Date,
+  leaseUntil: Date,
+  limit: number,
+): Promise<OrderToReconcile[]> {
+  const result = await db.execute<{
+    id: string;
+    booking_id: string;
+    payment_intent_id: string;
+    created_at: string;
+    booking_status: string;
+  }>(sql`
     with due as (
       select id from orders
       where reconcile_at <= ${now.toISOString()}::timestamptz and status in ('pending', 'failed') and payment_intent_id is not null
@@ -39,7 +50,9 @@ export async function claimOrdersToReconcile(db: DbOrTx, now: Date, leaseUntil: 
 
 /** The next look (null: none needed any more). */
 export async function setReconcileAt(db: DbOrTx, orderId: string, at: Date | null): Promise<void> {
-  await db.execute(sql`update orders set reconcile_at = ${at?.toISOString() ?? null}::timestamptz where id = ${orderId}::uuid`);
+  await db.execute(
+    sql`update orders set reconcile_at = ${at?.toISOString() ?? null}::timestamptz where id = ${orderId}::uuid`,
+  );
 }
 
 /** Stops looking at an order for good, recording why (a permanent Stripe error). */

@@ -22,7 +22,11 @@ export async function settleRefund(tx: Tx, refund: RefundRow, stripeRefundId: st
     bookingId: refund.bookingId,
     orderId: refund.orderId,
     reason: null,
-    before: { refund: settled ? 'pending' : 'succeeded', refundCents: refund.amountCents, ...orderFacts(order?.before) },
+    before: {
+      refund: settled ? 'pending' : 'succeeded',
+      refundCents: refund.amountCents,
+      ...orderFacts(order?.before),
+    },
     after: { refund: 'succeeded', refundCents: refund.amountCents, ...orderFacts(order?.after) },
   });
 }
@@ -47,7 +51,13 @@ export async function recordStripeRefunded(tx: Tx, orderId: string, reportedCent
  * Counts a failed attempt to send a refund; the last one gives up, marking it failed with its
  * entry, in one transaction.
  */
-export async function recordFailedRefund(tx: Tx, refund: RefundRow, error: string, giveUp: boolean, now: Date): Promise<void> {
+export async function recordFailedRefund(
+  tx: Tx,
+  refund: RefundRow,
+  error: string,
+  giveUp: boolean,
+  now: Date,
+): Promise<void> {
   if (!(await recordRefundAttempt(tx, refund.id, error, giveUp))) return;
   await insertAuditEntry(tx, {
     at: now,
@@ -63,4 +73,5 @@ export async function recordFailedRefund(tx: Tx, refund: RefundRow, error: strin
 
 type OrderFacts = { refundedCents: number; status: string } | undefined;
 const orderFacts = (o: OrderFacts) => (o ? { refundedCents: o.refundedCents, orderStatus: o.status } : {});
-const changed = (o: { before: OrderFacts; after: OrderFacts } | null) => !!o && (o.before!.refundedCents !== o.after!.refundedCents || o.before!.status !== o.after!.status);
+const changed = (o: { before: OrderFacts; after: OrderFacts } | null) =>
+  !!o && (o.before!.refundedCents !== o.after!.refundedCents || o.before!.status !== o.after!.status);

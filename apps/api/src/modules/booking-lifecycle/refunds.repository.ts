@@ -4,7 +4,10 @@ import { orders, refunds } from '../../db/schema/bookings';
 
 export type RefundRow = typeof refunds.$inferSelect;
 
-export async function insertRefund(tx: Tx, values: { orderId: string; bookingId: string; amountCents: number; reason: string }): Promise<RefundRow> {
+export async function insertRefund(
+  tx: Tx,
+  values: { orderId: string; bookingId: string; amountCents: number; reason: string },
+): Promise<RefundRow> {
   const [row] = await tx.insert(refunds).values(values).returning();
   return row!;
 }
@@ -64,7 +67,10 @@ export async function syncOrderRefunded(
 
 /** True when the refund was pending and is now succeeded. */
 export async function markRefundSucceeded(tx: Tx, id: string, stripeRefundId: string, now: Date): Promise<boolean> {
-  const result = await tx.update(refunds).set({ status: 'succeeded', stripeRefundId, completedAt: now }).where(and(eq(refunds.id, id), eq(refunds.status, 'pending')));
+  const result = await tx
+    .update(refunds)
+    .set({ status: 'succeeded', stripeRefundId, completedAt: now })
+    .where(and(eq(refunds.id, id), eq(refunds.status, 'pending')));
   return (result.rowCount ?? 0) === 1;
 }
 
@@ -72,7 +78,11 @@ export async function markRefundSucceeded(tx: Tx, id: string, stripeRefundId: st
 export async function recordRefundAttempt(db: DbOrTx, id: string, error: string, giveUp: boolean): Promise<boolean> {
   const result = await db
     .update(refunds)
-    .set({ attempts: sql`${refunds.attempts} + 1`, lastError: error.slice(0, 500), ...(giveUp ? { status: 'failed' as const } : {}) })
+    .set({
+      attempts: sql`${refunds.attempts} + 1`,
+      lastError: error.slice(0, 500),
+      ...(giveUp ? { status: 'failed' as const } : {}),
+    })
     .where(and(eq(refunds.id, id), giveUp ? eq(refunds.status, 'pending') : undefined))
     .returning({ id: refunds.id });
   return giveUp && result.length === 1;
@@ -94,5 +104,8 @@ export async function paymentIntentOfOrder(db: DbOrTx, orderId: string): Promise
 }
 
 export async function pendingRefundsOfOrder(db: DbOrTx, orderId: string): Promise<RefundRow[]> {
-  return db.select().from(refunds).where(and(eq(refunds.orderId, orderId), eq(refunds.status, 'pending')));
+  return db
+    .select()
+    .from(refunds)
+    .where(and(eq(refunds.orderId, orderId), eq(refunds.status, 'pending')));
 }

@@ -17,5 +17,7 @@ export async function lockDueReminders(tx: DbOrTx, from: Date, to: Date, limit =
 }
 
 export async function markReminderSent(tx: DbOrTx, bookingId: string, at: Date): Promise<void> {
-  await tx.execute(sql`update bookings set reminder_sent_at = ${at.toISOString()}::timestamptz where id = ${bookingId}::uuid`);
+  await tx.execute(
+    sql`update bookings set reminder_sent_at = ${at.toISOString()}::timestamptz where id = ${bookingId}::uuid`,
+  );
 }

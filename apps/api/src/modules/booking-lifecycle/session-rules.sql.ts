@@ -76,7 +76,13 @@ export const churnReleaseOf = (user: string, now: string, releases: string, wind
  * `first_ends`, when the first of them ends (a refusal's Retry-After). Probes
  * reservations_address_live_idx: an address with no live hold there reads one empty index page.
  */
-export const addressHoldsOn = (address: string, locationId: string, day: string, timezone: string, now: string): string => `(
+export const addressHoldsOn = (
+  address: string,
+  locationId: string,
+  day: string,
+  timezone: string,
+  now: string,
+): string => `(
   select count(*)::int as n, min(ah.hold_expires_at) as first_ends
   from reservations ar join slots ah on ah.hold_reservation_id = ar.id
   where ar.hold_address = ${address} and ar.location_id = ${locationId} and ar.expires_at > ${now}

@@ -36,7 +36,10 @@ export async function claimSlotForStaffMove(tx: Tx, slotId: string, bookingId: s
 }
 
 /** Lets go of a booking's checkout hold on its session, if it still has it (its transition writes the entry). */
-export async function releaseSlotHoldOf(tx: Tx, booking: { slotId: string; reservationId: string | null }): Promise<void> {
+export async function releaseSlotHoldOf(
+  tx: Tx,
+  booking: { slotId: string; reservationId: string | null },
+): Promise<void> {
   if (!booking.reservationId) return;
   await tx.execute(sql`
     update slots set hold_reservation_id = null, hold_expires_at = null
@@ -47,7 +50,11 @@ export async function releaseSlotHoldOf(tx: Tx, booking: { slotId: string; reser
  * Gives the session to a paid booking: only if no confirmed booking has it and no other live hold
  * does (its own hold, or a lapsed one, is fine).
  */
-export async function takeSlotForBooking(tx: Tx, booking: { id: string; slotId: string; reservationId: string | null }, now: Date): Promise<boolean> {
+export async function takeSlotForBooking(
+  tx: Tx,
+  booking: { id: string; slotId: string; reservationId: string | null },
+  now: Date,
+): Promise<boolean> {
   const result = await tx.execute(sql`
     update slots set booking_id = ${booking.id}::uuid, hold_reservation_id = null, hold_expires_at = null
     where id = ${booking.slotId}::uuid and booking_id is null
@@ -57,7 +64,10 @@ export async function takeSlotForBooking(tx: Tx, booking: { id: string; slotId: 
 }
 
 /** Moves a booking onto the session its reschedule hold owns; false if that hold no longer owns it. */
-export async function takeHeldSlot(tx: Tx, args: { bookingId: string; slotId: string; reservationId: string; now: Date }): Promise<boolean> {
+export async function takeHeldSlot(
+  tx: Tx,
+  args: { bookingId: string; slotId: string; reservationId: string; now: Date },
+): Promise<boolean> {
   const result = await tx.execute(sql`
     update slots set booking_id = ${args.bookingId}::uuid, hold_reservation_id = null, hold_expires_at = null
     where id = ${args.slotId}::uuid and booking_id is null and hold_reservation_id = ${args.reservationId}::uuid
@@ -66,7 +76,10 @@ export async function takeHeldSlot(tx: Tx, args: { bookingId: string; slotId: st
 }
 
 /** Frees a booking's session (and any hold of its checkout) at once. */
-export async function freeBookingSlot(tx: Tx, booking: { id: string; slotId: string; reservationId: string | null }): Promise<void> {
+export async function freeBookingSlot(
+  tx: Tx,
+  booking: { id: string; slotId: string; reservationId: string | null },
+): Promise<void> {
   await tx.execute(sql`
     update slots set booking_id = null,
       hold_reservation_id = case when hold_reservation_id = ${booking.reservationId}::uuid then null else hold_reservation_id end,

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { BOOKING_STATES, nextState, stateOf, TRANSITIONS, type BookingState, type TransitionName } from './transition-table';
+import {
+  BOOKING_STATES,
+  nextState,
+  stateOf,
+  TRANSITIONS,
+  type BookingState,
+  type TransitionName,
+} from './transition-table';
 
 /**
  * The whole table, written out by hand: every (state, transition) pair either moves to the state
@@ -24,8 +31,24 @@ const EXPECTED: Record<TransitionName, Partial<Record<BookingState, BookingState
   sellWalkIn: { new: 'confirmed' },
   openPhotoOrder: { confirmed: 'confirmed', checked_in: 'checked_in', no_show: 'no_show' },
   payPhotoOrder: { confirmed: 'confirmed', checked_in: 'checked_in', no_show: 'no_show' },
-  refundPhotoOrder: { pending: 'pending', failed: 'failed', lapsed: 'lapsed', confirmed: 'confirmed', checked_in: 'checked_in', no_show: 'no_show', cancelled: 'cancelled' },
-  failPhotoOrder: { pending: 'pending', failed: 'failed', lapsed: 'lapsed', confirmed: 'confirmed', checked_in: 'checked_in', no_show: 'no_show', cancelled: 'cancelled' },
+  refundPhotoOrder: {
+    pending: 'pending',
+    failed: 'failed',
+    lapsed: 'lapsed',
+    confirmed: 'confirmed',
+    checked_in: 'checked_in',
+    no_show: 'no_show',
+    cancelled: 'cancelled',
+  },
+  failPhotoOrder: {
+    pending: 'pending',
+    failed: 'failed',
+    lapsed: 'lapsed',
+    confirmed: 'confirmed',
+    checked_in: 'checked_in',
+    no_show: 'no_show',
+    cancelled: 'cancelled',
+  },
   checkIn: { confirmed: 'checked_in', no_show: 'checked_in' },
   markNoShow: { confirmed: 'no_show' },
   undoCheckIn: { checked_in: 'confirmed' },
@@ -33,7 +56,9 @@ const EXPECTED: Record<TransitionName, Partial<Record<BookingState, BookingState
 };
 
 describe('the booking transition table', () => {
-  const pairs = BOOKING_STATES.flatMap((state) => (Object.keys(TRANSITIONS) as TransitionName[]).map((t) => [state, t] as const));
+  const pairs = BOOKING_STATES.flatMap((state) =>
+    (Object.keys(TRANSITIONS) as TransitionName[]).map((t) => [state, t] as const),
+  );
 
   it.each(pairs)('%s × %s either moves or is refused, as written out', (state, transition) => {
     expect(nextState(state, transition)).toBe(EXPECTED[transition][state] ?? null);

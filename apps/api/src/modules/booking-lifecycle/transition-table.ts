@@ -8,7 +8,16 @@
  * only because its hold lapsed (a payment may still confirm it) and a confirmed booking's
  * attendance at the set. `new` is the state before a booking exists.
  */
-export const BOOKING_STATES = ['new', 'pending', 'failed', 'lapsed', 'confirmed', 'checked_in', 'no_show', 'cancelled'] as const;
+export const BOOKING_STATES = [
+  'new',
+  'pending',
+  'failed',
+  'lapsed',
+  'confirmed',
+  'checked_in',
+  'no_show',
+  'cancelled',
+] as const;
 export type BookingState = (typeof BOOKING_STATES)[number];
 
 interface Move {
@@ -55,9 +64,15 @@ export const TRANSITIONS = {
   /** Stripe says a photo order is paid: exactly its photos unlock, once. */
   payPhotoOrder: { from: ['confirmed', 'checked_in', 'no_show'], to: null },
   /** A photo order paid when its photos can no longer be had (booking cancelled, gallery gone): the money goes back. */
-  refundPhotoOrder: { from: ['pending', 'failed', 'lapsed', 'confirmed', 'checked_in', 'no_show', 'cancelled'], to: null },
+  refundPhotoOrder: {
+    from: ['pending', 'failed', 'lapsed', 'confirmed', 'checked_in', 'no_show', 'cancelled'],
+    to: null,
+  },
   /** A photo order's card declined or its PaymentIntent cancelled: nothing unlocks. */
-  failPhotoOrder: { from: ['pending', 'failed', 'lapsed', 'confirmed', 'checked_in', 'no_show', 'cancelled'], to: null },
+  failPhotoOrder: {
+    from: ['pending', 'failed', 'lapsed', 'confirmed', 'checked_in', 'no_show', 'cancelled'],
+    to: null,
+  },
   checkIn: { from: ['confirmed', 'no_show'], to: 'checked_in' },
   markNoShow: { from: ['confirmed'], to: 'no_show' },
   undoCheckIn: { from: ['checked_in'], to: 'confirmed' },

@@ -2,7 +2,12 @@ import { and, asc, desc, eq, sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
 import { bookings } from '../../db/schema/bookings';
 import { slots } from '../../db/schema/catalogue';
-import { findBookingRead, selectBookingReads, toView, type BookingView } from '../booking-lifecycle/booking-view.repository';
+import {
+  findBookingRead,
+  selectBookingReads,
+  toView,
+  type BookingView,
+} from '../booking-lifecycle/booking-view.repository';
 
 export async function findBookingView(db: DbOrTx, id: string, userId: string): Promise<BookingView | undefined> {
   const read = await findBookingRead(db, id, userId);

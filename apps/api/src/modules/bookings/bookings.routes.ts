@@ -1,6 +1,14 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { bookingListQuerySchema, bookingListSchema, bookingParamsSchema, bookingSchema, cancelBodySchema, cancelResultSchema, rescheduleBodySchema } from '@kringle/contracts/bookings';
+import {
+  bookingListQuerySchema,
+  bookingListSchema,
+  bookingParamsSchema,
+  bookingSchema,
+  cancelBodySchema,
+  cancelResultSchema,
+  rescheduleBodySchema,
+} from '@kringle/contracts/bookings';
 import { errorBodySchema } from '@kringle/contracts/errors';
 import { authOf } from '../../plugins/auth';
 import { z } from 'zod';
@@ -20,17 +28,41 @@ export async function bookingsRoutes(app: FastifyInstance) {
 
   r.get(
     '/bookings/upcoming-bookings',
-    { config, schema: { tags, summary: 'Upcoming bookings, soonest first', querystring: bookingListQuerySchema, response: { 200: bookingListSchema, 400: errorBodySchema } } },
+    {
+      config,
+      schema: {
+        tags,
+        summary: 'Upcoming bookings, soonest first',
+        querystring: bookingListQuerySchema,
+        response: { 200: bookingListSchema, 400: errorBodySchema },
+      },
+    },
     async (req) => listBookings(app, authOf(req).userId, 'upcoming', req.query.cursor),
   );
   r.get(
     '/bookings/past-bookings',
-    { config, schema: { tags, summary: 'Past and cancelled bookings, latest first', querystring: bookingListQuerySchema, response: { 200: bookingListSchema, 400: errorBodySchema } } },
+    {
+      config,
+      schema: {
+        tags,
+        summary: 'Past and cancelled bookings, latest first',
+        querystring: bookingListQuerySchema,
+        response: { 200: bookingListSchema, 400: errorBodySchema },
+      },
+    },
     async (req) => listBookings(app, authOf(req).userId, 'past', req.query.cursor),
   );
   r.get(
     '/bookings/:id',
-    { config, schema: { tags, summary: 'One booking', params: bookingParamsSchema, response: { 200: bookingSchema, 404: errorBodySchema } } },
+    {
+      config,
+      schema: {
+        tags,
+        summary: 'One booking',
+        params: bookingParamsSchema,
+        response: { 200: bookingSchema, 404: errorBodySchema },
+      },
+    },
     async (req) => getBooking(app, authOf(req).userId, req.params.id),
   );
 
@@ -40,7 +72,8 @@ export async function bookingsRoutes(app: FastifyInstance) {
       config,
       schema: {
         tags,
-        summary: "Who's coming: children (first name, age), adults, pets (pet nights only), access needs and notes; until the session starts",
+        summary:
+          "Who's coming: children (first name, age), adults, pets (pet nights only), access needs and notes; until the session starts",
         description: `At least one child or adult and at most MAX_PEOPLE_PER_PHOTO (default 8) together. Unpaid bookings take them too (the web app sends them before Payment). Any accessNeeds or accessNote need consent: true (health information), else 400 CONSENT_REQUIRED; the consent is recorded with its wording version. 409 DETAILS_LOCKED once the session has started or the booking is cancelled.`,
         params: bookingParamsSchema,
         body: bookingDetailsBodySchema,
@@ -54,7 +87,13 @@ export async function bookingsRoutes(app: FastifyInstance) {
     '/bookings/:id/cancel',
     {
       config,
-      schema: { tags, summary: 'Cancel, with the refund the policy gives (once, however often it is sent)', params: bookingParamsSchema, body: cancelBodySchema, response: { 200: cancelResultSchema, 404: errorBodySchema, 409: errorBodySchema } },
+      schema: {
+        tags,
+        summary: 'Cancel, with the refund the policy gives (once, however often it is sent)',
+        params: bookingParamsSchema,
+        body: cancelBodySchema,
+        response: { 200: cancelResultSchema, 404: errorBodySchema, 409: errorBodySchema },
+      },
     },
     async (req) => cancelBooking(app, authOf(req).userId, req.params.id, req.body?.reason),
   );
@@ -74,11 +113,22 @@ export async function bookingsRoutes(app: FastifyInstance) {
   );
   r.get(
     '/bookings/:id/calendar.ics',
-    { config, schema: { tags, summary: "The session as an iCalendar event in the location's zone", params: bookingParamsSchema, response: { 200: z.any().meta({ description: 'text/calendar' }), 404: errorBodySchema } } },
+    {
+      config,
+      schema: {
+        tags,
+        summary: "The session as an iCalendar event in the location's zone",
+        params: bookingParamsSchema,
+        response: { 200: z.any().meta({ description: 'text/calendar' }), 404: errorBodySchema },
+      },
+    },
     async (req, reply) => {
       const booking = await getBooking(app, authOf(req).userId, req.params.id);
       const ics = bookingIcs(await bookingDetails(app.db, booking.id), app.config.BRAND_NAME, app.clock.now());
-      return reply.type('text/calendar; charset=utf-8').header('content-disposition', `attachment; filename="${booking.reference}.ics"`).send(ics);
+      return reply
+        .type('text/calendar; charset=utf-8')
+        .header('content-disposition', `attachment; filename="${booking.reference}.ics"`)
+        .send(ics);
     },
   );
 }

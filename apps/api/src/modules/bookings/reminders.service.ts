@@ -17,7 +17,10 @@ export async function sendDueReminders(app: Pick<FastifyInstance, 'db' | 'clock'
     const due = await lockDueReminders(tx, new Date(now.getTime() + HOUR_MS), new Date(now.getTime() + 24 * HOUR_MS));
     for (const id of due) {
       await markReminderSent(tx, id, now);
-      await enqueueMail(tx, reminderMail(await bookingDetails(tx, id), app.config.BRAND_NAME, app.config.PUBLIC_URL, now));
+      await enqueueMail(
+        tx,
+        reminderMail(await bookingDetails(tx, id), app.config.BRAND_NAME, app.config.PUBLIC_URL, now),
+      );
     }
     return due.length;
   });

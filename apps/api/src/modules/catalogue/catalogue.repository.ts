@@ -33,7 +33,11 @@ export async function listSlotTypes(db: DbOrTx, locationIds: string[], now: Date
  * A location and whether `slotTypeId` is one of its session types, in one round trip: every
  * availability answer starts here, and a hot one is computed again about every second.
  */
-export async function findLocationWithType(db: DbOrTx, locationId: string, slotTypeId: string): Promise<{ location: LocationRow; typeFound: boolean } | undefined> {
+export async function findLocationWithType(
+  db: DbOrTx,
+  locationId: string,
+  slotTypeId: string,
+): Promise<{ location: LocationRow; typeFound: boolean } | undefined> {
   const [row] = await db
     .select({ location: locations, typeId: slotTypes.id })
     .from(locations)
@@ -55,7 +59,9 @@ export async function listPackages(db: DbOrTx, slotTypeSlug?: string) {
     .where(
       and(
         eq(packages.active, true),
-        slotTypeSlug ? sql`(${packages.slotTypeSlugs} is null or ${packages.slotTypeSlugs} ? ${slotTypeSlug})` : undefined,
+        slotTypeSlug
+          ? sql`(${packages.slotTypeSlugs} is null or ${packages.slotTypeSlugs} ? ${slotTypeSlug})`
+          : undefined,
       ),
     )
     .orderBy(asc(packages.sortOrder));

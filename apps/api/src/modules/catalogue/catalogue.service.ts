@@ -3,11 +3,22 @@ import { CURRENCY } from '@kringle/contracts/money';
 import type { Db } from '../../db/client';
 import type { Clock } from '../../lib/clock';
 import { notFound } from '../../lib/errors';
-import { findLocation, findSlotType, listAddOns, listLocations, listPackages, listSlotTypes } from './catalogue.repository';
+import {
+  findLocation,
+  findSlotType,
+  listAddOns,
+  listLocations,
+  listPackages,
+  listSlotTypes,
+} from './catalogue.repository';
 
 export async function getLocations(db: Db, clock: Clock): Promise<Location[]> {
   const rows = await listLocations(db);
-  const types = await listSlotTypes(db, rows.map((r) => r.id), clock.now());
+  const types = await listSlotTypes(
+    db,
+    rows.map((r) => r.id),
+    clock.now(),
+  );
   return rows.map((loc) => ({
     id: loc.id,
     name: loc.name,
@@ -19,10 +30,19 @@ export async function getLocations(db: Db, clock: Clock): Promise<Location[]> {
     seasonStart: loc.seasonStart,
     seasonEnd: loc.seasonEnd,
     salesOpenAt: loc.salesOpenAt?.toISOString() ?? null,
-    queueOpensAt: loc.salesOpenAt && loc.queueOpensMinutesBefore > 0 ? new Date(loc.salesOpenAt.getTime() - loc.queueOpensMinutesBefore * 60_000).toISOString() : null,
+    queueOpensAt:
+      loc.salesOpenAt && loc.queueOpensMinutesBefore > 0
+        ? new Date(loc.salesOpenAt.getTime() - loc.queueOpensMinutesBefore * 60_000).toISOString()
+        : null,
     slotTypes: types
       .filter((t) => t.locationId === loc.id)
-      .map((t) => ({ id: t.id, name: t.name, description: t.description, durationMinutes: t.durationMinutes, allowsPets: t.allowsPets })),
+      .map((t) => ({
+        id: t.id,
+        name: t.name,
+        description: t.description,
+        durationMinutes: t.durationMinutes,
+        allowsPets: t.allowsPets,
+      })),
   }));
 }
 

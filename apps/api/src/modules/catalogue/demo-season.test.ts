@@ -14,16 +14,34 @@ describe('demoSeasonDates (Sydney calendar)', () => {
   });
 
   it('runs a fixed number of days from today when asked, whatever the date', () => {
-    expect(demoSeasonDates(new Date('2026-12-20T03:00:00Z'), 42)).toEqual({ seasonStart: '2026-12-20', seasonEnd: '2027-01-30' });
-    expect(demoSeasonDates(new Date('2026-12-20T03:00:00Z'), 1)).toEqual({ seasonStart: '2026-12-20', seasonEnd: '2026-12-20' });
+    expect(demoSeasonDates(new Date('2026-12-20T03:00:00Z'), 42)).toEqual({
+      seasonStart: '2026-12-20',
+      seasonEnd: '2027-01-30',
+    });
+    expect(demoSeasonDates(new Date('2026-12-20T03:00:00Z'), 1)).toEqual({
+      seasonStart: '2026-12-20',
+      seasonEnd: '2026-12-20',
+    });
   });
 });
 
 describe('demoSeason', () => {
   it('gives the three centres the same dates and closes Christmas Day in every year the season touches', () => {
     const season = demoSeason(new Date('2026-12-20T03:00:00Z'), { days: 42 });
-    expect(season.locations.map((l) => l.timezone)).toEqual(['Australia/Sydney', 'Australia/Brisbane', 'Australia/Perth']);
-    for (const l of season.locations) expect(l).toMatchObject({ seasonStart: '2026-12-20', seasonEnd: '2027-01-30', closedDates: ['2026-12-25', '2027-12-25'] });
-    expect(demoSeason(new Date('2026-11-23T00:00:00Z')).locations[0]).toMatchObject({ seasonEnd: '2026-12-24', closedDates: ['2026-12-25'] });
+    expect(season.locations.map((l) => l.timezone)).toEqual([
+      'Australia/Sydney',
+      'Australia/Brisbane',
+      'Australia/Perth',
+    ]);
+    for (const l of season.locations)
+      expect(l).toMatchObject({
+        seasonStart: '2026-12-20',
+        seasonEnd: '2027-01-30',
+        closedDates: ['2026-12-25', '2027-12-25'],
+      });
+    expect(demoSeason(new Date('2026-11-23T00:00:00Z')).locations[0]).toMatchObject({
+      seasonEnd: '2026-12-24',
+      closedDates: ['2026-12-25'],
+    });
   });
 });

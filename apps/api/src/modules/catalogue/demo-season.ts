@@ -63,7 +63,8 @@ export function demoSeason(today: Date = new Date(), options: { days?: number } 
       {
         slug: 'pet-night',
         name: 'Pet night',
-        description: 'Bring the dog (or the cat, if it agrees). Pets on a lead or in a carrier, one family at a time. 15 minutes.',
+        description:
+          'Bring the dog (or the cat, if it agrees). Pets on a lead or in a carrier, one family at a time. 15 minutes.',
         durationMinutes: 15,
         allowsPets: true,
       },
@@ -141,11 +142,36 @@ export function demoSeason(today: Date = new Date(), options: { days?: number } 
       },
     ],
     addOns: [
-      { slug: 'extra-print', name: 'Extra 8x6" print', description: 'Another print of any photo from your visit.', priceCents: 1295 },
-      { slug: 'photo-ornament', name: 'Photo ornament', description: 'A ceramic tree ornament with your favourite photo.', priceCents: 1995 },
-      { slug: 'video-clip', name: 'Video clip', description: 'A 30-second video of your visit, to download.', priceCents: 1495 },
-      { slug: 'greeting-cards', name: 'Greeting cards (10)', description: 'Ten folded cards with your photo and envelopes.', priceCents: 2495 },
-      { slug: 'timber-frame', name: 'Timber frame', description: 'A natural timber frame for an 8x6" print.', priceCents: 2295 },
+      {
+        slug: 'extra-print',
+        name: 'Extra 8x6" print',
+        description: 'Another print of any photo from your visit.',
+        priceCents: 1295,
+      },
+      {
+        slug: 'photo-ornament',
+        name: 'Photo ornament',
+        description: 'A ceramic tree ornament with your favourite photo.',
+        priceCents: 1995,
+      },
+      {
+        slug: 'video-clip',
+        name: 'Video clip',
+        description: 'A 30-second video of your visit, to download.',
+        priceCents: 1495,
+      },
+      {
+        slug: 'greeting-cards',
+        name: 'Greeting cards (10)',
+        description: 'Ten folded cards with your photo and envelopes.',
+        priceCents: 2495,
+      },
+      {
+        slug: 'timber-frame',
+        name: 'Timber frame',
+        description: 'A natural timber frame for an 8x6" print.',
+        priceCents: 2295,
+      },
     ],
   };
 }

@@ -22,6 +22,11 @@ describe('digitalPhotos in the season file (issue 39)', () => {
   });
 
   it('stores null for none, -1 for all', () => {
-    expect([storedDigitalPhotos(undefined), storedDigitalPhotos(0), storedDigitalPhotos(4), storedDigitalPhotos('all')]).toEqual([null, 0, 4, ALL_PHOTOS]);
+    expect([
+      storedDigitalPhotos(undefined),
+      storedDigitalPhotos(0),
+      storedDigitalPhotos(4),
+      storedDigitalPhotos('all'),
+    ]).toEqual([null, 0, 4, ALL_PHOTOS]);
   });
 });

@@ -20,7 +20,12 @@ export interface SessionCounts {
 
 /** The live version's number (0 before any), its row locked until the transaction ends. */
 export async function lockLiveVersion(tx: Tx): Promise<number> {
-  const [row] = await tx.select({ version: seasonVersions.version }).from(seasonVersions).orderBy(desc(seasonVersions.version)).limit(1).for('update');
+  const [row] = await tx
+    .select({ version: seasonVersions.version })
+    .from(seasonVersions)
+    .orderBy(desc(seasonVersions.version))
+    .limit(1)
+    .for('update');
   return row?.version ?? 0;
 }
 
@@ -29,7 +34,13 @@ export async function lockLiveVersion(tx: Tx): Promise<number> {
  * (the demo season is reloaded at every start; the same file twice is one version). Returns the
  * live version.
  */
-export async function recordVersion(tx: Tx, file: unknown, by: SeasonSaver, counts: SessionCounts, at: Date): Promise<number> {
+export async function recordVersion(
+  tx: Tx,
+  file: unknown,
+  by: SeasonSaver,
+  counts: SessionCounts,
+  at: Date,
+): Promise<number> {
   const live = await lockLiveVersion(tx);
   const json = JSON.stringify(file);
   const same = await tx.execute(sql`select 1 from season_versions where version = ${live} and season = ${json}::jsonb`);

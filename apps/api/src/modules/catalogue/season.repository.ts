@@ -1,7 +1,13 @@
 import { and, eq, notInArray, sql } from 'drizzle-orm';
 import type { DbOrTx, Tx } from '../../db/client';
 import { addOns, locations, packages, slotTypes } from '../../db/schema/catalogue';
-import { queueOpensMinutesBefore, salesOpenInstant, storedDigitalPhotos, type Season, type SeasonLocation } from '@kringle/contracts/season';
+import {
+  queueOpensMinutesBefore,
+  salesOpenInstant,
+  storedDigitalPhotos,
+  type Season,
+  type SeasonLocation,
+} from '@kringle/contracts/season';
 import type { PlannedSlot } from './slot-planner';
 import { closedByAClosure } from '../booking-lifecycle/session-rules.sql';
 
@@ -21,12 +27,29 @@ export async function upsertLocation(tx: Tx, loc: SeasonLocation, sortOrder: num
     queueOpensMinutesBefore: queueOpensMinutesBefore(loc),
     sortOrder,
   };
-  const [row] = await tx.insert(locations).values(values).onConflictDoUpdate({ target: locations.slug, set: values }).returning({ id: locations.id });
+  const [row] = await tx
+    .insert(locations)
+    .values(values)
+    .onConflictDoUpdate({ target: locations.slug, set: values })
+    .returning({ id: locations.id });
   return row!.id;
 }
 
-export async function upsertSlotType(tx: Tx, locationId: string, type: Season['slotTypes'][number], sortOrder: number): Promise<string> {
-  const values = { locationId, slug: type.slug, name: type.name, description: type.description, durationMinutes: type.durationMinutes, allowsPets: type.allowsPets, sortOrder };
+export async function upsertSlotType(
+  tx: Tx,
+  locationId: string,
+  type: Season['slotTypes'][number],
+  sortOrder: number,
+): Promise<string> {
+  const values = {
+    locationId,
+    slug: type.slug,
+    name: type.name,
+    description: type.description,
+    durationMinutes: type.durationMinutes,
+    allowsPets: type.allowsPets,
+    sortOrder,
+  };
   const [row] = await tx
     .insert(slotTypes)
     .values(values)
@@ -53,13 +76,33 @@ export async function syncProducts(tx: Tx, season: Season): Promise<void> {
     };
     await tx.insert(packages).values(values).onConflictDoUpdate({ target: packages.slug, set: values });
   }
-  await tx.update(packages).set({ active: false }).where(notInArray(packages.slug, season.packages.map((p) => p.slug)));
+  await tx
+    .update(packages)
+    .set({ active: false })
+    .where(
+      notInArray(
+        packages.slug,
+        season.packages.map((p) => p.slug),
+      ),
+    );
   for (const [i, a] of season.addOns.entries()) {
-    const values = { slug: a.slug, name: a.name, description: a.description, priceCents: a.priceCents, maxQuantity: a.maxQuantity, digitalPhotos: storedDigitalPhotos(a.digitalPhotos), active: true, sortOrder: i };
+    const values = {
+      slug: a.slug,
+      name: a.name,
+      description: a.description,
+      priceCents: a.priceCents,
+      maxQuantity: a.maxQuantity,
+      digitalPhotos: storedDigitalPhotos(a.digitalPhotos),
+      active: true,
+      sortOrder: i,
+    };
     await tx.insert(addOns).values(values).onConflictDoUpdate({ target: addOns.slug, set: values });
   }
   const keep = season.addOns.map((a) => a.slug);
-  await tx.update(addOns).set({ active: false }).where(keep.length ? notInArray(addOns.slug, keep) : sql`true`);
+  await tx
+    .update(addOns)
+    .set({ active: false })
+    .where(keep.length ? notInArray(addOns.slug, keep) : sql`true`);
 }
 
 export interface SlotSyncResult {
@@ -73,7 +116,13 @@ export interface SlotSyncResult {
  * Makes the location's future slots match the plan in three set-based statements. Slots a booking
  * or reservation refers to are never deleted or changed; they are blocked if the plan drops them.
  */
-export async function syncSlots(tx: Tx, locationId: string, typeIds: Map<string, string>, plan: PlannedSlot[], now: Date): Promise<SlotSyncResult> {
+export async function syncSlots(
+  tx: Tx,
+  locationId: string,
+  typeIds: Map<string, string>,
+  plan: PlannedSlot[],
+  now: Date,
+): Promise<SlotSyncResult> {
   const typeCol = plan.map((p) => typeIds.get(p.slotTypeSlug)!);
   const kindCol = plan.map((p) => p.kind);
   const startCol = plan.map((p) => p.startAt.toISOString());
@@ -98,7 +147,10 @@ export async function syncSlots(tx: Tx, locationId: string, typeIds: Map<string,
 }
 
 export async function locationIdBySlug(tx: Tx, slug: string): Promise<string | undefined> {
-  const [row] = await tx.select({ id: locations.id }).from(locations).where(and(eq(locations.slug, slug)));
+  const [row] = await tx
+    .select({ id: locations.id })
+    .from(locations)
+    .where(and(eq(locations.slug, slug)));
   return row?.id;
 }
 

@@ -42,7 +42,11 @@ export async function lockSeason(tx: Tx): Promise<void> {
 
 async function applySeason(tx: Tx, season: Season, now: Date): Promise<Omit<SeasonLoadReport, 'version' | 'preview'>> {
   await syncProducts(tx, season);
-  const report = { locations: [] as SeasonLoadReport['locations'], packages: season.packages.length, addOns: season.addOns.length };
+  const report = {
+    locations: [] as SeasonLoadReport['locations'],
+    packages: season.packages.length,
+    addOns: season.addOns.length,
+  };
   for (const [li, loc] of season.locations.entries()) {
     const locationId = await upsertLocation(tx, loc, li);
     const typeIds = new Map<string, string>();
@@ -80,7 +84,12 @@ export async function commitSeason(
  * Loads a season file (the CLI, the demo season at start-up) in one transaction. Safe to run
  * again: everything is keyed by slug, and booked or held sessions are left alone.
  */
-export async function loadSeason(db: Db, input: unknown, now = new Date(), by: SeasonSaver = SYSTEM_SAVER): Promise<SeasonLoadReport> {
+export async function loadSeason(
+  db: Db,
+  input: unknown,
+  now = new Date(),
+  by: SeasonSaver = SYSTEM_SAVER,
+): Promise<SeasonLoadReport> {
   const season = parseSeason(input);
   return db.transaction(async (tx) => {
     await lockSeason(tx);

@@ -13,7 +13,9 @@ describe('planLocationSlots', () => {
 
   it('fills a day with sessions of the type length and inserts the breaks', () => {
     // Sat 5 Dec 2026 local = 4 Dec 23:00Z .. 5 Dec 06:30Z (AEDT, +11).
-    const saturday = plan.filter((s) => s.startAt >= new Date('2026-12-04T13:00:00Z') && s.startAt < new Date('2026-12-05T13:00:00Z'));
+    const saturday = plan.filter(
+      (s) => s.startAt >= new Date('2026-12-04T13:00:00Z') && s.startAt < new Date('2026-12-05T13:00:00Z'),
+    );
     const times = saturday.map((s) => `${s.kind}@${localTimeOf(s.startAt, 'Australia/Sydney')}`);
     expect(times[0]).toBe('session@10:00');
     expect(times).toContain('break@12:00');
@@ -26,9 +28,19 @@ describe('planLocationSlots', () => {
   });
 
   it('runs sensory sessions before opening on Sundays and Wednesdays, pet night on Mondays', () => {
-    const sunday = plan.filter((s) => s.slotTypeSlug === 'sensory' && s.startAt >= new Date('2026-12-05T13:00:00Z') && s.startAt < new Date('2026-12-06T13:00:00Z'));
+    const sunday = plan.filter(
+      (s) =>
+        s.slotTypeSlug === 'sensory' &&
+        s.startAt >= new Date('2026-12-05T13:00:00Z') &&
+        s.startAt < new Date('2026-12-06T13:00:00Z'),
+    );
     expect(sunday.map((s) => localTimeOf(s.startAt, 'Australia/Sydney'))).toEqual(['08:30', '08:50', '09:10', '09:30']);
-    const monday = plan.filter((s) => s.slotTypeSlug === 'pet-night' && s.startAt >= new Date('2026-12-06T13:00:00Z') && s.startAt < new Date('2026-12-07T13:00:00Z'));
+    const monday = plan.filter(
+      (s) =>
+        s.slotTypeSlug === 'pet-night' &&
+        s.startAt >= new Date('2026-12-06T13:00:00Z') &&
+        s.startAt < new Date('2026-12-07T13:00:00Z'),
+    );
     expect(monday).toHaveLength(8);
   });
 
@@ -36,7 +48,8 @@ describe('planLocationSlots', () => {
     // A six-week season runs past Christmas: Christmas Day stays closed, Boxing Day opens.
     const long = parseSeason(demoSeason(new Date('2026-11-21T00:00:00Z'), { days: 42 }));
     const longPlan = planLocationSlots(long.locations[0]!, long.slotTypes);
-    const onLongDay = (localDate: string) => longPlan.filter((s) => localDateOf(s.startAt, 'Australia/Sydney') === localDate);
+    const onLongDay = (localDate: string) =>
+      longPlan.filter((s) => localDateOf(s.startAt, 'Australia/Sydney') === localDate);
     expect(onLongDay('2026-12-25')).toHaveLength(0);
     expect(onLongDay('2026-12-24').length).toBeGreaterThan(0);
     expect(onLongDay('2026-12-26').length).toBeGreaterThan(0);
@@ -51,7 +64,9 @@ describe('planLocationSlots', () => {
 
   it('sells every day from today to Christmas Eve in every zone, and nothing after', () => {
     for (const location of season.locations) {
-      const days = new Set(planLocationSlots(location, season.slotTypes).map((s) => localDateOf(s.startAt, location.timezone)));
+      const days = new Set(
+        planLocationSlots(location, season.slotTypes).map((s) => localDateOf(s.startAt, location.timezone)),
+      );
       expect([...days].sort()).toHaveLength(34); // 21 Nov to 24 Dec 2026
       expect([...days].sort().at(-1)).toBe('2026-12-24');
     }

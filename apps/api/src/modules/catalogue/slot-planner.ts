@@ -18,7 +18,9 @@ const toHhmm = (m: number) => `${String(Math.floor(m / 60)).padStart(2, '0')}:${
  */
 export function planLocationSlots(location: SeasonLocation, slotTypes: Season['slotTypes']): PlannedSlot[] {
   const duration = new Map(slotTypes.map((t) => [t.slug, t.durationMinutes]));
-  const breaks = location.breaks.map((b) => ({ from: toMinutes(b.from), to: toMinutes(b.to) })).sort((a, b) => a.from - b.from);
+  const breaks = location.breaks
+    .map((b) => ({ from: toMinutes(b.from), to: toMinutes(b.to) }))
+    .sort((a, b) => a.from - b.from);
   const closed = new Set(location.closedDates);
   const out: PlannedSlot[] = [];
   const at = (date: string, minutes: number) => zonedToInstant(date, toHhmm(minutes), location.timezone);
@@ -40,7 +42,12 @@ export function planLocationSlots(location: SeasonLocation, slotTypes: Season['s
           cursor = pause.to;
           continue;
         }
-        out.push({ slotTypeSlug: rule.slotType, kind: 'session', startAt: at(date, cursor), endAt: at(date, cursor + length) });
+        out.push({
+          slotTypeSlug: rule.slotType,
+          kind: 'session',
+          startAt: at(date, cursor),
+          endAt: at(date, cursor + length),
+        });
         cursor += length;
       }
     }

@@ -42,7 +42,8 @@ function base32(bytes: Buffer): string {
   return bits > 0 ? out + BASE32[(value << (5 - bits)) & 31] : out;
 }
 
-const mac = (key: Buffer, bookingId: string) => base32(createHmac('sha256', key).update(`kringle-check-in:v1:${bookingId}`).digest().subarray(0, MAC_BYTES));
+const mac = (key: Buffer, bookingId: string) =>
+  base32(createHmac('sha256', key).update(`kringle-check-in:v1:${bookingId}`).digest().subarray(0, MAC_BYTES));
 
 /** Pure signing with a known key (the service reads the key once; tests sign with their own). */
 export function signCheckInCode(key: Buffer, booking: { id: string; reference: string }): string {

@@ -24,7 +24,15 @@ export async function checkoutRoutes(app: FastifyInstance) {
 
   r.post(
     '/cart',
-    { config, schema: { tags: ['checkout'], summary: 'Price a selection for a live hold', body: createCartBodySchema, response: { 201: cartSchema, ...errors } } },
+    {
+      config,
+      schema: {
+        tags: ['checkout'],
+        summary: 'Price a selection for a live hold',
+        body: createCartBodySchema,
+        response: { 201: cartSchema, ...errors },
+      },
+    },
     async (req, reply) => reply.code(201).send(await createCart(app, authOf(req).userId, req.body)),
   );
 
@@ -40,17 +48,30 @@ export async function checkoutRoutes(app: FastifyInstance) {
         response: { 201: checkoutResultSchema, ...errors, 503: errorBodySchema },
       },
     },
-    async (req, reply) => reply.code(201).send(await checkoutOrder(app, authOf(req).userId, req.params.id, req.body.cartId)),
+    async (req, reply) =>
+      reply.code(201).send(await checkoutOrder(app, authOf(req).userId, req.params.id, req.body.cartId)),
   );
 
   r.get(
     '/common/stripe-client-secret',
-    { config, schema: { tags: ['checkout'], summary: 'The publishable key (despite the name)', response: { 200: stripeClientConfigSchema, 503: errorBodySchema } } },
+    {
+      config,
+      schema: {
+        tags: ['checkout'],
+        summary: 'The publishable key (despite the name)',
+        response: { 200: stripeClientConfigSchema, 503: errorBodySchema },
+      },
+    },
     async () => {
       const key = app.config.STRIPE_PUBLISHABLE_KEY;
       if (!key) throw appErrors.cardPaymentsUnavailable();
       const sandboxUrl = app.config.STRIPE_API_URL;
-      return { provider: 'stripe' as const, publishableKey: key, sandbox: Boolean(sandboxUrl), ...(sandboxUrl ? { sandboxUrl } : {}) };
+      return {
+        provider: 'stripe' as const,
+        publishableKey: key,
+        sandbox: Boolean(sandboxUrl),
+        ...(sandboxUrl ? { sandboxUrl } : {}),
+      };
     },
   );
 

@@ -19,15 +19,10 @@ import { closureCsv } from './closures.csv';
 import { getClosure, previewClosure, startClosure } from './closures.service';
 
 const idempotencyHeaders = z.object({
-  'idempotency-key': z
-    .string()
-    .min(1)
-    .max(200)
-    .optional()
-    .meta({
-      description:
-        'The same key from the same manager answers the same closure; with a different body, 422 IDEMPOTENCY_MISMATCH',
-    }),
+  'idempotency-key': z.string().min(1).max(200).optional().meta({
+    description:
+      'The same key from the same manager answers the same closure; with a different body, 422 IDEMPOTENCY_MISMATCH',
+  }),
 });
 
 /** Closures (issue 35, API.md "Season editor, closures, reports"; decision 0055). */

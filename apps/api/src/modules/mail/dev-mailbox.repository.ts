@@ -15,7 +15,13 @@ export type StoredMail = typeof devMailbox.$inferSelect;
 export async function storeCaughtMail(db: Db, mails: CaughtMail[]): Promise<void> {
   if (mails.length === 0) return;
   await db.insert(devMailbox).values(
-    mails.map((m) => ({ toAddress: m.to.toLowerCase(), fromAddress: m.from, subject: m.subject, text: m.text, html: m.html })),
+    mails.map((m) => ({
+      toAddress: m.to.toLowerCase(),
+      fromAddress: m.from,
+      subject: m.subject,
+      text: m.text,
+      html: m.html,
+    })),
   );
 }
 
@@ -30,6 +36,10 @@ export async function listCaughtMail(db: Db, filter: { to?: string; limit: numbe
 }
 
 export async function findCaughtMail(db: Db, id: string): Promise<StoredMail | null> {
-  const [row] = await db.select().from(devMailbox).where(and(eq(devMailbox.id, id))).limit(1);
+  const [row] = await db
+    .select()
+    .from(devMailbox)
+    .where(and(eq(devMailbox.id, id)))
+    .limit(1);
   return row ?? null;
 }

@@ -8,7 +8,8 @@ import { loopbackOnly } from './loopback-only';
 import { devMailboxEnabled } from './mail-transport';
 
 /** The mail's own HTML may not run scripts, load anything but images, or be framed elsewhere. */
-const FRAMED_MAIL_CSP = "default-src 'none'; img-src data: https: http:; style-src 'unsafe-inline'; font-src data: https:; frame-ancestors 'self'";
+const FRAMED_MAIL_CSP =
+  "default-src 'none'; img-src data: https: http:; style-src 'unsafe-inline'; font-src data: https:; frame-ancestors 'self'";
 
 /** `/dev/mailbox`: a small server-rendered mailbox over dev_mailbox (same availability as /api/v1/dev/outbox). */
 export async function devMailboxRoutes(app: FastifyInstance) {
@@ -35,7 +36,11 @@ export async function devMailboxRoutes(app: FastifyInstance) {
   );
   r.get(
     '/dev/mailbox/:id/html',
-    { config: { auth: 'public' }, onRequest: loopbackOnly, schema: { hide: true, params: z.object({ id: z.uuid() }), response: { 200: z.string() } } },
+    {
+      config: { auth: 'public' },
+      onRequest: loopbackOnly,
+      schema: { hide: true, params: z.object({ id: z.uuid() }), response: { 200: z.string() } },
+    },
     async (request, reply) => {
       const mail = await findCaughtMail(app.db, request.params.id);
       if (!mail) throw notFound('That message');

@@ -42,7 +42,14 @@ export async function devOutboxRoutes(app: FastifyInstance) {
     async (request) => {
       const rows = await listCaughtMail(app.db, request.query);
       return {
-        items: rows.map((r) => ({ id: r.id, to: r.toAddress, subject: r.subject, text: r.text, html: r.html, createdAt: r.createdAt.toISOString() })),
+        items: rows.map((r) => ({
+          id: r.id,
+          to: r.toAddress,
+          subject: r.subject,
+          text: r.text,
+          html: r.html,
+          createdAt: r.createdAt.toISOString(),
+        })),
       };
     },
   );

@@ -64,11 +64,13 @@ export function escapeHtml(value: string): string {
 
 function safeUrl(url: string): string {
   const parsed = new URL(url);
-  if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') throw new Error(`E-mail links must be http(s), got ${parsed.protocol}`);
+  if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:')
+    throw new Error(`E-mail links must be http(s), got ${parsed.protocol}`);
   return parsed.toString();
 }
 
-const list = (value: string | string[] | undefined): string[] => (value === undefined ? [] : Array.isArray(value) ? value : [value]);
+const list = (value: string | string[] | undefined): string[] =>
+  value === undefined ? [] : Array.isArray(value) ? value : [value];
 
 function paragraph(text: string): string {
   return `<p style="margin:0 0 16px;font:16px/1.55 ${FONT};color:${COLOURS.ink};">${escapeHtml(text)}</p>`;
@@ -87,7 +89,9 @@ function button(label: string, url: string): string {
 function detailsTable(details: { label: string; value: string }[]): string {
   const rows = details
     .map(
-      (d) => `<tr><td style="padding:6px 16px 6px 0;font:14px/1.4 ${FONT};color:${COLOURS.muted};vertical-align:top;white-space:nowrap;">${escapeHtml(d.label)}</td>
+      (
+        d,
+      ) => `<tr><td style="padding:6px 16px 6px 0;font:14px/1.4 ${FONT};color:${COLOURS.muted};vertical-align:top;white-space:nowrap;">${escapeHtml(d.label)}</td>
 <td style="padding:6px 0;font:600 15px/1.4 ${FONT};color:${COLOURS.ink};">${escapeHtml(d.value)}</td></tr>`,
     )
     .join('');
@@ -103,12 +107,16 @@ function detailsTable(details: { label: string; value: string }[]): string {
 export const mailLogoUrl = (origin: string) => `${new URL(origin).origin}/logo.png`;
 
 function brandMark(brand: string, logoUrl: string | undefined): string {
-  const logo = logoUrl ? `<img src="${escapeHtml(safeUrl(logoUrl))}" width="40" height="40" alt="" style="display:inline-block;vertical-align:middle;margin-right:10px;border:0;">` : '';
+  const logo = logoUrl
+    ? `<img src="${escapeHtml(safeUrl(logoUrl))}" width="40" height="40" alt="" style="display:inline-block;vertical-align:middle;margin-right:10px;border:0;">`
+    : '';
   return `${logo}<span style="vertical-align:middle;">${brand}</span>`;
 }
 
 function picture(image: EmailImage): string {
-  const caption = image.caption ? `<br><span style="font:600 15px/1.6 ${FONT};color:${COLOURS.ink};letter-spacing:0.5px;">${escapeHtml(image.caption)}</span>` : '';
+  const caption = image.caption
+    ? `<br><span style="font:600 15px/1.6 ${FONT};color:${COLOURS.ink};letter-spacing:0.5px;">${escapeHtml(image.caption)}</span>`
+    : '';
   return `<p style="margin:0 0 20px;text-align:center;"><img src="${escapeHtml(image.src)}" alt="${escapeHtml(image.alt)}" width="${image.size}" height="${image.size}" style="display:inline-block;border:0;width:${image.size}px;height:${image.size}px;">${caption}</p>`;
 }
 

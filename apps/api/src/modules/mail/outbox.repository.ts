@@ -70,7 +70,9 @@ export async function claimDueMail(db: Db, now: Date, leaseUntil: Date, limit: n
 }
 
 export async function markMailSent(db: Db, id: string, now: Date): Promise<void> {
-  await db.execute(sql`update mail_outbox set status = 'sent', sent_at = ${now.toISOString()}::timestamptz, last_error = null where id = ${id}`);
+  await db.execute(
+    sql`update mail_outbox set status = 'sent', sent_at = ${now.toISOString()}::timestamptz, last_error = null where id = ${id}`,
+  );
 }
 
 /** Records a failed attempt: retry at `retryAt`, or give up (`failed`) when it is null. */
@@ -88,8 +90,13 @@ export async function markMailAttemptFailed(db: Db, id: string, error: string, r
  * at), and dev-mailbox messages older than `caughtBefore` or beyond the newest `keepCaught`.
  * Returns how many rows of each went.
  */
-export async function pruneMail(db: Db, opts: { sentBefore: Date; caughtBefore: Date; keepCaught: number }): Promise<{ outbox: number; devMailbox: number }> {
-  const outbox = await db.execute(sql`delete from mail_outbox where status = 'sent' and sent_at < ${opts.sentBefore.toISOString()}::timestamptz`);
+export async function pruneMail(
+  db: Db,
+  opts: { sentBefore: Date; caughtBefore: Date; keepCaught: number },
+): Promise<{ outbox: number; devMailbox: number }> {
+  const outbox = await db.execute(
+    sql`delete from mail_outbox where status = 'sent' and sent_at < ${opts.sentBefore.toISOString()}::timestamptz`,
+  );
   const devMailbox = await db.execute(sql`
     delete from dev_mailbox where created_at < ${opts.caughtBefore.toISOString()}::timestamptz
       or id in (select id from dev_mailbox order by created_at desc offset ${opts.keepCaught})`);
@@ -102,11 +109,14 @@ export async function pruneMail(db: Db, opts: { sentBefore: Date; caughtBefore: 
  * `address` next does not. Mail stamped for an earlier holder keeps its stamp.
  */
 export async function keepMailOfAddress(db: DbOrTx, address: string, userId: string): Promise<void> {
-  await db.execute(sql`update mail_outbox set user_id = ${userId}::uuid where to_address = ${address} and user_id is null`);
+  await db.execute(
+    sql`update mail_outbox set user_id = ${userId}::uuid where to_address = ${address} and user_id is null`,
+  );
 }
 
 /**
  * The SQL condition "this mail is the account's": stamped with its id, or unstamped and sent to
  * its current address. `m` is the mail_outbox alias; `userId` and `address` are SQL fragments.
  */
-export const mailOfAccount = (userId: SQL, address: SQL) => sql`(m.user_id = ${userId} or (m.user_id is null and m.to_address = ${address}))`;
+export const mailOfAccount = (userId: SQL, address: SQL) =>
+  sql`(m.user_id = ${userId} or (m.user_id is null and m.to_address = ${address}))`;

@@ -24,7 +24,9 @@ export const OUTBOX_POLICY = {
 const DAY_MS = 24 * 60 * 60_000;
 
 /** Prunes old sent mail and the dev mailbox (OUTBOX_POLICY); returns how many rows went. */
-export async function pruneOldMail(deps: Pick<OutboxDeps, 'db' | 'clock'>): Promise<{ outbox: number; devMailbox: number }> {
+export async function pruneOldMail(
+  deps: Pick<OutboxDeps, 'db' | 'clock'>,
+): Promise<{ outbox: number; devMailbox: number }> {
   const now = deps.clock.now().getTime();
   return pruneMail(deps.db, {
     sentBefore: new Date(now - OUTBOX_POLICY.sentRetentionDays * DAY_MS),
@@ -49,7 +51,12 @@ export interface OutboxDeps {
 /** One pass: claims due mail, sends each, records the outcome. Returns how many were sent. */
 export async function deliverDueMail(deps: OutboxDeps): Promise<number> {
   const now = deps.clock.now();
-  const claimed = await claimDueMail(deps.db, now, new Date(now.getTime() + OUTBOX_POLICY.leaseMs), OUTBOX_POLICY.batchSize);
+  const claimed = await claimDueMail(
+    deps.db,
+    now,
+    new Date(now.getTime() + OUTBOX_POLICY.leaseMs),
+    OUTBOX_POLICY.batchSize,
+  );
   let sent = 0;
   for (const mail of claimed) {
     if (await deliverOne(deps, mail)) sent += 1;
@@ -65,7 +72,13 @@ async function deliverOne(deps: OutboxDeps, mail: ClaimedMail): Promise<boolean>
       subject: mail.subject,
       html: mail.html,
       text: mail.text,
-      attachments: mail.attachments.map((a) => ({ filename: a.filename, contentType: a.contentType, content: a.content, encoding: 'base64', ...(a.cid ? { cid: a.cid } : {}) })),
+      attachments: mail.attachments.map((a) => ({
+        filename: a.filename,
+        contentType: a.contentType,
+        content: a.content,
+        encoding: 'base64',
+        ...(a.cid ? { cid: a.cid } : {}),
+      })),
     });
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);
@@ -74,7 +87,10 @@ async function deliverOne(deps: OutboxDeps, mail: ClaimedMail): Promise<boolean>
     await markMailAttemptFailed(deps.db, mail.id, message, retryAt);
     // The id finds the row (last_error has the full message); SMTP messages can hold addresses, so logs get only the code.
     const code = (err as { code?: unknown; responseCode?: unknown }).responseCode ?? (err as { code?: unknown }).code;
-    deps.log[giveUp ? 'error' : 'warn']({ mailId: mail.id, attempts: mail.attempts, code }, giveUp ? 'mail given up' : 'mail send failed, will retry');
+    deps.log[giveUp ? 'error' : 'warn'](
+      { mailId: mail.id, attempts: mail.attempts, code },
+      giveUp ? 'mail given up' : 'mail send failed, will retry',
+    );
     return false;
   }
   // Outside the try: if this write fails the lease runs out and the mail is sent again

@@ -2,7 +2,13 @@ import { nameParts } from '@kringle/contracts/names';
 import type { FastifyInstance } from 'fastify';
 import type { Order } from '@kringle/contracts/orders';
 import { errors, notFound } from '../../lib/errors';
-import { bookingForReceipts, ordersOfBooking, succeededRefunds, unsettledRefundCents, type OrderRow } from './orders.repository';
+import {
+  bookingForReceipts,
+  ordersOfBooking,
+  succeededRefunds,
+  unsettledRefundCents,
+  type OrderRow,
+} from './orders.repository';
 import { paymentReceiptPdf, refundReceiptPdf, type ReceiptData } from './receipts.pdf';
 
 type Deps = Pick<FastifyInstance, 'db' | 'config'>;
@@ -28,7 +34,10 @@ async function bookingOrders(deps: Deps, userId: string, bookingId: string) {
 }
 
 async function withRefundsPending(deps: Deps, orders: OrderRow[]): Promise<Order[]> {
-  const pending = await unsettledRefundCents(deps.db, orders.map((o) => o.id));
+  const pending = await unsettledRefundCents(
+    deps.db,
+    orders.map((o) => o.id),
+  );
   return orders.map((o) => toOrder(o, pending.get(o.id) ?? 0));
 }
 
@@ -49,12 +58,17 @@ export async function getOrder(deps: Deps, userId: string, bookingId: string, or
 }
 
 /** The invoice number is stable: the booking reference and the order's first characters. */
-export const invoiceNumber = (reference: string, orderId: string) => `${reference}-${orderId.slice(0, 6).toUpperCase()}`;
+export const invoiceNumber = (reference: string, orderId: string) =>
+  `${reference}-${orderId.slice(0, 6).toUpperCase()}`;
 
 type ReceiptBooking = Omit<NonNullable<Awaited<ReturnType<typeof bookingForReceipts>>>, 'id'>;
 
 /** What a tax invoice prints; also for a walk-in's receipt (modules/staff), whose family has no account. */
-export function receiptData(deps: Pick<Deps, 'config'>, booking: ReceiptBooking, order: Pick<OrderRow, 'id' | 'items' | 'amountCents' | 'paidAt' | 'paymentIntentId'>): ReceiptData {
+export function receiptData(
+  deps: Pick<Deps, 'config'>,
+  booking: ReceiptBooking,
+  order: Pick<OrderRow, 'id' | 'items' | 'amountCents' | 'paidAt' | 'paymentIntentId'>,
+): ReceiptData {
   return {
     brandName: deps.config.BRAND_NAME,
     abn: deps.config.SELLER_ABN,
@@ -78,12 +92,18 @@ export function receiptData(deps: Pick<Deps, 'config'>, booking: ReceiptBooking,
 export async function paymentReceipt(deps: Deps, userId: string, bookingId: string, orderId: string) {
   const { booking, order } = await oneOrder(deps, userId, bookingId, orderId);
   if (!order.paidAt) throw errors.notPaid();
-  return { filename: `tax-invoice-${invoiceNumber(booking.reference, order.id)}.pdf`, pdf: await paymentReceiptPdf(receiptData(deps, booking, order)) };
+  return {
+    filename: `tax-invoice-${invoiceNumber(booking.reference, order.id)}.pdf`,
+    pdf: await paymentReceiptPdf(receiptData(deps, booking, order)),
+  };
 }
 
 export async function refundReceipt(deps: Deps, userId: string, bookingId: string, orderId: string) {
   const { booking, order } = await oneOrder(deps, userId, bookingId, orderId);
   const refunds = (await succeededRefunds(deps.db, order.id)).map((r) => ({ at: r.at!, amountCents: r.amountCents }));
   if (!order.paidAt || refunds.length === 0) throw errors.noRefund();
-  return { filename: `refund-receipt-${invoiceNumber(booking.reference, order.id)}.pdf`, pdf: await refundReceiptPdf(receiptData(deps, booking, order), refunds) };
+  return {
+    filename: `refund-receipt-${invoiceNumber(booking.reference, order.id)}.pdf`,
+    pdf: await refundReceiptPdf(receiptData(deps, booking, order), refunds),
+  };
 }

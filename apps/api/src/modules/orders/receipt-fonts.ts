@@ -51,7 +51,9 @@ export function fontRuns(text: string, weight: Weight): { face: Face; text: stri
   for (const ch of text) {
     const cp = ch.codePointAt(0)!;
     const face: Face =
-      neutral(cp) || load(weight).font.hasGlyphForCodePoint(cp) ? weight : (FALLBACKS.find((f) => load(f).font.hasGlyphForCodePoint(cp)) ?? weight);
+      neutral(cp) || load(weight).font.hasGlyphForCodePoint(cp)
+        ? weight
+        : (FALLBACKS.find((f) => load(f).font.hasGlyphForCodePoint(cp)) ?? weight);
     const last = runs.at(-1);
     if (last && (last.face === face || neutral(cp))) last.text += ch;
     else runs.push({ face, text: ch });
@@ -76,7 +78,14 @@ export function useFace(doc: PDFKit.PDFDocument, face: Face): PDFKit.PDFDocument
  * Writes `text` like doc.text(text, x, y, options), switching to the fallback font for the
  * runs the main one has no glyphs for (pdfkit's `continued` text keeps them on one line flow).
  */
-export function writeText(doc: PDFKit.PDFDocument, text: string, weight: Weight, x: number, y: number, options: PDFKit.Mixins.TextOptions = {}): void {
+export function writeText(
+  doc: PDFKit.PDFDocument,
+  text: string,
+  weight: Weight,
+  x: number,
+  y: number,
+  options: PDFKit.Mixins.TextOptions = {},
+): void {
   const runs = fontRuns(text, weight);
   if (runs.length <= 1) {
     useFace(doc, weight).text(text, x, y, options);

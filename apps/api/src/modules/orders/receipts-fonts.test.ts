@@ -13,7 +13,10 @@ let n = 0;
 function poppler(pdf: Buffer): { text: string; fonts: string } {
   const file = path.join(dir, `receipt-${(n += 1)}.pdf`);
   writeFileSync(file, pdf);
-  return { text: execFileSync('pdftotext', ['-enc', 'UTF-8', file, '-'], { encoding: 'utf8' }), fonts: execFileSync('pdffonts', [file], { encoding: 'utf8' }) };
+  return {
+    text: execFileSync('pdftotext', ['-enc', 'UTF-8', file, '-'], { encoding: 'utf8' }),
+    fonts: execFileSync('pdffonts', [file], { encoding: 'utf8' }),
+  };
 }
 
 const receipt = (customerName: string, customerEmail: string): ReceiptData => ({
@@ -28,7 +31,16 @@ const receipt = (customerName: string, customerEmail: string): ReceiptData => ({
   locationName: 'Kringle Sydney, Pitt Street',
   locationAddress: '188 Pitt Street Mall, Sydney NSW',
   timezone: 'Australia/Sydney',
-  items: [{ type: 'package', id: '5d0f6c2e-59a4-4c7b-8d47-2f8f0b4f6a11', name: 'Classic print', quantity: 1, unitPriceCents: 2995, totalCents: 2995 }],
+  items: [
+    {
+      type: 'package',
+      id: '5d0f6c2e-59a4-4c7b-8d47-2f8f0b4f6a11',
+      name: 'Classic print',
+      quantity: 1,
+      unitPriceCents: 2995,
+      totalCents: 2995,
+    },
+  ],
   amountCents: 2995,
   paidAt: new Date('2026-11-20T01:00:00Z'),
   paidInStore: false,
@@ -67,7 +79,11 @@ describe('receipts embed fonts for every name a family can register', () => {
   });
 
   it('does the same on refund receipts', async () => {
-    const { text } = poppler(await refundReceiptPdf(receipt('Анастасия Иванова', 'anya@example.com'), [{ at: new Date('2026-11-21T01:00:00Z'), amountCents: 2995 }]));
+    const { text } = poppler(
+      await refundReceiptPdf(receipt('Анастасия Иванова', 'anya@example.com'), [
+        { at: new Date('2026-11-21T01:00:00Z'), amountCents: 2995 },
+      ]),
+    );
     expect(squeeze(text)).toContain('Анастасия Иванова, anya@example.com');
     expect(text).toContain('Refund receipt');
   });

@@ -30,7 +30,8 @@ export interface RefundLine {
 
 const { red: RED, ink: INK, muted: MUTED } = BRAND_COLOURS;
 
-const dateIn = (d: Date, timeZone: string) => new Intl.DateTimeFormat('en-AU', { timeZone, day: 'numeric', month: 'long', year: 'numeric' }).format(d);
+const dateIn = (d: Date, timeZone: string) =>
+  new Intl.DateTimeFormat('en-AU', { timeZone, day: 'numeric', month: 'long', year: 'numeric' }).format(d);
 
 function toBuffer(doc: PDFKit.PDFDocument): Promise<Buffer> {
   return new Promise((resolve, reject) => {
@@ -109,9 +110,17 @@ const sessionFacts = (d: ReceiptData): [string, string][] => [
 
 /** An Australian tax invoice: seller and ABN, the words "Tax invoice", date, items, total and the GST it includes. */
 export function paymentReceiptPdf(d: ReceiptData): Promise<Buffer> {
-  const doc = new PDFDocument({ size: 'A4', margin: 50, info: { Title: `Tax invoice ${d.invoiceNumber}`, Author: d.brandName } });
+  const doc = new PDFDocument({
+    size: 'A4',
+    margin: 50,
+    info: { Title: `Tax invoice ${d.invoiceNumber}`, Author: d.brandName },
+  });
   header(doc, d, 'Tax invoice');
-  facts(doc, [['Invoice number', d.invoiceNumber], ['Date of issue', dateIn(d.paidAt, d.timezone)], ...sessionFacts(d)]);
+  facts(doc, [
+    ['Invoice number', d.invoiceNumber],
+    ['Date of issue', dateIn(d.paidAt, d.timezone)],
+    ...sessionFacts(d),
+  ]);
   itemsTable(doc, d.items);
   totals(doc, [
     ['Total (AUD)', formatAud(d.amountCents), true],
@@ -124,10 +133,18 @@ export function paymentReceiptPdf(d: ReceiptData): Promise<Buffer> {
 
 /** A refund receipt that points back at the original tax invoice. */
 export function refundReceiptPdf(d: ReceiptData, refunds: RefundLine[]): Promise<Buffer> {
-  const doc = new PDFDocument({ size: 'A4', margin: 50, info: { Title: `Refund receipt ${d.invoiceNumber}`, Author: d.brandName } });
+  const doc = new PDFDocument({
+    size: 'A4',
+    margin: 50,
+    info: { Title: `Refund receipt ${d.invoiceNumber}`, Author: d.brandName },
+  });
   const refunded = refunds.reduce((n, r) => n + r.amountCents, 0);
   header(doc, d, 'Refund receipt');
-  facts(doc, [['Original tax invoice', d.invoiceNumber], ['Date of issue', dateIn(refunds.at(-1)?.at ?? d.paidAt, d.timezone)], ...sessionFacts(d)]);
+  facts(doc, [
+    ['Original tax invoice', d.invoiceNumber],
+    ['Date of issue', dateIn(refunds.at(-1)?.at ?? d.paidAt, d.timezone)],
+    ...sessionFacts(d),
+  ]);
   itemsTable(doc, d.items);
   totals(doc, [
     ['Original total (AUD)', formatAud(d.amountCents)],

@@ -1,6 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import type Stripe from 'stripe';
-import { claimOrdersToReconcile, giveUpReconciling, setReconcileAt, type OrderToReconcile } from '../booking-lifecycle/payment-reconciliation.repository';
+import {
+  claimOrdersToReconcile,
+  giveUpReconciling,
+  setReconcileAt,
+  type OrderToReconcile,
+} from '../booking-lifecycle/payment-reconciliation.repository';
 import { applyIntentOutcome, outcomeOf } from './payments.service';
 import { describeStripeError, isPermanentStripeError } from './stripe-failures';
 import { cancelIntent } from './unpaid-checkouts.service';
@@ -24,7 +29,12 @@ export const RECONCILE_POLICY = {
 export async function reconcilePayments(deps: Deps): Promise<number> {
   if (!deps.stripe) return 0;
   const now = deps.clock.now();
-  const claimed = await claimOrdersToReconcile(deps.db, now, new Date(now.getTime() + RECONCILE_POLICY.leaseMs), RECONCILE_POLICY.batchSize);
+  const claimed = await claimOrdersToReconcile(
+    deps.db,
+    now,
+    new Date(now.getTime() + RECONCILE_POLICY.leaseMs),
+    RECONCILE_POLICY.batchSize,
+  );
   for (const order of claimed) {
     // Stripe unreachable: stop here (each further read would wait out the SDK's retries); the
     // leases of this batch run out and its orders are claimed again.
@@ -44,7 +54,12 @@ async function reconcileOrder(deps: Deps, stripe: Stripe, order: OrderToReconcil
       // (orders.reconcile_error); the hold-expiry job cancels its booking when the hold lapses.
       await giveUpReconciling(deps.db, order.orderId, describeStripeError(err), deps.clock.now());
       deps.log.error(
-        { orderId: order.orderId, bookingId: order.bookingId, paymentIntentId: order.paymentIntentId, code: (err as { code?: unknown }).code },
+        {
+          orderId: order.orderId,
+          bookingId: order.bookingId,
+          paymentIntentId: order.paymentIntentId,
+          code: (err as { code?: unknown }).code,
+        },
         'payment reconciliation stopped for an order: Stripe has no such PaymentIntent or refuses the request (see orders.reconcile_error)',
       );
       return true;
@@ -59,7 +74,11 @@ async function reconcileOrder(deps: Deps, stripe: Stripe, order: OrderToReconcil
     await cancelIntent(deps, order.orderId, intent.id);
   }
   const settled = outcome === 'succeeded' || outcome === 'canceled';
-  await setReconcileAt(deps.db, order.orderId, settled ? null : nextLook(deps.clock.now(), order.createdAt, deps.config.PAYMENT_RECONCILE_GRACE_SECONDS));
+  await setReconcileAt(
+    deps.db,
+    order.orderId,
+    settled ? null : nextLook(deps.clock.now(), order.createdAt, deps.config.PAYMENT_RECONCILE_GRACE_SECONDS),
+  );
   return true;
 }
 

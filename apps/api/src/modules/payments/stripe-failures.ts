@@ -7,7 +7,10 @@
 export function isPermanentStripeError(err: unknown): boolean {
   const e = err as { type?: unknown; statusCode?: unknown; code?: unknown } | null;
   if (!e || typeof e !== 'object') return false;
-  return e.type === 'StripeInvalidRequestError' && (e.statusCode === 400 || e.statusCode === 404 || e.code === 'resource_missing');
+  return (
+    e.type === 'StripeInvalidRequestError' &&
+    (e.statusCode === 400 || e.statusCode === 404 || e.code === 'resource_missing')
+  );
 }
 
 /** "resource_missing: No such payment_intent: 'pi_…'", for the record a person reads. */

@@ -40,13 +40,18 @@ describe('overlapped (receive the next file while the earlier ones are processed
   it('keeps at most `limit` in work, and the results in the order received whatever order the work ends in', async () => {
     let inWork = 0;
     let most = 0;
-    const results = await overlapped(sequence([1, 2, 3, 4, 5, 6, 7]), 3, async (n) => n, async (n) => {
-      inWork++;
-      most = Math.max(most, inWork);
-      await tick(n % 2 ? 30 : 5);
-      inWork--;
-      return n;
-    });
+    const results = await overlapped(
+      sequence([1, 2, 3, 4, 5, 6, 7]),
+      3,
+      async (n) => n,
+      async (n) => {
+        inWork++;
+        most = Math.max(most, inWork);
+        await tick(n % 2 ? 30 : 5);
+        inWork--;
+        return n;
+      },
+    );
     expect(results).toEqual([1, 2, 3, 4, 5, 6, 7]);
     expect(most).toBe(3);
   });
@@ -54,12 +59,17 @@ describe('overlapped (receive the next file while the earlier ones are processed
   it('a failed work stops the reading, and its error comes once the other work started has ended', async () => {
     const received: number[] = [];
     const ended: number[] = [];
-    const run = overlapped(sequence([1, 2, 3, 4, 5, 6]), 3, async (n) => (received.push(n), n), async (n) => {
-      await tick(n === 2 ? 5 : 40);
-      if (n === 2) throw new Error('not a photo');
-      ended.push(n);
-      return n;
-    });
+    const run = overlapped(
+      sequence([1, 2, 3, 4, 5, 6]),
+      3,
+      async (n) => (received.push(n), n),
+      async (n) => {
+        await tick(n === 2 ? 5 : 40);
+        if (n === 2) throw new Error('not a photo');
+        ended.push(n);
+        return n;
+      },
+    );
     await expect(run).rejects.toThrow('not a photo');
     expect(received).toEqual([1, 2, 3]);
     expect(ended.sort()).toEqual([1, 3]);
@@ -74,10 +84,15 @@ describe('overlapped (receive the next file while the earlier ones are processed
     };
     await expect(overlapped(sequence([1, 2, 3], 2), 3, async (n) => n, work)).rejects.toThrow('connection dropped');
     expect(ended.sort()).toEqual([1, 2]);
-    const refused = overlapped(sequence([4, 5, 6]), 3, async (n) => {
-      if (n === 5) throw new Error('too large');
-      return n;
-    }, work);
+    const refused = overlapped(
+      sequence([4, 5, 6]),
+      3,
+      async (n) => {
+        if (n === 5) throw new Error('too large');
+        return n;
+      },
+      work,
+    );
     await expect(refused).rejects.toThrow('too large');
     expect(ended.sort()).toEqual([1, 2, 4]);
   });

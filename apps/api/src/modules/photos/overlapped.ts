@@ -12,7 +12,12 @@
  *   dropped midway) nothing more is read, and the error is thrown only once every work already
  *   started has ended, so the caller's clean-up sees every file that was written.
  */
-export async function overlapped<I, R, T>(items: AsyncIterable<I>, limit: number, receive: (item: I) => Promise<R>, work: (received: R, index: number) => Promise<T>): Promise<T[]> {
+export async function overlapped<I, R, T>(
+  items: AsyncIterable<I>,
+  limit: number,
+  receive: (item: I) => Promise<R>,
+  work: (received: R, index: number) => Promise<T>,
+): Promise<T[]> {
   const results: T[] = [];
   const running = new Set<Promise<void>>();
   let failure: { error: unknown } | null = null;

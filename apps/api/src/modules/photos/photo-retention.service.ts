@@ -8,7 +8,18 @@ import { insertAuditEntry, staffActor } from '../booking-lifecycle/audit.reposit
 import { mailLogoUrl, renderEmail } from '../mail/mail-layout';
 import { enqueueMail } from '../mail/outbox.repository';
 import { LocalPhotoStorage, photoIdOfKey, photoKey, photoStorageFor } from './photo-storage';
-import { claimExpiredGallery, deletePhotoRows, expiredUnmatched, extendGallery, lockGallery, findPhoto, findPhotoBooking, markGalleryDeleted, photosOfBooking, type PhotoRow } from './photos.repository';
+import {
+  claimExpiredGallery,
+  deletePhotoRows,
+  expiredUnmatched,
+  extendGallery,
+  lockGallery,
+  findPhoto,
+  findPhotoBooking,
+  markGalleryDeleted,
+  photosOfBooking,
+  type PhotoRow,
+} from './photos.repository';
 
 export type Deps = Pick<FastifyInstance, 'db' | 'clock' | 'config' | 'log'>;
 const DAY_MS = 86_400_000;
@@ -52,10 +63,16 @@ export async function extendPhotoGallery(
 }
 
 /** A local photo file behind a signed URL: 404 (never 403: nothing to learn) once expired, forged or deleted. */
-export async function servePhotoFile(deps: Deps, key: string, expires: number, sig: string): Promise<{ stream: Readable; maxAgeSeconds: number }> {
+export async function servePhotoFile(
+  deps: Deps,
+  key: string,
+  expires: number,
+  sig: string,
+): Promise<{ stream: Readable; maxAgeSeconds: number }> {
   const storage = photoStorageFor(deps);
   const photoId = photoIdOfKey(key);
-  if (!(storage instanceof LocalPhotoStorage) || !photoId || !(await storage.verify(key, expires, sig))) throw errors.notFound('That photo');
+  if (!(storage instanceof LocalPhotoStorage) || !photoId || !(await storage.verify(key, expires, sig)))
+    throw errors.notFound('That photo');
   const photo = await findPhoto(deps.db, photoId);
   const stream = photo ? await storage.get(key) : null;
   if (!stream) throw errors.notFound('That photo');
@@ -63,7 +80,11 @@ export async function servePhotoFile(deps: Deps, key: string, expires: number, s
 }
 
 type Kind = 'ready' | 'reminder_7' | 'reminder_1';
-const COLUMN: Record<Kind, string> = { ready: 'ready_sent_at', reminder_7: 'reminder_7_sent_at', reminder_1: 'reminder_1_sent_at' };
+const COLUMN: Record<Kind, string> = {
+  ready: 'ready_sent_at',
+  reminder_7: 'reminder_7_sent_at',
+  reminder_1: 'reminder_1_sent_at',
+};
 
 /**
  * Marks galleries due for one e-mail and queues it in the same transaction: the conditional
@@ -84,28 +105,53 @@ async function sendDue(deps: Deps, kind: Kind, now: Date): Promise<number> {
           select booking_id from photo_galleries g where ${column} is null and deleted_at is null and ${due}
           order by booking_id limit 100 for update skip locked)
         returning g.booking_id, g.expires_at, b.reference, coalesce(b.walkin_email, u.email) as email, u.first_name, l.timezone`)
-    ).rows as { booking_id: string; expires_at: string | Date; reference: string; email: string | null; first_name: string | null; timezone: string }[];
-    for (const r of rows) if (r.email) await enqueueMail(tx, galleryMail(deps, kind, { ...r, email: r.email, expiresAt: new Date(r.expires_at) }));
+    ).rows as {
+      booking_id: string;
+      expires_at: string | Date;
+      reference: string;
+      email: string | null;
+      first_name: string | null;
+      timezone: string;
+    }[];
+    for (const r of rows)
+      if (r.email)
+        await enqueueMail(tx, galleryMail(deps, kind, { ...r, email: r.email, expiresAt: new Date(r.expires_at) }));
     return rows.length;
   });
 }
 
-function galleryMail(deps: Deps, kind: Kind, r: { booking_id: string; reference: string; email: string; first_name: string | null; timezone: string; expiresAt: Date }) {
+function galleryMail(
+  deps: Deps,
+  kind: Kind,
+  r: {
+    booking_id: string;
+    reference: string;
+    email: string;
+    first_name: string | null;
+    timezone: string;
+    expiresAt: Date;
+  },
+) {
   const until = formatSessionTime(r.expiresAt, r.timezone);
-  const title = kind === 'ready' ? 'Your photos with Santa are ready' : `Your photos will be deleted ${kind === 'reminder_7' ? 'in 7 days' : 'tomorrow'}`;
+  const title =
+    kind === 'ready'
+      ? 'Your photos with Santa are ready'
+      : `Your photos will be deleted ${kind === 'reminder_7' ? 'in 7 days' : 'tomorrow'}`;
   const rendered = renderEmail({
     brandName: deps.config.BRAND_NAME,
     title,
     intro: [
       `Hi ${r.first_name ?? 'there'},`,
-      kind === 'ready' ? 'Your photos are in your gallery: choose the ones your package includes, download them, or buy more.' : 'Download the photos you want to keep before the gallery closes.',
+      kind === 'ready'
+        ? 'Your photos are in your gallery: choose the ones your package includes, download them, or buy more.'
+        : 'Download the photos you want to keep before the gallery closes.',
     ],
     action: { label: 'Open your gallery', url: `${deps.config.PUBLIC_URL}/bookings/${r.booking_id}/photos` },
     details: [
       { label: 'Reference', value: r.reference },
       { label: 'Gallery open until', value: until },
     ],
-    outro: 'For your family\'s privacy, every photo is deleted when the gallery closes.',
+    outro: "For your family's privacy, every photo is deleted when the gallery closes.",
     logoUrl: mailLogoUrl(deps.config.PUBLIC_URL),
   });
   return { to: r.email, subject: `${title} (${r.reference})`, html: rendered.html, text: rendered.text };
@@ -128,7 +174,10 @@ async function deleteOneGallery(deps: Deps, now: Date): Promise<boolean> {
       rows.map((r) => r.id),
     );
     await markGalleryDeleted(tx, gallery.bookingId, now);
-    deps.log.info({ bookingId: gallery.bookingId, photos: rows.length, expiresAt: gallery.expiresAt }, 'photo gallery deleted at the end of retention');
+    deps.log.info(
+      { bookingId: gallery.bookingId, photos: rows.length, expiresAt: gallery.expiresAt },
+      'photo gallery deleted at the end of retention',
+    );
     return true;
   });
 }

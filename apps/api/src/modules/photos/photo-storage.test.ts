@@ -33,7 +33,11 @@ async function listed(storage: PhotoStorage): Promise<string[]> {
   return keys.sort();
 }
 
-const IDS = ['1d2e3f40-0000-4000-8000-000000000001', '1d2e3f40-0000-4000-8000-000000000002', '1d2e3f40-0000-4000-8000-000000000003'];
+const IDS = [
+  '1d2e3f40-0000-4000-8000-000000000001',
+  '1d2e3f40-0000-4000-8000-000000000002',
+  '1d2e3f40-0000-4000-8000-000000000003',
+];
 const PHOTO_KEYS = IDS.flatMap((id) => [photoKey(id, 'original'), photoKey(id, 'preview')]).sort();
 
 describe('photo keys', () => {
@@ -93,7 +97,13 @@ describe('S3PhotoStorage against s3rver', () => {
   let storage: S3PhotoStorage;
   beforeAll(async () => {
     dir = await mkdtemp(path.join(tmpdir(), 'photos-s3-'));
-    server = new S3rver({ port: 0, address: '127.0.0.1', silent: true, directory: dir, configureBuckets: [{ name: 'kringle-photos', configs: [] }] });
+    server = new S3rver({
+      port: 0,
+      address: '127.0.0.1',
+      silent: true,
+      directory: dir,
+      configureBuckets: [{ name: 'kringle-photos', configs: [] }],
+    });
     const address = await server.run();
     storage = new S3PhotoStorage({
       endpoint: `http://127.0.0.1:${address.port}`,

@@ -3,7 +3,13 @@ import { createReadStream } from 'node:fs';
 import { mkdir, opendir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
-import { DeleteObjectCommand, GetObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import {
+  DeleteObjectCommand,
+  GetObjectCommand,
+  ListObjectsV2Command,
+  PutObjectCommand,
+  S3Client,
+} from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import type { Config } from '../../config/config';
 
@@ -128,7 +134,9 @@ export class LocalPhotoStorage implements PhotoStorage {
   }
 
   private async sign(key: string, expires: number): Promise<string> {
-    return createHmac('sha256', await this.secret()).update(`${key}\n${expires}`).digest('base64url');
+    return createHmac('sha256', await this.secret())
+      .update(`${key}\n${expires}`)
+      .digest('base64url');
   }
 
   /**
@@ -139,9 +147,11 @@ export class LocalPhotoStorage implements PhotoStorage {
     this.keyPromise ??= (async () => {
       const file = path.join(this.root, '.url-signing-key');
       await mkdir(this.root, { recursive: true });
-      await writeFile(file, randomBytes(32).toString('hex'), { flag: 'wx', mode: 0o600 }).catch((e: NodeJS.ErrnoException) => {
-        if (e.code !== 'EEXIST') throw e;
-      });
+      await writeFile(file, randomBytes(32).toString('hex'), { flag: 'wx', mode: 0o600 }).catch(
+        (e: NodeJS.ErrnoException) => {
+          if (e.code !== 'EEXIST') throw e;
+        },
+      );
       return Buffer.from((await readFile(file, 'utf8')).trim(), 'hex');
     })();
     return this.keyPromise;
@@ -175,7 +185,9 @@ export class S3PhotoStorage implements PhotoStorage {
   }
 
   async put(key: string, body: Buffer, contentType: string): Promise<void> {
-    await this.client.send(new PutObjectCommand({ Bucket: this.s.bucket, Key: key, Body: body, ContentType: contentType }));
+    await this.client.send(
+      new PutObjectCommand({ Bucket: this.s.bucket, Key: key, Body: body, ContentType: contentType }),
+    );
   }
 
   async get(key: string): Promise<Readable | null> {
@@ -183,7 +195,11 @@ export class S3PhotoStorage implements PhotoStorage {
       const out = await this.client.send(new GetObjectCommand({ Bucket: this.s.bucket, Key: key }));
       return out.Body as Readable;
     } catch (e) {
-      if ((e as { name?: string }).name === 'NoSuchKey' || (e as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode === 404) return null;
+      if (
+        (e as { name?: string }).name === 'NoSuchKey' ||
+        (e as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode === 404
+      )
+        return null;
       throw e;
     }
   }
@@ -195,14 +211,24 @@ export class S3PhotoStorage implements PhotoStorage {
   async *list(): AsyncIterable<StoredPhotoFile> {
     let token: string | undefined;
     do {
-      const page = await this.client.send(new ListObjectsV2Command({ Bucket: this.s.bucket, Prefix: 'photos/', MaxKeys: this.options.listPageSize ?? 1000, ContinuationToken: token }));
-      for (const o of page.Contents ?? []) if (o.Key && o.LastModified && photoIdOfKey(o.Key)) yield { key: o.Key, lastModified: o.LastModified };
+      const page = await this.client.send(
+        new ListObjectsV2Command({
+          Bucket: this.s.bucket,
+          Prefix: 'photos/',
+          MaxKeys: this.options.listPageSize ?? 1000,
+          ContinuationToken: token,
+        }),
+      );
+      for (const o of page.Contents ?? [])
+        if (o.Key && o.LastModified && photoIdOfKey(o.Key)) yield { key: o.Key, lastModified: o.LastModified };
       token = page.IsTruncated ? page.NextContinuationToken : undefined;
     } while (token);
   }
 
   async signedUrl(key: string, seconds: number): Promise<string> {
-    return getSignedUrl(this.client, new GetObjectCommand({ Bucket: this.s.bucket, Key: key }), { expiresIn: capped(seconds) });
+    return getSignedUrl(this.client, new GetObjectCommand({ Bucket: this.s.bucket, Key: key }), {
+      expiresIn: capped(seconds),
+    });
   }
 
   destroy(): void {
@@ -210,7 +236,19 @@ export class S3PhotoStorage implements PhotoStorage {
   }
 }
 
-export function photoStorageOf(config: Pick<Config, 'PHOTO_STORAGE' | 'DATA_DIR' | 'S3_ENDPOINT' | 'S3_REGION' | 'S3_BUCKET' | 'S3_ACCESS_KEY_ID' | 'S3_SECRET_ACCESS_KEY'>, now: () => Date): PhotoStorage {
+export function photoStorageOf(
+  config: Pick<
+    Config,
+    | 'PHOTO_STORAGE'
+    | 'DATA_DIR'
+    | 'S3_ENDPOINT'
+    | 'S3_REGION'
+    | 'S3_BUCKET'
+    | 'S3_ACCESS_KEY_ID'
+    | 'S3_SECRET_ACCESS_KEY'
+  >,
+  now: () => Date,
+): PhotoStorage {
   if (config.PHOTO_STORAGE === 's3') {
     // loadConfig refuses s3 without all five, so these are present.
     return new S3PhotoStorage({

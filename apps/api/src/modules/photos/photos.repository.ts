@@ -17,7 +17,14 @@ export interface PhotoBooking {
   items: LineItem[];
 }
 
-const bookingColumns = { id: bookings.id, reference: bookings.reference, userId: bookings.userId, locationId: bookings.locationId, status: bookings.status, items: bookings.items };
+const bookingColumns = {
+  id: bookings.id,
+  reference: bookings.reference,
+  userId: bookings.userId,
+  locationId: bookings.locationId,
+  status: bookings.status,
+  items: bookings.items,
+};
 
 export async function findPhotoBooking(db: DbOrTx, id: string): Promise<PhotoBooking | null> {
   const [row] = await db.select(bookingColumns).from(bookings).where(eq(bookings.id, id));
@@ -35,7 +42,10 @@ export async function digitalPhotosOf(db: DbOrTx, items: LineItem[]): Promise<Ma
   const ids = items.map((i) => i.id);
   if (!ids.length) return new Map();
   const rows = [
-    ...(await db.select({ id: packages.id, n: packages.digitalPhotos }).from(packages).where(inArray(packages.id, ids))),
+    ...(await db
+      .select({ id: packages.id, n: packages.digitalPhotos })
+      .from(packages)
+      .where(inArray(packages.id, ids))),
     ...(await db.select({ id: addOns.id, n: addOns.digitalPhotos }).from(addOns).where(inArray(addOns.id, ids))),
   ];
   return new Map(rows.map((r) => [r.id, r.n]));
@@ -135,7 +145,9 @@ export async function expiredUnmatched(db: DbOrTx, before: Date): Promise<PhotoR
 
 /** The live season's price of one more photo (decision 0065); the file may leave it out. */
 export async function extraPhotoPriceCents(db: DbOrTx): Promise<number> {
-  const result = await db.execute(sql`select (season->>'extraPhotoPriceCents')::int as cents from season_versions order by version desc limit 1`);
+  const result = await db.execute(
+    sql`select (season->>'extraPhotoPriceCents')::int as cents from season_versions order by version desc limit 1`,
+  );
   const cents = result.rows[0]?.cents;
   return typeof cents === 'number' ? cents : DEFAULT_EXTRA_PHOTO_PRICE_CENTS;
 }
@@ -145,7 +157,14 @@ export async function openPhotoOrderFor(db: DbOrTx, bookingId: string, sortedPho
   const [row] = await db
     .select()
     .from(orders)
-    .where(and(eq(orders.bookingId, bookingId), eq(orders.kind, 'photos'), inArray(orders.status, ['pending', 'failed']), sql`${orders.photoIds} = ${`{${sortedPhotoIds.join(',')}}`}::uuid[]`))
+    .where(
+      and(
+        eq(orders.bookingId, bookingId),
+        eq(orders.kind, 'photos'),
+        inArray(orders.status, ['pending', 'failed']),
+        sql`${orders.photoIds} = ${`{${sortedPhotoIds.join(',')}}`}::uuid[]`,
+      ),
+    )
     .orderBy(desc(orders.createdAt))
     .limit(1);
   return row;

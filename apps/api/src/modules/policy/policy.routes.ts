@@ -9,7 +9,10 @@ export async function policyRoutes(app: FastifyInstance) {
   const policy = policyInForce(app.config);
   r.get(
     '/common/policy',
-    { config: { auth: 'public' }, schema: { tags: ['catalogue'], summary: 'The policy numbers in force', response: { 200: policySchema } } },
+    {
+      config: { auth: 'public' },
+      schema: { tags: ['catalogue'], summary: 'The policy numbers in force', response: { 200: policySchema } },
+    },
     async (_req, reply) => {
       // Configuration only changes with a restart; a short cache spares a call per page.
       reply.header('cache-control', 'public, max-age=300');

@@ -6,7 +6,17 @@ import type { Config } from '../../config/config';
  * long, how to ask. Its numbers are the configured retention periods, so the words never promise
  * what the purge jobs do not do.
  */
-export function privacyPolicy(config: Pick<Config, 'BRAND_NAME' | 'PRIVACY_CONTACT_EMAIL' | 'DETAILS_RETENTION_DAYS' | 'PHOTO_RETENTION_DAYS' | 'INVOICE_RETENTION_YEARS' | 'UNVERIFIED_ACCOUNT_DAYS'>): PrivacyPolicy {
+export function privacyPolicy(
+  config: Pick<
+    Config,
+    | 'BRAND_NAME'
+    | 'PRIVACY_CONTACT_EMAIL'
+    | 'DETAILS_RETENTION_DAYS'
+    | 'PHOTO_RETENTION_DAYS'
+    | 'INVOICE_RETENTION_YEARS'
+    | 'UNVERIFIED_ACCOUNT_DAYS'
+  >,
+): PrivacyPolicy {
   const brand = config.BRAND_NAME;
   const contact = config.PRIVACY_CONTACT_EMAIL;
   return {
@@ -18,7 +28,7 @@ export function privacyPolicy(config: Pick<Config, 'BRAND_NAME' | 'PRIVACY_CONTA
         heading: 'What we keep',
         paragraphs: [
           'Your account: your name, e-mail address, phone number if you give it, and your password (scrambled, we cannot read it).',
-          "Your bookings: where and when, what you bought, your payments and refunds, and the e-mails we sent you.",
+          'Your bookings: where and when, what you bought, your payments and refunds, and the e-mails we sent you.',
           "Who is coming: your children's first names and ages, how many adults and pets, a note for Santa, and any access needs you tell us about.",
           'Photos taken at the set, if your package includes them.',
         ],

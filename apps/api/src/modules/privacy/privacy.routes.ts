@@ -44,12 +44,10 @@ export async function privacyRoutes(app: FastifyInstance) {
         tags,
         summary: 'Everything held about the family, as one JSON file (docs/privacy.md documents each field)',
         response: {
-          200: z
-            .any()
-            .meta({
-              description:
-                'application/json attachment: account, bookings, details, orders, refunds, emails, checkIns, waitlist, photos, consents, auditEntries',
-            }),
+          200: z.any().meta({
+            description:
+              'application/json attachment: account, bookings, details, orders, refunds, emails, checkIns, waitlist, photos, consents, auditEntries',
+          }),
           429: errorBodySchema,
         },
       },

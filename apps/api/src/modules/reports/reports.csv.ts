@@ -1,4 +1,10 @@
-import { SALES_CHANNEL_LABELS, SALES_CHANNELS, type OccupancyReport, type SalesFigures, type SalesReport } from '@kringle/contracts/reports';
+import {
+  SALES_CHANNEL_LABELS,
+  SALES_CHANNELS,
+  type OccupancyReport,
+  type SalesFigures,
+  type SalesReport,
+} from '@kringle/contracts/reports';
 import { csvDocument } from '../staff/run-sheet.csv';
 
 const KEY_HEADER = { day: 'Day', location: 'Location', package: 'Package' } as const;
@@ -6,7 +12,15 @@ const KEY_HEADER = { day: 'Day', location: 'Location', package: 'Package' } as c
 /** Dollars with two decimals and no symbol, so a spreadsheet reads them as numbers. */
 const dollars = (cents: number) => (cents / 100).toFixed(2);
 
-const money = (f: SalesFigures) => [f.bookings, dollars(f.grossCents), dollars(f.gstCents), dollars(f.refundsCents), dollars(f.refundsGstCents), dollars(f.netCents), dollars(f.gstCents - f.refundsGstCents)];
+const money = (f: SalesFigures) => [
+  f.bookings,
+  dollars(f.grossCents),
+  dollars(f.gstCents),
+  dollars(f.refundsCents),
+  dollars(f.refundsGstCents),
+  dollars(f.netCents),
+  dollars(f.gstCents - f.refundsGstCents),
+];
 
 /**
  * For the accountant: a line per key and channel (online, walk-in), so the lines add up to the
@@ -14,19 +28,36 @@ const money = (f: SalesFigures) => [f.bookings, dollars(f.grossCents), dollars(f
  * names are the brand's own text: every cell goes through csvCell.
  */
 export function salesCsv(report: SalesReport): string {
-  const rows: (string | number)[][] = [[KEY_HEADER[report.groupBy], 'Channel', 'Bookings', 'Gross (AUD)', 'GST (AUD)', 'Refunds (AUD)', 'GST refunded (AUD)', 'Net (AUD)', 'Net GST (AUD)']];
+  const rows: (string | number)[][] = [
+    [
+      KEY_HEADER[report.groupBy],
+      'Channel',
+      'Bookings',
+      'Gross (AUD)',
+      'GST (AUD)',
+      'Refunds (AUD)',
+      'GST refunded (AUD)',
+      'Net (AUD)',
+      'Net GST (AUD)',
+    ],
+  ];
   for (const item of report.items) {
     for (const channel of SALES_CHANNELS) {
-      if (item.channels[channel].bookings > 0) rows.push([item.label, SALES_CHANNEL_LABELS[channel], ...money(item.channels[channel])]);
+      if (item.channels[channel].bookings > 0)
+        rows.push([item.label, SALES_CHANNEL_LABELS[channel], ...money(item.channels[channel])]);
     }
   }
-  for (const channel of SALES_CHANNELS) rows.push(['Total', SALES_CHANNEL_LABELS[channel], ...money(report.totals.channels[channel])]);
+  for (const channel of SALES_CHANNELS)
+    rows.push(['Total', SALES_CHANNEL_LABELS[channel], ...money(report.totals.channels[channel])]);
   rows.push(['Total', 'All', ...money(report.totals)]);
   return csvDocument(rows);
 }
 
 export function occupancyCsv(report: OccupancyReport): string {
-  const rows: (string | number)[][] = [['Date', 'Location', 'Capacity', 'Booked', 'Held', 'Free', 'Closed', 'Checked in', 'No-show']];
-  for (const r of report.items) rows.push([r.date, r.locationName, r.capacity, r.booked, r.held, r.free, r.closed, r.checkedIn, r.noShow]);
+  const rows: (string | number)[][] = [
+    ['Date', 'Location', 'Capacity', 'Booked', 'Held', 'Free', 'Closed', 'Checked in', 'No-show'],
+  ];
+  for (const r of report.items)
+    rows.push([r.date, r.locationName, r.capacity, r.booked, r.held, r.free, r.closed, r.checkedIn, r.noShow]);
   return csvDocument(rows);
 }

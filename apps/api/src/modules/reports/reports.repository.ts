@@ -18,7 +18,8 @@ export interface ReportRange {
 }
 
 /** The locations asked for, on the rows' own column (null: every location). */
-const locationsOf = (r: ReportRange, column: SQL) => (r.locationIds ? sql`and ${column} = any(${sql.param(r.locationIds)}::uuid[])` : sql``);
+const locationsOf = (r: ReportRange, column: SQL) =>
+  r.locationIds ? sql`and ${column} = any(${sql.param(r.locationIds)}::uuid[])` : sql``;
 
 export interface SalesGroupRow {
   key: string;
@@ -74,7 +75,9 @@ export async function salesGroups(db: DbOrTx, range: ReportRange, groupBy: Sales
     // Orders whose package lines came in another order ("B, A") land on the same key.
     const same = rows.get(`${key}\u0000${row.channel}`);
     if (!same) rows.set(`${key}\u0000${row.channel}`, row);
-    else for (const k of ['bookings', 'grossCents', 'gstCents', 'refundsCents', 'refundsGstCents'] as const) same[k] += row[k];
+    else
+      for (const k of ['bookings', 'grossCents', 'gstCents', 'refundsCents', 'refundsGstCents'] as const)
+        same[k] += row[k];
   }
   return [...rows.values()];
 }

@@ -2,7 +2,13 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { errorBodySchema } from '@kringle/contracts/errors';
-import { occupancyQuerySchema, occupancyReportSchema, REPORT_MAX_DAYS, salesQuerySchema, salesReportSchema } from '@kringle/contracts/reports';
+import {
+  occupancyQuerySchema,
+  occupancyReportSchema,
+  REPORT_MAX_DAYS,
+  salesQuerySchema,
+  salesReportSchema,
+} from '@kringle/contracts/reports';
 import { assertStaffLocation } from '../../plugins/staff-access';
 import { occupancyCsv, salesCsv } from './reports.csv';
 import { occupancyReport, salesReport, type ReportScope } from './reports.service';
@@ -26,13 +32,22 @@ export async function reportsRoutes(app: FastifyInstance) {
     assertLocation: (locationId) => assertStaffLocation(req, locationId),
   });
   const sendCsv = (reply: FastifyReply, name: string, body: string) =>
-    reply.type('text/csv; charset=utf-8').header('content-disposition', `attachment; filename="${name}.csv"`).send(body);
+    reply
+      .type('text/csv; charset=utf-8')
+      .header('content-disposition', `attachment; filename="${name}.csv"`)
+      .send(body);
 
   r.get(
     '/staff/reports/sales',
     {
       config,
-      schema: { tags, summary: 'Sales by day, location or package: gross, GST, refunds, net; online and walk-in apart', description: `${SALES_DOC}\n\n${SCOPE_DOC}`, querystring: salesQuerySchema, response: { 200: salesReportSchema, 400: errorBodySchema } },
+      schema: {
+        tags,
+        summary: 'Sales by day, location or package: gross, GST, refunds, net; online and walk-in apart',
+        description: `${SALES_DOC}\n\n${SCOPE_DOC}`,
+        querystring: salesQuerySchema,
+        response: { 200: salesReportSchema, 400: errorBodySchema },
+      },
     },
     async (req) => salesReport(app, req.query, scopeOf(req)),
   );
@@ -48,7 +63,12 @@ export async function reportsRoutes(app: FastifyInstance) {
         response: { 200: csv, 400: errorBodySchema },
       },
     },
-    async (req, reply) => sendCsv(reply, `sales-by-${req.query.groupBy}-${req.query.from}-${req.query.to}`, salesCsv(await salesReport(app, req.query, scopeOf(req)))),
+    async (req, reply) =>
+      sendCsv(
+        reply,
+        `sales-by-${req.query.groupBy}-${req.query.from}-${req.query.to}`,
+        salesCsv(await salesReport(app, req.query, scopeOf(req))),
+      ),
   );
   r.get(
     '/staff/reports/occupancy',
@@ -68,8 +88,19 @@ export async function reportsRoutes(app: FastifyInstance) {
     '/staff/reports/occupancy.csv',
     {
       config,
-      schema: { tags, summary: 'The occupancy report as CSV (text/csv)', description: SCOPE_DOC, querystring: occupancyQuerySchema, response: { 200: csv, 400: errorBodySchema } },
+      schema: {
+        tags,
+        summary: 'The occupancy report as CSV (text/csv)',
+        description: SCOPE_DOC,
+        querystring: occupancyQuerySchema,
+        response: { 200: csv, 400: errorBodySchema },
+      },
     },
-    async (req, reply) => sendCsv(reply, `occupancy-${req.query.from}-${req.query.to}`, occupancyCsv(await occupancyReport(app, req.query, scopeOf(req)))),
+    async (req, reply) =>
+      sendCsv(
+        reply,
+        `occupancy-${req.query.from}-${req.query.to}`,
+        occupancyCsv(await occupancyReport(app, req.query, scopeOf(req))),
+      ),
   );
 }

@@ -1,4 +1,12 @@
-import { REPORT_MAX_DAYS, type OccupancyQuery, type OccupancyReport, type SalesFigures, type SalesQuery, type SalesReport, type SalesRow } from '@kringle/contracts/reports';
+import {
+  REPORT_MAX_DAYS,
+  type OccupancyQuery,
+  type OccupancyReport,
+  type SalesFigures,
+  type SalesQuery,
+  type SalesReport,
+  type SalesRow,
+} from '@kringle/contracts/reports';
 import type { FastifyInstance } from 'fastify';
 import { errors } from '../../lib/errors';
 import { occupancyRows, salesGroups, type ReportRange, type SalesGroupRow } from './reports.repository';
@@ -28,7 +36,14 @@ export function rangeOf(q: { from: string; to: string; locationId?: string }, sc
   return { from: q.from, to: q.to, locationIds: scope.staffLocationIds.length > 0 ? scope.staffLocationIds : null };
 }
 
-const zero = (): SalesFigures => ({ bookings: 0, grossCents: 0, gstCents: 0, refundsCents: 0, refundsGstCents: 0, netCents: 0 });
+const zero = (): SalesFigures => ({
+  bookings: 0,
+  grossCents: 0,
+  gstCents: 0,
+  refundsCents: 0,
+  refundsGstCents: 0,
+  netCents: 0,
+});
 
 function add(into: SalesFigures, row: SalesGroupRow): void {
   into.bookings += row.bookings;
@@ -60,5 +75,9 @@ export async function salesReport(deps: Deps, q: SalesQuery, scope: ReportScope)
 /** GET /staff/reports/occupancy: a row per location and day that has sessions. */
 export async function occupancyReport(deps: Deps, q: OccupancyQuery, scope: ReportScope): Promise<OccupancyReport> {
   const rows = await occupancyRows(deps.db, rangeOf(q, scope), deps.clock.now());
-  return { from: q.from, to: q.to, items: rows.map((r) => ({ ...r, free: r.capacity - r.booked - r.held - r.closed })) };
+  return {
+    from: q.from,
+    to: q.to,
+    items: rows.map((r) => ({ ...r, free: r.capacity - r.booked - r.held - r.closed })),
+  };
 }

@@ -11,9 +11,18 @@ describe('the place a hold is taken from (decision 0069)', () => {
     expect(key).not.toContain('2001');
     expect(holdAddressOf(on, '2001:db8:0:36::2')).toBe(key);
     expect(holdAddressOf(on, '2001:db8:0:37::1')).not.toBe(key);
-    expect(holdAddressOf({ ...on, secrets: { ...secrets, appCheckSecret: 'another-secret-of-at-least-32-chars!' } }, '2001:db8:0:36::1')).not.toBe(key);
+    expect(
+      holdAddressOf(
+        { ...on, secrets: { ...secrets, appCheckSecret: 'another-secret-of-at-least-32-chars!' } },
+        '2001:db8:0:36::1',
+      ),
+    ).not.toBe(key);
     expect(holdAddressLimit(on)).toBe(10);
-    expect(holdAddressOf({ config: loadConfig({ NODE_ENV: 'test', RATE_LIMIT_MODE: 'off' }), secrets }, '203.0.113.7')).toBeNull();
-    expect(holdAddressOf({ config: loadConfig({ NODE_ENV: 'test', HOLD_ADDRESS_LIMIT: '0' }), secrets }, '203.0.113.7')).toBeNull();
+    expect(
+      holdAddressOf({ config: loadConfig({ NODE_ENV: 'test', RATE_LIMIT_MODE: 'off' }), secrets }, '203.0.113.7'),
+    ).toBeNull();
+    expect(
+      holdAddressOf({ config: loadConfig({ NODE_ENV: 'test', HOLD_ADDRESS_LIMIT: '0' }), secrets }, '203.0.113.7'),
+    ).toBeNull();
   });
 });

@@ -17,5 +17,8 @@ export const holdAddressLimit = (deps: Pick<FastifyInstance, 'config'>): number 
 /** The stored form of a client's address, or null when no cap is in force (nothing is stored then). */
 export function holdAddressOf(deps: Deps, ip: string): string | null {
   if (holdAddressLimit(deps) === 0) return null;
-  return createHmac('sha256', deps.secrets.appCheckSecret).update(`hold-address:${addressPlace(ip)}`).digest('base64url').slice(0, 22);
+  return createHmac('sha256', deps.secrets.appCheckSecret)
+    .update(`hold-address:${addressPlace(ip)}`)
+    .digest('base64url')
+    .slice(0, 22);
 }

@@ -1,6 +1,11 @@
 import type pg from 'pg';
 import { isUniqueViolation } from '../../db/client';
-import { batchHold, quickHold, type QuickHoldOutcome, type QuickHoldArgs } from '../booking-lifecycle/hold-statements.repository';
+import {
+  batchHold,
+  quickHold,
+  type QuickHoldOutcome,
+  type QuickHoldArgs,
+} from '../booking-lifecycle/hold-statements.repository';
 
 /** Requests in one statement, at most. */
 const MAX_BATCH = 50;
@@ -87,7 +92,10 @@ export class HoldBatcher {
   private async run(batch: Pending[]): Promise<void> {
     if (batch.length > 1) {
       try {
-        const outcomes = await batchHold(this.pool, batch.map((p) => p.args));
+        const outcomes = await batchHold(
+          this.pool,
+          batch.map((p) => p.args),
+        );
         batch.forEach((p, i) => p.resolve(outcomes[i]!));
         return;
       } catch (err) {

@@ -1,10 +1,21 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { errorBodySchema } from '@kringle/contracts/errors';
-import { createReservationBodySchema, reservationListSchema, reservationParamsSchema, reservationSchema } from '@kringle/contracts/reservations';
+import {
+  createReservationBodySchema,
+  reservationListSchema,
+  reservationParamsSchema,
+  reservationSchema,
+} from '@kringle/contracts/reservations';
 import { authOf } from '../../plugins/auth';
 import { holdAddressLimit, holdAddressOf } from './hold-address';
-import { cancelReservation, createReservation, getReservation, listReservations, refreshReservation } from './reservations.service';
+import {
+  cancelReservation,
+  createReservation,
+  getReservation,
+  listReservations,
+  refreshReservation,
+} from './reservations.service';
 
 /** Timed holds (API.md "Reservations"): customers only. */
 export async function reservationsRoutes(app: FastifyInstance) {
@@ -24,10 +35,16 @@ export async function reservationsRoutes(app: FastifyInstance) {
           'Any other session while the family has a live hold or an unpaid checkout (waitlist offers aside) is 409 `HOLD_LIMIT`: let that one go first. ' +
           'After more than `HOLD_COOLDOWN_RELEASES` (3) sessions let go within `HOLD_COOLDOWN_WINDOW_MINUTES` (10), a new hold is 409 `HOLD_COOLDOWN` ' +
           'with `Retry-After` (seconds) until the oldest of them leaves the window. ' +
-          'When `HOLD_ADDRESS_LIMIT` (10) sessions of the same location and day are already on hold (live or being paid) from the client\'s address ' +
+          "When `HOLD_ADDRESS_LIMIT` (10) sessions of the same location and day are already on hold (live or being paid) from the client's address " +
           '(an IPv6 client by its /64), a new hold is 429 `RATE_LIMITED` with `Retry-After` (seconds) until the first of them ends.',
         body: createReservationBodySchema,
-        response: { 200: reservationSchema, 201: reservationSchema, 404: errorBodySchema, 409: errorBodySchema, 429: errorBodySchema },
+        response: {
+          200: reservationSchema,
+          201: reservationSchema,
+          404: errorBodySchema,
+          409: errorBodySchema,
+          429: errorBodySchema,
+        },
       },
     },
     async (req, reply) => {
@@ -44,7 +61,8 @@ export async function reservationsRoutes(app: FastifyInstance) {
       schema: {
         tags,
         summary: "The family's live holds and unpaid checkouts",
-        description: 'Soonest to lapse first; `bookingId` names the booking an unpaid checkout waits to pay, so any device can resume it after sign-in.',
+        description:
+          'Soonest to lapse first; `bookingId` names the booking an unpaid checkout waits to pay, so any device can resume it after sign-in.',
         response: { 200: reservationListSchema },
       },
     },
@@ -53,7 +71,15 @@ export async function reservationsRoutes(app: FastifyInstance) {
 
   r.get(
     '/bookings/reservation/:id',
-    { config, schema: { tags, summary: 'A hold', params: reservationParamsSchema, response: { 200: reservationSchema, 404: errorBodySchema } } },
+    {
+      config,
+      schema: {
+        tags,
+        summary: 'A hold',
+        params: reservationParamsSchema,
+        response: { 200: reservationSchema, 404: errorBodySchema },
+      },
+    },
     async (req) => getReservation(app, authOf(req).userId, req.params.id),
   );
 
@@ -61,7 +87,12 @@ export async function reservationsRoutes(app: FastifyInstance) {
     '/bookings/reservation/:id/refresh',
     {
       config,
-      schema: { tags, summary: 'More time on a live hold', params: reservationParamsSchema, response: { 200: reservationSchema, 404: errorBodySchema, 409: errorBodySchema } },
+      schema: {
+        tags,
+        summary: 'More time on a live hold',
+        params: reservationParamsSchema,
+        response: { 200: reservationSchema, 404: errorBodySchema, 409: errorBodySchema },
+      },
     },
     async (req) => refreshReservation(app, authOf(req).userId, req.params.id),
   );
@@ -70,7 +101,12 @@ export async function reservationsRoutes(app: FastifyInstance) {
     '/bookings/reservation/:id/cancel',
     {
       config,
-      schema: { tags, summary: 'Let the session go now', params: reservationParamsSchema, response: { 200: reservationSchema, 404: errorBodySchema, 409: errorBodySchema } },
+      schema: {
+        tags,
+        summary: 'Let the session go now',
+        params: reservationParamsSchema,
+        response: { 200: reservationSchema, 404: errorBodySchema, 409: errorBodySchema },
+      },
     },
     async (req) => cancelReservation(app, authOf(req).userId, req.params.id),
   );

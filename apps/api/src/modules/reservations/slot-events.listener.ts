@@ -94,7 +94,15 @@ export function startSlotEventsListener(deps: {
     for (const entry of entries.split(';')) {
       const [slotId, holderId, endsAt, reservationId] = entry.split(' ');
       const ends = Number(endsAt);
-      if (!slotId || !holderId || !reservationId || !UUID.test(slotId) || !UUID.test(holderId) || !Number.isFinite(ends)) continue;
+      if (
+        !slotId ||
+        !holderId ||
+        !reservationId ||
+        !UUID.test(slotId) ||
+        !UUID.test(holderId) ||
+        !Number.isFinite(ends)
+      )
+        continue;
       if (ended.has(reservationId)) continue;
       heard.push(slotId);
       if (!own) memo.remember(slotId, holderId, new Date(ends), now, memo.version);

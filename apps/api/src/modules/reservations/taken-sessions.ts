@@ -82,7 +82,10 @@ export class TakenSessions {
   remember(slotId: string, holderId: string | null, heldUntil: Date | null, now: Date, version: number): void {
     if (!this.enabled || version !== this.generation) return;
     const at = now.getTime();
-    const until = Math.min(at + (this.listening ? Math.max(this.ttlMs, HEARD_TTL_MS) : this.ttlMs), heldUntil ? heldUntil.getTime() : Infinity);
+    const until = Math.min(
+      at + (this.listening ? Math.max(this.ttlMs, HEARD_TTL_MS) : this.ttlMs),
+      heldUntil ? heldUntil.getTime() : Infinity,
+    );
     if (until <= at) return;
     this.entries.delete(slotId);
     // Oldest first out: Map keeps insertion order.

@@ -4,7 +4,13 @@ import type { Clock } from '../../lib/clock';
 import { errors } from '../../lib/errors';
 import { diffSeason } from '../catalogue/season-diff';
 import { commitSeason, lockSeason, parseSeason, SeasonFileError } from '../catalogue/season.service';
-import { listVersions, liveVersion, lockLiveVersion, versionRow, type SeasonVersionRow } from '../catalogue/season-versions.repository';
+import {
+  listVersions,
+  liveVersion,
+  lockLiveVersion,
+  versionRow,
+  type SeasonVersionRow,
+} from '../catalogue/season-versions.repository';
 
 /** The CLI's own words for a bad file: its message, and one detail per problem. */
 function checked(input: unknown) {
@@ -68,10 +74,21 @@ export class SeasonEditorService {
     return this.db.transaction(async (tx) => {
       await lockSeason(tx);
       if ((await lockLiveVersion(tx)) !== expected) throw errors.seasonVersionStale();
-      const result = await commitSeason(tx, input, season, { by: { kind: 'staff', id: by.userId, email: by.email }, now: this.clock.now(), refuseBooked: true });
+      const result = await commitSeason(tx, input, season, {
+        by: { kind: 'staff', id: by.userId, email: by.email },
+        now: this.clock.now(),
+        refuseBooked: true,
+      });
       if (!result.applied) return { conflicts: result.preview.conflicts };
       const { version, preview } = result.report;
-      return { saved: { version, sessionsAdded: preview.sessionsAdded, sessionsRemoved: preview.sessionsRemoved, sessionsChanged: preview.sessionsChanged } };
+      return {
+        saved: {
+          version,
+          sessionsAdded: preview.sessionsAdded,
+          sessionsRemoved: preview.sessionsRemoved,
+          sessionsChanged: preview.sessionsChanged,
+        },
+      };
     });
   }
 }

@@ -18,9 +18,15 @@ export function staffInviteMail(input: { brandName: string; to: string; role: St
       brandName,
       logoUrl: mailLogoUrl(link),
       title: 'Join the staff app',
-      intro: ['Hello,', `You have been invited to the ${brandName} staff app as ${ROLE_WORDS[role]}. Tap the button to choose your password.`],
+      intro: [
+        'Hello,',
+        `You have been invited to the ${brandName} staff app as ${ROLE_WORDS[role]}. Tap the button to choose your password.`,
+      ],
       action: { label: 'Choose your password', url: link },
-      outro: ['This link works once and expires in 7 days.', 'If you were not expecting this, you can ignore this email.'],
+      outro: [
+        'This link works once and expires in 7 days.',
+        'If you were not expecting this, you can ignore this email.',
+      ],
     }),
   };
 }

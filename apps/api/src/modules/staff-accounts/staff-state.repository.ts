@@ -27,5 +27,12 @@ export async function findStaffState(db: DbOrTx, userId: string): Promise<StaffS
     .from(users)
     .where(eq(users.id, userId));
   if (!row || !row.isStaff || !row.role) return null;
-  return { userId, email: row.email, role: row.role, locationIds: row.locationIds, active: row.active, mfaEnrolled: row.mfaEnrolledAt !== null };
+  return {
+    userId,
+    email: row.email,
+    role: row.role,
+    locationIds: row.locationIds,
+    active: row.active,
+    mfaEnrolled: row.mfaEnrolledAt !== null,
+  };
 }

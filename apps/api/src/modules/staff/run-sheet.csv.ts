@@ -57,7 +57,13 @@ export function runSheetCsv(day: DayData): string {
   const time = (iso: Date | string) => formatClockTime(iso, tz);
   const rows: (string | number)[][] = [[...HEADER]];
   for (const slot of day.slots) {
-    const base = [day.date, day.location.name, time(slot.startAt), time(slot.endAt), slot.kind === 'break' ? 'Break' : slot.slotTypeName];
+    const base = [
+      day.date,
+      day.location.name,
+      time(slot.startAt),
+      time(slot.endAt),
+      slot.kind === 'break' ? 'Break' : slot.slotTypeName,
+    ];
     const here = day.bookings.filter((b) => b.slot.id === slot.id);
     for (const b of here) {
       const d = b.details;

@@ -16,7 +16,12 @@ export interface TaxInvoice {
  * A booking's tax invoice, named for the family (a walk-in's as entered at the counter). Null when
  * nothing was paid. Read with `db`, so a sale's receipt e-mail can be built inside its transaction.
  */
-export async function taxInvoiceOf(deps: Pick<Deps, 'config'>, db: DbOrTx, bookingId: string, family: { firstName: string; lastName: string; email: string | null }): Promise<TaxInvoice | null> {
+export async function taxInvoiceOf(
+  deps: Pick<Deps, 'config'>,
+  db: DbOrTx,
+  bookingId: string,
+  family: { firstName: string; lastName: string; email: string | null },
+): Promise<TaxInvoice | null> {
   const order = (await ordersOfBooking(db, bookingId)).find((o) => o.paidAt !== null);
   if (!order) return null;
   const d = await bookingDetails(db, bookingId);
@@ -39,7 +44,10 @@ export async function taxInvoiceOf(deps: Pick<Deps, 'config'>, db: DbOrTx, booki
     },
     order,
   );
-  return { filename: `tax-invoice-${invoiceNumber(d.booking.reference, order.id)}.pdf`, pdf: await paymentReceiptPdf(data) };
+  return {
+    filename: `tax-invoice-${invoiceNumber(d.booking.reference, order.id)}.pdf`,
+    pdf: await paymentReceiptPdf(data),
+  };
 }
 
 /** GET /staff/bookings/{id}/receipt: printed at the counter, for a family without an e-mail (or who asks for paper). */

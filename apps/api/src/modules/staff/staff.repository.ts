@@ -18,7 +18,12 @@ export interface StaffBookingView extends BookingView {
  * were paid (the family may still turn up). Checkouts never paid are left out: to the staff they
  * are a held session, not a family.
  */
-export async function staffBookingsOfDay(db: DbOrTx, locationId: string, from: Date, to: Date): Promise<StaffBookingView[]> {
+export async function staffBookingsOfDay(
+  db: DbOrTx,
+  locationId: string,
+  from: Date,
+  to: Date,
+): Promise<StaffBookingView[]> {
   const paid = sql`exists (select 1 from orders o where o.booking_id = ${bookings.id} and o.paid_at is not null)`;
   return staffBookingViews(
     db,
@@ -45,7 +50,13 @@ export async function staffBookingViewsOf(db: DbOrTx, ids: string[]): Promise<St
 
 async function staffBookingViews(db: DbOrTx, where: SQL | undefined): Promise<StaffBookingView[]> {
   const reads = await selectBookingReads(db, where).orderBy(asc(slots.startAt), asc(bookings.createdAt));
-  return reads.map((r) => ({ ...toView(r), checkedInAt: r.booking.checkedInAt, noShowAt: r.booking.noShowAt, customer: customerOf(r), paidWith: r.booking.walkinPaidWith }));
+  return reads.map((r) => ({
+    ...toView(r),
+    checkedInAt: r.booking.checkedInAt,
+    noShowAt: r.booking.noShowAt,
+    customer: customerOf(r),
+    paidWith: r.booking.walkinPaidWith,
+  }));
 }
 
 export interface ActionRow {
@@ -60,10 +71,18 @@ export async function actionsOf(db: DbOrTx, bookingIds: string[]): Promise<Actio
   const result = await db.execute(sql`
     select booking_id, at, staff_email, action from staff_actions
     where booking_id = any(${sql.param(bookingIds)}::uuid[]) order by at, seq`);
-  return result.rows.map((r) => ({ bookingId: r.booking_id as string, at: new Date(r.at as string), staffEmail: r.staff_email as string, action: r.action as StaffAction }));
+  return result.rows.map((r) => ({
+    bookingId: r.booking_id as string,
+    at: new Date(r.at as string),
+    staffEmail: r.staff_email as string,
+    action: r.action as StaffAction,
+  }));
 }
 
-export async function recordAction(tx: Tx, values: { bookingId: string; staffUserId: string; staffEmail: string; action: StaffAction; at: Date }): Promise<void> {
+export async function recordAction(
+  tx: Tx,
+  values: { bookingId: string; staffUserId: string; staffEmail: string; action: StaffAction; at: Date },
+): Promise<void> {
   await tx.insert(staffActions).values(values);
 }
 
@@ -81,7 +100,10 @@ export interface RunSheetSlotRow {
   slotTypeAllowsPets: boolean;
 }
 
-export async function slotsOfDay(db: DbOrTx, args: { locationId: string; from: Date; to: Date; now: Date }): Promise<RunSheetSlotRow[]> {
+export async function slotsOfDay(
+  db: DbOrTx,
+  args: { locationId: string; from: Date; to: Date; now: Date },
+): Promise<RunSheetSlotRow[]> {
   const result = await db.execute(sql`
     select s.id, s.kind, s.start_at, s.end_at, s.blocked, s.booking_id is not null as booked,
       coalesce(s.hold_expires_at > ${args.now.toISOString()}::timestamptz, false) as held, st.id as slot_type_id, st.slug as slot_type_slug, st.name as slot_type_name, st.allows_pets as slot_type_allows_pets
@@ -112,7 +134,14 @@ export async function bookingIdByReference(db: DbOrTx, reference: string): Promi
 /** A booking's attendance facts and its session's start, the booking locked. */
 export async function lockAttendance(tx: Tx, id: string) {
   const [row] = await tx
-    .select({ id: bookings.id, status: bookings.status, cancelReason: bookings.cancelReason, checkedInAt: bookings.checkedInAt, noShowAt: bookings.noShowAt, startAt: slots.startAt })
+    .select({
+      id: bookings.id,
+      status: bookings.status,
+      cancelReason: bookings.cancelReason,
+      checkedInAt: bookings.checkedInAt,
+      noShowAt: bookings.noShowAt,
+      startAt: slots.startAt,
+    })
     .from(bookings)
     .innerJoin(slots, eq(slots.id, bookings.slotId))
     .where(eq(bookings.id, id))

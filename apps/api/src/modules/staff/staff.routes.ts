@@ -51,7 +51,8 @@ export async function staffRoutes(app: FastifyInstance) {
       schema: {
         tags,
         summary: "A location's day: every session and break in order, with its bookings and the counts",
-        description: 'A session with several bookings (one cancelled, one rebooked) has an item for each; a session nobody booked has one item with `booking: null`.',
+        description:
+          'A session with several bookings (one cancelled, one rebooked) has an item for each; a session nobody booked has one item with `booking: null`.',
         querystring: runSheetQuerySchema,
         response: { 200: runSheetSchema, 400: errorBodySchema, 404: errorBodySchema },
       },
@@ -135,14 +136,23 @@ export async function staffRoutes(app: FastifyInstance) {
       schema: {
         tags,
         summary: "A paid booking's tax invoice (application/pdf), to print at the counter",
-        description: 'For a walk-in family without an e-mail, or anyone who asks for paper. Billed to the family (a walk-in as entered). 409 NOT_PAID when nothing was paid.',
+        description:
+          'For a walk-in family without an e-mail, or anyone who asks for paper. Billed to the family (a walk-in as entered). 409 NOT_PAID when nothing was paid.',
         params: staffBookingParamsSchema,
-        response: { 200: z.any().meta({ description: 'application/pdf' }), 400: errorBodySchema, 404: errorBodySchema, 409: errorBodySchema },
+        response: {
+          200: z.any().meta({ description: 'application/pdf' }),
+          400: errorBodySchema,
+          404: errorBodySchema,
+          409: errorBodySchema,
+        },
       },
     },
     async (req, reply) => {
       const invoice = await staffReceipt(app, req.params.id, guard(req));
-      return reply.type('application/pdf').header('content-disposition', `attachment; filename="${invoice.filename}"`).send(invoice.pdf);
+      return reply
+        .type('application/pdf')
+        .header('content-disposition', `attachment; filename="${invoice.filename}"`)
+        .send(invoice.pdf);
     },
   );
   r.post(

@@ -37,16 +37,29 @@ type WalkInDeps = Deps & Pick<FastifyInstance, 'pool' | 'log' | 'slotState'>;
  * announcement as a hold (decision 0014: "taken by" the staff member, who never holds, until the
  * session ends); their availability answers within their 1 s cache.
  */
-export async function sellWalkIn(deps: WalkInDeps, staff: AuthClaims, body: WalkInBody, guard: LocationGuard): Promise<StaffBooking> {
+export async function sellWalkIn(
+  deps: WalkInDeps,
+  staff: AuthClaims,
+  body: WalkInBody,
+  guard: LocationGuard,
+): Promise<StaffBooking> {
   const now = deps.clock.now();
   const slot = await walkInSlot(deps.db, body.slotId);
   if (!slot) throw notFound('That session');
   guard(slot.locationId);
-  if (slot.kind !== 'session' || slot.endAt <= now || localDateOf(slot.startAt, slot.timezone) !== localDateOf(now, slot.timezone)) {
+  if (
+    slot.kind !== 'session' ||
+    slot.endAt <= now ||
+    localDateOf(slot.startAt, slot.timezone) !== localDateOf(now, slot.timezone)
+  ) {
     throw errors.slotUnavailable('Walk-ins are sold for sessions later today only. Please choose another time.');
   }
   // Access needs come with the parent's consent, asked at the set (decision 0058).
-  const { details, consented } = checkDetailsInput(body.details, { maxPeople: deps.config.MAX_PEOPLE_PER_PHOTO, allowsPets: slot.allowsPets }, ['body', 'details']);
+  const { details, consented } = checkDetailsInput(
+    body.details,
+    { maxPeople: deps.config.MAX_PEOPLE_PER_PHOTO, allowsPets: slot.allowsPets },
+    ['body', 'details'],
+  );
   const items = await priceLines(deps.db, slot.id, body);
   const taken = deps.slotState.taken;
   const version = taken.version;
@@ -70,13 +83,33 @@ export async function sellWalkIn(deps: WalkInDeps, staff: AuthClaims, body: Walk
     try {
       await deps.db.transaction(async (tx) => {
         const ctx = { tx, now, log: deps.log, actor: staffActor(staff) };
-        if (!(await sellTransition(ctx, walkInBooking(values), { userId: values.staffUserId, id: values.orderId, items: values.items, amountCents: values.amountCents }))) throw errors.slotUnavailable();
-        await recordAction(tx, { bookingId: id, staffUserId: staff.userId, staffEmail: staff.email, action: 'walk_in', at: now });
+        if (
+          !(await sellTransition(ctx, walkInBooking(values), {
+            userId: values.staffUserId,
+            id: values.orderId,
+            items: values.items,
+            amountCents: values.amountCents,
+          }))
+        )
+          throw errors.slotUnavailable();
+        await recordAction(tx, {
+          bookingId: id,
+          staffUserId: staff.userId,
+          staffEmail: staff.email,
+          action: 'walk_in',
+          at: now,
+        });
         if (consented) await recordAccessConsent(tx, { userId: null, bookingId: id, recordedBy: staff.userId, now });
         // A family sold a session already running is standing at the set: checked in with the sale,
         // as POST /staff/check-ins would, so staff have nothing left to tap.
         if (slot.startAt <= now && (await checkIn(ctx, id))) {
-          await recordAction(tx, { bookingId: id, staffUserId: staff.userId, staffEmail: staff.email, action: 'check_in', at: now });
+          await recordAction(tx, {
+            bookingId: id,
+            staffUserId: staff.userId,
+            staffEmail: staff.email,
+            action: 'check_in',
+            at: now,
+          });
         }
         if (values.email) await enqueueMail(tx, await walkInReceiptMail(deps, tx, values));
       });
@@ -91,7 +124,12 @@ export async function sellWalkIn(deps: WalkInDeps, staff: AuthClaims, body: Walk
   }
   deps.slotState.changed({ locationId: slot.locationId });
   taken.remember(slot.id, null, null, now, version);
-  announceTaken(deps.slotState, deps.pool, deps.log, { slotId: slot.id, holderId: staff.userId, reservationId: id, endsAt: slot.endAt });
+  announceTaken(deps.slotState, deps.pool, deps.log, {
+    slotId: slot.id,
+    holderId: staff.userId,
+    reservationId: id,
+    endsAt: slot.endAt,
+  });
   return getStaffBooking(deps, id);
 }
 
@@ -139,7 +177,11 @@ async function walkInReceiptMail(deps: Deps, tx: Tx, v: WalkInValues) {
   const found = await bookingDetails(tx, v.id);
   // The booking belongs to the staff member who sold it; the mail goes to the family.
   const d = { ...found, email: v.email!, firstName: v.firstName };
-  const invoice = (await taxInvoiceOf(deps, tx, v.id, { firstName: v.firstName, lastName: v.lastName, email: v.email }))!;
+  const invoice = (await taxInvoiceOf(deps, tx, v.id, {
+    firstName: v.firstName,
+    lastName: v.lastName,
+    email: v.email,
+  }))!;
   return {
     to: d.email,
     subject: `Your receipt: ${d.slotTypeName} (${v.reference})`,
@@ -147,13 +189,21 @@ async function walkInReceiptMail(deps: Deps, tx: Tx, v: WalkInValues) {
       brandName: deps.config.BRAND_NAME,
       logoUrl: mailLogoUrl(deps.config.PUBLIC_URL),
       title: 'Thank you for visiting Santa',
-      intro: [greeting(v.firstName), `You are booked for ${d.slotTypeName}, paid in store (${PAID_WITH_LABELS[v.paidWith]}). Your tax invoice is attached.`],
+      intro: [
+        greeting(v.firstName),
+        `You are booked for ${d.slotTypeName}, paid in store (${PAID_WITH_LABELS[v.paidWith]}). Your tax invoice is attached.`,
+      ],
       details: [
         ...bookingSummary(d),
-        { label: 'Packages', value: v.items.map((i) => `${i.quantity} × ${i.name}: ${formatAud(i.totalCents)}`).join('; ') },
+        {
+          label: 'Packages',
+          value: v.items.map((i) => `${i.quantity} × ${i.name}: ${formatAud(i.totalCents)}`).join('; '),
+        },
         { label: 'Total paid', value: `${formatAud(v.amountCents)} (includes GST)` },
       ],
     }),
-    attachments: [{ filename: invoice.filename, contentType: 'application/pdf', content: invoice.pdf.toString('base64') }],
+    attachments: [
+      { filename: invoice.filename, contentType: 'application/pdf', content: invoice.pdf.toString('base64') },
+    ],
   };
 }

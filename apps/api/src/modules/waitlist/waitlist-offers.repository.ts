@@ -78,7 +78,14 @@ export async function lockNextInLine(tx: Tx, slot: FreeSlot, now: Date): Promise
 /** The offer: a reservation of that family holding the (locked) slot, and the entry marked offered. */
 export async function makeOffer(
   tx: Tx,
-  args: { reservationId: string; slot: FreeSlot; family: NextFamily; expiresAt: Date; refreshesLeft: number; now: Date },
+  args: {
+    reservationId: string;
+    slot: FreeSlot;
+    family: NextFamily;
+    expiresAt: Date;
+    refreshesLeft: number;
+    now: Date;
+  },
 ): Promise<void> {
   const now = args.now.toISOString();
   const expiresAt = args.expiresAt.toISOString();
@@ -88,7 +95,13 @@ export async function makeOffer(
       ${expiresAt}::timestamptz, ${args.refreshesLeft}, null, ${args.family.entryId}::uuid, ${now}::timestamptz, ${now}::timestamptz)`);
   await holdFreeSlot(
     tx,
-    { slotId: args.slot.id, reservationId: args.reservationId, expiresAt: args.expiresAt, action: 'offerFromWaitlist', waitlistEntryId: args.family.entryId },
+    {
+      slotId: args.slot.id,
+      reservationId: args.reservationId,
+      expiresAt: args.expiresAt,
+      action: 'offerFromWaitlist',
+      waitlistEntryId: args.family.entryId,
+    },
     { actor: SYSTEM, at: args.now },
   );
   await tx.execute(sql`

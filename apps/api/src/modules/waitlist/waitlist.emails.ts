@@ -15,7 +15,8 @@ export interface OfferMailFacts {
 }
 
 /** The link opens the booking wizard at the Package step with the offer's hold (web: create-booking?offer=). */
-export const offerLink = (appUrl: string, reservationId: string) => `${appUrl}/create-booking?offer=${encodeURIComponent(reservationId)}`;
+export const offerLink = (appUrl: string, reservationId: string) =>
+  `${appUrl}/create-booking?offer=${encodeURIComponent(reservationId)}`;
 
 /** Says which session, until when (the location's clock), and that letting it lapse leaves the line for that day. */
 export function waitlistOfferMail(f: OfferMailFacts, brandName: string, appUrl: string): OutgoingMail {

@@ -51,7 +51,14 @@ export async function handOffSlot(deps: WaitlistDeps, slotId: string): Promise<b
       const reservationId = randomUUID();
       const expiresAt = new Date(now.getTime() + deps.config.WAITLIST_OFFER_MINUTES * 60_000);
       await makeOffer(tx, { reservationId, slot, family, expiresAt, refreshesLeft: deps.config.HOLD_REFRESHES, now });
-      await enqueueMail(tx, waitlistOfferMail(offerFacts(slot, family, reservationId, expiresAt), deps.config.BRAND_NAME, deps.config.PUBLIC_URL));
+      await enqueueMail(
+        tx,
+        waitlistOfferMail(
+          offerFacts(slot, family, reservationId, expiresAt),
+          deps.config.BRAND_NAME,
+          deps.config.PUBLIC_URL,
+        ),
+      );
       return { slot, family, reservationId, expiresAt };
     }
     return null;
@@ -61,8 +68,16 @@ export async function handOffSlot(deps: WaitlistDeps, slotId: string): Promise<b
   deps.slotState.changed({ locationId: offer.slot.locationId });
   const taken = deps.slotState.taken;
   taken.remember(offer.slot.id, offer.family.userId, offer.expiresAt, now, taken.version);
-  announceTaken(deps.slotState, deps.pool, deps.log, { slotId: offer.slot.id, holderId: offer.family.userId, reservationId: offer.reservationId, endsAt: offer.expiresAt });
-  deps.log.info({ slotId: offer.slot.id, entryId: offer.family.entryId, reservationId: offer.reservationId }, 'waitlist offer made');
+  announceTaken(deps.slotState, deps.pool, deps.log, {
+    slotId: offer.slot.id,
+    holderId: offer.family.userId,
+    reservationId: offer.reservationId,
+    endsAt: offer.expiresAt,
+  });
+  deps.log.info(
+    { slotId: offer.slot.id, entryId: offer.family.entryId, reservationId: offer.reservationId },
+    'waitlist offer made',
+  );
   return true;
 }
 
@@ -95,7 +110,10 @@ export async function onSlotFreed(deps: WaitlistDeps, slotId: string): Promise<v
  */
 export function handOffOnFree(deps: WaitlistDeps): ((slotId: string) => void) | undefined {
   if (!deps.config.JOBS_ENABLED) return undefined;
-  return (slotId) => void onSlotFreed(deps, slotId).catch((err: unknown) => deps.log.warn({ err, slotId }, 'waitlist hand-off failed; the waitlist job retries'));
+  return (slotId) =>
+    void onSlotFreed(deps, slotId).catch((err: unknown) =>
+      deps.log.warn({ err, slotId }, 'waitlist hand-off failed; the waitlist job retries'),
+    );
 }
 
 /** One session's failure (say, a connection lost) does not keep the others from their families; the job tries it again. */
@@ -127,7 +145,14 @@ export async function settleOffers(deps: WaitlistDeps): Promise<string[]> {
       if (offer.outcome === 'booked') {
         // The offer became a paid booking: its checkout and payment have their entries; this one says it came from the line.
         const about = { bookingId: offer.bookingId, slotId: offer.slotId, orderId: null, reason: null };
-        await insertAuditEntry(tx, { at: now, actor: SYSTEM, action: 'claimOffer', ...about, before: { waitlist: 'offered' }, after: { waitlist: 'booked', waitlistEntryId: offer.entryId } });
+        await insertAuditEntry(tx, {
+          at: now,
+          actor: SYSTEM,
+          action: 'claimOffer',
+          ...about,
+          before: { waitlist: 'offered' },
+          after: { waitlist: 'booked', waitlistEntryId: offer.entryId },
+        });
         continue;
       }
       if (offer.reservationStatus === 'checked_out') continue;
@@ -139,7 +164,10 @@ export async function settleOffers(deps: WaitlistDeps): Promise<string[]> {
 }
 
 /** Offers whatever is free on one waited-for day (after a join: a free may have come just before it). */
-export async function handOffDay(deps: WaitlistDeps, day: { locationId: string; slotTypeId: string; date: string }): Promise<number> {
+export async function handOffDay(
+  deps: WaitlistDeps,
+  day: { locationId: string; slotTypeId: string; date: string },
+): Promise<number> {
   const now = deps.clock.now();
   return handOffSlots(deps, await freeSlotsOnWaitedDays(deps.db, now, leadCutoffOf(deps.config, now), day));
 }

@@ -1,9 +1,15 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx, Tx } from '../../db/client';
-import { holdableSession, instant, LIVE_BOOKING_STATUSES, noOneWaitingFor } from '../booking-lifecycle/session-rules.sql';
+import {
+  holdableSession,
+  instant,
+  LIVE_BOOKING_STATUSES,
+  noOneWaitingFor,
+} from '../booking-lifecycle/session-rules.sql';
 
 /** `s` (a slots row) could be held right now: the hold statements' own conditions, waitlist aside. */
-export const freeNow = (now: Date, leadCutoff: Date): SQL => sql.raw(holdableSession('s', instant(now), instant(leadCutoff)));
+export const freeNow = (now: Date, leadCutoff: Date): SQL =>
+  sql.raw(holdableSession('s', instant(now), instant(leadCutoff)));
 
 /** `s` starts on local date `day` (column or parameter) of its location `l`. */
 export const onDay = (day: SQL): SQL => sql`
@@ -20,11 +26,16 @@ export async function lockFamily(tx: Tx, userId: string): Promise<void> {
 }
 
 export async function liveEntryCount(tx: Tx, userId: string): Promise<number> {
-  const r = await tx.execute(sql`select count(*)::int as n from waitlist_entries where user_id = ${userId}::uuid and status in ('waiting', 'offered')`);
+  const r = await tx.execute(
+    sql`select count(*)::int as n from waitlist_entries where user_id = ${userId}::uuid and status in ('waiting', 'offered')`,
+  );
   return r.rows[0]!.n as number;
 }
 
-export async function hasLiveEntryFor(tx: Tx, args: { userId: string; locationId: string; slotTypeId: string; date: string }): Promise<boolean> {
+export async function hasLiveEntryFor(
+  tx: Tx,
+  args: { userId: string; locationId: string; slotTypeId: string; date: string },
+): Promise<boolean> {
   const r = await tx.execute(sql`
     select 1 from waitlist_entries where user_id = ${args.userId}::uuid and location_id = ${args.locationId}::uuid
       and slot_type_id = ${args.slotTypeId}::uuid and date = ${args.date}::date and status in ('waiting', 'offered')`);
@@ -49,7 +60,10 @@ export async function dayOutlook(
   return { sessionsAhead: r.rows[0]!.ahead as number, available: r.rows[0]!.available as number };
 }
 
-export async function insertEntry(tx: Tx, args: { userId: string; locationId: string; slotTypeId: string; date: string; now: Date }): Promise<string> {
+export async function insertEntry(
+  tx: Tx,
+  args: { userId: string; locationId: string; slotTypeId: string; date: string; now: Date },
+): Promise<string> {
   const r = await tx.execute(sql`
     insert into waitlist_entries (user_id, location_id, slot_type_id, date, status, created_at, updated_at)
     values (${args.userId}::uuid, ${args.locationId}::uuid, ${args.slotTypeId}::uuid, ${args.date}::date, 'waiting', ${args.now.toISOString()}::timestamptz, ${args.now.toISOString()}::timestamptz)
@@ -102,21 +116,41 @@ export async function listLiveEntries(db: DbOrTx, userId: string, now: Date, ent
     createdAt: new Date(row.created_at as string),
     offer:
       row.status === 'offered' && row.reservation_id
-        ? { reservationId: row.reservation_id as string, slotId: row.slot_id as string, startAt: new Date(row.start_at as string), expiresAt: new Date(row.expires_at as string) }
+        ? {
+            reservationId: row.reservation_id as string,
+            slotId: row.slot_id as string,
+            startAt: new Date(row.start_at as string),
+            expiresAt: new Date(row.expires_at as string),
+          }
         : null,
   }));
 }
 
 /** The family's own live entry, locked; undefined for anyone else's or an ended one. */
-export async function lockLiveEntry(tx: Tx, id: string, userId: string): Promise<{ id: string; status: string; reservationId: string | null } | undefined> {
+export async function lockLiveEntry(
+  tx: Tx,
+  id: string,
+  userId: string,
+): Promise<{ id: string; status: string; reservationId: string | null } | undefined> {
   const r = await tx.execute(sql`
     select id, status, reservation_id from waitlist_entries
     where id = ${id}::uuid and user_id = ${userId}::uuid and status in ('waiting', 'offered') for update`);
   const row = r.rows[0];
-  return row ? { id: row.id as string, status: row.status as string, reservationId: (row.reservation_id as string | null) ?? null } : undefined;
+  return row
+    ? {
+        id: row.id as string,
+        status: row.status as string,
+        reservationId: (row.reservation_id as string | null) ?? null,
+      }
+    : undefined;
 }
 
-export async function endEntry(tx: Tx, id: string, status: 'booked' | 'left' | 'lapsed' | 'ended', now: Date): Promise<void> {
+export async function endEntry(
+  tx: Tx,
+  id: string,
+  status: 'booked' | 'left' | 'lapsed' | 'ended',
+  now: Date,
+): Promise<void> {
   await tx.execute(sql`
     update waitlist_entries set status = ${status}, ended_at = ${now.toISOString()}::timestamptz, updated_at = ${now.toISOString()}::timestamptz
     where id = ${id}::uuid`);

@@ -1,7 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { errorBodySchema } from '@kringle/contracts/errors';
-import { joinWaitlistBodySchema, waitlistEntrySchema, waitlistListSchema, waitlistParamsSchema } from '@kringle/contracts/waitlist';
+import {
+  joinWaitlistBodySchema,
+  waitlistEntrySchema,
+  waitlistListSchema,
+  waitlistParamsSchema,
+} from '@kringle/contracts/waitlist';
 import { z } from 'zod';
 import { authOf } from '../../plugins/auth';
 import { byIp, rateLimit } from '../../plugins/rate-limit';
@@ -16,7 +21,12 @@ export async function waitlistRoutes(app: FastifyInstance) {
   const byUser = (req: { auth: { userId: string } | null }) => req.auth?.userId;
   const joinLimits = [
     rateLimit(app, { name: 'waitlist-join:user', max: LIMITS.perUser.max, window: LIMITS.perUser.window, key: byUser }),
-    rateLimit(app, { name: 'waitlist-join:user-day', max: LIMITS.perUserDay.max, window: LIMITS.perUserDay.window, key: byUser }),
+    rateLimit(app, {
+      name: 'waitlist-join:user-day',
+      max: LIMITS.perUserDay.max,
+      window: LIMITS.perUserDay.window,
+      key: byUser,
+    }),
     rateLimit(app, { name: 'waitlist-join:ip', max: LIMITS.perIp.max, window: LIMITS.perIp.window, key: byIp }),
   ];
 
@@ -34,7 +44,13 @@ export async function waitlistRoutes(app: FastifyInstance) {
           '400 for a day outside the season ahead or with no sessions of that type left. ' +
           '429 RATE_LIMITED (Retry-After) past 10 joins an hour or 30 a day per account, or 300 an hour per address (issue 36).',
         body: joinWaitlistBodySchema,
-        response: { 201: waitlistEntrySchema, 400: errorBodySchema, 404: errorBodySchema, 409: errorBodySchema, 429: errorBodySchema },
+        response: {
+          201: waitlistEntrySchema,
+          400: errorBodySchema,
+          404: errorBodySchema,
+          409: errorBodySchema,
+          429: errorBodySchema,
+        },
       },
       preHandler: joinLimits,
     },
@@ -48,7 +64,8 @@ export async function waitlistRoutes(app: FastifyInstance) {
       schema: {
         tags,
         summary: 'Your live waitlist entries, with your place in each line and any open offer',
-        description: 'An offer is a reservation held for you alone (use it with the reservation, cart and checkout endpoints) until offer.expiresAt.',
+        description:
+          'An offer is a reservation held for you alone (use it with the reservation, cart and checkout endpoints) until offer.expiresAt.',
         response: { 200: waitlistListSchema },
       },
     },

@@ -31,7 +31,12 @@ const toEntry = (row: EntryRow): WaitlistEntry => ({
   position: row.position,
   createdAt: row.createdAt.toISOString(),
   offer: row.offer
-    ? { reservationId: row.offer.reservationId, slotId: row.offer.slotId, startAt: row.offer.startAt.toISOString(), expiresAt: row.offer.expiresAt.toISOString() }
+    ? {
+        reservationId: row.offer.reservationId,
+        slotId: row.offer.slotId,
+        startAt: row.offer.startAt.toISOString(),
+        expiresAt: row.offer.expiresAt.toISOString(),
+      }
     : null,
 });
 
@@ -44,17 +49,24 @@ const toEntry = (row: EntryRow): WaitlistEntry => ({
 export async function joinWaitlist(deps: WaitlistDeps, userId: string, body: JoinWaitlistBody): Promise<WaitlistEntry> {
   const now = deps.clock.now();
   const [place] = await deps.db
-    .select({ timezone: locations.timezone, seasonEnd: locations.seasonEnd, salesOpenAt: locations.salesOpenAt, name: locations.name })
+    .select({
+      timezone: locations.timezone,
+      seasonEnd: locations.seasonEnd,
+      salesOpenAt: locations.salesOpenAt,
+      name: locations.name,
+    })
     .from(slotTypes)
     .innerJoin(locations, eq(locations.id, slotTypes.locationId))
     .where(and(eq(slotTypes.id, body.slotTypeId), eq(slotTypes.locationId, body.locationId)));
   if (!place) throw notFound('That location and session type');
-  if (body.date < localDateOf(now, place.timezone) || body.date > place.seasonEnd) throw errors.invalidField('date', 'That day is not in the season ahead.');
+  if (body.date < localDateOf(now, place.timezone) || body.date > place.seasonEnd)
+    throw errors.invalidField('date', 'That day is not in the season ahead.');
   // Queueing before the opening would be a head start on everyone else.
   if (place.salesOpenAt && place.salesOpenAt > now) throw errors.salesNotOpen(place.name);
   const leadCutoff = leadCutoffOf(deps.config, now);
   const outlook = await dayOutlook(deps.db, { ...body, now, leadCutoff });
-  if (outlook.sessionsAhead === 0) throw errors.invalidField('date', 'There are no sessions of that type left on that day.');
+  if (outlook.sessionsAhead === 0)
+    throw errors.invalidField('date', 'There are no sessions of that type left on that day.');
   if (outlook.available > 0) throw errors.waitlistNotNeeded();
   let id: string;
   try {
@@ -96,7 +108,9 @@ export async function leaveWaitlist(deps: WaitlistDeps, userId: string, id: stri
     if (!entry) throw notFound('That waitlist entry');
     await endEntry(tx, entry.id, 'left', now);
     // A checked-out offer is a booking being paid: it is not taken away here.
-    return entry.status === 'offered' && entry.reservationId ? endOffer(tx, entry.reservationId, 'cancelled', { actor: familyActor(userId), at: now }) : null;
+    return entry.status === 'offered' && entry.reservationId
+      ? endOffer(tx, entry.reservationId, 'cancelled', { actor: familyActor(userId), at: now })
+      : null;
   });
   if (!freed) return;
   deps.slotState.changed({ freed: [freed] });

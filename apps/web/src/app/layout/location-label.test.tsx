@@ -15,13 +15,18 @@ function renderLabel(lists: { upcoming: Booking[]; past: Booking[] }) {
   const fetchFn = (async (input: RequestInfo | URL) => {
     const path = new URL(String(input)).pathname.replace('/api/v1', '');
     asked.push(path);
-    const items = path === '/bookings/upcoming-bookings' ? lists.upcoming : path === '/bookings/past-bookings' ? lists.past : null;
+    const items =
+      path === '/bookings/upcoming-bookings' ? lists.upcoming : path === '/bookings/past-bookings' ? lists.past : null;
     if (!items) return new Response(JSON.stringify({ error: 'Not found', code: 'NOT_FOUND' }), { status: 404 });
-    return new Response(JSON.stringify({ items, nextCursor: null }), { status: 200, headers: { 'content-type': 'application/json' } });
+    return new Response(JSON.stringify({ items, nextCursor: null }), {
+      status: 200,
+      headers: { 'content-type': 'application/json' },
+    });
   }) as typeof fetch;
   const store = configureStore({
     reducer: combineReducers({ auth: authReducer, booking: bookingReducer, [api.reducerPath]: api.reducer }),
-    middleware: (getDefault) => getDefault({ thunk: { extraArgument: { baseQuery: testBaseQueryDeps(fetchFn) } } }).concat(api.middleware),
+    middleware: (getDefault) =>
+      getDefault({ thunk: { extraArgument: { baseQuery: testBaseQueryDeps(fetchFn) } } }).concat(api.middleware),
   });
   render(
     <Provider store={store}>
@@ -31,7 +36,8 @@ function renderLabel(lists: { upcoming: Booking[]; past: Booking[] }) {
   return { asked };
 }
 
-const at = (name: string, overrides: Partial<Booking> = {}) => aBooking({ ...overrides, location: { ...aBooking().location, name } });
+const at = (name: string, overrides: Partial<Booking> = {}) =>
+  aBooking({ ...overrides, location: { ...aBooking().location, name } });
 
 describe('LocationLabel', () => {
   it('names the next booking’s place, and does not ask for past bookings then', async () => {

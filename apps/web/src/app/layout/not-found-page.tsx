@@ -12,7 +12,9 @@ export function NotFoundPage({ brandName }: { brandName: string }) {
       <Logo brandName={brandName} className="size-16" />
       <p className="text-sm font-semibold tracking-[0.2em] text-gold-700">ERROR 404</p>
       <h1 className="text-3xl font-semibold text-ink-900 sm:text-4xl">We can&apos;t find that page</h1>
-      <p className="max-w-md text-ink-700">The link may be old or mistyped. Santa&apos;s elves have checked twice, and it isn&apos;t here.</p>
+      <p className="max-w-md text-ink-700">
+        The link may be old or mistyped. Santa&apos;s elves have checked twice, and it isn&apos;t here.
+      </p>
       {signedIn ? (
         <Link to="/bookings" className={buttonClasses('primary')}>
           Go to my bookings

@@ -21,7 +21,17 @@ export type CardPaymentProps = Omit<StripePaymentProps, 'publishableKey'> & {
  * Payment Element with real keys. The booking wizard's payment step and the photo gallery's
  * "Buy more" both use it, so a card is taken one way everywhere.
  */
-export function CardPayment({ clientSecret, returnUrl, payLabel, onOutcome, formId, payInBar = false, onBusy, loading, loadProblem }: CardPaymentProps) {
+export function CardPayment({
+  clientSecret,
+  returnUrl,
+  payLabel,
+  onOutcome,
+  formId,
+  payInBar = false,
+  onBusy,
+  loading,
+  loadProblem,
+}: CardPaymentProps) {
   const config = useStripeConfigQuery();
   const [busy, setBusyHere] = useState(false);
   const setBusy = (b: boolean) => {
@@ -32,7 +42,13 @@ export function CardPayment({ clientSecret, returnUrl, payLabel, onOutcome, form
   const paySandbox = async (card: CardFields) => {
     if (!config.data?.sandboxUrl) return;
     setBusy(true);
-    const outcome = await confirmWithSandbox({ sandboxUrl: config.data.sandboxUrl, publishableKey: config.data.publishableKey, clientSecret, card, returnUrl });
+    const outcome = await confirmWithSandbox({
+      sandboxUrl: config.data.sandboxUrl,
+      publishableKey: config.data.publishableKey,
+      clientSecret,
+      card,
+      returnUrl,
+    });
     // Leaving for the bank page: keep the button busy until the browser goes.
     if (outcome.kind !== 'redirect') setBusy(false);
     onOutcome(outcome);
@@ -40,7 +56,11 @@ export function CardPayment({ clientSecret, returnUrl, payLabel, onOutcome, form
 
   const waiting = loading ?? (
     <p role="status" className="flex items-center gap-2 text-ink-700">
-      <span className="size-5 animate-spin rounded-full border-2 border-cream-300 border-t-festive-700" aria-hidden="true" /> Loading the payment form
+      <span
+        className="size-5 animate-spin rounded-full border-2 border-cream-300 border-t-festive-700"
+        aria-hidden="true"
+      />{' '}
+      Loading the payment form
     </p>
   );
   if (config.isLoading) return <>{waiting}</>;
@@ -63,7 +83,13 @@ export function CardPayment({ clientSecret, returnUrl, payLabel, onOutcome, form
     return (
       <>
         <SandboxTestCards />
-        <SandboxCardForm payLabel={payLabel} busy={busy} onPay={(card) => void paySandbox(card)} formId={formId} payInBar={payInBar} />
+        <SandboxCardForm
+          payLabel={payLabel}
+          busy={busy}
+          onPay={(card) => void paySandbox(card)}
+          formId={formId}
+          payInBar={payInBar}
+        />
       </>
     );
   }

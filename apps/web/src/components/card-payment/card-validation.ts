@@ -50,7 +50,11 @@ export function validateCard(fields: CardFields, now: Date = new Date()): CardEr
   const expiry = parseExpiry(fields.expiry);
   const thisMonth = now.getFullYear() * 12 + now.getMonth();
   return {
-    number: !number ? 'Enter your card number.' : number.length < 12 || !luhnValid(number) ? 'Check your card number: it does not look right.' : '',
+    number: !number
+      ? 'Enter your card number.'
+      : number.length < 12 || !luhnValid(number)
+        ? 'Check your card number: it does not look right.'
+        : '',
     expiry: !fields.expiry.trim()
       ? 'Enter the expiry date, like 08 / 29.'
       : !expiry
@@ -58,7 +62,11 @@ export function validateCard(fields: CardFields, now: Date = new Date()): CardEr
         : expiry.year * 12 + (expiry.month - 1) < thisMonth
           ? 'This card has expired.'
           : '',
-    cvc: !fields.cvc.trim() ? 'Enter the 3 or 4 digit security code.' : !/^\d{3,4}$/.test(fields.cvc.trim()) ? 'The security code is 3 or 4 digits.' : '',
+    cvc: !fields.cvc.trim()
+      ? 'Enter the 3 or 4 digit security code.'
+      : !/^\d{3,4}$/.test(fields.cvc.trim())
+        ? 'The security code is 3 or 4 digits.'
+        : '',
     name: fields.name.trim() ? '' : 'Enter the name on the card.',
   };
 }

@@ -43,6 +43,11 @@ describe('SandboxCardForm', () => {
     expect(screen.getByLabelText('Card number')).toHaveValue('4242 4242 4242 4242');
     expect(screen.getByLabelText('Expiry date')).toHaveValue('12 / 30');
     await userEvent.click(screen.getByRole('button', { name: 'Pay $39.95' }));
-    expect(onPay).toHaveBeenCalledWith({ number: '4242 4242 4242 4242', expiry: '12 / 30', cvc: '123', name: 'Holly Berry' });
+    expect(onPay).toHaveBeenCalledWith({
+      number: '4242 4242 4242 4242',
+      expiry: '12 / 30',
+      cvc: '123',
+      name: 'Holly Berry',
+    });
   });
 });

@@ -118,9 +118,26 @@ export function SandboxCardForm({
           numeric
           maxLength={7}
         />
-        <Field id={`${id}-cvc`} label="Security code" hint="3 or 4 digits" error={errors.cvc} value={fields.cvc} onChange={set('cvc')} autoComplete="cc-csc" numeric maxLength={4} />
+        <Field
+          id={`${id}-cvc`}
+          label="Security code"
+          hint="3 or 4 digits"
+          error={errors.cvc}
+          value={fields.cvc}
+          onChange={set('cvc')}
+          autoComplete="cc-csc"
+          numeric
+          maxLength={4}
+        />
       </div>
-      <Field id={`${id}-name`} label="Name on card" error={errors.name} value={fields.name} onChange={set('name')} autoComplete="cc-name" />
+      <Field
+        id={`${id}-name`}
+        label="Name on card"
+        error={errors.name}
+        value={fields.name}
+        onChange={set('name')}
+        autoComplete="cc-name"
+      />
       {!payInBar && (
         <Button type="submit" className="w-full" disabled={busy}>
           {busy ? 'Paying…' : payLabel}

@@ -23,11 +23,19 @@ const DECLINE_WORDS: Record<string, string> = {
   card_declined: 'Your card was declined by your bank. Please try another card, or call your bank.',
   expired_card: 'Your card has expired. Please use another card.',
   incorrect_cvc: 'The security code does not match this card. Please check it and try again.',
-  payment_intent_authentication_failure: 'Your bank could not confirm it was you, so nothing was charged. Please try again or use another card.',
+  payment_intent_authentication_failure:
+    'Your bank could not confirm it was you, so nothing was charged. Please try again or use another card.',
 };
 
-export function declineMessage(error: { message?: string; code?: string; decline_code?: string } | null | undefined): string {
-  return DECLINE_WORDS[error?.decline_code ?? ''] ?? DECLINE_WORDS[error?.code ?? ''] ?? error?.message ?? 'Your payment did not go through. Please try another card.';
+export function declineMessage(
+  error: { message?: string; code?: string; decline_code?: string } | null | undefined,
+): string {
+  return (
+    DECLINE_WORDS[error?.decline_code ?? ''] ??
+    DECLINE_WORDS[error?.code ?? ''] ??
+    error?.message ??
+    'Your payment did not go through. Please try another card.'
+  );
 }
 
 /** What a PaymentIntent's status means for the customer. */
@@ -36,7 +44,8 @@ export function outcomeOf(intent: ConfirmedIntent): ConfirmOutcome {
   if (intent.status === 'processing') return { kind: 'processing' };
   const url = intent.next_action?.redirect_to_url?.url;
   if (intent.status === 'requires_action' && url) return { kind: 'redirect', url };
-  if (intent.status === 'requires_payment_method') return { kind: 'declined', message: declineMessage(intent.last_payment_error) };
+  if (intent.status === 'requires_payment_method')
+    return { kind: 'declined', message: declineMessage(intent.last_payment_error) };
   return { kind: 'error', message: 'Your payment could not be completed. Please try again.' };
 }
 
@@ -45,7 +54,14 @@ export function outcomeOf(intent: ConfirmedIntent): ConfirmOutcome {
  * with the publishable key and the client_secret. The sandbox answers the PaymentIntent, or a
  * 402 card_error for card details it refuses before charging.
  */
-export async function confirmWithSandbox(opts: { sandboxUrl: string; publishableKey: string; clientSecret: string; card: CardFields; returnUrl: string; fetchFn?: typeof fetch }): Promise<ConfirmOutcome> {
+export async function confirmWithSandbox(opts: {
+  sandboxUrl: string;
+  publishableKey: string;
+  clientSecret: string;
+  card: CardFields;
+  returnUrl: string;
+  fetchFn?: typeof fetch;
+}): Promise<ConfirmOutcome> {
   const { sandboxUrl, publishableKey, clientSecret, card, returnUrl, fetchFn = fetch } = opts;
   const id = clientSecret.split('_secret_')[0];
   const expiry = parseExpiry(card.expiry);
@@ -69,7 +85,8 @@ export async function confirmWithSandbox(opts: { sandboxUrl: string; publishable
   } catch {
     return { kind: 'error', message: 'We could not reach the payment service. Check your connection and try again.' };
   }
-  const json = (await response.json().catch(() => null)) as (ConfirmedIntent & { error?: { message?: string; code?: string; decline_code?: string; type?: string } }) | null;
+  const json = (await response.json().catch(() => null)) as
+    (ConfirmedIntent & { error?: { message?: string; code?: string; decline_code?: string; type?: string } }) | null;
   if (!response.ok || !json || json.error) {
     if (json?.error?.type === 'card_error') return { kind: 'declined', message: declineMessage(json.error) };
     return { kind: 'error', message: json?.error?.message ?? 'Your payment could not be completed. Please try again.' };

@@ -10,7 +10,10 @@ export const SANDBOX_TEST_CARDS = [
 export function SandboxTestCards() {
   return (
     <div className="rounded-xl bg-gold-300/30 p-3 text-sm text-ink-900">
-      <p>Test payments only: no real card is charged. Use any future expiry date and any security code with one of these test cards:</p>
+      <p>
+        Test payments only: no real card is charged. Use any future expiry date and any security code with one of these
+        test cards:
+      </p>
       <ul className="mt-2 flex flex-col gap-1" aria-label="Test cards">
         {SANDBOX_TEST_CARDS.map((card) => (
           <li key={card.number}>

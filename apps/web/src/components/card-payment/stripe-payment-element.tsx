@@ -30,7 +30,14 @@ export interface StripePaymentProps {
   onBusy?: (busy: boolean) => void;
 }
 
-function PayForm({ returnUrl, payLabel, onOutcome, formId, payInBar = false, onBusy }: Omit<StripePaymentProps, 'publishableKey' | 'clientSecret'>) {
+function PayForm({
+  returnUrl,
+  payLabel,
+  onOutcome,
+  formId,
+  payInBar = false,
+  onBusy,
+}: Omit<StripePaymentProps, 'publishableKey' | 'clientSecret'>) {
   const stripe = useStripe();
   const elements = useElements();
   const [busy, setBusyHere] = useState(false);
@@ -43,7 +50,11 @@ function PayForm({ returnUrl, payLabel, onOutcome, formId, payInBar = false, onB
     if (!stripe || !elements || busy) return;
     setBusy(true);
     // redirect: if_required keeps card payments on the page; 3-D Secure and wallets leave and come back to return_url.
-    const result = await stripe.confirmPayment({ elements, confirmParams: { return_url: returnUrl }, redirect: 'if_required' });
+    const result = await stripe.confirmPayment({
+      elements,
+      confirmParams: { return_url: returnUrl },
+      redirect: 'if_required',
+    });
     setBusy(false);
     if (result.error) onOutcome({ kind: 'declined', message: declineMessage(result.error) });
     else onOutcome(outcomeOf(result.paymentIntent as unknown as ConfirmedIntent));
@@ -65,7 +76,11 @@ export default function StripePaymentElement({ publishableKey, clientSecret, ...
   return (
     <Elements
       stripe={stripeFor(publishableKey)}
-      options={{ clientSecret, locale: 'en-AU', appearance: { theme: 'stripe', variables: { colorPrimary: '#a3162a', borderRadius: '12px' } } }}
+      options={{
+        clientSecret,
+        locale: 'en-AU',
+        appearance: { theme: 'stripe', variables: { colorPrimary: '#a3162a', borderRadius: '12px' } },
+      }}
     >
       <PayForm {...rest} />
     </Elements>

@@ -52,7 +52,8 @@ function useToastSpace(mounted: boolean) {
         const page = document.querySelector<HTMLElement>('[data-toast-space]');
         const phone = window.matchMedia?.('(max-width: 800px)').matches ?? false;
         const toasts = [...document.querySelectorAll<HTMLElement>('[data-sonner-toast]:not([data-removed="true"])')];
-        if (!page || !phone || toasts.length === 0 || window.scrollY > 0) return root.style.removeProperty('--toast-space');
+        if (!page || !phone || toasts.length === 0 || window.scrollY > 0)
+          return root.style.removeProperty('--toast-space');
         // The page's own top (its padding moves what is inside it, not its box).
         const top = page.getBoundingClientRect().top;
         // Where the toasts settle, not where their entrance animation has them now: the list's
@@ -65,7 +66,12 @@ function useToastSpace(mounted: boolean) {
     const toaster = document.querySelector('section[aria-label^="Notifications"]');
     if (!toaster) return;
     const observer = new MutationObserver(update);
-    observer.observe(toaster, { subtree: true, childList: true, attributes: true, attributeFilter: ['data-removed', 'data-mounted', 'data-visible'] });
+    observer.observe(toaster, {
+      subtree: true,
+      childList: true,
+      attributes: true,
+      attributeFilter: ['data-removed', 'data-mounted', 'data-visible'],
+    });
     return () => {
       observer.disconnect();
       cancelAnimationFrame(frame);

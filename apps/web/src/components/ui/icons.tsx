@@ -2,7 +2,20 @@ import type { SVGProps } from 'react';
 
 /** Small stroke icons (24 px grid), decorative by default. */
 function Icon(props: SVGProps<SVGSVGElement>) {
-  return <svg viewBox="0 0 24 24" width="24" height="24" fill="none" stroke="currentColor" strokeWidth={1.8} strokeLinecap="round" strokeLinejoin="round" aria-hidden="true" {...props} />;
+  return (
+    <svg
+      viewBox="0 0 24 24"
+      width="24"
+      height="24"
+      fill="none"
+      stroke="currentColor"
+      strokeWidth={1.8}
+      strokeLinecap="round"
+      strokeLinejoin="round"
+      aria-hidden="true"
+      {...props}
+    />
+  );
 }
 
 export const CalendarIcon = (p: SVGProps<SVGSVGElement>) => (

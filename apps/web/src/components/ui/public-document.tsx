@@ -3,7 +3,15 @@ import { Link } from 'react-router';
 import { Logo } from './logo';
 
 /** A public page of plain words (terms, privacy): the brand's header, a title and what goes under it. */
-export function PublicDocument({ brandName, title, children }: { brandName: string; title: string; children: ReactNode }) {
+export function PublicDocument({
+  brandName,
+  title,
+  children,
+}: {
+  brandName: string;
+  title: string;
+  children: ReactNode;
+}) {
   return (
     <div className="min-h-dvh bg-cream-100">
       <header className="border-b border-cream-300 bg-cream-50">
@@ -23,7 +31,11 @@ export function PublicDocument({ brandName, title, children }: { brandName: stri
 }
 
 /** Headed sections of paragraphs, as the terms and the privacy policy are written. */
-export function DocumentSections({ sections }: { sections: readonly { heading: string; paragraphs: readonly string[] }[] }) {
+export function DocumentSections({
+  sections,
+}: {
+  sections: readonly { heading: string; paragraphs: readonly string[] }[];
+}) {
   return sections.map((section) => (
     <section key={section.heading}>
       <h2 className="mb-3 text-xl font-semibold text-ink-900">{section.heading}</h2>

@@ -12,7 +12,10 @@ export const whosComingApi = api.injectEndpoints({
     /** Names change rarely: the most recently made booking that has details, upcoming or past. */
     previousDetails: build.query<BookingDetails | null, void>({
       async queryFn(_arg, _api, _extra, baseQuery) {
-        const lists = await Promise.all([baseQuery('/bookings/upcoming-bookings'), baseQuery('/bookings/past-bookings')]);
+        const lists = await Promise.all([
+          baseQuery('/bookings/upcoming-bookings'),
+          baseQuery('/bookings/past-bookings'),
+        ]);
         const items = lists.flatMap((r) => (r.data as BookingList | undefined)?.items ?? []);
         const latest = items.filter((b) => b.details).sort((a, b) => b.createdAt.localeCompare(a.createdAt))[0];
         return { data: latest?.details ?? null };

@@ -12,7 +12,8 @@ async function qrPath(code: string): Promise<{ d: string; size: number }> {
   const { modules } = QRCode.create(code, { errorCorrectionLevel: 'M' });
   let d = '';
   for (let row = 0; row < modules.size; row++) {
-    for (let col = 0; col < modules.size; col++) if (modules.get(row, col)) d += `M${col + QUIET} ${row + QUIET}h1v1h-1z`;
+    for (let col = 0; col < modules.size; col++)
+      if (modules.get(row, col)) d += `M${col + QUIET} ${row + QUIET}h1v1h-1z`;
   }
   return { d, size: modules.size + QUIET * 2 };
 }
@@ -32,10 +33,21 @@ export function CheckInQr({ code, reference, size = 176 }: { code: string; refer
   }, [code]);
   const ready = symbol?.code === code ? symbol : null;
   return (
-    <figure className="flex flex-wrap items-center gap-4 rounded-2xl border border-cream-300 bg-white p-3" data-testid="check-in-qr" data-code={code}>
+    <figure
+      className="flex flex-wrap items-center gap-4 rounded-2xl border border-cream-300 bg-white p-3"
+      data-testid="check-in-qr"
+      data-code={code}
+    >
       <div style={{ width: size, height: size }} className="shrink-0">
         {ready ? (
-          <svg role="img" aria-label={`Check-in QR code for booking ${reference}`} viewBox={`0 0 ${ready.size} ${ready.size}`} width={size} height={size} shapeRendering="crispEdges">
+          <svg
+            role="img"
+            aria-label={`Check-in QR code for booking ${reference}`}
+            viewBox={`0 0 ${ready.size} ${ready.size}`}
+            width={size}
+            height={size}
+            shapeRendering="crispEdges"
+          >
             <rect width={ready.size} height={ready.size} fill="#ffffff" />
             <path d={ready.d} fill="#000000" />
           </svg>

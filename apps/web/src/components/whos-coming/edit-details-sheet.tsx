@@ -38,9 +38,22 @@ export default function EditDetailsSheet({ booking, onClose }: { booking: Bookin
         <Dialog.Content className="fixed inset-x-0 bottom-0 z-50 flex max-h-[92dvh] flex-col gap-4 overflow-y-auto rounded-t-2xl bg-cream-50 p-5 shadow-xl sm:inset-auto sm:top-1/2 sm:left-1/2 sm:w-[34rem] sm:-translate-x-1/2 sm:-translate-y-1/2 sm:rounded-2xl">
           <Dialog.Title className="text-xl font-semibold text-ink-900">Who's coming</Dialog.Title>
           <Dialog.Description className="text-sm text-ink-700">
-            {booking.slotType.name} at {booking.location.name}, reference <span className="font-mono">{booking.reference}</span>. Only you and Santa's team see this.
+            {booking.slotType.name} at {booking.location.name}, reference{' '}
+            <span className="font-mono">{booking.reference}</span>. Only you and Santa's team see this.
           </Dialog.Description>
-          <DetailsForm id={formId} defaultValues={fitDetails({ ...(booking.details ?? EMPTY_DETAILS), consent: booking.details ? needsConsent(booking.details) : false }, booking.slotType.allowsPets)} allowsPets={booking.slotType.allowsPets} onValid={onValid} serverErrors={serverErrors} />
+          <DetailsForm
+            id={formId}
+            defaultValues={fitDetails(
+              {
+                ...(booking.details ?? EMPTY_DETAILS),
+                consent: booking.details ? needsConsent(booking.details) : false,
+              },
+              booking.slotType.allowsPets,
+            )}
+            allowsPets={booking.slotType.allowsPets}
+            onValid={onValid}
+            serverErrors={serverErrors}
+          />
           {/* Save stays in reach while the form scrolls on a phone. */}
           <div className="sticky -bottom-5 -mx-5 flex flex-wrap justify-end gap-2 border-t border-cream-200 bg-cream-50 px-5 py-3">
             <Dialog.Close asChild>

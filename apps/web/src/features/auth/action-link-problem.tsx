@@ -18,7 +18,10 @@ const TITLES: Record<LinkProblem, string> = {
 };
 
 function explanation(problem: LinkProblem, mode: ActionMode | null): string {
-  const what = mode === 'resetPassword' ? 'Password reset links work once, for one hour' : 'Verification links work once, for 24 hours';
+  const what =
+    mode === 'resetPassword'
+      ? 'Password reset links work once, for one hour'
+      : 'Verification links work once, for 24 hours';
   if (problem === 'expired') return `${what}. Ask for a new link and use the newest email.`;
   if (problem === 'invalid')
     return mode === 'resetPassword'
@@ -97,7 +100,8 @@ export function ActionLinkProblem({ problem, mode }: { problem: LinkProblem; mod
       </AuthHeading>
       {sent && (
         <FormAlert tone="success" className="w-full">
-          We&apos;ve sent a new verification link to {user?.email}. If you can&apos;t see it, check your spam or junk folder.
+          We&apos;ve sent a new verification link to {user?.email}. If you can&apos;t see it, check your spam or junk
+          folder.
         </FormAlert>
       )}
       {action}

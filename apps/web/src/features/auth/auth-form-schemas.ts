@@ -1,5 +1,11 @@
 import type { z } from 'zod';
-import { changeEmailRequestSchema, newPasswordFormSchema, registerFormSchema, sendPasswordResetRequestSchema, signInRequestSchema } from '@kringle/contracts/accounts';
+import {
+  changeEmailRequestSchema,
+  newPasswordFormSchema,
+  registerFormSchema,
+  sendPasswordResetRequestSchema,
+  signInRequestSchema,
+} from '@kringle/contracts/accounts';
 
 /**
  * The forms' schemas all come from the shared contracts (registerFormSchema and

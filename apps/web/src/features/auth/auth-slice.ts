@@ -56,10 +56,13 @@ const authSlice = createSlice({
   },
   extraReducers: (builder) => {
     // A reset happens only once the app is running, so the session stays "initialised" (and, after a sign-out, signed out here).
-    builder.addCase(resetStore, (state) => ({ ...initialAuthState, initialised: true, signedOutHere: state.signedOutHere }));
+    builder.addCase(resetStore, (state) => ({
+      ...initialAuthState,
+      initialised: true,
+      signedOutHere: state.signedOutHere,
+    }));
   },
 });
 
 export const { sessionStarted, userUpdated, signedOut, authInitialised } = authSlice.actions;
 export const authReducer = authSlice.reducer;
-

@@ -28,9 +28,15 @@ const fakeJwt = (claims: object) => `${b64({ alg: 'ES256' })}.${b64(claims)}.sig
 export const customerToken = fakeJwt({ sub: testUser.id, dashboard_user: false });
 export const staffToken = fakeJwt({ sub: testUser.id, dashboard_user: true });
 
-export const json = (status: number, body: unknown) => new Response(body === null ? null : JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
-export const apiError = (status: number, code: string, error: string, details?: { path: string; message: string }[]) => json(status, { error, code, ...(details ? { details } : {}) });
-export const session = (user: User = testUser, idToken = customerToken) => json(200, { idToken, expiresAt: '2099-01-01T00:00:00.000Z', user });
+export const json = (status: number, body: unknown) =>
+  new Response(body === null ? null : JSON.stringify(body), {
+    status,
+    headers: { 'Content-Type': 'application/json' },
+  });
+export const apiError = (status: number, code: string, error: string, details?: { path: string; message: string }[]) =>
+  json(status, { error, code, ...(details ? { details } : {}) });
+export const session = (user: User = testUser, idToken = customerToken) =>
+  json(200, { idToken, expiresAt: '2099-01-01T00:00:00.000Z', user });
 
 type Handler = (body: unknown, init: RequestInit) => Response | Promise<Response>;
 
@@ -49,7 +55,11 @@ export function fakeApi(handlers: Record<string, Handler>) {
     if (!handler) throw new Error(`unexpected call ${key}`);
     return handler(body, init);
   });
-  return { fetchFn: fetchFn as unknown as typeof fetch, calls, called: (key: string) => calls.filter((c) => c.key === key) };
+  return {
+    fetchFn: fetchFn as unknown as typeof fetch,
+    calls,
+    called: (key: string) => calls.filter((c) => c.key === key),
+  };
 }
 
 function makeAuthStore(auth: Partial<AuthState>, fetchFn: typeof fetch) {
@@ -75,7 +85,12 @@ function makeAuthStore(auth: Partial<AuthState>, fetchFn: typeof fetch) {
 /** Renders `element` at `path` with stub pages for where auth screens lead. */
 export function renderAuthPage(
   element: ReactElement,
-  { path = '/', auth = {}, fetchFn, state }: { path?: string; auth?: Partial<AuthState>; fetchFn: typeof fetch; state?: unknown },
+  {
+    path = '/',
+    auth = {},
+    fetchFn,
+    state,
+  }: { path?: string; auth?: Partial<AuthState>; fetchFn: typeof fetch; state?: unknown },
 ) {
   const { store, purgePersisted, extra } = makeAuthStore(auth, fetchFn);
   const route = path.split('?')[0]!;

@@ -2,7 +2,8 @@ import { clsx } from 'clsx';
 import { useEffect, useRef, type ReactNode } from 'react';
 
 /** Links inside auth cards: festive red, underlined, with a 44 px touch target. */
-export const linkClasses = 'inline-flex min-h-11 items-center font-semibold text-festive-700 underline underline-offset-4 hover:text-festive-800';
+export const linkClasses =
+  'inline-flex min-h-11 items-center font-semibold text-festive-700 underline underline-offset-4 hover:text-festive-800';
 
 /**
  * The card's title. `focus` moves focus to it when a card changes state in place (sent,
@@ -15,7 +16,11 @@ export function AuthHeading({ title, children, focus }: { title: string; childre
   }, [focus]);
   return (
     <div className="flex flex-col gap-2">
-      <h1 ref={ref} tabIndex={focus ? -1 : undefined} className="text-2xl font-semibold text-ink-900 outline-none sm:text-3xl">
+      <h1
+        ref={ref}
+        tabIndex={focus ? -1 : undefined}
+        className="text-2xl font-semibold text-ink-900 outline-none sm:text-3xl"
+      >
         {title}
       </h1>
       {children && <div className="text-base leading-relaxed text-ink-700">{children}</div>}
@@ -31,9 +36,22 @@ const TONES: Record<Tone, string> = {
 };
 
 /** A message box for the whole form. Errors are announced at once (role=alert); the rest politely. */
-export function FormAlert({ tone, title, children, className }: { tone: Tone; title?: string; children?: ReactNode; className?: string }) {
+export function FormAlert({
+  tone,
+  title,
+  children,
+  className,
+}: {
+  tone: Tone;
+  title?: string;
+  children?: ReactNode;
+  className?: string;
+}) {
   return (
-    <div role={tone === 'error' ? 'alert' : 'status'} className={clsx('rounded-2xl border px-4 py-3 text-base leading-relaxed', TONES[tone], className)}>
+    <div
+      role={tone === 'error' ? 'alert' : 'status'}
+      className={clsx('rounded-2xl border px-4 py-3 text-base leading-relaxed', TONES[tone], className)}
+    >
       {title && <p className="font-semibold">{title}</p>}
       {children && <div className={title ? 'mt-1' : undefined}>{children}</div>}
     </div>

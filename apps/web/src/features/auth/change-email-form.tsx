@@ -20,10 +20,21 @@ const FIELDS = ['email', 'password'] as const;
  * address of this unverified account, with the password again; the API voids the old links and
  * mails a new one. Refusals go next to their field; a 429 is toasted by the base query.
  */
-export function ChangeEmailForm({ currentEmail, onChanged, onCancel }: { currentEmail: string; onChanged: (user: User) => void; onCancel: () => void }) {
+export function ChangeEmailForm({
+  currentEmail,
+  onChanged,
+  onCancel,
+}: {
+  currentEmail: string;
+  onChanged: (user: User) => void;
+  onCancel: () => void;
+}) {
   const [changeEmail] = useChangeEmailMutation();
   const [failure, setFailure] = useState<string | null>(null);
-  const form = useLightForm<ChangeEmailFormInput, ChangeEmailFormOutput>({ check, defaultValues: { email: currentEmail, password: '' } });
+  const form = useLightForm<ChangeEmailFormInput, ChangeEmailFormOutput>({
+    check,
+    defaultValues: { email: currentEmail, password: '' },
+  });
   const { errors, isSubmitting } = form;
   const emailField = form.field('email');
   const emailInput = useRef<HTMLInputElement | null>(null);
@@ -54,7 +65,12 @@ export function ChangeEmailForm({ currentEmail, onChanged, onCancel }: { current
   });
 
   return (
-    <form noValidate onSubmit={onSubmit} aria-labelledby="change-email-heading" className="flex flex-col gap-4 rounded-2xl border border-cream-300 bg-cream-50 p-4">
+    <form
+      noValidate
+      onSubmit={onSubmit}
+      aria-labelledby="change-email-heading"
+      className="flex flex-col gap-4 rounded-2xl border border-cream-300 bg-cream-50 p-4"
+    >
       <h3 id="change-email-heading" className="font-sans text-base font-semibold text-ink-900">
         Change your email address
       </h3>

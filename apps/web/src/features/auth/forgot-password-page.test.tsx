@@ -4,7 +4,8 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { apiError, fakeApi, json, recordedEvents, renderAuthPage } from './auth-test-support';
 import { ForgotPasswordPage } from './forgot-password-page';
 
-const SENT = 'If an account exists for that email address, we have sent it a link to reset the password. Check your spam folder too.';
+const SENT =
+  'If an account exists for that email address, we have sent it a link to reset the password. Check your spam folder too.';
 
 describe('ForgotPasswordPage', { timeout: 20_000 }, () => {
   beforeEach(() => {
@@ -18,7 +19,9 @@ describe('ForgotPasswordPage', { timeout: 20_000 }, () => {
     await user.type(screen.getByLabelText('Email address'), 'holly@example');
     await user.click(screen.getByRole('button', { name: 'Send reset link' }));
     // The form's schema loads on first use, so the check may finish a moment after the click.
-    await waitFor(() => expect(screen.getByLabelText('Email address')).toHaveAccessibleDescription(/Enter a valid email address/));
+    await waitFor(() =>
+      expect(screen.getByLabelText('Email address')).toHaveAccessibleDescription(/Enter a valid email address/),
+    );
     expect(api.calls).toEqual([]);
   });
 
@@ -30,13 +33,19 @@ describe('ForgotPasswordPage', { timeout: 20_000 }, () => {
     await user.click(screen.getByRole('button', { name: 'Send reset link' }));
     expect(await screen.findByRole('heading', { name: 'Check your email' })).toBeInTheDocument();
     expect(screen.getByText(SENT)).toBeInTheDocument();
-    expect(api.called('POST /user/auth/reset-password')[0]!.body).toEqual({ email: 'holly@example.com', redirectUrl: window.location.origin });
+    expect(api.called('POST /user/auth/reset-password')[0]!.body).toEqual({
+      email: 'holly@example.com',
+      redirectUrl: window.location.origin,
+    });
     expect(recordedEvents()).toEqual(['forgot_password']);
     expect(screen.getByRole('link', { name: 'Back to login' })).toHaveAttribute('href', '/login');
   });
 
   it('shows a refusal in plain words', async () => {
-    const api = fakeApi({ 'POST /user/auth/reset-password': () => apiError(429, 'RATE_LIMITED', 'Too many requests. Try again in 20 minutes.') });
+    const api = fakeApi({
+      'POST /user/auth/reset-password': () =>
+        apiError(429, 'RATE_LIMITED', 'Too many requests. Try again in 20 minutes.'),
+    });
     renderAuthPage(<ForgotPasswordPage />, { path: '/forgot-password', fetchFn: api.fetchFn });
     const user = userEvent.setup();
     await user.type(screen.getByLabelText('Email address'), 'holly@example.com');

@@ -25,7 +25,10 @@ export function ForgotPasswordPage() {
   const [sendReset] = useSendPasswordResetMutation();
   const [sent, setSent] = useState<{ email: string; message: string } | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
-  const form = useLightForm<ForgotPasswordFormInput, ForgotPasswordFormInput>({ check, defaultValues: { email: typeof prefill === 'string' ? prefill : '' } });
+  const form = useLightForm<ForgotPasswordFormInput, ForgotPasswordFormInput>({
+    check,
+    defaultValues: { email: typeof prefill === 'string' ? prefill : '' },
+  });
   const { errors, isSubmitting } = form;
 
   const onSubmit = form.handleSubmit(async ({ email }) => {
@@ -46,7 +49,8 @@ export function ForgotPasswordPage() {
         <AuthHeading title="Check your email" focus>
           <p>{sent.message}</p>
           <p className="mt-2">
-            We sent it to <strong className="[overflow-wrap:anywhere]">{sent.email}</strong>. The link works for one hour.
+            We sent it to <strong className="[overflow-wrap:anywhere]">{sent.email}</strong>. The link works for one
+            hour.
           </p>
         </AuthHeading>
         <Link to="/login" className={buttonClasses('primary', 'w-full')}>
@@ -66,7 +70,14 @@ export function ForgotPasswordPage() {
       </AuthHeading>
       {failure && <FormAlert tone="error">{failure}</FormAlert>}
       <form noValidate onSubmit={onSubmit} className="flex flex-col gap-4" {...preloadOnIntent(validation)}>
-        <FormField label="Email address" type="email" autoComplete="email" inputMode="email" error={errors.email} {...form.field('email')} />
+        <FormField
+          label="Email address"
+          type="email"
+          autoComplete="email"
+          inputMode="email"
+          error={errors.email}
+          {...form.field('email')}
+        />
         <Button type="submit" disabled={isSubmitting} aria-busy={isSubmitting} className="w-full">
           {isSubmitting ? 'Sending...' : 'Send reset link'}
         </Button>

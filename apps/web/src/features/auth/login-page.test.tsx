@@ -2,7 +2,16 @@ import { screen, within, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { toast } from 'sonner';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { apiError, fakeApi, json, recordedEvents, renderAuthPage, session, staffToken, testUser } from './auth-test-support';
+import {
+  apiError,
+  fakeApi,
+  json,
+  recordedEvents,
+  renderAuthPage,
+  session,
+  staffToken,
+  testUser,
+} from './auth-test-support';
 import { LoginPage } from './login-page';
 
 vi.mock('sonner', () => ({ toast: { error: vi.fn(), success: vi.fn() } }));
@@ -52,7 +61,9 @@ describe('LoginPage', { timeout: 20_000 }, () => {
   });
 
   it('says wrong credentials in plain words, with a way to reset', async () => {
-    const api = fakeApi({ 'POST /auth/sign-in': () => apiError(401, 'INVALID_CREDENTIALS', 'The email address or password is incorrect.') });
+    const api = fakeApi({
+      'POST /auth/sign-in': () => apiError(401, 'INVALID_CREDENTIALS', 'The email address or password is incorrect.'),
+    });
     renderAuthPage(<LoginPage />, { path: '/login', fetchFn: api.fetchFn });
     const user = userEvent.setup();
     await user.type(screen.getByLabelText('Email address'), 'holly@example.com');
@@ -65,7 +76,10 @@ describe('LoginPage', { timeout: 20_000 }, () => {
   });
 
   it("refuses a staff token: 'Not Authorized to login', nothing stored", async () => {
-    const api = fakeApi({ 'POST /auth/sign-in': () => session(verified, staffToken), 'POST /auth/sign-out': () => json(204, null) });
+    const api = fakeApi({
+      'POST /auth/sign-in': () => session(verified, staffToken),
+      'POST /auth/sign-out': () => json(204, null),
+    });
     const { store, purgePersisted } = renderAuthPage(<LoginPage />, { path: '/login', fetchFn: api.fetchFn });
     const user = userEvent.setup();
     await user.type(screen.getByLabelText('Email address'), 'elf@kringle.test');

@@ -79,9 +79,20 @@ export function LoginPage() {
       {problem?.kind === 'other' && <FormAlert tone="error">{problem.message}</FormAlert>}
 
       <form noValidate onSubmit={onSubmit} className="flex flex-col gap-4" {...preloadOnIntent(validation)}>
-        <FormField label="Email address" type="email" autoComplete="email" inputMode="email" error={errors.email} {...form.field('email')} />
+        <FormField
+          label="Email address"
+          type="email"
+          autoComplete="email"
+          inputMode="email"
+          error={errors.email}
+          {...form.field('email')}
+        />
         <PasswordField
-          label="Password" autoComplete="current-password" error={errors.password} {...form.field('password')} />
+          label="Password"
+          autoComplete="current-password"
+          error={errors.password}
+          {...form.field('password')}
+        />
         <div className="-mt-2 flex justify-end">
           <Link to="/forgot-password" className={linkClasses}>
             Forgot your password?

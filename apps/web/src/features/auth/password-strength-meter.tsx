@@ -13,7 +13,11 @@ const PasswordStrength = lazy(() => loadStrength().then((m) => ({ default: m.Pas
 /** Starts loading the strength rules (the shared contracts, and zod with them); forms call it on first use. */
 export const preloadPasswordStrength = () => loadStrength().catch(() => undefined);
 
-const hint = <p className="text-sm text-ink-600">Use 8 or more characters. A short phrase is easy to remember and hard to guess.</p>;
+const hint = (
+  <p className="text-sm text-ink-600">
+    Use 8 or more characters. A short phrase is easy to remember and hard to guess.
+  </p>
+);
 
 /**
  * The hint under a new password, then its live strength. The rules load with the first

@@ -17,12 +17,27 @@ export function PasswordStrength({ password, email, hideProblem }: PasswordStren
     <div className="flex flex-col gap-1.5" data-testid="password-strength" data-score={score}>
       <div className="flex gap-1" aria-hidden="true">
         {[1, 2, 3, 4].map((bar) => (
-          <span key={bar} className={clsx('h-1.5 flex-1 rounded-full', bar <= Math.max(score, 1) ? BAR_COLOURS[score] : 'bg-cream-300')} />
+          <span
+            key={bar}
+            className={clsx(
+              'h-1.5 flex-1 rounded-full',
+              bar <= Math.max(score, 1) ? BAR_COLOURS[score] : 'bg-cream-300',
+            )}
+          />
         ))}
       </div>
       <p className="text-sm text-ink-700">
-        Password strength: <strong className={score === 0 ? 'text-festive-800' : score >= 3 ? 'text-pine-700' : 'text-gold-700'}>{LABELS[score]}</strong>
-        {problem ? hideProblem ? null : <span>. {problem}.</span> : score < 3 ? <span>. Longer, with a mix of letters, numbers and symbols, is stronger.</span> : null}
+        Password strength:{' '}
+        <strong className={score === 0 ? 'text-festive-800' : score >= 3 ? 'text-pine-700' : 'text-gold-700'}>
+          {LABELS[score]}
+        </strong>
+        {problem ? (
+          hideProblem ? null : (
+            <span>. {problem}.</span>
+          )
+        ) : score < 3 ? (
+          <span>. Longer, with a mix of letters, numbers and symbols, is stronger.</span>
+        ) : null}
       </p>
     </div>
   );

@@ -40,7 +40,10 @@ export function ResetPasswordAction({ oobCode }: { oobCode: string }) {
   const [check] = useCheckActionCodeMutation();
   const [confirm] = useConfirmPasswordResetMutation();
   const [state, setState] = useState<State>({ kind: 'checking' });
-  const form = useLightForm<NewPasswordForm, NewPasswordForm>({ check: checkNewPassword, defaultValues: { newPassword: '' } });
+  const form = useLightForm<NewPasswordForm, NewPasswordForm>({
+    check: checkNewPassword,
+    defaultValues: { newPassword: '' },
+  });
   const { errors, isSubmitting } = form;
   const newPassword = form.values.newPassword;
 
@@ -76,7 +79,8 @@ export function ResetPasswordAction({ oobCode }: { oobCode: string }) {
       </div>
     );
   }
-  if (state.kind === 'expired' || state.kind === 'invalid') return <ActionLinkProblem problem={state.kind} mode="resetPassword" />;
+  if (state.kind === 'expired' || state.kind === 'invalid')
+    return <ActionLinkProblem problem={state.kind} mode="resetPassword" />;
   if (state.kind === 'failed') {
     return (
       <div className="flex flex-col gap-5">

@@ -4,7 +4,14 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { User } from '@kringle/contracts/accounts';
 import { resetStore } from '../../lib/reset-action';
 import { authReducer, type AuthState } from './auth-slice';
-import { initialiseSession, REFRESH_UNAVAILABLE, refreshSession, setSession, signOut, STAFF_REFUSED_MESSAGE } from './session';
+import {
+  initialiseSession,
+  REFRESH_UNAVAILABLE,
+  refreshSession,
+  setSession,
+  signOut,
+  STAFF_REFUSED_MESSAGE,
+} from './session';
 
 vi.mock('sonner', () => ({ toast: { error: vi.fn(), success: vi.fn() } }));
 
@@ -28,15 +35,25 @@ const staffToken = jwt({ sub: user.id, dashboard_user: true });
 function makeStore(auth: Partial<AuthState>, fetchFn: typeof fetch) {
   const purgePersisted = vi.fn(async () => {});
   const store = configureStore({
-    reducer: combineReducers({ auth: authReducer, resets: (n: number = 0, a: { type: string }) => (a.type === resetStore.type ? n + 1 : n) }),
+    reducer: combineReducers({
+      auth: authReducer,
+      resets: (n: number = 0, a: { type: string }) => (a.type === resetStore.type ? n + 1 : n),
+    }),
     preloadedState: { auth: { user: null, idToken: null, expiresAt: null, initialised: false, ...auth } },
     middleware: (getDefault) =>
-      getDefault({ thunk: { extraArgument: { auth: { apiBaseUrl: '/api/v1', fetchFn, getAppCheckToken: async () => 'ac', purgePersisted } } } }),
+      getDefault({
+        thunk: {
+          extraArgument: {
+            auth: { apiBaseUrl: '/api/v1', fetchFn, getAppCheckToken: async () => 'ac', purgePersisted },
+          },
+        },
+      }),
   });
   return { store, purgePersisted };
 }
 
-const okSession = (token = customerToken) => new Response(JSON.stringify({ idToken: token, expiresAt: '2026-12-01T00:15:00Z', user }), { status: 200 });
+const okSession = (token = customerToken) =>
+  new Response(JSON.stringify({ idToken: token, expiresAt: '2026-12-01T00:15:00Z', user }), { status: 200 });
 
 describe('session', () => {
   beforeEach(() => vi.mocked(toast.error).mockClear());
@@ -51,10 +68,19 @@ describe('session', () => {
     const fetchFn = vi.fn(async () => new Response(null, { status: 204 }));
     const { store, purgePersisted } = makeStore({ initialised: true }, fetchFn as unknown as typeof fetch);
     expect(await store.dispatch(setSession({ idToken: staffToken, expiresAt: 'x', user })).unwrap()).toBe(false);
-    expect(store.getState().auth).toEqual({ user: null, idToken: null, expiresAt: null, initialised: true, signedOutHere: true });
+    expect(store.getState().auth).toEqual({
+      user: null,
+      idToken: null,
+      expiresAt: null,
+      initialised: true,
+      signedOutHere: true,
+    });
     expect(store.getState().resets).toBe(1);
     expect(purgePersisted).toHaveBeenCalled();
-    expect(fetchFn).toHaveBeenCalledWith('/api/v1/auth/sign-out', expect.objectContaining({ method: 'POST', credentials: 'include' }));
+    expect(fetchFn).toHaveBeenCalledWith(
+      '/api/v1/auth/sign-out',
+      expect.objectContaining({ method: 'POST', credentials: 'include' }),
+    );
     expect(toast.error).toHaveBeenCalledWith(STAFF_REFUSED_MESSAGE);
   });
 
@@ -64,11 +90,17 @@ describe('session', () => {
     const tokens = await Promise.all([1, 2, 3].map(() => store.dispatch(refreshSession()).unwrap()));
     expect(tokens).toEqual([customerToken, customerToken, customerToken]);
     expect(fetchFn).toHaveBeenCalledTimes(1);
-    expect(fetchFn).toHaveBeenCalledWith('/api/v1/auth/refresh', expect.objectContaining({ credentials: 'include', headers: { 'X-App-Check': 'ac' } }));
+    expect(fetchFn).toHaveBeenCalledWith(
+      '/api/v1/auth/refresh',
+      expect.objectContaining({ credentials: 'include', headers: { 'X-App-Check': 'ac' } }),
+    );
   });
 
   it('refresh answers null when the cookie is refused', async () => {
-    const { store } = makeStore({ user, initialised: true }, vi.fn(async () => new Response('{}', { status: 401 })) as unknown as typeof fetch);
+    const { store } = makeStore(
+      { user, initialised: true },
+      vi.fn(async () => new Response('{}', { status: 401 })) as unknown as typeof fetch,
+    );
     expect(await store.dispatch(refreshSession()).unwrap()).toBeNull();
   });
 
@@ -76,10 +108,17 @@ describe('session', () => {
     const answers = [
       () => Promise.reject(new TypeError('offline')),
       async () => new Response('{}', { status: 503 }),
-      async () => new Response(JSON.stringify({ error: 'Too many attempts. Try again in 30 seconds.', code: 'RATE_LIMITED' }), { status: 429, headers: { 'Retry-After': '30' } }),
+      async () =>
+        new Response(JSON.stringify({ error: 'Too many attempts. Try again in 30 seconds.', code: 'RATE_LIMITED' }), {
+          status: 429,
+          headers: { 'Retry-After': '30' },
+        }),
     ];
     for (const answer of answers) {
-      const { store, purgePersisted } = makeStore({ user, idToken: customerToken, initialised: true }, vi.fn(answer) as unknown as typeof fetch);
+      const { store, purgePersisted } = makeStore(
+        { user, idToken: customerToken, initialised: true },
+        vi.fn(answer) as unknown as typeof fetch,
+      );
       const result = await store.dispatch(refreshSession());
       expect(result.meta.requestStatus).toBe('rejected');
       expect(result.payload).toBe(REFRESH_UNAVAILABLE);
@@ -98,13 +137,22 @@ describe('session', () => {
     const fetchFn = vi.fn(async () => new Response('{}', { status: 401 }));
     const { store, purgePersisted } = makeStore({ user }, fetchFn as unknown as typeof fetch);
     await store.dispatch(initialiseSession());
-    expect(store.getState().auth).toEqual({ user: null, idToken: null, expiresAt: null, initialised: true, signedOutHere: true });
+    expect(store.getState().auth).toEqual({
+      user: null,
+      idToken: null,
+      expiresAt: null,
+      initialised: true,
+      signedOutHere: true,
+    });
     expect(purgePersisted).toHaveBeenCalled();
     expect(fetchFn).toHaveBeenCalledTimes(1);
   });
 
   it('boot offline keeps the user (the first call refreshes again)', async () => {
-    const { store } = makeStore({ user }, vi.fn(async () => Promise.reject(new TypeError('offline'))) as unknown as typeof fetch);
+    const { store } = makeStore(
+      { user },
+      vi.fn(async () => Promise.reject(new TypeError('offline'))) as unknown as typeof fetch,
+    );
     await store.dispatch(initialiseSession());
     expect(store.getState().auth).toMatchObject({ user, idToken: null, initialised: true });
   });
@@ -119,7 +167,10 @@ describe('session', () => {
 
   it('signOut calls the server, clears and purges', async () => {
     const fetchFn = vi.fn(async () => new Response(null, { status: 204 }));
-    const { store, purgePersisted } = makeStore({ user, idToken: customerToken, initialised: true }, fetchFn as unknown as typeof fetch);
+    const { store, purgePersisted } = makeStore(
+      { user, idToken: customerToken, initialised: true },
+      fetchFn as unknown as typeof fetch,
+    );
     await store.dispatch(signOut());
     expect(fetchFn).toHaveBeenCalledWith('/api/v1/auth/sign-out', expect.anything());
     expect(store.getState().auth.user).toBeNull();
@@ -129,7 +180,8 @@ describe('session', () => {
 
 describe('session boot failures that are not a lost session', () => {
   it('keeps the user on a 5xx or an app-check rejection (retrying app check once)', async () => {
-    const appCheckRejected = () => new Response(JSON.stringify({ error: 'x', code: 'APP_CHECK_INVALID' }), { status: 401 });
+    const appCheckRejected = () =>
+      new Response(JSON.stringify({ error: 'x', code: 'APP_CHECK_INVALID' }), { status: 401 });
     const fetchFn = vi.fn().mockResolvedValueOnce(appCheckRejected()).mockResolvedValueOnce(appCheckRejected());
     const { store, purgePersisted } = makeStore({ user }, fetchFn as unknown as typeof fetch);
     await store.dispatch(initialiseSession());
@@ -148,7 +200,9 @@ describe('a sign-out while a refresh is in flight', () => {
   function heldRefresh() {
     let answer!: () => void;
     const refreshAnswered = new Promise<void>((resolve) => (answer = resolve));
-    const fetchFn = vi.fn(async (url: string) => (url.endsWith('/auth/refresh') ? refreshAnswered.then(() => okSession()) : new Response(null, { status: 204 })));
+    const fetchFn = vi.fn(async (url: string) =>
+      url.endsWith('/auth/refresh') ? refreshAnswered.then(() => okSession()) : new Response(null, { status: 204 }),
+    );
     return { fetchFn: fetchFn as unknown as typeof fetch, calls: fetchFn, answer };
   }
   const urls = (calls: { mock: { calls: unknown[][] } }) => calls.mock.calls.map(([url]) => url);
@@ -161,7 +215,13 @@ describe('a sign-out while a refresh is in flight', () => {
     await store.dispatch(signOut());
     answer();
     await boot;
-    expect(store.getState().auth).toEqual({ user: null, idToken: null, expiresAt: null, initialised: true, signedOutHere: true });
+    expect(store.getState().auth).toEqual({
+      user: null,
+      idToken: null,
+      expiresAt: null,
+      initialised: true,
+      signedOutHere: true,
+    });
     expect(urls(calls)).toEqual(['/api/v1/auth/refresh', '/api/v1/auth/sign-out']);
     expect(purgePersisted).toHaveBeenCalledTimes(1);
   });

@@ -72,18 +72,21 @@ export const signOut = createAsyncThunk<void, { callServer?: boolean; tellTabs?:
  * signed out, purged, reset, and told 'Not Authorized to login' (a toast, unless the caller shows
  * it: `refusalShown`). Resolves false when refused.
  */
-export const setSession = createAsyncThunk<boolean, SessionPayload & { refusalShown?: boolean }, ThunkConfig>('auth/setSession', async ({ refusalShown, ...session }, { dispatch }) => {
-  if (isStaffToken(session.idToken)) {
-    await dispatch(signOut({ tellTabs: false }));
-    tellOtherTabs({ type: 'staff-refused' });
-    // Said once (issue 37 item 10): the log-in form says it in its own alert, with the way to /staff.
-    if (!refusalShown) await toastError(STAFF_REFUSED_MESSAGE);
-    return false;
-  }
-  dispatch(sessionStarted(session));
-  tellOtherTabs({ type: 'session', session });
-  return true;
-});
+export const setSession = createAsyncThunk<boolean, SessionPayload & { refusalShown?: boolean }, ThunkConfig>(
+  'auth/setSession',
+  async ({ refusalShown, ...session }, { dispatch }) => {
+    if (isStaffToken(session.idToken)) {
+      await dispatch(signOut({ tellTabs: false }));
+      tellOtherTabs({ type: 'staff-refused' });
+      // Said once (issue 37 item 10): the log-in form says it in its own alert, with the way to /staff.
+      if (!refusalShown) await toastError(STAFF_REFUSED_MESSAGE);
+      return false;
+    }
+    dispatch(sessionStarted(session));
+    tellOtherTabs({ type: 'session', session });
+    return true;
+  },
+);
 
 let accountsSchemas: Promise<typeof AccountsSchemas> | null = null;
 
@@ -155,57 +158,64 @@ async function refreshAcrossTabs(extra: AuthExtra['auth']): Promise<RefreshOutco
  * Single-flight in the tab and one at a time across tabs (refreshAcrossTabs), so parallel 401s
  * share one rotation of the cookie.
  */
-export const refreshSession = createAsyncThunk<string | null, void, ThunkConfig & { rejectValue: typeof REFRESH_UNAVAILABLE }>(
-  'auth/refresh',
-  async (_, { dispatch, extra, rejectWithValue }) => {
-    if (!refreshInFlight) {
-      const flight = (async () => {
-        const outcome = await refreshAcrossTabs(extra.auth);
-        if ('signedOutMeanwhile' in outcome) return null;
-        if (!('session' in outcome)) return outcome.refused ? null : REFRESH_UNAVAILABLE;
-        const accepted = await dispatch(setSession(outcome.session)).unwrap();
-        return accepted ? outcome.session.idToken : null;
-      })().finally(() => {
-        if (refreshInFlight === flight) refreshInFlight = null;
-      });
-      refreshInFlight = flight;
-    }
-    const token = await refreshInFlight;
-    return token === REFRESH_UNAVAILABLE ? rejectWithValue(token) : token;
-  },
-);
+export const refreshSession = createAsyncThunk<
+  string | null,
+  void,
+  ThunkConfig & { rejectValue: typeof REFRESH_UNAVAILABLE }
+>('auth/refresh', async (_, { dispatch, extra, rejectWithValue }) => {
+  if (!refreshInFlight) {
+    const flight = (async () => {
+      const outcome = await refreshAcrossTabs(extra.auth);
+      if ('signedOutMeanwhile' in outcome) return null;
+      if (!('session' in outcome)) return outcome.refused ? null : REFRESH_UNAVAILABLE;
+      const accepted = await dispatch(setSession(outcome.session)).unwrap();
+      return accepted ? outcome.session.idToken : null;
+    })().finally(() => {
+      if (refreshInFlight === flight) refreshInFlight = null;
+    });
+    refreshInFlight = flight;
+  }
+  const token = await refreshInFlight;
+  return token === REFRESH_UNAVAILABLE ? rejectWithValue(token) : token;
+});
 
 /**
  * Boot: with a persisted user, get an ID token before any call runs (calls wait for
  * `initialised`), so a reload never flashes the login page. A refused cookie signs out.
  */
-export const initialiseSession = createAsyncThunk<void, void, ThunkConfig>('auth/initialise', async (_, { dispatch, getState, extra }) => {
-  try {
-    if (getState().auth.user) {
-      // Fetched alongside the refresh (which waits for the app check), parsed after it; not
-      // earlier, where its download and evaluation held up the page's first render (decision 0034).
-      void extra.auth
-        .getAppCheckToken()
-        .catch(() => null)
-        .then(loadAccountsSchemas)
-        .catch(() => null); // parseUser loads it again and reports a failure
-      const outcome = await refreshAcrossTabs(extra.auth);
-      if ('session' in outcome) await dispatch(setSession(outcome.session));
-      else if ('refused' in outcome && outcome.refused) await dispatch(signOut({ callServer: false }));
-      // A sign-out meanwhile has done it all; anything else (offline, 5xx, 429, app check): keep
-      // the user, the first call retries.
+export const initialiseSession = createAsyncThunk<void, void, ThunkConfig>(
+  'auth/initialise',
+  async (_, { dispatch, getState, extra }) => {
+    try {
+      if (getState().auth.user) {
+        // Fetched alongside the refresh (which waits for the app check), parsed after it; not
+        // earlier, where its download and evaluation held up the page's first render (decision 0034).
+        void extra.auth
+          .getAppCheckToken()
+          .catch(() => null)
+          .then(loadAccountsSchemas)
+          .catch(() => null); // parseUser loads it again and reports a failure
+        const outcome = await refreshAcrossTabs(extra.auth);
+        if ('session' in outcome) await dispatch(setSession(outcome.session));
+        else if ('refused' in outcome && outcome.refused) await dispatch(signOut({ callServer: false }));
+        // A sign-out meanwhile has done it all; anything else (offline, 5xx, 429, app check): keep
+        // the user, the first call retries.
+      }
+    } finally {
+      dispatch(authInitialised());
     }
-  } finally {
-    dispatch(authInitialised());
-  }
-});
+  },
+);
 
 /**
  * Follows the other tabs: their sign-out signs this tab out and purges it (spec §4), their staff
  * refusal too, with the same message; a session they started or refreshed is taken over (or,
  * through the storage fallback that carries no token, fetched with this tab's own refresh).
  */
-export function followOtherTabs(store: { dispatch: (action: never) => unknown; getState: () => { auth: AuthState } }): () => void {
+export function followOtherTabs(store: {
+  dispatch: (action: never) => unknown;
+  getState: () => { auth: AuthState };
+}): () => void {
   const dispatch = store.dispatch as (action: unknown) => unknown;
   return listenToOtherTabs((message) => {
     if (message.type === 'signed-out') void dispatch(signOut({ callServer: false, tellTabs: false }));

@@ -22,7 +22,8 @@ const user: User = {
 };
 const b64 = (o: object) => btoa(JSON.stringify(o)).replace(/=+$/, '').replace(/\+/g, '-').replace(/\//g, '_');
 const token = (n: number) => `${b64({ alg: 'ES256' })}.${b64({ sub: user.id, dashboard_user: false, n })}.sig`;
-const ok = (idToken: string) => new Response(JSON.stringify({ idToken, expiresAt: '2026-12-01T00:15:00Z', user }), { status: 200 });
+const ok = (idToken: string) =>
+  new Response(JSON.stringify({ idToken, expiresAt: '2026-12-01T00:15:00Z', user }), { status: 200 });
 
 /** One "tab": its own store, its own listener; the BroadcastChannel between them is Node's real one. */
 function makeTab(auth: Partial<AuthState>, fetchFn: typeof fetch) {
@@ -31,7 +32,13 @@ function makeTab(auth: Partial<AuthState>, fetchFn: typeof fetch) {
     reducer: combineReducers({ auth: authReducer }),
     preloadedState: { auth: { user: null, idToken: null, expiresAt: null, initialised: true, ...auth } },
     middleware: (getDefault) =>
-      getDefault({ thunk: { extraArgument: { auth: { apiBaseUrl: '/api/v1', fetchFn, getAppCheckToken: async () => null, purgePersisted } } } }),
+      getDefault({
+        thunk: {
+          extraArgument: {
+            auth: { apiBaseUrl: '/api/v1', fetchFn, getAppCheckToken: async () => null, purgePersisted },
+          },
+        },
+      }),
   });
   const stop = followOtherTabs(store);
   return { store, purgePersisted, stop };
@@ -126,7 +133,9 @@ describe('tab sync', () => {
       ...navigator,
       locks: {
         request: (_name: string, opts: { signal: AbortSignal }) =>
-          new Promise((_resolve, reject) => opts.signal.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError')))),
+          new Promise((_resolve, reject) =>
+            opts.signal.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError'))),
+          ),
       },
     });
     const started = Date.now();
@@ -148,7 +157,9 @@ describe('tab sync', () => {
     expect(setItem.mock.calls.some(([key]) => key === 'kringle-auth-event')).toBe(true);
     expect(setItem.mock.calls.every(([, value]) => !value.includes(token(6)))).toBe(true);
     // jsdom does not fire `storage` in the writing window: deliver it as another tab would see it.
-    window.dispatchEvent(new StorageEvent('storage', { key: 'kringle-auth-event', newValue: JSON.stringify({ type: 'signed-out' }) }));
+    window.dispatchEvent(
+      new StorageEvent('storage', { key: 'kringle-auth-event', newValue: JSON.stringify({ type: 'signed-out' }) }),
+    );
     await settle();
     expect(b.store.getState().auth).toMatchObject({ user: null, idToken: null });
     expect(b.purgePersisted).toHaveBeenCalled();

@@ -6,7 +6,8 @@ import type { SessionPayload } from './auth-slice';
  * BroadcastChannel carries the ID token in memory only; the `storage`-event fallback writes to
  * localStorage, so it never carries the token (the other tab refreshes for itself instead).
  */
-export type TabMessage = { type: 'session'; session: SessionPayload | null } | { type: 'signed-out' } | { type: 'staff-refused' };
+export type TabMessage =
+  { type: 'session'; session: SessionPayload | null } | { type: 'signed-out' } | { type: 'staff-refused' };
 
 const CHANNEL = 'kringle-auth';
 const STORAGE_KEY = 'kringle-auth-event';

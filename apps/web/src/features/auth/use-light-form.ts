@@ -12,7 +12,10 @@ type Errors<F extends string> = Partial<Record<F, string>>;
  * it keeps react-hook-form out of /login's and /register's first paint (decision 0013); the
  * who's-coming form, with its list of children, keeps react-hook-form.
  */
-export function useLightForm<TValues extends Record<string, string>, TOutput>(options: { defaultValues: TValues; check: (values: TValues) => Promise<FormCheck<TOutput>> }) {
+export function useLightForm<TValues extends Record<string, string>, TOutput>(options: {
+  defaultValues: TValues;
+  check: (values: TValues) => Promise<FormCheck<TOutput>>;
+}) {
   type F = keyof TValues & string;
   const [values, setValues] = useState<TValues>(options.defaultValues);
   const [errors, setErrors] = useState<Errors<F>>({});

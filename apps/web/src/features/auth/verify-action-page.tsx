@@ -12,7 +12,12 @@ export function VerifyActionPage() {
   const [params] = useSearchParams();
   const mode = actionModeSchema.safeParse(params.get('mode'));
   const oobCode = params.get('oobCode')?.trim() ?? '';
-  if (!mode.success || !oobCode) return <ActionLinkProblem problem="incomplete" mode={mode.success ? mode.data : null} />;
+  if (!mode.success || !oobCode)
+    return <ActionLinkProblem problem="incomplete" mode={mode.success ? mode.data : null} />;
   // Keyed by the code so a second link opened in the same tab starts from scratch.
-  return mode.data === 'verifyEmail' ? <VerifyEmailAction key={oobCode} oobCode={oobCode} /> : <ResetPasswordAction key={oobCode} oobCode={oobCode} />;
+  return mode.data === 'verifyEmail' ? (
+    <VerifyEmailAction key={oobCode} oobCode={oobCode} />
+  ) : (
+    <ResetPasswordAction key={oobCode} oobCode={oobCode} />
+  );
 }

@@ -11,7 +11,12 @@ import { ActionLinkProblem } from './action-link-problem';
 import { refreshSession } from './session';
 import { useRunOnce } from './use-run-once';
 
-type State = { kind: 'verifying' } | { kind: 'verified' } | { kind: 'expired' } | { kind: 'invalid' } | { kind: 'failed'; message: string };
+type State =
+  | { kind: 'verifying' }
+  | { kind: 'verified' }
+  | { kind: 'expired' }
+  | { kind: 'invalid' }
+  | { kind: 'failed'; message: string };
 
 /** mode=verifyEmail: spend the code, then show where to go next. */
 export function VerifyEmailAction({ oobCode }: { oobCode: string }) {
@@ -29,7 +34,11 @@ export function VerifyEmailAction({ oobCode }: { oobCode: string }) {
       const code = errorCode(result.error);
       if (code === 'EXPIRED_ACTION_CODE') setState({ kind: 'expired' });
       else if (code === 'INVALID_ACTION_CODE') setState({ kind: 'invalid' });
-      else setState({ kind: 'failed', message: errorMessage(result.error, 'We could not check your link. Please try again.') });
+      else
+        setState({
+          kind: 'failed',
+          message: errorMessage(result.error, 'We could not check your link. Please try again.'),
+        });
       return;
     }
     track('email_verification', { method: 'link' });
@@ -52,7 +61,8 @@ export function VerifyEmailAction({ oobCode }: { oobCode: string }) {
       </div>
     );
   }
-  if (state.kind === 'expired' || state.kind === 'invalid') return <ActionLinkProblem problem={state.kind} mode="verifyEmail" />;
+  if (state.kind === 'expired' || state.kind === 'invalid')
+    return <ActionLinkProblem problem={state.kind} mode="verifyEmail" />;
   if (state.kind === 'failed') {
     return (
       <div className="flex flex-col gap-5">
@@ -71,7 +81,13 @@ export function VerifyEmailAction({ oobCode }: { oobCode: string }) {
         <p>Thank you for confirming it. You&apos;re all set to book your photos with Santa.</p>
       </AuthHeading>
       {signedIn ? (
-        <Button variant="confirm" onClick={continueToBookings} disabled={continuing} aria-busy={continuing} className="w-full">
+        <Button
+          variant="confirm"
+          onClick={continueToBookings}
+          disabled={continuing}
+          aria-busy={continuing}
+          className="w-full"
+        >
           {continuing ? 'Opening your bookings...' : 'Continue to my bookings'}
         </Button>
       ) : (

@@ -28,10 +28,16 @@ export const bookingApi = api.injectEndpoints({
       providesTags: ['GET_LOCATIONS'],
     }),
     getAvailableDates: build.query<AvailableDates, AvailableDatesArgs>({
-      query: ({ locationId, ...params }) => ({ url: `/booking-slot/${locationId}/available-dates`, params: { ...params } }),
+      query: ({ locationId, ...params }) => ({
+        url: `/booking-slot/${locationId}/available-dates`,
+        params: { ...params },
+      }),
     }),
     getAvailableSlots: build.query<AvailableSlots, AvailableSlotsArgs>({
-      query: ({ locationId, filter = 'all', ...params }) => ({ url: `/booking-slot/${locationId}/available-slots`, params: { ...params, filter } }),
+      query: ({ locationId, filter = 'all', ...params }) => ({
+        url: `/booking-slot/${locationId}/available-slots`,
+        params: { ...params, filter },
+      }),
     }),
     getSlot: build.query<Slot, { locationId: string; slotId: string }>({
       query: ({ locationId, slotId }) => `/booking-slot/${locationId}/slots/${slotId}`,
@@ -72,7 +78,11 @@ export const bookingApi = api.injectEndpoints({
     }),
     /** Moves a booking onto the session held for it (reschedule: no package or payment steps). */
     rescheduleBooking: build.mutation<Booking, { bookingId: string; reservationId: string }>({
-      query: ({ bookingId, reservationId }) => ({ url: `/bookings/${bookingId}/reschedule`, method: 'POST', body: { reservationId } }),
+      query: ({ bookingId, reservationId }) => ({
+        url: `/bookings/${bookingId}/reschedule`,
+        method: 'POST',
+        body: { reservationId },
+      }),
       invalidatesTags: ['GET_BOOKINGS'],
     }),
     /** Lets an unpaid checkout go: its booking (payment pending or failed) is cancelled, nothing charged (issue 37 item 2). */
@@ -82,7 +92,10 @@ export const bookingApi = api.injectEndpoints({
     }),
     cancelReservation: build.mutation<Reservation, string>({
       query: (id) => ({ url: `/bookings/reservation/${id}/cancel`, method: 'POST' }),
-      invalidatesTags: (_r, _e, id) => [{ type: 'GET_RESERVATION', id }, { type: 'GET_RESERVATION', id: 'LIVE' }],
+      invalidatesTags: (_r, _e, id) => [
+        { type: 'GET_RESERVATION', id },
+        { type: 'GET_RESERVATION', id: 'LIVE' },
+      ],
     }),
   }),
 });

@@ -19,7 +19,8 @@ import {
 } from './booking-slice';
 import { LAST_STEP, WIZARD_STEPS } from './wizard-steps';
 
-const run = (actions: Parameters<typeof bookingReducer>[1][], state: BookingState = initialBookingState) => actions.reduce(bookingReducer, state);
+const run = (actions: Parameters<typeof bookingReducer>[1][], state: BookingState = initialBookingState) =>
+  actions.reduce(bookingReducer, state);
 
 describe('wizard steps', () => {
   it('are the seven of spec §2, in order, with their labels', () => {
@@ -57,7 +58,9 @@ describe('booking slice', () => {
 
   it('items default to quantity 1 and are keyed by id', () => {
     const state = run([upsertItem({ _id: 'p1', type: 'package', totalPrice: 4995 })]);
-    expect(state.packages).toEqual({ p1: { _id: 'p1', type: 'package', totalPrice: 4995, totalQuantity: 1, remove: false } });
+    expect(state.packages).toEqual({
+      p1: { _id: 'p1', type: 'package', totalPrice: 4995, totalQuantity: 1, remove: false },
+    });
   });
 
   it('starting a reschedule resets the state, keeps the location and stores the data', () => {
@@ -70,15 +73,28 @@ describe('booking slice', () => {
       setReservationData({ holdId: 'h', slotId: 's', expiresAt: '2026-12-01T00:10:00Z' }),
     ]);
     const state = run([startReschedule({ bookingId: 'b-1' })], busy);
-    expect(state).toEqual({ ...initialBookingState, location, rescheduleData: { bookingId: 'b-1' }, holdChangedAt: expect.any(Number) });
+    expect(state).toEqual({
+      ...initialBookingState,
+      location,
+      rescheduleData: { bookingId: 'b-1' },
+      holdChangedAt: expect.any(Number),
+    });
   });
 
   it('a store reset clears everything', () => {
-    expect(run([setLocation({ id: 'l', name: 'Perth' } as BookingLocation), resetStore()])).toEqual(initialBookingState);
+    expect(run([setLocation({ id: 'l', name: 'Perth' } as BookingLocation), resetStore()])).toEqual(
+      initialBookingState,
+    );
   });
 });
 
-const standardType = { id: 'st-1', name: 'Santa photos', description: 'A classic visit', durationMinutes: 10, allowsPets: false };
+const standardType = {
+  id: 'st-1',
+  name: 'Santa photos',
+  description: 'A classic visit',
+  durationMinutes: 10,
+  allowsPets: false,
+};
 const place = (id: string, name: string): Location => ({
   id,
   name,
@@ -97,8 +113,12 @@ const hold = { holdId: 'h', slotId: 's', expiresAt: '2026-12-01T00:10:00Z' };
 describe('location and session type', () => {
   it('choosing another location clears the session type (types belong to a location); the same one keeps it', () => {
     const sydney = place('syd', 'Sydney');
-    expect(run([setLocation(sydney), toggleSlotType(standardType), setLocation(sydney)]).slotType).toEqual([standardType]);
-    expect(run([setLocation(sydney), toggleSlotType(standardType), setLocation(place('per', 'Perth'))]).slotType).toEqual([]);
+    expect(run([setLocation(sydney), toggleSlotType(standardType), setLocation(sydney)]).slotType).toEqual([
+      standardType,
+    ]);
+    expect(
+      run([setLocation(sydney), toggleSlotType(standardType), setLocation(place('per', 'Perth'))]).slotType,
+    ).toEqual([]);
   });
 });
 
@@ -108,12 +128,18 @@ describe('activeStep: the step shown is derived from what has been chosen', () =
     expect(activeStep(run([goToStep(5)]))).toBe(0);
     expect(activeStep(run([setLocation(sydney), goToStep(5)]))).toBe(1);
     expect(activeStep(run([setLocation(sydney), toggleSlotType(standardType), goToStep(5)]))).toBe(2);
-    expect(activeStep(run([setLocation(sydney), toggleSlotType(standardType), setReservationData(hold), goToStep(5)]))).toBe(5);
+    expect(
+      activeStep(run([setLocation(sydney), toggleSlotType(standardType), setReservationData(hold), goToStep(5)])),
+    ).toBe(5);
   });
 
   it('follows currentStep below those limits', () => {
     expect(activeStep(run([setLocation(sydney), toggleSlotType(standardType)]))).toBe(0);
     expect(activeStep(run([setLocation(sydney), toggleSlotType(standardType), nextStep()]))).toBe(1);
-    expect(activeStep(run([setLocation(sydney), toggleSlotType(standardType), setReservationData(hold), goToStep(3), goToStep(2)]))).toBe(2);
+    expect(
+      activeStep(
+        run([setLocation(sydney), toggleSlotType(standardType), setReservationData(hold), goToStep(3), goToStep(2)]),
+      ),
+    ).toBe(2);
   });
 });

@@ -82,7 +82,10 @@ const bookingSlice = createSlice({
       const same = state.slotType[0]?.id === action.payload.id;
       state.slotType = same ? [] : [action.payload];
     },
-    upsertItem(state, action: PayloadAction<Omit<CartItem, 'remove' | 'totalQuantity'> & { totalQuantity?: number; remove?: boolean }>) {
+    upsertItem(
+      state,
+      action: PayloadAction<Omit<CartItem, 'remove' | 'totalQuantity'> & { totalQuantity?: number; remove?: boolean }>,
+    ) {
       const { totalQuantity = 1, remove = false, ...rest } = action.payload;
       state.packages[rest._id] = { ...rest, totalQuantity, remove };
     },

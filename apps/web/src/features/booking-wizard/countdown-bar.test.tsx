@@ -22,7 +22,14 @@ const reservation = (expiresAt: string, refreshesLeft = 2): Reservation => ({
   refreshesLeft,
   bookingId: null,
 });
-const slot = { id: 's1', slotTypeId: 't1', kind: 'session', startAt: '2026-12-05T23:40:00.000Z', endAt: '2026-12-05T23:50:00.000Z', status: 'reserved' };
+const slot = {
+  id: 's1',
+  slotTypeId: 't1',
+  kind: 'session',
+  startAt: '2026-12-05T23:40:00.000Z',
+  endAt: '2026-12-05T23:50:00.000Z',
+  status: 'reserved',
+};
 
 function renderBar(expiresInSeconds: number, routes: Record<string, unknown> = {}) {
   const expiresAt = at(expiresInSeconds);
@@ -132,7 +139,9 @@ describe('CountdownBar (spec §4 timer)', () => {
   });
 
   it('a hold let go elsewhere (another tab or device) goes to /expired saying so, with time still on the clock', async () => {
-    const { router } = renderBar(400, { 'GET /bookings/reservation/h1': { ...reservation(at(400)), status: 'cancelled' } });
+    const { router } = renderBar(400, {
+      'GET /bookings/reservation/h1': { ...reservation(at(400)), status: 'cancelled' },
+    });
     await vi.waitFor(() => expect(router.state.location.pathname).toBe('/expired'));
     expect(router.state.location.state).toEqual({ released: true });
   });

@@ -41,15 +41,24 @@ describe('calendarWeeks', () => {
   it('reads each day out with what is left: closed, fully booked, few left', () => {
     expect(dayLabel({ date: '2026-12-25', available: 0, sessions: 0 })).toBe('Friday 25 December, closed');
     expect(dayLabel({ date: '2026-12-23', available: 0, sessions: 39 })).toBe('Wednesday 23 December, fully booked');
-    expect(dayLabel({ date: '2026-12-23', available: 0, sessions: 39 }, true)).toBe('Wednesday 23 December, not on sale yet');
-    expect(dayLabel({ date: '2026-12-20', available: 1, sessions: 39 })).toBe('Sunday 20 December, few left: 1 session left');
+    expect(dayLabel({ date: '2026-12-23', available: 0, sessions: 39 }, true)).toBe(
+      'Wednesday 23 December, not on sale yet',
+    );
+    expect(dayLabel({ date: '2026-12-20', available: 1, sessions: 39 })).toBe(
+      'Sunday 20 December, few left: 1 session left',
+    );
     expect(dayLabel({ date: '2026-12-24', available: 8, sessions: 39 })).toBe('Thursday 24 December, 8 sessions left');
   });
 
   it('finds the next day with a free session, else the first one before', () => {
     expect(nextFreeDay(DAYS, '2026-12-23')).toBe('2026-12-24');
     expect(nextFreeDay(DAYS, '2026-12-27')).toBe('2026-12-19');
-    expect(nextFreeDay(DAYS.map((d) => ({ ...d, available: 0 })), '2026-12-23')).toBeNull();
+    expect(
+      nextFreeDay(
+        DAYS.map((d) => ({ ...d, available: 0 })),
+        '2026-12-23',
+      ),
+    ).toBeNull();
   });
 });
 

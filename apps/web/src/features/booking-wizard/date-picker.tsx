@@ -49,7 +49,7 @@ export function calendarWeeks(days: PickerDay[]): (PickerDay | null)[][] {
   const byDate = new Map(days.map((d) => [d.date, d]));
   const start = addDays(first, -((weekdayOf(first) + 6) % 7));
   const weeks: (PickerDay | null)[][] = [];
-  for (let day = start; day <= last; ) {
+  for (let day = start; day <= last;) {
     const week: (PickerDay | null)[] = [];
     for (let i = 0; i < 7; i++, day = addDays(day, 1)) week.push(byDate.get(day) ?? null);
     weeks.push(week);
@@ -104,7 +104,14 @@ export function DatePicker({
 
   const onKeyDown = (event: KeyboardEvent<HTMLButtonElement>, date: string) => {
     const weekday = (weekdayOf(date) + 6) % 7;
-    const moves: Record<string, number> = { ArrowLeft: -1, ArrowRight: 1, ArrowUp: -7, ArrowDown: 7, Home: -weekday, End: 6 - weekday };
+    const moves: Record<string, number> = {
+      ArrowLeft: -1,
+      ArrowRight: 1,
+      ArrowUp: -7,
+      ArrowDown: 7,
+      Home: -weekday,
+      End: 6 - weekday,
+    };
     const by = moves[event.key];
     if (by === undefined) return;
     event.preventDefault();
@@ -112,14 +119,27 @@ export function DatePicker({
   };
 
   return (
-    <table ref={grid} role="grid" aria-labelledby="date-picker-caption" className="w-full table-fixed border-separate border-spacing-0.5 sm:border-spacing-1">
+    <table
+      ref={grid}
+      role="grid"
+      aria-labelledby="date-picker-caption"
+      className="w-full table-fixed border-separate border-spacing-0.5 sm:border-spacing-1"
+    >
       <caption id="date-picker-caption" className="mb-2 text-left text-base font-semibold text-ink-900">
-        Choose a day <span className="font-normal text-ink-600">({rangeFormat.format(utc(first))} to {rangeFormat.format(utc(last))})</span>
+        Choose a day{' '}
+        <span className="font-normal text-ink-600">
+          ({rangeFormat.format(utc(first))} to {rangeFormat.format(utc(last))})
+        </span>
       </caption>
       <thead>
         <tr>
           {WEEKDAYS.map(([short, long]) => (
-            <th key={short} scope="col" abbr={long} className="pb-1 text-center text-xs font-semibold uppercase text-ink-600">
+            <th
+              key={short}
+              scope="col"
+              abbr={long}
+              className="pb-1 text-center text-xs font-semibold uppercase text-ink-600"
+            >
               {short}
             </th>
           ))}
@@ -151,14 +171,27 @@ export function DatePicker({
                     className={clsx(
                       'flex h-12 w-full flex-col items-center justify-center rounded-xl text-base leading-none tabular-nums',
                       closed && 'cursor-not-allowed text-ink-600/60 line-through decoration-ink-600/40',
-                      full && !isSelected && 'border border-dashed border-ink-600/50 bg-cream-200 text-ink-700 hover:border-festive-600',
-                      !closed && !full && !isSelected && 'bg-cream-50 font-semibold text-ink-900 ring-1 ring-cream-300 hover:ring-festive-600',
+                      full &&
+                        !isSelected &&
+                        'border border-dashed border-ink-600/50 bg-cream-200 text-ink-700 hover:border-festive-600',
+                      !closed &&
+                        !full &&
+                        !isSelected &&
+                        'bg-cream-50 font-semibold text-ink-900 ring-1 ring-cream-300 hover:ring-festive-600',
                       isSelected && 'bg-festive-700 font-semibold text-cream-50 shadow-sm',
                     )}
                   >
-                    {showMonth && <span className="text-[0.65rem] font-semibold uppercase leading-none">{monthShort.format(utc(day.date))}</span>}
+                    {showMonth && (
+                      <span className="text-[0.65rem] font-semibold uppercase leading-none">
+                        {monthShort.format(utc(day.date))}
+                      </span>
+                    )}
                     <span>{Number(day.date.slice(8))}</span>
-                    {word && <span className="mt-0.5 whitespace-nowrap text-[0.6rem] font-semibold uppercase leading-none tracking-tight">{word}</span>}
+                    {word && (
+                      <span className="mt-0.5 whitespace-nowrap text-[0.6rem] font-semibold uppercase leading-none tracking-tight">
+                        {word}
+                      </span>
+                    )}
                   </button>
                 </td>
               );
@@ -174,8 +207,9 @@ export function DatePicker({
 export function DatePickerKey() {
   return (
     <p className="mt-2 px-1 text-sm text-ink-600">
-      <span className="font-semibold text-ink-700">Full</span>: fully booked · <span className="font-semibold text-ink-700">Few left</span>: {FEW_LEFT} or fewer
-      sessions free · crossed out: closed
+      <span className="font-semibold text-ink-700">Full</span>: fully booked ·{' '}
+      <span className="font-semibold text-ink-700">Few left</span>: {FEW_LEFT} or fewer sessions free · crossed out:
+      closed
     </p>
   );
 }

@@ -8,10 +8,25 @@ const longDay = new Intl.DateTimeFormat('en-AU', { timeZone: 'UTC', weekday: 'lo
  * What the chosen day has left, in words: "Fully booked" (with a jump to the next day that has a
  * free session) or "Few left". `children`: further offers for a full day (e.g. a waitlist).
  */
-export function DayNotice({ free, sessions, nextFree, onJump, children }: { free: number; sessions: number; nextFree: string | null; onJump: (date: string) => void; children?: ReactNode }) {
+export function DayNotice({
+  free,
+  sessions,
+  nextFree,
+  onJump,
+  children,
+}: {
+  free: number;
+  sessions: number;
+  nextFree: string | null;
+  onJump: (date: string) => void;
+  children?: ReactNode;
+}) {
   if (free === 0 && sessions > 0) {
     return (
-      <div data-testid="day-full" className="flex flex-col gap-3 rounded-2xl border border-dashed border-ink-600/50 bg-cream-200 p-4">
+      <div
+        data-testid="day-full"
+        className="flex flex-col gap-3 rounded-2xl border border-dashed border-ink-600/50 bg-cream-200 p-4"
+      >
         <p className="text-ink-900">
           <span className="font-semibold">Fully booked.</span> Every session this day is taken.
         </p>

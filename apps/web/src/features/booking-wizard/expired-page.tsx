@@ -15,7 +15,8 @@ const dayName = new Intl.DateTimeFormat('en-AU', { timeZone: 'UTC', weekday: 'lo
  * other times (or, let go elsewhere, a new time), keeping location, type and packages; or a clean
  * start.
  */
-const keptWords = (packages: boolean) => (packages ? 'Your location, visit and packages are kept' : 'Your location and visit are kept');
+const keptWords = (packages: boolean) =>
+  packages ? 'Your location, visit and packages are kept' : 'Your location and visit are kept';
 
 export function ReservationExpiredPage() {
   const dispatch = useWizardDispatch();
@@ -24,15 +25,23 @@ export function ReservationExpiredPage() {
   const slotType = useWizardSelector((s) => s.booking.slotType[0]);
   const lapsedSlotId = useWizardSelector((s) => s.booking.lapsedSlotId ?? null);
   // Only what was chosen is said to be kept: a family may not have reached the packages.
-  const hasPackages = useWizardSelector((s) => Object.values(s.booking.packages).some((p) => !p.remove && p.totalQuantity > 0));
+  const hasPackages = useWizardSelector((s) =>
+    Object.values(s.booking.packages).some((p) => !p.remove && p.totalQuantity > 0),
+  );
   const kept = location !== null && slotType !== undefined && lapsedSlotId !== null;
-  const slot = useGetSlotQuery({ locationId: location?.id ?? '', slotId: lapsedSlotId ?? '' }, { skip: !kept, refetchOnMountOrArgChange: true });
+  const slot = useGetSlotQuery(
+    { locationId: location?.id ?? '', slotId: lapsedSlotId ?? '' },
+    { skip: !kept, refetchOnMountOrArgChange: true },
+  );
   const [busy, setBusy] = useState(false);
   const released = (useLocation().state as { released?: boolean } | null)?.released === true;
   const canChoose = location !== null && slotType !== undefined;
   // Let go elsewhere may mean booked elsewhere: another tab or device went on to pay with this hold.
   const holdId = useWizardSelector((s) => s.booking.reservationData?.holdId);
-  const reservation = useGetReservationQuery(holdId ?? '', { skip: !released || !holdId, refetchOnMountOrArgChange: true });
+  const reservation = useGetReservationQuery(holdId ?? '', {
+    skip: !released || !holdId,
+    refetchOnMountOrArgChange: true,
+  });
   const [bookedElsewhere, setBookedElsewhere] = useState(false);
   const checkedOut = reservation.currentData?.status === 'checked_out';
   // Kept once seen: clearing the wizard below drops the hold this answer is about.
@@ -75,21 +84,41 @@ export function ReservationExpiredPage() {
       actions={
         <>
           {kept && session && stillFree && (
-            <Button onClick={() => void resume(true)} disabled={busy} aria-busy={busy} className="w-full sm:w-auto sm:min-w-56">
+            <Button
+              onClick={() => void resume(true)}
+              disabled={busy}
+              aria-busy={busy}
+              className="w-full sm:w-auto sm:min-w-56"
+            >
               Hold the same session again
             </Button>
           )}
           {kept && session && !stillFree && day && (
-            <Button onClick={() => void resume(false)} disabled={busy} aria-busy={busy} className="w-full sm:w-auto sm:min-w-56">
+            <Button
+              onClick={() => void resume(false)}
+              disabled={busy}
+              aria-busy={busy}
+              className="w-full sm:w-auto sm:min-w-56"
+            >
               Choose another time on {dayName.format(new Date(`${day}T00:00:00Z`))}
             </Button>
           )}
           {released && canChoose && (
-            <Button onClick={() => void resume(false)} disabled={busy} aria-busy={busy} className="w-full sm:w-auto sm:min-w-56">
+            <Button
+              onClick={() => void resume(false)}
+              disabled={busy}
+              aria-busy={busy}
+              className="w-full sm:w-auto sm:min-w-56"
+            >
               Choose a new time
             </Button>
           )}
-          <Button variant={(kept && session) || (released && canChoose) ? 'secondary' : 'primary'} onClick={again} disabled={busy} className="w-full sm:w-auto sm:min-w-56">
+          <Button
+            variant={(kept && session) || (released && canChoose) ? 'secondary' : 'primary'}
+            onClick={again}
+            disabled={busy}
+            className="w-full sm:w-auto sm:min-w-56"
+          >
             Start again
           </Button>
         </>
@@ -97,11 +126,14 @@ export function ReservationExpiredPage() {
     >
       {released ? (
         <p>
-          A session chosen in another tab or on another device let this one go: a family holds one session at a time. It has gone back on sale for other
-          families.
+          A session chosen in another tab or on another device let this one go: a family holds one session at a time. It
+          has gone back on sale for other families.
         </p>
       ) : (
-        <p>We held your session for you, but the timer ran out before the booking was finished, so the session has gone back on sale for other families.</p>
+        <p>
+          We held your session for you, but the timer ran out before the booking was finished, so the session has gone
+          back on sale for other families.
+        </p>
       )}
       <p>Nothing was booked and you have not been charged.</p>
       {kept && session && location && (
@@ -128,7 +160,11 @@ function BookedElsewhere() {
           <Button onClick={() => navigate('/bookings', { replace: true })} className="w-full sm:w-auto sm:min-w-56">
             Go to My Bookings
           </Button>
-          <Button variant="secondary" onClick={() => navigate('/create-booking', { replace: true })} className="w-full sm:w-auto sm:min-w-56">
+          <Button
+            variant="secondary"
+            onClick={() => navigate('/create-booking', { replace: true })}
+            className="w-full sm:w-auto sm:min-w-56"
+          >
             Book another session
           </Button>
         </>
@@ -141,7 +177,19 @@ function BookedElsewhere() {
 }
 
 /** /expired's one card: an icon, what happened in plain words, and the ways on. */
-function OutcomeCard({ icon, iconClassName, title, children, actions }: { icon: ReactNode; iconClassName: string; title: string; children: ReactNode; actions: ReactNode }) {
+function OutcomeCard({
+  icon,
+  iconClassName,
+  title,
+  children,
+  actions,
+}: {
+  icon: ReactNode;
+  iconClassName: string;
+  title: string;
+  children: ReactNode;
+  actions: ReactNode;
+}) {
   return (
     <section className="mx-auto flex w-full max-w-2xl flex-col gap-6 px-4 py-8 sm:px-8 sm:py-12">
       <div className="flex flex-col items-center gap-5 rounded-2xl border border-cream-300 bg-cream-50 px-6 py-10 text-center shadow-sm">

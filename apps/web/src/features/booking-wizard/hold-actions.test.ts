@@ -1,8 +1,25 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Location, Slot } from '@kringle/contracts/catalogue';
 import { setAnalyticsSink } from '../../lib/analytics';
-import { goToStep, setCheckoutData, setLocation, setReservationData, startReschedule, toggleSlotType, upsertItem } from './booking-slice';
-import { keepHoldAndStay, letGoAndGoBack, moveBookingTo, popToStep, releaseHold, takeHold, tickHold, tryAgain } from './hold-actions';
+import {
+  goToStep,
+  setCheckoutData,
+  setLocation,
+  setReservationData,
+  startReschedule,
+  toggleSlotType,
+  upsertItem,
+} from './booking-slice';
+import {
+  keepHoldAndStay,
+  letGoAndGoBack,
+  moveBookingTo,
+  popToStep,
+  releaseHold,
+  takeHold,
+  tickHold,
+  tryAgain,
+} from './hold-actions';
 import { releaseAsked } from './release-ask';
 import { setEndDate } from './timer-slice';
 import { wizardTestStore } from './wizard-test-store';
@@ -23,9 +40,31 @@ const location: Location = {
   salesOpenAt: null,
   slotTypes: [type],
 };
-const slot: Slot = { id: 's1', slotTypeId: 't1', kind: 'session', startAt: '2026-12-06T02:00:00.000Z', endAt: '2026-12-06T02:10:00.000Z', status: 'available' };
-const reservation = { id: 'h2', slotId: 's1', locationId: 'loc-1', status: 'active', expiresAt: '2026-12-06T00:10:00.000Z', refreshesLeft: 2, bookingId: null };
-const taken = () => new Response(JSON.stringify({ error: 'Sorry, that session was just taken. Please choose another time.', code: 'SLOT_UNAVAILABLE' }), { status: 409 });
+const slot: Slot = {
+  id: 's1',
+  slotTypeId: 't1',
+  kind: 'session',
+  startAt: '2026-12-06T02:00:00.000Z',
+  endAt: '2026-12-06T02:10:00.000Z',
+  status: 'available',
+};
+const reservation = {
+  id: 'h2',
+  slotId: 's1',
+  locationId: 'loc-1',
+  status: 'active',
+  expiresAt: '2026-12-06T00:10:00.000Z',
+  refreshesLeft: 2,
+  bookingId: null,
+};
+const taken = () =>
+  new Response(
+    JSON.stringify({
+      error: 'Sorry, that session was just taken. Please choose another time.',
+      code: 'SLOT_UNAVAILABLE',
+    }),
+    { status: 409 },
+  );
 
 function setup(routes: Record<string, unknown>) {
   const t = wizardTestStore(routes);
@@ -52,7 +91,16 @@ describe('hold actions', () => {
     expect(state.timer).toEqual({ endDate: reservation.expiresAt, remaining: 600, isRunning: true });
     expect(state.booking.currentStep).toBe(stepIndex('package'));
     expect(JSON.parse(String(fetchFn.mock.calls[0]![1]!.body))).toEqual({ slotId: 's1' });
-    expect(sent).toEqual([{ event: 'schedule_session', params: expect.objectContaining({ location_name: location.name, slot_type: 'Santa photos', session_date: '2026-12-06' }) }]);
+    expect(sent).toEqual([
+      {
+        event: 'schedule_session',
+        params: expect.objectContaining({
+          location_name: location.name,
+          slot_type: 'Santa photos',
+          session_date: '2026-12-06',
+        }),
+      },
+    ]);
   });
 
   it('a 409 rejects with SLOT_UNAVAILABLE and changes nothing (the old hold stays)', async () => {
@@ -70,17 +118,32 @@ describe('hold actions', () => {
     const limit = { error: 'You already have a session on hold or waiting for payment.', code: 'HOLD_LIMIT' };
     let asked = 0;
     const { store, calls } = setup({
-      'POST /bookings/reservation': () => (asked++ === 0 ? new Response(JSON.stringify(limit), { status: 409 }) : new Response(JSON.stringify(reservation), { status: 201 })),
+      'POST /bookings/reservation': () =>
+        asked++ === 0
+          ? new Response(JSON.stringify(limit), { status: 409 })
+          : new Response(JSON.stringify(reservation), { status: 201 }),
       'POST /bookings/reservation/h1/cancel': { ...reservation, id: 'h1', slotId: 's0', status: 'cancelled' },
     });
     store.dispatch(setReservationData({ holdId: 'h1', slotId: 's0', expiresAt: '2026-12-06T00:05:00.000Z' }));
     await store.dispatch(takeHold(slot)).unwrap();
-    expect(calls).toEqual(['POST /bookings/reservation', 'POST /bookings/reservation/h1/cancel', 'POST /bookings/reservation']);
-    expect(store.getState().booking.reservationData).toEqual({ holdId: 'h2', slotId: 's1', expiresAt: reservation.expiresAt });
+    expect(calls).toEqual([
+      'POST /bookings/reservation',
+      'POST /bookings/reservation/h1/cancel',
+      'POST /bookings/reservation',
+    ]);
+    expect(store.getState().booking.reservationData).toEqual({
+      holdId: 'h2',
+      slotId: 's1',
+      expiresAt: reservation.expiresAt,
+    });
   });
 
   it('a cool-down (HOLD_COOLDOWN) keeps the session held here', async () => {
-    const cooldown = () => new Response(JSON.stringify({ error: 'Please wait 6 minutes before holding another.', code: 'HOLD_COOLDOWN' }), { status: 409, headers: { 'Retry-After': '360' } });
+    const cooldown = () =>
+      new Response(JSON.stringify({ error: 'Please wait 6 minutes before holding another.', code: 'HOLD_COOLDOWN' }), {
+        status: 409,
+        headers: { 'Retry-After': '360' },
+      });
     const { store, calls } = setup({ 'POST /bookings/reservation': cooldown });
     const old = { holdId: 'h1', slotId: 's0', expiresAt: '2026-12-06T00:05:00.000Z' };
     store.dispatch(setReservationData(old));
@@ -99,7 +162,10 @@ describe('hold actions', () => {
   });
 
   it('releasing forgets the hold, stops the timer and cancels it on the server', async () => {
-    const { store, calls } = setup({ 'POST /bookings/reservation': reservation, 'POST /bookings/reservation/h2/cancel': { ...reservation, status: 'cancelled' } });
+    const { store, calls } = setup({
+      'POST /bookings/reservation': reservation,
+      'POST /bookings/reservation/h2/cancel': { ...reservation, status: 'cancelled' },
+    });
     await store.dispatch(takeHold(slot)).unwrap();
     await store.dispatch(releaseHold());
     expect(store.getState().booking.reservationData).toBeNull();
@@ -108,7 +174,9 @@ describe('hold actions', () => {
   });
 
   it('letting go of a checked-out hold (a declined payment) cancels its unpaid booking, as the server keeps the session for it (issue 37 item 2)', async () => {
-    const { store, calls } = setup({ 'POST /bookings/b9/cancel': { booking: { id: 'b9', status: 'cancelled' }, refund: null } });
+    const { store, calls } = setup({
+      'POST /bookings/b9/cancel': { booking: { id: 'b9', status: 'cancelled' }, refund: null },
+    });
     store.dispatch(setReservationData({ holdId: 'h9', slotId: 's1', expiresAt: '2099-01-01T00:00:00.000Z' }));
     store.dispatch(setCheckoutData({ bookingId: 'b9', client_secret: 'pi_9_secret_x', message: '' }));
     await store.dispatch(releaseHold());
@@ -119,7 +187,10 @@ describe('hold actions', () => {
   });
 
   it("the browser's Back keeps the hold back to the Session step and asks before letting it go before it (issue 37 item 2)", async () => {
-    const { store, calls } = setup({ 'POST /bookings/reservation': reservation, 'POST /bookings/reservation/h2/cancel': { ...reservation, status: 'cancelled' } });
+    const { store, calls } = setup({
+      'POST /bookings/reservation': reservation,
+      'POST /bookings/reservation/h2/cancel': { ...reservation, status: 'cancelled' },
+    });
     await store.dispatch(takeHold(slot)).unwrap();
     await store.dispatch(popToStep(stepIndex('sessionTime')));
     expect(store.getState().booking.currentStep).toBe(stepIndex('sessionTime'));
@@ -177,7 +248,14 @@ describe('hold actions', () => {
     it('a refused move lets the new hold go and keeps the reschedule going', async () => {
       const { store, calls } = rescheduling({
         'POST /bookings/reservation': { ...reservation, bookingId: 'b1' },
-        'POST /bookings/b1/reschedule': () => new Response(JSON.stringify({ error: 'Bookings can be moved until 24 hours before the session.', code: 'RESCHEDULE_WINDOW_CLOSED' }), { status: 409 }),
+        'POST /bookings/b1/reschedule': () =>
+          new Response(
+            JSON.stringify({
+              error: 'Bookings can be moved until 24 hours before the session.',
+              code: 'RESCHEDULE_WINDOW_CLOSED',
+            }),
+            { status: 409 },
+          ),
         'POST /bookings/reservation/h2/cancel': { ...reservation, status: 'cancelled' },
       });
       const result = await store.dispatch(moveBookingTo(slot));

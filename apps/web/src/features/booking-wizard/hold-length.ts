@@ -14,7 +14,9 @@ const CLOCK_SLACK_SECONDS = 3;
  * left when the hold is first seen says which, allowing for the clocks' disagreement.
  */
 function wholeHoldSeconds(firstSeen: number, policy: Pick<Policy, 'holdMinutes' | 'waitlistOfferMinutes'>): number {
-  const lengths = [policy.holdMinutes, policy.waitlistOfferMinutes].map((minutes) => minutes * 60).sort((a, b) => a - b);
+  const lengths = [policy.holdMinutes, policy.waitlistOfferMinutes]
+    .map((minutes) => minutes * 60)
+    .sort((a, b) => a - b);
   return lengths.find((length) => firstSeen <= length + CLOCK_SLACK_SECONDS) ?? lengths[1]!;
 }
 

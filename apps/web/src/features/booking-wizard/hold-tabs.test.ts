@@ -1,6 +1,14 @@
 import { combineReducers, configureStore } from '@reduxjs/toolkit';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { bookingReducer, initialBookingState, resetBooking, setReservationData, startReschedule, upsertItem, type BookingState } from './booking-slice';
+import {
+  bookingReducer,
+  initialBookingState,
+  resetBooking,
+  setReservationData,
+  startReschedule,
+  upsertItem,
+  type BookingState,
+} from './booking-slice';
 import { followHoldAcrossTabs } from './hold-tabs';
 import { setEndDate, timerReducer } from './timer-slice';
 import { stepIndex } from './wizard-steps';
@@ -10,7 +18,11 @@ vi.mock('../../lib/deferred-toast', () => ({ toastSuccess: vi.fn(async () => {})
 const PERSISTED_KEY = 'persist:kringle';
 
 const inMinutes = (m: number) => new Date(Date.now() + m * 60_000).toISOString();
-const location = { id: 'loc-1', name: 'Kringle Sydney, Pitt Street', timezone: 'Australia/Sydney' } as unknown as BookingState['location'];
+const location = {
+  id: 'loc-1',
+  name: 'Kringle Sydney, Pitt Street',
+  timezone: 'Australia/Sydney',
+} as unknown as BookingState['location'];
 const held = (holdId: string, slotId: string, expiresAt: string): BookingState => ({
   ...initialBookingState,
   location,
@@ -20,7 +32,10 @@ const held = (holdId: string, slotId: string, expiresAt: string): BookingState =
 });
 
 function tab(booking: BookingState) {
-  const store = configureStore({ reducer: combineReducers({ booking: bookingReducer, timer: timerReducer }), preloadedState: { booking } });
+  const store = configureStore({
+    reducer: combineReducers({ booking: bookingReducer, timer: timerReducer }),
+    preloadedState: { booking },
+  });
   if (booking.reservationData) store.dispatch(setEndDate(booking.reservationData.expiresAt));
   const stop = followHoldAcrossTabs(store, PERSISTED_KEY);
   return { store, stop };
@@ -28,7 +43,12 @@ function tab(booking: BookingState) {
 
 /** What the other tab's redux-persist writes, heard here as a `storage` event. */
 const otherTabWrites = (booking: BookingState, key = PERSISTED_KEY) =>
-  window.dispatchEvent(new StorageEvent('storage', { key, newValue: JSON.stringify({ auth: '{}', booking: JSON.stringify(booking), _persist: '{}' }) }));
+  window.dispatchEvent(
+    new StorageEvent('storage', {
+      key,
+      newValue: JSON.stringify({ auth: '{}', booking: JSON.stringify(booking), _persist: '{}' }),
+    }),
+  );
 
 describe('the hold follows across tabs', () => {
   let stops: Array<() => void> = [];
@@ -42,7 +62,7 @@ describe('the hold follows across tabs', () => {
     return t.store;
   };
 
-  it('takes the other tab\'s wizard whole when it holds another session (the server let this one go)', async () => {
+  it("takes the other tab's wizard whole when it holds another session (the server let this one go)", async () => {
     const { toastSuccess } = await import('../../lib/deferred-toast');
     const store = open({ ...held('hold-A', 'slot-1', inMinutes(9)), currentStep: stepIndex('overview') });
     const theirs = held('hold-B', 'slot-2', inMinutes(10));
@@ -55,7 +75,11 @@ describe('the hold follows across tabs', () => {
     const mine = held('hold-A', 'slot-1', inMinutes(2));
     const store = open({ ...mine, currentStep: stepIndex('overview') });
     const later = inMinutes(10);
-    otherTabWrites({ ...mine, reservationData: { ...mine.reservationData!, expiresAt: later }, packages: { p1: { _id: 'p1', type: 'package', totalQuantity: 1, totalPrice: 4995, remove: false } } });
+    otherTabWrites({
+      ...mine,
+      reservationData: { ...mine.reservationData!, expiresAt: later },
+      packages: { p1: { _id: 'p1', type: 'package', totalQuantity: 1, totalPrice: 4995, remove: false } },
+    });
     expect(store.getState().booking.reservationData?.expiresAt).toBe(later);
     expect(store.getState().timer.remaining).toBeGreaterThan(9 * 60);
     expect(store.getState().booking.currentStep).toBe(stepIndex('overview'));
@@ -64,7 +88,12 @@ describe('the hold follows across tabs', () => {
 
   it('lets the hold go here when the other tab let it go, and stops the countdown', () => {
     const store = open(held('hold-A', 'slot-1', inMinutes(9)));
-    otherTabWrites({ ...held('hold-A', 'slot-1', inMinutes(9)), reservationData: null, droppedHoldId: 'hold-A', currentStep: stepIndex('sessionTime') });
+    otherTabWrites({
+      ...held('hold-A', 'slot-1', inMinutes(9)),
+      reservationData: null,
+      droppedHoldId: 'hold-A',
+      currentStep: stepIndex('sessionTime'),
+    });
     expect(store.getState().booking.reservationData).toBeNull();
     expect(store.getState().booking.currentStep).toBe(stepIndex('sessionTime'));
     expect(store.getState().timer.isRunning).toBe(false);
@@ -118,7 +147,11 @@ describe('the hold follows across tabs', () => {
   });
 
   it('a tab paying keeps its checkout when another tab drops the same hold (it found it booked)', () => {
-    const paying = { ...held('hold-A', 'slot-1', inMinutes(9)), holdChangedAt: Date.now() - 1_000, checkoutData: { bookingId: 'b1', client_secret: 'cs', message: '' } };
+    const paying = {
+      ...held('hold-A', 'slot-1', inMinutes(9)),
+      holdChangedAt: Date.now() - 1_000,
+      checkoutData: { bookingId: 'b1', client_secret: 'cs', message: '' },
+    };
     const store = open(paying);
     otherTabWrites({ ...initialBookingState, holdChangedAt: Date.now(), droppedHoldId: 'hold-A' });
     expect(store.getState().booking.reservationData?.holdId).toBe('hold-A');

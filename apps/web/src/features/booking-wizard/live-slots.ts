@@ -43,12 +43,21 @@ export function parseSse(buffer: string): { messages: SseMessage[]; rest: string
 }
 
 const isChange = (v: unknown): v is SlotChange =>
-  !!v && typeof v === 'object' && typeof (v as SlotChange).slotId === 'string' && typeof (v as SlotChange).date === 'string' && typeof (v as SlotChange).status === 'string';
+  !!v &&
+  typeof v === 'object' &&
+  typeof (v as SlotChange).slotId === 'string' &&
+  typeof (v as SlotChange).date === 'string' &&
+  typeof (v as SlotChange).status === 'string';
 
 type State = { api: { queries: Record<string, { endpointName?: string; originalArgs?: unknown } | undefined> } };
 
 /** Applies one change to the cached day lists (and the day's count) of that location: no refetch, so drop day costs the API nothing. */
-function applyChange(locationId: string, change: SlotChange, getState: () => unknown, dispatch: (a: unknown) => unknown) {
+function applyChange(
+  locationId: string,
+  change: SlotChange,
+  getState: () => unknown,
+  dispatch: (a: unknown) => unknown,
+) {
   const queries = Object.values((getState() as State).api.queries);
   let was: Slot['status'] | null = null;
   for (const q of queries) {
@@ -96,7 +105,10 @@ export const liveSlotsApi = bookingApi.injectEndpoints({
       queryFn: () => ({ data: { live: false } }),
       // The stream closes as soon as no Session step shows the location (not a minute later).
       keepUnusedDataFor: 0,
-      async onCacheEntryAdded(locationId, { cacheDataLoaded, cacheEntryRemoved, updateCachedData, getState, dispatch, extra }) {
+      async onCacheEntryAdded(
+        locationId,
+        { cacheDataLoaded, cacheEntryRemoved, updateCachedData, getState, dispatch, extra },
+      ) {
         const deps = (extra as BaseQueryExtra).baseQuery;
         const stop = new AbortController();
         void cacheEntryRemoved.then(() => stop.abort());

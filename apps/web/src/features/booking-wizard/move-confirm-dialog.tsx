@@ -10,7 +10,12 @@ import { serverNow } from '../../lib/server-clock';
  * Whether moving a booking from `from` to `to` gives up its refund: the new session is inside
  * the refund cut-off while the current one is not (an unknown current session counts as refundable).
  */
-export function moveLosesRefund(from: string | undefined, to: string, rules: PolicyRules, now: Date = new Date(serverNow())): boolean {
+export function moveLosesRefund(
+  from: string | undefined,
+  to: string,
+  rules: PolicyRules,
+  now: Date = new Date(serverNow()),
+): boolean {
   const refundable = (startAt: string) => now < refundDeadline(new Date(startAt), rules);
   return (from === undefined || refundable(from)) && !refundable(to);
 }
@@ -39,31 +44,57 @@ export interface MoveConfirmDialogProps {
  * the refund cut-off is an alert: it says first that a later cancellation is not refunded.
  * Focus starts on the safe choice, as in the cancel dialog, since the move happens at once.
  */
-export function MoveConfirmDialog({ slot, from, timezone, movesUsed, rescheduleLimit: limit, losesRefundWithin, typeChange = null, busy, onKeepLooking, onMove }: MoveConfirmDialogProps) {
+export function MoveConfirmDialog({
+  slot,
+  from,
+  timezone,
+  movesUsed,
+  rescheduleLimit: limit,
+  losesRefundWithin,
+  typeChange = null,
+  busy,
+  onKeepLooking,
+  onMove,
+}: MoveConfirmDialogProps) {
   const late = losesRefundWithin !== null;
   return (
     <Dialog.Root open={slot !== null} onOpenChange={(open) => !open && !busy && onKeepLooking()}>
       <Dialog.Portal>
         <Dialog.Overlay className={CONFIRM_DIALOG.overlay} />
-        <Dialog.Content role={late ? 'alertdialog' : 'dialog'} onOpenAutoFocus={focusSafeChoice} className={CONFIRM_DIALOG.content}>
-          <Dialog.Title className={CONFIRM_DIALOG.title}>{late ? 'Move to a session without a refund?' : 'Move your booking?'}</Dialog.Title>
+        <Dialog.Content
+          role={late ? 'alertdialog' : 'dialog'}
+          onOpenAutoFocus={focusSafeChoice}
+          className={CONFIRM_DIALOG.content}
+        >
+          <Dialog.Title className={CONFIRM_DIALOG.title}>
+            {late ? 'Move to a session without a refund?' : 'Move your booking?'}
+          </Dialog.Title>
           <Dialog.Description asChild>
             <div className="flex flex-col gap-3 text-ink-700">
               {slot && (
-                <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-2 rounded-xl bg-cream-200 p-3" data-testid="move-from-to">
+                <dl
+                  className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-2 rounded-xl bg-cream-200 p-3"
+                  data-testid="move-from-to"
+                >
                   <dt className="text-sm">From</dt>
-                  <dd className="font-semibold text-ink-600 line-through decoration-ink-600/60">{from ? formatSessionTime(from, timezone) : 'Your current time'}</dd>
+                  <dd className="font-semibold text-ink-600 line-through decoration-ink-600/60">
+                    {from ? formatSessionTime(from, timezone) : 'Your current time'}
+                  </dd>
                   <dt className="text-sm">To</dt>
                   <dd className="font-semibold text-ink-900">{formatSessionTime(slot.startAt, timezone)}</dd>
                 </dl>
               )}
               {late && (
                 <p className="rounded-xl border border-gold-400 bg-gold-300/30 p-3 text-ink-900">
-                  The new time is less than {losesRefundWithin} hours away. <strong>If you move your booking there and cancel it later, there is no refund.</strong>
+                  The new time is less than {losesRefundWithin} hours away.{' '}
+                  <strong>If you move your booking there and cancel it later, there is no refund.</strong>
                 </p>
               )}
               {typeChange && (
-                <p data-testid="move-type-change" className="rounded-xl border border-gold-400 bg-gold-300/30 p-3 text-ink-900">
+                <p
+                  data-testid="move-type-change"
+                  className="rounded-xl border border-gold-400 bg-gold-300/30 p-3 text-ink-900"
+                >
                   <strong>
                     The session type changes from {typeChange.from} to {typeChange.to}.
                   </strong>{' '}

@@ -25,20 +25,32 @@ const openOffer = createAsyncThunk<string, string, { state: WizardRootState; rej
     hold.unsubscribe();
     if (!reservation || reservation.status !== 'active') return rejectWithValue(ENDED);
     const places = dispatch(bookingApi.endpoints.getLocations.initiate());
-    const slotQuery = dispatch(bookingApi.endpoints.getSlot.initiate({ locationId: reservation.locationId, slotId: reservation.slotId }));
-    const [locations, slot] = await Promise.all([places.unwrap().catch(() => null), slotQuery.unwrap().catch(() => null)]);
+    const slotQuery = dispatch(
+      bookingApi.endpoints.getSlot.initiate({ locationId: reservation.locationId, slotId: reservation.slotId }),
+    );
+    const [locations, slot] = await Promise.all([
+      places.unwrap().catch(() => null),
+      slotQuery.unwrap().catch(() => null),
+    ]);
     places.unsubscribe();
     slotQuery.unsubscribe();
     const location = locations?.find((l) => l.id === reservation.locationId);
     const slotType = location?.slotTypes.find((t) => t.id === slot?.slotTypeId);
-    if (!location || !slotType || !slot) return rejectWithValue('We could not open this offer. Please try again from My Bookings.');
+    if (!location || !slotType || !slot)
+      return rejectWithValue('We could not open this offer. Please try again from My Bookings.');
     dispatch(resetBooking());
     dispatch(setLocation(location));
     dispatch(toggleSlotType(slotType));
     dispatch(setReservationData(toReservationData(reservation)));
     dispatch(setEndDate(reservation.expiresAt));
     dispatch(goToStep(stepIndex('package')));
-    track('waitlist_offer_accept', { reservation_id: reservation.id, location_id: location.id, location_name: location.name, slot_type: slotType.name, session_start: slot.startAt });
+    track('waitlist_offer_accept', {
+      reservation_id: reservation.id,
+      location_id: location.id,
+      location_name: location.name,
+      slot_type: slotType.name,
+      session_start: slot.startAt,
+    });
     // Said when opened (issue 37 item 10): why the wizard opens at Package with a session held.
     return `A session came free for you: ${formatSessionTime(slot.startAt, location.timezone)} at ${location.name}. It is held for you: choose your package to book it.`;
   },

@@ -5,7 +5,9 @@ import { queueApi } from '../../lib/queue-api';
 import { parseSse } from './live-slots';
 
 const isTicket = (v: unknown): v is QueueTicket =>
-  typeof v === 'object' && v !== null && (QUEUE_TICKET_STATUSES as readonly string[]).includes((v as { status?: string }).status ?? '');
+  typeof v === 'object' &&
+  v !== null &&
+  (QUEUE_TICKET_STATUSES as readonly string[]).includes((v as { status?: string }).status ?? '');
 
 const sleep = (ms: number, signal: AbortSignal) =>
   new Promise<void>((resolve) => {
@@ -22,7 +24,10 @@ export const queueLiveApi = queueApi.injectEndpoints({
     queueLive: build.query<{ live: boolean }, string>({
       queryFn: () => ({ data: { live: false } }),
       keepUnusedDataFor: 0,
-      async onCacheEntryAdded(locationId, { cacheDataLoaded, cacheEntryRemoved, updateCachedData, getState, dispatch, extra }) {
+      async onCacheEntryAdded(
+        locationId,
+        { cacheDataLoaded, cacheEntryRemoved, updateCachedData, getState, dispatch, extra },
+      ) {
         const deps = (extra as BaseQueryExtra).baseQuery;
         const stop = new AbortController();
         void cacheEntryRemoved.then(() => stop.abort());

@@ -9,14 +9,26 @@ import { SYDNEY_FIXTURE, wizardTestStore } from './wizard-test-store';
 import { stepIndex } from './wizard-steps';
 
 // Thu 10 Dec 2026, 1:00 pm in Sydney.
-const SESSION = { id: 's1', slotTypeId: 't1', kind: 'session', startAt: '2026-12-10T02:00:00.000Z', endAt: '2026-12-10T02:10:00.000Z', status: 'reserved' };
+const SESSION = {
+  id: 's1',
+  slotTypeId: 't1',
+  kind: 'session',
+  startAt: '2026-12-10T02:00:00.000Z',
+  endAt: '2026-12-10T02:10:00.000Z',
+  status: 'reserved',
+};
 
 describe('Back asks before letting go (issue 37 item 2)', () => {
   it('names the held session, keeps it by default, and lets it go only when asked to', async () => {
-    const t = wizardTestStore({ 'GET /booking-slot/loc-1/slots/s1': SESSION, 'POST /bookings/reservation/h1/cancel': { id: 'h1', status: 'cancelled' } });
+    const t = wizardTestStore({
+      'GET /booking-slot/loc-1/slots/s1': SESSION,
+      'POST /bookings/reservation/h1/cancel': { id: 'h1', status: 'cancelled' },
+    });
     t.store.dispatch(setLocation(SYDNEY_FIXTURE));
     t.store.dispatch(toggleSlotType(SYDNEY_FIXTURE.slotTypes[0]!));
-    t.store.dispatch(setReservationData({ holdId: 'h1', slotId: 's1', expiresAt: new Date(Date.now() + 9 * 60_000).toISOString() }));
+    t.store.dispatch(
+      setReservationData({ holdId: 'h1', slotId: 's1', expiresAt: new Date(Date.now() + 9 * 60_000).toISOString() }),
+    );
     t.store.dispatch(goToStep(stepIndex('sessionTime')));
     render(
       <Provider store={t.store}>

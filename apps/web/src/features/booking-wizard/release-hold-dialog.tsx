@@ -21,7 +21,10 @@ export function ReleaseHoldDialog() {
   const location = useWizardSelector((s) => s.booking.location);
   const checkedOut = useWizardSelector((s) => s.booking.checkoutData !== null);
   const dispatch = useWizardDispatch();
-  const slot = useGetSlotQuery({ locationId: location?.id ?? '', slotId: hold?.slotId ?? '' }, { skip: target === null || !hold || !location }).currentData;
+  const slot = useGetSlotQuery(
+    { locationId: location?.id ?? '', slotId: hold?.slotId ?? '' },
+    { skip: target === null || !hold || !location },
+  ).currentData;
   const open = target !== null && hold !== null;
   const what = slot && location ? letGoLabel(slot.startAt, location.timezone) : 'this session';
   return (

@@ -23,7 +23,14 @@ const answers = (items: object[]) => ({
   'GET /bookings/reservation': { items },
   'GET /common/locations': { items: [SYDNEY_FIXTURE] },
   // Thu 10 Dec 2026, 1:00 pm in Sydney.
-  [`GET /booking-slot/loc-1/slots/${SLOT}`]: { id: SLOT, slotTypeId: 't1', startAt: '2026-12-10T02:00:00.000Z', endAt: '2026-12-10T02:10:00.000Z', kind: 'session', status: 'reserved' },
+  [`GET /booking-slot/loc-1/slots/${SLOT}`]: {
+    id: SLOT,
+    slotTypeId: 't1',
+    startAt: '2026-12-10T02:00:00.000Z',
+    endAt: '2026-12-10T02:10:00.000Z',
+    kind: 'session',
+    status: 'reserved',
+  },
 });
 const BOOKING = {
   id: '00000000-0000-4000-8000-0000000000c1',
@@ -35,7 +42,11 @@ const BOOKING = {
 };
 const payable = {
   [`GET /bookings/${BOOKING.id}`]: BOOKING,
-  [`POST /bookings/${BOOKING.id}/continue-payment`]: { client_secret: 'pi_1_secret_2', expiresAt: new Date(Date.now() + 6 * 60_000).toISOString(), reservationId: hold().id },
+  [`POST /bookings/${BOOKING.id}/continue-payment`]: {
+    client_secret: 'pi_1_secret_2',
+    expiresAt: new Date(Date.now() + 6 * 60_000).toISOString(),
+    reservationId: hold().id,
+  },
 };
 const renderOffer = (store: ReturnType<typeof wizardTestStore>['store']) =>
   render(
@@ -51,7 +62,9 @@ describe('A hold that follows the family (issue 37 item 1)', () => {
     const t = wizardTestStore(answers([hold()]));
     renderOffer(t.store);
     expect(await screen.findByRole('heading', { name: 'You are holding a session' })).toBeInTheDocument();
-    expect(screen.getByText(/Thu 10 Dec, 1:00 pm AEDT at Kringle Sydney, Pitt Street, held for you for 6 minutes more/)).toBeInTheDocument();
+    expect(
+      screen.getByText(/Thu 10 Dec, 1:00 pm AEDT at Kringle Sydney, Pitt Street, held for you for 6 minutes more/),
+    ).toBeInTheDocument();
     await userEvent.click(screen.getByRole('button', { name: 'Resume this booking' }));
     const state = t.store.getState();
     expect(state.booking.reservationData).toEqual({ holdId: hold().id, slotId: SLOT, expiresAt: expect.any(String) });
@@ -68,7 +81,11 @@ describe('A hold that follows the family (issue 37 item 1)', () => {
     expect(await screen.findByRole('heading', { name: 'Your booking is waiting for payment' })).toBeInTheDocument();
     await userEvent.click(screen.getByRole('button', { name: 'Continue payment' }));
     await waitFor(() => expect(selectActiveStep(t.store.getState())).toBe(stepIndex('payment')));
-    expect(t.store.getState().booking.checkoutData).toEqual({ bookingId: BOOKING.id, client_secret: 'pi_1_secret_2', message: 'Finish paying to confirm booking KR-7K3Q9.' });
+    expect(t.store.getState().booking.checkoutData).toEqual({
+      bookingId: BOOKING.id,
+      client_secret: 'pi_1_secret_2',
+      message: 'Finish paying to confirm booking KR-7K3Q9.',
+    });
     expect(t.calls).toContain(`POST /bookings/${BOOKING.id}/continue-payment`);
     const none = wizardTestStore(answers([]));
     const { container } = renderOffer(none.store);

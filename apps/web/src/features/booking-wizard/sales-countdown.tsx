@@ -19,10 +19,13 @@ export function useSalesOpen(opensAt: string | null | undefined): { open: boolea
   useEffect(() => {
     if (closedUntil === null) return;
     // Re-checked when it fires: a far opening is re-armed (setTimeout's cap), a near one flips.
-    const timer = setTimeout(() => {
-      if (closedUntil <= serverNow()) setOpenedAt(closedUntil);
-      else setClosedUntil(null);
-    }, Math.min(MAX_TIMEOUT_MS, Math.max(0, closedUntil - serverNow())));
+    const timer = setTimeout(
+      () => {
+        if (closedUntil <= serverNow()) setOpenedAt(closedUntil);
+        else setClosedUntil(null);
+      },
+      Math.min(MAX_TIMEOUT_MS, Math.max(0, closedUntil - serverNow())),
+    );
     return () => clearTimeout(timer);
   }, [closedUntil]);
   return { open: !closed, openedHere: openedAt !== null && openedAt === at };
@@ -49,7 +52,9 @@ export function SalesCountdown({ opensAt, timezone, open }: { opensAt: string; t
           <p aria-hidden="true" className="text-2xl font-semibold tabular-nums" data-testid="opening-countdown">
             {openingCountdown(Date.parse(opensAt) - now)}
           </p>
-          <p className="text-sm text-ink-700">Here are the sessions: they become bookable at that moment, without reloading this page.</p>
+          <p className="text-sm text-ink-700">
+            Here are the sessions: they become bookable at that moment, without reloading this page.
+          </p>
         </>
       )}
     </div>

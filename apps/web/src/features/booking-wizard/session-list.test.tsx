@@ -10,7 +10,14 @@ let n = 0;
 function slot(time: string, status: Slot['status'] = 'available', kind: Slot['kind'] = 'session'): Slot {
   const [h, m] = time.split(':').map(Number) as [number, number];
   const start = Date.UTC(2026, 11, 7, h - 8, m);
-  return { id: `s${++n}`, slotTypeId: 't', kind, startAt: new Date(start).toISOString(), endAt: new Date(start + 10 * 60_000).toISOString(), status };
+  return {
+    id: `s${++n}`,
+    slotTypeId: 't',
+    kind,
+    startAt: new Date(start).toISOString(),
+    endAt: new Date(start + 10 * 60_000).toISOString(),
+    status,
+  };
 }
 
 describe('session list helpers', () => {
@@ -29,7 +36,10 @@ describe('session list helpers', () => {
     const { passed, rest } = skipPassed(day);
     expect(passed).toBe(2);
     expect(rest[0]!.status).toBe('booked');
-    expect(skipPassed([slot('10:00', 'unavailable'), slot('12:00', 'unavailable', 'break')])).toEqual({ passed: 1, rest: [] });
+    expect(skipPassed([slot('10:00', 'unavailable'), slot('12:00', 'unavailable', 'break')])).toEqual({
+      passed: 1,
+      rest: [],
+    });
   });
 
   it('groups by part of the day in the location’s local time', () => {
@@ -48,7 +58,13 @@ describe('session list helpers', () => {
 
 describe('SessionList', () => {
   it('shows times without repeating the zone (the heading says it once), breaks as Santa’s break, taken sessions as taken and disabled, and the held one as yours', () => {
-    const slots = [slot('10:20', 'booked'), slot('10:30'), slot('10:40', 'reserved'), slot('12:00', 'unavailable', 'break'), slot('12:40', 'reserved')];
+    const slots = [
+      slot('10:20', 'booked'),
+      slot('10:30'),
+      slot('10:40', 'reserved'),
+      slot('12:00', 'unavailable', 'break'),
+      slot('12:40', 'reserved'),
+    ];
     const onPick = vi.fn();
     render(<SessionList slots={slots} timezone={TZ} heldSlotId={slots[4]!.id} pendingSlotId={null} onPick={onPick} />);
     expect(screen.getByRole('button', { name: '10:30 am' })).toBeEnabled();
@@ -62,11 +78,20 @@ describe('SessionList', () => {
   });
 
   it('says the zone on every time on a day the clocks change (Sydney, 4 April 2027)', () => {
-    const at = (iso: string): Slot => ({ id: iso, slotTypeId: 't', kind: 'session', startAt: iso, endAt: new Date(Date.parse(iso) + 600_000).toISOString(), status: 'available' });
+    const at = (iso: string): Slot => ({
+      id: iso,
+      slotTypeId: 't',
+      kind: 'session',
+      startAt: iso,
+      endAt: new Date(Date.parse(iso) + 600_000).toISOString(),
+      status: 'available',
+    });
     const slots = [at('2027-04-03T14:30:00Z'), at('2027-04-03T17:00:00Z')]; // 1:30 am AEDT, then 3:00 am AEST
     expect(dayZone(slots, 'Australia/Sydney')).toBeNull();
     expect(dayZone(slots.slice(1), 'Australia/Sydney')).toBe('AEST');
-    render(<SessionList slots={slots} timezone="Australia/Sydney" heldSlotId={null} pendingSlotId={null} onPick={vi.fn()} />);
+    render(
+      <SessionList slots={slots} timezone="Australia/Sydney" heldSlotId={null} pendingSlotId={null} onPick={vi.fn()} />,
+    );
     expect(screen.getByRole('button', { name: '1:30 am AEDT' })).toBeEnabled();
     expect(screen.getByRole('button', { name: '3:00 am AEST' })).toBeEnabled();
   });
@@ -78,7 +103,9 @@ describe('SessionList before the bookings open', () => {
 
   it('lists sessions not yet on sale as "Opens soon", not bookable and not crossed out (the key says crossed out is closed)', () => {
     const slots = [slot('10:30', 'unavailable'), slot('10:40', 'booked')];
-    render(<SessionList slots={slots} timezone={TZ} heldSlotId={null} pendingSlotId={null} onPick={vi.fn()} notOpenYet />);
+    render(
+      <SessionList slots={slots} timezone={TZ} heldSlotId={null} pendingSlotId={null} onPick={vi.fn()} notOpenYet />,
+    );
     const soon = screen.getByRole('button', { name: '10:30 am, opens soon' });
     expect(soon).toBeDisabled();
     expect(soon).toHaveTextContent('Opens soon');
@@ -94,7 +121,16 @@ describe('SessionList when rescheduling', () => {
   it('marks the booking’s current session and does not offer it', () => {
     const mine = slot('10:30', 'booked');
     const other = slot('10:40');
-    render(<SessionList slots={[mine, other]} timezone={TZ} heldSlotId={null} currentSlotId={mine.id} pendingSlotId={null} onPick={vi.fn()} />);
+    render(
+      <SessionList
+        slots={[mine, other]}
+        timezone={TZ}
+        heldSlotId={null}
+        currentSlotId={mine.id}
+        pendingSlotId={null}
+        onPick={vi.fn()}
+      />,
+    );
     const current = screen.getByRole('button', { name: /^10:30 am.*, your current time$/ });
     expect(current).toBeDisabled();
     expect(current).toHaveAttribute('data-status', 'current');
@@ -104,7 +140,15 @@ describe('SessionList when rescheduling', () => {
   it('while a tap waits for its answer, that time says "Holding…" and the other times wait (issue 37 item 5)', () => {
     const tapped = slot('10:30');
     const other = slot('10:40');
-    render(<SessionList slots={[tapped, other]} timezone={TZ} heldSlotId={null} pendingSlotId={tapped.id} onPick={vi.fn()} />);
+    render(
+      <SessionList
+        slots={[tapped, other]}
+        timezone={TZ}
+        heldSlotId={null}
+        pendingSlotId={tapped.id}
+        onPick={vi.fn()}
+      />,
+    );
     const holding = screen.getByRole('button', { name: /^10:30 am.*, holding…$/ });
     expect(holding).toBeDisabled();
     expect(holding).toHaveAttribute('aria-busy', 'true');

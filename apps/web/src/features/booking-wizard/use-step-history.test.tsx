@@ -11,7 +11,15 @@ import { useStepBack, useStepHistory } from './use-step-history';
 import { SYDNEY_FIXTURE, wizardTestStore } from './wizard-test-store';
 
 /** A wizard reduced to its step: Next and Previous are the steps' own buttons. */
-function Wizard({ start, paused = false, onPop = () => {} }: { start: number; paused?: boolean; onPop?: (step: number) => void }) {
+function Wizard({
+  start,
+  paused = false,
+  onPop = () => {},
+}: {
+  start: number;
+  paused?: boolean;
+  onPop?: (step: number) => void;
+}) {
   const [step, setStep] = useState(start);
   const popped = useCallback(
     (target: number) => {
@@ -128,7 +136,10 @@ describe('useStepHistory: the browser moves between the wizard steps', () => {
 function StoreWizard() {
   const dispatch = useWizardDispatch();
   const step = useWizardSelector(selectActiveStep);
-  useStepHistory(step, useCallback((target: number) => void dispatch(popToStep(target)), [dispatch]));
+  useStepHistory(
+    step,
+    useCallback((target: number) => void dispatch(popToStep(target)), [dispatch]),
+  );
   const back = useStepBack();
   return (
     <>

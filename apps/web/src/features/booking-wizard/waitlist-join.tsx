@@ -23,7 +23,14 @@ export interface WaitlistJoinProps {
  * Issue 20: a day with no session of this type left offers "Join the waitlist". When a session
  * frees up, the first family in line is held it and e-mailed a link (API.md "Waitlist").
  */
-export function WaitlistJoin({ locationId, locationName, slotTypeId, slotTypeName, days, shownDate }: WaitlistJoinProps) {
+export function WaitlistJoin({
+  locationId,
+  locationName,
+  slotTypeId,
+  slotTypeName,
+  days,
+  shownDate,
+}: WaitlistJoinProps) {
   // Fully booked days only: a closed day (no sessions at all) has nothing to wait for.
   const full = days.filter((d) => d.available === 0 && d.sessions > 0);
   const [picked, setPicked] = useState<string | null>(null);
@@ -33,11 +40,18 @@ export function WaitlistJoin({ locationId, locationName, slotTypeId, slotTypeNam
   const policy = useGetPolicyQuery().data;
   // Days already waited for (joined here, or earlier: the panel forgets on Back) are not offered again.
   const entries = useGetWaitlistQuery().data ?? [];
-  const waiting = entries.filter((e) => e.locationId === locationId && e.slotTypeId === slotTypeId && full.some((d) => d.date === e.date));
+  const waiting = entries.filter(
+    (e) => e.locationId === locationId && e.slotTypeId === slotTypeId && full.some((d) => d.date === e.date),
+  );
   const selectId = useId();
   if (full.length === 0) return null;
   const open = full.filter((d) => !waiting.some((e) => e.date === d.date));
-  const date = picked && open.some((d) => d.date === picked) ? picked : open.some((d) => d.date === shownDate) ? shownDate! : (open[0]?.date ?? null);
+  const date =
+    picked && open.some((d) => d.date === picked)
+      ? picked
+      : open.some((d) => d.date === shownDate)
+        ? shownDate!
+        : (open[0]?.date ?? null);
   const earlier = waiting.filter((e) => e.date !== joined?.date);
 
   const submit = async () => {
@@ -49,18 +63,30 @@ export function WaitlistJoin({ locationId, locationName, slotTypeId, slotTypeNam
       return;
     }
     setJoined({ date, position: result.data.position });
-    track('waitlist_join', { location_id: locationId, location_name: locationName, slot_type: slotTypeName, session_date: date, position: result.data.position });
+    track('waitlist_join', {
+      location_id: locationId,
+      location_name: locationName,
+      slot_type: slotTypeName,
+      session_date: date,
+      position: result.data.position,
+    });
   };
 
   return (
-    <section aria-labelledby={`${selectId}-heading`} className="flex flex-col gap-3 rounded-2xl border border-cream-300 bg-cream-50 p-4" data-testid="waitlist-join">
+    <section
+      aria-labelledby={`${selectId}-heading`}
+      className="flex flex-col gap-3 rounded-2xl border border-cream-300 bg-cream-50 p-4"
+      data-testid="waitlist-join"
+    >
       <h3 id={`${selectId}-heading`} className="text-lg font-semibold text-ink-900">
         Day you want is full? Join the waitlist
       </h3>
       {joined && (
         <p role="status" className="rounded-xl bg-pine-50 p-3 text-ink-900">
-          You are on the waitlist for {dayName(joined.date)}, <span className="font-semibold">{ordinal(joined.position)} in line</span>. If a {slotTypeName} session
-          comes free that day, we hold it for you{policy ? ` for ${policy.waitlistOfferMinutes} minutes` : ''} and e-mail you a link. Your place is in{' '}
+          You are on the waitlist for {dayName(joined.date)},{' '}
+          <span className="font-semibold">{ordinal(joined.position)} in line</span>. If a {slotTypeName} session comes
+          free that day, we hold it for you{policy ? ` for ${policy.waitlistOfferMinutes} minutes` : ''} and e-mail you
+          a link. Your place is in{' '}
           <Link to="/bookings" className="font-semibold text-festive-700 underline underline-offset-2">
             My Bookings
           </Link>
@@ -69,7 +95,8 @@ export function WaitlistJoin({ locationId, locationName, slotTypeId, slotTypeNam
       )}
       {earlier.length > 0 && (
         <p className="text-ink-800">
-          You are already on the waitlist for {earlier.map((e) => `${dayName(e.date)} (${ordinal(e.position)} in line)`).join(', ')}. Your place is in{' '}
+          You are already on the waitlist for{' '}
+          {earlier.map((e) => `${dayName(e.date)} (${ordinal(e.position)} in line)`).join(', ')}. Your place is in{' '}
           <Link to="/bookings" className="font-semibold text-festive-700 underline underline-offset-2">
             My Bookings
           </Link>
@@ -78,7 +105,8 @@ export function WaitlistJoin({ locationId, locationName, slotTypeId, slotTypeNam
       )}
       {!joined && date && (
         <p className="text-ink-700">
-          When a {slotTypeName} session at {locationName} frees up on a full day, the first family in line gets it, held for them
+          When a {slotTypeName} session at {locationName} frees up on a full day, the first family in line gets it, held
+          for them
           {policy ? ` for ${policy.waitlistOfferMinutes} minutes` : ''}, with an e-mail.
         </p>
       )}

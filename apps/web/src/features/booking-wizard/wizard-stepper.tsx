@@ -21,11 +21,18 @@ export function WizardStepper({ current, steps = WIZARD_STEPS }: { current: numb
           const done = index < current;
           const here = index === current;
           return (
-            <li key={s.key} aria-current={here ? 'step' : undefined} className="relative flex flex-1 flex-col items-center gap-1">
+            <li
+              key={s.key}
+              aria-current={here ? 'step' : undefined}
+              className="relative flex flex-1 flex-col items-center gap-1"
+            >
               {index < steps.length - 1 && (
                 <span
                   aria-hidden="true"
-                  className={clsx('absolute left-[calc(50%+18px)] right-[calc(-50%+18px)] top-3.5 h-0.5 rounded-full', done ? 'bg-pine-600' : 'bg-cream-300')}
+                  className={clsx(
+                    'absolute left-[calc(50%+18px)] right-[calc(-50%+18px)] top-3.5 h-0.5 rounded-full',
+                    done ? 'bg-pine-600' : 'bg-cream-300',
+                  )}
                 />
               )}
               <span
@@ -39,7 +46,12 @@ export function WizardStepper({ current, steps = WIZARD_STEPS }: { current: numb
               >
                 {done ? <CheckIcon className="size-4" /> : index + 1}
               </span>
-              <span className={clsx('whitespace-nowrap text-xs max-sm:sr-only sm:text-sm', here ? 'font-semibold text-ink-900' : 'text-ink-600')}>
+              <span
+                className={clsx(
+                  'whitespace-nowrap text-xs max-sm:sr-only sm:text-sm',
+                  here ? 'font-semibold text-ink-900' : 'text-ink-600',
+                )}
+              >
                 {s.label}
                 <span className="sr-only">{done ? ' (done)' : here ? ' (current step)' : ''}</span>
               </span>

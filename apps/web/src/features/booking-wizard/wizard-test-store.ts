@@ -22,7 +22,8 @@ export function wizardTestStore(answers: Record<string, unknown | Handler> = {})
     const key = `${init.method ?? 'GET'} ${url.pathname.replace('/api/v1', '')}`;
     calls.push(key);
     const route = routes[key];
-    if (route === undefined) return new Response(JSON.stringify({ error: 'Not found', code: 'NOT_FOUND' }), { status: 404 });
+    if (route === undefined)
+      return new Response(JSON.stringify({ error: 'Not found', code: 'NOT_FOUND' }), { status: 404 });
     const body = typeof route === 'function' ? await (route as Handler)(String(input), init) : route;
     if (body instanceof Response) return body;
     return new Response(JSON.stringify(body), { status: 200, headers: { 'content-type': 'application/json' } });

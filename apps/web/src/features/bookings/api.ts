@@ -40,4 +40,9 @@ export const bookingsApi = api.injectEndpoints({
   }),
 });
 
-export const { useAnswerClosureMutation, useBookingListInfiniteQuery, useBookingOrdersQuery, useCancelBookingMutation } = bookingsApi;
+export const {
+  useAnswerClosureMutation,
+  useBookingListInfiniteQuery,
+  useBookingOrdersQuery,
+  useCancelBookingMutation,
+} = bookingsApi;

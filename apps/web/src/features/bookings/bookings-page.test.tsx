@@ -27,11 +27,15 @@ function server(overrides: (call: Call) => unknown = () => undefined) {
   return (call: Call) => {
     const own = overrides(call);
     if (own !== undefined) return own;
-    if (call.path.startsWith('/bookings/upcoming-bookings')) return { items: cancelled ? [] : [booking], nextCursor: null };
+    if (call.path.startsWith('/bookings/upcoming-bookings'))
+      return { items: cancelled ? [] : [booking], nextCursor: null };
     if (call.path === `/orders/${booking.id}/orders`) return { items: [order] };
     if (call.method === 'POST' && call.path === `/bookings/${booking.id}/cancel`) {
       cancelled = true;
-      return { booking: { ...booking, status: 'cancelled' }, refund: { id: '7c8d9e0f-1a2b-4c3d-8e4f-5a6b7c8d9e0f', amountCents: 6995, status: 'succeeded' } };
+      return {
+        booking: { ...booking, status: 'cancelled' },
+        refund: { id: '7c8d9e0f-1a2b-4c3d-8e4f-5a6b7c8d9e0f', amountCents: 6995, status: 'succeeded' },
+      };
     }
     throw new Error(`unexpected call ${call.method} ${call.path}`);
   };
@@ -47,11 +51,19 @@ describe('BookingsPage', () => {
     onTestFinished(() => {
       vi.useRealTimers();
     });
-    const five = Array.from({ length: 5 }, (_, i) => aBooking({ id: `0b6f1c1e-3c1a-4b7e-9a51-5d0e8c1f2a0${i}`, reference: `KR-7K3Q${i}` }));
+    const five = Array.from({ length: 5 }, (_, i) =>
+      aBooking({ id: `0b6f1c1e-3c1a-4b7e-9a51-5d0e8c1f2a0${i}`, reference: `KR-7K3Q${i}` }),
+    );
     const at = (items: unknown[]) => (call: Call) =>
-      call.path.startsWith('/bookings/upcoming-bookings') ? { items, nextCursor: null } : call.path === '/common/policy' ? POLICY_FIXTURE : undefined;
+      call.path.startsWith('/bookings/upcoming-bookings')
+        ? { items, nextCursor: null }
+        : call.path === '/common/policy'
+          ? POLICY_FIXTURE
+          : undefined;
     renderWithApi(<BookingsPage {...handoff()} />, server(at(five)));
-    expect(await screen.findByTestId('booking-limit')).toHaveTextContent('You have 5 upcoming bookings, the most one account can hold. To book another, cancel one of them or contact us.');
+    expect(await screen.findByTestId('booking-limit')).toHaveTextContent(
+      'You have 5 upcoming bookings, the most one account can hold. To book another, cancel one of them or contact us.',
+    );
     cleanup();
     renderWithApi(<BookingsPage {...handoff()} />, server(at(five.slice(1))));
     await waitFor(() => expect(screen.getAllByRole('article')).toHaveLength(4));
@@ -65,25 +77,44 @@ describe('BookingsPage', () => {
     const dialog = await screen.findByRole('alertdialog');
     expect(dialog).toHaveTextContent('You will be refunded $69.95 to the card you paid with.');
     await userEvent.click(within(dialog).getByRole('button', { name: 'Cancel booking' }));
-    await waitFor(() => expect(toast.success).toHaveBeenCalledWith('Booking KR-7K3Q9 is cancelled. $69.95 is on its way back to your card (allow 5 to 10 business days).'));
+    await waitFor(() =>
+      expect(toast.success).toHaveBeenCalledWith(
+        'Booking KR-7K3Q9 is cancelled. $69.95 is on its way back to your card (allow 5 to 10 business days).',
+      ),
+    );
     expect(await screen.findByText('No upcoming visits with Santa yet.')).toBeInTheDocument();
-    expect(calls.find((c) => c.method === 'POST')).toMatchObject({ path: `/bookings/${booking.id}/cancel`, body: '{}' });
+    expect(calls.find((c) => c.method === 'POST')).toMatchObject({
+      path: `/bookings/${booking.id}/cancel`,
+      body: '{}',
+    });
     expect(events).toEqual(['package_cancel', 'booking cancel']);
   });
 
   it('toasts the API’s message when a cancellation is refused', async () => {
     const refuse = (call: Call) =>
-      call.method === 'POST' ? new Response(JSON.stringify({ error: 'This booking can no longer be cancelled.', code: 'NOT_CANCELLABLE' }), { status: 409 }) : undefined;
+      call.method === 'POST'
+        ? new Response(JSON.stringify({ error: 'This booking can no longer be cancelled.', code: 'NOT_CANCELLABLE' }), {
+            status: 409,
+          })
+        : undefined;
     renderWithApi(<BookingsPage {...handoff()} />, server(refuse));
     await userEvent.click(within(await screen.findByRole('article')).getByRole('button', { name: 'Cancel booking' }));
-    await userEvent.click(within(await screen.findByRole('alertdialog')).getByRole('button', { name: 'Cancel booking' }));
+    await userEvent.click(
+      within(await screen.findByRole('alertdialog')).getByRole('button', { name: 'Cancel booking' }),
+    );
     await waitFor(() => expect(toast.error).toHaveBeenCalledWith('This booking can no longer be cancelled.'));
     expect(events).toEqual(['package_cancel']);
   });
 
   it('downloads the payment receipt of the paid order as a file', async () => {
-    const pdf = new Response(new Blob(['%PDF-1.7 test'], { type: 'application/pdf' }), { status: 200, headers: { 'content-type': 'application/pdf' } });
-    const { calls } = renderWithApi(<BookingsPage {...handoff()} />, server((c) => (c.path.endsWith('/payment-receipt') ? pdf : undefined)));
+    const pdf = new Response(new Blob(['%PDF-1.7 test'], { type: 'application/pdf' }), {
+      status: 200,
+      headers: { 'content-type': 'application/pdf' },
+    });
+    const { calls } = renderWithApi(
+      <BookingsPage {...handoff()} />,
+      server((c) => (c.path.endsWith('/payment-receipt') ? pdf : undefined)),
+    );
     // jsdom has no object URLs: stand them in for this test only.
     const createObjectURL = vi.fn(() => 'blob:receipt');
     vi.stubGlobal('URL', Object.assign(class extends URL {}, { createObjectURL, revokeObjectURL: vi.fn() }));
@@ -100,8 +131,19 @@ describe('BookingsPage', () => {
 
   it('hands reschedule and continue payment to the app with the booking', async () => {
     const props = handoff();
-    const pending = aBooking({ id: '33333333-3333-4333-8333-333333333333', reference: 'KR-CCCCC', status: 'payment_pending', canReschedule: false, refundableCents: 0 });
-    renderWithApi(<BookingsPage {...props} />, server((c) => (c.path.startsWith('/bookings/upcoming') ? { items: [booking, pending], nextCursor: null } : undefined)));
+    const pending = aBooking({
+      id: '33333333-3333-4333-8333-333333333333',
+      reference: 'KR-CCCCC',
+      status: 'payment_pending',
+      canReschedule: false,
+      refundableCents: 0,
+    });
+    renderWithApi(
+      <BookingsPage {...props} />,
+      server((c) =>
+        c.path.startsWith('/bookings/upcoming') ? { items: [booking, pending], nextCursor: null } : undefined,
+      ),
+    );
     await userEvent.click(await screen.findByRole('button', { name: 'Reschedule' }));
     await waitFor(() => expect(props.onReschedule).toHaveBeenCalledWith(booking));
     // The second card renders a frame after the first (booking-list.tsx).

@@ -39,8 +39,15 @@ interface MoveSummary {
 function MovedNotice({ moved, onDismiss }: { moved: MoveSummary; onDismiss: () => void }) {
   const policy = useGetPolicyQuery().data;
   return (
-    <div role="status" data-testid="moved-notice" className="flex items-start gap-3 rounded-2xl border border-pine-600/30 bg-pine-50 p-4 text-ink-900">
-      <span aria-hidden="true" className="mt-0.5 flex size-7 shrink-0 items-center justify-center rounded-full bg-pine-700 text-cream-50">
+    <div
+      role="status"
+      data-testid="moved-notice"
+      className="flex items-start gap-3 rounded-2xl border border-pine-600/30 bg-pine-50 p-4 text-ink-900"
+    >
+      <span
+        aria-hidden="true"
+        className="mt-0.5 flex size-7 shrink-0 items-center justify-center rounded-full bg-pine-700 text-cream-50"
+      >
         <CheckIcon className="size-4" />
       </span>
       <div className="flex flex-1 flex-col gap-1">
@@ -51,10 +58,15 @@ function MovedNotice({ moved, onDismiss }: { moved: MoveSummary; onDismiss: () =
           <span className="font-semibold">{moved.to}</span>
         </p>
         <p className="text-sm text-ink-700">
-          {policy ? `${moved.movesUsed} of ${policy.rescheduleLimit} free moves used. ` : ''}We have emailed you the new time and a calendar file.
+          {policy ? `${moved.movesUsed} of ${policy.rescheduleLimit} free moves used. ` : ''}We have emailed you the new
+          time and a calendar file.
         </p>
       </div>
-      <button type="button" onClick={onDismiss} className="min-h-11 rounded-lg px-3 text-sm font-semibold text-pine-800 hover:bg-pine-600/10">
+      <button
+        type="button"
+        onClick={onDismiss}
+        className="min-h-11 rounded-lg px-3 text-sm font-semibold text-pine-800 hover:bg-pine-600/10"
+      >
         Dismiss
       </button>
     </div>
@@ -81,7 +93,8 @@ export function BookingsPage({ onBookNow, onReschedule, onContinuePayment, heldS
   }, [routed, location.pathname, location.search, navigate]);
   // The same (cached) list the Upcoming tab shows: when it is empty, its empty state carries the one Book button.
   const upcoming = useBookingListInfiniteQuery('upcoming', { skip: tab !== 'upcoming' });
-  const upcomingEmpty = tab === 'upcoming' && upcoming.isSuccess && upcoming.data.pages.every((p) => p.items.length === 0);
+  const upcomingEmpty =
+    tab === 'upcoming' && upcoming.isSuccess && upcoming.data.pages.every((p) => p.items.length === 0);
   const upcomingCount = upcoming.data?.pages.flatMap((p) => p.items).filter((b) => countsTowardsLimit(b)).length ?? 0;
 
   const selectTab = (value: string) => setParams(value === 'past' ? { tab: 'past' } : {}, { replace: true });
@@ -119,7 +132,15 @@ export function BookingsPage({ onBookNow, onReschedule, onContinuePayment, heldS
           <Tabs.Content key={t.value} value={t.value} className="focus-visible:outline-offset-4">
             <h2 className="sr-only">{t.label} bookings</h2>
             {/* Only the open tab mounts its list, so the other tab loads when first opened. */}
-            {tab === t.value && <BookingList tab={t.value} busy={actions.busy} onAction={actions.onAction} onBookNow={onBookNow} policy={policy} />}
+            {tab === t.value && (
+              <BookingList
+                tab={t.value}
+                busy={actions.busy}
+                onAction={actions.onAction}
+                onBookNow={onBookNow}
+                policy={policy}
+              />
+            )}
           </Tabs.Content>
         ))}
       </Tabs.Root>

@@ -20,10 +20,16 @@ export function renderWithApi(ui: ReactElement, respond: Respond, initialPath = 
   const calls: Call[] = [];
   const fetchFn = (async (input: RequestInfo | URL, init?: RequestInit) => {
     const url = new URL(String(input));
-    const call = { method: init?.method ?? 'GET', path: `${url.pathname.replace('/api/v1', '')}${url.search}`, body: typeof init?.body === 'string' ? init.body : null };
+    const call = {
+      method: init?.method ?? 'GET',
+      path: `${url.pathname.replace('/api/v1', '')}${url.search}`,
+      body: typeof init?.body === 'string' ? init.body : null,
+    };
     calls.push(call);
     const answer = respond(call, url);
-    return answer instanceof Response ? answer : new Response(JSON.stringify(answer), { status: 200, headers: { 'content-type': 'application/json' } });
+    return answer instanceof Response
+      ? answer
+      : new Response(JSON.stringify(answer), { status: 200, headers: { 'content-type': 'application/json' } });
   }) as typeof fetch;
   const extra: BaseQueryExtra = {
     baseQuery: testBaseQueryDeps(fetchFn, { refreshIdToken: async () => null }),

@@ -6,7 +6,9 @@ import { CancelDialog, refundWording } from './cancel-dialog';
 
 describe('refundWording', () => {
   it('states the refund in dollars from refundableCents', () => {
-    expect(refundWording(aBooking({ refundableCents: 6995 }))).toBe('You will be refunded $69.95 to the card you paid with.');
+    expect(refundWording(aBooking({ refundableCents: 6995 }))).toBe(
+      'You will be refunded $69.95 to the card you paid with.',
+    );
   });
   it('says a paid booking past the refund cut-off will not be refunded', () => {
     expect(refundWording(aBooking({ refundableCents: 0 }))).toMatch(/will not be refunded/);
@@ -20,7 +22,16 @@ describe('CancelDialog', () => {
   const renderDialog = (props: Partial<Parameters<typeof CancelDialog>[0]> = {}) => {
     const onConfirm = vi.fn();
     const onOpenChange = vi.fn();
-    render(<CancelDialog booking={aBooking()} open busy={false} onConfirm={onConfirm} onOpenChange={onOpenChange} {...props} />);
+    render(
+      <CancelDialog
+        booking={aBooking()}
+        open
+        busy={false}
+        onConfirm={onConfirm}
+        onOpenChange={onOpenChange}
+        {...props}
+      />,
+    );
     return { onConfirm, onOpenChange };
   };
 

@@ -12,8 +12,10 @@ const UNPAID = new Set<Booking['status']>(['payment_pending', 'payment_failed'])
  * API's `refundableCents` for this booking (the shared policy rules), never worked out here.
  */
 export function refundWording(booking: Pick<Booking, 'status' | 'refundableCents'>): string {
-  if (UNPAID.has(booking.status)) return 'You have not been charged for this booking, so there is nothing to refund. Your session will be released.';
-  if (booking.refundableCents > 0) return `You will be refunded ${formatAud(booking.refundableCents)} to the card you paid with.`;
+  if (UNPAID.has(booking.status))
+    return 'You have not been charged for this booking, so there is nothing to refund. Your session will be released.';
+  if (booking.refundableCents > 0)
+    return `You will be refunded ${formatAud(booking.refundableCents)} to the card you paid with.`;
   return 'This booking will not be refunded: it is too close to the session for a refund.';
 }
 
@@ -44,11 +46,21 @@ export function CancelDialog({ booking, open, busy, onOpenChange, onConfirm, onC
           <Dialog.Description asChild>
             <div className="flex flex-col gap-3 text-ink-700">
               <p>
-                <span className="font-semibold text-ink-900">{booking.slotType.name}</span> at {booking.location.name} on{' '}
-                <span className="whitespace-nowrap">{formatSessionTime(booking.slot.startAt, booking.location.timezone)}</span> (reference{' '}
-                <span className="font-mono">{booking.reference}</span>).
+                <span className="font-semibold text-ink-900">{booking.slotType.name}</span> at {booking.location.name}{' '}
+                on{' '}
+                <span className="whitespace-nowrap">
+                  {formatSessionTime(booking.slot.startAt, booking.location.timezone)}
+                </span>{' '}
+                (reference <span className="font-mono">{booking.reference}</span>).
               </p>
-              <p data-testid="refund-wording" className={refunded ? 'rounded-xl bg-pine-50 p-3 font-semibold text-pine-800' : 'rounded-xl bg-cream-200 p-3 font-semibold text-ink-900'}>
+              <p
+                data-testid="refund-wording"
+                className={
+                  refunded
+                    ? 'rounded-xl bg-pine-50 p-3 font-semibold text-pine-800'
+                    : 'rounded-xl bg-cream-200 p-3 font-semibold text-ink-900'
+                }
+              >
                 {refundWording(booking)}
               </p>
               <p className="text-sm">Once cancelled, the session goes back on sale and this cannot be undone.</p>

@@ -17,7 +17,13 @@ const TINTS: Record<TagColour, string> = {
 export function StatusTag({ status }: { status: BookingStatus }) {
   const { label, colour } = BOOKING_STATUS_TAGS[status];
   return (
-    <span data-colour={colour} className={clsx('inline-flex shrink-0 items-center rounded-full border px-3 py-1 text-sm font-semibold', TINTS[colour])}>
+    <span
+      data-colour={colour}
+      className={clsx(
+        'inline-flex shrink-0 items-center rounded-full border px-3 py-1 text-sm font-semibold',
+        TINTS[colour],
+      )}
+    >
       {label}
     </span>
   );

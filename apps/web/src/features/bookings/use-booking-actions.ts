@@ -17,7 +17,14 @@ export interface WizardHandoff {
 }
 
 const message = (error: unknown, fallback: string) => (error as ApiError | undefined)?.data?.error ?? fallback;
-const itemsOf = (b: Booking) => b.items.map((i) => ({ item_id: i.id, item_name: i.name, item_category: i.type, price: centsToDollars(i.unitPriceCents), quantity: i.quantity }));
+const itemsOf = (b: Booking) =>
+  b.items.map((i) => ({
+    item_id: i.id,
+    item_name: i.name,
+    item_category: i.type,
+    price: centsToDollars(i.unitPriceCents),
+    quantity: i.quantity,
+  }));
 
 /** The card actions: cancel (after the dialog), downloads, and handing over to the wizard. */
 export function useBookingActions(handoff: WizardHandoff) {
@@ -43,15 +50,28 @@ export function useBookingActions(handoff: WizardHandoff) {
     const action: CardAction = kind === 'payment' ? 'payment-receipt' : 'refund-receipt';
     setBusy({ bookingId: booking.id, action });
     const orders = await dispatch(bookingsApi.endpoints.bookingOrders.initiate(booking.id, { subscribe: false }));
-    const order = orders.data?.find((o) => !isPhotoOrder(o) && (kind === 'payment' ? o.paidAt !== null || o.paymentStatus !== null : o.refundedCents > 0));
+    const order = orders.data?.find(
+      (o) =>
+        !isPhotoOrder(o) && (kind === 'payment' ? o.paidAt !== null || o.paymentStatus !== null : o.refundedCents > 0),
+    );
     if (!order) {
       setBusy(null);
-      void toastError(kind === 'payment' ? 'There is no tax invoice for this booking yet.' : 'There is no refund on this booking yet.');
+      void toastError(
+        kind === 'payment'
+          ? 'There is no tax invoice for this booking yet.'
+          : 'There is no refund on this booking yet.',
+      );
       return;
     }
     const url = `/orders/${booking.id}/orders/${order.id}/${kind}-receipt`;
     // Named as the PDF names itself (issue 37 item 10): a payment's is a tax invoice.
-    await download(booking, action, url, kind === 'payment' ? `tax-invoice-${booking.reference}.pdf` : `refund-receipt-${booking.reference}.pdf`, kind === 'payment' ? 'the tax invoice' : 'the refund receipt');
+    await download(
+      booking,
+      action,
+      url,
+      kind === 'payment' ? `tax-invoice-${booking.reference}.pdf` : `refund-receipt-${booking.reference}.pdf`,
+      kind === 'payment' ? 'the tax invoice' : 'the refund receipt',
+    );
   };
 
   const run = async (action: CardAction, booking: Booking, work: () => void | Promise<void>) => {
@@ -66,17 +86,36 @@ export function useBookingActions(handoff: WizardHandoff) {
   const onAction = (action: CardAction, booking: Booking) => {
     switch (action) {
       case 'cancel':
-        track('package_cancel', { booking_id: booking.id, reference: booking.reference, refundable: centsToDollars(booking.refundableCents) });
+        track('package_cancel', {
+          booking_id: booking.id,
+          reference: booking.reference,
+          refundable: centsToDollars(booking.refundableCents),
+        });
         return setCancelling(booking);
       case 'reschedule':
-        track('reschedule', { booking_id: booking.id, reference: booking.reference, reschedule_count: booking.rescheduleCount });
-        track('package_reschedule', { booking_id: booking.id, items: JSON.stringify(itemsOf(booking)), value: centsToDollars(booking.amountCents), currency: 'AUD' });
+        track('reschedule', {
+          booking_id: booking.id,
+          reference: booking.reference,
+          reschedule_count: booking.rescheduleCount,
+        });
+        track('package_reschedule', {
+          booking_id: booking.id,
+          items: JSON.stringify(itemsOf(booking)),
+          value: centsToDollars(booking.amountCents),
+          currency: 'AUD',
+        });
         return void run(action, booking, () => handoff.onReschedule(booking));
       case 'continue':
         track('booking continue', { booking_id: booking.id, reference: booking.reference, status: booking.status });
         return void run(action, booking, () => handoff.onContinuePayment(booking));
       case 'calendar':
-        return void download(booking, action, `/bookings/${booking.id}/calendar.ics`, `santa-photos-${booking.reference}.ics`, 'the calendar file');
+        return void download(
+          booking,
+          action,
+          `/bookings/${booking.id}/calendar.ics`,
+          `santa-photos-${booking.reference}.ics`,
+          'the calendar file',
+        );
       case 'payment-receipt':
         return void receipt(booking, 'payment');
       case 'refund-receipt':
@@ -94,7 +133,12 @@ export function useBookingActions(handoff: WizardHandoff) {
       return;
     }
     const { refund } = result.data;
-    track('booking cancel', { booking_id: booking.id, reference: booking.reference, refund: centsToDollars(refund?.amountCents ?? 0), currency: 'AUD' });
+    track('booking cancel', {
+      booking_id: booking.id,
+      reference: booking.reference,
+      refund: centsToDollars(refund?.amountCents ?? 0),
+      currency: 'AUD',
+    });
     void toastSuccess(
       refund && refund.amountCents > 0
         ? `Booking ${booking.reference} is cancelled. ${formatAud(refund.amountCents)} is on its way back to your card (allow 5 to 10 business days).`

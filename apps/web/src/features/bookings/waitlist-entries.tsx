@@ -40,7 +40,19 @@ function OfferCountdown({ expiresAt, onEnd }: { expiresAt: string; onEnd: () => 
   );
 }
 
-function EntryCard({ entry, place, onLeave, busy, onOfferEnd }: { entry: WaitlistEntry; place: Location | undefined; onLeave: () => void; busy: boolean; onOfferEnd: () => void }) {
+function EntryCard({
+  entry,
+  place,
+  onLeave,
+  busy,
+  onOfferEnd,
+}: {
+  entry: WaitlistEntry;
+  place: Location | undefined;
+  onLeave: () => void;
+  busy: boolean;
+  onOfferEnd: () => void;
+}) {
   const typeName = place?.slotTypes.find((t) => t.id === entry.slotTypeId)?.name ?? 'Session';
   const zone = place?.timezone ?? 'Australia/Sydney';
   const [confirming, setConfirming] = useState(false);
@@ -49,7 +61,10 @@ function EntryCard({ entry, place, onLeave, busy, onOfferEnd }: { entry: Waitlis
     if (confirming) keep.current?.focus();
   }, [confirming]);
   return (
-    <li className="flex flex-col gap-3 rounded-2xl border border-cream-300 bg-cream-50 p-4 shadow-sm" data-testid="waitlist-entry">
+    <li
+      className="flex flex-col gap-3 rounded-2xl border border-cream-300 bg-cream-50 p-4 shadow-sm"
+      data-testid="waitlist-entry"
+    >
       <div className="flex flex-col gap-0.5">
         <p className="text-lg font-semibold text-ink-900">{dayName(entry.date)}</p>
         <p className="text-ink-700">
@@ -58,22 +73,33 @@ function EntryCard({ entry, place, onLeave, busy, onOfferEnd }: { entry: Waitlis
       </div>
       {entry.offer ? (
         <div className="flex flex-col gap-2 rounded-xl bg-pine-50 p-3 text-ink-900" data-testid="waitlist-offer">
-          <p className="font-semibold">A session came free and is held for you: {formatClockTime(entry.offer.startAt, zone)} {zoneAbbreviation(new Date(entry.offer.startAt), zone)}.</p>
+          <p className="font-semibold">
+            A session came free and is held for you: {formatClockTime(entry.offer.startAt, zone)}{' '}
+            {zoneAbbreviation(new Date(entry.offer.startAt), zone)}.
+          </p>
           <p className="flex flex-wrap items-center gap-x-2">
             Book it before the time runs out: <OfferCountdown expiresAt={entry.offer.expiresAt} onEnd={onOfferEnd} />
           </p>
-          <Link to={`/create-booking?offer=${entry.offer.reservationId}`} className={buttonClasses('primary', 'self-start')}>
+          <Link
+            to={`/create-booking?offer=${entry.offer.reservationId}`}
+            className={buttonClasses('primary', 'self-start')}
+          >
             Continue booking
           </Link>
         </div>
       ) : (
         <p className="text-ink-800">
-          You are <span className="font-semibold">{ordinal(entry.position)}</span> in line. We e-mail you if a session comes free.
+          You are <span className="font-semibold">{ordinal(entry.position)}</span> in line. We e-mail you if a session
+          comes free.
         </p>
       )}
       {confirming ? (
         // One tap gave up a place in line for good: ask first, with the safe answer focused.
-        <div role="group" aria-label={`Leave the waitlist for ${dayName(entry.date)}?`} className="flex flex-col gap-2 rounded-xl border border-cream-300 p-3">
+        <div
+          role="group"
+          aria-label={`Leave the waitlist for ${dayName(entry.date)}?`}
+          className="flex flex-col gap-2 rounded-xl border border-cream-300 p-3"
+        >
           <p className="text-ink-900">
             {entry.offer
               ? 'Leave the waitlist? The session held for you goes to the next family in line.'
@@ -89,7 +115,13 @@ function EntryCard({ entry, place, onLeave, busy, onOfferEnd }: { entry: Waitlis
           </div>
         </div>
       ) : (
-        <Button variant="ghost" onClick={() => setConfirming(true)} disabled={busy} className="self-start" aria-label={`Leave the waitlist for ${dayName(entry.date)}`}>
+        <Button
+          variant="ghost"
+          onClick={() => setConfirming(true)}
+          disabled={busy}
+          className="self-start"
+          aria-label={`Leave the waitlist for ${dayName(entry.date)}`}
+        >
           Leave the waitlist
         </Button>
       )}
@@ -99,7 +131,11 @@ function EntryCard({ entry, place, onLeave, busy, onOfferEnd }: { entry: Waitlis
 
 /** My Bookings: the family's waitlist entries (issue 20), with their place in line and any open offer. */
 export function WaitlistEntries() {
-  const list = useGetWaitlistQuery(undefined, { pollingInterval: WAITLIST_POLL_MS, refetchOnFocus: true, refetchOnMountOrArgChange: true });
+  const list = useGetWaitlistQuery(undefined, {
+    pollingInterval: WAITLIST_POLL_MS,
+    refetchOnFocus: true,
+    refetchOnMountOrArgChange: true,
+  });
   const places = useGetWaitlistPlacesQuery();
   const [leave, leaving] = useLeaveWaitlistMutation();
   const entries = list.data ?? [];
@@ -108,10 +144,16 @@ export function WaitlistEntries() {
   const leaveEntry = async (entry: WaitlistEntry) => {
     const result = await leave(entry.id);
     if ('error' in result) {
-      void toastError((result.error as ApiError).data?.error ?? 'We could not take you off the waitlist. Please try again.');
+      void toastError(
+        (result.error as ApiError).data?.error ?? 'We could not take you off the waitlist. Please try again.',
+      );
       return;
     }
-    track('waitlist_leave', { location_id: entry.locationId, session_date: entry.date, had_offer: entry.offer !== null });
+    track('waitlist_leave', {
+      location_id: entry.locationId,
+      session_date: entry.date,
+      had_offer: entry.offer !== null,
+    });
     void toastSuccess(`You have left the waitlist for ${dayName(entry.date)}.`);
   };
 

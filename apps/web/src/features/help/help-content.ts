@@ -6,13 +6,16 @@ export function helpFaq(policy: Policy | undefined): { question: string; answer:
   return [
     {
       question: 'How do I book a session?',
-      answer: 'Choose Book a session in My Bookings (or Book now in View Packages), pick a location, the type of session and a time, then choose your package and pay by card.',
+      answer:
+        'Choose Book a session in My Bookings (or Book now in View Packages), pick a location, the type of session and a time, then choose your package and pay by card.',
     },
     {
       question: 'How long is my session held?',
       answer: policy
         ? `Once you pick a time we hold it for ${policy.holdMinutes} minutes while you finish.` +
-          (policy.holdRefreshes > 0 ? ` If you need more time, you can extend the hold ${times(policy.holdRefreshes)}.` : '')
+          (policy.holdRefreshes > 0
+            ? ` If you need more time, you can extend the hold ${times(policy.holdRefreshes)}.`
+            : '')
         : 'Once you pick a time we hold it for a few minutes while you finish.',
     },
     {

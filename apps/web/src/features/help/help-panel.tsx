@@ -32,7 +32,10 @@ export function HelpPanel({ open, onOpenChange }: { open: boolean; onOpenChange:
         >
           <div className="sticky top-0 flex items-center justify-between border-b border-cream-200 bg-cream-50 px-5 py-4">
             <Dialog.Title className="font-display text-2xl font-semibold text-ink-900">How can we help?</Dialog.Title>
-            <Dialog.Close aria-label="Close help" className="flex size-11 items-center justify-center rounded-full text-ink-600 hover:bg-cream-200">
+            <Dialog.Close
+              aria-label="Close help"
+              className="flex size-11 items-center justify-center rounded-full text-ink-600 hover:bg-cream-200"
+            >
               <CloseIcon />
             </Dialog.Close>
           </div>
@@ -47,7 +50,9 @@ export function HelpPanel({ open, onOpenChange }: { open: boolean; onOpenChange:
                     <details className="group rounded-xl border border-cream-200 bg-cream-100 px-4 open:bg-cream-50">
                       <summary className="flex min-h-12 cursor-pointer list-none items-center justify-between gap-3 py-2 font-medium text-ink-900">
                         {item.question}
-                        <span aria-hidden="true" className="text-gold-700 transition-transform group-open:rotate-45">+</span>
+                        <span aria-hidden="true" className="text-gold-700 transition-transform group-open:rotate-45">
+                          +
+                        </span>
                       </summary>
                       <p className="pb-4 text-ink-700">{item.answer}</p>
                     </details>
@@ -70,7 +75,10 @@ export function HelpPanel({ open, onOpenChange }: { open: boolean; onOpenChange:
                   {policyError ? 'We could not load the booking policy just now.' : 'Loading the booking policy…'}
                 </p>
               )}
-              <Link to="/terms_and_conditions" className="mt-3 inline-flex min-h-11 items-center font-medium text-festive-700 underline underline-offset-4">
+              <Link
+                to="/terms_and_conditions"
+                className="mt-3 inline-flex min-h-11 items-center font-medium text-festive-700 underline underline-offset-4"
+              >
                 Read the full terms and conditions
               </Link>
             </section>
@@ -80,7 +88,10 @@ export function HelpPanel({ open, onOpenChange }: { open: boolean; onOpenChange:
               </h2>
               <p className="text-ink-700">
                 Email{' '}
-                <a href={`mailto:${HELP_CONTACT.email}`} className="font-medium text-pine-800 underline underline-offset-4">
+                <a
+                  href={`mailto:${HELP_CONTACT.email}`}
+                  className="font-medium text-pine-800 underline underline-offset-4"
+                >
                   {HELP_CONTACT.email}
                 </a>
               </p>

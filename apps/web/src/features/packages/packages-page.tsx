@@ -17,7 +17,13 @@ function useCatalogueAnalytics(packages: Package[] | undefined) {
     track('view_item', {
       currency: 'AUD',
       value: centsToDollars(Math.min(...packages.map((p) => p.priceCents))),
-      items: packages.map((p) => ({ item_id: p.id, item_name: p.name, item_category: p.type, price: centsToDollars(p.priceCents), quantity: 1 })),
+      items: packages.map((p) => ({
+        item_id: p.id,
+        item_name: p.name,
+        item_category: p.type,
+        price: centsToDollars(p.priceCents),
+        quantity: 1,
+      })),
     });
   }, [packages]);
 }
@@ -75,8 +81,8 @@ export function PackagesPage() {
         <div className="flex flex-col gap-2">
           <h1 className="text-3xl font-semibold text-ink-900 sm:text-4xl">Photo packages</h1>
           <p className="max-w-xl leading-relaxed text-ink-700">
-            Every visit includes time with Santa. You choose your package after picking a session, and you can add extras. Prices are in
-            Australian dollars and include GST.
+            Every visit includes time with Santa. You choose your package after picking a session, and you can add
+            extras. Prices are in Australian dollars and include GST.
           </p>
         </div>
         <Button onClick={bookNow} className="w-full shrink-0 sm:w-auto sm:min-w-40">
@@ -119,7 +125,9 @@ export function PackagesPage() {
 
       <div className="flex flex-col items-center gap-3 rounded-2xl bg-pine-700 px-6 py-8 text-center text-cream-50">
         <p className="font-display text-2xl font-semibold">Ready to see Santa?</p>
-        <p className="max-w-md text-cream-100">Pick a centre and a time that suits your family. We hold your session while you choose.</p>
+        <p className="max-w-md text-cream-100">
+          Pick a centre and a time that suits your family. We hold your session while you choose.
+        </p>
         <Button variant="secondary" onClick={bookNow} className="mt-1 w-full sm:w-auto sm:min-w-40">
           Book now
         </Button>

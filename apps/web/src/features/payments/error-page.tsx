@@ -15,7 +15,11 @@ export interface RetryPayment {
   expiresAt: string;
 }
 
-type HoldState = { kind: 'checking' } | { kind: 'live'; retry: RetryPayment } | { kind: 'ended' } | { kind: 'unknown'; message: string };
+type HoldState =
+  | { kind: 'checking' }
+  | { kind: 'live'; retry: RetryPayment }
+  | { kind: 'ended' }
+  | { kind: 'unknown'; message: string };
 
 /** Seconds left until `expiresAt`, ticking once a second. */
 function useSecondsLeft(expiresAt: string | null): number {
@@ -33,7 +37,13 @@ function useSecondsLeft(expiresAt: string | null): number {
  * charged. While the session's hold lives the customer can pay again (continue-payment);
  * afterwards, start again. The app decides where "retry" and "start again" lead.
  */
-export function PaymentErrorPage({ onRetry, onStartAgain }: { onRetry: (retry: RetryPayment) => void; onStartAgain: () => void }) {
+export function PaymentErrorPage({
+  onRetry,
+  onStartAgain,
+}: {
+  onRetry: (retry: RetryPayment) => void;
+  onStartAgain: () => void;
+}) {
   const [params] = useSearchParams();
   const bookingId = params.get('bookingId') ?? '';
   const [continuePayment] = useContinuePaymentMutation();
@@ -55,11 +65,14 @@ export function PaymentErrorPage({ onRetry, onStartAgain }: { onRetry: (retry: R
   }, [bookingId, continuePayment]);
 
   // A payment that went through after all (a late webhook, another tab) belongs on /success.
-  const booking = useGetBookingQuery(bookingId, { skip: !bookingId || hold.kind === 'live' || hold.kind === 'checking' });
+  const booking = useGetBookingQuery(bookingId, {
+    skip: !bookingId || hold.kind === 'live' || hold.kind === 'checking',
+  });
   const secondsLeft = useSecondsLeft(hold.kind === 'live' ? hold.retry.expiresAt : null);
   const live = hold.kind === 'live' && secondsLeft > 0;
 
-  if (booking.data?.status === 'completed') return <Navigate to={`/success?bookingId=${encodeURIComponent(bookingId)}`} replace />;
+  if (booking.data?.status === 'completed')
+    return <Navigate to={`/success?bookingId=${encodeURIComponent(bookingId)}`} replace />;
 
   const startAgain = (
     <Button onClick={onStartAgain} variant={live ? 'secondary' : 'primary'}>
@@ -74,22 +87,39 @@ export function PaymentErrorPage({ onRetry, onStartAgain }: { onRetry: (retry: R
       tone="problem"
       actions={
         <>
-          {live ? startAgain : <Link to="/bookings" className={buttonClasses('secondary')}>Go to My Bookings</Link>}
-          {live && hold.kind === 'live' ? <Button onClick={() => onRetry(hold.retry)}>Try paying again</Button> : startAgain}
+          {live ? (
+            startAgain
+          ) : (
+            <Link to="/bookings" className={buttonClasses('secondary')}>
+              Go to My Bookings
+            </Link>
+          )}
+          {live && hold.kind === 'live' ? (
+            <Button onClick={() => onRetry(hold.retry)}>Try paying again</Button>
+          ) : (
+            startAgain
+          )}
         </>
       }
     >
-      <p>Your card has not been charged. This can happen when a bank declines a payment or its security check is not completed.</p>
+      <p>
+        Your card has not been charged. This can happen when a bank declines a payment or its security check is not
+        completed.
+      </p>
       {hold.kind === 'checking' && <p role="status">Checking whether your session is still held…</p>}
       {live && (
         <p className="flex items-center justify-center gap-2 rounded-xl bg-gold-300/30 p-3 font-medium text-ink-900">
           <ClockIcon aria-hidden="true" className="size-5 shrink-0 text-gold-700" />
           <span>
-            Your session is still held for <span className="font-mono tabular-nums">{formatCountdown(secondsLeft)}</span>. You can try again with the same or another card.
+            Your session is still held for{' '}
+            <span className="font-mono tabular-nums">{formatCountdown(secondsLeft)}</span>. You can try again with the
+            same or another card.
           </span>
         </p>
       )}
-      {(hold.kind === 'ended' || (hold.kind === 'live' && !live)) && <p>The hold on your session has ended, so it has gone back on sale. Please start again to choose a time.</p>}
+      {(hold.kind === 'ended' || (hold.kind === 'live' && !live)) && (
+        <p>The hold on your session has ended, so it has gone back on sale. Please start again to choose a time.</p>
+      )}
       {hold.kind === 'unknown' && <p>{hold.message} Please start again, or check My Bookings.</p>}
     </ResultFrame>
   );

@@ -11,20 +11,42 @@ import { PaymentSuccessPage } from './success-page';
 
 const booking = aBooking({
   status: 'payment_pending',
-  location: { id: 'l1', name: 'Kringle Perth, Murray Street', address: '200 Murray Street, Perth WA', timezone: 'Australia/Perth' },
+  location: {
+    id: 'l1',
+    name: 'Kringle Perth, Murray Street',
+    address: '200 Murray Street, Perth WA',
+    timezone: 'Australia/Perth',
+  },
   items: [{ id: 'p1', type: 'package', name: 'Classic Print', quantity: 2, unitPriceCents: 3995, totalCents: 7990 }],
   amountCents: 7990,
   refundableCents: 0,
-  details: { children: [{ firstName: 'Mia', age: 6 }, { firstName: 'Leo', age: 3 }], adults: 2, pets: 0, accessNeeds: ['wheelchair'], accessNote: '', noteForSanta: '' },
+  details: {
+    children: [
+      { firstName: 'Mia', age: 6 },
+      { firstName: 'Leo', age: 3 },
+    ],
+    adults: 2,
+    pets: 0,
+    accessNeeds: ['wheelchair'],
+    accessNote: '',
+    noteForSanta: '',
+  },
 });
 
 /** The real API slice with a fetch that answers GET /bookings/{id} with each status in turn. */
 function renderAt(url: string, statuses: Booking['status'][], onConfirmed = vi.fn()) {
   let call = 0;
   const fetchFn = vi.fn(async (url: string) => {
-    if (String(url).includes('/orders/')) return new Response(JSON.stringify({ items: [{ id: 'o1', paidAt: '2026-11-22T00:01:00.000Z', refundedCents: 0 }] }), { status: 200, headers: { 'content-type': 'application/json' } });
+    if (String(url).includes('/orders/'))
+      return new Response(
+        JSON.stringify({ items: [{ id: 'o1', paidAt: '2026-11-22T00:01:00.000Z', refundedCents: 0 }] }),
+        { status: 200, headers: { 'content-type': 'application/json' } },
+      );
     const status = statuses[Math.min(call++, statuses.length - 1)]!;
-    return new Response(JSON.stringify({ ...booking, status }), { status: 200, headers: { 'content-type': 'application/json' } });
+    return new Response(JSON.stringify({ ...booking, status }), {
+      status: 200,
+      headers: { 'content-type': 'application/json' },
+    });
   });
   const deps = testBaseQueryDeps(fetchFn as unknown as typeof fetch);
   const store = configureStore({
@@ -53,9 +75,15 @@ describe('PaymentSuccessPage', () => {
   });
 
   it('waits for the webhook (even past a stale payment_failed), then shows the booking in its zone, once', async () => {
-    const { onConfirmed } = renderAt(`/success?bookingId=${booking.id}`, ['payment_pending', 'payment_failed', 'completed']);
+    const { onConfirmed } = renderAt(`/success?bookingId=${booking.id}`, [
+      'payment_pending',
+      'payment_failed',
+      'completed',
+    ]);
     expect(await screen.findByRole('heading', { name: 'Confirming your booking…' })).toBeInTheDocument();
-    expect(await screen.findByRole('heading', { name: "You're booked in to see Santa!" }, { timeout: 6000 })).toBeInTheDocument();
+    expect(
+      await screen.findByRole('heading', { name: "You're booked in to see Santa!" }, { timeout: 6000 }),
+    ).toBeInTheDocument();
     expect(screen.getByTestId('booking-reference')).toHaveTextContent('KR-7K3Q9');
     expect(screen.getByTestId('booking-session')).toHaveTextContent('Sun 6 Dec, 7:40 am AWST');
     expect(screen.getByTestId('booking-total')).toHaveTextContent('$79.90');
@@ -69,13 +97,24 @@ describe('PaymentSuccessPage', () => {
     expect(onConfirmed).toHaveBeenCalledExactlyOnceWith(booking.id);
     const events = window.__kringleAnalytics!.map((e) => [e.event, e.params]);
     expect(events).toEqual([
-      ['purchase', { currency: 'AUD', value: 79.9, transaction_id: 'KR-7K3Q9', items: [{ item_id: 'p1', item_name: 'Classic Print', item_category: 'package', price: 39.95, quantity: 2 }] }],
+      [
+        'purchase',
+        {
+          currency: 'AUD',
+          value: 79.9,
+          transaction_id: 'KR-7K3Q9',
+          items: [{ item_id: 'p1', item_name: 'Classic Print', item_category: 'package', price: 39.95, quantity: 2 }],
+        },
+      ],
       ['add_booking', expect.objectContaining({ booking_id: booking.id, reference: 'KR-7K3Q9' })],
     ]);
   });
 
   it('sends a failed bank check (3-D Secure) to /error', async () => {
-    const { router, fetchFn } = renderAt(`/success?bookingId=${booking.id}&payment_intent=pi_1&redirect_status=failed`, ['payment_failed']);
+    const { router, fetchFn } = renderAt(
+      `/success?bookingId=${booking.id}&payment_intent=pi_1&redirect_status=failed`,
+      ['payment_failed'],
+    );
     await vi.waitFor(() => expect(router.state.location.pathname).toBe('/error'));
     expect(router.state.location.search).toBe(`?bookingId=${booking.id}`);
     expect(fetchFn).not.toHaveBeenCalled();

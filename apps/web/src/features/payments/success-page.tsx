@@ -34,9 +34,21 @@ function recordPurchase(booking: Booking) {
     currency: CURRENCY,
     value: centsToDollars(booking.amountCents),
     transaction_id: booking.reference,
-    items: booking.items.map((i) => ({ item_id: i.id, item_name: i.name, item_category: i.type, price: centsToDollars(i.unitPriceCents), quantity: i.quantity })),
+    items: booking.items.map((i) => ({
+      item_id: i.id,
+      item_name: i.name,
+      item_category: i.type,
+      price: centsToDollars(i.unitPriceCents),
+      quantity: i.quantity,
+    })),
   });
-  track('add_booking', { booking_id: booking.id, reference: booking.reference, location_id: booking.location.id, location_name: booking.location.name, slot_type: booking.slotType.name });
+  track('add_booking', {
+    booking_id: booking.id,
+    reference: booking.reference,
+    location_id: booking.location.id,
+    location_name: booking.location.name,
+    slot_type: booking.slotType.name,
+  });
 }
 
 /**
@@ -49,22 +61,37 @@ export function PaymentSuccessPage({ onConfirmed }: { onConfirmed?: (bookingId: 
   const dispatch = useDispatch<ThunkDispatch<unknown, unknown, UnknownAction>>();
   // The API's calendar file: the session in the location's own time zone.
   const addToCalendar = async (b: Booking) => {
-    const saved = await dispatch(downloadFile({ url: `/bookings/${b.id}/calendar.ics`, filename: `santa-photos-${b.reference}.ics`, what: 'the calendar file' }));
-    if (downloadFile.rejected.match(saved)) toast.error(saved.payload?.data.error ?? 'We could not download the calendar file. Please try again.');
+    const saved = await dispatch(
+      downloadFile({
+        url: `/bookings/${b.id}/calendar.ics`,
+        filename: `santa-photos-${b.reference}.ics`,
+        what: 'the calendar file',
+      }),
+    );
+    if (downloadFile.rejected.match(saved))
+      toast.error(saved.payload?.data.error ?? 'We could not download the calendar file. Please try again.');
   };
   const bookingId = params.get('bookingId') ?? '';
   const failedAtBank = params.get('redirect_status') === 'failed';
   const [slow, setSlow] = useState(false);
   const [settled, setSettled] = useState(false);
-  const booking = useGetBookingQuery(bookingId, { skip: !bookingId || failedAtBank, pollingInterval: settled ? 0 : CONFIRM_POLL_MS });
+  const booking = useGetBookingQuery(bookingId, {
+    skip: !bookingId || failedAtBank,
+    pollingInterval: settled ? 0 : CONFIRM_POLL_MS,
+  });
   const status = booking.data?.status;
   const orders = usePaidBookingOrdersQuery(bookingId, { skip: status !== 'completed' });
   const paidOrder = orders.data?.find((o) => o.paidAt !== null);
   const downloadReceipt = async (b: Booking, orderId: string) => {
     const saved = await dispatch(
-      downloadFile({ url: `/orders/${b.id}/orders/${orderId}/payment-receipt`, filename: `tax-invoice-${b.reference}.pdf`, what: 'the tax invoice' }),
+      downloadFile({
+        url: `/orders/${b.id}/orders/${orderId}/payment-receipt`,
+        filename: `tax-invoice-${b.reference}.pdf`,
+        what: 'the tax invoice',
+      }),
     );
-    if (downloadFile.rejected.match(saved)) toast.error(saved.payload?.data.error ?? 'We could not download the receipt. Please try again.');
+    if (downloadFile.rejected.match(saved))
+      toast.error(saved.payload?.data.error ?? 'We could not download the receipt. Please try again.');
   };
   const done = useRef(false);
 
@@ -94,15 +121,30 @@ export function PaymentSuccessPage({ onConfirmed }: { onConfirmed?: (bookingId: 
 
   if (booking.isError && !booking.data) {
     return (
-      <ResultFrame title="We couldn't load your booking" icon={<AlertIcon />} tone="calm" actions={<Button onClick={() => void booking.refetch()}>Try again</Button>}>
-        <p>Your payment may still have gone through. Please check your connection and try again, or look in My Bookings.</p>
+      <ResultFrame
+        title="We couldn't load your booking"
+        icon={<AlertIcon />}
+        tone="calm"
+        actions={<Button onClick={() => void booking.refetch()}>Try again</Button>}
+      >
+        <p>
+          Your payment may still have gone through. Please check your connection and try again, or look in My Bookings.
+        </p>
       </ResultFrame>
     );
   }
   if (status === 'cancelled' && booking.data) {
     return (
-      <ResultFrame title="This booking was cancelled" icon={<AlertIcon />} tone="calm" actions={<MyBookingsLink primary />}>
-        <p>Booking {booking.data.reference} is cancelled. If you paid for it, the full amount is being refunded to your card and we have emailed you the details.</p>
+      <ResultFrame
+        title="This booking was cancelled"
+        icon={<AlertIcon />}
+        tone="calm"
+        actions={<MyBookingsLink primary />}
+      >
+        <p>
+          Booking {booking.data.reference} is cancelled. If you paid for it, the full amount is being refunded to your
+          card and we have emailed you the details.
+        </p>
       </ResultFrame>
     );
   }
@@ -132,7 +174,12 @@ export function PaymentSuccessPage({ onConfirmed }: { onConfirmed?: (bookingId: 
         <BookingSummary booking={data} />
         <p className="font-semibold text-ink-900">Please arrive 10 minutes early.</p>
         <p>
-          <a href={mapLink(data)} target="_blank" rel="noopener noreferrer" className="font-semibold text-festive-700 underline underline-offset-4">
+          <a
+            href={mapLink(data)}
+            target="_blank"
+            rel="noopener noreferrer"
+            className="font-semibold text-festive-700 underline underline-offset-4"
+          >
             Find {data.location.name} on the map<span className="sr-only"> (opens in a new tab)</span>
           </a>
         </p>
@@ -142,15 +189,27 @@ export function PaymentSuccessPage({ onConfirmed }: { onConfirmed?: (bookingId: 
     );
   }
   return (
-    <ResultFrame title="Confirming your booking…" icon={<span className="block size-8 animate-spin rounded-full border-4 border-pine-700 border-t-transparent" />} tone="calm">
-      <p role="status">Your payment is being confirmed. This usually takes a few seconds; please keep this page open.</p>
-      {slow && <p>This is taking longer than usual. You don't need to pay again: we will email you as soon as it is confirmed, and it will show in My Bookings.</p>}
+    <ResultFrame
+      title="Confirming your booking…"
+      icon={<span className="block size-8 animate-spin rounded-full border-4 border-pine-700 border-t-transparent" />}
+      tone="calm"
+    >
+      <p role="status">
+        Your payment is being confirmed. This usually takes a few seconds; please keep this page open.
+      </p>
+      {slow && (
+        <p>
+          This is taking longer than usual. You don't need to pay again: we will email you as soon as it is confirmed,
+          and it will show in My Bookings.
+        </p>
+      )}
     </ResultFrame>
   );
 }
 
 /** A map search for the place: a plain link, so nothing is fetched to draw the page. */
-const mapLink = (b: Booking) => `https://www.openstreetmap.org/search?query=${encodeURIComponent(`${b.location.name}, ${b.location.address}`)}`;
+const mapLink = (b: Booking) =>
+  `https://www.openstreetmap.org/search?query=${encodeURIComponent(`${b.location.name}, ${b.location.address}`)}`;
 
 function MyBookingsLink({ primary }: { primary?: boolean }) {
   return (

@@ -4,8 +4,13 @@ import { api } from '../../lib/api';
 /** API.md "Privacy": the policy (public) and the account's deletion; the export is a file download. */
 export const privacyApi = api.injectEndpoints({
   endpoints: (build) => ({
-    getPrivacyPolicy: build.query<PrivacyPolicy, void>({ query: () => '/common/privacy', extraOptions: { skipAuth: true } }),
-    deleteAccount: build.mutation<DeleteAccountResult, DeleteAccountBody>({ query: (body) => ({ url: '/user', method: 'DELETE', body }) }),
+    getPrivacyPolicy: build.query<PrivacyPolicy, void>({
+      query: () => '/common/privacy',
+      extraOptions: { skipAuth: true },
+    }),
+    deleteAccount: build.mutation<DeleteAccountResult, DeleteAccountBody>({
+      query: (body) => ({ url: '/user', method: 'DELETE', body }),
+    }),
   }),
 });
 

@@ -6,7 +6,9 @@ export function PrivacyPage({ brandName }: { brandName: string }) {
   const { data: policy, isError, refetch } = useGetPrivacyPolicyQuery();
   return (
     <PublicDocument brandName={brandName} title="Privacy policy">
-      <p className="mt-2 text-ink-600">What we keep about your family, why, who sees it, for how long, and how to ask about it.</p>
+      <p className="mt-2 text-ink-600">
+        What we keep about your family, why, who sees it, for how long, and how to ask about it.
+      </p>
       {isError && (
         <p role="alert" className="mt-6 text-festive-800">
           The policy could not be loaded.{' '}
@@ -21,7 +23,10 @@ export function PrivacyPage({ brandName }: { brandName: string }) {
           <DocumentSections sections={policy.sections} />
           <p className="text-ink-700">
             Contact:{' '}
-            <a href={`mailto:${policy.contactEmail}`} className="font-semibold text-festive-700 underline underline-offset-4">
+            <a
+              href={`mailto:${policy.contactEmail}`}
+              className="font-semibold text-festive-700 underline underline-offset-4"
+            >
               {policy.contactEmail}
             </a>
           </p>

@@ -5,17 +5,30 @@ import { formatAud } from '@kringle/contracts/money';
 const STATUS_LABELS = { completed: 'Paid', payment_pending: 'Paying now', payment_failed: 'Payment failed' } as const;
 
 /** The dry run: what closing would do, before anything changes. */
-export function ClosurePreviewList({ preview, timezone, remedy }: { preview: ClosurePreview; timezone: string; remedy: ClosureRemedy }) {
+export function ClosurePreviewList({
+  preview,
+  timezone,
+  remedy,
+}: {
+  preview: ClosurePreview;
+  timezone: string;
+  remedy: ClosureRemedy;
+}) {
   const { sessions, bookings, alternatives } = preview;
   return (
-    <section aria-labelledby="closure-preview-h" className="flex flex-col gap-3 rounded-xl border border-cream-300 bg-cream-50 p-4">
+    <section
+      aria-labelledby="closure-preview-h"
+      className="flex flex-col gap-3 rounded-xl border border-cream-300 bg-cream-50 p-4"
+    >
       <h2 id="closure-preview-h" className="font-display text-xl font-semibold">
         What this closes
       </h2>
       <p>
         {sessions.length} {sessions.length === 1 ? 'session' : 'sessions'}
-        {sessions.length > 0 && `, ${formatSessionTime(sessions[0]!.startAt, timezone)} to ${formatClockTime(sessions.at(-1)!.endAt, timezone)}`}; {bookings.length}{' '}
-        {bookings.length === 1 ? 'family' : 'families'} booked; {formatAud(preview.refundTotalCents)} paid
+        {sessions.length > 0 &&
+          `, ${formatSessionTime(sessions[0]!.startAt, timezone)} to ${formatClockTime(sessions.at(-1)!.endAt, timezone)}`}
+        ; {bookings.length} {bookings.length === 1 ? 'family' : 'families'} booked;{' '}
+        {formatAud(preview.refundTotalCents)} paid
         {remedy === 'refund' ? ' to refund.' : ' (refunded to each family who takes the refund).'}
       </p>
       {bookings.length > 0 && (

@@ -4,7 +4,12 @@ import { Button } from '../../components/ui/button';
 import { ApiProblem } from '../../lib/api-error';
 import { closureCsv, getClosure } from './closures-api';
 
-const OUTCOME_LABELS: Record<ClosureOutcome, string> = { move_offered: 'Move offered', moved: 'Moved', refunded: 'Refunded', failed: 'Not changed' };
+const OUTCOME_LABELS: Record<ClosureOutcome, string> = {
+  move_offered: 'Move offered',
+  moved: 'Moved',
+  refunded: 'Refunded',
+  failed: 'Not changed',
+};
 const POLL_MS = 1500;
 
 /** A running closure's progress, then the outcome of each booking (polled until the job is done). */
@@ -37,12 +42,16 @@ export function ClosureProgress({ id }: { id: string }) {
   if (!closure) return <p role="status">{problem ?? 'Loading the closure…'}</p>;
   const percent = closure.total ? Math.round((closure.done / closure.total) * 100) : 100;
   return (
-    <section aria-labelledby="closure-progress-h" className="flex flex-col gap-3 rounded-xl border border-cream-300 bg-cream-50 p-4">
+    <section
+      aria-labelledby="closure-progress-h"
+      className="flex flex-col gap-3 rounded-xl border border-cream-300 bg-cream-50 p-4"
+    >
       <h2 id="closure-progress-h" className="font-display text-xl font-semibold">
         {closure.status === 'done' ? 'Closure done' : 'Closing…'}
       </h2>
       <p role="status" className="text-ink-700">
-        {closure.sessions} {closure.sessions === 1 ? 'session' : 'sessions'} closed. {closure.done} of {closure.total} {closure.total === 1 ? 'booking' : 'bookings'} handled.
+        {closure.sessions} {closure.sessions === 1 ? 'session' : 'sessions'} closed. {closure.done} of {closure.total}{' '}
+        {closure.total === 1 ? 'booking' : 'bookings'} handled.
       </p>
       <progress className="h-3 w-full accent-pine-700" max={100} value={percent} aria-label="Bookings handled">
         {percent}%

@@ -22,8 +22,16 @@ interface Draft {
 }
 
 const REMEDIES: { value: ClosureRemedy; text: string; hint: string }[] = [
-  { value: 'offer_move', text: 'Offer each family another session', hint: 'The nearest free session of the same type is held for them; they accept it or take a full refund.' },
-  { value: 'refund', text: 'Refund every family in full', hint: 'Each booking is cancelled and everything paid goes back to the card.' },
+  {
+    value: 'offer_move',
+    text: 'Offer each family another session',
+    hint: 'The nearest free session of the same type is held for them; they accept it or take a full refund.',
+  },
+  {
+    value: 'refund',
+    text: 'Refund every family in full',
+    hint: 'Each booking is cancelled and everything paid goes back to the card.',
+  },
 ];
 
 /**
@@ -32,7 +40,15 @@ const REMEDIES: { value: ClosureRemedy; text: string; hint: string }[] = [
  */
 export function ClosuresPage({ locations, initialLocationId }: { locations: Location[]; initialLocationId: string }) {
   const baseId = useId();
-  const [draft, setDraft] = useState<Draft>({ locationId: initialLocationId || (locations[0]?.id ?? ''), from: '', to: '', slotTypeId: '', reason: '', remedy: 'offer_move', message: '' });
+  const [draft, setDraft] = useState<Draft>({
+    locationId: initialLocationId || (locations[0]?.id ?? ''),
+    from: '',
+    to: '',
+    slotTypeId: '',
+    reason: '',
+    remedy: 'offer_move',
+    message: '',
+  });
   const [preview, setPreview] = useState<ClosurePreview | null>(null);
   const [confirm, setConfirm] = useState('');
   const [problem, setProblem] = useState<string | null>(null);
@@ -47,7 +63,13 @@ export function ClosuresPage({ locations, initialLocationId }: { locations: Loca
     setConfirm('');
     setKey(crypto.randomUUID());
   };
-  const range = () => ({ locationId: draft.locationId, from: draft.from, to: draft.to, reason: draft.reason, ...(draft.slotTypeId ? { slotTypeId: draft.slotTypeId } : {}) });
+  const range = () => ({
+    locationId: draft.locationId,
+    from: draft.from,
+    to: draft.to,
+    reason: draft.reason,
+    ...(draft.slotTypeId ? { slotTypeId: draft.slotTypeId } : {}),
+  });
   const run = async (work: () => Promise<void>) => {
     setBusy(true);
     setProblem(null);
@@ -63,7 +85,10 @@ export function ClosuresPage({ locations, initialLocationId }: { locations: Loca
     e.preventDefault();
     void run(async () => setPreview(await previewClosure(range())));
   };
-  const onClose = () => void run(async () => setClosureId((await startClosure({ ...range(), remedy: draft.remedy, message: draft.message, confirm }, key)).id));
+  const onClose = () =>
+    void run(async () =>
+      setClosureId((await startClosure({ ...range(), remedy: draft.remedy, message: draft.message, confirm }, key)).id),
+    );
   const types = [...new Map((preview?.sessions ?? []).map((s) => [s.slotTypeId, s.slotTypeName])).entries()];
 
   if (closureId) return <ClosureProgress id={closureId} />;
@@ -75,7 +100,12 @@ export function ClosuresPage({ locations, initialLocationId }: { locations: Loca
       <form onSubmit={onPreview} className="grid gap-3 sm:grid-cols-2" aria-label="The closure">
         <div className={label}>
           <label htmlFor={`${baseId}-loc`}>Location</label>
-          <select id={`${baseId}-loc`} className={control} value={draft.locationId} onChange={(e) => change({ locationId: e.target.value, slotTypeId: '' })}>
+          <select
+            id={`${baseId}-loc`}
+            className={control}
+            value={draft.locationId}
+            onChange={(e) => change({ locationId: e.target.value, slotTypeId: '' })}
+          >
             {locations.map((l) => (
               <option key={l.id} value={l.id}>
                 {l.name}
@@ -85,7 +115,12 @@ export function ClosuresPage({ locations, initialLocationId }: { locations: Loca
         </div>
         <div className={label}>
           <label htmlFor={`${baseId}-type`}>Session type</label>
-          <select id={`${baseId}-type`} className={control} value={draft.slotTypeId} onChange={(e) => change({ slotTypeId: e.target.value })}>
+          <select
+            id={`${baseId}-type`}
+            className={control}
+            value={draft.slotTypeId}
+            onChange={(e) => change({ slotTypeId: e.target.value })}
+          >
             <option value="">All session types</option>
             {types.map(([id, name]) => (
               <option key={id} value={id}>
@@ -96,21 +131,50 @@ export function ClosuresPage({ locations, initialLocationId }: { locations: Loca
         </div>
         <div className={label}>
           <label htmlFor={`${baseId}-from`}>From (the location&apos;s time)</label>
-          <input id={`${baseId}-from`} type="datetime-local" required className={input} value={draft.from} onChange={(e) => change({ from: e.target.value })} />
+          <input
+            id={`${baseId}-from`}
+            type="datetime-local"
+            required
+            className={input}
+            value={draft.from}
+            onChange={(e) => change({ from: e.target.value })}
+          />
         </div>
         <div className={label}>
           <label htmlFor={`${baseId}-to`}>Until</label>
-          <input id={`${baseId}-to`} type="datetime-local" required className={input} value={draft.to} onChange={(e) => change({ to: e.target.value })} />
+          <input
+            id={`${baseId}-to`}
+            type="datetime-local"
+            required
+            className={input}
+            value={draft.to}
+            onChange={(e) => change({ to: e.target.value })}
+          />
         </div>
         <div className={`${label} sm:col-span-2`}>
           <label htmlFor={`${baseId}-reason`}>Reason (the families read it)</label>
-          <input id={`${baseId}-reason`} required minLength={3} maxLength={200} className={input} value={draft.reason} onChange={(e) => change({ reason: e.target.value })} placeholder="Santa is unwell" />
+          <input
+            id={`${baseId}-reason`}
+            required
+            minLength={3}
+            maxLength={200}
+            className={input}
+            value={draft.reason}
+            onChange={(e) => change({ reason: e.target.value })}
+            placeholder="Santa is unwell"
+          />
         </div>
         <fieldset className="flex flex-col gap-2 sm:col-span-2">
           <legend className="font-semibold">What each family gets</legend>
           {REMEDIES.map((r) => (
             <label key={r.value} className="flex items-start gap-3 rounded-lg border border-cream-300 bg-cream-50 p-3">
-              <input type="radio" name="remedy" className="mt-1 size-5" checked={draft.remedy === r.value} onChange={() => change({ remedy: r.value })} />
+              <input
+                type="radio"
+                name="remedy"
+                className="mt-1 size-5"
+                checked={draft.remedy === r.value}
+                onChange={() => change({ remedy: r.value })}
+              />
               <span className="flex flex-col">
                 <span className="font-semibold">{r.text}</span>
                 <span className="text-sm text-ink-700">{r.hint}</span>
@@ -120,7 +184,14 @@ export function ClosuresPage({ locations, initialLocationId }: { locations: Loca
         </fieldset>
         <div className={`${label} sm:col-span-2`}>
           <label htmlFor={`${baseId}-msg`}>A few words to the families (optional)</label>
-          <textarea id={`${baseId}-msg`} maxLength={2000} rows={3} className={`${input} py-2`} value={draft.message} onChange={(e) => change({ message: e.target.value })} />
+          <textarea
+            id={`${baseId}-msg`}
+            maxLength={2000}
+            rows={3}
+            className={`${input} py-2`}
+            value={draft.message}
+            onChange={(e) => change({ message: e.target.value })}
+          />
         </div>
         <Button type="submit" className="self-start sm:col-span-2 sm:justify-self-start" disabled={busy}>
           Show what this closes
@@ -135,13 +206,27 @@ export function ClosuresPage({ locations, initialLocationId }: { locations: Loca
               <label htmlFor={`${baseId}-confirm`}>
                 Type <span className="font-mono">{location.name}</span> to confirm
               </label>
-              <input id={`${baseId}-confirm`} autoComplete="off" className={input} value={confirm} onChange={(e) => setConfirm(e.target.value)} />
+              <input
+                id={`${baseId}-confirm`}
+                autoComplete="off"
+                className={input}
+                value={confirm}
+                onChange={(e) => setConfirm(e.target.value)}
+              />
             </div>
-            <Button className="self-start" disabled={busy || confirm.trim() !== location.name || preview.sessions.length === 0} onClick={onClose}>
+            <Button
+              className="self-start"
+              disabled={busy || confirm.trim() !== location.name || preview.sessions.length === 0}
+              onClick={onClose}
+            >
               Close {preview.sessions.length} {preview.sessions.length === 1 ? 'session' : 'sessions'}
-              {draft.remedy === 'refund' && preview.refundTotalCents > 0 ? ` and refund ${formatAud(preview.refundTotalCents)}` : ''}
+              {draft.remedy === 'refund' && preview.refundTotalCents > 0
+                ? ` and refund ${formatAud(preview.refundTotalCents)}`
+                : ''}
             </Button>
-            <p className="text-sm text-ink-700">The sessions stop selling at once; each family is e-mailed as its booking is handled.</p>
+            <p className="text-sm text-ink-700">
+              The sessions stop selling at once; each family is e-mailed as its booking is handled.
+            </p>
           </div>
         </>
       )}

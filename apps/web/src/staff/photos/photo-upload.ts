@@ -10,7 +10,11 @@ import { request } from '../staff-client';
 export const MAX_BYTES_PER_UPLOAD = 300 * 1024 * 1024;
 
 /** The files in shooting order, cut into requests of at most MAX_PHOTOS_PER_UPLOAD files and MAX_BYTES_PER_UPLOAD. */
-export function batchesOf<T extends { size: number }>(files: T[], maxFiles = MAX_PHOTOS_PER_UPLOAD, maxBytes = MAX_BYTES_PER_UPLOAD): T[][] {
+export function batchesOf<T extends { size: number }>(
+  files: T[],
+  maxFiles = MAX_PHOTOS_PER_UPLOAD,
+  maxBytes = MAX_BYTES_PER_UPLOAD,
+): T[][] {
   const out: T[][] = [];
   let bytes = 0;
   for (const file of files) {
@@ -47,14 +51,22 @@ export function fileProgress(sizes: number[], sent: number, total: number): numb
  * a 408 (the API's request timeout cut a slow upload off; it keeps none of a request's photos then).
  */
 export const isRetryable = (e: unknown) =>
-  e instanceof ApiProblem && (e.status === 'FETCH_ERROR' || e.status === 'TIMEOUT_ERROR' || (typeof e.status === 'number' && (e.status >= 500 || e.status === 429 || e.status === 408)));
+  e instanceof ApiProblem &&
+  (e.status === 'FETCH_ERROR' ||
+    e.status === 'TIMEOUT_ERROR' ||
+    (typeof e.status === 'number' && (e.status >= 500 || e.status === 429 || e.status === 408)));
 
 export const RETRY_DELAYS_MS = [2000, 5000];
 
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** `send`, tried again after each of `delays` while it fails in a retryable way. */
-export async function withRetries<T>(send: (attempt: number) => Promise<T>, delays = RETRY_DELAYS_MS, wait = pause, retryable = isRetryable): Promise<T> {
+export async function withRetries<T>(
+  send: (attempt: number) => Promise<T>,
+  delays = RETRY_DELAYS_MS,
+  wait = pause,
+  retryable = isRetryable,
+): Promise<T> {
   for (let attempt = 0; ; attempt++) {
     try {
       return await send(attempt);
@@ -73,10 +85,20 @@ const timedOut = (e: unknown) => e instanceof ApiProblem && e.status === 408;
  * requests of half the size instead (each halved again if need be), in order. `send` records what
  * each request that went through kept: on a later failure, only the files not yet sent are left.
  */
-export async function sendHalvingOnTimeout<F>(files: F[], send: (part: F[], attempt: number) => Promise<void>, delays = RETRY_DELAYS_MS, wait = pause): Promise<void> {
+export async function sendHalvingOnTimeout<F>(
+  files: F[],
+  send: (part: F[], attempt: number) => Promise<void>,
+  delays = RETRY_DELAYS_MS,
+  wait = pause,
+): Promise<void> {
   const halvable = files.length > 1;
   try {
-    await withRetries((attempt) => send(files, attempt), delays, wait, halvable ? (e) => isRetryable(e) && !timedOut(e) : isRetryable);
+    await withRetries(
+      (attempt) => send(files, attempt),
+      delays,
+      wait,
+      halvable ? (e) => isRetryable(e) && !timedOut(e) : isRetryable,
+    );
   } catch (e) {
     if (!halvable || !timedOut(e)) throw e;
     const mid = Math.ceil(files.length / 2);
@@ -90,6 +112,10 @@ export async function postPhotos<T>(path: string, files: File[], onProgress: (pe
   const form = new FormData();
   for (const file of files) form.append('files', file, file.name);
   const sizes = files.map((f) => f.size);
-  const res = await request(path, { method: 'POST', body: form, fetchFn: xhrFetch((sent, total) => onProgress(fileProgress(sizes, sent, total))) });
+  const res = await request(path, {
+    method: 'POST',
+    body: form,
+    fetchFn: xhrFetch((sent, total) => onProgress(fileProgress(sizes, sent, total))),
+  });
   return (await res.json()) as T;
 }

@@ -26,12 +26,10 @@ const refused = () => new ApiProblem({ status: 413, data: { error: 'Too large.',
 
 /** Each request the page made: how many files, and the run it continued. */
 const requests = () =>
-  vi
-    .mocked(postPhotos)
-    .mock.calls.map(([path, files]) => ({
-      files: files.length,
-      continueRunOf: new URL(path, 'http://x').searchParams.get('continueRunOf'),
-    }));
+  vi.mocked(postPhotos).mock.calls.map(([path, files]) => ({
+    files: files.length,
+    continueRunOf: new URL(path, 'http://x').searchParams.get('continueRunOf'),
+  }));
 const answer = (
   assigned: [string, number][],
   openRunOf: string | null,

@@ -15,7 +15,9 @@ describe('the reports bar chart', () => {
         { name: 'Free', color: 'beige', value: 30 - i * 10 },
       ],
     }));
-    const { container } = render(<BarChart title="Sessions by day" summary="Thirty sessions a day" bars={bars} format={String} />);
+    const { container } = render(
+      <BarChart title="Sessions by day" summary="Thirty sessions a day" bars={bars} format={String} />,
+    );
     const img = screen.getByRole('img', { name: 'Sessions by day Thirty sessions a day' });
     expect(img.querySelectorAll('g title')[1]!.textContent).toBe('2 Dec: Booked 10, Free 20');
     expect(container.querySelectorAll('rect[fill="green"]')).toHaveLength(3);

@@ -41,7 +41,17 @@ const PAD = { top: 16, right: 8, bottom: 28, left: 64 };
  * table beside it too; the chart is an image with a summary for screen readers, and each bar says
  * its figures on hover.
  */
-export function BarChart({ title, summary, bars, format }: { title: string; summary: string; bars: Bar[]; format: (n: number) => string }) {
+export function BarChart({
+  title,
+  summary,
+  bars,
+  format,
+}: {
+  title: string;
+  summary: string;
+  bars: Bar[];
+  format: (n: number) => string;
+}) {
   const id = useId();
   const { ref, width: W } = useWidth();
   const total = (b: Bar) => b.segments.reduce((n, s) => n + Math.max(0, s.value), 0);
@@ -59,9 +69,22 @@ export function BarChart({ title, summary, bars, format }: { title: string; summ
         {title}
       </figcaption>
       <div ref={ref}>
-        <svg viewBox={`0 0 ${W} ${H}`} width={W} height={H} className="block max-w-full" role="img" aria-labelledby={`${id}-t ${id}-d`}>
+        <svg
+          viewBox={`0 0 ${W} ${H}`}
+          width={W}
+          height={H}
+          className="block max-w-full"
+          role="img"
+          aria-labelledby={`${id}-t ${id}-d`}
+        >
           <desc id={`${id}-d`}>{summary}</desc>
-          <line x1={PAD.left} x2={W - PAD.right} y1={PAD.top + plotH} y2={PAD.top + plotH} stroke="var(--color-ink-600)" />
+          <line
+            x1={PAD.left}
+            x2={W - PAD.right}
+            y1={PAD.top + plotH}
+            y2={PAD.top + plotH}
+            stroke="var(--color-ink-600)"
+          />
           <text x={PAD.left - 6} y={PAD.top + 4} textAnchor="end" fontSize="12" fill="var(--color-ink-700)">
             {format(max)}
           </text>
@@ -80,7 +103,17 @@ export function BarChart({ title, summary, bars, format }: { title: string; summ
                   return <rect key={s.name} x={x} y={y} width={barW} height={h} fill={s.color} />;
                 })}
                 {/* An outline, so a pale segment (free sessions) still stands out from the card (WCAG 1.4.11). */}
-                {total(bar) > 0 && <rect x={x} y={y} width={barW} height={PAD.top + plotH - y} fill="none" stroke="var(--color-ink-600)" strokeWidth="1" />}
+                {total(bar) > 0 && (
+                  <rect
+                    x={x}
+                    y={y}
+                    width={barW}
+                    height={PAD.top + plotH - y}
+                    fill="none"
+                    stroke="var(--color-ink-600)"
+                    strokeWidth="1"
+                  />
+                )}
                 {i % every === 0 && (
                   <text x={x + barW / 2} y={H - 8} textAnchor="middle" fontSize="12" fill="var(--color-ink-700)">
                     {bar.label}
@@ -95,7 +128,11 @@ export function BarChart({ title, summary, bars, format }: { title: string; summ
         <ul className="flex flex-wrap gap-x-4 gap-y-1 text-sm" aria-label="Legend">
           {legend.map((s) => (
             <li key={s.name} className="flex items-center gap-1.5">
-              <span aria-hidden="true" className="inline-block size-3 rounded-sm border border-ink-600" style={{ background: s.color }} />
+              <span
+                aria-hidden="true"
+                className="inline-block size-3 rounded-sm border border-ink-600"
+                style={{ background: s.color }}
+              />
               {s.name}
             </li>
           ))}

@@ -11,7 +11,12 @@ const KEY_HEADER: Record<SalesGroup, string> = { day: 'Day', location: 'Location
 function Scroll({ label, children }: { label: string; children: ReactNode }) {
   return (
     // tabIndex: a scrollable region must take focus (WCAG 2.1.1, axe "scrollable-region-focusable").
-    <div role="region" aria-label={label} tabIndex={0} className="overflow-x-auto rounded-xl border border-cream-300 bg-cream-50">
+    <div
+      role="region"
+      aria-label={label}
+      tabIndex={0}
+      className="overflow-x-auto rounded-xl border border-cream-300 bg-cream-50"
+    >
       {children}
     </div>
   );
@@ -22,25 +27,36 @@ function Head({ text, figures }: { text: string[]; figures: string[] }) {
   return (
     <thead className="bg-cream-200">
       <tr>
-        {[...text.map((h) => [h, th] as const), ...figures.map((h) => [h, `${th} text-right`] as const)].map(([h, className]) => (
-          <th key={h} scope="col" className={className}>
-            {h}
-          </th>
-        ))}
+        {[...text.map((h) => [h, th] as const), ...figures.map((h) => [h, `${th} text-right`] as const)].map(
+          ([h, className]) => (
+            <th key={h} scope="col" className={className}>
+              {h}
+            </th>
+          ),
+        )}
       </tr>
     </thead>
   );
 }
 
 export function SalesTable({ report }: { report: SalesReport }) {
-  const rows = [...report.items.map((i) => ({ ...i, total: false })), { ...report.totals, key: 'total', label: 'Total', total: true }];
+  const rows = [
+    ...report.items.map((i) => ({ ...i, total: false })),
+    { ...report.totals, key: 'total', label: 'Total', total: true },
+  ];
   return (
     <Scroll label="Sales table">
       <table className="w-full text-sm">
-        <Head text={[KEY_HEADER[report.groupBy]]} figures={['Bookings', 'Gross', 'GST', 'Refunds', 'Net', 'Online net', 'Walk-in net']} />
+        <Head
+          text={[KEY_HEADER[report.groupBy]]}
+          figures={['Bookings', 'Gross', 'GST', 'Refunds', 'Net', 'Online net', 'Walk-in net']}
+        />
         <tbody>
           {rows.map((r) => (
-            <tr key={r.key} className={r.total ? 'border-t-2 border-ink-600 font-semibold' : 'border-t border-cream-300'}>
+            <tr
+              key={r.key}
+              className={r.total ? 'border-t-2 border-ink-600 font-semibold' : 'border-t border-cream-300'}
+            >
               <th scope="row" className={`${td} text-left ${r.total ? 'font-semibold' : 'font-normal'}`}>
                 {r.label}
               </th>

@@ -11,9 +11,17 @@ export interface ReportFilter {
 }
 
 const queryOf = (f: ReportFilter, sales: boolean) =>
-  new URLSearchParams({ from: f.from, to: f.to, ...(f.locationId ? { locationId: f.locationId } : {}), ...(sales ? { groupBy: f.groupBy } : {}) }).toString();
+  new URLSearchParams({
+    from: f.from,
+    to: f.to,
+    ...(f.locationId ? { locationId: f.locationId } : {}),
+    ...(sales ? { groupBy: f.groupBy } : {}),
+  }).toString();
 
 export const salesReport = (f: ReportFilter) => requestJson<SalesReport>(`/staff/reports/sales?${queryOf(f, true)}`);
-export const occupancyReport = (f: ReportFilter) => requestJson<OccupancyReport>(`/staff/reports/occupancy?${queryOf(f, false)}`);
-export const salesCsv = (f: ReportFilter) => downloadFile(`/staff/reports/sales.csv?${queryOf(f, true)}`, 'text/csv', 'sales.csv');
-export const occupancyCsv = (f: ReportFilter) => downloadFile(`/staff/reports/occupancy.csv?${queryOf(f, false)}`, 'text/csv', 'occupancy.csv');
+export const occupancyReport = (f: ReportFilter) =>
+  requestJson<OccupancyReport>(`/staff/reports/occupancy?${queryOf(f, false)}`);
+export const salesCsv = (f: ReportFilter) =>
+  downloadFile(`/staff/reports/sales.csv?${queryOf(f, true)}`, 'text/csv', 'sales.csv');
+export const occupancyCsv = (f: ReportFilter) =>
+  downloadFile(`/staff/reports/occupancy.csv?${queryOf(f, false)}`, 'text/csv', 'occupancy.csv');

@@ -14,7 +14,10 @@ type Location = StaffCatalogue['locations'][number];
 const GROUP_LABELS: Record<SalesGroup, string> = { day: 'Day', location: 'Location', package: 'Package' };
 
 /** "2026-12-05" → "5 Dec": short enough for an axis. */
-const shortDay = (date: string) => new Intl.DateTimeFormat('en-AU', { day: 'numeric', month: 'short', timeZone: 'UTC' }).format(new Date(`${date}T00:00:00Z`));
+const shortDay = (date: string) =>
+  new Intl.DateTimeFormat('en-AU', { day: 'numeric', month: 'short', timeZone: 'UTC' }).format(
+    new Date(`${date}T00:00:00Z`),
+  );
 
 interface Loaded {
   sales: SalesReport;
@@ -26,7 +29,12 @@ interface Loaded {
 function netByDay(r: SalesReport): Bar[] {
   const bars: Bar[] = [];
   for (let d = r.from; d <= r.to; d = addDays(d, 1)) {
-    bars.push({ label: shortDay(d), segments: [{ name: 'Net', color: 'var(--color-pine-600)', value: r.items.find((i) => i.key === d)?.netCents ?? 0 }] });
+    bars.push({
+      label: shortDay(d),
+      segments: [
+        { name: 'Net', color: 'var(--color-pine-600)', value: r.items.find((i) => i.key === d)?.netCents ?? 0 },
+      ],
+    });
   }
   return bars;
 }
@@ -35,7 +43,8 @@ function netByDay(r: SalesReport): Bar[] {
 function occupancyByDay(r: OccupancyReport): Bar[] {
   const days = [...new Set(r.items.map((i) => i.date))];
   return days.map((date) => {
-    const sum = (k: 'booked' | 'held' | 'closed' | 'free') => r.items.filter((i) => i.date === date).reduce((n, i) => n + i[k], 0);
+    const sum = (k: 'booked' | 'held' | 'closed' | 'free') =>
+      r.items.filter((i) => i.date === date).reduce((n, i) => n + i[k], 0);
     return {
       label: shortDay(date),
       segments: [
@@ -68,7 +77,10 @@ export function ReportsPage({ locations }: { locations: Location[] }) {
         setLoaded({ sales, byDay: days, occupancy });
         setProblem(null);
       })
-      .catch((err: unknown) => live && setProblem(err instanceof ApiProblem ? err.message : 'The reports could not be loaded.'));
+      .catch(
+        (err: unknown) =>
+          live && setProblem(err instanceof ApiProblem ? err.message : 'The reports could not be loaded.'),
+      );
     return () => {
       live = false;
     };
@@ -81,7 +93,14 @@ export function ReportsPage({ locations }: { locations: Location[] }) {
   const field = (key: 'from' | 'to', text: string) => (
     <div className={label}>
       <label htmlFor={`${baseId}-${key}`}>{text}</label>
-      <input id={`${baseId}-${key}`} type="date" required className={input} value={draft[key]} onChange={(e) => setDraft((d) => ({ ...d, [key]: e.target.value }))} />
+      <input
+        id={`${baseId}-${key}`}
+        type="date"
+        required
+        className={input}
+        value={draft[key]}
+        onChange={(e) => setDraft((d) => ({ ...d, [key]: e.target.value }))}
+      />
     </div>
   );
   const t = loaded?.sales.totals;
@@ -96,7 +115,12 @@ export function ReportsPage({ locations }: { locations: Location[] }) {
         {field('to', 'To')}
         <div className={label}>
           <label htmlFor={`${baseId}-loc`}>Location</label>
-          <select id={`${baseId}-loc`} className={`${control} w-full min-w-0`} value={draft.locationId} onChange={(e) => setDraft((d) => ({ ...d, locationId: e.target.value }))}>
+          <select
+            id={`${baseId}-loc`}
+            className={`${control} w-full min-w-0`}
+            value={draft.locationId}
+            onChange={(e) => setDraft((d) => ({ ...d, locationId: e.target.value }))}
+          >
             <option value="">All my locations</option>
             {locations.map((l) => (
               <option key={l.id} value={l.id}>
@@ -107,7 +131,12 @@ export function ReportsPage({ locations }: { locations: Location[] }) {
         </div>
         <div className={label}>
           <label htmlFor={`${baseId}-group`}>Sales by</label>
-          <select id={`${baseId}-group`} className={`${control} w-full min-w-0`} value={draft.groupBy} onChange={(e) => setDraft((d) => ({ ...d, groupBy: e.target.value as SalesGroup }))}>
+          <select
+            id={`${baseId}-group`}
+            className={`${control} w-full min-w-0`}
+            value={draft.groupBy}
+            onChange={(e) => setDraft((d) => ({ ...d, groupBy: e.target.value as SalesGroup }))}
+          >
             {SALES_GROUPS.map((g) => (
               <option key={g} value={g}>
                 {GROUP_LABELS[g]}
@@ -149,9 +178,16 @@ export function ReportsPage({ locations }: { locations: Location[] }) {
               ))}
             </dl>
             <p className="text-sm text-ink-700">
-              {t.bookings} paid {t.bookings === 1 ? 'booking' : 'bookings'}: online {formatAud(t.channels.online.netCents)} net ({t.channels.online.bookings}), walk-ins {formatAud(t.channels.walkin.netCents)} net ({t.channels.walkin.bookings}).
+              {t.bookings} paid {t.bookings === 1 ? 'booking' : 'bookings'}: online{' '}
+              {formatAud(t.channels.online.netCents)} net ({t.channels.online.bookings}), walk-ins{' '}
+              {formatAud(t.channels.walkin.netCents)} net ({t.channels.walkin.bookings}).
             </p>
-            <BarChart title="Net sales by day" summary={`Net sales from ${loaded.byDay.from} to ${loaded.byDay.to}: ${formatAud(loaded.byDay.totals.netCents)} in all; each day's figure is in the table when sales are by day.`} bars={netByDay(loaded.byDay)} format={(c) => formatAud(c).replace(/\.00$/, '')} />
+            <BarChart
+              title="Net sales by day"
+              summary={`Net sales from ${loaded.byDay.from} to ${loaded.byDay.to}: ${formatAud(loaded.byDay.totals.netCents)} in all; each day's figure is in the table when sales are by day.`}
+              bars={netByDay(loaded.byDay)}
+              format={(c) => formatAud(c).replace(/\.00$/, '')}
+            />
             <SalesTable report={loaded.sales} />
           </section>
           <section aria-labelledby={`${baseId}-occ`} className="flex flex-col gap-3">

@@ -27,19 +27,43 @@ export function Field({
       <label htmlFor={id} className="text-sm">
         {text}
       </label>
-      <input id={id} type={type} value={value} step={step} min={min} maxLength={type === 'text' ? maxLength : undefined} onChange={(e) => onChange(e.target.value)} className={input} />
+      <input
+        id={id}
+        type={type}
+        value={value}
+        step={step}
+        min={min}
+        maxLength={type === 'text' ? maxLength : undefined}
+        onChange={(e) => onChange(e.target.value)}
+        className={input}
+      />
     </div>
   );
 }
 
-export function TextArea({ label: text, value, onChange }: { label: string; value: string; onChange: (value: string) => void }) {
+export function TextArea({
+  label: text,
+  value,
+  onChange,
+}: {
+  label: string;
+  value: string;
+  onChange: (value: string) => void;
+}) {
   const id = useId();
   return (
     <div className={label}>
       <label htmlFor={id} className="text-sm">
         {text}
       </label>
-      <textarea id={id} value={value} maxLength={500} rows={2} onChange={(e) => onChange(e.target.value)} className={`${input} py-2`} />
+      <textarea
+        id={id}
+        value={value}
+        maxLength={500}
+        rows={2}
+        onChange={(e) => onChange(e.target.value)}
+        className={`${input} py-2`}
+      />
     </div>
   );
 }
@@ -63,7 +87,12 @@ export function Section({ title, children, actions }: { title: string; children:
 /** A small button that removes a row, named for what it removes. */
 export function RemoveButton({ what, onClick }: { what: string; onClick: () => void }) {
   return (
-    <button type="button" onClick={onClick} aria-label={`Remove ${what}`} className="min-h-11 rounded-lg px-3 font-semibold text-festive-800 underline underline-offset-4 hover:bg-cream-100">
+    <button
+      type="button"
+      onClick={onClick}
+      aria-label={`Remove ${what}`}
+      className="min-h-11 rounded-lg px-3 font-semibold text-festive-800 underline underline-offset-4 hover:bg-cream-100"
+    >
       Remove
     </button>
   );
@@ -71,7 +100,11 @@ export function RemoveButton({ what, onClick }: { what: string; onClick: () => v
 
 export function AddButton({ children, onClick }: { children: string; onClick: () => void }) {
   return (
-    <button type="button" onClick={onClick} className="min-h-11 self-start rounded-lg border border-pine-700 px-4 font-semibold text-pine-800 hover:bg-cream-100">
+    <button
+      type="button"
+      onClick={onClick}
+      className="min-h-11 self-start rounded-lg border border-pine-700 px-4 font-semibold text-pine-800 hover:bg-cream-100"
+    >
       {children}
     </button>
   );
@@ -89,7 +122,15 @@ export const dollarsOf = (cents: number) => (cents / 100).toFixed(2);
 export const centsOf = (dollars: string) => Math.round(Number(dollars) * 100);
 
 /** A price typed in dollars: what is typed stays as typed ("39.9"), the file gets cents. */
-export function PriceField({ label: text, cents, onChange }: { label: string; cents: number; onChange: (cents: number) => void }) {
+export function PriceField({
+  label: text,
+  cents,
+  onChange,
+}: {
+  label: string;
+  cents: number;
+  onChange: (cents: number) => void;
+}) {
   const [typed, setTyped] = useState(() => dollarsOf(cents));
   return (
     <Field
@@ -118,7 +159,14 @@ export function SlugField({ slug, onChange }: { slug: string; onChange: (slug: s
       <label htmlFor={id} className="text-sm">
         Slug (lower-case words joined by hyphens)
       </label>
-      <input id={id} value={typed} maxLength={60} onChange={(e) => setTyped(e.target.value)} onBlur={() => onChange(typed.trim())} className={input} />
+      <input
+        id={id}
+        value={typed}
+        maxLength={60}
+        onChange={(e) => setTyped(e.target.value)}
+        onBlur={() => onChange(typed.trim())}
+        className={input}
+      />
     </div>
   );
 }

@@ -35,7 +35,11 @@ function fakeApi(answers: { preview: unknown; put: () => Response }) {
       const path = String(url).replace(/^.*\/api\/v1/, '');
       if (path === '/app-check/challenge') return json(404, { error: 'off', code: 'NOT_FOUND' });
       const headers = (init?.headers ?? {}) as Record<string, string>;
-      calls.push({ call: `${init?.method ?? 'GET'} ${path}`, ifMatch: headers['if-match'], body: init?.body ? (JSON.parse(String(init.body)) as SeasonFile) : undefined });
+      calls.push({
+        call: `${init?.method ?? 'GET'} ${path}`,
+        ifMatch: headers['if-match'],
+        body: init?.body ? (JSON.parse(String(init.body)) as SeasonFile) : undefined,
+      });
       if (path === '/staff/season' && !init?.method) return json(200, FILE, { etag: '"4"' });
       if (path === '/staff/season/preview') return json(200, answers.preview);
       if (path === '/staff/season' && init?.method === 'PUT') return answers.put();
@@ -51,7 +55,11 @@ describe('the season editor page', () => {
   it('previews an hours change, saves it with the version it edited, and asks for a reload when another save came first', async () => {
     const calls = fakeApi({
       preview: { sessionsAdded: 21, sessionsRemoved: 0, sessionsChanged: 0, conflicts: [] },
-      put: () => json(412, { error: 'Someone saved the season after you opened it. Reload it and make your change again.', code: 'SEASON_VERSION_STALE' }),
+      put: () =>
+        json(412, {
+          error: 'Someone saved the season after you opened it. Reload it and make your change again.',
+          code: 'SEASON_VERSION_STALE',
+        }),
     });
     render(<SeasonPage timezone="Australia/Sydney" />);
     expect(await screen.findByText('Version 4 is live. Changes apply to sessions from now on.')).toBeInTheDocument();
@@ -62,7 +70,9 @@ describe('the season editor page', () => {
     await userEvent.type(closes, '18:00');
     await userEvent.click(screen.getByRole('button', { name: 'Preview changes' }));
     expect(await screen.findByText('This change adds 21 sessions, removes 0 and changes 0.')).toBeInTheDocument();
-    expect(calls.find((c) => c.call === 'POST /staff/season/preview')?.body?.locations[0]?.sessions[0]?.hours).toBe('10:00-18:00');
+    expect(calls.find((c) => c.call === 'POST /staff/season/preview')?.body?.locations[0]?.sessions[0]?.hours).toBe(
+      '10:00-18:00',
+    );
 
     await userEvent.click(screen.getByRole('button', { name: 'Save' }));
     const alert = await screen.findByRole('alert');
@@ -79,7 +89,16 @@ describe('the season editor page', () => {
         sessionsAdded: 0,
         sessionsRemoved: 6,
         sessionsChanged: 0,
-        conflicts: [{ slotId: 's1', bookingId: 'b1', reference: 'KR-7K3Q9', location: 'sydney', startAt: '2026-12-01T06:00:00.000Z', change: 'removed' }],
+        conflicts: [
+          {
+            slotId: 's1',
+            bookingId: 'b1',
+            reference: 'KR-7K3Q9',
+            location: 'sydney',
+            startAt: '2026-12-01T06:00:00.000Z',
+            change: 'removed',
+          },
+        ],
       },
       put: () => json(500, {}),
     });
@@ -90,13 +109,18 @@ describe('the season editor page', () => {
     expect(price).toHaveValue(42.5);
     await userEvent.click(screen.getByRole('button', { name: 'Preview changes' }));
     expect(calls.find((c) => c.call === 'POST /staff/season/preview')?.body?.packages[0]?.priceCents).toBe(4250);
-    expect(await screen.findByText(/Families are booked in 1 of those sessions, so this cannot be saved/)).toBeInTheDocument();
+    expect(
+      await screen.findByText(/Families are booked in 1 of those sessions, so this cannot be saved/),
+    ).toBeInTheDocument();
     expect(screen.getByText(/booking KR-7K3Q9 \(removed\)/)).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Save' })).toBeDisabled();
   });
 
   it('adds a package with its own slug and a location copied from another; saved items keep their slugs', async () => {
-    const calls = fakeApi({ preview: { sessionsAdded: 0, sessionsRemoved: 0, sessionsChanged: 0, conflicts: [] }, put: () => json(500, {}) });
+    const calls = fakeApi({
+      preview: { sessionsAdded: 0, sessionsRemoved: 0, sessionsChanged: 0, conflicts: [] },
+      put: () => json(500, {}),
+    });
     render(<SeasonPage timezone="Australia/Sydney" />);
     expect(within(await screen.findByRole('group', { name: 'Package classic' })).queryByLabelText(/Slug/)).toBeNull();
     await userEvent.click(screen.getByRole('button', { name: 'Add a package' }));
@@ -113,7 +137,12 @@ describe('the season editor page', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Preview changes' }));
     await screen.findByText('This change adds 0 sessions, removes 0 and changes 0.');
     const body = calls.find((c) => c.call === 'POST /staff/season/preview')!.body!;
-    expect(body.packages[1]).toEqual({ slug: 'snow-globe', name: 'Snow globe', description: 'What it includes.', priceCents: 1000 });
+    expect(body.packages[1]).toEqual({
+      slug: 'snow-globe',
+      name: 'Snow globe',
+      description: 'What it includes.',
+      priceCents: 1000,
+    });
     expect(body.locations.map((l) => l.slug)).toEqual(['sydney', 'sydney-copy']);
   });
 });

@@ -8,7 +8,17 @@ type Edit = (change: (file: SeasonFile) => void) => void;
 const isNew = (saved: { slug: string }[] | undefined, slug: string) => !(saved ?? []).some((i) => i.slug === slug);
 
 /** One item of a list, its name as the legend: the fields inside need no name of their own. */
-function Item({ legend, children, slug, onRemove }: { legend: string; children: ReactNode; slug?: ReactNode; onRemove: () => void }) {
+function Item({
+  legend,
+  children,
+  slug,
+  onRemove,
+}: {
+  legend: string;
+  children: ReactNode;
+  slug?: ReactNode;
+  onRemove: () => void;
+}) {
   return (
     <fieldset className="grid gap-3 rounded-lg p-3 ring-1 ring-cream-300 md:grid-cols-[1fr_11rem_auto]">
       <legend className="px-1 text-sm font-semibold text-ink-700">{legend}</legend>
@@ -31,7 +41,19 @@ export function ProductsForm({ file, saved, edit }: { file: SeasonFile; saved: S
       <Section
         title="Session types"
         actions={
-          <AddButton onClick={() => edit((f) => void f.slotTypes.push({ slug: freshSlug('new-session-type', f.slotTypes), name: 'New session type', description: 'What families get.', durationMinutes: 10 }))}>
+          <AddButton
+            onClick={() =>
+              edit(
+                (f) =>
+                  void f.slotTypes.push({
+                    slug: freshSlug('new-session-type', f.slotTypes),
+                    name: 'New session type',
+                    description: 'What families get.',
+                    durationMinutes: 10,
+                  }),
+              )
+            }
+          >
             Add a session type
           </AddButton>
         }
@@ -40,23 +62,59 @@ export function ProductsForm({ file, saved, edit }: { file: SeasonFile; saved: S
           <Item
             key={t.slug}
             legend={`Session type ${t.slug}`}
-            slug={isNew(saved.slotTypes, t.slug) && <SlugField slug={t.slug} onChange={(v) => edit((f) => void (f.slotTypes[i]!.slug = v))} />}
+            slug={
+              isNew(saved.slotTypes, t.slug) && (
+                <SlugField slug={t.slug} onChange={(v) => edit((f) => void (f.slotTypes[i]!.slug = v))} />
+              )
+            }
             onRemove={() => edit((f) => void f.slotTypes.splice(i, 1))}
           >
-            <Field label="Name" value={t.name} maxLength={80} onChange={(v) => edit((f) => void (f.slotTypes[i]!.name = v))} />
-            <Field label="Length (minutes)" type="number" min="5" value={String(t.durationMinutes)} onChange={(v) => edit((f) => void (f.slotTypes[i]!.durationMinutes = Number(v)))} />
+            <Field
+              label="Name"
+              value={t.name}
+              maxLength={80}
+              onChange={(v) => edit((f) => void (f.slotTypes[i]!.name = v))}
+            />
+            <Field
+              label="Length (minutes)"
+              type="number"
+              min="5"
+              value={String(t.durationMinutes)}
+              onChange={(v) => edit((f) => void (f.slotTypes[i]!.durationMinutes = Number(v)))}
+            />
             <label className="inline-flex min-h-11 items-center gap-2 self-end font-semibold">
-              <input type="checkbox" className="size-5" checked={t.allowsPets ?? false} onChange={(e) => edit((f) => void (f.slotTypes[i]!.allowsPets = e.target.checked))} />
+              <input
+                type="checkbox"
+                className="size-5"
+                checked={t.allowsPets ?? false}
+                onChange={(e) => edit((f) => void (f.slotTypes[i]!.allowsPets = e.target.checked))}
+              />
               Pets welcome
             </label>
             <div className="md:col-span-3">
-              <TextArea label="Description" value={t.description} onChange={(v) => edit((f) => void (f.slotTypes[i]!.description = v))} />
+              <TextArea
+                label="Description"
+                value={t.description}
+                onChange={(v) => edit((f) => void (f.slotTypes[i]!.description = v))}
+              />
             </div>
           </Item>
         ))}
       </Section>
-      <PricedItems kind="Package" noun="a package" items={file.packages} saved={saved.packages} update={(change) => edit((f) => change(f.packages))} />
-      <PricedItems kind="Add-on" noun="an add-on" items={file.addOns ?? []} saved={saved.addOns} update={(change) => edit((f) => change((f.addOns ??= [])))} />
+      <PricedItems
+        kind="Package"
+        noun="a package"
+        items={file.packages}
+        saved={saved.packages}
+        update={(change) => edit((f) => change(f.packages))}
+      />
+      <PricedItems
+        kind="Add-on"
+        noun="an add-on"
+        items={file.addOns ?? []}
+        saved={saved.addOns}
+        update={(change) => edit((f) => change((f.addOns ??= [])))}
+      />
     </>
   );
 }
@@ -69,25 +127,68 @@ interface Priced {
 }
 
 /** Packages and add-ons alike: a name, a price and a description each. */
-function PricedItems({ kind, noun, items, saved, update }: { kind: string; noun: string; items: Priced[]; saved: Priced[] | undefined; update: (change: (list: Priced[]) => void) => void }) {
+function PricedItems({
+  kind,
+  noun,
+  items,
+  saved,
+  update,
+}: {
+  kind: string;
+  noun: string;
+  items: Priced[];
+  saved: Priced[] | undefined;
+  update: (change: (list: Priced[]) => void) => void;
+}) {
   const slugBase = `new-${kind.toLowerCase()}`;
   return (
     <Section
       title={`${kind}s`}
-      actions={<AddButton onClick={() => update((list) => void list.push({ slug: freshSlug(slugBase, list), name: `New ${kind.toLowerCase()}`, description: 'What it includes.', priceCents: 1000 }))}>{`Add ${noun}`}</AddButton>}
+      actions={
+        <AddButton
+          onClick={() =>
+            update(
+              (list) =>
+                void list.push({
+                  slug: freshSlug(slugBase, list),
+                  name: `New ${kind.toLowerCase()}`,
+                  description: 'What it includes.',
+                  priceCents: 1000,
+                }),
+            )
+          }
+        >{`Add ${noun}`}</AddButton>
+      }
     >
       {items.length === 0 && <p className="text-ink-700">None this season.</p>}
       {items.map((item, i) => (
         <Item
           key={item.slug}
           legend={`${kind} ${item.slug}`}
-          slug={isNew(saved, item.slug) && <SlugField slug={item.slug} onChange={(v) => update((list) => void (list[i]!.slug = v))} />}
+          slug={
+            isNew(saved, item.slug) && (
+              <SlugField slug={item.slug} onChange={(v) => update((list) => void (list[i]!.slug = v))} />
+            )
+          }
           onRemove={() => update((list) => void list.splice(i, 1))}
         >
-          <Field label="Name" value={item.name} maxLength={80} onChange={(v) => update((list) => void (list[i]!.name = v))} />
-          <PriceField label="Price ($)" cents={item.priceCents} onChange={(c) => update((list) => void (list[i]!.priceCents = c))} />
+          <Field
+            label="Name"
+            value={item.name}
+            maxLength={80}
+            onChange={(v) => update((list) => void (list[i]!.name = v))}
+          />
+          <PriceField
+            label="Price ($)"
+            cents={item.priceCents}
+            onChange={(c) => update((list) => void (list[i]!.priceCents = c))}
+          />
           <div className="md:col-span-3">
-            <TextArea label="Description" value={item.description} onChange={(v) => update((list) => void (list[i]!.description = v))} />
+            <TextArea
+              label="Description"
+              value={item.description}
+              onChange={(v) => update((list) => void (list[i]!.description = v))}
+            />
           </div>
         </Item>
       ))}

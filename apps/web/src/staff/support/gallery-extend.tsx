@@ -11,7 +11,13 @@ const DAY_CHOICES = [7, 14, 30, 60] as const;
  * The family's photos on the support desk (issue 39): how many, until when, and more time for
  * one gallery (manager or support, with a reason kept in the audit trail; decision 0065).
  */
-export function GalleryExtendForm({ booking, onDone }: { booking: SupportBooking & { galleryExpiresAt: string }; onDone: (message: string) => void }) {
+export function GalleryExtendForm({
+  booking,
+  onDone,
+}: {
+  booking: SupportBooking & { galleryExpiresAt: string };
+  onDone: (message: string) => void;
+}) {
   const tz = booking.location.timezone;
   const [days, setDays] = useState<number>(30);
   const id = useId();
@@ -22,7 +28,9 @@ export function GalleryExtendForm({ booking, onDone }: { booking: SupportBooking
   return (
     <ActionForm title="Keep the photos longer" submit={`Add ${days} days`} run={run} onDone={onDone}>
       <p className="text-sm">
-        {booking.photoCount} photo{booking.photoCount === 1 ? '' : 's'}, deleted {formatSessionTime(booking.galleryExpiresAt, tz)} unless extended. Days are added to that end (or to today, if later).
+        {booking.photoCount} photo{booking.photoCount === 1 ? '' : 's'}, deleted{' '}
+        {formatSessionTime(booking.galleryExpiresAt, tz)} unless extended. Days are added to that end (or to today, if
+        later).
       </p>
       <div className={label}>
         <label htmlFor={id}>Days to add</label>

@@ -10,11 +10,19 @@ import { editDetails } from './support-api';
  * own rules; its message is shown under the form.
  */
 export function DetailsForm({ booking, onDone }: { booking: SupportBooking; onDone: (message: string) => void }) {
-  const [details, setDetails] = useState<DetailsInput>(() => booking.details ?? { ...EMPTY_DETAILS, children: [NO_CHILD] });
+  const [details, setDetails] = useState<DetailsInput>(
+    () => booking.details ?? { ...EMPTY_DETAILS, children: [NO_CHILD] },
+  );
   const run = async (reason: string) => {
     // A row left empty is no child; one with a name but no age is sent as is and refused with its message.
-    const children = details.children.filter((c) => c.firstName.trim() || c.age !== null).map((c) => ({ firstName: c.firstName, age: c.age ?? -1 }));
-    await editDetails(booking.id, { ...details, pets: booking.slotType.allowsPets ? details.pets : 0, children }, reason);
+    const children = details.children
+      .filter((c) => c.firstName.trim() || c.age !== null)
+      .map((c) => ({ firstName: c.firstName, age: c.age ?? -1 }));
+    await editDetails(
+      booking.id,
+      { ...details, pets: booking.slotType.allowsPets ? details.pets : 0, children },
+      reason,
+    );
     return "Who's coming is changed.";
   };
   return (

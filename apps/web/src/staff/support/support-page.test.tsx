@@ -11,7 +11,10 @@ function fakeApi(answer: (url: string) => unknown) {
     'fetch',
     vi.fn(async (url: string) => {
       urls.push(String(url));
-      return new Response(JSON.stringify(answer(String(url))), { status: 200, headers: { 'content-type': 'application/json' } });
+      return new Response(JSON.stringify(answer(String(url))), {
+        status: 200,
+        headers: { 'content-type': 'application/json' },
+      });
     }),
   );
   return urls;
@@ -20,7 +23,12 @@ function fakeApi(answer: (url: string) => unknown) {
 const BOOKING = {
   id: '00000000-0000-4000-8000-0000000000b1',
   reference: 'KR-7K3Q9',
-  location: { id: '00000000-0000-4000-8000-000000000001', name: 'Kringle Sydney', address: '1 Pitt Street', timezone: 'UTC' },
+  location: {
+    id: '00000000-0000-4000-8000-000000000001',
+    name: 'Kringle Sydney',
+    address: '1 Pitt Street',
+    timezone: 'UTC',
+  },
   slot: { startAt: '2026-12-20T10:00:00.000Z', endAt: '2026-12-20T10:10:00.000Z' },
   attendance: 'confirmed',
 };
@@ -29,16 +37,27 @@ describe('support desk', () => {
   afterEach(() => vi.unstubAllGlobals());
 
   it('searches once the typing stops, and lists each family with its bookings', async () => {
-    const urls = fakeApi(() => ({ items: [{ user: { id: 'u1', email: 'holly@example.com', firstName: 'holly', lastName: 'berry', phone: null }, bookings: [BOOKING] }] }));
+    const urls = fakeApi(() => ({
+      items: [
+        {
+          user: { id: 'u1', email: 'holly@example.com', firstName: 'holly', lastName: 'berry', phone: null },
+          bookings: [BOOKING],
+        },
+      ],
+    }));
     render(<SupportPage />);
     // Two changes well inside the debounce (pasted, so a busy machine cannot space them out): one search.
     await userEvent.click(screen.getByLabelText('Find a family'));
     await userEvent.paste('ho');
     await userEvent.paste('lly b');
     await screen.findByText('1 family found.');
-    expect(urls.filter((u) => u.includes('/staff/families'))).toEqual([expect.stringContaining('/staff/families?q=holly%20b')]);
+    expect(urls.filter((u) => u.includes('/staff/families'))).toEqual([
+      expect.stringContaining('/staff/families?q=holly%20b'),
+    ]);
     expect(screen.getByRole('heading', { name: 'Holly Berry' })).toBeTruthy();
-    expect(screen.getByRole('link', { name: /KR-7K3Q9/ }).getAttribute('href')).toBe(`/staff/support?booking=${BOOKING.id}`);
+    expect(screen.getByRole('link', { name: /KR-7K3Q9/ }).getAttribute('href')).toBe(
+      `/staff/support?booking=${BOOKING.id}`,
+    );
   });
 
   it('asks for two characters before searching', async () => {
@@ -52,7 +71,13 @@ describe('support desk', () => {
 
   it('never sends a refund larger than what is left, and requires a reason', async () => {
     const urls = fakeApi(() => ({}));
-    const order = { id: 'o1', amountCents: 3995, refundedCents: 2000, refundPendingCents: 995, paidAt: '2026-11-20T00:00:00.000Z' } as Order;
+    const order = {
+      id: 'o1',
+      amountCents: 3995,
+      refundedCents: 2000,
+      refundPendingCents: 995,
+      paidAt: '2026-11-20T00:00:00.000Z',
+    } as Order;
     const onDone = vi.fn();
     render(<RefundForm order={order} onDone={onDone} />);
     expect(screen.getByLabelText('Amount in dollars ($10.00 left to refund)')).toBeTruthy();

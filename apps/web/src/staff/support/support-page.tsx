@@ -38,7 +38,8 @@ export function SupportPage() {
           setProblem(null);
         })
         .catch((err: unknown) => {
-          if (!abort.signal.aborted) setProblem(err instanceof ApiProblem ? err.message : 'The search failed. Please try again.');
+          if (!abort.signal.aborted)
+            setProblem(err instanceof ApiProblem ? err.message : 'The search failed. Please try again.');
         })
         .finally(() => {
           if (!abort.signal.aborted) setSearching(false);
@@ -64,7 +65,11 @@ export function SupportPage() {
   if (bookingId) {
     return (
       <div className="flex flex-col gap-4">
-        <button type="button" className="self-start font-semibold text-festive-800 underline min-h-11" onClick={() => open(null)}>
+        <button
+          type="button"
+          className="self-start font-semibold text-festive-800 underline min-h-11"
+          onClick={() => open(null)}
+        >
           ← Back to the search
         </button>
         <SupportBookingPanel bookingId={bookingId} />
@@ -94,12 +99,22 @@ export function SupportPage() {
         />
       </div>
       <p id={`${searchId}-status`} role="status" className="text-sm text-ink-700">
-        {problem ?? (term.length < SEARCH_MIN ? `Type at least ${SEARCH_MIN} characters.` : searching || !result ? 'Searching…' : result ? `${count} ${count === 1 ? 'family' : 'families'} found${count === 20 ? ' (the first 20: type more to narrow it)' : ''}.` : '')}
+        {problem ??
+          (term.length < SEARCH_MIN
+            ? `Type at least ${SEARCH_MIN} characters.`
+            : searching || !result
+              ? 'Searching…'
+              : result
+                ? `${count} ${count === 1 ? 'family' : 'families'} found${count === 20 ? ' (the first 20: type more to narrow it)' : ''}.`
+                : '')}
       </p>
       <ul className="flex flex-col gap-3" aria-label="Families found">
         {result?.items.map(({ user, bookings }) => (
           <li key={user.id} className="rounded-xl border border-cream-300 bg-cream-50 p-4">
-            <h2 className="text-lg font-semibold">{familyName({ firstName: user.firstName, lastName: user.lastName, email: user.email }).fullname || user.email}</h2>
+            <h2 className="text-lg font-semibold">
+              {familyName({ firstName: user.firstName, lastName: user.lastName, email: user.email }).fullname ||
+                user.email}
+            </h2>
             <p className="text-sm text-ink-700 break-all">
               {user.email}
               {user.phone ? ` · ${user.phone}` : ''}

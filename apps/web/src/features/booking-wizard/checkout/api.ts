@@ -22,7 +22,11 @@ export const checkoutApi = api.injectEndpoints({
       query: (body) => ({ url: '/cart', method: 'POST', body }),
     }),
     checkoutOrder: build.mutation<CheckoutResult, { holdId: string; cartId: string }>({
-      query: ({ holdId, cartId }) => ({ url: `/bookings/reservation/${holdId}/checkoutOrder`, method: 'POST', body: { cartId } }),
+      query: ({ holdId, cartId }) => ({
+        url: `/bookings/reservation/${holdId}/checkoutOrder`,
+        method: 'POST',
+        body: { cartId },
+      }),
       invalidatesTags: (_r, _e, { holdId }) => [{ type: 'GET_RESERVATION', id: holdId }, 'GET_BOOKINGS'],
     }),
   }),

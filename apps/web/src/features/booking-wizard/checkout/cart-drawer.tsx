@@ -42,35 +42,59 @@ export function CartDrawer() {
     <Dialog.Root open={open} onOpenChange={(next) => dispatch(setShowCart(next))}>
       <Dialog.Portal>
         <Dialog.Overlay className="fixed inset-0 z-40 bg-ink-900/40" />
-        <Dialog.Content aria-describedby={undefined} className="fixed inset-y-0 right-0 z-50 flex w-full max-w-md flex-col bg-cream-50 shadow-2xl focus:outline-none">
+        <Dialog.Content
+          aria-describedby={undefined}
+          className="fixed inset-y-0 right-0 z-50 flex w-full max-w-md flex-col bg-cream-50 shadow-2xl focus:outline-none"
+        >
           <div className="flex items-center justify-between border-b border-cream-200 px-5 py-4">
             <Dialog.Title className="font-display text-2xl font-semibold text-ink-900">Your cart</Dialog.Title>
-            <Dialog.Close aria-label="Close cart" className="flex size-11 items-center justify-center rounded-full text-ink-600 hover:bg-cream-200">
+            <Dialog.Close
+              aria-label="Close cart"
+              className="flex size-11 items-center justify-center rounded-full text-ink-600 hover:bg-cream-200"
+            >
               <CloseIcon />
             </Dialog.Close>
           </div>
           <div className="flex-1 overflow-y-auto px-5 py-4">
             {lines.length === 0 ? (
-              <p className="rounded-2xl bg-cream-200 p-4 text-ink-700">Your cart is empty. Choose a photo package to continue.</p>
+              <p className="rounded-2xl bg-cream-200 p-4 text-ink-700">
+                Your cart is empty. Choose a photo package to continue.
+              </p>
             ) : (
               <ul className="flex flex-col divide-y divide-cream-200">
                 {lines.map((line) => {
                   const name = catalogue.get(line._id)?.name ?? 'Item';
                   return (
-                    <li key={line._id} className="flex items-center justify-between gap-3 py-3" data-removed={line.remove}>
+                    <li
+                      key={line._id}
+                      className="flex items-center justify-between gap-3 py-3"
+                      data-removed={line.remove}
+                    >
                       <div className="min-w-0">
-                        <p className={line.remove ? 'font-medium text-ink-600 line-through' : 'font-medium text-ink-900'}>
+                        <p
+                          className={line.remove ? 'font-medium text-ink-600 line-through' : 'font-medium text-ink-900'}
+                        >
                           {line.totalQuantity} × {name}
                         </p>
                         <p className="text-sm text-ink-600">{line.remove ? 'Removed' : formatAud(line.totalPrice)}</p>
                       </div>
                       {!placed &&
                         (line.remove ? (
-                          <Button variant="ghost" className="shrink-0" onClick={() => void dispatch(restoreToCart({ id: line._id, catalogue }))} aria-label={`Undo removing ${name}`}>
+                          <Button
+                            variant="ghost"
+                            className="shrink-0"
+                            onClick={() => void dispatch(restoreToCart({ id: line._id, catalogue }))}
+                            aria-label={`Undo removing ${name}`}
+                          >
                             Undo
                           </Button>
                         ) : (
-                          <Button variant="ghost" className="shrink-0 !text-festive-700" onClick={() => void dispatch(removeFromCart({ id: line._id, catalogue }))} aria-label={`Remove ${name}`}>
+                          <Button
+                            variant="ghost"
+                            className="shrink-0 !text-festive-700"
+                            onClick={() => void dispatch(removeFromCart({ id: line._id, catalogue }))}
+                            aria-label={`Remove ${name}`}
+                          >
                             Remove
                           </Button>
                         ))}
@@ -92,7 +116,9 @@ export function CartDrawer() {
               </div>
             </dl>
             {placed ? (
-              <p className="text-sm text-ink-600">Your order is ready for payment, so the cart can no longer be changed.</p>
+              <p className="text-sm text-ink-600">
+                Your order is ready for payment, so the cart can no longer be changed.
+              </p>
             ) : (
               <Button variant="secondary" onClick={change}>
                 Change packages and extras

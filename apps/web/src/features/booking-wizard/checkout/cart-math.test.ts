@@ -1,7 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import type { AddOn, Package } from '@kringle/contracts/catalogue';
 import type { CartItem } from '../booking-slice';
-import { activeItems, cartGstCents, cartLine, cartTotalCents, ecommerce, maxQuantityFor, packageCount, repriced, toCartBody } from './cart-math';
+import {
+  activeItems,
+  cartGstCents,
+  cartLine,
+  cartTotalCents,
+  ecommerce,
+  maxQuantityFor,
+  packageCount,
+  repriced,
+  toCartBody,
+} from './cart-math';
 
 const pkg = (id: string, priceCents: number, maxQuantity = 3): Package => ({
   id,
@@ -14,7 +24,15 @@ const pkg = (id: string, priceCents: number, maxQuantity = 3): Package => ({
   imageUrl: '',
   maxQuantity,
 });
-const addOn = (id: string, priceCents: number): AddOn => ({ id, type: 'add_on', name: `Extra ${id}`, description: '', priceCents, currency: 'AUD', maxQuantity: 10 });
+const addOn = (id: string, priceCents: number): AddOn => ({
+  id,
+  type: 'add_on',
+  name: `Extra ${id}`,
+  description: '',
+  priceCents,
+  currency: 'AUD',
+  maxQuantity: 10,
+});
 const map = (...lines: CartItem[]) => Object.fromEntries(lines.map((l) => [l._id, l]));
 
 describe('cart maths', () => {
@@ -33,7 +51,12 @@ describe('cart maths', () => {
     const cart = map(cartLine(classic, 1), { ...cartLine(deluxe, 1), remove: true });
     expect(activeItems(cart).map((l) => l._id)).toEqual(['p1']);
     expect(cartTotalCents(cart)).toBe(3995);
-    expect(toCartBody('r1', cart)).toEqual({ reservationId: 'r1', amount: 3995, packages: [{ id: 'p1', quantity: 1 }], addOns: [] });
+    expect(toCartBody('r1', cart)).toEqual({
+      reservationId: 'r1',
+      amount: 3995,
+      packages: [{ id: 'p1', quantity: 1 }],
+      addOns: [],
+    });
   });
 
   it('allows at most three packages in total and ten of an add-on', () => {

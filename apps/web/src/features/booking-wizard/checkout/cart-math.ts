@@ -8,10 +8,12 @@ export type CatalogueItem = Package | AddOn;
 export type Catalogue = Map<string, CatalogueItem>;
 
 /** Items still in the cart: the spec's `remove` flag marks a line taken out (kept for "Undo"). */
-export const activeItems = (packages: Record<string, CartItem>): CartItem[] => Object.values(packages).filter((item) => !item.remove && item.totalQuantity > 0);
+export const activeItems = (packages: Record<string, CartItem>): CartItem[] =>
+  Object.values(packages).filter((item) => !item.remove && item.totalQuantity > 0);
 
 /** Spec §3: the cart amount is the sum of totalPrice (cents, GST included). */
-export const cartTotalCents = (packages: Record<string, CartItem>): number => activeItems(packages).reduce((sum, item) => sum + item.totalPrice, 0);
+export const cartTotalCents = (packages: Record<string, CartItem>): number =>
+  activeItems(packages).reduce((sum, item) => sum + item.totalPrice, 0);
 
 export const cartGstCents = (packages: Record<string, CartItem>): number => gstOf(cartTotalCents(packages));
 
@@ -20,7 +22,8 @@ export const packageCount = (packages: Record<string, CartItem>): number =>
     .filter((item) => item.type === 'package')
     .reduce((n, item) => n + item.totalQuantity, 0);
 
-export const itemCount = (packages: Record<string, CartItem>): number => activeItems(packages).reduce((n, item) => n + item.totalQuantity, 0);
+export const itemCount = (packages: Record<string, CartItem>): number =>
+  activeItems(packages).reduce((n, item) => n + item.totalQuantity, 0);
 
 /** The most of one item the customer may choose now: the catalogue's limit and API.md's (packages 1 to 3 in total, each add-on 0 to 10). */
 export function maxQuantityFor(item: CatalogueItem, packages: Record<string, CartItem>): number {
@@ -42,7 +45,8 @@ export const cartLine = (item: CatalogueItem, quantity: number): CartItem => ({
 /** Spec §3 cart conversion payload: amount is the total the customer saw. */
 export function toCartBody(reservationId: string, packages: Record<string, CartItem>): CreateCartBody {
   const lines = activeItems(packages);
-  const pick = (type: CartItem['type']) => lines.filter((l) => l.type === type).map((l) => ({ id: l._id, quantity: l.totalQuantity }));
+  const pick = (type: CartItem['type']) =>
+    lines.filter((l) => l.type === type).map((l) => ({ id: l._id, quantity: l.totalQuantity }));
   return { reservationId, amount: cartTotalCents(packages), packages: pick('package'), addOns: pick('add_on') };
 }
 
@@ -72,5 +76,9 @@ function analyticsItems(lines: CartItem[], catalogue: Catalogue): AnalyticsItem[
 
 /** An e-commerce event's parameters for some cart lines. */
 export function ecommerce(lines: CartItem[], catalogue: Catalogue): EcommerceParams {
-  return { currency: CURRENCY, value: centsToDollars(lines.reduce((s, l) => s + l.totalPrice, 0)), items: analyticsItems(lines, catalogue) };
+  return {
+    currency: CURRENCY,
+    value: centsToDollars(lines.reduce((s, l) => s + l.totalPrice, 0)),
+    items: analyticsItems(lines, catalogue),
+  };
 }

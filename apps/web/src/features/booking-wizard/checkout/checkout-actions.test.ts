@@ -7,10 +7,35 @@ import { cartLine } from './cart-math';
 import { placeOrder } from './checkout-actions';
 
 const location = SYDNEY_FIXTURE;
-const classic = (priceCents: number): Package => ({ id: 'p1', type: 'package', name: 'Classic Print', description: '', includes: [], priceCents, currency: 'AUD', imageUrl: '', maxQuantity: 3 });
-const json = (body: unknown, status: number) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
-const details = { children: [{ firstName: 'Mia', age: 6 }], adults: 1, pets: 0, accessNeeds: ['wheelchair' as const], accessNote: '', noteForSanta: '' };
-const checkout = { bookingId: 'b1', orderId: 'o1', client_secret: 'pi_1_secret_x', message: 'Your session is held.', amountCents: 7990, expiresAt: '2099-01-01T00:10:00.000Z' };
+const classic = (priceCents: number): Package => ({
+  id: 'p1',
+  type: 'package',
+  name: 'Classic Print',
+  description: '',
+  includes: [],
+  priceCents,
+  currency: 'AUD',
+  imageUrl: '',
+  maxQuantity: 3,
+});
+const json = (body: unknown, status: number) =>
+  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+const details = {
+  children: [{ firstName: 'Mia', age: 6 }],
+  adults: 1,
+  pets: 0,
+  accessNeeds: ['wheelchair' as const],
+  accessNote: '',
+  noteForSanta: '',
+};
+const checkout = {
+  bookingId: 'b1',
+  orderId: 'o1',
+  client_secret: 'pi_1_secret_x',
+  message: 'Your session is held.',
+  amountCents: 7990,
+  expiresAt: '2099-01-01T00:10:00.000Z',
+};
 
 function setup(routes: Record<string, unknown>) {
   const t = wizardTestStore(routes);
@@ -32,7 +57,10 @@ describe('placeOrder', () => {
       },
       'POST /cart': (_url: string, init: RequestInit) => {
         sent = JSON.parse(String(init.body));
-        return json({ id: 'c1', reservationId: 'h1', items: [], amountCents: 7990, gstCents: 726, currency: 'AUD' }, 201);
+        return json(
+          { id: 'c1', reservationId: 'h1', items: [], amountCents: 7990, gstCents: 726, currency: 'AUD' },
+          201,
+        );
       },
       'POST /bookings/reservation/h1/checkoutOrder': () => json(checkout, 201),
     });
@@ -40,14 +68,19 @@ describe('placeOrder', () => {
     expect(sent).toEqual({ reservationId: 'h1', amount: 7990, packages: [{ id: 'p1', quantity: 2 }], addOns: [] });
     expect(sentDetails).toEqual(details);
     const booking = t.store.getState().booking;
-    expect(booking.checkoutData).toEqual({ bookingId: 'b1', client_secret: 'pi_1_secret_x', message: 'Your session is held.' });
+    expect(booking.checkoutData).toEqual({
+      bookingId: 'b1',
+      client_secret: 'pi_1_secret_x',
+      message: 'Your session is held.',
+    });
     expect(booking.reservationData?.expiresAt).toBe(checkout.expiresAt);
     expect(booking.currentStep).toBe(stepIndex('payment'));
   });
 
   it('after PRICE_MISMATCH re-prices the cart from the catalogue and stays on Overview', async () => {
     const t = setup({
-      'POST /cart': () => json({ error: 'Prices have changed: your total is now $85.90.', code: 'PRICE_MISMATCH' }, 409),
+      'POST /cart': () =>
+        json({ error: 'Prices have changed: your total is now $85.90.', code: 'PRICE_MISMATCH' }, 409),
       'GET /product/packages': { items: [classic(4295)] },
       'GET /product/addons': { items: [] },
     });
@@ -59,12 +92,23 @@ describe('placeOrder', () => {
 
   it('stays on Overview with the field errors when the API refuses who is coming', async () => {
     const t = setup({
-      'POST /cart': () => json({ id: 'c1', reservationId: 'h1', items: [], amountCents: 7990, gstCents: 726, currency: 'AUD' }, 201),
+      'POST /cart': () =>
+        json({ id: 'c1', reservationId: 'h1', items: [], amountCents: 7990, gstCents: 726, currency: 'AUD' }, 201),
       'POST /bookings/reservation/h1/checkoutOrder': () => json(checkout, 201),
-      'PUT /bookings/b1/details': () => json({ error: 'Pets come to pet nights only.', code: 'VALIDATION_FAILED', details: [{ path: 'body.pets', message: 'Pets come to pet nights only.' }] }, 400),
+      'PUT /bookings/b1/details': () =>
+        json(
+          {
+            error: 'Pets come to pet nights only.',
+            code: 'VALIDATION_FAILED',
+            details: [{ path: 'body.pets', message: 'Pets come to pet nights only.' }],
+          },
+          400,
+        ),
     });
     const result = await t.store.dispatch(placeOrder({ catalogue: new Map(), details: { ...details, pets: 1 } }));
-    expect(placeOrder.rejected.match(result) && result.payload?.data.details).toEqual([{ path: 'body.pets', message: 'Pets come to pet nights only.' }]);
+    expect(placeOrder.rejected.match(result) && result.payload?.data.details).toEqual([
+      { path: 'body.pets', message: 'Pets come to pet nights only.' },
+    ]);
     expect(t.store.getState().booking.currentStep).not.toBe(stepIndex('payment'));
   });
 });

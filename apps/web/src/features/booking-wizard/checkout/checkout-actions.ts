@@ -23,23 +23,42 @@ const asApiError = (error: unknown): ApiError =>
 export const PRICE_CODES = ['PRICE_MISMATCH', 'CART_INVALID'];
 
 /** Fetches today's prices and re-prices the stored cart with them. */
-const refreshPrices = createAsyncThunk<void, void, ThunkConfig>('booking/refreshPrices', async (_, { dispatch, getState }) => {
-  const { location, slotType, packages } = getState().booking;
-  if (!location || !slotType[0]) return;
-  dispatch(api.util.invalidateTags(['GET_PACKAGES', 'GET_ADD_ONS']));
-  const [pkgs, extras] = await Promise.all([
-    dispatch(checkoutApi.endpoints.wizardPackages.initiate({ locationId: location.id, slotTypeId: slotType[0].id }, { forceRefetch: true, subscribe: false })),
-    dispatch(checkoutApi.endpoints.wizardAddOns.initiate({ locationId: location.id }, { forceRefetch: true, subscribe: false })),
-  ]);
-  if (!pkgs.data || !extras.data) return;
-  const fresh = repriced(packages, new Map([...pkgs.data, ...extras.data].map((i) => [i.id, i])));
-  for (const id of Object.keys(packages)) if (!fresh[id]) dispatch(removeItem(id));
-  for (const line of Object.values(fresh)) dispatch(upsertItem(line));
-});
+const refreshPrices = createAsyncThunk<void, void, ThunkConfig>(
+  'booking/refreshPrices',
+  async (_, { dispatch, getState }) => {
+    const { location, slotType, packages } = getState().booking;
+    if (!location || !slotType[0]) return;
+    dispatch(api.util.invalidateTags(['GET_PACKAGES', 'GET_ADD_ONS']));
+    const [pkgs, extras] = await Promise.all([
+      dispatch(
+        checkoutApi.endpoints.wizardPackages.initiate(
+          { locationId: location.id, slotTypeId: slotType[0].id },
+          { forceRefetch: true, subscribe: false },
+        ),
+      ),
+      dispatch(
+        checkoutApi.endpoints.wizardAddOns.initiate(
+          { locationId: location.id },
+          { forceRefetch: true, subscribe: false },
+        ),
+      ),
+    ]);
+    if (!pkgs.data || !extras.data) return;
+    const fresh = repriced(packages, new Map([...pkgs.data, ...extras.data].map((i) => [i.id, i])));
+    for (const id of Object.keys(packages)) if (!fresh[id]) dispatch(removeItem(id));
+    for (const line of Object.values(fresh)) dispatch(upsertItem(line));
+  },
+);
 
 /** Who's coming goes onto the unpaid booking before Payment shows: the web's gate (decision 0021). */
-async function saveDetails(dispatch: (a: unknown) => unknown, bookingId: string, details: BookingDetails): Promise<ApiError | null> {
-  const saved = (await dispatch(whosComingApi.endpoints.saveBookingDetails.initiate({ id: bookingId, details }))) as { error?: unknown };
+async function saveDetails(
+  dispatch: (a: unknown) => unknown,
+  bookingId: string,
+  details: BookingDetails,
+): Promise<ApiError | null> {
+  const saved = (await dispatch(whosComingApi.endpoints.saveBookingDetails.initiate({ id: bookingId, details }))) as {
+    error?: unknown;
+  };
   return saved.error ? asApiError(saved.error) : null;
 }
 
@@ -47,41 +66,53 @@ async function saveDetails(dispatch: (a: unknown) => unknown, bookingId: string,
  * Overview's Continue: the cart (POST /cart with the total shown), the checkout (booking, order,
  * PaymentIntent), then who's coming on that booking. checkoutOrder is idempotent per cart, so a retry is safe.
  */
-export const placeOrder = createAsyncThunk<void, { catalogue: Catalogue; details: BookingDetails }, ThunkConfig>('booking/placeOrder', async ({ catalogue, details }, { dispatch, getState, rejectWithValue }) => {
-  const { reservationData, packages, checkoutData } = getState().booking;
-  if (!reservationData) return rejectWithValue({ status: 409, data: { error: 'There is no session on hold.', code: 'HOLD_EXPIRED' } });
-  if (checkoutData) {
-    // Already checked out (back from Payment): go on, unless the order belongs to an earlier hold.
-    const hold = await dispatch(bookingApi.endpoints.getReservation.initiate(reservationData.holdId, { forceRefetch: true, subscribe: false }));
-    if (hold.data?.bookingId === checkoutData.bookingId) {
-      const failed = await saveDetails(dispatch, checkoutData.bookingId, details);
-      if (failed) return rejectWithValue(failed);
-      dispatch(goToStep(stepIndex('payment')));
-      return;
+export const placeOrder = createAsyncThunk<void, { catalogue: Catalogue; details: BookingDetails }, ThunkConfig>(
+  'booking/placeOrder',
+  async ({ catalogue, details }, { dispatch, getState, rejectWithValue }) => {
+    const { reservationData, packages, checkoutData } = getState().booking;
+    if (!reservationData)
+      return rejectWithValue({ status: 409, data: { error: 'There is no session on hold.', code: 'HOLD_EXPIRED' } });
+    if (checkoutData) {
+      // Already checked out (back from Payment): go on, unless the order belongs to an earlier hold.
+      const hold = await dispatch(
+        bookingApi.endpoints.getReservation.initiate(reservationData.holdId, { forceRefetch: true, subscribe: false }),
+      );
+      if (hold.data?.bookingId === checkoutData.bookingId) {
+        const failed = await saveDetails(dispatch, checkoutData.bookingId, details);
+        if (failed) return rejectWithValue(failed);
+        dispatch(goToStep(stepIndex('payment')));
+        return;
+      }
+      dispatch(setCheckoutData(null));
     }
-    dispatch(setCheckoutData(null));
-  }
-  const cart = await dispatch(checkoutApi.endpoints.createCart.initiate(toCartBody(reservationData.holdId, packages)));
-  if (cart.error) {
-    const error = asApiError(cart.error);
-    if (PRICE_CODES.includes(error.data.code)) await dispatch(refreshPrices());
-    return rejectWithValue(error);
-  }
-  const order = await dispatch(checkoutApi.endpoints.checkoutOrder.initiate({ holdId: reservationData.holdId, cartId: cart.data.id }));
-  if (order.error) {
-    const error = asApiError(order.error);
-    if (PRICE_CODES.includes(error.data.code)) await dispatch(refreshPrices());
-    return rejectWithValue(error);
-  }
-  const result = order.data;
-  dispatch(setCheckoutData({ bookingId: result.bookingId, client_secret: result.client_secret, message: result.message }));
-  const failed = await saveDetails(dispatch, result.bookingId, details);
-  if (failed) return rejectWithValue(failed);
-  // The hold's end is the server's; keep the countdown on it.
-  if (result.expiresAt !== reservationData.expiresAt) {
-    dispatch(setReservationData({ ...reservationData, expiresAt: result.expiresAt }));
-    dispatch(setEndDate(result.expiresAt));
-  }
-  track('begin_checkout', { ...ecommerce(activeItems(packages), catalogue), transaction_id: result.bookingId });
-  dispatch(goToStep(stepIndex('payment')));
-});
+    const cart = await dispatch(
+      checkoutApi.endpoints.createCart.initiate(toCartBody(reservationData.holdId, packages)),
+    );
+    if (cart.error) {
+      const error = asApiError(cart.error);
+      if (PRICE_CODES.includes(error.data.code)) await dispatch(refreshPrices());
+      return rejectWithValue(error);
+    }
+    const order = await dispatch(
+      checkoutApi.endpoints.checkoutOrder.initiate({ holdId: reservationData.holdId, cartId: cart.data.id }),
+    );
+    if (order.error) {
+      const error = asApiError(order.error);
+      if (PRICE_CODES.includes(error.data.code)) await dispatch(refreshPrices());
+      return rejectWithValue(error);
+    }
+    const result = order.data;
+    dispatch(
+      setCheckoutData({ bookingId: result.bookingId, client_secret: result.client_secret, message: result.message }),
+    );
+    const failed = await saveDetails(dispatch, result.bookingId, details);
+    if (failed) return rejectWithValue(failed);
+    // The hold's end is the server's; keep the countdown on it.
+    if (result.expiresAt !== reservationData.expiresAt) {
+      dispatch(setReservationData({ ...reservationData, expiresAt: result.expiresAt }));
+      dispatch(setEndDate(result.expiresAt));
+    }
+    track('begin_checkout', { ...ecommerce(activeItems(packages), catalogue), transaction_id: result.bookingId });
+    dispatch(goToStep(stepIndex('payment')));
+  },
+);

@@ -15,7 +15,12 @@ export interface PolicyText {
  * time ("Free reschedule until Fri 4 Dec, 10:40 am AEDT"). A deadline already past says so.
  * `rules` are the API's numbers in force (GET /common/policy), never built-in ones.
  */
-export function policyText(startAt: string, timezone: string, rules: PolicyRules, now: Date = new Date(serverNow())): PolicyText {
+export function policyText(
+  startAt: string,
+  timezone: string,
+  rules: PolicyRules,
+  now: Date = new Date(serverNow()),
+): PolicyText {
   const start = new Date(startAt);
   const moveBy = rescheduleDeadline(start, rules);
   const refundBy = refundDeadline(start, rules);

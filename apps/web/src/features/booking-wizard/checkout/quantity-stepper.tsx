@@ -4,8 +4,21 @@ import { clsx } from 'clsx';
  * − quantity + with 44 px targets. The buttons name the item ("Add one Classic Print") so a
  * screen reader hears which line they change; the count is announced as it changes.
  */
-export function QuantityStepper({ name, quantity, max, onChange, disabled }: { name: string; quantity: number; max: number; onChange: (next: number) => void; disabled?: boolean }) {
-  const button = 'flex size-11 items-center justify-center rounded-full border-2 text-xl font-semibold leading-none transition-colors disabled:cursor-not-allowed disabled:opacity-40';
+export function QuantityStepper({
+  name,
+  quantity,
+  max,
+  onChange,
+  disabled,
+}: {
+  name: string;
+  quantity: number;
+  max: number;
+  onChange: (next: number) => void;
+  disabled?: boolean;
+}) {
+  const button =
+    'flex size-11 items-center justify-center rounded-full border-2 text-xl font-semibold leading-none transition-colors disabled:cursor-not-allowed disabled:opacity-40';
   return (
     <div className="flex items-center gap-1" role="group" aria-label={`Quantity of ${name}`}>
       <button
@@ -17,7 +30,11 @@ export function QuantityStepper({ name, quantity, max, onChange, disabled }: { n
       >
         <span aria-hidden="true">−</span>
       </button>
-      <output aria-live="polite" aria-label={`${quantity} ${name}`} className="min-w-8 text-center text-lg font-semibold tabular-nums text-ink-900">
+      <output
+        aria-live="polite"
+        aria-label={`${quantity} ${name}`}
+        className="min-w-8 text-center text-lg font-semibold tabular-nums text-ink-900"
+      >
         {quantity}
       </output>
       <button

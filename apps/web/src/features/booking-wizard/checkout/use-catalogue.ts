@@ -8,9 +8,15 @@ export function useCatalogue() {
   const location = useWizardSelector((s) => s.booking.location);
   const slotType = useWizardSelector((s) => s.booking.slotType[0]);
   const locationId = location?.id ?? '';
-  const packages = useWizardPackagesQuery({ locationId, slotTypeId: slotType?.id ?? '' }, { skip: !location || !slotType });
+  const packages = useWizardPackagesQuery(
+    { locationId, slotTypeId: slotType?.id ?? '' },
+    { skip: !location || !slotType },
+  );
   const addOns = useWizardAddOnsQuery({ locationId }, { skip: !location });
-  const catalogue: Catalogue = useMemo(() => new Map([...(packages.data ?? []), ...(addOns.data ?? [])].map((item) => [item.id, item])), [packages.data, addOns.data]);
+  const catalogue: Catalogue = useMemo(
+    () => new Map([...(packages.data ?? []), ...(addOns.data ?? [])].map((item) => [item.id, item])),
+    [packages.data, addOns.data],
+  );
   const refetch = () => Promise.all([packages.refetch(), addOns.refetch()]);
   return {
     packages: packages.data ?? [],

@@ -35,7 +35,9 @@ export function BookingTypeStep({ focusOnMount }: { focusOnMount: boolean }) {
               <span className="pr-8 text-lg font-semibold text-ink-900">{type.name}</span>
               <span className="leading-relaxed text-ink-700">{type.description}</span>
               {/* The demo descriptions already say how long; a season file's may not. */}
-              {!/\bminutes?\b/i.test(type.description) && <span className="text-sm font-medium text-pine-700">{type.durationMinutes} minutes</span>}
+              {!/\bminutes?\b/i.test(type.description) && (
+                <span className="text-sm font-medium text-pine-700">{type.durationMinutes} minutes</span>
+              )}
             </ChoiceCard>
           </li>
         ))}

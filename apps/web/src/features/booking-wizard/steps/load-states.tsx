@@ -15,7 +15,10 @@ export function LoadingList({ label, rows = 3 }: { label: string; rows?: number 
 /** A load failure in plain words, with a way to try again. */
 export function LoadProblem({ what, onRetry }: { what: string; onRetry: () => void }) {
   return (
-    <div role="alert" className="flex flex-col items-start gap-3 rounded-2xl border border-festive-100 bg-festive-50 p-4 text-ink-900">
+    <div
+      role="alert"
+      className="flex flex-col items-start gap-3 rounded-2xl border border-festive-100 bg-festive-50 p-4 text-ink-900"
+    >
       <p>We couldn't load {what}. Please check your connection and try again.</p>
       <Button variant="secondary" onClick={onRetry}>
         Try again

@@ -16,7 +16,17 @@ const Includes = ({ item }: { item: Package }) =>
   ) : null;
 
 /** The main package as one choice: a radio card per package (native radios, so arrows and Space work). */
-export function MainPackageChoice({ packages, mainId, disabled, onChoose }: { packages: Package[]; mainId: string | null; disabled: boolean; onChoose: (item: Package) => void }) {
+export function MainPackageChoice({
+  packages,
+  mainId,
+  disabled,
+  onChoose,
+}: {
+  packages: Package[];
+  mainId: string | null;
+  disabled: boolean;
+  onChoose: (item: Package) => void;
+}) {
   return (
     <fieldset className="flex flex-col gap-3" disabled={disabled}>
       <legend className="mb-3 text-xl font-semibold text-ink-900">Your photo package</legend>
@@ -44,7 +54,9 @@ export function MainPackageChoice({ packages, mainId, disabled, onChoose }: { pa
             <span className="flex min-w-0 flex-1 flex-col gap-1">
               <span className="flex items-start justify-between gap-3">
                 <span className="text-lg font-semibold text-ink-900">{item.name}</span>
-                <span className="shrink-0 text-lg font-semibold tabular-nums text-ink-900">{formatAud(item.priceCents)}</span>
+                <span className="shrink-0 text-lg font-semibold tabular-nums text-ink-900">
+                  {formatAud(item.priceCents)}
+                </span>
               </span>
               <span id={`about-${item.id}`} className="text-ink-700">
                 {item.description}
@@ -77,7 +89,14 @@ export function ExtraPackages({
       {packages.map((item) => {
         const added = quantityOf(item.id) > 0;
         return (
-          <li key={item.id} data-testid={`extra-${item.id}`} className={clsx('flex flex-wrap items-center justify-between gap-3 rounded-2xl border-2 bg-cream-50 p-3', added ? 'border-festive-700' : 'border-cream-300')}>
+          <li
+            key={item.id}
+            data-testid={`extra-${item.id}`}
+            className={clsx(
+              'flex flex-wrap items-center justify-between gap-3 rounded-2xl border-2 bg-cream-50 p-3',
+              added ? 'border-festive-700' : 'border-cream-300',
+            )}
+          >
             <span className="min-w-0">
               <span className="block font-semibold text-ink-900">{item.name}</span>
               <span className="text-sm text-ink-700">
@@ -92,7 +111,9 @@ export function ExtraPackages({
               onClick={() => onToggle(item, !added)}
               className={clsx(
                 'min-h-11 rounded-xl px-4 font-semibold disabled:cursor-not-allowed disabled:opacity-40',
-                added ? 'border border-cream-300 text-ink-900 hover:border-festive-700' : 'bg-pine-700 text-cream-50 hover:bg-pine-800',
+                added
+                  ? 'border border-cream-300 text-ink-900 hover:border-festive-700'
+                  : 'bg-pine-700 text-cream-50 hover:bg-pine-800',
               )}
             >
               {added ? `Remove ${item.name}` : `Add ${item.name}`}
@@ -105,9 +126,27 @@ export function ExtraPackages({
 }
 
 /** An add-on with its stepper and line total: the only lines with a quantity to set. */
-export function AddOnRow({ item, quantity, max, disabled, onChange }: { item: CatalogueItem; quantity: number; max: number; disabled: boolean; onChange: (q: number) => void }) {
+export function AddOnRow({
+  item,
+  quantity,
+  max,
+  disabled,
+  onChange,
+}: {
+  item: CatalogueItem;
+  quantity: number;
+  max: number;
+  disabled: boolean;
+  onChange: (q: number) => void;
+}) {
   return (
-    <li data-testid={`item-${item.id}`} className={clsx('flex flex-col gap-3 rounded-2xl border-2 bg-cream-50 p-4', quantity > 0 ? 'border-festive-700' : 'border-cream-300')}>
+    <li
+      data-testid={`item-${item.id}`}
+      className={clsx(
+        'flex flex-col gap-3 rounded-2xl border-2 bg-cream-50 p-4',
+        quantity > 0 ? 'border-festive-700' : 'border-cream-300',
+      )}
+    >
       <div className="flex items-start justify-between gap-3">
         <div className="min-w-0">
           <h4 className="text-lg font-semibold text-ink-900">{item.name}</h4>
@@ -120,7 +159,8 @@ export function AddOnRow({ item, quantity, max, disabled, onChange }: { item: Ca
         <p className="text-sm text-ink-600" aria-live="polite">
           {quantity > 0 ? (
             <>
-              {quantity} × {formatAud(item.priceCents)} = <span className="font-semibold tabular-nums text-ink-900">{formatAud(item.priceCents * quantity)}</span>
+              {quantity} × {formatAud(item.priceCents)} ={' '}
+              <span className="font-semibold tabular-nums text-ink-900">{formatAud(item.priceCents * quantity)}</span>
             </>
           ) : (
             'Not added'
@@ -132,10 +172,24 @@ export function AddOnRow({ item, quantity, max, disabled, onChange }: { item: Ca
 }
 
 /** The running order beside the choices on wide screens. */
-export function OrderSummary({ packages, catalogue, total, action }: { packages: Record<string, CartItem>; catalogue: Catalogue; total: number; action: ReactNode }) {
+export function OrderSummary({
+  packages,
+  catalogue,
+  total,
+  action,
+}: {
+  packages: Record<string, CartItem>;
+  catalogue: Catalogue;
+  total: number;
+  action: ReactNode;
+}) {
   const lines = activeItems(packages);
   return (
-    <aside aria-labelledby="order-summary-heading" data-testid="order-summary" className="flex flex-col gap-3 rounded-2xl border border-cream-300 bg-cream-50 p-5 shadow-sm">
+    <aside
+      aria-labelledby="order-summary-heading"
+      data-testid="order-summary"
+      className="flex flex-col gap-3 rounded-2xl border border-cream-300 bg-cream-50 p-5 shadow-sm"
+    >
       <h3 id="order-summary-heading" className="text-lg font-semibold text-ink-900">
         Your order
       </h3>

@@ -10,9 +10,34 @@ import { SYDNEY_FIXTURE, wizardTestStore } from '../wizard-test-store';
 import { PackageStep } from './package-step';
 
 const location = SYDNEY_FIXTURE;
-const pkg = (id: string, name: string, priceCents: number): Package => ({ id, type: 'package', name, description: 'Photos with Santa', includes: ['One print'], priceCents, currency: 'AUD', imageUrl: '', maxQuantity: 3 });
-const packages = [pkg('p1', 'Classic Print', 3995), pkg('p2', 'Deluxe Sleigh', 8995), pkg('p3', 'Family Keepsake', 5995), pkg('p4', 'Digital Memories', 2995)];
-const addOns: AddOn[] = [{ id: 'a1', type: 'add_on', name: 'Photo ornament', description: 'A ceramic ornament', priceCents: 1995, currency: 'AUD', maxQuantity: 10 }];
+const pkg = (id: string, name: string, priceCents: number): Package => ({
+  id,
+  type: 'package',
+  name,
+  description: 'Photos with Santa',
+  includes: ['One print'],
+  priceCents,
+  currency: 'AUD',
+  imageUrl: '',
+  maxQuantity: 3,
+});
+const packages = [
+  pkg('p1', 'Classic Print', 3995),
+  pkg('p2', 'Deluxe Sleigh', 8995),
+  pkg('p3', 'Family Keepsake', 5995),
+  pkg('p4', 'Digital Memories', 2995),
+];
+const addOns: AddOn[] = [
+  {
+    id: 'a1',
+    type: 'add_on',
+    name: 'Photo ornament',
+    description: 'A ceramic ornament',
+    priceCents: 1995,
+    currency: 'AUD',
+    maxQuantity: 10,
+  },
+];
 
 function renderStep() {
   const t = wizardTestStore({ 'GET /product/packages': { items: packages }, 'GET /product/addons': { items: addOns } });
@@ -48,7 +73,13 @@ describe('PackageStep', () => {
     await userEvent.click(screen.getByRole('radio', { name: /Classic Print/ }));
     expect(screen.getByRole('button', { name: 'Continue' })).toBeEnabled();
     expect(total()).toHaveTextContent('$39.95');
-    expect(store.getState().booking.packages.p1).toEqual({ _id: 'p1', type: 'package', totalQuantity: 1, totalPrice: 3995, remove: false });
+    expect(store.getState().booking.packages.p1).toEqual({
+      _id: 'p1',
+      type: 'package',
+      totalQuantity: 1,
+      totalPrice: 3995,
+      remove: false,
+    });
 
     // Another main package replaces it: no two overlapping packages by accident.
     await userEvent.click(screen.getByRole('radio', { name: /Deluxe Sleigh/ }));
@@ -91,9 +122,30 @@ describe('PackageStep', () => {
     await userEvent.click(screen.getByRole('radio', { name: /Deluxe Sleigh/ }));
     await userEvent.click(screen.getByRole('radio', { name: /Classic Print/ }));
     expect(window.__kringleAnalytics?.map((e) => [e.event, e.params])).toEqual([
-      ['add_to_cart', { currency: 'AUD', value: 89.95, items: [{ item_id: 'p2', item_name: 'Deluxe Sleigh', item_category: 'package', price: 89.95, quantity: 1 }] }],
-      ['remove_from_cart', { currency: 'AUD', value: 89.95, items: [{ item_id: 'p2', item_name: 'Deluxe Sleigh', item_category: 'package', price: 89.95, quantity: 1 }] }],
-      ['add_to_cart', { currency: 'AUD', value: 39.95, items: [{ item_id: 'p1', item_name: 'Classic Print', item_category: 'package', price: 39.95, quantity: 1 }] }],
+      [
+        'add_to_cart',
+        {
+          currency: 'AUD',
+          value: 89.95,
+          items: [{ item_id: 'p2', item_name: 'Deluxe Sleigh', item_category: 'package', price: 89.95, quantity: 1 }],
+        },
+      ],
+      [
+        'remove_from_cart',
+        {
+          currency: 'AUD',
+          value: 89.95,
+          items: [{ item_id: 'p2', item_name: 'Deluxe Sleigh', item_category: 'package', price: 89.95, quantity: 1 }],
+        },
+      ],
+      [
+        'add_to_cart',
+        {
+          currency: 'AUD',
+          value: 39.95,
+          items: [{ item_id: 'p1', item_name: 'Classic Print', item_category: 'package', price: 39.95, quantity: 1 }],
+        },
+      ],
     ]);
   });
 });

@@ -28,7 +28,8 @@ export function PackageStep({ focusOnMount }: { focusOnMount: boolean }) {
   const catalogue = useCatalogue();
   const chosenPackages = packageCount(packages);
   const quantityOf = (id: string) => (packages[id] && !packages[id].remove ? packages[id].totalQuantity : 0);
-  const change = (item: CatalogueItem, quantity: number) => void dispatch(setItemQuantity({ item, quantity, catalogue: catalogue.catalogue }));
+  const change = (item: CatalogueItem, quantity: number) =>
+    void dispatch(setItemQuantity({ item, quantity, catalogue: catalogue.catalogue }));
   // Which package is the main one is the family's choice; a cart restored from before names none: its first package is.
   const [mainChoice, setMainChoice] = useState<string | null>(null);
   const inCart = catalogue.packages.filter((p) => quantityOf(p.id) > 0);
@@ -66,7 +67,11 @@ export function PackageStep({ focusOnMount }: { focusOnMount: boolean }) {
         </>
       }
     >
-      {placed && <p className="rounded-2xl bg-gold-300/30 p-4 text-ink-900">Your order is ready for payment, so the packages can no longer be changed.</p>}
+      {placed && (
+        <p className="rounded-2xl bg-gold-300/30 p-4 text-ink-900">
+          Your order is ready for payment, so the packages can no longer be changed.
+        </p>
+      )}
       {catalogue.isLoading && <LoadingList label="Loading packages" rows={3} />}
       {catalogue.isError && <LoadProblem what="the packages" onRetry={() => void catalogue.refetch()} />}
       {!catalogue.isLoading && !catalogue.isError && (
@@ -83,7 +88,9 @@ export function PackageStep({ focusOnMount }: { focusOnMount: boolean }) {
                     {chosenPackages} of up to {MAX_PACKAGES} packages
                   </p>
                 </div>
-                <p className="text-ink-700">Only if you want a second set, say for grandparents: your package above already has its photos.</p>
+                <p className="text-ink-700">
+                  Only if you want a second set, say for grandparents: your package above already has its photos.
+                </p>
                 {showExtras ? (
                   <ExtraPackages
                     packages={extras}
@@ -93,7 +100,12 @@ export function PackageStep({ focusOnMount }: { focusOnMount: boolean }) {
                     onToggle={(item, add) => change(item, add ? 1 : 0)}
                   />
                 ) : (
-                  <Button variant="secondary" className="w-fit" aria-expanded={false} onClick={() => setShowExtras(true)}>
+                  <Button
+                    variant="secondary"
+                    className="w-fit"
+                    aria-expanded={false}
+                    onClick={() => setShowExtras(true)}
+                  >
                     Add another package
                   </Button>
                 )}
@@ -106,7 +118,14 @@ export function PackageStep({ focusOnMount }: { focusOnMount: boolean }) {
                 </h3>
                 <ul className="flex flex-col gap-3">
                   {catalogue.addOns.map((item) => (
-                    <AddOnRow key={item.id} item={item} quantity={quantityOf(item.id)} max={maxQuantityFor(item, packages)} disabled={placed} onChange={(q) => change(item, q)} />
+                    <AddOnRow
+                      key={item.id}
+                      item={item}
+                      quantity={quantityOf(item.id)}
+                      max={maxQuantityFor(item, packages)}
+                      disabled={placed}
+                      onChange={(q) => change(item, q)}
+                    />
                   ))}
                 </ul>
               </section>
@@ -119,7 +138,12 @@ export function PackageStep({ focusOnMount }: { focusOnMount: boolean }) {
           </div>
           {wide && (
             <div className="sticky top-36">
-              <OrderSummary packages={packages} catalogue={catalogue.catalogue} total={total} action={continueButton('w-full')} />
+              <OrderSummary
+                packages={packages}
+                catalogue={catalogue.catalogue}
+                total={total}
+                action={continueButton('w-full')}
+              />
             </div>
           )}
           <p className="sr-only" aria-live="polite">

@@ -18,7 +18,8 @@ import { usePhoneLayout } from '../use-media';
 const PAY_FORM = 'payment-form';
 
 /** Where the card's bank (3-D Secure) and Stripe send the customer back to. */
-export const successUrl = (bookingId: string) => `${window.location.origin}/success?bookingId=${encodeURIComponent(bookingId)}`;
+export const successUrl = (bookingId: string) =>
+  `${window.location.origin}/success?bookingId=${encodeURIComponent(bookingId)}`;
 
 /** Step 7: pay by card. Real Stripe's Payment Element with live keys, the sandbox card form otherwise. */
 export function PaymentStep({ focusOnMount }: { focusOnMount: boolean }) {
@@ -45,7 +46,8 @@ export function PaymentStep({ focusOnMount }: { focusOnMount: boolean }) {
 
   const handle = (outcome: ConfirmOutcome) => {
     if (!checkout) return;
-    if (outcome.kind === 'succeeded' || outcome.kind === 'processing') return void navigate(`/success?bookingId=${encodeURIComponent(checkout.bookingId)}`);
+    if (outcome.kind === 'succeeded' || outcome.kind === 'processing')
+      return void navigate(`/success?bookingId=${encodeURIComponent(checkout.bookingId)}`);
     // The bank's check happens on its own page; the wizard state is persisted, so the countdown resumes on return.
     if (outcome.kind === 'redirect') return void window.location.assign(outcome.url);
     setProblem(outcome.message);
@@ -88,10 +90,18 @@ export function PaymentStep({ focusOnMount }: { focusOnMount: boolean }) {
             <span className="text-2xl font-semibold tabular-nums text-ink-900">{formatAud(total)}</span>
           </p>
           {problem && (
-            <div ref={problemBox} role="alert" tabIndex={-1} data-testid="payment-problem" className="rounded-2xl border border-festive-100 bg-festive-50 p-4 text-festive-900">
+            <div
+              ref={problemBox}
+              role="alert"
+              tabIndex={-1}
+              data-testid="payment-problem"
+              className="rounded-2xl border border-festive-100 bg-festive-50 p-4 text-festive-900"
+            >
               <p className="font-semibold">Payment not completed</p>
               <p>{problem}</p>
-              <p className="mt-1 text-sm text-ink-700">You have not been charged. Check the details or use another card, then press Pay again.</p>
+              <p className="mt-1 text-sm text-ink-700">
+                You have not been charged. Check the details or use another card, then press Pay again.
+              </p>
             </div>
           )}
           <CardPayment
@@ -105,7 +115,9 @@ export function PaymentStep({ focusOnMount }: { focusOnMount: boolean }) {
             loading={<LoadingList label="Loading the payment form" rows={2} />}
             loadProblem={(retry) => <LoadProblem what="the payment form" onRetry={retry} />}
           />
-          <p className="text-sm text-ink-600">Payments are processed securely by Stripe. We never see or store your full card number.</p>
+          <p className="text-sm text-ink-600">
+            Payments are processed securely by Stripe. We never see or store your full card number.
+          </p>
         </div>
       )}
     </StepFrame>

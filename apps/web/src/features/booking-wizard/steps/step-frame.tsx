@@ -7,7 +7,19 @@ import { usePhoneLayout } from '../use-media';
  * where they are), a short intro, the content and the step's actions (on a phone, in the bar
  * fixed at the bottom with the total).
  */
-export function StepFrame({ title, intro, children, actions, focusOnMount = true }: { title: string; intro?: ReactNode; children: ReactNode; actions?: ReactNode; focusOnMount?: boolean }) {
+export function StepFrame({
+  title,
+  intro,
+  children,
+  actions,
+  focusOnMount = true,
+}: {
+  title: string;
+  intro?: ReactNode;
+  children: ReactNode;
+  actions?: ReactNode;
+  focusOnMount?: boolean;
+}) {
   const heading = useRef<HTMLHeadingElement>(null);
   const phone = usePhoneLayout();
   useEffect(() => {
@@ -19,19 +31,39 @@ export function StepFrame({ title, intro, children, actions, focusOnMount = true
   return (
     <section aria-labelledby="wizard-step-title" className="flex flex-col gap-5">
       <header className="flex flex-col gap-1">
-        <h2 id="wizard-step-title" ref={heading} tabIndex={-1} className="text-2xl font-semibold text-ink-900 focus:outline-none sm:text-3xl">
+        <h2
+          id="wizard-step-title"
+          ref={heading}
+          tabIndex={-1}
+          className="text-2xl font-semibold text-ink-900 focus:outline-none sm:text-3xl"
+        >
           {title}
         </h2>
         {intro && <p className="text-base leading-relaxed text-ink-700">{intro}</p>}
       </header>
       {children}
-      {actions && (phone ? <PhoneActionBar>{actions}</PhoneActionBar> : <div className="flex flex-col-reverse gap-3 pt-1 sm:flex-row sm:items-center sm:justify-between">{actions}</div>)}
+      {actions &&
+        (phone ? (
+          <PhoneActionBar>{actions}</PhoneActionBar>
+        ) : (
+          <div className="flex flex-col-reverse gap-3 pt-1 sm:flex-row sm:items-center sm:justify-between">
+            {actions}
+          </div>
+        ))}
     </section>
   );
 }
 
 /** A choice card: a large pressable button with a check when chosen. */
-export function ChoiceCard({ chosen, onClick, children }: { chosen: boolean; onClick: () => void; children: ReactNode }) {
+export function ChoiceCard({
+  chosen,
+  onClick,
+  children,
+}: {
+  chosen: boolean;
+  onClick: () => void;
+  children: ReactNode;
+}) {
   return (
     <button
       type="button"

@@ -12,7 +12,21 @@ export function nextFreeSessions(slots: Slot[], after: Slot, count = NEXT_FREE_C
 }
 
 /** A session picked just as someone else took it: says so, and offers the next free ones that day. */
-export function TakenNotice({ message, suggestions, timezone, busy, loading, onPick }: { message: string; suggestions: Slot[]; timezone: string; busy: boolean; loading: boolean; onPick: (slot: Slot) => void }) {
+export function TakenNotice({
+  message,
+  suggestions,
+  timezone,
+  busy,
+  loading,
+  onPick,
+}: {
+  message: string;
+  suggestions: Slot[];
+  timezone: string;
+  busy: boolean;
+  loading: boolean;
+  onPick: (slot: Slot) => void;
+}) {
   return (
     <div role="alert" className="flex flex-col gap-3 rounded-2xl border border-festive-100 bg-festive-50 p-4">
       <p className="font-semibold text-festive-800">{message}</p>

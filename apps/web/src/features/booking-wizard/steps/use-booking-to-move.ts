@@ -7,10 +7,17 @@ import type { RescheduleData } from '../booking-slice';
  */
 export function useBookingToMove(rescheduleData: RescheduleData | null) {
   const rescheduling = rescheduleData !== null;
-  const toMove = useGetBookingQuery(rescheduleData?.bookingId ?? '', { skip: !rescheduling, refetchOnMountOrArgChange: true, refetchOnFocus: true });
+  const toMove = useGetBookingQuery(rescheduleData?.bookingId ?? '', {
+    skip: !rescheduling,
+    refetchOnMountOrArgChange: true,
+    refetchOnFocus: true,
+  });
   const latest = toMove.currentData;
-  const from = latest?.slot.startAt ?? (typeof rescheduleData?.startAt === 'string' ? rescheduleData.startAt : undefined);
-  const movesUsed = latest?.rescheduleCount ?? (typeof rescheduleData?.rescheduleCount === 'number' ? rescheduleData.rescheduleCount : 0);
+  const from =
+    latest?.slot.startAt ?? (typeof rescheduleData?.startAt === 'string' ? rescheduleData.startAt : undefined);
+  const movesUsed =
+    latest?.rescheduleCount ??
+    (typeof rescheduleData?.rescheduleCount === 'number' ? rescheduleData.rescheduleCount : 0);
   const currentSlotId = latest?.slot.id ?? (typeof rescheduleData?.slotId === 'string' ? rescheduleData.slotId : null);
   return { refetch: toMove.refetch, from, movesUsed, currentSlotId };
 }

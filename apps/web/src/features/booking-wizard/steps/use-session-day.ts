@@ -20,12 +20,20 @@ const LIVE_SAFETY_POLL_MS = 60_000;
  * session's, else the one /expired hints at, else the first with room, else the sale's opening
  * day) and its sessions, kept current by the live stream or polling, and read again when the sale opens.
  */
-export function useSessionDay(location: BookingLocation | null, slotType: SlotTypeChoice | undefined, hold: ReservationData | null, ownStartAt?: string) {
+export function useSessionDay(
+  location: BookingLocation | null,
+  slotType: SlotTypeChoice | undefined,
+  hold: ReservationData | null,
+  ownStartAt?: string,
+) {
   const [chosenDate, setChosenDate] = useState<string | null>(null);
   const locationId = location?.id ?? '';
   const slotTypeId = slotType?.id ?? '';
   const timezone = location?.timezone ?? 'Australia/Sydney';
-  const dates = useGetAvailableDatesQuery({ locationId, slotTypeId }, { skip: !location || !slotType, refetchOnFocus: true, pollingInterval: 60_000 });
+  const dates = useGetAvailableDatesQuery(
+    { locationId, slotTypeId },
+    { skip: !location || !slotType, refetchOnFocus: true, pollingInterval: 60_000 },
+  );
   const heldSlot = useGetSlotQuery({ locationId, slotId: hold?.slotId ?? '' }, { skip: !hold || !location });
   const heldDate = heldSlot.data ? localDateOf(new Date(heldSlot.data.startAt), timezone) : null;
   const firstOpen = dates.data?.items.find((d) => d.available > 0)?.date ?? null;
@@ -35,7 +43,10 @@ export function useSessionDay(location: BookingLocation | null, slotType: SlotTy
   // It stays the day shown through the opening instant, until the days answer says what is free:
   // were it dropped then, the list would be skipped and come back with its answer from before.
   const openingDay = opensAt ? localDateOf(new Date(opensAt), timezone) : null;
-  const preview = dates.data?.items.find((d) => openingDay !== null && d.date >= openingDay)?.date ?? dates.data?.items[0]?.date ?? null;
+  const preview =
+    dates.data?.items.find((d) => openingDay !== null && d.date >= openingDay)?.date ??
+    dates.data?.items[0]?.date ??
+    null;
   // /expired sends the family back to the day they had chosen (?date=), when it still has sessions.
   const hinted = useSearchParams()[0].get('date');
   const hintOpen = hinted && dates.data?.items.some((d) => d.date === hinted && d.available > 0) ? hinted : null;
@@ -46,7 +57,12 @@ export function useSessionDay(location: BookingLocation | null, slotType: SlotTy
   const live = useSlotChangesQuery(locationId, { skip: !location }).data?.live ?? false;
   const slots = useGetAvailableSlotsQuery(
     { locationId, slotTypeId, date: date ?? '' },
-    { skip: !date || !slotTypeId, pollingInterval: live ? LIVE_SAFETY_POLL_MS : SLOTS_POLL_MS, skipPollingIfUnfocused: true, refetchOnFocus: true },
+    {
+      skip: !date || !slotTypeId,
+      pollingInterval: live ? LIVE_SAFETY_POLL_MS : SLOTS_POLL_MS,
+      skipPollingIfUnfocused: true,
+      refetchOnFocus: true,
+    },
   );
   useRefetchOnReconnect(live, slots.refetch, !!slots.data);
   // The opening's looks below run after renders that may have changed the day: they ask for the list as it is then.
@@ -70,7 +86,19 @@ export function useSessionDay(location: BookingLocation | null, slotType: SlotTy
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [openedHere]);
 
-  return { locationId, slotTypeId, timezone, dates, slots, date, setChosenDate, firstOpen, opensAt, salesOpen, openedHere };
+  return {
+    locationId,
+    slotTypeId,
+    timezone,
+    dates,
+    slots,
+    date,
+    setChosenDate,
+    firstOpen,
+    opensAt,
+    salesOpen,
+    openedHere,
+  };
 }
 
 /** After the live stream comes back, what changed while it was away is read again (not on the first connect). */

@@ -77,7 +77,12 @@ export function useSessionPick({ rescheduling, policy, toMove, refetchDay }: Pic
         // (its notice is the one message: a toast as well covered the page's heading on a phone).
         const to = formatSessionTime(moved.payload.slot.startAt, moved.payload.location.timezone);
         const from = toMove.from;
-        const moveSummary = { reference: moved.payload.reference, from: from ? formatSessionTime(from, moved.payload.location.timezone) : null, to, movesUsed: moved.payload.rescheduleCount };
+        const moveSummary = {
+          reference: moved.payload.reference,
+          from: from ? formatSessionTime(from, moved.payload.location.timezone) : null,
+          to,
+          movesUsed: moved.payload.rescheduleCount,
+        };
         void navigate('/bookings', { replace: true, state: { moved: moveSummary } });
         return;
       }

@@ -13,7 +13,11 @@ export const photosApi = api.injectEndpoints({
       keepUnusedDataFor: 60,
     }),
     unlockPhotos: build.mutation<Gallery, { bookingId: string; photoIds: string[] }>({
-      query: ({ bookingId, photoIds }) => ({ url: `/bookings/${bookingId}/photos/unlock`, method: 'POST', body: { photoIds } }),
+      query: ({ bookingId, photoIds }) => ({
+        url: `/bookings/${bookingId}/photos/unlock`,
+        method: 'POST',
+        body: { photoIds },
+      }),
       // The answer is the gallery as GET gives it: it replaces the cached one without a second call.
       async onQueryStarted({ bookingId }, { dispatch, queryFulfilled }) {
         const { data } = await queryFulfilled.catch(() => ({ data: null }));
@@ -22,7 +26,11 @@ export const photosApi = api.injectEndpoints({
     }),
     /** More photos by card: the order and its PaymentIntent (the same photos again: the same order). */
     checkoutPhotos: build.mutation<PhotoCheckout, { bookingId: string; photoIds: string[] }>({
-      query: ({ bookingId, photoIds }) => ({ url: `/bookings/${bookingId}/photos/checkout`, method: 'POST', body: { photoIds } }),
+      query: ({ bookingId, photoIds }) => ({
+        url: `/bookings/${bookingId}/photos/checkout`,
+        method: 'POST',
+        body: { photoIds },
+      }),
     }),
   }),
 });

@@ -61,7 +61,8 @@ export function BuyPhotos({
   const start = async () => {
     setProblem(null);
     const result = await checkout({ bookingId, photoIds });
-    if (result.error) return setProblem((result.error as ApiError).data?.error ?? 'We could not start the payment. Please try again.');
+    if (result.error)
+      return setProblem((result.error as ApiError).data?.error ?? 'We could not start the payment. Please try again.');
     setOrder(result.data);
     onPaying(true);
   };
@@ -84,12 +85,17 @@ export function BuyPhotos({
   if (paid) {
     return (
       <div role="status" className="rounded-xl bg-pine-50 p-3 font-semibold text-pine-800">
-        {unlockedNow ? `Thank you: ${plural(photoIds.length)} unlocked.` : `Payment received. Unlocking ${plural(photoIds.length)}…`}
+        {unlockedNow
+          ? `Thank you: ${plural(photoIds.length)} unlocked.`
+          : `Payment received. Unlocking ${plural(photoIds.length)}…`}
       </div>
     );
   }
   return (
-    <section aria-labelledby="buy-more-title" className="flex flex-col gap-3 rounded-xl border border-cream-300 bg-cream-50 p-3">
+    <section
+      aria-labelledby="buy-more-title"
+      className="flex flex-col gap-3 rounded-xl border border-cream-300 bg-cream-50 p-3"
+    >
       <h3 id="buy-more-title" className="font-semibold text-ink-900">
         Buy {plural(photoIds.length)}
       </h3>
@@ -103,16 +109,31 @@ export function BuyPhotos({
         <div role="alert" className="rounded-xl bg-festive-50 p-3 text-festive-900">
           <p className="font-semibold">Payment not completed</p>
           <p>{problem}</p>
-          {order && <p className="mt-1 text-sm text-ink-700">You have not been charged. Check the details or use another card, then press Pay again.</p>}
+          {order && (
+            <p className="mt-1 text-sm text-ink-700">
+              You have not been charged. Check the details or use another card, then press Pay again.
+            </p>
+          )}
         </div>
       )}
       {!order ? (
-        <Button className="self-start" disabled={started.isLoading} aria-busy={started.isLoading} onClick={() => void start()}>
+        <Button
+          className="self-start"
+          disabled={started.isLoading}
+          aria-busy={started.isLoading}
+          onClick={() => void start()}
+        >
           {started.isLoading ? 'Starting…' : `Pay for ${plural(photoIds.length)}`}
         </Button>
       ) : (
         <>
-          <CardPayment clientSecret={order.client_secret} returnUrl={window.location.href} payLabel={`Pay ${formatAud(order.amountCents)}`} onOutcome={outcome} onBusy={(b) => b && setProblem(null)} />
+          <CardPayment
+            clientSecret={order.client_secret}
+            returnUrl={window.location.href}
+            payLabel={`Pay ${formatAud(order.amountCents)}`}
+            onOutcome={outcome}
+            onBusy={(b) => b && setProblem(null)}
+          />
           <Button variant="ghost" className="self-start" onClick={drop}>
             Change the photos
           </Button>

@@ -4,7 +4,8 @@ import { formatAud } from '@kringle/contracts/money';
 import { Button } from '../../../components/ui/button';
 import { isPhotoOrder, useBookingOrdersQuery } from '../api';
 
-const dayWords = (at: string, timeZone: string) => new Intl.DateTimeFormat('en-AU', { day: 'numeric', month: 'long', year: 'numeric', timeZone }).format(new Date(at));
+const dayWords = (at: string, timeZone: string) =>
+  new Intl.DateTimeFormat('en-AU', { day: 'numeric', month: 'long', year: 'numeric', timeZone }).format(new Date(at));
 
 /**
  * The photos a family bought (decision 0065), each order with its tax invoice, and its refund
@@ -45,7 +46,14 @@ export function PhotoPurchases({
         disabled={downloading !== null}
         aria-busy={downloading === key}
         aria-label={name}
-        onClick={() => onDownload(key, `/orders/${booking.id}/orders/${orderId}/${kind}-receipt`, file, kind === 'payment' ? 'the tax invoice' : 'the refund receipt')}
+        onClick={() =>
+          onDownload(
+            key,
+            `/orders/${booking.id}/orders/${orderId}/${kind}-receipt`,
+            file,
+            kind === 'payment' ? 'the tax invoice' : 'the refund receipt',
+          )
+        }
       >
         {downloading === key ? 'Downloading…' : label}
       </Button>

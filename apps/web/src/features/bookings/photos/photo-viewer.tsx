@@ -34,7 +34,9 @@ export function PhotoViewer({ photos, index, onIndex, onClose, action }: PhotoVi
         >
           <div className="flex flex-wrap items-center gap-2">
             <Dialog.Title className="text-lg font-semibold">{label}</Dialog.Title>
-            <Dialog.Description className="sr-only">Use the left and right arrow keys to move between photos.</Dialog.Description>
+            <Dialog.Description className="sr-only">
+              Use the left and right arrow keys to move between photos.
+            </Dialog.Description>
             <span className="text-sm text-cream-200">{photo.unlocked ? 'Unlocked' : 'Preview'}</span>
             <Dialog.Close asChild>
               <Button variant="secondary" className="ml-auto">
@@ -43,7 +45,13 @@ export function PhotoViewer({ photos, index, onIndex, onClose, action }: PhotoVi
             </Dialog.Close>
           </div>
           <div className="flex min-h-0 flex-1 items-center justify-center">
-            <img src={photo.previewUrl} alt={label} width={photo.width} height={photo.height} className="max-h-full max-w-full object-contain" />
+            <img
+              src={photo.previewUrl}
+              alt={label}
+              width={photo.width}
+              height={photo.height}
+              className="max-h-full max-w-full object-contain"
+            />
           </div>
           <div className="flex flex-wrap items-center justify-center gap-2">
             <Button variant="secondary" onClick={() => step(-1)} disabled={photos.length < 2}>
