@@ -40,7 +40,7 @@ export default defineConfig({
   workers: WORKERS + 1,
   reporter: [
     ['list'],
-    ['./support/flaky-summary-reporter.ts'],
+    ['./helpers/flaky-summary-reporter.ts'],
     ...(process.env.CI ? [['html', { open: 'never', outputFolder: '../playwright-report' }] as const] : []),
   ],
   use: {

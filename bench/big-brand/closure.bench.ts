@@ -18,7 +18,7 @@ import { sql } from 'drizzle-orm';
 import Stripe from 'stripe';
 import { addDays, localDateOf } from '@kringle/contracts/dates';
 import { createStripeSandbox, sandboxKeys } from '@kringle/stripe-sandbox/stripe-sandbox';
-import { CARDS, payWithCard } from '../../apps/api/test/support/payments';
+import { CARDS, payWithCard } from '../../apps/api/test/helpers/payments';
 import { startBenchDatabase } from '../drop-day/bench-database';
 import { runLoad, type LoadResult } from '../drop-day/load-generator';
 import { benchApiEnv, REPO_ROOT, startProcesses } from '../drop-day/processes';

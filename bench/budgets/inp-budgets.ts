@@ -3,8 +3,8 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from '@playwright/test';
 import type { onINP } from 'web-vitals/attribution';
-import { appCheckToken, signInThroughApi } from '../../e2e/tests/helpers';
-import { chooseOpenDay, stepHeading, toSessionStep } from '../../e2e/tests/purchase-helpers';
+import { appCheckToken, signInThroughApi } from '../../e2e/helpers/app';
+import { chooseOpenDay, stepHeading, toSessionStep } from '../../e2e/helpers/purchase';
 import { waitForQuietHost } from './host-cpu';
 import type { Family } from './signed-in-family';
 

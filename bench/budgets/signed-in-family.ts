@@ -1,7 +1,7 @@
 import { request, type Browser } from '@playwright/test';
-import { bookThroughApi, customerClient } from '../../e2e/tests/bookings-helpers';
-import { logInThroughForm } from '../../e2e/support/accounts';
-import { createVerifiedCustomer } from '../../e2e/tests/wizard-helpers';
+import { bookThroughApi, customerClient } from '../../e2e/helpers/bookings';
+import { logInThroughForm } from '../../e2e/helpers/accounts';
+import { createVerifiedCustomer } from '../../e2e/helpers/wizard';
 
 /** A verified customer of the budgets stack, as a family that has booked before. */
 export interface Family {

@@ -7,7 +7,7 @@ import { IdTokens } from '../../apps/api/src/modules/accounts/id-tokens';
 import { hashPassword } from '../../apps/api/src/modules/accounts/passwords';
 import { demoSeason } from '../../apps/api/src/modules/catalogue/demo-season';
 import { loadSeason } from '../../apps/api/src/modules/catalogue/season.service';
-import { solveAppCheck } from '../../apps/api/test/support/solve-app-check';
+import { solveAppCheck } from '../../apps/api/test/helpers/solve-app-check';
 import type { LoadRequest } from './load-generator';
 
 export interface BenchCustomer {

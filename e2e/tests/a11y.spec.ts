@@ -1,6 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test } from '@playwright/test';
-import { signInThroughApi } from './helpers';
+import { signInThroughApi } from '../helpers/app';
 
 const WCAG_22_AA = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
 const PAGES = ['/login', '/register', '/forgot-password', '/verify', '/terms_and_conditions', '/no-such-page'];

@@ -12,7 +12,7 @@ import {
   STRONG_PASSWORD,
   uniqueEmail,
   WIDE,
-} from '../support/accounts';
+} from '../helpers/accounts';
 
 // Journeys wait on the server (app check, argon2, the mail job): give them room on a busy machine.
 const expect = baseExpect.configure({ timeout: 15_000 });

@@ -1,6 +1,6 @@
 import { expect as baseExpect, test, type Page } from '@playwright/test';
-import { DEMO_EMAIL, DEMO_PASSWORD } from './helpers';
-import { analyticsEvents, expectNoAxeViolations, logInThroughForm, NARROW, shot, WIDE } from '../support/accounts';
+import { DEMO_EMAIL, DEMO_PASSWORD } from '../helpers/app';
+import { analyticsEvents, expectNoAxeViolations, logInThroughForm, NARROW, shot, WIDE } from '../helpers/accounts';
 
 // Journeys wait on the server (app check, argon2, the mail job): give them room on a busy machine.
 const expect = baseExpect.configure({ timeout: 15_000 });

@@ -1,6 +1,6 @@
 import { expect as baseExpect, test, type Page } from '@playwright/test';
-import { DEMO_EMAIL, DEMO_PASSWORD } from './helpers';
-import { expectNoAxeViolations, logInThroughForm, NARROW, shot, WIDE } from '../support/accounts';
+import { DEMO_EMAIL, DEMO_PASSWORD } from '../helpers/app';
+import { expectNoAxeViolations, logInThroughForm, NARROW, shot, WIDE } from '../helpers/accounts';
 
 // Issue 14: several tabs of one browser refresh with one cookie at the same moment.
 const expect = baseExpect.configure({ timeout: 20_000 });

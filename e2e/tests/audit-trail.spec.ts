@@ -1,11 +1,11 @@
 import { mkdirSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
-import { bookThroughApi, customerClient } from './bookings-helpers';
-import { appCheckToken, SCREENSHOT_DIR } from './helpers';
-import { expectAccessible } from './purchase-helpers';
-import { loadLocationOpenNow, sessionsLaterToday } from './staff-helpers';
-import { newStaffMember, signInAndEnrol } from './staff-mfa-helpers';
-import { createVerifiedCustomer } from './wizard-helpers';
+import { bookThroughApi, customerClient } from '../helpers/bookings';
+import { appCheckToken, SCREENSHOT_DIR } from '../helpers/app';
+import { expectAccessible } from '../helpers/purchase';
+import { loadLocationOpenNow, sessionsLaterToday } from '../helpers/staff';
+import { newStaffMember, signInAndEnrol } from '../helpers/staff-mfa';
+import { createVerifiedCustomer } from '../helpers/wizard';
 
 const DIR = `${SCREENSHOT_DIR}/audit`;
 const LOCATION = 'Kringle Audit Trail Test Centre';

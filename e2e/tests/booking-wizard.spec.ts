@@ -1,7 +1,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { zonedToInstant, zoneAbbreviation } from '@kringle/contracts/dates';
-import { hasHorizontalScroll, SCREENSHOT_DIR } from './helpers';
-import { apiCustomer, recordedEvents, signInFreshCustomer } from './wizard-helpers';
+import { hasHorizontalScroll, SCREENSHOT_DIR } from '../helpers/app';
+import { apiCustomer, recordedEvents, signInFreshCustomer } from '../helpers/wizard';
 import {
   VIEWPORTS,
   SYDNEY,
@@ -14,7 +14,7 @@ import {
   chooseWholeDay,
   chooseLocationAndType,
   countdownSeconds,
-} from './wizard-steps';
+} from '../helpers/wizard-steps';
 
 for (const viewport of VIEWPORTS) {
   test(`a customer reaches the Package step with a running countdown at ${viewport.width} px`, async ({

@@ -1,8 +1,8 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
-import { hasHorizontalScroll, SCREENSHOT_DIR } from './helpers';
-import { bookThroughApi, cardOf, downloadFrom, familyWithSession, rescheduleThroughApi } from './bookings-helpers';
-import { recordedEvents } from './wizard-helpers';
+import { hasHorizontalScroll, SCREENSHOT_DIR } from '../helpers/app';
+import { bookThroughApi, cardOf, downloadFrom, familyWithSession, rescheduleThroughApi } from '../helpers/bookings';
+import { recordedEvents } from '../helpers/wizard';
 
 const WCAG_22_AA = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
 const VIEWPORTS = [

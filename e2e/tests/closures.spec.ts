@@ -1,11 +1,11 @@
 import { mkdirSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
-import { bookThroughApi, cardOf, customerClient } from './bookings-helpers';
-import { SCREENSHOT_DIR, signInThroughApi } from './helpers';
-import { expectAccessible } from './purchase-helpers';
-import { newStaffMember, signInAndEnrol } from './staff-mfa-helpers';
-import { loadLocationOpenNow, sessionsLaterToday, staffNav } from './staff-helpers';
-import { createVerifiedCustomer } from './wizard-helpers';
+import { bookThroughApi, cardOf, customerClient } from '../helpers/bookings';
+import { SCREENSHOT_DIR, signInThroughApi } from '../helpers/app';
+import { expectAccessible } from '../helpers/purchase';
+import { newStaffMember, signInAndEnrol } from '../helpers/staff-mfa';
+import { loadLocationOpenNow, sessionsLaterToday, staffNav } from '../helpers/staff';
+import { createVerifiedCustomer } from '../helpers/wizard';
 
 const DIR = `${SCREENSHOT_DIR}/closures`;
 const LOCATION = 'Kringle Closures Test Centre';

@@ -1,11 +1,11 @@
 import { mkdirSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
-import { bookThroughApi, cardOf, customerClient } from './bookings-helpers';
-import { SCREENSHOT_DIR, signInThroughApi } from './helpers';
-import { chooseOpenDate, expectAccessible, holdASession, stepHeading, toSessionStep } from './purchase-helpers';
-import { loadLocationOpenNow, sessionsLaterToday } from './staff-helpers';
-import { createVerifiedCustomer, signInFreshCustomer } from './wizard-helpers';
-import { SYDNEY } from './wizard-steps';
+import { bookThroughApi, cardOf, customerClient } from '../helpers/bookings';
+import { SCREENSHOT_DIR, signInThroughApi } from '../helpers/app';
+import { chooseOpenDate, expectAccessible, holdASession, stepHeading, toSessionStep } from '../helpers/purchase';
+import { loadLocationOpenNow, sessionsLaterToday } from '../helpers/staff';
+import { createVerifiedCustomer, signInFreshCustomer } from '../helpers/wizard';
+import { SYDNEY } from '../helpers/wizard-steps';
 
 const DIR = `${SCREENSHOT_DIR}/family-round-three`;
 const VIEWPORTS = [

@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { BRAND } from './helpers';
+import { BRAND } from '../helpers/app';
 
 // Spec §2: where each protected route sends a guest.
 const GUEST_REDIRECTS: [string, string][] = [

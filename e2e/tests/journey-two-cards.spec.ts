@@ -1,8 +1,8 @@
 import { expect, test } from '@playwright/test';
-import { bookThroughApi, cardOf, customerClient } from './bookings-helpers';
-import { SCREENSHOT_DIR, signInThroughApi } from './helpers';
-import { expectAccessible } from './purchase-helpers';
-import { createVerifiedCustomer } from './wizard-helpers';
+import { bookThroughApi, cardOf, customerClient } from '../helpers/bookings';
+import { SCREENSHOT_DIR, signInThroughApi } from '../helpers/app';
+import { expectAccessible } from '../helpers/purchase';
+import { createVerifiedCustomer } from '../helpers/wizard';
 
 /** A paid booking's card on a phone, before its day (no QR code drawn): at most this tall. */
 const CARD_BUDGET_PX = 590;

@@ -1,8 +1,8 @@
 import { expect, test, type Page } from '@playwright/test';
-import { logInThroughForm } from '../support/accounts';
-import { DEMO_PASSWORD, SCREENSHOT_DIR } from './helpers';
-import { expectAccessible } from './purchase-helpers';
-import { signInFreshCustomer } from './wizard-helpers';
+import { logInThroughForm } from '../helpers/accounts';
+import { DEMO_PASSWORD, SCREENSHOT_DIR } from '../helpers/app';
+import { expectAccessible } from '../helpers/purchase';
+import { signInFreshCustomer } from '../helpers/wizard';
 
 /** Issue 37 item 10, at 390 and 1280 px: logout lands in one place; a staff account is refused once, with the way to /staff. */
 for (const viewport of [

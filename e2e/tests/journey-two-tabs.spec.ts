@@ -1,7 +1,7 @@
 import { expect, test, type Page } from '@playwright/test';
-import { SCREENSHOT_DIR } from './helpers';
-import { CARDS, chooseAndCheckOut, expectAccessible, fillCard, holdASession, stepHeading } from './purchase-helpers';
-import { signInFreshCustomer } from './wizard-helpers';
+import { SCREENSHOT_DIR } from '../helpers/app';
+import { CARDS, chooseAndCheckOut, expectAccessible, fillCard, holdASession, stepHeading } from '../helpers/purchase';
+import { signInFreshCustomer } from '../helpers/wizard';
 
 const sessionOf = (p: Page) => p.getByTestId('hold-countdown').locator('p > span').nth(1);
 

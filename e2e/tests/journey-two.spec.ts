@@ -1,8 +1,8 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
-import { appCheckToken, SCREENSHOT_DIR, signInThroughApi } from './helpers';
-import { createVerifiedCustomer } from './wizard-helpers';
-import { bookThroughApi, customerClient } from './bookings-helpers';
+import { appCheckToken, SCREENSHOT_DIR, signInThroughApi } from '../helpers/app';
+import { createVerifiedCustomer } from '../helpers/wizard';
+import { bookThroughApi, customerClient } from '../helpers/bookings';
 
 /** Issue 37 ("the family's journey, round two"): lean journeys, each at 390 and 1280 px. */
 const WCAG_22_AA = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];

@@ -1,6 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
-import { BRAND, hasHorizontalScroll, SCREENSHOT_DIR, signInThroughApi } from './helpers';
+import { BRAND, hasHorizontalScroll, SCREENSHOT_DIR, signInThroughApi } from '../helpers/app';
 
 const NARROW = { width: 390, height: 844 };
 const WIDE = { width: 1280, height: 800 };

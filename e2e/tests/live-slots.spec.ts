@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
-import { chooseOpenDay, toSessionStep } from './purchase-helpers';
-import { apiCustomer, signInFreshCustomer } from './wizard-helpers';
+import { chooseOpenDay, toSessionStep } from '../helpers/purchase';
+import { apiCustomer, signInFreshCustomer } from '../helpers/wizard';
 
 /**
  * Issue 17: another family takes a time through the API and the open Session step shows it taken

@@ -1,7 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test } from '@playwright/test';
-import { BRAND, hasHorizontalScroll, SCREENSHOT_DIR, signInThroughApi } from './helpers';
-import { recordedEvents } from './wizard-helpers';
+import { BRAND, hasHorizontalScroll, SCREENSHOT_DIR, signInThroughApi } from '../helpers/app';
+import { recordedEvents } from '../helpers/wizard';
 
 const WCAG_22_AA = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
 

@@ -1,5 +1,5 @@
 import { expect, test, type Locator, type Page } from '@playwright/test';
-import { SCREENSHOT_DIR } from './helpers';
+import { SCREENSHOT_DIR } from '../helpers/app';
 import {
   CARDS,
   chooseOpenDay,
@@ -9,8 +9,8 @@ import {
   stepHeading,
   SYDNEY,
   toSessionStep,
-} from './purchase-helpers';
-import { signInFreshCustomer } from './wizard-helpers';
+} from '../helpers/purchase';
+import { signInFreshCustomer } from '../helpers/wizard';
 
 /**
  * Issue 17, the phone wizard at 390 px: the step's main action is in a bar above the tab bar (never

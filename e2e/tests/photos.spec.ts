@@ -3,11 +3,11 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import QRCode from 'qrcode';
 import sharp from 'sharp';
-import { bookThroughApi, cardOf, customerClient, downloadFrom } from './bookings-helpers';
-import { SCREENSHOT_DIR, signInThroughApi } from './helpers';
-import { CARDS, expectAccessible, fillCard } from './purchase-helpers';
-import { loadLocationOpenNow, sessionsLaterToday, signInAsStaff } from './staff-helpers';
-import { createVerifiedCustomer } from './wizard-helpers';
+import { bookThroughApi, cardOf, customerClient, downloadFrom } from '../helpers/bookings';
+import { SCREENSHOT_DIR, signInThroughApi } from '../helpers/app';
+import { CARDS, expectAccessible, fillCard } from '../helpers/purchase';
+import { loadLocationOpenNow, sessionsLaterToday, signInAsStaff } from '../helpers/staff';
+import { createVerifiedCustomer } from '../helpers/wizard';
 
 const DIR = `${SCREENSHOT_DIR}/photos`;
 const LOCATION = 'Kringle Photo Test Centre';

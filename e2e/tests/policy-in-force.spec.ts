@@ -1,6 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test } from '@playwright/test';
-import { SCREENSHOT_DIR, signInThroughApi } from './helpers';
+import { SCREENSHOT_DIR, signInThroughApi } from '../helpers/app';
 
 const WCAG_22_AA = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
 

@@ -1,10 +1,10 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
-import { SCREENSHOT_DIR } from './helpers';
-import { expectAccessible, holdASession, payFromOverview, stepHeading, toOverview } from './purchase-helpers';
-import { staffNav } from './staff-helpers';
-import { newStaffMember, signInAndEnrol } from './staff-mfa-helpers';
-import { signInFreshCustomer } from './wizard-helpers';
+import { SCREENSHOT_DIR } from '../helpers/app';
+import { expectAccessible, holdASession, payFromOverview, stepHeading, toOverview } from '../helpers/purchase';
+import { staffNav } from '../helpers/staff';
+import { newStaffMember, signInAndEnrol } from '../helpers/staff-mfa';
+import { signInFreshCustomer } from '../helpers/wizard';
 
 const DIR = `${SCREENSHOT_DIR}/privacy`;
 

@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { signInFreshCustomer } from './wizard-helpers';
+import { signInFreshCustomer } from '../helpers/wizard';
 import {
   CARDS,
   chooseAndCheckOut,
@@ -8,7 +8,7 @@ import {
   holdASession,
   shot,
   upcomingReferences,
-} from './purchase-helpers';
+} from '../helpers/purchase';
 
 test.use({ viewport: { width: 390, height: 844 } });
 

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
-import { recordedEvents, signInFreshCustomer } from './wizard-helpers';
+import { recordedEvents, signInFreshCustomer } from '../helpers/wizard';
 import {
   CARDS,
   expectAccessible,
@@ -9,7 +9,7 @@ import {
   shot,
   stepHeading,
   upcomingReferences,
-} from './purchase-helpers';
+} from '../helpers/purchase';
 
 const VIEWPORTS = [
   { width: 390, height: 844 },

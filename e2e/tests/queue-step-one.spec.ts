@@ -2,9 +2,9 @@ import { mkdirSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
 import { addDays, localDateOf, localTimeOf } from '@kringle/contracts/dates';
 import { demoSeason } from '../../apps/api/src/modules/catalogue/demo-season';
-import { loadSeason, SCREENSHOT_DIR } from './helpers';
-import { expectAccessible } from './purchase-helpers';
-import { signInFreshCustomer } from './wizard-helpers';
+import { loadSeason, SCREENSHOT_DIR } from '../helpers/app';
+import { expectAccessible } from '../helpers/purchase';
+import { signInFreshCustomer } from '../helpers/wizard';
 
 const ZONE = 'Australia/Perth';
 const NAME = 'Kringle Step One Line, Perth';

@@ -2,12 +2,12 @@ import { mkdirSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
 import { localDateOf } from '@kringle/contracts/dates';
 import { formatAud } from '@kringle/contracts/money';
-import { bookThroughApi, customerClient } from './bookings-helpers';
-import { SCREENSHOT_DIR } from './helpers';
-import { expectAccessible } from './purchase-helpers';
-import { loadLocationOpenNow, sessionsLaterToday, staffNav } from './staff-helpers';
-import { newStaffMember, signInAndEnrol } from './staff-mfa-helpers';
-import { createVerifiedCustomer } from './wizard-helpers';
+import { bookThroughApi, customerClient } from '../helpers/bookings';
+import { SCREENSHOT_DIR } from '../helpers/app';
+import { expectAccessible } from '../helpers/purchase';
+import { loadLocationOpenNow, sessionsLaterToday, staffNav } from '../helpers/staff';
+import { newStaffMember, signInAndEnrol } from '../helpers/staff-mfa';
+import { createVerifiedCustomer } from '../helpers/wizard';
 
 const DIR = `${SCREENSHOT_DIR}/reports`;
 

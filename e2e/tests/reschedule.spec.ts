@@ -1,10 +1,10 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { zonedToInstant, zoneAbbreviation } from '@kringle/contracts/dates';
-import { bookThroughApi, cardOf, familyWithSession, type Booking } from './bookings-helpers';
-import { SCREENSHOT_DIR } from './helpers';
-import { chooseOpenDate, chooseOpenDay } from './purchase-helpers';
-import { recordedEvents } from './wizard-helpers';
+import { bookThroughApi, cardOf, familyWithSession, type Booking } from '../helpers/bookings';
+import { SCREENSHOT_DIR } from '../helpers/app';
+import { chooseOpenDate, chooseOpenDay } from '../helpers/purchase';
+import { recordedEvents } from '../helpers/wizard';
 
 const WCAG_22_AA = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
 const currentStep = (page: Page) =>

@@ -1,9 +1,9 @@
 import { expect, test } from '@playwright/test';
 import { addDays, localDateOf, localTimeOf } from '@kringle/contracts/dates';
 import { demoSeason } from '../../apps/api/src/modules/catalogue/demo-season';
-import { loadSeason, SCREENSHOT_DIR } from './helpers';
-import { expectAccessible, stepHeading } from './purchase-helpers';
-import { apiCustomer, signInFreshCustomer } from './wizard-helpers';
+import { loadSeason, SCREENSHOT_DIR } from '../helpers/app';
+import { expectAccessible, stepHeading } from '../helpers/purchase';
+import { apiCustomer, signInFreshCustomer } from '../helpers/wizard';
 
 const ZONE = 'Australia/Brisbane';
 const NAME = 'Kringle Opening Day, Brisbane';

@@ -1,9 +1,9 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
-import { SCREENSHOT_DIR } from './helpers';
-import { expectAccessible } from './purchase-helpers';
-import { loadLocationOpenNow, staffNav } from './staff-helpers';
-import { newStaffMember, signInAndEnrol } from './staff-mfa-helpers';
+import { SCREENSHOT_DIR } from '../helpers/app';
+import { expectAccessible } from '../helpers/purchase';
+import { loadLocationOpenNow, staffNav } from '../helpers/staff';
+import { newStaffMember, signInAndEnrol } from '../helpers/staff-mfa';
 
 const DIR = `${SCREENSHOT_DIR}/season`;
 

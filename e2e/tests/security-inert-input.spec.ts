@@ -7,7 +7,7 @@ import {
   registerThroughForm,
   STRONG_PASSWORD,
   uniqueEmail,
-} from '../support/accounts';
+} from '../helpers/accounts';
 
 // Journeys wait on the server (app check, argon2, the mail job): give them room on a busy machine.
 const expect = baseExpect.configure({ timeout: 15_000 });

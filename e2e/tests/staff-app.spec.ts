@@ -1,10 +1,10 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import { chromium, expect, test } from '@playwright/test';
-import { bookThroughApi, cardOf, customerClient } from './bookings-helpers';
-import { BRAND, DEMO_EMAIL, DEMO_PASSWORD, SCREENSHOT_DIR, signInThroughApi } from './helpers';
-import { expectAccessible } from './purchase-helpers';
-import { loadLocationOpenNow, pngToY4m, sessionsLaterToday, signInAsStaff, staffNav } from './staff-helpers';
-import { createVerifiedCustomer } from './wizard-helpers';
+import { bookThroughApi, cardOf, customerClient } from '../helpers/bookings';
+import { BRAND, DEMO_EMAIL, DEMO_PASSWORD, SCREENSHOT_DIR, signInThroughApi } from '../helpers/app';
+import { expectAccessible } from '../helpers/purchase';
+import { loadLocationOpenNow, pngToY4m, sessionsLaterToday, signInAsStaff, staffNav } from '../helpers/staff';
+import { createVerifiedCustomer } from '../helpers/wizard';
 
 const DIR = `${SCREENSHOT_DIR}/staff`;
 const WIDTHS = [1024, 768] as const;

@@ -1,9 +1,9 @@
 import { mkdirSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
-import { SCREENSHOT_DIR } from './helpers';
-import { expectAccessible } from './purchase-helpers';
-import { openStaffMenu, staffNav } from './staff-helpers';
-import { newStaffMember, signInAndEnrol } from './staff-mfa-helpers';
+import { SCREENSHOT_DIR } from '../helpers/app';
+import { expectAccessible } from '../helpers/purchase';
+import { openStaffMenu, staffNav } from '../helpers/staff';
+import { newStaffMember, signInAndEnrol } from '../helpers/staff-mfa';
 
 const DIR = `${SCREENSHOT_DIR}/staff-header`;
 

@@ -1,9 +1,9 @@
 import { mkdirSync } from 'node:fs';
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { Secret, TOTP } from 'otpauth';
-import { expectNoAxeViolations, hasHorizontalScroll, NARROW, pathOf, uniqueEmail, WIDE } from '../support/accounts';
-import { SCREENSHOT_DIR } from './helpers';
-import { openStaffMenu, staffNav } from './staff-helpers';
+import { expectNoAxeViolations, hasHorizontalScroll, NARROW, pathOf, uniqueEmail, WIDE } from '../helpers/accounts';
+import { SCREENSHOT_DIR } from '../helpers/app';
+import { openStaffMenu, staffNav } from '../helpers/staff';
 
 const DIR = `${SCREENSHOT_DIR}/staff-people`;
 const MANAGER = 'manager@kringle.test';

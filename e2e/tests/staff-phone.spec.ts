@@ -1,10 +1,10 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
-import { bookThroughApi, customerClient } from './bookings-helpers';
-import { SCREENSHOT_DIR } from './helpers';
-import { expectAccessible } from './purchase-helpers';
-import { loadLocationOpenNow, sessionsLaterToday, signInAsStaff, staffNav } from './staff-helpers';
-import { createVerifiedCustomer } from './wizard-helpers';
+import { bookThroughApi, customerClient } from '../helpers/bookings';
+import { SCREENSHOT_DIR } from '../helpers/app';
+import { expectAccessible } from '../helpers/purchase';
+import { loadLocationOpenNow, sessionsLaterToday, signInAsStaff, staffNav } from '../helpers/staff';
+import { createVerifiedCustomer } from '../helpers/wizard';
 
 const DIR = `${SCREENSHOT_DIR}/staff`;
 const LOCATION = 'Kringle Phone Set Centre';

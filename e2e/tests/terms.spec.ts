@@ -1,7 +1,7 @@
 import { expect, test } from '@playwright/test';
 import { PDFParse } from 'pdf-parse';
 import { TERMS_SECTIONS, TERMS_TITLE } from '../../packages/contracts/src/terms';
-import { BRAND } from './helpers';
+import { BRAND } from '../helpers/app';
 
 test('the terms page shows every section, without the app layout', async ({ page }) => {
   await page.goto('/terms_and_conditions');

@@ -1,5 +1,5 @@
 import { expect as baseExpect, test, type Page } from '@playwright/test';
-import { DEMO_PASSWORD } from './helpers';
+import { DEMO_PASSWORD } from '../helpers/app';
 import {
   actionLinkFromOutbox,
   expectNoAxeViolations,
@@ -11,7 +11,7 @@ import {
   STRONG_PASSWORD,
   uniqueEmail,
   WIDE,
-} from '../support/accounts';
+} from '../helpers/accounts';
 
 // Journeys wait on the server (app check, argon2, the mail job): give them room on a busy machine.
 const expect = baseExpect.configure({ timeout: 15_000 });

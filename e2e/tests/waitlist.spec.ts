@@ -1,9 +1,9 @@
 import { expect, test, type Page } from '@playwright/test';
-import { customerClient } from './bookings-helpers';
-import { CARDS, expectAccessible, fillCard, chooseAndCheckOut, stepHeading, SYDNEY } from './purchase-helpers';
-import { SCREENSHOT_DIR } from './helpers';
-import { recordedEvents, signInFreshCustomer } from './wizard-helpers';
-import { family, offerLinkFor, sellOutADay, type FullDay } from './waitlist-helpers';
+import { customerClient } from '../helpers/bookings';
+import { CARDS, expectAccessible, fillCard, chooseAndCheckOut, stepHeading, SYDNEY } from '../helpers/purchase';
+import { SCREENSHOT_DIR } from '../helpers/app';
+import { recordedEvents, signInFreshCustomer } from '../helpers/wizard';
+import { family, offerLinkFor, sellOutADay, type FullDay } from '../helpers/waitlist';
 
 const VIEWPORTS = [
   { width: 1280, height: 800 },

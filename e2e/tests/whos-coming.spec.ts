@@ -2,10 +2,10 @@ import { mkdirSync } from 'node:fs';
 import { expect, test, type Locator } from '@playwright/test';
 import jsQR from 'jsqr';
 import { PNG } from 'pngjs';
-import { cardOf, customerClient } from './bookings-helpers';
-import { SCREENSHOT_DIR } from './helpers';
-import { expectAccessible, holdASession, payFromOverview, stepHeading, toOverview } from './purchase-helpers';
-import { signInFreshCustomer } from './wizard-helpers';
+import { cardOf, customerClient } from '../helpers/bookings';
+import { SCREENSHOT_DIR } from '../helpers/app';
+import { expectAccessible, holdASession, payFromOverview, stepHeading, toOverview } from '../helpers/purchase';
+import { signInFreshCustomer } from '../helpers/wizard';
 
 const VIEWPORTS = [
   { width: 390, height: 844 },

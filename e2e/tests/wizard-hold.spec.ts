@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { apiCustomer, signInFreshCustomer } from './wizard-helpers';
+import { apiCustomer, signInFreshCustomer } from '../helpers/wizard';
 import {
   VIEWPORTS,
   SYDNEY,
@@ -9,7 +9,7 @@ import {
   freeSession,
   chooseLocationAndType,
   countdownSeconds,
-} from './wizard-steps';
+} from '../helpers/wizard-steps';
 
 test('when the hold runs out the app lands on /expired, and Start again begins afresh', async ({ page, baseURL }) => {
   await page.setViewportSize({ width: 390, height: 844 });

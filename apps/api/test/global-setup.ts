@@ -17,7 +17,7 @@ declare module 'vitest' {
 
 /**
  * One real PostgreSQL server for the whole run (TEST_DATABASE_URL, or an embedded one in a temp
- * folder), with a migrated template database that each test file clones (test/test-app.ts). The
+ * folder), with a migrated template database that each test file clones (test/helpers/test-app.ts). The
  * template is migrated by the superuser and grants the runtime role (kringle_app) what the API
  * needs; a clone keeps those grants, so every test runs the app as the role production runs it as.
  */

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../test-app';
+import { createTestApp, type TestApp } from '../helpers/test-app';
 import { actionCodes } from '../../src/db/schema/accounts';
 import {
   APP_ORIGIN,
@@ -14,7 +14,7 @@ import {
   register,
   signIn,
   STRONG_PASSWORD,
-} from '../support/accounts';
+} from '../helpers/accounts';
 import { sha256 } from '../../src/modules/accounts/secure-tokens';
 
 const MINUTE = 60 * 1000;

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../test-app';
+import { createTestApp, type TestApp } from '../helpers/test-app';
 import { locations } from '../../src/db/schema/catalogue';
 import { DEMO_ACCOUNTS, DEMO_PASSWORD, seedDemoAccounts } from '../../src/modules/accounts/demo-accounts.seed';
-import { bearer, createSignedInUser, register, signIn, STRONG_PASSWORD } from '../support/accounts';
+import { bearer, createSignedInUser, register, signIn, STRONG_PASSWORD } from '../helpers/accounts';
 
 describe('accounts: register, sign in, profile, access levels', () => {
   let t: TestApp;

@@ -5,7 +5,7 @@ import { rateLimitCounters } from '../../src/db/schema/platform';
 import { VERIFY_MAIL_LIMITS } from '../../src/modules/accounts/account-limits';
 import { sha256 } from '../../src/modules/accounts/secure-tokens';
 import { bucketKey } from '../../src/plugins/rate-limit';
-import { createTestApp, type TestApp } from '../test-app';
+import { createTestApp, type TestApp } from '../helpers/test-app';
 import {
   APP_ORIGIN,
   awaitMails,
@@ -16,7 +16,7 @@ import {
   register,
   signIn,
   STRONG_PASSWORD,
-} from '../support/accounts';
+} from '../helpers/accounts';
 
 /** PUT /user/me/email (issue 37 item 10, decision 0068): an unverified account corrects its address. */
 describe('changing the address of an account not yet verified', () => {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../test-app';
-import { bearer, createSignedInUser, refresh, refreshCookieOf, signIn, STRONG_PASSWORD } from '../support/accounts';
+import { createTestApp, type TestApp } from '../helpers/test-app';
+import { bearer, createSignedInUser, refresh, refreshCookieOf, signIn, STRONG_PASSWORD } from '../helpers/accounts';
 
 const NEW_PASSWORD = 'Reindeer-Games-2026';
 

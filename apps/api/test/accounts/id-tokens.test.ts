@@ -1,8 +1,8 @@
 import { createPrivateKey, createSecretKey } from 'node:crypto';
 import { generateKeyPair, SignJWT, UnsecuredJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../test-app';
-import { bearer, createSignedInUser } from '../support/accounts';
+import { createTestApp, type TestApp } from '../helpers/test-app';
+import { bearer, createSignedInUser } from '../helpers/accounts';
 
 describe('ID tokens: ES256, 15 minutes, our issuer and audience only', () => {
   let t: TestApp;

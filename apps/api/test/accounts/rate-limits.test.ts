@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rateLimitCounters } from '../../src/db/schema/platform';
 import { bucketKey } from '../../src/plugins/rate-limit';
-import { createTestApp, type TestApp } from '../test-app';
+import { createTestApp, type TestApp } from '../helpers/test-app';
 import { ACCOUNT_LIMITS, APP_CHECK_LIMITS, SESSION_LIMITS } from '../../src/modules/accounts/account-limits';
 import { REFRESH_COOKIE } from '../../src/modules/accounts/refresh-cookie';
-import { APP_ORIGIN, createSignedInUser, refreshCookieOf, STRONG_PASSWORD } from '../support/accounts';
+import { APP_ORIGIN, createSignedInUser, refreshCookieOf, STRONG_PASSWORD } from '../helpers/accounts';
 
 describe('accounts rate limits (API.md: per e-mail sign-in 10/min, register 5/h, reset 3/h; per IP sized for shared addresses)', () => {
   let t: TestApp;

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createTestApp, type TestApp } from '../test-app';
+import { createTestApp, type TestApp } from '../helpers/test-app';
 import { refreshTokens } from '../../src/db/schema/accounts';
 import { REFRESH_COOKIE } from '../../src/modules/accounts/refresh-cookie';
-import { createSignedInUser, refresh, refreshCookieOf } from '../support/accounts';
+import { createSignedInUser, refresh, refreshCookieOf } from '../helpers/accounts';
 import { openSuccessor } from '../../src/modules/accounts/successor-seal';
 
 /** API.md "Additions" → "Sessions": the reuse grace of REFRESH_REUSE_GRACE_SECONDS (decision 0005). */

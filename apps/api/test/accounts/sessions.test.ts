@@ -1,9 +1,9 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../test-app';
+import { createTestApp, type TestApp } from '../helpers/test-app';
 import { refreshTokens } from '../../src/db/schema/accounts';
 import { REFRESH_COOKIE } from '../../src/modules/accounts/refresh-cookie';
-import { bearer, createSignedInUser, refresh, refreshCookieOf, register, signIn } from '../support/accounts';
+import { bearer, createSignedInUser, refresh, refreshCookieOf, register, signIn } from '../helpers/accounts';
 import { sha256 } from '../../src/modules/accounts/secure-tokens';
 
 const DAY = 24 * 60 * 60 * 1000;

@@ -2,8 +2,8 @@ import { sql } from 'drizzle-orm';
 import type { StripeSandbox } from '@kringle/stripe-sandbox/stripe-sandbox';
 import { stripeOf } from '../../src/plugins/stripe';
 import { bookDirect, createPerson, staffDay, type Person, type StaffDay } from '../staff/staff-fixtures';
-import { startFaultyProxy, type FaultyProxy } from '../support/faulty-proxy';
-import { CARDS, payWithCard, startSandbox } from '../support/payments';
+import { startFaultyProxy, type FaultyProxy } from '../helpers/faulty-proxy';
+import { CARDS, payWithCard, startSandbox } from '../helpers/payments';
 
 /** Issue 35's closures against real PostgreSQL and the Stripe sandbox: a staff day, a manager, paid bookings. */
 export interface ClosureWorld {

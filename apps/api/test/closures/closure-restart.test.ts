@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closuresPass } from '../../src/jobs/closures.job';
 import { refundsJob } from '../../src/jobs/refunds.job';
 import { SYDNEY } from '../staff/staff-fixtures';
-import { createTestApp, type TestApp } from '../test-app';
+import { createTestApp, type TestApp } from '../helpers/test-app';
 import { closureWorld, paidBooking, rangeOf, refundedAtStripe, type ClosureWorld } from './closure-fixtures';
 
 /**

@@ -4,9 +4,9 @@ import type { StripeSandbox } from '@kringle/stripe-sandbox/stripe-sandbox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../../src/db/client';
 import type { IdTokens } from '../../src/modules/accounts/id-tokens';
-import { startApiProcesses, type ApiProcesses } from '../support/api-processes';
-import { CARDS, payWithCard, startSandbox } from '../support/payments';
-import { createProcessesDatabase } from '../support/processes-database';
+import { startApiProcesses, type ApiProcesses } from '../helpers/api-processes';
+import { CARDS, payWithCard, startSandbox } from '../helpers/payments';
+import { createProcessesDatabase } from '../helpers/processes-database';
 import { bookDirect, createPerson, headersOf, type Person } from '../staff/staff-fixtures';
 
 /**

@@ -6,11 +6,11 @@ import { bookings, orders, refunds } from '../../src/db/schema/bookings';
 import { slots } from '../../src/db/schema/catalogue';
 import { mailOutbox } from '../../src/db/schema/mail';
 import type { IdTokens } from '../../src/modules/accounts/id-tokens';
-import { startApiProcesses, type ApiProcesses } from '../support/api-processes';
-import { createCustomer } from '../support/customers';
-import { CARDS, payWithCard, startSandbox } from '../support/payments';
+import { startApiProcesses, type ApiProcesses } from '../helpers/api-processes';
+import { createCustomer } from '../helpers/customers';
+import { CARDS, payWithCard, startSandbox } from '../helpers/payments';
 import { basketFor, holdAndCart, httpCall, seedSessions, waitFor } from './booking-flow';
-import { createProcessesDatabase } from '../support/processes-database';
+import { createProcessesDatabase } from '../helpers/processes-database';
 
 /**
  * DESIGN.md "Nothing is lost": the API process dies (SIGKILL) after the customer checked out and

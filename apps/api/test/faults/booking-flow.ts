@@ -4,7 +4,7 @@ import type { Db } from '../../src/db/client';
 import { packages } from '../../src/db/schema/catalogue';
 import { demoSeason } from '../../src/modules/catalogue/demo-season';
 import { loadSeason } from '../../src/modules/catalogue/season.service';
-import type { TestCustomer } from '../support/customers';
+import type { TestCustomer } from '../helpers/customers';
 
 export interface Answer {
   status: number;

@@ -3,8 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ForwardClock, type ManualClock } from '../../src/lib/clock';
 import { demoSeason } from '../../src/modules/catalogue/demo-season';
 import { loadSeason } from '../../src/modules/catalogue/season.service';
-import { bearer, createSignedInUser } from '../support/accounts';
-import { createTestApp, type TestApp } from '../test-app';
+import { bearer, createSignedInUser } from '../helpers/accounts';
+import { createTestApp, type TestApp } from '../helpers/test-app';
 
 /** Issue 36, probe case 10: after the system clock was stepped back 2 h, a 1-minute sign-in block read "Try again in 3 hours". */
 describe('fault: the system clock stepped back 2 h', () => {

@@ -23,7 +23,7 @@ describe('fault: a start killed with SIGKILL', () => {
   });
 
   it("the next start stops the dead start's PostgreSQL and starts on the same data", async () => {
-    const child = spawn(TSX, ['test/support/embedded-postgres-child.ts', dataDir], {
+    const child = spawn(TSX, ['test/helpers/embedded-postgres-child.ts', dataDir], {
       cwd: API_DIR,
       stdio: ['ignore', 'pipe', 'inherit'],
     });

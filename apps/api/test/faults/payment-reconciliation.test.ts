@@ -8,9 +8,9 @@ import { ManualClock } from '../../src/lib/clock';
 import { reconcilePayments } from '../../src/modules/payments/payment-reconciliation.service';
 import { refundsOfBooking } from '../../src/modules/booking-lifecycle/refunds.repository';
 import { settleLapsedCheckouts } from '../../src/modules/payments/unpaid-checkouts.service';
-import { createCustomer, type TestCustomer } from '../support/customers';
-import { CARDS, listenForWebhooks, payWithCard, startSandbox } from '../support/payments';
-import { createTestApp, type TestApp } from '../test-app';
+import { createCustomer, type TestCustomer } from '../helpers/customers';
+import { CARDS, listenForWebhooks, payWithCard, startSandbox } from '../helpers/payments';
+import { createTestApp, type TestApp } from '../helpers/test-app';
 import { basketFor, holdAndCart, injectCall, seedSessions, type Call } from './booking-flow';
 
 const GRACE_SECONDS = 120;

@@ -9,11 +9,11 @@ import { mailOutbox } from '../../src/db/schema/mail';
 import { reservations } from '../../src/db/schema/reservations';
 import { ManualClock } from '../../src/lib/clock';
 import { reconcilePayments } from '../../src/modules/payments/payment-reconciliation.service';
-import { createCustomer, createCustomers } from '../support/customers';
-import { startFaultyProxy, type FaultyProxy } from '../support/faulty-proxy';
-import { CARDS, listenForWebhooks, payWithCard, startSandbox } from '../support/payments';
-import { startRestartablePostgres, type RestartablePostgres } from '../support/restartable-postgres';
-import { createTestApp, type TestApp } from '../test-app';
+import { createCustomer, createCustomers } from '../helpers/customers';
+import { startFaultyProxy, type FaultyProxy } from '../helpers/faulty-proxy';
+import { CARDS, listenForWebhooks, payWithCard, startSandbox } from '../helpers/payments';
+import { startRestartablePostgres, type RestartablePostgres } from '../helpers/restartable-postgres';
+import { createTestApp, type TestApp } from '../helpers/test-app';
 import { basketFor, holdAndCart, injectCall, seedSessions, waitFor, type Call } from './booking-flow';
 
 const MINUTE = 60_000;

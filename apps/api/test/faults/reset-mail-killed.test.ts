@@ -7,9 +7,9 @@ import { passwordResetRequests } from '../../src/db/schema/accounts';
 import { mailOutbox } from '../../src/db/schema/mail';
 import { systemClock } from '../../src/lib/clock';
 import { IdTokens } from '../../src/modules/accounts/id-tokens';
-import { startApiProcesses, type ApiProcesses } from '../support/api-processes';
-import { createCustomer } from '../support/customers';
-import { createTestDatabase, ownerUrlOf } from '../test-app';
+import { startApiProcesses, type ApiProcesses } from '../helpers/api-processes';
+import { createCustomer } from '../helpers/customers';
+import { createTestDatabase, ownerUrlOf } from '../helpers/test-app';
 import { waitFor } from './booking-flow';
 
 /**

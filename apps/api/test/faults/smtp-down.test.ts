@@ -7,9 +7,9 @@ import { startSmtpCatcher, type SmtpCatcher } from '../../src/dev/smtp-catcher';
 import { createOutboxJob } from '../../src/jobs/outbox.job';
 import { ManualClock } from '../../src/lib/clock';
 import { retryDelayMs } from '../../src/modules/mail/outbox.service';
-import { createCustomer } from '../support/customers';
-import { CARDS, listenForWebhooks, payWithCard, startSandbox } from '../support/payments';
-import { createTestApp, type TestApp } from '../test-app';
+import { createCustomer } from '../helpers/customers';
+import { CARDS, listenForWebhooks, payWithCard, startSandbox } from '../helpers/payments';
+import { createTestApp, type TestApp } from '../helpers/test-app';
 import { basketFor, holdAndCart, injectCall, seedSessions } from './booking-flow';
 
 /**

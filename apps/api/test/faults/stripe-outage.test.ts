@@ -7,10 +7,10 @@ import { refundsJob } from '../../src/jobs/refunds.job';
 import { ManualClock } from '../../src/lib/clock';
 import { RECONCILE_POLICY, reconcilePayments } from '../../src/modules/payments/payment-reconciliation.service';
 import { settleLapsedCheckouts } from '../../src/modules/payments/unpaid-checkouts.service';
-import { createCustomer, type TestCustomer } from '../support/customers';
-import { startFaultyProxy, type FaultyProxy } from '../support/faulty-proxy';
-import { CARDS, listenForWebhooks, payWithCard, startSandbox } from '../support/payments';
-import { createTestApp, type TestApp } from '../test-app';
+import { createCustomer, type TestCustomer } from '../helpers/customers';
+import { startFaultyProxy, type FaultyProxy } from '../helpers/faulty-proxy';
+import { CARDS, listenForWebhooks, payWithCard, startSandbox } from '../helpers/payments';
+import { createTestApp, type TestApp } from '../helpers/test-app';
 import { basketFor, holdAndCart, injectCall, seedSessions, type Call } from './booking-flow';
 
 const MINUTE = 60_000;

@@ -9,10 +9,10 @@ import { demoSeason } from '../../src/modules/catalogue/demo-season';
 import { loadSeason } from '../../src/modules/catalogue/season.service';
 import { retryDelayMs } from '../../src/modules/mail/outbox.service';
 import { waitlistPass } from '../../src/modules/waitlist/waitlist.hand-off';
-import { createCustomers, type TestCustomer } from '../support/customers';
-import { startRestartablePostgres, type RestartablePostgres } from '../support/restartable-postgres';
-import { oneSessionDays, type OneSessionDay } from '../support/waitlist-days';
-import { createTestApp, type TestApp } from '../test-app';
+import { createCustomers, type TestCustomer } from '../helpers/customers';
+import { startRestartablePostgres, type RestartablePostgres } from '../helpers/restartable-postgres';
+import { oneSessionDays, type OneSessionDay } from '../helpers/waitlist-days';
+import { createTestApp, type TestApp } from '../helpers/test-app';
 import { injectCall, waitFor, type Call } from './booking-flow';
 
 /** A sold-out day: A holds its one session, B waits, A lets it go. Returns B. */

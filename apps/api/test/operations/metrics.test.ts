@@ -12,8 +12,8 @@ import { bindTimer, SeriesTimer } from '../../src/modules/operations/http-metric
 import { httpRequestDuration, metricsRegistry } from '../../src/modules/operations/metrics';
 import { countAdmissions } from '../../src/modules/operations/operations.gauges';
 import { startMetricsServer, type MetricsServer } from '../../src/modules/operations/metrics-server';
-import { createCustomer, type TestCustomer } from '../support/customers';
-import { createTestApp, type TestApp } from '../test-app';
+import { createCustomer, type TestCustomer } from '../helpers/customers';
+import { createTestApp, type TestApp } from '../helpers/test-app';
 
 const NOW = new Date('2026-12-01T00:00:00Z');
 

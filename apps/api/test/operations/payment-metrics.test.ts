@@ -6,9 +6,9 @@ import { ManualClock } from '../../src/lib/clock';
 import { demoSeason } from '../../src/modules/catalogue/demo-season';
 import { loadSeason } from '../../src/modules/catalogue/season.service';
 import { metricsRegistry } from '../../src/modules/operations/metrics';
-import { createCustomer, type TestCustomer } from '../support/customers';
-import { CARDS, listenForWebhooks, payWithCard, startSandbox } from '../support/payments';
-import { createTestApp, type TestApp } from '../test-app';
+import { createCustomer, type TestCustomer } from '../helpers/customers';
+import { CARDS, listenForWebhooks, payWithCard, startSandbox } from '../helpers/payments';
+import { createTestApp, type TestApp } from '../helpers/test-app';
 
 /** One sample's value in the Prometheus text, by its series exactly as printed (0 when absent). */
 const sample = (text: string, series: string) =>

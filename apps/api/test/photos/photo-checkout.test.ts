@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { reconcilePayments } from '../../src/modules/payments/payment-reconciliation.service';
 import { expectContractError } from '../security/security-fixtures';
 import { bookDirect, createPerson, headersOf, staffDay, type Person, type StaffDay } from '../staff/staff-fixtures';
-import { CARDS, listenForWebhooks, payWithCard, startSandbox } from '../support/payments';
+import { CARDS, listenForWebhooks, payWithCard, startSandbox } from '../helpers/payments';
 import { cameraJpeg, multipart } from './photo-fixtures';
 
 /** Buying more photos by card (issue 39, decision 0065), against the Stripe sandbox and its webhooks. */

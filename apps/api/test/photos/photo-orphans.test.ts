@@ -15,7 +15,7 @@ import {
   photoStorageFor,
   type PhotoStorage,
 } from '../../src/modules/photos/photo-storage';
-import { createTestApp, type TestApp } from '../test-app';
+import { createTestApp, type TestApp } from '../helpers/test-app';
 import { startS3rverProcess, type S3rverProcess } from './s3rver-process';
 
 /** A photo store as a test sees it: what the app sees, plus the files beside it. */

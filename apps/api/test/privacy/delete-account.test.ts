@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { refresh, signIn, STRONG_PASSWORD } from '../support/accounts';
+import { refresh, signIn, STRONG_PASSWORD } from '../helpers/accounts';
 import { expectContractError } from '../security/security-fixtures';
 import { createPerson, headersOf } from '../staff/staff-fixtures';
 import { privacyWorld, type Family, type PrivacyWorld } from './privacy-world';

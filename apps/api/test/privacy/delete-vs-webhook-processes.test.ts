@@ -6,10 +6,10 @@ import type { Db } from '../../src/db/client';
 import { users } from '../../src/db/schema/accounts';
 import type { IdTokens } from '../../src/modules/accounts/id-tokens';
 import { hashPassword } from '../../src/modules/accounts/passwords';
-import { STRONG_PASSWORD } from '../support/accounts';
-import { startApiProcesses, type ApiProcesses } from '../support/api-processes';
-import { CARDS, payWithCard, startSandbox } from '../support/payments';
-import { createProcessesDatabase } from '../support/processes-database';
+import { STRONG_PASSWORD } from '../helpers/accounts';
+import { startApiProcesses, type ApiProcesses } from '../helpers/api-processes';
+import { CARDS, payWithCard, startSandbox } from '../helpers/payments';
+import { createProcessesDatabase } from '../helpers/processes-database';
 import { bookDirect, headersOf, type Person } from '../staff/staff-fixtures';
 
 /**

@@ -6,9 +6,9 @@ import { packages } from '../../src/db/schema/catalogue';
 import { ManualClock } from '../../src/lib/clock';
 import { demoSeason } from '../../src/modules/catalogue/demo-season';
 import { loadSeason } from '../../src/modules/catalogue/season.service';
-import { bearer, createSignedInUser } from '../support/accounts';
-import { CARDS, listenForWebhooks, payWithCard, startSandbox } from '../support/payments';
-import { createTestApp, type TestApp } from '../test-app';
+import { bearer, createSignedInUser } from '../helpers/accounts';
+import { CARDS, listenForWebhooks, payWithCard, startSandbox } from '../helpers/payments';
+import { createTestApp, type TestApp } from '../helpers/test-app';
 
 /** A family registered with a real password (deletion checks it), signed in. */
 export interface Family {

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runPrivacyPurges } from '../../src/jobs/privacy-purges.job';
-import { register, STRONG_PASSWORD } from '../support/accounts';
+import { register, STRONG_PASSWORD } from '../helpers/accounts';
 import { privacyWorld, type PrivacyWorld } from './privacy-world';
 
 const DAY = 86_400_000;

@@ -5,7 +5,7 @@ import { ManualClock } from '../../src/lib/clock';
 import { demoSeason } from '../../src/modules/catalogue/demo-season';
 import { loadSeason } from '../../src/modules/catalogue/season.service';
 import { createPerson, headersOf, type Person } from '../staff/staff-fixtures';
-import { createTestApp, type TestApp } from '../test-app';
+import { createTestApp, type TestApp } from '../helpers/test-app';
 
 /** A Tuesday, 11:00 in Sydney: the demo season's 14 days run 1 to 14 December, Thursdays 3 and 10. */
 export const NOW = new Date('2026-12-01T00:00:00Z');

@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPerson, bookDirect } from '../staff/staff-fixtures';
-import { createCustomer } from '../support/customers';
+import { createCustomer } from '../helpers/customers';
 import {
   catalogueChecksum,
   demoFile,

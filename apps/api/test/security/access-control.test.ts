@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCustomer, type TestCustomer } from '../support/customers';
-import { createTestApp } from '../test-app';
+import { createCustomer, type TestCustomer } from '../helpers/customers';
+import { createTestApp } from '../helpers/test-app';
 import { waitlistPass } from '../../src/modules/waitlist/waitlist.hand-off';
-import { oneSessionDays } from '../support/waitlist-days';
+import { oneSessionDays } from '../helpers/waitlist-days';
 import {
   bookingWorld,
   expectContractError,

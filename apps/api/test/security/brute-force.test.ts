@@ -1,15 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { APP_ORIGIN, awaitMails, latestLink, register, STRONG_PASSWORD } from '../support/accounts';
+import { APP_ORIGIN, awaitMails, latestLink, register, STRONG_PASSWORD } from '../helpers/accounts';
 import { eq } from 'drizzle-orm';
 import { rateLimitCounters } from '../../src/db/schema/platform';
 import { ACCOUNT_LIMITS } from '../../src/modules/accounts/account-limits';
 import { bucketKey } from '../../src/plugins/rate-limit';
-import { createTestApp, type TestApp } from '../test-app';
+import { createTestApp, type TestApp } from '../helpers/test-app';
 import { expectContractError } from './security-fixtures';
 
 /**
  * ASVS 2.2.1: brute force past the limits. The basic per-IP and per-e-mail counting is proven in
- * src/modules/accounts/rate-limits.test.ts and test/platform-rate-limit.test.ts; here: what an
+ * src/modules/accounts/rate-limits.test.ts and test/platform/platform-rate-limit.test.ts; here: what an
  * attacker would try next (the right password once limited, other spellings of the e-mail,
  * forged X-Forwarded-For) and the limits those files do not cover (reset per IP, e-mail links).
  */

@@ -1,6 +1,6 @@
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../test-app';
+import { createTestApp, type TestApp } from '../helpers/test-app';
 
 /** Issue 48 item 11: a DNS-rebinding page reaches 127.0.0.1 from the developer's browser, with its own Host. */
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { APP_ORIGIN, awaitMails, outboxFor, register, signIn, STRONG_PASSWORD } from '../support/accounts';
-import { createTestApp, type TestApp } from '../test-app';
+import { APP_ORIGIN, awaitMails, outboxFor, register, signIn, STRONG_PASSWORD } from '../helpers/accounts';
+import { createTestApp, type TestApp } from '../helpers/test-app';
 import { indistinguishable, interleavedMedians } from './security-fixtures';
 
 /**

@@ -1,7 +1,7 @@
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../test-app';
+import { createTestApp, type TestApp } from '../helpers/test-app';
 
 /** Issue 36, probe case 1: half-sent requests held sockets for 150 s, and 1,200 of them from one address made /ready unanswerable. */
 

@@ -3,8 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { register, signIn } from '../support/accounts';
-import { createTestApp, type TestApp } from '../test-app';
+import { register, signIn } from '../helpers/accounts';
+import { createTestApp, type TestApp } from '../helpers/test-app';
 
 /** ASVS 14.4 (headers), 14.5.3 (CORS), 3.4 (cookie attributes), 8.2.1 (no caching of API answers). */
 

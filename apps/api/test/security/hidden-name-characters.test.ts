@@ -1,7 +1,7 @@
 import { zonedToInstant } from '@kringle/contracts/dates';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { STRONG_PASSWORD } from '../support/accounts';
+import { STRONG_PASSWORD } from '../helpers/accounts';
 import { FAMILY_AS_SENT, headersOf, staffDay, SYDNEY, type StaffDay } from '../staff/staff-fixtures';
 
 /**

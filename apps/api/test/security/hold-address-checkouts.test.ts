@@ -5,9 +5,9 @@ import { ManualClock } from '../../src/lib/clock';
 import { demoSeason } from '../../src/modules/catalogue/demo-season';
 import { loadSeason } from '../../src/modules/catalogue/season.service';
 import { basketFor } from '../faults/booking-flow';
-import { createCustomers, type TestCustomer } from '../support/customers';
-import { CARDS, listenForWebhooks, payWithCard, startSandbox } from '../support/payments';
-import { createTestApp, type TestApp } from '../test-app';
+import { createCustomers, type TestCustomer } from '../helpers/customers';
+import { CARDS, listenForWebhooks, payWithCard, startSandbox } from '../helpers/payments';
+import { createTestApp, type TestApp } from '../helpers/test-app';
 
 /**
  * Decision 0069: an unpaid checkout still holds its session, so it counts against its address's

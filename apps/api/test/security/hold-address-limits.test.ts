@@ -5,9 +5,9 @@ import { batchHold } from '../../src/modules/booking-lifecycle/hold-statements.r
 import { holdAddressOf } from '../../src/modules/reservations/hold-address';
 import { demoSeason } from '../../src/modules/catalogue/demo-season';
 import { loadSeason } from '../../src/modules/catalogue/season.service';
-import { createCustomers, reauthenticate, type TestCustomer } from '../support/customers';
-import { holdArgs } from '../support/hold-args';
-import { createTestApp, type TestApp } from '../test-app';
+import { createCustomers, reauthenticate, type TestCustomer } from '../helpers/customers';
+import { holdArgs } from '../helpers/hold-args';
+import { createTestApp, type TestApp } from '../helpers/test-app';
 
 const NOW = new Date('2026-12-01T00:00:00Z');
 const MINUTE = 60_000;

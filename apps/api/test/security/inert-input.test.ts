@@ -5,8 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bookings } from '../../src/db/schema/bookings';
 import { startSmtpCatcher, type SmtpCatcher } from '../../src/dev/smtp-catcher';
 import { createOutboxJob } from '../../src/jobs/outbox.job';
-import { APP_ORIGIN, bearer, latestLink, register, signIn } from '../support/accounts';
-import type { TestCustomer } from '../support/customers';
+import { APP_ORIGIN, bearer, latestLink, register, signIn } from '../helpers/accounts';
+import type { TestCustomer } from '../helpers/customers';
 import { escapeHtml } from '../../src/modules/mail/mail-layout';
 import { bookingWorld, type BookingWorld } from './security-fixtures';
 

@@ -1,8 +1,8 @@
 import { createPrivateKey, createPublicKey, createSecretKey, sign, type KeyObject } from 'node:crypto';
 import { exportJWK, generateKeyPair, SignJWT, UnsecuredJWT, type JWTPayload } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCustomer, type TestCustomer } from '../support/customers';
-import { createTestApp, type TestApp } from '../test-app';
+import { createCustomer, type TestCustomer } from '../helpers/customers';
+import { createTestApp, type TestApp } from '../helpers/test-app';
 import { expectContractError } from './security-fixtures';
 
 const b64 = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');

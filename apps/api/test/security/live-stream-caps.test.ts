@@ -7,8 +7,8 @@ import { demoSeason } from '../../src/modules/catalogue/demo-season';
 import { loadSeason } from '../../src/modules/catalogue/season.service';
 import { startSlotEventsListener } from '../../src/modules/reservations/slot-events.listener';
 import { ManualClock } from '../../src/lib/clock';
-import { bearer, createSignedInUser } from '../support/accounts';
-import { createTestApp, type TestApp } from '../test-app';
+import { bearer, createSignedInUser } from '../helpers/accounts';
+import { createTestApp, type TestApp } from '../helpers/test-app';
 
 /** Issue 36, probe case 2: one account opened 2,000 streams in 1.4 s, and streams outlived the token and a sign-out. */
 

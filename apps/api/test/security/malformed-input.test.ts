@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCustomer, type TestCustomer } from '../support/customers';
-import { createTestApp, type TestApp } from '../test-app';
+import { createCustomer, type TestCustomer } from '../helpers/customers';
+import { createTestApp, type TestApp } from '../helpers/test-app';
 import { expectContractError, stateChecksum, UUID_ZERO } from './security-fixtures';
 
 /**
  * ASVS 5.1 / 13.1: hostile bodies and parameters get API.md's error body, change nothing, and
  * leave the server healthy. The plain cases (one malformed body, one oversized body, one wrong
- * media type) are in test/errors.test.ts on a probe route; these run on the real routes.
+ * media type) are in test/platform/errors.test.ts on a probe route; these run on the real routes.
  */
 describe('oversized, malformed and odd input', () => {
   let t: TestApp;

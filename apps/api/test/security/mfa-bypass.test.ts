@@ -4,9 +4,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { users } from '../../src/db/schema/accounts';
 import { DEMO_PASSWORD, seedDemoAccounts } from '../../src/modules/accounts/demo-accounts.seed';
 import { MFA_LIMITS } from '../../src/modules/accounts/account-limits';
-import { createTestApp, type TestApp } from '../test-app';
-import { APP_ORIGIN, awaitMails, latestLink } from '../support/accounts';
-import { bearer, codeAt, cookieOf, enrol, secondStep, signIn } from '../support/staff-people';
+import { createTestApp, type TestApp } from '../helpers/test-app';
+import { APP_ORIGIN, awaitMails, latestLink } from '../helpers/accounts';
+import { bearer, codeAt, cookieOf, enrol, secondStep, signIn } from '../helpers/staff-people';
 import { expectContractError } from './security-fixtures';
 
 const MANAGER = 'manager@kringle.test';

@@ -2,8 +2,8 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_PASSWORD, seedDemoAccounts } from '../../src/modules/accounts/demo-accounts.seed';
 import { MFA_LOCK_AFTER, MFA_LOCK_MS } from '../../src/modules/staff-accounts/mfa-lockout';
-import { codeAt, enrol, secondStep, signIn } from '../support/staff-people';
-import { createTestApp, type TestApp } from '../test-app';
+import { codeAt, enrol, secondStep, signIn } from '../helpers/staff-people';
+import { createTestApp, type TestApp } from '../helpers/test-app';
 import { expectContractError } from './security-fixtures';
 
 const SUPPORT = 'support@kringle.test';

@@ -6,8 +6,8 @@ import type { Db } from '../../src/db/client';
 import { DEMO_PASSWORD, seedDemoAccounts } from '../../src/modules/accounts/demo-accounts.seed';
 import { REFRESH_COOKIE } from '../../src/modules/accounts/refresh-cookie';
 import { MFA_LOCK_AFTER, MFA_LOCK_MS } from '../../src/modules/staff-accounts/mfa-lockout';
-import { startApiProcesses, type ApiProcesses } from '../support/api-processes';
-import { createProcessesDatabase } from '../support/processes-database';
+import { startApiProcesses, type ApiProcesses } from '../helpers/api-processes';
+import { createProcessesDatabase } from '../helpers/processes-database';
 
 /**
  * Issue 48 items 1 and 2 against two real API processes on one database (decision 0080): a

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { APP_ORIGIN, awaitMails, bearer, createSignedInUser, latestLink, outboxFor } from '../support/accounts';
-import { createTestApp, type TestApp } from '../test-app';
+import { APP_ORIGIN, awaitMails, bearer, createSignedInUser, latestLink, outboxFor } from '../helpers/accounts';
+import { createTestApp, type TestApp } from '../helpers/test-app';
 import { expectContractError } from './security-fixtures';
 
 /**

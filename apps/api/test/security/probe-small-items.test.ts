@@ -5,8 +5,8 @@ import { demoSeason } from '../../src/modules/catalogue/demo-season';
 import { loadSeason } from '../../src/modules/catalogue/season.service';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REFRESH_COOKIE } from '../../src/modules/accounts/refresh-cookie';
-import { APP_ORIGIN, bearer, createSignedInUser, refresh, signIn, refreshCookieOf } from '../support/accounts';
-import { createTestApp, type TestApp } from '../test-app';
+import { APP_ORIGIN, bearer, createSignedInUser, refresh, signIn, refreshCookieOf } from '../helpers/accounts';
+import { createTestApp, type TestApp } from '../helpers/test-app';
 
 /** Issue 36, probe case 11: the smaller findings. */
 

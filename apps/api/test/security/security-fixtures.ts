@@ -6,9 +6,9 @@ import { packages } from '../../src/db/schema/catalogue';
 import { ManualClock } from '../../src/lib/clock';
 import { demoSeason } from '../../src/modules/catalogue/demo-season';
 import { loadSeason } from '../../src/modules/catalogue/season.service';
-import type { TestCustomer } from '../support/customers';
-import { CARDS, listenForWebhooks, payWithCard, startSandbox } from '../support/payments';
-import { createTestApp, type TestApp } from '../test-app';
+import type { TestCustomer } from '../helpers/customers';
+import { CARDS, listenForWebhooks, payWithCard, startSandbox } from '../helpers/payments';
+import { createTestApp, type TestApp } from '../helpers/test-app';
 
 /** Shared by the security suite (not a test file itself). */
 

@@ -2,9 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rateLimitCounters } from '../../src/db/schema/platform';
 import { REGISTER_PRICING, SIGN_IN_PRICING, VERIFY_MAIL_LIMITS } from '../../src/modules/accounts/account-limits';
 import { bucketKey } from '../../src/plugins/rate-limit';
-import { APP_ORIGIN, bearer, STRONG_PASSWORD } from '../support/accounts';
-import { appCheckToken } from '../support/app-check';
-import { createTestApp, type TestApp } from '../test-app';
+import { APP_ORIGIN, bearer, STRONG_PASSWORD } from '../helpers/accounts';
+import { appCheckToken } from '../helpers/app-check';
+import { createTestApp, type TestApp } from '../helpers/test-app';
 
 /** Issue 36, probe cases 3 to 5: a family locked out from anywhere, one proof for any number of guesses or accounts, e-mail bombing. */
 

@@ -9,8 +9,8 @@ import {
   refreshCookieOf,
   signIn,
   STRONG_PASSWORD,
-} from '../support/accounts';
-import { createTestApp, type TestApp } from '../test-app';
+} from '../helpers/accounts';
+import { createTestApp, type TestApp } from '../helpers/test-app';
 import { expectContractError, stateChecksum } from './security-fixtures';
 
 /**

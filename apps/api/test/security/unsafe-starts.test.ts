@@ -3,7 +3,7 @@ import { loadConfig } from '../../src/config/config';
 import { generateJwtKey } from '../../src/config/secrets';
 import { seedDemoAccounts } from '../../src/modules/accounts/demo-accounts.seed';
 import { runServer } from '../../src/server';
-import { createTestApp, type TestApp } from '../test-app';
+import { createTestApp, type TestApp } from '../helpers/test-app';
 
 /** Issue 36, probe cases 6 and 7: production on demo accounts, and the dev mailbox on the network. */
 

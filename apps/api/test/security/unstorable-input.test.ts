@@ -1,7 +1,7 @@
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCustomer, type TestCustomer } from '../support/customers';
-import { createTestApp, type TestApp } from '../test-app';
+import { createCustomer, type TestCustomer } from '../helpers/customers';
+import { createTestApp, type TestApp } from '../helpers/test-app';
 import {
   expectContractError,
   fillPath,

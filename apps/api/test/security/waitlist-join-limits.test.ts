@@ -4,9 +4,9 @@ import { demoSeason } from '../../src/modules/catalogue/demo-season';
 import { loadSeason } from '../../src/modules/catalogue/season.service';
 import { WAITLIST_JOIN_LIMITS } from '../../src/modules/waitlist/waitlist-limits';
 import { bucketKey } from '../../src/plugins/rate-limit';
-import { createCustomer, type TestCustomer } from '../support/customers';
-import { oneSessionDays, type OneSessionDay } from '../support/waitlist-days';
-import { createTestApp, type TestApp } from '../test-app';
+import { createCustomer, type TestCustomer } from '../helpers/customers';
+import { oneSessionDays, type OneSessionDay } from '../helpers/waitlist-days';
+import { createTestApp, type TestApp } from '../helpers/test-app';
 
 /**
  * Issue 36, probe case 3's waitlist half: joins are limited per account (10 an hour, 30 a day) and

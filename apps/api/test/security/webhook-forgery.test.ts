@@ -2,8 +2,8 @@ import { eq } from 'drizzle-orm';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bookings } from '../../src/db/schema/bookings';
-import { createCustomer } from '../support/customers';
-import { CARDS, payWithCard } from '../support/payments';
+import { createCustomer } from '../helpers/customers';
+import { CARDS, payWithCard } from '../helpers/payments';
 import { bookingWorld, expectContractError, stateChecksum, type BookingWorld } from './security-fixtures';
 
 /** Stripe's default signature tolerance (stripe-node `constructEvent`), which the route keeps. */

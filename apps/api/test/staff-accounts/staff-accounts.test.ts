@@ -7,9 +7,9 @@ import { startSessionCutoffsListener } from '../../src/modules/accounts/session-
 import { demoSeason } from '../../src/modules/catalogue/demo-season';
 import { loadSeason } from '../../src/modules/catalogue/season.service';
 import { expectContractError } from '../security/security-fixtures';
-import { awaitMails } from '../support/accounts';
-import { bearer, codeAt, cookieOf, enrol, secondStep, signIn } from '../support/staff-people';
-import { createTestApp, type TestApp } from '../test-app';
+import { awaitMails } from '../helpers/accounts';
+import { bearer, codeAt, cookieOf, enrol, secondStep, signIn } from '../helpers/staff-people';
+import { createTestApp, type TestApp } from '../helpers/test-app';
 
 const NEW_PASSWORD = 'Tinsel-Town-2026';
 

@@ -12,9 +12,9 @@ import { ManualClock } from '../../src/lib/clock';
 import { sealAuditEntries, verifyAuditChain } from '../../src/modules/audit/audit-chain.repository';
 import { demoSeason } from '../../src/modules/catalogue/demo-season';
 import { loadSeason } from '../../src/modules/catalogue/season.service';
-import { createCustomer, type TestCustomer } from '../support/customers';
-import { startSandbox } from '../support/payments';
-import { createTestApp, type TestApp } from '../test-app';
+import { createCustomer, type TestCustomer } from '../helpers/customers';
+import { startSandbox } from '../helpers/payments';
+import { createTestApp, type TestApp } from '../helpers/test-app';
 import { createPerson, signedInHeaders } from './staff-fixtures';
 
 const API_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');

@@ -16,7 +16,7 @@ import { handleStripeEvent } from '../../src/modules/payments/payments.service';
 import { handOffSlot, settleOffers } from '../../src/modules/waitlist/waitlist.hand-off';
 import { leaveWaitlist } from '../../src/modules/waitlist/waitlist.service';
 import { bookDirect, createPerson, SYDNEY, staffDay, type Person, type StaffDay } from './staff-fixtures';
-import { holdArgs } from '../support/hold-args';
+import { holdArgs } from '../helpers/hold-args';
 
 /**
  * Decision 0062: every change of a session's state (holds, waitlist offers, closures), every

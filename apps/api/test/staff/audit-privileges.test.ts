@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AuditAction } from '@kringle/contracts/audit-actions';
 import { checkInCodeFor } from '../../src/modules/check-in/check-in-codes';
 import { cameraJpeg, multipart, qrPhoto } from '../photos/photo-fixtures';
-import { awaitMails } from '../support/accounts';
+import { awaitMails } from '../helpers/accounts';
 import {
   bookDirect,
   createPerson,

@@ -3,8 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/lib/clock';
 import { demoSeason } from '../../src/modules/catalogue/demo-season';
 import { loadSeason } from '../../src/modules/catalogue/season.service';
-import { createCustomers } from '../support/customers';
-import { createTestApp } from '../test-app';
+import { createCustomers } from '../helpers/customers';
+import { createTestApp } from '../helpers/test-app';
 
 const NOW = new Date('2026-12-01T00:00:00Z'); // 11:00 AEDT in Sydney
 

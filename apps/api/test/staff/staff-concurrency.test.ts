@@ -3,9 +3,9 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../../src/db/client';
 import type { IdTokens } from '../../src/modules/accounts/id-tokens';
-import { startApiProcesses, type ApiProcesses } from '../support/api-processes';
+import { startApiProcesses, type ApiProcesses } from '../helpers/api-processes';
 import { bookDirect, createPerson, FAMILY_AS_SENT, headersOf, type Person } from './staff-fixtures';
-import { createProcessesDatabase } from '../support/processes-database';
+import { createProcessesDatabase } from '../helpers/processes-database';
 
 /**
  * Issue 19: "Two staff devices checking in the same family, or selling the same free session, give

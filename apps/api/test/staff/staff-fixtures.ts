@@ -13,7 +13,7 @@ import { demoSeason } from '../../src/modules/catalogue/demo-season';
 import { loadSeason } from '../../src/modules/catalogue/season.service';
 import type { IdTokens } from '../../src/modules/accounts/id-tokens';
 import { newBookingReference } from '../../src/modules/checkout/booking-reference';
-import { createTestApp, type TestApp } from '../test-app';
+import { createTestApp, type TestApp } from '../helpers/test-app';
 
 export interface Person {
   id: string;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectContractError } from '../security/security-fixtures';
-import { createTestApp, type TestApp } from '../test-app';
+import { createTestApp, type TestApp } from '../helpers/test-app';
 import { createPerson, headersOf } from './staff-fixtures';
 
 /** Issue 34: the support desk searches as staff type, so each member is limited (decision 0051: 60 a minute). */
