@@ -38,6 +38,8 @@ const API_MODULES = [
   'health',
   // The audit trail's writer: every module audits its own changes (issue 48 item 5).
   'audit-trail',
+  // The metrics (decision 0088): the hold and payment paths count into it; it imports no module.
+  'operations',
 ];
 const kringle = { rules: { boundaries } };
 const apiModuleLayers = API_MODULES.map((name, i) => ({
