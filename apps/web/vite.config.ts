@@ -144,7 +144,7 @@ const config: UserConfig = {
               name: 'signed-in',
               priority: 1,
               includeDependenciesRecursively: false,
-              test: /(packages[\\/]contracts[\\/]src[\\/](access-needs|cart|dates|money|policy|reservations)|src[\\/](features[\\/](booking-wizard[\\/](api|hold-actions|checkout[\\/]cart-math)|bookings[\\/]api)|components[\\/](ui[\\/](icons|use-opened-once)|whos-coming[\\/](check-in-qr|details-summary))|lib[\\/](download-file|policy-api|waitlist-api|waitlist-words)))\.tsx?$/,
+              test: /(packages[\\/]contracts[\\/]src[\\/](access-needs|cart|dates|money|policy|reservations)|src[\\/](features[\\/](booking-wizard[\\/](api|hold[\\/]hold-actions|checkout[\\/]cart-math)|bookings[\\/]api)|components[\\/](ui[\\/](icons|use-opened-once)|whos-coming[\\/](check-in-qr|details-summary))|lib[\\/](download-file|policy-api|waitlist-api|waitlist-words)))\.tsx?$/,
             },
             {
               name: 'auth-forms',

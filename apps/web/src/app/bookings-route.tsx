@@ -8,10 +8,10 @@ import {
   setLocation,
   startReschedule,
   toggleSlotType,
-} from '../features/booking-wizard/booking-slice';
-import { continuePayment } from '../features/booking-wizard/continue-payment';
-import { stopTimer } from '../features/booking-wizard/timer-slice';
-import { stepIndex } from '../features/booking-wizard/wizard-steps';
+} from '../features/booking-wizard/state/booking-slice';
+import { continuePayment } from '../features/booking-wizard/checkout/continue-payment';
+import { stopTimer } from '../features/booking-wizard/state/timer-slice';
+import { stepIndex } from '../features/booking-wizard/state/wizard-steps';
 import { BookingsPage } from '../features/bookings/bookings-page';
 import { track } from '../lib/analytics';
 import type { ApiError } from '../lib/api-error';

@@ -2,8 +2,8 @@ import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Provider } from 'react-redux';
 import { describe, expect, it, vi } from 'vitest';
-import { setCheckoutData, setLocation, setReservationData } from '../features/booking-wizard/booking-slice';
-import { SYDNEY_FIXTURE, wizardTestStore } from '../features/booking-wizard/wizard-test-store';
+import { setCheckoutData, setLocation, setReservationData } from '../features/booking-wizard/state/booking-slice';
+import { SYDNEY_FIXTURE, wizardTestStore } from '../features/booking-wizard/state/wizard-test-store';
 import { HeldSessionNotice } from './held-session-notice';
 
 const SESSION = {

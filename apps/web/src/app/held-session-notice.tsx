@@ -3,7 +3,7 @@ import { Button } from '../components/ui/button';
 import { ClockIcon } from '../components/ui/icons';
 import { useGetSlotQuery } from '../features/booking-wizard/api';
 import { usePassed } from '../lib/use-passed';
-import { resumeLiveHold, useLiveHold } from '../features/booking-wizard/resume-hold';
+import { resumeLiveHold, useLiveHold } from '../features/booking-wizard/hold/resume-hold';
 import { useAppDispatch, useAppSelector } from './hooks';
 
 /**

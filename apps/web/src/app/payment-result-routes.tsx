@@ -1,8 +1,13 @@
 import { useCallback } from 'react';
 import { useNavigate } from 'react-router';
-import { goToStep, resetBooking, setCheckoutData, setReservationData } from '../features/booking-wizard/booking-slice';
-import { setEndDate, stopTimer } from '../features/booking-wizard/timer-slice';
-import { stepIndex } from '../features/booking-wizard/wizard-steps';
+import {
+  goToStep,
+  resetBooking,
+  setCheckoutData,
+  setReservationData,
+} from '../features/booking-wizard/state/booking-slice';
+import { setEndDate, stopTimer } from '../features/booking-wizard/state/timer-slice';
+import { stepIndex } from '../features/booking-wizard/state/wizard-steps';
 import { PaymentErrorPage, type RetryPayment } from '../features/payments/error-page';
 import { PaymentSuccessPage } from '../features/payments/success-page';
 import { useAppDispatch, useAppSelector } from './hooks';

@@ -83,7 +83,7 @@ export const routes: RouteObject[] = [
               {
                 path: 'queue/:locationId',
                 lazy: lazyPage(
-                  () => import('../features/booking-wizard/queue-page'),
+                  () => import('../features/booking-wizard/queue/queue-page'),
                   (m) => m.QueuePage,
                 ),
                 handle: h({ title: 'Waiting Room', guestRedirect: '/login' }),
@@ -107,7 +107,7 @@ export const routes: RouteObject[] = [
               {
                 path: 'expired',
                 lazy: lazyPage(
-                  () => import('../features/booking-wizard/expired-page'),
+                  () => import('../features/booking-wizard/hold/expired-page'),
                   (m) => m.ReservationExpiredPage,
                 ),
                 handle: h({ title: 'Reservation Expired', guestRedirect: '/login' }),

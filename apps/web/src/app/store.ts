@@ -14,10 +14,10 @@ import {
 import { persistStorage } from '../lib/persist-storage';
 import { authReducer, initialAuthState, type AuthState } from '../features/auth/auth-slice';
 import { followOtherTabs, refreshSession, signOut, type AuthExtra } from '../features/auth/session';
-import { bookingReducer } from '../features/booking-wizard/booking-slice';
-import { followHoldAcrossTabs } from '../features/booking-wizard/hold-tabs';
-import { keepHoldCart } from '../features/booking-wizard/kept-cart';
-import { timerReducer } from '../features/booking-wizard/timer-slice';
+import { bookingReducer } from '../features/booking-wizard/state/booking-slice';
+import { followHoldAcrossTabs } from '../features/booking-wizard/hold/hold-tabs';
+import { keepHoldCart } from '../features/booking-wizard/checkout/kept-cart';
+import { timerReducer } from '../features/booking-wizard/state/timer-slice';
 import { api } from '../lib/api';
 import { toastError } from '../lib/deferred-toast';
 import type { BaseQueryExtra } from '../lib/base-query';

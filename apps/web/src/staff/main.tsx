@@ -1,6 +1,6 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { StaffApp } from './staff-app';
+import { StaffApp } from './shell/staff-app';
 import './staff.css';
 
 createRoot(document.getElementById('root')!).render(

@@ -4,7 +4,7 @@ import { Provider } from 'react-redux';
 import { describe, expect, it, vi } from 'vitest';
 import type { Booking } from '@kringle/contracts/bookings';
 import { authReducer } from '../../features/auth/auth-slice';
-import { bookingReducer } from '../../features/booking-wizard/booking-slice';
+import { bookingReducer } from '../../features/booking-wizard/state/booking-slice';
 import { aBooking } from '../../features/bookings/booking-fixture';
 import { api } from '../../lib/api';
 import { testBaseQueryDeps } from '../../lib/test-base-query';

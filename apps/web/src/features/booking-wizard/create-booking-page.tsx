@@ -1,23 +1,23 @@
 import { lazy, Suspense, useCallback, useEffect, useState } from 'react';
 import { pageTitle } from '../../lib/env';
-import { useWizardDispatch, useWizardSelector } from './booking-hooks';
-import { selectActiveStep } from './booking-slice';
+import { useWizardDispatch, useWizardSelector } from './state/booking-hooks';
+import { selectActiveStep } from './state/booking-slice';
 import { useOpenedOnce } from '../../components/ui/use-opened-once';
 import { CartSummaryBar } from './checkout/cart-summary-bar';
-import { CountdownBar, StickyHoldBars } from './countdown-bar';
-import { ResumeHoldOffer } from './resume-hold';
+import { CountdownBar, StickyHoldBars } from './hold/countdown-bar';
+import { ResumeHoldOffer } from './hold/resume-hold';
 import { BookingLimitNotice } from '../../components/ui/booking-limit-notice';
 import { useGetPolicyQuery } from '../../lib/policy-api';
 import { useGetUpcomingBookingCountQuery } from './api';
-import { useReleaseAsk } from './release-ask';
+import { useReleaseAsk } from './hold/release-ask';
 import { LocationStep } from './steps/location-step';
 import { LoadingList } from './steps/load-states';
-import { usePhoneLayout } from './use-media';
-import { WizardStepper } from './wizard-stepper';
-import { useOfferLink } from './offer-link';
-import { popToStep } from './hold-actions';
-import { useStepHistory } from './use-step-history';
-import { RESCHEDULE_STEPS, stepIndex, WIZARD_STEPS } from './wizard-steps';
+import { usePhoneLayout } from './shell/use-media';
+import { WizardStepper } from './shell/wizard-stepper';
+import { useOfferLink } from './waitlist/offer-link';
+import { popToStep } from './hold/hold-actions';
+import { useStepHistory } from './shell/use-step-history';
+import { RESCHEDULE_STEPS, stepIndex, WIZARD_STEPS } from './state/wizard-steps';
 
 // The last step (and its card form) loads when the family reaches Overview, not with the wizard:
 // the /create-booking initial-JS budget (decision 0013).
@@ -35,7 +35,7 @@ const loadTermsStep = () => import('./steps/terms-step');
 const loadOverviewStep = () => import('./steps/overview-step');
 const loadCartDrawer = () => import('./checkout/cart-drawer');
 // The "Let go of …?" question (Radix Dialog) is asked only on Back from a held session.
-const loadReleaseHoldDialog = () => import('./release-hold-dialog');
+const loadReleaseHoldDialog = () => import('./hold/release-hold-dialog');
 const BookingTypeStep = lazy(() => loadBookingTypeStep().then((m) => ({ default: m.BookingTypeStep })));
 const SessionTimeStep = lazy(() => loadSessionTimeStep().then((m) => ({ default: m.SessionTimeStep })));
 const PackageStep = lazy(() => loadPackageStep().then((m) => ({ default: m.PackageStep })));

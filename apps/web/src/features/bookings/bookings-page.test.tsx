@@ -5,7 +5,7 @@ import { setAnalyticsSink, memorySink } from '../../lib/analytics';
 import { aBooking, anOrder } from './booking-fixture';
 import { BookingsPage } from './bookings-page';
 import { renderWithApi, type Call } from './bookings-test-store';
-import { POLICY_FIXTURE } from '../booking-wizard/wizard-test-store';
+import { POLICY_FIXTURE } from '../booking-wizard/state/wizard-test-store';
 
 const toast = vi.hoisted(() => ({ success: vi.fn(), error: vi.fn() }));
 vi.mock('sonner', () => ({ toast }));

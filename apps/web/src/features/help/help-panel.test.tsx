@@ -2,7 +2,7 @@ import { render, screen } from '@testing-library/react';
 import { Provider } from 'react-redux';
 import { MemoryRouter } from 'react-router';
 import { describe, expect, it } from 'vitest';
-import { POLICY_FIXTURE, wizardTestStore } from '../booking-wizard/wizard-test-store';
+import { POLICY_FIXTURE, wizardTestStore } from '../booking-wizard/state/wizard-test-store';
 import { HelpPanel } from './help-panel';
 
 function renderPanel(policy: unknown) {

@@ -1,5 +1,5 @@
 import type { Closure, ClosureBody, ClosurePreview, ClosurePreviewBody } from '@kringle/contracts/closures';
-import { downloadFile, postJson, requestJson } from '../staff-client';
+import { downloadFile, postJson, requestJson } from '../session/staff-client';
 
 /** The closures' calls (issue 35), over the staff app's one request path. */
 export const previewClosure = (body: ClosurePreviewBody) => postJson<ClosurePreview>('/staff/closures/preview', body);

@@ -4,7 +4,7 @@ import type { StaffCatalogue } from '@kringle/contracts/staff';
 import { useId, useState, type FormEvent } from 'react';
 import { Button } from '../../components/ui/button';
 import { ApiProblem } from '../../lib/api-error';
-import { control, ErrorText, input, label } from '../form-parts';
+import { control, ErrorText, input, label } from '../parts/form-parts';
 import { ClosurePreviewList } from './closure-preview-list';
 import { ClosureProgress } from './closure-progress';
 import { previewClosure, startClosure } from './closures-api';

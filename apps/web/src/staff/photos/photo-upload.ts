@@ -1,7 +1,7 @@
 import { MAX_PHOTOS_PER_UPLOAD } from '@kringle/contracts/photos';
 import { ApiProblem } from '../../lib/api-error';
 import { xhrFetch } from '../../lib/xhr-fetch';
-import { request } from '../staff-client';
+import { request } from '../session/staff-client';
 
 /**
  * Bytes per request: the API keeps or drops a request's photos together (decision 0054), so a

@@ -7,7 +7,7 @@ import type * as photoUpload from './photo-upload';
 import { postPhotos } from './photo-upload';
 import { PhotosPage } from './photos-page';
 
-vi.mock('../use-run-sheet', () => ({ useRunSheet: () => ({ sheet: null }) }));
+vi.mock('../run-sheet/use-run-sheet', () => ({ useRunSheet: () => ({ sheet: null }) }));
 vi.mock('./photo-upload', async (importOriginal) => ({
   ...(await importOriginal<typeof photoUpload>()),
   postPhotos: vi.fn(),

@@ -3,8 +3,8 @@ import type { RejectedPhoto, StaffPhoto } from '@kringle/contracts/photos';
 import type { StaffCatalogue } from '@kringle/contracts/staff';
 import { useState } from 'react';
 import { Button } from '../../components/ui/button';
-import { familyName } from '../booking-card';
-import { useRunSheet } from '../use-run-sheet';
+import { familyName } from '../parts/booking-card';
+import { useRunSheet } from '../run-sheet/use-run-sheet';
 import { batchesOf, postPhotos, sendHalvingOnTimeout } from './photo-upload';
 import { UnmatchedTray } from './unmatched-tray';
 

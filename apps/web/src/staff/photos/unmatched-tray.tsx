@@ -3,9 +3,9 @@ import type { StaffPhoto } from '@kringle/contracts/photos';
 import type { StaffCatalogue } from '@kringle/contracts/staff';
 import { useId, useState } from 'react';
 import { Button } from '../../components/ui/button';
-import { familyName } from '../booking-card';
-import { postJson } from '../staff-client';
-import { useRunSheet } from '../use-run-sheet';
+import { familyName } from '../parts/booking-card';
+import { postJson } from '../session/staff-client';
+import { useRunSheet } from '../run-sheet/use-run-sheet';
 
 type Location = StaffCatalogue['locations'][number];
 

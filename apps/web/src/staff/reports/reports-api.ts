@@ -1,5 +1,5 @@
 import type { OccupancyReport, SalesGroup, SalesReport } from '@kringle/contracts/reports';
-import { downloadFile, requestJson } from '../staff-client';
+import { downloadFile, requestJson } from '../session/staff-client';
 
 /** The managers' reports (issue 35, decision 0057), over the staff app's one request path. */
 export interface ReportFilter {

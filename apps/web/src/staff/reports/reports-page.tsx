@@ -5,7 +5,7 @@ import type { StaffCatalogue } from '@kringle/contracts/staff';
 import { useEffect, useId, useState, type FormEvent } from 'react';
 import { Button } from '../../components/ui/button';
 import { ApiProblem } from '../../lib/api-error';
-import { control, input, label } from '../form-parts';
+import { control, input, label } from '../parts/form-parts';
 import { BarChart, type Bar } from './bar-chart';
 import { OccupancyTable, SalesTable } from './report-tables';
 import { occupancyCsv, occupancyReport, salesCsv, salesReport, type ReportFilter } from './reports-api';

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import type { seasonSchema } from '@kringle/contracts/season';
 import type { SeasonPreview, SeasonSaved } from '@kringle/contracts/season-editor';
-import { downloadFile, request, requestJson } from '../staff-client';
+import { downloadFile, request, requestJson } from '../session/staff-client';
 
 /** The season file as it is written (API.md: the editor edits the file itself, decision 0056). */
 export type SeasonFile = z.input<typeof seasonSchema>;

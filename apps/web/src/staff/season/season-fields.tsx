@@ -1,5 +1,5 @@
 import { useId, useState, type ReactNode } from 'react';
-import { input, label } from '../form-parts';
+import { input, label } from '../parts/form-parts';
 
 /** A labelled input of the season form; `width` keeps short values (times, prices) short. */
 export function Field({

@@ -1,5 +1,5 @@
 import { useId } from 'react';
-import { control, label } from '../form-parts';
+import { control, label } from '../parts/form-parts';
 import type { SeasonFile, SeasonFileLocation } from './season-api';
 import { AddButton, Field, joinWindow, RemoveButton, Section, SlugField, splitWindow } from './season-fields';
 import { OpeningFields } from './season-opening-fields';

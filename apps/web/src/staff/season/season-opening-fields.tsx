@@ -1,7 +1,7 @@
 import { addDays, localDateOf, zoneAbbreviation, zonedToInstant } from '@kringle/contracts/dates';
 import { DEFAULT_QUEUE_OPENS_MINUTES_BEFORE } from '@kringle/contracts/season';
 import { useId } from 'react';
-import { input, label } from '../form-parts';
+import { input, label } from '../parts/form-parts';
 import type { SeasonFileLocation } from './season-api';
 import { formatLocalOpening } from './season-changes';
 

@@ -2,7 +2,7 @@ import type { SeasonPreview } from '@kringle/contracts/season-editor';
 import { useCallback, useEffect, useState } from 'react';
 import { Button } from '../../components/ui/button';
 import { ApiProblem } from '../../lib/api-error';
-import { control, label } from '../form-parts';
+import { control, label } from '../parts/form-parts';
 import { downloadSeason, getSeason, previewSeason, saveSeason, type SeasonFile } from './season-api';
 import { describeChange } from './season-changes';
 import { AddButton, freshSlug } from './season-fields';

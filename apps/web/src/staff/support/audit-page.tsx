@@ -3,7 +3,7 @@ import { zoneAbbreviation } from '@kringle/contracts/dates';
 import { useEffect, useId, useState, type FormEvent } from 'react';
 import { Button } from '../../components/ui/button';
 import { ApiProblem } from '../../lib/api-error';
-import { input, label } from '../form-parts';
+import { input, label } from '../parts/form-parts';
 import { AuditList } from './support-booking';
 import { auditCsv, auditPage, type AuditFilter } from './support-api';
 

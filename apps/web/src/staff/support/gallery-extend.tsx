@@ -1,7 +1,7 @@
 import { formatSessionTime } from '@kringle/contracts/dates';
 import type { SupportBooking } from '@kringle/contracts/support';
 import { useId, useState } from 'react';
-import { input, label } from '../form-parts';
+import { input, label } from '../parts/form-parts';
 import { ActionForm } from './support-actions';
 import { extendGallery } from './support-api';
 

@@ -11,7 +11,7 @@ import {
 import { useEffect, useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { Button } from '../../components/ui/button';
 import { ApiProblem } from '../../lib/api-error';
-import { ErrorText, input, label } from '../form-parts';
+import { ErrorText, input, label } from '../parts/form-parts';
 import { cancelBooking, freeSessions, refundOrder, reschedule } from './support-api';
 
 type Done = (message: string) => void;

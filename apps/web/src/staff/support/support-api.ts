@@ -8,7 +8,7 @@ import type {
   SupportRefund,
   SupportRefundChoice,
 } from '@kringle/contracts/support';
-import { downloadFile, postJson, requestJson } from '../staff-client';
+import { downloadFile, postJson, requestJson } from '../session/staff-client';
 
 /** The support desk's calls (issue 34), over the staff app's one request path. */
 export const searchFamilies = (q: string, signal?: AbortSignal) =>

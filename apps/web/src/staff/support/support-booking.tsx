@@ -7,7 +7,7 @@ import type { SupportBooking } from '@kringle/contracts/support';
 import { useCallback, useEffect, useState } from 'react';
 import { Button } from '../../components/ui/button';
 import { ApiProblem } from '../../lib/api-error';
-import { AttendanceTag, FamilyDetails, familyName } from '../booking-card';
+import { AttendanceTag, FamilyDetails, familyName } from '../parts/booking-card';
 import { CancelForm, RefundForm, RescheduleForm } from './support-actions';
 import { resendConfirmation, supportBooking } from './support-api';
 import { DetailsForm } from './support-details-form';

@@ -1,7 +1,7 @@
 import { EMPTY_DETAILS } from '@kringle/contracts/booking-details';
 import type { SupportBooking } from '@kringle/contracts/support';
 import { useState } from 'react';
-import { NO_CHILD, WhosComingFields, type DetailsInput } from '../whos-coming-fields';
+import { NO_CHILD, WhosComingFields, type DetailsInput } from '../walk-in/whos-coming-fields';
 import { ActionForm } from './support-actions';
 import { editDetails } from './support-api';
 

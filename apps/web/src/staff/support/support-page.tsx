@@ -3,8 +3,8 @@ import type { FamilySearchResult } from '@kringle/contracts/support';
 import { SEARCH_MIN } from '@kringle/contracts/support';
 import { useEffect, useId, useState } from 'react';
 import { ApiProblem } from '../../lib/api-error';
-import { AttendanceTag, familyName } from '../booking-card';
-import { input, label } from '../form-parts';
+import { AttendanceTag, familyName } from '../parts/booking-card';
+import { input, label } from '../parts/form-parts';
 import { SupportBookingPanel } from './support-booking';
 import { searchFamilies } from './support-api';
 

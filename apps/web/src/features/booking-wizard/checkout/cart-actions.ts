@@ -1,7 +1,7 @@
 import { createAsyncThunk } from '@reduxjs/toolkit';
 import { track } from '../../../lib/analytics';
-import type { WizardRootState } from '../booking-hooks';
-import { removeItem, upsertItem } from '../booking-slice';
+import type { WizardRootState } from '../state/booking-hooks';
+import { removeItem, upsertItem } from '../state/booking-slice';
 import { cartLine, ecommerce, maxQuantityFor, type Catalogue, type CatalogueItem } from './cart-math';
 
 type ThunkConfig = { state: WizardRootState };

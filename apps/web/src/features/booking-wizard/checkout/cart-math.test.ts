@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { AddOn, Package } from '@kringle/contracts/catalogue';
-import type { CartItem } from '../booking-slice';
+import type { CartItem } from '../state/booking-slice';
 import {
   activeItems,
   cartGstCents,

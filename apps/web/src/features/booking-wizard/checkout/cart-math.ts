@@ -2,7 +2,7 @@ import { MAX_ADD_ON_QUANTITY, MAX_PACKAGES, type CreateCartBody } from '@kringle
 import type { AddOn, Package } from '@kringle/contracts/catalogue';
 import { centsToDollars, CURRENCY, gstOf } from '@kringle/contracts/money';
 import type { AnalyticsItem, EcommerceParams } from '../../../lib/analytics';
-import type { CartItem } from '../booking-slice';
+import type { CartItem } from '../state/booking-slice';
 
 export type CatalogueItem = Package | AddOn;
 export type Catalogue = Map<string, CatalogueItem>;

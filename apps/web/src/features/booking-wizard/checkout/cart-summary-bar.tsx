@@ -1,7 +1,7 @@
 import { formatAud } from '@kringle/contracts/money';
 import { GiftIcon } from '../../../components/ui/icons';
-import { useWizardDispatch, useWizardSelector } from '../booking-hooks';
-import { setShowCart } from '../booking-slice';
+import { useWizardDispatch, useWizardSelector } from '../state/booking-hooks';
+import { setShowCart } from '../state/booking-slice';
 import { cartTotalCents, itemCount } from './cart-math';
 
 /**

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { Package } from '@kringle/contracts/catalogue';
-import { setLocation, setReservationData, toggleSlotType, upsertItem } from '../booking-slice';
-import { SYDNEY_FIXTURE, wizardTestStore } from '../wizard-test-store';
-import { stepIndex } from '../wizard-steps';
+import { setLocation, setReservationData, toggleSlotType, upsertItem } from '../state/booking-slice';
+import { SYDNEY_FIXTURE, wizardTestStore } from '../state/wizard-test-store';
+import { stepIndex } from '../state/wizard-steps';
 import { cartLine } from './cart-math';
 import { placeOrder } from './checkout-actions';
 

@@ -1,5 +1,5 @@
 import { useMemo } from 'react';
-import { useWizardSelector } from '../booking-hooks';
+import { useWizardSelector } from '../state/booking-hooks';
 import type { Catalogue } from './cart-math';
 import { useWizardAddOnsQuery, useWizardPackagesQuery } from './api';
 

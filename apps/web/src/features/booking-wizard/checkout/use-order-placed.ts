@@ -1,5 +1,5 @@
 import { useGetReservationQuery } from '../api';
-import { useWizardSelector } from '../booking-hooks';
+import { useWizardSelector } from '../state/booking-hooks';
 
 /**
  * True when the held session has been checked out into the stored order. checkoutData alone is

@@ -1,7 +1,7 @@
 import { Button } from '../../../components/ui/button';
-import { useWizardDispatch, useWizardSelector } from '../booking-hooks';
-import { nextStep, toggleSlotType } from '../booking-slice';
-import { useStepBack } from '../use-step-history';
+import { useWizardDispatch, useWizardSelector } from '../state/booking-hooks';
+import { nextStep, toggleSlotType } from '../state/booking-slice';
+import { useStepBack } from '../shell/use-step-history';
 import { ChoiceCard, StepFrame } from './step-frame';
 
 /** Step 2: what kind of visit. Choosing the chosen type again clears it (spec §3). */

@@ -2,13 +2,13 @@ import { zoneAbbreviation } from '@kringle/contracts/dates';
 import { zoneLabel } from '../../../lib/zone-label';
 import { Button } from '../../../components/ui/button';
 import { useGetLocationsQuery } from '../api';
-import { useWizardDispatch, useWizardSelector } from '../booking-hooks';
-import { nextStep, setLocation } from '../booking-slice';
+import { useWizardDispatch, useWizardSelector } from '../state/booking-hooks';
+import { nextStep, setLocation } from '../state/booking-slice';
 import { StepFrame, ChoiceCard } from './step-frame';
 import { LoadProblem, LoadingList } from './load-states';
 import { serverNow } from '../../../lib/server-clock';
-import { QueueStepNotice } from '../queue-step-notice';
-import { salesOpeningNote } from '../sales-opening';
+import { QueueStepNotice } from '../queue/queue-step-notice';
+import { salesOpeningNote } from '../queue/sales-opening';
 
 /** The zone's short name during the season ("AEDT"), read at the season's first day. */
 function seasonZone(seasonStart: string, timezone: string): string {

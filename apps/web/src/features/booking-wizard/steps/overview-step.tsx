@@ -6,13 +6,13 @@ import { zoneLabel } from '../../../lib/zone-label';
 import { formatAud } from '@kringle/contracts/money';
 import { Button } from '../../../components/ui/button';
 import { useGetSlotQuery } from '../api';
-import { useWizardDispatch, useWizardSelector, useWizardStore } from '../booking-hooks';
-import { setDetails } from '../booking-slice';
-import { useStepBack } from '../use-step-history';
+import { useWizardDispatch, useWizardSelector, useWizardStore } from '../state/booking-hooks';
+import { setDetails } from '../state/booking-slice';
+import { useStepBack } from '../shell/use-step-history';
 import { activeItems, cartGstCents, cartTotalCents } from '../checkout/cart-math';
 import { placeOrder, PRICE_CODES } from '../checkout/checkout-actions';
 import { useCatalogue } from '../checkout/use-catalogue';
-import { expiredState } from '../hold-actions';
+import { expiredState } from '../hold/hold-actions';
 import { StepFrame } from './step-frame';
 
 // The form, its validation library and the shared schema load with this step, not with /create-booking.

@@ -2,7 +2,7 @@ import { clsx } from 'clsx';
 import type { ReactNode } from 'react';
 import type { Package } from '@kringle/contracts/catalogue';
 import { formatAud } from '@kringle/contracts/money';
-import type { CartItem } from '../booking-slice';
+import type { CartItem } from '../state/booking-slice';
 import { activeItems, type Catalogue, type CatalogueItem } from '../checkout/cart-math';
 import { QuantityStepper } from '../checkout/quantity-stepper';
 

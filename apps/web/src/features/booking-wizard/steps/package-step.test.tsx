@@ -4,9 +4,9 @@ import { Provider } from 'react-redux';
 import { MemoryRouter } from 'react-router';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { AddOn, Package } from '@kringle/contracts/catalogue';
-import { setLocation, setReservationData, toggleSlotType } from '../booking-slice';
+import { setLocation, setReservationData, toggleSlotType } from '../state/booking-slice';
 import { CartSummaryBar } from '../checkout/cart-summary-bar';
-import { SYDNEY_FIXTURE, wizardTestStore } from '../wizard-test-store';
+import { SYDNEY_FIXTURE, wizardTestStore } from '../state/wizard-test-store';
 import { PackageStep } from './package-step';
 
 const location = SYDNEY_FIXTURE;

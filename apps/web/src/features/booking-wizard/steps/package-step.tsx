@@ -3,9 +3,9 @@ import type { Package } from '@kringle/contracts/catalogue';
 import { formatAud } from '@kringle/contracts/money';
 import { useState } from 'react';
 import { Button } from '../../../components/ui/button';
-import { useWizardDispatch, useWizardSelector } from '../booking-hooks';
-import { nextStep } from '../booking-slice';
-import { useStepBack } from '../use-step-history';
+import { useWizardDispatch, useWizardSelector } from '../state/booking-hooks';
+import { nextStep } from '../state/booking-slice';
+import { useStepBack } from '../shell/use-step-history';
 import { setItemQuantity } from '../checkout/cart-actions';
 import { cartTotalCents, maxQuantityFor, packageCount, type CatalogueItem } from '../checkout/cart-math';
 import { useCatalogue } from '../checkout/use-catalogue';
@@ -13,7 +13,7 @@ import { useOrderPlaced } from '../checkout/use-order-placed';
 import { AddOnRow, ExtraPackages, MainPackageChoice, OrderSummary } from './package-choices';
 import { LoadingList, LoadProblem } from './load-states';
 import { StepFrame } from './step-frame';
-import { useWideLayout } from '../use-media';
+import { useWideLayout } from '../shell/use-media';
 
 /**
  * Step 4: one main package, chosen like one thing (radio cards); another package only as an

@@ -2,17 +2,17 @@ import { useEffect, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { formatAud } from '@kringle/contracts/money';
 import { Button } from '../../../components/ui/button';
-import { useWizardDispatch, useWizardSelector } from '../booking-hooks';
-import { goToStep } from '../booking-slice';
-import { useStepBack } from '../use-step-history';
+import { useWizardDispatch, useWizardSelector } from '../state/booking-hooks';
+import { goToStep } from '../state/booking-slice';
+import { useStepBack } from '../shell/use-step-history';
 import { useStripeConfigQuery } from '../../../components/card-payment/api';
 import { CardPayment } from '../../../components/card-payment/card-payment';
 import type { ConfirmOutcome } from '../../../components/card-payment/sandbox-confirm';
 import { cartTotalCents } from '../checkout/cart-math';
-import { stepIndex } from '../wizard-steps';
+import { stepIndex } from '../state/wizard-steps';
 import { LoadingList, LoadProblem } from './load-states';
 import { StepFrame } from './step-frame';
-import { usePhoneLayout } from '../use-media';
+import { usePhoneLayout } from '../shell/use-media';
 
 /** The card form, submitted from the phone bar's Pay. */
 const PAY_FORM = 'payment-form';

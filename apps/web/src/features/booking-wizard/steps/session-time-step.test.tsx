@@ -4,11 +4,11 @@ import { Provider } from 'react-redux';
 import { MemoryRouter } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Location, Slot } from '@kringle/contracts/catalogue';
-import { selectActiveStep, setLocation, startReschedule, toggleSlotType } from '../booking-slice';
-import { KEPT_CART_KEY } from '../kept-cart';
-import { stepIndex } from '../wizard-steps';
-import { moveLosesRefund } from '../move-confirm-dialog';
-import { POLICY_FIXTURE, SYDNEY_FIXTURE, wizardTestStore } from '../wizard-test-store';
+import { selectActiveStep, setLocation, startReschedule, toggleSlotType } from '../state/booking-slice';
+import { KEPT_CART_KEY } from '../checkout/kept-cart';
+import { stepIndex } from '../state/wizard-steps';
+import { moveLosesRefund } from './move-confirm-dialog';
+import { POLICY_FIXTURE, SYDNEY_FIXTURE, wizardTestStore } from '../state/wizard-test-store';
 import { SessionTimeStep } from './session-time-step';
 
 const NOW = '2026-11-23T00:00:00.000Z'; // 11 am AEDT, Mon 23 Nov

@@ -2,15 +2,15 @@ import { lazy, Suspense, useRef } from 'react';
 import { zoneAbbreviation } from '@kringle/contracts/dates';
 import { zoneLabel } from '../../../lib/zone-label';
 import { Button } from '../../../components/ui/button';
-import { useWizardDispatch, useWizardSelector } from '../booking-hooks';
-import { resumeLiveHold, useLiveHold } from '../resume-hold';
-import { DatePicker, DatePickerKey, nextFreeDay } from '../date-picker';
-import { DayNotice } from '../day-notice';
-import { useStepBack } from '../use-step-history';
+import { useWizardDispatch, useWizardSelector } from '../state/booking-hooks';
+import { resumeLiveHold, useLiveHold } from '../hold/resume-hold';
+import { DatePicker, DatePickerKey, nextFreeDay } from '../calendar/date-picker';
+import { DayNotice } from '../calendar/day-notice';
+import { useStepBack } from '../shell/use-step-history';
 import { useGetPolicyQuery } from '../../../lib/policy-api';
-import { MoveConfirmDialog } from '../move-confirm-dialog';
-import { SalesCountdown } from '../sales-countdown';
-import { dayZone, SessionList } from '../session-list';
+import { MoveConfirmDialog } from './move-confirm-dialog';
+import { SalesCountdown } from '../queue/sales-countdown';
+import { dayZone, SessionList } from '../calendar/session-list';
 import { LoadingList, LoadProblem } from './load-states';
 import { StepFrame } from './step-frame';
 import { nextFreeSessions, TakenNotice } from './taken-notice';
@@ -19,7 +19,7 @@ import { useSessionDay } from './use-session-day';
 import { useSessionPick } from './use-session-pick';
 
 // Only a fully booked day needs it: loaded then, not with the wizard (the /create-booking budget).
-const WaitlistJoin = lazy(() => import('../waitlist-join').then((m) => ({ default: m.WaitlistJoin })));
+const WaitlistJoin = lazy(() => import('../waitlist/waitlist-join').then((m) => ({ default: m.WaitlistJoin })));
 
 const dayHeading = new Intl.DateTimeFormat('en-AU', {
   timeZone: 'UTC',

@@ -1,6 +1,6 @@
 import { useEffect, useRef, type ReactNode } from 'react';
-import { PhoneActionBar } from '../phone-action-bar';
-import { usePhoneLayout } from '../use-media';
+import { PhoneActionBar } from '../shell/phone-action-bar';
+import { usePhoneLayout } from '../shell/use-media';
 
 /**
  * One step's frame: a heading that takes focus when the step changes (so screen readers hear

@@ -1,6 +1,6 @@
 import type { Slot } from '@kringle/contracts/catalogue';
 import { Button } from '../../../components/ui/button';
-import { sessionTime } from '../session-list';
+import { sessionTime } from '../calendar/session-list';
 
 const NEXT_FREE_COUNT = 3;
 

@@ -4,8 +4,8 @@ import { Provider } from 'react-redux';
 import { MemoryRouter } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Location } from '@kringle/contracts/catalogue';
-import { setLocation, setReservationData, toggleSlotType } from '../booking-slice';
-import { POLICY_FIXTURE, SYDNEY_FIXTURE, wizardTestStore } from '../wizard-test-store';
+import { setLocation, setReservationData, toggleSlotType } from '../state/booking-slice';
+import { POLICY_FIXTURE, SYDNEY_FIXTURE, wizardTestStore } from '../state/wizard-test-store';
 import { TermsStep } from './terms-step';
 
 const sydney = SYDNEY_FIXTURE;

@@ -1,5 +1,5 @@
 import { useGetBookingQuery } from '../../../lib/booking-api';
-import type { RescheduleData } from '../booking-slice';
+import type { RescheduleData } from '../state/booking-slice';
 
 /**
  * The booking being rescheduled as it is now, over what was stored when the reschedule began:

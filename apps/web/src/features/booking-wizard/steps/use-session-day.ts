@@ -3,9 +3,9 @@ import { useSearchParams } from 'react-router';
 import { localDateOf } from '@kringle/contracts/dates';
 import type { ReservationData } from '@kringle/contracts/reservations';
 import { useGetAvailableDatesQuery, useGetAvailableSlotsQuery, useGetSlotQuery } from '../api';
-import type { BookingLocation, SlotTypeChoice } from '../booking-slice';
-import { useSlotChangesQuery } from '../live-slots';
-import { useSalesOpen } from '../sales-countdown';
+import type { BookingLocation, SlotTypeChoice } from '../state/booking-slice';
+import { useSlotChangesQuery } from '../calendar/live-slots';
+import { useSalesOpen } from '../queue/sales-countdown';
 
 /**
  * Taken sessions show up without a reload: pushed by the live stream (decision 0026), else the

@@ -3,9 +3,9 @@ import { useNavigate } from 'react-router';
 import type { Slot } from '@kringle/contracts/catalogue';
 import { formatSessionTime } from '@kringle/contracts/dates';
 import type { Policy } from '@kringle/contracts/policy-schema';
-import { useWizardDispatch } from '../booking-hooks';
-import { moveBookingTo, takeHold } from '../hold-actions';
-import { moveLosesRefund } from '../move-confirm-dialog';
+import { useWizardDispatch } from '../state/booking-hooks';
+import { moveBookingTo, takeHold } from '../hold/hold-actions';
+import { moveLosesRefund } from './move-confirm-dialog';
 import type { useBookingToMove } from './use-booking-to-move';
 
 export interface TakenNotice {

@@ -1,0 +1,195 @@
+import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
+import type { BookingDetails } from '@kringle/contracts/booking-details';
+import type { Location } from '@kringle/contracts/catalogue';
+import type { ReservationData } from '@kringle/contracts/reservations';
+import type { ItemType } from '@kringle/contracts/statuses';
+import { resetStore } from '../../../lib/reset-action';
+import { clampStep, FIRST_STEP } from './wizard-steps';
+
+/** Spec §3 booking wizard state. Location and session type are kept as the API sends them. */
+export type BookingLocation = Location;
+export type SlotTypeChoice = Location['slotTypes'][number];
+export type { ReservationData };
+
+export interface CartItem {
+  _id: string;
+  type: ItemType;
+  totalQuantity: number;
+  totalPrice: number;
+  remove: boolean;
+}
+
+export interface CheckoutData {
+  bookingId: string;
+  client_secret: string;
+  message: string;
+}
+
+export type RescheduleData = Record<string, unknown> & { bookingId: string };
+
+export interface BookingState {
+  location: BookingLocation | null;
+  /** A list of at most one: selecting the same type again clears it (spec §3). */
+  slotType: SlotTypeChoice[];
+  packages: Record<string, CartItem>;
+  showCart: boolean;
+  reservationData: ReservationData | null;
+  checkoutData: CheckoutData | null;
+  rescheduleData: RescheduleData | null;
+  /** The session of a hold that just ran out, so /expired can offer it again (cleared by any new hold). */
+  lapsedSlotId?: string | null;
+  currentStep: number;
+  /** Who's coming, as given on Overview (kept when going back from Payment). */
+  details?: BookingDetails | null;
+  /** When this wizard last took, changed or dropped its hold (ms): another tab's older write is stale (hold-tabs.ts). */
+  holdChangedAt?: number;
+  /** The hold this wizard last let go, ran out of or booked: other tabs showing it drop it too (hold-tabs.ts). */
+  droppedHoldId?: string | null;
+  /**
+   * A hold this wizard let go of that the server kept (its release refused: another tab checked
+   * it out). The page opened with one resumes it (resume-hold.tsx, issue 37 item 8).
+   */
+  keptHoldId?: string | null;
+}
+
+export const initialBookingState: BookingState = {
+  location: null,
+  slotType: [],
+  packages: {},
+  showCart: false,
+  reservationData: null,
+  checkoutData: null,
+  rescheduleData: null,
+  lapsedSlotId: null,
+  currentStep: FIRST_STEP,
+};
+
+/** Stamped in the action, not the reducer, so reducers stay pure. */
+type HoldChange = { at: number };
+const holdChange = (): HoldChange => ({ at: Date.now() });
+const droppedBy = (state: BookingState) => state.reservationData?.holdId ?? state.droppedHoldId ?? null;
+
+const bookingSlice = createSlice({
+  name: 'booking',
+  initialState: initialBookingState,
+  reducers: {
+    setLocation(state, action: PayloadAction<BookingLocation | null>) {
+      // Session types belong to a location, so another location's choice would be stale.
+      if (state.location?.id !== action.payload?.id) state.slotType = [];
+      state.location = action.payload;
+    },
+    toggleSlotType(state, action: PayloadAction<SlotTypeChoice>) {
+      const same = state.slotType[0]?.id === action.payload.id;
+      state.slotType = same ? [] : [action.payload];
+    },
+    upsertItem(
+      state,
+      action: PayloadAction<Omit<CartItem, 'remove' | 'totalQuantity'> & { totalQuantity?: number; remove?: boolean }>,
+    ) {
+      const { totalQuantity = 1, remove = false, ...rest } = action.payload;
+      state.packages[rest._id] = { ...rest, totalQuantity, remove };
+    },
+    removeItem(state, action: PayloadAction<string>) {
+      delete state.packages[action.payload];
+    },
+    setShowCart(state, action: PayloadAction<boolean>) {
+      state.showCart = action.payload;
+    },
+    setReservationData: {
+      reducer(state, action: PayloadAction<ReservationData | null, string, HoldChange>) {
+        state.droppedHoldId = action.payload ? null : droppedBy(state);
+        state.reservationData = action.payload;
+        state.holdChangedAt = action.meta.at;
+        if (action.payload) {
+          state.lapsedSlotId = null;
+          state.keptHoldId = null;
+        }
+      },
+      prepare: (hold: ReservationData | null) => ({ payload: hold, meta: holdChange() }),
+    },
+    setKeptHold(state, action: PayloadAction<string | null>) {
+      state.keptHoldId = action.payload;
+    },
+    setLapsedSlot(state, action: PayloadAction<string | null>) {
+      state.lapsedSlotId = action.payload;
+    },
+    setCheckoutData(state, action: PayloadAction<CheckoutData | null>) {
+      state.checkoutData = action.payload;
+    },
+    setDetails(state, action: PayloadAction<BookingDetails | null>) {
+      state.details = action.payload;
+    },
+    /**
+     * Spec §4: starting a reschedule resets the booking state, keeps the location, stores the data.
+     * A new wizard, so stamped; it lets no hold go on the server, so a booking in another tab keeps its own.
+     */
+    startReschedule: {
+      reducer: (state, action: PayloadAction<RescheduleData, string, HoldChange>): BookingState => ({
+        ...initialBookingState,
+        location: state.location,
+        rescheduleData: action.payload,
+        holdChangedAt: action.meta.at,
+      }),
+      prepare: (data: RescheduleData) => ({ payload: data, meta: holdChange() }),
+    },
+    nextStep(state) {
+      state.currentStep = clampStep(state.currentStep + 1);
+    },
+    goToStep(state, action: PayloadAction<number>) {
+      state.currentStep = clampStep(action.payload);
+    },
+    resetStep(state) {
+      state.currentStep = FIRST_STEP;
+    },
+    resetBooking: {
+      reducer: (state, action: PayloadAction<undefined, string, HoldChange>): BookingState => ({
+        ...initialBookingState,
+        holdChangedAt: action.meta.at,
+        droppedHoldId: droppedBy(state),
+      }),
+      prepare: () => ({ payload: undefined, meta: holdChange() }),
+    },
+    /** Another tab's wizard, whole: it holds a different session now (hold-tabs.ts). */
+    adoptBooking(_state, action: PayloadAction<BookingState>) {
+      return action.payload;
+    },
+  },
+  extraReducers: (builder) => {
+    builder.addCase(resetStore, () => initialBookingState);
+  },
+});
+
+export const {
+  setLocation,
+  toggleSlotType,
+  upsertItem,
+  removeItem,
+  setShowCart,
+  setReservationData,
+  setLapsedSlot,
+  setKeptHold,
+  setCheckoutData,
+  setDetails,
+  startReschedule,
+  nextStep,
+  goToStep,
+  resetStep,
+  resetBooking,
+  adoptBooking,
+} = bookingSlice.actions;
+export const bookingReducer = bookingSlice.reducer;
+
+type WithBooking = { booking: BookingState };
+
+/**
+ * The step to show, derived from what has been chosen: a persisted or hand-moved
+ * `currentStep` never lands past a choice that is missing (no location, no type, no hold).
+ */
+export function activeStep(state: BookingState): number {
+  const { currentStep, location, slotType, reservationData } = state;
+  if (!location) return 0;
+  if (slotType.length === 0) return Math.min(currentStep, 1);
+  if (!reservationData) return Math.min(currentStep, 2);
+  return currentStep;
+}
+export const selectActiveStep = (state: WithBooking) => activeStep(state.booking);
