@@ -81,8 +81,9 @@ const extra: StoreExtra = {
     },
     whenAuthReady: () => authReady,
     refreshIdToken: (dispatch) => (dispatch as AppDispatch)(refreshSession()).unwrap(),
+    // The session is already gone on the server's side (refused, or another tab ended it): ended here.
     signOut: async (dispatch) => {
-      await (dispatch as AppDispatch)(signOut());
+      await (dispatch as AppDispatch)(signOut({ callServer: false }));
     },
     ...appCheckAccess,
     notifyError: (message) => void toastError(message),

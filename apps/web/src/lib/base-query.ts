@@ -3,6 +3,7 @@ import type { BaseQueryFn } from '@reduxjs/toolkit/query';
 import { apiErrorOf, type ApiError } from './api-error';
 import { apiFetch } from './api-fetch';
 import type { AppCheckAccess } from './app-check-retry';
+import { callWithSession } from './session-manager';
 
 export interface RequestArgs {
   url: string;
@@ -42,6 +43,7 @@ export interface BaseQueryDeps extends AppCheckAccess {
    * (offline, a 5xx, a 429): the session stands and the family stays signed in. Must be single-flight.
    */
   refreshIdToken: (dispatch: Dispatch) => Promise<string | null>;
+  /** Ends a session the refresh found gone, here (the server already refused it). */
   signOut: (dispatch: Dispatch) => Promise<void>;
   notifyError: (message: string) => void;
 }
@@ -68,15 +70,6 @@ export const SESSION_UNAVAILABLE = 'We could not renew your sign-in just now. Pl
 const sessionUnavailable = (): { error: ApiError } => ({
   error: { status: 'FETCH_ERROR', data: { error: SESSION_UNAVAILABLE, code: 'SESSION_UNAVAILABLE' } },
 });
-
-/** refreshIdToken, with `undefined` for "not now" (it rejected) next to null for "gone". */
-async function renewedToken(deps: BaseQueryDeps, dispatch: Dispatch): Promise<string | null | undefined> {
-  try {
-    return await deps.refreshIdToken(dispatch);
-  } catch {
-    return undefined;
-  }
-}
 
 type Result = { data: unknown; error?: undefined } | { error: ApiError; data?: undefined };
 
@@ -191,35 +184,31 @@ export const baseQuery: BaseQueryFn<string | RequestArgs, unknown, ApiError, Api
 
   await deps.whenAuthReady();
   const auth = deps.selectAuth(api.getState());
-  let idToken: string | null = null;
-  if (!opts.skipAuth) {
+  const sendWith = (token: string | null) =>
+    send(deps, args, token ? { Authorization: `Bearer ${token}` } : {}, api.signal);
+  let result: Result;
+  if (opts.skipAuth) result = (await sendWith(null)).result;
+  else {
     if (!auth.user) return clientError(401, NOT_AUTHENTICATED, 'UNAUTHENTICATED');
     if (!opts.skipVerified && !auth.user.emailVerified)
       return clientError(403, EMAIL_NOT_VERIFIED, 'EMAIL_NOT_VERIFIED');
-    const token = auth.idToken ?? (await renewedToken(deps, dispatch));
-    if (token === undefined) return sessionUnavailable();
-    if (!token) {
-      await deps.signOut(dispatch);
-      return clientError(401, NOT_AUTHENTICATED, 'UNAUTHENTICATED');
-    }
-    idToken = token;
-  }
-
-  const sendWith = (token: string | null) =>
-    send(deps, args, token ? { Authorization: `Bearer ${token}` } : {}, api.signal);
-
-  const first = await sendWith(idToken);
-  let result = first.result;
-  // The session rule, once: a 401 about the ID token (not app check) refreshes it and tries again,
-  // but not on top of an app-check retry (api-fetch.ts), as before.
-  if (!first.appCheckRetried && result.error?.status === 401 && !opts.skipAuth) {
-    const fresh = await renewedToken(deps, dispatch);
-    if (fresh === undefined) return sessionUnavailable();
-    if (!fresh) {
-      await deps.signOut(dispatch);
-      return clientError(401, NOT_AUTHENTICATED, 'UNAUTHENTICATED');
-    }
-    ({ result } = await sendWith(fresh));
+    // The session rule both apps share (lib/session-manager.ts): renew a missing or stale token
+    // first, and once on a 401 about it; a session found gone signs out here.
+    const call = await callWithSession(
+      {
+        token: () => auth.idToken,
+        renewFirst: () => !auth.idToken,
+        renew: () => deps.refreshIdToken(dispatch),
+        end: () => deps.signOut(dispatch),
+      },
+      async (token) => {
+        const { result, appCheckRetried } = await sendWith(token);
+        return { result, appCheckRetried, status: result.error?.status ?? 200 };
+      },
+    );
+    if (call.kind === 'unavailable') return sessionUnavailable();
+    if (call.kind === 'signed-out') return clientError(401, NOT_AUTHENTICATED, 'UNAUTHENTICATED');
+    result = call.answer.result;
   }
   if (result.error?.status === 429 && !opts.showsRateLimit) deps.notifyError(result.error.data.error);
   return result;

@@ -3,11 +3,12 @@ import type * as AccountsSchemas from '@kringle/contracts/accounts';
 import type { User } from '@kringle/contracts/accounts';
 import { ERROR_CATALOGUE } from '@kringle/contracts/error-catalogue';
 import { api } from '../../lib/api';
-import { apiFetch, apiUrl } from '../../lib/api-fetch';
-import { isAppCheckCode, type AppCheckAccess } from '../../lib/app-check-retry';
+import type { AppCheckAccess } from '../../lib/app-check-retry';
+import { SESSION_UNAVAILABLE } from '../../lib/base-query';
 import { toastError } from '../../lib/deferred-toast';
 import { isStaffToken } from '../../lib/jwt';
 import { resetStore } from '../../lib/reset-action';
+import { createSessionManager, type SessionManager } from '../../lib/session-manager';
 import { authInitialised, sessionStarted, signedOut, type AuthState, type SessionPayload } from './auth-slice';
 import { listenToOtherTabs, sessionFromOtherTabSince, tellOtherTabs, withRefreshLock } from './tab-sync';
 
@@ -24,30 +25,31 @@ export interface AuthExtra {
 
 type ThunkConfig = { state: { auth: AuthState }; extra: AuthExtra };
 
-async function errorCode(response: Response): Promise<string | null> {
-  try {
-    const body = (await response.clone().json()) as { code?: unknown };
-    return typeof body.code === 'string' ? body.code : null;
-  } catch {
-    return null;
-  }
-}
-
-/** The refresh-cookie calls (its path is /api/v1/auth), through the one request path. */
-async function authPost(extra: AuthExtra['auth'], path: string): Promise<Response> {
-  return (await apiFetch(extra, apiUrl(extra.apiBaseUrl, path), { method: 'POST' })).response;
-}
-
-/** Only a 401 about the session itself means the refresh cookie is gone. */
-async function sessionRefused(response: Response): Promise<boolean> {
-  return response.status === 401 && !isAppCheckCode(await errorCode(response));
-}
-
 /**
- * Sign-outs started in this tab. A refresh that began before one may answer after it (Logout
- * tapped while the page restores its session): its session is dropped, not stored over the sign-out.
+ * The customer app's session manager (lib/session-manager.ts), one per store's auth access: the
+ * rules both apps share; here its tabs take turns at the refresh (tab-sync.ts) and a staff token
+ * is another app's.
  */
-let signOuts = 0;
+const managers = new WeakMap<AuthExtra['auth'], SessionManager<SessionPayload>>();
+function managerOf(access: AuthExtra['auth']): SessionManager<SessionPayload> {
+  let manager = managers.get(access);
+  if (!manager) {
+    manager = createSessionManager<SessionPayload>({
+      access,
+      readSession: async (body) => {
+        const { idToken, expiresAt, user } = body as { idToken: string; expiresAt: string; user: unknown };
+        const parsed = await parseUser(user);
+        return parsed ? { idToken, expiresAt, user: parsed } : null;
+      },
+      isOwnToken: (idToken) => !isStaffToken(idToken),
+      turns: { withRefreshLock, sessionFromOtherTabSince },
+      // Not shown: a refresh that cannot be had now reads as SESSION_UNAVAILABLE where it matters.
+      words: { unreachable: SESSION_UNAVAILABLE },
+    });
+    managers.set(access, manager);
+  }
+  return manager;
+}
 
 /**
  * Signing out clears and purges stored state (spec §4); the server revokes the refresh family, and
@@ -56,9 +58,7 @@ let signOuts = 0;
 export const signOut = createAsyncThunk<void, { callServer?: boolean; tellTabs?: boolean } | undefined, ThunkConfig>(
   'auth/signOut',
   async (options, { dispatch, extra }) => {
-    signOuts++;
-    refreshInFlight = null; // a refresh from before the sign-out is not one a later call may join
-    if (options?.callServer !== false) await authPost(extra.auth, '/auth/sign-out').catch(() => undefined);
+    await managerOf(extra.auth).signOut({ callServer: options?.callServer !== false });
     if (options?.tellTabs !== false) tellOtherTabs({ type: 'signed-out' });
     dispatch(signedOut());
     dispatch(api.util.resetApiState());
@@ -122,61 +122,23 @@ async function parseUser(value: unknown): Promise<User | null> {
  */
 export const REFRESH_UNAVAILABLE = 'refresh-unavailable';
 
-let refreshInFlight: Promise<string | null | typeof REFRESH_UNAVAILABLE> | null = null;
-
-type RefreshOutcome = { session: SessionPayload } | { refused: boolean } | { signedOutMeanwhile: true };
-
-/**
- * One refresh across all tabs: under the cross-tab lock, a session another tab obtained while
- * this one waited is taken as is; otherwise the cookie is traded (and the new session published
- * by setSession). `refused` is true only when the server refused the session itself.
- */
-async function refreshAcrossTabs(extra: AuthExtra['auth']): Promise<RefreshOutcome> {
-  const askedAt = Date.now();
-  const signOutsBefore = signOuts;
-  const outcome = await withRefreshLock(async (): Promise<RefreshOutcome> => {
-    const fromOtherTab = sessionFromOtherTabSince(askedAt);
-    if (fromOtherTab) return { session: fromOtherTab };
-    let response: Response;
-    try {
-      response = await authPost(extra, '/auth/refresh');
-    } catch {
-      return { refused: false }; // offline: keep the user, the next call tries again
-    }
-    if (!response.ok) return { refused: await sessionRefused(response) };
-    const body = (await response.json()) as { idToken: string; expiresAt: string; user: unknown };
-    const user = await parseUser(body.user);
-    return user ? { session: { idToken: body.idToken, expiresAt: body.expiresAt, user } } : { refused: false };
-  });
-  // Callers act on the outcome without awaiting anything else first, so no sign-out comes between.
-  return signOuts === signOutsBefore ? outcome : { signedOutMeanwhile: true };
-}
-
 /**
  * Trades the refresh cookie for a new ID token: null when the session is gone (the cookie refused,
  * or a staff token), rejected with REFRESH_UNAVAILABLE when it could not be asked or answered now.
- * Single-flight in the tab and one at a time across tabs (refreshAcrossTabs), so parallel 401s
- * share one rotation of the cookie.
+ * Single-flight in the tab and one at a time across tabs (the session manager), so parallel 401s
+ * share one rotation of the cookie. A session obtained is stored and published by setSession.
  */
 export const refreshSession = createAsyncThunk<
   string | null,
   void,
   ThunkConfig & { rejectValue: typeof REFRESH_UNAVAILABLE }
 >('auth/refresh', async (_, { dispatch, extra, rejectWithValue }) => {
-  if (!refreshInFlight) {
-    const flight = (async () => {
-      const outcome = await refreshAcrossTabs(extra.auth);
-      if ('signedOutMeanwhile' in outcome) return null;
-      if (!('session' in outcome)) return outcome.refused ? null : REFRESH_UNAVAILABLE;
-      const accepted = await dispatch(setSession(outcome.session)).unwrap();
-      return accepted ? outcome.session.idToken : null;
-    })().finally(() => {
-      if (refreshInFlight === flight) refreshInFlight = null;
-    });
-    refreshInFlight = flight;
+  const store = async (session: SessionPayload) => dispatch(setSession(session)).unwrap();
+  try {
+    return await managerOf(extra.auth).renew({ keep: store, refuse: store });
+  } catch {
+    return rejectWithValue(REFRESH_UNAVAILABLE);
   }
-  const token = await refreshInFlight;
-  return token === REFRESH_UNAVAILABLE ? rejectWithValue(token) : token;
 });
 
 /**
@@ -195,9 +157,10 @@ export const initialiseSession = createAsyncThunk<void, void, ThunkConfig>(
           .catch(() => null)
           .then(loadAccountsSchemas)
           .catch(() => null); // parseUser loads it again and reports a failure
-        const outcome = await refreshAcrossTabs(extra.auth);
-        if ('session' in outcome) await dispatch(setSession(outcome.session));
-        else if ('refused' in outcome && outcome.refused) await dispatch(signOut({ callServer: false }));
+        const outcome = await managerOf(extra.auth).trade();
+        // setSession refuses a staff session ('foreign') as it stores a customer's.
+        if (outcome.kind === 'session' || outcome.kind === 'foreign') await dispatch(setSession(outcome.session));
+        else if (outcome.kind === 'gone') await dispatch(signOut({ callServer: false }));
         // A sign-out meanwhile has done it all; anything else (offline, 5xx, 429, app check): keep
         // the user, the first call retries.
       }

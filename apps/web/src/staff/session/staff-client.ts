@@ -2,18 +2,19 @@ import { ERROR_CATALOGUE } from '@kringle/contracts/error-catalogue';
 import { ApiProblem, readApiError } from '../../lib/api-error';
 import { apiFetch, apiUrl, type ApiFetchInit } from '../../lib/api-fetch';
 import { createAppCheckClient } from '../../lib/app-check';
-import { isAppCheckCode, type AppCheckAccess } from '../../lib/app-check-retry';
+import type { AppCheckAccess } from '../../lib/app-check-retry';
 import { solveInWorker } from '../../lib/app-check-solver';
 import { API_BASE_URL } from '../../lib/env';
 import { isStaffToken } from '../../lib/jwt';
 import { saveBlob } from '../../lib/save-blob';
+import { callWithSession, createSessionManager } from '../../lib/session-manager';
 
 /**
- * The staff app's session over the web's one request path (lib/api-fetch.ts: app check and its
- * retry rule, the server's clock, one error type), without the customer app's store, so no
- * customer code is loaded here and no staff code there. It keeps the ID token in memory and renews
- * it with the refresh cookie (once, shared by concurrent calls); every failure is thrown as an
- * ApiProblem in API.md's error shape.
+ * The staff app's calls over the web's one request path (lib/api-fetch.ts: app check and its
+ * retry rule, the server's clock, one error type) and its one session manager
+ * (lib/session-manager.ts: refresh, retry, sign-out), without the customer app's store, so no
+ * customer code is loaded here and no staff code there. It keeps the ID token in memory; every
+ * failure is thrown as an ApiProblem in API.md's error shape.
  */
 export const STAFF_ONLY_MESSAGE = ERROR_CATALOGUE.STAFF_ONLY.text;
 const UNREACHABLE = 'We could not reach the server. Check the connection and try again.';
@@ -31,9 +32,6 @@ const appCheckAccess: AppCheckAccess = {
 };
 
 let idToken: string | null = null;
-let refreshing: Promise<string | null> | null = null;
-/** Sign-outs on this device: a refresh answered after one (a call renewing the token meanwhile) is not taken. */
-let signOuts = 0;
 /** Why the session ended: `everywhere` when this device ended every session of the account. */
 export type SignedOutHow = 'here' | 'everywhere';
 let onSignedOut: (how?: SignedOutHow) => void = () => {};
@@ -45,7 +43,10 @@ export function whenSignedOut(callback: (how?: SignedOutHow) => void): void {
 /** `fetchFn`: another transport for the one path (the photo uploads' XMLHttpRequest, for its progress). */
 type Init = ApiFetchInit & { token?: string | null; fetchFn?: typeof fetch };
 
-async function raw(path: string, { token, fetchFn, ...init }: Init = {}): Promise<Response> {
+async function rawCall(
+  path: string,
+  { token, fetchFn, ...init }: Init = {},
+): Promise<{ response: Response; appCheckRetried: boolean }> {
   // JSON bodies are strings; a FormData body sets its own multipart type and boundary.
   const headers = {
     ...(typeof init.body === 'string' ? { 'content-type': 'application/json' } : {}),
@@ -53,11 +54,13 @@ async function raw(path: string, { token, fetchFn, ...init }: Init = {}): Promis
     ...(token ? { authorization: `Bearer ${token}` } : {}),
   };
   try {
-    return (await apiFetch({ ...appCheckAccess, fetchFn }, apiUrl(API_BASE_URL, path), { ...init, headers })).response;
+    return await apiFetch({ ...appCheckAccess, fetchFn }, apiUrl(API_BASE_URL, path), { ...init, headers });
   } catch {
     throw new ApiProblem({ status: 'FETCH_ERROR', data: { error: UNREACHABLE, code: 'FETCH_ERROR' } });
   }
 }
+
+const raw = async (path: string, init: Init = {}): Promise<Response> => (await rawCall(path, init)).response;
 
 const problemOf = async (res: Response) => new ApiProblem(await readApiError(res, FALLBACK));
 
@@ -77,9 +80,9 @@ async function takeSession(res: Response, customer: 'sign-out' | 'leave'): Promi
 
 async function takeSessionBody(session: Session, customer: 'sign-out' | 'leave'): Promise<StaffUser> {
   if (!isStaffToken(session.idToken)) {
-    if (customer === 'sign-out') await raw('/auth/sign-out', { method: 'POST' }).catch(() => undefined);
+    if (customer === 'sign-out') await sessions.signOut();
     idToken = null;
-    throw new ApiProblem({ status: 403, data: { error: STAFF_ONLY_MESSAGE, code: 'STAFF_ONLY' } });
+    throw staffOnly();
   }
   idToken = session.idToken;
   return session.user;
@@ -109,28 +112,53 @@ export async function publicPostJson<T>(path: string, body: unknown): Promise<T>
 }
 
 /**
+ * The web's one session manager (lib/session-manager.ts): the refresh, its single flight, "gone"
+ * against "not now", and the sign-out are the customer app's rules too; no tabs take turns here
+ * (as before), and a customer's session is the other app's.
+ */
+const sessions = createSessionManager<Session>({
+  access: { ...appCheckAccess, apiBaseUrl: API_BASE_URL },
+  readSession: async (body) => {
+    const session = body as Session | null;
+    return typeof session?.idToken === 'string' ? session : null;
+  },
+  isOwnToken: isStaffToken,
+  words: { unreachable: UNREACHABLE, fallback: FALLBACK },
+});
+
+const signedOutProblem = () =>
+  new ApiProblem({ status: 401, data: { error: ERROR_CATALOGUE.UNAUTHENTICATED.text, code: 'UNAUTHENTICATED' } });
+const staffOnly = () => new ApiProblem({ status: 403, data: { error: STAFF_ONLY_MESSAGE, code: 'STAFF_ONLY' } });
+
+/**
  * Picks up a session from the refresh cookie (a reload); null when there is none. Throws the
- * problem when it cannot be told now (offline, a 5xx, a 429, app check refused the device).
+ * problem when it cannot be told now (offline, a 5xx, a 429, app check refused the device), and
+ * STAFF_ONLY for a customer's session, which is left alone (decision 0043).
  */
 export async function resumeSession(): Promise<StaffUser | null> {
-  const before = signOuts;
-  const res = await raw('/auth/refresh', { method: 'POST' });
-  if (res.status !== 401) {
-    if (!res.ok) throw await problemOf(res);
-    const session = (await res.json()) as Session;
-    return signOuts === before ? takeSessionBody(session, 'leave') : null;
+  const outcome = await sessions.trade();
+  switch (outcome.kind) {
+    case 'session':
+      idToken = outcome.session.idToken;
+      return outcome.session.user;
+    case 'foreign':
+      idToken = null;
+      throw staffOnly();
+    case 'unavailable':
+      throw outcome.problem;
+    default:
+      return null;
   }
-  const problem = await problemOf(res);
-  if (isAppCheckCode(problem.code)) throw problem;
-  return null;
 }
 
-export async function signOut(): Promise<void> {
-  signOuts++;
+/** Ends the session on this device: `callServer` when the member asked (Sign out). */
+async function endSession(how: SignedOutHow, callServer: boolean): Promise<void> {
   idToken = null;
-  await raw('/auth/sign-out', { method: 'POST' }).catch(() => undefined);
-  onSignedOut();
+  await sessions.signOut({ callServer });
+  onSignedOut(how);
 }
+
+export const signOut = (): Promise<void> => endSession('here', true);
 
 /**
  * Ends every session of this staff account (decision 0062): every device's refresh family is
@@ -140,40 +168,38 @@ export async function signOut(): Promise<void> {
  */
 export async function signOutEverywhere(): Promise<void> {
   await request('/staff/sign-out-everywhere', { method: 'POST', body: '{}' });
-  signOuts++;
-  idToken = null;
-  onSignedOut('everywhere');
+  await endSession('everywhere', false);
 }
 
 /**
- * The renewed token, or null when the session is gone (the cookie refused, or not a staff one).
- * Throws the problem when it cannot be had just now (offline, a 5xx, a 429): the session stands,
- * and signing staff out in the middle of the queue for that would cost them a sign-in.
+ * A call with the staff token, under the session rule both apps share (callWithSession): one
+ * renewal and retry on a 401 (the token lives 15 minutes). A renewal that cannot be had just now
+ * (offline, a 5xx, a 429) throws its problem: the session stands, and signing staff out in the
+ * middle of the queue for that would cost them a sign-in. One that finds the session gone signs
+ * staff out here.
  */
-function refreshOnce(): Promise<string | null> {
-  refreshing ??= resumeSession()
-    .then((user) => (user ? idToken : null))
-    .catch((err: unknown) => {
-      if (err instanceof ApiProblem && err.code === 'STAFF_ONLY') return null;
-      throw err;
-    })
-    .finally(() => (refreshing = null));
-  return refreshing;
-}
-
-/** A call with the staff token; one refresh and retry on a 401 (the token lives 15 minutes). */
 export async function request(path: string, init: Init = {}): Promise<Response> {
-  let res = await raw(path, { ...init, token: idToken });
-  if (res.status === 401) {
-    const fresh = await refreshOnce();
-    if (!fresh) {
-      onSignedOut();
-      throw await problemOf(res);
-    }
-    res = await raw(path, { ...init, token: fresh });
-  }
-  if (!res.ok) throw await problemOf(res);
-  return res;
+  const call = await callWithSession(
+    {
+      token: () => idToken,
+      // Renewed when the API says it ran out (the staff client does not read its expiry).
+      renewFirst: () => false,
+      renew: () =>
+        sessions.renew({
+          keep: (session) => (idToken = session.idToken),
+          refuse: () => (idToken = null),
+        }),
+      end: () => endSession('here', false),
+    },
+    async (token) => {
+      const { response, appCheckRetried } = await rawCall(path, { ...init, token });
+      return { response, status: response.status, appCheckRetried };
+    },
+  );
+  if (call.kind === 'unavailable') throw call.problem;
+  if (call.kind === 'signed-out') throw call.answer ? await problemOf(call.answer.response) : signedOutProblem();
+  if (!call.answer.response.ok) throw await problemOf(call.answer.response);
+  return call.answer.response;
 }
 
 export async function requestJson<T>(path: string, init: Init = {}): Promise<T> {
