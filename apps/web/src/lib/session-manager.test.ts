@@ -7,7 +7,7 @@ const json = (status: number, body: unknown) =>
 const answered = (idToken: string) => json(200, { idToken, user: { email: 'holly@example.com' } });
 type Session = { idToken: string; user: { email: string } };
 
-/** A manager whose fetch answers the refresh with `refresh` and the sign-out with a 204; `foreign-*` tokens are not its own. */
+/** A manager whose fetch answers the refresh with `refresh`, the sign-out with a 204; `foreign-*` tokens are not its own. */
 function manager(refresh: () => Promise<Response> | Response) {
   const calls: string[] = [];
   const fetchFn = vi.fn(async (url: string) => {
@@ -33,7 +33,7 @@ describe('the session manager: one refresh rule for both apps', () => {
     expect(handlers.keep).toHaveBeenCalledTimes(1);
   });
 
-  it('tells "gone" (a 401 about the session) from "not now" (offline, 5xx, 429, app check, an unreadable answer)', async () => {
+  it('tells "gone" (a 401 about the session) from "not now" (offline, 5xx, 429, app check, unreadable)', async () => {
     expect(await manager(() => json(401, { error: 'Ended.', code: 'UNAUTHENTICATED' })).sessions.trade()).toEqual({
       kind: 'gone',
     });
@@ -59,7 +59,7 @@ describe('the session manager: one refresh rule for both apps', () => {
     expect(handlers.keep).not.toHaveBeenCalled();
   });
 
-  it('a sign-out wins over a refresh in flight: its answer is dropped, and a later renewal does not join it', async () => {
+  it('a sign-out wins over a refresh in flight: its answer is dropped, a later renewal does not join it', async () => {
     let release!: () => void;
     const held = new Promise<void>((resolve) => (release = resolve));
     const { sessions, calls, handlers } = manager(() => held.then(() => answered('t2')));
