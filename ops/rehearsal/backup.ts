@@ -75,7 +75,7 @@ export async function backUpAndRestore(opts: {
   for (let i = 0; i < 60 && (await unsealed()) > 0; i++) await sleep(500);
 
   // What the families see before, through nginx: their bookings, and a few receipts.
-  const paid = opts.result.booked.filter((b) => b.paid);
+  const paid = opts.result.booked.filter((b) => b.paid && !b.cancelled);
   const sample = [...new Set(paid.map((b) => b.family))].slice(0, 8);
   const receipts = paid.filter((b, i) => paid.findIndex((c) => c.family === b.family) === i).slice(0, 3);
   const views = async (base: string) => {

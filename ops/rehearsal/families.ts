@@ -15,6 +15,8 @@ export interface Booked {
   paymentIntentId: string;
   /** The sandbox answered `succeeded` to the family's card. */
   paid: boolean;
+  /** Cancelled by the family later (a full refund: the sessions are more than 48 h out). */
+  cancelled: boolean;
 }
 
 export interface LoadPlan {
@@ -26,7 +28,7 @@ export interface LoadPlan {
   basket: { packages: { id: string; quantity: number }[]; addOns: never[]; amount: number };
   appCheck: string;
   stripe: { url: string; publishableKey: string };
-  /** API.md's per-account cap on upcoming bookings. */
+  /** API.md's per-account cap on upcoming bookings: a family with this many cancels its first. */
   maxBookings: number;
   stop: AbortSignal;
 }
@@ -43,6 +45,19 @@ const API = `http://${HOSTS.nginx}`;
 const SUCCESS_CARD = '4242424242424242';
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/**
+ * Cancels a booking. A retried cancel whose first try went through answers 409 NOT_CANCELLABLE
+ * (one refund only): then the booking must read cancelled.
+ */
+async function cancel(phone: Phone, headers: Record<string, string>, booking: Booked): Promise<boolean> {
+  const url = `${API}/api/v1/bookings/${booking.bookingId}`;
+  const res = await phone.request('cancel', 'POST', `${url}/cancel`, headers, {});
+  if (res.status === 200) return true;
+  if (res.status !== 409 || res.json<{ code: string }>().code !== 'NOT_CANCELLABLE') return false;
+  const now = await phone.request('booking', 'GET', url, headers);
+  return now.status === 200 && now.json<{ status: string }>().status === 'cancelled';
+}
+
 /** Polls the booking as the web app's confirmation page does, for up to a minute. */
 async function confirmed(phone: Phone, headers: Record<string, string>, bookingId: string): Promise<boolean> {
   const deadline = Date.now() + 60_000;
@@ -54,11 +69,15 @@ async function confirmed(phone: Phone, headers: Record<string, string>, bookingI
   return false;
 }
 
+/** Tries per family at most: the load is bounded in count as well as in time. */
+const MAX_TRIES = 60;
+
 /**
  * Families racing for the same sessions and paying for what they hold, until `stop`: each reads
  * the day, asks for one of the first free sessions, prices its basket, checks out and pays at the
- * Stripe sandbox as the browser does (the webhook comes back through nginx). Bounded in count
- * (maxBookings per family) and in time (stop).
+ * Stripe sandbox as the browser does (the webhook comes back through nginx). A family at the cap
+ * of upcoming bookings cancels its first (refunded in full), whose session goes back in the race,
+ * so the load lasts as long as the disruptions do on a fast machine and a slow one alike.
  */
 export async function runFamilies(plan: LoadPlan): Promise<LoadResult> {
   const result: LoadResult = { operations: [], booked: [], holdsBySession: new Map(), unexpected: [] };
@@ -74,11 +93,18 @@ export async function runFamilies(plan: LoadPlan): Promise<LoadResult> {
     const headers = { authorization: who.authorization, 'x-app-check': plan.appCheck };
     const odd = (what: string, status: number, body: string) =>
       result.unexpected.push(`family ${index} ${what}: ${status} ${body.slice(0, 200)}`);
-    let booked = 0;
+    const upcoming: Booked[] = [];
     try {
       // Families arrive over the first second, not in one instant.
       await sleep(Math.random() * 1000);
-      while (!plan.stop.aborted && booked < plan.maxBookings && free.length > 0) {
+      for (let tries = 0; !plan.stop.aborted && tries < MAX_TRIES && free.length > 0; tries++) {
+        if (upcoming.length >= plan.maxBookings) {
+          const first = upcoming.shift()!;
+          if (!(await cancel(phone, headers, first))) odd('cancel', 0, `${first.bookingId} not cancelled`);
+          first.cancelled = true;
+          result.holdsBySession.get(first.slotId)?.delete(index);
+          free.push(first.slotId);
+        }
         const day = await phone.request('availability', 'GET', `${API}${plan.availabilityPath}`, headers);
         if (day.status !== 200 && day.status !== 304) odd('availability', day.status, day.body);
         const slotId = free[Math.floor(Math.random() * Math.min(6, free.length))]!;
@@ -133,15 +159,17 @@ export async function runFamilies(plan: LoadPlan): Promise<LoadResult> {
         );
         const paid = pay.status === 200 && pay.json<{ status: string }>().status === 'succeeded';
         if (!paid) odd('pay', pay.status, pay.body);
-        result.booked.push({
+        const one: Booked = {
           family: index,
           slotId,
           bookingId: c.bookingId,
           orderId: c.orderId,
           paymentIntentId,
           paid,
-        });
-        booked += 1;
+          cancelled: false,
+        };
+        result.booked.push(one);
+        upcoming.push(one);
         // The confirmation page: the family waits for the webhook to confirm the booking before
         // it books again (until then its unpaid checkout makes another hold HOLD_LIMIT).
         if (paid && !(await confirmed(phone, headers, c.bookingId))) odd('booking', 0, `${c.bookingId} not confirmed`);

@@ -281,15 +281,20 @@ async function checkPayments(checks: Checks, db: PostgresHost, stripe: Stripe, r
     ).map((e) => (e.data.object as Stripe.PaymentIntent).id),
   );
   const url = db.adminUrl('kringle');
+  // Paid and confirmed, or cancelled by the family and refunded in full (once the refund's webhook is in).
   const unconfirmed = async () =>
     (
-      await adminQuery<{ pi: string; order_status: string; booking_status: string }>(
+      await adminQuery<{ pi: string; order: string; booking: string; refunded: number; amount: number }>(
         url,
-        `select o.payment_intent_id as pi, o.status as order_status, b.status as booking_status
+        `select o.payment_intent_id as pi, o.status as order, b.status as booking,
+                o.refunded_cents as refunded, o.amount_cents as amount
          from orders o join bookings b on b.id = o.booking_id where o.payment_intent_id = any($1)`,
         [[...succeeded]],
       )
-    ).filter((r) => r.order_status !== 'paid' || r.booking_status !== 'completed');
+    ).filter(
+      (r) =>
+        !(r.order === 'paid' && r.booking === 'completed') && !(r.booking === 'cancelled' && r.refunded === r.amount),
+    );
   // Webhooks that met the dead process are retried by the sandbox (2 s, 4 s, ...) and the
   // reconciliation job looks too: wait for them, then judge.
   let left = await unconfirmed();
@@ -299,10 +304,19 @@ async function checkPayments(checks: Checks, db: PostgresHost, stripe: Stripe, r
     left = await unconfirmed();
   }
   const paidByFamilies = result.booked.filter((b) => b.paid);
+  const [orders] = await adminQuery<{ n: number }>(
+    url,
+    'select count(*)::int as n from orders where payment_intent_id = any($1)',
+    [[...succeeded]],
+  );
   checks.check(
-    'every payment that succeeded at Stripe is a confirmed booking (no lost payment)',
-    succeeded.size > 0 && left.length === 0 && paidByFamilies.every((b) => succeeded.has(b.paymentIntentId)),
-    `${succeeded.size} succeeded at the sandbox, ${paidByFamilies.length} seen by families; not confirmed: ${some(left)}`,
+    'every payment that succeeded at Stripe is a confirmed booking, or cancelled and refunded in full (no lost payment)',
+    succeeded.size > 0 &&
+      orders!.n === succeeded.size &&
+      left.length === 0 &&
+      paidByFamilies.every((b) => succeeded.has(b.paymentIntentId)),
+    `${succeeded.size} succeeded at the sandbox (${orders!.n} orders), ${paidByFamilies.length} seen by families, ` +
+      `${result.booked.filter((b) => b.cancelled).length} cancelled by them; not settled: ${some(left)}`,
   );
   const completed = await adminQuery<{ pi: string | null }>(
     url,
