@@ -1,4 +1,4 @@
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { execFile, spawn, type ChildProcess, type SpawnOptions } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -48,17 +48,31 @@ export interface Balancer {
   stop(): Promise<void>;
 }
 
+/** Where nginx listens and how it is started: by default on loopback, as our own child. */
+export interface BalancerSite {
+  listen: string;
+  url: string;
+  /** The production rehearsal starts it inside the nginx host's network namespace. */
+  spawn: (cmd: string, args: string[], options: SpawnOptions) => ChildProcess;
+}
+
 /**
  * Runs nginx in the foreground as our child with a minimal main config around the site file:
  * its pid, logs and temp files stay in `dir`, so it never touches /etc/nginx or the system service.
  */
-export async function startBalancer(bin: string, dir: string, port: number, upstreams: string[]): Promise<Balancer> {
+export async function startBalancer(
+  bin: string,
+  dir: string,
+  port: number,
+  upstreams: string[],
+  site: BalancerSite = { listen: `127.0.0.1:${port}`, url: `http://127.0.0.1:${port}`, spawn },
+): Promise<Balancer> {
   fs.mkdirSync(dir, { recursive: true });
-  const site = path.join(dir, 'kringle.conf');
+  const siteFile = path.join(dir, 'kringle.conf');
   fs.writeFileSync(
-    site,
+    siteFile,
     renderSiteConfig({
-      listen: `127.0.0.1:${port}`,
+      listen: site.listen,
       serverName: 'localhost',
       upstreams,
       accessLog: path.join(dir, 'access.log'),
@@ -78,17 +92,17 @@ http {
   fastcgi_temp_path ${dir}/fastcgi;
   uwsgi_temp_path ${dir}/uwsgi;
   scgi_temp_path ${dir}/scgi;
-  include ${site};
+  include ${siteFile};
 }
 `,
   );
   await run(bin, ['-t', '-q', '-c', main, '-p', dir]).catch((err: { stderr?: string }) => {
     throw new Error(`nginx rejected the config: ${err.stderr ?? String(err)}`);
   });
-  const child: ChildProcess = spawn(bin, ['-c', main, '-p', dir], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = site.spawn(bin, ['-c', main, '-p', dir], { stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
   child.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
-  const url = `http://127.0.0.1:${port}`;
+  const url = site.url;
   await waitFor(
     async () => {
       if (child.exitCode !== null) throw new Error(`nginx exited: ${stderr}`);
