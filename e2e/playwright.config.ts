@@ -85,7 +85,8 @@ export default defineConfig({
       RATE_LIMIT_MODE: 'off',
       TZ: 'UTC',
       LOG_LEVEL: 'warn',
-      // Journeys book days up to two weeks ahead: a fixed six weeks, whatever the date (the demo's own season ends on Christmas Eve).
+      // Journeys book days up to two weeks ahead: a fixed six weeks, whatever the date (the demo's own season ends on
+      // Christmas Eve).
       DEMO_SEASON_DAYS: '42',
       // The waitlist journey watches an offer lapse (issue 20): 3 minutes instead of 30.
       WAITLIST_OFFER_MINUTES: '3',

@@ -3,7 +3,8 @@
  * The API modules' picture (issue 15, decision 0031): reads madge's file graph on stdin and prints
  * one line per arrow between modules, then any arrow that runs against the order in
  * eslint.config.js (API_MODULES). Run from the repository root:
- *   npx -y madge@8 --json --extensions ts --ts-config apps/api/tsconfig.json apps/api/src/modules | node tools/api-module-graph.mjs
+ * npx -y madge@8 --json --extensions ts --ts-config apps/api/tsconfig.json apps/api/src/modules | node
+ * tools/api-module-graph.mjs
  */
 import fs from 'node:fs';
 

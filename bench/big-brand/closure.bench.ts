@@ -51,11 +51,13 @@ try {
   const [centre] = (
     await db.execute(sql`
     insert into locations (slug, name, address, suburb, state, timezone, season_start, season_end, sort_order)
-    values ('closure-centre', 'Bench Closure Centre', '1 Bench Street', 'Town', 'NSW', ${ZONE}, ${day}::date, ${day}::date, 1) returning id, name`)
+    values ('closure-centre', 'Bench Closure Centre', '1 Bench Street', 'Town', 'NSW', ${ZONE}, ${day}::date,
+    ${day}::date, 1) returning id, name`)
   ).rows;
   await db.execute(sql`
     insert into slot_types (location_id, slug, name, description, duration_minutes)
-    select ${centre!.id}::uuid, 'set-' || i, 'Santa set ' || i, 'Photos with Santa', 5 from generate_series(1, ${SETS}) i`);
+    select ${centre!.id}::uuid, 'set-' || i, 'Santa set ' || i, 'Photos with Santa', 5 from generate_series(1,
+    ${SETS}) i`);
   await db.execute(sql`
     insert into slots (location_id, slot_type_id, kind, start_at, end_at)
     select st.location_id, st.id, 'session', t, t + interval '5 minutes'
@@ -65,7 +67,8 @@ try {
   const families = await createCustomers(db, idTokens, FAMILIES, 'closure');
   const slots = (
     await db.execute(
-      sql`select id, slot_type_id from slots where location_id = ${centre!.id}::uuid order by start_at, slot_type_id limit ${FAMILIES}`,
+      sql`select id, slot_type_id from slots where location_id =
+${centre!.id}::uuid order by start_at, slot_type_id limit ${FAMILIES}`,
     )
   ).rows;
   const stripe = new Stripe(sandbox.secretKey, sandbox.stripeClientOptions());
@@ -88,8 +91,10 @@ try {
     ]);
     await db.execute(sql`
       with b as (
-        insert into bookings (reference, user_id, location_id, slot_id, slot_type_id, status, source, items, amount_cents, confirmed_at)
-        values (${`CL-${i}`}, ${family.id}::uuid, ${centre!.id}::uuid, ${slot.id as string}::uuid, ${slot.slot_type_id as string}::uuid, 'completed', 'online', ${items}::jsonb, 3995, now())
+        insert into bookings (reference, user_id, location_id, slot_id, slot_type_id, status, source, items,
+        amount_cents, confirmed_at)
+        values (${`CL-${i}`}, ${family.id}::uuid, ${centre!.id}::uuid, ${slot.id as string}::uuid,
+        ${slot.slot_type_id as string}::uuid, 'completed', 'online', ${items}::jsonb, 3995, now())
         returning id, user_id, items
       ), o as (
         insert into orders (booking_id, user_id, status, items, amount_cents, paid_at, payment_intent_id)
@@ -98,12 +103,15 @@ try {
       update slots set booking_id = (select id from b) where id = ${slot.id as string}::uuid`);
   }
   console.log(
-    `loaded in ${((performance.now() - t0) / 1000).toFixed(0)} s: the big brand, and ${FAMILIES} families paid at ${centre!.name as string} on ${day}`,
+    `loaded in ${((performance.now() - t0) / 1000).toFixed(0)} s: the big brand, and ` +
+      `${FAMILIES} families paid at ${centre!.name as string} on ${day}`,
   );
   const [manager] = (
     await db.execute(sql`
-    insert into users (email, password_hash, first_name, last_name, email_verified_at, is_staff, staff_role, mfa_enrolled_at)
-    values ('bench-manager@kringle.test', 'not-a-real-hash', 'Bench', 'Manager', now(), true, 'manager', now()) returning id`)
+    insert into users (email, password_hash, first_name, last_name, email_verified_at, is_staff, staff_role,
+    mfa_enrolled_at)
+    values ('bench-manager@kringle.test', 'not-a-real-hash', 'Bench', 'Manager', now(), true, 'manager', now())
+    returning id`)
   ).rows;
   const { idToken } = await idTokens.issue({
     id: manager!.id as string,
@@ -200,12 +208,19 @@ try {
     const report = [
       `# Closure bench (${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC)`,
       '',
-      `\`npm run bench:closure\`: the big brand (150,000 bookings) and ${FAMILIES} families booked and paid by card at the Stripe sandbox on one day at one centre (${SETS} Santa sets); a manager closes the day with the refund remedy. One API process, its jobs on. Load average (1, 5, 15 min): ${loadBefore} before the probe alone, ${loadAtStart} at the closure's start, ${loadAtEnd} at its end.`,
+      `\`npm run bench:closure\`: the big brand (150,000 bookings) and ` +
+        `${FAMILIES} families booked and paid by card at the Stripe sandbox on one day at one centre ` +
+        `(${SETS} Santa sets); a manager closes the day with the refund remedy. One API process, its jobs on. Load ` +
+        `average (1, 5, 15 min): ` +
+        `${loadBefore} before the probe alone, ${loadAtStart} at the closure's start, ${loadAtEnd} at its end.`,
       '',
       '| budget | target | measured | |',
       '|---|---|---|---|',
-      `| closing the day: every booking cancelled and refunded at Stripe | under ${BUDGET_S} s | **${seconds.toFixed(1)} s** (${closure.done} of ${closure.total} handled; ${outcome.cancelled} cancelled, ${outcome.refunds_succeeded} of ${outcome.refunds} refunds succeeded, $${(Number(outcome.refunded_cents) / 100).toFixed(2)}; ${atStripe} charges fully refunded at the sandbox) | ${closed ? 'pass' : 'FAIL'} |`,
-      `| available-slots reads while it runs, p99 (open loop, ${PROBE_RATE}/s) | under ${READS_P99_MS} ms | **${readsDuring.latencyMs.p99.toFixed(1)} ms** | ${readsOk ? 'pass' : 'FAIL'} |`,
+      `| closing the day: every booking cancelled and refunded at Stripe | under ` +
+        `${BUDGET_S} s | **${seconds.toFixed(1)} s** (${closure.done} of ${closure.total} handled; ${outcome.cancelled} cancelled, ${outcome.refunds_succeeded} of ${outcome.refunds} refunds succeeded, $${(Number(outcome.refunded_cents) / 100).toFixed(2)}; ${atStripe} charges fully ` +
+        `refunded at the sandbox) | ${closed ? 'pass' : 'FAIL'} |`,
+      `| available-slots reads while it runs, p99 (open loop, ` +
+        `${PROBE_RATE}/s) | under ${READS_P99_MS} ms | **${readsDuring.latencyMs.p99.toFixed(1)} ms** | ${readsOk ? 'pass' : 'FAIL'} |`,
       '',
       '| available-slots reads | requests | p50 ms | p99 ms | max ms | statuses |',
       '|---|---|---|---|---|---|',

@@ -35,26 +35,33 @@ try {
   const brand = await loadBigBrand(db);
   const counts = (
     await db.execute(
-      sql`select (select count(*) from bookings)::int as bookings, (select count(*) from orders)::int as orders, (select count(*) from slots)::int as slots, (select count(*) from refunds)::int as refunds`,
+      sql`select (select count(*) from bookings)::int as bookings, (select count(*) from orders)::int as orders,
+(select count(*) from slots)::int as slots, (select count(*) from refunds)::int as refunds`,
     )
   ).rows[0]!;
   console.log(
-    `big brand loaded in ${((performance.now() - t0) / 1000).toFixed(0)} s: ${JSON.stringify(counts)}, season ${brand.from} to ${brand.to}`,
+    `big brand loaded in ` +
+      `${((performance.now() - t0) / 1000).toFixed(0)} s: ${JSON.stringify(counts)}, season ${brand.from} to ${brand.to}`,
   );
   // Phones for the families, so the search's phone arm has something to find among 20,000,
   // and a hundred surnames, so a common one matches 200 families, as a busy brand's "Nguyen" would.
   await db.execute(sql`
-    update users set phone = '04' || lpad((10000000 + n)::text, 8, '0'), last_name = (${sql.param(SURNAMES)}::text[])[1 + n % ${SURNAMES.length}]
-    from (select id, (substring(email from 'big-family-(\\d+)@'))::int as n from users where email like 'big-family-%') f where users.id = f.id`);
+    update users set phone = '04' || lpad((10000000 + n)::text, 8, '0'), last_name =
+    (${sql.param(SURNAMES)}::text[])[1 + n % ${SURNAMES.length}]
+    from (select id, (substring(email from 'big-family-(\\d+)@'))::int as n from users where email like
+    'big-family-%') f where users.id = f.id`);
   const busiest = (
     await db.execute(
-      sql`select (s.start_at at time zone 'Australia/Sydney')::date::text as day from slots s where s.location_id = ${brand.locationId}::uuid and s.booking_id is not null group by 1 order by count(*) desc limit 1`,
+      sql`select (s.start_at at time zone 'Australia/Sydney')::date::text as day from slots s where s.location_id =
+${brand.locationId}::uuid and s.booking_id is not null group by 1 order by count(*) desc limit 1`,
     )
   ).rows[0]!.day as string;
   const [manager] = (
     await db.execute(sql`
-    insert into users (email, password_hash, first_name, last_name, email_verified_at, is_staff, staff_role, mfa_enrolled_at)
-    values ('bench-manager@kringle.test', 'not-a-real-hash', 'Bench', 'Manager', now(), true, 'manager', now()) returning id`)
+    insert into users (email, password_hash, first_name, last_name, email_verified_at, is_staff, staff_role,
+    mfa_enrolled_at)
+    values ('bench-manager@kringle.test', 'not-a-real-hash', 'Bench', 'Manager', now(), true, 'manager', now())
+    returning id`)
   ).rows;
   const { idToken } = await idTokens.issue({
     id: manager!.id as string,
@@ -142,7 +149,9 @@ try {
     const plan = (
       await check.db.execute(
         sql.raw(
-          `explain (analyze, buffers off, timing off, summary on) select day, channel, count(*), sum(gross_cents), sum(gst_cents), sum(refunds_cents), sum(refunds_gst_cents) from sale_facts where day between '${brand.from}' and '${brand.to}' group by 1, 2`,
+          `explain (analyze, buffers off, timing off, summary on) select day, channel, count(*), sum(gross_cents), ` +
+            `sum(gst_cents), sum(refunds_cents), sum(refunds_gst_cents) from sale_facts where day between ` +
+            `'${brand.from}' and '${brand.to}' group by 1, 2`,
         ),
       )
     ).rows
@@ -152,7 +161,10 @@ try {
     const report = [
       `# Reports bench (${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC)`,
       '',
-      `\`npm run bench:reports\`: ${BIG_BRAND.locations} locations × ${BIG_BRAND.days} days, ${JSON.stringify(counts)}; ${RUNS} sequential calls per case after 3 warm-ups, one API process. The host's 1-minute load average before and after each case.`,
+      `\`npm run bench:reports\`: ` +
+        `${BIG_BRAND.locations} locations × ${BIG_BRAND.days} days, ${JSON.stringify(counts)}; ${RUNS} sequential ` +
+        `calls per case after 3 warm-ups, one API process. The host's 1-minute load average before and after each ` +
+        `case.`,
       '',
       '| case | p50 | p95 | budget (p95) | answer | load | |',
       '|---|---|---|---|---|---|---|',

@@ -44,7 +44,8 @@ export async function startApiServer(options: {
       RATE_LIMIT_MODE: 'off',
       LOG_LEVEL: 'warn',
       TZ: 'UTC',
-      // The family's bookings are two to three weeks ahead: six weeks of sessions whatever the date, as in the end-to-end stack.
+      // The family's bookings are two to three weeks ahead: six weeks of sessions whatever the date, as in the
+      // end-to-end stack.
       DEMO_SEASON_DAYS: '42',
       ...(options.distDir ? { WEB_DIST_DIR: options.distDir } : {}),
     },

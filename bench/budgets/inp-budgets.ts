@@ -181,7 +181,8 @@ export async function measureWizardInp(
       });
       const busy = quiet.sample ? `${Math.round(quiet.sample.busy * 100)}%` : '?';
       log(
-        `  wizard INP run ${runs.length} at ${CPU_SLOWDOWN}x CPU slowdown (host ${busy} busy): ${WIZARD_ACTIONS.map((a) => `${a} ${samples[a]?.inpMs ?? '?'} ms`).join(', ')}`,
+        `  wizard INP run ${runs.length} at ${CPU_SLOWDOWN}x CPU slowdown (host ` +
+          `${busy} busy): ${WIZARD_ACTIONS.map((a) => `${a} ${samples[a]?.inpMs ?? '?'} ms`).join(', ')}`,
       );
     }
   } finally {

@@ -17,8 +17,8 @@ export const LIGHTHOUSE_PAGES: readonly {
 }[] = [
   { page: '/login', signedIn: false, performanceEnforced: true },
   { page: '/register', signedIn: false, performanceEnforced: true },
-  // `data`: the API call that must have answered 200 in the run, proof that the page was audited signed in and with its data.
-  // Enforced from decision 0036 to 2026-11-26; reported only again since (decision 0061): on this round's
+  // `data`: the API call that must have answered 200 in the run, proof that the page was audited signed in and with its
+  // data. Enforced from decision 0036 to 2026-11-26; reported only again since (decision 0061): on this round's
   // host (Lighthouse benchmark index 1,100-2,000, against 2,733 when they were calibrated) /bookings scores
   // 80-91 and /create-booking 79-95, main before the round's merges included. Accessibility stays enforced.
   { page: '/bookings', signedIn: true, data: '/api/v1/bookings/upcoming-bookings', performanceEnforced: false },
@@ -122,7 +122,8 @@ function checkShownSignedIn(lhr: LighthouseResult, page: string, data: string) {
   const answered = requests.filter((r) => new URL(r.url).pathname === data).map((r) => r.statusCode);
   if (!answered.includes(200))
     throw new Error(
-      `Lighthouse's run of ${page} got no 200 from ${data} (${answered.join(', ') || 'not requested'}): not signed in, or no data`,
+      `Lighthouse's run of ` +
+        `${page} got no 200 from ${data} (${answered.join(', ') || 'not requested'}): not signed in, or no data`,
     );
 }
 

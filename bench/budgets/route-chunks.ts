@@ -16,7 +16,9 @@ export type Manifest = Record<string, ManifestChunk>;
 export interface RouteChunks {
   /** JS the route loads before it is usable: the entry, the route's lazy modules and their static imports. */
   initial: string[];
-  /** JS the route's modules import on demand later (e.g. Stripe on the payment step, form validation after first paint). */
+  /**
+   * JS the route's modules import on demand later (e.g. Stripe on the payment step, form validation after first paint).
+   */
   deferred: string[];
 }
 

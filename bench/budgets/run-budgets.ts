@@ -85,7 +85,9 @@ async function main() {
     const verdict = (p: PageResult) => (!p.passed ? 'FAIL' : p.performanceMet ? 'pass' : 'MISS');
     for (const p of pages)
       console.log(
-        `${verdict(p)} ${p.page}: performance ${Math.round(p.best.performance * 100)}${p.performanceMet ? '' : ' (under 95: reported, not enforced yet, issue 21)'}, accessibility ${Math.round(p.best.accessibility * 100)}${p.best.foreignRequests.length ? `, reached ${p.best.foreignRequests.join(', ')}` : ''}`,
+        `${verdict(p)} ${p.page}: performance ${Math.round(p.best.performance * 100)}${
+          p.performanceMet ? '' : ' (under 95: ' + 'reported, not enforced yet, issue 21)'
+        }, accessibility ${Math.round(p.best.accessibility * 100)}${p.best.foreignRequests.length ? `, reached ${p.best.foreignRequests.join(', ')}` : ''}`,
       );
     for (const a of inp)
       console.log(

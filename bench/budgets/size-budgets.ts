@@ -119,6 +119,8 @@ export function checkProductionReact(distDir: string): { passed: boolean; detail
     ? { passed: true, detail: "production (React's minified error messages present)" }
     : {
         passed: false,
-        detail: `development build of React in ${withReactDom.join(', ') || 'the bundle'}: build without NODE_ENV=development leaking in`,
+        detail:
+          `development build of React in ` +
+          `${withReactDom.join(', ') || 'the bundle'}: build without NODE_ENV=development leaking in`,
       };
 }

@@ -96,17 +96,22 @@ try {
         count: SLOW,
         settleMs: 300,
         payload:
-          'POST /api/v1/app-check/exchange HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 60000\r\n\r\n{',
+          'POST /api/v1/app-check/exchange HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ' +
+          '60000\r\n\r\n{',
       },
       streams: {
         count: STREAMS,
         settleMs: 3000,
-        payload: `GET ${live} HTTP/1.1\r\nHost: x\r\nAccept: text/event-stream\r\nAuthorization: ${attacker.authorization}\r\nX-App-Check: ${appCheck}\r\n\r\n`,
+        payload:
+          `GET ${live} HTTP/1.1\r\nHost: x\r\nAccept: text/event-stream\r\nAuthorization: ` +
+          `${attacker.authorization}\r\nX-App-Check: ${appCheck}\r\n\r\n`,
       },
     });
     await flood.ready;
     log(
-      `flood under way from ${ATTACKER}: ${SLOW} slow sockets and ${STREAMS} stream attempts, each closed one tried again after ${REATTEMPT_MS} ms`,
+      `flood under way from ` +
+        `${ATTACKER}: ${SLOW} slow sockets and ${STREAMS} stream attempts, each closed one tried again after ` +
+        `${REATTEMPT_MS} ms`,
     );
     const during = await probe();
     const result = flood.stop();

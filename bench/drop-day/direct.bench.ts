@@ -25,7 +25,10 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 4);
 const RUNS = Number(process.argv[2] ?? 1);
 if (!Number.isInteger(RUNS) || RUNS < 1) throw new Error('usage: npm run bench:direct -- [runs, 1 by default]');
 const REQUIRED_SHARE = 0.9;
-/** BENCH_API_NODE_FLAGS='--flag ...': the API processes start with these Node flags (`--trace-gc` writes to their log in the bench's temp folder). */
+/**
+ * BENCH_API_NODE_FLAGS='--flag ...': the API processes start with these Node flags (`--trace-gc` writes to their log in
+ * the bench's temp folder).
+ */
 const API_NODE_FLAGS = (process.env.BENCH_API_NODE_FLAGS ?? '').split(' ').filter(Boolean);
 const API_DIR = path.join(REPO_ROOT, 'apps/api');
 const REPORTS = path.join(REPO_ROOT, 'bench/reports');
@@ -103,7 +106,11 @@ try {
       };
       runs.push(r);
       console.log(
-        `  CPU per answer (median of ${d.cpuRounds.helloWorld.length} rounds): hello-world ${d.cpu.helloWorld} µs, available slots ${d.cpu.availableSlots} µs, 304 ${d.cpu.notModified} µs; identity (no Accept-Encoding, not a budget) ${d.cpu.identity} µs, ${(d.cpu.identity / d.cpu.helloWorld).toFixed(2)}×; hello-world with a 16 MB young generation ${d.cpu.helloWorldLargeYoung} µs (not a budget, decision 0039); hello-world sent the 304's request ${d.cpu.helloWorldSameRequest} µs, the 304 over it ${(d.cpu.notModified / d.cpu.helloWorldSameRequest).toFixed(2)}× (not a budget, decision 0077)`,
+        `  CPU per answer (median of ` +
+          `${d.cpuRounds.helloWorld.length} rounds): hello-world ` +
+          `${d.cpu.helloWorld} µs, available slots ` +
+          `${d.cpu.availableSlots} µs, 304 ${d.cpu.notModified} µs; identity (no Accept-Encoding, not a budget) ` +
+          `${d.cpu.identity} µs, ${(d.cpu.identity / d.cpu.helloWorld).toFixed(2)}×; hello-world with a 16 MB young generation ${d.cpu.helloWorldLargeYoung} µs (not a budget, decision 0039); hello-world sent the 304's request ${d.cpu.helloWorldSameRequest} µs, the 304 over it ${(d.cpu.notModified / d.cpu.helloWorldSameRequest).toFixed(2)}× (not a budget, decision 0077)`,
       );
       for (const b of r.budgets) console.log(budgetLine(b));
       for (const b of r.targets) console.log(targetLine(b));
@@ -134,8 +141,17 @@ each figure is the median round. The reads carry Chromium's \`Accept-Encoding: $
 family's browser does (decision 0072); "identity" is the same reads without it (the 9.6 kB plain JSON), reported, not a budget. CPU per answer is the server process's user + system time over the answers it gave.
 Each API round starts with 1 s of the same reads, reported apart and not budgeted: the API idled through the hello-world rounds,
 past its availability answers' 1 s life, and that first second is spent refilling the cache (decision 0073).
-${runs[0]?.scenario.placement ? `The servers ran on core ${runs[0].scenario.placement.server} and wrk on ${runs[0].scenario.placement.wrk} (decision 0071).` : 'The servers and wrk shared the cores (BENCH_DIRECT_PIN=0).'}
-${RUNS > 1 ? `A budget holds when it passed in at least ${REQUIRED_SHARE * 100}% of the runs (issue 41: 9 of 10).\n` : ''}
+${
+  runs[0]?.scenario.placement
+    ? `The servers ran on core ` +
+      `${runs[0].scenario.placement.server} and wrk on ${runs[0].scenario.placement.wrk} (decision 0071).`
+    : 'The servers and wrk shared the cores (BENCH_DIRECT_PIN=0).'
+}
+${
+  RUNS > 1
+    ? `A budget holds when it passed in at least ` + `${REQUIRED_SHARE * 100}% of the runs (issue 41: 9 of 10).\n`
+    : ''
+}
 | budget | target | passed | held |
 |---|---|---|---|
 ${held.map((h) => `| ${h.name} | ${runs[0]!.budgets.find((b) => b.name === h.name)!.target} | ${h.passes} of ${RUNS} | ${h.held ? 'yes' : '**no**'} |`).join('\n')}

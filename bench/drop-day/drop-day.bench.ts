@@ -182,10 +182,12 @@ async function main(): Promise<number> {
   });
 
   log(
-    `Scenario 1b, ${DIRECT.rounds} interleaved rounds of ${DURATION} s at ${DIRECT.connections} connections, no proxy, wrk ${wrk.version}:`,
+    `Scenario 1b, ${DIRECT.rounds} interleaved rounds of ` +
+      `${DURATION} s at ${DIRECT.connections} connections, no proxy, wrk ${wrk.version}:`,
   );
   log(
-    '  one bare Fastify hello-world process vs one API process: available slots, and their 304 revalidation (If-None-Match)',
+    '  one bare Fastify hello-world process vs one API process: available slots, and their 304 revalidation ' +
+      '(If-None-Match)',
   );
   const direct = await runDirectScenario({
     apiAddress: api.addresses[0]!,
@@ -199,10 +201,12 @@ async function main(): Promise<number> {
   });
 
   log(
-    `Scenario 2 and its ceiling, ${RACE_ROUNDS} interleaved rounds: pgbench runs the hold's conditional UPDATE (${CONNECTIONS} clients,`,
+    `Scenario 2 and its ceiling, ` +
+      `${RACE_ROUNDS} interleaved rounds: pgbench runs the hold's conditional UPDATE (${CONNECTIONS} clients,`,
   );
   log(
-    `  ${RACE.attempts} transactions on ${RACE.slots} sessions) vs ${RACE.attempts} distinct customers racing for the same ${RACE.slots} sessions`,
+    `  ${RACE.attempts} transactions on ${RACE.slots} sessions) vs ${RACE.attempts} distinct customers racing for ` +
+      `the same ${RACE.slots} sessions`,
   );
   const raceRequests = raceRequestsOf(customers, raceSlots, appCheck);
   const { race, raceRounds, pgbenchTps, pgbenchRuns, raceStatements, pgbenchStatements } = await runHoldRaceScenario({
@@ -221,7 +225,8 @@ async function main(): Promise<number> {
   const raceDb = race.database;
 
   log(
-    `Scenario 2b: the opening, ${RACE.attempts} attempts sent from the instant the race sessions' locations open (issue 14)`,
+    `Scenario 2b: the opening, ` +
+      `${RACE.attempts} attempts sent from the instant the race sessions' locations open (issue 14)`,
   );
   const opening = await runOpeningRace({
     db,
@@ -233,7 +238,8 @@ async function main(): Promise<number> {
     warmUpPath: HEALTH,
   });
   log(
-    `  before the opening: ${opening.beforeOpening.status} ${opening.beforeOpening.code}; from it: ${opening.granted} granted in ${opening.durationSeconds.toFixed(2)} s (p99 ${opening.latencyMs.p99} ms), database ${JSON.stringify(opening.database)}`,
+    `  before the opening: ` +
+      `${opening.beforeOpening.status} ${opening.beforeOpening.code}; from it: ${opening.granted} granted in ${opening.durationSeconds.toFixed(2)} s (p99 ${opening.latencyMs.p99} ms), database ${JSON.stringify(opening.database)}`,
   );
 
   log('Scenario 3: sign-in storm with reads alongside');
@@ -272,17 +278,23 @@ async function main(): Promise<number> {
       apiProcesses: PORTS.api.length,
       connections: CONNECTIONS,
       durationSeconds: DURATION,
-      rounds: `${READ_ROUNDS} for reads, ${RACE_ROUNDS} for the race, each interleaved with its ceiling; the median round is reported (the hold p99 is the median of the rounds' p99s)`,
+      rounds:
+        `${READ_ROUNDS} for reads, ${RACE_ROUNDS} for the race, each interleaved with its ceiling; the median ` +
+        `round is reported (the hold p99 is the median of the rounds' p99s)`,
       signInConnections: SIGN_IN.connections,
       probeConnections: SIGN_IN.probeConnections,
       probeRate: `${SIGN_IN.probeRate} reads/s in all, paced (the probe beside the sign-in storm)`,
       customers: customers.length + signInCustomers.length,
       warmUp:
-        'every racing customer reads once from each API process before any measurement (families on the page before the drop), then 3 s of load on each target, and one unmeasured race and pgbench round',
+        'every racing customer reads once from each API process before any measurement (families on the page before ' +
+        'the drop), then 3 s of load on each target, and one unmeasured race and pgbench round',
       sessionsInSeason: season.slots,
-      apiEntry: `apps/api/dist/start.mjs on node ${API_NODE_FLAGS.join(' ')}, built by apps/api/build.mjs (as npm start and production run it)`,
+      apiEntry:
+        `apps/api/dist/start.mjs on node ` +
+        `${API_NODE_FLAGS.join(' ')}, built by apps/api/build.mjs (as npm start and production run it)`,
       apiEnvironment:
-        'NODE_ENV=production, APP_CHECK_MODE=enforce, RATE_LIMIT_MODE=off (one client IP), TRUST_PROXY=true, JOBS_ENABLED=true in every process',
+        'NODE_ENV=production, APP_CHECK_MODE=enforce, RATE_LIMIT_MODE=off (one client IP), TRUST_PROXY=true, ' +
+        'JOBS_ENABLED=true in every process',
       apiLogLevel: process.env.BENCH_LOG_LEVEL ?? 'info (production default)',
       databasePoolPerProcess: 'DATABASE_POOL_SIZE default',
       nginx: 'bench/nginx/kringle.conf.template (the file docs/deploy.md installs)',

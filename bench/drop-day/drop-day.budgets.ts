@@ -148,7 +148,9 @@ export function evaluateBudgets(m: {
     {
       name: `${attempts.toLocaleString('en-AU')} attempts on ${slots} sessions`,
       target: `exactly ${slots} holds, every round`,
-      measured: `per round: ${m.raceRounds.map((r) => r.granted).join(' / ')} granted (201); in the database ${m.raceRounds.map((r) => r.database.heldSlots).join(' / ')} held, ${m.raceRounds.map((r) => r.database.activeReservations).join(' / ')} live, ${m.raceRounds.map((r) => r.database.slotsWithTwoHolders).join(' / ')} doubled`,
+      measured:
+        `per round: ${m.raceRounds.map((r) => r.granted).join(' / ')} granted (201); in the database ` +
+        `${m.raceRounds.map((r) => r.database.heldSlots).join(' / ')} held, ${m.raceRounds.map((r) => r.database.activeReservations).join(' / ')} live, ${m.raceRounds.map((r) => r.database.slotsWithTwoHolders).join(' / ')} doubled`,
       pass: m.raceRounds.every(exact),
     },
     {

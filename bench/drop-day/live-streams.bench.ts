@@ -81,7 +81,8 @@ try {
   const target = season.targets[0]!;
   const slot = (
     await db.execute(
-      sql`select id from slots where location_id = ${target.locationId}::uuid and kind = 'session' and start_at > now() + interval '1 day' order by start_at limit 1`,
+      sql`select id from slots where location_id =
+${target.locationId}::uuid and kind = 'session' and start_at > now() + interval '1 day' order by start_at limit 1`,
     )
   ).rows[0]!.id as string;
   await endPool();
@@ -142,10 +143,12 @@ try {
     const within1s = delays.filter((d) => d <= 1000).length / delays.length;
     const at = (q: number) => delays[Math.min(delays.length - 1, Math.floor(q * delays.length))]!;
     console.log(
-      `after the hold: p50 ${at(0.5).toFixed(0)} ms, p99 ${at(0.99).toFixed(0)} ms, ${(within1s * 100).toFixed(1)}% within 1 s, ${delays.filter((d) => d === Infinity).length} never heard in 5 s`,
+      `after the hold: p50 ` +
+        `${at(0.5).toFixed(0)} ms, p99 ${at(0.99).toFixed(0)} ms, ${(within1s * 100).toFixed(1)}% within 1 s, ${delays.filter((d) => d === Infinity).length} never heard in 5 s`,
     );
     console.log(
-      `${within1s >= 0.99 ? 'PASS' : 'FAIL'}  a change reaches 99% of ${streams.length} streams within 1 s; load average ${load1()}`,
+      `${within1s >= 0.99 ? 'PASS' : 'FAIL'}  a change reaches 99% of ` +
+        `${streams.length} streams within 1 s; load average ${load1()}`,
     );
 
     // The read budgets with every stream still open (issue 21): the same direct scenario as `npm run bench`.
@@ -167,7 +170,8 @@ try {
     });
     const still = streams.filter((s) => !s.socket.destroyed).length;
     console.log(
-      `with ${still} streams open, medians of the rounds: hello-world ${Math.round(d.helloWorld.requestsPerSecond)}/s; load average ${load1()}`,
+      `with ${still} streams open, medians of the rounds: hello-world ` +
+        `${Math.round(d.helloWorld.requestsPerSecond)}/s; load average ${load1()}`,
     );
     for (const b of directBudgets(d)) console.log(budgetLine(b));
     for (const b of directTargets(d)) console.log(targetLine(b));

@@ -23,7 +23,10 @@ export interface Machine {
   nginx: string;
   commit: string;
   date: string;
-  /** 1-minute load average when the run started (above the core count, something else was busy) and ended (the bench's own load included). */
+  /**
+   * 1-minute load average when the run started (above the core count, something else was busy) and ended (the bench's
+   * own load included).
+   */
   loadAverage: { start: number; end: number };
 }
 
@@ -97,7 +100,9 @@ export interface Report {
       boundPerSecond: number;
       /** @node-rs/argon2 alone, one verify per core at once, just before and just after the storm. */
       argon2RawPerSecond: { before: number; after: number; concurrency: number };
-      /** The API processes' CPU time per sign-in during the storm (hash threads included, the probe's reads taken out). */
+      /**
+       * The API processes' CPU time per sign-in during the storm (hash threads included, the probe's reads taken out).
+       */
       apiCpuMsPerSignIn: number;
       /** The host's CPUs' busy share over the storm (null without /proc/stat). */
       hostBusyDuringStorm: number | null;
@@ -137,7 +142,11 @@ Run ${m.date} at commit \`${m.commit}\` with \`npm run bench\`.
 
 **Machine:** ${m.cpu}, ${m.cores} cores, ${m.ramGiB} GiB RAM; Node ${m.node}; ${m.postgres}; nginx ${m.nginx}.
 Everything (PostgreSQL, nginx, ${r.setup.apiProcesses} API processes, the load generator) shares this one machine.
-1-minute load average ${m.loadAverage.start} at the start${m.loadAverage.start > m.cores ? ` (above ${m.cores} cores: other work was running or had just run, so treat the figures as a lower bound)` : ''} and ${m.loadAverage.end} at the end (the bench's own load included).
+1-minute load average ${m.loadAverage.start} at the start${
+    m.loadAverage.start > m.cores
+      ? ` (above ${m.cores} cores: other ` + `work was running or had just run, so treat the figures as a lower bound)`
+      : ''
+  } and ${m.loadAverage.end} at the end (the bench's own load included).
 
 ## Budgets
 
@@ -171,16 +180,33 @@ ${r.budgets.map((b) => `| ${b.name} | ${b.target} | ${b.measured} | ${b.pass ? '
 |---|---|---|---|---|---|
 ${loadRow('Bare Fastify hello-world (3 processes behind the same nginx)', s.helloWorld, Number(r.setup.connections))}
 ${loadRow('Signed-in customers read available slots', s.availableSlots, Number(r.setup.connections))}
-${loadRow(`Race: ${s.race.attempts.toLocaleString('en-AU')} distinct customers hold ${s.race.slots} sessions`, s.race, Number(r.setup.connections))}
-${loadRow(`Opening: ${s.race.attempts.toLocaleString('en-AU')} attempts from the instant sales open`, s.opening, Number(r.setup.connections))}
+${loadRow(
+  `Race: ${s.race.attempts.toLocaleString('en-AU')} distinct customers hold ` + `${s.race.slots} sessions`,
+  s.race,
+  Number(r.setup.connections),
+)}
+${loadRow(
+  `Opening: ${s.race.attempts.toLocaleString('en-AU')} attempts from the instant sales ` + `open`,
+  s.opening,
+  Number(r.setup.connections),
+)}
 ${loadRow('Direct: bare Fastify hello-world, one process, no proxy (wrk)', s.direct.helloWorld, 50)}
 ${loadRow('Direct: the same, started with a 16 MB young generation (wrk)', s.direct.helloWorldLargeYoung, 50)}
 ${loadRow("Direct: the same, sent the 304's request headers (wrk)", s.direct.helloWorldSameRequest, 50)}
 ${loadRow('Direct: available slots, one API process, no proxy (wrk)', s.direct.availableSlots, 50)}
 ${loadRow('Direct: the same reads revalidated with If-None-Match (wrk)', s.direct.notModified, 50)}
 ${loadRow('Sign-in storm (real argon2id)', s.signIn.storm, Number(r.setup.signInConnections))}
-${loadRow(`Available-slots reads just before the storm (the same probe, alone, paced at ${parseInt(String(r.setup.probeRate), 10)}/s)`, s.signIn.readsAlone, Number(r.setup.probeConnections))}
-${loadRow(`Available-slots reads during the sign-in storm (paced at ${parseInt(String(r.setup.probeRate), 10)}/s)`, s.signIn.readsDuringStorm, Number(r.setup.probeConnections))}
+${loadRow(
+  `Available-slots reads just before the storm (the same probe, alone, paced at ` +
+    `${parseInt(String(r.setup.probeRate), 10)}/s)`,
+  s.signIn.readsAlone,
+  Number(r.setup.probeConnections),
+)}
+${loadRow(
+  `Available-slots reads during the sign-in storm (paced at ` + `${parseInt(String(r.setup.probeRate), 10)}/s)`,
+  s.signIn.readsDuringStorm,
+  Number(r.setup.probeConnections),
+)}
 
 - Rounds (throughput per round, interleaved, median reported): ${Object.entries(s.rounds)
     .map(([k, v]) => `${k} ${v.join(' / ')}`)

@@ -74,7 +74,8 @@ export async function createCustomers(
   for (let i = 0; i < count; i += 2000) {
     await db.execute(sql`
       insert into users (id, email, password_hash, first_name, last_name, email_verified_at)
-      select unnest(${sql.param(ids.slice(i, i + 2000))}::uuid[]), unnest(${sql.param(emails.slice(i, i + 2000))}::text[]),
+      select unnest(${sql.param(ids.slice(i, i + 2000))}::uuid[]),
+      unnest(${sql.param(emails.slice(i, i + 2000))}::text[]),
              ${passwordHash}, 'Bench', 'Family', now()`);
   }
   return withFreshTokens(
@@ -120,7 +121,8 @@ export async function pickRaceSlots(db: Db, count: number): Promise<string[]> {
   await db.execute(sql`drop table if exists bench_race_slots`);
   await db.execute(sql`create table bench_race_slots (n int primary key, slot_id uuid not null)`);
   await db.execute(
-    sql`insert into bench_race_slots select ordinality::int, id from unnest(${sql.param(ids)}::uuid[]) with ordinality as t(id)`,
+    sql`insert into bench_race_slots select ordinality::int, id from
+unnest(${sql.param(ids)}::uuid[]) with ordinality as t(id)`,
   );
   return ids;
 }
@@ -128,10 +130,12 @@ export async function pickRaceSlots(db: Db, count: number): Promise<string[]> {
 /** Frees the race slots again (after pgbench's holds or a previous race). */
 export async function resetRaceSlots(db: Db): Promise<void> {
   await db.execute(
-    sql`update reservations set status = 'cancelled' where status = 'active' and slot_id in (select slot_id from bench_race_slots)`,
+    sql`update reservations set status = 'cancelled' where status = 'active' and slot_id in (select slot_id from
+bench_race_slots)`,
   );
   await db.execute(
-    sql`update slots set hold_reservation_id = null, hold_expires_at = null where id in (select slot_id from bench_race_slots)`,
+    sql`update slots set hold_reservation_id = null, hold_expires_at = null where id in (select slot_id from
+bench_race_slots)`,
   );
 }
 
@@ -140,7 +144,8 @@ export async function countRaceHolds(
   db: Db,
 ): Promise<{ heldSlots: number; activeReservations: number; slotsWithTwoHolders: number }> {
   const held = await db.execute(sql`
-    select count(*)::int as n from slots where id in (select slot_id from bench_race_slots) and hold_reservation_id is not null and hold_expires_at > now()`);
+    select count(*)::int as n from slots where id in (select slot_id from bench_race_slots) and hold_reservation_id is
+    not null and hold_expires_at > now()`);
   const active = await db.execute(sql`
     select coalesce(sum(per_slot), 0)::int as active, count(*) filter (where per_slot > 1)::int as doubled from (
       select slot_id, count(*) as per_slot from reservations
@@ -159,7 +164,8 @@ export async function takeStatementCounts(
 ): Promise<Array<{ calls: number; rows: number; meanMs: number; query: string }>> {
   await db.execute(sql`create extension if not exists pg_stat_statements`);
   const rows = await db.execute(sql`
-    select calls::int, rows::int, round(mean_exec_time::numeric, 3)::float8 as mean_ms, left(regexp_replace(query, '[[:space:]]+', ' ', 'g'), 140) as query
+    select calls::int, rows::int, round(mean_exec_time::numeric, 3)::float8 as mean_ms, left(regexp_replace(query,
+    '[[:space:]]+', ' ', 'g'), 140) as query
     from pg_stat_statements where query not ilike '%pg_stat_statements%' order by calls desc limit ${top}`);
   await db.execute(sql`select pg_stat_statements_reset()`);
   return rows.rows.map((r) => ({

@@ -6,7 +6,8 @@ import type { Report } from './report';
 import { SIGN_IN_PASSWORD, type BenchCustomer } from './seed-data';
 
 /**
- * The read probe beside the storm is paced (probeRate reads/s in all, open loop: paced-load.ts): it asks how long a family's
+ * The read probe beside the storm is paced (probeRate reads/s in all, open loop: paced-load.ts): it asks how long a
+ * family's
  * read waits while hashes run, so it must not itself take the cores the hashes would use (a probe
  * reading flat out took them at a higher priority and held the storm to a fifth of argon2's rate).
  */
@@ -81,11 +82,17 @@ export async function runSignInStormScenario(opts: {
   const rawAfter = await argon2RawRate(storedHash, SIGN_IN_PASSWORD);
   const argon2RawPerSecond = (rawBefore.perSecond + rawAfter.perSecond) / 2;
   opts.log(
-    `  sign-in: ${Math.round(storm.requestsPerSecond)}/s; @node-rs/argon2 alone, ${rawBefore.concurrency} at once: ${Math.round(rawBefore.perSecond)}/s before, ` +
-      `${Math.round(rawAfter.perSecond)}/s after (storm ${((storm.requestsPerSecond / argon2RawPerSecond) * 100).toFixed(1)}% of their mean); reads meanwhile p99 ${readsDuringStorm.latencyMs.p99} ms (${readsAlone.latencyMs.p99} ms without the storm just before)`,
+    `  sign-in: ${Math.round(storm.requestsPerSecond)}/s; @node-rs/argon2 alone, ` +
+      `${rawBefore.concurrency} at once: ${Math.round(rawBefore.perSecond)}/s before, ` +
+      `${Math.round(rawAfter.perSecond)}/s after (storm ${((storm.requestsPerSecond / argon2RawPerSecond) * 100).toFixed(1)}% of their ` +
+      `mean); reads meanwhile p99 ` +
+      `${readsDuringStorm.latencyMs.p99} ms (${readsAlone.latencyMs.p99} ms without the storm just before)`,
   );
   opts.log(
-    `  API CPU per sign-in ${apiCpuMsPerSignIn.toFixed(1)} ms (one verify alone ${verifyMs.toFixed(1)} ms); host CPUs busy ${hostBusyDuringStorm === null ? 'unknown' : `${(hostBusyDuringStorm * 100).toFixed(0)}%`} during the storm`,
+    `  API CPU per sign-in ` +
+      `${apiCpuMsPerSignIn.toFixed(1)} ms (one verify alone ` +
+      `${verifyMs.toFixed(1)} ms); host CPUs busy ` +
+      `${hostBusyDuringStorm === null ? 'unknown' : `${(hostBusyDuringStorm * 100).toFixed(0)}%`} during the storm`,
   );
   return {
     storm,

@@ -61,7 +61,9 @@ try {
         throw new Error(`${side}: ${JSON.stringify(s.statusCodes)} ${JSON.stringify(r.statusCodes)}`);
       results[side].push({ storm: s, reads: r, alone });
       console.log(
-        `${side.padEnd(6)} sign-in ${s.requestsPerSecond.toFixed(1)}/s (p99 ${s.latencyMs.p99} ms), reads during it p99 ${r.latencyMs.p99} ms (${Math.round(r.requestsPerSecond)}/s), reads alone p99 ${alone.latencyMs.p99} ms; load ${load1()}`,
+        `${side.padEnd(6)} sign-in ${s.requestsPerSecond.toFixed(1)}/s (p99 ${s.latencyMs.p99} ms), reads during it ` +
+          `p99 ${r.latencyMs.p99} ms (${Math.round(r.requestsPerSecond)}/s), reads alone p99 ` +
+          `${alone.latencyMs.p99} ms; load ${load1()}`,
       );
     }
     console.log(
@@ -70,7 +72,8 @@ try {
     for (const side of ['before', 'after'] as const) {
       const rs = results[side];
       console.log(
-        `  ${side.padEnd(6)} sign-in ${median(rs.map((r) => r.storm.requestsPerSecond)).toFixed(1)}/s, reads during the storm p99 ${median(rs.map((r) => r.reads.latencyMs.p99))} ms, ` +
+        `  ${side.padEnd(6)} sign-in ${median(rs.map((r) => r.storm.requestsPerSecond)).toFixed(1)}/s, reads during ` +
+          `the storm p99 ${median(rs.map((r) => r.reads.latencyMs.p99))} ms, ` +
           `reads alone p99 ${median(rs.map((r) => r.alone.latencyMs.p99))} ms`,
       );
     }
@@ -81,5 +84,6 @@ try {
 } finally {
   await stop();
 }
-// The sign-in customers' hash ran on a hash worker thread (hash-workers.ts), which would hold the process open for its idle time.
+// The sign-in customers' hash ran on a hash worker thread (hash-workers.ts), which would hold the process open for its
+// idle time.
 process.exit(0);

@@ -52,7 +52,10 @@ const luaString = (s: string) =>
  * generator the bottleneck), and done() prints the summary as one JSON line. Non-2xx/3xx answers
  * and socket errors are counted by wrk itself.
  */
-/** BENCH_WRK_STATUSES=1: count answers over 399 by status (a Lua call per answer, so it slows wrk; for finding out only). */
+/**
+ * BENCH_WRK_STATUSES=1: count answers over 399 by status (a Lua call per answer, so it slows wrk; for finding out
+ * only).
+ */
 const statuses = process.env.BENCH_WRK_STATUSES === '1';
 
 function script(requests: LoadRequest[]): string {
@@ -69,7 +72,11 @@ ${entries}
 }
 local threads = {}
 setup = function(thread) thread:set("offset", #threads * 7919); table.insert(threads, thread) end
-${statuses ? 'bad = {}\nresponse = function(status) if status > 399 then bad[status] = (bad[status] or 0) + 1 end end' : ''}
+${
+  statuses
+    ? 'bad = {}\nresponse = function(status) if status > 399 then bad[status] = (bad[status] or 0) + 1 end ' + 'end'
+    : ''
+}
 local reqs, n, i
 init = function(args)
   reqs = {}
@@ -86,7 +93,12 @@ done = function(summary, latency, requests)
   io.write(string.format('{"requests":%d,"durationUs":%d,"bytes":%d,"connect":%d,"read":%d,"write":%d,"status":%d,"timeout":%d,"p50":%d,"p90":%d,"p99":%d,"max":%d,"mean":%f}\\n',
     summary.requests, summary.duration, summary.bytes, e.connect, e.read, e.write, e.status, e.timeout,
     latency:percentile(50), latency:percentile(90), latency:percentile(99), latency.max, latency.mean))
-${statuses ? 'for _, t in ipairs(threads) do for k, v in pairs(t:get("bad")) do io.write(string.format("status %d: %d\\n", k, v)) end end' : ''}
+${
+  statuses
+    ? 'for _, t in ipairs(threads) do for k, v in pairs(t:get("bad")) do io.write(string.format("status %d: ' +
+      '%d\\n", k, v)) end end'
+    : ''
+}
 end
 `;
 }

@@ -91,7 +91,10 @@ async function baselineRate(files: Buffer[]): Promise<number> {
  */
 const PROBE = path.join(path.dirname(fileURLToPath(import.meta.url)), 'read-probe.ts');
 
-/** read-probe.ts in its own process: started, then stopped with a line, answering every read's latency (ms) from when it was due. */
+/**
+ * read-probe.ts in its own process: started, then stopped with a line, answering every read's latency (ms) from when it
+ * was due.
+ */
 function startProbe(url: string, headers: Record<string, string>) {
   const child = spawn(path.join(REPO_ROOT, 'node_modules/.bin/tsx'), [PROBE], {
     env: { ...process.env, PROBE_URL: url, PROBE_HEADERS: JSON.stringify(headers), PROBE_RPS: String(PROBE_RPS) },
@@ -117,7 +120,8 @@ function multipart(files: Buffer[]) {
   files.forEach((data, i) => {
     chunks.push(
       Buffer.from(
-        `--${boundary}\r\nContent-Disposition: form-data; name="files"; filename="IMG_${i}.jpg"\r\nContent-Type: image/jpeg\r\n\r\n`,
+        `--${boundary}\r\nContent-Disposition: form-data; name="files"; ` +
+          `filename="IMG_${i}.jpg"\r\nContent-Type: image/jpeg\r\n\r\n`,
       ),
       data,
       Buffer.from('\r\n'),
@@ -152,13 +156,17 @@ try {
   const elf = `Bearer ${(await idTokens.issue({ id: elfId, email: 'elf@bench.kringle.test', emailVerified: true, isStaff: true, staffRole: 'set' })).idToken}`;
   const slot = (
     await db.execute(
-      sql`select id from slots where location_id = ${target.locationId}::uuid and slot_type_id = ${target.slotTypeId}::uuid and kind = 'session' order by start_at limit 1`,
+      sql`select id from slots where location_id =
+${target.locationId}::uuid and slot_type_id = ${target.slotTypeId}::uuid and kind = 'session' order by start_at limit
+  1`,
     )
   ).rows[0]!;
   const bookingId = randomUUID();
   await db.execute(sql`
-    insert into bookings (id, reference, user_id, location_id, slot_id, slot_type_id, status, items, amount_cents, confirmed_at)
-    values (${bookingId}::uuid, 'KR-BENCH', ${family!.id}::uuid, ${target.locationId}::uuid, ${slot.id as string}::uuid, ${target.slotTypeId}::uuid, 'completed', '[]'::jsonb, 0, now())`);
+    insert into bookings (id, reference, user_id, location_id, slot_id, slot_type_id, status, items, amount_cents,
+    confirmed_at)
+    values (${bookingId}::uuid, 'KR-BENCH', ${family!.id}::uuid, ${target.locationId}::uuid,
+    ${slot.id as string}::uuid, ${target.slotTypeId}::uuid, 'completed', '[]'::jsonb, 0, now())`);
   await endPool();
 
   const env = {
@@ -170,7 +178,8 @@ try {
       deadSmtpPort: PORTS.deadSmtp,
     }),
     DATA_DIR: path.join(tmp, 'data'),
-    // Only to compare with a build that paced the body by processing (decision 0070): it answered 408 past 30 s on a loaded host.
+    // Only to compare with a build that paced the body by processing (decision 0070): it answered 408 past 30 s on a
+    // loaded host.
     ...(process.env.BENCH_REQUEST_TIMEOUT_MS ? { REQUEST_TIMEOUT_MS: process.env.BENCH_REQUEST_TIMEOUT_MS } : {}),
   };
   const api = await startProcesses({
@@ -269,7 +278,8 @@ try {
     const budgets = [
       [
         result.share >= 0.7,
-        `photos per second at least 70% of the processing alone: ${(result.share * 100).toFixed(1)}% (${result.photosPerSecond}/s over ${alone.toFixed(2)}/s)`,
+        `photos per second at least 70% of the processing alone: ` +
+          `${(result.share * 100).toFixed(1)}% (${result.photosPerSecond}/s over ${alone.toFixed(2)}/s)`,
       ],
       [
         p99 < 50,
@@ -280,7 +290,8 @@ try {
       `upload: ${PHOTOS} photos in ${result.seconds} s = ${result.photosPerSecond}/s; alone ${result.aloneBefore}/s before, ${result.aloneAfter}/s after`,
     );
     console.log(
-      `CPU per photo: API ${result.cpuSecondsPerPhoto.api} s, alone ${result.cpuSecondsPerPhoto.alone} s; the bench's own sending and probe ${result.cpuSecondsPerPhoto.benchSending} s`,
+      `CPU per photo: API ${result.cpuSecondsPerPhoto.api} s, alone ${result.cpuSecondsPerPhoto.alone} s; the bench's ` +
+        `own sending and probe ${result.cpuSecondsPerPhoto.benchSending} s`,
     );
     console.log(`memory: API RSS ${result.rssBeforeMiB} MiB before, peak ${result.peakMiB} MiB`);
     console.log(
@@ -297,16 +308,19 @@ try {
       [
         `# Photo processing bench (${result.at})`,
         '',
-        `${PHOTOS} photos of ${WIDTH} × ${HEIGHT} (${result.fileMiB} MB each), ${PER_REQUEST} per request, one API process.`,
+        `${PHOTOS} photos of ${WIDTH} × ${HEIGHT} (${result.fileMiB} MB each), ${PER_REQUEST} per request, one API ` +
+          `process.`,
         '',
         '| measure | figure |',
         '|---|---|',
         `| photos per second through the API | ${result.photosPerSecond} (${result.seconds} s) |`,
         `| the same processing alone | ${result.aloneBefore} before, ${result.aloneAfter} after |`,
         `| share (budget at least 70%) | ${(result.share * 100).toFixed(1)}% |`,
-        `| CPU seconds per photo (the API's process; alone; the bench's own sending and probe on the same cores) | ${result.cpuSecondsPerPhoto.api}; ${result.cpuSecondsPerPhoto.alone}; ${result.cpuSecondsPerPhoto.benchSending} |`,
+        `| CPU seconds per photo (the API's process; alone; the bench's own sending and probe on the same cores) | ` +
+          `${result.cpuSecondsPerPhoto.api}; ${result.cpuSecondsPerPhoto.alone}; ${result.cpuSecondsPerPhoto.benchSending} |`,
         `| API resident memory | ${result.rssBeforeMiB} MiB before, peak ${result.peakMiB} MiB |`,
-        `| available slots while processing (budget p99 under 50 ms) | p50 ${result.probe.p50} ms, p99 ${result.probe.p99} ms, max ${result.probe.max} ms, ${latencies.length} reads |`,
+        `| available slots while processing (budget p99 under 50 ms) | p50 ` +
+          `${result.probe.p50} ms, p99 ${result.probe.p99} ms, max ${result.probe.max} ms, ${latencies.length} reads |`,
         '',
         ...budgets.map(([ok, what]) => `- ${ok ? 'PASS' : 'FAIL'}: ${what}`),
         '',

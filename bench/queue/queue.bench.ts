@@ -94,11 +94,13 @@ try {
   const customers = await createCustomers(db, idTokens, FAMILIES, 'queue');
   const opensAt = new Date(Math.ceil(Date.now() / 1000) * 1000 + LEAD_S * 1000);
   await db.execute(
-    sql`update locations set sales_open_at = ${opensAt.toISOString()}::timestamptz, queue_opens_minutes_before = 30 where id = ${target.locationId}::uuid`,
+    sql`update locations set sales_open_at =
+${opensAt.toISOString()}::timestamptz, queue_opens_minutes_before = 30 where id = ${target.locationId}::uuid`,
   );
   const free = (
     await db.execute(
-      sql`select count(*)::int as n from slots where location_id = ${target.locationId}::uuid and kind = 'session' and not blocked and start_at > now() + interval '1 hour'`,
+      sql`select count(*)::int as n from slots where location_id =
+${target.locationId}::uuid and kind = 'session' and not blocked and start_at > now() + interval '1 hour'`,
     )
   ).rows[0]!.n as number;
   await endPool();
@@ -129,7 +131,8 @@ try {
     const rssBefore = rssKiB(pid);
     const joinWindowMs = opensAt.getTime() - Date.now() - 5000;
     console.log(
-      `${FAMILIES} families join over ${(joinWindowMs / 1000).toFixed(0)} s before the opening at ${opensAt.toISOString()} (${free} sessions free)`,
+      `${FAMILIES} families join over ` +
+        `${(joinWindowMs / 1000).toFixed(0)} s before the opening at ${opensAt.toISOString()} (${free} sessions free)`,
     );
     const latencies: number[] = [];
     /** Slow joins (over 50 ms) by when they were sent, seconds from the first: where the tail comes from. */
@@ -166,7 +169,8 @@ try {
       `join: p50 ${quantile(latencies, 0.5).toFixed(1)} ms, p99 ${quantile(latencies, 0.99).toFixed(1)} ms, max ${latencies.at(-1)!.toFixed(1)} ms`,
     );
     console.log(
-      `memory: ${(((rssJoined - rssBefore) * 1024) / FAMILIES).toFixed(0)} B per waiting family (RSS ${Math.round(rssJoined / 1024)} MiB), ${(((rssStreams - rssJoined) * 1024) / Math.max(1, streams.length) / 1024).toFixed(1)} KiB per open stream`,
+      `memory: ${(((rssJoined - rssBefore) * 1024) / FAMILIES).toFixed(0)} B per waiting family (RSS ` +
+        `${Math.round(rssJoined / 1024)} MiB), ${(((rssStreams - rssJoined) * 1024) / Math.max(1, streams.length) / 1024).toFixed(1)} KiB per open stream`,
     );
 
     await new Promise((r) => setTimeout(r, Math.max(0, opensAt.getTime() - Date.now()) + 5000));
@@ -182,7 +186,8 @@ try {
         Math.max(1, streams.length);
       const rows = (
         await check.db.execute(
-          sql`select user_id, position, seq, admitted_at from queue_tickets where location_id = ${target.locationId}::uuid and in_draw order by seq`,
+          sql`select user_id, position, seq, admitted_at from queue_tickets where location_id =
+${target.locationId}::uuid and in_draw order by seq`,
         )
       ).rows;
       const users = new Set(rows.map((r) => r.user_id));
@@ -192,10 +197,13 @@ try {
         rows.map((r) => Number(r.position)),
       );
       console.log(
-        `draw: ${drawLagMs} ms after the instant; ${rows.length} entrants; ${(told * 100).toFixed(1)}% of ${streams.length} streams told their place within 2 s`,
+        `draw: ${drawLagMs} ms after the instant; ` +
+          `${rows.length} entrants; ${(told * 100).toFixed(1)}% of ${streams.length} streams told their place within ` +
+          `2 s`,
       );
       console.log(
-        `admission: ${admitted} admitted (≤ ${Math.floor(1.5 * free)}), ${rows.length - users.size} families with two places; rank correlation position vs join order ${rho.toFixed(3)}`,
+        `admission: ${admitted} admitted (≤ ${Math.floor(1.5 * free)}), ${rows.length - users.size} families with ` +
+          `two places; rank correlation position vs join order ${rho.toFixed(3)}`,
       );
       const budgets = [
         [quantile(latencies, 0.99) < 50, 'join p99 under 50 ms'],

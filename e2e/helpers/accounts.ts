@@ -7,7 +7,9 @@ import { appCheckToken } from './app';
 export const WCAG_22_AA = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
 export const NARROW = { width: 390, height: 844 };
 export const WIDE = { width: 1280, height: 800 };
-/** Resolved from this file, not the working directory, so `npm test -w e2e` and `npx playwright test -c e2e/...` agree. */
+/**
+ * Resolved from this file, not the working directory, so `npm test -w e2e` and `npx playwright test -c e2e/...` agree.
+ */
 export const ACCOUNT_SCREENSHOTS = fileURLToPath(new URL('../../test-results/screenshots/accounts', import.meta.url));
 export const STRONG_PASSWORD = 'Mistletoe-Lane-42';
 

@@ -16,7 +16,10 @@ export interface SignInResult {
   user: { firstName: string; lastName: string; displayName: string; email: string; emailVerified: boolean };
 }
 
-/** One token per Playwright worker process (one server per run) while it has 5 minutes left, as the app keeps one per tab. */
+/**
+ * One token per Playwright worker process (one server per run) while it has 5 minutes left, as the app keeps one per
+ * tab.
+ */
 let cachedAppCheck: { token: string; expiresAt: number } | null = null;
 
 /** Gets an app-check token the way the web app's worker does: solve the ALTCHA challenge, exchange it. */

@@ -29,7 +29,9 @@ export async function newStaffMember(page: Page, role: 'support' | 'manager', ta
   return email;
 }
 
-/** Support and managers must enrol a second step before anything else (decision 0050): the code from the secret shown. */
+/**
+ * Support and managers must enrol a second step before anything else (decision 0050): the code from the secret shown.
+ */
 export async function signInAndEnrol(page: Page, email: string) {
   await page.goto('/staff');
   await page.getByLabel('E-mail').fill(email);

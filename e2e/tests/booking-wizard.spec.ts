@@ -157,60 +157,60 @@ test('the first three steps work by keyboard alone', async ({ page, baseURL }) =
   await expect(page.getByTestId('hold-countdown')).toBeVisible();
 });
 
-test("the browser's Back and Forward move between the steps, My Bookings offers a held session back, and Back before the Session step lets it go", async ({
-  page,
-  baseURL,
-  request,
-}) => {
-  await page.setViewportSize({ width: 390, height: 844 });
-  await signInFreshCustomer(page, baseURL!, 'browser-back');
-  const observer = await apiCustomer(request, baseURL!, 'back-observer');
-  await page.goto('/bookings');
-  await expect(page.getByRole('heading', { name: 'My Bookings', level: 1 })).toBeVisible({ timeout: 20_000 });
-  await chooseLocationAndType(page);
-  const slotId = (await freeSession(page, 4).getAttribute('data-slot-id'))!;
-  await page.locator(`[data-slot-id="${slotId}"]`).click();
-  await expect(stepHeading(page)).toHaveText('Choose your photo package');
+test(
+  "the browser's Back and Forward move between the steps, My Bookings offers a held session back, and Back before " +
+    'the Session step lets it go',
+  async ({ page, baseURL, request }) => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    await signInFreshCustomer(page, baseURL!, 'browser-back');
+    const observer = await apiCustomer(request, baseURL!, 'back-observer');
+    await page.goto('/bookings');
+    await expect(page.getByRole('heading', { name: 'My Bookings', level: 1 })).toBeVisible({ timeout: 20_000 });
+    await chooseLocationAndType(page);
+    const slotId = (await freeSession(page, 4).getAttribute('data-slot-id'))!;
+    await page.locator(`[data-slot-id="${slotId}"]`).click();
+    await expect(stepHeading(page)).toHaveText('Choose your photo package');
 
-  // Back and Forward between Package and Session keep the hold.
-  await page.goBack();
-  await expect(stepHeading(page)).toHaveText('Choose a day and time');
-  await expect(page).toHaveURL(/\/create-booking$/);
-  await expect(page.getByTestId('hold-countdown')).toBeVisible();
-  await page.goForward();
-  await expect(stepHeading(page)).toHaveText('Choose your photo package');
+    // Back and Forward between Package and Session keep the hold.
+    await page.goBack();
+    await expect(stepHeading(page)).toHaveText('Choose a day and time');
+    await expect(page).toHaveURL(/\/create-booking$/);
+    await expect(page.getByTestId('hold-countdown')).toBeVisible();
+    await page.goForward();
+    await expect(stepHeading(page)).toHaveText('Choose your photo package');
 
-  // Leaving through the tab bar with the session held: My Bookings offers it back.
-  await page.getByRole('link', { name: 'My Bookings' }).click();
-  const held = page.getByTestId('held-session');
-  await expect(held).toContainText(
-    /You are holding \w{3} \d{1,2} \w{3,4}, \d{1,2}:\d\d (am|pm) AE[DS]T at .+ until \d{1,2}:\d\d (am|pm) AE[DS]T\./,
-  );
-  await expectNoAxeViolations(page);
-  await shot(page, 'narrow-bookings-held-session');
-  await held.getByRole('button', { name: 'Continue booking' }).click();
-  await expect(stepHeading(page)).toHaveText('Choose your photo package');
-  await expect(page.getByTestId('hold-countdown')).toBeVisible();
+    // Leaving through the tab bar with the session held: My Bookings offers it back.
+    await page.getByRole('link', { name: 'My Bookings' }).click();
+    const held = page.getByTestId('held-session');
+    await expect(held).toContainText(
+      /You are holding \w{3} \d{1,2} \w{3,4}, \d{1,2}:\d\d (am|pm) AE[DS]T at .+ until \d{1,2}:\d\d (am|pm) AE[DS]T\./,
+    );
+    await expectNoAxeViolations(page);
+    await shot(page, 'narrow-bookings-held-session');
+    await held.getByRole('button', { name: 'Continue booking' }).click();
+    await expect(stepHeading(page)).toHaveText('Choose your photo package');
+    await expect(page.getByTestId('hold-countdown')).toBeVisible();
 
-  // Resumed at Package, the wizard has no earlier step in history: Back leaves it, and the hold stays.
-  await page.goBack();
-  await expect(page).toHaveURL(/\/bookings$/);
-  await expect(held).toBeVisible();
+    // Resumed at Package, the wizard has no earlier step in history: Back leaves it, and the hold stays.
+    await page.goBack();
+    await expect(page).toHaveURL(/\/bookings$/);
+    await expect(held).toBeVisible();
 
-  // Back again reaches the first visit's Package step, then its Session step, then its Type
-  // step: that last one lets the hold go.
-  await page.goBack();
-  await expect(stepHeading(page)).toHaveText('Choose your photo package');
-  await page.goBack();
-  await expect(stepHeading(page)).toHaveText('Choose a day and time');
-  await expect(page.getByTestId('hold-countdown')).toBeVisible();
-  await page.goBack();
-  await page.getByRole('button', { name: 'Let it go' }).click();
-  await expect(stepHeading(page)).toHaveText('What kind of visit?');
-  await expect(page.getByTestId('hold-countdown')).toHaveCount(0);
-  const locations = await observer.get<{ items: { id: string; name: string }[] }>('/common/locations');
-  const sydney = locations.items.find((l) => l.name === SYDNEY)!;
-  await expect
-    .poll(async () => (await observer.get<{ status: string }>(`/booking-slot/${sydney.id}/slots/${slotId}`)).status)
-    .toBe('available');
-});
+    // Back again reaches the first visit's Package step, then its Session step, then its Type
+    // step: that last one lets the hold go.
+    await page.goBack();
+    await expect(stepHeading(page)).toHaveText('Choose your photo package');
+    await page.goBack();
+    await expect(stepHeading(page)).toHaveText('Choose a day and time');
+    await expect(page.getByTestId('hold-countdown')).toBeVisible();
+    await page.goBack();
+    await page.getByRole('button', { name: 'Let it go' }).click();
+    await expect(stepHeading(page)).toHaveText('What kind of visit?');
+    await expect(page.getByTestId('hold-countdown')).toHaveCount(0);
+    const locations = await observer.get<{ items: { id: string; name: string }[] }>('/common/locations');
+    const sydney = locations.items.find((l) => l.name === SYDNEY)!;
+    await expect
+      .poll(async () => (await observer.get<{ status: string }>(`/booking-slot/${sydney.id}/slots/${slotId}`)).status)
+      .toBe('available');
+  },
+);

@@ -33,58 +33,59 @@ function expectPdf(file: { response: { headers(): Record<string, string> }; byte
 }
 
 for (const viewport of VIEWPORTS) {
-  test(`a family sees a paid booking, downloads receipts, cancels with a refund and finds it under Past at ${viewport.width} px`, async ({
-    page,
-    baseURL,
-  }) => {
-    await page.setViewportSize(viewport);
-    const api = await familyWithSession(page, baseURL!, `cancel-${viewport.width}`);
-    const booking = await bookThroughApi(api, page.request);
-    expect(booking.refundableCents).toBe(booking.amountCents);
+  test(
+    `a family sees a paid booking, downloads receipts, cancels with a refund and finds it under Past at ` +
+      `${viewport.width} px`,
+    async ({ page, baseURL }) => {
+      await page.setViewportSize(viewport);
+      const api = await familyWithSession(page, baseURL!, `cancel-${viewport.width}`);
+      const booking = await bookThroughApi(api, page.request);
+      expect(booking.refundableCents).toBe(booking.amountCents);
 
-    await openBookings(page);
-    const card = cardOf(page, booking.reference);
-    await expect(card.getByText('Confirmed')).toBeVisible();
-    await expect(card).toContainText(/\w{3} \d{1,2} \w{3,4}, \d{1,2}:\d{2} (am|pm) AE[DS]T/);
-    await expect(card.getByTestId('booking-total')).toHaveText(dollars(booking.amountCents));
-    expect(await hasHorizontalScroll(page)).toBe(false);
-    await expectNoAxeViolations(page);
-    await shot(page, `${viewport.name}-1-upcoming`);
+      await openBookings(page);
+      const card = cardOf(page, booking.reference);
+      await expect(card.getByText('Confirmed')).toBeVisible();
+      await expect(card).toContainText(/\w{3} \d{1,2} \w{3,4}, \d{1,2}:\d{2} (am|pm) AE[DS]T/);
+      await expect(card.getByTestId('booking-total')).toHaveText(dollars(booking.amountCents));
+      expect(await hasHorizontalScroll(page)).toBe(false);
+      await expectNoAxeViolations(page);
+      await shot(page, `${viewport.name}-1-upcoming`);
 
-    const receipt = await downloadFrom(page, card.getByRole('button', { name: 'Tax invoice' }), '/payment-receipt');
-    expectPdf(receipt);
-    const ics = await downloadFrom(page, card.getByRole('button', { name: 'Add to calendar' }), '/calendar.ics');
-    expect(ics.bytes.toString()).toContain('BEGIN:VCALENDAR');
+      const receipt = await downloadFrom(page, card.getByRole('button', { name: 'Tax invoice' }), '/payment-receipt');
+      expectPdf(receipt);
+      const ics = await downloadFrom(page, card.getByRole('button', { name: 'Add to calendar' }), '/calendar.ics');
+      expect(ics.bytes.toString()).toContain('BEGIN:VCALENDAR');
 
-    await card.getByRole('button', { name: 'Cancel booking' }).click();
-    const dialog = page.getByRole('alertdialog', { name: 'Cancel this booking?' });
-    await expect(dialog).toContainText(
-      `You will be refunded ${dollars(booking.amountCents)} to the card you paid with.`,
-    );
-    await expect(dialog.getByRole('button', { name: 'Keep booking' })).toBeFocused();
-    await expectNoAxeViolations(page);
-    await shot(page, `${viewport.name}-2-cancel-dialog`);
-    await dialog.getByRole('button', { name: 'Cancel booking' }).click();
-    await expect(
-      page.getByText(`Booking ${booking.reference} is cancelled. ${dollars(booking.amountCents)} is on its way back`),
-    ).toBeVisible();
-    await expect(card).toHaveCount(0);
-    // The cancelled card has gone, so keyboard focus waits on the open tab rather than the page's start.
-    await expect(page.getByRole('tab', { name: 'Upcoming' })).toBeFocused();
+      await card.getByRole('button', { name: 'Cancel booking' }).click();
+      const dialog = page.getByRole('alertdialog', { name: 'Cancel this booking?' });
+      await expect(dialog).toContainText(
+        `You will be refunded ${dollars(booking.amountCents)} to the card you paid with.`,
+      );
+      await expect(dialog.getByRole('button', { name: 'Keep booking' })).toBeFocused();
+      await expectNoAxeViolations(page);
+      await shot(page, `${viewport.name}-2-cancel-dialog`);
+      await dialog.getByRole('button', { name: 'Cancel booking' }).click();
+      await expect(
+        page.getByText(`Booking ${booking.reference} is cancelled. ${dollars(booking.amountCents)} is on its way back`),
+      ).toBeVisible();
+      await expect(card).toHaveCount(0);
+      // The cancelled card has gone, so keyboard focus waits on the open tab rather than the page's start.
+      await expect(page.getByRole('tab', { name: 'Upcoming' })).toBeFocused();
 
-    await page.getByRole('tab', { name: 'Past' }).click();
-    const past = cardOf(page, booking.reference);
-    await expect(past.getByText('Cancelled')).toBeVisible();
-    await expect(past.getByRole('button', { name: 'Cancel booking' })).toHaveCount(0);
-    expectPdf(await downloadFrom(page, past.getByRole('button', { name: 'Refund receipt' }), '/refund-receipt'));
-    expectPdf(await downloadFrom(page, past.getByRole('button', { name: 'Tax invoice' }), '/payment-receipt'));
-    expect(await hasHorizontalScroll(page)).toBe(false);
-    await expectNoAxeViolations(page);
-    await shot(page, `${viewport.name}-3-past`);
+      await page.getByRole('tab', { name: 'Past' }).click();
+      const past = cardOf(page, booking.reference);
+      await expect(past.getByText('Cancelled')).toBeVisible();
+      await expect(past.getByRole('button', { name: 'Cancel booking' })).toHaveCount(0);
+      expectPdf(await downloadFrom(page, past.getByRole('button', { name: 'Refund receipt' }), '/refund-receipt'));
+      expectPdf(await downloadFrom(page, past.getByRole('button', { name: 'Tax invoice' }), '/payment-receipt'));
+      expect(await hasHorizontalScroll(page)).toBe(false);
+      await expectNoAxeViolations(page);
+      await shot(page, `${viewport.name}-3-past`);
 
-    const events = (await recordedEvents(page)).map((e) => e.event);
-    expect(events).toEqual(expect.arrayContaining(['package_cancel', 'booking cancel']));
-  });
+      const events = (await recordedEvents(page)).map((e) => e.event);
+      expect(events).toEqual(expect.arrayContaining(['package_cancel', 'booking cancel']));
+    },
+  );
 }
 
 test('reschedule hands the booking to the wizard with its location kept', async ({ page, baseURL }) => {

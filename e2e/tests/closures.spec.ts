@@ -85,7 +85,8 @@ test('closures: a manager closes booked sessions, one family accepts the move, a
   await expectAccessible(page, 'closure done 1280');
   await page.screenshot({ path: `${DIR}/1280-done.png`, fullPage: true });
 
-  // The first family, on a phone: the e-mail's link opens My Bookings, where it takes the held session (asked first: issue 53 item 8).
+  // The first family, on a phone: the e-mail's link opens My Bookings, where it takes the held session (asked first:
+  // issue 53 item 8).
   const [accepting, refusing] = families;
   await expect
     .poll(async () => {

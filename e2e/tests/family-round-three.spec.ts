@@ -26,57 +26,58 @@ async function logout(page: Page) {
 test.beforeAll(() => mkdirSync(DIR, { recursive: true }));
 
 for (const viewport of VIEWPORTS) {
-  test(`item 4: signed out and in during a hold, the session is theirs and the package comes back (${viewport.width} px)`, async ({
-    page,
-    baseURL,
-  }) => {
-    test.setTimeout(120_000);
-    await page.setViewportSize(viewport);
-    const family = await signInFreshCustomer(page, baseURL!, `resume-${viewport.width}`);
-    await toSessionStep(page);
-    const day = await chooseOpenDate(page, viewport.width === 390 ? 7 : 8);
-    const free = page.locator('[data-status="available"]');
-    await free.nth(Math.floor(Math.random() * (await free.count()))).click();
-    await expect(stepHeading(page)).toHaveText('Choose your photo package', { timeout: 15_000 });
-    await page.getByRole('radio', { name: /^Classic Print/ }).check();
-    await expect(page.getByTestId('cart-total').first()).not.toHaveText('$0.00');
-    const total = (await page.getByTestId('cart-total').first().textContent())!;
+  test(
+    `item 4: signed out and in during a hold, the session is theirs and the package comes back ` +
+      `(${viewport.width} px)`,
+    async ({ page, baseURL }) => {
+      test.setTimeout(120_000);
+      await page.setViewportSize(viewport);
+      const family = await signInFreshCustomer(page, baseURL!, `resume-${viewport.width}`);
+      await toSessionStep(page);
+      const day = await chooseOpenDate(page, viewport.width === 390 ? 7 : 8);
+      const free = page.locator('[data-status="available"]');
+      await free.nth(Math.floor(Math.random() * (await free.count()))).click();
+      await expect(stepHeading(page)).toHaveText('Choose your photo package', { timeout: 15_000 });
+      await page.getByRole('radio', { name: /^Classic Print/ }).check();
+      await expect(page.getByTestId('cart-total').first()).not.toHaveText('$0.00');
+      const total = (await page.getByTestId('cart-total').first().textContent())!;
 
-    await logout(page);
-    // Signing in again as a family does, on the login form.
-    await page.goto('/login');
-    await page.getByLabel('Email address').fill(family.email);
-    await page.getByLabel('Password', { exact: true }).fill(family.password);
-    await page.getByRole('button', { name: 'Log in' }).click();
-    await expect(page).toHaveURL(/\/bookings$/, { timeout: 20_000 });
-    await page.goto('/create-booking');
-    await expect(page.getByRole('heading', { name: 'You are holding a session' })).toBeVisible({ timeout: 20_000 });
-    if (viewport.width === 390) {
-      // Choosing again: the held session is theirs on the day's list, never "Taken".
-      await page.getByRole('button', { name: new RegExp(`^${SYDNEY}`) }).click();
-      await page.getByRole('button', { name: 'Continue' }).click();
-      await page.getByRole('button', { name: /^Santa photos/ }).click();
-      await page.getByRole('button', { name: 'Continue' }).click();
-      await expect(stepHeading(page)).toHaveText('Choose a day and time');
-      await page.locator(`button[data-date="${day}"]`).click();
-      const mine = page.locator('[data-status="held"]');
-      await expect(mine).toHaveCount(1);
-      await expect(mine).toContainText('Yours: continue');
-      await expect(mine).toBeEnabled();
-      await mine.scrollIntoViewIfNeeded();
-      await expectAccessible(page, 'held session is theirs');
-      await page.screenshot({ path: `${DIR}/${viewport.width}-held-is-theirs.png` });
-      await mine.click();
-    } else {
-      await page.screenshot({ path: `${DIR}/${viewport.width}-resume-offer.png` });
-      await page.getByRole('button', { name: 'Resume this booking' }).click();
-    }
-    await expect(stepHeading(page)).toHaveText('Choose your photo package');
-    await expect(page.getByRole('radio', { name: /^Classic Print/ })).toBeChecked();
-    await expect(page.getByTestId('cart-total').first()).toHaveText(total);
-    await expectAccessible(page, 'resumed with the package');
-    await page.screenshot({ path: `${DIR}/${viewport.width}-resumed-package.png` });
-  });
+      await logout(page);
+      // Signing in again as a family does, on the login form.
+      await page.goto('/login');
+      await page.getByLabel('Email address').fill(family.email);
+      await page.getByLabel('Password', { exact: true }).fill(family.password);
+      await page.getByRole('button', { name: 'Log in' }).click();
+      await expect(page).toHaveURL(/\/bookings$/, { timeout: 20_000 });
+      await page.goto('/create-booking');
+      await expect(page.getByRole('heading', { name: 'You are holding a session' })).toBeVisible({ timeout: 20_000 });
+      if (viewport.width === 390) {
+        // Choosing again: the held session is theirs on the day's list, never "Taken".
+        await page.getByRole('button', { name: new RegExp(`^${SYDNEY}`) }).click();
+        await page.getByRole('button', { name: 'Continue' }).click();
+        await page.getByRole('button', { name: /^Santa photos/ }).click();
+        await page.getByRole('button', { name: 'Continue' }).click();
+        await expect(stepHeading(page)).toHaveText('Choose a day and time');
+        await page.locator(`button[data-date="${day}"]`).click();
+        const mine = page.locator('[data-status="held"]');
+        await expect(mine).toHaveCount(1);
+        await expect(mine).toContainText('Yours: continue');
+        await expect(mine).toBeEnabled();
+        await mine.scrollIntoViewIfNeeded();
+        await expectAccessible(page, 'held session is theirs');
+        await page.screenshot({ path: `${DIR}/${viewport.width}-held-is-theirs.png` });
+        await mine.click();
+      } else {
+        await page.screenshot({ path: `${DIR}/${viewport.width}-resume-offer.png` });
+        await page.getByRole('button', { name: 'Resume this booking' }).click();
+      }
+      await expect(stepHeading(page)).toHaveText('Choose your photo package');
+      await expect(page.getByRole('radio', { name: /^Classic Print/ })).toBeChecked();
+      await expect(page.getByTestId('cart-total').first()).toHaveText(total);
+      await expectAccessible(page, 'resumed with the package');
+      await page.screenshot({ path: `${DIR}/${viewport.width}-resumed-package.png` });
+    },
+  );
 }
 
 test('item 18: the countdown and the total bar stick as one block, nothing shows through (1280 px)', async ({

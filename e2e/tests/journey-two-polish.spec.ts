@@ -4,7 +4,10 @@ import { DEMO_PASSWORD, SCREENSHOT_DIR } from '../helpers/app';
 import { expectAccessible } from '../helpers/purchase';
 import { signInFreshCustomer } from '../helpers/wizard';
 
-/** Issue 37 item 10, at 390 and 1280 px: logout lands in one place; a staff account is refused once, with the way to /staff. */
+/**
+ * Issue 37 item 10, at 390 and 1280 px: logout lands in one place; a staff account is refused once, with the way to
+ * /staff.
+ */
 for (const viewport of [
   { name: 'wide', width: 1280, height: 800 },
   { name: 'narrow', width: 390, height: 844 },

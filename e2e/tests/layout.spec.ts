@@ -98,24 +98,25 @@ test.describe('signed-in layouts', () => {
     await shot(page, 'wide-help');
   });
 
-  test('wide: a page ends clear of the floating Help button (the Location step’s Continue, at 1024 and 1280 px)', async ({
-    page,
-  }) => {
-    await page.setViewportSize(WIDE);
-    await page.goto('/create-booking');
-    await expect(page.locator('#wizard-step-title')).toHaveText('Where would you like to visit Santa?', {
-      timeout: 20_000,
-    });
-    await page.getByRole('button', { name: /^Kringle Sydney/ }).click();
-    const help = page.getByTestId('help-launcher');
-    const next = page.getByRole('button', { name: 'Continue' });
-    for (const width of [1024, 1280]) {
-      await page.setViewportSize({ width, height: 800 });
-      await page.evaluate(() => window.scrollTo({ top: document.body.scrollHeight, behavior: 'instant' }));
-      const [launcher, button] = [(await help.boundingBox())!, (await next.boundingBox())!];
-      expect(button.y + button.height, `${width} px: Continue ends above Help`).toBeLessThanOrEqual(launcher.y);
-    }
-  });
+  test(
+    'wide: a page ends clear of the floating Help button (the Location step’s Continue, at 1024 and 1280 ' + 'px)',
+    async ({ page }) => {
+      await page.setViewportSize(WIDE);
+      await page.goto('/create-booking');
+      await expect(page.locator('#wizard-step-title')).toHaveText('Where would you like to visit Santa?', {
+        timeout: 20_000,
+      });
+      await page.getByRole('button', { name: /^Kringle Sydney/ }).click();
+      const help = page.getByTestId('help-launcher');
+      const next = page.getByRole('button', { name: 'Continue' });
+      for (const width of [1024, 1280]) {
+        await page.setViewportSize({ width, height: 800 });
+        await page.evaluate(() => window.scrollTo({ top: document.body.scrollHeight, behavior: 'instant' }));
+        const [launcher, button] = [(await help.boundingBox())!, (await next.boundingBox())!];
+        expect(button.y + button.height, `${width} px: Continue ends above Help`).toBeLessThanOrEqual(launcher.y);
+      }
+    },
+  );
 
   test('narrow: bottom tab bar with Profile and Help; launcher only on /create-booking', async ({ page }) => {
     await page.setViewportSize(NARROW);

@@ -123,93 +123,93 @@ async function expectActionInView(page: Page, name: string | RegExp) {
 
 const shot = (page: Page, name: string) => page.screenshot({ path: `${SCREENSHOT_DIR}/phone-wizard/${name}.png` });
 
-test('the phone wizard: Continue in view on every step, the Help launcher over nothing, times and reasons in view', async ({
-  page,
-  baseURL,
-}) => {
-  test.setTimeout(150_000);
-  await page.setViewportSize(PHONE);
-  await signInFreshCustomer(page, baseURL!, 'phone');
-  await page.goto('/create-booking');
-  await expect(stepHeading(page)).toHaveText('Where would you like to visit Santa?', { timeout: 20_000 });
-  await page.getByRole('button', { name: new RegExp(`^${SYDNEY}`) }).click();
-  await expectActionInView(page, 'Continue');
-  await checkBothEnds(page, 'location');
-  await shot(page, '390-1-location');
-  await page.getByTestId('phone-action-bar').getByRole('button', { name: 'Continue' }).click();
+test(
+  'the phone wizard: Continue in view on every step, the Help launcher over nothing, times and reasons in ' + 'view',
+  async ({ page, baseURL }) => {
+    test.setTimeout(150_000);
+    await page.setViewportSize(PHONE);
+    await signInFreshCustomer(page, baseURL!, 'phone');
+    await page.goto('/create-booking');
+    await expect(stepHeading(page)).toHaveText('Where would you like to visit Santa?', { timeout: 20_000 });
+    await page.getByRole('button', { name: new RegExp(`^${SYDNEY}`) }).click();
+    await expectActionInView(page, 'Continue');
+    await checkBothEnds(page, 'location');
+    await shot(page, '390-1-location');
+    await page.getByTestId('phone-action-bar').getByRole('button', { name: 'Continue' }).click();
 
-  await expect(stepHeading(page)).toHaveText('What kind of visit?');
-  await page.getByRole('button', { name: /^Santa photos/ }).click();
-  await expectActionInView(page, 'Continue');
-  await checkBothEnds(page, 'type');
-  await shot(page, '390-2-type');
-  await page.getByRole('button', { name: 'Continue' }).click();
+    await expect(stepHeading(page)).toHaveText('What kind of visit?');
+    await page.getByRole('button', { name: /^Santa photos/ }).click();
+    await expectActionInView(page, 'Continue');
+    await checkBothEnds(page, 'type');
+    await shot(page, '390-2-type');
+    await page.getByRole('button', { name: 'Continue' }).click();
 
-  // Session: choosing a day brings its times up; the zone is said once.
-  await expect(stepHeading(page)).toHaveText('Choose a day and time');
-  await expect(page.locator('[data-status="available"]').first()).toBeAttached();
-  await page.evaluate(() => window.scrollTo(0, 0));
-  await chooseOpenDay(page, 9);
-  await expect(page.locator('#sessions-heading')).toBeInViewport();
-  await expect(page.locator('[data-status="available"]').first()).toBeInViewport();
-  await expect(page.getByText(/^Times are \w+ time \(AE[DS]T\)$/)).toHaveCount(1);
-  expect(
-    await page
-      .locator('[data-slot-id]')
-      .filter({ hasText: /AE[DS]T/ })
-      .count(),
-  ).toBe(0);
-  await expectAccessible(page, 'session');
-  await shot(page, '390-3-session-times');
-  await checkBothEnds(page, 'session');
-  await expectActionInView(page, 'Back');
+    // Session: choosing a day brings its times up; the zone is said once.
+    await expect(stepHeading(page)).toHaveText('Choose a day and time');
+    await expect(page.locator('[data-status="available"]').first()).toBeAttached();
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await chooseOpenDay(page, 9);
+    await expect(page.locator('#sessions-heading')).toBeInViewport();
+    await expect(page.locator('[data-status="available"]').first()).toBeInViewport();
+    await expect(page.getByText(/^Times are \w+ time \(AE[DS]T\)$/)).toHaveCount(1);
+    expect(
+      await page
+        .locator('[data-slot-id]')
+        .filter({ hasText: /AE[DS]T/ })
+        .count(),
+    ).toBe(0);
+    await expectAccessible(page, 'session');
+    await shot(page, '390-3-session-times');
+    await checkBothEnds(page, 'session');
+    await expectActionInView(page, 'Back');
 
-  // Package: Continue in the bar with the total, however long the list.
-  await page.locator('[data-status="available"]').nth(3).click();
-  await expect(stepHeading(page)).toHaveText('Choose your photo package');
-  await page.getByRole('radio', { name: /^Classic Print/ }).check();
-  await expectActionInView(page, 'Continue');
-  await expect(page.getByTestId('phone-action-bar').getByTestId('cart-total')).toHaveText('$39.95');
-  await checkBothEnds(page, 'package');
-  await expectAccessible(page, 'package');
-  await shot(page, '390-4-package');
-  await page.getByTestId('phone-action-bar').getByRole('button', { name: 'Continue' }).click();
+    // Package: Continue in the bar with the total, however long the list.
+    await page.locator('[data-status="available"]').nth(3).click();
+    await expect(stepHeading(page)).toHaveText('Choose your photo package');
+    await page.getByRole('radio', { name: /^Classic Print/ }).check();
+    await expectActionInView(page, 'Continue');
+    await expect(page.getByTestId('phone-action-bar').getByTestId('cart-total')).toHaveText('$39.95');
+    await checkBothEnds(page, 'package');
+    await expectAccessible(page, 'package');
+    await shot(page, '390-4-package');
+    await page.getByTestId('phone-action-bar').getByRole('button', { name: 'Continue' }).click();
 
-  await expect(stepHeading(page)).toHaveText('Our booking policy');
-  await page.getByRole('checkbox', { name: /accept the booking policy/ }).check();
-  await expectActionInView(page, 'Continue');
-  await checkBothEnds(page, 'policy');
-  await page.getByRole('button', { name: 'Continue' }).click();
-  await expect(stepHeading(page)).toHaveText('Check your booking');
-  await expectActionInView(page, 'Continue to payment');
-  await shot(page, '390-4b-overview');
-  await checkBothEnds(page, 'overview');
-  await page.getByRole('button', { name: 'Continue to payment' }).click();
+    await expect(stepHeading(page)).toHaveText('Our booking policy');
+    await page.getByRole('checkbox', { name: /accept the booking policy/ }).check();
+    await expectActionInView(page, 'Continue');
+    await checkBothEnds(page, 'policy');
+    await page.getByRole('button', { name: 'Continue' }).click();
+    await expect(stepHeading(page)).toHaveText('Check your booking');
+    await expectActionInView(page, 'Continue to payment');
+    await shot(page, '390-4b-overview');
+    await checkBothEnds(page, 'overview');
+    await page.getByRole('button', { name: 'Continue to payment' }).click();
 
-  // Payment: a declined card's reason in view, under neither the countdown nor the action bar.
-  await expect(stepHeading(page)).toHaveText('Payment');
-  await fillCard(page, CARDS.declined);
-  // Pay is the step's main action: in the bar, in view, whatever the form's length.
-  await expectActionInView(page, /^Pay \$/);
-  const pay = page.getByTestId('phone-action-bar').getByRole('button', { name: /^Pay \$/ });
-  expect(intersects(await boxOf(page.getByTestId('help-launcher'), 'launcher'), await boxOf(pay, 'Pay'))).toBe(false);
-  await pay.click();
-  const problem = page.getByTestId('payment-problem');
-  await expect(problem).toBeVisible({ timeout: 20_000 });
-  await expect(problem).toBeInViewport({ ratio: 1 });
-  await page.waitForTimeout(400); // the smooth scroll settles
-  const reason = await boxOf(problem, 'declined reason');
-  const countdown = await boxOf(page.getByTestId('hold-countdown'), 'countdown');
-  const bar = await boxOf(page.getByTestId('phone-action-bar'), 'action bar');
-  expect(intersects(reason, countdown), 'reason under the countdown').toBe(false);
-  expect(intersects(reason, bar), 'reason under the action bar').toBe(false);
-  expect(reason.y).toBeGreaterThanOrEqual(countdown.y + countdown.h);
-  expect(reason.y + reason.h).toBeLessThanOrEqual(bar.y);
-  await checkBothEnds(page, 'payment');
-  await expectAccessible(page, 'declined');
-  await problem.scrollIntoViewIfNeeded();
-  await shot(page, '390-5-declined');
-});
+    // Payment: a declined card's reason in view, under neither the countdown nor the action bar.
+    await expect(stepHeading(page)).toHaveText('Payment');
+    await fillCard(page, CARDS.declined);
+    // Pay is the step's main action: in the bar, in view, whatever the form's length.
+    await expectActionInView(page, /^Pay \$/);
+    const pay = page.getByTestId('phone-action-bar').getByRole('button', { name: /^Pay \$/ });
+    expect(intersects(await boxOf(page.getByTestId('help-launcher'), 'launcher'), await boxOf(pay, 'Pay'))).toBe(false);
+    await pay.click();
+    const problem = page.getByTestId('payment-problem');
+    await expect(problem).toBeVisible({ timeout: 20_000 });
+    await expect(problem).toBeInViewport({ ratio: 1 });
+    await page.waitForTimeout(400); // the smooth scroll settles
+    const reason = await boxOf(problem, 'declined reason');
+    const countdown = await boxOf(page.getByTestId('hold-countdown'), 'countdown');
+    const bar = await boxOf(page.getByTestId('phone-action-bar'), 'action bar');
+    expect(intersects(reason, countdown), 'reason under the countdown').toBe(false);
+    expect(intersects(reason, bar), 'reason under the action bar').toBe(false);
+    expect(reason.y).toBeGreaterThanOrEqual(countdown.y + countdown.h);
+    expect(reason.y + reason.h).toBeLessThanOrEqual(bar.y);
+    await checkBothEnds(page, 'payment');
+    await expectAccessible(page, 'declined');
+    await problem.scrollIntoViewIfNeeded();
+    await shot(page, '390-5-declined');
+  },
+);
 
 test('fully booked and nearly full days read differently from closed ones, with a jump to the next free day', async ({
   page,
@@ -218,7 +218,8 @@ test('fully booked and nearly full days read differently from closed ones, with 
   for (const width of [390, 1280]) {
     await page.setViewportSize({ width, height: width === 390 ? 844 : 800 });
     if (width === 390) await signInFreshCustomer(page, baseURL!, 'full-day');
-    // The season's eighth open day shown fully booked and the ninth with two left: the calendar and list as the API would say them.
+    // The season's eighth open day shown fully booked and the ninth with two left: the calendar and list as the API
+    // would say them.
     let fullDay = '';
     let fewDay = '';
     await page.unroute(/\/available-dates/);

@@ -15,7 +15,10 @@ const VIEWPORTS = [
   { name: 'narrow', width: 390, height: 844 },
 ] as const;
 
-/** Spec §4: a reschedule keeps the location, goes through type and session, skips package and payment, and ends on the new time. */
+/**
+ * Spec §4: a reschedule keeps the location, goes through type and session, skips package and payment, and ends on the
+ * new time.
+ */
 for (const viewport of VIEWPORTS) {
   test(`a family moves a paid booking to another session through the wizard at ${viewport.width} px`, async ({
     page,

@@ -23,7 +23,8 @@ for (const viewport of [
     test.setTimeout(180_000);
     mkdirSync(DIR, { recursive: true });
     await page.setViewportSize(viewport);
-    // The live season is this location's file alone (standard sessions 10:00-17:30 every day for 7 days, from about 11:00 local).
+    // The live season is this location's file alone (standard sessions 10:00-17:30 every day for 7 days, from about
+    // 11:00 local).
     const location = `Kringle Season Editor Centre ${viewport.width}`;
     loadLocationOpenNow(location, `season-editor-${viewport.width}`);
 

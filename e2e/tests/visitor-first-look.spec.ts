@@ -87,7 +87,8 @@ for (const [name, viewport] of [
 
     await page.getByRole('link', { name: 'Create an account' }).click();
     await expect(page.getByRole('heading', { name: 'Create your account' })).toBeVisible();
-    // The register form is longer than the first screen at 390 and 1280 px with or without the catalogue (which comes after it).
+    // The register form is longer than the first screen at 390 and 1280 px with or without the catalogue (which comes
+    // after it).
     await expectCatalogueAfterForm(page, 'Create account', `/register catalogue (${name})`, {
       submitOnFirstScreen: false,
     });
@@ -104,28 +105,28 @@ for (const [name, viewport] of [
   });
 }
 
-test('registers at http://127.0.0.1, and the verification mail arrives with a link to that address (issue 53 item 1)', async ({
-  page,
-  baseURL,
-}) => {
-  await page.setViewportSize(NARROW);
-  const email = uniqueEmail('loopback');
-  await page.goto(loopbackUrl(baseURL, '/register'));
-  await expect(page.getByRole('heading', { name: 'Create your account' })).toBeVisible();
-  const sent = page.waitForResponse((r) => r.url().endsWith('/api/v1/user/auth/email-verification'));
-  await registerThroughForm(page, { email, password: STRONG_PASSWORD });
-  // Allowed now: 200, where it was 400 REDIRECT_NOT_ALLOWED.
-  expect((await sent).status()).toBe(200);
-  await expect(page.getByRole('heading', { name: 'Verify your email address' })).toBeVisible();
-  await expect(page.getByText(/We've sent a verification link to/)).toContainText(email);
-  await expect(page.getByRole('alert')).toHaveCount(0);
-  await shot(page, 'loopback-verify-screen');
+test(
+  'registers at http://127.0.0.1, and the verification mail arrives with a link to that address (issue 53 item ' + '1)',
+  async ({ page, baseURL }) => {
+    await page.setViewportSize(NARROW);
+    const email = uniqueEmail('loopback');
+    await page.goto(loopbackUrl(baseURL, '/register'));
+    await expect(page.getByRole('heading', { name: 'Create your account' })).toBeVisible();
+    const sent = page.waitForResponse((r) => r.url().endsWith('/api/v1/user/auth/email-verification'));
+    await registerThroughForm(page, { email, password: STRONG_PASSWORD });
+    // Allowed now: 200, where it was 400 REDIRECT_NOT_ALLOWED.
+    expect((await sent).status()).toBe(200);
+    await expect(page.getByRole('heading', { name: 'Verify your email address' })).toBeVisible();
+    await expect(page.getByText(/We've sent a verification link to/)).toContainText(email);
+    await expect(page.getByRole('alert')).toHaveCount(0);
+    await shot(page, 'loopback-verify-screen');
 
-  const { link } = await actionLinkFromOutbox(page.request, email, /Verify your email/);
-  expect(new URL(link).origin).toBe(new URL(loopbackUrl(baseURL, '/')).origin);
-  await page.goto(link);
-  await expect(page.getByRole('heading', { name: 'Your email address is verified' })).toBeVisible();
-});
+    const { link } = await actionLinkFromOutbox(page.request, email, /Verify your email/);
+    expect(new URL(link).origin).toBe(new URL(loopbackUrl(baseURL, '/')).origin);
+    await page.goto(link);
+    await expect(page.getByRole('heading', { name: 'Your email address is verified' })).toBeVisible();
+  },
+);
 
 test('the unverified demo account: no claim that a link went, until Resend sends one (issue 53 item 1)', async ({
   page,
@@ -154,31 +155,36 @@ test('the unverified demo account: no claim that a link went, until Resend sends
   await shot(page, 'demo-unverified-resent');
 });
 
-test('a refused send is said on screen, never "we\'ve sent": registration\'s verification mail, and the reset link (issue 53 item 1)', async ({
-  page,
-}) => {
-  await page.setViewportSize(NARROW);
-  const refused = {
-    status: 400,
-    contentType: 'application/json',
-    body: JSON.stringify({ error: 'That link points somewhere we do not send people.', code: 'REDIRECT_NOT_ALLOWED' }),
-  };
-  // As the API answered at 127.0.0.1 before this fix.
-  await page.route('**/api/v1/user/auth/email-verification', (route) => route.fulfill(refused));
-  await page.goto('/register');
-  await registerThroughForm(page, { email: uniqueEmail('refused'), password: STRONG_PASSWORD });
-  await expect(page.getByRole('heading', { name: 'Verify your email address' })).toBeVisible();
-  await expect(page.getByRole('alert')).toContainText('We could not send the verification email');
-  await expect(page.getByRole('alert')).toContainText('That link points somewhere we do not send people.');
-  await expect(page.getByText(/We've sent a verification link/)).toHaveCount(0);
-  await expectNoAxeViolations(page, 'verify screen, send refused');
-  await shot(page, 'verify-send-refused');
+test(
+  'a refused send is said on screen, never "we\'ve sent": registration\'s verification mail, and the reset link ' +
+    '(issue 53 item 1)',
+  async ({ page }) => {
+    await page.setViewportSize(NARROW);
+    const refused = {
+      status: 400,
+      contentType: 'application/json',
+      body: JSON.stringify({
+        error: 'That link points somewhere we do not send people.',
+        code: 'REDIRECT_NOT_ALLOWED',
+      }),
+    };
+    // As the API answered at 127.0.0.1 before this fix.
+    await page.route('**/api/v1/user/auth/email-verification', (route) => route.fulfill(refused));
+    await page.goto('/register');
+    await registerThroughForm(page, { email: uniqueEmail('refused'), password: STRONG_PASSWORD });
+    await expect(page.getByRole('heading', { name: 'Verify your email address' })).toBeVisible();
+    await expect(page.getByRole('alert')).toContainText('We could not send the verification email');
+    await expect(page.getByRole('alert')).toContainText('That link points somewhere we do not send people.');
+    await expect(page.getByText(/We've sent a verification link/)).toHaveCount(0);
+    await expectNoAxeViolations(page, 'verify screen, send refused');
+    await shot(page, 'verify-send-refused');
 
-  await page.getByRole('link', { name: 'Back to login' }).click();
-  await page.route('**/api/v1/user/auth/reset-password', (route) => route.fulfill(refused));
-  await page.getByRole('link', { name: 'Forgot your password?' }).click();
-  await page.getByLabel('Email address').fill('holly@example.com');
-  await page.getByRole('button', { name: 'Send reset link' }).click();
-  await expect(page.getByRole('alert')).toContainText('That link points somewhere we do not send people.');
-  await expect(page.getByRole('heading', { name: 'Check your email' })).toHaveCount(0);
-});
+    await page.getByRole('link', { name: 'Back to login' }).click();
+    await page.route('**/api/v1/user/auth/reset-password', (route) => route.fulfill(refused));
+    await page.getByRole('link', { name: 'Forgot your password?' }).click();
+    await page.getByLabel('Email address').fill('holly@example.com');
+    await page.getByRole('button', { name: 'Send reset link' }).click();
+    await expect(page.getByRole('alert')).toContainText('That link points somewhere we do not send people.');
+    await expect(page.getByRole('heading', { name: 'Check your email' })).toHaveCount(0);
+  },
+);

@@ -98,7 +98,8 @@ test('a session taken by someone else just before the click says so and offers t
   await page.setViewportSize({ width: 390, height: 844 });
   await signInFreshCustomer(page, baseURL!, 'loser');
   const rival = await apiCustomer(request, baseURL!, 'rival');
-  // The moment before the news arrives: without the live stream (live-slots.spec.ts shows it pushed), the click still races the rival.
+  // The moment before the news arrives: without the live stream (live-slots.spec.ts shows it pushed), the click still
+  // races the rival.
   await page.route('**/booking-slot/*/live', (route) => route.abort());
   await chooseLocationAndType(page);
 
@@ -121,34 +122,36 @@ test('a session taken by someone else just before the click says so and offers t
   await expect(page.getByTestId('hold-countdown')).toBeVisible();
 });
 
-test('a hold refused because the address holds many of the day (429, decision 0069) is said once, beside the times', async ({
-  page,
-  baseURL,
-}) => {
-  await signInFreshCustomer(page, baseURL!, 'address-cap');
-  // The e2e stack runs with limits off (one address for every test), so the server's answer is played here.
-  const message =
-    'Many sessions on this day are on hold from your internet connection right now (a shared Wi-Fi, perhaps). Please try again in 4 minutes, or pick another day.';
-  await page.route('**/api/v1/bookings/reservation', (route) =>
-    route.request().method() === 'POST'
-      ? route.fulfill({
-          status: 429,
-          headers: { 'retry-after': '240' },
-          json: { error: message, code: 'RATE_LIMITED' },
-        })
-      : route.continue(),
-  );
-  await chooseLocationAndType(page);
-  for (const viewport of VIEWPORTS) {
-    await page.setViewportSize(viewport);
-    await freeSession(page, 6).click();
-    await expect(page.getByRole('alert').filter({ hasText: message })).toBeVisible();
-    await expect(page.locator('[data-sonner-toast]').filter({ hasText: 'internet connection' })).toHaveCount(0);
-    await expect(stepHeading(page)).toHaveText('Choose a day and time');
-    await expectNoAxeViolations(page);
-    await shot(page, `${viewport.name}-address-cap`);
-  }
-});
+test(
+  'a hold refused because the address holds many of the day (429, decision 0069) is said once, beside the ' + 'times',
+  async ({ page, baseURL }) => {
+    await signInFreshCustomer(page, baseURL!, 'address-cap');
+    // The e2e stack runs with limits off (one address for every test), so the server's answer is played here.
+    const message =
+      'Many sessions on this day are on hold from your internet connection right now (a shared Wi-Fi, perhaps). ' +
+      'Please ' +
+      'try again in 4 minutes, or pick another day.';
+    await page.route('**/api/v1/bookings/reservation', (route) =>
+      route.request().method() === 'POST'
+        ? route.fulfill({
+            status: 429,
+            headers: { 'retry-after': '240' },
+            json: { error: message, code: 'RATE_LIMITED' },
+          })
+        : route.continue(),
+    );
+    await chooseLocationAndType(page);
+    for (const viewport of VIEWPORTS) {
+      await page.setViewportSize(viewport);
+      await freeSession(page, 6).click();
+      await expect(page.getByRole('alert').filter({ hasText: message })).toBeVisible();
+      await expect(page.locator('[data-sonner-toast]').filter({ hasText: 'internet connection' })).toHaveCount(0);
+      await expect(stepHeading(page)).toHaveText('Choose a day and time');
+      await expectNoAxeViolations(page);
+      await shot(page, `${viewport.name}-address-cap`);
+    }
+  },
+);
 
 test('going back from the Session step releases the hold', async ({ page, baseURL, request }) => {
   await signInFreshCustomer(page, baseURL!, 'back');

@@ -68,7 +68,10 @@ const exited = (child: ChildProcess) =>
     child.once('exit', () => resolve());
   });
 
-/** deploy.md's start line on `host`: node with the start script's flags, dist/start.mjs, PORT 3000 on the host's address. */
+/**
+ * deploy.md's start line on `host`: node with the start script's flags, dist/start.mjs, PORT 3000 on the host's
+ * address.
+ */
 export async function startApi(
   topo: Topology,
   host: Host,

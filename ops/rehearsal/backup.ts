@@ -69,7 +69,8 @@ export async function backUpAndRestore(opts: {
     (
       await adminQuery<{ n: number }>(
         live,
-        'select count(*)::int as n from audit_entries e where not exists (select 1 from audit_chain c where c.entry_id = e.id)',
+        'select count(*)::int as n from audit_entries e where not exists (select 1 from audit_chain c where ' +
+          'c.entry_id = e.id)',
       )
     )[0]!.n;
   for (let i = 0; i < 60 && (await unsealed()) > 0; i++) await sleep(500);

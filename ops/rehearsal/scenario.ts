@@ -310,7 +310,8 @@ async function checkPayments(checks: Checks, db: PostgresHost, stripe: Stripe, r
     [[...succeeded]],
   );
   checks.check(
-    'every payment that succeeded at Stripe is a confirmed booking, or cancelled and refunded in full (no lost payment)',
+    'every payment that succeeded at Stripe is a confirmed booking, or cancelled and refunded in full (no lost ' +
+      'payment)',
     succeeded.size > 0 &&
       orders!.n === succeeded.size &&
       left.length === 0 &&
@@ -320,7 +321,8 @@ async function checkPayments(checks: Checks, db: PostgresHost, stripe: Stripe, r
   );
   const completed = await adminQuery<{ pi: string | null }>(
     url,
-    `select o.payment_intent_id as pi from bookings b join orders o on o.booking_id = b.id where b.status = 'completed'`,
+    `select o.payment_intent_id as pi from bookings b join orders o on o.booking_id = b.id where b.status = ` +
+      `'completed'`,
   );
   checks.check(
     'every confirmed booking was paid at Stripe',

@@ -37,7 +37,9 @@ export function confirmPaymentIntent(
     throw unexpectedState(
       pi.status === 'succeeded'
         ? 'You cannot confirm this PaymentIntent because it has already succeeded after being previously confirmed.'
-        : `You cannot confirm this PaymentIntent because it has a status of ${pi.status}. Only a PaymentIntent with one of the following statuses may be confirmed: requires_confirmation, requires_payment_method, requires_action.`,
+        : `You cannot confirm this PaymentIntent because it has a status of ` +
+            `${pi.status}. Only a PaymentIntent with one of the following statuses may be confirmed: ` +
+            `requires_confirmation, requires_payment_method, requires_action.`,
     );
   }
   const returnUrl = readReturnUrl(p);
@@ -93,7 +95,8 @@ function resolvePaymentMethod(state: SandboxState, pi: PaymentIntent, p: ParamsR
   const attached = pi.payment_method ? state.paymentMethods.get(pi.payment_method) : undefined;
   if (!attached) {
     throw unexpectedState(
-      "You cannot confirm this PaymentIntent because it's missing a payment method. To confirm the PaymentIntent with a payment method, pass payment_method or payment_method_data.",
+      "You cannot confirm this PaymentIntent because it's missing a payment method. To confirm the PaymentIntent " +
+        'with a payment method, pass payment_method or payment_method_data.',
     );
   }
   return attached;

@@ -25,12 +25,15 @@ export class IdempotencyStore {
     if (!entry) return null;
     if (entry.endpoint !== endpoint) {
       throw idempotencyError(
-        `Keys for idempotent requests can only be used for the same endpoint they were first used for ('${entry.endpoint}' vs '${endpoint}'). Try using a key other than '${key}' if you meant to execute a different request.`,
+        `Keys for idempotent requests can only be used for the same endpoint they were first used for ` +
+          `('${entry.endpoint}' vs '${endpoint}'). Try using a key other than ` +
+          `'${key}' if you meant to execute a different request.`,
       );
     }
     if (entry.fingerprint !== fingerprint) {
       throw idempotencyError(
-        `Keys for idempotent requests can only be used with the same parameters they were first used with. Try using a key other than '${key}' if you meant to execute a different request.`,
+        `Keys for idempotent requests can only be used with the same parameters they were first used with. Try using ` +
+          `a key other than '${key}' if you meant to execute a different request.`,
       );
     }
     return entry;

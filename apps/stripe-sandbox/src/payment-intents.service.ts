@@ -124,7 +124,10 @@ export function updatePaymentIntent(state: SandboxState, pi: PaymentIntent, p: P
   ] as const) {
     if (changed !== undefined && !AMOUNT_EDITABLE.includes(pi.status)) {
       throw unexpectedState(
-        `This PaymentIntent's ${field} could not be updated because it has a status of ${pi.status}. You may only update the ${field} of a PaymentIntent with one of the following statuses: ${AMOUNT_EDITABLE.join(', ')}.`,
+        `This PaymentIntent's ` +
+          `${field} could not be updated because it has a status of ` +
+          `${pi.status}. You may only update the ` +
+          `${field} of a PaymentIntent with one of the following statuses: ${AMOUNT_EDITABLE.join(', ')}.`,
       );
     }
   }
@@ -166,7 +169,9 @@ export function cancelPaymentIntent(
   ] as const);
   if (!CANCELABLE.includes(pi.status)) {
     throw unexpectedState(
-      `You cannot cancel this PaymentIntent because it has a status of ${pi.status}. Only a PaymentIntent with one of the following statuses may be canceled: requires_payment_method, requires_capture, requires_confirmation, requires_action, processing.`,
+      `You cannot cancel this PaymentIntent because it has a status of ` +
+        `${pi.status}. Only a PaymentIntent with one of the following statuses may be canceled: ` +
+        `requires_payment_method, requires_capture, requires_confirmation, requires_action, processing.`,
     );
   }
   cancelThreeDSecure(state, pi.id);

@@ -35,7 +35,9 @@ export function createRefund(state: SandboxState, p: ParamsReader, request: Requ
       type: 'invalid_request_error',
       code: 'amount_too_large',
       param: 'amount',
-      message: `Refund amount (${money(amount, charge.currency)}) is greater than unrefunded amount on charge (${money(remaining, charge.currency)})`,
+      message:
+        `Refund amount (${money(amount, charge.currency)}) is greater than unrefunded amount on charge ` +
+        `(${money(remaining, charge.currency)})`,
     });
   }
   const refund: Refund = {

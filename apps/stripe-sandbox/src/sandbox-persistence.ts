@@ -36,7 +36,8 @@ export function readSnapshot(file: string): SandboxSnapshot | null {
   const snapshot = JSON.parse(text) as SandboxSnapshot;
   if (snapshot.version !== 1)
     throw new Error(
-      `Stripe sandbox: ${file} has an unknown format (version ${String(snapshot.version)}); move it away to start afresh.`,
+      `Stripe sandbox: ${file} has an unknown format (version ` +
+        `${String(snapshot.version)}); move it away to start afresh.`,
     );
   return snapshot;
 }
@@ -79,7 +80,9 @@ export function takeSnapshot(
   };
 }
 
-/** Written to a temporary file and renamed over the old one: a crash leaves the old or the new file, never half of one. */
+/**
+ * Written to a temporary file and renamed over the old one: a crash leaves the old or the new file, never half of one.
+ */
 export function writeSnapshot(file: string, snapshot: SandboxSnapshot): void {
   mkdirSync(path.dirname(file), { recursive: true });
   const temporary = `${file}.${process.pid}.tmp`;

@@ -116,7 +116,8 @@ function authenticate(
   const apiKey = bearerOrBasic(header(req, 'authorization'));
   if (!apiKey) {
     throw authError(
-      "You did not provide an API key. You need to provide your API key in the Authorization header, using Bearer auth (e.g. 'Authorization: Bearer YOUR_SECRET_KEY').",
+      'You did not provide an API key. You need to provide your API key in the Authorization header, using Bearer ' +
+        "auth (e.g. 'Authorization: Bearer YOUR_SECRET_KEY').",
     );
   }
   if (apiKey === keys.secretKey) return { apiKey, kind: 'secret' };

@@ -155,7 +155,9 @@ export function createStripeSandbox(options: StripeSandboxOptions): StripeSandbo
     const error = new StripeError({
       status: 404,
       type: 'invalid_request_error',
-      message: `Unrecognized request URL (${req.method}: ${req.url.split('?')[0]}). The Stripe sandbox serves only the endpoints in its README.`,
+      message:
+        `Unrecognized request URL ` +
+        `(${req.method}: ${req.url.split('?')[0]}). The Stripe sandbox serves only the endpoints in its README.`,
     });
     void reply.code(404).send(error.toBody(`req_${randomToken(14)}`));
   });

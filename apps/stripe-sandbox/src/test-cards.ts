@@ -43,7 +43,8 @@ function decline(code: string, declineCode: string, message: string): CardOutcom
 const LIVE_CARD = decline(
   'card_declined',
   'test_mode_live_card',
-  'Your card was declined. Your request was in test mode, but used a non test (live) card. For a list of valid test cards, visit: https://stripe.com/docs/testing.',
+  'Your card was declined. Your request was in test mode, but used a non test (live) card. For a list of valid test ' +
+    'cards, visit: https://stripe.com/docs/testing.',
 );
 
 /** Shorthand payment methods Stripe accepts in test mode (`payment_method: 'pm_card_visa'`). */

@@ -61,7 +61,8 @@ export function answerThreeDSecure(
     type: 'invalid_request_error',
     code: 'payment_intent_authentication_failure',
     message:
-      'The provided PaymentMethod has failed authentication. You can provide payment_method_data or a new PaymentMethod to attempt to fulfill this PaymentIntent again.',
+      'The provided PaymentMethod has failed authentication. You can provide payment_method_data or a new ' +
+      'PaymentMethod to attempt to fulfill this PaymentIntent again.',
     doc_url: 'https://stripe.com/docs/error-codes/payment-intent-authentication-failure',
     payment_method: pm,
   };

@@ -2,7 +2,10 @@ import { z } from 'zod';
 import { AUDIT_ACTIONS } from './audit-actions';
 import { DATE_PATTERN } from './dates';
 
-/** The audit trail (issue 34, decisions 0051 and 0062): who changed what of a booking, its order, a session or the season. */
+/**
+ * The audit trail (issue 34, decisions 0051 and 0062): who changed what of a booking, its order, a session or the
+ * season.
+ */
 export const ACTOR_KINDS = ['family', 'staff', 'system', 'stripe'] as const;
 export type ActorKind = (typeof ACTOR_KINDS)[number];
 export const ACTOR_KIND_LABELS: Record<ActorKind, string> = {
@@ -49,7 +52,8 @@ export const auditEntrySchema = z
     }),
     action: z.enum(AUDIT_ACTIONS).meta({
       description:
-        'The action, from the typed list (audit-actions.ts): a named transition (decision 0049) such as staffReschedule, or e.g. staff.role_changed',
+        'The action, from the typed list (audit-actions.ts): a named transition (decision 0049) such as ' +
+        'staffReschedule, or e.g. staff.role_changed',
     }),
     bookingId: z
       .uuid()

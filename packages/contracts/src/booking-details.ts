@@ -113,10 +113,15 @@ export type DetailsWithConsent = BookingDetails & { consent?: boolean };
  */
 export const bookingDetailsBodySchema = baseDetails
   .extend({
-    consent: z.boolean().optional().meta({
-      description:
-        'The parent agrees that the access needs and note may be kept (ACCESS_CONSENT); required as true when there are any',
-    }),
+    consent: z
+      .boolean()
+      .optional()
+      .meta({
+        description:
+          'The parent agrees that the access needs and note may be kept (ACCESS_CONSENT); required as true when ' +
+          'there ' +
+          'are any',
+      }),
   })
   .meta({ id: 'BookingDetailsBody' });
 export type BookingDetailsBody = z.input<typeof bookingDetailsBodySchema>;

@@ -86,10 +86,15 @@ export const availableDatesSchema = z
       z.object({
         date: calendarDate,
         available: z.number().int().meta({ description: 'bookable sessions left that day' }),
-        sessions: z.number().int().meta({
-          description:
-            'sessions still to come that day (not blocked, after the lead time), bookable or not: 0 is a closed day, available 0 of sessions > 0 a fully booked one (or not on sale yet: see salesOpenAt)',
-        }),
+        sessions: z
+          .number()
+          .int()
+          .meta({
+            description:
+              'sessions still to come that day (not blocked, after the lead time), bookable or not: 0 is a closed ' +
+              'day, ' +
+              'available 0 of sessions > 0 a fully booked one (or not on sale yet: see salesOpenAt)',
+          }),
       }),
     ),
   })

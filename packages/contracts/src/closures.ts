@@ -36,7 +36,8 @@ export const closureBodySchema = z
     ...rangeShape,
     remedy: z.enum(CLOSURE_REMEDIES).meta({
       description:
-        'refund: every family refunded in full; offer_move: each family is held the nearest free session of the same type',
+        'refund: every family refunded in full; offer_move: each family is held the nearest free session of the same ' +
+        'type',
     }),
     message: z
       .string()
@@ -119,10 +120,14 @@ export const bookingClosureSchema = z
         startAt: z.iso.datetime(),
         expiresAt: z.iso.datetime(),
         locationName: z.string(),
-        refundCents: z.number().int().meta({
-          description:
-            "What POST /bookings/{id}/closure/refund gives back: all that is left to refund on the booking's order after earlier refunds",
-        }),
+        refundCents: z
+          .number()
+          .int()
+          .meta({
+            description:
+              "What POST /bookings/{id}/closure/refund gives back: all that is left to refund on the booking's order " +
+              'after earlier refunds',
+          }),
       })
       .nullable()
       .meta({ description: 'The replacement held for the family, while it can be accepted' }),

@@ -6,7 +6,9 @@
  */
 export const ACCESS_CONSENT = {
   version: '2026-11-26',
-  text: 'I agree that these access needs may be kept to prepare our visit. Only the team at the set sees them, and they are deleted after the session.',
+  text:
+    'I agree that these access needs may be kept to prepare our visit. Only the team at the set sees them, and ' +
+    'they are deleted after the session.',
 } as const;
 
 /** Whether these details carry something that needs the consent above. */

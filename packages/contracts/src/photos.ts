@@ -57,7 +57,8 @@ export const rejectedPhotoSchema = z
     file: z.string().meta({ description: "The file's name as sent" }),
     code: z.enum(['UNSUPPORTED_MEDIA_TYPE', 'PAYLOAD_TOO_LARGE']).meta({
       description:
-        'UNSUPPORTED_MEDIA_TYPE: not a JPEG that reads to its end (truncated or damaged); PAYLOAD_TOO_LARGE: more pixels than PHOTO_MAX_PIXELS',
+        'UNSUPPORTED_MEDIA_TYPE: not a JPEG that reads to its end (truncated or damaged); PAYLOAD_TOO_LARGE: more ' +
+        'pixels than PHOTO_MAX_PIXELS',
     }),
     message: z.string(),
   })

@@ -9,10 +9,14 @@ export const deleteAccountBodySchema = z
       .trim()
       .min(1, 'Type your e-mail address to confirm.')
       .max(254),
-    cancelUpcoming: z.boolean().optional().meta({
-      description:
-        'Cancel the upcoming bookings by the policy (refunded) and go ahead; without it they answer 409 UPCOMING_BOOKINGS',
-    }),
+    cancelUpcoming: z
+      .boolean()
+      .optional()
+      .meta({
+        description:
+          'Cancel the upcoming bookings by the policy (refunded) and go ahead; without it they answer 409 ' +
+          'UPCOMING_BOOKINGS',
+      }),
   })
   .meta({ id: 'DeleteAccountBody' });
 export type DeleteAccountBody = z.infer<typeof deleteAccountBodySchema>;

@@ -26,10 +26,14 @@ export const publicCatalogueSchema = z
               id: z.uuid(),
               name: z.string(),
               durationMinutes: z.number().int(),
-              fromPriceCents: z.number().int().meta({
-                description:
-                  'All-in: the cheapest a family can pay for a session of this type (its cheapest package, GST included; nothing else is compulsory)',
-              }),
+              fromPriceCents: z
+                .number()
+                .int()
+                .meta({
+                  description:
+                    'All-in: the cheapest a family can pay for a session of this type (its cheapest package, GST ' +
+                    'included; nothing else is compulsory)',
+                }),
             }),
           )
           .meta({ description: 'Session types with sessions still ahead and a package to book them with' }),

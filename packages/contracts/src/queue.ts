@@ -10,8 +10,10 @@ export const queueTicketSchema = z
   .object({
     status: z.enum(QUEUE_TICKET_STATUSES).meta({
       description:
-        'before_open: in the line, the draw has not happened; waiting: placed, not yet admitted; admitted: may hold a session until admittedUntil; ' +
-        'sold_out: nothing free right now (the waitlist is open; a freed session admits the next family); closed: the admission lapsed or the line closed',
+        'before_open: in the line, the draw has not happened; waiting: placed, not yet admitted; admitted: may hold ' +
+        'a session until admittedUntil; ' +
+        'sold_out: nothing free right now (the waitlist is open; a freed session admits the next family); closed: ' +
+        'the admission lapsed or the line closed',
     }),
     position: z
       .number()
@@ -43,7 +45,8 @@ export const queueFairnessSchema = z
     drawnAt: z.iso.datetime().nullable(),
     entrants: z.array(z.string()).meta({
       description:
-        'the ticket ids in the draw; after it, in drawn order (position 1 first): sorting them by hex HMAC-SHA256(key = seed, message = ticket id) ascending gives this order',
+        'the ticket ids in the draw; after it, in drawn order (position 1 first): sorting them by hex ' +
+        'HMAC-SHA256(key = seed, message = ticket id) ascending gives this order',
     }),
   })
   .meta({ id: 'QueueFairness' });

@@ -37,10 +37,14 @@ export const seasonChangeSchema = z
     change: z.enum(['added', 'removed', 'changed']).meta({
       description: 'removed: a session type, package or add-on left out of the file (packages and add-ons are retired)',
     }),
-    field: z.string().nullable().meta({
-      description:
-        "The file's field that changes (priceCents, salesOpenAt, …; `queue` is the waiting room's effective opensMinutesBefore, 0 for none); null when the item is added or removed",
-    }),
+    field: z
+      .string()
+      .nullable()
+      .meta({
+        description:
+          "The file's field that changes (priceCents, salesOpenAt, …; `queue` is the waiting room's effective " +
+          'opensMinutesBefore, 0 for none); null when the item is added or removed',
+      }),
     before: seasonChangeValueSchema
       .nullable()
       .meta({ description: "The live value (salesOpenAt in the location's own zone, prices in cents); null: not set" }),

@@ -42,7 +42,10 @@ const location = z.strictObject({
   closedDates: z.array(date).default([]),
   /** When bookings open, a local date-time in the location's zone; absent: on sale once loaded. */
   salesOpenAt: z.string().refine(isLocalDateTime, 'a local date and time like 2026-11-01T09:00').optional(),
-  /** The fair start (decision 0053): a line opening this long before salesOpenAt; 0 = no line. Default 30 with a salesOpenAt. */
+  /**
+   * The fair start (decision 0053): a line opening this long before salesOpenAt; 0 = no line. Default 30 with a
+   * salesOpenAt.
+   */
   queue: z
     .strictObject({
       opensMinutesBefore: z
@@ -64,7 +67,10 @@ function isLocalDateTime(v: string): boolean {
   return /^\d{4}-\d\d-\d\dT\d\d:\d\d$/.test(v) && DATE_PATTERN.test(v.slice(0, 10)) && TIME_PATTERN.test(v.slice(11));
 }
 
-/** The instant a location's local `salesOpenAt` names, or null when the local time does not exist there (a daylight-saving gap). */
+/**
+ * The instant a location's local `salesOpenAt` names, or null when the local time does not exist there (a
+ * daylight-saving gap).
+ */
 export function salesOpenInstant(localDateTime: string, timeZone: string): Date | null {
   const [day, time] = localDateTime.split('T') as [string, string];
   let instant: Date;

@@ -119,7 +119,8 @@ export const runSheetSchema = z
     counts: runSheetCountsSchema,
     items: z.array(z.object({ slot: runSheetSlotSchema, booking: staffBookingSchema.nullable() })).meta({
       description:
-        'In time order: a row per booking of a slot, or one with booking null when it has none; a slot whose bookings were all cancelled also gets the null row (its state says whether it can be sold again)',
+        'In time order: a row per booking of a slot, or one with booking null when it has none; a slot whose ' +
+        'bookings were all cancelled also gets the null row (its state says whether it can be sold again)',
     }),
   })
   .meta({ id: 'RunSheet' });
@@ -190,10 +191,14 @@ export const staffCatalogueSchema = z
         name: z.string(),
         address: z.string(),
         timezone: z.string(),
-        queueOpensAt: z.iso.datetime().nullable().meta({
-          description:
-            "When the location's waiting room opens (decision 0053); null: it has none, so GET /staff/queue/{locationId} would answer 404",
-        }),
+        queueOpensAt: z.iso
+          .datetime()
+          .nullable()
+          .meta({
+            description:
+              "When the location's waiting room opens (decision 0053); null: it has none, so GET " +
+              '/staff/queue/{locationId} would answer 404',
+          }),
       }),
     ),
     packages: z.array(

@@ -68,10 +68,14 @@ export const supportBookingSchema = staffBookingSchema
       .array(sentEmailSchema)
       .meta({ description: "E-mails to the family's address, newest first (at most 50)" }),
     audit: z.array(auditEntrySchema).meta({ description: 'Oldest first' }),
-    galleryExpiresAt: z.iso.datetime().nullable().meta({
-      description:
-        "When the booking's photos are deleted (POST /staff/bookings/{id}/photos/extend moves it); null with no gallery or once deleted",
-    }),
+    galleryExpiresAt: z.iso
+      .datetime()
+      .nullable()
+      .meta({
+        description:
+          "When the booking's photos are deleted (POST /staff/bookings/{id}/photos/extend moves it); null with no " +
+          'gallery or once deleted',
+      }),
   })
   .meta({ id: 'SupportBooking' });
 export type SupportBooking = z.infer<typeof supportBookingSchema>;

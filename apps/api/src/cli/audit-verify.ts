@@ -18,12 +18,14 @@ async function main() {
   try {
     const report = await verifyAuditChain(db);
     const unsealed = report.unsealed.count
-      ? `${report.unsealed.count} entries not sealed yet (from seq ${report.unsealed.oldestSeq}; the API's audit-seal job links new entries within about a second while it runs).`
+      ? `${report.unsealed.count} entries not sealed yet (from seq ` +
+        `${report.unsealed.oldestSeq}; the API's audit-seal job links new entries within about a second while it runs).`
       : 'Every entry is sealed.';
     if (report.broken) {
       const b = report.broken;
       console.error(
-        `Audit chain BROKEN at link ${b.link}: entry ${b.entryId} (seq ${b.seq}${b.action ? `, ${b.action}` : ''}${b.at ? `, at ${b.at}` : ''}): ${b.problem}.\n` +
+        `Audit chain BROKEN at link ` +
+          `${b.link}: entry ${b.entryId} (seq ${b.seq}${b.action ? `, ${b.action}` : ''}${b.at ? `, at ${b.at}` : ''}): ${b.problem}.\n` +
           `${report.links} links before it verify.`,
       );
       process.exitCode = 1;
@@ -32,7 +34,8 @@ async function main() {
     console.log(
       `Audit chain verified: ${report.links} links` +
         (report.head
-          ? `, head link ${report.head.link} ${report.head.hash} (keep a copy elsewhere: a rewrite of the whole chain changes it).`
+          ? `, head link ${report.head.link} ${report.head.hash} (keep a copy elsewhere: a rewrite of the whole ` +
+            `chain changes it).`
           : '.') +
         `\n${unsealed}`,
     );

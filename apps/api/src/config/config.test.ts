@@ -115,11 +115,15 @@ describe('loadConfig', () => {
       );
     });
   });
-  it('listens on 127.0.0.1 on the embedded default, on every interface with DATABASE_URL, and where HOST says (issue 36)', () => {
-    expect(loadConfig({}).HOST).toBe('127.0.0.1');
-    expect(loadConfig({ HOST: '0.0.0.0' }).HOST).toBe('0.0.0.0');
-    expect(loadConfig({ DATABASE_URL: 'postgres://u:p@db:5432/k' }).HOST).toBe('0.0.0.0');
-  });
+  it(
+    'listens on 127.0.0.1 on the embedded default, on every interface with DATABASE_URL, and where HOST says (issue ' +
+      '36)',
+    () => {
+      expect(loadConfig({}).HOST).toBe('127.0.0.1');
+      expect(loadConfig({ HOST: '0.0.0.0' }).HOST).toBe('0.0.0.0');
+      expect(loadConfig({ DATABASE_URL: 'postgres://u:p@db:5432/k' }).HOST).toBe('0.0.0.0');
+    },
+  );
   it('keeps the embedded default quiet: warnings and errors, no line per request unless asked (issues 37, 41)', () => {
     expect(loadConfig({})).toMatchObject({ LOG_LEVEL: 'warn', LOG_REQUESTS: false });
     expect(loadConfig({ DATABASE_URL: 'postgres://db/kringle' })).toMatchObject({

@@ -23,7 +23,8 @@ export async function resolveSecrets(config: Config): Promise<Secrets> {
   if (!config.embedded) {
     if (!jwtPrivateKeyPem)
       throw new ConfigError(
-        'Invalid configuration: JWT_PRIVATE_KEY: required when DATABASE_URL is set (an ES256 private key in PKCS#8 PEM)',
+        'Invalid configuration: JWT_PRIVATE_KEY: required when DATABASE_URL is set (an ES256 private key in PKCS#8 ' +
+          'PEM)',
       );
     if (!appCheckSecret)
       throw new ConfigError(

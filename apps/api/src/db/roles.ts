@@ -69,7 +69,8 @@ export async function runtimeRoleProblems(client: pg.Client | pg.Pool): Promise<
   }>(`
     select r.rolname as role, r.rolsuper as superuser, r.rolbypassrls as bypassrls, r.rolcreaterole as createrole,
            (select count(*)::int from pg_class c join pg_namespace n on n.oid = c.relnamespace
-             where n.nspname = 'public' and c.relkind in ('r', 'p', 'S', 'v', 'm') and pg_has_role(current_user, c.relowner, 'USAGE')) as owned
+             where n.nspname = 'public' and c.relkind in ('r', 'p', 'S', 'v', 'm') and pg_has_role(current_user,
+             c.relowner, 'USAGE')) as owned
       from pg_roles r where r.rolname = current_user`);
   const row = rows[0]!;
   const problems: string[] = [];

@@ -48,7 +48,8 @@ export async function ensureRuntimeRole(
     if (!exists.rowCount) {
       await client
         .query(
-          `create role "${role}" login password '${password}' nosuperuser nocreatedb nocreaterole noinherit nobypassrls`,
+          `create role "${role}" login password '${password}' nosuperuser nocreatedb nocreaterole noinherit ` +
+            `nobypassrls`,
         )
         // Two starts at once (test workers, several processes): the other one made it.
         .catch((err: { code?: string }) => {
@@ -94,7 +95,8 @@ export async function startEmbeddedPostgres(dir: string, database = 'kringle'): 
     const owner = ownerOf(dataDir);
     if (owner === null || (isAlive(owner) && !isZombie(owner))) throw new DatabaseInUseError(dataDir, running.pid);
     console.warn(
-      `[postgres] the start that ran PostgreSQL in ${dataDir} (pid ${owner}) is gone; stopping its server (pid ${running.pid})`,
+      `[postgres] the start that ran PostgreSQL in ` +
+        `${dataDir} (pid ${owner}) is gone; stopping its server (pid ${running.pid})`,
     );
     await stopOrphan(dataDir, running.pid);
   }
@@ -119,7 +121,9 @@ export async function startEmbeddedPostgres(dir: string, database = 'kringle'): 
   };
 }
 
-/** Beside the data folder: the pid of the start that runs its server (PostgreSQL's own pid file names only the server). */
+/**
+ * Beside the data folder: the pid of the start that runs its server (PostgreSQL's own pid file names only the server).
+ */
 const ownerFile = (dataDir: string) => `${dataDir}.owner.pid`;
 
 function ownerOf(dataDir: string): number | null {

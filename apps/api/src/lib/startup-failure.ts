@@ -42,10 +42,16 @@ function hintFor(chain: unknown[]): string | null {
   for (const e of chain) {
     const error = e as (NodeJS.ErrnoException & { port?: number }) | undefined;
     if (error?.code === 'EADDRINUSE') {
-      return `  what to do: another program (perhaps another \`npm start\`) uses port ${error.port ?? 'PORT'}: stop it, or start this one on another port, e.g. PORT=3001 npm start`;
+      return (
+        `  what to do: another program (perhaps another \`npm start\`) uses port ` +
+        `${error.port ?? 'PORT'}: stop it, or start this one on another port, e.g. PORT=3001 npm start`
+      );
     }
     if (error?.code === 'ECONNREFUSED') {
-      return '  what to do: check that DATABASE_URL (or SMTP_URL, REDIS_URL, STRIPE_API_URL) points at a server that is running';
+      return (
+        '  what to do: check that DATABASE_URL (or SMTP_URL, REDIS_URL, STRIPE_API_URL) points at a server that ' +
+        'is running'
+      );
     }
   }
   return null;

@@ -19,7 +19,8 @@ export const openapiPlugin = fp(async (app: FastifyInstance) => {
         license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
         description:
           'Bookings for photos with Santa. Errors are `{error, code, details?}`. Every call except /health, /ready, ' +
-          '/openapi.json, /app-check/* and /webhooks/* sends `X-App-Check`; authenticated calls send `Authorization: Bearer <idToken>`.',
+          '/openapi.json, /app-check/* and /webhooks/* sends `X-App-Check`; authenticated calls send `Authorization: ' +
+          'Bearer <idToken>`.',
       },
       servers: [{ url: '/' }],
       components: {
@@ -31,7 +32,8 @@ export const openapiPlugin = fp(async (app: FastifyInstance) => {
             in: 'cookie',
             name: REFRESH_COOKIE,
             description:
-              'The httpOnly refresh-token cookie set by sign-in (path /api/v1/auth); used by /auth/refresh and /auth/sign-out only.',
+              'The httpOnly refresh-token cookie set by sign-in (path /api/v1/auth); used by /auth/refresh and ' +
+              '/auth/sign-out only.',
           },
         },
       },

@@ -87,59 +87,72 @@ describe('sessions ended on one API process end on the other at once', () => {
     throw new Error(`process ${i} still accepts the token after 5 s`);
   }
 
-  it('sign out everywhere on process 0: the token is refused by process 1 within a second, and its live stream there ends', async () => {
-    const token = await family('everywhere@example.com');
-    // Process 1 has verified (and cached) the token: the refusal must not wait for its expiry.
-    expect((await at(1, '/user/me', { token })).status).toBe(200);
-    expect(
-      (
-        await at(1, `/booking-slot/${locationId}/available-slots?date=${new Date().toISOString().slice(0, 10)}`, {
-          token,
-        })
-      ).status,
-    ).not.toBe(401);
-    const stream = await streamEnds(1, token);
-    expect((await at(0, '/auth/sign-out-everywhere', { method: 'POST', token })).status).toBe(204);
-    expect(await refusedAfter(1, token)).toBeLessThan(1500);
-    expect(await stream.ended(1500)).toBe(true);
-    expect((await at(1, `/booking-slot/${locationId}/live`, { token })).status).toBe(401);
-    // A new sign-in works on both.
-    const fresh = await signIn(1, 'everywhere@example.com');
-    expect((await at(0, '/user/me', { token: fresh })).status).toBe(200);
-    expect((await at(1, '/user/me', { token: fresh })).status).toBe(200);
-  }, 60_000);
+  it(
+    'sign out everywhere on process 0: the token is refused by process 1 within a second, and its live stream there ' +
+      'ends',
+    async () => {
+      const token = await family('everywhere@example.com');
+      // Process 1 has verified (and cached) the token: the refusal must not wait for its expiry.
+      expect((await at(1, '/user/me', { token })).status).toBe(200);
+      expect(
+        (
+          await at(1, `/booking-slot/${locationId}/available-slots?date=${new Date().toISOString().slice(0, 10)}`, {
+            token,
+          })
+        ).status,
+      ).not.toBe(401);
+      const stream = await streamEnds(1, token);
+      expect((await at(0, '/auth/sign-out-everywhere', { method: 'POST', token })).status).toBe(204);
+      expect(await refusedAfter(1, token)).toBeLessThan(1500);
+      expect(await stream.ended(1500)).toBe(true);
+      expect((await at(1, `/booking-slot/${locationId}/live`, { token })).status).toBe(401);
+      // A new sign-in works on both.
+      const fresh = await signIn(1, 'everywhere@example.com');
+      expect((await at(0, '/user/me', { token: fresh })).status).toBe(200);
+      expect((await at(1, '/user/me', { token: fresh })).status).toBe(200);
+    },
+    60_000,
+  );
 
-  it('an account deleted on process 0: its tokens are refused by process 1 within a second, its streams end', async () => {
-    const token = await family('deleted@example.com');
-    const other = await signIn(0, 'deleted@example.com');
-    expect((await at(1, '/user/me', { token: other })).status).toBe(200);
-    const stream = await streamEnds(1, token);
-    const del = await at(0, '/user', {
-      method: 'DELETE',
-      token,
-      body: { password: STRONG_PASSWORD, confirmEmail: 'deleted@example.com' },
-    });
-    expect(del.status).toBe(202);
-    expect(await refusedAfter(1, other)).toBeLessThan(1500);
-    expect((await at(1, '/user/me', { token })).status).toBe(401);
-    expect(await stream.ended(1500)).toBe(true);
-  }, 60_000);
+  it(
+    'an account deleted on process 0: its tokens are refused by process 1 within a second, its streams ' + 'end',
+    async () => {
+      const token = await family('deleted@example.com');
+      const other = await signIn(0, 'deleted@example.com');
+      expect((await at(1, '/user/me', { token: other })).status).toBe(200);
+      const stream = await streamEnds(1, token);
+      const del = await at(0, '/user', {
+        method: 'DELETE',
+        token,
+        body: { password: STRONG_PASSWORD, confirmEmail: 'deleted@example.com' },
+      });
+      expect(del.status).toBe(202);
+      expect(await refusedAfter(1, other)).toBeLessThan(1500);
+      expect((await at(1, '/user/me', { token })).status).toBe(401);
+      expect(await stream.ended(1500)).toBe(true);
+    },
+    60_000,
+  );
 
-  it('a password changed on process 0: older tokens are refused by process 1; the new session works on both', async () => {
-    const token = await family('changed@example.com');
-    expect((await at(1, '/user/me', { token })).status).toBe(200);
-    const newPassword = `${STRONG_PASSWORD}-new`;
-    const changed = await at(0, '/user/me/password', {
-      method: 'POST',
-      token,
-      body: { currentPassword: STRONG_PASSWORD, newPassword },
-    });
-    expect(changed.status).toBe(200);
-    const fresh = ((await changed.json()) as { idToken: string }).idToken;
-    expect(await refusedAfter(1, token)).toBeLessThan(1500);
-    expect((await at(0, '/user/me', { token: fresh })).status).toBe(200);
-    expect((await at(1, '/user/me', { token: fresh })).status).toBe(200);
-  }, 60_000);
+  it(
+    'a password changed on process 0: older tokens are refused by process 1; the new session works on ' + 'both',
+    async () => {
+      const token = await family('changed@example.com');
+      expect((await at(1, '/user/me', { token })).status).toBe(200);
+      const newPassword = `${STRONG_PASSWORD}-new`;
+      const changed = await at(0, '/user/me/password', {
+        method: 'POST',
+        token,
+        body: { currentPassword: STRONG_PASSWORD, newPassword },
+      });
+      expect(changed.status).toBe(200);
+      const fresh = ((await changed.json()) as { idToken: string }).idToken;
+      expect(await refusedAfter(1, token)).toBeLessThan(1500);
+      expect((await at(0, '/user/me', { token: fresh })).status).toBe(200);
+      expect((await at(1, '/user/me', { token: fresh })).status).toBe(200);
+    },
+    60_000,
+  );
 
   it('while process 1 is not listening, an end reaches it anyway (the reload at reconnect, the poll)', async () => {
     const token = await family('unheard@example.com');

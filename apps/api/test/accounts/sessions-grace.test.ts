@@ -117,13 +117,16 @@ describe('sessions: the refresh reuse grace', () => {
     expect(openSuccessor(u.refreshToken, rotated.familyId, sealed.slice(0, -4))).toBeNull();
   });
 
-  it('with grace 0 keeps the strict rotation: of two simultaneous refreshes one wins and the family is revoked', async () => {
-    const warnings = reuseWarnings(off);
-    const u = await createSignedInUser(off.app, off.db, 'strict@example.com');
-    const results = await Promise.all([refresh(off.app, u.refreshToken), refresh(off.app, u.refreshToken)]);
-    expect(results.map((r) => r.statusCode).sort()).toEqual([200, 401]);
-    const winner = refreshCookieOf(results.find((r) => r.statusCode === 200)!)!;
-    expect((await refresh(off.app, winner)).statusCode).toBe(401);
-    expect(warnings()).toEqual([[expect.objectContaining({ reason: 'grace_off' }), expect.any(String)]]);
-  });
+  it(
+    'with grace 0 keeps the strict rotation: of two simultaneous refreshes one wins and the family is ' + 'revoked',
+    async () => {
+      const warnings = reuseWarnings(off);
+      const u = await createSignedInUser(off.app, off.db, 'strict@example.com');
+      const results = await Promise.all([refresh(off.app, u.refreshToken), refresh(off.app, u.refreshToken)]);
+      expect(results.map((r) => r.statusCode).sort()).toEqual([200, 401]);
+      const winner = refreshCookieOf(results.find((r) => r.statusCode === 200)!)!;
+      expect((await refresh(off.app, winner)).statusCode).toBe(401);
+      expect(warnings()).toEqual([[expect.objectContaining({ reason: 'grace_off' }), expect.any(String)]]);
+    },
+  );
 });

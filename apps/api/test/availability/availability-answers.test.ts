@@ -81,7 +81,8 @@ describe('availability answers under the short cache', () => {
     expect(await statusOf(slotId)).toBe('available');
     // Another API process takes the hold: this process has not heard of it.
     await t.db.execute(
-      sql`update slots set hold_reservation_id = gen_random_uuid(), hold_expires_at = ${new Date(NOW.getTime() + 600_000).toISOString()}::timestamptz where id = ${slotId}::uuid`,
+      sql`update slots set hold_reservation_id = gen_random_uuid(), hold_expires_at =
+${new Date(NOW.getTime() + 600_000).toISOString()}::timestamptz where id = ${slotId}::uuid`,
     );
     clock.advance(t.app.config.AVAILABILITY_CACHE_MS - 1);
     expect(await statusOf(slotId)).toBe('available');
@@ -105,7 +106,8 @@ describe('availability answers under the short cache', () => {
         .json()
         .items.find((s: { kind: string }) => s.kind === 'session').id;
       await fresh.db.execute(
-        sql`update slots set hold_reservation_id = gen_random_uuid(), hold_expires_at = ${new Date(NOW.getTime() + 600_000).toISOString()}::timestamptz where id = ${id}::uuid`,
+        sql`update slots set hold_reservation_id = gen_random_uuid(), hold_expires_at =
+${new Date(NOW.getTime() + 600_000).toISOString()}::timestamptz where id = ${id}::uuid`,
       );
       const after = (await fresh.app.inject({ url, headers: family.headers }))
         .json()

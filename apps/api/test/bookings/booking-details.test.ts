@@ -34,7 +34,8 @@ describe("who's coming and check-in codes", () => {
     (
       await t.db.execute(sql`
       select s.id from slots s join slot_types st on st.id = s.slot_type_id join locations l on l.id = s.location_id
-      where s.kind = 'session' and st.slug = ${slug} and l.slug = 'sydney-pitt-street' and s.start_at > now() + interval '5 days'
+      where s.kind = 'session' and st.slug = ${slug} and l.slug = 'sydney-pitt-street' and s.start_at > now() +
+      interval '5 days'
       order by s.start_at limit 20`)
     ).rows as { id: string }[];
 
@@ -44,7 +45,8 @@ describe("who's coming and check-in codes", () => {
     clock = new ManualClock(new Date());
     t = await createTestApp({ ...s.env, MAX_UPCOMING_BOOKINGS: '50' }, clock);
     await listenForWebhooks(t.app, sandbox);
-    // Six weeks: the demo's own season ends on Christmas Eve, and from mid-December has no Sydney pet night five days out.
+    // Six weeks: the demo's own season ends on Christmas Eve, and from mid-December has no Sydney pet night five days
+    // out.
     await loadSeason(t.db, demoSeason(clock.now(), { days: 42 }), clock.now());
     standard = await slotsOf('standard');
     petNight = await slotsOf('pet-night');
@@ -84,34 +86,37 @@ describe("who's coming and check-in codes", () => {
     return (await get(`/api/v1/bookings/${checkout.bookingId}`, who)).json();
   }
 
-  it('takes the details before payment, shows them in the booking and the lists, and signs a code once paid', async () => {
-    const who = await createCustomer(t.db, t.app.idTokens);
-    const unpaid = await booking(who, standard.shift()!.id, false);
-    expect(unpaid).toMatchObject({ status: 'payment_pending', details: null, checkInCode: null });
-    const saved = await put(unpaid.id, who, {
-      ...valid(),
-      children: [
-        { firstName: '  Mia ', age: 6 },
-        { firstName: 'Leo', age: 3 },
-      ],
-    });
-    expect(saved.statusCode).toBe(200);
-    expect(saved.json().details).toEqual(valid());
-    expect(saved.json().checkInCode).toBeNull();
+  it(
+    'takes the details before payment, shows them in the booking and the lists, and signs a code once ' + 'paid',
+    async () => {
+      const who = await createCustomer(t.db, t.app.idTokens);
+      const unpaid = await booking(who, standard.shift()!.id, false);
+      expect(unpaid).toMatchObject({ status: 'payment_pending', details: null, checkInCode: null });
+      const saved = await put(unpaid.id, who, {
+        ...valid(),
+        children: [
+          { firstName: '  Mia ', age: 6 },
+          { firstName: 'Leo', age: 3 },
+        ],
+      });
+      expect(saved.statusCode).toBe(200);
+      expect(saved.json().details).toEqual(valid());
+      expect(saved.json().checkInCode).toBeNull();
 
-    // Another family: an unpaid checkout is this one's one hold (decision 0059).
-    const payer = await createCustomer(t.db, t.app.idTokens);
-    const paid = await booking(payer, standard.shift()!.id);
-    expect(paid.status).toBe('completed');
-    expect(paid.checkInCode).toMatch(/^KR-[2-9A-Z]{5}-[A-Z2-7]{16}$/);
-    expect(paid.checkInCode.startsWith(`${paid.reference}-`)).toBe(true);
-    expect(await verifyCheckInCode(t.db, paid.checkInCode)).toBe(paid.id);
-    expect(await verifyCheckInCode(t.db, paid.checkInCode.toLowerCase())).toBe(paid.id);
-    await put(paid.id, payer, valid());
-    const list = (await get('/api/v1/bookings/upcoming-bookings', payer)).json();
-    const item = list.items.find((b: { id: string }) => b.id === paid.id);
-    expect(item).toMatchObject({ details: valid(), checkInCode: paid.checkInCode });
-  });
+      // Another family: an unpaid checkout is this one's one hold (decision 0059).
+      const payer = await createCustomer(t.db, t.app.idTokens);
+      const paid = await booking(payer, standard.shift()!.id);
+      expect(paid.status).toBe('completed');
+      expect(paid.checkInCode).toMatch(/^KR-[2-9A-Z]{5}-[A-Z2-7]{16}$/);
+      expect(paid.checkInCode.startsWith(`${paid.reference}-`)).toBe(true);
+      expect(await verifyCheckInCode(t.db, paid.checkInCode)).toBe(paid.id);
+      expect(await verifyCheckInCode(t.db, paid.checkInCode.toLowerCase())).toBe(paid.id);
+      await put(paid.id, payer, valid());
+      const list = (await get('/api/v1/bookings/upcoming-bookings', payer)).json();
+      const item = list.items.find((b: { id: string }) => b.id === paid.id);
+      expect(item).toMatchObject({ details: valid(), checkInCode: paid.checkInCode });
+    },
+  );
 
   it('refuses every limit with a readable message at the field', async () => {
     const who = await createCustomer(t.db, t.app.idTokens);
@@ -203,39 +208,42 @@ describe("who's coming and check-in codes", () => {
     expect((await put(c.id, who, valid())).json().code).toBe('DETAILS_LOCKED');
   });
 
-  it('keeps the code through a reschedule; a cancelled booking, a forged or unknown code does not check in', async () => {
-    const who = await createCustomer(t.db, t.app.idTokens);
-    const b = await booking(who, standard.shift()!.id);
-    const hold = (
-      await post('/api/v1/bookings/reservation', who, { slotId: standard.shift()!.id, bookingId: b.id })
-    ).json();
-    const moved = (await post(`/api/v1/bookings/${b.id}/reschedule`, who, { reservationId: hold.id })).json();
-    expect(moved.slot.id).toBe(hold.slotId);
-    expect(moved.checkInCode).toBe(b.checkInCode);
-    expect(await verifyCheckInCode(t.db, b.checkInCode)).toBe(b.id);
-    const [movedMail] = await t.db
-      .select()
-      .from(mailOutbox)
-      .where(eq(mailOutbox.toAddress, who.email))
-      .orderBy(desc(mailOutbox.createdAt));
-    expect(movedMail!.subject).toMatch(/^Moved:/);
-    expect(movedMail!.text).toContain(`Check-in code: ${b.checkInCode}.`);
-    expect(movedMail!.text).toContain("Who's coming: not told yet.");
-    expect(movedMail!.attachments.map((a) => a.cid)).toContain('check-in-qr@kringle');
+  it(
+    'keeps the code through a reschedule; a cancelled booking, a forged or unknown code does not check ' + 'in',
+    async () => {
+      const who = await createCustomer(t.db, t.app.idTokens);
+      const b = await booking(who, standard.shift()!.id);
+      const hold = (
+        await post('/api/v1/bookings/reservation', who, { slotId: standard.shift()!.id, bookingId: b.id })
+      ).json();
+      const moved = (await post(`/api/v1/bookings/${b.id}/reschedule`, who, { reservationId: hold.id })).json();
+      expect(moved.slot.id).toBe(hold.slotId);
+      expect(moved.checkInCode).toBe(b.checkInCode);
+      expect(await verifyCheckInCode(t.db, b.checkInCode)).toBe(b.id);
+      const [movedMail] = await t.db
+        .select()
+        .from(mailOutbox)
+        .where(eq(mailOutbox.toAddress, who.email))
+        .orderBy(desc(mailOutbox.createdAt));
+      expect(movedMail!.subject).toMatch(/^Moved:/);
+      expect(movedMail!.text).toContain(`Check-in code: ${b.checkInCode}.`);
+      expect(movedMail!.text).toContain("Who's coming: not told yet.");
+      expect(movedMail!.attachments.map((a) => a.cid)).toContain('check-in-qr@kringle');
 
-    const forged = `${b.reference}-${'A'.repeat(16)}`;
-    expect(await verifyCheckInCode(t.db, forged)).toBeNull();
-    expect(await verifyCheckInCode(t.db, b.reference)).toBeNull();
-    expect(await verifyCheckInCode(t.db, 'KR-22222-AAAAAAAAAAAAAAAA')).toBeNull();
-    expect(await verifyCheckInCode(t.db, `${b.checkInCode}X`)).toBeNull();
-    // Another booking's tail on this reference fails: the signature covers the booking's id.
-    const other = await booking(who, standard.shift()!.id);
-    expect(await verifyCheckInCode(t.db, `${b.reference}-${other.checkInCode.split('-')[2]}`)).toBeNull();
+      const forged = `${b.reference}-${'A'.repeat(16)}`;
+      expect(await verifyCheckInCode(t.db, forged)).toBeNull();
+      expect(await verifyCheckInCode(t.db, b.reference)).toBeNull();
+      expect(await verifyCheckInCode(t.db, 'KR-22222-AAAAAAAAAAAAAAAA')).toBeNull();
+      expect(await verifyCheckInCode(t.db, `${b.checkInCode}X`)).toBeNull();
+      // Another booking's tail on this reference fails: the signature covers the booking's id.
+      const other = await booking(who, standard.shift()!.id);
+      expect(await verifyCheckInCode(t.db, `${b.reference}-${other.checkInCode.split('-')[2]}`)).toBeNull();
 
-    await post(`/api/v1/bookings/${b.id}/cancel`, who, {});
-    expect(await verifyCheckInCode(t.db, b.checkInCode)).toBeNull();
-    expect((await get(`/api/v1/bookings/${b.id}`, who)).json().checkInCode).toBeNull();
-  });
+      await post(`/api/v1/bookings/${b.id}/cancel`, who, {});
+      expect(await verifyCheckInCode(t.db, b.checkInCode)).toBeNull();
+      expect((await get(`/api/v1/bookings/${b.id}`, who)).json().checkInCode).toBeNull();
+    },
+  );
 
   it('mails the details and a scannable QR code, and puts first names and the code in the .ics', async () => {
     const who = await createCustomer(t.db, t.app.idTokens);

@@ -22,7 +22,8 @@ describe('my bookings: lists and detail', () => {
     await loadSeason(t.db, demoSeason(NOW), NOW);
     family = await createCustomer(t.db, t.app.idTokens);
     const rows = await t.db.execute(
-      sql`select id, location_id, slot_type_id, start_at from slots where kind = 'session' and start_at > ${new Date(NOW.getTime() + 72 * HOUR).toISOString()}::timestamptz order by start_at limit 30`,
+      sql`select id, location_id, slot_type_id, start_at from slots where kind = 'session' and start_at >
+${new Date(NOW.getTime() + 72 * HOUR).toISOString()}::timestamptz order by start_at limit 30`,
     );
     slotRows = rows.rows as typeof slotRows;
     // 25 confirmed bookings straight in the database: these tests are about reading them.
@@ -50,7 +51,8 @@ describe('my bookings: lists and detail', () => {
     );
     // Each paid, as a confirmed booking is: what it may refund is what is left on its order (decision 0082).
     await t.db.execute(sql`insert into orders (booking_id, user_id, status, items, amount_cents, paid_at)
-      select id, user_id, 'paid', items, amount_cents, ${NOW.toISOString()}::timestamptz from bookings where user_id = ${family.id}::uuid`);
+      select id, user_id, 'paid', items, amount_cents, ${NOW.toISOString()}::timestamptz from bookings where user_id =
+      ${family.id}::uuid`);
   });
   afterAll(async () => t.close());
 

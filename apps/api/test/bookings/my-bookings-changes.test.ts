@@ -30,8 +30,10 @@ describe('my bookings: cancel, reschedule, receipts, reminders', () => {
     await listenForWebhooks(t.app, sandbox);
     await loadSeason(t.db, demoSeason(clock.now(), { days: 42 }), clock.now());
     const rows = await t.db.execute(sql`
-      select s.id, s.location_id, s.start_at from slots s join slot_types st on st.id = s.slot_type_id join locations l on l.id = s.location_id
-      where s.kind = 'session' and st.slug = 'standard' and l.slug = 'sydney-pitt-street' and s.start_at > now() + interval '5 days'
+      select s.id, s.location_id, s.start_at from slots s join slot_types st on st.id = s.slot_type_id join locations
+      l on l.id = s.location_id
+      where s.kind = 'session' and st.slug = 'standard' and l.slug = 'sydney-pitt-street' and s.start_at > now() +
+      interval '5 days'
       order by s.start_at limit 60`);
     free = rows.rows as typeof free;
     const [p] = await t.db.select().from(packages).where(eq(packages.slug, 'classic-print'));
@@ -177,7 +179,8 @@ describe('my bookings: cancel, reschedule, receipts, reminders', () => {
     expect(now!.bookingId).toBe(booking.id);
 
     const perth = await t.db.execute(
-      sql`select s.id from slots s join locations l on l.id = s.location_id where l.slug = 'perth-murray-street' and s.kind = 'session' and s.start_at > now() + interval '5 days' limit 1`,
+      sql`select s.id from slots s join locations l on l.id = s.location_id where l.slug = 'perth-murray-street' and
+s.kind = 'session' and s.start_at > now() + interval '5 days' limit 1`,
     );
     expect((await move(perth.rows[0]!.id as string)).json().code).toBe('DIFFERENT_LOCATION');
     expect((await move(take().id)).json().rescheduleCount).toBe(2);

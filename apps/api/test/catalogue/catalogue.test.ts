@@ -112,7 +112,8 @@ describe('catalogue and availability', () => {
     expect((await days('2026-12-06'))['2026-12-05']).toEqual({ available: 39, sessions: 39 });
     // Every session of the 6th held by someone: fully booked. (Another `to`: not the cached answer.)
     await t.db.execute(sql`update slots set hold_expires_at = '2030-01-01T00:00:00Z'
-      where location_id = ${sydney.id}::uuid and start_at >= '2026-12-05T13:00:00Z' and start_at < '2026-12-06T13:00:00Z'`);
+      where location_id = ${sydney.id}::uuid and start_at >= '2026-12-05T13:00:00Z' and start_at <
+      '2026-12-06T13:00:00Z'`);
     const after = await days('2026-12-25');
     expect(after['2026-12-06']).toEqual({ available: 0, sessions: 39 });
     expect(after['2026-12-25']).toEqual({ available: 0, sessions: 0 });

@@ -26,7 +26,8 @@ describe('bookings open at the instant on every API process', () => {
     // Seconds ahead, which a season file (minutes) cannot say: set on the row as a load would store it.
     opensAt = new Date(Date.now() + 6000);
     await db.execute(
-      sql`update locations set sales_open_at = ${opensAt.toISOString()}::timestamptz where id = ${world.session.locationId}::uuid`,
+      sql`update locations set sales_open_at =
+${opensAt.toISOString()}::timestamptz where id = ${world.session.locationId}::uuid`,
     );
   }, 120_000);
   afterAll(async () => {

@@ -50,7 +50,8 @@ describe('season file: salesOpenAt', () => {
   it('refuses a local time that the zone skips for daylight saving', () => {
     // Sydney's clocks go from 02:00 to 03:00 on 4 October 2026.
     expect(problems('2026-10-04T02:30')).toEqual([
-      'locations.0.salesOpenAt: 2026-10-04T02:30 does not exist in Australia/Sydney (clocks skip it for daylight saving)',
+      'locations.0.salesOpenAt: 2026-10-04T02:30 does not exist in Australia/Sydney (clocks skip it for daylight ' +
+        'saving)',
     ]);
     expect(problems('2026-10-04T03:00')).toEqual([]);
     // Brisbane keeps no daylight saving: the same wall-clock time exists there.
@@ -99,31 +100,34 @@ describe('bookings open at a set time', () => {
     expect(items.slice(1).map((l: { salesOpenAt: unknown }) => l.salesOpenAt)).toEqual([null, null]);
   });
 
-  it('before the opening: sessions are listed unavailable, no day has a bookable session, and a hold is refused', async () => {
-    clock.set(new Date(OPENS_AT.getTime() - 1));
-    const slots = (await read(slotsUrl)).json();
-    expect(slots.salesOpenAt).toBe(OPENS_AT.toISOString());
-    const sessions = slots.items.filter((s: { kind: string }) => s.kind === 'session');
-    expect(sessions.length).toBeGreaterThan(10);
-    expect(new Set(sessions.map((s: { status: string }) => s.status))).toEqual(new Set(['unavailable']));
-    // Every session is still to come (sessions), none is bookable yet (available): salesOpenAt says why.
-    expect((await read(datesUrl)).json()).toEqual({
-      timezone: 'Australia/Sydney',
-      salesOpenAt: OPENS_AT.toISOString(),
-      items: [{ date: '2026-12-03', available: 0, sessions: sessions.length }],
-    });
-    const one = (await read(`/api/v1/booking-slot/${locationId}/slots/${sessionId}`)).json();
-    expect(one).toMatchObject({ id: sessionId, status: 'unavailable', salesOpenAt: OPENS_AT.toISOString() });
+  it(
+    'before the opening: sessions are listed unavailable, no day has a bookable session, and a hold is ' + 'refused',
+    async () => {
+      clock.set(new Date(OPENS_AT.getTime() - 1));
+      const slots = (await read(slotsUrl)).json();
+      expect(slots.salesOpenAt).toBe(OPENS_AT.toISOString());
+      const sessions = slots.items.filter((s: { kind: string }) => s.kind === 'session');
+      expect(sessions.length).toBeGreaterThan(10);
+      expect(new Set(sessions.map((s: { status: string }) => s.status))).toEqual(new Set(['unavailable']));
+      // Every session is still to come (sessions), none is bookable yet (available): salesOpenAt says why.
+      expect((await read(datesUrl)).json()).toEqual({
+        timezone: 'Australia/Sydney',
+        salesOpenAt: OPENS_AT.toISOString(),
+        items: [{ date: '2026-12-03', available: 0, sessions: sessions.length }],
+      });
+      const one = (await read(`/api/v1/booking-slot/${locationId}/slots/${sessionId}`)).json();
+      expect(one).toMatchObject({ id: sessionId, status: 'unavailable', salesOpenAt: OPENS_AT.toISOString() });
 
-    const refused = await hold(sessionId);
-    expect(refused.statusCode).toBe(409);
-    expect(refused.json()).toMatchObject({
-      code: 'SALES_NOT_OPEN',
-      error: 'Bookings for Kringle Sydney, Pitt Street open Tue 1 Dec, 11:01 am AEDT.',
-    });
-    // Asked again, it goes to the database again (a refusal before the opening is not remembered as "taken").
-    expect((await hold(sessionId)).json().code).toBe('SALES_NOT_OPEN');
-  });
+      const refused = await hold(sessionId);
+      expect(refused.statusCode).toBe(409);
+      expect(refused.json()).toMatchObject({
+        code: 'SALES_NOT_OPEN',
+        error: 'Bookings for Kringle Sydney, Pitt Street open Tue 1 Dec, 11:01 am AEDT.',
+      });
+      // Asked again, it goes to the database again (a refusal before the opening is not remembered as "taken").
+      expect((await hold(sessionId)).json().code).toBe('SALES_NOT_OPEN');
+    },
+  );
 
   it('at the instant: open on the same process, with no cached answer from a millisecond before', async () => {
     clock.set(OPENS_AT);

@@ -35,7 +35,8 @@ describe('cart, checkout and card payment', () => {
     await loadSeason(t.db, demoSeason(clock.now(), { days: 42 }), clock.now());
     const rows = await t.db.execute(sql`
       select s.id from slots s join slot_types st on st.id = s.slot_type_id
-      where s.kind = 'session' and st.slug = 'standard' and s.start_at > now() + interval '3 days' order by s.start_at limit 40`);
+      where s.kind = 'session' and st.slug = 'standard' and s.start_at > now() + interval '3 days' order by s.start_at
+      limit 40`);
     sessionIds = rows.rows.map((r) => r.id as string);
     const pkgs = await t.db.select().from(packages);
     const who = await createCustomer(t.db, t.app.idTokens);
@@ -90,17 +91,21 @@ describe('cart, checkout and card payment', () => {
   const mailsTo = (email: string) =>
     t.db.select().from(mailOutbox).where(eq(mailOutbox.toAddress, email)).orderBy(desc(mailOutbox.createdAt));
 
-  it('an unpaid checkout follows the family: listed, and holding its session again answers that same reservation (issue 37 item 1)', async () => {
-    const who = await createCustomer(t.db, t.app.idTokens);
-    const { hold, result } = await checkout(who);
-    const listed = (await t.app.inject({ url: '/api/v1/bookings/reservation', headers: who.headers })).json();
-    expect(listed.items).toEqual([
-      expect.objectContaining({ id: hold.id, status: 'checked_out', bookingId: result.bookingId }),
-    ]);
-    const again = await post('/api/v1/bookings/reservation', who, { slotId: hold.slotId });
-    expect(again.statusCode).toBe(200);
-    expect(again.json()).toMatchObject({ id: hold.id, bookingId: result.bookingId });
-  });
+  it(
+    'an unpaid checkout follows the family: listed, and holding its session again answers that same reservation ' +
+      '(issue 37 item 1)',
+    async () => {
+      const who = await createCustomer(t.db, t.app.idTokens);
+      const { hold, result } = await checkout(who);
+      const listed = (await t.app.inject({ url: '/api/v1/bookings/reservation', headers: who.headers })).json();
+      expect(listed.items).toEqual([
+        expect.objectContaining({ id: hold.id, status: 'checked_out', bookingId: result.bookingId }),
+      ]);
+      const again = await post('/api/v1/bookings/reservation', who, { slotId: hold.slotId });
+      expect(again.statusCode).toBe(200);
+      expect(again.json()).toMatchObject({ id: hold.id, bookingId: result.bookingId });
+    },
+  );
 
   it('prices the cart itself, with GST, and refuses a tampered amount', async () => {
     const who = await createCustomer(t.db, t.app.idTokens);
@@ -222,21 +227,24 @@ describe('cart, checkout and card payment', () => {
     expect((await mailsTo(who.email)).map((m) => m.subject.split(' ')[0])).toEqual(['Booked:']);
   });
 
-  it('e-mails "Payment not completed" once, only when a declined checkout finally lapses (issue 37 item 3)', async () => {
-    const who = await createCustomer(t.db, t.app.idTokens);
-    const { result } = await checkout(who);
-    await payWithCard(sandbox, result.client_secret, CARDS.declined);
-    await payWithCard(sandbox, result.client_secret, CARDS.insufficientFunds);
-    await sandbox.webhooksIdle();
-    expect(await mailsTo(who.email)).toEqual([]);
-    clock.advance(11 * MINUTE);
-    await settleLapsedCheckouts(t.app);
-    await settleLapsedCheckouts(t.app);
-    const mails = await mailsTo(who.email);
-    expect(mails.map((m) => m.subject)).toEqual([expect.stringMatching(/^Payment not completed for KR-/)]);
-    expect(mails[0]!.text).toContain('did not go through before the hold ended');
-    clock.set(new Date());
-  });
+  it(
+    'e-mails "Payment not completed" once, only when a declined checkout finally lapses (issue 37 item ' + '3)',
+    async () => {
+      const who = await createCustomer(t.db, t.app.idTokens);
+      const { result } = await checkout(who);
+      await payWithCard(sandbox, result.client_secret, CARDS.declined);
+      await payWithCard(sandbox, result.client_secret, CARDS.insufficientFunds);
+      await sandbox.webhooksIdle();
+      expect(await mailsTo(who.email)).toEqual([]);
+      clock.advance(11 * MINUTE);
+      await settleLapsedCheckouts(t.app);
+      await settleLapsedCheckouts(t.app);
+      const mails = await mailsTo(who.email);
+      expect(mails.map((m) => m.subject)).toEqual([expect.stringMatching(/^Payment not completed for KR-/)]);
+      expect(mails[0]!.text).toContain('did not go through before the hold ended');
+      clock.set(new Date());
+    },
+  );
 
   it('applies duplicated and out-of-order webhooks once and in the right sense', async () => {
     const who = await createCustomer(t.db, t.app.idTokens);

@@ -38,40 +38,44 @@ describe('closures: the same Idempotency-Key with another body', () => {
   });
   afterAll(async () => c?.close());
 
-  it('answers the same closure for the same body, and 422 IDEMPOTENCY_MISMATCH for any other body, changing nothing', async () => {
-    const body = { ...range(0, 2), remedy: 'refund', message: 'Back tomorrow.', confirm: c.sydneyName };
-    const first = await post(c.manager, body, 'close-0-2');
-    expect(first.statusCode, first.body).toBe(202);
-    // The confirm's surrounding spaces are not a parameter of the closure.
-    const again = await post(c.manager, { ...body, confirm: ` ${c.sydneyName} ` }, 'close-0-2');
-    expect(again.statusCode, again.body).toBe(202);
-    expect(again.json().id).toBe(first.json().id);
-    const blocked = await blockedCount();
+  it(
+    'answers the same closure for the same body, and 422 IDEMPOTENCY_MISMATCH for any other body, changing ' +
+      'nothing',
+    async () => {
+      const body = { ...range(0, 2), remedy: 'refund', message: 'Back tomorrow.', confirm: c.sydneyName };
+      const first = await post(c.manager, body, 'close-0-2');
+      expect(first.statusCode, first.body).toBe(202);
+      // The confirm's surrounding spaces are not a parameter of the closure.
+      const again = await post(c.manager, { ...body, confirm: ` ${c.sydneyName} ` }, 'close-0-2');
+      expect(again.statusCode, again.body).toBe(202);
+      expect(again.json().id).toBe(first.json().id);
+      const blocked = await blockedCount();
 
-    const others = [
-      { ...body, ...range(0, 3) },
-      { ...body, remedy: 'offer_move' },
-      { ...body, message: 'Back next week.' },
-      { ...body, reason: 'The power is out' },
-      { ...body, slotTypeId: await standardType() },
-    ];
-    for (const other of others) {
-      const res = await post(c.manager, other, 'close-0-2');
-      expectContractError(res, 422, 'IDEMPOTENCY_MISMATCH');
-      expect(res.json().details).toEqual([{ path: 'headers.idempotency-key', message: expect.any(String) }]);
-    }
-    expect(await closureCount()).toBe(1);
-    expect(await blockedCount()).toBe(blocked);
+      const others = [
+        { ...body, ...range(0, 3) },
+        { ...body, remedy: 'offer_move' },
+        { ...body, message: 'Back next week.' },
+        { ...body, reason: 'The power is out' },
+        { ...body, slotTypeId: await standardType() },
+      ];
+      for (const other of others) {
+        const res = await post(c.manager, other, 'close-0-2');
+        expectContractError(res, 422, 'IDEMPOTENCY_MISMATCH');
+        expect(res.json().details).toEqual([{ path: 'headers.idempotency-key', message: expect.any(String) }]);
+      }
+      expect(await closureCount()).toBe(1);
+      expect(await blockedCount()).toBe(blocked);
 
-    // The key is the manager's own: another manager's same key is a closure of its own.
-    const second = await createPerson(
-      c.w.t.db,
-      true,
-      { firstName: 'Nan', lastName: 'Manager' },
-      { role: 'manager', mfaEnrolled: true },
-    );
-    const theirs = await post(second, { ...body, ...range(3, 4) }, 'close-0-2');
-    expect(theirs.statusCode, theirs.body).toBe(202);
-    expect(await closureCount()).toBe(2);
-  });
+      // The key is the manager's own: another manager's same key is a closure of its own.
+      const second = await createPerson(
+        c.w.t.db,
+        true,
+        { firstName: 'Nan', lastName: 'Manager' },
+        { role: 'manager', mfaEnrolled: true },
+      );
+      const theirs = await post(second, { ...body, ...range(3, 4) }, 'close-0-2');
+      expect(theirs.statusCode, theirs.body).toBe(202);
+      expect(await closureCount()).toBe(2);
+    },
+  );
 });

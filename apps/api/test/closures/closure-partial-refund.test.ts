@@ -67,7 +67,8 @@ describe('refunds offered after a partial refund: what is left, everywhere', () 
       .id as string;
     // Support's $10, recorded and waiting for Stripe (pending, as after a Stripe outage): refunded_cents is still 0.
     await c.w.t.db.execute(
-      sql`insert into refunds (order_id, booking_id, amount_cents, reason) values (${order}::uuid, ${booked.id}::uuid, 1000, 'staff_refund')`,
+      sql`insert into refunds (order_id, booking_id, amount_cents, reason) values
+(${order}::uuid, ${booked.id}::uuid, 1000, 'staff_refund')`,
     );
     expect((await c.w.call('GET', `/bookings/${booked.id}`, booked.family)).json()).toMatchObject({
       refundableCents: 2995,

@@ -38,11 +38,13 @@ describe('a closure racing the family’s own move, two API processes', () => {
     stripe = new Stripe(sandbox.secretKey, { ...sandbox.stripeClientOptions() });
     location = (await db.execute(sql`select id, name, timezone from locations order by sort_order limit 1`))
       .rows[0] as typeof location;
-    // One session per start time (a closure of a minute closes every session starting in it), all past the reschedule cut-off.
+    // One session per start time (a closure of a minute closes every session starting in it), all past the reschedule
+    // cut-off.
     starts = (
       await db.execute(sql`
       select distinct on (s.start_at) s.id, s.start_at from slots s
-      where s.location_id = ${location.id}::uuid and s.kind = 'session' and not s.blocked and s.start_at > now() + interval '3 days'
+      where s.location_id = ${location.id}::uuid and s.kind = 'session' and not s.blocked and s.start_at > now() +
+      interval '3 days'
       order by s.start_at, s.id limit ${TRIALS * 2}`)
     ).rows as typeof starts;
     expect(starts).toHaveLength(TRIALS * 2);

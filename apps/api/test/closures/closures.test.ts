@@ -79,106 +79,112 @@ describe('closures: dry run and the refund remedy', () => {
     expect(await blockedCount()).toBe(0);
   });
 
-  it('closes at once, ends live holds, answers the same closure for the same key, and refunds each booking once however often the job runs', async () => {
-    const a = await paidBooking(c, c.w.sessions[3]!.id);
-    const b = await paidBooking(c, c.w.sessions[4]!.id);
-    const holder = await createPerson(c.w.t.db, false);
-    const hold = await post('/bookings/reservation', holder, { slotId: c.w.sessions[5]!.id });
-    expect(hold.statusCode, hold.body).toBe(201);
-    const body = {
-      ...range(3, 6),
-      slotTypeId: undefined,
-      remedy: 'refund',
-      message: 'We will be back tomorrow.',
-      confirm: ` ${c.sydneyName} `,
-    };
-    const first = await post('/staff/closures', c.manager, body, 'close-3-6');
-    expect(first.statusCode, first.body).toBe(202);
-    const again = await post('/staff/closures', c.manager, body, 'close-3-6');
-    expect(again.statusCode).toBe(202);
-    expect(again.json().id).toBe(first.json().id);
-    expect(await closureCount()).toBe(1);
-    const id = first.json().id as string;
+  it(
+    'closes at once, ends live holds, answers the same closure for the same key, and refunds each booking once ' +
+      'however often the job runs',
+    async () => {
+      const a = await paidBooking(c, c.w.sessions[3]!.id);
+      const b = await paidBooking(c, c.w.sessions[4]!.id);
+      const holder = await createPerson(c.w.t.db, false);
+      const hold = await post('/bookings/reservation', holder, { slotId: c.w.sessions[5]!.id });
+      expect(hold.statusCode, hold.body).toBe(201);
+      const body = {
+        ...range(3, 6),
+        slotTypeId: undefined,
+        remedy: 'refund',
+        message: 'We will be back tomorrow.',
+        confirm: ` ${c.sydneyName} `,
+      };
+      const first = await post('/staff/closures', c.manager, body, 'close-3-6');
+      expect(first.statusCode, first.body).toBe(202);
+      const again = await post('/staff/closures', c.manager, body, 'close-3-6');
+      expect(again.statusCode).toBe(202);
+      expect(again.json().id).toBe(first.json().id);
+      expect(await closureCount()).toBe(1);
+      const id = first.json().id as string;
 
-    // Closed at once: not bookable, the live hold ended.
-    for (const s of c.w.sessions.slice(3, 6))
-      expect((await c.w.t.db.execute(sql`select blocked from slots where id = ${s.id}::uuid`)).rows[0]!.blocked).toBe(
-        true,
+      // Closed at once: not bookable, the live hold ended.
+      for (const s of c.w.sessions.slice(3, 6))
+        expect((await c.w.t.db.execute(sql`select blocked from slots where id = ${s.id}::uuid`)).rows[0]!.blocked).toBe(
+          true,
+        );
+      expect(
+        (await c.w.t.db.execute(sql`select status from reservations where id = ${hold.json().id}::uuid`)).rows[0]!
+          .status,
+      ).toBe('cancelled');
+      const other = await createPerson(c.w.t.db, false);
+      expectContractError(
+        await post('/bookings/reservation', other, { slotId: c.w.sessions[5]!.id }),
+        409,
+        'SLOT_UNAVAILABLE',
       );
-    expect(
-      (await c.w.t.db.execute(sql`select status from reservations where id = ${hold.json().id}::uuid`)).rows[0]!.status,
-    ).toBe('cancelled');
-    const other = await createPerson(c.w.t.db, false);
-    expectContractError(
-      await post('/bookings/reservation', other, { slotId: c.w.sessions[5]!.id }),
-      409,
-      'SLOT_UNAVAILABLE',
-    );
-    expect((await c.w.call('GET', `/staff/closures/${id}`, c.manager)).json()).toMatchObject({
-      status: 'running',
-      total: 2,
-      done: 0,
-    });
+      expect((await c.w.call('GET', `/staff/closures/${id}`, c.manager)).json()).toMatchObject({
+        status: 'running',
+        total: 2,
+        done: 0,
+      });
 
-    // Two workers at once, then a third pass: each booking refunded exactly once.
-    const pass = closuresPass(c.w.t.app);
-    await Promise.all([pass(), pass()]);
-    await pass();
-    const view = (await c.w.call('GET', `/staff/closures/${id}`, c.manager)).json();
-    expect(view).toMatchObject({ status: 'done', total: 2, done: 2, sessions: 3 });
-    expect(view.outcomes.map((o: { bookingId: string; outcome: string }) => [o.bookingId, o.outcome])).toEqual([
-      [a.id, 'refunded'],
-      [b.id, 'refunded'],
-    ]);
-    for (const booked of [a, b]) {
-      const refunds = (
-        await c.w.t.db.execute(sql`select amount_cents, status from refunds where booking_id = ${booked.id}::uuid`)
-      ).rows;
-      expect(refunds).toEqual([{ amount_cents: 3995, status: 'succeeded' }]);
-      expect(refundedAtStripe(c, booked.intentId)).toBe(3995);
-      const booking = (await c.w.call('GET', `/bookings/${booked.id}`, booked.family)).json();
-      expect(booking).toMatchObject({ status: 'cancelled', closure: { reason: 'Santa is unwell', offer: null } });
-      const mails = (
-        await c.w.t.db.execute(sql`select subject, text from mail_outbox where to_address = ${booked.family.email}`)
-      ).rows as { subject: string; text: string }[];
-      expect(mails).toHaveLength(1);
-      expect(mails[0]!.subject).toBe(`Cancelled by us: ${booked.reference}, $39.95 refunded`);
-      expect(mails[0]!.text).toContain('We will be back tomorrow.');
-      const audit = (
-        await c.w.t.db.execute(
-          sql`select action, actor_id, reason from audit_entries where booking_id = ${booked.id}::uuid order by seq`,
-        )
-      ).rows;
-      // The session closed, the booking cancelled, the refund sent (decision 0062): each once.
-      expect(audit).toEqual([
-        { action: 'closeSession', actor_id: c.manager.id, reason: 'Santa is unwell' },
-        { action: 'closureCancel', actor_id: c.manager.id, reason: 'Santa is unwell' },
-        { action: 'settleRefund', actor_id: null, reason: null },
+      // Two workers at once, then a third pass: each booking refunded exactly once.
+      const pass = closuresPass(c.w.t.app);
+      await Promise.all([pass(), pass()]);
+      await pass();
+      const view = (await c.w.call('GET', `/staff/closures/${id}`, c.manager)).json();
+      expect(view).toMatchObject({ status: 'done', total: 2, done: 2, sessions: 3 });
+      expect(view.outcomes.map((o: { bookingId: string; outcome: string }) => [o.bookingId, o.outcome])).toEqual([
+        [a.id, 'refunded'],
+        [b.id, 'refunded'],
       ]);
-    }
-    // Reloading the season (the operators' CLI, the editor) keeps them closed.
-    await loadSeason(c.w.t.db, demoSeason(c.w.clock.now(), { days: 14 }), c.w.clock.now());
-    expect(
-      await countRows(
-        c,
-        sql`select count(*) as n from slots where blocked and id in (${sql.join(
-          c.w.sessions.slice(3, 6).map((s) => sql`${s.id}::uuid`),
-          sql`, `,
-        )})`,
-      ),
-    ).toBe(3);
-    const csv = await c.w.call('GET', `/staff/closures/${id}.csv`, c.manager);
-    expect(csv.statusCode, csv.body).toBe(200);
-    expect(csv.headers['content-type']).toMatch(/^text\/csv/);
-    expect(csv.body).toContain(`"${a.id}","${a.reference}","Refunded"`);
-  });
+      for (const booked of [a, b]) {
+        const refunds = (
+          await c.w.t.db.execute(sql`select amount_cents, status from refunds where booking_id = ${booked.id}::uuid`)
+        ).rows;
+        expect(refunds).toEqual([{ amount_cents: 3995, status: 'succeeded' }]);
+        expect(refundedAtStripe(c, booked.intentId)).toBe(3995);
+        const booking = (await c.w.call('GET', `/bookings/${booked.id}`, booked.family)).json();
+        expect(booking).toMatchObject({ status: 'cancelled', closure: { reason: 'Santa is unwell', offer: null } });
+        const mails = (
+          await c.w.t.db.execute(sql`select subject, text from mail_outbox where to_address = ${booked.family.email}`)
+        ).rows as { subject: string; text: string }[];
+        expect(mails).toHaveLength(1);
+        expect(mails[0]!.subject).toBe(`Cancelled by us: ${booked.reference}, $39.95 refunded`);
+        expect(mails[0]!.text).toContain('We will be back tomorrow.');
+        const audit = (
+          await c.w.t.db.execute(
+            sql`select action, actor_id, reason from audit_entries where booking_id = ${booked.id}::uuid order by seq`,
+          )
+        ).rows;
+        // The session closed, the booking cancelled, the refund sent (decision 0062): each once.
+        expect(audit).toEqual([
+          { action: 'closeSession', actor_id: c.manager.id, reason: 'Santa is unwell' },
+          { action: 'closureCancel', actor_id: c.manager.id, reason: 'Santa is unwell' },
+          { action: 'settleRefund', actor_id: null, reason: null },
+        ]);
+      }
+      // Reloading the season (the operators' CLI, the editor) keeps them closed.
+      await loadSeason(c.w.t.db, demoSeason(c.w.clock.now(), { days: 14 }), c.w.clock.now());
+      expect(
+        await countRows(
+          c,
+          sql`select count(*) as n from slots where blocked and id in (${sql.join(
+            c.w.sessions.slice(3, 6).map((s) => sql`${s.id}::uuid`),
+            sql`, `,
+          )})`,
+        ),
+      ).toBe(3);
+      const csv = await c.w.call('GET', `/staff/closures/${id}.csv`, c.manager);
+      expect(csv.statusCode, csv.body).toBe(200);
+      expect(csv.headers['content-type']).toMatch(/^text\/csv/);
+      expect(csv.body).toContain(`"${a.id}","${a.reference}","Refunded"`);
+    },
+  );
 
   it('tells the families waiting for a closed day, and ends their place when no session of it is left', async () => {
     const waiting = await createPerson(c.w.t.db, false);
     const type = (await c.w.t.db.execute(sql`select slot_type_id from slots where id = ${c.w.sessions[0]!.id}::uuid`))
       .rows[0]!.slot_type_id as string;
     await c.w.t.db.execute(
-      sql`insert into waitlist_entries (user_id, location_id, slot_type_id, date) values (${waiting.id}::uuid, ${c.w.sydney}::uuid, ${type}::uuid, ${c.w.day}::date)`,
+      sql`insert into waitlist_entries (user_id, location_id, slot_type_id, date) values
+(${waiting.id}::uuid, ${c.w.sydney}::uuid, ${type}::uuid, ${c.w.day}::date)`,
     );
     const res = await post('/staff/closures', c.manager, {
       ...rangeOf(c, '00:00', '23:59'),

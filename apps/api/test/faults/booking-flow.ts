@@ -43,7 +43,8 @@ export async function seedSessions(db: Db, now: Date, count: number): Promise<st
   await loadSeason(db, demoSeason(now, { days: 42 }), now);
   const rows = await db.execute(sql`
     select s.id from slots s join slot_types st on st.id = s.slot_type_id
-    where s.kind = 'session' and st.slug = 'standard' and s.start_at > ${now.toISOString()}::timestamptz + interval '3 days'
+    where s.kind = 'session' and st.slug = 'standard' and s.start_at > ${now.toISOString()}::timestamptz + interval
+    '3 days'
     order by s.start_at limit ${count}`);
   return rows.rows.map((r) => r.id as string);
 }
@@ -83,7 +84,10 @@ export async function holdAndCart(
   };
 }
 
-/** Polls until `check` returns a value (not undefined), or fails after `timeoutMs`: waiting on a condition, never on a fixed sleep. */
+/**
+ * Polls until `check` returns a value (not undefined), or fails after `timeoutMs`: waiting on a condition, never on a
+ * fixed sleep.
+ */
 export async function waitFor<T>(what: string, check: () => Promise<T | undefined>, timeoutMs = 20_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   let last: unknown;

@@ -6,7 +6,10 @@ import { loadSeason } from '../../src/modules/catalogue/season.service';
 import { bearer, createSignedInUser } from '../helpers/accounts';
 import { createTestApp, type TestApp } from '../helpers/test-app';
 
-/** Issue 36, probe case 10: after the system clock was stepped back 2 h, a 1-minute sign-in block read "Try again in 3 hours". */
+/**
+ * Issue 36, probe case 10: after the system clock was stepped back 2 h, a 1-minute sign-in block read "Try again in 3
+ * hours".
+ */
 describe('fault: the system clock stepped back 2 h', () => {
   const time = { wall: Date.now(), mono: 0 };
   const clock = new ForwardClock(
@@ -61,7 +64,8 @@ describe('fault: the system clock stepped back 2 h while a session is held', () 
     const second = await createSignedInUser(t.app, t.db, 'holds-second@example.com', { verified: true });
     const slotId = (
       await t.db.execute(
-        sql`select id from slots where kind = 'session' and start_at > now() + interval '2 days' order by start_at limit 1`,
+        sql`select id from slots where kind = 'session' and start_at > now() + interval '2 days' order by start_at
+limit 1`,
       )
     ).rows[0]!.id as string;
     const hold = (who: { idToken: string }) =>

@@ -10,7 +10,10 @@ import pg from 'pg';
 const API_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const TSX = path.resolve(API_DIR, '../../node_modules/.bin/tsx');
 
-/** Issue 36, probe case 8: after SIGKILL of the start, its PostgreSQL kept running and the next start refused "in use by another start". */
+/**
+ * Issue 36, probe case 8: after SIGKILL of the start, its PostgreSQL kept running and the next start refused "in use by
+ * another start".
+ */
 describe('fault: a start killed with SIGKILL', () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kringle-killed-start-'));
   // PostgreSQL runs as the `postgres` user when the tests run as root: it must be able to write here.

@@ -79,7 +79,8 @@ describe('fault: the API killed between the reset answer and the reset mail', ()
     expect(((await res.json()) as { message: string }).message).toMatch(/If an account exists/);
     await waitFor('the reset work to wait for the account row', async () => {
       const { rows } = await lock!.query<{ n: number }>(
-        "select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'",
+        'select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = ' +
+          "'Lock'",
       );
       return rows[0]!.n > 0 ? true : undefined;
     });

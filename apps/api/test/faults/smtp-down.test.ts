@@ -37,49 +37,57 @@ describe('fault: SMTP down', () => {
     await sandbox?.stop();
   });
 
-  it('booking, paying and cancelling all succeed with SMTP down; the mails wait, back off, and arrive once when it is back', async () => {
-    const call = injectCall(t.app);
-    const [slotId] = await seedSessions(t.db, clock.now(), 1);
-    const who = await createCustomer(t.db, t.app.idTokens);
-    const job = createOutboxJob(t.app, { smtpUrl: `smtp://127.0.0.1:${port}` })!;
+  it(
+    'booking, paying and cancelling all succeed with SMTP down; the mails wait, back off, and arrive once when it ' +
+      'is back',
+    async () => {
+      const call = injectCall(t.app);
+      const [slotId] = await seedSessions(t.db, clock.now(), 1);
+      const who = await createCustomer(t.db, t.app.idTokens);
+      const job = createOutboxJob(t.app, { smtpUrl: `smtp://127.0.0.1:${port}` })!;
 
-    const flow = await holdAndCart(call, who, slotId!, await basketFor(t.db));
-    const checkout = await call('POST', flow.checkoutUrl, who, { cartId: flow.cartId });
-    expect(checkout.status).toBe(201);
-    expect((await payWithCard(sandbox, checkout.body.client_secret as string, CARDS.success)).status).toBe('succeeded');
-    await sandbox.webhooksIdle();
-    expect(sandbox.webhookAttempts().every((a) => a.ok)).toBe(true);
-    const cancel = await call('POST', `/api/v1/bookings/${checkout.body.bookingId}/cancel`, who, {});
-    expect(cancel.status).toBe(200);
+      const flow = await holdAndCart(call, who, slotId!, await basketFor(t.db));
+      const checkout = await call('POST', flow.checkoutUrl, who, { cartId: flow.cartId });
+      expect(checkout.status).toBe(201);
+      expect((await payWithCard(sandbox, checkout.body.client_secret as string, CARDS.success)).status).toBe(
+        'succeeded',
+      );
+      await sandbox.webhooksIdle();
+      expect(sandbox.webhookAttempts().every((a) => a.ok)).toBe(true);
+      const cancel = await call('POST', `/api/v1/bookings/${checkout.body.bookingId}/cancel`, who, {});
+      expect(cancel.status).toBe(200);
 
-    await job.run();
-    const queued = () => t.db.select().from(mailOutbox).where(eq(mailOutbox.toAddress, who.email));
-    let rows = await queued();
-    expect(rows.map((r) => r.subject.split(':')[0]).sort()).toEqual(['Booked', 'Cancelled']);
-    expect(
-      rows.every((r) => r.status === 'pending' && r.attempts === 1 && /ECONNREFUSED|connect/i.test(r.lastError ?? '')),
-    ).toBe(true);
+      await job.run();
+      const queued = () => t.db.select().from(mailOutbox).where(eq(mailOutbox.toAddress, who.email));
+      let rows = await queued();
+      expect(rows.map((r) => r.subject.split(':')[0]).sort()).toEqual(['Booked', 'Cancelled']);
+      expect(
+        rows.every(
+          (r) => r.status === 'pending' && r.attempts === 1 && /ECONNREFUSED|connect/i.test(r.lastError ?? ''),
+        ),
+      ).toBe(true);
 
-    // Still down at the first retry: the next one waits longer.
-    clock.advance(retryDelayMs(1));
-    await job.run();
-    rows = await queued();
-    expect(rows.every((r) => r.status === 'pending' && r.attempts === 2)).toBe(true);
-    expect(rows.every((r) => r.nextAttemptAt.getTime() - clock.now().getTime() === retryDelayMs(2))).toBe(true);
+      // Still down at the first retry: the next one waits longer.
+      clock.advance(retryDelayMs(1));
+      await job.run();
+      rows = await queued();
+      expect(rows.every((r) => r.status === 'pending' && r.attempts === 2)).toBe(true);
+      expect(rows.every((r) => r.nextAttemptAt.getTime() - clock.now().getTime() === retryDelayMs(2))).toBe(true);
 
-    catcher = await startSmtpCatcher(t.databaseUrl, { port });
-    await job.run();
-    expect((await queued()).every((r) => r.status === 'pending')).toBe(true);
-    clock.advance(retryDelayMs(2));
-    await job.run();
-    await job.run();
-    rows = await queued();
-    expect(rows.every((r) => r.status === 'sent' && r.attempts === 3)).toBe(true);
-    const received = await t.db.execute<{ subject: string; n: number }>(
-      sql`select subject, count(*)::int as n from dev_mailbox where to_address = ${who.email} group by subject`,
-    );
-    expect(received.rows).toHaveLength(2);
-    expect(received.rows.every((r) => r.n === 1)).toBe(true);
-    job.close();
-  });
+      catcher = await startSmtpCatcher(t.databaseUrl, { port });
+      await job.run();
+      expect((await queued()).every((r) => r.status === 'pending')).toBe(true);
+      clock.advance(retryDelayMs(2));
+      await job.run();
+      await job.run();
+      rows = await queued();
+      expect(rows.every((r) => r.status === 'sent' && r.attempts === 3)).toBe(true);
+      const received = await t.db.execute<{ subject: string; n: number }>(
+        sql`select subject, count(*)::int as n from dev_mailbox where to_address = ${who.email} group by subject`,
+      );
+      expect(received.rows).toHaveLength(2);
+      expect(received.rows.every((r) => r.n === 1)).toBe(true);
+      job.close();
+    },
+  );
 });

@@ -83,15 +83,18 @@ describe('fault: Stripe answering 500 and timing out', { timeout: 60_000 }, () =
     };
   }
 
-  it('PaymentIntent create answered 500 twice: the SDK retries with the same key and the checkout gets one intent', async () => {
-    const who = await createCustomer(t.db, t.app.idTokens);
-    proxy.failNext(2, 'POST /v1/payment_intents');
-    const { answer } = await checkout(who);
-    expect(answer.status).toBe(201);
-    expect(intentsOfOrder(answer.body.orderId as string)).toHaveLength(1);
-    const keys = keysOf('/v1/payment_intents').filter((k) => k === `order-${answer.body.orderId}-payment-intent`);
-    expect(keys).toHaveLength(3);
-  });
+  it(
+    'PaymentIntent create answered 500 twice: the SDK retries with the same key and the checkout gets one ' + 'intent',
+    async () => {
+      const who = await createCustomer(t.db, t.app.idTokens);
+      proxy.failNext(2, 'POST /v1/payment_intents');
+      const { answer } = await checkout(who);
+      expect(answer.status).toBe(201);
+      expect(intentsOfOrder(answer.body.orderId as string)).toHaveLength(1);
+      const keys = keysOf('/v1/payment_intents').filter((k) => k === `order-${answer.body.orderId}-payment-intent`);
+      expect(keys).toHaveLength(3);
+    },
+  );
 
   it('PaymentIntent create timing out after Stripe made it: the retry replays it, one intent', async () => {
     const who = await createCustomer(t.db, t.app.idTokens);
@@ -106,22 +109,26 @@ describe('fault: Stripe answering 500 and timing out', { timeout: 60_000 }, () =
     ).toBeGreaterThanOrEqual(2);
   });
 
-  it('Stripe down at checkout: 503 with Retry-After, the hold stays, and the retry once Stripe is back gives one intent', async () => {
-    const who = await createCustomer(t.db, t.app.idTokens);
-    proxy.failNext(1000, 'POST /v1/payment_intents');
-    const { flow, answer } = await checkout(who);
-    expect(answer.status).toBe(503);
-    expect(answer.retryAfter).toMatch(/^\d+$/);
-    expect(answer.body).toMatchObject({ code: 'SERVICE_UNAVAILABLE', error: expect.stringMatching(/held/) });
-    const hold = await call('GET', `/api/v1/bookings/reservation/${flow.reservationId}`, who);
-    expect(hold.body).toMatchObject({ status: 'checked_out' });
+  it(
+    'Stripe down at checkout: 503 with Retry-After, the hold stays, and the retry once Stripe is back gives one ' +
+      'intent',
+    async () => {
+      const who = await createCustomer(t.db, t.app.idTokens);
+      proxy.failNext(1000, 'POST /v1/payment_intents');
+      const { flow, answer } = await checkout(who);
+      expect(answer.status).toBe(503);
+      expect(answer.retryAfter).toMatch(/^\d+$/);
+      expect(answer.body).toMatchObject({ code: 'SERVICE_UNAVAILABLE', error: expect.stringMatching(/held/) });
+      const hold = await call('GET', `/api/v1/bookings/reservation/${flow.reservationId}`, who);
+      expect(hold.body).toMatchObject({ status: 'checked_out' });
 
-    proxy.heal();
-    const retry = await call('POST', flow.checkoutUrl, who, { cartId: flow.cartId });
-    expect(retry.status).toBe(201);
-    expect(retry.body.expiresAt).toBe(hold.body.expiresAt);
-    expect(intentsOfOrder(retry.body.orderId as string)).toHaveLength(1);
-  });
+      proxy.heal();
+      const retry = await call('POST', flow.checkoutUrl, who, { cartId: flow.cartId });
+      expect(retry.status).toBe(201);
+      expect(retry.body.expiresAt).toBe(hold.body.expiresAt);
+      expect(intentsOfOrder(retry.body.orderId as string)).toHaveLength(1);
+    },
+  );
 
   it('refund answered 500 twice, then a refund timing out: each booking is refunded exactly once', async () => {
     const [alice, bob] = [await createCustomer(t.db, t.app.idTokens), await createCustomer(t.db, t.app.idTokens)];
@@ -140,81 +147,99 @@ describe('fault: Stripe answering 500 and timing out', { timeout: 60_000 }, () =
     expect(refundsOfIntent(second.intentId)).toHaveLength(1);
   });
 
-  it('Stripe down when cancelling: the cancellation stands with a pending refund, and the refund job sends it once Stripe is back', async () => {
-    const who = await createCustomer(t.db, t.app.idTokens);
-    const paid = await paidBooking(who);
-    proxy.failNext(1000, 'POST /v1/refunds');
-    const answer = await call('POST', `/api/v1/bookings/${paid.bookingId}/cancel`, who, {});
-    expect(answer.status).toBe(200);
-    expect(answer.body).toMatchObject({ booking: { status: 'cancelled' }, refund: { status: 'pending' } });
-    expect(refundsOfIntent(paid.intentId)).toHaveLength(0);
-    // My Bookings can say the refund is on its way: it is owed, not yet at the card.
-    const ordersPath = `/api/v1/orders/${paid.bookingId}/orders`;
-    const refunded = (answer.body.refund as { amountCents: number }).amountCents;
-    const ordersNow = async () => ((await call('GET', ordersPath, who)).body.items as Record<string, unknown>[])[0];
-    expect(await ordersNow()).toMatchObject({ refundedCents: 0, refundPendingCents: refunded });
-
-    proxy.heal();
-    clock.advance(2 * MINUTE);
-    await refundsJob(t.app).run();
-    await refundsJob(t.app).run();
-    const [row] = await t.db.select().from(refunds).where(eq(refunds.bookingId, paid.bookingId));
-    expect(row).toMatchObject({ status: 'succeeded', attempts: 1 });
-    expect(refundsOfIntent(paid.intentId)).toHaveLength(1);
-    expect(await ordersNow()).toMatchObject({ refundedCents: refunded, refundPendingCents: 0 });
-  });
-
-  it('Stripe down when a checkout lapses: the session is free for others at once, and the intent is cancelled once Stripe is back', async () => {
-    const who = await createCustomer(t.db, t.app.idTokens);
-    const { flow, answer } = await checkout(who);
-    const bookingId = answer.body.bookingId as string;
-    const intentId = (answer.body.client_secret as string).split('_secret_')[0]!;
-    clock.advance(11 * MINUTE);
-    proxy.failNext(1000);
-    await settleLapsedCheckouts(t.app);
-    // Not cancelled blind: the intent could not be read, so the booking waits...
-    expect((await t.db.select().from(bookings).where(eq(bookings.id, bookingId)))[0]!.status).toBe('payment_pending');
-    // ...but the session is not stuck behind it.
-    const other = await createCustomer(t.db, t.app.idTokens);
-    const slotId = (await call('GET', `/api/v1/bookings/reservation/${flow.reservationId}`, who)).body.slotId as string;
-    expect((await call('POST', '/api/v1/bookings/reservation', other, { slotId })).status).toBe(201);
-
-    proxy.heal();
-    proxy.answerLate(1, LATE_MS, `POST /v1/payment_intents/${intentId}/cancel`);
-    await settleLapsedCheckouts(t.app);
-    expect((await t.db.select().from(bookings).where(eq(bookings.id, bookingId)))[0]).toMatchObject({
-      status: 'cancelled',
-      cancelReason: 'hold_expired',
-    });
-    expect(sandbox.paymentIntent(intentId)!.status).toBe('canceled');
-    expect(sandbox.events('payment_intent.canceled').filter((e) => objectOf(e).id === intentId)).toHaveLength(1);
-    expect(
-      keysOf(`/v1/payment_intents/${intentId}/cancel`).every((k) => k === `order-${answer.body.orderId}-cancel-intent`),
-    ).toBe(true);
-  });
-
-  it('Stripe down while reconciling a lost webhook: nothing changes, and a later look applies the payment once', async () => {
-    const who = await createCustomer(t.db, t.app.idTokens);
-    const { answer } = await checkout(who);
-    const bookingId = answer.body.bookingId as string;
-    sandbox.pauseWebhooks();
-    try {
-      expect((await payWithCard(sandbox, answer.body.client_secret as string, CARDS.success)).status).toBe('succeeded');
-      clock.advance(t.config.PAYMENT_RECONCILE_GRACE_SECONDS * 1000);
-      proxy.failNext(1000, 'GET /v1/payment_intents');
-      await reconcilePayments(t.app);
-      expect((await t.db.select().from(bookings).where(eq(bookings.id, bookingId)))[0]!.status).toBe('payment_pending');
+  it(
+    'Stripe down when cancelling: the cancellation stands with a pending refund, and the refund job sends it once ' +
+      'Stripe is back',
+    async () => {
+      const who = await createCustomer(t.db, t.app.idTokens);
+      const paid = await paidBooking(who);
+      proxy.failNext(1000, 'POST /v1/refunds');
+      const answer = await call('POST', `/api/v1/bookings/${paid.bookingId}/cancel`, who, {});
+      expect(answer.status).toBe(200);
+      expect(answer.body).toMatchObject({ booking: { status: 'cancelled' }, refund: { status: 'pending' } });
+      expect(refundsOfIntent(paid.intentId)).toHaveLength(0);
+      // My Bookings can say the refund is on its way: it is owed, not yet at the card.
+      const ordersPath = `/api/v1/orders/${paid.bookingId}/orders`;
+      const refunded = (answer.body.refund as { amountCents: number }).amountCents;
+      const ordersNow = async () => ((await call('GET', ordersPath, who)).body.items as Record<string, unknown>[])[0];
+      expect(await ordersNow()).toMatchObject({ refundedCents: 0, refundPendingCents: refunded });
 
       proxy.heal();
-      clock.advance(RECONCILE_POLICY.leaseMs);
-      await reconcilePayments(t.app);
+      clock.advance(2 * MINUTE);
+      await refundsJob(t.app).run();
+      await refundsJob(t.app).run();
+      const [row] = await t.db.select().from(refunds).where(eq(refunds.bookingId, paid.bookingId));
+      expect(row).toMatchObject({ status: 'succeeded', attempts: 1 });
+      expect(refundsOfIntent(paid.intentId)).toHaveLength(1);
+      expect(await ordersNow()).toMatchObject({ refundedCents: refunded, refundPendingCents: 0 });
+    },
+  );
+
+  it(
+    'Stripe down when a checkout lapses: the session is free for others at once, and the intent is cancelled once ' +
+      'Stripe is back',
+    async () => {
+      const who = await createCustomer(t.db, t.app.idTokens);
+      const { flow, answer } = await checkout(who);
+      const bookingId = answer.body.bookingId as string;
+      const intentId = (answer.body.client_secret as string).split('_secret_')[0]!;
+      clock.advance(11 * MINUTE);
+      proxy.failNext(1000);
+      await settleLapsedCheckouts(t.app);
+      // Not cancelled blind: the intent could not be read, so the booking waits...
+      expect((await t.db.select().from(bookings).where(eq(bookings.id, bookingId)))[0]!.status).toBe('payment_pending');
+      // ...but the session is not stuck behind it.
+      const other = await createCustomer(t.db, t.app.idTokens);
+      const slotId = (await call('GET', `/api/v1/bookings/reservation/${flow.reservationId}`, who)).body
+        .slotId as string;
+      expect((await call('POST', '/api/v1/bookings/reservation', other, { slotId })).status).toBe(201);
+
+      proxy.heal();
+      proxy.answerLate(1, LATE_MS, `POST /v1/payment_intents/${intentId}/cancel`);
+      await settleLapsedCheckouts(t.app);
+      expect((await t.db.select().from(bookings).where(eq(bookings.id, bookingId)))[0]).toMatchObject({
+        status: 'cancelled',
+        cancelReason: 'hold_expired',
+      });
+      expect(sandbox.paymentIntent(intentId)!.status).toBe('canceled');
+      expect(sandbox.events('payment_intent.canceled').filter((e) => objectOf(e).id === intentId)).toHaveLength(1);
+      expect(
+        keysOf(`/v1/payment_intents/${intentId}/cancel`).every(
+          (k) => k === `order-${answer.body.orderId}-cancel-intent`,
+        ),
+      ).toBe(true);
+    },
+  );
+
+  it(
+    'Stripe down while reconciling a lost webhook: nothing changes, and a later look applies the payment ' + 'once',
+    async () => {
+      const who = await createCustomer(t.db, t.app.idTokens);
+      const { answer } = await checkout(who);
+      const bookingId = answer.body.bookingId as string;
+      sandbox.pauseWebhooks();
+      try {
+        expect((await payWithCard(sandbox, answer.body.client_secret as string, CARDS.success)).status).toBe(
+          'succeeded',
+        );
+        clock.advance(t.config.PAYMENT_RECONCILE_GRACE_SECONDS * 1000);
+        proxy.failNext(1000, 'GET /v1/payment_intents');
+        await reconcilePayments(t.app);
+        expect((await t.db.select().from(bookings).where(eq(bookings.id, bookingId)))[0]!.status).toBe(
+          'payment_pending',
+        );
+
+        proxy.heal();
+        clock.advance(RECONCILE_POLICY.leaseMs);
+        await reconcilePayments(t.app);
+        expect((await t.db.select().from(bookings).where(eq(bookings.id, bookingId)))[0]!.status).toBe('completed');
+      } finally {
+        sandbox.resumeWebhooks();
+        await sandbox.webhooksIdle();
+      }
       expect((await t.db.select().from(bookings).where(eq(bookings.id, bookingId)))[0]!.status).toBe('completed');
-    } finally {
-      sandbox.resumeWebhooks();
-      await sandbox.webhooksIdle();
-    }
-    expect((await t.db.select().from(bookings).where(eq(bookings.id, bookingId)))[0]!.status).toBe('completed');
-    const mails = await t.db.select().from(mailOutbox).where(eq(mailOutbox.toAddress, who.email));
-    expect(mails.map((m) => m.subject.split(':')[0])).toEqual(['Booked']);
-  });
+      const mails = await t.db.select().from(mailOutbox).where(eq(mailOutbox.toAddress, who.email));
+      expect(mails.map((m) => m.subject.split(':')[0])).toEqual(['Booked']);
+    },
+  );
 });

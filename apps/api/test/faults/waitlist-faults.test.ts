@@ -37,7 +37,8 @@ async function freedWithBWaiting(t: TestApp, call: Call, day: OneSessionDay): Pr
 async function offerState(t: TestApp, who: TestCustomer, slotId: string) {
   const r = await t.db.execute(sql`
     select w.status, w.reservation_id, s.hold_reservation_id,
-      (select count(*)::int from mail_outbox m where m.to_address = ${who.email} and m.subject like 'A session came free%') as mails
+      (select count(*)::int from mail_outbox m where m.to_address = ${who.email} and m.subject like
+      'A session came free%') as mails
     from waitlist_entries w, slots s where w.user_id = ${who.id}::uuid and s.id = ${slotId}::uuid`);
   return r.rows[0]!;
 }
@@ -52,31 +53,37 @@ describe('fault: the waitlist with SMTP or PostgreSQL down', { timeout: 90_000 }
     await server?.destroy();
   });
 
-  it('SMTP down: the offer is made at once, its mail waits in the outbox and arrives exactly once when SMTP is back', async () => {
-    const clock = new ManualClock(new Date());
-    t = await createTestApp({}, clock);
-    await loadSeason(t.db, demoSeason(clock.now(), { days: 42 }), clock.now());
-    const [day] = await oneSessionDays(t.db, 1);
-    const call = injectCall(t.app);
-    const b = await freedWithBWaiting(t, call, day!);
-    const port = await freePort();
-    const job = createOutboxJob(t.app, { smtpUrl: `smtp://127.0.0.1:${port}` })!;
-    await waitlistPass(t.app)();
-    expect(await offerState(t, b, day!.slotId)).toMatchObject({ status: 'offered', mails: 1 });
-    await job.run();
-    const queued = () => t!.db.select().from(mailOutbox).where(eq(mailOutbox.toAddress, b.email));
-    expect((await queued())[0]).toMatchObject({ status: 'pending', attempts: 1 });
-    catcher = await startSmtpCatcher(t.databaseUrl, { port });
-    clock.advance(retryDelayMs(1));
-    await job.run();
-    await job.run();
-    expect((await queued())[0]).toMatchObject({ status: 'sent', attempts: 2 });
-    const received = await t.db.execute(sql`select count(*)::int as n from dev_mailbox where to_address = ${b.email}`);
-    expect(received.rows[0]!.n).toBe(1);
-    job.close();
-    await t.close();
-    t = undefined;
-  });
+  it(
+    'SMTP down: the offer is made at once, its mail waits in the outbox and arrives exactly once when SMTP is ' +
+      'back',
+    async () => {
+      const clock = new ManualClock(new Date());
+      t = await createTestApp({}, clock);
+      await loadSeason(t.db, demoSeason(clock.now(), { days: 42 }), clock.now());
+      const [day] = await oneSessionDays(t.db, 1);
+      const call = injectCall(t.app);
+      const b = await freedWithBWaiting(t, call, day!);
+      const port = await freePort();
+      const job = createOutboxJob(t.app, { smtpUrl: `smtp://127.0.0.1:${port}` })!;
+      await waitlistPass(t.app)();
+      expect(await offerState(t, b, day!.slotId)).toMatchObject({ status: 'offered', mails: 1 });
+      await job.run();
+      const queued = () => t!.db.select().from(mailOutbox).where(eq(mailOutbox.toAddress, b.email));
+      expect((await queued())[0]).toMatchObject({ status: 'pending', attempts: 1 });
+      catcher = await startSmtpCatcher(t.databaseUrl, { port });
+      clock.advance(retryDelayMs(1));
+      await job.run();
+      await job.run();
+      expect((await queued())[0]).toMatchObject({ status: 'sent', attempts: 2 });
+      const received = await t.db.execute(
+        sql`select count(*)::int as n from dev_mailbox where to_address = ${b.email}`,
+      );
+      expect(received.rows[0]!.n).toBe(1);
+      job.close();
+      await t.close();
+      t = undefined;
+    },
+  );
 
   it('PostgreSQL restarted around the hand-off: the freed session is still offered, once, with one mail', async () => {
     server = await startRestartablePostgres();

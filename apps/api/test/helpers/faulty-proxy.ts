@@ -5,7 +5,10 @@ export interface ProxiedRequest {
   method: string;
   path: string;
   idempotencyKey: string | null;
-  /** What the proxy did: passed it through, answered an error itself, or let it reach the target but answered late (or never). */
+  /**
+   * What the proxy did: passed it through, answered an error itself, or let it reach the target but answered late (or
+   * never).
+   */
   fault: 'none' | 'error' | 'late' | 'held';
 }
 
@@ -21,9 +24,15 @@ export interface FaultyProxy {
   readonly url: string;
   /** Every request so far, in arrival order. */
   readonly requests: ProxiedRequest[];
-  /** The next `count` requests starting with `match` (e.g. `POST /v1/refunds`) get `status` from the proxy and never reach the target. */
+  /**
+   * The next `count` requests starting with `match` (e.g. `POST /v1/refunds`) get `status` from the proxy and never
+   * reach the target.
+   */
   failNext(count: number, match?: string, status?: number): void;
-  /** The next `count` matching requests reach the target (its side effect happens) but their answer comes `delayMs` late: past the client's timeout. */
+  /**
+   * The next `count` matching requests reach the target (its side effect happens) but their answer comes `delayMs`
+   * late: past the client's timeout.
+   */
   answerLate(count: number, delayMs: number, match?: string): void;
   /** The next matching request reaches the target; its answer waits until the returned release() is called. */
   holdNext(match?: string): { reached: Promise<void>; release(): void };

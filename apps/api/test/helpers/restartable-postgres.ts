@@ -8,7 +8,10 @@ import { freePort } from '../../src/dev/free-port';
 export interface RestartablePostgres {
   /** The migrated `kringle` database. */
   readonly url: string;
-  /** `fast` (SIGINT: sessions are terminated, clean shutdown) or `immediate` (SIGQUIT: no checkpoint, crash recovery on start). */
+  /**
+   * `fast` (SIGINT: sessions are terminated, clean shutdown) or `immediate` (SIGQUIT: no checkpoint, crash recovery on
+   * start).
+   */
   stop(mode: 'fast' | 'immediate'): Promise<void>;
   /** Starts again on the same port and data folder. */
   start(): Promise<void>;

@@ -31,7 +31,8 @@ export async function secondStep(app: FastifyInstance, mfaToken: string, code: s
 
 /**
  * Signs in (no second factor yet), enrols one with the TOTP library as an app would, and answers
- * the session's ID token after enrolment (and its refresh cookie), the secret and the recovery codes. Moves the clock on 30 s, past the code used.
+ * the session's ID token after enrolment (and its refresh cookie), the secret and the recovery codes. Moves the clock
+ * on 30 s, past the code used.
  */
 export async function enrol(app: FastifyInstance, clock: ManualClock, email: string, password: string) {
   const session = await signIn(app, email, password);
@@ -52,7 +53,8 @@ export async function enrol(app: FastifyInstance, clock: ManualClock, email: str
     payload: { code: codeAt(secret, clock.now()) },
   });
   if (confirm.statusCode !== 200) throw new Error(`confirm failed: ${confirm.body}`);
-  // Enrolment raised the session epoch (issue 48): this session stays, with a fresh token, as the staff app's refresh on a 401 gets it.
+  // Enrolment raised the session epoch (issue 48): this session stays, with a fresh token, as the staff app's refresh
+  // on a 401 gets it.
   const refreshed = await app.inject({
     method: 'POST',
     url: '/api/v1/auth/refresh',

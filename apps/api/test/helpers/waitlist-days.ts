@@ -24,7 +24,8 @@ export async function oneSessionDays(
       array_agg(s.id::text order by s.start_at) as ids
     from slots s join locations l on l.id = s.location_id join slot_types t on t.id = s.slot_type_id
     where t.slug = ${opts.slug ?? 'sensory'} and s.kind = 'session' and not s.blocked
-      and (s.start_at at time zone l.timezone)::date > ((now() + make_interval(days => ${opts.fromDays ?? 3})) at time zone l.timezone)::date
+      and (s.start_at at time zone l.timezone)::date > ((now() + make_interval(days => ${opts.fromDays ?? 3})) at time
+      zone l.timezone)::date
     group by 1, 2, 3 order by 3, 1 limit ${count}`);
   const keep = opts.sessions ?? 1;
   const days: OneSessionDay[] = [];

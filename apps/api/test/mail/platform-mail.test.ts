@@ -163,7 +163,8 @@ describe('pruning old mail', () => {
       const daysAgo = (d: number) => new Date(now - d * 24 * 3600_000).toISOString();
       const row = (subject: string, status: string, sentDaysAgo: number | null) =>
         t.pool.query(
-          `insert into mail_outbox (to_address, subject, html, text, status, sent_at, created_at) values ('a@example.com', $1, '', '', $2, $3, $4)`,
+          `insert into mail_outbox (to_address, subject, html, text, status, sent_at, created_at) values ` +
+            `('a@example.com', $1, '', '', $2, $3, $4)`,
           [subject, status, sentDaysAgo === null ? null : daysAgo(sentDaysAgo), daysAgo(sentDaysAgo ?? 40)],
         );
       await row('old sent', 'sent', 31);
@@ -188,7 +189,8 @@ describe('pruning old mail', () => {
 
       // And at most the newest 1,000 caught messages, whatever their age.
       await t.pool.query(
-        `insert into dev_mailbox (to_address, subject, created_at) select 'b@example.com', 'bulk ' || i, now() - i * interval '1 second' from generate_series(1, ${OUTBOX_POLICY.devMailboxKeep + 5}) i`,
+        `insert into dev_mailbox (to_address, subject, created_at) select 'b@example.com', 'bulk ' || i, now() - i * ` +
+          `interval '1 second' from generate_series(1, ${OUTBOX_POLICY.devMailboxKeep + 5}) i`,
       );
       await pruneOldMail(t.app);
       expect(Number((await t.pool.query('select count(*) from dev_mailbox')).rows[0].count)).toBe(
@@ -215,23 +217,27 @@ describe('dev mailbox with a real SMTP server configured', () => {
     }
   });
 
-  it('is never served in production: without SMTP_URL production does not start, and the routes stay off whatever is set', async () => {
-    expect(() => loadConfig({ NODE_ENV: 'production', SELLER_ABN: '51 824 753 556' })).toThrow(
-      /^Invalid configuration: SMTP_URL: required when NODE_ENV=production/,
-    );
-    // Before: production on the embedded default (no DATABASE_URL, no SMTP_URL) served it.
-    expect(devMailboxEnabled({ NODE_ENV: 'production', SMTP_URL: undefined })).toBe(false);
-    const t = await createTestApp({
-      NODE_ENV: 'production',
-      SMTP_URL: 'smtp://mail.example.com:587',
-      SELLER_ABN: '51 824 753 556',
-      STRIPE_SECRET_KEY: 'sk_test_x',
-    });
-    try {
-      expect((await t.app.inject('/api/v1/dev/outbox')).statusCode).toBe(404);
-      expect((await t.app.inject('/dev/mailbox')).statusCode).toBe(404);
-    } finally {
-      await t.close();
-    }
-  });
+  it(
+    'is never served in production: without SMTP_URL production does not start, and the routes stay off whatever is ' +
+      'set',
+    async () => {
+      expect(() => loadConfig({ NODE_ENV: 'production', SELLER_ABN: '51 824 753 556' })).toThrow(
+        /^Invalid configuration: SMTP_URL: required when NODE_ENV=production/,
+      );
+      // Before: production on the embedded default (no DATABASE_URL, no SMTP_URL) served it.
+      expect(devMailboxEnabled({ NODE_ENV: 'production', SMTP_URL: undefined })).toBe(false);
+      const t = await createTestApp({
+        NODE_ENV: 'production',
+        SMTP_URL: 'smtp://mail.example.com:587',
+        SELLER_ABN: '51 824 753 556',
+        STRIPE_SECRET_KEY: 'sk_test_x',
+      });
+      try {
+        expect((await t.app.inject('/api/v1/dev/outbox')).statusCode).toBe(404);
+        expect((await t.app.inject('/dev/mailbox')).statusCode).toBe(404);
+      } finally {
+        await t.close();
+      }
+    },
+  );
 });

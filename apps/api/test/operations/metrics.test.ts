@@ -165,24 +165,27 @@ describe('metrics (GET /metrics on its own listener)', () => {
     for (const raw of [id, locationId, sessionId, '/no/such']) expect(text).not.toContain(raw);
   });
 
-  it("records on prom-client's own series in place (no allocation per answer), the same figures as its observe", async () => {
-    const fast = bindTimer('/probe/fast', 'GET', 200);
-    // A prom-client upgrade that moves its records makes this the dearer child: this test says so.
-    expect(fast).toBeInstanceOf(SeriesTimer);
-    const child = httpRequestDuration.labels('/probe/child', 'GET', '200');
-    for (const seconds of [0, 0.0004, 0.003, 0.01, 0.2, 7, 20]) {
-      fast.observe(seconds);
-      child.observe(seconds);
-    }
-    const text = await metricsRegistry.getSingleMetricAsString('http_request_duration_seconds');
-    const of = (route: string) =>
-      text
-        .split('\n')
-        .filter((l) => l.includes(`route="${route}"`))
-        .map((l) => l.replace(route, 'R'));
-    expect(of('/probe/fast')).toHaveLength(16);
-    expect(of('/probe/fast')).toEqual(of('/probe/child'));
-  });
+  it(
+    "records on prom-client's own series in place (no allocation per answer), the same figures as its " + 'observe',
+    async () => {
+      const fast = bindTimer('/probe/fast', 'GET', 200);
+      // A prom-client upgrade that moves its records makes this the dearer child: this test says so.
+      expect(fast).toBeInstanceOf(SeriesTimer);
+      const child = httpRequestDuration.labels('/probe/child', 'GET', '200');
+      for (const seconds of [0, 0.0004, 0.003, 0.01, 0.2, 7, 20]) {
+        fast.observe(seconds);
+        child.observe(seconds);
+      }
+      const text = await metricsRegistry.getSingleMetricAsString('http_request_duration_seconds');
+      const of = (route: string) =>
+        text
+          .split('\n')
+          .filter((l) => l.includes(`route="${route}"`))
+          .map((l) => l.replace(route, 'R'));
+      expect(of('/probe/fast')).toHaveLength(16);
+      expect(of('/probe/fast')).toEqual(of('/probe/child'));
+    },
+  );
 
   it('times the answer lane under the route template too', async () => {
     await t.app.listen({ port: 0, host: '127.0.0.1' });
@@ -224,7 +227,8 @@ describe('metrics (GET /metrics on its own listener)', () => {
       const slug = rows[0]!.slug;
       // Placed (drawn) and waiting, placed and admitted, and one not yet drawn: only the first counts as waiting.
       await owner.query(
-        `insert into queue_tickets (location_id, user_id, status, position) values ($1, $2, 'waiting', 1), ($1, $3, 'admitted', 2), ($1, $4, 'waiting', null)`,
+        `insert into queue_tickets (location_id, user_id, status, position) values ($1, $2, 'waiting', 1), ($1, $3, ` +
+          `'admitted', 2), ($1, $4, 'waiting', null)`,
         [locationId, holly.id, noel.id, (await createCustomer(t.db, t.app.idTokens)).id],
       );
       countAdmissions(locationId, 2);
@@ -241,7 +245,8 @@ describe('metrics (GET /metrics on its own listener)', () => {
   it('shows a pending mail in the outbox gauge, read at scrape time', async () => {
     const before = sample(await scrape(), 'kringle_outbox_pending{kind="mail"}');
     await t.pool.query(
-      `insert into mail_outbox (to_address, subject, html, text) values ('holly@example.test', 'Hello', '<p>Hi</p>', 'Hi')`,
+      `insert into mail_outbox (to_address, subject, html, text) values ('holly@example.test', 'Hello', '<p>Hi</p>', ` +
+        `'Hi')`,
     );
     expect(sample(await scrape(), 'kringle_outbox_pending{kind="mail"}')).toBe(before + 1);
     const pool = await metricsRegistry.getSingleMetricAsString('kringle_db_pool_connections');

@@ -66,27 +66,30 @@ describe('ops/: alerts and dashboard read only metrics the API serves', () => {
     }
   });
 
-  it('queries, in the alerts and the Grafana dashboard, only metrics in the registry, and shows every one of ours', async () => {
-    const known = new Set(await metricNames());
-    const dashboard = JSON.parse(fs.readFileSync(path.join(OPS, 'grafana-dashboard.json'), 'utf8')) as {
-      panels: { title: string; targets: { expr: string }[] }[];
-    };
-    const queried = new Set<string>();
-    for (const panel of dashboard.panels) {
-      expect(panel.targets.length, panel.title).toBeGreaterThan(0);
-      for (const { expr } of panel.targets) {
-        const names = namesIn(expr);
-        expect(names.length, panel.title).toBeGreaterThan(0);
-        for (const name of names) {
-          expect(known.has(name), `${panel.title}: ${name}`).toBe(true);
-          queried.add(name);
+  it(
+    'queries, in the alerts and the Grafana dashboard, only metrics in the registry, and shows every one of ' + 'ours',
+    async () => {
+      const known = new Set(await metricNames());
+      const dashboard = JSON.parse(fs.readFileSync(path.join(OPS, 'grafana-dashboard.json'), 'utf8')) as {
+        panels: { title: string; targets: { expr: string }[] }[];
+      };
+      const queried = new Set<string>();
+      for (const panel of dashboard.panels) {
+        expect(panel.targets.length, panel.title).toBeGreaterThan(0);
+        for (const { expr } of panel.targets) {
+          const names = namesIn(expr);
+          expect(names.length, panel.title).toBeGreaterThan(0);
+          for (const name of names) {
+            expect(known.has(name), `${panel.title}: ${name}`).toBe(true);
+            queried.add(name);
+          }
         }
       }
-    }
-    for (const name of known)
-      if (name.startsWith('kringle_') || name.startsWith('http_'))
-        expect(queried.has(name), `no panel for ${name}`).toBe(true);
-    for (const name of namesIn(fs.readFileSync(path.join(OPS, 'alerts.yml'), 'utf8')))
-      expect(known.has(name), `alerts.yml: ${name}`).toBe(true);
-  });
+      for (const name of known)
+        if (name.startsWith('kringle_') || name.startsWith('http_'))
+          expect(queried.has(name), `no panel for ${name}`).toBe(true);
+      for (const name of namesIn(fs.readFileSync(path.join(OPS, 'alerts.yml'), 'utf8')))
+        expect(known.has(name), `alerts.yml: ${name}`).toBe(true);
+    },
+  );
 });

@@ -34,7 +34,8 @@ describe('payment metrics (the real Stripe sandbox and its webhooks)', () => {
     await loadSeason(t.db, demoSeason(clock.now(), { days: 42 }), clock.now());
     const rows = await t.db.execute(sql`
       select s.id from slots s join slot_types st on st.id = s.slot_type_id
-      where s.kind = 'session' and st.slug = 'standard' and s.start_at > now() + interval '3 days' order by s.start_at limit 1`);
+      where s.kind = 'session' and st.slug = 'standard' and s.start_at > now() + interval '3 days' order by s.start_at
+      limit 1`);
     sessionId = rows.rows[0]!.id as string;
     pkg = (await t.db.select().from(packages)).find((p) => !p.slotTypeSlugs)!;
   });

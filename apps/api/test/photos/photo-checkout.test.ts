@@ -56,7 +56,9 @@ describe('photos: buy more by card', () => {
     booking = await bookDirect(w.t.db, w.family, w.sessions[0]!.id);
     // Classic Print includes 2 digital photos (the demo season).
     await w.t.db.execute(
-      sql`update bookings set items = ${JSON.stringify([{ id: w.classic, type: 'package', name: 'Classic Print', quantity: 1, unitPriceCents: 3995, totalCents: 3995 }])}::jsonb where id = ${booking.id}::uuid`,
+      sql`update bookings set items =
+${JSON.stringify([{ id: w.classic, type: 'package', name: 'Classic Print', quantity: 1, unitPriceCents: 3995, totalCents: 3995 }])}::jsonb
+  where id = ${booking.id}::uuid`,
     );
     const body = multipart(
       await Promise.all([1, 2, 3, 4, 5].map(() => cameraJpeg(600, 400))).then((files) =>
@@ -85,32 +87,35 @@ describe('photos: buy more by card', () => {
     await rm(dataDir, { recursive: true, force: true });
   });
 
-  it("prices locked photos at the season's price; the same photos again while unpaid get the same order and intent", async () => {
-    expect(await gallery()).toMatchObject({ included: 2, unlocked: 2, extraPhotoPriceCents: 900 });
-    const first = await checkout([ids[2]!]);
-    expect(first.statusCode).toBe(201);
-    const again = await checkout([ids[2]!, ids[2]!]);
-    expect(again.json()).toEqual(first.json());
-    expect(first.json()).toMatchObject({ amountCents: 900 });
-    const intentId = (first.json().client_secret as string).split('_secret_')[0]!;
-    expect(ofIntent('payment_intent.created', intentId)).toHaveLength(1);
-    const [order] = (
-      await w.t.db.execute(
-        sql`select kind, status, amount_cents, items, photo_ids from orders where id = ${first.json().orderId}::uuid`,
-      )
-    ).rows;
-    expect(order).toMatchObject({ kind: 'photos', status: 'pending', amount_cents: 900, photo_ids: [ids[2]] });
-    expect(order!.items).toEqual([
-      expect.objectContaining({
-        type: 'photo',
-        name: 'Extra digital photo',
-        quantity: 1,
-        unitPriceCents: 900,
-        totalCents: 900,
-      }),
-    ]);
-    expect(await trail(first.json().orderId)).toEqual(['family:openPhotoOrder']);
-  });
+  it(
+    "prices locked photos at the season's price; the same photos again while unpaid get the same order and " + 'intent',
+    async () => {
+      expect(await gallery()).toMatchObject({ included: 2, unlocked: 2, extraPhotoPriceCents: 900 });
+      const first = await checkout([ids[2]!]);
+      expect(first.statusCode).toBe(201);
+      const again = await checkout([ids[2]!, ids[2]!]);
+      expect(again.json()).toEqual(first.json());
+      expect(first.json()).toMatchObject({ amountCents: 900 });
+      const intentId = (first.json().client_secret as string).split('_secret_')[0]!;
+      expect(ofIntent('payment_intent.created', intentId)).toHaveLength(1);
+      const [order] = (
+        await w.t.db.execute(
+          sql`select kind, status, amount_cents, items, photo_ids from orders where id = ${first.json().orderId}::uuid`,
+        )
+      ).rows;
+      expect(order).toMatchObject({ kind: 'photos', status: 'pending', amount_cents: 900, photo_ids: [ids[2]] });
+      expect(order!.items).toEqual([
+        expect.objectContaining({
+          type: 'photo',
+          name: 'Extra digital photo',
+          quantity: 1,
+          unitPriceCents: 900,
+          totalCents: 900,
+        }),
+      ]);
+      expect(await trail(first.json().orderId)).toEqual(['family:openPhotoOrder']);
+    },
+  );
 
   it('refuses photos already unlocked (409), not in the gallery or of another family (404)', async () => {
     expectContractError(await checkout([ids[0]!]), 409, 'ALREADY_PAID');
@@ -119,131 +124,146 @@ describe('photos: buy more by card', () => {
     expectContractError(await checkout([ids[2]!], other), 404, 'NOT_FOUND');
   });
 
-  it('a declined card unlocks nothing; the retry pays the same order; the photo unlocks once though the webhook comes twice; a tax invoice', async () => {
-    const order = (await checkout([ids[2]!])).json();
-    expect((await payWithCard(sandbox, order.client_secret, CARDS.declined)).status).toBe('requires_payment_method');
-    await sandbox.webhooksIdle();
-    expect(await locked()).toEqual(ids.slice(2));
-    expect(
-      (await w.t.db.execute(sql`select status from orders where id = ${order.orderId}::uuid`)).rows[0]!.status,
-    ).toBe('failed');
+  it(
+    'a declined card unlocks nothing; the retry pays the same order; the photo unlocks once though the webhook ' +
+      'comes twice; a tax invoice',
+    async () => {
+      const order = (await checkout([ids[2]!])).json();
+      expect((await payWithCard(sandbox, order.client_secret, CARDS.declined)).status).toBe('requires_payment_method');
+      await sandbox.webhooksIdle();
+      expect(await locked()).toEqual(ids.slice(2));
+      expect(
+        (await w.t.db.execute(sql`select status from orders where id = ${order.orderId}::uuid`)).rows[0]!.status,
+      ).toBe('failed');
 
-    const retry = (await checkout([ids[2]!])).json();
-    expect(retry.orderId).toBe(order.orderId);
-    expect((await payWithCard(sandbox, retry.client_secret, CARDS.success)).status).toBe('succeeded');
-    await sandbox.webhooksIdle();
-    expect(await locked()).toEqual(ids.slice(3));
-    expect(await gallery()).toMatchObject({ included: 3, unlocked: 3 });
-    const intentId = (order.client_secret as string).split('_secret_')[0]!;
-    await sandbox.redeliver(ofIntent('payment_intent.succeeded', intentId)[0]!.id);
-    await sandbox.webhooksIdle();
-    expect(await extraPhotos()).toBe(1);
-    expect(await trail(order.orderId)).toEqual([
-      'family:openPhotoOrder',
-      'stripe:failPhotoOrder',
-      'stripe:payPhotoOrder',
-    ]);
-    // Paid: asking for the same photo again is refused, it is the family's.
-    expectContractError(await checkout([ids[2]!]), 409, 'ALREADY_PAID');
+      const retry = (await checkout([ids[2]!])).json();
+      expect(retry.orderId).toBe(order.orderId);
+      expect((await payWithCard(sandbox, retry.client_secret, CARDS.success)).status).toBe('succeeded');
+      await sandbox.webhooksIdle();
+      expect(await locked()).toEqual(ids.slice(3));
+      expect(await gallery()).toMatchObject({ included: 3, unlocked: 3 });
+      const intentId = (order.client_secret as string).split('_secret_')[0]!;
+      await sandbox.redeliver(ofIntent('payment_intent.succeeded', intentId)[0]!.id);
+      await sandbox.webhooksIdle();
+      expect(await extraPhotos()).toBe(1);
+      expect(await trail(order.orderId)).toEqual([
+        'family:openPhotoOrder',
+        'stripe:failPhotoOrder',
+        'stripe:payPhotoOrder',
+      ]);
+      // Paid: asking for the same photo again is refused, it is the family's.
+      expectContractError(await checkout([ids[2]!]), 409, 'ALREADY_PAID');
 
-    const invoice = await w.t.app.inject({
-      url: `/api/v1/orders/${booking.id}/orders/${order.orderId}/payment-receipt`,
-      headers: await family(),
-    });
-    expect(invoice.statusCode).toBe(200);
-    expect(invoice.headers['content-type']).toBe('application/pdf');
-    expect(invoice.rawPayload.subarray(0, 5).toString()).toBe('%PDF-');
-  });
+      const invoice = await w.t.app.inject({
+        url: `/api/v1/orders/${booking.id}/orders/${order.orderId}/payment-receipt`,
+        headers: await family(),
+      });
+      expect(invoice.statusCode).toBe(200);
+      expect(invoice.headers['content-type']).toBe('application/pdf');
+      expect(invoice.rawPayload.subarray(0, 5).toString()).toBe('%PDF-');
+    },
+  );
 
-  it('a payment whose webhook never came is applied by reconciliation; the late webhook then changes nothing', async () => {
-    const order = (await checkout([ids[3]!])).json();
-    sandbox.pauseWebhooks();
-    expect((await payWithCard(sandbox, order.client_secret, CARDS.success)).status).toBe('succeeded');
-    w.clock.advance(10 * 60_000);
-    await reconcilePayments(w.t.app);
-    expect(await locked()).toEqual(ids.slice(4));
-    sandbox.resumeWebhooks();
-    await sandbox.webhooksIdle();
-    expect(await extraPhotos()).toBe(2);
-    expect(await trail(order.orderId)).toEqual(['family:openPhotoOrder', 'stripe:payPhotoOrder']);
-  });
+  it(
+    'a payment whose webhook never came is applied by reconciliation; the late webhook then changes ' + 'nothing',
+    async () => {
+      const order = (await checkout([ids[3]!])).json();
+      sandbox.pauseWebhooks();
+      expect((await payWithCard(sandbox, order.client_secret, CARDS.success)).status).toBe('succeeded');
+      w.clock.advance(10 * 60_000);
+      await reconcilePayments(w.t.app);
+      expect(await locked()).toEqual(ids.slice(4));
+      sandbox.resumeWebhooks();
+      await sandbox.webhooksIdle();
+      expect(await extraPhotos()).toBe(2);
+      expect(await trail(order.orderId)).toEqual(['family:openPhotoOrder', 'stripe:payPhotoOrder']);
+    },
+  );
 
-  it('a booking whose photos were bought can still be cancelled before its session (photos come any day): the photo order is kept, not refunded', async () => {
-    // Its own booking, photos uploaded ahead of the session (the API allows any day), one bought.
-    const early = await bookDirect(w.t.db, w.family, w.sessions[1]!.id);
-    // No card payment for the booking itself here (bookDirect's order has no PaymentIntent): only the photo order is under test.
-    await w.t.db.execute(
-      sql`update bookings set amount_cents = 0, items = ${JSON.stringify([{ id: w.classic, type: 'package', name: 'Classic Print', quantity: 1, unitPriceCents: 0, totalCents: 0 }])}::jsonb where id = ${early.id}::uuid`,
-    );
-    await w.t.db.execute(sql`update orders set amount_cents = 0 where booking_id = ${early.id}::uuid`);
-    const body = multipart((await Promise.all([1, 2, 3].map(() => cameraJpeg(600, 400)))).map((data) => ({ data })));
-    const upload = await w.t.app.inject({
-      method: 'POST',
-      url: `/api/v1/staff/bookings/${early.id}/photos`,
-      payload: body.payload,
-      headers: { ...body.headers, ...(await headersOf(w.t.app.idTokens, w.elf)) },
-    });
-    const photoIds = upload.json().items.map((i: { id: string }) => i.id) as string[];
-    expect(
-      (
+  it(
+    'a booking whose photos were bought can still be cancelled before its session (photos come any day): the photo ' +
+      'order is kept, not refunded',
+    async () => {
+      // Its own booking, photos uploaded ahead of the session (the API allows any day), one bought.
+      const early = await bookDirect(w.t.db, w.family, w.sessions[1]!.id);
+      // No card payment for the booking itself here (bookDirect's order has no PaymentIntent): only the photo order is
+      // under test.
+      await w.t.db.execute(
+        sql`update bookings set amount_cents = 0, items =
+${JSON.stringify([{ id: w.classic, type: 'package', name: 'Classic Print', quantity: 1, unitPriceCents: 0, totalCents: 0 }])}::jsonb
+  where id = ${early.id}::uuid`,
+      );
+      await w.t.db.execute(sql`update orders set amount_cents = 0 where booking_id = ${early.id}::uuid`);
+      const body = multipart((await Promise.all([1, 2, 3].map(() => cameraJpeg(600, 400)))).map((data) => ({ data })));
+      const upload = await w.t.app.inject({
+        method: 'POST',
+        url: `/api/v1/staff/bookings/${early.id}/photos`,
+        payload: body.payload,
+        headers: { ...body.headers, ...(await headersOf(w.t.app.idTokens, w.elf)) },
+      });
+      const photoIds = upload.json().items.map((i: { id: string }) => i.id) as string[];
+      expect(
+        (
+          await w.t.app.inject({
+            method: 'POST',
+            url: `/api/v1/bookings/${early.id}/photos/unlock`,
+            headers: await family(),
+            payload: { photoIds: photoIds.slice(0, 2) },
+          })
+        ).statusCode,
+      ).toBe(200);
+      const bought = (
         await w.t.app.inject({
           method: 'POST',
-          url: `/api/v1/bookings/${early.id}/photos/unlock`,
+          url: `/api/v1/bookings/${early.id}/photos/checkout`,
           headers: await family(),
-          payload: { photoIds: photoIds.slice(0, 2) },
+          payload: { photoIds: [photoIds[2]] },
         })
-      ).statusCode,
-    ).toBe(200);
-    const bought = (
-      await w.t.app.inject({
-        method: 'POST',
-        url: `/api/v1/bookings/${early.id}/photos/checkout`,
-        headers: await family(),
-        payload: { photoIds: [photoIds[2]] },
-      })
-    ).json();
-    expect((await payWithCard(sandbox, bought.client_secret, CARDS.success)).status).toBe('succeeded');
-    await sandbox.webhooksIdle();
+      ).json();
+      expect((await payWithCard(sandbox, bought.client_secret, CARDS.success)).status).toBe('succeeded');
+      await sandbox.webhooksIdle();
 
-    const cancelled = await w.t.app.inject({
-      method: 'POST',
-      url: `/api/v1/bookings/${early.id}/cancel`,
-      headers: await family(),
-      payload: {},
-    });
-    expect(cancelled.statusCode).toBe(200);
-    expect(cancelled.json().booking.status).toBe('cancelled');
-    // Kept: still paid, nothing refunded, the photos still the family's, its tax invoice still there.
-    expect(
-      (await w.t.db.execute(sql`select status, refunded_cents from orders where id = ${bought.orderId}::uuid`)).rows,
-    ).toEqual([{ status: 'paid', refunded_cents: 0 }]);
-    expect(
-      (await w.t.db.execute(sql`select count(*)::int as n from refunds where order_id = ${bought.orderId}::uuid`))
-        .rows[0]!.n,
-    ).toBe(0);
-    const after = (
-      await w.t.app.inject({ url: `/api/v1/bookings/${early.id}/photos`, headers: await family() })
-    ).json();
-    expect(after).toMatchObject({ unlocked: 3 });
-    const original = await w.t.app.inject({
-      url: `/api/v1/bookings/${early.id}/photos/${photoIds[2]}/original`,
-      headers: await family(),
-    });
-    expect(original.statusCode).toBe(302);
-    expect(
-      (
-        await w.t.app.inject({
-          url: `/api/v1/orders/${early.id}/orders/${bought.orderId}/payment-receipt`,
-          headers: await family(),
-        })
-      ).statusCode,
-    ).toBe(200);
-  });
+      const cancelled = await w.t.app.inject({
+        method: 'POST',
+        url: `/api/v1/bookings/${early.id}/cancel`,
+        headers: await family(),
+        payload: {},
+      });
+      expect(cancelled.statusCode).toBe(200);
+      expect(cancelled.json().booking.status).toBe('cancelled');
+      // Kept: still paid, nothing refunded, the photos still the family's, its tax invoice still there.
+      expect(
+        (await w.t.db.execute(sql`select status, refunded_cents from orders where id = ${bought.orderId}::uuid`)).rows,
+      ).toEqual([{ status: 'paid', refunded_cents: 0 }]);
+      expect(
+        (await w.t.db.execute(sql`select count(*)::int as n from refunds where order_id = ${bought.orderId}::uuid`))
+          .rows[0]!.n,
+      ).toBe(0);
+      const after = (
+        await w.t.app.inject({ url: `/api/v1/bookings/${early.id}/photos`, headers: await family() })
+      ).json();
+      expect(after).toMatchObject({ unlocked: 3 });
+      const original = await w.t.app.inject({
+        url: `/api/v1/bookings/${early.id}/photos/${photoIds[2]}/original`,
+        headers: await family(),
+      });
+      expect(original.statusCode).toBe(302);
+      expect(
+        (
+          await w.t.app.inject({
+            url: `/api/v1/orders/${early.id}/orders/${bought.orderId}/payment-receipt`,
+            headers: await family(),
+          })
+        ).statusCode,
+      ).toBe(200);
+    },
+  );
 
   it('paid after the booking was cancelled: nothing unlocks and the money goes back in full', async () => {
     const order = (await checkout([ids[4]!])).json();
     await w.t.db.execute(
-      sql`update bookings set status = 'cancelled', cancelled_at = now(), cancel_reason = 'customer_cancelled' where id = ${booking.id}::uuid`,
+      sql`update bookings set status = 'cancelled', cancelled_at = now(), cancel_reason = 'customer_cancelled' where
+id = ${booking.id}::uuid`,
     );
     expect((await payWithCard(sandbox, order.client_secret, CARDS.success)).status).toBe('succeeded');
     await sandbox.webhooksIdle();

@@ -66,7 +66,8 @@ export function multipart(files: { data: Buffer; type?: string; field?: string; 
   files.forEach((f, i) => {
     chunks.push(
       Buffer.from(
-        `--${boundary}\r\nContent-Disposition: form-data; name="${f.field ?? 'files'}"; filename="${f.name ?? `IMG_${i}.jpg`}"\r\nContent-Type: ${f.type ?? 'image/jpeg'}\r\n\r\n`,
+        `--${boundary}\r\nContent-Disposition: form-data; ` +
+          `name="${f.field ?? 'files'}"; filename="${f.name ?? `IMG_${i}.jpg`}"\r\nContent-Type: ${f.type ?? 'image/jpeg'}\r\n\r\n`,
       ),
     );
     chunks.push(f.data, Buffer.from('\r\n'));

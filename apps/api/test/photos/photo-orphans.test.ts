@@ -148,18 +148,25 @@ describe('photo files no row points at (decision 0075)', () => {
       for (const key of others) expect(await store.exists(key)).toBe(true);
     });
 
-    it('checks ids a batch at a time: orphans, kept photos and the leftovers of deleted rows over several batches', async () => {
-      const store = await make();
-      const kept = [await photo(store, OLD(), true), await photo(store, OLD(), true), await photo(store, OLD(), true)];
-      const orphans = [await photo(store, OLD()), await photo(store, OLD()), await photo(store, OLD())];
-      // A row deleted without its files (a purge that failed halfway): the sweep finishes it.
-      const deletedRow = await photo(store, OLD(), true);
-      await t.db.execute(sql`delete from photos where id = ${deletedRow}::uuid`);
-      const young = await photo(store, new Date());
-      expect(await sweep(store, 2)).toEqual({ listed: 16, deleted: 8 });
-      expect(await gone(store, [...orphans, deletedRow])).toBe(true);
-      expect(await present(store, [...kept, young])).toBe(true);
-    });
+    it(
+      'checks ids a batch at a time: orphans, kept photos and the leftovers of deleted rows over several ' + 'batches',
+      async () => {
+        const store = await make();
+        const kept = [
+          await photo(store, OLD(), true),
+          await photo(store, OLD(), true),
+          await photo(store, OLD(), true),
+        ];
+        const orphans = [await photo(store, OLD()), await photo(store, OLD()), await photo(store, OLD())];
+        // A row deleted without its files (a purge that failed halfway): the sweep finishes it.
+        const deletedRow = await photo(store, OLD(), true);
+        await t.db.execute(sql`delete from photos where id = ${deletedRow}::uuid`);
+        const young = await photo(store, new Date());
+        expect(await sweep(store, 2)).toEqual({ listed: 16, deleted: 8 });
+        expect(await gone(store, [...orphans, deletedRow])).toBe(true);
+        expect(await present(store, [...kept, young])).toBe(true);
+      },
+    );
   });
 
   it('the photo job sweeps at most once every 6 hours in a process, and the first time at once', async () => {

@@ -143,7 +143,8 @@ describe('uploads refuse decompression bombs and unreadable files by name, and k
     // Each would decode to 768 MB (the probe saw 3.46 GB); the resident size grows by far less.
     const grewMb = Math.round((peak - before) / 1024 / 1024);
     console.log(
-      `ten 256 MP files and one photo: peak RSS ${Math.round(before / 1024 / 1024)} MB + ${grewMb} MB, ${Date.now() - started} ms`,
+      `ten 256 MP files and one photo: peak RSS ` +
+        `${Math.round(before / 1024 / 1024)} MB + ${grewMb} MB, ${Date.now() - started} ms`,
     );
     expect(grewMb).toBeLessThan(150);
   }, 60_000);

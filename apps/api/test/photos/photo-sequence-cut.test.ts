@@ -40,7 +40,8 @@ describe('a shooting sequence sent in several requests', () => {
     booking = await bookDirect(w.t.db, w.family, w.sessions[0]!.id);
     const brisbaneSlot = (
       await w.t.db.execute(
-        sql`select id from slots where location_id = ${w.brisbane}::uuid and kind = 'session' and start_at > now() order by start_at limit 1`,
+        sql`select id from slots where location_id =
+${w.brisbane}::uuid and kind = 'session' and start_at > now() order by start_at limit 1`,
       )
     ).rows[0]!;
     elsewhere = await bookDirect(w.t.db, await createPerson(w.t.db, false), brisbaneSlot.id as string);
@@ -76,20 +77,24 @@ describe('a shooting sequence sent in several requests', () => {
     expect((await w.call('GET', `/bookings/${booking.id}/photos`, w.family)).json().items).toHaveLength(4);
   });
 
-  it('continues no one but a confirmed booking at this location: unknown, elsewhere or cancelled, the photos wait unmatched', async () => {
-    for (const runOf of [randomUUID(), elsewhere.id]) {
-      const res = await batch([await cameraJpeg()], runOf);
-      expect(res.statusCode).toBe(201);
-      expect(res.json()).toMatchObject({ assigned: [], openRunOf: null });
-      expect(res.json().unmatched).toHaveLength(1);
-    }
-    await w.t.db.execute(sql`update bookings set status = 'cancelled' where id = ${booking.id}::uuid`);
-    const cancelled = await batch([await cameraJpeg()], booking.id);
-    expect(cancelled.json()).toMatchObject({ assigned: [], openRunOf: null });
-    await w.t.db.execute(sql`update bookings set status = 'completed' where id = ${booking.id}::uuid`);
-    // Without it, as before: photos before the first code are unmatched, and no run is open.
-    expect((await batch([await cameraJpeg()])).json()).toMatchObject({ assigned: [], openRunOf: null });
-  });
+  it(
+    'continues no one but a confirmed booking at this location: unknown, elsewhere or cancelled, the photos wait ' +
+      'unmatched',
+    async () => {
+      for (const runOf of [randomUUID(), elsewhere.id]) {
+        const res = await batch([await cameraJpeg()], runOf);
+        expect(res.statusCode).toBe(201);
+        expect(res.json()).toMatchObject({ assigned: [], openRunOf: null });
+        expect(res.json().unmatched).toHaveLength(1);
+      }
+      await w.t.db.execute(sql`update bookings set status = 'cancelled' where id = ${booking.id}::uuid`);
+      const cancelled = await batch([await cameraJpeg()], booking.id);
+      expect(cancelled.json()).toMatchObject({ assigned: [], openRunOf: null });
+      await w.t.db.execute(sql`update bookings set status = 'completed' where id = ${booking.id}::uuid`);
+      // Without it, as before: photos before the first code are unmatched, and no run is open.
+      expect((await batch([await cameraJpeg()])).json()).toMatchObject({ assigned: [], openRunOf: null });
+    },
+  );
 
   it('refuses a continueRunOf that is not an id, keeping nothing', async () => {
     const before = (await w.t.db.execute(sql`select count(*)::int as n from photos`)).rows[0]!.n;

@@ -40,49 +40,54 @@ describe('photos on S3 (s3rver)', () => {
     await rm(dir, { recursive: true, force: true });
   });
 
-  it('uploads to the bucket, serves presigned previews and originals (≤ 15 min) without metadata, and deletes them at the end', async () => {
-    const booking = await bookDirect(w.t.db, w.family, w.sessions[0]!.id);
-    const boundary = `----kringle${randomUUID()}`;
-    const payload = Buffer.concat([
-      Buffer.from(
-        `--${boundary}\r\nContent-Disposition: form-data; name="files"; filename="a.jpg"\r\nContent-Type: image/jpeg\r\n\r\n`,
-      ),
-      await cameraJpeg(),
-      Buffer.from(`\r\n--${boundary}--\r\n`),
-    ]);
-    const up = await w.t.app.inject({
-      method: 'POST',
-      url: `/api/v1/staff/bookings/${booking.id}/photos`,
-      payload,
-      headers: {
-        'content-type': `multipart/form-data; boundary=${boundary}`,
-        ...(await headersOf(w.t.app.idTokens, w.elf)),
-      },
-    });
-    expect(up.statusCode).toBe(201);
-    const photoId = up.json().items[0].id as string;
+  it(
+    'uploads to the bucket, serves presigned previews and originals (≤ 15 min) without metadata, and deletes them ' +
+      'at the end',
+    async () => {
+      const booking = await bookDirect(w.t.db, w.family, w.sessions[0]!.id);
+      const boundary = `----kringle${randomUUID()}`;
+      const payload = Buffer.concat([
+        Buffer.from(
+          `--${boundary}\r\nContent-Disposition: form-data; name="files"; filename="a.jpg"\r\nContent-Type: ` +
+            `image/jpeg\r\n\r\n`,
+        ),
+        await cameraJpeg(),
+        Buffer.from(`\r\n--${boundary}--\r\n`),
+      ]);
+      const up = await w.t.app.inject({
+        method: 'POST',
+        url: `/api/v1/staff/bookings/${booking.id}/photos`,
+        payload,
+        headers: {
+          'content-type': `multipart/form-data; boundary=${boundary}`,
+          ...(await headersOf(w.t.app.idTokens, w.elf)),
+        },
+      });
+      expect(up.statusCode).toBe(201);
+      const photoId = up.json().items[0].id as string;
 
-    const gallery = (await w.call('GET', `/bookings/${booking.id}/photos`, w.family)).json();
-    const previewUrl = new URL(gallery.items[0].previewUrl);
-    expect(Number(previewUrl.searchParams.get('X-Amz-Expires'))).toBeLessThanOrEqual(900);
-    const preview = await fetch(previewUrl);
-    expect(preview.status).toBe(200);
-    const previewMeta = await sharp(Buffer.from(await preview.arrayBuffer())).metadata();
-    expect(previewMeta.exif).toBeUndefined();
+      const gallery = (await w.call('GET', `/bookings/${booking.id}/photos`, w.family)).json();
+      const previewUrl = new URL(gallery.items[0].previewUrl);
+      expect(Number(previewUrl.searchParams.get('X-Amz-Expires'))).toBeLessThanOrEqual(900);
+      const preview = await fetch(previewUrl);
+      expect(preview.status).toBe(200);
+      const previewMeta = await sharp(Buffer.from(await preview.arrayBuffer())).metadata();
+      expect(previewMeta.exif).toBeUndefined();
 
-    // The demo booking's items name no real package: nothing included, so the original is locked.
-    const locked = await w.call('GET', `/bookings/${booking.id}/photos/${photoId}/original`, w.family);
-    expect(locked.statusCode).toBe(403);
-    await w.t.db.execute(`update photos set unlocked_at = now() where id = '${photoId}'`);
-    const redirect = await w.call('GET', `/bookings/${booking.id}/photos/${photoId}/original`, w.family);
-    expect(redirect.statusCode).toBe(302);
-    const original = await fetch(redirect.headers.location as string);
-    expect(original.status).toBe(200);
-    expect((await sharp(Buffer.from(await original.arrayBuffer())).metadata()).exif).toBeUndefined();
+      // The demo booking's items name no real package: nothing included, so the original is locked.
+      const locked = await w.call('GET', `/bookings/${booking.id}/photos/${photoId}/original`, w.family);
+      expect(locked.statusCode).toBe(403);
+      await w.t.db.execute(`update photos set unlocked_at = now() where id = '${photoId}'`);
+      const redirect = await w.call('GET', `/bookings/${booking.id}/photos/${photoId}/original`, w.family);
+      expect(redirect.statusCode).toBe(302);
+      const original = await fetch(redirect.headers.location as string);
+      expect(original.status).toBe(200);
+      expect((await sharp(Buffer.from(await original.arrayBuffer())).metadata()).exif).toBeUndefined();
 
-    w.clock.advance(61 * 86_400_000);
-    expect((await runPhotoRetention(w.t.app)).galleriesDeleted).toBe(1);
-    // Links handed out before the deletion answer nothing any more.
-    expect((await fetch(redirect.headers.location as string)).status).toBe(404);
-  });
+      w.clock.advance(61 * 86_400_000);
+      expect((await runPhotoRetention(w.t.app)).galleriesDeleted).toBe(1);
+      // Links handed out before the deletion answer nothing any more.
+      expect((await fetch(redirect.headers.location as string)).status).toBe(404);
+    },
+  );
 });

@@ -45,7 +45,9 @@ describe('photos (issue 39)', () => {
     booking = await bookDirect(w.t.db, w.family, w.sessions[0]!.id);
     // Classic Print includes 2 digital photos (the demo season).
     await w.t.db.execute(
-      sql`update bookings set items = ${JSON.stringify([{ id: w.classic, type: 'package', name: 'Classic Print', quantity: 1, unitPriceCents: 3995, totalCents: 3995 }])}::jsonb where id = ${booking.id}::uuid`,
+      sql`update bookings set items =
+${JSON.stringify([{ id: w.classic, type: 'package', name: 'Classic Print', quantity: 1, unitPriceCents: 3995, totalCents: 3995 }])}::jsonb
+  where id = ${booking.id}::uuid`,
     );
     other = await createPerson(w.t.db, false, { firstName: 'Other', lastName: 'Family' });
   });
@@ -54,260 +56,285 @@ describe('photos (issue 39)', () => {
     await rm(dataDir, { recursive: true, force: true });
   });
 
-  it('the set uploads photos for a confirmed booking (201), any day; refuses what is not a JPEG and keeps nothing of a failed upload', async () => {
-    const res = await upload(`/staff/bookings/${booking.id}/photos`, [
-      { data: await cameraJpeg() },
-      { data: await cameraJpeg(2400, 1600) },
-      { data: await cameraJpeg() },
-    ]);
-    expect(res.statusCode).toBe(201);
-    const items = res.json().items as { id: string; bookingId: string; width: number; previewUrl: string }[];
-    expect(items.map((i) => i.bookingId)).toEqual([booking.id, booking.id, booking.id]);
-    // Processed side by side (decision 0070), kept in the order sent.
-    expect(items.map((i) => i.width)).toEqual([1200, 2400, 1200]);
-    photoIds = items.map((i) => i.id);
-    expect(await storedFiles()).toHaveLength(6);
-
-    const png = await sharp({ create: { width: 20, height: 20, channels: 3, background: 'white' } })
-      .png()
-      .toBuffer();
-    expectContractError(
-      await upload(`/staff/bookings/${booking.id}/photos`, [
+  it(
+    'the set uploads photos for a confirmed booking (201), any day; refuses what is not a JPEG and keeps nothing of ' +
+      'a failed upload',
+    async () => {
+      const res = await upload(`/staff/bookings/${booking.id}/photos`, [
         { data: await cameraJpeg() },
-        { data: png, type: 'image/png' },
-      ]),
-      415,
-      'UNSUPPORTED_MEDIA_TYPE',
-    );
-    // Says JPEG, is not one: that file alone is rejected by name (issue 48 item 8, photo-rejections.test.ts).
-    // Interrupted midway: the body ends inside the second file.
-    const cut = multipart([{ data: await cameraJpeg() }, { data: await cameraJpeg() }]);
-    const res2 = await w.t.app.inject({
-      method: 'POST',
-      url: `/api/v1/staff/bookings/${booking.id}/photos`,
-      payload: cut.payload.subarray(0, cut.payload.length - 4000),
-      headers: { ...cut.headers, ...(await headersOf(w.t.app.idTokens, w.elf)) },
-    });
-    expect(res2.statusCode).toBeGreaterThanOrEqual(400);
-    // Over 30 MB: refused, after a photo before it was stored (deleted again).
-    const huge = Buffer.concat([await cameraJpeg(), Buffer.alloc(31 * 1024 * 1024)]);
-    expectContractError(
-      await upload(`/staff/bookings/${booking.id}/photos`, [{ data: await cameraJpeg() }, { data: huge }]),
-      413,
-      'PAYLOAD_TOO_LARGE',
-    );
-    expect(await photoRows()).toBe(3);
-    expect(await storedFiles()).toHaveLength(6);
-    // Files wait for processing on disk (decision 0070); none is left once a request has ended, however it ended.
-    expect(await readdir(path.join(dataDir, 'incoming'))).toEqual([]);
+        { data: await cameraJpeg(2400, 1600) },
+        { data: await cameraJpeg() },
+      ]);
+      expect(res.statusCode).toBe(201);
+      const items = res.json().items as { id: string; bookingId: string; width: number; previewUrl: string }[];
+      expect(items.map((i) => i.bookingId)).toEqual([booking.id, booking.id, booking.id]);
+      // Processed side by side (decision 0070), kept in the order sent.
+      expect(items.map((i) => i.width)).toEqual([1200, 2400, 1200]);
+      photoIds = items.map((i) => i.id);
+      expect(await storedFiles()).toHaveLength(6);
 
-    expectContractError(
-      await upload(`/staff/bookings/${randomUUID()}/photos`, [{ data: await cameraJpeg() }]),
-      404,
-      'NOT_FOUND',
-    );
-    expectContractError(
-      await upload(`/staff/bookings/${booking.id}/photos`, [{ data: await cameraJpeg() }], w.family),
-      403,
-      'STAFF_ONLY',
-    );
-  });
-
-  it("the family sees watermarked previews behind signed URLs carrying no metadata; another family's booking is 404", async () => {
-    const res = await get(`/bookings/${booking.id}/photos`, w.family);
-    expect(res.statusCode).toBe(200);
-    const gallery = res.json();
-    expect(gallery).toMatchObject({ included: 2, unlocked: 0 });
-    expect(new Date(gallery.expiresAt).getTime()).toBe(w.clock.now().getTime() + 60 * 86_400_000);
-    expect(gallery.items.map((i: { id: string }) => i.id)).toEqual(photoIds);
-    // The booking says how many photos its gallery has, so the card can show "3 photos".
-    expect((await get(`/bookings/${booking.id}`, w.family)).json().photoCount).toBe(3);
-    expect(
-      (await get('/bookings/upcoming-bookings', w.family)).json().items.find((b: { id: string }) => b.id === booking.id)
-        .photoCount,
-    ).toBe(3);
-    const preview = await get(gallery.items[1].previewUrl, null);
-    expect(preview.statusCode).toBe(200);
-    expect(preview.headers['content-type']).toBe('image/jpeg');
-    const meta = await sharp(preview.rawPayload).metadata();
-    expect(Math.max(meta.width, meta.height)).toBe(1600);
-    expect(meta.exif).toBeUndefined();
-    expect(preview.rawPayload.toString('latin1')).not.toContain('123456789');
-    // An <img> or a download link cannot send X-App-Check: the signature is the only key asked for.
-    const doc = (await w.t.app.inject('/api/v1/openapi.json')).json();
-    expect(doc.paths['/api/v1/photo-files/photos/{photoId}/{file}'].get.security).toEqual([]);
-    // Forged, or expired: 404.
-    expect(
-      (await get(gallery.items[1].previewUrl.replace(/sig=[^&]+/, `sig=${'A'.repeat(43)}`), null)).statusCode,
-    ).toBe(404);
-    expectContractError(await get(`/bookings/${booking.id}/photos`, other), 404, 'NOT_FOUND');
-    expectContractError(await get(`/bookings/${booking.id}/photos/${photoIds[0]}/original`, other), 404, 'NOT_FOUND');
-  });
-
-  it('unlocks within the allowance, race-safe; originals only once unlocked; the zip holds the unlocked originals', async () => {
-    const family = await headersOf(w.t.app.idTokens, w.family);
-    const unlock = (ids: string[]) =>
-      w.t.app.inject({
+      const png = await sharp({ create: { width: 20, height: 20, channels: 3, background: 'white' } })
+        .png()
+        .toBuffer();
+      expectContractError(
+        await upload(`/staff/bookings/${booking.id}/photos`, [
+          { data: await cameraJpeg() },
+          { data: png, type: 'image/png' },
+        ]),
+        415,
+        'UNSUPPORTED_MEDIA_TYPE',
+      );
+      // Says JPEG, is not one: that file alone is rejected by name (issue 48 item 8, photo-rejections.test.ts).
+      // Interrupted midway: the body ends inside the second file.
+      const cut = multipart([{ data: await cameraJpeg() }, { data: await cameraJpeg() }]);
+      const res2 = await w.t.app.inject({
         method: 'POST',
-        url: `/api/v1/bookings/${booking.id}/photos/unlock`,
-        headers: family,
-        payload: { photoIds: ids },
+        url: `/api/v1/staff/bookings/${booking.id}/photos`,
+        payload: cut.payload.subarray(0, cut.payload.length - 4000),
+        headers: { ...cut.headers, ...(await headersOf(w.t.app.idTokens, w.elf)) },
       });
-    expectContractError(
-      await get(`/bookings/${booking.id}/photos/${photoIds[0]}/original`, w.family),
-      403,
-      'PHOTO_LOCKED',
-    );
-    expectContractError(await unlock(photoIds), 409, 'PHOTO_ALLOWANCE_USED');
-    // Three devices at once, one photo each, two allowed: exactly two win.
-    const results = await Promise.all(photoIds.map((id) => unlock([id])));
-    expect(results.map((r) => r.statusCode).sort()).toEqual([200, 200, 409]);
-    const gallery = (await get(`/bookings/${booking.id}/photos`, w.family)).json();
-    expect(gallery.unlocked).toBe(2);
-    const open = gallery.items.find((i: { unlocked: boolean }) => i.unlocked).id as string;
-    expect((await unlock([open])).statusCode).toBe(200); // again: harmless
+      expect(res2.statusCode).toBeGreaterThanOrEqual(400);
+      // Over 30 MB: refused, after a photo before it was stored (deleted again).
+      const huge = Buffer.concat([await cameraJpeg(), Buffer.alloc(31 * 1024 * 1024)]);
+      expectContractError(
+        await upload(`/staff/bookings/${booking.id}/photos`, [{ data: await cameraJpeg() }, { data: huge }]),
+        413,
+        'PAYLOAD_TOO_LARGE',
+      );
+      expect(await photoRows()).toBe(3);
+      expect(await storedFiles()).toHaveLength(6);
+      // Files wait for processing on disk (decision 0070); none is left once a request has ended, however it ended.
+      expect(await readdir(path.join(dataDir, 'incoming'))).toEqual([]);
 
-    const redirect = await get(`/bookings/${booking.id}/photos/${open}/original`, w.family);
-    expect(redirect.statusCode).toBe(302);
-    const url = new URL(redirect.headers.location as string, 'http://x');
-    expect(Number(url.searchParams.get('expires')) * 1000 - w.clock.now().getTime()).toBeLessThanOrEqual(900_000);
-    const original = await get(`${url.pathname}${url.search}`, null);
-    expect(original.statusCode).toBe(200);
-    expect((await sharp(original.rawPayload).metadata()).exif).toBeUndefined();
+      expectContractError(
+        await upload(`/staff/bookings/${randomUUID()}/photos`, [{ data: await cameraJpeg() }]),
+        404,
+        'NOT_FOUND',
+      );
+      expectContractError(
+        await upload(`/staff/bookings/${booking.id}/photos`, [{ data: await cameraJpeg() }], w.family),
+        403,
+        'STAFF_ONLY',
+      );
+    },
+  );
 
-    const zip = await get(`/bookings/${booking.id}/photos.zip`, w.family);
-    expect(zip.statusCode).toBe(200);
-    expect(zip.headers['content-type']).toBe('application/zip');
-    expect(zip.rawPayload.subarray(0, 2).toString()).toBe('PK');
-    // Two local file headers (PK 03 04): the two unlocked originals.
-    expect(zip.rawPayload.toString('latin1').split('PK\u0003\u0004').length - 1).toBe(2);
+  it(
+    "the family sees watermarked previews behind signed URLs carrying no metadata; another family's booking is " +
+      '404',
+    async () => {
+      const res = await get(`/bookings/${booking.id}/photos`, w.family);
+      expect(res.statusCode).toBe(200);
+      const gallery = res.json();
+      expect(gallery).toMatchObject({ included: 2, unlocked: 0 });
+      expect(new Date(gallery.expiresAt).getTime()).toBe(w.clock.now().getTime() + 60 * 86_400_000);
+      expect(gallery.items.map((i: { id: string }) => i.id)).toEqual(photoIds);
+      // The booking says how many photos its gallery has, so the card can show "3 photos".
+      expect((await get(`/bookings/${booking.id}`, w.family)).json().photoCount).toBe(3);
+      expect(
+        (await get('/bookings/upcoming-bookings', w.family))
+          .json()
+          .items.find((b: { id: string }) => b.id === booking.id).photoCount,
+      ).toBe(3);
+      const preview = await get(gallery.items[1].previewUrl, null);
+      expect(preview.statusCode).toBe(200);
+      expect(preview.headers['content-type']).toBe('image/jpeg');
+      const meta = await sharp(preview.rawPayload).metadata();
+      expect(Math.max(meta.width, meta.height)).toBe(1600);
+      expect(meta.exif).toBeUndefined();
+      expect(preview.rawPayload.toString('latin1')).not.toContain('123456789');
+      // An <img> or a download link cannot send X-App-Check: the signature is the only key asked for.
+      const doc = (await w.t.app.inject('/api/v1/openapi.json')).json();
+      expect(doc.paths['/api/v1/photo-files/photos/{photoId}/{file}'].get.security).toEqual([]);
+      // Forged, or expired: 404.
+      expect(
+        (await get(gallery.items[1].previewUrl.replace(/sig=[^&]+/, `sig=${'A'.repeat(43)}`), null)).statusCode,
+      ).toBe(404);
+      expectContractError(await get(`/bookings/${booking.id}/photos`, other), 404, 'NOT_FOUND');
+      expectContractError(await get(`/bookings/${booking.id}/photos/${photoIds[0]}/original`, other), 404, 'NOT_FOUND');
+    },
+  );
 
-    // Each download is in the audit trail: the family, the booking, which photos.
-    const trail = await w.t.db.execute(sql`
+  it(
+    'unlocks within the allowance, race-safe; originals only once unlocked; the zip holds the unlocked ' + 'originals',
+    async () => {
+      const family = await headersOf(w.t.app.idTokens, w.family);
+      const unlock = (ids: string[]) =>
+        w.t.app.inject({
+          method: 'POST',
+          url: `/api/v1/bookings/${booking.id}/photos/unlock`,
+          headers: family,
+          payload: { photoIds: ids },
+        });
+      expectContractError(
+        await get(`/bookings/${booking.id}/photos/${photoIds[0]}/original`, w.family),
+        403,
+        'PHOTO_LOCKED',
+      );
+      expectContractError(await unlock(photoIds), 409, 'PHOTO_ALLOWANCE_USED');
+      // Three devices at once, one photo each, two allowed: exactly two win.
+      const results = await Promise.all(photoIds.map((id) => unlock([id])));
+      expect(results.map((r) => r.statusCode).sort()).toEqual([200, 200, 409]);
+      const gallery = (await get(`/bookings/${booking.id}/photos`, w.family)).json();
+      expect(gallery.unlocked).toBe(2);
+      const open = gallery.items.find((i: { unlocked: boolean }) => i.unlocked).id as string;
+      expect((await unlock([open])).statusCode).toBe(200); // again: harmless
+
+      const redirect = await get(`/bookings/${booking.id}/photos/${open}/original`, w.family);
+      expect(redirect.statusCode).toBe(302);
+      const url = new URL(redirect.headers.location as string, 'http://x');
+      expect(Number(url.searchParams.get('expires')) * 1000 - w.clock.now().getTime()).toBeLessThanOrEqual(900_000);
+      const original = await get(`${url.pathname}${url.search}`, null);
+      expect(original.statusCode).toBe(200);
+      expect((await sharp(original.rawPayload).metadata()).exif).toBeUndefined();
+
+      const zip = await get(`/bookings/${booking.id}/photos.zip`, w.family);
+      expect(zip.statusCode).toBe(200);
+      expect(zip.headers['content-type']).toBe('application/zip');
+      expect(zip.rawPayload.subarray(0, 2).toString()).toBe('PK');
+      // Two local file headers (PK 03 04): the two unlocked originals.
+      expect(zip.rawPayload.toString('latin1').split('PK\u0003\u0004').length - 1).toBe(2);
+
+      // Each download is in the audit trail: the family, the booking, which photos.
+      const trail = await w.t.db.execute(sql`
       select actor_kind, actor_id, action, after from audit_entries
       where booking_id = ${booking.id}::uuid and action like 'downloadPhoto%' order by seq`);
-    expect(trail.rows).toEqual([
-      {
-        actor_kind: 'family',
-        actor_id: w.family.id,
-        action: 'downloadPhotoOriginal',
-        after: { photoIds: [open], count: 1 },
-      },
-      {
-        actor_kind: 'family',
-        actor_id: w.family.id,
-        action: 'downloadPhotoZip',
-        after: {
-          photoIds: gallery.items.filter((i: { unlocked: boolean }) => i.unlocked).map((i: { id: string }) => i.id),
-          count: 2,
+      expect(trail.rows).toEqual([
+        {
+          actor_kind: 'family',
+          actor_id: w.family.id,
+          action: 'downloadPhotoOriginal',
+          after: { photoIds: [open], count: 1 },
         },
-      },
-    ]);
-  });
+        {
+          actor_kind: 'family',
+          actor_id: w.family.id,
+          action: 'downloadPhotoZip',
+          after: {
+            photoIds: gallery.items.filter((i: { unlocked: boolean }) => i.unlocked).map((i: { id: string }) => i.id),
+            count: 2,
+          },
+        },
+      ]);
+    },
+  );
 
-  it("a shooting sequence: each family's QR code starts its photos; before the first code or after an unknown one, unmatched; assigned by hand", async () => {
-    const code = await checkInCodeFor(w.t.db, booking);
-    const before = await photoRows();
-    const res = await upload(`/staff/photos/batch?locationId=${w.sydney}`, [
-      { data: await cameraJpeg() }, // before any code
-      { data: await qrPhoto(code) },
-      { data: await cameraJpeg() },
-      { data: await cameraJpeg() },
-      { data: await qrPhoto('NOT-A-CODE') },
-      { data: await cameraJpeg() },
-    ]);
-    expect(res.statusCode).toBe(201);
-    const body = res.json();
-    expect(body.assigned).toEqual([{ bookingId: booking.id, count: 2 }]);
-    expect(body.unmatched).toHaveLength(2);
-    expect(await photoRows()).toBe(before + 4); // the code photos are not kept
+  it(
+    "a shooting sequence: each family's QR code starts its photos; before the first code or after an unknown one, " +
+      'unmatched; assigned by hand',
+    async () => {
+      const code = await checkInCodeFor(w.t.db, booking);
+      const before = await photoRows();
+      const res = await upload(`/staff/photos/batch?locationId=${w.sydney}`, [
+        { data: await cameraJpeg() }, // before any code
+        { data: await qrPhoto(code) },
+        { data: await cameraJpeg() },
+        { data: await cameraJpeg() },
+        { data: await qrPhoto('NOT-A-CODE') },
+        { data: await cameraJpeg() },
+      ]);
+      expect(res.statusCode).toBe(201);
+      const body = res.json();
+      expect(body.assigned).toEqual([{ bookingId: booking.id, count: 2 }]);
+      expect(body.unmatched).toHaveLength(2);
+      expect(await photoRows()).toBe(before + 4); // the code photos are not kept
 
-    const stray = body.unmatched[0].id as string;
-    const assign = (bookingId: string) => w.call('POST', `/staff/photos/${stray}/assign`, w.elf, { bookingId });
-    expectContractError(await assign(randomUUID()), 404, 'NOT_FOUND');
-    const assigned = await assign(booking.id);
-    expect(assigned.statusCode).toBe(200);
-    expect(assigned.json().bookingId).toBe(booking.id);
-    expect((await get(`/bookings/${booking.id}/photos`, w.family)).json().items).toHaveLength(6);
-  });
+      const stray = body.unmatched[0].id as string;
+      const assign = (bookingId: string) => w.call('POST', `/staff/photos/${stray}/assign`, w.elf, { bookingId });
+      expectContractError(await assign(randomUUID()), 404, 'NOT_FOUND');
+      const assigned = await assign(booking.id);
+      expect(assigned.statusCode).toBe(200);
+      expect(assigned.json().bookingId).toBe(booking.id);
+      expect((await get(`/bookings/${booking.id}/photos`, w.family)).json().items).toHaveLength(6);
+    },
+  );
 
-  it('one "ready" e-mail, reminders 7 days and 1 day before the end, then every file and row deleted; staff can extend', async () => {
-    const mails = async () =>
-      (
+  it(
+    'one "ready" e-mail, reminders 7 days and 1 day before the end, then every file and row deleted; staff can ' +
+      'extend',
+    async () => {
+      const mails = async () =>
+        (
+          await w.t.db.execute(
+            sql`select subject from mail_outbox where subject like ${`%${booking.reference}%`} order by created_at`,
+          )
+        ).rows.map((r) => r.subject as string);
+      // Two processes' jobs at once: the e-mail goes once.
+      const [a, b] = await Promise.all([runPhotoRetention(w.t.app), runPhotoRetention(w.t.app)]);
+      expect(a.ready + b.ready).toBe(1);
+      expect((await runPhotoRetention(w.t.app)).ready).toBe(0);
+      const preview = (await get(`/bookings/${booking.id}/photos`, w.family)).json().items[0].previewUrl as string;
+
+      // Manager or support, with a reason: the set may not, and a reason is required.
+      const support = await createPerson(
+        w.t.db,
+        true,
+        { firstName: 'Sam', lastName: 'Support' },
+        { role: 'support', mfaEnrolled: true },
+      );
+      const extend = (who: Person, body: object) =>
+        w.call('POST', `/staff/bookings/${booking.id}/photos/extend`, who, body);
+      expectContractError(
+        await extend(w.elf, { days: 1, reason: 'Family asked for more time' }),
+        403,
+        'ROLE_FORBIDDEN',
+      );
+      expectContractError(await extend(support, { days: 1 }), 400, 'VALIDATION_FAILED');
+      expectContractError(
+        await w.call('POST', `/staff/bookings/${randomUUID()}/photos/extend`, support, { reason: 'Family asked' }),
+        404,
+        'NOT_FOUND',
+      );
+      const extended = await extend(support, { days: 1, reason: 'Family asked for more time' });
+      expect(extended.statusCode).toBe(200);
+      const end = new Date(extended.json().expiresAt).getTime();
+      expect(end).toBe(w.clock.now().getTime() + 61 * 86_400_000);
+      // The support desk's booking shows the gallery's end, where the extend form is.
+      expect((await w.call('GET', `/staff/bookings/${booking.id}`, support)).json().galleryExpiresAt).toBe(
+        new Date(end).toISOString(),
+      );
+      const [entry] = (
         await w.t.db.execute(
-          sql`select subject from mail_outbox where subject like ${`%${booking.reference}%`} order by created_at`,
+          sql`select actor_kind, actor_email, reason, before, after from audit_entries where booking_id =
+${booking.id}::uuid and action = 'extendPhotoGallery'`,
         )
-      ).rows.map((r) => r.subject as string);
-    // Two processes' jobs at once: the e-mail goes once.
-    const [a, b] = await Promise.all([runPhotoRetention(w.t.app), runPhotoRetention(w.t.app)]);
-    expect(a.ready + b.ready).toBe(1);
-    expect((await runPhotoRetention(w.t.app)).ready).toBe(0);
-    const preview = (await get(`/bookings/${booking.id}/photos`, w.family)).json().items[0].previewUrl as string;
+      ).rows;
+      expect(entry).toEqual({
+        actor_kind: 'staff',
+        actor_email: support.email,
+        reason: 'Family asked for more time',
+        before: { expiresAt: new Date(end - 86_400_000).toISOString() },
+        after: { expiresAt: new Date(end).toISOString(), days: 1 },
+      });
 
-    // Manager or support, with a reason: the set may not, and a reason is required.
-    const support = await createPerson(
-      w.t.db,
-      true,
-      { firstName: 'Sam', lastName: 'Support' },
-      { role: 'support', mfaEnrolled: true },
-    );
-    const extend = (who: Person, body: object) =>
-      w.call('POST', `/staff/bookings/${booking.id}/photos/extend`, who, body);
-    expectContractError(await extend(w.elf, { days: 1, reason: 'Family asked for more time' }), 403, 'ROLE_FORBIDDEN');
-    expectContractError(await extend(support, { days: 1 }), 400, 'VALIDATION_FAILED');
-    expectContractError(
-      await w.call('POST', `/staff/bookings/${randomUUID()}/photos/extend`, support, { reason: 'Family asked' }),
-      404,
-      'NOT_FOUND',
-    );
-    const extended = await extend(support, { days: 1, reason: 'Family asked for more time' });
-    expect(extended.statusCode).toBe(200);
-    const end = new Date(extended.json().expiresAt).getTime();
-    expect(end).toBe(w.clock.now().getTime() + 61 * 86_400_000);
-    // The support desk's booking shows the gallery's end, where the extend form is.
-    expect((await w.call('GET', `/staff/bookings/${booking.id}`, support)).json().galleryExpiresAt).toBe(
-      new Date(end).toISOString(),
-    );
-    const [entry] = (
-      await w.t.db.execute(
-        sql`select actor_kind, actor_email, reason, before, after from audit_entries where booking_id = ${booking.id}::uuid and action = 'extendPhotoGallery'`,
-      )
-    ).rows;
-    expect(entry).toEqual({
-      actor_kind: 'staff',
-      actor_email: support.email,
-      reason: 'Family asked for more time',
-      before: { expiresAt: new Date(end - 86_400_000).toISOString() },
-      after: { expiresAt: new Date(end).toISOString(), days: 1 },
-    });
+      w.clock.set(new Date(end - 6.5 * 86_400_000));
+      await runPhotoRetention(w.t.app);
+      w.clock.set(new Date(end - 0.5 * 86_400_000));
+      // The stray left in the tray: its own 60 days from upload are over by now.
+      expect((await runPhotoRetention(w.t.app)).unmatchedDeleted).toBe(1);
+      expect(await mails()).toEqual([
+        `Your photos with Santa are ready (${booking.reference})`,
+        `Your photos will be deleted in 7 days (${booking.reference})`,
+        `Your photos will be deleted tomorrow (${booking.reference})`,
+      ]);
 
-    w.clock.set(new Date(end - 6.5 * 86_400_000));
-    await runPhotoRetention(w.t.app);
-    w.clock.set(new Date(end - 0.5 * 86_400_000));
-    // The stray left in the tray: its own 60 days from upload are over by now.
-    expect((await runPhotoRetention(w.t.app)).unmatchedDeleted).toBe(1);
-    expect(await mails()).toEqual([
-      `Your photos with Santa are ready (${booking.reference})`,
-      `Your photos will be deleted in 7 days (${booking.reference})`,
-      `Your photos will be deleted tomorrow (${booking.reference})`,
-    ]);
-
-    w.clock.set(new Date(end + 1000));
-    // Past its end the gallery is closed at once, before the job has deleted anything.
-    expect((await get(`/bookings/${booking.id}/photos`, w.family)).json()).toMatchObject({
-      items: [],
-      expiresAt: null,
-    });
-    const run = await runPhotoRetention(w.t.app);
-    expect(run.galleriesDeleted).toBe(1);
-    expect(await photoRows()).toBe(0);
-    expect(await storedFiles()).toHaveLength(0);
-    const gallery = (await get(`/bookings/${booking.id}/photos`, w.family)).json();
-    expect(gallery).toMatchObject({ items: [], expiresAt: null });
-    expect((await get(`/bookings/${booking.id}`, w.family)).json().photoCount).toBe(0);
-    // A link signed now, within its 15 minutes: the photo is gone, so is the link.
-    const fresh = await photoStorageFor(w.t.app).signedUrl(photoKey(photoIds[0]!, 'preview'), 900);
-    expect((await get(fresh, null)).statusCode).toBe(404);
-    expect((await get(preview, null)).statusCode).toBe(404);
-  });
+      w.clock.set(new Date(end + 1000));
+      // Past its end the gallery is closed at once, before the job has deleted anything.
+      expect((await get(`/bookings/${booking.id}/photos`, w.family)).json()).toMatchObject({
+        items: [],
+        expiresAt: null,
+      });
+      const run = await runPhotoRetention(w.t.app);
+      expect(run.galleriesDeleted).toBe(1);
+      expect(await photoRows()).toBe(0);
+      expect(await storedFiles()).toHaveLength(0);
+      const gallery = (await get(`/bookings/${booking.id}/photos`, w.family)).json();
+      expect(gallery).toMatchObject({ items: [], expiresAt: null });
+      expect((await get(`/bookings/${booking.id}`, w.family)).json().photoCount).toBe(0);
+      // A link signed now, within its 15 minutes: the photo is gone, so is the link.
+      const fresh = await photoStorageFor(w.t.app).signedUrl(photoKey(photoIds[0]!, 'preview'), 900);
+      expect((await get(fresh, null)).statusCode).toBe(404);
+      expect((await get(preview, null)).statusCode).toBe(404);
+    },
+  );
 });

@@ -62,25 +62,28 @@ describe('rate limits on the PostgreSQL store', () => {
     expect((await limited(a.app, 'valid@example.com', '192.0.2.50')).statusCode).toBe(200);
   });
 
-  it('limits the app-check exchange per IP, sized for a shared address (20 a minute before decision 0022)', async () => {
-    const exchange = () =>
-      a.app.inject({
-        method: 'POST',
-        url: '/api/v1/app-check/exchange',
-        payload: { payload: 'YWJj' },
-        remoteAddress: '192.0.2.77',
-      });
-    for (let i = 0; i < 25; i++) expect((await exchange()).statusCode).toBe(403);
-    // The rest of the window as if the other families behind the address had used it.
-    await a.db
-      .update(rateLimitCounters)
-      .set({ count: APP_CHECK_LIMITS.exchange.perIp })
-      .where(eq(rateLimitCounters.key, bucketKey('app-check-exchange:ip', '192.0.2.77')));
-    const res = await exchange();
-    expect(res.statusCode).toBe(429);
-    expect(res.json().code).toBe('RATE_LIMITED');
-    expect(res.headers['retry-after']).toBeDefined();
-  });
+  it(
+    'limits the app-check exchange per IP, sized for a shared address (20 a minute before decision ' + '0022)',
+    async () => {
+      const exchange = () =>
+        a.app.inject({
+          method: 'POST',
+          url: '/api/v1/app-check/exchange',
+          payload: { payload: 'YWJj' },
+          remoteAddress: '192.0.2.77',
+        });
+      for (let i = 0; i < 25; i++) expect((await exchange()).statusCode).toBe(403);
+      // The rest of the window as if the other families behind the address had used it.
+      await a.db
+        .update(rateLimitCounters)
+        .set({ count: APP_CHECK_LIMITS.exchange.perIp })
+        .where(eq(rateLimitCounters.key, bucketKey('app-check-exchange:ip', '192.0.2.77')));
+      const res = await exchange();
+      expect(res.statusCode).toBe(429);
+      expect(res.json().code).toBe('RATE_LIMITED');
+      expect(res.headers['retry-after']).toBeDefined();
+    },
+  );
 });
 
 describe('rate limits across processes', () => {
@@ -164,7 +167,8 @@ const inCi = ['true', '1'].includes(process.env.CI ?? '');
 async function startRedis(): Promise<{ url: string; process: ChildProcess }> {
   if (!redisBinary)
     throw new Error(
-      'redis-server is not installed, and CI=true requires the Redis rate-limit tests to run: apt-get install -y redis-server',
+      'redis-server is not installed, and CI=true requires the Redis rate-limit tests to run: apt-get install -y ' +
+        'redis-server',
     );
   const port = await freePort();
   const child = spawn(

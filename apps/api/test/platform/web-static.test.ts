@@ -74,26 +74,32 @@ describe('serving the built web app', () => {
     }
   });
 
-  it('sends the brotli file to browsers that accept it, the original to others, and never the build manifest', async () => {
-    const br = await t.app.inject({
-      url: '/assets/login-page-abc.js',
-      headers: { 'accept-encoding': 'gzip, deflate, br' },
-    });
-    expect(br.statusCode).toBe(200);
-    expect(br.headers['content-encoding']).toBe('br');
-    expect(br.headers['content-type']).toMatch(/javascript/);
-    expect(br.headers.vary).toMatch(/accept-encoding/i);
-    expect(br.headers['cache-control']).toBe('public, max-age=31536000, immutable');
-    expect(br.rawPayload.length).toBeLessThan(script.length);
+  it(
+    'sends the brotli file to browsers that accept it, the original to others, and never the build ' + 'manifest',
+    async () => {
+      const br = await t.app.inject({
+        url: '/assets/login-page-abc.js',
+        headers: { 'accept-encoding': 'gzip, deflate, br' },
+      });
+      expect(br.statusCode).toBe(200);
+      expect(br.headers['content-encoding']).toBe('br');
+      expect(br.headers['content-type']).toMatch(/javascript/);
+      expect(br.headers.vary).toMatch(/accept-encoding/i);
+      expect(br.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+      expect(br.rawPayload.length).toBeLessThan(script.length);
 
-    const plain = await t.app.inject({ url: '/assets/login-page-abc.js', headers: { 'accept-encoding': 'identity' } });
-    expect(plain.headers['content-encoding']).toBeUndefined();
-    expect(plain.body).toBe(script);
+      const plain = await t.app.inject({
+        url: '/assets/login-page-abc.js',
+        headers: { 'accept-encoding': 'identity' },
+      });
+      expect(plain.headers['content-encoding']).toBeUndefined();
+      expect(plain.body).toBe(script);
 
-    const manifest = await t.app.inject('/.vite/route-preloads.json');
-    expect(manifest.headers['content-type']).toMatch(/^text\/html/); // the SPA page, not the file
-    expect(manifest.body).not.toContain('alert');
-  });
+      const manifest = await t.app.inject('/.vite/route-preloads.json');
+      expect(manifest.headers['content-type']).toMatch(/^text\/html/); // the SPA page, not the file
+      expect(manifest.body).not.toContain('alert');
+    },
+  );
 
   it("never serves source maps, and answers a missing asset with 404, not the app's page", async () => {
     for (const url of [

@@ -18,7 +18,8 @@ describe('consent for access needs', () => {
   const consentsOf = async (bookingId: string) =>
     (
       await w.t.db.execute(
-        sql`select user_id, kind, wording_version, given_at, recorded_by from consents where booking_id = ${bookingId}::uuid order by given_at`,
+        sql`select user_id, kind, wording_version, given_at, recorded_by from consents where booking_id =
+${bookingId}::uuid order by given_at`,
       )
     ).rows;
 
@@ -58,7 +59,8 @@ describe('consent for access needs', () => {
         recorded_by: null,
       },
     ]);
-    // Details without access needs need no consent, and record none (another family: one unpaid checkout each, decision 0059).
+    // Details without access needs need no consent, and record none (another family: one unpaid checkout each, decision
+    // 0059).
     const other = await w.family();
     const plain = await w.book(other, false);
     expect(

@@ -38,7 +38,8 @@ describe('account deletion racing its payment webhook, two API processes', () =>
     stripe = new Stripe(sandbox.secretKey, { ...sandbox.stripeClientOptions() });
     // Far enough ahead that a cancel refunds in full (the policy's 48 hours).
     const rows = await db.execute(sql`
-      select id from slots where kind = 'session' and not blocked and start_at > now() + interval '4 days' order by start_at limit ${TRIALS + 1}`);
+      select id from slots where kind = 'session' and not blocked and start_at > now() + interval '4 days' order by
+      start_at limit ${TRIALS + 1}`);
     sessionIds = rows.rows.map((r) => r.id as string);
     expect(sessionIds).toHaveLength(TRIALS + 1);
     api = await startApiProcesses(2, { ...conn.env, ...started.env, JOBS_ENABLED: 'false' });
@@ -169,44 +170,50 @@ describe('account deletion racing its payment webhook, two API processes', () =>
     ).toEqual([{ amount_cents: 3995 }]);
   }, 60_000);
 
-  it(`${TRIALS} deletions each racing its booking's payment webhook: no 500, each booking cancelled and refunded once in full`, async () => {
-    const passwordHash = await hashPassword(STRONG_PASSWORD);
-    const results: Awaited<ReturnType<typeof race>>[] = [];
-    for (let i = 0; i < TRIALS; i += AT_ONCE) {
-      results.push(
-        ...(await Promise.all(
-          Array.from({ length: Math.min(AT_ONCE, TRIALS - i) }, (_, k) => race(i + k, passwordHash)),
-        )),
-      );
-    }
-    const deletions = results.map((r) => r.deleted.status);
-    const webhooks = results.map((r) => r.webhook.status);
-    expect(
-      deletions.filter((s) => s !== 202),
-      JSON.stringify(results.filter((r) => r.deleted.status !== 202).map((r) => r.deleted.body)),
-    ).toEqual([]);
-    expect(webhooks.filter((s) => s !== 200)).toEqual([]);
+  it(
+    `${TRIALS} deletions each racing its booking's payment webhook: no 500, each booking cancelled and refunded ` +
+      `once in full`,
+    async () => {
+      const passwordHash = await hashPassword(STRONG_PASSWORD);
+      const results: Awaited<ReturnType<typeof race>>[] = [];
+      for (let i = 0; i < TRIALS; i += AT_ONCE) {
+        results.push(
+          ...(await Promise.all(
+            Array.from({ length: Math.min(AT_ONCE, TRIALS - i) }, (_, k) => race(i + k, passwordHash)),
+          )),
+        );
+      }
+      const deletions = results.map((r) => r.deleted.status);
+      const webhooks = results.map((r) => r.webhook.status);
+      expect(
+        deletions.filter((s) => s !== 202),
+        JSON.stringify(results.filter((r) => r.deleted.status !== 202).map((r) => r.deleted.body)),
+      ).toEqual([]);
+      expect(webhooks.filter((s) => s !== 200)).toEqual([]);
 
-    for (const { booking } of results) {
-      const status = (await db.execute(sql`select status from bookings where id = ${booking.id}::uuid`)).rows[0]!
-        .status;
-      expect(status, booking.reference).toBe('cancelled');
-      const refunds = (await db.execute(sql`select amount_cents from refunds where booking_id = ${booking.id}::uuid`))
-        .rows;
-      const seen = JSON.stringify([
-        (
-          await db.execute(
-            sql`select status, paid_at, refunded_cents, payment_intent_id from orders where booking_id = ${booking.id}::uuid`,
-          )
-        ).rows,
-        (
-          await db.execute(
-            sql`select action, actor_kind from audit_entries where booking_id = ${booking.id}::uuid order by at`,
-          )
-        ).rows,
-        results.find((r) => r.booking.id === booking.id),
-      ]);
-      expect(refunds, `${booking.reference} ${seen}`).toEqual([{ amount_cents: 3995 }]);
-    }
-  }, 300_000);
+      for (const { booking } of results) {
+        const status = (await db.execute(sql`select status from bookings where id = ${booking.id}::uuid`)).rows[0]!
+          .status;
+        expect(status, booking.reference).toBe('cancelled');
+        const refunds = (await db.execute(sql`select amount_cents from refunds where booking_id = ${booking.id}::uuid`))
+          .rows;
+        const seen = JSON.stringify([
+          (
+            await db.execute(
+              sql`select status, paid_at, refunded_cents, payment_intent_id from orders where booking_id =
+${booking.id}::uuid`,
+            )
+          ).rows,
+          (
+            await db.execute(
+              sql`select action, actor_kind from audit_entries where booking_id = ${booking.id}::uuid order by at`,
+            )
+          ).rows,
+          results.find((r) => r.booking.id === booking.id),
+        ]);
+        expect(refunds, `${booking.reference} ${seen}`).toEqual([{ amount_cents: 3995 }]);
+      }
+    },
+    300_000,
+  );
 });

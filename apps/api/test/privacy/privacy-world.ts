@@ -42,12 +42,14 @@ export async function privacyWorld(env: Record<string, string> = {}): Promise<Pr
   const clock = new ManualClock(new Date());
   const t = await createTestApp({ ...s.env, MAX_UPCOMING_BOOKINGS: '50', ...env }, clock);
   await listenForWebhooks(t.app, s.sandbox);
-  // Six weeks: the demo's own season ends on Christmas Eve, and from about 19 December has too few Sydney sessions five days out.
+  // Six weeks: the demo's own season ends on Christmas Eve, and from about 19 December has too few Sydney sessions five
+  // days out.
   await loadSeason(t.db, demoSeason(clock.now(), { days: 42 }), clock.now());
   const sessions = (
     await t.db.execute(sql`
       select s.id from slots s join slot_types st on st.id = s.slot_type_id join locations l on l.id = s.location_id
-      where s.kind = 'session' and st.slug = 'standard' and l.slug = 'sydney-pitt-street' and s.start_at > now() + interval '5 days'
+      where s.kind = 'session' and st.slug = 'standard' and l.slug = 'sydney-pitt-street' and s.start_at > now() +
+      interval '5 days'
       order by s.start_at limit 40`)
   ).rows.map((r) => r.id as string);
   const [pkg] = await t.db.select().from(packages).where(eq(packages.slug, 'classic-print'));
@@ -63,7 +65,8 @@ export async function privacyWorld(env: Record<string, string> = {}): Promise<Pr
       const email = `family-${randomUUID().slice(0, 8)}@kringle.test`;
       const u = await createSignedInUser(t.app, t.db, email, { verified: true });
       await t.db.execute(
-        sql`update users set first_name = ${name.firstName}, last_name = ${name.lastName}, phone = '+61 400 987 654' where id = ${u.id}::uuid`,
+        sql`update users set first_name =
+${name.firstName}, last_name = ${name.lastName}, phone = '+61 400 987 654' where id = ${u.id}::uuid`,
       );
       return { id: u.id, email, refreshToken: u.refreshToken, headers: bearer(u.idToken) };
     },

@@ -33,24 +33,27 @@ describe('privacy purges', () => {
     w.clock.set(now);
   });
 
-  it("keeps a deleted account's invoice name 5 years after payment, then removes it and keeps the figures", async () => {
-    const now = w.clock.now();
-    const who = await w.family({ firstName: 'Persephone', lastName: 'Blackwood' });
-    const booked = await w.book(who);
-    await w.call('POST', `/bookings/${booked.id}/cancel`, who, {});
-    expect(
-      (await w.call('DELETE', '/user', who, { password: STRONG_PASSWORD, confirmEmail: who.email })).statusCode,
-    ).toBe(202);
-    const order = async () =>
-      (await w.t.db.execute(sql`select amount_cents, invoice_name from orders where booking_id = ${booked.id}::uuid`))
-        .rows[0]!;
-    expect(await order()).toEqual({ amount_cents: booked.amountCents, invoice_name: 'Persephone Blackwood' });
-    w.clock.set(new Date(now.getTime() + 5 * 365 * DAY - DAY));
-    expect((await runPrivacyPurges(w.t.app)).invoiceNames).toBe(0);
-    expect((await order()).invoice_name).toBe('Persephone Blackwood');
-    w.clock.set(new Date(now.getTime() + 5 * 366 * DAY));
-    expect((await runPrivacyPurges(w.t.app)).invoiceNames).toBe(1);
-    expect(await order()).toEqual({ amount_cents: booked.amountCents, invoice_name: null });
-    w.clock.set(now);
-  });
+  it(
+    "keeps a deleted account's invoice name 5 years after payment, then removes it and keeps the " + 'figures',
+    async () => {
+      const now = w.clock.now();
+      const who = await w.family({ firstName: 'Persephone', lastName: 'Blackwood' });
+      const booked = await w.book(who);
+      await w.call('POST', `/bookings/${booked.id}/cancel`, who, {});
+      expect(
+        (await w.call('DELETE', '/user', who, { password: STRONG_PASSWORD, confirmEmail: who.email })).statusCode,
+      ).toBe(202);
+      const order = async () =>
+        (await w.t.db.execute(sql`select amount_cents, invoice_name from orders where booking_id = ${booked.id}::uuid`))
+          .rows[0]!;
+      expect(await order()).toEqual({ amount_cents: booked.amountCents, invoice_name: 'Persephone Blackwood' });
+      w.clock.set(new Date(now.getTime() + 5 * 365 * DAY - DAY));
+      expect((await runPrivacyPurges(w.t.app)).invoiceNames).toBe(0);
+      expect((await order()).invoice_name).toBe('Persephone Blackwood');
+      w.clock.set(new Date(now.getTime() + 5 * 366 * DAY));
+      expect((await runPrivacyPurges(w.t.app)).invoiceNames).toBe(1);
+      expect(await order()).toEqual({ amount_cents: booked.amountCents, invoice_name: null });
+      w.clock.set(now);
+    },
+  );
 });

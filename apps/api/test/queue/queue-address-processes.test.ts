@@ -52,29 +52,34 @@ describe('waiting-room tickets per address, across two API processes', () => {
       retryAfter: res.headers.get('retry-after'),
     }));
 
-  it('tickets joined through either process count against one cap; the same account keeps its ticket; another address is not held back', async () => {
-    const line = lines[0]!;
-    const families = await createCustomers(db, idTokens, CAP + 2);
-    for (let i = 0; i < CAP; i++) expect((await join(i % 2, families[i]!, line, '10.48.0.1')).status).toBe(200);
-    for (const process of [0, 1]) {
-      const refused = await join(process, families[CAP]!, line, '10.48.0.1');
-      expect(refused).toMatchObject({ status: 429, code: 'RATE_LIMITED' });
-      expect(Number(refused.retryAfter)).toBeGreaterThan(0);
-    }
-    // Asking again for a ticket it has is not a new ticket.
-    expect((await join(1, families[0]!, line, '10.48.0.1')).status).toBe(200);
-    expect((await join(0, families[CAP]!, line, '10.48.0.2')).status).toBe(200);
-    // Another line has its own count.
-    expect((await join(1, families[CAP + 1]!, lines[1]!, '10.48.0.1')).status).toBe(200);
-    const n = await db.execute(sql`select count(*)::int as n from queue_tickets where location_id = ${line}::uuid`);
-    expect(n.rows[0]!.n).toBe(CAP + 1);
-    // Stored as a keyed hash, never the address.
-    const stored = (await db.execute(sql`select distinct join_address from queue_tickets`)).rows.map(
-      (r) => r.join_address as string,
-    );
-    expect(stored).toHaveLength(2);
-    for (const a of stored) expect(a).toMatch(/^[A-Za-z0-9_-]{22}$/);
-  }, 60_000);
+  it(
+    'tickets joined through either process count against one cap; the same account keeps its ticket; another ' +
+      'address is not held back',
+    async () => {
+      const line = lines[0]!;
+      const families = await createCustomers(db, idTokens, CAP + 2);
+      for (let i = 0; i < CAP; i++) expect((await join(i % 2, families[i]!, line, '10.48.0.1')).status).toBe(200);
+      for (const process of [0, 1]) {
+        const refused = await join(process, families[CAP]!, line, '10.48.0.1');
+        expect(refused).toMatchObject({ status: 429, code: 'RATE_LIMITED' });
+        expect(Number(refused.retryAfter)).toBeGreaterThan(0);
+      }
+      // Asking again for a ticket it has is not a new ticket.
+      expect((await join(1, families[0]!, line, '10.48.0.1')).status).toBe(200);
+      expect((await join(0, families[CAP]!, line, '10.48.0.2')).status).toBe(200);
+      // Another line has its own count.
+      expect((await join(1, families[CAP + 1]!, lines[1]!, '10.48.0.1')).status).toBe(200);
+      const n = await db.execute(sql`select count(*)::int as n from queue_tickets where location_id = ${line}::uuid`);
+      expect(n.rows[0]!.n).toBe(CAP + 1);
+      // Stored as a keyed hash, never the address.
+      const stored = (await db.execute(sql`select distinct join_address from queue_tickets`)).rows.map(
+        (r) => r.join_address as string,
+      );
+      expect(stored).toHaveLength(2);
+      for (const a of stored) expect(a).toMatch(/^[A-Za-z0-9_-]{22}$/);
+    },
+    60_000,
+  );
 
   it('an IPv6 client counts by its /64, however many of its addresses it uses', async () => {
     const line = lines[1]!;

@@ -18,7 +18,8 @@ describe('the fair start across API processes', () => {
     // Seconds ahead, which a season file (minutes) cannot say: set on the row as a load would store it.
     opensAt = new Date(Date.now() + 8000);
     await world.db.execute(
-      sql`update locations set sales_open_at = ${opensAt.toISOString()}::timestamptz, queue_opens_minutes_before = 30 where id = ${world.session.locationId}::uuid`,
+      sql`update locations set sales_open_at =
+${opensAt.toISOString()}::timestamptz, queue_opens_minutes_before = 30 where id = ${world.session.locationId}::uuid`,
     );
   }, 120_000);
   afterAll(async () => {
@@ -37,59 +38,64 @@ describe('the fair start across API processes', () => {
       body: init.body ? JSON.stringify(init.body) : undefined,
     });
 
-  it('one place per account whichever process is asked, one draw within 1 s of the instant, admissions once each', async () => {
-    const families = world.families.slice(0, 6);
-    const queuePath = `/queue/${world.session.locationId}`;
-    const joins = await Promise.all(
-      families.flatMap((f, i) => [
-        call(i, queuePath, f, { method: 'POST' }),
-        call(i + 1, queuePath, f, { method: 'POST' }),
-      ]),
-    );
-    expect(joins.map((r) => r.status)).toEqual(Array(12).fill(200));
-    const count = await world.db.execute(
-      sql`select count(*)::int as n from queue_tickets where location_id = ${world.session.locationId}::uuid`,
-    );
-    expect(count.rows[0]!.n).toBe(6);
+  it(
+    'one place per account whichever process is asked, one draw within 1 s of the instant, admissions once ' + 'each',
+    async () => {
+      const families = world.families.slice(0, 6);
+      const queuePath = `/queue/${world.session.locationId}`;
+      const joins = await Promise.all(
+        families.flatMap((f, i) => [
+          call(i, queuePath, f, { method: 'POST' }),
+          call(i + 1, queuePath, f, { method: 'POST' }),
+        ]),
+      );
+      expect(joins.map((r) => r.status)).toEqual(Array(12).fill(200));
+      const count = await world.db.execute(
+        sql`select count(*)::int as n from queue_tickets where location_id = ${world.session.locationId}::uuid`,
+      );
+      expect(count.rows[0]!.n).toBe(6);
 
-    await new Promise((resolve) => setTimeout(resolve, Math.max(0, opensAt.getTime() - Date.now()) + 2000));
-    const line = (
-      await world.db.execute(
-        sql`select drawn_at, version from queue_lines where location_id = ${world.session.locationId}::uuid`,
-      )
-    ).rows[0]!;
-    const lagMs = new Date(line.drawn_at as string).getTime() - opensAt.getTime();
-    expect(lagMs).toBeGreaterThanOrEqual(0);
-    expect(lagMs).toBeLessThanOrEqual(1000);
+      await new Promise((resolve) => setTimeout(resolve, Math.max(0, opensAt.getTime() - Date.now()) + 2000));
+      const line = (
+        await world.db.execute(
+          sql`select drawn_at, version from queue_lines where location_id = ${world.session.locationId}::uuid`,
+        )
+      ).rows[0]!;
+      const lagMs = new Date(line.drawn_at as string).getTime() - opensAt.getTime();
+      expect(lagMs).toBeGreaterThanOrEqual(0);
+      expect(lagMs).toBeLessThanOrEqual(1000);
 
-    const fairness = (await (await fetch(`${world.api.urls[2]}/api/v1${queuePath}/fairness`)).json()) as {
-      seed: string;
-      seedHash: string;
-      entrants: string[];
-    };
-    expect(createHash('sha256').update(fairness.seed).digest('hex')).toBe(fairness.seedHash);
-    expect(fairness.entrants).toEqual(drawOrder(fairness.seed, [...fairness.entrants].sort()));
-    const rows = (
-      await world.db.execute(
-        sql`select position, status, admitted_at from queue_tickets where location_id = ${world.session.locationId}::uuid order by position`,
-      )
-    ).rows;
-    expect(rows.map((r) => r.position)).toEqual([1, 2, 3, 4, 5, 6]);
-    // Plenty free: everyone is admitted, once.
-    expect(rows.every((r) => r.status === 'admitted' && r.admitted_at !== null)).toBe(true);
+      const fairness = (await (await fetch(`${world.api.urls[2]}/api/v1${queuePath}/fairness`)).json()) as {
+        seed: string;
+        seedHash: string;
+        entrants: string[];
+      };
+      expect(createHash('sha256').update(fairness.seed).digest('hex')).toBe(fairness.seedHash);
+      expect(fairness.entrants).toEqual(drawOrder(fairness.seed, [...fairness.entrants].sort()));
+      const rows = (
+        await world.db.execute(
+          sql`select position, status, admitted_at from queue_tickets where location_id =
+${world.session.locationId}::uuid order by position`,
+        )
+      ).rows;
+      expect(rows.map((r) => r.position)).toEqual([1, 2, 3, 4, 5, 6]);
+      // Plenty free: everyone is admitted, once.
+      expect(rows.every((r) => r.status === 'admitted' && r.admitted_at !== null)).toBe(true);
 
-    // The hold: refused to a family not in the line, allowed to an admitted one, on any process.
-    const outsider = world.families[6]!;
-    const refused = await call(0, '/bookings/reservation', outsider, {
-      method: 'POST',
-      body: { slotId: world.session.slotId },
-    });
-    expect(refused.status).toBe(409);
-    expect(((await refused.json()) as { code: string }).code).toBe('QUEUE_NOT_ADMITTED');
-    const held = await call(1, '/bookings/reservation', families[0]!, {
-      method: 'POST',
-      body: { slotId: world.session.slotId },
-    });
-    expect(held.status).toBe(201);
-  }, 60_000);
+      // The hold: refused to a family not in the line, allowed to an admitted one, on any process.
+      const outsider = world.families[6]!;
+      const refused = await call(0, '/bookings/reservation', outsider, {
+        method: 'POST',
+        body: { slotId: world.session.slotId },
+      });
+      expect(refused.status).toBe(409);
+      expect(((await refused.json()) as { code: string }).code).toBe('QUEUE_NOT_ADMITTED');
+      const held = await call(1, '/bookings/reservation', families[0]!, {
+        method: 'POST',
+        body: { slotId: world.session.slotId },
+      });
+      expect(held.status).toBe(201);
+    },
+    60_000,
+  );
 });

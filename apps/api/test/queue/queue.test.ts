@@ -73,12 +73,15 @@ describe('the fair start: the line, the draw, admission by stock', () => {
     // Two sessions left on sale at this location: the stock admission follows.
     const rows = (
       await t.db.execute(
-        sql`select id from slots where location_id = ${locationId}::uuid and kind = 'session' and start_at > ${'2026-12-03T00:00:00Z'}::timestamptz order by start_at limit 2`,
+        sql`select id from slots where location_id =
+${locationId}::uuid and kind = 'session' and start_at > ${'2026-12-03T00:00:00Z'}::timestamptz order by start_at limit
+  2`,
       )
     ).rows;
     sessions = rows.map((r) => r.id as string);
     await t.db.execute(
-      sql`update slots set blocked = true where location_id = ${locationId}::uuid and kind = 'session' and id <> all(${`{${sessions.join(',')}}`}::uuid[])`,
+      sql`update slots set blocked = true where location_id =
+${locationId}::uuid and kind = 'session' and id <> all(${`{${sessions.join(',')}}`}::uuid[])`,
     );
     t.app.queueGate.forget();
     other.app.queueGate.forget();
@@ -112,14 +115,18 @@ describe('the fair start: the line, the draw, admission by stock', () => {
     expect((await ticket(families[1]!)).json().status).toBe('before_open');
   });
 
-  it('publishes the seed hash when the line opens and only the hash before the draw; holds are still SALES_NOT_OPEN', async () => {
-    const f = await fair();
-    expect(f.seedHash).toMatch(/^[0-9a-f]{64}$/);
-    expect(f.seed).toBeNull();
-    expect(f.drawnAt).toBeNull();
-    expect(f.entrants).toHaveLength(5);
-    expect((await hold(families[0]!, sessions[0]!)).json().code).toBe('SALES_NOT_OPEN');
-  });
+  it(
+    'publishes the seed hash when the line opens and only the hash before the draw; holds are still ' +
+      'SALES_NOT_OPEN',
+    async () => {
+      const f = await fair();
+      expect(f.seedHash).toMatch(/^[0-9a-f]{64}$/);
+      expect(f.seed).toBeNull();
+      expect(f.drawnAt).toBeNull();
+      expect(f.entrants).toHaveLength(5);
+      expect((await hold(families[0]!, sessions[0]!)).json().code).toBe('SALES_NOT_OPEN');
+    },
+  );
 
   it('draws once at the instant, whichever processes run the pass, in an order anyone can recompute', async () => {
     clock.set(OPENS_AT);
@@ -208,7 +215,8 @@ describe('the fair start: the line, the draw, admission by stock', () => {
       .items[1];
     const slot = (
       await t.db.execute(
-        sql`select id from slots where location_id = ${loc.id}::uuid and kind = 'session' and start_at > ${'2026-12-03T00:00:00Z'}::timestamptz order by start_at limit 1`,
+        sql`select id from slots where location_id =
+${loc.id}::uuid and kind = 'session' and start_at > ${'2026-12-03T00:00:00Z'}::timestamptz order by start_at limit 1`,
       )
     ).rows[0]!;
     expect((await hold(families[6]!, slot.id as string)).statusCode).toBe(201);
@@ -254,7 +262,8 @@ describe('the fair start: the line, the draw, admission by stock', () => {
     // Each writes its audit entry, naming the location (issue 48 item 5).
     const audited = (
       await t.db.execute(
-        sql`select action, actor_kind, actor_id, before, after from audit_entries where action like 'queue.%' order by seq`,
+        sql`select action, actor_kind, actor_id, before, after from audit_entries where action like 'queue.%' order
+by seq`,
       )
     ).rows;
     expect(audited).toMatchObject([

@@ -39,7 +39,8 @@ describe('occupancy report', () => {
     const hold = await w.call('POST', '/bookings/reservation', w.family, { slotId: s[12]!.id });
     expect(hold.statusCode, hold.body).toBe(201);
     await w.t.db.execute(
-      sql`update slots set hold_reservation_id = gen_random_uuid(), hold_expires_at = ${w.clock.now().toISOString()}::timestamptz - interval '1 minute' where id = ${s[13]!.id}::uuid`,
+      sql`update slots set hold_reservation_id = gen_random_uuid(), hold_expires_at =
+${w.clock.now().toISOString()}::timestamptz - interval '1 minute' where id = ${s[13]!.id}::uuid`,
     );
     // Two sessions out of sale, and a booked one too: a family is still coming to that one.
     await w.t.db.execute(
@@ -48,7 +49,8 @@ describe('occupancy report', () => {
     capacity = Number(
       (
         await w.t.db.execute(sql`select count(*) from slots where location_id = ${w.sydney}::uuid and kind = 'session'
-          and start_at >= ${zonedToInstant(w.day, '00:00', SYDNEY).toISOString()}::timestamptz and start_at < ${zonedToInstant(addDays(w.day, 1), '00:00', SYDNEY).toISOString()}::timestamptz`)
+          and start_at >= ${zonedToInstant(w.day, '00:00', SYDNEY).toISOString()}::timestamptz and start_at <
+          ${zonedToInstant(addDays(w.day, 1), '00:00', SYDNEY).toISOString()}::timestamptz`)
       ).rows[0]!.count,
     );
   });

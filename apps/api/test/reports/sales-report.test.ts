@@ -136,24 +136,28 @@ describe('sales report', () => {
   });
   const NONE = figures(0, 0, 0);
 
-  it("sums by day (each location's own calendar day), with walk-ins and online apart and refunds against their orders", async () => {
-    const r = await report(`?from=${day1}&to=${w.day}&groupBy=day`);
-    expect(r.items).toEqual([
-      { key: day1, label: day1, ...figures(2, 9485, 862), channels: { online: figures(2, 9485, 862), walkin: NONE } },
-      {
-        key: w.day,
-        label: w.day,
-        ...figures(5, 16812, 1528, 2506, 228),
-        channels: { online: figures(3, 8822, 802, 2506, 228), walkin: figures(2, 7990, 726) },
-      },
-    ]);
-    expect(r.totals).toEqual({
-      ...figures(7, 26297, 2390, 2506, 228),
-      channels: { online: figures(5, 18307, 1664, 2506, 228), walkin: figures(2, 7990, 726) },
-    });
-    // Each invoice's GST rounded, then summed: rounding the total would be a cent off here.
-    expect(gstOf(r.totals.grossCents)).not.toBe(r.totals.gstCents);
-  });
+  it(
+    "sums by day (each location's own calendar day), with walk-ins and online apart and refunds against their " +
+      'orders',
+    async () => {
+      const r = await report(`?from=${day1}&to=${w.day}&groupBy=day`);
+      expect(r.items).toEqual([
+        { key: day1, label: day1, ...figures(2, 9485, 862), channels: { online: figures(2, 9485, 862), walkin: NONE } },
+        {
+          key: w.day,
+          label: w.day,
+          ...figures(5, 16812, 1528, 2506, 228),
+          channels: { online: figures(3, 8822, 802, 2506, 228), walkin: figures(2, 7990, 726) },
+        },
+      ]);
+      expect(r.totals).toEqual({
+        ...figures(7, 26297, 2390, 2506, 228),
+        channels: { online: figures(5, 18307, 1664, 2506, 228), walkin: figures(2, 7990, 726) },
+      });
+      // Each invoice's GST rounded, then summed: rounding the total would be a cent off here.
+      expect(gstOf(r.totals.grossCents)).not.toBe(r.totals.gstCents);
+    },
+  );
 
   it('sums by location and by package, with the same totals', async () => {
     const byDay = await report(`?from=${day1}&to=${w.day}`);
@@ -187,7 +191,8 @@ describe('sales report', () => {
     };
     const ids = (
       await w.t.db.execute<{ id: string }>(
-        `select b.id from bookings b join orders o on o.booking_id = b.id where o.paid_at >= '${zonedToInstant(day1, '00:00', SYDNEY).toISOString()}'`,
+        `select b.id from bookings b join orders o on o.booking_id = b.id where o.paid_at >= ` +
+          `'${zonedToInstant(day1, '00:00', SYDNEY).toISOString()}'`,
       )
     ).rows;
     let invoiced = 0;
@@ -229,7 +234,8 @@ describe('sales report', () => {
     expect(res.headers['content-type']).toBe('text/csv; charset=utf-8');
     expect(res.headers['content-disposition']).toBe(`attachment; filename="sales-by-location-${day1}-${w.day}.csv"`);
     expect(res.body.split('\r\n')).toEqual([
-      '\uFEFF"Location","Channel","Bookings","Gross (AUD)","GST (AUD)","Refunds (AUD)","GST refunded (AUD)","Net (AUD)","Net GST (AUD)"',
+      '\uFEFF"Location","Channel","Bookings","Gross (AUD)","GST (AUD)","Refunds (AUD)","GST refunded (AUD)","Net ' +
+        '(AUD)","Net GST (AUD)"',
       '"Kringle Sydney, Pitt Street","Online","4","139.86","12.71","25.06","2.28","114.80","10.43"',
       '"Kringle Sydney, Pitt Street","Walk-in","2","79.90","7.26","0.00","0.00","79.90","7.26"',
       '"Kringle Brisbane, Queen Street","Online","1","43.21","3.93","0.00","0.00","43.21","3.93"',

@@ -67,16 +67,21 @@ describe('sessions held per address, across two API processes', () => {
     expect((await hold(1, script[CAP]!.headers, day[CAP]!, '10.69.0.2')).status).toBe(201);
   }, 60_000);
 
-  it('a burst from one address landing on both processes at once takes at most the cap on each (decision 0069: the bound)', async () => {
-    const script = await createCustomers(db, idTokens, 12);
-    const answers = await Promise.all(script.map((f, i) => hold(i % 2, f.headers, burstDay[i]!, '10.69.1.1')));
-    const held = answers.filter((a) => a.status === 201).length;
-    expect(answers.every((a) => a.status === 201 || (a.status === 429 && a.code === 'RATE_LIMITED'))).toBe(true);
-    expect(held).toBeGreaterThanOrEqual(CAP);
-    expect(held).toBeLessThanOrEqual(CAP * 2);
-    // Once the burst is in, neither process lets the address take more.
-    const [late] = await createCustomers(db, idTokens, 1);
-    for (const process of [0, 1])
-      expect((await hold(process, late!.headers, burstDay[12 + process]!, '10.69.1.1')).status).toBe(429);
-  }, 60_000);
+  it(
+    'a burst from one address landing on both processes at once takes at most the cap on each (decision 0069: the ' +
+      'bound)',
+    async () => {
+      const script = await createCustomers(db, idTokens, 12);
+      const answers = await Promise.all(script.map((f, i) => hold(i % 2, f.headers, burstDay[i]!, '10.69.1.1')));
+      const held = answers.filter((a) => a.status === 201).length;
+      expect(answers.every((a) => a.status === 201 || (a.status === 429 && a.code === 'RATE_LIMITED'))).toBe(true);
+      expect(held).toBeGreaterThanOrEqual(CAP);
+      expect(held).toBeLessThanOrEqual(CAP * 2);
+      // Once the burst is in, neither process lets the address take more.
+      const [late] = await createCustomers(db, idTokens, 1);
+      for (const process of [0, 1])
+        expect((await hold(process, late!.headers, burstDay[12 + process]!, '10.69.1.1')).status).toBe(429);
+    },
+    60_000,
+  );
 });

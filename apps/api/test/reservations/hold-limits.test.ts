@@ -50,23 +50,26 @@ describe('hold limits', () => {
     await sandbox?.stop();
   });
 
-  it('refuses another session with HOLD_LIMIT while the first hold lives; the same session is that hold (200)', async () => {
-    const [a, b] = [fresh(), fresh()];
-    const first = await hold(a);
-    expect(first.status).toBe(201);
-    const other = await hold(b);
-    expect(other.status).toBe(409);
-    expect(other.body).toMatchObject({
-      code: 'HOLD_LIMIT',
-      error: expect.stringContaining('already have a session on hold'),
-    });
-    expect((await call('GET', `/api/v1/bookings/reservation/${first.body.id}`, family)).body.status).toBe('active');
-    const again = await hold(a);
-    expect(again.status).toBe(200);
-    expect(again.body).toEqual(first.body);
-    // Nobody else is held back by it.
-    expect((await hold(b, await createCustomer(t.db, t.app.idTokens))).status).toBe(201);
-  });
+  it(
+    'refuses another session with HOLD_LIMIT while the first hold lives; the same session is that hold ' + '(200)',
+    async () => {
+      const [a, b] = [fresh(), fresh()];
+      const first = await hold(a);
+      expect(first.status).toBe(201);
+      const other = await hold(b);
+      expect(other.status).toBe(409);
+      expect(other.body).toMatchObject({
+        code: 'HOLD_LIMIT',
+        error: expect.stringContaining('already have a session on hold'),
+      });
+      expect((await call('GET', `/api/v1/bookings/reservation/${first.body.id}`, family)).body.status).toBe('active');
+      const again = await hold(a);
+      expect(again.status).toBe(200);
+      expect(again.body).toEqual(first.body);
+      // Nobody else is held back by it.
+      expect((await hold(b, await createCustomer(t.db, t.app.idTokens))).status).toBe(201);
+    },
+  );
 
   it('counts an unpaid checkout as the family’s one hold', async () => {
     const [a, b] = [fresh(), fresh()];
@@ -97,25 +100,29 @@ describe('hold limits', () => {
     expect((await hold(b)).status).toBe(200);
   });
 
-  it('answers a churn (a fourth release within 10 minutes) with HOLD_COOLDOWN and Retry-After, then lets the family hold again', async () => {
-    const [a, b] = [fresh(), fresh()];
-    for (const slotId of [a, b, a, b]) {
-      await holdThenRelease(slotId);
-      clock.advance(MINUTE);
-    }
-    // Releases at 0, 1, 2 and 3 minutes; now is 4 minutes: the first leaves the window at 10.
-    for (const slotId of [a, fresh()]) {
-      const refused = await hold(slotId);
-      expect(refused.status).toBe(409);
-      expect(refused.body).toMatchObject({ code: 'HOLD_COOLDOWN', error: expect.stringContaining('wait 6 minutes') });
-      expect(refused.retryAfter).toBe('360');
-    }
-    clock.advance(6 * MINUTE - 1000);
-    family = await reauthenticate(t.app.idTokens, family);
-    expect((await hold(a)).retryAfter).toBe('1');
-    clock.advance(1000);
-    expect((await hold(a)).status).toBe(201);
-  });
+  it(
+    'answers a churn (a fourth release within 10 minutes) with HOLD_COOLDOWN and Retry-After, then lets the family ' +
+      'hold again',
+    async () => {
+      const [a, b] = [fresh(), fresh()];
+      for (const slotId of [a, b, a, b]) {
+        await holdThenRelease(slotId);
+        clock.advance(MINUTE);
+      }
+      // Releases at 0, 1, 2 and 3 minutes; now is 4 minutes: the first leaves the window at 10.
+      for (const slotId of [a, fresh()]) {
+        const refused = await hold(slotId);
+        expect(refused.status).toBe(409);
+        expect(refused.body).toMatchObject({ code: 'HOLD_COOLDOWN', error: expect.stringContaining('wait 6 minutes') });
+        expect(refused.retryAfter).toBe('360');
+      }
+      clock.advance(6 * MINUTE - 1000);
+      family = await reauthenticate(t.app.idTokens, family);
+      expect((await hold(a)).retryAfter).toBe('1');
+      clock.advance(1000);
+      expect((await hold(a)).status).toBe(201);
+    },
+  );
 
   it('counts the family’s own releases only, and none of another family’s', async () => {
     const [a, b] = [fresh(), fresh()];

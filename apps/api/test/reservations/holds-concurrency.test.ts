@@ -71,45 +71,55 @@ describe('holds under contention, three API processes', () => {
       .where(and(isNotNull(slots.holdReservationId), sql`${slots.id} = any(${sql.param(targets)}::uuid[])`));
     expect(held).toHaveLength(100);
     const active = await db.execute(sql`
-      select slot_id, count(*)::int as n from reservations where status = 'active' and slot_id = any(${sql.param(targets)}::uuid[]) group by slot_id`);
+      select slot_id, count(*)::int as n from reservations where status = 'active' and slot_id =
+      any(${sql.param(targets)}::uuid[]) group by slot_id`);
     expect(active.rows).toHaveLength(100);
     expect(active.rows.every((r) => r.n === 1)).toBe(true);
   }, 120_000);
 
-  it('40 families each ask two processes for two sessions at once: exactly one hold each, the other HOLD_LIMIT', async () => {
-    const families = await createCustomers(db, idTokens, 40);
-    const targets = sessionIds.slice(101);
-    const results = await Promise.all(
-      families.map((f, i) =>
-        Promise.all([attempt(0, f.headers, targets[2 * i]!), attempt(1, f.headers, targets[2 * i + 1]!)]),
-      ),
-    );
-    for (const pair of results) {
-      expect(pair.map((r) => r.status).sort()).toEqual([201, 409]);
-      expect(pair.find((r) => r.status === 409)!.body.code).toBe('HOLD_LIMIT');
-    }
-    const active = await db.execute(sql`
+  it(
+    '40 families each ask two processes for two sessions at once: exactly one hold each, the other ' + 'HOLD_LIMIT',
+    async () => {
+      const families = await createCustomers(db, idTokens, 40);
+      const targets = sessionIds.slice(101);
+      const results = await Promise.all(
+        families.map((f, i) =>
+          Promise.all([attempt(0, f.headers, targets[2 * i]!), attempt(1, f.headers, targets[2 * i + 1]!)]),
+        ),
+      );
+      for (const pair of results) {
+        expect(pair.map((r) => r.status).sort()).toEqual([201, 409]);
+        expect(pair.find((r) => r.status === 409)!.body.code).toBe('HOLD_LIMIT');
+      }
+      const active = await db.execute(sql`
       select user_id, count(*)::int as n from reservations
       where status = 'active' and user_id = any(${sql.param(families.map((f) => f.id))}::uuid[]) group by user_id`);
-    expect(active.rows).toHaveLength(40);
-    expect(active.rows.every((r) => r.n === 1)).toBe(true);
-    // The losers' sessions were never claimed: 40 of the 80 are held, each by a winner's hold.
-    const held = await db.execute(sql`
+      expect(active.rows).toHaveLength(40);
+      expect(active.rows.every((r) => r.n === 1)).toBe(true);
+      // The losers' sessions were never claimed: 40 of the 80 are held, each by a winner's hold.
+      const held = await db.execute(sql`
       select count(*)::int as n from slots s join reservations r on r.id = s.hold_reservation_id
       where s.id = any(${sql.param(targets)}::uuid[]) and r.status = 'active'`);
-    expect(held.rows[0]!.n).toBe(40);
-  }, 120_000);
+      expect(held.rows[0]!.n).toBe(40);
+    },
+    120_000,
+  );
 
-  it("every hold's audit entry is hash-chained by the processes' sealing job within seconds, one sealer at a time (decision 0078)", async () => {
-    const written = (await db.execute(sql`select count(*)::int as n from audit_entries`)).rows[0]!.n as number;
-    expect(written).toBeGreaterThanOrEqual(141);
-    let report = await verifyAuditChain(db);
-    for (
-      const until = Date.now() + 20_000;
-      report.unsealed.count > 0 && Date.now() < until;
-      report = await verifyAuditChain(db)
-    )
-      await new Promise((r) => setTimeout(r, 250));
-    expect(report).toMatchObject({ broken: null, links: written, unsealed: { count: 0 } });
-  }, 60_000);
+  it(
+    "every hold's audit entry is hash-chained by the processes' sealing job within seconds, one sealer at a time " +
+      '(decision 0078)',
+    async () => {
+      const written = (await db.execute(sql`select count(*)::int as n from audit_entries`)).rows[0]!.n as number;
+      expect(written).toBeGreaterThanOrEqual(141);
+      let report = await verifyAuditChain(db);
+      for (
+        const until = Date.now() + 20_000;
+        report.unsealed.count > 0 && Date.now() < until;
+        report = await verifyAuditChain(db)
+      )
+        await new Promise((r) => setTimeout(r, 250));
+      expect(report).toMatchObject({ broken: null, links: written, unsealed: { count: 0 } });
+    },
+    60_000,
+  );
 });

@@ -38,36 +38,40 @@ describe('season editor: the preview lists prices, the opening time and the wait
     expect(await catalogueChecksum(w.t.db)).toBe(before);
   });
 
-  it("previews and saves an opening time in the location's zone with its waiting room; the next preview lists nothing", async () => {
-    const file = demoFile();
-    const sydney = file.locations.find((l) => l.slug === SYDNEY)!;
-    sydney.salesOpenAt = '2026-12-20T09:00';
-    sydney.queue = { opensMinutesBefore: 45 };
-    const preview = (await w.call('POST', '/staff/season/preview', { payload: file })).json();
-    expect(preview.changes).toEqual([
-      {
-        item: 'location',
-        slug: SYDNEY,
-        name: sydney.name,
-        change: 'changed',
-        field: 'salesOpenAt',
-        before: null,
-        after: '2026-12-20T09:00',
-      },
-      { item: 'location', slug: SYDNEY, name: sydney.name, change: 'changed', field: 'queue', before: 0, after: 45 },
-    ]);
+  it(
+    "previews and saves an opening time in the location's zone with its waiting room; the next preview lists " +
+      'nothing',
+    async () => {
+      const file = demoFile();
+      const sydney = file.locations.find((l) => l.slug === SYDNEY)!;
+      sydney.salesOpenAt = '2026-12-20T09:00';
+      sydney.queue = { opensMinutesBefore: 45 };
+      const preview = (await w.call('POST', '/staff/season/preview', { payload: file })).json();
+      expect(preview.changes).toEqual([
+        {
+          item: 'location',
+          slug: SYDNEY,
+          name: sydney.name,
+          change: 'changed',
+          field: 'salesOpenAt',
+          before: null,
+          after: '2026-12-20T09:00',
+        },
+        { item: 'location', slug: SYDNEY, name: sydney.name, change: 'changed', field: 'queue', before: 0, after: 45 },
+      ]);
 
-    const live = await w.call('GET', '/staff/season');
-    const saved = await w.call('PUT', '/staff/season', { payload: file, ifMatch: live.headers.etag as string });
-    expect(saved.statusCode).toBe(200);
-    // 09:00 AEDT is 22:00 UTC the day before; the line opens 45 minutes earlier.
-    const row = (
-      await w.t.db.execute(
-        sql`select sales_open_at, queue_opens_minutes_before as m from locations where slug = ${SYDNEY}`,
-      )
-    ).rows[0]!;
-    expect(new Date(row.sales_open_at as string).toISOString()).toBe('2026-12-19T22:00:00.000Z');
-    expect(row.m).toBe(45);
-    expect((await w.call('POST', '/staff/season/preview', { payload: file })).json().changes).toEqual([]);
-  });
+      const live = await w.call('GET', '/staff/season');
+      const saved = await w.call('PUT', '/staff/season', { payload: file, ifMatch: live.headers.etag as string });
+      expect(saved.statusCode).toBe(200);
+      // 09:00 AEDT is 22:00 UTC the day before; the line opens 45 minutes earlier.
+      const row = (
+        await w.t.db.execute(
+          sql`select sales_open_at, queue_opens_minutes_before as m from locations where slug = ${SYDNEY}`,
+        )
+      ).rows[0]!;
+      expect(new Date(row.sales_open_at as string).toISOString()).toBe('2026-12-19T22:00:00.000Z');
+      expect(row.m).toBe(45);
+      expect((await w.call('POST', '/staff/season/preview', { payload: file })).json().changes).toEqual([]);
+    },
+  );
 });

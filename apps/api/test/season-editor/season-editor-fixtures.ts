@@ -82,8 +82,10 @@ export async function catalogueChecksum(db: Db): Promise<string> {
 /** Sydney's future standard sessions on days other than Thursday that start at or after a local time. */
 export async function sydneyEverydaySessionsFrom(db: Db, localTime: string): Promise<number> {
   const result = await db.execute(sql`
-    select count(*)::int as n from slots s join locations l on l.id = s.location_id join slot_types t on t.id = s.slot_type_id
-    where l.slug = ${SYDNEY} and t.slug = 'standard' and s.kind = 'session' and s.start_at >= ${NOW.toISOString()}::timestamptz
+    select count(*)::int as n from slots s join locations l on l.id = s.location_id join slot_types t on t.id =
+    s.slot_type_id
+    where l.slug = ${SYDNEY} and t.slug = 'standard' and s.kind = 'session' and s.start_at >=
+    ${NOW.toISOString()}::timestamptz
       and extract(isodow from s.start_at at time zone 'Australia/Sydney') <> 4
       and to_char(s.start_at at time zone 'Australia/Sydney', 'HH24:MI') >= ${localTime}`);
   return result.rows[0]!.n as number;

@@ -72,7 +72,8 @@ describe('access control on every route', () => {
     aliceIds.carts.push(hold.cartId);
     aliceHeldSlot = hold.slotId;
     malloryHold = await w.holdAndCart(mallory);
-    // Two sold-out days (Carol and Dan hold each one's last session); Alice waits for both, and Carol lets the first go.
+    // Two sold-out days (Carol and Dan hold each one's last session); Alice waits for both, and Carol lets the first
+    // go.
     const [carol, dan] = [
       await createCustomer(w.t.db, w.t.app.idTokens),
       await createCustomer(w.t.db, w.t.app.idTokens),
@@ -144,39 +145,44 @@ describe('access control on every route', () => {
     expect(Object.keys(OWNED).filter((p) => !withParams.includes(p))).toEqual([]);
   });
 
-  it('answers 404 NOT_FOUND to another customer on every {id} route, for each of her resources, and changes nothing', async () => {
-    const before = await stateChecksum(w.t.app);
-    const tried: string[] = [];
-    for (const op of ops.filter((o) => OWNED[o.path])) {
-      const params = OWNED[op.path]!;
-      const kinds = new Set(Object.values(params));
-      // Every combination of Alice's ids the route takes (an order with its own booking).
-      const fills: Record<string, string>[] = kinds.has('order')
-        ? aliceIds.orders.map((o) =>
-            Object.fromEntries(
-              Object.entries(params).map(([name, kind]) => [name, kind === 'order' ? o.orderId : o.bookingId]),
-            ),
-          )
-        : (kinds.has('reservation')
-            ? aliceIds.reservations
-            : kinds.has('waitlist')
-              ? aliceIds.waitlist
-              : aliceIds.bookings
-          ).map((id) => Object.fromEntries(Object.keys(params).map((name) => [name, id])));
-      for (const values of fills) {
-        const url = fillPath(op.path, values);
-        const res = await send(op, url, mallory.headers);
-        expect(res.statusCode, `${op.method} ${url}: ${res.body}`).toBe(404);
-        expectContractError(res, 404, 'NOT_FOUND');
-        tried.push(`${op.method} ${url}`);
+  it(
+    'answers 404 NOT_FOUND to another customer on every {id} route, for each of her resources, and changes ' +
+      'nothing',
+    async () => {
+      const before = await stateChecksum(w.t.app);
+      const tried: string[] = [];
+      for (const op of ops.filter((o) => OWNED[o.path])) {
+        const params = OWNED[op.path]!;
+        const kinds = new Set(Object.values(params));
+        // Every combination of Alice's ids the route takes (an order with its own booking).
+        const fills: Record<string, string>[] = kinds.has('order')
+          ? aliceIds.orders.map((o) =>
+              Object.fromEntries(
+                Object.entries(params).map(([name, kind]) => [name, kind === 'order' ? o.orderId : o.bookingId]),
+              ),
+            )
+          : (kinds.has('reservation')
+              ? aliceIds.reservations
+              : kinds.has('waitlist')
+                ? aliceIds.waitlist
+                : aliceIds.bookings
+            ).map((id) => Object.fromEntries(Object.keys(params).map((name) => [name, id])));
+        for (const values of fills) {
+          const url = fillPath(op.path, values);
+          const res = await send(op, url, mallory.headers);
+          expect(res.statusCode, `${op.method} ${url}: ${res.body}`).toBe(404);
+          expectContractError(res, 404, 'NOT_FOUND');
+          tried.push(`${op.method} ${url}`);
+        }
       }
-    }
-    expect(tried.length).toBeGreaterThanOrEqual((Object.keys(OWNED).length - 1) * 3 + 2);
-    expect(await stateChecksum(w.t.app)).toEqual(before);
-  });
+      expect(tried.length).toBeGreaterThanOrEqual((Object.keys(OWNED).length - 1) * 3 + 2);
+      expect(await stateChecksum(w.t.app)).toEqual(before);
+    },
+  );
 
   it('mixes ids: her order under his booking id, his booking with her hold, her hold in his cart', async () => {
-    // One hold per family (decision 0059): his hold goes before he books, and his booking is paid before he holds again.
+    // One hold per family (decision 0059): his hold goes before he books, and his booking is paid before he holds
+    // again.
     await w.post(`/api/v1/bookings/reservation/${malloryHold.reservationId}/cancel`, mallory);
     const mine = await w.book(mallory, { pay: true });
     malloryHold = await w.holdAndCart(mallory);
@@ -248,20 +254,23 @@ describe('access control on every route', () => {
     }
   });
 
-  it("lists the visitor's catalogue as public with no app check, and answers it with no headers at all (issue 53)", async () => {
-    const catalogue = ops.find((o) => key(o) === 'GET /api/v1/common/catalogue');
-    expect(catalogue).toMatchObject({ token: false, pathParams: [] });
-    const doc = (await w.t.app.inject('/api/v1/openapi.json')).json() as {
-      paths: Record<string, Record<string, { security?: Record<string, unknown>[] }>>;
-    };
-    const security = doc.paths['/api/v1/common/catalogue']!.get!.security ?? [];
-    expect(security.some((s) => 'appCheck' in s || 'idToken' in s)).toBe(false);
-    const res = await w.t.app.inject('/api/v1/common/catalogue');
-    expect(res.statusCode, res.body).toBe(200);
-    expect(res.headers['cache-control']).toMatch(/^public/);
-    // Its neighbour stays a customer route: the catalogue is the only visitor read under /common/ with bookable data.
-    expect(ops.find((o) => key(o) === 'GET /api/v1/common/locations')).toMatchObject({ token: true });
-  });
+  it(
+    "lists the visitor's catalogue as public with no app check, and answers it with no headers at all (issue " + '53)',
+    async () => {
+      const catalogue = ops.find((o) => key(o) === 'GET /api/v1/common/catalogue');
+      expect(catalogue).toMatchObject({ token: false, pathParams: [] });
+      const doc = (await w.t.app.inject('/api/v1/openapi.json')).json() as {
+        paths: Record<string, Record<string, { security?: Record<string, unknown>[] }>>;
+      };
+      const security = doc.paths['/api/v1/common/catalogue']!.get!.security ?? [];
+      expect(security.some((s) => 'appCheck' in s || 'idToken' in s)).toBe(false);
+      const res = await w.t.app.inject('/api/v1/common/catalogue');
+      expect(res.statusCode, res.body).toBe(200);
+      expect(res.headers['cache-control']).toMatch(/^public/);
+      // Its neighbour stays a customer route: the catalogue is the only visitor read under /common/ with bookable data.
+      expect(ops.find((o) => key(o) === 'GET /api/v1/common/locations')).toMatchObject({ token: true });
+    },
+  );
 
   it('refuses a staff token on every customer route with 403 STAFF_NOT_ALLOWED, and no token with 401', async () => {
     const staff = await createCustomer(w.t.db, w.t.app.idTokens, { staff: true });
@@ -278,53 +287,60 @@ describe('access control on every route', () => {
     expect(await stateChecksum(w.t.app)).toEqual(before);
   });
 
-  it('refuses a customer (verified or not) on every staff route with 403 STAFF_ONLY, and no token with 401', async () => {
-    // The one public route under /staff/ is the invitation's (no account to sign in with yet).
-    expect(ops.filter((o) => isStaffRoute(o.path) && !o.token).map(key)).toEqual([
-      'POST /api/v1/staff/invitations/accept',
-    ]);
-    const staffOps = ops.filter((o) => isStaffRoute(o.path) && o.token);
-    expect(staffOps.map(key).sort()).toEqual([...LOCATION_SCOPED, ...NOT_LOCATION_SCOPED].sort());
-    const unverified = await createCustomer(w.t.db, w.t.app.idTokens, { verified: false });
-    const before = await stateChecksum(w.t.app);
-    for (const op of staffOps) {
-      const url = fillPath(op.path, { id: aliceIds.bookings[1]!, locationId: UUID_ZERO, version: '1' }) + queryFor(op);
-      for (const who of [alice, mallory, unverified]) {
-        const res = await send(op, url, who.headers);
-        expectContractError(res, 403, 'STAFF_ONLY');
-        expect(res.json().error).toBe('Staff only');
+  it(
+    'refuses a customer (verified or not) on every staff route with 403 STAFF_ONLY, and no token with ' + '401',
+    async () => {
+      // The one public route under /staff/ is the invitation's (no account to sign in with yet).
+      expect(ops.filter((o) => isStaffRoute(o.path) && !o.token).map(key)).toEqual([
+        'POST /api/v1/staff/invitations/accept',
+      ]);
+      const staffOps = ops.filter((o) => isStaffRoute(o.path) && o.token);
+      expect(staffOps.map(key).sort()).toEqual([...LOCATION_SCOPED, ...NOT_LOCATION_SCOPED].sort());
+      const unverified = await createCustomer(w.t.db, w.t.app.idTokens, { verified: false });
+      const before = await stateChecksum(w.t.app);
+      for (const op of staffOps) {
+        const url =
+          fillPath(op.path, { id: aliceIds.bookings[1]!, locationId: UUID_ZERO, version: '1' }) + queryFor(op);
+        for (const who of [alice, mallory, unverified]) {
+          const res = await send(op, url, who.headers);
+          expectContractError(res, 403, 'STAFF_ONLY');
+          expect(res.json().error).toBe('Staff only');
+        }
+        expectContractError(await send(op, url, {}), 401, 'UNAUTHENTICATED');
       }
-      expectContractError(await send(op, url, {}), 401, 'UNAUTHENTICATED');
-    }
-    expect(await stateChecksum(w.t.app)).toEqual(before);
-    // The same calls with a staff token get past access control (the answers are the routes' own):
-    // a `set` account, on the routes its role may call (every role on every route: staff-roles.test.ts).
-    const staff = await createCustomer(w.t.db, w.t.app.idTokens, { staff: true });
-    const doc = (await w.t.app.inject('/api/v1/openapi.json')).json() as {
-      paths: Record<string, Record<string, { 'x-staff-roles'?: string[] }>>;
-    };
-    const forSet = (o: (typeof staffOps)[number]) =>
-      (doc.paths[o.path]![o.method.toLowerCase()]!['x-staff-roles'] ?? []).includes('set');
-    // "Sign out everywhere" last: it ends this token's session (decision 0063).
-    const endsSession = (o: (typeof staffOps)[number]) => Number(key(o) === 'POST /api/v1/staff/sign-out-everywhere');
-    for (const op of staffOps.filter(forSet).sort((a, b) => endsSession(a) - endsSession(b))) {
-      const res = await send(
-        op,
-        fillPath(op.path, { id: aliceIds.bookings[1]!, locationId: UUID_ZERO, version: '1' }) + queryFor(op),
-        staff.headers,
-      );
-      expect([401, 403], `${key(op)}: ${res.body}`).not.toContain(res.statusCode);
-    }
-  });
+      expect(await stateChecksum(w.t.app)).toEqual(before);
+      // The same calls with a staff token get past access control (the answers are the routes' own):
+      // a `set` account, on the routes its role may call (every role on every route: staff-roles.test.ts).
+      const staff = await createCustomer(w.t.db, w.t.app.idTokens, { staff: true });
+      const doc = (await w.t.app.inject('/api/v1/openapi.json')).json() as {
+        paths: Record<string, Record<string, { 'x-staff-roles'?: string[] }>>;
+      };
+      const forSet = (o: (typeof staffOps)[number]) =>
+        (doc.paths[o.path]![o.method.toLowerCase()]!['x-staff-roles'] ?? []).includes('set');
+      // "Sign out everywhere" last: it ends this token's session (decision 0063).
+      const endsSession = (o: (typeof staffOps)[number]) => Number(key(o) === 'POST /api/v1/staff/sign-out-everywhere');
+      for (const op of staffOps.filter(forSet).sort((a, b) => endsSession(a) - endsSession(b))) {
+        const res = await send(
+          op,
+          fillPath(op.path, { id: aliceIds.bookings[1]!, locationId: UUID_ZERO, version: '1' }) + queryFor(op),
+          staff.headers,
+        );
+        expect([401, 403], `${key(op)}: ${res.body}`).not.toContain(res.statusCode);
+      }
+    },
+  );
 
-  it('refuses an unverified customer with 403 EMAIL_NOT_VERIFIED everywhere but the "unverified ok" routes', async () => {
-    const unverified = await createCustomer(w.t.db, w.t.app.idTokens, { verified: false });
-    for (const op of ops.filter((o) => o.token && !isStaffRoute(o.path) && !UNVERIFIED_OK.includes(key(o)))) {
-      const url = fillPath(op.path, Object.fromEntries(op.pathParams.map((p) => [p, randomUUID()])));
-      expectContractError(await send(op, url, unverified.headers), 403, 'EMAIL_NOT_VERIFIED');
-    }
-    expect((await w.get('/api/v1/user/me', unverified)).statusCode).toBe(200);
-  });
+  it(
+    'refuses an unverified customer with 403 EMAIL_NOT_VERIFIED everywhere but the "unverified ok" ' + 'routes',
+    async () => {
+      const unverified = await createCustomer(w.t.db, w.t.app.idTokens, { verified: false });
+      for (const op of ops.filter((o) => o.token && !isStaffRoute(o.path) && !UNVERIFIED_OK.includes(key(o)))) {
+        const url = fillPath(op.path, Object.fromEntries(op.pathParams.map((p) => [p, randomUUID()])));
+        expectContractError(await send(op, url, unverified.headers), 403, 'EMAIL_NOT_VERIFIED');
+      }
+      expect((await w.get('/api/v1/user/me', unverified)).statusCode).toBe(200);
+    },
+  );
 
   it('leaves her things working for her afterwards', async () => {
     const paid = aliceIds.orders[1]!;

@@ -39,19 +39,23 @@ describe('brute force past the rate limits', () => {
     expect(res.headers['set-cookie']).toBeUndefined();
   };
 
-  it('refuses the 11th guess a minute from one address however the e-mail is spelt, and the owner elsewhere still signs in (issue 36)', async () => {
-    const spellings = ['victim@example.com', 'VICTIM@example.com', ' Victim@Example.COM '];
-    for (let i = 0; i < 10; i++) {
-      const res = await signIn(spellings[i % 3]!, `Guess-number-${i}`, '10.1.0.1');
-      expect(res.statusCode).toBe(401);
-    }
-    expectLimited(await signIn('victim@example.com', STRONG_PASSWORD, '10.1.0.1'));
-    expectLimited(await signIn('Victim@EXAMPLE.com', 'Guess-number-11', '10.1.0.1'));
-    // Before: 10 failures from anywhere answered the owner's right password with 429 for a minute, indefinitely.
-    expect((await signIn('victim@example.com', STRONG_PASSWORD, '10.1.1.2')).statusCode).toBe(200);
-    t.clock.advance(61_000);
-    expect((await signIn('victim@example.com', STRONG_PASSWORD, '10.1.0.1')).statusCode).toBe(200);
-  });
+  it(
+    'refuses the 11th guess a minute from one address however the e-mail is spelt, and the owner elsewhere still ' +
+      'signs in (issue 36)',
+    async () => {
+      const spellings = ['victim@example.com', 'VICTIM@example.com', ' Victim@Example.COM '];
+      for (let i = 0; i < 10; i++) {
+        const res = await signIn(spellings[i % 3]!, `Guess-number-${i}`, '10.1.0.1');
+        expect(res.statusCode).toBe(401);
+      }
+      expectLimited(await signIn('victim@example.com', STRONG_PASSWORD, '10.1.0.1'));
+      expectLimited(await signIn('Victim@EXAMPLE.com', 'Guess-number-11', '10.1.0.1'));
+      // Before: 10 failures from anywhere answered the owner's right password with 429 for a minute, indefinitely.
+      expect((await signIn('victim@example.com', STRONG_PASSWORD, '10.1.1.2')).statusCode).toBe(200);
+      t.clock.advance(61_000);
+      expect((await signIn('victim@example.com', STRONG_PASSWORD, '10.1.0.1')).statusCode).toBe(200);
+    },
+  );
 
   /** The per-IP limits are sized for a shared address (decision 0022): start the window at its cap. */
   const useUpWindow = async (name: string, ip: string, count: number) => {
@@ -105,41 +109,47 @@ describe('brute force past the rate limits', () => {
     expect(await awaitMails(t.db, 'victim@example.com', 0)).toHaveLength(0);
   });
 
-  it('limits guessing of e-mail link codes per IP (30 a minute over check, verify and reset), and a real link still works elsewhere', async () => {
-    const routes = [
-      '/api/v1/auth/action/check',
-      '/api/v1/auth/action/verify-email',
-      '/api/v1/auth/action/reset-password',
-    ];
-    const guess = (i: number, ip = '10.4.0.1') =>
-      t.app.inject({
-        method: 'POST',
-        url: routes[i % 3]!,
-        remoteAddress: ip,
-        payload:
-          i % 3 === 2 ? { oobCode: `guess-${i}`, newPassword: 'Fresh-Snow-On-The-Roof-7' } : { oobCode: `guess-${i}` },
-      });
-    for (let i = 0; i < 30; i++) expectContractError(await guess(i), 400, 'INVALID_ACTION_CODE');
-    for (let i = 30; i < 33; i++) expectLimited(await guess(i));
+  it(
+    'limits guessing of e-mail link codes per IP (30 a minute over check, verify and reset), and a real link still ' +
+      'works elsewhere',
+    async () => {
+      const routes = [
+        '/api/v1/auth/action/check',
+        '/api/v1/auth/action/verify-email',
+        '/api/v1/auth/action/reset-password',
+      ];
+      const guess = (i: number, ip = '10.4.0.1') =>
+        t.app.inject({
+          method: 'POST',
+          url: routes[i % 3]!,
+          remoteAddress: ip,
+          payload:
+            i % 3 === 2
+              ? { oobCode: `guess-${i}`, newPassword: 'Fresh-Snow-On-The-Roof-7' }
+              : { oobCode: `guess-${i}` },
+        });
+      for (let i = 0; i < 30; i++) expectContractError(await guess(i), 400, 'INVALID_ACTION_CODE');
+      for (let i = 30; i < 33; i++) expectLimited(await guess(i));
 
-    // The owner of a real link, on another address, is not locked out by the guesser.
-    await t.app.inject({
-      method: 'POST',
-      url: '/api/v1/user/auth/reset-password',
-      remoteAddress: '10.4.9.9',
-      payload: { email: 'victim@example.com', redirectUrl: APP_ORIGIN },
-    });
-    await awaitMails(t.db, 'victim@example.com');
-    const oobCode = (await latestLink(t.db, 'victim@example.com')).searchParams.get('oobCode')!;
-    const check = await t.app.inject({
-      method: 'POST',
-      url: '/api/v1/auth/action/check',
-      remoteAddress: '10.4.9.9',
-      payload: { oobCode },
-    });
-    expect(check.json()).toMatchObject({ mode: 'resetPassword' });
-    // The guesser's window ends like any other.
-    t.clock.advance(61_000);
-    expectContractError(await guess(99), 400, 'INVALID_ACTION_CODE');
-  });
+      // The owner of a real link, on another address, is not locked out by the guesser.
+      await t.app.inject({
+        method: 'POST',
+        url: '/api/v1/user/auth/reset-password',
+        remoteAddress: '10.4.9.9',
+        payload: { email: 'victim@example.com', redirectUrl: APP_ORIGIN },
+      });
+      await awaitMails(t.db, 'victim@example.com');
+      const oobCode = (await latestLink(t.db, 'victim@example.com')).searchParams.get('oobCode')!;
+      const check = await t.app.inject({
+        method: 'POST',
+        url: '/api/v1/auth/action/check',
+        remoteAddress: '10.4.9.9',
+        payload: { oobCode },
+      });
+      expect(check.json()).toMatchObject({ mode: 'resetPassword' });
+      // The guesser's window ends like any other.
+      t.clock.advance(61_000);
+      expectContractError(await guess(99), 400, 'INVALID_ACTION_CODE');
+    },
+  );
 });

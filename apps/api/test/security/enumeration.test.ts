@@ -59,16 +59,19 @@ describe('account enumeration', () => {
     expect(indistinguishable(gap, 1.5), JSON.stringify(gap)).toBe(false);
   });
 
-  it('reset request: the same status and body for a known and an unknown e-mail, and only the known one gets mail', async () => {
-    const known = await resetRequest('known@example.com');
-    const unknown = await resetRequest('nobody-here@example.com');
-    expect(known.statusCode).toBe(200);
-    expect(unknown.statusCode).toBe(200);
-    expect(unknown.body).toBe(known.body);
-    expect(unknown.headers['content-length']).toBe(known.headers['content-length']);
-    expect(await awaitMails(t.db, 'known@example.com')).toHaveLength(1);
-    expect(await outboxFor(t.db, 'nobody-here@example.com')).toHaveLength(0);
-  });
+  it(
+    'reset request: the same status and body for a known and an unknown e-mail, and only the known one gets ' + 'mail',
+    async () => {
+      const known = await resetRequest('known@example.com');
+      const unknown = await resetRequest('nobody-here@example.com');
+      expect(known.statusCode).toBe(200);
+      expect(unknown.statusCode).toBe(200);
+      expect(unknown.body).toBe(known.body);
+      expect(unknown.headers['content-length']).toBe(known.headers['content-length']);
+      expect(await awaitMails(t.db, 'known@example.com')).toHaveLength(1);
+      expect(await outboxFor(t.db, 'nobody-here@example.com')).toHaveLength(0);
+    },
+  );
 
   it(
     'reset request: a known e-mail answers as fast as an unknown one (the mail is written after the answer)',
@@ -112,15 +115,18 @@ describe('account enumeration', () => {
     },
   );
 
-  it('registration of an existing e-mail: 409 EMAIL_IN_USE as API.md says, with nothing about the account', async () => {
-    // API.md makes this answer differ on purpose (a family must learn they already have an
-    // account); the register limit (5 an hour per IP and per e-mail) bounds what it reveals.
-    const res = await t.app.inject({
-      method: 'POST',
-      url: '/api/v1/user',
-      payload: { email: ' Known@Example.com ', password: STRONG_PASSWORD, firstName: 'X', lastName: 'Y' },
-    });
-    expect(res.statusCode).toBe(409);
-    expect(res.json()).toEqual({ error: 'An account with this email address already exists.', code: 'EMAIL_IN_USE' });
-  });
+  it(
+    'registration of an existing e-mail: 409 EMAIL_IN_USE as API.md says, with nothing about the ' + 'account',
+    async () => {
+      // API.md makes this answer differ on purpose (a family must learn they already have an
+      // account); the register limit (5 an hour per IP and per e-mail) bounds what it reveals.
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/api/v1/user',
+        payload: { email: ' Known@Example.com ', password: STRONG_PASSWORD, firstName: 'X', lastName: 'Y' },
+      });
+      expect(res.statusCode).toBe(409);
+      expect(res.json()).toEqual({ error: 'An account with this email address already exists.', code: 'EMAIL_IN_USE' });
+    },
+  );
 });

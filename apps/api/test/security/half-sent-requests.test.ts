@@ -3,7 +3,10 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../helpers/test-app';
 
-/** Issue 36, probe case 1: half-sent requests held sockets for 150 s, and 1,200 of them from one address made /ready unanswerable. */
+/**
+ * Issue 36, probe case 1: half-sent requests held sockets for 150 s, and 1,200 of them from one address made /ready
+ * unanswerable.
+ */
 
 let t: TestApp;
 let port: number;
@@ -52,7 +55,8 @@ describe('half-sent requests time out', () => {
     const socket = await connect();
     const closed = closedWithin(socket, 6000);
     socket.write(
-      'POST /api/v1/auth/sign-in HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 60000\r\n\r\n{',
+      'POST /api/v1/auth/sign-in HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ' +
+        '60000\r\n\r\n{',
     );
     const result = await closed;
     socket.destroy();
@@ -72,13 +76,17 @@ describe('half-sent requests time out', () => {
 });
 
 describe('open sockets per address are capped', () => {
-  it('over MAX_CONNECTIONS_PER_ADDRESS a new socket is closed unanswered; other addresses and freed places still work', async () => {
-    const held = await Promise.all(Array.from({ length: MAX }, () => connect()));
-    expect(await health('127.0.0.1')).toBe('closed unanswered');
-    expect(await health('127.0.0.2')).toBe('HTTP/1.1 200 OK');
-    held.pop()!.destroy();
-    await new Promise((r) => setTimeout(r, 50));
-    expect(await health('127.0.0.1')).toBe('HTTP/1.1 200 OK');
-    for (const s of held) s.destroy();
-  });
+  it(
+    'over MAX_CONNECTIONS_PER_ADDRESS a new socket is closed unanswered; other addresses and freed places still ' +
+      'work',
+    async () => {
+      const held = await Promise.all(Array.from({ length: MAX }, () => connect()));
+      expect(await health('127.0.0.1')).toBe('closed unanswered');
+      expect(await health('127.0.0.2')).toBe('HTTP/1.1 200 OK');
+      held.pop()!.destroy();
+      await new Promise((r) => setTimeout(r, 50));
+      expect(await health('127.0.0.1')).toBe('HTTP/1.1 200 OK');
+      for (const s of held) s.destroy();
+    },
+  );
 });

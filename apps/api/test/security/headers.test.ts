@@ -139,31 +139,35 @@ describe('security headers, CORS and the refresh cookie', () => {
       expect((await t.app.inject(url)).headers['permissions-policy'], url).toBeUndefined();
   });
 
-  it('sends HSTS in production only (plain http stays usable locally), no loopback sources in its CSP and no dev mailbox', async () => {
-    expect((await t.app.inject('/api/v1/health')).headers['strict-transport-security']).toBeUndefined();
-    const prod = await createTestApp({
-      NODE_ENV: 'production',
-      SMTP_URL: 'smtp://mail.example.com:587',
-      SELLER_ABN: '51 824 753 556',
-      STRIPE_SECRET_KEY: 'sk_test_x',
-    });
-    try {
-      const hsts = String((await prod.app.inject('/api/v1/health')).headers['strict-transport-security']);
-      expect(Number(/max-age=(\d+)/.exec(hsts)?.[1])).toBeGreaterThanOrEqual(15_552_000); // 180 days
-      expect(hsts).toContain('includeSubDomains');
-      // The sandbox's loopback sources are for development only.
-      expect(String((await prod.app.inject('/api/v1/health')).headers['content-security-policy'])).not.toMatch(
-        /localhost|127\.0\.0\.1/,
-      );
-      // Nor does production serve the development mailbox (it would show everyone's reset links).
-      for (const url of ['/api/v1/dev/outbox?to=a@example.com', '/dev/mailbox']) {
-        expect((await prod.app.inject(url)).statusCode, url).toBe(404);
+  it(
+    'sends HSTS in production only (plain http stays usable locally), no loopback sources in its CSP and no dev ' +
+      'mailbox',
+    async () => {
+      expect((await t.app.inject('/api/v1/health')).headers['strict-transport-security']).toBeUndefined();
+      const prod = await createTestApp({
+        NODE_ENV: 'production',
+        SMTP_URL: 'smtp://mail.example.com:587',
+        SELLER_ABN: '51 824 753 556',
+        STRIPE_SECRET_KEY: 'sk_test_x',
+      });
+      try {
+        const hsts = String((await prod.app.inject('/api/v1/health')).headers['strict-transport-security']);
+        expect(Number(/max-age=(\d+)/.exec(hsts)?.[1])).toBeGreaterThanOrEqual(15_552_000); // 180 days
+        expect(hsts).toContain('includeSubDomains');
+        // The sandbox's loopback sources are for development only.
+        expect(String((await prod.app.inject('/api/v1/health')).headers['content-security-policy'])).not.toMatch(
+          /localhost|127\.0\.0\.1/,
+        );
+        // Nor does production serve the development mailbox (it would show everyone's reset links).
+        for (const url of ['/api/v1/dev/outbox?to=a@example.com', '/dev/mailbox']) {
+          expect((await prod.app.inject(url)).statusCode, url).toBe(404);
+        }
+        expect((await t.app.inject('/api/v1/dev/outbox?to=a@example.com')).statusCode).toBe(200);
+      } finally {
+        await prod.close();
       }
-      expect((await t.app.inject('/api/v1/dev/outbox?to=a@example.com')).statusCode).toBe(200);
-    } finally {
-      await prod.close();
-    }
-  });
+    },
+  );
 
   it('allows CORS for the configured app origins only, with credentials', async () => {
     const preflight = (origin: string) =>

@@ -28,7 +28,8 @@ describe('sessions held per address: checkouts', () => {
     const rows = await t.db.execute(sql`
       select s.id from slots s join locations l on l.id = s.location_id
       where s.kind = 'session' and (s.start_at at time zone l.timezone)::date = (
-        select (min(f.start_at) at time zone l.timezone)::date from slots f where f.location_id = l.id and f.kind = 'session' and f.start_at > now() + interval '3 days')
+        select (min(f.start_at) at time zone l.timezone)::date from slots f where f.location_id = l.id and f.kind =
+        'session' and f.start_at > now() + interval '3 days')
       order by l.name, s.start_at limit 3`);
     day = rows.rows.map((r) => r.id as string);
   });

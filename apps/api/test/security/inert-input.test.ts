@@ -68,30 +68,34 @@ describe('SQL- and script-looking input stays inert', () => {
     expect((await register(w.t.app, "x'or'1'='1@example.com")).statusCode).toBeLessThan(500);
   });
 
-  it('escapes the name in the verification e-mail (through the real SMTP catcher) and keeps it as text in the text part', async () => {
-    await w.t.app.inject({
-      method: 'POST',
-      url: '/api/v1/user/auth/email-verification',
-      headers: who.headers,
-      payload: { redirectUrl: APP_ORIGIN },
-    });
-    const oobCode = (await latestLink(w.t.db, email)).searchParams.get('oobCode')!;
-    expect(
-      (await w.t.app.inject({ method: 'POST', url: '/api/v1/auth/action/verify-email', payload: { oobCode } }))
-        .statusCode,
-    ).toBe(200);
-    await deliverMail();
-    const [mail] = (await w.t.app.inject(`/api/v1/dev/outbox?to=${email}`)).json().items as {
-      subject: string;
-      html: string;
-      text: string;
-    }[];
-    expect(mail!.html).not.toMatch(RAW_MARKUP);
-    // The greeting capitalises first letters as typed (issue 17), and stays escaped text.
-    expect(mail!.html).toContain(escapeHtml(greeting(SCRIPT_NAME)));
-    expect(escapeHtml(greeting(SCRIPT_NAME))).toBe('Hi &lt;img Src=x Onerror=alert(1)&gt;,');
-    expect(mail!.text).toContain(greeting(SCRIPT_NAME));
-  });
+  it(
+    'escapes the name in the verification e-mail (through the real SMTP catcher) and keeps it as text in the text ' +
+      'part',
+    async () => {
+      await w.t.app.inject({
+        method: 'POST',
+        url: '/api/v1/user/auth/email-verification',
+        headers: who.headers,
+        payload: { redirectUrl: APP_ORIGIN },
+      });
+      const oobCode = (await latestLink(w.t.db, email)).searchParams.get('oobCode')!;
+      expect(
+        (await w.t.app.inject({ method: 'POST', url: '/api/v1/auth/action/verify-email', payload: { oobCode } }))
+          .statusCode,
+      ).toBe(200);
+      await deliverMail();
+      const [mail] = (await w.t.app.inject(`/api/v1/dev/outbox?to=${email}`)).json().items as {
+        subject: string;
+        html: string;
+        text: string;
+      }[];
+      expect(mail!.html).not.toMatch(RAW_MARKUP);
+      // The greeting capitalises first letters as typed (issue 17), and stays escaped text.
+      expect(mail!.html).toContain(escapeHtml(greeting(SCRIPT_NAME)));
+      expect(escapeHtml(greeting(SCRIPT_NAME))).toBe('Hi &lt;img Src=x Onerror=alert(1)&gt;,');
+      expect(mail!.text).toContain(greeting(SCRIPT_NAME));
+    },
+  );
 
   it('stores a profile update and a cancellation reason verbatim', async () => {
     const patched = await w.t.app.inject({

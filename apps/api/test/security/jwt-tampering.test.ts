@@ -142,17 +142,21 @@ describe('ID token tampering', () => {
     }
   });
 
-  it('refuses a token it accepted many times once the clock passes its exp (no remembered verification outlives it)', async () => {
-    const fresh = await signWith(privateKey, { ...claims(), iat: now, exp: now + 60 });
-    const call = () => t.app.inject({ url: '/api/v1/user/me', headers: { authorization: `Bearer ${fresh}` } });
-    for (let i = 0; i < 3; i++) expect((await call()).statusCode).toBe(200);
-    t.clock.advance(61_000);
-    try {
-      expectContractError(await call(), 401, 'UNAUTHENTICATED');
-    } finally {
-      t.clock.advance(-61_000);
-    }
-  });
+  it(
+    'refuses a token it accepted many times once the clock passes its exp (no remembered verification outlives ' +
+      'it)',
+    async () => {
+      const fresh = await signWith(privateKey, { ...claims(), iat: now, exp: now + 60 });
+      const call = () => t.app.inject({ url: '/api/v1/user/me', headers: { authorization: `Bearer ${fresh}` } });
+      for (let i = 0; i < 3; i++) expect((await call()).statusCode).toBe(200);
+      t.clock.advance(61_000);
+      try {
+        expectContractError(await call(), 401, 'UNAUTHENTICATED');
+      } finally {
+        t.clock.advance(-61_000);
+      }
+    },
+  );
 
   it('takes the token only from the Authorization header (not a cookie or the query string)', async () => {
     for (const req of [

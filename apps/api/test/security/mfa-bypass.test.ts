@@ -32,92 +32,99 @@ describe('TOTP second factor and two-step staff sign-in', () => {
     return res.json().mfaToken as string;
   };
 
-  it('refuses a manager every staff call but enrolment until enrolled (403 MFA_REQUIRED), then enrols with a QR URL and 10 recovery codes', async () => {
-    const first = await signIn(t.app, MANAGER, DEMO_PASSWORD);
-    const idToken = first.json().idToken as string;
-    expect(decodeJwt(idToken)).toMatchObject({ dashboard_user: true, staff_role: 'manager' });
-    expectContractError(
-      await t.app.inject({ url: '/api/v1/staff/accounts', headers: bearer(idToken) }),
-      403,
-      'MFA_REQUIRED',
-    );
-    expect((await t.app.inject({ url: '/api/v1/staff/me', headers: bearer(idToken) })).json()).toMatchObject({
-      role: 'manager',
-      mfaEnrolled: false,
-      mfaRequired: true,
-    });
-    const setup = await t.app.inject({
-      method: 'POST',
-      url: '/api/v1/staff/mfa/setup',
-      headers: bearer(idToken),
-      payload: {},
-    });
-    expect(setup.json().otpauthUrl).toMatch(/^otpauth:\/\/totp\/Kringle:manager%40kringle\.test\?.*secret=/);
-    // Stored sealed, never as the secret itself.
-    const [row] = await t.db.select().from(users).where(eq(users.email, MANAGER));
-    expect(row!.mfaSecret).toBeTruthy();
-    expect(row!.mfaSecret).not.toContain(setup.json().secret);
-    const wrong = await t.app.inject({
-      method: 'POST',
-      url: '/api/v1/staff/mfa/confirm',
-      headers: bearer(idToken),
-      payload: { code: '000000' },
-    });
-    expectContractError(wrong, 400, 'VALIDATION_FAILED');
-    const enrolled = await enrol(t.app, t.clock, MANAGER, DEMO_PASSWORD);
-    secret = enrolled.secret;
-    recoveryCodes = enrolled.recoveryCodes;
-    expect(recoveryCodes).toHaveLength(10);
-    expect(new Set(recoveryCodes).size).toBe(10);
-    expect(JSON.stringify(await t.db.select().from(users).where(eq(users.email, MANAGER)))).not.toContain(
-      recoveryCodes[0],
-    );
-    expect((await t.app.inject({ url: '/api/v1/staff/accounts', headers: bearer(enrolled.idToken) })).statusCode).toBe(
-      200,
-    );
-    expectContractError(
-      await t.app.inject({
+  it(
+    'refuses a manager every staff call but enrolment until enrolled (403 MFA_REQUIRED), then enrols with a QR URL ' +
+      'and 10 recovery codes',
+    async () => {
+      const first = await signIn(t.app, MANAGER, DEMO_PASSWORD);
+      const idToken = first.json().idToken as string;
+      expect(decodeJwt(idToken)).toMatchObject({ dashboard_user: true, staff_role: 'manager' });
+      expectContractError(
+        await t.app.inject({ url: '/api/v1/staff/accounts', headers: bearer(idToken) }),
+        403,
+        'MFA_REQUIRED',
+      );
+      expect((await t.app.inject({ url: '/api/v1/staff/me', headers: bearer(idToken) })).json()).toMatchObject({
+        role: 'manager',
+        mfaEnrolled: false,
+        mfaRequired: true,
+      });
+      const setup = await t.app.inject({
         method: 'POST',
         url: '/api/v1/staff/mfa/setup',
-        headers: bearer(enrolled.idToken),
+        headers: bearer(idToken),
         payload: {},
-      }),
-      409,
-      'MFA_ALREADY_ENROLLED',
-    );
-    // The secret is in no answer about the account.
-    expect(
-      (await t.app.inject({ url: '/api/v1/staff/accounts', headers: bearer(enrolled.idToken) })).body,
-    ).not.toContain(secret);
-  });
+      });
+      expect(setup.json().otpauthUrl).toMatch(/^otpauth:\/\/totp\/Kringle:manager%40kringle\.test\?.*secret=/);
+      // Stored sealed, never as the secret itself.
+      const [row] = await t.db.select().from(users).where(eq(users.email, MANAGER));
+      expect(row!.mfaSecret).toBeTruthy();
+      expect(row!.mfaSecret).not.toContain(setup.json().secret);
+      const wrong = await t.app.inject({
+        method: 'POST',
+        url: '/api/v1/staff/mfa/confirm',
+        headers: bearer(idToken),
+        payload: { code: '000000' },
+      });
+      expectContractError(wrong, 400, 'VALIDATION_FAILED');
+      const enrolled = await enrol(t.app, t.clock, MANAGER, DEMO_PASSWORD);
+      secret = enrolled.secret;
+      recoveryCodes = enrolled.recoveryCodes;
+      expect(recoveryCodes).toHaveLength(10);
+      expect(new Set(recoveryCodes).size).toBe(10);
+      expect(JSON.stringify(await t.db.select().from(users).where(eq(users.email, MANAGER)))).not.toContain(
+        recoveryCodes[0],
+      );
+      expect(
+        (await t.app.inject({ url: '/api/v1/staff/accounts', headers: bearer(enrolled.idToken) })).statusCode,
+      ).toBe(200);
+      expectContractError(
+        await t.app.inject({
+          method: 'POST',
+          url: '/api/v1/staff/mfa/setup',
+          headers: bearer(enrolled.idToken),
+          payload: {},
+        }),
+        409,
+        'MFA_ALREADY_ENROLLED',
+      );
+      // The secret is in no answer about the account.
+      expect(
+        (await t.app.inject({ url: '/api/v1/staff/accounts', headers: bearer(enrolled.idToken) })).body,
+      ).not.toContain(secret);
+    },
+  );
 
-  it('answers the password with a challenge only (no ID token, no cookie); the code gives the usual session', async () => {
-    const first = await signIn(t.app, MANAGER, DEMO_PASSWORD);
-    expect(first.json()).toEqual({ mfaRequired: true, mfaToken: expect.any(String) });
-    expect(cookieOf(first)).toBeUndefined();
-    // Skipping the second step: the challenge is no ID token, and there is no cookie to refresh.
-    expectContractError(
-      await t.app.inject({
-        url: '/api/v1/staff/run-sheet?locationId=00000000-0000-4000-8000-000000000000',
-        headers: bearer(first.json().mfaToken),
-      }),
-      401,
-      'UNAUTHENTICATED',
-    );
-    expectContractError(await t.app.inject({ method: 'POST', url: '/api/v1/auth/refresh' }), 401, 'UNAUTHENTICATED');
-    expectContractError(await secondStep(t.app, first.json().mfaToken, '123456'), 401, 'INVALID_MFA_CODE');
-    const second = await secondStep(t.app, first.json().mfaToken, codeAt(secret, t.clock.now()));
-    expect(second.statusCode, second.body).toBe(200);
-    expect(second.json()).toMatchObject({ idToken: expect.any(String), user: { email: MANAGER } });
-    expect(cookieOf(second)).toBeTruthy();
-    // The mfaToken after use.
-    t.clock.advance(30_000);
-    expectContractError(
-      await secondStep(t.app, first.json().mfaToken, codeAt(secret, t.clock.now())),
-      401,
-      'UNAUTHENTICATED',
-    );
-  });
+  it(
+    'answers the password with a challenge only (no ID token, no cookie); the code gives the usual ' + 'session',
+    async () => {
+      const first = await signIn(t.app, MANAGER, DEMO_PASSWORD);
+      expect(first.json()).toEqual({ mfaRequired: true, mfaToken: expect.any(String) });
+      expect(cookieOf(first)).toBeUndefined();
+      // Skipping the second step: the challenge is no ID token, and there is no cookie to refresh.
+      expectContractError(
+        await t.app.inject({
+          url: '/api/v1/staff/run-sheet?locationId=00000000-0000-4000-8000-000000000000',
+          headers: bearer(first.json().mfaToken),
+        }),
+        401,
+        'UNAUTHENTICATED',
+      );
+      expectContractError(await t.app.inject({ method: 'POST', url: '/api/v1/auth/refresh' }), 401, 'UNAUTHENTICATED');
+      expectContractError(await secondStep(t.app, first.json().mfaToken, '123456'), 401, 'INVALID_MFA_CODE');
+      const second = await secondStep(t.app, first.json().mfaToken, codeAt(secret, t.clock.now()));
+      expect(second.statusCode, second.body).toBe(200);
+      expect(second.json()).toMatchObject({ idToken: expect.any(String), user: { email: MANAGER } });
+      expect(cookieOf(second)).toBeTruthy();
+      // The mfaToken after use.
+      t.clock.advance(30_000);
+      expectContractError(
+        await secondStep(t.app, first.json().mfaToken, codeAt(secret, t.clock.now())),
+        401,
+        'UNAUTHENTICATED',
+      );
+    },
+  );
 
   it('accepts a TOTP code once: the same code again (or an older one) is refused', async () => {
     const code = codeAt(secret, t.clock.now());
@@ -159,21 +166,27 @@ describe('TOTP second factor and two-step staff sign-in', () => {
     expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
   });
 
-  it('a password reset does not get past the second factor: it signs in nowhere, and the new password still asks for a code (ASVS 6.4.3)', async () => {
-    const post = (url: string, payload: object) =>
-      t.app.inject({ method: 'POST', url: `/api/v1${url}`, payload, remoteAddress: '10.1.2.1' });
-    expect((await post('/user/auth/reset-password', { email: MANAGER, redirectUrl: APP_ORIGIN })).statusCode).toBe(200);
-    await awaitMails(t.db, MANAGER);
-    const oobCode = (await latestLink(t.db, MANAGER)).searchParams.get('oobCode')!;
-    const reset = await post('/auth/action/reset-password', { oobCode, newPassword: 'Reindeer-Games-At-Dawn-3' });
-    expect(reset.statusCode, reset.body).toBe(200);
-    expect(reset.json().idToken).toBeUndefined();
-    expect(cookieOf(reset)).toBeUndefined();
-    const first = await signIn(t.app, MANAGER, 'Reindeer-Games-At-Dawn-3');
-    expect(first.json()).toEqual({ mfaRequired: true, mfaToken: expect.any(String) });
-    expect(cookieOf(first)).toBeUndefined();
-    expect((await secondStep(t.app, first.json().mfaToken, codeAt(secret, t.clock.now()))).statusCode).toBe(200);
-  });
+  it(
+    'a password reset does not get past the second factor: it signs in nowhere, and the new password still asks for ' +
+      'a code (ASVS 6.4.3)',
+    async () => {
+      const post = (url: string, payload: object) =>
+        t.app.inject({ method: 'POST', url: `/api/v1${url}`, payload, remoteAddress: '10.1.2.1' });
+      expect((await post('/user/auth/reset-password', { email: MANAGER, redirectUrl: APP_ORIGIN })).statusCode).toBe(
+        200,
+      );
+      await awaitMails(t.db, MANAGER);
+      const oobCode = (await latestLink(t.db, MANAGER)).searchParams.get('oobCode')!;
+      const reset = await post('/auth/action/reset-password', { oobCode, newPassword: 'Reindeer-Games-At-Dawn-3' });
+      expect(reset.statusCode, reset.body).toBe(200);
+      expect(reset.json().idToken).toBeUndefined();
+      expect(cookieOf(reset)).toBeUndefined();
+      const first = await signIn(t.app, MANAGER, 'Reindeer-Games-At-Dawn-3');
+      expect(first.json()).toEqual({ mfaRequired: true, mfaToken: expect.any(String) });
+      expect(cookieOf(first)).toBeUndefined();
+      expect((await secondStep(t.app, first.json().mfaToken, codeAt(secret, t.clock.now()))).statusCode).toBe(200);
+    },
+  );
 
   it('never asks a customer or an unenrolled set member for a second step', async () => {
     for (const email of ['demo@kringle.test', 'elf@kringle.test']) {

@@ -73,57 +73,61 @@ describe('second-factor lockout per account', () => {
     expect(row).toMatchObject({ mfa_failed_count: 0, mfa_locked_until: null });
   });
 
-  it(`the ${MFA_LOCK_AFTER}th wrong code in a row locks the account: 429 with Retry-After for every code, on every instance, until 15 minutes are up`, async () => {
-    const answers = await wrongCodes(MFA_LOCK_AFTER);
-    for (const res of answers.slice(0, -1)) expectContractError(res, 401, 'INVALID_MFA_CODE');
-    const locked = answers.at(-1)!;
-    expectContractError(locked, 429, 'RATE_LIMITED');
-    expect(locked.json().error).toMatch(/accepts no code, recovery codes included, for 15 minutes/);
-    expect(locked.headers['retry-after']).toBe(String(MFA_LOCK_MS / 1000));
+  it(
+    `the ${MFA_LOCK_AFTER}th wrong code in a row locks the account: 429 with Retry-After for every code, on every ` +
+      `instance, until 15 minutes are up`,
+    async () => {
+      const answers = await wrongCodes(MFA_LOCK_AFTER);
+      for (const res of answers.slice(0, -1)) expectContractError(res, 401, 'INVALID_MFA_CODE');
+      const locked = answers.at(-1)!;
+      expectContractError(locked, 429, 'RATE_LIMITED');
+      expect(locked.json().error).toMatch(/accepts no code, recovery codes included, for 15 minutes/);
+      expect(locked.headers['retry-after']).toBe(String(MFA_LOCK_MS / 1000));
 
-    t.clock.advance(60_000);
-    for (const app of [t.app, other.app]) {
-      const res = await rightCode(app);
-      expectContractError(res, 429, 'RATE_LIMITED');
-      expect(Number(res.headers['retry-after'])).toBeLessThanOrEqual(MFA_LOCK_MS / 1000 - 60);
-    }
-    const recovery = await secondStep(
-      other.app,
-      (await signIn(t.app, SUPPORT, DEMO_PASSWORD)).json().mfaToken as string,
-      recoveryCodes[0]!,
-      '10.50.0.1',
-    );
-    expectContractError(recovery, 429, 'RATE_LIMITED');
+      t.clock.advance(60_000);
+      for (const app of [t.app, other.app]) {
+        const res = await rightCode(app);
+        expectContractError(res, 429, 'RATE_LIMITED');
+        expect(Number(res.headers['retry-after'])).toBeLessThanOrEqual(MFA_LOCK_MS / 1000 - 60);
+      }
+      const recovery = await secondStep(
+        other.app,
+        (await signIn(t.app, SUPPORT, DEMO_PASSWORD)).json().mfaToken as string,
+        recoveryCodes[0]!,
+        '10.50.0.1',
+      );
+      expectContractError(recovery, 429, 'RATE_LIMITED');
 
-    const mails = (
-      await t.db.execute(
-        sql`select to_address, subject, text from mail_outbox where subject like '%locked%' order by to_address`,
-      )
-    ).rows;
-    expect(mails.map((m) => m.to_address)).toEqual(['manager@kringle.test', SUPPORT]);
-    expect(String(mails[1]!.text)).toMatch(/10 wrong codes in a row/);
-    const entries = (
-      await t.db.execute(sql`select actor_kind, reason, after from audit_entries where action = 'staff.mfa_locked'`)
-    ).rows;
-    expect(entries).toEqual([
-      expect.objectContaining({
-        actor_kind: 'system',
-        after: expect.objectContaining({ email: SUPPORT, failedCodes: MFA_LOCK_AFTER }),
-      }),
-    ]);
-
-    // The lock ends by itself; the recovery code refused during it was not spent.
-    t.clock.advance(MFA_LOCK_MS);
-    expect((await rightCode(other.app)).statusCode).toBe(200);
-    expect(
-      (
-        await secondStep(
-          t.app,
-          (await signIn(t.app, SUPPORT, DEMO_PASSWORD)).json().mfaToken as string,
-          recoveryCodes[0]!,
-          '10.50.0.2',
+      const mails = (
+        await t.db.execute(
+          sql`select to_address, subject, text from mail_outbox where subject like '%locked%' order by to_address`,
         )
-      ).statusCode,
-    ).toBe(200);
-  });
+      ).rows;
+      expect(mails.map((m) => m.to_address)).toEqual(['manager@kringle.test', SUPPORT]);
+      expect(String(mails[1]!.text)).toMatch(/10 wrong codes in a row/);
+      const entries = (
+        await t.db.execute(sql`select actor_kind, reason, after from audit_entries where action = 'staff.mfa_locked'`)
+      ).rows;
+      expect(entries).toEqual([
+        expect.objectContaining({
+          actor_kind: 'system',
+          after: expect.objectContaining({ email: SUPPORT, failedCodes: MFA_LOCK_AFTER }),
+        }),
+      ]);
+
+      // The lock ends by itself; the recovery code refused during it was not spent.
+      t.clock.advance(MFA_LOCK_MS);
+      expect((await rightCode(other.app)).statusCode).toBe(200);
+      expect(
+        (
+          await secondStep(
+            t.app,
+            (await signIn(t.app, SUPPORT, DEMO_PASSWORD)).json().mfaToken as string,
+            recoveryCodes[0]!,
+            '10.50.0.2',
+          )
+        ).statusCode,
+      ).toBe(200);
+    },
+  );
 });

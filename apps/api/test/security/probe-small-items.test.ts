@@ -70,54 +70,62 @@ it('an empty body with a JSON content type is no body, not "not valid JSON"', as
   expect(signInEmpty.json()).toMatchObject({ code: 'VALIDATION_FAILED' });
 });
 
-it('sign out everywhere revokes every refresh family of the account, and its ID tokens already issued at once (decision 0063)', async () => {
-  const phone = await signIn(t.app, 'small-items@example.com');
-  const laptop = refreshCookieOf(await signIn(t.app, 'small-items@example.com'))!;
-  const phoneIdToken = phone.json<{ idToken: string }>().idToken;
-  expect((await t.app.inject({ url: '/api/v1/user/me', headers: bearer(phoneIdToken) })).statusCode).toBe(200);
-  const res = await t.app.inject({
-    method: 'POST',
-    url: '/api/v1/auth/sign-out-everywhere',
-    headers: bearer(customer.idToken),
-  });
-  expect(res.statusCode).toBe(204);
-  expect((await refresh(t.app, refreshCookieOf(phone))).statusCode).toBe(401);
-  expect((await refresh(t.app, laptop)).statusCode).toBe(401);
-  for (const idToken of [phoneIdToken, customer.idToken]) {
-    const me = await t.app.inject({ url: '/api/v1/user/me', headers: bearer(idToken) });
-    expect(me.statusCode).toBe(401);
-    expect(me.json()).toMatchObject({ code: 'UNAUTHENTICATED' });
-  }
-  expect((await t.app.inject({ method: 'POST', url: '/api/v1/auth/sign-out-everywhere' })).statusCode).toBe(401);
-  // Signing in again works: the new token carries the new epoch.
-  customer = {
-    ...customer,
-    idToken: (await signIn(t.app, 'small-items@example.com')).json<{ idToken: string }>().idToken,
-  };
-  expect((await t.app.inject({ url: '/api/v1/user/me', headers: bearer(customer.idToken) })).statusCode).toBe(200);
-});
+it(
+  'sign out everywhere revokes every refresh family of the account, and its ID tokens already issued at once ' +
+    '(decision 0063)',
+  async () => {
+    const phone = await signIn(t.app, 'small-items@example.com');
+    const laptop = refreshCookieOf(await signIn(t.app, 'small-items@example.com'))!;
+    const phoneIdToken = phone.json<{ idToken: string }>().idToken;
+    expect((await t.app.inject({ url: '/api/v1/user/me', headers: bearer(phoneIdToken) })).statusCode).toBe(200);
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/auth/sign-out-everywhere',
+      headers: bearer(customer.idToken),
+    });
+    expect(res.statusCode).toBe(204);
+    expect((await refresh(t.app, refreshCookieOf(phone))).statusCode).toBe(401);
+    expect((await refresh(t.app, laptop)).statusCode).toBe(401);
+    for (const idToken of [phoneIdToken, customer.idToken]) {
+      const me = await t.app.inject({ url: '/api/v1/user/me', headers: bearer(idToken) });
+      expect(me.statusCode).toBe(401);
+      expect(me.json()).toMatchObject({ code: 'UNAUTHENTICATED' });
+    }
+    expect((await t.app.inject({ method: 'POST', url: '/api/v1/auth/sign-out-everywhere' })).statusCode).toBe(401);
+    // Signing in again works: the new token carries the new epoch.
+    customer = {
+      ...customer,
+      idToken: (await signIn(t.app, 'small-items@example.com')).json<{ idToken: string }>().idToken,
+    };
+    expect((await t.app.inject({ url: '/api/v1/user/me', headers: bearer(customer.idToken) })).statusCode).toBe(200);
+  },
+);
 
-it('a new cart for a hold that has checked out answers 409 CART_INVALID (its checkout lives on), not HOLD_EXPIRED', async () => {
-  const slotId = (
-    await t.db.execute(
-      sql`select id from slots where kind = 'session' and start_at > now() + interval '2 days' order by start_at limit 1`,
-    )
-  ).rows[0]!.id as string;
-  const held = await t.app.inject({
-    method: 'POST',
-    url: '/api/v1/bookings/reservation',
-    headers: bearer(customer.idToken),
-    payload: { slotId },
-  });
-  expect(held.statusCode).toBe(201);
-  const reservationId = held.json<{ id: string }>().id;
-  await t.db.update(reservations).set({ status: 'checked_out' }).where(eq(reservations.id, reservationId));
-  const cart = await t.app.inject({
-    method: 'POST',
-    url: '/api/v1/cart',
-    headers: bearer(customer.idToken),
-    payload: { reservationId, amount: 0, packages: [{ id: randomUUID(), quantity: 1 }] },
-  });
-  expect(cart.statusCode).toBe(409);
-  expect(cart.json()).toMatchObject({ code: 'CART_INVALID' });
-});
+it(
+  'a new cart for a hold that has checked out answers 409 CART_INVALID (its checkout lives on), not ' + 'HOLD_EXPIRED',
+  async () => {
+    const slotId = (
+      await t.db.execute(
+        sql`select id from slots where kind = 'session' and start_at > now() + interval '2 days' order by start_at
+limit 1`,
+      )
+    ).rows[0]!.id as string;
+    const held = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/bookings/reservation',
+      headers: bearer(customer.idToken),
+      payload: { slotId },
+    });
+    expect(held.statusCode).toBe(201);
+    const reservationId = held.json<{ id: string }>().id;
+    await t.db.update(reservations).set({ status: 'checked_out' }).where(eq(reservations.id, reservationId));
+    const cart = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/cart',
+      headers: bearer(customer.idToken),
+      payload: { reservationId, amount: 0, packages: [{ id: randomUUID(), quantity: 1 }] },
+    });
+    expect(cart.statusCode).toBe(409);
+    expect(cart.json()).toMatchObject({ code: 'CART_INVALID' });
+  },
+);

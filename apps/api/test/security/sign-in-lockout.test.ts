@@ -6,7 +6,10 @@ import { APP_ORIGIN, bearer, STRONG_PASSWORD } from '../helpers/accounts';
 import { appCheckToken } from '../helpers/app-check';
 import { createTestApp, type TestApp } from '../helpers/test-app';
 
-/** Issue 36, probe cases 3 to 5: a family locked out from anywhere, one proof for any number of guesses or accounts, e-mail bombing. */
+/**
+ * Issue 36, probe cases 3 to 5: a family locked out from anywhere, one proof for any number of guesses or accounts,
+ * e-mail bombing.
+ */
 
 let t: TestApp;
 beforeAll(async () => {
@@ -45,22 +48,32 @@ describe('sign-in guessing cannot lock the owner out', () => {
     expect(spent.json()).toMatchObject({ code: 'APP_CHECK_INVALID' });
   });
 
-  it("guesses from many addresses put the e-mail under pressure: every attempt then needs a fresh proof, and the owner's right password still works", async () => {
-    for (let i = 0; i < 12; i++) {
-      const res = await signIn('owner@example.com', `Guess-number-${i}`, `10.2.0.${i + 1}`, await appCheckToken(t.app));
-      expect(res.statusCode).toBe(401);
-      expect(res.json()).toMatchObject({ code: 'INVALID_CREDENTIALS' });
-    }
-    // A proof already spent on this e-mail: asked for a fresh one, not refused for a minute.
-    const used = await appCheckToken(t.app);
-    expect((await signIn('owner@example.com', 'Guess-again-1', '10.2.1.1', used)).statusCode).toBe(401);
-    expect((await signIn('owner@example.com', STRONG_PASSWORD, '10.3.0.1', used)).json()).toMatchObject({
-      code: 'APP_CHECK_INVALID',
-    });
-    // Before: 429 RATE_LIMITED for the owner, from anywhere.
-    const owner = await signIn('owner@example.com', STRONG_PASSWORD, '10.3.0.1', await appCheckToken(t.app));
-    expect(owner.statusCode).toBe(200);
-  }, 30_000);
+  it(
+    'guesses from many addresses put the e-mail under pressure: every attempt then needs a fresh proof, and the ' +
+      "owner's right password still works",
+    async () => {
+      for (let i = 0; i < 12; i++) {
+        const res = await signIn(
+          'owner@example.com',
+          `Guess-number-${i}`,
+          `10.2.0.${i + 1}`,
+          await appCheckToken(t.app),
+        );
+        expect(res.statusCode).toBe(401);
+        expect(res.json()).toMatchObject({ code: 'INVALID_CREDENTIALS' });
+      }
+      // A proof already spent on this e-mail: asked for a fresh one, not refused for a minute.
+      const used = await appCheckToken(t.app);
+      expect((await signIn('owner@example.com', 'Guess-again-1', '10.2.1.1', used)).statusCode).toBe(401);
+      expect((await signIn('owner@example.com', STRONG_PASSWORD, '10.3.0.1', used)).json()).toMatchObject({
+        code: 'APP_CHECK_INVALID',
+      });
+      // Before: 429 RATE_LIMITED for the owner, from anywhere.
+      const owner = await signIn('owner@example.com', STRONG_PASSWORD, '10.3.0.1', await appCheckToken(t.app));
+      expect(owner.statusCode).toBe(200);
+    },
+    30_000,
+  );
 
   it('past the ceiling per e-mail alone (1,000 an hour) it is a flat 429', async () => {
     await t.db.insert(rateLimitCounters).values({

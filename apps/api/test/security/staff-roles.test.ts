@@ -178,41 +178,51 @@ describe('staff roles and locations on every staff route', () => {
     expect(refused).toBeGreaterThan(20);
   });
 
-  it('answers 403 LOCATION_FORBIDDEN to an allowed role scoped to another location, on every location route', async () => {
-    for (const op of ops.filter((o) => LOCATION_SCOPED.includes(key(o)))) {
-      for (const role of op.roles) expectContractError(await send(op, people[role].other), 403, 'LOCATION_FORBIDDEN');
-    }
-  });
+  it(
+    'answers 403 LOCATION_FORBIDDEN to an allowed role scoped to another location, on every location ' + 'route',
+    async () => {
+      for (const op of ops.filter((o) => LOCATION_SCOPED.includes(key(o)))) {
+        for (const role of op.roles) expectContractError(await send(op, people[role].other), 403, 'LOCATION_FORBIDDEN');
+      }
+    },
+  );
 
-  it("lets an allowed role in at its own location and with every location (the answers are the routes' own)", async () => {
-    for (const op of ops) {
-      for (const role of op.roles) {
-        for (const who of [people[role].own, people[role].all]) {
-          const res = await send(op, who);
-          expect([401, 403], `${key(op)} as ${role}: ${res.body}`).not.toContain(res.statusCode);
+  it(
+    "lets an allowed role in at its own location and with every location (the answers are the routes' " + 'own)',
+    async () => {
+      for (const op of ops) {
+        for (const role of op.roles) {
+          for (const who of [people[role].own, people[role].all]) {
+            const res = await send(op, who);
+            expect([401, 403], `${key(op)} as ${role}: ${res.body}`).not.toContain(res.statusCode);
+          }
         }
       }
-    }
-  });
+    },
+  );
 
-  it('refuses a manager or support member without a second factor (403 MFA_REQUIRED) but for enrolment; set staff need none', async () => {
-    for (const op of ops) {
-      for (const role of ['manager', 'support'] as const) {
-        const res = await send(op, people[role].unenrolled);
-        if (BEFORE_MFA.includes(key(op)))
-          expect([401, 403], `${key(op)} as ${role}: ${res.body}`).not.toContain(res.statusCode);
-        else expectContractError(res, 403, 'MFA_REQUIRED');
+  it(
+    'refuses a manager or support member without a second factor (403 MFA_REQUIRED) but for enrolment; set staff ' +
+      'need none',
+    async () => {
+      for (const op of ops) {
+        for (const role of ['manager', 'support'] as const) {
+          const res = await send(op, people[role].unenrolled);
+          if (BEFORE_MFA.includes(key(op)))
+            expect([401, 403], `${key(op)} as ${role}: ${res.body}`).not.toContain(res.statusCode);
+          else expectContractError(res, 403, 'MFA_REQUIRED');
+        }
       }
-    }
-    expect(
-      (
-        await send(
-          ops.find((o) => key(o) === 'GET /api/v1/staff/run-sheet')!,
-          people.set.unenrolled,
-        )
-      ).statusCode,
-    ).toBe(200);
-  });
+      expect(
+        (
+          await send(
+            ops.find((o) => key(o) === 'GET /api/v1/staff/run-sheet')!,
+            people.set.unenrolled,
+          )
+        ).statusCode,
+      ).toBe(200);
+    },
+  );
 
   it('shows a scoped account only its own locations in the catalogue', async () => {
     const op = ops.find((o) => key(o) === 'GET /api/v1/staff/catalogue')!;

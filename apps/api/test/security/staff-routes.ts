@@ -3,7 +3,10 @@
  * (issue 34): a route added or gone must be written here on purpose.
  */
 
-/** Routes that act on one location (of a query, a body, a booking or a session): 403 LOCATION_FORBIDDEN outside the account's list. */
+/**
+ * Routes that act on one location (of a query, a body, a booking or a session): 403 LOCATION_FORBIDDEN outside the
+ * account's list.
+ */
 export const LOCATION_SCOPED = [
   'GET /api/v1/staff/run-sheet',
   'GET /api/v1/staff/run-sheet.csv',

@@ -26,25 +26,29 @@ describe('replay of refresh tokens and e-mail links', () => {
 
   const post = (url: string, payload: object) => t.app.inject({ method: 'POST', url: `/api/v1${url}`, payload });
 
-  it('a replayed (already rotated) refresh token revokes its whole family after the reuse grace, including the newest token', async () => {
-    const u = await createSignedInUser(t.app, t.db, 'replay@example.com', { verified: true });
-    const first = await refresh(t.app, u.refreshToken);
-    const newest = refreshCookieOf(first)!;
-    t.clock.advance(20_001); // past REFRESH_REUSE_GRACE_SECONDS (refresh-reuse.test.ts covers the grace)
-    const replay = await refresh(t.app, u.refreshToken);
-    expectContractError(replay, 401, 'UNAUTHENTICATED');
-    expect(replay.cookies.find((c) => c.name === 'kringle_refresh')?.value).toBe('');
-    expectContractError(await refresh(t.app, newest), 401, 'UNAUTHENTICATED');
-    // Sign-out with a dead token changes nothing and still answers 204.
-    const before = await stateChecksum(t.app);
-    const out = await t.app.inject({
-      method: 'POST',
-      url: '/api/v1/auth/sign-out',
-      cookies: { kringle_refresh: u.refreshToken },
-    });
-    expect(out.statusCode).toBe(204);
-    expect(await stateChecksum(t.app)).toEqual(before);
-  });
+  it(
+    'a replayed (already rotated) refresh token revokes its whole family after the reuse grace, including the ' +
+      'newest token',
+    async () => {
+      const u = await createSignedInUser(t.app, t.db, 'replay@example.com', { verified: true });
+      const first = await refresh(t.app, u.refreshToken);
+      const newest = refreshCookieOf(first)!;
+      t.clock.advance(20_001); // past REFRESH_REUSE_GRACE_SECONDS (refresh-reuse.test.ts covers the grace)
+      const replay = await refresh(t.app, u.refreshToken);
+      expectContractError(replay, 401, 'UNAUTHENTICATED');
+      expect(replay.cookies.find((c) => c.name === 'kringle_refresh')?.value).toBe('');
+      expectContractError(await refresh(t.app, newest), 401, 'UNAUTHENTICATED');
+      // Sign-out with a dead token changes nothing and still answers 204.
+      const before = await stateChecksum(t.app);
+      const out = await t.app.inject({
+        method: 'POST',
+        url: '/api/v1/auth/sign-out',
+        cookies: { kringle_refresh: u.refreshToken },
+      });
+      expect(out.statusCode).toBe(204);
+      expect(await stateChecksum(t.app)).toEqual(before);
+    },
+  );
 
   it('a reset link works once; a second use, or use as a verify link, is refused and changes nothing', async () => {
     await createSignedInUser(t.app, t.db, 'reset-once@example.com');

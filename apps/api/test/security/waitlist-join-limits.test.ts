@@ -56,17 +56,21 @@ function expectRateLimited(res: Awaited<ReturnType<typeof join>>) {
 }
 
 describe('waitlist joins are limited per account and per address', () => {
-  it('an account that joins and leaves the line over and over gets 10 joins an hour, then 429; another account still joins', async () => {
-    const churner = await createCustomer(t.db, t.app.idTokens);
-    for (let i = 0; i < WAITLIST_JOIN_LIMITS.perUser.max; i++) {
-      const joined = await join(churner);
-      expect(joined.statusCode, joined.body).toBe(201);
-      expect((await leave(churner, joined.json<{ id: string }>().id)).statusCode).toBe(204);
-    }
-    expectRateLimited(await join(churner));
-    // The same address, another family: not touched by the churner's count.
-    expect((await join(await createCustomer(t.db, t.app.idTokens))).statusCode).toBe(201);
-  });
+  it(
+    'an account that joins and leaves the line over and over gets 10 joins an hour, then 429; another account still ' +
+      'joins',
+    async () => {
+      const churner = await createCustomer(t.db, t.app.idTokens);
+      for (let i = 0; i < WAITLIST_JOIN_LIMITS.perUser.max; i++) {
+        const joined = await join(churner);
+        expect(joined.statusCode, joined.body).toBe(201);
+        expect((await leave(churner, joined.json<{ id: string }>().id)).statusCode).toBe(204);
+      }
+      expectRateLimited(await join(churner));
+      // The same address, another family: not touched by the churner's count.
+      expect((await join(await createCustomer(t.db, t.app.idTokens))).statusCode).toBe(201);
+    },
+  );
 
   it('30 joins a day per account (the daily cap), whatever the hour', async () => {
     const family = await createCustomer(t.db, t.app.idTokens);
@@ -74,17 +78,23 @@ describe('waitlist joins are limited per account and per address', () => {
     expectRateLimited(await join(family, '10.7.0.2'));
   });
 
-  it('300 joins an hour from one address, across any number of accounts; another address is not held back', async () => {
-    await fill('waitlist-join:ip', '10.7.0.3', WAITLIST_JOIN_LIMITS.perIp.max, 3_600_000);
-    const family = await createCustomer(t.db, t.app.idTokens);
-    expectRateLimited(await join(family, '10.7.0.3'));
-    expect((await join(family, '10.7.0.4')).statusCode).toBe(201);
-  });
+  it(
+    '300 joins an hour from one address, across any number of accounts; another address is not held ' + 'back',
+    async () => {
+      await fill('waitlist-join:ip', '10.7.0.3', WAITLIST_JOIN_LIMITS.perIp.max, 3_600_000);
+      const family = await createCustomer(t.db, t.app.idTokens);
+      expectRateLimited(await join(family, '10.7.0.3'));
+      expect((await join(family, '10.7.0.4')).statusCode).toBe(201);
+    },
+  );
 
-  it("an IPv6 address counts by its /64: one home's other addresses share the count, another /64 does not", async () => {
-    await fill('waitlist-join:ip', '2001:db8:7:3::/64', WAITLIST_JOIN_LIMITS.perIp.max, 3_600_000);
-    const family = await createCustomer(t.db, t.app.idTokens);
-    for (const ip of ['2001:db8:7:3::1', '2001:db8:7:3:9f2c:11ab:4d:e001']) expectRateLimited(await join(family, ip));
-    expect((await join(family, '2001:db8:7:4::1')).statusCode).toBe(201);
-  });
+  it(
+    "an IPv6 address counts by its /64: one home's other addresses share the count, another /64 does " + 'not',
+    async () => {
+      await fill('waitlist-join:ip', '2001:db8:7:3::/64', WAITLIST_JOIN_LIMITS.perIp.max, 3_600_000);
+      const family = await createCustomer(t.db, t.app.idTokens);
+      for (const ip of ['2001:db8:7:3::1', '2001:db8:7:3:9f2c:11ab:4d:e001']) expectRateLimited(await join(family, ip));
+      expect((await join(family, '2001:db8:7:4::1')).statusCode).toBe(201);
+    },
+  );
 });

@@ -202,67 +202,80 @@ describe('staff accounts', () => {
     expect((await signIn(t.app, 'elf@kringle.test', DEMO_PASSWORD)).statusCode).toBe(200);
   });
 
-  it("signs a member out everywhere at once: the other devices' ID tokens and refresh cookies are refused; a new sign-in works", async () => {
-    const [phone, laptop] = [
-      await signIn(t.app, 'elf@kringle.test', DEMO_PASSWORD),
-      await signIn(t.app, 'elf@kringle.test', DEMO_PASSWORD),
-    ];
-    const phoneToken = phone.json().idToken as string;
-    expect((await call('GET', `/staff/run-sheet?locationId=${sydney}`, phoneToken)).statusCode).toBe(200);
-    t.clock.advance(2000);
-    const out = await call('POST', '/staff/sign-out-everywhere', laptop.json().idToken as string, {});
-    expect(out.statusCode).toBe(204);
-    expect(String(out.headers['set-cookie'])).toContain(`${REFRESH_COOKIE}=;`);
-    // The phone's token still has 15 minutes on it, and is refused all the same (its session epoch is behind, decision 0063).
-    expectContractError(await call('GET', `/staff/run-sheet?locationId=${sydney}`, phoneToken), 401, 'UNAUTHENTICATED');
-    for (const device of [phone, laptop]) {
+  it(
+    "signs a member out everywhere at once: the other devices' ID tokens and refresh cookies are refused; a new " +
+      'sign-in works',
+    async () => {
+      const [phone, laptop] = [
+        await signIn(t.app, 'elf@kringle.test', DEMO_PASSWORD),
+        await signIn(t.app, 'elf@kringle.test', DEMO_PASSWORD),
+      ];
+      const phoneToken = phone.json().idToken as string;
+      expect((await call('GET', `/staff/run-sheet?locationId=${sydney}`, phoneToken)).statusCode).toBe(200);
+      t.clock.advance(2000);
+      const out = await call('POST', '/staff/sign-out-everywhere', laptop.json().idToken as string, {});
+      expect(out.statusCode).toBe(204);
+      expect(String(out.headers['set-cookie'])).toContain(`${REFRESH_COOKIE}=;`);
+      // The phone's token still has 15 minutes on it, and is refused all the same (its session epoch is behind,
+      // decision 0063).
       expectContractError(
-        await t.app.inject({
-          method: 'POST',
-          url: '/api/v1/auth/refresh',
-          cookies: { [REFRESH_COOKIE]: cookieOf(device)! },
-        }),
+        await call('GET', `/staff/run-sheet?locationId=${sydney}`, phoneToken),
         401,
         'UNAUTHENTICATED',
       );
-    }
-    const again = await signIn(t.app, 'elf@kringle.test', DEMO_PASSWORD);
-    expect(
-      (await call('GET', `/staff/run-sheet?locationId=${sydney}`, again.json().idToken as string)).statusCode,
-    ).toBe(200);
-    // Only staff accounts: a family signs out everywhere through /auth/sign-out-everywhere.
-    expectContractError(await call('POST', '/staff/sign-out-everywhere', null, {}), 401, 'UNAUTHENTICATED');
-  });
+      for (const device of [phone, laptop]) {
+        expectContractError(
+          await t.app.inject({
+            method: 'POST',
+            url: '/api/v1/auth/refresh',
+            cookies: { [REFRESH_COOKIE]: cookieOf(device)! },
+          }),
+          401,
+          'UNAUTHENTICATED',
+        );
+      }
+      const again = await signIn(t.app, 'elf@kringle.test', DEMO_PASSWORD);
+      expect(
+        (await call('GET', `/staff/run-sheet?locationId=${sydney}`, again.json().idToken as string)).statusCode,
+      ).toBe(200);
+      // Only staff accounts: a family signs out everywhere through /auth/sign-out-everywhere.
+      expectContractError(await call('POST', '/staff/sign-out-everywhere', null, {}), 401, 'UNAUTHENTICATED');
+    },
+  );
 
-  it('deactivates at once on another API instance too: its cached staff state does not outlive the session epoch (decision 0063)', async () => {
-    const other = await createTestApp({}, t.clock, undefined, { databaseUrl: t.databaseUrl });
-    const listener = startSessionCutoffsListener({
-      cutoffs: other.app.sessionCutoffs,
-      db: other.db,
-      clock: t.clock,
-      log: other.app.log,
-      databaseUrl: t.databaseUrl,
-    });
-    await listener.ready;
-    try {
-      const elfToken = (await signIn(t.app, 'elf@kringle.test', DEMO_PASSWORD)).json().idToken as string;
-      const id = decodeJwt(elfToken).sub!;
-      const there = () => other.app.inject({ url: '/api/v1/staff/catalogue', headers: bearer(elfToken) });
-      // The other instance now trusts the account as active for STAFF_STATE_CACHE_MS (5 s).
-      expect((await there()).statusCode).toBe(200);
-      expect((await call('PATCH', `/staff/accounts/${id}`, manager, { active: false })).statusCode).toBe(200);
-      const started = Date.now();
-      while ((await there()).statusCode === 200 && Date.now() - started < 5000)
-        await new Promise((r) => setTimeout(r, 25));
-      expect(Date.now() - started).toBeLessThan(1500);
-      expectContractError(await there(), 401, 'UNAUTHENTICATED');
-      await call('PATCH', `/staff/accounts/${id}`, manager, { active: true });
-    } finally {
-      await listener.stop();
-      await other.app.close();
-      await other.pool.end();
-    }
-  });
+  it(
+    'deactivates at once on another API instance too: its cached staff state does not outlive the session epoch ' +
+      '(decision 0063)',
+    async () => {
+      const other = await createTestApp({}, t.clock, undefined, { databaseUrl: t.databaseUrl });
+      const listener = startSessionCutoffsListener({
+        cutoffs: other.app.sessionCutoffs,
+        db: other.db,
+        clock: t.clock,
+        log: other.app.log,
+        databaseUrl: t.databaseUrl,
+      });
+      await listener.ready;
+      try {
+        const elfToken = (await signIn(t.app, 'elf@kringle.test', DEMO_PASSWORD)).json().idToken as string;
+        const id = decodeJwt(elfToken).sub!;
+        const there = () => other.app.inject({ url: '/api/v1/staff/catalogue', headers: bearer(elfToken) });
+        // The other instance now trusts the account as active for STAFF_STATE_CACHE_MS (5 s).
+        expect((await there()).statusCode).toBe(200);
+        expect((await call('PATCH', `/staff/accounts/${id}`, manager, { active: false })).statusCode).toBe(200);
+        const started = Date.now();
+        while ((await there()).statusCode === 200 && Date.now() - started < 5000)
+          await new Promise((r) => setTimeout(r, 25));
+        expect(Date.now() - started).toBeLessThan(1500);
+        expectContractError(await there(), 401, 'UNAUTHENTICATED');
+        await call('PATCH', `/staff/accounts/${id}`, manager, { active: true });
+      } finally {
+        await listener.stop();
+        await other.app.close();
+        await other.pool.end();
+      }
+    },
+  );
 
   it('keeps a manager from demoting, deactivating or resetting themself', async () => {
     const id = decodeJwt(manager).sub!;
@@ -271,23 +284,27 @@ describe('staff accounts', () => {
     expectContractError(await call('PATCH', `/staff/accounts/${id}`, manager, { resetMfa: true }), 400, 'BAD_REQUEST');
   });
 
-  it("resets a member's lost second factor: sessions end, the password alone signs in, and enrolment is asked again", async () => {
-    const support = await enrol(t.app, t.clock, 'support@kringle.test', DEMO_PASSWORD);
-    const first = await signIn(t.app, 'support@kringle.test', DEMO_PASSWORD);
-    expect(first.json().mfaRequired).toBe(true);
-    const id = decodeJwt(support.idToken).sub!;
-    expect((await call('PATCH', `/staff/accounts/${id}`, manager, { resetMfa: true })).json()).toMatchObject({
-      mfaEnrolled: false,
-    });
-    const again = await signIn(t.app, 'support@kringle.test', DEMO_PASSWORD);
-    expect(again.json().idToken).toEqual(expect.any(String));
-    expectContractError(
-      await call('GET', `/staff/run-sheet?locationId=${sydney}`, again.json().idToken),
-      403,
-      'MFA_REQUIRED',
-    );
-    expect((await call('POST', '/staff/mfa/setup', again.json().idToken, {})).statusCode).toBe(200);
-  });
+  it(
+    "resets a member's lost second factor: sessions end, the password alone signs in, and enrolment is asked " +
+      'again',
+    async () => {
+      const support = await enrol(t.app, t.clock, 'support@kringle.test', DEMO_PASSWORD);
+      const first = await signIn(t.app, 'support@kringle.test', DEMO_PASSWORD);
+      expect(first.json().mfaRequired).toBe(true);
+      const id = decodeJwt(support.idToken).sub!;
+      expect((await call('PATCH', `/staff/accounts/${id}`, manager, { resetMfa: true })).json()).toMatchObject({
+        mfaEnrolled: false,
+      });
+      const again = await signIn(t.app, 'support@kringle.test', DEMO_PASSWORD);
+      expect(again.json().idToken).toEqual(expect.any(String));
+      expectContractError(
+        await call('GET', `/staff/run-sheet?locationId=${sydney}`, again.json().idToken),
+        403,
+        'MFA_REQUIRED',
+      );
+      expect((await call('POST', '/staff/mfa/setup', again.json().idToken, {})).statusCode).toBe(200);
+    },
+  );
 
   it('ends an idle staff session after 30 minutes without a refresh, and any after 12 hours', async () => {
     const refresh = (cookie: string) =>

@@ -43,7 +43,8 @@ describe('the audit trail, least privilege and its hash chain', () => {
     await loadSeason(t.db, demoSeason(clock.now(), { days: 42 }), clock.now());
     sessionIds = (
       await t.db.execute(sql`select s.id from slots s join slot_types st on st.id = s.slot_type_id
-        where s.kind = 'session' and st.slug = 'standard' and s.start_at > now() + interval '3 days' order by s.start_at limit 20`)
+        where s.kind = 'session' and st.slug = 'standard' and s.start_at > now() + interval '3 days' order by
+        s.start_at limit 20`)
     ).rows.map((r) => r.id as string);
     runtime = new pg.Client({ connectionString: t.databaseUrl });
     owner = new pg.Client({ connectionString: t.ownerUrl });
@@ -94,47 +95,51 @@ describe('the audit trail, least privilege and its hash chain', () => {
       (e: { code: number; stdout: string; stderr: string }) => ({ code: e.code, out: e.stdout + e.stderr }),
     );
 
-  it('the API runs as a role that owns nothing: it cannot switch the triggers off, rewrite or empty the trail, and the API still works', async () => {
-    const { bookingId } = await holdAndCheckout();
-    expect(await runtimeRoleProblems(runtime)).toEqual([]);
-    // What a single-URL start warns about (decision 0078): the owner (here the superuser) could rewrite the trail.
-    expect(await runtimeRoleProblems(owner)).toEqual(
-      expect.arrayContaining([
-        expect.stringMatching(/is a superuser$/),
-        expect.stringMatching(/owns \d+ tables, views or sequences$/),
-      ]),
-    );
-    expect((await runtime.query('select current_user as u')).rows[0].u).toBe('kringle_app');
-    const id = (await runtime.query('select id from audit_entries where booking_id = $1 limit 1', [bookingId])).rows[0]
-      .id as string;
-    await refusedAsRuntime('set session_replication_role = replica');
-    await refusedAsRuntime('alter table audit_entries disable trigger audit_entries_no_update');
-    await refusedAsRuntime('alter table audit_entries disable trigger all');
-    await refusedAsRuntime(`update audit_entries set reason = 'rewritten' where id = '${id}'`);
-    await refusedAsRuntime(`update audit_entries set action = 'nothing', actor_email = null where id = '${id}'`);
-    await refusedAsRuntime(`delete from audit_entries where id = '${id}'`);
-    await refusedAsRuntime('truncate audit_entries');
-    await refusedAsRuntime('drop table audit_entries');
-    await refusedAsRuntime('update audit_chain set sealed_at = now()');
-    await refusedAsRuntime('delete from audit_chain');
-    await refusedAsRuntime('truncate audit_chain');
-    // Nor may it make a table of its own.
-    await refusedAsRuntime('create table mine (id int)');
-    // The API goes on: another hold and checkout, and a manager reads the trail.
-    await holdAndCheckout();
-    const manager = await createPerson(
-      t.db,
-      true,
-      { firstName: 'Mona', lastName: 'Manager' },
-      { role: 'manager', mfaEnrolled: true },
-    );
-    const read = await t.app.inject({
-      url: `/api/v1/staff/audit?bookingId=${bookingId}`,
-      headers: await signedInHeaders(t, manager),
-    });
-    expect(read.statusCode).toBe(200);
-    expect(read.json().items.length).toBeGreaterThan(0);
-  });
+  it(
+    'the API runs as a role that owns nothing: it cannot switch the triggers off, rewrite or empty the trail, and ' +
+      'the API still works',
+    async () => {
+      const { bookingId } = await holdAndCheckout();
+      expect(await runtimeRoleProblems(runtime)).toEqual([]);
+      // What a single-URL start warns about (decision 0078): the owner (here the superuser) could rewrite the trail.
+      expect(await runtimeRoleProblems(owner)).toEqual(
+        expect.arrayContaining([
+          expect.stringMatching(/is a superuser$/),
+          expect.stringMatching(/owns \d+ tables, views or sequences$/),
+        ]),
+      );
+      expect((await runtime.query('select current_user as u')).rows[0].u).toBe('kringle_app');
+      const id = (await runtime.query('select id from audit_entries where booking_id = $1 limit 1', [bookingId]))
+        .rows[0].id as string;
+      await refusedAsRuntime('set session_replication_role = replica');
+      await refusedAsRuntime('alter table audit_entries disable trigger audit_entries_no_update');
+      await refusedAsRuntime('alter table audit_entries disable trigger all');
+      await refusedAsRuntime(`update audit_entries set reason = 'rewritten' where id = '${id}'`);
+      await refusedAsRuntime(`update audit_entries set action = 'nothing', actor_email = null where id = '${id}'`);
+      await refusedAsRuntime(`delete from audit_entries where id = '${id}'`);
+      await refusedAsRuntime('truncate audit_entries');
+      await refusedAsRuntime('drop table audit_entries');
+      await refusedAsRuntime('update audit_chain set sealed_at = now()');
+      await refusedAsRuntime('delete from audit_chain');
+      await refusedAsRuntime('truncate audit_chain');
+      // Nor may it make a table of its own.
+      await refusedAsRuntime('create table mine (id int)');
+      // The API goes on: another hold and checkout, and a manager reads the trail.
+      await holdAndCheckout();
+      const manager = await createPerson(
+        t.db,
+        true,
+        { firstName: 'Mona', lastName: 'Manager' },
+        { role: 'manager', mfaEnrolled: true },
+      );
+      const read = await t.app.inject({
+        url: `/api/v1/staff/audit?bookingId=${bookingId}`,
+        headers: await signedInHeaders(t, manager),
+      });
+      expect(read.statusCode).toBe(200);
+      expect(read.json().items.length).toBeGreaterThan(0);
+    },
+  );
 
   it('a table a later migration makes is granted to the runtime role by the default privileges', async () => {
     await owner.query('create table later_feature (id int primary key)');
@@ -179,44 +184,49 @@ describe('the audit trail, least privilege and its hash chain', () => {
     expect(report).toMatchObject({ broken: null, links: entries, unsealed: { count: 0 } });
   }, 60_000);
 
-  it('an untouched chain verifies clean; an entry changed by the owner behind the trigger is named by audit:verify', async () => {
-    await holdAndCheckout();
-    while ((await sealAuditEntries(t.db)) > 0) {
-      // Seal everything written so far.
-    }
-    const clean = await verifyAuditChain(t.db);
-    expect(clean.broken).toBeNull();
-    expect(clean.links).toBeGreaterThan(3);
-    expect(clean.unsealed.count).toBe(0);
-    const ok = await verifyCli();
-    expect(ok.code, ok.out).toBe(0);
-    expect(ok.out).toMatch(
-      new RegExp(`Audit chain verified: ${clean.links} links, head link ${clean.head!.link} ${clean.head!.hash}`),
-    );
+  it(
+    'an untouched chain verifies clean; an entry changed by the owner behind the trigger is named by ' + 'audit:verify',
+    async () => {
+      await holdAndCheckout();
+      while ((await sealAuditEntries(t.db)) > 0) {
+        // Seal everything written so far.
+      }
+      const clean = await verifyAuditChain(t.db);
+      expect(clean.broken).toBeNull();
+      expect(clean.links).toBeGreaterThan(3);
+      expect(clean.unsealed.count).toBe(0);
+      const ok = await verifyCli();
+      expect(ok.code, ok.out).toBe(0);
+      expect(ok.out).toMatch(
+        new RegExp(`Audit chain verified: ${clean.links} links, head link ${clean.head!.link} ${clean.head!.hash}`),
+      );
 
-    // An entry in the middle of the chain, rewritten by the owner with the triggers off.
-    const target = (
-      await owner.query(
-        `select c.link::text, e.id, e.seq::text, e.reason from audit_chain c join audit_entries e on e.id = c.entry_id where c.link = 3`,
-      )
-    ).rows[0] as { link: string; id: string; seq: string; reason: string | null };
-    rewritten = target;
-    await owner.query('begin');
-    await owner.query('set local session_replication_role = replica');
-    await owner.query(`update audit_entries set reason = 'nothing to see' where id = $1`, [target.id]);
-    await owner.query('commit');
-    const report = await verifyAuditChain(t.db);
-    expect(report.broken).toMatchObject({
-      link: '3',
-      entryId: target.id,
-      seq: target.seq,
-      problem: 'its entry was changed after it was sealed',
-    });
-    expect(report.links).toBe(2);
-    const bad = await verifyCli();
-    expect(bad.code).toBe(1);
-    expect(bad.out).toContain(`Audit chain BROKEN at link 3: entry ${target.id} (seq ${target.seq}`);
-  }, 60_000);
+      // An entry in the middle of the chain, rewritten by the owner with the triggers off.
+      const target = (
+        await owner.query(
+          `select c.link::text, e.id, e.seq::text, e.reason from audit_chain c join audit_entries e on e.id = ` +
+            `c.entry_id where c.link = 3`,
+        )
+      ).rows[0] as { link: string; id: string; seq: string; reason: string | null };
+      rewritten = target;
+      await owner.query('begin');
+      await owner.query('set local session_replication_role = replica');
+      await owner.query(`update audit_entries set reason = 'nothing to see' where id = $1`, [target.id]);
+      await owner.query('commit');
+      const report = await verifyAuditChain(t.db);
+      expect(report.broken).toMatchObject({
+        link: '3',
+        entryId: target.id,
+        seq: target.seq,
+        problem: 'its entry was changed after it was sealed',
+      });
+      expect(report.links).toBe(2);
+      const bad = await verifyCli();
+      expect(bad.code).toBe(1);
+      expect(bad.out).toContain(`Audit chain BROKEN at link 3: entry ${target.id} (seq ${target.seq}`);
+    },
+    60_000,
+  );
 
   it('a deleted entry is named too, and account erasure (the one change allowed) keeps the chain whole', async () => {
     const { who } = await holdAndCheckout();

@@ -4,7 +4,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectContractError } from '../security/security-fixtures';
 import { bookDirect, createPerson, SYDNEY, staffDay, type Person, type StaffDay } from './staff-fixtures';
 
-/** Issue 53 item 9: the audit trail found by family, booking reference, staff e-mail and the location's local day, in plain words. */
+/**
+ * Issue 53 item 9: the audit trail found by family, booking reference, staff e-mail and the location's local day, in
+ * plain words.
+ */
 describe('audit trail filters', () => {
   let w: StaffDay;
   let manager: Person;

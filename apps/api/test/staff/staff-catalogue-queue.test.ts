@@ -18,7 +18,8 @@ describe('GET /staff/catalogue: queueOpensAt', () => {
     const t = await createTestApp({}, new ManualClock(NOW));
     try {
       const s = demoSeason(NOW);
-      // Sydney opens its sales at 11:30 AEDT with a line 45 minutes before; Brisbane at a set time with no line; Perth on sale already.
+      // Sydney opens its sales at 11:30 AEDT with a line 45 minutes before; Brisbane at a set time with no line; Perth
+      // on sale already.
       s.locations[0] = { ...s.locations[0]!, salesOpenAt: '2026-12-01T11:30', queue: { opensMinutesBefore: 45 } };
       s.locations[1] = { ...s.locations[1]!, salesOpenAt: '2026-12-01T11:30', queue: { opensMinutesBefore: 0 } };
       await loadSeason(t.db, s, NOW);
@@ -33,7 +34,8 @@ describe('GET /staff/catalogue: queueOpensAt', () => {
         .locations;
       expect(locations.map((l) => l.queueOpensAt)).toEqual(['2026-11-30T23:45:00.000Z', null, null]);
 
-      // What the app relies on: where it says null, the line's route has nothing to tell (the 404 it no longer asks for).
+      // What the app relies on: where it says null, the line's route has nothing to tell (the 404 it no longer asks
+      // for).
       const none = await t.app.inject({ url: `/api/v1/staff/queue/${locations[2]!.id}`, headers: staff!.headers });
       expect(none.statusCode).toBe(404);
       const line = await t.app.inject({ url: `/api/v1/staff/queue/${locations[0]!.id}`, headers: staff!.headers });

@@ -30,7 +30,8 @@ describe('staff devices racing, three API processes', () => {
     const start = new Date(Date.now() + minute++ * 60_000);
     const rows = await db.execute(sql`
       insert into slots (location_id, slot_type_id, kind, start_at, end_at)
-      values (${location}::uuid, ${slotType}::uuid, 'session', ${start.toISOString()}::timestamptz, ${new Date(start.getTime() + 10 * 60_000).toISOString()}::timestamptz)
+      values (${location}::uuid, ${slotType}::uuid, 'session', ${start.toISOString()}::timestamptz,
+      ${new Date(start.getTime() + 10 * 60_000).toISOString()}::timestamptz)
       returning id`);
     return rows.rows[0]!.id as string;
   }
@@ -40,10 +41,12 @@ describe('staff devices racing, three API processes', () => {
     ({ db, idTokens, close } = conn);
     const candidates = (
       await db.execute(sql`
-      select l.id as location, l.timezone, st.id as slot_type, (select id from packages where slug = 'classic-print') as package
+      select l.id as location, l.timezone, st.id as slot_type, (select id from packages where slug = 'classic-print')
+      as package
       from locations l join slot_types st on st.location_id = l.id where st.slug = 'standard' order by l.slug`)
     ).rows;
-    // Perth's midnight is two hours or more from the others', so one location always has the next half hour in its today.
+    // Perth's midnight is two hours or more from the others', so one location always has the next half hour in its
+    // today.
     const inHalfAnHour = new Date(Date.now() + 30 * 60_000);
     const ids = candidates.find(
       (c) => localDateOf(inHalfAnHour, c.timezone as string) === localDateOf(new Date(), c.timezone as string),
@@ -92,18 +95,22 @@ describe('staff devices racing, three API processes', () => {
     paidWith: 'card',
   });
 
-  it('30 walk-in sales of one free session on 6 devices: exactly one booking, the rest 409 SLOT_UNAVAILABLE', async () => {
-    const slotId = await freshSession();
-    const results = await Promise.all(
-      Array.from({ length: 30 }, (_, i) => post(i, '/staff/walk-ins', elves[i % elves.length]!, sale(slotId))),
-    );
-    expect(results.filter((r) => r.status === 201)).toHaveLength(1);
-    expect(results.filter((r) => r.status === 409 && r.body.code === 'SLOT_UNAVAILABLE')).toHaveLength(29);
-    const booked = await db.execute(sql`select count(*)::int as n from bookings where slot_id = ${slotId}::uuid`);
-    expect(booked.rows[0]!.n).toBe(1);
-    const slot = await db.execute(sql`select booking_id from slots where id = ${slotId}::uuid`);
-    expect(slot.rows[0]!.booking_id).toBe(results.find((r) => r.status === 201)!.body.id);
-  }, 60_000);
+  it(
+    '30 walk-in sales of one free session on 6 devices: exactly one booking, the rest 409 ' + 'SLOT_UNAVAILABLE',
+    async () => {
+      const slotId = await freshSession();
+      const results = await Promise.all(
+        Array.from({ length: 30 }, (_, i) => post(i, '/staff/walk-ins', elves[i % elves.length]!, sale(slotId))),
+      );
+      expect(results.filter((r) => r.status === 201)).toHaveLength(1);
+      expect(results.filter((r) => r.status === 409 && r.body.code === 'SLOT_UNAVAILABLE')).toHaveLength(29);
+      const booked = await db.execute(sql`select count(*)::int as n from bookings where slot_id = ${slotId}::uuid`);
+      expect(booked.rows[0]!.n).toBe(1);
+      const slot = await db.execute(sql`select booking_id from slots where id = ${slotId}::uuid`);
+      expect(slot.rows[0]!.booking_id).toBe(results.find((r) => r.status === 201)!.body.id);
+    },
+    60_000,
+  );
 
   it('20 walk-in sales against 20 online holds on one session: one winner in all', async () => {
     const slotId = await freshSession();
@@ -115,7 +122,8 @@ describe('staff devices racing, three API processes', () => {
     expect(results.filter((r) => r.status === 201)).toHaveLength(1);
     expect(results.filter((r) => r.status === 409 && r.body.code === 'SLOT_UNAVAILABLE')).toHaveLength(39);
     const taken = await db.execute(sql`
-      select (booking_id is not null)::int + coalesce(hold_expires_at > now(), false)::int as n from slots where id = ${slotId}::uuid`);
+      select (booking_id is not null)::int + coalesce(hold_expires_at > now(), false)::int as n from slots where id =
+      ${slotId}::uuid`);
     expect(taken.rows[0]!.n).toBe(1);
   }, 60_000);
 });

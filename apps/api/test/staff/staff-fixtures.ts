@@ -63,7 +63,9 @@ export async function headersOf(idTokens: IdTokens, who: Person, sessionEpoch = 
   return { authorization: `Bearer ${idToken}` };
 }
 
-/** As a sign-in now would: a token of the account's current session epoch (after a sign out everywhere, decision 0063). */
+/**
+ * As a sign-in now would: a token of the account's current session epoch (after a sign out everywhere, decision 0063).
+ */
 export async function signedInHeaders(t: TestApp, who: Person): Promise<{ authorization: string }> {
   const { rows } = await t.db.execute(sql`select session_epoch from users where id = ${who.id}::uuid`);
   return headersOf(t.app.idTokens, who, rows[0]!.session_epoch as number);
@@ -181,7 +183,8 @@ export async function staffDay(env: Record<string, string> = {}): Promise<StaffD
     await t.db.execute(sql`
     select s.id, s.start_at from slots s join slot_types st on st.id = s.slot_type_id
     where s.location_id = ${sydney}::uuid and st.slug = 'standard' and s.kind = 'session'
-      and s.start_at >= ${zonedToInstant(day, '10:00', SYDNEY).toISOString()}::timestamptz and s.start_at < ${zonedToInstant(day, '17:30', SYDNEY).toISOString()}::timestamptz
+      and s.start_at >= ${zonedToInstant(day, '10:00', SYDNEY).toISOString()}::timestamptz and s.start_at <
+      ${zonedToInstant(day, '17:30', SYDNEY).toISOString()}::timestamptz
     order by s.start_at`)
   ).rows as { id: string; start_at: string }[];
   const [p] = await t.db.select().from(packages).where(eq(packages.slug, 'classic-print'));

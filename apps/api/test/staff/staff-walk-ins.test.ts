@@ -32,47 +32,51 @@ describe('staff app API: walk-ins and CSV', () => {
       ...extra,
     });
 
-    it('sells a free session today: 201 walk-in, paid in store, the receipt mailed; the session is gone for everyone at once', async () => {
-      const s = session();
-      const date = w.day;
-      // This process has answered availability for the w.day before the sale (cached answers).
-      const before = (await w.call('GET', `/booking-slot/${w.sydney}/available-slots?date=${date}`, w.family)).json();
-      expect(before.items.find((i: { id: string }) => i.id === s.id).status).toBe('available');
-      const res = await w.call('POST', '/staff/walk-ins', w.elf, body(s.id, { email: 'ada@example.com' }));
-      expect(res.statusCode, res.body).toBe(201);
-      expect(res.json()).toMatchObject({
-        source: 'walkin',
-        status: 'completed',
-        attendance: 'confirmed',
-        customer: { firstName: 'Ada', lastName: 'Walker', email: 'ada@example.com' },
-        amountCents: 3995,
-        details: FAMILY,
-        actions: [{ action: 'walk_in', staffEmail: w.elf.email }],
-      });
-      const order = (
-        await w.t.db.execute(
-          sql`select status, paid_at, payment_intent_id from orders where booking_id = ${res.json().id}::uuid`,
-        )
-      ).rows;
-      expect(order).toEqual([{ status: 'paid', paid_at: expect.anything(), payment_intent_id: null }]);
-      const after = (await w.call('GET', `/booking-slot/${w.sydney}/available-slots?date=${date}`, w.family)).json();
-      expect(after.items.find((i: { id: string }) => i.id === s.id).status).toBe('booked');
-      expectContractError(
-        await w.call('POST', '/bookings/reservation', w.family, { slotId: s.id }),
-        409,
-        'SLOT_UNAVAILABLE',
-      );
-      expectContractError(await w.call('POST', '/staff/walk-ins', w.elf, body(s.id)), 409, 'SLOT_UNAVAILABLE');
-      const [mail] = await w.t.db.select().from(mailOutbox).where(eq(mailOutbox.toAddress, 'ada@example.com'));
-      expect(mail!.subject).toContain(res.json().reference);
-      expect(mail!.attachments).toEqual([expect.objectContaining({ contentType: 'application/pdf' })]);
-      expect(Buffer.from(mail!.attachments[0]!.content, 'base64').subarray(0, 5).toString()).toBe('%PDF-');
-      // Walk-ins get no reminder (the booking's account is the staff member's).
-      const sheet = (await w.call('GET', `/staff/run-sheet?locationId=${w.sydney}`, w.elf)).json();
-      expect(
-        sheet.items.find((i: { booking: { id: string } | null }) => i.booking?.id === res.json().id).slot.state,
-      ).toBe('booked');
-    });
+    it(
+      'sells a free session today: 201 walk-in, paid in store, the receipt mailed; the session is gone for everyone ' +
+        'at once',
+      async () => {
+        const s = session();
+        const date = w.day;
+        // This process has answered availability for the w.day before the sale (cached answers).
+        const before = (await w.call('GET', `/booking-slot/${w.sydney}/available-slots?date=${date}`, w.family)).json();
+        expect(before.items.find((i: { id: string }) => i.id === s.id).status).toBe('available');
+        const res = await w.call('POST', '/staff/walk-ins', w.elf, body(s.id, { email: 'ada@example.com' }));
+        expect(res.statusCode, res.body).toBe(201);
+        expect(res.json()).toMatchObject({
+          source: 'walkin',
+          status: 'completed',
+          attendance: 'confirmed',
+          customer: { firstName: 'Ada', lastName: 'Walker', email: 'ada@example.com' },
+          amountCents: 3995,
+          details: FAMILY,
+          actions: [{ action: 'walk_in', staffEmail: w.elf.email }],
+        });
+        const order = (
+          await w.t.db.execute(
+            sql`select status, paid_at, payment_intent_id from orders where booking_id = ${res.json().id}::uuid`,
+          )
+        ).rows;
+        expect(order).toEqual([{ status: 'paid', paid_at: expect.anything(), payment_intent_id: null }]);
+        const after = (await w.call('GET', `/booking-slot/${w.sydney}/available-slots?date=${date}`, w.family)).json();
+        expect(after.items.find((i: { id: string }) => i.id === s.id).status).toBe('booked');
+        expectContractError(
+          await w.call('POST', '/bookings/reservation', w.family, { slotId: s.id }),
+          409,
+          'SLOT_UNAVAILABLE',
+        );
+        expectContractError(await w.call('POST', '/staff/walk-ins', w.elf, body(s.id)), 409, 'SLOT_UNAVAILABLE');
+        const [mail] = await w.t.db.select().from(mailOutbox).where(eq(mailOutbox.toAddress, 'ada@example.com'));
+        expect(mail!.subject).toContain(res.json().reference);
+        expect(mail!.attachments).toEqual([expect.objectContaining({ contentType: 'application/pdf' })]);
+        expect(Buffer.from(mail!.attachments[0]!.content, 'base64').subarray(0, 5).toString()).toBe('%PDF-');
+        // Walk-ins get no reminder (the booking's account is the staff member's).
+        const sheet = (await w.call('GET', `/staff/run-sheet?locationId=${w.sydney}`, w.elf)).json();
+        expect(
+          sheet.items.find((i: { booking: { id: string } | null }) => i.booking?.id === res.json().id).slot.state,
+        ).toBe('booked');
+      },
+    );
 
     it('without an e-mail, no mail, and a tax invoice to print; the walk-in checks in like anyone', async () => {
       const before = (await w.t.db.select().from(mailOutbox)).length;
@@ -114,39 +118,45 @@ describe('staff app API: walk-ins and CSV', () => {
       ).toBe('checked_in');
     });
 
-    it('a session already running: sold checked in, in the same transaction, with the check-in recorded as POST /staff/check-ins records it', async () => {
-      const s = session();
-      w.clock.set(new Date(Date.parse(s.start_at) + 2 * 60_000));
-      const res = await w.call('POST', '/staff/walk-ins', w.elf, body(s.id));
-      expect(res.statusCode, res.body).toBe(201);
-      const at = w.clock.now().toISOString();
-      expect(res.json()).toMatchObject({
-        attendance: 'checked_in',
-        checkedInAt: at,
-        actions: [
-          { action: 'walk_in', staffEmail: w.elf.email, at },
-          { action: 'check_in', staffEmail: w.elf.email, at },
-        ],
-      });
-      // Tapping Check in afterwards is harmless, as for any checked-in family: one check-in, recorded once.
-      w.clock.advance(5_000);
-      const again = await w.call('POST', '/staff/check-ins', w.elf, {
-        locationId: w.sydney,
-        reference: res.json().reference,
-      });
-      expect(again.json()).toMatchObject({ attendance: 'checked_in', checkedInAt: at });
-      expect(again.json().actions).toHaveLength(2);
-      const sheet = (await w.call('GET', `/staff/run-sheet?locationId=${w.sydney}`, w.elf)).json();
-      expect(
-        sheet.items.find((i: { booking: { id: string } | null }) => i.booking?.id === res.json().id).booking.attendance,
-      ).toBe('checked_in');
-    });
+    it(
+      'a session already running: sold checked in, in the same transaction, with the check-in recorded as POST ' +
+        '/staff/check-ins records it',
+      async () => {
+        const s = session();
+        w.clock.set(new Date(Date.parse(s.start_at) + 2 * 60_000));
+        const res = await w.call('POST', '/staff/walk-ins', w.elf, body(s.id));
+        expect(res.statusCode, res.body).toBe(201);
+        const at = w.clock.now().toISOString();
+        expect(res.json()).toMatchObject({
+          attendance: 'checked_in',
+          checkedInAt: at,
+          actions: [
+            { action: 'walk_in', staffEmail: w.elf.email, at },
+            { action: 'check_in', staffEmail: w.elf.email, at },
+          ],
+        });
+        // Tapping Check in afterwards is harmless, as for any checked-in family: one check-in, recorded once.
+        w.clock.advance(5_000);
+        const again = await w.call('POST', '/staff/check-ins', w.elf, {
+          locationId: w.sydney,
+          reference: res.json().reference,
+        });
+        expect(again.json()).toMatchObject({ attendance: 'checked_in', checkedInAt: at });
+        expect(again.json().actions).toHaveLength(2);
+        const sheet = (await w.call('GET', `/staff/run-sheet?locationId=${w.sydney}`, w.elf)).json();
+        expect(
+          sheet.items.find((i: { booking: { id: string } | null }) => i.booking?.id === res.json().id).booking
+            .attendance,
+        ).toBe('checked_in');
+      },
+    );
 
     it("a pet night's sessions say allowsPets on the run sheet, and a walk-in there may bring pets", async () => {
       const pet = (
         await w.t.db.execute(sql`
         select s.id, s.start_at from slots s join slot_types st on st.id = s.slot_type_id
-        where s.location_id = ${w.sydney}::uuid and st.slug = 'pet-night' and s.start_at > now() + interval '1 day' order by s.start_at limit 1`)
+        where s.location_id = ${w.sydney}::uuid and st.slug = 'pet-night' and s.start_at > now() + interval '1 day'
+        order by s.start_at limit 1`)
       ).rows[0] as { id: string; start_at: string };
       // Half an hour before that night's first session: it has not started, so it is sold Confirmed.
       w.clock.set(new Date(Date.parse(pet.start_at) - 30 * 60_000));
@@ -233,81 +243,85 @@ describe('staff app API: walk-ins and CSV', () => {
       expect((await w.call('POST', '/staff/walk-ins', w.elf, body(slotId))).statusCode).toBe(201);
     });
 
-    it('records how the family paid (paidWith, required); the run sheet counts and the CSV total each way apart, cancelled walk-ins left out', async () => {
-      const missing = await w.call('POST', '/staff/walk-ins', w.elf, { ...body(session().id), paidWith: undefined });
-      expectContractError(missing, 400, 'VALIDATION_FAILED');
-      expect(missing.json().details).toEqual([
-        { path: 'body.paidWith', message: 'Choose how the family paid: cash, card or EFTPOS.' },
-      ]);
-      expectContractError(
-        await w.call('POST', '/staff/walk-ins', w.elf, body(session().id, { paidWith: 'cheque' })),
-        400,
-        'VALIDATION_FAILED',
-      );
-      const before = (await w.call('GET', `/staff/run-sheet?locationId=${w.sydney}`, w.elf)).json().counts.paidWith;
-      const sold: Record<string, { id: string; paidWith: string; amountCents: number }> = {};
-      for (const paidWith of ['cash', 'card', 'card']) {
-        const res = await w.call('POST', '/staff/walk-ins', w.elf, body(session().id, { paidWith }));
-        expect(res.statusCode, res.body).toBe(201);
-        expect(res.json().paidWith).toBe(paidWith);
-        sold[`${paidWith}-${Object.keys(sold).length}`] = res.json();
-      }
-      const sheet = (await w.call('GET', `/staff/run-sheet?locationId=${w.sydney}`, w.elf)).json();
-      const plus = (m: 'cash' | 'card' | 'eftpos', n: number) => ({
-        bookings: before[m].bookings + n,
-        amountCents: before[m].amountCents + n * 3995,
-      });
-      expect(sheet.counts.paidWith).toEqual({
-        cash: plus('cash', 1),
-        card: plus('card', 2),
-        eftpos: plus('eftpos', 0),
-      });
-      // An online booking has no way of paying at the set.
-      const online = await bookDirect(w.t.db, w.family, session().id);
-      expect(
-        sheet.items.find((i: { booking: { id: string } | null }) => i.booking?.id === sold['cash-0']!.id).booking
-          .paidWith,
-      ).toBe('cash');
-      const after = (await w.call('GET', `/staff/run-sheet?locationId=${w.sydney}`, w.elf)).json();
-      expect(
-        after.items.find((i: { booking: { id: string } | null }) => i.booking?.id === online.id).booking.paidWith,
-      ).toBeNull();
-      expect(after.counts.paidWith).toEqual(sheet.counts.paidWith);
-      // A cancelled walk-in is no longer money in the till.
-      await w.t.db.execute(
-        sql`update bookings set status = 'cancelled', cancelled_at = now() where id = ${sold['card-1']!.id}::uuid`,
-      );
-      const csv = (await w.call('GET', `/staff/run-sheet.csv?locationId=${w.sydney}&date=${w.day}`, w.elf)).body
-        .replace(/^\uFEFF/, '')
-        .split('\r\n');
-      const header = csv[0]!.split(',');
-      expect(header.slice(-5)).toEqual(['"Amount (AUD)"', '"Paid with"', '"Source"', '"Status"', '"Checked in"']);
-      const cashRow = csv.find((l) =>
-        l.includes(
-          `"${sheet.items.find((i: { booking: { id: string } | null }) => i.booking?.id === sold['cash-0']!.id).booking.reference}"`,
-        ),
-      )!;
-      expect(cashRow).toContain('"39.95","Cash","Walk-in"');
-      const totals = csv.filter((l) => l.includes('"Total"'));
-      const dollars = (cents: number) => (cents / 100).toFixed(2);
-      expect(totals).toEqual([
-        expect.stringMatching(
-          new RegExp(
-            `^"${w.day}","Kringle [^"]+","","","Total",.*"${before.cash.bookings + 1} walk-ins?","${dollars(before.cash.amountCents + 3995)}","Cash","Walk-in","",""$`,
+    it(
+      'records how the family paid (paidWith, required); the run sheet counts and the CSV total each way apart, ' +
+        'cancelled walk-ins left out',
+      async () => {
+        const missing = await w.call('POST', '/staff/walk-ins', w.elf, { ...body(session().id), paidWith: undefined });
+        expectContractError(missing, 400, 'VALIDATION_FAILED');
+        expect(missing.json().details).toEqual([
+          { path: 'body.paidWith', message: 'Choose how the family paid: cash, card or EFTPOS.' },
+        ]);
+        expectContractError(
+          await w.call('POST', '/staff/walk-ins', w.elf, body(session().id, { paidWith: 'cheque' })),
+          400,
+          'VALIDATION_FAILED',
+        );
+        const before = (await w.call('GET', `/staff/run-sheet?locationId=${w.sydney}`, w.elf)).json().counts.paidWith;
+        const sold: Record<string, { id: string; paidWith: string; amountCents: number }> = {};
+        for (const paidWith of ['cash', 'card', 'card']) {
+          const res = await w.call('POST', '/staff/walk-ins', w.elf, body(session().id, { paidWith }));
+          expect(res.statusCode, res.body).toBe(201);
+          expect(res.json().paidWith).toBe(paidWith);
+          sold[`${paidWith}-${Object.keys(sold).length}`] = res.json();
+        }
+        const sheet = (await w.call('GET', `/staff/run-sheet?locationId=${w.sydney}`, w.elf)).json();
+        const plus = (m: 'cash' | 'card' | 'eftpos', n: number) => ({
+          bookings: before[m].bookings + n,
+          amountCents: before[m].amountCents + n * 3995,
+        });
+        expect(sheet.counts.paidWith).toEqual({
+          cash: plus('cash', 1),
+          card: plus('card', 2),
+          eftpos: plus('eftpos', 0),
+        });
+        // An online booking has no way of paying at the set.
+        const online = await bookDirect(w.t.db, w.family, session().id);
+        expect(
+          sheet.items.find((i: { booking: { id: string } | null }) => i.booking?.id === sold['cash-0']!.id).booking
+            .paidWith,
+        ).toBe('cash');
+        const after = (await w.call('GET', `/staff/run-sheet?locationId=${w.sydney}`, w.elf)).json();
+        expect(
+          after.items.find((i: { booking: { id: string } | null }) => i.booking?.id === online.id).booking.paidWith,
+        ).toBeNull();
+        expect(after.counts.paidWith).toEqual(sheet.counts.paidWith);
+        // A cancelled walk-in is no longer money in the till.
+        await w.t.db.execute(
+          sql`update bookings set status = 'cancelled', cancelled_at = now() where id = ${sold['card-1']!.id}::uuid`,
+        );
+        const csv = (await w.call('GET', `/staff/run-sheet.csv?locationId=${w.sydney}&date=${w.day}`, w.elf)).body
+          .replace(/^\uFEFF/, '')
+          .split('\r\n');
+        const header = csv[0]!.split(',');
+        expect(header.slice(-5)).toEqual(['"Amount (AUD)"', '"Paid with"', '"Source"', '"Status"', '"Checked in"']);
+        const cashRow = csv.find((l) =>
+          l.includes(
+            `"${sheet.items.find((i: { booking: { id: string } | null }) => i.booking?.id === sold['cash-0']!.id).booking.reference}"`,
           ),
-        ),
-        expect.stringMatching(
-          new RegExp(
-            `"${before.card.bookings + 1} walk-ins?","${dollars(before.card.amountCents + 3995)}","Card","Walk-in","",""$`,
+        )!;
+        expect(cashRow).toContain('"39.95","Cash","Walk-in"');
+        const totals = csv.filter((l) => l.includes('"Total"'));
+        const dollars = (cents: number) => (cents / 100).toFixed(2);
+        expect(totals).toEqual([
+          expect.stringMatching(
+            new RegExp(
+              `^"${w.day}","Kringle [^"]+","","","Total",.*"${before.cash.bookings + 1} walk-ins?","${dollars(before.cash.amountCents + 3995)}","Cash","Walk-in","",""$`,
+            ),
           ),
-        ),
-        expect.stringMatching(
-          new RegExp(
-            `"${before.eftpos.bookings} walk-ins?","${dollars(before.eftpos.amountCents)}","EFTPOS","Walk-in","",""$`,
+          expect.stringMatching(
+            new RegExp(
+              `"${before.card.bookings + 1} walk-ins?","${dollars(before.card.amountCents + 3995)}","Card","Walk-in","",""$`,
+            ),
           ),
-        ),
-      ]);
-    });
+          expect.stringMatching(
+            new RegExp(
+              `"${before.eftpos.bookings} walk-ins?","${dollars(before.eftpos.amountCents)}","EFTPOS","Walk-in","",""$`,
+            ),
+          ),
+        ]);
+      },
+    );
 
     it("asks the parent's consent for access needs (400 CONSENT_REQUIRED), and records who asked", async () => {
       const slotId = session().id;

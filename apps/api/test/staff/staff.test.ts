@@ -6,7 +6,10 @@ import { bookDirect, FAMILY, staffDay, SYDNEY, type StaffDay } from './staff-fix
 
 const MIN = 60_000;
 
-/** Issue 19's staff API (API.md "Staff") against real PostgreSQL on a day of the demo season: access, run sheet, check-in, no-show. */
+/**
+ * Issue 19's staff API (API.md "Staff") against real PostgreSQL on a day of the demo season: access, run sheet,
+ * check-in, no-show.
+ */
 describe('staff app API', () => {
   let w: StaffDay;
   let next = 0;
@@ -47,39 +50,42 @@ describe('staff app API', () => {
   });
 
   describe('run sheet', () => {
-    it("lists every session and break of the w.day in order, today in the location's zone by default, with counts", async () => {
-      const s = session();
-      const booked = await bookDirect(w.t.db, w.family, s.id);
-      const sheet = (await w.call('GET', `/staff/run-sheet?locationId=${w.sydney}`, w.elf)).json();
-      expect(sheet).toMatchObject({ date: w.day, timezone: SYDNEY, location: { id: w.sydney, timezone: SYDNEY } });
-      const starts = sheet.items.map((i: { slot: { startAt: string } }) => i.slot.startAt);
-      expect(starts).toEqual([...starts].sort());
-      expect(sheet.items.some((i: { slot: { kind: string } }) => i.slot.kind === 'break')).toBe(true);
-      const item = sheet.items.find((i: { booking: { id: string } | null }) => i.booking?.id === booked.id);
-      expect(item.slot).toMatchObject({
-        id: s.id,
-        kind: 'session',
-        state: 'booked',
-        slotType: { slug: 'standard', name: 'Santa photos', allowsPets: false },
-      });
-      expect(item.booking).toMatchObject({
-        reference: booked.reference,
-        status: 'completed',
-        source: 'online',
-        attendance: 'confirmed',
-        customer: { firstName: 'Olive', lastName: 'Ng', email: w.family.email },
-        details: FAMILY,
-        items: [expect.objectContaining({ name: 'Classic Print', quantity: 1 })],
-        checkedInAt: null,
-        noShowAt: null,
-        actions: [],
-        checkInCode: null,
-      });
-      expect(sheet.counts).toMatchObject({ booked: 1, checkedIn: 0, noShow: 0, cancelled: 0, people: 4 });
-      expect(sheet.counts.sessions).toBeGreaterThan(30);
-      expect(sheet.counts.breaks).toBeGreaterThan(0);
-      expect(sheet.counts.free).toBe(sheet.counts.sessions - 1);
-    });
+    it(
+      "lists every session and break of the w.day in order, today in the location's zone by default, with " + 'counts',
+      async () => {
+        const s = session();
+        const booked = await bookDirect(w.t.db, w.family, s.id);
+        const sheet = (await w.call('GET', `/staff/run-sheet?locationId=${w.sydney}`, w.elf)).json();
+        expect(sheet).toMatchObject({ date: w.day, timezone: SYDNEY, location: { id: w.sydney, timezone: SYDNEY } });
+        const starts = sheet.items.map((i: { slot: { startAt: string } }) => i.slot.startAt);
+        expect(starts).toEqual([...starts].sort());
+        expect(sheet.items.some((i: { slot: { kind: string } }) => i.slot.kind === 'break')).toBe(true);
+        const item = sheet.items.find((i: { booking: { id: string } | null }) => i.booking?.id === booked.id);
+        expect(item.slot).toMatchObject({
+          id: s.id,
+          kind: 'session',
+          state: 'booked',
+          slotType: { slug: 'standard', name: 'Santa photos', allowsPets: false },
+        });
+        expect(item.booking).toMatchObject({
+          reference: booked.reference,
+          status: 'completed',
+          source: 'online',
+          attendance: 'confirmed',
+          customer: { firstName: 'Olive', lastName: 'Ng', email: w.family.email },
+          details: FAMILY,
+          items: [expect.objectContaining({ name: 'Classic Print', quantity: 1 })],
+          checkedInAt: null,
+          noShowAt: null,
+          actions: [],
+          checkInCode: null,
+        });
+        expect(sheet.counts).toMatchObject({ booked: 1, checkedIn: 0, noShow: 0, cancelled: 0, people: 4 });
+        expect(sheet.counts.sessions).toBeGreaterThan(30);
+        expect(sheet.counts.breaks).toBeGreaterThan(0);
+        expect(sheet.counts.free).toBe(sheet.counts.sessions - 1);
+      },
+    );
 
     it('filter=break lists the breaks only; another date is that w.day there', async () => {
       const breaks = (
@@ -116,22 +122,26 @@ describe('staff app API', () => {
       expect(rows[1].slot.state).toBe('free');
     });
 
-    it('validates its query: 400 for a bad date, filter or location id, an unknown field; 404 for an unknown location', async () => {
-      for (const q of [
-        `locationId=${w.sydney}&date=2026-13-01`,
-        `locationId=${w.sydney}&filter=w.sessions`,
-        'locationId=nope',
-        `locationId=${w.sydney}&extra=1`,
-        '',
-      ]) {
-        expectContractError(await w.call('GET', `/staff/run-sheet?${q}`, w.elf), 400, 'VALIDATION_FAILED');
-      }
-      expectContractError(
-        await w.call('GET', '/staff/run-sheet?locationId=00000000-0000-4000-8000-000000000000', w.elf),
-        404,
-        'NOT_FOUND',
-      );
-    });
+    it(
+      'validates its query: 400 for a bad date, filter or location id, an unknown field; 404 for an unknown ' +
+        'location',
+      async () => {
+        for (const q of [
+          `locationId=${w.sydney}&date=2026-13-01`,
+          `locationId=${w.sydney}&filter=w.sessions`,
+          'locationId=nope',
+          `locationId=${w.sydney}&extra=1`,
+          '',
+        ]) {
+          expectContractError(await w.call('GET', `/staff/run-sheet?${q}`, w.elf), 400, 'VALIDATION_FAILED');
+        }
+        expectContractError(
+          await w.call('GET', '/staff/run-sheet?locationId=00000000-0000-4000-8000-000000000000', w.elf),
+          404,
+          'NOT_FOUND',
+        );
+      },
+    );
   });
 
   describe('check-in', () => {
@@ -202,28 +212,31 @@ describe('staff app API', () => {
       );
     });
 
-    it('409 BOOKING_CANCELLED for a cancelled booking (its code too), 409 BOOKING_NOT_CONFIRMED for an unpaid one', async () => {
-      const gone = await bookDirect(w.t.db, w.family, session().id, { status: 'cancelled' });
-      expectContractError(
-        await w.call('POST', '/staff/check-ins', w.elf, {
-          locationId: w.sydney,
-          code: await checkInCodeFor(w.t.db, gone),
-        }),
-        409,
-        'BOOKING_CANCELLED',
-      );
-      expectContractError(
-        await w.call('POST', '/staff/check-ins', w.elf, { locationId: w.sydney, reference: gone.reference }),
-        409,
-        'BOOKING_CANCELLED',
-      );
-      const unpaid = await bookDirect(w.t.db, w.family, session().id, { status: 'payment_pending' });
-      expectContractError(
-        await w.call('POST', '/staff/check-ins', w.elf, { locationId: w.sydney, reference: unpaid.reference }),
-        409,
-        'BOOKING_NOT_CONFIRMED',
-      );
-    });
+    it(
+      '409 BOOKING_CANCELLED for a cancelled booking (its code too), 409 BOOKING_NOT_CONFIRMED for an unpaid ' + 'one',
+      async () => {
+        const gone = await bookDirect(w.t.db, w.family, session().id, { status: 'cancelled' });
+        expectContractError(
+          await w.call('POST', '/staff/check-ins', w.elf, {
+            locationId: w.sydney,
+            code: await checkInCodeFor(w.t.db, gone),
+          }),
+          409,
+          'BOOKING_CANCELLED',
+        );
+        expectContractError(
+          await w.call('POST', '/staff/check-ins', w.elf, { locationId: w.sydney, reference: gone.reference }),
+          409,
+          'BOOKING_CANCELLED',
+        );
+        const unpaid = await bookDirect(w.t.db, w.family, session().id, { status: 'payment_pending' });
+        expectContractError(
+          await w.call('POST', '/staff/check-ins', w.elf, { locationId: w.sydney, reference: unpaid.reference }),
+          409,
+          'BOOKING_NOT_CONFIRMED',
+        );
+      },
+    );
 
     it('409 WRONG_LOCATION_OR_DAY naming the place and local time, at another location or on another day', async () => {
       const s = session();
@@ -235,7 +248,8 @@ describe('staff app API', () => {
       expectContractError(elsewhere, 409, 'WRONG_LOCATION_OR_DAY');
       expect(elsewhere.json().error).toMatch(
         new RegExp(
-          `^Booking ${booked.reference} is for Kringle Sydney, Pitt Street, \\w{3} \\d+ \\w{3,4}, \\d+:\\d\\d [ap]m AE[DS]T`,
+          `^Booking ${booked.reference} is for Kringle Sydney, Pitt Street, \\w{3} \\d+ \\w{3,4}, \\d+:\\d\\d [ap]m ` +
+            `AE[DS]T`,
         ),
       );
       w.clock.set(zonedToInstant(addDays(w.day, -1), '16:00', SYDNEY));
@@ -251,55 +265,61 @@ describe('staff app API', () => {
       ).toBeNull();
     });
 
-    it('undo within 60 seconds; after that 409 UNDO_WINDOW_CLOSED; with nothing to undo 409 NOTHING_TO_UNDO', async () => {
-      const a = await bookDirect(w.t.db, w.family, session().id);
-      await w.call('POST', '/staff/check-ins', w.elf, { locationId: w.sydney, reference: a.reference });
-      w.clock.advance(59_000);
-      const undone = await w.call('POST', `/staff/bookings/${a.id}/undo`, w.elf);
-      expect(undone.statusCode, undone.body).toBe(200);
-      expect(undone.json()).toMatchObject({
-        attendance: 'confirmed',
-        checkedInAt: null,
-        actions: [{ action: 'check_in' }, { action: 'undo_check_in', staffEmail: w.elf.email }],
-      });
-      expectContractError(await w.call('POST', `/staff/bookings/${a.id}/undo`, w.elf), 409, 'NOTHING_TO_UNDO');
-      await w.call('POST', '/staff/check-ins', w.elf, { locationId: w.sydney, reference: a.reference });
-      w.clock.advance(61_000);
-      expectContractError(await w.call('POST', `/staff/bookings/${a.id}/undo`, w.elf), 409, 'UNDO_WINDOW_CLOSED');
-      expectContractError(
-        await w.call('POST', '/staff/bookings/00000000-0000-4000-8000-000000000000/undo', w.elf),
-        404,
-        'NOT_FOUND',
-      );
-    });
+    it(
+      'undo within 60 seconds; after that 409 UNDO_WINDOW_CLOSED; with nothing to undo 409 ' + 'NOTHING_TO_UNDO',
+      async () => {
+        const a = await bookDirect(w.t.db, w.family, session().id);
+        await w.call('POST', '/staff/check-ins', w.elf, { locationId: w.sydney, reference: a.reference });
+        w.clock.advance(59_000);
+        const undone = await w.call('POST', `/staff/bookings/${a.id}/undo`, w.elf);
+        expect(undone.statusCode, undone.body).toBe(200);
+        expect(undone.json()).toMatchObject({
+          attendance: 'confirmed',
+          checkedInAt: null,
+          actions: [{ action: 'check_in' }, { action: 'undo_check_in', staffEmail: w.elf.email }],
+        });
+        expectContractError(await w.call('POST', `/staff/bookings/${a.id}/undo`, w.elf), 409, 'NOTHING_TO_UNDO');
+        await w.call('POST', '/staff/check-ins', w.elf, { locationId: w.sydney, reference: a.reference });
+        w.clock.advance(61_000);
+        expectContractError(await w.call('POST', `/staff/bookings/${a.id}/undo`, w.elf), 409, 'UNDO_WINDOW_CLOSED');
+        expectContractError(
+          await w.call('POST', '/staff/bookings/00000000-0000-4000-8000-000000000000/undo', w.elf),
+          404,
+          'NOT_FOUND',
+        );
+      },
+    );
   });
 
   describe('no-show', () => {
-    it('only once the session has started; harmless twice; undone at any time; a late w.family checks in over it', async () => {
-      const s = session();
-      const b = await bookDirect(w.t.db, w.family, s.id);
-      expectContractError(await w.call('POST', `/staff/bookings/${b.id}/no-show`, w.elf), 409, 'SESSION_NOT_STARTED');
-      w.clock.set(new Date(new Date(s.start_at).getTime() + MIN));
-      const marked = await w.call('POST', `/staff/bookings/${b.id}/no-show`, w.elf);
-      expect(marked.statusCode, marked.body).toBe(200);
-      expect(marked.json()).toMatchObject({ attendance: 'no_show', noShowAt: w.clock.now().toISOString() });
-      expect((await w.call('POST', `/staff/bookings/${b.id}/no-show`, w.elf)).json().actions).toHaveLength(1);
-      w.clock.advance(30 * MIN);
-      expect((await w.call('POST', `/staff/bookings/${b.id}/undo`, w.elf)).json()).toMatchObject({
-        attendance: 'confirmed',
-        noShowAt: null,
-      });
-      await w.call('POST', `/staff/bookings/${b.id}/no-show`, w.elf);
-      const late = await w.call('POST', '/staff/check-ins', w.elf, { locationId: w.sydney, reference: b.reference });
-      expect(late.json()).toMatchObject({ attendance: 'checked_in', noShowAt: null });
-      expectContractError(await w.call('POST', `/staff/bookings/${b.id}/no-show`, w.elf), 409, 'ALREADY_CHECKED_IN');
-      expect(late.json().actions.map((a: { action: string }) => a.action)).toEqual([
-        'no_show',
-        'undo_no_show',
-        'no_show',
-        'check_in',
-      ]);
-    });
+    it(
+      'only once the session has started; harmless twice; undone at any time; a late w.family checks in over ' + 'it',
+      async () => {
+        const s = session();
+        const b = await bookDirect(w.t.db, w.family, s.id);
+        expectContractError(await w.call('POST', `/staff/bookings/${b.id}/no-show`, w.elf), 409, 'SESSION_NOT_STARTED');
+        w.clock.set(new Date(new Date(s.start_at).getTime() + MIN));
+        const marked = await w.call('POST', `/staff/bookings/${b.id}/no-show`, w.elf);
+        expect(marked.statusCode, marked.body).toBe(200);
+        expect(marked.json()).toMatchObject({ attendance: 'no_show', noShowAt: w.clock.now().toISOString() });
+        expect((await w.call('POST', `/staff/bookings/${b.id}/no-show`, w.elf)).json().actions).toHaveLength(1);
+        w.clock.advance(30 * MIN);
+        expect((await w.call('POST', `/staff/bookings/${b.id}/undo`, w.elf)).json()).toMatchObject({
+          attendance: 'confirmed',
+          noShowAt: null,
+        });
+        await w.call('POST', `/staff/bookings/${b.id}/no-show`, w.elf);
+        const late = await w.call('POST', '/staff/check-ins', w.elf, { locationId: w.sydney, reference: b.reference });
+        expect(late.json()).toMatchObject({ attendance: 'checked_in', noShowAt: null });
+        expectContractError(await w.call('POST', `/staff/bookings/${b.id}/no-show`, w.elf), 409, 'ALREADY_CHECKED_IN');
+        expect(late.json().actions.map((a: { action: string }) => a.action)).toEqual([
+          'no_show',
+          'undo_no_show',
+          'no_show',
+          'check_in',
+        ]);
+      },
+    );
 
     it('409 BOOKING_CANCELLED for a cancelled booking; 404 for an unknown one', async () => {
       const s = session();

@@ -47,30 +47,34 @@ describe('support desk API', () => {
     }[];
 
   describe('search', () => {
-    it('finds a family by part of its name, e-mail, phone, booking reference or its check-in code, never a staff account', async () => {
-      const family = await createPerson(w.t.db, false, { firstName: 'Wilhelmina', lastName: 'Quixote' });
-      await w.t.db.execute(sql`update users set phone = '+61 400 987 654' where id = ${family.id}::uuid`);
-      const booked = await bookDirect(w.t.db, family, session().id);
-      const code = await checkInCodeFor(w.t.db, booked);
-      for (const q of [
-        'helmin',
-        'quixo',
-        family.email.slice(0, 12),
-        '987 65',
-        booked.reference.slice(3),
-        code.toLowerCase(),
-      ]) {
-        const res = await w.call('GET', `/staff/families?q=${encodeURIComponent(q)}`, support);
-        expect(res.statusCode, q).toBe(200);
-        const hit = res.json().items.find((i: { user: { id: string } }) => i.user.id === family.id);
-        expect(hit, q).toMatchObject({
-          user: { email: family.email, firstName: 'Wilhelmina', phone: '+61 400 987 654' },
-          bookings: [{ id: booked.id, reference: booked.reference }],
-        });
-      }
-      const staffHit = (await w.call('GET', '/staff/families?q=Support', support)).json();
-      expect(staffHit.items.find((i: { user: { id: string } }) => i.user.id === support.id)).toBeUndefined();
-    });
+    it(
+      'finds a family by part of its name, e-mail, phone, booking reference or its check-in code, never a staff ' +
+        'account',
+      async () => {
+        const family = await createPerson(w.t.db, false, { firstName: 'Wilhelmina', lastName: 'Quixote' });
+        await w.t.db.execute(sql`update users set phone = '+61 400 987 654' where id = ${family.id}::uuid`);
+        const booked = await bookDirect(w.t.db, family, session().id);
+        const code = await checkInCodeFor(w.t.db, booked);
+        for (const q of [
+          'helmin',
+          'quixo',
+          family.email.slice(0, 12),
+          '987 65',
+          booked.reference.slice(3),
+          code.toLowerCase(),
+        ]) {
+          const res = await w.call('GET', `/staff/families?q=${encodeURIComponent(q)}`, support);
+          expect(res.statusCode, q).toBe(200);
+          const hit = res.json().items.find((i: { user: { id: string } }) => i.user.id === family.id);
+          expect(hit, q).toMatchObject({
+            user: { email: family.email, firstName: 'Wilhelmina', phone: '+61 400 987 654' },
+            bookings: [{ id: booked.id, reference: booked.reference }],
+          });
+        }
+        const staffHit = (await w.call('GET', '/staff/families?q=Support', support)).json();
+        expect(staffHit.items.find((i: { user: { id: string } }) => i.user.id === support.id)).toBeUndefined();
+      },
+    );
 
     it('finds a phone however it is typed: spaces, brackets, +61 or a leading 0', async () => {
       const family = await createPerson(w.t.db, false, { firstName: 'Phoebe', lastName: 'Dialler' });
@@ -89,66 +93,72 @@ describe('support desk API', () => {
       expect(other.map((i) => i.user.id)).not.toContain(family.id);
     });
 
-    it("support scoped to some locations finds a family only through a booking there, never by another location's reference (decision 0079)", async () => {
-      const family = await createPerson(w.t.db, false, { firstName: 'Lola', lastName: 'Twocentres' });
-      await w.t.db.execute(sql`update users set phone = '0412 777 031' where id = ${family.id}::uuid`);
-      const booked = await bookDirect(w.t.db, family, session().id);
-      const code = await checkInCodeFor(w.t.db, booked);
-      const brisbaneOnly = await createPerson(
-        w.t.db,
-        true,
-        { firstName: 'Bea', lastName: 'Brisbane' },
-        { role: 'support', locationIds: [w.brisbane], mfaEnrolled: true },
-      );
-      const found = async (q: string, who: Person) =>
-        (await w.call('GET', `/staff/families?q=${encodeURIComponent(q)}`, who)).json().items as {
-          user: { id: string };
-          bookings: { id: string }[];
-        }[];
-      // Booked in Sydney only: Brisbane's support finds nothing of the family by any of its details.
-      for (const q of ['Twocentres', 'Lola Two', family.email, '0412 777 031', booked.reference, code])
-        expect(await found(q, brisbaneOnly), q).toEqual([]);
-      // Support covering both locations (and brand-wide support) find it, with the Sydney booking.
-      const both = await createPerson(
-        w.t.db,
-        true,
-        { firstName: 'Bo', lastName: 'Both' },
-        { role: 'support', locationIds: [w.brisbane, w.sydney], mfaEnrolled: true },
-      );
-      for (const who of [both, support])
-        expect(await found('Twocentres', who)).toEqual([
+    it(
+      "support scoped to some locations finds a family only through a booking there, never by another location's " +
+        'reference (decision 0079)',
+      async () => {
+        const family = await createPerson(w.t.db, false, { firstName: 'Lola', lastName: 'Twocentres' });
+        await w.t.db.execute(sql`update users set phone = '0412 777 031' where id = ${family.id}::uuid`);
+        const booked = await bookDirect(w.t.db, family, session().id);
+        const code = await checkInCodeFor(w.t.db, booked);
+        const brisbaneOnly = await createPerson(
+          w.t.db,
+          true,
+          { firstName: 'Bea', lastName: 'Brisbane' },
+          { role: 'support', locationIds: [w.brisbane], mfaEnrolled: true },
+        );
+        const found = async (q: string, who: Person) =>
+          (await w.call('GET', `/staff/families?q=${encodeURIComponent(q)}`, who)).json().items as {
+            user: { id: string };
+            bookings: { id: string }[];
+          }[];
+        // Booked in Sydney only: Brisbane's support finds nothing of the family by any of its details.
+        for (const q of ['Twocentres', 'Lola Two', family.email, '0412 777 031', booked.reference, code])
+          expect(await found(q, brisbaneOnly), q).toEqual([]);
+        // Support covering both locations (and brand-wide support) find it, with the Sydney booking.
+        const both = await createPerson(
+          w.t.db,
+          true,
+          { firstName: 'Bo', lastName: 'Both' },
+          { role: 'support', locationIds: [w.brisbane, w.sydney], mfaEnrolled: true },
+        );
+        for (const who of [both, support])
+          expect(await found('Twocentres', who)).toEqual([
+            expect.objectContaining({
+              user: expect.objectContaining({ id: family.id }),
+              bookings: [expect.objectContaining({ id: booked.id })],
+            }),
+          ]);
+        // Once the family books in Brisbane, Brisbane's support finds it, shown the Brisbane booking only.
+        const [brisbaneSlot] = (
+          await w.t.db.execute(
+            sql`select s.id from slots s where s.location_id =
+${w.brisbane}::uuid and s.kind = 'session' and s.booking_id is null and s.start_at > now() + interval '2 days' order
+  by s.start_at limit 1`,
+          )
+        ).rows as { id: string }[];
+        const there = await bookDirect(w.t.db, family, brisbaneSlot!.id);
+        for (const q of ['Twocentres', family.email, '0412 777 031', there.reference]) {
+          expect(await found(q, brisbaneOnly), q).toEqual([
+            expect.objectContaining({
+              user: expect.objectContaining({ id: family.id }),
+              bookings: [expect.objectContaining({ id: there.id })],
+            }),
+          ]);
+        }
+        // Sydney's reference or code still finds nothing for Brisbane's support, though the family is known there.
+        for (const q of [booked.reference, code]) expect(await found(q, brisbaneOnly), q).toEqual([]);
+        const everywhere = (await w.call('GET', `/staff/families?q=${booked.reference}`, support)).json().items;
+        expect(everywhere).toEqual([
           expect.objectContaining({
-            user: expect.objectContaining({ id: family.id }),
-            bookings: [expect.objectContaining({ id: booked.id })],
+            bookings: expect.arrayContaining([
+              expect.objectContaining({ id: booked.id }),
+              expect.objectContaining({ id: there.id }),
+            ]),
           }),
         ]);
-      // Once the family books in Brisbane, Brisbane's support finds it, shown the Brisbane booking only.
-      const [brisbaneSlot] = (
-        await w.t.db.execute(
-          sql`select s.id from slots s where s.location_id = ${w.brisbane}::uuid and s.kind = 'session' and s.booking_id is null and s.start_at > now() + interval '2 days' order by s.start_at limit 1`,
-        )
-      ).rows as { id: string }[];
-      const there = await bookDirect(w.t.db, family, brisbaneSlot!.id);
-      for (const q of ['Twocentres', family.email, '0412 777 031', there.reference]) {
-        expect(await found(q, brisbaneOnly), q).toEqual([
-          expect.objectContaining({
-            user: expect.objectContaining({ id: family.id }),
-            bookings: [expect.objectContaining({ id: there.id })],
-          }),
-        ]);
-      }
-      // Sydney's reference or code still finds nothing for Brisbane's support, though the family is known there.
-      for (const q of [booked.reference, code]) expect(await found(q, brisbaneOnly), q).toEqual([]);
-      const everywhere = (await w.call('GET', `/staff/families?q=${booked.reference}`, support)).json().items;
-      expect(everywhere).toEqual([
-        expect.objectContaining({
-          bookings: expect.arrayContaining([
-            expect.objectContaining({ id: booked.id }),
-            expect.objectContaining({ id: there.id }),
-          ]),
-        }),
-      ]);
-    });
+      },
+    );
 
     it('takes "%" and "_" literally, asks for two characters, and refuses families', async () => {
       expect((await w.call('GET', '/staff/families?q=%25%25', support)).json().items).toEqual([]);
@@ -287,44 +297,52 @@ describe('support desk API', () => {
   });
 
   describe('details', () => {
-    it("changes who is coming by the family's rules, with a reason, and keeps only the head count in the trail", async () => {
-      const booked = await bookDirect(w.t.db, w.family, session().id);
-      const details = {
-        children: [{ firstName: 'Ada', age: 4 }],
-        adults: 1,
-        pets: 0,
-        accessNeeds: [],
-        accessNote: '',
-        noteForSanta: '',
-      };
-      expectContractError(
-        await w.call('PUT', `/staff/bookings/${booked.id}/details`, support, { details }),
-        400,
-        'VALIDATION_FAILED',
-      );
-      expectContractError(
-        await w.call('PUT', `/staff/bookings/${booked.id}/details`, support, {
-          details: { ...details, pets: 1 },
+    it(
+      "changes who is coming by the family's rules, with a reason, and keeps only the head count in the " + 'trail',
+      async () => {
+        const booked = await bookDirect(w.t.db, w.family, session().id);
+        const details = {
+          children: [{ firstName: 'Ada', age: 4 }],
+          adults: 1,
+          pets: 0,
+          accessNeeds: [],
+          accessNote: '',
+          noteForSanta: '',
+        };
+        expectContractError(
+          await w.call('PUT', `/staff/bookings/${booked.id}/details`, support, { details }),
+          400,
+          'VALIDATION_FAILED',
+        );
+        expectContractError(
+          await w.call('PUT', `/staff/bookings/${booked.id}/details`, support, {
+            details: { ...details, pets: 1 },
+            reason,
+          }),
+          400,
+          'VALIDATION_FAILED',
+        );
+        const res = await w.call('PUT', `/staff/bookings/${booked.id}/details`, support, { details, reason });
+        expect(res.statusCode, res.body).toBe(200);
+        expect(res.json().details).toMatchObject({ children: [{ firstName: 'Ada', age: 4 }], adults: 1 });
+        const [entry] = await auditOf(booked.id);
+        expect(entry).toMatchObject({
+          action: 'staffEditDetails',
           reason,
-        }),
-        400,
-        'VALIDATION_FAILED',
-      );
-      const res = await w.call('PUT', `/staff/bookings/${booked.id}/details`, support, { details, reason });
-      expect(res.statusCode, res.body).toBe(200);
-      expect(res.json().details).toMatchObject({ children: [{ firstName: 'Ada', age: 4 }], adults: 1 });
-      const [entry] = await auditOf(booked.id);
-      expect(entry).toMatchObject({ action: 'staffEditDetails', reason, before: { people: 4 }, after: { people: 2 } });
-      expect(JSON.stringify(entry)).not.toContain('Ada');
-      expectContractError(
-        await w.call('PUT', '/staff/bookings/00000000-0000-4000-8000-000000000000/details', support, {
-          details,
-          reason,
-        }),
-        404,
-        'NOT_FOUND',
-      );
-    });
+          before: { people: 4 },
+          after: { people: 2 },
+        });
+        expect(JSON.stringify(entry)).not.toContain('Ada');
+        expectContractError(
+          await w.call('PUT', '/staff/bookings/00000000-0000-4000-8000-000000000000/details', support, {
+            details,
+            reason,
+          }),
+          404,
+          'NOT_FOUND',
+        );
+      },
+    );
   });
 
   describe('cancel and refunds', () => {

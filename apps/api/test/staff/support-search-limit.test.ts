@@ -11,19 +11,23 @@ describe('support search rate limit', () => {
   });
   afterAll(async () => t?.close());
 
-  it('limits each staff member to 60 searches a minute (429 with Retry-After); another member still searches, and the window ends', async () => {
-    const [busy, calm] = [
-      await createPerson(t.db, true, undefined, { role: 'support', mfaEnrolled: true }),
-      await createPerson(t.db, true, undefined, { role: 'support', mfaEnrolled: true }),
-    ];
-    const search = async (who: typeof busy, q: string) =>
-      t.app.inject({ url: `/api/v1/staff/families?q=${q}`, headers: await headersOf(t.app.idTokens, who) });
-    for (let i = 0; i < 60; i++) expect((await search(busy, `zz${i}`)).statusCode).toBe(200);
-    const limited = await search(busy, 'zz60');
-    expectContractError(limited, 429, 'RATE_LIMITED');
-    expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
-    expect((await search(calm, 'zz60')).statusCode).toBe(200);
-    t.clock.advance(61_000);
-    expect((await search(busy, 'zz61')).statusCode).toBe(200);
-  });
+  it(
+    'limits each staff member to 60 searches a minute (429 with Retry-After); another member still searches, and ' +
+      'the window ends',
+    async () => {
+      const [busy, calm] = [
+        await createPerson(t.db, true, undefined, { role: 'support', mfaEnrolled: true }),
+        await createPerson(t.db, true, undefined, { role: 'support', mfaEnrolled: true }),
+      ];
+      const search = async (who: typeof busy, q: string) =>
+        t.app.inject({ url: `/api/v1/staff/families?q=${q}`, headers: await headersOf(t.app.idTokens, who) });
+      for (let i = 0; i < 60; i++) expect((await search(busy, `zz${i}`)).statusCode).toBe(200);
+      const limited = await search(busy, 'zz60');
+      expectContractError(limited, 429, 'RATE_LIMITED');
+      expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
+      expect((await search(calm, 'zz60')).statusCode).toBe(200);
+      t.clock.advance(61_000);
+      expect((await search(busy, 'zz61')).statusCode).toBe(200);
+    },
+  );
 });

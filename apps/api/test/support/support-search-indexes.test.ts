@@ -35,7 +35,8 @@ describe('indexes for the support desk search and the audit trail', () => {
       'users_phone_digits_trgm_idx',
     ],
     ["select id from bookings where reference ilike '%7K3Q%'", 'bookings_reference_trgm_idx'],
-    // The exact-reference ranking of every search (migration 0029): without it, a search matching many families read every booking.
+    // The exact-reference ranking of every search (migration 0029): without it, a search matching many families read
+    // every booking.
     ["select user_id from bookings where lower(reference) = 'kr-7k3q9x'", 'bookings_reference_lower_idx'],
     [
       "select subject from mail_outbox where to_address = 'a@example.com' order by created_at desc limit 50",

@@ -84,7 +84,8 @@ describe('waitlist under contention, three API processes', () => {
     (
       await db.execute(sql`
         select s.hold_reservation_id, s.booking_id, r.user_id as holder,
-          (select count(*)::int from reservations x where x.slot_id = s.id and x.status in ('active', 'checked_out') and x.expires_at > now()) as live_holds,
+          (select count(*)::int from reservations x where x.slot_id = s.id and x.status in ('active', 'checked_out')
+          and x.expires_at > now()) as live_holds,
           (select count(*)::int from bookings b where b.slot_id = s.id and b.status = 'completed') as sold
         from slots s left join reservations r on r.id = s.hold_reservation_id where s.id = ${slotId}::uuid`)
     ).rows[0]!;
@@ -126,7 +127,8 @@ describe('waitlist under contention, three API processes', () => {
     const slotIds = (
       await db.execute(sql`
         select s.id from slots s join locations l on l.id = s.location_id
-        where s.location_id = ${day.locationId}::uuid and s.slot_type_id = ${day.slotTypeId}::uuid and not s.blocked and s.kind = 'session'
+        where s.location_id = ${day.locationId}::uuid and s.slot_type_id = ${day.slotTypeId}::uuid and not s.blocked
+        and s.kind = 'session'
           and (s.start_at at time zone l.timezone)::date = ${day.date}::date order by s.start_at`)
     ).rows.map((r) => r.id as string);
     expect(slotIds).toHaveLength(2);
@@ -151,82 +153,94 @@ describe('waitlist under contention, three API processes', () => {
     }
   }, 90_000);
 
-  it('an offer declined, left and lapsing at once, while every process runs the job, goes to exactly one next family', async () => {
-    for (let round = 0; round < 3; round++) {
+  it(
+    'an offer declined, left and lapsing at once, while every process runs the job, goes to exactly one next ' +
+      'family',
+    async () => {
+      for (let round = 0; round < 3; round++) {
+        const day = singles[next++]!;
+        const [a, w1, w2, w3] = await families(4);
+        const aHold = await hold(round, a!, day.slotId);
+        await join(0, w1!, day);
+        const w1Entry = (await entriesOf(w1!))[0]!;
+        await join(1, w2!, day);
+        await join(2, w3!, day);
+        await call(0, 'POST', `/bookings/reservation/${aHold.body.id as string}/cancel`, a!);
+        const offer = await offerOf(w1!);
+        // The offer lapses (its end moved to now) while W1 both cancels the hold and leaves the line.
+        await db.execute(sql`update reservations set expires_at = now() where id = ${offer.reservationId}::uuid`);
+        await db.execute(
+          sql`update slots set hold_expires_at = now() where hold_reservation_id = ${offer.reservationId}::uuid`,
+        );
+        const [cancel, leave] = await Promise.all([
+          call(round + 1, 'POST', `/bookings/reservation/${offer.reservationId}/cancel`, w1!),
+          call(round + 2, 'DELETE', `/waitlist/${w1Entry.id}`, w1!),
+        ]);
+        expect([200, 409]).toContain(cancel.status);
+        expect([204, 404]).toContain(leave.status);
+        const next2 = await offerOf(w2!);
+        expect(next2.slotId).toBe(day.slotId);
+        await new Promise((r) => setTimeout(r, 1500));
+        expect(await entriesOf(w1!)).toEqual([]);
+        expect(await entriesOf(w3!)).toMatchObject([{ status: 'waiting', offer: null }]);
+        expect(await owners(day.slotId)).toMatchObject({
+          hold_reservation_id: next2.reservationId,
+          holder: w2!.id,
+          live_holds: 1,
+          sold: 0,
+        });
+      }
+    },
+    120_000,
+  );
+
+  it(
+    'an offer lapsing while its family checks out: refused as any expired hold, and the session goes to the next ' +
+      'family',
+    async () => {
       const day = singles[next++]!;
-      const [a, w1, w2, w3] = await families(4);
-      const aHold = await hold(round, a!, day.slotId);
-      await join(0, w1!, day);
-      const w1Entry = (await entriesOf(w1!))[0]!;
-      await join(1, w2!, day);
-      await join(2, w3!, day);
+      const [a, w1, w2] = await families(3);
+      const aHold = await hold(0, a!, day.slotId);
+      await join(1, w1!, day);
+      await join(2, w2!, day);
       await call(0, 'POST', `/bookings/reservation/${aHold.body.id as string}/cancel`, a!);
       const offer = await offerOf(w1!);
-      // The offer lapses (its end moved to now) while W1 both cancels the hold and leaves the line.
-      await db.execute(sql`update reservations set expires_at = now() where id = ${offer.reservationId}::uuid`);
+      const [pkg] = await db
+        .select()
+        .from(packages)
+        .where(sql`${packages.slotTypeSlugs} is null`);
+      const cart = await call(1, 'POST', '/cart', w1!, {
+        reservationId: offer.reservationId,
+        amount: pkg!.priceCents,
+        packages: [{ id: pkg!.id, quantity: 1 }],
+        addOns: [],
+      });
+      expect(cart.status).toBe(201);
       await db.execute(
-        sql`update slots set hold_expires_at = now() where hold_reservation_id = ${offer.reservationId}::uuid`,
+        sql`update reservations set expires_at = now() + interval '300 milliseconds' where id =
+${offer.reservationId}::uuid`,
       );
-      const [cancel, leave] = await Promise.all([
-        call(round + 1, 'POST', `/bookings/reservation/${offer.reservationId}/cancel`, w1!),
-        call(round + 2, 'DELETE', `/waitlist/${w1Entry.id}`, w1!),
-      ]);
-      expect([200, 409]).toContain(cancel.status);
-      expect([204, 404]).toContain(leave.status);
+      await db.execute(
+        sql`update slots set hold_expires_at = now() + interval '300 milliseconds' where hold_reservation_id =
+${offer.reservationId}::uuid`,
+      );
+      await new Promise((r) => setTimeout(r, 400));
+      const attempts = await Promise.all(
+        [0, 1, 2].map((i) =>
+          call(i, 'POST', `/bookings/reservation/${offer.reservationId}/checkoutOrder`, w1!, { cartId: cart.body.id }),
+        ),
+      );
+      expect(attempts.map((r) => r.body.code)).toEqual(['HOLD_EXPIRED', 'HOLD_EXPIRED', 'HOLD_EXPIRED']);
       const next2 = await offerOf(w2!);
       expect(next2.slotId).toBe(day.slotId);
-      await new Promise((r) => setTimeout(r, 1500));
       expect(await entriesOf(w1!)).toEqual([]);
-      expect(await entriesOf(w3!)).toMatchObject([{ status: 'waiting', offer: null }]);
       expect(await owners(day.slotId)).toMatchObject({
         hold_reservation_id: next2.reservationId,
         holder: w2!.id,
         live_holds: 1,
         sold: 0,
       });
-    }
-  }, 120_000);
-
-  it('an offer lapsing while its family checks out: refused as any expired hold, and the session goes to the next family', async () => {
-    const day = singles[next++]!;
-    const [a, w1, w2] = await families(3);
-    const aHold = await hold(0, a!, day.slotId);
-    await join(1, w1!, day);
-    await join(2, w2!, day);
-    await call(0, 'POST', `/bookings/reservation/${aHold.body.id as string}/cancel`, a!);
-    const offer = await offerOf(w1!);
-    const [pkg] = await db
-      .select()
-      .from(packages)
-      .where(sql`${packages.slotTypeSlugs} is null`);
-    const cart = await call(1, 'POST', '/cart', w1!, {
-      reservationId: offer.reservationId,
-      amount: pkg!.priceCents,
-      packages: [{ id: pkg!.id, quantity: 1 }],
-      addOns: [],
-    });
-    expect(cart.status).toBe(201);
-    await db.execute(
-      sql`update reservations set expires_at = now() + interval '300 milliseconds' where id = ${offer.reservationId}::uuid`,
-    );
-    await db.execute(
-      sql`update slots set hold_expires_at = now() + interval '300 milliseconds' where hold_reservation_id = ${offer.reservationId}::uuid`,
-    );
-    await new Promise((r) => setTimeout(r, 400));
-    const attempts = await Promise.all(
-      [0, 1, 2].map((i) =>
-        call(i, 'POST', `/bookings/reservation/${offer.reservationId}/checkoutOrder`, w1!, { cartId: cart.body.id }),
-      ),
-    );
-    expect(attempts.map((r) => r.body.code)).toEqual(['HOLD_EXPIRED', 'HOLD_EXPIRED', 'HOLD_EXPIRED']);
-    const next2 = await offerOf(w2!);
-    expect(next2.slotId).toBe(day.slotId);
-    expect(await entriesOf(w1!)).toEqual([]);
-    expect(await owners(day.slotId)).toMatchObject({
-      hold_reservation_id: next2.reservationId,
-      holder: w2!.id,
-      live_holds: 1,
-      sold: 0,
-    });
-  }, 90_000);
+    },
+    90_000,
+  );
 });

@@ -102,48 +102,51 @@ describe('waitlist (API.md "Waitlist")', () => {
     expect((await entries(c)).map((e) => e.position)).toEqual([1]);
   });
 
-  it('refuses a day with a session on sale, a second entry for a day, more than WAITLIST_LIMIT days, and bad input', async () => {
-    const b = await family();
-    const open = days[next++]!;
-    expect((await join(b, open)).json()).toMatchObject({ code: 'WAITLIST_NOT_NEEDED' });
-    const [d1, d2, d3] = [await soldOut(), await soldOut(), await soldOut()];
-    expect((await join(b, d1.day)).statusCode).toBe(201);
-    expect((await join(b, d1.day)).json()).toMatchObject({ code: 'ALREADY_WAITLISTED' });
-    expect((await join(b, d2.day)).statusCode).toBe(201);
-    expect((await join(b, d3.day)).json()).toMatchObject({
-      code: 'WAITLIST_LIMIT',
-      error: expect.stringContaining('2 days'),
-    });
-    const bad = await call('POST', '/waitlist', b, {
-      locationId: d3.day.locationId,
-      slotTypeId: d3.day.slotTypeId,
-      date: '2026-13-01',
-    });
-    expect(bad.json()).toMatchObject({ code: 'VALIDATION_FAILED' });
-    expect((await call('POST', '/waitlist', b, { ...d3.day, slotId: undefined, extra: 1 })).json().code).toBe(
-      'VALIDATION_FAILED',
-    );
-    const c = await family();
-    expect(
-      (
-        await call('POST', '/waitlist', c, {
-          locationId: d3.day.slotTypeId,
-          slotTypeId: d3.day.slotTypeId,
-          date: d3.day.date,
-        })
-      ).statusCode,
-    ).toBe(404);
-    expect(
-      (
-        await call('POST', '/waitlist', c, {
-          locationId: d3.day.locationId,
-          slotTypeId: d3.day.slotTypeId,
-          date: '2020-01-01',
-        })
-      ).json().code,
-    ).toBe('VALIDATION_FAILED');
-    expect((await call('DELETE', '/waitlist/not-a-uuid', c)).statusCode).toBe(400);
-  });
+  it(
+    'refuses a day with a session on sale, a second entry for a day, more than WAITLIST_LIMIT days, and bad ' + 'input',
+    async () => {
+      const b = await family();
+      const open = days[next++]!;
+      expect((await join(b, open)).json()).toMatchObject({ code: 'WAITLIST_NOT_NEEDED' });
+      const [d1, d2, d3] = [await soldOut(), await soldOut(), await soldOut()];
+      expect((await join(b, d1.day)).statusCode).toBe(201);
+      expect((await join(b, d1.day)).json()).toMatchObject({ code: 'ALREADY_WAITLISTED' });
+      expect((await join(b, d2.day)).statusCode).toBe(201);
+      expect((await join(b, d3.day)).json()).toMatchObject({
+        code: 'WAITLIST_LIMIT',
+        error: expect.stringContaining('2 days'),
+      });
+      const bad = await call('POST', '/waitlist', b, {
+        locationId: d3.day.locationId,
+        slotTypeId: d3.day.slotTypeId,
+        date: '2026-13-01',
+      });
+      expect(bad.json()).toMatchObject({ code: 'VALIDATION_FAILED' });
+      expect((await call('POST', '/waitlist', b, { ...d3.day, slotId: undefined, extra: 1 })).json().code).toBe(
+        'VALIDATION_FAILED',
+      );
+      const c = await family();
+      expect(
+        (
+          await call('POST', '/waitlist', c, {
+            locationId: d3.day.slotTypeId,
+            slotTypeId: d3.day.slotTypeId,
+            date: d3.day.date,
+          })
+        ).statusCode,
+      ).toBe(404);
+      expect(
+        (
+          await call('POST', '/waitlist', c, {
+            locationId: d3.day.locationId,
+            slotTypeId: d3.day.slotTypeId,
+            date: '2020-01-01',
+          })
+        ).json().code,
+      ).toBe('VALIDATION_FAILED');
+      expect((await call('DELETE', '/waitlist/not-a-uuid', c)).statusCode).toBe(400);
+    },
+  );
 
   it('hands a freed session to the first family only, as a hold only that family can use, and e-mails it', async () => {
     const { day, a, aHold } = await soldOut();
@@ -191,35 +194,39 @@ describe('waitlist (API.md "Waitlist")', () => {
     expect(await mailsTo(b.email)).toHaveLength(1);
   });
 
-  it('an offer that lapses goes to the next family, the lapsing family leaves the line, and with nobody left the session is on sale', async () => {
-    const { day, a } = await soldOut();
-    const [b, c, d] = [await family(), await family(), await family()];
-    await join(b, day);
-    await join(c, day);
-    // A's hold lapses without any write: still nobody but B may have it.
-    clock.advance(10 * MINUTE);
-    expect((await hold(d, day.slotId)).json().code).toBe('SLOT_UNAVAILABLE');
-    await pass();
-    const bOffer = (await entries(b))[0]!.offer!.reservationId;
-    clock.advance(30 * MINUTE);
-    expect(await entries(b)).toEqual([]);
-    await pass();
-    expect(await entries(b)).toEqual([]);
-    expect((await t.db.select().from(waitlistEntries).where(eq(waitlistEntries.userId, b.id)))[0]!.status).toBe(
-      'lapsed',
-    );
-    expect((await t.db.select().from(reservations).where(eq(reservations.id, bOffer)))[0]!.status).toBe('expired');
-    const [cEntry] = await entries(c);
-    expect(cEntry).toMatchObject({ status: 'offered', position: 1 });
-    // C declines (cancels the hold): nobody is left, so the session is an ordinary free one.
-    expect((await call('POST', `/bookings/reservation/${cEntry!.offer!.reservationId}/cancel`, c)).statusCode).toBe(
-      200,
-    );
-    await pass();
-    expect(await entries(c)).toEqual([]);
-    expect((await hold(d, day.slotId)).statusCode).toBe(201);
-    expect(a).toBeDefined();
-  });
+  it(
+    'an offer that lapses goes to the next family, the lapsing family leaves the line, and with nobody left the ' +
+      'session is on sale',
+    async () => {
+      const { day, a } = await soldOut();
+      const [b, c, d] = [await family(), await family(), await family()];
+      await join(b, day);
+      await join(c, day);
+      // A's hold lapses without any write: still nobody but B may have it.
+      clock.advance(10 * MINUTE);
+      expect((await hold(d, day.slotId)).json().code).toBe('SLOT_UNAVAILABLE');
+      await pass();
+      const bOffer = (await entries(b))[0]!.offer!.reservationId;
+      clock.advance(30 * MINUTE);
+      expect(await entries(b)).toEqual([]);
+      await pass();
+      expect(await entries(b)).toEqual([]);
+      expect((await t.db.select().from(waitlistEntries).where(eq(waitlistEntries.userId, b.id)))[0]!.status).toBe(
+        'lapsed',
+      );
+      expect((await t.db.select().from(reservations).where(eq(reservations.id, bOffer)))[0]!.status).toBe('expired');
+      const [cEntry] = await entries(c);
+      expect(cEntry).toMatchObject({ status: 'offered', position: 1 });
+      // C declines (cancels the hold): nobody is left, so the session is an ordinary free one.
+      expect((await call('POST', `/bookings/reservation/${cEntry!.offer!.reservationId}/cancel`, c)).statusCode).toBe(
+        200,
+      );
+      await pass();
+      expect(await entries(c)).toEqual([]);
+      expect((await hold(d, day.slotId)).statusCode).toBe(201);
+      expect(a).toBeDefined();
+    },
+  );
 
   it('leaving with an open offer passes it on at once', async () => {
     const { day, a, aHold } = await soldOut();
@@ -235,59 +242,64 @@ describe('waitlist (API.md "Waitlist")', () => {
     expect(await slotHolder(day.slotId)).toBe(cEntry!.offer!.reservationId);
   });
 
-  it('an offer checks out and pays like any hold; paid, the entry ends; an expired offer is refused as any expired hold', async () => {
-    const { day, a, aHold } = await soldOut();
-    const [b, c] = [await family(), await family()];
-    await join(b, day);
-    await join(c, day);
-    await call('POST', `/bookings/reservation/${aHold}/cancel`, a);
-    await pass();
-    const offerId = (await entries(b))[0]!.offer!.reservationId;
-    const basket = {
-      reservationId: offerId,
-      amount: packagePrice,
-      packages: [{ id: packageId, quantity: 1 }],
-      addOns: [],
-    };
-    const cart = await call('POST', '/cart', b, basket);
-    expect(cart.statusCode).toBe(201);
-    const order = await call('POST', `/bookings/reservation/${offerId}/checkoutOrder`, b, { cartId: cart.json().id });
-    expect(order.statusCode).toBe(201);
-    expect((await payWithCard(sandbox, order.json().client_secret, CARDS.success)).status).toBe('succeeded');
-    await sandbox.webhooksIdle();
-    expect((await t.db.select().from(slots).where(eq(slots.id, day.slotId)))[0]!.bookingId).toBe(
-      order.json().bookingId,
-    );
-    expect(await entries(b)).toEqual([]);
-    await pass();
-    expect(
-      (
-        await t.db
-          .select()
-          .from(waitlistEntries)
-          .where(and(eq(waitlistEntries.userId, b.id)))
-      )[0]!.status,
-    ).toBe('booked');
-    // B has a booking that day now: joining it again is refused.
-    expect((await join(b, day)).json().code).toBe('ALREADY_BOOKED');
-    expect((await entries(c))[0]).toMatchObject({ status: 'waiting', position: 1 });
-    // At the per-account limit (1 here): no other day's line either, since an offer could not be checked out.
-    // Another date: the next sold-out day can be the same date at another centre, which answers ALREADY_BOOKED first.
-    let other = await soldOut();
-    while (other.day.date === day.date) other = await soldOut();
-    expect((await join(b, other.day)).json()).toMatchObject({ code: 'BOOKING_LIMIT' });
+  it(
+    'an offer checks out and pays like any hold; paid, the entry ends; an expired offer is refused as any expired ' +
+      'hold',
+    async () => {
+      const { day, a, aHold } = await soldOut();
+      const [b, c] = [await family(), await family()];
+      await join(b, day);
+      await join(c, day);
+      await call('POST', `/bookings/reservation/${aHold}/cancel`, a);
+      await pass();
+      const offerId = (await entries(b))[0]!.offer!.reservationId;
+      const basket = {
+        reservationId: offerId,
+        amount: packagePrice,
+        packages: [{ id: packageId, quantity: 1 }],
+        addOns: [],
+      };
+      const cart = await call('POST', '/cart', b, basket);
+      expect(cart.statusCode).toBe(201);
+      const order = await call('POST', `/bookings/reservation/${offerId}/checkoutOrder`, b, { cartId: cart.json().id });
+      expect(order.statusCode).toBe(201);
+      expect((await payWithCard(sandbox, order.json().client_secret, CARDS.success)).status).toBe('succeeded');
+      await sandbox.webhooksIdle();
+      expect((await t.db.select().from(slots).where(eq(slots.id, day.slotId)))[0]!.bookingId).toBe(
+        order.json().bookingId,
+      );
+      expect(await entries(b)).toEqual([]);
+      await pass();
+      expect(
+        (
+          await t.db
+            .select()
+            .from(waitlistEntries)
+            .where(and(eq(waitlistEntries.userId, b.id)))
+        )[0]!.status,
+      ).toBe('booked');
+      // B has a booking that day now: joining it again is refused.
+      expect((await join(b, day)).json().code).toBe('ALREADY_BOOKED');
+      expect((await entries(c))[0]).toMatchObject({ status: 'waiting', position: 1 });
+      // At the per-account limit (1 here): no other day's line either, since an offer could not be checked out.
+      // Another date: the next sold-out day can be the same date at another centre, which answers ALREADY_BOOKED first.
+      let other = await soldOut();
+      while (other.day.date === day.date) other = await soldOut();
+      expect((await join(b, other.day)).json()).toMatchObject({ code: 'BOOKING_LIMIT' });
 
-    // The next day: B's offer lapses just as B checks out.
-    const second = await soldOut();
-    const e = await family();
-    await join(e, second.day);
-    await call('POST', `/bookings/reservation/${second.aHold}/cancel`, second.a);
-    await pass();
-    const eOffer = (await entries(e))[0]!.offer!.reservationId;
-    const eCart = await call('POST', '/cart', e, { ...basket, reservationId: eOffer });
-    clock.advance(30 * MINUTE);
-    expect(
-      (await call('POST', `/bookings/reservation/${eOffer}/checkoutOrder`, e, { cartId: eCart.json().id })).json().code,
-    ).toBe('HOLD_EXPIRED');
-  });
+      // The next day: B's offer lapses just as B checks out.
+      const second = await soldOut();
+      const e = await family();
+      await join(e, second.day);
+      await call('POST', `/bookings/reservation/${second.aHold}/cancel`, second.a);
+      await pass();
+      const eOffer = (await entries(e))[0]!.offer!.reservationId;
+      const eCart = await call('POST', '/cart', e, { ...basket, reservationId: eOffer });
+      clock.advance(30 * MINUTE);
+      expect(
+        (await call('POST', `/bookings/reservation/${eOffer}/checkoutOrder`, e, { cartId: eCart.json().id })).json()
+          .code,
+      ).toBe('HOLD_EXPIRED');
+    },
+  );
 });

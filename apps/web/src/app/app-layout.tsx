@@ -47,12 +47,20 @@ export function AppLayout() {
     <div className="flex min-h-dvh flex-col bg-cream-100">
       <a
         href="#main"
-        className="sr-only z-50 rounded-lg bg-festive-700 px-4 py-3 text-cream-50 focus:not-sr-only focus:fixed focus:left-4 focus:top-4"
+        className={
+          'sr-only z-50 rounded-lg bg-festive-700 px-4 py-3 text-cream-50 focus:not-sr-only focus:fixed ' +
+          'focus:left-4 focus:top-4'
+        }
       >
         Skip to content
       </a>
       {mobile && (
-        <header className="sticky top-0 z-20 flex items-center gap-2 border-b border-cream-300 bg-cream-50/95 px-4 py-2 backdrop-blur">
+        <header
+          className={
+            'sticky top-0 z-20 flex items-center gap-2 border-b border-cream-300 bg-cream-50/95 px-4 ' +
+            'py-2 backdrop-blur'
+          }
+        >
           <Logo brandName={BRAND_NAME} decorative className="size-9" />
           <span className="font-display text-lg font-semibold text-festive-700">{BRAND_NAME}</span>
         </header>

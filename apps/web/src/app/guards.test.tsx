@@ -136,11 +136,14 @@ describe('route guards (spec §2)', () => {
     expect(router.state.location.pathname).toBe('/verify');
   });
 
-  it('shows a verified user restored from storage the page while the session is checked (no login flash on reload)', async () => {
-    const router = await renderAt('/bookings', { user, initialised: false });
-    expect(router.state.location.pathname).toBe('/bookings');
-    expect(await screen.findByRole('heading', { name: 'My Bookings' })).toBeInTheDocument();
-  });
+  it(
+    'shows a verified user restored from storage the page while the session is checked (no login flash on ' + 'reload)',
+    async () => {
+      const router = await renderAt('/bookings', { user, initialised: false });
+      expect(router.state.location.pathname).toBe('/bookings');
+      expect(await screen.findByRole('heading', { name: 'My Bookings' })).toBeInTheDocument();
+    },
+  );
 
   it('waits for auth initialisation for an unverified user instead of redirecting', async () => {
     const router = await renderAt('/bookings', { user: { ...user, emailVerified: false }, initialised: false });

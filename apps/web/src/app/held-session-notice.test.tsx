@@ -61,34 +61,38 @@ describe('HeldSessionNotice (My Bookings)', () => {
     expect(screen.queryByRole('status')).not.toBeInTheDocument();
   });
 
-  it('says so on My Bookings when the hold was taken on another device, and Continue restores the wizard (issue 37 item 1)', async () => {
-    const expiresAt = new Date(Date.now() + 7 * 60_000).toISOString();
-    const t = wizardTestStore({
-      'GET /booking-slot/loc-1/slots/s1': SESSION,
-      'GET /common/locations': { items: [SYDNEY_FIXTURE] },
-      'GET /bookings/reservation': {
-        items: [
-          {
-            id: 'h9',
-            slotId: 's1',
-            locationId: 'loc-1',
-            status: 'active',
-            expiresAt,
-            refreshesLeft: 2,
-            bookingId: null,
-          },
-        ],
-      },
-    });
-    const onResume = vi.fn();
-    render(
-      <Provider store={t.store}>
-        <HeldSessionNotice onResume={onResume} />
-      </Provider>,
-    );
-    expect(await screen.findByText('You are holding Sun 6 Dec, 10:40 am AEDT')).toBeInTheDocument();
-    await userEvent.click(screen.getByRole('button', { name: 'Continue booking' }));
-    expect(onResume).toHaveBeenCalledTimes(1);
-    expect(t.store.getState().booking.reservationData).toEqual({ holdId: 'h9', slotId: 's1', expiresAt });
-  });
+  it(
+    'says so on My Bookings when the hold was taken on another device, and Continue restores the wizard (issue 37 ' +
+      'item 1)',
+    async () => {
+      const expiresAt = new Date(Date.now() + 7 * 60_000).toISOString();
+      const t = wizardTestStore({
+        'GET /booking-slot/loc-1/slots/s1': SESSION,
+        'GET /common/locations': { items: [SYDNEY_FIXTURE] },
+        'GET /bookings/reservation': {
+          items: [
+            {
+              id: 'h9',
+              slotId: 's1',
+              locationId: 'loc-1',
+              status: 'active',
+              expiresAt,
+              refreshesLeft: 2,
+              bookingId: null,
+            },
+          ],
+        },
+      });
+      const onResume = vi.fn();
+      render(
+        <Provider store={t.store}>
+          <HeldSessionNotice onResume={onResume} />
+        </Provider>,
+      );
+      expect(await screen.findByText('You are holding Sun 6 Dec, 10:40 am AEDT')).toBeInTheDocument();
+      await userEvent.click(screen.getByRole('button', { name: 'Continue booking' }));
+      expect(onResume).toHaveBeenCalledTimes(1);
+      expect(t.store.getState().booking.reservationData).toEqual({ holdId: 'h9', slotId: 's1', expiresAt });
+    },
+  );
 });

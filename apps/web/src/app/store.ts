@@ -59,7 +59,9 @@ const authReady = new Promise<void>((resolve) => {
 
 export type StoreExtra = AuthExtra & BaseQueryExtra;
 
-/** Every way the app calls the API sends the same app-check token and follows one retry rule (lib/app-check-retry.ts). */
+/**
+ * Every way the app calls the API sends the same app-check token and follows one retry rule (lib/app-check-retry.ts).
+ */
 const appCheckAccess: AppCheckAccess = {
   getAppCheckToken: () => appCheck.getToken(),
   invalidateAppCheck: () => appCheck.invalidate(),

@@ -15,7 +15,9 @@ export interface RequestArgs {
   responseHandler?: 'json' | 'text' | 'blob';
 }
 
-/** Per-endpoint opt-outs (spec §5, §7): e.g. register skips auth, the verification e-mail call skips the verified check. */
+/**
+ * Per-endpoint opt-outs (spec §5, §7): e.g. register skips auth, the verification e-mail call skips the verified check.
+ */
 export interface ApiExtraOptions {
   skipAuth?: boolean;
   skipVerified?: boolean;

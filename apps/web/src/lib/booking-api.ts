@@ -12,7 +12,10 @@ const oneBookingApi = api.injectEndpoints({
       query: (id) => `/bookings/${id}`,
       providesTags: (_r, _e, id) => [{ type: 'GET_BOOKINGS', id }],
     }),
-    /** A fresh client secret for an unpaid booking while its hold lives (My Bookings' and the wizard's Continue payment). */
+    /**
+     * A fresh client secret for an unpaid booking while its hold lives (My Bookings' and the wizard's Continue
+     * payment).
+     */
     resumePayment: build.mutation<ContinuePaymentResult, string>({
       query: (id) => ({ url: `/bookings/${id}/continue-payment`, method: 'POST' }),
     }),

@@ -7,7 +7,9 @@ const json = (status: number, body: unknown) =>
 const answered = (idToken: string) => json(200, { idToken, user: { email: 'holly@example.com' } });
 type Session = { idToken: string; user: { email: string } };
 
-/** A manager whose fetch answers the refresh with `refresh`, the sign-out with a 204; `foreign-*` tokens are foreign. */
+/**
+ * A manager whose fetch answers the refresh with `refresh`, the sign-out with a 204; `foreign-*` tokens are foreign.
+ */
 function manager(refresh: () => Promise<Response> | Response) {
   const calls: string[] = [];
   const fetchFn = vi.fn(async (url: string) => {

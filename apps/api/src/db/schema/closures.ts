@@ -6,7 +6,9 @@ import { locations, slots, slotTypes } from './catalogue';
 export const CLOSURE_REMEDIES = ['refund', 'offer_move'] as const;
 export const CLOSURE_OUTCOMES = ['move_offered', 'moved', 'refunded', 'failed'] as const;
 
-/** Sessions of one location taken out of sale, and the remedy each booking on them gets (migration 0018, decision 0055). */
+/**
+ * Sessions of one location taken out of sale, and the remedy each booking on them gets (migration 0018, decision 0055).
+ */
 export const closures = pgTable(
   'closures',
   {

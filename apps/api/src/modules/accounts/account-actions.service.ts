@@ -20,7 +20,8 @@ export const RESET_RETRY = { attempts: 5, firstDelayMs: 10_000 };
 export const VERIFICATION_INTERVAL_MS = 60 * 1000;
 
 export const RESET_REQUESTED_MESSAGE =
-  'If an account exists for that email address, we have sent it a link to reset the password. Check your spam folder too.';
+  'If an account exists for that email address, we have sent it a link to reset the password. Check your spam folder ' +
+  'too.';
 
 export interface AccountActionsSettings {
   brandName: string;

@@ -26,7 +26,10 @@ export const SIGN_IN_PRICING = {
 } as const;
 
 export const REGISTER_PRICING = {
-  /** 30 a minute per address on top of 300 an hour: a shared address's opening burst fits, a script's 259 in 6 s does not. */
+  /**
+   * 30 a minute per address on top of 300 an hour: a shared address's opening burst fits, a script's 259 in 6 s does
+   * not.
+   */
   burst: { perIp: 30, window: '1 minute' },
   perProof: 3,
   proofWindow: '1 hour',

@@ -100,9 +100,12 @@ export async function accountsRoutes(app: FastifyInstance) {
         tags,
         summary: 'Change the password (the current one must match)',
         description:
-          'Checks `currentPassword`, sets `newPassword` (same rules as registration), revokes every refresh token of the user, so other devices ' +
-          'must sign in again, and starts a fresh session here: the body is a new ID token, the cookie a new refresh token. ID tokens issued ' +
-          'before are refused at once, on every API process (401). 400 `WRONG_PASSWORD` (details on body.currentPassword), 400 `WEAK_PASSWORD`, ' +
+          'Checks `currentPassword`, sets `newPassword` (same rules as registration), revokes every refresh token of ' +
+          'the user, so other devices ' +
+          'must sign in again, and starts a fresh session here: the body is a new ID token, the cookie a new refresh ' +
+          'token. ID tokens issued ' +
+          'before are refused at once, on every API process (401). 400 `WRONG_PASSWORD` (details on ' +
+          'body.currentPassword), 400 `WEAK_PASSWORD`, ' +
           '429 after 10 attempts a minute per user.',
         body: changePasswordRequestSchema,
         response: { 200: sessionResponseSchema, ...errors(400, 429) },
@@ -137,13 +140,20 @@ export async function accountsRoutes(app: FastifyInstance) {
         summary:
           'Correct the e-mail address of an account not yet verified (unverified ok); mails a new verification link',
         description:
-          "Beyond API.md (decision 0068). Body `{email, password, redirectUrl}`: the new address (the registration rules), the account's " +
-          'password again, and an app origin for the link, as `POST /user/auth/email-verification`. 200 `{user}` with the new address, still ' +
-          "unverified: every unused link of the account is void (the old address's verification links, reset links) and one verification " +
-          'e-mail goes to the new address. The address the account already has answers 200 with nothing sent (a request sent twice sends ' +
-          'one e-mail). 400 `WRONG_PASSWORD` (details on body.password), 400 `VALIDATION_FAILED`, 400 `REDIRECT_NOT_ALLOWED`; 409 ' +
-          '`EMAIL_IN_USE` for an address another account has, as registration answers; 409 `ALREADY_VERIFIED` once the account is ' +
-          "verified; 403 `STAFF_NOT_ALLOWED` for staff. 429: it counts against the verification e-mail's daily limits per account and " +
+          'Beyond API.md (decision 0068). Body `{email, password, redirectUrl}`: the new address (the registration ' +
+          "rules), the account's " +
+          'password again, and an app origin for the link, as `POST /user/auth/email-verification`. 200 `{user}` ' +
+          'with the new address, still ' +
+          "unverified: every unused link of the account is void (the old address's verification links, reset links) " +
+          'and one verification ' +
+          'e-mail goes to the new address. The address the account already has answers 200 with nothing sent (a ' +
+          'request sent twice sends ' +
+          'one e-mail). 400 `WRONG_PASSWORD` (details on body.password), 400 `VALIDATION_FAILED`, 400 ' +
+          '`REDIRECT_NOT_ALLOWED`; 409 ' +
+          '`EMAIL_IN_USE` for an address another account has, as registration answers; 409 `ALREADY_VERIFIED` once ' +
+          'the account is ' +
+          "verified; 403 `STAFF_NOT_ALLOWED` for staff. 429: it counts against the verification e-mail's daily " +
+          'limits per account and ' +
           'per IP address (shared with re-sends), and 5 an hour per new address.',
         body: changeEmailRequestSchema,
         response: { 200: userResponseSchema, ...errors(400, 409, 429) },

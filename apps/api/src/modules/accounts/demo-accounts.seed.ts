@@ -41,7 +41,9 @@ export async function seedDemoAccounts(db: Db, now: Date): Promise<void> {
   }
 }
 
-/** The demo accounts present in this database (production refuses to start with any: their password is in the README). */
+/**
+ * The demo accounts present in this database (production refuses to start with any: their password is in the README).
+ */
 export async function demoAccountsIn(db: Db): Promise<string[]> {
   const found: string[] = [];
   for (const account of DEMO_ACCOUNTS) if (await findUserByEmail(db, account.email)) found.push(account.email);

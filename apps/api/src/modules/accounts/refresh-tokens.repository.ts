@@ -2,7 +2,10 @@ import { and, eq, isNull, not, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
 import { refreshTokens } from '../../db/schema/accounts';
 
-/** NOTIFY'd with a user id when refresh tokens of theirs are revoked; live streams listen (availability/live-stream-limits.ts). */
+/**
+ * NOTIFY'd with a user id when refresh tokens of theirs are revoked; live streams listen
+ * (availability/live-stream-limits.ts).
+ */
 export const SIGNED_OUT_CHANNEL = 'kringle_signed_out';
 
 export type RefreshTokenRow = typeof refreshTokens.$inferSelect;
@@ -61,7 +64,10 @@ export const SECOND_FACTOR_AMR = 'otp';
 export const PASSWORD_AMR = ['pwd'];
 export const TWO_FACTOR_AMR = ['pwd', SECOND_FACTOR_AMR];
 
-/** The family passed the second factor now (enrolment's first code): its rows say so. False if it is not the account's, or ended. */
+/**
+ * The family passed the second factor now (enrolment's first code): its rows say so. False if it is not the account's,
+ * or ended.
+ */
 export async function markFamilyTwoFactor(db: DbOrTx, userId: string, familyId: string): Promise<boolean> {
   const rows = await db
     .update(refreshTokens)

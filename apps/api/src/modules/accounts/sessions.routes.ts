@@ -29,7 +29,8 @@ export function sessionsRoutes(app: FastifyInstance, accounts: AccountsService) 
         tags,
         summary: 'Sign in: an ID token in the body, the refresh token in an httpOnly cookie',
         description:
-          'A staff account with a second factor gets `{mfaRequired: true, mfaToken}` instead (no ID token, no cookie): send the token and a code to POST /auth/mfa within 5 minutes. Customers always get the session.',
+          'A staff account with a second factor gets `{mfaRequired: true, mfaToken}` instead (no ID token, no ' +
+          'cookie): send the token and a code to POST /auth/mfa within 5 minutes. Customers always get the session.',
         body: signInRequestSchema,
         response: { 200: signInResponseSchema, ...errors(400, 401, 429) },
       },
@@ -51,7 +52,9 @@ export function sessionsRoutes(app: FastifyInstance, accounts: AccountsService) 
         tags,
         summary: "Sign-in's second step: the mfaToken and a TOTP code (or an unused recovery code) → the usual session",
         description:
-          'A TOTP code works once; a recovery code works once. 401 INVALID_MFA_CODE for a wrong code (the mfaToken stays usable until it expires); 401 UNAUTHENTICATED for an unknown, used or expired mfaToken (sign in again). Limited per IP and per mfaToken.',
+          'A TOTP code works once; a recovery code works once. 401 INVALID_MFA_CODE for a wrong code (the mfaToken ' +
+          'stays usable until it expires); 401 UNAUTHENTICATED for an unknown, used or expired mfaToken (sign in ' +
+          'again). Limited per IP and per mfaToken.',
         body: mfaSignInRequestSchema,
         response: { 200: sessionResponseSchema, ...errors(400, 401, 429) },
       },
@@ -79,7 +82,8 @@ export function sessionsRoutes(app: FastifyInstance, accounts: AccountsService) 
       schema: {
         tags,
         summary:
-          'New ID token from the refresh cookie; the cookie rotates; its predecessor re-sent within REFRESH_REUSE_GRACE_SECONDS gets the current cookie, any other replay revokes the family',
+          'New ID token from the refresh cookie; the cookie rotates; its predecessor re-sent within ' +
+          'REFRESH_REUSE_GRACE_SECONDS gets the current cookie, any other replay revokes the family',
         security: [{ cookieAuth: [] }],
         body: emptyBody,
         response: { 200: sessionResponseSchema, ...errors(400, 401, 429) },
@@ -133,7 +137,8 @@ export function sessionsRoutes(app: FastifyInstance, accounts: AccountsService) 
       schema: {
         tags,
         summary:
-          "Sign out on every device: revokes all of the account's refresh families and clears this cookie; ID tokens already issued are refused at once (401) and live streams end",
+          "Sign out on every device: revokes all of the account's refresh families and clears this cookie; ID tokens " +
+          'already issued are refused at once (401) and live streams end',
         body: emptyBody,
         response: { 204: z.null().describe('Signed out everywhere'), ...errors(400, 401) },
       },

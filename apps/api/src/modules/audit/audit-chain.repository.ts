@@ -28,7 +28,8 @@ const LOOKBACK = 10_000;
  * column added to audit_entries later is not covered until this list (and a new chain version)
  * says so.
  */
-const CONTENT = sql`jsonb_build_array(e.id, to_char(e.at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'), e.actor_kind, e.actor_id,
+const CONTENT = sql`jsonb_build_array(e.id, to_char(e.at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'),
+  e.actor_kind, e.actor_id,
   e.action, e.booking_id, e.order_id, e.reason, e.before, e.after, e.seq, e.slot_id, e.season_version)::text`;
 
 export function linkHash(prevHashHex: string, content: string): string {
@@ -70,7 +71,8 @@ export async function sealAuditEntries(db: Db, limit = 2000): Promise<number> {
     await tx.execute(sql`
       insert into audit_chain (link, entry_id, entry_seq, prev_hash, hash)
       select l, id, seq, decode(p, 'hex'), decode(h, 'hex')
-        from unnest(${sql.param(links)}::bigint[], ${sql.param(entries.map((e) => e.id))}::uuid[], ${sql.param(entries.map((e) => e.seq))}::bigint[],
+        from unnest(${sql.param(links)}::bigint[], ${sql.param(entries.map((e) => e.id))}::uuid[],
+        ${sql.param(entries.map((e) => e.seq))}::bigint[],
                     ${sql.param(prevs)}::text[], ${sql.param(hashes)}::text[]) as t(l, id, seq, p, h)`);
     return entries.length;
   });
@@ -115,7 +117,8 @@ export async function verifyAuditChain(db: Db): Promise<ChainReport> {
         at: string | null;
         content: string | null;
       }>(sql`
-        select c.link::text, c.entry_id, c.entry_seq::text, encode(c.prev_hash, 'hex') as prev, encode(c.hash, 'hex') as hash,
+        select c.link::text, c.entry_id, c.entry_seq::text, encode(c.prev_hash, 'hex') as prev, encode(c.hash, 'hex')
+        as hash,
                e.seq::text as seq, e.action, to_char(e.at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as at,
                case when e.id is null then null else ${CONTENT} end as content
           from audit_chain c left join audit_entries e on e.id = c.entry_id

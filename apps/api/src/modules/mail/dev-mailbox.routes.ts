@@ -9,7 +9,8 @@ import { devMailboxEnabled } from './mail-transport';
 
 /** The mail's own HTML may not run scripts, load anything but images, or be framed elsewhere. */
 const FRAMED_MAIL_CSP =
-  "default-src 'none'; img-src data: https: http:; style-src 'unsafe-inline'; font-src data: https:; frame-ancestors 'self'";
+  "default-src 'none'; img-src data: https: http:; style-src 'unsafe-inline'; font-src data: https:; frame-ancestors " +
+  "'self'";
 
 /** `/dev/mailbox`: a small server-rendered mailbox over dev_mailbox (same availability as /api/v1/dev/outbox). */
 export async function devMailboxRoutes(app: FastifyInstance) {

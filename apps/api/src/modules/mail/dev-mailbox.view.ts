@@ -19,7 +19,8 @@ function link(params: { to?: string; id?: string }): string {
 }
 
 const STYLE = `
-*{box-sizing:border-box}body{margin:0;background:#fbf6ec;color:#2b2421;font:15px/1.45 -apple-system,BlinkMacSystemFont,'Segoe UI',Roboto,Helvetica,Arial,sans-serif}
+ * {box-sizing:border-box}body{margin:0;background:#fbf6ec;color:#2b2421;font:15px/1.45
+ * -apple-system,BlinkMacSystemFont,'Segoe UI',Roboto,Helvetica,Arial,sans-serif}
 header{display:flex;flex-wrap:wrap;gap:12px;align-items:center;justify-content:space-between;padding:14px 20px;background:#b3261e;color:#fff}
 header h1{margin:0;font:700 20px/1.2 Georgia,'Times New Roman',serif}header h1 span{font:400 14px/1 inherit;opacity:.85;margin-left:8px}
 form{display:flex;gap:8px;flex-wrap:wrap}input{min-height:44px;padding:8px 12px;border:1px solid #eadfcb;border-radius:8px;font:inherit;min-width:220px}
@@ -49,11 +50,22 @@ export function renderMailboxPage(view: MailboxView): string {
     .join('\n');
   const m = view.selected;
   const message = m
-    ? `<article class="message" aria-labelledby="subject"><h2 id="subject">${escapeHtml(m.subject || '(no subject)')}</h2>
+    ? `<article class="message" aria-labelledby="subject"><h2 ` +
+      `id="subject">${escapeHtml(m.subject || '(no subject)')}</h2>
 <dl><dt>From</dt><dd>${escapeHtml(m.fromAddress)}</dd><dt>To</dt><dd>${escapeHtml(m.toAddress)}</dd><dt>Received</dt><dd>${time(m.createdAt)}</dd></dl>
-${m.html ? `<iframe title="Message body" src="/dev/mailbox/${m.id}/html" sandbox="allow-popups allow-popups-to-escape-sandbox"></iframe>` : ''}
+${
+  m.html
+    ? `<iframe title="Message body" ` +
+      `src="/dev/mailbox/${m.id}/html" sandbox="allow-popups allow-popups-to-escape-sandbox"></iframe>`
+    : ''
+}
 <details${m.html ? '' : ' open'}><summary>Plain-text version</summary><pre>${escapeHtml(m.text)}</pre></details></article>`
-    : `<article class="message"><p class="empty">${view.mails.length ? 'Choose a message.' : 'No mail yet. Mail the app sends appears here within a second or two.'}</p></article>`;
+    : `<article class="message"><p ` +
+      `class="empty">${
+        view.mails.length
+          ? 'Choose a message.'
+          : 'No mail yet. Mail the app sends appears here ' + 'within a second or two.'
+      }</p></article>`;
 
   return `<!doctype html>
 <html lang="en-AU"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
@@ -62,7 +74,9 @@ ${m.html ? `<iframe title="Message body" src="/dev/mailbox/${m.id}/html" sandbox
 <form method="get" action="/dev/mailbox" role="search"><label for="to" style="position:absolute;left:-9999px">Recipient</label>
 <input id="to" name="to" type="email" placeholder="Filter by recipient" value="${escapeHtml(view.to ?? '')}">
 <button type="submit">Filter</button><a class="btn" href="${link({ to: view.to, id: view.selected?.id })}">Refresh</a></form></header>
-<main><nav class="list" aria-label="Messages">${items || '<p class="empty">Nothing here.</p>'}</nav>${message}</main></body></html>`;
+<main><nav class="list" aria-label="Messages">${
+    items || '<p class="empty">Nothing ' + 'here.</p>'
+  }</nav>${message}</main></body></html>`;
 }
 
 /** A message's own HTML for the frame: links open in a new tab, since the sandbox keeps the frame inert. */

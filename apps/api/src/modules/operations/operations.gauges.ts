@@ -59,7 +59,9 @@ new Gauge({
 
 new Gauge({
   name: 'kringle_job_lag_seconds',
-  help: 'Seconds a background job is behind: since its last finished pass in this process, less its interval (0 = on time).',
+  help:
+    'Seconds a background job is behind: since its last finished pass in this process, less its interval (0 = on ' +
+    'time).',
   labelNames: ['job'] as const,
   registers: [metricsRegistry],
   collect() {
@@ -105,7 +107,9 @@ new Counter({
 
 new Gauge({
   name: 'kringle_db_pool_connections',
-  help: 'The PostgreSQL pool of this process: connections by state (active, idle, waiting = queries waiting for one, max).',
+  help:
+    'The PostgreSQL pool of this process: connections by state (active, idle, waiting = queries waiting for one, ' +
+    'max).',
   labelNames: ['state'] as const,
   registers: [metricsRegistry],
   collect() {

@@ -8,10 +8,14 @@ export async function pendingMail(pool: pg.Pool): Promise<number> {
   return rows[0]?.n ?? 0;
 }
 
-/** Each location with a fair-start line: its slug and the tickets placed in it (drawn or late) waiting for admission; entrants before the draw have no place yet. */
+/**
+ * Each location with a fair-start line: its slug and the tickets placed in it (drawn or late) waiting for admission;
+ * entrants before the draw have no place yet.
+ */
 export async function queueWaiting(pool: pg.Pool): Promise<{ id: string; slug: string; waiting: number }[]> {
   const { rows } = await pool.query<{ id: string; slug: string; waiting: number }>(`
-    select l.id, l.slug, (select count(*)::int from queue_tickets t where t.location_id = l.id and t.status = 'waiting' and t.position is not null) as waiting
+    select l.id, l.slug, (select count(*)::int from queue_tickets t where t.location_id = l.id and t.status =
+    'waiting' and t.position is not null) as waiting
     from locations l where l.queue_opens_minutes_before > 0`);
   return rows;
 }

@@ -37,24 +37,27 @@ describe('overlapped (receive the next file while the earlier ones are processed
     expect(await Promise.race([run, timeout])).toEqual([10, 20]);
   });
 
-  it('keeps at most `limit` in work, and the results in the order received whatever order the work ends in', async () => {
-    let inWork = 0;
-    let most = 0;
-    const results = await overlapped(
-      sequence([1, 2, 3, 4, 5, 6, 7]),
-      3,
-      async (n) => n,
-      async (n) => {
-        inWork++;
-        most = Math.max(most, inWork);
-        await tick(n % 2 ? 30 : 5);
-        inWork--;
-        return n;
-      },
-    );
-    expect(results).toEqual([1, 2, 3, 4, 5, 6, 7]);
-    expect(most).toBe(3);
-  });
+  it(
+    'keeps at most `limit` in work, and the results in the order received whatever order the work ends ' + 'in',
+    async () => {
+      let inWork = 0;
+      let most = 0;
+      const results = await overlapped(
+        sequence([1, 2, 3, 4, 5, 6, 7]),
+        3,
+        async (n) => n,
+        async (n) => {
+          inWork++;
+          most = Math.max(most, inWork);
+          await tick(n % 2 ? 30 : 5);
+          inWork--;
+          return n;
+        },
+      );
+      expect(results).toEqual([1, 2, 3, 4, 5, 6, 7]);
+      expect(most).toBe(3);
+    },
+  );
 
   it('a failed work stops the reading, and its error comes once the other work started has ended', async () => {
     const received: number[] = [];

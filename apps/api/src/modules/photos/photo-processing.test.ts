@@ -137,13 +137,16 @@ describe.runIf(process.platform === 'linux')('processing yields to requests (dec
       }
     });
 
-  it("libvips's worker threads run at a lower priority than the event loop once a photo has been processed", async () => {
-    const input = await cameraJpeg(2400, 1600);
-    await Promise.all([processPhoto(input, 'Kringle', MAX), processPhoto(input, 'Kringle', MAX)]);
-    const workers = niceOfThreads('libvips worker');
-    expect(workers.length).toBeGreaterThan(0);
-    expect(workers.every((nice) => nice >= 10)).toBe(true);
-    // The thread answering requests keeps its priority.
-    expect(Number(readFileSync('/proc/self/stat', 'utf8').split(') ')[1]!.split(' ')[16])).toBe(0);
-  });
+  it(
+    "libvips's worker threads run at a lower priority than the event loop once a photo has been " + 'processed',
+    async () => {
+      const input = await cameraJpeg(2400, 1600);
+      await Promise.all([processPhoto(input, 'Kringle', MAX), processPhoto(input, 'Kringle', MAX)]);
+      const workers = niceOfThreads('libvips worker');
+      expect(workers.length).toBeGreaterThan(0);
+      expect(workers.every((nice) => nice >= 10)).toBe(true);
+      // The thread answering requests keeps its priority.
+      expect(Number(readFileSync('/proc/self/stat', 'utf8').split(') ')[1]!.split(' ')[16])).toBe(0);
+    },
+  );
 });

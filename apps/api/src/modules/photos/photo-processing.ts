@@ -114,8 +114,11 @@ function watermarkSvg(width: number, height: number, brand: string): Buffer {
   // Diagonal across the middle (hard to crop away) and a smaller mark in a corner.
   return Buffer.from(
     `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}">` +
-      `<g font-family="sans-serif" font-weight="bold" fill="#ffffff" fill-opacity="0.35" stroke="#000000" stroke-opacity="0.2" stroke-width="1">` +
-      `<text x="50%" y="50%" font-size="${size}" text-anchor="middle" dominant-baseline="middle" transform="rotate(-30 ${width / 2} ${height / 2})">${text} PREVIEW</text>` +
+      `<g font-family="sans-serif" font-weight="bold" fill="#ffffff" fill-opacity="0.35" stroke="#000000" ` +
+      `stroke-opacity="0.2" stroke-width="1">` +
+      `<text x="50%" y="50%" ` +
+      `font-size="${size}" text-anchor="middle" dominant-baseline="middle" transform="rotate(-30 ` +
+      `${width / 2} ${height / 2})">${text} PREVIEW</text>` +
       `<text x="${width - 12}" y="${height - 12}" font-size="${Math.round(size / 3)}" text-anchor="end">${text}</text>` +
       `</g></svg>`,
   );

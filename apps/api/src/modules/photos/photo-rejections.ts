@@ -25,7 +25,8 @@ export function noneKept(rejected: RejectedPhoto[]) {
   const message =
     rejected.length === 1
       ? `${first.message}. Nothing was uploaded.`
-      : `None of the ${rejected.length} photos could be kept (${rejected.map((r) => r.file).join(', ')}). Nothing was uploaded.`;
+      : `None of the ${rejected.length} photos could be kept ` +
+        `(${rejected.map((r) => r.file).join(', ')}). Nothing was uploaded.`;
   return errors.photosNotKept(
     first.code,
     message,

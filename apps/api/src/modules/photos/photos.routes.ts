@@ -32,7 +32,9 @@ import { extendPhotoGallery, servePhotoFile } from './photo-retention.service';
 import type { UploadedFile } from './incoming';
 import { assignUnmatched, uploadBatch, uploadToBooking } from './photo-uploads.service';
 
-/** The multipart parts of a request as the upload services read them, with multipart's errors in the contract's words. */
+/**
+ * The multipart parts of a request as the upload services read them, with multipart's errors in the contract's words.
+ */
 async function* jpegFiles(req: FastifyRequest): AsyncIterable<UploadedFile> {
   try {
     for await (const part of req.parts()) {
@@ -58,10 +60,13 @@ async function* jpegFiles(req: FastifyRequest): AsyncIterable<UploadedFile> {
 }
 
 const REJECTED_FILES =
-  'A file that is not a JPEG readable to its end, or has more than PHOTO_MAX_PIXELS pixels, is not kept and is named in rejected; the others are. When none can be kept: 415 or 413 naming each, nothing stored.';
+  'A file that is not a JPEG readable to its end, or has more than PHOTO_MAX_PIXELS pixels, is not kept and is named ' +
+  'in rejected; the others are. When none can be kept: 415 or 413 naming each, nothing stored.';
 
 const multipartBody = {
-  description: `multipart/form-data: image/jpeg files (at most ${MAX_PHOTO_BYTES / 1024 / 1024} MB each, ${MAX_PHOTOS_PER_UPLOAD} per request) in fields named files`,
+  description:
+    `multipart/form-data: image/jpeg files (at most ` +
+    `${MAX_PHOTO_BYTES / 1024 / 1024} MB each, ${MAX_PHOTOS_PER_UPLOAD} per request) in fields named files`,
   consumes: ['multipart/form-data'],
 };
 
@@ -113,7 +118,10 @@ export async function photosRoutes(app: FastifyInstance) {
         tags: staffTags,
         summary: "A shooting sequence in order: each photo of a family's check-in QR code starts that family's photos",
         ...multipartBody,
-        description: `${multipartBody.description}. Photos before the first code (unless continueRunOf names a confirmed booking at this location), or after a code that is not one, are unmatched. The code photos themselves are not kept. ${REJECTED_FILES}`,
+        description:
+          `${multipartBody.description}. Photos before the first code (unless continueRunOf names a ` +
+          `confirmed booking at this location), or after a code that is not one, are unmatched. The code photos ` +
+          `themselves are not kept. ${REJECTED_FILES}`,
         querystring: photoBatchQuerySchema,
         response: { 201: photoBatchResultSchema, ...errs },
       },
@@ -150,8 +158,10 @@ export async function photosRoutes(app: FastifyInstance) {
         tags: staffTags,
         summary: "Extend one booking's gallery (its reminders go again before the new end)",
         description:
-          'Manager or support, for a booking at one of their locations. The new end is the later of now and the current end plus `days` ' +
-          '(default PHOTO_RETENTION_DAYS). `reason` is required and kept in the audit trail (action `extendPhotoGallery`, old and new end). ' +
+          'Manager or support, for a booking at one of their locations. The new end is the later of now and the ' +
+          'current end plus `days` ' +
+          '(default PHOTO_RETENTION_DAYS). `reason` is required and kept in the audit trail (action ' +
+          '`extendPhotoGallery`, old and new end). ' +
           '404 when the booking has no gallery or it was already deleted.',
         params: photoParamsSchema,
         body: extendGalleryBodySchema,
@@ -200,11 +210,16 @@ export async function photosRoutes(app: FastifyInstance) {
         tags,
         summary: 'Buy more photos by card: an order with a tax invoice, paid like a booking',
         description:
-          "Creates an order of the booking for these locked photos at the season's `extraPhotoPriceCents` each, and its PaymentIntent: confirm " +
-          '`client_secret` with the card form as at checkout. Once Stripe reports it paid (webhook or reconciliation) exactly these photos unlock, ' +
-          'once; a failed payment unlocks nothing. The same photos asked for again while unpaid return the same order and intent. The tax invoice ' +
-          "is the order's payment receipt (GET /orders/{bookingId}/orders/{orderId}/payment-receipt). 409 ALREADY_PAID when a photo is already " +
-          'unlocked or every photo is included; 404 for a photo not in the gallery; 503 when card payments are not configured.',
+          "Creates an order of the booking for these locked photos at the season's `extraPhotoPriceCents` each, and " +
+          'its PaymentIntent: confirm ' +
+          '`client_secret` with the card form as at checkout. Once Stripe reports it paid (webhook or ' +
+          'reconciliation) exactly these photos unlock, ' +
+          'once; a failed payment unlocks nothing. The same photos asked for again while unpaid return the same ' +
+          'order and intent. The tax invoice ' +
+          "is the order's payment receipt (GET /orders/{bookingId}/orders/{orderId}/payment-receipt). 409 " +
+          'ALREADY_PAID when a photo is already ' +
+          'unlocked or every photo is included; 404 for a photo not in the gallery; 503 when card payments are not ' +
+          'configured.',
         params: photoParamsSchema,
         body: photoCheckoutBodySchema,
         response: { 201: photoCheckoutResultSchema, ...errs, 503: errorBodySchema },
@@ -253,7 +268,8 @@ export async function photosRoutes(app: FastifyInstance) {
   r.get(
     '/photo-files/photos/:photoId/:file',
     {
-      // Opened by an <img>, a download link or a redirect, none of which can carry X-App-Check: the signature is the key.
+      // Opened by an <img>, a download link or a redirect, none of which can carry X-App-Check: the signature is the
+      // key.
       config: { auth: 'public', appCheck: false },
       schema: {
         tags,

@@ -46,7 +46,8 @@ export async function privacyRoutes(app: FastifyInstance) {
         response: {
           200: z.any().meta({
             description:
-              'application/json attachment: account, bookings, details, orders, refunds, emails, checkIns, waitlist, photos, consents, auditEntries',
+              'application/json attachment: account, bookings, details, orders, refunds, emails, checkIns, waitlist, ' +
+              'photos, consents, auditEntries',
           }),
           429: errorBodySchema,
         },
@@ -81,11 +82,15 @@ export async function privacyRoutes(app: FastifyInstance) {
       schema: {
         tags,
         summary:
-          'Delete the account: password and e-mail to confirm; upcoming bookings answer 409 UPCOMING_BOOKINGS unless cancelUpcoming is true',
+          'Delete the account: password and e-mail to confirm; upcoming bookings answer 409 UPCOMING_BOOKINGS unless ' +
+          'cancelUpcoming is true',
         description:
-          'Upcoming bookings are cancelled by the policy and refunded (each with its e-mail); then every session is revoked, names, e-mail and phone are ' +
-          "removed from every row, children's details, notes and photos deleted and waitlist places released. Tax invoices keep their figures and the " +
-          'name for INVOICE_RETENTION_YEARS. 400 VALIDATION_FAILED on body.password or body.confirmEmail; 429 after 5 attempts a minute.',
+          'Upcoming bookings are cancelled by the policy and refunded (each with its e-mail); then every session is ' +
+          'revoked, names, e-mail and phone are ' +
+          "removed from every row, children's details, notes and photos deleted and waitlist places released. Tax " +
+          'invoices keep their figures and the ' +
+          'name for INVOICE_RETENTION_YEARS. 400 VALIDATION_FAILED on body.password or body.confirmEmail; 429 after ' +
+          '5 attempts a minute.',
         body: deleteAccountBodySchema,
         response: { 202: deleteAccountResultSchema, 400: errorBodySchema, 409: errorBodySchema, 429: errorBodySchema },
       },

@@ -10,7 +10,8 @@ export async function purgeUnverifiedAccounts(db: DbOrTx, before: Date, limit: n
   const result = await db.execute(sql`
     with due as (
       select u.id from users u
-      where u.email_verified_at is null and u.is_staff = false and u.deleted_at is null and u.created_at < ${before.toISOString()}::timestamptz
+      where u.email_verified_at is null and u.is_staff = false and u.deleted_at is null and u.created_at <
+      ${before.toISOString()}::timestamptz
         and not exists (select 1 from bookings b where b.user_id = u.id)
       limit ${limit}
       for update of u skip locked

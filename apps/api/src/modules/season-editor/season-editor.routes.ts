@@ -86,7 +86,8 @@ export async function seasonEditorRoutes(app: FastifyInstance) {
         tags,
         summary: 'What saving this season would do to the future sessions; writes nothing',
         description:
-          'conflicts: sessions with a booking or a live hold that the change would remove or change (saving would be refused). 400 as the CLI.',
+          'conflicts: sessions with a booking or a live hold that the change would remove or change (saving would be ' +
+          'refused). 400 as the CLI.',
         body,
         response: { 200: seasonPreviewSchema, 400: errorBodySchema },
       },
@@ -102,8 +103,10 @@ export async function seasonEditorRoutes(app: FastifyInstance) {
         tags,
         summary: "Save the season as the new live version (the CLI's load, in one transaction)",
         description:
-          'If-Match: the ETag of the version edited (from GET /staff/season). 428 SEASON_VERSION_REQUIRED without it; 412 SEASON_VERSION_STALE when another save came first (reload); ' +
-          '409 SESSIONS_HAVE_BOOKINGS with `conflicts` when booked or held sessions would be removed or changed (close those instead; nothing is saved); 400 as the CLI.',
+          'If-Match: the ETag of the version edited (from GET /staff/season). 428 SEASON_VERSION_REQUIRED without ' +
+          'it; 412 SEASON_VERSION_STALE when another save came first (reload); ' +
+          '409 SESSIONS_HAVE_BOOKINGS with `conflicts` when booked or held sessions would be removed or changed ' +
+          '(close those instead; nothing is saved); 400 as the CLI.',
         headers: z.looseObject({ 'if-match': z.string().max(40).optional() }),
         body,
         response: {

@@ -30,7 +30,9 @@ export function mfaLockedMails(input: {
       title: 'Your sign-in codes are locked for 15 minutes',
       intro: [
         'Hello,',
-        `Someone signed in to your ${brandName} staff account with its password and then entered ${failures} wrong codes in a row, so the account accepts no code (recovery codes included) for 15 minutes.`,
+        `Someone signed in to your ` +
+          `${brandName} staff account with its password and then entered ` +
+          `${failures} wrong codes in a row, so the account accepts no code (recovery codes included) for 15 minutes.`,
       ],
       details,
       outro: [
@@ -49,11 +51,13 @@ export function mfaLockedMails(input: {
         title: 'A staff account is locked after wrong codes',
         intro: [
           'Hello,',
-          `The staff account ${member} was signed into with its password, then ${failures} wrong codes were entered in a row. It accepts no code for 15 minutes.`,
+          `The staff account ${member} was signed into with its password, then ` +
+            `${failures} wrong codes were entered in a row. It accepts no code for 15 minutes.`,
         ],
         details,
         outro:
-          'If the member did not do this, their password is known to someone else: deactivate the account, or ask them to change the password, in the staff app.',
+          'If the member did not do this, their password is known to someone else: deactivate the account, or ask ' +
+          'them to change the password, in the staff app.',
       }),
     }));
   return [toMember, ...toManagers];

@@ -20,7 +20,8 @@ export const MFA_LOCK_MS = 15 * 60 * 1000;
 export function mfaLockedError(lockedUntil: Date, now: Date) {
   const seconds = Math.max(1, Math.ceil((lockedUntil.getTime() - now.getTime()) / 1000));
   return errors.rateLimited(
-    `Too many wrong codes for this account: it accepts no code, recovery codes included, for ${waitText(seconds)}. Try again after ${lockedUntil.toISOString().slice(11, 16)} UTC.`,
+    `Too many wrong codes for this account: it accepts no code, recovery codes included, for ` +
+      `${waitText(seconds)}. Try again after ${lockedUntil.toISOString().slice(11, 16)} UTC.`,
     seconds,
   );
 }

@@ -176,7 +176,10 @@ export async function resetMfa(db: DbOrTx, userId: string, now: Date): Promise<v
   await db.delete(staffRecoveryCodes).where(eq(staffRecoveryCodes.userId, userId));
 }
 
-/** The consecutive wrong second-factor codes and the lock (issue 48 item 2); the row is locked by the caller (lockStaff). */
+/**
+ * The consecutive wrong second-factor codes and the lock (issue 48 item 2); the row is locked by the caller
+ * (lockStaff).
+ */
 export async function setMfaFailures(
   db: DbOrTx,
   userId: string,

@@ -81,7 +81,8 @@ export async function staffAccountsRoutes(app: FastifyInstance) {
       schema: {
         tags,
         summary:
-          "Change a staff account's role, locations or active flag, or reset its second factor; deactivating or a reset ends its sessions at once",
+          "Change a staff account's role, locations or active flag, or reset its second factor; deactivating or a " +
+          'reset ends its sessions at once',
         description: 'A manager cannot demote, deactivate or reset their own account (400).',
         params: staffAccountParamsSchema,
         body: updateStaffAccountSchema,
@@ -131,7 +132,11 @@ export async function staffAccountsRoutes(app: FastifyInstance) {
         tags,
         summary: 'Finish enrolling with a first code from the app: answers 10 recovery codes, shown this once',
         description:
-          "400 VALIDATION_FAILED for a wrong code; 409 MFA_ALREADY_ENROLLED. Enrolling ends every other session of the account that was signed into with the password alone (their refresh cookies and ID tokens are refused, 401, on every API instance); this session has proved a code and stays: its ID token is refused too (the account's session epoch rose), and its next `POST /auth/refresh` gives one that carries `amr: ['pwd', 'otp']`.",
+          '400 VALIDATION_FAILED for a wrong code; 409 MFA_ALREADY_ENROLLED. Enrolling ends every other session of ' +
+          'the account that was signed into with the password alone (their refresh cookies and ID tokens are ' +
+          'refused, 401, on every API instance); this session has proved a code and stays: its ID token is refused ' +
+          "too (the account's session epoch rose), and its next `POST /auth/refresh` gives one that carries `amr: " +
+          "['pwd', 'otp']`.",
         body: mfaConfirmSchema,
         response: { 200: mfaConfirmResponseSchema, 400: errorBodySchema, 409: errorBodySchema },
       },
@@ -150,9 +155,12 @@ export async function staffAccountsRoutes(app: FastifyInstance) {
       schema: {
         tags,
         summary:
-          "Sign out on every device: revokes all of the caller's refresh families, refuses the staff ID tokens already issued (401), and clears this cookie",
+          "Sign out on every device: revokes all of the caller's refresh families, refuses the staff ID tokens " +
+          'already issued (401), and clears this cookie',
         description:
-          "A staff member's own sign-out everywhere (decision 0062), beside the families' `POST /auth/sign-out-everywhere`, which refuses staff tokens: the session epoch is raised (decision 0063), so every process refuses the member's older ID tokens at once and a lost staff device reads nothing more.",
+          "A staff member's own sign-out everywhere (decision 0062), beside the families' `POST " +
+          '/auth/sign-out-everywhere`, which refuses staff tokens: the session epoch is raised (decision 0063), so ' +
+          "every process refuses the member's older ID tokens at once and a lost staff device reads nothing more.",
         body: z.strictObject({}).nullish(),
         response: { 204: z.null().describe('Signed out everywhere') },
       },

@@ -20,7 +20,8 @@ export function staffInviteMail(input: { brandName: string; to: string; role: St
       title: 'Join the staff app',
       intro: [
         'Hello,',
-        `You have been invited to the ${brandName} staff app as ${ROLE_WORDS[role]}. Tap the button to choose your password.`,
+        `You have been invited to the ` +
+          `${brandName} staff app as ${ROLE_WORDS[role]}. Tap the button to choose your password.`,
       ],
       action: { label: 'Choose your password', url: link },
       outro: [

@@ -28,7 +28,8 @@ export function phoneDigits(q: string): string | null {
  * Families (never staff accounts) whose e-mail, name or phone contains `q`, or who have a booking
  * whose reference does, plus the owner of `bookingId` (a check-in code resolved by the caller).
  * A booking found by reference or code counts only at the caller's locations (`locationIds`, empty
- * = all), and a caller scoped to some locations finds only families with an online booking there. Each arm is served by a trigram GIN index (migrations 0015, 0024); exact e-mail and
+ * = all), and a caller scoped to some locations finds only families with an online booking there. Each arm is served
+ * by a trigram GIN index (migrations 0015, 0024); exact e-mail and
  * reference matches come first, then the most recently created accounts.
  */
 export async function searchFamilies(
@@ -44,20 +45,23 @@ export async function searchFamilies(
   const atLocations =
     locationIds.length === 0
       ? sql`true`
-      : sql`exists (select 1 from slots s where s.id = b.slot_id and s.location_id = any(${sql.param(locationIds)}::uuid[]))`;
+      : sql`exists (select 1 from slots s where s.id = b.slot_id and s.location_id =
+any(${sql.param(locationIds)}::uuid[]))`;
   // Least privilege (decision 0079): support scoped to some locations finds only families with an
   // online booking there, the same bookings it is shown; a family that never booked there is no
   // business of theirs. Support covering every location (empty list) finds any family.
   const knownHere =
     locationIds.length === 0
       ? sql`true`
-      : sql`exists (select 1 from bookings k join slots ks on ks.id = k.slot_id where k.user_id = u.id and k.source = 'online' and ks.location_id = any(${sql.param(locationIds)}::uuid[]))`;
+      : sql`exists (select 1 from bookings k join slots ks on ks.id = k.slot_id where k.user_id = u.id and k.source
+= 'online' and ks.location_id = any(${sql.param(locationIds)}::uuid[]))`;
   const result = await db.execute(sql`
     with hits as (
       select u.id from users u
       where u.email ilike ${like} or (u.first_name || ' ' || u.last_name) ilike ${like} or u.phone ilike ${like}
       union
-      select u.id from users u where ${digits}::text is not null and regexp_replace(coalesce(u.phone, ''), '[^0-9]', '', 'g') like ${`%${digits ?? ''}%`}
+      select u.id from users u where ${digits}::text is not null and regexp_replace(coalesce(u.phone, ''), '[^0-9]',
+      '', 'g') like ${`%${digits ?? ''}%`}
       union
       select b.user_id from bookings b where b.reference ilike ${like} and ${atLocations}
       union
@@ -110,7 +114,8 @@ export interface SentEmailRow {
 /** Mail to the address, less what an earlier holder of it took along when it moved away (decision 0068). */
 export async function emailsTo(db: DbOrTx, address: string, limit: number): Promise<SentEmailRow[]> {
   const result = await db.execute(sql`
-    select subject, status, sent_at, created_at from mail_outbox where to_address = ${address} and user_id is null order by created_at desc limit ${limit}`);
+    select subject, status, sent_at, created_at from mail_outbox where to_address = ${address} and user_id is null
+    order by created_at desc limit ${limit}`);
   return result.rows.map((r) => ({
     subject: r.subject as string,
     status: r.status as SentEmailRow['status'],

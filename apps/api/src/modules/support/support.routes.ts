@@ -33,7 +33,9 @@ import {
 } from './support-actions.service';
 import { freeSessionsFor, searchFamilies, supportBooking } from './support-desk.service';
 
-/** The support desk and the audit trail (issue 34, API.md "Staff roles, multi-factor sign-in, audit"; decision 0051). */
+/**
+ * The support desk and the audit trail (issue 34, API.md "Staff roles, multi-factor sign-in, audit"; decision 0051).
+ */
 export async function supportRoutes(app: FastifyInstance) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const support = { auth: 'staff' as const, staffRoles: ['support'] as const };
@@ -55,7 +57,11 @@ export async function supportRoutes(app: FastifyInstance) {
         tags,
         summary: 'Find families by part of an e-mail, name, phone or booking reference, or a check-in code',
         description:
-          "At most 20 families, each with its latest 10 online bookings at the caller's locations (a booking elsewhere is neither shown nor found by its reference or code). Support scoped to some locations finds only families with an online booking at them (decision 0079). A phone matches however it is typed (spaces, +61 or a leading 0). Limited to 60 searches a minute per staff member (429 RATE_LIMITED): the box searches as staff type.",
+          "At most 20 families, each with its latest 10 online bookings at the caller's locations (a booking " +
+          'elsewhere is neither shown nor found by its reference or code). Support scoped to some locations finds ' +
+          'only families with an online booking at them (decision 0079). A phone matches however it is typed ' +
+          '(spaces, +61 or a leading 0). Limited to 60 searches a minute per staff member (429 RATE_LIMITED): the ' +
+          'box searches as staff type.',
         querystring: familySearchQuerySchema,
         response: { 200: familySearchResultSchema, 400: errorBodySchema, 429: errorBodySchema },
       },
@@ -92,7 +98,8 @@ export async function supportRoutes(app: FastifyInstance) {
         tags,
         summary: "Free sessions of a day at the booking's location, to move it onto",
         description:
-          'Free now: not booked, blocked or held, not started. A session on a day families wait for is not listed (the waitlist is offered it first).',
+          'Free now: not booked, blocked or held, not started. A session on a day families wait for is not listed ' +
+          '(the waitlist is offered it first).',
         params: staffBookingParamsSchema,
         querystring: freeSessionsQuerySchema,
         response: { 200: freeSessionsSchema, 400: errorBodySchema, 404: errorBodySchema },
@@ -108,7 +115,9 @@ export async function supportRoutes(app: FastifyInstance) {
         tags,
         summary: 'Move a confirmed booking for the family, with a reason',
         description:
-          "May pass the family's reschedule cutoff and limit (the family's count is left as it was), never capacity: the session is claimed like any hold, 409 SLOT_UNAVAILABLE when taken. 400 DIFFERENT_LOCATION for another location's session. The family is e-mailed.",
+          "May pass the family's reschedule cutoff and limit (the family's count is left as it was), never capacity: " +
+          'the session is claimed like any hold, 409 SLOT_UNAVAILABLE when taken. 400 DIFFERENT_LOCATION for another ' +
+          "location's session. The family is e-mailed.",
         params: staffBookingParamsSchema,
         body: supportRescheduleBodySchema,
         response: { 200: staffBookingSchema, ...errors },
@@ -127,7 +136,8 @@ export async function supportRoutes(app: FastifyInstance) {
         tags,
         summary: "Cancel a booking for the family with the policy's refund, a full refund or none, with a reason",
         description:
-          'full = everything not yet refunded; policy = what the family would get cancelling now. The refund is sent to Stripe after the change is saved. 409 NOT_CANCELLABLE when already cancelled.',
+          'full = everything not yet refunded; policy = what the family would get cancelling now. The refund is sent ' +
+          'to Stripe after the change is saved. 409 NOT_CANCELLABLE when already cancelled.',
         params: staffBookingParamsSchema,
         body: supportCancelBodySchema,
         response: { 200: staffBookingSchema, ...errors },
@@ -146,7 +156,8 @@ export async function supportRoutes(app: FastifyInstance) {
         tags,
         summary: 'Refund part of a paid order, with a reason',
         description:
-          'The booking keeps its state. 409 REFUND_TOO_LARGE past what is left (refunds still pending count as gone); 409 NOT_PAID for an unpaid order.',
+          'The booking keeps its state. 409 REFUND_TOO_LARGE past what is left (refunds still pending count as ' +
+          'gone); 409 NOT_PAID for an unpaid order.',
         params: orderParamsSchema,
         body: supportRefundBodySchema,
         response: { 201: supportRefundSchema, ...errors },
@@ -183,7 +194,8 @@ export async function supportRoutes(app: FastifyInstance) {
         tags,
         summary: 'Change who is coming for the family, with a reason',
         description:
-          "The family's own rules (PUT /bookings/{id}/details): pets only on a pet night, the people per photo; until the session starts (409 DETAILS_LOCKED). The audit entry keeps the head count only.",
+          "The family's own rules (PUT /bookings/{id}/details): pets only on a pet night, the people per photo; " +
+          'until the session starts (409 DETAILS_LOCKED). The audit entry keeps the head count only.',
         params: staffBookingParamsSchema,
         body: supportDetailsBodySchema,
         response: { 200: staffBookingSchema, ...errors },
@@ -202,7 +214,11 @@ export async function supportRoutes(app: FastifyInstance) {
         tags,
         summary: 'The audit trail: per booking, family, reference, staff member, per day (from/to), oldest first',
         description:
-          "100 entries a page; pass nextCursor as cursor for the next. Filters combine (all must hold): bookingId, actorId, `family` (part of the family's e-mail or name), `reference` (a booking's reference), `staffEmail` (part of a staff e-mail: what the member did and the changes to their account), and the days from/to, UTC days or, with `timeZone`, the location's local days. Each entry carries `about` (reference, family, location, the sessions and locations it names) for plain words.",
+          '100 entries a page; pass nextCursor as cursor for the next. Filters combine (all must hold): bookingId, ' +
+          "actorId, `family` (part of the family's e-mail or name), `reference` (a booking's reference), " +
+          '`staffEmail` (part of a staff e-mail: what the member did and the changes to their account), and the days ' +
+          "from/to, UTC days or, with `timeZone`, the location's local days. Each entry carries `about` (reference, " +
+          'family, location, the sessions and locations it names) for plain words.',
         querystring: auditQuerySchema,
         response: { 200: auditListSchema, 400: errorBodySchema },
       },
@@ -217,7 +233,8 @@ export async function supportRoutes(app: FastifyInstance) {
         tags,
         summary: 'The audit trail as CSV (text/csv), with the same filters and a plain-words column',
         description:
-          'Cells starting with = + - @ are prefixed with an apostrophe so spreadsheets never run them. At most 50,000 rows.',
+          'Cells starting with = + - @ are prefixed with an apostrophe so spreadsheets never run them. At most ' +
+          '50,000 rows.',
         querystring: auditCsvQuerySchema,
         response: { 200: z.any().meta({ description: 'text/csv' }), 400: errorBodySchema },
       },

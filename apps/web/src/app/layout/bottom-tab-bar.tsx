@@ -17,7 +17,8 @@ export interface BottomTabBarProps extends ProfileTabProps {
 const tabClass = 'flex min-h-14 flex-1 flex-col items-center justify-center gap-0.5 px-1 text-xs font-medium';
 const profileTriggerClass = clsx(tabClass, 'text-ink-600 data-[state=open]:text-festive-700');
 
-// The menu and its positioning code (about 12 kB) load on the first tap of Profile, not with every page (decision 0036).
+// The menu and its positioning code (about 12 kB) load on the first tap of Profile, not with every page (decision
+// 0036).
 const loadProfileMenu = () => import('./profile-menu');
 const ProfileMenu = lazy(loadProfileMenu);
 
@@ -37,7 +38,8 @@ function ProfileTab(props: ProfileTabProps) {
       className={profileTriggerClass}
       onPointerEnter={preload}
       onFocus={preload}
-      // A click from Enter or Space has no pointer (detail 0): Radix then starts on the first item, as it does for keys.
+      // A click from Enter or Space has no pointer (detail 0): Radix then starts on the first item, as it does for
+      // keys.
       onClick={(event) => startTransition(() => setOpened({ byKeyboard: event.detail === 0 }))}
     >
       <UserIcon />
@@ -71,7 +73,10 @@ export function BottomTabBar({
     <nav
       aria-label="Main"
       data-testid="bottom-tab-bar"
-      className="fixed inset-x-0 bottom-0 z-30 border-t border-cream-300 bg-cream-50/95 pb-[env(safe-area-inset-bottom)] backdrop-blur"
+      className={
+        'fixed inset-x-0 bottom-0 z-30 border-t border-cream-300 bg-cream-50/95 ' +
+        'pb-[env(safe-area-inset-bottom)] backdrop-blur'
+      }
     >
       <ul className="mx-auto flex max-w-xl">
         {NAV_ITEMS.map((item) => (

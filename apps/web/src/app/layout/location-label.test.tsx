@@ -46,10 +46,13 @@ describe('LocationLabel', () => {
     expect(asked).not.toContain('/bookings/past-bookings');
   });
 
-  it('names the latest booking’s place once nothing is coming up (the only booking was cancelled or is over)', async () => {
-    renderLabel({ upcoming: [], past: [at('Kringle Bondi', { status: 'cancelled' }), at('Kringle Parramatta')] });
-    expect(await screen.findByText('Kringle Bondi')).toBeInTheDocument();
-  });
+  it(
+    'names the latest booking’s place once nothing is coming up (the only booking was cancelled or is ' + 'over)',
+    async () => {
+      renderLabel({ upcoming: [], past: [at('Kringle Bondi', { status: 'cancelled' }), at('Kringle Parramatta')] });
+      expect(await screen.findByText('Kringle Bondi')).toBeInTheDocument();
+    },
+  );
 
   it('says no location is chosen for a family with no bookings', async () => {
     const { asked } = renderLabel({ upcoming: [], past: [] });

@@ -50,7 +50,8 @@ function ProfileForm({ onDone }: { onDone: () => void }) {
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    // An emptied phone clears it (PATCH null); names are kept exactly as typed (spec §3 helper only capitalises first letters).
+    // An emptied phone clears it (PATCH null); names are kept exactly as typed (spec §3 helper only capitalises first
+    // letters).
     const parsed = updateProfileRequestSchema.safeParse({
       ...values,
       phone: values.phone.trim() ? values.phone : null,

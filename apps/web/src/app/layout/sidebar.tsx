@@ -35,7 +35,8 @@ export function Sidebar({
       data-testid="sidebar"
       data-collapsed={collapsed}
       className={clsx(
-        'fixed inset-y-0 left-0 z-30 flex flex-col border-r border-cream-300 bg-cream-50 transition-[width] duration-200',
+        'fixed inset-y-0 left-0 z-30 flex flex-col border-r border-cream-300 bg-cream-50 transition-[width] ' +
+          'duration-200',
         collapsed ? 'w-(--width-sidebar-collapsed)' : 'w-(--width-sidebar)',
       )}
     >
@@ -104,21 +105,27 @@ export function Sidebar({
             <button
               type="button"
               onClick={onEditProfile}
-              className="flex min-h-11 items-center rounded-xl px-4 text-left font-medium text-ink-700 hover:bg-cream-200"
+              className={
+                'flex min-h-11 items-center rounded-xl px-4 text-left font-medium text-ink-700 ' + 'hover:bg-cream-200'
+              }
             >
               Edit name and phone
             </button>
             <button
               type="button"
               onClick={onChangePassword}
-              className="flex min-h-11 items-center rounded-xl px-4 text-left font-medium text-ink-700 hover:bg-cream-200"
+              className={
+                'flex min-h-11 items-center rounded-xl px-4 text-left font-medium text-ink-700 ' + 'hover:bg-cream-200'
+              }
             >
               Change password
             </button>
             <button
               type="button"
               onClick={onYourData}
-              className="flex min-h-11 items-center rounded-xl px-4 text-left font-medium text-ink-700 hover:bg-cream-200"
+              className={
+                'flex min-h-11 items-center rounded-xl px-4 text-left font-medium text-ink-700 ' + 'hover:bg-cream-200'
+              }
             >
               Your data
             </button>
@@ -128,7 +135,8 @@ export function Sidebar({
           type="button"
           onClick={onLogout}
           className={clsx(
-            'mt-3 flex min-h-11 w-full items-center gap-2 rounded-xl px-4 font-medium text-festive-700 hover:bg-festive-50',
+            'mt-3 flex min-h-11 w-full items-center gap-2 rounded-xl px-4 font-medium text-festive-700 ' +
+              'hover:bg-festive-50',
             collapsed && 'flex-col justify-center gap-0.5 px-1 text-xs',
           )}
         >

@@ -42,7 +42,8 @@ function Field({ id, label, hint, error, value, onChange, autoComplete, numeric,
         aria-invalid={error ? true : undefined}
         aria-describedby={described}
         className={
-          'min-h-12 w-full rounded-xl border-2 bg-cream-50 px-3 text-lg text-ink-900 placeholder:text-ink-600/60 focus:border-festive-700 focus:outline-none ' +
+          'min-h-12 w-full rounded-xl border-2 bg-cream-50 px-3 text-lg text-ink-900 placeholder:text-ink-600/60 ' +
+          'focus:border-festive-700 focus:outline-none ' +
           (error ? 'border-festive-700' : 'border-cream-300')
         }
       />

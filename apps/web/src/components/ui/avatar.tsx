@@ -6,7 +6,8 @@ export function Avatar({ initials, size = 'md' }: { initials: string; size?: 'sm
     <span
       aria-hidden="true"
       className={clsx(
-        'inline-flex shrink-0 items-center justify-center rounded-full bg-festive-700 font-semibold text-cream-50 ring-2 ring-gold-400',
+        'inline-flex shrink-0 items-center justify-center rounded-full bg-festive-700 font-semibold text-cream-50 ' +
+          'ring-2 ring-gold-400',
         size === 'md' ? 'size-11 text-base' : 'size-8 text-sm',
       )}
     >

@@ -15,7 +15,8 @@ export function CountStepper({
   describedBy?: string;
 }) {
   const button =
-    'flex size-11 items-center justify-center rounded-full border-2 text-xl font-semibold leading-none transition-colors disabled:cursor-not-allowed disabled:opacity-40';
+    'flex size-11 items-center justify-center rounded-full border-2 text-xl font-semibold leading-none ' +
+    'transition-colors disabled:cursor-not-allowed disabled:opacity-40';
   const singular = label.replace(/s$/, '').toLowerCase();
   return (
     <div className="flex items-center justify-between gap-3">

@@ -50,23 +50,26 @@ describe('DetailsForm', () => {
     });
   });
 
-  it('shows no error on a child just added, only once its field is left or the form is sent (issue 53 item 5)', async () => {
-    const { user } = setup();
-    await user.click(screen.getByRole('button', { name: '+ Add a child' }));
-    // The field array validates itself on append: nothing typed yet, so nothing is wrong yet.
-    await new Promise((r) => setTimeout(r, 50));
-    expect(screen.queryByText("Enter the child's first name.")).toBeNull();
-    expect(screen.queryByText('Enter an age from 0 to 17.')).toBeNull();
-    expect(screen.getAllByLabelText('First name')[0]).not.toHaveAttribute('aria-invalid');
-    await user.click(screen.getByRole('button', { name: '+ Add a child' }));
-    await new Promise((r) => setTimeout(r, 50));
-    // The first row's name field was left empty: that one says so; the age not touched yet, nor the new row.
-    expect(screen.getAllByText("Enter the child's first name.")).toHaveLength(1);
-    expect(screen.queryByText('Enter an age from 0 to 17.')).toBeNull();
-    await user.click(screen.getByRole('button', { name: 'Continue' }));
-    expect(await screen.findAllByText('Enter an age from 0 to 17.')).toHaveLength(2);
-    expect(screen.getAllByText("Enter the child's first name.")).toHaveLength(2);
-  });
+  it(
+    'shows no error on a child just added, only once its field is left or the form is sent (issue 53 item ' + '5)',
+    async () => {
+      const { user } = setup();
+      await user.click(screen.getByRole('button', { name: '+ Add a child' }));
+      // The field array validates itself on append: nothing typed yet, so nothing is wrong yet.
+      await new Promise((r) => setTimeout(r, 50));
+      expect(screen.queryByText("Enter the child's first name.")).toBeNull();
+      expect(screen.queryByText('Enter an age from 0 to 17.')).toBeNull();
+      expect(screen.getAllByLabelText('First name')[0]).not.toHaveAttribute('aria-invalid');
+      await user.click(screen.getByRole('button', { name: '+ Add a child' }));
+      await new Promise((r) => setTimeout(r, 50));
+      // The first row's name field was left empty: that one says so; the age not touched yet, nor the new row.
+      expect(screen.getAllByText("Enter the child's first name.")).toHaveLength(1);
+      expect(screen.queryByText('Enter an age from 0 to 17.')).toBeNull();
+      await user.click(screen.getByRole('button', { name: 'Continue' }));
+      expect(await screen.findAllByText('Enter an age from 0 to 17.')).toHaveLength(2);
+      expect(screen.getAllByText("Enter the child's first name.")).toHaveLength(2);
+    },
+  );
 
   it('shows readable inline errors and does not submit', async () => {
     const { onValid, user } = setup();

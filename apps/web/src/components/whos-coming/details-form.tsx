@@ -31,7 +31,8 @@ export const fitDetails = (d: DetailsWithConsent, allowsPets: boolean): DetailsW
   allowsPets ? d : { ...d, pets: 0 };
 
 const input =
-  'min-h-11 w-full rounded-xl border border-cream-300 bg-white px-3 text-base text-ink-900 aria-invalid:border-festive-700';
+  'min-h-11 w-full rounded-xl border border-cream-300 bg-white px-3 text-base text-ink-900 ' +
+  'aria-invalid:border-festive-700';
 const AGES = Array.from({ length: DETAILS_LIMITS.maxChildAge + 1 }, (_, i) => i);
 
 function FieldError({ id, message }: { id: string; message?: string }) {
@@ -172,7 +173,10 @@ export function DetailsForm({
         {children.fields.length < DETAILS_LIMITS.maxChildren && (
           <button
             type="button"
-            className="min-h-11 self-start rounded-xl border border-dashed border-festive-700 px-4 font-semibold text-festive-800 hover:bg-cream-100"
+            className={
+              'min-h-11 self-start rounded-xl border border-dashed border-festive-700 px-4 font-semibold ' +
+              'text-festive-800 hover:bg-cream-100'
+            }
             onClick={() =>
               children.append(
                 { firstName: '', age: Number.NaN },

@@ -35,7 +35,13 @@ export default function EditDetailsSheet({ booking, onClose }: { booking: Bookin
     <Dialog.Root open onOpenChange={(next) => !next && !isLoading && onClose()}>
       <Dialog.Portal>
         <Dialog.Overlay className="fixed inset-0 z-40 bg-ink-900/40" />
-        <Dialog.Content className="fixed inset-x-0 bottom-0 z-50 flex max-h-[92dvh] flex-col gap-4 overflow-y-auto rounded-t-2xl bg-cream-50 p-5 shadow-xl sm:inset-auto sm:top-1/2 sm:left-1/2 sm:w-[34rem] sm:-translate-x-1/2 sm:-translate-y-1/2 sm:rounded-2xl">
+        <Dialog.Content
+          className={
+            'fixed inset-x-0 bottom-0 z-50 flex max-h-[92dvh] flex-col gap-4 overflow-y-auto ' +
+            'rounded-t-2xl bg-cream-50 p-5 shadow-xl sm:inset-auto sm:top-1/2 sm:left-1/2 sm:w-[34rem] ' +
+            'sm:-translate-x-1/2 sm:-translate-y-1/2 sm:rounded-2xl'
+          }
+        >
           <Dialog.Title className="text-xl font-semibold text-ink-900">Who's coming</Dialog.Title>
           <Dialog.Description className="text-sm text-ink-700">
             {booking.slotType.name} at {booking.location.name}, reference{' '}
@@ -55,7 +61,12 @@ export default function EditDetailsSheet({ booking, onClose }: { booking: Bookin
             serverErrors={serverErrors}
           />
           {/* Save stays in reach while the form scrolls on a phone. */}
-          <div className="sticky -bottom-5 -mx-5 flex flex-wrap justify-end gap-2 border-t border-cream-200 bg-cream-50 px-5 py-3">
+          <div
+            className={
+              'sticky -bottom-5 -mx-5 flex flex-wrap justify-end gap-2 border-t border-cream-200 ' +
+              'bg-cream-50 px-5 py-3'
+            }
+          >
             <Dialog.Close asChild>
               <Button variant="ghost" disabled={isLoading}>
                 Cancel

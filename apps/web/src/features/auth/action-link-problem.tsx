@@ -25,8 +25,10 @@ function explanation(problem: LinkProblem, mode: ActionMode | null): string {
   if (problem === 'expired') return `${what}. Ask for a new link and use the newest email.`;
   if (problem === 'invalid')
     return mode === 'resetPassword'
-      ? 'Each reset link works only once, and a newer link replaces older ones. Ask for a new link and use the newest email.'
-      : 'Each verification link works only once. If you have already verified your address, you are all set; otherwise ask for a new link.';
+      ? 'Each reset link works only once, and a newer link replaces older ones. Ask for a new link and use the ' +
+          'newest email.'
+      : 'Each verification link works only once. If you have already verified your address, you are all set; ' +
+          'otherwise ask for a new link.';
   return 'Part of the link seems to be missing. Try opening it again from the email, or ask for a new link.';
 }
 

@@ -34,7 +34,11 @@ export function AuthLayout({ children }: { children?: ReactNode }) {
             catalogue ? 'flex w-full max-w-md flex-col gap-6 lg:max-w-4xl lg:flex-row lg:items-start' : 'contents'
           }
         >
-          <div className="w-full max-w-md shrink-0 rounded-3xl border border-cream-200 bg-cream-50 p-6 shadow-sm sm:p-8">
+          <div
+            className={
+              'w-full max-w-md shrink-0 rounded-3xl border border-cream-200 bg-cream-50 p-6 shadow-sm ' + 'sm:p-8'
+            }
+          >
             {children ?? <Outlet />}
           </div>
           {catalogue && <VisitorCatalogue />}

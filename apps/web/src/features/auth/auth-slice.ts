@@ -55,7 +55,8 @@ const authSlice = createSlice({
     },
   },
   extraReducers: (builder) => {
-    // A reset happens only once the app is running, so the session stays "initialised" (and, after a sign-out, signed out here).
+    // A reset happens only once the app is running, so the session stays "initialised" (and, after a sign-out, signed
+    // out here).
     builder.addCase(resetStore, (state) => ({
       ...initialAuthState,
       initialised: true,

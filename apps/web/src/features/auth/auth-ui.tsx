@@ -3,7 +3,8 @@ import { useEffect, useRef, type ReactNode } from 'react';
 
 /** Links inside auth cards: festive red, underlined, with a 44 px touch target. */
 export const linkClasses =
-  'inline-flex min-h-11 items-center font-semibold text-festive-700 underline underline-offset-4 hover:text-festive-800';
+  'inline-flex min-h-11 items-center font-semibold text-festive-700 underline underline-offset-4 ' +
+  'hover:text-festive-800';
 
 /**
  * The card's title. `focus` moves focus to it when a card changes state in place (sent,

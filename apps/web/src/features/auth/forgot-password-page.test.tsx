@@ -5,7 +5,8 @@ import { apiError, fakeApi, json, recordedEvents, renderAuthPage } from './auth-
 import { ForgotPasswordPage } from './forgot-password-page';
 
 const SENT =
-  'If an account exists for that email address, we have sent it a link to reset the password. Check your spam folder too.';
+  'If an account exists for that email address, we have sent it a link to reset the password. Check your spam folder ' +
+  'too.';
 
 describe('ForgotPasswordPage', { timeout: 20_000 }, () => {
   beforeEach(() => {

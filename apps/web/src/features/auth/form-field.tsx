@@ -51,8 +51,10 @@ export const FormField = forwardRef<HTMLInputElement, FormFieldProps>(function F
           aria-invalid={error ? true : undefined}
           aria-describedby={describedBy}
           className={clsx(
-            'min-h-11 w-full min-w-0 rounded-xl border bg-white px-3.5 py-2.5 text-base text-ink-900 shadow-xs transition-colors',
-            'placeholder:text-ink-600/70 focus:border-festive-700 focus:outline-2 focus:outline-offset-1 focus:outline-festive-700',
+            'min-h-11 w-full min-w-0 rounded-xl border bg-white px-3.5 py-2.5 text-base text-ink-900 shadow-xs ' +
+              'transition-colors',
+            'placeholder:text-ink-600/70 focus:border-festive-700 focus:outline-2 focus:outline-offset-1 ' +
+              'focus:outline-festive-700',
             // 3:1 against white at least (WCAG 1.4.11), so the box is visible without its label.
             error ? 'border-festive-700' : 'border-ink-600/70',
             trailing && 'pr-20',

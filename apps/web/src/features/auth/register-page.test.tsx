@@ -39,21 +39,25 @@ describe('RegisterPage', { timeout: 20_000 }, () => {
     expect(api.calls).toEqual([]);
   });
 
-  it('says nothing while a field is first typed in; a mistake shows once the field is left, and goes as soon as it is fixed (issue 37 item 10)', async () => {
-    renderAuthPage(<RegisterPage />, { path: '/register', fetchFn: fakeApi({}).fetchFn });
-    const user = userEvent.setup();
-    const email = screen.getByLabelText('Email address');
-    await user.type(email, 'holly@');
-    await new Promise((r) => setTimeout(r, 100));
-    expect(email).not.toHaveAttribute('aria-invalid');
-    expect(screen.getByLabelText('First name')).not.toHaveAttribute('aria-invalid');
-    await user.tab();
-    await waitFor(() => expect(email).toHaveAccessibleDescription(/Enter a valid email address/));
-    // Untouched fields still say nothing.
-    expect(screen.getByLabelText('Password')).not.toHaveAttribute('aria-invalid');
-    await user.type(email, 'example.com');
-    await waitFor(() => expect(email).not.toHaveAttribute('aria-invalid'));
-  });
+  it(
+    'says nothing while a field is first typed in; a mistake shows once the field is left, and goes as soon as it ' +
+      'is fixed (issue 37 item 10)',
+    async () => {
+      renderAuthPage(<RegisterPage />, { path: '/register', fetchFn: fakeApi({}).fetchFn });
+      const user = userEvent.setup();
+      const email = screen.getByLabelText('Email address');
+      await user.type(email, 'holly@');
+      await new Promise((r) => setTimeout(r, 100));
+      expect(email).not.toHaveAttribute('aria-invalid');
+      expect(screen.getByLabelText('First name')).not.toHaveAttribute('aria-invalid');
+      await user.tab();
+      await waitFor(() => expect(email).toHaveAccessibleDescription(/Enter a valid email address/));
+      // Untouched fields still say nothing.
+      expect(screen.getByLabelText('Password')).not.toHaveAttribute('aria-invalid');
+      await user.type(email, 'example.com');
+      await waitFor(() => expect(email).not.toHaveAttribute('aria-invalid'));
+    },
+  );
 
   it('refuses a common password and one that is the e-mail, and shows the strength', async () => {
     const api = fakeApi({});

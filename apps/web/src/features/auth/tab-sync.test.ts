@@ -66,67 +66,76 @@ describe('tab sync', () => {
     vi.unstubAllGlobals();
   });
 
-  it('a sign-out here tells the other tabs; a sign-out there signs out and purges here, without a server call', async () => {
-    const other = otherTab();
-    const fetchFn = vi.fn(async () => new Response(null, { status: 204 }));
-    const tab = makeTab({ user, idToken: token(1) }, fetchFn as unknown as typeof fetch);
-    stops.push(tab.stop, () => other.channel.close());
-    await tab.store.dispatch(signOut());
-    await settle();
-    expect(other.heard).toEqual([{ type: 'signed-out' }]);
-    fetchFn.mockClear();
-    await tab.store.dispatch(setSession({ idToken: token(1), expiresAt: 'x', user }));
-    tab.purgePersisted.mockClear();
-    other.post({ type: 'signed-out' });
-    await settle();
-    expect(tab.store.getState().auth).toMatchObject({ user: null, idToken: null });
-    expect(tab.purgePersisted).toHaveBeenCalled();
-    expect(fetchFn).not.toHaveBeenCalled();
-    expect(other.heard).toHaveLength(2); // the session it started, and no echo of the sign-out
-  });
+  it(
+    'a sign-out here tells the other tabs; a sign-out there signs out and purges here, without a server ' + 'call',
+    async () => {
+      const other = otherTab();
+      const fetchFn = vi.fn(async () => new Response(null, { status: 204 }));
+      const tab = makeTab({ user, idToken: token(1) }, fetchFn as unknown as typeof fetch);
+      stops.push(tab.stop, () => other.channel.close());
+      await tab.store.dispatch(signOut());
+      await settle();
+      expect(other.heard).toEqual([{ type: 'signed-out' }]);
+      fetchFn.mockClear();
+      await tab.store.dispatch(setSession({ idToken: token(1), expiresAt: 'x', user }));
+      tab.purgePersisted.mockClear();
+      other.post({ type: 'signed-out' });
+      await settle();
+      expect(tab.store.getState().auth).toMatchObject({ user: null, idToken: null });
+      expect(tab.purgePersisted).toHaveBeenCalled();
+      expect(fetchFn).not.toHaveBeenCalled();
+      expect(other.heard).toHaveLength(2); // the session it started, and no echo of the sign-out
+    },
+  );
 
-  it('a sign-in is published to the other tabs and taken over from them; a staff refusal there signs out here', async () => {
-    const other = otherTab();
-    const tab = makeTab({}, vi.fn(async () => new Response(null, { status: 204 })) as unknown as typeof fetch);
-    stops.push(tab.stop, () => other.channel.close());
-    await tab.store.dispatch(setSession({ idToken: token(2), expiresAt: 'x', user }));
-    await settle();
-    expect(other.heard).toEqual([{ type: 'session', session: { idToken: token(2), expiresAt: 'x', user } }]);
-    await tab.store.dispatch(signOut({ callServer: false }));
-    other.post({ type: 'session', session: { idToken: token(3), expiresAt: 'y', user } });
-    await settle();
-    expect(tab.store.getState().auth).toMatchObject({ user, idToken: token(3) });
-    other.post({ type: 'staff-refused' });
-    await settle();
-    expect(tab.store.getState().auth).toMatchObject({ user: null, idToken: null });
-    expect(toast.error).toHaveBeenCalledWith(STAFF_REFUSED_MESSAGE);
-  });
+  it(
+    'a sign-in is published to the other tabs and taken over from them; a staff refusal there signs out ' + 'here',
+    async () => {
+      const other = otherTab();
+      const tab = makeTab({}, vi.fn(async () => new Response(null, { status: 204 })) as unknown as typeof fetch);
+      stops.push(tab.stop, () => other.channel.close());
+      await tab.store.dispatch(setSession({ idToken: token(2), expiresAt: 'x', user }));
+      await settle();
+      expect(other.heard).toEqual([{ type: 'session', session: { idToken: token(2), expiresAt: 'x', user } }]);
+      await tab.store.dispatch(signOut({ callServer: false }));
+      other.post({ type: 'session', session: { idToken: token(3), expiresAt: 'y', user } });
+      await settle();
+      expect(tab.store.getState().auth).toMatchObject({ user, idToken: token(3) });
+      other.post({ type: 'staff-refused' });
+      await settle();
+      expect(tab.store.getState().auth).toMatchObject({ user: null, idToken: null });
+      expect(toast.error).toHaveBeenCalledWith(STAFF_REFUSED_MESSAGE);
+    },
+  );
 
-  it("a tab that gets the refresh lock after another takes that tab's fresh session instead of rotating again", async () => {
-    const other = otherTab();
-    const fetchFn = vi.fn(async () => ok(token(4)));
-    const tab = makeTab({ user }, fetchFn as unknown as typeof fetch);
-    stops.push(tab.stop, () => other.channel.close());
-    // The other tab holds the lock, refreshes and publishes; only then is this tab granted it.
-    vi.stubGlobal('navigator', {
-      ...navigator,
-      locks: {
-        request: async (_name: string, _opts: unknown, fn: () => Promise<unknown>) => {
-          other.post({ type: 'session', session: { idToken: token(5), expiresAt: '2026-12-01T00:15:00Z', user } });
-          await settle();
-          return fn();
+  it(
+    "a tab that gets the refresh lock after another takes that tab's fresh session instead of rotating " + 'again',
+    async () => {
+      const other = otherTab();
+      const fetchFn = vi.fn(async () => ok(token(4)));
+      const tab = makeTab({ user }, fetchFn as unknown as typeof fetch);
+      stops.push(tab.stop, () => other.channel.close());
+      // The other tab holds the lock, refreshes and publishes; only then is this tab granted it.
+      vi.stubGlobal('navigator', {
+        ...navigator,
+        locks: {
+          request: async (_name: string, _opts: unknown, fn: () => Promise<unknown>) => {
+            other.post({ type: 'session', session: { idToken: token(5), expiresAt: '2026-12-01T00:15:00Z', user } });
+            await settle();
+            return fn();
+          },
         },
-      },
-    });
-    expect(await tab.store.dispatch(refreshSession()).unwrap()).toBe(token(5));
-    expect(fetchFn).not.toHaveBeenCalled();
-    expect(tab.store.getState().auth.idToken).toBe(token(5));
-    // A session published before this tab asked is old news: the next refresh rotates for real.
-    vi.stubGlobal('navigator', { ...navigator, locks: undefined });
-    await settle();
-    expect(await tab.store.dispatch(refreshSession()).unwrap()).toBe(token(4));
-    expect(fetchFn).toHaveBeenCalledTimes(1);
-  });
+      });
+      expect(await tab.store.dispatch(refreshSession()).unwrap()).toBe(token(5));
+      expect(fetchFn).not.toHaveBeenCalled();
+      expect(tab.store.getState().auth.idToken).toBe(token(5));
+      // A session published before this tab asked is old news: the next refresh rotates for real.
+      vi.stubGlobal('navigator', { ...navigator, locks: undefined });
+      await settle();
+      expect(await tab.store.dispatch(refreshSession()).unwrap()).toBe(token(4));
+      expect(fetchFn).toHaveBeenCalledTimes(1);
+    },
+  );
 
   it('never freezes on a stuck lock: after the timeout the refresh goes ahead', async () => {
     vi.stubGlobal('navigator', {
@@ -148,21 +157,24 @@ describe('tab sync', () => {
     expect(await withRefreshLock(async () => 'ran', 100)).toBe('ran');
   });
 
-  it('falls back to storage events without BroadcastChannel: sign-out reaches the other tab, no token in storage', async () => {
-    vi.stubGlobal('BroadcastChannel', undefined);
-    const setItem = vi.spyOn(Storage.prototype, 'setItem');
-    const b = makeTab({}, vi.fn(async () => new Response(null, { status: 204 })) as unknown as typeof fetch);
-    stops.push(b.stop);
-    await b.store.dispatch(setSession({ idToken: token(6), expiresAt: 'x', user }));
-    expect(setItem.mock.calls.some(([key]) => key === 'kringle-auth-event')).toBe(true);
-    expect(setItem.mock.calls.every(([, value]) => !value.includes(token(6)))).toBe(true);
-    // jsdom does not fire `storage` in the writing window: deliver it as another tab would see it.
-    window.dispatchEvent(
-      new StorageEvent('storage', { key: 'kringle-auth-event', newValue: JSON.stringify({ type: 'signed-out' }) }),
-    );
-    await settle();
-    expect(b.store.getState().auth).toMatchObject({ user: null, idToken: null });
-    expect(b.purgePersisted).toHaveBeenCalled();
-    setItem.mockRestore();
-  });
+  it(
+    'falls back to storage events without BroadcastChannel: sign-out reaches the other tab, no token in ' + 'storage',
+    async () => {
+      vi.stubGlobal('BroadcastChannel', undefined);
+      const setItem = vi.spyOn(Storage.prototype, 'setItem');
+      const b = makeTab({}, vi.fn(async () => new Response(null, { status: 204 })) as unknown as typeof fetch);
+      stops.push(b.stop);
+      await b.store.dispatch(setSession({ idToken: token(6), expiresAt: 'x', user }));
+      expect(setItem.mock.calls.some(([key]) => key === 'kringle-auth-event')).toBe(true);
+      expect(setItem.mock.calls.every(([, value]) => !value.includes(token(6)))).toBe(true);
+      // jsdom does not fire `storage` in the writing window: deliver it as another tab would see it.
+      window.dispatchEvent(
+        new StorageEvent('storage', { key: 'kringle-auth-event', newValue: JSON.stringify({ type: 'signed-out' }) }),
+      );
+      await settle();
+      expect(b.store.getState().auth).toMatchObject({ user: null, idToken: null });
+      expect(b.purgePersisted).toHaveBeenCalled();
+      setItem.mockRestore();
+    },
+  );
 });

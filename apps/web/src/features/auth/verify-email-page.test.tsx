@@ -30,7 +30,8 @@ describe('VerifyEmailPage (spec §2)', { timeout: 20_000 }, () => {
   it('shows the spec wording', () => {
     renderAuthPage(<VerifyEmailPage />, { path: '/bookings', auth: signedIn, fetchFn: fakeApi({}).fetchFn });
     expect(screen.getByRole('heading', { name: 'Verify your email address' })).toBeInTheDocument();
-    // Nothing known to be sent from this tab (a later sign-in, the seeded demo account): no claim that a link went (issue 53).
+    // Nothing known to be sent from this tab (a later sign-in, the seeded demo account): no claim that a link went
+    // (issue 53).
     expect(screen.getByText(/To use your account, confirm that/)).toHaveTextContent(
       /holly@example\.com is yours.*No email from us yet\? Press .Resend Email. below\./,
     );
@@ -197,46 +198,52 @@ describe('VerifyEmailPage (spec §2)', { timeout: 20_000 }, () => {
     setTimeoutSpy.mockRestore();
   });
 
-  it("'Verify Email address' when the server cannot answer says so, not 'Not verified yet', and keeps the user", async () => {
-    const down = () =>
-      json(503, { error: 'Something went wrong on our side. Please try again.', code: 'SERVICE_UNAVAILABLE' });
-    const api = fakeApi({ 'POST /auth/refresh': down, 'GET /user/me': down });
-    const { store } = renderAuthPage(<VerifyEmailPage reloadPage={vi.fn()} />, {
-      path: '/bookings',
-      auth: signedIn,
-      fetchFn: api.fetchFn,
-    });
-    fireEvent.click(screen.getByRole('button', { name: 'Verify Email address' }));
-    await waitFor(() =>
-      expect(toast.error).toHaveBeenCalledWith('Something went wrong on our side. Please try again.'),
-    );
-    expect(screen.queryByRole('alert')).toBeNull();
-    expect(screen.getByRole('button', { name: 'Verify Email address' })).toBeEnabled();
-    expect(store.getState().auth.user).toEqual(testUser);
-  });
+  it(
+    "'Verify Email address' when the server cannot answer says so, not 'Not verified yet', and keeps the " + 'user',
+    async () => {
+      const down = () =>
+        json(503, { error: 'Something went wrong on our side. Please try again.', code: 'SERVICE_UNAVAILABLE' });
+      const api = fakeApi({ 'POST /auth/refresh': down, 'GET /user/me': down });
+      const { store } = renderAuthPage(<VerifyEmailPage reloadPage={vi.fn()} />, {
+        path: '/bookings',
+        auth: signedIn,
+        fetchFn: api.fetchFn,
+      });
+      fireEvent.click(screen.getByRole('button', { name: 'Verify Email address' }));
+      await waitFor(() =>
+        expect(toast.error).toHaveBeenCalledWith('Something went wrong on our side. Please try again.'),
+      );
+      expect(screen.queryByRole('alert')).toBeNull();
+      expect(screen.getByRole('button', { name: 'Verify Email address' })).toBeEnabled();
+      expect(store.getState().auth.user).toEqual(testUser);
+    },
+  );
 
-  it("'Wrong address? Change it' opens a form with the address filled in; Cancel closes it and changes nothing", async () => {
-    const api = fakeApi({});
-    const { store, router } = renderAuthPage(<VerifyEmailPage />, {
-      path: '/bookings',
-      auth: signedIn,
-      fetchFn: api.fetchFn,
-    });
-    const user = userEvent.setup();
-    await user.click(screen.getByRole('button', { name: 'Wrong address? Change it' }));
-    const form = await screen.findByRole('form', { name: 'Change your email address' });
-    expect(form).toBeInTheDocument();
-    expect(screen.getByLabelText('Email address')).toHaveValue('holly@example.com');
-    await waitFor(() => expect(screen.getByLabelText('Email address')).toHaveFocus());
-    expect(screen.getByLabelText('Password')).toHaveValue('');
-    await user.click(screen.getByRole('button', { name: 'Cancel' }));
-    expect(screen.queryByRole('form', { name: 'Change your email address' })).toBeNull();
-    await waitFor(() => expect(screen.getByRole('button', { name: 'Wrong address? Change it' })).toHaveFocus());
-    // Still signed in, still here: the old way signed the family out and sent it to /register.
-    expect(router.state.location.pathname).toBe('/bookings');
-    expect(store.getState().auth.user).toEqual(testUser);
-    expect(api.called('POST /auth/sign-out')).toHaveLength(0);
-  });
+  it(
+    "'Wrong address? Change it' opens a form with the address filled in; Cancel closes it and changes " + 'nothing',
+    async () => {
+      const api = fakeApi({});
+      const { store, router } = renderAuthPage(<VerifyEmailPage />, {
+        path: '/bookings',
+        auth: signedIn,
+        fetchFn: api.fetchFn,
+      });
+      const user = userEvent.setup();
+      await user.click(screen.getByRole('button', { name: 'Wrong address? Change it' }));
+      const form = await screen.findByRole('form', { name: 'Change your email address' });
+      expect(form).toBeInTheDocument();
+      expect(screen.getByLabelText('Email address')).toHaveValue('holly@example.com');
+      await waitFor(() => expect(screen.getByLabelText('Email address')).toHaveFocus());
+      expect(screen.getByLabelText('Password')).toHaveValue('');
+      await user.click(screen.getByRole('button', { name: 'Cancel' }));
+      expect(screen.queryByRole('form', { name: 'Change your email address' })).toBeNull();
+      await waitFor(() => expect(screen.getByRole('button', { name: 'Wrong address? Change it' })).toHaveFocus());
+      // Still signed in, still here: the old way signed the family out and sent it to /register.
+      expect(router.state.location.pathname).toBe('/bookings');
+      expect(store.getState().auth.user).toEqual(testUser);
+      expect(api.called('POST /auth/sign-out')).toHaveLength(0);
+    },
+  );
 
   it('saves the new address on this account, then shows it and that a new link went there', async () => {
     const moved = { ...testUser, email: 'holly@example.net' };

@@ -85,7 +85,10 @@ export const bookingApi = api.injectEndpoints({
       }),
       invalidatesTags: ['GET_BOOKINGS'],
     }),
-    /** Lets an unpaid checkout go: its booking (payment pending or failed) is cancelled, nothing charged (issue 37 item 2). */
+    /**
+     * Lets an unpaid checkout go: its booking (payment pending or failed) is cancelled, nothing charged (issue 37 item
+     * 2).
+     */
     cancelUnpaidBooking: build.mutation<unknown, string>({
       query: (bookingId) => ({ url: `/bookings/${bookingId}/cancel`, method: 'POST', body: {} }),
       invalidatesTags: ['GET_BOOKINGS', { type: 'GET_RESERVATION', id: 'LIVE' }],

@@ -102,9 +102,13 @@ export function CreateBookingPage() {
   }, [key]);
 
   return (
-    // On a phone the step's actions sit in a bar above the tab bar: the extra bottom room lets the content scroll clear of it.
+    // On a phone the step's actions sit in a bar above the tab bar: the extra bottom room lets the content scroll clear
+    // of it.
     <div
-      className={`mx-auto flex w-full flex-col gap-5 px-4 pb-10 pt-4 max-[800px]:pb-24 sm:px-8 sm:pt-8 ${key === 'package' ? 'max-w-5xl' : 'max-w-3xl'}`}
+      className={
+        `mx-auto flex w-full flex-col gap-5 px-4 pb-10 pt-4 max-[800px]:pb-24 sm:px-8 sm:pt-8 ` +
+        `${key === 'package' ? 'max-w-5xl' : 'max-w-3xl'}`
+      }
       onPointerDownCapture={preloadLaterSteps}
       onKeyDownCapture={preloadLaterSteps}
     >

@@ -7,7 +7,10 @@ export type BookingTab = 'upcoming' | 'past';
 /** API.md "order": the receipts hang off it. */
 export type BookingOrder = Order;
 
-/** A photo order (decision 0065) is an order of the booking too: its lines are extra photos. Its receipts live in the gallery. */
+/**
+ * A photo order (decision 0065) is an order of the booking too: its lines are extra photos. Its receipts live in the
+ * gallery.
+ */
 export const isPhotoOrder = (o: Pick<BookingOrder, 'items'>) => o.items.some((i) => i.type === 'photo');
 
 const PATHS: Record<BookingTab, string> = { upcoming: '/bookings/upcoming-bookings', past: '/bookings/past-bookings' };

@@ -25,23 +25,26 @@ describe('BookingCard, compact', () => {
     expect(needsActionFirst(list, onTheDay.getTime() - 86_400_000).map((b) => b.id)).toEqual(['pay', 'later', 'today']);
   });
 
-  it('draws no QR code on the day until asked: a prominent "Show check-in code" first, which also hides it again', async () => {
-    const booking = aBooking();
-    vi.useFakeTimers({ toFake: ['Date'], now: onTheDay });
-    render(<BookingCard booking={booking} tab="upcoming" onAction={() => {}} />);
-    expect(screen.queryByTestId('check-in-qr')).toBeNull();
-    const show = screen.getByRole('button', { name: 'Show check-in code' });
-    expect(show).toHaveAttribute('aria-expanded', 'false');
-    // It comes before the card's other controls.
-    expect(screen.getAllByRole('button')[0]).toBe(show);
-    await userEvent.click(show);
-    expect(
-      await screen.findByRole('img', { name: `Check-in QR code for booking ${booking.reference}` }),
-    ).toBeInTheDocument();
-    await userEvent.click(screen.getByRole('button', { name: 'Hide check-in code' }));
-    expect(screen.queryByTestId('check-in-qr')).toBeNull();
-    vi.useRealTimers();
-  });
+  it(
+    'draws no QR code on the day until asked: a prominent "Show check-in code" first, which also hides it ' + 'again',
+    async () => {
+      const booking = aBooking();
+      vi.useFakeTimers({ toFake: ['Date'], now: onTheDay });
+      render(<BookingCard booking={booking} tab="upcoming" onAction={() => {}} />);
+      expect(screen.queryByTestId('check-in-qr')).toBeNull();
+      const show = screen.getByRole('button', { name: 'Show check-in code' });
+      expect(show).toHaveAttribute('aria-expanded', 'false');
+      // It comes before the card's other controls.
+      expect(screen.getAllByRole('button')[0]).toBe(show);
+      await userEvent.click(show);
+      expect(
+        await screen.findByRole('img', { name: `Check-in QR code for booking ${booking.reference}` }),
+      ).toBeInTheDocument();
+      await userEvent.click(screen.getByRole('button', { name: 'Hide check-in code' }));
+      expect(screen.queryByTestId('check-in-qr')).toBeNull();
+      vi.useRealTimers();
+    },
+  );
 
   it("says who's coming in one line", () => {
     render(

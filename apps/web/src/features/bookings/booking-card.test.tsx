@@ -245,37 +245,44 @@ describe('BookingCard', () => {
     expect(needsActionFirst([a, b, c]).map((x) => x.id)).toEqual(['b', 'a', 'c']);
   });
 
-  it("puts a closed session's replacement waiting for an answer next, under a booking to pay; an offer that has lapsed keeps its place", () => {
-    const offer = (hours: number) => ({
-      reason: 'Flooding',
-      offer: {
-        slotId: 's',
-        startAt: '2026-12-07T00:00:00.000Z',
-        expiresAt: new Date(Date.now() + hours * 3_600_000).toISOString(),
-        locationName: 'Sydney',
-        refundCents: 6995,
-      },
-    });
-    const list = [
-      aBooking({ id: 'a' }),
-      aBooking({ id: 'lapsed', closure: offer(-1) }),
-      aBooking({ id: 'move', closure: offer(20) }),
-      aBooking({ id: 'pay', status: 'payment_failed' }),
-    ];
-    expect(needsActionFirst(list).map((x) => x.id)).toEqual(['pay', 'move', 'a', 'lapsed']);
-  });
+  it(
+    "puts a closed session's replacement waiting for an answer next, under a booking to pay; an offer that has " +
+      'lapsed keeps its place',
+    () => {
+      const offer = (hours: number) => ({
+        reason: 'Flooding',
+        offer: {
+          slotId: 's',
+          startAt: '2026-12-07T00:00:00.000Z',
+          expiresAt: new Date(Date.now() + hours * 3_600_000).toISOString(),
+          locationName: 'Sydney',
+          refundCents: 6995,
+        },
+      });
+      const list = [
+        aBooking({ id: 'a' }),
+        aBooking({ id: 'lapsed', closure: offer(-1) }),
+        aBooking({ id: 'move', closure: offer(20) }),
+        aBooking({ id: 'pay', status: 'payment_failed' }),
+      ];
+      expect(needsActionFirst(list).map((x) => x.id)).toEqual(['pay', 'move', 'a', 'lapsed']);
+    },
+  );
 
-  it('one package: one line with its total; the check-in code is one quiet tap beside the files before the day', async () => {
-    const booking = aBooking({
-      items: [
-        { id: 'p', type: 'package', name: 'Classic package', quantity: 1, unitPriceCents: 3995, totalCents: 3995 },
-      ],
-      amountCents: 3995,
-    });
-    render(<BookingCard booking={booking} tab="upcoming" onAction={() => {}} />);
-    expect(screen.getByText(/^1 × Classic package/)).toHaveTextContent('1 × Classic package (incl. $3.63 GST)');
-    expect(screen.getByTestId('booking-total')).toHaveTextContent('$39.95');
-    expect(screen.queryByText('Total')).toBeNull();
-    expect(screen.getByRole('button', { name: 'Show check-in code' })).toHaveAttribute('aria-expanded', 'false');
-  });
+  it(
+    'one package: one line with its total; the check-in code is one quiet tap beside the files before the ' + 'day',
+    async () => {
+      const booking = aBooking({
+        items: [
+          { id: 'p', type: 'package', name: 'Classic package', quantity: 1, unitPriceCents: 3995, totalCents: 3995 },
+        ],
+        amountCents: 3995,
+      });
+      render(<BookingCard booking={booking} tab="upcoming" onAction={() => {}} />);
+      expect(screen.getByText(/^1 × Classic package/)).toHaveTextContent('1 × Classic package (incl. $3.63 GST)');
+      expect(screen.getByTestId('booking-total')).toHaveTextContent('$39.95');
+      expect(screen.queryByText('Total')).toBeNull();
+      expect(screen.getByRole('button', { name: 'Show check-in code' })).toHaveAttribute('aria-expanded', 'false');
+    },
+  );
 });

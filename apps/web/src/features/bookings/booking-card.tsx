@@ -80,7 +80,11 @@ function holdWords(b: Booking, ended: boolean): string {
     return 'The hold on this session has ended, so this booking will be cancelled and the session goes back on sale.';
   if (!b.holdExpiresAt) return 'This session is only held for a short while. Finish paying to confirm it.';
   const tz = b.location.timezone;
-  return `This session is held for you until ${formatClockTime(b.holdExpiresAt, tz)} ${zoneAbbreviation(new Date(b.holdExpiresAt), tz)}. Finish paying to confirm it.`;
+  return (
+    `This session is held for you until ` +
+    `${formatClockTime(b.holdExpiresAt, tz)} ${zoneAbbreviation(new Date(b.holdExpiresAt), tz)}. Finish paying to ` +
+    `confirm it.`
+  );
 }
 
 // One clear primary action per card (paying); files to keep sit quietly in their own row.
@@ -155,7 +159,12 @@ export function BookingCard({
       <div className="flex flex-wrap items-center gap-2">
         <StatusTag status={booking.status} />
         {booking.source === 'walkin' && (
-          <span className="inline-flex items-center rounded-full border border-gold-400 bg-gold-300/30 px-3 py-1 text-sm font-semibold text-ink-900">
+          <span
+            className={
+              'inline-flex items-center rounded-full border border-gold-400 bg-gold-300/30 px-3 py-1 ' +
+              'text-sm font-semibold text-ink-900'
+            }
+          >
             Walk-in booking
           </span>
         )}
@@ -214,7 +223,8 @@ export function BookingCard({
         tab === 'upcoming' &&
         booking.status === 'completed' &&
         (booking.canReschedule || booking.refundableCents > 0) && (
-          // The API's flags say whether each still applies; the dates come from the policy numbers, in the location's zone.
+          // The API's flags say whether each still applies; the dates come from the policy numbers, in the location's
+          // zone.
           <ul className="flex flex-col gap-0.5 text-sm text-ink-700" data-testid="booking-deadlines">
             {booking.canReschedule && (
               <li>

@@ -78,7 +78,12 @@ function SkeletonCards() {
 
 function EmptyState({ tab, onBookNow }: { tab: BookingTab; onBookNow: () => void }) {
   return (
-    <div className="flex flex-col items-center gap-4 rounded-2xl border border-dashed border-cream-300 bg-cream-50 px-6 py-10 text-center">
+    <div
+      className={
+        'flex flex-col items-center gap-4 rounded-2xl border border-dashed border-cream-300 bg-cream-50 ' +
+        'px-6 py-10 text-center'
+      }
+    >
       <span
         aria-hidden="true"
         className="flex size-14 items-center justify-center rounded-full bg-cream-200 text-festive-700"

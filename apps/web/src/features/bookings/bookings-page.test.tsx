@@ -44,31 +44,36 @@ function server(overrides: (call: Call) => unknown = () => undefined) {
 const handoff = () => ({ onBookNow: vi.fn(), onReschedule: vi.fn(), onContinuePayment: vi.fn() });
 
 describe('BookingsPage', () => {
-  it('says up front when the family is at the five-upcoming-bookings limit, and not below it (issue 37 item 6)', async () => {
-    // The fixture's session is on 6 Dec 2026: upcoming only before then, so the page's "now" is fixed (the clock only).
-    vi.useFakeTimers({ toFake: ['Date'] });
-    vi.setSystemTime(new Date('2026-11-28T00:00:00Z'));
-    onTestFinished(() => {
-      vi.useRealTimers();
-    });
-    const five = Array.from({ length: 5 }, (_, i) =>
-      aBooking({ id: `0b6f1c1e-3c1a-4b7e-9a51-5d0e8c1f2a0${i}`, reference: `KR-7K3Q${i}` }),
-    );
-    const at = (items: unknown[]) => (call: Call) =>
-      call.path.startsWith('/bookings/upcoming-bookings')
-        ? { items, nextCursor: null }
-        : call.path === '/common/policy'
-          ? POLICY_FIXTURE
-          : undefined;
-    renderWithApi(<BookingsPage {...handoff()} />, server(at(five)));
-    expect(await screen.findByTestId('booking-limit')).toHaveTextContent(
-      'You have 5 upcoming bookings, the most one account can hold. To book another, cancel one of them or contact us.',
-    );
-    cleanup();
-    renderWithApi(<BookingsPage {...handoff()} />, server(at(five.slice(1))));
-    await waitFor(() => expect(screen.getAllByRole('article')).toHaveLength(4));
-    expect(screen.queryByTestId('booking-limit')).not.toBeInTheDocument();
-  });
+  it(
+    'says up front when the family is at the five-upcoming-bookings limit, and not below it (issue 37 item ' + '6)',
+    async () => {
+      // The fixture's session is on 6 Dec 2026: upcoming only before then, so the page's "now" is fixed (the clock
+      // only).
+      vi.useFakeTimers({ toFake: ['Date'] });
+      vi.setSystemTime(new Date('2026-11-28T00:00:00Z'));
+      onTestFinished(() => {
+        vi.useRealTimers();
+      });
+      const five = Array.from({ length: 5 }, (_, i) =>
+        aBooking({ id: `0b6f1c1e-3c1a-4b7e-9a51-5d0e8c1f2a0${i}`, reference: `KR-7K3Q${i}` }),
+      );
+      const at = (items: unknown[]) => (call: Call) =>
+        call.path.startsWith('/bookings/upcoming-bookings')
+          ? { items, nextCursor: null }
+          : call.path === '/common/policy'
+            ? POLICY_FIXTURE
+            : undefined;
+      renderWithApi(<BookingsPage {...handoff()} />, server(at(five)));
+      expect(await screen.findByTestId('booking-limit')).toHaveTextContent(
+        'You have 5 upcoming bookings, the most one account can hold. To book another, cancel one of them or contact ' +
+          'us.',
+      );
+      cleanup();
+      renderWithApi(<BookingsPage {...handoff()} />, server(at(five.slice(1))));
+      await waitFor(() => expect(screen.getAllByRole('article')).toHaveLength(4));
+      expect(screen.queryByTestId('booking-limit')).not.toBeInTheDocument();
+    },
+  );
 
   it('cancels after the dialog, toasts the refund in dollars and refreshes the list', async () => {
     const { calls } = renderWithApi(<BookingsPage {...handoff()} />, server());

@@ -19,7 +19,9 @@ const TABS: { value: BookingTab; label: string }[] = [
 ];
 
 const tabClasses =
-  'min-h-11 flex-1 rounded-lg px-4 text-base font-semibold text-ink-700 transition-colors hover:text-ink-900 data-[state=active]:bg-cream-50 data-[state=active]:text-festive-700 data-[state=active]:shadow-sm sm:flex-none sm:min-w-32';
+  'min-h-11 flex-1 rounded-lg px-4 text-base font-semibold text-ink-700 transition-colors hover:text-ink-900 ' +
+  'data-[state=active]:bg-cream-50 data-[state=active]:text-festive-700 data-[state=active]:shadow-sm sm:flex-none ' +
+  'sm:min-w-32';
 
 export interface BookingsPageProps extends WizardHandoff {
   /** Starts a new booking in the wizard. */

@@ -24,7 +24,8 @@ describe('ClosureOffer: the confirm step', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Refund me in full ($59.95)' }));
     const ask = screen.getByRole('alertdialog', { name: 'Refund $59.95?' });
     expect(within(ask).getByTestId('closure-confirm-words')).toHaveTextContent(
-      'Your booking KR-7K3Q9 for Sun 6 Dec, 10:40 am AEDT is cancelled, and we let go of the session held for you on Sun 6 Dec, 11:40 am AEDT.',
+      'Your booking KR-7K3Q9 for Sun 6 Dec, 10:40 am AEDT is cancelled, and we let go of the session held for you on ' +
+        'Sun 6 Dec, 11:40 am AEDT.',
     );
     expect(ask).toHaveTextContent('$59.95 goes back to the card you paid with, usually within 5 to 10 business days.');
     // The safe choice has the focus: an accidental Enter changes nothing.
@@ -50,7 +51,8 @@ describe('ClosureOffer: the confirm step', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Move to this session' }));
     const ask = screen.getByRole('alertdialog', { name: 'Move to Sun 6 Dec, 11:40 am AEDT?' });
     expect(ask).toHaveTextContent(
-      'Your booking KR-7K3Q9 moves from Sun 6 Dec, 10:40 am AEDT (closed) to Sun 6 Dec, 11:40 am AEDT at Sydney Harbourside.',
+      'Your booking KR-7K3Q9 moves from Sun 6 Dec, 10:40 am AEDT (closed) to Sun 6 Dec, 11:40 am AEDT at Sydney ' +
+        'Harbourside.',
     );
     expect(ask).toHaveTextContent('Nothing is charged or refunded');
     expect(calls.filter((c) => c.method === 'POST')).toEqual([]);

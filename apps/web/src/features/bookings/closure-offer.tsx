@@ -77,7 +77,8 @@ export function ClosureOffer({ booking }: { booking: Booking }) {
             // Refunded, the booking leaves Upcoming: say what happened, as a cancellation does.
             if (!result.error && a === 'refund')
               void toastSuccess(
-                `Booking ${booking.reference} is cancelled. ${formatAud(offer.refundCents)} is on its way back to your card (allow 5 to 10 business days).`,
+                `Booking ${booking.reference} is cancelled. ${formatAud(offer.refundCents)} is on its way back to ` +
+                  `your card (allow 5 to 10 business days).`,
               );
           })
         }

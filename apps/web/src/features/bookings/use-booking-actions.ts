@@ -45,7 +45,10 @@ export function useBookingActions(handoff: WizardHandoff) {
     }
   };
 
-  /** Receipts are per order: the booking's own paid (or refunded) order is looked up first (a photo order's are in the gallery). */
+  /**
+   * Receipts are per order: the booking's own paid (or refunded) order is looked up first (a photo order's are in the
+   * gallery).
+   */
   const receipt = async (booking: Booking, kind: 'payment' | 'refund') => {
     const action: CardAction = kind === 'payment' ? 'payment-receipt' : 'refund-receipt';
     setBusy({ bookingId: booking.id, action });
@@ -141,7 +144,8 @@ export function useBookingActions(handoff: WizardHandoff) {
     });
     void toastSuccess(
       refund && refund.amountCents > 0
-        ? `Booking ${booking.reference} is cancelled. ${formatAud(refund.amountCents)} is on its way back to your card (allow 5 to 10 business days).`
+        ? `Booking ${booking.reference} is cancelled. ${formatAud(refund.amountCents)} is on its way back to your ` +
+            `card (allow 5 to 10 business days).`
         : `Booking ${booking.reference} is cancelled.`,
     );
     justCancelled.current = true;

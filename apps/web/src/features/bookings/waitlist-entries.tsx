@@ -103,7 +103,8 @@ function EntryCard({
           <p className="text-ink-900">
             {entry.offer
               ? 'Leave the waitlist? The session held for you goes to the next family in line.'
-              : `Leave the waitlist? You give up your place (${ordinal(entry.position)} in line) and cannot get it back.`}
+              : `Leave the waitlist? You give up your place ` +
+                `(${ordinal(entry.position)} in line) and cannot get it back.`}
           </p>
           <div className="flex flex-wrap gap-2">
             <Button ref={keep} variant="secondary" onClick={() => setConfirming(false)}>

@@ -7,7 +7,8 @@ export function helpFaq(policy: Policy | undefined): { question: string; answer:
     {
       question: 'How do I book a session?',
       answer:
-        'Choose Book a session in My Bookings (or Book now in View Packages), pick a location, the type of session and a time, then choose your package and pay by card.',
+        'Choose Book a session in My Bookings (or Book now in View Packages), pick a location, the type of session ' +
+        'and a time, then choose your package and pay by card.',
     },
     {
       question: 'How long is my session held?',
@@ -33,7 +34,8 @@ export function helpFaq(policy: Policy | undefined): { question: string; answer:
 export function helpPolicy(policy: Policy): string[] {
   return [
     policy.rescheduleLimit > 0
-      ? `Reschedule up to ${hours(policy.rescheduleCutoffHours)} before your session, at most ${times(policy.rescheduleLimit)}, at the same location.`
+      ? `Reschedule up to ${hours(policy.rescheduleCutoffHours)} before your session, at most ` +
+        `${times(policy.rescheduleLimit)}, at the same location.`
       : 'Bookings cannot be moved to another session.',
     `Cancel up to ${hours(policy.refundCutoffHours)} before for a full refund. Later cancellations are not refunded.`,
     `You can have up to ${policy.maxUpcomingBookings} upcoming ${policy.maxUpcomingBookings === 1 ? 'booking' : 'bookings'} at a time.`,

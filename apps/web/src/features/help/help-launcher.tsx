@@ -11,7 +11,10 @@ export function HelpLauncher({ onOpen, docked }: { onOpen: () => void; docked?: 
       type="button"
       onClick={onOpen}
       data-testid="help-launcher"
-      className={`fixed right-4 z-30 inline-flex items-center gap-2 rounded-full bg-pine-700 font-semibold text-cream-50 hover:bg-pine-800 ${docked ? 'top-1 min-h-11 px-4' : 'bottom-6 min-h-12 px-5 shadow-lg'}`}
+      className={
+        `fixed right-4 z-30 inline-flex items-center gap-2 rounded-full bg-pine-700 font-semibold ` +
+        `text-cream-50 hover:bg-pine-800 ${docked ? 'top-1 min-h-11 px-4' : 'bottom-6 min-h-12 px-5 shadow-lg'}`
+      }
     >
       <HelpIcon />
       Help

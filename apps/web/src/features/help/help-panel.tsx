@@ -28,9 +28,16 @@ export function HelpPanel({ open, onOpenChange }: { open: boolean; onOpenChange:
               opener.current.focus();
             }
           }}
-          className="fixed inset-y-0 right-0 z-50 flex w-full max-w-md flex-col overflow-y-auto bg-cream-50 shadow-2xl focus:outline-none"
+          className={
+            'fixed inset-y-0 right-0 z-50 flex w-full max-w-md flex-col overflow-y-auto bg-cream-50 ' +
+            'shadow-2xl focus:outline-none'
+          }
         >
-          <div className="sticky top-0 flex items-center justify-between border-b border-cream-200 bg-cream-50 px-5 py-4">
+          <div
+            className={
+              'sticky top-0 flex items-center justify-between border-b border-cream-200 bg-cream-50 px-5 ' + 'py-4'
+            }
+          >
             <Dialog.Title className="font-display text-2xl font-semibold text-ink-900">How can we help?</Dialog.Title>
             <Dialog.Close
               aria-label="Close help"
@@ -48,7 +55,12 @@ export function HelpPanel({ open, onOpenChange }: { open: boolean; onOpenChange:
                 {helpFaq(policy).map((item) => (
                   <li key={item.question}>
                     <details className="group rounded-xl border border-cream-200 bg-cream-100 px-4 open:bg-cream-50">
-                      <summary className="flex min-h-12 cursor-pointer list-none items-center justify-between gap-3 py-2 font-medium text-ink-900">
+                      <summary
+                        className={
+                          'flex min-h-12 cursor-pointer list-none items-center justify-between gap-3 ' +
+                          'py-2 font-medium text-ink-900'
+                        }
+                      >
                         {item.question}
                         <span aria-hidden="true" className="text-gold-700 transition-transform group-open:rotate-45">
                           +
@@ -77,7 +89,10 @@ export function HelpPanel({ open, onOpenChange }: { open: boolean; onOpenChange:
               )}
               <Link
                 to="/terms_and_conditions"
-                className="mt-3 inline-flex min-h-11 items-center font-medium text-festive-700 underline underline-offset-4"
+                className={
+                  'mt-3 inline-flex min-h-11 items-center font-medium text-festive-700 underline ' +
+                  'underline-offset-4'
+                }
               >
                 Read the full terms and conditions
               </Link>

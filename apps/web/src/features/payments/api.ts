@@ -1,7 +1,10 @@
 import type { Order } from '@kringle/contracts/orders';
 import { api } from '../../lib/api';
 
-/** The result pages' calls: the paid booking's orders, and paying again while its hold lives (the booking itself: lib/booking-api.ts). */
+/**
+ * The result pages' calls: the paid booking's orders, and paying again while its hold lives (the booking itself:
+ * lib/booking-api.ts).
+ */
 const paymentsApi = api.injectEndpoints({
   endpoints: (build) => ({
     /** The paid booking's orders: the one with a payment gives the receipt. */

@@ -17,7 +17,12 @@ export function ResultFrame({
 }) {
   return (
     <section className="mx-auto flex w-full max-w-2xl flex-col gap-6 px-4 py-8 sm:px-8 sm:py-12">
-      <div className="flex flex-col items-center gap-5 rounded-2xl border border-cream-300 bg-cream-50 px-5 py-8 text-center shadow-sm sm:px-8">
+      <div
+        className={
+          'flex flex-col items-center gap-5 rounded-2xl border border-cream-300 bg-cream-50 px-5 py-8 ' +
+          'text-center shadow-sm sm:px-8'
+        }
+      >
         <span
           aria-hidden="true"
           className={clsx(

@@ -89,36 +89,39 @@ describe('staff sign-in with a second step', () => {
 });
 
 describe('second-factor enrolment', () => {
-  it('shows the QR code and the key, confirms a code, then the 10 recovery codes until "I have saved them"', async () => {
-    const codes = Array.from({ length: 10 }, (_, i) => `abcde-fgh${i}${i}`);
-    const calls = fakeApi((path) => {
-      if (path === '/staff/mfa/setup')
-        return json(200, {
-          secret: 'JBSWY3DPEHPK3PXP',
-          otpauthUrl: 'otpauth://totp/Kringle:m?secret=JBSWY3DPEHPK3PXP',
-        });
-      if (path === '/staff/mfa/confirm') return json(200, { recoveryCodes: codes });
-    });
-    const onEnrolled = vi.fn();
-    render(<MfaEnrolPage onEnrolled={onEnrolled} onSignOut={vi.fn()} />);
-    expect(await screen.findByRole('img', { name: /QR code/ })).toHaveAttribute('src', 'data:image/png;base64,AAAA');
-    expect(screen.getByText('JBSWY3DPEHPK3PXP')).toBeInTheDocument();
-    await userEvent.type(screen.getByLabelText('Code from the app'), '654321');
-    await userEvent.click(screen.getByRole('button', { name: 'Turn on the second step' }));
-    const list = await screen.findByRole('list', { name: 'Recovery codes' });
-    expect(
-      within(list)
-        .getAllByRole('listitem')
-        .map((li) => li.textContent),
-    ).toEqual(codes);
-    expect(screen.getByRole('heading', { name: 'Save your recovery codes' })).toHaveFocus();
-    const go = screen.getByRole('button', { name: 'Continue to the staff app' });
-    expect(go).toBeDisabled();
-    await userEvent.click(screen.getByLabelText('I have saved them'));
-    await userEvent.click(go);
-    expect(onEnrolled).toHaveBeenCalled();
-    expect(calls.find((c) => c.call === 'POST /staff/mfa/confirm')?.body).toEqual({ code: '654321' });
-  });
+  it(
+    'shows the QR code and the key, confirms a code, then the 10 recovery codes until "I have saved ' + 'them"',
+    async () => {
+      const codes = Array.from({ length: 10 }, (_, i) => `abcde-fgh${i}${i}`);
+      const calls = fakeApi((path) => {
+        if (path === '/staff/mfa/setup')
+          return json(200, {
+            secret: 'JBSWY3DPEHPK3PXP',
+            otpauthUrl: 'otpauth://totp/Kringle:m?secret=JBSWY3DPEHPK3PXP',
+          });
+        if (path === '/staff/mfa/confirm') return json(200, { recoveryCodes: codes });
+      });
+      const onEnrolled = vi.fn();
+      render(<MfaEnrolPage onEnrolled={onEnrolled} onSignOut={vi.fn()} />);
+      expect(await screen.findByRole('img', { name: /QR code/ })).toHaveAttribute('src', 'data:image/png;base64,AAAA');
+      expect(screen.getByText('JBSWY3DPEHPK3PXP')).toBeInTheDocument();
+      await userEvent.type(screen.getByLabelText('Code from the app'), '654321');
+      await userEvent.click(screen.getByRole('button', { name: 'Turn on the second step' }));
+      const list = await screen.findByRole('list', { name: 'Recovery codes' });
+      expect(
+        within(list)
+          .getAllByRole('listitem')
+          .map((li) => li.textContent),
+      ).toEqual(codes);
+      expect(screen.getByRole('heading', { name: 'Save your recovery codes' })).toHaveFocus();
+      const go = screen.getByRole('button', { name: 'Continue to the staff app' });
+      expect(go).toBeDisabled();
+      await userEvent.click(screen.getByLabelText('I have saved them'));
+      await userEvent.click(go);
+      expect(onEnrolled).toHaveBeenCalled();
+      expect(calls.find((c) => c.call === 'POST /staff/mfa/confirm')?.body).toEqual({ code: '654321' });
+    },
+  );
 });
 
 describe('second step offered to set staff', () => {

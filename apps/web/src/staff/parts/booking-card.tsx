@@ -39,7 +39,10 @@ export function AttendanceTag({ attendance }: { attendance: Attendance }) {
   );
 }
 
-/** Everything the set needs to greet a family: names and ages, who else, needs, notes, what they bought, and who did what. */
+/**
+ * Everything the set needs to greet a family: names and ages, who else, needs, notes, what they bought, and who did
+ * what.
+ */
 export function FamilyDetails({ booking, timezone }: { booking: StaffBooking; timezone: string }) {
   const d = booking.details;
   const people = d ? d.children.length + d.adults : null;

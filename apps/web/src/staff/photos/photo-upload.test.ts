@@ -78,54 +78,58 @@ describe('photo uploads', () => {
     expect(tries).toBe(3);
   });
 
-  it('after a 408, sends the files again as two halves (halved again if need be), in order; a single file is retried as is', async () => {
-    const waits: number[] = [];
-    const wait = async (ms: number) => void waits.push(ms);
-    const requests: number[][] = [];
-    await sendHalvingOnTimeout(
-      [1, 2, 3, 4, 5],
-      async (part) => {
-        requests.push(part);
-        if (part.length === 5 || part.join() === '4,5') throw problem(408);
-      },
-      [10, 20],
-      wait,
-    );
-    expect(requests).toEqual([[1, 2, 3, 4, 5], [1, 2, 3], [4, 5], [4], [5]]);
-    expect(waits).toEqual([]);
-
-    requests.length = 0;
-    await expect(
-      sendHalvingOnTimeout(
-        [7],
+  it(
+    'after a 408, sends the files again as two halves (halved again if need be), in order; a single file is retried ' +
+      'as is',
+    async () => {
+      const waits: number[] = [];
+      const wait = async (ms: number) => void waits.push(ms);
+      const requests: number[][] = [];
+      await sendHalvingOnTimeout(
+        [1, 2, 3, 4, 5],
         async (part) => {
           requests.push(part);
-          throw problem(408);
+          if (part.length === 5 || part.join() === '4,5') throw problem(408);
         },
-        [10],
+        [10, 20],
         wait,
-      ),
-    ).rejects.toThrow('no');
-    expect(requests).toEqual([[7], [7]]);
+      );
+      expect(requests).toEqual([[1, 2, 3, 4, 5], [1, 2, 3], [4, 5], [4], [5]]);
+      expect(waits).toEqual([]);
 
-    // Any other failure is retried whole, and a refusal stops everything after the halves that went.
-    requests.length = 0;
-    await expect(
-      sendHalvingOnTimeout(
+      requests.length = 0;
+      await expect(
+        sendHalvingOnTimeout(
+          [7],
+          async (part) => {
+            requests.push(part);
+            throw problem(408);
+          },
+          [10],
+          wait,
+        ),
+      ).rejects.toThrow('no');
+      expect(requests).toEqual([[7], [7]]);
+
+      // Any other failure is retried whole, and a refusal stops everything after the halves that went.
+      requests.length = 0;
+      await expect(
+        sendHalvingOnTimeout(
+          [1, 2, 3, 4],
+          async (part) => {
+            requests.push(part);
+            if (part.length === 4) throw problem(408);
+            if (part[0] === 3) throw problem(413);
+          },
+          [10],
+          wait,
+        ),
+      ).rejects.toThrow('no');
+      expect(requests).toEqual([
         [1, 2, 3, 4],
-        async (part) => {
-          requests.push(part);
-          if (part.length === 4) throw problem(408);
-          if (part[0] === 3) throw problem(413);
-        },
-        [10],
-        wait,
-      ),
-    ).rejects.toThrow('no');
-    expect(requests).toEqual([
-      [1, 2, 3, 4],
-      [1, 2],
-      [3, 4],
-    ]);
-  });
+        [1, 2],
+        [3, 4],
+      ]);
+    },
+  );
 });

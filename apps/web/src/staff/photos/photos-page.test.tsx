@@ -73,29 +73,33 @@ describe('uploading a sequence in several requests', () => {
     expect(screen.getByRole('heading', { name: '2 files not kept (the others were)' })).toBeTruthy();
   });
 
-  it("continues each request from the family the one before ended with, and halves a request the API's timeout cut off", async () => {
-    vi.mocked(postPhotos)
-      .mockRejectedValueOnce(timedOut())
-      .mockResolvedValueOnce(answer([[A, 49]], A))
-      .mockResolvedValueOnce(
-        answer(
-          [
-            [A, 10],
-            [B, 39],
-          ],
-          B,
-        ),
-      )
-      .mockResolvedValueOnce(answer([[B, 1]], B));
-    await chooseSequence();
-    await vi.waitFor(() => expect(screen.getAllByText('Uploaded', { selector: 'span' })).toHaveLength(101));
-    expect(requests()).toEqual([
-      { files: 100, continueRunOf: null },
-      { files: 50, continueRunOf: null },
-      { files: 50, continueRunOf: A },
-      { files: 1, continueRunOf: B },
-    ]);
-  });
+  it(
+    "continues each request from the family the one before ended with, and halves a request the API's timeout cut " +
+      'off',
+    async () => {
+      vi.mocked(postPhotos)
+        .mockRejectedValueOnce(timedOut())
+        .mockResolvedValueOnce(answer([[A, 49]], A))
+        .mockResolvedValueOnce(
+          answer(
+            [
+              [A, 10],
+              [B, 39],
+            ],
+            B,
+          ),
+        )
+        .mockResolvedValueOnce(answer([[B, 1]], B));
+      await chooseSequence();
+      await vi.waitFor(() => expect(screen.getAllByText('Uploaded', { selector: 'span' })).toHaveLength(101));
+      expect(requests()).toEqual([
+        { files: 100, continueRunOf: null },
+        { files: 50, continueRunOf: null },
+        { files: 50, continueRunOf: A },
+        { files: 1, continueRunOf: B },
+      ]);
+    },
+  );
 
   it('after a refusal part-way, sends again only what was not kept, from where the sequence stood', async () => {
     vi.mocked(postPhotos)

@@ -176,7 +176,9 @@ export function PhotosPage({
               setBatches([]);
               setProgress([]);
             }}
-            className="min-h-11 max-w-full rounded-lg border border-cream-300 bg-cream-50 px-3 py-2 text-base font-normal"
+            className={
+              'min-h-11 max-w-full rounded-lg border border-cream-300 bg-cream-50 px-3 py-2 text-base ' + 'font-normal'
+            }
           />
         </label>
         <Button variant="confirm" disabled={running || files.length === 0} aria-busy={running} onClick={start}>

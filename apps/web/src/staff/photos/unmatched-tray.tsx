@@ -130,7 +130,10 @@ function AssignCard({
             value={reference}
             onChange={(e) => setReference(e.target.value)}
             autoComplete="off"
-            className="min-h-11 rounded-lg border border-cream-300 bg-cream-50 px-3 font-mono text-base font-normal uppercase"
+            className={
+              'min-h-11 rounded-lg border border-cream-300 bg-cream-50 px-3 font-mono text-base font-normal ' +
+              'uppercase'
+            }
           />
         </label>
         <Button type="submit" variant="confirm" disabled={busy} aria-busy={busy}>

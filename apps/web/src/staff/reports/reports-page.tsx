@@ -184,7 +184,10 @@ export function ReportsPage({ locations }: { locations: Location[] }) {
             </p>
             <BarChart
               title="Net sales by day"
-              summary={`Net sales from ${loaded.byDay.from} to ${loaded.byDay.to}: ${formatAud(loaded.byDay.totals.netCents)} in all; each day's figure is in the table when sales are by day.`}
+              summary={
+                `Net sales from ${loaded.byDay.from} to ${loaded.byDay.to}: ${formatAud(loaded.byDay.totals.netCents)} in all; each ` +
+                `day's figure is in the table when sales are by day.`
+              }
               bars={netByDay(loaded.byDay)}
               format={(c) => formatAud(c).replace(/\.00$/, '')}
             />
@@ -201,7 +204,11 @@ export function ReportsPage({ locations }: { locations: Location[] }) {
             </div>
             <BarChart
               title="Sessions by day"
-              summary={`Sessions each day, booked, held, closed and free, at ${filter.locationId ? (locations.find((l) => l.id === filter.locationId)?.name ?? 'one location') : 'all your locations'}; the figures are in the table below.`}
+              summary={
+                `Sessions each day, booked, held, closed and free, at ` +
+                `${filter.locationId ? (locations.find((l) => l.id === filter.locationId)?.name ?? 'one location') : 'all your locations'}; the figures ` +
+                `are in the table below.`
+              }
               bars={occupancyByDay(loaded.occupancy)}
               format={(n) => String(Math.round(n))}
             />

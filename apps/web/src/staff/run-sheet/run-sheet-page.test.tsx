@@ -81,59 +81,63 @@ describe('run sheet', () => {
     vi.useRealTimers();
   });
 
-  it('on a phone, today opens on "Now and next": the session on now, then the next family, quiet sessions folded into one line each, the earlier ones too; the takings by way of paying', async () => {
-    vi.useFakeTimers({ toFake: ['Date'], now: new Date(`${localDateOf(new Date(), 'UTC')}T12:00:00.000Z`) });
-    vi.stubGlobal('matchMedia', (query: string) => ({
-      matches: query === '(max-width: 800px)',
-      media: query,
-      addEventListener() {},
-      removeEventListener() {},
-    }));
-    const MIN = 60_000;
-    const items = [
-      { slot: slot(1, -30 * MIN), booking: family('KR-AAA01', 'ada') },
-      { slot: slot(2, -5 * MIN), booking: family('KR-AAA02', 'bea') },
-      { slot: slot(3, 10 * MIN), booking: null },
-      { slot: { ...slot(4, 20 * MIN), state: 'held' }, booking: null },
-      { slot: slot(5, 30 * MIN), booking: family('KR-AAA05', 'cal') },
-      { slot: slot(6, 40 * MIN), booking: null },
-    ];
-    vi.stubGlobal(
-      'fetch',
-      vi.fn(async () =>
-        json({ location: LOCATION, date: localDateOf(new Date(), 'UTC'), timezone: 'UTC', counts: COUNTS, items }),
-      ),
-    );
-    render(<RunSheetPage location={LOCATION} onSellWalkIn={() => {}} />);
+  it(
+    'on a phone, today opens on "Now and next": the session on now, then the next family, quiet sessions folded ' +
+      'into one line each, the earlier ones too; the takings by way of paying',
+    async () => {
+      vi.useFakeTimers({ toFake: ['Date'], now: new Date(`${localDateOf(new Date(), 'UTC')}T12:00:00.000Z`) });
+      vi.stubGlobal('matchMedia', (query: string) => ({
+        matches: query === '(max-width: 800px)',
+        media: query,
+        addEventListener() {},
+        removeEventListener() {},
+      }));
+      const MIN = 60_000;
+      const items = [
+        { slot: slot(1, -30 * MIN), booking: family('KR-AAA01', 'ada') },
+        { slot: slot(2, -5 * MIN), booking: family('KR-AAA02', 'bea') },
+        { slot: slot(3, 10 * MIN), booking: null },
+        { slot: { ...slot(4, 20 * MIN), state: 'held' }, booking: null },
+        { slot: slot(5, 30 * MIN), booking: family('KR-AAA05', 'cal') },
+        { slot: slot(6, 40 * MIN), booking: null },
+      ];
+      vi.stubGlobal(
+        'fetch',
+        vi.fn(async () =>
+          json({ location: LOCATION, date: localDateOf(new Date(), 'UTC'), timezone: 'UTC', counts: COUNTS, items }),
+        ),
+      );
+      render(<RunSheetPage location={LOCATION} onSellWalkIn={() => {}} />);
 
-    expect(await screen.findByRole('button', { name: 'Now and next' })).toHaveAttribute('aria-pressed', 'true');
-    const now = await screen.findByRole('region', { name: 'Now' });
-    expect(now).toHaveTextContent('Bea Berry');
-    expect(now).not.toHaveTextContent('Ada Berry');
-    const next = screen.getByRole('region', { name: 'Next' });
-    expect(next).toHaveTextContent('Cal Berry');
-    // Two quiet runs: the free and the held session before Cal, the free one after; folded.
-    const folds = within(next).getAllByRole('button', { name: /^Show / });
-    expect(folds.map((b) => b.getAttribute('aria-label'))).toEqual([
-      'Show 12:10 pm – 12:30 pm: 2 sessions: 1 free, 1 being booked online',
-      'Show 12:40 pm – 12:50 pm: 1 free session',
-    ]);
-    expect(within(next).queryByRole('button', { name: /Sell walk-in/ })).toBeNull();
-    await userEvent.click(folds[1]!);
-    expect(within(next).getByRole('button', { name: 'Sell walk-in, 12:40 pm' })).toBeVisible();
-    expect(folds[1]).toHaveAttribute('aria-expanded', 'true');
-    // What is over is one line too.
-    const earlier = screen.getByRole('region', { name: 'Earlier today' });
-    expect(earlier).not.toHaveTextContent('Ada Berry');
-    await userEvent.click(within(earlier).getByRole('button', { name: /^Show / }));
-    expect(earlier).toHaveTextContent('Ada Berry');
-    expect(screen.getByRole('list', { name: 'Walk-in takings' })).toHaveTextContent(
-      '$79.90Cash: 2 walk-ins$0.00Card: 0 walk-ins$0.00EFTPOS: 0 walk-ins',
-    );
-    // The whole day is a tap away.
-    await userEvent.click(screen.getByRole('button', { name: 'Whole day' }));
-    expect(screen.queryByRole('region', { name: 'Now' })).toBeNull();
-    expect(screen.getByRole('button', { name: 'Sell walk-in, 12:10 pm' })).toBeVisible();
-    vi.useRealTimers();
-  });
+      expect(await screen.findByRole('button', { name: 'Now and next' })).toHaveAttribute('aria-pressed', 'true');
+      const now = await screen.findByRole('region', { name: 'Now' });
+      expect(now).toHaveTextContent('Bea Berry');
+      expect(now).not.toHaveTextContent('Ada Berry');
+      const next = screen.getByRole('region', { name: 'Next' });
+      expect(next).toHaveTextContent('Cal Berry');
+      // Two quiet runs: the free and the held session before Cal, the free one after; folded.
+      const folds = within(next).getAllByRole('button', { name: /^Show / });
+      expect(folds.map((b) => b.getAttribute('aria-label'))).toEqual([
+        'Show 12:10 pm – 12:30 pm: 2 sessions: 1 free, 1 being booked online',
+        'Show 12:40 pm – 12:50 pm: 1 free session',
+      ]);
+      expect(within(next).queryByRole('button', { name: /Sell walk-in/ })).toBeNull();
+      await userEvent.click(folds[1]!);
+      expect(within(next).getByRole('button', { name: 'Sell walk-in, 12:40 pm' })).toBeVisible();
+      expect(folds[1]).toHaveAttribute('aria-expanded', 'true');
+      // What is over is one line too.
+      const earlier = screen.getByRole('region', { name: 'Earlier today' });
+      expect(earlier).not.toHaveTextContent('Ada Berry');
+      await userEvent.click(within(earlier).getByRole('button', { name: /^Show / }));
+      expect(earlier).toHaveTextContent('Ada Berry');
+      expect(screen.getByRole('list', { name: 'Walk-in takings' })).toHaveTextContent(
+        '$79.90Cash: 2 walk-ins$0.00Card: 0 walk-ins$0.00EFTPOS: 0 walk-ins',
+      );
+      // The whole day is a tap away.
+      await userEvent.click(screen.getByRole('button', { name: 'Whole day' }));
+      expect(screen.queryByRole('region', { name: 'Now' })).toBeNull();
+      expect(screen.getByRole('button', { name: 'Sell walk-in, 12:10 pm' })).toBeVisible();
+      vi.useRealTimers();
+    },
+  );
 });

@@ -91,7 +91,9 @@ export function RemoveButton({ what, onClick }: { what: string; onClick: () => v
       type="button"
       onClick={onClick}
       aria-label={`Remove ${what}`}
-      className="min-h-11 rounded-lg px-3 font-semibold text-festive-800 underline underline-offset-4 hover:bg-cream-100"
+      className={
+        'min-h-11 rounded-lg px-3 font-semibold text-festive-800 underline underline-offset-4 ' + 'hover:bg-cream-100'
+      }
     >
       Remove
     </button>
@@ -103,7 +105,9 @@ export function AddButton({ children, onClick }: { children: string; onClick: ()
     <button
       type="button"
       onClick={onClick}
-      className="min-h-11 self-start rounded-lg border border-pine-700 px-4 font-semibold text-pine-800 hover:bg-cream-100"
+      className={
+        'min-h-11 self-start rounded-lg border border-pine-700 px-4 font-semibold text-pine-800 ' + 'hover:bg-cream-100'
+      }
     >
       {children}
     </button>

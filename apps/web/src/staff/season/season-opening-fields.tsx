@@ -28,7 +28,10 @@ function firstDay(l: SeasonFileLocation): string {
   return l.seasonStart < tomorrow ? tomorrow : l.seasonStart;
 }
 
-/** "Perth time, AWST" for an Australian zone; the abbreviation alone for others ("GMT+10" for Etc/GMT-10, whose name reads backwards). */
+/**
+ * "Perth time, AWST" for an Australian zone; the abbreviation alone for others ("GMT+10" for Etc/GMT-10, whose name
+ * reads backwards).
+ */
 const zoneLabel = (timeZone: string, abbreviation: string) =>
   /^[A-Z][a-z]+\/[A-Za-z_]+$/.test(timeZone)
     ? `${timeZone.replace(/^.*\//, '').replace(/_/g, ' ')} time, ${abbreviation}`
@@ -119,7 +122,8 @@ export function OpeningFields({ location: loc, edit }: { location: SeasonFileLoc
             />
             <p id={`${id}-queue-hint`} className="text-sm text-ink-700">
               {minutes > 0
-                ? `Families join the line from ${minutes} minutes before; at the opening their places are drawn at random.`
+                ? `Families join the line from ` +
+                  `${minutes} minutes before; at the opening their places are drawn at random.`
                 : 'No waiting room: everyone may book from the opening minute.'}
             </p>
           </div>

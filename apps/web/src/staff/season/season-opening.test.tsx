@@ -92,65 +92,76 @@ describe("the season preview's changes in words (issue 53 item 6)", () => {
 });
 
 describe('the season editor: opening time and waiting room (issue 53 item 7)', () => {
-  it("sets an opening time in the location's own zone and a waiting room, previews the changes and sends them in the file", async () => {
-    const bodies: SeasonFile[] = [];
-    vi.stubGlobal(
-      'fetch',
-      vi.fn(async (url: string, init?: RequestInit) => {
-        const path = String(url).replace(/^.*\/api\/v1/, '');
-        if (path === '/staff/season' && !init?.method) return json(200, FILE, { etag: '"4"' });
-        if (path === '/staff/season/preview') {
-          bodies.push(JSON.parse(String(init!.body)) as SeasonFile);
-          return json(200, {
-            sessionsAdded: 0,
-            sessionsRemoved: 0,
-            sessionsChanged: 0,
-            conflicts: [],
-            changes: [
-              change({
-                item: 'location',
-                slug: 'perth',
-                name: 'Kringle Perth',
-                field: 'salesOpenAt',
-                before: null,
-                after: '2026-12-05T09:30',
-              }),
-              change({ item: 'location', slug: 'perth', name: 'Kringle Perth', field: 'queue', before: 0, after: 45 }),
-            ],
-          });
-        }
-        return json(404, { error: 'no', code: 'NOT_FOUND' });
-      }),
-    );
-    // The manager's browser is in Sydney; the location is in Perth: the form speaks Perth's time.
-    render(<SeasonPage timezone="Australia/Sydney" />);
-    const opening = await screen.findByRole('group', { name: 'Bookings open' });
-    expect(within(opening).getByLabelText('As soon as the season is saved')).toBeChecked();
-    await userEvent.click(within(opening).getByLabelText('At a set time (a fair start)'));
-    const at = within(opening).getByLabelText(/Opening time \(Perth time, AWST\)/);
-    fireEvent.change(at, { target: { value: '2026-12-05T09:30' } });
-    expect(within(opening).getByText(/Sat 5 Dec, 9:30 am AWST/)).toBeInTheDocument();
-    const queue = within(opening).getByLabelText('Waiting room opens (minutes before, 0 for none)');
-    expect(queue).toHaveValue(30);
-    await userEvent.clear(queue);
-    await userEvent.type(queue, '45');
-    await userEvent.click(screen.getByRole('button', { name: 'Preview changes' }));
-    const preview = await screen.findByTestId('season-preview');
-    expect(preview).toHaveTextContent('It also changes 2 things:');
-    expect(preview).toHaveTextContent(
-      'Location Kringle Perth: bookings open as soon as saved → Sat 5 Dec, 9:30 am AWST',
-    );
-    expect(preview).toHaveTextContent('Location Kringle Perth: waiting room none → opens 45 minutes before');
-    expect(bodies.at(-1)!.locations[0]).toMatchObject({
-      salesOpenAt: '2026-12-05T09:30',
-      queue: { opensMinutesBefore: 45 },
-    });
+  it(
+    "sets an opening time in the location's own zone and a waiting room, previews the changes and sends them in the " +
+      'file',
+    async () => {
+      const bodies: SeasonFile[] = [];
+      vi.stubGlobal(
+        'fetch',
+        vi.fn(async (url: string, init?: RequestInit) => {
+          const path = String(url).replace(/^.*\/api\/v1/, '');
+          if (path === '/staff/season' && !init?.method) return json(200, FILE, { etag: '"4"' });
+          if (path === '/staff/season/preview') {
+            bodies.push(JSON.parse(String(init!.body)) as SeasonFile);
+            return json(200, {
+              sessionsAdded: 0,
+              sessionsRemoved: 0,
+              sessionsChanged: 0,
+              conflicts: [],
+              changes: [
+                change({
+                  item: 'location',
+                  slug: 'perth',
+                  name: 'Kringle Perth',
+                  field: 'salesOpenAt',
+                  before: null,
+                  after: '2026-12-05T09:30',
+                }),
+                change({
+                  item: 'location',
+                  slug: 'perth',
+                  name: 'Kringle Perth',
+                  field: 'queue',
+                  before: 0,
+                  after: 45,
+                }),
+              ],
+            });
+          }
+          return json(404, { error: 'no', code: 'NOT_FOUND' });
+        }),
+      );
+      // The manager's browser is in Sydney; the location is in Perth: the form speaks Perth's time.
+      render(<SeasonPage timezone="Australia/Sydney" />);
+      const opening = await screen.findByRole('group', { name: 'Bookings open' });
+      expect(within(opening).getByLabelText('As soon as the season is saved')).toBeChecked();
+      await userEvent.click(within(opening).getByLabelText('At a set time (a fair start)'));
+      const at = within(opening).getByLabelText(/Opening time \(Perth time, AWST\)/);
+      fireEvent.change(at, { target: { value: '2026-12-05T09:30' } });
+      expect(within(opening).getByText(/Sat 5 Dec, 9:30 am AWST/)).toBeInTheDocument();
+      const queue = within(opening).getByLabelText('Waiting room opens (minutes before, 0 for none)');
+      expect(queue).toHaveValue(30);
+      await userEvent.clear(queue);
+      await userEvent.type(queue, '45');
+      await userEvent.click(screen.getByRole('button', { name: 'Preview changes' }));
+      const preview = await screen.findByTestId('season-preview');
+      expect(preview).toHaveTextContent('It also changes 2 things:');
+      expect(preview).toHaveTextContent(
+        'Location Kringle Perth: bookings open as soon as saved → Sat 5 Dec, 9:30 am AWST',
+      );
+      expect(preview).toHaveTextContent('Location Kringle Perth: waiting room none → opens 45 minutes before');
+      expect(bodies.at(-1)!.locations[0]).toMatchObject({
+        salesOpenAt: '2026-12-05T09:30',
+        queue: { opensMinutesBefore: 45 },
+      });
 
-    // Back to "as soon as saved": the file carries neither.
-    await userEvent.click(within(opening).getByLabelText('As soon as the season is saved'));
-    await userEvent.click(screen.getByRole('button', { name: 'Preview changes' }));
-    await vi.waitFor(() => expect(bodies).toHaveLength(2));
-    expect(bodies[1]!.locations[0]).not.toHaveProperty('salesOpenAt');
-    expect(bodies[1]!.locations[0]).not.toHaveProperty('queue');
-  });
+      // Back to "as soon as saved": the file carries neither.
+      await userEvent.click(within(opening).getByLabelText('As soon as the season is saved'));
+      await userEvent.click(screen.getByRole('button', { name: 'Preview changes' }));
+      await vi.waitFor(() => expect(bodies).toHaveLength(2));
+      expect(bodies[1]!.locations[0]).not.toHaveProperty('salesOpenAt');
+      expect(bodies[1]!.locations[0]).not.toHaveProperty('queue');
+    },
+  );
 });

@@ -52,36 +52,40 @@ function fakeApi(answers: { preview: unknown; put: () => Response }) {
 afterEach(() => vi.unstubAllGlobals());
 
 describe('the season editor page', () => {
-  it('previews an hours change, saves it with the version it edited, and asks for a reload when another save came first', async () => {
-    const calls = fakeApi({
-      preview: { sessionsAdded: 21, sessionsRemoved: 0, sessionsChanged: 0, conflicts: [] },
-      put: () =>
-        json(412, {
-          error: 'Someone saved the season after you opened it. Reload it and make your change again.',
-          code: 'SEASON_VERSION_STALE',
-        }),
-    });
-    render(<SeasonPage timezone="Australia/Sydney" />);
-    expect(await screen.findByText('Version 4 is live. Changes apply to sessions from now on.')).toBeInTheDocument();
-    expect(screen.getByRole('button', { name: 'Save' })).toBeDisabled();
+  it(
+    'previews an hours change, saves it with the version it edited, and asks for a reload when another save came ' +
+      'first',
+    async () => {
+      const calls = fakeApi({
+        preview: { sessionsAdded: 21, sessionsRemoved: 0, sessionsChanged: 0, conflicts: [] },
+        put: () =>
+          json(412, {
+            error: 'Someone saved the season after you opened it. Reload it and make your change again.',
+            code: 'SEASON_VERSION_STALE',
+          }),
+      });
+      render(<SeasonPage timezone="Australia/Sydney" />);
+      expect(await screen.findByText('Version 4 is live. Changes apply to sessions from now on.')).toBeInTheDocument();
+      expect(screen.getByRole('button', { name: 'Save' })).toBeDisabled();
 
-    const closes = screen.getByLabelText('Closes (hours 1)');
-    await userEvent.clear(closes);
-    await userEvent.type(closes, '18:00');
-    await userEvent.click(screen.getByRole('button', { name: 'Preview changes' }));
-    expect(await screen.findByText('This change adds 21 sessions, removes 0 and changes 0.')).toBeInTheDocument();
-    expect(calls.find((c) => c.call === 'POST /staff/season/preview')?.body?.locations[0]?.sessions[0]?.hours).toBe(
-      '10:00-18:00',
-    );
+      const closes = screen.getByLabelText('Closes (hours 1)');
+      await userEvent.clear(closes);
+      await userEvent.type(closes, '18:00');
+      await userEvent.click(screen.getByRole('button', { name: 'Preview changes' }));
+      expect(await screen.findByText('This change adds 21 sessions, removes 0 and changes 0.')).toBeInTheDocument();
+      expect(calls.find((c) => c.call === 'POST /staff/season/preview')?.body?.locations[0]?.sessions[0]?.hours).toBe(
+        '10:00-18:00',
+      );
 
-    await userEvent.click(screen.getByRole('button', { name: 'Save' }));
-    const alert = await screen.findByRole('alert');
-    expect(alert).toHaveTextContent('Someone saved the season after you opened it.');
-    expect(calls.find((c) => c.call === 'PUT /staff/season')).toMatchObject({ ifMatch: '"4"' });
-    await userEvent.click(within(alert).getByRole('button', { name: /Reload the season/ }));
-    await vi.waitFor(() => expect(calls.filter((c) => c.call === 'GET /staff/season')).toHaveLength(2));
-    await vi.waitFor(() => expect(screen.getByLabelText('Closes (hours 1)')).toHaveValue('17:30'));
-  });
+      await userEvent.click(screen.getByRole('button', { name: 'Save' }));
+      const alert = await screen.findByRole('alert');
+      expect(alert).toHaveTextContent('Someone saved the season after you opened it.');
+      expect(calls.find((c) => c.call === 'PUT /staff/season')).toMatchObject({ ifMatch: '"4"' });
+      await userEvent.click(within(alert).getByRole('button', { name: /Reload the season/ }));
+      await vi.waitFor(() => expect(calls.filter((c) => c.call === 'GET /staff/season')).toHaveLength(2));
+      await vi.waitFor(() => expect(screen.getByLabelText('Closes (hours 1)')).toHaveValue('17:30'));
+    },
+  );
 
   it('lists the booked sessions a change would touch and does not offer to save it; prices go in cents', async () => {
     const calls = fakeApi({

@@ -5,7 +5,10 @@ import { BRAND_NAME } from '../../lib/env';
 import { control, ErrorText } from '../parts/form-parts';
 import { acceptInvitation } from '../accounts/staff-people-client';
 
-/** The contracts' PASSWORD_MIN, not imported: accounts.ts brings the common-password list into the bundle; the API checks anyway. */
+/**
+ * The contracts' PASSWORD_MIN, not imported: accounts.ts brings the common-password list into the bundle; the API
+ * checks anyway.
+ */
 const PASSWORD_MIN = 8;
 
 /** /staff/invite?code=: a new staff member chooses a password; the link then never works again. */

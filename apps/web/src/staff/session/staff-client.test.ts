@@ -16,7 +16,9 @@ const session = (n: number) =>
     user: { email: 'elf@kringle.test', firstName: 'Buddy' },
   });
 
-/** The API as a signed-in staff member meets it: every run-sheet call says the token expired until `refresh` answers. */
+/**
+ * The API as a signed-in staff member meets it: every run-sheet call says the token expired until `refresh` answers.
+ */
 function fakeApi(refresh: () => Response | Promise<Response>) {
   const authorizations: string[] = [];
   vi.stubGlobal(
@@ -46,25 +48,28 @@ describe('the staff client renews its token mid-shift', () => {
     expect(seen).toEqual([`Bearer ${token(1)}`, `Bearer ${token(2)}`]);
   });
 
-  it('keeps staff signed in when the renewal cannot be had just now (a 429, the server down, offline, app check)', async () => {
-    const signedOut = vi.fn();
-    whenSignedOut(signedOut);
-    const answers = [
-      () => json(429, { error: 'Too many attempts. Try again in 30 seconds.', code: 'RATE_LIMITED' }),
-      () => json(503, { error: 'Something went wrong on our side. Please try again.', code: 'SERVICE_UNAVAILABLE' }),
-      () => Promise.reject(new TypeError('offline')),
-      // App check refusing the device is about the device, not the session.
-      () => json(401, { error: 'Please reload the page and try again.', code: 'APP_CHECK_INVALID' }),
-    ];
-    for (const answer of answers) {
-      fakeApi(answer);
-      await signIn('elf@kringle.test', 'x');
-      const failed = await request('/staff/run-sheet').catch((err: unknown) => err);
-      expect(failed).toBeInstanceOf(ApiProblem);
-      expect((failed as ApiProblem).code).not.toBe('UNAUTHENTICATED');
-    }
-    expect(signedOut).not.toHaveBeenCalled();
-  });
+  it(
+    'keeps staff signed in when the renewal cannot be had just now (a 429, the server down, offline, app ' + 'check)',
+    async () => {
+      const signedOut = vi.fn();
+      whenSignedOut(signedOut);
+      const answers = [
+        () => json(429, { error: 'Too many attempts. Try again in 30 seconds.', code: 'RATE_LIMITED' }),
+        () => json(503, { error: 'Something went wrong on our side. Please try again.', code: 'SERVICE_UNAVAILABLE' }),
+        () => Promise.reject(new TypeError('offline')),
+        // App check refusing the device is about the device, not the session.
+        () => json(401, { error: 'Please reload the page and try again.', code: 'APP_CHECK_INVALID' }),
+      ];
+      for (const answer of answers) {
+        fakeApi(answer);
+        await signIn('elf@kringle.test', 'x');
+        const failed = await request('/staff/run-sheet').catch((err: unknown) => err);
+        expect(failed).toBeInstanceOf(ApiProblem);
+        expect((failed as ApiProblem).code).not.toBe('UNAUTHENTICATED');
+      }
+      expect(signedOut).not.toHaveBeenCalled();
+    },
+  );
 
   it('a renewal answered after staff signed out is not taken: the call is not sent again with it', async () => {
     let answer!: () => void;
@@ -208,23 +213,27 @@ describe('the staff client and app-check proofs (decision 0048)', () => {
 describe('photo uploads through the staff client', () => {
   afterEach(() => vi.unstubAllGlobals());
 
-  it('sends a FormData body through the transport given, with the token and without a JSON type, renewing the token once', async () => {
-    fakeApi(() => session(2));
-    await signIn('elf@kringle.test', 'x');
-    const sent: { auth: string | null; type: string | null; body: unknown }[] = [];
-    const transport = vi.fn(async (_url: RequestInfo | URL, init?: RequestInit) => {
-      const headers = new Headers(init?.headers);
-      sent.push({ auth: headers.get('authorization'), type: headers.get('content-type'), body: init?.body });
-      return headers.get('authorization') === `Bearer ${token(2)}`
-        ? json(201, { items: [] })
-        : json(401, { error: 'Your session has ended.', code: 'UNAUTHENTICATED' });
-    }) as unknown as typeof fetch;
-    const form = new FormData();
-    form.append('files', new Blob(['jpeg'], { type: 'image/jpeg' }), 'IMG_0001.jpg');
-    expect(
-      (await request('/staff/photos/batch?locationId=x', { method: 'POST', body: form, fetchFn: transport })).status,
-    ).toBe(201);
-    expect(sent.map((s) => s.auth)).toEqual([`Bearer ${token(1)}`, `Bearer ${token(2)}`]);
-    expect(sent.every((s) => s.type === null && s.body === form)).toBe(true);
-  });
+  it(
+    'sends a FormData body through the transport given, with the token and without a JSON type, renewing the token ' +
+      'once',
+    async () => {
+      fakeApi(() => session(2));
+      await signIn('elf@kringle.test', 'x');
+      const sent: { auth: string | null; type: string | null; body: unknown }[] = [];
+      const transport = vi.fn(async (_url: RequestInfo | URL, init?: RequestInit) => {
+        const headers = new Headers(init?.headers);
+        sent.push({ auth: headers.get('authorization'), type: headers.get('content-type'), body: init?.body });
+        return headers.get('authorization') === `Bearer ${token(2)}`
+          ? json(201, { items: [] })
+          : json(401, { error: 'Your session has ended.', code: 'UNAUTHENTICATED' });
+      }) as unknown as typeof fetch;
+      const form = new FormData();
+      form.append('files', new Blob(['jpeg'], { type: 'image/jpeg' }), 'IMG_0001.jpg');
+      expect(
+        (await request('/staff/photos/batch?locationId=x', { method: 'POST', body: form, fetchFn: transport })).status,
+      ).toBe(201);
+      expect(sent.map((s) => s.auth)).toEqual([`Bearer ${token(1)}`, `Bearer ${token(2)}`]);
+      expect(sent.every((s) => s.type === null && s.body === form)).toBe(true);
+    },
+  );
 });

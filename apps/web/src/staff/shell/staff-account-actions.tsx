@@ -4,7 +4,8 @@ import { signOut, signOutEverywhere } from '../session/staff-client';
 
 // The nav links' look: the shared ghost button is ink on cream, unreadable on the pine header.
 const headerButton =
-  'inline-flex min-h-11 items-center rounded-lg px-4 font-semibold text-cream-50 underline underline-offset-4 hover:bg-pine-700 disabled:opacity-70';
+  'inline-flex min-h-11 items-center rounded-lg px-4 font-semibold text-cream-50 underline underline-offset-4 ' +
+  'hover:bg-pine-700 disabled:opacity-70';
 
 /**
  * The staff header's account corner: who is signed in, the offer of a second step, and the two

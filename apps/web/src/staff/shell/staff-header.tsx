@@ -128,7 +128,10 @@ export function StaffHeader({
           aria-expanded={open}
           aria-controls={panelId}
           onClick={() => setOpen((v) => !v)}
-          className="ml-auto inline-flex min-h-11 shrink-0 items-center gap-2 rounded-lg px-3 font-semibold text-cream-50 ring-1 ring-cream-50/60 hover:bg-pine-700"
+          className={
+            'ml-auto inline-flex min-h-11 shrink-0 items-center gap-2 rounded-lg px-3 font-semibold ' +
+            'text-cream-50 ring-1 ring-cream-50/60 hover:bg-pine-700'
+          }
         >
           <svg
             aria-hidden="true"
@@ -157,7 +160,10 @@ export function StaffHeader({
             if (open && !box.current?.contains(e.relatedTarget as Node | null) && e.relatedTarget !== null)
               setOpen(false);
           }}
-          className="absolute right-4 top-full z-30 mt-1 flex w-72 max-w-[calc(100vw-2rem)] flex-col gap-3 rounded-xl bg-pine-800 p-3 shadow-lg ring-1 ring-pine-700"
+          className={
+            'absolute right-4 top-full z-30 mt-1 flex w-72 max-w-[calc(100vw-2rem)] flex-col gap-3 ' +
+            'rounded-xl bg-pine-800 p-3 shadow-lg ring-1 ring-pine-700'
+          }
         >
           {open && (
             <>

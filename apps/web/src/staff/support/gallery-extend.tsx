@@ -23,7 +23,10 @@ export function GalleryExtendForm({
   const id = useId();
   const run = async (reason: string) => {
     const { expiresAt } = await extendGallery(booking.id, days, reason);
-    return `The photos are now kept until ${formatSessionTime(expiresAt, tz)}. The family gets its reminders again before then.`;
+    return (
+      `The photos are now kept until ` +
+      `${formatSessionTime(expiresAt, tz)}. The family gets its reminders again before then.`
+    );
   };
   return (
     <ActionForm title="Keep the photos longer" submit={`Add ${days} days`} run={run} onDone={onDone}>

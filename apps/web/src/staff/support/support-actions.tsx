@@ -204,7 +204,9 @@ export function RescheduleForm({ booking, onDone }: { booking: SupportBooking; o
   const confirm = (): Confirmation => {
     const to = chosen();
     return {
-      text: `Move booking ${booking.reference} at ${booking.location.name} from ${formatSessionTime(booking.slot.startAt, tz)} to ${formatSessionTime(to.startAt, tz)} (${to.slotTypeName})? The family is e-mailed the new time; no money changes.`,
+      text:
+        `Move booking ${booking.reference} at ${booking.location.name} from ${formatSessionTime(booking.slot.startAt, tz)} to ${formatSessionTime(to.startAt, tz)} (${to.slotTypeName})? The family ` +
+        `is e-mailed the new time; no money changes.`,
       yes: 'Yes, move it',
     };
   };
@@ -319,7 +321,9 @@ export function RefundForm({ order, onDone }: { order: Order; onDone: Done }) {
   const confirm = (): Confirmation => {
     const amount = checked();
     return {
-      text: `Refund ${formatAud(amount)} of the ${formatAud(order.amountCents)} payment to the family's card? ${formatAud(left - amount)} will be left to refund. The booking stays as it is and the family is e-mailed.`,
+      text:
+        `Refund ${formatAud(amount)} of the ${formatAud(order.amountCents)} payment to the family's card? ` +
+        `${formatAud(left - amount)} will be left to refund. The booking stays as it is and the family is e-mailed.`,
       yes: `Yes, refund ${formatAud(amount)}`,
     };
   };

@@ -105,7 +105,9 @@ export function SupportPage() {
             : searching || !result
               ? 'Searching…'
               : result
-                ? `${count} ${count === 1 ? 'family' : 'families'} found${count === 20 ? ' (the first 20: type more to narrow it)' : ''}.`
+                ? `${count} ${count === 1 ? 'family' : 'families'} found${
+                    count === 20 ? ' (the first 20: type more ' + 'to narrow it)' : ''
+                  }.`
                 : '')}
       </p>
       <ul className="flex flex-col gap-3" aria-label="Families found">
@@ -131,7 +133,10 @@ export function SupportPage() {
                         e.preventDefault();
                         open(b.id);
                       }}
-                      className="flex min-h-11 flex-wrap items-center gap-x-3 gap-y-1 rounded-lg px-2 py-1 hover:bg-cream-200"
+                      className={
+                        'flex min-h-11 flex-wrap items-center gap-x-3 gap-y-1 rounded-lg px-2 py-1 ' +
+                        'hover:bg-cream-200'
+                      }
                     >
                       <span className="font-mono font-semibold text-festive-800 underline">{b.reference}</span>
                       <span>{formatSessionTime(b.slot.startAt, b.location.timezone)}</span>

@@ -109,68 +109,76 @@ async function sellToHollyBerry() {
 describe('walk-in', () => {
   afterEach(() => vi.unstubAllGlobals());
 
-  it('after a sale, takes focus to the confirmation (names capitalised), clears the whole family and proposes the next free session', async () => {
-    const { sales, session } = await openPage();
-    await userEvent.selectOptions(session, slot(2).id);
-    await userEvent.type(screen.getByLabelText('First name'), 'holly');
-    await userEvent.type(screen.getByLabelText('Last name'), 'berry');
-    await userEvent.type(screen.getByLabelText('E-mail for the receipt (optional)'), 'holly@example.com');
-    await userEvent.type(screen.getByLabelText('Child 1 first name'), 'Mia');
-    await userEvent.selectOptions(screen.getByLabelText('Age'), '6');
-    await userEvent.type(screen.getByLabelText('Note for Santa'), 'Loves reindeer');
-    await userEvent.selectOptions(screen.getByLabelText('Quantity of Classic Print'), '1');
-    await userEvent.click(screen.getByRole('radio', { name: 'EFTPOS' }));
-    await sell();
+  it(
+    'after a sale, takes focus to the confirmation (names capitalised), clears the whole family and proposes the ' +
+      'next free session',
+    async () => {
+      const { sales, session } = await openPage();
+      await userEvent.selectOptions(session, slot(2).id);
+      await userEvent.type(screen.getByLabelText('First name'), 'holly');
+      await userEvent.type(screen.getByLabelText('Last name'), 'berry');
+      await userEvent.type(screen.getByLabelText('E-mail for the receipt (optional)'), 'holly@example.com');
+      await userEvent.type(screen.getByLabelText('Child 1 first name'), 'Mia');
+      await userEvent.selectOptions(screen.getByLabelText('Age'), '6');
+      await userEvent.type(screen.getByLabelText('Note for Santa'), 'Loves reindeer');
+      await userEvent.selectOptions(screen.getByLabelText('Quantity of Classic Print'), '1');
+      await userEvent.click(screen.getByRole('radio', { name: 'EFTPOS' }));
+      await sell();
 
-    const status = await screen.findByRole('status');
-    expect(status).toHaveTextContent('Sold: KR-7K3Q9 for Holly Berry, Classic at');
-    expect(status).toHaveTextContent('($29.00, paid in store by EFTPOS)');
-    expect(status).toHaveFocus();
-    expect(sales).toEqual([
-      expect.objectContaining({
-        slotId: slot(2).id,
-        firstName: 'holly',
-        lastName: 'berry',
-        email: 'holly@example.com',
-        paidWith: 'eftpos',
-      }),
-    ]);
-    // The next family is asked again how they paid: no way of paying is carried over.
-    for (const method of ['Cash', 'Card', 'EFTPOS'])
-      expect(screen.getByRole('radio', { name: method })).not.toBeChecked();
-    expect(sales[0]!.details.children).toEqual([{ firstName: 'Mia', age: 6 }]);
-    for (const field of [
-      'First name',
-      'Last name',
-      'E-mail for the receipt (optional)',
-      'Child 1 first name',
-      'Age',
-      'Note for Santa',
-    ])
-      expect(screen.getByLabelText(field)).toHaveValue('');
-    expect(screen.getByLabelText('Quantity of Classic Print')).toHaveValue('0');
-    expect(session).toHaveValue(slot(1).id);
-    expect(screen.queryByText(/no longer free/)).not.toBeInTheDocument();
-  });
+      const status = await screen.findByRole('status');
+      expect(status).toHaveTextContent('Sold: KR-7K3Q9 for Holly Berry, Classic at');
+      expect(status).toHaveTextContent('($29.00, paid in store by EFTPOS)');
+      expect(status).toHaveFocus();
+      expect(sales).toEqual([
+        expect.objectContaining({
+          slotId: slot(2).id,
+          firstName: 'holly',
+          lastName: 'berry',
+          email: 'holly@example.com',
+          paidWith: 'eftpos',
+        }),
+      ]);
+      // The next family is asked again how they paid: no way of paying is carried over.
+      for (const method of ['Cash', 'Card', 'EFTPOS'])
+        expect(screen.getByRole('radio', { name: method })).not.toBeChecked();
+      expect(sales[0]!.details.children).toEqual([{ firstName: 'Mia', age: 6 }]);
+      for (const field of [
+        'First name',
+        'Last name',
+        'E-mail for the receipt (optional)',
+        'Child 1 first name',
+        'Age',
+        'Note for Santa',
+      ])
+        expect(screen.getByLabelText(field)).toHaveValue('');
+      expect(screen.getByLabelText('Quantity of Classic Print')).toHaveValue('0');
+      expect(session).toHaveValue(slot(1).id);
+      expect(screen.queryByText(/no longer free/)).not.toBeInTheDocument();
+    },
+  );
 
-  it('a session booked online meanwhile is not swapped for another: the form says so, and sells nothing until staff choose', async () => {
-    const { sales, session } = await openPage({ takenOnline: true });
-    await userEvent.selectOptions(session, slot(2).id);
-    await sellToHollyBerry();
+  it(
+    'a session booked online meanwhile is not swapped for another: the form says so, and sells nothing until staff ' +
+      'choose',
+    async () => {
+      const { sales, session } = await openPage({ takenOnline: true });
+      await userEvent.selectOptions(session, slot(2).id);
+      await sellToHollyBerry();
 
-    expect(await screen.findByRole('alert')).toHaveTextContent('Sorry, that session was just taken.');
-    expect(session).toHaveValue('');
-    expect(session).toHaveAccessibleDescription(
-      'The 12:00 pm session is no longer free (booked online, or started). Choose another session.',
-    );
-    const sell = screen.getByRole('button', { name: 'Sell and mark paid in store' });
-    expect(sell).toBeDisabled();
-    // Said at the button too: on a phone the session field is out of sight from there.
-    expect(sell).toHaveAccessibleDescription('Choose a session first: 12:00 pm is no longer free.');
-    // The family stays typed in: only the session needs choosing again.
-    expect(screen.getByLabelText('First name')).toHaveValue('Holly');
-    expect(sales).toEqual([]);
-  });
+      expect(await screen.findByRole('alert')).toHaveTextContent('Sorry, that session was just taken.');
+      expect(session).toHaveValue('');
+      expect(session).toHaveAccessibleDescription(
+        'The 12:00 pm session is no longer free (booked online, or started). Choose another session.',
+      );
+      const sell = screen.getByRole('button', { name: 'Sell and mark paid in store' });
+      expect(sell).toBeDisabled();
+      // Said at the button too: on a phone the session field is out of sight from there.
+      expect(sell).toHaveAccessibleDescription('Choose a session first: 12:00 pm is no longer free.');
+      // The family stays typed in: only the session needs choosing again.
+      expect(screen.getByLabelText('First name')).toHaveValue('Holly');
+      expect(sales).toEqual([]);
+    },
+  );
 
   it('an empty sale is refused beside each field, as the customer app does, and nothing is sent', async () => {
     const { sales } = await openPage();
@@ -205,28 +213,31 @@ describe('walk-in', () => {
     expect(sales).toHaveLength(1);
   });
 
-  it("the child's age starts empty and must be chosen: Sell says so beside Age, focuses it and sends nothing", async () => {
-    const { sales } = await openPage();
-    const age = screen.getByRole('combobox', { name: 'Age' });
-    // Beside its label, not inside it: inside, the label's text would be every age as well.
-    expect(age.closest('label')).toBeNull();
-    expect(age).toHaveValue('');
-    expect(age).toBeRequired();
-    expect(within(age).getByRole('option', { selected: true })).toHaveTextContent('Choose');
-    await userEvent.type(screen.getByLabelText('Child 1 first name'), 'Mia');
-    await sellToHollyBerry();
+  it(
+    "the child's age starts empty and must be chosen: Sell says so beside Age, focuses it and sends " + 'nothing',
+    async () => {
+      const { sales } = await openPage();
+      const age = screen.getByRole('combobox', { name: 'Age' });
+      // Beside its label, not inside it: inside, the label's text would be every age as well.
+      expect(age.closest('label')).toBeNull();
+      expect(age).toHaveValue('');
+      expect(age).toBeRequired();
+      expect(within(age).getByRole('option', { selected: true })).toHaveTextContent('Choose');
+      await userEvent.type(screen.getByLabelText('Child 1 first name'), 'Mia');
+      await sellToHollyBerry();
 
-    expect(age).toHaveFocus();
-    expect(age).toHaveAttribute('aria-invalid', 'true');
-    expect(age).toHaveAccessibleDescription('Choose an age for child 1.');
-    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
-    expect(sales).toEqual([]);
+      expect(age).toHaveFocus();
+      expect(age).toHaveAttribute('aria-invalid', 'true');
+      expect(age).toHaveAccessibleDescription('Choose an age for child 1.');
+      expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+      expect(sales).toEqual([]);
 
-    await userEvent.selectOptions(age, '0');
-    await sell();
-    expect(await screen.findByRole('status')).toHaveTextContent('Sold: KR-7K3Q9');
-    expect(sales[0]!.details.children).toEqual([{ firstName: 'Mia', age: 0 }]);
-  });
+      await userEvent.selectOptions(age, '0');
+      await sell();
+      expect(await screen.findByRole('status')).toHaveTextContent('Sold: KR-7K3Q9');
+      expect(sales[0]!.details.children).toEqual([{ firstName: 'Mia', age: 0 }]);
+    },
+  );
 
   it('asks about pets on a pet night only, and never sends pets for another session', async () => {
     const { sales, session } = await openPage();

@@ -30,7 +30,8 @@ export function WalkInPaidWith({
           <label
             key={method}
             className={clsx(
-              'flex min-h-11 cursor-pointer items-center gap-2 rounded-lg px-4 font-semibold ring-1 has-focus-visible:ring-2 has-focus-visible:ring-pine-700',
+              'flex min-h-11 cursor-pointer items-center gap-2 rounded-lg px-4 font-semibold ring-1 ' +
+                'has-focus-visible:ring-2 has-focus-visible:ring-pine-700',
               value === method ? 'bg-pine-50 ring-pine-700' : 'bg-cream-100 ring-cream-300',
             )}
           >

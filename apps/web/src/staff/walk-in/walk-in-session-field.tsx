@@ -44,9 +44,10 @@ export function WalkInSessionField({
         </select>
       </label>
       {gone && (
-        <ErrorText
-          id={`${id}-gone`}
-        >{`The ${formatClockTime(gone.startAt, timezone)} session is no longer free (booked online, or started). Choose another session.`}</ErrorText>
+        <ErrorText id={`${id}-gone`}>
+          {`The ${formatClockTime(gone.startAt, timezone)} session is no longer free (booked online, or started). ` +
+            `Choose another session.`}
+        </ErrorText>
       )}
     </>
   );

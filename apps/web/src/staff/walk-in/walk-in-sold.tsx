@@ -29,7 +29,10 @@ export function WalkInSold({
         ref={confirmation}
         tabIndex={-1}
         role="status"
-        className="scroll-mt-4 rounded-xl bg-pine-50 px-4 py-3 font-semibold text-pine-800 ring-1 ring-pine-700 focus:outline-2 focus:outline-offset-2 focus:outline-pine-700"
+        className={
+          'scroll-mt-4 rounded-xl bg-pine-50 px-4 py-3 font-semibold text-pine-800 ring-1 ring-pine-700 ' +
+          'focus:outline-2 focus:outline-offset-2 focus:outline-pine-700'
+        }
       >
         Sold: {sold.reference} for {familyName(sold.customer).fullname}, {sold.slotType.name} at{' '}
         {formatClockTime(sold.slot.startAt, timezone)} ({formatAud(sold.amountCents)}, paid in store

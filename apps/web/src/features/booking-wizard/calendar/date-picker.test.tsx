@@ -63,23 +63,26 @@ describe('calendarWeeks', () => {
 });
 
 describe('DatePicker', () => {
-  it('disables closed days: marked, and a click chooses nothing; a fully booked day says Full and can be looked at', async () => {
-    render(<Harness />);
-    const christmas = day(/^Friday 25 December/);
-    expect(christmas).toHaveAttribute('aria-disabled', 'true');
-    expect(christmas).toHaveAccessibleName('Friday 25 December, closed');
-    const full = day(/^Wednesday 23 December/);
-    expect(full).not.toHaveAttribute('aria-disabled');
-    expect(full).toHaveTextContent('Full');
-    expect(day(/^Sunday 20 December/)).toHaveTextContent('Few left');
-    expect(day(/^Thursday 24 December/)).not.toHaveAttribute('aria-disabled');
-    expect(day(/^Thursday 24 December/)).not.toHaveTextContent(/Full|Few/);
-    await userEvent.click(christmas);
-    expect(screen.getByText('none')).toBeInTheDocument();
-    await userEvent.click(day(/^Thursday 24 December/));
-    expect(screen.getByText('2026-12-24')).toBeInTheDocument();
-    expect(day(/^Thursday 24 December/)).toHaveAttribute('aria-pressed', 'true');
-  });
+  it(
+    'disables closed days: marked, and a click chooses nothing; a fully booked day says Full and can be looked ' + 'at',
+    async () => {
+      render(<Harness />);
+      const christmas = day(/^Friday 25 December/);
+      expect(christmas).toHaveAttribute('aria-disabled', 'true');
+      expect(christmas).toHaveAccessibleName('Friday 25 December, closed');
+      const full = day(/^Wednesday 23 December/);
+      expect(full).not.toHaveAttribute('aria-disabled');
+      expect(full).toHaveTextContent('Full');
+      expect(day(/^Sunday 20 December/)).toHaveTextContent('Few left');
+      expect(day(/^Thursday 24 December/)).not.toHaveAttribute('aria-disabled');
+      expect(day(/^Thursday 24 December/)).not.toHaveTextContent(/Full|Few/);
+      await userEvent.click(christmas);
+      expect(screen.getByText('none')).toBeInTheDocument();
+      await userEvent.click(day(/^Thursday 24 December/));
+      expect(screen.getByText('2026-12-24')).toBeInTheDocument();
+      expect(day(/^Thursday 24 December/)).toHaveAttribute('aria-pressed', 'true');
+    },
+  );
 
   it('is one tab stop; arrows move by day and week, Enter chooses, disabled days cannot be chosen by key', async () => {
     const user = userEvent.setup();

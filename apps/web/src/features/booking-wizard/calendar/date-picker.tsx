@@ -169,7 +169,8 @@ export function DatePicker({
                     onKeyDown={(e) => onKeyDown(e, day.date)}
                     onFocus={() => setFocused(day.date)}
                     className={clsx(
-                      'flex h-12 w-full flex-col items-center justify-center rounded-xl text-base leading-none tabular-nums',
+                      'flex h-12 w-full flex-col items-center justify-center rounded-xl text-base leading-none ' +
+                        'tabular-nums',
                       closed && 'cursor-not-allowed text-ink-600/60 line-through decoration-ink-600/40',
                       full &&
                         !isSelected &&
@@ -188,7 +189,12 @@ export function DatePicker({
                     )}
                     <span>{Number(day.date.slice(8))}</span>
                     {word && (
-                      <span className="mt-0.5 whitespace-nowrap text-[0.6rem] font-semibold uppercase leading-none tracking-tight">
+                      <span
+                        className={
+                          'mt-0.5 whitespace-nowrap text-[0.6rem] font-semibold uppercase leading-none ' +
+                          'tracking-tight'
+                        }
+                      >
                         {word}
                       </span>
                     )}

@@ -66,7 +66,8 @@ describe('live slot changes', () => {
     );
     // Another day's or another slot's news changes nothing here; a second "reserved" does not count twice.
     push(
-      'event: slot\ndata: {"slotId":"b","date":"2026-12-05","status":"reserved"}\n\nevent: slot\ndata: {"slotId":"z","date":"2026-12-06","status":"reserved"}\n\n',
+      'event: slot\ndata: {"slotId":"b","date":"2026-12-05","status":"reserved"}\n\nevent: slot\ndata: ' +
+        '{"slotId":"z","date":"2026-12-06","status":"reserved"}\n\n',
     );
     push('event: slot\ndata: {"slotId":"a","date":"2026-12-05","status":"booked"}\n\n');
     await expect.poll(slots).toEqual(['booked', 'reserved']);

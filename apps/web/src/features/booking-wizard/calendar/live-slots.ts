@@ -51,7 +51,10 @@ const isChange = (v: unknown): v is SlotChange =>
 
 type State = { api: { queries: Record<string, { endpointName?: string; originalArgs?: unknown } | undefined> } };
 
-/** Applies one change to the cached day lists (and the day's count) of that location: no refetch, so drop day costs the API nothing. */
+/**
+ * Applies one change to the cached day lists (and the day's count) of that location: no refetch, so drop day costs the
+ * API nothing.
+ */
 function applyChange(
   locationId: string,
   change: SlotChange,

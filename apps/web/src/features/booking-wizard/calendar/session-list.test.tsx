@@ -57,25 +57,31 @@ describe('session list helpers', () => {
 });
 
 describe('SessionList', () => {
-  it('shows times without repeating the zone (the heading says it once), breaks as Santa’s break, taken sessions as taken and disabled, and the held one as yours', () => {
-    const slots = [
-      slot('10:20', 'booked'),
-      slot('10:30'),
-      slot('10:40', 'reserved'),
-      slot('12:00', 'unavailable', 'break'),
-      slot('12:40', 'reserved'),
-    ];
-    const onPick = vi.fn();
-    render(<SessionList slots={slots} timezone={TZ} heldSlotId={slots[4]!.id} pendingSlotId={null} onPick={onPick} />);
-    expect(screen.getByRole('button', { name: '10:30 am' })).toBeEnabled();
-    expect(screen.getByRole('button', { name: '10:20 am, taken' })).toBeDisabled();
-    expect(screen.getByRole('button', { name: '10:40 am, taken' })).toBeDisabled();
-    expect(screen.getByRole('button', { name: '12:40 pm, your session' })).toBeDisabled();
-    expect(screen.getByText("Santa's break, 12:00 pm to 12:10 pm")).toBeInTheDocument();
-    expect(screen.queryByText(/AWST/)).toBeNull();
-    screen.getByRole('button', { name: '10:30 am' }).click();
-    expect(onPick).toHaveBeenCalledWith(slots[1]);
-  });
+  it(
+    'shows times without repeating the zone (the heading says it once), breaks as Santa’s break, taken sessions as ' +
+      'taken and disabled, and the held one as yours',
+    () => {
+      const slots = [
+        slot('10:20', 'booked'),
+        slot('10:30'),
+        slot('10:40', 'reserved'),
+        slot('12:00', 'unavailable', 'break'),
+        slot('12:40', 'reserved'),
+      ];
+      const onPick = vi.fn();
+      render(
+        <SessionList slots={slots} timezone={TZ} heldSlotId={slots[4]!.id} pendingSlotId={null} onPick={onPick} />,
+      );
+      expect(screen.getByRole('button', { name: '10:30 am' })).toBeEnabled();
+      expect(screen.getByRole('button', { name: '10:20 am, taken' })).toBeDisabled();
+      expect(screen.getByRole('button', { name: '10:40 am, taken' })).toBeDisabled();
+      expect(screen.getByRole('button', { name: '12:40 pm, your session' })).toBeDisabled();
+      expect(screen.getByText("Santa's break, 12:00 pm to 12:10 pm")).toBeInTheDocument();
+      expect(screen.queryByText(/AWST/)).toBeNull();
+      screen.getByRole('button', { name: '10:30 am' }).click();
+      expect(onPick).toHaveBeenCalledWith(slots[1]);
+    },
+  );
 
   it('says the zone on every time on a day the clocks change (Sydney, 4 April 2027)', () => {
     const at = (iso: string): Slot => ({
@@ -101,20 +107,24 @@ describe('SessionList before the bookings open', () => {
   beforeEach(() => vi.useFakeTimers({ toFake: ['Date'], now: Date.UTC(2026, 11, 7, 0, 0) })); // 8:00 am in Perth
   afterEach(() => vi.useRealTimers());
 
-  it('lists sessions not yet on sale as "Opens soon", not bookable and not crossed out (the key says crossed out is closed)', () => {
-    const slots = [slot('10:30', 'unavailable'), slot('10:40', 'booked')];
-    render(
-      <SessionList slots={slots} timezone={TZ} heldSlotId={null} pendingSlotId={null} onPick={vi.fn()} notOpenYet />,
-    );
-    const soon = screen.getByRole('button', { name: '10:30 am, opens soon' });
-    expect(soon).toBeDisabled();
-    expect(soon).toHaveTextContent('Opens soon');
-    expect(soon.querySelector('.line-through')).toBeNull();
-    // One already booked (the API says booked before the opening too) still reads taken, crossed out.
-    const taken = screen.getByRole('button', { name: '10:40 am, taken' });
-    expect(taken).toBeDisabled();
-    expect(taken.querySelector('.line-through')).not.toBeNull();
-  });
+  it(
+    'lists sessions not yet on sale as "Opens soon", not bookable and not crossed out (the key says crossed out is ' +
+      'closed)',
+    () => {
+      const slots = [slot('10:30', 'unavailable'), slot('10:40', 'booked')];
+      render(
+        <SessionList slots={slots} timezone={TZ} heldSlotId={null} pendingSlotId={null} onPick={vi.fn()} notOpenYet />,
+      );
+      const soon = screen.getByRole('button', { name: '10:30 am, opens soon' });
+      expect(soon).toBeDisabled();
+      expect(soon).toHaveTextContent('Opens soon');
+      expect(soon.querySelector('.line-through')).toBeNull();
+      // One already booked (the API says booked before the opening too) still reads taken, crossed out.
+      const taken = screen.getByRole('button', { name: '10:40 am, taken' });
+      expect(taken).toBeDisabled();
+      expect(taken.querySelector('.line-through')).not.toBeNull();
+    },
+  );
 });
 
 describe('SessionList when rescheduling', () => {

@@ -114,7 +114,10 @@ export function SessionList({
                 return (
                   <li
                     key={slot.id}
-                    className="col-span-full flex min-h-11 items-center justify-center gap-2 rounded-xl border border-dashed border-gold-400 bg-gold-300/25 px-3 text-sm text-ink-700"
+                    className={
+                      'col-span-full flex min-h-11 items-center justify-center gap-2 rounded-xl border ' +
+                      'border-dashed border-gold-400 bg-gold-300/25 px-3 text-sm text-ink-700'
+                    }
                   >
                     <span>
                       Santa's break, {formatClockTime(slot.startAt, timezone)} to {clock(slot.endAt)}
@@ -155,10 +158,12 @@ export function SessionList({
                     aria-label={`${time}${note ? `, ${note.toLowerCase()}` : ''}`}
                     onClick={() => (resumable ? onResumeHeld() : onPick(slot))}
                     className={clsx(
-                      'flex min-h-12 w-full flex-col items-center justify-center rounded-xl px-2 py-1 text-center leading-tight tabular-nums',
+                      'flex min-h-12 w-full flex-col items-center justify-center rounded-xl px-2 py-1 text-center ' +
+                        'leading-tight tabular-nums',
                       open &&
                         !held &&
-                        'bg-cream-50 font-semibold text-ink-900 ring-1 ring-cream-300 hover:bg-festive-50 hover:ring-festive-700',
+                        'bg-cream-50 font-semibold text-ink-900 ring-1 ring-cream-300 hover:bg-festive-50 ' +
+                          'hover:ring-festive-700',
                       held && 'bg-pine-700 font-semibold text-cream-50',
                       soon && 'cursor-not-allowed border border-dashed border-ink-600/50 bg-cream-50 text-ink-700',
                       !open && !held && !soon && 'cursor-not-allowed bg-cream-200/60 text-ink-600',

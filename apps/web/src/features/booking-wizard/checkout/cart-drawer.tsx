@@ -44,7 +44,9 @@ export function CartDrawer() {
         <Dialog.Overlay className="fixed inset-0 z-40 bg-ink-900/40" />
         <Dialog.Content
           aria-describedby={undefined}
-          className="fixed inset-y-0 right-0 z-50 flex w-full max-w-md flex-col bg-cream-50 shadow-2xl focus:outline-none"
+          className={
+            'fixed inset-y-0 right-0 z-50 flex w-full max-w-md flex-col bg-cream-50 shadow-2xl ' + 'focus:outline-none'
+          }
         >
           <div className="flex items-center justify-between border-b border-cream-200 px-5 py-4">
             <Dialog.Title className="font-display text-2xl font-semibold text-ink-900">Your cart</Dialog.Title>

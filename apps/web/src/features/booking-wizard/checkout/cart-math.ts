@@ -25,7 +25,10 @@ export const packageCount = (packages: Record<string, CartItem>): number =>
 export const itemCount = (packages: Record<string, CartItem>): number =>
   activeItems(packages).reduce((n, item) => n + item.totalQuantity, 0);
 
-/** The most of one item the customer may choose now: the catalogue's limit and API.md's (packages 1 to 3 in total, each add-on 0 to 10). */
+/**
+ * The most of one item the customer may choose now: the catalogue's limit and API.md's (packages 1 to 3 in total, each
+ * add-on 0 to 10).
+ */
 export function maxQuantityFor(item: CatalogueItem, packages: Record<string, CartItem>): number {
   if (item.type === 'add_on') return Math.min(item.maxQuantity, MAX_ADD_ON_QUANTITY);
   const mine = packages[item.id];

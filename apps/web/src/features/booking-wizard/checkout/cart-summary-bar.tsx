@@ -31,7 +31,10 @@ export function CartSummaryBar() {
         <button
           type="button"
           onClick={() => dispatch(setShowCart(true))}
-          className="inline-flex min-h-11 shrink-0 items-center gap-1.5 whitespace-nowrap rounded-xl px-2 font-semibold text-festive-700 hover:bg-cream-200 sm:gap-2 sm:px-3"
+          className={
+            'inline-flex min-h-11 shrink-0 items-center gap-1.5 whitespace-nowrap rounded-xl px-2 ' +
+            'font-semibold text-festive-700 hover:bg-cream-200 sm:gap-2 sm:px-3'
+          }
         >
           <GiftIcon aria-hidden="true" className="size-5" />
           View cart

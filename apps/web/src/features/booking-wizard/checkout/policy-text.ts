@@ -30,10 +30,13 @@ export function policyText(
     canReschedule,
     canRefund,
     reschedule: canReschedule
-      ? `Free reschedule until ${formatSessionTime(moveBy, timezone)}, up to ${times(rules.rescheduleLimit)}, to another session at the same location.`
+      ? `Free reschedule until ` +
+        `${formatSessionTime(moveBy, timezone)}, up to ${times(rules.rescheduleLimit)}, to another session at the ` +
+        `same location.`
       : `Your session is less than ${hours(rules.rescheduleCutoffHours)} away, so it can't be moved to another time.`,
     refund: canRefund
-      ? `Full refund if you cancel before ${formatSessionTime(refundBy, timezone)}. After that you can still cancel, but without a refund.`
+      ? `Full refund if you cancel before ` +
+        `${formatSessionTime(refundBy, timezone)}. After that you can still cancel, but without a refund.`
       : `Your session is less than ${hours(rules.refundCutoffHours)} away, so if you cancel there is no refund.`,
   };
 }

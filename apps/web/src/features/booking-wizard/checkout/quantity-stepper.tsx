@@ -18,7 +18,8 @@ export function QuantityStepper({
   disabled?: boolean;
 }) {
   const button =
-    'flex size-11 items-center justify-center rounded-full border-2 text-xl font-semibold leading-none transition-colors disabled:cursor-not-allowed disabled:opacity-40';
+    'flex size-11 items-center justify-center rounded-full border-2 text-xl font-semibold leading-none ' +
+    'transition-colors disabled:cursor-not-allowed disabled:opacity-40';
   return (
     <div className="flex items-center gap-1" role="group" aria-label={`Quantity of ${name}`}>
       <button

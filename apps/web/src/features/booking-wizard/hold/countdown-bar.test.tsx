@@ -73,18 +73,21 @@ describe('CountdownBar (spec §4 timer)', () => {
     expect(screen.getByTestId('hold-countdown')).toHaveAttribute('data-urgent', 'false');
   });
 
-  it('never shows more than one whole hold, though this device’s clock reads a little behind the server’s', async () => {
-    // A 10-minute hold seen 1.5 s behind (under the 2 s the server clock leaves alone): 10:02 before.
-    const { store } = renderBar(601.5);
-    const timer = await screen.findByRole('timer');
-    await vi.waitFor(() => expect(timer).toHaveTextContent(/^10:00$/));
-    expect(timer).toHaveAccessibleName('10 minutes left');
-    act(() => vi.advanceTimersByTime(1000));
-    expect(timer).toHaveTextContent(/^10:00$/);
-    act(() => vi.advanceTimersByTime(2000));
-    expect(timer).toHaveTextContent(/^9:59$/);
-    expect(store.getState().timer.remaining).toBe(599);
-  });
+  it(
+    'never shows more than one whole hold, though this device’s clock reads a little behind the ' + 'server’s',
+    async () => {
+      // A 10-minute hold seen 1.5 s behind (under the 2 s the server clock leaves alone): 10:02 before.
+      const { store } = renderBar(601.5);
+      const timer = await screen.findByRole('timer');
+      await vi.waitFor(() => expect(timer).toHaveTextContent(/^10:00$/));
+      expect(timer).toHaveAccessibleName('10 minutes left');
+      act(() => vi.advanceTimersByTime(1000));
+      expect(timer).toHaveTextContent(/^10:00$/);
+      act(() => vi.advanceTimersByTime(2000));
+      expect(timer).toHaveTextContent(/^9:59$/);
+      expect(store.getState().timer.remaining).toBe(599);
+    },
+  );
 
   it('a 30-minute waitlist offer runs through the 10-minute mark without stalling there', async () => {
     const { store } = renderBar(1800);
@@ -110,15 +113,18 @@ describe('CountdownBar (spec §4 timer)', () => {
     expect(screen.getByTestId('hold-countdown')).toHaveAttribute('data-urgent', 'false');
   });
 
-  it('the urgent bar lets the session line wrap beside its button, never cutting it, and keeps the time whole', async () => {
-    renderBar(100);
-    const bar = screen.getByTestId('hold-countdown');
-    await vi.waitFor(() => expect(bar).toHaveTextContent('Sun 6 Dec, 10:40 am AEDT'));
-    expect(bar).toHaveAttribute('data-urgent', 'true');
-    // jsdom lays nothing out: what can be checked is that nothing in the bar clips or ellipsises.
-    expect(bar.querySelectorAll('.truncate, .text-ellipsis, .overflow-hidden, .line-clamp-1')).toHaveLength(0);
-    expect(screen.getByText('10:40 am AEDT')).toHaveClass('whitespace-nowrap');
-  });
+  it(
+    'the urgent bar lets the session line wrap beside its button, never cutting it, and keeps the time ' + 'whole',
+    async () => {
+      renderBar(100);
+      const bar = screen.getByTestId('hold-countdown');
+      await vi.waitFor(() => expect(bar).toHaveTextContent('Sun 6 Dec, 10:40 am AEDT'));
+      expect(bar).toHaveAttribute('data-urgent', 'true');
+      // jsdom lays nothing out: what can be checked is that nothing in the bar clips or ellipsises.
+      expect(bar.querySelectorAll('.truncate, .text-ellipsis, .overflow-hidden, .line-clamp-1')).toHaveLength(0);
+      expect(screen.getByText('10:40 am AEDT')).toHaveClass('whitespace-nowrap');
+    },
+  );
 
   it('offers no more time once the refreshes are used up', async () => {
     renderBar(60, { 'GET /bookings/reservation/h1': reservation(at(60), 0) });
@@ -128,23 +134,29 @@ describe('CountdownBar (spec §4 timer)', () => {
     expect(screen.queryByRole('button', { name: 'I need more time' })).not.toBeInTheDocument();
   });
 
-  it('at 0 stops, clears the end date, forgets the hold (nothing cancelled on the server) and goes to /expired', async () => {
-    const { store, router, calls } = renderBar(2);
-    await screen.findByRole('timer');
-    act(() => vi.advanceTimersByTime(2000));
-    await vi.waitFor(() => expect(router.state.location.pathname).toBe('/expired'));
-    expect(store.getState().timer).toEqual({ endDate: null, remaining: 0, isRunning: false });
-    expect(store.getState().booking.reservationData).toBeNull();
-    expect(calls.some((c) => c.endsWith('/cancel'))).toBe(false);
-  });
+  it(
+    'at 0 stops, clears the end date, forgets the hold (nothing cancelled on the server) and goes to ' + '/expired',
+    async () => {
+      const { store, router, calls } = renderBar(2);
+      await screen.findByRole('timer');
+      act(() => vi.advanceTimersByTime(2000));
+      await vi.waitFor(() => expect(router.state.location.pathname).toBe('/expired'));
+      expect(store.getState().timer).toEqual({ endDate: null, remaining: 0, isRunning: false });
+      expect(store.getState().booking.reservationData).toBeNull();
+      expect(calls.some((c) => c.endsWith('/cancel'))).toBe(false);
+    },
+  );
 
-  it('a hold let go elsewhere (another tab or device) goes to /expired saying so, with time still on the clock', async () => {
-    const { router } = renderBar(400, {
-      'GET /bookings/reservation/h1': { ...reservation(at(400)), status: 'cancelled' },
-    });
-    await vi.waitFor(() => expect(router.state.location.pathname).toBe('/expired'));
-    expect(router.state.location.state).toEqual({ released: true });
-  });
+  it(
+    'a hold let go elsewhere (another tab or device) goes to /expired saying so, with time still on the ' + 'clock',
+    async () => {
+      const { router } = renderBar(400, {
+        'GET /bookings/reservation/h1': { ...reservation(at(400)), status: 'cancelled' },
+      });
+      await vi.waitFor(() => expect(router.state.location.pathname).toBe('/expired'));
+      expect(router.state.location.state).toEqual({ released: true });
+    },
+  );
 
   it('a new hold never shows the previous session while its own loads', async () => {
     let answerSlot2: (r: Response) => void = () => {};

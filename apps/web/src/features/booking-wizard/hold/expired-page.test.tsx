@@ -63,23 +63,26 @@ describe('/expired', () => {
     expect(store.getState().booking.slotType).toHaveLength(1);
   });
 
-  it('says so when the hold was booked elsewhere (not let go), clears the wizard and leads to My Bookings', async () => {
-    const checkedOut = {
-      id: 'h1',
-      slotId: 's1',
-      locationId: 'loc-1',
-      status: 'checked_out',
-      expiresAt: '2099-01-01T00:00:00.000Z',
-      refreshesLeft: 2,
-      bookingId: 'b1',
-    };
-    const { store, router } = renderExpired(RELEASED_ELSEWHERE, { 'GET /bookings/reservation/h1': checkedOut });
-    expect(
-      await screen.findByRole('heading', { level: 1, name: 'This session was booked elsewhere' }),
-    ).toBeInTheDocument();
-    expect(screen.queryByText('Nothing was booked and you have not been charged.')).not.toBeInTheDocument();
-    expect(store.getState().booking.reservationData).toBeNull();
-    await userEvent.click(screen.getByRole('button', { name: 'Go to My Bookings' }));
-    expect(router.state.location.pathname).toBe('/bookings');
-  });
+  it(
+    'says so when the hold was booked elsewhere (not let go), clears the wizard and leads to My ' + 'Bookings',
+    async () => {
+      const checkedOut = {
+        id: 'h1',
+        slotId: 's1',
+        locationId: 'loc-1',
+        status: 'checked_out',
+        expiresAt: '2099-01-01T00:00:00.000Z',
+        refreshesLeft: 2,
+        bookingId: 'b1',
+      };
+      const { store, router } = renderExpired(RELEASED_ELSEWHERE, { 'GET /bookings/reservation/h1': checkedOut });
+      expect(
+        await screen.findByRole('heading', { level: 1, name: 'This session was booked elsewhere' }),
+      ).toBeInTheDocument();
+      expect(screen.queryByText('Nothing was booked and you have not been charged.')).not.toBeInTheDocument();
+      expect(store.getState().booking.reservationData).toBeNull();
+      await userEvent.click(screen.getByRole('button', { name: 'Go to My Bookings' }));
+      expect(router.state.location.pathname).toBe('/bookings');
+    },
+  );
 });

@@ -140,7 +140,8 @@ export function ReservationExpiredPage() {
         <p className="font-semibold text-ink-900" role="status">
           {stillFree
             ? `Good news: ${formatSessionTime(session.startAt, location.timezone)} is still free. ${keptWords(hasPackages)}.`
-            : `${formatSessionTime(session.startAt, location.timezone)} has been taken. ${keptWords(hasPackages)}, so you only need a new time.`}
+            : `${formatSessionTime(session.startAt, location.timezone)} has been taken. ${keptWords(hasPackages)}, so you only ` +
+              `need a new time.`}
         </p>
       )}
     </OutcomeCard>
@@ -192,7 +193,12 @@ function OutcomeCard({
 }) {
   return (
     <section className="mx-auto flex w-full max-w-2xl flex-col gap-6 px-4 py-8 sm:px-8 sm:py-12">
-      <div className="flex flex-col items-center gap-5 rounded-2xl border border-cream-300 bg-cream-50 px-6 py-10 text-center shadow-sm">
+      <div
+        className={
+          'flex flex-col items-center gap-5 rounded-2xl border border-cream-300 bg-cream-50 px-6 py-10 ' +
+          'text-center shadow-sm'
+        }
+      >
         <span aria-hidden="true" className={`flex size-16 items-center justify-center rounded-full ${iconClassName}`}>
           {icon}
         </span>

@@ -225,7 +225,10 @@ export const tryAgain = createAsyncThunk<boolean, Slot | null, ThunkConfig>(
   },
 );
 
-/** Navigation state for /expired (expired-page.tsx) when the hold was let go elsewhere (another tab or device), not run out. */
+/**
+ * Navigation state for /expired (expired-page.tsx) when the hold was let go elsewhere (another tab or device), not run
+ * out.
+ */
 export const RELEASED_ELSEWHERE = { released: true } as const;
 /** A HOLD_EXPIRED with more than this left on the clock here was not the clock's doing. */
 const CLOCK_SLACK_SECONDS = 5;

@@ -35,7 +35,8 @@ export function ReleaseHoldDialog() {
           <Dialog.Title className={CONFIRM_DIALOG.title}>Let go of {what}?</Dialog.Title>
           <Dialog.Description className="text-ink-700">
             {checkedOut
-              ? 'Going back cancels this unpaid booking (nothing is charged) and lets the session go at once: another family may book it.'
+              ? 'Going back cancels this unpaid booking (nothing is charged) and lets the session go at once: ' +
+                'another family may book it.'
               : 'Going back lets this session go at once, and another family may book it.'}
           </Dialog.Description>
           <div className={CONFIRM_DIALOG.actions}>

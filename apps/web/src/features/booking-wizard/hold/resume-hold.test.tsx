@@ -75,44 +75,56 @@ describe('A hold that follows the family (issue 37 item 1)', () => {
     expect(screen.queryByRole('heading', { name: 'You are holding a session' })).not.toBeInTheDocument();
   });
 
-  it('continues an unpaid checkout at the Payment step (a fresh client secret), and says nothing when nothing is held', async () => {
-    const t = wizardTestStore({ ...answers([hold({ status: 'checked_out', bookingId: BOOKING.id })]), ...payable });
-    renderOffer(t.store);
-    expect(await screen.findByRole('heading', { name: 'Your booking is waiting for payment' })).toBeInTheDocument();
-    await userEvent.click(screen.getByRole('button', { name: 'Continue payment' }));
-    await waitFor(() => expect(selectActiveStep(t.store.getState())).toBe(stepIndex('payment')));
-    expect(t.store.getState().booking.checkoutData).toEqual({
-      bookingId: BOOKING.id,
-      client_secret: 'pi_1_secret_2',
-      message: 'Finish paying to confirm booking KR-7K3Q9.',
-    });
-    expect(t.calls).toContain(`POST /bookings/${BOOKING.id}/continue-payment`);
-    const none = wizardTestStore(answers([]));
-    const { container } = renderOffer(none.store);
-    await new Promise((r) => setTimeout(r, 50));
-    expect(none.calls).toContain('GET /bookings/reservation');
-    expect(container.querySelector('#resume-hold-title')).toBeNull();
-  });
+  it(
+    'continues an unpaid checkout at the Payment step (a fresh client secret), and says nothing when nothing is ' +
+      'held',
+    async () => {
+      const t = wizardTestStore({ ...answers([hold({ status: 'checked_out', bookingId: BOOKING.id })]), ...payable });
+      renderOffer(t.store);
+      expect(await screen.findByRole('heading', { name: 'Your booking is waiting for payment' })).toBeInTheDocument();
+      await userEvent.click(screen.getByRole('button', { name: 'Continue payment' }));
+      await waitFor(() => expect(selectActiveStep(t.store.getState())).toBe(stepIndex('payment')));
+      expect(t.store.getState().booking.checkoutData).toEqual({
+        bookingId: BOOKING.id,
+        client_secret: 'pi_1_secret_2',
+        message: 'Finish paying to confirm booking KR-7K3Q9.',
+      });
+      expect(t.calls).toContain(`POST /bookings/${BOOKING.id}/continue-payment`);
+      const none = wizardTestStore(answers([]));
+      const { container } = renderOffer(none.store);
+      await new Promise((r) => setTimeout(r, 50));
+      expect(none.calls).toContain('GET /bookings/reservation');
+      expect(container.querySelector('#resume-hold-title')).toBeNull();
+    },
+  );
 
-  it('a hold whose release the server refused (the tab that lost to another tab’s checkout, issue 37 item 8) is resumed at once, not offered', async () => {
-    const checkout = hold({ status: 'checked_out', bookingId: BOOKING.id });
-    const t = wizardTestStore({ ...answers([checkout]), ...payable });
-    // This tab held it, then let it go when another tab's checkout made it the booking's: the server refused the release.
-    t.store.dispatch(setReservationData({ holdId: checkout.id, slotId: SLOT, expiresAt: checkout.expiresAt }));
-    t.store.dispatch(setReservationData(null));
-    t.store.dispatch(setKeptHold(checkout.id));
-    renderOffer(t.store);
-    await waitFor(() => expect(selectActiveStep(t.store.getState())).toBe(stepIndex('payment')));
-    expect(screen.queryByRole('heading', { name: 'Your booking is waiting for payment' })).not.toBeInTheDocument();
-    expect(t.store.getState().booking.reservationData?.holdId).toBe(checkout.id);
-  });
+  it(
+    'a hold whose release the server refused (the tab that lost to another tab’s checkout, issue 37 item 8) is ' +
+      'resumed at once, not offered',
+    async () => {
+      const checkout = hold({ status: 'checked_out', bookingId: BOOKING.id });
+      const t = wizardTestStore({ ...answers([checkout]), ...payable });
+      // This tab held it, then let it go when another tab's checkout made it the booking's: the server refused the
+      // release.
+      t.store.dispatch(setReservationData({ holdId: checkout.id, slotId: SLOT, expiresAt: checkout.expiresAt }));
+      t.store.dispatch(setReservationData(null));
+      t.store.dispatch(setKeptHold(checkout.id));
+      renderOffer(t.store);
+      await waitFor(() => expect(selectActiveStep(t.store.getState())).toBe(stepIndex('payment')));
+      expect(screen.queryByRole('heading', { name: 'Your booking is waiting for payment' })).not.toBeInTheDocument();
+      expect(t.store.getState().booking.reservationData?.holdId).toBe(checkout.id);
+    },
+  );
 
-  it('a hold merely let go of (or let go of after the page opened) is offered, not taken back behind the family', async () => {
-    const t = wizardTestStore(answers([hold()]));
-    renderOffer(t.store);
-    t.store.dispatch(setReservationData({ holdId: hold().id, slotId: SLOT, expiresAt: hold().expiresAt }));
-    t.store.dispatch(setReservationData(null));
-    expect(await screen.findByRole('heading', { name: 'You are holding a session' })).toBeInTheDocument();
-    expect(t.store.getState().booking.reservationData).toBeNull();
-  });
+  it(
+    'a hold merely let go of (or let go of after the page opened) is offered, not taken back behind the ' + 'family',
+    async () => {
+      const t = wizardTestStore(answers([hold()]));
+      renderOffer(t.store);
+      t.store.dispatch(setReservationData({ holdId: hold().id, slotId: SLOT, expiresAt: hold().expiresAt }));
+      t.store.dispatch(setReservationData(null));
+      expect(await screen.findByRole('heading', { name: 'You are holding a session' })).toBeInTheDocument();
+      expect(t.store.getState().booking.reservationData).toBeNull();
+    },
+  );
 });

@@ -69,20 +69,24 @@ describe('/queue/:locationId, the waiting room', () => {
     expect(screen.getByRole('link', { name: 'Join the waitlist' })).toHaveAttribute('href', '/create-booking');
   });
 
-  it("tells an admitted family it's its turn, until when, counting down, then takes it into the wizard at this centre (issue 53 item 10)", async () => {
-    const until = new Date(Date.now() + 9.5 * 60_000).toISOString();
-    const t = renderQueue({
-      'GET /queue/loc-1': ticket({ status: 'admitted', position: 1, ahead: 0, admittedUntil: until }),
-    });
-    const said = await screen.findByText(
-      /^It's your turn at Kringle Sydney, Pitt Street! You have 10 minutes, until \d{1,2}:\d\d [ap]m AE[DS]T, to choose a session\.$/,
-    );
-    expect(said).toHaveAttribute('role', 'status');
-    expect(screen.getByTestId('admission-countdown')).toHaveTextContent(/^9:[0-5]\d$/);
-    expect(t.router.state.location.pathname).toBe('/queue/loc-1');
-    await userEvent.click(screen.getByRole('button', { name: 'Choose a session' }));
-    await waitFor(() => expect(t.router.state.location.pathname).toBe('/create-booking'));
-    expect(t.store.getState().booking.location?.id).toBe('loc-1');
-    expect(t.store.getState().booking.currentStep).toBe(stepIndex('bookingType'));
-  });
+  it(
+    "tells an admitted family it's its turn, until when, counting down, then takes it into the wizard at this " +
+      'centre (issue 53 item 10)',
+    async () => {
+      const until = new Date(Date.now() + 9.5 * 60_000).toISOString();
+      const t = renderQueue({
+        'GET /queue/loc-1': ticket({ status: 'admitted', position: 1, ahead: 0, admittedUntil: until }),
+      });
+      const said = await screen.findByText(
+        /^It's your turn at Kringle Sydney, Pitt Street! You have 10 minutes, until \d{1,2}:\d\d [ap]m AE[DS]T, to choose a session\.$/,
+      );
+      expect(said).toHaveAttribute('role', 'status');
+      expect(screen.getByTestId('admission-countdown')).toHaveTextContent(/^9:[0-5]\d$/);
+      expect(t.router.state.location.pathname).toBe('/queue/loc-1');
+      await userEvent.click(screen.getByRole('button', { name: 'Choose a session' }));
+      await waitFor(() => expect(t.router.state.location.pathname).toBe('/create-booking'));
+      expect(t.store.getState().booking.location?.id).toBe('loc-1');
+      expect(t.store.getState().booking.currentStep).toBe(stepIndex('bookingType'));
+    },
+  );
 });

@@ -33,7 +33,10 @@ function renderNotice(location: typeof LINE_OPEN, answers: Record<string, unknow
   return t;
 }
 
-/** Issue 53 item 10: step 1 sent an admitted family back to the line, and told one that never joined nothing until it picked a time. */
+/**
+ * Issue 53 item 10: step 1 sent an admitted family back to the line, and told one that never joined nothing until it
+ * picked a time.
+ */
 describe("the Location step's waiting-room notice", () => {
   it('tells a family that never joined, at step 1, that it must join before it can pick a time', async () => {
     renderNotice(LINE_OPEN, {});

@@ -20,14 +20,20 @@ export function PhoneActionBar({ children }: { children: ReactNode }) {
   return (
     <div
       data-testid="phone-action-bar"
-      className="fixed inset-x-0 bottom-[calc(3.5rem+1px+env(safe-area-inset-bottom))] z-20 border-t border-cream-300 bg-cream-50 px-4 py-2 shadow-[0_-2px_8px_rgb(0_0_0/0.06)]"
+      className={
+        'fixed inset-x-0 bottom-[calc(3.5rem+1px+env(safe-area-inset-bottom))] z-20 border-t ' +
+        'border-cream-300 bg-cream-50 px-4 py-2 shadow-[0_-2px_8px_rgb(0_0_0/0.06)]'
+      }
     >
       <div className="mx-auto flex max-w-3xl items-center gap-2">
         {showTotal && (
           <button
             type="button"
             onClick={() => dispatch(setShowCart(true))}
-            className="flex min-h-11 shrink-0 flex-col items-start justify-center rounded-xl px-1 text-left leading-tight hover:bg-cream-200"
+            className={
+              'flex min-h-11 shrink-0 flex-col items-start justify-center rounded-xl px-1 text-left ' +
+              'leading-tight hover:bg-cream-200'
+            }
             aria-label={`View cart: ${count} item${count === 1 ? '' : 's'}, total ${formatAud(cartTotalCents(packages))} including GST`}
           >
             <span className="text-lg font-semibold tabular-nums text-ink-900" data-testid="cart-total">
@@ -37,7 +43,12 @@ export function PhoneActionBar({ children }: { children: ReactNode }) {
           </button>
         )}
         {/* One line each on a 390 px phone ("Continue to payment" beside Back and the total); narrower phones may wrap. */}
-        <div className="ml-auto flex min-w-0 items-center gap-1 [&>button]:px-3 [&>button]:text-sm min-[375px]:[&>button]:whitespace-nowrap">
+        <div
+          className={
+            'ml-auto flex min-w-0 items-center gap-1 [&>button]:px-3 [&>button]:text-sm ' +
+            'min-[375px]:[&>button]:whitespace-nowrap'
+          }
+        >
           {children}
         </div>
       </div>

@@ -75,18 +75,21 @@ describe('useStepHistory: the browser moves between the wizard steps', () => {
     expect(steps()).toEqual([0, 1, 2]);
   });
 
-  it('a step moved back without the browser (a lapsed hold) takes over its entry, and Back goes on from there', async () => {
-    render(wizard({ start: 0 }));
-    for (let i = 0; i < 3; i += 1) fireEvent.click(screen.getByRole('button', { name: 'Next' }));
-    fireEvent.click(screen.getByRole('button', { name: 'Previous' }));
-    expect(steps()).toEqual([0, 1, 2]);
-    expect(window.history.length).toBe(before + 3);
+  it(
+    'a step moved back without the browser (a lapsed hold) takes over its entry, and Back goes on from ' + 'there',
+    async () => {
+      render(wizard({ start: 0 }));
+      for (let i = 0; i < 3; i += 1) fireEvent.click(screen.getByRole('button', { name: 'Next' }));
+      fireEvent.click(screen.getByRole('button', { name: 'Previous' }));
+      expect(steps()).toEqual([0, 1, 2]);
+      expect(window.history.length).toBe(before + 3);
 
-    browserBack();
-    await screen.findByText('step 2');
-    browserBack();
-    await screen.findByText('step 1');
-  });
+      browserBack();
+      await screen.findByText('step 2');
+      browserBack();
+      await screen.findByText('step 1');
+    },
+  );
 
   it('a jump forwards is one entry: Back returns to the step it was made from', async () => {
     render(wizard({ start: 1 }));
@@ -107,20 +110,24 @@ describe('useStepHistory: the browser moves between the wizard steps', () => {
     expect(onPop.mock.calls).toEqual([[0]]);
   });
 
-  it('a step reached while paused (an offer opening) stands for the page entry: Back then leaves the wizard at that step', async () => {
-    const onPop = vi.fn();
-    const { rerender } = render(wizard({ start: 0, paused: true, onPop }));
-    expect(steps()).toBeUndefined();
-    fireEvent.click(screen.getByRole('button', { name: 'Jump to 3' }));
-    rerender(wizard({ start: 0, paused: false, onPop }));
-    expect(steps()).toEqual([3]);
-    expect(window.history.length).toBe(before);
+  it(
+    'a step reached while paused (an offer opening) stands for the page entry: Back then leaves the wizard at that ' +
+      'step',
+    async () => {
+      const onPop = vi.fn();
+      const { rerender } = render(wizard({ start: 0, paused: true, onPop }));
+      expect(steps()).toBeUndefined();
+      fireEvent.click(screen.getByRole('button', { name: 'Jump to 3' }));
+      rerender(wizard({ start: 0, paused: false, onPop }));
+      expect(steps()).toEqual([3]);
+      expect(window.history.length).toBe(before);
 
-    browserBack();
-    await waitFor(() => expect(window.history.state).toEqual({ page: 'bookings' }));
-    expect(onPop).not.toHaveBeenCalled();
-    expect(screen.getByText('step 3')).toBeInTheDocument();
-  });
+      browserBack();
+      await waitFor(() => expect(window.history.state).toEqual({ page: 'bookings' }));
+      expect(onPop).not.toHaveBeenCalled();
+      expect(screen.getByText('step 3')).toBeInTheDocument();
+    },
+  );
 
   it("never walks back over a previous visit's entries: a stale entry starts afresh at the step shown", () => {
     window.history.replaceState({ wizardSteps: [0, 1, 2] }, '');
@@ -168,38 +175,45 @@ describe("useStepBack: the steps' Back button", () => {
     );
   beforeEach(() => window.history.pushState({ page: 'bookings' }, ''));
 
-  it("is the browser's Back when the step before has its entry: the hold stays back to Session and goes before it once the family lets it go", async () => {
-    const t = heldAtPackage();
-    renderWizard(t.store);
-    const length = window.history.length;
-    for (const step of [1, 2, 3]) act(() => t.store.dispatch(goToStep(step)));
-    expect(steps()).toEqual([0, 1, 2, 3]);
+  it(
+    "is the browser's Back when the step before has its entry: the hold stays back to Session and goes before it " +
+      'once the family lets it go',
+    async () => {
+      const t = heldAtPackage();
+      renderWizard(t.store);
+      const length = window.history.length;
+      for (const step of [1, 2, 3]) act(() => t.store.dispatch(goToStep(step)));
+      expect(steps()).toEqual([0, 1, 2, 3]);
 
-    fireEvent.click(screen.getByRole('button', { name: 'Back' }));
-    await screen.findByText('step 2');
-    expect(steps()).toEqual([0, 1, 2]);
-    expect(t.store.getState().booking.reservationData).toEqual(hold);
-    fireEvent.click(screen.getByRole('button', { name: 'Back' }));
-    // Asked first (issue 37 item 2): "Let it go" moves on.
-    await waitFor(() => expect(releaseAsked()).toBe(1));
-    await act(() => t.store.dispatch(letGoAndGoBack()));
-    await screen.findByText('step 1');
-    expect(t.store.getState().booking.reservationData).toBeNull();
-    await waitFor(() => expect(t.calls).toContain('POST /bookings/reservation/h1/cancel'));
-    // Forward entries are the browser's, as after its own Back, and its Back goes on to the first step.
-    expect(window.history.length).toBe(length + 3);
-    browserBack();
-    await screen.findByText('step 0');
-  });
+      fireEvent.click(screen.getByRole('button', { name: 'Back' }));
+      await screen.findByText('step 2');
+      expect(steps()).toEqual([0, 1, 2]);
+      expect(t.store.getState().booking.reservationData).toEqual(hold);
+      fireEvent.click(screen.getByRole('button', { name: 'Back' }));
+      // Asked first (issue 37 item 2): "Let it go" moves on.
+      await waitFor(() => expect(releaseAsked()).toBe(1));
+      await act(() => t.store.dispatch(letGoAndGoBack()));
+      await screen.findByText('step 1');
+      expect(t.store.getState().booking.reservationData).toBeNull();
+      await waitFor(() => expect(t.calls).toContain('POST /bookings/reservation/h1/cancel'));
+      // Forward entries are the browser's, as after its own Back, and its Back goes on to the first step.
+      expect(window.history.length).toBe(length + 3);
+      browserBack();
+      await screen.findByText('step 0');
+    },
+  );
 
-  it('steps back in place when the wizard was opened at that step (from My Bookings): it never leaves the wizard', async () => {
-    const t = heldAtPackage();
-    t.store.dispatch(goToStep(3));
-    renderWizard(t.store);
-    expect(steps()).toEqual([3]);
-    fireEvent.click(screen.getByRole('button', { name: 'Back' }));
-    await screen.findByText('step 2');
-    expect(steps()).toEqual([2]);
-    expect(t.store.getState().booking.reservationData).toEqual(hold);
-  });
+  it(
+    'steps back in place when the wizard was opened at that step (from My Bookings): it never leaves the ' + 'wizard',
+    async () => {
+      const t = heldAtPackage();
+      t.store.dispatch(goToStep(3));
+      renderWizard(t.store);
+      expect(steps()).toEqual([3]);
+      fireEvent.click(screen.getByRole('button', { name: 'Back' }));
+      await screen.findByText('step 2');
+      expect(steps()).toEqual([2]);
+      expect(t.store.getState().booking.reservationData).toEqual(hold);
+    },
+  );
 });

@@ -7,7 +7,10 @@ import { popToStep } from '../hold/hold-actions';
 /** Where a wizard entry keeps its steps, beside React Router's own keys in `history.state`. */
 const STEPS_KEY = 'wizardSteps';
 
-/** The steps that led to a history entry, the last one being the step it shows; null for an entry the wizard did not write. */
+/**
+ * The steps that led to a history entry, the last one being the step it shows; null for an entry the wizard did not
+ * write.
+ */
 function stepsOf(state: unknown): number[] | null {
   const steps = (state as Record<string, unknown> | null)?.[STEPS_KEY];
   return Array.isArray(steps) && steps.length > 0 && steps.every(Number.isInteger) ? (steps as number[]) : null;

@@ -41,7 +41,9 @@ export interface BookingState {
   currentStep: number;
   /** Who's coming, as given on Overview (kept when going back from Payment). */
   details?: BookingDetails | null;
-  /** When this wizard last took, changed or dropped its hold (ms): another tab's older write is stale (hold-tabs.ts). */
+  /**
+   * When this wizard last took, changed or dropped its hold (ms): another tab's older write is stale (hold-tabs.ts).
+   */
   holdChangedAt?: number;
   /** The hold this wizard last let go, ran out of or booked: other tabs showing it drop it too (hold-tabs.ts). */
   droppedHoldId?: string | null;

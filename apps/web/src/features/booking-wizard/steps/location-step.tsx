@@ -46,7 +46,12 @@ export function LocationStep({ focusOnMount }: { focusOnMount: boolean }) {
                     {location.suburb}, {location.state}
                   </span>
                   <span className="text-sm text-ink-600">{location.address}</span>
-                  <span className="mt-1 inline-flex w-fit items-center rounded-full bg-cream-200 px-2.5 py-0.5 text-sm font-medium text-ink-700">
+                  <span
+                    className={
+                      'mt-1 inline-flex w-fit items-center rounded-full bg-cream-200 px-2.5 py-0.5 ' +
+                      'text-sm font-medium text-ink-700'
+                    }
+                  >
                     {zoneLabel(location.timezone, seasonZone(location.seasonStart, location.timezone))}
                   </span>
                   {opening && <span className="text-sm font-semibold text-ink-900">{opening}</span>}

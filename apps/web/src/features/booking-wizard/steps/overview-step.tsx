@@ -56,7 +56,8 @@ export function OverviewStep({ focusOnMount }: { focusOnMount: boolean }) {
       setProblem({
         prices,
         message: prices
-          ? `${error?.error ?? 'Some prices have changed.'} We have updated your cart with today's prices: please check the new total below.`
+          ? `${error?.error ?? 'Some prices have changed.'} We have updated your cart with today's prices: please ` +
+            `check the new total below.`
           : (error?.error ?? 'We could not place your order. Please try again.'),
       });
     }

@@ -37,7 +37,9 @@ export function MainPackageChoice({
             key={item.id}
             data-testid={`item-${item.id}`}
             className={clsx(
-              'relative flex cursor-pointer gap-3 rounded-2xl border-2 bg-cream-50 p-4 has-[:focus-visible]:outline has-[:focus-visible]:outline-2 has-[:focus-visible]:outline-offset-2 has-[:focus-visible]:outline-festive-700',
+              'relative flex cursor-pointer gap-3 rounded-2xl border-2 bg-cream-50 p-4 has-[:focus-visible]:outline ' +
+                'has-[:focus-visible]:outline-2 has-[:focus-visible]:outline-offset-2 ' +
+                'has-[:focus-visible]:outline-festive-700',
               chosen ? 'border-festive-700 bg-festive-50 shadow-sm' : 'border-cream-300 hover:border-festive-600',
             )}
           >

@@ -62,42 +62,46 @@ describe('PackageStep', () => {
     window.__kringleAnalytics = [];
   });
 
-  it('needs a package to continue; the main package is one choice, replaced by another, with live line and cart totals', async () => {
-    const { store } = renderStep();
-    await screen.findByText('Classic Print');
-    expect(screen.getByRole('button', { name: 'Continue' })).toBeDisabled();
-    expect(total()).toHaveTextContent('$0.00');
-    // No quantity to set on a package: it is chosen like one thing.
-    expect(screen.queryByRole('button', { name: /Add one (Classic Print|Deluxe Sleigh)/ })).toBeNull();
+  it(
+    'needs a package to continue; the main package is one choice, replaced by another, with live line and cart ' +
+      'totals',
+    async () => {
+      const { store } = renderStep();
+      await screen.findByText('Classic Print');
+      expect(screen.getByRole('button', { name: 'Continue' })).toBeDisabled();
+      expect(total()).toHaveTextContent('$0.00');
+      // No quantity to set on a package: it is chosen like one thing.
+      expect(screen.queryByRole('button', { name: /Add one (Classic Print|Deluxe Sleigh)/ })).toBeNull();
 
-    await userEvent.click(screen.getByRole('radio', { name: /Classic Print/ }));
-    expect(screen.getByRole('button', { name: 'Continue' })).toBeEnabled();
-    expect(total()).toHaveTextContent('$39.95');
-    expect(store.getState().booking.packages.p1).toEqual({
-      _id: 'p1',
-      type: 'package',
-      totalQuantity: 1,
-      totalPrice: 3995,
-      remove: false,
-    });
+      await userEvent.click(screen.getByRole('radio', { name: /Classic Print/ }));
+      expect(screen.getByRole('button', { name: 'Continue' })).toBeEnabled();
+      expect(total()).toHaveTextContent('$39.95');
+      expect(store.getState().booking.packages.p1).toEqual({
+        _id: 'p1',
+        type: 'package',
+        totalQuantity: 1,
+        totalPrice: 3995,
+        remove: false,
+      });
 
-    // Another main package replaces it: no two overlapping packages by accident.
-    await userEvent.click(screen.getByRole('radio', { name: /Deluxe Sleigh/ }));
-    expect(screen.getByRole('radio', { name: /Deluxe Sleigh/ })).toBeChecked();
-    expect(screen.getByRole('radio', { name: /Classic Print/ })).not.toBeChecked();
-    expect(total()).toHaveTextContent('$89.95');
-    expect(store.getState().booking.packages.p1).toBeUndefined();
+      // Another main package replaces it: no two overlapping packages by accident.
+      await userEvent.click(screen.getByRole('radio', { name: /Deluxe Sleigh/ }));
+      expect(screen.getByRole('radio', { name: /Deluxe Sleigh/ })).toBeChecked();
+      expect(screen.getByRole('radio', { name: /Classic Print/ })).not.toBeChecked();
+      expect(total()).toHaveTextContent('$89.95');
+      expect(store.getState().booking.packages.p1).toBeUndefined();
 
-    await userEvent.click(screen.getByRole('radio', { name: /Classic Print/ }));
-    await userEvent.click(screen.getByRole('button', { name: 'Add one Photo ornament' }));
-    await userEvent.click(screen.getByRole('button', { name: 'Add one Photo ornament' }));
-    const line = within(screen.getByTestId('item-a1'));
-    expect(line.getByText('$39.90')).toBeInTheDocument();
-    expect(total()).toHaveTextContent('$79.85');
+      await userEvent.click(screen.getByRole('radio', { name: /Classic Print/ }));
+      await userEvent.click(screen.getByRole('button', { name: 'Add one Photo ornament' }));
+      await userEvent.click(screen.getByRole('button', { name: 'Add one Photo ornament' }));
+      const line = within(screen.getByTestId('item-a1'));
+      expect(line.getByText('$39.90')).toBeInTheDocument();
+      expect(total()).toHaveTextContent('$79.85');
 
-    await userEvent.click(screen.getByRole('button', { name: 'Remove one Photo ornament' }));
-    expect(total()).toHaveTextContent('$59.90');
-  });
+      await userEvent.click(screen.getByRole('button', { name: 'Remove one Photo ornament' }));
+      expect(total()).toHaveTextContent('$59.90');
+    },
+  );
 
   it('adds another package only when asked, and stops at three packages in total', async () => {
     renderStep();

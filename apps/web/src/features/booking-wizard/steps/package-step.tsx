@@ -56,7 +56,10 @@ export function PackageStep({ focusOnMount }: { focusOnMount: boolean }) {
   return (
     <StepFrame
       title="Choose your photo package"
-      intro="Pick one package; add another or some extras if you like. Prices are in Australian dollars and include GST."
+      intro={
+        'Pick one package; add another or some extras if you like. Prices are in Australian dollars and include ' +
+        'GST.'
+      }
       focusOnMount={focusOnMount}
       actions={
         <>

@@ -119,18 +119,21 @@ describe('SessionTimeStep, rescheduling into the refund cut-off', () => {
     expect(calls.filter((c) => c.startsWith('POST'))).toEqual([]);
   });
 
-  it("opens on the booking's own day, and says so when the move changes the session type (issue 37 item 4)", async () => {
-    // Booked Sat 28 Nov, 11:00 am AEDT as Pet photos; the type chosen now is Santa photos.
-    renderStep({
-      rescheduleFrom: '2026-11-28T00:00:00.000Z',
-      booked: { slotTypeId: 't-pets', slotTypeName: 'Pet photos' },
-    });
-    await userEvent.click(await screen.findByRole('button', { name: /10:00 am/ }));
-    const confirm = await screen.findByRole('dialog', { name: 'Move your booking?' });
-    expect(within(confirm).getByTestId('move-type-change')).toHaveTextContent(
-      'The session type changes from Pet photos to Santa photos. Your packages and the price you paid stay the same.',
-    );
-  });
+  it(
+    "opens on the booking's own day, and says so when the move changes the session type (issue 37 item " + '4)',
+    async () => {
+      // Booked Sat 28 Nov, 11:00 am AEDT as Pet photos; the type chosen now is Santa photos.
+      renderStep({
+        rescheduleFrom: '2026-11-28T00:00:00.000Z',
+        booked: { slotTypeId: 't-pets', slotTypeName: 'Pet photos' },
+      });
+      await userEvent.click(await screen.findByRole('button', { name: /10:00 am/ }));
+      const confirm = await screen.findByRole('dialog', { name: 'Move your booking?' });
+      expect(within(confirm).getByTestId('move-type-change')).toHaveTextContent(
+        'The session type changes from Pet photos to Santa photos. Your packages and the price you paid stay the same.',
+      );
+    },
+  );
 
   it('a slow hold: a second tap before the answer changes nothing, the first tap holds (issue 37 item 5)', async () => {
     let answer: (r: Response) => void = () => undefined;
@@ -159,20 +162,25 @@ describe('SessionTimeStep, rescheduling into the refund cut-off', () => {
     await vi.waitFor(() => expect(store.getState().booking.reservationData?.slotId).toBe('s-late'));
   });
 
-  it('a hold refused because the address holds many of the day (429, decision 0069): the server’s words beside the times, nothing held', async () => {
-    const message =
-      'Many sessions on this day are on hold from your internet connection right now (a shared Wi-Fi, perhaps). Please try again in 4 minutes, or pick another day.';
-    const refused = () =>
-      new Response(JSON.stringify({ error: message, code: 'RATE_LIMITED' }), {
-        status: 429,
-        headers: { 'content-type': 'application/json', 'retry-after': '240' },
-      });
-    const { store } = renderStep({ routes: { 'POST /bookings/reservation': refused } });
-    await userEvent.click(await screen.findByRole('button', { name: /4:00 pm/ }));
-    expect(await screen.findByRole('alert')).toHaveTextContent(message);
-    expect(store.getState().booking.reservationData).toBeNull();
-    expect(screen.getByRole('button', { name: /4:00 pm/ })).toBeEnabled();
-  });
+  it(
+    'a hold refused because the address holds many of the day (429, decision 0069): the server’s words beside the ' +
+      'times, nothing held',
+    async () => {
+      const message =
+        'Many sessions on this day are on hold from your internet connection right now (a shared Wi-Fi, perhaps). ' +
+        'Please try again in 4 minutes, or pick another day.';
+      const refused = () =>
+        new Response(JSON.stringify({ error: message, code: 'RATE_LIMITED' }), {
+          status: 429,
+          headers: { 'content-type': 'application/json', 'retry-after': '240' },
+        });
+      const { store } = renderStep({ routes: { 'POST /bookings/reservation': refused } });
+      await userEvent.click(await screen.findByRole('button', { name: /4:00 pm/ }));
+      expect(await screen.findByRole('alert')).toHaveTextContent(message);
+      expect(store.getState().booking.reservationData).toBeNull();
+      expect(screen.getByRole('button', { name: /4:00 pm/ })).toBeEnabled();
+    },
+  );
 
   it('moves the booking once the family confirms', async () => {
     const { calls } = renderStep({ rescheduleFrom: '2026-12-05T00:00:00.000Z' });
@@ -188,40 +196,46 @@ describe('SessionTimeStep, rescheduling into the refund cut-off', () => {
     );
   });
 
-  it('shows from → to once before moving to a session before the cut-off, and moves nothing until confirmed', async () => {
-    const { calls } = renderStep({ rescheduleFrom: '2026-12-05T00:00:00.000Z' });
-    await userEvent.click(await screen.findByRole('button', { name: /28 November, few left: 1 session left/ }));
-    await userEvent.click(await screen.findByRole('button', { name: /10:00 am/ }));
-    const confirm = await screen.findByRole('dialog', { name: 'Move your booking?' });
-    expect(within(confirm).getByTestId('move-from-to')).toHaveTextContent(
-      /^FromSat 5 Dec, 11:00 am AEDTTo.+10:00 am AEDT$/,
-    );
-    expect(confirm).toHaveTextContent('This uses free move 1 of 2.');
-    expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument();
-    expect(calls.filter((c) => c.startsWith('POST'))).toEqual([]);
-    await userEvent.click(within(confirm).getByRole('button', { name: 'Move my booking' }));
-    await vi.waitFor(() =>
-      expect(calls.filter((c) => c.startsWith('POST'))).toEqual([
-        'POST /bookings/reservation',
-        'POST /bookings/b1/reschedule',
-      ]),
-    );
-  });
+  it(
+    'shows from → to once before moving to a session before the cut-off, and moves nothing until ' + 'confirmed',
+    async () => {
+      const { calls } = renderStep({ rescheduleFrom: '2026-12-05T00:00:00.000Z' });
+      await userEvent.click(await screen.findByRole('button', { name: /28 November, few left: 1 session left/ }));
+      await userEvent.click(await screen.findByRole('button', { name: /10:00 am/ }));
+      const confirm = await screen.findByRole('dialog', { name: 'Move your booking?' });
+      expect(within(confirm).getByTestId('move-from-to')).toHaveTextContent(
+        /^FromSat 5 Dec, 11:00 am AEDTTo.+10:00 am AEDT$/,
+      );
+      expect(confirm).toHaveTextContent('This uses free move 1 of 2.');
+      expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument();
+      expect(calls.filter((c) => c.startsWith('POST'))).toEqual([]);
+      await userEvent.click(within(confirm).getByRole('button', { name: 'Move my booking' }));
+      await vi.waitFor(() =>
+        expect(calls.filter((c) => c.startsWith('POST'))).toEqual([
+          'POST /bookings/reservation',
+          'POST /bookings/b1/reschedule',
+        ]),
+      );
+    },
+  );
 
-  it('asks about the booking as it is now: moved in another tab since, the dialog says from where and which move', async () => {
-    const movedElsewhere = {
-      id: 'b1',
-      status: 'completed',
-      rescheduleCount: 1,
-      slot: { id: 's-other', startAt: '2026-12-06T00:00:00.000Z', endAt: '2026-12-06T00:10:00.000Z' },
-    };
-    renderStep({ rescheduleFrom: '2026-12-05T00:00:00.000Z', routes: { 'GET /bookings/b1': movedElsewhere } });
-    await userEvent.click(await screen.findByRole('button', { name: /28 November, few left: 1 session left/ }));
-    await userEvent.click(await screen.findByRole('button', { name: /10:00 am/ }));
-    const confirm = await screen.findByRole('dialog', { name: 'Move your booking?' });
-    expect(within(confirm).getByTestId('move-from-to')).toHaveTextContent(/^FromSun 6 Dec, 11:00 am AEDTTo/);
-    expect(confirm).toHaveTextContent('This uses free move 2 of 2.');
-  });
+  it(
+    'asks about the booking as it is now: moved in another tab since, the dialog says from where and which ' + 'move',
+    async () => {
+      const movedElsewhere = {
+        id: 'b1',
+        status: 'completed',
+        rescheduleCount: 1,
+        slot: { id: 's-other', startAt: '2026-12-06T00:00:00.000Z', endAt: '2026-12-06T00:10:00.000Z' },
+      };
+      renderStep({ rescheduleFrom: '2026-12-05T00:00:00.000Z', routes: { 'GET /bookings/b1': movedElsewhere } });
+      await userEvent.click(await screen.findByRole('button', { name: /28 November, few left: 1 session left/ }));
+      await userEvent.click(await screen.findByRole('button', { name: /10:00 am/ }));
+      const confirm = await screen.findByRole('dialog', { name: 'Move your booking?' });
+      expect(within(confirm).getByTestId('move-from-to')).toHaveTextContent(/^FromSun 6 Dec, 11:00 am AEDTTo/);
+      expect(confirm).toHaveTextContent('This uses free move 2 of 2.');
+    },
+  );
 
   it('keeps looking without moving when the family chooses another time', async () => {
     const { calls } = renderStep({ rescheduleFrom: '2026-12-05T00:00:00.000Z' });
@@ -272,36 +286,41 @@ describe('SessionTimeStep, choosing another day', () => {
 });
 
 describe('SessionTimeStep, at the sales opening', () => {
-  it('lists the opening day’s sessions as bookable by itself, even when the server opens a moment after this device thinks', async () => {
-    const opensAt = Date.now() + 400;
-    // The server's own clock lags this device's view of it by 700 ms (a Date header has whole seconds).
-    const serverOpen = () => Date.now() >= opensAt + 700;
-    const today = new Intl.DateTimeFormat('en-CA', { timeZone: location.timezone }).format(new Date());
-    const session = slot('s-open', new Date(Date.now() + 3 * 3_600_000).toISOString());
-    const salesOpenAt = new Date(opensAt).toISOString();
-    renderStep({
-      place: { ...location, salesOpenAt },
-      routes: {
-        'GET /booking-slot/loc-1/available-dates': () => ({
-          timezone: location.timezone,
-          salesOpenAt,
-          items: [{ date: today, available: serverOpen() ? 1 : 0, sessions: 1 }],
-        }),
-        'GET /booking-slot/loc-1/available-slots': () => ({
-          timezone: location.timezone,
-          salesOpenAt,
-          items: [{ ...session, status: serverOpen() ? 'available' : 'unavailable' }],
-        }),
-      },
-    });
-    await screen.findByText(/Bookings are open/, undefined, { timeout: 3000 });
-    // The second look, 2 s after the instant, finds the server open: the list shows the session bookable.
-    await vi.waitFor(() => expect(document.querySelector('[data-status="available"]')).not.toBeNull(), {
-      timeout: 5000,
-      interval: 100,
-    });
-    expect(screen.queryByText('Fully booked.')).not.toBeInTheDocument();
-  }, 10_000);
+  it(
+    'lists the opening day’s sessions as bookable by itself, even when the server opens a moment after this device ' +
+      'thinks',
+    async () => {
+      const opensAt = Date.now() + 400;
+      // The server's own clock lags this device's view of it by 700 ms (a Date header has whole seconds).
+      const serverOpen = () => Date.now() >= opensAt + 700;
+      const today = new Intl.DateTimeFormat('en-CA', { timeZone: location.timezone }).format(new Date());
+      const session = slot('s-open', new Date(Date.now() + 3 * 3_600_000).toISOString());
+      const salesOpenAt = new Date(opensAt).toISOString();
+      renderStep({
+        place: { ...location, salesOpenAt },
+        routes: {
+          'GET /booking-slot/loc-1/available-dates': () => ({
+            timezone: location.timezone,
+            salesOpenAt,
+            items: [{ date: today, available: serverOpen() ? 1 : 0, sessions: 1 }],
+          }),
+          'GET /booking-slot/loc-1/available-slots': () => ({
+            timezone: location.timezone,
+            salesOpenAt,
+            items: [{ ...session, status: serverOpen() ? 'available' : 'unavailable' }],
+          }),
+        },
+      });
+      await screen.findByText(/Bookings are open/, undefined, { timeout: 3000 });
+      // The second look, 2 s after the instant, finds the server open: the list shows the session bookable.
+      await vi.waitFor(() => expect(document.querySelector('[data-status="available"]')).not.toBeNull(), {
+        timeout: 5000,
+        interval: 100,
+      });
+      expect(screen.queryByText('Fully booked.')).not.toBeInTheDocument();
+    },
+    10_000,
+  );
 });
 
 describe("SessionTimeStep, the family's own hold after signing out and in (issue 53 item 4)", () => {
@@ -311,48 +330,51 @@ describe("SessionTimeStep, the family's own hold after signing out and in (issue
     localStorage.clear();
   });
 
-  it('shows the held session as theirs, not Taken, and a tap resumes it at Package with the packages chosen before', async () => {
-    const held = {
-      id: 'h9',
-      slotId: 's-late',
-      locationId: 'loc-1',
-      status: 'active',
-      expiresAt: '2099-01-01T00:00:00.000Z',
-      refreshesLeft: 2,
-      bookingId: null,
-    };
-    // Written before the sign-out (kept-cart.ts); the purge and the wizard's reset left it.
-    localStorage.setItem(
-      KEPT_CART_KEY,
-      JSON.stringify({
-        holdId: 'h9',
-        packages: { p1: { _id: 'p1', type: 'package', totalQuantity: 2, totalPrice: 7990, remove: false } },
-      }),
-    );
-    const t = renderStep({
-      routes: {
-        'GET /bookings/reservation': { items: [held] },
-        'GET /common/locations': { items: [location] },
-        'GET /booking-slot/loc-1/slots/s-late': { ...tomorrow[0]!, status: 'reserved' },
-        'GET /booking-slot/loc-1/available-slots': {
-          timezone: location.timezone,
-          items: [{ ...tomorrow[0]!, status: 'reserved' }],
+  it(
+    'shows the held session as theirs, not Taken, and a tap resumes it at Package with the packages chosen ' + 'before',
+    async () => {
+      const held = {
+        id: 'h9',
+        slotId: 's-late',
+        locationId: 'loc-1',
+        status: 'active',
+        expiresAt: '2099-01-01T00:00:00.000Z',
+        refreshesLeft: 2,
+        bookingId: null,
+      };
+      // Written before the sign-out (kept-cart.ts); the purge and the wizard's reset left it.
+      localStorage.setItem(
+        KEPT_CART_KEY,
+        JSON.stringify({
+          holdId: 'h9',
+          packages: { p1: { _id: 'p1', type: 'package', totalQuantity: 2, totalPrice: 7990, remove: false } },
+        }),
+      );
+      const t = renderStep({
+        routes: {
+          'GET /bookings/reservation': { items: [held] },
+          'GET /common/locations': { items: [location] },
+          'GET /booking-slot/loc-1/slots/s-late': { ...tomorrow[0]!, status: 'reserved' },
+          'GET /booking-slot/loc-1/available-slots': {
+            timezone: location.timezone,
+            items: [{ ...tomorrow[0]!, status: 'reserved' }],
+          },
         },
-      },
-    });
-    const mine = await screen.findByRole('button', { name: '4:00 pm, yours: continue' });
-    expect(screen.queryByRole('button', { name: /taken/ })).toBeNull();
-    expect(mine).toBeEnabled();
-    await userEvent.click(mine);
-    const state = t.store.getState();
-    expect(state.booking.reservationData).toEqual({ holdId: 'h9', slotId: 's-late', expiresAt: held.expiresAt });
-    expect(selectActiveStep(state)).toBe(stepIndex('package'));
-    expect(state.booking.packages).toEqual({
-      p1: { _id: 'p1', type: 'package', totalQuantity: 2, totalPrice: 7990, remove: false },
-    });
-    // Asked to hold nothing anew: the hold is the one the server keeps.
-    expect(t.calls).not.toContain('POST /bookings/reservation');
-    // The note is used once.
-    expect(localStorage.getItem(KEPT_CART_KEY)).toBeNull();
-  });
+      });
+      const mine = await screen.findByRole('button', { name: '4:00 pm, yours: continue' });
+      expect(screen.queryByRole('button', { name: /taken/ })).toBeNull();
+      expect(mine).toBeEnabled();
+      await userEvent.click(mine);
+      const state = t.store.getState();
+      expect(state.booking.reservationData).toEqual({ holdId: 'h9', slotId: 's-late', expiresAt: held.expiresAt });
+      expect(selectActiveStep(state)).toBe(stepIndex('package'));
+      expect(state.booking.packages).toEqual({
+        p1: { _id: 'p1', type: 'package', totalQuantity: 2, totalPrice: 7990, remove: false },
+      });
+      // Asked to hold nothing anew: the hold is the one the server keeps.
+      expect(t.calls).not.toContain('POST /bookings/reservation');
+      // The note is used once.
+      expect(localStorage.getItem(KEPT_CART_KEY)).toBeNull();
+    },
+  );
 });

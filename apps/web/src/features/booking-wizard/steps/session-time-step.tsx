@@ -107,8 +107,10 @@ export function SessionTimeStep({ focusOnMount }: { focusOnMount: boolean }) {
         <>
           {slotType?.name} at {location?.name}.{' '}
           {rescheduling
-            ? `Pick a new time: we show you the change before anything moves, and the price stays the same.${policy ? ` You have used ${toMove.movesUsed} of ${policy.rescheduleLimit} free moves.` : ''}`
-            : `Picking a time holds it for you${policy ? ` for ${policy.holdMinutes} minutes` : ''} while you finish booking.`}
+            ? `Pick a new time: we show you the change before anything moves, and the price stays the ` +
+              `same.${policy ? ` You have used ${toMove.movesUsed} of ${policy.rescheduleLimit} free moves.` : ''}`
+            : `Picking a time holds it for ` +
+              `you${policy ? ` for ${policy.holdMinutes} minutes` : ''} while you finish booking.`}
         </>
       }
       focusOnMount={focusOnMount}
@@ -221,7 +223,10 @@ export function SessionTimeStep({ focusOnMount }: { focusOnMount: boolean }) {
   );
 }
 
-/** Scrolls `el` to the top of the view (below the sticky bars: html's scroll-padding) unless it is already in the upper part. */
+/**
+ * Scrolls `el` to the top of the view (below the sticky bars: html's scroll-padding) unless it is already in the upper
+ * part.
+ */
 function bringIntoView(el: HTMLElement | null) {
   if (!el) return;
   const top = el.getBoundingClientRect().top;

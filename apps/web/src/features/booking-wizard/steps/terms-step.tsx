@@ -92,7 +92,12 @@ export function TermsStep({ focusOnMount }: { focusOnMount: boolean }) {
           </p>
         </div>
       )}
-      <label className="flex min-h-11 cursor-pointer items-start gap-3 rounded-2xl border-2 border-cream-300 bg-cream-50 p-4 has-checked:border-pine-700 has-checked:bg-pine-50">
+      <label
+        className={
+          'flex min-h-11 cursor-pointer items-start gap-3 rounded-2xl border-2 border-cream-300 ' +
+          'bg-cream-50 p-4 has-checked:border-pine-700 has-checked:bg-pine-50'
+        }
+      >
         <input
           type="checkbox"
           checked={accepted}

@@ -52,7 +52,11 @@ const openOffer = createAsyncThunk<string, string, { state: WizardRootState; rej
       session_start: slot.startAt,
     });
     // Said when opened (issue 37 item 10): why the wizard opens at Package with a session held.
-    return `A session came free for you: ${formatSessionTime(slot.startAt, location.timezone)} at ${location.name}. It is held for you: choose your package to book it.`;
+    return (
+      `A session came free for you: ` +
+      `${formatSessionTime(slot.startAt, location.timezone)} at ${location.name}. It is held for you: choose your ` +
+      `package to book it.`
+    );
   },
 );
 

@@ -162,7 +162,8 @@ describe('the offer link (/create-booking?offer=)', () => {
     // Opened, it says why (issue 37 item 10).
     expect(
       await screen.findByText(
-        'A session came free for you: Sun 6 Dec, 10:00 am AEDT at Kringle Sydney, Pitt Street. It is held for you: choose your package to book it.',
+        'A session came free for you: Sun 6 Dec, 10:00 am AEDT at Kringle Sydney, Pitt Street. It is held for you: ' +
+          'choose your package to book it.',
       ),
     ).toBeInTheDocument();
   });

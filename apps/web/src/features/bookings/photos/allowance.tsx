@@ -17,7 +17,10 @@ export function photosBought(
     .reduce((n, o) => n + o.items.filter((i) => i.type === 'photo').reduce((m, i) => m + i.quantity, 0), 0);
 }
 
-/** "3 of 5 chosen", that every photo is included, or, once some were bought, what came with the package and what was bought. */
+/**
+ * "3 of 5 chosen", that every photo is included, or, once some were bought, what came with the package and what was
+ * bought.
+ */
 export function allowanceWords(g: Pick<Gallery, 'included' | 'unlocked'>, bought = 0): string {
   if (g.included === 'all') return 'Every photo is included in your package.';
   const extra = Math.min(bought, g.included);

@@ -9,7 +9,10 @@ import { useCheckoutPhotosMutation } from './api';
 
 const plural = (n: number) => `${n} photo${n === 1 ? '' : 's'}`;
 
-/** Stripe tells the API by webhook, a moment after the card is accepted: the gallery is asked again until the photos show unlocked. */
+/**
+ * Stripe tells the API by webhook, a moment after the card is accepted: the gallery is asked again until the photos
+ * show unlocked.
+ */
 const POLL_MS = 1000;
 const POLL_TRIES = 20;
 

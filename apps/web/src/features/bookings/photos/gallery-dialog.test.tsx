@@ -82,33 +82,36 @@ describe('the family gallery', () => {
     expect(photosLabel({ photoCount: 0 })).toBe('Photos');
   });
 
-  it('offers locked photos to buy once the allowance is used, priced, and opens the card form for the order', async () => {
-    let body: string | null = null;
-    open((call) => {
-      if (call.method === 'GET' && call.path === `/bookings/${booking.id}/photos`)
-        return gallery({ items: [photo(1, true), photo(2, true), photo(3)], unlocked: 2 });
-      if (call.method === 'GET' && call.path === '/common/stripe-client-secret')
-        return { provider: 'stripe', publishableKey: 'pk_test_x', sandbox: true, sandboxUrl: 'http://127.0.0.1:1' };
-      if (call.method === 'POST' && call.path === `/bookings/${booking.id}/photos/checkout`) {
-        body = call.body;
-        return { orderId: '7a6b7c8d-9e0f-4a1b-8c2d-3e4f5a6b7c8d', client_secret: 'pi_1_secret_2', amountCents: 900 };
-      }
-    });
-    const dialog = await screen.findByRole('dialog', { name: 'Your photos' });
-    expect(
-      await within(dialog).findByText('Want more? Buy any other photo for $9.00 each: pick them below.'),
-    ).toBeInTheDocument();
-    expect(within(dialog).queryByRole('button', { name: 'Choose photo 3' })).toBeNull();
-    await userEvent.click(within(dialog).getByRole('button', { name: 'Buy photo 3' }));
-    expect(within(dialog).getByRole('region', { name: 'Buy 1 photo' })).toHaveTextContent(
-      '1 photo × $9.00 (incl. GST)$9.00',
-    );
-    await userEvent.click(within(dialog).getByRole('button', { name: 'Pay for 1 photo' }));
-    expect(await within(dialog).findByRole('button', { name: 'Pay $9.00' })).toBeInTheDocument();
-    expect(JSON.parse(body!)).toEqual({ photoIds: [photo(3).id] });
-    // The order is open: the choice stays until it is paid or dropped.
-    expect(within(dialog).getByRole('button', { name: 'Buying photo 3' })).toBeDisabled();
-  });
+  it(
+    'offers locked photos to buy once the allowance is used, priced, and opens the card form for the ' + 'order',
+    async () => {
+      let body: string | null = null;
+      open((call) => {
+        if (call.method === 'GET' && call.path === `/bookings/${booking.id}/photos`)
+          return gallery({ items: [photo(1, true), photo(2, true), photo(3)], unlocked: 2 });
+        if (call.method === 'GET' && call.path === '/common/stripe-client-secret')
+          return { provider: 'stripe', publishableKey: 'pk_test_x', sandbox: true, sandboxUrl: 'http://127.0.0.1:1' };
+        if (call.method === 'POST' && call.path === `/bookings/${booking.id}/photos/checkout`) {
+          body = call.body;
+          return { orderId: '7a6b7c8d-9e0f-4a1b-8c2d-3e4f5a6b7c8d', client_secret: 'pi_1_secret_2', amountCents: 900 };
+        }
+      });
+      const dialog = await screen.findByRole('dialog', { name: 'Your photos' });
+      expect(
+        await within(dialog).findByText('Want more? Buy any other photo for $9.00 each: pick them below.'),
+      ).toBeInTheDocument();
+      expect(within(dialog).queryByRole('button', { name: 'Choose photo 3' })).toBeNull();
+      await userEvent.click(within(dialog).getByRole('button', { name: 'Buy photo 3' }));
+      expect(within(dialog).getByRole('region', { name: 'Buy 1 photo' })).toHaveTextContent(
+        '1 photo × $9.00 (incl. GST)$9.00',
+      );
+      await userEvent.click(within(dialog).getByRole('button', { name: 'Pay for 1 photo' }));
+      expect(await within(dialog).findByRole('button', { name: 'Pay $9.00' })).toBeInTheDocument();
+      expect(JSON.parse(body!)).toEqual({ photoIds: [photo(3).id] });
+      // The order is open: the choice stays until it is paid or dropped.
+      expect(within(dialog).getByRole('button', { name: 'Buying photo 3' })).toBeDisabled();
+    },
+  );
 
   it('shows the previews, the allowance and the expiry; unlocks the chosen ones within the allowance', async () => {
     let unlockBody: string | null = null;
@@ -183,58 +186,63 @@ describe('the family gallery', () => {
     expect(screen.getByRole('dialog', { name: 'Your photos' })).toBeInTheDocument();
   });
 
-  it("lists the photos bought, each with its tax invoice (and refund receipt), apart from the booking's own order", async () => {
-    const photoLine = (n: number) => ({
-      id: photo(1).id,
-      type: 'photo' as const,
-      name: 'Extra digital photo',
-      quantity: n,
-      unitPriceCents: 900,
-      totalCents: 900 * n,
-    });
-    const bought = anOrder({
-      id: '5a6b7c8d-9e0f-4a1b-8c2d-3e4f5a6b7c8d',
-      amountCents: 900,
-      items: [photoLine(1)],
-      paidAt: '2026-12-07T01:00:00.000Z',
-    });
-    const refunded = anOrder({
-      id: '4a6b7c8d-9e0f-4a1b-8c2d-3e4f5a6b7c8d',
-      amountCents: 1800,
-      refundedCents: 1800,
-      paymentStatus: 'refunded',
-      items: [photoLine(2)],
-      paidAt: '2026-12-08T01:00:00.000Z',
-    });
-    const pending = anOrder({
-      id: '3a6b7c8d-9e0f-4a1b-8c2d-3e4f5a6b7c8d',
-      status: 'pending',
-      paymentStatus: null,
-      paidAt: null,
-      items: [photoLine(1)],
-    });
-    open(
-      (call) =>
-        call.method === 'GET'
-          ? gallery({ items: [photo(1, true), photo(2, true), photo(3, true)], unlocked: 3 })
-          : undefined,
-      () => [anOrder(), bought, refunded, pending],
-    );
-    const purchases = await screen.findByRole('region', { name: 'Photos you bought' });
-    expect(
-      within(purchases)
-        .getAllByRole('listitem')
-        .map((li) => li.textContent),
-    ).toEqual([
-      expect.stringContaining('1 photo on 7 December 2026, $9.00'),
-      expect.stringContaining('2 photos on 8 December 2026, $18.00, $18.00 refunded'),
-    ]);
-    expect(within(purchases).getByRole('button', { name: 'Tax invoice for 1 photo on 7 December 2026' })).toBeEnabled();
-    expect(
-      within(purchases).getByRole('button', { name: 'Tax invoice for 2 photos on 8 December 2026' }),
-    ).toBeEnabled();
-    expect(within(purchases).getAllByRole('button', { name: /^Refund receipt/ })).toHaveLength(1);
-  });
+  it(
+    "lists the photos bought, each with its tax invoice (and refund receipt), apart from the booking's own " + 'order',
+    async () => {
+      const photoLine = (n: number) => ({
+        id: photo(1).id,
+        type: 'photo' as const,
+        name: 'Extra digital photo',
+        quantity: n,
+        unitPriceCents: 900,
+        totalCents: 900 * n,
+      });
+      const bought = anOrder({
+        id: '5a6b7c8d-9e0f-4a1b-8c2d-3e4f5a6b7c8d',
+        amountCents: 900,
+        items: [photoLine(1)],
+        paidAt: '2026-12-07T01:00:00.000Z',
+      });
+      const refunded = anOrder({
+        id: '4a6b7c8d-9e0f-4a1b-8c2d-3e4f5a6b7c8d',
+        amountCents: 1800,
+        refundedCents: 1800,
+        paymentStatus: 'refunded',
+        items: [photoLine(2)],
+        paidAt: '2026-12-08T01:00:00.000Z',
+      });
+      const pending = anOrder({
+        id: '3a6b7c8d-9e0f-4a1b-8c2d-3e4f5a6b7c8d',
+        status: 'pending',
+        paymentStatus: null,
+        paidAt: null,
+        items: [photoLine(1)],
+      });
+      open(
+        (call) =>
+          call.method === 'GET'
+            ? gallery({ items: [photo(1, true), photo(2, true), photo(3, true)], unlocked: 3 })
+            : undefined,
+        () => [anOrder(), bought, refunded, pending],
+      );
+      const purchases = await screen.findByRole('region', { name: 'Photos you bought' });
+      expect(
+        within(purchases)
+          .getAllByRole('listitem')
+          .map((li) => li.textContent),
+      ).toEqual([
+        expect.stringContaining('1 photo on 7 December 2026, $9.00'),
+        expect.stringContaining('2 photos on 8 December 2026, $18.00, $18.00 refunded'),
+      ]);
+      expect(
+        within(purchases).getByRole('button', { name: 'Tax invoice for 1 photo on 7 December 2026' }),
+      ).toBeEnabled();
+      expect(
+        within(purchases).getByRole('button', { name: 'Tax invoice for 2 photos on 8 December 2026' }),
+      ).toBeEnabled();
+      expect(within(purchases).getAllByRole('button', { name: /^Refund receipt/ })).toHaveLength(1);
+    },
+  );
 
   it('shows no purchases when only the booking itself was paid', async () => {
     open((call) => (call.method === 'GET' ? gallery() : undefined));

@@ -20,7 +20,8 @@ import { PhotoViewer } from './photo-viewer';
 type Photo = Gallery['items'][number];
 
 const expiryWords = (expiresAt: string, timeZone: string) =>
-  `Kept until ${new Intl.DateTimeFormat('en-AU', { weekday: 'short', day: 'numeric', month: 'long', year: 'numeric', timeZone }).format(new Date(expiresAt))}, then deleted. Download the ones you want to keep.`;
+  `Kept until ${new Intl.DateTimeFormat('en-AU', { weekday: 'short', day: 'numeric', month: 'long', year: 'numeric', timeZone }).format(new Date(expiresAt))}, then deleted. ` +
+  `Download the ones you want to keep.`;
 
 /**
  * The family's gallery of one booking (issue 39): watermarked previews, the allowance, choosing
@@ -142,8 +143,17 @@ export default function GalleryDialog({ booking, onClose }: { booking: Booking; 
     <Dialog.Root open onOpenChange={(next) => !next && viewing === null && onClose()}>
       <Dialog.Portal>
         <Dialog.Overlay className="fixed inset-0 z-40 bg-ink-900/40" />
-        <Dialog.Content className="fixed inset-0 z-40 flex flex-col overflow-y-auto bg-cream-50 sm:inset-6 sm:rounded-2xl sm:shadow-xl">
-          <div className="sticky top-0 z-10 flex flex-wrap items-start gap-x-4 gap-y-2 border-b border-cream-200 bg-cream-50 p-4 sm:px-6">
+        <Dialog.Content
+          className={
+            'fixed inset-0 z-40 flex flex-col overflow-y-auto bg-cream-50 sm:inset-6 ' + 'sm:rounded-2xl sm:shadow-xl'
+          }
+        >
+          <div
+            className={
+              'sticky top-0 z-10 flex flex-wrap items-start gap-x-4 gap-y-2 border-b border-cream-200 ' +
+              'bg-cream-50 p-4 sm:px-6'
+            }
+          >
             <div className="flex min-w-0 flex-1 flex-col gap-1">
               <Dialog.Title className="text-xl font-semibold text-ink-900">Your photos</Dialog.Title>
               <Dialog.Description className="text-sm text-ink-700">
