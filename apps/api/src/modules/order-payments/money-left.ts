@@ -42,7 +42,8 @@ const NONE: Money = moneyOf({ amountCents: 0, paid: false, refundedCents: 0, uns
 
 /** The refunds of the order `o` (an alias in the caller's query) not yet at the card. */
 const unsettledOf = (o: SQL) =>
-  sql`coalesce((select sum(r.amount_cents) from refunds r where r.order_id = ${o}.id and r.status <> 'succeeded'), 0)::int`;
+  sql`coalesce((select sum(r.amount_cents) from refunds r
+    where r.order_id = ${o}.id and r.status <> 'succeeded'), 0)::int`;
 
 /** The figures `moneyOf` needs, as one JSON array: [amount, paid, refunded, unsettled]. */
 const moneyFacts = (o: SQL) =>
@@ -62,8 +63,8 @@ export const moneyOfRow = (row: unknown): Money => {
  * value; read the result with `moneyOfRow`.
  */
 export const moneyOfBooking = (bookingId: SQLWrapper) =>
-  sql<unknown>`(select ${moneyFacts(sql.raw('lo'))} from orders lo where lo.booking_id = ${bookingId} and lo.kind = 'booking'
-    order by lo.created_at desc limit 1)`;
+  sql<unknown>`(select ${moneyFacts(sql.raw('lo'))} from orders lo
+    where lo.booking_id = ${bookingId} and lo.kind = 'booking' order by lo.created_at desc limit 1)`;
 
 /** One order's money (locked by a caller that will refund from it). */
 export async function moneyOnOrder(db: DbOrTx, orderId: string): Promise<Money> {
