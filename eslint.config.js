@@ -28,6 +28,8 @@ const API_MODULES = [
   'catalogue',
   'orders',
   'booking-lifecycle',
+  // An order's payment and refunds: their states, named moves and the money left (decision 0091).
+  'order-payments',
   'check-in',
   'app-check',
   'staff-accounts',

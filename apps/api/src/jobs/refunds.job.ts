@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { duePendingRefunds } from '../modules/booking-lifecycle/refunds.repository';
+import { duePendingRefunds } from '../modules/order-payments/refunds.repository';
 import { sendRefund } from '../modules/payments/refunds.service';
 import type { Job } from './runner';
 

@@ -5,12 +5,8 @@ import { bookings, orders } from '../../src/db/schema/bookings';
 import { reservations } from '../../src/db/schema/reservations';
 import { demoSeason } from '../../src/modules/catalogue/demo-season';
 import { loadSeason } from '../../src/modules/catalogue/season.service';
-import {
-  findBooking,
-  findOrder,
-  type BookingRow,
-  type OrderRow,
-} from '../../src/modules/booking-lifecycle/booking-rows.repository';
+import { findBooking, findOrder, type BookingRow } from '../../src/modules/booking-lifecycle/booking-rows.repository';
+import type { OrderRow } from '../../src/modules/order-payments/order-rows.repository';
 import {
   nextState,
   stateOf,
@@ -18,7 +14,7 @@ import {
   type TransitionName,
 } from '../../src/modules/booking-lifecycle/transition-table';
 import * as transitions from '../../src/modules/booking-lifecycle/transitions';
-import { SYSTEM } from '../../src/modules/booking-lifecycle/audit.repository';
+import { SYSTEM } from '../../src/modules/audit-trail/audit-entries.repository';
 import { bookDirect, createPerson, type Person } from '../staff/staff-fixtures';
 import { createTestApp, type TestApp } from '../helpers/test-app';
 
@@ -133,9 +129,14 @@ describe('named booking transitions on real rows', () => {
   it.each(STATES)(
     'a payment for a booking in %s: confirmed, refunded with the session lost, or refunded as late',
     async (state) => {
-      const { booking, order } = await bookingIn(state);
+      const { booking, order: made } = await bookingIn(state);
       if (state === 'lapsed')
         await t.db.execute(sql`update slots set booking_id = null where id = ${booking.slotId}::uuid`);
+      // The webhook records a payment only on an unpaid order (an order paid already is left alone):
+      // a booking not awaiting payment is paid late on an order its cancel, or a decline, left failed.
+      if (made.status === 'paid')
+        await t.db.update(orders).set({ status: 'failed', paidAt: null }).where(eq(orders.id, made.id));
+      const order = (await findOrder(t.db, made.id))!;
       const result = await t.db.transaction((tx) =>
         transitions.recordPayment({ tx, now: t.clock.now(), log, actor: SYSTEM }, booking, order, `pi_${randomUUID()}`),
       );
@@ -160,6 +161,22 @@ describe('named booking transitions on real rows', () => {
       status: 'cancelled',
       cancelReason: 'session_taken_before_payment',
     });
+  });
+
+  it('a payment recorded on an order already paid is refused, changing nothing (decision 0091)', async () => {
+    const { booking, order } = await bookingIn('confirmed');
+    expect(order.status).toBe('paid');
+    const before = logged.length;
+    await expect(
+      t.db.transaction((tx) =>
+        transitions.recordPayment({ tx, now: t.clock.now(), log, actor: SYSTEM }, booking, order, `pi_${randomUUID()}`),
+      ),
+    ).rejects.toMatchObject({ code: 'ILLEGAL_TRANSITION', statusCode: 409 });
+    expect(logged.slice(before)).toEqual([{ orderId: order.id, move: 'succeed' }]);
+    expect(await findOrder(t.db, order.id)).toEqual(order);
+    expect(await findBooking(t.db, booking.id)).toEqual(booking);
+    const refunds = await t.db.execute(sql`select 1 from refunds where order_id = ${order.id}::uuid`);
+    expect(refunds.rows).toEqual([]);
   });
 
   it('a check-in moves a confirmed or no-show booking once and nothing else', async () => {

@@ -6,7 +6,7 @@ import { slots } from '../../src/db/schema/catalogue';
 import { mailOutbox } from '../../src/db/schema/mail';
 import { ManualClock } from '../../src/lib/clock';
 import { reconcilePayments } from '../../src/modules/payments/payment-reconciliation.service';
-import { refundsOfBooking } from '../../src/modules/booking-lifecycle/refunds.repository';
+import { refundsOfBooking } from '../../src/modules/order-payments/refunds.repository';
 import { settleLapsedCheckouts } from '../../src/modules/payments/unpaid-checkouts.service';
 import { createCustomer, type TestCustomer } from '../helpers/customers';
 import { CARDS, listenForWebhooks, payWithCard, startSandbox } from '../helpers/payments';

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { LineItem } from '../../src/db/schema/bookings';
 import { bookings, orders } from '../../src/db/schema/bookings';
-import { markRefundSucceeded, syncOrderRefunded } from '../../src/modules/booking-lifecycle/refunds.repository';
+import { markRefundSucceeded, syncOrderRefunded } from '../../src/modules/order-payments/refunds.repository';
 import { newBookingReference } from '../../src/modules/checkout/booking-reference';
 import type { Person, StaffDay } from '../staff/staff-fixtures';
 

@@ -2,10 +2,10 @@ import { zonedToInstant } from '@kringle/contracts/dates';
 import { sql } from 'drizzle-orm';
 import type Stripe from 'stripe';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { familyActor } from '../../src/modules/booking-lifecycle/audit.repository';
+import { familyActor } from '../../src/modules/audit-trail/audit-entries.repository';
 import { batchHold } from '../../src/modules/booking-lifecycle/hold-statements.repository';
-import { recordFailedRefund, settleRefund } from '../../src/modules/booking-lifecycle/refund-transitions';
-import { insertRefund } from '../../src/modules/booking-lifecycle/refunds.repository';
+import { recordFailedRefund, settleRefund } from '../../src/modules/order-payments/payment-moves';
+import { insertRefund } from '../../src/modules/order-payments/refunds.repository';
 import {
   claimSlot,
   closeSessions,

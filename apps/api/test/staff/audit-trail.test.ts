@@ -1,7 +1,7 @@
 import { zonedToInstant } from '@kringle/contracts/dates';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { SYSTEM } from '../../src/modules/booking-lifecycle/audit.repository';
+import { SYSTEM } from '../../src/modules/audit-trail/audit-entries.repository';
 import { lockBooking } from '../../src/modules/booking-lifecycle/booking-rows.repository';
 import { markNoShow } from '../../src/modules/booking-lifecycle/transitions';
 import { expectContractError } from '../security/security-fixtures';

@@ -1,7 +1,7 @@
 import type { AuditAbout } from '@kringle/contracts/audit';
 import { sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
-import type { AuditRow } from '../booking-lifecycle/audit.repository';
+import type { AuditRow } from './audit-list.repository';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const ids = (values: unknown[]) => [

@@ -2,7 +2,7 @@ import { ACTOR_KIND_LABELS } from '@kringle/contracts/audit';
 import { AUDIT_ACTION_LABELS } from '@kringle/contracts/audit-actions';
 import type { AuditAbout } from '@kringle/contracts/audit';
 import { describeChange } from '@kringle/contracts/audit-words';
-import type { AuditRow } from '../booking-lifecycle/audit.repository';
+import type { AuditRow } from './audit-list.repository';
 import { csvCell } from '../staff/run-sheet.csv';
 
 const HEADER = [

@@ -2,7 +2,7 @@ import type { AuditAbout, AuditEntry, AuditList, AuditQuery } from '@kringle/con
 import { addDays, zonedToInstant } from '@kringle/contracts/dates';
 import type { FastifyInstance } from 'fastify';
 import { errors } from '../../lib/errors';
-import { listAuditEntries, type AuditFilter, type AuditRow } from '../booking-lifecycle/audit.repository';
+import { listAuditEntries, type AuditFilter, type AuditRow } from './audit-list.repository';
 import { aboutOf } from './audit-about.repository';
 
 type Deps = Pick<FastifyInstance, 'db'>;

@@ -1,4 +1,5 @@
-import { and, eq, isNull, sql } from 'drizzle-orm';
+import { and, eq, isNull } from 'drizzle-orm';
+import type { OrderRow } from '../order-payments/order-rows.repository';
 import type { DbOrTx, Tx } from '../../db/client';
 import { bookings, orders } from '../../db/schema/bookings';
 import { reservations } from '../../db/schema/reservations';
@@ -8,13 +9,11 @@ import { checkInCodeFor } from '../check-in/check-in-codes';
 
 /**
  * A booking and its order as rows: read and locked here by every module that moves a booking
- * through its life; written only by transitions.ts (and the details, reminder and reconciliation
- * bookkeeping beside this file).
+ * through its life. The booking is written only by transitions.ts (and the details and reminder
+ * bookkeeping beside this file), the order's payment only by order-payments/payment-moves.ts.
  */
 export type BookingRow = typeof bookings.$inferSelect;
-export type OrderRow = typeof orders.$inferSelect;
 export type NewBooking = typeof bookings.$inferInsert;
-export type NewOrder = typeof orders.$inferInsert;
 
 export async function findBooking(db: DbOrTx, id: string): Promise<BookingRow | undefined> {
   const [row] = await db.select().from(bookings).where(eq(bookings.id, id));
@@ -55,18 +54,8 @@ export async function setBooking(
   return (result.rowCount ?? 0) === 1;
 }
 
-/** Only for transitions.ts. */
-export async function setOrder(tx: Tx, id: string, values: Partial<NewOrder>): Promise<void> {
-  await tx.update(orders).set(values).where(eq(orders.id, id));
-}
-
 export async function insertBookingRow(tx: Tx, values: NewBooking): Promise<BookingRow> {
   const [row] = await tx.insert(bookings).values(values).returning();
-  return row!;
-}
-
-export async function insertOrderRow(tx: Tx, values: NewOrder): Promise<OrderRow> {
-  const [row] = await tx.insert(orders).values(values).returning();
   return row!;
 }
 
@@ -82,19 +71,6 @@ export async function setReservationStatus(
     .update(reservations)
     .set({ status, updatedAt: now, ...(bookingId ? { bookingId } : {}) })
     .where(eq(reservations.id, id));
-}
-
-/** Stores the PaymentIntent once; a concurrent duplicate call keeps the first (same idempotency key, same intent). */
-export async function attachPaymentIntent(
-  db: DbOrTx,
-  orderId: string,
-  paymentIntentId: string,
-  clientSecret: string,
-): Promise<void> {
-  await db
-    .update(orders)
-    .set({ paymentIntentId, clientSecret })
-    .where(and(eq(orders.id, orderId), sql`${orders.paymentIntentId} is null`));
 }
 
 export async function slotStart(tx: DbOrTx, slotId: string): Promise<Date> {

@@ -5,7 +5,7 @@ import { users } from '../../db/schema/accounts';
 import { bookings, type LineItem } from '../../db/schema/bookings';
 import { locations, slots, slotTypes } from '../../db/schema/catalogue';
 import { reservations } from '../../db/schema/reservations';
-import { leftOnBooking } from './money-left';
+import { moneyOfBooking, moneyOfRow } from '../order-payments/money-left';
 
 /**
  * "A booking with its place and time", read once (decision 0049): the family's answers, the
@@ -25,13 +25,11 @@ const COLUMNS = {
   slotType: { name: slotTypes.name, allowsPets: slotTypes.allowsPets },
   /** The checkout's hold (continue-payment works until it lapses). */
   holdExpiresAt: reservations.expiresAt,
-  /** The booking's own order: photos bought later are orders of their own (decision 0065). */
-  refundedCents:
-    sql<number>`coalesce((select sum(o.refunded_cents) from orders o where o.booking_id = ${bookings.id} and o.kind = 'booking'), 0)::int`.mapWith(
-      Number,
-    ),
-  /** What is left to refund on it (the one definition, money-left.ts): every refund offered starts here. */
-  leftCents: leftOnBooking(bookings.id).mapWith(Number),
+  /**
+   * The money of its own order (photos bought later are orders of their own, decision 0065):
+   * refunded, and left to refund (money-left.ts, the one function: every refund offered starts here).
+   */
+  money: moneyOfBooking(bookings.id),
   /** Photos in its gallery while it is open (the card says "5 photos"; decision 0065). */
   photoCount: sql<number>`(select count(*) from photos p join photo_galleries g on g.booking_id = p.booking_id
     where p.booking_id = ${bookings.id} and g.deleted_at is null and g.expires_at > now())::int`.mapWith(Number),
@@ -110,6 +108,7 @@ export interface BookingView {
 export function toView(r: BookingRead): BookingView {
   const b = r.booking;
   const unpaid = b.status === 'payment_pending' || b.status === 'payment_failed';
+  const money = moneyOfRow(r.money);
   return {
     id: b.id,
     reference: b.reference,
@@ -126,8 +125,8 @@ export function toView(r: BookingRead): BookingView {
     slotTypeName: r.slotType.name,
     items: b.items,
     amountCents: b.amountCents,
-    refundedCents: r.refundedCents,
-    leftCents: r.leftCents,
+    refundedCents: money.refundedCents,
+    leftCents: money.leftCents,
     rescheduleCount: b.rescheduleCount,
     createdAt: b.createdAt,
     details: b.details ?? null,

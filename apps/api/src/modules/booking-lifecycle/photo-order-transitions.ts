@@ -1,8 +1,10 @@
 import type { AuditAction } from '@kringle/contracts/audit-actions';
-import { insertAuditEntry } from './audit.repository';
-import { insertOrderRow, setOrder, type BookingRow, type NewOrder, type OrderRow } from './booking-rows.repository';
+import { insertAuditEntry } from '../audit-trail/audit-entries.repository';
+import type { BookingRow } from './booking-rows.repository';
+import type { NewOrder, OrderRow } from '../order-payments/order-rows.repository';
+import { declinePayment, openPayment, requestRefund, succeedPayment } from '../order-payments/payment-moves';
 import { lockOpenGalleryWith, unlockBoughtPhotos } from './photo-orders.repository';
-import { insertRefund, type RefundRow } from './refunds.repository';
+import type { RefundRow } from '../order-payments/refunds.repository';
 import { nextState, stateOf } from './transition-table';
 import { guard, type Ctx } from './transitions';
 
@@ -39,10 +41,10 @@ async function auditOrder(
 export async function openPhotoOrder(
   ctx: Ctx,
   booking: Booking,
-  order: Omit<NewOrder, 'bookingId' | 'kind' | 'photoIds'> & { photoIds: string[] },
+  order: Omit<NewOrder, 'bookingId' | 'kind' | 'photoIds' | 'status' | 'createdAt'> & { photoIds: string[] },
 ): Promise<OrderRow> {
   guard(ctx, booking, 'openPhotoOrder');
-  const created = await insertOrderRow(ctx.tx, { ...order, bookingId: booking.id, kind: 'photos', createdAt: ctx.now });
+  const created = await openPayment(ctx, { ...order, bookingId: booking.id, kind: 'photos' });
   await auditOrder(
     ctx,
     'openPhotoOrder',
@@ -66,8 +68,7 @@ export async function recordPhotoPayment(
   order: OrderRow,
   paymentIntentId: string,
 ): Promise<{ outcome: PhotoPaymentOutcome; refund: RefundRow | null }> {
-  // A paid order needs no further look from the reconciliation job, from the moment it is paid.
-  await setOrder(ctx.tx, order.id, { status: 'paid', paidAt: ctx.now, paymentIntentId, reconcileAt: null });
+  await succeedPayment(ctx, order.id, paymentIntentId);
   const photoIds = order.photoIds ?? [];
   if (
     nextState(stateOf(booking), 'payPhotoOrder') &&
@@ -83,7 +84,7 @@ export async function recordPhotoPayment(
     return { outcome: 'unlocked', refund: null };
   }
   guard(ctx, booking, 'refundPhotoOrder');
-  const refund = await insertRefund(ctx.tx, {
+  const refund = await requestRefund(ctx, {
     orderId: order.id,
     bookingId: booking.id,
     amountCents: order.amountCents,
@@ -101,6 +102,6 @@ export async function recordPhotoPayment(
 export async function failPhotoOrder(ctx: Ctx, booking: Booking, order: OrderRow): Promise<void> {
   guard(ctx, booking, 'failPhotoOrder');
   if (order.status === 'failed') return;
-  await setOrder(ctx.tx, order.id, { status: 'failed' });
+  await declinePayment(ctx, order.id);
   await auditOrder(ctx, 'failPhotoOrder', booking, order, { orderStatus: 'failed' });
 }

@@ -1,7 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx, Tx } from '../../db/client';
 import type { AuditAction } from '@kringle/contracts/audit-actions';
-import { auditAction, auditRowsOf, SYSTEM, type AuditBy } from './audit.repository';
+import { auditAction, auditRowsOf, SYSTEM, type AuditBy } from '../audit-trail/audit-entries.repository';
 import { claimableOnline, instant } from './session-rules.sql';
 
 /**

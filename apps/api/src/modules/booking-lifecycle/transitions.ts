@@ -3,20 +3,25 @@ import type { Tx } from '../../db/client';
 import { errors } from '../../lib/errors';
 import {
   insertBookingRow,
-  insertOrderRow,
   lockBooking,
   setBooking,
-  setOrder,
   setReservationStatus,
   type BookingRow,
   type NewBooking,
-  type NewOrder,
-  type OrderRow,
 } from './booking-rows.repository';
+import type { NewOrder, OrderRow } from '../order-payments/order-rows.repository';
+import {
+  abandonPayment,
+  declinePayment,
+  openPayment,
+  payInStore,
+  requestRefund,
+  succeedPayment,
+} from '../order-payments/payment-moves';
 import type { BookingDetails as FamilyDetails } from '@kringle/contracts/booking-details';
-import { insertAuditEntry, type Actor } from './audit.repository';
+import { insertAuditEntry, type Actor } from '../audit-trail/audit-entries.repository';
 import { saveDetails } from './booking-details.repository';
-import { insertRefund, type RefundRow } from './refunds.repository';
+import type { RefundRow } from '../order-payments/refunds.repository';
 import {
   claimSlotForStaffMove,
   claimSlotForWalkIn,
@@ -31,7 +36,9 @@ import { nextState, stateOf, type BookingState, type TransitionName } from './tr
  * Every change of a booking's, its order's and its session's state, by name (decision 0049). Each
  * runs inside the caller's transaction on rows the caller has locked, checks the move against
  * transition-table.ts and refuses an illegal one with ILLEGAL_TRANSITION and a log line, never
- * applying it. Services decide what to do (and say it by e-mail); only these write the state.
+ * applying it. Services decide what to do (and say it by e-mail); only these write the state. The
+ * order's payment and the refunds change through their own moves (order-payments/payment-moves.ts,
+ * decision 0091), called from here and audited in the booking's entry.
  */
 export interface Ctx {
   tx: Tx;
@@ -86,7 +93,7 @@ async function audit(
 export async function openCheckout(
   ctx: Ctx,
   booking: Omit<NewBooking, 'status' | 'source'>,
-  order: Omit<NewOrder, 'bookingId'>,
+  order: Omit<NewOrder, 'bookingId' | 'status' | 'createdAt'>,
 ): Promise<{ booking: BookingRow; order: OrderRow }> {
   guard(ctx, undefined, 'openCheckout');
   const created = await insertBookingRow(ctx.tx, {
@@ -96,7 +103,7 @@ export async function openCheckout(
     createdAt: ctx.now,
     updatedAt: ctx.now,
   });
-  const createdOrder = await insertOrderRow(ctx.tx, { ...order, bookingId: created.id, createdAt: ctx.now });
+  const createdOrder = await openPayment(ctx, { ...order, bookingId: created.id });
   await setReservationStatus(ctx.tx, booking.reservationId!, 'checked_out', ctx.now, created.id);
   await audit(
     ctx,
@@ -124,8 +131,7 @@ export async function recordPayment(
   order: OrderRow,
   paymentIntentId: string,
 ): Promise<{ outcome: PaymentOutcome; refund: RefundRow | null }> {
-  // A paid order needs no further look from the reconciliation job, from the moment it is paid.
-  await setOrder(ctx.tx, order.id, { status: 'paid', paidAt: ctx.now, paymentIntentId, reconcileAt: null });
+  await succeedPayment(ctx, order.id, paymentIntentId);
   const state = stateOf(booking);
   if (nextState(state, 'confirmPaid') && (await takeSlotForBooking(ctx.tx, booking, ctx.now))) {
     const to = guard(ctx, booking, 'confirmPaid');
@@ -152,7 +158,7 @@ export async function recordPayment(
       updatedAt: ctx.now,
     });
   else guard(ctx, booking, 'refundLatePayment');
-  const refund = await insertRefund(ctx.tx, {
+  const refund = await requestRefund(ctx, {
     orderId: order.id,
     bookingId: booking.id,
     amountCents: order.amountCents,
@@ -173,7 +179,7 @@ export async function recordPayment(
 /** A card declined: the family may try again while the hold lives. */
 export async function failPayment(ctx: Ctx, booking: BookingRow, order: OrderRow): Promise<void> {
   const to = guard(ctx, booking, 'failPayment');
-  await setOrder(ctx.tx, order.id, { status: 'failed' });
+  await declinePayment(ctx, order.id);
   if (booking.status !== 'payment_failed')
     await setBooking(ctx.tx, booking.id, { status: 'payment_failed', updatedAt: ctx.now });
   await audit(ctx, 'failPayment', booking, { to, orderId: order.id, set: { status: 'payment_failed' } });
@@ -182,7 +188,7 @@ export async function failPayment(ctx: Ctx, booking: BookingRow, order: OrderRow
 /** The PaymentIntent was cancelled at Stripe: the checkout ends and its session is let go. */
 export async function cancelPayment(ctx: Ctx, booking: BookingRow, order: OrderRow): Promise<void> {
   const to = guard(ctx, booking, 'cancelPayment');
-  await setOrder(ctx.tx, order.id, { status: 'failed' });
+  await abandonPayment(ctx, order.id);
   await setBooking(ctx.tx, booking.id, {
     status: 'cancelled',
     cancelledAt: ctx.now,
@@ -211,7 +217,7 @@ export async function lapseCheckout(
     cancelReason: 'hold_expired',
     updatedAt: ctx.now,
   });
-  await setOrder(ctx.tx, orderId, { status: 'failed' });
+  await abandonPayment(ctx, orderId);
   await setReservationStatus(ctx.tx, reservationId, 'expired', ctx.now);
   await releaseSlotHoldOf(ctx.tx, booking);
   await audit(ctx, 'lapseCheckout', booking, {
@@ -247,7 +253,7 @@ export async function cancel(
   });
   await freeBookingSlot(ctx.tx, booking);
   if (unpaid && booking.reservationId) await setReservationStatus(ctx.tx, booking.reservationId, 'cancelled', ctx.now);
-  if (unpaid && order) await setOrder(ctx.tx, order.id, { status: 'failed' });
+  if (unpaid && order) await abandonPayment(ctx, order.id);
   const refunded = args.refundCents > 0 && order ? args.refundCents : 0;
   await audit(ctx, name, booking, {
     to,
@@ -255,7 +261,7 @@ export async function cancel(
     set: { status: 'cancelled', cancelReason: args.reason, refundCents: refunded },
   });
   if (!refunded || !order) return undefined;
-  return insertRefund(ctx.tx, {
+  return requestRefund(ctx, {
     orderId: order.id,
     bookingId: booking.id,
     amountCents: refunded,
@@ -350,7 +356,7 @@ export async function refundPart(
   refundedBefore: number,
 ): Promise<RefundRow> {
   const to = guard(ctx, booking, 'refundPart');
-  const refund = await insertRefund(ctx.tx, {
+  const refund = await requestRefund(ctx, {
     orderId: order.id,
     bookingId: booking.id,
     amountCents,
@@ -396,7 +402,7 @@ export async function staffEditDetails(ctx: Ctx, booking: BookingRow, details: F
 export async function sellWalkIn(
   ctx: Ctx,
   booking: Omit<NewBooking, 'status' | 'source'> & { id: string },
-  order: Omit<NewOrder, 'bookingId'>,
+  order: Omit<NewOrder, 'bookingId' | 'status' | 'createdAt'>,
 ): Promise<boolean> {
   guard(ctx, undefined, 'sellWalkIn');
   if (!(await claimSlotForWalkIn(ctx.tx, booking.slotId, booking.id, ctx.now))) return false;
@@ -408,13 +414,7 @@ export async function sellWalkIn(
     updatedAt: ctx.now,
     confirmedAt: ctx.now,
   });
-  const created = await insertOrderRow(ctx.tx, {
-    ...order,
-    bookingId: booking.id,
-    status: 'paid',
-    createdAt: ctx.now,
-    paidAt: ctx.now,
-  });
+  const created = await payInStore(ctx, { ...order, bookingId: booking.id });
   await audit(
     ctx,
     'sellWalkIn',

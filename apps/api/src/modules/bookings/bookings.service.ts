@@ -7,7 +7,7 @@ import { checkInCodeFor } from '../check-in/check-in-codes';
 import { findBookingView, listBookingViews, type Cursor } from './bookings.repository';
 import type { BookingView } from '../booking-lifecycle/booking-view.repository';
 import { policyOf } from '../booking-lifecycle/booking-policy';
-import { refundByPolicy } from '../booking-lifecycle/money-left';
+import { refundByPolicy } from '../order-payments/money-left';
 
 type Deps = Pick<FastifyInstance, 'db' | 'clock' | 'config'>;
 

@@ -5,15 +5,15 @@ import { errors, notFound } from '../../lib/errors';
 import { enqueueMail } from '../mail/outbox.repository';
 import { bookingDetails } from '../booking-lifecycle/booking-rows.repository';
 import { cancel } from '../booking-lifecycle/transitions';
-import { familyActor } from '../booking-lifecycle/audit.repository';
-import type { RefundRow } from '../booking-lifecycle/refunds.repository';
+import { familyActor } from '../audit-trail/audit-entries.repository';
+import type { RefundRow } from '../order-payments/refunds.repository';
 import { sendRefund } from '../payments/refunds.service';
 import { latestOrder, lockOwnBooking } from './booking-changes.repository';
 import { slotStart } from '../booking-lifecycle/booking-rows.repository';
 import { bookingCancelledMail } from '../booking-lifecycle/bookings.emails';
 import { getBooking } from './bookings.service';
 import { policyOf } from '../booking-lifecycle/booking-policy';
-import { moneyLeftOnOrder, refundByPolicy } from '../booking-lifecycle/money-left';
+import { moneyOnOrder, refundByPolicy } from '../order-payments/money-left';
 import { transactionWithRetry } from '../../db/retry-transaction';
 
 type Deps = Pick<FastifyInstance, 'db' | 'clock' | 'config' | 'stripe' | 'log' | 'slotState'>;
@@ -49,7 +49,7 @@ export async function cancelBooking(
     if (!canCancel(policyBooking, now))
       throw errors.notCancellable('This session has already started, so it can no longer be cancelled.');
     // What is left on the order after earlier refunds (a support refund of part of it), not the price.
-    const { left } = order ? await moneyLeftOnOrder(tx, order.id) : { left: 0 };
+    const left = order ? (await moneyOnOrder(tx, order.id)).leftCents : 0;
     const refundCents = refundByPolicy(policyBooking, left, now, policyOf(deps.config));
     const unpaid = booking.status === 'payment_pending' || booking.status === 'payment_failed';
 

@@ -7,7 +7,7 @@ import { bookingDetails, slotStart } from '../booking-lifecycle/booking-rows.rep
 import { bookingRescheduledMail } from '../booking-lifecycle/bookings.emails';
 import { lockOwnBooking, lockReservationOf, sessionClosed, slotWithType } from './booking-changes.repository';
 import { reschedule } from '../booking-lifecycle/transitions';
-import { familyActor } from '../booking-lifecycle/audit.repository';
+import { familyActor } from '../audit-trail/audit-entries.repository';
 import { getBooking } from './bookings.service';
 
 type Deps = Pick<FastifyInstance, 'db' | 'clock' | 'config' | 'slotState' | 'log'>;

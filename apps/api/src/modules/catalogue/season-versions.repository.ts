@@ -1,7 +1,7 @@
 import { desc, eq, sql } from 'drizzle-orm';
 import type { DbOrTx, Tx } from '../../db/client';
 import { seasonVersions } from '../../db/schema/season-versions';
-import { insertAuditEntry } from '../booking-lifecycle/audit.repository';
+import { insertAuditEntry } from '../audit-trail/audit-entries.repository';
 
 /** Who saved a version: a manager in the editor, or `system` (the CLI, the demo season at start-up). */
 export interface SeasonSaver {

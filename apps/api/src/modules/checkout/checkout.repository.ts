@@ -3,7 +3,7 @@ import type { DbOrTx } from '../../db/client';
 import { bookings, orders } from '../../db/schema/bookings';
 import { slots } from '../../db/schema/catalogue';
 import { reservations } from '../../db/schema/reservations';
-import type { OrderRow } from '../booking-lifecycle/booking-rows.repository';
+import type { OrderRow } from '../order-payments/order-rows.repository';
 
 export async function findOrderByCart(db: DbOrTx, cartId: string): Promise<OrderRow | undefined> {
   const [row] = await db.select().from(orders).where(eq(orders.cartId, cartId));

@@ -7,9 +7,10 @@ import { lockReservation } from '../reservations/reservations.repository';
 import { newBookingReference } from './booking-reference';
 import { activeProducts, findCart, type CartRow } from './cart.repository';
 import { findBookingCheckout, findOrderByCart, slotOf } from './checkout.repository';
-import { attachPaymentIntent, findOrder, type OrderRow } from '../booking-lifecycle/booking-rows.repository';
+import { findOrder } from '../booking-lifecycle/booking-rows.repository';
+import { attachPaymentIntent, type OrderRow } from '../order-payments/order-rows.repository';
 import { openCheckout } from '../booking-lifecycle/transitions';
-import { familyActor } from '../booking-lifecycle/audit.repository';
+import { familyActor } from '../audit-trail/audit-entries.repository';
 import { stripeOf } from '../../plugins/stripe';
 import { transactionWithRetry } from '../../db/retry-transaction';
 

@@ -2,17 +2,17 @@ import { formatSessionTime } from '@kringle/contracts/dates';
 import type { FastifyInstance } from 'fastify';
 import type { Tx } from '../../db/client';
 import { errors, notFound } from '../../lib/errors';
-import { familyActor, type Actor } from '../booking-lifecycle/audit.repository';
+import { familyActor, type Actor } from '../audit-trail/audit-entries.repository';
 import { leadCutoffOf } from '../booking-lifecycle/booking-policy';
 import { bookingDetails, lockBooking, slotStart, type BookingRow } from '../booking-lifecycle/booking-rows.repository';
 import { bookingRescheduledMail } from '../booking-lifecycle/bookings.emails';
-import type { RefundRow } from '../booking-lifecycle/refunds.repository';
+import type { RefundRow } from '../order-payments/refunds.repository';
 import { holdFreeSlot, releaseHold } from '../booking-lifecycle/session-holds.repository';
 import { cancel, closureMove, type Ctx } from '../booking-lifecycle/transitions';
 import { latestOrder } from '../bookings/booking-changes.repository';
 import { enqueueMail } from '../mail/outbox.repository';
 import { sendRefund } from '../payments/refunds.service';
-import { moneyLeftOnOrder } from '../booking-lifecycle/money-left';
+import { moneyOnOrder } from '../order-payments/money-left';
 import { slotForMove } from '../support/support.repository';
 import { closureOfferMail, closureRefundMail } from './closures.emails';
 import {
@@ -56,7 +56,7 @@ async function refundInTx(
   closure: { reason: string; message: string },
 ): Promise<RefundRow | undefined> {
   const order = await latestOrder(ctx.tx, booking.id);
-  const { left } = order?.paidAt ? await moneyLeftOnOrder(ctx.tx, order.id) : { left: 0 };
+  const left = order?.paidAt ? (await moneyOnOrder(ctx.tx, order.id)).leftCents : 0;
   const refund = await cancel(ctx, booking, order, {
     reason: 'session_closed',
     refundCents: left,
@@ -146,7 +146,7 @@ async function offerMove(
   });
   // The refund it offers is what is left on the order, not the price: part may be refunded already (issue 53).
   const order = await latestOrder(ctx.tx, booking.id);
-  const left = order?.paidAt ? (await moneyLeftOnOrder(ctx.tx, order.id)).left : 0;
+  const left = order?.paidAt ? (await moneyOnOrder(ctx.tx, order.id)).leftCents : 0;
   const details = await bookingDetails(ctx.tx, booking.id);
   const offer = {
     startAt: target.startAt,

@@ -1,7 +1,7 @@
 import { and, asc, eq, isNull, sql } from 'drizzle-orm';
 import type { DbOrTx, Tx } from '../../db/client';
 import { closureBookings, closures } from '../../db/schema/closures';
-import { leftOnBooking } from '../booking-lifecycle/money-left';
+import { moneyOfBooking, moneyOfRow } from '../order-payments/money-left';
 import { holdableSession, instant } from '../booking-lifecycle/session-rules.sql';
 
 /** The closures' SQL (decision 0055): what a range covers, the claim of each booking, the outcomes. */
@@ -82,7 +82,7 @@ export async function bookingsOn(db: DbOrTx, slotIds: string[]): Promise<Affecte
   if (slotIds.length === 0) return [];
   const { rows } = await db.execute(sql`
     select b.id, b.reference, b.status,
-      ${leftOnBooking(sql`b.id`)} as paid
+      ${moneyOfBooking(sql`b.id`)} as money
     from bookings b join slots s on s.id = b.slot_id
     where b.slot_id in (${sql.join(
       slotIds.map((id) => sql`${id}::uuid`),
@@ -94,7 +94,7 @@ export async function bookingsOn(db: DbOrTx, slotIds: string[]): Promise<Affecte
     bookingId: r.id as string,
     reference: r.reference as string,
     status: r.status as AffectedBooking['status'],
-    paidCents: r.paid as number,
+    paidCents: moneyOfRow(r.money).leftCents,
   }));
 }
 

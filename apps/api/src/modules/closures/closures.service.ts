@@ -3,7 +3,7 @@ import { errors, notFound } from '../../lib/errors';
 import type { AuthClaims } from '../accounts/id-tokens';
 import { leadCutoffOf } from '../booking-lifecycle/booking-policy';
 import { closeSessions } from '../booking-lifecycle/session-holds.repository';
-import { staffActor } from '../booking-lifecycle/audit.repository';
+import { staffActor } from '../audit-trail/audit-entries.repository';
 import { enqueueMail } from '../mail/outbox.repository';
 import { endEntry } from '../waitlist/waitlist.repository';
 import type { Tx } from '../../db/client';

@@ -1,9 +1,8 @@
-import { and, asc, eq, inArray, ne, sql } from 'drizzle-orm';
+import { and, asc, eq } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
 import { orders, refunds } from '../../db/schema/bookings';
 import { findBookingRead } from '../booking-lifecycle/booking-view.repository';
-
-export type OrderRow = typeof orders.$inferSelect;
+import type { OrderRow } from '../order-payments/order-rows.repository';
 
 /** The booking (only the caller's) with what a receipt prints. */
 export async function bookingForReceipts(db: DbOrTx, bookingId: string, userId: string) {
@@ -27,17 +26,6 @@ export async function bookingForReceipts(db: DbOrTx, bookingId: string, userId: 
 
 export async function ordersOfBooking(db: DbOrTx, bookingId: string): Promise<OrderRow[]> {
   return db.select().from(orders).where(eq(orders.bookingId, bookingId)).orderBy(asc(orders.createdAt));
-}
-
-/** Per order, the refunds decided but not yet at the card (pending at Stripe, or given up and owed). */
-export async function unsettledRefundCents(db: DbOrTx, orderIds: string[]): Promise<Map<string, number>> {
-  if (orderIds.length === 0) return new Map();
-  const rows = await db
-    .select({ orderId: refunds.orderId, cents: sql<number>`sum(${refunds.amountCents})::int` })
-    .from(refunds)
-    .where(and(inArray(refunds.orderId, orderIds), ne(refunds.status, 'succeeded')))
-    .groupBy(refunds.orderId);
-  return new Map(rows.map((r) => [r.orderId, r.cents]));
 }
 
 export async function succeededRefunds(db: DbOrTx, orderId: string) {

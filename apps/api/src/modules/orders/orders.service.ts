@@ -2,13 +2,9 @@ import { nameParts } from '@kringle/contracts/names';
 import type { FastifyInstance } from 'fastify';
 import type { Order } from '@kringle/contracts/orders';
 import { errors, notFound } from '../../lib/errors';
-import {
-  bookingForReceipts,
-  ordersOfBooking,
-  succeededRefunds,
-  unsettledRefundCents,
-  type OrderRow,
-} from './orders.repository';
+import { bookingForReceipts, ordersOfBooking, succeededRefunds } from './orders.repository';
+import type { OrderRow } from '../order-payments/order-rows.repository';
+import { moneyOnOrders } from '../order-payments/money-left';
 import { paymentReceiptPdf, refundReceiptPdf, type ReceiptData } from './receipts.pdf';
 
 type Deps = Pick<FastifyInstance, 'db' | 'config'>;
@@ -34,11 +30,11 @@ async function bookingOrders(deps: Deps, userId: string, bookingId: string) {
 }
 
 async function withRefundsPending(deps: Deps, orders: OrderRow[]): Promise<Order[]> {
-  const pending = await unsettledRefundCents(
+  const money = await moneyOnOrders(
     deps.db,
     orders.map((o) => o.id),
   );
-  return orders.map((o) => toOrder(o, pending.get(o.id) ?? 0));
+  return orders.map((o) => toOrder(o, money.get(o.id)?.unsettledCents ?? 0));
 }
 
 export async function listOrders(deps: Deps, userId: string, bookingId: string): Promise<Order[]> {

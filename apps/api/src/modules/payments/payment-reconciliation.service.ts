@@ -5,7 +5,7 @@ import {
   giveUpReconciling,
   setReconcileAt,
   type OrderToReconcile,
-} from '../booking-lifecycle/payment-reconciliation.repository';
+} from './payment-reconciliation.repository';
 import { applyIntentOutcome, outcomeOf } from './payments.service';
 import { describeStripeError, isPermanentStripeError } from './stripe-failures';
 import { cancelIntent } from './unpaid-checkouts.service';

@@ -13,10 +13,10 @@ import {
 import { orderOfIntent, recordEvent } from './payments.repository';
 import { cancelPayment, failPayment, recordPayment } from '../booking-lifecycle/transitions';
 import { failPhotoOrder, recordPhotoPayment } from '../booking-lifecycle/photo-order-transitions';
-import { STRIPE } from '../booking-lifecycle/audit.repository';
+import { STRIPE } from '../audit-trail/audit-entries.repository';
 import { canMove, stateOf } from '../booking-lifecycle/transition-table';
-import { pendingRefundsOfOrder } from '../booking-lifecycle/refunds.repository';
-import { recordStripeRefunded } from '../booking-lifecycle/refund-transitions';
+import { pendingRefundsOfOrder } from '../order-payments/refunds.repository';
+import { recordStripeRefunded } from '../order-payments/payment-moves';
 import { sendRefund } from './refunds.service';
 import { transactionWithRetry } from '../../db/retry-transaction';
 import { payments } from '../operations/metrics';

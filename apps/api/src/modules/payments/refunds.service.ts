@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { stripeOf } from '../../plugins/stripe';
-import { findRefund, lockRefund, paymentIntentOfOrder, type RefundRow } from '../booking-lifecycle/refunds.repository';
-import { recordFailedRefund, settleRefund } from '../booking-lifecycle/refund-transitions';
+import { findRefund, lockRefund, paymentIntentOfOrder, type RefundRow } from '../order-payments/refunds.repository';
+import { recordFailedRefund, settleRefund } from '../order-payments/payment-moves';
 import { transactionWithRetry } from '../../db/retry-transaction';
 import { refunds } from '../operations/metrics';
 

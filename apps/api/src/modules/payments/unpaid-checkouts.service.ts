@@ -4,7 +4,7 @@ import { holdLapsedMail, paymentFailedMail } from '../booking-lifecycle/bookings
 import { enqueueMail } from '../mail/outbox.repository';
 import { bookingDetails, lockBooking } from '../booking-lifecycle/booking-rows.repository';
 import { lapseCheckout } from '../booking-lifecycle/transitions';
-import { SYSTEM } from '../booking-lifecycle/audit.repository';
+import { SYSTEM } from '../audit-trail/audit-entries.repository';
 import { claimLapsedCheckout, lapsedCheckouts, type LapsedCheckout } from './payments.repository';
 import { applyIntentOutcome } from './payments.service';
 import { isPermanentStripeError } from './stripe-failures';

@@ -3,7 +3,7 @@ import type { PhotoCheckout } from '@kringle/contracts/photos';
 import { EXTRA_PHOTO_ITEM_ID } from '@kringle/contracts/photos';
 import { appError, errors } from '../../lib/errors';
 import { stripeOf } from '../../plugins/stripe';
-import { familyActor } from '../booking-lifecycle/audit.repository';
+import { familyActor } from '../audit-trail/audit-entries.repository';
 import { lockBooking } from '../booking-lifecycle/booking-rows.repository';
 import { openPhotoOrder } from '../booking-lifecycle/photo-order-transitions';
 import { ensurePaymentIntent } from '../checkout/checkout.service';

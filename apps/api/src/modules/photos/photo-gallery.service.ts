@@ -2,7 +2,7 @@ import type { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import yazl from 'yazl';
 import { errors } from '../../lib/errors';
-import { familyActor, insertAuditEntry } from '../booking-lifecycle/audit.repository';
+import { familyActor, insertAuditEntry } from '../audit-trail/audit-entries.repository';
 import { auditUnlocked } from './photo-audit';
 import { ALL_PHOTOS } from '@kringle/contracts/season';
 import { MAX_SIGNED_SECONDS, photoKey, photoStorageFor } from './photo-storage';

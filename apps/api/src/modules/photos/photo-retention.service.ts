@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { formatSessionTime } from '@kringle/contracts/dates';
 import type { Tx } from '../../db/client';
 import { errors } from '../../lib/errors';
-import { insertAuditEntry, staffActor } from '../booking-lifecycle/audit.repository';
+import { insertAuditEntry, staffActor } from '../audit-trail/audit-entries.repository';
 import { mailLogoUrl, renderEmail } from '../mail/mail-layout';
 import { enqueueMail } from '../mail/outbox.repository';
 import { LocalPhotoStorage, photoIdOfKey, photoKey, photoStorageFor } from './photo-storage';

@@ -28,7 +28,7 @@ import {
   releaseHold,
   sweepLapsedHolds,
 } from '../booking-lifecycle/session-holds.repository';
-import { familyActor } from '../booking-lifecycle/audit.repository';
+import { familyActor } from '../audit-trail/audit-entries.repository';
 import { countHoldRefusal, holds } from '../operations/metrics';
 
 type Deps = Pick<FastifyInstance, 'db' | 'clock' | 'config' | 'slotState'>;

@@ -26,7 +26,7 @@ import {
   type LocationRow,
 } from '../catalogue/catalogue.repository';
 import { bookingOfCheckInCode } from '../check-in/check-in-codes';
-import { staffActor } from '../booking-lifecycle/audit.repository';
+import { staffActor } from '../audit-trail/audit-entries.repository';
 import {
   checkIn as checkInTransition,
   markNoShow as markNoShowTransition,

@@ -17,7 +17,7 @@ import { enqueueMail } from '../mail/outbox.repository';
 import { bookingDetails } from '../booking-lifecycle/booking-rows.repository';
 import { announceTaken } from '../reservations/slot-events.listener';
 import { checkIn, sellWalkIn as sellTransition } from '../booking-lifecycle/transitions';
-import { staffActor } from '../booking-lifecycle/audit.repository';
+import { staffActor } from '../audit-trail/audit-entries.repository';
 import type { LineItem } from '../../db/schema/bookings';
 import type { BookingDetails as FamilyDetails } from '@kringle/contracts/booking-details';
 import { recordAction, walkInSlot } from './staff.repository';

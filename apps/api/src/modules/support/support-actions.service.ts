@@ -3,7 +3,7 @@ import type { SupportRefund, SupportRefundChoice } from '@kringle/contracts/supp
 import type { FastifyInstance } from 'fastify';
 import { checkDetailsInput, recordAccessConsent } from '../booking-lifecycle/details-input';
 import { errors, notFound } from '../../lib/errors';
-import { staffActor } from '../booking-lifecycle/audit.repository';
+import { staffActor } from '../audit-trail/audit-entries.repository';
 import { policyOf } from '../booking-lifecycle/booking-policy';
 import {
   bookingDetails,
@@ -20,7 +20,7 @@ import {
   bookingRescheduledMail,
   partRefundMail,
 } from '../booking-lifecycle/bookings.emails';
-import type { RefundRow } from '../booking-lifecycle/refunds.repository';
+import type { RefundRow } from '../order-payments/refunds.repository';
 import {
   cancel,
   refundPart,
@@ -35,7 +35,7 @@ import { enqueueMail } from '../mail/outbox.repository';
 import { sendRefund } from '../payments/refunds.service';
 import type { Tx } from '../../db/client';
 import { slotForMove } from './support.repository';
-import { moneyLeftOnOrder, refundByPolicy } from '../booking-lifecycle/money-left';
+import { moneyOnOrder, refundByPolicy } from '../order-payments/money-left';
 import type { LocationCheck } from './support-desk.service';
 import { transactionWithRetry } from '../../db/retry-transaction';
 
@@ -103,7 +103,7 @@ export async function cancelForFamily(deps: Deps, id: string, choice: SupportRef
     const order = await latestOrder(tx, booking.id);
     const ctx = ctxOf(deps, tx, a);
     const paid = Boolean(order?.paidAt);
-    const { left } = order && paid ? await moneyLeftOnOrder(tx, order.id) : { left: 0 };
+    const left = order && paid ? (await moneyOnOrder(tx, order.id)).leftCents : 0;
     const startAt = await slotStart(tx, booking.slotId);
     const byPolicy = refundByPolicy({ ...booking, startAt }, left, ctx.now, policyOf(deps.config));
     const refundCents = choice === 'full' ? left : choice === 'policy' ? Math.min(left, byPolicy) : 0;
@@ -164,9 +164,9 @@ export async function refundForFamily(
     const booking = await lockedBooking(tx, unlocked.bookingId, a);
     const order = (await lockOrder(tx, orderId))!;
     if (!order.paidAt) throw errors.notPaid(booking.reference);
-    const { left, refunded } = await moneyLeftOnOrder(tx, order.id);
+    const { leftCents: left, goneCents } = await moneyOnOrder(tx, order.id);
     if (amountCents > left) throw errors.refundTooLarge(left);
-    const refund = await refundPart(ctxOf(deps, tx, a), booking, order, amountCents, refunded);
+    const refund = await refundPart(ctxOf(deps, tx, a), booking, order, amountCents, goneCents);
     await enqueueMail(
       tx,
       partRefundMail(await bookingDetails(tx, booking.id), deps.config.BRAND_NAME, deps.config.PUBLIC_URL, amountCents),

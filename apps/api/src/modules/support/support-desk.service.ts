@@ -1,9 +1,10 @@
 import type { FamilySearchResult, FreeSessions, SupportBooking } from '@kringle/contracts/support';
 import { notFound } from '../../lib/errors';
-import { listAuditEntries } from '../booking-lifecycle/audit.repository';
-import { refundsOfBooking } from '../booking-lifecycle/refunds.repository';
+import { listAuditEntries } from '../audit/audit-list.repository';
+import { refundsOfBooking } from '../order-payments/refunds.repository';
 import { bookingOfCheckInCode } from '../check-in/check-in-codes';
-import { ordersOfBooking, unsettledRefundCents } from '../orders/orders.repository';
+import { ordersOfBooking } from '../orders/orders.repository';
+import { moneyOnOrders } from '../order-payments/money-left';
 import { toOrder } from '../orders/orders.service';
 import { aboutOf } from '../audit/audit-about.repository';
 import { toAuditEntry } from '../audit/audit.service';
@@ -85,13 +86,13 @@ export async function supportBooking(deps: Deps, id: string, assertLocation: Loc
     findGallery(deps.db, id),
   ]);
   const about = await aboutOf(deps.db, audit);
-  const pending = await unsettledRefundCents(
+  const money = await moneyOnOrders(
     deps.db,
     orders.map((o) => o.id),
   );
   return {
     ...toStaffBooking(deps, view, actions, deps.clock.now()),
-    orders: orders.map((o) => toOrder(o, pending.get(o.id) ?? 0)),
+    orders: orders.map((o) => toOrder(o, money.get(o.id)?.unsettledCents ?? 0)),
     refunds: refunds.map((r) => ({
       id: r.id,
       orderId: r.orderId,

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client';
-import { SYSTEM } from '../booking-lifecycle/audit.repository';
+import { SYSTEM } from '../audit-trail/audit-entries.repository';
 import { holdFreeSlot } from '../booking-lifecycle/session-holds.repository';
 import { instant, upcomingBookingsOf } from '../booking-lifecycle/session-rules.sql';
 import { bookedOnDay, freeNow, onDay } from './waitlist.repository';

@@ -6,7 +6,7 @@ import { announceTaken } from '../reservations/slot-events.listener';
 import { leadCutoffOf } from '../booking-lifecycle/booking-policy';
 import { noOneWaitingFor } from '../booking-lifecycle/session-rules.sql';
 import { freeNow, endEntry } from './waitlist.repository';
-import { insertAuditEntry, SYSTEM } from '../booking-lifecycle/audit.repository';
+import { insertAuditEntry, SYSTEM } from '../audit-trail/audit-entries.repository';
 import { endOffer } from '../booking-lifecycle/session-holds.repository';
 import { waitlistOfferMail } from './waitlist.emails';
 import {

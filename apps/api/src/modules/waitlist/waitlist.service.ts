@@ -7,7 +7,7 @@ import { localDateOf } from '@kringle/contracts/dates';
 import { countUpcomingBookings } from '../booking-lifecycle/slot-row.repository';
 import { leadCutoffOf } from '../booking-lifecycle/booking-policy';
 import { handOffDay, handOffSlot, type WaitlistDeps } from './waitlist.hand-off';
-import { familyActor } from '../booking-lifecycle/audit.repository';
+import { familyActor } from '../audit-trail/audit-entries.repository';
 import { endOffer } from '../booking-lifecycle/session-holds.repository';
 import {
   dayOutlook,

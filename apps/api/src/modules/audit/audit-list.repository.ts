@@ -3,25 +3,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
 import type { ActorKind, NewAuditEntry } from '../audit-trail/audit-entries.repository';
 
-/**
- * Reading the audit trail. The writer moved to audit-trail/audit-entries.repository.ts (the bottom
- * layer, so staff accounts and accounts can audit their own changes); its names are re-exported
- * here for the importers written before the move.
- */
-export {
-  auditAction,
-  auditRowsOf,
-  familyActor,
-  insertAuditEntry,
-  staffActor,
-  STRIPE,
-  SYSTEM,
-  type Actor,
-  type ActorKind,
-  type AuditBy,
-  type NewAuditEntry,
-} from '../audit-trail/audit-entries.repository';
-
+/** Reading the audit trail: the staff's audit page, its CSV and the support desk's booking. */
 export interface AuditRow extends NewAuditEntry {
   id: string;
   seq: number;

@@ -1,8 +1,17 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { DbOrTx, Tx } from '../../db/client';
 import { orders, refunds } from '../../db/schema/bookings';
+import { REFUND_MOVES, type RefundMoveName } from './payment-table';
 
 export type RefundRow = typeof refunds.$inferSelect;
+
+/**
+ * The refunds' rows. Their state is written only through payment-moves.ts (decision 0091); each
+ * write's condition is the table's from-states, so a refund settled or given up meanwhile (a
+ * second process, a redelivered webhook) is left as it is.
+ */
+const startsFrom = (move: RefundMoveName) =>
+  inArray(refunds.status, REFUND_MOVES[move].from.filter((s) => s !== 'new') as RefundRow['status'][]);
 
 export async function insertRefund(
   tx: Tx,
@@ -70,7 +79,7 @@ export async function markRefundSucceeded(tx: Tx, id: string, stripeRefundId: st
   const result = await tx
     .update(refunds)
     .set({ status: 'succeeded', stripeRefundId, completedAt: now })
-    .where(and(eq(refunds.id, id), eq(refunds.status, 'pending')));
+    .where(and(eq(refunds.id, id), startsFrom('settle')));
   return (result.rowCount ?? 0) === 1;
 }
 
@@ -83,7 +92,7 @@ export async function recordRefundAttempt(db: DbOrTx, id: string, error: string,
       lastError: error.slice(0, 500),
       ...(giveUp ? { status: 'failed' as const } : {}),
     })
-    .where(and(eq(refunds.id, id), giveUp ? eq(refunds.status, 'pending') : undefined))
+    .where(and(eq(refunds.id, id), giveUp ? startsFrom('giveUp') : undefined))
     .returning({ id: refunds.id });
   return giveUp && result.length === 1;
 }
