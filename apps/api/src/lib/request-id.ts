@@ -13,3 +13,20 @@ export function requestIdOf(headers: IncomingHttpHeaders): string {
   const given = headers['x-request-id'];
   return typeof given === 'string' && /^[\w-]{8,64}$/.test(given) ? given : `${PREFIX}-${(++issued).toString(36)}`;
 }
+
+/** W3C trace context: version 00, a trace id and a parent id (neither all zeros), the flags. */
+const TRACEPARENT = /^00-((?!0{32})[0-9a-f]{32})-(?!0{16})[0-9a-f]{16}-[0-9a-f]{2}$/;
+/** 64 random bits, then a 64-bit counter from 1: a trace id's shape, never all zeros, unique per process. */
+const TRACE_PREFIX = randomBytes(8).toString('hex');
+let traced = 0;
+
+/**
+ * With tracing on, a request that has no span of its own (the answer lane's cached reads, the
+ * health checks: decision 0095) still gets an id of a trace id's shape: the trace it came in with
+ * (an incoming `traceparent`), or a new one, so its log lines are searched the same way.
+ */
+export function traceShapedIdOf(headers: IncomingHttpHeaders): string {
+  const parent = headers.traceparent;
+  const match = typeof parent === 'string' ? TRACEPARENT.exec(parent) : null;
+  return match ? match[1]! : TRACE_PREFIX + (++traced).toString(16).padStart(16, '0');
+}
