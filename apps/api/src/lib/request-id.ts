@@ -16,9 +16,12 @@ export function requestIdOf(headers: IncomingHttpHeaders): string {
 
 /** W3C trace context: version 00, a trace id and a parent id (neither all zeros), the flags. */
 const TRACEPARENT = /^00-((?!0{32})[0-9a-f]{32})-(?!0{16})[0-9a-f]{16}-[0-9a-f]{2}$/;
-/** 64 random bits, then a 64-bit counter from 1: a trace id's shape, never all zeros, unique per process. */
-const TRACE_PREFIX = randomBytes(8).toString('hex');
-let traced = 0;
+/**
+ * 96 random bits, then a counter of 8 hex digits (0x10000000 up: small integers, no padding to build
+ * per request); a new random prefix after 0x3fffffff. A trace id's shape, never all zeros, unique.
+ */
+let tracePrefix = randomBytes(12).toString('hex');
+let traced = 0x10000000;
 
 /**
  * With tracing on, a request that has no span of its own (the answer lane's cached reads, the
@@ -28,5 +31,7 @@ let traced = 0;
 export function traceShapedIdOf(headers: IncomingHttpHeaders): string {
   const parent = headers.traceparent;
   const match = typeof parent === 'string' ? TRACEPARENT.exec(parent) : null;
-  return match ? match[1]! : TRACE_PREFIX + (++traced).toString(16).padStart(16, '0');
+  if (match) return match[1]!;
+  if (++traced > 0x3fffffff) [tracePrefix, traced] = [randomBytes(12).toString('hex'), 0x10000000];
+  return tracePrefix + traced.toString(16);
 }
