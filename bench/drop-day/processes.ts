@@ -150,6 +150,8 @@ export async function startAbSides(opts: {
   logDir: string;
   scripts: { before: string; after: string };
   ports: { before: number; after: number };
+  /** Variables only the before side gets (a spread that swaps which side has a setting). */
+  beforeEnv?: Record<string, string>;
   /** Variables only the after side gets (one build, two settings: e.g. RATE_LIMIT_MODE=on). */
   afterEnv?: Record<string, string>;
   /** Node flags only the after side gets (e.g. a young-generation size). */
@@ -168,7 +170,12 @@ export async function startAbSides(opts: {
       script: opts.scripts[side],
       cwd: path.join(REPO_ROOT, 'apps/api'),
       ports: [opts.ports[side]],
-      env: side === 'after' ? { ...env, ...opts.afterEnv } : env,
+      // Each side its own metrics port (decision 0088), so both serve theirs as production would.
+      env: {
+        ...env,
+        METRICS_PORT: String(opts.ports[side] + 1000),
+        ...(side === 'after' ? opts.afterEnv : opts.beforeEnv),
+      },
       readyPath: '/api/v1/ready',
       logDir: opts.logDir,
       nodeFlags: side === 'after' ? opts.afterNodeFlags : [],

@@ -6,7 +6,7 @@ import type { Secrets } from './config/secrets';
 import type { Db } from './db/client';
 import { systemClock, type Clock } from './lib/clock';
 import { lazyChildLogger } from './lib/lazy-child-logger';
-import { requestIdOf } from './lib/request-id';
+import { requestIdOf, traceShapedIdOf } from './lib/request-id';
 import { accountsRoutes } from './modules/accounts/accounts.routes';
 import { appCheckRoutes } from './modules/app-check/app-check.routes';
 import { healthRoutes } from './modules/health/health.routes';
@@ -16,6 +16,7 @@ import { devOutboxRoutes } from './modules/mail/dev-outbox.routes';
 import { AnswerLane } from './plugins/answer-lane';
 import { bindTimer, recordRequestDurations } from './modules/operations/http-metrics';
 import { measurePool } from './modules/operations/operations.gauges';
+import type { Tracing } from './modules/operations/tracing';
 import { appCheckPlugin } from './plugins/app-check';
 import { authPlugin, settleRouteAccess } from './plugins/auth';
 import { staffAccessPlugin } from './plugins/staff-access';
@@ -56,6 +57,8 @@ export interface AppDeps {
   db: Db;
   pool: pg.Pool;
   clock?: Clock;
+  /** OpenTelemetry, when OTEL_EXPORTER_OTLP_ENDPOINT is set (decision 0095). */
+  tracing?: Tracing;
 }
 
 /** Never log secrets: tokens, cookies, app-check tokens, passwords or card data. */
@@ -78,12 +81,20 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // Hot availability reads answered in front of Fastify, from what the route and hooks already decided (decision 0035).
   // Metrics (decision 0088): the lane's answers are timed on a histogram child bound once per route and status.
   const metricsOn = config.METRICS_ENABLED && config.METRICS_PORT !== 0;
-  const answerLane = new AnswerLane({ enabled: config.ANSWER_LANE, clock, timer: metricsOn ? bindTimer : undefined });
+  // Tracing (decision 0095): the lane's answers get no span (one would cost more than the answer).
+  const { tracing } = deps;
+  const answerLane = new AnswerLane({
+    enabled: config.ANSWER_LANE,
+    clock,
+    timer: metricsOn ? bindTimer : undefined,
+    untraced: tracing ? traceShapedIdOf : undefined,
+  });
   const app = Fastify({
     logger: { level: config.LOG_LEVEL, redact: { paths: REDACT, censor: '[redacted]' } },
     bodyLimit: config.BODY_LIMIT_BYTES,
     trustProxy: config.TRUST_PROXY,
-    genReqId: (req) => requestIdOf(req.headers),
+    // With tracing on the request id is the trace id (API.md "Tracing").
+    genReqId: tracing ? tracing.requestId : (req) => requestIdOf(req.headers),
     // Half-sent requests and silent sockets are let go (issue 36); Node checks every second, not every 30 s.
     serverFactory: (handler, opts) =>
       answerLane.serverFactory(handler, {
@@ -100,6 +111,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     logController: new LogController({ disableRequestLogging: true }),
     childLoggerFactory: lazyChildLogger,
   });
+  // First, so that its onRequest hook opens the request's span before every other hook runs.
+  if (tracing) await app.register(tracing.fastifyPlugin);
   capConnectionsPerAddress(app.server, config.TRUST_PROXY ? 0 : config.MAX_CONNECTIONS_PER_ADDRESS, app.log);
   // First of all, so that routes plugins add (CORS preflight included) get their access too.
   app.addHook('onRoute', settleRouteAccess);

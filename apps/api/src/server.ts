@@ -13,6 +13,7 @@ import { startSessionCutoffsListener } from './modules/accounts/session-cutoffs.
 import { startSlotEventsListener } from './modules/reservations/slot-events.listener';
 import { handOffOnFree } from './modules/waitlist/waitlist.hand-off';
 import { startConfiguredMetrics } from './modules/operations/metrics-server';
+import type { Tracing } from './modules/operations/tracing';
 
 export interface RunningServer {
   app: FastifyInstance;
@@ -35,6 +36,8 @@ export async function runServer(
     onClose?: () => Promise<void>;
     prepare?: (app: FastifyInstance) => Promise<void>;
     migrationUrl?: string;
+    /** On when OTEL_EXPORTER_OTLP_ENDPOINT is set (start.ts, decision 0095). */
+    tracing?: Tracing | null;
   } = {},
 ): Promise<RunningServer> {
   // Two roles (decision 0078): the owner migrates and grants the runtime role what it needs.
@@ -50,7 +53,8 @@ export async function runServer(
       );
     }
   }
-  const app = await buildApp({ config, secrets, db, pool });
+  const tracing = options.tracing ?? undefined;
+  const app = await buildApp({ config, secrets, db, pool, tracing });
   const problems = await runtimeRoleProblems(pool);
   if (problems.length) {
     app.log.warn(
@@ -100,6 +104,8 @@ export async function runServer(
   const close = async () => {
     await metrics?.close();
     await app.close();
+    // The spans of the last requests, before the process goes.
+    await tracing?.shutdown().catch((err: unknown) => app.log.warn({ err }, 'traces not all sent'));
     await options.onClose?.();
   };
   closeWithGrace({ delay: 10_000 }, async ({ err, signal }) => {

@@ -130,6 +130,11 @@ export class AnswerLane {
       clock: Clock;
       maxUrls?: number;
       timer?: (route: string, method: string, status: number) => LaneTimer;
+      /**
+       * With tracing on (decision 0095): the lane answers ahead of the HTTP instrumentation, with
+       * no span, and its request ids come from this (trace-id-shaped) instead of requestIdOf.
+       */
+      untraced?: (headers: IncomingMessage['headers']) => string;
     },
     private log: FastifyBaseLogger | null = null,
   ) {}
@@ -191,9 +196,26 @@ export class AnswerLane {
   /** Fastify's serverFactory: the server Fastify would create, with the lane in front of its handler. */
   serverFactory = (handler: (req: IncomingMessage, res: ServerResponse) => void, opts: Record<string, unknown>) => {
     const options = opts as unknown as ServerOptions;
-    const server = http.createServer(options.http ?? {}, (req, res) => {
-      if (!this.serve(req, res)) handler(req, res);
-    });
+    const untraced = this.options.untraced;
+    const server = http.createServer(
+      options.http ?? {},
+      untraced
+        ? handler
+        : (req, res) => {
+            if (!this.serve(req, res)) handler(req, res);
+          },
+    );
+    if (untraced) {
+      // The HTTP instrumentation wraps Server.prototype.emit and opens a span per 'request'
+      // there, before any listener: the lane answers first, and only what it leaves is traced.
+      const emit = server.emit;
+      const serve = (req: IncomingMessage, res: ServerResponse) => this.serve(req, res);
+      server.emit = function (this: http.Server, event: string | symbol, req?: unknown, res?: unknown) {
+        if (event === 'request' && serve(req as IncomingMessage, res as ServerResponse)) return true;
+        // eslint-disable-next-line prefer-rest-params
+        return emit.apply(this, arguments as unknown as Parameters<typeof emit>);
+      } as typeof server.emit;
+    }
     this.strictParser = !(options.http?.insecureHTTPParser ?? lenientByFlag());
     // What Fastify does to the server it creates itself (fastify/lib/server.js).
     server.keepAliveTimeout = options.keepAliveTimeout;
@@ -218,7 +240,7 @@ export class AnswerLane {
     const started = this.log || bind ? performance.now() : 0;
     const outcome = outcomeOf(req.headers, answer);
     const head = headFor(hit, answer, outcome);
-    const id = requestIdOf(req.headers);
+    const id = this.options.untraced ? this.options.untraced(req.headers) : requestIdOf(req.headers);
     this.rawHead ??= rawHeadSupported(res);
     if (this.rawHead && this.tail && takesRawHead(req, res, this.tail.keepAliveTimeoutMs)) {
       endWithHead(res, outcome.status, head.prefix + id + this.tail.now(), outcome.body);

@@ -13,13 +13,23 @@ export interface ApiProcesses {
   kill(index: number): Promise<void>;
 }
 
-/** Starts N real API processes (the production entry point) on one database, like N instances behind a load balancer. */
-export async function startApiProcesses(count: number, env: Record<string, string>): Promise<ApiProcesses> {
+/**
+ * Starts N real API processes (the production entry point) on one database, like N instances behind
+ * a load balancer: src/start.ts under tsx, or `entry`, a build (relative to apps/api), on this Node.
+ */
+export async function startApiProcesses(
+  count: number,
+  env: Record<string, string>,
+  options: { entry?: string } = {},
+): Promise<ApiProcesses> {
   const children: ChildProcess[] = [];
   const urls: string[] = [];
   const spawnOne = async (i: number) => {
     const port = await freePort();
-    const child = spawn(TSX, ['src/start.ts'], {
+    const [command, args] = options.entry
+      ? [process.execPath, ['--enable-source-maps', options.entry]]
+      : [TSX, ['src/start.ts']];
+    const child = spawn(command, args, {
       cwd: API_DIR,
       env: {
         ...process.env,

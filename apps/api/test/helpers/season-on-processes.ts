@@ -9,6 +9,8 @@ export interface SeasonOnProcesses {
   db: Db;
   api: ApiProcesses;
   families: TestCustomer[];
+  /** The processes' DATABASE_URL (the runtime role's). */
+  databaseUrl: string;
   /** The first session more than two days out: its id, where, its local day and that day's slots URL. */
   session: { slotId: string; locationId: string; slotTypeId: string; date: string; slotsUrl: string };
   close(): Promise<void>;
@@ -20,7 +22,11 @@ export interface SeasonOnProcesses {
  * weeks, not the demo's own season: that one ends on Christmas Eve, so from about midday (UTC) on
  * 22 December until Sydney's Christmas Day it has no session two days out.
  */
-export async function startSeasonOnProcesses(processes: number, customers: number): Promise<SeasonOnProcesses> {
+export async function startSeasonOnProcesses(
+  processes: number,
+  customers: number,
+  options: { env?: Record<string, string>; entry?: string } = {},
+): Promise<SeasonOnProcesses> {
   const conn = await createProcessesDatabase({ season: { days: 14 } });
   const families = await createCustomers(conn.db, conn.idTokens, customers);
   const row = (
@@ -38,10 +44,17 @@ export async function startSeasonOnProcesses(processes: number, customers: numbe
   };
   let api: ApiProcesses;
   try {
-    api = await startApiProcesses(processes, conn.env);
+    api = await startApiProcesses(processes, { ...conn.env, ...options.env }, { entry: options.entry });
   } catch (err) {
     await conn.close();
     throw err;
   }
-  return { db: conn.db, api, families, session, close: async () => (await api.stop(), await conn.close()) };
+  return {
+    db: conn.db,
+    api,
+    families,
+    session,
+    databaseUrl: conn.env.DATABASE_URL,
+    close: async () => (await api.stop(), await conn.close()),
+  };
 }
