@@ -1,3 +1,0 @@
--- Reserved for issue 51 (2026-12-02): replace with its statements, or delete it and its journal entry
--- if unused before it lands.
-SELECT 1;
