@@ -30,6 +30,8 @@ const API_MODULES = [
   'booking-lifecycle',
   // An order's payment and refunds: their states, named moves and the money left (decision 0091).
   'order-payments',
+  // The session and its holds: the one writer of the slot row and of hold rows (issue 49, decision 0089).
+  'sessions',
   'check-in',
   'app-check',
   'staff-accounts',

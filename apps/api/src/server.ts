@@ -10,7 +10,7 @@ import { demoAccountsIn } from './modules/accounts/demo-accounts.seed';
 import { allJobs } from './jobs/all-jobs';
 import { startJobs } from './jobs/runner';
 import { startSessionCutoffsListener } from './modules/accounts/session-cutoffs.listener';
-import { startSlotEventsListener } from './modules/reservations/slot-events.listener';
+import { startSlotEventsListener } from './modules/sessions/slot-events.listener';
 import { handOffOnFree } from './modules/waitlist/waitlist.hand-off';
 import { startConfiguredMetrics } from './modules/operations/metrics-server';
 import type { Tracing } from './modules/operations/tracing';

@@ -4,7 +4,7 @@ import { type Db } from '../../src/db/client';
 import { ManualClock } from '../../src/lib/clock';
 import { demoSeason } from '../../src/modules/catalogue/demo-season';
 import { loadSeason } from '../../src/modules/catalogue/season.service';
-import { startSlotEventsListener } from '../../src/modules/reservations/slot-events.listener';
+import { startSlotEventsListener } from '../../src/modules/sessions/slot-events.listener';
 import { type ApiProcesses } from '../helpers/api-processes';
 import { createCustomer, type TestCustomer } from '../helpers/customers';
 import { createTestApp } from '../helpers/test-app';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addressHoldsOn, churnReleaseOf } from '../../src/modules/booking-lifecycle/session-rules.sql';
+import { addressHoldsOn, churnReleaseOf } from '../../src/modules/sessions/session-rules.sql';
 import { createTestApp, type TestApp } from '../helpers/test-app';
 
 /**

@@ -1,4 +1,4 @@
-import type { QuickHoldArgs } from '../../src/modules/booking-lifecycle/hold-statements.repository';
+import type { QuickHoldArgs } from '../../src/modules/sessions/hold-statements.repository';
 
 /** A drop-day hold statement's arguments with the default policy (10-minute hold, no address cap unless given). */
 export const holdArgs = (

@@ -8,8 +8,8 @@ import { reservations } from '../../src/db/schema/reservations';
 import { ManualClock } from '../../src/lib/clock';
 import { demoSeason } from '../../src/modules/catalogue/demo-season';
 import { loadSeason } from '../../src/modules/catalogue/season.service';
-import { startSlotEventsListener } from '../../src/modules/reservations/slot-events.listener';
-import { HEARD_TTL_MS } from '../../src/modules/reservations/taken-sessions';
+import { startSlotEventsListener } from '../../src/modules/sessions/slot-events.listener';
+import { HEARD_TTL_MS } from '../../src/modules/sessions/taken-sessions';
 import { createCustomer, type TestCustomer } from '../helpers/customers';
 import { createTestApp, type TestApp } from '../helpers/test-app';
 

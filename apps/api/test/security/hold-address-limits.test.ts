@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/lib/clock';
-import { batchHold } from '../../src/modules/booking-lifecycle/hold-statements.repository';
+import { batchHold } from '../../src/modules/sessions/hold-statements.repository';
 import { holdAddressOf } from '../../src/modules/reservations/hold-address';
 import { demoSeason } from '../../src/modules/catalogue/demo-season';
 import { loadSeason } from '../../src/modules/catalogue/season.service';

@@ -5,7 +5,7 @@ import { REFRESH_COOKIE } from '../../src/modules/accounts/refresh-cookie';
 import { ID_TOKEN_TTL_SECONDS } from '../../src/modules/accounts/id-tokens';
 import { demoSeason } from '../../src/modules/catalogue/demo-season';
 import { loadSeason } from '../../src/modules/catalogue/season.service';
-import { startSlotEventsListener } from '../../src/modules/reservations/slot-events.listener';
+import { startSlotEventsListener } from '../../src/modules/sessions/slot-events.listener';
 import { ManualClock } from '../../src/lib/clock';
 import { bearer, createSignedInUser } from '../helpers/accounts';
 import { createTestApp, type TestApp } from '../helpers/test-app';

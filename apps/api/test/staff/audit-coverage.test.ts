@@ -3,14 +3,14 @@ import { sql } from 'drizzle-orm';
 import type Stripe from 'stripe';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { familyActor } from '../../src/modules/audit-trail/audit-entries.repository';
-import { batchHold } from '../../src/modules/booking-lifecycle/hold-statements.repository';
+import { batchHold } from '../../src/modules/sessions/hold-statements.repository';
 import { recordFailedRefund, settleRefund } from '../../src/modules/order-payments/payment-moves';
 import { insertRefund } from '../../src/modules/order-payments/refunds.repository';
 import {
   claimSlot,
   closeSessions,
   expireLapsedHolds,
-} from '../../src/modules/booking-lifecycle/session-holds.repository';
+} from '../../src/modules/sessions/holds.repository';
 import { recordVersion, SYSTEM_SAVER } from '../../src/modules/catalogue/season-versions.repository';
 import { handleStripeEvent } from '../../src/modules/payments/payments.service';
 import { handOffSlot, settleOffers } from '../../src/modules/waitlist/waitlist.hand-off';

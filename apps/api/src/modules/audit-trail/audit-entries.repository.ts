@@ -7,7 +7,7 @@ import type { Tx } from '../../db/client';
  * bottom of the layers (eslint.config.js), so every module can audit its own changes in its own
  * transaction: staff accounts and a family's details as well as bookings (issue 48 item 5). Written by the
  * transitions (transitions.ts, session-transitions.ts, refund-transitions.ts) and by the statements
- * that write a session's hold (slot-row.repository.ts, hold-statements.repository.ts), always in
+ * that write a session's hold (sessions/: slot-row.repository.ts, hold-statements.repository.ts), always in
  * the transaction of the change; the table itself refuses UPDATE and DELETE.
  */
 export type ActorKind = 'family' | 'staff' | 'system' | 'stripe';

@@ -29,7 +29,7 @@ import {
   releaseSlotHoldOf,
   takeHeldSlot,
   takeSlotForBooking,
-} from './slot-row.repository';
+} from '../sessions/slot-row.repository';
 import { nextState, stateOf, type BookingState, type TransitionName } from './transition-table';
 
 /**

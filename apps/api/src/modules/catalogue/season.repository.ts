@@ -9,7 +9,7 @@ import {
   type SeasonLocation,
 } from '@kringle/contracts/season';
 import type { PlannedSlot } from './slot-planner';
-import { closedByAClosure } from '../booking-lifecycle/session-rules.sql';
+import { closedByAClosure } from '../sessions/session-rules.sql';
 
 export async function upsertLocation(tx: Tx, loc: SeasonLocation, sortOrder: number): Promise<string> {
   const values = {

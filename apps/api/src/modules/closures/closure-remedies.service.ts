@@ -7,7 +7,7 @@ import { leadCutoffOf } from '../booking-lifecycle/booking-policy';
 import { bookingDetails, lockBooking, slotStart, type BookingRow } from '../booking-lifecycle/booking-rows.repository';
 import { bookingRescheduledMail } from '../booking-lifecycle/bookings.emails';
 import type { RefundRow } from '../order-payments/refunds.repository';
-import { holdFreeSlot, releaseHold } from '../booking-lifecycle/session-holds.repository';
+import { holdFreeSlot, releaseHold } from '../sessions/holds.repository';
 import { cancel, closureMove, type Ctx } from '../booking-lifecycle/transitions';
 import { latestOrder } from '../bookings/booking-changes.repository';
 import { enqueueMail } from '../mail/outbox.repository';

@@ -2,7 +2,7 @@ import { and, asc, eq, isNull, sql } from 'drizzle-orm';
 import type { DbOrTx, Tx } from '../../db/client';
 import { closureBookings, closures } from '../../db/schema/closures';
 import { moneyOfBooking, moneyOfRow } from '../order-payments/money-left';
-import { holdableSession, instant } from '../booking-lifecycle/session-rules.sql';
+import { holdableSession, instant } from '../sessions/session-rules.sql';
 
 /** The closures' SQL (decision 0055): what a range covers, the claim of each booking, the outcomes. */
 

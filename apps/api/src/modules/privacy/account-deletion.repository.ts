@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
 import { mailOfAccount } from '../mail/outbox.repository';
-import { LIVE_BOOKING_STATUSES } from '../booking-lifecycle/session-rules.sql';
+import { LIVE_BOOKING_STATUSES } from '../sessions/session-rules.sql';
 
 /** The family's bookings still ahead, paid or being paid: what deleting the account would cancel. */
 export async function upcomingBookingsOf(

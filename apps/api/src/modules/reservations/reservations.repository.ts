@@ -4,7 +4,7 @@ import type { DbOrTx, Tx } from '../../db/client';
 import { locations, slots } from '../../db/schema/catalogue';
 import { reservations } from '../../db/schema/reservations';
 import { bookings } from '../../db/schema/bookings';
-import { addressHoldsOn, churnReleaseOf } from '../booking-lifecycle/session-rules.sql';
+import { addressHoldsOn, churnReleaseOf } from '../sessions/session-rules.sql';
 
 export type ReservationRow = typeof reservations.$inferSelect;
 

@@ -4,8 +4,8 @@ import type { FastifyInstance } from 'fastify';
 import { isUniqueViolation } from '../../db/client';
 import type { AppError } from '../../lib/app-error';
 import { errors, notFound } from '../../lib/errors';
-import type { TakenSessions } from './taken-sessions';
-import { announceTaken } from './slot-events.listener';
+import type { TakenSessions } from '../sessions/taken-sessions';
+import { announceTaken } from '../sessions/slot-events.listener';
 import { assertCanHoldForReschedule, leadCutoffOf } from '../booking-lifecycle/booking-policy';
 import { findLocation } from '../catalogue/catalogue.repository';
 import { formatSessionTime } from '@kringle/contracts/dates';
@@ -21,13 +21,13 @@ import {
   updateReservation,
   type ReservationRow,
 } from './reservations.repository';
-import { countUpcomingBookings } from '../booking-lifecycle/slot-row.repository';
+import { countUpcomingBookings } from '../sessions/slot-row.repository';
 import {
   claimSlot,
   extendSlotHold,
   releaseHold,
   sweepLapsedHolds,
-} from '../booking-lifecycle/session-holds.repository';
+} from '../sessions/holds.repository';
 import { familyActor } from '../audit-trail/audit-entries.repository';
 import { countHoldRefusal, holds } from '../operations/metrics';
 

@@ -2,8 +2,9 @@ import type pg from 'pg';
 import type { BuiltAnswer } from '../availability/availability.answer';
 import { AvailabilityCache } from '../availability/availability.cache';
 import { SlotFeed } from '../availability/slot-feed';
-import { HoldBatcher } from './hold-batcher';
-import { TakenSessions } from './taken-sessions';
+import { HoldBatcher } from '../sessions/hold-batcher';
+import type { Announcements } from '../sessions/slot-events.listener';
+import { TakenSessions } from '../sessions/taken-sessions';
 
 /**
  * Everything an API process keeps in memory about sessions, in one object that app.ts creates
@@ -14,10 +15,10 @@ import { TakenSessions } from './taken-sessions';
  *    (reservations.service.ts).
  * 2. `taken` refuses at once a session this process, or another one, has just seen taken.
  * 3. Otherwise `batcher` sends the hold statement (hold-batcher.ts, one at a time per process, a
- *    burst of first attempts sharing it; booking-lifecycle/hold-statements.repository.ts).
+ *    burst of first attempts sharing it; sessions/hold-statements.repository.ts).
  * 4. One conditional UPDATE of the slot row decides (decision 0007). It refuses a session that is
  *    held or booked, not open yet (decision 0025), or on a day a family waits for
- *    (noOneWaitingFor in booking-lifecycle/session-rules.sql.ts, decision 0028).
+ *    (noOneWaitingFor in sessions/session-rules.sql.ts, decision 0028).
  * 5. When the hold is granted, `changed()` drops this process's cached availability for the
  *    location (`availability`, decision 0012).
  * 6. `announceTaken` (slot-events.listener.ts) tells the other processes on `kringle_taken`.
@@ -33,7 +34,7 @@ export class SlotState {
   readonly feed = new SlotFeed();
   readonly batcher: HoldBatcher;
   /** Announcements of holds waiting for the next batched NOTIFY (slot-events.listener.ts). */
-  readonly announcements: { entries: string[]; timer?: NodeJS.Timeout } = { entries: [] };
+  readonly announcements: Announcements = { entries: [] };
 
   constructor(pool: Pick<pg.Pool, 'query'>, availabilityCacheMs: number) {
     this.taken = new TakenSessions(availabilityCacheMs);

@@ -15,7 +15,7 @@ import { priceLines } from '../checkout/cart.service';
 import { mailLogoUrl, renderEmail } from '../mail/mail-layout';
 import { enqueueMail } from '../mail/outbox.repository';
 import { bookingDetails } from '../booking-lifecycle/booking-rows.repository';
-import { announceTaken } from '../reservations/slot-events.listener';
+import { announceTaken } from '../sessions/slot-events.listener';
 import { checkIn, sellWalkIn as sellTransition } from '../booking-lifecycle/transitions';
 import { staffActor } from '../audit-trail/audit-entries.repository';
 import type { LineItem } from '../../db/schema/bookings';

@@ -1,8 +1,8 @@
 import { sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client';
 import { SYSTEM } from '../audit-trail/audit-entries.repository';
-import { holdFreeSlot } from '../booking-lifecycle/session-holds.repository';
-import { instant, upcomingBookingsOf } from '../booking-lifecycle/session-rules.sql';
+import { holdFreeSlot } from '../sessions/holds.repository';
+import { instant, upcomingBookingsOf } from '../sessions/session-rules.sql';
 import { bookedOnDay, freeNow, onDay } from './waitlist.repository';
 
 export interface FreeSlot {

@@ -2,12 +2,12 @@ import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { enqueueMail } from '../mail/outbox.repository';
-import { announceTaken } from '../reservations/slot-events.listener';
+import { announceTaken } from '../sessions/slot-events.listener';
 import { leadCutoffOf } from '../booking-lifecycle/booking-policy';
-import { noOneWaitingFor } from '../booking-lifecycle/session-rules.sql';
+import { noOneWaitingFor } from '../sessions/session-rules.sql';
 import { freeNow, endEntry } from './waitlist.repository';
 import { insertAuditEntry, SYSTEM } from '../audit-trail/audit-entries.repository';
-import { endOffer } from '../booking-lifecycle/session-holds.repository';
+import { endOffer } from '../sessions/holds.repository';
 import { waitlistOfferMail } from './waitlist.emails';
 import {
   endStaleEntries,

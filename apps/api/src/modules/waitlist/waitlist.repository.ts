@@ -1,11 +1,6 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx, Tx } from '../../db/client';
-import {
-  holdableSession,
-  instant,
-  LIVE_BOOKING_STATUSES,
-  noOneWaitingFor,
-} from '../booking-lifecycle/session-rules.sql';
+import { holdableSession, instant, LIVE_BOOKING_STATUSES, noOneWaitingFor } from '../sessions/session-rules.sql';
 
 /** `s` (a slots row) could be held right now: the hold statements' own conditions, waitlist aside. */
 export const freeNow = (now: Date, leadCutoff: Date): SQL =>

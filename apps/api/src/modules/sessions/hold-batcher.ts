@@ -5,7 +5,7 @@ import {
   quickHold,
   type QuickHoldOutcome,
   type QuickHoldArgs,
-} from '../booking-lifecycle/hold-statements.repository';
+} from '../sessions/hold-statements.repository';
 
 /** Requests in one statement, at most. */
 const MAX_BATCH = 50;
@@ -34,7 +34,7 @@ interface Pending {
  * PostgreSQL a round trip and a commit of its own: the first wave queued behind them. Here a
  * request goes straight to the database while no statement is under way (the one-statement hold,
  * as before); otherwise it waits for the next statement, which carries up to MAX_BATCH of them
- * together (booking-lifecycle/hold-statements.repository.ts).
+ * together (sessions/hold-statements.repository.ts).
  */
 export class HoldBatcher {
   private queue: Pending[] = [];

@@ -2,8 +2,20 @@ import type { FastifyBaseLogger } from 'fastify';
 import type pg from 'pg';
 import { listenWithReconnect } from '../../db/listen';
 import type { Clock } from '../../lib/clock';
-import type { SlotState } from './slot-state';
-import { HEARD_TTL_MS } from './taken-sessions';
+import { HEARD_TTL_MS, type TakenSessions } from './taken-sessions';
+
+/** What the listener feeds besides the memo: the open live streams (availability/slot-feed.ts). */
+export interface LiveFeed {
+  taken(slotIds: string[]): void;
+  changed(slotIds: string[]): void;
+  setListening(listening: boolean): void;
+}
+
+/** Announcements of holds waiting for the next batched NOTIFY. */
+export interface Announcements {
+  entries: string[];
+  timer?: NodeJS.Timeout;
+}
 
 /**
  * Every slot event between processes, on one LISTEN connection per process: sessions taken (the
@@ -35,7 +47,7 @@ const ENDED_MEMORY_MS = HEARD_TTL_MS;
  * queue behind each other. Being late, it may arrive after that hold's free: receivers then drop it.
  */
 export function announceTaken(
-  state: Pick<SlotState, 'taken' | 'announcements'>,
+  state: { taken: Pick<TakenSessions, 'enabled' | 'origin'>; announcements: Announcements },
   pool: Pick<pg.Pool, 'query'>,
   log: FastifyBaseLogger,
   hold: { slotId: string; holderId: string; reservationId: string; endsAt: Date },
@@ -66,7 +78,7 @@ export function announceTaken(
  * reconnects on its own (db/listen.ts).
  */
 export function startSlotEventsListener(deps: {
-  state: Pick<SlotState, 'taken' | 'feed'>;
+  state: { taken: TakenSessions; feed: LiveFeed };
   clock: Clock;
   log: FastifyBaseLogger;
   databaseUrl: string;

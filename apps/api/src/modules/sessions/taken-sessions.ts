@@ -34,13 +34,14 @@ export class TakenSessions {
   /** Set by the listener while it hears every free (entries may then live HEARD_TTL_MS). */
   private listening = false;
 
+  /** Off with a cache of 0 ms: nothing is remembered, nothing announced. A field, not a getter: read on every hold. */
+  readonly enabled: boolean;
+
   constructor(
     private readonly ttlMs: number,
     private readonly maxEntries = 20_000,
-  ) {}
-
-  get enabled(): boolean {
-    return this.ttlMs > 0;
+  ) {
+    this.enabled = ttlMs > 0;
   }
 
   /** True when `userId` must be told the session is taken without asking the database. */

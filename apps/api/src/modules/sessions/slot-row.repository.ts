@@ -4,7 +4,7 @@ import { claimableOnline, claimableWalkIn, instant, upcomingBookingsOf } from '.
 
 /**
  * The slot row's owner (decision 0007): every statement that writes a session's booking columns is
- * here; those that write only its hold, each with its audit entry, are in session-holds.repository.ts
+ * here; those that write only its hold, each with its audit entry, are in holds.repository.ts
  * and the drop-day ones in hold-statements.repository.ts, so the claim rules are written once
  * (session-rules.sql.ts). The season loader alone also writes slots (their times and
  * blocks). Every claim is one conditional UPDATE: PostgreSQL re-checks the WHERE clause after
