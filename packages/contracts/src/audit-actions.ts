@@ -38,7 +38,7 @@ export const AUDIT_ACTIONS = [
   'photo.uploaded',
   'photo.assigned',
   'photo.unlocked',
-  // A session's hold (session-holds.repository.ts, hold-statements.repository.ts).
+  // A session's hold (sessions/: holds.repository.ts, system-holds.repository.ts, hold-statements.repository.ts).
   'takeHold',
   'refreshHold',
   'releaseHold',

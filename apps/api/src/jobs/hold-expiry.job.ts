@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { expireLapsedHolds } from '../modules/sessions/holds.repository';
+import { expireLapsedHolds } from '../modules/sessions/system-holds.repository';
 import type { Job } from './runner';
 
 /** Lapsed holds: readers already treat them as free, so this only keeps the tables honest. */

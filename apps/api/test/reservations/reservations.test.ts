@@ -5,7 +5,7 @@ import { reservations } from '../../src/db/schema/reservations';
 import { ManualClock } from '../../src/lib/clock';
 import { demoSeason } from '../../src/modules/catalogue/demo-season';
 import { loadSeason } from '../../src/modules/catalogue/season.service';
-import { expireLapsedHolds } from '../../src/modules/sessions/holds.repository';
+import { expireLapsedHolds } from '../../src/modules/sessions/system-holds.repository';
 import { createCustomer, reauthenticate, type TestCustomer } from '../helpers/customers';
 import { createTestApp, type TestApp } from '../helpers/test-app';
 

@@ -6,11 +6,8 @@ import { familyActor } from '../../src/modules/audit-trail/audit-entries.reposit
 import { batchHold } from '../../src/modules/sessions/hold-statements.repository';
 import { recordFailedRefund, settleRefund } from '../../src/modules/order-payments/payment-moves';
 import { insertRefund } from '../../src/modules/order-payments/refunds.repository';
-import {
-  claimSlot,
-  closeSessions,
-  expireLapsedHolds,
-} from '../../src/modules/sessions/holds.repository';
+import { claimSlot } from '../../src/modules/sessions/holds.repository';
+import { closeSessions, expireLapsedHolds } from '../../src/modules/sessions/system-holds.repository';
 import { recordVersion, SYSTEM_SAVER } from '../../src/modules/catalogue/season-versions.repository';
 import { handleStripeEvent } from '../../src/modules/payments/payments.service';
 import { handOffSlot, settleOffers } from '../../src/modules/waitlist/waitlist.hand-off';

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { SlotStatus } from '@kringle/contracts/statuses';
 import type { DbOrTx } from '../../db/client';
+import { holdableSession, instant, sessionStatus } from '../sessions/session-rules.sql';
 
 export interface SlotRow {
   id: string;
@@ -13,18 +14,11 @@ export interface SlotRow {
 }
 
 /**
- * The one definition of a slot's status, derived at read time so an expired hold is free the
- * moment it expires: booked > reserved (live hold) > unavailable (break, blocked, within the
- * lead time, or the location's bookings not open yet) > available. Needs the location as `l`.
+ * A slot's status (sessionStatus in sessions/session-rules.sql.ts), derived at read time so an
+ * expired hold is free the moment it expires. Needs the location as `l`.
  */
-export const slotStatusSql = (now: Date, leadCutoff: Date) => sql`
-  case
-    when s.booking_id is not null then 'booked'
-    when s.hold_expires_at > ${now.toISOString()}::timestamptz then 'reserved'
-    when s.kind = 'break' or s.blocked or s.start_at < ${leadCutoff.toISOString()}::timestamptz
-      or coalesce(l.sales_open_at > ${now.toISOString()}::timestamptz, false) then 'unavailable'
-    else 'available'
-  end`;
+export const slotStatusSql = (now: Date, leadCutoff: Date) =>
+  sql.raw(sessionStatus('s', 'l', instant(now), instant(leadCutoff)));
 
 const toRow = (r: Record<string, unknown>): SlotRow => ({
   id: r.id as string,
@@ -83,9 +77,7 @@ export async function availableCountsByDate(
 ): Promise<Map<string, { available: number; sessions: number }>> {
   const result = await db.execute(sql`
     select to_char(s.start_at at time zone ${args.timezone}, 'YYYY-MM-DD') as day, count(*)::int as sessions,
-      (count(*) filter (where s.booking_id is null
-        and (s.hold_expires_at is null or s.hold_expires_at <= ${args.now.toISOString()}::timestamptz)
-        and not exists (select 1 from locations l where l.id = s.location_id and l.sales_open_at > ${args.now.toISOString()}::timestamptz)))::int as available
+      (count(*) filter (where ${sql.raw(holdableSession('s', instant(args.now), instant(args.leadCutoff)))}))::int as available
     from slots s
     where s.location_id = ${args.locationId}::uuid and s.slot_type_id = ${args.slotTypeId}::uuid
       and s.kind = 'session' and not s.blocked

@@ -2,7 +2,6 @@ import { and, eq, isNull } from 'drizzle-orm';
 import type { OrderRow } from '../order-payments/order-rows.repository';
 import type { DbOrTx, Tx } from '../../db/client';
 import { bookings, orders } from '../../db/schema/bookings';
-import { reservations } from '../../db/schema/reservations';
 import { slots } from '../../db/schema/catalogue';
 import { findBookingRead } from './booking-view.repository';
 import { checkInCodeFor } from '../check-in/check-in-codes';
@@ -57,20 +56,6 @@ export async function setBooking(
 export async function insertBookingRow(tx: Tx, values: NewBooking): Promise<BookingRow> {
   const [row] = await tx.insert(bookings).values(values).returning();
   return row!;
-}
-
-/** A checkout's or a reschedule's hold ends with the booking's change. */
-export async function setReservationStatus(
-  tx: Tx,
-  id: string,
-  status: 'checked_out' | 'cancelled' | 'expired',
-  now: Date,
-  bookingId?: string,
-): Promise<void> {
-  await tx
-    .update(reservations)
-    .set({ status, updatedAt: now, ...(bookingId ? { bookingId } : {}) })
-    .where(eq(reservations.id, id));
 }
 
 export async function slotStart(tx: DbOrTx, slotId: string): Promise<Date> {

@@ -1,14 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Tx } from '../../db/client';
 import { errors } from '../../lib/errors';
-import {
-  insertBookingRow,
-  lockBooking,
-  setBooking,
-  setReservationStatus,
-  type BookingRow,
-  type NewBooking,
-} from './booking-rows.repository';
+import { insertBookingRow, lockBooking, setBooking, type BookingRow, type NewBooking } from './booking-rows.repository';
 import type { NewOrder, OrderRow } from '../order-payments/order-rows.repository';
 import {
   abandonPayment,
@@ -30,6 +23,7 @@ import {
   takeHeldSlot,
   takeSlotForBooking,
 } from '../sessions/slot-row.repository';
+import { moveBookingHold } from '../sessions/system-holds.repository';
 import { nextState, stateOf, type BookingState, type TransitionName } from './transition-table';
 
 /**
@@ -104,7 +98,7 @@ export async function openCheckout(
     updatedAt: ctx.now,
   });
   const createdOrder = await openPayment(ctx, { ...order, bookingId: created.id });
-  await setReservationStatus(ctx.tx, booking.reservationId!, 'checked_out', ctx.now, created.id);
+  await moveBookingHold(ctx.tx, booking.reservationId!, 'checkOut', ctx.now, created.id);
   await audit(
     ctx,
     'openCheckout',
@@ -218,7 +212,7 @@ export async function lapseCheckout(
     updatedAt: ctx.now,
   });
   await abandonPayment(ctx, orderId);
-  await setReservationStatus(ctx.tx, reservationId, 'expired', ctx.now);
+  await moveBookingHold(ctx.tx, reservationId, 'lapseCheckout', ctx.now);
   await releaseSlotHoldOf(ctx.tx, booking);
   await audit(ctx, 'lapseCheckout', booking, {
     to,
@@ -252,7 +246,7 @@ export async function cancel(
     updatedAt: ctx.now,
   });
   await freeBookingSlot(ctx.tx, booking);
-  if (unpaid && booking.reservationId) await setReservationStatus(ctx.tx, booking.reservationId, 'cancelled', ctx.now);
+  if (unpaid && booking.reservationId) await moveBookingHold(ctx.tx, booking.reservationId, 'cancelCheckout', ctx.now);
   if (unpaid && order) await abandonPayment(ctx, order.id);
   const refunded = args.refundCents > 0 && order ? args.refundCents : 0;
   await audit(ctx, name, booking, {
@@ -287,7 +281,7 @@ export async function reschedule(
     reminderSentAt: null,
     updatedAt: ctx.now,
   });
-  await setReservationStatus(ctx.tx, reservationId, 'checked_out', ctx.now);
+  await moveBookingHold(ctx.tx, reservationId, 'checkOut', ctx.now);
   await audit(ctx, 'reschedule', booking, { to, set: { slotId: target.id } });
   return true;
 }

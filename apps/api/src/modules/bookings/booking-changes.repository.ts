@@ -2,7 +2,6 @@ import { and, desc, eq } from 'drizzle-orm';
 import type { Tx } from '../../db/client';
 import { bookings, orders } from '../../db/schema/bookings';
 import { slots } from '../../db/schema/catalogue';
-import { reservations } from '../../db/schema/reservations';
 
 export async function lockOwnBooking(tx: Tx, id: string, userId: string) {
   const [row] = await tx
@@ -21,15 +20,6 @@ export async function latestOrder(tx: Tx, bookingId: string) {
     .where(and(eq(orders.bookingId, bookingId), eq(orders.kind, 'booking')))
     .orderBy(desc(orders.createdAt))
     .limit(1)
-    .for('update');
-  return row;
-}
-
-export async function lockReservationOf(tx: Tx, id: string, userId: string) {
-  const [row] = await tx
-    .select()
-    .from(reservations)
-    .where(and(eq(reservations.id, id), eq(reservations.userId, userId)))
     .for('update');
   return row;
 }

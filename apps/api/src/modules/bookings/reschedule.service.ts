@@ -5,7 +5,8 @@ import { enqueueMail } from '../mail/outbox.repository';
 import { assertReschedulable } from '../booking-lifecycle/booking-policy';
 import { bookingDetails, slotStart } from '../booking-lifecycle/booking-rows.repository';
 import { bookingRescheduledMail } from '../booking-lifecycle/bookings.emails';
-import { lockOwnBooking, lockReservationOf, sessionClosed, slotWithType } from './booking-changes.repository';
+import { lockOwnBooking, sessionClosed, slotWithType } from './booking-changes.repository';
+import { lockReservation } from '../sessions/holds.repository';
 import { reschedule } from '../booking-lifecycle/transitions';
 import { familyActor } from '../audit-trail/audit-entries.repository';
 import { getBooking } from './bookings.service';
@@ -28,7 +29,7 @@ export async function rescheduleBooking(
     if (!booking) throw notFound('That booking');
     // A closure that took this session remedies the booking itself: a move now would race it (issue 48).
     if (await sessionClosed(tx, booking.slotId)) throw errors.sessionClosedForMove();
-    const reservation = await lockReservationOf(tx, reservationId, userId);
+    const reservation = await lockReservation(tx, reservationId, userId);
     if (!reservation || reservation.bookingId !== booking.id) throw notFound('That reservation');
     const previousStart = await slotStart(tx, booking.slotId);
     const target = await slotWithType(tx, reservation.slotId);

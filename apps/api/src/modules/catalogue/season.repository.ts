@@ -8,8 +8,6 @@ import {
   type Season,
   type SeasonLocation,
 } from '@kringle/contracts/season';
-import type { PlannedSlot } from './slot-planner';
-import { closedByAClosure } from '../sessions/session-rules.sql';
 
 export async function upsertLocation(tx: Tx, loc: SeasonLocation, sortOrder: number): Promise<string> {
   const values = {
@@ -103,47 +101,6 @@ export async function syncProducts(tx: Tx, season: Season): Promise<void> {
     .update(addOns)
     .set({ active: false })
     .where(keep.length ? notInArray(addOns.slug, keep) : sql`true`);
-}
-
-export interface SlotSyncResult {
-  planned: number;
-  removed: number;
-  /** Sessions outside the new plan that a booking or hold still refers to: taken out of sale, kept. */
-  retired: number;
-}
-
-/**
- * Makes the location's future slots match the plan in three set-based statements. Slots a booking
- * or reservation refers to are never deleted or changed; they are blocked if the plan drops them.
- */
-export async function syncSlots(
-  tx: Tx,
-  locationId: string,
-  typeIds: Map<string, string>,
-  plan: PlannedSlot[],
-  now: Date,
-): Promise<SlotSyncResult> {
-  const typeCol = plan.map((p) => typeIds.get(p.slotTypeSlug)!);
-  const kindCol = plan.map((p) => p.kind);
-  const startCol = plan.map((p) => p.startAt.toISOString());
-  const endCol = plan.map((p) => p.endAt.toISOString());
-  const planned = sql`select * from unnest(${sql.param(typeCol)}::uuid[], ${sql.param(kindCol)}::text[], ${sql.param(startCol)}::timestamptz[], ${sql.param(endCol)}::timestamptz[]) as p(slot_type_id, kind, start_at, end_at)`;
-
-  await tx.execute(sql`
-    insert into slots (location_id, slot_type_id, kind, start_at, end_at)
-    select ${locationId}::uuid, p.slot_type_id, p.kind, p.start_at, p.end_at from (${planned}) p
-    on conflict (location_id, slot_type_id, start_at) do update
-      set kind = excluded.kind, end_at = excluded.end_at, blocked = ${sql.raw(closedByAClosure('slots'))}
-      where slots.booking_id is null and not exists (select 1 from reservations r where r.slot_id = slots.id)`);
-
-  const stale = sql`
-    s.location_id = ${locationId}::uuid and s.start_at >= ${now.toISOString()}::timestamptz
-    and not exists (select 1 from (${planned}) p where p.slot_type_id = s.slot_type_id and p.start_at = s.start_at)`;
-  const removed = await tx.execute(sql`
-    delete from slots s where ${stale}
-      and s.booking_id is null and not exists (select 1 from reservations r where r.slot_id = s.id)`);
-  const retired = await tx.execute(sql`update slots s set blocked = true where ${stale} and not s.blocked`);
-  return { planned: plan.length, removed: removed.rowCount ?? 0, retired: retired.rowCount ?? 0 };
 }
 
 export async function locationIdBySlug(tx: Tx, slug: string): Promise<string | undefined> {

@@ -3,7 +3,8 @@ import type { SeasonPreview } from '@kringle/contracts/season-editor';
 import { seasonSchema, describeSeasonErrors, type Season } from '@kringle/contracts/season';
 import type { Db, Tx } from '../../db/client';
 import { diffSeason } from './season-diff';
-import { syncProducts, syncSlots, upsertLocation, upsertSlotType, type SlotSyncResult } from './season.repository';
+import { syncProducts, upsertLocation, upsertSlotType } from './season.repository';
+import { syncSlots, type SlotSyncResult } from '../sessions/slot-row.repository';
 import { recordVersion, SYSTEM_SAVER, type SeasonSaver } from './season-versions.repository';
 import { planLocationSlots } from './slot-planner';
 

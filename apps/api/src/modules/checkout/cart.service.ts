@@ -6,7 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import type { DbOrTx } from '../../db/client';
 import type { ErrorDetail } from '../../lib/app-error';
 import { errors, notFound } from '../../lib/errors';
-import { findReservation } from '../reservations/reservations.repository';
+import { findReservation } from '../sessions/holds.repository';
 import { activeProducts, insertCart, slotTypeSlugOfSlot, type CartRow } from './cart.repository';
 
 type Deps = Pick<FastifyInstance, 'db' | 'clock'>;

@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type Stripe from 'stripe';
 import { errors, notFound } from '../../lib/errors';
 import { isStripeUnavailable, paymentsUnavailable } from '../../plugins/stripe';
-import { lockReservation } from '../reservations/reservations.repository';
+import { lockReservation } from '../sessions/holds.repository';
 import { newBookingReference } from './booking-reference';
 import { activeProducts, findCart, type CartRow } from './cart.repository';
 import { findBookingCheckout, findOrderByCart, slotOf } from './checkout.repository';

@@ -2,7 +2,7 @@ import type { Closure, ClosureBody, ClosurePreview, ClosurePreviewBody } from '@
 import { errors, notFound } from '../../lib/errors';
 import type { AuthClaims } from '../accounts/id-tokens';
 import { leadCutoffOf } from '../booking-lifecycle/booking-policy';
-import { closeSessions } from '../sessions/holds.repository';
+import { closeSessions } from '../sessions/system-holds.repository';
 import { staffActor } from '../audit-trail/audit-entries.repository';
 import { enqueueMail } from '../mail/outbox.repository';
 import { endEntry } from '../waitlist/waitlist.repository';

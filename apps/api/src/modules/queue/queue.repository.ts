@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
+import { freeAhead, instant } from '../sessions/session-rules.sql';
 
 /** A location's line as stored (decision 0053); `line` fields are null before the line first opened. */
 export interface LineRow {
@@ -206,9 +207,7 @@ export async function placeLateArrivals(tx: DbOrTx, locationId: string): Promise
 export async function freeSessions(db: DbOrTx, locationId: string, now: Date, leadCutoff: Date): Promise<number> {
   const { rows } = await db.execute(sql`
     select count(*)::int as n from slots s
-    where s.location_id = ${locationId}::uuid and s.kind = 'session' and not s.blocked and s.booking_id is null
-      and s.start_at >= ${leadCutoff.toISOString()}::timestamptz
-      and (s.hold_expires_at is null or s.hold_expires_at <= ${now.toISOString()}::timestamptz)`);
+    where s.location_id = ${locationId}::uuid and ${sql.raw(freeAhead('s', instant(now), instant(leadCutoff)))}`);
   return rows[0]!.n as number;
 }
 

@@ -1,6 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { SalesChannel, SalesGroup } from '@kringle/contracts/reports';
 import type { DbOrTx } from '../../db/client';
+import { heldNow, instant } from '../sessions/session-rules.sql';
 
 /**
  * The reports' SQL (issue 35, decision 0057). Everything is summed by PostgreSQL: a big brand has
@@ -117,7 +118,7 @@ export async function occupancyRows(db: DbOrTx, range: ReportRange, now: Date): 
     ), holds as (
       select f.location_id, f.day, count(*)::int as held, count(*) filter (where f.blocked)::int as held_closed
       from slots s join session_facts f on f.slot_id = s.id
-      where s.hold_reservation_id is not null and s.hold_expires_at > ${now.toISOString()}::timestamptz and s.booking_id is null and ${inRange}
+      where s.hold_reservation_id is not null and ${sql.raw(heldNow('s', instant(now)))} and s.booking_id is null and ${inRange}
       group by 1, 2
     )
     select p.day::text as date, p.location_id, l.name as location_name, p.capacity, p.booked,

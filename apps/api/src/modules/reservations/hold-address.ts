@@ -16,9 +16,17 @@ export const holdAddressLimit = (deps: Pick<FastifyInstance, 'config'>): number 
 
 /** The stored form of a client's address, or null when no cap is in force (nothing is stored then). */
 export function holdAddressOf(deps: Deps, ip: string): string | null {
-  if (holdAddressLimit(deps) === 0) return null;
-  return createHmac('sha256', deps.secrets.appCheckSecret)
+  return holdFromOf(deps, ip).address;
+}
+
+/** Where a hold is asked from and the cap in force, in one call (the hold's route). */
+export function holdFromOf(deps: Deps, ip: string): { address: string | null; limit: number } {
+  const limit = holdAddressLimit(deps);
+  return { address: limit === 0 ? null : keyedAddress(deps, ip), limit };
+}
+
+const keyedAddress = (deps: Deps, ip: string): string =>
+  createHmac('sha256', deps.secrets.appCheckSecret)
     .update(`hold-address:${addressPlace(ip)}`)
     .digest('base64url')
     .slice(0, 22);
-}

@@ -8,7 +8,7 @@ import {
   reservationSchema,
 } from '@kringle/contracts/reservations';
 import { authOf } from '../../plugins/auth';
-import { holdAddressLimit, holdAddressOf } from './hold-address';
+import { holdFromOf } from './hold-address';
 import {
   cancelReservation,
   createReservation,
@@ -48,7 +48,7 @@ export async function reservationsRoutes(app: FastifyInstance) {
       },
     },
     async (req, reply) => {
-      const from = { address: holdAddressOf(app, req.ip), limit: holdAddressLimit(app) };
+      const from = holdFromOf(app, req.ip);
       const { reservation, existing } = await createReservation(app, authOf(req).userId, req.body, from);
       return reply.code(existing ? 200 : 201).send(reservation);
     },

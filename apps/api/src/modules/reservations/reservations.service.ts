@@ -4,7 +4,6 @@ import type { FastifyInstance } from 'fastify';
 import { isUniqueViolation } from '../../db/client';
 import type { AppError } from '../../lib/app-error';
 import { errors, notFound } from '../../lib/errors';
-import type { TakenSessions } from '../sessions/taken-sessions';
 import { announceTaken } from '../sessions/slot-events.listener';
 import { assertCanHoldForReschedule, leadCutoffOf } from '../booking-lifecycle/booking-policy';
 import { findLocation } from '../catalogue/catalogue.repository';
@@ -12,22 +11,22 @@ import { formatSessionTime } from '@kringle/contracts/dates';
 import {
   addressHoldsFor,
   churnReleaseAt,
+  claimSlot,
+  countUpcomingBookings,
+  extendSlotHold,
   findReservation,
   insertReservation,
   liveCheckoutOn,
   liveReservations,
   lockReservation,
-  slotForHold,
-  updateReservation,
-  type ReservationRow,
-} from './reservations.repository';
-import { countUpcomingBookings } from '../sessions/slot-row.repository';
-import {
-  claimSlot,
-  extendSlotHold,
+  refreshHoldRow,
   releaseHold,
+  releaseHoldRow,
+  slotForHold,
   sweepLapsedHolds,
+  type ReservationRow,
 } from '../sessions/holds.repository';
+import { canMoveHold, holdStateOf } from '../sessions/session-table';
 import { familyActor } from '../audit-trail/audit-entries.repository';
 import { countHoldRefusal, holds } from '../operations/metrics';
 
@@ -127,17 +126,7 @@ async function quickOrOwn(
   slotId: string,
   from: HoldFrom,
 ): Promise<{ reservation: Reservation; existing: boolean } | null> {
-  // Drop day (decision 0014): a session this process has just seen taken costs no query. Nor
-  // does one another attempt here is asking about right now, once that one found it taken; if it
-  // failed or lost to a racer elsewhere, this attempt asks the database itself.
-  const taken = deps.slotState.taken;
-  if (taken.refuses(slotId, userId, deps.clock.now())) throw errors.slotUnavailable();
-  const asking = taken.settled(slotId);
-  if (asking) {
-    await asking;
-    if (taken.refuses(slotId, userId, deps.clock.now())) throw errors.slotUnavailable();
-  }
-  const quick = await taken.track(slotId, () => tryQuickHold(deps, taken, userId, slotId, from));
+  const quick = await tryQuickHold(deps, userId, slotId, from);
   if (quick) return { reservation: quick, existing: false };
   // The family's own live hold or unpaid checkout on this session: the same reservation (issue 37 item 1).
   const [own] = await liveReservations(deps.db, userId, deps.clock.now(), slotId);
@@ -151,10 +140,12 @@ export async function listReservations(deps: Deps, userId: string): Promise<{ it
   return { items: (await liveReservations(deps.db, userId, now)).map((r) => toReservation(r, now)) };
 }
 
-/** The one-round-trip hold; null when the general path must decide (the customer has a live hold). */
+/**
+ * The one-round-trip hold (sessions/taken-sessions.ts `attempt`: memory, batcher, statement);
+ * null when the general path must decide (the customer has a live hold).
+ */
 async function tryQuickHold(
   deps: HoldDeps,
-  taken: TakenSessions,
   userId: string,
   slotId: string,
   from: HoldFrom,
@@ -164,35 +155,29 @@ async function tryQuickHold(
   const expiresAt = new Date(now.getTime() + deps.config.HOLD_MINUTES * 60_000);
   const id = randomUUID();
   const refreshesLeft = deps.config.HOLD_REFRESHES;
-  const version = taken.version;
-  let outcome;
-  try {
-    outcome = await deps.slotState.batcher.hold({
-      reservationId: id,
-      userId,
-      slotId,
-      expiresAt,
-      refreshesLeft,
-      now,
-      leadCutoff: leadCutoffOf(deps.config, now),
-      bookingLimit: limit,
-      cooldownReleases: deps.config.HOLD_COOLDOWN_RELEASES,
-      cooldownWindowMinutes: deps.config.HOLD_COOLDOWN_WINDOW_MINUTES,
-      address: from.address,
-      addressLimit: from.limit,
-    });
-  } catch (err) {
-    if (isUniqueViolation(err)) return null;
-    throw err;
-  }
+  const outcome = await deps.slotState.taken.attempt(deps.slotState.batcher, {
+    reservationId: id,
+    userId,
+    slotId,
+    expiresAt,
+    refreshesLeft,
+    now,
+    leadCutoff: leadCutoffOf(deps.config, now),
+    bookingLimit: limit,
+    cooldownReleases: deps.config.HOLD_COOLDOWN_RELEASES,
+    cooldownWindowMinutes: deps.config.HOLD_COOLDOWN_WINDOW_MINUTES,
+    address: from.address,
+    addressLimit: from.limit,
+  });
+  // Drop day (decision 0014): a session this process has just seen taken cost no query.
+  if (outcome === 'refused') throw errors.slotUnavailable();
+  if (!outcome) return null;
   if (!outcome.slotLocationId) throw notFound('That session');
-  // Never remembered as taken: at the opening instant the session is on sale, and memory must not say otherwise.
   if (outcome.notOpen) throw await salesNotOpen(deps, outcome.slotLocationId);
   if (outcome.upcomingBookings >= limit) throw errors.bookingLimit(limit);
   if (outcome.held) {
     deps.slotState.changed({ locationId: outcome.slotLocationId });
     deps.queueGate.held(outcome.slotLocationId);
-    taken.remember(slotId, userId, expiresAt, now, version);
     announceTaken(deps.slotState, deps.pool, deps.log, {
       slotId,
       holderId: userId,
@@ -223,10 +208,6 @@ async function tryQuickHold(
   // The address holds its share of this day already; a session taken anyway is answered as taken.
   if (outcome.addressFullUntil && !outcome.takenBefore)
     throw errors.holdAddressFull(secondsUntil(outcome.addressFullUntil, now));
-  // Remembered only if it was taken before the statement began: a racer's hold that won meanwhile
-  // is not visible to the statement, so its holder is not known.
-  if (outcome.takenBefore)
-    taken.remember(slotId, outcome.takenBefore.holderId, outcome.takenBefore.holdExpiresAt, now, version);
   throw errors.slotUnavailable();
 }
 
@@ -333,7 +314,8 @@ export async function refreshReservation(deps: Deps, userId: string, id: string)
     const current = await lockReservation(tx, id, userId);
     if (!current) throw notFound('That reservation');
     // A checked-out hold still runs until the booking is paid; paying clears the slot's hold, so extending then fails.
-    if (!['active', 'checked_out'].includes(current.status) || current.expiresAt <= now) throw errors.holdExpired();
+    if (!canMoveHold(holdStateOf(current.status), 'refreshHold') || current.expiresAt <= now)
+      throw errors.holdExpired();
     if (current.refreshesLeft <= 0) throw errors.refreshLimit();
     // Never shortens: a waitlist offer may have more than HOLD_MINUTES left.
     const expiresAt = new Date(
@@ -345,7 +327,7 @@ export async function refreshReservation(deps: Deps, userId: string, id: string)
       { actor: familyActor(userId), at: now },
     );
     if (!extended) throw errors.holdExpired();
-    return updateReservation(tx, current.id, { expiresAt, refreshesLeft: current.refreshesLeft - 1 }, now);
+    return refreshHoldRow(tx, current.id, { expiresAt, refreshesLeft: current.refreshesLeft - 1 }, now);
   });
   return toReservation(row, now);
 }
@@ -356,7 +338,8 @@ export async function cancelReservation(deps: Deps, userId: string, id: string):
   const row = await deps.db.transaction(async (tx) => {
     const current = await lockReservation(tx, id, userId);
     if (!current) throw notFound('That reservation');
-    if (current.status === 'checked_out') {
+    const state = holdStateOf(current.status);
+    if (state === 'booked') {
       throw errors.notCancellable('This hold is already part of a booking. Cancel the booking instead.');
     }
     await releaseHold(
@@ -364,8 +347,9 @@ export async function cancelReservation(deps: Deps, userId: string, id: string):
       { reservationId: current.id, action: 'releaseHold', bookingId: current.bookingId },
       { actor: familyActor(userId), at: now },
     );
-    if (current.status === 'cancelled') return current;
-    return updateReservation(tx, current.id, { status: 'cancelled' }, now);
+    // Cancelling again is harmless: a hold already let go stays as it is.
+    if (!canMoveHold(state, 'releaseHold')) return current;
+    return releaseHoldRow(tx, current.id, now);
   });
   deps.slotState.changed({ locationId: row.locationId, freed: [row.slotId] });
   return toReservation(row, now);

@@ -5,8 +5,11 @@ import {
   churnReleaseOf,
   claimableOnline,
   familyHoldsOrPays,
+  freeAhead,
+  heldNow,
   upcomingBookingsOf,
 } from './session-rules.sql';
+import { statusAfter } from './session-table';
 
 /**
  * The drop-day hold statements (decisions 0014, 0015): one round trip per racer (quickHold) or per
@@ -71,6 +74,17 @@ export interface QuickHoldOutcome {
   addressFullUntil: Date | null;
 }
 
+const outcomeOf = (row: HoldTargetRow, held: boolean): QuickHoldOutcome => ({
+  slotLocationId: row.location_id,
+  upcomingBookings: row.upcoming,
+  heldByMe: row.held_by_me,
+  held,
+  takenBefore: row.taken_before ? { holderId: row.holder_id, holdExpiresAt: row.hold_expires_at } : null,
+  notOpen: row.not_open,
+  blocked: row.blocked,
+  addressFullUntil: row.address_full_until,
+});
+
 /**
  * The hold's audit entry (decision 0062), written by the hold's own statement from its `claimed`
  * rows (slot_id, reservation_id, user_id, expires_at, now): one more row inserted in the same
@@ -112,16 +126,7 @@ export async function quickHold(pool: Pick<pg.Pool, 'query'>, args: QuickHoldArg
     ],
   });
   const row = result.rows[0]!;
-  return {
-    slotLocationId: row.location_id,
-    upcomingBookings: row.upcoming,
-    heldByMe: row.held_by_me,
-    held: row.held === 1,
-    takenBefore: row.taken_before ? { holderId: row.holder_id, holdExpiresAt: row.hold_expires_at } : null,
-    notOpen: row.not_open,
-    blocked: row.blocked,
-    addressFullUntil: row.address_full_until,
-  };
+  return outcomeOf(row, row.held === 1);
 }
 
 /**
@@ -138,10 +143,9 @@ const QUICK_HOLD_SQL = `
       or ${churnReleaseOf('$1::uuid', '$5::timestamptz', '$9::int', '$10::int')} is not null as b
   ), target as (
     select s.location_id, coalesce(r.user_id = $1::uuid, false) as held_by_me,
-      (s.kind <> 'session' or s.blocked or s.booking_id is not null or s.start_at < $6::timestamptz
-        or coalesce(s.hold_expires_at > $5::timestamptz, false)) as taken_before,
-      case when s.hold_expires_at > $5::timestamptz then r.user_id end as holder_id,
-      case when s.hold_expires_at > $5::timestamptz then s.hold_expires_at end as hold_expires_at,
+      not (${freeAhead('s', '$5::timestamptz', '$6::timestamptz')}) as taken_before,
+      case when ${heldNow('s', '$5::timestamptz')} then r.user_id end as holder_id,
+      case when ${heldNow('s', '$5::timestamptz')} then s.hold_expires_at end as hold_expires_at,
       coalesce(l.sales_open_at > $5::timestamptz, false) as not_open,
       (s.start_at at time zone l.timezone)::date as day, l.timezone
     from slots s join locations l on l.id = s.location_id
@@ -158,7 +162,7 @@ const QUICK_HOLD_SQL = `
     returning s.id as slot_id, s.location_id, $3::uuid as reservation_id, $1::uuid as user_id, $4::timestamptz as expires_at, $5::timestamptz as now
   ), inserted as (
     insert into reservations (id, user_id, slot_id, location_id, status, expires_at, refreshes_left, booking_id, created_at, updated_at, hold_address)
-    select $3::uuid, $1::uuid, slot_id, location_id, 'active', $4::timestamptz, $8::int, null, $5::timestamptz, $5::timestamptz, $11::text
+    select $3::uuid, $1::uuid, slot_id, location_id, '${statusAfter('takeHold')}', $4::timestamptz, $8::int, null, $5::timestamptz, $5::timestamptz, $11::text
     from claimed
     returning id
   ), audited as (${AUDIT_TAKEN})
@@ -193,16 +197,7 @@ export async function batchHold(pool: Pick<pg.Pool, 'query'>, requests: QuickHol
       requests[0]!.addressLimit,
     ],
   });
-  return result.rows.map((row) => ({
-    slotLocationId: row.location_id,
-    upcomingBookings: row.upcoming,
-    heldByMe: row.held_by_me,
-    held: row.held,
-    takenBefore: row.taken_before ? { holderId: row.holder_id, holdExpiresAt: row.hold_expires_at } : null,
-    notOpen: row.not_open,
-    blocked: row.blocked,
-    addressFullUntil: row.address_full_until,
-  }));
+  return result.rows.map((row) => outcomeOf(row, row.held));
 }
 
 /**
@@ -225,10 +220,9 @@ const BATCH_HOLD_SQL = `
     where ${familyHoldsOrPays('r.user_id', 'r.now')} or ${churnReleaseOf('r.user_id', 'r.now', '$9::int', '$10::int')} is not null
   ), target as (
     select r.ord, s.location_id, coalesce(h.user_id = r.user_id, false) as held_by_me,
-      (s.kind <> 'session' or s.blocked or s.booking_id is not null or s.start_at < r.lead_cutoff
-        or coalesce(s.hold_expires_at > r.now, false)) as taken_before,
-      case when s.hold_expires_at > r.now then h.user_id end as holder_id,
-      case when s.hold_expires_at > r.now then s.hold_expires_at end as hold_expires_at,
+      not (${freeAhead('s', 'r.now', 'r.lead_cutoff')}) as taken_before,
+      case when ${heldNow('s', 'r.now')} then h.user_id end as holder_id,
+      case when ${heldNow('s', 'r.now')} then s.hold_expires_at end as hold_expires_at,
       coalesce(l.sales_open_at > r.now, false) as not_open,
       (s.start_at at time zone l.timezone)::date as day, l.timezone
     from req r
@@ -258,7 +252,7 @@ const BATCH_HOLD_SQL = `
     returning r.ord, r.reservation_id, r.user_id, s.id as slot_id, s.location_id, r.expires_at, r.now, r.address
   ), inserted as (
     insert into reservations (id, user_id, slot_id, location_id, status, expires_at, refreshes_left, booking_id, created_at, updated_at, hold_address)
-    select c.reservation_id, c.user_id, c.slot_id, c.location_id, 'active', c.expires_at, $8::int, null, c.now, c.now, c.address
+    select c.reservation_id, c.user_id, c.slot_id, c.location_id, '${statusAfter('takeHold')}', c.expires_at, $8::int, null, c.now, c.now, c.address
     from claimed c
     returning id
   ), audited as (${AUDIT_TAKEN})

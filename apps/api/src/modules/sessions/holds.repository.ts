@@ -1,26 +1,198 @@
-import { sql, type SQL } from 'drizzle-orm';
+import { and, eq, gt, sql, type SQL } from 'drizzle-orm';
+import type pg from 'pg';
 import type { DbOrTx, Tx } from '../../db/client';
-import type { AuditAction } from '@kringle/contracts/audit-actions';
+import { locations, slots } from '../../db/schema/catalogue';
+import { reservations } from '../../db/schema/reservations';
+import { bookings } from '../../db/schema/bookings';
 import { auditAction, auditRowsOf, SYSTEM, type AuditBy } from '../audit-trail/audit-entries.repository';
-import { claimableOnline, instant } from './session-rules.sql';
+import { addressHoldsOn, churnReleaseOf, claimableOnline, instant, upcomingBookingsOf } from './session-rules.sql';
+import { statusAfter, statusesFrom } from './session-table';
 
 /**
- * A session's hold: taken, extended, let go, expired, and a session closed (decision 0062). Each
- * statement writes the slot row and its audit entries together, as data-modifying CTEs of one
- * statement: a change of a session's state is never without its entry, and costs no extra round
- * trip. The drop-day holds do the same in hold-statements.repository.ts; a booking's own claims
- * and frees are in slot-row.repository.ts and audited by transitions.ts.
+ * A family's own hold, as its requests find, take, refresh and let it go (reservations.service.ts):
+ * every read and write of hold rows on that path, so a hold crosses one repository. Each write of
+ * the slot row writes its audit entries as a data-modifying CTE of the same statement (decision
+ * 0062): a change of a session's state is never without its entry and costs no extra round trip.
+ * The drop-day holds are hold-statements.repository.ts; the holds others give and end (offers,
+ * expiry, closures, a checkout's hold) are system-holds.repository.ts; a booking's own claims and
+ * frees of the slot row are slot-row.repository.ts. The moves follow session-table.ts.
  */
 
-const FREE = sql`jsonb_build_object('state', 'free')`;
-const held = (reservationId: SQL, expiresAt: SQL): SQL =>
+export const FREE = sql`jsonb_build_object('state', 'free')`;
+export const held = (reservationId: SQL, expiresAt: SQL): SQL =>
   sql`jsonb_build_object('state', 'held', 'reservationId', ${reservationId}, 'holdExpiresAt', ${expiresAt})`;
-const uuid = (id: string | null | undefined): SQL => sql`${id ?? null}::uuid`;
-const at = (d: Date): SQL => sql`${d.toISOString()}::timestamptz`;
+export const uuid = (id: string | null | undefined): SQL => sql`${id ?? null}::uuid`;
+export const at = (d: Date): SQL => sql`${d.toISOString()}::timestamptz`;
 
-/** A hold's action as the trail names it: a waitlist offer's end has words of its own. */
-const endAction = (hold: AuditAction, offer: AuditAction, wl: string) =>
-  sql`case when ${sql.raw(wl)} is null then ${auditAction(hold)} else ${auditAction(offer)} end`;
+export type ReservationRow = typeof reservations.$inferSelect;
+
+export async function findReservation(db: DbOrTx, id: string, userId: string): Promise<ReservationRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(reservations)
+    .where(and(eq(reservations.id, id), eq(reservations.userId, userId)));
+  return row;
+}
+
+export async function lockReservation(tx: Tx, id: string, userId: string): Promise<ReservationRow | undefined> {
+  const [row] = await tx
+    .select()
+    .from(reservations)
+    .where(and(eq(reservations.id, id), eq(reservations.userId, userId)))
+    .for('update');
+  return row;
+}
+
+export async function insertReservation(
+  tx: Tx,
+  values: {
+    userId: string;
+    slotId: string;
+    locationId: string;
+    expiresAt: Date;
+    refreshesLeft: number;
+    bookingId: string | null;
+    holdAddress: string | null;
+    now: Date;
+  },
+): Promise<ReservationRow> {
+  const [row] = await tx
+    .insert(reservations)
+    .values({ ...values, status: statusAfter('takeHold'), createdAt: values.now, updatedAt: values.now })
+    .returning();
+  return row!;
+}
+
+/** "I need more time" on the hold row (refreshHold), with one refresh fewer left. */
+export async function refreshHoldRow(
+  tx: Tx,
+  id: string,
+  values: { expiresAt: Date; refreshesLeft: number },
+  now: Date,
+): Promise<ReservationRow> {
+  const [row] = await tx
+    .update(reservations)
+    .set({ ...values, updatedAt: now })
+    .where(and(eq(reservations.id, id), sql.raw(`status in ${statusesFrom('refreshHold')}`)))
+    .returning();
+  return row!;
+}
+
+/** The family let the hold go (releaseHold): the row is marked released. */
+export async function releaseHoldRow(tx: Tx, id: string, now: Date): Promise<ReservationRow> {
+  const [row] = await tx
+    .update(reservations)
+    .set({ status: statusAfter('releaseHold'), updatedAt: now })
+    .where(and(eq(reservations.id, id), sql.raw(`status in ${statusesFrom('releaseHold')}`)))
+    .returning();
+  return row!;
+}
+
+export async function slotForHold(db: DbOrTx, slotId: string) {
+  const [row] = await db
+    .select({ id: slots.id, locationId: slots.locationId, kind: slots.kind, salesOpenAt: locations.salesOpenAt })
+    .from(slots)
+    .innerJoin(locations, eq(locations.id, slots.locationId))
+    .where(eq(slots.id, slotId));
+  return row;
+}
+
+/**
+ * The family's live holds and unpaid checkouts (issue 37 item 1): an active hold, or a checked-out
+ * one whose booking still waits for payment, while its time runs. Soonest to lapse first.
+ */
+export async function liveReservations(
+  db: DbOrTx,
+  userId: string,
+  now: Date,
+  slotId?: string,
+): Promise<ReservationRow[]> {
+  const rows = await db
+    .select({ r: reservations })
+    .from(reservations)
+    .leftJoin(bookings, eq(bookings.id, reservations.bookingId))
+    .where(
+      and(
+        eq(reservations.userId, userId),
+        gt(reservations.expiresAt, now),
+        slotId ? eq(reservations.slotId, slotId) : undefined,
+        sql`(${reservations.status} = 'active' or (${reservations.status} = 'checked_out' and ${bookings.status} in ('payment_pending', 'payment_failed')))`,
+      ),
+    )
+    .orderBy(reservations.expiresAt);
+  return rows.map((x) => x.r);
+}
+
+/**
+ * The family's unpaid checkout on this session, if its time still runs: asked only once a hold on
+ * it was refused (the session is theirs, booked but unpaid), through the bookings' (user, status) index.
+ */
+export async function liveCheckoutOn(
+  db: DbOrTx,
+  userId: string,
+  slotId: string,
+  now: Date,
+): Promise<ReservationRow | undefined> {
+  const [row] = await db
+    .select({ r: reservations })
+    .from(bookings)
+    .innerJoin(reservations, eq(reservations.id, bookings.reservationId))
+    .where(
+      and(
+        eq(bookings.userId, userId),
+        sql`${bookings.status} in ('payment_pending', 'payment_failed')`,
+        eq(bookings.slotId, slotId),
+        eq(reservations.status, 'checked_out'),
+        gt(reservations.expiresAt, now),
+      ),
+    );
+  return row?.r;
+}
+
+/** The release that put the family in a churn cool-down (decision 0059), or null. */
+export async function churnReleaseAt(
+  pool: Pick<pg.Pool, 'query'>,
+  userId: string,
+  now: Date,
+  releases: number,
+  windowMinutes: number,
+): Promise<Date | null> {
+  const { rows } = await pool.query<{ at: Date | null }>({
+    name: 'kringle-churn-release',
+    text: `select ${churnReleaseOf('$1::uuid', '$2::timestamptz', '$3::int', '$4::int')} as at`,
+    values: [userId, now, releases, windowMinutes],
+  });
+  return rows[0]?.at ?? null;
+}
+
+/**
+ * Sessions of this session's location and day held now from one address (decision 0069), and when
+ * the first of them ends: the general path's check, in its transaction.
+ */
+export async function addressHoldsFor(
+  db: DbOrTx,
+  args: { address: string; slotId: string; now: Date },
+): Promise<{ n: number; firstEnds: Date | null }> {
+  const now = sql`${args.now.toISOString()}::timestamptz`;
+  const result = await db.execute(sql`
+    select a.n, a.first_ends
+    from (select ${args.address}::text as address, ${now} as now) p
+      join slots s on s.id = ${args.slotId}::uuid
+      join locations l on l.id = s.location_id
+      cross join lateral ${sql.raw(addressHoldsOn('p.address', 's.location_id', '(s.start_at at time zone l.timezone)::date', 'l.timezone', 'p.now'))} a`);
+  const row = result.rows[0];
+  return {
+    n: (row?.n as number | undefined) ?? 0,
+    firstEnds: row?.first_ends ? new Date(row.first_ends as string) : null,
+  };
+}
+
+/** Bookings that still count towards the per-account limit: paid or being paid, session ahead. */
+export async function countUpcomingBookings(db: DbOrTx, userId: string, now: Date): Promise<number> {
+  const result = await db.execute(sql`
+    select ${sql.raw(upcomingBookingsOf('p.user_id', 'p.now'))} as n from (select ${userId}::uuid as user_id, ${now.toISOString()}::timestamptz as now) p`);
+  return result.rows[0]!.n as number;
+}
 
 /** An online hold on the general path (reschedule holds among them): false when the session is not free. */
 export async function claimSlot(
@@ -43,30 +215,6 @@ export async function claimSlot(
     ), audited as (${auditRowsOf(by, sql`select ${auditAction('takeHold')} as action, ${uuid(args.bookingId)} as booking_id, id as slot_id, ${FREE} as before, ${held(uuid(args.reservationId), sql`hold_expires_at`)} as after from claimed`)})
     select count(*)::int as n from claimed`);
   return result.rows[0]!.n === 1;
-}
-
-/**
- * Holds a session the caller locked and found free: a waitlist offer (`offerFromWaitlist`, with the
- * entry) or a closure's offer of a move (`offerClosureMove`, with the booking it is for).
- */
-export async function holdFreeSlot(
-  tx: Tx,
-  args: {
-    slotId: string;
-    reservationId: string;
-    expiresAt: Date;
-    action: 'offerFromWaitlist' | 'offerClosureMove';
-    bookingId?: string;
-    waitlistEntryId?: string;
-  },
-  by: AuditBy,
-): Promise<void> {
-  const after = sql`${held(uuid(args.reservationId), at(args.expiresAt))} || jsonb_strip_nulls(jsonb_build_object('waitlistEntryId', ${uuid(args.waitlistEntryId)}))`;
-  await tx.execute(sql`
-    with taken as (
-      update slots set hold_reservation_id = ${args.reservationId}::uuid, hold_expires_at = ${at(args.expiresAt)} where id = ${args.slotId}::uuid returning id
-    ), audited as (${auditRowsOf(by, sql`select ${auditAction(args.action)} as action, ${uuid(args.bookingId)} as booking_id, id as slot_id, ${FREE} as before, ${after} as after from taken`)})
-    select 1`);
 }
 
 /** "I need more time": extends a hold only while this reservation still owns the session. */
@@ -113,7 +261,7 @@ export async function releaseHold(
  * writes, returning the reservation's id, slot_id, booking_id, waitlist_entry_id and expires_at)
  * frees the sessions those reservations still hold and writes one entry per reservation ended.
  */
-function endHolds(ended: SQL, action: SQL, by: AuditBy, select: SQL): SQL {
+export function endHolds(ended: SQL, action: SQL, by: AuditBy, select: SQL): SQL {
   return sql`
     with ended as (${ended}),
     freed as (
@@ -126,28 +274,7 @@ function endHolds(ended: SQL, action: SQL, by: AuditBy, select: SQL): SQL {
     ${select}`;
 }
 
-const ENDED_COLUMNS = sql`returning r.id, r.slot_id, r.booking_id, r.waitlist_entry_id, r.expires_at`;
-
-/**
- * Expiry sweep: marks lapsed holds expired and frees their slots, a batch at a time. SKIP LOCKED
- * lets several API processes sweep together without waiting on or repeating each other. Returns
- * the number of holds ended.
- */
-export async function expireLapsedHolds(db: DbOrTx, now: Date, batch = 500): Promise<number> {
-  const ended = sql`
-    update reservations r set status = 'expired', updated_at = ${at(now)}
-    where r.id in (select id from reservations where status = 'active' and expires_at <= ${at(now)} order by expires_at limit ${batch} for update skip locked)
-    ${ENDED_COLUMNS}`;
-  const result = await db.execute(
-    endHolds(
-      ended,
-      endAction('expireHold', 'lapseOffer', 'e.waitlist_entry_id'),
-      { actor: SYSTEM, at: now },
-      sql`select count(*)::int as n from ended`,
-    ),
-  );
-  return result.rows[0]!.n as number;
-}
+export const ENDED_COLUMNS = sql`returning r.id, r.slot_id, r.booking_id, r.waitlist_entry_id, r.expires_at`;
 
 /**
  * Marks the customer's lapsed holds expired (the sweep job may not have come by yet; waitlist
@@ -155,68 +282,11 @@ export async function expireLapsedHolds(db: DbOrTx, now: Date, batch = 500): Pro
  */
 export async function sweepLapsedHolds(tx: Tx, userId: string, now: Date): Promise<string[]> {
   const ended = sql`
-    update reservations r set status = 'expired', updated_at = ${at(now)}
-    where r.user_id = ${userId}::uuid and r.status = 'active' and r.waitlist_entry_id is null and r.expires_at <= ${at(now)}
+    update reservations r set status = ${statusAfter('expireHold')}, updated_at = ${at(now)}
+    where r.user_id = ${userId}::uuid and r.status in ${sql.raw(statusesFrom('expireHold'))} and r.waitlist_entry_id is null and r.expires_at <= ${at(now)}
     ${ENDED_COLUMNS}`;
   const result = await tx.execute(
     endHolds(ended, auditAction('expireHold'), { actor: SYSTEM, at: now }, sql`select slot_id from ended`),
   );
   return result.rows.map((r) => r.slot_id as string);
-}
-
-/**
- * Ends a waitlist offer's hold that was not checked out: declined by the family (`cancelled`:
- * passOffer) or lapsed (`expired`: lapseOffer). The freed slot, or null when nothing was held.
- */
-export async function endOffer(
-  tx: Tx,
-  reservationId: string,
-  status: 'cancelled' | 'expired',
-  by: AuditBy,
-): Promise<string | null> {
-  const ended = sql`
-    update reservations r set status = ${status}, updated_at = ${at(by.at)} where r.id = ${reservationId}::uuid and r.status = 'active'
-    ${ENDED_COLUMNS}`;
-  const action = auditAction(status === 'cancelled' ? 'passOffer' : 'lapseOffer');
-  const result = await tx.execute(endHolds(ended, action, by, sql`select id from freed`));
-  return (result.rows[0]?.id as string | undefined) ?? null;
-}
-
-/**
- * A closure (decision 0055) takes sessions out of sale at once: blocked, and every live hold on
- * them ends (the reservation is cancelled, so the family's hold answers why), one entry per
- * session closed. Returns the holds ended, with the waitlist entry of an offer among them.
- */
-export async function closeSessions(
-  tx: Tx,
-  slotIds: string[],
-  by: AuditBy,
-): Promise<{ reservationId: string; userId: string; waitlistEntryId: string | null }[]> {
-  if (slotIds.length === 0) return [];
-  const ids = sql.join(
-    slotIds.map((id) => sql`${id}::uuid`),
-    sql`, `,
-  );
-  const ended = await tx.execute(sql`
-    with ended as (
-      update reservations set status = 'cancelled', updated_at = ${at(by.at)}
-      where slot_id in (${ids}) and status = 'active'
-      returning id, user_id, waitlist_entry_id, slot_id
-    ), closed as (
-      update slots set blocked = true,
-        hold_reservation_id = case when booking_id is null then null else hold_reservation_id end,
-        hold_expires_at = case when booking_id is null then null else hold_expires_at end
-      where id in (${ids})
-      returning id, booking_id
-    ), audited as (${auditRowsOf(
-      by,
-      sql`select ${auditAction('closeSession')} as action, c.booking_id, c.id as slot_id, jsonb_build_object('state', 'open') as before,
-        jsonb_build_object('state', 'closed', 'holdsEnded', (select coalesce(jsonb_agg(e.id), '[]'::jsonb) from ended e where e.slot_id = c.id)) as after from closed c`,
-    )})
-    select id, user_id, waitlist_entry_id from ended`);
-  return ended.rows.map((r) => ({
-    reservationId: r.id as string,
-    userId: r.user_id as string,
-    waitlistEntryId: (r.waitlist_entry_id as string | null) ?? null,
-  }));
 }

@@ -1,14 +1,47 @@
 /**
- * The rules about a session row that several statements share, written once as SQL text. Each takes
- * the name the statement gives the slots row (`s`) and SQL expressions for the instants, so the
- * drop-day statements (positional parameters) and the Drizzle ones (`sql` templates) use the same
- * words. The instants are always the API's own (never user input).
+ * What a session is, written once as SQL text (decision 0089): free, held, booked, on sale,
+ * claimable. Every reader and every claim uses these words: the hold statements, availability,
+ * the waiting room, the staff run sheet, closures, reports and the waitlist. Each takes the name
+ * the statement gives the slots row (`s`) and SQL expressions for the instants, so the drop-day
+ * statements (positional parameters) and the Drizzle ones (`sql` templates) use the same words.
+ * The instants are always the API's own (never user input).
  */
+
+/**
+ * Held right now: a live hold of any kind (a family's, a reschedule's, a waitlist or a closure
+ * offer) has the slot row. A hold is over the moment its time runs out, before any sweep writes it
+ * (null when no hold: use it where null reads as false).
+ */
+export const heldNow = (s: string, now: string): string => `${s}.hold_expires_at > ${now}`;
+
+/** No live hold on it: never held, let go, or lapsed. */
+const notHeld = (s: string, now: string): string => `(${s}.hold_expires_at is null or ${s}.hold_expires_at <= ${now})`;
 
 /** Free of bookings, blocks and live holds: what every claim of a session asks first. */
 const sessionFree = (s: string, now: string): string =>
   `${s}.kind = 'session' and not ${s}.blocked and ${s}.booking_id is null
-   and (${s}.hold_expires_at is null or ${s}.hold_expires_at <= ${now})`;
+   and ${notHeld(s, now)}`;
+
+/**
+ * Free and far enough ahead (the lead time), on sale yet or not: the stock a fair-start line
+ * waits for (queue.repository.ts), counted before the opening too.
+ */
+export const freeAhead = (s: string, now: string, leadCutoff: string): string =>
+  `${sessionFree(s, now)} and ${s}.start_at >= ${leadCutoff}`;
+
+/**
+ * A session's status as the family's screens show it (availability): booked > reserved (held
+ * now) > unavailable (a break, blocked, within the lead time, or the location `l`'s bookings not
+ * open yet) > available.
+ */
+export const sessionStatus = (s: string, l: string, now: string, leadCutoff: string): string => `
+  case
+    when ${s}.booking_id is not null then 'booked'
+    when ${heldNow(s, now)} then 'reserved'
+    when ${s}.kind = 'break' or ${s}.blocked or ${s}.start_at < ${leadCutoff}
+      or coalesce(${l}.sales_open_at > ${now}, false) then 'unavailable'
+    else 'available'
+  end`;
 
 /** The location's bookings are open (decision 0025): checked in the claim itself, so no attempt wins a moment early. */
 export const salesOpen = (s: string, now: string): string =>
@@ -27,7 +60,7 @@ export const noOneWaitingFor = (s: string): string => `not exists (
 
 /** A session anyone could hold now, waitlist aside: free, far enough ahead (the lead time), on sale. */
 export const holdableSession = (s: string, now: string, leadCutoff: string): string =>
-  `${sessionFree(s, now)} and ${s}.start_at >= ${leadCutoff} and ${salesOpen(s, now)}`;
+  `${freeAhead(s, now, leadCutoff)} and ${salesOpen(s, now)}`;
 
 /** The claim of an online hold: holdable and nobody waiting for its day. */
 export const claimableOnline = (s: string, now: string, leadCutoff: string): string =>

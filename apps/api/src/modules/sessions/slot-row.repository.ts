@@ -1,14 +1,15 @@
 import { sql } from 'drizzle-orm';
-import type { DbOrTx, Tx } from '../../db/client';
-import { claimableOnline, claimableWalkIn, instant, upcomingBookingsOf } from './session-rules.sql';
+import type { Tx } from '../../db/client';
+import { claimableOnline, claimableWalkIn, closedByAClosure, instant } from './session-rules.sql';
 
 /**
- * The slot row's owner (decision 0007): every statement that writes a session's booking columns is
- * here; those that write only its hold, each with its audit entry, are in holds.repository.ts
- * and the drop-day ones in hold-statements.repository.ts, so the claim rules are written once
- * (session-rules.sql.ts). The season loader alone also writes slots (their times and
- * blocks). Every claim is one conditional UPDATE: PostgreSQL re-checks the WHERE clause after
- * waiting for a concurrent writer's row lock, so of any number of racers exactly one gets the row.
+ * The slot row's booking columns and the season's slots (decisions 0007, 0089): every statement
+ * that gives a session to a booking or frees it, and the season loader's sync. The writes of its
+ * hold alone, each with its audit entry, are in holds.repository.ts and system-holds.repository.ts
+ * and the drop-day ones in hold-statements.repository.ts: nothing outside modules/sessions writes
+ * `slots` or `reservations`, and the claim rules are written once (session-rules.sql.ts). Every
+ * claim is one conditional UPDATE: PostgreSQL re-checks the WHERE clause after waiting for a
+ * concurrent writer's row lock, so of any number of racers exactly one gets the row.
  */
 
 /**
@@ -87,9 +88,43 @@ export async function freeBookingSlot(
     where id = ${booking.slotId}::uuid and (booking_id = ${booking.id}::uuid or hold_reservation_id = ${booking.reservationId}::uuid)`);
 }
 
-/** Bookings that still count towards the per-account limit: paid or being paid, session ahead. */
-export async function countUpcomingBookings(db: DbOrTx, userId: string, now: Date): Promise<number> {
-  const result = await db.execute(sql`
-    select ${sql.raw(upcomingBookingsOf('p.user_id', 'p.now'))} as n from (select ${userId}::uuid as user_id, ${now.toISOString()}::timestamptz as now) p`);
-  return result.rows[0]!.n as number;
+export interface SlotSyncResult {
+  planned: number;
+  removed: number;
+  /** Sessions outside the new plan that a booking or hold still refers to: taken out of sale, kept. */
+  retired: number;
+}
+
+/**
+ * The season loader's writes (catalogue/season.service.ts): makes the location's future slots match the plan in three set-based statements. Slots a booking
+ * or reservation refers to are never deleted or changed; they are blocked if the plan drops them.
+ */
+export async function syncSlots(
+  tx: Tx,
+  locationId: string,
+  typeIds: Map<string, string>,
+  plan: { slotTypeSlug: string; kind: 'session' | 'break'; startAt: Date; endAt: Date }[],
+  now: Date,
+): Promise<SlotSyncResult> {
+  const typeCol = plan.map((p) => typeIds.get(p.slotTypeSlug)!);
+  const kindCol = plan.map((p) => p.kind);
+  const startCol = plan.map((p) => p.startAt.toISOString());
+  const endCol = plan.map((p) => p.endAt.toISOString());
+  const planned = sql`select * from unnest(${sql.param(typeCol)}::uuid[], ${sql.param(kindCol)}::text[], ${sql.param(startCol)}::timestamptz[], ${sql.param(endCol)}::timestamptz[]) as p(slot_type_id, kind, start_at, end_at)`;
+
+  await tx.execute(sql`
+    insert into slots (location_id, slot_type_id, kind, start_at, end_at)
+    select ${locationId}::uuid, p.slot_type_id, p.kind, p.start_at, p.end_at from (${planned}) p
+    on conflict (location_id, slot_type_id, start_at) do update
+      set kind = excluded.kind, end_at = excluded.end_at, blocked = ${sql.raw(closedByAClosure('slots'))}
+      where slots.booking_id is null and not exists (select 1 from reservations r where r.slot_id = slots.id)`);
+
+  const stale = sql`
+    s.location_id = ${locationId}::uuid and s.start_at >= ${now.toISOString()}::timestamptz
+    and not exists (select 1 from (${planned}) p where p.slot_type_id = s.slot_type_id and p.start_at = s.start_at)`;
+  const removed = await tx.execute(sql`
+    delete from slots s where ${stale}
+      and s.booking_id is null and not exists (select 1 from reservations r where r.slot_id = s.id)`);
+  const retired = await tx.execute(sql`update slots s set blocked = true where ${stale} and not s.blocked`);
+  return { planned: plan.length, removed: removed.rowCount ?? 0, retired: retired.rowCount ?? 0 };
 }

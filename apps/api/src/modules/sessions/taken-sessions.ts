@@ -1,4 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import { isUniqueViolation } from '../../db/client';
+import type { HoldBatcher } from './hold-batcher';
+import type { QuickHoldArgs, QuickHoldOutcome } from './hold-statements.repository';
 
 /**
  * Sessions this process has just seen taken (decision 0014). On drop day most hold attempts are for
@@ -92,6 +95,50 @@ export class TakenSessions {
     // Oldest first out: Map keeps insertion order.
     if (this.entries.size >= this.maxEntries) this.entries.delete(this.entries.keys().next().value!);
     this.entries.set(slotId, { holderId, at, until });
+  }
+
+  /**
+   * A drop-day hold attempt, start to end (decisions 0014, 0015): refused from memory when the
+   * session was just seen taken (no query); else, after any attempt on the same session already
+   * with the database has settled, one hold statement through the batcher, whose answer is
+   * remembered. 'refused': taken, from memory; null: a racing hold of the same family met the
+   * one-active-hold index (the statement changed nothing: the general path decides).
+   */
+  async attempt(batcher: Pick<HoldBatcher, 'hold'>, args: QuickHoldArgs): Promise<QuickHoldOutcome | 'refused' | null> {
+    const { slotId, userId, now } = args;
+    if (this.refuses(slotId, userId, now)) return 'refused';
+    // Nor does a session another attempt here is asking about right now cost a query, once that
+    // one found it taken; if it failed or lost to a racer elsewhere, this attempt asks itself.
+    const asking = this.settled(slotId);
+    if (asking) {
+      await asking;
+      if (this.refuses(slotId, userId, now)) return 'refused';
+    }
+    return this.track(slotId, () => this.ask(batcher, args));
+  }
+
+  private async ask(batcher: Pick<HoldBatcher, 'hold'>, args: QuickHoldArgs): Promise<QuickHoldOutcome | null> {
+    const version = this.version;
+    let outcome: QuickHoldOutcome;
+    try {
+      outcome = await batcher.hold(args);
+    } catch (err) {
+      if (isUniqueViolation(err)) return null;
+      throw err;
+    }
+    const { slotId, userId, now } = args;
+    if (outcome.held) this.remember(slotId, userId, args.expiresAt, now, version);
+    // Otherwise only what was taken before the statement began, and the answer is "taken" (not the
+    // family's own, on sale, under the booking limit): a racer's hold that won meanwhile is not
+    // visible to it, so its holder is not known; and at the opening instant a session is on sale,
+    // so memory must not say otherwise.
+    else if (this.answeredTaken(outcome, args.bookingLimit))
+      this.remember(slotId, outcome.takenBefore!.holderId, outcome.takenBefore!.holdExpiresAt, now, version);
+    return outcome;
+  }
+
+  private answeredTaken(o: QuickHoldOutcome, bookingLimit: number): boolean {
+    return !!o.takenBefore && !o.heldByMe && !!o.slotLocationId && !o.notOpen && o.upcomingBookings < bookingLimit;
   }
 
   /**

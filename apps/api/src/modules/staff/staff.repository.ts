@@ -1,6 +1,7 @@
 import { and, asc, eq, gte, inArray, lt, sql, type SQL } from 'drizzle-orm';
 import type { PaidWith, StaffAction } from '@kringle/contracts/staff';
 import type { DbOrTx, Tx } from '../../db/client';
+import { heldNow, instant } from '../sessions/session-rules.sql';
 import { bookings, staffActions } from '../../db/schema/bookings';
 import { slots } from '../../db/schema/catalogue';
 import { customerOf, selectBookingReads, toView, type BookingView } from '../booking-lifecycle/booking-view.repository';
@@ -106,7 +107,7 @@ export async function slotsOfDay(
 ): Promise<RunSheetSlotRow[]> {
   const result = await db.execute(sql`
     select s.id, s.kind, s.start_at, s.end_at, s.blocked, s.booking_id is not null as booked,
-      coalesce(s.hold_expires_at > ${args.now.toISOString()}::timestamptz, false) as held, st.id as slot_type_id, st.slug as slot_type_slug, st.name as slot_type_name, st.allows_pets as slot_type_allows_pets
+      coalesce(${sql.raw(heldNow('s', instant(args.now)))}, false) as held, st.id as slot_type_id, st.slug as slot_type_slug, st.name as slot_type_name, st.allows_pets as slot_type_allows_pets
     from slots s join slot_types st on st.id = s.slot_type_id
     where s.location_id = ${args.locationId}::uuid and s.start_at >= ${args.from.toISOString()}::timestamptz and s.start_at < ${args.to.toISOString()}::timestamptz
     order by s.start_at, st.sort_order, st.name, s.id`);

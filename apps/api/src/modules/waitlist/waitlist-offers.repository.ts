@@ -1,7 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client';
-import { SYSTEM } from '../audit-trail/audit-entries.repository';
-import { holdFreeSlot } from '../sessions/holds.repository';
+import { offerFromWaitlist } from '../sessions/system-holds.repository';
 import { instant, upcomingBookingsOf } from '../sessions/session-rules.sql';
 import { bookedOnDay, freeNow, onDay } from './waitlist.repository';
 
@@ -75,7 +74,7 @@ export async function lockNextInLine(tx: Tx, slot: FreeSlot, now: Date): Promise
   };
 }
 
-/** The offer: a reservation of that family holding the (locked) slot, and the entry marked offered. */
+/** The offer: a hold of that family on the (locked) slot (sessions/), and the entry marked offered. */
 export async function makeOffer(
   tx: Tx,
   args: {
@@ -88,22 +87,16 @@ export async function makeOffer(
   },
 ): Promise<void> {
   const now = args.now.toISOString();
-  const expiresAt = args.expiresAt.toISOString();
-  await tx.execute(sql`
-    insert into reservations (id, user_id, slot_id, location_id, status, expires_at, refreshes_left, booking_id, waitlist_entry_id, created_at, updated_at)
-    values (${args.reservationId}::uuid, ${args.family.userId}::uuid, ${args.slot.id}::uuid, ${args.slot.locationId}::uuid, 'active',
-      ${expiresAt}::timestamptz, ${args.refreshesLeft}, null, ${args.family.entryId}::uuid, ${now}::timestamptz, ${now}::timestamptz)`);
-  await holdFreeSlot(
-    tx,
-    {
-      slotId: args.slot.id,
-      reservationId: args.reservationId,
-      expiresAt: args.expiresAt,
-      action: 'offerFromWaitlist',
-      waitlistEntryId: args.family.entryId,
-    },
-    { actor: SYSTEM, at: args.now },
-  );
+  await offerFromWaitlist(tx, {
+    reservationId: args.reservationId,
+    userId: args.family.userId,
+    slotId: args.slot.id,
+    locationId: args.slot.locationId,
+    waitlistEntryId: args.family.entryId,
+    expiresAt: args.expiresAt,
+    refreshesLeft: args.refreshesLeft,
+    now: args.now,
+  });
   await tx.execute(sql`
     update waitlist_entries set status = 'offered', reservation_id = ${args.reservationId}::uuid, offered_at = ${now}::timestamptz, updated_at = ${now}::timestamptz
     where id = ${args.family.entryId}::uuid`);

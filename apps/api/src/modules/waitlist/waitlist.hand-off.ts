@@ -7,7 +7,7 @@ import { leadCutoffOf } from '../booking-lifecycle/booking-policy';
 import { noOneWaitingFor } from '../sessions/session-rules.sql';
 import { freeNow, endEntry } from './waitlist.repository';
 import { insertAuditEntry, SYSTEM } from '../audit-trail/audit-entries.repository';
-import { endOffer } from '../sessions/holds.repository';
+import { endOffer } from '../sessions/system-holds.repository';
 import { waitlistOfferMail } from './waitlist.emails';
 import {
   endStaleEntries,

@@ -4,11 +4,11 @@ import { isUniqueViolation } from '../../db/client';
 import { locations, slotTypes } from '../../db/schema/catalogue';
 import { errors, notFound } from '../../lib/errors';
 import { localDateOf } from '@kringle/contracts/dates';
-import { countUpcomingBookings } from '../sessions/slot-row.repository';
+import { countUpcomingBookings } from '../sessions/holds.repository';
 import { leadCutoffOf } from '../booking-lifecycle/booking-policy';
 import { handOffDay, handOffSlot, type WaitlistDeps } from './waitlist.hand-off';
 import { familyActor } from '../audit-trail/audit-entries.repository';
-import { endOffer } from '../sessions/holds.repository';
+import { endOffer } from '../sessions/system-holds.repository';
 import {
   dayOutlook,
   endEntry,
