@@ -74,6 +74,7 @@ test('a manager enrols a second factor, invites a set member, who accepts from t
     'Photos',
     'Support',
     'Audit',
+    'Live',
     'Reports',
     'Closures',
     'Season',

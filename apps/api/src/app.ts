@@ -47,6 +47,8 @@ import { supportRoutes } from './modules/support/support.routes';
 import { seasonEditorRoutes } from './modules/season-editor/season-editor.routes';
 import { closuresRoutes } from './modules/closures/closures.routes';
 import { reportsRoutes } from './modules/reports/reports.routes';
+import { liveRoutes } from './modules/live/live.routes';
+import { ServerErrors } from './modules/live/server-errors';
 import { SlotState } from './modules/reservations/slot-state';
 import { QueueGate } from './modules/queue/queue-gate';
 import { queueRoutes } from './modules/queue/queue.routes';
@@ -128,6 +130,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.decorate('answerLane', answerLane);
   // The fair start's check in the hold, and its line's nudges (decision 0053).
   app.decorate('queueGate', new QueueGate({ db: deps.db, clock, config }));
+  // The 5xx answers the Live page counts (decision 0094): recorded by the error handler.
+  const serverErrors = new ServerErrors({ pool: deps.pool, nowMs: () => clock.now().getTime(), log: app.log });
+  app.decorate('serverErrors', serverErrors);
+  app.addHook('onClose', async () => serverErrors.close());
   const unmeasure = measurePool(deps.pool, config.DATABASE_POOL_SIZE);
   app.addHook('onClose', async () => unmeasure());
   if (metricsOn) recordRequestDurations(app);
@@ -206,6 +212,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       await api.register(seasonEditorRoutes);
       await api.register(closuresRoutes);
       await api.register(reportsRoutes);
+      await api.register(liveRoutes);
       await api.register(photosRoutes);
       await api.register(stripeWebhookRoutes);
     },

@@ -9,6 +9,8 @@ import { errors } from '../lib/errors';
 
 function send(reply: FastifyReply, status: number, body: ErrorBody, headers?: Record<string, string>) {
   if (headers) reply.headers(headers);
+  // Every 5xx passes here (AppError 503s, the database unavailable, the unexpected): the Live page's count.
+  if (status >= 500) reply.server.serverErrors.record();
   // Sent as a string: the body is built here in the contract's shape, so the route's response schema
   // has nothing to check (a drop day answers thousands of 409s a second).
   return reply.code(status).type('application/json; charset=utf-8').send(JSON.stringify(body));

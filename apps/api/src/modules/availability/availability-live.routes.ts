@@ -68,14 +68,7 @@ export async function availabilityLiveRoutes(app: FastifyInstance) {
     async (req, reply) => {
       const { locationId } = req.params;
       const auth = authOf(req);
-      const refused = registry.refusal(auth.userId, req.ip);
-      if (refused) {
-        const message =
-          refused === 'account'
-            ? `At most ${perAccount} live updates can be open per account: close another tab.`
-            : 'Too many live updates are open from this network. Try again in 30 seconds.';
-        throw errors.rateLimited(message, 30);
-      }
+      registry.assertRoom(auth.userId, req.ip);
       // Counted before the first await: 2,000 attempts arrive together.
       const ender = { end: () => {} };
       const release = registry.add(auth.userId, req.ip, () => ender.end());

@@ -2,6 +2,7 @@ import pg from 'pg';
 import type { FastifyBaseLogger } from 'fastify';
 
 import { addressPlace } from '../../lib/address-place';
+import { errors } from '../../lib/errors';
 import { SIGNED_OUT_CHANNEL } from '../accounts/refresh-tokens.repository';
 
 export interface LiveStreamLimits {
@@ -47,6 +48,18 @@ export class LiveStreamRegistry {
 
   endUser(userId: string): void {
     for (const end of [...(this.byUser.get(userId) ?? [])]) end();
+  }
+
+  /** Throws 429 RATE_LIMITED (Retry-After 30) when a new stream would pass a cap. */
+  assertRoom(userId: string, ip: string): void {
+    const refused = this.refusal(userId, ip);
+    if (!refused) return;
+    throw errors.rateLimited(
+      refused === 'account'
+        ? `At most ${this.limits!.perAccount} live updates can be open per account: close another tab.`
+        : 'Too many live updates are open from this network. Try again in 30 seconds.',
+      30,
+    );
   }
 }
 

@@ -10,7 +10,6 @@ import {
   type QueueTicket,
 } from '@kringle/contracts/queue';
 import { z } from 'zod';
-import { errors } from '../../lib/errors';
 import { authOf } from '../../plugins/auth';
 import { assertStaffLocation } from '../../plugins/staff-access';
 import { staffActor } from '../audit-trail/audit-entries.repository';
@@ -155,14 +154,7 @@ export async function queueRoutes(app: FastifyInstance) {
     async (req, reply) => {
       const { locationId } = req.params;
       const auth = authOf(req);
-      const refused = registry.refusal(auth.userId, req.ip);
-      if (refused)
-        throw errors.rateLimited(
-          refused === 'account'
-            ? `At most ${perAccount} live updates can be open per account: close another tab.`
-            : 'Too many live updates are open from this network. Try again in 30 seconds.',
-          30,
-        );
+      registry.assertRoom(auth.userId, req.ip);
       const ender = { end: () => {} };
       const release = registry.add(auth.userId, req.ip, () => ender.end());
       let first: QueueTicket;

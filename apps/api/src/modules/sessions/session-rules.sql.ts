@@ -17,8 +17,11 @@ export const heldNow = (s: string, now: string): string => `${s}.hold_expires_at
 /** No live hold on it: never held, let go, or lapsed. */
 const notHeld = (s: string, now: string): string => `(${s}.hold_expires_at is null or ${s}.hold_expires_at <= ${now})`;
 
+/** Under a live hold and not booked: a family choosing or paying (the Live page's "held"). */
+export const sessionHeld = (s: string, now: string): string => `${s}.booking_id is null and ${heldNow(s, now)}`;
+
 /** Free of bookings, blocks and live holds: what every claim of a session asks first. */
-const sessionFree = (s: string, now: string): string =>
+export const sessionFree = (s: string, now: string): string =>
   `${s}.kind = 'session' and not ${s}.blocked and ${s}.booking_id is null
    and ${notHeld(s, now)}`;
 

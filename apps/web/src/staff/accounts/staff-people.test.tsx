@@ -237,6 +237,7 @@ describe('the nav by role', () => {
       'photos',
       'support',
       'audit',
+      'live',
       'reports',
       'closures',
       'season',

@@ -30,6 +30,8 @@ const SeasonPage = lazy(() => import('../season/season-page').then((m) => ({ def
 const ClosuresPage = lazy(() => import('../closures/closures-page').then((m) => ({ default: m.ClosuresPage })));
 // The managers' reports (issue 35) likewise, charts included.
 const ReportsPage = lazy(() => import('../reports/reports-page').then((m) => ({ default: m.ReportsPage })));
+// The managers' Live page (issue 50) likewise: its stream opens only there.
+const LivePage = lazy(() => import('../live/live-page').then((m) => ({ default: m.LivePage })));
 // Uploading photos (issue 39) is its own chunk too: only the set and managers open it.
 const PhotosPage = lazy(() => import('../photos/photos-page').then((m) => ({ default: m.PhotosPage })));
 
@@ -180,7 +182,11 @@ function SignedIn({ user, me, onEnrol }: { user: StaffUser; me: StaffMe; onEnrol
         {me.role === 'manager' && locationId && LOCATION_PAGES.includes(page) && (
           <QueuePanel key={locationId} locationId={locationId} opensAt={location?.queueOpensAt ?? null} />
         )}
-        {page === 'support' || page === 'audit' || page === 'season' ? (
+        {page === 'live' ? (
+          <Suspense fallback={<p className="text-ink-700">Loading…</p>}>
+            <LivePage />
+          </Suspense>
+        ) : page === 'support' || page === 'audit' || page === 'season' ? (
           <Suspense fallback={<p className="text-ink-700">Loading…</p>}>
             {page === 'support' ? (
               <SupportPage />

@@ -42,7 +42,7 @@ function NavLinks({
   stacked?: boolean;
 }) {
   return (
-    <nav aria-label="Staff" className={clsx('flex', stacked ? 'flex-col gap-1' : 'flex-nowrap gap-0.5')}>
+    <nav aria-label="Staff" className={clsx('flex', stacked ? 'flex-col gap-1' : 'flex-nowrap')}>
       {pagesFor(role).map((p) => (
         <a
           key={p}
@@ -53,9 +53,9 @@ function NavLinks({
             go(p);
           }}
           className={clsx(
-            // Ten of them on one line from 1280 px: a tighter padding there, the 44 px height kept.
+            // Eleven of them (a manager's) on one line from 1280 px: a tighter padding there, the 44 px height kept.
             'inline-flex min-h-11 items-center whitespace-nowrap rounded-lg font-semibold',
-            stacked ? 'px-3' : 'px-2.5',
+            stacked ? 'px-3' : 'px-2',
             page === p ? 'bg-cream-50 text-pine-800' : 'text-cream-50 hover:bg-pine-700',
           )}
         >

@@ -5,7 +5,17 @@ import type { StaffRole } from '@kringle/contracts/staff-roles';
  * do, as the API enforces it.
  */
 export type Page =
-  'run-sheet' | 'check-in' | 'walk-in' | 'photos' | 'support' | 'audit' | 'reports' | 'closures' | 'season' | 'staff';
+  | 'run-sheet'
+  | 'check-in'
+  | 'walk-in'
+  | 'photos'
+  | 'support'
+  | 'audit'
+  | 'live'
+  | 'reports'
+  | 'closures'
+  | 'season'
+  | 'staff';
 export const PATHS: Record<Page, string> = {
   'run-sheet': '/staff',
   'check-in': '/staff/check-in',
@@ -13,6 +23,7 @@ export const PATHS: Record<Page, string> = {
   photos: '/staff/photos',
   support: '/staff/support',
   audit: '/staff/support/audit',
+  live: '/staff/live',
   reports: '/staff/reports',
   closures: '/staff/closures',
   season: '/staff/season',
@@ -25,6 +36,7 @@ export const LABELS: Record<Page, string> = {
   photos: 'Photos',
   support: 'Support',
   audit: 'Audit',
+  live: 'Live',
   reports: 'Reports',
   closures: 'Closures',
   season: 'Season',
@@ -37,6 +49,7 @@ const ROLES: Record<Page, readonly StaffRole[]> = {
   photos: ['manager', 'set'],
   support: ['manager', 'support'],
   audit: ['manager'],
+  live: ['manager'],
   reports: ['manager'],
   closures: ['manager'],
   staff: ['manager'],

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { Slot } from '@kringle/contracts/catalogue';
 import { bookingApi } from '../api';
-import { liveSlotsApi, parseSse } from './live-slots';
+import { parseSse } from '../../../lib/sse';
+import { liveSlotsApi } from './live-slots';
 import { wizardTestStore } from '../state/wizard-test-store';
 
 describe('parseSse', () => {

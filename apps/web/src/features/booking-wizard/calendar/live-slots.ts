@@ -1,5 +1,6 @@
 import type { AvailableDates, AvailableSlots, Slot } from '@kringle/contracts/catalogue';
 import { apiFetch, apiUrl } from '../../../lib/api-fetch';
+import { parseSse } from '../../../lib/sse';
 import type { BaseQueryExtra } from '../../../lib/base-query';
 import { bookingApi, type AvailableDatesArgs, type AvailableSlotsArgs } from '../api';
 
@@ -8,38 +9,6 @@ export interface SlotChange {
   slotId: string;
   date: string;
   status: Slot['status'];
-}
-
-export interface SseMessage {
-  event: string;
-  data: string;
-}
-
-/**
- * Splits what has arrived of a text/event-stream into complete messages and the unfinished rest
- * (the SSE format: blocks ending in a blank line, `field: value` lines, `:` comments ignored).
- */
-export function parseSse(buffer: string): { messages: SseMessage[]; rest: string; retryMs?: number } {
-  const messages: SseMessage[] = [];
-  let retryMs: number | undefined;
-  const text = buffer.replace(/\r\n?/g, '\n');
-  const blocks = text.split('\n\n');
-  const rest = blocks.pop() ?? '';
-  for (const block of blocks) {
-    let event = 'message';
-    const data: string[] = [];
-    for (const line of block.split('\n')) {
-      if (!line || line.startsWith(':')) continue;
-      const colon = line.indexOf(':');
-      const field = colon < 0 ? line : line.slice(0, colon);
-      const value = colon < 0 ? '' : line.slice(colon + 1).replace(/^ /, '');
-      if (field === 'event') event = value;
-      else if (field === 'data') data.push(value);
-      else if (field === 'retry' && /^\d+$/.test(value)) retryMs = Number(value);
-    }
-    if (data.length) messages.push({ event, data: data.join('\n') });
-  }
-  return { messages, rest, retryMs };
 }
 
 const isChange = (v: unknown): v is SlotChange =>

@@ -2,7 +2,7 @@ import { QUEUE_TICKET_STATUSES, type QueueTicket } from '@kringle/contracts/queu
 import { apiFetch, apiUrl } from '../../../lib/api-fetch';
 import type { BaseQueryExtra } from '../../../lib/base-query';
 import { queueApi } from '../../../lib/queue-api';
-import { parseSse } from '../calendar/live-slots';
+import { parseSse } from '../../../lib/sse';
 
 const isTicket = (v: unknown): v is QueueTicket =>
   typeof v === 'object' &&
