@@ -132,6 +132,7 @@ describe('staff roles and locations on every staff route', () => {
     if (op.path.endsWith('/free-sessions')) return `?date=${w.day}`;
     if (op.path.endsWith('/families')) return '?q=olive';
     if (op.path.endsWith('/photos/batch')) return `?locationId=${w.sydney}`;
+    if (op.path.includes('/staff/live')) return `?locationId=${w.sydney}`;
     if (op.path.includes('/reports/')) return `?locationId=${w.sydney}&from=${w.day}&to=${w.day}`;
     return '';
   };
@@ -142,12 +143,21 @@ describe('staff roles and locations on every staff route', () => {
   const send = async (op: Operation, who: Person) => {
     const payload = bodyFor(op);
     // A sign-in now: after the route list's own "sign out everywhere", the next token is the new epoch's.
-    return w.t.app.inject({
+    const request = {
       method: op.method as 'GET',
       url: urlFor(op),
       headers: await signedInHeaders(w.t, who),
       ...(payload ? { payload } : {}),
-    });
+    };
+    if (!op.path.endsWith('/stream')) return w.t.app.inject(request);
+    // An event stream never ends: its status and headers are the answer; a refusal is read whole.
+    const res = await w.t.app.inject({ ...request, payloadAsStream: true });
+    const stream = res.stream();
+    let body = '';
+    if (res.statusCode === 200) stream.destroy();
+    else for await (const chunk of stream) body += String(chunk);
+    const json = () => JSON.parse(body) as unknown;
+    return { statusCode: res.statusCode, headers: res.headers, body, json } as unknown as typeof res;
   };
 
   it('classifies every staff route, and each declares its roles (manager always among them)', () => {

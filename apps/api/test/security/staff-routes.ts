@@ -8,6 +8,9 @@
  * account's list.
  */
 export const LOCATION_SCOPED = [
+  // With ?locationId (the Live page of one location); without it, the caller's own locations.
+  'GET /api/v1/staff/live',
+  'GET /api/v1/staff/live/stream',
   'GET /api/v1/staff/run-sheet',
   'GET /api/v1/staff/run-sheet.csv',
   'GET /api/v1/staff/bookings/{id}/receipt',
