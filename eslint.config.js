@@ -38,6 +38,7 @@ const API_MODULES = [
   'app-check',
   'staff-accounts',
   'accounts',
+  'marketing',
   'mail',
   'policy',
   'terms',

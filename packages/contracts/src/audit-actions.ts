@@ -72,6 +72,11 @@ export const AUDIT_ACTIONS = [
   // A family's own edits of its data.
   'family.profile_changed',
   'family.booking_details_changed',
+  // A family's choices apart from any booking (decision 0097): given, withdrawn (in the account or by an unsubscribe link).
+  'family.consent_given',
+  'family.consent_withdrawn',
+  // Operations: the served payment page changed from its inventory or its last check (decision 0098).
+  'ops.payment_page_changed',
 ] as const;
 
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
@@ -138,4 +143,7 @@ export const AUDIT_ACTION_LABELS: Record<AuditAction, string> = {
   'queue.resumed': 'Waiting room resumed',
   'family.profile_changed': 'Family changed its name or phone',
   'family.booking_details_changed': "Family changed who's coming",
+  'family.consent_given': 'Family gave a consent',
+  'family.consent_withdrawn': 'Family withdrew a consent',
+  'ops.payment_page_changed': 'Payment page changed',
 };

@@ -80,6 +80,10 @@ export const ERROR_CATALOGUE = {
     status: 400,
     text: 'Please tick the box to agree that we may keep these access needs, or remove them.',
   },
+  CONSENT_WORDING_CHANGED: {
+    status: 409,
+    text: 'The words of this choice have changed since the page was opened. Reload the page, read them and choose again.',
+  },
   UPCOMING_BOOKINGS: {
     status: 409,
     text: 'You have upcoming bookings. Deleting your account cancels them with the refund the policy gives: confirm to go ahead.',

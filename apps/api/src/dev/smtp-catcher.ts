@@ -11,6 +11,12 @@ export interface SmtpCatcher {
 
 const MAX_MESSAGE_BYTES = 10 * 1024 * 1024;
 
+/** The `List-*` header lines of a caught mail (RFC 2369, RFC 8058), by lower-case name. */
+const listHeaders = (headers: { key: string; value: string }[]): Record<string, string> =>
+  Object.fromEntries(
+    headers.filter((h) => h.key.toLowerCase().startsWith('list-')).map((h) => [h.key.toLowerCase(), h.value]),
+  );
+
 /**
  * The embedded default's mail server: accepts any mail on a free loopback port and stores it in
  * dev_mailbox (one row per recipient), so every API process on that database can show it.
@@ -41,6 +47,7 @@ export async function startSmtpCatcher(databaseUrl: string, options: { port?: nu
               subject: email.subject ?? '',
               text: email.text ?? '',
               html: email.html ?? '',
+              headers: listHeaders(email.headers),
             })),
           );
         })().then(

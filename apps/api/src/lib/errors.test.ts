@@ -64,6 +64,7 @@ const made: Record<keyof typeof errors, () => AppError> = {
   sessionClosedForMove: () => errors.sessionClosedForMove(),
   detailsLocked: () => errors.detailsLocked(),
   consentRequired: () => errors.consentRequired('body.consent'),
+  consentWordingChanged: () => errors.consentWordingChanged(),
   upcomingBookings: () => errors.upcomingBookings(['KR-1234']),
   notPaid: () => errors.notPaid(),
   noRefund: () => errors.noRefund(),

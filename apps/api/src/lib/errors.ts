@@ -167,6 +167,7 @@ export const errors = {
   detailsLocked: (message?: string) => appError('DETAILS_LOCKED', message),
   consentRequired: (path: string) =>
     fieldError('CONSENT_REQUIRED', path, 'Tick the box to agree, or remove the access needs and note.'),
+  consentWordingChanged: () => appError('CONSENT_WORDING_CHANGED'),
   /** DELETE /user without cancelUpcoming: the references say which bookings would be cancelled. */
   upcomingBookings: (references: string[]) =>
     appError('UPCOMING_BOOKINGS', `${ERROR_CATALOGUE.UPCOMING_BOOKINGS.text} (${references.join(', ')})`),

@@ -14,6 +14,7 @@ const PARTS = [
   'waitlist',
   'photos',
   'consents',
+  'choices',
   'auditEntries',
 ];
 

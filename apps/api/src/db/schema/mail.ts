@@ -37,6 +37,8 @@ export const mailOutbox = pgTable(
      * whoever registers that address next. Null: the mail belongs to whoever has `to_address`.
      */
     userId: uuid('user_id'),
+    /** Extra header lines (migration 0039): List-Unsubscribe and List-Unsubscribe-Post on promotional mail. */
+    headers: jsonb('headers').$type<Record<string, string>>().notNull().default({}),
   },
   (t) => [
     index('mail_outbox_due_idx').on(t.status, t.nextAttemptAt),
@@ -59,6 +61,8 @@ export const devMailbox = pgTable(
     subject: text('subject').notNull().default(''),
     text: text('text').notNull().default(''),
     html: text('html').notNull().default(''),
+    /** The list headers as received (migration 0039), so a test or a developer sees the unsubscribe lines. */
+    headers: jsonb('headers').$type<Record<string, string>>().notNull().default({}),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [index('dev_mailbox_to_idx').on(t.toAddress, t.createdAt), index('dev_mailbox_created_idx').on(t.createdAt)],

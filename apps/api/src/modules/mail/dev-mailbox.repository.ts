@@ -8,6 +8,8 @@ export interface CaughtMail {
   subject: string;
   text: string;
   html: string;
+  /** The list headers (List-Unsubscribe, List-Unsubscribe-Post, List-Id), lower-case names. */
+  headers?: Record<string, string>;
 }
 
 export type StoredMail = typeof devMailbox.$inferSelect;
@@ -21,6 +23,7 @@ export async function storeCaughtMail(db: Db, mails: CaughtMail[]): Promise<void
       subject: m.subject,
       text: m.text,
       html: m.html,
+      headers: m.headers ?? {},
     })),
   );
 }

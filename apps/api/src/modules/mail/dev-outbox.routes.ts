@@ -13,6 +13,9 @@ const caughtMailSchema = z
     subject: z.string(),
     text: z.string(),
     html: z.string(),
+    headers: z
+      .record(z.string(), z.string())
+      .meta({ description: 'The list headers received (list-unsubscribe, list-unsubscribe-post), lower-case names' }),
     createdAt: z.iso.datetime(),
   })
   .meta({ id: 'DevMail' });
@@ -48,6 +51,7 @@ export async function devOutboxRoutes(app: FastifyInstance) {
           subject: r.subject,
           text: r.text,
           html: r.html,
+          headers: r.headers,
           createdAt: r.createdAt.toISOString(),
         })),
       };

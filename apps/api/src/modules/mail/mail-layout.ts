@@ -32,6 +32,11 @@ export interface EmailContent {
   logoUrl?: string;
   /** An inline picture after the details (e.g. the check-in QR code, a `cid:` attachment). */
   image?: EmailImage;
+  /**
+   * Only in a mail that carries news or an offer, to a family that opted in (marketing/promotional-mail.ts):
+   * the unsubscribe link, shown in the footer as well as in the List-Unsubscribe header.
+   */
+  unsubscribeUrl?: string;
 }
 
 export interface EmailImage {
@@ -129,6 +134,10 @@ export function renderEmail(content: EmailContent): RenderedEmail {
   const preheader = content.preheader ?? intro[0] ?? '';
   // The app's origin comes with the logo (mailLogoUrl): every e-mail that has one links the privacy policy.
   const privacyUrl = content.logoUrl ? new URL('/privacy', content.logoUrl).href : undefined;
+  const unsubscribeUrl = content.unsubscribeUrl ? safeUrl(content.unsubscribeUrl) : undefined;
+  const unsubscribeHtml = unsubscribeUrl
+    ? `<br>You get our news because you asked for it. <a href="${escapeHtml(unsubscribeUrl)}" style="color:${COLOURS.muted};">Unsubscribe</a> in one tap.`
+    : '';
 
   const html = `<!doctype html>
 <html lang="en-AU">
@@ -154,7 +163,7 @@ ${action ? button(action.label, action.url) : ''}
 ${outro.map(paragraph).join('\n')}
 <p style="margin:8px 0 0;font:16px/1.55 ${FONT};color:${COLOURS.pine};">Warm wishes,<br>The ${brand} team</p>
 </td></tr>
-<tr><td style="padding:20px 4px;font:12px/1.5 ${FONT};color:${COLOURS.muted};text-align:center;">This e-mail was sent by ${brand}. Replies to this address are not read.${privacyUrl ? ` <a href="${escapeHtml(privacyUrl)}" style="color:${COLOURS.muted};">Privacy policy</a>` : ''}</td></tr>
+<tr><td style="padding:20px 4px;font:12px/1.5 ${FONT};color:${COLOURS.muted};text-align:center;">This e-mail was sent by ${brand}. Replies to this address are not read.${privacyUrl ? ` <a href="${escapeHtml(privacyUrl)}" style="color:${COLOURS.muted};">Privacy policy</a>` : ''}${unsubscribeHtml}</td></tr>
 </table>
 </td></tr>
 </table>
@@ -171,6 +180,9 @@ ${outro.map(paragraph).join('\n')}
     'Warm wishes,',
     `The ${content.brandName} team`,
     ...(privacyUrl ? ['', `Privacy policy: ${privacyUrl}`] : []),
+    ...(unsubscribeUrl
+      ? ['', `You get our news because you asked for it. Unsubscribe in one tap: ${unsubscribeUrl}`]
+      : []),
   ].join('\n');
 
   return { html, text };

@@ -8,6 +8,8 @@ export interface OutgoingMail {
   html: string;
   text: string;
   attachments?: MailAttachment[];
+  /** Extra header lines, e.g. List-Unsubscribe on promotional mail (marketing/promotional-mail.ts). */
+  headers?: Record<string, string>;
 }
 
 /**
@@ -21,6 +23,7 @@ export async function enqueueMail(db: DbOrTx, mail: OutgoingMail): Promise<void>
     html: mail.html,
     text: mail.text,
     attachments: mail.attachments ?? [],
+    headers: mail.headers ?? {},
   });
 }
 
@@ -45,6 +48,7 @@ export async function claimDueMail(db: Db, now: Date, leaseUntil: Date, limit: n
     html: string;
     text: string;
     attachments: MailAttachment[];
+    headers: Record<string, string>;
     attempts: number;
   }>(sql`
     with due as (
@@ -57,7 +61,7 @@ export async function claimDueMail(db: Db, now: Date, leaseUntil: Date, limit: n
     update mail_outbox m
     set attempts = m.attempts + 1, next_attempt_at = ${leaseUntil.toISOString()}::timestamptz
     from due where m.id = due.id
-    returning m.id, m.to_address, m.subject, m.html, m.text, m.attachments, m.attempts`);
+    returning m.id, m.to_address, m.subject, m.html, m.text, m.attachments, m.headers, m.attempts`);
   return result.rows.map((r) => ({
     id: r.id,
     to: r.to_address,
@@ -65,6 +69,7 @@ export async function claimDueMail(db: Db, now: Date, leaseUntil: Date, limit: n
     html: r.html,
     text: r.text,
     attachments: r.attachments,
+    headers: r.headers,
     attempts: r.attempts,
   }));
 }

@@ -72,6 +72,7 @@ async function deliverOne(deps: OutboxDeps, mail: ClaimedMail): Promise<boolean>
       subject: mail.subject,
       html: mail.html,
       text: mail.text,
+      headers: mail.headers,
       attachments: mail.attachments.map((a) => ({
         filename: a.filename,
         contentType: a.contentType,

@@ -7,6 +7,7 @@ import { errors } from '../../lib/errors';
 import { insertAuditEntry, staffActor } from '../audit-trail/audit-entries.repository';
 import { mailLogoUrl, renderEmail } from '../mail/mail-layout';
 import { enqueueMail } from '../mail/outbox.repository';
+import { promotionFor, type Promotion } from '../marketing/promotional-mail';
 import { LocalPhotoStorage, photoIdOfKey, photoKey, photoStorageFor } from './photo-storage';
 import {
   claimExpiredGallery,
@@ -104,18 +105,26 @@ async function sendDue(deps: Deps, kind: Kind, now: Date): Promise<number> {
         where g.booking_id = b.id and g.booking_id in (
           select booking_id from photo_galleries g where ${column} is null and deleted_at is null and ${due}
           order by booking_id limit 100 for update skip locked)
-        returning g.booking_id, g.expires_at, b.reference, coalesce(b.walkin_email, u.email) as email, u.first_name, l.timezone`)
+        returning g.booking_id, g.expires_at, b.reference, coalesce(b.walkin_email, u.email) as email, u.first_name, l.timezone,
+          u.id as user_id`)
     ).rows as {
       booking_id: string;
+      user_id: string | null;
       expires_at: string | Date;
       reference: string;
       email: string | null;
       first_name: string | null;
       timezone: string;
     }[];
-    for (const r of rows)
-      if (r.email)
-        await enqueueMail(tx, galleryMail(deps, kind, { ...r, email: r.email, expiresAt: new Date(r.expires_at) }));
+    for (const r of rows) {
+      if (!r.email) continue;
+      // The offer to buy more goes only to a family that asked for offers (Spam Act, decision 0097).
+      const promotion = r.user_id ? await promotionFor(tx, { id: r.user_id }, deps.config.PUBLIC_URL, now) : null;
+      await enqueueMail(
+        tx,
+        galleryMail(deps, kind, { ...r, email: r.email, expiresAt: new Date(r.expires_at) }, promotion),
+      );
+    }
     return rows.length;
   });
 }
@@ -131,6 +140,7 @@ function galleryMail(
     timezone: string;
     expiresAt: Date;
   },
+  promotion: Promotion | null,
 ) {
   const until = formatSessionTime(r.expiresAt, r.timezone);
   const title =
@@ -143,8 +153,9 @@ function galleryMail(
     intro: [
       `Hi ${r.first_name ?? 'there'},`,
       kind === 'ready'
-        ? 'Your photos are in your gallery: choose the ones your package includes, download them, or buy more.'
+        ? 'Your photos are in your gallery: choose the ones your package includes and download them.'
         : 'Download the photos you want to keep before the gallery closes.',
+      ...(promotion ? ['Like more of them? You can buy any other photo of your visit from the gallery.'] : []),
     ],
     action: { label: 'Open your gallery', url: `${deps.config.PUBLIC_URL}/bookings/${r.booking_id}/photos` },
     details: [
@@ -153,8 +164,15 @@ function galleryMail(
     ],
     outro: "For your family's privacy, every photo is deleted when the gallery closes.",
     logoUrl: mailLogoUrl(deps.config.PUBLIC_URL),
+    ...(promotion ? { unsubscribeUrl: promotion.unsubscribeUrl } : {}),
   });
-  return { to: r.email, subject: `${title} (${r.reference})`, html: rendered.html, text: rendered.text };
+  return {
+    to: r.email,
+    subject: `${title} (${r.reference})`,
+    html: rendered.html,
+    text: rendered.text,
+    ...(promotion ? { headers: promotion.headers } : {}),
+  };
 }
 
 async function deleteFiles(deps: Deps, rows: PhotoRow[]): Promise<void> {

@@ -6,6 +6,7 @@ import { verifyPassword } from '../accounts/passwords';
 import { endAllSessions } from '../accounts/session-cutoffs.repository';
 import { findUserById } from '../accounts/users.repository';
 import { cancelBooking } from '../bookings/cancel.service';
+import { endConsentsOnDeletion } from '../marketing/consents.service';
 import { deleteBookingPhotos } from '../photos/photo-retention.service';
 import { listLiveEntries } from '../waitlist/waitlist.repository';
 import { leaveWaitlist } from '../waitlist/waitlist.service';
@@ -50,6 +51,7 @@ export async function deleteAccount(
   const now = app.clock.now();
   const ended = await transactionWithRetry(app.db, async (tx) => {
     await anonymiseAccount(tx, userId, user.email, now);
+    await endConsentsOnDeletion(tx, userId, now);
     return endAllSessions(tx, userId, now);
   });
   // ID tokens already issued are refused at once, here and (by NOTIFY) on every process: decision 0063.

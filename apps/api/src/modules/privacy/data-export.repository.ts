@@ -17,7 +17,8 @@ const PARTS = (u: SQL) => ({
   details: sql`select id as "bookingId", details, details_updated_at as "updatedAt", details_deleted_at as "deletedAt"
     from bookings where user_id = ${u} and (details is not null or details_deleted_at is not null) order by created_at`,
   orders: sql`select id, booking_id as "bookingId", status, items, amount_cents as "amountCents", refunded_cents as "refundedCents",
-      created_at as "createdAt", paid_at as "paidAt", refunded_at as "refundedAt"
+      created_at as "createdAt", paid_at as "paidAt", refunded_at as "refundedAt",
+      buyer_business_name as "buyerBusinessName", buyer_abn as "buyerAbn"
     from orders where user_id = ${u} order by created_at`,
   refunds: sql`select r.id, r.order_id as "orderId", r.booking_id as "bookingId", r.amount_cents as "amountCents", r.status, r.reason,
       r.created_at as "createdAt", r.completed_at as "completedAt"
@@ -35,6 +36,10 @@ const PARTS = (u: SQL) => ({
     where b.user_id = ${u} order by p.seq`,
   consents: sql`select id, booking_id as "bookingId", kind, wording_version as "wordingVersion", given_at as "givenAt", (recorded_by is not null) as "recordedByStaff"
     from consents where user_id = ${u} order by given_at`,
+  // Choices apart from any booking (news by e-mail, showing the photos): every one given, and how it ended.
+  choices: sql`select id, kind, wording_version as "wordingVersion", given_at as "givenAt", expires_at as "expiresAt",
+      withdrawn_at as "withdrawnAt", withdrawn_via as "withdrawnVia"
+    from family_consents where user_id = ${u} order by given_at`,
   // Staff are named by role only: their own e-mail addresses are theirs, not the family's.
   // About the family's bookings, and the family's own holds and waitlist answers (no booking yet).
   auditEntries: sql`select a.at, a.actor_kind as "actorKind", a.action, a.booking_id as "bookingId", a.slot_id as "slotId", a.order_id as "orderId", a.reason, a.before, a.after
