@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { CURRENCY } from './money';
 import { ITEM_TYPES } from './statuses';
+import { businessBuyerSchema } from './abn';
 
 export const MAX_PACKAGES = 3;
 export const MAX_ADD_ON_QUANTITY = 10;
@@ -58,7 +59,12 @@ export const cartSchema = z
   .meta({ id: 'Cart' });
 export type Cart = z.infer<typeof cartSchema>;
 
-export const checkoutBodySchema = z.strictObject({ cartId: z.uuid() });
+export const checkoutBodySchema = z.strictObject({
+  cartId: z.uuid(),
+  business: businessBuyerSchema.optional().meta({
+    description: 'A booking for a business or school: its name and ABN go on the tax invoice (ATO)',
+  }),
+});
 export const checkoutResultSchema = z
   .object({
     bookingId: z.uuid(),

@@ -1,3 +1,4 @@
+import type { BusinessBuyer } from '@kringle/contracts/abn';
 import type { CheckoutResult, ContinuePaymentResult } from '@kringle/contracts/cart';
 import type { FastifyInstance } from 'fastify';
 import type Stripe from 'stripe';
@@ -39,6 +40,7 @@ export async function checkoutOrder(
   userId: string,
   reservationId: string,
   cartId: string,
+  business?: BusinessBuyer,
 ): Promise<CheckoutResult> {
   const stripe = stripeOf(deps);
   const now = deps.clock.now();
@@ -69,7 +71,15 @@ export async function checkoutOrder(
         items: cart.items,
         amountCents: cart.amountCents,
       },
-      { userId, cartId: cart.id, items: cart.items, amountCents: cart.amountCents, reconcileAt },
+      {
+        userId,
+        cartId: cart.id,
+        items: cart.items,
+        amountCents: cart.amountCents,
+        reconcileAt,
+        buyerBusinessName: business?.name ?? null,
+        buyerAbn: business?.abn ?? null,
+      },
     );
     return { order: created.order, expiresAt: reservation.expiresAt };
   });

@@ -63,7 +63,10 @@ type ReceiptBooking = Omit<NonNullable<Awaited<ReturnType<typeof bookingForRecei
 export function receiptData(
   deps: Pick<Deps, 'config'>,
   booking: ReceiptBooking,
-  order: Pick<OrderRow, 'id' | 'items' | 'amountCents' | 'paidAt' | 'paymentIntentId'>,
+  order: Pick<
+    OrderRow,
+    'id' | 'items' | 'amountCents' | 'paidAt' | 'paymentIntentId' | 'buyerBusinessName' | 'buyerAbn'
+  >,
 ): ReceiptData {
   return {
     brandName: deps.config.BRAND_NAME,
@@ -82,6 +85,7 @@ export function receiptData(
     paidAt: order.paidAt!,
     // Only a card payment has a PaymentIntent; a walk-in pays at the counter.
     paidInStore: order.paymentIntentId === null,
+    business: order.buyerBusinessName && order.buyerAbn ? { name: order.buyerBusinessName, abn: order.buyerAbn } : null,
   };
 }
 

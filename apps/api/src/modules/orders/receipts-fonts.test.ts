@@ -44,6 +44,7 @@ const receipt = (customerName: string, customerEmail: string): ReceiptData => ({
   amountCents: 2995,
   paidAt: new Date('2026-11-20T01:00:00Z'),
   paidInStore: false,
+  business: null,
 });
 
 /** pdftotext may break a line between a label and its value; compare with whitespace squeezed. */

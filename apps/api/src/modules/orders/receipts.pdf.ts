@@ -1,5 +1,6 @@
 import { BRAND_COLOURS } from '@kringle/contracts/brand-colours';
 import { formatSessionTime } from '@kringle/contracts/dates';
+import { formatAbn } from '@kringle/contracts/abn';
 import { formatAud, gstOf } from '@kringle/contracts/money';
 import PDFDocument from 'pdfkit';
 import type { LineItem } from '../../db/schema/bookings';
@@ -21,6 +22,8 @@ export interface ReceiptData {
   amountCents: number;
   paidAt: Date;
   paidInStore: boolean;
+  /** A booking for a business or school: the buyer's name and ABN (11 digits). */
+  business: { name: string; abn: string } | null;
 }
 
 export interface RefundLine {
@@ -103,12 +106,19 @@ function footer(doc: PDFKit.PDFDocument, text: string) {
 
 const sessionFacts = (d: ReceiptData): [string, string][] => [
   ['Booking reference', d.bookingReference],
-  ['Billed to', [d.customerName, d.customerEmail].filter(Boolean).join(', ')],
+  ...(d.business ? ([['Buyer', `${d.business.name}, ABN ${formatAbn(d.business.abn)}`]] as [string, string][]) : []),
+  [d.business ? 'Booked by' : 'Billed to', [d.customerName, d.customerEmail].filter(Boolean).join(', ')],
   ['Session', `${d.sessionName}, ${formatSessionTime(d.sessionStart, d.timezone)}`],
   ['Location', `${d.locationName}, ${d.locationAddress}`],
 ];
 
-/** An Australian tax invoice: seller and ABN, the words "Tax invoice", date, items, total and the GST it includes. */
+/**
+ * An Australian tax invoice with the ATO's seven elements (issue 51): the words "Tax invoice", the
+ * seller's identity and ABN, the date of issue, each item with its quantity and price, the GST,
+ * and the extent each sale is taxable; and the buyer (its name, or the business and its ABN) which
+ * the ATO asks for from $1,000 including GST and we print on every invoice. Checked, element by
+ * element, by reading the PDF back (apps/api/test/orders/tax-invoice.test.ts).
+ */
 export function paymentReceiptPdf(d: ReceiptData): Promise<Buffer> {
   const doc = new PDFDocument({
     size: 'A4',
@@ -127,7 +137,11 @@ export function paymentReceiptPdf(d: ReceiptData): Promise<Buffer> {
     ['GST included', formatAud(gstOf(d.amountCents))],
     [d.paidInStore ? 'Paid in store' : 'Paid by card', dateIn(d.paidAt, d.timezone)],
   ]);
-  footer(doc, `Prices include GST. Thank you for booking photos with Santa with ${d.brandName}.`);
+  footer(
+    doc,
+    `Every item on this invoice is a taxable sale: its price includes GST (one eleventh). ` +
+      `Thank you for booking photos with Santa with ${d.brandName}.`,
+  );
   return toBuffer(doc);
 }
 
