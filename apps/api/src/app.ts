@@ -40,6 +40,7 @@ import { stripePlugin } from './plugins/stripe';
 import { bookingsRoutes } from './modules/bookings/bookings.routes';
 import { ordersRoutes } from './modules/orders/orders.routes';
 import { policyRoutes } from './modules/policy/policy.routes';
+import { cspReportRoutes } from './modules/operations/csp-reports.routes';
 import { marketingRoutes } from './modules/marketing/marketing.routes';
 import { privacyRoutes } from './modules/privacy/privacy.routes';
 import { photosRoutes } from './modules/photos/photos.routes';
@@ -202,6 +203,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       await api.register(policyRoutes);
       await api.register(privacyRoutes);
       await api.register(marketingRoutes);
+      await api.register(cspReportRoutes);
       await api.register(reservationsRoutes);
       await api.register(waitlistRoutes);
       await api.register(queueRoutes);

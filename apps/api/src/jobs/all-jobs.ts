@@ -14,6 +14,7 @@ import { waitlistJob } from './waitlist.job';
 import { queueJob } from './queue.job';
 import { closuresJob } from './closures.job';
 import { privacyPurgesJob } from './privacy-purges.job';
+import { paymentPageCheckJob } from './payment-page-check.job';
 
 /** Every background job the API runs (each one multi-process safe). */
 export function allJobs(app: FastifyInstance): Job[] {
@@ -31,6 +32,7 @@ export function allJobs(app: FastifyInstance): Job[] {
     closuresJob(app),
     privacyPurgesJob(app),
     auditSealJob(app),
+    paymentPageCheckJob(app),
   ];
   const outbox = createOutboxJob(app);
   if (outbox) jobs.push(outbox);

@@ -6,6 +6,7 @@ import fp from 'fastify-plugin';
 import helmet from 'helmet';
 import { ERROR_CATALOGUE } from '@kringle/contracts/error-catalogue';
 import { errors } from '../lib/errors';
+import { CSP_REPORT_PATH, paymentPageMatcher, readInventory } from './payment-page';
 import { unstorableHeader, unstorablePath, unstorableProblem, unstorableUrlPart } from '../lib/storable-text';
 
 const unstorableBody = (path: string) => ({
@@ -130,6 +131,36 @@ export const securityPlugin = fp(async (app: FastifyInstance) => {
     }),
   );
   const pageHeaders = { ...securityHeaders, 'permissions-policy': PERMISSIONS_POLICY };
+  // The payment pages (decision 0098, PCI DSS SAQ A): scripts from our origin and Stripe's only, as
+  // the inventory lists them; no analytics (its script host and its beacons are left out, and the
+  // web app loads none there); violations reported to CSP_REPORT_PATH and counted.
+  const inventory = readInventory();
+  const isPaymentPage = paymentPageMatcher(inventory.pages);
+  const paymentPageHeaders = {
+    ...headersOf(
+      helmet({
+        contentSecurityPolicy: {
+          directives: {
+            defaultSrc: ["'self'"],
+            scriptSrc: inventory.scriptSrc,
+            styleSrc: ["'self'", "'unsafe-inline'"],
+            imgSrc: ["'self'", 'data:', 'blob:', 'https:'],
+            connectSrc: ["'self'", ...stripe, ...local],
+            frameSrc: ["'self'", ...stripe, ...local],
+            workerSrc: ["'self'", 'blob:'],
+            formAction: ["'self'", ...local],
+            reportUri: [CSP_REPORT_PATH],
+            reportTo: ['csp'],
+            upgradeInsecureRequests: null,
+          },
+        },
+        crossOriginEmbedderPolicy: false,
+        hsts: app.config.NODE_ENV === 'production',
+      }),
+    ),
+    'permissions-policy': PERMISSIONS_POLICY,
+    'reporting-endpoints': `csp="${app.config.PUBLIC_URL}${CSP_REPORT_PATH}"`,
+  };
   const staffPageHeaders = { ...securityHeaders, 'permissions-policy': STAFF_PERMISSIONS_POLICY };
   const mailAssetHeaders = { ...pageHeaders, 'cross-origin-resource-policy': 'cross-origin' };
   const hsts = securityHeaders['strict-transport-security'];
@@ -143,7 +174,9 @@ export const securityPlugin = fp(async (app: FastifyInstance) => {
           ? staffPageHeaders
           : MAIL_ASSETS.has(url)
             ? mailAssetHeaders
-            : pageHeaders,
+            : isPaymentPage(url)
+              ? paymentPageHeaders
+              : pageHeaders,
     );
     // Before any other hook (auth, app check, rate limits, idempotency keys) or route reads them:
     // a NUL or a lone surrogate in the path, the query string or a header is refused here, once

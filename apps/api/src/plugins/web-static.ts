@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
@@ -21,6 +22,40 @@ function routePreloads(dist: string): Record<string, string[]> {
   }
 }
 
+/**
+ * Subresource Integrity for our own bundles (decision 0098, PCI DSS SAQ A): each `/assets/*.js`
+ * or `.css` the page names gets `integrity="sha384-…"`, worked out once per file per process. The
+ * names carry a content hash, so a file never changes under its name: one that does (tampered on
+ * the disk or on the way) no longer matches what this process first served and the browser
+ * refuses it; the payment-page check reports it.
+ */
+const integrityOf = new Map<string, string>();
+function integrity(dist: string, href: string): string | null {
+  const file = path.join(dist, href);
+  let known = integrityOf.get(file);
+  if (!known) {
+    try {
+      known = `sha384-${createHash('sha384').update(fs.readFileSync(file)).digest('base64')}`;
+    } catch {
+      return null;
+    }
+    integrityOf.set(file, known);
+  }
+  return known;
+}
+const ASSET_TAG = /<(script|link)\b([^>]*?)\s(src|href)="(\/assets\/[\w.-]+\.(?:js|css))"([^>]*)>/g;
+function withIntegrity(html: string, dist: string): string {
+  return html.replace(
+    ASSET_TAG,
+    (tag: string, name: string, before: string, attr: string, href: string, after: string) => {
+      if (/\sintegrity=/.test(tag)) return tag;
+      const sri = integrity(dist, href);
+      const cors = /\scrossorigin\b/.test(tag) ? '' : ' crossorigin';
+      return sri ? `<${name}${before} ${attr}="${href}" integrity="${sri}"${cors}${after}>` : tag;
+    },
+  );
+}
+
 /** The staff app (issue 19) is its own entry of the web build: /staff and everything under it. */
 const isStaffPage = (pathname: string) => pathname === '/staff' || pathname.startsWith('/staff/');
 
@@ -40,7 +75,7 @@ function sendIndex(reply: FastifyReply, dist: string, url: string) {
   return reply
     .type('text/html; charset=utf-8')
     .header('cache-control', 'no-cache')
-    .send(links ? html.replace('</head>', `${links}</head>`) : html);
+    .send(withIntegrity(links ? html.replace('</head>', `${links}</head>`) : html, dist));
 }
 
 /**

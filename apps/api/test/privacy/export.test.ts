@@ -1,3 +1,4 @@
+import { FAMILY_CONSENTS } from '@kringle/contracts/family-consents';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectContractError } from '../security/security-fixtures';
@@ -49,6 +50,10 @@ describe('download my data', () => {
     await w.t.db.execute(
       sql`insert into photos (id, booking_id, location_id, width, height) values (gen_random_uuid(), ${b.id}::uuid, ${place.location_id}::uuid, 1600, 1200)`,
     );
+    await w.call('PUT', '/user/consents/marketing_email', who, {
+      given: true,
+      wordingVersion: FAMILY_CONSENTS.marketing_email.version,
+    });
     const theirs = await w.book(other);
     await w.call('PUT', `/bookings/${theirs.id}/details`, other, {
       children: [{ firstName: 'Zanzibar', age: 4 }],

@@ -40,6 +40,8 @@ export const SHARED = [
   '/api/v1/queue/{locationId}',
   '/api/v1/queue/{locationId}/live',
   '/api/v1/queue/{locationId}/fairness',
+  // A family's own choice by its kind (issue 51): the account is the token's; a kind is no one's resource.
+  '/api/v1/user/consents/{kind}',
 ];
 /** Signed, expiring file URLs (decision 0054): public, the signature is the access; checked in test/photos. */
 export const SIGNED = ['/api/v1/photo-files/photos/{photoId}/{file}'];

@@ -93,3 +93,26 @@ export function countHoldRefusal(err: unknown): void {
 export async function metricNames(): Promise<string[]> {
   return (await metricsRegistry.getMetricsAsJSON()).map((m) => m.name);
 }
+
+/** CSP directives a violation report may name; anything else is counted as `other` (bounded labels). */
+export const CSP_DIRECTIVES = [
+  'script-src',
+  'script-src-elem',
+  'script-src-attr',
+  'connect-src',
+  'frame-src',
+  'style-src',
+  'style-src-elem',
+  'img-src',
+  'form-action',
+  'default-src',
+  'other',
+] as const;
+
+export const cspViolationsTotal = new Counter({
+  name: 'kringle_csp_violations_total',
+  help: 'Content-Security-Policy violation reports received from browsers (the payment pages report them), by directive.',
+  labelNames: ['directive'] as const,
+  registers: [metricsRegistry],
+});
+for (const d of CSP_DIRECTIVES) cspViolationsTotal.labels(d).inc(0);
