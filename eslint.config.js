@@ -36,6 +36,8 @@ const API_MODULES = [
   'sessions',
   'check-in',
   'app-check',
+  // The payment page's change check (decision 0098): tells the managers, so above staff-accounts.
+  'payment-page',
   'staff-accounts',
   'accounts',
   'marketing',

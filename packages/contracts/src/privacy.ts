@@ -40,6 +40,10 @@ export const privacyPolicySchema = z
     brandName: z.string(),
     contactEmail: z.string(),
     sections: z.array(section),
+    childrensNotice: section.meta({
+      description:
+        "The notice for children and their parents (OAIC Children's Online Privacy Code), shown beside the full policy at /privacy",
+    }),
   })
   .meta({ id: 'PrivacyPolicy' });
 export type PrivacyPolicy = z.infer<typeof privacyPolicySchema>;

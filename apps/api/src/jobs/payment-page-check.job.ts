@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { checkDue, checkPaymentPage } from '../modules/operations/payment-page-check.service';
+import { checkDue, checkPaymentPage } from '../modules/payment-page/payment-page-check.service';
 import { readInventory } from '../plugins/payment-page';
 import type { Job } from './runner';
 

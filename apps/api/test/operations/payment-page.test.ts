@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkPaymentPage } from '../../src/modules/operations/payment-page-check.service';
+import { checkPaymentPage } from '../../src/modules/payment-page/payment-page-check.service';
 import { metricsRegistry } from '../../src/modules/operations/metrics';
 import { readInventory } from '../../src/plugins/payment-page';
 import { createPerson } from '../staff/staff-fixtures';

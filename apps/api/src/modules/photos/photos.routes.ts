@@ -289,7 +289,9 @@ export async function photosRoutes(app: FastifyInstance) {
       reply
         .type('image/jpeg')
         .header('cache-control', `private, max-age=${file.maxAgeSeconds}`)
-        .header('x-content-type-options', 'nosniff');
+        .header('x-content-type-options', 'nosniff')
+        // A child's photo is never indexed, even from a link shared by mistake (issue 51).
+        .header('x-robots-tag', 'noindex, noimageindex, nofollow');
       if (req.params.file === 'original.jpg')
         reply.header('content-disposition', `attachment; filename="${req.params.photoId}.jpg"`);
       return reply.send(file.stream);
