@@ -54,14 +54,10 @@ export const familyConsentsSchema = z.object({ items: z.array(familyConsentSchem
 export const setFamilyConsentBodySchema = z
   .strictObject({
     given: z.boolean({ error: 'Say whether you agree.' }),
-    wordingVersion: z
-      .string()
-      .max(40)
-      .optional()
-      .meta({
-        description:
-          'Required with given:true: the version of the words the parent saw (409 CONSENT_WORDING_CHANGED if old)',
-      }),
+    wordingVersion: z.string().max(40).optional().meta({
+      description:
+        'Required with given:true: the version of the words the parent saw (409 CONSENT_WORDING_CHANGED if old)',
+    }),
   })
   .meta({ id: 'SetFamilyConsentBody' });
 export type SetFamilyConsentBody = z.infer<typeof setFamilyConsentBodySchema>;
