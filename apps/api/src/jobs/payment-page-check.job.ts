@@ -14,11 +14,13 @@ export const PAYMENT_PAGE_CHECK_EVERY_MS = 24 * 60 * 60_000;
  */
 export function paymentPageCheckJob(app: FastifyInstance): Job {
   const url = `${app.config.PUBLIC_URL}${readInventory().checkPath}`;
+  // The runner's first pass comes before the server listens: the page is fetched from the next one on.
+  const startedAt = Date.now();
   return {
     name: 'payment-page-check',
     intervalMs: 60 * 60_000,
     async run() {
-      if (app.config.PAYMENT_PAGE_CHECK === 'off') return;
+      if (app.config.PAYMENT_PAGE_CHECK === 'off' || Date.now() - startedAt < 60_000) return;
       if (await checkDue(app, url, PAYMENT_PAGE_CHECK_EVERY_MS)) await checkPaymentPage(app, url);
     },
   };
