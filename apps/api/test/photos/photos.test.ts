@@ -139,9 +139,9 @@ ${JSON.stringify([{ id: w.classic, type: 'package', name: 'Classic Print', quant
       const preview = await get(gallery.items[1].previewUrl, null);
       expect(preview.statusCode).toBe(200);
       expect(preview.headers['content-type']).toBe('image/jpeg');
-    // Never indexed, never kept by a shared cache (issue 51, the Children's Online Privacy Code).
-    expect(preview.headers['x-robots-tag']).toBe('noindex, noimageindex, nofollow');
-    expect(preview.headers['cache-control']).toMatch(/^private/);
+      // Never indexed, never kept by a shared cache (issue 51, the Children's Online Privacy Code).
+      expect(preview.headers['x-robots-tag']).toBe('noindex, noimageindex, nofollow');
+      expect(preview.headers['cache-control']).toMatch(/^private/);
       const meta = await sharp(preview.rawPayload).metadata();
       expect(Math.max(meta.width, meta.height)).toBe(1600);
       expect(meta.exif).toBeUndefined();
