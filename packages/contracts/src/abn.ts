@@ -38,7 +38,8 @@ export const businessBuyerSchema = z
   .meta({
     id: 'BusinessBuyer',
     description:
-      'A booking for a business or school: the name and ABN (11 digits, spaces allowed, checked by the ABR checksum) go on the tax invoice',
+      'A booking for a business or school: the name and ABN (11 digits, spaces allowed, checked by the ABR checksum) ' +
+      'go on the tax invoice',
   });
 export type BusinessBuyer = z.output<typeof businessBuyerSchema>;
 

@@ -72,7 +72,8 @@ export const AUDIT_ACTIONS = [
   // A family's own edits of its data.
   'family.profile_changed',
   'family.booking_details_changed',
-  // A family's choices apart from any booking (decision 0097): given, withdrawn (in the account or by an unsubscribe link).
+  // A family's choices apart from any booking (decision 0097): given, withdrawn (in the account or by an unsubscribe
+  // link).
   'family.consent_given',
   'family.consent_withdrawn',
   // Operations: the served payment page changed from its inventory or its last check (decision 0098).

@@ -82,7 +82,9 @@ export const ERROR_CATALOGUE = {
   },
   CONSENT_WORDING_CHANGED: {
     status: 409,
-    text: 'The words of this choice have changed since the page was opened. Reload the page, read them and choose again.',
+    text:
+      'The words of this choice have changed since the page was opened. ' +
+      'Reload the page, read them and choose again.',
   },
   UPCOMING_BOOKINGS: {
     status: 409,

@@ -25,7 +25,8 @@ export const FAMILY_CONSENTS = {
     days: 365,
     label: "Let the brand show our family's photos",
     text:
-      'Yes, you may show our photos with Santa in your shop windows, website and social posts for the next 12 months. ' +
+      'Yes, you may show our photos with Santa in your shop windows, website and social posts for the next 12 ' +
+      'months. ' +
       'No names are shown. I can withdraw this at any time, and photos already on show are taken down within 7 days.',
   },
 } as const;

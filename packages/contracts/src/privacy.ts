@@ -42,7 +42,8 @@ export const privacyPolicySchema = z
     sections: z.array(section),
     childrensNotice: section.meta({
       description:
-        "The notice for children and their parents (OAIC Children's Online Privacy Code), shown beside the full policy at /privacy",
+        "The notice for children and their parents (OAIC Children's Online Privacy Code), shown beside the full " +
+        'policy at /privacy',
     }),
   })
   .meta({ id: 'PrivacyPolicy' });

@@ -135,7 +135,10 @@ const envSchema = z.object({
   /** How long the predecessor of a family's current refresh token still answers (0: never); see docs/decisions/0005. */
   REFRESH_REUSE_GRACE_SECONDS: int(0, 300).default(20),
   SERVE_WEB: bool.default(true),
-  /** The daily check of the served payment page (PCI DSS 11.6.1, decision 0098): `off` where another host serves the page. */
+  /**
+   * The daily check of the served payment page (PCI DSS 11.6.1, decision 0098): `off` where another
+   * host serves the page.
+   */
   PAYMENT_PAGE_CHECK: z.enum(['on', 'off']).default('on'),
   WEB_DIST_DIR: z.string().optional(),
   // Policy numbers (API.md "Policy").

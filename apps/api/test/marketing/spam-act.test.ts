@@ -35,7 +35,8 @@ describe('Spam Act: opt-in news, one-click unsubscribe', () => {
     const now = w.clock.now();
     await w.t.db.execute(sql`
       insert into photo_galleries (booking_id, first_upload_at, expires_at)
-      values (${booked.id}::uuid, ${now.toISOString()}::timestamptz, ${new Date(now.getTime() + 30 * 86_400_000).toISOString()}::timestamptz)`);
+      values (${booked.id}::uuid, ${now.toISOString()}::timestamptz,
+      ${new Date(now.getTime() + 30 * 86_400_000).toISOString()}::timestamptz)`);
     await runPhotoRetention(w.t.app);
     await createOutboxJob(w.t.app, { smtpUrl: catcher.url })!.run();
     const mails = (await w.t.app.inject(`/api/v1/dev/outbox?to=${encodeURIComponent(who.email)}`)).json().items as {
@@ -48,21 +49,24 @@ describe('Spam Act: opt-in news, one-click unsubscribe', () => {
     return mail!;
   }
 
-  it('news are off by default, and a booking mail to such a family offers nothing and has no list headers', async () => {
-    const who = await w.family();
-    expect(await consents(who)).toEqual(
-      expect.arrayContaining([
-        expect.objectContaining({ kind: 'marketing_email', given: false }),
-        expect.objectContaining({ kind: 'photo_showcase', given: false }),
-      ]),
-    );
-    const mail = await galleryMailTo(who);
-    expect(mail.text).not.toMatch(/buy|offer|unsubscribe/i);
-    expect(mail.headers['list-unsubscribe']).toBeUndefined();
-    expect(mail.headers['list-unsubscribe-post']).toBeUndefined();
-    // Factual, and it names its sender.
-    expect(mail.text).toContain(`The ${w.t.config.BRAND_NAME} team`);
-  });
+  it(
+    'news are off by default, and a booking mail to such a family offers nothing and has no list ' + 'headers',
+    async () => {
+      const who = await w.family();
+      expect(await consents(who)).toEqual(
+        expect.arrayContaining([
+          expect.objectContaining({ kind: 'marketing_email', given: false }),
+          expect.objectContaining({ kind: 'photo_showcase', given: false }),
+        ]),
+      );
+      const mail = await galleryMailTo(who);
+      expect(mail.text).not.toMatch(/buy|offer|unsubscribe/i);
+      expect(mail.headers['list-unsubscribe']).toBeUndefined();
+      expect(mail.headers['list-unsubscribe-post']).toBeUndefined();
+      // Factual, and it names its sender.
+      expect(mail.text).toContain(`The ${w.t.config.BRAND_NAME} team`);
+    },
+  );
 
   it('opting in records the words’ version; old words are refused', async () => {
     const who = await w.family();
@@ -82,7 +86,8 @@ describe('Spam Act: opt-in news, one-click unsubscribe', () => {
     expect((await setNews(who, { given: true, wordingVersion: VERSION })).statusCode).toBe(200);
     const rows = (
       await w.t.db.execute(
-        sql`select wording_version, withdrawn_at from family_consents where user_id = ${who.id}::uuid and kind = 'marketing_email'`,
+        sql`select wording_version, withdrawn_at from family_consents where user_id =
+${who.id}::uuid and kind = 'marketing_email'`,
       )
     ).rows;
     expect(rows).toEqual([{ wording_version: VERSION, withdrawn_at: null }]);
@@ -96,39 +101,44 @@ describe('Spam Act: opt-in news, one-click unsubscribe', () => {
     ]);
   });
 
-  it('an opted-in family’s mail carries the offer with List-Unsubscribe and List-Unsubscribe-Post; one POST ends the news at once', async () => {
-    const who = await w.family();
-    expect((await setNews(who, { given: true, wordingVersion: VERSION })).statusCode).toBe(200);
-    const mail = await galleryMailTo(who);
-    expect(mail.text).toContain('buy any other photo');
-    expect(mail.headers['list-unsubscribe-post']).toBe('List-Unsubscribe=One-Click');
-    const link = /^<(https?:\/\/[^>]+)>$/.exec(mail.headers['list-unsubscribe'] ?? '')?.[1];
-    expect(link).toBeDefined();
-    expect(mail.text).toContain(link!);
-    const url = new URL(link!);
-    expect(url.pathname).toBe('/api/v1/marketing/unsubscribe');
+  it(
+    'an opted-in family’s mail carries the offer with List-Unsubscribe and List-Unsubscribe-Post; one POST ends the ' +
+      'news at once',
+    async () => {
+      const who = await w.family();
+      expect((await setNews(who, { given: true, wordingVersion: VERSION })).statusCode).toBe(200);
+      const mail = await galleryMailTo(who);
+      expect(mail.text).toContain('buy any other photo');
+      expect(mail.headers['list-unsubscribe-post']).toBe('List-Unsubscribe=One-Click');
+      const link = /^<(https?:\/\/[^>]+)>$/.exec(mail.headers['list-unsubscribe'] ?? '')?.[1];
+      expect(link).toBeDefined();
+      expect(mail.text).toContain(link!);
+      const url = new URL(link!);
+      expect(url.pathname).toBe('/api/v1/marketing/unsubscribe');
 
-    // The mail app's one click: a form-encoded POST, no token, no app check, no cookie.
-    const res = await w.t.app.inject({
-      method: 'POST',
-      url: `${url.pathname}${url.search}`,
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      payload: 'List-Unsubscribe=One-Click',
-    });
-    expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({ unsubscribed: true });
-    // Honoured at once: in the same request, not by a later job.
-    expect((await consents(who)).find((c) => c.kind === 'marketing_email')?.given).toBe(false);
-    const [row] = (await w.t.db.execute(sql`select withdrawn_via from family_consents where user_id = ${who.id}::uuid`))
-      .rows;
-    expect(row).toEqual({ withdrawn_via: 'unsubscribe' });
-    // A second click (a retry) is harmless; the next mail is factual again.
-    const again = await w.t.app.inject({ method: 'POST', url: `${url.pathname}${url.search}` });
-    expect(again.statusCode).toBe(200);
-    const next = await galleryMailTo(who);
-    expect(next.headers['list-unsubscribe']).toBeUndefined();
-    expect(next.text).not.toContain('buy any other photo');
-  });
+      // The mail app's one click: a form-encoded POST, no token, no app check, no cookie.
+      const res = await w.t.app.inject({
+        method: 'POST',
+        url: `${url.pathname}${url.search}`,
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        payload: 'List-Unsubscribe=One-Click',
+      });
+      expect(res.statusCode).toBe(200);
+      expect(res.json()).toEqual({ unsubscribed: true });
+      // Honoured at once: in the same request, not by a later job.
+      expect((await consents(who)).find((c) => c.kind === 'marketing_email')?.given).toBe(false);
+      const [row] = (
+        await w.t.db.execute(sql`select withdrawn_via from family_consents where user_id = ${who.id}::uuid`)
+      ).rows;
+      expect(row).toEqual({ withdrawn_via: 'unsubscribe' });
+      // A second click (a retry) is harmless; the next mail is factual again.
+      const again = await w.t.app.inject({ method: 'POST', url: `${url.pathname}${url.search}` });
+      expect(again.statusCode).toBe(200);
+      const next = await galleryMailTo(who);
+      expect(next.headers['list-unsubscribe']).toBeUndefined();
+      expect(next.text).not.toContain('buy any other photo');
+    },
+  );
 
   it('a followed link shows a button (the GET changes nothing); a forged link is 404 and changes nothing', async () => {
     const who = await w.family();
@@ -158,7 +168,8 @@ describe('Spam Act: opt-in news, one-click unsubscribe', () => {
     expect((await consents(who)).find((c) => c.kind === 'marketing_email')?.given).toBe(false);
     // A year on (the rows moved back, as the ID token would not outlive the clock moved forward).
     await w.t.db.execute(sql`
-      update family_consents set given_at = given_at - interval '366 days', expires_at = expires_at - interval '366 days'
+      update family_consents set given_at = given_at - interval '366 days', expires_at = expires_at - interval
+      '366 days'
       where user_id = ${who.id}::uuid`);
     expect((await consents(who)).find((c) => c.kind === 'photo_showcase')?.given).toBe(false);
   });

@@ -13,7 +13,8 @@ import { createTestApp, type TestApp } from '../helpers/test-app';
 const ENTRY = '/assets/index-Ab12Cd34.js';
 const CHUNK = '/assets/wizard-Ef56Gh78.js';
 const page = (extra = '') =>
-  `<!doctype html><html><head><script type="module" crossorigin src="${ENTRY}"></script>${extra}</head><body></body></html>`;
+  `<!doctype html><html><head><script type="module" crossorigin ` +
+  `src="${ENTRY}"></script>${extra}</head><body></body></html>`;
 
 /**
  * PCI DSS 4.0.1 SAQ A (issue 51, decision 0098): the payment pages load only what
@@ -54,34 +55,38 @@ describe('payment page: script inventory, CSP, SRI and the change check', () => 
       )
     ).rows as { actor_kind: string; after: { findings: string[] } }[];
 
-  it("serves the payment page with the inventory's script-src, no analytics host, violation reports and SRI on our bundles", async () => {
-    const inventory = readInventory();
-    const res = await fetch(`${base}/create-booking`);
-    const csp = res.headers.get('content-security-policy')!;
-    const scriptSrc = csp
-      .split(';')
-      .find((d) => d.trim().startsWith('script-src'))!
-      .trim()
-      .split(/\s+/)
-      .slice(1);
-    expect(scriptSrc.sort()).toEqual([...inventory.scriptSrc].sort());
-    expect(csp).not.toContain('googletagmanager');
-    expect(csp).not.toContain('google-analytics');
-    expect(csp).toContain('report-uri /api/v1/csp-reports');
-    expect(csp).toContain('report-to csp');
-    expect(res.headers.get('reporting-endpoints')).toMatch(/^csp="http.*\/api\/v1\/csp-reports"$/);
-    const html = await res.text();
-    expect(html).toMatch(
-      new RegExp(`<script type="module" crossorigin src="${ENTRY}" integrity="sha384-[A-Za-z0-9+/=]+"`),
-    );
-    expect(html).toMatch(new RegExp(`<link rel="modulepreload" crossorigin href="${CHUNK}" integrity="sha384-`));
-    // Elsewhere the app keeps its analytics host.
-    expect((await fetch(`${base}/bookings`)).headers.get('content-security-policy')).toContain('googletagmanager');
-    // A photo purchase is a payment page too.
-    expect((await fetch(`${base}/bookings/0b5e/photos`)).headers.get('content-security-policy')).toContain(
-      'report-uri',
-    );
-  });
+  it(
+    "serves the payment page with the inventory's script-src, no analytics host, violation reports and SRI on our " +
+      'bundles',
+    async () => {
+      const inventory = readInventory();
+      const res = await fetch(`${base}/create-booking`);
+      const csp = res.headers.get('content-security-policy')!;
+      const scriptSrc = csp
+        .split(';')
+        .find((d) => d.trim().startsWith('script-src'))!
+        .trim()
+        .split(/\s+/)
+        .slice(1);
+      expect(scriptSrc.sort()).toEqual([...inventory.scriptSrc].sort());
+      expect(csp).not.toContain('googletagmanager');
+      expect(csp).not.toContain('google-analytics');
+      expect(csp).toContain('report-uri /api/v1/csp-reports');
+      expect(csp).toContain('report-to csp');
+      expect(res.headers.get('reporting-endpoints')).toMatch(/^csp="http.*\/api\/v1\/csp-reports"$/);
+      const html = await res.text();
+      expect(html).toMatch(
+        new RegExp(`<script type="module" crossorigin src="${ENTRY}" integrity="sha384-[A-Za-z0-9+/=]+"`),
+      );
+      expect(html).toMatch(new RegExp(`<link rel="modulepreload" crossorigin href="${CHUNK}" integrity="sha384-`));
+      // Elsewhere the app keeps its analytics host.
+      expect((await fetch(`${base}/bookings`)).headers.get('content-security-policy')).toContain('googletagmanager');
+      // A photo purchase is a payment page too.
+      expect((await fetch(`${base}/bookings/0b5e/photos`)).headers.get('content-security-policy')).toContain(
+        'report-uri',
+      );
+    },
+  );
 
   it('counts violation reports by directive, in both report formats, and answers 204', async () => {
     const before = (await metricsRegistry.getSingleMetricAsString('kringle_csp_violations_total')).match(

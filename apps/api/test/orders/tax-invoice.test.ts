@@ -85,39 +85,43 @@ describe('tax invoices (ATO)', () => {
     expect(text).toMatch(/Billed to\s+Matilda Wormwood/);
   });
 
-  it('from $1,000 the invoice of a booking for a school shows its name and ABN; a bad ABN is refused and makes nothing', async () => {
-    const who = await w.family({ firstName: 'Miss', lastName: 'Honey' });
-    const { deluxe, extras } = await ids();
-    const addOnCents = extras.reduce((n, a) => n + a.priceCents * 10, 0);
-    const cart = {
-      amount: deluxe.priceCents * 3 + addOnCents,
-      packages: [{ id: deluxe.id, quantity: 3 }],
-      addOns: extras.map((a) => ({ id: a.id, quantity: 10 })),
-    };
-    expect(cart.amount).toBeGreaterThanOrEqual(100_000);
+  it(
+    'from $1,000 the invoice of a booking for a school shows its name and ABN; a bad ABN is refused and makes ' +
+      'nothing',
+    async () => {
+      const who = await w.family({ firstName: 'Miss', lastName: 'Honey' });
+      const { deluxe, extras } = await ids();
+      const addOnCents = extras.reduce((n, a) => n + a.priceCents * 10, 0);
+      const cart = {
+        amount: deluxe.priceCents * 3 + addOnCents,
+        packages: [{ id: deluxe.id, quantity: 3 }],
+        addOns: extras.map((a) => ({ id: a.id, quantity: 10 })),
+      };
+      expect(cart.amount).toBeGreaterThanOrEqual(100_000);
 
-    const bad = await book(who, cart, { name: SCHOOL.name, abn: '53 004 085 617' });
-    expect(bad.checkout.statusCode).toBe(400);
-    expect(bad.checkout.json()).toMatchObject({
-      code: 'VALIDATION_FAILED',
-      details: [{ path: 'body.business.abn', message: 'That ABN is not valid: check its digits.' }],
-    });
-    const orders = await w.t.db.execute(sql`select 1 from orders where cart_id = ${bad.cartId}::uuid`);
-    expect(orders.rows).toHaveLength(0);
+      const bad = await book(who, cart, { name: SCHOOL.name, abn: '53 004 085 617' });
+      expect(bad.checkout.statusCode).toBe(400);
+      expect(bad.checkout.json()).toMatchObject({
+        code: 'VALIDATION_FAILED',
+        details: [{ path: 'body.business.abn', message: 'That ABN is not valid: check its digits.' }],
+      });
+      const orders = await w.t.db.execute(sql`select 1 from orders where cart_id = ${bad.cartId}::uuid`);
+      expect(orders.rows).toHaveLength(0);
 
-    const checkout = await w.call('POST', `/bookings/reservation/${bad.hold.id}/checkoutOrder`, who, {
-      cartId: bad.cartId,
-      business: SCHOOL,
-    });
-    expect(checkout.statusCode).toBe(201);
-    await payWithCard(w.sandbox, checkout.json().client_secret, CARDS.success);
-    await w.sandbox.webhooksIdle();
-    const { order, text } = await invoiceOf(who, checkout.json().bookingId);
-    expect(order.amountCents).toBe(cart.amount);
-    expectSevenElements(text, order.items);
-    expect(text).toMatch(/Buyer\s+Bondi Public School, ABN 53 004 085 616/);
-    expect(text).toMatch(/Booked by\s+Miss Honey/);
-  });
+      const checkout = await w.call('POST', `/bookings/reservation/${bad.hold.id}/checkoutOrder`, who, {
+        cartId: bad.cartId,
+        business: SCHOOL,
+      });
+      expect(checkout.statusCode).toBe(201);
+      await payWithCard(w.sandbox, checkout.json().client_secret, CARDS.success);
+      await w.sandbox.webhooksIdle();
+      const { order, text } = await invoiceOf(who, checkout.json().bookingId);
+      expect(order.amountCents).toBe(cart.amount);
+      expectSevenElements(text, order.items);
+      expect(text).toMatch(/Buyer\s+Bondi Public School, ABN 53 004 085 616/);
+      expect(text).toMatch(/Booked by\s+Miss Honey/);
+    },
+  );
 
   it('a tax invoice can be had on request for five years, after the account is deleted too', async () => {
     const who = await w.family({ firstName: 'Agatha', lastName: 'Trunchbull' });

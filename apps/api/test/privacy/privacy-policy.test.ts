@@ -27,14 +27,17 @@ describe('the privacy policy', () => {
     expect(text).toContain(p.contactEmail);
   });
 
-  it('has a children’s notice in plain words, with the retention in force, and says photos are never public', async () => {
-    const p = await policy();
-    expect(p.childrensNotice.heading).toMatch(/children/i);
-    const text = p.childrensNotice.paragraphs.join('\n');
-    expect(text).toContain('21 days after your visit');
-    expect(text).toMatch(/only your family can see them/);
-    const all = p.sections.map((s: { paragraphs: string[] }) => s.paragraphs.join(' ')).join(' ');
-    expect(all).toMatch(/never public or indexed/);
-    expect(all).toMatch(/lasts 12 months/);
-  });
+  it(
+    'has a children’s notice in plain words, with the retention in force, and says photos are never ' + 'public',
+    async () => {
+      const p = await policy();
+      expect(p.childrensNotice.heading).toMatch(/children/i);
+      const text = p.childrensNotice.paragraphs.join('\n');
+      expect(text).toContain('21 days after your visit');
+      expect(text).toMatch(/only your family can see them/);
+      const all = p.sections.map((s: { paragraphs: string[] }) => s.paragraphs.join(' ')).join(' ');
+      expect(all).toMatch(/never public or indexed/);
+      expect(all).toMatch(/lasts 12 months/);
+    },
+  );
 });

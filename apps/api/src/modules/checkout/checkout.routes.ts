@@ -44,8 +44,10 @@ export async function checkoutRoutes(app: FastifyInstance) {
         tags: ['checkout'],
         summary: 'Create the booking and order and the PaymentIntent (idempotent per cart)',
         description:
-          'With `business` (a booking for a business or school) the tax invoice names the buyer and its ABN, checked by ' +
-          'the ABR checksum (400 VALIDATION_FAILED on body.business.abn). A retry with the same cart answers the first checkout.',
+          'With `business` (a booking for a business or school) the tax invoice names the buyer and its ABN, checked ' +
+          'by ' +
+          'the ABR checksum (400 VALIDATION_FAILED on body.business.abn). A retry with the same cart answers the ' +
+          'first checkout.',
         params: reservationParamsSchema,
         body: checkoutBodySchema,
         response: { 201: checkoutResultSchema, ...errors, 503: errorBodySchema },

@@ -136,7 +136,8 @@ export function renderEmail(content: EmailContent): RenderedEmail {
   const privacyUrl = content.logoUrl ? new URL('/privacy', content.logoUrl).href : undefined;
   const unsubscribeUrl = content.unsubscribeUrl ? safeUrl(content.unsubscribeUrl) : undefined;
   const unsubscribeHtml = unsubscribeUrl
-    ? `<br>You get our news because you asked for it. <a href="${escapeHtml(unsubscribeUrl)}" style="color:${COLOURS.muted};">Unsubscribe</a> in one tap.`
+    ? '<br>You get our news because you asked for it. ' +
+      `<a href="${escapeHtml(unsubscribeUrl)}" style="color:${COLOURS.muted};">Unsubscribe</a> in one tap.`
     : '';
 
   const html = `<!doctype html>

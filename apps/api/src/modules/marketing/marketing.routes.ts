@@ -25,9 +25,11 @@ function page(reply: FastifyReply, brand: string, title: string, body: string) {
     .type('text/html; charset=utf-8')
     .header('content-security-policy', PAGE_CSP)
     .send(
-      `<!doctype html><html lang="en-AU"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">` +
+      `<!doctype html><html lang="en-AU"><head><meta charset="utf-8"><meta name="viewport" ` +
+        `content="width=device-width, initial-scale=1">` +
         `<meta name="robots" content="noindex"><title>${escapeHtml(title)} | ${b}</title></head>` +
-        `<body style="font:16px/1.5 system-ui,sans-serif;max-width:32rem;margin:3rem auto;padding:0 1rem;color:#2b2421;background:#fbf7f0">` +
+        `<body style="font:16px/1.5 system-ui,sans-serif;max-width:32rem;margin:3rem auto;padding:0 ` +
+        `1rem;color:#2b2421;background:#fbf7f0">` +
         `<h1 style="font-size:1.5rem">${escapeHtml(title)}</h1>${body}<p>${b}</p></body></html>`,
     );
 }
@@ -67,8 +69,10 @@ export async function marketingRoutes(app: FastifyInstance) {
         tags,
         summary: 'Turn one choice on (with the version of the words shown) or off, in one call',
         description:
-          'Off by default. `{given:true, wordingVersion}` records the consent with the words’ version (and, for photo_showcase, ' +
-          'an end 365 days on); `{given:false}` withdraws it at once. 409 CONSENT_WORDING_CHANGED when the version is not the one in force.',
+          'Off by default. `{given:true, wordingVersion}` records the consent with the words’ version (and, for ' +
+          'photo_showcase, ' +
+          'an end 365 days on); `{given:false}` withdraws it at once. 409 CONSENT_WORDING_CHANGED when the version ' +
+          'is not the one in force.',
         params: z.strictObject({ kind: familyConsentKindSchema }),
         body: setFamilyConsentBodySchema,
         response: { 200: familyConsentSchema, 400: errorBodySchema, 409: errorBodySchema },
@@ -119,7 +123,8 @@ export async function marketingRoutes(app: FastifyInstance) {
         'Stop news and offers?',
         `<form method="post" action="/api/v1/marketing/unsubscribe?token=${encodeURIComponent(req.query.token)}">` +
           '<input type="hidden" name="List-Unsubscribe" value="One-Click">' +
-          '<button type="submit" style="font:inherit;padding:.75rem 1.25rem;min-height:44px">Unsubscribe</button></form>' +
+          '<button type="submit" style="font:inherit;padding:.75rem ' +
+          '1.25rem;min-height:44px">Unsubscribe</button></form>' +
           '<p>Booking e-mails (confirmations, changes, reminders) still come: they carry no offers.</p>',
       ),
   );

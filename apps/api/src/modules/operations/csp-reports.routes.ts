@@ -59,7 +59,8 @@ export async function cspReportRoutes(app: FastifyInstance) {
         tags: ['operations'],
         summary: 'Content-Security-Policy violation reports (report-uri and report-to of the payment pages)',
         description:
-          'Sent by browsers, not by the app: application/csp-report or application/reports+json, at most 16 kB. Counted by ' +
+          'Sent by browsers, not by the app: application/csp-report or application/reports+json, at most 16 kB. ' +
+          'Counted by ' +
           'directive in kringle_csp_violations_total; the blocked origin is logged, never a path. Always 204.',
         body: z.unknown(),
         response: { 204: z.null(), 429: errorBodySchema },

@@ -39,7 +39,9 @@ export const httpRequestDuration = new Histogram({
 
 export const holdsTotal = new Counter({
   name: 'kringle_holds_total',
-  help: 'Hold requests by outcome (granted, existing, taken, limit, cooldown, not_admitted, rate_limited, booking_limit, not_open, not_found, error).',
+  help:
+    'Hold requests by outcome (granted, existing, taken, limit, cooldown, not_admitted, rate_limited, ' +
+    'booking_limit, not_open, not_found, error).',
   labelNames: ['outcome'] as const,
   registers: [metricsRegistry],
 });
@@ -111,7 +113,9 @@ export const CSP_DIRECTIVES = [
 
 export const cspViolationsTotal = new Counter({
   name: 'kringle_csp_violations_total',
-  help: 'Content-Security-Policy violation reports received from browsers (the payment pages report them), by directive.',
+  help:
+    'Content-Security-Policy violation reports received from browsers (the payment pages report them), by ' +
+    'directive.',
   labelNames: ['directive'] as const,
   registers: [metricsRegistry],
 });

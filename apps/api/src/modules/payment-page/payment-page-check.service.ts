@@ -191,7 +191,8 @@ export async function checkPaymentPage(deps: Deps, url?: string): Promise<CheckR
         brandName: deps.config.BRAND_NAME,
         title: 'The payment page changed',
         intro: [
-          `The weekly check of ${target} found what the script inventory (ops/payment-page-scripts.json) does not list, ` +
+          `The weekly check of ` +
+            `${target} found what the script inventory (ops/payment-page-scripts.json) does not list, ` +
             'or a change since the last check. If this was not a release you expected, treat it as an incident: ' +
             'a changed script on the payment page can skim card details (PCI DSS 11.6.1).',
         ],

@@ -96,7 +96,9 @@ async function sendDue(deps: Deps, kind: Kind, now: Date): Promise<number> {
   const due =
     kind === 'ready'
       ? sql`true`
-      : sql`g.expires_at <= ${new Date(now.getTime() + (kind === 'reminder_7' ? 7 : 1) * DAY_MS).toISOString()}::timestamptz and g.expires_at > ${now.toISOString()}::timestamptz`;
+      : sql`g.expires_at <=
+      ${new Date(now.getTime() + (kind === 'reminder_7' ? 7 : 1) * DAY_MS).toISOString()}::timestamptz
+and g.expires_at > ${now.toISOString()}::timestamptz`;
   return deps.db.transaction(async (tx) => {
     const rows = (
       await tx.execute(sql`
@@ -105,7 +107,8 @@ async function sendDue(deps: Deps, kind: Kind, now: Date): Promise<number> {
         where g.booking_id = b.id and g.booking_id in (
           select booking_id from photo_galleries g where ${column} is null and deleted_at is null and ${due}
           order by booking_id limit 100 for update skip locked)
-        returning g.booking_id, g.expires_at, b.reference, coalesce(b.walkin_email, u.email) as email, u.first_name, l.timezone,
+        returning g.booking_id, g.expires_at, b.reference, coalesce(b.walkin_email, u.email) as email, u.first_name,
+        l.timezone,
           u.id as user_id`)
     ).rows as {
       booking_id: string;

@@ -71,27 +71,39 @@ export function privacyPolicy(
       {
         heading: 'Decisions our system makes',
         paragraphs: [
-          'Some decisions that affect your family are made by our booking system on its own, by rules that are the same for every family. ' +
+          'Some decisions that affect your family are made by our booking system on its own, by rules that are the ' +
+            'same for every family. ' +
             'None of them uses your children’s details, your access needs or your photos.',
-          'The waiting room on opening day: when sales open, everyone who joined the line before the opening is put in a random order ' +
-            'by a draw anyone can check (the seed is published), and families are let in, in that order, as fast as there are sessions left. ' +
+          'The waiting room on opening day: when sales open, everyone who joined the line before the opening is put ' +
+            'in a random order ' +
+            'by a draw anyone can check (the seed is published), and families are let in, in that order, as fast as ' +
+            'there are sessions left. ' +
             'It uses only when you joined and your place in the draw.',
-          `The waitlist: when a session frees up, it is offered to the family that joined that day's waitlist first, for ${config.WAITLIST_OFFER_MINUTES} minutes, ` +
+          `The waitlist: when a session frees up, it is offered to the family that joined that day's waitlist first, ` +
+            `for ${config.WAITLIST_OFFER_MINUTES} minutes, ` +
             'then to the next. It uses only the day and the time you joined.',
-          `Holds and limits: a session you pick is held for ${config.HOLD_MINUTES} minutes. To keep things fair, a family can hold one session at a time, ` +
-            'has a short pause after letting many sessions go in a few minutes, and each internet address can hold only so many sessions a day. ' +
-            'Too many attempts in a short time (signing in, codes) are slowed down. These use your account, the times of your holds and your internet address.',
-          `If you think one of these decisions treated you unfairly, write to ${contact}: a person on our team will look at it, can put it right, and will reply.`,
+          `Holds and limits: a session you pick is held for ` +
+            `${config.HOLD_MINUTES} minutes. To keep things fair, a family can hold one session at a time, ` +
+            'has a short pause after letting many sessions go in a few minutes, and each internet address can hold ' +
+            'only so many sessions a day. ' +
+            'Too many attempts in a short time (signing in, codes) are slowed down. These use your account, the ' +
+            'times of your holds and your internet address.',
+          `If you think one of these decisions treated you unfairly, write to ` +
+            `${contact}: a person on our team will look at it, can put it right, and will reply.`,
         ],
       },
       {
         heading: 'News, offers and our use of photos',
         paragraphs: [
-          'Booking e-mails (confirmations, changes, reminders, your photos being ready) carry no offers. We send news and offers only if you ask for them, ' +
+          'Booking e-mails (confirmations, changes, reminders, your photos being ready) carry no offers. We send ' +
+            'news and offers only if you ask for them, ' +
             'on your profile page, and every such e-mail has a one-tap unsubscribe that works at once.',
-          'We never use your children’s details or photos for anything but your visit: not for advertising, not to train software, and we never share them. ' +
-            'We may show your photos in our own promotion only if you say yes on your profile page; that yes lasts 12 months and you can withdraw it in one tap.',
-          'Photos are private: only your family can open them, through links that expire, and they are never public or indexed by search engines.',
+          'We never use your children’s details or photos for anything but your visit: not for advertising, not to ' +
+            'train software, and we never share them. ' +
+            'We may show your photos in our own promotion only if you say yes on your profile page; that yes lasts ' +
+            '12 months and you can withdraw it in one tap.',
+          'Photos are private: only your family can open them, through links that expire, and they are never public ' +
+            'or indexed by search engines.',
         ],
       },
       {
@@ -115,11 +127,17 @@ export function privacyPolicy(
     childrensNotice: {
       heading: 'For children (and the grown-ups reading with them)',
       paragraphs: [
-        'When your family books a visit to Santa, we keep your first name and how old you are, so Santa and his helpers can say hello and get ready for you.',
-        'If you need something to make the visit easier, like a quiet time or a ramp, your grown-up can tell us, and only the team at the visit sees it.',
-        `We delete these details ${config.DETAILS_RETENTION_DAYS} days after your visit, and your photos ${config.PHOTO_RETENTION_DAYS} days after they are taken.`,
-        'Your photos are private: only your family can see them. We never show them to anyone else or use them for adverts unless your grown-up says yes, and they can change their mind any time.',
-        `If something worries you, ask your grown-up to write to us at ${contact}. You can ask us to show or delete what we keep.`,
+        'When your family books a visit to Santa, we keep your first name and how old you are, so Santa and his ' +
+          'helpers can say hello and get ready for you.',
+        'If you need something to make the visit easier, like a quiet time or a ramp, your grown-up can tell us, and ' +
+          'only the team at the visit sees it.',
+        `We delete these details ` +
+          `${config.DETAILS_RETENTION_DAYS} days after your visit, ` +
+          `and your photos ${config.PHOTO_RETENTION_DAYS} days after they are taken.`,
+        'Your photos are private: only your family can see them. We never show them to anyone else or use them for ' +
+          'adverts unless your grown-up says yes, and they can change their mind any time.',
+        `If something worries you, ask your grown-up to write to us at ` +
+          `${contact}. You can ask us to show or delete what we keep.`,
       ],
     },
   };
