@@ -130,7 +130,7 @@ export const orders = pgTable(
     reconcileFailedAt: timestamp('reconcile_failed_at', { withTimezone: true }),
     /** The name on the tax invoice of a deleted account, kept INVOICE_RETENTION_YEARS (decision 0058). */
     invoiceName: text('invoice_name'),
-    /** A booking for a business or school (migration 0039): printed on the tax invoice, kept with its figures. */
+    /** A booking for a business or school (migration 0037): printed on the tax invoice, kept with its figures. */
     buyerBusinessName: text('buyer_business_name'),
     /** Its ABN, 11 digits (checked by the ABR checksum at checkout). */
     buyerAbn: text('buyer_abn'),

@@ -37,7 +37,7 @@ export const mailOutbox = pgTable(
      * whoever registers that address next. Null: the mail belongs to whoever has `to_address`.
      */
     userId: uuid('user_id'),
-    /** Extra header lines (migration 0039): List-Unsubscribe and List-Unsubscribe-Post on promotional mail. */
+    /** Extra header lines (migration 0037): List-Unsubscribe and List-Unsubscribe-Post on promotional mail. */
     headers: jsonb('headers').$type<Record<string, string>>().notNull().default({}),
   },
   (t) => [
@@ -61,7 +61,7 @@ export const devMailbox = pgTable(
     subject: text('subject').notNull().default(''),
     text: text('text').notNull().default(''),
     html: text('html').notNull().default(''),
-    /** The list headers as received (migration 0039), so a test or a developer sees the unsubscribe lines. */
+    /** The list headers as received (migration 0037), so a test or a developer sees the unsubscribe lines. */
     headers: jsonb('headers').$type<Record<string, string>>().notNull().default({}),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },

@@ -14,7 +14,7 @@ export const appCheckUsedChallenges = pgTable('app_check_used_challenges', {
 });
 
 /**
- * Each check of the served payment page (migration 0040, decision 0098, PCI DSS 11.6.1): what it
+ * Each check of the served payment page (migration 0038, decision 0098, PCI DSS 11.6.1): what it
  * saw and what differed. The newest row is the baseline of the next check.
  */
 export const paymentPageChecks = pgTable('payment_page_checks', {

@@ -24,7 +24,7 @@ export const consents = pgTable(
 );
 
 /**
- * A family's choices apart from any booking (migration 0039, decision 0097): news and offers by
+ * A family's choices apart from any booking (migration 0037, decision 0097): news and offers by
  * e-mail, and the brand's showing of its photos. One row a consent given; a withdrawal stamps it.
  */
 export const familyConsents = pgTable(
@@ -53,7 +53,7 @@ export const familyConsents = pgTable(
   ],
 );
 
-/** The key that signs unsubscribe links (migration 0039): one row, made by PostgreSQL. */
+/** The key that signs unsubscribe links (migration 0037): one row, made by PostgreSQL. */
 export const unsubscribeKeys = pgTable('unsubscribe_keys', {
   id: smallint('id').primaryKey().default(1),
   secret: text('secret').notNull(),

@@ -4,7 +4,7 @@ import type { DbOrTx } from '../../db/client';
 
 /**
  * Unsubscribe links (RFC 8058): `<user id>.<22 characters>`, the tail 128 bits of HMAC-SHA256 over
- * the account's id under the key migration 0039 generated. Stateless, so a link in a mail of any
+ * the account's id under the key migration 0037 generated. Stateless, so a link in a mail of any
  * age keeps working, and one link ends the news whichever mail it came from. It can only switch
  * news off: nothing else is done with it.
  */
@@ -16,7 +16,7 @@ async function signingKey(db: DbOrTx): Promise<Buffer> {
   if (known) return known;
   const { rows } = await db.execute(sql`select secret from unsubscribe_keys where id = 1`);
   const secret = rows[0]?.secret as string | undefined;
-  if (!secret) throw new Error('unsubscribe_keys has no key: migration 0039 has not run');
+  if (!secret) throw new Error('unsubscribe_keys has no key: migration 0037 has not run');
   const key = Buffer.from(secret, 'utf8');
   keys.set(db, key);
   return key;
