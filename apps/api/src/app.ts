@@ -27,6 +27,7 @@ import { errorsPlugin } from './plugins/errors';
 import { openapiPlugin, openapiRoutes } from './plugins/openapi';
 import { rateLimitPlugin } from './plugins/rate-limit';
 import { capConnectionsPerAddress } from './plugins/connection-cap';
+import { Drain } from './plugins/drain';
 import { clientErrors, frameworkErrors, securityPlugin } from './plugins/security';
 import { webStaticPlugin } from './plugins/web-static';
 import { availabilityLiveRoutes } from './modules/availability/availability-live.routes';
@@ -118,6 +119,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // First, so that its onRequest hook opens the request's span before every other hook runs.
   if (tracing) await app.register(tracing.fastifyPlugin);
   capConnectionsPerAddress(app.server, config.TRUST_PROXY ? 0 : config.MAX_CONNECTIONS_PER_ADDRESS, app.log);
+  // Set going by server.ts on SIGTERM; it tracks the sockets from the first one on.
+  app.decorate('drain', new Drain(app.server));
   // First of all, so that routes plugins add (CORS preflight included) get their access too.
   app.addHook('onRoute', settleRouteAccess);
   app.setValidatorCompiler(validatorCompiler);

@@ -27,7 +27,7 @@ export interface RunningServer {
  * Migrates, builds the app, runs `prepare` (the demo data), then listens: /health and /ready
  * cannot answer, and no availability answer can be cached, before the app can serve a family.
  * Also runs the background jobs and the slot-events and session-ends listeners, and shuts all of it
- * down gracefully. */
+ * down gracefully: on SIGTERM after a drain (decision 0093). */
 export async function runServer(
   config: Config,
   secrets: Secrets,
@@ -108,9 +108,15 @@ export async function runServer(
     await tracing?.shutdown().catch((err: unknown) => app.log.warn({ err }, 'traces not all sent'));
     await options.onClose?.();
   };
-  closeWithGrace({ delay: 10_000 }, async ({ err, signal }) => {
+  // A second signal exits at once (close-with-grace), also during the drain.
+  closeWithGrace({ delay: config.SHUTDOWN_DRAIN_MS + 10_000 }, async ({ err, signal }) => {
     if (err) app.log.error({ err }, 'shutting down after an error');
     else app.log.info({ signal }, 'shutting down');
+    // A stop behind the proxy drains first (decision 0093); Ctrl-C at a terminal closes at once.
+    if (signal === 'SIGTERM') {
+      app.answerLane.stop(); // its answers would keep their connections open
+      await app.drain.run(config.SHUTDOWN_DRAIN_MS);
+    }
     await close();
   });
   return { app, url: `http://localhost:${config.PORT}`, metricsUrl: metrics?.url ?? null, close };

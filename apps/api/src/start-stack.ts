@@ -4,7 +4,7 @@ import { snapshotKeys } from '@kringle/stripe-sandbox/sandbox-persistence';
 import { createStripeSandbox, sandboxKeys, type StripeSandbox } from '@kringle/stripe-sandbox/stripe-sandbox';
 import { ConfigError, type Config } from './config/config';
 import { resolveSecrets } from './config/secrets';
-import { startEmbeddedPostgres, type EmbeddedDatabase } from './dev/embedded-postgres';
+import type { EmbeddedDatabase } from './dev/embedded-postgres';
 import { startSmtpCatcher, type SmtpCatcher } from './dev/smtp-catcher';
 import { seedDemoAccounts } from './modules/accounts/demo-accounts.seed';
 import { demoSeason } from './modules/catalogue/demo-season';
@@ -33,6 +33,9 @@ export async function startStack(loaded: Config, tracing: Tracing | null) {
         `Invalid configuration: DATA_DIR: cannot create or write ${loaded.DATA_DIR} (${(err as NodeJS.ErrnoException).code ?? String(err)})`,
       );
     }
+    // Imported only here: the package's exit hook ends the process on SIGTERM (after stopping its
+    // server), which with DATABASE_URL would cut the drain short (decision 0093).
+    const { startEmbeddedPostgres } = await import('./dev/embedded-postgres');
     embeddedDb = await startEmbeddedPostgres(path.join(loaded.DATA_DIR, 'postgres'));
     databaseUrl = embeddedDb.runtimeUrl;
     migrationUrl = embeddedDb.url;

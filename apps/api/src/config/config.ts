@@ -92,8 +92,16 @@ const envSchema = z.object({
   /** A client must have sent its headers within this, and its whole request within REQUEST_TIMEOUT_MS, or the socket is closed (half-sent requests held sockets for minutes). */
   HEADERS_TIMEOUT_MS: int(1000, 120_000).default(10_000),
   REQUEST_TIMEOUT_MS: int(1000, 600_000).default(30_000),
-  /** Idle keep-alive; above the proxy's upstream keepalive_timeout (60 s in the nginx template), so nginx never reuses a socket the API is closing. */
+  /**
+   * Idle keep-alive; above the proxy's upstream keepalive_timeout (4 s in the nginx template), so
+   * nginx never reuses a socket the API is closing.
+   */
   KEEP_ALIVE_TIMEOUT_MS: int(1000, 600_000).default(72_000),
+  /**
+   * On SIGTERM, answers go on (each with Connection: close) up to this long before the idle sockets
+   * left are closed; above the proxy's upstream keepalive_timeout (decision 0093).
+   */
+  SHUTDOWN_DRAIN_MS: int(0, 120_000).default(5_000),
   /** A socket silent this long is closed (live streams send a keep-alive every 25 s). */
   CONNECTION_TIMEOUT_MS: int(30_000, 3_600_000).default(120_000),
   /** Open sockets per remote address (0: no cap); not applied with TRUST_PROXY=true, where every socket is the proxy's and its limit_conn caps per client. */

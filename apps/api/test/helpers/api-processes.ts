@@ -11,6 +11,8 @@ export interface ApiProcesses {
   stop(): Promise<void>;
   /** SIGKILLs process `index` (tsx and the node process it runs): a crash, with no graceful shutdown. */
   kill(index: number): Promise<void>;
+  /** Sends process `index` a signal, without waiting (tsx relays it to the API it runs). */
+  signal(index: number, signal: NodeJS.Signals): void;
 }
 
 /**
@@ -114,6 +116,9 @@ export async function startApiProcesses(
       }
       child.kill('SIGKILL');
       await exited;
+    },
+    signal(index, signal) {
+      children[index]!.kill(signal);
     },
     stop: stopAll,
   };

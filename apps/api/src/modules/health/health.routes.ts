@@ -21,11 +21,13 @@ export async function healthRoutes(app: FastifyInstance) {
       config: { auth: 'public' },
       schema: {
         tags: ['health'],
-        summary: 'Readiness: 200 when the database answers, else 503',
+        summary: 'Readiness: 200 when the database answers, else 503 (also while the process drains for a stop)',
         response: { 200: z.object({ status: z.literal('ready') }), 503: errorBodySchema },
       },
     },
     async () => {
+      // Out of rotation from the SIGTERM on, while the process still answers (decision 0093).
+      if (app.drain.active) throw errors.serviceUnavailable('The service is shutting down.');
       try {
         await app.pool.query('select 1');
       } catch {
