@@ -26,8 +26,9 @@ export const REHEARSAL_MIGRATION_SQL = [
 
 /**
  * The next release: today's build with one more migration, laid out as a deploy would unpack it
- * (apps/api with its package.json, dist and drizzle beside the installed node_modules). The
- * extra migration goes into this copy's drizzle folder and journal only.
+ * (apps/api with its package.json, dist and drizzle beside the installed node_modules, and the
+ * ops file the API reads). The extra migration goes into this copy's drizzle folder and journal
+ * only.
  */
 export function releaseWithMigration(dir: string): Release {
   const root = path.join(dir, 'release-v2');
@@ -39,6 +40,12 @@ export function releaseWithMigration(dir: string): Release {
   fs.cpSync(path.join(from, 'drizzle'), path.join(apiDir, 'drizzle'), { recursive: true });
   fs.symlinkSync(path.join(REPO_ROOT, 'node_modules'), path.join(root, 'node_modules'));
   fs.symlinkSync(path.join(REPO_ROOT, 'apps/web'), path.join(root, 'apps/web'));
+  // The payment pages' script inventory, which the API reads at start (decision 0098).
+  fs.mkdirSync(path.join(root, 'ops'));
+  fs.copyFileSync(
+    path.join(REPO_ROOT, 'ops/payment-page-scripts.json'),
+    path.join(root, 'ops/payment-page-scripts.json'),
+  );
   const journalFile = path.join(apiDir, 'drizzle/meta/_journal.json');
   const journal = JSON.parse(fs.readFileSync(journalFile, 'utf8')) as {
     entries: { idx: number; version: string; when: number; tag: string; breakpoints: boolean }[];
