@@ -64,7 +64,8 @@ function markdown(
         `${score(THRESHOLDS.performance)}, accessibility ${score(THRESHOLDS.accessibility)}. A page passes when one ` +
         `of up to ${MAX_RUNS} runs meets both (contention only lowers scores); every run is listed with Lighthouse's ` +
         `benchmark index (the host's speed as the run began; it falls when the CPU is shared). Each run waits first ` +
-        `for a second in which the host is at most 25% busy (60 s in all at most). No request may leave the app's origin.`,
+        `for a second in which the host is at most 25% busy (60 s in all at most). No request may leave the app's ` +
+        `origin.`,
       '',
       'The signed-in pages are audited as a returning family sees them: a verified customer with three paid upcoming ' +
         "bookings and a cancelled one (Past), made through the app's own paths, logs in through the form in " +

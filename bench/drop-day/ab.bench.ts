@@ -113,7 +113,8 @@ try {
       }
     }
     console.log(
-      `\nMedians of ${ROUNDS.length / 2} rounds each, wrk at ${DIRECT.connections} connections, ${SECONDS} s per round:`,
+      `\nMedians of ${ROUNDS.length / 2} rounds each, wrk at ` +
+        `${DIRECT.connections} connections, ${SECONDS} s per round:`,
     );
     const cpu = (side: Side, kind: Kind) => median(results[side][kind].map((r) => r.serverCpuMicrosPerRequest!));
     for (const kind of ['reads', 'revalidations'] as const) {

@@ -110,7 +110,10 @@ try {
           `${d.cpuRounds.helloWorld.length} rounds): hello-world ` +
           `${d.cpu.helloWorld} µs, available slots ` +
           `${d.cpu.availableSlots} µs, 304 ${d.cpu.notModified} µs; identity (no Accept-Encoding, not a budget) ` +
-          `${d.cpu.identity} µs, ${(d.cpu.identity / d.cpu.helloWorld).toFixed(2)}×; hello-world with a 16 MB young generation ${d.cpu.helloWorldLargeYoung} µs (not a budget, decision 0039); hello-world sent the 304's request ${d.cpu.helloWorldSameRequest} µs, the 304 over it ${(d.cpu.notModified / d.cpu.helloWorldSameRequest).toFixed(2)}× (not a budget, decision 0077)`,
+          `${d.cpu.identity} µs, ${(d.cpu.identity / d.cpu.helloWorld).toFixed(2)}×; hello-world with a 16 MB young ` +
+          `generation ${d.cpu.helloWorldLargeYoung} µs (not a budget, decision 0039); hello-world sent the 304's ` +
+          `request ${d.cpu.helloWorldSameRequest} µs, the 304 over it ` +
+          `${(d.cpu.notModified / d.cpu.helloWorldSameRequest).toFixed(2)}× (not a budget, decision 0077)`,
       );
       for (const b of r.budgets) console.log(budgetLine(b));
       for (const b of r.targets) console.log(targetLine(b));

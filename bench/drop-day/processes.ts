@@ -50,7 +50,10 @@ export function benchApiEnv(opts: {
   };
 }
 
-/** BENCH_PROFILE_DIR=<folder>: V8 CPU profiles of the servers, for finding where the time goes (Node refuses these in NODE_OPTIONS). */
+/**
+ * BENCH_PROFILE_DIR=<folder>: V8 CPU profiles of the servers, for finding where the time goes (Node refuses these in
+ * NODE_OPTIONS).
+ */
 function profileFlags(): string[] {
   const dir = process.env.BENCH_PROFILE_DIR;
   return dir ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(dir)}`] : [];

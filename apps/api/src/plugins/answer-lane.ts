@@ -31,7 +31,10 @@ interface Remembered {
   route: LaneRoute;
   key: string;
   lookup: LaneLookup;
-  /** The route's own headers on its first answer to this URL that the gates admit, less those of one answer (flat, for writeHead). */
+  /**
+   * The route's own headers on its first answer to this URL that the gates admit, less those of one answer (flat, for
+   * writeHead).
+   */
   headers: string[];
   /** The same for a 304, which the route sends without the headers that only govern a body. */
   notModified: string[];
@@ -46,7 +49,10 @@ export interface LaneTimer {
   observe(seconds: number): void;
 }
 
-/** One kind of answer's head: the list for writeHead (the request id last) and the same as a string up to the id (raw-head.ts). */
+/**
+ * One kind of answer's head: the list for writeHead (the request id last) and the same as a string up to the id
+ * (raw-head.ts).
+ */
 interface Head {
   list: string[];
   prefix: string;

@@ -67,7 +67,8 @@ export function clientErrors(err: NodeJS.ErrnoException, socket: Duplex): void {
   const text = JSON.stringify(body);
   if (socket.writable) {
     socket.write(
-      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Length: ${Buffer.byteLength(text)}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Length: ` +
+        `${Buffer.byteLength(text)}\r\nContent-Type: application/json; charset=utf-8\r\n` +
         `X-Content-Type-Options: nosniff\r\nCache-Control: no-store\r\nConnection: close\r\n\r\n${text}`,
     );
   }

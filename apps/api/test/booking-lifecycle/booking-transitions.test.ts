@@ -53,7 +53,8 @@ const RUNS: Partial<Record<TransitionName, Run>> = {
       bookingId: b.id,
     });
     await ctx.tx.execute(
-      sql`update slots set hold_reservation_id = ${reservationId}::uuid, hold_expires_at = ${expiresAt.toISOString()}::timestamptz where id = ${spare}::uuid`,
+      sql`update slots set hold_reservation_id =
+${reservationId}::uuid, hold_expires_at = ${expiresAt.toISOString()}::timestamptz where id = ${spare}::uuid`,
     );
     const slotTypeId = (await ctx.tx.execute(sql`select slot_type_id from slots where id = ${spare}::uuid`)).rows[0]!
       .slot_type_id as string;
@@ -76,7 +77,8 @@ describe('named booking transitions on real rows', () => {
     await loadSeason(t.db, demoSeason(t.clock.now(), { days: 14 }), t.clock.now());
     family = await createPerson(t.db, false);
     const rows = await t.db.execute(sql`
-      select id from slots where kind = 'session' and start_at > now() + interval '3 days' order by start_at limit 200`);
+      select id from slots where kind = 'session' and start_at > now() + interval '3 days' order by start_at limit
+      200`);
     free = rows.rows.map((r) => r.id as string);
   });
   afterAll(async () => t?.close());

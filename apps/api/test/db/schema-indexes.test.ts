@@ -38,36 +38,50 @@ describe('indexes for holds and mail pruning', () => {
     expect(await plan(`select ${churn}`)).toContain('reservations_user_released_idx');
   });
 
-  it("counts an address's live holds on a location's day (every hold, decision 0069) through reservations_address_live_idx", async () => {
-    const held = addressHoldsOn(
-      "'x'",
-      "'00000000-0000-4000-8000-000000000000'::uuid",
-      "'2026-12-05'::date",
-      "'Australia/Sydney'",
-      'now()',
-    );
-    expect(await plan(`select * from ${held} a`)).toContain('reservations_address_live_idx');
-  });
+  it(
+    "counts an address's live holds on a location's day (every hold, decision 0069) through " +
+      'reservations_address_live_idx',
+    async () => {
+      const held = addressHoldsOn(
+        "'x'",
+        "'00000000-0000-4000-8000-000000000000'::uuid",
+        "'2026-12-05'::date",
+        "'Australia/Sydney'",
+        'now()',
+      );
+      expect(await plan(`select * from ${held} a`)).toContain('reservations_address_live_idx');
+    },
+  );
 
-  it("reads the accounts whose sessions ended lately (each process's reload and poll, decision 0063) through users_sessions_ended_idx", async () => {
-    expect(
-      await plan(
-        "select id, session_epoch from users where sessions_ended_at is not null and sessions_ended_at > now() - interval '16 minutes'",
-      ),
-    ).toContain('users_sessions_ended_idx');
-  });
+  it(
+    "reads the accounts whose sessions ended lately (each process's reload and poll, decision 0063) through " +
+      'users_sessions_ended_idx',
+    async () => {
+      expect(
+        await plan(
+          'select id, session_epoch from users where sessions_ended_at is not null and sessions_ended_at > now() - ' +
+            "interval '16 minutes'",
+        ),
+      ).toContain('users_sessions_ended_idx');
+    },
+  );
 
-  it("reads a session's bookings through bookings_slot_idx, and a booking's session through slots_booking_idx (migration 0029)", async () => {
-    // The run sheet, a closure's bookings, a season change's conflicts; a check-in's report facts.
-    expect(
-      await plan(
-        "select id from bookings where slot_id in ('00000000-0000-4000-8000-000000000000', '00000000-0000-4000-8000-000000000001')",
-      ),
-    ).toContain('bookings_slot_idx');
-    expect(await plan("select id from slots where booking_id = '00000000-0000-4000-8000-000000000000'")).toContain(
-      'slots_booking_idx',
-    );
-  });
+  it(
+    "reads a session's bookings through bookings_slot_idx, and a booking's session through slots_booking_idx " +
+      '(migration 0029)',
+    async () => {
+      // The run sheet, a closure's bookings, a season change's conflicts; a check-in's report facts.
+      expect(
+        await plan(
+          "select id from bookings where slot_id in ('00000000-0000-4000-8000-000000000000', " +
+            "'00000000-0000-4000-8000-000000000001')",
+        ),
+      ).toContain('bookings_slot_idx');
+      expect(await plan("select id from slots where booking_id = '00000000-0000-4000-8000-000000000000'")).toContain(
+        'slots_booking_idx',
+      );
+    },
+  );
 
   it('prunes sent mail and the dev mailbox by age through their indexes', async () => {
     expect(

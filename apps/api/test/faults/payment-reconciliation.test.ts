@@ -68,34 +68,38 @@ describe('fault: lost payment webhooks, repaired by reconciliation', () => {
     return { flow, bookingId: answer.body.bookingId as string, orderId: answer.body.orderId as string, intentId };
   }
 
-  it('confirms a paid booking whose webhook never came, after the grace period, once; the late webhook and a duplicate change nothing', async () => {
-    const who = await createCustomer(t.db, t.app.idTokens);
-    const paid = await payWithoutWebhook(who);
-    await reconcilePayments(t.app);
-    expect((await booking(paid.bookingId)).status).toBe('payment_pending');
+  it(
+    'confirms a paid booking whose webhook never came, after the grace period, once; the late webhook and a ' +
+      'duplicate change nothing',
+    async () => {
+      const who = await createCustomer(t.db, t.app.idTokens);
+      const paid = await payWithoutWebhook(who);
+      await reconcilePayments(t.app);
+      expect((await booking(paid.bookingId)).status).toBe('payment_pending');
 
-    clock.advance(GRACE_SECONDS * 1000);
-    await reconcilePayments(t.app);
-    expect((await booking(paid.bookingId)).status).toBe('completed');
-    expect(await order(paid.orderId)).toMatchObject({ status: 'paid', reconcileAt: null });
-    expect(
-      (
-        await t.db
-          .select()
-          .from(slots)
-          .where(eq(slots.id, (await booking(paid.bookingId)).slotId))
-      )[0]!.bookingId,
-    ).toBe(paid.bookingId);
-    expect(await subjects(who)).toEqual(['Booked']);
+      clock.advance(GRACE_SECONDS * 1000);
+      await reconcilePayments(t.app);
+      expect((await booking(paid.bookingId)).status).toBe('completed');
+      expect(await order(paid.orderId)).toMatchObject({ status: 'paid', reconcileAt: null });
+      expect(
+        (
+          await t.db
+            .select()
+            .from(slots)
+            .where(eq(slots.id, (await booking(paid.bookingId)).slotId))
+        )[0]!.bookingId,
+      ).toBe(paid.bookingId);
+      expect(await subjects(who)).toEqual(['Booked']);
 
-    sandbox.resumeWebhooks();
-    await sandbox.webhooksIdle();
-    expect((await sandbox.redeliver(eventOf('payment_intent.succeeded', paid.intentId).id)).status).toBe(200);
-    await reconcilePayments(t.app);
-    expect((await booking(paid.bookingId)).status).toBe('completed');
-    expect(await subjects(who)).toEqual(['Booked']);
-    expect(await refundsOfBooking(t.db, paid.bookingId)).toEqual([]);
-  });
+      sandbox.resumeWebhooks();
+      await sandbox.webhooksIdle();
+      expect((await sandbox.redeliver(eventOf('payment_intent.succeeded', paid.intentId).id)).status).toBe(200);
+      await reconcilePayments(t.app);
+      expect((await booking(paid.bookingId)).status).toBe('completed');
+      expect(await subjects(who)).toEqual(['Booked']);
+      expect(await refundsOfBooking(t.db, paid.bookingId)).toEqual([]);
+    },
+  );
 
   it('refunds once a payment whose webhook never came when the session went to someone else meanwhile', async () => {
     const who = await createCustomer(t.db, t.app.idTokens);
@@ -164,49 +168,53 @@ describe('fault: lost payment webhooks, repaired by reconciliation', () => {
     expect(third - second).toBeGreaterThan(second - firstLook);
   });
 
-  it('stops for good, with one log line and the reason on the order, when Stripe has no such PaymentIntent; the hold then lapses as usual', async () => {
-    const who = await createCustomer(t.db, t.app.idTokens);
-    const flow = await holdAndCart(call, who, sessions[next++]!, basket);
-    const answer = await call('POST', flow.checkoutUrl, who, { cartId: flow.cartId });
-    const orderId = answer.body.orderId as string;
-    const bookingId = answer.body.bookingId as string;
-    // As after a restart of a sandbox that kept nothing: the order names an intent Stripe never heard of.
-    const forgotten = `pi_forgotten_${orderId.slice(0, 8)}`;
-    await t.db.update(orders).set({ paymentIntentId: forgotten }).where(eq(orders.id, orderId));
-    const errors = vi.spyOn(t.app.log, 'error');
-    const warnings = vi.spyOn(t.app.log, 'warn');
-    try {
-      clock.advance(GRACE_SECONDS * 1000);
-      await reconcilePayments(t.app);
-      const stopped = await order(orderId);
-      expect(stopped.reconcileAt).toBeNull();
-      expect(stopped.reconcileError).toMatch(/^resource_missing: No such payment_intent/);
-      expect(stopped.reconcileFailedAt).toEqual(clock.now());
-      const stopLines = () =>
-        errors.mock.calls.filter((c) => String(c[1]).startsWith('payment reconciliation stopped'));
-      expect(stopLines()).toHaveLength(1);
-      expect(stopLines()[0]![0]).toMatchObject({ orderId, paymentIntentId: forgotten, code: 'resource_missing' });
-
-      // Passes later do not ask again.
-      for (let i = 0; i < 3; i++) {
-        clock.advance(60 * MINUTE);
+  it(
+    'stops for good, with one log line and the reason on the order, when Stripe has no such PaymentIntent; the hold ' +
+      'then lapses as usual',
+    async () => {
+      const who = await createCustomer(t.db, t.app.idTokens);
+      const flow = await holdAndCart(call, who, sessions[next++]!, basket);
+      const answer = await call('POST', flow.checkoutUrl, who, { cartId: flow.cartId });
+      const orderId = answer.body.orderId as string;
+      const bookingId = answer.body.bookingId as string;
+      // As after a restart of a sandbox that kept nothing: the order names an intent Stripe never heard of.
+      const forgotten = `pi_forgotten_${orderId.slice(0, 8)}`;
+      await t.db.update(orders).set({ paymentIntentId: forgotten }).where(eq(orders.id, orderId));
+      const errors = vi.spyOn(t.app.log, 'error');
+      const warnings = vi.spyOn(t.app.log, 'warn');
+      try {
+        clock.advance(GRACE_SECONDS * 1000);
         await reconcilePayments(t.app);
-      }
-      expect(stopLines()).toHaveLength(1);
-      expect(warnings.mock.calls.filter((c) => String(c[1]).includes('will try again'))).toHaveLength(0);
+        const stopped = await order(orderId);
+        expect(stopped.reconcileAt).toBeNull();
+        expect(stopped.reconcileError).toMatch(/^resource_missing: No such payment_intent/);
+        expect(stopped.reconcileFailedAt).toEqual(clock.now());
+        const stopLines = () =>
+          errors.mock.calls.filter((c) => String(c[1]).startsWith('payment reconciliation stopped'));
+        expect(stopLines()).toHaveLength(1);
+        expect(stopLines()[0]![0]).toMatchObject({ orderId, paymentIntentId: forgotten, code: 'resource_missing' });
 
-      // The hold has lapsed meanwhile: the checkout is cancelled as any lapsed one, once.
-      await settleLapsedCheckouts(t.app);
-      await settleLapsedCheckouts(t.app);
-      expect(await booking(bookingId)).toMatchObject({ status: 'cancelled', cancelReason: 'hold_expired' });
-      expect(await order(orderId)).toMatchObject({ status: 'failed' });
-      expect(warnings.mock.calls.filter((c) => String(c[1]).includes('unknown to Stripe'))).toHaveLength(1);
-      expect(await subjects(who)).toEqual(['Booking']); // "Booking KR-… was not completed"
-    } finally {
-      errors.mockRestore();
-      warnings.mockRestore();
-    }
-  });
+        // Passes later do not ask again.
+        for (let i = 0; i < 3; i++) {
+          clock.advance(60 * MINUTE);
+          await reconcilePayments(t.app);
+        }
+        expect(stopLines()).toHaveLength(1);
+        expect(warnings.mock.calls.filter((c) => String(c[1]).includes('will try again'))).toHaveLength(0);
+
+        // The hold has lapsed meanwhile: the checkout is cancelled as any lapsed one, once.
+        await settleLapsedCheckouts(t.app);
+        await settleLapsedCheckouts(t.app);
+        expect(await booking(bookingId)).toMatchObject({ status: 'cancelled', cancelReason: 'hold_expired' });
+        expect(await order(orderId)).toMatchObject({ status: 'failed' });
+        expect(warnings.mock.calls.filter((c) => String(c[1]).includes('unknown to Stripe'))).toHaveLength(1);
+        expect(await subjects(who)).toEqual(['Booking']); // "Booking KR-… was not completed"
+      } finally {
+        errors.mockRestore();
+        warnings.mockRestore();
+      }
+    },
+  );
 
   function sandboxEnv() {
     return {

@@ -31,7 +31,8 @@ export async function startSeasonOnProcesses(
   const families = await createCustomers(conn.db, conn.idTokens, customers);
   const row = (
     await conn.db.execute(sql`
-      select s.id, s.location_id, s.slot_type_id, s.start_at, l.timezone from slots s join locations l on l.id = s.location_id
+      select s.id, s.location_id, s.slot_type_id, s.start_at, l.timezone from slots s join locations l on l.id =
+      s.location_id
       where s.kind = 'session' and s.start_at > now() + interval '2 days' order by l.sort_order, s.start_at limit 1`)
   ).rows[0]!;
   const date = localDateOf(new Date(row.start_at as string), row.timezone as string);

@@ -70,7 +70,8 @@ describe('live figures', () => {
   it("counts today's sessions once each, and moves with a hold, a closure, a declined card and a payment", async () => {
     const before = (await live(`?locationId=${w.sydney}`)).locations[0]!;
     const { rows } = await w.t.db.execute(sql`
-      select count(*)::int as n, count(*) filter (where end_at > ${w.clock.now().toISOString()}::timestamptz)::int as ahead
+      select count(*)::int as n, count(*) filter (where end_at > ${w.clock.now().toISOString()}::timestamptz)::int as
+      ahead
       from slots where location_id = ${w.sydney}::uuid and kind = 'session'
         and start_at >= ${zonedToInstant(w.day, '00:00', SYDNEY).toISOString()}::timestamptz
         and start_at < ${zonedToInstant(w.day, '23:59', SYDNEY).toISOString()}::timestamptz`);
@@ -151,30 +152,33 @@ describe('live figures', () => {
     expect(Date.parse(all.at)).toBe(w.clock.now().getTime());
   });
 
-  it('shows a manager scoped to Brisbane only Brisbane, and refuses other locations, bad input and other roles', async () => {
-    const scoped = await createPerson(
-      w.t.db,
-      true,
-      { firstName: 'Bri', lastName: 'Manager' },
-      { role: 'manager', mfaEnrolled: true, locationIds: [w.brisbane] },
-    );
-    expect((await live('', scoped)).locations.map((l) => l.id)).toEqual([w.brisbane]);
-    expectContractError(await w.call('GET', `/staff/live?locationId=${w.sydney}`, scoped), 403, 'LOCATION_FORBIDDEN');
-    expectContractError(await w.call('GET', '/staff/live?locationId=nope', manager), 400, 'VALIDATION_FAILED');
-    expectContractError(await w.call('GET', '/staff/live?other=1', manager), 400, 'VALIDATION_FAILED');
-    expectContractError(
-      await w.call('GET', '/staff/live?locationId=00000000-0000-4000-8000-000000000000', manager),
-      404,
-      'NOT_FOUND',
-    );
-    const support = await createPerson(w.t.db, true, undefined, { role: 'support', mfaEnrolled: true });
-    for (const who of [w.elf, support]) {
-      for (const url of ['/staff/live', '/staff/live/stream'])
-        expectContractError(await w.call('GET', url, who), 403, 'ROLE_FORBIDDEN');
-    }
-    expect((await w.call('GET', '/staff/live', w.family)).statusCode).toBe(403);
-    expect((await w.call('GET', '/staff/live', null)).statusCode).toBe(401);
-    const noFactor = await createPerson(w.t.db, true, undefined, { role: 'manager' });
-    expectContractError(await w.call('GET', '/staff/live', noFactor), 403, 'MFA_REQUIRED');
-  });
+  it(
+    'shows a manager scoped to Brisbane only Brisbane, and refuses other locations, bad input and other ' + 'roles',
+    async () => {
+      const scoped = await createPerson(
+        w.t.db,
+        true,
+        { firstName: 'Bri', lastName: 'Manager' },
+        { role: 'manager', mfaEnrolled: true, locationIds: [w.brisbane] },
+      );
+      expect((await live('', scoped)).locations.map((l) => l.id)).toEqual([w.brisbane]);
+      expectContractError(await w.call('GET', `/staff/live?locationId=${w.sydney}`, scoped), 403, 'LOCATION_FORBIDDEN');
+      expectContractError(await w.call('GET', '/staff/live?locationId=nope', manager), 400, 'VALIDATION_FAILED');
+      expectContractError(await w.call('GET', '/staff/live?other=1', manager), 400, 'VALIDATION_FAILED');
+      expectContractError(
+        await w.call('GET', '/staff/live?locationId=00000000-0000-4000-8000-000000000000', manager),
+        404,
+        'NOT_FOUND',
+      );
+      const support = await createPerson(w.t.db, true, undefined, { role: 'support', mfaEnrolled: true });
+      for (const who of [w.elf, support]) {
+        for (const url of ['/staff/live', '/staff/live/stream'])
+          expectContractError(await w.call('GET', url, who), 403, 'ROLE_FORBIDDEN');
+      }
+      expect((await w.call('GET', '/staff/live', w.family)).statusCode).toBe(403);
+      expect((await w.call('GET', '/staff/live', null)).statusCode).toBe(401);
+      const noFactor = await createPerson(w.t.db, true, undefined, { role: 'manager' });
+      expectContractError(await w.call('GET', '/staff/live', noFactor), 403, 'MFA_REQUIRED');
+    },
+  );
 });

@@ -114,44 +114,47 @@ describe('traces over OTLP from the built API', () => {
     expect(hasAll(spans)).toBe(true);
   });
 
-  it('records no secret: no token, password, e-mail address (SQL values, query strings) or database password', async () => {
-    const family = season.families[0]!;
-    // A sign-in: the e-mail is a parameter of the users query, the password is in the body.
-    const signIn = await fetch(`${base}/api/v1/auth/sign-in`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ email: family.email, password: PASSWORD }),
-    });
-    expect(signIn.status).toBe(401);
-    // The e-mail in a query string, as a support search would have it (refused here: not a field of this route).
-    const search = await fetch(`${base}/api/v1/bookings/upcoming-bookings?q=${encodeURIComponent(family.email)}`, {
-      headers: family.headers,
-    });
-    expect(search.status).toBe(400);
-    const signInSpans = await traceOf(signIn.headers.get('x-request-id')!, hasAll);
-    expect(signInSpans.filter((s) => s.scope === PG_SCOPE).length).toBeGreaterThan(0);
-    const searchSpans = await traceOf(search.headers.get('x-request-id')!, (s) =>
-      s.some((x) => x.scope === HTTP_SCOPE),
-    );
-    expect(searchSpans.find((s) => s.scope === HTTP_SCOPE)).toBeDefined();
+  it(
+    'records no secret: no token, password, e-mail address (SQL values, query strings) or database ' + 'password',
+    async () => {
+      const family = season.families[0]!;
+      // A sign-in: the e-mail is a parameter of the users query, the password is in the body.
+      const signIn = await fetch(`${base}/api/v1/auth/sign-in`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ email: family.email, password: PASSWORD }),
+      });
+      expect(signIn.status).toBe(401);
+      // The e-mail in a query string, as a support search would have it (refused here: not a field of this route).
+      const search = await fetch(`${base}/api/v1/bookings/upcoming-bookings?q=${encodeURIComponent(family.email)}`, {
+        headers: family.headers,
+      });
+      expect(search.status).toBe(400);
+      const signInSpans = await traceOf(signIn.headers.get('x-request-id')!, hasAll);
+      expect(signInSpans.filter((s) => s.scope === PG_SCOPE).length).toBeGreaterThan(0);
+      const searchSpans = await traceOf(search.headers.get('x-request-id')!, (s) =>
+        s.some((x) => x.scope === HTTP_SCOPE),
+      );
+      expect(searchSpans.find((s) => s.scope === HTTP_SCOPE)).toBeDefined();
 
-    const token = family.headers.authorization.slice('Bearer '.length);
-    // The test role's password is its name, which a span may carry as db.user: look for a URL's credentials.
-    const db = new URL(season.databaseUrl);
-    const sent = Buffer.concat(receiver.bodies).toString('latin1');
-    for (const secret of [family.email, encodeURIComponent(family.email), PASSWORD, token, 'Bearer ']) {
-      expect(sent.includes(secret), secret).toBe(false);
-    }
-    expect(sent.includes(`${db.username}:${db.password}@`)).toBe(false);
-    for (const span of receiver.spans) {
-      expect(Object.keys(span.attributes).filter((k) => /password|authorization|cookie/i.test(k))).toEqual([]);
-      expect(span.attributes).not.toHaveProperty('db.postgresql.values');
-      expect(span.attributes).not.toHaveProperty('url.query');
-      for (const [key, value] of Object.entries(span.attributes)) {
-        if (/url|target/.test(key)) expect(String(value), key).not.toContain('?');
+      const token = family.headers.authorization.slice('Bearer '.length);
+      // The test role's password is its name, which a span may carry as db.user: look for a URL's credentials.
+      const db = new URL(season.databaseUrl);
+      const sent = Buffer.concat(receiver.bodies).toString('latin1');
+      for (const secret of [family.email, encodeURIComponent(family.email), PASSWORD, token, 'Bearer ']) {
+        expect(sent.includes(secret), secret).toBe(false);
       }
-    }
-  });
+      expect(sent.includes(`${db.username}:${db.password}@`)).toBe(false);
+      for (const span of receiver.spans) {
+        expect(Object.keys(span.attributes).filter((k) => /password|authorization|cookie/i.test(k))).toEqual([]);
+        expect(span.attributes).not.toHaveProperty('db.postgresql.values');
+        expect(span.attributes).not.toHaveProperty('url.query');
+        for (const [key, value] of Object.entries(span.attributes)) {
+          if (/url|target/.test(key)) expect(String(value), key).not.toContain('?');
+        }
+      }
+    },
+  );
 
   it("gives health checks and the answer lane's cached reads no span, and a trace-shaped request id", async () => {
     const health = await fetch(`${base}/api/v1/health`);

@@ -45,10 +45,12 @@ describe('download my data', () => {
     const place = (await w.t.db.execute(sql`select location_id, slot_type_id from bookings where id = ${b.id}::uuid`))
       .rows[0]!;
     await w.t.db.execute(
-      sql`insert into waitlist_entries (user_id, location_id, slot_type_id, date) values (${who.id}::uuid, ${place.location_id}::uuid, ${place.slot_type_id}::uuid, current_date + 30)`,
+      sql`insert into waitlist_entries (user_id, location_id, slot_type_id, date) values
+(${who.id}::uuid, ${place.location_id}::uuid, ${place.slot_type_id}::uuid, current_date + 30)`,
     );
     await w.t.db.execute(
-      sql`insert into photos (id, booking_id, location_id, width, height) values (gen_random_uuid(), ${b.id}::uuid, ${place.location_id}::uuid, 1600, 1200)`,
+      sql`insert into photos (id, booking_id, location_id, width, height) values (gen_random_uuid(),
+${b.id}::uuid, ${place.location_id}::uuid, 1600, 1200)`,
     );
     await w.call('PUT', '/user/consents/marketing_email', who, {
       given: true,
@@ -113,10 +115,12 @@ describe('download my data', () => {
     const who = await w.family({ firstName: 'Dora', lastName: 'Dateline' });
     await w.book(who);
     const now = w.clock.now();
-    // The booking's location's calendar, whatever the hour in UTC (from 13:00 UTC Sydney is a day ahead, so that is when this catches a UTC name).
+    // The booking's location's calendar, whatever the hour in UTC (from 13:00 UTC Sydney is a day ahead, so that is
+    // when this catches a UTC name).
     const zone = (
       await w.t.db.execute(
-        sql`select l.timezone from bookings b join locations l on l.id = b.location_id where b.user_id = ${who.id}::uuid limit 1`,
+        sql`select l.timezone from bookings b join locations l on l.id = b.location_id where b.user_id =
+${who.id}::uuid limit 1`,
       )
     ).rows[0]!.timezone as string;
     const local = new Intl.DateTimeFormat('en-CA', {

@@ -5,7 +5,9 @@ import { markRefundSucceeded, syncOrderRefunded } from '../../src/modules/order-
 import { newBookingReference } from '../../src/modules/checkout/booking-reference';
 import type { Person, StaffDay } from '../staff/staff-fixtures';
 
-/** The reports' tests (not a test file itself): sales written straight to the database, refunds settled as Stripe would. */
+/**
+ * The reports' tests (not a test file itself): sales written straight to the database, refunds settled as Stripe would.
+ */
 
 /**
  * A paid online booking of `slotId` for `amountCents`, paid at `paidAt`, whose packages are

@@ -89,20 +89,24 @@ describe('reservations (timed holds)', () => {
     expect((await hold(holly, session('10:30').id)).statusCode).toBe(200);
   });
 
-  it('follows the family: its own session again is the same hold (200), and GET lists its live holds (issue 37 item 1)', async () => {
-    const list = async (who: TestCustomer) =>
-      (await t.app.inject({ url: '/api/v1/bookings/reservation', headers: who.headers })).json();
-    expect(await list(holly)).toEqual({ items: [] });
-    const first = (await hold(holly, session('14:00').id)).json();
-    clock.advance(2 * MINUTE);
-    const again = await hold(holly, session('14:00').id);
-    expect(again.statusCode).toBe(200);
-    expect(again.json()).toEqual(first);
-    expect(await list(holly)).toEqual({ items: [first] });
-    expect(await list(noel)).toEqual({ items: [] });
-    clock.advance(8 * MINUTE);
-    expect(await list(holly)).toEqual({ items: [] });
-  });
+  it(
+    'follows the family: its own session again is the same hold (200), and GET lists its live holds (issue 37 item ' +
+      '1)',
+    async () => {
+      const list = async (who: TestCustomer) =>
+        (await t.app.inject({ url: '/api/v1/bookings/reservation', headers: who.headers })).json();
+      expect(await list(holly)).toEqual({ items: [] });
+      const first = (await hold(holly, session('14:00').id)).json();
+      clock.advance(2 * MINUTE);
+      const again = await hold(holly, session('14:00').id);
+      expect(again.statusCode).toBe(200);
+      expect(again.json()).toEqual(first);
+      expect(await list(holly)).toEqual({ items: [first] });
+      expect(await list(noel)).toEqual({ items: [] });
+      clock.advance(8 * MINUTE);
+      expect(await list(holly)).toEqual({ items: [] });
+    },
+  );
 
   it('changes nothing when the new session cannot be held', async () => {
     const mine = (await hold(holly, session('10:40').id)).json();

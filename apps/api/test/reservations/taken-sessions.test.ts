@@ -72,28 +72,31 @@ describe('taken sessions (drop-day refusals from memory)', () => {
   });
   afterAll(async () => t.close());
 
-  it('refuses a session it has just seen taken without asking PostgreSQL, for AVAILABILITY_CACHE_MS at most', async () => {
-    expect((await hold(holly, session('10:00'))).statusCode).toBe(201);
-    expect(holdQueries).toBe(1);
-    await freedElsewhere(session('10:00'));
+  it(
+    'refuses a session it has just seen taken without asking PostgreSQL, for AVAILABILITY_CACHE_MS at ' + 'most',
+    async () => {
+      expect((await hold(holly, session('10:00'))).statusCode).toBe(201);
+      expect(holdQueries).toBe(1);
+      await freedElsewhere(session('10:00'));
 
-    // No statement at all: not the hold, nor a look for the family's own checkout (Holly's hold has it).
-    const before = queries;
-    const refused = await hold(noel, session('10:00'));
-    expect(refused.statusCode).toBe(409);
-    expect(refused.json()).toEqual({
-      code: 'SLOT_UNAVAILABLE',
-      error: 'Sorry, that session was just taken. Please choose another time.',
-    });
-    expect(holdQueries).toBe(1);
-    expect(queries).toBe(before);
+      // No statement at all: not the hold, nor a look for the family's own checkout (Holly's hold has it).
+      const before = queries;
+      const refused = await hold(noel, session('10:00'));
+      expect(refused.statusCode).toBe(409);
+      expect(refused.json()).toEqual({
+        code: 'SLOT_UNAVAILABLE',
+        error: 'Sorry, that session was just taken. Please choose another time.',
+      });
+      expect(holdQueries).toBe(1);
+      expect(queries).toBe(before);
 
-    clock.advance(t.config.AVAILABILITY_CACHE_MS - 1);
-    expect((await hold(noel, session('10:00'))).statusCode).toBe(409);
-    clock.advance(1);
-    expect((await hold(noel, session('10:00'))).statusCode).toBe(201);
-    expect(holdQueries).toBe(2);
-  });
+      clock.advance(t.config.AVAILABILITY_CACHE_MS - 1);
+      expect((await hold(noel, session('10:00'))).statusCode).toBe(409);
+      clock.advance(1);
+      expect((await hold(noel, session('10:00'))).statusCode).toBe(201);
+      expect(holdQueries).toBe(2);
+    },
+  );
 
   it('learns from a lost attempt too, and never remembers past the hold that took the session', async () => {
     const other = await createTestApp({}, clock, undefined, { databaseUrl: t.databaseUrl });
@@ -126,12 +129,15 @@ describe('taken sessions (drop-day refusals from memory)', () => {
     }
   });
 
-  it('never refuses the holder: picking your own session again answers that same hold (API.md, 2026-11-26)', async () => {
-    const first = (await hold(holly, session('10:30'))).json();
-    const again = await hold(holly, session('10:30'));
-    expect(again.statusCode).toBe(200);
-    expect(again.json().id).toBe(first.id);
-  });
+  it(
+    'never refuses the holder: picking your own session again answers that same hold (API.md, ' + '2026-11-26)',
+    async () => {
+      const first = (await hold(holly, session('10:30'))).json();
+      const again = await hold(holly, session('10:30'));
+      expect(again.statusCode).toBe(200);
+      expect(again.json().id).toBe(first.id);
+    },
+  );
 
   it('offers a session freed through this process at once: a hold let go, twice', async () => {
     const mine = (await hold(holly, session('10:40'))).json();
@@ -214,14 +220,16 @@ describe('taken sessions (drop-day refusals from memory)', () => {
       expect((await holdThere(elf, session('11:40'))).statusCode).toBe(201);
       await heard(session('11:40'));
       await t.pool.query(
-        `select pg_terminate_backend(pid) from pg_stat_activity where application_name = 'kringle-api-listener' and datname = current_database()`,
+        `select pg_terminate_backend(pid) from pg_stat_activity where application_name = 'kringle-api-listener' and ` +
+          `datname = current_database()`,
       );
       await expect.poll(() => memo.refuses(session('11:40'), noel.id, clock.now()), { timeout: 5000 }).toBe(false);
       await expect
         .poll(
           async () => {
             const seen = await t.pool.query(
-              `select count(*)::int as n from pg_stat_activity where application_name = 'kringle-api-listener' and datname = current_database()`,
+              `select count(*)::int as n from pg_stat_activity where application_name = 'kringle-api-listener' and ` +
+                `datname = current_database()`,
             );
             return seen.rows[0].n;
           },
@@ -275,7 +283,8 @@ describe('taken sessions (drop-day refusals from memory)', () => {
     const waiting = async () =>
       (
         await blocker.query(
-          `select count(*)::int as n from pg_stat_activity where wait_event_type = 'Lock' and datname = current_database()`,
+          `select count(*)::int as n from pg_stat_activity where wait_event_type = 'Lock' and datname = ` +
+            `current_database()`,
         )
       ).rows[0].n;
     await expect.poll(waiting, { timeout: 10_000 }).toBeGreaterThanOrEqual(1);
@@ -315,7 +324,8 @@ describe('taken sessions (drop-day refusals from memory)', () => {
       const onLock = async () =>
         (
           await writer.query(
-            `select count(*)::int as n from pg_stat_activity where wait_event_type = 'Lock' and datname = current_database()`,
+            `select count(*)::int as n from pg_stat_activity where wait_event_type = 'Lock' and datname = ` +
+              `current_database()`,
           )
         ).rows[0].n;
       await expect.poll(onLock, { timeout: 10_000 }).toBe(1);

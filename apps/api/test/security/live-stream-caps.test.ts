@@ -64,26 +64,31 @@ async function endsWithin(res: Response, ms: number): Promise<boolean> {
 }
 
 describe('live streams are capped per account and per address', () => {
-  it('the 6th stream of an account, and the 8th of an address (LIVE_STREAMS_PER_ADDRESS=7), answer 429 RATE_LIMITED with Retry-After', async () => {
-    const a = await createSignedInUser(t.app, t.db, 'streams-a@example.com', { verified: true });
-    const b = await createSignedInUser(t.app, t.db, 'streams-b@example.com', { verified: true });
-    const first = await Promise.all(Array.from({ length: 6 }, () => open(a.idToken)));
-    const statuses = first.map((s) => s.res.status).sort();
-    expect(statuses).toEqual([200, 200, 200, 200, 200, 429]);
-    const refused = first.find((s) => s.res.status === 429)!.res;
-    expect(refused.headers.get('retry-after')).toBe('30');
-    expect(await refused.json()).toMatchObject({ code: 'RATE_LIMITED' });
+  it(
+    'the 6th stream of an account, and the 8th of an address (LIVE_STREAMS_PER_ADDRESS=7), answer 429 RATE_LIMITED ' +
+      'with Retry-After',
+    async () => {
+      const a = await createSignedInUser(t.app, t.db, 'streams-a@example.com', { verified: true });
+      const b = await createSignedInUser(t.app, t.db, 'streams-b@example.com', { verified: true });
+      const first = await Promise.all(Array.from({ length: 6 }, () => open(a.idToken)));
+      const statuses = first.map((s) => s.res.status).sort();
+      expect(statuses).toEqual([200, 200, 200, 200, 200, 429]);
+      const refused = first.find((s) => s.res.status === 429)!.res;
+      expect(refused.headers.get('retry-after')).toBe('30');
+      expect(await refused.json()).toMatchObject({ code: 'RATE_LIMITED' });
 
-    expect((await open(b.idToken)).res.status).toBe(200);
-    expect((await open(b.idToken)).res.status).toBe(200);
-    expect((await open(b.idToken)).res.status).toBe(429);
+      expect((await open(b.idToken)).res.status).toBe(200);
+      expect((await open(b.idToken)).res.status).toBe(200);
+      expect((await open(b.idToken)).res.status).toBe(429);
 
-    // A stream closed by its client frees its place.
-    first.find((s) => s.res.status === 200)!.controller.abort();
-    await new Promise((r) => setTimeout(r, 100));
-    expect((await open(a.idToken)).res.status).toBe(200);
-    for (const c of opened) c.abort();
-  }, 20_000);
+      // A stream closed by its client frees its place.
+      first.find((s) => s.res.status === 200)!.controller.abort();
+      await new Promise((r) => setTimeout(r, 100));
+      expect((await open(a.idToken)).res.status).toBe(200);
+      for (const c of opened) c.abort();
+    },
+    20_000,
+  );
 });
 
 describe('a stream ends with its token and its sign-out', () => {

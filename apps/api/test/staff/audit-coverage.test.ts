@@ -36,8 +36,16 @@ describe('audit trail covers holds, waitlist offers, closures, refunds and seaso
   const entriesAbout = async (where: { slotId?: string; bookingId?: string; seasonVersion?: number }) =>
     (
       await w.t.db.execute(sql`
-        select action, actor_kind, actor_id, actor_email, booking_id, slot_id, season_version, order_id, reason, before, after from audit_entries
-        where ${where.slotId ? sql`slot_id = ${where.slotId}::uuid` : where.bookingId ? sql`booking_id = ${where.bookingId}::uuid` : sql`season_version = ${where.seasonVersion!}`}
+        select action, actor_kind, actor_id, actor_email, booking_id, slot_id, season_version, order_id, reason,
+        before, after from audit_entries
+        where ${
+          where.slotId
+            ? sql`slot_id = ${where.slotId}::uuid`
+            : where.bookingId
+              ? sql`booking_id =
+        ${where.bookingId}::uuid`
+              : sql`season_version = ${where.seasonVersion!}`
+        }
         order by seq`)
     ).rows;
   const actions = async (where: Parameters<typeof entriesAbout>[0]) => (await entriesAbout(where)).map((e) => e.action);
@@ -91,64 +99,71 @@ describe('audit trail covers holds, waitlist offers, closures, refunds and seaso
     ]);
   });
 
-  it("the drop day's batch statement writes one entry per session it holds, and none for the one it refuses", async () => {
-    const [a, b] = [session().id, session().id];
-    const [x, y, z] = [
-      await createPerson(w.t.db, false),
-      await createPerson(w.t.db, false),
-      await createPerson(w.t.db, false),
-    ];
-    const now = w.clock.now();
-    const args = (userId: string, slotId: string) => holdArgs(userId, slotId, now);
-    const first = await batchHold(w.t.app.pool, [args(x.id, a), args(y.id, b)]);
-    expect(first.map((o) => o.held)).toEqual([true, true]);
-    const second = await batchHold(w.t.app.pool, [args(z.id, a)]);
-    expect(second[0]!.held).toBe(false);
-    expect(await entriesAbout({ slotId: a })).toMatchObject([
-      { action: 'takeHold', actor_id: x.id, actor_email: x.email },
-    ]);
-    expect(await entriesAbout({ slotId: b })).toMatchObject([{ action: 'takeHold', actor_id: y.id }]);
-  });
+  it(
+    "the drop day's batch statement writes one entry per session it holds, and none for the one it " + 'refuses',
+    async () => {
+      const [a, b] = [session().id, session().id];
+      const [x, y, z] = [
+        await createPerson(w.t.db, false),
+        await createPerson(w.t.db, false),
+        await createPerson(w.t.db, false),
+      ];
+      const now = w.clock.now();
+      const args = (userId: string, slotId: string) => holdArgs(userId, slotId, now);
+      const first = await batchHold(w.t.app.pool, [args(x.id, a), args(y.id, b)]);
+      expect(first.map((o) => o.held)).toEqual([true, true]);
+      const second = await batchHold(w.t.app.pool, [args(z.id, a)]);
+      expect(second[0]!.held).toBe(false);
+      expect(await entriesAbout({ slotId: a })).toMatchObject([
+        { action: 'takeHold', actor_id: x.id, actor_email: x.email },
+      ]);
+      expect(await entriesAbout({ slotId: b })).toMatchObject([{ action: 'takeHold', actor_id: y.id }]);
+    },
+  );
 
-  it('a reschedule hold names the booking; a hold rolled back with its transaction leaves no entry and no hold', async () => {
-    const family = await createPerson(w.t.db, false);
-    const booked = await bookDirect(w.t.db, family, session().id);
-    const target = session().id;
-    const moved = await w.call('POST', '/bookings/reservation', family, { slotId: target, bookingId: booked.id });
-    expect(moved.statusCode).toBe(201);
-    expect(await entriesAbout({ bookingId: booked.id })).toMatchObject([
-      { action: 'takeHold', slot_id: target, booking_id: booked.id },
-    ]);
+  it(
+    'a reschedule hold names the booking; a hold rolled back with its transaction leaves no entry and no ' + 'hold',
+    async () => {
+      const family = await createPerson(w.t.db, false);
+      const booked = await bookDirect(w.t.db, family, session().id);
+      const target = session().id;
+      const moved = await w.call('POST', '/bookings/reservation', family, { slotId: target, bookingId: booked.id });
+      expect(moved.statusCode).toBe(201);
+      expect(await entriesAbout({ bookingId: booked.id })).toMatchObject([
+        { action: 'takeHold', slot_id: target, booking_id: booked.id },
+      ]);
 
-    const slot = session().id;
-    const now = w.clock.now();
-    await expect(
-      w.t.db.transaction(async (tx) => {
-        const args = {
-          slotId: slot,
-          reservationId: crypto.randomUUID(),
-          expiresAt: new Date(now.getTime() + 600_000),
-          now,
-          leadCutoff: now,
-          bookingId: null,
-        };
-        expect(await claimSlot(tx, args, { actor: familyActor(family.id), at: now })).toBe(true);
-        throw new Error('rolled back after the hold');
-      }),
-    ).rejects.toThrow('rolled back');
-    expect(await entriesAbout({ slotId: slot })).toEqual([]);
-    expect(
-      (await w.t.db.execute(sql`select hold_reservation_id from slots where id = ${slot}::uuid`)).rows[0]!
-        .hold_reservation_id,
-    ).toBeNull();
-  });
+      const slot = session().id;
+      const now = w.clock.now();
+      await expect(
+        w.t.db.transaction(async (tx) => {
+          const args = {
+            slotId: slot,
+            reservationId: crypto.randomUUID(),
+            expiresAt: new Date(now.getTime() + 600_000),
+            now,
+            leadCutoff: now,
+            bookingId: null,
+          };
+          expect(await claimSlot(tx, args, { actor: familyActor(family.id), at: now })).toBe(true);
+          throw new Error('rolled back after the hold');
+        }),
+      ).rejects.toThrow('rolled back');
+      expect(await entriesAbout({ slotId: slot })).toEqual([]);
+      expect(
+        (await w.t.db.execute(sql`select hold_reservation_id from slots where id = ${slot}::uuid`)).rows[0]!
+          .hold_reservation_id,
+      ).toBeNull();
+    },
+  );
 
   it('a waitlist offer made, passed on, lapsed and claimed: one entry each', async () => {
     const waiting = async (slotId: string) => {
       const family = await createPerson(w.t.db, false);
       await w.t.db.execute(sql`
         insert into waitlist_entries (user_id, location_id, slot_type_id, date, status, created_at, updated_at)
-        select ${family.id}::uuid, s.location_id, s.slot_type_id, ${w.day}::date, 'waiting', now(), now() from slots s where s.id = ${slotId}::uuid`);
+        select ${family.id}::uuid, s.location_id, s.slot_type_id, ${w.day}::date, 'waiting', now(), now() from slots s
+        where s.id = ${slotId}::uuid`);
       return family;
     };
     const entryOf = async (family: Person) =>
@@ -186,7 +201,8 @@ describe('audit trail covers holds, waitlist offers, closures, refunds and seaso
     );
     const booked = await bookDirect(w.t.db, c, claimed);
     await w.t.db.execute(
-      sql`update reservations set status = 'checked_out', booking_id = ${booked.id}::uuid where id = ${(await entryOf(c)).reservation_id as string}::uuid`,
+      sql`update reservations set status = 'checked_out', booking_id =
+${booked.id}::uuid where id = ${(await entryOf(c)).reservation_id as string}::uuid`,
     );
     await settleOffers(w.t.app);
     await settleOffers(w.t.app);
@@ -226,55 +242,59 @@ describe('audit trail covers holds, waitlist offers, closures, refunds and seaso
     expect(await entriesAbout({ slotId: free })).toMatchObject([{ action: 'closeSession', after: { holdsEnded: [] } }]);
   });
 
-  it('a refund settled by Stripe, given up, or reported by a charge.refunded webhook: one entry each, none for old news', async () => {
-    const family = await createPerson(w.t.db, false);
-    const booked = await bookDirect(w.t.db, family, session().id);
-    const orderId = (await w.t.db.execute(sql`select id from orders where booking_id = ${booked.id}::uuid`)).rows[0]!
-      .id as string;
-    const now = w.clock.now();
-    const refundOf = (amountCents: number) =>
-      w.t.db.transaction((tx) =>
-        insertRefund(tx, { orderId, bookingId: booked.id, amountCents, reason: 'staff_refund' }),
+  it(
+    'a refund settled by Stripe, given up, or reported by a charge.refunded webhook: one entry each, none for old ' +
+      'news',
+    async () => {
+      const family = await createPerson(w.t.db, false);
+      const booked = await bookDirect(w.t.db, family, session().id);
+      const orderId = (await w.t.db.execute(sql`select id from orders where booking_id = ${booked.id}::uuid`)).rows[0]!
+        .id as string;
+      const now = w.clock.now();
+      const refundOf = (amountCents: number) =>
+        w.t.db.transaction((tx) =>
+          insertRefund(tx, { orderId, bookingId: booked.id, amountCents, reason: 'staff_refund' }),
+        );
+
+      const sent = await refundOf(1000);
+      await w.t.db.transaction((tx) => settleRefund(tx, sent, 're_test_1', now));
+      await w.t.db.transaction((tx) => settleRefund(tx, sent, 're_test_1', now));
+      const failing = await refundOf(500);
+      await w.t.db.transaction((tx) => recordFailedRefund(tx, failing, 'card network down', false, now));
+      await w.t.db.transaction((tx) => recordFailedRefund(tx, failing, 'card network down', true, now));
+      await w.t.db.transaction((tx) => recordFailedRefund(tx, failing, 'card network down', true, now));
+
+      await w.t.db.execute(
+        sql`update orders set payment_intent_id = ${`pi_audit_${booked.id}`} where id = ${orderId}::uuid`,
       );
+      const charge = (id: string, refunded: number) =>
+        ({
+          id,
+          type: 'charge.refunded',
+          data: { object: { payment_intent: `pi_audit_${booked.id}`, amount_refunded: refunded } },
+        }) as unknown as Stripe.Event;
+      await handleStripeEvent(w.t.app, charge(`evt_a_${booked.id}`, 3995));
+      await handleStripeEvent(w.t.app, charge(`evt_a_${booked.id}`, 3995));
+      await handleStripeEvent(w.t.app, charge(`evt_b_${booked.id}`, 3995));
 
-    const sent = await refundOf(1000);
-    await w.t.db.transaction((tx) => settleRefund(tx, sent, 're_test_1', now));
-    await w.t.db.transaction((tx) => settleRefund(tx, sent, 're_test_1', now));
-    const failing = await refundOf(500);
-    await w.t.db.transaction((tx) => recordFailedRefund(tx, failing, 'card network down', false, now));
-    await w.t.db.transaction((tx) => recordFailedRefund(tx, failing, 'card network down', true, now));
-    await w.t.db.transaction((tx) => recordFailedRefund(tx, failing, 'card network down', true, now));
-
-    await w.t.db.execute(
-      sql`update orders set payment_intent_id = ${`pi_audit_${booked.id}`} where id = ${orderId}::uuid`,
-    );
-    const charge = (id: string, refunded: number) =>
-      ({
-        id,
-        type: 'charge.refunded',
-        data: { object: { payment_intent: `pi_audit_${booked.id}`, amount_refunded: refunded } },
-      }) as unknown as Stripe.Event;
-    await handleStripeEvent(w.t.app, charge(`evt_a_${booked.id}`, 3995));
-    await handleStripeEvent(w.t.app, charge(`evt_a_${booked.id}`, 3995));
-    await handleStripeEvent(w.t.app, charge(`evt_b_${booked.id}`, 3995));
-
-    expect(await entriesAbout({ bookingId: booked.id })).toMatchObject([
-      {
-        action: 'settleRefund',
-        actor_kind: 'stripe',
-        order_id: orderId,
-        before: { refund: 'pending', refundedCents: 0 },
-        after: { refund: 'succeeded', refundedCents: 1000, orderStatus: 'paid' },
-      },
-      { action: 'giveUpRefund', actor_kind: 'system', after: { refund: 'failed' } },
-      {
-        action: 'refundReported',
-        actor_kind: 'stripe',
-        before: { refundedCents: 1000, orderStatus: 'paid' },
-        after: { refundedCents: 3995, orderStatus: 'refunded' },
-      },
-    ]);
-  });
+      expect(await entriesAbout({ bookingId: booked.id })).toMatchObject([
+        {
+          action: 'settleRefund',
+          actor_kind: 'stripe',
+          order_id: orderId,
+          before: { refund: 'pending', refundedCents: 0 },
+          after: { refund: 'succeeded', refundedCents: 1000, orderStatus: 'paid' },
+        },
+        { action: 'giveUpRefund', actor_kind: 'system', after: { refund: 'failed' } },
+        {
+          action: 'refundReported',
+          actor_kind: 'stripe',
+          before: { refundedCents: 1000, orderStatus: 'paid' },
+          after: { refundedCents: 3995, orderStatus: 'refunded' },
+        },
+      ]);
+    },
+  );
 
   it('a season save writes one entry naming its version; the same file again, none', async () => {
     const file = { note: `audit ${crypto.randomUUID()}` };
@@ -295,43 +315,46 @@ describe('audit trail covers holds, waitlist offers, closures, refunds and seaso
     ]);
   });
 
-  it('entries about no booking are served by GET /staff/audit, and the table still refuses UPDATE and DELETE', async () => {
-    const slot = session().id;
-    const family = await createPerson(w.t.db, false);
-    expect((await hold(family, slot)).statusCode).toBe(201);
-    const manager = await createPerson(w.t.db, true, undefined, { role: 'manager', mfaEnrolled: true });
-    const page = await w.call('GET', `/staff/audit?actorId=${family.id}`, manager);
-    expect(page.statusCode).toBe(200);
-    expect(page.json().items).toMatchObject([
-      {
-        action: 'takeHold',
-        bookingId: null,
-        slotId: slot,
-        seasonVersion: null,
-        actor: { kind: 'family', id: family.id },
-      },
-    ]);
-    expect((await w.call('GET', `/staff/audit.csv?actorId=${family.id}`, manager)).body).toContain(slot);
+  it(
+    'entries about no booking are served by GET /staff/audit, and the table still refuses UPDATE and ' + 'DELETE',
+    async () => {
+      const slot = session().id;
+      const family = await createPerson(w.t.db, false);
+      expect((await hold(family, slot)).statusCode).toBe(201);
+      const manager = await createPerson(w.t.db, true, undefined, { role: 'manager', mfaEnrolled: true });
+      const page = await w.call('GET', `/staff/audit?actorId=${family.id}`, manager);
+      expect(page.statusCode).toBe(200);
+      expect(page.json().items).toMatchObject([
+        {
+          action: 'takeHold',
+          bookingId: null,
+          slotId: slot,
+          seasonVersion: null,
+          actor: { kind: 'family', id: family.id },
+        },
+      ]);
+      expect((await w.call('GET', `/staff/audit.csv?actorId=${family.id}`, manager)).body).toContain(slot);
 
-    const refused = (attempt: Promise<unknown>) =>
-      expect(attempt).rejects.toSatisfy((e: Error & { cause?: Error }) =>
-        /append-only|permission denied/.test(e.cause?.message ?? e.message),
+      const refused = (attempt: Promise<unknown>) =>
+        expect(attempt).rejects.toSatisfy((e: Error & { cause?: Error }) =>
+          /append-only|permission denied/.test(e.cause?.message ?? e.message),
+        );
+      const id = page.json().items[0].id as string;
+      await refused(
+        w.t.db.execute(
+          sql`update audit_entries set slot_id = gen_random_uuid(), actor_email = null where id = ${id}::uuid`,
+        ),
       );
-    const id = page.json().items[0].id as string;
-    await refused(
-      w.t.db.execute(
-        sql`update audit_entries set slot_id = gen_random_uuid(), actor_email = null where id = ${id}::uuid`,
-      ),
-    );
-    await refused(
-      w.t.db.execute(sql`update audit_entries set season_version = 1, actor_email = null where id = ${id}::uuid`),
-    );
-    await refused(w.t.db.execute(sql`delete from audit_entries where id = ${id}::uuid`));
-    // An entry must be about something.
-    await expect(
-      w.t.db.execute(sql`insert into audit_entries (actor_kind, action) values ('system', 'nothing')`),
-    ).rejects.toSatisfy((e: Error & { cause?: Error }) =>
-      /audit_entries_has_subject/.test(e.cause?.message ?? e.message),
-    );
-  });
+      await refused(
+        w.t.db.execute(sql`update audit_entries set season_version = 1, actor_email = null where id = ${id}::uuid`),
+      );
+      await refused(w.t.db.execute(sql`delete from audit_entries where id = ${id}::uuid`));
+      // An entry must be about something.
+      await expect(
+        w.t.db.execute(sql`insert into audit_entries (actor_kind, action) values ('system', 'nothing')`),
+      ).rejects.toSatisfy((e: Error & { cause?: Error }) =>
+        /audit_entries_has_subject/.test(e.cause?.message ?? e.message),
+      );
+    },
+  );
 });

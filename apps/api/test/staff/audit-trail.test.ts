@@ -147,7 +147,8 @@ describe('audit trail', () => {
     const booked = await bookDirect(w.t.db, w.family, session().id);
     for (let i = 0; i < 105; i++) {
       await w.t.db.execute(
-        sql`insert into audit_entries (actor_kind, action, booking_id) values ('system', 'expireHold', ${booked.id}::uuid)`,
+        sql`insert into audit_entries (actor_kind, action, booking_id) values ('system', 'expireHold',
+${booked.id}::uuid)`,
       );
     }
     const first = (await w.call('GET', `/staff/audit?bookingId=${booked.id}`, manager)).json();

@@ -58,9 +58,12 @@ const actorValues = (a: Actor): SQL =>
 
 export async function insertAuditEntry(tx: Tx, e: NewAuditEntry): Promise<void> {
   await tx.execute(sql`
-    insert into audit_entries (at, actor_kind, actor_id, actor_email, action, booking_id, slot_id, season_version, order_id, reason, before, after)
-    values (${e.at.toISOString()}::timestamptz, ${actorValues(e.actor)}, ${e.action}, ${e.bookingId}::uuid, ${e.slotId ?? null}::uuid,
-      ${e.seasonVersion ?? null}::int, ${e.orderId}::uuid, ${e.reason}, ${JSON.stringify(e.before)}::jsonb, ${JSON.stringify(e.after)}::jsonb)`);
+    insert into audit_entries (at, actor_kind, actor_id, actor_email, action, booking_id, slot_id, season_version,
+    order_id, reason, before, after)
+    values (${e.at.toISOString()}::timestamptz, ${actorValues(e.actor)}, ${e.action}, ${e.bookingId}::uuid,
+    ${e.slotId ?? null}::uuid,
+      ${e.seasonVersion ?? null}::int, ${e.orderId}::uuid, ${e.reason}, ${JSON.stringify(e.before)}::jsonb,
+      ${JSON.stringify(e.after)}::jsonb)`);
 }
 
 /** An action as a CTE row's `action` column: typed here, so SQL-built entries are named from the list too. */
@@ -68,11 +71,14 @@ export const auditAction = (action: AuditAction): SQL => sql`${action}::text`;
 
 /**
  * One entry per row of `rows` (a CTE of the caller's statement with the columns action,
- * booking_id, slot_id, before and after; the action made by auditAction), as a data-modifying CTE body: the change and its entries
+ * booking_id, slot_id, before and after; the action made by auditAction), as a data-modifying CTE body: the change and
+ * its entries
  * are one statement, so a session's state costs no extra round trip to audit.
  */
 export function auditRowsOf(by: AuditBy, rows: SQL): SQL {
-  return sql`insert into audit_entries (at, actor_kind, actor_id, actor_email, action, booking_id, slot_id, reason, before, after)
-    select ${by.at.toISOString()}::timestamptz, ${actorValues(by.actor)}, x.action, x.booking_id, x.slot_id, ${by.reason ?? null}, x.before, x.after
+  return sql`insert into audit_entries (at, actor_kind, actor_id, actor_email, action, booking_id, slot_id, reason,
+  before, after)
+    select ${by.at.toISOString()}::timestamptz, ${actorValues(by.actor)}, x.action, x.booking_id, x.slot_id,
+${by.reason ?? null}, x.before, x.after
     from (${rows}) x`;
 }

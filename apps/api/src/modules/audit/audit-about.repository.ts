@@ -35,7 +35,8 @@ export async function aboutOf(db: DbOrTx, rows: AuditRow[]): Promise<Map<string,
   const bookings = new Map<string, { reference: string; email: string | null; name: string; locationId: string }>();
   if (bookingIds.length) {
     const found =
-      await db.execute(sql`select b.id, b.reference, b.location_id, u.email, concat_ws(' ', u.first_name, u.last_name) as name
+      await db.execute(sql`select b.id, b.reference, b.location_id, u.email, concat_ws(' ', u.first_name, u.last_name)
+      as name
       from bookings b left join users u on u.id = b.user_id where b.id = any(${uuids(bookingIds)})`);
     for (const r of found.rows)
       bookings.set(r.id as string, {
@@ -48,7 +49,8 @@ export async function aboutOf(db: DbOrTx, rows: AuditRow[]): Promise<Map<string,
   const families = new Map<string, { email: string | null; name: string }>();
   if (familyIds.length) {
     const found = await db.execute(
-      sql`select id, email, concat_ws(' ', first_name, last_name) as name from users where id = any(${uuids(familyIds)})`,
+      sql`select id, email, concat_ws(' ', first_name, last_name) as name from users where id =
+any(${uuids(familyIds)})`,
     );
     for (const r of found.rows)
       families.set(r.id as string, {

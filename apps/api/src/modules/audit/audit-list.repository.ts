@@ -46,12 +46,14 @@ export async function listAuditEntries(db: DbOrTx, f: AuditFilter): Promise<Audi
   if (f.staffEmail) {
     const p = likeOf(f.staffEmail);
     where.push(
-      sql`((actor_kind = 'staff' and actor_email ilike ${p}) or (action like 'staff.%' and after->>'email' ilike ${p}))`,
+      sql`((actor_kind = 'staff' and actor_email ilike
+${p}) or (action like 'staff.%' and after->>'email' ilike ${p}))`,
     );
   }
   if (f.after) where.push(sql`(at, seq) > (${f.after.at}::timestamptz, ${f.after.seq}::bigint)`);
   const result = await db.execute(sql`
-    select id, at, at::text as at_exact, seq, actor_kind, actor_id, actor_email, action, booking_id, slot_id, season_version, order_id, reason, before, after
+    select id, at, at::text as at_exact, seq, actor_kind, actor_id, actor_email, action, booking_id, slot_id,
+    season_version, order_id, reason, before, after
     from audit_entries where ${sql.join(where, sql` and `)} order by at, seq limit ${f.limit}`);
   return result.rows.map((r) => ({
     id: r.id as string,

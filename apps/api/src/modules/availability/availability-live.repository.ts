@@ -11,7 +11,8 @@ export async function slotsNow(
 ): Promise<SlotNow[]> {
   if (!args.slotIds.length) return [];
   const result = await db.execute(sql`
-    select s.id, s.location_id, to_char(s.start_at at time zone l.timezone, 'YYYY-MM-DD') as day, ${slotStatusSql(args.now, args.leadCutoff)} as status
+    select s.id, s.location_id, to_char(s.start_at at time zone l.timezone, 'YYYY-MM-DD') as day,
+    ${slotStatusSql(args.now, args.leadCutoff)} as status
     from slots s join locations l on l.id = s.location_id
     where s.id = any(${`{${args.slotIds.join(',')}}`}::uuid[])`);
   return result.rows.map((r) => ({

@@ -69,18 +69,21 @@ describe('AvailabilityCache', () => {
     expect(cache.get('k', at(1750))).toBeUndefined();
   });
 
-  it('drops a failed refresh: the current answer is served until it expires, then the next reader computes', async () => {
-    const cache = new AvailabilityCache(1000);
-    await cache.getOrCompute('k', 'loc', at(0), async () => Buffer.from('v1'));
-    expect(
-      String(await cache.getOrCompute('k', 'loc', at(900), () => Promise.reject(new Error('database down')))),
-    ).toBe('v1');
-    await new Promise((resolve) => setImmediate(resolve));
-    expect(String(cache.get('k', at(999)))).toBe('v1');
-    await expect(
-      cache.getOrCompute('k', 'loc', at(1000), () => Promise.reject(new Error('database down'))),
-    ).rejects.toThrow('database down');
-  });
+  it(
+    'drops a failed refresh: the current answer is served until it expires, then the next reader ' + 'computes',
+    async () => {
+      const cache = new AvailabilityCache(1000);
+      await cache.getOrCompute('k', 'loc', at(0), async () => Buffer.from('v1'));
+      expect(
+        String(await cache.getOrCompute('k', 'loc', at(900), () => Promise.reject(new Error('database down')))),
+      ).toBe('v1');
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(String(cache.get('k', at(999)))).toBe('v1');
+      await expect(
+        cache.getOrCompute('k', 'loc', at(1000), () => Promise.reject(new Error('database down'))),
+      ).rejects.toThrow('database down');
+    },
+  );
 
   it('does not keep a refresh that started before a change was forgotten', async () => {
     const cache = new AvailabilityCache(1000);

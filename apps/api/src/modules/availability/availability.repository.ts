@@ -43,7 +43,8 @@ export async function slotsBetween(
   },
 ): Promise<SlotRow[]> {
   const result = await db.execute(sql`
-    select s.id, s.slot_type_id, s.location_id, s.kind, s.start_at, s.end_at, ${slotStatusSql(args.now, args.leadCutoff)} as status
+    select s.id, s.slot_type_id, s.location_id, s.kind, s.start_at, s.end_at,
+    ${slotStatusSql(args.now, args.leadCutoff)} as status
     from slots s join locations l on l.id = s.location_id
     where s.location_id = ${args.locationId}::uuid
       and s.start_at >= ${args.from.toISOString()}::timestamptz and s.start_at < ${args.to.toISOString()}::timestamptz
@@ -58,7 +59,8 @@ export async function findSlot(
   args: { slotId: string; now: Date; leadCutoff: Date },
 ): Promise<(SlotRow & { salesOpenAt: Date | null }) | undefined> {
   const result = await db.execute(sql`
-    select s.id, s.slot_type_id, s.location_id, s.kind, s.start_at, s.end_at, ${slotStatusSql(args.now, args.leadCutoff)} as status, l.sales_open_at
+    select s.id, s.slot_type_id, s.location_id, s.kind, s.start_at, s.end_at,
+    ${slotStatusSql(args.now, args.leadCutoff)} as status, l.sales_open_at
     from slots s join locations l on l.id = s.location_id where s.id = ${args.slotId}::uuid`);
   const row = result.rows[0];
   return row
@@ -77,7 +79,8 @@ export async function availableCountsByDate(
 ): Promise<Map<string, { available: number; sessions: number }>> {
   const result = await db.execute(sql`
     select to_char(s.start_at at time zone ${args.timezone}, 'YYYY-MM-DD') as day, count(*)::int as sessions,
-      (count(*) filter (where ${sql.raw(holdableSession('s', instant(args.now), instant(args.leadCutoff)))}))::int as available
+      (count(*) filter (where ${sql.raw(holdableSession('s', instant(args.now), instant(args.leadCutoff)))}))::int as
+      available
     from slots s
     where s.location_id = ${args.locationId}::uuid and s.slot_type_id = ${args.slotTypeId}::uuid
       and s.kind = 'session' and not s.blocked

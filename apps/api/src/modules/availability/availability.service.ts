@@ -60,7 +60,10 @@ export async function getAvailableSlots(
   };
 }
 
-/** Bookable sessions left per day and sessions still to come, every day of the range (zeros included so the picker can tell closed from fully booked). */
+/**
+ * Bookable sessions left per day and sessions still to come, every day of the range (zeros included so the picker can
+ * tell closed from fully booked).
+ */
 export async function getAvailableDates(
   deps: Deps,
   locationId: string,

@@ -28,24 +28,27 @@ describe('SlotFeed', () => {
     expect(lookups).toEqual([]);
   });
 
-  it('reads an unknown or freed slot once per batch, then sends holds of a known slot at once as reserved', async () => {
-    let status: SlotChange['status'] = 'available';
-    const { feed, lookups } = feedWith(() => [{ slotId: A, locationId: LOC, date: '2026-12-05', status }]);
-    const got: SlotChange[] = [];
-    const other: SlotChange[] = [];
-    feed.subscribe(LOC, { send: (c) => got.push(c), end: () => {} });
-    feed.subscribe('loc-2', { send: (c) => other.push(c), end: () => {} });
-    feed.changed([A]);
-    feed.changed([A]);
-    await wait();
-    expect(lookups).toEqual([[A]]);
-    expect(got).toEqual([{ slotId: A, date: '2026-12-05', status: 'available' }]);
-    status = 'reserved';
-    feed.taken([A]);
-    expect(got.at(-1)).toEqual({ slotId: A, date: '2026-12-05', status: 'reserved' });
-    expect(lookups).toHaveLength(1);
-    expect(other).toEqual([]);
-  });
+  it(
+    'reads an unknown or freed slot once per batch, then sends holds of a known slot at once as ' + 'reserved',
+    async () => {
+      let status: SlotChange['status'] = 'available';
+      const { feed, lookups } = feedWith(() => [{ slotId: A, locationId: LOC, date: '2026-12-05', status }]);
+      const got: SlotChange[] = [];
+      const other: SlotChange[] = [];
+      feed.subscribe(LOC, { send: (c) => got.push(c), end: () => {} });
+      feed.subscribe('loc-2', { send: (c) => other.push(c), end: () => {} });
+      feed.changed([A]);
+      feed.changed([A]);
+      await wait();
+      expect(lookups).toEqual([[A]]);
+      expect(got).toEqual([{ slotId: A, date: '2026-12-05', status: 'available' }]);
+      status = 'reserved';
+      feed.taken([A]);
+      expect(got.at(-1)).toEqual({ slotId: A, date: '2026-12-05', status: 'reserved' });
+      expect(lookups).toHaveLength(1);
+      expect(other).toEqual([]);
+    },
+  );
 
   it('never sends a hold before a free still being read: the hold waits for the next read', async () => {
     let status: SlotChange['status'] = 'available';

@@ -79,21 +79,26 @@ describe('booking calendar file', () => {
     expect(vevent.getAllSubcomponents('valarm')).toHaveLength(0);
   });
 
-  it('a bare CR or a control character in any text never ends or breaks a content line (issue 36, probe item 11)', () => {
-    const ics = bookingIcs(
-      details('2026-12-05T23:40:00Z', { locationName: 'Kringle\rSydney\u0007 Plaza\r\nLevel 3' }),
-      'Kringle',
-      new Date(),
-    );
-    // Every CR is part of a CRLF line end; no BEL survives.
-    const rest = ics.replace(/\r\n/g, '');
-    expect([rest.includes('\r'), rest.includes('\u0007')]).toEqual([false, false]);
-    const { vevent } = parse(ics);
-    expect(vevent.getFirstPropertyValue('location')).toBe(
-      'Kringle\nSydney Plaza\nLevel 3, 188 Pitt Street Mall, Sydney NSW',
-    );
-    expect(vevent.getFirstPropertyValue('summary')).toBe('Santa photos at Kringle\nSydney Plaza\nLevel 3 (KR-7Q2M4X)');
-  });
+  it(
+    'a bare CR or a control character in any text never ends or breaks a content line (issue 36, probe item ' + '11)',
+    () => {
+      const ics = bookingIcs(
+        details('2026-12-05T23:40:00Z', { locationName: 'Kringle\rSydney\u0007 Plaza\r\nLevel 3' }),
+        'Kringle',
+        new Date(),
+      );
+      // Every CR is part of a CRLF line end; no BEL survives.
+      const rest = ics.replace(/\r\n/g, '');
+      expect([rest.includes('\r'), rest.includes('\u0007')]).toEqual([false, false]);
+      const { vevent } = parse(ics);
+      expect(vevent.getFirstPropertyValue('location')).toBe(
+        'Kringle\nSydney Plaza\nLevel 3, 188 Pitt Street Mall, Sydney NSW',
+      );
+      expect(vevent.getFirstPropertyValue('summary')).toBe(
+        'Santa photos at Kringle\nSydney Plaza\nLevel 3 (KR-7Q2M4X)',
+      );
+    },
+  );
 
   it('folds long lines at 75 octets without splitting a UTF-8 character, and a parser unfolds them', () => {
     const name = 'Kringle Hội An Nguyễn Plaza 王府井 — the very long name of a shopping centre, level 3';

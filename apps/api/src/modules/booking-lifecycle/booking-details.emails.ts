@@ -5,7 +5,9 @@ import { checkInQrPng } from '../check-in/check-in-qr';
 import type { EmailImage } from '../mail/mail-layout';
 import type { BookingDetails } from './booking-rows.repository';
 
-/** Issue 18's additions to the confirmation and reschedule mails, kept apart so the templates change by one line each. */
+/**
+ * Issue 18's additions to the confirmation and reschedule mails, kept apart so the templates change by one line each.
+ */
 
 const CHECK_IN_CID = 'check-in-qr@kringle';
 
@@ -17,7 +19,8 @@ export function whoIsComingLines(d: BookingDetails): string[] {
     : ["Who's coming: not told yet. Please add it in My Bookings so Santa can greet everyone by name."];
   if (details?.accessNeeds.length) lines.push(`Access needs: ${accessSummary(details)}.`);
   lines.push(
-    `Check-in code: ${d.checkInCode}. Show the QR code below at the set, or tell Santa's team your reference ${d.booking.reference}.`,
+    `Check-in code: ${d.checkInCode}. Show the QR code below at the set, or tell Santa's team your reference ` +
+      `${d.booking.reference}.`,
   );
   return lines;
 }

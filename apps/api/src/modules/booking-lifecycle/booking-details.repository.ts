@@ -9,7 +9,8 @@ export async function saveDetails(
 ): Promise<boolean> {
   const now = args.now.toISOString();
   const result = await db.execute(sql`
-    update bookings b set details = ${JSON.stringify(args.details)}::jsonb, details_updated_at = ${now}::timestamptz, details_deleted_at = null, updated_at = ${now}::timestamptz
+    update bookings b set details = ${JSON.stringify(args.details)}::jsonb, details_updated_at = ${now}::timestamptz,
+    details_deleted_at = null, updated_at = ${now}::timestamptz
     from slots s
     where b.id = ${args.bookingId}::uuid and b.user_id = ${args.userId}::uuid and s.id = b.slot_id
       and b.status <> 'cancelled' and s.start_at > ${now}::timestamptz`);

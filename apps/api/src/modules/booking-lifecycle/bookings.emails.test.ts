@@ -57,27 +57,30 @@ describe('booking e-mails', () => {
     expect(mail.text).toContain('move this booking once');
   });
 
-  it('booked inside the cut-offs: no deadline already past, but what no longer applies, as the Policy step said', () => {
-    // Sat 12 Dec, 10:40 am AEDT is 30 hours away: inside the refund cut-off, outside the reschedule one.
-    const late = bookingConfirmedMail(details, 'Kringle', appUrl, new Date(startAt.getTime() - 30 * 3_600_000), {
-      rescheduleCutoffHours: 24,
-      rescheduleLimit: 2,
-      refundCutoffHours: 48,
-    });
-    expect(late.text).toContain('Free reschedule until: Fri 11 Dec, 10:40 am AEDT');
-    expect(late.text).toContain('Refund if cancelled: None');
-    expect(late.text).not.toContain('Full refund until');
-    expect(late.text).toContain('a cancellation is not refunded: the session is less than 48 hours away.');
-    const last = bookingConfirmedMail(details, 'Kringle', appUrl, new Date(startAt.getTime() - 5 * 3_600_000), {
-      rescheduleCutoffHours: 24,
-      rescheduleLimit: 2,
-      refundCutoffHours: 48,
-    });
-    expect(last.text).toContain('Reschedule: No longer possible');
-    expect(last.text).toContain(
-      "This session is less than 24 hours away, so it can't be moved, and a cancellation is not refunded.",
-    );
-  });
+  it(
+    'booked inside the cut-offs: no deadline already past, but what no longer applies, as the Policy step ' + 'said',
+    () => {
+      // Sat 12 Dec, 10:40 am AEDT is 30 hours away: inside the refund cut-off, outside the reschedule one.
+      const late = bookingConfirmedMail(details, 'Kringle', appUrl, new Date(startAt.getTime() - 30 * 3_600_000), {
+        rescheduleCutoffHours: 24,
+        rescheduleLimit: 2,
+        refundCutoffHours: 48,
+      });
+      expect(late.text).toContain('Free reschedule until: Fri 11 Dec, 10:40 am AEDT');
+      expect(late.text).toContain('Refund if cancelled: None');
+      expect(late.text).not.toContain('Full refund until');
+      expect(late.text).toContain('a cancellation is not refunded: the session is less than 48 hours away.');
+      const last = bookingConfirmedMail(details, 'Kringle', appUrl, new Date(startAt.getTime() - 5 * 3_600_000), {
+        rescheduleCutoffHours: 24,
+        rescheduleLimit: 2,
+        refundCutoffHours: 48,
+      });
+      expect(last.text).toContain('Reschedule: No longer possible');
+      expect(last.text).toContain(
+        "This session is less than 24 hours away, so it can't be moved, and a cancellation is not refunded.",
+      );
+    },
+  );
 
   it('makes the refund receipt the cancellation’s main button when money goes back', () => {
     const refunded = bookingCancelledMail(details, 'Kringle', appUrl, 3995);

@@ -29,8 +29,12 @@ function policyLines(d: BookingDetails, now: Date, policy: PolicyRules) {
     'cancel for a full refund until the refund date above; after that a cancellation is not refunded.';
   const tooCloseToRefund = `the session is less than ${hours(policy.refundCutoffHours)} away.`;
   const outro = canMove
-    ? `You can move this booking ${moves} for free until the reschedule date above, and ${canRefund ? refundTerms : `a cancellation is not refunded: ${tooCloseToRefund}`}`
-    : `This session is less than ${hours(policy.rescheduleCutoffHours)} away, so it can't be moved${canRefund ? `, but you can ${refundTerms}` : ', and a cancellation is not refunded.'}`;
+    ? `You can move this booking ` +
+      `${moves} for free until the reschedule date above, and ` +
+      `${canRefund ? refundTerms : `a cancellation is not refunded: ${tooCloseToRefund}`}`
+    : `This session is less than ` +
+      `${hours(policy.rescheduleCutoffHours)} away, so it can't be ` +
+      `moved${canRefund ? `, but you can ${refundTerms}` : ', and a cancellation is not refunded.'}`;
   return {
     details: [
       canMove
@@ -101,7 +105,8 @@ export function paymentFailedMail(
       title: reason === 'three_d_secure' ? '3-D Secure check failed' : 'Your payment did not go through',
       intro: [
         hi(d),
-        `${what} for ${d.slotTypeName} on ${when(d)} did not go through before the hold ended, so the session has been released. Nothing was charged.`,
+        `${what} for ${d.slotTypeName} on ${when(d)} did not go through before the hold ended, so the session has ` +
+          `been released. Nothing was charged.`,
       ],
       details: bookingSummary(d),
       action: { label: 'Book again', url: `${appUrl}/create-booking` },
@@ -120,8 +125,10 @@ export function slotLostRefundMail(d: BookingDetails, brandName: string, appUrl:
       title: 'Sorry, that session was taken',
       intro: [
         hi(d),
-        `Your payment for ${d.slotTypeName} on ${when(d)} arrived after your hold had ended, and another family had booked the session in the meantime.`,
-        `We have refunded the full ${formatAud(d.booking.amountCents)} to your card. It can take 5 to 10 business days to appear.`,
+        `Your payment for ${d.slotTypeName} on ${when(d)} arrived after your hold had ended, and another family had ` +
+          `booked the session in the meantime.`,
+        `We have refunded the full ` +
+          `${formatAud(d.booking.amountCents)} to your card. It can take 5 to 10 business days to appear.`,
       ],
       details: bookingSummary(d),
       action: { label: 'Choose another session', url: `${appUrl}/create-booking` },
@@ -140,7 +147,9 @@ export function holdLapsedMail(d: BookingDetails, brandName: string, appUrl: str
       title: 'Your hold has ended',
       intro: [
         hi(d),
-        `We did not receive payment for ${d.slotTypeName} on ${when(d)} before the hold ended, so the session has been released. Nothing was charged.`,
+        `We did not receive payment for ` +
+          `${d.slotTypeName} on ${when(d)} before the hold ended, so the session has been released. Nothing was ` +
+          `charged.`,
       ],
       details: bookingSummary(d),
       action: { label: 'Book again', url: `${appUrl}/create-booking` },
@@ -252,7 +261,8 @@ export function partRefundMail(
       title: 'We are refunding part of your booking',
       intro: [
         hi(d),
-        `We are refunding ${formatAud(refundCents)} of your booking ${d.booking.reference} to your card. It can take 5 to 10 business days to appear.`,
+        `We are refunding ${formatAud(refundCents)} of your booking ${d.booking.reference} to your card. It can take ` +
+          `5 to 10 business days to appear.`,
         'Your booking itself has not changed.',
         teamLine(brandName),
       ],

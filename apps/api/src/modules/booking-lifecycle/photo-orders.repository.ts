@@ -18,7 +18,8 @@ export async function lockOpenGalleryWith(tx: Tx, bookingId: string, photoIds: s
     for update`);
   if (!gallery.rows.length) return false;
   const found = await tx.execute(sql`
-    select count(*)::int as n from photos where booking_id = ${bookingId}::uuid and id = any(${`{${photoIds.join(',')}}`}::uuid[])`);
+    select count(*)::int as n from photos where booking_id = ${bookingId}::uuid and id =
+    any(${`{${photoIds.join(',')}}`}::uuid[])`);
   return Number(found.rows[0]!.n) === photoIds.length;
 }
 

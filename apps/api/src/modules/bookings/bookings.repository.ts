@@ -33,7 +33,8 @@ export async function listBookingViews(
   const upcoming = args.tab === 'upcoming';
   const tab: SQL = upcoming
     ? sql`${slots.startAt} > ${now}::timestamptz and ${bookings.status} <> 'cancelled'`
-    : sql`((${slots.startAt} <= ${now}::timestamptz and (${bookings.status} <> 'cancelled' or ${paid})) or (${bookings.status} = 'cancelled' and ${paid}))`;
+    : sql`((${slots.startAt} <= ${now}::timestamptz and (${bookings.status} <> 'cancelled' or ${paid})) or
+    (${bookings.status} = 'cancelled' and ${paid}))`;
   const after = args.cursor
     ? upcoming
       ? sql`(${slots.startAt}, ${bookings.id}) > (${args.cursor.startAt}::timestamptz, ${args.cursor.id}::uuid)`

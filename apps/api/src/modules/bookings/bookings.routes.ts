@@ -73,8 +73,13 @@ export async function bookingsRoutes(app: FastifyInstance) {
       schema: {
         tags,
         summary:
-          "Who's coming: children (first name, age), adults, pets (pet nights only), access needs and notes; until the session starts",
-        description: `At least one child or adult and at most MAX_PEOPLE_PER_PHOTO (default 8) together. Unpaid bookings take them too (the web app sends them before Payment). Any accessNeeds or accessNote need consent: true (health information), else 400 CONSENT_REQUIRED; the consent is recorded with its wording version. 409 DETAILS_LOCKED once the session has started or the booking is cancelled.`,
+          "Who's coming: children (first name, age), adults, pets (pet nights only), access needs and notes; until " +
+          'the session starts',
+        description:
+          `At least one child or adult and at most MAX_PEOPLE_PER_PHOTO (default 8) together. Unpaid ` +
+          `bookings take them too (the web app sends them before Payment). Any accessNeeds or accessNote need ` +
+          `consent: true (health information), else 400 CONSENT_REQUIRED; the consent is recorded with its wording ` +
+          `version. 409 DETAILS_LOCKED once the session has started or the booking is cancelled.`,
         params: bookingParamsSchema,
         body: bookingDetailsBodySchema,
         response: { 200: bookingSchema, 400: errorBodySchema, 404: errorBodySchema, 409: errorBodySchema },

@@ -23,7 +23,8 @@ export async function listSlotTypes(db: DbOrTx, locationIds: string[], now: Date
     .where(
       and(
         inArray(slotTypes.locationId, locationIds),
-        sql`exists (select 1 from slots s where s.slot_type_id = ${slotTypes.id} and s.kind = 'session' and s.start_at > ${now.toISOString()}::timestamptz)`,
+        sql`exists (select 1 from slots s where s.slot_type_id =
+${slotTypes.id} and s.kind = 'session' and s.start_at > ${now.toISOString()}::timestamptz)`,
       ),
     )
     .orderBy(asc(slotTypes.sortOrder));

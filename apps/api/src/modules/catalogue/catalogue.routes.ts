@@ -30,7 +30,8 @@ export async function catalogueRoutes(app: FastifyInstance) {
         tags: ['catalogue'],
         summary: 'What a visitor can book: locations, dates, session types and all-in from prices',
         description:
-          'Public, no app check. Cache-Control: public, max-age=60, with an ETag; If-None-Match with it answers 304. Built once per season version (and again when a session type runs out of sessions).',
+          'Public, no app check. Cache-Control: public, max-age=60, with an ETag; If-None-Match with it answers 304. ' +
+          'Built once per season version (and again when a session type runs out of sessions).',
         response: {
           200: publicCatalogueSchema,
           304: z.null().describe('Not modified: the copy named by If-None-Match is current'),

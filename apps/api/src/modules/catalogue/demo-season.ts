@@ -56,7 +56,8 @@ export function demoSeason(today: Date = new Date(), options: { days?: number } 
         slug: 'sensory',
         name: 'Sensory-friendly Santa',
         description:
-          'Before the centre opens: dimmed lights, no music, no queue and a patient Santa. For children with autism, sensory ' +
+          'Before the centre opens: dimmed lights, no music, no queue and a patient Santa. For children with autism, ' +
+          'sensory ' +
           'processing differences or anyone who finds crowds hard. 20 minutes, so nobody is rushed.',
         durationMinutes: 20,
       },

@@ -30,7 +30,8 @@ export async function bookableTypes(db: DbOrTx, now: Date): Promise<PublicTypeRo
     cross join lateral (select max(s.start_at) as last_start from slots s
       where s.slot_type_id = st.id and s.kind = 'session' and s.start_at > ${now.toISOString()}::timestamptz) ahead
     cross join lateral (select min(p.price_cents)::int as cents from packages p
-      where p.active and (p.slot_type_slugs is null or jsonb_typeof(p.slot_type_slugs) = 'null' or p.slot_type_slugs ? st.slug)) price
+      where p.active and (p.slot_type_slugs is null or jsonb_typeof(p.slot_type_slugs) = 'null' or p.slot_type_slugs ?
+      st.slug)) price
     where ahead.last_start is not null and price.cents is not null
     order by st.sort_order, st.name`);
   return rows.map((r) => ({

@@ -4,7 +4,8 @@ import { demoSeason } from './demo-season';
 import { diffSeasonFiles } from './season-file-diff';
 
 const NOW = new Date('2026-12-01T00:00:00Z');
-// Through JSON, as a file is: the demo shares one sessions list between its locations, which structuredClone would keep shared.
+// Through JSON, as a file is: the demo shares one sessions list between its locations, which structuredClone would keep
+// shared.
 const file = (): ReturnType<typeof demoSeason> => JSON.parse(JSON.stringify(demoSeason(NOW, { days: 14 })));
 const parsed = (f: ReturnType<typeof file>) => seasonSchema.parse(f);
 

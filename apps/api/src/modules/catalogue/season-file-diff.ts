@@ -4,7 +4,9 @@ import type { SeasonChange, SeasonChangeValue } from '@kringle/contracts/season-
 type Item = SeasonChange['item'];
 type Row = Record<string, unknown> & { slug: string; name: string };
 
-/** One value of the file as the preview shows it: lists as one line, opening hours as "standard mon tue 10:00-17:30". */
+/**
+ * One value of the file as the preview shows it: lists as one line, opening hours as "standard mon tue 10:00-17:30".
+ */
 function valueOf(field: string, v: unknown): SeasonChangeValue | null {
   if (v === undefined || v === null) return null;
   if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') return v;

@@ -56,7 +56,10 @@ export async function upsertSlotType(
   return row!.id;
 }
 
-/** Packages and add-ons are upserted by slug; ones no longer in the file are retired, not deleted (orders refer to them). */
+/**
+ * Packages and add-ons are upserted by slug; ones no longer in the file are retired, not deleted (orders refer to
+ * them).
+ */
 export async function syncProducts(tx: Tx, season: Season): Promise<void> {
   for (const [i, p] of season.packages.entries()) {
     const values = {
@@ -130,7 +133,8 @@ export async function futureSlotsOf(tx: DbOrTx, locationSlugs: string[], now: Da
   const at = now.toISOString();
   const result = await tx.execute(sql`
     select s.id, l.slug as location, t.slug as slot_type, s.kind, s.start_at, s.end_at, b.id as booking_id, b.reference,
-      exists (select 1 from reservations r where r.slot_id = s.id and r.status = 'active' and r.expires_at > ${at}::timestamptz) as held
+      exists (select 1 from reservations r where r.slot_id = s.id and r.status = 'active' and r.expires_at >
+      ${at}::timestamptz) as held
     from slots s
     join locations l on l.id = s.location_id
     join slot_types t on t.id = s.slot_type_id

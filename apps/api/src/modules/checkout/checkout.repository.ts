@@ -18,7 +18,10 @@ export async function slotOf(db: DbOrTx, slotId: string) {
   return row!;
 }
 
-/** The customer's booking with its newest own order (not a photo order) and its hold; undefined for someone else's booking. */
+/**
+ * The customer's booking with its newest own order (not a photo order) and its hold; undefined for someone else's
+ * booking.
+ */
 export async function findBookingCheckout(db: DbOrTx, bookingId: string, userId: string) {
   const [booking] = await db
     .select()

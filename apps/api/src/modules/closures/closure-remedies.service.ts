@@ -107,7 +107,10 @@ export async function remedyOne(deps: Deps, tx: Tx, row: ClosureBookingRow, clos
   return { refund, changed: [booking.slotId] };
 }
 
-/** Holds the nearest free session of the same type for the family (another location only if none); null when none is left. */
+/**
+ * Holds the nearest free session of the same type for the family (another location only if none); null when none is
+ * left.
+ */
 async function offerMove(
   deps: Deps,
   ctx: Ctx,

@@ -9,7 +9,10 @@ const LABELS: Record<string, string> = {
   failed: 'Failed',
 };
 
-/** A closure's outcome per booking, for the manager's records (cells through csvCell: references are safe, details may carry names). */
+/**
+ * A closure's outcome per booking, for the manager's records (cells through csvCell: references are safe, details may
+ * carry names).
+ */
 export function closureCsv(closure: Closure): string {
   const lines = closure.outcomes.map((o) =>
     [o.bookingId, o.reference, o.outcome ? LABELS[o.outcome]! : 'Not handled yet', o.detail].map(csvCell).join(','),

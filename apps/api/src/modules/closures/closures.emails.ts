@@ -14,7 +14,8 @@ export interface ClosureWords {
 
 const sorry = (d: BookingDetails, w: ClosureWords) => [
   greeting(d.firstName),
-  `We are very sorry: we have had to close the ${d.slotTypeName} session on ${formatSessionTime(d.startAt, d.timezone)} at ${d.locationName} (${w.reason}).`,
+  `We are very sorry: we have had to close the ` +
+    `${d.slotTypeName} session on ${formatSessionTime(d.startAt, d.timezone)} at ${d.locationName} (${w.reason}).`,
   ...(w.message.trim() ? [w.message.trim()] : []),
 ];
 
@@ -37,7 +38,8 @@ export function closureRefundMail(
 ): OutgoingMail {
   const money =
     refundCents > 0
-      ? `Your booking ${d.booking.reference} is cancelled and we are refunding ${allOf(d, refundCents)}, to your card. It can take 5 to 10 business days to appear.`
+      ? `Your booking ${d.booking.reference} is cancelled and we are refunding ` +
+        `${allOf(d, refundCents)}, to your card. It can take 5 to 10 business days to appear.`
       : `Your booking ${d.booking.reference} is cancelled. Nothing is left to refund.`;
   return {
     to: d.email,
@@ -81,10 +83,12 @@ export function closureOfferMail(
       title: 'We are holding another session for you',
       intro: [
         ...sorry(d, w),
-        `We are holding the ${d.slotTypeName} session on ${session} at ${o.locationName} for you until ${until}. One tap moves your booking there; nothing else changes.`,
+        `We are holding the ${d.slotTypeName} session on ${session} at ${o.locationName} for you until ${until}. One tap moves ` +
+          `your booking there; nothing else changes.`,
         ...(o.refundCents > 0
           ? [
-              `Would you rather have your money back? Choose the refund instead and we refund ${allOf(d, o.refundCents)}.`,
+              `Would you rather have your money back? Choose the refund instead and we refund ` +
+                `${allOf(d, o.refundCents)}.`,
             ]
           : []),
       ],

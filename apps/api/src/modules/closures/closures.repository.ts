@@ -38,7 +38,8 @@ export async function locationOf(
 /** The instants of the range, read in the location's own time zone. */
 export async function instantsOf(db: DbOrTx, range: Range): Promise<{ fromAt: Date; toAt: Date }> {
   const { rows } = await db.execute(sql`
-    select (${range.from}::timestamp at time zone l.timezone) as from_at, (${range.to}::timestamp at time zone l.timezone) as to_at
+    select (${range.from}::timestamp at time zone l.timezone) as from_at, (${range.to}::timestamp at time zone
+    l.timezone) as to_at
     from locations l where l.id = ${range.locationId}::uuid`);
   return { fromAt: new Date(rows[0]!.from_at as string), toAt: new Date(rows[0]!.to_at as string) };
 }
@@ -52,7 +53,8 @@ export async function sessionsIn(
   slotTypeId: string | null,
 ): Promise<ClosedSession[]> {
   const { rows } = await db.execute(sql`
-    select s.id, s.slot_type_id, st.name, s.start_at, s.end_at, s.blocked, to_char(s.start_at at time zone l.timezone, 'YYYY-MM-DD') as date
+    select s.id, s.slot_type_id, st.name, s.start_at, s.end_at, s.blocked, to_char(s.start_at at time zone l.timezone,
+    'YYYY-MM-DD') as date
     from slots s join slot_types st on st.id = s.slot_type_id join locations l on l.id = s.location_id
     where s.location_id = ${locationId}::uuid and s.kind = 'session'
       and s.start_at >= ${fromAt.toISOString()}::timestamptz and s.start_at < ${toAt.toISOString()}::timestamptz
@@ -128,14 +130,16 @@ export async function freeSessionsNear(
 ): Promise<FreeSession[]> {
   if (args.slotTypeIds.length === 0) return [];
   const { rows } = await db.execute(sql`
-    select s.id, s.location_id, l.name as location_name, l.timezone, s.slot_type_id, st.name as type_name, s.start_at, s.end_at
+    select s.id, s.location_id, l.name as location_name, l.timezone, s.slot_type_id, st.name as type_name, s.start_at,
+    s.end_at
     from slots s join slot_types st on st.id = s.slot_type_id join locations l on l.id = s.location_id
     where st.slug in (select slug from slot_types where id in (${sql.join(
       args.slotTypeIds.map((id) => sql`${id}::uuid`),
       sql`, `,
     )}))
       and ${sql.raw(holdableSession('s', instant(args.now), instant(args.leadCutoff)))}
-    order by (s.location_id <> ${args.locationId}::uuid), abs(extract(epoch from s.start_at - ${args.near.toISOString()}::timestamptz)), s.start_at
+    order by (s.location_id <> ${args.locationId}::uuid), abs(extract(epoch from s.start_at -
+    ${args.near.toISOString()}::timestamptz)), s.start_at
     limit ${args.limit} ${args.lock ? sql`for update of s skip locked` : sql``}`);
   return rows.map((r) => ({
     slotId: r.id as string,
@@ -185,8 +189,10 @@ export async function outcomesOf(
   closureId: string,
 ): Promise<(ClosureBookingRow & { reference: string })[]> {
   const { rows } = await db.execute(sql`
-    select cb.id, cb.booking_id, b.reference, cb.outcome, cb.detail, cb.offer_slot_id, cb.offer_expires_at, cb.handled_at
-    from closure_bookings cb join bookings b on b.id = cb.booking_id where cb.closure_id = ${closureId}::uuid order by cb.seq`);
+    select cb.id, cb.booking_id, b.reference, cb.outcome, cb.detail, cb.offer_slot_id, cb.offer_expires_at,
+    cb.handled_at
+    from closure_bookings cb join bookings b on b.id = cb.booking_id where cb.closure_id = ${closureId}::uuid order by
+    cb.seq`);
   return rows.map((r) => ({
     id: r.id as string,
     closureId,
@@ -303,7 +309,8 @@ export async function waitingFor(tx: Tx, locationId: string, slotIds: string[]):
       )})
     )
     select w.id, u.email, u.first_name, st.name, to_char(w.date, 'YYYY-MM-DD') as date,
-      not exists (select 1 from slots o where o.location_id = w.location_id and o.slot_type_id = w.slot_type_id and o.kind = 'session'
+      not exists (select 1 from slots o where o.location_id = w.location_id and o.slot_type_id = w.slot_type_id and
+      o.kind = 'session'
         and not o.blocked and (o.start_at at time zone d.timezone)::date = w.date) as day_gone
     from waitlist_entries w join days d on d.slot_type_id = w.slot_type_id and d.date = w.date
       join users u on u.id = w.user_id join slot_types st on st.id = w.slot_type_id

@@ -55,7 +55,9 @@ export async function closuresRoutes(app: FastifyInstance) {
         tags,
         summary: 'Close sessions: they stop selling at once, each booking is remedied by a background job',
         description:
-          "`confirm` must be the location's name (else 400 CLOSURE_NOT_CONFIRMED, nothing changed). 202 with the closure's id; follow it with GET /staff/closures/{id}. The same Idempotency-Key with a different body: 422 IDEMPOTENCY_MISMATCH, nothing changed.",
+          "`confirm` must be the location's name (else 400 CLOSURE_NOT_CONFIRMED, nothing changed). 202 with the " +
+          "closure's id; follow it with GET /staff/closures/{id}. The same Idempotency-Key with a different body: " +
+          '422 IDEMPOTENCY_MISMATCH, nothing changed.',
         headers: idempotencyHeaders,
         body: closureBodySchema,
         response: { 202: closureCreatedSchema, 400: errorBodySchema, 404: errorBodySchema, 422: errorBodySchema },

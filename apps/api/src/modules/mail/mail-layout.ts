@@ -94,14 +94,18 @@ function button(label: string, url: string): string {
 function detailsTable(details: { label: string; value: string }[]): string {
   const rows = details
     .map(
-      (
-        d,
-      ) => `<tr><td style="padding:6px 16px 6px 0;font:14px/1.4 ${FONT};color:${COLOURS.muted};vertical-align:top;white-space:nowrap;">${escapeHtml(d.label)}</td>
+      (d) =>
+        `<tr><td style="padding:6px 16px 6px 0;font:14px/1.4 ` +
+        `${FONT};color:${COLOURS.muted};vertical-align:top;white-space:nowrap;">${escapeHtml(d.label)}</td>
 <td style="padding:6px 0;font:600 15px/1.4 ${FONT};color:${COLOURS.ink};">${escapeHtml(d.value)}</td></tr>`,
     )
     .join('');
-  return `<table role="presentation" cellspacing="0" cellpadding="0" border="0" width="100%" style="margin:4px 0 24px;background:${COLOURS.cream};border:1px solid ${COLOURS.line};border-left:4px solid ${COLOURS.red};border-radius:10px;"><tr><td style="padding:12px 16px;">
-<table role="presentation" cellspacing="0" cellpadding="0" border="0" width="100%">${rows}</table></td></tr></table>`;
+  return (
+    `<table role="presentation" cellspacing="0" cellpadding="0" border="0" width="100%" style="margin:4px 0 ` +
+    `24px;background:${COLOURS.cream};border:1px solid ${COLOURS.line};border-left:4px solid ` +
+    `${COLOURS.red};border-radius:10px;"><tr><td style="padding:12px 16px;">
+<table role="presentation" cellspacing="0" cellpadding="0" border="0" width="100%">${rows}</table></td></tr></table>`
+  );
 }
 
 /**
@@ -113,16 +117,21 @@ export const mailLogoUrl = (origin: string) => `${new URL(origin).origin}/logo.p
 
 function brandMark(brand: string, logoUrl: string | undefined): string {
   const logo = logoUrl
-    ? `<img src="${escapeHtml(safeUrl(logoUrl))}" width="40" height="40" alt="" style="display:inline-block;vertical-align:middle;margin-right:10px;border:0;">`
+    ? `<img src="${escapeHtml(safeUrl(logoUrl))}" width="40" height="40" alt="" ` +
+      `style="display:inline-block;vertical-align:middle;margin-right:10px;border:0;">`
     : '';
   return `${logo}<span style="vertical-align:middle;">${brand}</span>`;
 }
 
 function picture(image: EmailImage): string {
   const caption = image.caption
-    ? `<br><span style="font:600 15px/1.6 ${FONT};color:${COLOURS.ink};letter-spacing:0.5px;">${escapeHtml(image.caption)}</span>`
+    ? `<br><span style="font:600 15px/1.6 ` +
+      `${FONT};color:${COLOURS.ink};letter-spacing:0.5px;">${escapeHtml(image.caption)}</span>`
     : '';
-  return `<p style="margin:0 0 20px;text-align:center;"><img src="${escapeHtml(image.src)}" alt="${escapeHtml(image.alt)}" width="${image.size}" height="${image.size}" style="display:inline-block;border:0;width:${image.size}px;height:${image.size}px;">${caption}</p>`;
+  return (
+    `<p style="margin:0 0 20px;text-align:center;"><img ` +
+    `src="${escapeHtml(image.src)}" alt="${escapeHtml(image.alt)}" width="${image.size}" height="${image.size}" style="display:inline-block;border:0;width:${image.size}px;height:${image.size}px;">${caption}</p>`
+  );
 }
 
 export function renderEmail(content: EmailContent): RenderedEmail {
@@ -164,7 +173,9 @@ ${action ? button(action.label, action.url) : ''}
 ${outro.map(paragraph).join('\n')}
 <p style="margin:8px 0 0;font:16px/1.55 ${FONT};color:${COLOURS.pine};">Warm wishes,<br>The ${brand} team</p>
 </td></tr>
-<tr><td style="padding:20px 4px;font:12px/1.5 ${FONT};color:${COLOURS.muted};text-align:center;">This e-mail was sent by ${brand}. Replies to this address are not read.${privacyUrl ? ` <a href="${escapeHtml(privacyUrl)}" style="color:${COLOURS.muted};">Privacy policy</a>` : ''}${unsubscribeHtml}</td></tr>
+<tr><td style="padding:20px 4px;font:12px/1.5 ${FONT};color:${COLOURS.muted};text-align:center;">This e-mail was sent by ${brand}. Replies to this address are not read.${
+    privacyUrl ? ` <a href="${escapeHtml(privacyUrl)}" style="color:${COLOURS.muted};">Privacy ` + `policy</a>` : ''
+  }${unsubscribeHtml}</td></tr>
 </table>
 </td></tr>
 </table>

@@ -76,7 +76,8 @@ export async function claimDueMail(db: Db, now: Date, leaseUntil: Date, limit: n
 
 export async function markMailSent(db: Db, id: string, now: Date): Promise<void> {
   await db.execute(
-    sql`update mail_outbox set status = 'sent', sent_at = ${now.toISOString()}::timestamptz, last_error = null where id = ${id}`,
+    sql`update mail_outbox set status = 'sent', sent_at =
+${now.toISOString()}::timestamptz, last_error = null where id = ${id}`,
   );
 }
 

@@ -86,7 +86,8 @@ async function deliverOne(deps: OutboxDeps, mail: ClaimedMail): Promise<boolean>
     const giveUp = mail.attempts >= OUTBOX_POLICY.maxAttempts;
     const retryAt = giveUp ? null : new Date(deps.clock.now().getTime() + retryDelayMs(mail.attempts));
     await markMailAttemptFailed(deps.db, mail.id, message, retryAt);
-    // The id finds the row (last_error has the full message); SMTP messages can hold addresses, so logs get only the code.
+    // The id finds the row (last_error has the full message); SMTP messages can hold addresses, so logs get only the
+    // code.
     const code = (err as { code?: unknown; responseCode?: unknown }).responseCode ?? (err as { code?: unknown }).code;
     deps.log[giveUp ? 'error' : 'warn'](
       { mailId: mail.id, attempts: mail.attempts, code },

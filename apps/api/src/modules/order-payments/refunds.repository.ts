@@ -56,10 +56,12 @@ export async function syncOrderRefunded(
     with old as (
       select o.id, o.booking_id, o.refunded_cents, o.status,
         greatest(o.refunded_cents, ${reportedByStripe}::int,
-          coalesce((select sum(r.amount_cents) from refunds r where r.order_id = o.id and r.status = 'succeeded'), 0)::int) as cents
+          coalesce((select sum(r.amount_cents) from refunds r where r.order_id = o.id and r.status = 'succeeded'),
+          0)::int) as cents
       from orders o where o.id = ${orderId}::uuid for update
     ), synced as (
-      update orders o set refunded_cents = old.cents, refunded_at = coalesce(o.refunded_at, ${now.toISOString()}::timestamptz),
+      update orders o set refunded_cents = old.cents, refunded_at = coalesce(o.refunded_at,
+      ${now.toISOString()}::timestamptz),
         status = case when old.cents >= o.amount_cents and old.cents > 0 then 'refunded' else o.status end
       from old where o.id = old.id
       returning o.status

@@ -30,7 +30,8 @@ export async function claimOrdersToReconcile(
   }>(sql`
     with due as (
       select id from orders
-      where reconcile_at <= ${now.toISOString()}::timestamptz and status in ('pending', 'failed') and payment_intent_id is not null
+      where reconcile_at <= ${now.toISOString()}::timestamptz and status in ('pending', 'failed') and
+      payment_intent_id is not null
       order by reconcile_at
       limit ${limit}
       for update skip locked
@@ -58,6 +59,7 @@ export async function setReconcileAt(db: DbOrTx, orderId: string, at: Date | nul
 /** Stops looking at an order for good, recording why (a permanent Stripe error). */
 export async function giveUpReconciling(db: DbOrTx, orderId: string, reason: string, at: Date): Promise<void> {
   await db.execute(sql`
-    update orders set reconcile_at = null, reconcile_error = ${reason}, reconcile_failed_at = ${at.toISOString()}::timestamptz
+    update orders set reconcile_at = null, reconcile_error = ${reason}, reconcile_failed_at =
+    ${at.toISOString()}::timestamptz
     where id = ${orderId}::uuid`);
 }

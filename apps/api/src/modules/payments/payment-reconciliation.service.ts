@@ -60,7 +60,8 @@ async function reconcileOrder(deps: Deps, stripe: Stripe, order: OrderToReconcil
           paymentIntentId: order.paymentIntentId,
           code: (err as { code?: unknown }).code,
         },
-        'payment reconciliation stopped for an order: Stripe has no such PaymentIntent or refuses the request (see orders.reconcile_error)',
+        'payment reconciliation stopped for an order: Stripe has no such PaymentIntent or refuses the request (see ' +
+          'orders.reconcile_error)',
       );
       return true;
     }

@@ -8,7 +8,10 @@ export async function recordEvent(tx: Tx, id: string, type: string): Promise<boo
   return (result.rowCount ?? 0) === 1;
 }
 
-/** An order and its booking by PaymentIntent id (or by order id), read without a lock: the webhook locks the booking first. */
+/**
+ * An order and its booking by PaymentIntent id (or by order id), read without a lock: the webhook locks the booking
+ * first.
+ */
 export async function orderOfIntent(
   tx: Tx,
   intentId: string | null,

@@ -21,7 +21,8 @@ export async function stripeWebhookRoutes(app: FastifyInstance) {
         tags: ['payments'],
         summary: 'Stripe webhook: payment and refund events, signed by Stripe',
         description:
-          'Called by Stripe, not by the app: the body is the event as Stripe sent it (application/json), verified byte for byte ' +
+          'Called by Stripe, not by the app: the body is the event as Stripe sent it (application/json), verified ' +
+          'byte for byte ' +
           'against the Stripe-Signature header and STRIPE_WEBHOOK_SECRET. No token and no app check.',
         // Loose: the other headers stay on the request as they came.
         headers: z.looseObject({

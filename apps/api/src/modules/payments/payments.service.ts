@@ -144,7 +144,8 @@ async function onFailed(deps: Deps, event: EventRef, intent: Stripe.PaymentInten
     if (order.kind === 'photos') return failPhotoOrder({ tx, now, log: deps.log, actor: STRIPE }, booking, order);
     // Reported after the checkout ended (lapsed or cancelled, its order already failed): old news.
     if (!canMove(stateOf(booking), 'failPayment')) return;
-    // No e-mail while the family can still pay: "Payment not completed" goes once, when the checkout lapses (unpaid-checkouts.service.ts).
+    // No e-mail while the family can still pay: "Payment not completed" goes once, when the checkout lapses
+    // (unpaid-checkouts.service.ts).
     await failPayment({ tx, now, log: deps.log, actor: STRIPE }, booking, order);
   });
 }

@@ -38,16 +38,19 @@ export async function insertTicketFrom(
   args: { locationId: string; userId: string; now: Date; position: number | null; address: string; limit: number },
 ): Promise<boolean> {
   await tx.execute(
-    sql`select pg_advisory_xact_lock(hashtext('kringle_queue_address'), hashtext(${`${args.locationId} ${args.address}`}))`,
+    sql`select pg_advisory_xact_lock(hashtext('kringle_queue_address'),
+hashtext(${`${args.locationId} ${args.address}`}))`,
   );
   const { rows } = await tx.execute(sql`
-    with mine as (select 1 from queue_tickets where location_id = ${args.locationId}::uuid and user_id = ${args.userId}::uuid),
+    with mine as (select 1 from queue_tickets where location_id = ${args.locationId}::uuid and user_id =
+    ${args.userId}::uuid),
     here as (
       select count(*)::int as n from queue_tickets
       where location_id = ${args.locationId}::uuid and join_address = ${args.address} and status <> 'closed'),
     ins as (
       insert into queue_tickets (location_id, user_id, joined_at, position, join_address)
-      select ${args.locationId}::uuid, ${args.userId}::uuid, ${args.now.toISOString()}::timestamptz, ${args.position}, ${args.address}
+      select ${args.locationId}::uuid, ${args.userId}::uuid, ${args.now.toISOString()}::timestamptz, ${args.position},
+      ${args.address}
       where not exists (select 1 from mine) and (select n from here) < ${args.limit}
       on conflict (location_id, user_id) do nothing
       returning 1)

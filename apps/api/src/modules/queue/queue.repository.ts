@@ -23,7 +23,8 @@ const date = (v: unknown) => (v == null ? null : new Date(v as string));
 
 export async function findLine(db: DbOrTx, locationId: string): Promise<LineRow | undefined> {
   const { rows } = await db.execute(sql`
-    select l.id, l.name, l.sales_open_at, l.queue_opens_minutes_before, q.seed, q.seed_hash, q.sales_open_at as line_open,
+    select l.id, l.name, l.sales_open_at, l.queue_opens_minutes_before, q.seed, q.seed_hash, q.sales_open_at as
+    line_open,
       q.drawn_at, coalesce(q.paused, false) as paused, q.closed_at, coalesce(q.free_sessions, 0)::int as free_sessions,
       coalesce(q.version, 0)::int as version, q.location_id is not null as has_line
     from locations l left join queue_lines q on q.location_id = l.id
@@ -52,7 +53,8 @@ export async function queuedLocations(
   db: DbOrTx,
 ): Promise<{ locationId: string; salesOpenAt: Date; opensMinutesBefore: number; closed: boolean }[]> {
   const { rows } = await db.execute(sql`
-    select l.id, l.sales_open_at, l.queue_opens_minutes_before, q.closed_at is not null and q.sales_open_at = l.sales_open_at as closed
+    select l.id, l.sales_open_at, l.queue_opens_minutes_before, q.closed_at is not null and q.sales_open_at =
+    l.sales_open_at as closed
     from locations l left join queue_lines q on q.location_id = l.id
     where l.queue_opens_minutes_before > 0 and l.sales_open_at is not null`);
   return rows.map((r) => ({
@@ -77,11 +79,13 @@ export async function openLine(
     with moved as (
       insert into queue_lines (location_id, sales_open_at, seed, seed_hash)
       values (${args.locationId}::uuid, ${args.salesOpenAt.toISOString()}::timestamptz, ${args.seed}, ${args.seedHash})
-      on conflict (location_id) do update set sales_open_at = excluded.sales_open_at, seed = excluded.seed, seed_hash = excluded.seed_hash,
+      on conflict (location_id) do update set sales_open_at = excluded.sales_open_at, seed = excluded.seed, seed_hash
+      = excluded.seed_hash,
         drawn_at = null, closed_at = null, paused = false, version = queue_lines.version + 1
       where queue_lines.sales_open_at <> excluded.sales_open_at
       returning (xmax <> 0) as replaced)
-    delete from queue_tickets where location_id = ${args.locationId}::uuid and exists (select 1 from moved where replaced)`);
+    delete from queue_tickets where location_id = ${args.locationId}::uuid and exists (select 1 from moved where
+    replaced)`);
 }
 
 export interface TicketRow {
@@ -139,7 +143,8 @@ function toTicket(r: Record<string, unknown>): TicketRow {
 
 export async function findTicket(db: DbOrTx, locationId: string, userId: string): Promise<TicketRow | undefined> {
   const { rows } = await db.execute(
-    sql`select ${ticketColumns} from queue_tickets t where t.location_id = ${locationId}::uuid and t.user_id = ${userId}::uuid`,
+    sql`select ${ticketColumns} from queue_tickets t where t.location_id =
+${locationId}::uuid and t.user_id = ${userId}::uuid`,
   );
   return rows[0] ? toTicket(rows[0]) : undefined;
 }
@@ -148,7 +153,8 @@ export async function findTicket(db: DbOrTx, locationId: string, userId: string)
 export async function allTickets(db: DbOrTx, locationId: string): Promise<TicketRow[]> {
   const { rows } = await db.execute(sql`
     select t.id, t.user_id, t.status, t.position, t.admitted_until,
-      (count(*) filter (where t.status = 'waiting') over (order by t.position nulls last, t.seq rows between unbounded preceding and 1 preceding))::int as ahead
+      (count(*) filter (where t.status = 'waiting') over (order by t.position nulls last, t.seq rows between unbounded
+      preceding and 1 preceding))::int as ahead
     from queue_tickets t where t.location_id = ${locationId}::uuid`);
   return rows.map((r) => ({ ...toTicket(r), ahead: (r.ahead as number | null) ?? 0 }));
 }
@@ -156,7 +162,8 @@ export async function allTickets(db: DbOrTx, locationId: string): Promise<Ticket
 /** The draw's entrants: tickets that joined before the opening instant. */
 export async function entrantIds(db: DbOrTx, locationId: string, salesOpenAt: Date): Promise<string[]> {
   const { rows } = await db.execute(sql`
-    select id from queue_tickets where location_id = ${locationId}::uuid and joined_at < ${salesOpenAt.toISOString()}::timestamptz order by id`);
+    select id from queue_tickets where location_id = ${locationId}::uuid and joined_at <
+    ${salesOpenAt.toISOString()}::timestamptz order by id`);
   return rows.map((r) => r.id as string);
 }
 
@@ -197,7 +204,8 @@ export async function writeDraw(tx: DbOrTx, locationId: string, drawn: string[])
 export async function placeLateArrivals(tx: DbOrTx, locationId: string): Promise<number> {
   const { rows } = await tx.execute(sql`
     with base as (select coalesce(max(position), 0) as b from queue_tickets where location_id = ${locationId}::uuid),
-    late as (select id, row_number() over (order by seq) as n from queue_tickets where location_id = ${locationId}::uuid and position is null)
+    late as (select id, row_number() over (order by seq) as n from queue_tickets where location_id =
+    ${locationId}::uuid and position is null)
     update queue_tickets t set position = (select b from base) + late.n from late where t.id = late.id
     returning t.id`);
   return rows.length;
@@ -225,7 +233,8 @@ export async function lineCounts(
   const n = now.toISOString();
   const { rows } = await db.execute(sql`
     select count(*) filter (where t.status = 'waiting')::int as waiting,
-      count(*) filter (where t.status = 'admitted' and t.admitted_until > ${n}::timestamptz and not ${holding(now)})::int as admitted_not_holding,
+      count(*) filter (where t.status = 'admitted' and t.admitted_until > ${n}::timestamptz and not
+      ${holding(now)})::int as admitted_not_holding,
       count(*) filter (where t.status = 'admitted' and ${holding(now)})::int as holding,
       count(*) filter (where t.admitted_at > ${n}::timestamptz - interval '5 minutes')::int as admitted_recently
     from queue_tickets t where t.location_id = ${locationId}::uuid`);
@@ -242,7 +251,8 @@ export async function lineCounts(
 export async function closeLapsedAdmissions(tx: DbOrTx, locationId: string, now: Date): Promise<number> {
   const { rows } = await tx.execute(sql`
     update queue_tickets t set status = 'closed'
-    where t.location_id = ${locationId}::uuid and t.status = 'admitted' and t.admitted_until <= ${now.toISOString()}::timestamptz
+    where t.location_id = ${locationId}::uuid and t.status = 'admitted' and t.admitted_until <=
+    ${now.toISOString()}::timestamptz
       and not ${holding(now)}
     returning t.id`);
   return rows.length;
@@ -254,8 +264,10 @@ export async function admitNext(
 ): Promise<number> {
   if (args.count <= 0) return 0;
   const { rows } = await tx.execute(sql`
-    update queue_tickets t set status = 'admitted', admitted_at = ${args.now.toISOString()}::timestamptz, admitted_until = ${args.until.toISOString()}::timestamptz
-    where t.id in (select id from queue_tickets where location_id = ${args.locationId}::uuid and status = 'waiting' and position is not null
+    update queue_tickets t set status = 'admitted', admitted_at = ${args.now.toISOString()}::timestamptz,
+    admitted_until = ${args.until.toISOString()}::timestamptz
+    where t.id in (select id from queue_tickets where location_id = ${args.locationId}::uuid and status = 'waiting'
+    and position is not null
       order by position limit ${args.count})
     returning t.id`);
   return rows.length;
@@ -269,8 +281,10 @@ export async function updateLineState(
   await tx.execute(sql`
     update queue_lines set free_sessions = ${change.freeSessions},
       version = version + ${change.bump ? 1 : 0},
-      closed_at = case when ${change.close} then coalesce(closed_at, ${change.now.toISOString()}::timestamptz) else closed_at end
-    where location_id = ${locationId}::uuid and (free_sessions <> ${change.freeSessions} or ${change.bump} or (${change.close} and closed_at is null))`);
+      closed_at = case when ${change.close} then coalesce(closed_at, ${change.now.toISOString()}::timestamptz) else
+      closed_at end
+    where location_id = ${locationId}::uuid and (free_sessions <> ${change.freeSessions} or ${change.bump} or
+    (${change.close} and closed_at is null))`);
 }
 
 /** Pauses or resumes admissions; whether the line was paused before (null: no line), for the audit entry. */
@@ -281,7 +295,8 @@ export async function setPaused(
 ): Promise<{ wasPaused: boolean } | null> {
   const { rows } = await db.execute(sql`
     update queue_lines q set paused = ${paused}, version = q.version + 1
-    from (select location_id, coalesce(paused, false) as paused from queue_lines where location_id = ${locationId}::uuid for update) old
+    from (select location_id, coalesce(paused, false) as paused from queue_lines where location_id =
+    ${locationId}::uuid for update) old
     where q.location_id = old.location_id returning old.paused as was_paused`);
   return rows[0] ? { wasPaused: rows[0].was_paused as boolean } : null;
 }
@@ -301,6 +316,7 @@ export async function slotLocation(db: DbOrTx, slotId: string): Promise<string |
 export async function soldSince(db: DbOrTx, locationId: string, since: Date): Promise<number> {
   const { rows } = await db.execute(sql`
     select count(*)::int as n from bookings b join slots s on s.id = b.slot_id
-    where s.location_id = ${locationId}::uuid and b.status = 'completed' and b.created_at >= ${since.toISOString()}::timestamptz`);
+    where s.location_id = ${locationId}::uuid and b.status = 'completed' and b.created_at >=
+    ${since.toISOString()}::timestamptz`);
   return rows[0]!.n as number;
 }

@@ -46,8 +46,10 @@ export async function queueRoutes(app: FastifyInstance) {
         tags,
         summary: 'Join the waiting room of a location whose sales open at a set time',
         description:
-          'One place per account and location: again (another tab, device or process) → the same ticket. 404 when the location has no line or it is not open yet. ' +
-          'At most QUEUE_TICKETS_PER_ADDRESS (20) waiting or admitted tickets in one line from one address (an IPv6 client by its /64): the next is 429 RATE_LIMITED with Retry-After.',
+          'One place per account and location: again (another tab, device or process) → the same ticket. 404 when ' +
+          'the location has no line or it is not open yet. ' +
+          'At most QUEUE_TICKETS_PER_ADDRESS (20) waiting or admitted tickets in one line from one address (an IPv6 ' +
+          'client by its /64): the next is 429 RATE_LIMITED with Retry-After.',
         params: queueParamsSchema,
         response: { 200: queueTicketSchema, 404: errorBodySchema, 429: errorBodySchema },
       },
@@ -77,7 +79,8 @@ export async function queueRoutes(app: FastifyInstance) {
         tags,
         summary: "The draw's seed hash, the seed after the draw, and the entrants (anyone can recompute the order)",
         description:
-          'Order = entrants sorted by hex HMAC-SHA256(key: seed, message: ticket id), ascending; sha256(seed) = seedHash. docs/fair-start.md; tools/check-queue-draw.mjs checks it.',
+          'Order = entrants sorted by hex HMAC-SHA256(key: seed, message: ticket id), ascending; sha256(seed) = ' +
+          'seedHash. docs/fair-start.md; tools/check-queue-draw.mjs checks it.',
         params: queueParamsSchema,
         response: { 200: queueFairnessSchema, 404: errorBodySchema },
       },
@@ -141,8 +144,10 @@ export async function queueRoutes(app: FastifyInstance) {
         tags,
         summary: 'Your ticket, live (server-sent events)',
         description:
-          'text/event-stream: `retry: 3000`, then `event: ticket` with the ticket as JSON at once and on every change, and a `: keep-alive` comment every 25 s. ' +
-          'Same caps as the availability stream (5 per account, 20 per address: 429 RATE_LIMITED); ends when the token expires or the account signs out. 404 when not in the line.',
+          'text/event-stream: `retry: 3000`, then `event: ticket` with the ticket as JSON at once and on every ' +
+          'change, and a `: keep-alive` comment every 25 s. ' +
+          'Same caps as the availability stream (5 per account, 20 per address: 429 RATE_LIMITED); ends when the ' +
+          'token expires or the account signs out. 404 when not in the line.',
         params: queueParamsSchema,
         response: {
           200: z.any().meta({ description: 'text/event-stream' }),

@@ -291,7 +291,9 @@ export async function staffSummary(deps: Deps, locationId: string): Promise<Staf
   };
 }
 
-/** Pausing and resuming admissions are audited in the same transaction (issue 48 item 5), the location in before/after. */
+/**
+ * Pausing and resuming admissions are audited in the same transaction (issue 48 item 5), the location in before/after.
+ */
 export async function pauseQueue(
   deps: Deps,
   locationId: string,

@@ -53,7 +53,8 @@ function packageKey(names: string): string {
 export async function salesGroups(db: DbOrTx, range: ReportRange, groupBy: SalesGroup): Promise<SalesGroupRow[]> {
   const result = await db.execute(sql`
     select ${KEYS[groupBy]} as key, min(l.name) as location_name, f.channel,
-      count(*) filter (where f.kind = 'booking')::int as bookings, sum(f.gross_cents)::bigint as gross, sum(f.gst_cents)::bigint as gst,
+      count(*) filter (where f.kind = 'booking')::int as bookings, sum(f.gross_cents)::bigint as gross,
+      sum(f.gst_cents)::bigint as gst,
       sum(f.refunds_cents)::bigint as refunds, sum(f.refunds_gst_cents)::bigint as refunds_gst
     from sale_facts f
     join locations l on l.id = f.location_id
@@ -103,7 +104,8 @@ export interface OccupancyDbRow {
  * out of the closed ones they sit on.
  */
 export async function occupancyRows(db: DbOrTx, range: ReportRange, now: Date): Promise<OccupancyDbRow[]> {
-  const inRange = sql`f.day between ${range.from}::date and ${range.to}::date ${locationsOf(range, sql`f.location_id`)}`;
+  const inRange = sql`f.day between ${range.from}::date and ${range.to}::date
+  ${locationsOf(range, sql`f.location_id`)}`;
   const result = await db.execute(sql`
     with per_day as (
       select f.location_id, f.day,
@@ -118,7 +120,8 @@ export async function occupancyRows(db: DbOrTx, range: ReportRange, now: Date): 
     ), holds as (
       select f.location_id, f.day, count(*)::int as held, count(*) filter (where f.blocked)::int as held_closed
       from slots s join session_facts f on f.slot_id = s.id
-      where s.hold_reservation_id is not null and ${sql.raw(heldNow('s', instant(now)))} and s.booking_id is null and ${inRange}
+      where s.hold_reservation_id is not null and ${sql.raw(heldNow('s', instant(now)))} and s.booking_id is null and
+      ${inRange}
       group by 1, 2
     )
     select p.day::text as date, p.location_id, l.name as location_name, p.capacity, p.booked,

@@ -14,12 +14,19 @@ import { occupancyCsv, salesCsv } from './reports.csv';
 import { occupancyReport, salesReport, type ReportScope } from './reports.service';
 
 const SALES_DOC = [
-  "Paid orders (each with its tax invoice) counted on the local day they were paid, at the booking's location; their succeeded refunds count against them whenever made.",
-  'gstCents is the sum of the tax invoices\' "GST included", refundsGstCents of the refund receipts\' "GST refunded" (each rounded per invoice, as printed), so both agree with the invoices to the cent.',
-  'Online sales and walk-ins (paid in store) apart: every row and the totals carry `channels.online` and `channels.walkin`, which add up to the row.',
-  'groupBy=package puts each order, add-ons included, under the names of its packages ("A + B" for several), so that every figure stays an invoice\'s.',
+  "Paid orders (each with its tax invoice) counted on the local day they were paid, at the booking's location; their " +
+    'succeeded refunds count against them whenever made.',
+  'gstCents is the sum of the tax invoices\' "GST included", refundsGstCents of the refund receipts\' "GST refunded" ' +
+    '(each rounded per invoice, as printed), so both agree with the invoices to the cent.',
+  'Online sales and walk-ins (paid in store) apart: every row and the totals carry `channels.online` and ' +
+    '`channels.walkin`, which add up to the row.',
+  'groupBy=package puts each order, add-ons included, under the names of its packages ("A + B" for several), so that ' +
+    "every figure stays an invoice's.",
 ].join('\n\n');
-const SCOPE_DOC = `from/to are days (YYYY-MM-DD), both inclusive, at most ${REPORT_MAX_DAYS} days apart (400 VALIDATION_FAILED otherwise). With locationId, that location (403 LOCATION_FORBIDDEN outside the caller's list); without it, every location the caller covers.`;
+const SCOPE_DOC =
+  `from/to are days (YYYY-MM-DD), both inclusive, at most ` +
+  `${REPORT_MAX_DAYS} days apart (400 VALIDATION_FAILED otherwise). With locationId, that location (403 ` +
+  `LOCATION_FORBIDDEN outside the caller's list); without it, every location the caller covers.`;
 
 /** Managers' reports (issue 35, API.md "Season editor, closures, reports"; decision 0057). */
 export async function reportsRoutes(app: FastifyInstance) {
@@ -58,7 +65,9 @@ export async function reportsRoutes(app: FastifyInstance) {
       schema: {
         tags,
         summary: 'The sales report as CSV (text/csv), for the accountant',
-        description: `A line per key and channel, then the totals per channel and for all. Dollars with two decimals. ${SCOPE_DOC}`,
+        description:
+          `A line per key and channel, then the totals per channel and for all. Dollars with two ` +
+          `decimals. ${SCOPE_DOC}`,
         querystring: salesQuerySchema,
         response: { 200: csv, 400: errorBodySchema },
       },
@@ -77,7 +86,9 @@ export async function reportsRoutes(app: FastifyInstance) {
       schema: {
         tags,
         summary: 'Occupancy per location and day: capacity, booked, held, free, closed, checked in, no-show',
-        description: `Each session (one family) counted once, as the run sheet shows it: booked, else held (a live hold), else closed (out of sale), else free. ${SCOPE_DOC}`,
+        description:
+          `Each session (one family) counted once, as the run sheet shows it: booked, else held (a live ` +
+          `hold), else closed (out of sale), else free. ${SCOPE_DOC}`,
         querystring: occupancyQuerySchema,
         response: { 200: occupancyReportSchema, 400: errorBodySchema },
       },

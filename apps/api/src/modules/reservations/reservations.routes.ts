@@ -31,12 +31,17 @@ export async function reservationsRoutes(app: FastifyInstance) {
         tags,
         summary: 'Hold a session (one at a time per family)',
         description:
-          'A session the family itself already holds (a live hold or an unpaid checkout) answers 200 with that same reservation. ' +
-          'Any other session while the family has a live hold or an unpaid checkout (waitlist offers aside) is 409 `HOLD_LIMIT`: let that one go first. ' +
-          'After more than `HOLD_COOLDOWN_RELEASES` (3) sessions let go within `HOLD_COOLDOWN_WINDOW_MINUTES` (10), a new hold is 409 `HOLD_COOLDOWN` ' +
+          'A session the family itself already holds (a live hold or an unpaid checkout) answers 200 with that same ' +
+          'reservation. ' +
+          'Any other session while the family has a live hold or an unpaid checkout (waitlist offers aside) is 409 ' +
+          '`HOLD_LIMIT`: let that one go first. ' +
+          'After more than `HOLD_COOLDOWN_RELEASES` (3) sessions let go within `HOLD_COOLDOWN_WINDOW_MINUTES` (10), ' +
+          'a new hold is 409 `HOLD_COOLDOWN` ' +
           'with `Retry-After` (seconds) until the oldest of them leaves the window. ' +
-          "When `HOLD_ADDRESS_LIMIT` (10) sessions of the same location and day are already on hold (live or being paid) from the client's address " +
-          '(an IPv6 client by its /64), a new hold is 429 `RATE_LIMITED` with `Retry-After` (seconds) until the first of them ends.',
+          'When `HOLD_ADDRESS_LIMIT` (10) sessions of the same location and day are already on hold (live or being ' +
+          "paid) from the client's address " +
+          '(an IPv6 client by its /64), a new hold is 429 `RATE_LIMITED` with `Retry-After` (seconds) until the ' +
+          'first of them ends.',
         body: createReservationBodySchema,
         response: {
           200: reservationSchema,
@@ -62,7 +67,8 @@ export async function reservationsRoutes(app: FastifyInstance) {
         tags,
         summary: "The family's live holds and unpaid checkouts",
         description:
-          'Soonest to lapse first; `bookingId` names the booking an unpaid checkout waits to pay, so any device can resume it after sign-in.',
+          'Soonest to lapse first; `bookingId` names the booking an unpaid checkout waits to pay, so any device can ' +
+          'resume it after sign-in.',
         response: { 200: reservationListSchema },
       },
     },

@@ -307,7 +307,10 @@ export async function getReservation(deps: Deps, userId: string, id: string): Pr
   return toReservation(row, deps.clock.now());
 }
 
-/** "I need more time": a fresh HOLD_MINUTES from now, at most HOLD_REFRESHES times, while the hold lives (also during payment). */
+/**
+ * "I need more time": a fresh HOLD_MINUTES from now, at most HOLD_REFRESHES times, while the hold lives (also during
+ * payment).
+ */
 export async function refreshReservation(deps: Deps, userId: string, id: string): Promise<Reservation> {
   const now = deps.clock.now();
   const row = await deps.db.transaction(async (tx) => {

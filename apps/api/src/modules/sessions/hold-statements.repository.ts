@@ -29,7 +29,9 @@ export interface QuickHoldArgs {
   /** The churn cool-down's settings (decision 0059): HOLD_COOLDOWN_RELEASES, HOLD_COOLDOWN_WINDOW_MINUTES. */
   cooldownReleases: number;
   cooldownWindowMinutes: number;
-  /** Where the hold is asked from (hold-address.ts), or null; with HOLD_ADDRESS_LIMIT in force (0: none; decision 0069). */
+  /**
+   * Where the hold is asked from (hold-address.ts), or null; with HOLD_ADDRESS_LIMIT in force (0: none; decision 0069).
+   */
   address: string | null;
   addressLimit: number;
 }
@@ -152,23 +154,29 @@ const QUICK_HOLD_SQL = `
       left join reservations r on r.id = s.hold_reservation_id and r.status = 'active'
     where s.id = $2::uuid
   ), crowded as (
-    select a.first_ends from target t cross join lateral ${addressHoldsOn('$11::text', 't.location_id', 't.day', 't.timezone', '$5::timestamptz')} a
+    select a.first_ends from target t cross join lateral
+    ${addressHoldsOn('$11::text', 't.location_id', 't.day', 't.timezone', '$5::timestamptz')} a
     where $12::int > 0 and $11::text is not null and a.n >= $12::int
   ), claimed as (
     update slots s set hold_reservation_id = $3::uuid, hold_expires_at = $4::timestamptz
     where s.id = $2::uuid and (select n from upcoming) < $7::int and not (select b from blocked)
       and not exists (select 1 from crowded)
       and ${claimableOnline('s', '$5::timestamptz', '$6::timestamptz')}
-    returning s.id as slot_id, s.location_id, $3::uuid as reservation_id, $1::uuid as user_id, $4::timestamptz as expires_at, $5::timestamptz as now
+    returning s.id as slot_id, s.location_id, $3::uuid as reservation_id, $1::uuid as user_id, $4::timestamptz as
+    expires_at, $5::timestamptz as now
   ), inserted as (
-    insert into reservations (id, user_id, slot_id, location_id, status, expires_at, refreshes_left, booking_id, created_at, updated_at, hold_address)
-    select $3::uuid, $1::uuid, slot_id, location_id, '${statusAfter('takeHold')}', $4::timestamptz, $8::int, null, $5::timestamptz, $5::timestamptz, $11::text
+    insert into reservations (id, user_id, slot_id, location_id, status, expires_at, refreshes_left, booking_id,
+    created_at, updated_at, hold_address)
+    select $3::uuid, $1::uuid, slot_id, location_id,
+    '${statusAfter('takeHold')}', $4::timestamptz, $8::int, null, $5::timestamptz, $5::timestamptz, $11::text
     from claimed
     returning id
   ), audited as (${AUDIT_TAKEN})
   select (select n from upcoming) as upcoming, (select count(*)::int from inserted) as held, t.location_id,
-    coalesce(t.held_by_me, false) as held_by_me, coalesce(t.taken_before, false) as taken_before, t.holder_id, t.hold_expires_at,
-    coalesce(t.not_open, false) as not_open, (select b from blocked) as blocked, (select first_ends from crowded) as address_full_until
+    coalesce(t.held_by_me, false) as held_by_me, coalesce(t.taken_before, false) as taken_before, t.holder_id,
+    t.hold_expires_at,
+    coalesce(t.not_open, false) as not_open, (select b from blocked) as blocked, (select first_ends from crowded) as
+    address_full_until
   from (select 1) as one left join target t on true`;
 
 /**
@@ -210,14 +218,16 @@ export async function batchHold(pool: Pick<pg.Pool, 'query'>, requests: QuickHol
  */
 const BATCH_HOLD_SQL = `
   with req as (
-    select * from unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::timestamptz[], $5::timestamptz[], $6::timestamptz[], $11::text[])
+    select * from unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::timestamptz[], $5::timestamptz[], $6::timestamptz[],
+    $11::text[])
       with ordinality as r(reservation_id, user_id, slot_id, expires_at, now, lead_cutoff, address, ord)
   ), upcoming as (
     select r.ord, ${upcomingBookingsOf('r.user_id', 'r.now')} as n
     from req r
   ), blocked as (
     select r.ord from req r
-    where ${familyHoldsOrPays('r.user_id', 'r.now')} or ${churnReleaseOf('r.user_id', 'r.now', '$9::int', '$10::int')} is not null
+    where ${familyHoldsOrPays('r.user_id', 'r.now')} or ${churnReleaseOf('r.user_id', 'r.now', '$9::int', '$10::int')}
+    is not null
   ), target as (
     select r.ord, s.location_id, coalesce(h.user_id = r.user_id, false) as held_by_me,
       not (${freeAhead('s', 'r.now', 'r.lead_cutoff')}) as taken_before,
@@ -251,13 +261,16 @@ const BATCH_HOLD_SQL = `
     where s.id = r.slot_id and s.id in (select id from locked)
     returning r.ord, r.reservation_id, r.user_id, s.id as slot_id, s.location_id, r.expires_at, r.now, r.address
   ), inserted as (
-    insert into reservations (id, user_id, slot_id, location_id, status, expires_at, refreshes_left, booking_id, created_at, updated_at, hold_address)
-    select c.reservation_id, c.user_id, c.slot_id, c.location_id, '${statusAfter('takeHold')}', c.expires_at, $8::int, null, c.now, c.now, c.address
+    insert into reservations (id, user_id, slot_id, location_id, status, expires_at, refreshes_left, booking_id,
+    created_at, updated_at, hold_address)
+    select c.reservation_id, c.user_id, c.slot_id, c.location_id,
+    '${statusAfter('takeHold')}', c.expires_at, $8::int, null, c.now, c.now, c.address
     from claimed c
     returning id
   ), audited as (${AUDIT_TAKEN})
   select u.n as upcoming, c.ord is not null as held, b.ord is not null as blocked, t.location_id,
-    coalesce(t.held_by_me, false) as held_by_me, coalesce(t.taken_before, false) as taken_before, t.holder_id, t.hold_expires_at,
+    coalesce(t.held_by_me, false) as held_by_me, coalesce(t.taken_before, false) as taken_before, t.holder_id,
+    t.hold_expires_at,
     coalesce(t.not_open, false) as not_open, x.first_ends as address_full_until
   from req r
     join upcoming u on u.ord = r.ord

@@ -116,7 +116,8 @@ export async function liveReservations(
         eq(reservations.userId, userId),
         gt(reservations.expiresAt, now),
         slotId ? eq(reservations.slotId, slotId) : undefined,
-        sql`(${reservations.status} = 'active' or (${reservations.status} = 'checked_out' and ${bookings.status} in ('payment_pending', 'payment_failed')))`,
+        sql`(${reservations.status} = 'active' or (${reservations.status} = 'checked_out' and
+${bookings.status} in ('payment_pending', 'payment_failed')))`,
       ),
     )
     .orderBy(reservations.expiresAt);
@@ -179,7 +180,15 @@ export async function addressHoldsFor(
     from (select ${args.address}::text as address, ${now} as now) p
       join slots s on s.id = ${args.slotId}::uuid
       join locations l on l.id = s.location_id
-      cross join lateral ${sql.raw(addressHoldsOn('p.address', 's.location_id', '(s.start_at at time zone l.timezone)::date', 'l.timezone', 'p.now'))} a`);
+      cross join lateral ${sql.raw(
+        addressHoldsOn(
+          'p.address',
+          's.location_id',
+          '(s.start_at at time zone ' + 'l.timezone)::date',
+          'l.timezone',
+          'p.now',
+        ),
+      )} a`);
   const row = result.rows[0];
   return {
     n: (row?.n as number | undefined) ?? 0,
@@ -190,7 +199,8 @@ export async function addressHoldsFor(
 /** Bookings that still count towards the per-account limit: paid or being paid, session ahead. */
 export async function countUpcomingBookings(db: DbOrTx, userId: string, now: Date): Promise<number> {
   const result = await db.execute(sql`
-    select ${sql.raw(upcomingBookingsOf('p.user_id', 'p.now'))} as n from (select ${userId}::uuid as user_id, ${now.toISOString()}::timestamptz as now) p`);
+    select ${sql.raw(upcomingBookingsOf('p.user_id', 'p.now'))} as n from (select ${userId}::uuid as user_id,
+    ${now.toISOString()}::timestamptz as now) p`);
   return result.rows[0]!.n as number;
 }
 
@@ -210,9 +220,15 @@ export async function claimSlot(
   const result = await tx.execute(sql`
     with claimed as (
       update slots s set hold_reservation_id = ${args.reservationId}::uuid, hold_expires_at = ${at(args.expiresAt)}
-      where s.id = ${args.slotId}::uuid and ${sql.raw(claimableOnline('s', instant(args.now), instant(args.leadCutoff)))}
+      where s.id = ${args.slotId}::uuid and
+      ${sql.raw(claimableOnline('s', instant(args.now), instant(args.leadCutoff)))}
       returning s.id, s.hold_expires_at
-    ), audited as (${auditRowsOf(by, sql`select ${auditAction('takeHold')} as action, ${uuid(args.bookingId)} as booking_id, id as slot_id, ${FREE} as before, ${held(uuid(args.reservationId), sql`hold_expires_at`)} as after from claimed`)})
+    ), audited as (${auditRowsOf(
+      by,
+      sql`select ${auditAction('takeHold')} as action, ${uuid(args.bookingId)} as
+    booking_id,
+id as slot_id, ${FREE} as before, ${held(uuid(args.reservationId), sql`hold_expires_at`)} as after from claimed`,
+    )})
     select count(*)::int as n from claimed`);
   return result.rows[0]!.n === 1;
 }
@@ -225,11 +241,13 @@ export async function extendSlotHold(
 ): Promise<boolean> {
   const result = await tx.execute(sql`
     with extended as (
-      update slots set hold_expires_at = ${at(args.to)} where hold_reservation_id = ${args.reservationId}::uuid returning id
+      update slots set hold_expires_at = ${at(args.to)} where hold_reservation_id = ${args.reservationId}::uuid
+      returning id
     ), audited as (${auditRowsOf(
       by,
       sql`select ${auditAction('refreshHold')} as action, ${uuid(args.bookingId)} as booking_id, id as slot_id,
-        ${held(uuid(args.reservationId), at(args.from))} as before, ${held(uuid(args.reservationId), at(args.to))} as after from extended`,
+        ${held(uuid(args.reservationId), at(args.from))} as before, ${held(uuid(args.reservationId), at(args.to))} as
+        after from extended`,
     )})
     select count(*)::int as n from extended`);
   return result.rows[0]!.n === 1;
@@ -246,11 +264,13 @@ export async function releaseHold(
 ): Promise<string | null> {
   const result = await tx.execute(sql`
     with freed as (
-      update slots set hold_reservation_id = null, hold_expires_at = null where hold_reservation_id = ${args.reservationId}::uuid returning id
+      update slots set hold_reservation_id = null, hold_expires_at = null where hold_reservation_id =
+      ${args.reservationId}::uuid returning id
     ), audited as (${auditRowsOf(
       by,
       sql`select ${auditAction(args.action)} as action, ${uuid(args.bookingId)} as booking_id, id as slot_id,
-        jsonb_build_object('state', 'held', 'reservationId', ${args.reservationId}::uuid) as before, ${FREE} as after from freed`,
+        jsonb_build_object('state', 'held', 'reservationId', ${args.reservationId}::uuid) as before, ${FREE} as after
+        from freed`,
     )})
     select id from freed`);
   return (result.rows[0]?.id as string | undefined) ?? null;
@@ -265,11 +285,13 @@ export function endHolds(ended: SQL, action: SQL, by: AuditBy, select: SQL): SQL
   return sql`
     with ended as (${ended}),
     freed as (
-      update slots s set hold_reservation_id = null, hold_expires_at = null from ended e where s.hold_reservation_id = e.id returning s.id
+      update slots s set hold_reservation_id = null, hold_expires_at = null from ended e where s.hold_reservation_id =
+      e.id returning s.id
     ), audited as (${auditRowsOf(
       by,
       sql`select ${action} as action, e.booking_id, e.slot_id,
-        ${held(sql`e.id`, sql`e.expires_at`)} || jsonb_strip_nulls(jsonb_build_object('waitlistEntryId', e.waitlist_entry_id)) as before, ${FREE} as after from ended e`,
+        ${held(sql`e.id`, sql`e.expires_at`)} || jsonb_strip_nulls(jsonb_build_object('waitlistEntryId',
+        e.waitlist_entry_id)) as before, ${FREE} as after from ended e`,
     )})
     ${select}`;
 }
@@ -283,7 +305,8 @@ export const ENDED_COLUMNS = sql`returning r.id, r.slot_id, r.booking_id, r.wait
 export async function sweepLapsedHolds(tx: Tx, userId: string, now: Date): Promise<string[]> {
   const ended = sql`
     update reservations r set status = ${statusAfter('expireHold')}, updated_at = ${at(now)}
-    where r.user_id = ${userId}::uuid and r.status in ${sql.raw(statusesFrom('expireHold'))} and r.waitlist_entry_id is null and r.expires_at <= ${at(now)}
+    where r.user_id = ${userId}::uuid and r.status in ${sql.raw(statusesFrom('expireHold'))} and r.waitlist_entry_id
+    is null and r.expires_at <= ${at(now)}
     ${ENDED_COLUMNS}`;
   const result = await tx.execute(
     endHolds(ended, auditAction('expireHold'), { actor: SYSTEM, at: now }, sql`select slot_id from ended`),

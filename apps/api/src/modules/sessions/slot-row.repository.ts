@@ -83,9 +83,12 @@ export async function freeBookingSlot(
 ): Promise<void> {
   await tx.execute(sql`
     update slots set booking_id = null,
-      hold_reservation_id = case when hold_reservation_id = ${booking.reservationId}::uuid then null else hold_reservation_id end,
-      hold_expires_at = case when hold_reservation_id = ${booking.reservationId}::uuid then null else hold_expires_at end
-    where id = ${booking.slotId}::uuid and (booking_id = ${booking.id}::uuid or hold_reservation_id = ${booking.reservationId}::uuid)`);
+      hold_reservation_id = case when hold_reservation_id = ${booking.reservationId}::uuid then null else
+      hold_reservation_id end,
+      hold_expires_at = case when hold_reservation_id = ${booking.reservationId}::uuid then null else hold_expires_at
+      end
+    where id = ${booking.slotId}::uuid and (booking_id = ${booking.id}::uuid or hold_reservation_id =
+    ${booking.reservationId}::uuid)`);
 }
 
 export interface SlotSyncResult {
@@ -96,7 +99,8 @@ export interface SlotSyncResult {
 }
 
 /**
- * The season loader's writes (catalogue/season.service.ts): makes the location's future slots match the plan in three set-based statements. Slots a booking
+ * The season loader's writes (catalogue/season.service.ts): makes the location's future slots match the plan in three
+ * set-based statements. Slots a booking
  * or reservation refers to are never deleted or changed; they are blocked if the plan drops them.
  */
 export async function syncSlots(
@@ -110,7 +114,9 @@ export async function syncSlots(
   const kindCol = plan.map((p) => p.kind);
   const startCol = plan.map((p) => p.startAt.toISOString());
   const endCol = plan.map((p) => p.endAt.toISOString());
-  const planned = sql`select * from unnest(${sql.param(typeCol)}::uuid[], ${sql.param(kindCol)}::text[], ${sql.param(startCol)}::timestamptz[], ${sql.param(endCol)}::timestamptz[]) as p(slot_type_id, kind, start_at, end_at)`;
+  const planned = sql`select * from
+unnest(${sql.param(typeCol)}::uuid[], ${sql.param(kindCol)}::text[], ${sql.param(startCol)}::timestamptz[],
+  ${sql.param(endCol)}::timestamptz[]) as p(slot_type_id, kind, start_at, end_at)`;
 
   await tx.execute(sql`
     insert into slots (location_id, slot_type_id, kind, start_at, end_at)

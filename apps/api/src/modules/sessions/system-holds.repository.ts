@@ -37,9 +37,12 @@ export async function offerFromWaitlist(
   const now = args.now.toISOString();
   const expiresAt = args.expiresAt.toISOString();
   await tx.execute(sql`
-    insert into reservations (id, user_id, slot_id, location_id, status, expires_at, refreshes_left, booking_id, waitlist_entry_id, created_at, updated_at)
-    values (${args.reservationId}::uuid, ${args.userId}::uuid, ${args.slotId}::uuid, ${args.locationId}::uuid, ${statusAfter('offerFromWaitlist')},
-      ${expiresAt}::timestamptz, ${args.refreshesLeft}, null, ${args.waitlistEntryId}::uuid, ${now}::timestamptz, ${now}::timestamptz)`);
+    insert into reservations (id, user_id, slot_id, location_id, status, expires_at, refreshes_left, booking_id,
+    waitlist_entry_id, created_at, updated_at)
+    values (${args.reservationId}::uuid, ${args.userId}::uuid, ${args.slotId}::uuid, ${args.locationId}::uuid,
+    ${statusAfter('offerFromWaitlist')},
+      ${expiresAt}::timestamptz, ${args.refreshesLeft}, null, ${args.waitlistEntryId}::uuid, ${now}::timestamptz,
+      ${now}::timestamptz)`);
   await holdFreeSlot(
     tx,
     {
@@ -86,11 +89,18 @@ export async function holdFreeSlot(
   },
   by: AuditBy,
 ): Promise<void> {
-  const after = sql`${held(uuid(args.reservationId), at(args.expiresAt))} || jsonb_strip_nulls(jsonb_build_object('waitlistEntryId', ${uuid(args.waitlistEntryId)}))`;
+  const after = sql`${held(uuid(args.reservationId), at(args.expiresAt))} ||
+  jsonb_strip_nulls(jsonb_build_object('waitlistEntryId', ${uuid(args.waitlistEntryId)}))`;
   await tx.execute(sql`
     with taken as (
-      update slots set hold_reservation_id = ${args.reservationId}::uuid, hold_expires_at = ${at(args.expiresAt)} where id = ${args.slotId}::uuid returning id
-    ), audited as (${auditRowsOf(by, sql`select ${auditAction(args.action)} as action, ${uuid(args.bookingId)} as booking_id, id as slot_id, ${FREE} as before, ${after} as after from taken`)})
+      update slots set hold_reservation_id = ${args.reservationId}::uuid, hold_expires_at = ${at(args.expiresAt)}
+      where id = ${args.slotId}::uuid returning id
+    ), audited as (${auditRowsOf(
+      by,
+      sql`select ${auditAction(args.action)} as action, ${uuid(args.bookingId)} as
+    booking_id,
+id as slot_id, ${FREE} as before, ${after} as after from taken`,
+    )})
     select 1`);
 }
 
@@ -102,7 +112,8 @@ export async function holdFreeSlot(
 export async function expireLapsedHolds(db: DbOrTx, now: Date, batch = 500): Promise<number> {
   const ended = sql`
     update reservations r set status = ${statusAfter('expireHold')}, updated_at = ${at(now)}
-    where r.id in (select id from reservations where status in ${sql.raw(statusesFrom('expireHold'))} and expires_at <= ${at(now)} order by expires_at limit ${batch} for update skip locked)
+    where r.id in (select id from reservations where status in ${sql.raw(statusesFrom('expireHold'))} and expires_at
+    <= ${at(now)} order by expires_at limit ${batch} for update skip locked)
     ${ENDED_COLUMNS}`;
   const result = await db.execute(
     endHolds(
@@ -163,8 +174,10 @@ export async function closeSessions(
       returning id, booking_id
     ), audited as (${auditRowsOf(
       by,
-      sql`select ${auditAction('closeSession')} as action, c.booking_id, c.id as slot_id, jsonb_build_object('state', 'open') as before,
-        jsonb_build_object('state', 'closed', 'holdsEnded', (select coalesce(jsonb_agg(e.id), '[]'::jsonb) from ended e where e.slot_id = c.id)) as after from closed c`,
+      sql`select ${auditAction('closeSession')} as action, c.booking_id, c.id as slot_id, jsonb_build_object('state',
+      'open') as before,
+        jsonb_build_object('state', 'closed', 'holdsEnded', (select coalesce(jsonb_agg(e.id), '[]'::jsonb) from ended
+        e where e.slot_id = c.id)) as after from closed c`,
     )})
     select id, user_id, waitlist_entry_id from ended`);
   return ended.rows.map((r) => ({

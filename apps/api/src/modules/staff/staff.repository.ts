@@ -107,9 +107,11 @@ export async function slotsOfDay(
 ): Promise<RunSheetSlotRow[]> {
   const result = await db.execute(sql`
     select s.id, s.kind, s.start_at, s.end_at, s.blocked, s.booking_id is not null as booked,
-      coalesce(${sql.raw(heldNow('s', instant(args.now)))}, false) as held, st.id as slot_type_id, st.slug as slot_type_slug, st.name as slot_type_name, st.allows_pets as slot_type_allows_pets
+      coalesce(${sql.raw(heldNow('s', instant(args.now)))}, false) as held, st.id as slot_type_id, st.slug as
+      slot_type_slug, st.name as slot_type_name, st.allows_pets as slot_type_allows_pets
     from slots s join slot_types st on st.id = s.slot_type_id
-    where s.location_id = ${args.locationId}::uuid and s.start_at >= ${args.from.toISOString()}::timestamptz and s.start_at < ${args.to.toISOString()}::timestamptz
+    where s.location_id = ${args.locationId}::uuid and s.start_at >= ${args.from.toISOString()}::timestamptz and
+    s.start_at < ${args.to.toISOString()}::timestamptz
     order by s.start_at, st.sort_order, st.name, s.id`);
   return result.rows.map((r) => ({
     id: r.id as string,
@@ -153,7 +155,8 @@ export async function lockAttendance(tx: Tx, id: string) {
 export async function walkInSlot(db: DbOrTx, slotId: string) {
   const result = await db.execute(sql`
     select s.id, s.kind, s.location_id, s.slot_type_id, s.start_at, s.end_at, l.timezone, st.allows_pets
-    from slots s join locations l on l.id = s.location_id join slot_types st on st.id = s.slot_type_id where s.id = ${slotId}::uuid`);
+    from slots s join locations l on l.id = s.location_id join slot_types st on st.id = s.slot_type_id where s.id =
+    ${slotId}::uuid`);
   const r = result.rows[0];
   if (!r) return undefined;
   return {

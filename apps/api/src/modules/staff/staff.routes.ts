@@ -52,7 +52,8 @@ export async function staffRoutes(app: FastifyInstance) {
         tags,
         summary: "A location's day: every session and break in order, with its bookings and the counts",
         description:
-          'A session with several bookings (one cancelled, one rebooked) has an item for each; a session nobody booked has one item with `booking: null`.',
+          'A session with several bookings (one cancelled, one rebooked) has an item for each; a session nobody ' +
+          'booked has one item with `booking: null`.',
         querystring: runSheetQuerySchema,
         response: { 200: runSheetSchema, 400: errorBodySchema, 404: errorBodySchema },
       },
@@ -91,7 +92,9 @@ export async function staffRoutes(app: FastifyInstance) {
         tags,
         summary: 'Check a family in by the QR code or the booking reference (harmless twice)',
         description:
-          '404 for an unknown code or reference; 409 BOOKING_CANCELLED; 409 BOOKING_NOT_CONFIRMED (never paid); 409 WRONG_LOCATION_OR_DAY when the booking is at another location or on another day there (the message names its place and local time).',
+          '404 for an unknown code or reference; 409 BOOKING_CANCELLED; 409 BOOKING_NOT_CONFIRMED (never paid); 409 ' +
+          'WRONG_LOCATION_OR_DAY when the booking is at another location or on another day there (the message names ' +
+          'its place and local time).',
         body: checkInBodySchema,
         response: { 200: staffBookingSchema, ...errors },
       },
@@ -137,7 +140,8 @@ export async function staffRoutes(app: FastifyInstance) {
         tags,
         summary: "A paid booking's tax invoice (application/pdf), to print at the counter",
         description:
-          'For a walk-in family without an e-mail, or anyone who asks for paper. Billed to the family (a walk-in as entered). 409 NOT_PAID when nothing was paid.',
+          'For a walk-in family without an e-mail, or anyone who asks for paper. Billed to the family (a walk-in as ' +
+          'entered). 409 NOT_PAID when nothing was paid.',
         params: staffBookingParamsSchema,
         response: {
           200: z.any().meta({ description: 'application/pdf' }),
@@ -163,7 +167,9 @@ export async function staffRoutes(app: FastifyInstance) {
         tags,
         summary: 'Sell a free session later today to a family at the set, paid in store',
         description:
-          'The booking has `source: "walkin"` and a paid order; with `email` the family gets a receipt with the tax invoice. 409 SLOT_UNAVAILABLE when the session is taken, held, blocked, over or not today; 400 for details or items the session does not allow.',
+          'The booking has `source: "walkin"` and a paid order; with `email` the family gets a receipt with the tax ' +
+          'invoice. 409 SLOT_UNAVAILABLE when the session is taken, held, blocked, over or not today; 400 for ' +
+          'details or items the session does not allow.',
         body: walkInBodySchema,
         response: { 201: staffBookingSchema, ...errors },
       },

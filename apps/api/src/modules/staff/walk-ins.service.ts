@@ -149,7 +149,10 @@ interface WalkInValues {
   now: Date;
 }
 
-/** A walk-in family has no account: the booking belongs to the staff member who sold it, the family's name and e-mail live on it. */
+/**
+ * A walk-in family has no account: the booking belongs to the staff member who sold it, the family's name and e-mail
+ * live on it.
+ */
 const walkInBooking = (v: WalkInValues) => ({
   id: v.id,
   reference: v.reference,
@@ -191,7 +194,8 @@ async function walkInReceiptMail(deps: Deps, tx: Tx, v: WalkInValues) {
       title: 'Thank you for visiting Santa',
       intro: [
         greeting(v.firstName),
-        `You are booked for ${d.slotTypeName}, paid in store (${PAID_WITH_LABELS[v.paidWith]}). Your tax invoice is attached.`,
+        `You are booked for ${d.slotTypeName}, paid in store (${PAID_WITH_LABELS[v.paidWith]}). Your tax invoice is ` +
+          `attached.`,
       ],
       details: [
         ...bookingSummary(d),

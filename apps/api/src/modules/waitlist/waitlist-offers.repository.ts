@@ -22,7 +22,8 @@ export interface FreeSlot {
  */
 export async function lockFreeSlot(tx: Tx, slotId: string, now: Date, leadCutoff: Date): Promise<FreeSlot | undefined> {
   const r = await tx.execute(sql`
-    select s.id, s.location_id, s.slot_type_id, to_char(s.start_at at time zone l.timezone, 'YYYY-MM-DD') as day, s.start_at,
+    select s.id, s.location_id, s.slot_type_id, to_char(s.start_at at time zone l.timezone, 'YYYY-MM-DD') as day,
+    s.start_at,
       l.timezone, l.name as location_name, t.name as slot_type_name
     from slots s join locations l on l.id = s.location_id join slot_types t on t.id = s.slot_type_id
     where s.id = ${slotId}::uuid and ${freeNow(now, leadCutoff)}
@@ -57,7 +58,8 @@ export async function lockNextInLine(tx: Tx, slot: FreeSlot, now: Date): Promise
     select w.id, w.user_id, u.email, u.first_name, ${bookedOnDay(sql`w.user_id`, sql`w.date`)} as booked,
       ${sql.raw(upcomingBookingsOf('w.user_id', instant(now)))} as upcoming
     from waitlist_entries w join users u on u.id = w.user_id
-    where w.status = 'waiting' and w.location_id = ${slot.locationId}::uuid and w.slot_type_id = ${slot.slotTypeId}::uuid
+    where w.status = 'waiting' and w.location_id = ${slot.locationId}::uuid and w.slot_type_id =
+    ${slot.slotTypeId}::uuid
       and w.date = ${slot.day}::date
     order by w.seq
     limit 1
@@ -98,7 +100,8 @@ export async function makeOffer(
     now: args.now,
   });
   await tx.execute(sql`
-    update waitlist_entries set status = 'offered', reservation_id = ${args.reservationId}::uuid, offered_at = ${now}::timestamptz, updated_at = ${now}::timestamptz
+    update waitlist_entries set status = 'offered', reservation_id = ${args.reservationId}::uuid, offered_at =
+    ${now}::timestamptz, updated_at = ${now}::timestamptz
     where id = ${args.family.entryId}::uuid`);
 }
 
@@ -115,10 +118,12 @@ export async function freeSlotsOnWaitedDays(
   limit = 200,
 ): Promise<string[]> {
   const filter = only
-    ? sql`and location_id = ${only.locationId}::uuid and slot_type_id = ${only.slotTypeId}::uuid and date = ${only.date}::date`
+    ? sql`and location_id = ${only.locationId}::uuid and slot_type_id =
+${only.slotTypeId}::uuid and date = ${only.date}::date`
     : sql``;
   const r = await db.execute(sql`
-    select s.id from (select distinct location_id, slot_type_id, date from waitlist_entries where status = 'waiting' ${filter}) d
+    select s.id from (select distinct location_id, slot_type_id, date from waitlist_entries where status = 'waiting'
+    ${filter}) d
       join locations l on l.id = d.location_id
       join slots s on s.location_id = d.location_id and s.slot_type_id = d.slot_type_id and ${onDay(sql`d.date`)}
     where ${freeNow(now, leadCutoff)}
@@ -149,7 +154,8 @@ export async function lockSettledOffers(tx: Tx, now: Date, limit = 100): Promise
     from waitlist_entries w join reservations r on r.id = w.reservation_id
       left join bookings b on b.id = r.booking_id
     where w.status = 'offered'
-      and (r.status in ('cancelled', 'expired') or r.expires_at <= ${now.toISOString()}::timestamptz or b.status = 'completed')
+      and (r.status in ('cancelled', 'expired') or r.expires_at <= ${now.toISOString()}::timestamptz or b.status =
+      'completed')
     order by w.offered_at
     limit ${limit}
     for update of w skip locked`);

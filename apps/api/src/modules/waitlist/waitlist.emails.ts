@@ -24,14 +24,18 @@ export function waitlistOfferMail(f: OfferMailFacts, brandName: string, appUrl: 
   const until = formatSessionTime(f.expiresAt, f.timezone);
   return {
     to: f.email,
-    subject: `A session came free: ${f.slotTypeName}, ${session}. It is yours until ${formatClockTime(f.expiresAt, f.timezone)} ${zoneAbbreviation(new Date(f.expiresAt), f.timezone)}`,
+    subject:
+      `A session came free: ` +
+      `${f.slotTypeName}, ${session}. It is yours until ` +
+      `${formatClockTime(f.expiresAt, f.timezone)} ${zoneAbbreviation(new Date(f.expiresAt), f.timezone)}`,
     ...renderEmail({
       brandName,
       logoUrl: mailLogoUrl(appUrl),
       title: 'A session is waiting for you',
       intro: [
         greeting(f.firstName),
-        `A ${f.slotTypeName} session at ${f.locationName} came free on the day you are waiting for, and we are holding it for you alone until ${until}.`,
+        `A ${f.slotTypeName} session at ${f.locationName} came free on the day you are waiting for, and we are ` +
+          `holding it for you alone until ${until}.`,
         'Choose your packages and pay before then to make it yours.',
       ],
       details: [
@@ -41,8 +45,10 @@ export function waitlistOfferMail(f: OfferMailFacts, brandName: string, appUrl: 
       ],
       action: { label: 'Continue booking', url: offerLink(appUrl, f.reservationId) },
       outro: [
-        `If you do not book it by ${until}, the session goes to the next family in line and you leave the waitlist for that day.`,
-        'Not needed any more? Leave the waitlist from My Bookings and the session goes to the next family straight away.',
+        `If you do not book it by ` +
+          `${until}, the session goes to the next family in line and you leave the waitlist for that day.`,
+        'Not needed any more? Leave the waitlist from My Bookings and the session goes to the next family straight ' +
+          'away.',
       ],
     }),
   };

@@ -100,7 +100,8 @@ export async function onSlotFreed(deps: WaitlistDeps, slotId: string): Promise<v
   const now = deps.clock.now();
   const r = await deps.db.execute(sql`
     select 1 from slots s join locations l on l.id = s.location_id
-    where s.id = ${slotId}::uuid and ${freeNow(now, leadCutoffOf(deps.config, now))} and not ${sql.raw(noOneWaitingFor('s'))}`);
+    where s.id = ${slotId}::uuid and ${freeNow(now, leadCutoffOf(deps.config, now))} and not
+    ${sql.raw(noOneWaitingFor('s'))}`);
   if (r.rows.length > 0) await handOffSlot(deps, slotId);
 }
 
@@ -116,7 +117,9 @@ export function handOffOnFree(deps: WaitlistDeps): ((slotId: string) => void) | 
     );
 }
 
-/** One session's failure (say, a connection lost) does not keep the others from their families; the job tries it again. */
+/**
+ * One session's failure (say, a connection lost) does not keep the others from their families; the job tries it again.
+ */
 export async function handOffSlots(deps: WaitlistDeps, slotIds: Iterable<string>): Promise<number> {
   let offers = 0;
   let failure: unknown;
@@ -143,7 +146,8 @@ export async function settleOffers(deps: WaitlistDeps): Promise<string[]> {
     for (const offer of await lockSettledOffers(tx, now)) {
       await endEntry(tx, offer.entryId, offer.outcome, now);
       if (offer.outcome === 'booked') {
-        // The offer became a paid booking: its checkout and payment have their entries; this one says it came from the line.
+        // The offer became a paid booking: its checkout and payment have their entries; this one says it came from the
+        // line.
         const about = { bookingId: offer.bookingId, slotId: offer.slotId, orderId: null, reason: null };
         await insertAuditEntry(tx, {
           at: now,

@@ -8,12 +8,14 @@ export const freeNow = (now: Date, leadCutoff: Date): SQL =>
 
 /** `s` starts on local date `day` (column or parameter) of its location `l`. */
 export const onDay = (day: SQL): SQL => sql`
-  s.start_at >= (${day}::timestamp at time zone l.timezone) and s.start_at < ((${day} + 1)::timestamp at time zone l.timezone)`;
+  s.start_at >= (${day}::timestamp at time zone l.timezone) and s.start_at < ((${day} + 1)::timestamp at time zone
+  l.timezone)`;
 
 /** Family `userId` has a live booking on local date `day` at any location (its own zone). */
 export const bookedOnDay = (userId: SQL, day: SQL): SQL => sql`exists (
   select 1 from bookings b join slots bs on bs.id = b.slot_id join locations bl on bl.id = bs.location_id
-  where b.user_id = ${userId} and b.status in ${sql.raw(LIVE_BOOKING_STATUSES)} and (bs.start_at at time zone bl.timezone)::date = ${day})`;
+  where b.user_id = ${userId} and b.status in ${sql.raw(LIVE_BOOKING_STATUSES)} and (bs.start_at at time zone
+  bl.timezone)::date = ${day})`;
 
 /** Serializes one family's joins (the limit is counted, then an entry inserted). */
 export async function lockFamily(tx: Tx, userId: string): Promise<void> {
@@ -22,7 +24,8 @@ export async function lockFamily(tx: Tx, userId: string): Promise<void> {
 
 export async function liveEntryCount(tx: Tx, userId: string): Promise<number> {
   const r = await tx.execute(
-    sql`select count(*)::int as n from waitlist_entries where user_id = ${userId}::uuid and status in ('waiting', 'offered')`,
+    sql`select count(*)::int as n from waitlist_entries where user_id =
+${userId}::uuid and status in ('waiting', 'offered')`,
   );
   return r.rows[0]!.n as number;
 }
@@ -48,10 +51,13 @@ export async function dayOutlook(
   args: { locationId: string; slotTypeId: string; date: string; now: Date; leadCutoff: Date },
 ): Promise<{ sessionsAhead: number; available: number }> {
   const r = await db.execute(sql`
-    select count(*) filter (where s.kind = 'session' and not s.blocked and s.start_at >= ${args.leadCutoff.toISOString()}::timestamptz)::int as ahead,
-      count(*) filter (where ${freeNow(args.now, args.leadCutoff)} and ${sql.raw(noOneWaitingFor('s'))})::int as available
+    select count(*) filter (where s.kind = 'session' and not s.blocked and s.start_at >=
+    ${args.leadCutoff.toISOString()}::timestamptz)::int as ahead,
+      count(*) filter (where ${freeNow(args.now, args.leadCutoff)} and ${sql.raw(noOneWaitingFor('s'))})::int as
+      available
     from slots s join locations l on l.id = s.location_id
-    where s.location_id = ${args.locationId}::uuid and s.slot_type_id = ${args.slotTypeId}::uuid and ${onDay(sql`${args.date}::date`)}`);
+    where s.location_id = ${args.locationId}::uuid and s.slot_type_id = ${args.slotTypeId}::uuid and
+    ${onDay(sql`${args.date}::date`)}`);
   return { sessionsAhead: r.rows[0]!.ahead as number, available: r.rows[0]!.available as number };
 }
 
@@ -61,7 +67,8 @@ export async function insertEntry(
 ): Promise<string> {
   const r = await tx.execute(sql`
     insert into waitlist_entries (user_id, location_id, slot_type_id, date, status, created_at, updated_at)
-    values (${args.userId}::uuid, ${args.locationId}::uuid, ${args.slotTypeId}::uuid, ${args.date}::date, 'waiting', ${args.now.toISOString()}::timestamptz, ${args.now.toISOString()}::timestamptz)
+    values (${args.userId}::uuid, ${args.locationId}::uuid, ${args.slotTypeId}::uuid, ${args.date}::date, 'waiting',
+    ${args.now.toISOString()}::timestamptz, ${args.now.toISOString()}::timestamptz)
     returning id`);
   return r.rows[0]!.id as string;
 }
@@ -79,7 +86,9 @@ export interface EntryRow {
 
 /** Still in the line: waiting, or offered with the offer's hold alive and not yet checked out. */
 const live = (w: string, r: string, now: Date): SQL =>
-  sql`(${sql.raw(w)}.status = 'waiting' or (${sql.raw(w)}.status = 'offered' and ${sql.raw(r)}.status = 'active' and ${sql.raw(r)}.expires_at > ${now.toISOString()}::timestamptz))`;
+  sql`(${sql.raw(w)}.status = 'waiting' or
+(${sql.raw(w)}.status = 'offered' and ${sql.raw(r)}.status = 'active' and ${sql.raw(r)}.expires_at >
+  ${now.toISOString()}::timestamptz))`;
 
 /**
  * A family's live entries with their place in the line: 1 + the live entries for the same day
@@ -147,6 +156,7 @@ export async function endEntry(
   now: Date,
 ): Promise<void> {
   await tx.execute(sql`
-    update waitlist_entries set status = ${status}, ended_at = ${now.toISOString()}::timestamptz, updated_at = ${now.toISOString()}::timestamptz
+    update waitlist_entries set status = ${status}, ended_at = ${now.toISOString()}::timestamptz, updated_at =
+    ${now.toISOString()}::timestamptz
     where id = ${id}::uuid`);
 }

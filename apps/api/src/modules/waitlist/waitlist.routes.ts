@@ -38,11 +38,15 @@ export async function waitlistRoutes(app: FastifyInstance) {
         tags,
         summary: 'Join the line for a sold-out day',
         description:
-          'One entry per location, session type and local date. 409 WAITLIST_NOT_NEEDED while a session of that type is on sale that day, ' +
-          'ALREADY_WAITLISTED, WAITLIST_LIMIT (WAITLIST_LIMIT live entries at most), ALREADY_BOOKED (a booking on that day), ' +
-          'SALES_NOT_OPEN (before the location opens bookings), BOOKING_LIMIT (MAX_UPCOMING_BOOKINGS upcoming bookings already); 404 for an unknown location or a session type of another location; ' +
+          'One entry per location, session type and local date. 409 WAITLIST_NOT_NEEDED while a session of that type ' +
+          'is on sale that day, ' +
+          'ALREADY_WAITLISTED, WAITLIST_LIMIT (WAITLIST_LIMIT live entries at most), ALREADY_BOOKED (a booking on ' +
+          'that day), ' +
+          'SALES_NOT_OPEN (before the location opens bookings), BOOKING_LIMIT (MAX_UPCOMING_BOOKINGS upcoming ' +
+          'bookings already); 404 for an unknown location or a session type of another location; ' +
           '400 for a day outside the season ahead or with no sessions of that type left. ' +
-          '429 RATE_LIMITED (Retry-After) past 10 joins an hour or 30 a day per account, or 300 an hour per address (issue 36).',
+          '429 RATE_LIMITED (Retry-After) past 10 joins an hour or 30 a day per account, or 300 an hour per address ' +
+          '(issue 36).',
         body: joinWaitlistBodySchema,
         response: {
           201: waitlistEntrySchema,
@@ -65,7 +69,8 @@ export async function waitlistRoutes(app: FastifyInstance) {
         tags,
         summary: 'Your live waitlist entries, with your place in each line and any open offer',
         description:
-          'An offer is a reservation held for you alone (use it with the reservation, cart and checkout endpoints) until offer.expiresAt.',
+          'An offer is a reservation held for you alone (use it with the reservation, cart and checkout endpoints) ' +
+          'until offer.expiresAt.',
         response: { 200: waitlistListSchema },
       },
     },
