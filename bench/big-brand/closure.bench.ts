@@ -204,7 +204,8 @@ ${centre!.id}::uuid order by start_at, slot_type_id limit ${FAMILIES}`,
       closure.status === 'done' && seconds < BUDGET_S && outcome.cancelled === FAMILIES && atStripe === FAMILIES;
     const readsOk = readsDuring.latencyMs.p99 < READS_P99_MS;
     const row = (name: string, r: LoadResult) =>
-      `| ${name} | ${r.total} | ${r.latencyMs.p50.toFixed(1)} | ${r.latencyMs.p99.toFixed(1)} | ${r.latencyMs.max.toFixed(0)} | ${JSON.stringify(r.statusCodes)} |`;
+      `| ${name} | ${r.total} | ${r.latencyMs.p50.toFixed(1)} | ${r.latencyMs.p99.toFixed(1)} | ` +
+      `${r.latencyMs.max.toFixed(0)} | ${JSON.stringify(r.statusCodes)} |`;
     const report = [
       `# Closure bench (${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC)`,
       '',
@@ -217,10 +218,13 @@ ${centre!.id}::uuid order by start_at, slot_type_id limit ${FAMILIES}`,
       '| budget | target | measured | |',
       '|---|---|---|---|',
       `| closing the day: every booking cancelled and refunded at Stripe | under ` +
-        `${BUDGET_S} s | **${seconds.toFixed(1)} s** (${closure.done} of ${closure.total} handled; ${outcome.cancelled} cancelled, ${outcome.refunds_succeeded} of ${outcome.refunds} refunds succeeded, $${(Number(outcome.refunded_cents) / 100).toFixed(2)}; ${atStripe} charges fully ` +
+        (`${BUDGET_S} s | **${seconds.toFixed(1)} s** (${closure.done} of ${closure.total} handled; ` +
+          `${outcome.cancelled} cancelled, ${outcome.refunds_succeeded} of ${outcome.refunds} refunds succeeded, ` +
+          `$${(Number(outcome.refunded_cents) / 100).toFixed(2)}; ${atStripe} charges fully `) +
         `refunded at the sandbox) | ${closed ? 'pass' : 'FAIL'} |`,
       `| available-slots reads while it runs, p99 (open loop, ` +
-        `${PROBE_RATE}/s) | under ${READS_P99_MS} ms | **${readsDuring.latencyMs.p99.toFixed(1)} ms** | ${readsOk ? 'pass' : 'FAIL'} |`,
+        (`${PROBE_RATE}/s) | under ${READS_P99_MS} ms | **${readsDuring.latencyMs.p99.toFixed(1)} ms** | ` +
+          `${readsOk ? 'pass' : 'FAIL'} |`),
       '',
       '| available-slots reads | requests | p50 ms | p99 ms | max ms | statuses |',
       '|---|---|---|---|---|---|',

@@ -41,7 +41,8 @@ try {
   ).rows[0]!;
   console.log(
     `big brand loaded in ` +
-      `${((performance.now() - t0) / 1000).toFixed(0)} s: ${JSON.stringify(counts)}, season ${brand.from} to ${brand.to}`,
+      (`${((performance.now() - t0) / 1000).toFixed(0)} s: ${JSON.stringify(counts)}, season ${brand.from} to ` +
+        `${brand.to}`),
   );
   // Phones for the families, so the search's phone arm has something to find among 20,000,
   // and a hundred surnames, so a common one matches 200 families, as a busy brand's "Nguyen" would.
@@ -140,7 +141,9 @@ ${brand.locationId}::uuid and s.booking_id is not null group by 1 order by count
       const p95 = quantile(times, 0.95);
       const pass = p95 < budget;
       if (!pass) failed++;
-      const line = `| ${name} | ${quantile(times, 0.5).toFixed(0)} ms | **${p95.toFixed(0)} ms** | ${budget} ms | ${(size / 1024).toFixed(0)} KiB | ${loadBefore}–${load()} | ${pass ? 'pass' : 'FAIL'} |`;
+      const line =
+        `| ${name} | ${quantile(times, 0.5).toFixed(0)} ms | **${p95.toFixed(0)} ms** | ${budget} ms | ` +
+        `${(size / 1024).toFixed(0)} KiB | ${loadBefore}–${load()} | ${pass ? 'pass' : 'FAIL'} |`;
       console.log(line);
       rows.push(line);
     }

@@ -42,7 +42,8 @@ function markdown(
     '|---|---|---|---|---|',
     ...sizes.map(
       (s) =>
-        `| ${s.route} | ${kb(s.bytes)} | ${s.limit} | ${s.passed ? 'pass' : '**FAIL**'} | ${kb(s.deferred.reduce((n, d) => n + d.gzipBytes, 0))} |`,
+        `| ${s.route} | ${kb(s.bytes)} | ${s.limit} | ${s.passed ? 'pass' : '**FAIL**'} | ` +
+        `${kb(s.deferred.reduce((n, d) => n + d.gzipBytes, 0))} |`,
     ),
     '',
   ];
@@ -75,7 +76,16 @@ function markdown(
       '|---|---|---|---|---|---|---|---|---|',
       ...pages.map(
         (p) =>
-          `| ${p.page}${p.signedIn ? ' (signed in)' : ''} | ${score(p.best.performance)} | ${score(p.best.accessibility)} | ${p.best.metrics.fcpMs} ms | ${p.best.metrics.lcpMs} ms | ${p.best.metrics.tbtMs} ms | ${p.best.metrics.cls} | ${p.runs.map((r) => `${score(r.performance)}/${score(r.accessibility)} (${r.host.benchmarkIndex === null ? '?' : Math.round(r.host.benchmarkIndex)})`).join(', ')} | ${
+          `| ${p.page}${p.signedIn ? ' (signed in)' : ''} | ${score(p.best.performance)} | \
+${score(p.best.accessibility)} | ${p.best.metrics.fcpMs} ms | ${p.best.metrics.lcpMs} ms | ${p.best.metrics.tbtMs} \
+ms | ${p.best.metrics.cls} | \
+${p.runs
+  .map(
+    (r) =>
+      `${score(r.performance)}/${score(r.accessibility)} (` +
+      `${r.host.benchmarkIndex === null ? '?' : Math.round(r.host.benchmarkIndex)})`,
+  )
+  .join(', ')} | ${
             !p.passed
               ? '**FAIL**'
               : p.performanceMet
@@ -120,7 +130,8 @@ function markdown(
         '|---|---|---|---|---|---|---|',
         ...inp.map(
           (a) =>
-            `| ${a.action} | ${a.best.inpMs} ms | ${a.best.inputDelayMs} ms | ${a.best.processingMs} ms | ${a.best.presentationMs} ms | ${a.runs.join(', ')} | ${a.passed ? 'pass' : '**FAIL**'} |`,
+            `| ${a.action} | ${a.best.inpMs} ms | ${a.best.inputDelayMs} ms | ${a.best.processingMs} ms | ` +
+            `${a.best.presentationMs} ms | ${a.runs.join(', ')} | ${a.passed ? 'pass' : '**FAIL**'} |`,
         ),
         '',
       );

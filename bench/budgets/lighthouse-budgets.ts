@@ -109,7 +109,10 @@ function summarise(lhr: LighthouseResult, origin: string, host: Omit<PageRun['ho
 
 const percent = (share: number | null) => (share === null ? '?' : `${Math.round(share * 100)}%`);
 const describeHost = (host: PageRun['host']) =>
-  `host ${percent(host.busy)} busy, ${percent(host.steal)} stolen${host.waitedMs > 1500 ? ` after ${(host.waitedMs / 1000).toFixed(0)} s waiting for quiet` : ''}; benchmark index ${host.benchmarkIndex === null ? '?' : Math.round(host.benchmarkIndex)}`;
+  `host ${percent(host.busy)} busy, ${percent(host.steal)} stolen` +
+  `${
+    host.waitedMs > 1500 ? ` after ${(host.waitedMs / 1000).toFixed(0)} s waiting for ` + `quiet` : ''
+  }; benchmark index ${host.benchmarkIndex === null ? '?' : Math.round(host.benchmarkIndex)}`;
 
 /** A signed-in page that lost its session lands on /login: that run would measure the wrong page. */
 function checkShownSignedIn(lhr: LighthouseResult, page: string, data: string) {
@@ -194,7 +197,9 @@ export async function auditPages(
         });
         runs.push({ run, lhr: result.lhr });
         log(
-          `  ${page} run ${runs.length}: performance ${Math.round(run.performance * 100)}, accessibility ${Math.round(run.accessibility * 100)} (FCP ${run.metrics.fcpMs} ms, LCP ${run.metrics.lcpMs} ms, TBT ${run.metrics.tbtMs} ms, CLS ${run.metrics.cls}; ${describeHost(run.host)})`,
+          `  ${page} run ${runs.length}: performance ${Math.round(run.performance * 100)}, accessibility ` +
+            (`${Math.round(run.accessibility * 100)} (FCP ${run.metrics.fcpMs} ms, LCP ${run.metrics.lcpMs} ms, TBT ` +
+              `${run.metrics.tbtMs} ms, CLS ${run.metrics.cls}; ${describeHost(run.host)})`),
         );
       }
       if (runs.length === 0)

@@ -63,7 +63,8 @@ async function main() {
   console.log(`${react.passed ? 'pass' : 'FAIL'} React build: ${react.detail}`);
   for (const s of sizes)
     console.log(
-      `${s.passed ? 'pass' : 'FAIL'} ${s.route}: initial JS ${(s.bytes / 1000).toFixed(1)} kB gzip (budget ${s.limit}, ${s.files.length} chunks)`,
+      `${s.passed ? 'pass' : 'FAIL'} ${s.route}: initial JS ${(s.bytes / 1000).toFixed(1)} kB gzip (budget ` +
+        `${s.limit}, ${s.files.length} chunks)`,
     );
 
   let pages: PageResult[] | null = null;
@@ -74,7 +75,8 @@ async function main() {
     try {
       const family = await seedFamily(server.url);
       console.log(
-        `  a family with ${family.upcoming.length} upcoming and ${family.past.length} past booking(s) (${family.email})`,
+        `  a family with ${family.upcoming.length} upcoming and ${family.past.length} past booking(s) (` +
+          `${family.email})`,
       );
       pages = await auditPages(server.url, family, { everyRun });
       console.log('Interaction to Next Paint on the wizard...');
@@ -87,11 +89,15 @@ async function main() {
       console.log(
         `${verdict(p)} ${p.page}: performance ${Math.round(p.best.performance * 100)}${
           p.performanceMet ? '' : ' (under 95: ' + 'reported, not enforced yet, issue 21)'
-        }, accessibility ${Math.round(p.best.accessibility * 100)}${p.best.foreignRequests.length ? `, reached ${p.best.foreignRequests.join(', ')}` : ''}`,
+        }, accessibility \
+${Math.round(p.best.accessibility * 100)}${
+          p.best.foreignRequests.length ? `, reached ` + `${p.best.foreignRequests.join(', ')}` : ''
+        }`,
       );
     for (const a of inp)
       console.log(
-        `${a.passed ? 'pass' : 'FAIL'} wizard, ${a.action}: INP ${a.best.inpMs} ms (budget under ${INP_BUDGET_MS} ms; runs ${a.runs.join(', ')} ms)`,
+        `${a.passed ? 'pass' : 'FAIL'} wizard, ${a.action}: INP ${a.best.inpMs} ms (budget under ${INP_BUDGET_MS} ` +
+          `ms; runs ${a.runs.join(', ')} ms)`,
       );
   }
 

@@ -108,7 +108,8 @@ try {
           );
         results[side][kind].push(r);
         console.log(
-          `${side.padEnd(6)} ${kind.padEnd(13)} ${Math.round(r.requestsPerSecond)}/s, ${r.serverCpuMicrosPerRequest} µs CPU each, p99 ${r.latencyMs.p99} ms, ${r.bytesPerResponse} B each`,
+          `${side.padEnd(6)} ${kind.padEnd(13)} ${Math.round(r.requestsPerSecond)}/s, ` +
+            `${r.serverCpuMicrosPerRequest} µs CPU each, p99 ${r.latencyMs.p99} ms, ${r.bytesPerResponse} B each`,
         );
       }
     }
@@ -121,7 +122,8 @@ try {
       for (const side of ['before', 'after'] as const) {
         const rs = results[side][kind];
         console.log(
-          `  ${kind.padEnd(13)} ${side.padEnd(6)} ${median(rs.map((r) => Math.round(r.requestsPerSecond)))}/s, ${cpu(side, kind)} µs CPU each, p99 ${median(rs.map((r) => r.latencyMs.p99))} ms`,
+          `  ${kind.padEnd(13)} ${side.padEnd(6)} ${median(rs.map((r) => Math.round(r.requestsPerSecond)))}/s, ` +
+            `${cpu(side, kind)} µs CPU each, p99 ${median(rs.map((r) => r.latencyMs.p99))} ms`,
         );
       }
       const change = (cpu('after', kind) / cpu('before', kind) - 1) * 100;

@@ -116,10 +116,13 @@ try {
     const during = await probe();
     const result = flood.stop();
     log(
-      `during: p99 ${during.latencyMs.p99} ms, statuses ${JSON.stringify(during.statusCodes)}, ${during.errors} errors; load average ${load1().toFixed(2)}`,
+      `during: p99 ${during.latencyMs.p99} ms, statuses ${JSON.stringify(during.statusCodes)}, ${during.errors} ` +
+        `errors; load average ${load1().toFixed(2)}`,
     );
     log(
-      `slow sockets: ${result.slow.attempts} attempts (${tally(result.slow.outcomes)}); streams: ${result.streams.attempts} attempts (${tally(result.streams.outcomes)}); at most ${result.peakHeld} held at once`,
+      `slow sockets: ${result.slow.attempts} attempts (${tally(result.slow.outcomes)}); streams: ` +
+        (`${result.streams.attempts} attempts (${tally(result.streams.outcomes)}); at most ${result.peakHeld} held ` +
+          `at once`),
     );
 
     const budgets = abuseBudgets(during, result);
@@ -154,7 +157,9 @@ function abuseBudgets(during: LoadResult, flood: FloodResult): Budget[] {
     {
       name: "a family's reads during the flood: p99",
       target: `under ${P99_BUDGET_MS} ms, every answer 2xx`,
-      measured: `${during.latencyMs.p99} ms${allOk ? '' : `, statuses ${JSON.stringify(during.statusCodes)}, ${during.errors} errors`}`,
+      measured:
+        `${during.latencyMs.p99} ms` +
+        `${allOk ? '' : `, statuses ${JSON.stringify(during.statusCodes)}, ${during.errors} errors`}`,
       pass: during.latencyMs.p99 < P99_BUDGET_MS && allOk,
     },
     {
@@ -187,16 +192,23 @@ function writeReport(report: {
   const s = report.setup;
   const md = `# Abuse benchmark (issue 36)
 
-${m.date}, commit ${m.commit}; ${m.cpu}, ${m.cores} cores, ${m.ramGiB} GiB; Node ${m.node}, PostgreSQL ${m.postgres}; load average ${m.loadAverage.start} at the start, ${m.loadAverage.end} at the end.
+${m.date}, commit ${m.commit}; ${m.cpu}, ${m.cores} cores, ${m.ramGiB} GiB; Node ${m.node}, PostgreSQL \
+${m.postgres}; load average ${m.loadAverage.start} at the start, ${m.loadAverage.end} at the end.
 
-One API process, no proxy; from 127.0.0.2, ${s.slowSockets} half-sent requests and ${s.streamAttempts} live-stream attempts of one account, each closed socket tried again after ${s.reattemptMs} ms; a family's available-slots reads from 127.0.0.1 at ${s.probeRate}/s for ${s.probeSeconds} s before and during.
+One API process, no proxy; from 127.0.0.2, ${s.slowSockets} half-sent requests and ${s.streamAttempts} live-stream \
+attempts of one account, each closed socket tried again after ${s.reattemptMs} ms; a family's available-slots reads \
+from 127.0.0.1 at ${s.probeRate}/s for ${s.probeSeconds} s before and during.
 
 | budget | target | measured | |
 |---|---|---|---|
 ${report.budgets.map((b) => `| ${b.name} | ${b.target} | ${b.measured} | ${b.pass ? 'pass' : '**FAIL**'} |`).join('\n')}
 
-- Reads before the flood: p50 ${report.before.latencyMs.p50} ms, p99 ${report.before.latencyMs.p99} ms; during: p50 ${report.during.latencyMs.p50} ms, p99 ${report.during.latencyMs.p99} ms.
-- Slow sockets: ${report.flood.slow.attempts} attempts (${tally(report.flood.slow.outcomes)}); stream attempts: ${report.flood.streams.attempts} (${tally(report.flood.streams.outcomes)}). "open" = no answer within the settle time (300 ms for a slow socket, 3 s for a stream), "closed" = closed unanswered (the per-address cap). Sockets held at once: sampled every 250 ms, those open 2 s or more.
+- Reads before the flood: p50 ${report.before.latencyMs.p50} ms, p99 ${report.before.latencyMs.p99} ms; during: p50 \
+${report.during.latencyMs.p50} ms, p99 ${report.during.latencyMs.p99} ms.
+- Slow sockets: ${report.flood.slow.attempts} attempts (${tally(report.flood.slow.outcomes)}); stream attempts: \
+${report.flood.streams.attempts} (${tally(report.flood.streams.outcomes)}). "open" = no answer within the settle \
+time (300 ms for a slow socket, 3 s for a stream), "closed" = closed unanswered (the per-address cap). Sockets held \
+at once: sampled every 250 ms, those open 2 s or more.
 `;
   fs.writeFileSync(path.join(dir, 'abuse.md'), md);
 }

@@ -110,7 +110,8 @@ try {
           `${d.cpuRounds.helloWorld.length} rounds): hello-world ` +
           `${d.cpu.helloWorld} µs, available slots ` +
           `${d.cpu.availableSlots} µs, 304 ${d.cpu.notModified} µs; identity (no Accept-Encoding, not a budget) ` +
-          `${d.cpu.identity} µs, ${(d.cpu.identity / d.cpu.helloWorld).toFixed(2)}×; hello-world with a 16 MB young ` +
+          `${d.cpu.identity} µs, ${(d.cpu.identity / d.cpu.helloWorld).toFixed(2)}×; hello-world with a 16 MB ` +
+          `young ` +
           `generation ${d.cpu.helloWorldLargeYoung} µs (not a budget, decision 0039); hello-world sent the 304's ` +
           `request ${d.cpu.helloWorldSameRequest} µs, the 304 over it ` +
           `${(d.cpu.notModified / d.cpu.helloWorldSameRequest).toFixed(2)}× (not a budget, decision 0077)`,
@@ -137,12 +138,17 @@ const cell = (
 ) => `${Math.round(d[k].requestsPerSecond).toLocaleString('en-AU')}/s, ${d.cpu[k]} µs`;
 const md = `# Direct read budgets: \`npm run bench:direct${RUNS > 1 ? ` -- ${RUNS}` : ''}\`
 
-Commit \`${machine.commit}\`, ${machine.date}, ${machine.cpu}, ${machine.cores} cores, Node ${machine.node}; load average
-${loadAtStart} at the start and ${machine.loadAverage.end} at the end. One API process and bare Fastify hello-world, no proxy,
-wrk ${wrk.version} at 50 connections, ${SECONDS} s rounds interleaved (hello-world, hello-world sent the 304's request, available slots, 304, identity) ${DIRECT.rounds} times per run;
+Commit \`${machine.commit}\`, ${machine.date}, ${machine.cpu}, ${machine.cores} cores, Node ${machine.node}; load \
+average
+${loadAtStart} at the start and ${machine.loadAverage.end} at the end. One API process and bare Fastify \
+hello-world, no proxy,
+wrk ${wrk.version} at 50 connections, ${SECONDS} s rounds interleaved (hello-world, hello-world sent the 304's \
+request, available slots, 304, identity) ${DIRECT.rounds} times per run;
 each figure is the median round. The reads carry Chromium's \`Accept-Encoding: ${BROWSER_ACCEPT_ENCODING}\`, as every
-family's browser does (decision 0072); "identity" is the same reads without it (the 9.6 kB plain JSON), reported, not a budget. CPU per answer is the server process's user + system time over the answers it gave.
-Each API round starts with 1 s of the same reads, reported apart and not budgeted: the API idled through the hello-world rounds,
+family's browser does (decision 0072); "identity" is the same reads without it (the 9.6 kB plain JSON), reported, \
+not a budget. CPU per answer is the server process's user + system time over the answers it gave.
+Each API round starts with 1 s of the same reads, reported apart and not budgeted: the API idled through the \
+hello-world rounds,
 past its availability answers' 1 s life, and that first second is spent refilling the cache (decision 0073).
 ${
   runs[0]?.scenario.placement
@@ -157,21 +163,48 @@ ${
 }
 | budget | target | passed | held |
 |---|---|---|---|
-${held.map((h) => `| ${h.name} | ${runs[0]!.budgets.find((b) => b.name === h.name)!.target} | ${h.passes} of ${RUNS} | ${h.held ? 'yes' : '**no**'} |`).join('\n')}
+${held
+  .map(
+    (h) =>
+      `| ${h.name} | ${runs[0]!.budgets.find((b) => b.name === h.name)!.target} | ${h.passes} of ` +
+      `${RUNS} | ${h.held ? 'yes' : '**no**'} |`,
+  )
+  .join('\n')}
 
 ## Each run
 
-| run | load at start | hello-world | available slots | 304 | slots CPU ratio | 304 CPU ratio | 304 over hello-world sent its request (not a budget) | p99 slots / 304 | throughput ratios (targets, not budgets) | identity (not a budget) | first second after idle: p99 median / worst (not a budget) |
+| run | load at start | hello-world | available slots | 304 | slots CPU ratio | 304 CPU ratio | 304 over \
+hello-world sent its request (not a budget) | p99 slots / 304 | throughput ratios (targets, not budgets) | identity \
+(not a budget) | first second after idle: p99 median / worst (not a budget) |
 |---|---|---|---|---|---|---|---|---|---|---|---|
-${runs.map((r) => `| ${r.run} | ${r.loadAverage.start} | ${cell(r.scenario, 'helloWorld')} | ${cell(r.scenario, 'availableSlots')} | ${cell(r.scenario, 'notModified')} | ${r.budgets[0]!.pass ? '' : '**miss** '}${r.budgets[0]!.measured.split(' ')[0]} | ${r.budgets[1]!.pass ? '' : '**miss** '}${r.budgets[1]!.measured.split(' ')[0]} | ${(r.scenario.cpu.notModified / r.scenario.cpu.helloWorldSameRequest).toFixed(2)}× (${cell(r.scenario, 'helloWorldSameRequest')}) | ${r.budgets[2]!.pass ? '' : '**miss** '}${r.budgets[2]!.measured} | ${r.targets.map((t) => t.measured).join(' / ')} | ${cell(r.scenario, 'identity')}, ${(r.scenario.cpu.identity / r.scenario.cpu.helloWorld).toFixed(2)}× | ${r.scenario.coldStart.latencyMs.p99} / ${r.scenario.coldStartWorstP99} ms |`).join('\n')}
+${runs
+  .map(
+    (r) =>
+      `| ${r.run} | ${r.loadAverage.start} | ${cell(r.scenario, 'helloWorld')} | ` +
+      (`${cell(r.scenario, 'availableSlots')} | ${cell(r.scenario, 'notModified')} | ` +
+        (`${r.budgets[0]!.pass ? '' : '**miss** '}${r.budgets[0]!.measured.split(' ')[0]} | ` +
+          (`${r.budgets[1]!.pass ? '' : '**miss** '}${r.budgets[1]!.measured.split(' ')[0]} | ` +
+            (`${(r.scenario.cpu.notModified / r.scenario.cpu.helloWorldSameRequest).toFixed(2)}× (` +
+              (`${cell(r.scenario, 'helloWorldSameRequest')}) | ` +
+                (`${r.budgets[2]!.pass ? '' : '**miss** '}${r.budgets[2]!.measured} | ` +
+                  (`${r.targets.map((t) => t.measured).join(' / ')} | ${cell(r.scenario, 'identity')}, ` +
+                    (`${(r.scenario.cpu.identity / r.scenario.cpu.helloWorld).toFixed(2)}× | ` +
+                      `${r.scenario.coldStart.latencyMs.p99} / ${r.scenario.coldStartWorstP99} ms |`)))))))),
+  )
+  .join('\n')}
 `;
 fs.writeFileSync(path.join(REPORTS, 'direct.md'), md);
 fs.writeFileSync(
   path.join(REPORTS, 'direct.json'),
-  `${JSON.stringify({ machine, seconds: SECONDS, held, runs: runs.map((r) => ({ ...r, scenario: { ...r.scenario, wrk: undefined } })) }, null, 2)}\n`,
+  `${JSON.stringify(
+    { machine, seconds: SECONDS, held, runs: runs.map((r) => ({ ...r, scenario: { ...r.scenario, wrk: undefined } })) },
+    null,
+    2,
+  )}\n`,
 );
 console.log(
-  `\n${RUNS > 1 ? `The spread over ${RUNS} runs` : 'The run'} (commit ${machine.commit}, load average ${loadAtStart} at the start, ${machine.loadAverage.end} at the end):`,
+  `\n${RUNS > 1 ? `The spread over ${RUNS} runs` : 'The run'} (commit ${machine.commit}, load average ` +
+    `${loadAtStart} at the start, ${machine.loadAverage.end} at the end):`,
 );
 for (const h of held) console.log(`  ${h.held ? 'HELD' : 'MISS'}  ${h.name}: ${h.passes} of ${RUNS}`);
 console.log('Report: bench/reports/direct.md');

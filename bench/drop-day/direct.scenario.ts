@@ -256,14 +256,19 @@ export async function runDirectScenario(opts: {
       ];
       opts.log(
         `  round ${round + 1}: first second after idle ` +
-          `${c.serverCpuMicrosPerRequest} µs CPU each, p99 ${c.latencyMs.p99} ms; hello-world ${Math.round(h.requestsPerSecond)}/s (${h.serverCpuMicrosPerRequest} µs CPU each, p99 ${h.latencyMs.p99} ms), ` +
+          (`${c.serverCpuMicrosPerRequest} µs CPU each, p99 ${c.latencyMs.p99} ms; hello-world ` +
+            (`${Math.round(h.requestsPerSecond)}/s (${h.serverCpuMicrosPerRequest} µs CPU each, p99 ` +
+              `${h.latencyMs.p99} ms), `)) +
           `with a 16 MB young generation ` +
-          `${Math.round(y.requestsPerSecond)}/s (${y.serverCpuMicrosPerRequest} µs CPU each), sent the 304's request ` +
+          `${Math.round(y.requestsPerSecond)}/s (${y.serverCpuMicrosPerRequest} µs CPU each), sent the 304's ` +
+          `request ` +
           `${Math.round(q.requestsPerSecond)}/s (${q.serverCpuMicrosPerRequest} µs CPU each), available-slots ` +
           `${Math.round(a.requestsPerSecond)}/s ` +
-          `(${a.serverCpuMicrosPerRequest} µs CPU each, p99 ${a.latencyMs.p99} ms, ${a.bytesPerResponse} B each), 304 ${Math.round(n.requestsPerSecond)}/s ` +
+          (`(${a.serverCpuMicrosPerRequest} µs CPU each, p99 ${a.latencyMs.p99} ms, ${a.bytesPerResponse} B each), ` +
+            `304 ${Math.round(n.requestsPerSecond)}/s `) +
           `(${n.serverCpuMicrosPerRequest} µs CPU each, p99 ${n.latencyMs.p99} ms, ${n.bytesPerResponse} B each); ` +
-          `identity ${Math.round(i.requestsPerSecond)}/s (${i.serverCpuMicrosPerRequest} µs CPU each, ${i.bytesPerResponse} B each)`,
+          (`identity ${Math.round(i.requestsPerSecond)}/s (${i.serverCpuMicrosPerRequest} µs CPU each, ` +
+            `${i.bytesPerResponse} B each)`),
       );
     }
     return {

@@ -239,7 +239,9 @@ async function main(): Promise<number> {
   });
   log(
     `  before the opening: ` +
-      `${opening.beforeOpening.status} ${opening.beforeOpening.code}; from it: ${opening.granted} granted in ${opening.durationSeconds.toFixed(2)} s (p99 ${opening.latencyMs.p99} ms), database ${JSON.stringify(opening.database)}`,
+      (`${opening.beforeOpening.status} ${opening.beforeOpening.code}; from it: ${opening.granted} granted in ` +
+        (`${opening.durationSeconds.toFixed(2)} s (p99 ${opening.latencyMs.p99} ms), database ` +
+          `${JSON.stringify(opening.database)}`)),
   );
 
   log('Scenario 3: sign-in storm with reads alongside');

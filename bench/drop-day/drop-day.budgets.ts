@@ -150,13 +150,18 @@ export function evaluateBudgets(m: {
       target: `exactly ${slots} holds, every round`,
       measured:
         `per round: ${m.raceRounds.map((r) => r.granted).join(' / ')} granted (201); in the database ` +
-        `${m.raceRounds.map((r) => r.database.heldSlots).join(' / ')} held, ${m.raceRounds.map((r) => r.database.activeReservations).join(' / ')} live, ${m.raceRounds.map((r) => r.database.slotsWithTwoHolders).join(' / ')} doubled`,
+        (`${m.raceRounds.map((r) => r.database.heldSlots).join(' / ')} held, ` +
+          (`${m.raceRounds.map((r) => r.database.activeReservations).join(' / ')} live, ` +
+            `${m.raceRounds.map((r) => r.database.slotsWithTwoHolders).join(' / ')} doubled`)),
       pass: m.raceRounds.every(exact),
     },
     {
       name: `${attempts.toLocaleString('en-AU')} attempts from the instant sales open`,
       target: `409 SALES_NOT_OPEN before it; exactly ${slots} holds after`,
-      measured: `before: ${m.opening.beforeOpening.status} ${m.opening.beforeOpening.code ?? ''}; after: ${m.opening.granted} granted in ${m.opening.durationSeconds.toFixed(2)} s, ${m.opening.database.heldSlots} held, ${m.opening.database.slotsWithTwoHolders} doubled`,
+      measured:
+        `before: ${m.opening.beforeOpening.status} ${m.opening.beforeOpening.code ?? ''}; after: ` +
+        (`${m.opening.granted} granted in ${m.opening.durationSeconds.toFixed(2)} s, ${m.opening.database.heldSlots} ` +
+          `held, ${m.opening.database.slotsWithTwoHolders} doubled`),
       pass:
         m.opening.beforeOpening.status === 409 && m.opening.beforeOpening.code === 'SALES_NOT_OPEN' && exact(m.opening),
     },

@@ -101,7 +101,9 @@ export async function runHoldRaceScenario(opts: {
         throw new Error(`warm-up race: ${JSON.stringify(raceRound.database)}, ${raceRound.granted} granted`);
     } else raceRounds.push(raceRound);
     opts.log(
-      `  ${warmUp ? 'warm-up' : `round ${round}`}: pgbench ${Math.round(run.tps)} tps, race ${Math.round(race.requestsPerSecond)} attempts/s (${race.serverCpuMicrosPerRequest} µs CPU each, p99 ${race.latencyMs.p99} ms), ${raceRound.granted} granted, ${holdQueries} attempts reached ` +
+      `  ${warmUp ? 'warm-up' : `round ${round}`}: pgbench ${Math.round(run.tps)} tps, race ` +
+        (`${Math.round(race.requestsPerSecond)} attempts/s (${race.serverCpuMicrosPerRequest} µs CPU each, p99 ` +
+          `${race.latencyMs.p99} ms), ${raceRound.granted} granted, ${holdQueries} attempts reached `) +
         `PostgreSQL, database ${JSON.stringify(raceRound.database)}`,
     );
   }

@@ -124,7 +124,8 @@ ${target.locationId}::uuid and kind = 'session' and start_at > now() + interval 
     await new Promise((resolve) => setTimeout(resolve, 3000));
     const rssOpen = rssKiB(pid);
     console.log(
-      `${streams.length} streams open: RSS ${Math.round(rssOpen / 1024)} MiB, ${(((rssOpen - rssBefore) * 1024) / streams.length / 1024).toFixed(1)} KiB per stream`,
+      `${streams.length} streams open: RSS ${Math.round(rssOpen / 1024)} MiB, ` +
+        `${(((rssOpen - rssBefore) * 1024) / streams.length / 1024).toFixed(1)} KiB per stream`,
     );
 
     for (const s of streams) s.armed = true;
@@ -144,7 +145,8 @@ ${target.locationId}::uuid and kind = 'session' and start_at > now() + interval 
     const at = (q: number) => delays[Math.min(delays.length - 1, Math.floor(q * delays.length))]!;
     console.log(
       `after the hold: p50 ` +
-        `${at(0.5).toFixed(0)} ms, p99 ${at(0.99).toFixed(0)} ms, ${(within1s * 100).toFixed(1)}% within 1 s, ${delays.filter((d) => d === Infinity).length} never heard in 5 s`,
+        (`${at(0.5).toFixed(0)} ms, p99 ${at(0.99).toFixed(0)} ms, ${(within1s * 100).toFixed(1)}% within 1 s, ` +
+          `${delays.filter((d) => d === Infinity).length} never heard in 5 s`),
     );
     console.log(
       `${within1s >= 0.99 ? 'PASS' : 'FAIL'}  a change reaches 99% of ` +

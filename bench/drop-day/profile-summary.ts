@@ -89,7 +89,8 @@ for (const [id, t] of selfTime) {
 const share = (t: number) => `${((100 * t) / busy).toFixed(1).padStart(5)}%`;
 const perAnswer = (t: number) => (answers > 0 ? `${(t / answers).toFixed(2).padStart(6)} µs` : '');
 console.log(
-  `${path.basename(file)}: ${(total / 1e6).toFixed(1)} s sampled, busy ${(busy / 1e6).toFixed(1)} s${answers ? `, ${answers} answers` : ''}\n`,
+  `${path.basename(file)}: ${(total / 1e6).toFixed(1)} s sampled, busy ${(busy / 1e6).toFixed(1)} s` +
+    `${answers ? `, ${answers} answers` : ''}\n`,
 );
 console.log('The read path, inclusive (share of busy time, per answer):');
 for (const [name, what] of STEPS) {

@@ -93,8 +93,10 @@ export async function runReadsScenario(opts: {
     );
     const [h, a] = [helloRounds[round]!, readRounds[round]!];
     opts.log(
-      `  round ${round + 1}: hello-world ${Math.round(h.requestsPerSecond)}/s (${h.serverCpuMicrosPerRequest} µs CPU each), ` +
-        `available-slots ${Math.round(a.requestsPerSecond)}/s (${a.serverCpuMicrosPerRequest} µs CPU each, p99 ${a.latencyMs.p99} ms)`,
+      `  round ${round + 1}: hello-world ${Math.round(h.requestsPerSecond)}/s (${h.serverCpuMicrosPerRequest} µs ` +
+        `CPU each), ` +
+        (`available-slots ${Math.round(a.requestsPerSecond)}/s (${a.serverCpuMicrosPerRequest} µs CPU each, p99 ` +
+          `${a.latencyMs.p99} ms)`),
     );
   }
   const readStatements = await takeStatementCounts(db);

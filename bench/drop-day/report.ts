@@ -68,7 +68,8 @@ const codes = (r: LoadResult) =>
     .join(', ') + (r.errors ? `, socket errors: ${r.errors}` : '');
 
 const loadRow = (name: string, r: LoadResult, connections: number) =>
-  `| ${name} | ${connections} | ${rps(r.requestsPerSecond)} | ${ms(r.latencyMs.p50)} | ${ms(r.latencyMs.p99)} | ${codes(r)} |`;
+  `| ${name} | ${connections} | ${rps(r.requestsPerSecond)} | ${ms(r.latencyMs.p50)} | ${ms(r.latencyMs.p99)} | ` +
+  `${codes(r)} |`;
 
 export interface Report {
   machine: Machine;
@@ -136,6 +137,7 @@ export function writeReports(
 function markdown(r: Report): string {
   const m = r.machine;
   const s = r.scenarios;
+  const argon2RawMean = (s.signIn.argon2RawPerSecond.before + s.signIn.argon2RawPerSecond.after) / 2;
   return `# Drop-day benchmark
 
 Run ${m.date} at commit \`${m.commit}\` with \`npm run bench\`.
@@ -156,22 +158,34 @@ ${r.budgets.map((b) => `| ${b.name} | ${b.target} | ${b.measured} | ${b.pass ? '
 
 ## Ratios to the machine's ceilings
 
-- Available slots over bare Fastify: **${pct(r.ratios.availableSlotsOverHelloWorld)}** (${rps(s.availableSlots.requestsPerSecond)} over ${rps(s.helloWorld.requestsPerSecond)}).
-- Direct, one process each, no proxy, wrk ${s.direct.wrk} at 50 connections: available slots **${pct(r.ratios.directAvailableSlotsOverHelloWorld)}** of bare Fastify
-  (${rps(s.direct.availableSlots.requestsPerSecond)} over ${rps(s.direct.helloWorld.requestsPerSecond)}), the 304 revalidation **${pct(r.ratios.directNotModifiedOverHelloWorld)}** (${rps(s.direct.notModified.requestsPerSecond)}):
-  targets that follow from the CPU budgets, not budgets (issue 41). CPU per answer, median rounds: hello-world ${s.direct.cpu.helloWorld} µs,
-  available slots ${s.direct.cpu.availableSlots} µs (${(s.direct.cpu.availableSlots / s.direct.cpu.helloWorld).toFixed(2)}×), 304 ${s.direct.cpu.notModified} µs (${(s.direct.cpu.notModified / s.direct.cpu.helloWorld).toFixed(2)}×).
-  Against bare Fastify with a 16 MB young generation (${rps(s.direct.helloWorldLargeYoung.requestsPerSecond)}, not a budget: decision 0039), the same reads are
-  ${pct(s.direct.availableSlots.requestsPerSecond / s.direct.helloWorldLargeYoung.requestsPerSecond)} and ${pct(s.direct.notModified.requestsPerSecond / s.direct.helloWorldLargeYoung.requestsPerSecond)}.
-  Bare Fastify sent the 304's own request (its token, app check and tags) costs ${s.direct.cpu.helloWorldSameRequest} µs an answer; the 304 over it:
+- Available slots over bare Fastify: **${pct(r.ratios.availableSlotsOverHelloWorld)}** (\
+${rps(s.availableSlots.requestsPerSecond)} over ${rps(s.helloWorld.requestsPerSecond)}).
+- Direct, one process each, no proxy, wrk ${s.direct.wrk} at 50 connections: available slots **\
+${pct(r.ratios.directAvailableSlotsOverHelloWorld)}** of bare Fastify
+  (${rps(s.direct.availableSlots.requestsPerSecond)} over ${rps(s.direct.helloWorld.requestsPerSecond)}), the 304 \
+revalidation **${pct(r.ratios.directNotModifiedOverHelloWorld)}** (${rps(s.direct.notModified.requestsPerSecond)}):
+  targets that follow from the CPU budgets, not budgets (issue 41). CPU per answer, median rounds: hello-world \
+${s.direct.cpu.helloWorld} µs,
+  available slots ${s.direct.cpu.availableSlots} µs (\
+${(s.direct.cpu.availableSlots / s.direct.cpu.helloWorld).toFixed(2)}×), 304 ${s.direct.cpu.notModified} µs (\
+${(s.direct.cpu.notModified / s.direct.cpu.helloWorld).toFixed(2)}×).
+  Against bare Fastify with a 16 MB young generation (${rps(s.direct.helloWorldLargeYoung.requestsPerSecond)}, not \
+a budget: decision 0039), the same reads are
+  ${pct(s.direct.availableSlots.requestsPerSecond / s.direct.helloWorldLargeYoung.requestsPerSecond)} and \
+${pct(s.direct.notModified.requestsPerSecond / s.direct.helloWorldLargeYoung.requestsPerSecond)}.
+  Bare Fastify sent the 304's own request (its token, app check and tags) costs \
+${s.direct.cpu.helloWorldSameRequest} µs an answer; the 304 over it:
   ${(s.direct.cpu.notModified / s.direct.cpu.helloWorldSameRequest).toFixed(2)}× (not a budget: decision 0077).
-- Hold attempts over pgbench running the hold's conditional UPDATE: **${pct(r.ratios.holdsOverPgbench)}** (${rps(s.race.requestsPerSecond)} over ${rps(s.pgbench.tps)}).
+- Hold attempts over pgbench running the hold's conditional UPDATE: **${pct(r.ratios.holdsOverPgbench)}** (\
+${rps(s.race.requestsPerSecond)} over ${rps(s.pgbench.tps)}).
 - For scale: on these shared cores, a hold that cost only one hello-world request plus one pgbench
   transaction (no auth, no validation, no driver, nothing else) would reach
   ${pct(zeroCostHoldRatio(s.helloWorld.requestsPerSecond, s.pgbench.tps))} of pgbench.
 - CPU per answered request, the server processes' user + system time (median round; 3 processes,
-  nginx and PostgreSQL not counted): hello-world ${s.serverCpuMicrosPerRequest.helloWorld} µs, available slots ${s.serverCpuMicrosPerRequest.availableSlots} µs, race attempt
-  ${s.serverCpuMicrosPerRequest.raceAttempt} µs. On a shared host this moves with the neighbours too; to weigh a change, compare
+  nginx and PostgreSQL not counted): hello-world ${s.serverCpuMicrosPerRequest.helloWorld} µs, available slots \
+${s.serverCpuMicrosPerRequest.availableSlots} µs, race attempt
+  ${s.serverCpuMicrosPerRequest.raceAttempt} µs. On a shared host this moves with the neighbours too; to weigh a \
+change, compare
   two builds side by side with \`npm run bench:ab\`.
 
 ## Scenarios
@@ -212,21 +226,40 @@ ${loadRow(
     .map(([k, v]) => `${k} ${v.join(' / ')}`)
     .join('; ')}.
 - Direct scenario (issue 21): ${s.direct.distinctAnswers} distinct day answers; bytes read per answer, headers included:
-  available slots ${s.direct.availableSlots.bytesPerResponse}, revalidation ${s.direct.notModified.bytesPerResponse} (a 304 before the run: ${s.direct.revalidationStatus});
-  CPU per answer of the one API process: available slots ${s.direct.availableSlots.serverCpuMicrosPerRequest} µs, 304 ${s.direct.notModified.serverCpuMicrosPerRequest} µs,
-  hello-world ${s.direct.helloWorld.serverCpuMicrosPerRequest} µs (${s.direct.helloWorldLargeYoung.serverCpuMicrosPerRequest} µs with a 16 MB young generation). wrk counts only answers outside 2xx/3xx, shown as "other".
-- pgbench ceiling: ${s.pgbench.clients} clients, ${s.pgbench.transactions.toLocaleString('en-AU')} prepared transactions per round on the same ${s.race.slots} sessions (\`bench/drop-day/hold-claim.pgbench.sql\`).
-- Race result in the database: ${s.race.database.heldSlots} sessions held, ${s.race.database.activeReservations} live reservations, ${s.race.database.slotsWithTwoHolders} sessions with two holders.
-- Race attempts that reached PostgreSQL (alone or in a batch), per round: ${s.race.holdQueriesPerRound.join(' / ')} of ${s.race.attempts.toLocaleString('en-AU')}. The others were
+  available slots ${s.direct.availableSlots.bytesPerResponse}, revalidation \
+${s.direct.notModified.bytesPerResponse} (a 304 before the run: ${s.direct.revalidationStatus});
+  CPU per answer of the one API process: available slots ${s.direct.availableSlots.serverCpuMicrosPerRequest} µs, \
+304 ${s.direct.notModified.serverCpuMicrosPerRequest} µs,
+  hello-world ${s.direct.helloWorld.serverCpuMicrosPerRequest} µs (\
+${s.direct.helloWorldLargeYoung.serverCpuMicrosPerRequest} µs with a 16 MB young generation). wrk counts only \
+answers outside 2xx/3xx, shown as "other".
+- pgbench ceiling: ${s.pgbench.clients} clients, ${s.pgbench.transactions.toLocaleString('en-AU')} prepared \
+transactions per round on the same ${s.race.slots} sessions (\`bench/drop-day/hold-claim.pgbench.sql\`).
+- Race result in the database: ${s.race.database.heldSlots} sessions held, ${s.race.database.activeReservations} \
+live reservations, ${s.race.database.slotsWithTwoHolders} sessions with two holders.
+- Race attempts that reached PostgreSQL (alone or in a batch), per round: ${s.race.holdQueriesPerRound.join(' / ')} \
+of ${s.race.attempts.toLocaleString('en-AU')}. The others were
   refused by their API process from memory: sessions it, or another process (LISTEN/NOTIFY), had just
   seen taken, or that an attempt of its own was asking about at that moment (decision 0014).
-- Opening race: an attempt just before the opening answered ${s.opening.beforeOpening.status} ${s.opening.beforeOpening.code ?? ''}; from the instant on, ${s.opening.granted} of ${s.opening.total.toLocaleString('en-AU')} attempts were granted in ${s.opening.durationSeconds.toFixed(2)} s; in the database ${s.opening.database.heldSlots} held, ${s.opening.database.activeReservations} live, ${s.opening.database.slotsWithTwoHolders} doubled.
-- Sign-in: one argon2id verify takes ${ms(s.signIn.argon2VerifyMs)} here; with ${s.signIn.concurrentHashesPerProcess} concurrent hash(es) per process and ${m.cores} cores the bound is about ${rps(s.signIn.boundPerSecond)}.
-  @node-rs/argon2's own rate in this run (${s.signIn.argon2RawPerSecond.concurrency} verifies at once, no HTTP): ${rps(s.signIn.argon2RawPerSecond.before)} just before the storm,
-  ${rps(s.signIn.argon2RawPerSecond.after)} just after; the storm reached ${pct(s.signIn.storm.requestsPerSecond / ((s.signIn.argon2RawPerSecond.before + s.signIn.argon2RawPerSecond.after) / 2))} of their mean, with the read probe running alongside.
-  Where the cores went: the API processes spent ${ms(s.signIn.apiCpuMsPerSignIn)} of CPU per sign-in (the verify, the request, the session's queries and token, the hash thread's hand-offs),
-  and the host's CPUs were ${s.signIn.hostBusyDuringStorm === null ? 'of unknown busyness' : `${pct(s.signIn.hostBusyDuringStorm)} busy`} during the storm (the rest of the time: PostgreSQL, nginx, the load generators, the probe).
-  At that CPU per sign-in, the API processes alone on every core would allow ${rps((m.cores * 1000) / s.signIn.apiCpuMsPerSignIn)}.
+- Opening race: an attempt just before the opening answered ${s.opening.beforeOpening.status} \
+${s.opening.beforeOpening.code ?? ''}; from the instant on, ${s.opening.granted} of \
+${s.opening.total.toLocaleString('en-AU')} attempts were granted in ${s.opening.durationSeconds.toFixed(2)} s; in \
+the database ${s.opening.database.heldSlots} held, ${s.opening.database.activeReservations} live, \
+${s.opening.database.slotsWithTwoHolders} doubled.
+- Sign-in: one argon2id verify takes ${ms(s.signIn.argon2VerifyMs)} here; with \
+${s.signIn.concurrentHashesPerProcess} concurrent hash(es) per process and ${m.cores} cores the bound is about \
+${rps(s.signIn.boundPerSecond)}.
+  @node-rs/argon2's own rate in this run (${s.signIn.argon2RawPerSecond.concurrency} verifies at once, no HTTP): \
+${rps(s.signIn.argon2RawPerSecond.before)} just before the storm,
+  ${rps(s.signIn.argon2RawPerSecond.after)} just after; the storm reached \
+${pct(s.signIn.storm.requestsPerSecond / argon2RawMean)} of their mean, with the read probe running alongside.
+  Where the cores went: the API processes spent ${ms(s.signIn.apiCpuMsPerSignIn)} of CPU per sign-in (the verify, \
+the request, the session's queries and token, the hash thread's hand-offs),
+  and the host's CPUs were ${
+    s.signIn.hostBusyDuringStorm === null ? 'of unknown busyness' : `${pct(s.signIn.hostBusyDuringStorm)} ` + `busy`
+  } during the storm (the rest of the time: PostgreSQL, nginx, the load generators, the probe).
+  At that CPU per sign-in, the API processes alone on every core would allow \
+${rps((m.cores * 1000) / s.signIn.apiCpuMsPerSignIn)}.
 
 ## Setup
 

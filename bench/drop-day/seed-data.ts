@@ -33,7 +33,9 @@ export function availableSlotsReads(
     const dates = upcomingDates(target.timezone, 7);
     return {
       method: 'GET',
-      path: `/api/v1/booking-slot/${target.locationId}/available-slots?date=${dates[i % dates.length]}&slotTypeId=${target.slotTypeId}&filter=all`,
+      path:
+        `/api/v1/booking-slot/${target.locationId}/available-slots?date=${dates[i % dates.length]}&slotTypeId=` +
+        `${target.slotTypeId}&filter=all`,
       headers: { authorization: c.authorization, 'x-app-check': appCheck },
     };
   });

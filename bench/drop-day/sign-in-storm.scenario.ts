@@ -84,7 +84,8 @@ export async function runSignInStormScenario(opts: {
   opts.log(
     `  sign-in: ${Math.round(storm.requestsPerSecond)}/s; @node-rs/argon2 alone, ` +
       `${rawBefore.concurrency} at once: ${Math.round(rawBefore.perSecond)}/s before, ` +
-      `${Math.round(rawAfter.perSecond)}/s after (storm ${((storm.requestsPerSecond / argon2RawPerSecond) * 100).toFixed(1)}% of their ` +
+      (`${Math.round(rawAfter.perSecond)}/s after (storm ` +
+        `${((storm.requestsPerSecond / argon2RawPerSecond) * 100).toFixed(1)}% of their `) +
       `mean); reads meanwhile p99 ` +
       `${readsDuringStorm.latencyMs.p99} ms (${readsAlone.latencyMs.p99} ms without the storm just before)`,
   );

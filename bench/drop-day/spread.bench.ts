@@ -68,11 +68,14 @@ const rows = names.map((name) => {
 });
 const directCell = (w: { requestsPerSecond: number; serverCpuMicrosPerRequest?: number }) =>
   `${Math.round(w.requestsPerSecond).toLocaleString('en-AU')}/s, ${w.serverCpuMicrosPerRequest ?? '?'} µs`;
+const directCells = (d: Report['scenarios']['direct']) =>
+  [d.helloWorld, d.helloWorldLargeYoung, d.availableSlots, d.notModified].map(directCell).join(' | ');
 const commit = records.find((r) => r.report)?.report?.machine.commit ?? 'unknown';
 
 const md = `# Drop-day bench: the spread
 
-${runs} runs of \`npm run bench\` in a row (\`npm run bench:spread -- ${runs}\`), commit \`${commit}\`, from ${records[0]!.startedAt} to ${new Date().toISOString()}.
+${runs} runs of \`npm run bench\` in a row (\`npm run bench:spread -- ${runs}\`), commit \`${commit}\`, from \
+${records[0]!.startedAt} to ${new Date().toISOString()}.
 A budget holds when it passed in at least ${Math.round(REQUIRED_SHARE * 100)}% of the runs (issue 21: 9 of 10).
 
 | budget | target | passed | held |
@@ -81,7 +84,13 @@ ${rows.map((r) => `| ${r.name} | ${r.target} | ${r.passes} of ${runs} | ${r.held
 
 ## Each run
 
-${records.map((r) => `- Run ${r.run}, ${r.startedAt}, load average ${r.loadAtStart} at its start${r.report ? '' : `, **no report** (exit ${r.exitCode})`}`).join('\n')}
+${records
+  .map(
+    (r) =>
+      `- Run ${r.run}, ${r.startedAt}, load average ${r.loadAtStart} at its start` +
+      `${r.report ? '' : `, **no report** (exit ${r.exitCode})`}`,
+  )
+  .join('\n')}
 
 ## The direct scenario in each run
 
@@ -92,14 +101,28 @@ at its fastest every time (decision 0039; not a budget).
 
 | run | hello-world | hello-world, 16 MB young generation | available slots | 304 |
 |---|---|---|---|---|
-${records.map((r) => `| ${r.run} | ${r.report ? [r.report.scenarios.direct.helloWorld, r.report.scenarios.direct.helloWorldLargeYoung, r.report.scenarios.direct.availableSlots, r.report.scenarios.direct.notModified].map(directCell).join(' | ') : 'no report | | | '} |`).join('\n')}
+${records
+  .map((r) => `| ${r.run} | ` + `${r.report ? directCells(r.report.scenarios.direct) : 'no report | | | '} |`)
+  .join('\n')}
 
 ${rows.map((r) => `### ${r.name}\n\n${r.measured.map((m, i) => `${i + 1}. ${m}`).join('\n')}`).join('\n\n')}
 `;
 fs.writeFileSync(path.join(REPORTS, 'drop-day-spread.md'), md);
 fs.writeFileSync(
   path.join(REPORTS, 'drop-day-spread.json'),
-  `${JSON.stringify({ commit, runs: records.map(({ report, ...r }) => ({ ...r, budgets: report?.budgets ?? null, ratios: report?.ratios ?? null, direct: report?.scenarios.direct ?? null })) }, null, 2)}\n`,
+  `${JSON.stringify(
+    {
+      commit,
+      runs: records.map(({ report, ...r }) => ({
+        ...r,
+        budgets: report?.budgets ?? null,
+        ratios: report?.ratios ?? null,
+        direct: report?.scenarios.direct ?? null,
+      })),
+    },
+    null,
+    2,
+  )}\n`,
 );
 
 console.log(`\nThe spread over ${runs} runs (commit ${commit}):`);

@@ -140,7 +140,8 @@ function multipart(files: Buffer[]) {
 
 const files = await cameraPhotos();
 console.log(
-  `${PHOTOS} photos of ${WIDTH} × ${HEIGHT} (${(files[0]!.length / 1024 / 1024).toFixed(1)} MB each), ${PER_REQUEST} per request`,
+  `${PHOTOS} photos of ${WIDTH} × ${HEIGHT} (${(files[0]!.length / 1024 / 1024).toFixed(1)} MB each), ` +
+    `${PER_REQUEST} per request`,
 );
 const { tmp, databaseUrl, db, endPool, season, jwtKey, idTokens, stop } = await startBenchDatabase(
   'photos',
@@ -153,7 +154,14 @@ try {
   await db.execute(sql`
     insert into users (id, email, password_hash, first_name, last_name, email_verified_at, is_staff, staff_role)
     values (${elfId}::uuid, 'elf@bench.kringle.test', 'not-a-real-hash', 'Buddy', 'Elf', now(), true, 'set')`);
-  const elf = `Bearer ${(await idTokens.issue({ id: elfId, email: 'elf@bench.kringle.test', emailVerified: true, isStaff: true, staffRole: 'set' })).idToken}`;
+  const elfClaims = {
+    id: elfId,
+    email: 'elf@bench.kringle.test',
+    emailVerified: true,
+    isStaff: true,
+    staffRole: 'set' as const,
+  };
+  const elf = `Bearer ${(await idTokens.issue(elfClaims)).idToken}`;
   const slot = (
     await db.execute(
       sql`select id from slots where location_id =
@@ -196,7 +204,9 @@ ${target.locationId}::uuid and slot_type_id = ${target.slotTypeId}::uuid and kin
     const appCheck = await appCheckToken(base);
     const pid = api.pids[0]!;
     const rssBefore = status(pid, 'VmRSS');
-    const readUrl = `${base}/api/v1/booking-slot/${target.locationId}/available-slots?date=${upcomingDates(target.timezone, 7)[2]}&slotTypeId=${target.slotTypeId}&filter=all`;
+    const readUrl =
+      `${base}/api/v1/booking-slot/${target.locationId}/available-slots?date=` +
+      `${upcomingDates(target.timezone, 7)[2]}&slotTypeId=${target.slotTypeId}&filter=all`;
     const read = async () => {
       const t0 = performance.now();
       const res = await fetch(readUrl, { headers: { authorization: family!.authorization, 'x-app-check': appCheck } });
@@ -287,10 +297,12 @@ ${target.locationId}::uuid and slot_type_id = ${target.slotTypeId}::uuid and kin
       ],
     ] as const;
     console.log(
-      `upload: ${PHOTOS} photos in ${result.seconds} s = ${result.photosPerSecond}/s; alone ${result.aloneBefore}/s before, ${result.aloneAfter}/s after`,
+      `upload: ${PHOTOS} photos in ${result.seconds} s = ${result.photosPerSecond}/s; alone ${result.aloneBefore}/s ` +
+        `before, ${result.aloneAfter}/s after`,
     );
     console.log(
-      `CPU per photo: API ${result.cpuSecondsPerPhoto.api} s, alone ${result.cpuSecondsPerPhoto.alone} s; the bench's ` +
+      `CPU per photo: API ${result.cpuSecondsPerPhoto.api} s, alone ${result.cpuSecondsPerPhoto.alone} s; the ` +
+        `bench's ` +
         `own sending and probe ${result.cpuSecondsPerPhoto.benchSending} s`,
     );
     console.log(`memory: API RSS ${result.rssBeforeMiB} MiB before, peak ${result.peakMiB} MiB`);
@@ -317,7 +329,8 @@ ${target.locationId}::uuid and slot_type_id = ${target.slotTypeId}::uuid and kin
         `| the same processing alone | ${result.aloneBefore} before, ${result.aloneAfter} after |`,
         `| share (budget at least 70%) | ${(result.share * 100).toFixed(1)}% |`,
         `| CPU seconds per photo (the API's process; alone; the bench's own sending and probe on the same cores) | ` +
-          `${result.cpuSecondsPerPhoto.api}; ${result.cpuSecondsPerPhoto.alone}; ${result.cpuSecondsPerPhoto.benchSending} |`,
+          (`${result.cpuSecondsPerPhoto.api}; ${result.cpuSecondsPerPhoto.alone}; ` +
+            `${result.cpuSecondsPerPhoto.benchSending} |`),
         `| API resident memory | ${result.rssBeforeMiB} MiB before, peak ${result.peakMiB} MiB |`,
         `| available slots while processing (budget p99 under 50 ms) | p50 ` +
           `${result.probe.p50} ms, p99 ${result.probe.p99} ms, max ${result.probe.max} ms, ${latencies.length} reads |`,

@@ -166,11 +166,13 @@ ${target.locationId}::uuid and kind = 'session' and not blocked and start_at > n
     const rssStreams = rssKiB(pid);
     console.log(`${slow.length} joins over 50 ms, sent at ${[...new Set(slow)].slice(0, 12).join(', ')} s`);
     console.log(
-      `join: p50 ${quantile(latencies, 0.5).toFixed(1)} ms, p99 ${quantile(latencies, 0.99).toFixed(1)} ms, max ${latencies.at(-1)!.toFixed(1)} ms`,
+      `join: p50 ${quantile(latencies, 0.5).toFixed(1)} ms, p99 ${quantile(latencies, 0.99).toFixed(1)} ms, max ` +
+        `${latencies.at(-1)!.toFixed(1)} ms`,
     );
     console.log(
       `memory: ${(((rssJoined - rssBefore) * 1024) / FAMILIES).toFixed(0)} B per waiting family (RSS ` +
-        `${Math.round(rssJoined / 1024)} MiB), ${(((rssStreams - rssJoined) * 1024) / Math.max(1, streams.length) / 1024).toFixed(1)} KiB per open stream`,
+        (`${Math.round(rssJoined / 1024)} MiB), ` +
+          `${(((rssStreams - rssJoined) * 1024) / Math.max(1, streams.length) / 1024).toFixed(1)} KiB per open stream`),
     );
 
     await new Promise((r) => setTimeout(r, Math.max(0, opensAt.getTime() - Date.now()) + 5000));

@@ -62,7 +62,8 @@ try {
       if (r.errors || r.timeouts || r.statusCodes.other) throw new Error(`${side} ${status}: errors in the run`);
       cpu[side][status].push(r.serverCpuMicrosPerRequest!);
       console.log(
-        `${side.padEnd(4)} ${status} ${Math.round(r.requestsPerSecond)}/s, ${r.serverCpuMicrosPerRequest} µs CPU each, ${r.bytesPerResponse} B each`,
+        `${side.padEnd(4)} ${status} ${Math.round(r.requestsPerSecond)}/s, ${r.serverCpuMicrosPerRequest} µs CPU ` +
+          `each, ${r.bytesPerResponse} B each`,
       );
     }
   }

@@ -237,12 +237,107 @@ function fixSqlText(text, file) {
   return out;
 }
 
+// Template literals the passes above leave long: a break at a space of the literal text or just before a `${`.
+// A one-line template becomes two joined by + (in parentheses where + would bind otherwise); a line inside a
+// multi-line template gets a line continuation (a backslash before the newline), which the cooked value drops.
+function fixTemplates(text, file) {
+  const sf = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true, file.endsWith('x') ? 4 : 3);
+  const starts = lineStarts(text);
+  const lineOf = (pos) => sf.getLineAndCharacterOfPosition(pos).line;
+  const lineEnd = (i) => (i + 1 < starts.length ? starts[i + 1] - 1 : text.length);
+  const long = new Set();
+  starts.forEach((ls, i) => lineEnd(i) - ls > MAX && long.add(i));
+  if (!long.size) return text;
+  const edits = [];
+  const SAFE = [
+    ts.SyntaxKind.VariableDeclaration,
+    ts.SyntaxKind.PropertyAssignment,
+    ts.SyntaxKind.ReturnStatement,
+    ts.SyntaxKind.ArrowFunction,
+    ts.SyntaxKind.ArrayLiteralExpression,
+    ts.SyntaxKind.TemplateSpan,
+    ts.SyntaxKind.ParenthesizedExpression,
+    ts.SyntaxKind.JsxExpression,
+    ts.SyntaxKind.ExpressionStatement,
+  ];
+  const safeIn = (node) => {
+    const p = node.parent;
+    if (SAFE.includes(p.kind)) return true;
+    if ((ts.isCallExpression(p) || ts.isNewExpression(p)) && p.expression !== node) return true;
+    if (ts.isConditionalExpression(p) && p.condition !== node) return true;
+    if (ts.isBinaryExpression(p)) {
+      const op = p.operatorToken.kind;
+      const K = ts.SyntaxKind;
+      if (op === K.PlusToken) return p.left === node || false;
+      return [
+        K.QuestionQuestionToken,
+        K.BarBarToken,
+        K.AmpersandAmpersandToken,
+        K.EqualsToken,
+        K.PlusEqualsToken,
+        K.EqualsEqualsEqualsToken,
+        K.ExclamationEqualsEqualsToken,
+      ].includes(op);
+    }
+    return false;
+  };
+  const visit = (node) => {
+    const isTpl = ts.isTemplateExpression(node) || ts.isNoSubstitutionTemplateLiteral(node);
+    const inSnapshot =
+      !!node.parent && ts.isCallExpression(node.parent) && /InlineSnapshot/.test(node.parent.expression.getText(sf));
+    if (isTpl && node.parent && !ts.isTaggedTemplateExpression(node.parent) && !inSnapshot) {
+      const first = lineOf(node.getStart(sf));
+      const last = lineOf(node.end);
+      const parts = ts.isTemplateExpression(node) ? [node.head, ...node.templateSpans.map((x) => x.literal)] : [node];
+      for (let li = first; li <= last; li++) {
+        if (!long.has(li)) continue;
+        const ls = starts[li];
+        const le = lineEnd(li);
+        const indent = /^\s*/.exec(text.slice(ls, le))[0].length;
+        const cands = [];
+        for (const part of parts) {
+          const a = part.getStart(sf) + 1;
+          const b = part.end - (ts.isTemplateTail(part) || ts.isNoSubstitutionTemplateLiteral(part) ? 1 : 2);
+          for (let q = Math.max(a, ls); q <= Math.min(b, le); q++) {
+            const atSpace = q < b && text[q] === ' ' && text[q - 1] !== '\\';
+            const beforeSubst = q === b && b < part.end - 1 && q > a;
+            if (atSpace) cands.push(q + 1);
+            else if (beforeSubst) cands.push(q);
+          }
+        }
+        const ok = cands.filter((q) => q - ls <= MAX - 4 && q - ls > indent + 10);
+        const at = ok.length ? ok[ok.length - 1] : cands.find((q) => q - ls > indent + 10);
+        if (at === undefined || (first === last && le - at < 8)) continue;
+        if (first === last) {
+          const wrap = !safeIn(node);
+          if (wrap) edits.push({ pos: node.getStart(sf), del: 0, ins: '(' });
+          edits.push({ pos: at, del: 0, ins: '` +\n`' });
+          if (wrap) edits.push({ pos: node.end, del: 0, ins: ')' });
+          long.delete(li);
+          break;
+        }
+        // Lines of one multi-line template break independently.
+        edits.push({ pos: at, del: 0, ins: '\\\n' });
+        long.delete(li);
+      }
+      if (first === last) return;
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(sf);
+  if (!edits.length) return text;
+  edits.sort((a, b) => b.pos - a.pos);
+  let out = text;
+  for (const e of edits) out = out.slice(0, e.pos) + e.ins + out.slice(e.pos + e.del);
+  return out;
+}
+
 for (const file of files) {
   const text = fs.readFileSync(file, 'utf8');
   const lines = text.split('\n');
   fixComments(lines);
   let out = lines.join('\n');
-  if (/\.(ts|tsx|mjs|js)$/.test(file)) out = fixSqlText(fixStrings(out, file), file);
+  if (/\.(ts|tsx|mjs|js)$/.test(file)) out = fixTemplates(fixSqlText(fixStrings(out, file), file), file);
   if (out !== text) {
     fs.writeFileSync(file, out);
     changed++;

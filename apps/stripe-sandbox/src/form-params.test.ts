@@ -4,7 +4,8 @@ import { fingerprint, parseFormParams } from './form-params';
 describe('parseFormParams', () => {
   it('reads bracket notation, indexed and empty-bracket arrays, and + as space', () => {
     const params = parseFormParams(
-      'amount=7500&metadata[bookingId]=b%201&automatic_payment_methods[enabled]=true&expand[0]=latest_charge&expand[1]=payment_method&tags[]=a&tags[]=b&description=Photos+with+Santa',
+      'amount=7500&metadata[bookingId]=b%201&automatic_payment_methods[enabled]=true&expand[0]=latest_charge' +
+        '&expand[1]=payment_method&tags[]=a&tags[]=b&description=Photos+with+Santa',
     );
     expect(params).toEqual({
       amount: '7500',

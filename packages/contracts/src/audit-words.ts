@@ -116,11 +116,17 @@ export function describeChange(
   if (isInstant(a.holdExpiresAt)) parts.push(`Held until ${formatClockTime(a.holdExpiresAt, zone)}`);
   if (changedBetween('orderStatus'))
     parts.push(
-      `Order: ${arrow(typeof b.orderStatus === 'string' ? ORDER_LABELS[b.orderStatus]! : null, ORDER_LABELS[String(a.orderStatus)] ?? String(a.orderStatus))}`,
+      `Order: ${arrow(
+        typeof b.orderStatus === 'string' ? ORDER_LABELS[b.orderStatus]! : null,
+        ORDER_LABELS[String(a.orderStatus)] ?? String(a.orderStatus),
+      )}`,
     );
   if (changedBetween('role'))
     parts.push(
-      `Role: ${arrow(typeof b.role === 'string' ? ROLE_LABELS[b.role]! : null, ROLE_LABELS[String(a.role)] ?? String(a.role))}`,
+      `Role: ${arrow(
+        typeof b.role === 'string' ? ROLE_LABELS[b.role]! : null,
+        ROLE_LABELS[String(a.role)] ?? String(a.role),
+      )}`,
     );
   if (changedBetween('locationIds'))
     parts.push(`Locations: ${arrow('locationIds' in b ? places(b.locationIds) : null, places(a.locationIds)!)}`);
@@ -138,7 +144,8 @@ export function describeChange(
     parts.push(`People: ${arrow(typeof b.people === 'number' ? String(b.people) : null, String(a.people))}`);
   if (typeof a.photos === 'number')
     parts.push(
-      `${a.photos} ${a.photos === 1 ? 'photo' : 'photos'}${a.unmatched ? ' left unmatched' : ''}${typeof a.locationId === 'string' && !('paused' in a) ? ` at ${place(a.locationId)}` : ''}`,
+      `${a.photos} ${a.photos === 1 ? 'photo' : 'photos'}${a.unmatched ? ' left unmatched' : ''}` +
+        (typeof a.locationId === 'string' && !('paused' in a) ? ` at ${place(a.locationId)}` : ''),
     );
   if (changedBetween('unlocked'))
     parts.push(

@@ -135,7 +135,10 @@ export function formatSessionTime(instant: Date | string, timeZone: string): str
       .formatToParts(at)
       .map((p) => [p.type, p.value]),
   );
-  return `${parts.weekday} ${parts.day} ${parts.month}, ${formatClockTime(at, timeZone)} ${zoneAbbreviation(at, timeZone)}`;
+  return (
+    `${parts.weekday} ${parts.day} ${parts.month}, ${formatClockTime(at, timeZone)} ` +
+    `${zoneAbbreviation(at, timeZone)}`
+  );
 }
 
 /** "10:40 am" in the zone. */

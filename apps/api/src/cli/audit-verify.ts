@@ -25,7 +25,8 @@ async function main() {
       const b = report.broken;
       console.error(
         `Audit chain BROKEN at link ` +
-          `${b.link}: entry ${b.entryId} (seq ${b.seq}${b.action ? `, ${b.action}` : ''}${b.at ? `, at ${b.at}` : ''}): ${b.problem}.\n` +
+          (`${b.link}: entry ${b.entryId} (seq ` +
+            `${b.seq}${b.action ? `, ${b.action}` : ''}${b.at ? `, at ${b.at}` : ''}): ${b.problem}.\n`) +
           `${report.links} links before it verify.`,
       );
       process.exitCode = 1;

@@ -53,7 +53,7 @@ async function main() {
         locationIds: slugs.map((s) => ids.get(s)!),
       });
       console.log(
-        `${account.email} (${account.role}${slugs.length ? `, ${slugs.join(', ')}` : ', every location'}) invited. The ` +
+        `${account.email} (${account.role}, ${slugs.length ? slugs.join(', ') : 'every location'}) invited. The ` +
           `link works once, for 7 days:`,
       );
       console.log(link);

@@ -37,7 +37,9 @@ describe('availability answers under the short cache', () => {
     other = await createCustomer(t.db, t.app.idTokens);
     const loc = (await read('/api/v1/common/locations')).json().items[0];
     slotsUrl = `/api/v1/booking-slot/${loc.id}/available-slots?date=2026-12-03&slotTypeId=${loc.slotTypes[0].id}`;
-    datesUrl = `/api/v1/booking-slot/${loc.id}/available-dates?slotTypeId=${loc.slotTypes[0].id}&from=2026-12-03&to=2026-12-03`;
+    datesUrl =
+      `/api/v1/booking-slot/${loc.id}/available-dates?slotTypeId=` +
+      `${loc.slotTypes[0].id}&from=2026-12-03&to=2026-12-03`;
     sessions = (await read(slotsUrl)).json().items;
   });
   afterAll(async () => t.close());

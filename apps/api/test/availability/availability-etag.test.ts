@@ -32,7 +32,9 @@ describe('availability answers with ETags and compressed forms', () => {
     family = await createCustomer(t.db, t.app.idTokens);
     const loc = (await read('/api/v1/common/locations')).json().items[0];
     slotsUrl = `/api/v1/booking-slot/${loc.id}/available-slots?date=2026-12-03&slotTypeId=${loc.slotTypes[0].id}`;
-    datesUrl = `/api/v1/booking-slot/${loc.id}/available-dates?slotTypeId=${loc.slotTypes[0].id}&from=2026-12-03&to=2026-12-05`;
+    datesUrl =
+      `/api/v1/booking-slot/${loc.id}/available-dates?slotTypeId=` +
+      `${loc.slotTypes[0].id}&from=2026-12-03&to=2026-12-05`;
     sessionId = (await read(slotsUrl)).json().items.find((s: { kind: string }) => s.kind === 'session').id;
   });
   afterAll(async () => t.close());

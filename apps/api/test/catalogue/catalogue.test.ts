@@ -78,7 +78,8 @@ describe('catalogue and availability', () => {
 
   it('counts bookable sessions per local day, zero on Christmas Day', async () => {
     const res = await get(
-      `/api/v1/booking-slot/${sydney.id}/available-dates?slotTypeId=${typeId('Santa photos')}&from=2026-12-01&to=2026-12-31`,
+      `/api/v1/booking-slot/${sydney.id}/available-dates?slotTypeId=` +
+        `${typeId('Santa photos')}&from=2026-12-01&to=2026-12-31`,
     );
     expect(res.statusCode).toBe(200);
     const body = res.json();
@@ -90,7 +91,8 @@ describe('catalogue and availability', () => {
     // Today: sessions before 12:00 (11:00 now + 60 min lead time) are gone.
     expect(day('2026-12-01')).toBeLessThan(39);
     const tooLong = await get(
-      `/api/v1/booking-slot/${sydney.id}/available-dates?slotTypeId=${typeId('Santa photos')}&from=2026-12-01&to=2027-06-01`,
+      `/api/v1/booking-slot/${sydney.id}/available-dates?slotTypeId=` +
+        `${typeId('Santa photos')}&from=2026-12-01&to=2027-06-01`,
     );
     expect(tooLong.json().code).toBe('VALIDATION_FAILED');
   });
@@ -99,7 +101,8 @@ describe('catalogue and availability', () => {
     const days = async (to: string) => {
       const items = (
         await get(
-          `/api/v1/booking-slot/${sydney.id}/available-dates?slotTypeId=${typeId('Santa photos')}&from=2026-12-05&to=${to}`,
+          `/api/v1/booking-slot/${sydney.id}/available-dates?slotTypeId=` +
+            `${typeId('Santa photos')}&from=2026-12-05&to=${to}`,
         )
       ).json().items;
       return Object.fromEntries(

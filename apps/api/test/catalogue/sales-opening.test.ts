@@ -80,7 +80,9 @@ describe('bookings open at a set time', () => {
     const loc = (await read('/api/v1/common/locations')).json().items[0];
     locationId = loc.id;
     slotsUrl = `/api/v1/booking-slot/${loc.id}/available-slots?date=2026-12-03&slotTypeId=${loc.slotTypes[0].id}`;
-    datesUrl = `/api/v1/booking-slot/${loc.id}/available-dates?slotTypeId=${loc.slotTypes[0].id}&from=2026-12-03&to=2026-12-03`;
+    datesUrl =
+      `/api/v1/booking-slot/${loc.id}/available-dates?slotTypeId=` +
+      `${loc.slotTypes[0].id}&from=2026-12-03&to=2026-12-03`;
     const items: { id: string; kind: string; startAt: string }[] = (await read(slotsUrl)).json().items;
     sessionId = items.find(
       (s) => s.kind === 'session' && localTimeOf(new Date(s.startAt), 'Australia/Sydney') === '11:00',

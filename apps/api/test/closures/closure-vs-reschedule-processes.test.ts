@@ -143,7 +143,10 @@ describe('a closure racing the family’s own move, two API processes', () => {
       const b = (await db.execute(sql`select status, slot_id from bookings where id = ${r.booking.id}::uuid`)).rows[0]!;
       const refunds = (await db.execute(sql`select amount_cents from refunds where booking_id = ${r.booking.id}::uuid`))
         .rows;
-      const what = `${r.booking.reference}: reschedule ${r.moved.status} ${r.moved.body.code ?? ''}, booking ${b.status} on ${b.slot_id === r.to.id ? 'the new session' : 'the closed one'}, refunds ${JSON.stringify(refunds)}`;
+      const what =
+        `${r.booking.reference}: reschedule ${r.moved.status} ${r.moved.body.code ?? ''}, booking ` +
+        (`${b.status} on ${b.slot_id === r.to.id ? 'the new session' : 'the closed one'}, refunds ` +
+          `${JSON.stringify(refunds)}`);
       if (r.moved.status === 200) {
         // The move won: the booking stays confirmed on the open session and nothing is refunded.
         expect({ status: b.status, slot: b.slot_id, refunds }, what).toEqual({

@@ -102,8 +102,8 @@ ${who.id}::uuid and kind = 'marketing_email'`,
   });
 
   it(
-    'an opted-in family’s mail carries the offer with List-Unsubscribe and List-Unsubscribe-Post; one POST ends the ' +
-      'news at once',
+    'an opted-in family’s mail carries the offer with List-Unsubscribe and List-Unsubscribe-Post; ' +
+      'one POST ends the news at once',
     async () => {
       const who = await w.family();
       expect((await setNews(who, { given: true, wordingVersion: VERSION })).statusCode).toBe(200);

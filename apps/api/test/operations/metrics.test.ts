@@ -190,7 +190,9 @@ describe('metrics (GET /metrics on its own listener)', () => {
   it('times the answer lane under the route template too', async () => {
     await t.app.listen({ port: 0, host: '127.0.0.1' });
     const base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
-    const series = `http_request_duration_seconds_count{route="/api/v1/booking-slot/:id/available-slots",method="GET",status_code="200"}`;
+    const series =
+      'http_request_duration_seconds_count' +
+      '{route="/api/v1/booking-slot/:id/available-slots",method="GET",status_code="200"}';
     const before = sample(await scrape(), series);
     const served = t.app.answerLane.served;
     for (let i = 0; i < 3; i++) expect((await fetch(base + slotsUrl, { headers: holly.headers })).status).toBe(200);

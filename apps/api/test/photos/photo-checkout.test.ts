@@ -9,7 +9,7 @@ import { reconcilePayments } from '../../src/modules/payments/payment-reconcilia
 import { expectContractError } from '../security/security-fixtures';
 import { bookDirect, createPerson, headersOf, staffDay, type Person, type StaffDay } from '../staff/staff-fixtures';
 import { CARDS, listenForWebhooks, payWithCard, startSandbox } from '../helpers/payments';
-import { cameraJpeg, multipart } from './photo-fixtures';
+import { cameraJpeg, multipart, printItems } from './photo-fixtures';
 
 /** Buying more photos by card (issue 39, decision 0065), against the Stripe sandbox and its webhooks. */
 describe('photos: buy more by card', () => {
@@ -57,7 +57,7 @@ describe('photos: buy more by card', () => {
     // Classic Print includes 2 digital photos (the demo season).
     await w.t.db.execute(
       sql`update bookings set items =
-${JSON.stringify([{ id: w.classic, type: 'package', name: 'Classic Print', quantity: 1, unitPriceCents: 3995, totalCents: 3995 }])}::jsonb
+${printItems(w.classic, 3995)}::jsonb
   where id = ${booking.id}::uuid`,
     );
     const body = multipart(
@@ -190,7 +190,7 @@ ${JSON.stringify([{ id: w.classic, type: 'package', name: 'Classic Print', quant
       // under test.
       await w.t.db.execute(
         sql`update bookings set amount_cents = 0, items =
-${JSON.stringify([{ id: w.classic, type: 'package', name: 'Classic Print', quantity: 1, unitPriceCents: 0, totalCents: 0 }])}::jsonb
+${printItems(w.classic, 0)}::jsonb
   where id = ${early.id}::uuid`,
       );
       await w.t.db.execute(sql`update orders set amount_cents = 0 where booking_id = ${early.id}::uuid`);

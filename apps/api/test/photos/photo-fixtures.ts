@@ -67,7 +67,8 @@ export function multipart(files: { data: Buffer; type?: string; field?: string; 
     chunks.push(
       Buffer.from(
         `--${boundary}\r\nContent-Disposition: form-data; ` +
-          `name="${f.field ?? 'files'}"; filename="${f.name ?? `IMG_${i}.jpg`}"\r\nContent-Type: ${f.type ?? 'image/jpeg'}\r\n\r\n`,
+          (`name="${f.field ?? 'files'}"; filename="${f.name ?? `IMG_${i}.jpg`}"\r\nContent-Type: ` +
+            `${f.type ?? 'image/jpeg'}\r\n\r\n`),
       ),
     );
     chunks.push(f.data, Buffer.from('\r\n'));
@@ -75,3 +76,9 @@ export function multipart(files: { data: Buffer; type?: string; field?: string; 
   chunks.push(Buffer.from(`--${boundary}--\r\n`));
   return { payload: Buffer.concat(chunks), headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
 }
+
+/** An order's items column with one Classic Print at `cents` (written behind the API to set up a case). */
+export const printItems = (id: string, cents: number): string =>
+  JSON.stringify([
+    { id, type: 'package', name: 'Classic Print', quantity: 1, unitPriceCents: cents, totalCents: cents },
+  ]);

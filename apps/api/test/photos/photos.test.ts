@@ -7,7 +7,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { photos } from '../../src/db/schema/photos';
 import { checkInCodeFor } from '../../src/modules/check-in/check-in-codes';
-import { cameraJpeg, multipart, qrPhoto } from './photo-fixtures';
+import { cameraJpeg, multipart, qrPhoto, printItems } from './photo-fixtures';
 import { runPhotoRetention } from '../../src/modules/photos/photo-retention.service';
 import { photoKey, photoStorageFor } from '../../src/modules/photos/photo-storage';
 import { expectContractError } from '../security/security-fixtures';
@@ -46,7 +46,7 @@ describe('photos (issue 39)', () => {
     // Classic Print includes 2 digital photos (the demo season).
     await w.t.db.execute(
       sql`update bookings set items =
-${JSON.stringify([{ id: w.classic, type: 'package', name: 'Classic Print', quantity: 1, unitPriceCents: 3995, totalCents: 3995 }])}::jsonb
+${printItems(w.classic, 3995)}::jsonb
   where id = ${booking.id}::uuid`,
     );
     other = await createPerson(w.t.db, false, { firstName: 'Other', lastName: 'Family' });

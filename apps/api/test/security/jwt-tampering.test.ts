@@ -46,7 +46,10 @@ describe('ID token tampering', () => {
   /** Signs any header as it is (jose refuses to sign some of what an attacker would send). */
   const rawSign = (header: object, payload: object) => {
     const input = `${b64(header)}.${b64(payload)}`;
-    return `${input}.${sign('sha256', Buffer.from(input), { key: privateKey, dsaEncoding: 'ieee-p1363' }).toString('base64url')}`;
+    return (
+      `${input}.` +
+      `${sign('sha256', Buffer.from(input), { key: privateKey, dsaEncoding: 'ieee-p1363' }).toString('base64url')}`
+    );
   };
   const without = (name: string) => Object.fromEntries(Object.entries(claims()).filter(([k]) => k !== name));
 

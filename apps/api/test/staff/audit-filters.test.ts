@@ -89,7 +89,8 @@ describe('audit trail filters', () => {
     expect(
       (
         await list(
-          `from=${w.day}&to=${w.day}&timeZone=${encodeURIComponent(SYDNEY)}&staffEmail=${encodeURIComponent(w.elf.email)}`,
+          `from=${w.day}&to=${w.day}&timeZone=${encodeURIComponent(SYDNEY)}&staffEmail=` +
+            `${encodeURIComponent(w.elf.email)}`,
         )
       ).map((e) => e.action),
     ).toEqual(['checkIn']);

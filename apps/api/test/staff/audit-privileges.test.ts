@@ -6,7 +6,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AuditAction } from '@kringle/contracts/audit-actions';
 import { checkInCodeFor } from '../../src/modules/check-in/check-in-codes';
-import { cameraJpeg, multipart, qrPhoto } from '../photos/photo-fixtures';
+import { cameraJpeg, multipart, qrPhoto, printItems } from '../photos/photo-fixtures';
 import { awaitMails } from '../helpers/accounts';
 import {
   bookDirect,
@@ -254,7 +254,7 @@ ${action} order by seq`,
       // Classic Print includes 2 digital photos (the demo season): unlocking is the family's choice.
       await w.t.db.execute(
         sql`update bookings set items =
-${JSON.stringify([{ id: w.classic, type: 'package', name: 'Classic Print', quantity: 1, unitPriceCents: 3995, totalCents: 3995 }])}::jsonb
+${printItems(w.classic, 3995)}::jsonb
   where id = ${booked.id}::uuid`,
       );
       const photoCount = async () =>

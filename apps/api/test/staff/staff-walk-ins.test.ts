@@ -295,23 +295,24 @@ describe('staff app API: walk-ins and CSV', () => {
           .split('\r\n');
         const header = csv[0]!.split(',');
         expect(header.slice(-5)).toEqual(['"Amount (AUD)"', '"Paid with"', '"Source"', '"Status"', '"Checked in"']);
-        const cashRow = csv.find((l) =>
-          l.includes(
-            `"${sheet.items.find((i: { booking: { id: string } | null }) => i.booking?.id === sold['cash-0']!.id).booking.reference}"`,
-          ),
-        )!;
+        const cashItem = sheet.items.find(
+          (i: { booking: { id: string } | null }) => i.booking?.id === sold['cash-0']!.id,
+        );
+        const cashRow = csv.find((l) => l.includes(`"${cashItem.booking.reference}"`))!;
         expect(cashRow).toContain('"39.95","Cash","Walk-in"');
         const totals = csv.filter((l) => l.includes('"Total"'));
         const dollars = (cents: number) => (cents / 100).toFixed(2);
         expect(totals).toEqual([
           expect.stringMatching(
             new RegExp(
-              `^"${w.day}","Kringle [^"]+","","","Total",.*"${before.cash.bookings + 1} walk-ins?","${dollars(before.cash.amountCents + 3995)}","Cash","Walk-in","",""$`,
+              `^"${w.day}","Kringle [^"]+","","","Total",.*"${before.cash.bookings + 1} walk-ins?","` +
+                `${dollars(before.cash.amountCents + 3995)}","Cash","Walk-in","",""$`,
             ),
           ),
           expect.stringMatching(
             new RegExp(
-              `"${before.card.bookings + 1} walk-ins?","${dollars(before.card.amountCents + 3995)}","Card","Walk-in","",""$`,
+              `"${before.card.bookings + 1} walk-ins?","` +
+                `${dollars(before.card.amountCents + 3995)}","Card","Walk-in","",""$`,
             ),
           ),
           expect.stringMatching(

@@ -50,7 +50,8 @@ export function sessionsRoutes(app: FastifyInstance, accounts: AccountsService) 
       config: { auth: 'public' },
       schema: {
         tags,
-        summary: "Sign-in's second step: the mfaToken and a TOTP code (or an unused recovery code) → the usual session",
+        summary:
+          "Sign-in's second step: the mfaToken and a TOTP code (or an unused recovery code) " + '→ the usual session',
         description:
           'A TOTP code works once; a recovery code works once. 401 INVALID_MFA_CODE for a wrong code (the mfaToken ' +
           'stays usable until it expires); 401 UNAUTHENTICATED for an unknown, used or expired mfaToken (sign in ' +

@@ -16,13 +16,17 @@ const KEEP_ALIVE_MS = 25_000;
 const MAX_BUFFERED_BYTES = 256 * 1024;
 
 const DESCRIPTION = `Server-sent events (text/event-stream) for the Session step: first \`retry: 3000\`, then for every
-change of a slot at this location \`event: slot\` with \`data: {"slotId":"<uuid>","date":"YYYY-MM-DD","status":"available"|"reserved"|"booked"|"unavailable"}\`
+change of a slot at this location \`event: slot\` with \`data: \
+{"slotId":"<uuid>","date":"YYYY-MM-DD","status":"available"|"reserved"|"booked"|"unavailable"}\`
 (the slot's status and local day at the moment the change was heard), and a \`: keep-alive\` comment every 25 s.
-Holds are sent as \`reserved\`; frees (a hold let go or lapsed early, a booking cancelled or moved, a block lifted, a start moved) are
+Holds are sent as \`reserved\`; frees (a hold let go or lapsed early, a booking cancelled or moved, a block lifted, \
+a start moved) are
 read back, so they say the slot's real status. Payments (reserved to booked) and new blocks are not sent: a client
 polls available-slots now and then as well. Answers 503 SERVICE_UNAVAILABLE while this process cannot hear changes
-(its listener is down, or AVAILABILITY_CACHE_MS=0): the client then polls. At most 5 streams per account and 20 per address
-are open (429 RATE_LIMITED with Retry-After). Streams end when the ID token that opened them expires, when the account signs
+(its listener is down, or AVAILABILITY_CACHE_MS=0): the client then polls. At most 5 streams per account and 20 per \
+address
+are open (429 RATE_LIMITED with Retry-After). Streams end when the ID token that opened them expires, when the \
+account signs
 out (any of its refresh families is revoked) and when the process shuts down: the client reopens with a fresh token.
 Read it with fetch() (it needs the Authorization and app-check headers, which EventSource cannot send). Decision 0026.`;
 

@@ -23,7 +23,9 @@ export function bookingSummary(d: BookingDetails): SummaryRow[] {
     { label: 'Date', value: longDate(d.startAt, d.timezone) },
     {
       label: 'Time',
-      value: `${formatClockTime(d.startAt, d.timezone)} to ${formatClockTime(d.endAt, d.timezone)} ${zoneAbbreviation(d.startAt, d.timezone)}`,
+      value:
+        `${formatClockTime(d.startAt, d.timezone)} to ${formatClockTime(d.endAt, d.timezone)} ` +
+        `${zoneAbbreviation(d.startAt, d.timezone)}`,
     },
     { label: 'Session', value: d.slotTypeName },
     { label: 'Place', value: `${d.locationName}, ${d.address}, ${d.suburb} ${d.state}` },

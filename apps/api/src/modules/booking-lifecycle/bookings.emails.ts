@@ -224,7 +224,8 @@ export function bookingRescheduledMail(
       title: 'Your session has moved',
       intro: [
         hi(d),
-        `Your booking ${d.booking.reference} has moved from ${formatSessionTime(previousStart, d.timezone)} to ${when(d)} at ${d.locationName}.`,
+        `Your booking ${d.booking.reference} has moved from ${formatSessionTime(previousStart, d.timezone)} to ` +
+          `${when(d)} at ${d.locationName}.`,
         'Everything else stays the same.',
         ...(byTeam ? [teamLine(brandName)] : []),
         ...whoIsComingLines(d),

@@ -141,7 +141,9 @@ async function offerMove(
     { actor: ctx.actor, at: ctx.now, reason: ctx.reason },
   );
   const where = target.locationId === closure.locationId ? '' : ` at ${target.locationName}`;
-  const detail = `Offered ${formatSessionTime(target.startAt, target.timezone)}${where}, held until ${formatSessionTime(expiresAt, target.timezone)}.`;
+  const detail =
+    `Offered ${formatSessionTime(target.startAt, target.timezone)}${where}, held until ` +
+    `${formatSessionTime(expiresAt, target.timezone)}.`;
   await setOutcome(ctx.tx, row.id, ctx.now, {
     outcome: 'move_offered',
     detail,

@@ -83,7 +83,8 @@ export function closureOfferMail(
       title: 'We are holding another session for you',
       intro: [
         ...sorry(d, w),
-        `We are holding the ${d.slotTypeName} session on ${session} at ${o.locationName} for you until ${until}. One tap moves ` +
+        `We are holding the ${d.slotTypeName} session on ${session} at ${o.locationName} for you until ${until}. ` +
+          `One tap moves ` +
           `your booking there; nothing else changes.`,
         ...(o.refundCents > 0
           ? [

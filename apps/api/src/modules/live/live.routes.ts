@@ -11,22 +11,27 @@ import { LiveFeed } from './live-feed';
 import { liveFor, readLive, type LiveScope } from './live.service';
 
 const FIGURES = `Today is each location's own local day (its time zone). Each of today's sessions counts once: sold
-(booked and paid), else held (a live hold: a family choosing or paying), else closed (out of sale), else free while it is
+(booked and paid), else held (a live hold: a family choosing or paying), else closed (out of sale), else free while \
+it is
 not over (still for sale); a session that ended unsold is in none of the four. line: the fair-start waiting room's
 families waiting (before the draw too) and admitted (let in, admission running or holding since). Payments and failed
 payments are the last 5 minutes' outcomes as the audit trail recorded them, at the booking's location: paid online
 bookings, paid photo orders and walk-ins sold at the set; declined or failed card payments, each attempt.
-errorsLast5Min: 5xx answers of the whole API (every location) in the last 5 minutes: each process counts its own and tells
+errorsLast5Min: 5xx answers of the whole API (every location) in the last 5 minutes: each process counts its own \
+and tells
 the others every 2 s over PostgreSQL; a process that cannot reach the database counts for itself only. Figures are read
 at most once per 2 s per API process and shared by every caller, so they may be up to 2 s old (\`at\`).
 With locationId, that location only (403 LOCATION_FORBIDDEN outside the caller's list, 404 when there is none);
 without it, every location the caller covers. Decision 0094.`;
 
 const STREAM = `The same figures as GET /staff/live, as server-sent events (text/event-stream): first \`retry: 3000\`,
-then at once and every ${LIVE_INTERVAL_MS / 1000} s a \`data:\` event (the default \`message\` event) whose data is the JSON of
-GET /staff/live's answer, and a \`: keep-alive\` comment every 25 s. At most 5 streams per account and 20 per address are open
+then at once and every ${LIVE_INTERVAL_MS / 1000} s a \`data:\` event (the default \`message\` event) whose data is \
+the JSON of
+GET /staff/live's answer, and a \`: keep-alive\` comment every 25 s. At most 5 streams per account and 20 per \
+address are open
 (429 RATE_LIMITED with Retry-After). A stream ends when the ID token that opened it expires, when the account signs out,
-is deactivated or is no longer a manager, and when the process shuts down: the client reopens with a fresh token. Read it
+is deactivated or is no longer a manager, and when the process shuts down: the client reopens with a fresh token. \
+Read it
 with fetch() and the Authorization header (as the Session step's live stream), since EventSource cannot send it.`;
 
 /** The manager's Live page (issue 50, decision 0094): the figures now, and every 2 s as a stream. */

@@ -85,9 +85,11 @@ function button(label: string, url: string): string {
   const href = escapeHtml(url);
   return `<table role="presentation" cellspacing="0" cellpadding="0" border="0" style="margin:8px 0 24px;"><tr>
 <td style="border-radius:10px;background:${COLOURS.red};">
-<a href="${href}" style="display:inline-block;padding:14px 24px;font:600 16px/1.2 ${FONT};color:#ffffff;text-decoration:none;border-radius:10px;">${escapeHtml(label)}</a>
+<a href="${href}" style="display:inline-block;padding:14px 24px;font:600 16px/1.2 \
+${FONT};color:#ffffff;text-decoration:none;border-radius:10px;">${escapeHtml(label)}</a>
 </td></tr></table>
-<p style="margin:0 0 20px;font:13px/1.5 ${FONT};color:${COLOURS.muted};">Button not working? Copy this link into your browser:<br><a href="${href}" style="color:${COLOURS.red};word-break:break-all;">${escapeHtml(url)}</a></p>`;
+<p style="margin:0 0 20px;font:13px/1.5 ${FONT};color:${COLOURS.muted};">Button not working? Copy this link into \
+your browser:<br><a href="${href}" style="color:${COLOURS.red};word-break:break-all;">${escapeHtml(url)}</a></p>`;
 }
 
 /** The one summary block (date, time, place, reference…) every booking mail shows above its button. */
@@ -130,7 +132,8 @@ function picture(image: EmailImage): string {
     : '';
   return (
     `<p style="margin:0 0 20px;text-align:center;"><img ` +
-    `src="${escapeHtml(image.src)}" alt="${escapeHtml(image.alt)}" width="${image.size}" height="${image.size}" style="display:inline-block;border:0;width:${image.size}px;height:${image.size}px;">${caption}</p>`
+    (`src="${escapeHtml(image.src)}" alt="${escapeHtml(image.alt)}" width="${image.size}" height="${image.size}" ` +
+      `style="display:inline-block;border:0;width:${image.size}px;height:${image.size}px;">${caption}</p>`)
   );
 }
 
@@ -163,8 +166,10 @@ export function renderEmail(content: EmailContent): RenderedEmail {
 <table role="presentation" cellspacing="0" cellpadding="0" border="0" width="100%" style="background:${COLOURS.cream};">
 <tr><td class="k-outer" align="center" style="padding:32px 16px;">
 <table role="presentation" cellspacing="0" cellpadding="0" border="0" width="100%" style="max-width:560px;">
-<tr><td style="padding:0 4px 16px;font:600 22px/1.2 ${DISPLAY_FONT};color:${COLOURS.red};">${brandMark(brand, content.logoUrl)}</td></tr>
-<tr><td class="k-card" style="background:${COLOURS.card};border-radius:14px;border-top:4px solid ${COLOURS.gold};padding:32px 28px;box-shadow:0 1px 3px rgba(43,36,33,0.08);">
+<tr><td style="padding:0 4px 16px;font:600 22px/1.2 ${DISPLAY_FONT};color:${COLOURS.red};">\
+${brandMark(brand, content.logoUrl)}</td></tr>
+<tr><td class="k-card" style="background:${COLOURS.card};border-radius:14px;border-top:4px solid \
+${COLOURS.gold};padding:32px 28px;box-shadow:0 1px 3px rgba(43,36,33,0.08);">
 <h1 style="margin:0 0 20px;font:700 24px/1.3 ${FONT};color:${COLOURS.ink};">${escapeHtml(content.title)}</h1>
 ${intro.map(paragraph).join('\n')}
 ${details.length ? detailsTable(details) : ''}
@@ -173,7 +178,8 @@ ${action ? button(action.label, action.url) : ''}
 ${outro.map(paragraph).join('\n')}
 <p style="margin:8px 0 0;font:16px/1.55 ${FONT};color:${COLOURS.pine};">Warm wishes,<br>The ${brand} team</p>
 </td></tr>
-<tr><td style="padding:20px 4px;font:12px/1.5 ${FONT};color:${COLOURS.muted};text-align:center;">This e-mail was sent by ${brand}. Replies to this address are not read.${
+<tr><td style="padding:20px 4px;font:12px/1.5 ${FONT};color:${COLOURS.muted};text-align:center;">This e-mail was \
+sent by ${brand}. Replies to this address are not read.${
     privacyUrl ? ` <a href="${escapeHtml(privacyUrl)}" style="color:${COLOURS.muted};">Privacy ` + `policy</a>` : ''
   }${unsubscribeHtml}</td></tr>
 </table>

@@ -119,7 +119,8 @@ function watermarkSvg(width: number, height: number, brand: string): Buffer {
       `<text x="50%" y="50%" ` +
       `font-size="${size}" text-anchor="middle" dominant-baseline="middle" transform="rotate(-30 ` +
       `${width / 2} ${height / 2})">${text} PREVIEW</text>` +
-      `<text x="${width - 12}" y="${height - 12}" font-size="${Math.round(size / 3)}" text-anchor="end">${text}</text>` +
+      (`<text x="${width - 12}" y="${height - 12}" font-size="${Math.round(size / 3)}" text-anchor="end">` +
+        `${text}</text>`) +
       `</g></svg>`,
   );
 }
