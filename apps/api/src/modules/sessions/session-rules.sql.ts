@@ -90,8 +90,8 @@ const UNPAID_BOOKING_STATUSES = `('payment_pending', 'payment_failed')`;
  * decides between 200 (the same session), 409 HOLD_LIMIT, and sweeping a lapsed hold.
  */
 export const familyHoldsOrPays = (user: string, now: string): string => `(
-  exists (select 1 from reservations fa where fa.user_id = ${user} and fa.status = 'active' and \
-fa.waitlist_entry_id is null)
+  exists (select 1 from reservations fa where fa.user_id = ${user} and fa.status = 'active'
+    and fa.waitlist_entry_id is null)
   or exists (select 1 from bookings fb join reservations fr on fr.id = fb.reservation_id
     where fb.user_id = ${user} and fb.status in ${UNPAID_BOOKING_STATUSES} and fr.status = 'checked_out'
       and fr.expires_at > ${now} and fr.waitlist_entry_id is null))`;
@@ -128,8 +128,8 @@ export const addressHoldsOn = (
 
 /** A session a closure took out of sale (decision 0055): a season reload must not put it back on sale. */
 export const closedByAClosure = (s: string): string => `exists (
-  select 1 from closures c where c.location_id = ${s}.location_id and (c.slot_type_id is null or c.slot_type_id = \
-${s}.slot_type_id)
+  select 1 from closures c where c.location_id = ${s}.location_id
+    and (c.slot_type_id is null or c.slot_type_id = ${s}.slot_type_id)
     and ${s}.start_at >= c.from_at and ${s}.start_at < c.to_at and ${s}.kind = 'session')`;
 
 /** An instant the API computed, as SQL text (ISO 8601, never user input). */
