@@ -28,7 +28,8 @@ export default class FlakySummaryReporter implements Reporter {
     const minutes = ((Date.now() - this.started) / 60_000).toFixed(1);
     console.log(
       `\nE2E summary: ${count('expected').length} passed first time, ${flaky.length} flaky (passed only on retry), ` +
-        `${failed.length} failed, ${count('skipped').length} skipped, ${tests.length - ran.length} did not run; ${this.workers} worker(s), ${minutes} min, status ${result.status}`,
+        (`${failed.length} failed, ${count('skipped').length} skipped, ${tests.length - ran.length} did not run; ` +
+          `${this.workers} worker(s), ${minutes} min, status ${result.status}`),
     );
     for (const t of flaky) console.log(`  flaky: ${t.titlePath().filter(Boolean).join(' › ')}`);
     mkdirSync(OUT_DIR, { recursive: true });

@@ -224,7 +224,9 @@ async function seedSeason(db: PostgresHost, jwtKey: string): Promise<Seed> {
     return {
       families,
       sessions: sessions.rows.map((r) => r.id),
-      availabilityPath: `/api/v1/booking-slot/${first.location_id}/available-slots?date=${first.day}&slotTypeId=${first.slot_type_id}`,
+      availabilityPath:
+        `/api/v1/booking-slot/${first.location_id}/available-slots?date=${first.day}&slotTypeId=` +
+        `${first.slot_type_id}`,
       basket: { packages: [{ id: pkg.rows[0]!.id, quantity: 1 }], addOns: [], amount: pkg.rows[0]!.price_cents },
     };
   } finally {

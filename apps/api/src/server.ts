@@ -49,7 +49,9 @@ export async function runServer(
     if (demo.length) {
       await pool.end();
       throw new ConfigError(
-        `Invalid configuration: DATABASE_URL: this database has the demo accounts (${demo.join(', ')}), whose password is in the README; NODE_ENV=production refuses to start on it (delete them first)`,
+        `Invalid configuration: DATABASE_URL: this database has the demo accounts ` +
+          `(${demo.join(', ')}), whose password is in the README; NODE_ENV=production refuses to start on it (delete ` +
+          `them first)`,
       );
     }
   }
@@ -58,8 +60,10 @@ export async function runServer(
   const problems = await runtimeRoleProblems(pool);
   if (problems.length) {
     app.log.warn(
-      `the API's database role can rewrite the audit trail (${problems.join('; ')}): run it as a role that owns nothing, ` +
-        'with DATABASE_URL for that role and MIGRATION_DATABASE_URL for the owner (docs/deploy.md, "Two database roles")',
+      `the API's database role can rewrite the audit trail ` +
+        `(${problems.join('; ')}): run it as a role that owns nothing, ` +
+        'with DATABASE_URL for that role and MIGRATION_DATABASE_URL for the owner (docs/deploy.md, "Two database ' +
+        'roles")',
     );
   }
   const jobs = config.JOBS_ENABLED ? startJobs(allJobs(app), app.log) : { stop: async () => {} };

@@ -93,7 +93,8 @@ export function AppLayout() {
           onYourData={() => setProfileDialog('data')}
         />
       )}
-      {/* Wide: room under a page's last row (a step's Continue, at the right) for the floating Help button, so it scrolls clear. */}
+      {/* Wide: room under a page's last row (a step's Continue, at the right) for the floating Help button, so it
+         scrolls clear. */}
       {/* data-toast-space: on a phone, room above the page while a toast shows (deferred-toaster.tsx). */}
       <main
         id="main"

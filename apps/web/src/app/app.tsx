@@ -33,7 +33,8 @@ export function App({ router }: { router: AppRouter }) {
       <PersistGate loading={<FullPageSpinner />} persistor={persistor} onBeforeLift={boot}>
         <RouterProvider router={router} />
       </PersistGate>
-      {/* Spec §9: toasts last 5 s, 50 px from the top; at the right on wide screens, clear of the page's heading (issue 37 item 10). */}
+      {/* Spec §9: toasts last 5 s, 50 px from the top; at the right on wide screens, clear of the page's heading (issue
+         37 item 10). */}
       <DeferredToaster
         position="top-right"
         duration={TOAST_DURATION_MS}

@@ -28,7 +28,8 @@ export function AuthLayout({ children }: { children?: ReactNode }) {
         <div className="h-1 bg-gold-400" aria-hidden="true" />
       </header>
       <main className="flex flex-1 items-start justify-center px-4 py-8 sm:items-center sm:py-12">
-        {/* The form first (on a phone it is the first screen), what can be booked after it: below on a phone, beside it on a wide screen. */}
+        {/* The form first (on a phone it is the first screen), what can be booked after it: below on a phone, beside it
+           on a wide screen. */}
         <div
           className={
             catalogue ? 'flex w-full max-w-md flex-col gap-6 lg:max-w-4xl lg:flex-row lg:items-start' : 'contents'

@@ -32,6 +32,7 @@ export interface CancelDialogProps {
 /** Confirms a cancellation, stating the refund first. Focus starts on the safe choice. */
 export function CancelDialog({ booking, open, busy, onOpenChange, onConfirm, onCloseAutoFocus }: CancelDialogProps) {
   const refunded = booking.refundableCents > 0 && !UNPAID.has(booking.status);
+  const { slotType, location } = booking;
   return (
     <Dialog.Root open={open} onOpenChange={(next) => !busy && onOpenChange(next)}>
       <Dialog.Portal>
@@ -46,8 +47,7 @@ export function CancelDialog({ booking, open, busy, onOpenChange, onConfirm, onC
           <Dialog.Description asChild>
             <div className="flex flex-col gap-3 text-ink-700">
               <p>
-                <span className="font-semibold text-ink-900">{booking.slotType.name}</span> at {booking.location.name}{' '}
-                on{' '}
+                <span className="font-semibold text-ink-900">{slotType.name}</span> at {location.name} on{' '}
                 <span className="whitespace-nowrap">
                   {formatSessionTime(booking.slot.startAt, booking.location.timezone)}
                 </span>{' '}

@@ -38,7 +38,8 @@ export function helpPolicy(policy: Policy): string[] {
         `${times(policy.rescheduleLimit)}, at the same location.`
       : 'Bookings cannot be moved to another session.',
     `Cancel up to ${hours(policy.refundCutoffHours)} before for a full refund. Later cancellations are not refunded.`,
-    `You can have up to ${policy.maxUpcomingBookings} upcoming ${policy.maxUpcomingBookings === 1 ? 'booking' : 'bookings'} at a time.`,
+    `You can have up to ${policy.maxUpcomingBookings} upcoming ` +
+      `${policy.maxUpcomingBookings === 1 ? 'booking' : 'bookings'} at a time.`,
     'Prices are in Australian dollars and include GST.',
   ];
 }

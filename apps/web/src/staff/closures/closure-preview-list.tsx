@@ -26,7 +26,8 @@ export function ClosurePreviewList({
       <p>
         {sessions.length} {sessions.length === 1 ? 'session' : 'sessions'}
         {sessions.length > 0 &&
-          `, ${formatSessionTime(sessions[0]!.startAt, timezone)} to ${formatClockTime(sessions.at(-1)!.endAt, timezone)}`}
+          `, ${formatSessionTime(sessions[0]!.startAt, timezone)} to ` +
+            `${formatClockTime(sessions.at(-1)!.endAt, timezone)}`}
         ; {bookings.length} {bookings.length === 1 ? 'family' : 'families'} booked;{' '}
         {formatAud(preview.refundTotalCents)} paid
         {remedy === 'refund' ? ' to refund.' : ' (refunded to each family who takes the refund).'}

@@ -41,6 +41,8 @@ export function ClosureProgress({ id }: { id: string }) {
 
   if (!closure) return <p role="status">{problem ?? 'Loading the closure…'}</p>;
   const percent = closure.total ? Math.round((closure.done / closure.total) * 100) : 100;
+  const sessions = `${closure.sessions} ${closure.sessions === 1 ? 'session' : 'sessions'}`;
+  const bookings = `${closure.total} ${closure.total === 1 ? 'booking' : 'bookings'}`;
   return (
     <section
       aria-labelledby="closure-progress-h"
@@ -50,8 +52,7 @@ export function ClosureProgress({ id }: { id: string }) {
         {closure.status === 'done' ? 'Closure done' : 'Closing…'}
       </h2>
       <p role="status" className="text-ink-700">
-        {closure.sessions} {closure.sessions === 1 ? 'session' : 'sessions'} closed. {closure.done} of {closure.total}{' '}
-        {closure.total === 1 ? 'booking' : 'bookings'} handled.
+        {sessions} closed. {closure.done} of {bookings} handled.
       </p>
       <progress className="h-3 w-full accent-pine-700" max={100} value={percent} aria-label="Bookings handled">
         {percent}%

@@ -100,7 +100,8 @@ export function PhotosPage({
                 rejected: r.rejected,
               }))
             : await postPhotos<BatchAnswer>(
-                `/staff/photos/batch?${new URLSearchParams({ locationId: location.id, ...(run ? { continueRunOf: run } : {}) }).toString()}`,
+                `/staff/photos/batch?` +
+                  new URLSearchParams({ locationId: location.id, ...(run ? { continueRunOf: run } : {}) }).toString(),
                 chosen,
                 onProgress,
               );

@@ -104,6 +104,9 @@ export function ReportsPage({ locations }: { locations: Location[] }) {
     </div>
   );
   const t = loaded?.sales.totals;
+  const placeWords = filter.locationId
+    ? (locations.find((l) => l.id === filter.locationId)?.name ?? 'one location')
+    : 'all your locations';
 
   return (
     <section aria-labelledby={`${baseId}-h`} className="flex flex-col gap-5">
@@ -185,7 +188,8 @@ export function ReportsPage({ locations }: { locations: Location[] }) {
             <BarChart
               title="Net sales by day"
               summary={
-                `Net sales from ${loaded.byDay.from} to ${loaded.byDay.to}: ${formatAud(loaded.byDay.totals.netCents)} in all; each ` +
+                `Net sales from ${loaded.byDay.from} to ${loaded.byDay.to}: ` +
+                `${formatAud(loaded.byDay.totals.netCents)} in all; each ` +
                 `day's figure is in the table when sales are by day.`
               }
               bars={netByDay(loaded.byDay)}
@@ -205,9 +209,8 @@ export function ReportsPage({ locations }: { locations: Location[] }) {
             <BarChart
               title="Sessions by day"
               summary={
-                `Sessions each day, booked, held, closed and free, at ` +
-                `${filter.locationId ? (locations.find((l) => l.id === filter.locationId)?.name ?? 'one location') : 'all your locations'}; the figures ` +
-                `are in the table below.`
+                `Sessions each day, booked, held, closed and free, at ${placeWords}; ` +
+                'the figures are in the table below.'
               }
               bars={occupancyByDay(loaded.occupancy)}
               format={(n) => String(Math.round(n))}

@@ -67,5 +67,8 @@ export function describeChange(change: SeasonChange, file: SeasonFile): string {
     return `${what}: ${change.item === 'slotType' ? 'removed' : 'retired (no longer sold)'}`;
   const timeZone = file.locations.find((l) => l.slug === change.slug)?.timezone ?? 'Australia/Sydney';
   const field = FIELDS[change.field ?? ''] ?? change.field ?? '';
-  return `${what}: ${field} ${valueText(change, change.before, timeZone)} → ${valueText(change, change.after, timeZone)}`;
+  return (
+    `${what}: ${field} ${valueText(change, change.before, timeZone)} → ` +
+    `${valueText(change, change.after, timeZone)}`
+  );
 }

@@ -90,7 +90,9 @@ export function SeasonPage({ timezone }: { timezone: string }) {
           : '';
         setNotice({
           kind: 'saved',
-          text: `Saved as version ${saved.version}: ${saved.sessionsAdded} sessions added, ${saved.sessionsRemoved} removed, ${saved.sessionsChanged} changed.${also}`,
+          text:
+            `Saved as version ${saved.version}: ${saved.sessionsAdded} sessions added, ${saved.sessionsRemoved} ` +
+            `removed, ${saved.sessionsChanged} changed.${also}`,
         });
       } catch (err) {
         // Booked in the meantime: the list says which sessions to close first.
@@ -220,7 +222,8 @@ function PreviewBox({ preview, timezone, file }: { preview: SeasonPreview; timez
         This change adds {preview.sessionsAdded} sessions, removes {preview.sessionsRemoved} and changes{' '}
         {preview.sessionsChanged}.
       </p>
-      {/* Prices, the opening time and the rest of the file: what a save makes take effect besides the sessions (issue 53 item 6). */}
+      {/* Prices, the opening time and the rest of the file: what a save makes take effect besides the sessions (issue
+         53 item 6). */}
       {changes.length > 0 ? (
         <div>
           <p className="font-semibold text-ink-900">

@@ -75,6 +75,7 @@ export function AuditPage({ timezone, locationName }: { timezone: string; locati
   };
   const zone = `${locationName ? `${locationName} ` : ''}local time (${zoneAbbreviation(new Date(), timezone)})`;
   const hidden = (['bookingId', 'actorId'] as const).filter((k) => filter[k]);
+  const narrowedTo = hidden.map((k) => (k === 'bookingId' ? 'booking' : 'staff member')).join(' and one ');
 
   return (
     <section aria-labelledby={`${baseId}-h`} className="flex flex-col gap-4">
@@ -116,10 +117,7 @@ export function AuditPage({ timezone, locationName }: { timezone: string; locati
         </div>
       </form>
       {hidden.length > 0 && (
-        <p className="text-sm text-ink-700">
-          Also narrowed to one {hidden.map((k) => (k === 'bookingId' ? 'booking' : 'staff member')).join(' and one ')}{' '}
-          (from the link you followed).
-        </p>
+        <p className="text-sm text-ink-700">Also narrowed to one {narrowedTo} (from the link you followed).</p>
       )}
       <p role="status" className="text-sm text-ink-700">
         {problem ??

@@ -205,7 +205,9 @@ export function RescheduleForm({ booking, onDone }: { booking: SupportBooking; o
     const to = chosen();
     return {
       text:
-        `Move booking ${booking.reference} at ${booking.location.name} from ${formatSessionTime(booking.slot.startAt, tz)} to ${formatSessionTime(to.startAt, tz)} (${to.slotTypeName})? The family ` +
+        `Move booking ${booking.reference} at ${booking.location.name} from ` +
+        (`${formatSessionTime(booking.slot.startAt, tz)} to ${formatSessionTime(to.startAt, tz)} (` +
+          `${to.slotTypeName})? The family `) +
         `is e-mailed the new time; no money changes.`,
       yes: 'Yes, move it',
     };
@@ -273,7 +275,8 @@ export function CancelForm({ booking, onDone }: { booking: SupportBooking; onDon
       }}
       onDone={onDone}
       confirm={() => ({
-        text: `Cancel booking ${booking.reference} (${formatSessionTime(booking.slot.startAt, booking.location.timezone)} at ${booking.location.name}) and ${
+        text: `Cancel booking ${booking.reference} (\
+${formatSessionTime(booking.slot.startAt, booking.location.timezone)} at ${booking.location.name}) and ${
           amounts[choice] > 0 ? `refund ${formatAud(amounts[choice])} to the family's card` : 'refund nothing'
         }? The session is freed and the family is e-mailed.`,
         yes:

@@ -42,7 +42,8 @@ export function WhosComingFields({ details, onChange, allowsPets, errors }: Prop
         const ageError = errors[childField(i, 'age')];
         return (
           <div key={i} className="space-y-1">
-            {/* On a phone the name takes the whole line, and its age and Remove the next: side by side left the name a few letters wide. */}
+            {/* On a phone the name takes the whole line, and its age and Remove the next: side by side left the name a
+               few letters wide. */}
             <div className="flex flex-wrap items-end gap-2">
               <div className={`${label} flex-1 basis-full sm:basis-0`}>
                 <label htmlFor={nameId}>Child {i + 1} first name</label>

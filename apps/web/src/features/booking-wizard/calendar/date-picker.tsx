@@ -62,7 +62,8 @@ export function dayLabel(day: PickerDay, notOnSale = false): string {
   const state = dayState(day);
   if (state === 'closed') return `${when}, closed`;
   if (state === 'full') return `${when}, ${notOnSale ? 'not on sale yet' : 'fully booked'}`;
-  return `${when}, ${state === 'few' ? 'few left: ' : ''}${day.available} session${day.available === 1 ? '' : 's'} left`;
+  const sessions = `${day.available} session${day.available === 1 ? '' : 's'}`;
+  return `${when}, ${state === 'few' ? 'few left: ' : ''}${sessions} left`;
 }
 
 const CELL_WORD: Partial<Record<DayState, string>> = { full: 'Full', few: 'Few left' };

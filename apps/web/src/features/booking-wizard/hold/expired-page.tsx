@@ -139,8 +139,10 @@ export function ReservationExpiredPage() {
       {kept && session && location && (
         <p className="font-semibold text-ink-900" role="status">
           {stillFree
-            ? `Good news: ${formatSessionTime(session.startAt, location.timezone)} is still free. ${keptWords(hasPackages)}.`
-            : `${formatSessionTime(session.startAt, location.timezone)} has been taken. ${keptWords(hasPackages)}, so you only ` +
+            ? `Good news: ${formatSessionTime(session.startAt, location.timezone)} is still free. ` +
+              `${keptWords(hasPackages)}.`
+            : `${formatSessionTime(session.startAt, location.timezone)} has been taken. ${keptWords(hasPackages)}, ` +
+              `so you only ` +
               `need a new time.`}
         </p>
       )}

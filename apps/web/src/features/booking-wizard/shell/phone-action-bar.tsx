@@ -34,7 +34,10 @@ export function PhoneActionBar({ children }: { children: ReactNode }) {
               'flex min-h-11 shrink-0 flex-col items-start justify-center rounded-xl px-1 text-left ' +
               'leading-tight hover:bg-cream-200'
             }
-            aria-label={`View cart: ${count} item${count === 1 ? '' : 's'}, total ${formatAud(cartTotalCents(packages))} including GST`}
+            aria-label={
+              `View cart: ${count} item${count === 1 ? '' : 's'}, total ` +
+              `${formatAud(cartTotalCents(packages))} including GST`
+            }
           >
             <span className="text-lg font-semibold tabular-nums text-ink-900" data-testid="cart-total">
               {formatAud(cartTotalCents(packages))}
@@ -42,7 +45,8 @@ export function PhoneActionBar({ children }: { children: ReactNode }) {
             <span className="whitespace-nowrap text-xs font-semibold text-festive-700">View cart ({count})</span>
           </button>
         )}
-        {/* One line each on a 390 px phone ("Continue to payment" beside Back and the total); narrower phones may wrap. */}
+        {/* One line each on a 390 px phone ("Continue to payment" beside Back and the total); narrower phones
+            may wrap. */}
         <div
           className={
             'ml-auto flex min-w-0 items-center gap-1 [&>button]:px-3 [&>button]:text-sm ' +

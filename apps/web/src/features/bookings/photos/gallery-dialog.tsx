@@ -19,9 +19,16 @@ import { PhotoViewer } from './photo-viewer';
 
 type Photo = Gallery['items'][number];
 
-const expiryWords = (expiresAt: string, timeZone: string) =>
-  `Kept until ${new Intl.DateTimeFormat('en-AU', { weekday: 'short', day: 'numeric', month: 'long', year: 'numeric', timeZone }).format(new Date(expiresAt))}, then deleted. ` +
-  `Download the ones you want to keep.`;
+const expiryWords = (expiresAt: string, timeZone: string) => {
+  const date = new Intl.DateTimeFormat('en-AU', {
+    weekday: 'short',
+    day: 'numeric',
+    month: 'long',
+    year: 'numeric',
+    timeZone,
+  });
+  return `Kept until ${date.format(new Date(expiresAt))}, then deleted. Download the ones you want to keep.`;
+};
 
 /**
  * The family's gallery of one booking (issue 39): watermarked previews, the allowance, choosing

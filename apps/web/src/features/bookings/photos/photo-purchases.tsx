@@ -38,7 +38,9 @@ export function PhotoPurchases({
   const tz = booking.location.timezone;
   const receipt = (orderId: string, kind: 'payment' | 'refund', label: string, name: string) => {
     const key = `${kind}-${orderId}`;
-    const file = `${kind === 'payment' ? 'tax-invoice' : 'refund-receipt'}-${booking.reference}-photos-${orderId.slice(0, 6)}.pdf`;
+    const file =
+      `${kind === 'payment' ? 'tax-invoice' : 'refund-receipt'}-${booking.reference}-photos-` +
+      `${orderId.slice(0, 6)}.pdf`;
     return (
       <Button
         variant="secondary"
