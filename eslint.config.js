@@ -22,6 +22,8 @@ const API_MODULES = [
   'photos',
   'waitlist',
   'bookings',
+  // Wallet passes (decision 0099): read by bookings and staff, reads the booking lifecycle.
+  'wallet',
   'payments',
   'checkout',
   'reservations',
@@ -41,6 +43,8 @@ const API_MODULES = [
   'staff-accounts',
   'accounts',
   'marketing',
+  // SMS (decision 0100): texted by bookings, closures and staff; sends with mail's retry schedule.
+  'sms',
   'mail',
   'policy',
   'terms',

@@ -55,6 +55,11 @@ import { ServerErrors } from './modules/live/server-errors';
 import { SlotState } from './modules/reservations/slot-state';
 import { QueueGate } from './modules/queue/queue-gate';
 import { queueRoutes } from './modules/queue/queue.routes';
+import { walletRoutes } from './modules/wallet/wallet.routes';
+import { WalletKeyring } from './modules/wallet/wallet-keys';
+import { smsWebhookRoutes } from './modules/sms/sms-webhook.routes';
+import { devSmsApiRoutes, devSmsPageRoutes } from './modules/sms/dev-sms.routes';
+import { staffDelayRoutes } from './modules/staff/delay.routes';
 
 export interface AppDeps {
   config: Config;
@@ -139,6 +144,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const serverErrors = new ServerErrors({ pool: deps.pool, nowMs: () => clock.now().getTime(), log: app.log });
   app.decorate('serverErrors', serverErrors);
   app.addHook('onClose', async () => serverErrors.close());
+  // Wallet pass keys, resolved on first use (decision 0099).
+  app.decorate('walletKeys', new WalletKeyring(config, deps.secrets.jwtPrivateKeyPem));
   const unmeasure = measurePool(deps.pool, config.DATABASE_POOL_SIZE);
   app.addHook('onClose', async () => unmeasure());
   if (metricsOn) recordRequestDurations(app);
@@ -222,11 +229,16 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       await api.register(liveRoutes);
       await api.register(photosRoutes);
       await api.register(stripeWebhookRoutes);
+      await api.register(walletRoutes);
+      await api.register(smsWebhookRoutes);
+      await api.register(devSmsApiRoutes);
+      await api.register(staffDelayRoutes);
     },
     { prefix: '/api/v1' },
   );
 
   await app.register(devMailboxRoutes);
+  await app.register(devSmsPageRoutes);
   await app.register(webStaticPlugin);
   return app;
 }

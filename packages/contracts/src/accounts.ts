@@ -3,6 +3,7 @@ import { staffRoleSchema } from './staff-roles';
 import { isCommonPassword } from './common-passwords';
 import { isValidEmail, normaliseEmail } from './email';
 import { hasHiddenCharacters, HIDDEN_CHARACTERS_MESSAGE } from './names';
+import { australianMobileSchema } from './phone';
 
 export const PASSWORD_MIN = 8;
 export const PASSWORD_MAX = 128;
@@ -76,6 +77,9 @@ export const userSchema = z
     lastName: z.string(),
     displayName: z.string(),
     phone: z.string().nullable(),
+    sms: z.object({
+      reminders: z.boolean().meta({ description: 'The day-before reminder by SMS too (default false)' }),
+    }),
     preferredLocationId: z.uuid().nullable(),
     createdAt: z.iso.datetime(),
   })
@@ -155,12 +159,13 @@ export const mfaSignInRequestSchema = z
   .meta({ id: 'MfaSignInRequest' });
 export type MfaSignInRequest = z.input<typeof mfaSignInRequestSchema>;
 
-/** PATCH /user/me: `null` clears phone or preferred location. */
+/** PATCH /user/me: `null` clears phone or preferred location; `phone` is an Australian mobile (E.164 back). */
 export const updateProfileRequestSchema = z
   .strictObject({
     firstName: nameSchema.optional(),
     lastName: nameSchema.optional(),
-    phone: phoneSchema.nullable().optional(),
+    phone: australianMobileSchema.nullable().optional(),
+    sms: z.strictObject({ reminders: z.boolean() }).optional(),
     preferredLocationId: z.uuid().nullable().optional(),
   })
   .meta({ id: 'UpdateProfileRequest' });

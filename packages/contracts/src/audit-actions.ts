@@ -78,6 +78,8 @@ export const AUDIT_ACTIONS = [
   'family.consent_withdrawn',
   // Operations: the served payment page changed from its inventory or its last check (decision 0098).
   'ops.payment_page_changed',
+  // The set told a booked family it is running late (issue 54).
+  'booking.delay_notified',
 ] as const;
 
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
@@ -147,4 +149,5 @@ export const AUDIT_ACTION_LABELS: Record<AuditAction, string> = {
   'family.consent_given': 'Family gave a consent',
   'family.consent_withdrawn': 'Family withdrew a consent',
   'ops.payment_page_changed': 'Payment page changed',
+  'booking.delay_notified': 'Family told the set is running late',
 };

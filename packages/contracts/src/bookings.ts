@@ -4,6 +4,7 @@ import { bookingDetailsSchema } from './booking-details';
 import { lineItemSchema } from './cart';
 import { CURRENCY } from './money';
 import { BOOKING_SOURCES, BOOKING_STATUSES } from './statuses';
+import { bookingDelaySchema } from './wallet';
 
 export const bookingSchema = z
   .object({
@@ -45,6 +46,9 @@ export const bookingSchema = z
     closure: bookingClosureSchema.nullable().meta({
       description:
         'Set when the brand closed the session: why, and the replacement held for the family while the offer is open (POST /bookings/{id}/closure/accept or /refund)',
+    }),
+    delay: bookingDelaySchema.nullable().meta({
+      description: 'The set told the family it is running late (POST /staff/locations/{id}/delay); null otherwise',
     }),
   })
   .meta({ id: 'Booking' });

@@ -132,5 +132,10 @@ export const ERROR_CATALOGUE = {
   BAD_REQUEST: { status: 400, text: 'That request could not be handled.' },
   SERVICE_UNAVAILABLE: { status: 503, text: 'We are having a short technical problem. Please try again in a moment.' },
   ILLEGAL_TRANSITION: { status: 409, text: 'This booking cannot be changed that way now.' },
+  NOT_CONFIRMED: { status: 409, text: 'This booking is not paid yet, so it has no ticket for your wallet.' },
+  WALLET_UNAVAILABLE: {
+    status: 503,
+    text: 'Wallet passes are not set up here yet. Show the QR code in your e-mail instead.',
+  },
   INTERNAL: { status: 500, text: 'Something went wrong on our side. Please try again.' },
 } as const satisfies Record<ErrorCode, CatalogueEntry>;

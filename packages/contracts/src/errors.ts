@@ -72,6 +72,8 @@ export const ERROR_CODES = [
   'BAD_REQUEST',
   'SERVICE_UNAVAILABLE',
   'ILLEGAL_TRANSITION',
+  'NOT_CONFIRMED',
+  'WALLET_UNAVAILABLE',
   'INTERNAL',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];

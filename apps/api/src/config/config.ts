@@ -187,6 +187,42 @@ const envSchema = z.object({
    * camera a set uses (a 45 MP full frame, a 50 MP phone); libvips's own ceiling is 268 MP.
    */
   PHOTO_MAX_PIXELS: int(1_000_000, 268_402_689).default(60_000_000),
+  /**
+   * Apple Wallet (decision 0099): the pass type's certificate and key (PEM; `\n` escapes allowed),
+   * its identifiers and Apple's WWDR intermediate. Unset outside production: a generated self-signed set.
+   */
+  APPLE_PASS_CERT: z.string().min(1).optional(),
+  APPLE_PASS_KEY: z.string().min(1).optional(),
+  APPLE_PASS_KEY_PASSPHRASE: z.string().min(1).optional(),
+  APPLE_PASS_TYPE_ID: z
+    .string()
+    .regex(/^pass\.[A-Za-z0-9.-]+$/, 'a pass type identifier, pass.com.example.santa')
+    .optional(),
+  APPLE_TEAM_ID: z
+    .string()
+    .regex(/^[A-Z0-9]{10}$/, 'a 10-character Apple team id')
+    .optional(),
+  APPLE_WWDR_CERT: z.string().min(1).optional(),
+  /** Google Wallet: the issuer id and the service account's key JSON. Unset outside production: a generated key. */
+  GOOGLE_WALLET_ISSUER_ID: z
+    .string()
+    .regex(/^\d{5,25}$/, 'the numeric issuer id')
+    .optional(),
+  GOOGLE_WALLET_SERVICE_ACCOUNT: z.string().min(1).optional(),
+  /** SMS (decision 0100): `twilio` needs the three TWILIO_/SMS_FROM values; unset = the local catcher (not in production). */
+  SMS_PROVIDER: z.enum(['twilio', 'catcher']).optional(),
+  TWILIO_ACCOUNT_SID: z
+    .string()
+    .regex(/^AC[0-9a-fA-F]{32}$/, 'an account SID, AC followed by 32 hex digits')
+    .optional(),
+  TWILIO_AUTH_TOKEN: z.string().min(16).optional(),
+  /** The sender: an E.164 number or an alphanumeric sender id (up to 11 characters). */
+  SMS_FROM: z
+    .string()
+    .regex(/^(\+[1-9]\d{6,14}|[A-Za-z0-9 ]{1,11})$/, 'an E.164 number or a sender id of up to 11 letters and digits')
+    .optional(),
+  /** The most messages one number gets in 24 hours. */
+  SMS_DAILY_CAP: int(1, 50).default(5),
   S3_ENDPOINT: z.url().optional(),
   S3_REGION: z.string().min(1).optional(),
   S3_BUCKET: z.string().min(3).max(63).optional(),
@@ -261,6 +297,30 @@ export function loadConfig(source: Record<string, string | undefined> = process.
   if (env.MIGRATION_DATABASE_URL && !env.DATABASE_URL)
     throw new ConfigError(
       'Invalid configuration: MIGRATION_DATABASE_URL: needs DATABASE_URL (the runtime role the API runs as)',
+    );
+  if (env.SMS_PROVIDER === 'twilio') {
+    for (const name of ['TWILIO_ACCOUNT_SID', 'TWILIO_AUTH_TOKEN', 'SMS_FROM'] as const) {
+      if (!env[name]) throw new ConfigError(`Invalid configuration: ${name}: required when SMS_PROVIDER=twilio`);
+    }
+  }
+  if (env.NODE_ENV === 'production' && env.SMS_PROVIDER === 'catcher')
+    throw new ConfigError('Invalid configuration: SMS_PROVIDER: the local catcher is for development only');
+  const appleSet = [
+    'APPLE_PASS_CERT',
+    'APPLE_PASS_KEY',
+    'APPLE_PASS_TYPE_ID',
+    'APPLE_TEAM_ID',
+    'APPLE_WWDR_CERT',
+  ] as const;
+  if (appleSet.some((n) => env[n])) {
+    for (const name of appleSet) {
+      if (!env[name])
+        throw new ConfigError(`Invalid configuration: ${name}: required with the other APPLE_ pass settings`);
+    }
+  }
+  if (!env.GOOGLE_WALLET_ISSUER_ID !== !env.GOOGLE_WALLET_SERVICE_ACCOUNT)
+    throw new ConfigError(
+      `Invalid configuration: ${env.GOOGLE_WALLET_ISSUER_ID ? 'GOOGLE_WALLET_SERVICE_ACCOUNT' : 'GOOGLE_WALLET_ISSUER_ID'}: both Google Wallet settings or neither`,
     );
   if (env.PHOTO_STORAGE === 's3') {
     // One message naming the first missing variable, like every other configuration error.

@@ -10,6 +10,8 @@ import * as platform from './schema/platform';
 import * as privacy from './schema/privacy';
 import * as reservations from './schema/reservations';
 import * as seasonVersions from './schema/season-versions';
+import * as sms from './schema/sms';
+import * as wallet from './schema/wallet';
 
 export const schema = {
   ...accounts,
@@ -22,6 +24,8 @@ export const schema = {
   ...privacy,
   ...reservations,
   ...seasonVersions,
+  ...sms,
+  ...wallet,
 };
 export type Db = NodePgDatabase<typeof schema>;
 /** A transaction handle; repositories accept either this or the Db. */

@@ -15,6 +15,8 @@ import { queueJob } from './queue.job';
 import { closuresJob } from './closures.job';
 import { privacyPurgesJob } from './privacy-purges.job';
 import { paymentPageCheckJob } from './payment-page-check.job';
+import { createSmsOutboxJob } from './sms-outbox.job';
+import { walletPushJob } from './wallet-push.job';
 
 /** Every background job the API runs (each one multi-process safe). */
 export function allJobs(app: FastifyInstance): Job[] {
@@ -33,9 +35,13 @@ export function allJobs(app: FastifyInstance): Job[] {
     privacyPurgesJob(app),
     auditSealJob(app),
     paymentPageCheckJob(app),
+    walletPushJob(app),
   ];
   const outbox = createOutboxJob(app);
   if (outbox) jobs.push(outbox);
   else app.log.warn('no SMTP_URL and no embedded mail catcher: e-mail stays queued in mail_outbox');
+  const sms = createSmsOutboxJob(app);
+  if (sms) jobs.push(sms);
+  else app.log.warn('no SMS_PROVIDER: SMS stay queued in sms_outbox');
   return jobs;
 }

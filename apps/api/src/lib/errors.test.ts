@@ -15,6 +15,8 @@ const made: Record<keyof typeof errors, () => AppError> = {
   unsupportedMediaType: () => errors.unsupportedMediaType(),
   serviceUnavailable: () => errors.serviceUnavailable(),
   illegalTransition: () => errors.illegalTransition(),
+  notConfirmed: () => errors.notConfirmed(),
+  walletUnavailable: () => errors.walletUnavailable(),
   seasonVersionStale: () => errors.seasonVersionStale(),
   seasonVersionRequired: () => errors.seasonVersionRequired(),
   cardPaymentsUnavailable: () => errors.cardPaymentsUnavailable(),

@@ -44,6 +44,9 @@ export const errors = {
   serviceUnavailable: (message?: string, headers?: Headers) =>
     appError('SERVICE_UNAVAILABLE', message, undefined, headers),
   illegalTransition: () => appError('ILLEGAL_TRANSITION'),
+  // Wallet passes (decision 0099)
+  notConfirmed: () => appError('NOT_CONFIRMED'),
+  walletUnavailable: () => appError('WALLET_UNAVAILABLE'),
 
   // The season editor (decision 0056)
   seasonVersionStale: () => appError('SEASON_VERSION_STALE'),

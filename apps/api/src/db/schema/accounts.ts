@@ -11,7 +11,10 @@ export const users = pgTable(
     passwordHash: text('password_hash').notNull(),
     firstName: text('first_name').notNull().default(''),
     lastName: text('last_name').notNull().default(''),
+    /** E.164 when set by PATCH /user/me (an Australian mobile); older rows may hold what was typed. */
     phone: text('phone'),
+    /** The day-before reminder by SMS (issue 54): off unless the family turns it on. */
+    smsReminders: boolean('sms_reminders').notNull().default(false),
     preferredLocationId: uuid('preferred_location_id'),
     /** Staff accounts get `dashboard_user` in their token and are refused by the customer app. */
     isStaff: boolean('is_staff').notNull().default(false),

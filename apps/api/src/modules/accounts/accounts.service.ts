@@ -1,6 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
-import { passwordProblem, type SessionResponse, type User } from '@kringle/contracts/accounts';
+import {
+  passwordProblem,
+  type SessionResponse,
+  type updateProfileRequestSchema,
+  type User,
+} from '@kringle/contracts/accounts';
+import type { z } from 'zod';
 import type { Db, DbOrTx } from '../../db/client';
 import { errors } from '../../lib/errors';
 import type { Clock } from '../../lib/clock';
@@ -248,7 +254,9 @@ export class AccountsService {
     return toUser(row);
   }
 
-  async updateProfile(userId: string, patch: ProfilePatch): Promise<User> {
+  async updateProfile(userId: string, request: z.output<typeof updateProfileRequestSchema>): Promise<User> {
+    const { sms, ...rest } = request;
+    const patch: ProfilePatch = { ...rest, ...(sms ? { smsReminders: sms.reminders } : {}) };
     if (patch.preferredLocationId && !(await users.locationExists(this.db, patch.preferredLocationId))) {
       throw errors.validation([{ path: 'body.preferredLocationId', message: 'Unknown location' }]);
     }

@@ -2,7 +2,7 @@ import type { Tx } from '../../db/client';
 import { familyActor, insertAuditEntry } from '../audit-trail/audit-entries.repository';
 import type { UserRow } from './users.repository';
 
-const PROFILE_FIELDS = ['firstName', 'lastName', 'phone', 'preferredLocationId'] as const;
+const PROFILE_FIELDS = ['firstName', 'lastName', 'phone', 'preferredLocationId', 'smsReminders'] as const;
 
 /**
  * A family's own edit of its name, phone or preferred location, audited in its transaction

@@ -13,6 +13,7 @@ export function toUser(row: UserRow): User {
     lastName: row.lastName,
     displayName: fullname || row.email.split('@')[0]!,
     phone: row.phone,
+    sms: { reminders: row.smsReminders },
     preferredLocationId: row.preferredLocationId,
     createdAt: row.createdAt.toISOString(),
   };

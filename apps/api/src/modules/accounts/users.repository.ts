@@ -5,7 +5,9 @@ import { locations } from '../../db/schema/catalogue';
 
 export type UserRow = typeof users.$inferSelect;
 export type NewUserRow = typeof users.$inferInsert;
-export type UserProfilePatch = Partial<Pick<UserRow, 'firstName' | 'lastName' | 'phone' | 'preferredLocationId'>>;
+export type UserProfilePatch = Partial<
+  Pick<UserRow, 'firstName' | 'lastName' | 'phone' | 'preferredLocationId' | 'smsReminders'>
+>;
 
 export async function findUserById(db: DbOrTx, id: string): Promise<UserRow | null> {
   const [row] = await db.select().from(users).where(eq(users.id, id));

@@ -37,7 +37,18 @@ const COLUMNS = {
   closure: sql<ClosureFacts | null>`(select jsonb_build_object('reason', c.reason, 'outcome', cb.outcome, 'slotId', cb.offer_slot_id, 'startAt', os.start_at, 'expiresAt', cb.offer_expires_at, 'locationName', ol.name)
     from closure_bookings cb join closures c on c.id = cb.closure_id left join slots os on os.id = cb.offer_slot_id left join locations ol on ol.id = os.location_id
     where cb.booking_id = ${bookings.id} order by cb.seq desc limit 1)`,
+  /** The latest "running late" notice it got (issue 54), while it is still confirmed and its session to come. */
+  delay: sql<DelayFacts | null>`(select jsonb_build_object('minutes', d.minutes, 'message', d.message, 'expectedStartAt', d.expected_start_at, 'sentAt', d.sent_at)
+    from delay_notices d where d.booking_id = ${bookings.id} and ${bookings.status} = 'completed' and ${bookings.checkedInAt} is null
+      and d.expected_start_at > now() - interval '1 hour' order by d.sent_at desc limit 1)`,
 };
+
+interface DelayFacts {
+  minutes: number;
+  message: string | null;
+  expectedStartAt: string;
+  sentAt: string;
+}
 
 interface ClosureFacts {
   reason: string;
@@ -103,6 +114,7 @@ export interface BookingView {
     reason: string;
     offer: { slotId: string; startAt: Date; expiresAt: Date; locationName: string } | null;
   } | null;
+  delay: { minutes: number; message: string | null; expectedStartAt: string; sentAt: string } | null;
 }
 
 export function toView(r: BookingRead): BookingView {
@@ -134,6 +146,11 @@ export function toView(r: BookingRead): BookingView {
     holdExpiresAt: unpaid ? r.holdExpiresAt : null,
     photoCount: r.photoCount,
     closure: closureOf(r.closure),
+    delay: r.delay && {
+      ...r.delay,
+      expectedStartAt: new Date(r.delay.expectedStartAt).toISOString(),
+      sentAt: new Date(r.delay.sentAt).toISOString(),
+    },
   };
 }
 

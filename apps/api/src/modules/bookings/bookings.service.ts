@@ -45,6 +45,7 @@ export function toBooking(v: BookingView, now: Date, rules: PolicyRules, checkIn
     checkInCode,
     holdExpiresAt: v.holdExpiresAt?.toISOString() ?? null,
     photoCount: v.photoCount,
+    delay: v.delay,
     closure: v.closure && {
       reason: v.closure.reason,
       // An offer past its time is as good as gone: the offers job refunds it within seconds.

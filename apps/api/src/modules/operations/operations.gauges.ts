@@ -1,7 +1,7 @@
 import type pg from 'pg';
 import { Counter, Gauge } from 'prom-client';
 import { metricsRegistry } from './metrics';
-import { pendingMail, queueWaiting } from './operations.repository';
+import { pendingMail, pendingSms, queueWaiting } from './operations.repository';
 
 /**
  * Gauges read at scrape time (collect), never on a request's path: the database ones cost one
@@ -49,11 +49,12 @@ const quietly = async (read: () => Promise<void>) => read().catch(() => undefine
 
 new Gauge({
   name: 'kringle_outbox_pending',
-  help: 'Outbox rows waiting to be sent, by kind (mail).',
+  help: 'Outbox rows waiting to be sent, by kind (mail, sms).',
   labelNames: ['kind'] as const,
   registers: [metricsRegistry],
   async collect() {
     if (source) await quietly(async () => void this.labels('mail').set(await pendingMail(source!.pool)));
+    if (source) await quietly(async () => void this.labels('sms').set(await pendingSms(source!.pool)));
   },
 });
 

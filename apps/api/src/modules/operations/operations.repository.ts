@@ -19,3 +19,11 @@ export async function queueWaiting(pool: pg.Pool): Promise<{ id: string; slug: s
     from locations l where l.queue_opens_minutes_before > 0`);
   return rows;
 }
+
+/** SMS rows still to send (sms_outbox_due_idx). */
+export async function pendingSms(pool: pg.Pool): Promise<number> {
+  const { rows } = await pool.query<{ n: number }>(
+    `select count(*)::int as n from sms_outbox where status = 'pending'`,
+  );
+  return rows[0]?.n ?? 0;
+}

@@ -1,0 +1,105 @@
+import { timingSafeEqual } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import { errors, notFound } from '../../lib/errors';
+import { bookingDetails } from '../booking-lifecycle/booking-rows.repository';
+import { buildApplePass, passAuthToken } from './apple-pass';
+import { googleSaveUrl } from './google-pass';
+import type { PassPusher } from './apns';
+import { lockDuePushes, markPushed, passState } from './wallet.repository';
+import type { WalletKeyring } from './wallet-keys';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    walletKeys: WalletKeyring;
+  }
+}
+
+type Deps = Pick<FastifyInstance, 'db' | 'clock' | 'config' | 'walletKeys'>;
+
+async function ownConfirmed(deps: Deps, userId: string, bookingId: string) {
+  const state = await passState(deps.db, bookingId);
+  if (!state || state.userId !== userId) throw notFound('That booking');
+  if (state.status !== 'completed') throw errors.notConfirmed();
+  return state;
+}
+
+async function passOf(deps: Deps, bookingId: string, updatedAt: Date): Promise<Buffer> {
+  const keys = await deps.walletKeys.get();
+  if (!keys.apple) throw errors.walletUnavailable();
+  return buildApplePass(await bookingDetails(deps.db, bookingId), {
+    certificates: keys.apple,
+    brandName: deps.config.BRAND_NAME,
+    webServiceUrl: `${deps.config.PUBLIC_URL}/api/v1/wallet/apple`,
+    authToken: passAuthToken(keys.authKey, bookingId),
+    updatedAt,
+  });
+}
+
+/** GET /bookings/{id}/wallet.pkpass: the family's own confirmed booking. */
+export async function familyApplePass(deps: Deps, userId: string, bookingId: string) {
+  const state = await ownConfirmed(deps, userId, bookingId);
+  return { pass: await passOf(deps, bookingId, state.updatedAt), updatedAt: state.updatedAt };
+}
+
+/** GET /bookings/{id}/wallet/google */
+export async function familyGoogleSaveUrl(deps: Deps, userId: string, bookingId: string): Promise<string> {
+  await ownConfirmed(deps, userId, bookingId);
+  const keys = await deps.walletKeys.get();
+  if (!keys.google) throw errors.walletUnavailable();
+  return googleSaveUrl(await bookingDetails(deps.db, bookingId), keys.google, {
+    brandName: deps.config.BRAND_NAME,
+    origin: deps.config.PUBLIC_URL,
+    now: deps.clock.now(),
+  });
+}
+
+/**
+ * The PassKit web service's check (Apple's "Authorization: ApplePass <token>"): the pass type
+ * must be ours and the token the one this booking's pass carries; anything else is 401.
+ */
+export async function authorisedPass(
+  deps: Deps,
+  passTypeId: string,
+  serial: string,
+  authorization: string | undefined,
+): Promise<{ status: string; updatedAt: Date } | null> {
+  const keys = await deps.walletKeys.get();
+  if (!keys.apple || passTypeId !== keys.apple.passTypeId) return null;
+  if (!/^[0-9a-f-]{36}$/i.test(serial)) return null;
+  const given = Buffer.from(/^ApplePass (.+)$/.exec(authorization ?? '')?.[1] ?? '');
+  const expected = Buffer.from(passAuthToken(keys.authKey, serial));
+  if (given.length !== expected.length || !timingSafeEqual(given, expected)) return null;
+  return passState(deps.db, serial);
+}
+
+/** The latest pass for the web service (a cancelled booking's comes voided). */
+export const latestPass = (deps: Deps, bookingId: string, updatedAt: Date) => passOf(deps, bookingId, updatedAt);
+
+export async function ourPassType(deps: Deps, passTypeId: string): Promise<boolean> {
+  const keys = await deps.walletKeys.get();
+  return keys.apple?.passTypeId === passTypeId;
+}
+
+/**
+ * One pass of the push job: each device whose pass changed since its last push (a reschedule,
+ * a closure, a cancel, new names) is pushed once; a failed push stays due and is tried again.
+ */
+export async function pushChangedPasses(deps: Deps, pusher: PassPusher, log: FastifyInstance['log']): Promise<number> {
+  const keys = await deps.walletKeys.get();
+  if (!keys.apple) return 0;
+  const passTypeId = keys.apple.passTypeId;
+  return deps.db.transaction(async (tx) => {
+    const due = await lockDuePushes(tx);
+    let pushed = 0;
+    for (const p of due) {
+      try {
+        await pusher.push(p.pushToken, passTypeId);
+        await markPushed(tx, p);
+        pushed += 1;
+      } catch (err) {
+        log.warn({ err, bookingId: p.bookingId }, 'wallet pass push failed, will retry');
+      }
+    }
+    return pushed;
+  });
+}
