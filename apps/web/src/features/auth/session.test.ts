@@ -23,6 +23,7 @@ const user: User = {
   lastName: 'Winters',
   displayName: 'Holly Winters',
   phone: null,
+  sms: { reminders: false },
   preferredLocationId: null,
   createdAt: '2026-11-01T00:00:00.000Z',
 };

@@ -57,6 +57,7 @@ export function aBooking(overrides: Partial<Booking> = {}): Booking {
     holdExpiresAt: null,
     photoCount: 0,
     closure: null,
+    delay: null,
     ...overrides,
   };
 }
