@@ -10,7 +10,8 @@ CREATE TABLE IF NOT EXISTS "sms_outbox" (
   "kind" text NOT NULL CHECK ("kind" IN ('reminder', 'closure', 'move', 'delay')),
   "user_id" uuid REFERENCES "users"("id") ON DELETE CASCADE,
   "booking_id" uuid REFERENCES "bookings"("id") ON DELETE SET NULL,
-  "status" text DEFAULT 'pending' NOT NULL CHECK ("status" IN ('pending', 'sent', 'failed', 'suppressed')),
+  "status" text DEFAULT 'pending' NOT NULL
+    CHECK ("status" IN ('pending', 'sent', 'failed', 'suppressed')),
   "suppressed_reason" text,
   "attempts" integer DEFAULT 0 NOT NULL,
   "next_attempt_at" timestamp with time zone DEFAULT now() NOT NULL,
@@ -47,7 +48,8 @@ CREATE TABLE IF NOT EXISTS "wallet_registrations" (
   "pushed_version" timestamp with time zone,
   PRIMARY KEY ("device_library_id", "booking_id")
 );--> statement-breakpoint
-CREATE INDEX IF NOT EXISTS "wallet_registrations_booking_idx" ON "wallet_registrations" ("booking_id");--> statement-breakpoint
+CREATE INDEX IF NOT EXISTS "wallet_registrations_booking_idx"
+  ON "wallet_registrations" ("booking_id");--> statement-breakpoint
 -- "Santa is running late": one row per booking told, at most one per booking per 30 minutes.
 CREATE TABLE IF NOT EXISTS "delay_notices" (
   "id" uuid PRIMARY KEY DEFAULT gen_random_uuid() NOT NULL,

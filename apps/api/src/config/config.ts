@@ -209,7 +209,10 @@ const envSchema = z.object({
     .regex(/^\d{5,25}$/, 'the numeric issuer id')
     .optional(),
   GOOGLE_WALLET_SERVICE_ACCOUNT: z.string().min(1).optional(),
-  /** SMS (decision 0100): `twilio` needs the three TWILIO_/SMS_FROM values; unset = the local catcher (not in production). */
+  /**
+   * SMS (decision 0100): `twilio` needs TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN and SMS_FROM; unset = the local
+   * catcher (not in production).
+   */
   SMS_PROVIDER: z.enum(['twilio', 'catcher']).optional(),
   TWILIO_ACCOUNT_SID: z
     .string()
@@ -320,7 +323,8 @@ export function loadConfig(source: Record<string, string | undefined> = process.
   }
   if (!env.GOOGLE_WALLET_ISSUER_ID !== !env.GOOGLE_WALLET_SERVICE_ACCOUNT)
     throw new ConfigError(
-      `Invalid configuration: ${env.GOOGLE_WALLET_ISSUER_ID ? 'GOOGLE_WALLET_SERVICE_ACCOUNT' : 'GOOGLE_WALLET_ISSUER_ID'}: both Google Wallet settings or neither`,
+      `Invalid configuration: ${env.GOOGLE_WALLET_ISSUER_ID ? 'GOOGLE_WALLET_SERVICE_ACCOUNT' : 'GOOGLE_WALLET_ISSUER_ID'}: ` +
+        'both Google Wallet settings or neither',
     );
   if (env.PHOTO_STORAGE === 's3') {
     // One message naming the first missing variable, like every other configuration error.

@@ -38,8 +38,10 @@ const COLUMNS = {
     from closure_bookings cb join closures c on c.id = cb.closure_id left join slots os on os.id = cb.offer_slot_id left join locations ol on ol.id = os.location_id
     where cb.booking_id = ${bookings.id} order by cb.seq desc limit 1)`,
   /** The latest "running late" notice it got (issue 54), while it is still confirmed and its session to come. */
-  delay: sql<DelayFacts | null>`(select jsonb_build_object('minutes', d.minutes, 'message', d.message, 'expectedStartAt', d.expected_start_at, 'sentAt', d.sent_at)
-    from delay_notices d where d.booking_id = ${bookings.id} and ${bookings.status} = 'completed' and ${bookings.checkedInAt} is null
+  delay: sql<DelayFacts | null>`(select jsonb_build_object('minutes', d.minutes, 'message', d.message,
+      'expectedStartAt', d.expected_start_at, 'sentAt', d.sent_at)
+    from delay_notices d where d.booking_id = ${bookings.id} and ${bookings.status} = 'completed'
+      and ${bookings.checkedInAt} is null
       and d.expected_start_at > now() - interval '1 hour' order by d.sent_at desc limit 1)`,
 };
 

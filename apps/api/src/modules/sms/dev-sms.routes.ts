@@ -72,14 +72,16 @@ export async function devSmsPageRoutes(app: FastifyInstance) {
 <button type="submit">Send reply</button></form></li>`,
         )
         .join('\n');
-      const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+      const html = `<!doctype html><html lang="en"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escape(app.config.BRAND_NAME)} SMS catcher</title>
 <style>body{font:16px/1.5 system-ui,sans-serif;margin:0 auto;max-width:40rem;padding:1rem;color:#1a1a1a}
 ul{list-style:none;padding:0}li{border:1px solid #ccc;border-radius:8px;padding:.75rem;margin:.75rem 0}
 .meta{color:#555;margin:0;font-size:.875rem}.body{margin:.25rem 0 .5rem;white-space:pre-wrap}
 input{font:inherit;padding:.25rem;margin:0 .5rem}button{font:inherit;padding:.25rem .75rem}</style></head>
 <body><main><h1>SMS catcher</h1><p>Text messages the API sent on this machine (nothing leaves it).</p>
-<form method="get"><label>Number <input name="to" value="${escape(req.query.to ?? '')}"></label><button>Filter</button></form>
+<form method="get"><label>Number <input name="to" value="${escape(req.query.to ?? '')}"></label>
+<button>Filter</button></form>
 ${items.length ? `<ul>${rows}</ul>` : '<p>No messages yet.</p>'}</main></body></html>`;
       return reply.type('text/html; charset=utf-8').header('cache-control', 'no-store').send(html);
     },

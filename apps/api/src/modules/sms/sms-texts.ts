@@ -5,7 +5,8 @@
  * only where the variable part (a staff message) would push it past one segment.
  */
 const GSM7 =
-  '@£$¥èéùìòÇ\nØø\rÅåΔ_ΦΓΛΩΠΨΣΘΞÆæßÉ !"#¤%&\'()*+,-./0123456789:;<=>?¡ABCDEFGHIJKLMNOPQRSTUVWXYZÄÖÑÜ§¿abcdefghijklmnopqrstuvwxyzäöñüà';
+  '@£$¥èéùìòÇ\nØø\rÅåΔ_ΦΓΛΩΠΨΣΘΞÆæßÉ ' +
+  '!"#¤%&\'()*+,-./0123456789:;<=>?¡ABCDEFGHIJKLMNOPQRSTUVWXYZÄÖÑÜ§¿abcdefghijklmnopqrstuvwxyzäöñüà';
 const GSM7_EXTENDED = '^{}\\[~]|€';
 
 /** Characters as the network counts them (an extended GSM character takes two), and the segment size. */
@@ -70,7 +71,8 @@ export const closureSms = (brand: string, b: SmsBooking) =>
 
 export const moveSms = (brand: string, b: SmsBooking) =>
   fitted(
-    `${brand}: your Santa session ${b.reference} moved to ${day(b.startAt, b.timezone)} ${at(b.startAt, b.timezone)}, ` +
+    `${brand}: your Santa session ` +
+      `${b.reference} moved to ${day(b.startAt, b.timezone)} ${at(b.startAt, b.timezone)}, ` +
       `${b.locationName}. `,
     'Reply STOP to opt out',
   );

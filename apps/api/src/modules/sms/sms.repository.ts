@@ -26,16 +26,19 @@ export async function enqueueSms(db: DbOrTx, sms: OutgoingSms, now: Date, cap: n
   const { stopped, recent } = rows[0] as { stopped: boolean; recent: number };
   const suppressed = stopped ? 'stopped' : recent >= cap ? 'daily_cap' : null;
   await db.execute(sql`
-    insert into sms_outbox (to_number, body, kind, user_id, booking_id, status, suppressed_reason, created_at, next_attempt_at)
+    insert into sms_outbox (to_number, body, kind, user_id, booking_id, status, suppressed_reason, created_at,
+    next_attempt_at)
     values (${sms.to}, ${sms.body}, ${sms.kind}, ${sms.userId}::uuid, ${sms.bookingId}::uuid,
-      ${suppressed ? 'suppressed' : 'pending'}, ${suppressed}, ${now.toISOString()}::timestamptz, ${now.toISOString()}::timestamptz)`);
+      ${suppressed ? 'suppressed' : 'pending'}, ${suppressed}, ${now.toISOString()}::timestamptz,
+      ${now.toISOString()}::timestamptz)`);
   return !suppressed;
 }
 
 /** A family's mobile for SMS (E.164 Australian, from PATCH /user/me) and its reminder choice. */
 export async function familyMobile(db: DbOrTx, userId: string): Promise<{ phone: string; reminders: boolean } | null> {
   const { rows } = await db.execute(
-    sql`select phone, sms_reminders from users where id = ${userId}::uuid and deleted_at is null and phone like '+614%'`,
+    sql`select phone, sms_reminders from users where id =
+${userId}::uuid and deleted_at is null and phone like '+614%'`,
   );
   const r = rows[0] as { phone: string; sms_reminders: boolean } | undefined;
   return r ? { phone: r.phone, reminders: r.sms_reminders } : null;
@@ -94,7 +97,8 @@ export async function markSmsAttemptFailed(db: Db, id: string, error: string, re
 /** STOP: the number gets nothing more (pending messages included); START lifts it. */
 export async function setStopped(db: Db, number: string, stopped: boolean, now: Date): Promise<void> {
   if (stopped)
-    await db.execute(sql`insert into sms_opt_outs (number, stopped_at) values (${number}, ${now.toISOString()}::timestamptz)
+    await db.execute(sql`insert into sms_opt_outs (number, stopped_at) values
+(${number}, ${now.toISOString()}::timestamptz)
       on conflict (number) do nothing`);
   else await db.execute(sql`delete from sms_opt_outs where number = ${number}`);
 }

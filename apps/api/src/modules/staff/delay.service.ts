@@ -47,7 +47,8 @@ export async function announceDelay(deps: Deps, staff: AuthClaims, locationId: s
     await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`delay:${locationId}`}, 0))`);
     const { rows } = await tx.execute(sql`
       select b.id, b.user_id, b.reference, s.start_at, u.email, u.first_name, l.name as location_name, l.timezone
-      from bookings b join slots s on s.id = b.slot_id join users u on u.id = b.user_id join locations l on l.id = b.location_id
+      from bookings b join slots s on s.id = b.slot_id join users u on u.id = b.user_id join locations l on l.id =
+      b.location_id
       where b.location_id = ${locationId}::uuid and b.status = 'completed' and b.source = 'online'
         and b.checked_in_at is null and b.no_show_at is null and u.deleted_at is null
         and s.start_at >= ${now.toISOString()}::timestamptz
