@@ -218,4 +218,15 @@ ${withMobile.email} and subject like 'Santa is running%'`,
     expect((await inbound('START', MOBILE, token)).statusCode).toBe(200);
     expect(await count(sql`select count(*) as n from sms_opt_outs where number = ${MOBILE}`)).toBe(0);
   });
+
+  it("puts the number, its choices, its messages and the delay notices in the family's export", async () => {
+    const res = await w.call('GET', '/user/export', withMobile);
+    expect(res.statusCode, res.body.slice(0, 200)).toBe(200);
+    const data = JSON.parse(res.body);
+    expect(data.sms).toEqual([{ number: MOBILE, reminders: true, repliedStop: false }]);
+    expect(data.smsMessages.map((m: { kind: string }) => m.kind)).toEqual(['reminder', 'delay', 'delay']);
+    expect(data.delayNotices).toHaveLength(2);
+    // Another family's messages are not in it.
+    expect(JSON.stringify(data)).not.toContain('+61400000001');
+  });
 });

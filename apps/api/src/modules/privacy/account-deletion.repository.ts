@@ -43,13 +43,19 @@ export async function anonymiseAccount(tx: DbOrTx, userId: string, email: string
     sql`delete from mail_outbox m where ${mailOfAccount(sql`${userId}::uuid`, sql`${email}`)} and m.status <> 'pending'`,
   );
   await tx.execute(sql`delete from password_reset_requests where email = ${email}`);
+  // The family's text messages and the catcher's copies of them; the devices its passes were on. A
+  // number's STOP (sms_opt_outs) is kept: the number asked not to be texted, whoever holds it next.
+  await tx.execute(sql`delete from dev_sms where to_number = (select phone from users where id = ${userId}::uuid)`);
+  await tx.execute(sql`delete from sms_outbox where user_id = ${userId}::uuid`);
+  await tx.execute(sql`delete from wallet_registrations r using bookings b
+    where b.id = r.booking_id and b.user_id = ${userId}::uuid`);
   await tx.execute(sql`delete from action_codes where user_id = ${userId}::uuid`);
   // The one change the audit trail allows: an actor's e-mail erased, its id kept.
   await tx.execute(
     sql`update audit_entries set actor_email = null where actor_id = ${userId}::uuid and actor_email is not null`,
   );
   await tx.execute(sql`
-    update users set email = 'deleted-' || id || '@deleted.invalid', first_name = '', last_name = '', phone = null,
+    update users set email = 'deleted-' || id || '@deleted.invalid', first_name = '', last_name = '', phone = null, sms_reminders = false,
       password_hash = '!', preferred_location_id = null, deleted_at = ${at}::timestamptz, updated_at = ${at}::timestamptz
     where id = ${userId}::uuid`);
 }

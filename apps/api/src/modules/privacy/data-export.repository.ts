@@ -25,6 +25,16 @@ const PARTS = (u: SQL) => ({
     from refunds r join orders o on o.id = r.order_id where o.user_id = ${u} order by r.created_at`,
   emails: sql`select m.id, m.to_address as "to", m.subject, m.text, m.status, m.created_at as "createdAt", m.sent_at as "sentAt"
     from mail_outbox m where ${mailOfAccount(u, sql`(select email from users where id = ${u})`)} order by m.created_at`,
+  // SMS (decision 0100): the number's choices, and every message queued for it (sent, stopped or capped).
+  sms: sql`select u.phone as number, u.sms_reminders as reminders,
+      exists (select 1 from sms_opt_outs o where o.number = u.phone) as "repliedStop"
+    from users u where u.id = ${u} and u.phone is not null`,
+  smsMessages: sql`select id, to_number as "to", kind, body, status, suppressed_reason as "suppressedReason",
+      booking_id as "bookingId", created_at as "createdAt", sent_at as "sentAt"
+    from sms_outbox where user_id = ${u} order by created_at`,
+  delayNotices: sql`select d.booking_id as "bookingId", d.minutes, d.message, d.expected_start_at as "expectedStartAt",
+      d.sent_at as "sentAt"
+    from delay_notices d join bookings b on b.id = d.booking_id where b.user_id = ${u} order by d.sent_at`,
   checkIns: sql`select id as "bookingId", checked_in_at as "checkedInAt", no_show_at as "noShowAt"
     from bookings where user_id = ${u} and (checked_in_at is not null or no_show_at is not null) order by created_at`,
   waitlist: sql`select w.id, l.name as location, st.name as "sessionType", to_char(w.date, 'YYYY-MM-DD') as date, w.status,
