@@ -127,6 +127,8 @@ function printBanner(
     lines.push(`  Payments:   local Stripe sandbox at ${stripeSandboxUrl} (test card 4242 4242 4242 4242)`);
   if (embedded) {
     lines.push(`  Mailbox:    ${url}/dev/mailbox`);
+    lines.push(`  SMS:        ${url}/dev/sms (texts caught here; reply STOP or START as the phone)`);
+    lines.push('  Wallet:     passes signed by a generated self-signed set (openssl verifies; an iPhone refuses)');
     lines.push('  Demo accounts (password HoHoHo-2026!):');
     lines.push('    demo@kringle.test     verified customer');
     lines.push('    new@kringle.test      unverified customer');

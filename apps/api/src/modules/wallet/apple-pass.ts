@@ -86,7 +86,12 @@ export function buildApplePass(d: BookingDetails, ctx: PassContext): Buffer {
   };
   const pass = new PKPass(
     { ...ICONS, 'pass.json': Buffer.from(JSON.stringify(passJson)) },
-    { wwdr: ctx.certificates.wwdr, signerCert: ctx.certificates.signerCert, signerKey: ctx.certificates.signerKey },
+    {
+      wwdr: ctx.certificates.wwdr,
+      signerCert: ctx.certificates.signerCert,
+      signerKey: ctx.certificates.signerKey,
+      signerKeyPassphrase: ctx.certificates.signerKeyPassphrase,
+    },
   );
   pass.setBarcodes({
     format: 'PKBarcodeFormatQR',

@@ -4,6 +4,8 @@ import forge from 'node-forge';
 export interface PassCertificates {
   signerCert: string;
   signerKey: string;
+  /** APPLE_PASS_KEY_PASSPHRASE, when the key is encrypted. */
+  signerKeyPassphrase?: string;
   wwdr: string;
   passTypeId: string;
   teamId: string;

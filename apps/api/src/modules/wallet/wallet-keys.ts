@@ -27,6 +27,7 @@ function configuredApple(config: Config): PassCertificates | null {
   return {
     signerCert: pem(config.APPLE_PASS_CERT),
     signerKey: pem(config.APPLE_PASS_KEY!),
+    signerKeyPassphrase: config.APPLE_PASS_KEY_PASSPHRASE,
     wwdr: pem(config.APPLE_WWDR_CERT!),
     passTypeId: config.APPLE_PASS_TYPE_ID!,
     teamId: config.APPLE_TEAM_ID!,
