@@ -155,7 +155,8 @@ describe('accounts: register, sign in, profile, access levels', () => {
     expect(res.json().user).toMatchObject({
       firstName: 'holly',
       displayName: 'Holly Berry',
-      phone: '0412 345 678',
+      // An Australian mobile as typed, answered and stored as E.164 (decision 0100).
+      phone: '+61412345678',
       preferredLocationId: locationId,
     });
     expect((await patch({ phone: null })).json().user.phone).toBeNull();

@@ -119,6 +119,7 @@ describe('access control on every route', () => {
         noteForSanta: '',
       },
       'POST /api/v1/staff/check-ins': { locationId: UUID_ZERO, reference: 'KR-22222' },
+      'POST /api/v1/staff/locations/{id}/delay': { minutes: 20 },
       'POST /api/v1/staff/walk-ins': {
         slotId: malloryHold.slotId,
         firstName: 'Not',

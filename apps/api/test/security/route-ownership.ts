@@ -29,6 +29,8 @@ export const OWNED: Record<string, Record<string, Owned>> = {
   '/api/v1/bookings/{id}/photos.zip': { id: 'booking' },
   // The photo id is filled with her booking id: the booking is checked first, so either way 404.
   '/api/v1/bookings/{id}/photos/{photoId}/original': { id: 'booking', photoId: 'booking' },
+  '/api/v1/bookings/{id}/wallet.pkpass': { id: 'booking' },
+  '/api/v1/bookings/{id}/wallet/google': { id: 'booking' },
 };
 /** Catalogue routes: their ids name shared things (locations, slots), nobody's own. */
 export const SHARED = [
@@ -44,7 +46,14 @@ export const SHARED = [
   '/api/v1/user/consents/{kind}',
 ];
 /** Signed, expiring file URLs (decision 0054): public, the signature is the access; checked in test/photos. */
-export const SIGNED = ['/api/v1/photo-files/photos/{photoId}/{file}'];
+export const SIGNED = [
+  '/api/v1/photo-files/photos/{photoId}/{file}',
+  // Apple's PassKit web service (decision 0099): the pass's own authenticationToken is the access; checked in
+  // test/wallet.
+  '/api/v1/wallet/apple/v1/devices/{deviceId}/registrations/{passTypeId}/{serial}',
+  '/api/v1/wallet/apple/v1/devices/{deviceId}/registrations/{passTypeId}',
+  '/api/v1/wallet/apple/v1/passes/{passTypeId}/{serial}',
+];
 /**
  * The staff app's routes (issue 19): a staff token only. Their ids name any booking (staff act at
  * every location), so they are not "owned"; every one refuses a customer, checked below.

@@ -33,6 +33,7 @@ export const LOCATION_SCOPED = [
   'POST /api/v1/staff/queue/{locationId}/resume',
   'POST /api/v1/staff/closures/preview',
   'POST /api/v1/staff/closures',
+  'POST /api/v1/staff/locations/{id}/delay',
   // With a locationId; without one they narrow to the caller's locations (reports tests).
   'GET /api/v1/staff/reports/sales',
   'GET /api/v1/staff/reports/sales.csv',
