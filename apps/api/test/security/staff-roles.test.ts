@@ -114,6 +114,8 @@ describe('staff roles and locations on every staff route', () => {
         remedy: 'refund',
         confirm: 'Kringle Sydney, Pitt Street',
       },
+      // Tells no one: the world's booking is not within the next 3 hours.
+      'POST /api/v1/staff/locations/{id}/delay': { minutes: 20 },
       'PUT /api/v1/staff/bookings/{id}/details': {
         details: {
           children: [{ firstName: 'Ava', age: 4 }],
@@ -137,7 +139,13 @@ describe('staff roles and locations on every staff route', () => {
     return '';
   };
   const idFor = (op: Operation) =>
-    op.path.includes('/accounts/') ? target.id : op.path.includes('/orders/') ? orderId : booking.id;
+    op.path.includes('/accounts/')
+      ? target.id
+      : op.path.includes('/orders/')
+        ? orderId
+        : op.path.includes('/locations/')
+          ? w.sydney
+          : booking.id;
   const urlFor = (op: Operation) =>
     fillPath(op.path, { id: idFor(op), locationId: w.sydney, version: '1' }) + queryFor(op);
   const send = async (op: Operation, who: Person) => {
