@@ -1,6 +1,7 @@
 import * as Dialog from '@radix-ui/react-dialog';
-import { lazy, Suspense, useState, type FormEvent } from 'react';
+import { lazy, Suspense, useId, useState, type FormEvent } from 'react';
 import { changePasswordFormSchema, updateProfileRequestSchema } from '@kringle/contracts/accounts';
+import { australianMobile, displayMobile } from '@kringle/contracts/phone';
 import { Button } from '../../components/ui/button';
 import { CONFIRM_DIALOG } from '../../components/ui/confirm-dialog';
 import { toastSuccess } from '../../lib/deferred-toast';
@@ -36,27 +37,39 @@ function issuesOf(error: { issues: { path: PropertyKey[]; message: string }[] })
   return out;
 }
 
+const SMS_NEEDS_MOBILE = 'Add your mobile number to get text reminders.';
+
 function ProfileForm({ onDone }: { onDone: () => void }) {
   const dispatch = useAppDispatch();
   const user = useAppSelector((state) => state.auth.user);
   const [update, { isLoading }] = useUpdateProfileMutation();
+  // The mobile as people here write it (0412 345 678); the API keeps E.164.
+  const savedPhone = user?.phone ? displayMobile(user.phone) : '';
   const [values, setValues] = useState({
     firstName: user?.firstName ?? '',
     lastName: user?.lastName ?? '',
-    phone: user?.phone ?? '',
+    phone: savedPhone,
   });
+  const [reminders, setReminders] = useState(user?.sms.reminders ?? false);
   const [errors, setErrors] = useState<Errors>({});
   const [problem, setProblem] = useState<string | null>(null);
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    // An emptied phone clears it (PATCH null); names are kept exactly as typed (spec §3 helper only capitalises first
-    // letters).
+    const phone = values.phone.trim();
+    // Sent only when changed: a number saved before mobiles were checked does not block a new name. An emptied one
+    // clears it (PATCH null); names are kept exactly as typed (spec §3 helper only capitalises first letters).
+    const e164 = australianMobile(phone);
+    const phoneChanged = phone !== savedPhone && (e164 === null || e164 !== user?.phone);
     const parsed = updateProfileRequestSchema.safeParse({
-      ...values,
-      phone: values.phone.trim() ? values.phone : null,
+      firstName: values.firstName,
+      lastName: values.lastName,
+      ...(phoneChanged ? { phone: phone || null } : {}),
+      ...(reminders !== user?.sms.reminders ? { sms: { reminders } } : {}),
     });
-    if (!parsed.success) return setErrors(issuesOf(parsed.error));
+    const smsProblem = reminders && !phone ? { sms: SMS_NEEDS_MOBILE } : {};
+    if (!parsed.success) return setErrors({ ...issuesOf(parsed.error), ...smsProblem });
+    if (smsProblem.sms) return setErrors(smsProblem);
     setErrors({});
     const result = await update(parsed.data);
     if (result.error) {
@@ -71,10 +84,14 @@ function ProfileForm({ onDone }: { onDone: () => void }) {
     onDone();
   };
 
+  // A message goes once its field is edited: it spoke of what was there before (a mobile clears the SMS one too).
   const field = (name: keyof typeof values) => ({
     value: values[name],
     error: errors[name],
-    onChange: (e: React.ChangeEvent<HTMLInputElement>) => setValues((v) => ({ ...v, [name]: e.target.value })),
+    onChange: (e: React.ChangeEvent<HTMLInputElement>) => {
+      setValues((v) => ({ ...v, [name]: e.target.value }));
+      setErrors((all) => ({ ...all, [name]: undefined, ...(name === 'phone' ? { sms: undefined } : {}) }));
+    },
   });
 
   return (
@@ -82,7 +99,23 @@ function ProfileForm({ onDone }: { onDone: () => void }) {
       {problem && <FormAlert tone="error">{problem}</FormAlert>}
       <FormField label="First name" autoComplete="given-name" {...field('firstName')} />
       <FormField label="Last name" autoComplete="family-name" {...field('lastName')} />
-      <FormField label="Phone" type="tel" autoComplete="tel" optional {...field('phone')} />
+      <FormField
+        label="Mobile number"
+        type="tel"
+        inputMode="tel"
+        autoComplete="tel"
+        optional
+        hint="An Australian mobile. We text it if your session moves or Santa is running late."
+        {...field('phone')}
+      />
+      <SmsRemindersChoice
+        checked={reminders}
+        onChange={(checked) => {
+          setReminders(checked);
+          setErrors((all) => ({ ...all, sms: undefined }));
+        }}
+        error={errors.sms}
+      />
       <p className="text-sm text-ink-600">
         Your email address ({user?.email}) is how you sign in, so it stays as it is.
       </p>
@@ -95,6 +128,50 @@ function ProfileForm({ onDone }: { onDone: () => void }) {
         </Button>
       </div>
     </form>
+  );
+}
+
+/** The day-before reminder by SMS (off until the family asks, decision 0100); STOP to any text also ends them. */
+function SmsRemindersChoice({
+  checked,
+  onChange,
+  error,
+}: {
+  checked: boolean;
+  onChange: (checked: boolean) => void;
+  error?: string;
+}) {
+  const id = useId();
+  return (
+    <div className="flex flex-col gap-1.5">
+      <label
+        className={
+          'flex min-h-11 cursor-pointer items-start gap-3 rounded-xl border border-cream-300 bg-cream-50 p-3 ' +
+          'has-checked:border-pine-700 has-checked:bg-pine-50'
+        }
+      >
+        <input
+          type="checkbox"
+          checked={checked}
+          onChange={(e) => onChange(e.target.checked)}
+          aria-invalid={error ? true : undefined}
+          aria-describedby={error ? `${id}-error` : `${id}-hint`}
+          className="mt-0.5 size-6 shrink-0 accent-pine-700"
+        />
+        <span className="flex flex-col gap-0.5">
+          <span className="font-semibold text-ink-900">Text me a reminder the day before my visit</span>
+          <span id={`${id}-hint`} className="text-sm text-ink-600">
+            Reply STOP to any of our texts to stop them.
+          </span>
+        </span>
+      </label>
+      {error && (
+        <p id={`${id}-error`} className="flex items-start gap-1.5 text-sm font-medium text-festive-800">
+          <span aria-hidden="true">⚠</span>
+          <span>{error}</span>
+        </p>
+      )}
+    </div>
   );
 }
 

@@ -74,3 +74,11 @@ export const AlertIcon = (p: SVGProps<SVGSVGElement>) => (
     <path d="M12 10v4M12 17h.01" />
   </Icon>
 );
+// A wallet with a card in it: the Apple and Google Wallet buttons.
+export const WalletIcon = (p: SVGProps<SVGSVGElement>) => (
+  <Icon {...p}>
+    <path d="M4 7.5V6a2 2 0 0 1 2-2h10l2 3.5" />
+    <rect x="3" y="7.5" width="18" height="12.5" rx="2" />
+    <path d="M21 12h-4a1.75 1.75 0 0 0 0 3.5h4" />
+  </Icon>
+);

@@ -75,6 +75,32 @@ describe('BookingCard', () => {
     expect(screen.getByRole('region', { name: "Who's coming, KR-7K3Q9" })).toBeInTheDocument();
   });
 
+  it("shows the set's delay with the new expected time in the location's zone, and its note", () => {
+    const delay = {
+      minutes: 20,
+      message: 'The elves are fixing the sleigh.',
+      expectedStartAt: '2026-12-06T00:00:00.000Z',
+      sentAt: '2026-12-05T23:30:00.000Z',
+    };
+    const { unmount } = render(<BookingCard booking={aBooking({ delay })} tab="upcoming" onAction={() => {}} />);
+    expect(screen.getByRole('region', { name: 'Santa is running late, KR-7K3Q9' })).toHaveTextContent(
+      'Santa is running lateAbout 20 minutes behind. Your session should now start around 11:00 am AEDT.' +
+        'The elves are fixing the sleigh.',
+    );
+    unmount();
+    render(<BookingCard booking={aBooking()} tab="upcoming" onAction={() => {}} />);
+    expect(screen.queryByTestId('delay-notice')).toBeNull();
+  });
+
+  it('shows the wallet buttons the list gives an upcoming booking, never in the past tab', () => {
+    const wallet = <button type="button">Add to Apple Wallet</button>;
+    const { unmount } = render(<BookingCard booking={aBooking()} tab="upcoming" onAction={() => {}} wallet={wallet} />);
+    expect(screen.getByRole('button', { name: 'Add to Apple Wallet' })).toBeInTheDocument();
+    unmount();
+    render(<BookingCard booking={aBooking()} tab="past" onAction={() => {}} wallet={wallet} />);
+    expect(screen.queryByRole('button', { name: 'Add to Apple Wallet' })).toBeNull();
+  });
+
   it('marks walk-in bookings', () => {
     render(<BookingCard booking={aBooking({ source: 'walkin' })} tab="upcoming" onAction={() => {}} />);
     expect(screen.getByText('Walk-in booking')).toBeInTheDocument();

@@ -11,6 +11,7 @@ import { CheckInQr } from '../../components/whos-coming/check-in-qr';
 import { DetailsSummary } from '../../components/whos-coming/details-summary';
 import { usePassed } from '../../lib/use-passed';
 import { StatusTag } from './status-tag';
+import { DelayNotice } from './delay-notice';
 
 export type CardAction = 'reschedule' | 'cancel' | 'continue' | 'calendar' | 'payment-receipt' | 'refund-receipt';
 
@@ -30,6 +31,8 @@ export interface BookingCardProps {
   closure?: ReactNode;
   /** The "Photos" control, when the booking may have photos (it needs the store; the card does not). */
   photos?: ReactNode;
+  /** "Add to Apple Wallet" and "Save to Google Wallet", for a paid booking (they need the store; the card does not). */
+  wallet?: ReactNode;
 }
 
 /** Which actions this booking offers, from the API's policy flags and its orders. */
@@ -101,6 +104,7 @@ export function BookingCard({
   policy,
   closure,
   photos,
+  wallet,
 }: BookingCardProps) {
   const headingId = useId();
   // The card's money and receipts are the booking's own order's; a photo order's are in the gallery (decision 0070).
@@ -191,6 +195,9 @@ export function BookingCard({
         </div>
       )}
       {today && qr}
+      {booking.delay && tab === 'upcoming' && booking.status === 'completed' && (
+        <DelayNotice booking={booking} delay={booking.delay} />
+      )}
       {closure}
 
       <Bought booking={booking} />
@@ -207,6 +214,7 @@ export function BookingCard({
       </section>
       {!today && qr}
       {!today && photos}
+      {tab === 'upcoming' && wallet}
 
       {unpaid && tab === 'upcoming' && (
         <p className="flex items-start gap-2 rounded-xl bg-[#fff3e2] p-3 text-sm text-[#7a4100]">

@@ -10,6 +10,7 @@ import { BookingCard, isToday, type CardAction } from './booking-card';
 import { ClosureOffer } from './closure-offer';
 import { toastError } from '../../lib/deferred-toast';
 import { mayHavePhotos, PhotosButton } from './photos/photos-button';
+import { offersWallet, WalletButtons } from '../../components/wallet/wallet-buttons';
 
 export interface BookingListProps {
   tab: BookingTab;
@@ -51,6 +52,7 @@ function CardWithOrders({
       policy={policy}
       closure={booking.closure ? <ClosureOffer booking={booking} /> : undefined}
       photos={mayHavePhotos(booking) ? <PhotosButton booking={booking} /> : undefined}
+      wallet={offersWallet(booking) ? <WalletButtons booking={booking} /> : undefined}
     />
   );
 }

@@ -13,6 +13,7 @@ import { useGetBookingQuery } from '../../lib/booking-api';
 import { usePaidBookingOrdersQuery } from './api';
 import { CheckInQr } from '../../components/whos-coming/check-in-qr';
 import { DetailsSummary } from '../../components/whos-coming/details-summary';
+import { WalletButtons } from '../../components/wallet/wallet-buttons';
 import { BookingSummary } from './booking-summary';
 import { ResultFrame } from './result-frame';
 
@@ -184,6 +185,8 @@ export function PaymentSuccessPage({ onConfirmed }: { onConfirmed?: (bookingId: 
           </a>
         </p>
         {data.checkInCode && <CheckInQr code={data.checkInCode} reference={data.reference} />}
+        {/* In the phone's wallet, the code opens without signal (a set is often in a basement). */}
+        {data.checkInCode && <WalletButtons booking={data} className="justify-center" />}
         <DetailsSummary details={data.details} />
       </ResultFrame>
     );

@@ -1,12 +1,13 @@
 import { localDateOf } from '@kringle/contracts/dates';
 import type { StaffBooking, StaffCatalogue } from '@kringle/contracts/staff';
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { Button } from '../../components/ui/button';
 import { NowAndNext } from './now-and-next';
 import { RunSheetCounts } from './run-sheet-counts';
 import { SheetRow } from './run-sheet-row';
 import { downloadFile, postJson } from '../session/staff-client';
 import { useRunSheet } from './use-run-sheet';
+import { RunningLate } from './running-late';
 import type { PhotoTarget } from '../photos/photos-page';
 
 type Location = StaffCatalogue['locations'][number];
@@ -26,16 +27,19 @@ const phone = () => window.matchMedia?.('(max-width: 800px)').matches ?? false;
 /**
  * The day at one location: counts, then every session and break in order with its families (or,
  * today, what is on now and next with the quiet sessions folded: the view a phone opens on).
- * `onUploadPhotos`: offered to the roles that upload (set, manager) on each confirmed booking.
+ * `onUploadPhotos`: offered to the roles that upload (set, manager) on each confirmed booking;
+ * `mayTellDelay`: today's "Santa is running late" (set, manager).
  */
 export function RunSheetPage({
   location,
   onSellWalkIn,
   onUploadPhotos,
+  mayTellDelay = false,
 }: {
   location: Location;
   onSellWalkIn: (slotId: string) => void;
   onUploadPhotos?: (target: PhotoTarget) => void;
+  mayTellDelay?: boolean;
 }) {
   const today = localDateOf(new Date(), location.timezone);
   const [date, setDate] = useState(today);
@@ -45,6 +49,9 @@ export function RunSheetPage({
   const { sheet, error, reload } = useRunSheet(location.id, date, show === 'break' ? 'break' : 'all');
   // A refused row action is shown on its row (bookingId): at the top of a long day it is out of sight.
   const [problem, setProblem] = useState<{ bookingId: string | null; message: string } | null>(null);
+  const [lateOpen, setLateOpen] = useState(false);
+  const lateButton = useRef<HTMLButtonElement>(null);
+  const offerLate = mayTellDelay && date === today;
 
   async function act(run: () => Promise<unknown>, bookingId: string | null = null) {
     setProblem(null);
@@ -101,6 +108,16 @@ export function RunSheetPage({
           ))}
         </fieldset>
         <div className="ml-auto flex flex-wrap gap-2">
+          {offerLate && (
+            <Button
+              ref={lateButton}
+              variant={lateOpen ? 'confirm' : 'secondary'}
+              aria-expanded={lateOpen}
+              onClick={() => setLateOpen(!lateOpen)}
+            >
+              Santa is running late
+            </Button>
+          )}
           {nowIndex > 0 && show !== 'now' && (
             <Button variant="secondary" onClick={jumpToNow}>
               Jump to now
@@ -120,6 +137,15 @@ export function RunSheetPage({
           new Date(`${date}T00:00:00Z`),
         )}
       </h1>
+      {offerLate && lateOpen && (
+        <RunningLate
+          locationId={location.id}
+          onClose={() => {
+            setLateOpen(false);
+            lateButton.current?.focus();
+          }}
+        />
+      )}
       {sheet && <RunSheetCounts counts={sheet.counts} />}
       {topProblem && (
         <p role="alert" className="rounded-lg bg-festive-50 px-4 py-3 font-semibold text-festive-800">

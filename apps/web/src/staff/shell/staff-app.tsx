@@ -221,6 +221,8 @@ function SignedIn({ user, me, onEnrol }: { user: StaffUser; me: StaffMe; onEnrol
         ) : location && catalogue ? (
           page === 'run-sheet' ? (
             <RunSheetPage
+              // Another location opens on its own today (its zone's date may not be this one's).
+              key={location.id}
               location={location}
               onSellWalkIn={(slotId) => {
                 setWalkInSlot(slotId);
@@ -234,6 +236,8 @@ function SignedIn({ user, me, onEnrol }: { user: StaffUser; me: StaffMe; onEnrol
                     }
                   : undefined
               }
+              // The set's own action (and a manager's); support reads the sheet only.
+              mayTellDelay={me.role === 'set' || me.role === 'manager'}
             />
           ) : page === 'check-in' ? (
             <CheckInPage location={location} />
