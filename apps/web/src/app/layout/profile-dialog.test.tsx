@@ -40,24 +40,30 @@ describe('Your details: the mobile and SMS reminders', () => {
     });
   });
 
-  it('asks for a mobile before text reminders, and leaves a saved number alone when only the name changes', async () => {
-    const api = fakeApi({ 'PATCH /user/me': echo });
-    const user = { ...family, phone: '+61412345678' };
-    renderAuthPage(<ProfileDialog mode="profile" onClose={() => {}} />, { fetchFn: api.fetchFn, auth: signedIn(user) });
-    const mobile = await screen.findByLabelText('Mobile number (optional)');
-    expect(mobile).toHaveValue('0412 345 678');
-    await userEvent.clear(mobile);
-    const reminders = screen.getByRole('checkbox', { name: /Text me a reminder the day before/ });
-    await userEvent.click(reminders);
-    await userEvent.click(screen.getByRole('button', { name: 'Save details' }));
-    expect(reminders).toHaveAccessibleDescription('Add your mobile number to get text reminders.');
-    expect(api.calls).toEqual([]);
+  it(
+    'asks for a mobile before text reminders, and leaves a saved number alone when only the name ' + 'changes',
+    async () => {
+      const api = fakeApi({ 'PATCH /user/me': echo });
+      const user = { ...family, phone: '+61412345678' };
+      renderAuthPage(<ProfileDialog mode="profile" onClose={() => {}} />, {
+        fetchFn: api.fetchFn,
+        auth: signedIn(user),
+      });
+      const mobile = await screen.findByLabelText('Mobile number (optional)');
+      expect(mobile).toHaveValue('0412 345 678');
+      await userEvent.clear(mobile);
+      const reminders = screen.getByRole('checkbox', { name: /Text me a reminder the day before/ });
+      await userEvent.click(reminders);
+      await userEvent.click(screen.getByRole('button', { name: 'Save details' }));
+      expect(reminders).toHaveAccessibleDescription('Add your mobile number to get text reminders.');
+      expect(api.calls).toEqual([]);
 
-    await userEvent.click(reminders);
-    await userEvent.type(mobile, '+61 412 345 678');
-    await userEvent.type(screen.getByLabelText('Last name'), 's');
-    await userEvent.click(screen.getByRole('button', { name: 'Save details' }));
-    await waitFor(() => expect(api.called('PATCH /user/me')).toHaveLength(1));
-    expect(api.calls[0]!.body).toEqual({ firstName: 'Holly', lastName: 'Winterss' });
-  });
+      await userEvent.click(reminders);
+      await userEvent.type(mobile, '+61 412 345 678');
+      await userEvent.type(screen.getByLabelText('Last name'), 's');
+      await userEvent.click(screen.getByRole('button', { name: 'Save details' }));
+      await waitFor(() => expect(api.called('PATCH /user/me')).toHaveLength(1));
+      expect(api.calls[0]!.body).toEqual({ firstName: 'Holly', lastName: 'Winterss' });
+    },
+  );
 });

@@ -9,7 +9,8 @@ import { ClockIcon } from '../../components/ui/icons';
  */
 export function DelayNotice({ booking, delay }: { booking: Booking; delay: BookingDelay }) {
   const tz = booking.location.timezone;
-  const expected = `${formatClockTime(delay.expectedStartAt, tz)} ${zoneAbbreviation(new Date(delay.expectedStartAt), tz)}`;
+  const at = new Date(delay.expectedStartAt);
+  const expected = `${formatClockTime(at, tz)} ${zoneAbbreviation(at, tz)}`;
   return (
     <section
       aria-label={`Santa is running late, ${booking.reference}`}

@@ -141,47 +141,50 @@ describe('run sheet', () => {
     },
   );
 
-  it('"Santa is running late": the minutes and a note, a named second tap, then how many families were told', async () => {
-    const posts: { url: string; body: unknown }[] = [];
-    const sheet = {
-      location: LOCATION,
-      date: localDateOf(new Date(), 'UTC'),
-      timezone: 'UTC',
-      counts: COUNTS,
-      items: [],
-    };
-    vi.stubGlobal(
-      'fetch',
-      vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
-        if (init?.method !== 'POST') return json(sheet);
-        posts.push({ url: String(input), body: JSON.parse(String(init.body)) });
-        return new Response(JSON.stringify({ families: 3 }), {
-          status: 202,
-          headers: { 'content-type': 'application/json' },
-        });
-      }),
-    );
-    const { unmount } = render(<RunSheetPage location={LOCATION} onSellWalkIn={() => {}} />);
-    await screen.findByText('No sessions on this day.');
-    // Support reads the sheet only.
-    expect(screen.queryByRole('button', { name: 'Santa is running late' })).toBeNull();
-    unmount();
+  it(
+    '"Santa is running late": the minutes and a note, a named second tap, then how many families were ' + 'told',
+    async () => {
+      const posts: { url: string; body: unknown }[] = [];
+      const sheet = {
+        location: LOCATION,
+        date: localDateOf(new Date(), 'UTC'),
+        timezone: 'UTC',
+        counts: COUNTS,
+        items: [],
+      };
+      vi.stubGlobal(
+        'fetch',
+        vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
+          if (init?.method !== 'POST') return json(sheet);
+          posts.push({ url: String(input), body: JSON.parse(String(init.body)) });
+          return new Response(JSON.stringify({ families: 3 }), {
+            status: 202,
+            headers: { 'content-type': 'application/json' },
+          });
+        }),
+      );
+      const { unmount } = render(<RunSheetPage location={LOCATION} onSellWalkIn={() => {}} />);
+      await screen.findByText('No sessions on this day.');
+      // Support reads the sheet only.
+      expect(screen.queryByRole('button', { name: 'Santa is running late' })).toBeNull();
+      unmount();
 
-    render(<RunSheetPage location={LOCATION} onSellWalkIn={() => {}} mayTellDelay />);
-    await userEvent.click(await screen.findByRole('button', { name: 'Santa is running late' }));
-    const form = screen.getByRole('form', { name: 'Santa is running late' });
-    await userEvent.selectOptions(within(form).getByLabelText('Running late by'), '20');
-    await userEvent.type(within(form).getByLabelText(/Note for families/), 'Sorry for the wait');
-    await userEvent.click(within(form).getByRole('button', { name: 'Tell families' }));
-    expect(posts).toEqual([]);
-    expect(within(form).getByRole('group')).toHaveTextContent('running about 20 minutes late?');
-    await userEvent.click(within(form).getByRole('button', { name: 'Yes, tell them' }));
-    expect(await within(form).findByRole('status')).toHaveTextContent('Told 3 families by text and e-mail.');
-    expect(posts).toEqual([
-      {
-        url: expect.stringContaining(`/api/v1/staff/locations/${LOCATION.id}/delay`),
-        body: { minutes: 20, message: 'Sorry for the wait' },
-      },
-    ]);
-  });
+      render(<RunSheetPage location={LOCATION} onSellWalkIn={() => {}} mayTellDelay />);
+      await userEvent.click(await screen.findByRole('button', { name: 'Santa is running late' }));
+      const form = screen.getByRole('form', { name: 'Santa is running late' });
+      await userEvent.selectOptions(within(form).getByLabelText('Running late by'), '20');
+      await userEvent.type(within(form).getByLabelText(/Note for families/), 'Sorry for the wait');
+      await userEvent.click(within(form).getByRole('button', { name: 'Tell families' }));
+      expect(posts).toEqual([]);
+      expect(within(form).getByRole('group')).toHaveTextContent('running about 20 minutes late?');
+      await userEvent.click(within(form).getByRole('button', { name: 'Yes, tell them' }));
+      expect(await within(form).findByRole('status')).toHaveTextContent('Told 3 families by text and e-mail.');
+      expect(posts).toEqual([
+        {
+          url: expect.stringContaining(`/api/v1/staff/locations/${LOCATION.id}/delay`),
+          body: { minutes: 20, message: 'Sorry for the wait' },
+        },
+      ]);
+    },
+  );
 });
