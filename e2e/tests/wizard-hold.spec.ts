@@ -226,3 +226,46 @@ test('two tabs: a session chosen in one replaces the hold in the other, which fo
   await expect(stepHeading(page)).toHaveText('What kind of visit?');
   await other.close();
 });
+
+test(
+  'the warning two minutes before the end is spoken once, politely, and the live region does not change each ' +
+    'second (WCAG 2.2.1)',
+  async ({ page, baseURL }) => {
+    await signInFreshCustomer(page, baseURL!, 'polite');
+    // A hold that ends in 2:10, so the warning comes ten seconds in.
+    await page.route('**/api/v1/bookings/reservation', async (route) => {
+      const response = await route.fetch();
+      const body = await response.json();
+      await route.fulfill({ response, json: { ...body, expiresAt: new Date(Date.now() + 130_000).toISOString() } });
+    });
+    await chooseLocationAndType(page);
+    await freeSession(page, 10).click();
+    const countdown = page.getByTestId('hold-countdown');
+    await expect(countdown).toHaveAttribute('data-urgent', 'false');
+    const region = page.getByTestId('hold-announcement');
+    // What a screen reader reads: a polite, atomic region; the ticking timer itself is not live.
+    await expect(region).toHaveAttribute('aria-live', 'polite');
+    await expect(region).toHaveAttribute('aria-atomic', 'true');
+    await expect(page.getByRole('timer')).not.toHaveAttribute('aria-live', /polite|assertive/);
+    // Every change to the region's words from here on, as a screen reader would hear them.
+    await region.evaluate((el) => {
+      const said: string[] = [];
+      (window as unknown as { __said: string[] }).__said = said;
+      new MutationObserver(() => said.push(el.textContent ?? '')).observe(el, {
+        childList: true,
+        characterData: true,
+        subtree: true,
+      });
+    });
+    const said = () => page.evaluate(() => (window as unknown as { __said: string[] }).__said);
+    expect(await region.textContent()).toBe('');
+
+    await expect(countdown).toHaveAttribute('data-urgent', 'true', { timeout: 20_000 });
+    await expect(region).toHaveText('Less than 2 minutes left to finish your booking.');
+    await expect(countdown.getByRole('button', { name: 'I need more time' })).toBeVisible();
+    // Five more seconds tick by on the timer; the region says nothing more.
+    const before = await countdownSeconds(page);
+    await expect.poll(() => countdownSeconds(page), { timeout: 10_000 }).toBeLessThanOrEqual(before - 5);
+    expect(await said()).toEqual(['Less than 2 minutes left to finish your booking.']);
+  },
+);

@@ -168,8 +168,12 @@ export function CountdownBar() {
           </Button>
         )}
       </div>
-      {/* Spoken once when the bar turns urgent, not every second. */}
-      <p className="sr-only" aria-live="assertive">
+      {/*
+        Spoken once when the bar turns urgent (WCAG 2.2.1: two minutes before the end), politely, so it waits for the
+        reader to finish; its words never change while urgent, so nothing is said each second or minute. The timer
+        above is not live (role="timer" is aria-live off).
+      */}
+      <p className="sr-only" aria-live="polite" aria-atomic="true" data-testid="hold-announcement">
         {urgent ? `Less than ${minutesWords(URGENT_SECONDS)} left to finish your booking.` : ''}
       </p>
       {extendError && (
