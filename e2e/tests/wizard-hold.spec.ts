@@ -11,6 +11,14 @@ import {
   countdownSeconds,
 } from '../helpers/wizard-steps';
 
+/** The next hold taken is shown as ending this many milliseconds from now (the server's hold runs on). */
+const holdEndsIn = (page: Page, ms: number) =>
+  page.route('**/api/v1/bookings/reservation', async (route) => {
+    const response = await route.fetch();
+    const body = await response.json();
+    await route.fulfill({ response, json: { ...body, expiresAt: new Date(Date.now() + ms).toISOString() } });
+  });
+
 test('when the hold runs out the app lands on /expired, and Start again begins afresh', async ({ page, baseURL }) => {
   await page.setViewportSize({ width: 390, height: 844 });
   await signInFreshCustomer(page, baseURL!, 'expired');
@@ -73,11 +81,7 @@ test("the countdown keeps the server's time on a phone whose clock is 11 minutes
 test('"I need more time" near the end gives a fresh hold', async ({ page, baseURL }) => {
   await signInFreshCustomer(page, baseURL!, 'refresh');
   // Make the new hold look nearly over, so the urgent state shows without waiting ten minutes.
-  await page.route('**/api/v1/bookings/reservation', async (route) => {
-    const response = await route.fetch();
-    const body = await response.json();
-    await route.fulfill({ response, json: { ...body, expiresAt: new Date(Date.now() + 90_000).toISOString() } });
-  });
+  await holdEndsIn(page, 90_000);
   await chooseLocationAndType(page);
   await freeSession(page, 4).click();
   const countdown = page.getByTestId('hold-countdown');
@@ -233,11 +237,7 @@ test(
   async ({ page, baseURL }) => {
     await signInFreshCustomer(page, baseURL!, 'polite');
     // A hold that ends in 2:10, so the warning comes ten seconds in.
-    await page.route('**/api/v1/bookings/reservation', async (route) => {
-      const response = await route.fetch();
-      const body = await response.json();
-      await route.fulfill({ response, json: { ...body, expiresAt: new Date(Date.now() + 130_000).toISOString() } });
-    });
+    await holdEndsIn(page, 130_000);
     await chooseLocationAndType(page);
     await freeSession(page, 10).click();
     const countdown = page.getByTestId('hold-countdown');
