@@ -158,3 +158,73 @@ test('book with a sensory need, download the data, delete the account at 390 px'
   await page.setViewportSize({ width: 1280, height: 800 });
   await snap(page, 'policy');
 });
+
+/**
+ * Issue 51: the children's notice at /privacy, before the full policy; the family's two choices in "Your data",
+ * off by default, each on and off again in one tap (the API's record says so), at 390 and 1280 px.
+ */
+test("the children's notice beside the policy, and the choices off by default, withdrawn in one tap", async ({
+  page,
+  baseURL,
+}) => {
+  mkdirSync(DIR, { recursive: true });
+  // Signed in first: the app's stored session is seeded before its first page.
+  await signInFreshCustomer(page, baseURL!, 'choices');
+  await page.goto('/privacy');
+  const notice = page.getByRole('complementary', { name: 'For children (and the grown-ups reading with them)' });
+  await expect(notice).toBeVisible();
+  await expect(notice).toContainText('we keep your first name and how old you are');
+  await expect(notice).toContainText(/We delete these details \d+ days after your visit/);
+  await expect(page.getByRole('heading', { name: 'How long we keep it' })).toBeVisible();
+  // The notice comes first: a child reads it before the grown-ups' policy.
+  const order = await page.getByRole('heading', { level: 2 }).allTextContents();
+  expect(order[0]).toBe('For children (and the grown-ups reading with them)');
+  for (const width of [390, 1280]) {
+    await page.setViewportSize({ width, height: 844 });
+    await expectAccessible(page, `children's notice at ${width}`);
+    await snap(page, 'childrens-notice');
+  }
+
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto('/bookings');
+  await page.getByTestId('bottom-tab-bar').getByRole('button', { name: 'Profile' }).click();
+  await page.getByRole('menuitem', { name: 'Your data' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Your data' });
+  const news = dialog.getByRole('switch', { name: 'Send me news and offers by e-mail' });
+  const photos = dialog.getByRole('switch', { name: "Let the brand show our family's photos" });
+  await expect(news).toHaveAttribute('aria-checked', 'false');
+  await expect(photos).toHaveAttribute('aria-checked', 'false');
+  await expect(photos).toHaveAccessibleDescription(/for the next 12 months/);
+  await expectAccessible(page, 'your choices off');
+  await snap(page, 'choices-off');
+
+  const put = (kind: string) =>
+    page.waitForResponse((r) => r.url().endsWith(`/user/consents/${kind}`) && r.request().method() === 'PUT');
+  let answered = put('photo_showcase');
+  await photos.click();
+  let answer = await answered;
+  expect(answer.request().postDataJSON()).toEqual({ given: true, wordingVersion: expect.any(String) });
+  await expect(photos).toHaveAttribute('aria-checked', 'true');
+  await expect(dialog.getByText(/^On until \d+ \w+ \d{4}\.$/)).toBeVisible();
+  await expect(news).toHaveAttribute('aria-checked', 'false');
+  await snap(page, 'choices-photos-on');
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await snap(page, 'choices-photos-on');
+
+  // Withdrawn in one tap: one PUT, off at once, and off still when the dialog opens again.
+  answered = put('photo_showcase');
+  await photos.click();
+  answer = await answered;
+  expect(answer.request().postDataJSON()).toEqual({ given: false });
+  expect((await answer.json()).given).toBe(false);
+  await expect(photos).toHaveAttribute('aria-checked', 'false');
+  await page.keyboard.press('Escape');
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.reload();
+  await page.getByTestId('bottom-tab-bar').getByRole('button', { name: 'Profile' }).click();
+  await page.getByRole('menuitem', { name: 'Your data' }).click();
+  await expect(dialog.getByRole('switch', { name: "Let the brand show our family's photos" })).toHaveAttribute(
+    'aria-checked',
+    'false',
+  );
+});

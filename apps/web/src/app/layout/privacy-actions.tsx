@@ -9,6 +9,7 @@ import { FormField } from '../../features/auth/form-field';
 import { PasswordField } from '../../features/auth/password-field';
 import { signOut } from '../../features/auth/session';
 import { useDeleteAccountMutation } from '../../features/privacy/api';
+import { FamilyChoices } from './family-choices';
 import { exportFileName } from '@kringle/contracts/privacy';
 
 /**
@@ -64,6 +65,8 @@ export default function PrivacyActions() {
 
   return (
     <section aria-label="Your data" className="flex flex-col gap-3">
+      <FamilyChoices />
+      <h3 className="mt-2 font-display text-lg text-ink-900">Everything we hold</h3>
       <p className="text-sm text-ink-700">
         Everything we hold about your family, in one file.{' '}
         <a href="/privacy" target="_blank" rel="noopener" className="font-semibold text-festive-800 underline">
