@@ -1,3 +1,4 @@
+import type { BusinessBuyer } from '@kringle/contracts/abn';
 import type { Cart, CheckoutResult, CreateCartBody } from '@kringle/contracts/cart';
 import type { AddOn, Package } from '@kringle/contracts/catalogue';
 import { api } from '../../../lib/api';
@@ -21,11 +22,11 @@ export const checkoutApi = api.injectEndpoints({
     createCart: build.mutation<Cart, CreateCartBody>({
       query: (body) => ({ url: '/cart', method: 'POST', body }),
     }),
-    checkoutOrder: build.mutation<CheckoutResult, { holdId: string; cartId: string }>({
-      query: ({ holdId, cartId }) => ({
+    checkoutOrder: build.mutation<CheckoutResult, { holdId: string; cartId: string; business?: BusinessBuyer }>({
+      query: ({ holdId, ...body }) => ({
         url: `/bookings/reservation/${holdId}/checkoutOrder`,
         method: 'POST',
-        body: { cartId },
+        body,
       }),
       invalidatesTags: (_r, _e, { holdId }) => [{ type: 'GET_RESERVATION', id: holdId }, 'GET_BOOKINGS'],
     }),

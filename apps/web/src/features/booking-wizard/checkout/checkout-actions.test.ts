@@ -72,9 +72,27 @@ describe('placeOrder', () => {
       bookingId: 'b1',
       client_secret: 'pi_1_secret_x',
       message: 'Your session is held.',
+      business: null,
     });
     expect(booking.reservationData?.expiresAt).toBe(checkout.expiresAt);
     expect(booking.currentStep).toBe(stepIndex('payment'));
+  });
+
+  it('sends a booking for a business or school with the checkout, and keeps it with the order (issue 51)', async () => {
+    const bodies: unknown[] = [];
+    const business = { name: 'Bondi Public School', abn: '51824753556' };
+    const t = setup({
+      'PUT /bookings/b1/details': () => json({ id: 'b1' }, 200),
+      'POST /cart': () =>
+        json({ id: 'c1', reservationId: 'h1', items: [], amountCents: 7990, gstCents: 726, currency: 'AUD' }, 201),
+      'POST /bookings/reservation/h1/checkoutOrder': (_url: string, init: RequestInit) => {
+        bodies.push(JSON.parse(String(init.body)));
+        return json(checkout, 201);
+      },
+    });
+    await t.store.dispatch(placeOrder({ catalogue: new Map(), details, business }));
+    expect(bodies).toEqual([{ cartId: 'c1', business }]);
+    expect(t.store.getState().booking.checkoutData?.business).toEqual(business);
   });
 
   it('after PRICE_MISMATCH re-prices the cart from the catalogue and stays on Overview', async () => {

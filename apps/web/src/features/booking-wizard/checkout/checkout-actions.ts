@@ -1,4 +1,5 @@
 import { createAsyncThunk } from '@reduxjs/toolkit';
+import type { BusinessBuyer } from '@kringle/contracts/abn';
 import type { BookingDetails } from '@kringle/contracts/booking-details';
 import { api } from '../../../lib/api';
 import { track } from '../../../lib/analytics';
@@ -66,53 +67,61 @@ async function saveDetails(
  * Overview's Continue: the cart (POST /cart with the total shown), the checkout (booking, order,
  * PaymentIntent), then who's coming on that booking. checkoutOrder is idempotent per cart, so a retry is safe.
  */
-export const placeOrder = createAsyncThunk<void, { catalogue: Catalogue; details: BookingDetails }, ThunkConfig>(
-  'booking/placeOrder',
-  async ({ catalogue, details }, { dispatch, getState, rejectWithValue }) => {
-    const { reservationData, packages, checkoutData } = getState().booking;
-    if (!reservationData)
-      return rejectWithValue({ status: 409, data: { error: 'There is no session on hold.', code: 'HOLD_EXPIRED' } });
-    if (checkoutData) {
-      // Already checked out (back from Payment): go on, unless the order belongs to an earlier hold.
-      const hold = await dispatch(
-        bookingApi.endpoints.getReservation.initiate(reservationData.holdId, { forceRefetch: true, subscribe: false }),
-      );
-      if (hold.data?.bookingId === checkoutData.bookingId) {
-        const failed = await saveDetails(dispatch, checkoutData.bookingId, details);
-        if (failed) return rejectWithValue(failed);
-        dispatch(goToStep(stepIndex('payment')));
-        return;
-      }
-      dispatch(setCheckoutData(null));
-    }
-    const cart = await dispatch(
-      checkoutApi.endpoints.createCart.initiate(toCartBody(reservationData.holdId, packages)),
+export const placeOrder = createAsyncThunk<
+  void,
+  { catalogue: Catalogue; details: BookingDetails; business?: BusinessBuyer | null },
+  ThunkConfig
+>('booking/placeOrder', async ({ catalogue, details, business = null }, { dispatch, getState, rejectWithValue }) => {
+  const { reservationData, packages, checkoutData } = getState().booking;
+  if (!reservationData)
+    return rejectWithValue({ status: 409, data: { error: 'There is no session on hold.', code: 'HOLD_EXPIRED' } });
+  if (checkoutData) {
+    // Already checked out (back from Payment): go on, unless the order belongs to an earlier hold.
+    const hold = await dispatch(
+      bookingApi.endpoints.getReservation.initiate(reservationData.holdId, { forceRefetch: true, subscribe: false }),
     );
-    if (cart.error) {
-      const error = asApiError(cart.error);
-      if (PRICE_CODES.includes(error.data.code)) await dispatch(refreshPrices());
-      return rejectWithValue(error);
+    if (hold.data?.bookingId === checkoutData.bookingId) {
+      const failed = await saveDetails(dispatch, checkoutData.bookingId, details);
+      if (failed) return rejectWithValue(failed);
+      dispatch(goToStep(stepIndex('payment')));
+      return;
     }
-    const order = await dispatch(
-      checkoutApi.endpoints.checkoutOrder.initiate({ holdId: reservationData.holdId, cartId: cart.data.id }),
-    );
-    if (order.error) {
-      const error = asApiError(order.error);
-      if (PRICE_CODES.includes(error.data.code)) await dispatch(refreshPrices());
-      return rejectWithValue(error);
-    }
-    const result = order.data;
-    dispatch(
-      setCheckoutData({ bookingId: result.bookingId, client_secret: result.client_secret, message: result.message }),
-    );
-    const failed = await saveDetails(dispatch, result.bookingId, details);
-    if (failed) return rejectWithValue(failed);
-    // The hold's end is the server's; keep the countdown on it.
-    if (result.expiresAt !== reservationData.expiresAt) {
-      dispatch(setReservationData({ ...reservationData, expiresAt: result.expiresAt }));
-      dispatch(setEndDate(result.expiresAt));
-    }
-    track('begin_checkout', { ...ecommerce(activeItems(packages), catalogue), transaction_id: result.bookingId });
-    dispatch(goToStep(stepIndex('payment')));
-  },
-);
+    dispatch(setCheckoutData(null));
+  }
+  const cart = await dispatch(checkoutApi.endpoints.createCart.initiate(toCartBody(reservationData.holdId, packages)));
+  if (cart.error) {
+    const error = asApiError(cart.error);
+    if (PRICE_CODES.includes(error.data.code)) await dispatch(refreshPrices());
+    return rejectWithValue(error);
+  }
+  const order = await dispatch(
+    checkoutApi.endpoints.checkoutOrder.initiate({
+      holdId: reservationData.holdId,
+      cartId: cart.data.id,
+      ...(business ? { business } : {}),
+    }),
+  );
+  if (order.error) {
+    const error = asApiError(order.error);
+    if (PRICE_CODES.includes(error.data.code)) await dispatch(refreshPrices());
+    return rejectWithValue(error);
+  }
+  const result = order.data;
+  dispatch(
+    setCheckoutData({
+      bookingId: result.bookingId,
+      client_secret: result.client_secret,
+      message: result.message,
+      business,
+    }),
+  );
+  const failed = await saveDetails(dispatch, result.bookingId, details);
+  if (failed) return rejectWithValue(failed);
+  // The hold's end is the server's; keep the countdown on it.
+  if (result.expiresAt !== reservationData.expiresAt) {
+    dispatch(setReservationData({ ...reservationData, expiresAt: result.expiresAt }));
+    dispatch(setEndDate(result.expiresAt));
+  }
+  track('begin_checkout', { ...ecommerce(activeItems(packages), catalogue), transaction_id: result.bookingId });
+  dispatch(goToStep(stepIndex('payment')));
+});

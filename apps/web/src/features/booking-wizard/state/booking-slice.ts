@@ -1,4 +1,5 @@
 import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
+import type { BusinessBuyer } from '@kringle/contracts/abn';
 import type { BookingDetails } from '@kringle/contracts/booking-details';
 import type { Location } from '@kringle/contracts/catalogue';
 import type { ReservationData } from '@kringle/contracts/reservations';
@@ -23,6 +24,8 @@ export interface CheckoutData {
   bookingId: string;
   client_secret: string;
   message: string;
+  /** The business or school the order was placed for (issue 51): it is on the order's tax invoice. */
+  business?: BusinessBuyer | null;
 }
 
 export type RescheduleData = Record<string, unknown> & { bookingId: string };

@@ -12,6 +12,7 @@ import { useStepBack } from '../shell/use-step-history';
 import { activeItems, cartGstCents, cartTotalCents } from '../checkout/cart-math';
 import { placeOrder, PRICE_CODES } from '../checkout/checkout-actions';
 import { useCatalogue } from '../checkout/use-catalogue';
+import { BusinessBuyerFields, checkBusiness, draftOf, type BusinessErrors } from '../checkout/business-buyer';
 import { expiredState } from '../hold/hold-actions';
 import { StepFrame } from './step-frame';
 
@@ -25,6 +26,9 @@ export function OverviewStep({ focusOnMount }: { focusOnMount: boolean }) {
   const back = useStepBack();
   const navigate = useNavigate();
   const { location, slotType, reservationData, packages, details } = useWizardSelector((s) => s.booking);
+  const checkoutData = useWizardSelector((s) => s.booking.checkoutData);
+  const [business, setBusiness] = useState(() => draftOf(checkoutData?.business));
+  const [businessErrors, setBusinessErrors] = useState<BusinessErrors>({});
   const store = useWizardStore();
   const slot = useGetSlotQuery(
     { locationId: location?.id ?? '', slotId: reservationData?.slotId ?? '' },
@@ -42,10 +46,20 @@ export function OverviewStep({ focusOnMount }: { focusOnMount: boolean }) {
 
   // Runs only once the "Who's coming" form is valid: Payment needs it.
   const proceed = async (given: BookingDetails) => {
+    // Checked here as the API checks it (the ABN's checksum too), so a mistyped ABN is said beside the field.
+    const buyer = checkBusiness(business);
+    setBusinessErrors(buyer.ok ? {} : buyer.errors);
+    if (!buyer.ok) {
+      // The first field refused takes the focus once it shows its error (and scrolls into view with it).
+      requestAnimationFrame(() =>
+        document.querySelector<HTMLElement>('[aria-labelledby="business-buyer"] [aria-invalid="true"]')?.focus(),
+      );
+      return;
+    }
     setBusy(true);
     setProblem(null);
     dispatch(setDetails(given));
-    const result = await dispatch(placeOrder({ catalogue, details: given }));
+    const result = await dispatch(placeOrder({ catalogue, details: given, business: buyer.business }));
     setBusy(false);
     if (placeOrder.rejected.match(result)) {
       const error = result.payload?.data;
@@ -151,6 +165,12 @@ export function OverviewStep({ focusOnMount }: { focusOnMount: boolean }) {
           onMounted={onFormMounted}
         />
       </Suspense>
+      <BusinessBuyerFields
+        draft={business}
+        errors={businessErrors}
+        locked={Boolean(checkoutData)}
+        onChange={setBusiness}
+      />
     </StepFrame>
   );
 }
