@@ -5,7 +5,7 @@ import { downloadFile } from '../../lib/download-file';
 import { useAppDispatch, useAppSelector } from '../hooks';
 import { errorCode, errorMessage, fieldErrors } from '../../features/auth/api-error';
 import { FormAlert } from '../../features/auth/auth-ui';
-import { FormField } from '../../features/auth/form-field';
+import { FormField } from '../../components/ui/form-field';
 import { PasswordField } from '../../features/auth/password-field';
 import { signOut } from '../../features/auth/session';
 import { useDeleteAccountMutation } from '../../features/privacy/api';

@@ -10,7 +10,7 @@ import { errorMessage, fieldErrors } from '../../features/auth/api-error';
 import { useChangePasswordMutation, useUpdateProfileMutation } from '../../features/auth/api';
 import { userUpdated } from '../../features/auth/auth-slice';
 import { FormAlert } from '../../features/auth/auth-ui';
-import { FormField } from '../../features/auth/form-field';
+import { FormField } from '../../components/ui/form-field';
 import { PasswordField } from '../../features/auth/password-field';
 import { setSession } from '../../features/auth/session';
 

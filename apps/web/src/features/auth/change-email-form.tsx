@@ -5,7 +5,7 @@ import { asApiError, errorCode, errorMessage, fieldErrors } from './api-error';
 import { useChangeEmailMutation } from './api';
 import type { ChangeEmailFormInput, ChangeEmailFormOutput } from './auth-form-schemas';
 import { FormAlert } from './auth-ui';
-import { FormField } from './form-field';
+import { FormField } from '../../components/ui/form-field';
 import { PasswordField } from './password-field';
 import { useLightForm } from './use-light-form';
 

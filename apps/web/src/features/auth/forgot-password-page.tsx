@@ -6,7 +6,7 @@ import { errorMessage } from './api-error';
 import { useSendPasswordResetMutation } from './api';
 import type { ForgotPasswordFormInput } from './auth-form-schemas';
 import { AuthHeading, FormAlert, linkClasses, StateBadge } from './auth-ui';
-import { FormField } from './form-field';
+import { FormField } from '../../components/ui/form-field';
 import { preloadOnIntent } from './preload-on-intent';
 import { useLightForm } from './use-light-form';
 

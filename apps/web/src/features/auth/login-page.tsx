@@ -7,7 +7,7 @@ import { useSignInMutation } from './api';
 import { AuthHeading, FormAlert, linkClasses } from './auth-ui';
 import type { SignInFormInput } from './auth-form-schemas';
 import { useAuthDispatch } from './auth-hooks';
-import { FormField } from './form-field';
+import { FormField } from '../../components/ui/form-field';
 import { preloadOnIntent } from './preload-on-intent';
 import { useLightForm } from './use-light-form';
 import { PasswordField } from './password-field';

@@ -1,5 +1,5 @@
 import { forwardRef, useState } from 'react';
-import { FormField, type FormFieldProps } from './form-field';
+import { FormField, type FormFieldProps } from '../../components/ui/form-field';
 
 /**
  * A password input with a Show/Hide button: on a phone keyboard a typo in a hidden password

@@ -14,7 +14,7 @@ import type { RegisterForm } from '@kringle/contracts/accounts';
 import type { RegisterFormOutput } from './auth-form-schemas';
 import { useAuthDispatch } from './auth-hooks';
 import { AuthHeading, FormAlert, linkClasses } from './auth-ui';
-import { FormField } from './form-field';
+import { FormField } from '../../components/ui/form-field';
 import { PasswordField } from './password-field';
 import { preloadOnIntent } from './preload-on-intent';
 import { PasswordStrengthMeter, preloadPasswordStrength } from './password-strength-meter';

@@ -1,5 +1,5 @@
 import { businessBuyerSchema, formatAbn, type BusinessBuyer } from '@kringle/contracts/abn';
-import { FormField } from '../../auth/form-field';
+import { FormField } from '../../../components/ui/form-field';
 
 /** What is typed in the "booking for a business or school" fields, before it is checked. */
 export interface BusinessDraft {
