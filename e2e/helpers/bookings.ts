@@ -29,7 +29,12 @@ export async function customerClient(request: APIRequestContext, email: string, 
   expect(signIn.ok(), await signIn.text()).toBe(true);
   const { idToken } = (await signIn.json()) as { idToken: string };
   const headers = { ...appCheck, Authorization: `Bearer ${idToken}` };
-  const call = async <T>(method: 'GET' | 'POST', path: string, data?: unknown, expected = [200, 201]): Promise<T> => {
+  const call = async <T>(
+    method: 'GET' | 'POST' | 'PUT',
+    path: string,
+    data?: unknown,
+    expected = [200, 201],
+  ): Promise<T> => {
     const res = await request.fetch(`/api/v1${path}`, { method, headers, ...(data === undefined ? {} : { data }) });
     expect(expected, `${method} ${path}: ${res.status()} ${await res.text()}`).toContain(res.status());
     return (await res.json()) as T;
@@ -37,6 +42,7 @@ export async function customerClient(request: APIRequestContext, email: string, 
   return {
     get: <T>(path: string) => call<T>('GET', path),
     post: <T>(path: string, data: unknown = {}, expected?: number[]) => call<T>('POST', path, data, expected),
+    put: <T>(path: string, data: unknown) => call<T>('PUT', path, data),
   };
 }
 export type CustomerClient = Awaited<ReturnType<typeof customerClient>>;
