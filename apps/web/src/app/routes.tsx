@@ -6,6 +6,7 @@ import { NotFoundPage } from './layout/not-found-page';
 import { BRAND_NAME } from '../lib/env';
 import { DocumentTitle, type RouteHandle } from './document-title';
 import { PublicOnly, RequireAuth } from './guards';
+import { usePaymentPageDocument } from './payment-page-entry';
 import { RestoreSessionAfterPaint } from './session-restore';
 
 const h = (handle: RouteHandle) => handle;
@@ -22,13 +23,14 @@ function lazyPage<M>(load: () => Promise<M>, pick: (module: M) => ComponentType)
 }
 
 function Root() {
+  const reloading = usePaymentPageDocument();
   return (
     <>
       <DocumentTitle />
       <RestoreSessionAfterPaint />
       {/* A new page opens at its top (it kept the last page's scroll); Back returns to where it was. */}
       <ScrollRestoration />
-      <Outlet />
+      {reloading ? <FullPageSpinner /> : <Outlet />}
     </>
   );
 }

@@ -42,6 +42,15 @@ describe('analytics', () => {
     expect(window.__kringleAnalytics).toBeUndefined();
   });
 
+  it('loads no gtag in a document opened on a payment page, though a measurement id is set (issue 51)', () => {
+    for (const page of ['/create-booking', '/bookings/b1/photos']) {
+      initAnalytics('G-TEST123', page);
+      expect(document.head.querySelector('script'), page).toBeNull();
+    }
+    track('begin_checkout', { currency: 'AUD', value: 39.95, items: [] });
+    expect(window.__kringleAnalytics?.map((e) => e.event)).toEqual(['begin_checkout']);
+  });
+
   it('never throws, even when the sink does', () => {
     setAnalyticsSink({
       send: () => {

@@ -1,5 +1,6 @@
 import type { ItemType } from '@kringle/contracts/statuses';
 import { GA_MEASUREMENT_ID } from './env';
+import { isPaymentPage } from './payment-pages';
 
 /**
  * Spec §7: the 24 analytics events, names exactly as given (two contain a space), and the
@@ -95,11 +96,17 @@ const gtagSink: AnalyticsSink = {
 
 let sink: AnalyticsSink = memorySink;
 
-/** Loads GA4 when VITE_GA_MEASUREMENT_ID is set; otherwise keeps the observable no-op sink. */
-export function initAnalytics(measurementId: string | undefined = GA_MEASUREMENT_ID): AnalyticsSink {
-  if (!measurementId) {
+/**
+ * Loads GA4 when VITE_GA_MEASUREMENT_ID is set; otherwise keeps the observable no-op sink. Never in a document
+ * opened on a payment page: its CSP allows no analytics host (decision 0098), so the events stay in the no-op sink.
+ */
+export function initAnalytics(
+  measurementId: string | undefined = GA_MEASUREMENT_ID,
+  pathname = window.location.pathname,
+): AnalyticsSink {
+  if (!measurementId || isPaymentPage(pathname)) {
     sink = memorySink;
-    window.__kringleAnalytics ??= [];
+    window.__kringleAnalytics ??= takeCarried();
     return sink;
   }
   window.dataLayer ??= [];
@@ -117,6 +124,30 @@ export function initAnalytics(measurementId: string | undefined = GA_MEASUREMENT
   document.head.appendChild(script);
   sink = gtagSink;
   return sink;
+}
+
+const CARRY_KEY = 'kringle:analytics-carried';
+
+/**
+ * Before the app opens a payment page as a document of its own: what the no-op sink recorded goes with it (in this
+ * tab's sessionStorage), so the record of the visit is whole, as it is when nothing reloads.
+ */
+export function carryRecordedEvents(): void {
+  try {
+    if (window.__kringleAnalytics?.length) sessionStorage.setItem(CARRY_KEY, JSON.stringify(window.__kringleAnalytics));
+  } catch {
+    // storage full or blocked: the record starts afresh
+  }
+}
+
+function takeCarried(): RecordedEvent[] {
+  try {
+    const carried = sessionStorage.getItem(CARRY_KEY);
+    sessionStorage.removeItem(CARRY_KEY);
+    return carried ? (JSON.parse(carried) as RecordedEvent[]) : [];
+  } catch {
+    return [];
+  }
 }
 
 export function setAnalyticsSink(next: AnalyticsSink): void {
