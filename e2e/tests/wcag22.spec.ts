@@ -27,7 +27,8 @@ const focusShows = (page: Page) =>
     const el = document.activeElement as HTMLElement | null;
     if (!el || el === document.body) return { name: 'body', shows: true };
     const r = el.getBoundingClientRect();
-    const name = `${el.tagName.toLowerCase()} "${(el.getAttribute('aria-label') ?? el.textContent ?? '').trim().slice(0, 40)}"`;
+    const label = (el.getAttribute('aria-label') ?? el.textContent ?? '').trim().slice(0, 40);
+    const name = `${el.tagName.toLowerCase()} "${label}"`;
     for (const fx of [0.1, 0.3, 0.5, 0.7, 0.9])
       for (const fy of [0.2, 0.5, 0.8]) {
         const hit = document.elementFromPoint(r.left + r.width * fx, r.top + r.height * fy);
