@@ -35,17 +35,27 @@ export const bookingSchema = z
       description:
         'The signed code the QR encodes; only for the owner, null unless the booking is confirmed (completed)',
     }),
-    holdExpiresAt: z.iso.datetime().nullable().meta({
-      description:
-        'Unpaid (payment_pending, payment_failed) only: when the hold on the session lapses; POST /bookings/{id}/continue-payment works until then',
-    }),
-    photoCount: z.number().int().meta({
-      description:
-        "Photos in the booking's gallery while it is open (GET /bookings/{id}/photos); 0 before the first upload and once the gallery is deleted",
-    }),
+    holdExpiresAt: z.iso
+      .datetime()
+      .nullable()
+      .meta({
+        description:
+          'Unpaid (payment_pending, payment_failed) only: when the hold on the session lapses; POST ' +
+          '/bookings/{id}/continue-payment works until then',
+      }),
+    photoCount: z
+      .number()
+      .int()
+      .meta({
+        description:
+          "Photos in the booking's gallery while it is open (GET /bookings/{id}/photos); 0 before the first upload " +
+          'and ' +
+          'once the gallery is deleted',
+      }),
     closure: bookingClosureSchema.nullable().meta({
       description:
-        'Set when the brand closed the session: why, and the replacement held for the family while the offer is open (POST /bookings/{id}/closure/accept or /refund)',
+        'Set when the brand closed the session: why, and the replacement held for the family while the offer is open ' +
+        '(POST /bookings/{id}/closure/accept or /refund)',
     }),
     delay: bookingDelaySchema.nullable().meta({
       description: 'The set told the family it is running late (POST /staff/locations/{id}/delay); null otherwise',

@@ -44,7 +44,9 @@ export const ERROR_CATALOGUE = {
   },
   HOLD_LIMIT: {
     status: 409,
-    text: 'You already have a session on hold or waiting for payment. Let it go, or finish that booking, before choosing another.',
+    text:
+      'You already have a session on hold or waiting for payment. Let it go, or finish that booking, before ' +
+      'choosing another.',
   },
   HOLD_COOLDOWN: {
     status: 409,
@@ -69,7 +71,9 @@ export const ERROR_CATALOGUE = {
   },
   RESCHEDULE_HOLD: {
     status: 409,
-    text: 'This session is held to move one of your bookings, so it cannot be booked as a new one. Finish the move, or choose the session again.',
+    text:
+      'This session is held to move one of your bookings, so it cannot be booked as a new one. Finish the move, ' +
+      'or choose the session again.',
   },
   NOT_PAID: { status: 409, text: 'This order has not been paid, so there is no tax invoice yet.' },
   ALREADY_PAID: { status: 409, text: 'This booking is already paid.' },
@@ -88,7 +92,9 @@ export const ERROR_CATALOGUE = {
   },
   UPCOMING_BOOKINGS: {
     status: 409,
-    text: 'You have upcoming bookings. Deleting your account cancels them with the refund the policy gives: confirm to go ahead.',
+    text:
+      'You have upcoming bookings. Deleting your account cancels them with the refund the policy gives: confirm ' +
+      'to go ahead.',
   },
   WAITLIST_NOT_NEEDED: { status: 409, text: 'A session is still free on that day. Choose it now instead.' },
   WAITLIST_LIMIT: {

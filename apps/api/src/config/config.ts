@@ -48,7 +48,10 @@ const envSchema = z.object({
   /** A line per request (without a proxy). Unset: off on the embedded default, on with DATABASE_URL. */
   LOG_REQUESTS: bool.optional(),
   DATA_DIR: z.string().min(1).default('.data'),
-  /** Embedded default only: the demo season lasts this many days from today instead of ending on Christmas Eve (tests that need days far ahead). */
+  /**
+   * Embedded default only: the demo season lasts this many days from today instead of ending on Christmas Eve (tests
+   * that need days far ahead).
+   */
   DEMO_SEASON_DAYS: int(1, 366).optional(),
   DATABASE_URL: z.url().optional(),
   /** The tables' owner, for migrations; DATABASE_URL is then the runtime role that owns nothing (decision 0078). */
@@ -65,7 +68,10 @@ const envSchema = z.object({
   STRIPE_WEBHOOK_SECRET: z.string().startsWith('whsec_').optional(),
   /** Where the SDK reaches Stripe: unset = Stripe itself; the local sandbox's URL on the embedded default. */
   STRIPE_API_URL: z.url().optional(),
-  /** Per attempt; the SDK retries (same idempotency key) STRIPE_MAX_NETWORK_RETRIES times, so a request waits at most about (retries + 1) x this. */
+  /**
+   * Per attempt; the SDK retries (same idempotency key) STRIPE_MAX_NETWORK_RETRIES times, so a request waits at most
+   * about (retries + 1) x this.
+   */
   STRIPE_TIMEOUT_MS: int(100, 60_000).default(8_000),
   STRIPE_MAX_NETWORK_RETRIES: int(0, 5).default(2),
   /** How long a webhook gets before the reconciliation job asks Stripe about an unpaid order itself. */
@@ -89,7 +95,10 @@ const envSchema = z.object({
   JWT_ISSUER: z.string().min(1).default('kringle'),
   JWT_AUDIENCE: z.string().min(1).default('kringle-web'),
   BODY_LIMIT_BYTES: int(1024, 10 * 1024 * 1024).default(64 * 1024),
-  /** A client must have sent its headers within this, and its whole request within REQUEST_TIMEOUT_MS, or the socket is closed (half-sent requests held sockets for minutes). */
+  /**
+   * A client must have sent its headers within this, and its whole request within REQUEST_TIMEOUT_MS, or the socket is
+   * closed (half-sent requests held sockets for minutes).
+   */
   HEADERS_TIMEOUT_MS: int(1000, 120_000).default(10_000),
   REQUEST_TIMEOUT_MS: int(1000, 600_000).default(30_000),
   /**
@@ -104,9 +113,15 @@ const envSchema = z.object({
   SHUTDOWN_DRAIN_MS: int(0, 120_000).default(5_000),
   /** A socket silent this long is closed (live streams send a keep-alive every 25 s). */
   CONNECTION_TIMEOUT_MS: int(30_000, 3_600_000).default(120_000),
-  /** Open sockets per remote address (0: no cap); not applied with TRUST_PROXY=true, where every socket is the proxy's and its limit_conn caps per client. */
+  /**
+   * Open sockets per remote address (0: no cap); not applied with TRUST_PROXY=true, where every socket is the proxy's
+   * and its limit_conn caps per client.
+   */
   MAX_CONNECTIONS_PER_ADDRESS: int(0, 100_000).default(128),
-  /** Live-availability streams open at once per account and per address, per process (decision 0048); off with RATE_LIMIT_MODE=off. */
+  /**
+   * Live-availability streams open at once per account and per address, per process (decision 0048); off with
+   * RATE_LIMIT_MODE=off.
+   */
   LIVE_STREAMS_PER_ACCOUNT: int(1, 1000).default(5),
   LIVE_STREAMS_PER_ADDRESS: int(1, 100_000).default(20),
   TRUST_PROXY: bool.default(false),
@@ -152,10 +167,16 @@ const envSchema = z.object({
   // Policy numbers (API.md "Policy").
   HOLD_MINUTES: int(1, 120).default(10),
   HOLD_REFRESHES: int(0, 10).default(2),
-  /** Abuse limits (decision 0059): more releases than this within the window earn a cool-down before the next hold (0: off). */
+  /**
+   * Abuse limits (decision 0059): more releases than this within the window earn a cool-down before the next hold (0:
+   * off).
+   */
   HOLD_COOLDOWN_RELEASES: int(0, 1000).default(3),
   HOLD_COOLDOWN_WINDOW_MINUTES: int(1, 24 * 60).default(10),
-  /** Sessions of one location's day held at once from one address (decision 0069; 0: no cap); off with RATE_LIMIT_MODE=off. */
+  /**
+   * Sessions of one location's day held at once from one address (decision 0069; 0: no cap); off with
+   * RATE_LIMIT_MODE=off.
+   */
   HOLD_ADDRESS_LIMIT: int(0, 10_000).default(10),
   LEAD_TIME_MINUTES: int(0, 24 * 60).default(60),
   // The reschedule and refund rules' defaults are the contracts' (DEFAULT_POLICY), so the terms say the same.
@@ -272,7 +293,8 @@ export function loadConfig(source: Record<string, string | undefined> = process.
   // Pseudo file systems: Node's recursive mkdir spun at 100% CPU under /proc, deaf to SIGTERM (issue 36).
   if (/^\/(proc|sys|dev)(\/|$)/.test(dataDir) && !/^\/dev\/shm(\/|$)/.test(dataDir))
     throw new ConfigError(
-      `Invalid configuration: DATA_DIR: ${dataDir} is on a pseudo file system (/proc, /sys, /dev); choose a real folder`,
+      `Invalid configuration: DATA_DIR: ` +
+        `${dataDir} is on a pseudo file system (/proc, /sys, /dev); choose a real folder`,
     );
   if (env.HEADERS_TIMEOUT_MS > env.REQUEST_TIMEOUT_MS)
     throw new ConfigError('Invalid configuration: HEADERS_TIMEOUT_MS: must not exceed REQUEST_TIMEOUT_MS');
@@ -281,20 +303,24 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     // everyone's reset links, and invoices would carry the placeholder ABN.
     if (!env.SMTP_URL)
       throw new ConfigError(
-        'Invalid configuration: SMTP_URL: required when NODE_ENV=production (the embedded mail catcher and dev mailbox are for development only)',
+        'Invalid configuration: SMTP_URL: required when NODE_ENV=production (the embedded mail catcher and dev ' +
+          'mailbox are for development only)',
       );
     if (!env.SELLER_ABN)
       throw new ConfigError(
-        "Invalid configuration: SELLER_ABN: required when NODE_ENV=production (the seller's ABN printed on tax invoices)",
+        "Invalid configuration: SELLER_ABN: required when NODE_ENV=production (the seller's ABN printed on tax " +
+          'invoices)',
       );
     // Nor on the embedded database (demo accounts with the README's password) or the Stripe sandbox (no real payment).
     if (!env.DATABASE_URL)
       throw new ConfigError(
-        'Invalid configuration: DATABASE_URL: required when NODE_ENV=production (the embedded PostgreSQL and its demo accounts are for development only)',
+        'Invalid configuration: DATABASE_URL: required when NODE_ENV=production (the embedded PostgreSQL and its ' +
+          'demo accounts are for development only)',
       );
     if (!env.STRIPE_SECRET_KEY)
       throw new ConfigError(
-        'Invalid configuration: STRIPE_SECRET_KEY: required when NODE_ENV=production (the local Stripe sandbox takes no real payment)',
+        'Invalid configuration: STRIPE_SECRET_KEY: required when NODE_ENV=production (the local Stripe sandbox takes ' +
+          'no real payment)',
       );
   }
   if (env.MIGRATION_DATABASE_URL && !env.DATABASE_URL)
@@ -323,7 +349,8 @@ export function loadConfig(source: Record<string, string | undefined> = process.
   }
   if (!env.GOOGLE_WALLET_ISSUER_ID !== !env.GOOGLE_WALLET_SERVICE_ACCOUNT)
     throw new ConfigError(
-      `Invalid configuration: ${env.GOOGLE_WALLET_ISSUER_ID ? 'GOOGLE_WALLET_SERVICE_ACCOUNT' : 'GOOGLE_WALLET_ISSUER_ID'}: ` +
+      `Invalid configuration: ` +
+        `${env.GOOGLE_WALLET_ISSUER_ID ? 'GOOGLE_WALLET_SERVICE_ACCOUNT' : 'GOOGLE_WALLET_ISSUER_ID'}: ` +
         'both Google Wallet settings or neither',
     );
   if (env.PHOTO_STORAGE === 's3') {

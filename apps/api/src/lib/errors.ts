@@ -106,7 +106,8 @@ export const errors = {
   holdCooldown: (retryAfterSeconds: number) =>
     appError(
       'HOLD_COOLDOWN',
-      `You have let go of several sessions in the last few minutes. Please wait ${waitText(retryAfterSeconds)} before holding another.`,
+      `You have let go of several sessions in the last few minutes. Please wait ` +
+        `${waitText(retryAfterSeconds)} before holding another.`,
       undefined,
       { 'Retry-After': String(retryAfterSeconds) },
     ),
@@ -119,14 +120,16 @@ export const errors = {
   queueAddressFull: (retryAfterSeconds: number) =>
     appError(
       'RATE_LIMITED',
-      `Many places in this waiting room are already taken from your internet connection (a shared Wi-Fi, perhaps). Please try again in ${waitText(retryAfterSeconds)}, from another connection if you can.`,
+      `Many places in this waiting room are already taken from your internet connection (a shared Wi-Fi, perhaps). ` +
+        `Please try again in ${waitText(retryAfterSeconds)}, from another connection if you can.`,
       undefined,
       { 'Retry-After': String(retryAfterSeconds) },
     ),
   holdAddressFull: (retryAfterSeconds: number) =>
     appError(
       'RATE_LIMITED',
-      `Many sessions on this day are on hold from your internet connection right now (a shared Wi-Fi, perhaps). Please try again in ${waitText(retryAfterSeconds)}, or pick another day.`,
+      `Many sessions on this day are on hold from your internet connection right now (a shared Wi-Fi, perhaps). ` +
+        `Please try again in ${waitText(retryAfterSeconds)}, or pick another day.`,
       undefined,
       { 'Retry-After': String(retryAfterSeconds) },
     ),
@@ -154,14 +157,18 @@ export const errors = {
       { path: 'body.confirm', message: "Not the location's name" },
     ]),
   noClosureOffer: () => appError('NO_CLOSURE_OFFER'),
-  /** Stripe's rule: the same key with different parameters is refused, never answered with the first request's result. */
+  /**
+   * Stripe's rule: the same key with different parameters is refused, never answered with the first request's result.
+   */
   idempotencyMismatch: () =>
     appError('IDEMPOTENCY_MISMATCH', undefined, [
       { path: 'headers.idempotency-key', message: 'Already used with a different request body' },
     ]),
   /** A hold taken to move a booking (`bookingId`) serves that booking's reschedule only. */
   rescheduleHold: () => appError('RESCHEDULE_HOLD'),
-  /** The booking's own session was closed (a closure refunds it or offers a move): the family's move would race that. */
+  /**
+   * The booking's own session was closed (a closure refunds it or offers a move): the family's move would race that.
+   */
   sessionClosedForMove: () =>
     appError(
       'RESCHEDULE_WINDOW_CLOSED',
@@ -220,7 +227,9 @@ export const errors = {
     appError('WRONG_LOCATION_OR_DAY', `Booking ${reference} is for another location.`),
   onlyJpegPhotos: () => appError('UNSUPPORTED_MEDIA_TYPE', 'Only JPEG photos (image/jpeg) can be uploaded.'),
   photoTooLarge: (mb: number) => appError('PAYLOAD_TOO_LARGE', `A photo may be at most ${mb} MB.`),
-  /** No file of an upload could be kept (issue 48 items 7, 8): 415 unreadable or 413 too many pixels, each file named. */
+  /**
+   * No file of an upload could be kept (issue 48 items 7, 8): 415 unreadable or 413 too many pixels, each file named.
+   */
   photosNotKept: (code: 'UNSUPPORTED_MEDIA_TYPE' | 'PAYLOAD_TOO_LARGE', message: string, details: ErrorDetail[]) =>
     appError(code, message, details),
   alreadyCheckedIn: () => appError('ALREADY_CHECKED_IN'),

@@ -34,8 +34,10 @@ const COLUMNS = {
   photoCount: sql<number>`(select count(*) from photos p join photo_galleries g on g.booking_id = p.booking_id
     where p.booking_id = ${bookings.id} and g.deleted_at is null and g.expires_at > now())::int`.mapWith(Number),
   /** The latest closure of its session (decision 0055), with the replacement offered, if any. */
-  closure: sql<ClosureFacts | null>`(select jsonb_build_object('reason', c.reason, 'outcome', cb.outcome, 'slotId', cb.offer_slot_id, 'startAt', os.start_at, 'expiresAt', cb.offer_expires_at, 'locationName', ol.name)
-    from closure_bookings cb join closures c on c.id = cb.closure_id left join slots os on os.id = cb.offer_slot_id left join locations ol on ol.id = os.location_id
+  closure: sql<ClosureFacts | null>`(select jsonb_build_object('reason', c.reason, 'outcome', cb.outcome, 'slotId',
+  cb.offer_slot_id, 'startAt', os.start_at, 'expiresAt', cb.offer_expires_at, 'locationName', ol.name)
+    from closure_bookings cb join closures c on c.id = cb.closure_id left join slots os on os.id = cb.offer_slot_id
+    left join locations ol on ol.id = os.location_id
     where cb.booking_id = ${bookings.id} order by cb.seq desc limit 1)`,
   /** The latest "running late" notice it got (issue 54), while it is still confirmed and its session to come. */
   delay: sql<DelayFacts | null>`(select jsonb_build_object('minutes', d.minutes, 'message', d.message,

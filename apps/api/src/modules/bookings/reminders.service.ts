@@ -9,7 +9,8 @@ import { lockDueReminders, markReminderSent } from '../booking-lifecycle/reminde
 const HOUR_MS = 3_600_000;
 
 /**
- * The day-before reminder (by e-mail, and by SMS for families who opted in): confirmed bookings whose session starts within 24 hours (and not
+ * The day-before reminder (by e-mail, and by SMS for families who opted in): confirmed bookings whose session starts
+ * within 24 hours (and not
  * within the next hour) get one e-mail. Marking and queueing happen in one transaction, so it
  * goes once whatever the number of processes.
  */

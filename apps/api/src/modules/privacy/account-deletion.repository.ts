@@ -11,7 +11,8 @@ export async function upcomingBookingsOf(
 ): Promise<{ id: string; reference: string }[]> {
   const r = await db.execute(sql`
     select b.id, b.reference from bookings b join slots s on s.id = b.slot_id
-    where b.user_id = ${userId}::uuid and b.status in ${sql.raw(LIVE_BOOKING_STATUSES)} and s.start_at > ${now.toISOString()}::timestamptz
+    where b.user_id = ${userId}::uuid and b.status in ${sql.raw(LIVE_BOOKING_STATUSES)} and s.start_at >
+    ${now.toISOString()}::timestamptz
     order by s.start_at`);
   return r.rows.map((row) => ({ id: row.id as string, reference: row.reference as string }));
 }
@@ -35,12 +36,14 @@ export async function anonymiseAccount(tx: DbOrTx, userId: string, email: string
   await tx.execute(sql`select id from bookings where user_id = ${userId}::uuid order by id for update`);
   await tx.execute(sql`
     update orders o set invoice_name = nullif(trim(u.first_name || ' ' || u.last_name), '')
-    from users u where u.id = ${userId}::uuid and o.user_id = u.id and o.paid_at is not null and o.invoice_name is null`);
+    from users u where u.id = ${userId}::uuid and o.user_id = u.id and o.paid_at is not null and o.invoice_name is
+    null`);
   await tx.execute(sql`
     update bookings set details = null, details_deleted_at = ${at}::timestamptz, updated_at = ${at}::timestamptz
     where user_id = ${userId}::uuid and details is not null`);
   await tx.execute(
-    sql`delete from mail_outbox m where ${mailOfAccount(sql`${userId}::uuid`, sql`${email}`)} and m.status <> 'pending'`,
+    sql`delete from mail_outbox m where
+${mailOfAccount(sql`${userId}::uuid`, sql`${email}`)} and m.status <> 'pending'`,
   );
   await tx.execute(sql`delete from password_reset_requests where email = ${email}`);
   // The family's text messages and the catcher's copies of them; the devices its passes were on. A
@@ -55,7 +58,9 @@ export async function anonymiseAccount(tx: DbOrTx, userId: string, email: string
     sql`update audit_entries set actor_email = null where actor_id = ${userId}::uuid and actor_email is not null`,
   );
   await tx.execute(sql`
-    update users set email = 'deleted-' || id || '@deleted.invalid', first_name = '', last_name = '', phone = null, sms_reminders = false,
-      password_hash = '!', preferred_location_id = null, deleted_at = ${at}::timestamptz, updated_at = ${at}::timestamptz
+    update users set email = 'deleted-' || id || '@deleted.invalid', first_name = '', last_name = '', phone = null,
+    sms_reminders = false,
+      password_hash = '!', preferred_location_id = null, deleted_at = ${at}::timestamptz, updated_at =
+      ${at}::timestamptz
     where id = ${userId}::uuid`);
 }
