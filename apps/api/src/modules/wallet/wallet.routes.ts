@@ -118,7 +118,11 @@ export async function walletRoutes(app: FastifyInstance) {
             .regex(/^\d{1,20}$/)
             .optional(),
         }),
-        response: { 200: z.object({ serialNumbers: z.array(z.string()), lastUpdated: z.string() }), 204: empty },
+        response: {
+          200: z.object({ serialNumbers: z.array(z.string()), lastUpdated: z.string() }),
+          204: empty,
+          400: errorBodySchema,
+        },
       },
     },
     async (req, reply) => {
@@ -159,7 +163,7 @@ export async function walletRoutes(app: FastifyInstance) {
         tags,
         summary: "PassKit: a device's error messages about our passes (logged)",
         body: z.object({ logs: z.array(z.string().max(2000)).max(100) }),
-        response: { 200: empty },
+        response: { 200: empty, 400: errorBodySchema },
       },
     },
     async (req, reply) => {
