@@ -97,6 +97,14 @@ for (const [name, what] of STEPS) {
   const t = inclusive.get(name) ?? 0;
   console.log(`  ${share(t)} ${perAnswer(t)}  ${what}${t === 0 ? ' (not seen)' : ''}`);
 }
+// Tracing's own work (decisions 0095, 0102): self time in OpenTelemetry's packages and the API's tracing module.
+const TRACING = /node_modules\/(@opentelemetry|@fastify\/otel)\/|\/tracing(-[A-Z0-9]+)?\.(mjs|ts)$/;
+const tracing = [...selfTime]
+  .filter(([id]) => TRACING.test(byId.get(id)!.callFrame.url))
+  .reduce((a, [, t]) => a + t, 0);
+console.log(
+  `\n  ${share(tracing)} ${perAnswer(tracing)}  tracing: self time in OpenTelemetry frames (the tracing module's too)`,
+);
 console.log('\nMost self time:');
 for (const [name, t] of [...self].sort((a, b) => b[1] - a[1]).slice(0, 25))
   console.log(`  ${share(t)} ${perAnswer(t)}  ${name}`);

@@ -98,6 +98,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     clock,
     timer: metricsOn ? bindTimer : undefined,
     untraced: tracing ? traceShapedIdOf : undefined,
+    sampleFirst: tracing?.sampleFirst,
   });
   const app = Fastify({
     logger: { level: config.LOG_LEVEL, redact: { paths: REDACT, censor: '[redacted]' } },

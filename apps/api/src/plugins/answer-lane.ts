@@ -141,6 +141,8 @@ export class AnswerLane {
        * no span, and its request ids come from this (trace-id-shaped) instead of requestIdOf.
        */
       untraced?: (headers: IncomingMessage['headers']) => string;
+      /** With tracing on: what the requests the lane leaves go through (head sampling, decision 0102). */
+      sampleFirst?: (emit: http.Server['emit']) => http.Server['emit'];
     },
     private log: FastifyBaseLogger | null = null,
   ) {}
@@ -213,8 +215,9 @@ export class AnswerLane {
     );
     if (untraced) {
       // The HTTP instrumentation wraps Server.prototype.emit and opens a span per 'request'
-      // there, before any listener: the lane answers first, and only what it leaves is traced.
-      const emit = server.emit;
+      // there, before any listener: the lane answers first, and what it leaves is sampled (sampleFirst)
+      // before the instrumentation sees it.
+      const emit = this.options.sampleFirst?.(server.emit) ?? server.emit;
       const serve = (req: IncomingMessage, res: ServerResponse) => this.serve(req, res);
       server.emit = function (this: http.Server, event: string | symbol, req?: unknown, res?: unknown) {
         if (event === 'request' && serve(req as IncomingMessage, res as ServerResponse)) return true;

@@ -30,8 +30,8 @@ beforeAll(async () => {
     entry: `${BUILD}/start.mjs`,
     env: {
       OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
-      // Every trace, sent every 100 ms: the test reads them as they come.
-      OTEL_TRACES_SAMPLER: 'always_on',
+      // Every new trace and every trace a caller sampled (none it did not), sent every 100 ms.
+      OTEL_TRACES_SAMPLER: 'parentbased_always_on',
       OTEL_BSP_SCHEDULE_DELAY: '100',
       OTEL_SERVICE_NAME: 'kringle-tracing-test',
     },
@@ -112,6 +112,29 @@ describe('traces over OTLP from the built API', () => {
     const spans = await traceOf(traceId, hasAll);
     expect(spans.find((s) => s.scope === HTTP_SCOPE)?.parentSpanId).toBe(parentId);
     expect(hasAll(spans)).toBe(true);
+  });
+
+  it('sends no span of a trace its caller did not sample, and that trace id is the request id', async () => {
+    // What earlier tests' traces still had to send, sent: from here on only this test's requests run.
+    await new Promise((r) => setTimeout(r, 1000));
+    const sentBefore = receiver.spans.length;
+    const unsampled = (traceId: string) => `00-${traceId}-00f067aa0ba902b7-00`;
+    const read = await fetch(`${base}/api/v1/bookings/upcoming-bookings`, {
+      headers: { ...season.families[0]!.headers, traceparent: unsampled('5bf92f3577b34da6a3ce929d0e0e4736') },
+    });
+    expect(read.status).toBe(200);
+    expect(read.headers.get('x-request-id')).toBe('5bf92f3577b34da6a3ce929d0e0e4736');
+    // A sign-in: a body, then a handler and queries that must know the trace is unsampled too.
+    const signIn = await fetch(`${base}/api/v1/auth/sign-in`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', traceparent: unsampled('6bf92f3577b34da6a3ce929d0e0e4736') },
+      body: JSON.stringify({ email: season.families[0]!.email, password: PASSWORD }),
+    });
+    expect(signIn.status).toBe(401);
+    expect(signIn.headers.get('x-request-id')).toBe('6bf92f3577b34da6a3ce929d0e0e4736');
+    await new Promise((r) => setTimeout(r, 1000));
+    // No span at all: neither of those traces' nor a new root trace from a span that lost its context.
+    expect(receiver.spans.slice(sentBefore).map((s) => [s.scope, s.name, s.traceId])).toEqual([]);
   });
 
   it(

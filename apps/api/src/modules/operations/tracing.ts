@@ -1,9 +1,9 @@
 import { createRequire } from 'node:module';
-import type { IncomingMessage } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import FastifyOtelInstrumentation from '@fastify/otel';
-import { context, propagation, trace, type Context } from '@opentelemetry/api';
+import { context, propagation, ROOT_CONTEXT, SamplingDecision, SpanKind, trace } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
-import { W3CTraceContextPropagator } from '@opentelemetry/core';
+import { isTracingSuppressed, suppressTracing, W3CTraceContextPropagator } from '@opentelemetry/core';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-proto';
 import { registerInstrumentations } from '@opentelemetry/instrumentation';
 import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
@@ -14,8 +14,10 @@ import {
   AlwaysOnSampler,
   BatchSpanProcessor,
   ParentBasedSampler,
+  RandomIdGenerator,
   TraceIdRatioBasedSampler,
   TracerProvider,
+  type IdGenerator,
   type Sampler,
   type Span,
   type SpanProcessor,
@@ -30,8 +32,13 @@ import { traceShapedIdOf } from '../../lib/request-id';
  * loaded otherwise and its hooks are in place before `pg` and `http` are.
  */
 export interface Tracing {
-  /** Fastify's genReqId: the request's trace id (its HTTP span's), so request id = trace id. */
+  /** Fastify's genReqId: the request's trace id (its HTTP span's, or the unsampled one's), so request id = trace id. */
   requestId(req: IncomingMessage): string;
+  /**
+   * The server's `emit` (instrumentation-http's wrapper) made to sample first: what the sampler
+   * keeps goes through it, what it drops goes around it with tracing suppressed (decision 0102).
+   */
+  sampleFirst(emit: Server['emit']): Server['emit'];
   /** Registered first in the app: the Fastify request and handler spans. */
   fastifyPlugin: FastifyPluginCallback;
   /** For the banner: where the spans go and how they are sampled. */
@@ -83,12 +90,83 @@ export const withoutQueries: SpanProcessor = {
   shutdown: async () => {},
 };
 
+/** An unsampled request's trace id, for its request id (it has no span to carry one). */
+const UNSAMPLED_TRACE_ID = Symbol('unsampled trace id');
+type Unsampled = IncomingMessage & { [UNSAMPLED_TRACE_ID]?: string };
+/** What an unsampled request runs in: instrumentation-http's own context for a request it ignores. */
+const SUPPRESSED = suppressTracing(ROOT_CONTEXT);
+
+/**
+ * Random ids, as the SDK's own, but for one hand-over: the trace id sampleFirst decided on for a
+ * new trace, taken by the next root span (instrumentation-http's server span, started within the
+ * same synchronous emit), so the span has the id the decision was made on.
+ */
+class HandedIdGenerator implements IdGenerator {
+  private readonly random = new RandomIdGenerator();
+  handed: string | undefined;
+  generateTraceId = (): string => {
+    const id = this.handed ?? this.random.generateTraceId();
+    this.handed = undefined;
+    return id;
+  };
+  generateSpanId = (): string => this.random.generateSpanId();
+  newTraceId = (): string => this.random.generateTraceId();
+}
+
+/**
+ * Head sampling ahead of instrumentation-http (decision 0102). For every request it does not
+ * ignore, instrumentation-http builds the span's attributes, extracts the context, starts a span,
+ * binds the request and response to its context and listens for their end: sampled or not, since
+ * the sampler only runs inside startSpan. Here the configured sampler decides first, on the same
+ * parent (the request's `traceparent`) and the trace id the span will have; a request it drops
+ * takes instrumentation-http's own path for an ignored request (tracing suppressed, the request
+ * and response bound to that context), so neither Fastify's plugin nor pg starts any span under it.
+ * Only whole traces are dropped: a caller's sampled `traceparent` is always followed.
+ */
+function sampleFirstWith(sampler: Sampler, ids: HandedIdGenerator) {
+  type Emit = (this: Server, event: string | symbol, ...args: unknown[]) => boolean;
+  return (wrapped: Server['emit']): Server['emit'] => {
+    const emit = wrapped as Emit;
+    // instrumentation-http wraps with shimmer, which keeps the unwrapped function beside the wrapper.
+    const plain = (emit as { __original?: Emit }).__original ?? emit;
+    return function (this: Server, event: string | symbol, ...args: unknown[]) {
+      if (event !== 'request') return emit.call(this, event, ...args);
+      const [req, res] = args as [IncomingMessage, ServerResponse];
+      const probe = PROBES.has((req.url ?? '').split('?')[0]!);
+      const parent = probe ? ROOT_CONTEXT : propagation.extract(ROOT_CONTEXT, req.headers);
+      const remote = trace.getSpanContext(parent);
+      const traceId = remote && trace.isSpanContextValid(remote) ? remote.traceId : ids.newTraceId();
+      const kept =
+        !probe &&
+        sampler.shouldSample(parent, traceId, req.method ?? 'GET', SpanKind.SERVER, {}, []).decision ===
+          SamplingDecision.RECORD_AND_SAMPLED;
+      if (kept) {
+        if (traceId !== remote?.traceId) ids.handed = traceId;
+        try {
+          return emit.call(this, event, ...args);
+        } finally {
+          ids.handed = undefined;
+        }
+      }
+      // Probes keep a trace-shaped id of their own (request-id.ts); the rest their trace's.
+      if (!probe) (req as Unsampled)[UNSAMPLED_TRACE_ID] = traceId;
+      return context.with(SUPPRESSED, () => {
+        context.bind(SUPPRESSED, req);
+        context.bind(SUPPRESSED, res);
+        return plain.call(this, event, ...args);
+      });
+    } as Server['emit'];
+  };
+}
+
 export function startTracing(config: Config): Tracing {
   const { sampler, name } = samplerOf(config);
   const exporter = new OTLPTraceExporter();
+  const ids = new HandedIdGenerator();
   const provider = new TracerProvider({
     resource: resourceFromAttributes({ 'service.name': config.OTEL_SERVICE_NAME }),
     sampler,
+    idGenerator: ids,
     spanProcessors: [
       withoutQueries,
       new BatchSpanProcessor({ exporter, scheduledDelayMillis: config.OTEL_BSP_SCHEDULE_DELAY }),
@@ -100,13 +178,17 @@ export function startTracing(config: Config): Tracing {
   const fastify = new FastifyOtelInstrumentation({
     // The request span and the handler's; a span per hook (a dozen per request) is not worth its cost.
     instrumentHooks: false,
+    // Nothing for a request whose trace is not sampled (sampleFirst): no span, attributes or context
+    // per request and per handler, so pg sees no parent span and skips too. Asked per route at
+    // registration too, with no context: every route is instrumented.
+    ignorePaths: () => isTracingSuppressed(context.active()),
   });
   registerInstrumentations({
     tracerProvider: provider,
     instrumentations: [
       new HttpInstrumentation({
-        ignoreIncomingRequestHook: (req) => PROBES.has((req.url ?? '').split('?')[0]!),
-        // Outgoing calls (Stripe, S3) only inside a traced request: the jobs' polls would be traces of their own.
+        // Requests reach it only when sampled (sampleFirst; probes never). Outgoing calls (Stripe, S3)
+        // only inside a traced request: the jobs' polls would be traces of their own.
         requireParentforOutgoingSpans: true,
       }),
       new PgInstrumentation({
@@ -125,9 +207,11 @@ export function startTracing(config: Config): Tracing {
   const endpoint = process.env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT ?? config.OTEL_EXPORTER_OTLP_ENDPOINT;
   return {
     requestId(req) {
-      const active: Context = context.active();
-      return trace.getSpan(active)?.spanContext().traceId ?? traceShapedIdOf(req.headers);
+      const unsampled = (req as Unsampled)[UNSAMPLED_TRACE_ID];
+      if (unsampled) return unsampled;
+      return trace.getSpan(context.active())?.spanContext().traceId ?? traceShapedIdOf(req.headers);
     },
+    sampleFirst: sampleFirstWith(sampler, ids),
     fastifyPlugin: fastify.plugin() as unknown as FastifyPluginCallback,
     description: `OTLP to ${endpoint} (${name})`,
     shutdown: () => provider.shutdown(),
