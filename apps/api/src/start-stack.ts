@@ -30,7 +30,8 @@ export async function startStack(loaded: Config, tracing: Tracing | null) {
       fs.accessSync(loaded.DATA_DIR, fs.constants.W_OK);
     } catch (err) {
       throw new ConfigError(
-        `Invalid configuration: DATA_DIR: cannot create or write ${loaded.DATA_DIR} (${(err as NodeJS.ErrnoException).code ?? String(err)})`,
+        `Invalid configuration: DATA_DIR: cannot create or write ` +
+          `${loaded.DATA_DIR} (${(err as NodeJS.ErrnoException).code ?? String(err)})`,
       );
     }
     // Imported only here: the package's exit hook ends the process on SIGTERM (after stopping its
@@ -119,8 +120,11 @@ function printBanner(
   { stripeSandboxUrl, metricsUrl, traces }: { stripeSandboxUrl?: string; metricsUrl: string | null; traces?: string },
 ) {
   const lines = ['', `  Kringle is running at ${url}`, `  API docs:   ${url}/api/v1/docs`];
+  const metrics = metricsUrl
+    ? `${metricsUrl} (Prometheus text; docs/operations.md)`
+    : 'off (METRICS_ENABLED, METRICS_PORT)';
   lines.push(
-    `  Metrics:    ${metricsUrl ?? 'off (METRICS_ENABLED, METRICS_PORT)'}${metricsUrl ? ' (Prometheus text; docs/operations.md)' : ''}`,
+    `  Metrics:    ${metrics}`,
     `  Traces:     ${traces ?? 'off (OTEL_EXPORTER_OTLP_ENDPOINT; docs/operations.md)'}`,
   );
   if (stripeSandboxUrl)

@@ -268,7 +268,10 @@ export const idTokenClaimsSchema = z.object({
    * raises it and older tokens are refused at once. Absent on tokens issued before it existed (0).
    */
   session_epoch: z.number().int().nonnegative().optional(),
-  /** Staff tokens only: how the session was signed into (RFC 8176): 'pwd', plus 'otp' after a second-factor code (decision 0080). */
+  /**
+   * Staff tokens only: how the session was signed into (RFC 8176): 'pwd', plus 'otp' after a second-factor code
+   * (decision 0080).
+   */
   amr: z.array(z.string()).optional(),
   /** Staff tokens only: the session (refresh family) the token belongs to (decision 0080). */
   sid: z.uuid().optional(),

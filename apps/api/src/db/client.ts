@@ -32,7 +32,10 @@ export type Db = NodePgDatabase<typeof schema>;
 export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 export type DbOrTx = Db | Tx;
 
-/** Waiting longer than this for a connection (server down, pool exhausted) fails the request with a 503 instead of hanging it. */
+/**
+ * Waiting longer than this for a connection (server down, pool exhausted) fails the request with a 503 instead of
+ * hanging it.
+ */
 const CONNECT_TIMEOUT_MS = 10_000;
 
 export function createDb(url: string, poolSize: number): { pool: pg.Pool; db: Db } {

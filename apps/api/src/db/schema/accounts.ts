@@ -81,7 +81,10 @@ export const refreshTokens = pgTable(
      * only this token's holder can open it, within the reuse grace, to catch up with its family.
      */
     successorSealed: text('successor_sealed'),
-    /** How the family was signed into (RFC 8176): 'pwd', plus 'otp' once a second-factor code was proved (decision 0080). */
+    /**
+     * How the family was signed into (RFC 8176): 'pwd', plus 'otp' once a second-factor code was proved (decision
+     * 0080).
+     */
     amr: text('amr')
       .array()
       .notNull()
