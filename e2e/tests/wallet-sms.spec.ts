@@ -123,10 +123,11 @@ for (const viewport of VIEWPORTS) {
     const { user: me } = await api.get<{ user: { phone: string; sms: { reminders: boolean } } }>('/user/me');
     expect(me).toMatchObject({ phone: `+61${mobile.replace(/\s/g, '').slice(1)}`, sms: { reminders: true } });
 
-    // The card offers both wallets.
+    // The card offers both wallets, with the check-in code they carry.
     await page.goto('/bookings');
     const card = cardOf(page, booking.reference);
-    await expect(card.getByRole('button', { name: 'Add to Apple Wallet' })).toBeVisible({ timeout: 20_000 });
+    await card.getByRole('button', { name: 'Show check-in code' }).click({ timeout: 20_000 });
+    await expect(card.getByRole('button', { name: 'Add to Apple Wallet' })).toBeVisible();
     await expect(card.getByRole('button', { name: 'Save to Google Wallet' })).toBeVisible();
     await expectAccessible(page, `card with wallets at ${viewport.width}`);
     await shot(page, 'card-wallets');

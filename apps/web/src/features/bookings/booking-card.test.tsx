@@ -92,9 +92,11 @@ describe('BookingCard', () => {
     expect(screen.queryByTestId('delay-notice')).toBeNull();
   });
 
-  it('shows the wallet buttons the list gives an upcoming booking, never in the past tab', () => {
+  it('shows the wallet buttons the list gives an upcoming booking with its code, never in the past tab', async () => {
     const wallet = <button type="button">Add to Apple Wallet</button>;
     const { unmount } = render(<BookingCard booking={aBooking()} tab="upcoming" onAction={() => {}} wallet={wallet} />);
+    expect(screen.queryByRole('button', { name: 'Add to Apple Wallet' })).toBeNull();
+    await userEvent.click(screen.getByRole('button', { name: 'Show check-in code' }));
     expect(screen.getByRole('button', { name: 'Add to Apple Wallet' })).toBeInTheDocument();
     unmount();
     render(<BookingCard booking={aBooking()} tab="past" onAction={() => {}} wallet={wallet} />);

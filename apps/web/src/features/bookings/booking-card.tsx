@@ -31,7 +31,10 @@ export interface BookingCardProps {
   closure?: ReactNode;
   /** The "Photos" control, when the booking may have photos (it needs the store; the card does not). */
   photos?: ReactNode;
-  /** "Add to Apple Wallet" and "Save to Google Wallet", for a paid booking (they need the store; the card does not). */
+  /**
+   * "Add to Apple Wallet" and "Save to Google Wallet", for a paid booking (they need the store; the card does not):
+   * shown with the check-in code, which they carry.
+   */
   wallet?: ReactNode;
 }
 
@@ -133,7 +136,13 @@ export function BookingCard({
   );
   // Not told yet, with the button to tell it: the button's words say it (one line on a phone).
   const askOnly = booking.details === null && tab === 'upcoming' && Boolean(editDetails);
-  const qr = qrShown && booking.checkInCode && <CheckInQr code={booking.checkInCode} reference={booking.reference} />;
+  // The wallets take the same code: offered with it, so the card stays as compact as item 13 made it.
+  const qr = qrShown && booking.checkInCode && (
+    <>
+      <CheckInQr code={booking.checkInCode} reference={booking.reference} />
+      {wallet}
+    </>
+  );
   // Paying after the hold has ended is refused: the card says why instead of offering it.
   const manage = actions.filter((a) => MANAGE.includes(a) && !(a === 'continue' && holdEnded));
   const files = actions.filter((a) => !MANAGE.includes(a));
@@ -214,7 +223,6 @@ export function BookingCard({
       </section>
       {!today && qr}
       {!today && photos}
-      {tab === 'upcoming' && wallet}
 
       {unpaid && tab === 'upcoming' && (
         <p className="flex items-start gap-2 rounded-xl bg-[#fff3e2] p-3 text-sm text-[#7a4100]">
