@@ -78,6 +78,14 @@ function fixComments(lines) {
   return did;
 }
 
+// Edits ({ pos, del, ins }) applied from the end, so each position still means the original text's.
+function applyEdits(text, edits) {
+  let out = text;
+  for (const e of [...edits].sort((a, b) => b.pos - a.pos))
+    out = out.slice(0, e.pos) + e.ins + out.slice(e.pos + e.del);
+  return out;
+}
+
 function lineStarts(text) {
   const starts = [0];
   for (let i = 0; i < text.length; i++) if (text[i] === '\n') starts.push(i + 1);
@@ -173,10 +181,7 @@ function fixStrings(text, file) {
   };
   visit(sf);
   if (!edits.length) return text;
-  edits.sort((a, b) => b.pos - a.pos);
-  let out = text;
-  for (const e of edits) out = out.slice(0, e.pos) + e.ins + out.slice(e.pos + e.del);
-  return out;
+  return applyEdits(text, edits);
 }
 
 const SQLISH = /^\s*(select|insert|update|delete|with|create|alter|drop|grant|revoke|do|begin|set|lock)\b/i;
@@ -231,10 +236,7 @@ function fixSqlText(text, file) {
     const indent = /^\s*/.exec(text.slice(ls, le))[0];
     edits.push({ pos: p, del: 1, ins: '\n' + indent + (indent.length ? '' : '  ') });
   });
-  edits.sort((a, b) => b.pos - a.pos);
-  let out = text;
-  for (const e of edits) out = out.slice(0, e.pos) + e.ins + out.slice(e.pos + e.del);
-  return out;
+  return applyEdits(text, edits);
 }
 
 // Template literals the passes above leave long: a break at a space of the literal text or just before a `${`.
@@ -326,10 +328,7 @@ function fixTemplates(text, file) {
   };
   visit(sf);
   if (!edits.length) return text;
-  edits.sort((a, b) => b.pos - a.pos);
-  let out = text;
-  for (const e of edits) out = out.slice(0, e.pos) + e.ins + out.slice(e.pos + e.del);
-  return out;
+  return applyEdits(text, edits);
 }
 
 for (const file of files) {
