@@ -64,7 +64,9 @@ function markdown(
       `Thresholds: performance ≥ ` +
         `${score(THRESHOLDS.performance)}, accessibility ${score(THRESHOLDS.accessibility)}. A page passes when one ` +
         `of up to ${MAX_RUNS} runs meets both (contention only lowers scores); every run is listed with Lighthouse's ` +
-        `benchmark index (the host's speed as the run began; it falls when the CPU is shared). Each run waits first ` +
+        `benchmark index (the host's speed just before the run, by Lighthouse's own benchmark; it falls when the CPU ` +
+        `is shared) and the CPU slowdown that index set: Lighthouse's 4x on a fast host, less on a slower one, by ` +
+        `Lighthouse's calibration rule (decision 0103). Each run waits first ` +
         `for a second in which the host is at most 25% busy (60 s in all at most). No request may leave the app's ` +
         `origin.`,
       '',
@@ -72,7 +74,7 @@ function markdown(
         "bookings and a cancelled one (Past), made through the app's own paths, logs in through the form in " +
         "Lighthouse's browser first; each run is a cold load (caches cleared, the session cookie kept).",
       '',
-      '| Page | Performance | Accessibility | FCP | LCP | TBT | CLS | Runs (perf/a11y, benchmark index) | Result |',
+      '| Page | Performance | Accessibility | FCP | LCP | TBT | CLS | Runs (perf/a11y, index, slowdown) | Result |',
       '|---|---|---|---|---|---|---|---|---|',
       ...pages.map(
         (p) =>
@@ -80,11 +82,7 @@ function markdown(
 ${score(p.best.accessibility)} | ${p.best.metrics.fcpMs} ms | ${p.best.metrics.lcpMs} ms | ${p.best.metrics.tbtMs} \
 ms | ${p.best.metrics.cls} | \
 ${p.runs
-  .map(
-    (r) =>
-      `${score(r.performance)}/${score(r.accessibility)} (` +
-      `${r.host.benchmarkIndex === null ? '?' : Math.round(r.host.benchmarkIndex)})`,
-  )
+  .map((r) => `${score(r.performance)}/${score(r.accessibility)} (` + `${r.calibrationIndex}, ${r.cpuSlowdown}x)`)
   .join(', ')} | ${
             !p.passed
               ? '**FAIL**'
