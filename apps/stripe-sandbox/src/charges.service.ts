@@ -1,3 +1,4 @@
+import { openDispute } from './disputes.service';
 import { newId, unixNow } from './ids';
 import type { RequestInfo, SandboxState } from './sandbox-state';
 import type { CardOutcome } from './test-cards';
@@ -60,6 +61,7 @@ export function createCharge(
     receipt_email: pi.receipt_email,
     receipt_url: `https://pay.stripe.com/receipts/sandbox/${pi.id}`,
     refunded: false,
+    disputed: false,
     status: failed ? 'failed' : 'succeeded',
   };
   state.charges.set(charge.id, charge);
@@ -98,6 +100,7 @@ export function chargeAndSettle(
     pi.last_payment_error = null;
     state.emit('charge.succeeded', charge, request);
     state.emit('payment_intent.succeeded', pi, request);
+    if (outcome.dispute) openDispute(state, charge, request);
     return null;
   }
   const failure = { code: outcome.code, declineCode: outcome.declineCode, message: outcome.message };

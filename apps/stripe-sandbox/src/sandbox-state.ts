@@ -1,6 +1,14 @@
 import { newId, unixNow } from './ids';
 import type { CardOutcome } from './test-cards';
-import type { Charge, PaymentIntent, PaymentMethod, Refund, StripeEvent, StripeObject } from './stripe-objects';
+import type {
+  Charge,
+  Dispute,
+  PaymentIntent,
+  PaymentMethod,
+  Refund,
+  StripeEvent,
+  StripeObject,
+} from './stripe-objects';
 
 export interface ThreeDSecureAttempt {
   token: string;
@@ -28,6 +36,7 @@ export class SandboxState {
   readonly cardOutcomes = new Map<string, CardOutcome>();
   readonly charges = new Map<string, Charge>();
   readonly refunds = new Map<string, Refund>();
+  readonly disputes = new Map<string, Dispute>();
   readonly threeDSecure = new Map<string, ThreeDSecureAttempt>();
   readonly events: StripeEvent[] = [];
   readonly eventsById = new Map<string, StripeEvent>();

@@ -115,6 +115,8 @@ export interface Charge {
   receipt_email: string | null;
   receipt_url: string;
   refunded: boolean;
+  /** True once a dispute was opened on the charge (Stripe's card 4000 0000 0000 0259). */
+  disputed: boolean;
   status: 'succeeded' | 'failed';
 }
 
@@ -135,7 +137,71 @@ export interface Refund {
   transfer_reversal: null;
 }
 
-export type StripeObject = PaymentIntent | Charge | Refund;
+/** Stripe's evidence fields that take text or a File id; `enhanced_evidence` and `appeal` are not modelled. */
+export const DISPUTE_EVIDENCE_FIELDS = [
+  'access_activity_log',
+  'billing_address',
+  'cancellation_policy',
+  'cancellation_policy_disclosure',
+  'cancellation_rebuttal',
+  'customer_communication',
+  'customer_email_address',
+  'customer_name',
+  'customer_purchase_ip',
+  'customer_signature',
+  'duplicate_charge_documentation',
+  'duplicate_charge_explanation',
+  'duplicate_charge_id',
+  'product_description',
+  'receipt',
+  'refund_policy',
+  'refund_policy_disclosure',
+  'refund_refusal_explanation',
+  'service_date',
+  'service_documentation',
+  'shipping_address',
+  'shipping_carrier',
+  'shipping_date',
+  'shipping_documentation',
+  'shipping_tracking_number',
+  'uncategorized_file',
+  'uncategorized_text',
+] as const;
+export type DisputeEvidenceField = (typeof DISPUTE_EVIDENCE_FIELDS)[number];
+
+export interface Dispute {
+  id: string;
+  object: 'dispute';
+  amount: number;
+  balance_transactions: never[];
+  charge: string;
+  created: number;
+  currency: string;
+  enhanced_eligibility_types: never[];
+  evidence: Record<DisputeEvidenceField, string | null> & { enhanced_evidence: Record<string, never> };
+  evidence_details: {
+    due_by: number;
+    enhanced_eligibility: Record<string, never>;
+    has_evidence: boolean;
+    past_due: boolean;
+    submission_count: number;
+    submission_method: 'manual' | 'not_submitted';
+  };
+  intended_submission_method: null;
+  is_charge_refundable: boolean;
+  livemode: false;
+  metadata: Metadata;
+  network_reason_code: string;
+  payment_intent: string;
+  payment_method_details: {
+    type: 'card';
+    card: { brand: string; case_type: 'chargeback'; network: string; network_reason_code: string };
+  };
+  reason: 'fraudulent';
+  status: 'needs_response' | 'under_review' | 'won' | 'lost';
+}
+
+export type StripeObject = PaymentIntent | Charge | Refund | Dispute;
 
 export interface StripeEvent {
   id: string;

@@ -5,10 +5,11 @@ import { eventsRoutes } from './events.routes';
 import { randomToken } from './ids';
 import { IdempotencyStore } from './idempotency-store';
 import { paymentIntentsRoutes } from './payment-intents.routes';
+import { disputesRoutes } from './disputes.routes';
 import { refundsRoutes } from './refunds.routes';
 import { readSnapshot, restoreState, takeSnapshot, writeSnapshot } from './sandbox-persistence';
 import { SandboxState } from './sandbox-state';
-import type { Charge, PaymentIntent, Refund, StripeEvent } from './stripe-objects';
+import type { Charge, Dispute, PaymentIntent, Refund, StripeEvent } from './stripe-objects';
 import { StripeError } from './stripe-errors';
 import { threeDSecureRoutes } from './three-d-secure.routes';
 import {
@@ -72,6 +73,7 @@ export interface StripeSandbox {
   paymentIntent(id: string): PaymentIntent | undefined;
   charge(id: string): Charge | undefined;
   refund(id: string): Refund | undefined;
+  dispute(id: string): Dispute | undefined;
   /** Every webhook attempt so far (of one event, or all), in order. */
   webhookAttempts(eventId?: string): DeliveryAttempt[];
   /** Events not yet delivered (held by a pause or waiting for a retry). */
@@ -149,6 +151,7 @@ export function createStripeSandbox(options: StripeSandboxOptions): StripeSandbo
   }
   paymentIntentsRoutes(app, { deps, state, publicUrl });
   refundsRoutes(app, { deps, state });
+  disputesRoutes(app, { deps, state });
   eventsRoutes(app, { deps, state });
   threeDSecureRoutes(app, { state, merchant: options.merchantName ?? 'Kringle' });
   app.setNotFoundHandler((req, reply) => {
@@ -210,6 +213,7 @@ export function createStripeSandbox(options: StripeSandboxOptions): StripeSandbo
     paymentIntent: (id) => copy(state.paymentIntents.get(id)),
     charge: (id) => copy(state.charges.get(id)),
     refund: (id) => copy(state.refunds.get(id)),
+    dispute: (id) => copy(state.disputes.get(id)),
     webhookAttempts: (eventId) => dispatcher.attempts(eventId),
     pendingWebhooks: () => structuredClone(dispatcher.pending()),
     pauseWebhooks: () => dispatcher.pause(),

@@ -4,7 +4,7 @@ import { StripeError } from './stripe-errors';
 
 /** What happens when a card is charged: Stripe's documented behaviour of its test numbers. */
 export type CardOutcome =
-  | { kind: 'success' }
+  | { kind: 'success'; dispute?: true }
   | { kind: 'decline'; code: string; declineCode: string; message: string }
   | { kind: 'three_d_secure' };
 
@@ -17,6 +17,8 @@ const TEST_CARDS: Record<string, { outcome: CardOutcome; country?: string; fundi
   '5555555555554444': { outcome: { kind: 'success' } },
   '2223003122003222': { outcome: { kind: 'success' } },
   '378282246310005': { outcome: { kind: 'success' } },
+  // Stripe's "disputed" card: the payment succeeds, then the cardholder disputes it as fraudulent.
+  '4000000000000259': { outcome: { kind: 'success', dispute: true } },
   '4000000000000002': { outcome: decline('card_declined', 'generic_decline', DECLINED) },
   '4000000000009995': { outcome: decline('card_declined', 'insufficient_funds', 'Your card has insufficient funds.') },
   '4000000000009987': { outcome: decline('card_declined', 'lost_card', DECLINED) },
@@ -53,6 +55,7 @@ export const TEST_PAYMENT_METHODS: Record<string, string> = {
   pm_card_mastercard: '5555555555554444',
   pm_card_amex: '378282246310005',
   pm_card_au: '4000000360000006',
+  pm_card_createDispute: '4000000000000259',
   pm_card_chargeDeclined: '4000000000000002',
   pm_card_chargeDeclinedInsufficientFunds: '4000000000009995',
   pm_card_chargeDeclinedExpiredCard: '4000000000000069',
