@@ -6,6 +6,7 @@ import { lapsedCheckoutsJob } from './lapsed-checkouts.job';
 import { photoRetentionJob } from './photo-retention.job';
 import { paymentReconciliationJob } from './payment-reconciliation.job';
 import { refundsJob } from './refunds.job';
+import { noShowInvitesJob } from './no-show-invites.job';
 import { remindersJob } from './reminders.job';
 import { resetRequestsJob } from './reset-requests.job';
 import { createOutboxJob } from './outbox.job';
@@ -26,6 +27,7 @@ export function allJobs(app: FastifyInstance): Job[] {
     paymentReconciliationJob(app),
     refundsJob(app),
     remindersJob(app),
+    noShowInvitesJob(app),
     resetRequestsJob(app),
     detailsRetentionJob(app),
     waitlistJob(app),

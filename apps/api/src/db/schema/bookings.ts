@@ -71,6 +71,8 @@ export const bookings = pgTable(
     /** Attendance, set by the staff app (issue 19); at most one of the two at a time. */
     checkedInAt: timestamp('checked_in_at', { withTimezone: true }),
     noShowAt: timestamp('no_show_at', { withTimezone: true }),
+    /** Set when a no-show's "book again" e-mail is queued after the session (issue 56), so it goes once. */
+    noShowMailSentAt: timestamp('no_show_mail_sent_at', { withTimezone: true }),
     /** A walk-in family has no account: its name and optional e-mail (receipt) live here. */
     walkinFirstName: text('walkin_first_name'),
     walkinLastName: text('walkin_last_name'),
