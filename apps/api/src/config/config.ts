@@ -186,6 +186,8 @@ const envSchema = z.object({
   MAX_UPCOMING_BOOKINGS: int(1, 100).default(5),
   WAITLIST_LIMIT: int(0, 50).default(3),
   WAITLIST_OFFER_MINUTES: int(1, 24 * 60).default(30),
+  /** A session over without a check-in marks its booking no-show (issue 56); off: staff mark them at the set. */
+  AUTO_NO_SHOW: bool.default(false),
   /** How long a closure's offer of another session is held before it is refunded (decision 0055). */
   CLOSURE_OFFER_HOURS: int(1, 24 * 14).default(48),
   /** The fair start (decision 0053): admitted families not yet holding stay at most this × the free sessions. */

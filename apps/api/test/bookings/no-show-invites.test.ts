@@ -81,3 +81,44 @@ describe('no-show invitations', () => {
     expect(await mailsTo(family)).toHaveLength(0);
   });
 });
+
+describe('AUTO_NO_SHOW=true', () => {
+  let w: StaffDay;
+  beforeAll(async () => {
+    w = await staffDay({ AUTO_NO_SHOW: 'true' });
+  });
+  afterAll(async () => w?.t.close());
+
+  it('a session over without a check-in is marked no-show by the system and invited; not one checked in', async () => {
+    const [came, missed] = [w.sessions[0]!, w.sessions[1]!];
+    const absent = await createPerson(w.t.db, false);
+    const present = await createPerson(w.t.db, false);
+    const a = await bookDirect(w.t.db, absent, missed.id);
+    const p = await bookDirect(w.t.db, present, came.id);
+    w.clock.set(new Date(new Date(came.start_at).getTime() + MIN));
+    await w.call('POST', '/staff/check-ins', w.elf, { locationId: w.sydney, reference: p.reference });
+    expect(await sendDueNoShowInvites(w.t.app)).toBe(0);
+
+    const ends = await w.t.db.execute(
+      sql`select max(end_at) as end_at from slots where id in (${missed.id}::uuid, ${came.id}::uuid)`,
+    );
+    w.clock.set(new Date(new Date(ends.rows[0]!.end_at as string).getTime() + MIN));
+    expect(await sendDueNoShowInvites(w.t.app)).toBe(1);
+    const rows = (
+      await w.t.db.execute(
+        sql`select id, no_show_at, checked_in_at from bookings where id in (${a.id}::uuid, ${p.id}::uuid)`,
+      )
+    ).rows;
+    expect(rows.find((r) => r.id === a.id)!.no_show_at).not.toBeNull();
+    expect(rows.find((r) => r.id === p.id)).toMatchObject({ no_show_at: null });
+    const audit = await w.t.db.execute(
+      sql`select actor_kind from audit_entries where booking_id = ${a.id}::uuid and action = 'markNoShow'`,
+    );
+    expect(audit.rows).toEqual([{ actor_kind: 'system' }]);
+    const mails = await w.t.db.execute(
+      sql`select subject from mail_outbox
+          where to_address in (${absent.email}, ${present.email}) and subject like 'We missed%'`,
+    );
+    expect(mails.rows).toHaveLength(1);
+  });
+});

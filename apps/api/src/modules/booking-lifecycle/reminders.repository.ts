@@ -1,5 +1,7 @@
-import { sql } from 'drizzle-orm';
+import { and, eq, gt, isNull, lte, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
+import { bookings } from '../../db/schema/bookings';
+import { slots } from '../../db/schema/catalogue';
 
 /**
  * Confirmed online bookings (a walk-in is already at the set) whose session starts in (from, to]
@@ -23,12 +25,11 @@ export async function markReminderSent(tx: DbOrTx, bookingId: string, at: Date):
 }
 
 /**
- * Bookings marked no-show (and not checked in since) whose session ended at or before `now`, in
- * the last `withinDays` (a release does not mail last season's no-shows), with no invitation yet;
+ * Bookings marked no-show (and not checked in since) whose session ended in (since, now] (a
+ * release does not mail last season's no-shows), with no invitation yet;
  * locked with SKIP LOCKED like the reminders.
  */
-export async function lockDueNoShowInvites(tx: DbOrTx, now: Date, withinDays = 2, limit = 200): Promise<string[]> {
-  const since = new Date(now.getTime() - withinDays * 86_400_000);
+export async function lockDueNoShowInvites(tx: DbOrTx, now: Date, since: Date, limit = 200): Promise<string[]> {
   const due = await tx.execute(sql`
     select b.id from bookings b join slots s on s.id = b.slot_id
     where b.status = 'completed' and b.no_show_at is not null and b.checked_in_at is null
@@ -42,4 +43,33 @@ export async function markNoShowInviteSent(tx: DbOrTx, bookingId: string, at: Da
   await tx.execute(
     sql`update bookings set no_show_mail_sent_at = ${at.toISOString()}::timestamptz where id = ${bookingId}::uuid`,
   );
+}
+
+/**
+ * Confirmed online bookings whose session ended in (since, now] with no check-in and no mark
+ * (AUTO_NO_SHOW, issue 56): their attendance facts, locked with SKIP LOCKED.
+ */
+export async function lockUnattendedEnded(tx: DbOrTx, now: Date, since: Date, limit = 200) {
+  return tx
+    .select({
+      id: bookings.id,
+      status: bookings.status,
+      cancelReason: bookings.cancelReason,
+      checkedInAt: bookings.checkedInAt,
+      noShowAt: bookings.noShowAt,
+    })
+    .from(bookings)
+    .innerJoin(slots, eq(slots.id, bookings.slotId))
+    .where(
+      and(
+        eq(bookings.status, 'completed'),
+        eq(bookings.source, 'online'),
+        isNull(bookings.checkedInAt),
+        isNull(bookings.noShowAt),
+        lte(slots.endAt, now),
+        gt(slots.endAt, since),
+      ),
+    )
+    .limit(limit)
+    .for('update', { of: bookings, skipLocked: true });
 }
