@@ -2,7 +2,7 @@ import { chromium, type Browser } from '@playwright/test';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
 import type { Result as LighthouseResult } from 'lighthouse';
-import { pageFunctions } from 'lighthouse/core/lib/page-functions.js';
+import { benchmarkIndex, calibratedCpuSlowdown } from './cpu-calibration';
 import { waitForQuietHost } from './host-cpu';
 import { signInBrowser, type Family } from './signed-in-family';
 
@@ -33,20 +33,6 @@ export const THRESHOLDS = { performance: 0.95, accessibility: 1 } as const;
  * minute or more; the page keeps its margin there by booting in short tasks (decision 0013).
  */
 export const MAX_RUNS = 5;
-/**
- * Lighthouse's 4x CPU slowdown turns a high-end desktop (benchmark index 1,500-2,000) into a
- * mid-tier phone; on a slower host it emulates a slower phone than the budget is about, and its
- * docs (throttling.md, "Calibrating the CPU slowdown") say to lower the multiplier. We aim at the
- * phone 4x makes of that bracket's middle (1,750 / 4), never above Lighthouse's 4x (decision 0103).
- */
-export const TARGET_BENCHMARK_INDEX = 1750 / 4;
-export const DEFAULT_CPU_SLOWDOWN = 4;
-/** The multiplier for a host that read this benchmark index just before the run. */
-export function calibratedCpuSlowdown(benchmarkIndex: number): number {
-  if (!Number.isFinite(benchmarkIndex) || benchmarkIndex <= 0) return DEFAULT_CPU_SLOWDOWN;
-  const multiplier = Math.round((benchmarkIndex / TARGET_BENCHMARK_INDEX) * 10) / 10;
-  return Math.min(DEFAULT_CPU_SLOWDOWN, Math.max(1, multiplier));
-}
 /** Before each run, wait for a quiet second (see waitForQuietHost), at most this long in all. */
 const QUIET_WAIT_BUDGET_MS = 60_000;
 
@@ -188,7 +174,6 @@ export async function auditPages(
     // run to the next, 930 to 1,900 seen here).
     calibrator = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium' });
     const calibrationPage = await calibrator.newPage();
-    const benchmarkIndex = () => calibrationPage.evaluate(pageFunctions.computeBenchmarkIndex);
     for (const { page, signedIn: needsSession, data, performanceEnforced } of LIGHTHOUSE_PAGES) {
       if (needsSession && !signedIn) {
         // Playwright only for the login, and gone again before Lighthouse's runs (it attaches to every tab).
@@ -207,7 +192,7 @@ export async function auditPages(
       while (runs.length + problems.length < maxRuns && (everyRun || !runs.some((r) => meets(r.run)))) {
         const quiet = await waitForQuietHost({ maxWaitMs: quietBudgetMs });
         quietBudgetMs = Math.max(0, quietBudgetMs - quiet.waitedMs);
-        const calibrationIndex = Math.round(await benchmarkIndex());
+        const calibrationIndex = await benchmarkIndex(calibrationPage);
         const cpuSlowdown = calibratedCpuSlowdown(calibrationIndex);
         const result = await lighthouse(`${baseUrl}${page}`, {
           port: chrome.port,

@@ -97,7 +97,7 @@ ${Math.round(p.best.accessibility * 100)}${
     for (const a of inp)
       console.log(
         `${a.passed ? 'pass' : 'FAIL'} wizard, ${a.action}: INP ${a.best.inpMs} ms (budget under ${INP_BUDGET_MS} ` +
-          `ms; runs ${a.runs.join(', ')} ms)`,
+          `ms; runs ${a.runs.map((r) => `${r.inpMs} ms at ${r.cpuSlowdown}x`).join(', ')})`,
       );
   }
 
