@@ -97,13 +97,19 @@ export async function runFamilies(plan: LoadPlan): Promise<LoadResult> {
     try {
       // Families arrive over the first second, not in one instant.
       await sleep(Math.random() * 1000);
-      for (let tries = 0; !plan.stop.aborted && tries < MAX_TRIES && free.length > 0; tries++) {
+      for (let tries = 0; !plan.stop.aborted && tries < MAX_TRIES; tries++) {
+        // Cancelled first, then the free list read: checked the other way round, the load stopped once
+        // every session was booked (a fast host, 6 s after api1's kill), with each family at the cap.
         if (upcoming.length >= plan.maxBookings) {
           const first = upcoming.shift()!;
           if (!(await cancel(phone, headers, first))) odd('cancel', 0, `${first.bookingId} not cancelled`);
           first.cancelled = true;
           result.holdsBySession.get(first.slotId)?.delete(index);
           free.push(first.slotId);
+        }
+        if (free.length === 0) {
+          await sleep(500);
+          continue;
         }
         const day = await phone.request('availability', 'GET', `${API}${plan.availabilityPath}`, headers);
         if (day.status !== 200 && day.status !== 304) odd('availability', day.status, day.body);
