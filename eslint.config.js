@@ -25,6 +25,8 @@ const API_MODULES = [
   // Wallet passes (decision 0099): read by bookings and staff, reads the booking lifecycle.
   'wallet',
   'payments',
+  // Chargebacks (issue 56): applied by the payment webhook, read by support and the reports.
+  'disputes',
   'checkout',
   'reservations',
   'queue',

@@ -47,6 +47,7 @@ import { privacyRoutes } from './modules/privacy/privacy.routes';
 import { photosRoutes } from './modules/photos/photos.routes';
 import { staffRoutes } from './modules/staff/staff.routes';
 import { supportRoutes } from './modules/support/support.routes';
+import { disputesRoutes } from './modules/disputes/disputes.routes';
 import { seasonEditorRoutes } from './modules/season-editor/season-editor.routes';
 import { closuresRoutes } from './modules/closures/closures.routes';
 import { reportsRoutes } from './modules/reports/reports.routes';
@@ -224,6 +225,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       await api.register(staffRoutes);
       await api.register(staffAccountsRoutes);
       await api.register(supportRoutes);
+      await api.register(disputesRoutes);
       await api.register(seasonEditorRoutes);
       await api.register(closuresRoutes);
       await api.register(reportsRoutes);

@@ -80,6 +80,11 @@ export const AUDIT_ACTIONS = [
   'ops.payment_page_changed',
   // The set told a booked family it is running late (issue 54).
   'booking.delay_notified',
+  // A chargeback on an order (issue 56): opened by Stripe, evidence staged, submitted by support, closed.
+  'dispute.opened',
+  'dispute.evidence_staged',
+  'dispute.submitted',
+  'dispute.closed',
 ] as const;
 
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
@@ -150,4 +155,8 @@ export const AUDIT_ACTION_LABELS: Record<AuditAction, string> = {
   'family.consent_withdrawn': 'Family withdrew a consent',
   'ops.payment_page_changed': 'Payment page changed',
   'booking.delay_notified': 'Family told the set is running late',
+  'dispute.opened': 'Payment disputed with the bank',
+  'dispute.evidence_staged': 'Dispute evidence drafted and staged',
+  'dispute.submitted': 'Dispute evidence submitted by the team',
+  'dispute.closed': 'Dispute closed',
 };

@@ -79,6 +79,7 @@ export const ERROR_CATALOGUE = {
   ALREADY_PAID: { status: 409, text: 'This booking is already paid.' },
   NO_REFUND: { status: 404, text: 'This order has no refund.' },
   REFUND_TOO_LARGE: { status: 409, text: 'That is more than is left to refund on this order.' },
+  DISPUTE_CLOSED: { status: 409, text: 'This dispute is no longer waiting for evidence.' },
   DETAILS_LOCKED: { status: 409, text: 'This booking can no longer change.' },
   CONSENT_REQUIRED: {
     status: 400,

@@ -45,6 +45,12 @@ const moneyFields = {
   refundsCents: z.int().meta({ description: 'Succeeded refunds of these orders, whenever made' }),
   refundsGstCents: z.int().meta({ description: 'The GST of the refund receipts, summed the same way' }),
   netCents: z.int().meta({ description: 'grossCents - refundsCents' }),
+  disputedCents: z.int().meta({
+    description: "Chargebacks opened on these orders by the cardholder's bank, whenever (inquiries left out)",
+  }),
+  disputesLostCents: z
+    .int()
+    .meta({ description: 'Of disputedCents, the disputes the bank decided for the cardholder' }),
 };
 export const salesFiguresSchema = z.object(moneyFields).meta({ id: 'SalesFigures' });
 export type SalesFigures = z.infer<typeof salesFiguresSchema>;

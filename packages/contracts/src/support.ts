@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { auditEntrySchema } from './audit';
 import { bookingDetailsBodySchema } from './booking-details';
 import { DATE_PATTERN } from './dates';
+import { disputeSchema } from './disputes';
 import { orderSchema } from './orders';
 import { staffBookingSchema } from './staff';
 
@@ -68,6 +69,9 @@ export const supportBookingSchema = staffBookingSchema
       .array(sentEmailSchema)
       .meta({ description: "E-mails to the family's address, newest first (at most 50)" }),
     audit: z.array(auditEntrySchema).meta({ description: 'Oldest first' }),
+    disputes: z
+      .array(disputeSchema)
+      .meta({ description: "Chargebacks on the booking's orders, oldest first (GET /staff/disputes lists them all)" }),
     galleryExpiresAt: z.iso
       .datetime()
       .nullable()

@@ -4,6 +4,7 @@ import * as accounts from './schema/accounts';
 import * as bookings from './schema/bookings';
 import * as catalogue from './schema/catalogue';
 import * as closureTables from './schema/closures';
+import * as disputeTables from './schema/disputes';
 import * as mail from './schema/mail';
 import * as photos from './schema/photos';
 import * as platform from './schema/platform';
@@ -18,6 +19,7 @@ export const schema = {
   ...bookings,
   ...catalogue,
   ...closureTables,
+  ...disputeTables,
   ...mail,
   ...photos,
   ...platform,

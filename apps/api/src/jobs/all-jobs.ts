@@ -7,6 +7,7 @@ import { photoRetentionJob } from './photo-retention.job';
 import { paymentReconciliationJob } from './payment-reconciliation.job';
 import { refundsJob } from './refunds.job';
 import { noShowInvitesJob } from './no-show-invites.job';
+import { disputeEvidenceJob } from './dispute-evidence.job';
 import { remindersJob } from './reminders.job';
 import { resetRequestsJob } from './reset-requests.job';
 import { createOutboxJob } from './outbox.job';
@@ -28,6 +29,7 @@ export function allJobs(app: FastifyInstance): Job[] {
     refundsJob(app),
     remindersJob(app),
     noShowInvitesJob(app),
+    disputeEvidenceJob(app),
     resetRequestsJob(app),
     detailsRetentionJob(app),
     waitlistJob(app),

@@ -1,5 +1,10 @@
 import type { FastifyInstance } from 'fastify';
-import { purgeInvoiceNames, purgeUnverifiedAccounts } from '../modules/privacy/purges.repository';
+import {
+  PURCHASE_IP_DAYS,
+  purgeInvoiceNames,
+  purgePurchaseIps,
+  purgeUnverifiedAccounts,
+} from '../modules/privacy/purges.repository';
 import type { Job } from './runner';
 
 const BATCH = 500;
@@ -18,17 +23,23 @@ async function inBatches(purge: (limit: number) => Promise<number>): Promise<num
 
 /**
  * The privacy purges of decision 0058: accounts never verified after UNVERIFIED_ACCOUNT_DAYS, and
- * the names on deleted accounts' tax invoices after INVOICE_RETENTION_YEARS. Each logs what it did.
+ * the names on deleted accounts' tax invoices after INVOICE_RETENTION_YEARS, and the addresses orders
+ * were paid from after PURCHASE_IP_DAYS. Each logs what it did.
  */
-export async function runPrivacyPurges(app: Deps): Promise<{ unverifiedAccounts: number; invoiceNames: number }> {
+export async function runPrivacyPurges(
+  app: Deps,
+): Promise<{ unverifiedAccounts: number; invoiceNames: number; purchaseIps: number }> {
   const now = app.clock.now();
   const unverifiedBefore = new Date(now.getTime() - app.config.UNVERIFIED_ACCOUNT_DAYS * DAY_MS);
   const paidBefore = new Date(now);
   paidBefore.setUTCFullYear(paidBefore.getUTCFullYear() - app.config.INVOICE_RETENTION_YEARS);
   const unverifiedAccounts = await inBatches((limit) => purgeUnverifiedAccounts(app.db, unverifiedBefore, limit));
   const invoiceNames = await inBatches((limit) => purgeInvoiceNames(app.db, paidBefore, limit));
-  if (unverifiedAccounts || invoiceNames) app.log.info({ unverifiedAccounts, invoiceNames }, 'privacy purges');
-  return { unverifiedAccounts, invoiceNames };
+  const ipsBefore = new Date(now.getTime() - PURCHASE_IP_DAYS * DAY_MS);
+  const purchaseIps = await inBatches((limit) => purgePurchaseIps(app.db, ipsBefore, limit));
+  if (unverifiedAccounts || invoiceNames || purchaseIps)
+    app.log.info({ unverifiedAccounts, invoiceNames, purchaseIps }, 'privacy purges');
+  return { unverifiedAccounts, invoiceNames, purchaseIps };
 }
 
 export function privacyPurgesJob(app: FastifyInstance): Job {

@@ -59,6 +59,7 @@ const made: Record<keyof typeof errors, () => AppError> = {
   rescheduleLimit: () => errors.rescheduleLimit(2),
   differentLocation: () => errors.differentLocation(),
   notCancellable: () => errors.notCancellable(),
+  disputeClosed: () => errors.disputeClosed(),
   closureNotConfirmed: () => errors.closureNotConfirmed('Sydney Pitt Street'),
   noClosureOffer: () => errors.noClosureOffer(),
   idempotencyMismatch: () => errors.idempotencyMismatch(),

@@ -152,6 +152,7 @@ export const errors = {
     appError('RESCHEDULE_LIMIT', `This booking has already been moved ${limit} times, the most allowed.`),
   differentLocation: () => appError('DIFFERENT_LOCATION'),
   notCancellable: (message?: string) => appError('NOT_CANCELLABLE', message),
+  disputeClosed: (message?: string) => appError('DISPUTE_CLOSED', message),
   closureNotConfirmed: (locationName: string) =>
     appError('CLOSURE_NOT_CONFIRMED', `Type the location's name, ${locationName}, exactly to confirm the closure.`, [
       { path: 'body.confirm', message: "Not the location's name" },

@@ -47,4 +47,6 @@ export const CARDS = {
   declined: '4000 0000 0000 0002',
   insufficientFunds: '4000 0000 0000 9995',
   threeDSecure: '4000 0025 0000 3155',
+  /** Paid, then disputed as fraudulent by the cardholder (charge.dispute.created). */
+  dispute: '4000 0000 0000 0259',
 };

@@ -144,13 +144,17 @@ ${who.id}::uuid and actor_email is not null`,
       // The tax invoice keeps its figures and the name it prints.
       const [order] = (
         await w.t.db.execute(
-          sql`select amount_cents, paid_at, invoice_name from orders where booking_id = ${booked.id}::uuid`,
+          sql`select amount_cents, paid_at, invoice_name, purchase_ip, policy_accepted_at from orders
+            where booking_id = ${booked.id}::uuid`,
         )
       ).rows;
+      // The address it paid from goes with the account (decision 0105); the policy accepted stays.
       expect(order).toMatchObject({
         amount_cents: booked.amountCents,
         paid_at: expect.anything(),
         invoice_name: 'Ottoline Featherstonehaugh',
+        purchase_ip: null,
+        policy_accepted_at: expect.anything(),
       });
     },
   );

@@ -133,6 +133,9 @@ describe('sales report', () => {
     refundsCents,
     refundsGstCents,
     netCents: grossCents - refundsCents,
+    // Chargebacks: none in this world (disputes/disputes.test.ts has them).
+    disputedCents: 0,
+    disputesLostCents: 0,
   });
   const NONE = figures(0, 0, 0);
 
@@ -235,13 +238,13 @@ describe('sales report', () => {
     expect(res.headers['content-disposition']).toBe(`attachment; filename="sales-by-location-${day1}-${w.day}.csv"`);
     expect(res.body.split('\r\n')).toEqual([
       '\uFEFF"Location","Channel","Bookings","Gross (AUD)","GST (AUD)","Refunds (AUD)","GST refunded (AUD)","Net ' +
-        '(AUD)","Net GST (AUD)"',
-      '"Kringle Sydney, Pitt Street","Online","4","139.86","12.71","25.06","2.28","114.80","10.43"',
-      '"Kringle Sydney, Pitt Street","Walk-in","2","79.90","7.26","0.00","0.00","79.90","7.26"',
-      '"Kringle Brisbane, Queen Street","Online","1","43.21","3.93","0.00","0.00","43.21","3.93"',
-      '"Total","Online","5","183.07","16.64","25.06","2.28","158.01","14.36"',
-      '"Total","Walk-in","2","79.90","7.26","0.00","0.00","79.90","7.26"',
-      '"Total","All","7","262.97","23.90","25.06","2.28","237.91","21.62"',
+        '(AUD)","Net GST (AUD)","Disputed (AUD)","Disputes lost (AUD)"',
+      '"Kringle Sydney, Pitt Street","Online","4","139.86","12.71","25.06","2.28","114.80","10.43","0.00","0.00"',
+      '"Kringle Sydney, Pitt Street","Walk-in","2","79.90","7.26","0.00","0.00","79.90","7.26","0.00","0.00"',
+      '"Kringle Brisbane, Queen Street","Online","1","43.21","3.93","0.00","0.00","43.21","3.93","0.00","0.00"',
+      '"Total","Online","5","183.07","16.64","25.06","2.28","158.01","14.36","0.00","0.00"',
+      '"Total","Walk-in","2","79.90","7.26","0.00","0.00","79.90","7.26","0.00","0.00"',
+      '"Total","All","7","262.97","23.90","25.06","2.28","237.91","21.62","0.00","0.00"',
       '',
     ]);
   });

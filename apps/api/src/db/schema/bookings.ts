@@ -136,6 +136,14 @@ export const orders = pgTable(
     buyerBusinessName: text('buyer_business_name'),
     /** Its ABN, 11 digits (checked by the ABR checksum at checkout). */
     buyerAbn: text('buyer_abn'),
+    /**
+     * The policy the family accepted at checkout (its numbers, as in force then), when, and the address
+     * it paid from (migration 0041): a dispute's evidence. The address is erased with the account and
+     * after PURCHASE_IP_DAYS (privacy/purges.repository.ts).
+     */
+    policyAcceptedAt: timestamp('policy_accepted_at', { withTimezone: true }),
+    policyAccepted: jsonb('policy_accepted').$type<Record<string, unknown>>(),
+    purchaseIp: text('purchase_ip'),
   },
   (t) => [
     uniqueIndex('orders_cart_key').on(t.cartId),

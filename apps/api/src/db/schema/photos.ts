@@ -18,6 +18,10 @@ export const photoGalleries = pgTable(
     reminder1SentAt: timestamp('reminder_1_sent_at', { withTimezone: true }),
     extraPhotos: integer('extra_photos').notNull().default(0),
     deletedAt: timestamp('deleted_at', { withTimezone: true }),
+    /** The family opening the gallery (migration 0041): a dispute's evidence of delivery. */
+    firstViewedAt: timestamp('first_viewed_at', { withTimezone: true }),
+    lastViewedAt: timestamp('last_viewed_at', { withTimezone: true }),
+    views: integer('views').notNull().default(0),
   },
   (t) => [
     index('photo_galleries_expiry_idx')

@@ -56,7 +56,7 @@ export async function checkoutRoutes(app: FastifyInstance) {
     async (req, reply) =>
       reply
         .code(201)
-        .send(await checkoutOrder(app, authOf(req).userId, req.params.id, req.body.cartId, req.body.business)),
+        .send(await checkoutOrder(app, authOf(req).userId, req.params.id, req.body.cartId, req.body.business, req.ip)),
   );
 
   r.get(

@@ -11,6 +11,7 @@ import { findBookingCheckout, findOrderByCart, slotOf } from './checkout.reposit
 import { findOrder } from '../booking-lifecycle/booking-rows.repository';
 import { attachPaymentIntent, type OrderRow } from '../order-payments/order-rows.repository';
 import { openCheckout } from '../booking-lifecycle/transitions';
+import { policyInForce } from '../policy/policy.service';
 import { familyActor } from '../audit-trail/audit-entries.repository';
 import { stripeOf } from '../../plugins/stripe';
 import { transactionWithRetry } from '../../db/retry-transaction';
@@ -41,6 +42,7 @@ export async function checkoutOrder(
   reservationId: string,
   cartId: string,
   business?: BusinessBuyer,
+  purchaseIp: string | null = null,
 ): Promise<CheckoutResult> {
   const stripe = stripeOf(deps);
   const now = deps.clock.now();
@@ -79,6 +81,11 @@ export async function checkoutOrder(
         reconcileAt,
         buyerBusinessName: business?.name ?? null,
         buyerAbn: business?.abn ?? null,
+        // The wizard's Policy step comes before checkout: what it showed is what was accepted, now
+        // (a dispute's evidence, issue 56).
+        policyAcceptedAt: now,
+        policyAccepted: policyInForce(deps.config),
+        purchaseIp,
       },
     );
     return { order: created.order, expiresAt: reservation.expiresAt };

@@ -20,6 +20,7 @@ import { recordStripeRefunded } from '../order-payments/payment-moves';
 import { sendRefund } from './refunds.service';
 import { transactionWithRetry } from '../../db/retry-transaction';
 import { payments } from '../operations/metrics';
+import { applyDisputeEvent } from '../disputes/disputes.service';
 
 type Deps = Pick<FastifyInstance, 'db' | 'clock' | 'config' | 'stripe' | 'log' | 'slotState'>;
 
@@ -92,6 +93,12 @@ export async function handleStripeEvent(deps: Deps, event: Stripe.Event): Promis
   const outcome = EVENT_OUTCOMES[event.type];
   if (outcome) return applyIntentOutcome(deps, outcome, event.data.object as Stripe.PaymentIntent, event);
   if (event.type === 'charge.refunded') return onRefunded(deps, event, event.data.object);
+  if (
+    event.type === 'charge.dispute.created' ||
+    event.type === 'charge.dispute.updated' ||
+    event.type === 'charge.dispute.closed'
+  )
+    return applyDisputeEvent(deps, event.data.object, event.created, (tx) => recordEvent(tx, event.id, event.type));
   await transactionWithRetry(deps.db, (tx) => recordEvent(tx, event.id, event.type));
 }
 

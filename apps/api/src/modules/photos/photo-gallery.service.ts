@@ -14,6 +14,7 @@ import {
   lockPhotoBooking,
   markUnlocked,
   photosOfBooking,
+  recordGalleryView,
   type GalleryRow,
   type PhotoBooking,
   type PhotoRow,
@@ -86,6 +87,13 @@ async function view(deps: Deps, booking: PhotoBooking): Promise<Gallery> {
 
 export async function familyGallery(deps: Deps, userId: string, bookingId: string): Promise<Gallery> {
   return view(deps, await ownBooking(deps, userId, bookingId));
+}
+
+/** GET /bookings/{id}/photos: the family looking at its gallery, counted (issue 56). */
+export async function openFamilyGallery(deps: Deps, userId: string, bookingId: string): Promise<Gallery> {
+  const gallery = await familyGallery(deps, userId, bookingId);
+  await recordGalleryView(deps.db, bookingId, deps.clock.now());
+  return gallery;
 }
 
 /**

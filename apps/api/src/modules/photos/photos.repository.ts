@@ -66,6 +66,18 @@ export async function findGallery(db: DbOrTx, bookingId: string): Promise<Galler
   return row ?? null;
 }
 
+/** The family opened its gallery (a dispute's evidence of delivery); nothing when it has none yet. */
+export async function recordGalleryView(db: DbOrTx, bookingId: string, at: Date): Promise<void> {
+  await db
+    .update(photoGalleries)
+    .set({
+      firstViewedAt: sql`coalesce(${photoGalleries.firstViewedAt}, ${at.toISOString()}::timestamptz)`,
+      lastViewedAt: at,
+      views: sql`${photoGalleries.views} + 1`,
+    })
+    .where(and(eq(photoGalleries.bookingId, bookingId), isNull(photoGalleries.deletedAt)));
+}
+
 export async function photosOfBooking(db: DbOrTx, bookingId: string): Promise<PhotoRow[]> {
   return db.select().from(photos).where(eq(photos.bookingId, bookingId)).orderBy(asc(photos.seq));
 }

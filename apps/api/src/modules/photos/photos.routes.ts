@@ -26,7 +26,7 @@ import { errors } from '../../lib/errors';
 import { authOf } from '../../plugins/auth';
 import { staffActor } from '../audit-trail/audit-entries.repository';
 import { assertStaffLocation } from '../../plugins/staff-access';
-import { familyGallery, originalUrl, originalsZip, unlockPhotos } from './photo-gallery.service';
+import { openFamilyGallery, originalUrl, originalsZip, unlockPhotos } from './photo-gallery.service';
 import { checkoutPhotos } from './photo-checkout.service';
 import { extendPhotoGallery, servePhotoFile } from './photo-retention.service';
 import type { UploadedFile } from './incoming';
@@ -185,7 +185,7 @@ export async function photosRoutes(app: FastifyInstance) {
         response: { 200: gallerySchema, 404: errorBodySchema },
       },
     },
-    async (req) => familyGallery(app, authOf(req).userId, req.params.id),
+    async (req) => openFamilyGallery(app, authOf(req).userId, req.params.id),
   );
   r.post(
     '/bookings/:id/photos/unlock',

@@ -38,6 +38,9 @@ export async function anonymiseAccount(tx: DbOrTx, userId: string, email: string
     update orders o set invoice_name = nullif(trim(u.first_name || ' ' || u.last_name), '')
     from users u where u.id = ${userId}::uuid and o.user_id = u.id and o.paid_at is not null and o.invoice_name is
     null`);
+  await tx.execute(
+    sql`update orders set purchase_ip = null where user_id = ${userId}::uuid and purchase_ip is not null`,
+  );
   await tx.execute(sql`
     update bookings set details = null, details_deleted_at = ${at}::timestamptz, updated_at = ${at}::timestamptz
     where user_id = ${userId}::uuid and details is not null`);

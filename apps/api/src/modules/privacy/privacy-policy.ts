@@ -1,3 +1,4 @@
+import { PURCHASE_IP_DAYS } from './purges.repository';
 import type { PrivacyPolicy } from '@kringle/contracts/privacy';
 import type { Config } from '../../config/config';
 
@@ -66,6 +67,9 @@ export function privacyPolicy(
           `Tax invoices: the law asks us to keep them for ` +
             `${config.INVOICE_RETENTION_YEARS} years, with the name on them, even after you delete your account. ` +
             `Then the name is removed too.`,
+          `The internet address a booking was paid from, with the policy you accepted: kept ` +
+            `${PURCHASE_IP_DAYS} days after the payment, to answer your bank if a payment is disputed, then ` +
+            `the address is deleted (at once when you delete your account).`,
         ],
       },
       {

@@ -20,6 +20,25 @@ export async function purgeUnverifiedAccounts(db: DbOrTx, before: Date, limit: n
   return result.rowCount ?? 0;
 }
 
+/**
+ * How long the address an order was paid from is kept (a dispute's evidence, migration 0041): a
+ * cardholder may dispute up to 120 days after the charge, and the bank answers weeks later.
+ */
+export const PURCHASE_IP_DAYS = 180;
+
+/** The addresses orders were paid from, once the payment is older than PURCHASE_IP_DAYS. */
+export async function purgePurchaseIps(db: DbOrTx, paidBefore: Date, limit: number): Promise<number> {
+  const result = await db.execute(sql`
+    with due as (
+      select id from orders where purchase_ip is not null and coalesce(paid_at, created_at) <
+      ${paidBefore.toISOString()}::timestamptz
+      limit ${limit}
+      for update skip locked
+    )
+    update orders o set purchase_ip = null from due where o.id = due.id`);
+  return result.rowCount ?? 0;
+}
+
 /** The names kept on tax invoices of deleted accounts, once the invoice is older than the retention. */
 export async function purgeInvoiceNames(db: DbOrTx, paidBefore: Date, limit: number): Promise<number> {
   const result = await db.execute(sql`

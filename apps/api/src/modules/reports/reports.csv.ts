@@ -20,6 +20,8 @@ const money = (f: SalesFigures) => [
   dollars(f.refundsGstCents),
   dollars(f.netCents),
   dollars(f.gstCents - f.refundsGstCents),
+  dollars(f.disputedCents),
+  dollars(f.disputesLostCents),
 ];
 
 /**
@@ -39,6 +41,8 @@ export function salesCsv(report: SalesReport): string {
       'GST refunded (AUD)',
       'Net (AUD)',
       'Net GST (AUD)',
+      'Disputed (AUD)',
+      'Disputes lost (AUD)',
     ],
   ];
   for (const item of report.items) {

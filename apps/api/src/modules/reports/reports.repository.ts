@@ -31,7 +31,19 @@ export interface SalesGroupRow {
   gstCents: number;
   refundsCents: number;
   refundsGstCents: number;
+  disputedCents: number;
+  disputesLostCents: number;
 }
+
+const SUMMED = [
+  'bookings',
+  'grossCents',
+  'gstCents',
+  'refundsCents',
+  'refundsGstCents',
+  'disputedCents',
+  'disputesLostCents',
+] as const;
 
 /** An order's group: its local day, its location, or its package names (a JSON array, made "A + B" below). */
 const KEYS: Record<SalesGroup, SQL> = {
@@ -55,9 +67,16 @@ export async function salesGroups(db: DbOrTx, range: ReportRange, groupBy: Sales
     select ${KEYS[groupBy]} as key, min(l.name) as location_name, f.channel,
       count(*) filter (where f.kind = 'booking')::int as bookings, sum(f.gross_cents)::bigint as gross,
       sum(f.gst_cents)::bigint as gst,
-      sum(f.refunds_cents)::bigint as refunds, sum(f.refunds_gst_cents)::bigint as refunds_gst
+      sum(f.refunds_cents)::bigint as refunds, sum(f.refunds_gst_cents)::bigint as refunds_gst,
+      coalesce(sum(d.disputed), 0)::bigint as disputed, coalesce(sum(d.lost), 0)::bigint as disputes_lost
     from sale_facts f
     join locations l on l.id = f.location_id
+    -- Chargebacks (issue 56): few, read from their own table; an inquiry (warning_*) is not one.
+    left join (
+      select order_id, sum(amount_cents) as disputed, sum(amount_cents) filter (where status = 'lost') as lost
+      from disputes where status in ('needs_response', 'under_review', 'won', 'lost')
+      group by order_id
+    ) d on d.order_id = f.order_id
     where f.day between ${range.from}::date and ${range.to}::date ${locationsOf(range, sql`f.location_id`)}
     group by 1, f.channel
     order by ${groupBy === 'location' ? sql`min(l.sort_order), min(l.name)` : sql`1`}, f.channel`);
@@ -73,13 +92,13 @@ export async function salesGroups(db: DbOrTx, range: ReportRange, groupBy: Sales
       gstCents: Number(r.gst),
       refundsCents: Number(r.refunds),
       refundsGstCents: Number(r.refunds_gst),
+      disputedCents: Number(r.disputed),
+      disputesLostCents: Number(r.disputes_lost),
     };
     // Orders whose package lines came in another order ("B, A") land on the same key.
     const same = rows.get(`${key}\u0000${row.channel}`);
     if (!same) rows.set(`${key}\u0000${row.channel}`, row);
-    else
-      for (const k of ['bookings', 'grossCents', 'gstCents', 'refundsCents', 'refundsGstCents'] as const)
-        same[k] += row[k];
+    else for (const k of SUMMED) same[k] += row[k];
   }
   return [...rows.values()];
 }

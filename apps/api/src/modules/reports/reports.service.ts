@@ -43,6 +43,8 @@ const zero = (): SalesFigures => ({
   refundsCents: 0,
   refundsGstCents: 0,
   netCents: 0,
+  disputedCents: 0,
+  disputesLostCents: 0,
 });
 
 function add(into: SalesFigures, row: SalesGroupRow): void {
@@ -51,6 +53,8 @@ function add(into: SalesFigures, row: SalesGroupRow): void {
   into.gstCents += row.gstCents;
   into.refundsCents += row.refundsCents;
   into.refundsGstCents += row.refundsGstCents;
+  into.disputedCents += row.disputedCents;
+  into.disputesLostCents += row.disputesLostCents;
   into.netCents = into.grossCents - into.refundsCents;
 }
 

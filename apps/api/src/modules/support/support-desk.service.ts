@@ -7,6 +7,8 @@ import { ordersOfBooking } from '../orders/orders.repository';
 import { moneyOnOrders } from '../order-payments/money-left';
 import { toOrder } from '../orders/orders.service';
 import { aboutOf } from '../audit/audit-about.repository';
+import { disputesOfBooking } from '../disputes/disputes.repository';
+import { toDispute } from '../disputes/disputes.service';
 import { toAuditEntry } from '../audit/audit.service';
 import { actionsOf, slotsOfDay, staffBookingView, staffBookingViewsOf } from '../staff/staff.repository';
 import { dayOf, slotState, toStaffBooking, type Deps } from '../staff/staff.service';
@@ -77,13 +79,14 @@ export async function supportBooking(deps: Deps, id: string, assertLocation: Loc
   const view = await staffBookingView(deps.db, id);
   if (!view) throw notFound('That booking');
   assertLocation(view.locationId);
-  const [actions, orders, refunds, audit, emails, gallery] = await Promise.all([
+  const [actions, orders, refunds, audit, emails, gallery, disputes] = await Promise.all([
     actionsOf(deps.db, [id]),
     ordersOfBooking(deps.db, id),
     refundsOfBooking(deps.db, id),
     listAuditEntries(deps.db, { bookingId: id, limit: AUDIT_SHOWN }),
     view.customer.email ? emailsTo(deps.db, view.customer.email, EMAILS_SHOWN) : Promise.resolve([]),
     findGallery(deps.db, id),
+    disputesOfBooking(deps.db, id),
   ]);
   const about = await aboutOf(deps.db, audit);
   const money = await moneyOnOrders(
@@ -109,5 +112,6 @@ export async function supportBooking(deps: Deps, id: string, assertLocation: Loc
     })),
     audit: audit.map((r) => toAuditEntry(r, about.get(r.id))),
     galleryExpiresAt: gallery && !gallery.deletedAt ? gallery.expiresAt.toISOString() : null,
+    disputes: disputes.map(toDispute),
   };
 }

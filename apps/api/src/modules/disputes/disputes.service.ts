@@ -1,0 +1,265 @@
+import { createHash } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import Stripe from 'stripe';
+import {
+  DISPUTE_OPEN_STATUSES,
+  type Dispute,
+  type DisputeEvidence,
+  type DisputeStatus,
+} from '@kringle/contracts/disputes';
+import type { Tx } from '../../db/client';
+import { transactionWithRetry } from '../../db/retry-transaction';
+import { errors, notFound } from '../../lib/errors';
+import { isStripeUnavailable, paymentsUnavailable, stripeOf } from '../../plugins/stripe';
+import { insertAuditEntry, STRIPE, type Actor } from '../audit-trail/audit-entries.repository';
+import { draftEvidence, stripeEvidence, withStatement } from './dispute-evidence';
+import {
+  evidenceFacts,
+  findDispute,
+  insertDispute,
+  listDisputes,
+  lockDispute,
+  markStaged,
+  markSubmitted,
+  orderOfPayment,
+  unstagedDisputeIds,
+  updateDisputeState,
+  type DisputeRow,
+  type StripeDisputeState,
+} from './disputes.repository';
+
+type Deps = Pick<FastifyInstance, 'db' | 'clock' | 'config' | 'stripe' | 'log'>;
+
+/**
+ * A dispute only moves forward (needs a response → under review → closed); events of one rank
+ * apply in the order Stripe made them, so a late or repeated delivery changes nothing.
+ */
+const RANK: Record<DisputeStatus, number> = {
+  warning_needs_response: 0,
+  needs_response: 1,
+  warning_under_review: 2,
+  under_review: 2,
+  warning_closed: 3,
+  won: 3,
+  lost: 3,
+  prevented: 3,
+};
+const isClosed = (status: DisputeStatus) => RANK[status] === 3;
+const isOpen = (d: Pick<DisputeRow, 'status' | 'submittedAt'>) =>
+  d.submittedAt === null && DISPUTE_OPEN_STATUSES.includes(d.status);
+
+export function supersedes(
+  current: Pick<DisputeRow, 'status' | 'stripeEventAt'>,
+  next: Pick<StripeDisputeState, 'status' | 'eventAt'>,
+): boolean {
+  if (isClosed(current.status)) return false;
+  const [a, b] = [RANK[current.status], RANK[next.status]];
+  return b > a || (b === a && next.eventAt >= current.stripeEventAt);
+}
+
+const idOf = (v: string | { id: string } | null | undefined) => (typeof v === 'string' ? v : (v?.id ?? null));
+
+function stateOf(d: Stripe.Dispute, order: { orderId: string; bookingId: string }, at: Date): StripeDisputeState {
+  const status = d.status as DisputeStatus;
+  return {
+    id: d.id,
+    ...order,
+    chargeId: idOf(d.charge) ?? '',
+    reason: d.reason,
+    amountCents: d.amount,
+    currency: d.currency,
+    status,
+    dueBy: d.evidence_details?.due_by ? new Date(d.evidence_details.due_by * 1000) : null,
+    eventAt: at,
+    createdAt: new Date(d.created * 1000),
+    closedAt: isClosed(status) ? at : null,
+  };
+}
+
+async function audit(
+  tx: Tx,
+  d: { id: string; orderId: string; bookingId: string },
+  e: {
+    at: Date;
+    actor: Actor;
+    action: 'dispute.opened' | 'dispute.evidence_staged' | 'dispute.submitted' | 'dispute.closed';
+  },
+  after: Record<string, unknown>,
+  reason: string | null = null,
+) {
+  await insertAuditEntry(tx, {
+    at: e.at,
+    actor: e.actor,
+    action: e.action,
+    bookingId: d.bookingId,
+    orderId: d.orderId,
+    reason,
+    before: {},
+    after: { disputeId: d.id, ...after },
+  });
+}
+
+/** Stripe's view of a dispute, applied if it is newer than ours; the trail says when it opened and closed. */
+async function applyState(tx: Tx, next: StripeDisputeState, at: Date): Promise<void> {
+  if (await insertDispute(tx, next)) {
+    const opened = { status: next.status, reason: next.reason, amountCents: next.amountCents };
+    await audit(tx, next, { at, actor: STRIPE, action: 'dispute.opened' }, opened);
+    if (isClosed(next.status))
+      await audit(tx, next, { at, actor: STRIPE, action: 'dispute.closed' }, { status: next.status });
+    return;
+  }
+  const current = await lockDispute(tx, next.id);
+  if (!current || !supersedes(current, next)) return;
+  await updateDisputeState(tx, next);
+  if (isClosed(next.status))
+    await audit(
+      tx,
+      next,
+      { at, actor: STRIPE, action: 'dispute.closed' },
+      { status: next.status, from: current.status },
+    );
+}
+
+/**
+ * charge.dispute.created / .updated / .closed: the dispute put on its order, in its transaction with
+ * the event's record (`firstTime`, false for a redelivery). Then the evidence is staged, derived from
+ * state, so a redelivery after a failed Stripe call stages it too; the job tries again later.
+ */
+export async function applyDisputeEvent(
+  deps: Deps,
+  dispute: Stripe.Dispute,
+  eventCreated: number,
+  firstTime: (tx: Tx) => Promise<boolean>,
+): Promise<void> {
+  const intentId = idOf(dispute.payment_intent);
+  const applied = await transactionWithRetry(deps.db, async (tx) => {
+    if (!(await firstTime(tx))) return true;
+    const order = intentId ? await orderOfPayment(tx, intentId) : null;
+    if (!order) {
+      deps.log.warn({ disputeId: dispute.id, intentId }, 'a dispute on a payment that is not ours');
+      return false;
+    }
+    await applyState(tx, stateOf(dispute, order, new Date(eventCreated * 1000)), deps.clock.now());
+    return true;
+  });
+  if (!applied) return;
+  await stageEvidence(deps, dispute.id).catch((err: unknown) =>
+    deps.log.warn({ err, disputeId: dispute.id }, 'dispute evidence not staged yet: the job tries again'),
+  );
+}
+
+const keyOf = (kind: string, id: string, body: unknown) =>
+  `dispute-${kind}-${id}-${createHash('sha256').update(JSON.stringify(body)).digest('hex').slice(0, 16)}`;
+
+/** Drafts the evidence and stages it on Stripe (submit:false), once, while the dispute waits for it. */
+export async function stageEvidence(deps: Deps, id: string): Promise<void> {
+  const dispute = await findDispute(deps.db, id);
+  if (!dispute || dispute.evidenceStagedAt || !isOpen(dispute)) return;
+  const facts = await evidenceFacts(deps.db, dispute.orderId);
+  if (!facts) return;
+  const evidence = draftEvidence(facts);
+  const body = { evidence: stripeEvidence(evidence), submit: false };
+  await stripeOf(deps).disputes.update(id, body, { idempotencyKey: keyOf('stage', id, body) });
+  const at = deps.clock.now();
+  await transactionWithRetry(deps.db, async (tx) => {
+    if (await markStaged(tx, id, evidence, at))
+      await audit(
+        tx,
+        dispute,
+        { at, actor: STRIPE, action: 'dispute.evidence_staged' },
+        { fields: Object.keys(body.evidence) },
+      );
+  });
+}
+
+/** The job: disputes whose draft did not reach Stripe (it was down, or the process died). */
+export async function stageDueEvidence(deps: Deps): Promise<number> {
+  let staged = 0;
+  for (const id of await unstagedDisputeIds(deps.db, 20)) {
+    try {
+      await stageEvidence(deps, id);
+      staged += 1;
+    } catch (err) {
+      deps.log.warn({ err, disputeId: id }, 'dispute evidence not staged');
+    }
+  }
+  return staged;
+}
+
+export function toDispute(d: DisputeRow): Dispute {
+  const iso = (v: Date | null) => v?.toISOString() ?? null;
+  return {
+    id: d.id,
+    orderId: d.orderId,
+    bookingId: d.bookingId,
+    bookingReference: d.bookingReference,
+    locationId: d.locationId,
+    reason: d.reason,
+    amountCents: d.amountCents,
+    status: d.status,
+    dueBy: iso(d.dueBy),
+    evidence: d.evidence,
+    evidenceStagedAt: iso(d.evidenceStagedAt),
+    submittedAt: iso(d.submittedAt),
+    submittedBy: d.submittedBy,
+    submitReason: d.submitReason,
+    createdAt: d.createdAt.toISOString(),
+    closedAt: iso(d.closedAt),
+  };
+}
+
+/** GET /staff/disputes: the caller's locations (empty list = every location). */
+export async function disputesFor(deps: Pick<Deps, 'db'>, locationIds: string[]): Promise<Dispute[]> {
+  return (await listDisputes(deps.db, locationIds.length ? locationIds : null)).map(toDispute);
+}
+
+/**
+ * POST /staff/disputes/{id}/submit: the draft (made now if it never was) with support's statement
+ * first, submitted to Stripe. Two people submitting at once: Stripe takes one, the other gets 409.
+ */
+export async function submitDispute(
+  deps: Deps,
+  staff: { userId: string; email: string },
+  id: string,
+  reason: string,
+  assertLocation: (locationId: string) => void,
+): Promise<Dispute> {
+  const stripe = stripeOf(deps);
+  const dispute = await findDispute(deps.db, id);
+  if (!dispute) throw notFound('That dispute');
+  assertLocation(dispute.locationId);
+  if (!isOpen(dispute)) throw errors.disputeClosed();
+  let draft: DisputeEvidence | null = dispute.evidence;
+  if (!draft) {
+    const facts = await evidenceFacts(deps.db, dispute.orderId);
+    if (!facts) throw notFound('That dispute');
+    draft = draftEvidence(facts);
+  }
+  const evidence = withStatement(draft, reason);
+  const body = { evidence: stripeEvidence(evidence), submit: true };
+  let answer: Stripe.Dispute;
+  try {
+    answer = await stripe.disputes.update(id, body, { idempotencyKey: keyOf('submit', id, body) });
+  } catch (err) {
+    if (isStripeUnavailable(err)) throw paymentsUnavailable();
+    // Submitted already (by someone else, or in Stripe's dashboard), or closed there.
+    if (err instanceof Stripe.errors.StripeInvalidRequestError) throw errors.disputeClosed();
+    throw err;
+  }
+  const at = deps.clock.now();
+  await transactionWithRetry(deps.db, async (tx) => {
+    const current = await lockDispute(tx, id);
+    if (!current || current.submittedAt) return;
+    await markSubmitted(tx, id, { at, by: staff.userId, reason, evidence });
+    const actor: Actor = { kind: 'staff', id: staff.userId, email: staff.email };
+    await audit(
+      tx,
+      current,
+      { at, actor, action: 'dispute.submitted' },
+      { fields: Object.keys(body.evidence) },
+      reason,
+    );
+    await applyState(tx, stateOf(answer, { orderId: current.orderId, bookingId: current.bookingId }, at), at);
+  });
+  return toDispute((await findDispute(deps.db, id))!);
+}
