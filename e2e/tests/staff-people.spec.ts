@@ -74,6 +74,7 @@ test(
       'Photos',
       'Support',
       'Audit',
+      'Disputes',
       'Live',
       'Reports',
       'Closures',

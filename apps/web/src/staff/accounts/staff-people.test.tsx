@@ -229,7 +229,7 @@ describe("manager's Staff page", () => {
 describe('the nav by role', () => {
   it('shows each role only what it may do, and sends a page it may not see to its first', () => {
     expect(pagesFor('set')).toEqual(['run-sheet', 'check-in', 'walk-in', 'photos']);
-    expect(pagesFor('support')).toEqual(['run-sheet', 'support']);
+    expect(pagesFor('support')).toEqual(['run-sheet', 'support', 'disputes']);
     expect(pagesFor('manager')).toEqual([
       'run-sheet',
       'check-in',
@@ -237,6 +237,7 @@ describe('the nav by role', () => {
       'photos',
       'support',
       'audit',
+      'disputes',
       'live',
       'reports',
       'closures',
@@ -257,5 +258,6 @@ describe('the nav by role', () => {
     expect(pageOf('/staff/people/', 'manager')).toBe('staff');
     expect(pageOf('/staff/season', 'manager')).toBe('season');
     expect(pageOf('/staff/season', 'support')).toBe('support');
+    expect(pageOf('/staff/support/disputes', 'support')).toBe('disputes');
   });
 });

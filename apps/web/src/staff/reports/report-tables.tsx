@@ -49,7 +49,17 @@ export function SalesTable({ report }: { report: SalesReport }) {
       <table className="w-full text-sm">
         <Head
           text={[KEY_HEADER[report.groupBy]]}
-          figures={['Bookings', 'Gross', 'GST', 'Refunds', 'Net', 'Online net', 'Walk-in net']}
+          figures={[
+            'Bookings',
+            'Gross',
+            'GST',
+            'Refunds',
+            'Net',
+            'Online net',
+            'Walk-in net',
+            'Disputed',
+            'Disputes lost',
+          ]}
         />
         <tbody>
           {rows.map((r) => (
@@ -67,6 +77,8 @@ export function SalesTable({ report }: { report: SalesReport }) {
               <td className={num}>{formatAud(r.netCents)}</td>
               <td className={num}>{formatAud(r.channels.online.netCents)}</td>
               <td className={num}>{formatAud(r.channels.walkin.netCents)}</td>
+              <td className={num}>{formatAud(r.disputedCents)}</td>
+              <td className={num}>{formatAud(r.disputesLostCents)}</td>
             </tr>
           ))}
         </tbody>

@@ -24,6 +24,7 @@ const LOCATION_KEY = 'kringle.staff.location';
 // The support desk and the audit page (issue 34) are their own chunk: the set's devices never load them.
 const SupportPage = lazy(() => import('../support/support-page').then((m) => ({ default: m.SupportPage })));
 const AuditPage = lazy(() => import('../support/audit-page').then((m) => ({ default: m.AuditPage })));
+const DisputesPage = lazy(() => import('../support/disputes-page').then((m) => ({ default: m.DisputesPage })));
 // The season editor (issue 35) likewise: managers only.
 const SeasonPage = lazy(() => import('../season/season-page').then((m) => ({ default: m.SeasonPage })));
 // Closing sessions (issue 35) is a manager's rare task: its own chunk too.
@@ -186,12 +187,14 @@ function SignedIn({ user, me, onEnrol }: { user: StaffUser; me: StaffMe; onEnrol
           <Suspense fallback={<p className="text-ink-700">Loading…</p>}>
             <LivePage />
           </Suspense>
-        ) : page === 'support' || page === 'audit' || page === 'season' ? (
+        ) : page === 'support' || page === 'audit' || page === 'disputes' || page === 'season' ? (
           <Suspense fallback={<p className="text-ink-700">Loading…</p>}>
             {page === 'support' ? (
               <SupportPage />
             ) : page === 'audit' ? (
               <AuditPage timezone={location?.timezone ?? 'Australia/Sydney'} locationName={location?.name} />
+            ) : page === 'disputes' ? (
+              <DisputesPage timezone={location?.timezone ?? 'Australia/Sydney'} />
             ) : (
               <SeasonPage timezone={location?.timezone ?? 'Australia/Sydney'} />
             )}

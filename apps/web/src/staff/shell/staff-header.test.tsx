@@ -43,6 +43,7 @@ describe('the staff header', () => {
       'Photos',
       'Support',
       'Audit',
+      'Disputes',
       'Live',
       'Reports',
       'Closures',

@@ -11,6 +11,7 @@ import { LABELS, pagesFor, PATHS, type Page } from './staff-nav';
  * a manager's ten links took 345 of 844 px on a phone and wrapped at 1024). Below it the links
  * are in the menu.
  */
+const NAME_HIDDEN = 'sr-only 2xl:not-sr-only';
 const INLINE_FROM: Record<StaffRole, string> = {
   manager: '(min-width: 1280px)',
   support: '(min-width: 768px)',
@@ -118,7 +119,12 @@ export function StaffHeader({
       <div ref={box} className="relative mx-auto flex max-w-7xl items-center gap-x-3 px-4 py-2">
         <div className="flex min-w-0 shrink-0 items-center gap-2">
           <Logo brandName={BRAND_NAME} decorative className="size-9 rounded-full bg-cream-50 p-1" />
-          <span className="truncate font-display text-xl font-semibold">{BRAND_NAME} staff</span>
+          {/* A manager's twelve pages fill a 1280 px line: the name is then read out, not shown, below 1536 px. */}
+          <span
+            className={`truncate font-display text-xl font-semibold ${inline && role === 'manager' ? NAME_HIDDEN : ''}`}
+          >
+            {BRAND_NAME} staff
+          </span>
         </div>
         {inline && <NavLinks role={role} page={page} go={go} />}
         {!inline && <span className="hidden truncate text-cream-100 sm:inline">· {LABELS[page]}</span>}

@@ -11,6 +11,7 @@ export type Page =
   | 'photos'
   | 'support'
   | 'audit'
+  | 'disputes'
   | 'live'
   | 'reports'
   | 'closures'
@@ -23,6 +24,7 @@ export const PATHS: Record<Page, string> = {
   photos: '/staff/photos',
   support: '/staff/support',
   audit: '/staff/support/audit',
+  disputes: '/staff/support/disputes',
   live: '/staff/live',
   reports: '/staff/reports',
   closures: '/staff/closures',
@@ -36,6 +38,7 @@ export const LABELS: Record<Page, string> = {
   photos: 'Photos',
   support: 'Support',
   audit: 'Audit',
+  disputes: 'Disputes',
   live: 'Live',
   reports: 'Reports',
   closures: 'Closures',
@@ -49,6 +52,7 @@ const ROLES: Record<Page, readonly StaffRole[]> = {
   photos: ['manager', 'set'],
   support: ['manager', 'support'],
   audit: ['manager'],
+  disputes: ['manager', 'support'],
   live: ['manager'],
   reports: ['manager'],
   closures: ['manager'],

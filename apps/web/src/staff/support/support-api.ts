@@ -1,5 +1,6 @@
 import type { AuditList } from '@kringle/contracts/audit';
 import type { BookingDetails } from '@kringle/contracts/booking-details';
+import type { Dispute, DisputeList } from '@kringle/contracts/disputes';
 import type { StaffBooking } from '@kringle/contracts/staff';
 import type {
   FamilySearchResult,
@@ -50,3 +51,7 @@ const queryOf = (f: AuditFilter & { cursor?: string }) =>
 export const auditPage = (f: AuditFilter, cursor?: string) =>
   requestJson<AuditList>(`/staff/audit?${queryOf({ ...f, cursor })}`);
 export const auditCsv = (f: AuditFilter) => downloadFile(`/staff/audit.csv?${queryOf(f)}`, 'text/csv', 'audit.csv');
+
+export const listDisputes = () => requestJson<DisputeList>('/staff/disputes');
+export const submitDispute = (id: string, reason: string) =>
+  postJson<Dispute>(`/staff/disputes/${encodeURIComponent(id)}/submit`, { reason });

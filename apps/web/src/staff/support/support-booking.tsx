@@ -136,6 +136,14 @@ export function SupportBookingPanel({ bookingId }: { bookingId: string }) {
               </li>
             ))}
           </ul>
+          {booking.disputes.map((d) => (
+            <p key={d.id} className="text-sm font-semibold text-festive-800">
+              Payment of {formatAud(d.amountCents)} disputed with the bank ({d.status.replace(/_/g, ' ')}):{' '}
+              <a className="underline" href="/staff/support/disputes">
+                see Disputes
+              </a>
+            </p>
+          ))}
           {booking.refunds.length > 0 && (
             <ul className="text-sm">
               {booking.refunds.map((r) => (
