@@ -54,6 +54,8 @@ test('a disputed payment: support reads the drafted evidence and submits it with
   ])
     await expect(card.getByRole('term').filter({ hasText: label })).toBeVisible();
   await expect(card).toContainText('accepted before payment');
+  // The receipt goes to Stripe as the tax invoice's PDF, uploaded when the draft was staged.
+  await expect(card).toContainText('(sent as the tax invoice, a PDF)');
   await expect(card).toContainText(`Tax invoice for booking ${reference}`);
   await expectAccessible(page, 'disputes at 390 px');
   await page.screenshot({ path: `${DIR}/disputes-390.png`, fullPage: true });

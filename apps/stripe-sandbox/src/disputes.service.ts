@@ -1,7 +1,13 @@
 import { newId, unixNow } from './ids';
 import { mergeMetadata, nested, type ParamsReader } from './params-reader';
 import type { RequestInfo, SandboxState } from './sandbox-state';
-import { DISPUTE_EVIDENCE_FIELDS, type Charge, type Dispute, type DisputeEvidenceField } from './stripe-objects';
+import {
+  DISPUTE_EVIDENCE_FIELDS,
+  DISPUTE_FILE_FIELDS,
+  type Charge,
+  type Dispute,
+  type DisputeEvidenceField,
+} from './stripe-objects';
 import { invalidParam, noSuchResource, StripeError } from './stripe-errors';
 
 export const DISPUTE_UPDATE_FIELDS = ['evidence', 'metadata', 'submit'];
@@ -78,7 +84,14 @@ export function updateDispute(state: SandboxState, id: string, p: ParamsReader, 
   const changes: Partial<Record<DisputeEvidenceField, string | null>> = {};
   for (const field of DISPUTE_EVIDENCE_FIELDS) {
     const value = evidence?.string(`evidence[${field}]`, { max: MAX_EVIDENCE_TEXT });
-    if (value !== undefined) changes[field] = value === '' ? null : value;
+    if (value === undefined) continue;
+    // Stripe's file fields take the id of an upload made for dispute evidence.
+    if (value !== '' && DISPUTE_FILE_FIELDS.includes(field)) {
+      const upload = state.files.get(value);
+      if (!upload || upload.file.purpose !== 'dispute_evidence')
+        throw noSuchResource('file upload', value, `evidence[${field}]`);
+    }
+    changes[field] = value === '' ? null : value;
   }
   const metadata = p.metadata();
   const submit = p.boolean('submit') ?? true;

@@ -2,7 +2,7 @@ import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { StoredResponse } from './idempotency-store';
 import type { SandboxState, ThreeDSecureAttempt } from './sandbox-state';
-import type { Charge, Dispute, PaymentIntent, PaymentMethod, Refund, StripeEvent } from './stripe-objects';
+import type { Charge, Dispute, PaymentIntent, PaymentMethod, Refund, StripeEvent, StripeFile } from './stripe-objects';
 import type { CardOutcome } from './test-cards';
 
 /**
@@ -21,6 +21,8 @@ export interface SandboxSnapshot {
   refunds: [string, Refund][];
   /** Absent in a state file written before disputes were modelled. */
   disputes?: [string, Dispute][];
+  /** Absent in a state file written before uploads were modelled. */
+  files?: [string, { file: StripeFile; data: string }][];
   threeDSecure: [string, ThreeDSecureAttempt][];
   events: StripeEvent[];
   idempotency: [string, StoredResponse][];
@@ -57,6 +59,7 @@ export function restoreState(state: SandboxState, snapshot: SandboxSnapshot): vo
   fill(state.charges, snapshot.charges);
   fill(state.refunds, snapshot.refunds);
   fill(state.disputes, snapshot.disputes ?? []);
+  fill(state.files, snapshot.files ?? []);
   fill(state.threeDSecure, snapshot.threeDSecure);
   for (const event of snapshot.events) {
     state.events.push(event);
@@ -78,6 +81,7 @@ export function takeSnapshot(
     charges: [...state.charges],
     refunds: [...state.refunds],
     disputes: [...state.disputes],
+    files: [...state.files],
     threeDSecure: [...state.threeDSecure],
     events: state.events,
     idempotency,

@@ -7,6 +7,7 @@ import type {
   PaymentMethod,
   Refund,
   StripeEvent,
+  StripeFile,
   StripeObject,
 } from './stripe-objects';
 
@@ -37,6 +38,8 @@ export class SandboxState {
   readonly charges = new Map<string, Charge>();
   readonly refunds = new Map<string, Refund>();
   readonly disputes = new Map<string, Dispute>();
+  /** Uploads, with their bytes in base64 (so the state file can keep them). */
+  readonly files = new Map<string, { file: StripeFile; data: string }>();
   readonly threeDSecure = new Map<string, ThreeDSecureAttempt>();
   readonly events: StripeEvent[] = [];
   readonly eventsById = new Map<string, StripeEvent>();

@@ -201,6 +201,34 @@ export interface Dispute {
   status: 'needs_response' | 'under_review' | 'won' | 'lost';
 }
 
+/** An uploaded file (`POST /v1/files`), as Stripe.File has it. */
+export interface StripeFile {
+  id: string;
+  object: 'file';
+  created: number;
+  expires_at: number | null;
+  filename: string | null;
+  links: { object: 'list'; data: never[]; has_more: false; url: string };
+  purpose: 'dispute_evidence';
+  size: number;
+  title: null;
+  type: string;
+  url: string;
+}
+
+/** Evidence fields that take a File id of an upload with purpose dispute_evidence, not text. */
+export const DISPUTE_FILE_FIELDS: readonly DisputeEvidenceField[] = [
+  'cancellation_policy',
+  'customer_communication',
+  'customer_signature',
+  'duplicate_charge_documentation',
+  'receipt',
+  'refund_policy',
+  'service_documentation',
+  'shipping_documentation',
+  'uncategorized_file',
+];
+
 export type StripeObject = PaymentIntent | Charge | Refund | Dispute;
 
 export interface StripeEvent {

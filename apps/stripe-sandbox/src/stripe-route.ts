@@ -1,5 +1,7 @@
+import { createHash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { fingerprint, parseFormParams, type Params } from './form-params';
+import { parseMultipart, type Upload } from './multipart';
 import { randomToken } from './ids';
 import type { IdempotencyStore } from './idempotency-store';
 import type { RequestInfo } from './sandbox-state';
@@ -12,6 +14,8 @@ export interface ApiKeys {
 
 export interface StripeCall {
   params: Params;
+  /** The files of a multipart/form-data body (`POST /v1/files`), by field name. */
+  uploads: Record<string, Upload>;
   /** Which of the account's keys authenticated the call. */
   keyKind: 'secret' | 'publishable';
   request: RequestInfo;
@@ -52,13 +56,21 @@ export function stripeRoute(deps: RouteDeps, opts: { publishable?: boolean }, ha
           message: 'Invalid request: v1 endpoints take application/x-www-form-urlencoded bodies, not JSON.',
         });
       }
-      const params =
-        req.method === 'POST'
+      const multipart = Buffer.isBuffer(req.body)
+        ? parseMultipart(req.body, header(req, 'content-type') ?? '')
+        : undefined;
+      if (multipart === null)
+        throw new StripeError({ status: 400, type: 'invalid_request_error', message: 'Invalid multipart body.' });
+      const uploads = multipart?.uploads ?? {};
+      const params = multipart
+        ? parseFormParams(new URLSearchParams(multipart.fields).toString())
+        : req.method === 'POST'
           ? parseFormParams(typeof req.body === 'string' ? req.body : '')
           : parseFormParams(rawQuery(req.url));
       const key = req.method === 'POST' ? header(req, 'idempotency-key') : undefined;
       const endpoint = `${req.method} ${req.url.split('?')[0]}`;
-      const print = fingerprint(params);
+      // An upload's bytes belong to the request's fingerprint: a key reused for another file is refused.
+      const print = fingerprint({ ...params, ...uploadDigests(uploads) });
       if (key !== undefined) {
         if (key.length > 255)
           throw new StripeError({
@@ -75,6 +87,7 @@ export function stripeRoute(deps: RouteDeps, opts: { publishable?: boolean }, ha
       }
       const call: StripeCall = {
         params,
+        uploads,
         keyKind: auth.kind,
         request: { id: requestId, idempotencyKey: key ?? null },
         pathParams: req.params as Record<string, string>,
@@ -106,6 +119,12 @@ export function stripeRoute(deps: RouteDeps, opts: { publishable?: boolean }, ha
       );
     }
   };
+}
+
+function uploadDigests(uploads: Record<string, Upload>): Params {
+  return Object.fromEntries(
+    Object.entries(uploads).map(([name, u]) => [`${name}#sha256`, createHash('sha256').update(u.data).digest('hex')]),
+  );
 }
 
 function authenticate(

@@ -6,6 +6,7 @@ import { randomToken } from './ids';
 import { IdempotencyStore } from './idempotency-store';
 import { paymentIntentsRoutes } from './payment-intents.routes';
 import { disputesRoutes } from './disputes.routes';
+import { filesRoutes } from './files.routes';
 import { refundsRoutes } from './refunds.routes';
 import { readSnapshot, restoreState, takeSnapshot, writeSnapshot } from './sandbox-persistence';
 import { SandboxState } from './sandbox-state';
@@ -125,6 +126,12 @@ export function createStripeSandbox(options: StripeSandboxOptions): StripeSandbo
   app.removeAllContentTypeParsers();
   // Stripe's v1 API is form-encoded; every body reaches the routes as the raw string.
   app.addContentTypeParser('*', { parseAs: 'string' }, (_req, body, done) => done(null, body));
+  // Uploads (`POST /v1/files`) are multipart with binary parts: kept as bytes.
+  app.addContentTypeParser(
+    'multipart/form-data',
+    { parseAs: 'buffer', bodyLimit: 6 * 1024 * 1024 },
+    (_req, body, done) => done(null, body),
+  );
   app.addHook('onRequest', corsHook(options.allowedOrigins ?? []));
   app.options('/*', (_req, reply) => reply.code(204).send());
   const deps = { keys: options, apiVersion, idempotency: new IdempotencyStore() };
@@ -152,6 +159,7 @@ export function createStripeSandbox(options: StripeSandboxOptions): StripeSandbo
   paymentIntentsRoutes(app, { deps, state, publicUrl });
   refundsRoutes(app, { deps, state });
   disputesRoutes(app, { deps, state });
+  filesRoutes(app, { deps, state, publicUrl });
   eventsRoutes(app, { deps, state });
   threeDSecureRoutes(app, { state, merchant: options.merchantName ?? 'Kringle' });
   app.setNotFoundHandler((req, reply) => {

@@ -22,8 +22,8 @@ export const DISPUTE_OPEN_STATUSES: readonly DisputeStatus[] = ['warning_needs_r
 
 /**
  * The evidence Kringle drafts, in Stripe's own field names, each text as Stripe receives it. Stripe
- * takes `receipt` and `customer_communication` as uploaded files; their text goes into
- * `uncategorized_text` on Stripe and is shown here on its own (decision 0105).
+ * takes `receipt` and `customer_communication` as uploaded files: the receipt goes as the tax
+ * invoice's PDF (`receiptFileId`), the e-mails' text into `uncategorized_text` (decision 0105).
  */
 export const DISPUTE_EVIDENCE_FIELDS = [
   'customer_name',
@@ -79,6 +79,10 @@ export const disputeSchema = z
       .datetime()
       .nullable()
       .meta({ description: 'When the draft was staged on Stripe (submit:false); null until then' }),
+    receiptFileId: z
+      .string()
+      .nullable()
+      .meta({ description: "Stripe's File id of the tax invoice (a PDF) sent as the `receipt`; null until made" }),
     submittedAt: z.iso.datetime().nullable(),
     submittedBy: z.string().nullable().meta({ description: "The staff member's e-mail" }),
     submitReason: z.string().nullable(),

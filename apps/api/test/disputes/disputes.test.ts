@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import type { StripeSandbox } from '@kringle/stripe-sandbox/stripe-sandbox';
 import { sql } from 'drizzle-orm';
 import type Stripe from 'stripe';
@@ -19,11 +20,16 @@ interface DisputeBody {
   reason: string;
   evidence: Record<string, string | null> | null;
   evidenceStagedAt: string | null;
+  receiptFileId: string | null;
   submittedAt: string | null;
   submittedBy: string | null;
   submitReason: string | null;
   closedAt: string | null;
 }
+
+/** What poppler's pdftotext reads in a PDF. */
+const pdfText = (pdf: Buffer) =>
+  execFileSync('pdftotext', ['-enc', 'UTF-8', '-', '-'], { input: pdf, encoding: 'utf8' });
 
 /**
  * Chargebacks (issue 56, API.md "Money after the sale"): Stripe's dispute webhooks put a dispute on
@@ -119,9 +125,18 @@ describe('disputes', () => {
     expect(staged.evidence_details.submission_count).toBe(0);
     expect(staged.evidence.customer_purchase_ip).toBe('127.0.0.1');
     expect(staged.evidence.refund_policy_disclosure).toBe(e.refund_policy_disclosure);
-    // Stripe takes receipt and customer_communication as files: their text is in uncategorized_text.
-    expect(staged.evidence.receipt).toBeNull();
-    expect(staged.evidence.uncategorized_text).toContain(`Receipts\n${e.receipt}`);
+    // Stripe takes receipt and customer_communication as files: the receipt is the tax invoice's PDF,
+    // uploaded to Stripe; the e-mails' text is in uncategorized_text.
+    expect(staged.evidence.receipt).toMatch(/^file_/);
+    expect(d.receiptFileId).toBe(staged.evidence.receipt);
+    const upload = await w.t.app.stripe!.files.retrieve(d.receiptFileId!);
+    expect(upload).toMatchObject({ purpose: 'dispute_evidence', type: 'pdf' });
+    const pdf = await fetch(upload.url!, { headers: { authorization: `Bearer ${sandbox.secretKey}` } });
+    const invoice = pdfText(Buffer.from(await pdf.arrayBuffer()));
+    expect(invoice).toContain('Tax invoice');
+    expect(invoice).toContain(e.receipt!.match(/KR-[A-Z0-9]+/)![0]);
+    expect(staged.evidence.uncategorized_text).not.toContain('Receipts');
+    expect(staged.evidence.uncategorized_text).toContain(`Communication\n${e.customer_communication}`);
     expect(await trail(paid.orderId)).toEqual(['stripe:dispute.opened', 'stripe:dispute.evidence_staged']);
 
     const booking = (await w.call('GET', `/staff/bookings/${paid.bookingId}`, support)).json();

@@ -25,6 +25,8 @@ export const disputes = pgTable(
     stripeEventAt: timestamp('stripe_event_at', { withTimezone: true }).notNull(),
     evidence: jsonb('evidence').$type<DisputeEvidence>(),
     evidenceStagedAt: timestamp('evidence_staged_at', { withTimezone: true }),
+    /** The tax invoice uploaded to Stripe as the `receipt` (migration 0042); null until made. */
+    receiptFileId: text('receipt_file_id'),
     submittedAt: timestamp('submitted_at', { withTimezone: true }),
     submittedBy: uuid('submitted_by').references(() => users.id, { onDelete: 'set null' }),
     submitReason: text('submit_reason'),

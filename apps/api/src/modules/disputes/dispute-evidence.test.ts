@@ -128,4 +128,11 @@ describe('stripeEvidence', () => {
     expect(Object.values(sent).every((v) => v.length > 0)).toBe(true);
     expect(sent.customer_purchase_ip).toBe('203.0.113.7');
   });
+
+  it('sends the tax invoice upload as the receipt, and then not its text', () => {
+    const draft = draftEvidence(facts());
+    const sent = stripeEvidence(withStatement(draft, 'The family attended.'), { receipt: 'file_abc' });
+    expect(sent.receipt).toBe('file_abc');
+    expect(sent.uncategorized_text).toBe('The family attended.');
+  });
 });

@@ -94,20 +94,22 @@ export function withStatement(evidence: DisputeEvidence, statement: string): Dis
 
 /**
  * The evidence as Stripe takes it. Stripe's `receipt` and `customer_communication` are uploaded files
- * (File ids): their text goes under headings in `uncategorized_text` instead (decision 0105).
- * Empty fields are left out.
+ * (File ids): the receipt is the tax invoice's upload when there is one; otherwise, and for the
+ * e-mails, their text goes under headings in `uncategorized_text` (decision 0105). Empty fields are
+ * left out.
  */
-export function stripeEvidence(e: DisputeEvidence): Record<string, string> {
+export function stripeEvidence(e: DisputeEvidence, files: { receipt?: string | null } = {}): Record<string, string> {
   const { receipt, customer_communication, uncategorized_text, ...text } = e;
   const combined = [
     uncategorized_text,
-    receipt && `Receipts\n${receipt}`,
+    !files.receipt && receipt && `Receipts\n${receipt}`,
     customer_communication && `Communication\n${customer_communication}`,
   ]
     .filter(Boolean)
     .join('\n\n');
   const fields: Record<string, string> = {};
   for (const [key, value] of Object.entries(text)) if (value) fields[key] = value;
+  if (files.receipt) fields.receipt = files.receipt;
   if (combined) fields.uncategorized_text = combined;
   return fields;
 }

@@ -18,6 +18,7 @@ export interface DisputeRow {
   stripeEventAt: Date;
   evidence: DisputeEvidence | null;
   evidenceStagedAt: Date | null;
+  receiptFileId: string | null;
   submittedAt: Date | null;
   submittedBy: string | null;
   submitReason: string | null;
@@ -42,6 +43,7 @@ function rowOf(r: Record<string, unknown>): DisputeRow {
     stripeEventAt: new Date(r.stripe_event_at as string),
     evidence: (r.evidence as DisputeEvidence | null) ?? null,
     evidenceStagedAt: date(r.evidence_staged_at),
+    receiptFileId: (r.receipt_file_id as string | null) ?? null,
     submittedAt: date(r.submitted_at),
     submittedBy: (r.submitted_by_email as string | null) ?? null,
     submitReason: (r.submit_reason as string | null) ?? null,
@@ -134,6 +136,19 @@ export async function unstagedDisputeIds(db: DbOrTx, limit: number): Promise<str
       and status in ('needs_response', 'warning_needs_response')
     order by created_at limit ${limit}`);
   return r.rows.map((row) => row.id as string);
+}
+
+/** The receipt's upload, kept once: another process's first upload wins; the one kept is answered. */
+export async function keepReceiptFile(db: DbOrTx, id: string, fileId: string): Promise<string> {
+  const r = await db.execute(sql`update disputes set receipt_file_id = coalesce(receipt_file_id, ${fileId})
+    where id = ${id} returning receipt_file_id`);
+  return r.rows[0]!.receipt_file_id as string;
+}
+
+/** The owner of the order a dispute is on (the tax invoice is made as the family's own). */
+export async function orderOwner(db: DbOrTx, orderId: string): Promise<string | null> {
+  const r = await db.execute(sql`select user_id from orders where id = ${orderId}::uuid and paid_at is not null`);
+  return (r.rows[0]?.user_id as string | undefined) ?? null;
 }
 
 /** False when another process staged it first. */

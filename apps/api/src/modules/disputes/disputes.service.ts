@@ -12,16 +12,19 @@ import { transactionWithRetry } from '../../db/retry-transaction';
 import { errors, notFound } from '../../lib/errors';
 import { isStripeUnavailable, paymentsUnavailable, stripeOf } from '../../plugins/stripe';
 import { insertAuditEntry, STRIPE, type Actor } from '../audit-trail/audit-entries.repository';
+import { paymentReceipt } from '../orders/orders.service';
 import { draftEvidence, stripeEvidence, withStatement } from './dispute-evidence';
 import {
   evidenceFacts,
   findDispute,
   insertDispute,
+  keepReceiptFile,
   listDisputes,
   lockDispute,
   markStaged,
   markSubmitted,
   orderOfPayment,
+  orderOwner,
   unstagedDisputeIds,
   updateDisputeState,
   type DisputeRow,
@@ -151,6 +154,22 @@ export async function applyDisputeEvent(
 const keyOf = (kind: string, id: string, body: unknown) =>
   `dispute-${kind}-${id}-${createHash('sha256').update(JSON.stringify(body)).digest('hex').slice(0, 16)}`;
 
+/**
+ * The order's tax invoice as an upload for the `receipt`, made once per dispute (the id is kept);
+ * null when the order has none (not paid).
+ */
+async function receiptFile(deps: Deps, dispute: DisputeRow): Promise<string | null> {
+  if (dispute.receiptFileId) return dispute.receiptFileId;
+  const userId = await orderOwner(deps.db, dispute.orderId);
+  if (!userId) return null;
+  const { filename, pdf } = await paymentReceipt(deps, userId, dispute.bookingId, dispute.orderId);
+  const file = await stripeOf(deps).files.create(
+    { purpose: 'dispute_evidence', file: { data: pdf, name: filename, type: 'application/pdf' } },
+    { idempotencyKey: keyOf('receipt', dispute.id, createHash('sha256').update(pdf).digest('hex')) },
+  );
+  return keepReceiptFile(deps.db, dispute.id, file.id);
+}
+
 /** Drafts the evidence and stages it on Stripe (submit:false), once, while the dispute waits for it. */
 export async function stageEvidence(deps: Deps, id: string): Promise<void> {
   const dispute = await findDispute(deps.db, id);
@@ -158,7 +177,7 @@ export async function stageEvidence(deps: Deps, id: string): Promise<void> {
   const facts = await evidenceFacts(deps.db, dispute.orderId);
   if (!facts) return;
   const evidence = draftEvidence(facts);
-  const body = { evidence: stripeEvidence(evidence), submit: false };
+  const body = { evidence: stripeEvidence(evidence, { receipt: await receiptFile(deps, dispute) }), submit: false };
   await stripeOf(deps).disputes.update(id, body, { idempotencyKey: keyOf('stage', id, body) });
   const at = deps.clock.now();
   await transactionWithRetry(deps.db, async (tx) => {
@@ -200,6 +219,7 @@ export function toDispute(d: DisputeRow): Dispute {
     dueBy: iso(d.dueBy),
     evidence: d.evidence,
     evidenceStagedAt: iso(d.evidenceStagedAt),
+    receiptFileId: d.receiptFileId,
     submittedAt: iso(d.submittedAt),
     submittedBy: d.submittedBy,
     submitReason: d.submitReason,
@@ -236,9 +256,10 @@ export async function submitDispute(
     draft = draftEvidence(facts);
   }
   const evidence = withStatement(draft, reason);
-  const body = { evidence: stripeEvidence(evidence), submit: true };
   let answer: Stripe.Dispute;
+  let body: { evidence: Record<string, string>; submit: true };
   try {
+    body = { evidence: stripeEvidence(evidence, { receipt: await receiptFile(deps, dispute) }), submit: true };
     answer = await stripe.disputes.update(id, body, { idempotencyKey: keyOf('submit', id, body) });
   } catch (err) {
     if (isStripeUnavailable(err)) throw paymentsUnavailable();

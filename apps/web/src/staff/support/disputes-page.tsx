@@ -33,8 +33,18 @@ const REASON_TEXT: Record<string, string> = {
   product_unacceptable: 'The cardholder says it was not as described',
   credit_not_processed: 'The cardholder says a refund was promised and not made',
 };
-/** Stripe takes these as uploaded files: their text is sent within the statement (decision 0105). */
-const SENT_IN_STATEMENT = new Set(['receipt', 'customer_communication']);
+/**
+ * Stripe takes these as uploaded files: the receipt goes as the tax invoice's PDF once uploaded, the
+ * e-mails (and a receipt not uploaded) as text after the statement (decision 0105).
+ */
+const howSent = (d: Dispute, field: string) =>
+  field === 'receipt'
+    ? d.receiptFileId
+      ? ' (sent as the tax invoice, a PDF)'
+      : ' (sent after the statement)'
+    : field === 'customer_communication'
+      ? ' (sent after the statement)'
+      : '';
 
 const isOpen = (d: Dispute) => d.submittedAt === null && DISPUTE_OPEN_STATUSES.includes(d.status);
 
@@ -131,9 +141,7 @@ function DisputeCard({
               <div key={f}>
                 <dt className="font-semibold">
                   {DISPUTE_EVIDENCE_LABELS[f]}
-                  {SENT_IN_STATEMENT.has(f) && (
-                    <span className="font-normal text-ink-700"> (sent after the statement)</span>
-                  )}
+                  {howSent(d, f) && <span className="font-normal text-ink-700">{howSent(d, f)}</span>}
                 </dt>
                 <dd className="break-words whitespace-pre-wrap">{d.evidence?.[f]}</dd>
               </div>
