@@ -70,6 +70,9 @@ for (const viewport of [
         amount,
         amount,
         formatAud(0),
+        // Disputed, and disputes lost: none.
+        formatAud(0),
+        formatAud(0),
       ]);
       const occupancy = page
         .getByRole('region', { name: 'Occupancy table' })
