@@ -288,4 +288,24 @@ id = ${booking.id}::uuid`,
     expect(settled.filter((e) => e.endsWith(':settleRefund'))).toHaveLength(1);
     expect(settled.every((e) => e.endsWith(':settleRefund') || e === 'stripe:refundReported')).toBe(true);
   });
+
+  it("counts the family opening its gallery, first and last (a dispute's evidence of delivery)", async () => {
+    const seen = async () =>
+      (
+        await w.t.db.execute(
+          sql`select views, first_viewed_at, last_viewed_at from photo_galleries
+            where booking_id = ${booking.id}::uuid`,
+        )
+      ).rows[0] as { views: number; first_viewed_at: string | null; last_viewed_at: string | null };
+    const before = await seen();
+    await gallery();
+    const once = await seen();
+    expect(once.views).toBe(before.views + 1);
+    expect(once.first_viewed_at).not.toBeNull();
+    w.clock.set(new Date(w.clock.now().getTime() + 60_000));
+    await gallery();
+    const twice = await seen();
+    expect(twice).toMatchObject({ views: before.views + 2, first_viewed_at: once.first_viewed_at });
+    expect(Date.parse(twice.last_viewed_at!)).toBeGreaterThan(Date.parse(once.last_viewed_at!));
+  });
 });
