@@ -4,8 +4,8 @@ ALTER TABLE "orders" ADD COLUMN IF NOT EXISTS "policy_accepted_at" timestamp wit
 ALTER TABLE "orders" ADD COLUMN IF NOT EXISTS "policy_accepted" jsonb;--> statement-breakpoint
 ALTER TABLE "orders" ADD COLUMN IF NOT EXISTS "purchase_ip" text;--> statement-breakpoint
 -- The family opening its gallery (downloads are in the audit trail already).
-ALTER TABLE "photo_galleries" ADD COLUMN IF NOT EXISTS "first_viewed_at" timestamp with time zone;--> statement-breakpoint
-ALTER TABLE "photo_galleries" ADD COLUMN IF NOT EXISTS "last_viewed_at" timestamp with time zone;--> statement-breakpoint
+ALTER TABLE "photo_galleries" ADD COLUMN IF NOT EXISTS "first_viewed_at" timestamptz;--> statement-breakpoint
+ALTER TABLE "photo_galleries" ADD COLUMN IF NOT EXISTS "last_viewed_at" timestamptz;--> statement-breakpoint
 ALTER TABLE "photo_galleries" ADD COLUMN IF NOT EXISTS "views" integer DEFAULT 0 NOT NULL;--> statement-breakpoint
 CREATE TABLE IF NOT EXISTS "disputes" (
   "id" text PRIMARY KEY,
