@@ -156,13 +156,19 @@ const keyOf = (kind: string, id: string, body: unknown) =>
 
 /**
  * The order's tax invoice as an upload for the `receipt`, made once per dispute (the id is kept);
- * null when the order has none (not paid).
+ * null when the order has none (not paid) or it could not be made.
  */
 async function receiptFile(deps: Deps, dispute: DisputeRow): Promise<string | null> {
   if (dispute.receiptFileId) return dispute.receiptFileId;
   const userId = await orderOwner(deps.db, dispute.orderId);
   if (!userId) return null;
-  const { filename, pdf } = await paymentReceipt(deps, userId, dispute.bookingId, dispute.orderId);
+  // An invoice that cannot be made leaves the receipt as text (stripeEvidence), never the dispute unanswered.
+  const invoice = await paymentReceipt(deps, userId, dispute.bookingId, dispute.orderId).catch((err: unknown) => {
+    deps.log.error({ err, disputeId: dispute.id }, 'tax invoice for dispute evidence not made: sent as text');
+    return null;
+  });
+  if (!invoice) return null;
+  const { filename, pdf } = invoice;
   const file = await stripeOf(deps).files.create(
     { purpose: 'dispute_evidence', file: { data: pdf, name: filename, type: 'application/pdf' } },
     { idempotencyKey: keyOf('receipt', dispute.id, createHash('sha256').update(pdf).digest('hex')) },
