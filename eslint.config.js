@@ -34,6 +34,8 @@ const API_MODULES = [
   'catalogue',
   'orders',
   'booking-lifecycle',
+  // Promo codes (issue 52, decision 0106): priced by the cart and the checkout, made by managers.
+  'promos',
   // An order's payment and refunds: their states, named moves and the money left (decision 0091).
   'order-payments',
   // The session and its holds: the one writer of the slot row and of hold rows (issue 49, decision 0089).

@@ -47,6 +47,7 @@ import { privacyRoutes } from './modules/privacy/privacy.routes';
 import { photosRoutes } from './modules/photos/photos.routes';
 import { staffRoutes } from './modules/staff/staff.routes';
 import { supportRoutes } from './modules/support/support.routes';
+import { promoCodesRoutes } from './modules/promos/promo-codes.routes';
 import { disputesRoutes } from './modules/disputes/disputes.routes';
 import { seasonEditorRoutes } from './modules/season-editor/season-editor.routes';
 import { closuresRoutes } from './modules/closures/closures.routes';
@@ -226,6 +227,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       await api.register(staffAccountsRoutes);
       await api.register(supportRoutes);
       await api.register(disputesRoutes);
+      await api.register(promoCodesRoutes);
       await api.register(seasonEditorRoutes);
       await api.register(closuresRoutes);
       await api.register(reportsRoutes);

@@ -85,6 +85,9 @@ export const AUDIT_ACTIONS = [
   'dispute.evidence_staged',
   'dispute.submitted',
   'dispute.closed',
+  // A manager's promo codes (issue 52).
+  'promo.created',
+  'promo.changed',
 ] as const;
 
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
@@ -159,4 +162,6 @@ export const AUDIT_ACTION_LABELS: Record<AuditAction, string> = {
   'dispute.evidence_staged': 'Dispute evidence drafted and staged',
   'dispute.submitted': 'Dispute evidence submitted by the team',
   'dispute.closed': 'Dispute closed',
+  'promo.created': 'Promo code created',
+  'promo.changed': 'Promo code changed',
 };

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { CURRENCY } from './money';
 import { ITEM_TYPES } from './statuses';
 import { businessBuyerSchema } from './abn';
+import { promoCodeInputSchema } from './promos';
 
 export const MAX_PACKAGES = 3;
 export const MAX_ADD_ON_QUANTITY = 10;
@@ -24,6 +25,9 @@ export const createCartBodySchema = z
       .meta({ description: 'the total the customer saw, in cents; must equal the server total' }),
     packages: z.array(line(MAX_PACKAGES)).min(1, 'Choose at least one package').max(MAX_PACKAGES),
     addOns: z.array(line(MAX_ADD_ON_QUANTITY)).max(20).default([]),
+    promoCode: promoCodeInputSchema
+      .optional()
+      .meta({ description: 'one a cart; 409 PROMO_INVALID, its detail saying why, when it does not apply' }),
   })
   .refine((b) => b.packages.reduce((n, p) => n + p.quantity, 0) <= MAX_PACKAGES, {
     message: TOO_MANY_PACKAGES,
@@ -47,13 +51,24 @@ export const lineItemSchema = z
   .meta({ id: 'LineItem' });
 export type LineItem = z.infer<typeof lineItemSchema>;
 
+export const cartDiscountSchema = z
+  .object({ kind: z.literal('promo'), code: z.string(), cents: z.number().int() })
+  .meta({ id: 'CartDiscount' });
+export type CartDiscount = z.infer<typeof cartDiscountSchema>;
+
 export const cartSchema = z
   .object({
     id: z.uuid(),
     reservationId: z.uuid(),
     items: z.array(lineItemSchema),
-    amountCents: z.number().int(),
-    gstCents: z.number().int(),
+    amountCents: z.number().int().meta({ description: "the goods' total (packages and add-ons) before any discount" }),
+    gstCents: z.number().int().meta({ description: 'the GST in what is charged (dueCents)' }),
+    discounts: z.array(cartDiscountSchema),
+    payments: z
+      .array(z.object({ kind: z.enum(['voucher', 'credit']), code: z.string().optional(), cents: z.number().int() }))
+      .meta({ description: 'vouchers and credit spent on this cart (not yet offered: always empty)' }),
+    donationCents: z.number().int(),
+    dueCents: z.number().int().meta({ description: 'what the card pays' }),
     currency: z.literal(CURRENCY),
   })
   .meta({ id: 'Cart' });
@@ -69,9 +84,12 @@ export const checkoutResultSchema = z
   .object({
     bookingId: z.uuid(),
     orderId: z.uuid(),
-    client_secret: z.string(),
+    client_secret: z
+      .string()
+      .nullable()
+      .meta({ description: 'null when nothing is left for the card: the booking is confirmed already' }),
     message: z.string(),
-    amountCents: z.number().int(),
+    amountCents: z.number().int().meta({ description: "what the card pays (the cart's dueCents)" }),
     expiresAt: z.iso.datetime(),
   })
   .meta({ id: 'CheckoutResult' });

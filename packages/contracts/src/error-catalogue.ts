@@ -80,6 +80,8 @@ export const ERROR_CATALOGUE = {
   NO_REFUND: { status: 404, text: 'This order has no refund.' },
   REFUND_TOO_LARGE: { status: 409, text: 'That is more than is left to refund on this order.' },
   DISPUTE_CLOSED: { status: 409, text: 'This dispute is no longer waiting for evidence.' },
+  PROMO_INVALID: { status: 409, text: 'This promo code cannot be used for this booking.' },
+  PROMO_CODE_TAKEN: { status: 409, text: 'There is already a promo code with these letters.' },
   DETAILS_LOCKED: { status: 409, text: 'This booking can no longer change.' },
   CONSENT_REQUIRED: {
     status: 400,

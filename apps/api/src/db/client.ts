@@ -9,6 +9,7 @@ import * as mail from './schema/mail';
 import * as photos from './schema/photos';
 import * as platform from './schema/platform';
 import * as privacy from './schema/privacy';
+import * as promos from './schema/promos';
 import * as reservations from './schema/reservations';
 import * as seasonVersions from './schema/season-versions';
 import * as sms from './schema/sms';
@@ -24,6 +25,7 @@ export const schema = {
   ...photos,
   ...platform,
   ...privacy,
+  ...promos,
   ...reservations,
   ...seasonVersions,
   ...sms,

@@ -60,6 +60,8 @@ const made: Record<keyof typeof errors, () => AppError> = {
   differentLocation: () => errors.differentLocation(),
   notCancellable: () => errors.notCancellable(),
   disputeClosed: () => errors.disputeClosed(),
+  promoInvalid: () => errors.promoInvalid('unknown', 'We do not know the code X.'),
+  promoCodeTaken: () => errors.promoCodeTaken(),
   closureNotConfirmed: () => errors.closureNotConfirmed('Sydney Pitt Street'),
   noClosureOffer: () => errors.noClosureOffer(),
   idempotencyMismatch: () => errors.idempotencyMismatch(),

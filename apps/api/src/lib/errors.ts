@@ -1,6 +1,7 @@
 import { ERROR_CATALOGUE } from '@kringle/contracts/error-catalogue';
 import type { ErrorCode } from '@kringle/contracts/errors';
 import { formatAud } from '@kringle/contracts/money';
+import type { PromoRefusal } from '@kringle/contracts/promos';
 import { AppError, type ErrorDetail } from './app-error';
 
 type Headers = Record<string, string>;
@@ -153,6 +154,11 @@ export const errors = {
   differentLocation: () => appError('DIFFERENT_LOCATION'),
   notCancellable: (message?: string) => appError('NOT_CANCELLABLE', message),
   disputeClosed: (message?: string) => appError('DISPUTE_CLOSED', message),
+  /** The detail's message is the reason's name (PROMO_REFUSALS), for a client to branch on. */
+  promoInvalid: (reason: PromoRefusal, message: string) =>
+    appError('PROMO_INVALID', message, [{ path: 'body.promoCode', message: reason }]),
+  promoCodeTaken: () =>
+    appError('PROMO_CODE_TAKEN', undefined, [{ path: 'body.code', message: 'Already a promo code' }]),
   closureNotConfirmed: (locationName: string) =>
     appError('CLOSURE_NOT_CONFIRMED', `Type the location's name, ${locationName}, exactly to confirm the closure.`, [
       { path: 'body.confirm', message: "Not the location's name" },

@@ -1,4 +1,3 @@
-import { execFileSync } from 'node:child_process';
 import type { StripeSandbox } from '@kringle/stripe-sandbox/stripe-sandbox';
 import { sql } from 'drizzle-orm';
 import type Stripe from 'stripe';
@@ -8,6 +7,7 @@ import { stageDueEvidence } from '../../src/modules/disputes/disputes.service';
 import { expectContractError } from '../security/security-fixtures';
 import { createPerson, staffDay, type Person, type StaffDay } from '../staff/staff-fixtures';
 import { CARDS, listenForWebhooks, payWithCard, startSandbox } from '../helpers/payments';
+import { pdfText } from '../helpers/pdf-text';
 import { checkOutClassic } from './checkout-fixture';
 
 interface DisputeBody {
@@ -26,10 +26,6 @@ interface DisputeBody {
   submitReason: string | null;
   closedAt: string | null;
 }
-
-/** What poppler's pdftotext reads in a PDF. */
-const pdfText = (pdf: Buffer) =>
-  execFileSync('pdftotext', ['-enc', 'UTF-8', '-', '-'], { input: pdf, encoding: 'utf8' });
 
 /**
  * Chargebacks (issue 56, API.md "Money after the sale"): Stripe's dispute webhooks put a dispute on

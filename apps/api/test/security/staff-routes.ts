@@ -60,6 +60,10 @@ export const NOT_LOCATION_SCOPED = [
   'PUT /api/v1/staff/season',
   // Scoped by its photo's location, which needs an uploaded photo: see photos.test.ts.
   'POST /api/v1/staff/photos/{id}/assign',
+  // Brand-wide codes; a manager kept to some locations makes and changes codes for those only (promo-codes.test.ts).
+  'GET /api/v1/staff/promo-codes',
+  'POST /api/v1/staff/promo-codes',
+  'PATCH /api/v1/staff/promo-codes/{id}',
   // Lists the disputes of the caller's locations only: see disputes/disputes.test.ts.
   'GET /api/v1/staff/disputes',
   // Scoped by the dispute's booking's location, which needs a dispute: see disputes/disputes.test.ts.

@@ -156,7 +156,7 @@ export interface StaffDay {
   /** The Classic Print package's id. */
   classic: string;
   call(
-    method: 'GET' | 'POST' | 'PUT',
+    method: 'GET' | 'POST' | 'PUT' | 'PATCH',
     url: string,
     who: Person | null,
     payload?: object,

@@ -3,6 +3,7 @@ import { bigint, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, u
 import type { BookingDetails as FamilyDetails } from '@kringle/contracts/booking-details';
 import { users } from './accounts';
 import { locations, slots, slotTypes } from './catalogue';
+import { promoCodes } from './promos';
 import { reservations } from './reservations';
 
 export interface LineItem {
@@ -27,6 +28,9 @@ export const carts = pgTable('carts', {
   items: jsonb('items').$type<LineItem[]>().notNull(),
   amountCents: integer('amount_cents').notNull(),
   gstCents: integer('gst_cents').notNull(),
+  /** The promo code priced into it (migration 0043) and the cents it took off the goods. */
+  promoCodeId: uuid('promo_code_id').references(() => promoCodes.id),
+  discountCents: integer('discount_cents').notNull().default(0),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
 });
 
@@ -144,6 +148,14 @@ export const orders = pgTable(
     policyAcceptedAt: timestamp('policy_accepted_at', { withTimezone: true }),
     policyAccepted: jsonb('policy_accepted').$type<Record<string, unknown>>(),
     purchaseIp: text('purchase_ip'),
+    /**
+     * The cart's promo code and its cents off (migration 0043): `amountCents` is what the card pays,
+     * the goods' total is `amountCents + discountCents` (decision 0106).
+     */
+    promoCodeId: uuid('promo_code_id').references(() => promoCodes.id),
+    /** The code's letters, as the tax invoice prints them. */
+    promoCode: text('promo_code'),
+    discountCents: integer('discount_cents').notNull().default(0),
   },
   (t) => [
     uniqueIndex('orders_cart_key').on(t.cartId),

@@ -123,7 +123,7 @@ export async function recordPayment(
   ctx: Ctx,
   booking: BookingRow,
   order: OrderRow,
-  paymentIntentId: string,
+  paymentIntentId: string | null,
 ): Promise<{ outcome: PaymentOutcome; refund: RefundRow | null }> {
   await succeedPayment(ctx, order.id, paymentIntentId);
   const state = stateOf(booking);

@@ -1,6 +1,6 @@
 import { and, eq, inArray } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
-import { carts, type LineItem } from '../../db/schema/bookings';
+import { carts } from '../../db/schema/bookings';
 import { addOns, packages, slotTypes, slots } from '../../db/schema/catalogue';
 
 export type CartRow = typeof carts.$inferSelect;
@@ -34,7 +34,7 @@ export async function slotTypeSlugOfSlot(db: DbOrTx, slotId: string): Promise<st
 
 export async function insertCart(
   db: DbOrTx,
-  values: { userId: string; reservationId: string; items: LineItem[]; amountCents: number; gstCents: number },
+  values: Omit<typeof carts.$inferInsert, 'id' | 'createdAt'>,
 ): Promise<CartRow> {
   const [row] = await db.insert(carts).values(values).returning();
   return row!;

@@ -7,17 +7,24 @@ import type { DbOrTx } from '../../db/client';
 import type { ErrorDetail } from '../../lib/app-error';
 import { errors, notFound } from '../../lib/errors';
 import { findReservation } from '../sessions/holds.repository';
+import { findPromoByCode } from '../promos/promo-codes.repository';
+import { promoCents } from '../promos/promo-pricing';
 import { activeProducts, insertCart, slotTypeSlugOfSlot, type CartRow } from './cart.repository';
+import { slotOf } from './checkout.repository';
 
 type Deps = Pick<FastifyInstance, 'db' | 'clock'>;
 type CartBody = z.output<typeof createCartBodySchema>;
 
-export const toCart = (row: CartRow): Cart => ({
+const toCart = (row: CartRow, promoCode: string | null): Cart => ({
   id: row.id,
   reservationId: row.reservationId,
   items: row.items,
   amountCents: row.amountCents,
   gstCents: row.gstCents,
+  discounts: promoCode ? [{ kind: 'promo', code: promoCode, cents: row.discountCents }] : [],
+  payments: [],
+  donationCents: 0,
+  dueCents: row.amountCents - row.discountCents,
   currency: CURRENCY,
 });
 
@@ -43,14 +50,30 @@ export async function createCart(deps: Deps, userId: string, body: CartBody): Pr
   if (body.amount !== amountCents) {
     throw errors.priceMismatch(amountCents);
   }
+  let promo: { id: string; cents: number } | null = null;
+  if (body.promoCode) {
+    const slot = await slotOf(deps.db, reservation.slotId);
+    const found = await findPromoByCode(deps.db, body.promoCode);
+    const cents = await promoCents(deps.db, found, body.promoCode, {
+      userId,
+      locationId: slot.locationId,
+      slotTypeId: slot.slotTypeId,
+      goodsCents: amountCents,
+      now: deps.clock.now(),
+    });
+    promo = { id: found!.id, cents };
+  }
+  const discountCents = promo?.cents ?? 0;
   const row = await insertCart(deps.db, {
     userId,
     reservationId: reservation.id,
     items,
     amountCents,
-    gstCents: gstOf(amountCents),
+    gstCents: gstOf(amountCents - discountCents),
+    promoCodeId: promo?.id ?? null,
+    discountCents,
   });
-  return toCart(row);
+  return toCart(row, promo ? body.promoCode! : null);
 }
 
 type Lines = { packages: { id: string; quantity: number }[]; addOns: { id: string; quantity: number }[] };

@@ -8,9 +8,15 @@ import { lockReservation } from '../sessions/holds.repository';
 import { newBookingReference } from './booking-reference';
 import { activeProducts, findCart, type CartRow } from './cart.repository';
 import { findBookingCheckout, findOrderByCart, slotOf } from './checkout.repository';
-import { findOrder } from '../booking-lifecycle/booking-rows.repository';
+import { bookingDetails, findOrder, type BookingRow } from '../booking-lifecycle/booking-rows.repository';
+import { bookingConfirmedMail } from '../booking-lifecycle/bookings.emails';
+import { policyOf } from '../booking-lifecycle/booking-policy';
+import { enqueueMail } from '../mail/outbox.repository';
+import { lockPromo } from '../promos/promo-codes.repository';
+import { promoCents, type PromoCart } from '../promos/promo-pricing';
+import type { Tx } from '../../db/client';
 import { attachPaymentIntent, type OrderRow } from '../order-payments/order-rows.repository';
-import { openCheckout } from '../booking-lifecycle/transitions';
+import { openCheckout, recordPayment } from '../booking-lifecycle/transitions';
 import { policyInForce } from '../policy/policy.service';
 import { familyActor } from '../audit-trail/audit-entries.repository';
 import { stripeOf } from '../../plugins/stripe';
@@ -28,6 +34,29 @@ async function assertCartCurrent(deps: Deps, cart: CartRow): Promise<void> {
   if (cart.items.some((item) => prices.get(item.id) !== item.unitPriceCents)) {
     throw errors.cartInvalid();
   }
+}
+
+/**
+ * The cart's promo code, priced again under its row lock: a use another checkout committed meanwhile
+ * counts now, so the last use of a code goes to one family (409 PROMO_INVALID to the other).
+ */
+async function promoStill(tx: Tx, cart: CartRow, at: Omit<PromoCart, 'goodsCents'>): Promise<string | null> {
+  if (!cart.promoCodeId) return null;
+  const promo = await lockPromo(tx, cart.promoCodeId);
+  const cents = await promoCents(tx, promo, promo?.code ?? '', { ...at, goodsCents: cart.amountCents });
+  if (cents !== cart.discountCents)
+    throw errors.cartInvalid('The promo code has changed since your cart was priced: please check your total.');
+  return promo!.code;
+}
+
+/** The order the card owes nothing on is paid at once; its confirmation e-mail goes as a paid one's does. */
+async function confirmUnpaid(deps: Deps, tx: Tx, now: Date, booking: BookingRow, order: OrderRow): Promise<void> {
+  await recordPayment({ tx, now, log: deps.log, actor: familyActor(booking.userId) }, booking, order, null);
+  const details = await bookingDetails(tx, booking.id);
+  await enqueueMail(
+    tx,
+    bookingConfirmedMail(details, deps.config.BRAND_NAME, deps.config.PUBLIC_URL, now, policyOf(deps.config)),
+  );
 }
 
 /**
@@ -60,6 +89,13 @@ export async function checkoutOrder(
     if (reservation.status !== 'active' || reservation.expiresAt <= now) throw errors.holdExpired();
     await assertCartCurrent(deps, cart);
     const slot = await slotOf(tx, reservation.slotId);
+    const promoCode = await promoStill(tx, cart, {
+      userId,
+      locationId: slot.locationId,
+      slotTypeId: slot.slotTypeId,
+      now,
+    });
+    const dueCents = cart.amountCents - cart.discountCents;
     const reconcileAt = new Date(now.getTime() + deps.config.PAYMENT_RECONCILE_GRACE_SECONDS * 1000);
     const created = await openCheckout(
       { tx, now, log: deps.log, actor: familyActor(userId) },
@@ -71,13 +107,16 @@ export async function checkoutOrder(
         slotTypeId: slot.slotTypeId,
         reservationId: reservation.id,
         items: cart.items,
-        amountCents: cart.amountCents,
+        amountCents: dueCents,
       },
       {
         userId,
         cartId: cart.id,
         items: cart.items,
-        amountCents: cart.amountCents,
+        amountCents: dueCents,
+        promoCodeId: cart.promoCodeId,
+        promoCode,
+        discountCents: cart.discountCents,
         reconcileAt,
         buyerBusinessName: business?.name ?? null,
         buyerAbn: business?.abn ?? null,
@@ -88,9 +127,11 @@ export async function checkoutOrder(
         purchaseIp,
       },
     );
+    // Nothing left for the card (a 100% code): paid and confirmed now, no PaymentIntent (decision 0106).
+    if (dueCents === 0) await confirmUnpaid(deps, tx, now, created.booking, created.order);
     return { order: created.order, expiresAt: reservation.expiresAt };
   });
-  const clientSecret = await ensurePaymentIntent(deps, stripe, order);
+  const clientSecret = order.amountCents === 0 ? null : await ensurePaymentIntent(deps, stripe, order);
   return {
     bookingId: order.bookingId,
     orderId: order.id,

@@ -46,9 +46,17 @@ export async function payInStore(ctx: PaymentCtx, order: Omit<NewOrder, 'status'
   return insertOrderRow(ctx.tx, { ...order, status: 'paid', createdAt: ctx.now, paidAt: ctx.now });
 }
 
-/** Stripe says paid. A paid order needs no further look from the reconciliation job, from that moment. */
-export async function succeedPayment(ctx: PaymentCtx, orderId: string, paymentIntentId: string): Promise<void> {
-  await move(ctx, orderId, 'succeed', { status: 'paid', paidAt: ctx.now, paymentIntentId, reconcileAt: null });
+/**
+ * Stripe says paid (or nothing was left for the card: no PaymentIntent, decision 0106). A paid
+ * order needs no further look from the reconciliation job, from that moment.
+ */
+export async function succeedPayment(ctx: PaymentCtx, orderId: string, paymentIntentId: string | null): Promise<void> {
+  await move(ctx, orderId, 'succeed', {
+    status: 'paid',
+    paidAt: ctx.now,
+    reconcileAt: null,
+    ...(paymentIntentId ? { paymentIntentId } : {}),
+  });
 }
 
 /** A card declined: the order may be paid again. */

@@ -65,7 +65,15 @@ export function receiptData(
   booking: ReceiptBooking,
   order: Pick<
     OrderRow,
-    'id' | 'items' | 'amountCents' | 'paidAt' | 'paymentIntentId' | 'buyerBusinessName' | 'buyerAbn'
+    | 'id'
+    | 'items'
+    | 'amountCents'
+    | 'paidAt'
+    | 'paymentIntentId'
+    | 'buyerBusinessName'
+    | 'buyerAbn'
+    | 'promoCode'
+    | 'discountCents'
   >,
 ): ReceiptData {
   return {
@@ -83,8 +91,9 @@ export function receiptData(
     items: order.items,
     amountCents: order.amountCents,
     paidAt: order.paidAt!,
-    // Only a card payment has a PaymentIntent; a walk-in pays at the counter.
-    paidInStore: order.paymentIntentId === null,
+    // Only a card payment has a PaymentIntent; a walk-in pays at the counter; a 100% code leaves nothing to pay.
+    paidBy: order.amountCents === 0 ? 'nothing' : order.paymentIntentId === null ? 'store' : 'card',
+    discount: order.discountCents > 0 ? { code: order.promoCode ?? '', cents: order.discountCents } : null,
     business: order.buyerBusinessName && order.buyerAbn ? { name: order.buyerBusinessName, abn: order.buyerAbn } : null,
   };
 }

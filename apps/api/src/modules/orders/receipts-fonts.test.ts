@@ -43,7 +43,8 @@ const receipt = (customerName: string, customerEmail: string): ReceiptData => ({
   ],
   amountCents: 2995,
   paidAt: new Date('2026-11-20T01:00:00Z'),
-  paidInStore: false,
+  paidBy: 'card',
+  discount: null,
   business: null,
 });
 

@@ -21,7 +21,9 @@ export interface ReceiptData {
   items: LineItem[];
   amountCents: number;
   paidAt: Date;
-  paidInStore: boolean;
+  paidBy: 'card' | 'store' | 'nothing';
+  /** A promo code's cents off the goods: `amountCents` is what was paid, after it (decision 0106). */
+  discount: { code: string; cents: number } | null;
   /** A booking for a business or school: the buyer's name and ABN (11 digits). */
   business: { name: string; abn: string } | null;
 }
@@ -99,6 +101,21 @@ function totals(doc: PDFKit.PDFDocument, rows: [string, string, boolean?][]) {
   }
 }
 
+const PAID_BY: Record<ReceiptData['paidBy'], string> = {
+  card: 'Paid by card',
+  store: 'Paid in store',
+  nothing: 'Nothing to pay, confirmed',
+};
+
+/** The goods at full price, then the code's cents off: the total and its GST are what was paid. */
+const discountRows = (d: ReceiptData): [string, string][] =>
+  d.discount
+    ? [
+        ['Subtotal', formatAud(d.amountCents + d.discount.cents)],
+        [`Promo code ${d.discount.code}`, `-${formatAud(d.discount.cents)}`],
+      ]
+    : [];
+
 function footer(doc: PDFKit.PDFDocument, text: string) {
   doc.moveDown(2).fontSize(9).fillColor(MUTED);
   writeText(doc, text, 'regular', 50, doc.y, { width: 495 });
@@ -133,9 +150,10 @@ export function paymentReceiptPdf(d: ReceiptData): Promise<Buffer> {
   ]);
   itemsTable(doc, d.items);
   totals(doc, [
+    ...discountRows(d),
     ['Total (AUD)', formatAud(d.amountCents), true],
     ['GST included', formatAud(gstOf(d.amountCents))],
-    [d.paidInStore ? 'Paid in store' : 'Paid by card', dateIn(d.paidAt, d.timezone)],
+    [PAID_BY[d.paidBy], dateIn(d.paidAt, d.timezone)],
   ]);
   footer(
     doc,
@@ -161,6 +179,7 @@ export function refundReceiptPdf(d: ReceiptData, refunds: RefundLine[]): Promise
   ]);
   itemsTable(doc, d.items);
   totals(doc, [
+    ...discountRows(d),
     ['Original total (AUD)', formatAud(d.amountCents)],
     ...refunds.map((r): [string, string] => [`Refunded ${dateIn(r.at, d.timezone)}`, `-${formatAud(r.amountCents)}`]),
     ['Total refunded (AUD)', formatAud(refunded), true],
