@@ -13,7 +13,7 @@ export const queueTicketSchema = z
         'before_open: in the line, the draw has not happened; waiting: placed, not yet admitted; admitted: may hold ' +
         'a session until admittedUntil; ' +
         'sold_out: nothing free right now (the waitlist is open; a freed session admits the next family); closed: ' +
-        'the admission lapsed or the line closed',
+        'the admission lapsed (or went unused, no hold taken, for QUEUE_IDLE_SECONDS) or the line closed',
     }),
     position: z
       .number()

@@ -194,6 +194,8 @@ const envSchema = z.object({
   QUEUE_ADMIT_FACTOR: z.coerce.number().min(0.1).max(20).default(1.5),
   /** How long an admission lasts to take a hold. */
   QUEUE_ADMIT_MINUTES: int(1, 120).default(10),
+  /** An admission with no hold taken this long passes to the next family (issue 55). */
+  QUEUE_IDLE_SECONDS: int(10, 3600).default(120),
   /** Waiting-room tickets one address (an IPv6 client by its /64) may hold in one line (issue 48 item 13). */
   QUEUE_TICKETS_PER_ADDRESS: int(1, 100_000).default(20),
   /** Children and adults in one photo (issue 18). */

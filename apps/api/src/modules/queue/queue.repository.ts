@@ -248,12 +248,23 @@ export async function lineCounts(
 }
 
 /** Admissions over: the family did not hold in time (or held and is done with the line). */
-export async function closeLapsedAdmissions(tx: DbOrTx, locationId: string, now: Date): Promise<number> {
+/**
+ * Admissions that end: run out with no live hold, or unused (no hold taken since the admission)
+ * for `idleSeconds`, so a family who walked away passes its turn on (issue 55).
+ */
+export async function closeLapsedAdmissions(
+  tx: DbOrTx,
+  locationId: string,
+  now: Date,
+  idleSeconds: number,
+): Promise<number> {
+  const idleSince = new Date(now.getTime() - idleSeconds * 1000).toISOString();
   const { rows } = await tx.execute(sql`
     update queue_tickets t set status = 'closed'
-    where t.location_id = ${locationId}::uuid and t.status = 'admitted' and t.admitted_until <=
-    ${now.toISOString()}::timestamptz
-      and not ${holding(now)}
+    where t.location_id = ${locationId}::uuid and t.status = 'admitted'
+      and ((t.admitted_until <= ${now.toISOString()}::timestamptz and not ${holding(now)})
+        or (t.admitted_at <= ${idleSince}::timestamptz and not exists (select 1 from reservations r
+          where r.user_id = t.user_id and r.location_id = t.location_id and r.created_at >= t.admitted_at)))
     returning t.id`);
   return rows.length;
 }

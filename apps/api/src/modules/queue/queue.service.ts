@@ -236,7 +236,7 @@ export async function passLocation(deps: Deps, locationId: string): Promise<bool
     } else if (!line.drawnAt) {
       return false;
     } else if ((await placeLateArrivals(tx, locationId)) > 0) changed = true;
-    if ((await closeLapsedAdmissions(tx, locationId, now)) > 0) changed = true;
+    if ((await closeLapsedAdmissions(tx, locationId, now, deps.config.QUEUE_IDLE_SECONDS)) > 0) changed = true;
     const free = await freeSessions(tx, locationId, now, leadCutoffOf(deps.config, now));
     const counts = await lineCounts(tx, locationId, now);
     const current = (await findLine(tx, locationId))!;
