@@ -67,3 +67,29 @@ export const staffQueueSummarySchema = z
   })
   .meta({ id: 'StaffQueueSummary' });
 export type StaffQueueSummary = z.infer<typeof staffQueueSummarySchema>;
+
+/** GET /queue/{locationId}/report (issue 55): the drop, published from the draw on. */
+export const queueReportSchema = z
+  .object({
+    final: z.boolean().meta({ description: 'true once the line has closed: the figures no longer change' }),
+    seedHash: z.string(),
+    seed: z.string(),
+    entrants: z.array(z.string()).meta({ description: 'the ticket ids in the draw, in drawn order (as /fairness)' }),
+    admittedByMinute: z
+      .array(
+        z.object({
+          minute: z.string().meta({ description: "the location's local YYYY-MM-DDTHH:mm" }),
+          admitted: z.number().int(),
+        }),
+      )
+      .meta({ description: 'families admitted in each minute with any admission' }),
+    heldWithinSeconds: z
+      .object({ p50: z.number().nullable(), p95: z.number().nullable() })
+      .meta({ description: "from a family's admission to its first hold there; null until one has held" }),
+    soldOutAt: z.iso
+      .datetime()
+      .nullable()
+      .meta({ description: 'when nothing was left on sale the first time after the draw' }),
+  })
+  .meta({ id: 'QueueReport' });
+export type QueueReport = z.infer<typeof queueReportSchema>;

@@ -125,6 +125,8 @@ ${locationId}::uuid and kind = 'session' and id <> all(${`{${sessions.join(',')}
       expect(f.drawnAt).toBeNull();
       expect(f.entrants).toHaveLength(5);
       expect((await hold(families[0]!, sessions[0]!)).json().code).toBe('SALES_NOT_OPEN');
+      // The drop's report is public from the draw on.
+      expect((await t.app.inject({ url: `${url()}/report` })).statusCode).toBe(404);
     },
   );
 
@@ -164,6 +166,7 @@ ${locationId}::uuid and kind = 'session' and id <> all(${`{${sessions.join(',')}
     const script = fileURLToPath(new URL('../../../../tools/check-queue-draw.mjs', import.meta.url));
     const { stdout } = await promisify(execFile)(process.execPath, [script, locationId, `${address}/api/v1`]);
     expect(stdout).toMatch(/^OK: 5 entrants in the published order; seed matches its hash/);
+    expect(stdout).toMatch(/\nOK: report agrees; 3 admitted over 1 minute\(s\)/);
   });
 
   it('admits at most 1.5 × the free sessions; the others wait, told how many are ahead', async () => {
@@ -208,6 +211,25 @@ ${locationId}::uuid and kind = 'session' and id <> all(${`{${sessions.join(',')}
       soldOut.map(async (w) => (await ticket(families.find((f) => f.id === w.f.id)!)).json()),
     );
     expect(after.map((x) => x.status)).toEqual(['admitted', 'admitted', 'admitted']);
+  });
+
+  it("publishes the drop's report: the draw, admissions by local minute, admission to hold, sold out", async () => {
+    const report = (await t.app.inject({ url: `${url()}/report` })).json();
+    const drawn = await fair();
+    expect(report).toMatchObject({
+      final: false,
+      seed: drawn.seed,
+      seedHash: drawn.seedHash,
+      entrants: drawn.entrants,
+    });
+    // 3 at the opening (11:30 AEDT), the three sold-out families ten minutes later.
+    expect(report.admittedByMinute).toEqual([
+      { minute: '2026-12-01T11:30', admitted: 3 },
+      { minute: '2026-12-01T11:40', admitted: 3 },
+    ]);
+    // The two families held at once on the manual clock: 0.5 s after their admission.
+    expect(report.heldWithinSeconds).toEqual({ p50: 0.5, p95: 0.5 });
+    expect(report.soldOutAt).toBe(new Date(OPENS_AT.getTime() + 500).toISOString());
   });
 
   it('a location without a line sells at once while this line is live', async () => {

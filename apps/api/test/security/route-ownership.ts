@@ -42,6 +42,7 @@ export const SHARED = [
   '/api/v1/queue/{locationId}',
   '/api/v1/queue/{locationId}/live',
   '/api/v1/queue/{locationId}/fairness',
+  '/api/v1/queue/{locationId}/report',
   // A family's own choice by its kind (issue 51): the account is the token's; a kind is no one's resource.
   '/api/v1/user/consents/{kind}',
 ];

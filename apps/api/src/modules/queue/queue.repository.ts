@@ -293,7 +293,10 @@ export async function updateLineState(
     update queue_lines set free_sessions = ${change.freeSessions},
       version = version + ${change.bump ? 1 : 0},
       closed_at = case when ${change.close} then coalesce(closed_at, ${change.now.toISOString()}::timestamptz) else
-      closed_at end
+      closed_at end,
+      -- The drop's report: the first time nothing was left after the draw (migration 0044).
+      sold_out_at = case when ${change.freeSessions} = 0 and drawn_at is not null
+        then coalesce(sold_out_at, ${change.now.toISOString()}::timestamptz) else sold_out_at end
     where location_id = ${locationId}::uuid and (free_sessions <> ${change.freeSessions} or ${change.bump} or
     (${change.close} and closed_at is null))`);
 }

@@ -4,6 +4,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { errorBodySchema } from '@kringle/contracts/errors';
 import {
   queueFairnessSchema,
+  queueReportSchema,
   queueParamsSchema,
   queueTicketSchema,
   staffQueueSummarySchema,
@@ -25,6 +26,7 @@ import {
   ticketsByUser,
 } from './queue.service';
 import { queueAddressOf } from './queue-address';
+import { drawReport } from './queue-report.service';
 
 const KEEP_ALIVE_MS = 25_000;
 const MAX_BUFFERED_BYTES = 64 * 1024;
@@ -86,6 +88,23 @@ export async function queueRoutes(app: FastifyInstance) {
       },
     },
     async (req) => fairness(app, req.params.locationId),
+  );
+
+  r.get(
+    '/queue/:locationId/report',
+    {
+      config: { auth: 'public', appCheck: false },
+      schema: {
+        tags,
+        summary: "The drop's report: the draw, admissions per minute, admission to hold, when it sold out",
+        description:
+          'Public from the draw on (404 before); `final` once the line has closed. `npm run queue:check` checks the ' +
+          'draw and the figures.',
+        params: queueParamsSchema,
+        response: { 200: queueReportSchema, 404: errorBodySchema },
+      },
+    },
+    async (req) => drawReport(app, req.params.locationId),
   );
 
   // Live tickets: streams of one line share one version check and one read of all its tickets.
