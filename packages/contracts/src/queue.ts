@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /** API.md "Additions (2026-11-26)" → "Fair start (waiting room)", decision 0053. */
-export const QUEUE_TICKET_STATUSES = ['before_open', 'waiting', 'admitted', 'sold_out', 'closed'] as const;
+export const QUEUE_TICKET_STATUSES = ['before_open', 'waiting', 'admitted', 'sold_out', 'closed', 'lapsed'] as const;
 export type QueueTicketStatus = (typeof QUEUE_TICKET_STATUSES)[number];
 
 export const queueParamsSchema = z.strictObject({ locationId: z.uuid() });
@@ -13,7 +13,9 @@ export const queueTicketSchema = z
         'before_open: in the line, the draw has not happened; waiting: placed, not yet admitted; admitted: may hold ' +
         'a session until admittedUntil; ' +
         'sold_out: nothing free right now (the waitlist is open; a freed session admits the next family); closed: ' +
-        'the admission lapsed (or went unused, no hold taken, for QUEUE_IDLE_SECONDS) or the line closed',
+        'the admission lapsed (or went unused, no hold taken, for QUEUE_IDLE_SECONDS) or the line closed; lapsed: ' +
+        'not seen (no poll, no stream) for QUEUE_RECONNECT_SECONDS after the opening, so its place passed on; ' +
+        'joining again puts it at the back, once',
     }),
     position: z
       .number()

@@ -196,6 +196,8 @@ const envSchema = z.object({
   QUEUE_ADMIT_MINUTES: int(1, 120).default(10),
   /** An admission with no hold taken this long passes to the next family (issue 55). */
   QUEUE_IDLE_SECONDS: int(10, 3600).default(120),
+  /** A waiting family not seen (no poll, no stream) this long loses its place (issue 55). */
+  QUEUE_RECONNECT_SECONDS: int(30, 24 * 3600).default(300),
   /** Waiting-room tickets one address (an IPv6 client by its /64) may hold in one line (issue 48 item 13). */
   QUEUE_TICKETS_PER_ADDRESS: int(1, 100_000).default(20),
   /** Children and adults in one photo (issue 18). */

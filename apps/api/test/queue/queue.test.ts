@@ -62,9 +62,11 @@ describe('the fair start: the line, the draw, admission by stock', () => {
 
   beforeAll(async () => {
     clock = new ManualClock(NOW);
-    t = await createTestApp({}, clock);
+    // The clock jumps ten minutes below with families not polling: their places must not lapse (issue 55).
+    const env = { QUEUE_RECONNECT_SECONDS: '3600' };
+    t = await createTestApp(env, clock);
     // A second API instance on the same database, for "across processes".
-    other = await createTestApp({}, clock, undefined, { databaseUrl: t.databaseUrl });
+    other = await createTestApp(env, clock, undefined, { databaseUrl: t.databaseUrl });
     await loadSeason(t.db, season({ opensMinutesBefore: 60 }), NOW);
     families = await createCustomers(t.db, t.app.idTokens, 7);
     const loc = (await t.app.inject({ url: '/api/v1/common/locations', headers: families[0]!.headers })).json()

@@ -46,7 +46,8 @@ hashtext(${`${args.locationId} ${args.address}`}))`,
     ${args.userId}::uuid),
     here as (
       select count(*)::int as n from queue_tickets
-      where location_id = ${args.locationId}::uuid and join_address = ${args.address} and status <> 'closed'),
+      where location_id = ${args.locationId}::uuid and join_address = ${args.address}
+        and status not in ('closed', 'lapsed')),
     ins as (
       insert into queue_tickets (location_id, user_id, joined_at, position, join_address)
       select ${args.locationId}::uuid, ${args.userId}::uuid, ${args.now.toISOString()}::timestamptz, ${args.position},

@@ -91,7 +91,7 @@ export async function openLine(
 export interface TicketRow {
   id: string;
   userId: string;
-  status: 'waiting' | 'admitted' | 'closed';
+  status: 'waiting' | 'admitted' | 'closed' | 'lapsed';
   position: number | null;
   admittedUntil: Date | null;
   ahead: number;

@@ -27,6 +27,7 @@ import {
 } from './queue.service';
 import { queueAddressOf } from './queue-address';
 import { drawReport } from './queue-report.service';
+import { touchTickets } from './queue-presence.repository';
 
 const KEEP_ALIVE_MS = 25_000;
 const MAX_BUFFERED_BYTES = 64 * 1024;
@@ -116,7 +117,14 @@ export async function queueRoutes(app: FastifyInstance) {
   type Watcher = { userId: string; send: (t: QueueTicket) => void; last: string };
   const watched = new Map<
     string,
-    { watchers: Set<Watcher>; version: number | null; timer: NodeJS.Timeout; busy: boolean; readAtMs: number }
+    {
+      watchers: Set<Watcher>;
+      version: number | null;
+      timer: NodeJS.Timeout;
+      busy: boolean;
+      readAtMs: number;
+      touchedAtMs: number;
+    }
   >();
   const open = new Set<() => void>();
 
@@ -125,6 +133,12 @@ export async function queueRoutes(app: FastifyInstance) {
     if (!w || w.busy) return;
     w.busy = true;
     try {
+      // An open stream keeps its family's place (QUEUE_RECONNECT_SECONDS): one write a line every 20 s.
+      if (Date.now() - w.touchedAtMs >= 20_000) {
+        w.touchedAtMs = Date.now();
+        const ids = [...new Set([...w.watchers].map((x) => x.userId))];
+        await touchTickets(app.db, locationId, ids, app.clock.now());
+      }
       const version = await lineVersion(app, locationId);
       // Tickets also change with time alone (an admission ending): a full read at least every 5 s.
       if (!force && version === w.version && Date.now() - w.readAtMs < 5000) return;
@@ -205,7 +219,7 @@ export async function queueRoutes(app: FastifyInstance) {
       if (!w) {
         const timer = setInterval(() => void push(locationId), WATCH_MS);
         timer.unref();
-        w = { watchers: new Set(), version: null, timer, busy: false, readAtMs: 0 };
+        w = { watchers: new Set(), version: null, timer, busy: false, readAtMs: 0, touchedAtMs: Date.now() };
         watched.set(locationId, w);
       }
       w.watchers.add(watcher);

@@ -32,6 +32,7 @@ import {
   type TicketRow,
 } from './queue.repository';
 import { insertTicketFrom, ticketsPerAddress } from './queue-address';
+import { lapseGone, rejoinAtBack, touchTickets } from './queue-presence.repository';
 
 type Deps = Pick<FastifyInstance, 'db' | 'clock' | 'config'>;
 
@@ -99,6 +100,7 @@ export function ticketView(line: LineRow, row: TicketRow | undefined, now: Date,
   const admittedUntil = row.admittedUntil?.toISOString() ?? null;
   if (row.status === 'admitted' && row.admittedUntil && row.admittedUntil > now)
     return { ...base, status: 'admitted', position: row.position, ahead: 0, estimatedWaitSeconds: 0, admittedUntil };
+  if (row.status === 'lapsed') return { ...base, status: 'lapsed' };
   if (row.status !== 'waiting') return { ...base, status: 'closed', position: row.position, admittedUntil };
   if (!line.drawnAt || row.position === null) return { ...base, status: 'before_open' };
   const status = line.freeSessions === 0 ? 'sold_out' : 'waiting';
@@ -146,7 +148,17 @@ export async function joinQueue(
     await insertJoin(deps, deps.db, { locationId, userId, now, position: null }, address);
     return { ...emptyTicket(line), status: 'before_open' };
   }
-  if (!(await findTicket(deps.db, locationId, userId))) {
+  const mine = await findTicket(deps.db, locationId, userId);
+  if (mine?.status === 'lapsed') {
+    // Back after its place passed on (issue 55): once, to the back of the line.
+    const back = await deps.db.transaction(async (tx) => {
+      await lockLine(tx, locationId);
+      return rejoinAtBack(tx, locationId, userId, now);
+    });
+    if (back) deps.queueGate.nudge(locationId);
+  } else if (mine) {
+    await touchTickets(deps.db, locationId, [userId], now);
+  } else {
     if (line.salesOpenAt && now >= line.salesOpenAt) {
       // After the opening: to the back, under the line's lock (the draw and other late joins wait their turn).
       await deps.db.transaction(async (tx) => {
@@ -172,9 +184,11 @@ export async function joinQueue(
 /** GET /queue/{locationId}: the family's ticket; 404 when not in the line. */
 export async function getTicket(deps: Deps, userId: string, locationId: string): Promise<QueueTicket> {
   const line = await openLineOf(deps, locationId);
+  const now = deps.clock.now();
+  // A poll keeps the place (QUEUE_RECONNECT_SECONDS); a ticket that is not there touches nothing.
+  await touchTickets(deps.db, locationId, [userId], now);
   const row = await findTicket(deps.db, locationId, userId);
   if (!row) throw notFound('Your place in this line');
-  const now = deps.clock.now();
   return ticketView(line, row, now, await rateOf(deps, line, now));
 }
 
@@ -237,6 +251,10 @@ export async function passLocation(deps: Deps, locationId: string): Promise<bool
       return false;
     } else if ((await placeLateArrivals(tx, locationId)) > 0) changed = true;
     if ((await closeLapsedAdmissions(tx, locationId, now, deps.config.QUEUE_IDLE_SECONDS)) > 0) changed = true;
+    // Counted from the opening at the earliest: a family who closed the tab before it has as long to come back.
+    const reconnectMs = deps.config.QUEUE_RECONNECT_SECONDS * 1000;
+    if (line.drawnAt && now.getTime() - line.drawnAt.getTime() >= reconnectMs)
+      if ((await lapseGone(tx, locationId, now, deps.config.QUEUE_RECONNECT_SECONDS)) > 0) changed = true;
     const free = await freeSessions(tx, locationId, now, leadCutoffOf(deps.config, now));
     const counts = await lineCounts(tx, locationId, now);
     const current = (await findLine(tx, locationId))!;

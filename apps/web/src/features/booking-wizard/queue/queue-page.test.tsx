@@ -89,4 +89,30 @@ describe('/queue/:locationId, the waiting room', () => {
       expect(t.store.getState().booking.currentStep).toBe(stepIndex('bookingType'));
     },
   );
+
+  it('a lapsed place (gone 5 minutes after the opening) is said, with one rejoin at the back (issue 55)', async () => {
+    let rejoins = 0;
+    const t = renderQueue({
+      'GET /queue/loc-1': () =>
+        rejoins === 1 ? ticket({ status: 'waiting', position: 40, ahead: 39 }) : ticket({ status: 'lapsed' }),
+      'POST /queue/loc-1': () =>
+        ++rejoins === 1 ? ticket({ status: 'waiting', position: 40, ahead: 39 }) : ticket({ status: 'lapsed' }),
+    });
+    expect(await screen.findByText('Your place has passed to the next family')).toHaveAttribute('role', 'status');
+    await userEvent.click(screen.getByRole('button', { name: 'Rejoin at the back of the line' }));
+    expect(await screen.findByText('Your place in line: 40')).toBeInTheDocument();
+    expect(t.calls).toContain('POST /queue/loc-1');
+  });
+
+  it('a second rejoin is refused: said, without the button', async () => {
+    renderQueue({
+      'GET /queue/loc-1': ticket({ status: 'lapsed' }),
+      'POST /queue/loc-1': ticket({ status: 'lapsed' }),
+    });
+    await userEvent.click(await screen.findByRole('button', { name: 'Rejoin at the back of the line' }));
+    expect(
+      await screen.findByText('You have already rejoined this line once, so you cannot again.'),
+    ).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Rejoin at the back of the line' })).toBeNull();
+  });
 });

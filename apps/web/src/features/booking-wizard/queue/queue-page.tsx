@@ -53,6 +53,8 @@ export function QueuePage() {
   const [joined, setJoined] = useState(false);
   const [join, joining] = useJoinQueueMutation();
   const [inLine, setInLine] = useState(false);
+  // A rejoin is allowed once: asked, and still lapsed once the answer is in, it was refused.
+  const [rejoinAsked, setRejoinAsked] = useState(false);
   // Live (server-sent events) once in the line; polling is the fallback while the stream is down.
   const live = useQueueLiveQuery(locationId, { skip: !inLine }).data?.live ?? false;
   const ticketQuery = useGetQueueTicketQuery(locationId, {
@@ -62,6 +64,7 @@ export function QueuePage() {
   const ticket = ticketQuery.data;
   if (ticket && !inLine) setInLine(true);
   const notInLine = ticketQuery.isError && !ticket;
+  const rejoinRefused = rejoinAsked && !joining.isLoading && joining.data?.status === 'lapsed';
 
   // Admitted: told so, with the time it has (issue 53 item 10), then into the wizard at this centre
   // on its own tap; the hold is the server's to allow.
@@ -95,7 +98,11 @@ export function QueuePage() {
             We let families in while there are sessions left. When it is your turn we tell you here, and you have a few
             minutes to choose a session.
           </li>
-          <li>You can close this page and come back: your place is kept for your account.</li>
+          <li>
+            You can close this page and come back: your place is kept for your account. Once bookings open, keep this
+            page open or come back within 5 minutes, or your place passes to the next family (you may rejoin at the back
+            once).
+          </li>
         </ul>
       </div>
 
@@ -168,6 +175,31 @@ export function QueuePage() {
               >
                 Join the waitlist
               </Link>
+            </>
+          )}
+          {ticket.status === 'lapsed' && (
+            <>
+              <p role="status" className="font-semibold">
+                Your place has passed to the next family
+              </p>
+              <p className="text-sm text-ink-700">
+                We did not hear from this page for more than 5 minutes after bookings opened, so we let the families
+                behind you go ahead.
+              </p>
+              {rejoinRefused ? (
+                <p className="text-sm text-ink-700">You have already rejoined this line once, so you cannot again.</p>
+              ) : (
+                <Button
+                  className="w-full sm:w-fit"
+                  disabled={joining.isLoading}
+                  onClick={() => {
+                    setRejoinAsked(true);
+                    void join(locationId);
+                  }}
+                >
+                  Rejoin at the back of the line
+                </Button>
+              )}
             </>
           )}
           {ticket.status === 'closed' && (
