@@ -109,6 +109,20 @@ test(
     }
     await expectAccessible(others[0]!, 'waiting room, sold out for now');
     await others[0]!.screenshot({ path: `${SCREENSHOT_DIR}/fair-start/390-sold-out.png`, fullPage: true });
+
+    // The drop's report, linked from the waiting page (issue 55): the draw to check and the figures so far.
+    const viewer = others[0]!;
+    await viewer.getByRole('link', { name: 'The draw and how the opening went' }).click();
+    await viewer.waitForURL(new RegExp(`/drop-report/${place.id}$`));
+    await expect(viewer.getByRole('heading', { name: `How bookings opened at ${NAME}` })).toBeVisible();
+    await expect(viewer.getByText(/ AEST$/)).toBeVisible();
+    await expect(viewer.getByText('The line is still open: these figures may change.')).toBeVisible();
+    await expect(viewer.getByText(after.seed)).toBeVisible();
+    await expect(viewer.getByText('Families in the draw').locator('xpath=following-sibling::dd')).toHaveText('3');
+    await expectAccessible(viewer, 'drop report');
+    await viewer.screenshot({ path: `${SCREENSHOT_DIR}/fair-start/390-drop-report.png`, fullPage: true });
+    await viewer.setViewportSize({ width: 1280, height: 900 });
+    await viewer.screenshot({ path: `${SCREENSHOT_DIR}/fair-start/1280-drop-report.png`, fullPage: true });
   },
 );
 

@@ -187,6 +187,17 @@ export const routes: RouteObject[] = [
         ),
         handle: h({ title: 'Privacy Policy' }),
       },
+      {
+        path: 'drop-report/:locationId',
+        lazy: lazyPage(
+          () => import('../features/booking-wizard/queue/drop-report-page'),
+          (m) =>
+            function DropReport() {
+              return <m.DropReportPage brandName={BRAND_NAME} />;
+            },
+        ),
+        handle: h({ title: 'How Bookings Opened' }),
+      },
       { path: '*', element: <NotFoundPage brandName={BRAND_NAME} />, handle: h({ title: 'Page Not Found' }) },
     ],
   },

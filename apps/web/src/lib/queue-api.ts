@@ -1,4 +1,5 @@
-import type { QueueTicket } from '@kringle/contracts/queue';
+import type { PublicCatalogue } from '@kringle/contracts/public-catalogue';
+import type { QueueReport, QueueTicket } from '@kringle/contracts/queue';
 import { api } from './api';
 
 /** The fair start's waiting room (API.md "Additions (2026-11-26)" → "Fair start", decision 0053). */
@@ -16,7 +17,14 @@ export const queueApi = api.injectEndpoints({
         if (data) dispatch(queueApi.util.upsertQueryData('getQueueTicket', locationId, data));
       },
     }),
+    /** The drop's public report (issue 55): 404 until the draw. */
+    getQueueReport: build.query<QueueReport, string>({
+      query: (locationId) => `/queue/${locationId}/report`,
+    }),
+    /** What a visitor can book (public): the report names its location and shows its local time. */
+    getPublicCatalogue: build.query<PublicCatalogue, void>({ query: () => '/common/catalogue' }),
   }),
 });
 
-export const { useGetQueueTicketQuery, useJoinQueueMutation } = queueApi;
+export const { useGetQueueTicketQuery, useJoinQueueMutation, useGetQueueReportQuery, useGetPublicCatalogueQuery } =
+  queueApi;

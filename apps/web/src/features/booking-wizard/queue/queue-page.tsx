@@ -104,6 +104,12 @@ export function QueuePage() {
             once).
           </li>
         </ul>
+        <p className="mt-2 text-sm">
+          <Link className="font-medium text-festive-700 underline" to={`/drop-report/${locationId}`}>
+            The draw and how the opening went
+          </Link>
+          , published for anyone once places are drawn.
+        </p>
       </div>
 
       {notInLine && !joined && (
