@@ -58,7 +58,7 @@ for (const viewport of [
     await expect(menu).toBeFocused();
 
     // Every page a manager opens, through the menu where it is one; none asks for a line the location does not have.
-    for (const name of ['Check in', 'Walk-in', 'Photos', 'Season', 'Run sheet']) {
+    for (const name of ['Check in', 'Walk-in', 'Photos', 'Promo codes', 'Season', 'Run sheet']) {
       await (await staffNav(page)).getByRole('link', { name }).click();
       await expect(menu).toHaveAttribute('aria-expanded', 'false');
       await expect(page).toHaveTitle(new RegExp(`^${name} \\|`));

@@ -1,5 +1,5 @@
 import { useCallback } from 'react';
-import { useNavigate } from 'react-router';
+import { useNavigate, useSearchParams } from 'react-router';
 import {
   goToStep,
   resetBooking,
@@ -19,6 +19,8 @@ import { useAppDispatch, useAppSelector } from './hooks';
 export function SuccessRoute() {
   const dispatch = useAppDispatch();
   const wizardBookingId = useAppSelector((s) => s.booking.checkoutData?.bookingId);
+  const promoCode = useAppSelector((s) => s.booking.promo?.code);
+  const [params] = useSearchParams();
   const onConfirmed = useCallback(
     (bookingId: string) => {
       if (wizardBookingId !== bookingId) return;
@@ -27,7 +29,9 @@ export function SuccessRoute() {
     },
     [dispatch, wizardBookingId],
   );
-  return <PaymentSuccessPage onConfirmed={onConfirmed} />;
+  // The booking does not name its promo code: the wizard that made it does (GA4's coupon on purchase).
+  const coupon = wizardBookingId === params.get('bookingId') ? promoCode : undefined;
+  return <PaymentSuccessPage onConfirmed={onConfirmed} coupon={coupon} />;
 }
 
 export function ErrorRoute() {

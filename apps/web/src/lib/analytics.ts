@@ -55,6 +55,8 @@ export interface EcommerceParams {
   value: number;
   items: AnalyticsItem[];
   transaction_id?: string;
+  /** The promo code the order was priced with (GA4's event-level coupon); `value` is then what was paid. */
+  coupon?: string;
 }
 
 type EcommerceEvent = 'view_cart' | 'view_item' | 'add_to_cart' | 'remove_from_cart' | 'begin_checkout' | 'purchase';

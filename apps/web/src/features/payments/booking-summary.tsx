@@ -4,6 +4,8 @@ import { formatAud, gstOf } from '@kringle/contracts/money';
 
 /** A booking's details as a family reads them: where, when (in the location's time), what, how much. */
 export function BookingSummary({ booking }: { booking: Booking }) {
+  // The amount is what was paid: a promo code's cents off are the difference from the items (decision 0106).
+  const offCents = booking.items.reduce((sum, item) => sum + item.totalCents, 0) - booking.amountCents;
   return (
     <div className="flex flex-col gap-4 text-left">
       <dl className="grid gap-x-6 gap-y-3 sm:grid-cols-2">
@@ -38,6 +40,12 @@ export function BookingSummary({ booking }: { booking: Booking }) {
           ))}
         </ul>
         <dl className="mt-1 flex flex-col gap-0.5 border-t-2 border-cream-300 pt-2">
+          {offCents > 0 && (
+            <div className="flex justify-between font-medium text-pine-800">
+              <dt>Discount</dt>
+              <dd className="tabular-nums">−{formatAud(offCents)}</dd>
+            </div>
+          )}
           <div className="flex justify-between text-sm text-ink-600">
             <dt>GST included</dt>
             <dd className="tabular-nums">{formatAud(gstOf(booking.amountCents))}</dd>

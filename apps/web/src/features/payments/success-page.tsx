@@ -23,7 +23,7 @@ const CONFIRM_POLL_MS = 1500;
 const SLOW_AFTER_MS = 20_000;
 
 /** purchase and add_booking, once per booking even across reloads. */
-function recordPurchase(booking: Booking) {
+function recordPurchase(booking: Booking, coupon?: string) {
   const key = `kringle:purchase:${booking.id}`;
   try {
     if (window.sessionStorage.getItem(key)) return;
@@ -35,6 +35,7 @@ function recordPurchase(booking: Booking) {
     currency: CURRENCY,
     value: centsToDollars(booking.amountCents),
     transaction_id: booking.reference,
+    ...(coupon ? { coupon } : {}),
     items: booking.items.map((i) => ({
       item_id: i.id,
       item_name: i.name,
@@ -55,9 +56,17 @@ function recordPurchase(booking: Booking) {
 /**
  * /success: where card payments (and the bank's 3-D Secure page) land. The booking is confirmed by
  * Stripe's webhook a moment after payment, so this page waits for it, then shows the booking.
- * `onConfirmed` lets the app clear the wizard that made this booking.
+ * `onConfirmed` lets the app clear the wizard that made this booking. A booking that a promo code paid
+ * in full is confirmed at checkout and shown here at once.
  */
-export function PaymentSuccessPage({ onConfirmed }: { onConfirmed?: (bookingId: string) => void }) {
+export function PaymentSuccessPage({
+  onConfirmed,
+  coupon,
+}: {
+  onConfirmed?: (bookingId: string) => void;
+  /** The promo code the order was priced with, when the wizard that made it knows it. */
+  coupon?: string;
+}) {
   const [params] = useSearchParams();
   const dispatch = useDispatch<ThunkDispatch<unknown, unknown, UnknownAction>>();
   // The API's calendar file: the session in the location's own time zone.
@@ -107,9 +116,9 @@ export function PaymentSuccessPage({ onConfirmed }: { onConfirmed?: (bookingId: 
   useEffect(() => {
     if (status !== 'completed' || !booking.data || done.current) return;
     done.current = true;
-    recordPurchase(booking.data);
+    recordPurchase(booking.data, coupon);
     onConfirmed?.(booking.data.id);
-  }, [status, booking.data, onConfirmed]);
+  }, [status, booking.data, onConfirmed, coupon]);
 
   if (!bookingId) {
     return (
@@ -171,7 +180,10 @@ export function PaymentSuccessPage({ onConfirmed }: { onConfirmed?: (bookingId: 
           </>
         }
       >
-        <p>Thank you! Your payment went through and your session is confirmed. We have emailed the details to you.</p>
+        <p>
+          Thank you! {data.amountCents > 0 ? 'Your payment went through' : 'There was nothing left to pay'} and your
+          session is confirmed. We have emailed the details to you.
+        </p>
         <BookingSummary booking={data} />
         <p className="font-semibold text-ink-900">Please arrive 10 minutes early.</p>
         <p>

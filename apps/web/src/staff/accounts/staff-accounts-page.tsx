@@ -4,6 +4,8 @@ import type { StaffRole } from '@kringle/contracts/staff-roles';
 import { useCallback, useEffect, useId, useState, type FormEvent } from 'react';
 import { Button } from '../../components/ui/button';
 import { control, label, TextField } from '../parts/form-parts';
+import { ActionOutcome } from '../parts/action-outcome';
+import { LocationChoices } from '../parts/location-choices';
 import { inviteAccount, listAccounts, ROLE_HINTS, ROLE_LABELS, updateAccount } from './staff-people-client';
 
 const ROLES: StaffRole[] = ['set', 'support', 'manager'];
@@ -39,14 +41,7 @@ export function StaffAccountsPage({ locations, myId }: { locations: Locations; m
         locations={locations}
         onInvite={(body) => act(async () => `Invitation sent to ${(await inviteAccount(body)).email}.`)}
       />
-      <div aria-live="polite">
-        {notice && <p className="rounded-lg bg-pine-50 px-3 py-2 font-semibold text-pine-800">{notice}</p>}
-        {error && (
-          <p role="alert" className="rounded-lg bg-festive-50 px-3 py-2 font-semibold text-festive-800">
-            {error}
-          </p>
-        )}
-      </div>
+      <ActionOutcome notice={notice} problem={error} />
       <section aria-labelledby="team-heading" className="flex flex-col gap-3">
         <h2 id="team-heading" className="text-xl font-semibold">
           The team
@@ -68,36 +63,6 @@ export function StaffAccountsPage({ locations, myId }: { locations: Locations; m
         )}
       </section>
     </div>
-  );
-}
-
-function LocationChoices({
-  locations,
-  chosen,
-  onChange,
-  legend,
-}: {
-  locations: Locations;
-  chosen: string[];
-  onChange: (ids: string[]) => void;
-  legend: string;
-}) {
-  return (
-    <fieldset className="flex flex-col gap-1">
-      <legend className="font-semibold">{legend}</legend>
-      <p className="text-sm text-ink-700">None ticked: every location.</p>
-      {locations.map((l) => (
-        <label key={l.id} className="flex min-h-11 items-center gap-3">
-          <input
-            type="checkbox"
-            className="size-5"
-            checked={chosen.includes(l.id)}
-            onChange={(e) => onChange(e.target.checked ? [...chosen, l.id] : chosen.filter((id) => id !== l.id))}
-          />
-          {l.name}
-        </label>
-      ))}
-    </fieldset>
   );
 }
 

@@ -6,35 +6,13 @@ import { MfaEnrolPage } from '../session/mfa-enrol-page';
 import { SignInPage } from '../session/sign-in-page';
 import { StaffAccountsPage } from './staff-accounts-page';
 import { pageOf, pagesFor, startPage } from '../shell/staff-nav';
+import { fakeStaffApi, json } from '../parts/fake-staff-api';
 
 vi.mock('qrcode', () => ({ default: { toDataURL: vi.fn(async () => 'data:image/png;base64,AAAA') } }));
 
 const b64 = (o: object) => btoa(JSON.stringify(o)).replace(/=+$/, '').replace(/\+/g, '-').replace(/\//g, '_');
 const staffToken = `${b64({ alg: 'ES256' })}.${b64({ sub: 'u1', dashboard_user: true, staff_role: 'manager' })}.sig`;
-const json = (status: number, body: unknown) =>
-  new Response(body === null ? null : JSON.stringify(body), {
-    status,
-    headers: { 'content-type': 'application/json' },
-  });
-
-type Handler = (path: string, init: RequestInit | undefined) => Response | undefined;
-/** The API as these pages meet it: app check off, then `handle` answers, recording each call with its body. */
-function fakeApi(handle: Handler) {
-  const calls: { call: string; body: unknown }[] = [];
-  vi.stubGlobal(
-    'fetch',
-    vi.fn(async (url: string, init?: RequestInit) => {
-      const path = String(url).replace(/^.*\/api\/v1/, '');
-      if (path === '/app-check/challenge') return json(404, { error: 'off', code: 'NOT_FOUND' });
-      calls.push({
-        call: `${init?.method ?? 'GET'} ${path}`,
-        body: init?.body ? JSON.parse(String(init.body)) : undefined,
-      });
-      return handle(path, init) ?? json(404, { error: 'no', code: 'NOT_FOUND' });
-    }),
-  );
-  return calls;
-}
+const fakeApi = fakeStaffApi;
 
 afterEach(() => vi.unstubAllGlobals());
 
@@ -240,6 +218,7 @@ describe('the nav by role', () => {
       'disputes',
       'live',
       'reports',
+      'promo-codes',
       'closures',
       'season',
       'staff',

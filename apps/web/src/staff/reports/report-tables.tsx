@@ -1,26 +1,11 @@
 import { formatAud } from '@kringle/contracts/money';
 import type { OccupancyRow, SalesGroup, SalesReport } from '@kringle/contracts/reports';
-import type { ReactNode } from 'react';
+import { ScrollRegion } from '../parts/scroll-region';
 
 const th = 'px-3 py-2 text-left font-semibold whitespace-nowrap';
 const td = 'px-3 py-2 whitespace-nowrap';
 const num = `${td} text-right tabular-nums`;
 const KEY_HEADER: Record<SalesGroup, string> = { day: 'Day', location: 'Location', package: 'Package' };
-
-/** A wide table scrolls sideways on a phone; the scroll area can be reached by keyboard. */
-function Scroll({ label, children }: { label: string; children: ReactNode }) {
-  return (
-    // tabIndex: a scrollable region must take focus (WCAG 2.1.1, axe "scrollable-region-focusable").
-    <div
-      role="region"
-      aria-label={label}
-      tabIndex={0}
-      className="overflow-x-auto rounded-xl border border-cream-300 bg-cream-50"
-    >
-      {children}
-    </div>
-  );
-}
 
 /** The column headers: text columns first, then the figures' (right-aligned like their cells). */
 function Head({ text, figures }: { text: string[]; figures: string[] }) {
@@ -45,7 +30,7 @@ export function SalesTable({ report }: { report: SalesReport }) {
     { ...report.totals, key: 'total', label: 'Total', total: true },
   ];
   return (
-    <Scroll label="Sales table">
+    <ScrollRegion label="Sales table">
       <table className="w-full text-sm">
         <Head
           text={[KEY_HEADER[report.groupBy]]}
@@ -83,7 +68,7 @@ export function SalesTable({ report }: { report: SalesReport }) {
           ))}
         </tbody>
       </table>
-    </Scroll>
+    </ScrollRegion>
   );
 }
 
@@ -99,7 +84,7 @@ const OCCUPANCY_COLUMNS: [keyof OccupancyRow, string][] = [
 
 export function OccupancyTable({ items }: { items: OccupancyRow[] }) {
   return (
-    <Scroll label="Occupancy table">
+    <ScrollRegion label="Occupancy table">
       <table className="w-full text-sm">
         <Head text={['Day', 'Location']} figures={OCCUPANCY_COLUMNS.map(([, h]) => h)} />
         <tbody>
@@ -118,6 +103,6 @@ export function OccupancyTable({ items }: { items: OccupancyRow[] }) {
           ))}
         </tbody>
       </table>
-    </Scroll>
+    </ScrollRegion>
   );
 }

@@ -31,6 +31,8 @@ const SeasonPage = lazy(() => import('../season/season-page').then((m) => ({ def
 const ClosuresPage = lazy(() => import('../closures/closures-page').then((m) => ({ default: m.ClosuresPage })));
 // The managers' reports (issue 35) likewise, charts included.
 const ReportsPage = lazy(() => import('../reports/reports-page').then((m) => ({ default: m.ReportsPage })));
+// The managers' promo codes (issue 52) likewise.
+const PromoCodesPage = lazy(() => import('../promos/promo-codes-page').then((m) => ({ default: m.PromoCodesPage })));
 // The managers' Live page (issue 50) likewise: its stream opens only there.
 const LivePage = lazy(() => import('../live/live-page').then((m) => ({ default: m.LivePage })));
 // Uploading photos (issue 39) is its own chunk too: only the set and managers open it.
@@ -203,6 +205,14 @@ function SignedIn({ user, me, onEnrol }: { user: StaffUser; me: StaffMe; onEnrol
           catalogue ? (
             <Suspense fallback={<p className="text-ink-700">Loading…</p>}>
               <ReportsPage locations={catalogue.locations} />
+            </Suspense>
+          ) : (
+            <p className="text-ink-700">Loading…</p>
+          )
+        ) : page === 'promo-codes' ? (
+          catalogue ? (
+            <Suspense fallback={<p className="text-ink-700">Loading…</p>}>
+              <PromoCodesPage locations={catalogue.locations} timezone={location?.timezone ?? 'Australia/Sydney'} />
             </Suspense>
           ) : (
             <p className="text-ink-700">Loading…</p>

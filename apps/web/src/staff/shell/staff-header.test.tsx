@@ -46,6 +46,7 @@ describe('the staff header', () => {
       'Disputes',
       'Live',
       'Reports',
+      'Promo codes',
       'Closures',
       'Season',
       'Staff',

@@ -14,6 +14,7 @@ export type Page =
   | 'disputes'
   | 'live'
   | 'reports'
+  | 'promo-codes'
   | 'closures'
   | 'season'
   | 'staff';
@@ -27,6 +28,7 @@ export const PATHS: Record<Page, string> = {
   disputes: '/staff/support/disputes',
   live: '/staff/live',
   reports: '/staff/reports',
+  'promo-codes': '/staff/promo-codes',
   closures: '/staff/closures',
   season: '/staff/season',
   staff: '/staff/people',
@@ -41,6 +43,7 @@ export const LABELS: Record<Page, string> = {
   disputes: 'Disputes',
   live: 'Live',
   reports: 'Reports',
+  'promo-codes': 'Promo codes',
   closures: 'Closures',
   season: 'Season',
   staff: 'Staff',
@@ -55,6 +58,7 @@ const ROLES: Record<Page, readonly StaffRole[]> = {
   disputes: ['manager', 'support'],
   live: ['manager'],
   reports: ['manager'],
+  'promo-codes': ['manager'],
   closures: ['manager'],
   staff: ['manager'],
   season: ['manager'],

@@ -8,13 +8,15 @@ import { useWizardDispatch, useWizardSelector } from '../state/booking-hooks';
 import { goToStep, setShowCart } from '../state/booking-slice';
 import { stepIndex } from '../state/wizard-steps';
 import { removeFromCart, restoreToCart } from './cart-actions';
-import { activeItems, cartGstCents, cartTotalCents, ecommerce } from './cart-math';
+import { activeItems, ecommerce } from './cart-math';
+import { CartTotals } from './cart-totals';
 import { useCatalogue } from './use-catalogue';
 import { useOrderPlaced } from './use-order-placed';
 
 /**
- * The cart (spec §3 showCart) as a side sheet, openable from any step after Session: the lines,
- * GST and total, removal with "Undo", and a way back to the Package step to change quantities.
+ * The cart (spec §3 showCart) as a side sheet, openable from any step after Session: the lines, a
+ * promo code's cents off, GST and total, removal with "Undo", and a way back to the Package step to
+ * change quantities.
  * Once the order is placed (checkoutData), the cart is read-only: the booking is priced.
  */
 export function CartDrawer() {
@@ -24,7 +26,6 @@ export function CartDrawer() {
   const placed = useOrderPlaced();
   const { catalogue } = useCatalogue();
   const lines = Object.values(packages).filter((line) => line.totalQuantity > 0);
-  const total = cartTotalCents(packages);
 
   useEffect(() => {
     // view_cart once per opening, with what is in the cart at that moment.
@@ -107,16 +108,7 @@ export function CartDrawer() {
             )}
           </div>
           <div className="flex flex-col gap-3 border-t border-cream-200 px-5 py-4">
-            <dl className="flex flex-col gap-1">
-              <div className="flex justify-between text-sm text-ink-600">
-                <dt>Includes GST</dt>
-                <dd className="tabular-nums">{formatAud(cartGstCents(packages))}</dd>
-              </div>
-              <div className="flex justify-between text-lg font-semibold text-ink-900">
-                <dt>Total</dt>
-                <dd className="tabular-nums">{formatAud(total)}</dd>
-              </div>
-            </dl>
+            <CartTotals />
             {placed ? (
               <p className="text-sm text-ink-600">
                 Your order is ready for payment, so the cart can no longer be changed.

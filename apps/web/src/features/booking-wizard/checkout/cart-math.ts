@@ -2,7 +2,7 @@ import { MAX_ADD_ON_QUANTITY, MAX_PACKAGES, type CreateCartBody } from '@kringle
 import type { AddOn, Package } from '@kringle/contracts/catalogue';
 import { centsToDollars, CURRENCY, gstOf } from '@kringle/contracts/money';
 import type { AnalyticsItem, EcommerceParams } from '../../../lib/analytics';
-import type { CartItem } from '../state/booking-slice';
+import type { AppliedPromo, CartItem } from '../state/booking-slice';
 
 export type CatalogueItem = Package | AddOn;
 export type Catalogue = Map<string, CatalogueItem>;
@@ -45,12 +45,22 @@ export const cartLine = (item: CatalogueItem, quantity: number): CartItem => ({
   remove: false,
 });
 
-/** Spec §3 cart conversion payload: amount is the total the customer saw. */
-export function toCartBody(reservationId: string, packages: Record<string, CartItem>): CreateCartBody {
+/** Spec §3 cart conversion payload: amount is the goods' total the customer saw (before any promo code). */
+export function toCartBody(
+  reservationId: string,
+  packages: Record<string, CartItem>,
+  promoCode?: string | null,
+): CreateCartBody {
   const lines = activeItems(packages);
   const pick = (type: CartItem['type']) =>
     lines.filter((l) => l.type === type).map((l) => ({ id: l._id, quantity: l.totalQuantity }));
-  return { reservationId, amount: cartTotalCents(packages), packages: pick('package'), addOns: pick('add_on') };
+  return {
+    reservationId,
+    amount: cartTotalCents(packages),
+    packages: pick('package'),
+    addOns: pick('add_on'),
+    ...(promoCode ? { promoCode } : {}),
+  };
 }
 
 /** Re-prices the cart from a fresh catalogue (after a PRICE_MISMATCH); items no longer sold drop out. */
@@ -77,11 +87,12 @@ function analyticsItems(lines: CartItem[], catalogue: Catalogue): AnalyticsItem[
   });
 }
 
-/** An e-commerce event's parameters for some cart lines. */
-export function ecommerce(lines: CartItem[], catalogue: Catalogue): EcommerceParams {
+/** An e-commerce event's parameters for some cart lines; with a promo code, GA4's coupon and the value paid. */
+export function ecommerce(lines: CartItem[], catalogue: Catalogue, promo?: AppliedPromo | null): EcommerceParams {
   return {
     currency: CURRENCY,
-    value: centsToDollars(lines.reduce((s, l) => s + l.totalPrice, 0)),
+    value: centsToDollars(promo ? promo.dueCents : lines.reduce((s, l) => s + l.totalPrice, 0)),
     items: analyticsItems(lines, catalogue),
+    ...(promo ? { coupon: promo.code } : {}),
   };
 }

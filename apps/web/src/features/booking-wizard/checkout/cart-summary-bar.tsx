@@ -2,7 +2,8 @@ import { formatAud } from '@kringle/contracts/money';
 import { GiftIcon } from '../../../components/ui/icons';
 import { useWizardDispatch, useWizardSelector } from '../state/booking-hooks';
 import { setShowCart } from '../state/booking-slice';
-import { cartTotalCents, itemCount } from './cart-math';
+import { amountDue } from './amount-due';
+import { itemCount } from './cart-math';
 
 /**
  * The running total, kept in view from the Package step on (DESIGN.md: the countdown and the
@@ -12,9 +13,9 @@ import { cartTotalCents, itemCount } from './cart-math';
  */
 export function CartSummaryBar() {
   const dispatch = useWizardDispatch();
-  const packages = useWizardSelector((s) => s.booking.packages);
-  const count = itemCount(packages);
-  const total = cartTotalCents(packages);
+  const booking = useWizardSelector((s) => s.booking);
+  const count = itemCount(booking.packages);
+  const total = amountDue(booking).dueCents;
   return (
     <div
       data-testid="cart-total-bar"

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Package } from '@kringle/contracts/catalogue';
-import { setLocation, setReservationData, toggleSlotType, upsertItem } from '../state/booking-slice';
+import { setLocation, setPromo, setReservationData, toggleSlotType, upsertItem } from '../state/booking-slice';
 import { SYDNEY_FIXTURE, wizardTestStore } from '../state/wizard-test-store';
 import { stepIndex } from '../state/wizard-steps';
 import { cartLine } from './cart-math';
@@ -37,6 +37,19 @@ const checkout = {
   expiresAt: '2099-01-01T00:10:00.000Z',
 };
 
+const cartAnswer = {
+  id: 'c1',
+  reservationId: 'h1',
+  items: [],
+  amountCents: 7990,
+  gstCents: 726,
+  discounts: [],
+  payments: [],
+  donationCents: 0,
+  dueCents: 7990,
+  currency: 'AUD',
+};
+
 function setup(routes: Record<string, unknown>) {
   const t = wizardTestStore(routes);
   t.store.dispatch(setLocation(location));
@@ -57,10 +70,7 @@ describe('placeOrder', () => {
       },
       'POST /cart': (_url: string, init: RequestInit) => {
         sent = JSON.parse(String(init.body));
-        return json(
-          { id: 'c1', reservationId: 'h1', items: [], amountCents: 7990, gstCents: 726, currency: 'AUD' },
-          201,
-        );
+        return json(cartAnswer, 201);
       },
       'POST /bookings/reservation/h1/checkoutOrder': () => json(checkout, 201),
     });
@@ -72,6 +82,7 @@ describe('placeOrder', () => {
       bookingId: 'b1',
       client_secret: 'pi_1_secret_x',
       message: 'Your session is held.',
+      amountCents: 7990,
       business: null,
     });
     expect(booking.reservationData?.expiresAt).toBe(checkout.expiresAt);
@@ -83,8 +94,7 @@ describe('placeOrder', () => {
     const business = { name: 'Bondi Public School', abn: '51824753556' };
     const t = setup({
       'PUT /bookings/b1/details': () => json({ id: 'b1' }, 200),
-      'POST /cart': () =>
-        json({ id: 'c1', reservationId: 'h1', items: [], amountCents: 7990, gstCents: 726, currency: 'AUD' }, 201),
+      'POST /cart': () => json(cartAnswer, 201),
       'POST /bookings/reservation/h1/checkoutOrder': (_url: string, init: RequestInit) => {
         bodies.push(JSON.parse(String(init.body)));
         return json(checkout, 201);
@@ -110,8 +120,7 @@ describe('placeOrder', () => {
 
   it('stays on Overview with the field errors when the API refuses who is coming', async () => {
     const t = setup({
-      'POST /cart': () =>
-        json({ id: 'c1', reservationId: 'h1', items: [], amountCents: 7990, gstCents: 726, currency: 'AUD' }, 201),
+      'POST /cart': () => json(cartAnswer, 201),
       'POST /bookings/reservation/h1/checkoutOrder': () => json(checkout, 201),
       'PUT /bookings/b1/details': () =>
         json(
@@ -128,5 +137,54 @@ describe('placeOrder', () => {
       { path: 'body.pets', message: 'Pets come to pet nights only.' },
     ]);
     expect(t.store.getState().booking.currentStep).not.toBe(stepIndex('payment'));
+  });
+
+  it('sends the applied promo code with the cart, keeps the server figures and what the card pays', async () => {
+    let sent: unknown;
+    const t = setup({
+      'PUT /bookings/b1/details': () => json({ id: 'b1' }, 200),
+      'POST /cart': (_url: string, init: RequestInit) => {
+        sent = JSON.parse(String(init.body));
+        return json(
+          { ...cartAnswer, gstCents: 654, discounts: [{ kind: 'promo', code: 'XMAS10', cents: 799 }], dueCents: 7191 },
+          201,
+        );
+      },
+      'POST /bookings/reservation/h1/checkoutOrder': () => json({ ...checkout, amountCents: 7191 }, 201),
+    });
+    t.store.dispatch(
+      setPromo({ code: 'XMAS10', cents: 799, gstCents: 654, dueCents: 7191, goodsCents: 7990, holdId: 'h1' }),
+    );
+    window.__kringleAnalytics = [];
+    await t.store.dispatch(placeOrder({ catalogue: new Map(), details }));
+    expect(sent).toMatchObject({ amount: 7990, promoCode: 'XMAS10' });
+    const booking = t.store.getState().booking;
+    expect(booking.checkoutData?.amountCents).toBe(7191);
+    expect(booking.currentStep).toBe(stepIndex('payment'));
+    expect(window.__kringleAnalytics.find((e) => e.event === 'begin_checkout')?.params).toMatchObject({
+      coupon: 'XMAS10',
+      value: 71.91,
+    });
+  });
+
+  it('drops a promo code the cart refuses (used up meanwhile) and stays on Overview with the reason', async () => {
+    const t = setup({
+      'POST /cart': () =>
+        json(
+          {
+            error: 'XMAS10 has been used as many times as it may be.',
+            code: 'PROMO_INVALID',
+            details: [{ path: 'body.promoCode', message: 'used_up' }],
+          },
+          409,
+        ),
+    });
+    t.store.dispatch(
+      setPromo({ code: 'XMAS10', cents: 799, gstCents: 654, dueCents: 7191, goodsCents: 7990, holdId: 'h1' }),
+    );
+    const result = await t.store.dispatch(placeOrder({ catalogue: new Map(), details }));
+    expect(placeOrder.rejected.match(result) && result.payload?.data.code).toBe('PROMO_INVALID');
+    expect(t.store.getState().booking.promo).toBeNull();
+    expect(t.store.getState().booking.checkoutData).toBeNull();
   });
 });

@@ -5,11 +5,19 @@ import { api } from '../../../lib/api';
 import { track } from '../../../lib/analytics';
 import type { ApiError } from '../../../lib/api-error';
 import type { WizardRootState } from '../state/booking-hooks';
-import { goToStep, setCheckoutData, setReservationData, upsertItem, removeItem } from '../state/booking-slice';
+import {
+  goToStep,
+  setCheckoutData,
+  setPromo,
+  setReservationData,
+  upsertItem,
+  removeItem,
+} from '../state/booking-slice';
 import { setEndDate } from '../state/timer-slice';
 import { stepIndex } from '../state/wizard-steps';
 import { bookingApi } from '../api';
 import { checkoutApi } from './api';
+import { promoOf } from './amount-due';
 import { activeItems, ecommerce, repriced, toCartBody, type Catalogue } from './cart-math';
 import { whosComingApi } from '../../../components/whos-coming/api';
 
@@ -22,6 +30,9 @@ const asApiError = (error: unknown): ApiError =>
 
 /** Codes after which the cart is re-priced from a fresh catalogue and shown again. */
 export const PRICE_CODES = ['PRICE_MISMATCH', 'CART_INVALID'];
+/** The cart's answer when its promo code does not apply: `error` is the sentence to show. */
+export const PROMO_INVALID = 'PROMO_INVALID';
+const noHold: ApiError = { status: 409, data: { error: 'There is no session on hold.', code: 'HOLD_EXPIRED' } };
 
 /** Fetches today's prices and re-prices the stored cart with them. */
 const refreshPrices = createAsyncThunk<void, void, ThunkConfig>(
@@ -64,6 +75,30 @@ async function saveDetails(
 }
 
 /**
+ * POST /cart for the held session with the current lines and `code`: the applied promo code follows the
+ * server's answer (its figures, or dropped when it does not apply); a price change re-prices the lines.
+ */
+const pricedCart = createAsyncThunk<
+  { ok: true; id: string } | { ok: false; error: ApiError },
+  string | null,
+  { state: WizardRootState }
+>('booking/pricedCart', async (code, { dispatch, getState }) => {
+  const { reservationData, packages } = getState().booking;
+  if (!reservationData) return { ok: false, error: noHold };
+  const cart = await dispatch(
+    checkoutApi.endpoints.createCart.initiate(toCartBody(reservationData.holdId, packages, code)),
+  );
+  if (cart.error) {
+    const error = asApiError(cart.error);
+    if (error.data.code === PROMO_INVALID) dispatch(setPromo(null));
+    if (PRICE_CODES.includes(error.data.code)) await dispatch(refreshPrices());
+    return { ok: false, error };
+  }
+  dispatch(setPromo(promoOf(cart.data, reservationData.holdId)));
+  return { ok: true, id: cart.data.id };
+});
+
+/**
  * Overview's Continue: the cart (POST /cart with the total shown), the checkout (booking, order,
  * PaymentIntent), then who's coming on that booking. checkoutOrder is idempotent per cart, so a retry is safe.
  */
@@ -72,9 +107,8 @@ export const placeOrder = createAsyncThunk<
   { catalogue: Catalogue; details: BookingDetails; business?: BusinessBuyer | null },
   ThunkConfig
 >('booking/placeOrder', async ({ catalogue, details, business = null }, { dispatch, getState, rejectWithValue }) => {
-  const { reservationData, packages, checkoutData } = getState().booking;
-  if (!reservationData)
-    return rejectWithValue({ status: 409, data: { error: 'There is no session on hold.', code: 'HOLD_EXPIRED' } });
+  const { reservationData, packages, checkoutData, promo } = getState().booking;
+  if (!reservationData) return rejectWithValue(noHold);
   if (checkoutData) {
     // Already checked out (back from Payment): go on, unless the order belongs to an earlier hold.
     const hold = await dispatch(
@@ -88,16 +122,12 @@ export const placeOrder = createAsyncThunk<
     }
     dispatch(setCheckoutData(null));
   }
-  const cart = await dispatch(checkoutApi.endpoints.createCart.initiate(toCartBody(reservationData.holdId, packages)));
-  if (cart.error) {
-    const error = asApiError(cart.error);
-    if (PRICE_CODES.includes(error.data.code)) await dispatch(refreshPrices());
-    return rejectWithValue(error);
-  }
+  const cart = await dispatch(pricedCart(promo?.code ?? null)).unwrap();
+  if (!cart.ok) return rejectWithValue(cart.error);
   const order = await dispatch(
     checkoutApi.endpoints.checkoutOrder.initiate({
       holdId: reservationData.holdId,
-      cartId: cart.data.id,
+      cartId: cart.id,
       ...(business ? { business } : {}),
     }),
   );
@@ -112,6 +142,7 @@ export const placeOrder = createAsyncThunk<
       bookingId: result.bookingId,
       client_secret: result.client_secret,
       message: result.message,
+      amountCents: result.amountCents,
       business,
     }),
   );
@@ -122,6 +153,17 @@ export const placeOrder = createAsyncThunk<
     dispatch(setReservationData({ ...reservationData, expiresAt: result.expiresAt }));
     dispatch(setEndDate(result.expiresAt));
   }
-  track('begin_checkout', { ...ecommerce(activeItems(packages), catalogue), transaction_id: result.bookingId });
+  const priced = getState().booking.promo;
+  track('begin_checkout', { ...ecommerce(activeItems(packages), catalogue, priced), transaction_id: result.bookingId });
+  // With nothing left for the card (client_secret null) Payment sends the family straight to the confirmation.
   dispatch(goToStep(stepIndex('payment')));
 });
+
+/** Overview's Apply (and its re-pricing after the cart or the hold changed): prices the cart with `code`. */
+export const applyPromo = createAsyncThunk<void, string, ThunkConfig>(
+  'booking/applyPromo',
+  async (code, { dispatch, rejectWithValue }) => {
+    const cart = await dispatch(pricedCart(code)).unwrap();
+    if (!cart.ok) return rejectWithValue(cart.error);
+  },
+);

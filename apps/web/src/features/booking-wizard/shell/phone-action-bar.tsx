@@ -2,7 +2,8 @@ import type { ReactNode } from 'react';
 import { formatAud } from '@kringle/contracts/money';
 import { useWizardDispatch, useWizardSelector } from '../state/booking-hooks';
 import { selectActiveStep, setShowCart } from '../state/booking-slice';
-import { cartTotalCents, itemCount } from '../checkout/cart-math';
+import { amountDue } from '../checkout/amount-due';
+import { itemCount } from '../checkout/cart-math';
 import { stepIndex } from '../state/wizard-steps';
 
 /**
@@ -14,9 +15,10 @@ export function PhoneActionBar({ children }: { children: ReactNode }) {
   const dispatch = useWizardDispatch();
   const step = useWizardSelector(selectActiveStep);
   const hasHold = useWizardSelector((s) => s.booking.reservationData !== null);
-  const packages = useWizardSelector((s) => s.booking.packages);
+  const booking = useWizardSelector((s) => s.booking);
   const showTotal = hasHold && step >= stepIndex('package');
-  const count = itemCount(packages);
+  const count = itemCount(booking.packages);
+  const total = formatAud(amountDue(booking).dueCents);
   return (
     <div
       data-testid="phone-action-bar"
@@ -34,13 +36,10 @@ export function PhoneActionBar({ children }: { children: ReactNode }) {
               'flex min-h-11 shrink-0 flex-col items-start justify-center rounded-xl px-1 text-left ' +
               'leading-tight hover:bg-cream-200'
             }
-            aria-label={
-              `View cart: ${count} item${count === 1 ? '' : 's'}, total ` +
-              `${formatAud(cartTotalCents(packages))} including GST`
-            }
+            aria-label={`View cart: ${count} item${count === 1 ? '' : 's'}, total ` + `${total} including GST`}
           >
             <span className="text-lg font-semibold tabular-nums text-ink-900" data-testid="cart-total">
-              {formatAud(cartTotalCents(packages))}
+              {total}
             </span>
             <span className="whitespace-nowrap text-xs font-semibold text-festive-700">View cart ({count})</span>
           </button>

@@ -22,10 +22,27 @@ export interface CartItem {
 
 export interface CheckoutData {
   bookingId: string;
-  client_secret: string;
+  /** Null when nothing was left for the card (a 100% code): the booking is confirmed already. */
+  client_secret: string | null;
   message: string;
+  /** What the card pays (the checkout's amountCents): less than the goods when a promo code applied. */
+  amountCents?: number;
   /** The business or school the order was placed for (issue 51): it is on the order's tax invoice. */
   business?: BusinessBuyer | null;
+}
+
+/**
+ * A promo code the server priced for this cart (POST /cart). Its cents depend only on the goods' total and on
+ * the held session's location and type, so a different total or hold is priced again before it is shown.
+ */
+export interface AppliedPromo {
+  code: string;
+  cents: number;
+  /** The cart's GST and what the card pays, as the server priced them with the code. */
+  gstCents: number;
+  dueCents: number;
+  goodsCents: number;
+  holdId: string;
 }
 
 export type RescheduleData = Record<string, unknown> & { bookingId: string };
@@ -44,6 +61,8 @@ export interface BookingState {
   currentStep: number;
   /** Who's coming, as given on Overview (kept when going back from Payment). */
   details?: BookingDetails | null;
+  /** The promo code given on Overview; placeOrder sends it with the cart. */
+  promo?: AppliedPromo | null;
   /**
    * When this wizard last took, changed or dropped its hold (ms): another tab's older write is stale (hold-tabs.ts).
    */
@@ -67,6 +86,7 @@ export const initialBookingState: BookingState = {
   rescheduleData: null,
   lapsedSlotId: null,
   currentStep: FIRST_STEP,
+  promo: null,
 };
 
 /** Stamped in the action, not the reducer, so reducers stay pure. */
@@ -124,6 +144,9 @@ const bookingSlice = createSlice({
     setDetails(state, action: PayloadAction<BookingDetails | null>) {
       state.details = action.payload;
     },
+    setPromo(state, action: PayloadAction<AppliedPromo | null>) {
+      state.promo = action.payload;
+    },
     /**
      * Spec §4: starting a reschedule resets the booking state, keeps the location, stores the data.
      * A new wizard, so stamped; it lets no hold go on the server, so a booking in another tab keeps its own.
@@ -175,6 +198,7 @@ export const {
   setKeptHold,
   setCheckoutData,
   setDetails,
+  setPromo,
   startReschedule,
   nextStep,
   goToStep,

@@ -1,4 +1,4 @@
-import { lazy, Suspense, useCallback, useState } from 'react';
+import { lazy, Suspense, useCallback, useRef, useState } from 'react';
 import type { BookingDetails } from '@kringle/contracts/booking-details';
 import { useNavigate } from 'react-router';
 import { formatSessionTime } from '@kringle/contracts/dates';
@@ -9,8 +9,10 @@ import { useGetSlotQuery } from '../api';
 import { useWizardDispatch, useWizardSelector, useWizardStore } from '../state/booking-hooks';
 import { setDetails } from '../state/booking-slice';
 import { useStepBack } from '../shell/use-step-history';
-import { activeItems, cartGstCents, cartTotalCents } from '../checkout/cart-math';
-import { placeOrder, PRICE_CODES } from '../checkout/checkout-actions';
+import { activeItems } from '../checkout/cart-math';
+import { CartTotals } from '../checkout/cart-totals';
+import { placeOrder, PRICE_CODES, PROMO_INVALID } from '../checkout/checkout-actions';
+import { PromoCodeField } from '../checkout/promo-code-field';
 import { useCatalogue } from '../checkout/use-catalogue';
 import { BusinessBuyerFields, checkBusiness, draftOf, type BusinessErrors } from '../checkout/business-buyer';
 import { expiredState } from '../hold/hold-actions';
@@ -38,11 +40,14 @@ export function OverviewStep({ focusOnMount }: { focusOnMount: boolean }) {
   const [busy, setBusy] = useState(false);
   const [problem, setProblem] = useState<{ message: string; prices: boolean } | null>(null);
   const [fieldErrors, setFieldErrors] = useState<{ path: string; message: string }[]>();
+  const [promoError, setPromoError] = useState<string | null>(null);
+  const promoBox = useRef<HTMLDivElement>(null);
   // Continue submits the "Who's coming" form, so it waits until that form (a lazy chunk) is in the page.
   const [formReady, setFormReady] = useState(false);
   const onFormMounted = useCallback(() => setFormReady(true), []);
   const lines = activeItems(packages);
   const timezone = location?.timezone ?? 'Australia/Sydney';
+  const holdExpired = () => void navigate('/expired', expiredState(store.getState().timer.remaining));
 
   // Runs only once the "Who's coming" form is valid: Payment needs it.
   const proceed = async (given: BookingDetails) => {
@@ -63,8 +68,12 @@ export function OverviewStep({ focusOnMount }: { focusOnMount: boolean }) {
     setBusy(false);
     if (placeOrder.rejected.match(result)) {
       const error = result.payload?.data;
-      if (error?.code === 'HOLD_EXPIRED')
-        return void navigate('/expired', expiredState(store.getState().timer.remaining));
+      if (error?.code === 'HOLD_EXPIRED') return holdExpired();
+      if (error?.code === PROMO_INVALID) {
+        // The code was dropped (used up meanwhile, say): the reason beside its field, the full price shown.
+        setPromoError(error.error);
+        return promoBox.current?.scrollIntoView?.({ block: 'center' });
+      }
       if (error?.details?.length) setFieldErrors(error.details);
       const prices = PRICE_CODES.includes(error?.code ?? '');
       setProblem({
@@ -142,18 +151,15 @@ export function OverviewStep({ focusOnMount }: { focusOnMount: boolean }) {
             </li>
           ))}
         </ul>
-        <dl className="mt-2 flex flex-col gap-1 border-t-2 border-cream-300 pt-3">
-          <div className="flex justify-between text-sm text-ink-600">
-            <dt>GST included</dt>
-            <dd className="tabular-nums">{formatAud(cartGstCents(packages))}</dd>
-          </div>
-          <div className="flex justify-between text-xl font-semibold text-ink-900">
-            <dt>Total (AUD)</dt>
-            <dd className="tabular-nums" data-testid="overview-total">
-              {formatAud(cartTotalCents(packages))}
-            </dd>
-          </div>
-        </dl>
+        <CartTotals large totalTestId="overview-total" />
+        <div ref={promoBox}>
+          <PromoCodeField
+            locked={Boolean(checkoutData)}
+            error={promoError}
+            onError={setPromoError}
+            onHoldExpired={holdExpired}
+          />
+        </div>
       </section>
       <Suspense fallback={<div className="h-40 animate-pulse rounded-2xl bg-cream-200" aria-hidden="true" />}>
         <WhosComingSection

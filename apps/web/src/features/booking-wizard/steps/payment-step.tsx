@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
-import { useNavigate } from 'react-router';
+import { Navigate, useNavigate } from 'react-router';
 import { formatAud } from '@kringle/contracts/money';
 import { Button } from '../../../components/ui/button';
 import { useWizardDispatch, useWizardSelector } from '../state/booking-hooks';
@@ -8,7 +8,7 @@ import { useStepBack } from '../shell/use-step-history';
 import { useStripeConfigQuery } from '../../../components/card-payment/api';
 import { CardPayment } from '../../../components/card-payment/card-payment';
 import type { ConfirmOutcome } from '../../../components/card-payment/sandbox-confirm';
-import { cartTotalCents } from '../checkout/cart-math';
+import { amountDue } from '../checkout/amount-due';
 import { stepIndex } from '../state/wizard-steps';
 import { LoadingList, LoadProblem } from './load-states';
 import { StepFrame } from './step-frame';
@@ -17,9 +17,9 @@ import { usePhoneLayout } from '../shell/use-media';
 /** The card form, submitted from the phone bar's Pay. */
 const PAY_FORM = 'payment-form';
 
+const successPath = (bookingId: string) => `/success?bookingId=${encodeURIComponent(bookingId)}`;
 /** Where the card's bank (3-D Secure) and Stripe send the customer back to. */
-export const successUrl = (bookingId: string) =>
-  `${window.location.origin}/success?bookingId=${encodeURIComponent(bookingId)}`;
+export const successUrl = (bookingId: string) => `${window.location.origin}${successPath(bookingId)}`;
 
 /** Step 7: pay by card. Real Stripe's Payment Element with live keys, the sandbox card form otherwise. */
 export function PaymentStep({ focusOnMount }: { focusOnMount: boolean }) {
@@ -27,7 +27,9 @@ export function PaymentStep({ focusOnMount }: { focusOnMount: boolean }) {
   const back = useStepBack();
   const navigate = useNavigate();
   const checkout = useWizardSelector((s) => s.booking.checkoutData);
-  const total = useWizardSelector((s) => cartTotalCents(s.booking.packages));
+  const booking = useWizardSelector((s) => s.booking);
+  // What the card pays: the checkout's figure (less than the goods when a promo code applied).
+  const total = checkout?.amountCents ?? amountDue(booking).dueCents;
   const config = useStripeConfigQuery();
   const [busy, setBusy] = useState(false);
   const [problem, setProblem] = useState<string | null>(null);
@@ -47,7 +49,7 @@ export function PaymentStep({ focusOnMount }: { focusOnMount: boolean }) {
   const handle = (outcome: ConfirmOutcome) => {
     if (!checkout) return;
     if (outcome.kind === 'succeeded' || outcome.kind === 'processing')
-      return void navigate(`/success?bookingId=${encodeURIComponent(checkout.bookingId)}`);
+      return void navigate(successPath(checkout.bookingId));
     // The bank's check happens on its own page; the wizard state is persisted, so the countdown resumes on return.
     if (outcome.kind === 'redirect') return void window.location.assign(outcome.url);
     setProblem(outcome.message);
@@ -56,6 +58,9 @@ export function PaymentStep({ focusOnMount }: { focusOnMount: boolean }) {
     setBusy(b);
     if (b) setProblem(null);
   };
+
+  // Nothing was left for the card (a 100% promo code): the checkout confirmed the booking already.
+  if (checkout?.client_secret === null) return <Navigate to={successPath(checkout.bookingId)} replace />;
 
   return (
     <StepFrame

@@ -1,0 +1,35 @@
+import { clsx } from 'clsx';
+import { formatAud } from '@kringle/contracts/money';
+import { useWizardSelector } from '../state/booking-hooks';
+import { amountDue } from './amount-due';
+
+/**
+ * The cart's last lines, on Overview and in the cart: the promo code's cents off, the GST and the total to
+ * pay, all as the server priced them (decision 0106: the web never works out a discount itself).
+ */
+export function CartTotals({ large, totalTestId }: { large?: boolean; totalTestId?: string }) {
+  const booking = useWizardSelector((s) => s.booking);
+  const { promo, goodsCents, dueCents, gstCents } = amountDue(booking);
+  // A booking reopened for payment from My Bookings knows its amount, not its code.
+  const offCents = goodsCents - dueCents;
+  return (
+    <dl className={clsx('flex flex-col gap-1 border-t-2 border-cream-300', large ? 'mt-2 pt-3' : 'pt-2')}>
+      {offCents > 0 && (
+        <div className="flex justify-between gap-3 font-medium text-pine-800" data-testid="promo-line">
+          <dt>{promo ? `Promo ${promo.code}` : 'Discount'}</dt>
+          <dd className="shrink-0 tabular-nums">−{formatAud(offCents)}</dd>
+        </div>
+      )}
+      <div className="flex justify-between text-sm text-ink-600">
+        <dt>GST included</dt>
+        <dd className="tabular-nums">{formatAud(gstCents)}</dd>
+      </div>
+      <div className={clsx('flex justify-between font-semibold text-ink-900', large ? 'text-xl' : 'text-lg')}>
+        <dt>Total (AUD)</dt>
+        <dd className="tabular-nums" data-testid={totalTestId}>
+          {formatAud(dueCents)}
+        </dd>
+      </div>
+    </dl>
+  );
+}

@@ -1,0 +1,137 @@
+import { render, screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { Provider } from 'react-redux';
+import { MemoryRouter } from 'react-router';
+import { describe, expect, it, vi } from 'vitest';
+import type { Package } from '@kringle/contracts/catalogue';
+import { cartLine } from '../checkout/cart-math';
+import { setLocation, setPromo, setReservationData, toggleSlotType, upsertItem } from '../state/booking-slice';
+import { SYDNEY_FIXTURE, wizardTestStore } from '../state/wizard-test-store';
+import { OverviewStep } from './overview-step';
+
+const classic: Package = {
+  id: 'p1',
+  type: 'package',
+  name: 'Classic Print',
+  description: '',
+  includes: [],
+  priceCents: 3995,
+  currency: 'AUD',
+  imageUrl: '',
+  maxQuantity: 3,
+};
+const json = (body: unknown, status: number) =>
+  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+const REFUSAL = 'NOPE is not a promo code we know. Check the spelling, or book without it.';
+
+/** POST /cart as the API prices it: XMAS10 takes 10% off, any other code is unknown. */
+function cartAnswer(_url: string, init: RequestInit) {
+  const body = JSON.parse(String(init.body)) as { amount: number; promoCode?: string };
+  if (body.promoCode && body.promoCode !== 'XMAS10')
+    return json(
+      { error: REFUSAL, code: 'PROMO_INVALID', details: [{ path: 'body.promoCode', message: 'unknown' }] },
+      409,
+    );
+  const cents = body.promoCode ? Math.round(body.amount / 10) : 0;
+  return json(
+    {
+      id: 'c1',
+      reservationId: 'h1',
+      items: [],
+      amountCents: body.amount,
+      gstCents: Math.round((body.amount - cents) / 11),
+      discounts: body.promoCode ? [{ kind: 'promo', code: body.promoCode, cents }] : [],
+      payments: [],
+      donationCents: 0,
+      dueCents: body.amount - cents,
+      currency: 'AUD',
+    },
+    201,
+  );
+}
+
+function renderStep(quantity = 2) {
+  const sent: { promoCode?: string }[] = [];
+  const t = wizardTestStore({
+    'GET /product/packages': { items: [classic] },
+    'GET /product/addons': { items: [] },
+    'POST /cart': (url: string, init: RequestInit) => {
+      sent.push(JSON.parse(String(init.body)) as { promoCode?: string });
+      return cartAnswer(url, init);
+    },
+  });
+  t.store.dispatch(setLocation(SYDNEY_FIXTURE));
+  t.store.dispatch(toggleSlotType(SYDNEY_FIXTURE.slotTypes[0]!));
+  t.store.dispatch(setReservationData({ holdId: 'h1', slotId: 's1', expiresAt: '2099-01-01T00:00:00.000Z' }));
+  t.store.dispatch(upsertItem(cartLine(classic, quantity)));
+  const view = () =>
+    render(
+      <Provider store={t.store}>
+        <MemoryRouter>
+          <OverviewStep focusOnMount={false} />
+        </MemoryRouter>
+      </Provider>,
+    );
+  return { ...t, sent, view };
+}
+
+const order = () => within(screen.getByRole('region', { name: 'Your order' }));
+
+describe('Overview: the promo code', () => {
+  it('applied: priced by the server, shown as a line with the lower total and GST; Remove takes it off', async () => {
+    const t = renderStep();
+    t.view();
+    expect(screen.getByTestId('overview-total')).toHaveTextContent('$79.90');
+    await userEvent.type(screen.getByRole('textbox', { name: 'Promo code' }), 'xmas10');
+    await userEvent.click(screen.getByRole('button', { name: 'Apply' }));
+
+    const line = await screen.findByTestId('promo-line');
+    expect(line).toHaveTextContent('Promo XMAS10');
+    expect(line).toHaveTextContent('−$7.99');
+    expect(screen.getByTestId('overview-total')).toHaveTextContent('$71.91');
+    expect(order().getByText('GST included').nextElementSibling).toHaveTextContent('$6.54');
+    // By its words: the lazy "Who's coming" form has status outputs of its own once it has loaded.
+    expect(screen.getByText('Promo code XMAS10 applied: $7.99 off, $71.91 to pay.')).toHaveAttribute('role', 'status');
+    expect(t.sent).toEqual([expect.objectContaining({ amount: 7990, promoCode: 'XMAS10' })]);
+    expect(t.store.getState().booking.promo).toMatchObject({ code: 'XMAS10', cents: 799, dueCents: 7191 });
+    const remove = screen.getByRole('button', { name: 'Remove promo code XMAS10' });
+    await vi.waitFor(() => expect(remove).toHaveFocus());
+
+    await userEvent.click(remove);
+    expect(screen.queryByTestId('promo-line')).toBeNull();
+    expect(screen.getByTestId('overview-total')).toHaveTextContent('$79.90');
+    expect(t.store.getState().booking.promo).toBeNull();
+    await vi.waitFor(() => expect(screen.getByRole('textbox', { name: 'Promo code' })).toHaveFocus());
+  });
+
+  it("refused: the server's sentence beside the field, described by it and announced; the price stays", async () => {
+    const t = renderStep();
+    t.view();
+    const field = screen.getByRole('textbox', { name: 'Promo code' });
+    await userEvent.type(field, 'nope{Enter}');
+
+    expect(await screen.findByRole('alert')).toHaveTextContent(REFUSAL);
+    expect(field).toHaveAttribute('aria-invalid', 'true');
+    expect(field).toHaveAccessibleDescription(REFUSAL);
+    expect(screen.queryByTestId('promo-line')).toBeNull();
+    expect(screen.getByTestId('overview-total')).toHaveTextContent('$79.90');
+    expect(t.store.getState().booking.promo).toBeNull();
+
+    // An empty field is not sent.
+    await userEvent.clear(field);
+    await userEvent.click(screen.getByRole('button', { name: 'Apply' }));
+    expect(screen.getByRole('alert')).toHaveTextContent('Enter a code.');
+    expect(t.sent).toHaveLength(1);
+  });
+
+  it('a code applied to other packages is priced again when Overview opens', async () => {
+    const t = renderStep(1);
+    t.store.dispatch(
+      setPromo({ code: 'XMAS10', cents: 799, gstCents: 654, dueCents: 7191, goodsCents: 7990, holdId: 'h1' }),
+    );
+    t.view();
+    expect(await screen.findByTestId('promo-line')).toHaveTextContent('−$4.00');
+    expect(screen.getByTestId('overview-total')).toHaveTextContent('$35.95');
+    expect(t.sent).toEqual([expect.objectContaining({ amount: 3995, promoCode: 'XMAS10' })]);
+  });
+});
