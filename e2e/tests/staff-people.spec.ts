@@ -77,6 +77,7 @@ test(
       'Disputes',
       'Live',
       'Reports',
+      'Promo codes',
       'Closures',
       'Season',
       'Staff',
