@@ -167,17 +167,18 @@ test.describe('signed-in layouts', () => {
     await expect(page).toHaveURL(/\/packages$/);
     await page.goto('/create-booking');
     await expect(page.getByTestId('help-launcher')).toBeVisible();
-    // One Help on the page: the launcher stands in for the tab bar's (issue 53 item 12).
+    // One Help on the page: the launcher is the tab bar's Help, where Help is on every page (decision 0107).
     await expect(page.getByRole('button', { name: 'Help' })).toHaveCount(1);
-    await expect(tabs.getByRole('button', { name: 'Help' })).toHaveCount(0);
+    await expect(tabs.getByTestId('help-launcher')).toHaveText('Help');
     await expect(tabs.getByRole('button', { name: 'Profile' })).toBeVisible();
     await shot(page, 'narrow-create-booking');
     await page.getByTestId('help-launcher').click();
     await expect(page.getByRole('dialog', { name: 'How can we help?' })).toBeVisible();
     await page.keyboard.press('Escape');
-    // Everywhere else the tab bar's Help is back.
+    // Elsewhere the same tab, not called the launcher.
     await tabs.getByRole('link', { name: 'My Bookings' }).click();
     await expect(tabs.getByRole('button', { name: 'Help' })).toBeVisible();
+    await expect(page.getByTestId('help-launcher')).toHaveCount(0);
   });
 
   test('a signed-in user is sent from /login to / and a reload keeps the session without flashing login', async ({

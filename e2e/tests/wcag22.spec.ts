@@ -103,9 +103,8 @@ test('3.2.6 Consistent Help: one Help, in the same place, on every page of the s
   await signInThroughApi(page);
   for (const width of WIDTHS) {
     await page.setViewportSize({ width, height: width > 800 ? 800 : 844 });
-    // On a phone the wizard's Help is the launcher docked in its header (spec §2, issue 53 item 12), not the tab
-    // bar's: left out here and flagged in docs/compliance.md section 8 for a decision.
-    const paths = width > 800 ? ['/bookings', '/packages', '/create-booking', '/bookings'] : ['/bookings', '/packages'];
+    // On a phone the wizard's launcher is the tab bar's Help (spec §2, decision 0107): the same box as elsewhere.
+    const paths = ['/bookings', '/packages', '/create-booking', '/bookings'];
     const places: { path: string; x: number; y: number; w: number; h: number }[] = [];
     for (const path of paths) {
       await page.goto(path);

@@ -34,9 +34,9 @@ export function AppLayout() {
   const { fullname } = nameParts(user?.firstName, user?.lastName);
   const displayName = fullname || user?.displayName || user?.email || '';
   const userInitials = initials(fullname || user?.displayName || '', user?.email);
-  // The help launcher is hidden on narrow screens except in the booking wizard (spec §2); there it
-  // stands in for the tab bar's Help, so a phone shows one Help button, not two (issue 53 item 12).
-  const showLauncher = !mobile || pathname === '/create-booking';
+  // The help launcher is hidden on narrow screens except in the booking wizard (spec §2); there it is the tab bar's
+  // Help, where Help is on every other page (WCAG 3.2.6), and a phone shows one Help button, not two (decision 0107).
+  const wizard = pathname === '/create-booking';
 
   const logout = () => {
     track('logout');
@@ -72,7 +72,7 @@ export function AppLayout() {
           locationLabel={<LocationLabel className="text-sm text-ink-600" />}
           onLogout={logout}
           onHelp={() => setHelpOpen(true)}
-          showHelp={!showLauncher}
+          helpIsLauncher={wizard}
           onEditProfile={() => setProfileDialog('profile')}
           onChangePassword={() => setProfileDialog('password')}
           onYourData={() => setProfileDialog('data')}
@@ -109,7 +109,7 @@ export function AppLayout() {
       >
         <Outlet />
       </main>
-      {showLauncher && <HelpLauncher onOpen={() => setHelpOpen(true)} docked={mobile} />}
+      {!mobile && <HelpLauncher onOpen={() => setHelpOpen(true)} />}
       {helpOpened && (
         <Suspense fallback={null}>
           <HelpPanel open={helpOpen} onOpenChange={setHelpOpen} />

@@ -10,8 +10,11 @@ type ProfileTabProps = Omit<ProfileMenuProps, 'triggerClass' | 'focusFirstItem'>
 
 export interface BottomTabBarProps extends ProfileTabProps {
   onHelp: () => void;
-  /** False where the page has the Help launcher already (the wizard): one Help, not two (issue 53 item 12). */
-  showHelp?: boolean;
+  /**
+   * The page is one where spec §2 shows the help launcher on a phone (the wizard): the tab's Help is that launcher,
+   * in the place Help has on every other page (WCAG 3.2.6; one Help, not two: issue 53 item 12; decision 0107).
+   */
+  helpIsLauncher?: boolean;
 }
 
 const tabClass = 'flex min-h-14 flex-1 flex-col items-center justify-center gap-0.5 px-1 text-xs font-medium';
@@ -64,7 +67,7 @@ export function BottomTabBar({
   locationLabel,
   onLogout,
   onHelp,
-  showHelp = true,
+  helpIsLauncher = false,
   onEditProfile,
   onChangePassword,
   onYourData,
@@ -101,14 +104,17 @@ export function BottomTabBar({
             onYourData={onYourData}
           />
         </li>
-        {showHelp && (
-          <li className="flex flex-1">
-            <button type="button" onClick={onHelp} className={clsx(tabClass, 'text-ink-600')}>
-              <HelpIcon />
-              <span>Help</span>
-            </button>
-          </li>
-        )}
+        <li className="flex flex-1">
+          <button
+            type="button"
+            onClick={onHelp}
+            data-testid={helpIsLauncher ? 'help-launcher' : undefined}
+            className={clsx(tabClass, 'text-ink-600')}
+          >
+            <HelpIcon />
+            <span>Help</span>
+          </button>
+        </li>
       </ul>
     </nav>
   );

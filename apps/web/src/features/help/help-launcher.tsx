@@ -1,19 +1,18 @@
 import { HelpIcon } from '../../components/ui/icons';
 
 /**
- * Floating launcher for the help panel; the layout decides where it shows (spec §2). `docked`: on a
- * phone (only /create-booking shows it there) it sits in the sticky header's empty right end, so it
- * covers no step content, no action bar and no tab bar (issue 17; e2e checks the boxes).
+ * Floating launcher for the help panel on wide screens, bottom right on every page (spec §2). On a phone the tab
+ * bar's Help is the launcher (bottom-tab-bar.tsx, decision 0107).
  */
-export function HelpLauncher({ onOpen, docked }: { onOpen: () => void; docked?: boolean }) {
+export function HelpLauncher({ onOpen }: { onOpen: () => void }) {
   return (
     <button
       type="button"
       onClick={onOpen}
       data-testid="help-launcher"
       className={
-        `fixed right-4 z-30 inline-flex items-center gap-2 rounded-full bg-pine-700 font-semibold ` +
-        `text-cream-50 hover:bg-pine-800 ${docked ? 'top-1 min-h-11 px-4' : 'bottom-6 min-h-12 px-5 shadow-lg'}`
+        'fixed right-4 bottom-6 z-30 inline-flex min-h-12 items-center gap-2 rounded-full bg-pine-700 px-5 ' +
+        'font-semibold text-cream-50 shadow-lg hover:bg-pine-800'
       }
     >
       <HelpIcon />
