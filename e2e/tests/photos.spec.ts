@@ -141,7 +141,15 @@ test('photos: the set uploads a sequence, the family unlocks and downloads', asy
   // The card says how many photos there are.
   await cardOf(page, booking.reference).getByRole('button', { name: '4 photos' }).scrollIntoViewIfNeeded();
   await cardOf(page, booking.reference).screenshot({ path: `${DIR}/390-card-photo-count.png` });
+  const galleryDocument = page.waitForResponse(
+    (r) => r.request().resourceType() === 'document' && new URL(r.url()).pathname === `/bookings/${booking.id}/photos`,
+  );
   await cardOf(page, booking.reference).getByRole('button', { name: '4 photos' }).click();
+  // More photos are bought by card here: the gallery is a payment page, a document of its own under the payment
+  // pages' CSP (decision 0108), not a dialog under My Bookings'.
+  const galleryCsp = (await galleryDocument).headers()['content-security-policy'] ?? '';
+  expect(galleryCsp).toContain('https://js.stripe.com');
+  expect(galleryCsp).not.toMatch(/googletagmanager|google-analytics/);
   const gallery = page.getByRole('dialog', { name: 'Your photos' });
   const allowance = gallery.getByTestId('photo-allowance');
   await expect(allowance).toHaveText(/^0 of [2-9] chosen$/, { timeout: 15_000 });
@@ -261,6 +269,8 @@ test('photos: the set uploads a sequence, the family unlocks and downloads', asy
   // again another day; the card's own "Tax invoice" is the booking's (decision 0070).
   await page.setViewportSize({ width: 390, height: 844 });
   await gallery.getByRole('button', { name: 'Close' }).click();
+  await expect(page).toHaveURL(/\/bookings$/);
+  await expect(cardOf(page, booking.reference).getByRole('button', { name: '4 photos' })).toBeFocused();
   await page.reload();
   await cardOf(page, booking.reference).getByRole('button', { name: '4 photos' }).click();
   const purchases = gallery.getByRole('region', { name: 'Photos you bought' });

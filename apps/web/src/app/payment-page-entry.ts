@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { createPath, useBlocker, useLocation } from 'react-router';
-import { carryRecordedEvents } from '../lib/analytics';
+import { analyticsSent, carryRecordedEvents } from '../lib/analytics';
 import { needsOwnDocument } from '../lib/payment-pages';
 import { persistor } from './store';
 
@@ -15,7 +15,8 @@ function openAsDocument(go: () => void) {
  * so one opened on My Bookings would pay under My Bookings' CSP, analytics hosts and all. A link or navigate() into
  * one from another page's document is held (the app's one blocker: React Router allows one at a time) and the page
  * is loaded as a document instead. Back or Forward into one cannot be held: the address has moved, so it is reloaded
- * there; true meanwhile, so the page is not drawn in the old document.
+ * there; true meanwhile, so the page is not drawn in the old document. With GA4 on, a payment page is left the same
+ * way: its document may load no gtag, so only the next one can send the family's purchase.
  */
 export function usePaymentPageDocument(): boolean {
   const { pathname } = useLocation();
@@ -24,7 +25,7 @@ export function usePaymentPageDocument(): boolean {
   const replacing = useRef(false);
   const blocker = useBlocker(({ nextLocation, historyAction }) => {
     replacing.current = historyAction === 'REPLACE';
-    return historyAction !== 'POP' && needsOwnDocument(nextLocation.pathname, documentPath);
+    return historyAction !== 'POP' && needsOwnDocument(nextLocation.pathname, documentPath, analyticsSent());
   });
   useEffect(() => {
     if (blocker.state !== 'blocked') return;
@@ -32,7 +33,7 @@ export function usePaymentPageDocument(): boolean {
     openAsDocument(() => (replacing.current ? window.location.replace(url) : window.location.assign(url)));
   }, [blocker]);
 
-  const reload = needsOwnDocument(pathname, documentPath);
+  const reload = needsOwnDocument(pathname, documentPath, analyticsSent());
   useEffect(() => {
     if (reload) openAsDocument(() => window.location.reload());
   }, [reload]);

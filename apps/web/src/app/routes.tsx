@@ -67,6 +67,15 @@ export const routes: RouteObject[] = [
                 handle: h({ title: 'My Bookings', guestRedirect: '/register' }),
               },
               {
+                // A payment page (more photos by card): entered as a document of its own (payment-page-entry.ts).
+                path: 'bookings/:id/photos',
+                lazy: lazyPage(
+                  () => import('./bookings-route'),
+                  (m) => m.BookingsRoute,
+                ),
+                handle: h({ title: 'Photos', guestRedirect: '/login' }),
+              },
+              {
                 path: 'packages',
                 lazy: lazyPage(
                   () => import('../features/packages/packages-page'),

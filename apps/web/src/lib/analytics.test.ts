@@ -51,6 +51,31 @@ describe('analytics', () => {
     expect(window.__kringleAnalytics?.map((e) => e.event)).toEqual(['begin_checkout']);
   });
 
+  it('keeps a payment page’s events for GA and sends them, once and in order, from the next document', () => {
+    sessionStorage.clear();
+    initAnalytics('G-TEST123', '/create-booking');
+    track('add_to_cart', { currency: 'AUD', value: 39.95, items: [{ item_id: 'p1' }] });
+    track('begin_checkout', { currency: 'AUD', value: 39.95, items: [{ item_id: 'p1' }] });
+    expect(window.__kringleAnalytics?.map((e) => e.event)).toEqual(['add_to_cart', 'begin_checkout']);
+    // The confirmation, loaded as a document of its own (or by Stripe's 3-D Secure return).
+    delete window.__kringleAnalytics;
+    initAnalytics('G-TEST123', '/success');
+    const sent = (window.dataLayer ?? []).map((args) => Array.from(args as ArrayLike<unknown>));
+    expect(sent.filter((a) => a[0] === 'event').map((a) => a[1])).toEqual(['add_to_cart', 'begin_checkout']);
+    expect(sent.find((a) => a[1] === 'begin_checkout')?.[2]).toMatchObject({ currency: 'AUD', value: 39.95 });
+    // A third document sends nothing again.
+    delete window.dataLayer;
+    initAnalytics('G-TEST123', '/bookings');
+    expect((window.dataLayer ?? []).map((args) => (args as ArrayLike<unknown>)[0])).not.toContain('event');
+  });
+
+  it('keeps nothing for GA without a measurement id', () => {
+    sessionStorage.clear();
+    initAnalytics(undefined, '/create-booking');
+    track('begin_checkout', { currency: 'AUD', value: 39.95, items: [] });
+    expect(sessionStorage.getItem('kringle:analytics-pending')).toBeNull();
+  });
+
   it('never throws, even when the sink does', () => {
     setAnalyticsSink({
       send: () => {

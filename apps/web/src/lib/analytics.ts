@@ -98,19 +98,43 @@ const gtagSink: AnalyticsSink = {
 
 let sink: AnalyticsSink = memorySink;
 
+const CARRY_KEY = 'kringle:analytics-carried';
+const PENDING_KEY = 'kringle:analytics-pending';
+
+/**
+ * A payment page's events when GA4 is on: recorded as the no-op sink does, and kept in this tab's sessionStorage
+ * as they happen (a 3-D Secure redirect leaves the page without our code running), for the next document that
+ * loads gtag to send, in order. Its CSP allows no analytics host (decision 0098), so nothing is sent from it.
+ */
+const deferredSink: AnalyticsSink = {
+  send(event, params) {
+    memorySink.send(event, params);
+    try {
+      const pending = readList(PENDING_KEY);
+      pending.push({ event, params, at: new Date().toISOString() });
+      sessionStorage.setItem(PENDING_KEY, JSON.stringify(pending));
+    } catch {
+      // storage full or blocked: this event reaches the record, not GA
+    }
+  },
+};
+
 /**
  * Loads GA4 when VITE_GA_MEASUREMENT_ID is set; otherwise keeps the observable no-op sink. Never in a document
- * opened on a payment page: its CSP allows no analytics host (decision 0098), so the events stay in the no-op sink.
+ * opened on a payment page: there the events wait (deferredSink) for the first document after it, which sends them.
  */
 export function initAnalytics(
   measurementId: string | undefined = GA_MEASUREMENT_ID,
   pathname = window.location.pathname,
 ): AnalyticsSink {
   if (!measurementId || isPaymentPage(pathname)) {
-    sink = memorySink;
-    window.__kringleAnalytics ??= takeCarried();
+    sink = measurementId ? deferredSink : memorySink;
+    window.__kringleAnalytics ??= takeList(CARRY_KEY);
     return sink;
   }
+  // The record carried for the no-op sink is not wanted here; what a payment page kept for GA is.
+  takeList(CARRY_KEY);
+  const pending = takeList(PENDING_KEY);
   window.dataLayer ??= [];
   window.gtag = function gtag(...args: unknown[]) {
     // gtag.js reads the `arguments` object shape from dataLayer, not an array.
@@ -120,6 +144,7 @@ export function initAnalytics(
   };
   window.gtag('js', new Date());
   window.gtag('config', measurementId, { send_page_view: true });
+  for (const { event, params } of pending) window.gtag('event', event, params);
   const script = document.createElement('script');
   script.async = true;
   script.src = `https://www.googletagmanager.com/gtag/js?id=${encodeURIComponent(measurementId)}`;
@@ -128,7 +153,8 @@ export function initAnalytics(
   return sink;
 }
 
-const CARRY_KEY = 'kringle:analytics-carried';
+/** Whether analytics leave for GA from some documents: a payment page is then left by a document of its own too. */
+export const analyticsSent = (measurementId: string | undefined = GA_MEASUREMENT_ID): boolean => Boolean(measurementId);
 
 /**
  * Before the app opens a payment page as a document of its own: what the no-op sink recorded goes with it (in this
@@ -142,11 +168,17 @@ export function carryRecordedEvents(): void {
   }
 }
 
-function takeCarried(): RecordedEvent[] {
+function readList(key: string): RecordedEvent[] {
+  const stored = sessionStorage.getItem(key);
+  const list: unknown = stored ? JSON.parse(stored) : [];
+  return Array.isArray(list) ? (list as RecordedEvent[]) : [];
+}
+
+function takeList(key: string): RecordedEvent[] {
   try {
-    const carried = sessionStorage.getItem(CARRY_KEY);
-    sessionStorage.removeItem(CARRY_KEY);
-    return carried ? (JSON.parse(carried) as RecordedEvent[]) : [];
+    const list = readList(key);
+    sessionStorage.removeItem(key);
+    return list;
   } catch {
     return [];
   }

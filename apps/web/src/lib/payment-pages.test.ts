@@ -23,4 +23,12 @@ describe('payment pages (issue 51, decision 0098)', () => {
     expect(needsOwnDocument('/bookings', '/create-booking')).toBe(false);
     expect(needsOwnDocument('/packages', '/bookings')).toBe(false);
   });
+
+  it('are left by a document of their own too when analytics go to GA', () => {
+    expect(needsOwnDocument('/success', '/create-booking', true)).toBe(true);
+    expect(needsOwnDocument('/bookings', '/bookings/1f2e/photos', true)).toBe(true);
+    expect(needsOwnDocument('/create-booking', '/create-booking', true)).toBe(false);
+    expect(needsOwnDocument('/packages', '/bookings', true)).toBe(false);
+    expect(needsOwnDocument('/create-booking', '/bookings', true)).toBe(true);
+  });
 });

@@ -11,7 +11,8 @@ export const isPaymentPage = (pathname: string): boolean => patterns.some((re) =
 
 /**
  * Whether moving to `pathname` needs a document of its own: into a payment page from a document (loaded at
- * `documentPath`, whose CSP it keeps) that is not one.
+ * `documentPath`, whose CSP it keeps) that is not one; and, when analytics go to GA (`analyticsOn`), out of a payment
+ * page's document, so that the page after it (the confirmation above all) loads gtag and sends what was kept.
  */
-export const needsOwnDocument = (pathname: string, documentPath: string): boolean =>
-  isPaymentPage(pathname) && !isPaymentPage(documentPath);
+export const needsOwnDocument = (pathname: string, documentPath: string, analyticsOn = false): boolean =>
+  isPaymentPage(pathname) ? !isPaymentPage(documentPath) : analyticsOn && isPaymentPage(documentPath);

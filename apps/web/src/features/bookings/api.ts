@@ -26,6 +26,11 @@ export const bookingsApi = api.injectEndpoints({
       query: ({ queryArg, pageParam }) => ({ url: PATHS[queryArg], params: { cursor: pageParam } }),
       providesTags: ['GET_BOOKINGS'],
     }),
+    /** One booking (the gallery's page, /bookings/:id/photos, opened at its own address). */
+    booking: build.query<Booking, string>({
+      query: (id) => `/bookings/${id}`,
+      providesTags: ['GET_BOOKINGS'],
+    }),
     bookingOrders: build.query<BookingOrder[], string>({
       query: (bookingId) => `/orders/${bookingId}/orders`,
       transformResponse: (body: { items: BookingOrder[] }) => body.items,
@@ -47,5 +52,6 @@ export const {
   useAnswerClosureMutation,
   useBookingListInfiniteQuery,
   useBookingOrdersQuery,
+  useBookingQuery,
   useCancelBookingMutation,
 } = bookingsApi;

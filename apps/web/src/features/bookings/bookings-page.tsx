@@ -8,6 +8,7 @@ import { BookingList } from './booking-list';
 import { useBookingActions, type WizardHandoff } from './use-booking-actions';
 import { useGetPolicyQuery } from '../../lib/policy-api';
 import { WaitlistEntries } from './waitlist-entries';
+import { PhotosRoute, usePhotosBookingId } from './photos/photos-route';
 import { BookingLimitNotice, countsTowardsLimit } from '../../components/ui/booking-limit-notice';
 
 // Radix Dialog loads when a family first asks to cancel, not with the list (decision 0036).
@@ -77,12 +78,14 @@ function MovedNotice({ moved, onDismiss }: { moved: MoveSummary; onDismiss: () =
 
 /**
  * /bookings (My Bookings): upcoming and past tabs (spec §2). The tab lives in the address
- * (?tab=past) so Back and a reload land on the same list.
+ * (?tab=past) so Back and a reload land on the same list. /bookings/:id/photos is the same page with that booking's
+ * gallery open over it.
  */
 export function BookingsPage({ onBookNow, onReschedule, onContinuePayment, heldSession }: BookingsPageProps) {
   const [params, setParams] = useSearchParams();
   const tab: BookingTab = params.get('tab') === 'past' ? 'past' : 'upcoming';
   const actions = useBookingActions({ onReschedule, onContinuePayment });
+  const photosOf = usePhotosBookingId();
   const policy = useGetPolicyQuery().data;
   const location = useLocation();
   const navigate = useNavigate();
@@ -147,6 +150,7 @@ export function BookingsPage({ onBookNow, onReschedule, onContinuePayment, heldS
         ))}
       </Tabs.Root>
 
+      {photosOf && <PhotosRoute bookingId={photosOf} />}
       {actions.cancelling && (
         <Suspense fallback={null}>
           <CancelDialog

@@ -1,7 +1,8 @@
-import { lazy } from 'react';
 import type { Booking } from '@kringle/contracts/bookings';
 import { localDateOf } from '@kringle/contracts/dates';
-import { LazyDialogButton } from '../../../components/ui/lazy-dialog-button';
+import { useLocation, useNavigate } from 'react-router';
+import { Button } from '../../../components/ui/button';
+import { photosPath } from './photos-route';
 
 /**
  * Photos exist only once the family has been at the set: a confirmed booking on or after its day
@@ -16,19 +17,24 @@ export const mayHavePhotos = (b: Booking, now = new Date()) =>
 export const photosLabel = (b: Pick<Booking, 'photoCount'>) =>
   b.photoCount > 0 ? `${b.photoCount} photo${b.photoCount === 1 ? '' : 's'}` : 'Photos';
 
-// The gallery (its grid, viewer and Radix Dialog) loads when a family opens it, not with My Bookings.
-const loadGallery = () => import('./gallery-dialog');
-const GalleryDialog = lazy(loadGallery);
-
-/** "5 photos" (or "Photos" before any) on a booking's card: opens the gallery, and takes focus back when it closes. */
+/**
+ * "5 photos" (or "Photos" before any) on a booking's card: opens the gallery at its own address,
+ * /bookings/:id/photos, a payment page (its card form for more photos runs under the payment pages' CSP: the root
+ * loads it as a document of its own, issue 51). Closing it brings focus back here (photos-route.tsx).
+ */
 export function PhotosButton({ booking }: { booking: Booking }) {
+  const navigate = useNavigate();
+  // The tab (?tab=past) goes with it, so the list under the gallery, and the one it closes to, is the same.
+  const { search } = useLocation();
   return (
-    <LazyDialogButton
+    <Button
+      variant="secondary"
       className="self-start px-4!"
-      preload={loadGallery}
-      dialog={(close) => <GalleryDialog booking={booking} onClose={close} />}
+      aria-haspopup="dialog"
+      data-photos-for={booking.id}
+      onClick={() => void navigate({ pathname: photosPath(booking.id), search })}
     >
       {photosLabel(booking)}
-    </LazyDialogButton>
+    </Button>
   );
 }
