@@ -128,7 +128,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   if (tracing) await app.register(tracing.fastifyPlugin);
   capConnectionsPerAddress(app.server, config.TRUST_PROXY ? 0 : config.MAX_CONNECTIONS_PER_ADDRESS, app.log);
   // Set going by server.ts on SIGTERM; it tracks the sockets from the first one on.
-  app.decorate('drain', new Drain(app.server));
+  const drain = new Drain(app.server);
+  app.decorate('drain', drain);
+  app.addHook('preClose', async () => drain.closeAfterAnswers());
   // First of all, so that routes plugins add (CORS preflight included) get their access too.
   app.addHook('onRoute', settleRouteAccess);
   app.setValidatorCompiler(validatorCompiler);

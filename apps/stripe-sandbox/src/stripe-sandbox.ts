@@ -122,7 +122,9 @@ export function createStripeSandbox(options: StripeSandboxOptions): StripeSandbo
     return listeningUrl;
   };
 
-  const app = Fastify({ logger: options.logger ?? false });
+  // A stop ends every connection at once: a call in flight then would keep an idle keep-alive
+  // socket open after it, and the stop would wait out Fastify's 72 s keep-alive timeout.
+  const app = Fastify({ logger: options.logger ?? false, forceCloseConnections: true });
   app.removeAllContentTypeParsers();
   // Stripe's v1 API is form-encoded; every body reaches the routes as the raw string.
   app.addContentTypeParser('*', { parseAs: 'string' }, (_req, body, done) => done(null, body));

@@ -22,6 +22,7 @@ const closeAfter = (_req: IncomingMessage, res: ServerResponse) => {
  */
 export class Drain {
   active = false;
+  private closing = false;
   private readonly sockets = new Set<net.Socket>();
 
   constructor(private readonly server: Server) {
@@ -34,18 +35,28 @@ export class Drain {
   /** Resolves after `ms`, or sooner once no connection is left; requests in flight go on after it. */
   async run(ms: number): Promise<void> {
     this.active = true;
-    this.server.prependListener('request', closeAfter);
-    // The answers still being worked on when the signal came (Node's own closeIdleConnections reads
-    // a socket's current response the same way).
-    for (const socket of this.sockets) {
-      const res = (socket as net.Socket & { _httpMessage?: ServerResponse })._httpMessage;
-      if (res) closeAfter(res.req, res);
-    }
+    this.closeAfterAnswers();
     // http.Server#close would also destroy the idle sockets (Node 19+); net.Server's only stops listening.
     net.Server.prototype.close.call(this.server);
     const until = Date.now() + ms;
     while (this.sockets.size > 0 && Date.now() < until) {
       await new Promise((resolve) => setTimeout(resolve, Math.min(50, until - Date.now())));
+    }
+  }
+
+  /**
+   * Every answer from now on, those being worked on included, closes its connection. Also before
+   * any close (app.ts): an answer in flight when Fastify closes would otherwise leave its socket
+   * idle after Fastify's one closeIdleConnections, and the close waits out the keep-alive timeout.
+   */
+  closeAfterAnswers(): void {
+    if (this.closing) return;
+    this.closing = true;
+    this.server.prependListener('request', closeAfter);
+    // Node's own closeIdleConnections reads a socket's current response the same way.
+    for (const socket of this.sockets) {
+      const res = (socket as net.Socket & { _httpMessage?: ServerResponse })._httpMessage;
+      if (res) closeAfter(res.req, res);
     }
   }
 }
