@@ -95,7 +95,9 @@ export function signOutListener(
         try {
           await c.connect();
           await c.query(`listen ${SIGNED_OUT_CHANNEL}`);
-          client = c;
+          // A stop while connecting found no client to end.
+          if (stopped) await c.end();
+          else client = c;
         } catch (err) {
           log.warn({ err }, 'sign-out listener could not connect; live streams still end at their token expiry');
           ready = null;

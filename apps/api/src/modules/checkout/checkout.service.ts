@@ -26,10 +26,13 @@ type Deps = Pick<FastifyInstance, 'db' | 'clock' | 'config' | 'stripe' | 'log'>;
 
 const PAY_MESSAGE = 'Your session is held. Pay now to confirm your booking.';
 
-/** A cart priced earlier must still match today's catalogue, or the customer re-checks it. */
-async function assertCartCurrent(deps: Deps, cart: CartRow): Promise<void> {
+/**
+ * A cart priced earlier must still match today's catalogue, or the customer re-checks it. On the
+ * checkout's own connection: a second one from the pool per checkout could exhaust it under a race.
+ */
+async function assertCartCurrent(tx: Tx, cart: CartRow): Promise<void> {
   const ids = (type: 'package' | 'add_on') => cart.items.filter((i) => i.type === type).map((i) => i.id);
-  const found = await activeProducts(deps.db, ids('package'), ids('add_on'));
+  const found = await activeProducts(tx, ids('package'), ids('add_on'));
   const prices = new Map([...found.packages, ...found.addOns].map((p) => [p.id, p.priceCents]));
   if (cart.items.some((item) => prices.get(item.id) !== item.unitPriceCents)) {
     throw errors.cartInvalid();
@@ -87,7 +90,7 @@ export async function checkoutOrder(
     const existing = await findOrderByCart(tx, cart.id);
     if (existing) return { order: existing, expiresAt: reservation.expiresAt };
     if (reservation.status !== 'active' || reservation.expiresAt <= now) throw errors.holdExpired();
-    await assertCartCurrent(deps, cart);
+    await assertCartCurrent(tx, cart);
     const slot = await slotOf(tx, reservation.slotId);
     const promoCode = await promoStill(tx, cart, {
       userId,
