@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { queuePass } from '../modules/queue/queue.service';
+import { queuePass } from '../modules/queue/queue-admission.service';
 import type { Job } from './runner';
 
 /**

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { drawOrder } from '../../src/modules/queue/queue.service';
+import { drawOrder } from '../../src/modules/queue/queue-admission.service';
 import { startSeasonOnProcesses, type SeasonOnProcesses } from '../helpers/season-on-processes';
 
 /**

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/lib/clock';
 import { demoSeason } from '../../src/modules/catalogue/demo-season';
 import { loadSeason } from '../../src/modules/catalogue/season.service';
-import { passLocation } from '../../src/modules/queue/queue.service';
+import { passLocation } from '../../src/modules/queue/queue-admission.service';
 import { createCustomers, reauthenticate, type TestCustomer } from '../helpers/customers';
 import { createTestApp, type TestApp } from '../helpers/test-app';
 

@@ -1,6 +1,5 @@
 import { sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
-import { freeAhead, instant } from '../sessions/session-rules.sql';
 
 /** A location's line as stored (decision 0053); `line` fields are null before the line first opened. */
 export interface LineRow {
@@ -175,52 +174,8 @@ export async function drawnEntrants(db: DbOrTx, locationId: string): Promise<str
   return rows.map((r) => r.id as string);
 }
 
-/** The one conditional UPDATE that makes the draw happen once: null when someone else drew (or it is not time). */
-export async function claimDraw(
-  tx: DbOrTx,
-  locationId: string,
-  now: Date,
-): Promise<{ seed: string; salesOpenAt: Date } | null> {
-  const { rows } = await tx.execute(sql`
-    update queue_lines set drawn_at = ${now.toISOString()}::timestamptz, version = version + 1
-    where location_id = ${locationId}::uuid and drawn_at is null and sales_open_at <= ${now.toISOString()}::timestamptz
-    returning seed, sales_open_at`);
-  const r = rows[0];
-  return r ? { seed: r.seed as string, salesOpenAt: new Date(r.sales_open_at as string) } : null;
-}
-
-/** Writes the drawn positions (entrants first, in drawn order; then later arrivals by arrival). */
-export async function writeDraw(tx: DbOrTx, locationId: string, drawn: string[]): Promise<void> {
-  if (drawn.length) {
-    await tx.execute(sql`
-      update queue_tickets t set position = d.pos, in_draw = true
-      from unnest(${`{${drawn.join(',')}}`}::uuid[]) with ordinality as d(id, pos)
-      where t.id = d.id and t.location_id = ${locationId}::uuid`);
-  }
-  await placeLateArrivals(tx, locationId);
-}
-
-/** Tickets without a place after the draw go to the back, in the order they were written. */
-export async function placeLateArrivals(tx: DbOrTx, locationId: string): Promise<number> {
-  const { rows } = await tx.execute(sql`
-    with base as (select coalesce(max(position), 0) as b from queue_tickets where location_id = ${locationId}::uuid),
-    late as (select id, row_number() over (order by seq) as n from queue_tickets where location_id =
-    ${locationId}::uuid and position is null)
-    update queue_tickets t set position = (select b from base) + late.n from late where t.id = late.id
-    returning t.id`);
-  return rows.length;
-}
-
-/** Sessions of the location that a family could hold now. */
-export async function freeSessions(db: DbOrTx, locationId: string, now: Date, leadCutoff: Date): Promise<number> {
-  const { rows } = await db.execute(sql`
-    select count(*)::int as n from slots s
-    where s.location_id = ${locationId}::uuid and ${sql.raw(freeAhead('s', instant(now), instant(leadCutoff)))}`);
-  return rows[0]!.n as number;
-}
-
 /** Live holds or unpaid checkouts of a family at the location. */
-const holding = (
+export const holding = (
   now: Date,
 ) => sql`exists (select 1 from reservations r where r.user_id = t.user_id and r.location_id = t.location_id
   and r.status in ('active', 'checked_out') and r.expires_at > ${now.toISOString()}::timestamptz)`;
@@ -245,60 +200,6 @@ export async function lineCounts(
     holding: r.holding as number,
     admittedRecently: r.admitted_recently as number,
   };
-}
-
-/** Admissions over: the family did not hold in time (or held and is done with the line). */
-/**
- * Admissions that end: run out with no live hold, or unused (no hold taken since the admission)
- * for `idleSeconds`, so a family who walked away passes its turn on (issue 55).
- */
-export async function closeLapsedAdmissions(
-  tx: DbOrTx,
-  locationId: string,
-  now: Date,
-  idleSeconds: number,
-): Promise<number> {
-  const idleSince = new Date(now.getTime() - idleSeconds * 1000).toISOString();
-  const { rows } = await tx.execute(sql`
-    update queue_tickets t set status = 'closed'
-    where t.location_id = ${locationId}::uuid and t.status = 'admitted'
-      and ((t.admitted_until <= ${now.toISOString()}::timestamptz and not ${holding(now)})
-        or (t.admitted_at <= ${idleSince}::timestamptz and not exists (select 1 from reservations r
-          where r.user_id = t.user_id and r.location_id = t.location_id and r.created_at >= t.admitted_at)))
-    returning t.id`);
-  return rows.length;
-}
-
-export async function admitNext(
-  tx: DbOrTx,
-  args: { locationId: string; count: number; now: Date; until: Date },
-): Promise<number> {
-  if (args.count <= 0) return 0;
-  const { rows } = await tx.execute(sql`
-    update queue_tickets t set status = 'admitted', admitted_at = ${args.now.toISOString()}::timestamptz,
-    admitted_until = ${args.until.toISOString()}::timestamptz
-    where t.id in (select id from queue_tickets where location_id = ${args.locationId}::uuid and status = 'waiting'
-    and position is not null
-      order by position limit ${args.count})
-    returning t.id`);
-  return rows.length;
-}
-
-export async function updateLineState(
-  tx: DbOrTx,
-  locationId: string,
-  change: { freeSessions: number; bump: boolean; close: boolean; now: Date },
-): Promise<void> {
-  await tx.execute(sql`
-    update queue_lines set free_sessions = ${change.freeSessions},
-      version = version + ${change.bump ? 1 : 0},
-      closed_at = case when ${change.close} then coalesce(closed_at, ${change.now.toISOString()}::timestamptz) else
-      closed_at end,
-      -- The drop's report: the first time nothing was left after the draw (migration 0044).
-      sold_out_at = case when ${change.freeSessions} = 0 and drawn_at is not null
-        then coalesce(sold_out_at, ${change.now.toISOString()}::timestamptz) else sold_out_at end
-    where location_id = ${locationId}::uuid and (free_sessions <> ${change.freeSessions} or ${change.bump} or
-    (${change.close} and closed_at is null))`);
 }
 
 /** Pauses or resumes admissions; whether the line was paused before (null: no line), for the audit entry. */

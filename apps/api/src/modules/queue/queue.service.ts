@@ -1,51 +1,29 @@
-import { createHash, createHmac, randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import type { QueueFairness, QueueTicket, StaffQueueSummary } from '@kringle/contracts/queue';
 import type { FastifyInstance } from 'fastify';
 import type { DbOrTx } from '../../db/client';
 import { errors, notFound } from '../../lib/errors';
 import { insertAuditEntry, type Actor } from '../audit-trail/audit-entries.repository';
-import { leadCutoffOf } from '../booking-lifecycle/booking-policy';
-import { countAdmissions } from '../operations/operations.gauges';
 import {
-  admitNext,
   allTickets,
-  claimDraw,
-  closeLapsedAdmissions,
   drawnEntrants,
   entrantIds,
   findLine,
   findTicket,
-  freeSessions,
   insertTicket,
   lineCounts,
   lockLine,
   nextBackPosition,
   openLine,
-  placeLateArrivals,
-  queuedLocations,
   setPaused,
   soldSince,
-  tryLockLine,
-  updateLineState,
-  writeDraw,
   type LineRow,
   type TicketRow,
 } from './queue.repository';
 import { insertTicketFrom, ticketsPerAddress } from './queue-address';
-import { lapseGone, rejoinAtBack, touchTickets } from './queue-presence.repository';
+import { rejoinAtBack, touchTickets } from './queue-presence.repository';
 
 type Deps = Pick<FastifyInstance, 'db' | 'clock' | 'config'>;
-
-/**
- * The draw (decision 0053): each entrant's key is the hex HMAC-SHA256 of its ticket id under the
- * seed; the line is the entrants sorted by that key (ties, impossible in practice, by id). Anyone
- * with the published seed and entrants recomputes it (tools/check-queue-draw.mjs does).
- */
-export function drawOrder(seed: string, ticketIds: readonly string[]): string[] {
-  const keyed = ticketIds.map((id) => ({ id, key: createHmac('sha256', seed).update(id).digest('hex') }));
-  keyed.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : a.id < b.id ? -1 : 1));
-  return keyed.map((k) => k.id);
-}
 
 export const seedHashOf = (seed: string) => createHash('sha256').update(seed, 'utf8').digest('hex');
 
@@ -56,7 +34,7 @@ export function lineOpensAt(line: Pick<LineRow, 'salesOpenAt' | 'opensMinutesBef
 }
 
 /** Opens the line (a fresh seed, its hash published) once its time has come; idempotent. */
-async function ensureOpen(deps: Deps, line: LineRow): Promise<LineRow> {
+export async function ensureOpen(deps: Deps, line: LineRow): Promise<LineRow> {
   const opensAt = lineOpensAt(line);
   if (!opensAt || !line.salesOpenAt || deps.clock.now() < opensAt) return line;
   if (line.hasLine && line.lineSalesOpenAt?.getTime() === line.salesOpenAt.getTime()) return line;
@@ -223,71 +201,6 @@ export async function fairness(deps: Deps, locationId: string): Promise<QueueFai
       ? await drawnEntrants(deps.db, locationId)
       : await entrantIds(deps.db, locationId, line.salesOpenAt!),
   };
-}
-
-/**
- * One pass over one location's line: open it when its time comes, draw at the opening instant
- * (exactly once, whichever process gets there: a conditional UPDATE), then admit by stock.
- * Several processes may run it at once: the draw and admissions happen under the line's lock.
- * Returns whether anything a ticket shows changed.
- */
-export async function passLocation(deps: Deps, locationId: string): Promise<boolean> {
-  const found = await findLine(deps.db, locationId);
-  if (!found) return false;
-  const line = await ensureOpen(deps, found);
-  if (!line.hasLine || !line.salesOpenAt || line.closedAt) return false;
-  const now = deps.clock.now();
-  if (now < line.salesOpenAt) return false;
-  let admitted = 0;
-  const changedOrClosed = await deps.db.transaction(async (tx) => {
-    if (!(await tryLockLine(tx, locationId))) return false;
-    let changed = false;
-    const claimed = await claimDraw(tx, locationId, now);
-    if (claimed) {
-      const ids = await entrantIds(tx, locationId, claimed.salesOpenAt);
-      await writeDraw(tx, locationId, drawOrder(claimed.seed, ids));
-      changed = true;
-    } else if (!line.drawnAt) {
-      return false;
-    } else if ((await placeLateArrivals(tx, locationId)) > 0) changed = true;
-    if ((await closeLapsedAdmissions(tx, locationId, now, deps.config.QUEUE_IDLE_SECONDS)) > 0) changed = true;
-    // Counted from the opening at the earliest: a family who closed the tab before it has as long to come back.
-    const reconnectMs = deps.config.QUEUE_RECONNECT_SECONDS * 1000;
-    if (line.drawnAt && now.getTime() - line.drawnAt.getTime() >= reconnectMs)
-      if ((await lapseGone(tx, locationId, now, deps.config.QUEUE_RECONNECT_SECONDS)) > 0) changed = true;
-    const free = await freeSessions(tx, locationId, now, leadCutoffOf(deps.config, now));
-    const counts = await lineCounts(tx, locationId, now);
-    const current = (await findLine(tx, locationId))!;
-    if (!current.paused && free > 0) {
-      const room = Math.floor(deps.config.QUEUE_ADMIT_FACTOR * free) - counts.admittedNotHolding;
-      const until = new Date(now.getTime() + deps.config.QUEUE_ADMIT_MINUTES * 60_000);
-      admitted = await admitNext(tx, { locationId, count: room, now, until });
-      if (admitted > 0) changed = true;
-    }
-    const after = await lineCounts(tx, locationId, now);
-    // The line has done its work when nobody waits and no admission is still live.
-    const close =
-      after.waiting === 0 &&
-      after.admittedNotHolding === 0 &&
-      after.holding === 0 &&
-      now.getTime() - line.salesOpenAt!.getTime() > deps.config.QUEUE_ADMIT_MINUTES * 60_000;
-    if (free !== current.freeSessions) changed = true;
-    await updateLineState(tx, locationId, { freeSessions: free, bump: changed || close, close, now });
-    return changed || close;
-  });
-  // Counted once committed (kringle_queue_admissions_total).
-  if (admitted > 0) countAdmissions(locationId, admitted);
-  return changedOrClosed;
-}
-
-/** The queue job's pass: every location with a line that may matter now. */
-export async function queuePass(deps: Deps & Pick<FastifyInstance, 'queueGate'>): Promise<void> {
-  const now = deps.clock.now();
-  for (const loc of await queuedLocations(deps.db)) {
-    if (loc.closed) continue;
-    if (now.getTime() < loc.salesOpenAt.getTime() - loc.opensMinutesBefore * 60_000) continue;
-    if (await passLocation(deps, loc.locationId)) deps.queueGate.changed(loc.locationId);
-  }
 }
 
 /** Staff: the line at a glance. */

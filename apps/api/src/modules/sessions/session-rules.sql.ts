@@ -27,7 +27,7 @@ export const sessionFree = (s: string, now: string): string =>
 
 /**
  * Free and far enough ahead (the lead time), on sale yet or not: the stock a fair-start line
- * waits for (queue.repository.ts), counted before the opening too.
+ * waits for (queue-admission.repository.ts), counted before the opening too.
  */
 export const freeAhead = (s: string, now: string, leadCutoff: string): string =>
   `${sessionFree(s, now)} and ${s}.start_at >= ${leadCutoff}`;
