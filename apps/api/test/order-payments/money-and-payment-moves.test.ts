@@ -6,7 +6,7 @@ import { findOrder } from '../../src/modules/booking-lifecycle/booking-rows.repo
 import { findBookingRead, toView } from '../../src/modules/booking-lifecycle/booking-view.repository';
 import { demoSeason } from '../../src/modules/catalogue/demo-season';
 import { loadSeason } from '../../src/modules/catalogue/season.service';
-import { bookingsOn } from '../../src/modules/closures/closures.repository';
+import { bookingsOn } from '../../src/modules/closures/closure-sessions.repository';
 import { moneyOnOrder, moneyOnOrders } from '../../src/modules/order-payments/money-left';
 import {
   abandonPayment,

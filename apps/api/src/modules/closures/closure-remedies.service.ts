@@ -19,12 +19,12 @@ import { closureOfferMail, closureRefundMail } from './closures.emails';
 import {
   closureOfBooking,
   findClosure,
-  freeSessionsNear,
   lockClosureBooking,
   setOutcome,
   type ClosureBookingRow,
   type ClosureRow,
 } from './closures.repository';
+import { freeSessionsNear } from './closure-sessions.repository';
 import { transactionWithRetry } from '../../db/retry-transaction';
 
 /**

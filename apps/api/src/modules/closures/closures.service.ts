@@ -10,25 +10,27 @@ import type { Tx } from '../../db/client';
 import { remedyOne, settle, type Deps } from './closure-remedies.service';
 import { closureWaitlistMail, type ClosureWords } from './closures.emails';
 import {
-  bookingsOn,
   claimNextBooking,
   findClosure,
   finishIfHandled,
-  freeSessionsNear,
   insertClosure,
   insertClosureBookings,
+  outcomesOf,
+  setOutcome,
+  setSessionCount,
+  type ClosureRow,
+} from './closures.repository';
+import {
+  bookingsOn,
+  freeSessionsNear,
   instantsOf,
   locationOf,
   lockBookingsOn,
-  outcomesOf,
   sessionsIn,
-  setOutcome,
-  setSessionCount,
   stillOnClosedSession,
   waitingFor,
   type ClosedSession,
-  type ClosureRow,
-} from './closures.repository';
+} from './closure-sessions.repository';
 import { transactionWithRetry } from '../../db/retry-transaction';
 
 /** Closing sessions when Santa is ill (issue 35, decision 0055): the dry run, the closure, its progress. */
