@@ -9,13 +9,8 @@ import {
 } from '@kringle/contracts/reservations';
 import { authOf } from '../../plugins/auth';
 import { holdFromOf } from './hold-address';
-import {
-  cancelReservation,
-  createReservation,
-  getReservation,
-  listReservations,
-  refreshReservation,
-} from './reservations.service';
+import { cancelReservation, getReservation, listReservations, refreshReservation } from './held-reservations.service';
+import { createReservation } from './reservations.service';
 
 /** Timed holds (API.md "Reservations"): customers only. */
 export async function reservationsRoutes(app: FastifyInstance) {

@@ -9,13 +9,14 @@ import { addressHoldsOn, churnReleaseOf, claimableOnline, instant, upcomingBooki
 import { statusAfter, statusesFrom } from './session-table';
 
 /**
- * A family's own hold, as its requests find, take, refresh and let it go (reservations.service.ts):
- * every read and write of hold rows on that path, so a hold crosses one repository. Each write of
- * the slot row writes its audit entries as a data-modifying CTE of the same statement (decision
- * 0062): a change of a session's state is never without its entry and costs no extra round trip.
- * The drop-day holds are hold-statements.repository.ts; the holds others give and end (offers,
- * expiry, closures, a checkout's hold) are system-holds.repository.ts; a booking's own claims and
- * frees of the slot row are slot-row.repository.ts. The moves follow session-table.ts.
+ * A family's own hold, as its requests find, take, refresh and let it go (reservations.service.ts,
+ * held-reservations.service.ts): every read and write of hold rows on that path, so a hold crosses
+ * one repository. Each write of the slot row writes its audit entries as a data-modifying CTE of
+ * the same statement (decision 0062): a change of a session's state is never without its entry and
+ * costs no extra round trip. The drop-day holds are hold-statements.repository.ts; the holds others
+ * give and end (offers, expiry, closures, a checkout's hold) are system-holds.repository.ts; a
+ * booking's own claims and frees of the slot row are slot-row.repository.ts. The moves follow
+ * session-table.ts.
  */
 
 export const FREE = sql`jsonb_build_object('state', 'free')`;
