@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import type { DbOrTx, Tx } from '../../db/client';
 import type { AuditAction } from '@kringle/contracts/audit-actions';
 import { auditAction, auditRowsOf, SYSTEM, type AuditBy } from '../audit-trail/audit-entries.repository';
-import { at, ENDED_COLUMNS, endHolds, FREE, held, uuid } from './holds.repository';
+import { at, ENDED_COLUMNS, endHolds, FREE, held, uuid } from './hold-audit.sql';
 import { statusAfter, statusesFrom } from './session-table';
 
 /**
