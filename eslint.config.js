@@ -50,6 +50,8 @@ const API_MODULES = [
   // SMS (decision 0100): texted by bookings, closures and staff; sends with mail's retry schedule.
   'sms',
   'mail',
+  // The charity a cart may give to (issue 52, decision 0109): read by the web app; the cart and reports apart.
+  'donations',
   'policy',
   'terms',
   'health',

@@ -41,6 +41,7 @@ import { stripePlugin } from './plugins/stripe';
 import { bookingsRoutes } from './modules/bookings/bookings.routes';
 import { ordersRoutes } from './modules/orders/orders.routes';
 import { policyRoutes } from './modules/policy/policy.routes';
+import { charityRoutes } from './modules/donations/charity.routes';
 import { cspReportRoutes } from './modules/operations/csp-reports.routes';
 import { marketingRoutes } from './modules/marketing/marketing.routes';
 import { privacyRoutes } from './modules/privacy/privacy.routes';
@@ -216,6 +217,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       await api.register(availabilityRoutes);
       await api.register(availabilityLiveRoutes);
       await api.register(policyRoutes);
+      await api.register(charityRoutes);
       await api.register(privacyRoutes);
       await api.register(marketingRoutes);
       await api.register(cspReportRoutes);

@@ -3,6 +3,7 @@ import { CURRENCY } from './money';
 import { ITEM_TYPES } from './statuses';
 import { businessBuyerSchema } from './abn';
 import { promoCodeInputSchema } from './promos';
+import { donationCentsSchema } from './donations';
 
 export const MAX_PACKAGES = 3;
 export const MAX_ADD_ON_QUANTITY = 10;
@@ -28,6 +29,7 @@ export const createCartBodySchema = z
     promoCode: promoCodeInputSchema
       .optional()
       .meta({ description: 'one a cart; 409 PROMO_INVALID, its detail saying why, when it does not apply' }),
+    donationCents: donationCentsSchema.default(0),
   })
   .refine((b) => b.packages.reduce((n, p) => n + p.quantity, 0) <= MAX_PACKAGES, {
     message: TOO_MANY_PACKAGES,
@@ -62,13 +64,13 @@ export const cartSchema = z
     reservationId: z.uuid(),
     items: z.array(lineItemSchema),
     amountCents: z.number().int().meta({ description: "the goods' total (packages and add-ons) before any discount" }),
-    gstCents: z.number().int().meta({ description: 'the GST in what is charged (dueCents)' }),
+    gstCents: z.number().int().meta({ description: 'the GST in the goods charged (a donation has none)' }),
     discounts: z.array(cartDiscountSchema),
     payments: z
       .array(z.object({ kind: z.enum(['voucher', 'credit']), code: z.string().optional(), cents: z.number().int() }))
       .meta({ description: 'vouchers and credit spent on this cart (not yet offered: always empty)' }),
-    donationCents: z.number().int(),
-    dueCents: z.number().int().meta({ description: 'what the card pays' }),
+    donationCents: z.number().int().meta({ description: 'outside GST; part of dueCents' }),
+    dueCents: z.number().int().meta({ description: 'what the card pays: the goods less the promo, plus the donation' }),
     currency: z.literal(CURRENCY),
   })
   .meta({ id: 'Cart' });

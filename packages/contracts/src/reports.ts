@@ -38,11 +38,13 @@ export type OccupancyQuery = z.infer<typeof occupancyQuerySchema>;
 
 const moneyFields = {
   bookings: z.int().meta({ description: 'Paid orders (one per booking)' }),
-  grossCents: z.int().meta({ description: 'What was paid, GST included' }),
+  grossCents: z.int().meta({ description: 'What was paid for the goods, GST included (donations apart)' }),
   gstCents: z
     .int()
     .meta({ description: "The GST of the tax invoices: each invoice's one eleventh, rounded to the cent, summed" }),
-  refundsCents: z.int().meta({ description: 'Succeeded refunds of these orders, whenever made' }),
+  refundsCents: z
+    .int()
+    .meta({ description: "Succeeded refunds of these orders' goods, whenever made (a refund takes the goods first)" }),
   refundsGstCents: z.int().meta({ description: 'The GST of the refund receipts, summed the same way' }),
   netCents: z.int().meta({ description: 'grossCents - refundsCents' }),
   disputedCents: z.int().meta({

@@ -80,6 +80,8 @@ const envSchema = z.object({
   REDIS_URL: z.url().optional(),
   RATE_LIMIT_MODE: z.enum(['on', 'off']).default('on'),
   BRAND_NAME: z.string().min(1).max(60).default('Kringle'),
+  /** The charity a cart may give to (issue 52; e.g. "Starlight Children's Foundation"); unset, no donation line. */
+  CHARITY_NAME: z.string().trim().min(2).max(80).optional(),
   /** Who families write to about their data (the privacy policy, decision 0058). */
   PRIVACY_CONTACT_EMAIL: z.email().default('privacy@kringle.test'),
   /** Tax invoices of deleted accounts keep the family's name this long (the ATO's five years), then lose it. */

@@ -39,6 +39,8 @@ export const LOCATION_SCOPED = [
   'GET /api/v1/staff/reports/sales.csv',
   'GET /api/v1/staff/reports/occupancy',
   'GET /api/v1/staff/reports/occupancy.csv',
+  'GET /api/v1/staff/reports/donations',
+  'GET /api/v1/staff/reports/donations.csv',
 ];
 /** Routes about the caller or the whole brand: no location. */
 export const NOT_LOCATION_SCOPED = [

@@ -31,6 +31,8 @@ export const carts = pgTable('carts', {
   /** The promo code priced into it (migration 0043) and the cents it took off the goods. */
   promoCodeId: uuid('promo_code_id').references(() => promoCodes.id),
   discountCents: integer('discount_cents').notNull().default(0),
+  /** The donation chosen with it (migration 0046): outside GST, paid after the goods. */
+  donationCents: integer('donation_cents').notNull().default(0),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
 });
 
@@ -156,6 +158,12 @@ export const orders = pgTable(
     /** The code's letters, as the tax invoice prints them. */
     promoCode: text('promo_code'),
     discountCents: integer('discount_cents').notNull().default(0),
+    /**
+     * The cart's donation (migration 0046, decision 0109), part of `amountCents`, and the charity it goes
+     * to as the tax invoice names it. Refunds take the goods first: it goes back only with a full refund.
+     */
+    donationCents: integer('donation_cents').notNull().default(0),
+    donationTo: text('donation_to'),
   },
   (t) => [
     uniqueIndex('orders_cart_key').on(t.cartId),

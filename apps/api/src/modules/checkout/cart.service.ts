@@ -12,7 +12,7 @@ import { promoCents } from '../promos/promo-pricing';
 import { activeProducts, insertCart, slotTypeSlugOfSlot, type CartRow } from './cart.repository';
 import { slotOf } from './checkout.repository';
 
-type Deps = Pick<FastifyInstance, 'db' | 'clock'>;
+type Deps = Pick<FastifyInstance, 'db' | 'clock' | 'config'>;
 type CartBody = z.output<typeof createCartBodySchema>;
 
 const toCart = (row: CartRow, promoCode: string | null): Cart => ({
@@ -23,8 +23,8 @@ const toCart = (row: CartRow, promoCode: string | null): Cart => ({
   gstCents: row.gstCents,
   discounts: promoCode ? [{ kind: 'promo', code: promoCode, cents: row.discountCents }] : [],
   payments: [],
-  donationCents: 0,
-  dueCents: row.amountCents - row.discountCents,
+  donationCents: row.donationCents,
+  dueCents: row.amountCents - row.discountCents + row.donationCents,
   currency: CURRENCY,
 });
 
@@ -45,6 +45,9 @@ export async function createCart(deps: Deps, userId: string, body: CartBody): Pr
   if (reservation.status !== 'active' || reservation.expiresAt <= deps.clock.now()) {
     throw errors.holdExpired();
   }
+  // Refused before anything is priced: a donation to no charity has nowhere to go.
+  if (body.donationCents > 0 && !deps.config.CHARITY_NAME)
+    throw errors.validation([{ path: 'body.donationCents', message: 'No donation is offered here' }]);
   const items = await priceLines(deps.db, reservation.slotId, body);
   const amountCents = items.reduce((sum, item) => sum + item.totalCents, 0);
   if (body.amount !== amountCents) {
@@ -72,6 +75,7 @@ export async function createCart(deps: Deps, userId: string, body: CartBody): Pr
     gstCents: gstOf(amountCents - discountCents),
     promoCodeId: promo?.id ?? null,
     discountCents,
+    donationCents: body.donationCents,
   });
   return toCart(row, promo ? body.promoCode! : null);
 }

@@ -98,7 +98,11 @@ export async function checkoutOrder(
       slotTypeId: slot.slotTypeId,
       now,
     });
-    const dueCents = cart.amountCents - cart.discountCents;
+    // The charity named at the sale goes on the invoice; gone from the configuration since the cart, no donation.
+    const charity = deps.config.CHARITY_NAME;
+    if (cart.donationCents > 0 && !charity)
+      throw errors.cartInvalid('Donations are no longer offered: please check your total.');
+    const dueCents = cart.amountCents - cart.discountCents + cart.donationCents;
     const reconcileAt = new Date(now.getTime() + deps.config.PAYMENT_RECONCILE_GRACE_SECONDS * 1000);
     const created = await openCheckout(
       { tx, now, log: deps.log, actor: familyActor(userId) },
@@ -120,6 +124,8 @@ export async function checkoutOrder(
         promoCodeId: cart.promoCodeId,
         promoCode,
         discountCents: cart.discountCents,
+        donationCents: cart.donationCents,
+        donationTo: cart.donationCents > 0 ? charity! : null,
         reconcileAt,
         buyerBusinessName: business?.name ?? null,
         buyerAbn: business?.abn ?? null,
@@ -130,7 +136,7 @@ export async function checkoutOrder(
         purchaseIp,
       },
     );
-    // Nothing left for the card (a 100% code): paid and confirmed now, no PaymentIntent (decision 0106).
+    // Nothing left for the card (a 100% code, no donation): paid and confirmed now, no PaymentIntent (decision 0106).
     if (dueCents === 0) await confirmUnpaid(deps, tx, now, created.booking, created.order);
     return { order: created.order, expiresAt: reservation.expiresAt };
   });

@@ -74,6 +74,8 @@ export function receiptData(
     | 'buyerAbn'
     | 'promoCode'
     | 'discountCents'
+    | 'donationCents'
+    | 'donationTo'
   >,
 ): ReceiptData {
   return {
@@ -95,6 +97,7 @@ export function receiptData(
     paidBy: order.amountCents === 0 ? 'nothing' : order.paymentIntentId === null ? 'store' : 'card',
     discount: order.discountCents > 0 ? { code: order.promoCode ?? '', cents: order.discountCents } : null,
     business: order.buyerBusinessName && order.buyerAbn ? { name: order.buyerBusinessName, abn: order.buyerAbn } : null,
+    donation: order.donationCents > 0 ? { to: order.donationTo ?? '', cents: order.donationCents } : null,
   };
 }
 

@@ -46,6 +46,7 @@ const receipt = (customerName: string, customerEmail: string): ReceiptData => ({
   paidBy: 'card',
   discount: null,
   business: null,
+  donation: null,
 });
 
 /** pdftotext may break a line between a label and its value; compare with whitespace squeezed. */

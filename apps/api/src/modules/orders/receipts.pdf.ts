@@ -2,6 +2,7 @@ import { BRAND_COLOURS } from '@kringle/contracts/brand-colours';
 import { formatSessionTime } from '@kringle/contracts/dates';
 import { formatAbn } from '@kringle/contracts/abn';
 import { formatAud, gstOf } from '@kringle/contracts/money';
+import { donationLabel } from '@kringle/contracts/donations';
 import PDFDocument from 'pdfkit';
 import type { LineItem } from '../../db/schema/bookings';
 import { writeText } from './receipt-fonts';
@@ -26,6 +27,8 @@ export interface ReceiptData {
   discount: { code: string; cents: number } | null;
   /** A booking for a business or school: the buyer's name and ABN (11 digits). */
   business: { name: string; abn: string } | null;
+  /** A donation paid with it (decision 0109): part of `amountCents`, outside GST. */
+  donation: { to: string; cents: number } | null;
 }
 
 export interface RefundLine {
@@ -107,14 +110,23 @@ const PAID_BY: Record<ReceiptData['paidBy'], string> = {
   nothing: 'Nothing to pay, confirmed',
 };
 
-/** The goods at full price, then the code's cents off: the total and its GST are what was paid. */
-const discountRows = (d: ReceiptData): [string, string][] =>
-  d.discount
-    ? [
-        ['Subtotal', formatAud(d.amountCents + d.discount.cents)],
+/** What was paid for the goods: the total less a donation, the only part with GST in it. */
+export const goodsPaidCents = (d: Pick<ReceiptData, 'amountCents' | 'donation'>) =>
+  d.amountCents - (d.donation?.cents ?? 0);
+
+/** The goods at full price, then the code's cents off, then the donation: the total is what was paid. */
+const discountRows = (d: ReceiptData): [string, string][] => [
+  ...(d.discount
+    ? ([
+        ['Subtotal', formatAud(goodsPaidCents(d) + d.discount.cents)],
         [`Promo code ${d.discount.code}`, `-${formatAud(d.discount.cents)}`],
-      ]
-    : [];
+      ] as [string, string][])
+    : []),
+  ...(d.donation ? ([[donationLabel(d.donation.to), formatAud(d.donation.cents)]] as [string, string][]) : []),
+];
+
+/** A refund takes the goods first: past them, the rest is the donation's (decision 0109). */
+const refundedGoodsCents = (d: ReceiptData, refunded: number) => Math.min(refunded, goodsPaidCents(d));
 
 function footer(doc: PDFKit.PDFDocument, text: string) {
   doc.moveDown(2).fontSize(9).fillColor(MUTED);
@@ -152,14 +164,14 @@ export function paymentReceiptPdf(d: ReceiptData): Promise<Buffer> {
   totals(doc, [
     ...discountRows(d),
     ['Total (AUD)', formatAud(d.amountCents), true],
-    ['GST included', formatAud(gstOf(d.amountCents))],
+    ['GST included', formatAud(gstOf(goodsPaidCents(d)))],
     [PAID_BY[d.paidBy], dateIn(d.paidAt, d.timezone)],
   ]);
-  footer(
-    doc,
-    `Every item on this invoice is a taxable sale: its price includes GST (one eleventh). ` +
-      `Thank you for booking photos with Santa with ${d.brandName}.`,
-  );
+  const extent = d.donation
+    ? `Every item in the table is a taxable sale: its price includes GST (one eleventh). The donation to ` +
+      `${d.donation.to} is not a sale and has no GST. `
+    : `Every item on this invoice is a taxable sale: its price includes GST (one eleventh). `;
+  footer(doc, `${extent}Thank you for booking photos with Santa with ${d.brandName}.`);
   return toBuffer(doc);
 }
 
@@ -183,7 +195,10 @@ export function refundReceiptPdf(d: ReceiptData, refunds: RefundLine[]): Promise
     ['Original total (AUD)', formatAud(d.amountCents)],
     ...refunds.map((r): [string, string] => [`Refunded ${dateIn(r.at, d.timezone)}`, `-${formatAud(r.amountCents)}`]),
     ['Total refunded (AUD)', formatAud(refunded), true],
-    ['GST refunded', formatAud(gstOf(refunded))],
+    ...(d.donation && refunded > goodsPaidCents(d)
+      ? ([[`Of which the donation (no GST)`, formatAud(refunded - goodsPaidCents(d))]] as [string, string][])
+      : []),
+    ['GST refunded', formatAud(gstOf(refundedGoodsCents(d, refunded)))],
   ]);
   footer(doc, 'Refunds go back to the card that paid. They can take 5 to 10 business days to appear.');
   return toBuffer(doc);

@@ -5,6 +5,7 @@ import {
   type SalesFigures,
   type SalesReport,
 } from '@kringle/contracts/reports';
+import type { DonationReport } from '@kringle/contracts/donations';
 import { csvDocument } from '../staff/run-sheet.csv';
 
 const KEY_HEADER = { day: 'Day', location: 'Location', package: 'Package' } as const;
@@ -63,5 +64,18 @@ export function occupancyCsv(report: OccupancyReport): string {
   ];
   for (const r of report.items)
     rows.push([r.date, r.locationName, r.capacity, r.booked, r.held, r.free, r.closed, r.checkedIn, r.noShow]);
+  return csvDocument(rows);
+}
+
+/** For the charity: a line per day, then the totals; the charity's name heads the file. */
+export function donationsCsv(report: DonationReport): string {
+  const rows: (string | number)[][] = [
+    ['Charity', report.charityName ?? ''],
+    ['Date', 'Donations', 'Donated (AUD)', 'Refunded (AUD)', 'Net (AUD)'],
+  ];
+  for (const r of report.items)
+    rows.push([r.date, r.count, dollars(r.donatedCents), dollars(r.refundedCents), dollars(r.netCents)]);
+  const t = report.totals;
+  rows.push(['Total', t.count, dollars(t.donatedCents), dollars(t.refundedCents), dollars(t.netCents)]);
   return csvDocument(rows);
 }

@@ -161,3 +161,27 @@ export async function occupancyRows(db: DbOrTx, range: ReportRange, now: Date): 
     noShow: r.no_show as number,
   }));
 }
+
+export interface DonationDayRow {
+  date: string;
+  count: number;
+  donatedCents: number;
+  refundedCents: number;
+}
+
+/** Paid orders with a donation, on their local day of payment; what went back with a full refund beside it. */
+export async function donationDays(db: DbOrTx, range: ReportRange): Promise<DonationDayRow[]> {
+  const result = await db.execute(sql`
+    select f.day::text as date, count(*)::int as count, sum(f.donation_cents)::bigint as donated,
+      sum(f.donation_refunds_cents)::bigint as refunded
+    from sale_facts f
+    where f.donation_cents > 0 and f.day between ${range.from}::date and ${range.to}::date
+      ${locationsOf(range, sql`f.location_id`)}
+    group by 1 order by 1`);
+  return result.rows.map((r) => ({
+    date: r.date as string,
+    count: Number(r.count),
+    donatedCents: Number(r.donated),
+    refundedCents: Number(r.refunded),
+  }));
+}

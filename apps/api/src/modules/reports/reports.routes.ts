@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { errorBodySchema } from '@kringle/contracts/errors';
+import { donationReportQuerySchema, donationReportSchema } from '@kringle/contracts/donations';
 import {
   occupancyQuerySchema,
   occupancyReportSchema,
@@ -10,8 +11,8 @@ import {
   salesReportSchema,
 } from '@kringle/contracts/reports';
 import { assertStaffLocation } from '../../plugins/staff-access';
-import { occupancyCsv, salesCsv } from './reports.csv';
-import { occupancyReport, salesReport, type ReportScope } from './reports.service';
+import { donationsCsv, occupancyCsv, salesCsv } from './reports.csv';
+import { donationReport, occupancyReport, salesReport, type ReportScope } from './reports.service';
 
 const SALES_DOC = [
   "Paid orders (each with its tax invoice) counted on the local day they were paid, at the booking's location; their " +
@@ -112,6 +113,43 @@ export async function reportsRoutes(app: FastifyInstance) {
         reply,
         `occupancy-${req.query.from}-${req.query.to}`,
         occupancyCsv(await occupancyReport(app, req.query, scopeOf(req))),
+      ),
+  );
+  const DONATIONS_DOC =
+    'Paid orders with a donation (CHARITY_NAME), on the local day they were paid. A refund takes the goods first, ' +
+    `so a donation goes back only with a full refund: refundedCents, counted on the day of the sale. ${SCOPE_DOC}`;
+  r.get(
+    '/staff/reports/donations',
+    {
+      config,
+      schema: {
+        tags,
+        summary:
+          "Donations by day, for the charity: donated, refunded, net (outside GST and the sales report's figures)",
+        description: DONATIONS_DOC,
+        querystring: donationReportQuerySchema,
+        response: { 200: donationReportSchema, 400: errorBodySchema },
+      },
+    },
+    async (req) => donationReport(app, req.query, scopeOf(req)),
+  );
+  r.get(
+    '/staff/reports/donations.csv',
+    {
+      config,
+      schema: {
+        tags,
+        summary: 'The donations report as CSV (text/csv), to send to the charity',
+        description: DONATIONS_DOC,
+        querystring: donationReportQuerySchema,
+        response: { 200: csv, 400: errorBodySchema },
+      },
+    },
+    async (req, reply) =>
+      sendCsv(
+        reply,
+        `donations-${req.query.from}-${req.query.to}`,
+        donationsCsv(await donationReport(app, req.query, scopeOf(req))),
       ),
   );
 }

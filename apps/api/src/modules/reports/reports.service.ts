@@ -7,11 +7,12 @@ import {
   type SalesReport,
   type SalesRow,
 } from '@kringle/contracts/reports';
+import type { DonationReport, DonationReportQuery } from '@kringle/contracts/donations';
 import type { FastifyInstance } from 'fastify';
 import { errors } from '../../lib/errors';
-import { occupancyRows, salesGroups, type ReportRange, type SalesGroupRow } from './reports.repository';
+import { donationDays, occupancyRows, salesGroups, type ReportRange, type SalesGroupRow } from './reports.repository';
 
-type Deps = Pick<FastifyInstance, 'db' | 'clock'>;
+type Deps = Pick<FastifyInstance, 'db' | 'clock' | 'config'>;
 
 /** The caller's reach: a location it may see (or refuse), and its list (empty = every location). */
 export interface ReportScope {
@@ -84,4 +85,18 @@ export async function occupancyReport(deps: Deps, q: OccupancyQuery, scope: Repo
     to: q.to,
     items: rows.map((r) => ({ ...r, free: r.capacity - r.booked - r.held - r.closed })),
   };
+}
+
+/** GET /staff/reports/donations: for the charity, a row per day with donations, and the totals. */
+export async function donationReport(deps: Deps, q: DonationReportQuery, scope: ReportScope): Promise<DonationReport> {
+  const rows = await donationDays(deps.db, rangeOf(q, scope));
+  const items = rows.map((r) => ({ ...r, netCents: r.donatedCents - r.refundedCents }));
+  const totals = { count: 0, donatedCents: 0, refundedCents: 0, netCents: 0 };
+  for (const r of items) {
+    totals.count += r.count;
+    totals.donatedCents += r.donatedCents;
+    totals.refundedCents += r.refundedCents;
+    totals.netCents += r.netCents;
+  }
+  return { charityName: deps.config.CHARITY_NAME ?? null, items, totals };
 }
