@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { occupancyQuerySchema } from './reports';
 
 /**
  * The charity line (issue 52, API.md "Gift vouchers, promo codes, credit, donations"): with
@@ -27,23 +26,3 @@ export const charitySchema = z
   })
   .meta({ id: 'Charity' });
 export type Charity = z.infer<typeof charitySchema>;
-
-/** The reports' days and location (both days inclusive). */
-export const donationReportQuerySchema = occupancyQuerySchema;
-export type DonationReportQuery = z.infer<typeof donationReportQuerySchema>;
-
-export const donationDaySchema = z.object({
-  date: z.iso.date(),
-  count: z.number().int().meta({ description: 'paid orders with a donation, on their local day of payment' }),
-  donatedCents: z.number().int(),
-  refundedCents: z.number().int().meta({ description: 'given back with a full refund, on the day of the sale' }),
-  netCents: z.number().int(),
-});
-export const donationReportSchema = z
-  .object({
-    charityName: z.string().nullable(),
-    items: z.array(donationDaySchema),
-    totals: donationDaySchema.omit({ date: true }),
-  })
-  .meta({ id: 'DonationReport' });
-export type DonationReport = z.infer<typeof donationReportSchema>;

@@ -5,7 +5,7 @@ import {
   type SalesFigures,
   type SalesReport,
 } from '@kringle/contracts/reports';
-import type { DonationReport } from '@kringle/contracts/donations';
+import type { DonationReport } from '@kringle/contracts/donation-reports';
 import { csvDocument } from '../staff/run-sheet.csv';
 
 const KEY_HEADER = { day: 'Day', location: 'Location', package: 'Package' } as const;

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { errorBodySchema } from '@kringle/contracts/errors';
-import { donationReportQuerySchema, donationReportSchema } from '@kringle/contracts/donations';
+import { donationReportQuerySchema, donationReportSchema } from '@kringle/contracts/donation-reports';
 import {
   occupancyQuerySchema,
   occupancyReportSchema,

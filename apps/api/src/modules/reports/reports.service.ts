@@ -7,7 +7,7 @@ import {
   type SalesReport,
   type SalesRow,
 } from '@kringle/contracts/reports';
-import type { DonationReport, DonationReportQuery } from '@kringle/contracts/donations';
+import type { DonationReport, DonationReportQuery } from '@kringle/contracts/donation-reports';
 import type { FastifyInstance } from 'fastify';
 import { errors } from '../../lib/errors';
 import { donationDays, occupancyRows, salesGroups, type ReportRange, type SalesGroupRow } from './reports.repository';
