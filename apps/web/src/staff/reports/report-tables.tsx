@@ -1,3 +1,4 @@
+import type { DonationReport } from '@kringle/contracts/donation-reports';
 import { formatAud } from '@kringle/contracts/money';
 import type { OccupancyRow, SalesGroup, SalesReport } from '@kringle/contracts/reports';
 import { ScrollRegion } from '../parts/scroll-region';
@@ -21,6 +22,17 @@ function Head({ text, figures }: { text: string[]; figures: string[] }) {
         )}
       </tr>
     </thead>
+  );
+}
+
+/** A totals row stands apart from the rows it adds up. */
+const rowClass = (total: boolean) => (total ? 'border-t-2 border-ink-600 font-semibold' : 'border-t border-cream-300');
+
+function RowHeader({ label, total }: { label: string; total: boolean }) {
+  return (
+    <th scope="row" className={`${td} text-left ${total ? 'font-semibold' : 'font-normal'}`}>
+      {label}
+    </th>
   );
 }
 
@@ -48,13 +60,8 @@ export function SalesTable({ report }: { report: SalesReport }) {
         />
         <tbody>
           {rows.map((r) => (
-            <tr
-              key={r.key}
-              className={r.total ? 'border-t-2 border-ink-600 font-semibold' : 'border-t border-cream-300'}
-            >
-              <th scope="row" className={`${td} text-left ${r.total ? 'font-semibold' : 'font-normal'}`}>
-                {r.label}
-              </th>
+            <tr key={r.key} className={rowClass(r.total)}>
+              <RowHeader label={r.label} total={r.total} />
               <td className={num}>{r.bookings}</td>
               <td className={num}>{formatAud(r.grossCents)}</td>
               <td className={num}>{formatAud(r.gstCents)}</td>
@@ -97,6 +104,39 @@ export function OccupancyTable({ items }: { items: OccupancyRow[] }) {
               {OCCUPANCY_COLUMNS.map(([k]) => (
                 <td key={k} className={num}>
                   {r[k]}
+                </td>
+              ))}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </ScrollRegion>
+  );
+}
+
+const DONATION_COLUMNS: [keyof DonationReport['totals'], string, (n: number) => string][] = [
+  ['count', 'Donations', String],
+  ['donatedCents', 'Donated', formatAud],
+  ['refundedCents', 'Refunded', formatAud],
+  ['netCents', 'Net', formatAud],
+];
+
+export function DonationsTable({ report }: { report: DonationReport }) {
+  const rows = [
+    ...report.items.map((i) => ({ ...i, label: i.date, total: false })),
+    { ...report.totals, label: 'Total', total: true },
+  ];
+  return (
+    <ScrollRegion label="Donations table">
+      <table className="w-full text-sm">
+        <Head text={['Date']} figures={DONATION_COLUMNS.map(([, h]) => h)} />
+        <tbody>
+          {rows.map((r) => (
+            <tr key={r.label} className={rowClass(r.total)}>
+              <RowHeader label={r.label} total={r.total} />
+              {DONATION_COLUMNS.map(([k, , format]) => (
+                <td key={k} className={num}>
+                  {format(r[k])}
                 </td>
               ))}
             </tr>

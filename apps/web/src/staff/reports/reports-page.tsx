@@ -1,4 +1,5 @@
 import { addDays, localDateOf } from '@kringle/contracts/dates';
+import type { DonationReport } from '@kringle/contracts/donation-reports';
 import { formatAud } from '@kringle/contracts/money';
 import { SALES_GROUPS, type OccupancyReport, type SalesGroup, type SalesReport } from '@kringle/contracts/reports';
 import type { StaffCatalogue } from '@kringle/contracts/staff';
@@ -7,8 +8,17 @@ import { Button } from '../../components/ui/button';
 import { ApiProblem } from '../../lib/api-error';
 import { control, input, label } from '../parts/form-parts';
 import { BarChart, type Bar } from './bar-chart';
+import { DonationsReport } from './donations-report';
 import { OccupancyTable, SalesTable } from './report-tables';
-import { occupancyCsv, occupancyReport, salesCsv, salesReport, type ReportFilter } from './reports-api';
+import {
+  donationReport,
+  donationsCsv,
+  occupancyCsv,
+  occupancyReport,
+  salesCsv,
+  salesReport,
+  type ReportFilter,
+} from './reports-api';
 
 type Location = StaffCatalogue['locations'][number];
 const GROUP_LABELS: Record<SalesGroup, string> = { day: 'Day', location: 'Location', package: 'Package' };
@@ -23,6 +33,7 @@ interface Loaded {
   sales: SalesReport;
   byDay: SalesReport;
   occupancy: OccupancyReport;
+  donations: DonationReport;
 }
 
 /** Net sales per day of the range, days without a sale at zero. */
@@ -57,7 +68,7 @@ function occupancyByDay(r: OccupancyReport): Bar[] {
   });
 }
 
-/** The managers' reports (issue 35, decision 0057): sales and occupancy for a range, with charts and CSV. */
+/** The managers' reports (issues 35 and 52, decision 0057): sales, occupancy and donations, with charts and CSV. */
 export function ReportsPage({ locations }: { locations: Location[] }) {
   const baseId = useId();
   const [filter, setFilter] = useState<ReportFilter>(() => {
@@ -71,10 +82,15 @@ export function ReportsPage({ locations }: { locations: Location[] }) {
   useEffect(() => {
     let live = true;
     const byDay = salesReport({ ...filter, groupBy: 'day' });
-    Promise.all([filter.groupBy === 'day' ? byDay : salesReport(filter), byDay, occupancyReport(filter)])
-      .then(([sales, days, occupancy]) => {
+    Promise.all([
+      filter.groupBy === 'day' ? byDay : salesReport(filter),
+      byDay,
+      occupancyReport(filter),
+      donationReport(filter),
+    ])
+      .then(([sales, days, occupancy, donations]) => {
         if (!live) return;
-        setLoaded({ sales, byDay: days, occupancy });
+        setLoaded({ sales, byDay: days, occupancy, donations });
         setProblem(null);
       })
       .catch(
@@ -217,6 +233,7 @@ export function ReportsPage({ locations }: { locations: Location[] }) {
             />
             <OccupancyTable items={loaded.occupancy.items} />
           </section>
+          <DonationsReport report={loaded.donations} onDownload={() => void donationsCsv(filter)} />
         </>
       )}
     </section>
