@@ -117,6 +117,9 @@ describe('donations', () => {
     expect(text).toMatch(new RegExp(`Total \\(AUD\\)\\s+\\${aud(price + 1000)}`));
     expect(text).toMatch(new RegExp(`GST included\\s+\\${aud(gstOf(price))}`));
     expect(text).toContain('is not a sale and has no GST');
+    // The booking answer names it, so the confirmation and My Bookings show it apart from the goods too.
+    const booking = (await w.call('GET', `/bookings/${paid.bookingId}`, paid.family)).json();
+    expect(booking).toMatchObject({ amountCents: price + 1000, donationCents: 1000, donationTo: CHARITY });
   });
 
   it('a full refund gives the donation back; the reports keep goods and donations apart, as the PDFs do', async () => {

@@ -30,6 +30,10 @@ const COLUMNS = {
    * refunded, and left to refund (money-left.ts, the one function: every refund offered starts here).
    */
   money: moneyOfBooking(bookings.id),
+  /** Its order's donation (decision 0109): part of amountCents, outside GST. */
+  donation: sql<{ cents: number; to: string | null } | null>`(select jsonb_build_object('cents', lo.donation_cents,
+    'to', lo.donation_to) from orders lo where lo.booking_id = ${bookings.id} and lo.kind = 'booking'
+    order by lo.created_at desc limit 1)`,
   /** Photos in its gallery while it is open (the card says "5 photos"; decision 0065). */
   photoCount: sql<number>`(select count(*) from photos p join photo_galleries g on g.booking_id = p.booking_id
     where p.booking_id = ${bookings.id} and g.deleted_at is null and g.expires_at > now())::int`.mapWith(Number),
@@ -103,6 +107,9 @@ export interface BookingView {
   slotTypeName: string;
   items: LineItem[];
   amountCents: number;
+  /** The donation in amountCents (no GST), and the charity it went to. */
+  donationCents: number;
+  donationTo: string | null;
   refundedCents: number;
   /** Left to refund on its order after earlier refunds (money-left.ts). */
   leftCents: number;
@@ -141,6 +148,8 @@ export function toView(r: BookingRead): BookingView {
     slotTypeName: r.slotType.name,
     items: b.items,
     amountCents: b.amountCents,
+    donationCents: r.donation?.cents ?? 0,
+    donationTo: r.donation?.to ?? null,
     refundedCents: money.refundedCents,
     leftCents: money.leftCents,
     rescheduleCount: b.rescheduleCount,

@@ -35,6 +35,8 @@ export function toBooking(v: BookingView, now: Date, rules: PolicyRules, checkIn
     slotType: { id: v.slotTypeId, name: v.slotTypeName, allowsPets: v.allowsPets },
     items: v.items,
     amountCents: v.amountCents,
+    donationCents: v.donationCents,
+    donationTo: v.donationTo,
     currency: CURRENCY,
     rescheduleCount: v.rescheduleCount,
     canReschedule: canReschedule(policy, now, rules),

@@ -39,6 +39,8 @@ export function aBooking(overrides: Partial<Booking> = {}): Booking {
       },
     ],
     amountCents: 6995,
+    donationCents: 0,
+    donationTo: null,
     currency: 'AUD',
     rescheduleCount: 0,
     canReschedule: true,

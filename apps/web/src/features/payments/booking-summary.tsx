@@ -1,11 +1,14 @@
 import type { Booking } from '@kringle/contracts/bookings';
 import { formatSessionTime } from '@kringle/contracts/dates';
+import { donationLabel } from '@kringle/contracts/donations';
 import { formatAud, gstOf } from '@kringle/contracts/money';
 
 /** A booking's details as a family reads them: where, when (in the location's time), what, how much. */
 export function BookingSummary({ booking }: { booking: Booking }) {
-  // The amount is what was paid: a promo code's cents off are the difference from the items (decision 0106).
-  const offCents = booking.items.reduce((sum, item) => sum + item.totalCents, 0) - booking.amountCents;
+  // The amount is what was paid: a promo code's cents off are the difference from the items (decision 0106);
+  // a donation is in it too, outside GST (decision 0109).
+  const goodsPaidCents = booking.amountCents - booking.donationCents;
+  const offCents = booking.items.reduce((sum, item) => sum + item.totalCents, 0) - goodsPaidCents;
   return (
     <div className="flex flex-col gap-4 text-left">
       <dl className="grid gap-x-6 gap-y-3 sm:grid-cols-2">
@@ -46,9 +49,15 @@ export function BookingSummary({ booking }: { booking: Booking }) {
               <dd className="tabular-nums">−{formatAud(offCents)}</dd>
             </div>
           )}
+          {booking.donationCents > 0 && (
+            <div className="flex justify-between gap-3 text-ink-900" data-testid="booking-donation">
+              <dt>{booking.donationTo ? donationLabel(booking.donationTo) : 'Donation (no GST)'}</dt>
+              <dd className="shrink-0 tabular-nums">{formatAud(booking.donationCents)}</dd>
+            </div>
+          )}
           <div className="flex justify-between text-sm text-ink-600">
             <dt>GST included</dt>
-            <dd className="tabular-nums">{formatAud(gstOf(booking.amountCents))}</dd>
+            <dd className="tabular-nums">{formatAud(gstOf(goodsPaidCents))}</dd>
           </div>
           <div className="flex justify-between text-lg font-semibold text-ink-900">
             <dt>Total paid (AUD)</dt>
