@@ -17,7 +17,7 @@ export function promoOf(cart: Cart, holdId: string): AppliedPromo | null {
   };
 }
 
-type Priced = Pick<BookingState, 'packages' | 'promo' | 'reservationData' | 'checkoutData'>;
+type Priced = Pick<BookingState, 'packages' | 'promo' | 'reservationData' | 'checkoutData' | 'donationCents'>;
 
 /** The applied promo code if it was priced for this very cart and hold; otherwise it waits to be priced again. */
 export function pricedPromo({ packages, promo, reservationData }: Priced): AppliedPromo | null {
@@ -28,19 +28,24 @@ export function pricedPromo({ packages, promo, reservationData }: Priced): Appli
 export interface AmountDue {
   promo: AppliedPromo | null;
   goodsCents: number;
-  /** What the card pays and the GST in it (one eleventh of what is paid: a promo code lowers both). */
+  /** Outside GST, paid after the goods (decision 0109). */
+  donationCents: number;
+  /** What the card pays and the GST in it (one eleventh of the goods paid for: a promo code lowers both). */
   dueCents: number;
   gstCents: number;
 }
 
 /**
  * The server's figures wherever it gave them: the checkout's amount once the order is placed, the priced
- * promo code's before; else the goods' total.
+ * promo code's cents before; else the goods' total. A donation adds to what the card pays, never to the GST.
  */
 export function amountDue(booking: Priced): AmountDue {
   const promo = pricedPromo(booking);
   const goodsCents = cartTotalCents(booking.packages);
-  const dueCents = booking.checkoutData?.amountCents ?? promo?.dueCents ?? goodsCents;
-  const gstCents = dueCents === promo?.dueCents ? promo.gstCents : gstOf(dueCents);
-  return { promo, goodsCents, dueCents, gstCents };
+  const placed = booking.checkoutData;
+  const donationCents = (placed ? placed.donationCents : booking.donationCents) ?? 0;
+  const dueCents = placed?.amountCents ?? goodsCents - (promo?.cents ?? 0) + donationCents;
+  const gstCents =
+    promo && dueCents === goodsCents - promo.cents + donationCents ? promo.gstCents : gstOf(dueCents - donationCents);
+  return { promo, goodsCents, donationCents, dueCents, gstCents };
 }

@@ -1,6 +1,7 @@
 import type { BusinessBuyer } from '@kringle/contracts/abn';
 import type { Cart, CheckoutResult, CreateCartBody } from '@kringle/contracts/cart';
 import type { AddOn, Package } from '@kringle/contracts/catalogue';
+import type { Charity } from '@kringle/contracts/donations';
 import { api } from '../../../lib/api';
 
 /**
@@ -19,6 +20,11 @@ export const checkoutApi = api.injectEndpoints({
       transformResponse: (body: { items: AddOn[] }) => body.items,
       providesTags: ['GET_ADD_ONS'],
     }),
+    /** The operator's charity (null name: no donation offered); it changes with a restart, so kept all visit. */
+    charity: build.query<Charity, void>({
+      query: () => '/common/charity',
+      keepUnusedDataFor: 3600,
+    }),
     createCart: build.mutation<Cart, CreateCartBody>({
       query: (body) => ({ url: '/cart', method: 'POST', body }),
     }),
@@ -33,4 +39,4 @@ export const checkoutApi = api.injectEndpoints({
   }),
 });
 
-export const { useWizardPackagesQuery, useWizardAddOnsQuery } = checkoutApi;
+export const { useWizardPackagesQuery, useWizardAddOnsQuery, useCharityQuery } = checkoutApi;

@@ -12,6 +12,7 @@ import {
   repriced,
   toCartBody,
 } from './cart-math';
+import { amountDue } from './amount-due';
 
 const pkg = (id: string, priceCents: number, maxQuantity = 3): Package => ({
   id,
@@ -81,5 +82,22 @@ describe('cart maths', () => {
       value: 79.9,
       items: [{ item_id: 'p1', item_name: 'Package p1', item_category: 'package', price: 39.95, quantity: 2 }],
     });
+  });
+
+  it('sends a donation on top of the goods, and counts it in what is due but not in the GST or the value', () => {
+    const cart = map(cartLine(classic, 2));
+    expect(toCartBody('r1', cart, null, 500)).toMatchObject({ amount: 7990, donationCents: 500 });
+    expect(toCartBody('r1', cart, null, 0)).not.toHaveProperty('donationCents');
+    const promo = { code: 'XMAS10', cents: 799, gstCents: 654, dueCents: 7691, goodsCents: 7990, holdId: 'h1' };
+    const hold = { holdId: 'h1', slotId: 's1', expiresAt: '2099-01-01T00:00:00.000Z' };
+    const booking = { packages: cart, promo, reservationData: hold, checkoutData: null, donationCents: 500 };
+    expect(amountDue(booking)).toMatchObject({ donationCents: 500, dueCents: 7691, gstCents: 654 });
+    // Once placed, the checkout's amount and donation are the truth (a booking reopened from My Bookings has no code).
+    const placed = { bookingId: 'b1', client_secret: null, message: '', amountCents: 8490, donationCents: 500 };
+    expect(amountDue({ ...booking, promo: null, checkoutData: placed })).toMatchObject({
+      dueCents: 8490,
+      gstCents: 726,
+    });
+    expect(ecommerce([cartLine(classic, 2)], new Map(), promo).value).toBe(71.91);
   });
 });

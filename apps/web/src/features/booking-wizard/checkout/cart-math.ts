@@ -45,11 +45,15 @@ export const cartLine = (item: CatalogueItem, quantity: number): CartItem => ({
   remove: false,
 });
 
-/** Spec §3 cart conversion payload: amount is the goods' total the customer saw (before any promo code). */
+/**
+ * Spec §3 cart conversion payload: amount is the goods' total the customer saw (before any promo code); the
+ * donation goes on top of it.
+ */
 export function toCartBody(
   reservationId: string,
   packages: Record<string, CartItem>,
   promoCode?: string | null,
+  donationCents = 0,
 ): CreateCartBody {
   const lines = activeItems(packages);
   const pick = (type: CartItem['type']) =>
@@ -60,6 +64,7 @@ export function toCartBody(
     packages: pick('package'),
     addOns: pick('add_on'),
     ...(promoCode ? { promoCode } : {}),
+    ...(donationCents > 0 ? { donationCents } : {}),
   };
 }
 
@@ -87,11 +92,15 @@ function analyticsItems(lines: CartItem[], catalogue: Catalogue): AnalyticsItem[
   });
 }
 
-/** An e-commerce event's parameters for some cart lines; with a promo code, GA4's coupon and the value paid. */
+/**
+ * An e-commerce event's parameters for some cart lines; with a promo code, GA4's coupon and the goods' value
+ * paid. A donation is not the brand's revenue, so it is never in the value.
+ */
 export function ecommerce(lines: CartItem[], catalogue: Catalogue, promo?: AppliedPromo | null): EcommerceParams {
+  const goods = lines.reduce((s, l) => s + l.totalPrice, 0);
   return {
     currency: CURRENCY,
-    value: centsToDollars(promo ? promo.dueCents : lines.reduce((s, l) => s + l.totalPrice, 0)),
+    value: centsToDollars(promo ? goods - promo.cents : goods),
     items: analyticsItems(lines, catalogue),
     ...(promo ? { coupon: promo.code } : {}),
   };

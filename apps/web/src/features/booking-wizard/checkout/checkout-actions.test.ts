@@ -84,6 +84,7 @@ describe('placeOrder', () => {
       message: 'Your session is held.',
       amountCents: 7990,
       business: null,
+      donationCents: 0,
     });
     expect(booking.reservationData?.expiresAt).toBe(checkout.expiresAt);
     expect(booking.currentStep).toBe(stepIndex('payment'));

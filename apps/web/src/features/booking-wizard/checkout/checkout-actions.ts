@@ -79,14 +79,14 @@ async function saveDetails(
  * server's answer (its figures, or dropped when it does not apply); a price change re-prices the lines.
  */
 const pricedCart = createAsyncThunk<
-  { ok: true; id: string } | { ok: false; error: ApiError },
+  { ok: true; id: string; donationCents: number } | { ok: false; error: ApiError },
   string | null,
   { state: WizardRootState }
 >('booking/pricedCart', async (code, { dispatch, getState }) => {
-  const { reservationData, packages } = getState().booking;
+  const { reservationData, packages, donationCents } = getState().booking;
   if (!reservationData) return { ok: false, error: noHold };
   const cart = await dispatch(
-    checkoutApi.endpoints.createCart.initiate(toCartBody(reservationData.holdId, packages, code)),
+    checkoutApi.endpoints.createCart.initiate(toCartBody(reservationData.holdId, packages, code, donationCents)),
   );
   if (cart.error) {
     const error = asApiError(cart.error);
@@ -95,7 +95,7 @@ const pricedCart = createAsyncThunk<
     return { ok: false, error };
   }
   dispatch(setPromo(promoOf(cart.data, reservationData.holdId)));
-  return { ok: true, id: cart.data.id };
+  return { ok: true, id: cart.data.id, donationCents: cart.data.donationCents };
 });
 
 /**
@@ -144,6 +144,7 @@ export const placeOrder = createAsyncThunk<
       message: result.message,
       amountCents: result.amountCents,
       business,
+      donationCents: cart.donationCents,
     }),
   );
   const failed = await saveDetails(dispatch, result.bookingId, details);

@@ -73,6 +73,7 @@ export const continuePayment = createAsyncThunk<boolean, Booking, { state: Wizar
           message: `Finish paying to confirm booking ${booking.reference}.`,
           // The booking's amount is what the card pays, a promo code's cents already off (decision 0106).
           amountCents: booking.amountCents,
+          donationCents: booking.donationCents,
         }),
       );
     }

@@ -1,9 +1,10 @@
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { formatAud } from '@kringle/contracts/money';
 import { Button } from '../../../components/ui/button';
+import { InlineAlert } from '../../../components/ui/inline-alert';
 import { useWizardDispatch, useWizardSelector } from '../state/booking-hooks';
 import { setPromo } from '../state/booking-slice';
-import { pricedPromo } from './amount-due';
+import { amountDue, pricedPromo } from './amount-due';
 import { cartTotalCents } from './cart-math';
 import { applyPromo } from './checkout-actions';
 
@@ -130,20 +131,14 @@ export function PromoCodeField({
           </div>
         </form>
       )}
-      {/* Both always in the page, so what appears in them is announced. */}
+      {/* Always in the page, so what appears in it is announced. */}
       <p role="status" className="sr-only">
         {priced
-          ? `Promo code ${priced.code} applied: ${formatAud(priced.cents)} off, ${formatAud(priced.dueCents)} to pay.`
+          ? `Promo code ${priced.code} applied: ${formatAud(priced.cents)} off, ` +
+            `${formatAud(amountDue(booking).dueCents)} to pay.`
           : ''}
       </p>
-      <div role="alert">
-        {error && (
-          <p id={`${id}-error`} className="mt-2 flex items-start gap-1.5 text-sm font-medium text-festive-800">
-            <span aria-hidden="true">⚠</span>
-            <span>{error}</span>
-          </p>
-        )}
-      </div>
+      <InlineAlert id={`${id}-error`} error={error} />
     </div>
   );
 }

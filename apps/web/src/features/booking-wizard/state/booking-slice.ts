@@ -29,6 +29,8 @@ export interface CheckoutData {
   amountCents?: number;
   /** The business or school the order was placed for (issue 51): it is on the order's tax invoice. */
   business?: BusinessBuyer | null;
+  /** The donation in amountCents, as the server priced the cart (no GST in it). */
+  donationCents?: number;
 }
 
 /**
@@ -63,6 +65,8 @@ export interface BookingState {
   details?: BookingDetails | null;
   /** The promo code given on Overview; placeOrder sends it with the cart. */
   promo?: AppliedPromo | null;
+  /** The donation chosen on Overview (cents; issue 52); placeOrder sends it with the cart. */
+  donationCents?: number;
   /**
    * When this wizard last took, changed or dropped its hold (ms): another tab's older write is stale (hold-tabs.ts).
    */
@@ -147,6 +151,9 @@ const bookingSlice = createSlice({
     setPromo(state, action: PayloadAction<AppliedPromo | null>) {
       state.promo = action.payload;
     },
+    setDonation(state, action: PayloadAction<number>) {
+      state.donationCents = action.payload;
+    },
     /**
      * Spec §4: starting a reschedule resets the booking state, keeps the location, stores the data.
      * A new wizard, so stamped; it lets no hold go on the server, so a booking in another tab keeps its own.
@@ -199,6 +206,7 @@ export const {
   setCheckoutData,
   setDetails,
   setPromo,
+  setDonation,
   startReschedule,
   nextStep,
   goToStep,

@@ -26,7 +26,7 @@ const REFUSAL = 'NOPE is not a promo code we know. Check the spelling, or book w
 
 /** POST /cart as the API prices it: XMAS10 takes 10% off, any other code is unknown. */
 function cartAnswer(_url: string, init: RequestInit) {
-  const body = JSON.parse(String(init.body)) as { amount: number; promoCode?: string };
+  const body = JSON.parse(String(init.body)) as { amount: number; promoCode?: string; donationCents?: number };
   if (body.promoCode && body.promoCode !== 'XMAS10')
     return json(
       { error: REFUSAL, code: 'PROMO_INVALID', details: [{ path: 'body.promoCode', message: 'unknown' }] },
@@ -42,21 +42,24 @@ function cartAnswer(_url: string, init: RequestInit) {
       gstCents: Math.round((body.amount - cents) / 11),
       discounts: body.promoCode ? [{ kind: 'promo', code: body.promoCode, cents }] : [],
       payments: [],
-      donationCents: 0,
-      dueCents: body.amount - cents,
+      donationCents: body.donationCents ?? 0,
+      dueCents: body.amount - cents + (body.donationCents ?? 0),
       currency: 'AUD',
     },
     201,
   );
 }
 
-function renderStep(quantity = 2) {
-  const sent: { promoCode?: string }[] = [];
+const CHARITY = { name: 'Kids Cancer Care', suggestedCents: [200, 500, 1000], maxCents: 10000 };
+
+function renderStep(quantity = 2, charityName: string | null = null) {
+  const sent: { promoCode?: string; donationCents?: number }[] = [];
   const t = wizardTestStore({
+    'GET /common/charity': { ...CHARITY, name: charityName },
     'GET /product/packages': { items: [classic] },
     'GET /product/addons': { items: [] },
     'POST /cart': (url: string, init: RequestInit) => {
-      sent.push(JSON.parse(String(init.body)) as { promoCode?: string });
+      sent.push(JSON.parse(String(init.body)) as { promoCode?: string; donationCents?: number });
       return cartAnswer(url, init);
     },
   });
@@ -133,5 +136,62 @@ describe('Overview: the promo code', () => {
     expect(await screen.findByTestId('promo-line')).toHaveTextContent('−$4.00');
     expect(screen.getByTestId('overview-total')).toHaveTextContent('$35.95');
     expect(t.sent).toEqual([expect.objectContaining({ amount: 3995, promoCode: 'XMAS10' })]);
+  });
+});
+
+describe('Overview: the donation', () => {
+  const total = () => screen.getByTestId('overview-total');
+  const gst = () => order().getByText('GST included').nextElementSibling;
+
+  it('one tap adds a suggested amount as its own line: the total rises, the GST does not', async () => {
+    const t = renderStep(2, CHARITY.name);
+    t.view();
+    const group = await screen.findByRole('group', { name: 'Add a donation to Kids Cancer Care?' });
+    expect(within(group).getByRole('radio', { name: 'No thanks' })).toBeChecked();
+    expect(screen.queryByTestId('donation-line')).toBeNull();
+
+    await userEvent.click(within(group).getByRole('radio', { name: '$5' }));
+    expect(await screen.findByTestId('donation-line')).toHaveTextContent('Donation to Kids Cancer Care (no GST)$5.00');
+    expect(total()).toHaveTextContent('$84.90');
+    expect(gst()).toHaveTextContent('$7.26');
+
+    // With a promo code too: the code comes off the goods only.
+    await userEvent.type(screen.getByRole('textbox', { name: 'Promo code' }), 'xmas10{Enter}');
+    await screen.findByTestId('promo-line');
+    expect(total()).toHaveTextContent('$76.91');
+    expect(gst()).toHaveTextContent('$6.54');
+    expect(t.sent).toEqual([expect.objectContaining({ amount: 7990, promoCode: 'XMAS10', donationCents: 500 })]);
+
+    await userEvent.click(within(group).getByRole('radio', { name: 'No thanks' }));
+    expect(screen.queryByTestId('donation-line')).toBeNull();
+    expect(total()).toHaveTextContent('$71.91');
+  });
+
+  it('another amount is typed in dollars; a wrong one is said beside the field and adds nothing', async () => {
+    const t = renderStep(1, CHARITY.name);
+    t.view();
+    await userEvent.click(await screen.findByRole('radio', { name: 'Other amount' }));
+    const field = screen.getByRole('textbox', { name: 'Amount (AUD, up to $100.00)' });
+    await vi.waitFor(() => expect(field).toHaveFocus());
+
+    await userEvent.type(field, '150{Enter}');
+    expect(field).toHaveAccessibleDescription('Enter an amount up to $100.00, such as 7 or 7.50.');
+    expect(within(screen.getByTestId('donation')).getByRole('alert')).toHaveTextContent(/up to \$100.00/);
+    expect(field).toHaveAttribute('aria-invalid', 'true');
+    expect(t.store.getState().booking.donationCents).toBe(0);
+
+    await userEvent.clear(field);
+    await userEvent.type(field, '7.5{Enter}');
+    expect(field).toHaveValue('7.50');
+    expect(screen.getByTestId('donation-line')).toHaveTextContent('$7.50');
+    expect(total()).toHaveTextContent('$47.45');
+    expect(t.store.getState().booking.donationCents).toBe(750);
+  });
+
+  it('is not offered when the operator names no charity', async () => {
+    const t = renderStep(1, null);
+    t.view();
+    await vi.waitFor(() => expect(t.calls).toContain('GET /common/charity'));
+    expect(screen.queryByTestId('donation')).toBeNull();
   });
 });

@@ -13,6 +13,7 @@ import { activeItems } from '../checkout/cart-math';
 import { CartTotals } from '../checkout/cart-totals';
 import { placeOrder, PRICE_CODES, PROMO_INVALID } from '../checkout/checkout-actions';
 import { PromoCodeField } from '../checkout/promo-code-field';
+import { DonationChoice } from '../checkout/donation-choice';
 import { useCatalogue } from '../checkout/use-catalogue';
 import { BusinessBuyerFields, checkBusiness, draftOf, type BusinessErrors } from '../checkout/business-buyer';
 import { expiredState } from '../hold/hold-actions';
@@ -160,6 +161,7 @@ export function OverviewStep({ focusOnMount }: { focusOnMount: boolean }) {
             onHoldExpired={holdExpired}
           />
         </div>
+        <DonationChoice locked={Boolean(checkoutData)} />
       </section>
       <Suspense fallback={<div className="h-40 animate-pulse rounded-2xl bg-cream-200" aria-hidden="true" />}>
         <WhosComingSection
