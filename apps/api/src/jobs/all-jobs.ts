@@ -19,6 +19,7 @@ import { privacyPurgesJob } from './privacy-purges.job';
 import { paymentPageCheckJob } from './payment-page-check.job';
 import { createSmsOutboxJob } from './sms-outbox.job';
 import { walletPushJob } from './wallet-push.job';
+import { googleWalletSyncJob } from './google-wallet-sync.job';
 
 /** Every background job the API runs (each one multi-process safe). */
 export function allJobs(app: FastifyInstance): Job[] {
@@ -40,6 +41,7 @@ export function allJobs(app: FastifyInstance): Job[] {
     auditSealJob(app),
     paymentPageCheckJob(app),
     walletPushJob(app),
+    googleWalletSyncJob(app),
   ];
   const outbox = createOutboxJob(app);
   if (outbox) jobs.push(outbox);

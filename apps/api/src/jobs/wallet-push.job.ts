@@ -3,7 +3,7 @@ import { ApnsPusher, PushCatcher, type PassPusher } from '../modules/wallet/apns
 import { pushChangedPasses } from '../modules/wallet/wallet.service';
 import type { Job } from './runner';
 
-/** The embedded default's pushes, for GET /api/v1/dev/wallet-pushes. */
+/** The embedded default's pushes (no Apple account behind a generated pass set). */
 export const devPushCatcher = new PushCatcher();
 
 /** Pushes changed passes to the devices that registered them (decision 0099). */

@@ -24,6 +24,18 @@ export const walletRegistrations = pgTable(
   ],
 );
 
+/**
+ * Bookings whose Google Wallet save link was given (migration 0047): `syncedVersion` is the booking
+ * version Google last got, so each later change is sent once as a PATCH (google-wallet-sync.job.ts).
+ */
+export const googleWalletObjects = pgTable('google_wallet_objects', {
+  bookingId: uuid('booking_id')
+    .primaryKey()
+    .references(() => bookings.id, { onDelete: 'cascade' }),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  syncedVersion: timestamp('synced_version', { withTimezone: true }).notNull(),
+});
+
 /** "Santa is running late": a row per booking told (at most one a booking per 30 minutes). */
 export const delayNotices = pgTable(
   'delay_notices',

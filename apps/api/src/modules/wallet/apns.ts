@@ -12,7 +12,7 @@ export interface CaughtPush {
   at: string;
 }
 
-/** The embedded default's catcher: the pushes of this process, newest first (GET /api/v1/dev/wallet-pushes). */
+/** The embedded default's catcher (a generated pass set has no Apple account): this process's pushes, newest first. */
 export class PushCatcher implements PassPusher {
   readonly caught: CaughtPush[] = [];
   async push(pushToken: string, passTypeId: string): Promise<void> {

@@ -82,3 +82,29 @@ export async function markPushed(tx: DbOrTx, p: DuePush): Promise<void> {
     update wallet_registrations set pushed_version = ${p.version.toISOString()}::timestamptz
     where device_library_id = ${p.deviceId} and booking_id = ${p.bookingId}::uuid`);
 }
+
+/** The save link was given: from now on each change of the booking goes to Google (once, if it is new). */
+export async function rememberGoogleObject(db: DbOrTx, bookingId: string): Promise<void> {
+  await db.execute(sql`
+    insert into google_wallet_objects (booking_id, synced_version)
+    select b.id, b.updated_at from bookings b where b.id = ${bookingId}::uuid
+    on conflict (booking_id) do nothing`);
+}
+
+/** Google objects whose booking changed since Google last got it, locked (SKIP LOCKED) in the caller's transaction. */
+export async function lockDueGoogleObjects(tx: DbOrTx, limit = 100): Promise<{ bookingId: string; version: Date }[]> {
+  const { rows } = await tx.execute(sql`
+    select g.booking_id, b.updated_at from google_wallet_objects g join bookings b on b.id = g.booking_id
+    where b.updated_at > g.synced_version
+    limit ${limit} for update of g skip locked`);
+  return (rows as { booking_id: string; updated_at: string }[]).map((r) => ({
+    bookingId: r.booking_id,
+    version: new Date(r.updated_at),
+  }));
+}
+
+export async function markGoogleSynced(tx: DbOrTx, bookingId: string, version: Date): Promise<void> {
+  await tx.execute(sql`
+    update google_wallet_objects set synced_version = ${version.toISOString()}::timestamptz
+    where booking_id = ${bookingId}::uuid`);
+}

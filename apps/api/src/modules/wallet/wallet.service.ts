@@ -3,9 +3,17 @@ import type { FastifyInstance } from 'fastify';
 import { errors, notFound } from '../../lib/errors';
 import { bookingDetails } from '../booking-lifecycle/booking-rows.repository';
 import { buildApplePass, passAuthToken } from './apple-pass';
-import { googleSaveUrl } from './google-pass';
+import { googleSaveUrl, googleTicketObject } from './google-pass';
+import type { GoogleObjectUpdater } from './google-wallet-api';
 import type { PassPusher } from './apns';
-import { lockDuePushes, markPushed, passState } from './wallet.repository';
+import {
+  lockDueGoogleObjects,
+  lockDuePushes,
+  markGoogleSynced,
+  markPushed,
+  passState,
+  rememberGoogleObject,
+} from './wallet.repository';
 import type { WalletKeyring } from './wallet-keys';
 
 declare module 'fastify' {
@@ -46,6 +54,8 @@ export async function familyGoogleSaveUrl(deps: Deps, userId: string, bookingId:
   await ownConfirmed(deps, userId, bookingId);
   const keys = await deps.walletKeys.get();
   if (!keys.google) throw errors.walletUnavailable();
+  // Whether the family saves it is Google's to know: from the link on, its changes are sent (a 404 if not saved).
+  await rememberGoogleObject(deps.db, bookingId);
   return googleSaveUrl(await bookingDetails(deps.db, bookingId), keys.google, {
     brandName: deps.config.BRAND_NAME,
     origin: deps.config.PUBLIC_URL,
@@ -101,5 +111,35 @@ export async function pushChangedPasses(deps: Deps, pusher: PassPusher, log: Fas
       }
     }
     return pushed;
+  });
+}
+
+/**
+ * One pass of the Google sync job: each saved-link booking that changed since Google last got it
+ * (a reschedule, a closure's move, a cancel, new names) is sent as its object again, once; a failed
+ * update stays due and is tried again. Returns how many were sent.
+ */
+export async function syncGoogleObjects(
+  deps: Deps,
+  updater: GoogleObjectUpdater,
+  log: FastifyInstance['log'],
+): Promise<number> {
+  const keys = await deps.walletKeys.get();
+  if (!keys.google) return 0;
+  const google = keys.google;
+  return deps.db.transaction(async (tx) => {
+    let sent = 0;
+    for (const due of await lockDueGoogleObjects(tx)) {
+      try {
+        const object = googleTicketObject(await bookingDetails(tx, due.bookingId), google);
+        const { id, ...fields } = object;
+        await updater.update(id, fields);
+        await markGoogleSynced(tx, due.bookingId, due.version);
+        sent += 1;
+      } catch (err) {
+        log.warn({ err, bookingId: due.bookingId }, 'Google Wallet update failed, will retry');
+      }
+    }
+    return sent;
   });
 }
