@@ -97,8 +97,8 @@ function totals(doc: PDFKit.PDFDocument, rows: [string, string, boolean?][]) {
   for (const [label, value, bold] of rows) {
     const y = doc.y;
     doc.fontSize(bold ? 12 : 10).fillColor(INK);
-    // Noto Sans runs wider than Helvetica did: "24 November 2026" needs about 90 pt.
-    writeText(doc, label, bold ? 'bold' : 'regular', 250, y, { width: 180, align: 'right' });
+    // Right-aligned against the amounts from the left margin: a charity's long name stays on one line.
+    writeText(doc, label, bold ? 'bold' : 'regular', 50, y, { width: 380, align: 'right' });
     writeText(doc, value, bold ? 'bold' : 'regular', 440, y, { width: 105, align: 'right' });
     doc.moveDown(0.4);
   }
