@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { networkInterfaces } from 'node:os';
-import { ConfigError, isValidAbn, loadConfig, PLACEHOLDER_ABN } from './config';
+import { ConfigError, loadConfig } from './config';
+import { isValidAbn, PLACEHOLDER_ABN } from './money-settings';
 import { servedOrigins } from './served-origins';
 
 describe('loadConfig', () => {

@@ -2,30 +2,16 @@ import path from 'node:path';
 import { DEFAULT_POLICY } from '@kringle/contracts/policy';
 import { z } from 'zod';
 import { API_ROOT } from '../lib/api-root';
+import { bool, int } from './env-values';
+import { PLACEHOLDER_ABN, paymentSettings, sellerAbn } from './money-settings';
+import { observabilitySettings } from './observability-settings';
+import { queueSettings } from './queue-settings';
 import { servedOrigins } from './served-origins';
+import { smsSettings } from './sms-settings';
+import { walletSettings } from './wallet-settings';
 
 /** The repository root, so `./.data` means the same folder whichever workspace starts the API. */
 const REPO_ROOT = path.resolve(API_ROOT, '../..');
-
-const bool = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
-const int = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
-/**
- * The ATO's ABN check: subtract 1 from the first digit, weigh the digits 10, 1, 3, 5, 7, 9, 11,
- * 13, 15, 17, 19, and the sum is a multiple of 89. A typo on a tax invoice is caught at start.
- */
-export function isValidAbn(value: string): boolean {
-  const digits = value.replace(/ /g, '').split('').map(Number);
-  if (digits.length !== 11 || digits.some((d) => Number.isNaN(d))) return false;
-  digits[0]! -= 1;
-  const weights = [10, 1, 3, 5, 7, 9, 11, 13, 15, 17, 19];
-  return digits.reduce((sum, d, i) => sum + d * weights[i]!, 0) % 89 === 0;
-}
-
-/**
- * A placeholder that passes the checksum (so the embedded default's invoices render) and that
- * nobody would take for a real business: production must set its own (checked in loadConfig).
- */
-export const PLACEHOLDER_ABN = '10 000 000 000';
 
 const origins = z
   .string()
@@ -37,7 +23,10 @@ const origins = z
   )
   .pipe(z.array(z.url().transform((u) => new URL(u).origin)).min(1));
 
-/** Every environment variable the API reads, with its default (API.md "Configuration"). */
+/**
+ * Every environment variable the API reads, with its default (API.md "Configuration"); each spread is one area's
+ * settings, from its file beside this one. Of several bad values, start-up names the first in this order.
+ */
 const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
   PORT: int(0, 65535).default(3000),
@@ -63,20 +52,7 @@ const envSchema = z.object({
   APP_CHECK_SECRET: z.string().min(32).optional(),
   SMTP_URL: z.url().optional(),
   MAIL_FROM: z.string().min(3).default('Kringle <hello@kringle.test>'),
-  STRIPE_SECRET_KEY: z.string().startsWith('sk_').optional(),
-  STRIPE_PUBLISHABLE_KEY: z.string().startsWith('pk_').optional(),
-  STRIPE_WEBHOOK_SECRET: z.string().startsWith('whsec_').optional(),
-  /** Where the SDK reaches Stripe: unset = Stripe itself; the local sandbox's URL on the embedded default. */
-  STRIPE_API_URL: z.url().optional(),
-  /**
-   * Per attempt; the SDK retries (same idempotency key) STRIPE_MAX_NETWORK_RETRIES times, so a request waits at most
-   * about (retries + 1) x this.
-   */
-  STRIPE_TIMEOUT_MS: int(100, 60_000).default(8_000),
-  STRIPE_MAX_NETWORK_RETRIES: int(0, 5).default(2),
-  /** How long a webhook gets before the reconciliation job asks Stripe about an unpaid order itself. */
-  PAYMENT_RECONCILE_GRACE_SECONDS: int(1, 24 * 3600).default(120),
-  PAYMENT_RECONCILE_INTERVAL_SECONDS: int(1, 3600).default(30),
+  ...paymentSettings,
   REDIS_URL: z.url().optional(),
   RATE_LIMIT_MODE: z.enum(['on', 'off']).default('on'),
   BRAND_NAME: z.string().min(1).max(60).default('Kringle'),
@@ -88,11 +64,7 @@ const envSchema = z.object({
   INVOICE_RETENTION_YEARS: int(1, 20).default(5),
   /** Accounts whose e-mail was never verified are deleted this many days after registration. */
   UNVERIFIED_ACCOUNT_DAYS: int(1, 3650).default(30),
-  SELLER_ABN: z
-    .string()
-    .regex(/^\d{2} ?\d{3} ?\d{3} ?\d{3}$/, 'an ABN of 11 digits')
-    .refine(isValidAbn, 'not a valid ABN (the ATO checksum fails): check the digits')
-    .optional(),
+  SELLER_ABN: sellerAbn,
   JWT_PRIVATE_KEY: z.string().min(1).optional(),
   JWT_ISSUER: z.string().min(1).default('kringle'),
   JWT_AUDIENCE: z.string().min(1).default('kringle-web'),
@@ -132,31 +104,7 @@ const envSchema = z.object({
   AVAILABILITY_CACHE_MS: int(0, 10_000).default(1000),
   /** Availability reads answered in front of Fastify from what it already decided; see docs/decisions/0035. */
   ANSWER_LANE: bool.default(true),
-  /** Prometheus metrics on their own listener, never the public port (decision 0088); METRICS_PORT=0 turns it off. */
-  METRICS_ENABLED: bool.default(true),
-  METRICS_HOST: z.string().min(1).default('127.0.0.1'),
-  METRICS_PORT: int(0, 65535).default(9464),
-  /**
-   * OpenTelemetry traces over OTLP/HTTP (protobuf) to this collector (decision 0095); unset, nothing
-   * of OpenTelemetry loads. The exporter reads OpenTelemetry's other OTEL_EXPORTER_OTLP_* variables itself.
-   */
-  OTEL_EXPORTER_OTLP_ENDPOINT: z.url().optional(),
-  /** The standard samplers; unset, parentbased_traceidratio at OTEL_TRACES_SAMPLER_ARG or 0.1 (production's rate). */
-  OTEL_TRACES_SAMPLER: z
-    .enum([
-      'always_on',
-      'always_off',
-      'traceidratio',
-      'parentbased_always_on',
-      'parentbased_always_off',
-      'parentbased_traceidratio',
-    ])
-    .optional(),
-  /** The ratio of a traceidratio sampler, 0 to 1; unset, 1 as the standard says (0.1 when the sampler is unset too). */
-  OTEL_TRACES_SAMPLER_ARG: z.coerce.number().min(0).max(1).optional(),
-  /** How often finished spans are sent (ms; the standard's 5000). */
-  OTEL_BSP_SCHEDULE_DELAY: int(1, 600_000).default(5000),
-  OTEL_SERVICE_NAME: z.string().min(1).default('kringle-api'),
+  ...observabilitySettings,
   /** How long the predecessor of a family's current refresh token still answers (0: never); see docs/decisions/0005. */
   REFRESH_REUSE_GRACE_SECONDS: int(0, 300).default(20),
   SERVE_WEB: bool.default(true),
@@ -192,16 +140,7 @@ const envSchema = z.object({
   AUTO_NO_SHOW: bool.default(false),
   /** How long a closure's offer of another session is held before it is refunded (decision 0055). */
   CLOSURE_OFFER_HOURS: int(1, 24 * 14).default(48),
-  /** The fair start (decision 0053): admitted families not yet holding stay at most this × the free sessions. */
-  QUEUE_ADMIT_FACTOR: z.coerce.number().min(0.1).max(20).default(1.5),
-  /** How long an admission lasts to take a hold. */
-  QUEUE_ADMIT_MINUTES: int(1, 120).default(10),
-  /** An admission with no hold taken this long passes to the next family (issue 55). */
-  QUEUE_IDLE_SECONDS: int(10, 3600).default(120),
-  /** A waiting family not seen (no poll, no stream) this long loses its place (issue 55). */
-  QUEUE_RECONNECT_SECONDS: int(30, 24 * 3600).default(300),
-  /** Waiting-room tickets one address (an IPv6 client by its /64) may hold in one line (issue 48 item 13). */
-  QUEUE_TICKETS_PER_ADDRESS: int(1, 100_000).default(20),
+  ...queueSettings,
   /** Children and adults in one photo (issue 18). */
   MAX_PEOPLE_PER_PHOTO: int(1, 30).default(8),
   /** Days after the session before who-is-coming details are deleted (decision 0021). */
@@ -216,45 +155,8 @@ const envSchema = z.object({
    * camera a set uses (a 45 MP full frame, a 50 MP phone); libvips's own ceiling is 268 MP.
    */
   PHOTO_MAX_PIXELS: int(1_000_000, 268_402_689).default(60_000_000),
-  /**
-   * Apple Wallet (decision 0099): the pass type's certificate and key (PEM; `\n` escapes allowed),
-   * its identifiers and Apple's WWDR intermediate. Unset outside production: a generated self-signed set.
-   */
-  APPLE_PASS_CERT: z.string().min(1).optional(),
-  APPLE_PASS_KEY: z.string().min(1).optional(),
-  APPLE_PASS_KEY_PASSPHRASE: z.string().min(1).optional(),
-  APPLE_PASS_TYPE_ID: z
-    .string()
-    .regex(/^pass\.[A-Za-z0-9.-]+$/, 'a pass type identifier, pass.com.example.santa')
-    .optional(),
-  APPLE_TEAM_ID: z
-    .string()
-    .regex(/^[A-Z0-9]{10}$/, 'a 10-character Apple team id')
-    .optional(),
-  APPLE_WWDR_CERT: z.string().min(1).optional(),
-  /** Google Wallet: the issuer id and the service account's key JSON. Unset outside production: a generated key. */
-  GOOGLE_WALLET_ISSUER_ID: z
-    .string()
-    .regex(/^\d{5,25}$/, 'the numeric issuer id')
-    .optional(),
-  GOOGLE_WALLET_SERVICE_ACCOUNT: z.string().min(1).optional(),
-  /**
-   * SMS (decision 0100): `twilio` needs TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN and SMS_FROM; unset = the local
-   * catcher (not in production).
-   */
-  SMS_PROVIDER: z.enum(['twilio', 'catcher']).optional(),
-  TWILIO_ACCOUNT_SID: z
-    .string()
-    .regex(/^AC[0-9a-fA-F]{32}$/, 'an account SID, AC followed by 32 hex digits')
-    .optional(),
-  TWILIO_AUTH_TOKEN: z.string().min(16).optional(),
-  /** The sender: an E.164 number or an alphanumeric sender id (up to 11 characters). */
-  SMS_FROM: z
-    .string()
-    .regex(/^(\+[1-9]\d{6,14}|[A-Za-z0-9 ]{1,11})$/, 'an E.164 number or a sender id of up to 11 letters and digits')
-    .optional(),
-  /** The most messages one number gets in 24 hours. */
-  SMS_DAILY_CAP: int(1, 50).default(5),
+  ...walletSettings,
+  ...smsSettings,
   S3_ENDPOINT: z.url().optional(),
   S3_REGION: z.string().min(1).optional(),
   S3_BUCKET: z.string().min(3).max(63).optional(),
