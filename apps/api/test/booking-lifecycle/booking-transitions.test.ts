@@ -13,7 +13,21 @@ import {
   type BookingState,
   type TransitionName,
 } from '../../src/modules/booking-lifecycle/transition-table';
-import * as transitions from '../../src/modules/booking-lifecycle/transitions';
+import type { Ctx } from '../../src/modules/booking-lifecycle/transition-guard';
+import {
+  cancelPayment,
+  failPayment,
+  lapseCheckout,
+  recordPayment,
+} from '../../src/modules/booking-lifecycle/payment-transitions';
+import {
+  cancel,
+  checkIn,
+  markNoShow,
+  reschedule,
+  undoCheckIn,
+  undoNoShow,
+} from '../../src/modules/booking-lifecycle/booking-change-transitions';
 import { SYSTEM } from '../../src/modules/audit-trail/audit-entries.repository';
 import { bookDirect, createPerson, type Person } from '../staff/staff-fixtures';
 import { createTestApp, type TestApp } from '../helpers/test-app';
@@ -33,13 +47,13 @@ const STATES: Exclude<BookingState, 'new'>[] = [
   'cancelled',
 ];
 
-type Run = (ctx: transitions.Ctx, b: BookingRow, o: OrderRow, spare: string) => Promise<unknown>;
+type Run = (ctx: Ctx, b: BookingRow, o: OrderRow, spare: string) => Promise<unknown>;
 const RUNS: Partial<Record<TransitionName, Run>> = {
-  failPayment: (ctx, b, o) => transitions.failPayment(ctx, b, o),
-  cancelPayment: (ctx, b, o) => transitions.cancelPayment(ctx, b, o),
-  lapseCheckout: (ctx, b, o) => transitions.lapseCheckout(ctx, b, o.id, randomUUID()),
+  failPayment: (ctx, b, o) => failPayment(ctx, b, o),
+  cancelPayment: (ctx, b, o) => cancelPayment(ctx, b, o),
+  lapseCheckout: (ctx, b, o) => lapseCheckout(ctx, b, o.id, randomUUID()),
   cancel: (ctx, b, o) =>
-    transitions.cancel(ctx, b, o, { reason: 'customer_cancelled', refundCents: 0, refundReason: 'customer_cancelled' }),
+    cancel(ctx, b, o, { reason: 'customer_cancelled', refundCents: 0, refundReason: 'customer_cancelled' }),
   reschedule: async (ctx, b, _o, spare) => {
     const reservationId = randomUUID();
     const expiresAt = new Date(ctx.now.getTime() + 600_000);
@@ -58,11 +72,11 @@ ${reservationId}::uuid, hold_expires_at = ${expiresAt.toISOString()}::timestampt
     );
     const slotTypeId = (await ctx.tx.execute(sql`select slot_type_id from slots where id = ${spare}::uuid`)).rows[0]!
       .slot_type_id as string;
-    return transitions.reschedule(ctx, b, { id: spare, slotTypeId }, reservationId);
+    return reschedule(ctx, b, { id: spare, slotTypeId }, reservationId);
   },
-  markNoShow: (ctx, b) => transitions.markNoShow(ctx, b),
-  undoCheckIn: (ctx, b) => transitions.undoCheckIn(ctx, b),
-  undoNoShow: (ctx, b) => transitions.undoNoShow(ctx, b),
+  markNoShow: (ctx, b) => markNoShow(ctx, b),
+  undoCheckIn: (ctx, b) => undoCheckIn(ctx, b),
+  undoNoShow: (ctx, b) => undoNoShow(ctx, b),
 };
 
 describe('named booking transitions on real rows', () => {
@@ -140,7 +154,7 @@ describe('named booking transitions on real rows', () => {
         await t.db.update(orders).set({ status: 'failed', paidAt: null }).where(eq(orders.id, made.id));
       const order = (await findOrder(t.db, made.id))!;
       const result = await t.db.transaction((tx) =>
-        transitions.recordPayment({ tx, now: t.clock.now(), log, actor: SYSTEM }, booking, order, `pi_${randomUUID()}`),
+        recordPayment({ tx, now: t.clock.now(), log, actor: SYSTEM }, booking, order, `pi_${randomUUID()}`),
       );
       const after = stateOf(await findBooking(t.db, booking.id));
       const awaiting = nextState(state, 'confirmPaid') !== null;
@@ -156,7 +170,7 @@ describe('named booking transitions on real rows', () => {
     const other = await createPerson(t.db, false);
     await bookDirect(t.db, other, booking.slotId, { status: 'completed' });
     const result = await t.db.transaction((tx) =>
-      transitions.recordPayment({ tx, now: t.clock.now(), log, actor: SYSTEM }, booking, order, `pi_${randomUUID()}`),
+      recordPayment({ tx, now: t.clock.now(), log, actor: SYSTEM }, booking, order, `pi_${randomUUID()}`),
     );
     expect(result).toMatchObject({ outcome: 'session_lost', refund: { amountCents: order.amountCents } });
     expect(await findBooking(t.db, booking.id)).toMatchObject({
@@ -171,7 +185,7 @@ describe('named booking transitions on real rows', () => {
     const before = logged.length;
     await expect(
       t.db.transaction((tx) =>
-        transitions.recordPayment({ tx, now: t.clock.now(), log, actor: SYSTEM }, booking, order, `pi_${randomUUID()}`),
+        recordPayment({ tx, now: t.clock.now(), log, actor: SYSTEM }, booking, order, `pi_${randomUUID()}`),
       ),
     ).rejects.toMatchObject({ code: 'ILLEGAL_TRANSITION', statusCode: 409 });
     expect(logged.slice(before)).toEqual([{ orderId: order.id, move: 'succeed' }]);
@@ -184,9 +198,7 @@ describe('named booking transitions on real rows', () => {
   it('a check-in moves a confirmed or no-show booking once and nothing else', async () => {
     for (const state of STATES) {
       const { booking } = await bookingIn(state);
-      const moved = await t.db.transaction((tx) =>
-        transitions.checkIn({ tx, now: t.clock.now(), actor: SYSTEM }, booking.id),
-      );
+      const moved = await t.db.transaction((tx) => checkIn({ tx, now: t.clock.now(), actor: SYSTEM }, booking.id));
       expect(moved, state).toBe(nextState(state, 'checkIn') !== null);
       expect(stateOf(await findBooking(t.db, booking.id)), state).toBe(nextState(state, 'checkIn') ?? state);
     }

@@ -3,7 +3,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { SYSTEM } from '../../src/modules/audit-trail/audit-entries.repository';
 import { lockBooking } from '../../src/modules/booking-lifecycle/booking-rows.repository';
-import { markNoShow } from '../../src/modules/booking-lifecycle/transitions';
+import { markNoShow } from '../../src/modules/booking-lifecycle/booking-change-transitions';
 import { expectContractError } from '../security/security-fixtures';
 import { bookDirect, createPerson, SYDNEY, staffDay, type Person, type StaffDay } from './staff-fixtures';
 

@@ -8,8 +8,9 @@ import { checkInCodeFor } from '../check-in/check-in-codes';
 
 /**
  * A booking and its order as rows: read and locked here by every module that moves a booking
- * through its life. The booking is written only by transitions.ts (and the details and reminder
- * bookkeeping beside this file), the order's payment only by order-payments/payment-moves.ts.
+ * through its life. The booking is written only by payment-transitions.ts and
+ * booking-change-transitions.ts (and the details and reminder bookkeeping beside this file), the
+ * order's payment only by order-payments/payment-moves.ts.
  */
 export type BookingRow = typeof bookings.$inferSelect;
 export type NewBooking = typeof bookings.$inferInsert;
@@ -39,7 +40,10 @@ export async function lockOrderByIntent(tx: Tx, paymentIntentId: string): Promis
   return row;
 }
 
-/** Only for transitions.ts. `only` adds conditions the row must still meet; false when it did not. */
+/**
+ * Only for payment-transitions.ts and booking-change-transitions.ts. `only` adds conditions the row
+ * must still meet; false when it did not.
+ */
 export async function setBooking(
   tx: Tx,
   id: string,

@@ -6,13 +6,13 @@ import { declinePayment, openPayment, requestRefund, succeedPayment } from '../o
 import { lockOpenGalleryWith, unlockBoughtPhotos } from './photo-orders.repository';
 import type { RefundRow } from '../order-payments/refunds.repository';
 import { nextState, stateOf } from './transition-table';
-import { guard, type Ctx } from './transitions';
+import { guard, type Ctx } from './transition-guard';
 
 /**
  * A photo order's life (decision 0065): more photos bought from the gallery, paid by card through
  * the booking's own Stripe flow. The booking keeps its state throughout; the order's changes are
  * checked against transition-table.ts like every other and each writes an audit entry in the
- * same transaction, as transitions.ts does for a booking's order.
+ * same transaction, as payment-transitions.ts does for a booking's order.
  */
 type Booking = Pick<BookingRow, 'id' | 'status' | 'cancelReason' | 'checkedInAt' | 'noShowAt'>;
 

@@ -1,6 +1,6 @@
 /**
  * A booking's life as one table (decision 0049): each named transition with the states it may
- * start from and the state it leads to. transitions.ts checks every change against it, so an
+ * start from and the state it leads to. transition-guard.ts checks every change against it, so an
  * illegal move (a late webhook confirming a booking the family cancelled, a no-show for a booking
  * never paid) is refused in one place, whatever the caller.
  *

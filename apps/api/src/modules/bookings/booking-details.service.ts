@@ -23,7 +23,7 @@ const peopleOf = (d: BookingDetails | null) => (d ? d.children.length + d.adults
 /**
  * What the audit trail keeps of a family's edit (issue 48 item 5): which parts changed and the head
  * count, never the children's names, ages or needs (deleted after the season; the trail is kept),
- * as the support desk's edit does (transitions.ts staffEditDetails).
+ * as the support desk's edit does (booking-change-transitions.ts staffEditDetails).
  */
 export function detailsChange(
   before: BookingDetails | null,

@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { errors, notFound } from '../../lib/errors';
 import { enqueueMail } from '../mail/outbox.repository';
 import { bookingDetails } from '../booking-lifecycle/booking-rows.repository';
-import { cancel } from '../booking-lifecycle/transitions';
+import { cancel } from '../booking-lifecycle/booking-change-transitions';
 import { familyActor } from '../audit-trail/audit-entries.repository';
 import type { RefundRow } from '../order-payments/refunds.repository';
 import { sendRefund } from '../payments/refunds.service';

@@ -7,7 +7,7 @@ import {
   lockUnattendedEnded,
   markNoShowInviteSent,
 } from '../booking-lifecycle/reminders.repository';
-import { markNoShow } from '../booking-lifecycle/transitions';
+import { markNoShow } from '../booking-lifecycle/booking-change-transitions';
 import { SYSTEM } from '../audit-trail/audit-entries.repository';
 
 /** Sessions that ended longer ago than this are left alone (a release does not mail last season's no-shows). */

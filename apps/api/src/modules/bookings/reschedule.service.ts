@@ -7,7 +7,7 @@ import { bookingDetails, slotStart } from '../booking-lifecycle/booking-rows.rep
 import { bookingRescheduledMail } from '../booking-lifecycle/bookings.emails';
 import { lockOwnBooking, sessionClosed, slotWithType } from './booking-changes.repository';
 import { lockReservation } from '../sessions/holds.repository';
-import { reschedule } from '../booking-lifecycle/transitions';
+import { reschedule } from '../booking-lifecycle/booking-change-transitions';
 import { familyActor } from '../audit-trail/audit-entries.repository';
 import { getBooking } from './bookings.service';
 

@@ -16,7 +16,7 @@ import { lockPromo } from '../promos/promo-codes.repository';
 import { promoCents, type PromoCart } from '../promos/promo-pricing';
 import type { Tx } from '../../db/client';
 import { attachPaymentIntent, type OrderRow } from '../order-payments/order-rows.repository';
-import { openCheckout, recordPayment } from '../booking-lifecycle/transitions';
+import { openCheckout, recordPayment } from '../booking-lifecycle/payment-transitions';
 import { policyInForce } from '../policy/policy.service';
 import { familyActor } from '../audit-trail/audit-entries.repository';
 import { stripeOf } from '../../plugins/stripe';

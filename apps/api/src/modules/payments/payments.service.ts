@@ -11,7 +11,7 @@ import {
   lockOrderByIntent,
 } from '../booking-lifecycle/booking-rows.repository';
 import { orderOfIntent, recordEvent } from './payments.repository';
-import { cancelPayment, failPayment, recordPayment } from '../booking-lifecycle/transitions';
+import { cancelPayment, failPayment, recordPayment } from '../booking-lifecycle/payment-transitions';
 import { failPhotoOrder, recordPhotoPayment } from '../booking-lifecycle/photo-order-transitions';
 import { STRIPE } from '../audit-trail/audit-entries.repository';
 import { canMove, stateOf } from '../booking-lifecycle/transition-table';

@@ -3,7 +3,7 @@ import type Stripe from 'stripe';
 import { holdLapsedMail, paymentFailedMail } from '../booking-lifecycle/bookings.emails';
 import { enqueueMail } from '../mail/outbox.repository';
 import { bookingDetails, lockBooking } from '../booking-lifecycle/booking-rows.repository';
-import { lapseCheckout } from '../booking-lifecycle/transitions';
+import { lapseCheckout } from '../booking-lifecycle/payment-transitions';
 import { SYSTEM } from '../audit-trail/audit-entries.repository';
 import { claimLapsedCheckout, lapsedCheckouts, type LapsedCheckout } from './payments.repository';
 import { applyIntentOutcome } from './payments.service';

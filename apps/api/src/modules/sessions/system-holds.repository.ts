@@ -8,8 +8,8 @@ import { statusAfter, statusesFrom } from './session-table';
 /**
  * The holds others give and end: a waitlist offer and a closure's offer of a move, the expiry job,
  * a closure closing sessions, and a checkout's or a reschedule's hold moved with its booking
- * (transitions.ts). With holds.repository.ts (the family's own) and the drop-day statements,
- * these are every write of hold rows and of the slot row's hold columns; each follows
+ * (booking-lifecycle's transitions). With holds.repository.ts (the family's own) and the drop-day
+ * statements, these are every write of hold rows and of the slot row's hold columns; each follows
  * session-table.ts and writes its audit entries in the same statement (decision 0062).
  */
 
@@ -57,8 +57,9 @@ export async function offerFromWaitlist(
 }
 
 /**
- * A checkout's or a reschedule's hold moves with its booking (transitions.ts): checked out, or
- * ended when the unpaid checkout lapses or is cancelled. Only from the states the table allows.
+ * A checkout's or a reschedule's hold moves with its booking (booking-lifecycle's transitions):
+ * checked out, or ended when the unpaid checkout lapses or is cancelled. Only from the states the
+ * table allows.
  */
 export async function moveBookingHold(
   tx: Tx,

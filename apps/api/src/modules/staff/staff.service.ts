@@ -32,7 +32,7 @@ import {
   markNoShow as markNoShowTransition,
   undoCheckIn,
   undoNoShow,
-} from '../booking-lifecycle/transitions';
+} from '../booking-lifecycle/booking-change-transitions';
 import {
   actionsOf,
   bookingIdByReference,

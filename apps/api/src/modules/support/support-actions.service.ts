@@ -26,8 +26,8 @@ import {
   refundPart,
   staffEditDetails,
   staffReschedule as moveTransition,
-  type Ctx,
-} from '../booking-lifecycle/transitions';
+} from '../booking-lifecycle/booking-change-transitions';
+import type { Ctx } from '../booking-lifecycle/transition-guard';
 import { staffBookingView } from '../staff/staff.repository';
 import type { AuthClaims } from '../accounts/id-tokens';
 import { latestOrder } from '../bookings/booking-changes.repository';

@@ -1,7 +1,10 @@
 import { sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
 
-/** The support desk's reads (decision 0051); every write goes through booking-lifecycle/transitions.ts. */
+/**
+ * The support desk's reads (decision 0051); every write goes through
+ * booking-lifecycle/booking-change-transitions.ts.
+ */
 
 export interface FamilyRow {
   id: string;
