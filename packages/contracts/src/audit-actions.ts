@@ -50,7 +50,7 @@ export const AUDIT_ACTIONS = [
   'closeSession',
   'offerClosureMove',
   'endClosureOffer',
-  // Refunds (refund-transitions.ts).
+  // Refunds (order-payments/payment-moves.ts).
   'settleRefund',
   'giveUpRefund',
   'refundReported',

@@ -6,9 +6,10 @@ import type { Tx } from '../../db/client';
  * Writing the audit trail (migrations 0015 and 0025, decisions 0051 and 0062). A module at the
  * bottom of the layers (eslint.config.js), so every module can audit its own changes in its own
  * transaction: staff accounts and a family's details as well as bookings (issue 48 item 5). Written by the
- * transitions (transitions.ts, session-transitions.ts, refund-transitions.ts) and by the statements
- * that write a session's hold (sessions/: slot-row.repository.ts, hold-statements.repository.ts), always in
- * the transaction of the change; the table itself refuses UPDATE and DELETE.
+ * booking transitions (booking-lifecycle/: payment-transitions.ts, booking-change-transitions.ts), the
+ * refunds' moves (order-payments/payment-moves.ts) and the statements that write a session and its holds
+ * (sessions/: slot-row.repository.ts, hold-statements.repository.ts, system-holds.repository.ts), always
+ * in the transaction of the change; the table itself refuses UPDATE and DELETE.
  */
 export type ActorKind = 'family' | 'staff' | 'system' | 'stripe';
 
