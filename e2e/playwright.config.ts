@@ -1,5 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { defineConfig, devices } from '@playwright/test';
+import { E2E_CHARITY } from './helpers/charity';
 
 const PORT = Number(process.env.E2E_PORT ?? 3310);
 const BASE_URL = `http://localhost:${PORT}`;
@@ -90,6 +91,8 @@ export default defineConfig({
       DEMO_SEASON_DAYS: '42',
       // The waitlist journey watches an offer lapse (issue 20): 3 minutes instead of 30.
       WAITLIST_OFFER_MINUTES: '3',
+      // Overview offers a donation only with a charity named (issue 52).
+      CHARITY_NAME: E2E_CHARITY,
     },
   },
 });
