@@ -8,6 +8,7 @@ import { expectAccessible } from '../helpers/purchase';
 import { loadLocationOpenNow, sessionsLaterToday, staffNav } from '../helpers/staff';
 import { newStaffMember, signInAndEnrol } from '../helpers/staff-mfa';
 import { createVerifiedCustomer } from '../helpers/wizard';
+import { E2E_CHARITY } from '../helpers/charity';
 
 const DIR = `${SCREENSHOT_DIR}/reports`;
 
@@ -83,6 +84,10 @@ for (const viewport of [
       await expect(occupancy.getByRole('cell').nth(2)).toHaveText('1');
       await expect(page.getByRole('img', { name: /Net sales by day/ })).toBeVisible();
       await expect(page.getByRole('img', { name: /Sessions by day/ })).toBeVisible();
+      // The charity's own section (issue 52), apart from the sales.
+      const donations = page.getByRole('region', { name: 'Donations', exact: true });
+      await expect(donations).toContainText(`Donations to ${E2E_CHARITY}`);
+      await expect(donations.getByRole('button', { name: 'Download donations CSV' })).toBeVisible();
       await expectAccessible(page, `reports ${viewport.width}`);
       await page.screenshot({ path: `${DIR}/${viewport.width}-by-day.png`, fullPage: true });
 
