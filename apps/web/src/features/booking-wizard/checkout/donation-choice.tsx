@@ -34,7 +34,10 @@ export function DonationChoice({ locked }: { locked: boolean }) {
   const chosen = useWizardSelector((s) => s.booking.donationCents ?? 0);
   const placed = useWizardSelector((s) => s.booking.checkoutData?.donationCents);
   const suggested = charity?.suggestedCents ?? [];
-  const [other, setOther] = useState(() => chosen > 0 && !suggested.includes(chosen));
+  // Until the family picks, an amount kept from before is "Other" only if it is not a suggested one (known
+  // once the charity has loaded).
+  const [picked, setOther] = useState<boolean | null>(null);
+  const other = picked ?? (chosen > 0 && !suggested.includes(chosen));
   const [draft, setDraft] = useState(() => (chosen > 0 ? (chosen / 100).toFixed(2) : ''));
   const [error, setError] = useState<string | null>(null);
   const id = useId();

@@ -5,7 +5,14 @@ import { MemoryRouter } from 'react-router';
 import { describe, expect, it, vi } from 'vitest';
 import type { Package } from '@kringle/contracts/catalogue';
 import { cartLine } from '../checkout/cart-math';
-import { setLocation, setPromo, setReservationData, toggleSlotType, upsertItem } from '../state/booking-slice';
+import {
+  setDonation,
+  setLocation,
+  setPromo,
+  setReservationData,
+  toggleSlotType,
+  upsertItem,
+} from '../state/booking-slice';
 import { SYDNEY_FIXTURE, wizardTestStore } from '../state/wizard-test-store';
 import { OverviewStep } from './overview-step';
 
@@ -186,6 +193,20 @@ describe('Overview: the donation', () => {
     expect(screen.getByTestId('donation-line')).toHaveTextContent('$7.50');
     expect(total()).toHaveTextContent('$47.45');
     expect(t.store.getState().booking.donationCents).toBe(750);
+  });
+
+  it('coming back to Overview shows the amount kept: a suggested one as its radio, another as Other', async () => {
+    const suggested = renderStep(1, CHARITY.name);
+    suggested.store.dispatch(setDonation(1000));
+    const first = suggested.view();
+    expect(await screen.findByRole('radio', { name: '$10' })).toBeChecked();
+    first.unmount();
+
+    const own = renderStep(1, CHARITY.name);
+    own.store.dispatch(setDonation(750));
+    own.view();
+    expect(await screen.findByRole('radio', { name: 'Other amount' })).toBeChecked();
+    expect(screen.getByRole('textbox', { name: 'Amount (AUD, up to $100.00)' })).toHaveValue('7.50');
   });
 
   it('is not offered when the operator names no charity', async () => {
