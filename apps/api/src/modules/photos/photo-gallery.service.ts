@@ -64,9 +64,16 @@ export const visiblePhotos = (gallery: GalleryRow | null, rows: PhotoRow[], now:
 
 async function view(deps: Deps, booking: PhotoBooking): Promise<Gallery> {
   const storage = photoStorageFor(deps);
-  const gallery = await findGallery(deps.db, booking.id);
-  const rows = visiblePhotos(gallery, await photosOfBooking(deps.db, booking.id), deps.clock.now());
-  const included = await includedPhotos(deps, booking, gallery);
+  // One snapshot: a purchase unlocks its photos and raises extra_photos in one transaction, and reads
+  // of the two on either side of its commit showed "4 unlocked: 2 with your package, 1 bought" (CI).
+  const { gallery, rows, included } = await deps.db.transaction(
+    async (tx) => {
+      const found = await findGallery(tx, booking.id);
+      const photos = visiblePhotos(found, await photosOfBooking(tx, booking.id), deps.clock.now());
+      return { gallery: found, rows: photos, included: await includedPhotos({ db: tx }, booking, found) };
+    },
+    { isolationLevel: 'repeatable read', accessMode: 'read only' },
+  );
   const isUnlocked = (r: PhotoRow) => included === 'all' || r.unlockedAt !== null;
   return {
     items: await Promise.all(
