@@ -40,6 +40,7 @@ import { stripeWebhookRoutes } from './modules/payments/payments.routes';
 import { stripePlugin } from './plugins/stripe';
 import { bookingsRoutes } from './modules/bookings/bookings.routes';
 import { ordersRoutes } from './modules/orders/orders.routes';
+import { creditRoutes } from './modules/credit/credit.routes';
 import { policyRoutes } from './modules/policy/policy.routes';
 import { charityRoutes } from './modules/donations/charity.routes';
 import { cspReportRoutes } from './modules/operations/csp-reports.routes';
@@ -227,6 +228,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       await api.register(checkoutRoutes);
       await api.register(bookingsRoutes);
       await api.register(ordersRoutes);
+      await api.register(creditRoutes);
       await api.register(staffRoutes);
       await api.register(staffAccountsRoutes);
       await api.register(supportRoutes);

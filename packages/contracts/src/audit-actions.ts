@@ -52,6 +52,8 @@ export const AUDIT_ACTIONS = [
   'endClosureOffer',
   // Refunds (order-payments/payment-moves.ts).
   'settleRefund',
+  'refundToCredit',
+  'creditBackToCard',
   'giveUpRefund',
   'refundReported',
   // The season (season-versions.repository.ts).
@@ -135,6 +137,8 @@ export const AUDIT_ACTION_LABELS: Record<AuditAction, string> = {
   offerClosureMove: 'Session held for a closure move',
   endClosureOffer: 'Closure move offer ended',
   settleRefund: 'Refund sent',
+  refundToCredit: 'Refund put on account credit',
+  creditBackToCard: 'Account credit refunded to the card',
   giveUpRefund: 'Refund given up',
   refundReported: 'Refund reported by Stripe',
   saveSeason: 'Season saved',

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { bookingClosureSchema } from './closures';
 import { bookingDetailsSchema } from './booking-details';
+import { refundToSchema } from './credit';
 import { lineItemSchema } from './cart';
 import { CURRENCY } from './money';
 import { BOOKING_SOURCES, BOOKING_STATUSES } from './statuses';
@@ -74,12 +75,19 @@ export const bookingListQuerySchema = z.strictObject({ cursor: z.string().max(20
 export const bookingParamsSchema = z.strictObject({ id: z.uuid() });
 
 /** The body is optional: an empty POST cancels too. */
-export const cancelBodySchema = z.strictObject({ reason: z.string().trim().max(500).optional() }).nullish();
+export const cancelBodySchema = z
+  .strictObject({ reason: z.string().trim().max(500).optional(), refundTo: refundToSchema.default('card') })
+  .nullish();
 export const cancelResultSchema = z
   .object({
     booking: bookingSchema,
     refund: z
-      .object({ id: z.uuid(), amountCents: z.number().int(), status: z.enum(['pending', 'succeeded', 'failed']) })
+      .object({
+        id: z.uuid(),
+        amountCents: z.number().int(),
+        status: z.enum(['pending', 'succeeded', 'failed']),
+        refundTo: refundToSchema,
+      })
       .nullable(),
   })
   .meta({ id: 'CancelResult' });

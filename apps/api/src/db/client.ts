@@ -3,6 +3,7 @@ import pg from 'pg';
 import * as accounts from './schema/accounts';
 import * as bookings from './schema/bookings';
 import * as catalogue from './schema/catalogue';
+import * as credit from './schema/credit';
 import * as closureTables from './schema/closures';
 import * as disputeTables from './schema/disputes';
 import * as mail from './schema/mail';
@@ -20,6 +21,7 @@ export const schema = {
   ...bookings,
   ...catalogue,
   ...closureTables,
+  ...credit,
   ...disputeTables,
   ...mail,
   ...photos,

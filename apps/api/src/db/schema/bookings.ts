@@ -205,6 +205,10 @@ export const refunds = pgTable(
       .notNull()
       .default('pending'),
     reason: text('reason').notNull(),
+    /** 'credit': taken as account credit, settled with its entry in the cancellation's transaction (0048). */
+    method: text('method', { enum: ['card', 'credit'] })
+      .notNull()
+      .default('card'),
     stripeRefundId: text('stripe_refund_id'),
     attempts: integer('attempts').notNull().default(0),
     lastError: text('last_error'),

@@ -1,6 +1,8 @@
 import { lockBooking, setBooking, type BookingRow } from './booking-rows.repository';
 import type { OrderRow } from '../order-payments/order-rows.repository';
-import { abandonPayment, requestRefund } from '../order-payments/payment-moves';
+import { abandonPayment, refundToCredit, requestRefund } from '../order-payments/payment-moves';
+import { creditExpiry } from '../credit/credit-expiry';
+import type { RefundTo } from '@kringle/contracts/credit';
 import type { BookingDetails as FamilyDetails } from '@kringle/contracts/booking-details';
 import { insertAuditEntry } from '../audit-trail/audit-entries.repository';
 import { saveDetails } from './booking-details.repository';
@@ -24,6 +26,8 @@ export async function cancel(
     reason: string;
     refundCents: number;
     refundReason: string;
+    /** Account credit instead of the card: settled now, nothing goes to Stripe (decision 0111). */
+    refundTo?: RefundTo;
     transition?: 'cancel' | 'staffCancel' | 'closureCancel';
   },
 ): Promise<RefundRow | undefined> {
@@ -46,6 +50,18 @@ export async function cancel(
     set: { status: 'cancelled', cancelReason: args.reason, refundCents: refunded },
   });
   if (!refunded || !order) return undefined;
+  if (args.refundTo === 'credit')
+    return refundToCredit(
+      ctx,
+      {
+        orderId: order.id,
+        bookingId: booking.id,
+        userId: booking.userId,
+        amountCents: refunded,
+        reason: args.refundReason,
+      },
+      { reason: 'cancel_refund', expiresAt: creditExpiry(ctx.now) },
+    );
   return requestRefund(ctx, {
     orderId: order.id,
     bookingId: booking.id,

@@ -1,5 +1,6 @@
 import { addDays, formatSessionTime, localDateOf } from '@kringle/contracts/dates';
 import { formatAud } from '@kringle/contracts/money';
+import type { RefundTo } from '@kringle/contracts/credit';
 import { greeting } from '@kringle/contracts/names';
 import { DEFAULT_POLICY, hours, refundDeadline, rescheduleDeadline, type PolicyRules } from '@kringle/contracts/policy';
 import { mailLogoUrl, renderEmail } from '../mail/mail-layout';
@@ -168,16 +169,19 @@ export function bookingCancelledMail(
   refundCents: number,
   policy: PolicyRules = DEFAULT_POLICY,
   byTeam = false,
+  refundTo: RefundTo = 'card',
 ): OutgoingMail {
   const paid = d.booking.amountCents > 0 && d.booking.status !== 'payment_pending';
   const refundLine =
-    refundCents > 0
-      ? `We are refunding ${formatAud(refundCents)} to your card. It can take 5 to 10 business days to appear.`
-      : paid && byTeam
-        ? 'This cancellation is not refunded.'
-        : paid
-          ? `The session was less than ${hours(policy.refundCutoffHours)} away, so this cancellation is not refunded.`
-          : 'Nothing was charged.';
+    refundCents > 0 && refundTo === 'credit'
+      ? `${formatAud(refundCents)} is now account credit, ready to pay for your next booking. It lasts three years.`
+      : refundCents > 0
+        ? `We are refunding ${formatAud(refundCents)} to your card. It can take 5 to 10 business days to appear.`
+        : paid && byTeam
+          ? 'This cancellation is not refunded.'
+          : paid
+            ? `The session was less than ${hours(policy.refundCutoffHours)} away, so this cancellation is not refunded.`
+            : 'Nothing was charged.';
   return {
     to: d.email,
     subject: `Cancelled: ${d.booking.reference}`,
@@ -191,7 +195,12 @@ export function bookingCancelledMail(
         refundLine,
         ...(byTeam ? [teamLine(brandName)] : []),
       ],
-      details: [...bookingSummary(d), ...(refundCents > 0 ? [{ label: 'Refund', value: formatAud(refundCents) }] : [])],
+      details: [
+        ...bookingSummary(d),
+        ...(refundCents > 0
+          ? [{ label: refundTo === 'credit' ? 'Account credit' : 'Refund', value: formatAud(refundCents) }]
+          : []),
+      ],
       // Receipts are PDFs behind the family's sign-in, so the button opens My Bookings (signing in
       // first brings them back there) rather than carrying a download token anyone could forward.
       // A cancelled booking is listed under Past.

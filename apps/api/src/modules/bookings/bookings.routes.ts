@@ -94,13 +94,13 @@ export async function bookingsRoutes(app: FastifyInstance) {
       config,
       schema: {
         tags,
-        summary: 'Cancel, with the refund the policy gives (once, however often it is sent)',
+        summary: 'Cancel with the refund the policy gives, to the card or as credit (once, however often sent)',
         params: bookingParamsSchema,
         body: cancelBodySchema,
         response: { 200: cancelResultSchema, 404: errorBodySchema, 409: errorBodySchema },
       },
     },
-    async (req) => cancelBooking(app, authOf(req).userId, req.params.id, req.body?.reason),
+    async (req) => cancelBooking(app, authOf(req).userId, req.params.id, req.body ?? {}),
   );
   r.post(
     '/bookings/:id/reschedule',

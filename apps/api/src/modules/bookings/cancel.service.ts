@@ -1,5 +1,6 @@
 import type { Booking } from '@kringle/contracts/bookings';
 import { canCancel } from '@kringle/contracts/policy';
+import type { RefundTo } from '@kringle/contracts/credit';
 import type { FastifyInstance } from 'fastify';
 import { errors, notFound } from '../../lib/errors';
 import { enqueueMail } from '../mail/outbox.repository';
@@ -20,23 +21,25 @@ type Deps = Pick<FastifyInstance, 'db' | 'clock' | 'config' | 'stripe' | 'log' |
 
 export interface CancelResult {
   booking: Booking;
-  refund: { id: string; amountCents: number; status: RefundRow['status'] } | null;
+  refund: { id: string; amountCents: number; status: RefundRow['status']; refundTo: RefundTo } | null;
 }
 
 const refundView = (r: RefundRow | undefined) =>
-  r ? { id: r.id, amountCents: r.amountCents, status: r.status } : null;
+  r ? { id: r.id, amountCents: r.amountCents, status: r.status, refundTo: r.method } : null;
 
 /**
  * Cancels a booking with the refund the policy gives. The booking's row lock makes a second
  * click or a second tab wait and then find it cancelled (409), so there is one refund at most; the
- * refund is recorded with the cancellation and sent to Stripe afterwards (retried by a job).
+ * refund is recorded with the cancellation and sent to Stripe afterwards (retried by a job), or,
+ * taken as account credit, settled with the cancellation.
  */
 export async function cancelBooking(
   deps: Deps,
   userId: string,
   bookingId: string,
-  reason?: string,
+  body: { reason?: string; refundTo?: RefundTo } = {},
 ): Promise<CancelResult> {
+  const { reason, refundTo = 'card' } = body;
   const now = deps.clock.now();
   const outcome = await transactionWithRetry(deps.db, async (tx) => {
     const booking = await lockOwnBooking(tx, bookingId, userId);
@@ -57,6 +60,7 @@ export async function cancelBooking(
       reason: reason?.trim() || 'customer_cancelled',
       refundCents,
       refundReason: 'customer_cancelled',
+      refundTo,
     });
     const details = await bookingDetails(tx, booking.id);
     await enqueueMail(
@@ -67,6 +71,8 @@ export async function cancelBooking(
         deps.config.PUBLIC_URL,
         refundCents,
         policyOf(deps.config),
+        false,
+        refundTo,
       ),
     );
     return {

@@ -1,12 +1,15 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Tx } from '../../db/client';
 import { errors } from '../../lib/errors';
-import { insertAuditEntry, STRIPE, SYSTEM } from '../audit-trail/audit-entries.repository';
+import type { CreditReason } from '@kringle/contracts/credit';
+import { insertAuditEntry, STRIPE, SYSTEM, type Actor } from '../audit-trail/audit-entries.repository';
+import { creditFromRefunds, insertCreditEntry, lockCredit } from '../credit/credit.repository';
 import { insertOrderRow, setOrderIf, type NewOrder, type OrderRow } from './order-rows.repository';
 import { PAYMENT_MOVES, type PaymentMoveName } from './payment-table';
 import {
   insertRefund,
   markRefundSucceeded,
+  reopenCreditRefundToCard,
   recordRefundAttempt,
   syncOrderRefunded,
   type RefundRow,
@@ -75,6 +78,78 @@ export async function requestRefund(
   refund: { orderId: string; bookingId: string; amountCents: number; reason: string },
 ): Promise<RefundRow> {
   return insertRefund(ctx.tx, refund);
+}
+
+/**
+ * The family takes the refund as account credit (decision 0111): a refund like a card's, which the
+ * reports and receipts count as one, settled now with its credit entry in the caller's transaction,
+ * so no job ever sends it to Stripe. The entry's unique refund id makes a second settling fail.
+ */
+export async function refundToCredit(
+  ctx: PaymentCtx & { actor: Actor },
+  refund: { orderId: string; bookingId: string; userId: string; amountCents: number; reason: string },
+  credit: { reason: CreditReason; expiresAt: Date },
+): Promise<RefundRow> {
+  const row = await insertRefund(ctx.tx, { ...refund, method: 'credit' });
+  await markRefundSucceeded(ctx.tx, row.id, null, ctx.now);
+  const order = await syncOrderRefunded(ctx.tx, refund.orderId, ctx.now);
+  await insertCreditEntry(ctx.tx, {
+    userId: refund.userId,
+    cents: refund.amountCents,
+    reason: credit.reason,
+    bookingId: refund.bookingId,
+    orderId: refund.orderId,
+    refundId: row.id,
+    expiresAt: credit.expiresAt,
+    at: ctx.now,
+  });
+  await insertAuditEntry(ctx.tx, {
+    at: ctx.now,
+    actor: ctx.actor,
+    action: 'refundToCredit',
+    bookingId: refund.bookingId,
+    orderId: refund.orderId,
+    reason: null,
+    before: orderFacts(order?.before),
+    after: { refund: 'succeeded', refundCents: refund.amountCents, refundTo: 'credit', ...orderFacts(order?.after) },
+  });
+  return { ...row, status: 'succeeded', completedAt: ctx.now };
+}
+
+/**
+ * Deleting an account with credit left refunds it to the card (API.md): each refund the family took
+ * as credit becomes a card refund again, pending for the sender job, and leaves the balance with a
+ * 'refunded_to_card' entry. Returns those refunds' ids, to send after the commit. (Nothing spends
+ * credit yet; once a spend exists, only the unspent part may go back.)
+ */
+export async function creditBackToCard(ctx: PaymentCtx & { actor: Actor }, userId: string): Promise<string[]> {
+  await lockCredit(ctx.tx, userId);
+  const reopened: string[] = [];
+  for (const entry of await creditFromRefunds(ctx.tx, userId)) {
+    if (!(await reopenCreditRefundToCard(ctx.tx, entry.refundId!))) continue;
+    await insertCreditEntry(ctx.tx, {
+      userId,
+      cents: -entry.cents,
+      reason: 'refunded_to_card',
+      bookingId: entry.bookingId,
+      orderId: entry.orderId,
+      refundId: null,
+      expiresAt: entry.expiresAt,
+      at: ctx.now,
+    });
+    await insertAuditEntry(ctx.tx, {
+      at: ctx.now,
+      actor: ctx.actor,
+      action: 'creditBackToCard',
+      bookingId: entry.bookingId,
+      orderId: entry.orderId,
+      reason: null,
+      before: { refund: 'succeeded', refundTo: 'credit', refundCents: entry.cents },
+      after: { refund: 'pending', refundTo: 'card', refundCents: entry.cents },
+    });
+    reopened.push(entry.refundId!);
+  }
+  return reopened;
 }
 
 /*

@@ -28,6 +28,7 @@ const REFUND: Record<RefundMoveName, RefundState[]> = {
   request: ['new'],
   settle: ['pending'],
   giveUp: ['pending'],
+  backToCard: ['succeeded'],
 };
 
 describe('the payment and refund tables', () => {

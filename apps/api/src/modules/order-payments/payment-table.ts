@@ -49,6 +49,8 @@ export const REFUND_MOVES = {
   settle: { from: ['pending'], to: 'succeeded' },
   /** The last attempt to send it failed: it is owed, and a person looks at it. */
   giveUp: { from: ['pending'], to: 'failed' },
+  /** A refund taken as account credit, unspent when the account is deleted: sent to the card after all (0111). */
+  backToCard: { from: ['succeeded'], to: 'pending' },
 } as const satisfies Record<string, { from: readonly RefundState[]; to: RefundState }>;
 
 export type RefundMoveName = keyof typeof REFUND_MOVES;

@@ -15,7 +15,7 @@ const startsFrom = (move: RefundMoveName) =>
 
 export async function insertRefund(
   tx: Tx,
-  values: { orderId: string; bookingId: string; amountCents: number; reason: string },
+  values: { orderId: string; bookingId: string; amountCents: number; reason: string; method?: RefundRow['method'] },
 ): Promise<RefundRow> {
   const [row] = await tx.insert(refunds).values(values).returning();
   return row!;
@@ -77,11 +77,25 @@ export async function syncOrderRefunded(
 }
 
 /** True when the refund was pending and is now succeeded. */
-export async function markRefundSucceeded(tx: Tx, id: string, stripeRefundId: string, now: Date): Promise<boolean> {
+export async function markRefundSucceeded(
+  tx: Tx,
+  id: string,
+  stripeRefundId: string | null,
+  now: Date,
+): Promise<boolean> {
   const result = await tx
     .update(refunds)
     .set({ status: 'succeeded', stripeRefundId, completedAt: now })
     .where(and(eq(refunds.id, id), startsFrom('settle')));
+  return (result.rowCount ?? 0) === 1;
+}
+
+/** A refund settled as account credit becomes a card refund, pending for the sender job (decision 0111). */
+export async function reopenCreditRefundToCard(tx: Tx, id: string): Promise<boolean> {
+  const result = await tx
+    .update(refunds)
+    .set({ status: 'pending', method: 'card', completedAt: null })
+    .where(and(eq(refunds.id, id), eq(refunds.method, 'credit'), startsFrom('backToCard')));
   return (result.rowCount ?? 0) === 1;
 }
 

@@ -30,7 +30,7 @@ export async function ordersOfBooking(db: DbOrTx, bookingId: string): Promise<Or
 
 export async function succeededRefunds(db: DbOrTx, orderId: string) {
   return db
-    .select({ at: refunds.completedAt, amountCents: refunds.amountCents })
+    .select({ at: refunds.completedAt, amountCents: refunds.amountCents, method: refunds.method })
     .from(refunds)
     .where(and(eq(refunds.orderId, orderId), eq(refunds.status, 'succeeded')))
     .orderBy(asc(refunds.completedAt));

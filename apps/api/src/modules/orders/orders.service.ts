@@ -112,7 +112,11 @@ export async function paymentReceipt(deps: Deps, userId: string, bookingId: stri
 
 export async function refundReceipt(deps: Deps, userId: string, bookingId: string, orderId: string) {
   const { booking, order } = await oneOrder(deps, userId, bookingId, orderId);
-  const refunds = (await succeededRefunds(deps.db, order.id)).map((r) => ({ at: r.at!, amountCents: r.amountCents }));
+  const refunds = (await succeededRefunds(deps.db, order.id)).map((r) => ({
+    at: r.at!,
+    amountCents: r.amountCents,
+    method: r.method,
+  }));
   if (!order.paidAt || refunds.length === 0) throw errors.noRefund();
   return {
     filename: `refund-receipt-${invoiceNumber(booking.reference, order.id)}.pdf`,

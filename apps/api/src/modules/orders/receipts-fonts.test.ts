@@ -84,7 +84,7 @@ describe('receipts embed fonts for every name a family can register', () => {
   it('does the same on refund receipts', async () => {
     const { text } = poppler(
       await refundReceiptPdf(receipt('Анастасия Иванова', 'anya@example.com'), [
-        { at: new Date('2026-11-21T01:00:00Z'), amountCents: 2995 },
+        { at: new Date('2026-11-21T01:00:00Z'), amountCents: 2995, method: 'card' },
       ]),
     );
     expect(squeeze(text)).toContain('Анастасия Иванова, anya@example.com');

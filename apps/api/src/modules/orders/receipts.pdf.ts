@@ -34,6 +34,8 @@ export interface ReceiptData {
 export interface RefundLine {
   at: Date;
   amountCents: number;
+  /** 'credit': taken as account credit (decision 0111). */
+  method: 'card' | 'credit';
 }
 
 const { red: RED, ink: INK, muted: MUTED } = BRAND_COLOURS;
@@ -193,13 +195,26 @@ export function refundReceiptPdf(d: ReceiptData, refunds: RefundLine[]): Promise
   totals(doc, [
     ...discountRows(d),
     ['Original total (AUD)', formatAud(d.amountCents)],
-    ...refunds.map((r): [string, string] => [`Refunded ${dateIn(r.at, d.timezone)}`, `-${formatAud(r.amountCents)}`]),
+    ...refunds.map((r): [string, string] => [
+      `Refunded ${r.method === 'credit' ? 'as account credit ' : ''}${dateIn(r.at, d.timezone)}`,
+      `-${formatAud(r.amountCents)}`,
+    ]),
     ['Total refunded (AUD)', formatAud(refunded), true],
     ...(d.donation && refunded > goodsPaidCents(d)
       ? ([[`Of which the donation (no GST)`, formatAud(refunded - goodsPaidCents(d))]] as [string, string][])
       : []),
     ['GST refunded', formatAud(gstOf(refundedGoodsCents(d, refunded)))],
   ]);
-  footer(doc, 'Refunds go back to the card that paid. They can take 5 to 10 business days to appear.');
+  const toCard = refunds.some((r) => r.method === 'card');
+  const toCredit = refunds.some((r) => r.method === 'credit');
+  footer(
+    doc,
+    [
+      toCard ? 'Refunds go back to the card that paid. They can take 5 to 10 business days to appear.' : '',
+      toCredit ? 'Account credit pays for a later booking and lasts three years.' : '',
+    ]
+      .filter(Boolean)
+      .join(' '),
+  );
   return toBuffer(doc);
 }

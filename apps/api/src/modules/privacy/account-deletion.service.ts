@@ -12,6 +12,9 @@ import { listLiveEntries } from '../waitlist/waitlist.repository';
 import { leaveWaitlist } from '../waitlist/waitlist.service';
 import { anonymiseAccount, bookingIdsOf, upcomingBookingsOf } from './account-deletion.repository';
 import { transactionWithRetry } from '../../db/retry-transaction';
+import { creditBackToCard } from '../order-payments/payment-moves';
+import { sendRefund } from '../payments/refunds.service';
+import { familyActor } from '../audit-trail/audit-entries.repository';
 
 /**
  * DELETE /user (API.md "Privacy", decision 0058): the password again and the e-mail typed to
@@ -37,7 +40,7 @@ export async function deleteAccount(
     throw errors.upcomingBookings(upcoming.map((b) => b.reference));
   const cancelled: DeleteAccountResult['cancelled'] = [];
   for (const b of upcoming) {
-    const result = await cancelBooking(app, userId, b.id, 'account_deleted');
+    const result = await cancelBooking(app, userId, b.id, { reason: 'account_deleted' });
     cancelled.push({ reference: b.reference, refundCents: result.refund?.amountCents ?? 0 });
   }
 
@@ -49,11 +52,14 @@ export async function deleteAccount(
   await deleteBookingPhotos(app, await bookingIdsOf(app.db, userId));
 
   const now = app.clock.now();
-  const ended = await transactionWithRetry(app.db, async (tx) => {
+  const { ended, toCard } = await transactionWithRetry(app.db, async (tx) => {
+    const toCard = await creditBackToCard({ tx, now, log: app.log, actor: familyActor(userId) }, userId);
     await anonymiseAccount(tx, userId, user.email, now);
     await endConsentsOnDeletion(tx, userId, now);
-    return endAllSessions(tx, userId, now);
+    return { ended: await endAllSessions(tx, userId, now), toCard };
   });
+  // Credit left goes back to the cards; one Stripe cannot take now stays pending for the refunds job.
+  for (const refundId of toCard) await sendRefund(app, refundId);
   // ID tokens already issued are refused at once, here and (by NOTIFY) on every process: decision 0063.
   app.sessionCutoffs.raise(ended.userId, ended.epoch, ended.endedAtMs);
   app.log.info({ userId, cancelled: cancelled.length }, 'account deleted at the family’s request');

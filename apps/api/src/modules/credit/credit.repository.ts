@@ -1,0 +1,62 @@
+import type { CreditReason } from '@kringle/contracts/credit';
+import { and, desc, eq, gt, isNotNull, sql } from 'drizzle-orm';
+import type { DbOrTx, Tx } from '../../db/client';
+import { creditEntries } from '../../db/schema/credit';
+
+export type CreditEntryRow = typeof creditEntries.$inferSelect;
+
+/**
+ * A family's account credit (decision 0111): entries only ever added, the balance their sum. A move
+ * that takes credit away holds `lockCredit` first, so two of them never take the same cents.
+ */
+export async function insertCreditEntry(
+  tx: Tx,
+  e: {
+    userId: string;
+    cents: number;
+    reason: CreditReason;
+    bookingId: string | null;
+    orderId: string | null;
+    refundId: string | null;
+    expiresAt: Date;
+    at: Date;
+  },
+): Promise<CreditEntryRow> {
+  const [row] = await tx
+    .insert(creditEntries)
+    .values({
+      userId: e.userId,
+      cents: e.cents,
+      reason: e.reason,
+      bookingId: e.bookingId,
+      orderId: e.orderId,
+      refundId: e.refundId,
+      expiresAt: e.expiresAt,
+      createdAt: e.at,
+    })
+    .returning();
+  return row!;
+}
+
+/** The family's entries, newest first, and their sum. */
+export async function creditOf(db: DbOrTx, userId: string): Promise<{ balanceCents: number; items: CreditEntryRow[] }> {
+  const items = await db
+    .select()
+    .from(creditEntries)
+    .where(eq(creditEntries.userId, userId))
+    .orderBy(desc(creditEntries.createdAt), desc(creditEntries.id));
+  return { balanceCents: items.reduce((n, e) => n + e.cents, 0), items };
+}
+
+/** Serialises the moves that take a family's credit away (a transaction-scoped advisory lock). */
+export async function lockCredit(tx: Tx, userId: string): Promise<void> {
+  await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended('credit:' || ${userId}::text, 0))`);
+}
+
+/** The entries that came from a refund (still in credit: nothing spends credit yet). */
+export async function creditFromRefunds(tx: Tx, userId: string): Promise<CreditEntryRow[]> {
+  return tx
+    .select()
+    .from(creditEntries)
+    .where(and(eq(creditEntries.userId, userId), isNotNull(creditEntries.refundId), gt(creditEntries.cents, 0)));
+}
