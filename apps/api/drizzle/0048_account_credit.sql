@@ -15,7 +15,8 @@ CREATE TABLE IF NOT EXISTS "credit_entries" (
   "order_id" uuid REFERENCES "orders"("id") ON DELETE SET NULL,
   -- One entry a refund: a retried cancel can never credit twice.
   "refund_id" uuid UNIQUE REFERENCES "refunds"("id") ON DELETE SET NULL,
-  "expires_at" timestamp with time zone NOT NULL,
+  -- Credit that comes in lasts three years; a spend or a return has none of its own.
+  "expires_at" timestamp with time zone,
   "created_at" timestamp with time zone DEFAULT now() NOT NULL
 );--> statement-breakpoint
 CREATE INDEX IF NOT EXISTS "credit_entries_user_idx" ON "credit_entries" ("user_id", "created_at");

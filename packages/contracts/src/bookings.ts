@@ -24,6 +24,10 @@ export const bookingSchema = z
     amountCents: z.number().int().meta({ description: 'what was paid (or is to pay), the donation included' }),
     donationCents: z.number().int().meta({ description: 'the donation in amountCents, outside GST (0: none)' }),
     donationTo: z.string().nullable().meta({ description: 'the charity named when it was given' }),
+    creditCents: z
+      .number()
+      .int()
+      .meta({ description: 'the part of amountCents account credit paid; the card pays the rest' }),
     currency: z.literal(CURRENCY),
     rescheduleCount: z.number().int(),
     canReschedule: z.boolean(),

@@ -30,6 +30,10 @@ export const createCartBodySchema = z
       .optional()
       .meta({ description: 'one a cart; 409 PROMO_INVALID, its detail saying why, when it does not apply' }),
     donationCents: donationCentsSchema.default(0),
+    useCredit: z
+      .boolean()
+      .default(false)
+      .meta({ description: "pay with the account's credit first (as much as the cart costs); the card pays the rest" }),
   })
   .refine((b) => b.packages.reduce((n, p) => n + p.quantity, 0) <= MAX_PACKAGES, {
     message: TOO_MANY_PACKAGES,
@@ -68,9 +72,12 @@ export const cartSchema = z
     discounts: z.array(cartDiscountSchema),
     payments: z
       .array(z.object({ kind: z.enum(['voucher', 'credit']), code: z.string().optional(), cents: z.number().int() }))
-      .meta({ description: 'vouchers and credit spent on this cart (not yet offered: always empty)' }),
+      .meta({ description: 'vouchers and credit spent on this cart (vouchers are not yet offered)' }),
     donationCents: z.number().int().meta({ description: 'outside GST; part of dueCents' }),
-    dueCents: z.number().int().meta({ description: 'what the card pays: the goods less the promo, plus the donation' }),
+    dueCents: z
+      .number()
+      .int()
+      .meta({ description: 'what the card pays: the goods less the promo, plus the donation, less credit spent' }),
     currency: z.literal(CURRENCY),
   })
   .meta({ id: 'Cart' });

@@ -29,7 +29,7 @@ export const creditSchema = z
         cents: z.number().int().meta({ description: 'signed: what came in (+) or went out (-)' }),
         reason: z.enum(CREDIT_REASONS),
         bookingId: z.uuid().nullable(),
-        expiresAt: z.iso.datetime(),
+        expiresAt: z.iso.datetime().nullable().meta({ description: 'when credit that came in lapses' }),
       }),
     ),
   })

@@ -53,6 +53,10 @@ describe('account credit', () => {
     expect(res.statusCode, res.body).toBe(201);
     expect((await payWithCard(sandbox, res.json().client_secret, CARDS.success)).status).toBe('succeeded');
     await sandbox.webhooksIdle();
+    // The webhook may still be on its way under a loaded suite: the refund is only offered once it is paid.
+    await expect
+      .poll(async () => (await w.call('GET', `/bookings/${res.json().bookingId}`, family)).json().status)
+      .toBe('completed');
     return res.json() as { bookingId: string; orderId: string };
   }
   const credit = async (family: Person) => {
@@ -164,5 +168,31 @@ describe('account credit', () => {
       sql`select action from audit_entries where booking_id = ${bookingId}::uuid and action = 'creditBackToCard'`,
     );
     expect(trail.rows).toHaveLength(1);
+  });
+
+  it('deleting the account with part of that credit spent sends only the rest to the card', async () => {
+    const family = await newFamily();
+    await w.t.db.execute(
+      sql`update users set password_hash = ${await hashPassword(STRONG_PASSWORD)} where id = ${family.id}::uuid`,
+    );
+    const { bookingId, orderId } = await paidBooking(family);
+    expect((await w.call('POST', `/bookings/${bookingId}/cancel`, family, { refundTo: 'credit' })).statusCode).toBe(
+      200,
+    );
+    await w.t.db.execute(sql`insert into credit_entries (user_id, cents, reason)
+      values (${family.id}::uuid, -1000, 'spent')`);
+    const gone = await w.call('DELETE', '/user', family, { password: STRONG_PASSWORD, confirmEmail: family.email });
+    expect(gone.statusCode, gone.body).toBe(202);
+    const rows = await w.t.db.execute(
+      sql`select method, amount_cents, status from refunds where order_id = ${orderId}::uuid order by method`,
+    );
+    expect(rows.rows).toEqual([
+      { method: 'card', amount_cents: price - 1000, status: 'succeeded' },
+      { method: 'credit', amount_cents: 1000, status: 'succeeded' },
+    ]);
+    const left = await w.t.db.execute(
+      sql`select sum(cents)::int as n from credit_entries where user_id = ${family.id}::uuid`,
+    );
+    expect(left.rows[0]!.n).toBe(0);
   });
 });

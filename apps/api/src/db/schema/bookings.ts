@@ -33,6 +33,8 @@ export const carts = pgTable('carts', {
   discountCents: integer('discount_cents').notNull().default(0),
   /** The donation chosen with it (migration 0046): outside GST, paid after the goods. */
   donationCents: integer('donation_cents').notNull().default(0),
+  /** The account credit it spends (migration 0049), taken at checkout under the family's credit lock. */
+  creditCents: integer('credit_cents').notNull().default(0),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
 });
 
@@ -151,8 +153,8 @@ export const orders = pgTable(
     policyAccepted: jsonb('policy_accepted').$type<Record<string, unknown>>(),
     purchaseIp: text('purchase_ip'),
     /**
-     * The cart's promo code and its cents off (migration 0043): `amountCents` is what the card pays,
-     * the goods' total is `amountCents + discountCents` (decision 0106).
+     * The cart's promo code and its cents off (migration 0043): `amountCents` is what the order costs
+     * (the card's part and the credit's), the goods' total is `amountCents + discountCents` (decision 0106).
      */
     promoCodeId: uuid('promo_code_id').references(() => promoCodes.id),
     /** The code's letters, as the tax invoice prints them. */
@@ -164,6 +166,8 @@ export const orders = pgTable(
      */
     donationCents: integer('donation_cents').notNull().default(0),
     donationTo: text('donation_to'),
+    /** The part account credit paid (migration 0049, decision 0111): the card pays `amountCents - creditCents`. */
+    creditCents: integer('credit_cents').notNull().default(0),
   },
   (t) => [
     uniqueIndex('orders_cart_key').on(t.cartId),

@@ -21,7 +21,8 @@ export const creditEntries = pgTable(
     refundId: uuid('refund_id')
       .unique()
       .references(() => refunds.id, { onDelete: 'set null' }),
-    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    /** Credit that comes in lasts three years; a spend has none. */
+    expiresAt: timestamp('expires_at', { withTimezone: true }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [index('credit_entries_user_idx').on(t.userId, t.createdAt)],

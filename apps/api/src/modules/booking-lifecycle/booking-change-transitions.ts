@@ -1,7 +1,7 @@
 import { lockBooking, setBooking, type BookingRow } from './booking-rows.repository';
 import type { OrderRow } from '../order-payments/order-rows.repository';
-import { abandonPayment, refundToCredit, requestRefund } from '../order-payments/payment-moves';
-import { creditExpiry } from '../credit/credit-expiry';
+import { abandonPayment, requestRefund } from '../order-payments/payment-moves';
+import { refundOrderParts } from '../order-payments/credit-moves';
 import type { RefundTo } from '@kringle/contracts/credit';
 import type { BookingDetails as FamilyDetails } from '@kringle/contracts/booking-details';
 import { insertAuditEntry } from '../audit-trail/audit-entries.repository';
@@ -50,23 +50,12 @@ export async function cancel(
     set: { status: 'cancelled', cancelReason: args.reason, refundCents: refunded },
   });
   if (!refunded || !order) return undefined;
-  if (args.refundTo === 'credit')
-    return refundToCredit(
-      ctx,
-      {
-        orderId: order.id,
-        bookingId: booking.id,
-        userId: booking.userId,
-        amountCents: refunded,
-        reason: args.refundReason,
-      },
-      { reason: 'cancel_refund', expiresAt: creditExpiry(ctx.now) },
-    );
-  return requestRefund(ctx, {
-    orderId: order.id,
+  return refundOrderParts(ctx, {
+    order,
     bookingId: booking.id,
-    amountCents: refunded,
+    cents: refunded,
     reason: args.refundReason,
+    refundTo: args.refundTo ?? 'card',
   });
 }
 

@@ -30,9 +30,10 @@ const COLUMNS = {
    * refunded, and left to refund (money-left.ts, the one function: every refund offered starts here).
    */
   money: moneyOfBooking(bookings.id),
-  /** Its order's donation (decision 0109): part of amountCents, outside GST. */
-  donation: sql<{ cents: number; to: string | null } | null>`(select jsonb_build_object('cents', lo.donation_cents,
-    'to', lo.donation_to) from orders lo where lo.booking_id = ${bookings.id} and lo.kind = 'booking'
+  /** Its order's donation (decision 0109, part of amountCents, outside GST) and the credit that paid (0111). */
+  donation: sql<{ cents: number; to: string | null; credit: number } | null>`(select jsonb_build_object('cents',
+    lo.donation_cents, 'to', lo.donation_to, 'credit', lo.credit_cents) from orders lo
+    where lo.booking_id = ${bookings.id} and lo.kind = 'booking'
     order by lo.created_at desc limit 1)`,
   /** Photos in its gallery while it is open (the card says "5 photos"; decision 0065). */
   photoCount: sql<number>`(select count(*) from photos p join photo_galleries g on g.booking_id = p.booking_id
@@ -110,6 +111,8 @@ export interface BookingView {
   /** The donation in amountCents (no GST), and the charity it went to. */
   donationCents: number;
   donationTo: string | null;
+  /** The part of amountCents account credit paid (decision 0111). */
+  creditCents: number;
   refundedCents: number;
   /** Left to refund on its order after earlier refunds (money-left.ts). */
   leftCents: number;
@@ -150,6 +153,7 @@ export function toView(r: BookingRead): BookingView {
     amountCents: b.amountCents,
     donationCents: r.donation?.cents ?? 0,
     donationTo: r.donation?.to ?? null,
+    creditCents: r.donation?.credit ?? 0,
     refundedCents: money.refundedCents,
     leftCents: money.leftCents,
     rescheduleCount: b.rescheduleCount,

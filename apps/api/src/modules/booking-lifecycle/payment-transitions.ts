@@ -5,9 +5,9 @@ import {
   declinePayment,
   openPayment,
   payInStore,
-  requestRefund,
   succeedPayment,
 } from '../order-payments/payment-moves';
+import { refundOrderParts } from '../order-payments/credit-moves';
 import type { RefundRow } from '../order-payments/refunds.repository';
 import { claimSlotForWalkIn, releaseSlotHoldOf, takeSlotForBooking } from '../sessions/slot-row.repository';
 import { moveBookingHold } from '../sessions/system-holds.repository';
@@ -86,12 +86,14 @@ export async function recordPayment(
       updatedAt: ctx.now,
     });
   else guard(ctx, booking, 'refundLatePayment');
-  const refund = await requestRefund(ctx, {
-    orderId: order.id,
+  // The whole order back: the card's part to the card, any credit it spent to credit.
+  const refund = (await refundOrderParts(ctx, {
+    order,
     bookingId: booking.id,
-    amountCents: order.amountCents,
+    cents: order.amountCents,
     reason: 'session_taken_before_payment',
-  });
+    refundTo: 'card',
+  }))!;
   await audit(ctx, lost ? 'loseSessionAfterPayment' : 'refundLatePayment', booking, {
     to: lost ? 'cancelled' : null,
     orderId: order.id,

@@ -37,6 +37,7 @@ export function toBooking(v: BookingView, now: Date, rules: PolicyRules, checkIn
     amountCents: v.amountCents,
     donationCents: v.donationCents,
     donationTo: v.donationTo,
+    creditCents: v.creditCents,
     currency: CURRENCY,
     rescheduleCount: v.rescheduleCount,
     canReschedule: canReschedule(policy, now, rules),

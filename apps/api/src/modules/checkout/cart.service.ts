@@ -11,9 +11,14 @@ import { findPromoByCode } from '../promos/promo-codes.repository';
 import { promoCents } from '../promos/promo-pricing';
 import { activeProducts, insertCart, slotTypeSlugOfSlot, type CartRow } from './cart.repository';
 import { slotOf } from './checkout.repository';
+import { creditOf } from '../credit/credit.repository';
 
 type Deps = Pick<FastifyInstance, 'db' | 'clock' | 'config'>;
 type CartBody = z.output<typeof createCartBodySchema>;
+
+/** What the cart costs, whoever pays: the goods less the promo, plus the donation. */
+export const cartTotalCents = (row: Pick<CartRow, 'amountCents' | 'discountCents' | 'donationCents'>) =>
+  row.amountCents - row.discountCents + row.donationCents;
 
 const toCart = (row: CartRow, promoCode: string | null): Cart => ({
   id: row.id,
@@ -22,9 +27,9 @@ const toCart = (row: CartRow, promoCode: string | null): Cart => ({
   amountCents: row.amountCents,
   gstCents: row.gstCents,
   discounts: promoCode ? [{ kind: 'promo', code: promoCode, cents: row.discountCents }] : [],
-  payments: [],
+  payments: row.creditCents > 0 ? [{ kind: 'credit', cents: row.creditCents }] : [],
   donationCents: row.donationCents,
-  dueCents: row.amountCents - row.discountCents + row.donationCents,
+  dueCents: cartTotalCents(row) - row.creditCents,
   currency: CURRENCY,
 });
 
@@ -67,6 +72,9 @@ export async function createCart(deps: Deps, userId: string, body: CartBody): Pr
     promo = { id: found!.id, cents };
   }
   const discountCents = promo?.cents ?? 0;
+  // What credit the family has now; checkout takes it under the credit lock, or refuses if it is gone.
+  const totalCents = cartTotalCents({ amountCents, discountCents, donationCents: body.donationCents });
+  const creditCents = body.useCredit ? Math.min(totalCents, (await creditOf(deps.db, userId)).balanceCents) : 0;
   const row = await insertCart(deps.db, {
     userId,
     reservationId: reservation.id,
@@ -76,6 +84,7 @@ export async function createCart(deps: Deps, userId: string, body: CartBody): Pr
     promoCodeId: promo?.id ?? null,
     discountCents,
     donationCents: body.donationCents,
+    creditCents: Math.max(0, creditCents),
   });
   return toCart(row, promo ? body.promoCode! : null);
 }

@@ -7,6 +7,8 @@ import { isStripeUnavailable, paymentsUnavailable } from '../../plugins/stripe';
 import { lockReservation } from '../sessions/holds.repository';
 import { newBookingReference } from './booking-reference';
 import { activeProducts, findCart, type CartRow } from './cart.repository';
+import { cartTotalCents } from './cart.service';
+import { creditOf, insertCreditEntry, lockCredit } from '../credit/credit.repository';
 import { findBookingCheckout, findOrderByCart, slotOf } from './checkout.repository';
 import { bookingDetails, findOrder, type BookingRow } from '../booking-lifecycle/booking-rows.repository';
 import { bookingConfirmedMail } from '../booking-lifecycle/bookings.emails';
@@ -23,6 +25,10 @@ import { stripeOf } from '../../plugins/stripe';
 import { transactionWithRetry } from '../../db/retry-transaction';
 
 type Deps = Pick<FastifyInstance, 'db' | 'clock' | 'config' | 'stripe' | 'log'>;
+
+/** What the card pays of an order: its total less the account credit spent on it (decision 0111). */
+export const cardCents = (order: Pick<OrderRow, 'amountCents' | 'creditCents'>) =>
+  order.amountCents - order.creditCents;
 
 const PAY_MESSAGE = 'Your session is held. Pay now to confirm your booking.';
 
@@ -50,6 +56,17 @@ async function promoStill(tx: Tx, cart: CartRow, at: Omit<PromoCart, 'goodsCents
   if (cents !== cart.discountCents)
     throw errors.cartInvalid('The promo code has changed since your cart was priced: please check your total.');
   return promo!.code;
+}
+
+/**
+ * The cart's credit, taken now under the family's credit lock: a checkout on another process that
+ * spent it meanwhile leaves too little, and this one is refused (409) with nothing written.
+ */
+async function assertCreditStill(tx: Tx, userId: string, cart: CartRow): Promise<void> {
+  if (cart.creditCents === 0) return;
+  await lockCredit(tx, userId);
+  if ((await creditOf(tx, userId)).balanceCents < cart.creditCents)
+    throw errors.cartInvalid('Your account credit has changed since your cart was priced: please check your total.');
 }
 
 /** The order the card owes nothing on is paid at once; its confirmation e-mail goes as a paid one's does. */
@@ -102,7 +119,9 @@ export async function checkoutOrder(
     const charity = deps.config.CHARITY_NAME;
     if (cart.donationCents > 0 && !charity)
       throw errors.cartInvalid('Donations are no longer offered: please check your total.');
-    const dueCents = cart.amountCents - cart.discountCents + cart.donationCents;
+    await assertCreditStill(tx, userId, cart);
+    const totalCents = cartTotalCents(cart);
+    const dueCents = totalCents - cart.creditCents;
     const reconcileAt = new Date(now.getTime() + deps.config.PAYMENT_RECONCILE_GRACE_SECONDS * 1000);
     const created = await openCheckout(
       { tx, now, log: deps.log, actor: familyActor(userId) },
@@ -114,13 +133,14 @@ export async function checkoutOrder(
         slotTypeId: slot.slotTypeId,
         reservationId: reservation.id,
         items: cart.items,
-        amountCents: dueCents,
+        amountCents: totalCents,
       },
       {
         userId,
         cartId: cart.id,
         items: cart.items,
-        amountCents: dueCents,
+        amountCents: totalCents,
+        creditCents: cart.creditCents,
         promoCodeId: cart.promoCodeId,
         promoCode,
         discountCents: cart.discountCents,
@@ -136,17 +156,28 @@ export async function checkoutOrder(
         purchaseIp,
       },
     );
-    // Nothing left for the card (a 100% code, no donation): paid and confirmed now, no PaymentIntent (decision 0106).
+    if (cart.creditCents > 0)
+      await insertCreditEntry(tx, {
+        userId,
+        cents: -cart.creditCents,
+        reason: 'spent',
+        bookingId: created.booking.id,
+        orderId: created.order.id,
+        refundId: null,
+        expiresAt: null,
+        at: now,
+      });
+    // Nothing left for the card (a 100% code, credit): paid and confirmed now, no PaymentIntent (decision 0106).
     if (dueCents === 0) await confirmUnpaid(deps, tx, now, created.booking, created.order);
     return { order: created.order, expiresAt: reservation.expiresAt };
   });
-  const clientSecret = order.amountCents === 0 ? null : await ensurePaymentIntent(deps, stripe, order);
+  const clientSecret = cardCents(order) === 0 ? null : await ensurePaymentIntent(deps, stripe, order);
   return {
     bookingId: order.bookingId,
     orderId: order.id,
     client_secret: clientSecret,
     message: PAY_MESSAGE,
-    amountCents: order.amountCents,
+    amountCents: cardCents(order),
     expiresAt: expiresAt.toISOString(),
   };
 }
@@ -162,7 +193,7 @@ export async function ensurePaymentIntent(deps: Pick<Deps, 'db'>, stripe: Stripe
   try {
     intent = await stripe.paymentIntents.create(
       {
-        amount: order.amountCents,
+        amount: cardCents(order),
         currency: 'aud',
         automatic_payment_methods: { enabled: true },
         metadata: { bookingId: order.bookingId, orderId: order.id },

@@ -1,5 +1,5 @@
 import type { CreditReason } from '@kringle/contracts/credit';
-import { and, desc, eq, gt, isNotNull, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNotNull, sql } from 'drizzle-orm';
 import type { DbOrTx, Tx } from '../../db/client';
 import { creditEntries } from '../../db/schema/credit';
 
@@ -18,7 +18,7 @@ export async function insertCreditEntry(
     bookingId: string | null;
     orderId: string | null;
     refundId: string | null;
-    expiresAt: Date;
+    expiresAt: Date | null;
     at: Date;
   },
 ): Promise<CreditEntryRow> {
@@ -53,10 +53,27 @@ export async function lockCredit(tx: Tx, userId: string): Promise<void> {
   await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended('credit:' || ${userId}::text, 0))`);
 }
 
-/** The entries that came from a refund (still in credit: nothing spends credit yet). */
-export async function creditFromRefunds(tx: Tx, userId: string): Promise<CreditEntryRow[]> {
+/** The credit that came from refunds of card payments, newest first: what may go back to a card. */
+export async function creditFromCardRefunds(tx: Tx, userId: string): Promise<CreditEntryRow[]> {
   return tx
     .select()
     .from(creditEntries)
-    .where(and(eq(creditEntries.userId, userId), isNotNull(creditEntries.refundId), gt(creditEntries.cents, 0)));
+    .where(
+      and(
+        eq(creditEntries.userId, userId),
+        isNotNull(creditEntries.refundId),
+        inArray(creditEntries.reason, ['cancel_refund', 'closure_refund']),
+      ),
+    )
+    .orderBy(desc(creditEntries.createdAt), desc(creditEntries.id));
+}
+
+/** The credit an order spent and has not had back outside a refund (a lapse's return): its ledger's sum, negated. */
+export async function creditStillSpentOn(tx: Tx, orderId: string): Promise<{ userId: string; cents: number } | null> {
+  const [row] = await tx
+    .select({ userId: creditEntries.userId, cents: sql<number>`(-sum(${creditEntries.cents}))::int` })
+    .from(creditEntries)
+    .where(and(eq(creditEntries.orderId, orderId), inArray(creditEntries.reason, ['spent', 'returned'])))
+    .groupBy(creditEntries.userId);
+  return row && row.cents > 0 ? row : null;
 }

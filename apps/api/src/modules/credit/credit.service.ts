@@ -14,7 +14,7 @@ export async function accountCredit(deps: Deps, userId: string): Promise<Credit>
       cents: e.cents,
       reason: e.reason,
       bookingId: e.bookingId,
-      expiresAt: e.expiresAt.toISOString(),
+      expiresAt: e.expiresAt?.toISOString() ?? null,
     })),
   };
 }

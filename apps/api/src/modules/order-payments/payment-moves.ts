@@ -1,25 +1,26 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Tx } from '../../db/client';
 import { errors } from '../../lib/errors';
-import type { CreditReason } from '@kringle/contracts/credit';
-import { insertAuditEntry, STRIPE, SYSTEM, type Actor } from '../audit-trail/audit-entries.repository';
-import { creditFromRefunds, insertCreditEntry, lockCredit } from '../credit/credit.repository';
+import { insertAuditEntry, STRIPE, SYSTEM } from '../audit-trail/audit-entries.repository';
+import { returnSpentCredit } from './credit-moves';
 import { insertOrderRow, setOrderIf, type NewOrder, type OrderRow } from './order-rows.repository';
 import { PAYMENT_MOVES, type PaymentMoveName } from './payment-table';
 import {
   insertRefund,
   markRefundSucceeded,
-  reopenCreditRefundToCard,
+  orderFacts,
   recordRefundAttempt,
   syncOrderRefunded,
+  type OrderRefundState,
   type RefundRow,
 } from './refunds.repository';
 
 /**
- * An order's payment and its refunds, by name (decision 0091): the one writer of an order's
- * payment state and of a refund's state. Each runs in the caller's transaction, on rows the caller
- * locked (booking, then order), and checks payment-table.ts in the write itself: an order no longer
- * in a state the move starts from is refused with ILLEGAL_TRANSITION and one error log line.
+ * An order's payment and its refunds, by name (decision 0091): with credit-moves.ts (account
+ * credit, decision 0111), the one writer of an order's payment state and of a refund's state. Each
+ * runs in the caller's transaction, on rows the caller locked (booking, then order), and checks
+ * payment-table.ts in the write itself: an order no longer in a state the move starts from is refused
+ * with ILLEGAL_TRANSITION and one error log line.
  *
  * A move made by a booking's or a photo order's transition (booking-lifecycle) is audited in that
  * transition's entry, which names the order and its amounts: one entry per change (decision 0062).
@@ -67,9 +68,10 @@ export async function declinePayment(ctx: PaymentCtx, orderId: string): Promise<
   await move(ctx, orderId, 'decline', { status: 'failed' });
 }
 
-/** The intent cancelled at Stripe, the checkout lapsed or the unpaid booking cancelled. */
+/** The intent cancelled at Stripe, the checkout lapsed or the unpaid booking cancelled: credit spent goes back. */
 export async function abandonPayment(ctx: PaymentCtx, orderId: string): Promise<void> {
   await move(ctx, orderId, 'abandon', { status: 'failed' });
+  await returnSpentCredit(ctx, orderId);
 }
 
 /** A refund decided: recorded now, sent to Stripe after the commit (payments/refunds.service.ts). */
@@ -78,78 +80,6 @@ export async function requestRefund(
   refund: { orderId: string; bookingId: string; amountCents: number; reason: string },
 ): Promise<RefundRow> {
   return insertRefund(ctx.tx, refund);
-}
-
-/**
- * The family takes the refund as account credit (decision 0111): a refund like a card's, which the
- * reports and receipts count as one, settled now with its credit entry in the caller's transaction,
- * so no job ever sends it to Stripe. The entry's unique refund id makes a second settling fail.
- */
-export async function refundToCredit(
-  ctx: PaymentCtx & { actor: Actor },
-  refund: { orderId: string; bookingId: string; userId: string; amountCents: number; reason: string },
-  credit: { reason: CreditReason; expiresAt: Date },
-): Promise<RefundRow> {
-  const row = await insertRefund(ctx.tx, { ...refund, method: 'credit' });
-  await markRefundSucceeded(ctx.tx, row.id, null, ctx.now);
-  const order = await syncOrderRefunded(ctx.tx, refund.orderId, ctx.now);
-  await insertCreditEntry(ctx.tx, {
-    userId: refund.userId,
-    cents: refund.amountCents,
-    reason: credit.reason,
-    bookingId: refund.bookingId,
-    orderId: refund.orderId,
-    refundId: row.id,
-    expiresAt: credit.expiresAt,
-    at: ctx.now,
-  });
-  await insertAuditEntry(ctx.tx, {
-    at: ctx.now,
-    actor: ctx.actor,
-    action: 'refundToCredit',
-    bookingId: refund.bookingId,
-    orderId: refund.orderId,
-    reason: null,
-    before: orderFacts(order?.before),
-    after: { refund: 'succeeded', refundCents: refund.amountCents, refundTo: 'credit', ...orderFacts(order?.after) },
-  });
-  return { ...row, status: 'succeeded', completedAt: ctx.now };
-}
-
-/**
- * Deleting an account with credit left refunds it to the card (API.md): each refund the family took
- * as credit becomes a card refund again, pending for the sender job, and leaves the balance with a
- * 'refunded_to_card' entry. Returns those refunds' ids, to send after the commit. (Nothing spends
- * credit yet; once a spend exists, only the unspent part may go back.)
- */
-export async function creditBackToCard(ctx: PaymentCtx & { actor: Actor }, userId: string): Promise<string[]> {
-  await lockCredit(ctx.tx, userId);
-  const reopened: string[] = [];
-  for (const entry of await creditFromRefunds(ctx.tx, userId)) {
-    if (!(await reopenCreditRefundToCard(ctx.tx, entry.refundId!))) continue;
-    await insertCreditEntry(ctx.tx, {
-      userId,
-      cents: -entry.cents,
-      reason: 'refunded_to_card',
-      bookingId: entry.bookingId,
-      orderId: entry.orderId,
-      refundId: null,
-      expiresAt: entry.expiresAt,
-      at: ctx.now,
-    });
-    await insertAuditEntry(ctx.tx, {
-      at: ctx.now,
-      actor: ctx.actor,
-      action: 'creditBackToCard',
-      bookingId: entry.bookingId,
-      orderId: entry.orderId,
-      reason: null,
-      before: { refund: 'succeeded', refundTo: 'credit', refundCents: entry.cents },
-      after: { refund: 'pending', refundTo: 'card', refundCents: entry.cents },
-    });
-    reopened.push(entry.refundId!);
-  }
-  return reopened;
 }
 
 /*
@@ -221,7 +151,6 @@ export async function recordFailedRefund(
   });
 }
 
-type OrderFacts = { refundedCents: number; status: string } | undefined;
-const orderFacts = (o: OrderFacts) => (o ? { refundedCents: o.refundedCents, orderStatus: o.status } : {});
+type OrderFacts = OrderRefundState | undefined;
 const changed = (o: { before: OrderFacts; after: OrderFacts } | null) =>
   !!o && (o.before!.refundedCents !== o.after!.refundedCents || o.before!.status !== o.after!.status);

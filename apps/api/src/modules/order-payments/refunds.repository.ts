@@ -40,6 +40,10 @@ export interface OrderRefundState {
   status: string;
 }
 
+/** An order's refund state as an audit entry's before or after shows it. */
+export const orderFacts = (o: OrderRefundState | undefined) =>
+  o ? { refundedCents: o.refundedCents, orderStatus: o.status } : {};
+
 /**
  * The order's refunded total is the sum of its succeeded refunds, or what Stripe reports if that
  * is more (a refund made in the dashboard): both writers converge on the same figure. Returns the
@@ -134,3 +138,24 @@ export async function pendingRefundsOfOrder(db: DbOrTx, orderId: string): Promis
     .from(refunds)
     .where(and(eq(refunds.orderId, orderId), eq(refunds.status, 'pending')));
 }
+
+/** Shrinks a refund settled as credit by the cents that go to the card instead (its other part). */
+export async function shrinkCreditRefund(tx: Tx, id: string, cents: number): Promise<boolean> {
+  const result = await tx
+    .update(refunds)
+    .set({ amountCents: sql`${refunds.amountCents} - ${cents}` })
+    .where(and(eq(refunds.id, id), eq(refunds.method, 'credit'), sql`${refunds.amountCents} > ${cents}`));
+  return (result.rowCount ?? 0) === 1;
+}
+
+/** The cents of an order's refunds that gave its spent credit back. */
+export async function creditReturnedOf(db: DbOrTx, orderId: string): Promise<number> {
+  const [row] = await db
+    .select({ cents: sql<number>`coalesce(sum(${refunds.amountCents}), 0)::int` })
+    .from(refunds)
+    .where(and(eq(refunds.orderId, orderId), eq(refunds.method, 'credit'), eq(refunds.reason, CREDIT_RETURNED)));
+  return row?.cents ?? 0;
+}
+
+/** A refund's reason when it gives back the credit an order spent. */
+export const CREDIT_RETURNED = 'credit_returned';

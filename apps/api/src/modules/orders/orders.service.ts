@@ -57,6 +57,11 @@ export async function getOrder(deps: Deps, userId: string, bookingId: string, or
 export const invoiceNumber = (reference: string, orderId: string) =>
   `${reference}-${orderId.slice(0, 6).toUpperCase()}`;
 
+const paidBy = (o: Pick<OrderRow, 'amountCents' | 'creditCents' | 'paymentIntentId'>): ReceiptData['paidBy'] => {
+  if (o.amountCents === o.creditCents) return o.creditCents > 0 ? 'credit' : 'nothing';
+  return o.paymentIntentId === null ? 'store' : 'card';
+};
+
 type ReceiptBooking = Omit<NonNullable<Awaited<ReturnType<typeof bookingForReceipts>>>, 'id'>;
 
 /** What a tax invoice prints; also for a walk-in's receipt (modules/staff), whose family has no account. */
@@ -76,6 +81,7 @@ export function receiptData(
     | 'discountCents'
     | 'donationCents'
     | 'donationTo'
+    | 'creditCents'
   >,
 ): ReceiptData {
   return {
@@ -93,8 +99,10 @@ export function receiptData(
     items: order.items,
     amountCents: order.amountCents,
     paidAt: order.paidAt!,
-    // Only a card payment has a PaymentIntent; a walk-in pays at the counter; a 100% code leaves nothing to pay.
-    paidBy: order.amountCents === 0 ? 'nothing' : order.paymentIntentId === null ? 'store' : 'card',
+    // Only a card payment has a PaymentIntent; a walk-in pays at the counter; credit or a 100% code may leave
+    // nothing for the card.
+    paidBy: paidBy(order),
+    creditCents: order.creditCents,
     discount: order.discountCents > 0 ? { code: order.promoCode ?? '', cents: order.discountCents } : null,
     business: order.buyerBusinessName && order.buyerAbn ? { name: order.buyerBusinessName, abn: order.buyerAbn } : null,
     donation: order.donationCents > 0 ? { to: order.donationTo ?? '', cents: order.donationCents } : null,

@@ -26,6 +26,7 @@ const receipt = (customerName: string, customerEmail: string): ReceiptData => ({
   bookingReference: 'KR-7Q2M4X',
   customerName,
   customerEmail,
+  creditCents: 0,
   sessionName: 'Santa photos',
   sessionStart: new Date('2026-12-05T23:40:00Z'),
   locationName: 'Kringle Sydney, Pitt Street',

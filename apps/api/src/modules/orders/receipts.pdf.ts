@@ -22,7 +22,9 @@ export interface ReceiptData {
   items: LineItem[];
   amountCents: number;
   paidAt: Date;
-  paidBy: 'card' | 'store' | 'nothing';
+  paidBy: 'card' | 'store' | 'credit' | 'nothing';
+  /** The part account credit paid (decision 0111); the card paid the rest. */
+  creditCents: number;
   /** A promo code's cents off the goods: `amountCents` is what was paid, after it (decision 0106). */
   discount: { code: string; cents: number } | null;
   /** A booking for a business or school: the buyer's name and ABN (11 digits). */
@@ -109,6 +111,7 @@ function totals(doc: PDFKit.PDFDocument, rows: [string, string, boolean?][]) {
 const PAID_BY: Record<ReceiptData['paidBy'], string> = {
   card: 'Paid by card',
   store: 'Paid in store',
+  credit: 'Paid with account credit',
   nothing: 'Nothing to pay, confirmed',
 };
 
@@ -167,6 +170,10 @@ export function paymentReceiptPdf(d: ReceiptData): Promise<Buffer> {
     ...discountRows(d),
     ['Total (AUD)', formatAud(d.amountCents), true],
     ['GST included', formatAud(gstOf(goodsPaidCents(d)))],
+    ...(d.creditCents > 0 ? ([['Account credit used', formatAud(d.creditCents)]] as [string, string][]) : []),
+    ...(d.creditCents > 0 && d.paidBy === 'card'
+      ? ([['Card payment', formatAud(d.amountCents - d.creditCents)]] as [string, string][])
+      : []),
     [PAID_BY[d.paidBy], dateIn(d.paidAt, d.timezone)],
   ]);
   const extent = d.donation

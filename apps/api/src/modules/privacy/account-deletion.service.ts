@@ -12,7 +12,7 @@ import { listLiveEntries } from '../waitlist/waitlist.repository';
 import { leaveWaitlist } from '../waitlist/waitlist.service';
 import { anonymiseAccount, bookingIdsOf, upcomingBookingsOf } from './account-deletion.repository';
 import { transactionWithRetry } from '../../db/retry-transaction';
-import { creditBackToCard } from '../order-payments/payment-moves';
+import { creditBackToCard } from '../order-payments/credit-moves';
 import { sendRefund } from '../payments/refunds.service';
 import { familyActor } from '../audit-trail/audit-entries.repository';
 

@@ -22,13 +22,17 @@ const PARTS = (u: SQL) => ({
     from bookings where user_id = ${u} and (details is not null or details_deleted_at is not null) order by created_at`,
   orders: sql`select id, booking_id as "bookingId", status, items, amount_cents as "amountCents", refunded_cents as
   "refundedCents",
-      created_at as "createdAt", paid_at as "paidAt", refunded_at as "refundedAt",
+      credit_cents as "creditCents", created_at as "createdAt", paid_at as "paidAt", refunded_at as "refundedAt",
       buyer_business_name as "buyerBusinessName", buyer_abn as "buyerAbn"
     from orders where user_id = ${u} order by created_at`,
   refunds: sql`select r.id, r.order_id as "orderId", r.booking_id as "bookingId", r.amount_cents as "amountCents",
-  r.status, r.reason,
+  r.status, r.reason, r.method as "refundTo",
       r.created_at as "createdAt", r.completed_at as "completedAt"
     from refunds r join orders o on o.id = r.order_id where o.user_id = ${u} order by r.created_at`,
+  // Account credit (decision 0111): every move of the balance.
+  credit: sql`select created_at as "at", cents, reason, booking_id as "bookingId", order_id as "orderId",
+      expires_at as "expiresAt"
+    from credit_entries where user_id = ${u} order by created_at, id`,
   emails: sql`select m.id, m.to_address as "to", m.subject, m.text, m.status, m.created_at as "createdAt", m.sent_at
   as "sentAt"
     from mail_outbox m where ${mailOfAccount(u, sql`(select email from users where id = ${u})`)} order by m.created_at`,

@@ -46,7 +46,8 @@ export async function privacyRoutes(app: FastifyInstance) {
         response: {
           200: z.any().meta({
             description:
-              'application/json attachment: account, bookings, details, orders, refunds, emails, sms, smsMessages, ' +
+              'application/json attachment: account, bookings, details, orders, refunds, credit, emails, sms, ' +
+              'smsMessages, ' +
               'delayNotices, checkIns, waitlist, ' +
               'photos, consents, auditEntries',
           }),

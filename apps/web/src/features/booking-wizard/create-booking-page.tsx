@@ -146,7 +146,7 @@ export function CreateBookingPage() {
         <ResumeHoldOffer keptAtOpen={keptAtOpen} />
       )}
       {offerOpened && hasHold && (
-        <p role="status" className="rounded-2xl border border-pine-200 bg-pine-50 p-4 font-medium text-ink-900">
+        <p role="status" className="rounded-2xl border border-pine-600/30 bg-pine-50 p-4 font-medium text-ink-900">
           {offerOpened}
         </p>
       )}

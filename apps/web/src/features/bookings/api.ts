@@ -1,4 +1,5 @@
 import type { Booking, BookingList, CancelResult } from '@kringle/contracts/bookings';
+import type { Credit, RefundTo } from '@kringle/contracts/credit';
 import type { Order } from '@kringle/contracts/orders';
 import { api } from '../../lib/api';
 
@@ -36,9 +37,18 @@ export const bookingsApi = api.injectEndpoints({
       transformResponse: (body: { items: BookingOrder[] }) => body.items,
       providesTags: (_r, _e, bookingId) => [{ type: 'GET_BOOKINGS', id: `orders-${bookingId}` }],
     }),
-    cancelBooking: build.mutation<CancelResult, { id: string; reason?: string }>({
-      query: ({ id, reason }) => ({ url: `/bookings/${id}/cancel`, method: 'POST', body: reason ? { reason } : {} }),
+    cancelBooking: build.mutation<CancelResult, { id: string; reason?: string; refundTo?: RefundTo }>({
+      query: ({ id, reason, refundTo }) => ({
+        url: `/bookings/${id}/cancel`,
+        method: 'POST',
+        body: { ...(reason ? { reason } : {}), ...(refundTo ? { refundTo } : {}) },
+      }),
       invalidatesTags: ['GET_BOOKINGS'],
+    }),
+    /** The family's account credit (decision 0111): a cancel may add to it, a checkout spend it. */
+    accountCredit: build.query<Credit, void>({
+      query: () => '/user/credit',
+      providesTags: ['GET_BOOKINGS'],
     }),
     /** A closure's offer (decision 0055): move onto the held session, or take everything back. */
     answerClosure: build.mutation<Booking, { id: string; answer: 'accept' | 'refund' }>({
@@ -49,6 +59,7 @@ export const bookingsApi = api.injectEndpoints({
 });
 
 export const {
+  useAccountCreditQuery,
   useAnswerClosureMutation,
   useBookingListInfiniteQuery,
   useBookingOrdersQuery,

@@ -41,6 +41,7 @@ export function aBooking(overrides: Partial<Booking> = {}): Booking {
     amountCents: 6995,
     donationCents: 0,
     donationTo: null,
+    creditCents: 0,
     currency: 'AUD',
     rescheduleCount: 0,
     canReschedule: true,

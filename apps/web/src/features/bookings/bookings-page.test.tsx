@@ -24,17 +24,21 @@ const order = anOrder();
 
 function server(overrides: (call: Call) => unknown = () => undefined) {
   let cancelled = false;
+  let creditCents = 0;
   return (call: Call) => {
     const own = overrides(call);
     if (own !== undefined) return own;
+    if (call.path === '/user/credit') return { balanceCents: creditCents, items: [] };
     if (call.path.startsWith('/bookings/upcoming-bookings'))
       return { items: cancelled ? [] : [booking], nextCursor: null };
     if (call.path === `/orders/${booking.id}/orders`) return { items: [order] };
     if (call.method === 'POST' && call.path === `/bookings/${booking.id}/cancel`) {
       cancelled = true;
+      const refundTo = (JSON.parse(call.body || '{}') as { refundTo?: string }).refundTo ?? 'card';
+      if (refundTo === 'credit') creditCents += 6995;
       return {
         booking: { ...booking, status: 'cancelled' },
-        refund: { id: '7c8d9e0f-1a2b-4c3d-8e4f-5a6b7c8d9e0f', amountCents: 6995, status: 'succeeded' },
+        refund: { id: '7c8d9e0f-1a2b-4c3d-8e4f-5a6b7c8d9e0f', amountCents: 6995, status: 'succeeded', refundTo },
       };
     }
     throw new Error(`unexpected call ${call.method} ${call.path}`);
@@ -93,6 +97,21 @@ describe('BookingsPage', () => {
       body: '{}',
     });
     expect(events).toEqual(['package_cancel', 'booking cancel']);
+  });
+
+  it('cancels to account credit when asked: says so, and shows the balance', async () => {
+    const { calls } = renderWithApi(<BookingsPage {...handoff()} />, server());
+    const card = await screen.findByRole('article');
+    expect(screen.queryByTestId('credit-balance')).toBeNull();
+    await userEvent.click(within(card).getByRole('button', { name: 'Cancel booking' }));
+    const dialog = await screen.findByRole('alertdialog');
+    await userEvent.click(within(dialog).getByRole('radio', { name: /Keep it as account credit/ }));
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Cancel booking' }));
+    await waitFor(() =>
+      expect(toast.success).toHaveBeenCalledWith('Booking KR-7K3Q9 is cancelled. $69.95 is now account credit.'),
+    );
+    expect(calls.find((c) => c.method === 'POST')).toMatchObject({ body: '{"refundTo":"credit"}' });
+    expect(await screen.findByTestId('credit-balance')).toHaveTextContent('Account credit: $69.95');
   });
 
   it('toasts the API’s message when a cancellation is refused', async () => {

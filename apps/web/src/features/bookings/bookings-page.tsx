@@ -8,6 +8,7 @@ import { BookingList } from './booking-list';
 import { useBookingActions, type WizardHandoff } from './use-booking-actions';
 import { useGetPolicyQuery } from '../../lib/policy-api';
 import { WaitlistEntries } from './waitlist-entries';
+import { CreditBalance } from './credit-balance';
 import { PhotosRoute, usePhotosBookingId } from './photos/photos-route';
 import { BookingLimitNotice, countsTowardsLimit } from '../../components/ui/booking-limit-notice';
 
@@ -122,6 +123,7 @@ export function BookingsPage({ onBookNow, onReschedule, onContinuePayment, heldS
       {moved && <MovedNotice moved={moved} onDismiss={() => setMoved(null)} />}
       {heldSession}
       <BookingLimitNotice count={upcomingCount} max={policy?.maxUpcomingBookings} />
+      <CreditBalance />
 
       <WaitlistEntries />
 

@@ -1,4 +1,4 @@
-import { render, screen } from '@testing-library/react';
+import { render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { aBooking } from './booking-fixture';
@@ -12,6 +12,11 @@ describe('refundWording', () => {
   });
   it('says a paid booking past the refund cut-off will not be refunded', () => {
     expect(refundWording(aBooking({ refundableCents: 0 }))).toMatch(/will not be refunded/);
+  });
+  it('says a refund taken as credit is credit at once', () => {
+    expect(refundWording(aBooking({ refundableCents: 6995 }), 'credit')).toBe(
+      '$69.95 will be added to your account credit at once, for a later booking.',
+    );
   });
   it('says an unpaid booking has nothing to refund', () => {
     expect(refundWording(aBooking({ status: 'payment_pending', refundableCents: 0 }))).toMatch(/not been charged/);
@@ -49,7 +54,22 @@ describe('CancelDialog', () => {
     expect(onOpenChange).toHaveBeenCalledWith(false);
     expect(onConfirm).not.toHaveBeenCalled();
     await userEvent.click(screen.getByRole('button', { name: 'Cancel booking' }));
-    expect(onConfirm).toHaveBeenCalledOnce();
+    expect(onConfirm).toHaveBeenCalledExactlyOnceWith('card');
+  });
+
+  it('asks where a refund goes: the card by default, or account credit, said before confirming', async () => {
+    const { onConfirm } = renderDialog();
+    const group = screen.getByRole('group', { name: 'Where should the refund go?' });
+    expect(within(group).getByRole('radio', { name: /Back to my card/ })).toBeChecked();
+    await userEvent.click(within(group).getByRole('radio', { name: /Keep it as account credit/ }));
+    expect(screen.getByTestId('refund-wording')).toHaveTextContent('$69.95 will be added to your account credit');
+    await userEvent.click(screen.getByRole('button', { name: 'Cancel booking' }));
+    expect(onConfirm).toHaveBeenCalledExactlyOnceWith('credit');
+  });
+
+  it('asks nothing of a booking with no refund', () => {
+    renderDialog({ booking: aBooking({ refundableCents: 0 }) });
+    expect(screen.queryByRole('group', { name: 'Where should the refund go?' })).toBeNull();
   });
 
   it('holds both buttons while cancelling', () => {

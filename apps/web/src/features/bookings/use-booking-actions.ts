@@ -5,6 +5,7 @@ import type { Booking } from '@kringle/contracts/bookings';
 import { centsToDollars, formatAud } from '@kringle/contracts/money';
 import { track } from '../../lib/analytics';
 import type { ApiError } from '../../lib/api-error';
+import type { RefundTo } from '@kringle/contracts/credit';
 import { bookingsApi, isPhotoOrder, useCancelBookingMutation } from './api';
 import type { CardAction } from './booking-card';
 import { downloadFile } from '../../lib/download-file';
@@ -126,10 +127,10 @@ export function useBookingActions(handoff: WizardHandoff) {
     }
   };
 
-  const confirmCancel = async () => {
+  const confirmCancel = async (refundTo: RefundTo = 'card') => {
     if (!cancelling) return;
     const booking = cancelling;
-    const result = await cancelBooking({ id: booking.id });
+    const result = await cancelBooking({ id: booking.id, ...(refundTo === 'credit' ? { refundTo } : {}) });
     if ('error' in result) {
       void toastError(message(result.error, 'We could not cancel this booking. Please try again.'));
       setCancelling(null);
@@ -143,10 +144,12 @@ export function useBookingActions(handoff: WizardHandoff) {
       currency: 'AUD',
     });
     void toastSuccess(
-      refund && refund.amountCents > 0
-        ? `Booking ${booking.reference} is cancelled. ${formatAud(refund.amountCents)} is on its way back to your ` +
+      refund && refund.amountCents > 0 && refund.refundTo === 'credit'
+        ? `Booking ${booking.reference} is cancelled. ${formatAud(refund.amountCents)} is now account credit.`
+        : refund && refund.amountCents > 0
+          ? `Booking ${booking.reference} is cancelled. ${formatAud(refund.amountCents)} is on its way back to your ` +
             `card (allow 5 to 10 business days).`
-        : `Booking ${booking.reference} is cancelled.`,
+          : `Booking ${booking.reference} is cancelled.`,
     );
     justCancelled.current = true;
     setCancelling(null);
@@ -169,6 +172,6 @@ export function useBookingActions(handoff: WizardHandoff) {
     cancelling,
     cancelBusy: cancelState.isLoading,
     closeCancel: () => setCancelling(null),
-    confirmCancel: () => void confirmCancel(),
+    confirmCancel: (refundTo: RefundTo) => void confirmCancel(refundTo),
   };
 }

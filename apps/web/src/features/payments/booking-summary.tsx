@@ -65,6 +65,12 @@ export function BookingSummary({ booking }: { booking: Booking }) {
               {formatAud(booking.amountCents)}
             </dd>
           </div>
+          {booking.creditCents > 0 && (
+            <div className="flex justify-between text-sm text-ink-700" data-testid="booking-credit">
+              <dt>Of which paid with account credit</dt>
+              <dd className="tabular-nums">{formatAud(booking.creditCents)}</dd>
+            </div>
+          )}
         </dl>
       </div>
     </div>

@@ -2,6 +2,7 @@ import type { BusinessBuyer } from '@kringle/contracts/abn';
 import type { Cart, CheckoutResult, CreateCartBody } from '@kringle/contracts/cart';
 import type { AddOn, Package } from '@kringle/contracts/catalogue';
 import type { Charity } from '@kringle/contracts/donations';
+import type { Credit } from '@kringle/contracts/credit';
 import { api } from '../../../lib/api';
 
 /**
@@ -25,6 +26,11 @@ export const checkoutApi = api.injectEndpoints({
       query: () => '/common/charity',
       keepUnusedDataFor: 3600,
     }),
+    /** The family's account credit (decision 0111); spent by a checkout, so fetched again after one. */
+    wizardCredit: build.query<Credit, void>({
+      query: () => '/user/credit',
+      providesTags: ['GET_BOOKINGS'],
+    }),
     createCart: build.mutation<Cart, CreateCartBody>({
       query: (body) => ({ url: '/cart', method: 'POST', body }),
     }),
@@ -39,4 +45,4 @@ export const checkoutApi = api.injectEndpoints({
   }),
 });
 
-export const { useWizardPackagesQuery, useWizardAddOnsQuery, useCharityQuery } = checkoutApi;
+export const { useWizardPackagesQuery, useWizardAddOnsQuery, useCharityQuery, useWizardCreditQuery } = checkoutApi;

@@ -54,6 +54,7 @@ export function toCartBody(
   packages: Record<string, CartItem>,
   promoCode?: string | null,
   donationCents = 0,
+  useCredit = false,
 ): CreateCartBody {
   const lines = activeItems(packages);
   const pick = (type: CartItem['type']) =>
@@ -65,6 +66,7 @@ export function toCartBody(
     addOns: pick('add_on'),
     ...(promoCode ? { promoCode } : {}),
     ...(donationCents > 0 ? { donationCents } : {}),
+    ...(useCredit ? { useCredit } : {}),
   };
 }
 

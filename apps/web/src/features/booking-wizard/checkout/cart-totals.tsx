@@ -6,15 +6,16 @@ import { amountDue } from './amount-due';
 import { useCharityQuery } from './api';
 
 /**
- * The cart's last lines, on Overview and in the cart: the promo code's cents off, the donation, the GST and
- * the total to pay, all as the server priced them (decision 0106: the web never works out a discount itself).
+ * The cart's last lines, on Overview and in the cart: the promo code's cents off, the donation, the account
+ * credit used, the GST and the total to pay, all as the server priced them (decision 0106: the web never works
+ * out a discount itself).
  */
 export function CartTotals({ large, totalTestId }: { large?: boolean; totalTestId?: string }) {
   const booking = useWizardSelector((s) => s.booking);
-  const { promo, goodsCents, donationCents, dueCents, gstCents } = amountDue(booking);
+  const { promo, goodsCents, donationCents, creditCents, dueCents, gstCents } = amountDue(booking);
   const charity = useCharityQuery(undefined, { skip: donationCents === 0 }).data?.name;
   // A booking reopened for payment from My Bookings knows its amount, not its code.
-  const offCents = goodsCents + donationCents - dueCents;
+  const offCents = goodsCents + donationCents - creditCents - dueCents;
   return (
     <dl className={clsx('flex flex-col gap-1 border-t-2 border-cream-300', large ? 'mt-2 pt-3' : 'pt-2')}>
       {offCents > 0 && (
@@ -27,6 +28,12 @@ export function CartTotals({ large, totalTestId }: { large?: boolean; totalTestI
         <div className="flex justify-between gap-3 text-ink-900" data-testid="donation-line">
           <dt>{charity ? donationLabel(charity) : 'Donation (no GST)'}</dt>
           <dd className="shrink-0 tabular-nums">{formatAud(donationCents)}</dd>
+        </div>
+      )}
+      {creditCents > 0 && (
+        <div className="flex justify-between gap-3 font-medium text-pine-800" data-testid="credit-line">
+          <dt>Account credit</dt>
+          <dd className="shrink-0 tabular-nums">−{formatAud(creditCents)}</dd>
         </div>
       )}
       <div className="flex justify-between text-sm text-ink-600">

@@ -85,6 +85,7 @@ describe('placeOrder', () => {
       amountCents: 7990,
       business: null,
       donationCents: 0,
+      creditCents: 0,
     });
     expect(booking.reservationData?.expiresAt).toBe(checkout.expiresAt);
     expect(booking.currentStep).toBe(stepIndex('payment'));

@@ -79,14 +79,16 @@ async function saveDetails(
  * server's answer (its figures, or dropped when it does not apply); a price change re-prices the lines.
  */
 const pricedCart = createAsyncThunk<
-  { ok: true; id: string; donationCents: number } | { ok: false; error: ApiError },
+  { ok: true; id: string; donationCents: number; creditCents: number } | { ok: false; error: ApiError },
   string | null,
   { state: WizardRootState }
 >('booking/pricedCart', async (code, { dispatch, getState }) => {
-  const { reservationData, packages, donationCents } = getState().booking;
+  const { reservationData, packages, donationCents, creditCents } = getState().booking;
   if (!reservationData) return { ok: false, error: noHold };
   const cart = await dispatch(
-    checkoutApi.endpoints.createCart.initiate(toCartBody(reservationData.holdId, packages, code, donationCents)),
+    checkoutApi.endpoints.createCart.initiate(
+      toCartBody(reservationData.holdId, packages, code, donationCents, Boolean(creditCents)),
+    ),
   );
   if (cart.error) {
     const error = asApiError(cart.error);
@@ -95,7 +97,8 @@ const pricedCart = createAsyncThunk<
     return { ok: false, error };
   }
   dispatch(setPromo(promoOf(cart.data, reservationData.holdId)));
-  return { ok: true, id: cart.data.id, donationCents: cart.data.donationCents };
+  const credit = cart.data.payments.find((p) => p.kind === 'credit')?.cents ?? 0;
+  return { ok: true, id: cart.data.id, donationCents: cart.data.donationCents, creditCents: credit };
 });
 
 /**
@@ -145,6 +148,7 @@ export const placeOrder = createAsyncThunk<
       amountCents: result.amountCents,
       business,
       donationCents: cart.donationCents,
+      creditCents: cart.creditCents,
     }),
   );
   const failed = await saveDetails(dispatch, result.bookingId, details);

@@ -71,9 +71,10 @@ export const continuePayment = createAsyncThunk<boolean, Booking, { state: Wizar
           bookingId: booking.id,
           client_secret,
           message: `Finish paying to confirm booking ${booking.reference}.`,
-          // The booking's amount is what the card pays, a promo code's cents already off (decision 0106).
-          amountCents: booking.amountCents,
+          // The card pays the booking's amount (a promo code's cents already off) less the credit spent (0111).
+          amountCents: booking.creditCents ? booking.amountCents - booking.creditCents : booking.amountCents,
           donationCents: booking.donationCents,
+          ...(booking.creditCents ? { creditCents: booking.creditCents } : {}),
         }),
       );
     }

@@ -93,7 +93,7 @@ export function ResumeHoldOffer({ keptAtOpen }: { keptAtOpen: string | null }) {
   return (
     <section
       aria-labelledby="resume-hold-title"
-      className="rounded-2xl border border-pine-200 bg-pine-50 p-4 text-ink-900"
+      className="rounded-2xl border border-pine-600/30 bg-pine-50 p-4 text-ink-900"
     >
       <h2 id="resume-hold-title" className="text-lg font-semibold">
         {live.hold.status === 'checked_out' ? 'Your booking is waiting for payment' : 'You are holding a session'}

@@ -31,6 +31,8 @@ export interface CheckoutData {
   business?: BusinessBuyer | null;
   /** The donation in amountCents, as the server priced the cart (no GST in it). */
   donationCents?: number;
+  /** The account credit the order spent (decision 0111): the card pays amountCents, the rest of the total. */
+  creditCents?: number;
 }
 
 /**
@@ -67,6 +69,8 @@ export interface BookingState {
   promo?: AppliedPromo | null;
   /** The donation chosen on Overview (cents; issue 52); placeOrder sends it with the cart. */
   donationCents?: number;
+  /** The account credit balance when the family chose to pay with it on Overview; null or absent: not used. */
+  creditCents?: number | null;
   /**
    * When this wizard last took, changed or dropped its hold (ms): another tab's older write is stale (hold-tabs.ts).
    */
@@ -154,6 +158,9 @@ const bookingSlice = createSlice({
     setDonation(state, action: PayloadAction<number>) {
       state.donationCents = action.payload;
     },
+    setCredit(state, action: PayloadAction<number | null>) {
+      state.creditCents = action.payload;
+    },
     /**
      * Spec §4: starting a reschedule resets the booking state, keeps the location, stores the data.
      * A new wizard, so stamped; it lets no hold go on the server, so a booking in another tab keeps its own.
@@ -207,6 +214,7 @@ export const {
   setDetails,
   setPromo,
   setDonation,
+  setCredit,
   startReschedule,
   nextStep,
   goToStep,

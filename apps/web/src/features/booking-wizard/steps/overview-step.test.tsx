@@ -33,13 +33,20 @@ const REFUSAL = 'NOPE is not a promo code we know. Check the spelling, or book w
 
 /** POST /cart as the API prices it: XMAS10 takes 10% off, any other code is unknown. */
 function cartAnswer(_url: string, init: RequestInit) {
-  const body = JSON.parse(String(init.body)) as { amount: number; promoCode?: string; donationCents?: number };
+  const body = JSON.parse(String(init.body)) as {
+    amount: number;
+    promoCode?: string;
+    donationCents?: number;
+    useCredit?: boolean;
+  };
   if (body.promoCode && body.promoCode !== 'XMAS10')
     return json(
       { error: REFUSAL, code: 'PROMO_INVALID', details: [{ path: 'body.promoCode', message: 'unknown' }] },
       409,
     );
   const cents = body.promoCode ? Math.round(body.amount / 10) : 0;
+  const total = body.amount - cents + (body.donationCents ?? 0);
+  const credit = body.useCredit ? Math.min(total, CREDIT) : 0;
   return json(
     {
       id: 'c1',
@@ -48,9 +55,9 @@ function cartAnswer(_url: string, init: RequestInit) {
       amountCents: body.amount,
       gstCents: Math.round((body.amount - cents) / 11),
       discounts: body.promoCode ? [{ kind: 'promo', code: body.promoCode, cents }] : [],
-      payments: [],
+      payments: credit > 0 ? [{ kind: 'credit', cents: credit }] : [],
       donationCents: body.donationCents ?? 0,
-      dueCents: body.amount - cents + (body.donationCents ?? 0),
+      dueCents: total - credit,
       currency: 'AUD',
     },
     201,
@@ -58,11 +65,14 @@ function cartAnswer(_url: string, init: RequestInit) {
 }
 
 const CHARITY = { name: 'Kids Cancer Care', suggestedCents: [200, 500, 1000], maxCents: 10000 };
+/** The family's account credit in these tests, when it has some. */
+const CREDIT = 2500;
 
-function renderStep(quantity = 2, charityName: string | null = null) {
-  const sent: { promoCode?: string; donationCents?: number }[] = [];
+function renderStep(quantity = 2, charityName: string | null = null, creditCents = 0) {
+  const sent: { promoCode?: string; donationCents?: number; useCredit?: boolean }[] = [];
   const t = wizardTestStore({
     'GET /common/charity': { ...CHARITY, name: charityName },
+    'GET /user/credit': { balanceCents: creditCents, items: [] },
     'GET /product/packages': { items: [classic] },
     'GET /product/addons': { items: [] },
     'POST /cart': (url: string, init: RequestInit) => {
@@ -214,5 +224,32 @@ describe('Overview: the donation', () => {
     t.view();
     await vi.waitFor(() => expect(t.calls).toContain('GET /common/charity'));
     expect(screen.queryByTestId('donation')).toBeNull();
+  });
+});
+
+describe('Overview: account credit', () => {
+  it('offered when the family has some: ticked, it comes off what the card pays, not the GST', async () => {
+    const t = renderStep(1, null, CREDIT);
+    t.view();
+    await vi.waitFor(() => expect(t.calls).toContain('GET /user/credit'));
+    const box = await screen.findByRole('checkbox', { name: 'Pay with my account credit' });
+    expect(box).toHaveAccessibleDescription('You have $25.00 of credit. It pays first; your card pays the rest.');
+    expect(screen.getByTestId('overview-total')).toHaveTextContent('$39.95');
+    await userEvent.click(box);
+    expect(screen.getByTestId('credit-line')).toHaveTextContent('−$25.00');
+    expect(screen.getByTestId('overview-total')).toHaveTextContent('$14.95');
+    expect(order().getByText('GST included').nextElementSibling).toHaveTextContent('$3.63');
+    expect(screen.queryByTestId('promo-line')).toBeNull();
+    expect(t.store.getState().booking.creditCents).toBe(CREDIT);
+    await userEvent.click(box);
+    expect(screen.queryByTestId('credit-line')).toBeNull();
+    expect(screen.getByTestId('overview-total')).toHaveTextContent('$39.95');
+  });
+
+  it('not offered without credit', async () => {
+    const t = renderStep(1, null, 0);
+    t.view();
+    await vi.waitFor(() => expect(t.calls).toContain('GET /user/credit'));
+    expect(screen.queryByTestId('credit')).toBeNull();
   });
 });

@@ -14,6 +14,7 @@ import { CartTotals } from '../checkout/cart-totals';
 import { placeOrder, PRICE_CODES, PROMO_INVALID } from '../checkout/checkout-actions';
 import { PromoCodeField } from '../checkout/promo-code-field';
 import { DonationChoice } from '../checkout/donation-choice';
+import { CreditChoice } from '../checkout/credit-choice';
 import { useCatalogue } from '../checkout/use-catalogue';
 import { BusinessBuyerFields, checkBusiness, draftOf, type BusinessErrors } from '../checkout/business-buyer';
 import { expiredState } from '../hold/hold-actions';
@@ -162,6 +163,7 @@ export function OverviewStep({ focusOnMount }: { focusOnMount: boolean }) {
           />
         </div>
         <DonationChoice locked={Boolean(checkoutData)} />
+        <CreditChoice locked={Boolean(checkoutData)} />
       </section>
       <Suspense fallback={<div className="h-40 animate-pulse rounded-2xl bg-cream-200" aria-hidden="true" />}>
         <WhosComingSection
