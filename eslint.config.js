@@ -38,6 +38,8 @@ const API_MODULES = [
   'promos',
   // An order's payment and refunds: their states, named moves and the money left (decision 0091).
   'order-payments',
+  // Account credit's ledger (issue 52, decision 0111): written by order-payments' credit moves, read by the cart.
+  'credit',
   // The session and its holds: the one writer of the slot row and of hold rows (issue 49, decision 0089).
   'sessions',
   'check-in',
