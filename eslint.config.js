@@ -27,6 +27,8 @@ const API_MODULES = [
   'payments',
   // Chargebacks (issue 56): applied by the payment webhook, read by support and the reports.
   'disputes',
+  // Gift vouchers' sale (issue 52, decision 0112): paid through the payment webhook; the ledger below.
+  'voucher-sales',
   'checkout',
   'reservations',
   'queue',
@@ -40,6 +42,8 @@ const API_MODULES = [
   'order-payments',
   // Account credit's ledger (issue 52, decision 0111): written by order-payments' credit moves, read by the cart.
   'credit',
+  // Gift vouchers' ledger and codes (decision 0112): spent by the checkout, given back by order-payments.
+  'vouchers',
   // The session and its holds: the one writer of the slot row and of hold rows (issue 49, decision 0089).
   'sessions',
   'check-in',

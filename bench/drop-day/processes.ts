@@ -47,6 +47,7 @@ export function benchApiEnv(opts: {
     SMTP_URL: `smtp://127.0.0.1:${opts.deadSmtpPort}`,
     // Production requires a real one (config); this is the ATO's own ABN, valid and harmless here.
     SELLER_ABN: '51 824 753 556',
+    VOUCHER_CODE_KEY: 'a-production-voucher-code-key-of-32-chars-or-more',
   };
 }
 

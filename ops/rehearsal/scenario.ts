@@ -156,6 +156,7 @@ function apiEnv(db: PostgresHost, jwtKey: string, keys: ReturnType<typeof sandbo
     APP_CHECK_SECRET: 'rehearsal-app-check-secret-0123456789abcdef',
     // The ATO's own ABN: valid, and nobody's invoice.
     SELLER_ABN: '51 824 753 556',
+    VOUCHER_CODE_KEY: 'a-production-voucher-code-key-of-32-chars-or-more',
     LOG_LEVEL: 'info',
   };
 }

@@ -54,6 +54,7 @@ export const AUDIT_ACTIONS = [
   'settleRefund',
   'refundToCredit',
   'creditBackToCard',
+  'refundToVoucher',
   'giveUpRefund',
   'refundReported',
   // The season (season-versions.repository.ts).
@@ -90,6 +91,12 @@ export const AUDIT_ACTIONS = [
   // A manager's promo codes (issue 52).
   'promo.created',
   'promo.changed',
+  // Gift vouchers (issue 52, decision 0112): each move of one, its id in before/after.
+  'voucher.sold',
+  'voucher.claimed',
+  'voucher.spent',
+  'voucher.returned',
+  'voucher.cancelled',
 ] as const;
 
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
@@ -139,6 +146,7 @@ export const AUDIT_ACTION_LABELS: Record<AuditAction, string> = {
   settleRefund: 'Refund sent',
   refundToCredit: 'Refund put on account credit',
   creditBackToCard: 'Account credit refunded to the card',
+  refundToVoucher: 'Refund put back on gift vouchers',
   giveUpRefund: 'Refund given up',
   refundReported: 'Refund reported by Stripe',
   saveSeason: 'Season saved',
@@ -168,4 +176,9 @@ export const AUDIT_ACTION_LABELS: Record<AuditAction, string> = {
   'dispute.closed': 'Dispute closed',
   'promo.created': 'Promo code created',
   'promo.changed': 'Promo code changed',
+  'voucher.sold': 'Gift voucher sold',
+  'voucher.claimed': 'Gift voucher claimed into an account',
+  'voucher.spent': 'Gift voucher spent on a booking',
+  'voucher.returned': 'Gift voucher given back its part',
+  'voucher.cancelled': 'Gift voucher cancelled',
 };

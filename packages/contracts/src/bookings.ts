@@ -90,7 +90,10 @@ export const cancelResultSchema = z
         id: z.uuid(),
         amountCents: z.number().int(),
         status: z.enum(['pending', 'succeeded', 'failed']),
-        refundTo: refundToSchema,
+        refundTo: z.enum(['card', 'credit', 'voucher']).meta({
+          description:
+            "where this refund went: the card's part, else credit's; 'voucher' when gift vouchers paid it all",
+        }),
       })
       .nullable(),
   })

@@ -4,6 +4,7 @@ import { ITEM_TYPES } from './statuses';
 import { businessBuyerSchema } from './abn';
 import { promoCodeInputSchema } from './promos';
 import { donationCentsSchema } from './donations';
+import { MAX_CART_VOUCHERS, voucherCodeInputSchema } from './vouchers';
 
 export const MAX_PACKAGES = 3;
 export const MAX_ADD_ON_QUANTITY = 10;
@@ -30,6 +31,11 @@ export const createCartBodySchema = z
       .optional()
       .meta({ description: 'one a cart; 409 PROMO_INVALID, its detail saying why, when it does not apply' }),
     donationCents: donationCentsSchema.default(0),
+    vouchers: z
+      .array(voucherCodeInputSchema)
+      .max(MAX_CART_VOUCHERS, `At most ${MAX_CART_VOUCHERS} vouchers`)
+      .default([])
+      .meta({ description: 'gift voucher codes claimed into (or claimable by) this account; they pay first' }),
     useCredit: z
       .boolean()
       .default(false)
@@ -38,6 +44,10 @@ export const createCartBodySchema = z
   .refine((b) => b.packages.reduce((n, p) => n + p.quantity, 0) <= MAX_PACKAGES, {
     message: TOO_MANY_PACKAGES,
     path: ['packages'],
+  })
+  .refine((b) => new Set(b.vouchers).size === b.vouchers.length, {
+    message: 'Each voucher once',
+    path: ['vouchers'],
   })
   .refine((b) => new Set([...b.packages, ...b.addOns].map((i) => i.id)).size === b.packages.length + b.addOns.length, {
     message: 'Each item once, with a quantity',
@@ -72,12 +82,14 @@ export const cartSchema = z
     discounts: z.array(cartDiscountSchema),
     payments: z
       .array(z.object({ kind: z.enum(['voucher', 'credit']), code: z.string().optional(), cents: z.number().int() }))
-      .meta({ description: 'vouchers and credit spent on this cart (vouchers are not yet offered)' }),
+      .meta({ description: 'vouchers (each with its code) and then credit spent on this cart' }),
     donationCents: z.number().int().meta({ description: 'outside GST; part of dueCents' }),
     dueCents: z
       .number()
       .int()
-      .meta({ description: 'what the card pays: the goods less the promo, plus the donation, less credit spent' }),
+      .meta({
+        description: 'what the card pays: the goods less the promo, plus the donation, less vouchers and credit spent',
+      }),
     currency: z.literal(CURRENCY),
   })
   .meta({ id: 'Cart' });

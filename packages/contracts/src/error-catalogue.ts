@@ -82,6 +82,8 @@ export const ERROR_CATALOGUE = {
   DISPUTE_CLOSED: { status: 409, text: 'This dispute is no longer waiting for evidence.' },
   PROMO_INVALID: { status: 409, text: 'This promo code cannot be used for this booking.' },
   PROMO_CODE_TAKEN: { status: 409, text: 'There is already a promo code with these letters.' },
+  VOUCHER_INVALID: { status: 409, text: 'This gift voucher cannot be used for this booking.' },
+  VOUCHER_CLAIMED: { status: 409, text: 'This gift voucher is already in another account.' },
   DETAILS_LOCKED: { status: 409, text: 'This booking can no longer change.' },
   CONSENT_REQUIRED: {
     status: 400,

@@ -93,6 +93,7 @@ describe('loadConfig', () => {
       DATABASE_URL: 'postgres://u:p@db:5432/k',
       SMTP_URL: 'smtp://mail.example.com:587',
       SELLER_ABN: '51 824 753 556',
+      VOUCHER_CODE_KEY: 'a-production-voucher-code-key-of-32-chars-or-more',
       STRIPE_SECRET_KEY: 'sk_live_x',
     };
     it('starts with real SMTP and an ABN', () => expect(loadConfig(prod).SMTP_URL).toBe(prod.SMTP_URL));

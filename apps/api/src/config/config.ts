@@ -58,6 +58,11 @@ const envSchema = z.object({
   BRAND_NAME: z.string().min(1).max(60).default('Kringle'),
   /** The charity a cart may give to (issue 52; e.g. "Starlight Children's Foundation"); unset, no donation line. */
   CHARITY_NAME: z.string().trim().min(2).max(80).optional(),
+  /**
+   * The key gift voucher codes are derived from (decision 0112): only their hashes are stored, and the
+   * server derives a code again for its buyer's certificate. Required in production; changing it voids every code.
+   */
+  VOUCHER_CODE_KEY: z.string().min(32).optional(),
   /** Who families write to about their data (the privacy policy, decision 0058). */
   PRIVACY_CONTACT_EMAIL: z.email().default('privacy@kringle.test'),
   /** Tax invoices of deleted accounts keep the family's name this long (the ATO's five years), then lose it. */
@@ -168,8 +173,9 @@ export type Env = z.infer<typeof envSchema>;
 
 export interface Config extends Omit<
   Env,
-  'HOST' | 'APP_ORIGINS' | 'PUBLIC_URL' | 'SELLER_ABN' | 'LOG_LEVEL' | 'LOG_REQUESTS'
+  'HOST' | 'APP_ORIGINS' | 'PUBLIC_URL' | 'SELLER_ABN' | 'LOG_LEVEL' | 'LOG_REQUESTS' | 'VOUCHER_CODE_KEY'
 > {
+  VOUCHER_CODE_KEY: string;
   HOST: string;
   LOG_LEVEL: NonNullable<Env['LOG_LEVEL']>;
   LOG_REQUESTS: boolean;
@@ -190,6 +196,9 @@ export class ConfigError extends Error {}
  * Parses the environment once at start. A bad value stops start-up with one message that
  * names the variable, e.g. `Invalid configuration: PORT: Too big: expected number to be <=65535`.
  */
+/** Public, so development codes are only as secret as the demo's passwords. */
+const DEVELOPMENT_VOUCHER_KEY = 'kringle-development-voucher-code-key (not a secret)';
+
 export function loadConfig(source: Record<string, string | undefined> = process.env): Config {
   // Empty strings mean "unset", as they do in most shells' `VAR= cmd`.
   const cleaned = Object.fromEntries(Object.entries(source).filter(([, v]) => v !== undefined && v !== ''));
@@ -215,6 +224,11 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       throw new ConfigError(
         'Invalid configuration: SMTP_URL: required when NODE_ENV=production (the embedded mail catcher and dev ' +
           'mailbox are for development only)',
+      );
+    if (!env.VOUCHER_CODE_KEY)
+      throw new ConfigError(
+        'Invalid configuration: VOUCHER_CODE_KEY: required when NODE_ENV=production (gift voucher codes are ' +
+          'derived from it; the development key is public)',
       );
     if (!env.SELLER_ABN)
       throw new ConfigError(
@@ -281,6 +295,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     // Production names its origins; the embedded default allows every one it answers on (issue 53).
     APP_ORIGINS: env.APP_ORIGINS ?? (env.DATABASE_URL ? [publicUrl] : servedOrigins(publicUrl, host, env.PORT)),
     SELLER_ABN: env.SELLER_ABN ?? PLACEHOLDER_ABN,
+    VOUCHER_CODE_KEY: env.VOUCHER_CODE_KEY ?? DEVELOPMENT_VOUCHER_KEY,
     embedded: !env.DATABASE_URL,
     waitlistLimit: env.WAITLIST_LIMIT,
     waitlistOfferMinutes: env.WAITLIST_OFFER_MINUTES,

@@ -15,6 +15,7 @@ import * as reservations from './schema/reservations';
 import * as seasonVersions from './schema/season-versions';
 import * as sms from './schema/sms';
 import * as wallet from './schema/wallet';
+import * as voucherTables from './schema/vouchers';
 
 export const schema = {
   ...accounts,
@@ -32,6 +33,7 @@ export const schema = {
   ...seasonVersions,
   ...sms,
   ...wallet,
+  ...voucherTables,
 };
 export type Db = NodePgDatabase<typeof schema>;
 /** A transaction handle; repositories accept either this or the Db. */

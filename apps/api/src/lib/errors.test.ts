@@ -62,6 +62,8 @@ const made: Record<keyof typeof errors, () => AppError> = {
   disputeClosed: () => errors.disputeClosed(),
   promoInvalid: () => errors.promoInvalid('unknown', 'We do not know the code X.'),
   promoCodeTaken: () => errors.promoCodeTaken(),
+  voucherInvalid: () => errors.voucherInvalid('This voucher has nothing left on it.'),
+  voucherClaimed: () => errors.voucherClaimed(),
   closureNotConfirmed: () => errors.closureNotConfirmed('Sydney Pitt Street'),
   noClosureOffer: () => errors.noClosureOffer(),
   idempotencyMismatch: () => errors.idempotencyMismatch(),

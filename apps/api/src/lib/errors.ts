@@ -159,6 +159,10 @@ export const errors = {
     appError('PROMO_INVALID', message, [{ path: 'body.promoCode', message: reason }]),
   promoCodeTaken: () =>
     appError('PROMO_CODE_TAKEN', undefined, [{ path: 'body.code', message: 'Already a promo code' }]),
+  /** A voucher that pays nothing here (unknown, spent, expired, another account's); its detail names the code's field. */
+  voucherInvalid: (message: string, path = 'body.vouchers') =>
+    appError('VOUCHER_INVALID', message, [{ path, message }]),
+  voucherClaimed: () => appError('VOUCHER_CLAIMED'),
   closureNotConfirmed: (locationName: string) =>
     appError('CLOSURE_NOT_CONFIRMED', `Type the location's name, ${locationName}, exactly to confirm the closure.`, [
       { path: 'body.confirm', message: "Not the location's name" },

@@ -230,6 +230,7 @@ describe('dev mailbox with a real SMTP server configured', () => {
         NODE_ENV: 'production',
         SMTP_URL: 'smtp://mail.example.com:587',
         SELLER_ABN: '51 824 753 556',
+        VOUCHER_CODE_KEY: 'a-production-voucher-code-key-of-32-chars-or-more',
         STRIPE_SECRET_KEY: 'sk_test_x',
       });
       try {

@@ -53,6 +53,7 @@ describe('NODE_ENV=production refuses a database with the demo accounts', () => 
       DATABASE_URL: t.databaseUrl,
       SMTP_URL: 'smtp://127.0.0.1:9',
       SELLER_ABN: '51 824 753 556',
+      VOUCHER_CODE_KEY: 'a-production-voucher-code-key-of-32-chars-or-more',
       STRIPE_SECRET_KEY: 'sk_test_x',
       JOBS_ENABLED: 'false',
       SERVE_WEB: 'false',

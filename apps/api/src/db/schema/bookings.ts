@@ -35,6 +35,9 @@ export const carts = pgTable('carts', {
   donationCents: integer('donation_cents').notNull().default(0),
   /** The account credit it spends (migration 0049), taken at checkout under the family's credit lock. */
   creditCents: integer('credit_cents').notNull().default(0),
+  /** The gift vouchers it spends (migration 0050), each taken at checkout under its row lock; they pay first. */
+  voucherParts: jsonb('voucher_parts').$type<{ voucherId: string; cents: number }[]>().notNull().default([]),
+  voucherCents: integer('voucher_cents').notNull().default(0),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
 });
 
@@ -168,6 +171,8 @@ export const orders = pgTable(
     donationTo: text('donation_to'),
     /** The part account credit paid (migration 0049, decision 0111): the card pays `amountCents - creditCents`. */
     creditCents: integer('credit_cents').notNull().default(0),
+    /** The part gift vouchers paid (migration 0050, decision 0112): the card pays the rest of the credit's. */
+    voucherCents: integer('voucher_cents').notNull().default(0),
   },
   (t) => [
     uniqueIndex('orders_cart_key').on(t.cartId),
@@ -209,8 +214,11 @@ export const refunds = pgTable(
       .notNull()
       .default('pending'),
     reason: text('reason').notNull(),
-    /** 'credit': taken as account credit, settled with its entry in the cancellation's transaction (0048). */
-    method: text('method', { enum: ['card', 'credit'] })
+    /**
+     * 'credit': taken as account credit, settled with its entry in the cancellation's transaction (0048);
+     * 'voucher': the part gift vouchers paid, back on them the same way (0050).
+     */
+    method: text('method', { enum: ['card', 'credit', 'voucher'] })
       .notNull()
       .default('card'),
     stripeRefundId: text('stripe_refund_id'),

@@ -21,7 +21,7 @@ type Deps = Pick<FastifyInstance, 'db' | 'clock' | 'config' | 'stripe' | 'log' |
 
 export interface CancelResult {
   booking: Booking;
-  refund: { id: string; amountCents: number; status: RefundRow['status']; refundTo: RefundTo } | null;
+  refund: { id: string; amountCents: number; status: RefundRow['status']; refundTo: RefundRow['method'] } | null;
 }
 
 const refundView = (r: RefundRow | undefined) =>

@@ -12,6 +12,9 @@ import { promoCents } from '../promos/promo-pricing';
 import { activeProducts, insertCart, slotTypeSlugOfSlot, type CartRow } from './cart.repository';
 import { slotOf } from './checkout.repository';
 import { creditOf } from '../credit/credit.repository';
+import { priceVouchers } from '../vouchers/voucher-spending';
+import { voucherCode } from '../vouchers/voucher-codes';
+import { formatVoucherCode } from '@kringle/contracts/vouchers';
 
 type Deps = Pick<FastifyInstance, 'db' | 'clock' | 'config'>;
 type CartBody = z.output<typeof createCartBodySchema>;
@@ -20,16 +23,23 @@ type CartBody = z.output<typeof createCartBodySchema>;
 export const cartTotalCents = (row: Pick<CartRow, 'amountCents' | 'discountCents' | 'donationCents'>) =>
   row.amountCents - row.discountCents + row.donationCents;
 
-const toCart = (row: CartRow, promoCode: string | null): Cart => ({
+const toCart = (row: CartRow, promoCode: string | null, codeKey: string): Cart => ({
   id: row.id,
   reservationId: row.reservationId,
   items: row.items,
   amountCents: row.amountCents,
   gstCents: row.gstCents,
   discounts: promoCode ? [{ kind: 'promo', code: promoCode, cents: row.discountCents }] : [],
-  payments: row.creditCents > 0 ? [{ kind: 'credit', cents: row.creditCents }] : [],
+  payments: [
+    ...row.voucherParts.map((p) => ({
+      kind: 'voucher' as const,
+      code: formatVoucherCode(voucherCode(codeKey, p.voucherId)),
+      cents: p.cents,
+    })),
+    ...(row.creditCents > 0 ? [{ kind: 'credit' as const, cents: row.creditCents }] : []),
+  ],
   donationCents: row.donationCents,
-  dueCents: cartTotalCents(row) - row.creditCents,
+  dueCents: cartTotalCents(row) - row.voucherCents - row.creditCents,
   currency: CURRENCY,
 });
 
@@ -37,7 +47,7 @@ const toCart = (row: CartRow, promoCode: string | null): Cart => ({
  * Prices a selection for a live hold from the catalogue. The client's `amount` only proves the
  * customer saw the same total: a different figure is refused, never charged.
  */
-export async function createCart(deps: Deps, userId: string, body: CartBody): Promise<Cart> {
+export async function createCart(deps: Deps, userId: string, body: CartBody, ip = ''): Promise<Cart> {
   const reservation = await findReservation(deps.db, body.reservationId, userId);
   if (!reservation) throw notFound('That reservation');
   // A hold taken to move a booking is that booking's reschedule's alone (issue 48): as a new
@@ -72,9 +82,13 @@ export async function createCart(deps: Deps, userId: string, body: CartBody): Pr
     promo = { id: found!.id, cents };
   }
   const discountCents = promo?.cents ?? 0;
-  // What credit the family has now; checkout takes it under the credit lock, or refuses if it is gone.
+  // Vouchers pay first, then credit, from what they hold now: checkout takes both again under their locks.
   const totalCents = cartTotalCents({ amountCents, discountCents, donationCents: body.donationCents });
-  const creditCents = body.useCredit ? Math.min(totalCents, (await creditOf(deps.db, userId)).balanceCents) : 0;
+  const voucherParts = await priceVouchers(deps, userId, ip, body.vouchers, totalCents);
+  const voucherCents = voucherParts.reduce((n, p) => n + p.cents, 0);
+  const creditCents = body.useCredit
+    ? Math.min(totalCents - voucherCents, (await creditOf(deps.db, userId)).balanceCents)
+    : 0;
   const row = await insertCart(deps.db, {
     userId,
     reservationId: reservation.id,
@@ -85,8 +99,10 @@ export async function createCart(deps: Deps, userId: string, body: CartBody): Pr
     discountCents,
     donationCents: body.donationCents,
     creditCents: Math.max(0, creditCents),
+    voucherParts,
+    voucherCents,
   });
-  return toCart(row, promo ? body.promoCode! : null);
+  return toCart(row, promo ? body.promoCode! : null, deps.config.VOUCHER_CODE_KEY);
 }
 
 type Lines = { packages: { id: string; quantity: number }[]; addOns: { id: string; quantity: number }[] };

@@ -33,7 +33,7 @@ export async function checkoutRoutes(app: FastifyInstance) {
         response: { 201: cartSchema, ...errors },
       },
     },
-    async (req, reply) => reply.code(201).send(await createCart(app, authOf(req).userId, req.body)),
+    async (req, reply) => reply.code(201).send(await createCart(app, authOf(req).userId, req.body, req.ip)),
   );
 
   r.post(

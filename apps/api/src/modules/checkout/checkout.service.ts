@@ -9,6 +9,7 @@ import { newBookingReference } from './booking-reference';
 import { activeProducts, findCart, type CartRow } from './cart.repository';
 import { cartTotalCents } from './cart.service';
 import { creditOf, insertCreditEntry, lockCredit } from '../credit/credit.repository';
+import { lockVoucherParts, spendVouchers } from '../vouchers/voucher-spending';
 import { findBookingCheckout, findOrderByCart, slotOf } from './checkout.repository';
 import { bookingDetails, findOrder, type BookingRow } from '../booking-lifecycle/booking-rows.repository';
 import { bookingConfirmedMail } from '../booking-lifecycle/bookings.emails';
@@ -26,9 +27,9 @@ import { transactionWithRetry } from '../../db/retry-transaction';
 
 type Deps = Pick<FastifyInstance, 'db' | 'clock' | 'config' | 'stripe' | 'log'>;
 
-/** What the card pays of an order: its total less the account credit spent on it (decision 0111). */
-export const cardCents = (order: Pick<OrderRow, 'amountCents' | 'creditCents'>) =>
-  order.amountCents - order.creditCents;
+/** What the card pays of an order: its total less the gift vouchers and credit spent on it (decisions 0111, 0112). */
+export const cardCents = (order: Pick<OrderRow, 'amountCents' | 'creditCents' | 'voucherCents'>) =>
+  order.amountCents - order.creditCents - order.voucherCents;
 
 const PAY_MESSAGE = 'Your session is held. Pay now to confirm your booking.';
 
@@ -119,9 +120,11 @@ export async function checkoutOrder(
     const charity = deps.config.CHARITY_NAME;
     if (cart.donationCents > 0 && !charity)
       throw errors.cartInvalid('Donations are no longer offered: please check your total.');
+    // Vouchers before credit, each under its lock: the order every checkout takes them in.
+    await lockVoucherParts(tx, userId, cart.voucherParts, now);
     await assertCreditStill(tx, userId, cart);
     const totalCents = cartTotalCents(cart);
-    const dueCents = totalCents - cart.creditCents;
+    const dueCents = totalCents - cart.voucherCents - cart.creditCents;
     const reconcileAt = new Date(now.getTime() + deps.config.PAYMENT_RECONCILE_GRACE_SECONDS * 1000);
     const created = await openCheckout(
       { tx, now, log: deps.log, actor: familyActor(userId) },
@@ -141,6 +144,7 @@ export async function checkoutOrder(
         items: cart.items,
         amountCents: totalCents,
         creditCents: cart.creditCents,
+        voucherCents: cart.voucherCents,
         promoCodeId: cart.promoCodeId,
         promoCode,
         discountCents: cart.discountCents,
@@ -156,6 +160,11 @@ export async function checkoutOrder(
         purchaseIp,
       },
     );
+    await spendVouchers(tx, userId, cart.voucherParts, {
+      orderId: created.order.id,
+      bookingId: created.booking.id,
+      now,
+    });
     if (cart.creditCents > 0)
       await insertCreditEntry(tx, {
         userId,
@@ -167,7 +176,8 @@ export async function checkoutOrder(
         expiresAt: null,
         at: now,
       });
-    // Nothing left for the card (a 100% code, credit): paid and confirmed now, no PaymentIntent (decision 0106).
+    // Nothing left for the card (a 100% code, vouchers, credit): paid and confirmed now, no PaymentIntent
+    // (decision 0106).
     if (dueCents === 0) await confirmUnpaid(deps, tx, now, created.booking, created.order);
     return { order: created.order, expiresAt: reservation.expiresAt };
   });

@@ -10,24 +10,31 @@ export interface OutgoingMail {
   attachments?: MailAttachment[];
   /** Extra header lines, e.g. List-Unsubscribe on promotional mail (marketing/promotional-mail.ts). */
   headers?: Record<string, string>;
+  /** Not sent before this (a gift voucher's send day); omitted: now. */
+  notBefore?: Date;
 }
 
 /**
  * Queues a mail in the caller's transaction, so it is sent if and only if the change that
  * caused it commits. The outbox job delivers it with retries.
  */
-export async function enqueueMail(db: DbOrTx, mail: OutgoingMail): Promise<void> {
-  await db.insert(mailOutbox).values({
-    toAddress: mail.to,
-    subject: mail.subject,
-    html: mail.html,
-    text: mail.text,
-    attachments: mail.attachments ?? [],
-    headers: mail.headers ?? {},
-  });
+export async function enqueueMail(db: DbOrTx, mail: OutgoingMail): Promise<string> {
+  const [row] = await db
+    .insert(mailOutbox)
+    .values({
+      toAddress: mail.to,
+      subject: mail.subject,
+      html: mail.html,
+      text: mail.text,
+      attachments: mail.attachments ?? [],
+      headers: mail.headers ?? {},
+      ...(mail.notBefore ? { nextAttemptAt: mail.notBefore } : {}),
+    })
+    .returning({ id: mailOutbox.id });
+  return row!.id;
 }
 
-export interface ClaimedMail extends Required<OutgoingMail> {
+export interface ClaimedMail extends Required<Omit<OutgoingMail, 'notBefore'>> {
   id: string;
   /** Attempts including this one. */
   attempts: number;

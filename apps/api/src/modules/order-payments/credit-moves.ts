@@ -9,6 +9,7 @@ import {
 } from '../credit/credit.repository';
 import { creditExpiry } from '../credit/credit-expiry';
 import type { OrderRow } from './order-rows.repository';
+import { refundVoucherPart } from './voucher-moves';
 import type { PaymentCtx } from './payment-moves';
 import {
   CREDIT_RETURNED,
@@ -33,7 +34,7 @@ import {
 type Ctx = PaymentCtx & { actor: Actor };
 
 interface RefundAsked {
-  order: Pick<OrderRow, 'id' | 'userId' | 'creditCents'>;
+  order: Pick<OrderRow, 'id' | 'userId' | 'creditCents' | 'voucherCents'>;
   bookingId: string;
   cents: number;
   reason: string;
@@ -41,14 +42,16 @@ interface RefundAsked {
 }
 
 /**
- * Refunds `cents` of a paid order: the credit it spent first (back to credit), then the card's
- * part, to the card (pending, sent after the commit) or as credit. Returns the card's refund when
- * there is one (the caller sends it), else the credit's.
+ * Refunds `cents` of a paid order: the credit it spent first (back to credit), then what gift
+ * vouchers paid (back on them), then the card's part, to the card (pending, sent after the commit)
+ * or as credit. Returns the card's refund when there is one (the caller sends it), else the credit's,
+ * else the vouchers'.
  */
 export async function refundOrderParts(ctx: Ctx, asked: RefundAsked): Promise<RefundRow | undefined> {
   const { order, bookingId } = asked;
   const creditBack = Math.min(asked.cents, order.creditCents - (await creditReturnedOf(ctx.tx, order.id)));
-  const cardBack = asked.cents - creditBack;
+  const voucher = await refundVoucherPart(ctx, order, bookingId, asked.cents - creditBack);
+  const cardBack = asked.cents - creditBack - (voucher?.amountCents ?? 0);
   let credit: RefundRow | undefined;
   if (creditBack > 0) {
     // A lapse may have given the credit back already (then paid late): the refund squares the order alone.
@@ -63,7 +66,7 @@ export async function refundOrderParts(ctx: Ctx, asked: RefundAsked): Promise<Re
       },
     );
   }
-  if (cardBack === 0) return credit;
+  if (cardBack === 0) return credit ?? voucher;
   if (asked.refundTo === 'credit')
     return settleToCredit(
       ctx,

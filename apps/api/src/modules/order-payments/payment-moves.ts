@@ -3,6 +3,7 @@ import type { Tx } from '../../db/client';
 import { errors } from '../../lib/errors';
 import { insertAuditEntry, STRIPE, SYSTEM } from '../audit-trail/audit-entries.repository';
 import { returnSpentCredit } from './credit-moves';
+import { returnVoucherParts } from '../vouchers/voucher-spending';
 import { insertOrderRow, setOrderIf, type NewOrder, type OrderRow } from './order-rows.repository';
 import { PAYMENT_MOVES, type PaymentMoveName } from './payment-table';
 import {
@@ -68,10 +69,14 @@ export async function declinePayment(ctx: PaymentCtx, orderId: string): Promise<
   await move(ctx, orderId, 'decline', { status: 'failed' });
 }
 
-/** The intent cancelled at Stripe, the checkout lapsed or the unpaid booking cancelled: credit spent goes back. */
+/**
+ * The intent cancelled at Stripe, the checkout lapsed or the unpaid booking cancelled: credit and
+ * vouchers spent go back.
+ */
 export async function abandonPayment(ctx: PaymentCtx, orderId: string): Promise<void> {
   await move(ctx, orderId, 'abandon', { status: 'failed' });
   await returnSpentCredit(ctx, orderId);
+  await returnVoucherParts(ctx.tx, orderId, { now: ctx.now, bookingId: null, refundId: null });
 }
 
 /** A refund decided: recorded now, sent to Stripe after the commit (payments/refunds.service.ts). */

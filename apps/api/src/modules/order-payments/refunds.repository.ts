@@ -159,3 +159,15 @@ export async function creditReturnedOf(db: DbOrTx, orderId: string): Promise<num
 
 /** A refund's reason when it gives back the credit an order spent. */
 export const CREDIT_RETURNED = 'credit_returned';
+
+/** The cents of an order's refunds that went back on the gift vouchers that paid it (decision 0112). */
+export async function voucherRefundedOf(db: DbOrTx, orderId: string): Promise<number> {
+  const [row] = await db
+    .select({ cents: sql<number>`coalesce(sum(${refunds.amountCents}), 0)::int` })
+    .from(refunds)
+    .where(and(eq(refunds.orderId, orderId), eq(refunds.method, 'voucher')));
+  return row?.cents ?? 0;
+}
+
+/** A refund's reason when it gives gift vouchers back what they paid. */
+export const VOUCHER_RETURNED = 'voucher_returned';

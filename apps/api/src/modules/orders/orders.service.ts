@@ -57,8 +57,13 @@ export async function getOrder(deps: Deps, userId: string, bookingId: string, or
 export const invoiceNumber = (reference: string, orderId: string) =>
   `${reference}-${orderId.slice(0, 6).toUpperCase()}`;
 
-const paidBy = (o: Pick<OrderRow, 'amountCents' | 'creditCents' | 'paymentIntentId'>): ReceiptData['paidBy'] => {
-  if (o.amountCents === o.creditCents) return o.creditCents > 0 ? 'credit' : 'nothing';
+const paidBy = (
+  o: Pick<OrderRow, 'amountCents' | 'creditCents' | 'voucherCents' | 'paymentIntentId'>,
+): ReceiptData['paidBy'] => {
+  if (o.amountCents === o.creditCents + o.voucherCents) {
+    if (o.voucherCents > 0) return 'voucher';
+    return o.creditCents > 0 ? 'credit' : 'nothing';
+  }
   return o.paymentIntentId === null ? 'store' : 'card';
 };
 
@@ -82,6 +87,7 @@ export function receiptData(
     | 'donationCents'
     | 'donationTo'
     | 'creditCents'
+    | 'voucherCents'
   >,
 ): ReceiptData {
   return {
@@ -103,6 +109,7 @@ export function receiptData(
     // nothing for the card.
     paidBy: paidBy(order),
     creditCents: order.creditCents,
+    voucherCents: order.voucherCents,
     discount: order.discountCents > 0 ? { code: order.promoCode ?? '', cents: order.discountCents } : null,
     business: order.buyerBusinessName && order.buyerAbn ? { name: order.buyerBusinessName, abn: order.buyerAbn } : null,
     donation: order.donationCents > 0 ? { to: order.donationTo ?? '', cents: order.donationCents } : null,

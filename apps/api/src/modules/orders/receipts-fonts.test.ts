@@ -27,6 +27,7 @@ const receipt = (customerName: string, customerEmail: string): ReceiptData => ({
   customerName,
   customerEmail,
   creditCents: 0,
+  voucherCents: 0,
   sessionName: 'Santa photos',
   sessionStart: new Date('2026-12-05T23:40:00Z'),
   locationName: 'Kringle Sydney, Pitt Street',

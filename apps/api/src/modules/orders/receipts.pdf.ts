@@ -22,9 +22,11 @@ export interface ReceiptData {
   items: LineItem[];
   amountCents: number;
   paidAt: Date;
-  paidBy: 'card' | 'store' | 'credit' | 'nothing';
+  paidBy: 'card' | 'store' | 'credit' | 'voucher' | 'nothing';
   /** The part account credit paid (decision 0111); the card paid the rest. */
   creditCents: number;
+  /** The part gift vouchers paid (decision 0112), before the credit. */
+  voucherCents: number;
   /** A promo code's cents off the goods: `amountCents` is what was paid, after it (decision 0106). */
   discount: { code: string; cents: number } | null;
   /** A booking for a business or school: the buyer's name and ABN (11 digits). */
@@ -36,16 +38,16 @@ export interface ReceiptData {
 export interface RefundLine {
   at: Date;
   amountCents: number;
-  /** 'credit': taken as account credit (decision 0111). */
-  method: 'card' | 'credit';
+  /** 'credit': taken as account credit (decision 0111); 'voucher': back on the gift vouchers that paid (0112). */
+  method: 'card' | 'credit' | 'voucher';
 }
 
 const { red: RED, ink: INK, muted: MUTED } = BRAND_COLOURS;
 
-const dateIn = (d: Date, timeZone: string) =>
+export const dateIn = (d: Date, timeZone: string) =>
   new Intl.DateTimeFormat('en-AU', { timeZone, day: 'numeric', month: 'long', year: 'numeric' }).format(d);
 
-function toBuffer(doc: PDFKit.PDFDocument): Promise<Buffer> {
+export function toBuffer(doc: PDFKit.PDFDocument): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     doc.on('data', (c: Buffer) => chunks.push(c));
@@ -55,7 +57,7 @@ function toBuffer(doc: PDFKit.PDFDocument): Promise<Buffer> {
   });
 }
 
-function header(doc: PDFKit.PDFDocument, data: ReceiptData, title: string) {
+export function header(doc: PDFKit.PDFDocument, data: Pick<ReceiptData, 'brandName' | 'abn'>, title: string) {
   writeText(doc.fillColor(RED).fontSize(22), data.brandName, 'bold', 50, 50);
   writeText(doc.fillColor(MUTED).fontSize(10), `ABN ${data.abn}`, 'regular', 50, 78);
   writeText(doc.fillColor(INK).fontSize(18), title, 'bold', 50, 50, { align: 'right' });
@@ -63,7 +65,7 @@ function header(doc: PDFKit.PDFDocument, data: ReceiptData, title: string) {
   doc.y = 120;
 }
 
-function facts(doc: PDFKit.PDFDocument, rows: [string, string][]) {
+export function facts(doc: PDFKit.PDFDocument, rows: [string, string][]) {
   doc.fontSize(10);
   for (const [label, value] of rows) {
     const y = doc.y;
@@ -112,6 +114,7 @@ const PAID_BY: Record<ReceiptData['paidBy'], string> = {
   card: 'Paid by card',
   store: 'Paid in store',
   credit: 'Paid with account credit',
+  voucher: 'Paid with a gift voucher',
   nothing: 'Nothing to pay, confirmed',
 };
 
@@ -133,7 +136,7 @@ const discountRows = (d: ReceiptData): [string, string][] => [
 /** A refund takes the goods first: past them, the rest is the donation's (decision 0109). */
 const refundedGoodsCents = (d: ReceiptData, refunded: number) => Math.min(refunded, goodsPaidCents(d));
 
-function footer(doc: PDFKit.PDFDocument, text: string) {
+export function footer(doc: PDFKit.PDFDocument, text: string) {
   doc.moveDown(2).fontSize(9).fillColor(MUTED);
   writeText(doc, text, 'regular', 50, doc.y, { width: 495 });
 }
@@ -170,9 +173,10 @@ export function paymentReceiptPdf(d: ReceiptData): Promise<Buffer> {
     ...discountRows(d),
     ['Total (AUD)', formatAud(d.amountCents), true],
     ['GST included', formatAud(gstOf(goodsPaidCents(d)))],
+    ...(d.voucherCents > 0 ? ([['Gift voucher used', formatAud(d.voucherCents)]] as [string, string][]) : []),
     ...(d.creditCents > 0 ? ([['Account credit used', formatAud(d.creditCents)]] as [string, string][]) : []),
-    ...(d.creditCents > 0 && d.paidBy === 'card'
-      ? ([['Card payment', formatAud(d.amountCents - d.creditCents)]] as [string, string][])
+    ...(d.creditCents + d.voucherCents > 0 && d.paidBy === 'card'
+      ? ([['Card payment', formatAud(d.amountCents - d.creditCents - d.voucherCents)]] as [string, string][])
       : []),
     [PAID_BY[d.paidBy], dateIn(d.paidAt, d.timezone)],
   ]);
@@ -183,6 +187,12 @@ export function paymentReceiptPdf(d: ReceiptData): Promise<Buffer> {
   footer(doc, `${extent}Thank you for booking photos with Santa with ${d.brandName}.`);
   return toBuffer(doc);
 }
+
+const REFUNDED_AS: Record<RefundLine['method'], string> = {
+  card: '',
+  credit: 'as account credit ',
+  voucher: 'to gift voucher ',
+};
 
 /** A refund receipt that points back at the original tax invoice. */
 export function refundReceiptPdf(d: ReceiptData, refunds: RefundLine[]): Promise<Buffer> {
@@ -203,7 +213,7 @@ export function refundReceiptPdf(d: ReceiptData, refunds: RefundLine[]): Promise
     ...discountRows(d),
     ['Original total (AUD)', formatAud(d.amountCents)],
     ...refunds.map((r): [string, string] => [
-      `Refunded ${r.method === 'credit' ? 'as account credit ' : ''}${dateIn(r.at, d.timezone)}`,
+      `Refunded ${REFUNDED_AS[r.method]}${dateIn(r.at, d.timezone)}`,
       `-${formatAud(r.amountCents)}`,
     ]),
     ['Total refunded (AUD)', formatAud(refunded), true],
@@ -214,11 +224,13 @@ export function refundReceiptPdf(d: ReceiptData, refunds: RefundLine[]): Promise
   ]);
   const toCard = refunds.some((r) => r.method === 'card');
   const toCredit = refunds.some((r) => r.method === 'credit');
+  const toVoucher = refunds.some((r) => r.method === 'voucher');
   footer(
     doc,
     [
       toCard ? 'Refunds go back to the card that paid. They can take 5 to 10 business days to appear.' : '',
       toCredit ? 'Account credit pays for a later booking and lasts three years.' : '',
+      toVoucher ? 'What gift vouchers paid is back on them, to spend until they expire.' : '',
     ]
       .filter(Boolean)
       .join(' '),

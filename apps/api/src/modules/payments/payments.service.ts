@@ -21,6 +21,7 @@ import { sendRefund } from './refunds.service';
 import { transactionWithRetry } from '../../db/retry-transaction';
 import { payments } from '../operations/metrics';
 import { applyDisputeEvent } from '../disputes/disputes.service';
+import { applyVoucherOutcome } from '../voucher-sales/voucher-sale';
 
 type Deps = Pick<FastifyInstance, 'db' | 'clock' | 'config' | 'stripe' | 'log' | 'slotState'>;
 
@@ -70,6 +71,8 @@ export async function applyIntentOutcome(
 ): Promise<void> {
   // Counted as applied (a redelivered event counts again: a rate, not a ledger; decision 0088).
   if (outcome !== 'open') payments[outcome].inc();
+  // A gift voucher's sale is no booking's order (decision 0112).
+  if (intent.metadata?.voucherId) return applyVoucherOutcome(deps, outcome, intent, (tx) => firstTime(tx, event));
   switch (outcome) {
     case 'succeeded':
       return onSucceeded(deps, event, intent);

@@ -1,0 +1,249 @@
+import type { StripeSandbox } from '@kringle/stripe-sandbox/stripe-sandbox';
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CARDS, listenForWebhooks, payWithCard, startSandbox } from '../helpers/payments';
+import { pdfText } from '../helpers/pdf-text';
+import { pdfQrText } from '../helpers/pdf-qr';
+import { expectContractError } from '../security/security-fixtures';
+import { createPerson, staffDay, type Person, type StaffDay } from '../staff/staff-fixtures';
+
+/**
+ * Gift vouchers (issue 52, decision 0112), against the Stripe sandbox: bought by card, live once the
+ * webhook says paid, e-mailed on their day, claimed into one account, spent over several bookings,
+ * given back their part by a lapse or a refund.
+ */
+describe('gift vouchers', () => {
+  let w: StaffDay;
+  let sandbox: StripeSandbox;
+  let price: number;
+  let next = 0;
+
+  beforeAll(async () => {
+    const s = await startSandbox();
+    sandbox = s.sandbox;
+    w = await staffDay({ ...s.env, LOG_LEVEL: process.env.DEBUG_LOG ?? 'error' });
+    await listenForWebhooks(w.t.app, sandbox);
+    price = Number(
+      (await w.t.db.execute(sql`select price_cents from packages where id = ${w.classic}::uuid`)).rows[0]!.price_cents,
+    );
+  });
+  afterAll(async () => {
+    await w?.t.close();
+    await sandbox?.stop();
+  });
+
+  const family = (lastName: string) => createPerson(w.t.db, false, { firstName: 'Nana', lastName });
+
+  async function until<T>(read: () => Promise<T>, ok: (v: T) => boolean): Promise<T> {
+    for (let i = 0; i < 100; i++) {
+      const v = await read();
+      if (ok(v)) return v;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    throw new Error(`timed out waiting: ${JSON.stringify(await read())}`);
+  }
+
+  /** Buys and pays a voucher; answers it as the buyer's list shows it once live. */
+  async function bought(buyer: Person, amountCents: number, extra: object = {}) {
+    const res = await w.call('POST', '/vouchers', buyer, { amountCents, recipientName: 'Ruby', ...extra });
+    expect(res.statusCode, res.body).toBe(201);
+    const { voucherOrderId, client_secret } = res.json();
+    expect((await payWithCard(sandbox, client_secret, CARDS.success)).status).toBe('succeeded');
+    return until(
+      async () =>
+        (await w.call('GET', '/vouchers', buyer)).json().items.find((v: { id: string }) => v.id === voucherOrderId),
+      (v) => v?.status === 'active',
+    );
+  }
+
+  async function cart(who: Person, body: object) {
+    const held = await w.call('POST', '/bookings/reservation', who, { slotId: w.sessions[next++]!.id });
+    expect(held.statusCode, held.body).toBe(201);
+    const res = await w.call('POST', '/cart', who, {
+      reservationId: held.json().id,
+      amount: price,
+      packages: [{ id: w.classic }],
+      ...body,
+    });
+    return { holdId: held.json().id as string, res };
+  }
+  const checkout = (who: Person, holdId: string, cartId: string) =>
+    w.call('POST', `/bookings/reservation/${holdId}/checkoutOrder`, who, { cartId });
+  const lookUp = async (who: Person, code: string) => (await w.call('GET', `/vouchers/${code}`, who)).json();
+
+  it('refuses a bad purchase with the contract error and writes nothing', async () => {
+    const buyer = await family('Refused');
+    for (const body of [
+      { amountCents: 1500, recipientName: 'Ruby' },
+      { amountCents: 2250, recipientName: 'Ruby' },
+      { amountCents: 60000, recipientName: 'Ruby' },
+      { amountCents: 3000, recipientName: '' },
+      { amountCents: 3000, recipientName: 'Ruby', message: 'x'.repeat(201) },
+      { amountCents: 3000, recipientName: 'Ruby', sendOn: '2020-01-01' },
+      { amountCents: 3000, recipientName: 'Ruby', recipientEmail: 'not an address' },
+    ]) {
+      const res = await w.call('POST', '/vouchers', buyer, body);
+      expectContractError(res, 400, 'VALIDATION_FAILED');
+    }
+    const n = await w.t.db.execute(
+      sql`select count(*)::int as n from vouchers where buyer_user_id = ${buyer.id}::uuid`,
+    );
+    expect(n.rows[0]!.n).toBe(0);
+  });
+
+  it('is live once paid: a 3-year expiry, its e-mail queued with the certificate, only a hash stored', async () => {
+    const buyer = await family('Giver');
+    const v = await bought(buyer, 5000, { recipientEmail: 'ruby@kringle.test', message: 'Love, Nana' });
+    expect(v).toMatchObject({ amountCents: 5000, balanceCents: 5000, bought: true, recipientName: 'Ruby' });
+    expect(v.code).toMatch(/^[2-9A-HJ-NP-Z]{4}-[2-9A-HJ-NP-Z]{4}-[2-9A-HJ-NP-Z]{4}$/);
+    const years = (new Date(v.expiresAt).getTime() - Date.now()) / (365.25 * 86_400_000);
+    expect(years).toBeGreaterThan(2.99);
+    expect(years).toBeLessThan(3.01);
+
+    const row = (await w.t.db.execute(sql`select * from vouchers where id = ${v.id}::uuid`)).rows[0]!;
+    expect(JSON.stringify(row)).not.toContain(v.code.replaceAll('-', ''));
+    const mail = await until(
+      async () => (await w.t.db.execute(sql`select * from mail_outbox where to_address = 'ruby@kringle.test'`)).rows[0],
+      (m) => Boolean(m),
+    );
+    expect(mail!.subject).toBe('Nana gave you a visit to Santa');
+    expect(mail!.text).toContain(v.code);
+    expect((mail!.attachments as { filename: string }[])[0]!.filename).toBe('santa-gift-voucher.pdf');
+
+    const certificate = await w.call('GET', `/vouchers/${v.id}/certificate.pdf`, buyer);
+    expect(certificate.statusCode).toBe(200);
+    const text = await pdfText(certificate.rawPayload);
+    expect(text).toContain(v.code);
+    expect(text).toContain('$50.00');
+    expect(text).toContain('For Ruby');
+    // The QR leads to the page that adds it, the code in the fragment (never sent to a server).
+    expect(pdfQrText(certificate.rawPayload)).toMatch(new RegExp(`/gift/redeem#${v.code}$`));
+    const receipt = await w.call('GET', `/vouchers/${v.id}/receipt.pdf`, buyer);
+    const receiptText = await pdfText(receipt.rawPayload);
+    expect(receiptText).toContain('Receipt');
+    expect(receiptText).not.toContain('Tax invoice');
+    expect(receiptText).not.toContain(v.code);
+    // Another family gets nothing of it.
+    const stranger = await family('Stranger');
+    expect((await w.call('GET', `/vouchers/${v.id}/certificate.pdf`, stranger)).statusCode).toBe(404);
+  });
+
+  it('a later send day holds its e-mail back until 09:00 that day in Sydney', async () => {
+    const buyer = await family('Planner');
+    const sendOn = new Intl.DateTimeFormat('en-CA', { timeZone: 'Australia/Sydney' }).format(
+      new Date(Date.now() + 10 * 86_400_000),
+    );
+    const v = await bought(buyer, 3000, { recipientEmail: 'later@kringle.test', sendOn });
+    const mail = await until(
+      async () =>
+        (await w.t.db.execute(sql`select next_attempt_at from mail_outbox where to_address = 'later@kringle.test'`))
+          .rows[0],
+      (m) => Boolean(m),
+    );
+    expect(new Date(mail!.next_attempt_at as string).getTime()).toBeGreaterThan(Date.now() + 8 * 86_400_000);
+    expect(v.sentAt).toBeNull();
+  });
+
+  it('is claimed into one account: another sees a 404 and its claim is refused', async () => {
+    const buyer = await family('Claimer');
+    const v = await bought(buyer, 3000);
+    const recipient = await family('Recipient');
+    const other = await family('Other');
+    const seen = await lookUp(recipient, v.code.toLowerCase().replaceAll('-', ' '));
+    expect(seen).toMatchObject({ status: 'active', balanceCents: 3000, bought: false, claimed: false });
+    expect(seen.code).toMatch(/^••••-••••-/);
+    const claimed = await w.call('POST', `/vouchers/${v.code}/claim`, recipient);
+    expect(claimed.statusCode, claimed.body).toBe(200);
+    expect(claimed.json()).toMatchObject({ claimed: true, code: v.code });
+    expect((await w.call('POST', `/vouchers/${v.code}/claim`, recipient)).statusCode).toBe(200);
+    expectContractError(await w.call('POST', `/vouchers/${v.code}/claim`, other), 409, 'VOUCHER_CLAIMED');
+    expectContractError(await w.call('GET', `/vouchers/${v.code}`, other), 404, 'NOT_FOUND');
+    const list = (await w.call('GET', '/vouchers', recipient)).json().items;
+    expect(list.map((x: { id: string }) => x.id)).toEqual([v.id]);
+  });
+
+  it('pays several bookings until spent, confirms at once when it covers all, and gives back a lapse', async () => {
+    const buyer = await family('Spender');
+    // A voucher over the price by $20 or more (vouchers are multiples of $5).
+    const value = Math.ceil((price + 2000) / 500) * 500;
+    const rest = value - price;
+    const v = await bought(buyer, value);
+    // All of one booking: no card, confirmed now.
+    const first = await cart(buyer, { vouchers: [v.code] });
+    expect(first.res.statusCode, first.res.body).toBe(201);
+    expect(first.res.json()).toMatchObject({
+      payments: [{ kind: 'voucher', code: v.code, cents: price }],
+      dueCents: 0,
+    });
+    const paid = await checkout(buyer, first.holdId, first.res.json().id);
+    expect(paid.statusCode, paid.body).toBe(201);
+    expect(paid.json()).toMatchObject({ client_secret: null, amountCents: 0 });
+    expect((await w.call('GET', `/bookings/${paid.json().bookingId}`, buyer)).json().status).toBe('completed');
+    expect((await lookUp(buyer, v.code)).balanceCents).toBe(rest);
+    const invoice = await pdfText(
+      (await w.call('GET', `/orders/${paid.json().bookingId}/orders/${paid.json().orderId}/payment-receipt`, buyer))
+        .rawPayload,
+    );
+    expect(invoice).toContain('Gift voucher used');
+    expect(invoice).toContain('Paid with a gift voucher');
+
+    // The rest pays part of the next; the card the remainder. Cancelled unpaid, the voucher has it back.
+    const second = await cart(buyer, { vouchers: [v.code] });
+    expect(second.res.json()).toMatchObject({ payments: [{ kind: 'voucher', cents: rest }], dueCents: price - rest });
+    const open = await checkout(buyer, second.holdId, second.res.json().id);
+    expect(open.json()).toMatchObject({ amountCents: price - rest });
+    expect(open.json().client_secret).toBeTruthy();
+    expect((await lookUp(buyer, v.code)).status).toBe('spent');
+    const cancelled = await w.call('POST', `/bookings/${open.json().bookingId}/cancel`, buyer, {});
+    expect(cancelled.statusCode, cancelled.body).toBe(200);
+    expect((await lookUp(buyer, v.code)).balanceCents).toBe(rest);
+  });
+
+  it('a refund puts the voucher part back on the voucher and the card part on the card', async () => {
+    const buyer = await family('Refunded');
+    const v = await bought(buyer, 2000);
+    const c = await cart(buyer, { vouchers: [v.code] });
+    const open = await checkout(buyer, c.holdId, c.res.json().id);
+    expect((await payWithCard(sandbox, open.json().client_secret, CARDS.success)).status).toBe('succeeded');
+    await until(
+      async () => (await w.call('GET', `/bookings/${open.json().bookingId}`, buyer)).json().status,
+      (s) => s === 'completed',
+    );
+    const cancelled = await w.call('POST', `/bookings/${open.json().bookingId}/cancel`, buyer, {});
+    expect(cancelled.statusCode, cancelled.body).toBe(200);
+    expect((await lookUp(buyer, v.code)).balanceCents).toBe(2000);
+    const refunds = await w.t.db.execute(
+      sql`select method, amount_cents from refunds where booking_id = ${open.json().bookingId}::uuid order by method`,
+    );
+    expect(refunds.rows).toEqual([
+      { method: 'card', amount_cents: price - 2000 },
+      { method: 'voucher', amount_cents: 2000 },
+    ]);
+  });
+
+  it('refuses a voucher that cannot pay: unknown, spent, or claimed by another', async () => {
+    const buyer = await family('Refusals');
+    const unknown = await cart(buyer, { vouchers: ['ABCD-EFGH-JKMN'] });
+    expectContractError(unknown.res, 409, 'VOUCHER_INVALID');
+    const v = await bought(buyer, 2000);
+    await w.call('POST', `/vouchers/${v.code}/claim`, buyer);
+    const other = await family('NotMine');
+    expectContractError((await cart(other, { vouchers: [v.code] })).res, 409, 'VOUCHER_INVALID');
+  });
+  it('limits wrong codes to 10 an hour per account and per address', async () => {
+    // An hour has passed for the misses of the tests above (all from this one address).
+    await w.t.db.execute(sql`delete from voucher_code_misses`);
+    const guesser = await family('Guesser');
+    for (let i = 0; i < 10; i++)
+      expectContractError(await w.call('GET', `/vouchers/ZZZZ-ZZZZ-ZZZ${i + 2}`, guesser), 404, 'NOT_FOUND');
+    expectContractError(await w.call('GET', '/vouchers/ZZZZ-ZZZZ-ZZZZ', guesser), 429, 'RATE_LIMITED');
+    // Another account from the same address is refused too; the table keeps only hashes of the address.
+    expectContractError(
+      await w.call('GET', '/vouchers/ZZZZ-ZZZZ-ZZZZ', await family('Accomplice')),
+      429,
+      'RATE_LIMITED',
+    );
+    const keys = (await w.t.db.execute(sql`select distinct key from voucher_code_misses`)).rows.map((r) => r.key);
+    expect(keys.filter((k) => String(k).startsWith('ip:'))).toEqual([expect.stringMatching(/^ip:[0-9a-f]{64}$/)]);
+  });
+});
