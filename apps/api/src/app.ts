@@ -42,6 +42,7 @@ import { bookingsRoutes } from './modules/bookings/bookings.routes';
 import { ordersRoutes } from './modules/orders/orders.routes';
 import { creditRoutes } from './modules/credit/credit.routes';
 import { voucherRoutes } from './modules/voucher-sales/vouchers.routes';
+import { voucherDeskRoutes } from './modules/voucher-sales/voucher-desk.routes';
 import { policyRoutes } from './modules/policy/policy.routes';
 import { charityRoutes } from './modules/donations/charity.routes';
 import { cspReportRoutes } from './modules/operations/csp-reports.routes';
@@ -231,6 +232,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       await api.register(ordersRoutes);
       await api.register(creditRoutes);
       await api.register(voucherRoutes);
+      await api.register(voucherDeskRoutes);
       await api.register(staffRoutes);
       await api.register(staffAccountsRoutes);
       await api.register(supportRoutes);

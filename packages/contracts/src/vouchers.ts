@@ -64,6 +64,9 @@ export const voucherPurchaseSchema = z
   .meta({ id: 'VoucherPurchase' });
 export type VoucherPurchase = z.infer<typeof voucherPurchaseSchema>;
 
+/** Why a voucher's balance moved (its ledger, decision 0112). */
+export const VOUCHER_ENTRY_REASONS = ['sold', 'spent', 'returned', 'cancelled', 'expired'] as const;
+
 export const VOUCHER_STATUSES = ['pending', 'active', 'spent', 'expired', 'cancelled'] as const;
 export type VoucherStatus = (typeof VOUCHER_STATUSES)[number];
 

@@ -230,6 +230,52 @@ describe('gift vouchers', () => {
     const other = await family('NotMine');
     expectContractError((await cart(other, { vouchers: [v.code] })).res, 409, 'VOUCHER_INVALID');
   });
+  it("support finds a voucher by code or recipient, with its history, and cancels it to the buyer's card", async () => {
+    const desk = await createPerson(
+      w.t.db,
+      true,
+      { firstName: 'Sam', lastName: 'Desk' },
+      { role: 'support', mfaEnrolled: true },
+    );
+    const buyer = await family('Cancelled');
+    const v = await bought(buyer, 4000, { recipientEmail: 'cancel-me@kringle.test' });
+    const byCode = (await w.call('GET', `/staff/vouchers?q=${v.code.toLowerCase()}`, desk)).json().items;
+    expect(byCode).toHaveLength(1);
+    expect(byCode[0]).toMatchObject({ id: v.id, buyerEmail: buyer.email, balanceCents: 4000, status: 'active' });
+    expect(byCode[0].code).toBe(`••••-••••-${v.code.slice(-4)}`);
+    expect(byCode[0].history).toEqual([expect.objectContaining({ reason: 'sold', cents: 4000 })]);
+    const byRecipient = (await w.call('GET', '/staff/vouchers?q=cancel-me@', desk)).json().items;
+    expect(byRecipient.map((x: { id: string }) => x.id)).toEqual([v.id]);
+    expectContractError(await w.call('GET', '/staff/vouchers?q=ab', desk), 400, 'VALIDATION_FAILED');
+    expect((await w.call('GET', '/staff/vouchers?q=cancel-me@', buyer)).statusCode).toBe(403);
+    expectContractError(await w.call('POST', `/staff/vouchers/${v.id}/cancel`, desk, {}), 400, 'VALIDATION_FAILED');
+
+    const cancel = await w.call('POST', `/staff/vouchers/${v.id}/cancel`, desk, { reason: 'Bought twice by mistake' });
+    expect(cancel.statusCode, cancel.body).toBe(200);
+    expect(cancel.json()).toMatchObject({
+      status: 'cancelled',
+      balanceCents: 0,
+      refund: { cents: 4000, status: 'sent' },
+    });
+    // Sent again: the same answer, one refund at Stripe.
+    expect((await w.call('POST', `/staff/vouchers/${v.id}/cancel`, desk, { reason: 'Again' })).json().refund).toEqual({
+      cents: 4000,
+      status: 'sent',
+    });
+    const intent = (await w.t.db.execute(sql`select payment_intent_id from vouchers where id = ${v.id}::uuid`))
+      .rows[0]!;
+    const refunded = sandbox
+      .events('charge.refunded')
+      .filter((e) => (e.data.object as { payment_intent?: string }).payment_intent === intent.payment_intent_id);
+    expect(refunded.map((e) => (e.data.object as { amount_refunded: number }).amount_refunded)).toEqual([4000]);
+    expect((await lookUp(buyer, v.code)).status).toBe('cancelled');
+    expectContractError((await cart(buyer, { vouchers: [v.code] })).res, 409, 'VOUCHER_INVALID');
+    const audit = await w.t.db.execute(
+      sql`select action, reason from audit_entries where after->>'voucherId' = ${v.id} order by at, action`,
+    );
+    expect(audit.rows.map((r) => r.action).sort()).toEqual(['voucher.cancelled', 'voucher.sold']);
+  });
+
   it('limits wrong codes to 10 an hour per account and per address', async () => {
     // An hour has passed for the misses of the tests above (all from this one address).
     await w.t.db.execute(sql`delete from voucher_code_misses`);

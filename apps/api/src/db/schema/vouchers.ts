@@ -2,6 +2,7 @@ import { date, index, integer, pgTable, text, timestamp, uuid } from 'drizzle-or
 import { users } from './accounts';
 import { bookings, orders, refunds } from './bookings';
 import { mailOutbox } from './mail';
+import { VOUCHER_ENTRY_REASONS } from '@kringle/contracts/vouchers';
 
 /**
  * A gift voucher (migration 0050, decision 0112). Its code is never stored, only its hash; the
@@ -40,8 +41,6 @@ export const vouchers = pgTable(
   },
   (t) => [index('vouchers_owner_idx').on(t.ownerUserId), index('vouchers_buyer_idx').on(t.buyerUserId)],
 );
-
-export const VOUCHER_ENTRY_REASONS = ['sold', 'spent', 'returned', 'cancelled', 'expired'] as const;
 
 /** A voucher's balance is the sum of its entries; written only under the voucher's row lock. */
 export const voucherEntries = pgTable(

@@ -1,6 +1,7 @@
 import { and, asc, desc, eq, gte, inArray, or, sql } from 'drizzle-orm';
 import type { DbOrTx, Tx } from '../../db/client';
-import { voucherCodeMisses, voucherEntries, vouchers, type VOUCHER_ENTRY_REASONS } from '../../db/schema/vouchers';
+import type { VOUCHER_ENTRY_REASONS } from '@kringle/contracts/vouchers';
+import { voucherCodeMisses, voucherEntries, vouchers } from '../../db/schema/vouchers';
 
 export type VoucherRow = typeof vouchers.$inferSelect;
 export type VoucherEntryReason = (typeof VOUCHER_ENTRY_REASONS)[number];
@@ -116,4 +117,29 @@ export async function missesSince(db: DbOrTx, keys: string[], since: Date): Prom
 export async function recordMiss(db: DbOrTx, keys: string[], at: Date, prunedBefore: Date): Promise<void> {
   await db.insert(voucherCodeMisses).values(keys.map((key) => ({ key, at })));
   await db.execute(sql`delete from voucher_code_misses where at < ${prunedBefore.toISOString()}::timestamptz`);
+}
+
+/** Support's search: the code's voucher, or those whose buyer or recipient matches `term` (e-mail or name). */
+export async function searchVouchers(db: DbOrTx, hash: string, term: string, limit = 20) {
+  const like = `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  const rows = await db.execute<{ id: string }>(sql`
+    select v.id from vouchers v
+    left join users b on b.id = v.buyer_user_id
+    where v.code_hash = ${hash}
+      or v.recipient_email ilike ${like} or v.recipient_name ilike ${like}
+      or b.email ilike ${like} or (b.first_name || ' ' || b.last_name) ilike ${like}
+    order by v.created_at desc limit ${limit}`);
+  return rows.rows.map((r) => r.id);
+}
+
+/** The e-mails of accounts, by id (a voucher's buyer and owner for support). */
+export async function emailsOf(db: DbOrTx, ids: string[]): Promise<Map<string, string>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db.execute<{ id: string; email: string }>(
+    sql`select id, email from users where id in (${sql.join(
+      ids.map((id) => sql`${id}::uuid`),
+      sql`, `,
+    )})`,
+  );
+  return new Map(rows.rows.map((r) => [r.id, r.email]));
 }
