@@ -17,6 +17,8 @@ describe('gift vouchers', () => {
   let sandbox: StripeSandbox;
   let price: number;
   let next = 0;
+  /** Every voucher this file buys, for the liability report's check. */
+  const sold: { id: string; buyer: Person }[] = [];
 
   beforeAll(async () => {
     const s = await startSandbox();
@@ -48,6 +50,7 @@ describe('gift vouchers', () => {
     const res = await w.call('POST', '/vouchers', buyer, { amountCents, recipientName: 'Ruby', ...extra });
     expect(res.statusCode, res.body).toBe(201);
     const { voucherOrderId, client_secret } = res.json();
+    sold.push({ id: voucherOrderId, buyer });
     expect((await payWithCard(sandbox, client_secret, CARDS.success)).status).toBe('succeeded');
     return until(
       async () =>
@@ -274,6 +277,38 @@ describe('gift vouchers', () => {
       sql`select action, reason from audit_entries where after->>'voucherId' = ${v.id} order by at, action`,
     );
     expect(audit.rows.map((r) => r.action).sort()).toEqual(['voucher.cancelled', 'voucher.sold']);
+  });
+
+  it('the liability report adds up: sold = redeemed + cancelled + outstanding, as the families see it', async () => {
+    const manager = await createPerson(
+      w.t.db,
+      true,
+      { firstName: 'Mo', lastName: 'Manager' },
+      { role: 'manager', mfaEnrolled: true },
+    );
+    const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'Australia/Sydney' }).format(w.clock.now());
+    const res = await w.call('GET', `/staff/reports/vouchers?from=${today}&to=${today}`, manager);
+    expect(res.statusCode, res.body).toBe(200);
+    const { items, totals } = res.json();
+    let soldCents = 0;
+    let outstanding = 0;
+    for (const { id, buyer } of sold) {
+      const v = (await w.call('GET', '/vouchers', buyer)).json().items.find((x: { id: string }) => x.id === id);
+      soldCents += v.amountCents;
+      if (v.status === 'active' || v.status === 'spent') outstanding += v.balanceCents;
+    }
+    expect(totals).toMatchObject({ soldCount: sold.length, soldCents, cancelledCents: 4000, expiredCents: 0 });
+    expect(totals.outstandingCents).toBe(outstanding);
+    expect(totals.redeemedCents).toBe(soldCents - totals.cancelledCents - outstanding);
+    expect(items).toEqual([
+      { date: today, ...Object.fromEntries(Object.entries(totals).filter(([k]) => k !== 'outstandingCents')) },
+    ]);
+    const csv = await w.call('GET', `/staff/reports/vouchers.csv?from=${today}&to=${today}`, manager);
+    expect(csv.headers['content-type']).toMatch(/^text\/csv/);
+    expect(csv.body).toContain(`"Outstanding now (AUD)","${(outstanding / 100).toFixed(2)}"`);
+    expect(
+      (await w.call('GET', `/staff/reports/vouchers?from=${today}&to=${today}`, await family('Nosy'))).statusCode,
+    ).toBe(403);
   });
 
   it('limits wrong codes to 10 an hour per account and per address', async () => {

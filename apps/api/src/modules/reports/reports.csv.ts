@@ -6,6 +6,7 @@ import {
   type SalesReport,
 } from '@kringle/contracts/reports';
 import type { DonationReport } from '@kringle/contracts/donation-reports';
+import type { VoucherReport } from '@kringle/contracts/voucher-reports';
 import { csvDocument } from '../staff/run-sheet.csv';
 
 const KEY_HEADER = { day: 'Day', location: 'Location', package: 'Package' } as const;
@@ -68,6 +69,24 @@ export function occupancyCsv(report: OccupancyReport): string {
 }
 
 /** For the charity: a line per day, then the totals; the charity's name heads the file. */
+export function vouchersCsv(report: VoucherReport): string {
+  const rows: (string | number)[][] = [
+    ['Date', 'Sold', 'Sold (AUD)', 'Redeemed (AUD)', 'Expired (AUD)', 'Cancelled (AUD)'],
+  ];
+  const line = (label: string, r: Omit<VoucherReport['totals'], 'outstandingCents'>) => [
+    label,
+    r.soldCount,
+    dollars(r.soldCents),
+    dollars(r.redeemedCents),
+    dollars(r.expiredCents),
+    dollars(r.cancelledCents),
+  ];
+  for (const r of report.items) rows.push(line(r.date, r));
+  rows.push(line('Total', report.totals));
+  rows.push(['Outstanding now (AUD)', dollars(report.totals.outstandingCents)]);
+  return csvDocument(rows);
+}
+
 export function donationsCsv(report: DonationReport): string {
   const rows: (string | number)[][] = [
     ['Charity', report.charityName ?? ''],

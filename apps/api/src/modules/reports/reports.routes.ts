@@ -11,7 +11,9 @@ import {
   salesReportSchema,
 } from '@kringle/contracts/reports';
 import { assertStaffLocation } from '../../plugins/staff-access';
-import { donationsCsv, occupancyCsv, salesCsv } from './reports.csv';
+import { donationsCsv, occupancyCsv, salesCsv, vouchersCsv } from './reports.csv';
+import { voucherReport } from './voucher-report.service';
+import { voucherReportQuerySchema, voucherReportSchema } from '@kringle/contracts/voucher-reports';
 import { donationReport, occupancyReport, salesReport, type ReportScope } from './reports.service';
 
 const SALES_DOC = [
@@ -151,5 +153,39 @@ export async function reportsRoutes(app: FastifyInstance) {
         `donations-${req.query.from}-${req.query.to}`,
         donationsCsv(await donationReport(app, req.query, scopeOf(req))),
       ),
+  );
+  const VOUCHERS_DOC =
+    'Gift vouchers by day (Sydney time), brand-wide: sold (paid), redeemed (spent on bookings, less what lapses and ' +
+    'refunds gave back), expired (the balance left at expiry) and cancelled (refunded to the buyer); outstanding is ' +
+    "every live voucher's balance now. A voucher's sale is not a taxable supply: the sales report counts the " +
+    `bookings it pays for. from/to both inclusive, at most ${REPORT_MAX_DAYS} days apart.`;
+  r.get(
+    '/staff/reports/vouchers',
+    {
+      config,
+      schema: {
+        tags,
+        summary: 'Gift voucher liability by day: sold, redeemed, expired, cancelled, and outstanding now',
+        description: VOUCHERS_DOC,
+        querystring: voucherReportQuerySchema,
+        response: { 200: voucherReportSchema, 400: errorBodySchema },
+      },
+    },
+    async (req) => voucherReport(app, req.query),
+  );
+  r.get(
+    '/staff/reports/vouchers.csv',
+    {
+      config,
+      schema: {
+        tags,
+        summary: 'The gift voucher liability report as CSV (text/csv)',
+        description: VOUCHERS_DOC,
+        querystring: voucherReportQuerySchema,
+        response: { 200: csv, 400: errorBodySchema },
+      },
+    },
+    async (req, reply) =>
+      sendCsv(reply, `vouchers-${req.query.from}-${req.query.to}`, vouchersCsv(await voucherReport(app, req.query))),
   );
 }
