@@ -129,6 +129,18 @@ describe('gift vouchers', () => {
     // Another family gets nothing of it.
     const stranger = await family('Stranger');
     expect((await w.call('GET', `/vouchers/${v.id}/certificate.pdf`, stranger)).statusCode).toBe(404);
+    // The buyer's data export has it, with its moves, and never the code.
+    const exported = (await w.call('GET', '/user/export', buyer)).json();
+    expect(exported.vouchers).toEqual([
+      expect.objectContaining({
+        id: v.id,
+        bought: true,
+        recipientEmail: 'ruby@kringle.test',
+        message: 'Love, Nana',
+        moves: [expect.objectContaining({ cents: 5000, reason: 'sold' })],
+      }),
+    ]);
+    expect(JSON.stringify(exported)).not.toContain(v.code.replaceAll('-', ''));
   });
 
   it('a later send day holds its e-mail back until 09:00 that day in Sydney', async () => {

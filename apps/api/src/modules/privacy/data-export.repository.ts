@@ -22,7 +22,7 @@ const PARTS = (u: SQL) => ({
     from bookings where user_id = ${u} and (details is not null or details_deleted_at is not null) order by created_at`,
   orders: sql`select id, booking_id as "bookingId", status, items, amount_cents as "amountCents", refunded_cents as
   "refundedCents",
-      credit_cents as "creditCents", created_at as "createdAt", paid_at as "paidAt", refunded_at as "refundedAt",
+      credit_cents as "creditCents", voucher_cents as "voucherCents", created_at as "createdAt", paid_at as "paidAt", refunded_at as "refundedAt",
       buyer_business_name as "buyerBusinessName", buyer_abn as "buyerAbn"
     from orders where user_id = ${u} order by created_at`,
   refunds: sql`select r.id, r.order_id as "orderId", r.booking_id as "bookingId", r.amount_cents as "amountCents",
@@ -33,6 +33,16 @@ const PARTS = (u: SQL) => ({
   credit: sql`select created_at as "at", cents, reason, booking_id as "bookingId", order_id as "orderId",
       expires_at as "expiresAt"
     from credit_entries where user_id = ${u} order by created_at, id`,
+  // Gift vouchers (decision 0112) the family bought or has in its account, and their moves; never the code.
+  vouchers: sql`select v.id, v.buyer_user_id = ${u} as bought, v.owner_user_id = ${u} as claimed, v.amount_cents as
+      "amountCents", v.status, v.recipient_name as "recipientName",
+      case when v.buyer_user_id = ${u} then v.recipient_email end as "recipientEmail",
+      case when v.buyer_user_id = ${u} then v.message end as message, to_char(v.send_on, 'YYYY-MM-DD') as "sendOn",
+      v.sent_at as "sentAt", v.paid_at as "paidAt", v.expires_at as "expiresAt", v.claimed_at as "claimedAt",
+      coalesce((select json_agg(json_build_object('at', e.created_at, 'cents', e.cents, 'reason', e.reason,
+        'bookingId', e.booking_id) order by e.created_at, e.id) from voucher_entries e where e.voucher_id = v.id),
+        '[]'::json) as moves
+    from vouchers v where v.buyer_user_id = ${u} or v.owner_user_id = ${u} order by v.created_at`,
   emails: sql`select m.id, m.to_address as "to", m.subject, m.text, m.status, m.created_at as "createdAt", m.sent_at
   as "sentAt"
     from mail_outbox m where ${mailOfAccount(u, sql`(select email from users where id = ${u})`)} order by m.created_at`,
