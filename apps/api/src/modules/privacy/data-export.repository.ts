@@ -22,7 +22,8 @@ const PARTS = (u: SQL) => ({
     from bookings where user_id = ${u} and (details is not null or details_deleted_at is not null) order by created_at`,
   orders: sql`select id, booking_id as "bookingId", status, items, amount_cents as "amountCents", refunded_cents as
   "refundedCents",
-      credit_cents as "creditCents", voucher_cents as "voucherCents", created_at as "createdAt", paid_at as "paidAt", refunded_at as "refundedAt",
+      credit_cents as "creditCents", voucher_cents as "voucherCents", created_at as "createdAt", paid_at as "paidAt",
+      refunded_at as "refundedAt",
       buyer_business_name as "buyerBusinessName", buyer_abn as "buyerAbn"
     from orders where user_id = ${u} order by created_at`,
   refunds: sql`select r.id, r.order_id as "orderId", r.booking_id as "bookingId", r.amount_cents as "amountCents",
