@@ -8,7 +8,7 @@ const localDateTime = z
   .refine((v) => !Number.isNaN(Date.parse(`${v}:00Z`)), 'Not a real date and time')
   .meta({ description: "The location's local date-time, YYYY-MM-DDTHH:mm" });
 
-export const CLOSURE_REMEDIES = ['refund', 'offer_move'] as const;
+export const CLOSURE_REMEDIES = ['refund', 'offer_move', 'credit'] as const;
 export type ClosureRemedy = (typeof CLOSURE_REMEDIES)[number];
 export const CLOSURE_OUTCOMES = ['move_offered', 'moved', 'refunded', 'failed'] as const;
 export type ClosureOutcome = (typeof CLOSURE_OUTCOMES)[number];
@@ -37,7 +37,7 @@ export const closureBodySchema = z
     remedy: z.enum(CLOSURE_REMEDIES).meta({
       description:
         'refund: every family refunded in full; offer_move: each family is held the nearest free session of the same ' +
-        'type',
+        'type; credit: what each family paid becomes account credit, plus CLOSURE_CREDIT_BONUS_PERCENT (10 by default)',
     }),
     message: z
       .string()
@@ -78,6 +78,10 @@ export const closurePreviewSchema = z
       }),
     ),
     refundTotalCents: z.number().int(),
+    creditBonusPercent: z
+      .number()
+      .int()
+      .meta({ description: "the credit remedy's bonus on what was paid (CLOSURE_CREDIT_BONUS_PERCENT)" }),
     alternatives: z
       .array(freeSessionSchema)
       .meta({ description: 'Free sessions of the same types nearest in time, this location first (at most 10)' }),

@@ -145,6 +145,8 @@ const envSchema = z.object({
   AUTO_NO_SHOW: bool.default(false),
   /** How long a closure's offer of another session is held before it is refunded (decision 0055). */
   CLOSURE_OFFER_HOURS: int(1, 24 * 14).default(48),
+  /** A closure's credit remedy adds this much of what was paid as bonus credit (issue 52). */
+  CLOSURE_CREDIT_BONUS_PERCENT: int(0, 100).default(10),
   ...queueSettings,
   /** Children and adults in one photo (issue 18). */
   MAX_PEOPLE_PER_PHOTO: int(1, 30).default(8),

@@ -2,9 +2,8 @@ import { sql } from 'drizzle-orm';
 import { bigint, index, integer, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { bookings } from './bookings';
 import { locations, slots, slotTypes } from './catalogue';
+import { CLOSURE_OUTCOMES, CLOSURE_REMEDIES } from '@kringle/contracts/closures';
 
-export const CLOSURE_REMEDIES = ['refund', 'offer_move'] as const;
-export const CLOSURE_OUTCOMES = ['move_offered', 'moved', 'refunded', 'failed'] as const;
 
 /**
  * Sessions of one location taken out of sale, and the remedy each booking on them gets (migration 0018, decision 0055).

@@ -28,6 +28,8 @@ export async function cancel(
     refundReason: string;
     /** Account credit instead of the card: settled now, nothing goes to Stripe (decision 0111). */
     refundTo?: RefundTo;
+    /** A closure's credit remedy names its credit so (decision 0111). */
+    creditReason?: 'cancel_refund' | 'closure_refund';
     transition?: 'cancel' | 'staffCancel' | 'closureCancel';
   },
 ): Promise<RefundRow | undefined> {
@@ -56,6 +58,7 @@ export async function cancel(
     cents: refunded,
     reason: args.refundReason,
     refundTo: args.refundTo ?? 'card',
+    creditReason: args.creditReason,
   });
 }
 

@@ -27,6 +27,8 @@ import {
 } from './closures.repository';
 import { freeSessionsNear } from './closure-sessions.repository';
 import { transactionWithRetry } from '../../db/retry-transaction';
+import { insertCreditEntry } from '../credit/credit.repository';
+import { creditExpiry } from '../credit/credit-expiry';
 
 /**
  * What happens to one booking of a closure (decision 0055), always inside the transaction that
@@ -50,12 +52,17 @@ const manager = (closure: Pick<ClosureRow, 'createdBy'>): Actor => ({
 });
 const words = (c: { reason: string; message: string }) => ({ reason: c.reason, message: c.message });
 
-/** Cancels the booking with everything paid refunded and tells the family. */
+/**
+ * Cancels the booking with everything paid refunded and tells the family. As credit (the credit
+ * remedy), the card's part becomes account credit and a bonus of CLOSURE_CREDIT_BONUS_PERCENT of all
+ * that was left is added; what gift vouchers or credit paid goes back to them as with any refund.
+ */
 async function refundInTx(
   deps: Deps,
   ctx: Ctx,
   booking: BookingRow,
   closure: { reason: string; message: string },
+  asCredit = false,
 ): Promise<RefundRow | undefined> {
   const order = await latestOrder(ctx.tx, booking.id);
   const left = order?.paidAt ? (await moneyOnOrder(ctx.tx, order.id)).leftCents : 0;
@@ -64,7 +71,20 @@ async function refundInTx(
     refundCents: left,
     refundReason: 'session_closed',
     transition: 'closureCancel',
+    ...(asCredit ? { refundTo: 'credit' as const, creditReason: 'closure_refund' as const } : {}),
   });
+  const bonusCents = asCredit ? Math.round((left * deps.config.CLOSURE_CREDIT_BONUS_PERCENT) / 100) : 0;
+  if (bonusCents > 0 && order)
+    await insertCreditEntry(ctx.tx, {
+      userId: booking.userId,
+      cents: bonusCents,
+      reason: 'closure_bonus',
+      bookingId: booking.id,
+      orderId: order.id,
+      refundId: null,
+      expiresAt: creditExpiry(ctx.now),
+      at: ctx.now,
+    });
   await enqueueMail(
     ctx.tx,
     closureRefundMail(
@@ -73,6 +93,7 @@ async function refundInTx(
       deps.config.BRAND_NAME,
       deps.config.PUBLIC_URL,
       left,
+      asCredit && left > 0 ? { bonusCents } : null,
     ),
   );
   return refund;
@@ -99,11 +120,14 @@ export async function remedyOne(deps: Deps, tx: Tx, row: ClosureBookingRow, clos
     const offered = await offerMove(deps, ctx, row, booking, closure);
     if (offered) return { refund: undefined, changed: [offered] };
   }
-  const refund = await refundInTx(deps, ctx, booking, closure);
+  const asCredit = closure.remedy === 'credit' && booking.status === 'completed';
+  const refund = await refundInTx(deps, ctx, booking, closure, asCredit);
   const detail =
     closure.remedy === 'offer_move' && booking.status === 'completed'
       ? 'No free session of the same type was left to offer: refunded in full.'
-      : 'Cancelled and refunded in full.';
+      : asCredit
+        ? `Cancelled; all that was paid is account credit, with a ${deps.config.CLOSURE_CREDIT_BONUS_PERCENT}% bonus.`
+        : 'Cancelled and refunded in full.';
   await setOutcome(tx, row.id, now, { outcome: 'refunded', detail });
   return { refund, changed: [booking.slotId] };
 }

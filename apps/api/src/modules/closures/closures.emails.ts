@@ -35,21 +35,35 @@ export function closureRefundMail(
   brandName: string,
   appUrl: string,
   refundCents: number,
+  /** The credit remedy: what was paid is account credit, with this bonus on top. */
+  asCredit: { bonusCents: number } | null = null,
 ): OutgoingMail {
-  const money =
-    refundCents > 0
+  const money = asCredit
+    ? `Your booking ${d.booking.reference} is cancelled and ${allOf(d, refundCents)} is now account credit, ` +
+      `with ${formatAud(asCredit.bonusCents)} more from us as a thank-you for your patience: ` +
+      `${formatAud(refundCents + asCredit.bonusCents)} to spend on your next booking. It lasts three years.`
+    : refundCents > 0
       ? `Your booking ${d.booking.reference} is cancelled and we are refunding ` +
         `${allOf(d, refundCents)}, to your card. It can take 5 to 10 business days to appear.`
       : `Your booking ${d.booking.reference} is cancelled. Nothing is left to refund.`;
   return {
     to: d.email,
-    subject: `Cancelled by us: ${d.booking.reference}${refundCents > 0 ? `, ${formatAud(refundCents)} refunded` : ''}`,
+    subject: asCredit
+      ? `Cancelled by us: ${d.booking.reference}, ${formatAud(refundCents + asCredit.bonusCents)} in account credit`
+      : `Cancelled by us: ${d.booking.reference}${refundCents > 0 ? `, ${formatAud(refundCents)} refunded` : ''}`,
     ...renderEmail({
       brandName,
       logoUrl: mailLogoUrl(appUrl),
       title: 'Your session is cancelled',
       intro: [...sorry(d, w), money],
-      details: [...bookingSummary(d), ...(refundCents > 0 ? [{ label: 'Refund', value: formatAud(refundCents) }] : [])],
+      details: [
+        ...bookingSummary(d),
+        ...(asCredit
+          ? [{ label: 'Account credit', value: formatAud(refundCents + asCredit.bonusCents) }]
+          : refundCents > 0
+            ? [{ label: 'Refund', value: formatAud(refundCents) }]
+            : []),
+      ],
       action: { label: 'Book another session', url: `${appUrl}/create-booking` },
     }),
   };

@@ -80,6 +80,7 @@ export async function previewClosure(
     })),
     bookings,
     refundTotalCents: bookings.reduce((sum, b) => sum + b.paidCents, 0),
+    creditBonusPercent: deps.config.CLOSURE_CREDIT_BONUS_PERCENT,
     alternatives: free
       .filter((f) => !inRange.has(f.slotId))
       .slice(0, ALTERNATIVES)

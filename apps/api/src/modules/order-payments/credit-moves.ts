@@ -39,6 +39,8 @@ interface RefundAsked {
   cents: number;
   reason: string;
   refundTo: RefundTo;
+  /** The ledger's reason for the card's part taken as credit: a family's cancel (default) or a closure's remedy. */
+  creditReason?: 'cancel_refund' | 'closure_refund';
 }
 
 /**
@@ -73,7 +75,7 @@ export async function refundOrderParts(ctx: Ctx, asked: RefundAsked): Promise<Re
       { order, bookingId, cents: cardBack, reason: asked.reason },
       {
         cents: cardBack,
-        reason: 'cancel_refund',
+        reason: asked.creditReason ?? 'cancel_refund',
         expiresAt: creditExpiry(ctx.now),
       },
     );
@@ -84,7 +86,7 @@ export async function refundOrderParts(ctx: Ctx, asked: RefundAsked): Promise<Re
 async function settleToCredit(
   ctx: Ctx,
   r: { order: Pick<OrderRow, 'id' | 'userId'>; bookingId: string; cents: number; reason: string },
-  entry: { cents: number; reason: 'returned' | 'cancel_refund'; expiresAt: Date | null },
+  entry: { cents: number; reason: 'returned' | 'cancel_refund' | 'closure_refund'; expiresAt: Date | null },
 ): Promise<RefundRow> {
   const row = await insertRefund(ctx.tx, {
     orderId: r.order.id,

@@ -30,7 +30,12 @@ export function ClosurePreviewList({
             `${formatClockTime(sessions.at(-1)!.endAt, timezone)}`}
         ; {bookings.length} {bookings.length === 1 ? 'family' : 'families'} booked;{' '}
         {formatAud(preview.refundTotalCents)} paid
-        {remedy === 'refund' ? ' to refund.' : ' (refunded to each family who takes the refund).'}
+        {remedy === 'refund'
+          ? ' to refund.'
+          : remedy === 'credit'
+            ? ` to turn into account credit, with ${preview.creditBonusPercent}% more on top ` +
+              `(${formatAud(bonusCents(bookings, preview.creditBonusPercent))}).`
+            : ' (refunded to each family who takes the refund).'}
       </p>
       {bookings.length > 0 && (
         <ul className="grid gap-1 text-sm sm:grid-cols-2" aria-label="Bookings affected">
@@ -59,3 +64,7 @@ export function ClosurePreviewList({
     </section>
   );
 }
+
+/** The credit remedy's bonus: each family's rounded to the cent on its own, as the API gives it. */
+const bonusCents = (bookings: { paidCents: number }[], percent: number) =>
+  bookings.reduce((n, b) => n + Math.round((b.paidCents * percent) / 100), 0);

@@ -32,6 +32,13 @@ const REMEDIES: { value: ClosureRemedy; text: string; hint: string }[] = [
     text: 'Refund every family in full',
     hint: 'Each booking is cancelled and everything paid goes back to the card.',
   },
+  {
+    value: 'credit',
+    text: 'Give every family account credit, with a bonus',
+    hint:
+      'Each booking is cancelled and everything paid becomes account credit for a later booking, with a bonus on ' +
+      'top (the dry run shows how much). Nothing goes back to the card.',
+  },
 ];
 
 /**
