@@ -130,10 +130,11 @@ export async function disputesOfBooking(db: DbOrTx, bookingId: string): Promise<
 }
 
 /** Disputes whose draft is not on Stripe yet, oldest first (the job tries them again). */
-export async function unstagedDisputeIds(db: DbOrTx, limit: number): Promise<string[]> {
+export async function unstagedDisputeIds(db: DbOrTx, limit: number, orderId?: string): Promise<string[]> {
   const r = await db.execute(sql`select id from disputes
     where evidence_staged_at is null and submitted_at is null
       and status in ('needs_response', 'warning_needs_response')
+      ${orderId ? sql`and order_id = ${orderId}::uuid` : sql``}
     order by created_at limit ${limit}`);
   return r.rows.map((row) => row.id as string);
 }

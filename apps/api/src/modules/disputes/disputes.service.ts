@@ -181,7 +181,9 @@ export async function stageEvidence(deps: Deps, id: string): Promise<void> {
   const dispute = await findDispute(deps.db, id);
   if (!dispute || dispute.evidenceStagedAt || !isOpen(dispute)) return;
   const facts = await evidenceFacts(deps.db, dispute.orderId);
-  if (!facts) return;
+  // A dispute can arrive before the payment's own webhook: staged now, its draft would lack the tax
+  // invoice for good. The payment's success stages it (stageOrderDisputes), or the job does.
+  if (!facts || !facts.order.paidAt) return;
   const evidence = draftEvidence(facts);
   const body = { evidence: stripeEvidence(evidence, { receipt: await receiptFile(deps, dispute) }), submit: false };
   await stripeOf(deps).disputes.update(id, body, { idempotencyKey: keyOf('stage', id, body) });
@@ -195,6 +197,14 @@ export async function stageEvidence(deps: Deps, id: string): Promise<void> {
         { fields: Object.keys(body.evidence) },
       );
   });
+}
+
+/** The order was just paid: a dispute that came first and waited for it is drafted now. */
+export async function stageOrderDisputes(deps: Deps, orderId: string): Promise<void> {
+  for (const id of await unstagedDisputeIds(deps.db, 5, orderId))
+    await stageEvidence(deps, id).catch((err: unknown) =>
+      deps.log.warn({ err, disputeId: id }, 'dispute evidence not staged yet: the job tries again'),
+    );
 }
 
 /** The job: disputes whose draft did not reach Stripe (it was down, or the process died). */

@@ -20,7 +20,7 @@ import { recordStripeRefunded } from '../order-payments/payment-moves';
 import { sendRefund } from './refunds.service';
 import { transactionWithRetry } from '../../db/retry-transaction';
 import { payments } from '../operations/metrics';
-import { applyDisputeEvent } from '../disputes/disputes.service';
+import { applyDisputeEvent, stageOrderDisputes } from '../disputes/disputes.service';
 import { applyVoucherOutcome } from '../voucher-sales/voucher-sale';
 
 type Deps = Pick<FastifyInstance, 'db' | 'clock' | 'config' | 'stripe' | 'log' | 'slotState'>;
@@ -135,7 +135,10 @@ async function onSucceeded(deps: Deps, event: EventRef, intent: Stripe.PaymentIn
     }
     return order.id;
   });
-  if (orderId) await settleLatePaymentRefund(deps, orderId);
+  if (orderId) {
+    await settleLatePaymentRefund(deps, orderId);
+    await stageOrderDisputes(deps, orderId);
+  }
 }
 
 /** Sends the refunds still owed on an order (after a slot was lost, or a redelivery of that event). */
