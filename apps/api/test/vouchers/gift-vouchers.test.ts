@@ -291,6 +291,38 @@ describe('gift vouchers', () => {
     expect(audit.rows.map((r) => r.action).sort()).toEqual(['voucher.cancelled', 'voucher.sold']);
   });
 
+  it("support's partial refund gives the voucher its part first, the card only the rest", async () => {
+    const desk = await createPerson(
+      w.t.db,
+      true,
+      { firstName: 'Pat', lastName: 'Desk' },
+      { role: 'support', mfaEnrolled: true },
+    );
+    const buyer = await family('PartRefund');
+    const v = await bought(buyer, 2000);
+    const c = await cart(buyer, { vouchers: [v.code] });
+    const open = await checkout(buyer, c.holdId, c.res.json().id);
+    expect((await payWithCard(sandbox, open.json().client_secret, CARDS.success)).status).toBe('succeeded');
+    await until(
+      async () => (await w.call('GET', `/bookings/${open.json().bookingId}`, buyer)).json().status,
+      (s) => s === 'completed',
+    );
+    const res = await w.call('POST', `/staff/orders/${open.json().orderId}/refunds`, desk, {
+      amountCents: 2500,
+      reason: 'Photos came out dark',
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    const refunds = await w.t.db.execute(
+      sql`select method, amount_cents, status from refunds where order_id = ${open.json().orderId}::uuid
+        order by method`,
+    );
+    expect(refunds.rows).toEqual([
+      { method: 'card', amount_cents: 500, status: 'succeeded' },
+      { method: 'voucher', amount_cents: 2000, status: 'succeeded' },
+    ]);
+    expect((await lookUp(buyer, v.code)).balanceCents).toBe(2000);
+  });
+
   it('the liability report adds up: sold = redeemed + cancelled + outstanding, as the families see it', async () => {
     const manager = await createPerson(
       w.t.db,

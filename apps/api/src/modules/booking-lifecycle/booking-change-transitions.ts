@@ -1,6 +1,6 @@
 import { lockBooking, setBooking, type BookingRow } from './booking-rows.repository';
 import type { OrderRow } from '../order-payments/order-rows.repository';
-import { abandonPayment, requestRefund } from '../order-payments/payment-moves';
+import { abandonPayment } from '../order-payments/payment-moves';
 import { refundOrderParts } from '../order-payments/credit-moves';
 import type { RefundTo } from '@kringle/contracts/credit';
 import type { BookingDetails as FamilyDetails } from '@kringle/contracts/booking-details';
@@ -149,12 +149,15 @@ export async function refundPart(
   refundedBefore: number,
 ): Promise<RefundRow> {
   const to = guard(ctx, booking, 'refundPart');
-  const refund = await requestRefund(ctx, {
-    orderId: order.id,
+  // Where the money came from: what credit or gift vouchers paid goes back to them first, the card
+  // only its own part (Stripe refuses more than the card paid, and the refund would never settle).
+  const refund = (await refundOrderParts(ctx, {
+    order,
     bookingId: booking.id,
-    amountCents,
+    cents: amountCents,
     reason: 'staff_refund',
-  });
+    refundTo: 'card',
+  }))!;
   await insertAuditEntry(ctx.tx, {
     at: ctx.now,
     actor: ctx.actor,

@@ -261,7 +261,14 @@ export function partRefundMail(
   brandName: string,
   appUrl: string,
   refundCents: number,
+  /** Gift vouchers or account credit paid part of the order: their part goes back to them first. */
+  notAllCard = false,
 ): OutgoingMail {
+  const where = notAllCard
+    ? `We are refunding ${formatAud(refundCents)} of your booking ${d.booking.reference}: what a gift voucher or ` +
+      'account credit paid goes back to it at once, and the rest to your card, which can take 5 to 10 business days.'
+    : `We are refunding ${formatAud(refundCents)} of your booking ${d.booking.reference} to your card. It can take ` +
+      `5 to 10 business days to appear.`;
   return {
     to: d.email,
     subject: `Refund: ${formatAud(refundCents)} for ${d.booking.reference}`,
@@ -269,13 +276,7 @@ export function partRefundMail(
       brandName,
       logoUrl: logoUrl(appUrl),
       title: 'We are refunding part of your booking',
-      intro: [
-        hi(d),
-        `We are refunding ${formatAud(refundCents)} of your booking ${d.booking.reference} to your card. It can take ` +
-          `5 to 10 business days to appear.`,
-        'Your booking itself has not changed.',
-        teamLine(brandName),
-      ],
+      intro: [hi(d), where, 'Your booking itself has not changed.', teamLine(brandName)],
       details: [...bookingSummary(d), { label: 'Refund', value: formatAud(refundCents) }],
       action: { label: 'See my bookings', url: `${appUrl}/bookings` },
     }),

@@ -169,7 +169,13 @@ export async function refundForFamily(
     const refund = await refundPart(ctxOf(deps, tx, a), booking, order, amountCents, goneCents);
     await enqueueMail(
       tx,
-      partRefundMail(await bookingDetails(tx, booking.id), deps.config.BRAND_NAME, deps.config.PUBLIC_URL, amountCents),
+      partRefundMail(
+        await bookingDetails(tx, booking.id),
+        deps.config.BRAND_NAME,
+        deps.config.PUBLIC_URL,
+        amountCents,
+        order.voucherCents + order.creditCents > 0,
+      ),
     );
     return refund;
   });
