@@ -4,7 +4,6 @@ import { bookings } from './bookings';
 import { locations, slots, slotTypes } from './catalogue';
 import { CLOSURE_OUTCOMES, CLOSURE_REMEDIES } from '@kringle/contracts/closures';
 
-
 /**
  * Sessions of one location taken out of sale, and the remedy each booking on them gets (migration 0018, decision 0055).
  */

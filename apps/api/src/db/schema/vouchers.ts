@@ -37,6 +37,8 @@ export const vouchers = pgTable(
     /** The card refund of the unspent balance at a cancel, sent after its commit with this id as key. */
     refundCents: integer('refund_cents'),
     stripeRefundId: text('stripe_refund_id'),
+    /** When the reconciliation job next reads its PaymentIntent (a webhook that never came); null: settled. */
+    reconcileAt: timestamp('reconcile_at', { withTimezone: true }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [index('vouchers_owner_idx').on(t.ownerUserId), index('vouchers_buyer_idx').on(t.buyerUserId)],

@@ -9,6 +9,7 @@ import {
 import { applyIntentOutcome, outcomeOf } from './payments.service';
 import { describeStripeError, isPermanentStripeError } from './stripe-failures';
 import { cancelIntent } from './unpaid-checkouts.service';
+import { claimVouchersToReconcile, updateVoucher } from '../vouchers/vouchers.repository';
 
 type Deps = Pick<FastifyInstance, 'db' | 'clock' | 'config' | 'stripe' | 'log' | 'slotState'>;
 
@@ -35,10 +36,50 @@ export async function reconcilePayments(deps: Deps): Promise<number> {
     new Date(now.getTime() + RECONCILE_POLICY.leaseMs),
     RECONCILE_POLICY.batchSize,
   );
+  let reachable = true;
   for (const order of claimed) {
     // Stripe unreachable: stop here (each further read would wait out the SDK's retries); the
     // leases of this batch run out and its orders are claimed again.
-    if (!(await reconcileOrder(deps, deps.stripe, order))) break;
+    if (!(reachable = await reconcileOrder(deps, deps.stripe, order))) break;
+  }
+  return claimed.length + (reachable ? await reconcileVoucherSales(deps, deps.stripe, now) : 0);
+}
+
+/** Gift vouchers bought and not yet paid, read at Stripe the same way (decision 0112). */
+async function reconcileVoucherSales(deps: Deps, stripe: Stripe, now: Date): Promise<number> {
+  const claimed = await claimVouchersToReconcile(
+    deps.db,
+    now,
+    new Date(now.getTime() + RECONCILE_POLICY.leaseMs),
+    RECONCILE_POLICY.batchSize,
+  );
+  for (const voucher of claimed) {
+    let intent: Stripe.PaymentIntent;
+    try {
+      intent = await stripe.paymentIntents.retrieve(voucher.paymentIntentId);
+    } catch (err) {
+      if (isPermanentStripeError(err)) {
+        await updateVoucher(deps.db, voucher.id, { reconcileAt: null });
+        deps.log.error({ voucherId: voucher.id }, 'voucher payment reconciliation stopped: Stripe refuses the request');
+        continue;
+      }
+      deps.log.warn(
+        { err, voucherId: voucher.id },
+        'could not read a voucher PaymentIntent to reconcile; will try again',
+      );
+      break;
+    }
+    const outcome = outcomeOf(intent);
+    await applyIntentOutcome(deps, outcome, intent);
+    // Looked at again after about its own age (so ever less often), unless settled.
+    const age = now.getTime() - voucher.createdAt.getTime();
+    if (outcome !== 'succeeded')
+      await updateVoucher(deps.db, voucher.id, {
+        reconcileAt:
+          outcome === 'canceled'
+            ? null
+            : new Date(now.getTime() + Math.min(Math.max(age, 60_000), RECONCILE_POLICY.maxRecheckMs)),
+      });
   }
   return claimed.length;
 }

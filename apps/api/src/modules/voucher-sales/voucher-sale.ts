@@ -42,7 +42,7 @@ export async function applyVoucherOutcome(
 async function sell(deps: Deps, tx: Tx, voucher: repo.VoucherWithBalance): Promise<void> {
   const now = deps.clock.now();
   const expiresAt = voucherExpiry(now);
-  await repo.updateVoucher(tx, voucher.id, { status: 'paid', paidAt: now, expiresAt });
+  await repo.updateVoucher(tx, voucher.id, { status: 'paid', paidAt: now, expiresAt, reconcileAt: null });
   await repo.insertVoucherEntry(tx, {
     voucherId: voucher.id,
     cents: voucher.amountCents,

@@ -40,6 +40,7 @@ export async function buyVoucher(deps: Deps, userId: string, body: BuyBody): Pro
     message: body.message || null,
     sendOn,
     createdAt: deps.clock.now(),
+    reconcileAt: new Date(deps.clock.now().getTime() + deps.config.PAYMENT_RECONCILE_GRACE_SECONDS * 1000),
   });
   let intent;
   try {

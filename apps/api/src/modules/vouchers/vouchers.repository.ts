@@ -143,3 +143,33 @@ export async function emailsOf(db: DbOrTx, ids: string[]): Promise<Map<string, s
   );
   return new Map(rows.rows.map((r) => [r.id, r.email]));
 }
+
+/**
+ * Unpaid vouchers whose PaymentIntent is due a look at Stripe, claimed for `leaseUntil` (SKIP LOCKED:
+ * several processes share the job). A sale that never came to a payment stops being read after a week.
+ */
+export async function claimVouchersToReconcile(
+  db: DbOrTx,
+  now: Date,
+  leaseUntil: Date,
+  limit: number,
+): Promise<{ id: string; paymentIntentId: string; createdAt: Date }[]> {
+  const result = await db.execute<{ id: string; payment_intent_id: string; created_at: string }>(sql`
+    with due as (
+      select id from vouchers
+      where reconcile_at <= ${now.toISOString()}::timestamptz and status in ('pending', 'failed')
+        and payment_intent_id is not null
+      order by reconcile_at limit ${limit}
+      for update skip locked
+    )
+    update vouchers v set reconcile_at = case
+        when v.created_at < ${now.toISOString()}::timestamptz - interval '7 days' then null
+        else ${leaseUntil.toISOString()}::timestamptz end
+    from due where v.id = due.id
+    returning v.id, v.payment_intent_id, v.created_at`);
+  return result.rows.map((r) => ({
+    id: r.id,
+    paymentIntentId: r.payment_intent_id,
+    createdAt: new Date(r.created_at),
+  }));
+}
