@@ -84,12 +84,9 @@ export const cartSchema = z
       .array(z.object({ kind: z.enum(['voucher', 'credit']), code: z.string().optional(), cents: z.number().int() }))
       .meta({ description: 'vouchers (each with its code) and then credit spent on this cart' }),
     donationCents: z.number().int().meta({ description: 'outside GST; part of dueCents' }),
-    dueCents: z
-      .number()
-      .int()
-      .meta({
-        description: 'what the card pays: the goods less the promo, plus the donation, less vouchers and credit spent',
-      }),
+    dueCents: z.number().int().meta({
+      description: 'what the card pays: the goods less the promo, plus the donation, less vouchers and credit spent',
+    }),
     currency: z.literal(CURRENCY),
   })
   .meta({ id: 'Cart' });
