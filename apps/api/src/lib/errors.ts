@@ -159,7 +159,7 @@ export const errors = {
     appError('PROMO_INVALID', message, [{ path: 'body.promoCode', message: reason }]),
   promoCodeTaken: () =>
     appError('PROMO_CODE_TAKEN', undefined, [{ path: 'body.code', message: 'Already a promo code' }]),
-  /** A voucher that pays nothing here (unknown, spent, expired, another account's); its detail names the code's field. */
+  /** A voucher that pays nothing here (unknown, spent, expired, another account's); the detail names its field. */
   voucherInvalid: (message: string, path = 'body.vouchers') =>
     appError('VOUCHER_INVALID', message, [{ path, message }]),
   voucherClaimed: () => appError('VOUCHER_CLAIMED'),
