@@ -55,7 +55,8 @@ ALTER TABLE "orders" DROP CONSTRAINT IF EXISTS "orders_paid_parts_check";--> sta
 ALTER TABLE "orders" ADD CONSTRAINT "orders_paid_parts_check"
   CHECK ("credit_cents" + "voucher_cents" <= "amount_cents");--> statement-breakpoint
 ALTER TABLE "refunds" DROP CONSTRAINT IF EXISTS "refunds_method_check";--> statement-breakpoint
-ALTER TABLE "refunds" ADD CONSTRAINT "refunds_method_check" CHECK ("method" IN ('card', 'credit', 'voucher'));--> statement-breakpoint
+ALTER TABLE "refunds" ADD CONSTRAINT "refunds_method_check"
+  CHECK ("method" IN ('card', 'credit', 'voucher'));--> statement-breakpoint
 -- The voucher's "sent" is its e-mail's: the outbox knows when that went, and may prune the row later.
 CREATE OR REPLACE FUNCTION "voucher_mail_sent"() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
@@ -70,4 +71,10 @@ CREATE TRIGGER "voucher_mail_sent" AFTER UPDATE OF "status" ON "mail_outbox"
 -- A voucher's moves are audited with its id (decision 0112), like a promo code's.
 ALTER TABLE "audit_entries" DROP CONSTRAINT IF EXISTS "audit_entries_has_subject";--> statement-breakpoint
 ALTER TABLE "audit_entries" ADD CONSTRAINT "audit_entries_has_subject"
-  CHECK ("booking_id" IS NOT NULL OR "slot_id" IS NOT NULL OR "season_version" IS NOT NULL OR ("action" LIKE 'staff.%' AND "after" ? 'staffId') OR (("action" LIKE 'queue.%' OR "action" LIKE 'photo.%') AND "after" ? 'locationId') OR ("action" LIKE 'family.%' AND "actor_id" IS NOT NULL) OR ("action" LIKE 'ops.%' AND "after" ? 'check') OR ("action" LIKE 'promo.%' AND "after" ? 'promoCodeId') OR ("action" LIKE 'voucher.%' AND "after" ? 'voucherId'));
+  CHECK ("booking_id" IS NOT NULL OR "slot_id" IS NOT NULL OR "season_version" IS NOT NULL
+    OR ("action" LIKE 'staff.%' AND "after" ? 'staffId')
+    OR (("action" LIKE 'queue.%' OR "action" LIKE 'photo.%') AND "after" ? 'locationId')
+    OR ("action" LIKE 'family.%' AND "actor_id" IS NOT NULL)
+    OR ("action" LIKE 'ops.%' AND "after" ? 'check')
+    OR ("action" LIKE 'promo.%' AND "after" ? 'promoCodeId')
+    OR ("action" LIKE 'voucher.%' AND "after" ? 'voucherId'));

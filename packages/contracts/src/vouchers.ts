@@ -75,7 +75,7 @@ export const voucherSchema = z
     id: z.uuid(),
     code: z
       .string()
-      .meta({ description: 'XXXX-XXXX-XXXX; masked (••••-••••-AB12) unless this family bought or claimed it' }),
+      .meta({ description: 'XXXX-XXXX-XXXX; masked (••••-••••-AB12) unless bought or claimed by this family' }),
     status: z.enum(VOUCHER_STATUSES).meta({ description: "pending: bought, not yet paid (the buyer's list only)" }),
     amountCents: z.number().int(),
     balanceCents: z.number().int(),

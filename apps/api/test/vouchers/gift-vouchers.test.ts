@@ -72,6 +72,16 @@ describe('gift vouchers', () => {
   }
   const checkout = (who: Person, holdId: string, cartId: string) =>
     w.call('POST', `/bookings/reservation/${holdId}/checkoutOrder`, who, { cartId });
+  /** Checks out and pays the card's part; answers the checkout once the booking is confirmed. */
+  async function checkoutAndPay(who: Person, holdId: string, cartId: string) {
+    const open = await checkout(who, holdId, cartId);
+    expect((await payWithCard(sandbox, open.json().client_secret, CARDS.success)).status).toBe('succeeded');
+    await until(
+      async () => (await w.call('GET', `/bookings/${open.json().bookingId}`, who)).json().status,
+      (s) => s === 'completed',
+    );
+    return open;
+  }
   const lookUp = async (who: Person, code: string) => (await w.call('GET', `/vouchers/${code}`, who)).json();
 
   it('refuses a bad purchase with the contract error and writes nothing', async () => {
@@ -218,12 +228,7 @@ describe('gift vouchers', () => {
     const buyer = await family('Refunded');
     const v = await bought(buyer, 2000);
     const c = await cart(buyer, { vouchers: [v.code] });
-    const open = await checkout(buyer, c.holdId, c.res.json().id);
-    expect((await payWithCard(sandbox, open.json().client_secret, CARDS.success)).status).toBe('succeeded');
-    await until(
-      async () => (await w.call('GET', `/bookings/${open.json().bookingId}`, buyer)).json().status,
-      (s) => s === 'completed',
-    );
+    const open = await checkoutAndPay(buyer, c.holdId, c.res.json().id);
     const cancelled = await w.call('POST', `/bookings/${open.json().bookingId}/cancel`, buyer, {});
     expect(cancelled.statusCode, cancelled.body).toBe(200);
     expect((await lookUp(buyer, v.code)).balanceCents).toBe(2000);
@@ -301,12 +306,7 @@ describe('gift vouchers', () => {
     const buyer = await family('PartRefund');
     const v = await bought(buyer, 2000);
     const c = await cart(buyer, { vouchers: [v.code] });
-    const open = await checkout(buyer, c.holdId, c.res.json().id);
-    expect((await payWithCard(sandbox, open.json().client_secret, CARDS.success)).status).toBe('succeeded');
-    await until(
-      async () => (await w.call('GET', `/bookings/${open.json().bookingId}`, buyer)).json().status,
-      (s) => s === 'completed',
-    );
+    const open = await checkoutAndPay(buyer, c.holdId, c.res.json().id);
     const res = await w.call('POST', `/staff/orders/${open.json().orderId}/refunds`, desk, {
       amountCents: 2500,
       reason: 'Photos came out dark',

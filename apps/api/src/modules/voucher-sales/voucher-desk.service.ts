@@ -5,8 +5,8 @@ import { transactionWithRetry } from '../../db/retry-transaction';
 import { errors, notFound } from '../../lib/errors';
 import { isStripeUnavailable, paymentsUnavailable, stripeOf } from '../../plugins/stripe';
 import { insertAuditEntry, staffActor } from '../audit-trail/audit-entries.repository';
-import { codeHash, maskedCode, voucherCode } from '../vouchers/voucher-codes';
-import { statusOf } from '../vouchers/voucher-view';
+import { codeHash } from '../vouchers/voucher-codes';
+import { voucherView } from '../vouchers/voucher-view';
 import * as repo from '../vouchers/vouchers.repository';
 
 type Deps = Pick<FastifyInstance, 'db' | 'clock' | 'config' | 'stripe' | 'log'>;
@@ -18,17 +18,14 @@ async function staffView(deps: Deps, v: repo.VoucherWithBalance): Promise<StaffV
     [v.buyerUserId, v.ownerUserId].filter((x): x is string => Boolean(x)),
   );
   const history = await repo.entriesOf(deps.db, v.id);
+  // As no family sees it: support reads codes out to nobody, the last four letters tell two apart on the phone.
+  const {
+    bought: _bought,
+    claimed: _claimed,
+    ...seen
+  } = voucherView(v, '', deps.config.VOUCHER_CODE_KEY, deps.clock.now());
   return {
-    id: v.id,
-    // Support reads codes out to nobody: the last four letters tell two vouchers apart on the phone.
-    code: maskedCode(voucherCode(deps.config.VOUCHER_CODE_KEY, v.id)),
-    status: statusOf(v, deps.clock.now()),
-    amountCents: v.amountCents,
-    balanceCents: v.status === 'paid' ? v.balanceCents : 0,
-    expiresAt: v.expiresAt?.toISOString() ?? null,
-    recipientName: v.recipientName,
-    sendOn: v.sendOn,
-    sentAt: v.sentAt?.toISOString() ?? null,
+    ...seen,
     buyerEmail: v.buyerUserId ? (emails.get(v.buyerUserId) ?? null) : null,
     recipientEmail: v.recipientEmail,
     ownerEmail: v.ownerUserId ? (emails.get(v.ownerUserId) ?? null) : null,
