@@ -46,6 +46,16 @@ export const SHARED = [
   // A family's own choice by its kind (issue 51): the account is the token's; a kind is no one's resource.
   '/api/v1/user/consents/{kind}',
 ];
+/**
+ * A gift voucher's routes: the code is a secret (its bearer may look it up and claim it), the id is the buyer's or the
+ * claimer's. Checked in test/vouchers/gift-vouchers.test.ts: another account's code or id answers 404 NOT_FOUND.
+ */
+export const VOUCHER = [
+  '/api/v1/vouchers/{code}',
+  '/api/v1/vouchers/{code}/claim',
+  '/api/v1/vouchers/{id}/certificate.pdf',
+  '/api/v1/vouchers/{id}/receipt.pdf',
+];
 /** Signed, expiring file URLs (decision 0054): public, the signature is the access; checked in test/photos. */
 export const SIGNED = [
   '/api/v1/photo-files/photos/{photoId}/{file}',

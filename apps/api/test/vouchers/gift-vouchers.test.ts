@@ -138,7 +138,8 @@ describe('gift vouchers', () => {
     expect(receiptText).not.toContain(v.code);
     // Another family gets nothing of it.
     const stranger = await family('Stranger');
-    expect((await w.call('GET', `/vouchers/${v.id}/certificate.pdf`, stranger)).statusCode).toBe(404);
+    expectContractError(await w.call('GET', `/vouchers/${v.id}/certificate.pdf`, stranger), 404, 'NOT_FOUND');
+    expectContractError(await w.call('GET', `/vouchers/${v.id}/receipt.pdf`, stranger), 404, 'NOT_FOUND');
     // The buyer's data export has it, with its moves, and never the code.
     const exported = (await w.call('GET', '/user/export', buyer)).json();
     expect(exported.vouchers).toEqual([
