@@ -53,7 +53,7 @@ for (const [width, height, day] of [
     await expect(page.getByTestId('overview-total')).toHaveText('$39.95');
     const field = page.getByRole('textbox', { name: 'Promo code' });
     await field.fill('NO-SUCH-CODE');
-    await page.getByRole('button', { name: 'Apply' }).click();
+    await page.getByTestId('promo-code').getByRole('button', { name: 'Apply' }).click();
     const refusal = page.getByTestId('promo-code').getByRole('alert');
     await expect(refusal).toContainText('NO-SUCH-CODE');
     await expect(field).toHaveAttribute('aria-invalid', 'true');
@@ -61,7 +61,7 @@ for (const [width, height, day] of [
     await page.screenshot({ path: `${DIR}/${width}-overview-refused.png`, fullPage: true });
 
     await field.fill(code.toLowerCase());
-    await page.getByRole('button', { name: 'Apply' }).click();
+    await page.getByTestId('promo-code').getByRole('button', { name: 'Apply' }).click();
     // 10% of $39.95 is 399.5 cents, rounded to $4.00 off.
     await expect(page.getByTestId('promo-line')).toHaveText(`Promo ${code}−$4.00`);
     await expect(page.getByTestId('overview-total')).toHaveText('$35.95');

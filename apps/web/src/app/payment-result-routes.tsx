@@ -1,4 +1,4 @@
-import { useCallback } from 'react';
+import { useCallback, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import {
   goToStep,
@@ -30,8 +30,14 @@ export function SuccessRoute() {
     [dispatch, wizardBookingId],
   );
   // The booking does not name its promo code: the wizard that made it does (GA4's coupon on purchase).
-  const coupon = wizardBookingId === params.get('bookingId') ? promoCode : undefined;
-  return <PaymentSuccessPage onConfirmed={onConfirmed} coupon={coupon} />;
+  const ours = wizardBookingId === params.get('bookingId');
+  const coupon = ours ? promoCode : undefined;
+  // Nor what gift vouchers paid of it: kept from the wizard as the page opens, as confirming clears the wizard.
+  const paidByVouchers = useAppSelector((s) =>
+    (s.booking.checkoutData?.voucherParts ?? []).reduce((n, p) => n + p.cents, 0),
+  );
+  const [voucherCents] = useState(() => (ours ? paidByVouchers : 0));
+  return <PaymentSuccessPage onConfirmed={onConfirmed} coupon={coupon} voucherCents={voucherCents} />;
 }
 
 export function ErrorRoute() {

@@ -100,6 +100,23 @@ export const routes: RouteObject[] = [
                 handle: h({ title: 'Waiting Room', guestRedirect: '/login' }),
               },
               {
+                path: 'gift',
+                lazy: lazyPage(
+                  () => import('../features/gift-vouchers/gift-page'),
+                  (m) => m.GiftPage,
+                ),
+                handle: h({ title: 'Give a Santa visit', guestRedirect: '/login' }),
+              },
+              {
+                // The certificate's QR and the gift e-mail's link (#XXXX-XXXX-XXXX): most who follow it are new here.
+                path: 'gift/redeem',
+                lazy: lazyPage(
+                  () => import('../features/gift-vouchers/redeem-page'),
+                  (m) => m.RedeemPage,
+                ),
+                handle: h({ title: 'Add a gift voucher', guestRedirect: '/register' }),
+              },
+              {
                 path: 'success',
                 lazy: lazyPage(
                   () => import('./payment-result-routes'),

@@ -82,3 +82,16 @@ export const WalletIcon = (p: SVGProps<SVGSVGElement>) => (
     <path d="M21 12h-4a1.75 1.75 0 0 0 0 3.5h4" />
   </Icon>
 );
+// A gift voucher: a ticket with a star (Give a Santa visit).
+export const VoucherIcon = (p: SVGProps<SVGSVGElement>) => (
+  <Icon {...p}>
+    <path
+      d={
+        'M3.5 9V7A1.5 1.5 0 0 1 5 5.5h14A1.5 1.5 0 0 1 20.5 7v2a3 3 0 0 0 0 6v2a1.5 1.5 0 0 1-1.5 1.5H5' +
+        'A1.5 1.5 0 0 1 3.5 17v-2a3 3 0 0 0 0-6z'
+      }
+    />
+    <path d="M15 5.5v2M15 11v2M15 16.5v2" />
+    <path d="M9 9.2l.85 1.7 1.9.28-1.38 1.33.33 1.87L9 13.5l-1.7.88.33-1.87-1.38-1.33 1.9-.28z" />
+  </Icon>
+);

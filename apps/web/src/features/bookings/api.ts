@@ -1,6 +1,7 @@
 import type { Booking, BookingList, CancelResult } from '@kringle/contracts/bookings';
 import type { Credit, RefundTo } from '@kringle/contracts/credit';
 import type { Order } from '@kringle/contracts/orders';
+import type { Voucher } from '@kringle/contracts/vouchers';
 import { api } from '../../lib/api';
 
 export type BookingTab = 'upcoming' | 'past';
@@ -50,6 +51,12 @@ export const bookingsApi = api.injectEndpoints({
       query: () => '/user/credit',
       providesTags: ['GET_BOOKINGS'],
     }),
+    /** Gift vouchers bought by or added to this family (decision 0112): a checkout spends them, a cancel gives back. */
+    accountVouchers: build.query<Voucher[], void>({
+      query: () => '/vouchers',
+      transformResponse: (body: { items: Voucher[] }) => body.items,
+      providesTags: ['GET_BOOKINGS'],
+    }),
     /** A closure's offer (decision 0055): move onto the held session, or take everything back. */
     answerClosure: build.mutation<Booking, { id: string; answer: 'accept' | 'refund' }>({
       query: ({ id, answer }) => ({ url: `/bookings/${id}/closure/${answer}`, method: 'POST' }),
@@ -60,6 +67,7 @@ export const bookingsApi = api.injectEndpoints({
 
 export const {
   useAccountCreditQuery,
+  useAccountVouchersQuery,
   useAnswerClosureMutation,
   useBookingListInfiniteQuery,
   useBookingOrdersQuery,

@@ -9,6 +9,7 @@ import { useBookingActions, type WizardHandoff } from './use-booking-actions';
 import { useGetPolicyQuery } from '../../lib/policy-api';
 import { WaitlistEntries } from './waitlist-entries';
 import { CreditBalance } from './credit-balance';
+import { VoucherBalances } from './voucher-balances';
 import { PhotosRoute, usePhotosBookingId } from './photos/photos-route';
 import { BookingLimitNotice, countsTowardsLimit } from '../../components/ui/booking-limit-notice';
 
@@ -123,7 +124,11 @@ export function BookingsPage({ onBookNow, onReschedule, onContinuePayment, heldS
       {moved && <MovedNotice moved={moved} onDismiss={() => setMoved(null)} />}
       {heldSession}
       <BookingLimitNotice count={upcomingCount} max={policy?.maxUpcomingBookings} />
-      <CreditBalance />
+      {/* Side by side when both show; each takes the width alone. */}
+      <div className="flex flex-wrap gap-3 empty:hidden [&>*]:min-w-64 [&>*]:flex-1">
+        <CreditBalance />
+        <VoucherBalances />
+      </div>
 
       <WaitlistEntries />
 

@@ -143,13 +143,16 @@ export function useBookingActions(handoff: WizardHandoff) {
       refund: centsToDollars(refund?.amountCents ?? 0),
       currency: 'AUD',
     });
+    const cancelled = `Booking ${booking.reference} is cancelled.`;
+    const refunded = refund && refund.amountCents > 0 ? formatAud(refund.amountCents) : null;
     void toastSuccess(
-      refund && refund.amountCents > 0 && refund.refundTo === 'credit'
-        ? `Booking ${booking.reference} is cancelled. ${formatAud(refund.amountCents)} is now account credit.`
-        : refund && refund.amountCents > 0
-          ? `Booking ${booking.reference} is cancelled. ${formatAud(refund.amountCents)} is on its way back to your ` +
-            `card (allow 5 to 10 business days).`
-          : `Booking ${booking.reference} is cancelled.`,
+      !refunded
+        ? cancelled
+        : refund?.refundTo === 'credit'
+          ? `${cancelled} ${refunded} is now account credit.`
+          : refund?.refundTo === 'voucher'
+            ? `${cancelled} ${refunded} is back on your gift voucher.`
+            : `${cancelled} ${refunded} is on its way back to your card (allow 5 to 10 business days).`,
     );
     justCancelled.current = true;
     setCancelling(null);

@@ -4,7 +4,7 @@ import { donationLabel } from '@kringle/contracts/donations';
 import { formatAud, gstOf } from '@kringle/contracts/money';
 
 /** A booking's details as a family reads them: where, when (in the location's time), what, how much. */
-export function BookingSummary({ booking }: { booking: Booking }) {
+export function BookingSummary({ booking, voucherCents = 0 }: { booking: Booking; voucherCents?: number }) {
   // The amount is what was paid: a promo code's cents off are the difference from the items (decision 0106);
   // a donation is in it too, outside GST (decision 0109).
   const goodsPaidCents = booking.amountCents - booking.donationCents;
@@ -65,6 +65,12 @@ export function BookingSummary({ booking }: { booking: Booking }) {
               {formatAud(booking.amountCents)}
             </dd>
           </div>
+          {voucherCents > 0 && (
+            <div className="flex justify-between text-sm text-ink-700" data-testid="booking-vouchers">
+              <dt>Of which paid with gift vouchers</dt>
+              <dd className="tabular-nums">{formatAud(voucherCents)}</dd>
+            </div>
+          )}
           {booking.creditCents > 0 && (
             <div className="flex justify-between text-sm text-ink-700" data-testid="booking-credit">
               <dt>Of which paid with account credit</dt>

@@ -62,10 +62,13 @@ function recordPurchase(booking: Booking, coupon?: string) {
 export function PaymentSuccessPage({
   onConfirmed,
   coupon,
+  voucherCents = 0,
 }: {
   onConfirmed?: (bookingId: string) => void;
   /** The promo code the order was priced with, when the wizard that made it knows it. */
   coupon?: string;
+  /** What gift vouchers paid of it, when the wizard that made it knows (the booking does not say). */
+  voucherCents?: number;
 }) {
   const [params] = useSearchParams();
   const dispatch = useDispatch<ThunkDispatch<unknown, unknown, UnknownAction>>();
@@ -184,7 +187,7 @@ export function PaymentSuccessPage({
           Thank you! {data.amountCents > 0 ? 'Your payment went through' : 'There was nothing left to pay'} and your
           session is confirmed. We have emailed the details to you.
         </p>
-        <BookingSummary booking={data} />
+        <BookingSummary booking={data} voucherCents={voucherCents} />
         <p className="font-semibold text-ink-900">Please arrive 10 minutes early.</p>
         <p>
           <a

@@ -3,6 +3,7 @@ import type { Cart, CheckoutResult, CreateCartBody } from '@kringle/contracts/ca
 import type { AddOn, Package } from '@kringle/contracts/catalogue';
 import type { Charity } from '@kringle/contracts/donations';
 import type { Credit } from '@kringle/contracts/credit';
+import type { Voucher } from '@kringle/contracts/vouchers';
 import { api } from '../../../lib/api';
 
 /**
@@ -31,8 +32,16 @@ export const checkoutApi = api.injectEndpoints({
       query: () => '/user/credit',
       providesTags: ['GET_BOOKINGS'],
     }),
+    /** The family's gift vouchers (decision 0112): those in its account are offered at Overview in one tap. */
+    wizardVouchers: build.query<Voucher[], void>({
+      query: () => '/vouchers',
+      transformResponse: (body: { items: Voucher[] }) => body.items,
+      providesTags: ['GET_BOOKINGS'],
+    }),
     createCart: build.mutation<Cart, CreateCartBody>({
       query: (body) => ({ url: '/cart', method: 'POST', body }),
+      // Too many wrong voucher codes (10 an hour): Overview says so beside the field, or above Continue.
+      extraOptions: { showsRateLimit: true },
     }),
     checkoutOrder: build.mutation<CheckoutResult, { holdId: string; cartId: string; business?: BusinessBuyer }>({
       query: ({ holdId, ...body }) => ({
@@ -45,4 +54,10 @@ export const checkoutApi = api.injectEndpoints({
   }),
 });
 
-export const { useWizardPackagesQuery, useWizardAddOnsQuery, useCharityQuery, useWizardCreditQuery } = checkoutApi;
+export const {
+  useWizardPackagesQuery,
+  useWizardAddOnsQuery,
+  useCharityQuery,
+  useWizardCreditQuery,
+  useWizardVouchersQuery,
+} = checkoutApi;

@@ -55,6 +55,8 @@ export function toCartBody(
   promoCode?: string | null,
   donationCents = 0,
   useCredit = false,
+  /** Gift voucher codes, in the order they pay (before the credit). */
+  vouchers: string[] = [],
 ): CreateCartBody {
   const lines = activeItems(packages);
   const pick = (type: CartItem['type']) =>
@@ -67,6 +69,7 @@ export function toCartBody(
     ...(promoCode ? { promoCode } : {}),
     ...(donationCents > 0 ? { donationCents } : {}),
     ...(useCredit ? { useCredit } : {}),
+    ...(vouchers.length > 0 ? { vouchers } : {}),
   };
 }
 

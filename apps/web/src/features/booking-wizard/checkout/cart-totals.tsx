@@ -6,16 +6,17 @@ import { amountDue } from './amount-due';
 import { useCharityQuery } from './api';
 
 /**
- * The cart's last lines, on Overview and in the cart: the promo code's cents off, the donation, the account
- * credit used, the GST and the total to pay, all as the server priced them (decision 0106: the web never works
- * out a discount itself).
+ * The cart's last lines, on Overview and in the cart: the promo code's cents off, the donation, the gift
+ * vouchers and the account credit used, the GST and the total to pay, all as the server priced them (decision
+ * 0106: the web never works out a discount itself).
  */
 export function CartTotals({ large, totalTestId }: { large?: boolean; totalTestId?: string }) {
   const booking = useWizardSelector((s) => s.booking);
-  const { promo, goodsCents, donationCents, creditCents, dueCents, gstCents } = amountDue(booking);
+  const { promo, goodsCents, donationCents, vouchers, voucherCents, creditCents, dueCents, gstCents } =
+    amountDue(booking);
   const charity = useCharityQuery(undefined, { skip: donationCents === 0 }).data?.name;
   // A booking reopened for payment from My Bookings knows its amount, not its code.
-  const offCents = goodsCents + donationCents - creditCents - dueCents;
+  const offCents = goodsCents + donationCents - voucherCents - creditCents - dueCents;
   return (
     <dl className={clsx('flex flex-col gap-1 border-t-2 border-cream-300', large ? 'mt-2 pt-3' : 'pt-2')}>
       {offCents > 0 && (
@@ -30,6 +31,14 @@ export function CartTotals({ large, totalTestId }: { large?: boolean; totalTestI
           <dd className="shrink-0 tabular-nums">{formatAud(donationCents)}</dd>
         </div>
       )}
+      {vouchers.map((v) => (
+        <div key={v.code} className="flex justify-between gap-3 font-medium text-pine-800" data-testid="voucher-line">
+          <dt className="min-w-0">
+            Gift voucher <span className="font-mono tracking-wide whitespace-nowrap">{v.code}</span>
+          </dt>
+          <dd className="shrink-0 tabular-nums">−{formatAud(v.cents)}</dd>
+        </div>
+      ))}
       {creditCents > 0 && (
         <div className="flex justify-between gap-3 font-medium text-pine-800" data-testid="credit-line">
           <dt>Account credit</dt>

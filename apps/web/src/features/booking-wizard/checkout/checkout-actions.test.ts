@@ -86,6 +86,7 @@ describe('placeOrder', () => {
       business: null,
       donationCents: 0,
       creditCents: 0,
+      voucherParts: [],
     });
     expect(booking.reservationData?.expiresAt).toBe(checkout.expiresAt);
     expect(booking.currentStep).toBe(stepIndex('payment'));

@@ -10,14 +10,16 @@ import {
   setCheckoutData,
   setPromo,
   setReservationData,
+  setVouchers,
   upsertItem,
   removeItem,
+  type VoucherPart,
 } from '../state/booking-slice';
 import { setEndDate } from '../state/timer-slice';
 import { stepIndex } from '../state/wizard-steps';
 import { bookingApi } from '../api';
 import { checkoutApi } from './api';
-import { promoOf } from './amount-due';
+import { promoOf, voucherPartsOf, voucherPricingKey } from './amount-due';
 import { activeItems, ecommerce, repriced, toCartBody, type Catalogue } from './cart-math';
 import { whosComingApi } from '../../../components/whos-coming/api';
 
@@ -32,6 +34,15 @@ const asApiError = (error: unknown): ApiError =>
 export const PRICE_CODES = ['PRICE_MISMATCH', 'CART_INVALID'];
 /** The cart's answer when its promo code does not apply: `error` is the sentence to show. */
 export const PROMO_INVALID = 'PROMO_INVALID';
+/** The cart's (or the checkout's) answer when a gift voucher pays nothing here: `error` says why. */
+export const VOUCHER_INVALID = 'VOUCHER_INVALID';
+
+/** Which of the cart's codes a VOUCHER_INVALID names (`body.vouchers.N`); null when the checkout refused them all. */
+export function refusedVoucherIndex(error: ApiError): number | null {
+  if (error.data.code !== VOUCHER_INVALID) return null;
+  const match = /^body\.vouchers\.(\d+)$/.exec(error.data.details?.[0]?.path ?? '');
+  return match ? Number(match[1]) : null;
+}
 const noHold: ApiError = { status: 409, data: { error: 'There is no session on hold.', code: 'HOLD_EXPIRED' } };
 
 /** Fetches today's prices and re-prices the stored cart with them. */
@@ -74,32 +85,77 @@ async function saveDetails(
   return saved.error ? asApiError(saved.error) : null;
 }
 
+type PricedCart =
+  | {
+      ok: true;
+      id: string;
+      donationCents: number;
+      creditCents: number;
+      voucherParts: VoucherPart[];
+      /** Codes the server refused and that were taken off (their reason is the vouchers' notice). */
+      dropped: string[];
+    }
+  | { ok: false; error: ApiError };
+
 /**
- * POST /cart for the held session with the current lines and `code`: the applied promo code follows the
- * server's answer (its figures, or dropped when it does not apply); a price change re-prices the lines.
+ * POST /cart for the held session with the current lines, the promo code `code` and the gift vouchers (with `add`
+ * after them): the applied promo code and vouchers follow the server's answer (its figures, or dropped when they do
+ * not apply); a price change re-prices the lines. A voucher already applied that the server now refuses (spent
+ * meanwhile) is taken off with its reason and the cart asked again; a refused `add` is the answer.
  */
-const pricedCart = createAsyncThunk<
-  { ok: true; id: string; donationCents: number; creditCents: number } | { ok: false; error: ApiError },
-  string | null,
-  { state: WizardRootState }
->('booking/pricedCart', async (code, { dispatch, getState }) => {
-  const { reservationData, packages, donationCents, creditCents } = getState().booking;
-  if (!reservationData) return { ok: false, error: noHold };
-  const cart = await dispatch(
-    checkoutApi.endpoints.createCart.initiate(
-      toCartBody(reservationData.holdId, packages, code, donationCents, Boolean(creditCents)),
-    ),
-  );
-  if (cart.error) {
-    const error = asApiError(cart.error);
-    if (error.data.code === PROMO_INVALID) dispatch(setPromo(null));
-    if (PRICE_CODES.includes(error.data.code)) await dispatch(refreshPrices());
-    return { ok: false, error };
-  }
-  dispatch(setPromo(promoOf(cart.data, reservationData.holdId)));
-  const credit = cart.data.payments.find((p) => p.kind === 'credit')?.cents ?? 0;
-  return { ok: true, id: cart.data.id, donationCents: cart.data.donationCents, creditCents: credit };
-});
+const pricedCart = createAsyncThunk<PricedCart, { code: string | null; add?: string }, { state: WizardRootState }>(
+  'booking/pricedCart',
+  async ({ code, add }, { dispatch, getState }) => {
+    const dropped: string[] = [];
+    let notice: string | null = null;
+    for (;;) {
+      const booking = getState().booking;
+      const { reservationData, packages, donationCents, creditCents } = booking;
+      if (!reservationData) return { ok: false, error: noHold };
+      const kept = (booking.vouchers?.codes ?? []).filter((c) => c !== add && !dropped.includes(c));
+      const codes = add ? [...kept, add] : kept;
+      const pricedFor = voucherPricingKey(booking, code);
+      const cart = await dispatch(
+        checkoutApi.endpoints.createCart.initiate(
+          toCartBody(reservationData.holdId, packages, code, donationCents, Boolean(creditCents), codes),
+        ),
+      );
+      if (cart.error) {
+        const error = asApiError(cart.error);
+        const refused = refusedVoucherIndex(error);
+        if (refused !== null && refused < kept.length) {
+          // One applied before: off it comes, saying why, and the rest are priced again.
+          dropped.push(kept[refused]!);
+          notice = `${error.data.error} We have taken gift voucher ${kept[refused]} off your booking.`;
+          dispatch(
+            setVouchers({
+              codes: kept.filter((_, i) => i !== refused),
+              parts: [],
+              pricedFor: null,
+              notice,
+            }),
+          );
+          continue;
+        }
+        if (error.data.code === PROMO_INVALID) dispatch(setPromo(null));
+        if (PRICE_CODES.includes(error.data.code)) await dispatch(refreshPrices());
+        return { ok: false, error };
+      }
+      dispatch(setPromo(promoOf(cart.data, reservationData.holdId)));
+      const voucherParts = voucherPartsOf(cart.data);
+      dispatch(setVouchers({ codes, parts: voucherParts, pricedFor, notice }));
+      const credit = cart.data.payments.find((p) => p.kind === 'credit')?.cents ?? 0;
+      return {
+        ok: true,
+        id: cart.data.id,
+        donationCents: cart.data.donationCents,
+        creditCents: credit,
+        voucherParts,
+        dropped,
+      };
+    }
+  },
+);
 
 /**
  * Overview's Continue: the cart (POST /cart with the total shown), the checkout (booking, order,
@@ -125,8 +181,13 @@ export const placeOrder = createAsyncThunk<
     }
     dispatch(setCheckoutData(null));
   }
-  const cart = await dispatch(pricedCart(promo?.code ?? null)).unwrap();
+  const cart = await dispatch(pricedCart({ code: promo?.code ?? null })).unwrap();
   if (!cart.ok) return rejectWithValue(cart.error);
+  // A voucher came off as the cart was priced: the family sees the new total (and why) before paying it.
+  if (cart.dropped.length > 0) {
+    const notice = getState().booking.vouchers?.notice ?? 'A gift voucher on your booking can no longer be used.';
+    return rejectWithValue({ status: 409, data: { error: notice, code: VOUCHER_INVALID } });
+  }
   const order = await dispatch(
     checkoutApi.endpoints.checkoutOrder.initiate({
       holdId: reservationData.holdId,
@@ -137,6 +198,9 @@ export const placeOrder = createAsyncThunk<
   if (order.error) {
     const error = asApiError(order.error);
     if (PRICE_CODES.includes(error.data.code)) await dispatch(refreshPrices());
+    // A voucher spent elsewhere between the cart and the checkout: its parts are priced again.
+    const vouchers = getState().booking.vouchers;
+    if (error.data.code === VOUCHER_INVALID && vouchers) dispatch(setVouchers({ ...vouchers, pricedFor: null }));
     return rejectWithValue(error);
   }
   const result = order.data;
@@ -149,6 +213,7 @@ export const placeOrder = createAsyncThunk<
       business,
       donationCents: cart.donationCents,
       creditCents: cart.creditCents,
+      voucherParts: cart.voucherParts,
     }),
   );
   const failed = await saveDetails(dispatch, result.bookingId, details);
@@ -168,7 +233,21 @@ export const placeOrder = createAsyncThunk<
 export const applyPromo = createAsyncThunk<void, string, ThunkConfig>(
   'booking/applyPromo',
   async (code, { dispatch, rejectWithValue }) => {
-    const cart = await dispatch(pricedCart(code)).unwrap();
+    const cart = await dispatch(pricedCart({ code })).unwrap();
+    if (!cart.ok) return rejectWithValue(cart.error);
+  },
+);
+
+/**
+ * Overview's gift voucher Apply (issue 52): prices the cart with `code` after the vouchers already applied; the
+ * server says why one does not apply (VOUCHER_INVALID). Without a code, the applied vouchers are priced again
+ * (the goods, the promo code or the donation changed).
+ */
+export const applyVoucher = createAsyncThunk<void, string | null, ThunkConfig>(
+  'booking/applyVoucher',
+  async (code, { dispatch, getState, rejectWithValue }) => {
+    const promo = getState().booking.promo?.code ?? null;
+    const cart = await dispatch(pricedCart({ code: promo, ...(code ? { add: code } : {}) })).unwrap();
     if (!cart.ok) return rejectWithValue(cart.error);
   },
 );

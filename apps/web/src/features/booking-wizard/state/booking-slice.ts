@@ -33,6 +33,29 @@ export interface CheckoutData {
   donationCents?: number;
   /** The account credit the order spent (decision 0111): the card pays amountCents, the rest of the total. */
   creditCents?: number;
+  /** What each gift voucher paid of the order (decision 0112), before the credit and the card. */
+  voucherParts?: VoucherPart[];
+}
+
+/** One gift voucher's part of a cart, as the server priced it (the cart answer's `payments`). */
+export interface VoucherPart {
+  /** XXXX-XXXX-XXXX */
+  code: string;
+  cents: number;
+}
+
+/**
+ * The gift vouchers given on Overview (issue 52, decision 0112), in the order they pay. What each pays depends on
+ * the cart's total after the promo code and the donation, so `parts` count only for the cart they were priced for
+ * (`pricedFor`, amount-due.ts); another cart is priced again before they are shown.
+ */
+export interface AppliedVouchers {
+  codes: string[];
+  /** A code paying nothing (the others cover the total) is not among them. */
+  parts: VoucherPart[];
+  pricedFor: string | null;
+  /** Why a voucher was taken off when the cart was priced again (spent meanwhile, say), to say beside the field. */
+  notice?: string | null;
 }
 
 /**
@@ -71,6 +94,8 @@ export interface BookingState {
   donationCents?: number;
   /** The account credit balance when the family chose to pay with it on Overview; null or absent: not used. */
   creditCents?: number | null;
+  /** The gift vouchers given on Overview; placeOrder sends their codes with the cart. */
+  vouchers?: AppliedVouchers | null;
   /**
    * When this wizard last took, changed or dropped its hold (ms): another tab's older write is stale (hold-tabs.ts).
    */
@@ -161,6 +186,16 @@ const bookingSlice = createSlice({
     setCredit(state, action: PayloadAction<number | null>) {
       state.creditCents = action.payload;
     },
+    setVouchers(state, action: PayloadAction<AppliedVouchers | null>) {
+      // Kept while it has a code, or a notice to say why the last one came off.
+      state.vouchers =
+        action.payload && (action.payload.codes.length > 0 || action.payload.notice) ? action.payload : null;
+    },
+    /** Takes one voucher off: the others are priced again (one capped by the total may now pay more). */
+    removeVoucher(state, action: PayloadAction<string>) {
+      const codes = (state.vouchers?.codes ?? []).filter((c) => c !== action.payload);
+      state.vouchers = codes.length > 0 ? { codes, parts: [], pricedFor: null } : null;
+    },
     /**
      * Spec §4: starting a reschedule resets the booking state, keeps the location, stores the data.
      * A new wizard, so stamped; it lets no hold go on the server, so a booking in another tab keeps its own.
@@ -215,6 +250,8 @@ export const {
   setPromo,
   setDonation,
   setCredit,
+  setVouchers,
+  removeVoucher,
   startReschedule,
   nextStep,
   goToStep,

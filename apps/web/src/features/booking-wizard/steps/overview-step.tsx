@@ -11,8 +11,10 @@ import { setDetails } from '../state/booking-slice';
 import { useStepBack } from '../shell/use-step-history';
 import { activeItems } from '../checkout/cart-math';
 import { CartTotals } from '../checkout/cart-totals';
-import { placeOrder, PRICE_CODES, PROMO_INVALID } from '../checkout/checkout-actions';
+import { placeOrder, PRICE_CODES, PROMO_INVALID, VOUCHER_INVALID } from '../checkout/checkout-actions';
 import { PromoCodeField } from '../checkout/promo-code-field';
+import { VoucherField } from '../checkout/voucher-field';
+import { amountDue } from '../checkout/amount-due';
 import { DonationChoice } from '../checkout/donation-choice';
 import { CreditChoice } from '../checkout/credit-choice';
 import { useCatalogue } from '../checkout/use-catalogue';
@@ -44,6 +46,12 @@ export function OverviewStep({ focusOnMount }: { focusOnMount: boolean }) {
   const [fieldErrors, setFieldErrors] = useState<{ path: string; message: string }[]>();
   const [promoError, setPromoError] = useState<string | null>(null);
   const promoBox = useRef<HTMLDivElement>(null);
+  const [voucherError, setVoucherError] = useState<string | null>(null);
+  const voucherBox = useRef<HTMLDivElement>(null);
+  // Nothing left for the card (vouchers, credit or a code pay it all): Continue confirms the booking itself.
+  const nothingToPay = useWizardSelector(
+    (s) => activeItems(s.booking.packages).length > 0 && amountDue(s.booking).dueCents === 0,
+  );
   // Continue submits the "Who's coming" form, so it waits until that form (a lazy chunk) is in the page.
   const [formReady, setFormReady] = useState(false);
   const onFormMounted = useCallback(() => setFormReady(true), []);
@@ -76,6 +84,11 @@ export function OverviewStep({ focusOnMount }: { focusOnMount: boolean }) {
         setPromoError(error.error);
         return promoBox.current?.scrollIntoView?.({ block: 'center' });
       }
+      if (error?.code === VOUCHER_INVALID) {
+        // A voucher spent meanwhile: off it came (or it is priced again), the reason beside the vouchers.
+        setVoucherError(error.error);
+        return voucherBox.current?.scrollIntoView?.({ block: 'center' });
+      }
       if (error?.details?.length) setFieldErrors(error.details);
       const prices = PRICE_CODES.includes(error?.code ?? '');
       setProblem({
@@ -104,7 +117,13 @@ export function OverviewStep({ focusOnMount }: { focusOnMount: boolean }) {
             className="sm:min-w-56"
             disabled={busy || lines.length === 0 || !formReady}
           >
-            {busy ? 'Preparing payment…' : 'Continue to payment'}
+            {busy
+              ? nothingToPay
+                ? 'Confirming…'
+                : 'Preparing payment…'
+              : nothingToPay
+                ? 'Confirm booking'
+                : 'Continue to payment'}
           </Button>
         </>
       }
@@ -159,6 +178,15 @@ export function OverviewStep({ focusOnMount }: { focusOnMount: boolean }) {
             locked={Boolean(checkoutData)}
             error={promoError}
             onError={setPromoError}
+            onHoldExpired={holdExpired}
+          />
+        </div>
+        <div ref={voucherBox}>
+          <VoucherField
+            locked={Boolean(checkoutData)}
+            error={voucherError}
+            onError={setVoucherError}
+            onPromoError={setPromoError}
             onHoldExpired={holdExpired}
           />
         </div>
