@@ -34,3 +34,4 @@ export const staffVoucherSchema = voucherSchema
   .meta({ id: 'StaffVoucher' });
 export type StaffVoucher = z.infer<typeof staffVoucherSchema>;
 export const staffVoucherListSchema = z.object({ items: z.array(staffVoucherSchema) }).meta({ id: 'StaffVoucherList' });
+export type StaffVoucherList = z.infer<typeof staffVoucherListSchema>;

@@ -207,7 +207,7 @@ describe("manager's Staff page", () => {
 describe('the nav by role', () => {
   it('shows each role only what it may do, and sends a page it may not see to its first', () => {
     expect(pagesFor('set')).toEqual(['run-sheet', 'check-in', 'walk-in', 'photos']);
-    expect(pagesFor('support')).toEqual(['run-sheet', 'support', 'disputes']);
+    expect(pagesFor('support')).toEqual(['run-sheet', 'support', 'disputes', 'vouchers']);
     expect(pagesFor('manager')).toEqual([
       'run-sheet',
       'check-in',
@@ -216,6 +216,7 @@ describe('the nav by role', () => {
       'support',
       'audit',
       'disputes',
+      'vouchers',
       'live',
       'reports',
       'promo-codes',

@@ -1,6 +1,7 @@
 import type { DonationReport } from '@kringle/contracts/donation-reports';
 import { formatAud } from '@kringle/contracts/money';
 import type { OccupancyRow, SalesGroup, SalesReport } from '@kringle/contracts/reports';
+import type { VoucherReport } from '@kringle/contracts/voucher-reports';
 import { ScrollRegion } from '../parts/scroll-region';
 
 const th = 'px-3 py-2 text-left font-semibold whitespace-nowrap';
@@ -121,22 +122,33 @@ const DONATION_COLUMNS: [keyof DonationReport['totals'], string, (n: number) => 
   ['netCents', 'Net', formatAud],
 ];
 
-export function DonationsTable({ report }: { report: DonationReport }) {
+/** A report's figures by day with its totals row: one column per figure, each with its format. */
+function DaysTable<C extends string>({
+  label,
+  items,
+  totals,
+  columns,
+}: {
+  label: string;
+  items: (Record<C, number> & { date: string })[];
+  totals: Record<C, number>;
+  columns: [C, string, (n: number) => string][];
+}) {
   const rows = [
-    ...report.items.map((i) => ({ ...i, label: i.date, total: false })),
-    { ...report.totals, label: 'Total', total: true },
+    ...items.map((i) => ({ figures: i as Record<C, number>, label: i.date, total: false })),
+    { figures: totals, label: 'Total', total: true },
   ];
   return (
-    <ScrollRegion label="Donations table">
+    <ScrollRegion label={label}>
       <table className="w-full text-sm">
-        <Head text={['Date']} figures={DONATION_COLUMNS.map(([, h]) => h)} />
+        <Head text={['Date']} figures={columns.map(([, h]) => h)} />
         <tbody>
           {rows.map((r) => (
             <tr key={r.label} className={rowClass(r.total)}>
               <RowHeader label={r.label} total={r.total} />
-              {DONATION_COLUMNS.map(([k, , format]) => (
+              {columns.map(([k, , format]) => (
                 <td key={k} className={num}>
-                  {format(r[k])}
+                  {format(r.figures[k])}
                 </td>
               ))}
             </tr>
@@ -144,5 +156,36 @@ export function DonationsTable({ report }: { report: DonationReport }) {
         </tbody>
       </table>
     </ScrollRegion>
+  );
+}
+
+export const DonationsTable = ({ report }: { report: DonationReport }) => (
+  <DaysTable label="Donations table" items={report.items} totals={report.totals} columns={DONATION_COLUMNS} />
+);
+
+type VoucherFigures = Omit<VoucherReport['totals'], 'outstandingCents'>;
+const VOUCHER_COLUMNS: [keyof VoucherFigures, string, (n: number) => string][] = [
+  ['soldCount', 'Sold', String],
+  ['soldCents', 'Sold value', formatAud],
+  ['redeemedCents', 'Redeemed', formatAud],
+  ['expiredCents', 'Expired', formatAud],
+  ['cancelledCents', 'Cancelled', formatAud],
+];
+
+export const VouchersTable = ({ report }: { report: VoucherReport }) => (
+  <DaysTable label="Gift vouchers table" items={report.items} totals={report.totals} columns={VOUCHER_COLUMNS} />
+);
+
+/** A report's headline figures, each a labelled amount. */
+export function FigureCards({ figures }: { figures: readonly (readonly [string, number])[] }) {
+  return (
+    <dl className="grid grid-cols-2 gap-3 sm:grid-cols-4">
+      {figures.map(([name, cents]) => (
+        <div key={name} className="rounded-xl border border-cream-300 bg-cream-50 p-3">
+          <dt className="text-sm text-ink-700">{name}</dt>
+          <dd className="text-xl font-semibold tabular-nums">{formatAud(cents)}</dd>
+        </div>
+      ))}
+    </dl>
   );
 }

@@ -1,5 +1,6 @@
 import { addDays, localDateOf } from '@kringle/contracts/dates';
 import type { DonationReport } from '@kringle/contracts/donation-reports';
+import type { VoucherReport } from '@kringle/contracts/voucher-reports';
 import { formatAud } from '@kringle/contracts/money';
 import { SALES_GROUPS, type OccupancyReport, type SalesGroup, type SalesReport } from '@kringle/contracts/reports';
 import type { StaffCatalogue } from '@kringle/contracts/staff';
@@ -9,10 +10,13 @@ import { ApiProblem } from '../../lib/api-error';
 import { control, input, label } from '../parts/form-parts';
 import { BarChart, type Bar } from './bar-chart';
 import { DonationsReport } from './donations-report';
-import { OccupancyTable, SalesTable } from './report-tables';
+import { VouchersReport } from './vouchers-report';
+import { FigureCards, OccupancyTable, SalesTable } from './report-tables';
 import {
   donationReport,
   donationsCsv,
+  voucherReport,
+  vouchersCsv,
   occupancyCsv,
   occupancyReport,
   salesCsv,
@@ -34,6 +38,7 @@ interface Loaded {
   byDay: SalesReport;
   occupancy: OccupancyReport;
   donations: DonationReport;
+  vouchers: VoucherReport;
 }
 
 /** Net sales per day of the range, days without a sale at zero. */
@@ -68,7 +73,10 @@ function occupancyByDay(r: OccupancyReport): Bar[] {
   });
 }
 
-/** The managers' reports (issues 35 and 52, decision 0057): sales, occupancy and donations, with charts and CSV. */
+/**
+ * The managers' reports (issues 35 and 52, decision 0057): sales, occupancy, donations and gift vouchers, with
+ * charts and CSV.
+ */
 export function ReportsPage({ locations }: { locations: Location[] }) {
   const baseId = useId();
   const [filter, setFilter] = useState<ReportFilter>(() => {
@@ -87,10 +95,11 @@ export function ReportsPage({ locations }: { locations: Location[] }) {
       byDay,
       occupancyReport(filter),
       donationReport(filter),
+      voucherReport(filter),
     ])
-      .then(([sales, days, occupancy, donations]) => {
+      .then(([sales, days, occupancy, donations, vouchers]) => {
         if (!live) return;
-        setLoaded({ sales, byDay: days, occupancy, donations });
+        setLoaded({ sales, byDay: days, occupancy, donations, vouchers });
         setProblem(null);
       })
       .catch(
@@ -181,21 +190,14 @@ export function ReportsPage({ locations }: { locations: Location[] }) {
                 Download sales CSV
               </Button>
             </div>
-            <dl className="grid grid-cols-2 gap-3 sm:grid-cols-4">
-              {(
-                [
-                  ['Gross', t.grossCents],
-                  ['GST', t.gstCents],
-                  ['Refunds', t.refundsCents],
-                  ['Net', t.netCents],
-                ] as const
-              ).map(([name, cents]) => (
-                <div key={name} className="rounded-xl border border-cream-300 bg-cream-50 p-3">
-                  <dt className="text-sm text-ink-700">{name}</dt>
-                  <dd className="text-xl font-semibold tabular-nums">{formatAud(cents)}</dd>
-                </div>
-              ))}
-            </dl>
+            <FigureCards
+              figures={[
+                ['Gross', t.grossCents],
+                ['GST', t.gstCents],
+                ['Refunds', t.refundsCents],
+                ['Net', t.netCents],
+              ]}
+            />
             <p className="text-sm text-ink-700">
               {t.bookings} paid {t.bookings === 1 ? 'booking' : 'bookings'}: online{' '}
               {formatAud(t.channels.online.netCents)} net ({t.channels.online.bookings}), walk-ins{' '}
@@ -234,6 +236,7 @@ export function ReportsPage({ locations }: { locations: Location[] }) {
             <OccupancyTable items={loaded.occupancy.items} />
           </section>
           <DonationsReport report={loaded.donations} onDownload={() => void donationsCsv(filter)} />
+          <VouchersReport report={loaded.vouchers} onDownload={() => void vouchersCsv(filter)} />
         </>
       )}
     </section>

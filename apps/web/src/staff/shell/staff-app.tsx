@@ -21,10 +21,13 @@ import { getMe } from '../accounts/staff-people-client';
 import { StaffHeader } from './staff-header';
 
 const LOCATION_KEY = 'kringle.staff.location';
+/** The desk's pages and the season editor: each its own chunk, loaded as it opens. */
+const DESK_PAGES: readonly Page[] = ['support', 'audit', 'disputes', 'vouchers', 'season'];
 // The support desk and the audit page (issue 34) are their own chunk: the set's devices never load them.
 const SupportPage = lazy(() => import('../support/support-page').then((m) => ({ default: m.SupportPage })));
 const AuditPage = lazy(() => import('../support/audit-page').then((m) => ({ default: m.AuditPage })));
 const DisputesPage = lazy(() => import('../support/disputes-page').then((m) => ({ default: m.DisputesPage })));
+const VouchersPage = lazy(() => import('../support/vouchers-page').then((m) => ({ default: m.VouchersPage })));
 // The season editor (issue 35) likewise: managers only.
 const SeasonPage = lazy(() => import('../season/season-page').then((m) => ({ default: m.SeasonPage })));
 // Closing sessions (issue 35) is a manager's rare task: its own chunk too.
@@ -189,7 +192,7 @@ function SignedIn({ user, me, onEnrol }: { user: StaffUser; me: StaffMe; onEnrol
           <Suspense fallback={<p className="text-ink-700">Loading…</p>}>
             <LivePage />
           </Suspense>
-        ) : page === 'support' || page === 'audit' || page === 'disputes' || page === 'season' ? (
+        ) : DESK_PAGES.includes(page) ? (
           <Suspense fallback={<p className="text-ink-700">Loading…</p>}>
             {page === 'support' ? (
               <SupportPage />
@@ -197,6 +200,8 @@ function SignedIn({ user, me, onEnrol }: { user: StaffUser; me: StaffMe; onEnrol
               <AuditPage timezone={location?.timezone ?? 'Australia/Sydney'} locationName={location?.name} />
             ) : page === 'disputes' ? (
               <DisputesPage timezone={location?.timezone ?? 'Australia/Sydney'} />
+            ) : page === 'vouchers' ? (
+              <VouchersPage />
             ) : (
               <SeasonPage timezone={location?.timezone ?? 'Australia/Sydney'} />
             )}

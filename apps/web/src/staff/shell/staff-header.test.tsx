@@ -44,6 +44,7 @@ describe('the staff header', () => {
       'Support',
       'Audit',
       'Disputes',
+      'Vouchers',
       'Live',
       'Reports',
       'Promo codes',

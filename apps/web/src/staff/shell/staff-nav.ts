@@ -12,6 +12,7 @@ export type Page =
   | 'support'
   | 'audit'
   | 'disputes'
+  | 'vouchers'
   | 'live'
   | 'reports'
   | 'promo-codes'
@@ -26,6 +27,7 @@ export const PATHS: Record<Page, string> = {
   support: '/staff/support',
   audit: '/staff/support/audit',
   disputes: '/staff/support/disputes',
+  vouchers: '/staff/support/vouchers',
   live: '/staff/live',
   reports: '/staff/reports',
   'promo-codes': '/staff/promo-codes',
@@ -41,6 +43,7 @@ export const LABELS: Record<Page, string> = {
   support: 'Support',
   audit: 'Audit',
   disputes: 'Disputes',
+  vouchers: 'Vouchers',
   live: 'Live',
   reports: 'Reports',
   'promo-codes': 'Promo codes',
@@ -56,6 +59,7 @@ const ROLES: Record<Page, readonly StaffRole[]> = {
   support: ['manager', 'support'],
   audit: ['manager'],
   disputes: ['manager', 'support'],
+  vouchers: ['manager', 'support'],
   live: ['manager'],
   reports: ['manager'],
   'promo-codes': ['manager'],

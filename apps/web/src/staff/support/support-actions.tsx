@@ -71,7 +71,7 @@ export function ActionForm({
 }: {
   title: string;
   submit: string;
-  children: ReactNode;
+  children?: ReactNode;
   run: (reason: string) => Promise<string>;
   onDone: Done;
   confirm?: () => Confirmation;

@@ -2,6 +2,7 @@ import type { AuditList } from '@kringle/contracts/audit';
 import type { BookingDetails } from '@kringle/contracts/booking-details';
 import type { Dispute, DisputeList } from '@kringle/contracts/disputes';
 import type { StaffBooking } from '@kringle/contracts/staff';
+import type { StaffVoucher, StaffVoucherList } from '@kringle/contracts/voucher-desk';
 import type {
   FamilySearchResult,
   FreeSessions,
@@ -55,3 +56,7 @@ export const auditCsv = (f: AuditFilter) => downloadFile(`/staff/audit.csv?${que
 export const listDisputes = () => requestJson<DisputeList>('/staff/disputes');
 export const submitDispute = (id: string, reason: string) =>
   postJson<Dispute>(`/staff/disputes/${encodeURIComponent(id)}/submit`, { reason });
+
+export const findVouchers = (q: string) => requestJson<StaffVoucherList>(`/staff/vouchers?q=${encodeURIComponent(q)}`);
+export const cancelVoucher = (id: string, reason: string) =>
+  postJson<StaffVoucher>(`/staff/vouchers/${encodeURIComponent(id)}/cancel`, { reason });

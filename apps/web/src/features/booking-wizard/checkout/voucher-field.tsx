@@ -138,7 +138,7 @@ export function VoucherField({
           })}
         </ul>
       )}
-      {!locked && !full && (
+      {!locked && !full && (codes.length === 0 || dueCents > 0) && (
         <form onSubmit={submit} aria-labelledby={`${id}-label`} noValidate>
           <label id={`${id}-label`} htmlFor={id} className="font-semibold text-ink-900">
             {codes.length > 0 ? 'Another gift voucher' : 'Gift voucher'}
@@ -188,7 +188,7 @@ export function VoucherField({
                   disabled={busy}
                   onClick={() => void apply(v.code)}
                 >
-                  Use <span className="font-mono tracking-wide">{v.code}</span>
+                  Use <span className="font-mono tracking-wide">{v.code}</span>{' '}
                   <span className="font-normal text-ink-700">({formatAud(v.balanceCents)} left)</span>
                 </Button>
               </li>

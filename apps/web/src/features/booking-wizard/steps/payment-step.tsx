@@ -6,6 +6,7 @@ import { useWizardDispatch, useWizardSelector } from '../state/booking-hooks';
 import { goToStep } from '../state/booking-slice';
 import { useStepBack } from '../shell/use-step-history';
 import { useStripeConfigQuery } from '../../../components/card-payment/api';
+import { PaymentProblem } from '../../../components/card-payment/payment-problem';
 import { CardPayment } from '../../../components/card-payment/card-payment';
 import type { ConfirmOutcome } from '../../../components/card-payment/sandbox-confirm';
 import { amountDue } from '../checkout/amount-due';
@@ -94,21 +95,7 @@ export function PaymentStep({ focusOnMount }: { focusOnMount: boolean }) {
             <span className="text-ink-700">Amount to pay (incl. GST)</span>
             <span className="text-2xl font-semibold tabular-nums text-ink-900">{formatAud(total)}</span>
           </p>
-          {problem && (
-            <div
-              ref={problemBox}
-              role="alert"
-              tabIndex={-1}
-              data-testid="payment-problem"
-              className="rounded-2xl border border-festive-100 bg-festive-50 p-4 text-festive-900"
-            >
-              <p className="font-semibold">Payment not completed</p>
-              <p>{problem}</p>
-              <p className="mt-1 text-sm text-ink-700">
-                You have not been charged. Check the details or use another card, then press Pay again.
-              </p>
-            </div>
-          )}
+          {problem && <PaymentProblem ref={problemBox} problem={problem} testId="payment-problem" />}
           <CardPayment
             clientSecret={checkout.client_secret}
             returnUrl={successUrl(checkout.bookingId)}
