@@ -1,11 +1,11 @@
 import type { StripeSandbox } from '@kringle/stripe-sandbox/stripe-sandbox';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CARDS, listenForWebhooks, payWithCard, startSandbox } from '../helpers/payments';
 import { pdfText } from '../helpers/pdf-text';
 import { pdfQrText } from '../helpers/pdf-qr';
 import { expectContractError } from '../security/security-fixtures';
-import { createPerson, staffDay, type Person, type StaffDay } from '../staff/staff-fixtures';
+import { createPerson, type Person, type StaffDay } from '../staff/staff-fixtures';
+import { until, voucherDay, type VoucherDay } from './voucher-fixtures';
 
 /**
  * Gift vouchers (issue 52, decision 0112), against the Stripe sandbox: bought by card, live once the
@@ -13,76 +13,23 @@ import { createPerson, staffDay, type Person, type StaffDay } from '../staff/sta
  * given back their part by a lapse or a refund.
  */
 describe('gift vouchers', () => {
+  let d: VoucherDay;
   let w: StaffDay;
   let sandbox: StripeSandbox;
   let price: number;
-  let next = 0;
-  /** Every voucher this file buys, for the liability report's check. */
-  const sold: { id: string; buyer: Person }[] = [];
 
   beforeAll(async () => {
-    const s = await startSandbox();
-    sandbox = s.sandbox;
-    w = await staffDay({ ...s.env, LOG_LEVEL: process.env.DEBUG_LOG ?? 'error' });
-    await listenForWebhooks(w.t.app, sandbox);
-    price = Number(
-      (await w.t.db.execute(sql`select price_cents from packages where id = ${w.classic}::uuid`)).rows[0]!.price_cents,
-    );
+    d = await voucherDay();
+    ({ w, sandbox, price } = d);
   });
-  afterAll(async () => {
-    await w?.t.close();
-    await sandbox?.stop();
-  });
+  afterAll(async () => d?.close());
 
-  const family = (lastName: string) => createPerson(w.t.db, false, { firstName: 'Nana', lastName });
-
-  async function until<T>(read: () => Promise<T>, ok: (v: T) => boolean): Promise<T> {
-    for (let i = 0; i < 100; i++) {
-      const v = await read();
-      if (ok(v)) return v;
-      await new Promise((r) => setTimeout(r, 100));
-    }
-    throw new Error(`timed out waiting: ${JSON.stringify(await read())}`);
-  }
-
-  /** Buys and pays a voucher; answers it as the buyer's list shows it once live. */
-  async function bought(buyer: Person, amountCents: number, extra: object = {}) {
-    const res = await w.call('POST', '/vouchers', buyer, { amountCents, recipientName: 'Ruby', ...extra });
-    expect(res.statusCode, res.body).toBe(201);
-    const { voucherOrderId, client_secret } = res.json();
-    sold.push({ id: voucherOrderId, buyer });
-    expect((await payWithCard(sandbox, client_secret, CARDS.success)).status).toBe('succeeded');
-    return until(
-      async () =>
-        (await w.call('GET', '/vouchers', buyer)).json().items.find((v: { id: string }) => v.id === voucherOrderId),
-      (v) => v?.status === 'active',
-    );
-  }
-
-  async function cart(who: Person, body: object) {
-    const held = await w.call('POST', '/bookings/reservation', who, { slotId: w.sessions[next++]!.id });
-    expect(held.statusCode, held.body).toBe(201);
-    const res = await w.call('POST', '/cart', who, {
-      reservationId: held.json().id,
-      amount: price,
-      packages: [{ id: w.classic }],
-      ...body,
-    });
-    return { holdId: held.json().id as string, res };
-  }
-  const checkout = (who: Person, holdId: string, cartId: string) =>
-    w.call('POST', `/bookings/reservation/${holdId}/checkoutOrder`, who, { cartId });
-  /** Checks out and pays the card's part; answers the checkout once the booking is confirmed. */
-  async function checkoutAndPay(who: Person, holdId: string, cartId: string) {
-    const open = await checkout(who, holdId, cartId);
-    expect((await payWithCard(sandbox, open.json().client_secret, CARDS.success)).status).toBe('succeeded');
-    await until(
-      async () => (await w.call('GET', `/bookings/${open.json().bookingId}`, who)).json().status,
-      (s) => s === 'completed',
-    );
-    return open;
-  }
-  const lookUp = async (who: Person, code: string) => (await w.call('GET', `/vouchers/${code}`, who)).json();
+  const family = (lastName: string) => d.family(lastName);
+  const bought = (buyer: Person, amountCents: number, extra: object = {}) => d.bought(buyer, amountCents, extra);
+  const cart = (who: Person, body: object) => d.cart(who, body);
+  const checkout = (who: Person, holdId: string, cartId: string) => d.checkout(who, holdId, cartId);
+  const checkoutAndPay = (who: Person, holdId: string, cartId: string) => d.checkoutAndPay(who, holdId, cartId);
+  const lookUp = (who: Person, code: string) => d.lookUp(who, code);
 
   it('refuses a bad purchase with the contract error and writes nothing', async () => {
     const buyer = await family('Refused');
@@ -337,12 +284,12 @@ describe('gift vouchers', () => {
     const { items, totals } = res.json();
     let soldCents = 0;
     let outstanding = 0;
-    for (const { id, buyer } of sold) {
+    for (const { id, buyer } of d.sold) {
       const v = (await w.call('GET', '/vouchers', buyer)).json().items.find((x: { id: string }) => x.id === id);
       soldCents += v.amountCents;
       if (v.status === 'active' || v.status === 'spent') outstanding += v.balanceCents;
     }
-    expect(totals).toMatchObject({ soldCount: sold.length, soldCents, cancelledCents: 4000, expiredCents: 0 });
+    expect(totals).toMatchObject({ soldCount: d.sold.length, soldCents, cancelledCents: 4000, expiredCents: 0 });
     expect(totals.outstandingCents).toBe(outstanding);
     expect(totals.redeemedCents).toBe(soldCents - totals.cancelledCents - outstanding);
     expect(items).toEqual([

@@ -116,28 +116,6 @@ export function paymentFailedMail(
   };
 }
 
-export function slotLostRefundMail(d: BookingDetails, brandName: string, appUrl: string): OutgoingMail {
-  return {
-    to: d.email,
-    subject: `Refund for ${d.booking.reference}: the session was no longer free`,
-    ...renderEmail({
-      brandName,
-      logoUrl: logoUrl(appUrl),
-      title: 'Sorry, that session was taken',
-      intro: [
-        hi(d),
-        `Your payment for ${d.slotTypeName} on ${when(d)} arrived after your hold had ended, and another family had ` +
-          `booked the session in the meantime.`,
-        `We have refunded the full ` +
-          `${formatAud(d.booking.amountCents)} to your card. It can take 5 to 10 business days to appear.`,
-      ],
-      details: bookingSummary(d),
-      action: { label: 'Choose another session', url: `${appUrl}/create-booking` },
-      outro: ['We are sorry for the trouble.'],
-    }),
-  };
-}
-
 export function holdLapsedMail(d: BookingDetails, brandName: string, appUrl: string): OutgoingMail {
   return {
     to: d.email,

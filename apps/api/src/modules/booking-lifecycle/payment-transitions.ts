@@ -8,6 +8,7 @@ import {
   succeedPayment,
 } from '../order-payments/payment-moves';
 import { refundOrderParts } from '../order-payments/credit-moves';
+import { lockReturnedParts, retakeParts } from '../order-payments/retake-parts';
 import type { RefundRow } from '../order-payments/refunds.repository';
 import { claimSlotForWalkIn, releaseSlotHoldOf, takeSlotForBooking } from '../sessions/slot-row.repository';
 import { moveBookingHold } from '../sessions/system-holds.repository';
@@ -46,11 +47,12 @@ export async function openCheckout(
   return { booking: created, order: createdOrder };
 }
 
-export type PaymentOutcome = 'confirmed' | 'session_lost' | 'late';
+export type PaymentOutcome = 'confirmed' | 'session_lost' | 'parts_gone' | 'late';
 
 /**
- * Stripe says the order is paid. The booking is confirmed if it awaits payment and its session is
- * still its own or free; paid after the session went to another family, it is cancelled and
+ * Stripe says the order is paid. The booking is confirmed if it awaits payment, its session is
+ * still its own or free, and the credit and vouchers a lapse gave back can be taken again; paid
+ * after the session went to another family (or those balances were spent), it is cancelled and
  * refunded in full; paid for a booking not awaiting payment, the money goes back.
  */
 export async function recordPayment(
@@ -61,7 +63,11 @@ export async function recordPayment(
 ): Promise<{ outcome: PaymentOutcome; refund: RefundRow | null }> {
   await succeedPayment(ctx, order.id, paymentIntentId);
   const state = stateOf(booking);
-  if (nextState(state, 'confirmPaid') && (await takeSlotForBooking(ctx.tx, booking, ctx.now))) {
+  const confirmable = nextState(state, 'confirmPaid') !== null;
+  // Only a lapsed checkout had its credit and vouchers given back (retake-parts.ts).
+  const retake = confirmable && state === 'lapsed' ? await lockReturnedParts(ctx, order) : undefined;
+  if (confirmable && retake !== null && (await takeSlotForBooking(ctx.tx, booking, ctx.now))) {
+    if (retake) await retakeParts(ctx, order, booking.id, retake);
     const to = guard(ctx, booking, 'confirmPaid');
     await setBooking(ctx.tx, booking.id, {
       status: 'completed',
@@ -78,11 +84,12 @@ export async function recordPayment(
     return { outcome: 'confirmed', refund: null };
   }
   const lost = nextState(state, 'loseSessionAfterPayment') !== null;
+  const cancelReason = retake === null ? 'balance_spent_before_payment' : 'session_taken_before_payment';
   if (lost)
     await setBooking(ctx.tx, booking.id, {
       status: 'cancelled',
       cancelledAt: ctx.now,
-      cancelReason: 'session_taken_before_payment',
+      cancelReason,
       updatedAt: ctx.now,
     });
   else guard(ctx, booking, 'refundLatePayment');
@@ -91,19 +98,19 @@ export async function recordPayment(
     order,
     bookingId: booking.id,
     cents: order.amountCents,
-    reason: 'session_taken_before_payment',
+    reason: cancelReason,
     refundTo: 'card',
   }))!;
   await audit(ctx, lost ? 'loseSessionAfterPayment' : 'refundLatePayment', booking, {
     to: lost ? 'cancelled' : null,
     orderId: order.id,
     set: {
-      ...(lost ? { status: 'cancelled', cancelReason: 'session_taken_before_payment' } : {}),
+      ...(lost ? { status: 'cancelled', cancelReason } : {}),
       paidCents: order.amountCents,
       refundCents: refund.amountCents,
     },
   });
-  return { outcome: lost ? 'session_lost' : 'late', refund };
+  return { outcome: !lost ? 'late' : retake === null ? 'parts_gone' : 'session_lost', refund };
 }
 
 /** A card declined: the family may try again while the hold lives. */

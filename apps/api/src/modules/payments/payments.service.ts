@@ -1,7 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type Stripe from 'stripe';
 import type { Tx } from '../../db/client';
-import { bookingConfirmedMail, slotLostRefundMail } from '../booking-lifecycle/bookings.emails';
+import { bookingConfirmedMail } from '../booking-lifecycle/bookings.emails';
+import { latePaymentRefundMail } from '../booking-lifecycle/late-payment.emails';
 import { policyOf } from '../booking-lifecycle/booking-policy';
 import { enqueueMail } from '../mail/outbox.repository';
 import {
@@ -123,15 +124,24 @@ async function onSucceeded(deps: Deps, event: EventRef, intent: Stripe.PaymentIn
     }
     // A booking cancelled only because its hold lapsed may still be confirmed; one the customer
     // cancelled may not (transition-table.ts): its payment is refunded in full.
-    const { outcome } = await recordPayment({ tx, now, log: deps.log, actor: STRIPE }, booking, order, intent.id);
+    const { outcome, refund } = await recordPayment(
+      { tx, now, log: deps.log, actor: STRIPE },
+      booking,
+      order,
+      intent.id,
+    );
     const details = await bookingDetails(tx, booking.id);
     if (outcome === 'confirmed') {
       await enqueueMail(
         tx,
         bookingConfirmedMail(details, deps.config.BRAND_NAME, deps.config.PUBLIC_URL, now, policyOf(deps.config)),
       );
-    } else if (outcome === 'session_lost') {
-      await enqueueMail(tx, slotLostRefundMail(details, deps.config.BRAND_NAME, deps.config.PUBLIC_URL));
+    } else if (outcome === 'session_lost' || outcome === 'parts_gone') {
+      const cardCents = refund?.method === 'card' ? refund.amountCents : 0;
+      await enqueueMail(
+        tx,
+        latePaymentRefundMail(details, deps.config.BRAND_NAME, deps.config.PUBLIC_URL, outcome, cardCents),
+      );
     }
     return order.id;
   });

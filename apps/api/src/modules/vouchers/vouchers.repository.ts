@@ -94,6 +94,26 @@ export async function vouchersStillSpentOn(tx: Tx, orderId: string): Promise<{ v
   return rows.filter((r) => r.cents > 0);
 }
 
+/** What a lapse gave back to each voucher an order spent (returns outside a refund), by voucher. */
+export async function vouchersReturnedByLapse(
+  tx: Tx,
+  orderId: string,
+): Promise<{ voucherId: string; cents: number }[]> {
+  const rows = await tx
+    .select({ voucherId: voucherEntries.voucherId, cents: sql<number>`sum(${voucherEntries.cents})::int` })
+    .from(voucherEntries)
+    .where(
+      and(
+        eq(voucherEntries.orderId, orderId),
+        eq(voucherEntries.reason, 'returned'),
+        sql`${voucherEntries.refundId} is null`,
+      ),
+    )
+    .groupBy(voucherEntries.voucherId)
+    .orderBy(asc(voucherEntries.voucherId));
+  return rows.filter((r) => r.cents > 0);
+}
+
 /** A voucher's moves, oldest first (support's history). */
 export async function entriesOf(db: DbOrTx, voucherId: string) {
   return db
