@@ -9,6 +9,7 @@ import { queueSettings } from './queue-settings';
 import { servedOrigins } from './served-origins';
 import { smsSettings } from './sms-settings';
 import { walletSettings } from './wallet-settings';
+import { checkSettings } from './config-checks';
 
 /** The repository root, so `./.data` means the same folder whichever workspace starts the API. */
 const REPO_ROOT = path.resolve(API_ROOT, '../..');
@@ -194,12 +195,13 @@ export interface Config extends Omit<
 
 export class ConfigError extends Error {}
 
+/** Public, so development codes are only as secret as the demo's passwords. */
+const DEVELOPMENT_VOUCHER_KEY = 'kringle-development-voucher-code-key (not a secret)';
+
 /**
  * Parses the environment once at start. A bad value stops start-up with one message that
  * names the variable, e.g. `Invalid configuration: PORT: Too big: expected number to be <=65535`.
  */
-/** Public, so development codes are only as secret as the demo's passwords. */
-const DEVELOPMENT_VOUCHER_KEY = 'kringle-development-voucher-code-key (not a secret)';
 
 export function loadConfig(source: Record<string, string | undefined> = process.env): Config {
   // Empty strings mean "unset", as they do in most shells' `VAR= cmd`.
@@ -219,72 +221,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     );
   if (env.HEADERS_TIMEOUT_MS > env.REQUEST_TIMEOUT_MS)
     throw new ConfigError('Invalid configuration: HEADERS_TIMEOUT_MS: must not exceed REQUEST_TIMEOUT_MS');
-  if (env.NODE_ENV === 'production') {
-    // Production never falls back to the development stand-ins: the dev mailbox would show
-    // everyone's reset links, and invoices would carry the placeholder ABN.
-    if (!env.SMTP_URL)
-      throw new ConfigError(
-        'Invalid configuration: SMTP_URL: required when NODE_ENV=production (the embedded mail catcher and dev ' +
-          'mailbox are for development only)',
-      );
-    if (!env.VOUCHER_CODE_KEY)
-      throw new ConfigError(
-        'Invalid configuration: VOUCHER_CODE_KEY: required when NODE_ENV=production (gift voucher codes are ' +
-          'derived from it; the development key is public)',
-      );
-    if (!env.SELLER_ABN)
-      throw new ConfigError(
-        "Invalid configuration: SELLER_ABN: required when NODE_ENV=production (the seller's ABN printed on tax " +
-          'invoices)',
-      );
-    // Nor on the embedded database (demo accounts with the README's password) or the Stripe sandbox (no real payment).
-    if (!env.DATABASE_URL)
-      throw new ConfigError(
-        'Invalid configuration: DATABASE_URL: required when NODE_ENV=production (the embedded PostgreSQL and its ' +
-          'demo accounts are for development only)',
-      );
-    if (!env.STRIPE_SECRET_KEY)
-      throw new ConfigError(
-        'Invalid configuration: STRIPE_SECRET_KEY: required when NODE_ENV=production (the local Stripe sandbox takes ' +
-          'no real payment)',
-      );
-  }
-  if (env.MIGRATION_DATABASE_URL && !env.DATABASE_URL)
-    throw new ConfigError(
-      'Invalid configuration: MIGRATION_DATABASE_URL: needs DATABASE_URL (the runtime role the API runs as)',
-    );
-  if (env.SMS_PROVIDER === 'twilio') {
-    for (const name of ['TWILIO_ACCOUNT_SID', 'TWILIO_AUTH_TOKEN', 'SMS_FROM'] as const) {
-      if (!env[name]) throw new ConfigError(`Invalid configuration: ${name}: required when SMS_PROVIDER=twilio`);
-    }
-  }
-  if (env.NODE_ENV === 'production' && env.SMS_PROVIDER === 'catcher')
-    throw new ConfigError('Invalid configuration: SMS_PROVIDER: the local catcher is for development only');
-  const appleSet = [
-    'APPLE_PASS_CERT',
-    'APPLE_PASS_KEY',
-    'APPLE_PASS_TYPE_ID',
-    'APPLE_TEAM_ID',
-    'APPLE_WWDR_CERT',
-  ] as const;
-  if (appleSet.some((n) => env[n])) {
-    for (const name of appleSet) {
-      if (!env[name])
-        throw new ConfigError(`Invalid configuration: ${name}: required with the other APPLE_ pass settings`);
-    }
-  }
-  if (!env.GOOGLE_WALLET_ISSUER_ID !== !env.GOOGLE_WALLET_SERVICE_ACCOUNT)
-    throw new ConfigError(
-      `Invalid configuration: ` +
-        `${env.GOOGLE_WALLET_ISSUER_ID ? 'GOOGLE_WALLET_SERVICE_ACCOUNT' : 'GOOGLE_WALLET_ISSUER_ID'}: ` +
-        'both Google Wallet settings or neither',
-    );
-  if (env.PHOTO_STORAGE === 's3') {
-    // One message naming the first missing variable, like every other configuration error.
-    for (const name of ['S3_ENDPOINT', 'S3_REGION', 'S3_BUCKET', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY'] as const) {
-      if (!env[name]) throw new ConfigError(`Invalid configuration: ${name}: required when PHOTO_STORAGE=s3`);
-    }
-  }
+  checkSettings(env);
   const publicUrl = env.PUBLIC_URL ? new URL(env.PUBLIC_URL).origin : `http://localhost:${env.PORT}`;
   const host = env.HOST ?? (env.DATABASE_URL ? '0.0.0.0' : '127.0.0.1');
   return {

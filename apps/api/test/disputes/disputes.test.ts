@@ -141,7 +141,11 @@ describe('disputes', () => {
 
   it('redelivered and late events change nothing; a second staging run stages nothing twice', async () => {
     const paid = await paidBooking();
+    // The draft is staged once both the dispute's and the payment's webhooks are in, whichever came last.
+    for (let i = 0; i < 50 && !(await disputeOf(paid.orderId))?.evidenceStagedAt; i++)
+      await new Promise((r) => setTimeout(r, 100));
     const before = await disputeOf(paid.orderId);
+    expect(before.evidenceStagedAt).not.toBeNull();
     const created = sandbox
       .events('charge.dispute.created')
       .find((e) => (e.data.object as unknown as { id: string }).id === before.id)!;

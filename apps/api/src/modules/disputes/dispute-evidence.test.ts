@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { draftEvidence, stripeEvidence, withStatement } from './dispute-evidence';
-import type { EvidenceFacts } from './disputes.repository';
+import type { EvidenceFacts } from './dispute-evidence';
 
 const SYDNEY = 'Australia/Sydney';
 const at = (iso: string) => new Date(iso);
@@ -10,6 +10,7 @@ const facts = (over: Partial<EvidenceFacts> = {}): EvidenceFacts => ({
   order: {
     kind: 'booking',
     amountCents: 3995,
+    otherCents: { credit: 0, voucher: 0 },
     paidAt: at('2026-12-01T01:00:00Z'),
     items: [{ name: 'Classic Print', quantity: 1, totalCents: 3995 }],
     policyAcceptedAt: at('2026-12-01T00:59:00Z'),
@@ -52,6 +53,20 @@ describe('draftEvidence', () => {
         '- 1 x Classic Print: $39.95\nNo refund was made.',
     );
     expect(e.customer_communication).toBeNull();
+  });
+
+  it("names the card's part of a booking a voucher and credit paid too, and where each refund went", () => {
+    const base = facts().order;
+    const e = draftEvidence(
+      facts({
+        order: { ...base, otherCents: { credit: 500, voucher: 2000 } },
+        refunds: [{ amountCents: 2000, status: 'succeeded', method: 'voucher', createdAt: at('2026-12-02T01:00:00Z') }],
+      }),
+    );
+    expect(e.receipt).toContain(
+      'KR-7K3Q9X: $39.95 in all, $14.95 paid by card ($20.00 by gift voucher, $5.00 from account credit) on ',
+    );
+    expect(e.receipt).toContain('Refunded $20.00 to the gift voucher on 2026-12-02');
   });
 
   it('gives the check-in, the gallery opened and the originals downloaded as the proof of delivery', () => {

@@ -1,12 +1,63 @@
 import type { DisputeEvidence } from '@kringle/contracts/disputes';
 import { formatSessionTime, localDateOf } from '@kringle/contracts/dates';
 import { formatAud } from '@kringle/contracts/money';
-import type { EvidenceFacts } from './disputes.repository';
+
+/** Everything the evidence is drawn from, for one order (disputes.repository.ts reads them). */
+export interface EvidenceFacts {
+  customer: { firstName: string; lastName: string; email: string; deleted: boolean };
+  order: {
+    kind: 'booking' | 'photos';
+    amountCents: number;
+    /** What account credit and gift vouchers paid of it: the card paid the rest. */
+    otherCents: { credit: number; voucher: number };
+    paidAt: Date | null;
+    items: { name: string; quantity: number; totalCents: number }[];
+    policyAcceptedAt: Date | null;
+    policyAccepted: Record<string, unknown> | null;
+    purchaseIp: string | null;
+    invoiceName: string | null;
+  };
+  booking: {
+    reference: string;
+    status: string;
+    checkedInAt: Date | null;
+    noShowAt: Date | null;
+    cancelledAt: Date | null;
+  };
+  session: { startAt: Date; endAt: Date; typeName: string; locationName: string; timeZone: string };
+  gallery: {
+    photos: number;
+    unlocked: number;
+    firstViewedAt: Date | null;
+    lastViewedAt: Date | null;
+    views: number;
+  } | null;
+  downloads: { at: Date; photos: number; zip: boolean }[];
+  refunds: { amountCents: number; status: string; method: string; createdAt: Date }[];
+  emails: { subject: string; sentAt: Date | null; status: string }[];
+}
 
 /**
  * The evidence draft (issue 56), from what Kringle holds about one order, in Stripe's evidence
  * fields. Plain sentences: a bank's reviewer reads them, and support reads them first.
  */
+/** The card's part and what credit or a voucher paid: a cardholder disputes only the card's. */
+function paidWith(o: EvidenceFacts['order']): string {
+  const card = o.amountCents - o.otherCents.credit - o.otherCents.voucher;
+  const others = [
+    o.otherCents.voucher && `${formatAud(o.otherCents.voucher)} by gift voucher`,
+    o.otherCents.credit && `${formatAud(o.otherCents.credit)} from account credit`,
+  ].filter(Boolean);
+  return others.length
+    ? `${formatAud(o.amountCents)} in all, ${formatAud(card)} paid by card (${others.join(', ')})`
+    : `${formatAud(o.amountCents)} paid by card`;
+}
+const REFUNDED_TO: Record<string, string> = {
+  card: ' to the card',
+  voucher: ' to the gift voucher',
+  credit: ' as account credit',
+};
+
 export function draftEvidence(f: EvidenceFacts): DisputeEvidence {
   const zone = f.session.timeZone;
   const when = (at: Date) => `${localDateOf(at, zone)} (${formatSessionTime(at, zone)})`;
@@ -52,10 +103,12 @@ export function draftEvidence(f: EvidenceFacts): DisputeEvidence {
   const paid = f.order.paidAt ? ` on ${when(f.order.paidAt)}` : '';
   const refunds = f.refunds.filter((r) => r.status === 'succeeded');
   const receipt = [
-    `Tax invoice for booking ${f.booking.reference}: ${formatAud(f.order.amountCents)} paid by card${paid}.`,
+    `Tax invoice for booking ${f.booking.reference}: ${paidWith(f.order)}${paid}.`,
     ...f.order.items.map((i) => `- ${i.quantity} x ${i.name}: ${formatAud(i.totalCents)}`),
     refunds.length
-      ? refunds.map((r) => `Refunded ${formatAud(r.amountCents)} on ${when(r.createdAt)}.`).join(' ')
+      ? refunds
+          .map((r) => `Refunded ${formatAud(r.amountCents)}${REFUNDED_TO[r.method] ?? ''} on ${when(r.createdAt)}.`)
+          .join(' ')
       : 'No refund was made.',
   ].join('\n');
   const communication = f.emails.length

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { DisputeEvidence, DisputeStatus } from '@kringle/contracts/disputes';
+import type { EvidenceFacts } from './dispute-evidence';
 import type { DbOrTx, Tx } from '../../db/client';
 import { mailOfAccount } from '../mail/outbox.repository';
 
@@ -170,43 +171,11 @@ export async function markSubmitted(
     where id = ${id}`);
 }
 
-/** Everything the evidence is drawn from, for one order (see dispute-evidence.ts). */
-export interface EvidenceFacts {
-  customer: { firstName: string; lastName: string; email: string; deleted: boolean };
-  order: {
-    kind: 'booking' | 'photos';
-    amountCents: number;
-    paidAt: Date | null;
-    items: { name: string; quantity: number; totalCents: number }[];
-    policyAcceptedAt: Date | null;
-    policyAccepted: Record<string, unknown> | null;
-    purchaseIp: string | null;
-    invoiceName: string | null;
-  };
-  booking: {
-    reference: string;
-    status: string;
-    checkedInAt: Date | null;
-    noShowAt: Date | null;
-    cancelledAt: Date | null;
-  };
-  session: { startAt: Date; endAt: Date; typeName: string; locationName: string; timeZone: string };
-  gallery: {
-    photos: number;
-    unlocked: number;
-    firstViewedAt: Date | null;
-    lastViewedAt: Date | null;
-    views: number;
-  } | null;
-  downloads: { at: Date; photos: number; zip: boolean }[];
-  refunds: { amountCents: number; status: string; createdAt: Date }[];
-  emails: { subject: string; sentAt: Date | null; status: string }[];
-}
-
 export async function evidenceFacts(db: DbOrTx, orderId: string): Promise<EvidenceFacts | null> {
   const main = await db.execute(sql`
-    select o.kind, o.amount_cents, o.paid_at, o.items, o.policy_accepted_at, o.policy_accepted, o.purchase_ip,
-      o.invoice_name, b.id as booking_id, b.reference, b.status, b.checked_in_at, b.no_show_at, b.cancelled_at,
+    select o.kind, o.amount_cents, o.credit_cents, o.voucher_cents, o.paid_at, o.items, o.policy_accepted_at,
+      o.policy_accepted, o.purchase_ip, o.invoice_name,
+      b.id as booking_id, b.reference, b.status, b.checked_in_at, b.no_show_at, b.cancelled_at,
       s.start_at, s.end_at, st.name as type_name, l.name as location_name, l.timezone,
       u.id as user_id, u.first_name, u.last_name, u.email, u.deleted_at,
       g.first_viewed_at, g.last_viewed_at, g.views, g.booking_id as gallery_booking,
@@ -227,7 +196,7 @@ export async function evidenceFacts(db: DbOrTx, orderId: string): Promise<Eviden
     db.execute(sql`select at, action, (after->>'count')::int as photos from audit_entries
       where booking_id = ${bookingId}::uuid and action in ('downloadPhotoOriginal', 'downloadPhotoZip')
       order by at limit 200`),
-    db.execute(sql`select amount_cents, status, created_at from refunds where order_id = ${orderId}::uuid
+    db.execute(sql`select amount_cents, status, method, created_at from refunds where order_id = ${orderId}::uuid
       order by created_at`),
     db.execute(sql`select m.subject, m.sent_at, m.status from mail_outbox m
       where ${mailOfAccount(sql`${r.user_id}::uuid`, sql`${r.email}`)}
@@ -243,6 +212,7 @@ export async function evidenceFacts(db: DbOrTx, orderId: string): Promise<Eviden
     order: {
       kind: r.kind as 'booking' | 'photos',
       amountCents: Number(r.amount_cents),
+      otherCents: { credit: Number(r.credit_cents), voucher: Number(r.voucher_cents) },
       paidAt: date(r.paid_at),
       items: (r.items as { name: string; quantity: number; totalCents: number }[]).map((i) => ({
         name: i.name,
@@ -285,6 +255,7 @@ export async function evidenceFacts(db: DbOrTx, orderId: string): Promise<Eviden
     refunds: refundRows.rows.map((f) => ({
       amountCents: Number(f.amount_cents),
       status: f.status as string,
+      method: f.method as string,
       createdAt: new Date(f.created_at as string),
     })),
     emails: emails.rows.map((m) => ({

@@ -1,19 +1,15 @@
 import { createHash } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import Stripe from 'stripe';
-import {
-  DISPUTE_OPEN_STATUSES,
-  type Dispute,
-  type DisputeEvidence,
-  type DisputeStatus,
-} from '@kringle/contracts/disputes';
+import { type Dispute, type DisputeEvidence, type DisputeStatus } from '@kringle/contracts/disputes';
 import type { Tx } from '../../db/client';
 import { transactionWithRetry } from '../../db/retry-transaction';
 import { errors, notFound } from '../../lib/errors';
 import { isStripeUnavailable, paymentsUnavailable, stripeOf } from '../../plugins/stripe';
-import { insertAuditEntry, STRIPE, type Actor } from '../audit-trail/audit-entries.repository';
+import { STRIPE, type Actor } from '../audit-trail/audit-entries.repository';
 import { paymentReceipt } from '../orders/orders.service';
 import { draftEvidence, stripeEvidence, withStatement } from './dispute-evidence';
+import { audit, isClosed, isOpen, supersedes } from './dispute-rules';
 import {
   evidenceFacts,
   findDispute,
@@ -33,33 +29,6 @@ import {
 
 type Deps = Pick<FastifyInstance, 'db' | 'clock' | 'config' | 'stripe' | 'log'>;
 
-/**
- * A dispute only moves forward (needs a response → under review → closed); events of one rank
- * apply in the order Stripe made them, so a late or repeated delivery changes nothing.
- */
-const RANK: Record<DisputeStatus, number> = {
-  warning_needs_response: 0,
-  needs_response: 1,
-  warning_under_review: 2,
-  under_review: 2,
-  warning_closed: 3,
-  won: 3,
-  lost: 3,
-  prevented: 3,
-};
-const isClosed = (status: DisputeStatus) => RANK[status] === 3;
-const isOpen = (d: Pick<DisputeRow, 'status' | 'submittedAt'>) =>
-  d.submittedAt === null && DISPUTE_OPEN_STATUSES.includes(d.status);
-
-export function supersedes(
-  current: Pick<DisputeRow, 'status' | 'stripeEventAt'>,
-  next: Pick<StripeDisputeState, 'status' | 'eventAt'>,
-): boolean {
-  if (isClosed(current.status)) return false;
-  const [a, b] = [RANK[current.status], RANK[next.status]];
-  return b > a || (b === a && next.eventAt >= current.stripeEventAt);
-}
-
 const idOf = (v: string | { id: string } | null | undefined) => (typeof v === 'string' ? v : (v?.id ?? null));
 
 function stateOf(d: Stripe.Dispute, order: { orderId: string; bookingId: string }, at: Date): StripeDisputeState {
@@ -77,29 +46,6 @@ function stateOf(d: Stripe.Dispute, order: { orderId: string; bookingId: string 
     createdAt: new Date(d.created * 1000),
     closedAt: isClosed(status) ? at : null,
   };
-}
-
-async function audit(
-  tx: Tx,
-  d: { id: string; orderId: string; bookingId: string },
-  e: {
-    at: Date;
-    actor: Actor;
-    action: 'dispute.opened' | 'dispute.evidence_staged' | 'dispute.submitted' | 'dispute.closed';
-  },
-  after: Record<string, unknown>,
-  reason: string | null = null,
-) {
-  await insertAuditEntry(tx, {
-    at: e.at,
-    actor: e.actor,
-    action: e.action,
-    bookingId: d.bookingId,
-    orderId: d.orderId,
-    reason,
-    before: {},
-    after: { disputeId: d.id, ...after },
-  });
 }
 
 /** Stripe's view of a dispute, applied if it is newer than ours; the trail says when it opened and closed. */
