@@ -15,7 +15,8 @@ import {
 import { authOf } from '../../plugins/auth';
 import { assertStaffLocation, staffCovers, type StaffRole } from '../../plugins/staff-access';
 import { runSheetCsv } from './run-sheet.csv';
-import { checkIn, dayData, markNoShow, runSheet, staffCatalogue, undoAttendance } from './staff.service';
+import { checkIn, markNoShow, undoAttendance } from './attendance.service';
+import { dayData, runSheet, staffCatalogue } from './staff.service';
 import { staffReceipt } from './staff-receipt.service';
 import { sellWalkIn } from './walk-ins.service';
 
