@@ -75,6 +75,7 @@ test(
       'Support',
       'Audit',
       'Disputes',
+      'Vouchers',
       'Live',
       'Reports',
       'Promo codes',
