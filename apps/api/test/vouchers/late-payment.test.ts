@@ -13,12 +13,23 @@ import { until, voucherDay, type VoucherDay } from './voucher-fixtures';
  * again before it confirms the booking, or, when the voucher was spent meanwhile, refunds the card
  * in full and leaves the booking cancelled. Never a booking with its voucher part given back too.
  */
-describe('a late payment after a lapse, with a gift voucher', () => {
+describe('a late payment after a lapse, with a gift voucher or account credit', () => {
   let d: VoucherDay;
   beforeAll(async () => {
     d = await voucherDay();
   });
   afterAll(async () => d?.close());
+
+  /** The checkout's hold lapses before its card is paid, as the lapse job would have it. */
+  const lapse = (bookingId: string, orderId: string, holdId: string) =>
+    d.w.t.db.transaction(async (tx) =>
+      lapseCheckout(
+        { tx, now: d.w.t.app.clock.now(), log: d.w.t.app.log, actor: SYSTEM },
+        await lockBooking(tx, bookingId),
+        orderId,
+        holdId,
+      ),
+    );
 
   /** A voucher of $20 paying part of a checkout whose card part is not paid yet; then the hold lapses. */
   async function lapsedWithVoucher(who: Person) {
@@ -28,14 +39,7 @@ describe('a late payment after a lapse, with a gift voucher', () => {
     expect(open.statusCode, open.body).toBe(201);
     const { bookingId, orderId, client_secret } = open.json();
     expect(open.json().amountCents).toBe(d.price - 2000);
-    await d.w.t.db.transaction(async (tx) =>
-      lapseCheckout(
-        { tx, now: d.w.t.app.clock.now(), log: d.w.t.app.log, actor: SYSTEM },
-        await lockBooking(tx, bookingId),
-        orderId,
-        c.holdId,
-      ),
-    );
+    await lapse(bookingId, orderId, c.holdId);
     expect((await d.lookUp(who, v.code)).balanceCents).toBe(2000);
     return { v, bookingId: bookingId as string, clientSecret: client_secret as string };
   }
@@ -96,5 +100,26 @@ describe('a late payment after a lapse, with a gift voucher', () => {
     expect(mail.rows[0]!.subject).toMatch(/the booking could not be completed$/);
     expect(mail.rows[0]!.text).toContain(`We have refunded $${((d.price - 2000) / 100).toFixed(2)} to your card.`);
     expect(mail.rows[0]!.text).toContain('What a gift voucher or account credit paid is back on it.');
+  });
+
+  it('takes the account credit again too, or the booking would have been paid twice from it', async () => {
+    const who = await d.family('LateOnCredit');
+    await d.w.t.db.execute(sql`insert into credit_entries (user_id, cents, reason, expires_at)
+      values (${who.id}::uuid, 1000, 'cancel_refund', now() + interval '3 years')`);
+    const credit = async () => (await d.w.call('GET', '/user/credit', who)).json().balanceCents as number;
+    const c = await d.cart(who, { useCredit: true });
+    const open = await d.checkout(who, c.holdId, c.res.json().id);
+    expect(open.statusCode, open.body).toBe(201);
+    const { bookingId, orderId, client_secret } = open.json();
+    expect(await credit()).toBe(0);
+    await lapse(bookingId, orderId, c.holdId);
+    expect(await credit()).toBe(1000);
+    expect((await payWithCard(d.sandbox, client_secret, CARDS.success)).status).toBe('succeeded');
+    await until(
+      () => d.bookingStatus(who, bookingId),
+      (s) => s === 'completed',
+    );
+    expect(await credit()).toBe(0);
+    expect(await refundsOf(bookingId)).toEqual([]);
   });
 });
