@@ -69,7 +69,9 @@ for (const viewport of [
       await signInAndEnrol(page, SUPPORT_EMAIL);
       // Support sees only what its role may do.
       const nav = await staffNav(page);
-      await expect(nav.getByRole('link')).toHaveText(['Run sheet', 'Support', 'Disputes'], { timeout: 30_000 });
+      await expect(nav.getByRole('link')).toHaveText(['Run sheet', 'Support', 'Disputes', 'Vouchers'], {
+        timeout: 30_000,
+      });
       await nav.getByRole('link', { name: 'Support' }).click();
       await expect(page.getByRole('heading', { name: 'Support desk' })).toBeVisible({ timeout: 30_000 });
 
