@@ -313,4 +313,18 @@ describe('BookingCard', () => {
       expect(screen.getByRole('button', { name: 'Show check-in code' })).toHaveAttribute('aria-expanded', 'false');
     },
   );
+
+  it("a donation is its own line, and the GST is the goods' alone", () => {
+    const booking = aBooking({
+      items: [
+        { id: 'p', type: 'package', name: 'Classic package', quantity: 1, unitPriceCents: 3995, totalCents: 3995 },
+      ],
+      amountCents: 4495,
+      donationCents: 500,
+    });
+    render(<BookingCard booking={booking} tab="upcoming" onAction={() => {}} />);
+    expect(screen.getByTestId('booking-donation')).toHaveTextContent('Donation (no GST)$5.00');
+    expect(screen.getByText(/^Total/)).toHaveTextContent('Total (incl. $3.63 GST)');
+    expect(screen.getByTestId('booking-total')).toHaveTextContent('$44.95');
+  });
 });

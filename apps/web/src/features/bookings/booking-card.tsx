@@ -328,10 +328,15 @@ function deadlineWords(at: Date, b: Booking): string {
 export const isToday = (b: Booking, now = new Date()) =>
   localDateOf(new Date(b.slot.startAt), b.location.timezone) === localDateOf(now, b.location.timezone);
 
-/** What was bought and the total: one line for a single package (most bookings), a list otherwise. */
+/**
+ * What was bought and the total: one line for a single package (most bookings), a list otherwise, with a
+ * donation as its own line. The GST is the goods' alone: a donation has none.
+ */
 function Bought({ booking }: { booking: Booking }) {
   const gst = (
-    <span className="text-sm font-normal text-ink-600">(incl. {formatAud(gstOf(booking.amountCents))} GST)</span>
+    <span className="text-sm font-normal text-ink-600">
+      (incl. {formatAud(gstOf(booking.amountCents - booking.donationCents))} GST)
+    </span>
   );
   const total = (
     <span className="shrink-0 text-lg font-semibold tabular-nums text-ink-900" data-testid="booking-total">
@@ -339,7 +344,7 @@ function Bought({ booking }: { booking: Booking }) {
     </span>
   );
   const [only] = booking.items;
-  if (booking.items.length === 1 && only) {
+  if (booking.items.length === 1 && only && booking.donationCents === 0) {
     return (
       <div className="flex items-baseline justify-between gap-3 rounded-xl bg-cream-100 px-3 py-2">
         <span className="min-w-0 text-ink-900">
@@ -360,6 +365,12 @@ function Bought({ booking }: { booking: Booking }) {
             <span className="shrink-0 tabular-nums">{formatAud(item.totalCents)}</span>
           </li>
         ))}
+        {booking.donationCents > 0 && (
+          <li className="flex justify-between gap-3 py-0.5 text-ink-900" data-testid="booking-donation">
+            <span className="min-w-0">Donation (no GST)</span>
+            <span className="shrink-0 tabular-nums">{formatAud(booking.donationCents)}</span>
+          </li>
+        )}
       </ul>
       <p className="mt-1 flex items-baseline justify-between gap-3 border-t border-cream-300 pt-1">
         <span className="font-semibold text-ink-900">Total {gst}</span>
