@@ -19,7 +19,9 @@ export const donationDaySchema = z.object({
 });
 export const donationReportSchema = z
   .object({
-    charityName: z.string().nullable(),
+    charityName: z.string().nullable().meta({
+      description: "as the range's orders recorded it (several joined by 'and'); none given: CHARITY_NAME, or null",
+    }),
     items: z.array(donationDaySchema),
     totals: donationDaySchema.omit({ date: true }),
   })

@@ -182,6 +182,14 @@ describe('donations', () => {
     const cells = [t.count, ...[t.donatedCents, t.refundedCents, t.netCents].map((c) => aud(c).slice(1))];
     expect(lines.at(-1)).toBe(['Total', ...cells].map((c) => `"${c}"`).join(','));
     expect(json.charityName).toBe(CHARITY);
+    // Named as the orders recorded it, not as the setting says today (an operator changing charity mid-season).
+    const config = w.t.app.config as { CHARITY_NAME?: string };
+    config.CHARITY_NAME = 'Another Foundation';
+    try {
+      expect((await w.call('GET', `/staff/reports/donations?${range()}`, manager)).json().charityName).toBe(CHARITY);
+    } finally {
+      config.CHARITY_NAME = CHARITY;
+    }
     expect((await w.call('GET', `/staff/reports/donations?${range()}`, w.elf)).statusCode).toBe(403);
     expect((await w.call('GET', `/staff/reports/donations?${range()}`, await newFamily())).statusCode).toBe(403);
   });

@@ -185,3 +185,13 @@ export async function donationDays(db: DbOrTx, range: ReportRange): Promise<Dona
     refundedCents: Number(r.refunded),
   }));
 }
+
+/** The charities the range's donations were given to, as each order recorded it (decision 0109), most given first. */
+export async function donationCharities(db: DbOrTx, range: ReportRange): Promise<string[]> {
+  const result = await db.execute(sql`
+    select o.donation_to as name from sale_facts f join orders o on o.id = f.order_id
+    where f.donation_cents > 0 and o.donation_to is not null and f.day between ${range.from}::date and ${range.to}::date
+      ${locationsOf(range, sql`f.location_id`)}
+    group by 1 order by sum(f.donation_cents) desc, 1`);
+  return result.rows.map((r) => r.name as string);
+}

@@ -10,7 +10,14 @@ import {
 import type { DonationReport, DonationReportQuery } from '@kringle/contracts/donation-reports';
 import type { FastifyInstance } from 'fastify';
 import { errors } from '../../lib/errors';
-import { donationDays, occupancyRows, salesGroups, type ReportRange, type SalesGroupRow } from './reports.repository';
+import {
+  donationCharities,
+  donationDays,
+  occupancyRows,
+  salesGroups,
+  type ReportRange,
+  type SalesGroupRow,
+} from './reports.repository';
 
 type Deps = Pick<FastifyInstance, 'db' | 'clock' | 'config'>;
 
@@ -89,7 +96,8 @@ export async function occupancyReport(deps: Deps, q: OccupancyQuery, scope: Repo
 
 /** GET /staff/reports/donations: for the charity, a row per day with donations, and the totals. */
 export async function donationReport(deps: Deps, q: DonationReportQuery, scope: ReportScope): Promise<DonationReport> {
-  const rows = await donationDays(deps.db, rangeOf(q, scope));
+  const range = rangeOf(q, scope);
+  const rows = await donationDays(deps.db, range);
   const items = rows.map((r) => ({ ...r, netCents: r.donatedCents - r.refundedCents }));
   const totals = { count: 0, donatedCents: 0, refundedCents: 0, netCents: 0 };
   for (const r of items) {
@@ -98,5 +106,7 @@ export async function donationReport(deps: Deps, q: DonationReportQuery, scope: 
     totals.refundedCents += r.refundedCents;
     totals.netCents += r.netCents;
   }
-  return { charityName: deps.config.CHARITY_NAME ?? null, items, totals };
+  // The charity the money was given to, as the orders say, not today's setting: an operator may change it mid-season.
+  const given = await donationCharities(deps.db, range);
+  return { charityName: given.length ? given.join(' and ') : (deps.config.CHARITY_NAME ?? null), items, totals };
 }
