@@ -1,12 +1,9 @@
-import type { StripeSandbox } from '@kringle/stripe-sandbox/stripe-sandbox';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../../src/db/client';
 import type { IdTokens } from '../../src/modules/accounts/id-tokens';
-import { startApiProcesses, type ApiProcesses } from '../helpers/api-processes';
+import { startCheckoutRace, type CheckoutRace } from '../helpers/checkout-race';
 import { createCustomers, type TestCustomer } from '../helpers/customers';
-import { startSandbox } from '../helpers/payments';
-import { createProcessesDatabase } from '../helpers/processes-database';
 
 const USES = 5;
 const FAMILIES = 12;
@@ -17,33 +14,18 @@ const FAMILIES = 12;
  * `maxUses` of them, whichever process each lands on.
  */
 describe('a promo code’s last uses, raced across three API processes', () => {
-  let api: ApiProcesses;
+  let race: CheckoutRace;
   let db: Db;
-  let close: () => Promise<void>;
   let idTokens: IdTokens;
-  let sandbox: StripeSandbox;
 
   beforeAll(async () => {
-    const conn = await createProcessesDatabase({ season: { days: 21 } });
-    ({ db, idTokens, close } = conn);
-    const s = await startSandbox();
-    sandbox = s.sandbox;
-    api = await startApiProcesses(3, { ...conn.env, ...s.env });
+    race = await startCheckoutRace();
+    ({ db, idTokens } = race);
   }, 120_000);
-  afterAll(async () => {
-    await api?.stop();
-    await sandbox?.stop();
-    await close?.();
-  });
+  afterAll(async () => race?.close());
 
-  const call = async (process: number, who: TestCustomer, path: string, body: object) => {
-    const res = await fetch(`${api.urls[process % 3]}/api/v1${path}`, {
-      method: 'POST',
-      headers: { ...who.headers, 'content-type': 'application/json' },
-      body: JSON.stringify(body),
-    });
-    return { status: res.status, body: (await res.json()) as Record<string, unknown> };
-  };
+  const call = (process: number, who: TestCustomer, path: string, body: object) =>
+    race.call(process, who, 'POST', path, body);
 
   it(`${FAMILIES} families, ${USES} uses: exactly ${USES} take it, the rest hear it is used up`, async () => {
     await db.execute(sql`insert into promo_codes (code, kind, value, valid_from, valid_to, max_uses)

@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import type { StripeSandbox } from '@kringle/stripe-sandbox/stripe-sandbox';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/config';
@@ -7,10 +6,8 @@ import type { Db } from '../../src/db/client';
 import type { IdTokens } from '../../src/modules/accounts/id-tokens';
 import { codeHash, voucherCode } from '../../src/modules/vouchers/voucher-codes';
 import { formatVoucherCode } from '@kringle/contracts/vouchers';
-import { startApiProcesses, type ApiProcesses } from '../helpers/api-processes';
+import { startCheckoutRace, type CheckoutRace } from '../helpers/checkout-race';
 import { createCustomers, type TestCustomer } from '../helpers/customers';
-import { startSandbox } from '../helpers/payments';
-import { createProcessesDatabase } from '../helpers/processes-database';
 
 const VOUCHERS = 4;
 /** Families that know each voucher's code and spend it at once. */
@@ -23,33 +20,18 @@ const SPENDERS = 3;
  * VOUCHER_INVALID with nothing written.
  */
 describe('one gift voucher spent by several families through three API processes at once', () => {
-  let api: ApiProcesses;
+  let race: CheckoutRace;
   let db: Db;
-  let close: () => Promise<void>;
   let idTokens: IdTokens;
-  let sandbox: StripeSandbox;
 
   beforeAll(async () => {
-    const conn = await createProcessesDatabase({ season: { days: 21 } });
-    ({ db, idTokens, close } = conn);
-    const s = await startSandbox();
-    sandbox = s.sandbox;
-    api = await startApiProcesses(3, { ...conn.env, ...s.env });
+    race = await startCheckoutRace();
+    ({ db, idTokens } = race);
   }, 120_000);
-  afterAll(async () => {
-    await api?.stop();
-    await sandbox?.stop();
-    await close?.();
-  });
+  afterAll(async () => race?.close());
 
-  const call = async (process: number, who: TestCustomer, method: string, path: string, body?: object) => {
-    const res = await fetch(`${api.urls[process % 3]}/api/v1${path}`, {
-      method,
-      headers: { ...who.headers, ...(body ? { 'content-type': 'application/json' } : {}) },
-      body: body ? JSON.stringify(body) : undefined,
-    });
-    return { status: res.status, body: (await res.json()) as Record<string, unknown> };
-  };
+  const call = (process: number, who: TestCustomer, method: string, path: string, body?: object) =>
+    race.call(process, who, method, path, body);
 
   it(`${VOUCHERS} vouchers, each in ${SPENDERS} families' carts, checked out at once: each is spent once`, async () => {
     const slots = (

@@ -181,6 +181,8 @@ export function OverviewStep({ focusOnMount }: { focusOnMount: boolean }) {
             onHoldExpired={holdExpired}
           />
         </div>
+        {/* What is bought first (a promo, a donation), then how it is paid (vouchers, then credit). */}
+        <DonationChoice locked={Boolean(checkoutData)} />
         <div ref={voucherBox}>
           <VoucherField
             locked={Boolean(checkoutData)}
@@ -190,7 +192,6 @@ export function OverviewStep({ focusOnMount }: { focusOnMount: boolean }) {
             onHoldExpired={holdExpired}
           />
         </div>
-        <DonationChoice locked={Boolean(checkoutData)} />
         <CreditChoice locked={Boolean(checkoutData)} />
       </section>
       <Suspense fallback={<div className="h-40 animate-pulse rounded-2xl bg-cream-200" aria-hidden="true" />}>
