@@ -1,95 +1,37 @@
 import type { StripeSandbox } from '@kringle/stripe-sandbox/stripe-sandbox';
-import { desc, eq, sql } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bookings, orders } from '../../src/db/schema/bookings';
-import { packages, slots } from '../../src/db/schema/catalogue';
-import { mailOutbox } from '../../src/db/schema/mail';
-import { ManualClock } from '../../src/lib/clock';
-import { demoSeason } from '../../src/modules/catalogue/demo-season';
-import { loadSeason } from '../../src/modules/catalogue/season.service';
+import { packages } from '../../src/db/schema/catalogue';
+import type { ManualClock } from '../../src/lib/clock';
 import { settleLapsedCheckouts } from '../../src/modules/payments/unpaid-checkouts.service';
-import { createCustomer, reauthenticate, type TestCustomer } from '../helpers/customers';
-import { CARDS, listenForWebhooks, payWithCard, startSandbox } from '../helpers/payments';
-import { createTestApp, type TestApp } from '../helpers/test-app';
+import { createCustomer, type TestCustomer } from '../helpers/customers';
+import { CARDS, payWithCard } from '../helpers/payments';
+import type { TestApp } from '../helpers/test-app';
+import { checkoutWorld, type CheckoutWorld } from './checkout-fixtures';
 
 const MINUTE = 60_000;
 
 describe('cart, checkout and card payment', () => {
+  let w: CheckoutWorld;
   let t: TestApp;
   let sandbox: StripeSandbox;
   let clock: ManualClock;
-  let sessionIds: string[];
-  let next = 0;
-  let catalogue: {
-    standardPackages: { id: string; priceCents: number; name: string }[];
-    petPack: string;
-    addOns: { id: string; priceCents: number }[];
-  };
+  let catalogue: CheckoutWorld['catalogue'];
 
   beforeAll(async () => {
-    const s = await startSandbox();
-    sandbox = s.sandbox;
-    clock = new ManualClock(new Date());
-    t = await createTestApp({ ...s.env, MAX_UPCOMING_BOOKINGS: '3' }, clock);
-    await listenForWebhooks(t.app, sandbox);
-    await loadSeason(t.db, demoSeason(clock.now(), { days: 42 }), clock.now());
-    const rows = await t.db.execute(sql`
-      select s.id from slots s join slot_types st on st.id = s.slot_type_id
-      where s.kind = 'session' and st.slug = 'standard' and s.start_at > now() + interval '3 days' order by s.start_at
-      limit 40`);
-    sessionIds = rows.rows.map((r) => r.id as string);
-    const pkgs = await t.db.select().from(packages);
-    const who = await createCustomer(t.db, t.app.idTokens);
-    const addOns = (await t.app.inject({ url: '/api/v1/product/addons', headers: who.headers })).json().items;
-    catalogue = {
-      standardPackages: pkgs
-        .filter((p) => !p.slotTypeSlugs)
-        .map((p) => ({ id: p.id, priceCents: p.priceCents, name: p.name })),
-      petPack: pkgs.find((p) => p.slotTypeSlugs)!.id,
-      addOns,
-    };
+    w = await checkoutWorld();
+    ({ t, sandbox, clock, catalogue } = w);
   });
-  afterAll(async () => {
-    await t?.close();
-    await sandbox?.stop();
-  });
+  afterAll(async () => w?.close());
 
-  const post = (url: string, who: TestCustomer, payload?: object) =>
-    t.app.inject({ method: 'POST', url, headers: who.headers, ...(payload ? { payload } : {}) });
-  const holdNew = async (who: TestCustomer, slotId = sessionIds[next++]!) => {
-    const res = await post('/api/v1/bookings/reservation', who, { slotId });
-    expect(res.statusCode).toBe(201);
-    return res.json() as { id: string; slotId: string };
-  };
-  const basket = () => {
-    const [a, b] = catalogue.standardPackages;
-    const extra = catalogue.addOns[0]!;
-    return {
-      packages: [
-        { id: a!.id, quantity: 1 },
-        { id: b!.id, quantity: 2 },
-      ],
-      addOns: [{ id: extra.id, quantity: 3 }],
-      amount: a!.priceCents + 2 * b!.priceCents + 3 * extra.priceCents,
-    };
-  };
-  const checkout = async (who: TestCustomer) => {
-    const hold = await holdNew(who);
-    const cart = await post('/api/v1/cart', who, { reservationId: hold.id, ...basket() });
-    expect(cart.statusCode).toBe(201);
-    const res = await post(`/api/v1/bookings/reservation/${hold.id}/checkoutOrder`, who, { cartId: cart.json().id });
-    expect(res.statusCode).toBe(201);
-    return {
-      hold,
-      cart: cart.json(),
-      result: res.json() as { bookingId: string; orderId: string; client_secret: string; amountCents: number },
-    };
-  };
-  const bookingRow = async (id: string) => (await t.db.select().from(bookings).where(eq(bookings.id, id)))[0]!;
-  const orderRow = async (id: string) => (await t.db.select().from(orders).where(eq(orders.id, id)))[0]!;
-  const slotRow = async (id: string) => (await t.db.select().from(slots).where(eq(slots.id, id)))[0]!;
-  const mailsTo = (email: string) =>
-    t.db.select().from(mailOutbox).where(eq(mailOutbox.toAddress, email)).orderBy(desc(mailOutbox.createdAt));
+  const post = (url: string, who: TestCustomer, payload?: object) => w.post(url, who, payload);
+  const holdNew = (who: TestCustomer, slotId?: string) => w.holdNew(who, slotId);
+  const basket = () => w.basket();
+  const checkout = (who: TestCustomer) => w.checkout(who);
+  const bookingRow = (id: string) => w.bookingRow(id);
+  const orderRow = (id: string) => w.orderRow(id);
+  const slotRow = (id: string) => w.slotRow(id);
+  const mailsTo = (email: string) => w.mailsTo(email);
 
   it(
     'an unpaid checkout follows the family: listed, and holding its session again answers that same reservation ' +
@@ -246,83 +188,6 @@ describe('cart, checkout and card payment', () => {
     },
   );
 
-  it('applies duplicated and out-of-order webhooks once and in the right sense', async () => {
-    const who = await createCustomer(t.db, t.app.idTokens);
-    const { result } = await checkout(who);
-    sandbox.pauseWebhooks();
-    await payWithCard(sandbox, result.client_secret, CARDS.declined);
-    await payWithCard(sandbox, result.client_secret, CARDS.success);
-    const pi = result.client_secret.split('_secret_')[0]!;
-    const ofIntent = (type: string) =>
-      sandbox.events(type).filter((e) => (e.data.object as unknown as { id: string }).id === pi);
-    // Success first, then the older failure, then the success again.
-    await sandbox.redeliver(ofIntent('payment_intent.succeeded')[0]!.id);
-    await sandbox.redeliver(ofIntent('payment_intent.payment_failed')[0]!.id);
-    await sandbox.redeliver(ofIntent('payment_intent.succeeded')[0]!.id);
-    sandbox.resumeWebhooks();
-    await sandbox.webhooksIdle();
-    expect((await bookingRow(result.bookingId)).status).toBe('completed');
-    expect((await orderRow(result.orderId)).status).toBe('paid');
-    expect((await mailsTo(who.email)).filter((m) => m.subject.startsWith('Booked:'))).toHaveLength(1);
-  });
-
-  it('refuses forged webhooks', async () => {
-    const address = `http://127.0.0.1:${(t.app.server.address() as { port: number }).port}/api/v1/webhooks/stripe`;
-    const body = JSON.stringify({
-      id: 'evt_forged',
-      type: 'payment_intent.succeeded',
-      data: { object: { id: 'pi_x', metadata: {} } },
-    });
-    const unsigned = await fetch(address, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
-    expect(unsigned.status).toBe(400);
-    const badSig = await fetch(address, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        'stripe-signature': `t=${Math.floor(Date.now() / 1000)},v1=${'0'.repeat(64)}`,
-      },
-      body,
-    });
-    expect(badSig.status).toBe(400);
-    expect(await badSig.json()).toMatchObject({ code: 'BAD_REQUEST' });
-  });
-
-  it('confirms a payment that lands after the hold lapsed if the session is still free', async () => {
-    const who = await createCustomer(t.db, t.app.idTokens);
-    const { hold, result } = await checkout(who);
-    sandbox.pauseWebhooks();
-    await payWithCard(sandbox, result.client_secret, CARDS.success);
-    clock.advance(11 * MINUTE);
-    // The lapsed-checkout sweep reads the intent first: a paid one is confirmed, never cancelled.
-    await settleLapsedCheckouts(t.app);
-    expect((await bookingRow(result.bookingId)).status).toBe('completed');
-    sandbox.resumeWebhooks();
-    await sandbox.webhooksIdle();
-    expect((await bookingRow(result.bookingId)).status).toBe('completed');
-    expect((await slotRow(hold.slotId)).bookingId).toBe(result.bookingId);
-    expect((await mailsTo(who.email)).map((m) => m.subject.split(':')[0])).toEqual(['Booked']);
-    clock.set(new Date());
-  });
-
-  it('refunds at once a payment that lands after the session went to someone else', async () => {
-    let late = await createCustomer(t.db, t.app.idTokens);
-    const { hold, result } = await checkout(late);
-    sandbox.pauseWebhooks();
-    await payWithCard(sandbox, result.client_secret, CARDS.success);
-    clock.advance(11 * MINUTE);
-    const other = await createCustomer(t.db, t.app.idTokens);
-    await holdNew(other, hold.slotId);
-    sandbox.resumeWebhooks();
-    await sandbox.webhooksIdle();
-    expect((await bookingRow(result.bookingId)).status).toBe('cancelled');
-    expect(await orderRow(result.orderId)).toMatchObject({ status: 'refunded', refundedCents: result.amountCents });
-    expect(sandbox.events('charge.refunded').length).toBeGreaterThan(0);
-    late = await reauthenticate(t.app.idTokens, late);
-    const [mail] = await mailsTo(late.email);
-    expect(mail!.subject).toMatch(/^Refund for/);
-    clock.set(new Date());
-  });
-
   it("refuses a stale cart, an expired hold and someone else's cart", async () => {
     const who = await createCustomer(t.db, t.app.idTokens);
     const hold = await holdNew(who);
@@ -361,7 +226,7 @@ describe('cart, checkout and card payment', () => {
       expect((await payWithCard(sandbox, result.client_secret, CARDS.success)).status).toBe('succeeded');
       await sandbox.webhooksIdle();
     }
-    const res = await post('/api/v1/bookings/reservation', who, { slotId: sessionIds[next++]! });
+    const res = await post('/api/v1/bookings/reservation', who, { slotId: w.nextSession() });
     expect(res.statusCode).toBe(409);
     expect(res.json().code).toBe('BOOKING_LIMIT');
   });

@@ -1,19 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCustomer, type TestCustomer } from '../helpers/customers';
-import { createTestApp } from '../helpers/test-app';
-import { waitlistPass } from '../../src/modules/waitlist/waitlist.hand-off';
-import { oneSessionDays } from '../helpers/waitlist-days';
 import {
-  bookingWorld,
   expectContractError,
   fillPath,
-  operations,
   stateChecksum,
   UUID_ZERO,
   type BookingWorld,
   type Operation,
 } from './security-fixtures';
+import { accessWorld, key, type AccessWorld } from './access-fixtures';
 import { isStaffRoute, OWNED, SHARED, SIGNED, VOUCHER } from './route-ownership';
 import { LOCATION_SCOPED, NOT_LOCATION_SCOPED } from './staff-routes';
 
@@ -33,110 +29,19 @@ const UNVERIFIED_OK = [
 ];
 
 describe('access control on every route', () => {
+  let a: AccessWorld;
   let w: BookingWorld;
   let ops: Operation[];
   let alice: TestCustomer;
   let mallory: TestCustomer;
-  /** Alice's things: a refunded booking, a paid one, an unpaid one (live hold), and a fresh hold. */
-  const aliceIds = {
-    bookings: [] as string[],
-    orders: [] as { bookingId: string; orderId: string }[],
-    reservations: [] as string[],
-    carts: [] as string[],
-    /** Her waitlist entries: one offered (its offer is among her reservations), one waiting. */
-    waitlist: [] as string[],
-  };
-  /** Mallory's own live hold and cart, sent along where a body needs them. */
-  let malloryHold: { reservationId: string; cartId: string; slotId: string };
+  let aliceIds: AccessWorld['aliceIds'];
   let aliceHeldSlot: string;
 
   beforeAll(async () => {
-    w = await bookingWorld();
-    ops = await operations(w.t.app);
-    alice = await createCustomer(w.t.db, w.t.app.idTokens);
-    mallory = await createCustomer(w.t.db, w.t.app.idTokens);
-    const refunded = await w.book(alice, { pay: true });
-    expect((await w.post(`/api/v1/bookings/${refunded.bookingId}/cancel`, alice, {})).json().refund).toMatchObject({
-      status: 'succeeded',
-    });
-    const paid = await w.book(alice, { pay: true });
-    const unpaid = await w.book(alice);
-    for (const b of [refunded, paid, unpaid]) {
-      aliceIds.bookings.push(b.bookingId);
-      aliceIds.orders.push({ bookingId: b.bookingId, orderId: b.orderId });
-      aliceIds.reservations.push(b.reservationId);
-    }
-    // A live hold with its cart: another family's, as Alice's unpaid checkout is her one hold (decision 0059).
-    const hold = await w.holdAndCart(await createCustomer(w.t.db, w.t.app.idTokens));
-    aliceIds.reservations.push(hold.reservationId);
-    aliceIds.carts.push(hold.cartId);
-    aliceHeldSlot = hold.slotId;
-    malloryHold = await w.holdAndCart(mallory);
-    // Two sold-out days (Carol and Dan hold each one's last session); Alice waits for both, and Carol lets the first
-    // go.
-    const [carol, dan] = [
-      await createCustomer(w.t.db, w.t.app.idTokens),
-      await createCustomer(w.t.db, w.t.app.idTokens),
-    ];
-    const days = await oneSessionDays(w.t.db, 2, { fromDays: 14 });
-    const carolHolds: string[] = [];
-    for (const [i, day] of days.entries()) {
-      carolHolds.push(
-        (await w.post('/api/v1/bookings/reservation', i === 0 ? carol : dan, { slotId: day.slotId })).json().id,
-      );
-      const joined = await w.post('/api/v1/waitlist', alice, {
-        locationId: day.locationId,
-        slotTypeId: day.slotTypeId,
-        date: day.date,
-      });
-      expect(joined.statusCode, joined.body).toBe(201);
-      aliceIds.waitlist.push(joined.json().id);
-    }
-    await w.post(`/api/v1/bookings/reservation/${carolHolds[0]}/cancel`, carol);
-    await waitlistPass(w.t.app)();
-    const offered = (await w.get('/api/v1/waitlist', alice)).json().items[0];
-    expect(offered).toMatchObject({ status: 'offered', offer: { reservationId: expect.any(String) } });
-    aliceIds.reservations.push(offered.offer.reservationId);
+    a = await accessWorld();
+    ({ w, ops, alice, mallory, aliceIds, aliceHeldSlot } = a);
   });
   afterAll(async () => w?.close());
-
-  const key = (op: Operation) => `${op.method} ${op.path}`;
-  /** A valid body for each POST/PATCH with a body, so validation never answers before access control. */
-  const bodyFor = (op: Operation): object | undefined =>
-    ({
-      'POST /api/v1/bookings/reservation/{id}/checkoutOrder': { cartId: malloryHold.cartId },
-      'POST /api/v1/bookings/{id}/cancel': { reason: 'not mine' },
-      'POST /api/v1/bookings/{id}/photos/unlock': { photoIds: [UUID_ZERO] },
-      'POST /api/v1/bookings/{id}/photos/checkout': { photoIds: [UUID_ZERO] },
-      'POST /api/v1/staff/photos/{id}/assign': { bookingId: UUID_ZERO },
-      'POST /api/v1/bookings/{id}/reschedule': { reservationId: malloryHold.reservationId },
-      'PUT /api/v1/bookings/{id}/details': {
-        children: [{ firstName: 'Not', age: 5 }],
-        adults: 1,
-        pets: 0,
-        accessNeeds: [],
-        accessNote: '',
-        noteForSanta: '',
-      },
-      'POST /api/v1/staff/check-ins': { locationId: UUID_ZERO, reference: 'KR-22222' },
-      'POST /api/v1/staff/locations/{id}/delay': { minutes: 20 },
-      'POST /api/v1/staff/walk-ins': {
-        slotId: malloryHold.slotId,
-        firstName: 'Not',
-        lastName: 'Staff',
-        details: { children: [], adults: 1, pets: 0, accessNeeds: [], accessNote: '', noteForSanta: '' },
-        packages: [{ id: UUID_ZERO, quantity: 1 }],
-        addOns: [],
-        paidWith: 'cash',
-      },
-    })[key(op)];
-  /** Query strings a route needs, so validation never answers before access control. */
-  const queryFor = (op: Operation) =>
-    op.path.startsWith('/api/v1/staff/run-sheet') || op.path === '/api/v1/staff/photos/batch'
-      ? `?locationId=${UUID_ZERO}`
-      : '';
-  const send = (op: Operation, url: string, headers: Record<string, string>, payload = bodyFor(op)) =>
-    w.t.app.inject({ method: op.method as 'GET', url, headers, ...(payload ? { payload } : {}) });
 
   it('knows every route with a path parameter (a new one must be classified here)', () => {
     const withParams = ops.filter((op) => op.pathParams.length).map((op) => op.path);
@@ -172,7 +77,7 @@ describe('access control on every route', () => {
             ).map((id) => Object.fromEntries(Object.keys(params).map((name) => [name, id])));
         for (const values of fills) {
           const url = fillPath(op.path, values);
-          const res = await send(op, url, mallory.headers);
+          const res = await a.send(op, url, mallory.headers);
           expect(res.statusCode, `${op.method} ${url}: ${res.body}`).toBe(404);
           expectContractError(res, 404, 'NOT_FOUND');
           tried.push(`${op.method} ${url}`);
@@ -186,9 +91,9 @@ describe('access control on every route', () => {
   it('mixes ids: her order under his booking id, his booking with her hold, her hold in his cart', async () => {
     // One hold per family (decision 0059): his hold goes before he books, and his booking is paid before he holds
     // again.
-    await w.post(`/api/v1/bookings/reservation/${malloryHold.reservationId}/cancel`, mallory);
+    await w.post(`/api/v1/bookings/reservation/${a.state.malloryHold.reservationId}/cancel`, mallory);
     const mine = await w.book(mallory, { pay: true });
-    malloryHold = await w.holdAndCart(mallory);
+    a.state.malloryHold = await w.holdAndCart(mallory);
     const before = await stateChecksum(w.t.app);
     const hers = aliceIds.orders[1]!;
     expectContractError(
@@ -219,17 +124,28 @@ describe('access control on every route', () => {
       'NOT_FOUND',
     );
     // Her cart on his hold answers exactly as an unknown cart does (API.md's 409 CART_INVALID): no leak.
-    const herCart = await w.post(`/api/v1/bookings/reservation/${malloryHold.reservationId}/checkoutOrder`, mallory, {
-      cartId: aliceIds.carts[0],
-    });
-    const noCart = await w.post(`/api/v1/bookings/reservation/${malloryHold.reservationId}/checkoutOrder`, mallory, {
-      cartId: UUID_ZERO,
-    });
+    const herCart = await w.post(
+      `/api/v1/bookings/reservation/${a.state.malloryHold.reservationId}/checkoutOrder`,
+      mallory,
+      {
+        cartId: aliceIds.carts[0],
+      },
+    );
+    const noCart = await w.post(
+      `/api/v1/bookings/reservation/${a.state.malloryHold.reservationId}/checkoutOrder`,
+      mallory,
+      {
+        cartId: UUID_ZERO,
+      },
+    );
     expectContractError(herCart, 409, 'CART_INVALID');
     expect(herCart.body).toBe(noCart.body);
     // Rescheduling her booking through a hold: the booking is not his.
     expectContractError(
-      await w.post('/api/v1/bookings/reservation', mallory, { slotId: malloryHold.slotId, bookingId: hers.bookingId }),
+      await w.post('/api/v1/bookings/reservation', mallory, {
+        slotId: a.state.malloryHold.slotId,
+        bookingId: hers.bookingId,
+      }),
       404,
       'NOT_FOUND',
     );
@@ -253,7 +169,7 @@ describe('access control on every route', () => {
   it("answers unknown ids as 404 NOT_FOUND too (the same as someone else's)", async () => {
     for (const op of ops.filter((o) => OWNED[o.path])) {
       const url = fillPath(op.path, Object.fromEntries(op.pathParams.map((p) => [p, UUID_ZERO])));
-      expectContractError(await send(op, url, alice.headers), 404, 'NOT_FOUND');
+      expectContractError(await a.send(op, url, alice.headers), 404, 'NOT_FOUND');
     }
   });
 
@@ -282,10 +198,10 @@ describe('access control on every route', () => {
     const before = await stateChecksum(w.t.app);
     for (const op of tokenOps) {
       const url = fillPath(op.path, Object.fromEntries(op.pathParams.map((p) => [p, randomUUID()])));
-      const asStaff = await send(op, url, staff.headers);
+      const asStaff = await a.send(op, url, staff.headers);
       expectContractError(asStaff, 403, 'STAFF_NOT_ALLOWED');
       expect(asStaff.json().error).toBe('Not Authorized to login');
-      expectContractError(await send(op, url, {}), 401, 'UNAUTHENTICATED');
+      expectContractError(await a.send(op, url, {}), 401, 'UNAUTHENTICATED');
     }
     expect(await stateChecksum(w.t.app)).toEqual(before);
   });
@@ -303,13 +219,13 @@ describe('access control on every route', () => {
       const before = await stateChecksum(w.t.app);
       for (const op of staffOps) {
         const url =
-          fillPath(op.path, { id: aliceIds.bookings[1]!, locationId: UUID_ZERO, version: '1' }) + queryFor(op);
+          fillPath(op.path, { id: aliceIds.bookings[1]!, locationId: UUID_ZERO, version: '1' }) + a.queryFor(op);
         for (const who of [alice, mallory, unverified]) {
-          const res = await send(op, url, who.headers);
+          const res = await a.send(op, url, who.headers);
           expectContractError(res, 403, 'STAFF_ONLY');
           expect(res.json().error).toBe('Staff only');
         }
-        expectContractError(await send(op, url, {}), 401, 'UNAUTHENTICATED');
+        expectContractError(await a.send(op, url, {}), 401, 'UNAUTHENTICATED');
       }
       expect(await stateChecksum(w.t.app)).toEqual(before);
       // The same calls with a staff token get past access control (the answers are the routes' own):
@@ -323,9 +239,9 @@ describe('access control on every route', () => {
       // "Sign out everywhere" last: it ends this token's session (decision 0063).
       const endsSession = (o: (typeof staffOps)[number]) => Number(key(o) === 'POST /api/v1/staff/sign-out-everywhere');
       for (const op of staffOps.filter(forSet).sort((a, b) => endsSession(a) - endsSession(b))) {
-        const res = await send(
+        const res = await a.send(
           op,
-          fillPath(op.path, { id: aliceIds.bookings[1]!, locationId: UUID_ZERO, version: '1' }) + queryFor(op),
+          fillPath(op.path, { id: aliceIds.bookings[1]!, locationId: UUID_ZERO, version: '1' }) + a.queryFor(op),
           staff.headers,
         );
         expect([401, 403], `${key(op)}: ${res.body}`).not.toContain(res.statusCode);
@@ -339,7 +255,7 @@ describe('access control on every route', () => {
       const unverified = await createCustomer(w.t.db, w.t.app.idTokens, { verified: false });
       for (const op of ops.filter((o) => o.token && !isStaffRoute(o.path) && !UNVERIFIED_OK.includes(key(o)))) {
         const url = fillPath(op.path, Object.fromEntries(op.pathParams.map((p) => [p, randomUUID()])));
-        expectContractError(await send(op, url, unverified.headers), 403, 'EMAIL_NOT_VERIFIED');
+        expectContractError(await a.send(op, url, unverified.headers), 403, 'EMAIL_NOT_VERIFIED');
       }
       expect((await w.get('/api/v1/user/me', unverified)).statusCode).toBe(200);
     },
@@ -360,52 +276,5 @@ describe('access control on every route', () => {
     expect(
       (await w.get(`/api/v1/orders/${refunded.bookingId}/orders/${refunded.orderId}/refund-receipt`, alice)).statusCode,
     ).toBe(200);
-  });
-});
-
-describe('a route that declares no access', () => {
-  it('is refused without a token (customer by default), and public only when it says so', async () => {
-    const t = await createTestApp({}, undefined, async (app) => {
-      app.get(
-        '/api/v1/test/undeclared',
-        { schema: { summary: 'a new route someone forgot to classify' } },
-        async () => ({ secret: 'family data' }),
-      );
-      app.get('/api/v1/test/declared-public', { config: { auth: 'public' } }, async () => ({ open: true }));
-    });
-    try {
-      const refused = await t.app.inject('/api/v1/test/undeclared');
-      expectContractError(refused, 401, 'UNAUTHENTICATED');
-      expect(refused.body).not.toContain('family data');
-      const customer = await createCustomer(t.db, t.app.idTokens);
-      expect((await t.app.inject({ url: '/api/v1/test/undeclared', headers: customer.headers })).json()).toEqual({
-        secret: 'family data',
-      });
-      const unverified = await createCustomer(t.db, t.app.idTokens, { verified: false });
-      expectContractError(
-        await t.app.inject({ url: '/api/v1/test/undeclared', headers: unverified.headers }),
-        403,
-        'EMAIL_NOT_VERIFIED',
-      );
-      // The OpenAPI document says so too, which is how the suite above finds token routes.
-      const op = (await operations(t.app)).find((o) => o.path === '/api/v1/test/undeclared');
-      expect(op?.token).toBe(true);
-      expect((await t.app.inject('/api/v1/test/declared-public')).statusCode).toBe(200);
-      // Unknown paths stay 404, not 401, and the public routes plugins add stay public.
-      expectContractError(await t.app.inject('/api/v1/no-such-thing'), 404, 'NOT_FOUND');
-      expect((await t.app.inject('/api/v1/docs')).statusCode).toBeLessThan(400);
-      expect(
-        (
-          await t.app.inject({
-            method: 'OPTIONS',
-            url: '/api/v1/health',
-            headers: { origin: 'http://localhost:5173', 'access-control-request-method': 'GET' },
-          })
-        ).statusCode,
-      ).toBe(204);
-      expect((await t.app.inject({ method: 'OPTIONS', url: '/api/v1/health' })).statusCode).not.toBe(401);
-    } finally {
-      await t.close();
-    }
   });
 });

@@ -1,16 +1,13 @@
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { formatAud } from '@kringle/contracts/money';
 import { Button } from '../../../components/ui/button';
+import { CodeForm } from './code-form';
 import { InlineAlert } from '../../../components/ui/inline-alert';
 import { useWizardDispatch, useWizardSelector } from '../state/booking-hooks';
 import { setPromo } from '../state/booking-slice';
 import { amountDue, pricedPromo } from './amount-due';
 import { cartTotalCents } from './cart-math';
 import { applyPromo } from './checkout-actions';
-
-const input =
-  'min-h-11 w-full min-w-0 rounded-xl border border-cream-300 bg-white px-3 text-base uppercase text-ink-900 ' +
-  'placeholder:normal-case aria-invalid:border-festive-700';
 
 /**
  * Overview's promo code (issue 52): Apply prices the cart with it on the server, which says why when it
@@ -105,31 +102,17 @@ export function PromoCodeField({
           )}
         </div>
       ) : (
-        <form onSubmit={submit} aria-labelledby={`${id}-label`} noValidate>
-          <label id={`${id}-label`} htmlFor={id} className="font-semibold text-ink-900">
-            Promo code
-          </label>
-          <div className="mt-1 flex gap-2">
-            <input
-              ref={field}
-              id={id}
-              name="promoCode"
-              value={draft}
-              onChange={(e) => setDraft(e.target.value)}
-              maxLength={40}
-              autoComplete="off"
-              autoCapitalize="characters"
-              spellCheck={false}
-              enterKeyHint="done"
-              className={input}
-              aria-invalid={error ? true : undefined}
-              aria-describedby={error ? `${id}-error` : undefined}
-            />
-            <Button type="submit" variant="secondary" className="shrink-0" disabled={busy}>
-              {busy ? 'Checking…' : 'Apply'}
-            </Button>
-          </div>
-        </form>
+        <CodeForm
+          id={id}
+          label="Promo code"
+          name="promoCode"
+          value={draft}
+          onChange={setDraft}
+          onSubmit={submit}
+          inputRef={field}
+          busy={busy}
+          invalid={Boolean(error)}
+        />
       )}
       {/* Always in the page, so what appears in it is announced. */}
       <p role="status" className="sr-only">

@@ -2,6 +2,7 @@ import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { formatAud } from '@kringle/contracts/money';
 import { MAX_CART_VOUCHERS } from '@kringle/contracts/vouchers';
 import { Button } from '../../../components/ui/button';
+import { CodeForm } from './code-form';
 import { InlineAlert } from '../../../components/ui/inline-alert';
 import { voucherCodeOf, voucherCodeProblem } from '../../../lib/voucher-code';
 import { useWizardDispatch, useWizardSelector, useWizardStore } from '../state/booking-hooks';
@@ -9,10 +10,6 @@ import { removeVoucher } from '../state/booking-slice';
 import { amountDue, pricedVoucherParts, voucherPricingKey } from './amount-due';
 import { useWizardVouchersQuery } from './api';
 import { applyVoucher, PROMO_INVALID } from './checkout-actions';
-
-const input =
-  'min-h-11 w-full min-w-0 rounded-xl border border-cream-300 bg-white px-3 font-mono text-base tracking-wide ' +
-  'uppercase text-ink-900 aria-invalid:border-festive-700';
 
 /**
  * Overview's gift vouchers (issue 52, decision 0112): a code typed and applied, or one of the family's own in one
@@ -139,37 +136,19 @@ export function VoucherField({
         </ul>
       )}
       {!locked && !full && (codes.length === 0 || dueCents > 0) && (
-        <form onSubmit={submit} aria-labelledby={`${id}-label`} noValidate>
-          <label id={`${id}-label`} htmlFor={id} className="font-semibold text-ink-900">
-            {codes.length > 0 ? 'Another gift voucher' : 'Gift voucher'}
-          </label>
-          <div className="mt-1 flex gap-2">
-            <input
-              ref={field}
-              id={id}
-              name="voucherCode"
-              value={draft}
-              onChange={(e) => setDraft(e.target.value)}
-              maxLength={40}
-              autoComplete="off"
-              autoCapitalize="characters"
-              spellCheck={false}
-              enterKeyHint="done"
-              className={input}
-              aria-invalid={shown ? true : undefined}
-              aria-describedby={shown ? `${id}-error` : undefined}
-            />
-            <Button
-              type="submit"
-              variant="secondary"
-              className="shrink-0"
-              disabled={busy}
-              aria-label={busy ? undefined : 'Apply gift voucher'}
-            >
-              {busy ? 'Checking…' : 'Apply'}
-            </Button>
-          </div>
-        </form>
+        <CodeForm
+          id={id}
+          label={codes.length > 0 ? 'Another gift voucher' : 'Gift voucher'}
+          name="voucherCode"
+          value={draft}
+          onChange={setDraft}
+          onSubmit={submit}
+          inputRef={field}
+          busy={busy}
+          invalid={Boolean(shown)}
+          mono
+          applyLabel="Apply gift voucher"
+        />
       )}
       {!locked && full && (
         <p className="text-sm text-ink-700">Up to {MAX_CART_VOUCHERS} gift vouchers can pay for one booking.</p>
