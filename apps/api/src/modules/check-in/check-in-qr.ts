@@ -8,7 +8,10 @@ const QUIET_MODULES = 4;
  * The check-in code as a black-on-white PNG for e-mail (mail apps block SVG and data: URIs, so it
  * goes as an inline attachment). Synchronous, so the mail builders stay plain functions: qrcode's
  * encoder makes the modules and pngjs writes the pixels. Error correction M survives a scuffed
- * phone screen; 8 px per module with the standard 4-module quiet zone.
+ * phone screen; 8 px per module with the standard 4-module quiet zone. Each module row repeats 8
+ * times, so the "up" filter alone compresses best: pngjs's default tries all five filters on every
+ * row, 2.3 ms against 0.9 ms a code here (the confirmation e-mail of a checkout paid by voucher is
+ * rendered in its request).
  */
 export function checkInQrPng(code: string): Buffer {
   const { modules } = QRCode.create(code, { errorCorrectionLevel: 'M' });
@@ -24,5 +27,5 @@ export function checkInQrPng(code: string): Buffer {
       }
     }
   }
-  return PNG.sync.write(png, { colorType: 0, inputColorType: 0, inputHasAlpha: false });
+  return PNG.sync.write(png, { colorType: 0, inputColorType: 0, inputHasAlpha: false, filterType: 2, deflateLevel: 6 });
 }

@@ -108,6 +108,10 @@ export async function checkoutOrder(
     const existing = await findOrderByCart(tx, cart.id);
     if (existing) return { order: existing, expiresAt: reservation.expiresAt };
     if (reservation.status !== 'active' || reservation.expiresAt <= now) throw errors.holdExpired();
+    // Vouchers first, then the promo, then credit, each under its lock: the order every move takes
+    // them in. First because it is where racing checkouts of one voucher are refused: those wait here
+    // for the winner and then end without the reads below (decision 0114).
+    await lockVoucherParts(tx, userId, cart.voucherParts, now);
     await assertCartCurrent(tx, cart);
     const slot = await slotOf(tx, reservation.slotId);
     const promoCode = await promoStill(tx, cart, {
@@ -120,8 +124,6 @@ export async function checkoutOrder(
     const charity = deps.config.CHARITY_NAME;
     if (cart.donationCents > 0 && !charity)
       throw errors.cartInvalid('Donations are no longer offered: please check your total.');
-    // Vouchers before credit, each under its lock: the order every checkout takes them in.
-    await lockVoucherParts(tx, userId, cart.voucherParts, now);
     await assertCreditStill(tx, userId, cart);
     const totalCents = cartTotalCents(cart);
     const dueCents = totalCents - cart.voucherCents - cart.creditCents;

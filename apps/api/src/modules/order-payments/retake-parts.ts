@@ -24,15 +24,16 @@ export async function lockReturnedParts(ctx: PaymentCtx, order: Order): Promise<
   const creditCents =
     order.creditCents > 0 ? order.creditCents - ((await creditStillSpentOn(ctx.tx, order.id))?.cents ?? 0) : 0;
   const voucherParts = order.voucherCents > 0 ? await vouchersReturnedByLapse(ctx.tx, order.id) : [];
-  if (creditCents > 0) {
-    await lockCredit(ctx.tx, order.userId);
-    if ((await creditOf(ctx.tx, order.userId)).balanceCents < creditCents) return null;
-  }
+  // Vouchers before credit, as a checkout takes them: the other order could deadlock with one.
   try {
     await lockVoucherParts(ctx.tx, order.userId, voucherParts, ctx.now);
   } catch (err) {
     if (err instanceof AppError && err.code === 'VOUCHER_INVALID') return null;
     throw err;
+  }
+  if (creditCents > 0) {
+    await lockCredit(ctx.tx, order.userId);
+    if ((await creditOf(ctx.tx, order.userId)).balanceCents < creditCents) return null;
   }
   return { creditCents, voucherParts };
 }
