@@ -97,6 +97,8 @@ export const AUDIT_ACTIONS = [
   'voucher.spent',
   'voucher.returned',
   'voucher.cancelled',
+  // Account credit that reached its three years unspent (issue 52).
+  'credit.expired',
 ] as const;
 
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
@@ -181,4 +183,5 @@ export const AUDIT_ACTION_LABELS: Record<AuditAction, string> = {
   'voucher.spent': 'Gift voucher spent on a booking',
   'voucher.returned': 'Gift voucher given back its part',
   'voucher.cancelled': 'Gift voucher cancelled',
+  'credit.expired': 'Account credit expired unspent',
 };

@@ -15,6 +15,7 @@ import type { Job } from './runner';
 import { waitlistJob } from './waitlist.job';
 import { queueJob } from './queue.job';
 import { closuresJob } from './closures.job';
+import { creditExpiryJob } from './credit-expiry.job';
 import { privacyPurgesJob } from './privacy-purges.job';
 import { paymentPageCheckJob } from './payment-page-check.job';
 import { createSmsOutboxJob } from './sms-outbox.job';
@@ -42,6 +43,7 @@ export function allJobs(app: FastifyInstance): Job[] {
     paymentPageCheckJob(app),
     walletPushJob(app),
     googleWalletSyncJob(app),
+    creditExpiryJob(app),
   ];
   const outbox = createOutboxJob(app);
   if (outbox) jobs.push(outbox);

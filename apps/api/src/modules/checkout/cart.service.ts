@@ -11,7 +11,7 @@ import { findPromoByCode } from '../promos/promo-codes.repository';
 import { promoCents } from '../promos/promo-pricing';
 import { activeProducts, insertCart, slotTypeSlugOfSlot, type CartRow } from './cart.repository';
 import { slotOf } from './checkout.repository';
-import { creditOf } from '../credit/credit.repository';
+import { spendableCredit } from '../credit/credit-expiry';
 import { priceVouchers } from '../vouchers/voucher-spending';
 import { voucherCode } from '../vouchers/voucher-codes';
 import { formatVoucherCode } from '@kringle/contracts/vouchers';
@@ -87,7 +87,7 @@ export async function createCart(deps: Deps, userId: string, body: CartBody, ip 
   const voucherParts = await priceVouchers(deps, userId, ip, body.vouchers, totalCents);
   const voucherCents = voucherParts.reduce((n, p) => n + p.cents, 0);
   const creditCents = body.useCredit
-    ? Math.min(totalCents - voucherCents, (await creditOf(deps.db, userId)).balanceCents)
+    ? Math.min(totalCents - voucherCents, (await spendableCredit(deps.db, userId, deps.clock.now())).balanceCents)
     : 0;
   const row = await insertCart(deps.db, {
     userId,

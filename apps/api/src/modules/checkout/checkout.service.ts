@@ -8,7 +8,8 @@ import { lockReservation } from '../sessions/holds.repository';
 import { newBookingReference } from './booking-reference';
 import { activeProducts, findCart, type CartRow } from './cart.repository';
 import { cartTotalCents } from './cart.service';
-import { creditOf, insertCreditEntry, lockCredit } from '../credit/credit.repository';
+import { insertCreditEntry, lockCredit } from '../credit/credit.repository';
+import { settleExpiredCredit } from '../credit/credit-expiry';
 import { lockVoucherParts, spendVouchers } from '../vouchers/voucher-spending';
 import { findBookingCheckout, findOrderByCart, slotOf } from './checkout.repository';
 import { bookingDetails, findOrder, type BookingRow } from '../booking-lifecycle/booking-rows.repository';
@@ -63,10 +64,11 @@ async function promoStill(tx: Tx, cart: CartRow, at: Omit<PromoCart, 'goodsCents
  * The cart's credit, taken now under the family's credit lock: a checkout on another process that
  * spent it meanwhile leaves too little, and this one is refused (409) with nothing written.
  */
-async function assertCreditStill(tx: Tx, userId: string, cart: CartRow): Promise<void> {
+async function assertCreditStill(tx: Tx, userId: string, cart: CartRow, now: Date): Promise<void> {
   if (cart.creditCents === 0) return;
   await lockCredit(tx, userId);
-  if ((await creditOf(tx, userId)).balanceCents < cart.creditCents)
+  // Credit whose three years ended since the cart was priced is gone first.
+  if ((await settleExpiredCredit(tx, userId, now)).balanceCents < cart.creditCents)
     throw errors.cartInvalid('Your account credit has changed since your cart was priced: please check your total.');
 }
 
@@ -94,7 +96,6 @@ export async function checkoutOrder(
   business?: BusinessBuyer,
   purchaseIp: string | null = null,
 ): Promise<CheckoutResult> {
-  const stripe = stripeOf(deps);
   const now = deps.clock.now();
   const { order, expiresAt } = await transactionWithRetry(deps.db, async (tx) => {
     const reservation = await lockReservation(tx, reservationId, userId);
@@ -124,7 +125,7 @@ export async function checkoutOrder(
     const charity = deps.config.CHARITY_NAME;
     if (cart.donationCents > 0 && !charity)
       throw errors.cartInvalid('Donations are no longer offered: please check your total.');
-    await assertCreditStill(tx, userId, cart);
+    await assertCreditStill(tx, userId, cart, now);
     const totalCents = cartTotalCents(cart);
     const dueCents = totalCents - cart.voucherCents - cart.creditCents;
     const reconcileAt = new Date(now.getTime() + deps.config.PAYMENT_RECONCILE_GRACE_SECONDS * 1000);
@@ -183,7 +184,8 @@ export async function checkoutOrder(
     if (dueCents === 0) await confirmUnpaid(deps, tx, now, created.booking, created.order);
     return { order: created.order, expiresAt: reservation.expiresAt };
   });
-  const clientSecret = cardCents(order) === 0 ? null : await ensurePaymentIntent(deps, stripe, order);
+  // A cart paid wholly by vouchers, credit or a promo needs no card, so no Stripe either.
+  const clientSecret = cardCents(order) === 0 ? null : await ensurePaymentIntent(deps, stripeOf(deps), order);
   return {
     bookingId: order.bookingId,
     orderId: order.id,

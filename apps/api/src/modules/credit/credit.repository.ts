@@ -48,6 +48,24 @@ export async function creditOf(db: DbOrTx, userId: string): Promise<{ balanceCen
   return { balanceCents: items.reduce((n, e) => n + e.cents, 0), items };
 }
 
+/** The reasons that take credit out of a balance, expiry included (credit-expiry.ts). */
+export const CREDIT_CONSUMED: readonly string[] = ['spent', 'returned', 'refunded_to_card', 'expired'];
+
+/** The families with credit whose time is up by `now` and is not yet entered as expired (credit-expiry.ts's rule). */
+export async function familiesWithCreditDue(db: DbOrTx, now: Date): Promise<string[]> {
+  const consumed = sql.join(
+    CREDIT_CONSUMED.map((r) => sql`${r}`),
+    sql`, `,
+  );
+  const { rows } = await db.execute(sql`
+    select user_id from credit_entries
+    where user_id in (select user_id from credit_entries where expires_at <= ${now.toISOString()}::timestamptz)
+    group by user_id
+    having coalesce(sum(cents) filter (where cents > 0 and expires_at <= ${now.toISOString()}::timestamptz), 0)
+      > coalesce(-sum(cents) filter (where reason in (${consumed})), 0)`);
+  return rows.map((r) => r.user_id as string);
+}
+
 /** Serialises the moves that take a family's credit away (a transaction-scoped advisory lock). */
 export async function lockCredit(tx: Tx, userId: string): Promise<void> {
   await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended('credit:' || ${userId}::text, 0))`);

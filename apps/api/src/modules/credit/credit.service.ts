@@ -1,12 +1,12 @@
 import type { Credit } from '@kringle/contracts/credit';
 import type { FastifyInstance } from 'fastify';
-import { creditOf } from './credit.repository';
+import { spendableCredit } from './credit-expiry';
 
-type Deps = Pick<FastifyInstance, 'db'>;
+type Deps = Pick<FastifyInstance, 'db' | 'clock'>;
 
-/** The family's account credit: its balance and every move, newest first. */
+/** The family's account credit: its balance (less what expired, entered or not yet) and every move, newest first. */
 export async function accountCredit(deps: Deps, userId: string): Promise<Credit> {
-  const { balanceCents, items } = await creditOf(deps.db, userId);
+  const { balanceCents, items } = await spendableCredit(deps.db, userId, deps.clock.now());
   return {
     balanceCents,
     items: items.map((e) => ({

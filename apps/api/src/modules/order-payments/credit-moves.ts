@@ -1,13 +1,7 @@
 import type { RefundTo } from '@kringle/contracts/credit';
 import { insertAuditEntry, type Actor } from '../audit-trail/audit-entries.repository';
-import {
-  creditFromCardRefunds,
-  creditOf,
-  creditStillSpentOn,
-  insertCreditEntry,
-  lockCredit,
-} from '../credit/credit.repository';
-import { creditExpiry } from '../credit/credit-expiry';
+import { creditFromCardRefunds, creditStillSpentOn, insertCreditEntry, lockCredit } from '../credit/credit.repository';
+import { creditExpiry, settleExpiredCredit } from '../credit/credit-expiry';
 import type { OrderRow } from './order-rows.repository';
 import { refundVoucherPart } from './voucher-moves';
 import type { PaymentCtx } from './payment-moves';
@@ -145,7 +139,8 @@ export async function returnSpentCredit(ctx: PaymentCtx, orderId: string): Promi
  */
 export async function creditBackToCard(ctx: Ctx, userId: string): Promise<string[]> {
   await lockCredit(ctx.tx, userId);
-  let left = (await creditOf(ctx.tx, userId)).balanceCents;
+  // Expired credit is not refunded: its entry first, then what is left goes to the card.
+  let left = (await settleExpiredCredit(ctx.tx, userId, ctx.now)).balanceCents;
   const toCard: string[] = [];
   for (const entry of await creditFromCardRefunds(ctx.tx, userId)) {
     if (left <= 0) break;

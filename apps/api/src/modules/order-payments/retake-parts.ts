@@ -1,4 +1,5 @@
-import { creditOf, creditStillSpentOn, insertCreditEntry, lockCredit } from '../credit/credit.repository';
+import { creditStillSpentOn, insertCreditEntry, lockCredit } from '../credit/credit.repository';
+import { settleExpiredCredit } from '../credit/credit-expiry';
 import { lockVoucherParts, spendVouchers, type VoucherPart } from '../vouchers/voucher-spending';
 import { vouchersReturnedByLapse } from '../vouchers/vouchers.repository';
 import { AppError } from '../../lib/app-error';
@@ -33,7 +34,7 @@ export async function lockReturnedParts(ctx: PaymentCtx, order: Order): Promise<
   }
   if (creditCents > 0) {
     await lockCredit(ctx.tx, order.userId);
-    if ((await creditOf(ctx.tx, order.userId)).balanceCents < creditCents) return null;
+    if ((await settleExpiredCredit(ctx.tx, order.userId, ctx.now)).balanceCents < creditCents) return null;
   }
   return { creditCents, voucherParts };
 }
