@@ -9,6 +9,8 @@ export const CREDIT_REASONS = [
   'returned',
   'refunded_to_card',
   'expired',
+  // What a gift voucher expired or cancelled since paid, when its booking is refunded (decision 0115).
+  'voucher_refund',
 ] as const;
 export type CreditReason = (typeof CREDIT_REASONS)[number];
 

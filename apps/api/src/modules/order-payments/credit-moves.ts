@@ -46,8 +46,9 @@ interface RefundAsked {
 export async function refundOrderParts(ctx: Ctx, asked: RefundAsked): Promise<RefundRow | undefined> {
   const { order, bookingId } = asked;
   const creditBack = Math.min(asked.cents, order.creditCents - (await creditReturnedOf(ctx.tx, order.id)));
-  const voucher = await refundVoucherPart(ctx, order, bookingId, asked.cents - creditBack);
-  const cardBack = asked.cents - creditBack - (voucher?.amountCents ?? 0);
+  const vouchers = await refundVoucherPart(ctx, order, bookingId, asked.cents - creditBack);
+  const voucher = vouchers.refund;
+  const cardBack = asked.cents - creditBack - (voucher?.amountCents ?? 0) - vouchers.toCreditCents;
   let credit: RefundRow | undefined;
   if (creditBack > 0) {
     // A lapse may have given the credit back already (then paid late): the refund squares the order alone.
@@ -62,6 +63,13 @@ export async function refundOrderParts(ctx: Ctx, asked: RefundAsked): Promise<Re
       },
     );
   }
+  // What a voucher expired or cancelled since paid comes back as credit: three years more, not lost.
+  if (vouchers.toCreditCents > 0)
+    credit = await settleToCredit(
+      ctx,
+      { order, bookingId, cents: vouchers.toCreditCents, reason: asked.reason },
+      { cents: vouchers.toCreditCents, reason: 'voucher_refund', expiresAt: creditExpiry(ctx.now) },
+    );
   if (cardBack === 0) return credit ?? voucher;
   if (asked.refundTo === 'credit')
     return settleToCredit(
@@ -80,7 +88,11 @@ export async function refundOrderParts(ctx: Ctx, asked: RefundAsked): Promise<Re
 async function settleToCredit(
   ctx: Ctx,
   r: { order: Pick<OrderRow, 'id' | 'userId'>; bookingId: string; cents: number; reason: string },
-  entry: { cents: number; reason: 'returned' | 'cancel_refund' | 'closure_refund'; expiresAt: Date | null },
+  entry: {
+    cents: number;
+    reason: 'returned' | 'cancel_refund' | 'closure_refund' | 'voucher_refund';
+    expiresAt: Date | null;
+  },
 ): Promise<RefundRow> {
   const row = await insertRefund(ctx.tx, {
     orderId: r.order.id,

@@ -1,5 +1,6 @@
 import { insertAuditEntry, type Actor } from '../audit-trail/audit-entries.repository';
-import { returnVoucherParts } from '../vouchers/voucher-spending';
+import { statusOf } from '../vouchers/voucher-view';
+import { insertVoucherEntry, lockVouchers, vouchersStillSpentOn } from '../vouchers/vouchers.repository';
 import type { OrderRow } from './order-rows.repository';
 import type { PaymentCtx } from './payment-moves';
 import {
@@ -19,15 +20,40 @@ import {
  */
 type Ctx = PaymentCtx & { actor: Actor };
 
-/** Refunds up to `cents` of what vouchers paid for the order; answers the refund (none when nothing was theirs). */
+/**
+ * Refunds up to `cents` of what vouchers paid for the order, each voucher its part back. A voucher
+ * expired or cancelled since cannot take it (its value would be lost): that part is answered as
+ * `toCreditCents`, for the caller to give the family as account credit. Answers the vouchers'
+ * refund (none when nothing went back on one).
+ */
 export async function refundVoucherPart(
   ctx: Ctx,
   order: Pick<OrderRow, 'id' | 'voucherCents'>,
   bookingId: string,
   cents: number,
-): Promise<RefundRow | undefined> {
-  const back = Math.min(cents, order.voucherCents - (await voucherRefundedOf(ctx.tx, order.id)));
-  if (back <= 0) return undefined;
+): Promise<{ refund: RefundRow | undefined; toCreditCents: number }> {
+  const most = Math.min(cents, order.voucherCents - (await voucherRefundedOf(ctx.tx, order.id)));
+  if (most <= 0) return { refund: undefined, toCreditCents: 0 };
+  // Locked as a cancel locks one: a cancel reading its balance meanwhile would miss what comes back.
+  const out = await vouchersStillSpentOn(ctx.tx, order.id);
+  const locked = await lockVouchers(
+    ctx.tx,
+    out.map((o) => o.voucherId),
+  );
+  const dead = new Set(locked.filter((v) => ['expired', 'cancelled'].includes(statusOf(v, ctx.now))).map((v) => v.id));
+  let left = most;
+  let toCreditCents = 0;
+  const parts: { voucherId: string; cents: number }[] = [];
+  for (const o of out) {
+    const c = Math.min(left, o.cents);
+    if (c <= 0) break;
+    if (dead.has(o.voucherId)) toCreditCents += c;
+    else parts.push({ voucherId: o.voucherId, cents: c });
+    left -= c;
+  }
+  // A lapse may have given the vouchers back already (then paid late): the refund squares the order alone.
+  const back = most - toCreditCents;
+  if (back <= 0) return { refund: undefined, toCreditCents };
   const row = await insertRefund(ctx.tx, {
     orderId: order.id,
     bookingId,
@@ -37,8 +63,16 @@ export async function refundVoucherPart(
   });
   await markRefundSucceeded(ctx.tx, row.id, null, ctx.now);
   const synced = await syncOrderRefunded(ctx.tx, order.id, ctx.now);
-  // A lapse may have given the vouchers back already (then paid late): the refund squares the order alone.
-  await returnVoucherParts(ctx.tx, order.id, { now: ctx.now, bookingId, refundId: row.id, cents: back });
+  for (const p of parts)
+    await insertVoucherEntry(ctx.tx, {
+      voucherId: p.voucherId,
+      cents: p.cents,
+      reason: 'returned',
+      orderId: order.id,
+      bookingId,
+      refundId: row.id,
+      at: ctx.now,
+    });
   await insertAuditEntry(ctx.tx, {
     at: ctx.now,
     actor: ctx.actor,
@@ -49,5 +83,5 @@ export async function refundVoucherPart(
     before: orderFacts(synced?.before),
     after: { refund: 'succeeded', refundCents: back, refundTo: 'voucher', ...orderFacts(synced?.after) },
   });
-  return { ...row, status: 'succeeded', completedAt: ctx.now };
+  return { refund: { ...row, status: 'succeeded', completedAt: ctx.now }, toCreditCents };
 }
