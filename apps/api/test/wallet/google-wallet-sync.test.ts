@@ -4,6 +4,8 @@ import { createPublicKey } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { jwtVerify } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { metricsRegistry } from '../../src/modules/operations/metrics';
+import '../../src/modules/operations/operations.gauges';
 import { GoogleWalletApi } from '../../src/modules/wallet/google-wallet-api';
 import { googleObjectId } from '../../src/modules/wallet/google-pass';
 import { syncGoogleObjects } from '../../src/modules/wallet/wallet.service';
@@ -72,6 +74,12 @@ describe('Google Wallet objects follow the booking (issue 54)', () => {
     return b;
   }
   const patches = () => google.seen.filter((s) => s.method === 'PATCH');
+  /** A series' value as a scrape reads it (the gauges' collect runs). */
+  const metric = async (name: string, labels: Record<string, string>) => {
+    const { values } = await metricsRegistry.getSingleMetric(name)!.get();
+    const match = values.find((v) => Object.entries(labels).every(([k, l]) => v.labels[k] === l));
+    return match?.value ?? 0;
+  };
   const sync = () => syncGoogleObjects(w.t.app, api, w.t.app.log);
 
   it('sends a reschedule as a PATCH of the object, authorised by a token the service account asked for', async () => {
@@ -90,7 +98,12 @@ describe('Google Wallet objects follow the booking (issue 54)', () => {
     const moved = await w.call('POST', `/bookings/${b.id}/reschedule`, w.family, { reservationId: hold.json().id });
     expect(moved.statusCode, moved.body).toBe(200);
 
+    // Operations see it waiting, then sent (issue 54's metrics).
+    expect(await metric('kringle_outbox_pending', { kind: 'wallet_google' })).toBe(1);
+    const sentBefore = await metric('kringle_wallet_updates_total', { wallet: 'google', outcome: 'sent' });
     expect(await sync()).toBe(1);
+    expect(await metric('kringle_wallet_updates_total', { wallet: 'google', outcome: 'sent' })).toBe(sentBefore + 1);
+    expect(await metric('kringle_outbox_pending', { kind: 'wallet_google' })).toBe(0);
     const token = google.seen.find((s) => s.path === '/token')!;
     const form = new URLSearchParams(token.body);
     expect(form.get('grant_type')).toBe('urn:ietf:params:oauth:grant-type:jwt-bearer');
@@ -128,7 +141,11 @@ describe('Google Wallet objects follow the booking (issue 54)', () => {
     );
 
     google.state.failing = true;
+    const failedBefore = await metric('kringle_wallet_updates_total', { wallet: 'google', outcome: 'failed' });
     expect(await sync()).toBe(0);
+    expect(await metric('kringle_wallet_updates_total', { wallet: 'google', outcome: 'failed' })).toBe(
+      failedBefore + 2,
+    );
     google.state.failing = false;
     expect(await sync()).toBe(2);
     const cancelled = patches()

@@ -60,6 +60,15 @@ export const refundsTotal = new Counter({
   registers: [metricsRegistry],
 });
 
+export const walletUpdatesTotal = new Counter({
+  name: 'kringle_wallet_updates_total',
+  help:
+    'Changed passes sent on by this process, by wallet (apple = an APNs push, google = an object update) and ' +
+    'outcome.',
+  labelNames: ['wallet', 'outcome'] as const,
+  registers: [metricsRegistry],
+});
+
 export const webhookLag = new Gauge({
   name: 'kringle_webhook_lag_seconds',
   help: 'Seconds between Stripe creating the last webhook event this process received and its arrival.',
@@ -73,6 +82,8 @@ const bound = <O extends string>(counter: Counter<'outcome'>, outcomes: readonly
 export const holds = bound(holdsTotal, HOLD_OUTCOMES);
 export const payments = bound(paymentsTotal, PAYMENT_OUTCOMES);
 export const refunds = bound(refundsTotal, REFUND_OUTCOMES);
+for (const wallet of ['apple', 'google'])
+  for (const outcome of ['sent', 'failed']) walletUpdatesTotal.labels(wallet, outcome);
 
 /** The hold outcome for an error code the reservation service threw (anything else is `error`). */
 const HOLD_OUTCOME_OF_CODE: Record<string, HoldOutcome> = {

@@ -1,7 +1,7 @@
 import type pg from 'pg';
 import { Counter, Gauge } from 'prom-client';
 import { metricsRegistry } from './metrics';
-import { pendingMail, pendingSms, queueWaiting } from './operations.repository';
+import { pendingMail, pendingSms, pendingWallet, queueWaiting } from './operations.repository';
 
 /**
  * Gauges read at scrape time (collect), never on a request's path: the database ones cost one
@@ -49,12 +49,18 @@ const quietly = async (read: () => Promise<void>) => read().catch(() => undefine
 
 new Gauge({
   name: 'kringle_outbox_pending',
-  help: 'Outbox rows waiting to be sent, by kind (mail, sms).',
+  help: 'Outbox rows waiting to be sent, by kind (mail, sms; wallet_apple, wallet_google: changed passes).',
   labelNames: ['kind'] as const,
   registers: [metricsRegistry],
   async collect() {
     if (source) await quietly(async () => void this.labels('mail').set(await pendingMail(source!.pool)));
     if (source) await quietly(async () => void this.labels('sms').set(await pendingSms(source!.pool)));
+    if (source)
+      await quietly(async () => {
+        const wallet = await pendingWallet(source!.pool);
+        this.labels('wallet_apple').set(wallet.apple);
+        this.labels('wallet_google').set(wallet.google);
+      });
   },
 });
 

@@ -20,6 +20,19 @@ export async function queueWaiting(pool: pg.Pool): Promise<{ id: string; slug: s
   return rows;
 }
 
+/**
+ * Wallet passes changed and not yet sent on: Apple registrations to push, Google objects to update
+ * (the due rows the wallet jobs lock, counted).
+ */
+export async function pendingWallet(pool: pg.Pool): Promise<{ apple: number; google: number }> {
+  const { rows } = await pool.query<{ apple: number; google: number }>(`
+    select (select count(*)::int from wallet_registrations r join bookings b on b.id = r.booking_id
+        where r.pushed_version is null or b.updated_at > r.pushed_version) as apple,
+      (select count(*)::int from google_wallet_objects g join bookings b on b.id = g.booking_id
+        where b.updated_at > g.synced_version) as google`);
+  return rows[0] ?? { apple: 0, google: 0 };
+}
+
 /** SMS rows still to send (sms_outbox_due_idx). */
 export async function pendingSms(pool: pg.Pool): Promise<number> {
   const { rows } = await pool.query<{ n: number }>(

@@ -6,6 +6,7 @@ import { buildApplePass, passAuthToken } from './apple-pass';
 import { googleSaveUrl, googleTicketObject } from './google-pass';
 import type { GoogleObjectUpdater } from './google-wallet-api';
 import type { PassPusher } from './apns';
+import { walletUpdatesTotal } from '../operations/metrics';
 import {
   lockDueGoogleObjects,
   lockDuePushes,
@@ -106,7 +107,9 @@ export async function pushChangedPasses(deps: Deps, pusher: PassPusher, log: Fas
         await pusher.push(p.pushToken, passTypeId);
         await markPushed(tx, p);
         pushed += 1;
+        walletUpdatesTotal.labels('apple', 'sent').inc();
       } catch (err) {
+        walletUpdatesTotal.labels('apple', 'failed').inc();
         log.warn({ err, bookingId: p.bookingId }, 'wallet pass push failed, will retry');
       }
     }
@@ -136,7 +139,9 @@ export async function syncGoogleObjects(
         await updater.update(id, fields);
         await markGoogleSynced(tx, due.bookingId, due.version);
         sent += 1;
+        walletUpdatesTotal.labels('google', 'sent').inc();
       } catch (err) {
+        walletUpdatesTotal.labels('google', 'failed').inc();
         log.warn({ err, bookingId: due.bookingId }, 'Google Wallet update failed, will retry');
       }
     }
