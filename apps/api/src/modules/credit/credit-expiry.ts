@@ -1,10 +1,9 @@
-import { CREDIT_LIFETIME_YEARS } from '@kringle/contracts/credit';
+import { CREDIT_LIFETIME_YEARS, creditLots } from '@kringle/contracts/credit';
 import type { FastifyInstance } from 'fastify';
 import type { Db, Tx } from '../../db/client';
 import { transactionWithRetry } from '../../db/retry-transaction';
 import { insertAuditEntry, SYSTEM } from '../audit-trail/audit-entries.repository';
 import {
-  CREDIT_CONSUMED,
   creditOf,
   familiesWithCreditDue,
   insertCreditEntry,
@@ -20,21 +19,15 @@ export function creditExpiry(now: Date): Date {
 }
 
 /**
- * The credit of `items` that has expired by `now` and has no 'expired' entry yet. Credit is spent
- * soonest-expiring first: what was taken out (spent, net of returns, sent to the card, already
- * expired) fills the grants whose time is up before any other, and what of them is left lapses.
- * That holds because every move that takes credit out settles the expiries due first, under the
- * family's credit lock (settleExpiredCredit): nothing is spent after a grant expired and before
- * its 'expired' entry.
+ * The credit of `items` that has expired by `now` and has no 'expired' entry yet: what is left of
+ * the grants whose time is up, credit being spent soonest-expiring first (`creditLots`). That holds
+ * because every move that takes credit out settles the expiries due first, under the family's
+ * credit lock (settleExpiredCredit): nothing is spent after a grant expired and before its entry.
  */
 export function expiredCreditCents(items: Pick<CreditEntryRow, 'cents' | 'reason' | 'expiresAt'>[], now: Date): number {
-  let due = 0;
-  let consumed = 0;
-  for (const e of items) {
-    if (e.cents > 0 && e.expiresAt && e.expiresAt <= now) due += e.cents;
-    if (CREDIT_CONSUMED.includes(e.reason)) consumed -= e.cents;
-  }
-  return Math.max(0, due - consumed);
+  return creditLots(items)
+    .filter((lot) => new Date(lot.expiresAt) <= now)
+    .reduce((n, lot) => n + lot.cents, 0);
 }
 
 /** The family's balance now: its entries' sum, less credit whose time is up and has no entry yet. */

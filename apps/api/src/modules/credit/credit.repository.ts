@@ -1,4 +1,4 @@
-import type { CreditReason } from '@kringle/contracts/credit';
+import { CREDIT_CONSUMED, type CreditReason } from '@kringle/contracts/credit';
 import { and, desc, eq, inArray, isNotNull, sql } from 'drizzle-orm';
 import type { DbOrTx, Tx } from '../../db/client';
 import { creditEntries } from '../../db/schema/credit';
@@ -47,9 +47,6 @@ export async function creditOf(db: DbOrTx, userId: string): Promise<{ balanceCen
     .orderBy(desc(creditEntries.createdAt), desc(creditEntries.id));
   return { balanceCents: items.reduce((n, e) => n + e.cents, 0), items };
 }
-
-/** The reasons that take credit out of a balance, expiry included (credit-expiry.ts). */
-export const CREDIT_CONSUMED: readonly string[] = ['spent', 'returned', 'refunded_to_card', 'expired'];
 
 /** The families with credit whose time is up by `now` and is not yet entered as expired (credit-expiry.ts's rule). */
 export async function familiesWithCreditDue(db: DbOrTx, now: Date): Promise<string[]> {

@@ -20,6 +20,8 @@ beforeEach(() => {
 afterEach(() => setAnalyticsSink(memorySink));
 
 const booking = aBooking();
+const NOW = '2026-12-07T01:00:00.000Z';
+const IN_3_YEARS = '2029-12-07T01:00:00.000Z';
 const order = anOrder();
 
 function server(overrides: (call: Call) => unknown = () => undefined) {
@@ -28,7 +30,13 @@ function server(overrides: (call: Call) => unknown = () => undefined) {
   return (call: Call) => {
     const own = overrides(call);
     if (own !== undefined) return own;
-    if (call.path === '/user/credit') return { balanceCents: creditCents, items: [] };
+    if (call.path === '/user/credit')
+      return {
+        balanceCents: creditCents,
+        items: creditCents
+          ? [{ at: NOW, cents: creditCents, reason: 'cancel_refund', bookingId: booking.id, expiresAt: IN_3_YEARS }]
+          : [],
+      };
     if (call.path.startsWith('/bookings/upcoming-bookings'))
       return { items: cancelled ? [] : [booking], nextCursor: null };
     if (call.path === `/orders/${booking.id}/orders`) return { items: [order] };
@@ -111,7 +119,9 @@ describe('BookingsPage', () => {
       expect(toast.success).toHaveBeenCalledWith('Booking KR-7K3Q9 is cancelled. $69.95 is now account credit.'),
     );
     expect(calls.find((c) => c.method === 'POST')).toMatchObject({ body: '{"refundTo":"credit"}' });
-    expect(await screen.findByTestId('credit-balance')).toHaveTextContent('Account credit: $69.95');
+    const balance = await screen.findByTestId('credit-balance');
+    expect(balance).toHaveTextContent('Account credit: $69.95');
+    expect(balance).toHaveTextContent('It lasts until 7 December 2029.');
   });
 
   it('toasts the API’s message when a cancellation is refused', async () => {
