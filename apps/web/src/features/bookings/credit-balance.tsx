@@ -1,14 +1,7 @@
 import { creditLots } from '@kringle/contracts/credit';
 import { formatAud } from '@kringle/contracts/money';
 import { useAccountCreditQuery } from './api';
-
-const longDate = (instant: string) =>
-  new Intl.DateTimeFormat('en-AU', {
-    day: 'numeric',
-    month: 'long',
-    year: 'numeric',
-    timeZone: 'Australia/Sydney',
-  }).format(new Date(instant));
+import { expiryDate } from './voucher-balances';
 
 /**
  * The family's account credit, when it has some (decision 0111): the wizard's Overview offers to
@@ -27,8 +20,8 @@ export function CreditBalance() {
         Use it on your next booking: tick &ldquo;Pay with my account credit&rdquo; at Overview.
         {next &&
           (next.cents >= data.balanceCents
-            ? ` It lasts until ${longDate(next.expiresAt)}.`
-            : ` ${formatAud(next.cents)} of it lasts until ${longDate(next.expiresAt)}.`)}
+            ? ` It lasts until ${expiryDate(next.expiresAt)}.`
+            : ` ${formatAud(next.cents)} of it lasts until ${expiryDate(next.expiresAt)}.`)}
       </span>
     </p>
   );

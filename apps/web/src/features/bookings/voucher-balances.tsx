@@ -7,7 +7,8 @@ import { useAccountVouchersQuery } from './api';
 export const spendableVouchers = (items: Voucher[]) =>
   items.filter((v) => v.claimed && v.status === 'active' && v.balanceCents > 0);
 
-const expiry = (instant: string) =>
+/** A voucher's or credit's last day, as Sydney's calendar has it (the brand's expiry dates). */
+export const expiryDate = (instant: string) =>
   new Intl.DateTimeFormat('en-AU', {
     day: 'numeric',
     month: 'long',
@@ -44,7 +45,7 @@ export function VoucherBalances() {
             <span className="text-ink-700">
               <span className="font-semibold text-ink-900 tabular-nums">{formatAud(v.balanceCents)}</span> left of{' '}
               {formatAud(v.amountCents)}
-              {v.expiresAt ? `, until ${expiry(v.expiresAt)}` : ''}
+              {v.expiresAt ? `, until ${expiryDate(v.expiresAt)}` : ''}
             </span>
           </li>
         ))}
