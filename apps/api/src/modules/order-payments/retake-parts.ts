@@ -20,7 +20,10 @@ export interface Retake {
 
 type Order = Pick<OrderRow, 'id' | 'userId' | 'creditCents' | 'voucherCents'>;
 
-/** Locks what the order needs back and answers it, or null when the family no longer has it. Writes nothing. */
+/**
+ * Locks what the order needs back and answers it, or null when the family no longer has it. Writes
+ * nothing of the order's; credit whose time is up is entered as expired first (decision 0115).
+ */
 export async function lockReturnedParts(ctx: PaymentCtx, order: Order): Promise<Retake | null> {
   const creditCents =
     order.creditCents > 0 ? order.creditCents - ((await creditStillSpentOn(ctx.tx, order.id))?.cents ?? 0) : 0;
