@@ -70,4 +70,30 @@ describe('a refund of what a dead voucher paid', () => {
     expect((await credit(buyer)).balanceCents).toBe(2000);
     expect((await d.lookUp(buyer, v.code)).balanceCents).toBe(0);
   });
+
+  it('partial refunds give a dead voucher its part as credit once in all, then the card the rest', async () => {
+    const { buyer, v, bookingId } = await paidWithVoucher('Piecemeal');
+    await d.w.t.db.execute(sql`update vouchers set expires_at = now() - interval '1 minute' where id = ${v.id}::uuid`);
+    const desk = await createPerson(
+      d.w.t.db,
+      true,
+      { firstName: 'Pat', lastName: 'Piecemeal' },
+      { role: 'support', mfaEnrolled: true },
+    );
+    const orderId = (await d.w.t.db.execute(sql`select id from orders where booking_id = ${bookingId}::uuid`)).rows[0]!
+      .id as string;
+    for (const amountCents of [1000, 1000, d.price - 2000]) {
+      const res = await d.w.call('POST', `/staff/orders/${orderId}/refunds`, desk, {
+        amountCents,
+        reason: 'Photos came out dark',
+      });
+      expect(res.statusCode, res.body).toBe(201);
+    }
+    expect(await refunds(bookingId)).toEqual([
+      { method: 'card', amount_cents: d.price - 2000 },
+      { method: 'credit', amount_cents: 1000 },
+      { method: 'credit', amount_cents: 1000 },
+    ]);
+    expect((await credit(buyer)).balanceCents).toBe(2000);
+  });
 });

@@ -8,6 +8,7 @@ import type { PaymentCtx } from './payment-moves';
 import {
   CREDIT_RETURNED,
   creditReturnedOf,
+  VOUCHER_RETURNED,
   findRefund,
   insertRefund,
   markRefundSucceeded,
@@ -67,7 +68,7 @@ export async function refundOrderParts(ctx: Ctx, asked: RefundAsked): Promise<Re
   if (vouchers.toCreditCents > 0)
     credit = await settleToCredit(
       ctx,
-      { order, bookingId, cents: vouchers.toCreditCents, reason: asked.reason },
+      { order, bookingId, cents: vouchers.toCreditCents, reason: VOUCHER_RETURNED },
       { cents: vouchers.toCreditCents, reason: 'voucher_refund', expiresAt: creditExpiry(ctx.now) },
     );
   if (cardBack === 0) return credit ?? voucher;

@@ -160,13 +160,24 @@ export async function creditReturnedOf(db: DbOrTx, orderId: string): Promise<num
 /** A refund's reason when it gives back the credit an order spent. */
 export const CREDIT_RETURNED = 'credit_returned';
 
-/** The cents of an order's refunds that went back on the gift vouchers that paid it (decision 0112). */
-export async function voucherRefundedOf(db: DbOrTx, orderId: string): Promise<number> {
+/**
+ * The cents of an order's refunds of what its gift vouchers paid (decision 0112): back on the
+ * vouchers, and as credit for vouchers expired or cancelled since (decision 0115).
+ */
+export async function voucherRefundedOf(
+  db: DbOrTx,
+  orderId: string,
+): Promise<{ onVouchers: number; asCredit: number }> {
   const [row] = await db
-    .select({ cents: sql<number>`coalesce(sum(${refunds.amountCents}), 0)::int` })
+    .select({
+      onVouchers: sql<number>`coalesce(sum(${refunds.amountCents})
+        filter (where ${refunds.method} = 'voucher'), 0)::int`,
+      asCredit: sql<number>`coalesce(sum(${refunds.amountCents}) filter (where ${refunds.method} = 'credit'
+        and ${refunds.reason} = ${VOUCHER_RETURNED}), 0)::int`,
+    })
     .from(refunds)
-    .where(and(eq(refunds.orderId, orderId), eq(refunds.method, 'voucher')));
-  return row?.cents ?? 0;
+    .where(eq(refunds.orderId, orderId));
+  return row ?? { onVouchers: 0, asCredit: 0 };
 }
 
 /** A refund's reason when it gives gift vouchers back what they paid. */

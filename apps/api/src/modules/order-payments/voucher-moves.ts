@@ -32,7 +32,8 @@ export async function refundVoucherPart(
   bookingId: string,
   cents: number,
 ): Promise<{ refund: RefundRow | undefined; toCreditCents: number }> {
-  const most = Math.min(cents, order.voucherCents - (await voucherRefundedOf(ctx.tx, order.id)));
+  const refunded = await voucherRefundedOf(ctx.tx, order.id);
+  const most = Math.min(cents, order.voucherCents - refunded.onVouchers - refunded.asCredit);
   if (most <= 0) return { refund: undefined, toCreditCents: 0 };
   // Locked as a cancel locks one: a cancel reading its balance meanwhile would miss what comes back.
   const out = await vouchersStillSpentOn(ctx.tx, order.id);
@@ -43,10 +44,20 @@ export async function refundVoucherPart(
   const dead = new Set(locked.filter((v) => ['expired', 'cancelled'].includes(statusOf(v, ctx.now))).map((v) => v.id));
   let left = most;
   let toCreditCents = 0;
+  // A dead voucher's part never goes back on it, so it stays "spent" in its ledger: what earlier
+  // refunds gave as credit for dead vouchers is taken off them first, in the same order.
+  let credited = refunded.asCredit;
   const parts: { voucherId: string; cents: number }[] = [];
   for (const o of out) {
-    const c = Math.min(left, o.cents);
-    if (c <= 0) break;
+    if (left <= 0) break;
+    let open = o.cents;
+    if (dead.has(o.voucherId)) {
+      const before = Math.min(open, credited);
+      open -= before;
+      credited -= before;
+    }
+    const c = Math.min(left, open);
+    if (c <= 0) continue;
     if (dead.has(o.voucherId)) toCreditCents += c;
     else parts.push({ voucherId: o.voucherId, cents: c });
     left -= c;
