@@ -60,7 +60,7 @@ export const NOT_LOCATION_SCOPED = [
   'GET /api/v1/staff/season/versions/{version}',
   'POST /api/v1/staff/season/preview',
   'PUT /api/v1/staff/season',
-  // Scoped by its photo's location, which needs an uploaded photo: see photos.test.ts.
+  // Scoped by its photo's location, which needs an uploaded photo: see photos-sequence-retention.test.ts.
   'POST /api/v1/staff/photos/{id}/assign',
   // Brand-wide codes; a manager kept to some locations makes and changes codes for those only (promo-codes.test.ts).
   'GET /api/v1/staff/promo-codes',
