@@ -73,7 +73,7 @@ export const NOT_LOCATION_SCOPED = [
   // Scoped by the closure's location, which needs a closure: see closures/closures.test.ts.
   'GET /api/v1/staff/closures/{id}',
   'GET /api/v1/staff/closures/{id}.csv',
-  // Gift vouchers are brand-wide: bought and spent anywhere (vouchers/gift-vouchers.test.ts).
+  // Gift vouchers are brand-wide: bought and spent anywhere (vouchers/gift-vouchers-spending.test.ts).
   'GET /api/v1/staff/vouchers',
   'POST /api/v1/staff/vouchers/{id}/cancel',
   'GET /api/v1/staff/reports/vouchers',
