@@ -121,7 +121,8 @@ describe('BookingsPage', () => {
     expect(calls.find((c) => c.method === 'POST')).toMatchObject({ body: '{"refundTo":"credit"}' });
     const balance = await screen.findByTestId('credit-balance');
     expect(balance).toHaveTextContent('Account credit: $69.95');
-    expect(balance).toHaveTextContent('It lasts until 7 December 2029.');
+    // The date's parts are joined by no-break spaces, which toHaveTextContent reads as spaces.
+    expect(balance.textContent).toContain('It lasts until 7\u00a0December\u00a02029.');
   });
 
   it('toasts the API’s message when a cancellation is refused', async () => {

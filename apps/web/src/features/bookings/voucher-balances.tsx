@@ -7,14 +7,19 @@ import { useAccountVouchersQuery } from './api';
 export const spendableVouchers = (items: Voucher[]) =>
   items.filter((v) => v.claimed && v.status === 'active' && v.balanceCents > 0);
 
-/** A voucher's or credit's last day, as Sydney's calendar has it (the brand's expiry dates). */
+/**
+ * A voucher's or credit's last day, as Sydney's calendar has it (the brand's expiry dates): "7 December 2029", its
+ * parts joined by no-break spaces (U+00A0) so that a line never ends inside the date.
+ */
 export const expiryDate = (instant: string) =>
   new Intl.DateTimeFormat('en-AU', {
     day: 'numeric',
     month: 'long',
     year: 'numeric',
     timeZone: 'Australia/Sydney',
-  }).format(new Date(instant));
+  })
+    .format(new Date(instant))
+    .replace(/\s/g, '\u00a0');
 
 /**
  * My Bookings' gift vouchers (issue 52, decision 0112), beside the account credit: each one's balance and expiry,
