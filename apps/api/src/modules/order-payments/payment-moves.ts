@@ -76,7 +76,7 @@ export async function declinePayment(ctx: PaymentCtx, orderId: string): Promise<
 export async function abandonPayment(ctx: PaymentCtx, orderId: string): Promise<void> {
   await move(ctx, orderId, 'abandon', { status: 'failed' });
   await returnSpentCredit(ctx, orderId);
-  await returnVoucherParts(ctx.tx, orderId, { now: ctx.now, bookingId: null, refundId: null });
+  await returnVoucherParts(ctx.tx, orderId, { now: ctx.now, bookingId: null });
 }
 
 /** A refund decided: recorded now, sent to Stripe after the commit (payments/refunds.service.ts). */

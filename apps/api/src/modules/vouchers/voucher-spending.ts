@@ -126,30 +126,26 @@ export async function claimInto(tx: Tx, voucherId: string, userId: string, now: 
 }
 
 /**
- * An order that will not be paid, or a refund of what vouchers paid, gives each voucher its part
- * back: up to `cents` in all (everything still out, by default). Answers what went back.
+ * An order that will not be paid gives each voucher back everything it still has out on it (a refund's voucher part
+ * goes back with its refund: `refundVoucherPart` in order-payments/voucher-moves.ts). Answers what went back.
  */
 export async function returnVoucherParts(
   tx: Tx,
   orderId: string,
-  at: { now: Date; bookingId: string | null; refundId: string | null; cents?: number },
+  at: { now: Date; bookingId: string | null },
 ): Promise<number> {
-  let left = at.cents ?? Number.MAX_SAFE_INTEGER;
   let back = 0;
   for (const out of await repo.vouchersStillSpentOn(tx, orderId)) {
-    const cents = Math.min(left, out.cents);
-    if (cents <= 0) break;
     await repo.insertVoucherEntry(tx, {
       voucherId: out.voucherId,
-      cents,
+      cents: out.cents,
       reason: 'returned',
       orderId,
       bookingId: at.bookingId,
-      refundId: at.refundId,
+      refundId: null,
       at: at.now,
     });
-    left -= cents;
-    back += cents;
+    back += out.cents;
   }
   return back;
 }
