@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/lib/clock';
 import { batchHold } from '../../src/modules/sessions/hold-statements.repository';
-import { holdAddressOf } from '../../src/modules/reservations/hold-address';
+import { holdAddressOf } from '../../src/modules/sessions/hold-address';
 import { demoSeason } from '../../src/modules/catalogue/demo-season';
 import { loadSeason } from '../../src/modules/catalogue/season.service';
 import { createCustomers, reauthenticate, type TestCustomer } from '../helpers/customers';
