@@ -1,10 +1,42 @@
 import { z } from 'zod';
+import { MAX_PACKAGES } from './cart';
+import { reservationSchema } from './reservations';
 
 /** API.md "Additions (2026-11-26)" → "Fair start (waiting room)", decision 0053. */
 export const QUEUE_TICKET_STATUSES = ['before_open', 'waiting', 'admitted', 'sold_out', 'closed', 'lapsed'] as const;
 export type QueueTicketStatus = (typeof QUEUE_TICKET_STATUSES)[number];
 
 export const queueParamsSchema = z.strictObject({ locationId: z.uuid() });
+
+const clockTime = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'A time as HH:mm');
+
+/** What a family will book, chosen in the waiting room before the opening (issue 55, decision 0116). */
+export const queueWantsSchema = z
+  .strictObject({
+    slotTypeId: z.uuid(),
+    date: z.iso.date().optional().meta({ description: "the preferred day, in the location's own zone" }),
+    from: clockTime.optional().meta({ description: 'sessions starting at or after this local time (HH:mm)' }),
+    to: clockTime.optional().meta({ description: 'sessions starting before this local time (HH:mm)' }),
+    packages: z
+      .array(z.strictObject({ id: z.uuid(), quantity: z.number().int().min(1).max(MAX_PACKAGES) }))
+      .min(1, 'Choose at least one package')
+      .max(MAX_PACKAGES),
+  })
+  .refine((w) => w.packages.reduce((n, p) => n + p.quantity, 0) <= MAX_PACKAGES, {
+    message: `At most ${MAX_PACKAGES} packages in total`,
+    path: ['packages'],
+  })
+  .refine((w) => new Set(w.packages.map((p) => p.id)).size === w.packages.length, {
+    message: 'Each package once',
+    path: ['packages'],
+  })
+  .refine((w) => !w.from || !w.to || w.from < w.to, { message: 'The window must end after it starts', path: ['to'] })
+  .meta({ id: 'QueueWants' });
+export type QueueWants = z.infer<typeof queueWantsSchema>;
+
+/** POST /queue/{locationId}: no body (or `{}`) joins; `wants` (before the draw) sets what will be held. */
+export const queueJoinBodySchema = z.strictObject({ wants: queueWantsSchema.optional() });
+export type QueueJoinBody = z.infer<typeof queueJoinBodySchema>;
 
 export const queueTicketSchema = z
   .object({
@@ -34,6 +66,12 @@ export const queueTicketSchema = z
     }),
     admittedUntil: z.iso.datetime().nullable(),
     opensAt: z.iso.datetime().meta({ description: 'the sales opening instant, when the draw happens' }),
+    wants: queueWantsSchema.nullable().meta({ description: 'what the family chose to have held at its admission' }),
+    reservation: reservationSchema.nullable().meta({
+      description:
+        'admitted with `wants`: the session held for it (a live hold or unpaid checkout made since its admission); ' +
+        'null when none matched or before the admission',
+    }),
   })
   .meta({ id: 'QueueTicket' });
 export type QueueTicket = z.infer<typeof queueTicketSchema>;

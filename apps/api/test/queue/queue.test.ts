@@ -104,6 +104,8 @@ ${locationId}::uuid and kind = 'session' and id <> all(${`{${sessions.join(',')}
       estimatedWaitSeconds: null,
       admittedUntil: null,
       opensAt: OPENS_AT.toISOString(),
+      wants: null,
+      reservation: null,
     });
     expect(b.json()).toEqual(a.json());
     expect((await join(t, families[0]!)).json()).toEqual(a.json());

@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm';
+import type { QueueWants } from '@kringle/contracts/queue';
 import type { DbOrTx } from '../../db/client';
 import { freeAhead, instant } from '../sessions/session-rules.sql';
 import { holding } from './queue.repository';
@@ -71,19 +72,38 @@ export async function closeLapsedAdmissions(
   return rows.length;
 }
 
+/** A family just admitted that chose before the opening what it will book (issue 55). */
+export interface AdmittedWanting {
+  userId: string;
+  position: number;
+  wants: QueueWants;
+  /** Where the wants were given from, as the hold cap stores it (null: no cap was in force). */
+  holdAddress: string | null;
+}
+
+/** Admits the next `count` in line; returns how many, and those among them with `wants`, in line order. */
 export async function admitNext(
   tx: DbOrTx,
   args: { locationId: string; count: number; now: Date; until: Date },
-): Promise<number> {
-  if (args.count <= 0) return 0;
+): Promise<{ admitted: number; wanting: AdmittedWanting[] }> {
+  if (args.count <= 0) return { admitted: 0, wanting: [] };
   const { rows } = await tx.execute(sql`
     update queue_tickets t set status = 'admitted', admitted_at = ${args.now.toISOString()}::timestamptz,
     admitted_until = ${args.until.toISOString()}::timestamptz
     where t.id in (select id from queue_tickets where location_id = ${args.locationId}::uuid and status = 'waiting'
     and position is not null
       order by position limit ${args.count})
-    returning t.id`);
-  return rows.length;
+    returning t.user_id, t.position, t.wants, t.wants_address`);
+  const wanting = rows
+    .filter((r) => r.wants)
+    .map((r) => ({
+      userId: r.user_id as string,
+      position: r.position as number,
+      wants: r.wants as QueueWants,
+      holdAddress: (r.wants_address as string | null) ?? null,
+    }))
+    .sort((x, y) => x.position - y.position);
+  return { admitted: rows.length, wanting };
 }
 
 export async function updateLineState(

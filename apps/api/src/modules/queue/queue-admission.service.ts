@@ -5,6 +5,7 @@ import { countAdmissions } from '../operations/operations.gauges';
 import { entrantIds, findLine, lineCounts, queuedLocations, tryLockLine } from './queue.repository';
 import {
   admitNext,
+  type AdmittedWanting,
   claimDraw,
   closeLapsedAdmissions,
   freeSessions,
@@ -17,7 +18,7 @@ import { ensureOpen } from './queue.service';
 
 /** The pass that draws a line and admits by stock (run by the job and the gate): apart from joining and reading. */
 
-type Deps = Pick<FastifyInstance, 'db' | 'clock' | 'config'>;
+type Deps = Pick<FastifyInstance, 'db' | 'clock' | 'config' | 'queueGate'>;
 
 /**
  * The draw (decision 0053): each entrant's key is the hex HMAC-SHA256 of its ticket id under the
@@ -37,13 +38,22 @@ export function drawOrder(seed: string, ticketIds: readonly string[]): string[] 
  * Returns whether anything a ticket shows changed.
  */
 export async function passLocation(deps: Deps, locationId: string): Promise<boolean> {
+  const { changed, wanting } = await admitPass(deps, locationId);
+  // Outside the line's lock, once the admissions are committed: the hold path checks them (issue 55).
+  if (wanting.length > 0 && deps.queueGate.holdWanted) await deps.queueGate.holdWanted(locationId, wanting);
+  return changed;
+}
+
+async function admitPass(deps: Deps, locationId: string): Promise<{ changed: boolean; wanting: AdmittedWanting[] }> {
+  const nothing = { changed: false, wanting: [] };
   const found = await findLine(deps.db, locationId);
-  if (!found) return false;
+  if (!found) return nothing;
   const line = await ensureOpen(deps, found);
-  if (!line.hasLine || !line.salesOpenAt || line.closedAt) return false;
+  if (!line.hasLine || !line.salesOpenAt || line.closedAt) return nothing;
   const now = deps.clock.now();
-  if (now < line.salesOpenAt) return false;
+  if (now < line.salesOpenAt) return nothing;
   let admitted = 0;
+  let wanting: AdmittedWanting[] = [];
   const changedOrClosed = await deps.db.transaction(async (tx) => {
     if (!(await tryLockLine(tx, locationId))) return false;
     let changed = false;
@@ -66,7 +76,7 @@ export async function passLocation(deps: Deps, locationId: string): Promise<bool
     if (!current.paused && free > 0) {
       const room = Math.floor(deps.config.QUEUE_ADMIT_FACTOR * free) - counts.admittedNotHolding;
       const until = new Date(now.getTime() + deps.config.QUEUE_ADMIT_MINUTES * 60_000);
-      admitted = await admitNext(tx, { locationId, count: room, now, until });
+      ({ admitted, wanting } = await admitNext(tx, { locationId, count: room, now, until }));
       if (admitted > 0) changed = true;
     }
     const after = await lineCounts(tx, locationId, now);
@@ -82,11 +92,11 @@ export async function passLocation(deps: Deps, locationId: string): Promise<bool
   });
   // Counted once committed (kringle_queue_admissions_total).
   if (admitted > 0) countAdmissions(locationId, admitted);
-  return changedOrClosed;
+  return { changed: changedOrClosed, wanting };
 }
 
 /** The queue job's pass: every location with a line that may matter now. */
-export async function queuePass(deps: Deps & Pick<FastifyInstance, 'queueGate'>): Promise<void> {
+export async function queuePass(deps: Deps): Promise<void> {
   const now = deps.clock.now();
   for (const loc of await queuedLocations(deps.db)) {
     if (loc.closed) continue;

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { errors } from '../../lib/errors';
+import type { AdmittedWanting } from './queue-admission.repository';
 import { hasLiveAdmission, queuedLocations, slotLocation } from './queue.repository';
 
 type Deps = Pick<FastifyInstance, 'db' | 'clock' | 'config'>;
@@ -18,6 +19,11 @@ export class QueueGate {
   private readonly nudges = new Map<string, NodeJS.Timeout>();
   /** The pass a nudge runs (set by the queue routes; tests call queuePass themselves). */
   runPass: ((locationId: string) => Promise<boolean>) | null = null;
+  /**
+   * Holds what families admitted with `wants` chose (issue 55), after the pass committed their
+   * admissions: set by the reservations routes, whose hold path the queue module cannot import.
+   */
+  holdWanted: ((locationId: string, wanting: AdmittedWanting[]) => Promise<void>) | null = null;
 
   constructor(private readonly deps: Deps) {}
 

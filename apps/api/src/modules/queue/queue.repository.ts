@@ -1,4 +1,6 @@
 import { sql } from 'drizzle-orm';
+import type { QueueWants } from '@kringle/contracts/queue';
+import type { Reservation } from '@kringle/contracts/reservations';
 import type { DbOrTx } from '../../db/client';
 
 /** A location's line as stored (decision 0053); `line` fields are null before the line first opened. */
@@ -94,6 +96,9 @@ export interface TicketRow {
   position: number | null;
   admittedUntil: Date | null;
   ahead: number;
+  wants: QueueWants | null;
+  /** Admitted: the family's live hold or unpaid checkout at the location made since its admission. */
+  reservation: Reservation | null;
 }
 
 /** Joins the line: one place per account and location (the unique index settles racing tabs and processes). */
@@ -125,11 +130,21 @@ export async function tryLockLine(tx: DbOrTx, locationId: string): Promise<boole
   return rows[0]!.ok as boolean;
 }
 
-const ticketColumns = sql`t.id, t.user_id, t.status, t.position, t.admitted_until,
+/** An admitted ticket's hold since its admission (issue 55): joined laterally as `h`, for admitted tickets only. */
+const heldSinceAdmission = (now: Date) => sql`left join lateral (
+    select r.id as h_id, r.slot_id as h_slot_id, r.status as h_status, r.expires_at as h_expires_at,
+      r.refreshes_left as h_refreshes_left, r.booking_id as h_booking_id
+    from reservations r
+    where t.status = 'admitted' and r.user_id = t.user_id and r.location_id = t.location_id
+      and r.created_at >= t.admitted_at and r.status in ('active', 'checked_out')
+      and r.expires_at > ${now.toISOString()}::timestamptz
+    order by r.created_at desc limit 1) h on true`;
+
+const ticketColumns = sql`t.id, t.user_id, t.status, t.position, t.admitted_until, t.wants, h.*,
   (select count(*)::int from queue_tickets a where a.location_id = t.location_id and a.status = 'waiting'
      and a.position is not null and t.position is not null and a.position < t.position) as ahead`;
 
-function toTicket(r: Record<string, unknown>): TicketRow {
+function toTicket(r: Record<string, unknown>, locationId: string): TicketRow {
   return {
     id: r.id as string,
     userId: r.user_id as string,
@@ -137,25 +152,58 @@ function toTicket(r: Record<string, unknown>): TicketRow {
     position: (r.position as number | null) ?? null,
     admittedUntil: date(r.admitted_until),
     ahead: r.ahead as number,
+    wants: (r.wants as QueueWants | null) ?? null,
+    reservation: r.h_id
+      ? {
+          id: r.h_id as string,
+          slotId: r.h_slot_id as string,
+          locationId,
+          status: r.h_status as Reservation['status'],
+          expiresAt: date(r.h_expires_at)!.toISOString(),
+          refreshesLeft: r.h_refreshes_left as number,
+          bookingId: (r.h_booking_id as string | null) ?? null,
+        }
+      : null,
   };
 }
 
-export async function findTicket(db: DbOrTx, locationId: string, userId: string): Promise<TicketRow | undefined> {
+export async function findTicket(
+  db: DbOrTx,
+  locationId: string,
+  userId: string,
+  now: Date,
+): Promise<TicketRow | undefined> {
   const { rows } = await db.execute(
-    sql`select ${ticketColumns} from queue_tickets t where t.location_id =
-${locationId}::uuid and t.user_id = ${userId}::uuid`,
+    sql`select ${ticketColumns} from queue_tickets t ${heldSinceAdmission(now)}
+    where t.location_id = ${locationId}::uuid and t.user_id = ${userId}::uuid`,
   );
-  return rows[0] ? toTicket(rows[0]) : undefined;
+  return rows[0] ? toTicket(rows[0], locationId) : undefined;
 }
 
 /** Every ticket of the line with how many wait ahead, in one pass (for the live streams). */
-export async function allTickets(db: DbOrTx, locationId: string): Promise<TicketRow[]> {
+export async function allTickets(db: DbOrTx, locationId: string, now: Date): Promise<TicketRow[]> {
   const { rows } = await db.execute(sql`
-    select t.id, t.user_id, t.status, t.position, t.admitted_until,
+    select t.id, t.user_id, t.status, t.position, t.admitted_until, t.wants, h.*,
       (count(*) filter (where t.status = 'waiting') over (order by t.position nulls last, t.seq rows between unbounded
       preceding and 1 preceding))::int as ahead
-    from queue_tickets t where t.location_id = ${locationId}::uuid`);
-  return rows.map((r) => ({ ...toTicket(r), ahead: (r.ahead as number | null) ?? 0 }));
+    from queue_tickets t ${heldSinceAdmission(now)} where t.location_id = ${locationId}::uuid`);
+  return rows.map((r) => ({ ...toTicket(r, locationId), ahead: (r.ahead as number | null) ?? 0 }));
+}
+
+/**
+ * What the family will book (issue 55): set or changed while its ticket waits; once admitted it
+ * stays as it was (the admission holds by it). Returns whether it was written.
+ */
+export async function setWants(
+  db: DbOrTx,
+  args: { locationId: string; userId: string; wants: QueueWants; holdAddress: string | null },
+): Promise<boolean> {
+  const { locationId, userId } = args;
+  const { rows } = await db.execute(sql`
+    update queue_tickets set wants = ${JSON.stringify(args.wants)}::jsonb, wants_address = ${args.holdAddress}
+    where location_id = ${locationId}::uuid and user_id = ${userId}::uuid and status = 'waiting'
+    returning 1`);
+  return rows.length > 0;
 }
 
 /** The draw's entrants: tickets that joined before the opening instant. */

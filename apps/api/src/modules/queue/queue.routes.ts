@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { errorBodySchema } from '@kringle/contracts/errors';
 import {
+  queueJoinBodySchema,
   queueFairnessSchema,
   queueReportSchema,
   queueParamsSchema,
@@ -14,6 +15,7 @@ import { staffActor } from '../audit-trail/audit-entries.repository';
 import { fairness, getTicket, joinQueue, pauseQueue, staffSummary } from './queue.service';
 import { passLocation } from './queue-admission.service';
 import { queueAddressOf } from './queue-address';
+import { holdAddressOf } from '../sessions/hold-address';
 import { queueLiveRoutes } from './queue-live.routes';
 import { drawReport } from './queue-report.service';
 
@@ -35,12 +37,21 @@ export async function queueRoutes(app: FastifyInstance) {
           'One place per account and location: again (another tab, device or process) → the same ticket. 404 when ' +
           'the location has no line or it is not open yet. ' +
           'At most QUEUE_TICKETS_PER_ADDRESS (20) waiting or admitted tickets in one line from one address (an IPv6 ' +
-          'client by its /64): the next is 429 RATE_LIMITED with Retry-After.',
+          'client by its /64): the next is 429 RATE_LIMITED with Retry-After. ' +
+          'With `wants` (no body joins as it is): what the family will book, kept while its ticket waits (again with ' +
+          'other `wants` replaces them; after the admission they stay as they were). At its admission it is held the ' +
+          'first free session of that type, day and window (earliest first), shown as `reservation`; none free → it ' +
+          "is admitted to choose. 400 when the session type is not the location's or a package is not offered for it.",
         params: queueParamsSchema,
-        response: { 200: queueTicketSchema, 404: errorBodySchema, 429: errorBodySchema },
+        body: queueJoinBodySchema.nullish(),
+        response: { 200: queueTicketSchema, 400: errorBodySchema, 404: errorBodySchema, 429: errorBodySchema },
       },
     },
-    async (req) => joinQueue(app, authOf(req).userId, req.params.locationId, queueAddressOf(app, req.ip)),
+    async (req) => {
+      const wants = req.body?.wants;
+      const wanted = wants && { wants, holdAddress: holdAddressOf(app, req.ip) };
+      return joinQueue(app, authOf(req).userId, req.params.locationId, queueAddressOf(app, req.ip), wanted);
+    },
   );
 
   r.get(

@@ -1,9 +1,10 @@
 import { createHash, randomBytes } from 'node:crypto';
-import type { QueueFairness, QueueTicket, StaffQueueSummary } from '@kringle/contracts/queue';
+import type { QueueFairness, QueueTicket, QueueWants, StaffQueueSummary } from '@kringle/contracts/queue';
 import type { FastifyInstance } from 'fastify';
 import type { DbOrTx } from '../../db/client';
 import { errors, notFound } from '../../lib/errors';
 import { insertAuditEntry, type Actor } from '../audit-trail/audit-entries.repository';
+import { listPackages, findSlotType } from '../catalogue/catalogue.repository';
 import {
   allTickets,
   drawnEntrants,
@@ -16,6 +17,7 @@ import {
   nextBackPosition,
   openLine,
   setPaused,
+  setWants,
   soldSince,
   type LineRow,
   type TicketRow,
@@ -70,14 +72,18 @@ const emptyTicket = (line: LineRow) => ({
   estimatedWaitSeconds: null,
   admittedUntil: null,
   opensAt: line.salesOpenAt!.toISOString(),
+  wants: null,
+  reservation: null,
 });
 
 export function ticketView(line: LineRow, row: TicketRow | undefined, now: Date, rate: number | null): QueueTicket {
-  const base = emptyTicket(line);
-  if (!row) return { ...base, status: line.closedAt ? 'closed' : 'before_open' };
+  if (!row) return { ...emptyTicket(line), status: line.closedAt ? 'closed' : 'before_open' };
+  const base = { ...emptyTicket(line), wants: row.wants };
   const admittedUntil = row.admittedUntil?.toISOString() ?? null;
-  if (row.status === 'admitted' && row.admittedUntil && row.admittedUntil > now)
-    return { ...base, status: 'admitted', position: row.position, ahead: 0, estimatedWaitSeconds: 0, admittedUntil };
+  if (row.status === 'admitted' && row.admittedUntil && row.admittedUntil > now) {
+    const admitted = { position: row.position, ahead: 0, estimatedWaitSeconds: 0, admittedUntil };
+    return { ...base, ...admitted, status: 'admitted', reservation: row.reservation };
+  }
   if (row.status === 'lapsed') return { ...base, status: 'lapsed' };
   if (row.status !== 'waiting') return { ...base, status: 'closed', position: row.position, admittedUntil };
   if (!line.drawnAt || row.position === null) return { ...base, status: 'before_open' };
@@ -106,27 +112,45 @@ async function insertJoin(
   if (!ok) throw errors.queueAddressFull(60);
 }
 
+/** 400 unless the session type is the location's and every package is offered for it (as the cart will check). */
+async function assertWantsFit(deps: Deps, locationId: string, wants: QueueWants): Promise<void> {
+  const type = await findSlotType(deps.db, wants.slotTypeId);
+  if (!type || type.locationId !== locationId)
+    throw errors.validation([{ path: 'wants.slotTypeId', message: 'Choose a session type of this location' }]);
+  const offered = new Set((await listPackages(deps.db, type.slug)).map((p) => p.id));
+  const wrong = wants.packages.findIndex((p) => !offered.has(p.id));
+  if (wrong >= 0)
+    throw errors.validation([
+      { path: `wants.packages.${wrong}.id`, message: 'Choose a package offered for this session type' },
+    ]);
+}
+
 /**
  * POST /queue/{locationId}: one place per account; again (another tab, device or process) → the
  * same one. `address` is where the join came from (queueAddressOf), null when no cap is in force.
+ * `wants` (issue 55) is stored while the ticket waits; after its admission it is left as it was.
  */
 export async function joinQueue(
   deps: Deps & Pick<FastifyInstance, 'queueGate'>,
   userId: string,
   locationId: string,
   address: string | null = null,
+  wanted?: { wants: QueueWants; holdAddress: string | null },
 ): Promise<QueueTicket> {
   const line = await openLineOf(deps, locationId);
   const now = deps.clock.now();
-  if (line.closedAt) return ticketView(line, await findTicket(deps.db, locationId, userId), now, null);
+  if (line.closedAt) return ticketView(line, await findTicket(deps.db, locationId, userId, now), now, null);
+  if (wanted) await assertWantsFit(deps, locationId, wanted.wants);
   if (!line.drawnAt && line.salesOpenAt && now < line.salesOpenAt) {
     // The rush before the opening: one insert, no lock, no pass (a pass before the opening does
     // nothing). Every ticket reads "before_open" until the draw, whether this call made it or
     // another tab did, so the line read above is all the view needs.
     await insertJoin(deps, deps.db, { locationId, userId, now, position: null }, address);
-    return { ...emptyTicket(line), status: 'before_open' };
+    if (!wanted) return { ...emptyTicket(line), status: 'before_open' };
+    await setWants(deps.db, { locationId, userId, ...wanted });
+    return { ...emptyTicket(line), status: 'before_open', wants: wanted.wants };
   }
-  const mine = await findTicket(deps.db, locationId, userId);
+  const mine = await findTicket(deps.db, locationId, userId, now);
   if (mine?.status === 'lapsed') {
     // Back after its place passed on (issue 55): once, to the back of the line.
     const back = await deps.db.transaction(async (tx) => {
@@ -155,8 +179,10 @@ export async function joinQueue(
     }
     deps.queueGate.nudge(locationId);
   }
+  if (wanted) await setWants(deps.db, { locationId, userId, ...wanted });
   const fresh = (await findLine(deps.db, locationId))!;
-  return ticketView(fresh, await findTicket(deps.db, locationId, userId), now, await rateOf(deps, fresh, now));
+  const ticket = await findTicket(deps.db, locationId, userId, now);
+  return ticketView(fresh, ticket, now, await rateOf(deps, fresh, now));
 }
 
 /** GET /queue/{locationId}: the family's ticket; 404 when not in the line. */
@@ -165,7 +191,7 @@ export async function getTicket(deps: Deps, userId: string, locationId: string):
   const now = deps.clock.now();
   // A poll keeps the place (QUEUE_RECONNECT_SECONDS); a ticket that is not there touches nothing.
   await touchTickets(deps.db, locationId, [userId], now);
-  const row = await findTicket(deps.db, locationId, userId);
+  const row = await findTicket(deps.db, locationId, userId, now);
   if (!row) throw notFound('Your place in this line');
   return ticketView(line, row, now, await rateOf(deps, line, now));
 }
@@ -180,7 +206,8 @@ export async function ticketsByUser(
   const now = deps.clock.now();
   const rate = await rateOf(deps, line, now);
   const tickets = new Map<string, QueueTicket>();
-  for (const row of await allTickets(deps.db, locationId)) tickets.set(row.userId, ticketView(line, row, now, rate));
+  for (const row of await allTickets(deps.db, locationId, now))
+    tickets.set(row.userId, ticketView(line, row, now, rate));
   return { version: line.version, tickets };
 }
 

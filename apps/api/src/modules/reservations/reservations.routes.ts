@@ -8,15 +8,18 @@ import {
   reservationSchema,
 } from '@kringle/contracts/reservations';
 import { authOf } from '../../plugins/auth';
-import { holdFromOf } from './hold-address';
+import { holdFromOf } from '../sessions/hold-address';
 import { cancelReservation, getReservation, listReservations, refreshReservation } from './held-reservations.service';
 import { createReservation } from './reservations.service';
+import { holdWanted } from './wanted-holds.service';
 
 /** Timed holds (API.md "Reservations"): customers only. */
 export async function reservationsRoutes(app: FastifyInstance) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const config = { auth: 'customer' as const };
   const tags = ['reservations'];
+  // What families in a line chose before the opening is held through this module's hold (issue 55).
+  app.queueGate.holdWanted = (locationId, wanting) => holdWanted(app, locationId, wanting);
 
   r.post(
     '/bookings/reservation',

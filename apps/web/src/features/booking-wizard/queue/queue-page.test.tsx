@@ -16,6 +16,8 @@ const ticket = (t: Partial<QueueTicket>): QueueTicket => ({
   estimatedWaitSeconds: null,
   admittedUntil: null,
   opensAt: OPENS,
+  wants: null,
+  reservation: null,
   ...t,
 });
 

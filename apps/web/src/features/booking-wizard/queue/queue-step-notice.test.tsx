@@ -18,6 +18,8 @@ const ticket = (t: Partial<QueueTicket>): QueueTicket => ({
   estimatedWaitSeconds: null,
   admittedUntil: null,
   opensAt: LINE_OPEN.salesOpenAt,
+  wants: null,
+  reservation: null,
   ...t,
 });
 
