@@ -1,5 +1,5 @@
 import type { PublicCatalogue } from '@kringle/contracts/public-catalogue';
-import type { QueueReport, QueueTicket } from '@kringle/contracts/queue';
+import type { QueueReport, QueueTicket, QueueWants } from '@kringle/contracts/queue';
 import { api } from './api';
 
 /** The fair start's waiting room (API.md "Additions (2026-11-26)" → "Fair start", decision 0053). */
@@ -9,10 +9,14 @@ export const queueApi = api.injectEndpoints({
     getQueueTicket: build.query<QueueTicket, string>({
       query: (locationId) => `/queue/${locationId}`,
     }),
-    /** One tap; again (another tab or device) gives the same place. */
-    joinQueue: build.mutation<QueueTicket, string>({
-      query: (locationId) => ({ url: `/queue/${locationId}`, method: 'POST' }),
-      async onQueryStarted(locationId, { dispatch, queryFulfilled }) {
+    /** One tap; again (another tab or device) gives the same place. `wants`: what to hold at the turn (0116). */
+    joinQueue: build.mutation<QueueTicket, { locationId: string; wants?: QueueWants }>({
+      query: ({ locationId, wants }) => ({
+        url: `/queue/${locationId}`,
+        method: 'POST',
+        ...(wants ? { body: { wants } } : {}),
+      }),
+      async onQueryStarted({ locationId }, { dispatch, queryFulfilled }) {
         const { data } = await queryFulfilled.catch(() => ({ data: null }));
         if (data) dispatch(queueApi.util.upsertQueryData('getQueueTicket', locationId, data));
       },

@@ -1,4 +1,6 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
+import type { BookingDetails } from '@kringle/contracts/booking-details';
+import type { QueueWants } from '@kringle/contracts/queue';
 import { Link, useNavigate, useParams } from 'react-router';
 import { formatSessionTime } from '@kringle/contracts/dates';
 import type { QueueTicket } from '@kringle/contracts/queue';
@@ -7,8 +9,12 @@ import { useGetQueueTicketQuery, useJoinQueueMutation } from '../../../lib/queue
 import { serverNow } from '../../../lib/server-clock';
 import { useGetLocationsQuery } from '../api';
 import { useWizardDispatch } from '../state/booking-hooks';
-import { nextStep, setLocation } from '../state/booking-slice';
+import { nextStep, setDetails, setLocation, setQueueChoicesFor } from '../state/booking-slice';
+import { useWizardPackagesQuery } from '../checkout/api';
 import { AdmissionNotice } from './queue-admission';
+import { QueueChoices } from './queue-choices';
+import { ChoicesSummary } from './queue-choices-summary';
+import { takeQueueHold } from './queue-hold-actions';
 import { useQueueLiveQuery } from './queue-live';
 import { openingCountdown } from './sales-opening';
 
@@ -65,6 +71,32 @@ export function QueuePage() {
   if (ticket && !inLine) setInLine(true);
   const notInLine = ticketQuery.isError && !ticket;
   const rejoinRefused = rejoinAsked && !joining.isLoading && joining.data?.status === 'lapsed';
+  const [editing, setEditing] = useState(false);
+  const wants = ticket?.wants ?? null;
+  const wantedPackages = useWizardPackagesQuery(
+    { locationId, slotTypeId: wants?.slotTypeId ?? '' },
+    { skip: !wants },
+  ).data;
+  const canChoose = ticket?.status === 'before_open' || ticket?.status === 'waiting';
+  const saveChoices = async (chosen: QueueWants, details: BookingDetails) => {
+    dispatch(setDetails(details));
+    dispatch(setQueueChoicesFor(locationId));
+    const saved = await join({ locationId, wants: chosen });
+    if ('error' in saved) return false;
+    setEditing(false);
+    return true;
+  };
+
+  // The turn came with the chosen session held (issue 55): into the wizard with it, once.
+  const held = ticket?.status === 'admitted' ? ticket.reservation : null;
+  const taking = useRef(false);
+  useEffect(() => {
+    if (!held || !wants || !location || !wantedPackages || taking.current) return;
+    taking.current = true;
+    void dispatch(takeQueueHold({ location, reservation: held, wants, packages: wantedPackages })).then(() =>
+      navigate('/create-booking'),
+    );
+  }, [held, wants, location, wantedPackages, dispatch, navigate]);
 
   // Admitted: told so, with the time it has (issue 53 item 10), then into the wizard at this centre
   // on its own tap; the hold is the server's to allow.
@@ -99,6 +131,10 @@ export function QueuePage() {
             minutes to choose a session.
           </li>
           <li>
+            While you wait, you can choose your session type, day, time of day and package. At your turn we hold the
+            first free session that matches and take you straight to payment.
+          </li>
+          <li>
             You can close this page and come back: your place is kept for your account. Once bookings open, keep this
             page open or come back within 5 minutes, or your place passes to the next family (you may rejoin at the back
             once).
@@ -118,7 +154,7 @@ export function QueuePage() {
           disabled={joining.isLoading}
           onClick={() => {
             setJoined(true);
-            void join(locationId);
+            void join({ locationId });
           }}
         >
           Join the line
@@ -153,7 +189,12 @@ export function QueuePage() {
               <p className="text-sm text-ink-700">{waitText(ticket)}</p>
             </>
           )}
-          {ticket.status === 'admitted' && ticket.admittedUntil && (
+          {held && (
+            <p role="status" className="font-semibold">
+              It&apos;s your turn! We are holding your session and taking you to payment…
+            </p>
+          )}
+          {ticket.status === 'admitted' && !held && ticket.admittedUntil && (
             <>
               <AdmissionNotice
                 admittedUntil={ticket.admittedUntil}
@@ -164,6 +205,14 @@ export function QueuePage() {
                 Choose a session
               </Button>
             </>
+          )}
+          {canChoose && wants && !editing && location && wantedPackages && (
+            <ChoicesSummary
+              location={location}
+              wants={wants}
+              packages={wantedPackages}
+              onChange={() => setEditing(true)}
+            />
           )}
           {ticket.status === 'sold_out' && (
             <>
@@ -200,7 +249,7 @@ export function QueuePage() {
                   disabled={joining.isLoading}
                   onClick={() => {
                     setRejoinAsked(true);
-                    void join(locationId);
+                    void join({ locationId });
                   }}
                 >
                   Rejoin at the back of the line
@@ -219,6 +268,9 @@ export function QueuePage() {
             </>
           )}
         </div>
+      )}
+      {ticket && canChoose && location && (!wants || editing) && (
+        <QueueChoices location={location} saved={wants} onSave={saveChoices} />
       )}
     </section>
   );

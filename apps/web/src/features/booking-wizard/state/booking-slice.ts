@@ -97,6 +97,11 @@ export interface BookingState {
   /** The gift vouchers given on Overview; placeOrder sends their codes with the cart. */
   vouchers?: AppliedVouchers | null;
   /**
+   * The waiting room whose choices this wizard saved, with who's coming and the policy accepted
+   * (issue 55): at the family's turn its held session goes straight to Payment.
+   */
+  queueChoicesFor?: string | null;
+  /**
    * When this wizard last took, changed or dropped its hold (ms): another tab's older write is stale (hold-tabs.ts).
    */
   holdChangedAt?: number;
@@ -164,6 +169,9 @@ const bookingSlice = createSlice({
         }
       },
       prepare: (hold: ReservationData | null) => ({ payload: hold, meta: holdChange() }),
+    },
+    setQueueChoicesFor(state, action: PayloadAction<string | null>) {
+      state.queueChoicesFor = action.payload;
     },
     setKeptHold(state, action: PayloadAction<string | null>) {
       state.keptHoldId = action.payload;
@@ -245,6 +253,7 @@ export const {
   setReservationData,
   setLapsedSlot,
   setKeptHold,
+  setQueueChoicesFor,
   setCheckoutData,
   setDetails,
   setPromo,
