@@ -106,6 +106,8 @@ describe('the fair start: choose before the opening', () => {
       expect(joined.statusCode, joined.body).toBe(200);
       expect(joined.json()).toMatchObject({ status: 'before_open', wants, reservation: null });
     }
+    // Joining again without wants (another tab) keeps them and says so.
+    expect((await join(a)).json().wants).toEqual(wants);
     // Changed its mind before the draw: the new wants replace the old.
     expect((await join(b, { wants: { ...wants, from: '00:00' } })).json().wants.from).toBe('00:00');
     expect((await join(b, { wants })).statusCode).toBe(200);

@@ -31,12 +31,13 @@ export function queueAddressOf(deps: Deps, ip: string): string | null {
  * Joins the line from a counted address, in the caller's transaction: the address's lock (per line)
  * makes the count and the insert one step for every process, so racing joins from one address
  * across API processes never pass the cap. An account already in the line keeps its ticket.
- * Returns false when the address's tickets are at the cap.
+ * Returns whether the ticket is there (false: the address's tickets are at the cap) and whether
+ * this call made it.
  */
 export async function insertTicketFrom(
   tx: DbOrTx,
   args: { locationId: string; userId: string; now: Date; position: number | null; address: string; limit: number },
-): Promise<boolean> {
+): Promise<{ ok: boolean; made: boolean }> {
   await tx.execute(
     sql`select pg_advisory_xact_lock(hashtext('kringle_queue_address'),
 hashtext(${`${args.locationId} ${args.address}`}))`,
@@ -58,5 +59,6 @@ hashtext(${`${args.locationId} ${args.address}`}))`,
     select exists (select 1 from mine) as had, exists (select 1 from ins) as inserted, (select n from here) as n`);
   const r = rows[0]!;
   // Not inserted under the cap: another tab of the same account got there first, which is its ticket.
-  return Boolean(r.had) || Boolean(r.inserted) || (r.n as number) < args.limit;
+  const made = Boolean(r.inserted);
+  return { ok: Boolean(r.had) || made || (r.n as number) < args.limit, made };
 }

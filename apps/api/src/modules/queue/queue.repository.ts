@@ -101,15 +101,26 @@ export interface TicketRow {
   reservation: Reservation | null;
 }
 
-/** Joins the line: one place per account and location (the unique index settles racing tabs and processes). */
+/**
+ * Joins the line: one place per account and location (the unique index settles racing tabs and
+ * processes). Returns whether this call made the ticket (false: the account had one already).
+ */
 export async function insertTicket(
   db: DbOrTx,
   args: { locationId: string; userId: string; now: Date; position: number | null },
-): Promise<void> {
-  await db.execute(sql`
+): Promise<boolean> {
+  const { rows } = await db.execute(sql`
     insert into queue_tickets (location_id, user_id, joined_at, position)
     values (${args.locationId}::uuid, ${args.userId}::uuid, ${args.now.toISOString()}::timestamptz, ${args.position})
-    on conflict (location_id, user_id) do nothing`);
+    on conflict (location_id, user_id) do nothing returning 1`);
+  return rows.length > 0;
+}
+
+/** The wants a ticket keeps (null: none, or no ticket). */
+export async function ticketWants(db: DbOrTx, locationId: string, userId: string): Promise<QueueWants | null> {
+  const { rows } = await db.execute(sql`
+    select wants from queue_tickets where location_id = ${locationId}::uuid and user_id = ${userId}::uuid`);
+  return (rows[0]?.wants as QueueWants | null | undefined) ?? null;
 }
 
 export async function nextBackPosition(db: DbOrTx, locationId: string): Promise<number> {

@@ -19,6 +19,7 @@ import {
   setPaused,
   setWants,
   soldSince,
+  ticketWants,
   type LineRow,
   type TicketRow,
 } from './queue.repository';
@@ -97,19 +98,23 @@ async function rateOf(deps: Deps, line: LineRow, now: Date): Promise<number | nu
   return ratePerSecond(line, (await lineCounts(deps.db, line.locationId, now)).admittedRecently, now);
 }
 
-/** A new ticket, counted against its address's cap when one is in force (queue-address.ts); 429 past it. */
+/**
+ * A new ticket, counted against its address's cap when one is in force (queue-address.ts); 429 past
+ * it. Returns whether this call made it (false: the account was in the line already).
+ */
 async function insertJoin(
   deps: Deps,
   db: DbOrTx,
   args: { locationId: string; userId: string; now: Date; position: number | null },
   address: string | null,
-): Promise<void> {
+): Promise<boolean> {
   const limit = ticketsPerAddress(deps);
   if (address === null || limit === null) return insertTicket(db, args);
   const counted = (tx: DbOrTx) => insertTicketFrom(tx, { ...args, address, limit });
   // The pre-opening rush has no transaction of its own: the address's lock needs one.
-  const ok = db === deps.db ? await deps.db.transaction(counted) : await counted(db);
+  const { ok, made } = db === deps.db ? await deps.db.transaction(counted) : await counted(db);
   if (!ok) throw errors.queueAddressFull(60);
+  return made;
 }
 
 /** 400 unless the session type is the location's and every package is offered for it (as the cart will check). */
@@ -145,8 +150,12 @@ export async function joinQueue(
     // The rush before the opening: one insert, no lock, no pass (a pass before the opening does
     // nothing). Every ticket reads "before_open" until the draw, whether this call made it or
     // another tab did, so the line read above is all the view needs.
-    await insertJoin(deps, deps.db, { locationId, userId, now, position: null }, address);
-    if (!wanted) return { ...emptyTicket(line), status: 'before_open' };
+    const made = await insertJoin(deps, deps.db, { locationId, userId, now, position: null }, address);
+    if (!wanted) {
+      // Joined again (another tab): its ticket may keep wants. A new ticket has none (the rush: no read).
+      const wants = made ? null : await ticketWants(deps.db, locationId, userId);
+      return { ...emptyTicket(line), status: 'before_open', wants };
+    }
     await setWants(deps.db, { locationId, userId, ...wanted });
     return { ...emptyTicket(line), status: 'before_open', wants: wanted.wants };
   }
