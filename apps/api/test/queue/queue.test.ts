@@ -6,7 +6,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/lib/clock';
 import { demoSeason } from '../../src/modules/catalogue/demo-season';
-import { loadSeason, parseSeason } from '../../src/modules/catalogue/season.service';
+import { loadSeason } from '../../src/modules/catalogue/season.service';
 import { drawOrder, passLocation, queuePass } from '../../src/modules/queue/queue-admission.service';
 import { createCustomers, reauthenticate, type TestCustomer } from '../helpers/customers';
 import { createTestApp, type TestApp } from '../helpers/test-app';
@@ -20,25 +20,6 @@ function season(queue?: { opensMinutesBefore: number }) {
   s.locations[0] = { ...s.locations[0]!, salesOpenAt: '2026-12-01T11:30', ...(queue ? { queue } : {}) };
   return s;
 }
-
-describe('season file: locations[].queue', () => {
-  it('defaults to a line 30 minutes before a salesOpenAt, 0 = none, and no line without a salesOpenAt', async () => {
-    const t = await createTestApp();
-    try {
-      await loadSeason(t.db, season(), NOW);
-      const stored = async () =>
-        (
-          await t.db.execute(sql`select slug, queue_opens_minutes_before as m from locations order by sort_order`)
-        ).rows.map((r) => r.m);
-      expect(await stored()).toEqual([30, 0, 0]);
-      await loadSeason(t.db, season({ opensMinutesBefore: 0 }), NOW);
-      expect(await stored()).toEqual([0, 0, 0]);
-      expect(() => parseSeason(season({ opensMinutesBefore: -1 }))).toThrow();
-    } finally {
-      await t.close();
-    }
-  });
-});
 
 describe('the fair start: the line, the draw, admission by stock', () => {
   let t: TestApp;
