@@ -13,6 +13,11 @@ const KEEP_ALIVE_MS = 25_000;
 const MAX_BUFFERED_BYTES = 64 * 1024;
 /** How often a process with open streams looks at a line's version (one row per line, not per family). */
 const WATCH_MS = 500;
+/**
+ * A change told by this process's own pass is read at once, but not twice within this: in a burst
+ * of holds every pass changes the line, and the watch's next look (WATCH_MS) still sees the last.
+ */
+const MIN_FORCED_GAP_MS = 250;
 
 /** The live ticket stream, added by queueRoutes in its place: apart for its own state (lines watched, timers, caps). */
 export function queueLiveRoutes(app: FastifyInstance) {
@@ -42,19 +47,20 @@ export function queueLiveRoutes(app: FastifyInstance) {
   const push = async (locationId: string, force = false) => {
     const w = watched.get(locationId);
     if (!w || w.busy) return;
+    if (force && Date.now() - w.readAtMs < MIN_FORCED_GAP_MS) return;
     w.busy = true;
     try {
+      const ids = [...new Set([...w.watchers].map((x) => x.userId))];
       // An open stream keeps its family's place (QUEUE_RECONNECT_SECONDS): one write a line every 20 s.
       if (Date.now() - w.touchedAtMs >= 20_000) {
         w.touchedAtMs = Date.now();
-        const ids = [...new Set([...w.watchers].map((x) => x.userId))];
         await touchTickets(app.db, locationId, ids, app.clock.now());
       }
       const version = await lineVersion(app, locationId);
       // Tickets also change with time alone (an admission ending): a full read at least every 5 s.
       if (!force && version === w.version && Date.now() - w.readAtMs < 5000) return;
       w.readAtMs = Date.now();
-      const all = await ticketsByUser(app, locationId);
+      const all = await ticketsByUser(app, locationId, ids);
       if (!all) return;
       w.version = all.version;
       for (const watcher of w.watchers) {

@@ -6,7 +6,7 @@ import { errors, notFound } from '../../lib/errors';
 import { insertAuditEntry, type Actor } from '../audit-trail/audit-entries.repository';
 import { listPackages, findSlotType } from '../catalogue/catalogue.repository';
 import {
-  allTickets,
+  watchedTickets,
   drawnEntrants,
   entrantIds,
   findLine,
@@ -205,17 +205,18 @@ export async function getTicket(deps: Deps, userId: string, locationId: string):
   return ticketView(line, row, now, await rateOf(deps, line, now));
 }
 
-/** Every family's ticket of one line, for the live streams (one query for all of them). */
+/** The tickets of the families watching one line on this process, for the live streams (one query). */
 export async function ticketsByUser(
   deps: Deps,
   locationId: string,
+  userIds: string[],
 ): Promise<{ version: number; tickets: Map<string, QueueTicket> } | null> {
   const line = await findLine(deps.db, locationId);
   if (!line?.hasLine) return null;
   const now = deps.clock.now();
   const rate = await rateOf(deps, line, now);
   const tickets = new Map<string, QueueTicket>();
-  for (const row of await allTickets(deps.db, locationId, now))
+  for (const row of await watchedTickets(deps.db, locationId, now, userIds))
     tickets.set(row.userId, ticketView(line, row, now, rate));
   return { version: line.version, tickets };
 }
