@@ -195,7 +195,12 @@ export async function findTicket(
  * The tickets of `userIds` with how many wait ahead of each, in one pass over the line (for the live
  * streams): the count runs over every ticket, the rows (and their holds) only for those asked.
  */
-export async function watchedTickets(db: DbOrTx, locationId: string, now: Date, userIds: string[]): Promise<TicketRow[]> {
+export async function watchedTickets(
+  db: DbOrTx,
+  locationId: string,
+  now: Date,
+  userIds: string[],
+): Promise<TicketRow[]> {
   const { rows } = await db.execute(sql`
     select t.*, h.* from (
       select a.id, a.user_id, a.location_id, a.status, a.position, a.admitted_at, a.admitted_until, a.wants,
