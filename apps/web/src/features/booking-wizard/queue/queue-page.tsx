@@ -1,14 +1,13 @@
 import { useEffect, useRef, useState } from 'react';
 import type { BookingDetails } from '@kringle/contracts/booking-details';
-import type { QueueWants } from '@kringle/contracts/queue';
 import { Link, useNavigate, useParams } from 'react-router';
 import { formatSessionTime } from '@kringle/contracts/dates';
-import type { QueueTicket } from '@kringle/contracts/queue';
+import type { QueueTicket, QueueWants } from '@kringle/contracts/queue';
 import { Button, buttonClasses } from '../../../components/ui/button';
 import { useGetQueueTicketQuery, useJoinQueueMutation } from '../../../lib/queue-api';
 import { serverNow } from '../../../lib/server-clock';
 import { useGetLocationsQuery } from '../api';
-import { useWizardDispatch } from '../state/booking-hooks';
+import { useWizardDispatch, useWizardSelector } from '../state/booking-hooks';
 import { nextStep, setDetails, setLocation, setQueueChoicesFor } from '../state/booking-slice';
 import { useWizardPackagesQuery } from '../checkout/api';
 import { AdmissionNotice } from './queue-admission';
@@ -87,16 +86,20 @@ export function QueuePage() {
     return true;
   };
 
-  // The turn came with the chosen session held (issue 55): into the wizard with it, once.
-  const held = ticket?.status === 'admitted' ? ticket.reservation : null;
+  // The turn came with the chosen session held (issue 55): into the wizard with it, once. (A hold the
+  // family took itself in the wizard, with no choices saved, is the wizard's own.)
+  const held = ticket?.status === 'admitted' && ticket.wants ? ticket.reservation : null;
   const taking = useRef(false);
+  const wizardHold = useWizardSelector((s) => s.booking.reservationData?.holdId ?? null);
   useEffect(() => {
     if (!held || !wants || !location || !wantedPackages || taking.current) return;
     taking.current = true;
+    // Back on this page with that hold in the wizard already (from Payment, say): the wizard as it is.
+    if (wizardHold === held.id) return void navigate('/create-booking');
     void dispatch(takeQueueHold({ location, reservation: held, wants, packages: wantedPackages })).then(() =>
       navigate('/create-booking'),
     );
-  }, [held, wants, location, wantedPackages, dispatch, navigate]);
+  }, [held, wants, location, wantedPackages, wizardHold, dispatch, navigate]);
 
   // Admitted: told so, with the time it has (issue 53 item 10), then into the wizard at this centre
   // on its own tap; the hold is the server's to allow.
