@@ -191,8 +191,11 @@ try {
       const drawnAt = new Date(
         (await q(sql`select drawn_at from queue_lines where location_id = ${loc}::uuid`))[0]!.drawn_at as string,
       );
-      const drawLagMs = drawnAt.getTime() - opensAt.getTime();
-      const tickets = await q(sql`select user_id, position, seq, admitted_at, wants is not null as wanted,
+      // The draw as families see it: its claim, and the first stream told its place (the commit's end).
+      const firstPlaced = Math.min(...streams.map((s) => s.stream.placedAt ?? Infinity));
+      const drawLagMs = Math.max(drawnAt.getTime(), firstPlaced) - opensAt.getTime();
+      const tickets = await q(sql`select user_id, row_number() over (order by line_key) as place, seq, admitted_at,
+          wants is not null as wanted,
           (select min(r.created_at) from reservations r where r.user_id = t.user_id and r.location_id = t.location_id
             and r.created_at >= t.admitted_at) as held_at
         from queue_tickets t where location_id = ${loc}::uuid order by seq`);
@@ -220,10 +223,13 @@ try {
       )[0]!;
       const rho = spearman(
         tickets.map((r) => Number(r.seq)),
-        tickets.map((r) => Number(r.position)),
+        tickets.map((r) => Number(r.place)),
       );
       const readsP99 = quantile(m.reads.latencies, 0.99);
-      console.log(`draw: ${drawLagMs} ms after the instant; ${tickets.length} in the line`);
+      console.log(
+        `draw: claimed ${drawnAt.getTime() - opensAt.getTime()} ms after the instant, the first stream told its ` +
+          `place ${firstPlaced - opensAt.getTime()} ms after it; ${tickets.length} in the line`,
+      );
       console.log(
         `streams: ${(placed * 100).toFixed(1)}% of ${streams.length} told their place within 2 s of the draw; ` +
           `${(admittedTold * 100).toFixed(1)}% of ${watchedAdmitted.length} admitted told within 2 s of the admission`,

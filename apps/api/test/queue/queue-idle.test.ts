@@ -58,7 +58,7 @@ describe('the fair start: an admission not used passes on', () => {
     await at(500);
     const order = (
       await t.db.execute(
-        sql`select user_id from queue_tickets where location_id = ${locationId}::uuid order by position`,
+        sql`select user_id from queue_tickets where location_id = ${locationId}::uuid order by line_key`,
       )
     ).rows.map((r) => families.find((f) => f.id === r.user_id)!);
     expect(await Promise.all(order.map(status))).toEqual(['admitted', 'admitted', 'waiting', 'waiting']);

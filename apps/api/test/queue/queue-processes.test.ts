@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { drawOrder } from '../../src/modules/queue/queue-admission.service';
+import { drawOrder } from '../../src/modules/queue/queue-draw';
 import { startSeasonOnProcesses, type SeasonOnProcesses } from '../helpers/season-on-processes';
 
 /**
@@ -74,11 +74,11 @@ ${opensAt.toISOString()}::timestamptz, queue_opens_minutes_before = 30 where id 
       expect(fairness.entrants).toEqual(drawOrder(fairness.seed, [...fairness.entrants].sort()));
       const rows = (
         await world.db.execute(
-          sql`select position, status, admitted_at from queue_tickets where location_id =
-${world.session.locationId}::uuid order by position`,
+          sql`select id, status, admitted_at from queue_tickets where location_id =
+${world.session.locationId}::uuid order by line_key`,
         )
       ).rows;
-      expect(rows.map((r) => r.position)).toEqual([1, 2, 3, 4, 5, 6]);
+      expect(rows.map((r) => r.id)).toEqual(fairness.entrants);
       // Plenty free: everyone is admitted, once.
       expect(rows.every((r) => r.status === 'admitted' && r.admitted_at !== null)).toBe(true);
 

@@ -34,7 +34,7 @@ describe('the fair start: a place that survives a dropped connection', () => {
   const inOrder = async () =>
     (
       await t.db.execute(sql`select user_id from queue_tickets where location_id = ${locationId}::uuid
-        order by position`)
+        order by line_key`)
     ).rows.map((r) => families.find((f) => f.id === r.user_id)!);
 
   beforeAll(async () => {
@@ -82,9 +82,9 @@ describe('the fair start: a place that survives a dropped connection', () => {
     const staff = await t.db.execute(sql`select status from queue_tickets where user_id = ${third!.id}::uuid`);
     expect(staff.rows[0]!.status).toBe('lapsed');
 
-    // Back: to the back of the line, once.
+    // Back: to the back of the line, once (third of three: places are counted in the line's order, decision 0117).
     const back = await join(third!);
-    expect(back.json()).toMatchObject({ status: 'waiting', position: 4, ahead: 1 });
+    expect(back.json()).toMatchObject({ status: 'waiting', position: 3, ahead: 1 });
     await at(11 * MINUTE);
     expect(await status(second!)).toBe('waiting');
     await pass();

@@ -124,7 +124,7 @@ describe('the fair start: choose before the opening', () => {
 
     const order = (
       await t.db.execute(
-        sql`select user_id from queue_tickets where location_id = ${locationId}::uuid order by position`,
+        sql`select user_id from queue_tickets where location_id = ${locationId}::uuid order by line_key`,
       )
     ).rows.map((r) => families.find((f) => f.id === r.user_id)!);
     const tickets = await Promise.all(order.map(ticket));

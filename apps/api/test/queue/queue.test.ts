@@ -7,7 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/lib/clock';
 import { demoSeason } from '../../src/modules/catalogue/demo-season';
 import { loadSeason } from '../../src/modules/catalogue/season.service';
-import { drawOrder, passLocation, queuePass } from '../../src/modules/queue/queue-admission.service';
+import { passLocation, queuePass } from '../../src/modules/queue/queue-admission.service';
+import { drawOrder } from '../../src/modules/queue/queue-draw';
 import { createCustomers, reauthenticate, type TestCustomer } from '../helpers/customers';
 import { createTestApp, type TestApp } from '../helpers/test-app';
 
@@ -116,6 +117,11 @@ ${locationId}::uuid and kind = 'session' and id <> all(${`{${sessions.join(',')}
   );
 
   it('draws once at the instant, whichever processes run the pass, in an order anyone can recompute', async () => {
+    // Each entrant joined with its draw key (decision 0117); one written by an older release has none: the draw keys it.
+    const keyed = await t.db.execute(sql`select count(*)::int as n from queue_tickets where location_id =
+      ${locationId}::uuid and draw_key is not null`);
+    expect(keyed.rows[0]!.n).toBe(5);
+    await t.db.execute(sql`update queue_tickets set draw_key = null where user_id = ${families[3]!.id}::uuid`);
     clock.set(OPENS_AT);
     families = await Promise.all(families.map((f) => reauthenticate(t.app.idTokens, f)));
     // Racing passes on both instances (and any pass a join nudged): the draw happens once.
@@ -139,11 +145,13 @@ ${locationId}::uuid and kind = 'session' and id <> all(${`{${sessions.join(',')}
     expect(await fair()).toEqual(first);
     const positions = (
       await t.db.execute(
-        sql`select id, position from queue_tickets where location_id = ${locationId}::uuid order by position`,
+        sql`select id, position, draw_key is not null as keyed from queue_tickets where location_id =
+          ${locationId}::uuid order by line_key`,
       )
     ).rows;
     expect(positions.map((r) => r.id)).toEqual(first.entrants);
-    expect(positions.map((r) => r.position)).toEqual([1, 2, 3, 4, 5]);
+    // Decision 0117: the draw wrote no ticket, each entrant joined with its key.
+    expect(positions.map((r) => [r.position, r.keyed])).toEqual(Array(5).fill([null, true]));
   });
 
   it('tools/check-queue-draw.mjs confirms the draw from the public fairness endpoint', async () => {

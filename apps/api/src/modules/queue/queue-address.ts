@@ -3,6 +3,7 @@ import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { DbOrTx } from '../../db/client';
 import { addressPlace } from '../../lib/address-place';
+import { type NewTicket, newTicketValues } from './queue.repository';
 
 /**
  * Waiting-room tickets per address (issue 48 item 13, API.md "Fair start, round two"): one ticket
@@ -36,7 +37,7 @@ export function queueAddressOf(deps: Deps, ip: string): string | null {
  */
 export async function insertTicketFrom(
   tx: DbOrTx,
-  args: { locationId: string; userId: string; now: Date; position: number | null; address: string; limit: number },
+  args: NewTicket & { address: string; limit: number },
 ): Promise<{ ok: boolean; made: boolean }> {
   await tx.execute(
     sql`select pg_advisory_xact_lock(hashtext('kringle_queue_address'),
@@ -50,9 +51,8 @@ hashtext(${`${args.locationId} ${args.address}`}))`,
       where location_id = ${args.locationId}::uuid and join_address = ${args.address}
         and status not in ('closed', 'lapsed')),
     ins as (
-      insert into queue_tickets (location_id, user_id, joined_at, position, join_address)
-      select ${args.locationId}::uuid, ${args.userId}::uuid, ${args.now.toISOString()}::timestamptz, ${args.position},
-      ${args.address}
+      insert into queue_tickets (id, location_id, user_id, joined_at, draw_key, position, join_address)
+      select ${newTicketValues(args)}, ${args.address}
       where not exists (select 1 from mine) and (select n from here) < ${args.limit}
       on conflict (location_id, user_id) do nothing
       returning 1)

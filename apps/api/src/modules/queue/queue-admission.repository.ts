@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import type { QueueWants } from '@kringle/contracts/queue';
 import type { DbOrTx } from '../../db/client';
 import { freeAhead, instant } from '../sessions/session-rules.sql';
+import { drawKeyOf } from './queue-draw';
 import { holding } from './queue.repository';
 
 /** The admission pass's statements (draw, stock, admissions, the line's state): apart from joining and reading. */
@@ -20,13 +21,25 @@ export async function claimDraw(
   return r ? { seed: r.seed as string, salesOpenAt: new Date(r.sales_open_at as string) } : null;
 }
 
-/** Writes the drawn positions (entrants first, in drawn order; then later arrivals by arrival). */
-export async function writeDraw(tx: DbOrTx, locationId: string, drawn: string[]): Promise<void> {
-  if (drawn.length) {
+/**
+ * The draw's writes (decision 0117): none for the entrants who joined with their key, the rule; a
+ * key for any entrant written without one (a ticket of an older release); then the later arrivals.
+ */
+export async function writeDraw(
+  tx: DbOrTx,
+  locationId: string,
+  line: { seed: string; salesOpenAt: Date },
+): Promise<void> {
+  const { rows } = await tx.execute(sql`
+    select id from queue_tickets where location_id = ${locationId}::uuid and draw_key is null and position is null
+      and joined_at < ${line.salesOpenAt.toISOString()}::timestamptz`);
+  const ids = rows.map((r) => r.id as string);
+  if (ids.length) {
     await tx.execute(sql`
-      update queue_tickets t set position = d.pos, in_draw = true
-      from unnest(${`{${drawn.join(',')}}`}::uuid[]) with ordinality as d(id, pos)
-      where t.id = d.id and t.location_id = ${locationId}::uuid`);
+      update queue_tickets t set draw_key = decode(k.key, 'hex')
+      from unnest(${`{${ids.join(',')}}`}::uuid[], ${`{${ids.map((id) => drawKeyOf(line.seed, id))}}`}::text[]) as
+        k(id, key)
+      where t.id = k.id`);
   }
   await placeLateArrivals(tx, locationId);
 }
@@ -36,7 +49,7 @@ export async function placeLateArrivals(tx: DbOrTx, locationId: string): Promise
   const { rows } = await tx.execute(sql`
     with base as (select coalesce(max(position), 0) as b from queue_tickets where location_id = ${locationId}::uuid),
     late as (select id, row_number() over (order by seq) as n from queue_tickets where location_id =
-    ${locationId}::uuid and position is null)
+    ${locationId}::uuid and line_key is null)
     update queue_tickets t set position = (select b from base) + late.n from late where t.id = late.id
     returning t.id`);
   return rows.length;
@@ -75,7 +88,8 @@ export async function closeLapsedAdmissions(
 /** A family just admitted that chose before the opening what it will book (issue 55). */
 export interface AdmittedWanting {
   userId: string;
-  position: number;
+  /** The ticket's place in the line's order (hex of `line_key`): sorts as the line does. */
+  order: string;
   wants: QueueWants;
   /** Where the wants were given from, as the hold cap stores it (null: no cap was in force). */
   holdAddress: string | null;
@@ -91,18 +105,18 @@ export async function admitNext(
     update queue_tickets t set status = 'admitted', admitted_at = ${args.now.toISOString()}::timestamptz,
     admitted_until = ${args.until.toISOString()}::timestamptz
     where t.id in (select id from queue_tickets where location_id = ${args.locationId}::uuid and status = 'waiting'
-    and position is not null
-      order by position limit ${args.count})
-    returning t.user_id, t.position, t.wants, t.wants_address`);
+    and line_key is not null
+      order by line_key limit ${args.count})
+    returning t.user_id, encode(t.line_key, 'hex') as line_order, t.wants, t.wants_address`);
   const wanting = rows
     .filter((r) => r.wants)
     .map((r) => ({
       userId: r.user_id as string,
-      position: r.position as number,
+      order: r.line_order as string,
       wants: r.wants as QueueWants,
       holdAddress: (r.wants_address as string | null) ?? null,
     }))
-    .sort((x, y) => x.position - y.position);
+    .sort((x, y) => (x.order < y.order ? -1 : 1));
   return { admitted: rows.length, wanting };
 }
 

@@ -1,8 +1,7 @@
-import { createHmac } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { leadCutoffOf } from '../booking-lifecycle/booking-policy';
 import { countAdmissions } from '../operations/operations.gauges';
-import { entrantIds, findLine, lineCounts, queuedLocations, tryLockLine } from './queue.repository';
+import { findLine, lineCounts, queuedLocations, tryLockLine } from './queue.repository';
 import {
   admitNext,
   type AdmittedWanting,
@@ -19,17 +18,6 @@ import { ensureOpen } from './queue.service';
 /** The pass that draws a line and admits by stock (run by the job and the gate): apart from joining and reading. */
 
 type Deps = Pick<FastifyInstance, 'db' | 'clock' | 'config' | 'queueGate'>;
-
-/**
- * The draw (decision 0053): each entrant's key is the hex HMAC-SHA256 of its ticket id under the
- * seed; the line is the entrants sorted by that key (ties, impossible in practice, by id). Anyone
- * with the published seed and entrants recomputes it (tools/check-queue-draw.mjs does).
- */
-export function drawOrder(seed: string, ticketIds: readonly string[]): string[] {
-  const keyed = ticketIds.map((id) => ({ id, key: createHmac('sha256', seed).update(id).digest('hex') }));
-  keyed.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : a.id < b.id ? -1 : 1));
-  return keyed.map((k) => k.id);
-}
 
 /**
  * One pass over one location's line: open it when its time comes, draw at the opening instant
@@ -59,8 +47,7 @@ async function admitPass(deps: Deps, locationId: string): Promise<{ changed: boo
     let changed = false;
     const claimed = await claimDraw(tx, locationId, now);
     if (claimed) {
-      const ids = await entrantIds(tx, locationId, claimed.salesOpenAt);
-      await writeDraw(tx, locationId, drawOrder(claimed.seed, ids));
+      await writeDraw(tx, locationId, claimed);
       changed = true;
     } else if (!line.drawnAt) {
       return false;

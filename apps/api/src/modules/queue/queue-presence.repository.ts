@@ -23,7 +23,7 @@ export async function lapseGone(tx: DbOrTx, locationId: string, now: Date, secon
   const since = new Date(now.getTime() - seconds * 1000).toISOString();
   const { rows } = await tx.execute(sql`
     update queue_tickets t set status = 'lapsed'
-    where t.location_id = ${locationId}::uuid and t.status = 'waiting' and t.position is not null
+    where t.location_id = ${locationId}::uuid and t.status = 'waiting' and t.line_key is not null
       and ${lastSeen} < ${since}::timestamptz
     returning t.id`);
   return rows.length;

@@ -93,6 +93,7 @@ export interface TicketRow {
   id: string;
   userId: string;
   status: 'waiting' | 'admitted' | 'closed' | 'lapsed';
+  /** The place in the line, counted in its order (decision 0117); null until the draw and until placed. */
   position: number | null;
   admittedUntil: Date | null;
   ahead: number;
@@ -102,16 +103,31 @@ export interface TicketRow {
 }
 
 /**
+ * A new ticket: its id, and for an entrant (joined before the opening) its draw key in hex
+ * (decision 0117); `position` places a later arrival at the back.
+ */
+export interface NewTicket {
+  id: string;
+  locationId: string;
+  userId: string;
+  now: Date;
+  drawKey: string | null;
+  position: number | null;
+}
+
+/** The values of a new ticket's row in `(id, location_id, user_id, joined_at, draw_key, position)` order. */
+export const newTicketValues = (t: NewTicket) =>
+  sql`${t.id}::uuid, ${t.locationId}::uuid, ${t.userId}::uuid, ${t.now.toISOString()}::timestamptz,
+    decode(${t.drawKey}::text, 'hex'), ${t.position}::int`;
+
+/**
  * Joins the line: one place per account and location (the unique index settles racing tabs and
  * processes). Returns whether this call made the ticket (false: the account had one already).
  */
-export async function insertTicket(
-  db: DbOrTx,
-  args: { locationId: string; userId: string; now: Date; position: number | null },
-): Promise<boolean> {
+export async function insertTicket(db: DbOrTx, args: NewTicket): Promise<boolean> {
   const { rows } = await db.execute(sql`
-    insert into queue_tickets (location_id, user_id, joined_at, position)
-    values (${args.locationId}::uuid, ${args.userId}::uuid, ${args.now.toISOString()}::timestamptz, ${args.position})
+    insert into queue_tickets (id, location_id, user_id, joined_at, draw_key, position)
+    values (${newTicketValues(args)})
     on conflict (location_id, user_id) do nothing returning 1`);
   return rows.length > 0;
 }
@@ -151,9 +167,17 @@ const heldSinceAdmission = (now: Date) => sql`left join lateral (
       and r.expires_at > ${now.toISOString()}::timestamptz
     order by r.created_at desc limit 1) h on true`;
 
-const ticketColumns = sql`t.id, t.user_id, t.status, t.position, t.admitted_until, t.wants, h.*,
-  (select count(*)::int from queue_tickets a where a.location_id = t.location_id and a.status = 'waiting'
-     and a.position is not null and t.position is not null and a.position < t.position) as ahead`;
+/** Whether the ticket's line has drawn: before it, places are not counted (nobody may see them). */
+const drawn = sql`exists (select 1 from queue_lines q where q.location_id = t.location_id and q.drawn_at is not null)`;
+
+const ticketColumns = sql`t.id, t.user_id, t.status, t.admitted_until, t.wants, h.*,
+  case when t.line_key is not null and ${drawn} then
+    (select count(*)::int + 1 from queue_tickets a where a.location_id = t.location_id and a.line_key < t.line_key)
+  end as position,
+  case when t.line_key is not null and ${drawn} then
+    (select count(*)::int from queue_tickets a where a.location_id = t.location_id and a.status = 'waiting'
+     and a.line_key < t.line_key)
+  end as ahead`;
 
 function toTicket(r: Record<string, unknown>, locationId: string): TicketRow {
   return {
@@ -162,7 +186,7 @@ function toTicket(r: Record<string, unknown>, locationId: string): TicketRow {
     status: r.status as TicketRow['status'],
     position: (r.position as number | null) ?? null,
     admittedUntil: date(r.admitted_until),
-    ahead: r.ahead as number,
+    ahead: (r.ahead as number | null) ?? 0,
     wants: (r.wants as QueueWants | null) ?? null,
     reservation: r.h_id
       ? {
@@ -192,8 +216,9 @@ export async function findTicket(
 }
 
 /**
- * The tickets of `userIds` with how many wait ahead of each, in one pass over the line (for the live
- * streams): the count runs over every ticket, the rows (and their holds) only for those asked.
+ * The tickets of `userIds` with their places and how many wait ahead of each (for the live
+ * streams): one pass over the line in its order (queue_tickets_order_idx, no sort), the rows and
+ * their holds only for those asked.
  */
 export async function watchedTickets(
   db: DbOrTx,
@@ -202,14 +227,19 @@ export async function watchedTickets(
   userIds: string[],
 ): Promise<TicketRow[]> {
   const { rows } = await db.execute(sql`
-    select t.*, h.* from (
-      select a.id, a.user_id, a.location_id, a.status, a.position, a.admitted_at, a.admitted_until, a.wants,
-        (count(*) filter (where a.status = 'waiting') over (order by a.position nulls last, a.seq rows between
-        unbounded preceding and 1 preceding))::int as ahead
-      from queue_tickets a where a.location_id = ${locationId}::uuid) t
+    with ranked as (
+      select a.user_id, (row_number() over w)::int as position,
+        (count(*) filter (where a.status = 'waiting') over (w rows between unbounded preceding and 1 preceding))::int
+        as ahead
+      from queue_tickets a
+      where a.location_id = ${locationId}::uuid and a.line_key is not null
+        and exists (select 1 from queue_lines q where q.location_id = a.location_id and q.drawn_at is not null)
+      window w as (order by a.line_key))
+    select t.id, t.user_id, t.status, t.admitted_until, t.wants, p.position, p.ahead, h.*
+    from queue_tickets t left join ranked p on p.user_id = t.user_id
     ${heldSinceAdmission(now)}
-    where t.user_id = any(${`{${userIds.join(',')}}`}::uuid[])`);
-  return rows.map((r) => ({ ...toTicket(r, locationId), ahead: (r.ahead as number | null) ?? 0 }));
+    where t.location_id = ${locationId}::uuid and t.user_id = any(${`{${userIds.join(',')}}`}::uuid[])`);
+  return rows.map((r) => toTicket(r, locationId));
 }
 
 /**
@@ -236,11 +266,14 @@ export async function entrantIds(db: DbOrTx, locationId: string, salesOpenAt: Da
   return rows.map((r) => r.id as string);
 }
 
-/** After the draw: the entrants in drawn order (they are the tickets with `in_draw`). */
+/**
+ * After the draw: the entrants in drawn order, by their keys (bytea sorts as their hex). Lines drawn
+ * before decision 0117 marked theirs `in_draw`, in `position` order.
+ */
 export async function drawnEntrants(db: DbOrTx, locationId: string): Promise<string[]> {
-  const { rows } = await db.execute(
-    sql`select id from queue_tickets where location_id = ${locationId}::uuid and in_draw order by position`,
-  );
+  const { rows } = await db.execute(sql`
+    select id from queue_tickets where location_id = ${locationId}::uuid and (draw_key is not null or in_draw)
+    order by draw_key nulls last, position, id`);
   return rows.map((r) => r.id as string);
 }
 

@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import type { QueueFairness, QueueTicket, QueueWants, StaffQueueSummary } from '@kringle/contracts/queue';
 import type { FastifyInstance } from 'fastify';
 import type { DbOrTx } from '../../db/client';
@@ -24,6 +24,7 @@ import {
   type TicketRow,
 } from './queue.repository';
 import { insertTicketFrom, ticketsPerAddress } from './queue-address';
+import { drawKeyOf } from './queue-draw';
 import { rejoinAtBack, touchTickets } from './queue-presence.repository';
 
 type Deps = Pick<FastifyInstance, 'db' | 'clock' | 'config'>;
@@ -105,12 +106,17 @@ async function rateOf(deps: Deps, line: LineRow, now: Date): Promise<number | nu
 async function insertJoin(
   deps: Deps,
   db: DbOrTx,
+  line: LineRow,
   args: { locationId: string; userId: string; now: Date; position: number | null },
   address: string | null,
 ): Promise<boolean> {
+  const id = randomUUID();
+  // An entrant's key goes in with its ticket, so the draw writes none (decision 0117).
+  const entrant = args.position === null && line.seed && line.salesOpenAt && args.now < line.salesOpenAt;
+  const ticket = { ...args, id, drawKey: entrant ? drawKeyOf(line.seed!, id) : null };
   const limit = ticketsPerAddress(deps);
-  if (address === null || limit === null) return insertTicket(db, args);
-  const counted = (tx: DbOrTx) => insertTicketFrom(tx, { ...args, address, limit });
+  if (address === null || limit === null) return insertTicket(db, ticket);
+  const counted = (tx: DbOrTx) => insertTicketFrom(tx, { ...ticket, address, limit });
   // The pre-opening rush has no transaction of its own: the address's lock needs one.
   const { ok, made } = db === deps.db ? await deps.db.transaction(counted) : await counted(db);
   if (!ok) throw errors.queueAddressFull(60);
@@ -150,7 +156,7 @@ export async function joinQueue(
     // The rush before the opening: one insert, no lock, no pass (a pass before the opening does
     // nothing). Every ticket reads "before_open" until the draw, whether this call made it or
     // another tab did, so the line read above is all the view needs.
-    const made = await insertJoin(deps, deps.db, { locationId, userId, now, position: null }, address);
+    const made = await insertJoin(deps, deps.db, line, { locationId, userId, now, position: null }, address);
     if (!wanted) {
       // Joined again (another tab): its ticket may keep wants. A new ticket has none (the rush: no read).
       const wants = made ? null : await ticketWants(deps.db, locationId, userId);
@@ -174,17 +180,18 @@ export async function joinQueue(
       // After the opening: to the back, under the line's lock (the draw and other late joins wait their turn).
       await deps.db.transaction(async (tx) => {
         await lockLine(tx, locationId);
-        const drawn = await findLine(tx, locationId);
+        const drawn = (await findLine(tx, locationId))!;
         await insertJoin(
           deps,
           tx,
-          { locationId, userId, now, position: drawn?.drawnAt ? await nextBackPosition(tx, locationId) : null },
+          drawn,
+          { locationId, userId, now, position: drawn.drawnAt ? await nextBackPosition(tx, locationId) : null },
           address,
         );
       });
     } else {
       // Before the opening the order does not matter: no lock, a single insert.
-      await insertJoin(deps, deps.db, { locationId, userId, now, position: null }, address);
+      await insertJoin(deps, deps.db, line, { locationId, userId, now, position: null }, address);
     }
     deps.queueGate.nudge(locationId);
   }
