@@ -20,6 +20,19 @@ import { ensureOpen } from './queue.service';
 type Deps = Pick<FastifyInstance, 'db' | 'clock' | 'config' | 'queueGate'>;
 
 /**
+ * Looking for families gone (QUEUE_RECONNECT_SECONDS, 300) reads every waiting ticket: a line's
+ * passes on a process do it at most every LAPSE_CHECK_MS of the app's clock, not on every pass.
+ */
+const LAPSE_CHECK_MS = 5000;
+const lapseCheckedAt = new Map<string, number>();
+function lapseDue(locationId: string, now: Date): boolean {
+  const last = lapseCheckedAt.get(locationId);
+  if (last !== undefined && now.getTime() >= last && now.getTime() - last < LAPSE_CHECK_MS) return false;
+  lapseCheckedAt.set(locationId, now.getTime());
+  return true;
+}
+
+/**
  * One pass over one location's line: open it when its time comes, draw at the opening instant
  * (exactly once, whichever process gets there: a conditional UPDATE), then admit by stock.
  * Several processes may run it at once: the draw and admissions happen under the line's lock.
@@ -55,7 +68,7 @@ async function admitPass(deps: Deps, locationId: string): Promise<{ changed: boo
     if ((await closeLapsedAdmissions(tx, locationId, now, deps.config.QUEUE_IDLE_SECONDS)) > 0) changed = true;
     // Counted from the opening at the earliest: a family who closed the tab before it has as long to come back.
     const reconnectMs = deps.config.QUEUE_RECONNECT_SECONDS * 1000;
-    if (line.drawnAt && now.getTime() - line.drawnAt.getTime() >= reconnectMs)
+    if (line.drawnAt && now.getTime() - line.drawnAt.getTime() >= reconnectMs && lapseDue(locationId, now))
       if ((await lapseGone(tx, locationId, now, deps.config.QUEUE_RECONNECT_SECONDS)) > 0) changed = true;
     const free = await freeSessions(tx, locationId, now, leadCutoffOf(deps.config, now));
     const counts = await lineCounts(tx, locationId, now);
@@ -66,12 +79,13 @@ async function admitPass(deps: Deps, locationId: string): Promise<{ changed: boo
       ({ admitted, wanting } = await admitNext(tx, { locationId, count: room, now, until }));
       if (admitted > 0) changed = true;
     }
-    const after = await lineCounts(tx, locationId, now);
-    // The line has done its work when nobody waits and no admission is still live.
+    // The line has done its work when nobody waits and no admission is still live (those just
+    // admitted were waiting, and are admitted not holding now).
     const close =
-      after.waiting === 0 &&
-      after.admittedNotHolding === 0 &&
-      after.holding === 0 &&
+      admitted === 0 &&
+      counts.waiting === 0 &&
+      counts.admittedNotHolding === 0 &&
+      counts.holding === 0 &&
       now.getTime() - line.salesOpenAt!.getTime() > deps.config.QUEUE_ADMIT_MINUTES * 60_000;
     if (free !== current.freeSessions) changed = true;
     await updateLineState(tx, locationId, { freeSessions: free, bump: changed || close, close, now });

@@ -5,6 +5,11 @@ import { hasLiveAdmission, queuedLocations, slotLocation } from './queue.reposit
 
 type Deps = Pick<FastifyInstance, 'db' | 'clock' | 'config'>;
 
+/** A nudge's pass runs this long after it (nudges within it share the pass)… */
+const NUDGE_DELAY_MS = 50;
+/** …and a line's nudged passes start at least this far apart on a process (the job passes every 500 ms). */
+const NUDGE_GAP_MS = 250;
+
 /**
  * The check in the hold (decision 0053): after the opening, while a location's line is open, a
  * family needs a live admission. Locations without a line cost nothing: the set of queued
@@ -17,6 +22,8 @@ export class QueueGate {
   private readonly slotLocations = new Map<string, string>();
   private readonly listeners = new Set<(locationId: string) => void>();
   private readonly nudges = new Map<string, NodeJS.Timeout>();
+  /** When this process last started a nudged pass, per location (Date.now()). */
+  private readonly passedAtMs = new Map<string, number>();
   /** The pass a nudge runs (set by the queue routes; tests call queuePass themselves). */
   runPass: ((locationId: string) => Promise<boolean>) | null = null;
   /**
@@ -69,17 +76,23 @@ export class QueueGate {
     if (!(await hasLiveAdmission(this.deps.db, id, userId, now))) throw errors.queueNotAdmitted();
   }
 
-  /** A session was held or freed somewhere: recompute admissions soon (frees admit the next family). */
+  /**
+   * A session was held or freed somewhere: recompute admissions soon (frees admit the next family),
+   * but a line at most once every NUDGE_GAP_MS per process: in a burst of holds (an admission's
+   * chosen sessions, decision 0116) a pass per hold would cost more than the holds.
+   */
   nudge(locationId?: string): void {
     const targets = locationId ? [locationId] : this.lines.filter((l) => !l.closed).map((l) => l.locationId);
     for (const id of targets) {
       if (this.nudges.has(id) || !this.runPass) continue;
+      const wait = Math.max(NUDGE_DELAY_MS, (this.passedAtMs.get(id) ?? -Infinity) + NUDGE_GAP_MS - Date.now());
       const timer = setTimeout(() => {
         this.nudges.delete(id);
+        this.passedAtMs.set(id, Date.now());
         this.runPass?.(id)
           .then((changed) => changed && this.changed(id))
           .catch(() => {});
-      }, 50);
+      }, wait);
       timer.unref();
       this.nudges.set(id, timer);
     }

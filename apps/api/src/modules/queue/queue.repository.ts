@@ -1,6 +1,4 @@
 import { sql } from 'drizzle-orm';
-import type { QueueWants } from '@kringle/contracts/queue';
-import type { Reservation } from '@kringle/contracts/reservations';
 import type { DbOrTx } from '../../db/client';
 
 /** A location's line as stored (decision 0053); `line` fields are null before the line first opened. */
@@ -89,19 +87,6 @@ export async function openLine(
     replaced)`);
 }
 
-export interface TicketRow {
-  id: string;
-  userId: string;
-  status: 'waiting' | 'admitted' | 'closed' | 'lapsed';
-  /** The place in the line, counted in its order (decision 0117); null until the draw and until placed. */
-  position: number | null;
-  admittedUntil: Date | null;
-  ahead: number;
-  wants: QueueWants | null;
-  /** Admitted: the family's live hold or unpaid checkout at the location made since its admission. */
-  reservation: Reservation | null;
-}
-
 /**
  * A new ticket: its id, and for an entrant (joined before the opening) its draw key in hex
  * (decision 0117); `position` places a later arrival at the back.
@@ -132,13 +117,6 @@ export async function insertTicket(db: DbOrTx, args: NewTicket): Promise<boolean
   return rows.length > 0;
 }
 
-/** The wants a ticket keeps (null: none, or no ticket). */
-export async function ticketWants(db: DbOrTx, locationId: string, userId: string): Promise<QueueWants | null> {
-  const { rows } = await db.execute(sql`
-    select wants from queue_tickets where location_id = ${locationId}::uuid and user_id = ${userId}::uuid`);
-  return (rows[0]?.wants as QueueWants | null | undefined) ?? null;
-}
-
 export async function nextBackPosition(db: DbOrTx, locationId: string): Promise<number> {
   const { rows } = await db.execute(
     sql`select coalesce(max(position), 0)::int + 1 as next from queue_tickets where location_id = ${locationId}::uuid`,
@@ -155,107 +133,6 @@ export async function tryLockLine(tx: DbOrTx, locationId: string): Promise<boole
     sql`select pg_try_advisory_xact_lock(hashtext('kringle_queue'), hashtext(${locationId})) as ok`,
   );
   return rows[0]!.ok as boolean;
-}
-
-/** An admitted ticket's hold since its admission (issue 55): joined laterally as `h`, for admitted tickets only. */
-const heldSinceAdmission = (now: Date) => sql`left join lateral (
-    select r.id as h_id, r.slot_id as h_slot_id, r.status as h_status, r.expires_at as h_expires_at,
-      r.refreshes_left as h_refreshes_left, r.booking_id as h_booking_id
-    from reservations r
-    where t.status = 'admitted' and r.user_id = t.user_id and r.location_id = t.location_id
-      and r.created_at >= t.admitted_at and r.status in ('active', 'checked_out')
-      and r.expires_at > ${now.toISOString()}::timestamptz
-    order by r.created_at desc limit 1) h on true`;
-
-/** Whether the ticket's line has drawn: before it, places are not counted (nobody may see them). */
-const drawn = sql`exists (select 1 from queue_lines q where q.location_id = t.location_id and q.drawn_at is not null)`;
-
-const ticketColumns = sql`t.id, t.user_id, t.status, t.admitted_until, t.wants, h.*,
-  case when t.line_key is not null and ${drawn} then
-    (select count(*)::int + 1 from queue_tickets a where a.location_id = t.location_id and a.line_key < t.line_key)
-  end as position,
-  case when t.line_key is not null and ${drawn} then
-    (select count(*)::int from queue_tickets a where a.location_id = t.location_id and a.status = 'waiting'
-     and a.line_key < t.line_key)
-  end as ahead`;
-
-function toTicket(r: Record<string, unknown>, locationId: string): TicketRow {
-  return {
-    id: r.id as string,
-    userId: r.user_id as string,
-    status: r.status as TicketRow['status'],
-    position: (r.position as number | null) ?? null,
-    admittedUntil: date(r.admitted_until),
-    ahead: (r.ahead as number | null) ?? 0,
-    wants: (r.wants as QueueWants | null) ?? null,
-    reservation: r.h_id
-      ? {
-          id: r.h_id as string,
-          slotId: r.h_slot_id as string,
-          locationId,
-          status: r.h_status as Reservation['status'],
-          expiresAt: date(r.h_expires_at)!.toISOString(),
-          refreshesLeft: r.h_refreshes_left as number,
-          bookingId: (r.h_booking_id as string | null) ?? null,
-        }
-      : null,
-  };
-}
-
-export async function findTicket(
-  db: DbOrTx,
-  locationId: string,
-  userId: string,
-  now: Date,
-): Promise<TicketRow | undefined> {
-  const { rows } = await db.execute(
-    sql`select ${ticketColumns} from queue_tickets t ${heldSinceAdmission(now)}
-    where t.location_id = ${locationId}::uuid and t.user_id = ${userId}::uuid`,
-  );
-  return rows[0] ? toTicket(rows[0], locationId) : undefined;
-}
-
-/**
- * The tickets of `userIds` with their places and how many wait ahead of each (for the live
- * streams): one pass over the line in its order (queue_tickets_order_idx, no sort), the rows and
- * their holds only for those asked.
- */
-export async function watchedTickets(
-  db: DbOrTx,
-  locationId: string,
-  now: Date,
-  userIds: string[],
-): Promise<TicketRow[]> {
-  const { rows } = await db.execute(sql`
-    with ranked as (
-      select a.user_id, (row_number() over w)::int as position,
-        (count(*) filter (where a.status = 'waiting') over (w rows between unbounded preceding and 1 preceding))::int
-        as ahead
-      from queue_tickets a
-      where a.location_id = ${locationId}::uuid and a.line_key is not null
-        and exists (select 1 from queue_lines q where q.location_id = a.location_id and q.drawn_at is not null)
-      window w as (order by a.line_key))
-    select t.id, t.user_id, t.status, t.admitted_until, t.wants, p.position, p.ahead, h.*
-    from queue_tickets t left join ranked p on p.user_id = t.user_id
-    ${heldSinceAdmission(now)}
-    where t.location_id = ${locationId}::uuid and t.user_id = any(${`{${userIds.join(',')}}`}::uuid[])`);
-  return rows.map((r) => toTicket(r, locationId));
-}
-
-/**
- * What the family will book (issue 55): set or changed while its ticket waits; once admitted it
- * stays as it was (the admission holds by it). Returns whether it was written.
- */
-export async function setWants(
-  db: DbOrTx,
-  args: { locationId: string; userId: string; wants: QueueWants; holdAddress: string | null },
-): Promise<boolean> {
-  const { locationId, userId } = args;
-  const { rows } = await db.execute(sql`
-    update queue_tickets set wants = ${JSON.stringify(args.wants)}::jsonb, wants_address = ${args.holdAddress}
-    where location_id = ${locationId}::uuid and user_id = ${userId}::uuid and status = 'waiting'
-    returning 1`);
-  return rows.length > 0;
 }
 
 /** The draw's entrants: tickets that joined before the opening instant. */

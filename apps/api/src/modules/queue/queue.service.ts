@@ -6,23 +6,19 @@ import { errors, notFound } from '../../lib/errors';
 import { insertAuditEntry, type Actor } from '../audit-trail/audit-entries.repository';
 import { listPackages, findSlotType } from '../catalogue/catalogue.repository';
 import {
-  watchedTickets,
   drawnEntrants,
   entrantIds,
   findLine,
-  findTicket,
   insertTicket,
   lineCounts,
   lockLine,
   nextBackPosition,
   openLine,
   setPaused,
-  setWants,
   soldSince,
-  ticketWants,
   type LineRow,
-  type TicketRow,
 } from './queue.repository';
+import { findTicket, setWants, ticketWants, type TicketRow, watchedTickets } from './queue-tickets.repository';
 import { insertTicketFrom, ticketsPerAddress } from './queue-address';
 import { drawKeyOf } from './queue-draw';
 import { rejoinAtBack, touchTickets } from './queue-presence.repository';
