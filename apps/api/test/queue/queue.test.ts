@@ -117,7 +117,7 @@ ${locationId}::uuid and kind = 'session' and id <> all(${`{${sessions.join(',')}
   );
 
   it('draws once at the instant, whichever processes run the pass, in an order anyone can recompute', async () => {
-    // Each entrant joined with its draw key (decision 0117); one written by an older release has none: the draw keys it.
+    // Each entrant joined with its draw key (decision 0117); one from an older release has none: the draw keys it.
     const keyed = await t.db.execute(sql`select count(*)::int as n from queue_tickets where location_id =
       ${locationId}::uuid and draw_key is not null`);
     expect(keyed.rows[0]!.n).toBe(5);
