@@ -4,6 +4,11 @@ import type { ApiError } from '../../../lib/api-error';
 import { toastError } from '../../../lib/deferred-toast';
 import { useBookingQuery } from '../api';
 
+/** The history state closing the gallery leaves, naming the card whose Photos button takes focus. */
+export interface FocusState {
+  focusPhotosFor: string;
+}
+
 export const photosPath = (bookingId: string) => `/bookings/${encodeURIComponent(bookingId)}/photos`;
 
 // The gallery (its grid, viewer and Radix Dialog) loads when a family opens it, not with My Bookings.
@@ -24,13 +29,9 @@ export function PhotosRoute({ bookingId }: { bookingId: string }) {
   const navigate = useNavigate();
   const { search } = useLocation();
   const booking = useBookingQuery(bookingId);
-  const close = () => {
-    void Promise.resolve(navigate({ pathname: '/bookings', search })).then(() =>
-      requestAnimationFrame(() =>
-        document.querySelector<HTMLElement>(`[data-photos-for="${CSS.escape(bookingId)}"]`)?.focus(),
-      ),
-    );
-  };
+  // The card's button takes focus when it is drawn (photos-button.tsx): after a purchase the list may draw it again.
+  const close = () =>
+    void navigate({ pathname: '/bookings', search }, { state: { focusPhotosFor: bookingId } satisfies FocusState });
   const failed = booking.isError;
   useEffect(() => {
     if (!failed) return;
