@@ -55,18 +55,12 @@ describe('the fair start: the line, the draw, admission by stock', () => {
       .items[0];
     locationId = loc.id;
     // Two sessions left on sale at this location: the stock admission follows.
-    const rows = (
-      await t.db.execute(
-        sql`select id from slots where location_id =
-${locationId}::uuid and kind = 'session' and start_at > ${'2026-12-03T00:00:00Z'}::timestamptz order by start_at limit
-  2`,
-      )
-    ).rows;
+    const { rows } = await t.db.execute(sql`
+      select id from slots where location_id = ${locationId}::uuid and kind = 'session'
+        and start_at > ${'2026-12-03T00:00:00Z'}::timestamptz order by start_at limit 2`);
     sessions = rows.map((r) => r.id as string);
-    await t.db.execute(
-      sql`update slots set blocked = true where location_id =
-${locationId}::uuid and kind = 'session' and id <> all(${`{${sessions.join(',')}}`}::uuid[])`,
-    );
+    await t.db.execute(sql`update slots set blocked = true where location_id = ${locationId}::uuid
+      and kind = 'session' and id <> all(${`{${sessions.join(',')}}`}::uuid[])`);
     t.app.queueGate.forget();
     other.app.queueGate.forget();
   });

@@ -2,11 +2,9 @@ import { sql } from 'drizzle-orm';
 import type { QueueWants } from '@kringle/contracts/queue';
 import type { Reservation } from '@kringle/contracts/reservations';
 import type { DbOrTx } from '../../db/client';
+import { date } from './queue.repository';
 
 /** A family's ticket as read (its place counted in the line's order, decision 0117) and what it will book. */
-
-const date = (v: unknown) => (v == null ? null : new Date(v as string));
-
 export interface TicketRow {
   id: string;
   userId: string;

@@ -18,7 +18,8 @@ export interface LineRow {
   hasLine: boolean;
 }
 
-const date = (v: unknown) => (v == null ? null : new Date(v as string));
+/** A timestamp column as read (a string, or null). */
+export const date = (v: unknown) => (v == null ? null : new Date(v as string));
 
 export async function findLine(db: DbOrTx, locationId: string): Promise<LineRow | undefined> {
   const { rows } = await db.execute(sql`
