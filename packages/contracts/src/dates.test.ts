@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   addDays,
   calendarDateSchema,
+  formatCalendarDay,
   formatSessionTime,
   localDateOf,
   localTimeOf,
@@ -51,6 +52,7 @@ describe('dates in a location time zone', () => {
     expect(formatSessionTime('2026-12-06T02:40:00Z', 'Australia/Perth')).toBe('Sun 6 Dec, 10:40 am AWST');
     expect(zoneAbbreviation(new Date('2026-12-06T00:00:00Z'), 'Australia/Brisbane')).toBe('AEST');
     expect(zoneAbbreviation(new Date('2026-06-06T00:00:00Z'), 'Australia/Sydney')).toBe('AEST');
+    expect(formatCalendarDay('2026-12-09')).toBe('Wed 9 Dec');
   });
 });
 

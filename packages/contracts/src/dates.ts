@@ -127,18 +127,25 @@ export const calendarDateSchema = z
   }, 'not a day in the calendar between 2000 and 2100');
 export const TIME_PATTERN = /^([01]\d|2[0-3]):[0-5]\d$/;
 
-/** "Sat 6 Dec, 10:40 am AEDT": how a session is shown to a person (DESIGN.md). */
-export function formatSessionTime(instant: Date | string, timeZone: string): string {
-  const at = typeof instant === 'string' ? new Date(instant) : instant;
+/** "Sat 6 Dec" in the zone. */
+function dayOf(at: Date, timeZone: string): string {
   const parts = Object.fromEntries(
     formatter(timeZone, 'day')
       .formatToParts(at)
       .map((p) => [p.type, p.value]),
   );
-  return (
-    `${parts.weekday} ${parts.day} ${parts.month}, ${formatClockTime(at, timeZone)} ` +
-    `${zoneAbbreviation(at, timeZone)}`
-  );
+  return `${parts.weekday} ${parts.day} ${parts.month}`;
+}
+
+/** "Sat 6 Dec, 10:40 am AEDT": how a session is shown to a person (DESIGN.md). */
+export function formatSessionTime(instant: Date | string, timeZone: string): string {
+  const at = typeof instant === 'string' ? new Date(instant) : instant;
+  return `${dayOf(at, timeZone)}, ${formatClockTime(at, timeZone)} ${zoneAbbreviation(at, timeZone)}`;
+}
+
+/** "Sat 6 Dec" of a calendar date (YYYY-MM-DD), whatever the reader's zone. */
+export function formatCalendarDay(date: string): string {
+  return dayOf(new Date(`${date}T12:00:00Z`), 'UTC');
 }
 
 /** "10:40 am" in the zone. */

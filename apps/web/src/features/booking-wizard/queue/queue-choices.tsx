@@ -1,7 +1,8 @@
 import { lazy, Suspense, useState } from 'react';
 import type { BookingDetails } from '@kringle/contracts/booking-details';
 import type { Location } from '@kringle/contracts/catalogue';
-import { addDays, localDateOf } from '@kringle/contracts/dates';
+import { MAX_PACKAGES } from '@kringle/contracts/cart';
+import { addDays, formatCalendarDay, localDateOf } from '@kringle/contracts/dates';
 import { formatAud } from '@kringle/contracts/money';
 import { hours, times, type PolicyRules } from '@kringle/contracts/policy';
 import type { QueueWants } from '@kringle/contracts/queue';
@@ -15,12 +16,6 @@ import { WINDOWS, windowOf, type WindowKey } from './queue-windows';
 
 const WhosComingSection = lazy(() => import('../../../components/whos-coming/whos-coming-section'));
 const FORM_ID = 'queue-whos-coming';
-const MAX_PACKAGES = 3;
-
-const dayLabel = (date: string) =>
-  new Intl.DateTimeFormat('en-AU', { weekday: 'short', day: 'numeric', month: 'short', timeZone: 'UTC' }).format(
-    new Date(`${date}T12:00:00Z`),
-  );
 
 /** The policy's rules in one sentence: the session's own dates are not known until it is held. */
 const policyLine = (rules: PolicyRules) =>
@@ -125,7 +120,7 @@ export function QueueChoices({
             <option value="">Any day</option>
             {seasonDays(location).map((d) => (
               <option key={d} value={d}>
-                {dayLabel(d)}
+                {formatCalendarDay(d)}
               </option>
             ))}
           </select>
