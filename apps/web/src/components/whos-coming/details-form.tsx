@@ -2,7 +2,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { useEffect, useMemo, useState } from 'react';
 import { Controller, useFieldArray, useForm, useWatch, type FieldPath } from 'react-hook-form';
 import { ACCESS_NEED_LABELS, ACCESS_NEEDS } from '@kringle/contracts/access-needs';
-import { ACCESS_CONSENT, needsConsent } from '@kringle/contracts/consent';
+import { needsConsent } from '@kringle/contracts/consent';
 import {
   bookingDetailsSchemaFor,
   DETAILS_LIMITS,
@@ -10,7 +10,9 @@ import {
   type BookingDetailsInput,
   type DetailsWithConsent,
 } from '@kringle/contracts/booking-details';
+import { AccessConsent } from './access-consent';
 import { CountStepper } from './count-stepper';
+import { FieldError } from './field-error';
 
 export interface DetailsFormProps {
   id: string;
@@ -34,14 +36,6 @@ const input =
   'min-h-11 w-full rounded-xl border border-cream-300 bg-white px-3 text-base text-ink-900 ' +
   'aria-invalid:border-festive-700';
 const AGES = Array.from({ length: DETAILS_LIMITS.maxChildAge + 1 }, (_, i) => i);
-
-function FieldError({ id, message }: { id: string; message?: string }) {
-  return message ? (
-    <p id={id} className="text-sm font-semibold text-festive-800">
-      {message}
-    </p>
-  ) : null;
-}
 
 /**
  * Who's coming: children (first name and age), adults, pets on pet nights, access needs and notes.
@@ -257,31 +251,7 @@ export function DetailsForm({
         />
         <FieldError id={`${id}-anote-err`} message={errors.accessNote?.message} />
       </div>
-      {asksConsent && (
-        <div className="flex flex-col gap-1 rounded-xl bg-cream-100 p-3">
-          <label className="flex items-start gap-3 text-ink-900">
-            <input
-              id={`${id}-consent`}
-              type="checkbox"
-              className="mt-0.5 size-5 shrink-0 accent-festive-700"
-              checked={consent}
-              aria-invalid={consentProblem ? true : undefined}
-              aria-describedby={`${id}-consent-err`}
-              onChange={(e) => setConsent(e.target.checked)}
-            />
-            <span>{ACCESS_CONSENT.text}</span>
-          </label>
-          <a
-            href="/privacy"
-            target="_blank"
-            rel="noopener"
-            className="ml-8 self-start text-sm font-semibold text-festive-800 underline"
-          >
-            How we look after your information
-          </a>
-          <FieldError id={`${id}-consent-err`} message={consentProblem} />
-        </div>
-      )}
+      {asksConsent && <AccessConsent formId={id} checked={consent} problem={consentProblem} onChange={setConsent} />}
       <div className="flex flex-col gap-1">
         <label htmlFor={`${id}-santa`} className="text-sm text-ink-700">
           A note for Santa (optional)
