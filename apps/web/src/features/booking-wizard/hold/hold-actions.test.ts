@@ -1,87 +1,21 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { Location, Slot } from '@kringle/contracts/catalogue';
-import { setAnalyticsSink } from '../../../lib/analytics';
+import { describe, expect, it, vi } from 'vitest';
 import {
   goToStep,
   setCheckoutData,
-  setLocation,
   setReservationData,
   startReschedule,
   toggleSlotType,
   upsertItem,
 } from '../state/booking-slice';
-import {
-  keepHoldAndStay,
-  letGoAndGoBack,
-  moveBookingTo,
-  popToStep,
-  releaseHold,
-  takeHold,
-  tickHold,
-  tryAgain,
-} from './hold-actions';
+import { keepHoldAndStay, letGoAndGoBack, popToStep, releaseHold, takeHold, tickHold, tryAgain } from './hold-actions';
+import { location, recordEachTest, reservation, setup, slot, taken, type } from './hold-actions.fixture';
 import { releaseAsked } from './release-ask';
 import { setEndDate } from '../state/timer-slice';
-import { wizardTestStore } from '../state/wizard-test-store';
 import { stepIndex } from '../state/wizard-steps';
 
-const NOW = Date.parse('2026-12-06T00:00:00.000Z');
-const type = { id: 't1', name: 'Santa photos', description: 'A classic visit', durationMinutes: 10, allowsPets: false };
-const location: Location = {
-  id: 'loc-1',
-  name: 'Kringle Perth, Murray Street',
-  address: '200 Murray Street Mall',
-  suburb: 'Perth',
-  state: 'WA',
-  timezone: 'Australia/Perth',
-  imageUrl: '',
-  seasonStart: '2026-11-22',
-  seasonEnd: '2027-01-02',
-  salesOpenAt: null,
-  slotTypes: [type],
-};
-const slot: Slot = {
-  id: 's1',
-  slotTypeId: 't1',
-  kind: 'session',
-  startAt: '2026-12-06T02:00:00.000Z',
-  endAt: '2026-12-06T02:10:00.000Z',
-  status: 'available',
-};
-const reservation = {
-  id: 'h2',
-  slotId: 's1',
-  locationId: 'loc-1',
-  status: 'active',
-  expiresAt: '2026-12-06T00:10:00.000Z',
-  refreshesLeft: 2,
-  bookingId: null,
-};
-const taken = () =>
-  new Response(
-    JSON.stringify({
-      error: 'Sorry, that session was just taken. Please choose another time.',
-      code: 'SLOT_UNAVAILABLE',
-    }),
-    { status: 409 },
-  );
-
-function setup(routes: Record<string, unknown>) {
-  const t = wizardTestStore(routes);
-  t.store.dispatch(setLocation(location));
-  t.store.dispatch(toggleSlotType(type));
-  t.store.dispatch(goToStep(stepIndex('sessionTime')));
-  return t;
-}
-
+// Taking, letting go and taking again after /expired; moving a booking is in hold-actions-rescheduling.test.ts.
 describe('hold actions', () => {
-  const sent: { event: string; params: Record<string, unknown> }[] = [];
-  beforeEach(() => {
-    vi.useFakeTimers({ toFake: ['Date'], now: NOW });
-    sent.length = 0;
-    setAnalyticsSink({ send: (event, params) => sent.push({ event, params }) });
-  });
-  afterEach(() => vi.useRealTimers());
+  const sent = recordEachTest();
 
   it(
     'taking a hold stores reservationData, starts the timer, moves to Package and records ' + 'schedule_session',
@@ -227,61 +161,6 @@ describe('hold actions', () => {
       await vi.waitFor(() => expect(calls).toContain('POST /bookings/reservation/h2/cancel'));
     },
   );
-
-  describe('rescheduling (spec §4)', () => {
-    const moved = {
-      id: 'b1',
-      reference: 'KR-7K3Q9',
-      status: 'completed',
-      slot: { id: 's1', startAt: slot.startAt, endAt: slot.endAt },
-      location: { id: 'loc-1', name: location.name, address: location.address, timezone: location.timezone },
-      rescheduleCount: 1,
-    };
-    const rescheduling = (routes: Record<string, unknown>) => {
-      const t = setup(routes);
-      t.store.dispatch(startReschedule({ bookingId: 'b1' }));
-      t.store.dispatch(toggleSlotType(type));
-      return t;
-    };
-
-    it(
-      'picking a session holds it for the booking, moves the booking there and resets the wizard, skipping package ' +
-        'and payment',
-      async () => {
-        const { store, calls, fetchFn } = rescheduling({
-          'POST /bookings/reservation': { ...reservation, bookingId: 'b1' },
-          'POST /bookings/b1/reschedule': moved,
-        });
-        const booking = await store.dispatch(moveBookingTo(slot)).unwrap();
-        expect(booking.rescheduleCount).toBe(1);
-        expect(calls).toEqual(['POST /bookings/reservation', 'POST /bookings/b1/reschedule']);
-        expect(JSON.parse(String(fetchFn.mock.calls[1]![1]!.body))).toEqual({ reservationId: 'h2' });
-        expect(store.getState().booking.rescheduleData).toBeNull();
-        expect(store.getState().booking.reservationData).toBeNull();
-        expect(store.getState().timer.isRunning).toBe(false);
-        expect(sent.map((e) => e.event)).toEqual(['reschedule_session']);
-      },
-    );
-
-    it('a refused move lets the new hold go and keeps the reschedule going', async () => {
-      const { store, calls } = rescheduling({
-        'POST /bookings/reservation': { ...reservation, bookingId: 'b1' },
-        'POST /bookings/b1/reschedule': () =>
-          new Response(
-            JSON.stringify({
-              error: 'Bookings can be moved until 24 hours before the session.',
-              code: 'RESCHEDULE_WINDOW_CLOSED',
-            }),
-            { status: 409 },
-          ),
-        'POST /bookings/reservation/h2/cancel': { ...reservation, status: 'cancelled' },
-      });
-      const result = await store.dispatch(moveBookingTo(slot));
-      expect(moveBookingTo.rejected.match(result) && result.payload?.data.code).toBe('RESCHEDULE_WINDOW_CLOSED');
-      expect(calls).toContain('POST /bookings/reservation/h2/cancel');
-      expect(store.getState().booking.rescheduleData).toEqual({ bookingId: 'b1' });
-    });
-  });
   it(
     'remembers the lapsed session, and /expired can hold it again keeping type and packages but not the stale ' +
       'checkout',
