@@ -4,7 +4,7 @@ import { toast } from 'sonner';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { apiError, fakeApi, json, recordedEvents, renderAuthPage, session, testUser } from './auth-test-support';
 import { VerifyEmailPage } from './verify-email-page';
-import { freshTab, signedIn } from './verify-email-page.fixture';
+import { freshTab, signedIn } from './verify-email-page-fixture';
 
 // What the page does with the account: Verify (refresh and reload), changing the address, and Back to login.
 vi.mock('sonner', () => ({ toast: { error: vi.fn(), success: vi.fn() } }));

@@ -5,7 +5,7 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { apiError, fakeApi, json, recordedEvents, renderAuthPage } from './auth-test-support';
 import { noteVerificationFailed, noteVerificationSending, noteVerificationSent } from './verification-sent';
 import { VerifyEmailPage } from './verify-email-page';
-import { freshTab, signedIn } from './verify-email-page.fixture';
+import { freshTab, signedIn } from './verify-email-page-fixture';
 
 // The page's wording and Resend; Verify, changing the address and Back to login are in
 // verify-email-page-account.test.tsx.

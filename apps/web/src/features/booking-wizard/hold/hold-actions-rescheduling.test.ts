@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { startReschedule, toggleSlotType } from '../state/booking-slice';
 import { moveBookingTo } from './hold-actions';
-import { location, recordEachTest, reservation, setup, slot, type } from './hold-actions.fixture';
+import { location, recordEachTest, reservation, setup, slot, type } from './hold-actions-fixture';
 
 describe('hold actions', () => {
   const sent = recordEachTest();

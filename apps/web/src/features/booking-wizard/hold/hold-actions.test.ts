@@ -8,7 +8,7 @@ import {
   upsertItem,
 } from '../state/booking-slice';
 import { keepHoldAndStay, letGoAndGoBack, popToStep, releaseHold, takeHold, tickHold, tryAgain } from './hold-actions';
-import { location, recordEachTest, reservation, setup, slot, taken, type } from './hold-actions.fixture';
+import { location, recordEachTest, reservation, setup, slot, taken, type } from './hold-actions-fixture';
 import { releaseAsked } from './release-ask';
 import { setEndDate } from '../state/timer-slice';
 import { stepIndex } from '../state/wizard-steps';
